@@ -1,0 +1,43 @@
+"""numtorch: PyTorch's API on NumPy. ``import numtorch as torch`` and run PyTorch code.
+
+Tensors wrap NumPy arrays (CuPy arrays on CUDA devices); autograd, ``nn``, ``optim`` and
+``utils.data`` follow PyTorch's behaviour, which is the specification.
+"""
+
+__version__ = "0.1.0"
+
+from . import autograd  # noqa: F401  (first: the Tensor class imports its grad mode)
+from ._tensor import Tensor  # noqa: F401
+from ._dtype import (  # noqa: F401
+    dtype, float16, float32, float64, complex64, complex128, int8, int16, int32, int64, uint8,
+    bool, half, float, double, short, int, long, cfloat, cdouble, get_default_dtype,
+    set_default_dtype, promote_types, result_type as _result_type,
+)
+from ._device import device  # noqa: F401
+from ._size import Size  # noqa: F401
+from ._random import (  # noqa: F401
+    Generator, manual_seed, seed, initial_seed, get_rng_state, set_rng_state,
+    default_generator,
+)
+from ._creation import *  # noqa: F401,F403
+from .ops import *  # noqa: F401,F403
+from .ops import zeros_like as _ops_zeros_like  # noqa: F401
+from ._creation import zeros_like  # noqa: F401,E402  (the public one, with dtype/device)
+from .autograd.grad_mode import (  # noqa: F401
+    no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled,
+    is_inference_mode_enabled,
+)
+from ._tensor_str import set_printoptions  # noqa: F401
+from . import return_types  # noqa: F401
+
+
+def result_type(tensor1, tensor2):
+    """The dtype an arithmetic op on ``tensor1`` and ``tensor2`` would produce."""
+    return _result_type(tensor1, tensor2)
+
+
+def can_cast(from_, to):
+    """True if torch's casting rules allow ``from_`` to be cast to ``to`` in an op."""
+    from ._dtype import can_cast as _can_cast
+
+    return _can_cast(from_, to)

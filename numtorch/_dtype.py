@@ -1,0 +1,224 @@
+"""dtype objects, the default dtype, and torch's type-promotion rules.
+
+Each numtorch dtype wraps one NumPy dtype. Promotion follows torch's category rules: dimensioned
+tensors decide the result unless a zero-dim tensor or Python scalar belongs to a higher category
+(bool < integer < floating < complex); in that case the higher category wins, and a Python float
+counts as the default float dtype.
+"""
+
+import numpy as np
+
+__all__ = [
+    "dtype", "float16", "float32", "float64", "complex64", "complex128", "int8", "int16",
+    "int32", "int64", "uint8", "bool", "half", "float", "double", "short", "int", "long",
+    "cfloat", "cdouble", "get_default_dtype", "set_default_dtype", "promote_types",
+    "result_type", "can_cast",
+]
+
+_BOOL, _INT, _FLOAT, _COMPLEX = 0, 1, 2, 3
+
+
+class dtype:
+    """A tensor element type, e.g. ``numtorch.float32``; compares by identity like torch's."""
+
+    __slots__ = ("name", "np", "itemsize", "_category", "is_signed", "_legacy")
+
+    def __init__(self, name, np_dtype, category, legacy):
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.itemsize = self.np.itemsize
+        self._category = category
+        self.is_signed = category != _BOOL and name != "uint8"
+        self._legacy = legacy
+
+    @property
+    def is_floating_point(self):
+        return self._category == _FLOAT
+
+    @property
+    def is_complex(self):
+        return self._category == _COMPLEX
+
+    def to_real(self):
+        return {complex64: float32, complex128: float64}.get(self, self)
+
+    def to_complex(self):
+        return {float16: complex64, float32: complex64, float64: complex128}.get(self, self)
+
+    def __repr__(self):
+        return "torch." + self.name
+
+    def __reduce__(self):
+        return (_from_name, (self.name,))
+
+
+def _from_name(name):
+    return _BY_NAME[name]
+
+
+float16 = dtype("float16", np.float16, _FLOAT, "HalfTensor")
+float32 = dtype("float32", np.float32, _FLOAT, "FloatTensor")
+float64 = dtype("float64", np.float64, _FLOAT, "DoubleTensor")
+complex64 = dtype("complex64", np.complex64, _COMPLEX, "ComplexFloatTensor")
+complex128 = dtype("complex128", np.complex128, _COMPLEX, "ComplexDoubleTensor")
+int8 = dtype("int8", np.int8, _INT, "CharTensor")
+int16 = dtype("int16", np.int16, _INT, "ShortTensor")
+int32 = dtype("int32", np.int32, _INT, "IntTensor")
+int64 = dtype("int64", np.int64, _INT, "LongTensor")
+uint8 = dtype("uint8", np.uint8, _INT, "ByteTensor")
+bool = dtype("bool", np.bool_, _BOOL, "BoolTensor")  # noqa: A001 - torch.bool
+
+half, float, double = float16, float32, float64  # noqa: A001
+short, int, long = int16, int32, int64  # noqa: A001
+cfloat, cdouble = complex64, complex128
+
+_ALL = (float16, float32, float64, complex64, complex128, int8, int16, int32, int64, uint8, bool)
+_BY_NAME = {d.name: d for d in _ALL}
+_BY_NAME.update(half=half, float=float32, double=float64, short=int16, int=int32, long=int64,
+                cfloat=complex64, cdouble=complex128)
+_FROM_NP = {d.np: d for d in _ALL}
+_BY_LEGACY = {d._legacy: d for d in _ALL}
+
+# how torch names dtypes in error messages ("result type Float can't be cast ...")
+_TYPE_DISPLAY = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
+                 "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+                 "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+
+_default = [float32]
+
+
+def get_default_dtype():
+    """Return the current default floating point dtype (``float32`` unless changed)."""
+    return _default[0]
+
+
+def set_default_dtype(d):
+    """Set the default floating point dtype used for Python floats and new float tensors.
+
+    Args:
+        d (dtype): ``float32`` or ``float64`` (``float16`` is accepted as torch does).
+    """
+    d = as_dtype(d)
+    if not d.is_floating_point:
+        raise TypeError(f"set_default_dtype: only floating-point types are supported as the "
+                        f"default type, but got {d}")
+    _default[0] = d
+
+
+def default_complex():
+    return complex128 if _default[0] is float64 else complex64
+
+
+def from_numpy_dtype(np_dtype):
+    """Map a NumPy dtype to the numtorch dtype, raising TypeError for unsupported ones."""
+    try:
+        return _FROM_NP[np.dtype(np_dtype)]
+    except (KeyError, TypeError):
+        raise TypeError(f"can't convert np.ndarray of type {np.dtype(np_dtype)}. The only "
+                        "supported types are: float64, float32, float16, complex64, complex128, "
+                        "int64, int32, int16, int8, uint8, and bool.") from None
+
+
+def as_dtype(d):
+    """Accept a numtorch dtype, a NumPy dtype, a Python type or a dtype name."""
+    if type(d) is dtype:
+        return d
+    if d is None:
+        return None
+    if d is builtins_float:
+        return _default[0]
+    if d is builtins_int:
+        return int64
+    if d is builtins_bool:
+        return bool
+    if d is builtins_complex:
+        return default_complex()
+    if isinstance(d, str):
+        key = d[6:] if d.startswith("torch.") else d
+        if key in _BY_NAME:
+            return _BY_NAME[key]
+    try:
+        return from_numpy_dtype(d)
+    except TypeError:
+        raise TypeError(f"expected a dtype, but got {d!r}") from None
+
+
+import builtins  # noqa: E402  (the names above shadow float/int/bool on purpose)
+
+builtins_float, builtins_int, builtins_bool, builtins_complex = (
+    builtins.float, builtins.int, builtins.bool, builtins.complex)
+
+# promote_types table: bool < uint8/int8 < ... ; uint8 with int8 gives int16 as in torch.
+_INT_ORDER = {uint8: 0, int8: 0, int16: 1, int32: 2, int64: 3}
+_FLOAT_ORDER = {float16: 0, float32: 1, float64: 2}
+
+
+def promote_types(a, b):
+    """Return the smallest dtype to which both ``a`` and ``b`` can be safely promoted."""
+    if a is b:
+        return a
+    ca, cb = a._category, b._category
+    if ca != cb:
+        hi, lo = (a, b) if ca > cb else (b, a)
+        if hi._category == _COMPLEX and lo._category == _FLOAT and lo is float64:
+            return complex128
+        return hi
+    if ca == _INT:
+        if {a, b} == {uint8, int8}:
+            return int16
+        return a if _INT_ORDER[a] >= _INT_ORDER[b] else b
+    if ca == _FLOAT:
+        return a if _FLOAT_ORDER[a] >= _FLOAT_ORDER[b] else b
+    return complex128 if complex128 in (a, b) else complex64
+
+
+def _scalar_dtype(x):
+    t = type(x)
+    if t is builtins_bool or t is np.bool_:
+        return bool
+    if t is builtins_int:
+        return int64
+    if t is builtins_float:
+        return _default[0]
+    if t is builtins_complex:
+        return default_complex()
+    if isinstance(x, np.generic):
+        d = from_numpy_dtype(x.dtype)
+        return _default[0] if d.is_floating_point else (default_complex() if d.is_complex else d)
+    raise TypeError(f"expected a Tensor or a number, but got {type(x).__name__}")
+
+
+def _combine(higher, lower):
+    """Join the dimensioned-result with a lower-priority (0-d or scalar) result, as torch does."""
+    if higher is None:
+        return lower
+    if lower is None:
+        return higher
+    ch, cl = higher._category, lower._category
+    if ch >= cl:
+        return higher
+    if cl == _COMPLEX and ch == _FLOAT:
+        return higher.to_complex()
+    return lower
+
+
+def result_type(*inputs):
+    """Result dtype of an op over Tensors and Python scalars, by torch's promotion rules."""
+    dim = zero = wrapped = None
+    for x in inputs:
+        d = getattr(x, "_array", None)
+        if d is not None:
+            td = _FROM_NP[d.dtype]
+            if d.ndim:
+                dim = td if dim is None else promote_types(dim, td)
+            else:
+                zero = td if zero is None else promote_types(zero, td)
+        elif x is not None:
+            sd = _scalar_dtype(x)
+            wrapped = sd if wrapped is None else promote_types(wrapped, sd)
+    return _combine(dim, _combine(zero, wrapped))
+
+
+def can_cast(from_, to):
+    """True when torch allows an op result of dtype ``from_`` to be written into ``to``."""
+    return from_._category <= to._category

@@ -1,0 +1,785 @@
+"""The math methods and operators of ``Tensor``, each a one-line delegation to ``numtorch.ops``.
+
+``Tensor`` inherits this mixin so that ``_tensor.py`` stays small; the docstrings live on the
+functions in ``ops``. In-place forms (``add_``) compute the out-of-place result and write it
+back through ``autograd.inplace.apply_inplace``, which also keeps the graph right.
+"""
+
+from .autograd.inplace import apply_inplace as _inplace
+
+_ops = None  # bound by numtorch._tensor after the ops package has been imported
+
+
+class _TensorMath:
+    __slots__ = ()
+
+    # -- operators ----------------------------------------------------------------------------
+    def __add__(self, other):
+        return _ops.add(self, other)
+
+    def __radd__(self, other):
+        return _ops.add(other, self)
+
+    def __iadd__(self, other):
+        return _inplace(self, _ops.add, other)
+
+    def __sub__(self, other):
+        return _ops.sub(self, other)
+
+    def __rsub__(self, other):
+        return _ops.sub(other, self)
+
+    def __isub__(self, other):
+        return _inplace(self, _ops.sub, other)
+
+    def __mul__(self, other):
+        return _ops.mul(self, other)
+
+    def __rmul__(self, other):
+        return _ops.mul(other, self)
+
+    def __imul__(self, other):
+        return _inplace(self, _ops.mul, other)
+
+    def __truediv__(self, other):
+        return _ops.div(self, other)
+
+    def __rtruediv__(self, other):
+        return _ops.div(other, self)
+
+    def __itruediv__(self, other):
+        return _inplace(self, _ops.div, other)
+
+    def __floordiv__(self, other):
+        return _ops.floor_divide(self, other)
+
+    def __rfloordiv__(self, other):
+        return _ops.floor_divide(other, self)
+
+    def __ifloordiv__(self, other):
+        return _inplace(self, _ops.floor_divide, other)
+
+    def __mod__(self, other):
+        return _ops.remainder(self, other)
+
+    def __rmod__(self, other):
+        return _ops.remainder(other, self)
+
+    def __imod__(self, other):
+        return _inplace(self, _ops.remainder, other)
+
+    def __pow__(self, exponent):
+        return _ops.pow(self, exponent)
+
+    def __rpow__(self, other):
+        return _ops.pow(other, self)
+
+    def __ipow__(self, exponent):
+        return _inplace(self, _ops.pow, exponent)
+
+    def __matmul__(self, other):
+        return _ops.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return _ops.matmul(other, self)
+
+    def __neg__(self):
+        return _ops.neg(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return _ops.abs(self)
+
+    def __invert__(self):
+        return _ops.bitwise_not(self)
+
+    def __and__(self, other):
+        return _ops.bitwise_and(self, other)
+
+    def __rand__(self, other):
+        return _ops.bitwise_and(other, self)
+
+    def __iand__(self, other):
+        return _inplace(self, _ops.bitwise_and, other)
+
+    def __or__(self, other):
+        return _ops.bitwise_or(self, other)
+
+    def __ror__(self, other):
+        return _ops.bitwise_or(other, self)
+
+    def __ior__(self, other):
+        return _inplace(self, _ops.bitwise_or, other)
+
+    def __xor__(self, other):
+        return _ops.bitwise_xor(self, other)
+
+    def __rxor__(self, other):
+        return _ops.bitwise_xor(other, self)
+
+    def __ixor__(self, other):
+        return _inplace(self, _ops.bitwise_xor, other)
+
+    def __eq__(self, other):
+        return _ops.eq(self, other)
+
+    def __ne__(self, other):
+        return _ops.ne(self, other)
+
+    def __lt__(self, other):
+        return _ops.lt(self, other)
+
+    def __le__(self, other):
+        return _ops.le(self, other)
+
+    def __gt__(self, other):
+        return _ops.gt(self, other)
+
+    def __ge__(self, other):
+        return _ops.ge(self, other)
+
+    def __getitem__(self, index):
+        return _ops.getitem(self, index)
+
+    def __setitem__(self, index, value):
+        _ops.setitem(self, index, value)
+
+    # -- pointwise arithmetic -------------------------------------------------------------------
+    def add(self, other, *, alpha=1):
+        return _ops.add(self, other, alpha=alpha)
+
+    def add_(self, other, *, alpha=1):
+        return _inplace(self, _ops.add, other, alpha=alpha)
+
+    def sub(self, other, *, alpha=1):
+        return _ops.sub(self, other, alpha=alpha)
+
+    def sub_(self, other, *, alpha=1):
+        return _inplace(self, _ops.sub, other, alpha=alpha)
+
+    subtract, subtract_ = sub, sub_
+
+    def mul(self, other):
+        return _ops.mul(self, other)
+
+    def mul_(self, other):
+        return _inplace(self, _ops.mul, other)
+
+    multiply, multiply_ = mul, mul_
+
+    def div(self, other, *, rounding_mode=None):
+        return _ops.div(self, other, rounding_mode=rounding_mode)
+
+    def div_(self, other, *, rounding_mode=None):
+        return _inplace(self, _ops.div, other, rounding_mode=rounding_mode)
+
+    divide, divide_ = div, div_
+
+    def true_divide(self, other):
+        return _ops.div(self, other)
+
+    def true_divide_(self, other):
+        return _inplace(self, _ops.div, other)
+
+    def floor_divide(self, other):
+        return _ops.floor_divide(self, other)
+
+    def floor_divide_(self, other):
+        return _inplace(self, _ops.floor_divide, other)
+
+    def remainder(self, other):
+        return _ops.remainder(self, other)
+
+    def remainder_(self, other):
+        return _inplace(self, _ops.remainder, other)
+
+    def fmod(self, other):
+        return _ops.fmod(self, other)
+
+    def fmod_(self, other):
+        return _inplace(self, _ops.fmod, other)
+
+    def pow(self, exponent):
+        return _ops.pow(self, exponent)
+
+    def pow_(self, exponent):
+        return _inplace(self, _ops.pow, exponent)
+
+    def atan2(self, other):
+        return _ops.atan2(self, other)
+
+    def atan2_(self, other):
+        return _inplace(self, _ops.atan2, other)
+
+    arctan2, arctan2_ = atan2, atan2_
+
+    def maximum(self, other):
+        return _ops.maximum(self, other)
+
+    def minimum(self, other):
+        return _ops.minimum(self, other)
+
+    def lerp(self, end, weight):
+        return _ops.lerp(self, end, weight)
+
+    def lerp_(self, end, weight):
+        return _inplace(self, _ops.lerp, end, weight)
+
+    def addcmul(self, tensor1, tensor2, *, value=1):
+        return _ops.addcmul(self, tensor1, tensor2, value=value)
+
+    def addcmul_(self, tensor1, tensor2, *, value=1):
+        return _inplace(self, _ops.addcmul, tensor1, tensor2, value=value)
+
+    def addcdiv(self, tensor1, tensor2, *, value=1):
+        return _ops.addcdiv(self, tensor1, tensor2, value=value)
+
+    def addcdiv_(self, tensor1, tensor2, *, value=1):
+        return _inplace(self, _ops.addcdiv, tensor1, tensor2, value=value)
+
+    def clamp(self, min=None, max=None):  # noqa: A002 - torch's argument names
+        return _ops.clamp(self, min, max)
+
+    def clamp_(self, min=None, max=None):  # noqa: A002
+        return _inplace(self, _ops.clamp, min, max)
+
+    clip, clip_ = clamp, clamp_
+
+    def clamp_min(self, min):  # noqa: A002
+        return _ops.clamp(self, min, None)
+
+    def clamp_min_(self, min):  # noqa: A002
+        return _inplace(self, _ops.clamp, min, None)
+
+    def clamp_max(self, max):  # noqa: A002
+        return _ops.clamp(self, None, max)
+
+    def clamp_max_(self, max):  # noqa: A002
+        return _inplace(self, _ops.clamp, None, max)
+
+    def where(self, condition, other):
+        return _ops.where(condition, self, other)
+
+    # -- unary pointwise ------------------------------------------------------------------------
+    def neg(self):
+        return _ops.neg(self)
+
+    def neg_(self):
+        return _inplace(self, _ops.neg)
+
+    negative, negative_ = neg, neg_
+
+    def abs(self):
+        return _ops.abs(self)
+
+    def abs_(self):
+        return _inplace(self, _ops.abs)
+
+    absolute, absolute_ = abs, abs_
+
+    def reciprocal(self):
+        return _ops.reciprocal(self)
+
+    def reciprocal_(self):
+        return _inplace(self, _ops.reciprocal)
+
+    def sqrt(self):
+        return _ops.sqrt(self)
+
+    def sqrt_(self):
+        return _inplace(self, _ops.sqrt)
+
+    def rsqrt(self):
+        return _ops.rsqrt(self)
+
+    def rsqrt_(self):
+        return _inplace(self, _ops.rsqrt)
+
+    def square(self):
+        return _ops.square(self)
+
+    def square_(self):
+        return _inplace(self, _ops.square)
+
+    def exp(self):
+        return _ops.exp(self)
+
+    def exp_(self):
+        return _inplace(self, _ops.exp)
+
+    def exp2(self):
+        return _ops.exp2(self)
+
+    def expm1(self):
+        return _ops.expm1(self)
+
+    def expm1_(self):
+        return _inplace(self, _ops.expm1)
+
+    def log(self):
+        return _ops.log(self)
+
+    def log_(self):
+        return _inplace(self, _ops.log)
+
+    def log1p(self):
+        return _ops.log1p(self)
+
+    def log1p_(self):
+        return _inplace(self, _ops.log1p)
+
+    def log2(self):
+        return _ops.log2(self)
+
+    def log2_(self):
+        return _inplace(self, _ops.log2)
+
+    def log10(self):
+        return _ops.log10(self)
+
+    def log10_(self):
+        return _inplace(self, _ops.log10)
+
+    def sin(self):
+        return _ops.sin(self)
+
+    def sin_(self):
+        return _inplace(self, _ops.sin)
+
+    def cos(self):
+        return _ops.cos(self)
+
+    def cos_(self):
+        return _inplace(self, _ops.cos)
+
+    def tan(self):
+        return _ops.tan(self)
+
+    def tan_(self):
+        return _inplace(self, _ops.tan)
+
+    def asin(self):
+        return _ops.asin(self)
+
+    def asin_(self):
+        return _inplace(self, _ops.asin)
+
+    def acos(self):
+        return _ops.acos(self)
+
+    def acos_(self):
+        return _inplace(self, _ops.acos)
+
+    def atan(self):
+        return _ops.atan(self)
+
+    def atan_(self):
+        return _inplace(self, _ops.atan)
+
+    arcsin, arcsin_, arccos, arccos_, arctan, arctan_ = asin, asin_, acos, acos_, atan, atan_
+
+    def sinh(self):
+        return _ops.sinh(self)
+
+    def sinh_(self):
+        return _inplace(self, _ops.sinh)
+
+    def cosh(self):
+        return _ops.cosh(self)
+
+    def cosh_(self):
+        return _inplace(self, _ops.cosh)
+
+    def tanh(self):
+        return _ops.tanh(self)
+
+    def tanh_(self):
+        return _inplace(self, _ops.tanh)
+
+    def asinh(self):
+        return _ops.asinh(self)
+
+    def asinh_(self):
+        return _inplace(self, _ops.asinh)
+
+    def acosh(self):
+        return _ops.acosh(self)
+
+    def acosh_(self):
+        return _inplace(self, _ops.acosh)
+
+    def atanh(self):
+        return _ops.atanh(self)
+
+    def atanh_(self):
+        return _inplace(self, _ops.atanh)
+
+    arcsinh, arcsinh_, arccosh, arccosh_, arctanh, arctanh_ = (
+        asinh, asinh_, acosh, acosh_, atanh, atanh_)
+
+    def sigmoid(self):
+        return _ops.sigmoid(self)
+
+    def sigmoid_(self):
+        return _inplace(self, _ops.sigmoid)
+
+    def relu(self):
+        return _ops.relu(self)
+
+    def relu_(self):
+        return _inplace(self, _ops.relu)
+
+    def sign(self):
+        return _ops.sign(self)
+
+    def sign_(self):
+        return _inplace(self, _ops.sign)
+
+    def sgn(self):
+        return _ops.sign(self)
+
+    def floor(self):
+        return _ops.floor(self)
+
+    def floor_(self):
+        return _inplace(self, _ops.floor)
+
+    def ceil(self):
+        return _ops.ceil(self)
+
+    def ceil_(self):
+        return _inplace(self, _ops.ceil)
+
+    def round(self, *, decimals=0):
+        return _ops.round(self, decimals=decimals)
+
+    def round_(self, *, decimals=0):
+        return _inplace(self, _ops.round, decimals=decimals)
+
+    def trunc(self):
+        return _ops.trunc(self)
+
+    def trunc_(self):
+        return _inplace(self, _ops.trunc)
+
+    fix, fix_ = trunc, trunc_
+
+    def frac(self):
+        return _ops.frac(self)
+
+    def frac_(self):
+        return _inplace(self, _ops.frac)
+
+    # -- comparison and logic -------------------------------------------------------------------
+    def eq(self, other):
+        return _ops.eq(self, other)
+
+    def eq_(self, other):
+        return _inplace(self, _ops.eq, other)
+
+    def ne(self, other):
+        return _ops.ne(self, other)
+
+    def ne_(self, other):
+        return _inplace(self, _ops.ne, other)
+
+    def lt(self, other):
+        return _ops.lt(self, other)
+
+    def lt_(self, other):
+        return _inplace(self, _ops.lt, other)
+
+    def le(self, other):
+        return _ops.le(self, other)
+
+    def le_(self, other):
+        return _inplace(self, _ops.le, other)
+
+    def gt(self, other):
+        return _ops.gt(self, other)
+
+    def gt_(self, other):
+        return _inplace(self, _ops.gt, other)
+
+    def ge(self, other):
+        return _ops.ge(self, other)
+
+    def ge_(self, other):
+        return _inplace(self, _ops.ge, other)
+
+    not_equal, less, less_equal, greater, greater_equal = ne, lt, le, gt, ge
+
+    def equal(self, other):
+        return _ops.equal(self, other)
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return _ops.allclose(self, other, rtol, atol, equal_nan)
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return _ops.isclose(self, other, rtol, atol, equal_nan)
+
+    def logical_and(self, other):
+        return _ops.logical_and(self, other)
+
+    def logical_and_(self, other):
+        return _inplace(self, _ops.logical_and, other)
+
+    def logical_or(self, other):
+        return _ops.logical_or(self, other)
+
+    def logical_or_(self, other):
+        return _inplace(self, _ops.logical_or, other)
+
+    def logical_xor(self, other):
+        return _ops.logical_xor(self, other)
+
+    def logical_xor_(self, other):
+        return _inplace(self, _ops.logical_xor, other)
+
+    def logical_not(self):
+        return _ops.logical_not(self)
+
+    def logical_not_(self):
+        return _inplace(self, _ops.logical_not)
+
+    def bitwise_and(self, other):
+        return _ops.bitwise_and(self, other)
+
+    def bitwise_or(self, other):
+        return _ops.bitwise_or(self, other)
+
+    def bitwise_xor(self, other):
+        return _ops.bitwise_xor(self, other)
+
+    def bitwise_not(self):
+        return _ops.bitwise_not(self)
+
+    def isnan(self):
+        return _ops.isnan(self)
+
+    def isinf(self):
+        return _ops.isinf(self)
+
+    def isfinite(self):
+        return _ops.isfinite(self)
+
+    # -- reductions -----------------------------------------------------------------------------
+    def sum(self, dim=None, keepdim=False, *, dtype=None):
+        return _ops.sum(self, dim, keepdim, dtype=dtype)
+
+    def mean(self, dim=None, keepdim=False, *, dtype=None):
+        return _ops.mean(self, dim, keepdim, dtype=dtype)
+
+    def prod(self, dim=None, keepdim=False, *, dtype=None):
+        return _ops.prod(self, dim, keepdim, dtype=dtype)
+
+    def amax(self, dim=(), keepdim=False):
+        return _ops.amax(self, dim, keepdim)
+
+    def amin(self, dim=(), keepdim=False):
+        return _ops.amin(self, dim, keepdim)
+
+    def max(self, dim=None, keepdim=False):
+        return _ops.max(self, dim, keepdim)
+
+    def min(self, dim=None, keepdim=False):
+        return _ops.min(self, dim, keepdim)
+
+    def argmax(self, dim=None, keepdim=False):
+        return _ops.argmax(self, dim, keepdim)
+
+    def argmin(self, dim=None, keepdim=False):
+        return _ops.argmin(self, dim, keepdim)
+
+    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return _ops.var(self, dim, unbiased, keepdim, correction=correction)
+
+    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return _ops.std(self, dim, unbiased, keepdim, correction=correction)
+
+    def logsumexp(self, dim, keepdim=False):
+        return _ops.logsumexp(self, dim, keepdim)
+
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        return _ops.norm(self, p, dim, keepdim, dtype=dtype)
+
+    def cumsum(self, dim, *, dtype=None):
+        return _ops.cumsum(self, dim, dtype=dtype)
+
+    def cumsum_(self, dim, *, dtype=None):
+        return _inplace(self, _ops.cumsum, dim, dtype=dtype)
+
+    def cumprod(self, dim, *, dtype=None):
+        return _ops.cumprod(self, dim, dtype=dtype)
+
+    def cumprod_(self, dim, *, dtype=None):
+        return _inplace(self, _ops.cumprod, dim, dtype=dtype)
+
+    def all(self, dim=None, keepdim=False):
+        return _ops.all(self, dim, keepdim)
+
+    def any(self, dim=None, keepdim=False):
+        return _ops.any(self, dim, keepdim)
+
+    # -- shape ----------------------------------------------------------------------------------
+    def view(self, *shape):
+        return _ops.view(self, *shape)
+
+    def view_as(self, other):
+        return _ops.view(self, other.shape)
+
+    def reshape(self, *shape):
+        return _ops.reshape(self, *shape)
+
+    def reshape_as(self, other):
+        return _ops.reshape(self, other.shape)
+
+    def permute(self, *dims):
+        return _ops.permute(self, *dims)
+
+    def transpose(self, dim0, dim1):
+        return _ops.transpose(self, dim0, dim1)
+
+    def transpose_(self, dim0, dim1):
+        return _ops.restride_(self, _ops.transpose, dim0, dim1)
+
+    swapaxes = swapdims = transpose
+
+    def t(self):
+        return _ops.t(self)
+
+    def t_(self):
+        return _ops.restride_(self, _ops.t)
+
+    def expand(self, *sizes):
+        return _ops.expand(self, *sizes)
+
+    def expand_as(self, other):
+        return _ops.expand(self, other.shape)
+
+    def broadcast_to(self, size):
+        return _ops.expand(self, size)
+
+    def squeeze(self, dim=None):
+        return _ops.squeeze(self, dim)
+
+    def squeeze_(self, dim=None):
+        return _ops.restride_(self, _ops.squeeze, dim)
+
+    def unsqueeze(self, dim):
+        return _ops.unsqueeze(self, dim)
+
+    def unsqueeze_(self, dim):
+        return _ops.restride_(self, _ops.unsqueeze, dim)
+
+    def flatten(self, start_dim=0, end_dim=-1):
+        return _ops.flatten(self, start_dim, end_dim)
+
+    def unflatten(self, dim, sizes):
+        return _ops.unflatten(self, dim, sizes)
+
+    def movedim(self, source, destination):
+        return _ops.movedim(self, source, destination)
+
+    moveaxis = movedim
+
+    def split(self, split_size, dim=0):
+        return _ops.split(self, split_size, dim)
+
+    def chunk(self, chunks, dim=0):
+        return _ops.chunk(self, chunks, dim)
+
+    def unbind(self, dim=0):
+        return _ops.unbind(self, dim)
+
+    def narrow(self, dim, start, length):
+        return _ops.narrow(self, dim, start, length)
+
+    def select(self, dim, index):
+        return _ops.select(self, dim, index)
+
+    def unfold(self, dimension, size, step):
+        return _ops.unfold(self, dimension, size, step)
+
+    def repeat(self, *sizes):
+        return _ops.repeat(self, *sizes)
+
+    def flip(self, *dims):
+        return _ops.flip(self, *dims)
+
+    def roll(self, shifts, dims=None):
+        return _ops.roll(self, shifts, dims)
+
+    # -- indexing -------------------------------------------------------------------------------
+    def gather(self, dim, index):
+        return _ops.gather(self, dim, index)
+
+    def scatter(self, dim, index, src=None, *, value=None, reduce=None):
+        return _ops.scatter(self, dim, index, src, value=value, reduce=reduce)
+
+    def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+        return _inplace(self, _ops.scatter, dim, index, src, value=value, reduce=reduce)
+
+    def scatter_add(self, dim, index, src):
+        return _ops.scatter_add(self, dim, index, src)
+
+    def scatter_add_(self, dim, index, src):
+        return _inplace(self, _ops.scatter_add, dim, index, src)
+
+    def index_select(self, dim, index):
+        return _ops.index_select(self, dim, index)
+
+    def masked_fill(self, mask, value):
+        return _ops.masked_fill(self, mask, value)
+
+    def masked_fill_(self, mask, value):
+        return _inplace(self, _ops.masked_fill, mask, value)
+
+    def masked_select(self, mask):
+        return _ops.masked_select(self, mask)
+
+    def index_put(self, indices, values, accumulate=False):
+        return _ops.index_put(self, indices, values, accumulate)
+
+    def index_put_(self, indices, values, accumulate=False):
+        return _inplace(self, _ops.index_put, indices, values, accumulate)
+
+    def nonzero(self, *, as_tuple=False):
+        return _ops.nonzero(self, as_tuple=as_tuple)
+
+    # -- matrix products ------------------------------------------------------------------------
+    def matmul(self, other):
+        return _ops.matmul(self, other)
+
+    def mm(self, mat2):
+        return _ops.mm(self, mat2)
+
+    def bmm(self, mat2):
+        return _ops.bmm(self, mat2)
+
+    def mv(self, vec):
+        return _ops.mv(self, vec)
+
+    def dot(self, other):
+        return _ops.dot(self, other)
+
+    def addmm(self, mat1, mat2, *, beta=1, alpha=1):
+        return _ops.addmm(self, mat1, mat2, beta=beta, alpha=alpha)
+
+    def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
+        return _inplace(self, _ops.addmm, mat1, mat2, beta=beta, alpha=alpha)
+
+    def outer(self, vec2):
+        return _ops.outer(self, vec2)
+
+    # -- filling and copying --------------------------------------------------------------------
+    def fill_(self, value):
+        return _inplace(self, _ops.full_like_value, value)
+
+    def zero_(self):
+        return _inplace(self, _ops.full_like_value, 0)
+
+    def copy_(self, src, non_blocking=False):
+        return _inplace(self, _ops.copy_value, src)

@@ -1,0 +1,88 @@
+"""Reverse-mode automatic differentiation: ``backward``, ``grad`` and grad-mode switches."""
+
+from .grad_mode import (  # noqa: F401  (grad_mode first: graph and _tensor import it)
+    enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
+    set_grad_enabled,
+)
+from . import graph  # noqa: E402,F401
+from . import engine  # noqa: E402
+
+__all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
+           "is_grad_enabled", "gradcheck", "gradgradcheck"]
+
+
+def _as_tuple(x):
+    if x is None:
+        return None
+    if isinstance(x, (tuple, list)):
+        return tuple(x)
+    return (x,)
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
+             grad_variables=None, inputs=None):
+    """Accumulate gradients of ``tensors`` w.r.t. graph leaves into their ``.grad``.
+
+    Args:
+        tensors (Tensor or sequence of Tensor): outputs to differentiate.
+        grad_tensors (Tensor or sequence, optional): the vector in the vector-Jacobian product;
+            may be omitted for one-element outputs.
+        retain_graph (bool, optional): keep saved values for another backward. Defaults to
+            ``create_graph``.
+        create_graph (bool): record the backward pass so higher derivatives can be taken.
+        grad_variables: the 0.x name of ``grad_tensors``.
+        inputs (sequence of Tensor, optional): accumulate only into these tensors.
+    """
+    if grad_variables is not None:
+        grad_tensors = grad_variables
+    outputs = _as_tuple(tensors)
+    grads = _as_tuple(grad_tensors) or (None,) * len(outputs)
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"grad can be implicitly created only for scalar outputs: got "
+                           f"{len(grads)} gradients for {len(outputs)} tensors")
+    ins = _as_tuple(inputs)
+    if ins is not None and len(ins) == 0:
+        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    engine.run_backward(outputs, grads, retain_graph, create_graph, inputs=ins,
+                        allow_unused=True, accumulate=True)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """Return the gradients of ``outputs`` w.r.t. ``inputs`` (no ``.grad`` is touched).
+
+    Args:
+        outputs (Tensor or sequence of Tensor): outputs to differentiate.
+        inputs (Tensor or sequence of Tensor): tensors to differentiate with respect to.
+        grad_outputs (optional): the vector in the vector-Jacobian product, one per output.
+        retain_graph (bool, optional): keep saved values. Defaults to ``create_graph``.
+        create_graph (bool): make the result differentiable (higher-order derivatives).
+        allow_unused (bool): return None for inputs the outputs do not depend on.
+        materialize_grads (bool): return zeros instead of None for unused inputs.
+
+    Example:
+        >>> x = torch.tensor([1., 2.], requires_grad=True)
+        >>> torch.autograd.grad((x ** 3).sum(), x)
+        (tensor([ 3., 12.]),)
+    """
+    if is_grads_batched:
+        raise RuntimeError("grad(): is_grads_batched=True is not supported by numtorch; call "
+                           "grad once per cotangent instead")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    outs = _as_tuple(outputs)
+    ins = _as_tuple(inputs)
+    grads = _as_tuple(grad_outputs) or (None,) * len(outs)
+    if len(grads) != len(outs):
+        raise RuntimeError(f"grad_outputs must have the same length as outputs, but got "
+                           f"{len(grads)} and {len(outs)}")
+    res = engine.run_backward(outs, grads, retain_graph, create_graph, inputs=ins,
+                              allow_unused=allow_unused, accumulate=False, fn_name="grad")
+    if materialize_grads:
+        from .. import ops
+
+        res = [r if r is not None else ops.zeros_like(t) for r, t in zip(res, ins)]
+    return tuple(res)
+
+
+from .gradcheck import gradcheck, gradgradcheck  # noqa: E402

@@ -1,0 +1,442 @@
+"""The graph node: ``Op``. Each call of an op creates one instance, which is the output's grad_fn.
+
+An ``Op`` subclass writes ``forward(*arrays)`` on raw xp arrays and ``backward(*grads)`` with
+numtorch ops on Tensors, so backward is itself differentiable. ``Op.apply`` does the common work
+once: dtype promotion, the device check, grad-mode bookkeeping, view tracking and wrapping the
+outputs.
+
+Edges point at the producer of each input as ``(node, output_nr)`` (a leaf's producer is its
+``AccumulateGrad``), captured when the node is made. An in-place op later re-points the tensor
+at a new node, while nodes built earlier keep the edge they saw, as torch's graph does.
+"""
+
+import weakref
+
+import numpy as np
+
+from .. import _dtype
+from .. import backend
+from .grad_mode import _state
+
+Tensor = None  # bound by numtorch._tensor once the class exists (breaks an import cycle)
+_make = None
+
+_FREED = ("Trying to backward through the graph a second time (or directly access saved tensors "
+          "after they have already been freed). Saved intermediate values of the graph are freed "
+          "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+          "backward through the graph a second time or if you need to access saved tensors after "
+          "calling backward.")
+
+
+class Node:
+    """What the engine needs of a node: edges, input metadata, hooks, and ``_run``."""
+
+    _edges = ()
+    _in_meta = ()
+    _pre_hooks = None  # {output_nr: [hook(grad) -> grad or None]} (tensor hooks, retain_grad)
+    _hooks = None  # [hook(grad_inputs, grad_outputs)] run after the node (register_hook on node)
+    _n_out = 1
+    _out_meta = ((), None)
+
+    def name(self):
+        return type(self).__name__
+
+    @property
+    def next_functions(self):
+        return tuple((e[0], e[1]) if e is not None else (None, 0) for e in self._edges)
+
+    def register_hook(self, fn):
+        if self._hooks is None:
+            self._hooks = []
+        self._hooks.append(fn)
+        return _RemovableHandle(self._hooks, fn)
+
+    def register_prehook(self, fn):
+        return self._add_pre_hook(0, fn)
+
+    def _add_pre_hook(self, nr, fn):
+        if self._pre_hooks is None:
+            self._pre_hooks = {}
+        hooks = self._pre_hooks.setdefault(nr, [])
+        hooks.append(fn)
+        return _RemovableHandle(hooks, fn)
+
+    def __repr__(self):
+        return f"<{self.name()} object at {hex(id(self))}>"
+
+
+class _RemovableHandle:
+    """Returned by ``register_hook``; ``remove()`` takes the hook out again."""
+
+    __slots__ = ("_hooks", "_fn")
+
+    def __init__(self, hooks, fn):
+        self._hooks, self._fn = hooks, fn
+
+    def remove(self):
+        try:
+            self._hooks.remove(self._fn)
+        except ValueError:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+class AccumulateGrad(Node):
+    """The sink of a leaf tensor that requires grad: adds incoming gradients into ``.grad``."""
+
+    _n_out = 1
+
+    def __init__(self, tensor):
+        self.variable = tensor
+        self._out_meta = ((tensor._array.shape, tensor._array.dtype),)
+
+    def _run(self, grads, create_graph, root_arrays):
+        (g,) = grads
+        t = self.variable
+        if g is None:
+            return ()
+        if not create_graph:
+            arr = g._array
+            if not arr.flags.owndata or id(arr) in root_arrays:  # never alias the caller's data
+                arr = arr.copy()
+            if arr.dtype != t._array.dtype:
+                arr = arr.astype(t._array.dtype)
+            g = _make(arr)
+        old = t._grad
+        if old is None:
+            t._grad = g
+        elif create_graph or old.requires_grad:
+            t._grad = old + g
+        else:
+            np_ = backend.xp_of(old._array)
+            np_.add(old._array, g._array, out=old._array)  # torch accumulates in place
+        return ()
+
+    def name(self):
+        return "AccumulateGrad"
+
+
+def accumulator(t):
+    """The (cached) AccumulateGrad node of leaf ``t``; weakly held so it can die with the graph."""
+    ref = t._accum
+    node = ref() if ref is not None else None
+    if node is None:
+        node = AccumulateGrad(t)
+        t._accum = weakref.ref(node)
+    return node
+
+
+def edge_of(t):
+    """The edge (node, output_nr) along which gradient flows into ``t``, or None."""
+    if t._base is not None and t._view_fn is not None and t._base._grad_fn is not t._view_src:
+        t._refresh_view_grad_fn()
+    fn = t._grad_fn
+    if fn is not None:
+        return (fn, t._output_nr)
+    if t._requires_grad:
+        return (accumulator(t), 0)
+    return None
+
+
+class Op(Node):
+    """Base class of every differentiable primitive; see the module docstring.
+
+    Class attributes a subclass may set:
+        differentiable: False for comparisons, argmax and friends (never a node).
+        once_differentiable: True when backward is written on raw arrays (no double backward).
+        is_view: True when the output shares memory with input 0 (view tracking).
+        promote: True to cast all Tensor and scalar inputs to torch's result dtype first.
+    """
+
+    differentiable = True
+    once_differentiable = False
+    is_view = False
+    promote = False
+    _saved = None
+    _recording = False
+
+    @classmethod
+    def apply(cls, *inputs, **params):
+        self = object.__new__(cls)
+        if params:
+            self.__dict__.update(params)
+        if cls.promote:
+            inputs = _promote(inputs, cls.promote == "float")
+        arrays = []
+        needs = False
+        xp = None
+        for x in inputs:
+            if isinstance(x, Tensor):
+                a = x._array
+                if xp is None:
+                    xp = np if type(a) is np.ndarray else backend.xp_of(a)
+                elif (xp is np) != (type(a) is np.ndarray):
+                    _device_mismatch(cls, inputs)
+                arrays.append(a)
+                if x._requires_grad or (x._base is not None and x._base._grad_fn is not None):
+                    needs = True
+            else:
+                arrays.append(x)
+        self.xp = np if xp is None else xp
+        record = needs and _state.enabled and cls.differentiable and _any_requires(inputs)
+        if record:
+            self._recording = True
+            self._inputs_arrays = arrays
+            self._tensor_inputs = inputs
+        if xp is None or xp is np:
+            out = self.forward(*arrays)
+        else:
+            out = _forward_on_device(self, arrays)
+        if type(out) is tuple:
+            outs = tuple(_wrap_output(self, o, i, record) for i, o in enumerate(out))
+            if record:
+                self._n_out = len(outs)
+                self._out_meta = tuple((o._array.shape, o._array.dtype) for o in outs)
+        else:
+            outs = _wrap_output(self, out, 0, record)
+            if record:
+                self._out_meta = ((outs._array.shape, outs._array.dtype),)
+        if record:
+            self._edges = tuple(edge_of(x) if isinstance(x, Tensor) else None for x in inputs)
+            self._in_meta = tuple((x._array.shape, x._array.dtype) if isinstance(x, Tensor)
+                                  else None for x in inputs)
+            self.needs_input_grad = tuple(e is not None for e in self._edges)
+            self._link_saved_outputs(outs)
+            del self._inputs_arrays, self._tensor_inputs
+        if cls.is_view and self.__dict__.get("is_view", True):
+            _track_view(self, inputs[0], outs, params)
+        return outs
+
+    # -- saving values for backward -------------------------------------------------------
+    def save_inputs(self, *arrays):
+        """Keep the given forward inputs (by identity) for backward, with their versions."""
+        if not self._recording:
+            return
+        saved = self._saved_dict()
+        ins = self._inputs_arrays
+        idx = []
+        for a in arrays:
+            for i, b in enumerate(ins):
+                if b is a:
+                    idx.append(i)
+                    break
+            else:
+                raise AssertionError(f"{type(self).__name__}.save_inputs: not an input array")
+        saved["inputs"] = idx
+
+    def save_output(self, array, index=0):
+        """Keep output ``index`` for backward (returned so forward can ``return save_output``)."""
+        if self._recording:
+            self._saved_dict().setdefault("outputs", {})[index] = array
+        return array
+
+    def save(self, **values):
+        """Keep extra arrays (masks, indices) for backward; read them with ``saved(name)``."""
+        if self._recording:
+            self._saved_dict().setdefault("extra", {}).update(values)
+
+    def _saved_dict(self):
+        if self._saved is None:
+            self._saved = {}
+        return self._saved
+
+    def _link_saved_outputs(self, outs):
+        saved = self._saved
+        if saved is None:
+            return
+        outs = outs if type(outs) is tuple else (outs,)
+        if "inputs" in saved:
+            saved["inputs"] = [_snapshot(self, i) for i in saved["inputs"]]
+        if "outputs" in saved:
+            saved["outputs"] = {k: (a, outs[k]._vc, outs[k]._vc[0])
+                                for k, a in saved["outputs"].items()}
+
+    def saved_inputs(self):
+        """The saved forward inputs as Tensors joined to the graph (leaves are the leaves)."""
+        saved = self._check_saved()
+        out = []
+        for i, arr, vc, version, leaf in saved["inputs"]:
+            if vc is not None and vc[0] != version:
+                raise RuntimeError(_modified_message(self, arr, i, vc[0], version))
+            if leaf is not None:
+                out.append(leaf)
+                continue
+            edge = self._edges[i] if self._edges else None
+            t = _make(arr)
+            if edge is not None and _state.enabled:
+                t._requires_grad = True
+                t._grad_fn, t._output_nr = edge
+            out.append(t)
+        return out[0] if len(out) == 1 else tuple(out)
+
+    def saved_output(self, index=0):
+        """Output ``index`` as a Tensor whose grad_fn is this node (for double backward)."""
+        saved = self._check_saved()
+        arr, vc, version = saved["outputs"][index]
+        if vc[0] != version:
+            raise RuntimeError(_modified_message(self, arr, index, vc[0], version, output=True))
+        t = _make(arr)
+        if _state.enabled:
+            t._requires_grad = True
+            t._grad_fn, t._output_nr = self, index
+        return t
+
+    def saved(self, name):
+        """An extra array kept with ``save(name=...)``."""
+        return self._check_saved()["extra"][name]
+
+    def _check_saved(self):
+        saved = self._saved
+        if saved is None:
+            if self.__dict__.get("_released"):
+                raise RuntimeError(_FREED)
+            raise AssertionError(f"{type(self).__name__}: backward reads values never saved")
+        return saved
+
+    def _release(self):
+        if self._saved is not None:
+            self._saved = None
+            self._released = True
+
+    # -- engine interface -------------------------------------------------------------------
+    def _run(self, grads, create_graph, root_arrays):
+        if create_graph and self.once_differentiable:
+            raise RuntimeError(f"{self.name()}: double backward is not implemented "
+                               "(this op's backward is once differentiable)")
+        if self._n_out > 1:
+            grads = tuple(g if g is not None else _zeros_like_meta(m, self.xp)
+                          for g, m in zip(grads, self._out_meta))
+        elif grads[0] is None:
+            return (None,) * len(self._edges)
+        res = self.backward(*grads)
+        if type(res) is not tuple:
+            res = (res,)
+        return res
+
+    def name(self):
+        return type(self).__name__ + "Backward0"
+
+    def forward(self, *arrays):
+        raise NotImplementedError(f"{type(self).__name__} must define forward")
+
+    def backward(self, *grads):
+        raise RuntimeError(f"{self.name()}: this op has no derivative")
+
+
+def _snapshot(self, i):
+    """Record input ``i`` for saved_inputs: its array, version counter, and the leaf itself."""
+    x = self._tensor_inputs[i]
+    if not isinstance(x, Tensor):
+        return (i, self.xp.asarray(self._inputs_arrays[i]), None, 0, None)
+    leaf = x if (x._grad_fn is None and x._requires_grad) else None
+    return (i, self._inputs_arrays[i], x._vc, x._vc[0], leaf)
+
+
+def _zeros_like_meta(meta, xp):
+    shape, dt = meta
+    return _make(xp.zeros(shape, dtype=dt))
+
+
+def _any_requires(inputs):
+    for x in inputs:
+        if isinstance(x, Tensor) and (x._requires_grad or edge_of(x) is not None):
+            return True
+    return False
+
+
+def _wrap_output(node, arr, index, record):
+    if type(arr) is not np.ndarray:
+        if isinstance(arr, np.generic) or not hasattr(arr, "shape"):
+            arr = node.xp.asarray(arr)
+    t = _make(arr)
+    if record and _dtype._FROM_NP[arr.dtype]._category >= _dtype._FLOAT:
+        t._requires_grad = True
+        t._grad_fn = node
+        t._output_nr = index
+    return t
+
+
+def _promote(inputs, to_float):
+    dt = _dtype.result_type(*inputs)
+    if to_float and dt._category < _dtype._FLOAT:
+        dt = _dtype.get_default_dtype()
+    dt = dt.np
+    out = []
+    for x in inputs:
+        if isinstance(x, Tensor):
+            if x._array.dtype != dt:
+                x = _CastForOp.apply(x, dtype=dt)
+        elif x is not None:
+            try:
+                x = dt.type(x)
+            except (OverflowError, ValueError):  # torch wraps out-of-range integers
+                x = np.array(x).astype(dt)
+        out.append(x)
+    return out
+
+
+class _CastForOp(Op):
+    """y = x cast to another dtype (promotion inside an op); dy/dx = 1 cast back."""
+
+    def forward(self, x):
+        return x.astype(self.dtype)
+
+    def backward(self, grad):
+        return grad  # the engine casts gradients back to each input's dtype
+
+
+def _device_mismatch(cls, inputs):
+    devs = []
+    for x in inputs:
+        if isinstance(x, Tensor):
+            d = str(x.device)
+            if d not in devs:
+                devs.append(d)
+    raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
+                       f"devices, {devs[0]} and {devs[1]}! (in {cls.__name__.lower()})")
+
+
+def _forward_on_device(node, arrays):
+    for a in arrays:
+        if hasattr(a, "device") and not isinstance(a, np.ndarray):
+            with a.device:
+                return node.forward(*arrays)
+    return node.forward(*arrays)
+
+
+def _track_view(node, base_in, out, params):
+    """Make ``out`` share ``base_in``'s version counter and remember how to replay the view."""
+    root = base_in._base if base_in._base is not None else base_in
+    out._base = root
+    out._vc = base_in._vc
+    if _state.enabled:
+        out._view_fn = (type(node), params, base_in._view_fn)
+        out._view_src = root._grad_fn
+    else:
+        out._view_fn = None
+
+
+def replay_view(chain, t):
+    """Apply a recorded chain of view ops (innermost first) to tensor ``t``."""
+    steps = []
+    while chain is not None:
+        cls, params, chain = chain
+        steps.append((cls, params))
+    for cls, params in reversed(steps):
+        t = cls.apply(t, **params)
+    return t
+
+
+def _modified_message(node, arr, index, now, expected, output=False):
+    dt = _dtype._FROM_NP[arr.dtype]
+    shape = ", ".join(str(s) for s in arr.shape)
+    return (f"one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: [torch.{dt._legacy} [{shape}]], which is "
+            f"{'output' if output else 'input'} {index} of {node.name()}, is at version {now}; "
+            f"expected version {expected} instead. Hint: the tensor was changed in place after "
+            f"it was saved for backward; use an out-of-place op or .clone() before it.")

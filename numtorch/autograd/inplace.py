@@ -1,0 +1,145 @@
+"""In-place ops: write an out-of-place result back into the tensor and keep the graph right.
+
+``x.op_(...)`` computes ``op(x, ...)`` (recording a node when autograd is on), copies the result
+into x's memory, bumps the version counter shared by x and all its views, and re-points x at
+the new node. When x is a view, its base is re-pointed at a ``CopySlices`` node that routes the
+gradient of the written region to the new value and the rest to the base's old history, and x's
+own grad_fn is rebuilt from the base (torch's rebase of views).
+"""
+
+from .. import _dtype
+from . import graph
+from .graph import AccumulateGrad, Node, edge_of, replay_view
+from .grad_mode import _state, enable_grad
+
+
+def apply_inplace(self, fn, *args, **kwargs):
+    """Run ``fn(self, *args, **kwargs)`` and store its result in ``self``; return ``self``."""
+    if not (_state.enabled and (self.requires_grad or _any_requires(args))):
+        out = fn(self, *args, **kwargs)
+        _write(self, out, fn)
+        return self
+    _check_allowed(self)
+    out = fn(_shadow(self), *args, **kwargs)
+    _write(self, out, fn)
+    _rebase(self, out)
+    return self
+
+
+def _any_requires(args):
+    for a in args:
+        if isinstance(a, graph.Tensor) and a.requires_grad:
+            return True
+        if isinstance(a, (tuple, list)) and _any_requires(a):
+            return True
+    return False
+
+
+def _check_allowed(self):
+    if self._base is None:
+        if self._grad_fn is None and self._requires_grad:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
+                               "operation.")
+        return
+    base = self._base
+    if base._grad_fn is None and base._requires_grad:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
+                           "in-place operation.")
+    if self._view_fn is None and (base._requires_grad or base._grad_fn is not None):
+        raise RuntimeError("A view was created in no_grad mode and is being modified inplace "
+                           "with grad mode enabled. Given that this use case is ambiguous and "
+                           "error-prone, it is forbidden. You can clarify your code by moving "
+                           "both the view and the inplace either both inside the no_grad block "
+                           "(if you don't want the inplace to be tracked) or both outside (if "
+                           "you want the inplace to be tracked).")
+
+
+def _shadow(self):
+    """A copy of ``self``'s current value carrying its current autograd edge.
+
+    The op may save its input for backward; saving a copy keeps that value intact after the
+    write below (torch saves the original ``self`` of in-place ops the same way).
+    """
+    t = graph._make(self._array.copy())
+    e = edge_of(self)
+    if e is not None:
+        t._requires_grad = True
+        if type(e[0]) is not AccumulateGrad:
+            t._grad_fn, t._output_nr = e
+    return t
+
+
+def _write(self, out, fn):
+    arr = out._array
+    dst = self._array
+    if arr.shape != dst.shape:
+        raise RuntimeError(f"output with shape [{', '.join(map(str, dst.shape))}] doesn't match "
+                           f"the broadcast shape [{', '.join(map(str, arr.shape))}]")
+    if arr.dtype != dst.dtype:
+        src_dt, dst_dt = _dtype._FROM_NP[arr.dtype], _dtype._FROM_NP[dst.dtype]
+        if not _dtype.can_cast(src_dt, dst_dt):
+            raise RuntimeError(f"result type {_type_name(src_dt)} can't be cast to the desired "
+                               f"output type {_type_name(dst_dt)}")
+    if not dst.flags.writeable:
+        raise RuntimeError("unsupported operation: more than one element of the written-to "
+                           "tensor refers to a single memory location. Please clone() the "
+                           "tensor before performing the operation.")
+    if arr is not dst:
+        dst[...] = arr
+    self._vc[0] += 1
+
+
+def _type_name(dt):
+    return _dtype._TYPE_DISPLAY[dt.name]
+
+
+def _rebase(self, out):
+    if self._base is None:
+        self._grad_fn, self._output_nr = out._grad_fn, out._output_nr
+        self._requires_grad = out._grad_fn is not None
+        return
+    base = self._base
+    node = CopySlices(self._view_fn, edge_of(base), edge_of(out), base, out)
+    base._grad_fn, base._output_nr, base._requires_grad = node, 0, True
+    refresh_view(self)
+
+
+def refresh_view(view):
+    """Rebuild a view's grad_fn from its base after the base's history changed."""
+    base = view._base
+    if base._grad_fn is not None or base._requires_grad:
+        with enable_grad():
+            t = replay_view(view._view_fn, base)
+        view._grad_fn, view._output_nr = t._grad_fn, t._output_nr
+        view._requires_grad = t._grad_fn is not None
+    view._view_src = base._grad_fn
+
+
+class CopySlices(Node):
+    """The base after a write through one of its views: d/d(old base) is the gradient outside
+    the written region; d/d(new values) is the gradient inside it."""
+
+    def __init__(self, view_chain, base_edge, value_edge, base, value):
+        self.view_chain = view_chain
+        self._edges = (base_edge, value_edge)
+        self._in_meta = ((base._array.shape, base._array.dtype),
+                         (value._array.shape, value._array.dtype))
+        self._out_meta = ((base._array.shape, base._array.dtype),)
+        self.xp = graph.backend.xp_of(base._array)
+
+    def name(self):
+        return "CopySlices"
+
+    def _run(self, grads, create_graph, root_arrays):
+        (g,) = grads
+        if g is None:
+            return (None, None)
+        keep = self.xp.ones(g._array.shape, dtype=bool)
+        region = replay_view(self.view_chain, graph._make(keep))
+        region._array[...] = False
+        grad_base = g * graph._make(keep) if self._edges[0] is not None else None
+        grad_value = replay_view(self.view_chain, g) if self._edges[1] is not None else None
+        return (grad_base, grad_value)
+
+    def _release(self):
+        pass

@@ -1,0 +1,654 @@
+"""Shape ops. Views (``is_view = True``) share memory with their input exactly when torch's do.
+
+``squeeze``, ``unsqueeze``, ``flatten``, ``unflatten`` and ``view`` are ``Reshape``; ``transpose``,
+``t`` and ``movedim`` are ``Permute``; ``narrow``, ``select``, ``split``, ``chunk`` and ``unbind``
+are basic indexing (``GetItem`` in indexing.py).
+"""
+
+import math
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor, _make
+from ..autograd.graph import Op
+from ._util import canonical_dim, shape_arg
+
+__all__ = ["reshape", "view", "permute", "transpose", "t", "expand", "squeeze", "unsqueeze",
+           "flatten", "unflatten", "movedim", "cat", "concat", "concatenate", "stack", "hstack",
+           "vstack", "split", "chunk", "narrow", "select", "unbind", "unfold", "repeat", "flip",
+           "fliplr", "flipud", "roll", "clone", "contiguous", "to", "restride_", "swapaxes",
+           "swapdims", "moveaxis", "broadcast_to", "atleast_1d", "atleast_2d", "atleast_3d"]
+
+
+def _fmt(shape):
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def infer_shape(shape, numel):
+    """Resolve one -1 in ``shape``; torch's RuntimeError when the sizes do not fit."""
+    shape = list(shape)
+    neg = [i for i, s in enumerate(shape) if s == -1]
+    if len(neg) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    for s in shape:
+        if s < -1:
+            raise RuntimeError(f"invalid shape dimension {s}")
+    known = math.prod(s for s in shape if s != -1)
+    if neg:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{_fmt(shape)}' is invalid for input of size {numel}")
+        shape[neg[0]] = numel // known
+    elif known != numel:
+        raise RuntimeError(f"shape '{_fmt(shape)}' is invalid for input of size {numel}")
+    return tuple(shape)
+
+
+class Reshape(Op):
+    """y = x with a new shape (a view when the strides allow); dx = grad reshaped back."""
+
+    is_view = True
+
+    def forward(self, x):
+        self.in_shape = x.shape
+        y = x.reshape(self.shape)
+        if self.must_view and y.size and not _shares(y, x):
+            raise RuntimeError("view size is not compatible with input tensor's size and "
+                               "stride (at least one dimension spans across two contiguous "
+                               "subspaces). Use .reshape(...) instead.")
+        if y.size and not _shares(y, x):
+            self.is_view = False
+        return y
+
+    def backward(self, grad):
+        return grad.reshape(self.in_shape)
+
+
+def _shares(y, x):
+    return y.base is not None and (y.base is x or y.base is x.base) or \
+        (not y.flags.owndata and np.may_share_memory(y, x))
+
+
+class Permute(Op):
+    """y = x with its dims reordered (a view); dx = grad permuted back."""
+
+    is_view = True
+
+    def forward(self, x):
+        return x.transpose(self.dims)
+
+    def backward(self, grad):
+        inv = [0] * len(self.dims)
+        for i, d in enumerate(self.dims):
+            inv[d] = i
+        return grad.permute(*inv)
+
+
+class Expand(Op):
+    """y = x broadcast to ``shape`` (a read-only view); dx = grad summed back by the engine."""
+
+    is_view = True
+
+    def forward(self, x):
+        return self.xp.broadcast_to(x, self.shape)
+
+    def backward(self, grad):
+        return grad
+
+
+class Cat(Op):
+    """y = concatenation along ``dim``; each input's gradient is its slice of grad."""
+
+    def forward(self, *xs):
+        # torch skips legacy 1-d empty tensors in cat whatever the other shapes are
+        skip = [x.ndim == 1 and x.shape[0] == 0 and self.dim != 0 for x in xs]
+        self.sizes = [None if s else x.shape[self.dim] for x, s in zip(xs, skip)]
+        parts = [x for x, s in zip(xs, skip) if not s] or list(xs)
+        return self.xp.concatenate(parts, axis=self.dim)
+
+    def backward(self, grad):
+        out, start = [], 0
+        for n, needs in zip(self.sizes, self.needs_input_grad):
+            if n is None:
+                out.append(None)
+                continue
+            out.append(grad.narrow(self.dim, start, n) if needs else None)
+            start += n
+        return tuple(out)
+
+
+class Unfold(Op):
+    """y[..., w, ..., k] = x[..., w*step + k, ...] (a view); dx adds the windows back."""
+
+    is_view = True
+
+    def forward(self, x):
+        self.in_shape = x.shape
+        d, size, step = self.dim, self.size, self.step
+        if x.ndim == 0:
+            return x.reshape(1)
+        win = np.lib.stride_tricks.sliding_window_view(x, size, axis=d) if self.xp is np else \
+            self.xp.lib.stride_tricks.sliding_window_view(x, size, axis=d)
+        idx = [slice(None)] * win.ndim
+        idx[d] = slice(None, None, step)
+        return win[tuple(idx)]
+
+    def backward(self, grad):
+        return UnfoldBackward.apply(grad, in_shape=self.in_shape, dim=self.dim, size=self.size,
+                                    step=self.step)
+
+
+class UnfoldBackward(Op):
+    """dx[..., w*step + k, ...] += g[..., w, ..., k], one strided add per window offset k."""
+
+    def forward(self, g):
+        xp, d, size, step = self.xp, self.dim, self.size, self.step
+        out = xp.zeros(self.in_shape, dtype=g.dtype)
+        if not self.in_shape:
+            return g.reshape(())
+        n_win = g.shape[d]
+        for k in range(size):
+            dst = [slice(None)] * len(self.in_shape)
+            dst[d] = slice(k, k + step * (n_win - 1) + 1, step)
+            out[tuple(dst)] += g[..., k]
+        return out
+
+    def backward(self, gg):
+        return gg.unfold(self.dim, self.size, self.step)
+
+
+class Repeat(Op):
+    """y = x tiled ``repeats`` times; dx = grad summed over the tiles."""
+
+    def forward(self, x):
+        self.in_shape = x.shape
+        return self.xp.tile(x.reshape((1,) * (len(self.repeats) - x.ndim) + x.shape),
+                            self.repeats)
+
+    def backward(self, grad):
+        full = (1,) * (len(self.repeats) - len(self.in_shape)) + tuple(self.in_shape)
+        inter = []
+        for r, s in zip(self.repeats, full):
+            inter += [r, s]
+        g = grad.reshape(*inter).sum(dim=tuple(range(0, 2 * len(full), 2)))
+        return g.reshape(self.in_shape)
+
+
+class Flip(Op):
+    """y = x reversed along ``dims`` (a copy, as torch); dx = grad flipped back."""
+
+    def forward(self, x):
+        return self.xp.flip(x, axis=self.dims).copy() if self.dims else x.copy()
+
+    def backward(self, grad):
+        return grad.flip(*self.dims) if self.dims else grad
+
+
+class Roll(Op):
+    """y = x rolled by ``shifts`` along ``dims``; dx = grad rolled back."""
+
+    def forward(self, x):
+        if self.dims is None:
+            return self.xp.roll(x.reshape(-1), self.shifts).reshape(x.shape)
+        return self.xp.roll(x, self.shifts, axis=self.dims)
+
+    def backward(self, grad):
+        neg = tuple(-s for s in self.shifts) if isinstance(self.shifts, tuple) else -self.shifts
+        return Roll.apply(grad, shifts=neg, dims=self.dims)
+
+
+class Clone(Op):
+    """y = a fresh copy of x; dx = grad."""
+
+    def forward(self, x):
+        return x.copy()
+
+    def backward(self, grad):
+        return grad
+
+
+class Cast(Op):
+    """y = x converted to ``dtype``; dx = grad (the engine casts it back to x's dtype)."""
+
+    def forward(self, x):
+        self.src = x.dtype
+        if x.dtype.kind == "c" and self.dtype.kind != "c":
+            import warnings
+
+            warnings.warn("Casting complex values to real discards the imaginary part",
+                          UserWarning, stacklevel=4)
+            x = x.real
+        return x.astype(self.dtype)
+
+    def backward(self, grad):
+        return grad
+
+
+class ToDevice(Op):
+    """y = x on another device; dx = grad moved back."""
+
+    def forward(self, x):
+        from .. import backend
+
+        self.src = backend.device_of(x)
+        return backend.to_device(x, self.device)
+
+    def backward(self, grad):
+        return grad.to(self.src)
+
+
+# ---------------------------------------------------------------------------------------------
+# public functions
+
+
+def reshape(input, *shape):
+    """Return a tensor with the same data and a new shape (a view when possible)."""
+    shape = infer_shape(shape_arg(shape), input._array.size)
+    if shape == input._array.shape:
+        return Reshape.apply(input, shape=shape, must_view=False)
+    return Reshape.apply(input, shape=shape, must_view=False)
+
+
+def view(input, *shape):
+    """Return a view with a new shape; raises if the memory layout does not allow one.
+
+    ``view(dtype)`` reinterprets the bytes as another dtype of the same size.
+    """
+    if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
+        dt = shape[0]
+        if dt.itemsize != input.element_size():
+            raise RuntimeError(f"view(): itemsize of {dt} differs from {input.dtype}; only "
+                               "same-size reinterpretation is supported")
+        t = _make(input._array.view(dt.np))
+        t._vc, t._base = input._vc, (input._base if input._base is not None else input)
+        t._view_fn = None
+        return t
+    shape = infer_shape(shape_arg(shape), input._array.size)
+    return Reshape.apply(input, shape=shape, must_view=True)
+
+
+def permute(input, *dims):
+    """Return a view with the dims reordered."""
+    dims = shape_arg(dims)
+    nd = input._array.ndim
+    if len(dims) != nd:
+        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
+                           f"not match the length of the desired ordering of dimensions i.e. "
+                           f"input.dim() = {nd} is not equal to len(dims) = {len(dims)}")
+    dims = tuple(canonical_dim(d, nd) for d in dims)
+    if len(set(dims)) != nd:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return Permute.apply(input, dims=dims)
+
+
+def transpose(input, dim0, dim1):
+    """Return a view with ``dim0`` and ``dim1`` swapped."""
+    nd = input._array.ndim
+    a, b = canonical_dim(dim0, nd), canonical_dim(dim1, nd)
+    dims = list(range(nd))
+    if nd:
+        dims[a], dims[b] = dims[b], dims[a]
+    return Permute.apply(input, dims=tuple(dims))
+
+
+swapaxes = swapdims = transpose
+
+
+def t(input):
+    """Transpose a tensor of at most 2 dims (0-d and 1-d tensors come back as they are)."""
+    nd = input._array.ndim
+    if nd > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
+    return Permute.apply(input, dims=tuple(range(nd))[::-1])
+
+
+def expand(input, *sizes):
+    """Broadcast singleton dims to ``sizes`` (``-1`` keeps a size) without copying."""
+    sizes = shape_arg(sizes)
+    shape = input._array.shape
+    if len(sizes) < len(shape):
+        raise RuntimeError(f"expand({input.type()}{{{_fmt(shape)}}}, size={_fmt(sizes)}): the "
+                           f"number of sizes provided ({len(sizes)}) must be greater or equal "
+                           f"to the number of dimensions in the tensor ({len(shape)})")
+    lead = len(sizes) - len(shape)
+    out = []
+    for i, s in enumerate(sizes):
+        if i < lead:
+            if s == -1:
+                raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a "
+                                   f"leading, non-existing dimension {i}")
+            out.append(s)
+            continue
+        cur = shape[i - lead]
+        if s == -1:
+            s = cur
+        elif cur != s and cur != 1:
+            raise RuntimeError(f"The expanded size of the tensor ({s}) must match the existing "
+                               f"size ({cur}) at non-singleton dimension {i}.  Target sizes: "
+                               f"{_fmt(sizes)}.  Tensor sizes: {_fmt(shape)}")
+        out.append(s)
+    return Expand.apply(input, shape=tuple(out))
+
+
+broadcast_to = expand
+
+
+def squeeze(input, dim=None):
+    """Remove size-1 dims (all of them, or those in ``dim``)."""
+    shape = input._array.shape
+    if dim is None:
+        new = tuple(s for s in shape if s != 1)
+    else:
+        dims = (dim,) if isinstance(dim, int) else tuple(dim)
+        dims = {canonical_dim(d, len(shape)) for d in dims}
+        new = tuple(s for i, s in enumerate(shape) if not (i in dims and s == 1))
+    return Reshape.apply(input, shape=new, must_view=True)
+
+
+def unsqueeze(input, dim):
+    """Insert a size-1 dim at ``dim``."""
+    shape = list(input._array.shape)
+    d = canonical_dim(dim, len(shape) + 1)
+    shape.insert(d, 1)
+    return Reshape.apply(input, shape=tuple(shape), must_view=True)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    """Merge dims ``start_dim..end_dim`` into one (a view when possible)."""
+    shape = input._array.shape
+    if not shape:
+        return reshape(input, 1)
+    s, e = canonical_dim(start_dim, len(shape)), canonical_dim(end_dim, len(shape))
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    new = shape[:s] + (math.prod(shape[s:e + 1]),) + shape[e + 1:]
+    return Reshape.apply(input, shape=new, must_view=False)
+
+
+def unflatten(input, dim, sizes):
+    """Split dim ``dim`` into ``sizes`` (one of which may be -1)."""
+    shape = input._array.shape
+    d = canonical_dim(dim, len(shape))
+    inner = infer_shape(tuple(sizes), shape[d])
+    return Reshape.apply(input, shape=shape[:d] + inner + shape[d + 1:], must_view=False)
+
+
+def movedim(input, source, destination):
+    """Move dims from ``source`` to ``destination`` positions (a view)."""
+    nd = input._array.ndim
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    if len(src) != len(dst):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) "
+                           f"should contain the same number of dims as destination ({dst} dims)")
+    src = [canonical_dim(d, nd) for d in src]
+    dst = [canonical_dim(d, nd) for d in dst]
+    order = [d for d in range(nd) if d not in src]
+    perm = [None] * nd
+    for s, d in zip(src, dst):
+        perm[d] = s
+    it = iter(order)
+    perm = [p if p is not None else next(it) for p in perm]
+    return Permute.apply(input, dims=tuple(perm))
+
+
+moveaxis = movedim
+
+
+def cat(tensors, dim=0, *, out=None):
+    """Concatenate tensors along an existing dim (dtypes are promoted as in torch)."""
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"cat() argument 'tensors' must be tuple of Tensors, not "
+                        f"{type(tensors).__name__}")
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    for i, x in enumerate(tensors):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(x).__name__}")
+    real = [x for x in tensors if not (x._array.ndim == 1 and x._array.shape[0] == 0)]
+    ref = real[0] if real else tensors[0]
+    nd = ref._array.ndim
+    if nd == 0:
+        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+    d = canonical_dim(dim, nd)
+    real_ids = {id(x) for x in real}
+    for i, x in enumerate(tensors):
+        if id(x) not in real_ids:
+            continue
+        if x._array.ndim != nd:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {nd} and "
+                               f"{x._array.ndim}")
+        for k in range(nd):
+            if k != d and x._array.shape[k] != ref._array.shape[k]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size "
+                    f"{ref._array.shape[k]} but got size {x._array.shape[k]} for tensor "
+                    f"number {i} in the list.")
+    dt = _dtype.result_type(*[_NdTag(x) for x in tensors])
+    tensors = [x if x.dtype is dt else x.to(dt) for x in tensors]
+    r = Cat.apply(*tensors, dim=d)
+    if out is not None:
+        from .elementwise import _out
+
+        return _out(r, out)
+    return r
+
+
+class _NdTag:
+    """Makes every cat input count as a dimensioned tensor for promotion (as torch does)."""
+
+    def __init__(self, t):
+        self._array = t._array if t._array.ndim else t._array.reshape(1)
+
+
+concat = concatenate = cat
+
+
+def stack(tensors, dim=0, *, out=None):
+    """Join same-shaped tensors along a new dim ``dim``."""
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    shape0 = tensors[0]._array.shape
+    for i, x in enumerate(tensors):
+        if x._array.shape != shape0:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got "
+                               f"{_fmt(shape0)} at entry 0 and {_fmt(x._array.shape)} at entry "
+                               f"{i}")
+    d = canonical_dim(dim, len(shape0) + 1)
+    return cat([unsqueeze(x, d) for x in tensors], d, out=out)
+
+
+def hstack(tensors):
+    """Stack horizontally (along dim 1, or dim 0 for 1-d tensors)."""
+    ts = atleast_1d(*tensors) if len(tensors) > 1 else [atleast_1d(tensors[0])]
+    return cat(ts, 0 if ts[0].dim() == 1 else 1)
+
+
+def vstack(tensors):
+    """Stack vertically (along dim 0 after making inputs at least 2-d)."""
+    ts = [atleast_2d(x) for x in tensors]
+    return cat(ts, 0)
+
+
+def atleast_1d(*tensors):
+    r = [x if x.dim() >= 1 else x.reshape(1) for x in tensors]
+    return r[0] if len(r) == 1 else tuple(r)
+
+
+def atleast_2d(*tensors):
+    r = [x if x.dim() >= 2 else x.reshape(1, -1) for x in tensors]
+    return r[0] if len(r) == 1 else tuple(r)
+
+
+def atleast_3d(*tensors):
+    def f(x):
+        if x.dim() == 0:
+            return x.reshape(1, 1, 1)
+        if x.dim() == 1:
+            return x.reshape(1, -1, 1)
+        if x.dim() == 2:
+            return x.unsqueeze(-1)
+        return x
+
+    r = [f(x) for x in tensors]
+    return r[0] if len(r) == 1 else tuple(r)
+
+
+def narrow(input, dim, start, length):
+    """Return the view ``input[..., start:start+length, ...]`` along ``dim``."""
+    from .indexing import getitem
+
+    nd = input._array.ndim
+    if nd == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    d = canonical_dim(dim, nd)
+    size = input._array.shape[d]
+    start = int(start)
+    if start < 0:
+        start += size
+    if not 0 <= start <= size or length < 0 or start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                           f"({size}).")
+    return getitem(input, (slice(None),) * d + (slice(start, start + length),))
+
+
+def select(input, dim, index):
+    """Return the view of ``input`` at ``index`` along ``dim`` (that dim removed)."""
+    from .indexing import getitem
+
+    nd = input._array.ndim
+    if nd == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    d = canonical_dim(dim, nd)
+    size = input._array.shape[d]
+    if not -size <= index < size:
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{_fmt(input._array.shape)} at dimension {d}")
+    return getitem(input, (slice(None),) * d + (int(index),))
+
+
+def split(tensor, split_size_or_sections, dim=0):
+    """Split into chunks of ``split_size`` (the last may be smaller) or of the given sizes."""
+    d = canonical_dim(dim, tensor._array.ndim)
+    n = tensor._array.shape[d]
+    if isinstance(split_size_or_sections, int):
+        step = split_size_or_sections
+        if step <= 0 and n:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
+                               f"dimension size of {n}")
+        sizes = [min(step, n - s) for s in range(0, n, step)] if n else [0]
+    else:
+        sizes = [int(s) for s in split_size_or_sections]
+        if sum(sizes) != n:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
+                               f"(input tensor's size at dimension {d}), but got "
+                               f"split_sizes={sizes}")
+    out, start = [], 0
+    for s in sizes:
+        out.append(narrow(tensor, d, start, s))
+        start += s
+    return tuple(out)
+
+
+def chunk(input, chunks, dim=0):
+    """Split into ``chunks`` pieces of ``ceil(size / chunks)`` (fewer if the size is small)."""
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    d = canonical_dim(dim, input._array.ndim)
+    n = input._array.shape[d]
+    size = max(-(-n // chunks), 1) if n else 0
+    if n == 0:
+        return split(input, [0] * chunks, d) if chunks else ()
+    return split(input, size, d)
+
+
+def unbind(input, dim=0):
+    """Return every slice along ``dim`` as a tuple of views."""
+    d = canonical_dim(dim, input._array.ndim)
+    return tuple(select(input, d, i) for i in range(input._array.shape[d]))
+
+
+def unfold(input, dimension, size, step):
+    """Return all windows of ``size`` with stride ``step`` along ``dimension`` (a view)."""
+    nd = input._array.ndim
+    d = canonical_dim(dimension, nd)
+    n = input._array.shape[d] if nd else 1
+    if size > n:
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {n} but size is {size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    return Unfold.apply(input, dim=d, size=size, step=step)
+
+
+def repeat(input, *sizes):
+    """Tile ``input`` ``sizes[i]`` times along each dim (sizes may add leading dims)."""
+    sizes = shape_arg(sizes)
+    if len(sizes) < input._array.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+    return Repeat.apply(input, repeats=sizes)
+
+
+def flip(input, *dims):
+    """Reverse the order of elements along ``dims`` (a copy)."""
+    dims = shape_arg(dims)
+    nd = input._array.ndim
+    return Flip.apply(input, dims=tuple(canonical_dim(d, nd) for d in dims))
+
+
+def fliplr(input):
+    return flip(input, 1)
+
+
+def flipud(input):
+    return flip(input, 0)
+
+
+def roll(input, shifts, dims=None):
+    """Roll elements along ``dims`` (the flattened tensor when None) by ``shifts``."""
+    if dims is None:
+        return Roll.apply(input, shifts=int(shifts) if isinstance(shifts, int) else
+                          int(shifts[0]), dims=None)
+    shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    if len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
+                           f"{len(dims)}")
+    nd = input._array.ndim
+    return Roll.apply(input, shifts=shifts, dims=tuple(canonical_dim(d, nd) for d in dims))
+
+
+def clone(input, *, memory_format=None):
+    """Return a copy of ``input`` that is part of the graph (the gradient passes through)."""
+    return Clone.apply(input)
+
+
+def contiguous(input):
+    """``input`` itself if C-contiguous, else a contiguous copy."""
+    if input._array.flags.c_contiguous:
+        return input
+    return Clone.apply(input)
+
+
+def to(input, dtype=None, device=None, copy=False):
+    """Convert ``input`` to ``dtype`` and/or ``device`` (the same tensor if nothing changes)."""
+    out = input
+    if device is not None and device != input.device:
+        out = ToDevice.apply(out, device=device)
+    if dtype is not None and dtype.np != out._array.dtype:
+        out = Cast.apply(out, dtype=dtype.np)
+    if copy and out is input:
+        out = Clone.apply(input)
+    return out
+
+
+def restride_(self, fn, *args):
+    """In-place metadata change (``t_``, ``squeeze_``...): ``self`` becomes ``fn(self)``."""
+    r = fn(self, *args)
+    self._array = r._array
+    if r._grad_fn is not None:
+        self._grad_fn, self._output_nr = r._grad_fn, r._output_nr
+    return self
