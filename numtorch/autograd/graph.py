@@ -14,6 +14,8 @@ import weakref
 
 import numpy as np
 
+_new = object.__new__
+
 from .. import _dtype
 from .. import backend
 from .grad_mode import _state
@@ -162,52 +164,64 @@ class Op(Node):
 
     @classmethod
     def apply(cls, *inputs, **params):
-        self = object.__new__(cls)
+        self = _new(cls)
         if params:
-            self.__dict__.update(params)
+            self.__dict__ = params  # a fresh dict per call: adopt it instead of copying
         if cls.promote:
             inputs = _promote(inputs, cls.promote == "float")
         arrays = []
         needs = False
-        xp = None
+        on_np = True
         for x in inputs:
             if isinstance(x, Tensor):
                 a = x._array
-                if xp is None:
-                    xp = np if type(a) is np.ndarray else backend.xp_of(a)
-                elif (xp is np) != (type(a) is np.ndarray):
-                    _device_mismatch(cls, inputs)
+                if type(a) is not np.ndarray:
+                    on_np = False
                 arrays.append(a)
-                if x._requires_grad or (x._base is not None and x._base._grad_fn is not None):
+                if x._requires_grad or x._base is not None:
                     needs = True
             else:
                 arrays.append(x)
-        self.xp = np if xp is None else xp
+        if on_np:
+            self.xp = np
+        else:
+            self.xp = _check_devices(cls, inputs)
         record = needs and _state.enabled and cls.differentiable and _any_requires(inputs)
         if record:
             self._recording = True
             self._inputs_arrays = arrays
             self._tensor_inputs = inputs
-        if xp is None or xp is np:
-            out = self.forward(*arrays)
-        else:
-            out = _forward_on_device(self, arrays)
-        if type(out) is tuple:
-            outs = tuple(_wrap_output(self, o, i, record) for i, o in enumerate(out))
-            if record:
+            out = self.forward(*arrays) if on_np else _forward_on_device(self, arrays)
+            if type(out) is tuple:
+                outs = tuple(_wrap_output(self, o, i, True) for i, o in enumerate(out))
                 self._n_out = len(outs)
                 self._out_meta = tuple((o._array.shape, o._array.dtype) for o in outs)
-        else:
-            outs = _wrap_output(self, out, 0, record)
-            if record:
+            else:
+                outs = _wrap_output(self, out, 0, True)
                 self._out_meta = ((outs._array.shape, outs._array.dtype),)
-        if record:
-            self._edges = tuple(edge_of(x) if isinstance(x, Tensor) else None for x in inputs)
-            self._in_meta = tuple((x._array.shape, x._array.dtype) if isinstance(x, Tensor)
-                                  else None for x in inputs)
-            self.needs_input_grad = tuple(e is not None for e in self._edges)
-            self._link_saved_outputs(outs)
+            edges = []
+            meta = []
+            for x in inputs:
+                if isinstance(x, Tensor):
+                    edges.append(edge_of(x))
+                    meta.append((x._array.shape, x._array.dtype))
+                else:
+                    edges.append(None)
+                    meta.append(None)
+            self._edges = tuple(edges)
+            self._in_meta = meta
+            self.needs_input_grad = tuple(e is not None for e in edges)
+            if self._saved is not None:
+                self._link_saved_outputs(outs)
             del self._inputs_arrays, self._tensor_inputs
+        else:
+            out = self.forward(*arrays) if on_np else _forward_on_device(self, arrays)
+            if type(out) is tuple:
+                outs = tuple(_wrap_output(self, o, i, False) for i, o in enumerate(out))
+            elif type(out) is np.ndarray:
+                outs = _make(out)
+            else:
+                outs = _wrap_output(self, out, 0, False)
         if cls.is_view and self.__dict__.get("is_view", True):
             _track_view(self, inputs[0], outs, params)
         return outs
@@ -253,8 +267,9 @@ class Op(Node):
         if "inputs" in saved:
             saved["inputs"] = [_snapshot(self, i) for i in saved["inputs"]]
         if "outputs" in saved:
-            saved["outputs"] = {k: (a, outs[k]._vc, outs[k]._vc[0])
-                                for k, a in saved["outputs"].items()}
+            # keep the wrapped output array: ufuncs hand back NumPy scalars for 0-d results
+            saved["outputs"] = {k: (outs[k]._array, outs[k]._vc, outs[k]._vc[0])
+                                for k in saved["outputs"]}
 
     def saved_inputs(self):
         """The saved forward inputs as Tensors joined to the graph (leaves are the leaves)."""
@@ -349,12 +364,29 @@ def _any_requires(inputs):
     return False
 
 
+def _check_devices(cls, inputs):
+    """The array module shared by all tensor inputs; torch's error if they differ."""
+    xp = None
+    for x in inputs:
+        if isinstance(x, Tensor):
+            m = backend.xp_of(x._array)
+            if xp is None:
+                xp = m
+            elif m is not xp:
+                _device_mismatch(cls, inputs)
+    if xp is not np:
+        devs = {x.device for x in inputs if isinstance(x, Tensor)}
+        if len(devs) > 1:
+            _device_mismatch(cls, inputs)
+    return xp
+
+
 def _wrap_output(node, arr, index, record):
     if type(arr) is not np.ndarray:
         if isinstance(arr, np.generic) or not hasattr(arr, "shape"):
             arr = node.xp.asarray(arr)
     t = _make(arr)
-    if record and _dtype._FROM_NP[arr.dtype]._category >= _dtype._FLOAT:
+    if record and arr.dtype.kind in "fc":
         t._requires_grad = True
         t._grad_fn = node
         t._output_nr = index
@@ -403,7 +435,7 @@ def _device_mismatch(cls, inputs):
 
 def _forward_on_device(node, arrays):
     for a in arrays:
-        if hasattr(a, "device") and not isinstance(a, np.ndarray):
+        if not isinstance(a, (np.ndarray, np.generic)) and hasattr(a, "device"):
             with a.device:
                 return node.forward(*arrays)
     return node.forward(*arrays)
@@ -415,7 +447,11 @@ def _track_view(node, base_in, out, params):
     out._base = root
     out._vc = base_in._vc
     if _state.enabled:
-        out._view_fn = (type(node), params, base_in._view_fn)
+        parent = base_in._view_fn if base_in._base is not None else None
+        if base_in._base is not None and parent is None:  # parent was made under no_grad
+            out._view_fn = None
+            return
+        out._view_fn = (type(node), params, parent)
         out._view_src = root._grad_fn
     else:
         out._view_fn = None

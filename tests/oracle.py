@@ -1,0 +1,191 @@
+"""PyTorch as the oracle: run one lambda on numtorch and on torch, compare everything.
+
+``check_op(fn, shapes)`` compares values, dtypes and shapes, gradients for a random cotangent,
+second-order gradients for a random direction, and checks the inputs were not changed.
+``check_raises(fn, arrays)`` checks both libraries raise the same kind of exception.
+"""
+
+import numpy as np
+import torch
+
+import numtorch
+
+TOL = {"float64": (1e-7, 1e-9), "float32": (2e-4, 2e-5), "float16": (2e-2, 2e-3)}
+
+
+def to_libs(arrays, requires_grad):
+    """The same arrays as numtorch tensors and as torch tensors."""
+    nt, th = [], []
+    for a in arrays:
+        if not isinstance(a, np.ndarray):
+            nt.append(a)
+            th.append(a)
+            continue
+        rg = requires_grad and a.dtype.kind in "fc"
+        x = numtorch.from_numpy(a.copy(order="K"))
+        y = torch.from_numpy(a.copy(order="K"))
+        if rg:
+            x.requires_grad_(True)
+            y.requires_grad_(True)
+        nt.append(x)
+        th.append(y)
+    return nt, th
+
+
+def _flat(out):
+    if isinstance(out, (tuple, list)):
+        r = []
+        for o in out:
+            r.extend(_flat(o))
+        return r
+    return [out]
+
+
+def _np(x):
+    if isinstance(x, numtorch.Tensor):
+        return x.detach().numpy()
+    if isinstance(x, torch.Tensor):
+        return x.detach().numpy()
+    return np.asarray(x)
+
+
+def assert_same(a, b, rtol, atol, what="output"):
+    """numtorch value ``a`` equals torch value ``b``: type, shape, dtype and values."""
+    if isinstance(b, torch.Tensor):
+        assert isinstance(a, numtorch.Tensor), f"{what}: expected a Tensor, got {type(a)}"
+        assert tuple(a.shape) == tuple(b.shape), f"{what}: shape {tuple(a.shape)} != " \
+                                                 f"{tuple(b.shape)}"
+        assert str(a.dtype) == str(b.dtype), f"{what}: dtype {a.dtype} != {b.dtype}"
+        an, bn = _np(a), _np(b)
+        if an.dtype.kind in "fc":
+            np.testing.assert_allclose(an, bn, rtol=rtol, atol=atol, equal_nan=True,
+                                       err_msg=what)
+        else:
+            np.testing.assert_array_equal(an, bn, err_msg=what)
+    elif isinstance(b, (int, float, bool)):
+        assert type(a) is type(b) or isinstance(a, type(b)), f"{what}: {type(a)} != {type(b)}"
+        np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, err_msg=what)
+    else:
+        assert a == b, f"{what}: {a!r} != {b!r}"
+
+
+def _tol(dtype, atol, rtol):
+    r, a = TOL[str(dtype)]
+    return (rtol if rtol is not None else r), (atol if atol is not None else a)
+
+
+def make_inputs(shapes, dtype="float64", low=-2.0, high=2.0, seed=0):
+    rng = np.random.default_rng(seed)
+    out = []
+    for s in shapes:
+        if isinstance(s, np.ndarray) or not isinstance(s, tuple):
+            out.append(s)
+        else:
+            out.append(rng.uniform(low, high, s).astype(dtype))
+    return out
+
+
+def check_op(fn, shapes, *, low=-2.0, high=2.0, dtype="float64", atol=None, rtol=None,
+             grad=True, second_order=True, seed=0, non_contiguous=False):
+    """Compare ``fn(numtorch, *xs)`` with ``fn(torch, *xs)`` (see module docstring).
+
+    ``shapes`` holds shape tuples (random inputs in ``[low, high)``) or ready arrays/values.
+    """
+    rtol, atol = _tol(dtype, atol, rtol)
+    arrays = make_inputs(shapes, dtype, low, high, seed)
+    _check_once(fn, arrays, rtol, atol, grad, second_order, seed)
+    if non_contiguous:
+        nc = [np.asfortranarray(a) if isinstance(a, np.ndarray) and a.ndim >= 2 else a
+              for a in arrays]
+        _check_once(fn, nc, rtol, atol, grad, False, seed)
+
+
+def _check_once(fn, arrays, rtol, atol, grad, second_order, seed):
+    rng = np.random.default_rng(seed + 1000)
+    nt_in, th_in = to_libs(arrays, grad)
+    before = [a.copy() for a in arrays if isinstance(a, np.ndarray)]
+    nt_out = _flat(fn(numtorch, *nt_in))
+    th_out = _flat(fn(torch, *th_in))
+    assert len(nt_out) == len(th_out), f"{len(nt_out)} outputs != {len(th_out)}"
+    for i, (a, b) in enumerate(zip(nt_out, th_out)):
+        assert_same(a, b, rtol, atol, f"output {i}")
+    after = [_np(x) for x in nt_in if isinstance(x, numtorch.Tensor)]
+    for k, (b0, a1) in enumerate(zip(before, after)):
+        np.testing.assert_array_equal(b0, a1, err_msg=f"input {k} was modified")
+    if not grad:
+        return
+    diff_idx = [i for i, x in enumerate(th_in) if isinstance(x, torch.Tensor) and
+                x.requires_grad]
+    outs = [(a, b) for a, b in zip(nt_out, th_out)
+            if isinstance(b, torch.Tensor) and b.requires_grad]
+    if not diff_idx or not outs:
+        for a, b in zip(nt_out, th_out):
+            if isinstance(b, torch.Tensor):
+                assert not a.requires_grad, "numtorch output requires grad, torch's does not"
+        return
+    for a, b in outs:
+        assert a.requires_grad, "torch output requires grad, numtorch's does not"
+    us = [rng.standard_normal(tuple(b.shape)).astype(_np(b).dtype) for _, b in outs]
+    nt_x = [nt_in[i] for i in diff_idx]
+    th_x = [th_in[i] for i in diff_idx]
+    nt_u = [numtorch.from_numpy(u.copy()) for u in us]
+    th_u = [torch.from_numpy(u.copy()) for u in us]
+    g_nt = numtorch.autograd.grad([a for a, _ in outs], nt_x, nt_u, create_graph=second_order,
+                                  allow_unused=True)
+    g_th = torch.autograd.grad([b for _, b in outs], th_x, th_u, create_graph=second_order,
+                               allow_unused=True)
+    for k, (ga, gb) in enumerate(zip(g_nt, g_th)):
+        if gb is None:
+            gb = torch.zeros_like(th_x[k])
+        if ga is None:
+            ga = numtorch.zeros_like(nt_x[k])
+        assert_same(ga, gb, rtol * 10, atol * 10, f"grad of input {diff_idx[k]}")
+    if not second_order:
+        return
+    pairs = [(ga, gb, k) for k, (ga, gb) in enumerate(zip(g_nt, g_th))
+             if gb is not None and gb.requires_grad]
+    if not pairs:
+        return
+    vs = [rng.standard_normal(tuple(gb.shape)).astype(_np(gb).dtype) for _, gb, _ in pairs]
+    s_nt = sum((ga * numtorch.from_numpy(v.copy())).sum() for (ga, _, _), v in zip(pairs, vs))
+    s_th = sum((gb * torch.from_numpy(v.copy())).sum() for (_, gb, _), v in zip(pairs, vs))
+    gg_nt = numtorch.autograd.grad(s_nt, nt_x, allow_unused=True) if s_nt.requires_grad \
+        else [None] * len(nt_x)
+    gg_th = torch.autograd.grad(s_th, th_x, allow_unused=True) if s_th.requires_grad \
+        else [None] * len(th_x)
+    for k, (ga, gb) in enumerate(zip(gg_nt, gg_th)):
+        if gb is None:
+            gb = torch.zeros_like(th_x[k])
+        if ga is None:
+            ga = numtorch.zeros_like(nt_x[k])
+        assert_same(ga, gb, rtol * 100, atol * 100, f"second-order grad of input {k}")
+
+
+def _builtin_base(exc_type):
+    for c in exc_type.__mro__:
+        if c.__module__ == "builtins":
+            return c
+    return Exception
+
+
+def check_raises(fn, arrays=(), match=None):
+    """Both libraries raise for ``fn(lib, *tensors)``; numtorch's exception is of torch's
+    (builtin) class, and its message contains ``match`` if given."""
+    nt_in, th_in = to_libs(list(arrays), False)
+    th_exc = nt_exc = None
+    try:
+        fn(torch, *th_in)
+    except Exception as e:  # noqa: BLE001 - any exception is the oracle's answer
+        th_exc = e
+    assert th_exc is not None, "torch did not raise; the test case is wrong"
+    try:
+        fn(numtorch, *nt_in)
+    except Exception as e:  # noqa: BLE001
+        nt_exc = e
+    assert nt_exc is not None, f"numtorch did not raise; torch raised {th_exc!r}"
+    base = _builtin_base(type(th_exc))
+    assert isinstance(nt_exc, base), f"numtorch raised {type(nt_exc).__name__}: {nt_exc}; " \
+                                     f"torch raised {type(th_exc).__name__}: {th_exc}"
+    if match is not None:
+        assert match in str(nt_exc), f"{match!r} not in {str(nt_exc)!r}"
+    return nt_exc, th_exc
