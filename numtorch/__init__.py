@@ -29,6 +29,7 @@ from .autograd.grad_mode import (  # noqa: F401
 )
 from ._tensor_str import set_printoptions  # noqa: F401
 from . import return_types  # noqa: F401
+from . import testing  # noqa: F401  (torch.testing is available after `import torch`)
 
 
 def result_type(tensor1, tensor2):

@@ -7,6 +7,7 @@ from ._device import CPU, as_device
 from ._size import Size
 from .autograd import graph as _graph
 from ._tensor_math import _TensorMath
+from . import autograd as _autograd
 
 __all__ = ["Tensor"]
 
@@ -208,17 +209,12 @@ class Tensor(_TensorMath):
         """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new one."""
         return _autograd_api().register_tensor_hook(self, hook)
 
-    def _hooks_list(self):
-        return self._extra.get("hooks") if self._extra else None
-
     def _refresh_view_grad_fn(self):
         _autograd_api().refresh_view(self)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulate the gradient of this tensor w.r.t. graph leaves into their ``.grad``."""
-        from .autograd import backward
-
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self):
         """A tensor sharing memory and version counter, cut from the graph."""
@@ -288,7 +284,7 @@ class Tensor(_TensorMath):
     def __repr__(self, *, tensor_contents=None):
         from ._tensor_str import format_tensor
 
-        return format_tensor(self)
+        return format_tensor(self, tensor_contents)
 
     def __format__(self, spec):
         if self._array.ndim == 0:

@@ -2,7 +2,7 @@
 
 import weakref
 
-from .graph import _RemovableHandle
+from .graph import accumulator
 from .inplace import refresh_view  # noqa: F401  (re-exported for Tensor._refresh_view_grad_fn)
 
 
@@ -11,12 +11,8 @@ def register_tensor_hook(t, hook):
     if not t.requires_grad:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
     fn = t.grad_fn
-    if fn is None:
-        if t._extra is None:
-            t._extra = {}
-        hooks = t._extra.setdefault("hooks", [])
-        hooks.append(hook)
-        return _RemovableHandle(hooks, hook)
+    if fn is None:  # a leaf: its accumulator runs the hook before adding into .grad
+        return accumulator(t)._add_pre_hook(0, hook)
     return fn._add_pre_hook(t._output_nr, hook)
 
 
@@ -30,5 +26,6 @@ def retain_grad(t):
     if t._extra is None:
         t._extra = {}
     t._extra["retains_grad"] = True
-    retain = fn.__dict__.setdefault("_retain", {})
-    retain[t._output_nr] = weakref.ref(t)
+    if fn._retain is None:
+        fn._retain = {}
+    fn._retain[t._output_nr] = weakref.ref(t)

@@ -6,7 +6,9 @@ come back in a broadcast shape are summed down to the input's shape here, and ca
 input's dtype, so ops never undo broadcasting themselves.
 """
 
-from .. import _dtype
+import numpy as np
+
+from .. import _dtype, backend
 from . import graph
 from .graph import AccumulateGrad, edge_of
 from .grad_mode import _state
@@ -40,8 +42,8 @@ def make_root_grads(outputs, grad_outputs, create_graph, fn_name):
 
 
 def _ones_like(a):
-    from .. import backend
-
+    if type(a) is np.ndarray:
+        return np.ones(a.shape, dtype=a.dtype)
     return backend.xp_of(a).ones(a.shape, dtype=a.dtype)
 
 
@@ -89,7 +91,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
             buf = buffers.pop(node, None)
             if buf is None or (needed is not None and node not in needed):
                 continue
-            _run_pre_hooks(node, buf)
+            if node._pre_hooks or node._retain:
+                _run_pre_hooks(node, buf)
             if capture is not None and node in capture:
                 for nr, k in capture[node]:
                     captured[k] = buf[nr]
@@ -105,16 +108,30 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                     r = h(grads_in, tuple(buf))
                     if r is not None:
                         grads_in = tuple(r)
-            if not retain_graph:
+            if not retain_graph and node._saved is not None:
                 node._release()
-            for i, e in enumerate(node._edges):
-                if e is None or i >= len(grads_in):
+            edges = node._edges
+            meta = node._in_meta
+            for i in range(min(len(edges), len(grads_in))):
+                e = edges[i]
+                if e is None:
                     continue
                 g = grads_in[i]
                 if g is None:
                     continue
-                g = _fit(g, node._in_meta[i], node, i)
-                _add_to_buffer(buffers, e[0], e[1], g)
+                m = meta[i]
+                a = g._array
+                if a.shape != m[0] or a.dtype != m[1]:
+                    g = _fit(g, m, node, i)
+                child, nr = e
+                b = buffers.get(child)
+                if b is None:
+                    b = buffers[child] = [None] * child._n_out
+                    b[nr] = g
+                elif b[nr] is None:
+                    b[nr] = g
+                else:
+                    b[nr] = b[nr] + g
     finally:
         _state.enabled = prev
 
@@ -147,14 +164,6 @@ def _add_to_buffer(buffers, node, nr, g):
 
 
 def _run_pre_hooks(node, buf):
-    if type(node) is AccumulateGrad:
-        hooks = node.variable._hooks_list()
-        if hooks:
-            for h in list(hooks):
-                r = h(buf[0])
-                if r is not None:
-                    buf[0] = r
-        return
     pre = node._pre_hooks
     if pre:
         for nr, hooks in pre.items():
@@ -164,7 +173,7 @@ def _run_pre_hooks(node, buf):
                 r = h(buf[nr])
                 if r is not None:
                     buf[nr] = r
-    retain = node.__dict__.get("_retain")
+    retain = node._retain
     if retain:
         for nr, ref in retain.items():
             t = ref()

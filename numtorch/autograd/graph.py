@@ -35,7 +35,9 @@ class Node:
 
     _edges = ()
     _in_meta = ()
-    _pre_hooks = None  # {output_nr: [hook(grad) -> grad or None]} (tensor hooks, retain_grad)
+    _pre_hooks = None  # {output_nr: [hook(grad) -> grad or None]} (tensor hooks)
+    _retain = None  # {output_nr: weakref to a non-leaf tensor that called retain_grad()}
+    _saved = None
     _hooks = None  # [hook(grad_inputs, grad_outputs)] run after the node (register_hook on node)
     _n_out = 1
     _out_meta = ((), None)
@@ -94,13 +96,18 @@ class AccumulateGrad(Node):
     _n_out = 1
 
     def __init__(self, tensor):
-        self.variable = tensor
+        # the leaf owns its accumulator; the graph must not keep a dead leaf alive
+        self._variable = weakref.ref(tensor)
         self._out_meta = ((tensor._array.shape, tensor._array.dtype),)
+
+    @property
+    def variable(self):
+        return self._variable()
 
     def _run(self, grads, create_graph, root_arrays):
         (g,) = grads
-        t = self.variable
-        if g is None:
+        t = self._variable()
+        if g is None or t is None:
             return ()
         if not create_graph:
             arr = g._array
@@ -124,12 +131,10 @@ class AccumulateGrad(Node):
 
 
 def accumulator(t):
-    """The (cached) AccumulateGrad node of leaf ``t``; weakly held so it can die with the graph."""
-    ref = t._accum
-    node = ref() if ref is not None else None
+    """The AccumulateGrad node of leaf ``t`` (made once, kept on the tensor)."""
+    node = t._accum
     if node is None:
-        node = AccumulateGrad(t)
-        t._accum = weakref.ref(node)
+        node = t._accum = AccumulateGrad(t)
     return node
 
 
@@ -164,67 +169,91 @@ class Op(Node):
 
     @classmethod
     def apply(cls, *inputs, **params):
+        # This is the hottest function of the library: everything is inlined on purpose.
         self = _new(cls)
         if params:
             self.__dict__ = params  # a fresh dict per call: adopt it instead of copying
         if cls.promote:
             inputs = _promote(inputs, cls.promote == "float")
         arrays = []
-        needs = False
         on_np = True
-        for x in inputs:
-            if isinstance(x, Tensor):
-                a = x._array
-                if type(a) is not np.ndarray:
-                    on_np = False
-                arrays.append(a)
-                if x._requires_grad or x._base is not None:
-                    needs = True
-            else:
-                arrays.append(x)
-        if on_np:
-            self.xp = np
+        grad_on = _state.enabled and cls.differentiable
+        edges = meta = None
+        if grad_on:
+            edges = []
+            meta = []
+            any_edge = False
+            for x in inputs:
+                if isinstance(x, Tensor):
+                    a = x._array
+                    if type(a) is not np.ndarray:
+                        on_np = False
+                    arrays.append(a)
+                    meta.append((a.shape, a.dtype))
+                    if x._base is not None:
+                        e = edge_of(x)
+                    elif x._grad_fn is not None:
+                        e = (x._grad_fn, x._output_nr)
+                    elif x._requires_grad:
+                        e = (x._accum or accumulator(x), 0)
+                    else:
+                        e = None
+                    if e is not None:
+                        any_edge = True
+                    edges.append(e)
+                else:
+                    arrays.append(x)
+                    meta.append(None)
+                    edges.append(None)
+            if not any_edge:
+                edges = None
         else:
-            self.xp = _check_devices(cls, inputs)
-        record = needs and _state.enabled and cls.differentiable and _any_requires(inputs)
-        if record:
+            for x in inputs:
+                if isinstance(x, Tensor):
+                    a = x._array
+                    if type(a) is not np.ndarray:
+                        on_np = False
+                    arrays.append(a)
+                else:
+                    arrays.append(x)
+        self.xp = np if on_np else _check_devices(cls, inputs)
+        if edges is None:
+            out = self.forward(*arrays) if on_np else _forward_on_device(self, arrays)
+            if type(out) is np.ndarray:
+                outs = _make(out)
+            elif type(out) is tuple:
+                outs = tuple(_wrap_output(self, o, i, False) for i, o in enumerate(out))
+            else:
+                outs = _wrap_output(self, out, 0, False)
+        else:
             self._recording = True
             self._inputs_arrays = arrays
-            self._tensor_inputs = inputs
             out = self.forward(*arrays) if on_np else _forward_on_device(self, arrays)
             if type(out) is tuple:
                 outs = tuple(_wrap_output(self, o, i, True) for i, o in enumerate(out))
                 self._n_out = len(outs)
                 self._out_meta = tuple((o._array.shape, o._array.dtype) for o in outs)
             else:
-                outs = _wrap_output(self, out, 0, True)
-                self._out_meta = ((outs._array.shape, outs._array.dtype),)
-            edges = []
-            meta = []
-            for x in inputs:
-                if isinstance(x, Tensor):
-                    edges.append(edge_of(x))
-                    meta.append((x._array.shape, x._array.dtype))
-                else:
-                    edges.append(None)
-                    meta.append(None)
-            self._edges = tuple(edges)
-            self._in_meta = meta
-            self.needs_input_grad = tuple(e is not None for e in edges)
-            if self._saved is not None:
-                self._link_saved_outputs(outs)
-            del self._inputs_arrays, self._tensor_inputs
-        else:
-            out = self.forward(*arrays) if on_np else _forward_on_device(self, arrays)
-            if type(out) is tuple:
-                outs = tuple(_wrap_output(self, o, i, False) for i, o in enumerate(out))
-            elif type(out) is np.ndarray:
+                if type(out) is not np.ndarray:
+                    out = _as_array(self, out)
                 outs = _make(out)
-            else:
-                outs = _wrap_output(self, out, 0, False)
+                if out.dtype.kind in "fc":
+                    outs._requires_grad = True
+                    outs._grad_fn = self
+                self._out_meta = ((out.shape, out.dtype),)
+            self._edges = edges
+            self._in_meta = meta
+            if self._saved is not None:
+                self._link_saved(inputs, outs)
+            self._inputs_arrays = None
         if cls.is_view and self.__dict__.get("is_view", True):
             _track_view(self, inputs[0], outs, params)
         return outs
+
+    @property
+    def needs_input_grad(self):
+        """For each input, whether backward must compute its gradient."""
+        return tuple(e is not None for e in self._edges)
 
     # -- saving values for backward -------------------------------------------------------
     def save_inputs(self, *arrays):
@@ -259,13 +288,11 @@ class Op(Node):
             self._saved = {}
         return self._saved
 
-    def _link_saved_outputs(self, outs):
+    def _link_saved(self, inputs, outs):
         saved = self._saved
-        if saved is None:
-            return
         outs = outs if type(outs) is tuple else (outs,)
         if "inputs" in saved:
-            saved["inputs"] = [_snapshot(self, i) for i in saved["inputs"]]
+            saved["inputs"] = [_snapshot(self, inputs, i) for i in saved["inputs"]]
         if "outputs" in saved:
             # keep the wrapped output array: ufuncs hand back NumPy scalars for 0-d results
             saved["outputs"] = {k: (outs[k]._array, outs[k]._vc, outs[k]._vc[0])
@@ -343,9 +370,9 @@ class Op(Node):
         raise RuntimeError(f"{self.name()}: this op has no derivative")
 
 
-def _snapshot(self, i):
+def _snapshot(self, inputs, i):
     """Record input ``i`` for saved_inputs: its array, version counter, and the leaf itself."""
-    x = self._tensor_inputs[i]
+    x = inputs[i]
     if not isinstance(x, Tensor):
         return (i, self.xp.asarray(self._inputs_arrays[i]), None, 0, None)
     leaf = x if (x._grad_fn is None and x._requires_grad) else None
@@ -381,10 +408,15 @@ def _check_devices(cls, inputs):
     return xp
 
 
+def _as_array(node, arr):
+    if isinstance(arr, np.generic) or not hasattr(arr, "shape"):
+        return node.xp.asarray(arr)
+    return arr
+
+
 def _wrap_output(node, arr, index, record):
     if type(arr) is not np.ndarray:
-        if isinstance(arr, np.generic) or not hasattr(arr, "shape"):
-            arr = node.xp.asarray(arr)
+        arr = _as_array(node, arr)
     t = _make(arr)
     if record and arr.dtype.kind in "fc":
         t._requires_grad = True
@@ -393,11 +425,47 @@ def _wrap_output(node, arr, index, record):
     return t
 
 
+_FLOATISH = frozenset("fc")
+
+
 def _promote(inputs, to_float):
-    dt = _dtype.result_type(*inputs)
-    if to_float and dt._category < _dtype._FLOAT:
-        dt = _dtype.get_default_dtype()
-    dt = dt.np
+    """Cast tensors and Python scalars to the op's result dtype (torch's promotion rules)."""
+    dt = None
+    for x in inputs:  # fast path: one tensor dtype that every Python scalar fits
+        if isinstance(x, Tensor):
+            d = x._array.dtype
+            if dt is None:
+                dt = d
+            elif d != dt:
+                dt = None
+                break
+    if dt is not None:
+        k = dt.kind
+        if to_float and k not in _FLOATISH:
+            dt = None
+        else:
+            for x in inputs:
+                t = type(x)
+                if t is float:
+                    if k not in _FLOATISH:
+                        dt = None
+                        break
+                elif t is int:
+                    if k == "b":
+                        dt = None
+                        break
+                elif t is complex:
+                    if k != "c":
+                        dt = None
+                        break
+                elif t is not bool and x is not None and not isinstance(x, Tensor):
+                    dt = None
+                    break
+    if dt is None:
+        dt = _dtype.result_type(*inputs)
+        if to_float and dt._category < _dtype._FLOAT:
+            dt = _dtype.get_default_dtype()
+        dt = dt.np
     out = []
     for x in inputs:
         if isinstance(x, Tensor):

@@ -47,3 +47,15 @@ def sliding_window_view(x, window_shape, axis):
 
 def as_strided(x, shape, strides):
     return np.lib.stride_tricks.as_strided(x, shape=shape, strides=strides)
+
+
+def expand_to(a, shape):
+    """``a`` broadcast to ``shape`` as a new C-contiguous array.
+
+    Used for the backward of reductions. ``np.broadcast_to`` would avoid the copy, but its
+    Python overhead dominates on small tensors, and a stride-0 gradient makes the BLAS calls
+    that usually consume it (matmul backward) slower than the copy costs.
+    """
+    out = np.empty(shape, dtype=a.dtype)
+    out[...] = a
+    return out

@@ -8,6 +8,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op
+from ..backend import helpers_for
 from ..return_types import aminmax as _aminmax_t, max as _max_t, min as _min_t  # noqa: F401
 from ._util import canonical_dim, canonical_dims
 
@@ -21,10 +22,24 @@ def _kept_shape(shape, dims):
 
 
 def _expand_back(grad, in_shape, dims, keepdim):
-    """Broadcast a reduced gradient back to the input's shape (a view, no copy)."""
-    if not keepdim:
-        grad = grad.reshape(_kept_shape(in_shape, dims))
-    return grad.expand(in_shape)
+    """Broadcast a reduced gradient back to the input's shape (a read-only view, no copy)."""
+    return ExpandBack.apply(grad, in_shape=tuple(in_shape), dims=dims, keepdim=keepdim)
+
+
+class ExpandBack(Op):
+    """y = g (reduced over ``dims``) broadcast to ``in_shape``; dg = gg summed over ``dims``.
+
+    One fused op for the backward of every reduction: reshape-then-expand as two ops costs
+    twice the per-op overhead on the tiny-tensor hot path.
+    """
+
+    def forward(self, g):
+        if not self.keepdim and g.ndim != len(self.in_shape):
+            g = g.reshape(_kept_shape(self.in_shape, self.dims))
+        return helpers_for(self.xp).expand_to(g, self.in_shape)
+
+    def backward(self, gg):
+        return Sum.apply(gg, dims=self.dims, keepdim=self.keepdim, dtype=None)
 
 
 class Sum(Op):

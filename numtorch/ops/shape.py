@@ -36,6 +36,10 @@ def infer_shape(shape, numel):
             raise RuntimeError(f"invalid shape dimension {s}")
     known = math.prod(s for s in shape if s != -1)
     if neg:
+        if known == 0 and numel == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {_fmt(shape)} "
+                               "because the unspecified dimension size -1 can be any value and "
+                               "is ambiguous")
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '{_fmt(shape)}' is invalid for input of size {numel}")
         shape[neg[0]] = numel // known
@@ -100,8 +104,9 @@ class Cat(Op):
     """y = concatenation along ``dim``; each input's gradient is its slice of grad."""
 
     def forward(self, *xs):
-        # torch skips legacy 1-d empty tensors in cat whatever the other shapes are
-        skip = [x.ndim == 1 and x.shape[0] == 0 and self.dim != 0 for x in xs]
+        # torch skips legacy 1-d empty tensors when the others have more dims
+        nd = max(x.ndim for x in xs)
+        skip = [x.ndim == 1 and x.shape[0] == 0 and nd > 1 for x in xs]
         self.sizes = [None if s else x.shape[self.dim] for x, s in zip(xs, skip)]
         parts = [x for x, s in zip(xs, skip) if not s] or list(xs)
         return self.xp.concatenate(parts, axis=self.dim)
@@ -369,13 +374,26 @@ def unflatten(input, dim, sizes):
     """Split dim ``dim`` into ``sizes`` (one of which may be -1)."""
     shape = input._array.shape
     d = canonical_dim(dim, len(shape))
-    inner = infer_shape(tuple(sizes), shape[d])
+    sizes = tuple(int(s) for s in sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    try:
+        inner = infer_shape(sizes, shape[d])
+    except RuntimeError as e:
+        if "is invalid for input" not in str(e):
+            raise
+        raise RuntimeError(f"unflatten: Provided sizes {_fmt(sizes)} don't multiply up to the "
+                           f"size of dim {d} ({shape[d]}) in the input tensor") from None
     return Reshape.apply(input, shape=shape[:d] + inner + shape[d + 1:], must_view=False)
 
 
 def movedim(input, source, destination):
     """Move dims from ``source`` to ``destination`` positions (a view)."""
     nd = input._array.ndim
+    if isinstance(source, int) != isinstance(destination, int):
+        raise TypeError(f"movedim() received an invalid combination of arguments: source and "
+                        f"destination must both be ints or both be tuples of ints, but got "
+                        f"({type(source).__name__}, {type(destination).__name__})")
     src = [source] if isinstance(source, int) else list(source)
     dst = [destination] if isinstance(destination, int) else list(destination)
     if len(src) != len(dst):
@@ -402,7 +420,7 @@ def cat(tensors, dim=0, *, out=None):
                         f"{type(tensors).__name__}")
     tensors = list(tensors)
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     for i, x in enumerate(tensors):
         if not isinstance(x, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
