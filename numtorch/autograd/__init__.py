@@ -8,7 +8,7 @@ from . import graph  # noqa: E402,F401
 from . import engine  # noqa: E402
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
-           "is_grad_enabled", "gradcheck", "gradgradcheck"]
+           "is_grad_enabled", "gradcheck", "gradgradcheck", "Function", "once_differentiable"]
 
 
 def _as_tuple(x):
@@ -86,3 +86,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 
 
 from .gradcheck import gradcheck, gradgradcheck  # noqa: E402
+from .function import (  # noqa: E402,F401
+    Function, FunctionCtx, InplaceFunction, NestedIOFunction, once_differentiable,
+)
+from . import function  # noqa: E402,F401

@@ -55,17 +55,24 @@ class _Mode:
             @functools.wraps(func)
             def gen_wrapper(*args, **kwargs):
                 gen = func(*args, **kwargs)
-                with self.clone():
-                    response = gen.send(None)
-                while True:
-                    try:
-                        request = yield response
-                    except BaseException as e:  # forward throw()/close() under the mode
-                        with self.clone():
-                            response = gen.throw(e)
-                    else:
-                        with self.clone():
-                            response = gen.send(request)
+                try:
+                    with self.clone():
+                        response = gen.send(None)
+                    while True:
+                        try:
+                            request = yield response
+                        except GeneratorExit:
+                            with self.clone():
+                                gen.close()
+                            raise
+                        except BaseException as e:  # forward throw() under the mode
+                            with self.clone():
+                                response = gen.throw(e)
+                        else:
+                            with self.clone():
+                                response = gen.send(request)
+                except StopIteration as stop:
+                    return stop.value
             return gen_wrapper
 
         @functools.wraps(func)
@@ -122,6 +129,8 @@ class set_grad_enabled(_Mode):
         _state.enabled = mode  # takes effect at once, as torch's function form does
 
     def __enter__(self):
+        if "_prev" not in self.__dict__:  # a clone made for a decorated call
+            self._prev = (_state.enabled, _state.inference)
         _state.enabled = self.mode
         return None
 
@@ -147,8 +156,6 @@ class inference_mode(_Mode):
     """
 
     def __init__(self, mode=True):
-        if callable(mode) and not isinstance(mode, bool):
-            raise TypeError("use @inference_mode() with parentheses")
         self.mode = mode
 
     def __new__(cls, mode=True):

@@ -41,7 +41,6 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         bool: True when every projection agrees.
     """
     from .. import autograd, ops
-    from .grad_mode import no_grad
 
     inputs = _tuple(inputs)
     diff = _diff_inputs(inputs)
@@ -55,7 +54,14 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                           "differences will be imprecise", UserWarning, stacklevel=2)
     rng = np.random.default_rng(seed)
     outs = _tuple(func(*inputs))
-    outs_diff = [o for o in outs if o.requires_grad]
+    keep = [k for k, o in enumerate(outs) if o.requires_grad]
+    outs_diff = [outs[k] for k in keep]
+
+    def evaluate():
+        # grad mode stays on: ``func`` may itself differentiate (gradgradcheck's vjp)
+        res = _tuple(func(*inputs))
+        return [res[k]._array.copy() for k in keep]
+
     for _ in range(n_directions):
         us = [ops.tensor_from_array(rng.standard_normal(o.shape).astype(o._array.dtype))
               for o in outs_diff]
@@ -65,15 +71,14 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         analytic = sum(float((g._array * v).sum()) for g, v in zip(analytic_grads, vs)
                        if g is not None)
         originals = [t._array.copy() for t in diff]
-        with no_grad():
+        try:
             for t, v, o in zip(diff, vs, originals):
                 t._array[...] = o + eps * v
-            plus = [o._array.copy() for o in _tuple(func(*inputs)) if o.requires_grad
-                    or o.dtype.is_floating_point]
+            plus = evaluate()
             for t, v, o in zip(diff, vs, originals):
                 t._array[...] = o - eps * v
-            minus = [o._array.copy() for o in _tuple(func(*inputs)) if o.requires_grad
-                     or o.dtype.is_floating_point]
+            minus = evaluate()
+        finally:
             for t, o in zip(diff, originals):
                 t._array[...] = o
         numeric = sum(float(((p - m) / (2 * eps) * u._array).sum())

@@ -15,7 +15,8 @@ from .grad_mode import _state, enable_grad
 
 def apply_inplace(self, fn, *args, **kwargs):
     """Run ``fn(self, *args, **kwargs)`` and store its result in ``self``; return ``self``."""
-    if not (_state.enabled and (self.requires_grad or _any_requires(args))):
+    if not (_state.enabled and (self.requires_grad or _any_requires(args)
+                                or _detached_view_of_graph(self))):
         out = fn(self, *args, **kwargs)
         _write(self, out, fn)
         return self
@@ -24,6 +25,13 @@ def apply_inplace(self, fn, *args, **kwargs):
     _write(self, out, fn)
     _rebase(self, out)
     return self
+
+
+def _detached_view_of_graph(self):
+    """A view made under no_grad of a tensor that is part of a graph (writing it is an error)."""
+    base = self._base
+    return (base is not None and self._view_fn is None
+            and (base._requires_grad or base._grad_fn is not None))
 
 
 def _any_requires(args):

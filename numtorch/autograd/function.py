@@ -1,0 +1,295 @@
+"""User-defined differentiable functions: ``autograd.Function``.
+
+Two forms are supported:
+
+* the modern static form: ``forward(ctx, *args)`` and ``backward(ctx, *grads)`` as
+  staticmethods, called through ``MyFn.apply(*args)`` (optionally with ``setup_context``);
+* the 0.x instance form of the old docs: ``forward(self, *args)`` / ``backward(self, *grads)``
+  as plain methods, called as ``MyFn()(*args)``; ``self`` is then the context.
+
+The context object is the graph node, exactly like ``Op`` instances for built-in ops.
+"""
+
+import functools
+
+from .. import backend
+from . import graph
+from .graph import Node, edge_of
+from .grad_mode import _state, no_grad
+
+__all__ = ["Function", "FunctionCtx", "once_differentiable", "InplaceFunction",
+           "NestedIOFunction"]
+
+
+class FunctionCtx(Node):
+    """The ``ctx`` of a custom Function: saves tensors and carries flags to ``backward``."""
+
+    def __init__(self, fn_cls=None):
+        self._fn_cls = fn_cls
+        self.to_save = ()
+        self._saved_in = None
+        self._dirty = ()
+        self._non_differentiable = ()
+        self.materialize_grads = True
+        self._edges = ()
+        self._released = False
+
+    # -- the ctx API ---------------------------------------------------------------------
+    def save_for_backward(self, *tensors):
+        """Keep tensors (inputs or outputs of forward, or None) for ``backward``."""
+        for t in tensors:
+            if t is not None and not isinstance(t, graph.Tensor):
+                raise TypeError("save_for_backward can only save variables, but argument "
+                                f"{tensors.index(t)} is of type {type(t).__name__}")
+        self.to_save = tensors
+
+    def save_for_forward(self, *tensors):
+        self.save_for_backward(*tensors)
+
+    def mark_dirty(self, *tensors):
+        """Declare inputs that forward modified in place (they are returned as outputs)."""
+        self._dirty = tensors
+
+    def mark_non_differentiable(self, *tensors):
+        """Declare outputs that get no gradient (e.g. indices)."""
+        self._non_differentiable = tensors
+
+    def set_materialize_grads(self, value):
+        """Whether ``backward`` receives zeros (True, default) or None for unused outputs."""
+        self.materialize_grads = bool(value)
+
+    @property
+    def saved_tensors(self):
+        if self._saved_in is None:
+            if self._released:
+                raise RuntimeError(graph._FREED)
+            return ()
+        out = []
+        for entry in self._saved_in:
+            if entry is None:
+                out.append(None)
+                continue
+            t, vc, version, out_idx, arr = entry
+            if vc[0] != version:
+                raise RuntimeError(graph._modified_message(self, arr, out_idx or 0, vc[0],
+                                                           version, output=out_idx is not None))
+            if out_idx is not None:  # an output: rebuilt so it does not keep ctx in a cycle
+                t = graph._make(arr)
+                t._vc = vc
+                if _state.enabled and out_idx < self._n_out:
+                    t._requires_grad, t._grad_fn, t._output_nr = True, self, out_idx
+            out.append(t)
+        return tuple(out)
+
+    saved_variables = saved_tensors
+
+    @property
+    def needs_input_grad(self):
+        return tuple(e is not None for e in self._edges)
+
+    def name(self):
+        cls = self._fn_cls
+        return (cls.__name__ + "Backward") if cls is not None else "FunctionBackward"
+
+    # -- engine interface ----------------------------------------------------------------
+    def _release(self):
+        self._saved_in = None
+        self._released = True
+
+    def _run(self, grads, create_graph, root_arrays):
+        if create_graph and getattr(self._backward_fn(), "_once_differentiable", False):
+            raise RuntimeError("trying to differentiate twice a function that was marked with "
+                               "@once_differentiable")
+        if self.materialize_grads:
+            grads = tuple(g if g is not None else graph._make(
+                backend.xp_of(self._xp_ref).zeros(m[0], dtype=m[1]))
+                for g, m in zip(grads, self._out_meta))
+        res = self._call_backward(grads)
+        if not isinstance(res, tuple):
+            res = (res,)
+        n_in = len(self._edges)
+        if len(res) != n_in:
+            if len(res) > n_in and all(r is None for r in res[n_in:]):
+                res = res[:n_in]
+            else:
+                raise RuntimeError(f"function {self.name()} returned an incorrect number of "
+                                   f"gradients (expected {n_in}, got {len(res)})")
+        for i, (r, e) in enumerate(zip(res, self._edges)):
+            if r is not None and e is not None and not isinstance(r, graph.Tensor):
+                raise TypeError(f"function {self.name()} returned a gradient of type "
+                                f"{type(r).__name__} at index {i}; expected a Tensor or None")
+        return res
+
+    def _backward_fn(self):
+        return self._fn_cls.backward
+
+    def _call_backward(self, grads):
+        return self._fn_cls.backward(self, *grads)
+
+
+class _LegacyCtx(FunctionCtx):
+    """Context for the 0.x instance form: the Function object itself plays ``ctx``."""
+
+    def __init__(self, fn):
+        super().__init__(type(fn))
+        self._fn = fn
+
+    def _backward_fn(self):
+        return type(self._fn).backward
+
+    def _call_backward(self, grads):
+        fn = self._fn
+        fn.saved_tensors = self.saved_tensors
+        fn.saved_variables = fn.saved_tensors
+        fn.needs_input_grad = self.needs_input_grad
+        return type(fn).backward(fn, *grads)
+
+
+def _run_function(ctx, forward, args, kwargs):
+    """Run ``forward`` without recording, then join its outputs to the graph through ctx."""
+    tensor_args = [a for a in args if isinstance(a, graph.Tensor)]
+    record = _state.enabled and any(a.requires_grad for a in tensor_args)
+    ctx._edges = tuple(edge_of(a) if isinstance(a, graph.Tensor) and _state.enabled else None
+                       for a in args)
+    ctx._in_meta = [(a._array.shape, a._array.dtype) if isinstance(a, graph.Tensor) else None
+                    for a in args]
+    with no_grad():
+        outputs = forward(*args, **kwargs)
+    single = not isinstance(outputs, tuple)
+    outs = (outputs,) if single else outputs
+    dirty_ids = {id(t) for t in ctx._dirty}
+    non_diff = {id(t) for t in ctx._non_differentiable}
+    wrapped = []
+    for i, o in enumerate(outs):
+        if not isinstance(o, graph.Tensor):
+            wrapped.append(o)
+            continue
+        if id(o) not in dirty_ids and any(o is a for a in tensor_args):
+            # an input returned unchanged: hand back an alias so the input keeps its history
+            alias = graph._make(o._array)
+            alias._vc = o._vc
+            o = alias
+        if record and id(o) not in non_diff and o._array.dtype.kind in "fc":
+            o._requires_grad, o._grad_fn, o._output_nr = True, ctx, i
+            o._base = None
+        wrapped.append(o)
+    ctx._n_out = len(outs)
+    ctx._out_meta = tuple((o._array.shape, o._array.dtype) if isinstance(o, graph.Tensor)
+                          else ((), None) for o in wrapped)
+    ref = next((o for o in wrapped if isinstance(o, graph.Tensor)), None)
+    ctx._xp_ref = ref._array if ref is not None else None
+    if record:
+        saved = []
+        for t in ctx.to_save:
+            if t is None:
+                saved.append(None)
+                continue
+            out_idx = next((k for k, o in enumerate(wrapped) if o is t), None)
+            saved.append((t, t._vc, t._vc[0], out_idx, t._array))
+        ctx._saved_in = saved
+    else:
+        ctx._saved_in = [None if t is None else (t, t._vc, t._vc[0], None, t._array)
+                         for t in ctx.to_save]
+        ctx._edges = tuple(None for _ in args)
+    ctx.to_save = ()
+    return wrapped[0] if single else tuple(wrapped)
+
+
+class _FunctionMeta(type):
+    """Lets the 0.x instance form work: ``MyFn()(x)`` calls the instance's ``forward``."""
+
+
+class Function(metaclass=_FunctionMeta):
+    """Base class for custom differentiable operations.
+
+    Example:
+        >>> class Exp(torch.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         y = x.exp()
+        ...         ctx.save_for_backward(y)
+        ...         return y
+        ...     @staticmethod
+        ...     def backward(ctx, grad):
+        ...         (y,) = ctx.saved_tensors
+        ...         return grad * y
+        >>> x = torch.tensor([0.0, 1.0], requires_grad=True)
+        >>> Exp.apply(x).sum().backward()
+        >>> x.grad
+        tensor([1.0000, 2.7183])
+
+    The 0.x form (``forward(self, x)`` as a plain method, used as ``MyFn()(x)``) also works;
+    then ``self`` plays the role of ``ctx``.
+    """
+
+    def __init__(self, *args, **kwargs):
+        self._legacy_ctx = None
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        """Run the function and record it in the graph (the modern, static form)."""
+        ctx = FunctionCtx(cls)
+        if cls.setup_context is not Function.setup_context:
+            def forward(*a, **k):
+                out = cls.forward(*a, **k)
+                cls.setup_context(ctx, a, out)
+                return out
+        else:
+            def forward(*a, **k):
+                return cls.forward(ctx, *a, **k)
+        return _run_function(ctx, forward, args, kwargs)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        """Optional: fill ``ctx`` from the inputs and output (forward then takes no ctx)."""
+        return None
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        """Compute the outputs from the inputs (subclasses override)."""
+        raise RuntimeError("You must implement the forward function for custom "
+                           "autograd.Function.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        """Return one gradient (or None) per forward input (subclasses override)."""
+        raise RuntimeError("You must implement either the backward or vjp method for your "
+                           "custom autograd.Function to use it with backward mode AD.")
+
+    vjp = backward
+
+    def __call__(self, *args):
+        """The 0.x call form: ``MyFn()(x)`` with ``forward(self, ...)`` as a plain method."""
+        ctx = _LegacyCtx(self)
+        # attribute writes on ``self`` in forward (self.save_for_backward...) go to ctx
+        self.save_for_backward = ctx.save_for_backward
+        self.mark_dirty = ctx.mark_dirty
+        self.mark_non_differentiable = ctx.mark_non_differentiable
+        self.mark_shared_storage = lambda *pairs: None
+        self.needs_input_grad = tuple(isinstance(a, graph.Tensor) and a.requires_grad
+                                      for a in args)
+        return _run_function(ctx, type(self).forward.__get__(self), args, {})
+
+
+class InplaceFunction(Function):
+    """A Function that may modify its input in place (``inplace`` flag kept for 0.x code)."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+
+class NestedIOFunction(Function):
+    """0.x name kept for compatibility; behaves as Function."""
+
+
+def once_differentiable(fn):
+    """Decorate ``backward``: it runs without recording, and differentiating it again raises."""
+
+    @functools.wraps(fn)
+    def wrapper(ctx, *args):
+        with no_grad():
+            return fn(ctx, *args)
+
+    wrapper._once_differentiable = True
+    return wrapper

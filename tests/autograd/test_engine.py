@@ -1,0 +1,229 @@
+"""The backward engine against torch: accumulation, grad(), retain_graph, deep graphs, errors."""
+
+import numpy as np
+import pytest
+import torch
+
+import numtorch
+from tests.oracle import check_raises
+
+
+def both(fn):
+    """Run ``fn(lib)`` for numtorch and torch; return the two results as nested lists."""
+    def conv(x):
+        if isinstance(x, (numtorch.Tensor, torch.Tensor)):
+            return x.detach().numpy().tolist()
+        if isinstance(x, (list, tuple)):
+            return [conv(v) for v in x]
+        return x
+
+    return conv(fn(numtorch)), conv(fn(torch))
+
+
+def assert_both(fn):
+    a, b = both(fn)
+    pairs = list(zip(a, b)) if isinstance(b, list) and b and isinstance(b[0], list) else [(a, b)]
+    assert len(a) == len(b)
+    for x, y in pairs:
+        np.testing.assert_allclose(np.array(x, dtype=float), np.array(y, dtype=float),
+                                   rtol=1e-4, atol=1e-6)
+
+
+def test_backward_accumulates_into_leaves():
+    def f(t):
+        x = t.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        (x * x).sum().backward()
+        (x * 3).sum().backward()
+        return x.grad
+    assert_both(f)
+
+
+def test_shared_input_gets_summed_gradient():
+    def f(t):
+        x = t.tensor([1.0, -2.0], requires_grad=True)
+        y = x * x + x * 2 + x.exp()
+        y.sum().backward()
+        return x.grad
+    assert_both(f)
+
+
+def test_backward_with_gradient_argument():
+    def f(t):
+        x = t.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        y = x.tanh() * 2
+        y.backward(t.tensor([[1.0, -1.0], [0.5, 2.0]]))
+        return x.grad
+    assert_both(f)
+
+
+def test_grad_returns_without_touching_dot_grad():
+    x = numtorch.tensor([1.0, 2.0], requires_grad=True)
+    (g,) = numtorch.autograd.grad((x ** 3).sum(), x)
+    assert x.grad is None
+    np.testing.assert_allclose(g.numpy(), [3.0, 12.0])
+
+
+def test_grad_with_respect_to_intermediate_tensor():
+    def f(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        h = x * 3
+        y = (h * h).sum()
+        return t.autograd.grad(y, [h, x])
+    assert_both(f)
+
+
+def test_grad_allow_unused_and_materialize():
+    x = numtorch.tensor([1.0], requires_grad=True)
+    z = numtorch.tensor([1.0], requires_grad=True)
+    y = (x * 2).sum()
+    with pytest.raises(RuntimeError, match="appears to not have been used"):
+        numtorch.autograd.grad(y, [x, z], retain_graph=True)
+    gx, gz = numtorch.autograd.grad(y, [x, z], allow_unused=True, retain_graph=True)
+    assert gz is None
+    gx, gz = numtorch.autograd.grad(y, [x, z], materialize_grads=True)
+    assert gz.tolist() == [0.0]
+
+
+def test_higher_order_gradients_match_torch():
+    def f(t):
+        x = t.tensor([0.5, -1.5, 2.0], requires_grad=True)
+        y = (x.sin() * x ** 3).sum()
+        (g,) = t.autograd.grad(y, x, create_graph=True)
+        (gg,) = t.autograd.grad(g.sum(), x, create_graph=True)
+        (ggg,) = t.autograd.grad(gg.sum(), x)
+        return [g, gg, ggg]
+    assert_both(f)
+
+
+def test_second_backward_through_freed_graph_raises():
+    for lib in (numtorch, torch):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = x.exp().sum()
+        y.backward()
+        with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+            y.backward()
+
+
+def test_retain_graph_allows_second_backward():
+    def f(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        y = x.exp().sum()
+        y.backward(retain_graph=True)
+        y.backward()
+        return x.grad
+    assert_both(f)
+
+
+def test_non_scalar_backward_without_gradient_raises():
+    check_raises(lambda t: t.ones(2, 3, requires_grad=True).sum(0).backward())
+
+
+def test_backward_on_tensor_without_grad_raises():
+    check_raises(lambda t: t.ones(2).sum().backward())
+
+
+def test_gradient_shape_mismatch_raises():
+    def f(t):
+        x = t.ones(3, requires_grad=True)
+        (x * 2).backward(t.ones(2))
+    nt_e, _ = check_raises(f)
+    assert "Mismatch in shape" in str(nt_e)
+
+
+def test_grad_of_input_not_requiring_grad_raises():
+    def f(t):
+        x = t.ones(3)
+        w = t.ones(3, requires_grad=True)
+        t.autograd.grad((x * w).sum(), x)
+    check_raises(f)
+
+
+def test_100k_op_chain_has_no_recursion_limit():
+    x = numtorch.tensor([1.0], requires_grad=True)
+    y = x
+    for _ in range(100_000):
+        y = y * 1.0
+    y.sum().backward()
+    assert x.grad.tolist() == [1.0]
+
+
+def test_broadcast_gradients_are_summed_to_input_shape():
+    def f(t):
+        a = t.tensor([[1.0], [2.0], [3.0]], requires_grad=True)
+        b = t.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+        c = t.tensor(2.0, requires_grad=True)
+        ((a * b + c) ** 2).sum().backward()
+        return [a.grad, b.grad, c.grad]
+    assert_both(f)
+
+
+def test_float32_gradient_into_float64_leaf_is_cast():
+    x = numtorch.tensor([1.0, 2.0], dtype=numtorch.float64, requires_grad=True)
+    y = (x.float() * 2).sum()
+    y.backward()
+    assert x.grad.dtype is numtorch.float64
+
+
+def test_backward_inputs_argument_accumulates_only_there():
+    def f(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        w = t.tensor([3.0, 4.0], requires_grad=True)
+        (x * w).sum().backward(inputs=[w])
+        return [w.grad, x.grad is None]
+    a, b = both(f)
+    assert a == b
+
+
+def test_grad_fn_next_functions_and_names():
+    x = numtorch.tensor([1.0], requires_grad=True)
+    y = x * 2 + 1
+    assert y.grad_fn.name() == "AddBackward0"
+    (mul_edge, none_edge) = y.grad_fn.next_functions
+    assert mul_edge[0].name() == "MulBackward0"
+    assert none_edge == (None, 0)
+    acc = mul_edge[0].next_functions[0][0]
+    assert acc.name() == "AccumulateGrad" and acc.variable is x
+    assert x.is_leaf and not y.is_leaf and y.requires_grad
+
+
+def test_leaf_grad_does_not_alias_the_callers_gradient():
+    x = numtorch.zeros(3, requires_grad=True)
+    g = numtorch.ones(3)
+    x.view(3).backward(g)
+    g.add_(5)
+    assert x.grad.tolist() == [1.0, 1.0, 1.0]
+
+
+def test_requires_grad_rules():
+    check_raises(lambda t: t.tensor([1, 2], requires_grad=True))
+    x = numtorch.ones(2, requires_grad=True)
+    y = x * 2
+    with pytest.raises(RuntimeError, match="only change requires_grad flags of leaf"):
+        y.requires_grad = False
+    z = numtorch.ones(2)
+    z.requires_grad = True
+    assert z.requires_grad and z.is_leaf
+
+
+def test_detach_shares_memory_and_cuts_graph():
+    x = numtorch.ones(2, requires_grad=True)
+    y = x * 2
+    d = y.detach()
+    assert not d.requires_grad and d.grad_fn is None
+    d[0] = 5.0
+    assert y[0].item() == 5.0
+
+
+def test_nonleaf_grad_access_warns():
+    x = numtorch.ones(2, requires_grad=True)
+    y = x * 2
+    with pytest.warns(UserWarning, match="not a leaf"):
+        assert y.grad is None
+
+
+def test_int_outputs_do_not_require_grad():
+    x = numtorch.tensor([1.0, 3.0, 2.0], requires_grad=True)
+    v, i = x.max(0)
+    assert v.requires_grad and not i.requires_grad
+    assert not (x > 1).requires_grad
+    assert not x.argmax().requires_grad
