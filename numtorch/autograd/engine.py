@@ -185,31 +185,30 @@ def _run_pre_hooks(node, buf):
 
 def _topological_order(start):
     """Nodes reachable from ``start``, each after every node that sends it gradient."""
-    deps = {}
-    seen = set(start)
+    start = list(dict.fromkeys(start))
+    deps = dict.fromkeys(start, 0)  # doubles as the visited set
     stack = list(start)
     while stack:
-        node = stack.pop()
-        for e in node._edges:
-            if e is None:
-                continue
-            child = e[0]
-            deps[child] = deps.get(child, 0) + 1
-            if child not in seen:
-                seen.add(child)
-                stack.append(child)
-    ready = [n for n in dict.fromkeys(start) if deps.get(n, 0) == 0]
+        for e in stack.pop()._edges:
+            if e is not None:
+                child = e[0]
+                if child in deps:
+                    deps[child] += 1
+                else:
+                    deps[child] = 1
+                    stack.append(child)
+    ready = [n for n in start if deps[n] == 0]
     order = []
     while ready:
         node = ready.pop()
         order.append(node)
         for e in node._edges:
-            if e is None:
-                continue
-            child = e[0]
-            deps[child] -= 1
-            if deps[child] == 0:
-                ready.append(child)
+            if e is not None:
+                child = e[0]
+                d = deps[child] - 1
+                deps[child] = d
+                if d == 0:
+                    ready.append(child)
     return order
 
 

@@ -291,8 +291,17 @@ class Op(Node):
     def _link_saved(self, inputs, outs):
         saved = self._saved
         outs = outs if type(outs) is tuple else (outs,)
-        if "inputs" in saved:
-            saved["inputs"] = [_snapshot(self, inputs, i) for i in saved["inputs"]]
+        idx = saved.get("inputs")
+        if idx is not None:
+            snaps = []
+            for i in idx:
+                x = inputs[i]
+                if isinstance(x, Tensor):
+                    leaf = x if (x._grad_fn is None and x._requires_grad) else None
+                    snaps.append((i, self._inputs_arrays[i], x._vc, x._vc[0], leaf))
+                else:
+                    snaps.append((i, self.xp.asarray(self._inputs_arrays[i]), None, 0, None))
+            saved["inputs"] = snaps
         if "outputs" in saved:
             # keep the wrapped output array: ufuncs hand back NumPy scalars for 0-d results
             saved["outputs"] = {k: (outs[k]._array, outs[k]._vc, outs[k]._vc[0])
@@ -370,15 +379,6 @@ class Op(Node):
         raise RuntimeError(f"{self.name()}: this op has no derivative")
 
 
-def _snapshot(self, inputs, i):
-    """Record input ``i`` for saved_inputs: its array, version counter, and the leaf itself."""
-    x = inputs[i]
-    if not isinstance(x, Tensor):
-        return (i, self.xp.asarray(self._inputs_arrays[i]), None, 0, None)
-    leaf = x if (x._grad_fn is None and x._requires_grad) else None
-    return (i, self._inputs_arrays[i], x._vc, x._vc[0], leaf)
-
-
 def _zeros_like_meta(meta, xp):
     shape, dt = meta
     return _make(xp.zeros(shape, dtype=dt))
@@ -430,6 +430,18 @@ _FLOATISH = frozenset("fc")
 
 def _promote(inputs, to_float):
     """Cast tensors and Python scalars to the op's result dtype (torch's promotion rules)."""
+    if len(inputs) == 2:  # the hot case: a binary op; settle the common patterns quickly
+        a, b = inputs
+        if isinstance(a, Tensor):
+            da = a._array.dtype
+            if isinstance(b, Tensor):
+                db = b._array.dtype
+                if (da is db or da == db) and (not to_float or da.kind in _FLOATISH):
+                    return inputs
+            elif type(b) is float and da.kind in _FLOATISH:
+                return (a, da.type(b))
+            elif type(b) is int and da.kind in _FLOATISH and not to_float:
+                return (a, da.type(b))
     dt = None
     for x in inputs:  # fast path: one tensor dtype that every Python scalar fits
         if isinstance(x, Tensor):
