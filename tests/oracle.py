@@ -189,3 +189,72 @@ def check_raises(fn, arrays=(), match=None):
     if match is not None:
         assert match in str(nt_exc), f"{match!r} not in {str(nt_exc)!r}"
     return nt_exc, th_exc
+
+
+def load_torch_state(nt_module, th_module):
+    """Copy a torch module's state into the numtorch module (checks names and shapes)."""
+    th_sd = th_module.state_dict()
+    nt_keys = list(nt_module.state_dict().keys())
+    assert nt_keys == list(th_sd.keys()), f"state_dict keys {nt_keys} != {list(th_sd.keys())}"
+    for k, v in th_sd.items():
+        assert tuple(nt_module.state_dict()[k].shape) == tuple(v.shape), f"shape of {k}"
+    res = nt_module.load_state_dict({k: numtorch.from_numpy(v.detach().numpy().copy())
+                                     for k, v in th_sd.items()})
+    assert not res.missing_keys and not res.unexpected_keys
+
+
+def check_module(make, shapes, *, dtype="float32", train=True, low=-2.0, high=2.0,
+                 atol=None, rtol=None, grad=True, seed=0, forward=None, check_buffers=True):
+    """Build the module with ``make(lib)`` in both libraries, load torch's state into
+    numtorch's, and compare outputs, input and parameter gradients, and buffers.
+
+    ``shapes`` are input shapes (random floats) or ready arrays (e.g. integer targets);
+    ``forward(module, *inputs)`` defaults to ``module(*inputs)``.
+    """
+    rtol, atol = _tol(dtype, atol, rtol)
+    th_m = make(torch)
+    nt_m = make(numtorch)
+    if dtype == "float64":
+        th_m = th_m.double()
+        nt_m = nt_m.double()
+    load_torch_state(nt_m, th_m)
+    th_m.train(train)
+    nt_m.train(train)
+    arrays = make_inputs(shapes, dtype, low, high, seed)
+    nt_in, th_in = to_libs(arrays, grad)
+    call = forward or (lambda m, *xs: m(*xs))
+    nt_out = _flat(call(nt_m, *nt_in))
+    th_out = _flat(call(th_m, *th_in))
+    assert len(nt_out) == len(th_out)
+    for i, (a, b) in enumerate(zip(nt_out, th_out)):
+        assert_same(a, b, rtol, atol, f"module output {i}")
+    if check_buffers:
+        th_b = dict(th_m.named_buffers())
+        for name, b in nt_m.named_buffers():
+            assert_same(b, th_b[name], rtol, atol, f"buffer {name}")
+    if not grad:
+        return nt_m, th_m
+    rng = np.random.default_rng(seed + 7)
+    outs = [(a, b) for a, b in zip(nt_out, th_out)
+            if isinstance(b, torch.Tensor) and b.requires_grad]
+    if not outs:
+        return nt_m, th_m
+    us = [rng.standard_normal(tuple(b.shape)).astype(_np(b).dtype) for _, b in outs]
+    nt_params = dict(nt_m.named_parameters())
+    th_params = dict(th_m.named_parameters())
+    nt_x = [x for x in nt_in if isinstance(x, numtorch.Tensor) and x.requires_grad]
+    th_x = [x for x in th_in if isinstance(x, torch.Tensor) and x.requires_grad]
+    names = [n for n, p in th_params.items() if p.requires_grad]
+    g_nt = numtorch.autograd.grad([a for a, _ in outs], nt_x + [nt_params[n] for n in names],
+                                  [numtorch.from_numpy(u.copy()) for u in us],
+                                  allow_unused=True)
+    g_th = torch.autograd.grad([b for _, b in outs], th_x + [th_params[n] for n in names],
+                               [torch.from_numpy(u.copy()) for u in us], allow_unused=True)
+    labels = [f"input {i}" for i in range(len(nt_x))] + [f"parameter {n}" for n in names]
+    for label, ga, gb, ref in zip(labels, g_nt, g_th, th_x + [th_params[n] for n in names]):
+        if gb is None:
+            gb = torch.zeros_like(ref)
+        if ga is None:
+            ga = numtorch.zeros(tuple(ref.shape), dtype=getattr(numtorch, str(ref.dtype)[6:]))
+        assert_same(ga, gb, rtol * 10, atol * 10, f"grad of {label}")
+    return nt_m, th_m

@@ -13,8 +13,10 @@ from .indexing import *  # noqa: F401,F403
 from .indexing import __all__ as _idx
 from .linalg import *  # noqa: F401,F403
 from .linalg import __all__ as _lin
+from .softmax import *  # noqa: F401,F403
+from .softmax import __all__ as _sm
 
-__all__ = _ew + _red + _shape + _idx + _lin
+__all__ = _ew + _red + _shape + _idx + _lin + _sm
 
 
 def zeros_like(t):

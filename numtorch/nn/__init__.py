@@ -1,0 +1,7 @@
+"""``numtorch.nn``: modules, parameters, containers, ``functional`` and ``init``."""
+
+from .parameter import Parameter, Buffer, UninitializedParameter  # noqa: F401
+from .modules import *  # noqa: F401,F403
+from .modules import Module  # noqa: F401
+from . import functional  # noqa: F401
+from . import init  # noqa: F401

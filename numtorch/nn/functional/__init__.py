@@ -1,0 +1,16 @@
+"""``numtorch.nn.functional`` (``F``): the single place of nn math, composed from ops.
+
+Each family lives in its own file; everything is re-exported here so ``F.conv2d`` etc. work.
+"""
+
+from .linear import *  # noqa: F401,F403
+from .activation import *  # noqa: F401,F403
+from .conv import *  # noqa: F401,F403
+from .pooling import *  # noqa: F401,F403
+from .padding import *  # noqa: F401,F403
+from .normalization import *  # noqa: F401,F403
+from .dropout import *  # noqa: F401,F403
+from .sparse import *  # noqa: F401,F403
+from .distance import *  # noqa: F401,F403
+from .loss import *  # noqa: F401,F403
+from .vision import *  # noqa: F401,F403

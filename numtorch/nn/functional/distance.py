@@ -1,0 +1,3 @@
+"""nn.functional: distance."""
+
+__all__ = []

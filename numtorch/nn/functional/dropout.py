@@ -1,0 +1,3 @@
+"""nn.functional: dropout."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""nn.functional: loss."""
+
+__all__ = []

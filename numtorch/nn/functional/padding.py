@@ -1,0 +1,3 @@
+"""nn.functional: padding."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""nn.functional: pooling."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""nn.functional: sparse."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""nn.functional: vision."""
+
+__all__ = []

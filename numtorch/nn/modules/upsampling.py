@@ -1,0 +1,3 @@
+"""nn modules: upsampling (torch's file of the same name; forward passes call nn.functional)."""
+
+__all__ = []

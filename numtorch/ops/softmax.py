@@ -1,0 +1,67 @@
+"""softmax and log_softmax as primitives (one pass each, numerically stable)."""
+
+from .. import _dtype
+from ..autograd.graph import Op
+from ._util import canonical_dim
+
+__all__ = ["softmax", "log_softmax"]
+
+
+class Softmax(Op):
+    """y = exp(x - max) / sum(exp(x - max)); dx = y * (g - sum(g * y))."""
+
+    def forward(self, x):
+        d = self.dim
+        e = self.xp.exp(x - x.max(axis=d, keepdims=True))
+        e /= e.sum(axis=d, keepdims=True)
+        return self.save_output(e)
+
+    def backward(self, grad):
+        y = self.saved_output()
+        return y * (grad - (grad * y).sum(self.dim, keepdim=True))
+
+
+class LogSoftmax(Op):
+    """y = x - max - log(sum(exp(x - max))); dx = g - exp(y) * sum(g)."""
+
+    def forward(self, x):
+        xp, d = self.xp, self.dim
+        shifted = x - x.max(axis=d, keepdims=True)
+        shifted -= xp.log(xp.exp(shifted).sum(axis=d, keepdims=True))
+        return self.save_output(shifted)
+
+    def backward(self, grad):
+        y = self.saved_output()
+        return grad - y.exp() * grad.sum(self.dim, keepdim=True)
+
+
+def _prepare(input, dim, dtype, fn):
+    if dtype is not None:
+        input = input.to(_dtype.as_dtype(dtype))
+    if input.dtype._category < _dtype._FLOAT:
+        raise RuntimeError(f'"{fn}_lastdim_kernel_impl" not implemented for '
+                           f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
+    if dim is None:  # torch's legacy implicit choice
+        nd = input.dim()
+        dim = 0 if nd in (0, 1, 3) else 1
+    return input, canonical_dim(dim, input.dim())
+
+
+def softmax(input, dim=None, dtype=None):
+    """Softmax along ``dim``: ``exp(x) / sum(exp(x))`` computed without overflow."""
+    x, d = _prepare(input, dim, dtype, "softmax")
+    if x.dim() == 0:
+        return Softmax.apply(x.reshape(1), dim=0).reshape(())
+    if x.numel() == 0:
+        return x.clone()
+    return Softmax.apply(x, dim=d)
+
+
+def log_softmax(input, dim=None, dtype=None):
+    """``log(softmax(x))`` along ``dim``, computed stably in one pass."""
+    x, d = _prepare(input, dim, dtype, "log_softmax")
+    if x.dim() == 0:
+        return LogSoftmax.apply(x.reshape(1), dim=0).reshape(())
+    if x.numel() == 0:
+        return x.clone()
+    return LogSoftmax.apply(x, dim=d)
