@@ -7,13 +7,16 @@ Tensors wrap NumPy arrays (CuPy arrays on CUDA devices); autograd, ``nn``, ``opt
 __version__ = "0.1.0"
 
 from . import autograd  # noqa: F401  (first: the Tensor class imports its grad mode)
-from ._tensor import Tensor  # noqa: F401
+from ._tensor import (  # noqa: F401
+    Tensor, DoubleTensor, FloatTensor, HalfTensor, LongTensor, IntTensor, ShortTensor,
+    CharTensor, ByteTensor, BoolTensor,
+)
 from ._dtype import (  # noqa: F401
     dtype, float16, float32, float64, complex64, complex128, int8, int16, int32, int64, uint8,
     bool, half, float, double, short, int, long, cfloat, cdouble, get_default_dtype,
     set_default_dtype, promote_types, result_type as _result_type,
 )
-from ._device import device  # noqa: F401
+from ._device import device, set_default_device, get_default_device  # noqa: F401
 from ._size import Size  # noqa: F401
 from ._random import (  # noqa: F401
     Generator, manual_seed, seed, initial_seed, get_rng_state, set_rng_state,
@@ -30,6 +33,7 @@ from .autograd.grad_mode import (  # noqa: F401
 from ._tensor_str import set_printoptions  # noqa: F401
 from . import return_types  # noqa: F401
 from . import testing  # noqa: F401  (torch.testing is available after `import torch`)
+from . import nn  # noqa: F401,E402
 
 
 def result_type(tensor1, tensor2):

@@ -1,488 +1,743 @@
-"""Tensor creation: from data, filled, ranges, and random samples.
+"""Tensor creation: from data and filled with a value (ranges: _ranges.py; samples: _sampling.py).
 
-Every function takes torch's keywords (``dtype``, ``device``, ``requires_grad``, and the
-accepted-but-meaningless ``layout`` / ``pin_memory`` / ``memory_format``).
+Every function takes torch's keywords (``dtype``, ``device``, ``requires_grad``, ``out``, and the
+accepted-but-meaningless ``layout`` / ``pin_memory`` / ``memory_format``). Without ``device``
+tensors go to the default device (the CPU unless ``with torch.device(...)`` says otherwise).
 """
 
-import math
+import builtins
 import warnings
 
 import numpy as np
 
 from . import _dtype, backend
-from ._device import as_device
-from ._random import rng_for
+from ._device import default_device
+from ._sampling import (  # noqa: F401  (re-exported: torch has them at the top level)
+    bernoulli, multinomial, normal, poisson, rand, rand_like, randint, randint_like, randn,
+    randn_like, randperm,
+)
+from ._size import parse_size
 from ._tensor import Tensor, _make
-from .ops._util import shape_arg
 
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "full", "empty",
            "zeros_like", "ones_like", "full_like", "empty_like", "eye", "arange", "range",
            "linspace", "logspace", "rand", "randn", "randint", "randperm", "rand_like",
-           "randn_like", "randint_like", "normal", "bernoulli", "empty_strided", "scalar_tensor",
-           "is_tensor", "is_storage", "numel", "is_floating_point", "is_complex",
-           "is_nonzero"]
+           "randn_like", "randint_like", "normal", "bernoulli", "multinomial", "poisson",
+           "empty_strided", "scalar_tensor", "is_tensor", "is_storage", "numel",
+           "is_floating_point", "is_complex", "is_nonzero"]
+
+# Python types accepted as a ``dtype=`` argument, and the dtype each one means in torch
+_PY_DTYPES = {builtins.float: _dtype.float64, builtins.int: _dtype.int64,
+              builtins.bool: _dtype.bool, builtins.complex: _dtype.complex128}
+_PY_SCALARS = {builtins.float, builtins.int, builtins.bool, builtins.complex}
 
 
-def _finish(arr, dtype=None, device=None, requires_grad=False):
-    """Cast to ``dtype``, move to ``device``, set ``requires_grad``; return the Tensor."""
-    if dtype is not None:
-        dt = _dtype.as_dtype(dtype).np
-        if arr.dtype != dt:
-            arr = arr.astype(dt)
-    dev = as_device(device)
+def dtype_arg(dtype, fn):
+    """Validate a ``dtype=`` argument of ``fn``: a numtorch dtype or a Python number type."""
+    if dtype is None or type(dtype) is _dtype.dtype:
+        return dtype
+    d = _PY_DTYPES.get(dtype) if isinstance(dtype, type) else None
+    if d is None:
+        raise TypeError(f"{fn}(): argument 'dtype' must be torch.dtype, not "
+                        f"{type(dtype).__name__}")
+    return d
+
+
+def _host(t):
+    return t._array if type(t._array) is np.ndarray else t._array.get()
+
+
+def _xp(dev):
+    return np if dev is None or dev.type == "cpu" else backend.get_xp(dev)
+
+
+def _finish(arr, device=None, requires_grad=False, out=None):
+    """Wrap ``arr``: move it to ``device`` (or the default), set ``requires_grad``, or write it
+    into ``out``."""
+    dev = default_device(device)
     if dev is not None and dev.type != "cpu":
         arr = backend.to_device(arr, dev)
+    if out is not None:
+        return write_out(out, arr)
     t = _make(arr)
     if requires_grad:
-        t.requires_grad_(True)
+        if arr.dtype.kind not in "fc":
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                               "gradients")
+        t._requires_grad = True
     return t
 
 
-def _infer_array(data):
-    """NumPy array for Python data, with torch's dtype inference for Python numbers."""
-    if isinstance(data, Tensor):
-        return data._array if type(data._array) is np.ndarray else data._array.get(), True
-    if isinstance(data, np.ndarray):
-        return data, True
-    if isinstance(data, (list, tuple)) and _has_tensor(data):
-        data = _tensors_to_lists(data)
-    try:
-        arr = np.array(data)
-    except ValueError as e:
-        raise ValueError(f"expected sequence of equal-length lists: {e}") from None
-    if arr.dtype == object:
-        raise TypeError(f"tensor(): could not infer dtype from {type(data).__name__} data: "
-                        "elements must be numbers, bools or tensors")
-    if arr.dtype.kind in "US":
-        raise TypeError(f"new(): invalid data type '{arr.dtype.kind == 'U' and 'str'}'")
-    return arr, isinstance(data, np.generic)
+def write_out(out, arr):
+    """Store ``arr`` in the tensor ``out`` (resized when its shape differs) and return ``out``."""
+    if not isinstance(out, Tensor):
+        raise TypeError(f"argument 'out' must be Tensor, not {type(out).__name__}")
+    if out.requires_grad:
+        raise RuntimeError("out=... arguments don't support automatic differentiation, but one "
+                           "of the arguments requires grad.")
+    if type(arr) is not type(out._array):
+        arr = backend.to_device(arr, out.device)
+    if arr.shape == out._array.shape:
+        out._array[...] = arr
+    else:
+        out._array = arr.astype(out._array.dtype, copy=False)
+    out._vc[0] += 1
+    return out
 
 
-def _has_tensor(seq):
-    for x in seq:
-        if isinstance(x, Tensor):
-            return True
-        if isinstance(x, (list, tuple)) and _has_tensor(x):
-            return True
-    return False
+# -- overflow checks for numbers written into a dtype --------------------------------------------
+# torch names the target type in two spellings: C types (full, fill) and dtype names (tensor)
+_C_TYPE = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
+           "int64": "int64_t", "float16": "c10::Half", "float32": "float", "float64": "double"}
 
 
-def _tensors_to_lists(x):
+def _check_fits(values, dt, c_names):
+    """torch's "value cannot be converted ... without overflow" check for numbers.
+
+    Args:
+        values (ndarray): the numbers (float64, int64 or complex128) before conversion.
+        dt (dtype): the target dtype.
+        c_names (bool): use C type names in the message (as ``full`` does).
+    """
+    if dt is _dtype.bool or values.size == 0:
+        return
+    name = _C_TYPE.get(dt.name, dt.name) if c_names else dt.name
+    kind = values.dtype.kind
+    if kind == "c":
+        if dt._category != _dtype._COMPLEX and bool((values.imag != 0).any()):
+            raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+        values = values.real
+        kind = values.dtype.kind
+    if dt._category == _dtype._INT:
+        info = np.iinfo(dt.np)
+        if kind == "f":
+            if not bool(np.isfinite(values).all()):
+                raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+            # floats must be in range before truncation; unsigned types take no negatives
+            lo = 0 if info.min == 0 else info.min
+            ok = (values >= lo) & (values < float(info.max) + 1) if info.min == 0 else \
+                (values > float(info.min) - 1) & (values < float(info.max) + 1)
+        else:
+            # integers into an unsigned type may be negative down to -max (they wrap around)
+            lo = -int(info.max) if info.min == 0 else int(info.min)
+            ok = (values >= lo) & (values <= int(info.max))
+        if not bool(ok.all()):
+            raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+    elif dt in (_dtype.float32, _dtype.float16) and kind == "f":
+        finite = values[np.isfinite(values)]
+        if finite.size and float(np.abs(finite).max()) > float(np.finfo(dt.np).max):
+            raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+
+
+# -- from data ------------------------------------------------------------------------------------
+def _scalar_dtype(x):
+    """torch's dtype for one element of Python data (numbers, NumPy scalars and arrays)."""
+    t = type(x)
+    if t is builtins.float:
+        return _dtype.get_default_dtype()
+    if t is builtins.int:
+        return _dtype.int64
+    if t is builtins.bool:
+        return _dtype.bool
+    if t is builtins.complex:
+        return _dtype.default_complex()
+    if isinstance(x, (np.generic, np.ndarray)):
+        return _dtype.from_numpy_dtype(x.dtype)
     if isinstance(x, Tensor):
-        if x.numel() != 1 and x.dim() != 0:
-            return x.tolist()
-        return x.item() if x.dim() == 0 else x.tolist()
+        return x.dtype
+    return None
+
+
+def _leaf_types(seq, out):
+    """Collect the types of the non-sequence items of nested lists/tuples into ``out``."""
+    types = set(map(type, seq))
+    if types <= _PY_SCALARS:
+        out |= types
+        return
+    for x in seq:
+        if isinstance(x, (list, tuple)):
+            _leaf_types(x, out)
+        else:
+            out.add(type(x))
+
+
+def _unwrap_tensors(x):
+    """Replace one-element tensors in nested data by NumPy scalars of their dtype."""
+    if isinstance(x, Tensor):
+        if x.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
+        return _host(x).reshape(-1)[0]
     if isinstance(x, (list, tuple)):
-        return [_tensors_to_lists(v) for v in x]
+        return [_unwrap_tensors(v) for v in x]
     return x
 
 
-def _python_dtype(arr):
-    """torch's dtype for data that came from Python numbers."""
-    k = arr.dtype.kind
-    if k == "f":
-        return _dtype.get_default_dtype().np
-    if k == "c":
-        return _dtype.default_complex().np
-    if k in "iu":
-        return np.dtype(np.int64)
-    return arr.dtype
+def _promoted_dtype(x, acc):
+    """Promote ``acc`` with the dtype of every leaf of nested data ``x``."""
+    if isinstance(x, (list, tuple)):
+        for v in x:
+            acc = _promoted_dtype(v, acc)
+        return acc
+    d = _scalar_dtype(x)
+    if d is None:
+        return acc
+    return d if acc is None else _dtype.promote_types(acc, d)
+
+
+def _shape_error(data):
+    """Raise torch's error for nested sequences that do not form a rectangular array."""
+    shape = []
+    x = data
+    while isinstance(x, (list, tuple)):
+        shape.append(len(x))
+        if not x:
+            break
+        x = x[0]
+
+    def check(seq, d):
+        if len(seq) != shape[d]:
+            raise ValueError(f"expected sequence of length {shape[d]} at dim {d} "
+                             f"(got {len(seq)})")
+        for item in seq:
+            if d + 1 < len(shape):
+                if not isinstance(item, (list, tuple)):
+                    raise TypeError("not a sequence")
+                check(item, d + 1)
+            elif isinstance(item, (list, tuple)):
+                raise TypeError(f"'{type(item).__name__}' object cannot be interpreted as an "
+                                "integer")
+
+    check(data, 0)
+    raise ValueError("tensor(): the nested sequences do not form a rectangular array")
+
+
+def _object_error(arr):
+    for v in arr.reshape(-1):
+        if isinstance(v, builtins.int):
+            raise ValueError("Overflow when unpacking long long")
+        if isinstance(v, (str, bytes)):
+            raise TypeError(f"new(): invalid data type '{type(v).__name__}'")
+        if _scalar_dtype(v) is None and not isinstance(v, (list, tuple)):
+            raise RuntimeError(f"Could not infer dtype of {type(v).__name__}")
+    raise TypeError("tensor(): could not infer a dtype from the given data")
+
+
+def _from_data(data):
+    """A NumPy array holding Python data, and the dtype torch infers for that data."""
+    if isinstance(data, np.ndarray):
+        return data, _dtype.from_numpy_dtype(data.dtype)
+    if isinstance(data, np.generic):
+        return np.asarray(data), _dtype.from_numpy_dtype(data.dtype)
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    if type(data) in _PY_SCALARS:
+        if type(data) is builtins.int and not -(1 << 63) <= data < (1 << 63):
+            raise ValueError("Overflow when unpacking long long")
+        return np.asarray(data), _scalar_dtype(data)
+    if isinstance(data, builtins.range):
+        data = list(data)
+    if not isinstance(data, (list, tuple)):
+        raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
+    types = set()
+    _leaf_types(data, types)
+    inferred = None
+    if not types <= _PY_SCALARS:
+        if Tensor in types or any(issubclass(t, Tensor) for t in types):
+            data = _unwrap_tensors(data)
+        inferred = _promoted_dtype(data, None)
+    try:
+        arr = np.array(data)
+    except ValueError:
+        _shape_error(data)
+    if arr.dtype == object:
+        _object_error(arr)
+    if arr.dtype.kind in "USV":
+        kind = "str" if arr.dtype.kind == "U" else "bytes"
+        raise TypeError(f"new(): invalid data type '{kind}'")
+    if inferred is None:
+        kind = arr.dtype.kind
+        if kind == "u":  # only Python ints past int64's range make NumPy pick uint64
+            raise ValueError("Overflow when unpacking long long")
+        inferred = {"b": _dtype.bool, "i": _dtype.int64, "f": _dtype.get_default_dtype(),
+                    "c": _dtype.default_complex()}[kind]
+    return arr, inferred
+
+
+def _convert(arr, dt):
+    if arr.dtype == dt.np:
+        return arr
+    if arr.dtype.kind == "c" and dt._category != _dtype._COMPLEX:
+        raise TypeError("must be real number, not complex")
+    with np.errstate(invalid="ignore", over="ignore"):
+        return arr.astype(dt.np)
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
-    """Build a new tensor by copying ``data`` (a number, nested sequence, array or tensor).
+    """Build a new tensor by copying ``data``: a number, nested lists/tuples, an array or a tensor.
 
-    Python floats give the default dtype, ints give int64 and bools give bool; NumPy arrays
-    keep their dtype.
+    Python floats give the default dtype, ints int64, bools bool and complex numbers the
+    default complex dtype; NumPy arrays and scalars keep their dtype, and mixed data is promoted
+    as torch does.
+
+    Args:
+        data: the values.
+        dtype (dtype, optional): the result dtype instead of the inferred one.
+        device (device, optional): where to put the result.
+        requires_grad (bool): whether autograd records operations on the result.
 
     Example:
         >>> torch.tensor([[1., 2.]], requires_grad=True)
         tensor([[1., 2.]], requires_grad=True)
+        >>> torch.tensor([1, 2]).dtype
+        torch.int64
+
+    Note:
+        torch refuses NumPy arrays with negative strides here; numtorch copies them.
     """
+    dt = dtype_arg(dtype, "tensor")
     if isinstance(data, Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use "
-                      "sourceTensor.clone().detach() or sourceTensor.clone().detach()."
+                      "sourceTensor.detach().clone() or sourceTensor.detach().clone()."
                       "requires_grad_(True), rather than torch.tensor(sourceTensor).",
                       UserWarning, stacklevel=2)
-    arr, keep = _infer_array(data)
-    if dtype is None and not keep:
-        dt = _python_dtype(arr)
-        if arr.dtype != dt:
-            arr = arr.astype(dt)
-    elif dtype is None and arr.dtype not in _dtype._FROM_NP:
-        _dtype.from_numpy_dtype(arr.dtype)  # raises the unsupported-type error
-    arr = np.array(arr, dtype=None if dtype is None else _dtype.as_dtype(dtype).np, copy=True)
-    return _finish(arr, None, device, requires_grad)
+        arr, inferred, python_data = _host(data), data.dtype, False
+        source = arr
+    else:
+        arr, inferred = _from_data(data)
+        source = data
+        python_data = not isinstance(data, (np.ndarray, np.generic))
+    if dt is not None and python_data and dt._category == _dtype._INT:
+        _check_fits(arr, dt, c_names=False)
+    arr = _convert(arr, dt or inferred)
+    if arr is data or arr is source or not arr.flags.c_contiguous:
+        arr = arr.copy(order="C")
+    return _finish(arr, device, requires_grad)
+
+
+def _no_negative_strides(arr):
+    if any(s < 0 for s in arr.strides):
+        raise ValueError("At least one stride in the given numpy array is negative, and tensors "
+                         "with negative strides are not currently supported. (You can probably "
+                         "work around this by making a copy of your array  with array.copy().) ")
 
 
 def as_tensor(data, dtype=None, device=None):
-    """Like :func:`tensor` but shares memory with ``data`` when no conversion is needed."""
+    """Convert ``data`` to a tensor, sharing memory with it when no conversion is needed.
+
+    A tensor comes back as itself (or converted with ``to``); a NumPy array of a supported
+    dtype on the CPU is wrapped without a copy.
+
+    Example:
+        >>> a = np.array([1., 2.])
+        >>> t = torch.as_tensor(a)
+        >>> t[0] = 5.
+        >>> a
+        array([5., 2.])
+    """
+    dt = dtype_arg(dtype, "as_tensor")
     if isinstance(data, Tensor):
-        return data.to(dtype=_dtype.as_dtype(dtype), device=as_device(device))
+        return data.to(dtype=dt, device=device)
     if isinstance(data, np.ndarray):
-        _dtype.from_numpy_dtype(data.dtype)
-        return _finish(data, dtype, device)
-    return tensor(data, dtype=dtype, device=device)
+        _no_negative_strides(data)
+        src = _dtype.from_numpy_dtype(data.dtype)
+        arr = data if dt is None or dt is src else _convert(data, dt)
+        return _finish(arr, device)
+    arr, inferred = _from_data(data)
+    if dt is not None and not isinstance(data, np.generic) and dt._category == _dtype._INT:
+        _check_fits(arr, dt, c_names=False)
+    return _finish(np.array(_convert(arr, dt or inferred)), device)
 
 
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
-    """Convert ``obj`` to a tensor, sharing memory when possible (unless ``copy=True``)."""
-    t = as_tensor(obj, dtype=dtype, device=device)
-    if copy:
-        t = t.clone().detach()
+    """Convert ``obj`` to a tensor, sharing memory when possible.
+
+    Args:
+        obj: a tensor, a NumPy array (or anything NumPy can view without copying), a number
+            or nested sequences.
+        dtype (dtype, optional): the result dtype.
+        device (device, optional): where to put the result.
+        copy (bool, optional): True always copies; False never does (and raises when a copy
+            would be needed); None copies only when needed.
+        requires_grad (bool): whether autograd records operations on the result.
+
+    Example:
+        >>> torch.asarray([1, 2], dtype=torch.float64)
+        tensor([1., 2.], dtype=torch.float64)
+    """
+    dt = dtype_arg(dtype, "asarray")
+    if isinstance(obj, Tensor):
+        if copy is False and dt is not None and dt is not obj.dtype:
+            raise ValueError(_alias_error(obj.dtype, dt))
+        t = obj.to(dtype=dt, device=device)
+        if copy and t is obj:
+            t = t.clone()
+    elif isinstance(obj, (list, tuple)) or type(obj) in _PY_SCALARS:
+        if copy is False:
+            raise ValueError("can't alias arbitrary sequence into a tensor.")
+        t = as_tensor(obj, dtype=dt, device=device)
+    else:
+        arr = obj if isinstance(obj, np.ndarray) else np.asarray(obj)
+        src = _dtype.from_numpy_dtype(arr.dtype)
+        if copy is False and dt is not None and dt is not src:
+            raise ValueError(_alias_error(src, dt))
+        t = as_tensor(arr, dtype=dt, device=device)
+        if copy and t._array is arr:
+            t = _make(arr.copy())
     if requires_grad:
         t.requires_grad_(True)
     return t
 
 
+def _alias_error(src, dst):
+    names = _dtype._TYPE_DISPLAY
+    return f"can't alias tensor with dtype '{names[src.name]}' into dtype '{names[dst.name]}'."
+
+
 def from_numpy(ndarray):
-    """Wrap a NumPy array as a tensor sharing its memory (writes show in both)."""
+    """Wrap a NumPy array as a tensor sharing its memory: writes to either show in both.
+
+    Example:
+        >>> a = np.zeros(2, dtype=np.float32)
+        >>> t = torch.from_numpy(a)
+        >>> t += 1
+        >>> a
+        array([1., 1.], dtype=float32)
+    """
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
-    _dtype.from_numpy_dtype(ndarray.dtype)
-    if not ndarray.flags.writeable:
-        warnings.warn("The given NumPy array is not writable, and PyTorch does not support "
-                      "non-writable tensors. This means writing to this tensor will result in "
-                      "undefined behavior.", UserWarning, stacklevel=2)
     if not ndarray.dtype.isnative:
         raise ValueError("given numpy array has byte order different from the native byte "
                          "order. Conversion between byte orders is currently not supported.")
+    _dtype.from_numpy_dtype(ndarray.dtype)
+    _no_negative_strides(ndarray)
+    if not ndarray.flags.writeable:
+        warnings.warn("The given NumPy array is not writable, and PyTorch does not support "
+                      "non-writable tensors. This means writing to this tensor will result in "
+                      "undefined behavior. You may want to copy the array to protect its data "
+                      "or make it writable before converting it to a tensor.", UserWarning,
+                      stacklevel=2)
     return _make(ndarray)
 
 
-def _size_and_dtype(size, dtype, default=None):
-    shape = shape_arg(size)
-    for s in shape:
-        if s < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
-                               f"{list(shape)}")
-    dt = _dtype.as_dtype(dtype) if dtype is not None else (default or
-                                                          _dtype.get_default_dtype())
-    return shape, dt
+# -- filled ----------------------------------------------------------------------------------
+def _factory_dtype(dtype, out, fn):
+    if dtype is None:
+        return out.dtype if out is not None else _dtype.get_default_dtype()
+    return dtype_arg(dtype, fn)
 
 
-def _xp(device):
-    dev = as_device(device)
-    return np if dev is None or dev.type == "cpu" else backend.get_xp(dev)
+def _filled(fn, size, kwargs, dtype, device, requires_grad, out, make):
+    shape = parse_size(fn, size, kwargs.pop("size", None),
+                       "zeros: Dimension size must be non-negative." if fn == "zeros" else None)
+    if kwargs:
+        raise TypeError(f"{fn}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    dt = _factory_dtype(dtype, out, fn)
+    dev = default_device(device)
+    return _finish(make(_xp(dev), shape, dt.np), dev, requires_grad, out)
 
 
 def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
-          pin_memory=False, memory_format=None):
-    """A tensor of zeros of shape ``size``."""
-    shape, dt = _size_and_dtype(size, dtype)
-    return _finish(_xp(device).zeros(shape, dtype=dt.np), None, device, requires_grad)
+          pin_memory=False, memory_format=None, **kwargs):
+    """Return a tensor of zeros of the given shape.
+
+    Args:
+        *size (int...): the shape, as ints or one sequence (``size=`` also works).
+        dtype (dtype, optional): the dtype. Default: the default float dtype.
+        device (device, optional): where to put the result.
+        requires_grad (bool): whether autograd records operations on the result.
+
+    Example:
+        >>> torch.zeros(2, 3).shape
+        torch.Size([2, 3])
+    """
+    return _filled("zeros", size, kwargs, dtype, device, requires_grad, out,
+                   lambda xp, s, d: xp.zeros(s, dtype=d))
 
 
 def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
-         pin_memory=False, memory_format=None):
-    """A tensor of ones of shape ``size``."""
-    shape, dt = _size_and_dtype(size, dtype)
-    return _finish(_xp(device).ones(shape, dtype=dt.np), None, device, requires_grad)
+         pin_memory=False, memory_format=None, **kwargs):
+    """Return a tensor of ones of the given shape (see :func:`zeros` for the arguments).
+
+    Example:
+        >>> torch.ones(2, dtype=torch.int64)
+        tensor([1, 1])
+    """
+    return _filled("ones", size, kwargs, dtype, device, requires_grad, out,
+                   lambda xp, s, d: xp.ones(s, dtype=d))
 
 
 def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
-          pin_memory=False, memory_format=None):
-    """An uninitialised tensor of shape ``size``."""
-    shape, dt = _size_and_dtype(size, dtype)
-    return _finish(_xp(device).empty(shape, dtype=dt.np), None, device, requires_grad)
+          pin_memory=False, memory_format=None, **kwargs):
+    """Return an uninitialised tensor of the given shape (see :func:`zeros` for the arguments).
+
+    Example:
+        >>> torch.empty(2, 3).shape
+        torch.Size([2, 3])
+    """
+    return _filled("empty", size, kwargs, dtype, device, requires_grad, out,
+                   lambda xp, s, d: xp.empty(s, dtype=d))
 
 
-def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False, **unused):
-    """An uninitialised tensor of ``size`` (numtorch's memory is always C-ordered)."""
-    return empty(size, dtype=dtype, device=device, requires_grad=requires_grad)
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
+                  pin_memory=False):
+    """Return an uninitialised tensor with the given shape and strides (in elements).
+
+    Example:
+        >>> torch.empty_strided((2, 3), (1, 2)).stride()
+        (1, 2)
+    """
+    shape = parse_size("empty_strided", (size,))
+    strides = parse_size("empty_strided", (stride,))
+    if len(shape) != len(strides):
+        raise RuntimeError(f"dimensionality of sizes ({len(shape)}) must match dimensionality of "
+                           f"strides ({len(strides)})")
+    dt = _factory_dtype(dtype, None, "empty_strided")
+    dev = default_device(device)
+    xp = _xp(dev)
+    # one buffer just large enough for the furthest element the strides can reach
+    need = 0 if 0 in shape else 1 + sum((n - 1) * s for n, s in zip(shape, strides))
+    buf = xp.empty(max(need, 1), dtype=dt.np)
+    arr = backend.helpers_for(xp).as_strided(buf, shape,
+                                             tuple(s * dt.itemsize for s in strides))
+    return _finish(arr, dev, requires_grad)
+
+
+def _is_number(x):
+    return isinstance(x, (builtins.int, builtins.float, builtins.complex, np.number, np.bool_))
+
+
+def _fill_dtype(value):
+    """The dtype ``full`` infers from its fill value (NumPy scalars count by their kind)."""
+    if isinstance(value, builtins.bool):
+        return _dtype.bool
+    if isinstance(value, np.bool_):  # torch reads NumPy bools as floats here
+        return _dtype.get_default_dtype()
+    if isinstance(value, (builtins.int, np.integer)):
+        return _dtype.int64
+    if isinstance(value, (builtins.float, np.floating)):
+        return _dtype.get_default_dtype()
+    return _dtype.default_complex()
+
+
+def _fill_value(value, fn, position=2):
+    if isinstance(value, Tensor):
+        if value.numel() != 1:
+            raise RuntimeError(f"{fn}: the fill value must be a number or a one-element tensor, "
+                               f"but got a tensor of shape {list(value.shape)}")
+        value = value.item()
+    if not _is_number(value):
+        raise TypeError(f"{fn}(): argument 'fill_value' (position {position}) must be Number, "
+                        f"not {type(value).__name__}")
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
-    """A tensor of shape ``size`` filled with ``fill_value`` (dtype inferred from it)."""
-    if isinstance(fill_value, Tensor):
-        fill_value = fill_value.item()
-    default = _dtype._scalar_dtype(fill_value) if dtype is None else None
-    shape, dt = _size_and_dtype(size, dtype, default)
-    return _finish(_xp(device).full(shape, fill_value, dtype=dt.np), None, device,
-                   requires_grad)
+    """Return a tensor of the given shape filled with ``fill_value``.
+
+    Without ``dtype`` the dtype follows the value: bool, int64, the default float dtype or
+    the default complex dtype.
+
+    Example:
+        >>> torch.full((2,), 7)
+        tensor([7, 7])
+        >>> torch.full((2,), 0.5)
+        tensor([0.5000, 0.5000])
+    """
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not "
+                        f"{type(size).__name__}")
+    shape = parse_size("full", (size,))
+    value = _fill_value(fill_value, "full")
+    dt = dtype_arg(dtype, "full") or (out.dtype if out is not None else _fill_dtype(
+        value if isinstance(fill_value, Tensor) else fill_value))
+    _check_fits(np.asarray(value), dt, c_names=True)
+    dev = default_device(device)
+    return _finish(_xp(dev).full(shape, _cast_scalar(value, dt), dtype=dt.np), dev,
+                   requires_grad, out)
 
 
-def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False, **unused):
-    """A 0-d tensor holding ``s`` (default float dtype unless ``dtype`` says otherwise)."""
-    dt = _dtype.as_dtype(dtype) or _dtype.get_default_dtype()
-    return _finish(np.array(s, dtype=dt.np), None, device, requires_grad)
+def _cast_scalar(value, dt):
+    """``value`` converted to ``dt`` as a C cast does (integers wrap into unsigned types)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        if isinstance(value, builtins.complex) and dt._category != _dtype._COMPLEX:
+            value = value.real
+        return np.asarray(value).astype(dt.np)[()]
 
 
-def _like(input, dtype, device):
-    return (_dtype.as_dtype(dtype) or input.dtype), (device if device is not None
-                                                      else input.device)
+def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False,
+                  pin_memory=False):
+    """Return a 0-d tensor holding ``s`` (the default float dtype unless ``dtype`` is given).
+
+    Example:
+        >>> torch.scalar_tensor(3)
+        tensor(3.)
+    """
+    value = _fill_value(s, "scalar_tensor", 1)
+    dt = dtype_arg(dtype, "scalar_tensor") or _dtype.get_default_dtype()
+    _check_fits(np.asarray(value), dt, c_names=True)
+    return _finish(np.array(_cast_scalar(value, dt)), device, requires_grad)
+
+
+def _like(input, dtype, device, memory_format, fn):
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    dt = dtype_arg(dtype, fn) or input.dtype
+    dev = input.device if device is None else default_device(device)
+    # torch's default preserve_format keeps the input's memory layout; NumPy's order="K" does
+    order = "C" if memory_format is not None and "contiguous" in str(memory_format) else "K"
+    return dt, dev, order
+
+
+def _made_like(input, dt, dev, order, requires_grad, make):
+    if dev == input.device:
+        arr = make(backend.xp_of(input._array), input._array, dt.np, order)
+    else:
+        arr = make(_xp(dev), _xp(dev).empty(input._array.shape, dtype=dt.np), dt.np, "C")
+    return _finish(arr, dev, requires_grad)
 
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None):
-    """Zeros with the shape (and by default dtype and device) of ``input``."""
-    dt, dev = _like(input, dtype, device)
-    return zeros(input.shape, dtype=dt, device=dev, requires_grad=requires_grad)
+    """Return zeros with the shape (and by default the dtype and device) of ``input``.
+
+    Example:
+        >>> torch.zeros_like(torch.ones(2, dtype=torch.int32))
+        tensor([0, 0], dtype=torch.int32)
+    """
+    dt, dev, order = _like(input, dtype, device, memory_format, "zeros_like")
+    return _made_like(input, dt, dev, order, requires_grad,
+                      lambda xp, a, d, o: xp.zeros_like(a, dtype=d, order=o))
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
-    """Ones with the shape (and by default dtype and device) of ``input``."""
-    dt, dev = _like(input, dtype, device)
-    return ones(input.shape, dtype=dt, device=dev, requires_grad=requires_grad)
+    """Return ones with the shape (and by default the dtype and device) of ``input``.
+
+    Example:
+        >>> torch.ones_like(torch.zeros(2))
+        tensor([1., 1.])
+    """
+    dt, dev, order = _like(input, dtype, device, memory_format, "ones_like")
+    return _made_like(input, dt, dev, order, requires_grad,
+                      lambda xp, a, d, o: xp.ones_like(a, dtype=d, order=o))
 
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None):
-    """Uninitialised, with the shape (and by default dtype and device) of ``input``."""
-    dt, dev = _like(input, dtype, device)
-    return empty(input.shape, dtype=dt, device=dev, requires_grad=requires_grad)
+    """Return an uninitialised tensor shaped (and typed) like ``input``.
 
-
-def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
-              memory_format=None):
-    """``fill_value`` everywhere, with the shape (and by default dtype) of ``input``."""
-    dt, dev = _like(input, dtype, device)
-    return full(input.shape, fill_value, dtype=dt, device=dev, requires_grad=requires_grad)
-
-
-def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    """A 2-D tensor with ones on the diagonal."""
-    if n < 0 or (m is not None and m < 0):
-        raise RuntimeError(f"n must be greater or equal to 0, got {n if n < 0 else m}")
-    dt = _dtype.as_dtype(dtype) or _dtype.get_default_dtype()
-    return _finish(_xp(device).eye(n, n if m is None else m, dtype=dt.np), None, device,
-                   requires_grad)
-
-
-def _num(x):
-    return x.item() if isinstance(x, Tensor) else x
-
-
-def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
-           requires_grad=False):
-    """Values from ``start`` up to (not including) ``end`` in steps of ``step``.
-
-    The dtype is int64 when every argument is an int, else the default float dtype.
+    Example:
+        >>> torch.empty_like(torch.zeros(2, 3)).shape
+        torch.Size([2, 3])
     """
-    start, end, step = _num(start), _num(end), _num(step)
-    if end is None:
-        start, end = 0, start
-    if step == 0:
-        raise RuntimeError("step must be nonzero")
-    if (end - start) * step < 0 and end != start:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
-    if dtype is None:
-        ints = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
-                   for v in (start, end, step))
-        dt = _dtype.int64 if ints else _dtype.get_default_dtype()
-    else:
-        dt = _dtype.as_dtype(dtype)
-    n = max(int(math.ceil((end - start) / step)), 0)
-    if dt._category == _dtype._INT and all(isinstance(v, (int, np.integer))
-                                           for v in (start, end, step)):
-        arr = np.arange(start, start + n * step, step, dtype=dt.np)[:n]
-    else:
-        arr = (np.arange(n, dtype=np.float64) * step + start).astype(dt.np)
-    return _finish(arr, None, device, requires_grad)
+    dt, dev, order = _like(input, dtype, device, memory_format, "empty_like")
+    return _made_like(input, dt, dev, order, requires_grad,
+                      lambda xp, a, d, o: xp.empty_like(a, dtype=d, order=o))
 
 
-def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False,
-          **unused):  # noqa: A001 - torch's deprecated name
-    """Deprecated: like :func:`arange` but ``end`` is included and the dtype is float."""
-    warnings.warn("torch.range is deprecated and will be removed in a future release because "
-                  "its behavior is inconsistent with Python's range builtin. Instead, use "
-                  "torch.arange, which produces values in [start, end).", UserWarning,
-                  stacklevel=2)
-    if end is None:
-        start, end = 0, start
-    n = int(math.floor((end - start) / step)) + 1
-    dt = _dtype.as_dtype(dtype) or _dtype.get_default_dtype()
-    arr = (np.arange(n, dtype=np.float64) * step + start).astype(dt.np)
-    return _finish(arr, None, device, requires_grad)
+def full_like(input, fill_value, *, dtype=None, layout=None, device=None,
+              requires_grad=False, memory_format=None):
+    """Return ``fill_value`` everywhere, with the shape and (by default) dtype of ``input``.
+
+    Example:
+        >>> torch.full_like(torch.zeros(2, dtype=torch.int64), 2.7)
+        tensor([2, 2])
+    """
+    dt, dev, order = _like(input, dtype, device, memory_format, "full_like")
+    value = _fill_value(fill_value, "full_like")
+    _check_fits(np.asarray(value), dt, c_names=True)
+    value = _cast_scalar(value, dt)
+
+    def make(xp, a, d, o):
+        return xp.full_like(a, value, dtype=d, order=o)
+
+    return _made_like(input, dt, dev, order, requires_grad, make)
 
 
-def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
-             requires_grad=False):
-    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
-    start, end = _num(start), _num(end)
-    if steps < 0:
-        raise RuntimeError("number of steps must be non-negative")
-    dt = _dtype.as_dtype(dtype) or (_dtype.default_complex() if isinstance(
-        start, complex) or isinstance(end, complex) else _dtype.get_default_dtype())
-    if steps == 1:
-        arr = np.array([start], dtype=np.float64)
-    else:
-        # fill from both ends, as torch does, so the last value is exactly ``end``
-        step = (end - start) / (steps - 1) if steps > 1 else 0
-        i = np.arange(steps, dtype=np.float64)
-        half = steps // 2
-        arr = np.where(i < half, start + step * i, end - step * (steps - 1 - i))
-    if dt._category == _dtype._INT:
-        arr = np.trunc(arr)
-    return _finish(arr.astype(dt.np), None, device, requires_grad)
+def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+        pin_memory=False):
+    """Return a 2-D tensor with ones on the diagonal and zeros elsewhere.
 
+    Args:
+        n (int): the number of rows.
+        m (int, optional): the number of columns. Default: ``n``.
 
-def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
-             requires_grad=False):
-    """``base ** linspace(start, end, steps)``."""
-    dt = _dtype.as_dtype(dtype) or _dtype.get_default_dtype()
-    lin = linspace(start, end, steps, dtype=_dtype.float64)._array
-    return _finish((float(base) ** lin).astype(dt.np), None, device, requires_grad)
-
-
-def _float_dtype(dtype, fn):
-    dt = _dtype.as_dtype(dtype) or _dtype.get_default_dtype()
-    if dt._category < _dtype._FLOAT:
-        raise RuntimeError(f'"{fn}" not implemented for '
-                           f"'{_dtype._TYPE_DISPLAY[dt.name]}'")
-    return dt
-
-
-def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
-         requires_grad=False, pin_memory=False):
-    """Uniform samples on [0, 1)."""
-    shape = shape_arg(size)
-    dt = _float_dtype(dtype, "check_uniform_bounds")
-    arr = _uniform(rng_for(generator), shape, dt.np)
-    return _finish(arr, None, device, requires_grad)
-
-
-def _uniform(rng, shape, np_dtype):
-    if np_dtype in (np.float32, np.float64):
-        return rng.random(shape, dtype=np_dtype)
-    if np_dtype.kind == "c":
-        real = np.float32 if np_dtype == np.complex64 else np.float64
-        return (rng.random(shape, dtype=real) + 1j * rng.random(shape, dtype=real)).astype(
-            np_dtype)
-    return rng.random(shape, dtype=np.float32).astype(np_dtype)
-
-
-def _normal(rng, shape, np_dtype):
-    if np_dtype in (np.float32, np.float64):
-        return rng.standard_normal(shape, dtype=np_dtype)
-    if np_dtype.kind == "c":  # torch draws each part with variance 1/2
-        real = np.float32 if np_dtype == np.complex64 else np.float64
-        z = rng.standard_normal(shape + (2,), dtype=real) * np.sqrt(0.5).astype(real)
-        return (z[..., 0] + 1j * z[..., 1]).astype(np_dtype)
-    return rng.standard_normal(shape, dtype=np.float32).astype(np_dtype)
-
-
-def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
-          requires_grad=False, pin_memory=False):
-    """Samples from the standard normal distribution."""
-    shape = shape_arg(size)
-    dt = _float_dtype(dtype, "normal_kernel_cpu")
-    return _finish(_normal(rng_for(generator), shape, dt.np), None, device, requires_grad)
-
-
-def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None,
-            device=None, requires_grad=False):
-    """Integers drawn uniformly from ``[low, high)`` (``randint(high, size)`` also works)."""
-    if size is None:
-        if isinstance(high, (tuple, list)):
-            low, high, size = 0, low, high
-        else:
-            raise TypeError("randint() missing 1 required positional argument: 'size'")
-    if high is None:
-        low, high = 0, low
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
-                           f"to={high}")
-    dt = _dtype.as_dtype(dtype) or _dtype.int64
-    arr = rng_for(generator).integers(low, high, size=shape_arg((size,)), dtype=np.int64)
-    return _finish(arr.astype(dt.np, copy=False), None, device, requires_grad)
-
-
-def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
-             requires_grad=False, pin_memory=False):
-    """A random permutation of ``0 .. n-1`` (int64)."""
+    Example:
+        >>> torch.eye(2, 3)
+        tensor([[1., 0., 0.],
+                [0., 1., 0.]])
+    """
+    n = _int_arg(n, "n", "eye", 1)
+    m = n if m is None else _int_arg(m, "m", "eye", 2)
     if n < 0:
-        raise RuntimeError(f"n must be non-negative, got{n}")
-    dt = _dtype.as_dtype(dtype) or _dtype.int64
-    return _finish(rng_for(generator).permutation(n).astype(dt.np), None, device,
-                   requires_grad)
+        raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    if m < 0:
+        raise RuntimeError(f"m must be greater or equal to 0, got {m}")
+    dt = _factory_dtype(dtype, out, "eye")
+    dev = default_device(device)
+    return _finish(_xp(dev).eye(n, m, dtype=dt.np), dev, requires_grad, out)
 
 
-def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-              memory_format=None):
-    """Uniform [0, 1) samples shaped like ``input``."""
-    dt, dev = _like(input, dtype, device)
-    return rand(input.shape, dtype=dt, device=dev, requires_grad=requires_grad)
+def _int_arg(x, what, fn, position):
+    if isinstance(x, (builtins.bool, builtins.float)) or not hasattr(x, "__index__") or \
+            (isinstance(x, Tensor) and x.dtype._category != _dtype._INT):
+        raise TypeError(f"{fn}(): argument '{what}' (position {position}) must be int, not "
+                        f"{type(x).__name__}")
+    return x.__index__()
 
 
-def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-               memory_format=None):
-    """Standard normal samples shaped like ``input``."""
-    dt, dev = _like(input, dtype, device)
-    return randn(input.shape, dtype=dt, device=dev, requires_grad=requires_grad)
-
-
-def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None,
-                 requires_grad=False, memory_format=None):
-    """Random integers in ``[low, high)`` shaped like ``input``."""
-    if high is None:
-        low, high = 0, low
-    dt, dev = _like(input, dtype, device)
-    return randint(low, high, input.shape, dtype=dt, device=dev, requires_grad=requires_grad)
-
-
-def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None,
-           device=None, requires_grad=False):
-    """Normal samples with elementwise ``mean`` and ``std`` (tensors or numbers)."""
-    rng = rng_for(generator)
-    mt, st = isinstance(mean, Tensor), isinstance(std, Tensor)
-    if not mt and not st:
-        if size is None:
-            raise TypeError("normal() received an invalid combination of arguments: a size is "
-                            "needed when mean and std are numbers")
-        if std < 0:
-            raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-        dt = _float_dtype(dtype, "normal_kernel_cpu")
-        arr = _normal(rng, shape_arg((size,)), dt.np) * dt.np.type(std) + dt.np.type(mean)
-        return _finish(arr.astype(dt.np, copy=False), None, device, requires_grad)
-    ref = mean if mt else std
-    if st and bool((std._array < 0).any()):
-        raise RuntimeError("normal expects all elements of std >= 0.0")
-    m = mean._array if mt else mean
-    s = std._array if st else std
-    shape = np.broadcast_shapes(np.shape(m), np.shape(s))
-    z = _normal(rng, shape, ref._array.dtype)
-    return _make((z * s + m).astype(ref._array.dtype, copy=False))
-
-
-def bernoulli(input, p=None, *, generator=None, out=None):
-    """0/1 samples with probability ``input`` (or ``p``) of a one, in ``input``'s dtype."""
-    probs = input._array if p is None else np.broadcast_to(np.asarray(p), input._array.shape)
-    if np.any((probs < 0) | (probs > 1)):
-        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
-    u = rng_for(generator).random(input._array.shape)
-    return _make((u < probs).astype(input._array.dtype))
-
-
+# -- predicates -----------------------------------------------------------------------------------
 def is_tensor(obj):
-    """True if ``obj`` is a numtorch Tensor."""
+    """Return True if ``obj`` is a numtorch Tensor.
+
+    Example:
+        >>> torch.is_tensor(torch.zeros(1)), torch.is_tensor([0])
+        (True, False)
+    """
     return isinstance(obj, Tensor)
 
 
 def is_storage(obj):
-    """True if ``obj`` is a numtorch storage object."""
+    """Return True if ``obj`` is a numtorch storage object."""
     return type(obj).__name__.endswith("Storage")
 
 
 def numel(input):
-    """Number of elements of ``input``."""
+    """Return the number of elements of ``input``.
+
+    Example:
+        >>> torch.numel(torch.zeros(2, 3))
+        6
+    """
     return input.numel()
 
 
 def is_floating_point(input):
+    """Return True if ``input`` has a floating point dtype."""
     return input.is_floating_point()
 
 
 def is_complex(input):
+    """Return True if ``input`` has a complex dtype."""
     return input.is_complex()
 
 
 def is_nonzero(input):
-    """``bool(input)`` for a one-element tensor; torch's RuntimeError otherwise."""
+    """Return ``bool(input)`` for a one-element tensor; torch's RuntimeError otherwise.
+
+    Example:
+        >>> torch.is_nonzero(torch.tensor([1.]))
+        True
+    """
     if input.numel() != 1:
         raise RuntimeError(f"Boolean value of Tensor with "
                            f"{'no values' if input.numel() == 0 else 'more than one value'} is "
                            "ambiguous")
     return bool(input.item())
+
+
+# the range functions live in _ranges.py, which builds on the helpers above
+from ._ranges import arange, linspace, logspace, range  # noqa: E402,F401,A004

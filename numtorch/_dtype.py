@@ -19,31 +19,56 @@ _BOOL, _INT, _FLOAT, _COMPLEX = 0, 1, 2, 3
 
 
 class dtype:
-    """A tensor element type, e.g. ``numtorch.float32``; compares by identity like torch's."""
+    """A tensor element type, e.g. ``numtorch.float32``; compares by identity like torch's.
 
-    __slots__ = ("name", "np", "itemsize", "_category", "is_signed", "_legacy")
+    The eleven dtypes are module-level singletons (``float32 is float``); there is no public
+    constructor, and pickling or copying a dtype gives back the same object.
 
-    def __init__(self, name, np_dtype, category, legacy):
+    Attributes:
+        itemsize (int): bytes per element.
+        is_signed (bool): whether the type can hold negative values.
+        abbr (str): torch's short name, e.g. ``"f32"``, ``"i64"``, ``"b8"``.
+    """
+
+    __slots__ = ("name", "np", "itemsize", "_category", "is_signed", "_legacy", "abbr")
+
+    def __init__(self, name, np_dtype, category, legacy, abbr):
         self.name = name
         self.np = np.dtype(np_dtype)
         self.itemsize = self.np.itemsize
         self._category = category
         self.is_signed = category != _BOOL and name != "uint8"
         self._legacy = legacy
+        self.abbr = abbr
 
     @property
     def is_floating_point(self):
+        """True for float16, float32 and float64."""
         return self._category == _FLOAT
 
     @property
     def is_complex(self):
+        """True for complex64 and complex128."""
         return self._category == _COMPLEX
 
     def to_real(self):
-        return {complex64: float32, complex128: float64}.get(self, self)
+        """The real counterpart of a complex dtype (float32 for complex64); others unchanged."""
+        return _TO_REAL.get(self, self)
 
     def to_complex(self):
-        return {float16: complex64, float32: complex64, float64: complex128}.get(self, self)
+        """The complex counterpart of a floating or complex dtype (complex64 for float32).
+
+        Note:
+            torch maps float16 to complex32 (ComplexHalf); NumPy has no such type, so numtorch
+            raises for float16.
+        """
+        c = _TO_COMPLEX.get(self)
+        if c is None:
+            if self is float16:
+                raise RuntimeError("to_complex: numtorch has no complex32 (ComplexHalf) dtype, "
+                                   "the complex counterpart of float16")
+            raise RuntimeError(f"Unknown Complex ScalarType for {_TYPE_DISPLAY[self.name]}")
+        return c
 
     def __repr__(self):
         return "torch." + self.name
@@ -56,17 +81,17 @@ def _from_name(name):
     return _BY_NAME[name]
 
 
-float16 = dtype("float16", np.float16, _FLOAT, "HalfTensor")
-float32 = dtype("float32", np.float32, _FLOAT, "FloatTensor")
-float64 = dtype("float64", np.float64, _FLOAT, "DoubleTensor")
-complex64 = dtype("complex64", np.complex64, _COMPLEX, "ComplexFloatTensor")
-complex128 = dtype("complex128", np.complex128, _COMPLEX, "ComplexDoubleTensor")
-int8 = dtype("int8", np.int8, _INT, "CharTensor")
-int16 = dtype("int16", np.int16, _INT, "ShortTensor")
-int32 = dtype("int32", np.int32, _INT, "IntTensor")
-int64 = dtype("int64", np.int64, _INT, "LongTensor")
-uint8 = dtype("uint8", np.uint8, _INT, "ByteTensor")
-bool = dtype("bool", np.bool_, _BOOL, "BoolTensor")  # noqa: A001 - torch.bool
+float16 = dtype("float16", np.float16, _FLOAT, "HalfTensor", "f16")
+float32 = dtype("float32", np.float32, _FLOAT, "FloatTensor", "f32")
+float64 = dtype("float64", np.float64, _FLOAT, "DoubleTensor", "f64")
+complex64 = dtype("complex64", np.complex64, _COMPLEX, "ComplexFloatTensor", "c64")
+complex128 = dtype("complex128", np.complex128, _COMPLEX, "ComplexDoubleTensor", "c128")
+int8 = dtype("int8", np.int8, _INT, "CharTensor", "i8")
+int16 = dtype("int16", np.int16, _INT, "ShortTensor", "i16")
+int32 = dtype("int32", np.int32, _INT, "IntTensor", "i32")
+int64 = dtype("int64", np.int64, _INT, "LongTensor", "i64")
+uint8 = dtype("uint8", np.uint8, _INT, "ByteTensor", "u8")
+bool = dtype("bool", np.bool_, _BOOL, "BoolTensor", "b8")  # noqa: A001 - torch.bool
 
 half, float, double = float16, float32, float64  # noqa: A001
 short, int, long = int16, int32, int64  # noqa: A001
@@ -78,6 +103,9 @@ _BY_NAME.update(half=half, float=float32, double=float64, short=int16, int=int32
                 cfloat=complex64, cdouble=complex128)
 _FROM_NP = {d.np: d for d in _ALL}
 _BY_LEGACY = {d._legacy: d for d in _ALL}
+_TO_REAL = {complex64: float32, complex128: float64}
+_TO_COMPLEX = {float32: complex64, float64: complex128, complex64: complex64,
+               complex128: complex128}
 
 # how torch names dtypes in error messages ("result type Float can't be cast ...")
 _TYPE_DISPLAY = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
@@ -97,15 +125,24 @@ def set_default_dtype(d):
 
     Args:
         d (dtype): ``float32`` or ``float64`` (``float16`` is accepted as torch does).
+
+    Example:
+        >>> torch.set_default_dtype(torch.float64)
+        >>> torch.tensor([1.5]).dtype
+        torch.float64
+        >>> torch.set_default_dtype(torch.float32)
     """
-    d = as_dtype(d)
+    if type(d) is not dtype:
+        raise TypeError(f"invalid dtype object: only floating-point types are supported as the "
+                        f"default type (got {d!r})")
     if not d.is_floating_point:
-        raise TypeError(f"set_default_dtype: only floating-point types are supported as the "
-                        f"default type, but got {d}")
+        raise TypeError(f"only floating-point types are supported as the default type (got "
+                        f"{d})")
     _default[0] = d
 
 
 def default_complex():
+    """The complex dtype Python complex numbers get: complex128 under a float64 default."""
     return complex128 if _default[0] is float64 else complex64
 
 
@@ -153,8 +190,26 @@ _INT_ORDER = {uint8: 0, int8: 0, int16: 1, int32: 2, int64: 3}
 _FLOAT_ORDER = {float16: 0, float32: 1, float64: 2}
 
 
-def promote_types(a, b):
-    """Return the smallest dtype to which both ``a`` and ``b`` can be safely promoted."""
+def _check_dtype_arg(fn, d, name, pos):
+    if type(d) is not dtype:
+        raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be torch.dtype, not "
+                        f"{type(d).__name__}")
+
+
+def promote_types(type1, type2):
+    """Return the smallest dtype to which both dtypes can be promoted, as torch does.
+
+    Example:
+        >>> torch.promote_types(torch.uint8, torch.int8)
+        torch.int16
+    """
+    if type(type1) is not dtype or type(type2) is not dtype:
+        _check_dtype_arg("promote_types", type1, "type1", 1)
+        _check_dtype_arg("promote_types", type2, "type2", 2)
+    return _promote(type1, type2)
+
+
+def _promote(a, b):
     if a is b:
         return a
     ca, cb = a._category, b._category
@@ -174,7 +229,7 @@ def promote_types(a, b):
 
 def _scalar_dtype(x):
     t = type(x)
-    if t is builtins_bool or t is np.bool_:
+    if t is builtins_bool:
         return bool
     if t is builtins_int:
         return int64
@@ -183,8 +238,15 @@ def _scalar_dtype(x):
     if t is builtins_complex:
         return default_complex()
     if isinstance(x, np.generic):
-        d = from_numpy_dtype(x.dtype)
-        return _default[0] if d.is_floating_point else (default_complex() if d.is_complex else d)
+        # torch reads NumPy scalars as Python numbers: integers as int, floats (and, oddly,
+        # NumPy bools) as float
+        kind = x.dtype.kind
+        if kind in "iu":
+            return int64
+        if kind == "c":
+            return default_complex()
+        if kind in "fb":
+            return _default[0]
     raise TypeError(f"expected a Tensor or a number, but got {type(x).__name__}")
 
 
@@ -198,7 +260,8 @@ def _combine(higher, lower):
     if ch >= cl:
         return higher
     if cl == _COMPLEX and ch == _FLOAT:
-        return higher.to_complex()
+        # torch would give complex32 for float16; NumPy has none, so complex64 stands in
+        return _TO_COMPLEX.get(higher, complex64)
     return lower
 
 
@@ -210,15 +273,25 @@ def result_type(*inputs):
         if d is not None:
             td = _FROM_NP[d.dtype]
             if d.ndim:
-                dim = td if dim is None else promote_types(dim, td)
+                dim = td if dim is None else _promote(dim, td)
             else:
-                zero = td if zero is None else promote_types(zero, td)
+                zero = td if zero is None else _promote(zero, td)
         elif x is not None:
             sd = _scalar_dtype(x)
-            wrapped = sd if wrapped is None else promote_types(wrapped, sd)
+            wrapped = sd if wrapped is None else _promote(wrapped, sd)
     return _combine(dim, _combine(zero, wrapped))
 
 
 def can_cast(from_, to):
-    """True when torch allows an op result of dtype ``from_`` to be written into ``to``."""
+    """True when torch allows an op result of dtype ``from_`` to be written into ``to``.
+
+    Casting may not go down a category (complex > floating > integer > bool).
+
+    Example:
+        >>> torch.can_cast(torch.float64, torch.int32)
+        False
+    """
+    if type(from_) is not dtype or type(to) is not dtype:
+        _check_dtype_arg("can_cast", from_, "from_", 1)
+        _check_dtype_arg("can_cast", to, "to", 2)
     return from_._category <= to._category

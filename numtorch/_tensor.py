@@ -1,17 +1,23 @@
 """``numtorch.Tensor``: one xp array plus autograd state. Math methods delegate to ``ops``."""
 
+import copy as _copy
+import operator
+import warnings
+
 import numpy as np
 
 from . import _dtype, backend
-from ._device import CPU, as_device
-from ._size import Size
+from ._device import CPU, as_device, device as _device_cls
+from ._size import Size, parse_size
 from .autograd import graph as _graph
 from ._tensor_math import _TensorMath
 from . import autograd as _autograd
 
-__all__ = ["Tensor"]
+__all__ = ["Tensor", "DoubleTensor", "FloatTensor", "HalfTensor", "LongTensor", "IntTensor",
+           "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor"]
 
 _new = object.__new__
+_tuple_new = tuple.__new__
 
 
 def _make(arr):
@@ -36,23 +42,23 @@ class Tensor(_TensorMath):
     makes an uninitialised 2x3 float tensor, as in torch. Prefer :func:`numtorch.tensor`.
     """
 
+    # NumPy scalars and arrays defer to Tensor's reflected operators (np.float64(2) + t)
+    __array_priority__ = 1000
+
     __slots__ = ("_array", "_requires_grad", "_grad", "_grad_fn", "_output_nr", "_vc", "_base",
                  "_accum", "_extra", "_view_fn", "_view_src", "__weakref__", "__dict__")
 
-    def __new__(cls, *args, device=None, dtype=None):
-        if len(args) == 1 and isinstance(args[0], np.ndarray) and cls is not Tensor:
-            arr = args[0]
-        elif len(args) == 1 and not isinstance(args[0], int):
-            src = args[0]
-            arr = src._array.copy() if isinstance(src, Tensor) else np.array(
-                src, dtype=(_dtype.as_dtype(dtype) or _dtype.get_default_dtype()).np)
+    def __new__(cls, *args, device=None, **kwargs):
+        vc = [0]
+        if cls is not Tensor and len(args) == 1 and type(args[0]) is np.ndarray and not kwargs:
+            arr = args[0]  # subclasses (Parameter) wrap a ready array
         else:
-            shape = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
-            arr = np.empty(tuple(shape), dtype=(_dtype.as_dtype(dtype)
-                                                 or _dtype.get_default_dtype()).np)
+            arr = _legacy_new(args, kwargs, device, _dtype.get_default_dtype(), False)
+            if isinstance(arr, Tensor):  # Tensor(other) is an alias of other, as in torch
+                arr, vc = arr._array, arr._vc
         t = _new(cls)
         t._array, t._requires_grad, t._grad, t._grad_fn, t._output_nr = arr, False, None, None, 0
-        t._vc, t._base, t._accum, t._extra = [0], None, None, None
+        t._vc, t._base, t._accum, t._extra = vc, None, None, None
         return t
 
     def __init__(self, *args, **kwargs):
@@ -61,73 +67,107 @@ class Tensor(_TensorMath):
     # -- basic properties ---------------------------------------------------------------------
     @property
     def shape(self):
-        return Size(self._array.shape)
+        """The sizes of the dimensions, as a :class:`numtorch.Size`."""
+        return _tuple_new(Size, self._array.shape)
 
     def size(self, dim=None):
-        """Return the shape, or the size of dimension ``dim``."""
+        """Return the shape, or the size of dimension ``dim`` (negative counts from the end)."""
         if dim is None:
-            return Size(self._array.shape)
+            return _tuple_new(Size, self._array.shape)
+        if type(dim) is not int:
+            if isinstance(dim, (bool, float)) or not hasattr(dim, "__index__"):
+                raise TypeError(f"size(): argument 'dim' (position 1) must be int, not "
+                                f"{type(dim).__name__}")
+            dim = operator.index(dim)
         return self._array.shape[_ops.canonical_dim(dim, self._array.ndim)]
 
     def dim(self):
+        """The number of dimensions."""
         return self._array.ndim
 
     ndimension = dim
 
     @property
     def ndim(self):
+        """The number of dimensions."""
         return self._array.ndim
 
     def numel(self):
+        """The number of elements."""
         return int(self._array.size)
 
     nelement = numel
 
     @property
     def dtype(self):
+        """The element type, e.g. ``torch.float32``."""
         return _dtype._FROM_NP[self._array.dtype]
 
     @property
     def device(self):
+        """Where the data lives: ``device('cpu')`` or ``device('cuda', i)``."""
         if type(self._array) is np.ndarray:
             return CPU
         return backend.device_of(self._array)
 
     @property
     def is_cuda(self):
+        """True when the tensor lives on a CUDA device."""
         return self.device.type == "cuda"
 
     @property
     def is_cpu(self):
+        """True when the tensor lives on the CPU."""
         return self.device.type == "cpu"
 
     def get_device(self):
+        """The CUDA device ordinal, or -1 for a CPU tensor."""
         d = self.device
         return -1 if d.type == "cpu" else (d.index or 0)
 
     def is_floating_point(self):
+        """True for float16/32/64 tensors."""
         return self.dtype.is_floating_point
 
     def is_complex(self):
+        """True for complex64/128 tensors."""
         return self.dtype.is_complex
 
     def element_size(self):
+        """Bytes per element."""
         return self._array.itemsize
 
     @property
     def itemsize(self):
+        """Bytes per element."""
         return self._array.itemsize
 
     @property
     def nbytes(self):
+        """Bytes taken by the elements (``numel() * element_size()``)."""
         return self._array.nbytes
 
     @property
     def T(self):
-        return self.permute(*range(self._array.ndim - 1, -1, -1))
+        """All dimensions reversed (torch deprecates it for tensors that are not 2-D)."""
+        nd = self._array.ndim
+        if nd == 0:
+            warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity "
+                          "in these cases.", UserWarning, stacklevel=2)
+        elif nd != 2:
+            warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse "
+                          "their shape is deprecated and it will throw an error in a future "
+                          "release. Consider `x.mT` to transpose batches of matrices or "
+                          "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the "
+                          "dimensions of a tensor.", UserWarning, stacklevel=2)
+        return self.permute(*range(nd - 1, -1, -1))
 
     @property
     def mT(self):
+        """The last two dimensions swapped (a batch of matrices transposed)."""
+        if self._array.ndim < 2:
+            raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. "
+                               f"Got {self._array.ndim}-D tensor.")
         return self.transpose(-2, -1)
 
     # -- autograd state -----------------------------------------------------------------------
@@ -252,6 +292,7 @@ class Tensor(_TensorMath):
             self._array.get().reshape(()).item()
 
     def tolist(self):
+        """Return the values as (nested lists of) Python numbers."""
         arr = self._array if type(self._array) is np.ndarray else self._array.get()
         return arr.tolist()
 
@@ -268,15 +309,27 @@ class Tensor(_TensorMath):
         return self._array
 
     def __array__(self, dtype=None, copy=None):
-        arr = self._array if type(self._array) is np.ndarray else self._array.get()
+        arr = self.numpy()  # torch's errors for tensors on the GPU or requiring grad
         if dtype is not None and arr.dtype != dtype:
             return arr.astype(dtype)
         return arr.copy() if copy else arr
 
-    def __dlpack__(self, stream=None, **kwargs):
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        # NumPy ufuncs applied to a tensor give a tensor back, as torch's do (bools as uint8)
+        array = np.asarray(array)
+        if array.dtype == np.bool_:
+            array = array.astype(np.uint8)
+        _dtype.from_numpy_dtype(array.dtype)
+        return _make(array)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         if self.requires_grad:
-            raise RuntimeError("Can't export tensors that require gradient, use tensor.detach()")
-        return self._array.__dlpack__(**({"stream": stream} if stream is not None else {}))
+            raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
+        kwargs = {k: v for k, v in (("max_version", max_version), ("dl_device", dl_device),
+                                    ("copy", copy)) if v is not None}
+        if stream is not None and stream != -1 and type(self._array) is not np.ndarray:
+            kwargs["stream"] = stream
+        return self._array.__dlpack__(**kwargs)
 
     def __dlpack_device__(self):
         return self._array.__dlpack_device__()
@@ -303,17 +356,30 @@ class Tensor(_TensorMath):
 
     def __bool__(self):
         if self._array.size != 1:
-            raise RuntimeError(f"Boolean value of Tensor with {'no values' if self._array.size == 0 else 'more than one value'} is ambiguous")  # noqa: E501
+            what = "no values" if self._array.size == 0 else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {what} is ambiguous")
         return bool(self.item())
 
     def __int__(self):
-        return int(self.item())
+        return int(self._scalar("int64_t"))
 
     def __float__(self):
-        return float(self.item())
+        return float(self._scalar("double"))
 
     def __complex__(self):
-        return complex(self.item())
+        return complex(self._scalar(None))
+
+    def _scalar(self, c_type):
+        """The one element as a Python number, for int()/float()/complex()."""
+        if self._array.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        v = self.item()
+        if c_type is not None and isinstance(v, complex):
+            if v.imag != 0:
+                raise RuntimeError(f"value cannot be converted to type {c_type} without "
+                                   "overflow")
+            v = v.real
+        return v
 
     def __index__(self):
         if self.dtype._category != _dtype._INT or self._array.size != 1:
@@ -324,111 +390,211 @@ class Tensor(_TensorMath):
     __hash__ = object.__hash__
 
     def __reduce_ex__(self, protocol):
-        return (_rebuild, (self.detach().numpy(force=True), self.requires_grad))
+        # the values (on the CPU), the class, requires_grad and Python attributes; not .grad
+        dev = self.device
+        return (_rebuild, (self.detach().numpy(force=True), self.requires_grad, type(self),
+                           None if dev.type == "cpu" else str(dev), dict(self.__dict__) or None))
 
     def __deepcopy__(self, memo):
-        if self._grad_fn is not None:
+        if not self.is_leaf:
             raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
-                               "support the deepcopy protocol at the moment.")
-        new = type(self).__new__(type(self), self._array.copy()) if type(self) is not Tensor \
-            else _make(self._array.copy())
+                               "support the deepcopy protocol at the moment.  If you were "
+                               "attempting to deepcopy a module, this may be because of a "
+                               "torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
+        new = _new_like_class(type(self), _deepcopy_array(self._array, memo))
         new._requires_grad = self._requires_grad
-        if self._grad is not None:
-            new._grad = self._grad.__deepcopy__(memo)
-        if hasattr(self, "__dict__"):
-            import copy
-
-            for k, v in self.__dict__.items():
-                setattr(new, k, copy.deepcopy(v, memo))
         memo[id(self)] = new
+        if self._grad is not None:
+            new._grad = _copy.deepcopy(self._grad, memo)
+        for k, v in self.__dict__.items():
+            setattr(new, k, _copy.deepcopy(v, memo))
         return new
 
     # -- dtype / device conversion ------------------------------------------------------------
     def to(self, *args, **kwargs):
         """Return the tensor with another dtype and/or device (``self`` when nothing changes).
 
-        Accepts ``to(dtype)``, ``to(device, dtype=None)``, ``to(other_tensor)``, and the keyword
-        forms ``dtype=``, ``device=``, ``copy=``, ``non_blocking=``.
+        Accepts ``to(dtype)``, ``to(device, dtype=None)``, ``to(other_tensor)``, each followed by
+        optional ``non_blocking`` and ``copy`` flags, and the keywords ``dtype=``, ``device=``,
+        ``non_blocking=``, ``copy=`` and ``memory_format=``.
+
+        Example:
+            >>> torch.ones(2).to(torch.int64)
+            tensor([1, 1])
         """
-        dtype, dev = kwargs.pop("dtype", None), kwargs.pop("device", None)
-        copy = kwargs.pop("copy", False)
-        kwargs.pop("non_blocking", None)
-        kwargs.pop("memory_format", None)
-        if kwargs:
-            raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
-        for a in args:
-            if isinstance(a, Tensor):
-                dtype, dev = a.dtype, a.device
-            elif isinstance(a, _dtype.dtype):
-                dtype = a
-            elif isinstance(a, (str, int)) or type(a).__name__ == "device":
-                dev = a
-            elif a is not None and not isinstance(a, bool):
-                raise TypeError(f"to() received an invalid combination of arguments: {a!r}")
-        return _ops.to(self, dtype=_dtype.as_dtype(dtype), device=as_device(dev), copy=copy)
+        dtype, dev, copy = _parse_to(args, kwargs)
+        return _ops.to(self, dtype=dtype, device=dev, copy=copy)
 
     def type(self, dtype=None, non_blocking=False, **kwargs):
-        """Without arguments return the legacy type name (``'torch.FloatTensor'``); else cast."""
+        """Without arguments return the legacy type name (``'torch.FloatTensor'``); else cast.
+
+        ``dtype`` may be a dtype, a legacy name such as ``'torch.DoubleTensor'`` or
+        ``'torch.cuda.FloatTensor'``, or a legacy type such as ``torch.DoubleTensor``.
+        """
         if dtype is None:
-            prefix = "torch.cuda." if self.is_cuda else "torch."
-            return prefix + self.dtype._legacy
-        if isinstance(dtype, str) and dtype.rsplit(".", 1)[-1] in _dtype._BY_LEGACY:
-            dev = "cuda" if ".cuda." in dtype else "cpu"
-            return self.to(_dtype._BY_LEGACY[dtype.rsplit(".", 1)[-1]], device=dev)
-        if isinstance(dtype, type) and getattr(dtype, "_legacy_dtype", None) is not None:
-            return self.to(dtype._legacy_dtype)
-        return self.to(_dtype.as_dtype(dtype))
+            return ("torch.cuda." if self.is_cuda else "torch.") + self.dtype._legacy
+        dev = None
+        if type(dtype) is _dtype.dtype:
+            target = dtype
+        elif isinstance(dtype, _LegacyTensorType):
+            target, dev = dtype.dtype, "cpu"
+        elif isinstance(dtype, str) and dtype.startswith("torch.") and \
+                dtype.rsplit(".", 1)[-1] in _dtype._BY_LEGACY and \
+                dtype.count(".") == (2 if dtype.startswith("torch.cuda.") else 1):
+            target = _dtype._BY_LEGACY[dtype.rsplit(".", 1)[-1]]
+            dev = "cuda" if dtype.startswith("torch.cuda.") else "cpu"
+        else:
+            name = dtype if isinstance(dtype, str) else _qualified_name(dtype)
+            raise ValueError(f"invalid type: '{name}'")
+        if target is self.dtype and (dev is None or self.device.type == dev):
+            return self
+        return self.to(dtype=target, device=dev)
 
     def type_as(self, other):
-        return self.to(other.dtype, other.device)
+        """This tensor converted to ``other``'s dtype (and device)."""
+        return self.to(dtype=other.dtype, device=other.device)
 
     def float(self):
+        """``self.to(torch.float32)``."""
         return self.to(_dtype.float32)
 
     def double(self):
+        """``self.to(torch.float64)``."""
         return self.to(_dtype.float64)
 
     def half(self):
+        """``self.to(torch.float16)``."""
         return self.to(_dtype.float16)
 
     def long(self):
+        """``self.to(torch.int64)``."""
         return self.to(_dtype.int64)
 
     def int(self):
+        """``self.to(torch.int32)``."""
         return self.to(_dtype.int32)
 
     def short(self):
+        """``self.to(torch.int16)``."""
         return self.to(_dtype.int16)
 
     def char(self):
+        """``self.to(torch.int8)``."""
         return self.to(_dtype.int8)
 
     def byte(self):
+        """``self.to(torch.uint8)``."""
         return self.to(_dtype.uint8)
 
     def bool(self):
+        """``self.to(torch.bool)``."""
         return self.to(_dtype.bool)
 
     def cfloat(self):
+        """``self.to(torch.complex64)``."""
         return self.to(_dtype.complex64)
 
     def cdouble(self):
+        """``self.to(torch.complex128)``."""
         return self.to(_dtype.complex128)
 
-    def cpu(self):
+    def cpu(self, memory_format=None):
+        """This tensor on the CPU (``self`` if it is there already)."""
         return self.to("cpu")
 
-    def cuda(self, device=None, non_blocking=False):
-        return self.to("cuda" if device is None else as_device(
-            device if not isinstance(device, int) else f"cuda:{device}"))
+    def cuda(self, device=None, non_blocking=False, memory_format=None):
+        """This tensor on a CUDA device (CuPy); RuntimeError when CUDA is unavailable."""
+        if device is None:
+            return self.to("cuda")
+        if isinstance(device, int) and not isinstance(device, bool):
+            return self.to(_device_cls("cuda", device))
+        return self.to(as_device(device))
+
+    # -- new tensors like this one ------------------------------------------------------------
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False, layout=None,
+                   pin_memory=False):
+        """A new tensor copying ``data``, by default with this tensor's dtype and device."""
+        return _creation.tensor(data, dtype=dtype or self.dtype, device=device or self.device,
+                                requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
+                  pin_memory=False):
+        """Zeros of shape ``size``, by default with this tensor's dtype and device."""
+        return _creation.zeros(*size, dtype=dtype or self.dtype, device=device or self.device,
+                               requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
+                 pin_memory=False):
+        """Ones of shape ``size``, by default with this tensor's dtype and device."""
+        return _creation.ones(*size, dtype=dtype or self.dtype, device=device or self.device,
+                              requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
+                  pin_memory=False):
+        """An uninitialised tensor of shape ``size``, by default with this tensor's dtype."""
+        return _creation.empty(*size, dtype=dtype or self.dtype, device=device or self.device,
+                               requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False,
+                 layout=None, pin_memory=False):
+        """``fill_value`` everywhere in shape ``size``, by default with this tensor's dtype."""
+        return _creation.full(size, fill_value, dtype=dtype or self.dtype,
+                              device=device or self.device, requires_grad=requires_grad)
+
+    # -- random sampling (in place) -----------------------------------------------------------
+    def uniform_(self, from_=0, to=1, *, generator=None):
+        """Fill with samples uniform on ``[from_, to)``; returns ``self``."""
+        return _inplace(self, _sampling.uniform_values, from_, to, generator)
+
+    def normal_(self, mean=0, std=1, *, generator=None):
+        """Fill with samples from the normal distribution N(mean, std**2); returns ``self``."""
+        return _inplace(self, _sampling.normal_values, mean, std, generator)
+
+    def bernoulli_(self, p=0.5, *, generator=None):
+        """Fill with 0/1 draws, 1 with probability ``p`` (a number or tensor)."""
+        return _inplace(self, _sampling.bernoulli_values, p, generator)
+
+    def random_(self, *args, generator=None, **kwargs):
+        """Fill with integers: ``random_(from, to)``, ``random_(to)`` (from 0) or ``random_()``
+        (every integer the dtype holds exactly, from 0)."""
+        low, high = _random_range(args, kwargs)
+        return _inplace(self, _sampling.random_values, low, high, generator)
+
+    def exponential_(self, lambd=1.0, *, generator=None):
+        """Fill with samples from the exponential distribution of rate ``lambd``."""
+        return _inplace(self, _sampling.exponential_values, lambd, generator)
+
+    def geometric_(self, p, *, generator=None):
+        """Fill with geometric samples: the number of trials up to the first success."""
+        return _inplace(self, _sampling.geometric_values, p, generator)
+
+    def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+        """Fill with samples of exp(N(mean, std**2))."""
+        return _inplace(self, _sampling.log_normal_values, mean, std, generator)
+
+    def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+        """Fill with samples from the Cauchy distribution."""
+        return _inplace(self, _sampling.cauchy_values, median, sigma, generator)
+
+    def bernoulli(self, p=None, *, generator=None):
+        """See :func:`numtorch.bernoulli`."""
+        return _sampling.bernoulli(self, p, generator=generator)
+
+    def multinomial(self, num_samples, replacement=False, *, generator=None):
+        """See :func:`numtorch.multinomial`."""
+        return _sampling.multinomial(self, num_samples, replacement, generator=generator)
 
     def clone(self, *, memory_format=None):
+        """A copy that stays in the graph (see :func:`numtorch.clone`)."""
         return _ops.clone(self)
 
     def contiguous(self, memory_format=None):
+        """``self`` if C-contiguous, else a contiguous copy."""
         return _ops.contiguous(self)
 
     def is_contiguous(self, memory_format=None):
+        """True when the elements are laid out in row-major order without gaps."""
         return bool(self._array.flags.c_contiguous)
 
     def stride(self, dim=None):
@@ -443,15 +609,178 @@ class Tensor(_TensorMath):
         return _ops.storage_offset(self)
 
     def data_ptr(self):
+        """The address of the first element."""
         if type(self._array) is np.ndarray:
             return self._array.__array_interface__["data"][0]
         return self._array.data.ptr
 
 
-def _rebuild(array, requires_grad):
-    t = _make(np.array(array))
-    t._requires_grad = requires_grad
+Tensor.__module__ = "numtorch"  # shown as torch.Tensor is ("<class 'numtorch.Tensor'>")
+
+
+def _new_like_class(cls, arr):
+    """A tensor of class ``cls`` around ``arr`` without calling the subclass constructor."""
+    if cls is Tensor:
+        return _make(arr)
+    t = _new(cls)
+    t._array, t._requires_grad, t._grad, t._grad_fn, t._output_nr = arr, False, None, None, 0
+    t._vc, t._base, t._accum, t._extra = [0], None, None, None
     return t
+
+
+def _rebuild(array, requires_grad, cls=Tensor, device=None, state=None):
+    """Unpickle a tensor (see ``Tensor.__reduce_ex__``)."""
+    arr = array if array.flags.writeable else array.copy()
+    if device is not None:
+        arr = backend.to_device(arr, as_device(device))
+    t = _new_like_class(cls, arr)
+    t._requires_grad = requires_grad
+    if state:
+        t.__dict__.update(state)
+    return t
+
+
+def _deepcopy_array(arr, memo):
+    """Copy ``arr`` for deepcopy; views of one base stay views of one copied base, as tensors
+    sharing storage do in torch."""
+    if type(arr) is not np.ndarray:
+        return arr.copy()
+    root = arr
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if root.base is not None or not (root.flags.c_contiguous or root.flags.f_contiguous):
+        return arr.copy()
+    new_root = memo.get(id(root))
+    if new_root is None:
+        new_root = memo[id(root)] = root.copy(order="K")
+        memo.setdefault(id(memo), []).append(root)  # keep the key's object alive, as copy does
+    offset = arr.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    return np.ndarray(arr.shape, arr.dtype, buffer=new_root, offset=offset,
+                      strides=arr.strides)
+
+
+def _qualified_name(obj):
+    if isinstance(obj, type):
+        return obj.__name__ if obj.__module__ == "builtins" else \
+            f"{obj.__module__}.{obj.__qualname__}"
+    return type(obj).__name__
+
+
+# -- argument parsing for Tensor(...), to(...) and random_(...) --------------------------------
+def _legacy_new(args, kwargs, device, dt, strict):
+    """The array behind ``torch.Tensor(...)`` / ``torch.FloatTensor(...)`` (or the Tensor to
+    alias): no arguments give an empty tensor, ints or a Size give an uninitialised one, a
+    sequence or array gives a copy converted to ``dt``, and a tensor is aliased."""
+    if kwargs:
+        raise TypeError(f"new() received an invalid combination of arguments - got an "
+                        f"unexpected keyword argument '{next(iter(kwargs))}'")
+    dev = as_device(device)
+    if len(args) == 1 and not isinstance(args[0], (Size, int, np.integer)):
+        x = args[0]
+        if isinstance(x, Tensor):
+            if strict and x.dtype is not dt:
+                raise TypeError(f"expected a tensor of dtype {dt}, but got {x.dtype}")
+            return x if dev is None or x.device == dev else x.to(dev)
+        if isinstance(x, (str, bytes)):
+            raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
+        if not isinstance(x, (list, tuple, np.ndarray)):
+            raise TypeError(f"new(): data must be a sequence (got {_qualified_name(x)})")
+        arr, _ = _creation._from_data(x)
+        arr = np.array(arr, dtype=dt.np)
+        return arr if dev is None else backend.to_device(arr, dev)
+    shape = parse_size("new", args) if args else (0,)
+    xp = np if dev is None or dev.type == "cpu" else backend.get_xp(dev)
+    return xp.empty(shape, dtype=dt.np)
+
+
+_TO_SIGNATURES = ("(device=None, dtype=None, non_blocking=False, copy=False), "
+                  "(dtype, non_blocking=False, copy=False) or "
+                  "(tensor, non_blocking=False, copy=False)")
+
+
+def _to_error(args, kwargs):
+    got = [type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in
+                                              kwargs.items()]
+    return TypeError(f"to() received an invalid combination of arguments - got "
+                     f"({', '.join(got)}), but expected one of: {_TO_SIGNATURES}")
+
+
+def _parse_to(args, kwargs):
+    """``(dtype, device, copy)`` from the arguments of ``Tensor.to``."""
+    rest = list(args)
+    dtype = dev = None
+    first_kind = None
+    if rest and isinstance(rest[0], Tensor):
+        other = rest.pop(0)
+        dtype, dev, first_kind = other.dtype, other.device, "tensor"
+    elif rest and (type(rest[0]) is _dtype.dtype or rest[0] in (float, int, bool, complex)):
+        dtype, first_kind = _creation.dtype_arg(rest.pop(0), "to"), "dtype"
+    elif rest and (rest[0] is None or isinstance(rest[0], (str, _device_cls)) or
+                   (isinstance(rest[0], int) and not isinstance(rest[0], bool))):
+        dev = rest.pop(0)
+        if rest and (rest[0] is None or type(rest[0]) is _dtype.dtype):
+            dtype = rest.pop(0)
+    if len(rest) > 2 or not all(isinstance(a, bool) for a in rest):
+        raise _to_error(args, kwargs)
+    copy = len(rest) == 2 and rest[1]
+    for key, value in kwargs.items():
+        if key == "dtype" and first_kind is None:
+            dtype = _creation.dtype_arg(value, "to")
+        elif key == "device" and first_kind is None:
+            dev = value
+        elif key == "copy":
+            copy = bool(value)
+        elif key not in ("non_blocking", "memory_format"):
+            raise _to_error(args, kwargs)
+    return dtype, as_device(dev), copy
+
+
+def _random_range(args, kwargs):
+    """``(from, to)`` for ``random_``: ``()``, ``(to)`` or ``(from, to)``; None means open."""
+    if len(args) > 2 or set(kwargs) - {"from", "to"}:
+        raise TypeError("random_() takes from, to (both optional) and a generator")
+    if len(args) == 1 and "to" not in kwargs:
+        return kwargs.get("from", 0), args[0]
+    low = args[0] if args else kwargs.get("from")
+    high = args[1] if len(args) > 1 else kwargs.get("to")
+    return low, high
+
+
+# -- torch.FloatTensor & co ---------------------------------------------------------------------
+class _LegacyTensorType(type):
+    """The type of ``torch.FloatTensor``-style names: calling one builds a tensor of its dtype
+    (like ``torch.Tensor(...)``) and ``isinstance`` checks a tensor's dtype and device."""
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor) and obj.dtype is cls.dtype and not obj.is_cuda
+
+    def __call__(cls, *args, device=None, **kwargs):
+        arr = _legacy_new(args, kwargs, device, cls.dtype, True)
+        if isinstance(arr, Tensor):
+            t = _make(arr._array)
+            t._vc = arr._vc
+            return t
+        return _make(arr)
+
+    def __repr__(cls):
+        return f"<class 'torch.{cls.__name__}'>"
+
+
+def _legacy_type(d):
+    return _LegacyTensorType(d._legacy, (), {"dtype": d, "is_cuda": False, "is_sparse": False,
+                                             "__module__": "numtorch",
+                                             "__doc__": f"The legacy name of {d} CPU tensors."})
+
+
+DoubleTensor = _legacy_type(_dtype.float64)
+FloatTensor = _legacy_type(_dtype.float32)
+HalfTensor = _legacy_type(_dtype.float16)
+LongTensor = _legacy_type(_dtype.int64)
+IntTensor = _legacy_type(_dtype.int32)
+ShortTensor = _legacy_type(_dtype.int16)
+CharTensor = _legacy_type(_dtype.int8)
+ByteTensor = _legacy_type(_dtype.uint8)
+BoolTensor = _legacy_type(_dtype.bool)
 
 
 def _autograd_api():
@@ -464,6 +793,8 @@ _graph.Tensor = Tensor
 _graph._make = _make
 
 from . import ops as _ops  # noqa: E402  (ops need Tensor defined first)
+from . import _creation, _sampling  # noqa: E402  (both build Tensors)
+from .autograd.inplace import apply_inplace as _inplace  # noqa: E402
 from . import _tensor_math  # noqa: E402
 
 _tensor_math._ops = _ops  # the math mixin is defined before ops can import; bind it now

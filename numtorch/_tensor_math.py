@@ -87,13 +87,13 @@ class _TensorMath:
         return _ops.neg(self)
 
     def __pos__(self):
-        return self
+        return _ops.positive(self)
 
     def __abs__(self):
         return _ops.abs(self)
 
     def __invert__(self):
-        return _ops.bitwise_not(self)
+        return _ops.elementwise._invert_operator(self)
 
     def __and__(self, other):
         return _ops.bitwise_and(self, other)
@@ -123,10 +123,10 @@ class _TensorMath:
         return _inplace(self, _ops.bitwise_xor, other)
 
     def __eq__(self, other):
-        return _ops.eq(self, other)
+        return _ops.elementwise._eq_operator(self, other)
 
     def __ne__(self, other):
-        return _ops.ne(self, other)
+        return _ops.elementwise._ne_operator(self, other)
 
     def __lt__(self, other):
         return _ops.lt(self, other)
@@ -438,7 +438,7 @@ class _TensorMath:
         return _inplace(self, _ops.sign)
 
     def sgn(self):
-        return _ops.sign(self)
+        return _ops.sgn(self)
 
     def floor(self):
         return _ops.floor(self)
@@ -599,6 +599,12 @@ class _TensorMath:
     def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         return _ops.std(self, dim, unbiased, keepdim, correction=correction)
 
+    def softmax(self, dim=None, dtype=None):
+        return _ops.softmax(self, dim, dtype)
+
+    def log_softmax(self, dim=None, dtype=None):
+        return _ops.log_softmax(self, dim, dtype)
+
     def logsumexp(self, dim, keepdim=False):
         return _ops.logsumexp(self, dim, keepdim)
 
@@ -622,6 +628,12 @@ class _TensorMath:
 
     def any(self, dim=None, keepdim=False):
         return _ops.any(self, dim, keepdim)
+
+    def count_nonzero(self, dim=None):
+        return _ops.count_nonzero(self, dim)
+
+    def aminmax(self, *, dim=None, keepdim=False):
+        return _ops.aminmax(self, dim=dim, keepdim=keepdim)
 
     # -- shape ----------------------------------------------------------------------------------
     def view(self, *shape):
@@ -716,6 +728,12 @@ class _TensorMath:
     def gather(self, dim, index):
         return _ops.gather(self, dim, index)
 
+    def take_along_dim(self, indices, dim=None):
+        return _ops.take_along_dim(self, indices, dim)
+
+    def argwhere(self):
+        return _ops.argwhere(self)
+
     def scatter(self, dim, index, src=None, *, value=None, reduce=None):
         return _ops.scatter(self, dim, index, src, value=value, reduce=reduce)
 
@@ -773,6 +791,12 @@ class _TensorMath:
 
     def outer(self, vec2):
         return _ops.outer(self, vec2)
+
+    def ger(self, vec2):
+        return _ops.ger(self, vec2)
+
+    def inner(self, other):
+        return _ops.inner(self, other)
 
     # -- filling and copying --------------------------------------------------------------------
     def fill_(self, value):

@@ -1,25 +1,65 @@
-"""Named-tuple results of ops such as ``max(dim)`` (``values``, ``indices``), as torch's."""
+"""Named-tuple results of ops such as ``max(dim)`` (``values``, ``indices``), as torch's.
 
-from collections import namedtuple
+Each type is a tuple subclass: it unpacks, indexes and compares like a tuple, names its
+fields, prints as ``torch.return_types.max(values=..., indices=...)`` (one field a line) and
+pickles. Like torch's, it is built from one sequence, ``max([values, indices])``; the
+namedtuple forms ``max(values, indices)`` and ``max(values=..., indices=...)`` work too.
+"""
+
+from operator import itemgetter
 
 __all__ = ["max", "min", "aminmax", "sort", "topk", "kthvalue", "median", "mode", "cummax",
            "cummin", "slogdet", "qr", "svd", "eigh", "eig", "lstsq", "triangular_solve",
            "geqrf", "linalg_slogdet", "linalg_eigh", "linalg_qr", "linalg_svd", "histogram"]
 
 
+class _ReturnType(tuple):
+    """Base of the result types: a tuple with named fields."""
+
+    __slots__ = ()
+    _fields = ()
+    n_fields = n_sequence_fields = 0
+
+    def __new__(cls, *args, **kwargs):
+        n = len(cls._fields)
+        if len(args) == 1 and not kwargs and _is_sequence(args[0]):
+            items = tuple(args[0])
+        else:
+            items = args + tuple(kwargs.pop(f) for f in cls._fields[len(args):] if f in kwargs)
+            if kwargs:
+                raise TypeError(f"{cls.__name__}() got an unexpected keyword argument "
+                                f"'{next(iter(kwargs))}'")
+        if len(items) != n:
+            raise TypeError(f"torch.return_types.{cls.__name__}() takes a {n}-sequence "
+                            f"({len(items)}-sequence given)")
+        return super().__new__(cls, items)
+
+    def __repr__(self):
+        body = ",\n".join(f"{f}={v!r}" for f, v in zip(self._fields, self))
+        return f"torch.return_types.{type(self).__name__}(\n{body})"
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return type(self), (tuple(self),)
+
+    def _asdict(self):
+        """The fields as a dict, in order."""
+        return dict(zip(self._fields, self))
+
+
+def _is_sequence(x):
+    """A plain sequence of results (not a Tensor, which is iterable too)."""
+    return isinstance(x, (tuple, list))
+
+
 def _make(name, fields):
-    base = namedtuple(name, fields)
-
-    class Result(base):
-        __slots__ = ()
-
-        def __repr__(self):
-            body = ",\n".join(f"{f}={v!r}" for f, v in zip(self._fields, self))
-            return f"torch.return_types.{name}(\n{body})"
-
-    Result.__name__ = Result.__qualname__ = name
-    Result.__module__ = __name__
-    return Result
+    attrs = {"__slots__": (), "_fields": tuple(fields), "n_fields": len(fields),
+             "n_sequence_fields": len(fields), "__module__": __name__,
+             "__doc__": f"Result of ``{name}``: the fields {', '.join(fields)}."}
+    for i, f in enumerate(fields):
+        attrs[f] = property(itemgetter(i), doc=f"Field {i} ({f}).")
+    return type(name, (_ReturnType,), attrs)
 
 
 max = _make("max", ["values", "indices"])  # noqa: A001

@@ -45,7 +45,7 @@ def _np(x):
     if isinstance(x, numtorch.Tensor):
         return x.detach().numpy()
     if isinstance(x, torch.Tensor):
-        return x.detach().numpy()
+        return x.detach().numpy(force=True)  # force: torch may hand back ZeroTensors
     return np.asarray(x)
 
 

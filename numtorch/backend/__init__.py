@@ -10,7 +10,16 @@ import numpy as np
 from .._device import CPU, device
 from . import _numpy
 
-__all__ = ["xp_of", "get_xp", "device_of", "to_device", "helpers_for", "cupy_or_none"]
+__all__ = ["xp_of", "get_xp", "device_of", "to_device", "helpers_for", "cupy_or_none",
+           "CudaUnavailableError"]
+
+
+class CudaUnavailableError(RuntimeError, AssertionError):
+    """Raised when a CUDA device is asked for but CuPy or a GPU is missing.
+
+    torch raises AssertionError here; numtorch's own convention for device errors is
+    RuntimeError, so this error is both and either ``except`` clause catches it.
+    """
 
 _cupy = None
 _cupy_tried = False
@@ -48,11 +57,12 @@ def get_xp(dev):
     if dev.type == "cuda":
         cp = cupy_or_none()
         if cp is None:
-            raise RuntimeError("Torch not compiled with CUDA enabled: numtorch runs CUDA through "
-                               "CuPy; install it with `pip install numtorch[cuda]` on a machine "
-                               "with an NVIDIA GPU")
+            raise CudaUnavailableError("Torch not compiled with CUDA enabled: numtorch runs CUDA "
+                                       "through CuPy; install it with `pip install "
+                                       "numtorch[cuda]` on a machine with an NVIDIA GPU")
         return cp
-    raise RuntimeError(f"numtorch: unsupported device type '{dev.type}'")
+    raise RuntimeError(f"numtorch: tensors cannot be stored on device type '{dev.type}'; only "
+                       "'cpu' and 'cuda' are supported")
 
 
 def device_of(array):

@@ -6,30 +6,39 @@ from cupyx.scipy import special as _special
 
 
 def scatter_add(target, index, values):
+    """target[index] += values, accumulating repeated indices (in place)."""
     cupyx.scatter_add(target, index, values)
 
 
 def index_add_rows(n_rows, index, values):
+    """Sum rows of ``values`` into ``n_rows`` buckets given by the 1-D ``index``."""
     out = cp.zeros((n_rows,) + values.shape[1:], dtype=values.dtype)
     cupyx.scatter_add(out, index, values)
     return out
 
 
 def erf(x):
+    """The error function, elementwise."""
     return _special.erf(x)
 
 
 def erfinv(x):
+    """The inverse error function, elementwise."""
     return _special.erfinv(x)
 
 
 def sliding_window_view(x, window_shape, axis):
+    """Sliding windows of ``window_shape`` over ``axis`` (a strided view)."""
     return cp.lib.stride_tricks.sliding_window_view(x, window_shape, axis=axis)
 
 
 def as_strided(x, shape, strides):
+    """A view of ``x``'s memory with the given shape and byte strides."""
     return cp.lib.stride_tricks.as_strided(x, shape=shape, strides=strides)
 
 
 def expand_to(a, shape):
-    return cp.broadcast_to(a, shape)
+    """``a`` broadcast to ``shape`` as a new C-contiguous array (as the NumPy helper)."""
+    out = cp.empty(shape, dtype=a.dtype)
+    out[...] = a
+    return out

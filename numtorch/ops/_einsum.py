@@ -1,9 +1,20 @@
-"""einsum: forward by ``xp.einsum``; each operand's gradient is another einsum.
+"""einsum: parse and check the equation as torch does, then contract with BLAS.
 
-For operand i, the gradient contracts the output gradient with every other operand onto i's
-subscripts. Letters that appear only in operand i (summed away inside it) are broadcast back,
-and repeated letters (diagonals such as 'ii') are restored by multiplying with identity masks.
+The equation is first normalised: spaces dropped, each ellipsis replaced by fresh letters
+(right-aligned, as broadcasting aligns dims) and the implicit output made explicit. After
+that every operand is a plain string of letters.
+
+Forward: two operands without repeated letters become one batched ``xp.matmul`` (letters
+sorted into batch, left, right and contracted groups, as torch does); other cases use
+``xp.einsum``. Backward: the gradient of operand i is another einsum of the output gradient with
+the other operands, onto i's letters; letters summed away inside operand i alone are
+broadcast back, size-1 (broadcast) dims summed, and repeated letters (diagonals such as 'ii')
+restored by multiplying with an identity.
 """
+
+import string
+
+import numpy as np
 
 from .. import backend
 from .._tensor import Tensor, _make
@@ -11,158 +22,341 @@ from ..autograd.graph import Op
 
 __all__ = ["einsum"]
 
-
-def _parse(equation, shapes):
-    eq = equation.replace(" ", "")
-    if "->" in eq:
-        lhs, out = eq.split("->")
-    else:
-        lhs, out = eq, None
-    ins = lhs.split(",")
-    if len(ins) != len(shapes):
-        raise RuntimeError(f"einsum(): more operands were provided than specified in the "
-                           f"equation" if len(shapes) > len(ins) else
-                           "einsum(): fewer operands were provided than specified in the "
-                           "equation")
-    for s, shp in zip(ins, shapes):
-        n = len(s.replace("...", ""))
-        if ("..." not in s and n != len(shp)) or ("..." in s and n > len(shp)):
-            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({n}) does "
-                               f"not match the number of dimensions ({len(shp)}) for operand "
-                               f"{ins.index(s)}" + ("" if "..." in s else
-                                                    " and no ellipsis was given"))
-    if out is None:
-        letters = "".join(ins).replace(".", "")
-        out = ("..." if any("..." in s for s in ins) else "") + "".join(
-            sorted(c for c in set(letters) if letters.count(c) == 1))
-    return ins, out
+_LETTERS = string.ascii_uppercase + string.ascii_lowercase  # sublist index k -> _LETTERS[k]
 
 
 class Einsum(Op):
-    """y = einsum(equation, *xs); dx_i = einsum(grad, x_others -> subscripts of x_i)."""
+    """y = einsum(terms -> out, *xs); dx_i = einsum(out, other terms -> term_i)(g, *others)."""
 
     def forward(self, *xs):
         self.save_inputs(*xs)
-        self.shapes = [x.shape for x in xs]
-        return self.xp.einsum(self.equation, *xs, optimize=len(xs) > 2)
+        terms, out = self.terms, self.out
+        if len(xs) == 2 and _no_repeats(terms) and _same_contracted_sizes(terms, out, xs):
+            return _contract2(self.xp, xs[0], terms[0], xs[1], terms[1], out)
+        eq = ",".join(terms) + "->" + out
+        y = self.xp.einsum(eq, *xs, optimize=len(xs) > 2)
+        if len(xs) == 1 and self.xp.may_share_memory(y, xs[0]):
+            # permutations and diagonals come back as views; the autograd graph does not
+            # track them as views, so an in-place change would reach the input unseen
+            y = y.copy()
+        return y
 
     def backward(self, grad):
         xs = self.saved_inputs()
         xs = xs if isinstance(xs, tuple) else (xs,)
-        ins, out = self.ins, self.out
-        grads = []
-        for i, (sub, x) in enumerate(zip(ins, xs)):
-            if not self.needs_input_grad[i]:
-                grads.append(None)
-                continue
-            grads.append(_operand_grad(i, sub, x, ins, out, xs, grad))
-        return tuple(grads)
+        return tuple(_operand_grad(i, self.terms, self.out, xs, grad)
+                     if self.needs_input_grad[i] else None for i in range(len(xs)))
 
 
-def _operand_grad(i, sub, x, ins, out, xs, grad):
-    others = [(s, t) for k, (s, t) in enumerate(zip(ins, xs)) if k != i]
-    available = set(out.replace(".", "")) | set("".join(s for s, _ in others).replace(".", ""))
-    letters = []  # i's own letters, first occurrences, in order (ellipsis kept as a unit)
-    j = 0
-    while j < len(sub):
-        if sub.startswith("...", j):
-            letters.append("...")
-            j += 3
-            continue
-        if sub[j] not in letters:
-            letters.append(sub[j])
-        j += 1
-    target = "".join(c for c in letters if c == "..." or c in available)
-    if "..." in sub and "..." not in out and all("..." not in s for s, _ in others):
-        target = target.replace("...", "")
-    eq = ",".join([out] + [s for s, _ in others]) + "->" + target
-    g = einsum(eq, grad, *[t for _, t in others])
-    # dims of x: map each position of ``sub`` to a size
-    ell_ndim = x.dim() - len(sub.replace("...", ""))
-    sizes = {}
-    pos = 0
-    for c in _tokens(sub):
-        if c == "...":
-            pos += ell_ndim
-            continue
-        sizes[c] = x.shape[pos]
-        pos += 1
-    # broadcast letters summed away inside x alone
-    cur = [c for c in _tokens(target)]
-    if "..." in sub and "..." not in cur:
-        cur_full = ["..."] + cur
-        g = g.reshape(*([1] * ell_ndim), *g.shape)
-        cur = cur_full
-    for c in letters:
-        if c not in cur:
-            idx = letters.index(c)
-            insert_at = [k for k, d in enumerate(cur) if d in letters and
-                         letters.index(d) < idx]
-            at = (insert_at[-1] + 1) if insert_at else 0
-            dim_at = _dim_index(cur, at, ell_ndim)
-            g = g.unsqueeze(dim_at)
-            shape = list(g.shape)
-            shape[dim_at] = sizes[c]
-            g = g.expand(*shape)
-            cur.insert(at, c)
-    # restore repeated letters (diagonals) with identity masks
-    toks = _tokens(sub)
-    if len([t for t in toks if t != "..."]) != len(set(t for t in toks if t != "...")):
-        seen = []
-        for t in toks:
-            if t == "..." or t not in seen:
-                seen.append(t)
-                continue
-            first = seen.index(t)
-            new_pos = len(seen)
-            g = g.unsqueeze(_dim_index(seen, new_pos, ell_ndim))
-            n = sizes[t]
-            eye = backend.xp_of(x._array).eye(n, dtype=x._array.dtype)
-            shape = [1] * g.dim()
-            shape[_dim_index(seen, first, ell_ndim)] = n
-            shape[_dim_index(seen, new_pos, ell_ndim)] = n
-            g = g * _make(eye).reshape(*shape)
-            seen.append(t)
+def _no_repeats(terms):
+    return all(len(set(t)) == len(t) for t in terms)
+
+
+def _same_contracted_sizes(terms, out, xs):
+    """True unless a letter summed between the two operands has broadcast (size-1) sizes."""
+    ta, tb = terms
+    sa = dict(zip(ta, xs[0].shape))
+    sb = dict(zip(tb, xs[1].shape))
+    return all(sa[c] == sb[c] for c in ta if c in sb and c not in out)
+
+
+def _contract2(xp, a, ta, b, tb, out):
+    """einsum of two operands as one (batched) matmul; letters in one operand only are summed
+    first, batch letters may broadcast."""
+    keep_a = [c for c in ta if c in tb or c in out]
+    if len(keep_a) != len(ta):
+        a = a.sum(axis=tuple(i for i, c in enumerate(ta) if c not in keep_a))
+        ta = "".join(keep_a)
+    keep_b = [c for c in tb if c in ta or c in out]
+    if len(keep_b) != len(tb):
+        b = b.sum(axis=tuple(i for i, c in enumerate(tb) if c not in keep_b))
+        tb = "".join(keep_b)
+    size_a = dict(zip(ta, a.shape))
+    size_b = dict(zip(tb, b.shape))
+    batch = [c for c in out if c in ta and c in tb]
+    left = [c for c in out if c in ta and c not in tb]
+    right = [c for c in out if c in tb and c not in ta]
+    summed = [c for c in ta if c in tb and c not in out]
+    n_left = int(np.prod([size_a[c] for c in left], dtype=np.int64))
+    n_right = int(np.prod([size_b[c] for c in right], dtype=np.int64))
+    n_sum = int(np.prod([size_a[c] for c in summed], dtype=np.int64))
+    am = a.transpose([ta.index(c) for c in batch + left + summed]).reshape(
+        tuple(size_a[c] for c in batch) + (n_left, n_sum))
+    bm = b.transpose([tb.index(c) for c in batch + summed + right]).reshape(
+        tuple(size_b[c] for c in batch) + (n_sum, n_right))
+    y = xp.matmul(am, bm)
+    nb = len(batch)
+    y = y.reshape(y.shape[:nb] + tuple(size_a[c] for c in left) +
+                  tuple(size_b[c] for c in right))
+    order = batch + left + right
+    perm = [order.index(c) for c in out]
+    return y if perm == sorted(perm) else y.transpose(perm)
+
+
+def _operand_grad(i, terms, out, xs, grad):
+    """Gradient of the einsum with respect to operand ``i`` (composed of numtorch ops)."""
+    term, x = terms[i], xs[i]
+    others = [(t, xs[k]) for k, t in enumerate(terms) if k != i]
+    avail = set(out).union(*[set(t) for t, _ in others])
+    uniq = list(dict.fromkeys(term))  # first occurrences, in order
+    target = "".join(c for c in uniq if c in avail)
+    g = _apply([out] + [t for t, _ in others], target, [grad] + [o for _, o in others])
+    size = dict(zip(term, x.shape))
+    for k, c in enumerate(uniq):  # letters summed inside this operand alone: broadcast back
+        if c not in avail:
+            g = g.unsqueeze(k)
+    for k, c in enumerate(uniq):  # broadcast (size-1) dims: sum or expand to this operand
+        if g.shape[k] != size[c]:
+            if size[c] == 1:
+                g = g.sum(k, keepdim=True)
+            else:
+                g = g.expand(*g.shape[:k], size[c], *g.shape[k + 1:])
+    if len(uniq) != len(term):
+        g = _embed_diagonals(g, term, size, x)
     return g
 
 
-def _tokens(sub):
-    out, j = [], 0
-    while j < len(sub):
-        if sub.startswith("...", j):
-            out.append("...")
-            j += 3
+def _embed_diagonals(g, term, size, x):
+    """Turn the gradient over the unique letters into one over ``term`` (zeros off-diagonal)."""
+    xp = backend.xp_of(x._array)
+    for p, c in enumerate(term):
+        first = term.index(c)
+        if first == p:
+            continue
+        n = size[c]
+        g = g.unsqueeze(p)
+        shape = [1] * g.dim()
+        shape[first] = shape[p] = n
+        g = g * _make(xp.eye(n, dtype=x._array.dtype).reshape(shape))
+    return g
+
+
+def _apply(terms, out, operands):
+    return Einsum.apply(*operands, terms=list(terms), out=out)
+
+
+# ---------------------------------------------------------------------------------------------
+# parsing and checking
+
+
+def _err(msg):
+    return RuntimeError(f"einsum(): {msg}")
+
+
+def _parse(eq):
+    """Split ``eq`` into operand token lists and an output token list (None if implicit).
+
+    Tokens are letters and '...'; errors name the offending index or operand as torch does.
+    """
+    arrow = eq.find("->")
+    lhs_end = arrow if arrow >= 0 else len(eq)
+    terms = [[]]
+    out = None
+
+    def scan(start, end, where, cur):
+        k = start
+        while k < end:
+            c = eq[k]
+            if c == " ":
+                k += 1
+            elif c == "," and where != "output":
+                terms.append([])
+                cur = terms[-1]
+                where = f"operand {len(terms) - 1}"
+                k += 1
+            elif c == ".":
+                if "..." in cur:
+                    raise _err(f"found '.' for {where} "
+                               + ("but an ellipsis (...) was already found" if where == "output"
+                                  else "for which an ellipsis was already found"))
+                if not eq.startswith("...", k) or k + 3 > end:
+                    raise _err(f"found '.' for {where} that is not part of any ellipsis")
+                cur.append("...")
+                k += 3
+            elif c in _LETTERS:
+                cur.append(c)
+                k += 1
+            else:
+                raise _err(f"invalid subscript given at index {k} in the equation string, "
+                           f"subscripts must be in [a-zA-Z]")
+
+    scan(0, lhs_end, "operand 0", terms[0])
+    if arrow >= 0:
+        out = []
+        scan(arrow + 2, len(eq), "output", out)
+    return terms, out
+
+
+def _check_and_normalise(terms, out, shapes):
+    """Check subscripts against the operand shapes; return letter-only terms and output."""
+    if len(terms) > len(shapes):
+        raise _err("fewer operands were provided than specified in the equation")
+    if len(terms) < len(shapes):
+        raise _err("more operands were provided than specified in the equation")
+    used = {c for t in terms for c in t if c != "..."} | {c for c in (out or ()) if c != "..."}
+    ell_ndim = 0
+    ell_shape = []
+    sizes = {}
+    for k, (t, shape) in enumerate(zip(terms, shapes)):
+        n = len([c for c in t if c != "..."])
+        if "..." not in t and n != len(shape):
+            raise _err(f"the number of subscripts in the equation ({n}) does not match the "
+                       f"number of dimensions ({len(shape)}) for operand {k} and no ellipsis "
+                       f"was given")
+        if n > len(shape):
+            raise _err(f"the number of subscripts in the equation ({n}) is more than the "
+                       f"number of dimensions ({len(shape)}) for operand {k}")
+        e = len(shape) - n if "..." in t else 0
+        ell_ndim = max(ell_ndim, e)
+        dims = _expand_tokens(t, e)
+        seen_here = {}
+        for pos, tok in enumerate(dims):
+            s = shape[pos]
+            if tok is None:  # an ellipsis dim
+                _merge_ellipsis(ell_shape, e, pos - dims.index(None), s, k)
+                continue
+            if tok in seen_here:
+                if seen_here[tok] != s:
+                    raise _err(f"subscript {tok} is repeated for operand {k} but the sizes "
+                               f"don't match, {s} != {seen_here[tok]}")
+                continue
+            seen_here[tok] = s
+            prev = sizes.get(tok)
+            if prev is not None and prev != s and prev != 1 and s != 1:
+                raise _err(f"subscript {tok} has size {s} for operand {k} which does not "
+                           f"broadcast with previously seen size {prev}")
+            if prev is None or prev == 1:
+                sizes[tok] = s
+    if out is not None:
+        seen = set()
+        for c in out:
+            if c == "...":
+                continue
+            if c not in sizes:
+                raise _err(f"output subscript {c} does not appear in the equation for any "
+                           f"input operand")
+            if c in seen:
+                raise _err(f"output subscript {c} appears more than once in the output")
+            seen.add(c)
+    free = [c for c in _LETTERS if c not in used]
+    if ell_ndim > len(free):
+        raise _err("too many subscripts: the ellipsis dims need more unused letters than remain")
+    ell_letters = "".join(free[:ell_ndim])
+    norm_terms = []
+    for t, shape in zip(terms, shapes):
+        e = len(shape) - len([c for c in t if c != "..."]) if "..." in t else 0
+        norm_terms.append("".join(ell_letters[ell_ndim - e:] if c == "..." else c for c in t))
+    if out is None:
+        flat = [c for t in terms for c in t if c != "..."]
+        single = sorted(c for c in set(flat) if flat.count(c) == 1)
+        norm_out = ell_letters + "".join(single)
+    else:
+        norm_out = "".join(ell_letters if c == "..." else c for c in out)
+    return norm_terms, norm_out
+
+
+def _expand_tokens(t, e):
+    """Tokens of one operand with '...' spread over its ``e`` dims (each shown as None)."""
+    out = []
+    for c in t:
+        if c == "...":
+            out.extend([None] * e)
         else:
-            out.append(sub[j])
-            j += 1
+            out.append(c)
     return out
 
 
-def _dim_index(tokens, k, ell_ndim):
-    """Tensor dim of token position ``k`` when '...' spans ``ell_ndim`` dims."""
-    d = 0
-    for t in tokens[:k]:
-        d += ell_ndim if t == "..." else 1
-    return d
+def _merge_ellipsis(ell_shape, e, j, s, k):
+    """Broadcast ellipsis dim ``j`` (of ``e``, right-aligned) of operand ``k`` into the shape
+    seen so far, or raise torch's error."""
+    # index from the right so operands with fewer ellipsis dims line up
+    r = e - 1 - j
+    while len(ell_shape) <= r:
+        ell_shape.append(1)
+    prev = ell_shape[r]
+    if prev != s and prev != 1 and s != 1:
+        raise _err(f"dimension {j} covered by ellipsis in operand {k} has size {s} which does "
+                   f"not broadcast with previously seen ellipsis with size {prev} for the "
+                   f"respective dimension")
+    if prev == 1:
+        ell_shape[r] = s
 
 
-def einsum(equation, *operands):
-    """Sum of products over the subscripts of ``equation`` (NumPy/torch einsum notation).
+def _from_sublists(args):
+    """einsum(op0, sub0, op1, sub1, ..., [out]) -> (equation, operands)."""
+    n = len(args) - len(args) % 2  # an odd count means the last list is the output
+    ops, subs = list(args[0:n:2]), list(args[1:n:2])
+    out = args[-1] if len(args) % 2 else None
+
+    def letters(sub):
+        s = []
+        for v in sub:
+            if v is Ellipsis:
+                s.append("...")
+            elif isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+                if not 0 <= v < len(_LETTERS):
+                    raise ValueError(f"einsum(): subscript in subscript list is not within the "
+                                     f"valid range [0, {len(_LETTERS)})")
+                s.append(_LETTERS[v])
+            else:
+                raise TypeError(f"einsum(): expected an int or Ellipsis in a subscript list, "
+                                f"got {type(v).__name__}")
+        return "".join(s)
+
+    eq = ",".join(letters(s) for s in subs)
+    if out is not None:
+        eq += "->" + letters(out)
+    return eq, ops
+
+
+def einsum(*args):
+    """Sum of products over the subscripts of an equation (Einstein summation).
+
+    Args:
+        equation (str): subscripts such as ``'ij,jk->ik'``; ``...`` stands for broadcast
+            dims and without ``->`` the output holds the letters seen once, sorted.
+        *operands (Tensor): one tensor per comma-separated term (a single list also works).
+            The sublist form ``einsum(a, [0, 1], b, [1, 2], [0, 2])`` is accepted too.
 
     Example:
         >>> a, b = torch.ones(2, 3), torch.ones(3, 4)
         >>> torch.einsum("ij,jk->ik", a, b).shape
         torch.Size([2, 4])
     """
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = tuple(operands[0])
-    for t in operands:
+    if len(args) < 2:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, "
+                         "or at least one operand and its subscripts list")
+    if isinstance(args[0], str):
+        equation, operands = args[0], args[1:]
+        if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+            operands = tuple(operands[0])
+    else:
+        equation, operands = _from_sublists(args)
+    for k, t in enumerate(operands):
         if not isinstance(t, Tensor):
-            raise TypeError(f"einsum(): operands must be Tensors, got {type(t).__name__}")
-    ins, out = _parse(equation, [t.shape for t in operands])
-    full = ",".join(ins) + "->" + out
-    dts = {t.dtype for t in operands}
-    if len(dts) > 1:
-        raise RuntimeError(f"expected scalar type {operands[0].dtype} but found "
-                           f"{[d for d in dts if d is not operands[0].dtype][0]}")
-    return Einsum.apply(*operands, equation=full, ins=ins, out=out)
+            mod = type(t).__module__
+            name = type(t).__name__ if mod == "builtins" else f"{mod}.{type(t).__name__}"
+            raise TypeError(f"expected Tensor as element {k} in argument 1, but got {name}")
+    terms, out = _parse(equation)
+    norm_terms, norm_out = _check_and_normalise(terms, out, [t._array.shape for t in operands])
+    first = operands[0]
+    for t in operands[1:]:
+        if t.dtype is not first.dtype:
+            from .linalg import _disp
+
+            raise RuntimeError(f"expected scalar type {_disp(first)} but found {_disp(t)}")
+    if first.dtype.name == "bool":
+        raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
+    y = _apply(norm_terms, norm_out, operands)
+    if first.dtype.name in ("int8", "int16", "int32", "uint8"):
+        # torch sums a letter found in one operand only (and not in the output) with sum(),
+        # which returns int64 for integer inputs
+        counts = {}
+        for t in norm_terms:
+            for c in set(t):
+                counts[c] = counts.get(c, 0) + 1
+        if any(n == 1 and c not in norm_out for c, n in counts.items()):
+            from .. import _dtype
+
+            y = y.to(_dtype.int64)
+    return y

@@ -39,23 +39,97 @@ def shape_arg(shape):
         raise TypeError(f"expected a sequence of ints as a size, but got {shape!r}") from None
 
 
+def contiguous_strides(shape):
+    """Torch's strides (in elements) of a freshly allocated row-major tensor of ``shape``.
+
+    Size-0 dims count as 1 here, which is why an empty ``(0, 3)`` tensor reports ``(3, 1)``.
+    """
+    strides = [1] * len(shape)
+    acc = 1
+    for i in range(len(shape) - 1, -1, -1):
+        strides[i] = acc
+        acc *= max(shape[i], 1)
+    return tuple(strides)
+
+
+def elem_strides(arr):
+    """The strides of ``arr`` in elements (NumPy and CuPy give them in bytes)."""
+    item = arr.itemsize
+    return tuple(s // item for s in arr.strides)
+
+
 def torch_stride(shape, strides):
-    """Strides as torch reports them: size-1 dims of a contiguous tensor get canonical values."""
+    """Strides as torch reports them, from an array's element strides.
+
+    Shape ops give their outputs torch's strides (see :func:`restride`), so these are the array's
+    own strides, except that NumPy reports all-zero strides for a fresh empty array where torch
+    has row-major ones.
+    """
+    if strides and not any(strides) and 0 in shape:
+        return contiguous_strides(shape)
     return strides
+
+
+def restride(xp, arr, strides):
+    """A view of ``arr`` with ``strides`` (in bytes); they may differ only in size-1 dims.
+
+    Size-1 dims never move through memory, so their stride is free; torch's value for it shows
+    up in ``stride()`` and propagates to later views, so views set it the way torch does.
+    """
+    strides = tuple(strides)
+    if arr.strides == strides:
+        return arr
+    from ..backend import helpers_for
+
+    return helpers_for(xp).as_strided(arr, arr.shape, strides)
+
+
+def view_strides(old_shape, old_strides, new_shape):
+    """Strides of ``new_shape`` viewing memory laid out as ``old_shape``/``old_strides``.
+
+    Torch's rule for ``view``: walk both shapes from the innermost dim, matching runs of dims
+    that are contiguous with each other. Returns None when no view is possible. Strides may be
+    in elements or in bytes (the result is in the same unit).
+    """
+    if not old_shape:
+        return (1,) * len(new_shape)
+    new_strides = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    chunk_stride = old_strides[-1]
+    tensor_numel = view_numel = 1
+    for d in range(len(old_shape) - 1, -1, -1):
+        tensor_numel *= old_shape[d]
+        if d == 0 or (old_shape[d - 1] != 1 and old_strides[d - 1] != tensor_numel * chunk_stride):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new_strides[view_d] = view_numel * chunk_stride
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if d > 0:
+                chunk_stride = old_strides[d - 1]
+                tensor_numel = view_numel = 1
+    if view_d != -1:
+        return None
+    return tuple(new_strides)
 
 
 def storage_offset(t):
     """Element offset of ``t``'s first element from the start of the memory it views."""
     arr = t._array
-    base = arr
-    while getattr(base, "base", None) is not None and isinstance(base.base, type(arr)):
-        base = base.base
-    if base is arr:
+    if type(arr) is not np.ndarray:
+        ptr = arr.data  # CuPy: a MemoryPointer into one allocation
+        return (ptr.ptr - ptr.mem.ptr) // arr.itemsize if ptr.mem is not None else 0
+    # walk to the array that owns the memory; restrided views hang off as_strided's holder
+    owner = arr
+    base = arr.base
+    while base is not None and hasattr(base, "__array_interface__"):
+        owner = base
+        base = getattr(base, "base", None)
+    if owner is arr:
         return 0
-    start = arr.__array_interface__["data"][0] if isinstance(arr, np.ndarray) else arr.data.ptr
-    bstart = base.__array_interface__["data"][0] if isinstance(base, np.ndarray) \
-        else base.data.ptr
-    return (start - bstart) // arr.itemsize
+    start = arr.__array_interface__["data"][0]
+    return (start - owner.__array_interface__["data"][0]) // arr.itemsize
 
 
 def tensor_from_array(arr):

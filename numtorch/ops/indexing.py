@@ -4,6 +4,8 @@ Basic indices (ints, slices, None, ...) give views; integer-tensor and boolean-m
 copies, with NumPy's (= torch's) rules for where advanced dims land in the result.
 """
 
+import re
+
 import numpy as np
 
 from .. import _dtype
@@ -11,21 +13,55 @@ from .._tensor import Tensor, _make
 from ..autograd.graph import Op
 from ..autograd.grad_mode import _state
 from ..backend import helpers_for, to_device
-from ._util import canonical_dim
+from ._util import canonical_dim, restride
 
 __all__ = ["getitem", "setitem", "index_put", "gather", "scatter", "scatter_add",
            "index_select", "masked_fill", "masked_select", "nonzero", "take_along_dim",
            "argwhere", "copy_value", "full_like_value"]
 
 
+_BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+              "are valid indices (got {})")
+
+
 def _index_error(e, shape):
-    msg = str(e).replace("axis", "dimension")
-    return IndexError(msg)
+    """NumPy's IndexError in torch's words."""
+    msg = str(e)
+    m = re.match(r"shape mismatch: indexing arrays could not be broadcast together with shapes "
+                 r"(.*)$", msg)
+    if m:
+        shapes = re.findall(r"\(([^)]*)\)", m.group(1))
+        shapes = ["[" + ", ".join(d for d in sh.split(",") if d.strip()) + "]" for sh in shapes]
+        return IndexError("shape mismatch: indexing tensors could not be broadcast together with "
+                          "shapes " + ", ".join(shapes))
+    m = re.match(r"too many indices for array: array is (\d+)-dimensional", msg)
+    if m:
+        return IndexError(f"too many indices for tensor of dimension {m.group(1)}")
+    return IndexError(msg.replace("axis", "dimension"))
+
+
+_PLAIN_BOUNDS = (int, type(None))
+
+
+def _is_array(i):
+    return hasattr(i, "dtype") and hasattr(i, "ndim")
 
 
 def convert_index(index, x):
-    """Turn a user index into a tuple NumPy understands; report whether it is advanced."""
+    """Turn a user index into a tuple NumPy understands; report whether it is advanced.
+
+    Checks what NumPy would report differently from torch (too many indices, mask shapes)
+    before NumPy sees the index.
+    """
+    shape = x._array.shape
+    kind = type(index)
+    if shape and (kind is int or kind is slice and index.step is None and
+                  type(index.start) in _PLAIN_BOUNDS and type(index.stop) in _PLAIN_BOUNDS):
+        return (index, Ellipsis), False  # the common x[i] and x[a:b]
     if not isinstance(index, tuple):
+        if not shape and isinstance(index, (int, np.integer)) and not isinstance(index, bool):
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
         index = (index,)
     out = []
     advanced = False
@@ -43,34 +79,79 @@ def convert_index(index, x):
                 a = a.astype(bool)
             out.append(a if xp is np else to_device(a, x.device))
             advanced = True
-        elif isinstance(i, (list, np.ndarray)) and not isinstance(i, str):
+        elif isinstance(i, (list, np.ndarray)):
             a = np.asarray(i)
             if a.dtype == object or (a.size and a.dtype.kind not in "iub"):
-                raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long "
-                                 "or byte or bool tensors are valid indices (got "
-                                 f"{type(i).__name__})")
-            if a.size == 0:
+                raise IndexError(_BAD_INDEX.format(type(i).__name__))
+            if a.size == 0 or a.dtype.kind == "u" and a.dtype != np.uint8:
                 a = a.astype(np.int64)
-            out.append(a)
+            elif a.dtype == np.uint8:
+                a = a.astype(bool)
+            out.append(a if xp is np else to_device(a, x.device))
             advanced = True
         elif i is None or i is Ellipsis or isinstance(i, (bool, np.bool_)):
             if isinstance(i, (bool, np.bool_)):
                 advanced = True
             out.append(i)
         elif isinstance(i, slice):
+            if not shape:
+                raise IndexError("slice() cannot be applied to a 0-dim tensor.")
             if i.step is not None and int(i.step) <= 0:
                 raise ValueError("step must be greater than zero")
             out.append(slice(*(None if v is None else int(v) for v in (i.start, i.stop,
                                                                        i.step))))
         elif isinstance(i, (int, np.integer)):
             out.append(int(i))
+        elif isinstance(i, (str, bytes)):
+            raise TypeError(f"new(): invalid data type '{type(i).__name__}'")
         else:
-            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or "
-                             "byte or bool tensors are valid indices (got "
-                             f"{type(i).__name__})")
-    if not advanced and Ellipsis not in out:
-        out.append(Ellipsis)  # makes NumPy return 0-d views instead of scalars
+            raise IndexError(_BAD_INDEX.format(type(i).__name__))
+    if not advanced:  # NumPy's own errors are translated by _index_error
+        if Ellipsis not in out:
+            out.append(Ellipsis)  # makes NumPy return 0-d views instead of scalars
+    else:
+        used = _check_index_dims(out, shape)
+        for k, i in enumerate(out):
+            if i is Ellipsis:
+                # spelled out: NumPy counts an ellipsis between tensor indices as separating
+                # them even when it stands for no dims; torch does not
+                out[k:k + 1] = [slice(None)] * (len(shape) - used)
+                break
     return tuple(out), advanced
+
+
+def _check_index_dims(items, shape):
+    """Torch's errors for indices that use more dims than ``shape`` has or masks that do not
+    fit the dims they cover; returns the number of dims the index uses."""
+    used = 0
+    masks = False
+    for i in items:
+        if _is_array(i):
+            if i.dtype == np.bool_:
+                used += i.ndim
+                masks = True
+            else:
+                used += 1
+        elif i is not None and i is not Ellipsis and not isinstance(i, (bool, np.bool_)):
+            used += 1
+    if used > len(shape):
+        raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
+    if not masks:
+        return used
+    pos = 0
+    for i in items:
+        if i is Ellipsis:
+            pos += len(shape) - used
+        elif _is_array(i) and i.dtype == np.bool_:
+            for j, n in enumerate(i.shape):
+                if n != shape[pos + j]:
+                    raise IndexError(f"The shape of the mask {list(i.shape)} at index {j} does "
+                                     f"not match the shape of the indexed tensor {list(shape)} "
+                                     f"at index {pos + j}")
+            pos += i.ndim
+        elif i is not None and not isinstance(i, (bool, np.bool_)):
+            pos += 1
+    return used
 
 
 class GetItem(Op):
@@ -81,12 +162,39 @@ class GetItem(Op):
     def forward(self, x):
         self.in_shape = x.shape
         try:
-            return x[self.index]
+            y = x[self.index]
         except IndexError as e:
             raise _index_error(e, x.shape) from None
+        if None in self.index and y.size:
+            y = restride(self.xp, y, _none_strides(x, y, self.index))
+        return y
 
     def backward(self, grad):
         return SliceScatter.apply(grad, index=self.index, in_shape=self.in_shape)
+
+
+def _none_strides(x, y, index):
+    """Torch's strides (bytes) for ``x[index]`` with None entries (NumPy gives new dims
+    stride 0).
+
+    Torch applies the index left to right; None inserts a dim before the next unindexed input
+    dim, with that dim's extent (size * stride) as its stride, or 1 at the end.
+    """
+    xs, ys = x.strides, list(y.strides)
+    n_used = sum(1 for i in index if i is not None and i is not Ellipsis)
+    pos = out = 0  # next input dim, next output dim
+    for item in index:
+        if item is None:
+            ys[out] = x.shape[pos] * xs[pos] if pos < x.ndim else x.itemsize
+            out += 1
+        elif item is Ellipsis:
+            k = x.ndim - n_used
+            pos += k
+            out += k
+        else:
+            pos += 1
+            out += isinstance(item, slice)
+    return ys
 
 
 class SliceScatter(Op):
@@ -107,9 +215,14 @@ class AdvGetItem(Op):
     def forward(self, x):
         self.in_shape = x.shape
         try:
-            return x[self.index]
+            y = x[self.index]
         except IndexError as e:
             raise _index_error(e, x.shape) from None
+        if not y.flags.c_contiguous:
+            # NumPy lays out x[:, idx] with the indexed dims outermost; torch returns a
+            # row-major result for a row-major input
+            y = self.xp.ascontiguousarray(y)
+        return y
 
     def backward(self, grad):
         return IndexAccumulate.apply(grad, index=self.index, in_shape=self.in_shape)
@@ -182,15 +295,12 @@ class Gather(Op):
         self.in_shape = x.shape
         self.save(index=index)
         d = self.dim
-        if index.ndim != x.ndim and not (index.ndim <= 1 and x.ndim <= 1):
-            raise RuntimeError("Index tensor must have the same number of dimensions as input "
-                               "tensor")
-        if x.ndim == 0:
-            return x.reshape(index.shape).copy() if index.size else x.reshape(index.shape)
+        if x.ndim == 0 or index.ndim == 0:
+            # 0-d and 1-d tensors mix freely here, as in torch: only index 0 exists
+            _check_index_range(index, x.size, d)
+            return x.reshape(-1)[index.reshape(-1)].reshape(index.shape)
+        _check_index_range(index, x.shape[d], d)
         src = x[tuple(slice(0, s) if k != d else slice(None) for k, s in enumerate(index.shape))]
-        if index.size and (index.max() >= x.shape[d] or index.min() < -x.shape[d]):
-            raise RuntimeError(f"index {int(index.max())} is out of bounds for dimension {d} "
-                               f"with size {x.shape[d]}")
         return self.xp.take_along_axis(src, index, axis=d)
 
     def backward(self, grad):
@@ -204,9 +314,11 @@ class GatherBackward(Op):
     def forward(self, g, index):
         xp, d = self.xp, self.dim
         self.save(index=index)
+        if not self.shape:  # a 0-d input: every gathered element was that one value
+            return xp.asarray(g.sum(dtype=g.dtype)).reshape(())
+        if index.ndim == 0:
+            index, g = index.reshape(1), g.reshape(1)
         out = xp.zeros(self.shape, dtype=g.dtype)
-        if not self.shape:
-            return g.reshape(()).copy()
         if index.shape[d] == 1 and index.shape == g.shape and all(
                 index.shape[k] == self.shape[k] for k in range(len(self.shape)) if k != d):
             xp.put_along_axis(out, index, g, axis=d)  # one entry per line: no collisions
@@ -238,12 +350,14 @@ class Scatter(Op):
     def forward(self, x, index, src):
         xp, d = self.xp, self.dim
         self.save(index=index)
+        self.src_shape = getattr(src, "shape", ())
         out = x.copy()
         if index.size == 0:
             return out
-        if index.max() >= x.shape[d] or index.min() < -x.shape[d]:
-            raise RuntimeError(f"index {int(index.max())} is out of bounds for dimension {d} "
-                               f"with size {x.shape[d]}")
+        if x.ndim == 0 or index.ndim == 0:  # 0-d mixed with 1-d: work on 1-element vectors
+            out, index = out.reshape(-1), index.reshape(-1)
+            src = src.reshape(-1) if getattr(src, "ndim", 0) else src
+        _check_index_range(index, out.shape[d], d)
         full = _along_dim_index(xp, index, d)
         if not hasattr(src, "shape") or src.ndim == 0:
             vals = xp.broadcast_to(xp.asarray(src, dtype=x.dtype), index.shape)
@@ -255,9 +369,11 @@ class Scatter(Op):
             xp.multiply.at(out, full, vals)
         else:
             out[full] = vals
-        return out
+        return out.reshape(x.shape)
 
     def backward(self, grad):
+        if self.reduce is not None and not self.__dict__.get("is_add", False):
+            raise RuntimeError("derivative for aten::scatter is not implemented")
         idx = _make(self.saved("index"))
         na, _, ns = self.needs_input_grad
         ga = gs = None
@@ -265,6 +381,10 @@ class Scatter(Op):
             ga = grad if self.reduce == "add" else grad.scatter(self.dim, idx, 0.0)
         if ns:
             gs = grad.gather(self.dim, idx)
+            if tuple(gs.shape) != tuple(self.src_shape):
+                # src may be larger than index: its unread part gets no gradient
+                region = tuple(slice(0, n) for n in idx.shape)
+                gs = SliceScatter.apply(gs, index=region, in_shape=self.src_shape)
         return ga, None, gs
 
 
@@ -272,10 +392,41 @@ class Scatter(Op):
 # public functions
 
 
+def split_mixed_index(idx):
+    """Split an advanced index holding ints into a basic and an advanced part, applied one
+    after the other.
+
+    Torch applies ints, slices and None first and only then the tensor indices, so in
+    ``x[0, :, [0, 1]]`` the tensor dims land where the remaining dims are (shape ``(3, 2)``
+    for a ``(2, 3, 4)`` x); NumPy counts the int as an advanced index and moves the result
+    to the front. Returns ``(None, idx)`` when the two agree.
+    """
+    if not any(isinstance(i, int) and not isinstance(i, bool) for i in idx):
+        return None, idx
+    basic, adv = [], []
+    for i in idx:  # convert_index has already spelled out any ellipsis
+        if _is_array(i):
+            k = i.ndim if i.dtype == np.bool_ else 1
+            basic.extend([slice(None)] * k)
+            adv.append(i)
+        elif isinstance(i, (bool, np.bool_)):  # a 0-d mask: advanced, as in torch
+            adv.append(np.asarray(i))
+        else:
+            basic.append(i)
+            if not isinstance(i, int) or isinstance(i, bool):  # ints remove their dim
+                adv.append(slice(None))
+    if Ellipsis not in basic:
+        basic.append(Ellipsis)  # keeps 0-d results as views
+    return tuple(basic), tuple(adv)
+
+
 def getitem(input, index):
     """``input[index]``: views for basic indices, copies for tensor/list/mask indices."""
     idx, advanced = convert_index(index, input)
     if advanced:
+        basic, idx = split_mixed_index(idx)
+        if basic is not None:
+            input = GetItem.apply(input, index=basic)
         return AdvGetItem.apply(input, index=idx)
     return GetItem.apply(input, index=idx)
 
@@ -285,6 +436,11 @@ def setitem(input, index, value):
     from ..autograd.inplace import apply_inplace
 
     idx, advanced = convert_index(index, input)
+    if advanced:
+        _check_put_dtype(input, idx, value, True)
+        basic, idx = split_mixed_index(idx)
+        if basic is not None:  # write through the basic view (see split_mixed_index)
+            input = GetItem.apply(input, index=basic)
     v_req = isinstance(value, Tensor) and value.requires_grad
     if not (_state.enabled and (input.requires_grad or v_req)):
         dst = input._array
@@ -298,9 +454,14 @@ def setitem(input, index, value):
         except IndexError as e:
             raise _index_error(e, dst.shape) from None
         except ValueError as e:
+            target = dst[idx].shape
+            if not advanced and isinstance(value, Tensor):
+                from .shape import expand
+
+                expand(value, target)  # raises torch's copy_ error for the shapes
             raise RuntimeError(f"shape mismatch: value tensor of shape {list(np.shape(v))} "
                                f"cannot be broadcast to indexing result of shape "
-                               f"{list(dst[idx].shape)}") from e
+                               f"{list(target)}") from e
         input._vc[0] += 1
         return
     if not advanced:
@@ -308,6 +469,23 @@ def setitem(input, index, value):
         apply_inplace(view, copy_value, value)
     else:
         apply_inplace(input, _index_put_converted, idx, value, False)
+
+
+def _check_put_dtype(input, idx, value, fill_ok):
+    """Torch writes through tensor indices only from a value of the same dtype; a write (not
+    accumulating) through one boolean mask with a one-element value is a masked fill, which
+    casts."""
+    if not isinstance(value, Tensor) or value.dtype is input.dtype:
+        return
+    arrays = [i for i in idx if _is_array(i)]
+    if not arrays:
+        return
+    if fill_ok and len(arrays) == 1 and arrays[0].dtype == np.bool_ and \
+            value._array.size == 1:
+        return
+    raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                       f"{input.dtype._legacy[:-6]} for the destination and "
+                       f"{value.dtype._legacy[:-6]} for the source.")
 
 
 def _index_put_converted(input, idx, value, accumulate):
@@ -321,62 +499,141 @@ def _index_put_converted(input, idx, value, accumulate):
 def index_put(input, indices, values, accumulate=False):
     """Return a copy of ``input`` with ``values`` put at ``indices`` (a tuple of tensors)."""
     idx, _ = convert_index(tuple(indices), input)
+    _check_put_dtype(input, idx, values, not accumulate)
     return _index_put_converted(input, idx, values, accumulate)
+
+
+class Overwrite(Op):
+    """y = v broadcast into x's shape and dtype (x's values are discarded); dx = 0, dv = grad.
+
+    The value written by ``copy_``/``fill_``/``zero_``: it stays joined to x's history (with a
+    zero gradient), so the overwritten tensor still requires grad, as in torch.
+    """
+
+    def forward(self, x, v):
+        out = self.xp.empty(x.shape, dtype=x.dtype)
+        try:
+            out[...] = v
+        except ValueError:
+            raise RuntimeError(f"copy_: the source of shape {list(self.xp.shape(v))} cannot be "
+                               f"broadcast to the destination shape {list(x.shape)}") from None
+        return out
+
+    def backward(self, grad):
+        nx, nv = self.needs_input_grad
+        return (grad * 0 if nx else None), (grad if nv else None)
 
 
 def copy_value(self, src):
     """The value ``self.copy_(src)`` writes: ``src`` broadcast to self's shape and dtype."""
-    if not isinstance(src, Tensor):
-        return _make(np.full(self._array.shape, src, dtype=self._array.dtype))
-    src = src.to(self.dtype, self.device)
-    if src._array.shape != self._array.shape:
-        src = src.expand(self._array.shape)
-    return src
+    if isinstance(src, Tensor) and src.device != self.device:
+        src = src.to(device=self.device)
+    return Overwrite.apply(self, src)
 
 
 def full_like_value(self, value):
     """The value ``self.fill_(value)`` writes (``value`` a number or a 0-d tensor)."""
-    if isinstance(value, Tensor):
-        if value._array.ndim != 0:
-            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
-                               f"with {value._array.ndim} dimensions.")
-        return value.to(self.dtype).expand(self._array.shape)
-    xp = np if type(self._array) is np.ndarray else __import__("numtorch").backend.xp_of(
-        self._array)
-    return _make(xp.full(self._array.shape, value, dtype=self._array.dtype))
+    if isinstance(value, Tensor) and value._array.ndim != 0:
+        raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
+                           f"with {value._array.ndim} dimensions.")
+    return Overwrite.apply(self, value)
 
 
 def gather(input, dim, index, *, sparse_grad=False):
     """Collect values along ``dim`` at the positions in ``index`` (int64)."""
-    _check_index_tensor("gather", index)
     d = canonical_dim(dim, input._array.ndim)
+    _check_index_tensor("gather", index, input, d)
     return Gather.apply(input, index, dim=d)
 
 
 def take_along_dim(input, indices, dim=None):
-    """Like NumPy's take_along_axis (``dim`` None flattens ``input`` first)."""
+    """Pick values of ``input`` at ``indices`` along ``dim``, like NumPy's take_along_axis.
+
+    ``input`` and ``indices`` broadcast against each other in every dim but ``dim``; with
+    ``dim=None`` both are flattened first.
+    """
+    if not isinstance(indices, Tensor) or indices.dtype is not _dtype.int64:
+        got = indices.dtype._legacy[:-len("Tensor")] if isinstance(indices, Tensor) else \
+            type(indices).__name__
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{got}")
     if dim is None:
         return gather(input.reshape(-1), 0, indices.reshape(-1))
-    return gather(input, dim, indices.expand(*[
-        i if k != canonical_dim(dim, input.dim()) else -1
-        for k, i in enumerate(input.shape)]) if indices.dim() == input.dim() else indices)
+    d = canonical_dim(dim, input._array.ndim)
+    xs, js = input._array.shape, indices._array.shape
+    if len(xs) != len(js):
+        raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same "
+                           f"number of dimensions, but got {len(xs)} dimensions for input, and "
+                           f"{len(js)} dimensions for indices")
+    j_shape = _broadcast_shapes(xs[:d] + (js[d],) + xs[d + 1:], js)
+    x_shape = _broadcast_shapes(js[:d] + (xs[d],) + js[d + 1:], xs)
+    if j_shape != js:
+        indices = indices.expand(j_shape)
+    if x_shape != xs:
+        input = input.expand(x_shape)
+    return gather(input, d, indices)
 
 
-def _check_index_tensor(fn, index):
-    if not isinstance(index, Tensor) or index.dtype is not _dtype.int64:
-        got = index.dtype if isinstance(index, Tensor) else type(index).__name__
-        raise RuntimeError(f"{fn}(): Expected dtype int64 for index, but got {got}")
+def _broadcast_shapes(a, b):
+    """The broadcast of two same-length shapes; torch's error when they clash."""
+    for i in range(len(a) - 1, -1, -1):
+        if a[i] != b[i] and a[i] != 1 and b[i] != 1:
+            raise RuntimeError(f"The size of tensor a ({a[i]}) must match the size of tensor b "
+                               f"({b[i]}) at non-singleton dimension {i}")
+    return tuple(y if x == 1 else x for x, y in zip(a, b))
+
+
+def _check_index_tensor(fn, index, input, dim, src=None):
+    """gather/scatter index checks: an int32/int64 tensor with input's number of dims that is
+    no larger than input outside ``dim`` (and, for scatter, no larger than ``src``)."""
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{fn}(): argument 'index' must be Tensor, not {type(index).__name__}")
+    if index.dtype is not _dtype.int64 and index.dtype is not _dtype.int32:
+        raise RuntimeError(f"{fn}(): Expected dtype int32/int64 for index")
+    ishape, xshape = index._array.shape, input._array.shape
+    what = "input" if fn == "gather" else "self"
+    if len(ishape) != len(xshape) and not (len(ishape) <= 1 and len(xshape) <= 1):
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as {what} "
+                           "tensor")
+    sshape = src._array.shape if isinstance(src, Tensor) else None
+    if sshape is not None and len(sshape) != len(ishape) and not (len(ishape) <= 1 and
+                                                                  len(sshape) <= 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    if not index._array.size:
+        return
+    too_big = [k for k, (a, b) in enumerate(zip(ishape, xshape)) if k != dim and a > b]
+    if sshape is not None:
+        if too_big or any(a > b for a, b in zip(ishape, sshape)):
+            raise RuntimeError(f"Expected index {list(ishape)} to be no larger than self "
+                               f"{list(xshape)} apart from dimension {dim} and to be no larger "
+                               f"size than src {list(sshape)}")
+    elif too_big:
+        raise RuntimeError(f"Size does not match at dimension {too_big[0]} expected index "
+                           f"{list(ishape)} to be no larger than self {list(xshape)} apart "
+                           f"from dimension {dim}")
+
+
+def _check_index_range(index, size, dim):
+    """gather/scatter take indices in ``[0, size)`` only (no negative indices, unlike x[i])."""
+    if index.size:
+        bad = (index < 0) | (index >= size)
+        if bad.any():
+            first = int(index.reshape(-1)[int(bad.reshape(-1).argmax())])
+            raise RuntimeError(f"index {first} is out of bounds for dimension {dim} with size "
+                               f"{size}")
 
 
 def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     """Return a copy of ``input`` with ``src`` (or ``value``) written at ``index`` along
     ``dim``; ``reduce`` may be 'add' or 'multiply'."""
-    _check_index_tensor("scatter", index)
     if src is None and value is None:
         raise TypeError("scatter() missing 1 required positional argument: 'src' or 'value'")
     if src is None:
         src = value
+    if reduce is not None and reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
     d = canonical_dim(dim, input._array.ndim)
+    _check_index_tensor("scatter", index, input, d, src)
     if isinstance(src, Tensor):
         if src.dtype is not input.dtype:
             raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
@@ -387,20 +644,34 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
 
 def scatter_add(input, dim, index, src):
     """Return a copy of ``input`` with ``src`` added at ``index`` along ``dim``."""
-    return scatter(input, dim, index, src, reduce="add")
+    if not isinstance(src, Tensor):
+        raise TypeError(f"scatter_add(): argument 'src' (position 3) must be Tensor, not "
+                        f"{type(src).__name__}")
+    d = canonical_dim(dim, input._array.ndim)
+    _check_index_tensor("scatter", index, input, d, src)
+    if src.dtype is not input.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    return Scatter.apply(input, index, src, dim=d, reduce="add", is_add=True)
 
 
 def index_select(input, dim, index):
     """Select entries along ``dim`` at the 1-D (or 0-D) ``index`` (a copy)."""
-    if not isinstance(index, Tensor) or index.dtype._category != _dtype._INT:
-        raise RuntimeError("index_select(): Expected dtype int32/int64 for index")
+    if not isinstance(index, Tensor):
+        raise TypeError(f"index_select(): argument 'index' (position 2) must be Tensor, not "
+                        f"{type(index).__name__}")
+    if index.dtype is not _dtype.int64 and index.dtype is not _dtype.int32:
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if index._array.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     d = canonical_dim(dim, input._array.ndim)
     idx = index._array.reshape(-1)
-    if idx.size and (idx.max() >= input._array.shape[d] or idx.min() < -input._array.shape[d]):
+    n = input._array.shape[d] if input._array.ndim else 1
+    if idx.size and (idx.max() >= n or idx.min() < -n):
         raise IndexError("index out of range in self")
     if input._array.ndim == 0:
+        if idx.size != 1:
+            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                               f"{idx.size} value(s)")
         return input.reshape(-1)[_make(idx)].reshape(())
     return AdvGetItem.apply(input, index=(slice(None),) * d + (idx, Ellipsis))
 
@@ -409,10 +680,12 @@ def masked_fill(input, mask, value):
     """Return ``input`` with ``value`` where the bool ``mask`` (broadcast) is True."""
     from .elementwise import where
 
-    if not isinstance(mask, Tensor) or mask.dtype is not _dtype.bool:
-        got = mask.dtype if isinstance(mask, Tensor) else type(mask).__name__
+    if not isinstance(mask, Tensor):
+        raise TypeError(f"masked_fill(): argument 'mask' must be Tensor, not "
+                        f"{type(mask).__name__}")
+    if mask.dtype is not _dtype.bool:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
-                           f"{str(got).replace('torch.', '')}")
+                           f"{_C_TYPE_NAMES.get(mask.dtype.name, mask.dtype.name)}")
     if isinstance(value, Tensor):
         if value._array.ndim != 0:
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but "
@@ -420,11 +693,14 @@ def masked_fill(input, mask, value):
         value = value.to(input.dtype)
     else:
         value = input.dtype.np.type(value)
-    out = where(mask, value, input)
-    if out._array.shape != input._array.shape:
-        raise RuntimeError(f"masked_fill: the mask of shape {list(mask.shape)} cannot be "
-                           f"broadcast to the input of shape {list(input.shape)}")
-    return out
+    return where(mask, value, input)  # a larger mask broadcasts the result, as in torch
+
+
+# how torch's masked_fill names a mask dtype (C++ type names)
+_C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
+                 "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+                 "uint8": "unsigned char", "complex64": "c10::complex<float>",
+                 "complex128": "c10::complex<double>"}
 
 
 def masked_select(input, mask):

@@ -1,6 +1,6 @@
-"""Matrix products: matmul (and mm, bmm, mv, dot, outer, addmm), einsum.
+"""Matrix products: matmul (and mm, bmm, mv, dot, inner, outer, addmm), einsum.
 
-All products go to BLAS through ``xp.matmul``; backward passes are again matmuls, with
+All products go to BLAS through one ``xp.matmul`` call; backward passes are again matmuls, on
 transposed views rather than copies.
 """
 
@@ -15,10 +15,14 @@ __all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "inner", "outer", "ger", 
 
 
 class MatMul(Op):
-    """y = a @ b (NumPy/torch matmul rules); da = g @ b^T, db = a^T @ g (1-D cases handled)."""
+    """y = a @ b (torch's matmul rules); da = g @ b^T, db = a^T @ g (1-D operands handled)."""
 
     def forward(self, a, b):
         self.save_inputs(a, b)
+        if b.ndim == 2 and a.ndim > 2:
+            # fold the batch into the rows: one large GEMM instead of one per batch entry
+            return self.xp.matmul(a.reshape(-1, a.shape[-1]), b).reshape(
+                a.shape[:-1] + b.shape[-1:])
         return self.xp.matmul(a, b)
 
     def backward(self, grad):
@@ -42,83 +46,163 @@ class MatMul(Op):
         if na:
             ga = grad @ b.mT
         if nb:
-            gb = a.mT @ grad
+            if b.ndim == 2 and a.ndim > 2:  # the batch sums inside one GEMM
+                gb = a.reshape(-1, a.shape[-1]).mT @ grad.reshape(-1, grad.shape[-1])
+            else:
+                gb = a.mT @ grad
         return ga, gb
 
 
-def _shape(t):
-    return "x".join(str(s) for s in t.shape)
+# how torch's C++ kernels spell dtypes in "expected m1 and m2 to have the same dtype"
+_CPP_NAME = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+             "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+             "bool": "bool", "complex64": "c10::complex<float>",
+             "complex128": "c10::complex<double>"}
 
 
-def _check_same_dtype(a, b):
-    if a.dtype is not b.dtype:
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
-                           f"{a.dtype.name.replace('float32', 'float')} != "
-                           f"{b.dtype.name.replace('float32', 'float')}")
-    if a.dtype is _dtype.bool:
-        raise RuntimeError('"addmm_impl_cpu_" not implemented for \'Bool\'')
+def _disp(t):
+    return _dtype._TYPE_DISPLAY[t.dtype.name]
+
+
+def _dims(shape):
+    return "x".join(str(s) for s in shape)
+
+
+def _prod(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _kind(a, b):
+    """Which of torch's kernels matmul dispatches to (its error messages depend on it)."""
+    if a.ndim == 1 and b.ndim == 1:
+        return "dot"
+    if b.ndim == 1:
+        return "mv"
+    if b.ndim == 2:
+        return "mm"
+    return "bmm"
+
+
+def _broadcast_batch(sa, sb):
+    """Broadcast two batch shapes; torch's RuntimeError (naming the dim) if they clash."""
+    n = max(len(sa), len(sb))
+    sa, sb = (1,) * (n - len(sa)) + tuple(sa), (1,) * (n - len(sb)) + tuple(sb)
+    out = []
+    for i, (x, y) in enumerate(zip(sa, sb)):
+        if x != y and x != 1 and y != 1:
+            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b "
+                               f"({y}) at non-singleton dimension {i}")
+        out.append(y if x == 1 else x)
+    return tuple(out)
+
+
+def _check_matmul(input, other):
+    """torch's shape and dtype checks for matmul, with the message of the kernel it uses."""
+    a, b = input._array, other._array
+    kind = _kind(a, b)
+    if kind == "dot":
+        if input.dtype is not other.dtype:
+            raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                               f"{_disp(input)} and {_disp(other)}")
+        if a.shape[0] != b.shape[0]:
+            raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
+                               f"[{b.shape[0]}] to have the same number of elements, but got "
+                               f"{a.shape[0]} and {b.shape[0]} elements respectively")
+    elif kind == "mv":
+        rows = _prod(a.shape[:-1])
+        if a.shape[-1] != b.shape[0]:
+            raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{a.shape[-1]}), "
+                               f"vec ({b.shape[0]})")
+        if input.dtype is not other.dtype:
+            raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                               f"{_disp(other)}, {_disp(input)}, and {_disp(other)}")
+    elif kind == "mm":
+        rows = _prod(a.shape[:-1])
+        if a.shape[-1] != b.shape[0]:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied "
+                               f"({rows}x{a.shape[-1]} and {_dims(b.shape)})")
+        if input.dtype is not other.dtype:
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                               f"{_CPP_NAME[input.dtype.name]} != {_CPP_NAME[other.dtype.name]}")
+    else:
+        batch = _broadcast_batch(a.shape[:-2], b.shape[:-2])
+        if a.shape[-1] != b.shape[-2]:
+            n = _prod(batch)
+            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                               f"[{n}, {a.shape[-1]}] but got: [{n}, {b.shape[-2]}].")
+        if input.dtype is not other.dtype:
+            raise RuntimeError(f"expected scalar type {_disp(input)} but found {_disp(other)}")
+    if input.dtype is _dtype.bool:
+        name = {"dot": "dot", "mv": "addmv_impl_cpu", "mm": "addmm_impl_cpu_",
+                "bmm": "bmm"}[kind]
+        raise NotImplementedError(f'"{name}" not implemented for \'Bool\'')
+
+
+def _out(result, out):
+    if out is None:
+        return result
+    from .elementwise import _out as write_out
+
+    return write_out(result, out)
+
+
+def _need_tensors(fn, *ts):
+    for i, t in enumerate(ts):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"{fn}(): argument '{'input' if i == 0 else 'other'}' (position "
+                            f"{i + 1}) must be Tensor, not {type(t).__name__}")
 
 
 def matmul(input, other, *, out=None):
-    """Matrix product with broadcasting over batch dims (1-D operands are vectors).
+    """Matrix product with torch's rules: 1-D operands are vectors, batch dims broadcast.
+
+    Args:
+        input (Tensor): the left operand (at least 1-D).
+        other (Tensor): the right operand (at least 1-D), of the same dtype.
 
     Example:
         >>> torch.ones(2, 3) @ torch.ones(3)
         tensor([3., 3.])
     """
-    if not isinstance(input, Tensor) or not isinstance(other, Tensor):
-        raise TypeError(f"matmul(): argument 'other' (position 2) must be Tensor, not "
-                        f"{type(other if isinstance(input, Tensor) else input).__name__}")
+    _need_tensors("matmul", input, other)
     a, b = input._array, other._array
     if a.ndim == 0 or b.ndim == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
                            f"{a.ndim}D and {b.ndim}D")
-    _check_same_dtype(input, other)
-    ka = a.shape[-1]
-    kb = b.shape[0] if b.ndim == 1 else b.shape[-2]
-    if ka != kb:
-        if a.ndim == 1 and b.ndim == 1:
-            raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and "
-                               f"src [{b.shape[0]}] to have the same number of elements, but got "
-                               f"{a.shape[0]} and {b.shape[0]} elements respectively")
-        if a.ndim <= 2 and b.ndim <= 2:
-            sa = _shape(input) if a.ndim == 2 else f"1x{a.shape[0]}"
-            sb = _shape(other) if b.ndim == 2 else f"{b.shape[0]}x1"
-            if b.ndim == 1:
-                raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat "
-                                   f"({_shape(input)}), vec ({b.shape[0]})")
-            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({sa} and {sb})")
-        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                           f"[{', '.join(map(str, b.shape[:-2]))}, {ka}] but got: "
-                           f"[{', '.join(map(str, b.shape[:-1]))}].")
-    if a.ndim > 2 or b.ndim > 2:
-        try:
-            np.broadcast_shapes(a.shape[:-2] if a.ndim > 1 else (),
-                                b.shape[:-2] if b.ndim > 1 else ())
-        except ValueError:
-            raise RuntimeError(f"The size of tensor a ({a.shape[:-2]}) must match the size of "
-                               f"tensor b ({b.shape[:-2]}) at non-singleton dimension") from None
-    r = MatMul.apply(input, other)
-    if out is not None:
-        from .elementwise import _out
-
-        return _out(r, out)
-    return r
+    _check_matmul(input, other)
+    return _out(MatMul.apply(input, other), out)
 
 
 def mm(input, mat2, *, out=None):
-    """Product of two 2-D matrices."""
-    if input.dim() != 2 or mat2.dim() != 2:
-        bad = input if input.dim() != 2 else mat2
-        raise RuntimeError(f"{'self' if bad is input else 'mat2'} must be a matrix")
+    """Product of two 2-D matrices.
+
+    Example:
+        >>> torch.mm(torch.ones(2, 3), torch.ones(3, 4)).shape
+        torch.Size([2, 4])
+    """
+    _need_tensors("mm", input, mat2)
+    if input.dim() != 2:
+        raise RuntimeError("self must be a matrix")
+    if mat2.dim() != 2:
+        raise RuntimeError("mat2 must be a matrix")
     return matmul(input, mat2, out=out)
 
 
 def bmm(input, mat2, *, out=None):
-    """Batched product of two 3-D tensors with equal batch sizes."""
-    if input.dim() != 3 or mat2.dim() != 3:
-        bad = input if input.dim() != 3 else mat2
-        raise RuntimeError(f"batch{1 if bad is input else 2} must be a 3D tensor")
+    """Batched product of two 3-D tensors with equal batch sizes (no broadcasting).
+
+    Example:
+        >>> torch.bmm(torch.ones(5, 2, 3), torch.ones(5, 3, 4)).shape
+        torch.Size([5, 2, 4])
+    """
+    _need_tensors("bmm", input, mat2)
+    if input.dim() != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if mat2.dim() != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
     if input.shape[0] != mat2.shape[0] or input.shape[2] != mat2.shape[1]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{input.shape[0]}, {input.shape[2]}] but got: "
@@ -127,14 +211,27 @@ def bmm(input, mat2, *, out=None):
 
 
 def mv(input, vec, *, out=None):
-    """Matrix-vector product."""
+    """Matrix-vector product of a 2-D ``input`` and a 1-D ``vec``.
+
+    Example:
+        >>> torch.mv(torch.ones(2, 3), torch.ones(3))
+        tensor([3., 3.])
+    """
+    _need_tensors("mv", input, vec)
     if input.dim() != 2 or vec.dim() != 1:
-        raise RuntimeError(f"vector + matrix @ vector expected, got {input.dim()}, {vec.dim()}")
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.dim()}, "
+                           f"{vec.dim()}")
     return matmul(input, vec, out=out)
 
 
 def dot(input, other, *, out=None):
-    """Dot product of two 1-D tensors."""
+    """Dot product of two 1-D tensors of the same size and dtype.
+
+    Example:
+        >>> torch.dot(torch.tensor([1., 2.]), torch.tensor([3., 4.]))
+        tensor(11.)
+    """
+    _need_tensors("dot", input, other)
     if input.dim() != 1 or other.dim() != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.dim()}D and {other.dim()}D "
                            f"tensors")
@@ -142,42 +239,96 @@ def dot(input, other, *, out=None):
 
 
 def vdot(input, other, *, out=None):
-    """Dot product conjugating the first argument (the same as dot for real tensors)."""
+    """Dot product that conjugates ``input`` first (the same as :func:`dot` for real tensors).
+
+    Example:
+        >>> torch.vdot(torch.tensor([1., 2.]), torch.tensor([3., 4.]))
+        tensor(11.)
+    """
     if input.is_complex():
         input = input.conj()
     return dot(input, other, out=out)
 
 
 def inner(input, other, *, out=None):
-    """Sum over the last dims of both tensors (a scalar product for 1-D)."""
+    """Sum of products over the last dim of both tensors (a scalar product for 1-D inputs).
+
+    A 0-d operand multiplies the other elementwise. The result has shape
+    ``input.shape[:-1] + other.shape[:-1]``.
+
+    Example:
+        >>> torch.inner(torch.ones(2, 3), torch.ones(4, 3)).shape
+        torch.Size([2, 4])
+    """
+    _need_tensors("inner", input, other)
     if input.dim() == 0 or other.dim() == 0:
-        return input * other
-    return matmul(input, other.movedim(-1, 0).reshape(other.shape[-1], -1)).reshape(
-        *input.shape[:-1], *other.shape[:-1])
+        return _out(input * other, out)
+    if input.shape[-1] != other.shape[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but "
+                           f"got shapes {list(input.shape)} and {list(other.shape)}")
+    if input.dtype is not other.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    k = other.shape[-1]
+    # one GEMM: (rows_a, k) @ (k, rows_b), then split the row dims back out
+    r = matmul(input.reshape(-1, k), other.reshape(-1, k).mT)
+    return _out(r.reshape(*input.shape[:-1], *other.shape[:-1]), out)
 
 
 def outer(input, vec2, *, out=None):
-    """Outer product of two 1-D tensors."""
-    return matmul(input.reshape(-1, 1), vec2.reshape(1, -1), out=out)
+    """Outer product of two 1-D tensors (dtypes are promoted, as for ``*``).
+
+    Example:
+        >>> torch.outer(torch.tensor([1., 2.]), torch.tensor([1., 0., -1.]))
+        tensor([[ 1.,  0., -1.],
+                [ 2.,  0., -2.]])
+    """
+    _need_tensors("outer", input, vec2)
+    for name, t in (("self", input), ("vec2", vec2)):
+        if t.dim() != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.dim()}-D")
+    return _out(input.unsqueeze(1) * vec2, out)
 
 
-ger = outer
+def ger(input, vec2, *, out=None):
+    """Outer product of two 1-D tensors (the old name of :func:`outer`).
+
+    Example:
+        >>> torch.ger(torch.tensor([1., 2.]), torch.tensor([3.])).shape
+        torch.Size([2, 1])
+    """
+    return outer(input, vec2, out=out)
 
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
-    """Return ``beta * input + alpha * (mat1 @ mat2)``."""
+    """Return ``beta * input + alpha * (mat1 @ mat2)``; ``input`` broadcasts to the result.
+
+    With ``beta == 0`` the values of ``input`` are ignored, so NaN and inf in it do not
+    propagate (as in torch).
+
+    Example:
+        >>> torch.addmm(torch.zeros(2), torch.ones(2, 3), torch.ones(3, 2), alpha=2)
+        tensor([[6., 6.],
+                [6., 6.]])
+    """
+    _need_tensors("addmm", input, mat1, mat2)
     prod = mm(mat1, mat2)
+    if input.dtype is not prod.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+                           f"{_disp(input)} and {_disp(mat2)}")
+    try:
+        np.broadcast_shapes(tuple(input.shape), tuple(prod.shape))
+    except ValueError:
+        raise RuntimeError(f"The expanded size of the tensor ({prod.shape[-1]}) must match the "
+                           f"existing size ({input.shape[-1]}) at non-singleton dimension 1.  "
+                           f"Target sizes: {list(prod.shape)}.  Tensor sizes: "
+                           f"{list(input.shape)}") from None
     if alpha != 1:
         prod = prod * alpha
-    if beta == 0:  # torch ignores input entirely (NaNs in it do not propagate)
-        r = prod
+    if beta == 0:
+        r = prod  # the broadcast shape of input is prod's shape, checked above
     else:
         r = (input if beta == 1 else input * beta) + prod
-    if out is not None:
-        from .elementwise import _out
-
-        return _out(r, out)
-    return r
+    return _out(r, out)
 
 
 from ._einsum import einsum  # noqa: E402

@@ -1,6 +1,10 @@
-"""Reductions: sum, prod, amax/amin, max/min (with indices), arg*, norms, scans, all/any.
+"""Reductions: sum, mean, prod, amax/amin, max/min (with indices), arg*, scans (cumsum,
+cumprod) and all/any; var/std, logsumexp and norm live in ``_statistics.py`` and are
+re-exported here.
 
-``mean``, ``var``, ``std`` and ``logsumexp`` are composites of the primitives here.
+Each forward is one NumPy reduction; each backward broadcasts the gradient back with numtorch
+ops, so gradients of gradients work. ``aminmax`` and ``count_nonzero`` are compositions of the
+primitives here.
 """
 
 import numpy as np
@@ -8,38 +12,51 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op
-from ..backend import helpers_for
-from ..return_types import aminmax as _aminmax_t, max as _max_t, min as _min_t  # noqa: F401
+from ..return_types import aminmax as _aminmax_t, max as _max_t, min as _min_t
 from ._util import canonical_dim, canonical_dims
 
 __all__ = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "var",
            "std", "var_mean", "std_mean", "logsumexp", "norm", "cumsum", "cumprod", "all",
            "any", "count_nonzero", "aminmax"]
 
+# The public sum, max, min, all and any below shadow the builtins: use no builtin of those
+# names in this module (a stray any() once broke amax on empty inputs).
+
 
 def _kept_shape(shape, dims):
     return tuple(1 if i in dims else s for i, s in enumerate(shape))
 
 
+def _reduced_shape(shape, dims, keepdim):
+    if keepdim:
+        return _kept_shape(shape, dims)
+    return tuple(s for i, s in enumerate(shape) if i not in dims)
+
+
 def _expand_back(grad, in_shape, dims, keepdim):
-    """Broadcast a reduced gradient back to the input's shape (a read-only view, no copy)."""
-    return ExpandBack.apply(grad, in_shape=tuple(in_shape), dims=dims, keepdim=keepdim)
+    """Broadcast a reduced gradient back to the input's shape (a view, no copy)."""
+    if not keepdim and dims:
+        grad = grad.reshape(_kept_shape(in_shape, dims))
+    return grad.expand(in_shape)
 
 
-class ExpandBack(Op):
-    """y = g (reduced over ``dims``) broadcast to ``in_shape``; dg = gg summed over ``dims``.
+def _count(shape, dims):
+    n = 1
+    for d in dims:
+        n *= shape[d]
+    return n
 
-    One fused op for the backward of every reduction: reshape-then-expand as two ops costs
-    twice the per-op overhead on the tiny-tensor hot path.
-    """
 
-    def forward(self, g):
-        if not self.keepdim and g.ndim != len(self.in_shape):
-            g = g.reshape(_kept_shape(self.in_shape, self.dims))
-        return helpers_for(self.xp).expand_to(g, self.in_shape)
+def _ones(like):
+    """A constant tensor of ones with ``like``'s shape and dtype (not part of the graph)."""
+    from .. import backend
 
-    def backward(self, gg):
-        return Sum.apply(gg, dims=self.dims, keepdim=self.keepdim, dtype=None)
+    return _make(backend.xp_of(like._array).ones(like._array.shape, like._array.dtype))
+
+
+def _rev_cumsum(t, d):
+    """sum_{j >= k} t_j along ``d``."""
+    return t.flip(d).cumsum(d).flip(d)
 
 
 class Sum(Op):
@@ -53,6 +70,20 @@ class Sum(Op):
         return _expand_back(grad, self.in_shape, self.dims, self.keepdim)
 
 
+class Mean(Op):
+    """y = mean of x over dims; dy/dx = 1/n (the gradient is broadcast back)."""
+
+    def forward(self, x):
+        self.in_shape = x.shape
+        if self.n == 0:  # NumPy warns on empty slices; torch quietly gives NaN
+            shape = _reduced_shape(x.shape, self.dims, self.keepdim)
+            return self.xp.full(shape, np.nan, dtype=x.dtype)
+        return x.mean(axis=self.dims, keepdims=self.keepdim)
+
+    def backward(self, grad):
+        return _expand_back(grad / self.n, self.in_shape, self.dims, self.keepdim)
+
+
 class Prod(Op):
     """y = product over dims; dy/dx_i = product of the other elements (zeros handled)."""
 
@@ -62,33 +93,32 @@ class Prod(Op):
 
     def backward(self, grad):
         x = self.saved_inputs()
-        g = _expand_back(grad, x.shape, self.dims, self.keepdim)
+        dims = self.dims
+        g = _expand_back(grad, x.shape, dims, self.keepdim)
+        if not dims:
+            return g
         if not bool((x == 0).any()):
-            y = _expand_back(self.saved_output(), x.shape, self.dims, self.keepdim)
-            return g * y / x
-        # with zeros present: product of all other elements = exclusive left * right products
-        flat, dims = x, self.dims
-        if len(dims) != 1:
-            perm = [d for d in range(x.ndim) if d not in dims] + list(dims)
-            flat = x.permute(*perm).reshape(*[x.shape[d] for d in perm[:x.ndim - len(dims)]],
-                                            -1)
-            others = _exclusive_prod(flat, -1)
-            inv = np.argsort(perm)
-            others = others.reshape([x.shape[d] for d in perm]).permute(*inv.tolist())
-        else:
-            others = _exclusive_prod(flat, dims[0])
-        return g * others
+            return g * _expand_back(self.saved_output(), x.shape, dims, self.keepdim) / x
+        # With zeros, y / x is 0/0. The product of the other elements is the exclusive
+        # prefix product times the exclusive suffix product along the flattened reduced dims,
+        # which is built from cumprod and so stays exact for double backward.
+        kept = [d for d in range(x.ndim) if d not in dims]
+        perm = kept + list(dims)
+        lines = x.permute(*perm).reshape(*[x.shape[d] for d in kept], -1)
+        others = _exclusive_prod(lines, -1).reshape(*[x.shape[d] for d in perm])
+        inv = np.argsort(perm).tolist()
+        return g * others.permute(*inv)
 
 
 def _exclusive_prod(x, dim):
+    """prod_{i != k} x_i along ``dim`` for every k, without division."""
     n = x.shape[dim]
-    ones = x.narrow(dim, 0, 1) * 0 + 1
-    left = cumprod(x.narrow(dim, 0, n - 1), dim) if n > 1 else None
-    left = ones if left is None else _cat([ones, left], dim)
-    rev = x.flip(dim)
-    right = cumprod(rev.narrow(dim, 0, n - 1), dim) if n > 1 else None
-    right = ones if right is None else _cat([ones, right], dim)
-    return left * right.flip(dim)
+    if n == 1:
+        return _ones(x)
+    ones = _ones(x.narrow(dim, 0, 1))
+    left = _cat([ones, cumprod(x.narrow(dim, 0, n - 1), dim)], dim)
+    right = _cat([ones, cumprod(x.flip(dim).narrow(dim, 0, n - 1), dim)], dim).flip(dim)
+    return left * right
 
 
 def _cat(ts, dim):
@@ -98,16 +128,10 @@ def _cat(ts, dim):
 
 
 class Amax(Op):
-    """y = max over dims; the gradient is shared evenly among tied maxima (as torch)."""
-
-    fn = "max"
+    """y = max (or min) over dims; dy/dx is shared evenly among tied extrema, as in torch."""
 
     def forward(self, x):
         self.save_inputs(x)
-        if x.size == 0 and any(x.shape[d] == 0 for d in self.dims):
-            raise IndexError(f"{self.name_}(): Expected reduction dim to be specified for "
-                             f"input.numel() == 0. Specify the reduction dim with the 'dim' "
-                             f"argument.")
         y = (x.max if self.fn == "max" else x.min)(axis=self.dims, keepdims=self.keepdim)
         return self.save_output(y)
 
@@ -116,7 +140,7 @@ class Amax(Op):
         y = _expand_back(self.saved_output(), x.shape, self.dims, self.keepdim)
         mask = (x == y).to(grad.dtype)
         count = mask.sum(dim=self.dims, keepdim=True)
-        return _expand_back(grad, x.shape, self.dims, self.keepdim) * mask / count
+        return _expand_back(grad, x.shape, self.dims, self.keepdim) * (mask / count)
 
 
 class MaxDim(Op):
@@ -124,18 +148,12 @@ class MaxDim(Op):
 
     def forward(self, x):
         xp, d = self.xp, self.dim
-        if x.shape and x.shape[d] == 0:
-            raise IndexError(f"{self.fn}(): Expected reduction dim {d} to have non-zero size.")
-        if x.ndim == 0:
-            idx = xp.zeros((), dtype=np.int64)
-            return x.copy(), idx
-        arg = (xp.argmax if self.fn == "max" else xp.argmin)(x, axis=d, keepdims=True)
-        if x.dtype.kind == "f" and xp.isnan(x).any():  # NaN wins, as in torch
-            nan_first = xp.argmax(xp.isnan(x), axis=d, keepdims=True)
-            has_nan = xp.isnan(x).any(axis=d, keepdims=True)
-            arg = xp.where(has_nan, nan_first, arg)
-        vals = xp.take_along_axis(x, arg, axis=d)
         self.in_shape = x.shape
+        if x.ndim == 0:
+            return x.copy(), xp.zeros((), dtype=np.int64)
+        # NumPy's argmax/argmin return the first NaN if there is one, which is torch's answer
+        arg = (xp.argmax if self.fn == "max" else xp.argmin)(x, axis=d, keepdims=True)
+        vals = xp.take_along_axis(x, arg, axis=d)
         self.save(index=arg)
         if not self.keepdim:
             vals, arg = vals.squeeze(d), arg.squeeze(d)
@@ -144,7 +162,7 @@ class MaxDim(Op):
     def backward(self, grad, _grad_idx):
         from .indexing import scatter_into_zeros
 
-        if len(self.in_shape) == 0:
+        if not self.in_shape:
             return grad
         idx = _make(self.saved("index"))
         if not self.keepdim:
@@ -160,67 +178,12 @@ class ArgReduce(Op):
     def forward(self, x):
         xp = self.xp
         f = xp.argmax if self.fn == "argmax" else xp.argmin
-        if x.size == 0:
-            raise IndexError(f"{self.fn}(): Expected reduction dim to be specified for "
-                             "input.numel() == 0.")
         if self.dim is None:
-            r = f(x.reshape(-1))
-            if self.keepdim:
-                r = xp.asarray(r).reshape((1,) * x.ndim)
-            return xp.asarray(r, dtype=np.int64)
+            r = xp.asarray(f(x.reshape(-1)), dtype=np.int64)
+            return r.reshape((1,) * x.ndim) if self.keepdim else r
         if x.ndim == 0:
             return xp.zeros((), dtype=np.int64)
         return f(x, axis=self.dim, keepdims=self.keepdim).astype(np.int64, copy=False)
-
-
-class Norm(Op):
-    """y = (sum |x|^p)^(1/p) over dims; dy/dx = x |x|^(p-2) / y^(p-1) (0 where y == 0)."""
-
-    def forward(self, x):
-        self.save_inputs(x)
-        xp, p, dims, kd = self.xp, self.p, self.dims, self.keepdim
-        a = xp.abs(x)
-        if p == float("inf"):
-            y = a.max(axis=dims, keepdims=kd) if a.size else xp.zeros(
-                _reduced_shape(a.shape, dims, kd), a.dtype)
-        elif p == float("-inf"):
-            y = a.min(axis=dims, keepdims=kd)
-        elif p == 0:
-            y = (a != 0).sum(axis=dims, keepdims=kd).astype(a.dtype)
-        elif p == 1:
-            y = a.sum(axis=dims, keepdims=kd)
-        elif p == 2:
-            y = xp.sqrt((a * a).sum(axis=dims, keepdims=kd))
-        else:
-            y = (a ** p).sum(axis=dims, keepdims=kd) ** (1.0 / p)
-        return self.save_output(xp.asarray(y, dtype=a.dtype))
-
-    def backward(self, grad):
-        from .elementwise import where
-
-        x = self.saved_inputs()
-        if x.dtype.is_complex:
-            raise RuntimeError("norm: backward of complex inputs is not supported by numtorch")
-        p, dims, kd = self.p, self.dims, self.keepdim
-        g = _expand_back(grad, x.shape, dims, kd)
-        if p == 0:
-            return g * 0
-        y = _expand_back(self.saved_output(), x.shape, dims, kd)
-        if p == 1:
-            return g * x.sign()
-        if p == 2:
-            return where(y == 0, 0.0, g * x / y)
-        if p in (float("inf"), float("-inf")):
-            mask = (x.abs() == y).to(g.dtype)
-            count = mask.sum(dim=dims, keepdim=True)
-            return g * x.sign() * mask / count
-        return where(y == 0, 0.0, g * x * x.abs().pow(p - 2) / y.pow(p - 1))
-
-
-def _reduced_shape(shape, dims, keepdim):
-    if keepdim:
-        return _kept_shape(shape, dims)
-    return tuple(s for i, s in enumerate(shape) if i not in dims)
 
 
 class Cumsum(Op):
@@ -230,11 +193,11 @@ class Cumsum(Op):
         return self.xp.cumsum(x, axis=self.dim, dtype=self.dtype)
 
     def backward(self, grad):
-        return grad.flip(self.dim).cumsum(self.dim).flip(self.dim)
+        return _rev_cumsum(grad, self.dim)
 
 
 class Cumprod(Op):
-    """y_k = prod_{i<=k} x_i; dx_k = sum_{j>=k} g_j * prod_{i<=j, i!=k} x_i (zeros handled)."""
+    """y_k = prod_{i<=k} x_i; dx_k = sum_{j>=k} g_j prod_{i<=j, i!=k} x_i (zeros handled)."""
 
     def forward(self, x):
         self.save_inputs(x)
@@ -242,20 +205,36 @@ class Cumprod(Op):
 
     def backward(self, grad):
         x = self.saved_inputs()
-        d = self.dim
-        if not bool((x == 0).any()):
-            y = self.saved_output()
-            return (grad * y).flip(d).cumsum(d).flip(d) / x
-        # general case: build the (n x n) matrix of partial products along the dim
-        n = x.shape[d]
-        xm = x.movedim(d, -1).unsqueeze(-2).expand(*x.movedim(d, -1).shape[:-1], n, n)
-        k = _make(np.arange(n).reshape(n, 1))  # row k: derivative w.r.t. x_k
-        i = _make(np.arange(n).reshape(1, n))
-        factors = xm.masked_fill(k == i, 1.0)  # drop x_k itself
-        partial = factors.cumprod(-1)  # prod_{i<=j, i!=k} x_i along j
-        partial = partial.masked_fill(i < k, 0.0)  # only j >= k contributes
-        g = grad.movedim(d, -1).unsqueeze(-2)
-        return (partial * g).sum(-1).movedim(-1, d)
+        return _cumprod_grad(x, grad, self.dim, self.saved_output())
+
+
+def _cumprod_grad(x, g, d, y=None):
+    """The vector-Jacobian product of cumprod along ``d``, exact also where x has zeros.
+
+    With z the first zero of a line: for k < z, dx_k = sum_{j>=k} g_j y_j / x_k; at z it is the
+    same sum with x_z taken as 1; for k > z every term holds the factor x_z, so
+    dx_k = x_z * (the same gradient for x with x_z set to 1), computed by recursion. Keeping the
+    factor x_z (which is 0) makes the second derivative exact, as torch's is.
+    """
+    from .elementwise import where
+
+    if y is None:
+        y = cumprod(x, d)
+    if not bool((x == 0).any()):
+        return _rev_cumsum(g * y, d) / x
+    zeros_seen = (x == 0).cumsum(d)
+    before = zeros_seen == 0
+    first = (zeros_seen == 1) & (x == 0)
+    after = ~(before | first)
+    x1 = x.masked_fill(first, 1.0)
+    left = _rev_cumsum(g * y, d) / x.masked_fill(~before, 1.0)
+    dx = where(before, left, 0.0)
+    c = cumprod(x1, d)
+    dx = dx + where(first, _rev_cumsum(g * c, d), 0.0)
+    if bool(after.any()):
+        x_z = (x * first.to(x.dtype)).sum(d, keepdim=True)  # 0, but carries the dependence
+        dx = dx + where(after, x_z * _cumprod_grad(x1, g, d, c), 0.0)
+    return dx
 
 
 class _Logic(Op):
@@ -271,246 +250,288 @@ class _Logic(Op):
 # public functions
 
 
-def _dims_or_all(dim, ndim):
+def _dims_or_all(dim, ndim, fn="sum"):
     if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
         return tuple(range(ndim))
+    if isinstance(dim, (bool, float)) or not isinstance(dim, (int, np.integer, tuple, list)):
+        raise TypeError(f"{fn}(): argument 'dim' must be tuple of ints, not "
+                        f"{type(dim).__name__}")
     return canonical_dims(dim, ndim)
 
 
-def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001 - torch's name
-    """Sum of elements over ``dim`` (all dims when None); ints and bools sum to int64.
+def _nonempty(fn, shape, dims, all_dims, any_error=RuntimeError):
+    """torch's errors for max-like reductions over an empty dimension (no identity)."""
+    if 0 not in shape:
+        return
+    if all_dims:
+        raise any_error(f"{fn}(): Expected reduction dim to be specified for input.numel() == 0."
+                        f" Specify the reduction dim with the 'dim' argument.")
+    for d in dims:
+        if shape[d] == 0:
+            raise IndexError(f"{fn}(): Expected reduction dim {d} to have non-zero size.")
+
+
+def _out(result, out):
+    if out is None:
+        return result
+    from .elementwise import _out as write_out
+
+    return write_out(result, out)
+
+
+def _int_acc(input, dtype):
+    """The accumulation dtype: ``dtype`` if given, int64 for ints and bools, else None."""
+    if dtype is not None:
+        return _dtype.as_dtype(dtype).np
+    if input._array.dtype.kind in "biu":
+        return np.dtype(np.int64)
+    return None
+
+
+def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001 - torch's name
+    """Sum the elements over ``dim`` (all dims when None or empty).
+
+    Args:
+        input (Tensor): the tensor to reduce.
+        dim (int or tuple of ints, optional): the dims to reduce. Default: all.
+        keepdim (bool): keep reduced dims with size 1. Default: False.
+        dtype (dtype, optional): accumulate and return in this dtype. Integer and bool inputs
+            sum to int64 by default.
 
     Example:
         >>> torch.tensor([[1., 2.], [3., 4.]]).sum(0)
         tensor([4., 6.])
     """
-    if isinstance(dim, bool):  # sum(x, True) is not a dim in torch either
-        raise TypeError("sum(): argument 'dim' must be int or tuple of ints, not bool")
-    dims = _dims_or_all(dim, input._array.ndim)
-    if dtype is not None:
-        dt = _dtype.as_dtype(dtype).np
-    elif input._array.dtype.kind in "biu":
-        dt = np.dtype(np.int64)
-    else:
-        dt = None
-    return Sum.apply(input, dims=dims, keepdim=keepdim, dtype=dt)
+    dims = _dims_or_all(dim, input._array.ndim, "sum")
+    return _out(Sum.apply(input, dims=dims, keepdim=keepdim, dtype=_int_acc(input, dtype)), out)
 
 
-def mean(input, dim=None, keepdim=False, *, dtype=None):
-    """Arithmetic mean over ``dim``; integer inputs need an explicit float ``dtype``."""
+def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Average the elements over ``dim`` (all dims when None).
+
+    Integer inputs need an explicit floating ``dtype``, as in torch.
+
+    Example:
+        >>> torch.tensor([[1., 2.], [3., 4.]]).mean(1)
+        tensor([1.5000, 3.5000])
+    """
     if dtype is not None:
         input = input.to(_dtype.as_dtype(dtype))
     if input.dtype._category < _dtype._FLOAT:
         raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a "
                            f"floating point or complex dtype. Got: "
                            f"{_dtype._TYPE_DISPLAY[input.dtype.name]}")
-    dims = _dims_or_all(dim, input._array.ndim)
-    n = 1
-    for d in dims:
-        n *= input._array.shape[d]
-    s = Sum.apply(input, dims=dims, keepdim=keepdim, dtype=None)
-    return s / n if n else s * float("nan")
+    dims = _dims_or_all(dim, input._array.ndim, "mean")
+    n = _count(input._array.shape, dims)
+    return _out(Mean.apply(input, dims=dims, keepdim=keepdim, n=n), out)
 
 
-def prod(input, dim=None, keepdim=False, *, dtype=None):
-    """Product of elements over ``dim`` (all when None); ints multiply in int64."""
-    dims = _dims_or_all(dim, input._array.ndim) if dim is not None else tuple(
-        range(input._array.ndim))
-    if dtype is not None:
-        dt = _dtype.as_dtype(dtype).np
-    elif input._array.dtype.kind in "biu":
-        dt = np.dtype(np.int64)
+def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Multiply the elements over one ``dim`` (all elements when None); ints use int64.
+
+    Example:
+        >>> torch.tensor([[1., 2.], [3., 4.]]).prod(1)
+        tensor([ 2., 12.])
+    """
+    if dim is None:
+        dims = tuple(range(input._array.ndim))
+    elif isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
+        raise TypeError(f"prod(): argument 'dim' must be int, not {type(dim).__name__}")
     else:
-        dt = None
-    if dim is not None and not isinstance(dim, (int, np.integer)):
-        raise TypeError("prod(): argument 'dim' must be int, not "
-                        f"{type(dim).__name__}")
-    return Prod.apply(input, dims=dims, keepdim=keepdim, dtype=dt)
+        dims = canonical_dims(dim, input._array.ndim)
+    return _out(Prod.apply(input, dims=dims, keepdim=keepdim, dtype=_int_acc(input, dtype)), out)
 
 
-def amax(input, dim=(), keepdim=False):
-    """Maximum over ``dim`` (all dims for ``()``); ties share the gradient evenly."""
-    dims = _dims_or_all(dim, input._array.ndim)
-    return Amax.apply(input, dims=dims, keepdim=keepdim, fn="max", name_="amax")
+def _amax(fn, input, dim, keepdim, out):
+    all_dims = dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0)
+    dims = _dims_or_all(dim, input._array.ndim, fn)
+    _nonempty(fn, input._array.shape, dims, all_dims)
+    return _out(Amax.apply(input, dims=dims, keepdim=keepdim, fn=fn[1:]), out)
 
 
-def amin(input, dim=(), keepdim=False):
-    """Minimum over ``dim`` (all dims for ``()``); ties share the gradient evenly."""
-    dims = _dims_or_all(dim, input._array.ndim)
-    return Amax.apply(input, dims=dims, keepdim=keepdim, fn="min", name_="amin")
+def amax(input, dim=(), keepdim=False, *, out=None):
+    """Return the maximum over ``dim`` (all dims for ``()``); ties share the gradient evenly.
+
+    Example:
+        >>> torch.tensor([[1., 5.], [3., 4.]]).amax(0)
+        tensor([3., 5.])
+    """
+    return _amax("amax", input, dim, keepdim, out)
 
 
-def _max_min(fn, input, dim, keepdim, other):
+def amin(input, dim=(), keepdim=False, *, out=None):
+    """Return the minimum over ``dim`` (all dims for ``()``); ties share the gradient evenly.
+
+    Example:
+        >>> torch.tensor([[1., 5.], [3., 4.]]).amin(1)
+        tensor([1., 3.])
+    """
+    return _amax("amin", input, dim, keepdim, out)
+
+
+def _max_min(fn, input, dim, keepdim, other, out):
     from .elementwise import maximum, minimum
 
     if isinstance(dim, Tensor):  # max(a, b) is the elementwise maximum
-        return (maximum if fn == "max" else minimum)(input, dim)
+        other, dim = dim, None
     if other is not None:
-        return (maximum if fn == "max" else minimum)(input, other)
+        return (maximum if fn == "max" else minimum)(input, other, out=out)
     if dim is None:
-        if input._array.size == 0:
-            raise RuntimeError(f"{fn}(): Expected reduction dim to be specified for "
-                               "input.numel() == 0. Specify the reduction dim with the 'dim' "
-                               "argument.")
-        return Amax.apply(input, dims=tuple(range(input._array.ndim)), keepdim=False, fn=fn,
-                          name_=fn)
+        _nonempty(fn, input._array.shape, (), True)
+        r = Amax.apply(input, dims=tuple(range(input._array.ndim)), keepdim=False, fn=fn)
+        return _out(r, out)
+    if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
+        raise TypeError(f"{fn}(): argument 'dim' must be int, not {type(dim).__name__}")
     d = canonical_dim(dim, input._array.ndim)
+    _nonempty(fn, input._array.shape, (d,), False)
     values, indices = MaxDim.apply(input, dim=d, keepdim=keepdim, fn=fn)
-    return (_max_t if fn == "max" else _min_t)(values, indices)
+    if out is not None:
+        values, indices = _out(values, out[0]), _out(indices, out[1])
+    return (_max_t if fn == "max" else _min_t)((values, indices))
 
 
-def max(input, dim=None, keepdim=False, *, other=None):  # noqa: A001
-    """``max(x)``: the largest element; ``max(x, dim)``: ``(values, indices)`` along ``dim``;
-    ``max(x, y)``: the elementwise maximum."""
-    return _max_min("max", input, dim, keepdim, other)
+def max(input, dim=None, keepdim=False, *, other=None, out=None):  # noqa: A001
+    """The largest element, the largest along ``dim`` with its index, or an elementwise max.
+
+    ``max(x)`` returns a 0-d tensor (ties share the gradient); ``max(x, dim)`` returns the
+    named tuple ``(values, indices)`` and the gradient goes to the chosen index; ``max(x, y)``
+    is :func:`maximum`.
+
+    Example:
+        >>> torch.tensor([[1., 5.], [3., 4.]]).max(1).indices
+        tensor([1, 1])
+    """
+    return _max_min("max", input, dim, keepdim, other, out)
 
 
-def min(input, dim=None, keepdim=False, *, other=None):  # noqa: A001
-    """``min(x)``, ``min(x, dim)`` -> ``(values, indices)``, or ``min(x, y)`` elementwise."""
-    return _max_min("min", input, dim, keepdim, other)
+def min(input, dim=None, keepdim=False, *, other=None, out=None):  # noqa: A001
+    """The smallest element, the smallest along ``dim`` with its index, or an elementwise min.
+
+    See :func:`max` for the three forms.
+
+    Example:
+        >>> torch.tensor([[1., 5.], [3., 4.]]).min(0).values
+        tensor([1., 4.])
+    """
+    return _max_min("min", input, dim, keepdim, other, out)
 
 
 def aminmax(input, *, dim=None, keepdim=False):
-    """Return ``(min, max)`` over ``dim`` (all when None)."""
-    return _aminmax_t(amin(input, () if dim is None else dim, keepdim),
-                      amax(input, () if dim is None else dim, keepdim))
+    """Return the named tuple ``(min, max)`` over ``dim`` (all elements when None).
 
-
-def argmax(input, dim=None, keepdim=False):
-    """Index of the largest element (of the flattened tensor when ``dim`` is None)."""
-    d = None if dim is None else canonical_dim(dim, input._array.ndim)
-    return ArgReduce.apply(input, dim=d, keepdim=keepdim, fn="argmax")
-
-
-def argmin(input, dim=None, keepdim=False):
-    """Index of the smallest element (of the flattened tensor when ``dim`` is None)."""
-    d = None if dim is None else canonical_dim(dim, input._array.ndim)
-    return ArgReduce.apply(input, dim=d, keepdim=keepdim, fn="argmin")
-
-
-def _correction(unbiased, correction):
-    if correction is not None:
-        if unbiased is not None:
-            raise RuntimeError("var/std: cannot specify both 'unbiased' and 'correction'")
-        return correction
-    return 1 if unbiased is None or unbiased else 0
-
-
-def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    """Variance over ``dim`` with Bessel's ``correction`` (1 by default; ``unbiased=False``
-    means 0)."""
-    if isinstance(dim, bool):  # var(x, False) is the 0.x/1.x unbiased overload
-        dim, unbiased = None, dim
-    if input.dtype._category < _dtype._FLOAT:
-        raise RuntimeError("std and var only support floating point and complex dtypes")
-    c = _correction(unbiased, correction)
-    dims = _dims_or_all(dim, input._array.ndim)
-    n = 1
-    for d in dims:
-        n *= input._array.shape[d]
-    centered = input - mean(input, dims, keepdim=True)
-    sq = centered.abs() ** 2 if input.dtype.is_complex else centered * centered
-    total = Sum.apply(sq, dims=dims, keepdim=keepdim, dtype=None)
-    denom = n - c
-    if denom <= 0:
-        import warnings
-
-        warnings.warn("var(): degrees of freedom is <= 0. Correction should be strictly less "
-                      "than the reduction factor (input numel divided by output numel).",
-                      UserWarning, stacklevel=2)
-        return total / 0.0 if denom == 0 else total * float("nan")
-    return total / denom
-
-
-def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    """Standard deviation: ``sqrt(var(...))``."""
-    if isinstance(dim, bool):
-        dim, unbiased = None, dim
-    return var(input, dim, unbiased, keepdim, correction=correction).sqrt()
-
-
-def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    """Return ``(var, mean)``."""
-    if isinstance(dim, bool):
-        dim, unbiased = None, dim
-    return (var(input, dim, unbiased, keepdim, correction=correction),
-            mean(input, dim, keepdim))
-
-
-def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    """Return ``(std, mean)``."""
-    if isinstance(dim, bool):
-        dim, unbiased = None, dim
-    return (std(input, dim, unbiased, keepdim, correction=correction),
-            mean(input, dim, keepdim))
-
-
-def logsumexp(input, dim, keepdim=False):
-    """``log(sum(exp(input), dim))`` computed stably (the max is subtracted first)."""
-    from .elementwise import where
-
-    if input.dtype._category < _dtype._FLOAT:
-        input = input.to(_dtype.get_default_dtype())
-    dims = _dims_or_all(dim, input._array.ndim)
-    if input._array.size == 0:
-        return Sum.apply(input.exp(), dims=dims, keepdim=keepdim, dtype=None).log()
-    m = Amax.apply(input, dims=dims, keepdim=True, fn="max", name_="logsumexp").detach()
-    # shifting by the max keeps exp() in range; an infinite max would turn into NaN, so skip it
-    m = where(m.isinf(), 0.0, m)
-    s = Sum.apply((input - m).exp(), dims=dims, keepdim=True, dtype=None).log() + m
-    return s if keepdim else s.squeeze(dims)
-
-
-def norm(input, p="fro", dim=None, keepdim=False, dtype=None, *, out=None):
-    """Vector p-norm over ``dim`` (all elements when None); 'fro' is the 2-norm.
-
-    ``p='nuc'`` (nuclear norm) lives in ``numtorch.linalg.matrix_norm``.
+    Example:
+        >>> torch.aminmax(torch.tensor([3., -1., 2.]))
+        torch.return_types.aminmax(
+        min=tensor(-1.),
+        max=tensor(3.))
     """
-    if dtype is not None:
-        input = input.to(_dtype.as_dtype(dtype))
-    if input.dtype._category < _dtype._FLOAT:
-        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as "
-                           f"input. Got {_dtype._TYPE_DISPLAY[input.dtype.name]}")
-    if p == "fro" or p is None:
-        p = 2
-    if isinstance(p, str):
-        raise RuntimeError(f"norm: p='{p}' is a matrix norm; use numtorch.linalg.matrix_norm")
-    dims = _dims_or_all(dim, input._array.ndim)
-    return Norm.apply(input, p=float(p), dims=dims, keepdim=keepdim)
+    shape = input._array.shape
+    if dim is None:
+        if 0 in shape:
+            raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as "
+                               "the operation has no identity.")
+        dims = tuple(range(len(shape)))
+    else:
+        if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
+            raise TypeError(f"aminmax(): argument 'dim' must be int, not {type(dim).__name__}")
+        dims = canonical_dims(dim, len(shape))
+        if shape and shape[dims[0]] == 0:
+            raise IndexError(f"aminmax: Expected reduction dim {dims[0]} to have non-zero size.")
+    return _aminmax_t((Amax.apply(input, dims=dims, keepdim=keepdim, fn="min"),
+                       Amax.apply(input, dims=dims, keepdim=keepdim, fn="max")))
+
+
+def _arg(fn, input, dim, keepdim, out):
+    shape = input._array.shape
+    if dim is None:
+        _nonempty(fn, shape, (), True, any_error=IndexError)
+        d = None
+    else:
+        d = canonical_dim(dim, len(shape))
+        _nonempty(fn, shape, (d,) if shape else (), False)
+    return _out(ArgReduce.apply(input, dim=d, keepdim=keepdim, fn=fn), out)
+
+
+def argmax(input, dim=None, keepdim=False, *, out=None):
+    """Index of the largest element along ``dim`` (of the flattened tensor when None).
+
+    Example:
+        >>> torch.tensor([[1., 5.], [3., 4.]]).argmax()
+        tensor(1)
+    """
+    return _arg("argmax", input, dim, keepdim, out)
+
+
+def argmin(input, dim=None, keepdim=False, *, out=None):
+    """Index of the smallest element along ``dim`` (of the flattened tensor when None).
+
+    Example:
+        >>> torch.tensor([[1., 5.], [3., 4.]]).argmin(0)
+        tensor([0, 1])
+    """
+    return _arg("argmin", input, dim, keepdim, out)
+
+
+def _scan(op, fn, input, dim, dtype, out):
+    d = canonical_dim(dim, input._array.ndim)
+    dt = _int_acc(input, dtype)
+    if input._array.ndim == 0:  # a scan over a single element is the element itself
+        r = input.to(_dtype._FROM_NP[dt]) if dt is not None else input.clone()
+    else:
+        r = op.apply(input, dim=d, dtype=dt)
+    return _out(r, out)
 
 
 def cumsum(input, dim, *, dtype=None, out=None):
-    """Cumulative sum along ``dim``; ints accumulate in int64."""
-    d = canonical_dim(dim, input._array.ndim)
-    dt = _dtype.as_dtype(dtype).np if dtype is not None else (
-        np.dtype(np.int64) if input._array.dtype.kind in "biu" else None)
-    if input._array.ndim == 0:
-        return input.to(_dtype._FROM_NP[dt]) if dt is not None else input.clone()
-    return Cumsum.apply(input, dim=d, dtype=dt)
+    """Cumulative sum along ``dim``; integer and bool inputs accumulate in int64.
+
+    Example:
+        >>> torch.tensor([1, 2, 3]).cumsum(0)
+        tensor([1, 3, 6])
+    """
+    return _scan(Cumsum, "cumsum", input, dim, dtype, out)
 
 
 def cumprod(input, dim, *, dtype=None, out=None):
-    """Cumulative product along ``dim``; ints accumulate in int64."""
-    d = canonical_dim(dim, input._array.ndim)
-    dt = _dtype.as_dtype(dtype).np if dtype is not None else (
-        np.dtype(np.int64) if input._array.dtype.kind in "biu" else None)
-    if input._array.ndim == 0:
-        return input.to(_dtype._FROM_NP[dt]) if dt is not None else input.clone()
-    return Cumprod.apply(input, dim=d, dtype=dt)
+    """Cumulative product along ``dim``; integer and bool inputs accumulate in int64.
+
+    Example:
+        >>> torch.tensor([1., 2., 3.]).cumprod(0)
+        tensor([1., 2., 6.])
+    """
+    return _scan(Cumprod, "cumprod", input, dim, dtype, out)
 
 
-def all(input, dim=None, keepdim=False):  # noqa: A001
-    """True if every element (along ``dim``) is nonzero."""
-    dims = _dims_or_all(dim, input._array.ndim)
-    return _Logic.apply(input, dims=dims, keepdim=keepdim, fn="all")
+def all(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
+    """True where every element along ``dim`` (all dims when None) is nonzero.
+
+    Example:
+        >>> torch.tensor([[True, False], [True, True]]).all(1)
+        tensor([False,  True])
+    """
+    dims = _dims_or_all(dim, input._array.ndim, "all")
+    return _out(_Logic.apply(input, dims=dims, keepdim=keepdim, fn="all"), out)
 
 
-def any(input, dim=None, keepdim=False):  # noqa: A001
-    """True if some element (along ``dim``) is nonzero."""
-    dims = _dims_or_all(dim, input._array.ndim)
-    return _Logic.apply(input, dims=dims, keepdim=keepdim, fn="any")
+def any(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
+    """True where some element along ``dim`` (all dims when None) is nonzero.
+
+    Example:
+        >>> torch.tensor([[True, False], [False, False]]).any(1)
+        tensor([ True, False])
+    """
+    dims = _dims_or_all(dim, input._array.ndim, "any")
+    return _out(_Logic.apply(input, dims=dims, keepdim=keepdim, fn="any"), out)
 
 
 def count_nonzero(input, dim=None):
-    """Number of nonzero elements along ``dim`` (all dims when None)."""
+    """Number of nonzero elements along ``dim`` (all dims when None), as int64.
+
+    Example:
+        >>> torch.count_nonzero(torch.tensor([[0., 1.], [2., 3.]]), dim=0)
+        tensor([1, 2])
+    """
     return sum(input != 0, dim)
+
+
+from ._statistics import logsumexp, norm, std, std_mean, var, var_mean  # noqa: E402,F401

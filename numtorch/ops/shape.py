@@ -9,10 +9,11 @@ import math
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, backend
+from ..backend import helpers_for
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op
-from ._util import canonical_dim, shape_arg
+from ._util import canonical_dim, elem_strides, restride, shape_arg, view_strides
 
 __all__ = ["reshape", "view", "permute", "transpose", "t", "expand", "squeeze", "unsqueeze",
            "flatten", "unflatten", "movedim", "cat", "concat", "concatenate", "stack", "hstack",
@@ -49,20 +50,47 @@ def infer_shape(shape, numel):
 
 
 class Reshape(Op):
-    """y = x with a new shape (a view when the strides allow); dx = grad reshaped back."""
+    """y = x with a new shape (a view when the strides allow); dx = grad reshaped back.
+
+    ``kind`` picks torch's stride rule for the view: "view" (view/reshape/flatten),
+    "squeeze" (the kept dims keep their strides) or "unsqueeze" (at ``dim``).
+    """
 
     is_view = True
 
     def forward(self, x):
         self.in_shape = x.shape
         y = x.reshape(self.shape)
-        if self.must_view and y.size and not _shares(y, x):
-            raise RuntimeError("view size is not compatible with input tensor's size and "
-                               "stride (at least one dimension spans across two contiguous "
-                               "subspaces). Use .reshape(...) instead.")
-        if y.size and not _shares(y, x):
+        if not y.size:
+            return y
+        strides = None
+        if _shares(y, x):
+            if 1 not in self.shape:  # only size-1 dims can get a stride other than torch's
+                return y
+            if "kind" not in self.__dict__ and x.flags.c_contiguous and x.ndim and (
+                    x.shape[-1] != 1 or x.strides[-1] == x.itemsize):
+                # one contiguous chunk: torch and NumPy both give row-major strides
+                return y
+            strides = self._torch_strides(x)
+        if strides is None:
+            if self.must_view:
+                raise RuntimeError("view size is not compatible with input tensor's size and "
+                                   "stride (at least one dimension spans across two contiguous "
+                                   "subspaces). Use .reshape(...) instead.")
             self.is_view = False
-        return y
+            return y if not _shares(y, x) else y.copy()
+        return restride(self.xp, y, strides)
+
+    def _torch_strides(self, x):
+        """Torch's strides (in bytes) for this view of ``x``."""
+        st = x.strides
+        kind = self.__dict__.get("kind", "view")
+        if kind == "unsqueeze":
+            d = self.dim
+            return st[:d] + ((x.shape[d] * st[d]) if d < x.ndim else x.itemsize,) + st[d:]
+        if kind == "squeeze":
+            return tuple(s for i, s in enumerate(st) if i not in self.dims)
+        return view_strides(x.shape, st, self.shape)
 
     def backward(self, grad):
         return grad.reshape(self.in_shape)
@@ -94,10 +122,32 @@ class Expand(Op):
     is_view = True
 
     def forward(self, x):
-        return self.xp.broadcast_to(x, self.shape)
+        strides = _expand_strides(x.shape, x.strides, self.shape)
+        if x.size == 0 or not any(st == 0 and n > 1 for st, n in zip(strides, self.shape)):
+            # no element appears twice, so the view stays writable, as in torch
+            return helpers_for(self.xp).as_strided(x, self.shape, strides)
+        y = self.xp.broadcast_to(x, self.shape)  # read-only: writes would alias elements
+        if 1 in self.shape:  # NumPy zeroes the stride of size-1 dims; torch keeps one
+            y = restride(self.xp, y, strides)
+        return y
 
     def backward(self, grad):
         return grad
+
+
+def _expand_strides(in_shape, in_strides, shape):
+    """Torch's strides for ``expand``: broadcast dims get 0, a new leading size-1 dim gets the
+    extent of the dim after it, every other dim keeps its stride."""
+    nd, lead = len(shape), len(shape) - len(in_shape)
+    out = [0] * nd
+    for i in range(nd - 1, -1, -1):
+        d = i - lead
+        if d >= 0:
+            size, stride = in_shape[d], in_strides[d]
+        else:
+            size, stride = 1, (shape[i + 1] * out[i + 1] if i + 1 < nd else 0)
+        out[i] = stride if size == shape[i] else 0
+    return tuple(out)
 
 
 class Cat(Op):
@@ -132,8 +182,13 @@ class Unfold(Op):
         d, size, step = self.dim, self.size, self.step
         if x.ndim == 0:
             return x.reshape(1)
-        win = np.lib.stride_tricks.sliding_window_view(x, size, axis=d) if self.xp is np else \
-            self.xp.lib.stride_tricks.sliding_window_view(x, size, axis=d)
+        if self.xp is np:
+            # windows that do not overlap may be written through, as in torch
+            win = np.lib.stride_tricks.sliding_window_view(
+                x, size, axis=d, writeable=x.flags.writeable and (step >= size or
+                                                                  x.shape[d] == size))
+        else:
+            win = self.xp.lib.stride_tricks.sliding_window_view(x, size, axis=d)
         idx = [slice(None)] * win.ndim
         idx[d] = slice(None, None, step)
         return win[tuple(idx)]
@@ -203,13 +258,32 @@ class Roll(Op):
 
 
 class Clone(Op):
-    """y = a fresh copy of x; dx = grad."""
+    """y = a fresh copy of x (row-major, or in x's memory layout when ``preserve``); dx = grad.
+    """
 
     def forward(self, x):
-        return x.copy()
+        if not self.__dict__.get("preserve") or x.flags.c_contiguous:
+            return x.copy()
+        return _copy_preserving_layout(x)
 
     def backward(self, grad):
         return grad
+
+
+def _copy_preserving_layout(x):
+    """Copy ``x`` the way torch's ``clone()`` does (``preserve_format``): a dense
+    non-overlapping ``x`` keeps its exact strides, others follow the order of x's strides,
+    and an expanded (stride-0) ``x`` becomes row-major."""
+    if any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):
+        return x.copy()
+    y = x.copy(order="K")
+    dims = sorted((st, n) for st, n in zip(x.strides, x.shape) if n > 1)
+    extent = x.itemsize
+    for st, n in dims:
+        if st != extent:
+            return y  # not dense: NumPy's order-K strides are what torch infers too
+        extent *= n
+    return restride(backend.xp_of(y), y, x.strides)  # dense: same layout, size-1 dims too
 
 
 class Cast(Op):
@@ -249,8 +323,6 @@ class ToDevice(Op):
 def reshape(input, *shape):
     """Return a tensor with the same data and a new shape (a view when possible)."""
     shape = infer_shape(shape_arg(shape), input._array.size)
-    if shape == input._array.shape:
-        return Reshape.apply(input, shape=shape, must_view=False)
     return Reshape.apply(input, shape=shape, must_view=False)
 
 
@@ -260,16 +332,47 @@ def view(input, *shape):
     ``view(dtype)`` reinterprets the bytes as another dtype of the same size.
     """
     if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
-        dt = shape[0]
-        if dt.itemsize != input.element_size():
-            raise RuntimeError(f"view(): itemsize of {dt} differs from {input.dtype}; only "
-                               "same-size reinterpretation is supported")
-        t = _make(input._array.view(dt.np))
-        t._vc, t._base = input._vc, (input._base if input._base is not None else input)
-        t._view_fn = None
-        return t
+        return _view_dtype(input, shape[0])
     shape = infer_shape(shape_arg(shape), input._array.size)
     return Reshape.apply(input, shape=shape, must_view=True)
+
+
+def _scalar_type_name(dt):
+    return dt._legacy[:-len("Tensor")]
+
+
+def _view_dtype(input, dt):
+    """``input.view(dtype)``: the same bytes read as ``dt``; the last dim scales with the
+    element-size ratio, as in torch."""
+    arr = input._array
+    old, new = arr.itemsize, dt.itemsize
+    if old != new:
+        what = (f"to view {_scalar_type_name(input.dtype)} as {_scalar_type_name(dt)} "
+                "(different element sizes)")
+        if arr.ndim == 0:
+            raise RuntimeError(f"self.dim() cannot be 0 {what}")
+        st = elem_strides(arr)
+        if st[-1] != 1 and arr.shape[-1] != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {st[-1]}")
+        if new > old:
+            ratio = new // old
+            if arr.shape[-1] % ratio:
+                raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {what}, but got "
+                                   f"{arr.shape[-1]}")
+            off = input.storage_offset()
+            if off % ratio:
+                raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} {what}, "
+                                   f"but got {off}")
+            for i, s in enumerate(st[:-1]):
+                if s % ratio:
+                    raise RuntimeError(f"self.stride({i}) must be divisible by {ratio} {what}, "
+                                       f"but got {s}")
+        if st[-1] != 1:  # a size-1 last dim: make it unit-stride so NumPy accepts the view
+            arr = restride(backend.xp_of(arr), arr, arr.strides[:-1] + (arr.itemsize,))
+    # torch returns an alias outside autograd: shared memory and version counter, no _base
+    t = _make(arr.view(dt.np))
+    t._vc = input._vc
+    return t
 
 
 def permute(input, *dims):
@@ -342,12 +445,13 @@ def squeeze(input, dim=None):
     """Remove size-1 dims (all of them, or those in ``dim``)."""
     shape = input._array.shape
     if dim is None:
-        new = tuple(s for s in shape if s != 1)
+        gone = frozenset(i for i, s in enumerate(shape) if s == 1)
     else:
         dims = (dim,) if isinstance(dim, int) else tuple(dim)
-        dims = {canonical_dim(d, len(shape)) for d in dims}
-        new = tuple(s for i, s in enumerate(shape) if not (i in dims and s == 1))
-    return Reshape.apply(input, shape=new, must_view=True)
+        gone = frozenset(i for i in (canonical_dim(d, len(shape)) for d in dims)
+                         if shape[i] == 1)
+    new = tuple(s for i, s in enumerate(shape) if i not in gone)
+    return Reshape.apply(input, shape=new, must_view=True, kind="squeeze", dims=gone)
 
 
 def unsqueeze(input, dim):
@@ -355,7 +459,7 @@ def unsqueeze(input, dim):
     shape = list(input._array.shape)
     d = canonical_dim(dim, len(shape) + 1)
     shape.insert(d, 1)
-    return Reshape.apply(input, shape=tuple(shape), must_view=True)
+    return Reshape.apply(input, shape=tuple(shape), must_view=True, kind="unsqueeze", dim=d)
 
 
 def flatten(input, start_dim=0, end_dim=-1):
@@ -640,8 +744,21 @@ def roll(input, shifts, dims=None):
 
 
 def clone(input, *, memory_format=None):
-    """Return a copy of ``input`` that is part of the graph (the gradient passes through)."""
-    return Clone.apply(input)
+    """Return a copy of ``input`` that is part of the graph (the gradient passes through).
+
+    Args:
+        input (Tensor): the tensor to copy.
+        memory_format: ``None`` (torch's ``preserve_format``) keeps ``input``'s memory layout,
+            as torch does: ``x.t().clone()`` is still column-major. A format whose name is
+            ``contiguous_format`` gives a row-major copy.
+
+    Example:
+        >>> x = torch.arange(6.0).reshape(2, 3).t()
+        >>> x.clone().stride()
+        (1, 3)
+    """
+    preserve = memory_format is None or "contiguous" not in str(memory_format)
+    return Clone.apply(input, preserve=preserve)
 
 
 def contiguous(input):
@@ -659,7 +776,7 @@ def to(input, dtype=None, device=None, copy=False):
     if dtype is not None and dtype.np != out._array.dtype:
         out = Cast.apply(out, dtype=dtype.np)
     if copy and out is input:
-        out = Clone.apply(input)
+        out = Clone.apply(input, preserve=True)
     return out
 
 

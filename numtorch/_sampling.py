@@ -1,0 +1,756 @@
+"""Sampling: ``rand``, ``randn``, ``randint``, ``normal``, ``bernoulli``, ``multinomial``... and
+the values behind the in-place ``Tensor.uniform_`` family.
+
+Samples are drawn with the NumPy generator of a :class:`numtorch.Generator` (the default one
+unless ``generator=`` is given); samples for a CUDA tensor are drawn on the CPU and copied over.
+Sampling ops whose parameters are tensors (``normal(mean, std)``, ``bernoulli(p)``, the in-place
+``uniform_`` family) are graph nodes with a zero gradient, as in torch: the output depends on
+the parameters only through a fresh draw, not differentiably.
+"""
+
+import math
+import operator
+
+import numpy as np
+
+from . import _dtype, backend
+from ._device import default_device
+from ._random import rng_for
+from ._size import parse_size
+from ._tensor import Tensor, _make
+from .autograd.graph import Op
+
+__all__ = ["rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like",
+           "normal", "bernoulli", "multinomial", "poisson"]
+
+
+# -- raw draws on NumPy arrays ----------------------------------------------------------------
+_HALF_BELOW_ONE = np.float16(1.0 - 2.0 ** -11)
+
+
+def _uniform01(rng, shape, np_dtype):
+    """Uniform samples in [0, 1) of a float or complex dtype (complex: both parts)."""
+    if np_dtype.kind == "c":
+        real = np.dtype(np.float32 if np_dtype == np.complex64 else np.float64)
+        out = np.empty(shape, dtype=np_dtype)
+        out.real = rng.random(shape, dtype=real)
+        out.imag = rng.random(shape, dtype=real)
+        return out
+    if np_dtype == np.float32 or np_dtype == np.float64:
+        return rng.random(shape, dtype=np_dtype)
+    # float16: round float32 draws, keeping them below 1 (rounding could reach 1.0)
+    return np.minimum(rng.random(shape, dtype=np.float32).astype(np_dtype), _HALF_BELOW_ONE)
+
+
+def _standard_normal(rng, shape, np_dtype):
+    """Standard normal samples; complex samples have variance 1/2 in each part (as torch)."""
+    if np_dtype.kind == "c":
+        real = np.dtype(np.float32 if np_dtype == np.complex64 else np.float64)
+        out = np.empty(shape, dtype=np_dtype)
+        out.real = rng.standard_normal(shape, dtype=real)
+        out.imag = rng.standard_normal(shape, dtype=real)
+        out *= real.type(math.sqrt(0.5))
+        return out
+    if np_dtype == np.float32 or np_dtype == np.float64:
+        return rng.standard_normal(shape, dtype=np_dtype)
+    return rng.standard_normal(shape, dtype=np.float32).astype(np_dtype)
+
+
+def _host(t):
+    """A tensor's values as a NumPy array (copied off the GPU when needed)."""
+    return t._array if type(t._array) is np.ndarray else t._array.get()
+
+
+def _like_input(arr, like):
+    """``arr`` (drawn on the CPU) on the device of the array ``like``."""
+    if type(like) is np.ndarray:
+        return arr
+    return backend.xp_of(like).asarray(arr)
+
+
+def _finish(arr, device, requires_grad, out=None):
+    """Wrap drawn values: move them to ``device``, set ``requires_grad``, honour ``out=``."""
+    dev = default_device(device)
+    if dev is not None and dev.type != "cpu":
+        arr = backend.to_device(arr, dev)
+    if out is not None:
+        from ._creation import write_out
+
+        return write_out(out, arr)
+    t = _make(arr)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _type_display(dt):
+    return _dtype._TYPE_DISPLAY[dt.name]
+
+
+def _float_dtype(dtype, kernel, default=None):
+    """The sampling dtype (default float unless given); torch's error for non-float ones."""
+    if dtype is None:
+        return default or _dtype.get_default_dtype()
+    dt = _dtype_arg(dtype, kernel)
+    if dt._category < _dtype._FLOAT:
+        # torch reports a dtype a sampling kernel lacks with NotImplementedError
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_display(dt)}\'')
+    return dt
+
+
+def _dtype_arg(dtype, fn):
+    from ._creation import dtype_arg
+
+    return dtype_arg(dtype, fn)
+
+
+def _num(x, what, fn):
+    """A Python number from a number or a one-element tensor."""
+    if isinstance(x, Tensor):
+        return x.item()
+    if isinstance(x, (int, float, np.number)) and not isinstance(x, complex):
+        return x.item() if isinstance(x, np.generic) else x
+    raise TypeError(f"{fn}(): argument '{what}' must be a number, not {type(x).__name__}")
+
+
+def _int_arg(x, what, fn, position):
+    if isinstance(x, bool) or isinstance(x, float) or \
+            (isinstance(x, Tensor) and x.dtype._category != _dtype._INT):
+        raise TypeError(f"{fn}(): argument '{what}' (position {position}) must be int, not "
+                        f"{type(x).__name__}")
+    try:
+        return operator.index(x)
+    except TypeError:
+        raise TypeError(f"{fn}(): argument '{what}' (position {position}) must be int, not "
+                        f"{type(x).__name__}") from None
+
+
+# C++ names torch uses in its "out of bounds" messages
+_C_NAMES = {"uint8": "unsigned char", "int8": "signed char", "int16": "short int",
+            "int32": "int", "int64": "long int", "bool": "bool"}
+
+
+def _check_int_range(low, high, dt):
+    """torch's checks that ``[low, high)`` fits the integer (or bool) dtype ``dt``."""
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
+                           f">= to={high}")
+    if dt._category > _dtype._INT:
+        return
+    if dt is _dtype.bool:
+        lo, hi = 0, 1
+    else:
+        info = np.iinfo(dt.np)
+        lo, hi = int(info.min), int(info.max)
+    if not lo <= low <= hi:
+        raise RuntimeError(f"from is out of bounds for {_C_NAMES[dt.name]}")
+    if not lo <= high - 1 <= hi:
+        raise RuntimeError(f"to - 1 is out of bounds for {_C_NAMES[dt.name]}")
+
+
+def _integers(rng, low, high, shape, np_dtype):
+    """Integers uniform in ``[low, high)`` stored as ``np_dtype`` (float, int or bool)."""
+    if high - 1 > np.iinfo(np.int64).max:
+        vals = rng.integers(low, high, size=shape, dtype=np.uint64)
+    else:
+        vals = rng.integers(low, high, size=shape, dtype=np.int64)
+    return vals.astype(np_dtype, copy=False)
+
+
+# -- sampling ops (graph nodes with zero gradients) -------------------------------------------
+class _Sample(Op):
+    """Base of the random ops: y is a fresh draw, so every tensor input gets a zero gradient."""
+
+    def backward(self, grad):
+        from .ops import zeros_like
+
+        zero = zeros_like(grad)
+        return tuple(zero if e is not None else None for e in self._edges)
+
+
+class Normal(_Sample):
+    """y = mean + std * z, z ~ N(0, 1); dy/dmean = dy/dstd = 0 (as torch)."""
+
+    def forward(self, mean, std):
+        shape = np.broadcast_shapes(np.shape(mean), np.shape(std))
+        z = _standard_normal(self.rng, shape, self.dtype)
+        z = _like_input(z, mean if not isinstance(mean, (int, float)) else std)
+        return (z * std + mean).astype(self.dtype, copy=False)
+
+
+class Bernoulli(_Sample):
+    """y = 1 with probability p (``self.p``, or the input's values when None), else 0;
+    dy/dp = 0."""
+
+    def forward(self, x):
+        p = x if self.p is None else self.p
+        u = self.rng.random(x.shape, dtype=np.float64 if x.dtype == np.float64 else np.float32)
+        return (_like_input(u, x) < p).astype(x.dtype)
+
+
+class Poisson(_Sample):
+    """y ~ Poisson(rate); dy/drate = 0."""
+
+    def forward(self, rate):
+        y = self.rng.poisson(_host_array(rate)).astype(rate.dtype)
+        return _like_input(y, rate)
+
+
+class Uniform(_Sample):
+    """Refill x with samples uniform in [low, high); dy/dx = 0."""
+
+    def forward(self, x):
+        u = _uniform01(self.rng, x.shape, np.dtype(np.float64) if x.dtype.kind != "c"
+                       else np.dtype(np.complex128))
+        span = self.high - self.low
+        if x.dtype.kind == "c":
+            y = (u.real * span + self.low) + 1j * (u.imag * span + self.low)
+        else:
+            y = u * span + self.low
+        return _like_input(y.astype(x.dtype), x)
+
+
+class NormalFill(_Sample):
+    """Refill x with samples from N(mean, std**2); dy/dx = 0."""
+
+    def forward(self, x):
+        z = _standard_normal(self.rng, x.shape, x.dtype)
+        return _like_input((z * self.std + self.mean).astype(x.dtype, copy=False), x)
+
+    def name(self):
+        return "NormalBackward0"
+
+
+class BernoulliFill(_Sample):
+    """Refill x with 0/1 draws of probability p (a number or a tensor); dy/dx = dy/dp = 0."""
+
+    def forward(self, x, p):
+        u = _like_input(self.rng.random(x.shape), x)
+        return (u < p).astype(x.dtype)
+
+    def name(self):
+        return "BernoulliBackward0"
+
+
+class Random(_Sample):
+    """Refill x with integers uniform in [low, high); dy/dx = 0."""
+
+    def forward(self, x):
+        return _like_input(_integers(self.rng, self.low, self.high, x.shape, x.dtype), x)
+
+
+class Exponential(_Sample):
+    """Refill x with Exponential(lambd) samples; dy/dx = 0."""
+
+    def forward(self, x):
+        y = self.rng.exponential(1.0 / self.lambd, size=x.shape)
+        return _like_input(y.astype(x.dtype), x)
+
+
+class Geometric(_Sample):
+    """Refill x with Geometric(p) samples (the trial of the first success, >= 1); dy/dx = 0."""
+
+    def forward(self, x):
+        return _like_input(self.rng.geometric(self.p, size=x.shape).astype(x.dtype), x)
+
+
+class LogNormal(_Sample):
+    """Refill x with exp(N(mean, std**2)) samples; dy/dx = 0."""
+
+    def forward(self, x):
+        y = self.rng.lognormal(self.mean, self.std, size=x.shape)
+        return _like_input(y.astype(x.dtype), x)
+
+
+class Cauchy(_Sample):
+    """Refill x with Cauchy(median, sigma) samples; dy/dx = 0."""
+
+    def forward(self, x):
+        y = self.median + self.sigma * self.rng.standard_cauchy(size=x.shape)
+        return _like_input(y.astype(x.dtype), x)
+
+
+def _host_array(a):
+    return a if type(a) is np.ndarray or not hasattr(a, "get") else a.get()
+
+
+# -- public samplers ---------------------------------------------------------------------------
+def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+         requires_grad=False, pin_memory=False, **kwargs):
+    """Return a tensor of samples uniform on ``[0, 1)``.
+
+    Args:
+        *size (int...): the shape, as ints or one sequence (``size=`` also works).
+        generator (Generator, optional): draw from this generator instead of the default.
+        dtype (dtype, optional): a float or complex dtype. Default: the default float dtype.
+        device (device, optional): where to put the result.
+        requires_grad (bool): whether autograd records operations on the result.
+
+    Example:
+        >>> x = torch.rand(2, 3)
+        >>> tuple(x.shape), bool(((x >= 0) & (x < 1)).all())
+        ((2, 3), True)
+    """
+    shape = parse_size("rand", size, kwargs.pop("size", None))
+    _no_extra("rand", kwargs)
+    if dtype is None and out is not None:
+        dtype = out.dtype
+    dt = _float_dtype(dtype, "check_uniform_bounds")
+    return _finish(_uniform01(rng_for(generator), shape, dt.np), device, requires_grad, out)
+
+
+def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+          requires_grad=False, pin_memory=False, **kwargs):
+    """Return a tensor of standard normal samples (complex ones have variance 1 in total).
+
+    Args:
+        *size (int...): the shape, as ints or one sequence (``size=`` also works).
+        generator (Generator, optional): draw from this generator instead of the default.
+        dtype (dtype, optional): a float or complex dtype. Default: the default float dtype.
+        device (device, optional): where to put the result.
+        requires_grad (bool): whether autograd records operations on the result.
+
+    Example:
+        >>> torch.randn(4, 5).shape
+        torch.Size([4, 5])
+    """
+    shape = parse_size("randn", size, kwargs.pop("size", None))
+    _no_extra("randn", kwargs)
+    if dtype is None and out is not None:
+        dtype = out.dtype
+    dt = _float_dtype(dtype, "normal_kernel_cpu")
+    return _finish(_standard_normal(rng_for(generator), shape, dt.np), device, requires_grad,
+                   out)
+
+
+def _no_extra(fn, kwargs):
+    if kwargs:
+        raise TypeError(f"{fn}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+
+
+def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None,
+            device=None, requires_grad=False, pin_memory=False):
+    """Return integers drawn uniformly from ``[low, high)``.
+
+    Call it as ``randint(high, size)`` or ``randint(low, high, size)``.
+
+    Args:
+        low (int): the smallest value. Default: 0.
+        high (int): one above the largest value.
+        size (tuple of ints): the shape.
+        generator (Generator, optional): draw from this generator instead of the default.
+        dtype (dtype, optional): the result dtype. Default: int64.
+        device (device, optional): where to put the result.
+
+    Example:
+        >>> x = torch.randint(3, 10, (4,))
+        >>> x.dtype, bool(((x >= 3) & (x < 10)).all())
+        (torch.int64, True)
+    """
+    if size is None and isinstance(high, (tuple, list)):
+        low, high, size = 0, low, high
+    elif high is None:
+        low, high = 0, low
+    if size is None:
+        raise TypeError("randint() missing 1 required positional argument: 'size'")
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"randint(): argument 'size' (position 2) must be tuple of ints, not "
+                        f"{type(size).__name__}")
+    shape = parse_size("randint", (size,))
+    low = _int_arg(low, "low", "randint", 1)
+    high = _int_arg(high, "high", "randint", 2)
+    dt = _dtype_arg(dtype, "randint") if dtype is not None else (
+        out.dtype if out is not None else _dtype.int64)
+    _check_int_range(low, high, dt)
+    return _finish(_integers(rng_for(generator), low, high, shape, dt.np), device,
+                   requires_grad, out)
+
+
+def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
+             requires_grad=False, pin_memory=False):
+    """Return a random permutation of ``0, 1, ..., n - 1``.
+
+    Args:
+        n (int): the number of elements.
+        generator (Generator, optional): draw from this generator instead of the default.
+        dtype (dtype, optional): the result dtype. Default: int64.
+        device (device, optional): where to put the result.
+
+    Example:
+        >>> sorted(torch.randperm(4).tolist())
+        [0, 1, 2, 3]
+    """
+    n = _int_arg(n, "n", "randperm", 1)
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    dt = _dtype_arg(dtype, "randperm") if dtype is not None else (
+        out.dtype if out is not None else _dtype.int64)
+    if dt is _dtype.bool or dt._category == _dtype._COMPLEX:
+        raise NotImplementedError(f'"randperm" not implemented for \'{_type_display(dt)}\'')
+    if dt is _dtype.float16 and n > 2049:
+        raise RuntimeError("n cannot be greater than 2049 for Half type.")
+    if dt._category == _dtype._INT and n > 0 and n - 1 > np.iinfo(dt.np).max:
+        raise RuntimeError(f"value cannot be converted to type {dt.name}_t without overflow")
+    arr = rng_for(generator).permutation(n).astype(dt.np)
+    return _finish(arr, device, requires_grad, out)
+
+
+def _like(input, dtype, device, fn):
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    dt = input.dtype if dtype is None else _dtype_arg(dtype, fn)
+    return dt, (input.device if device is None else device)
+
+
+def rand_like(input, *, generator=None, dtype=None, layout=None, device=None,
+              requires_grad=False, memory_format=None):
+    """Return uniform ``[0, 1)`` samples with the shape (and dtype, device) of ``input``.
+
+    Example:
+        >>> torch.rand_like(torch.zeros(2, dtype=torch.float64)).dtype
+        torch.float64
+    """
+    dt, dev = _like(input, dtype, device, "rand_like")
+    return _in_layout_of(input, rand(input.shape, generator=generator, dtype=dt, device=dev,
+                                     requires_grad=requires_grad))
+
+
+def randn_like(input, *, generator=None, dtype=None, layout=None, device=None,
+               requires_grad=False, memory_format=None):
+    """Return standard normal samples with the shape (and dtype, device) of ``input``.
+
+    Example:
+        >>> torch.randn_like(torch.zeros(2, 3)).shape
+        torch.Size([2, 3])
+    """
+    dt, dev = _like(input, dtype, device, "randn_like")
+    return _in_layout_of(input, randn(input.shape, generator=generator, dtype=dt, device=dev,
+                                      requires_grad=requires_grad))
+
+
+def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=None,
+                 device=None, requires_grad=False, memory_format=None):
+    """Return integers uniform in ``[low, high)`` with the shape (and dtype) of ``input``.
+
+    Call it as ``randint_like(input, high)`` or ``randint_like(input, low, high)``.
+
+    Example:
+        >>> torch.randint_like(torch.zeros(3), 5).dtype
+        torch.float32
+    """
+    if high is None:
+        low, high = 0, low
+    dt, dev = _like(input, dtype, device, "randint_like")
+    return _in_layout_of(input, randint(low, high, input.shape, generator=generator, dtype=dt,
+                                        device=dev, requires_grad=requires_grad))
+
+
+def _in_layout_of(input, t):
+    """``t`` re-laid out with ``input``'s memory order, as torch's ``*_like`` keep strides."""
+    a = t._array
+    if input._array.flags.c_contiguous or type(a) is not type(input._array):
+        return t
+    arr = backend.xp_of(a).empty_like(input._array, dtype=a.dtype, order="K")
+    arr[...] = a
+    t._array = arr
+    return t
+
+
+def _fmt_num(x):
+    """A number as torch's C++ code prints it (``-1`` for -1.0, ``0.5``, ``1e-05``)."""
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+def _check_std(std):
+    if isinstance(std, Tensor):
+        if bool((_host(std) < 0).any()):
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+    elif std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {_fmt_num(std)}")
+
+
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None,
+           device=None, requires_grad=False, pin_memory=False):
+    """Return samples from normal distributions with the given means and standard deviations.
+
+    ``mean`` and ``std`` may each be a tensor or a number; tensors broadcast together and
+    give the result its shape and dtype (``mean``'s when both are tensors). With two numbers,
+    ``size`` gives the shape. The result is a graph node with zero gradient, as in torch.
+
+    Args:
+        mean (Tensor or float): the means. Default: 0.
+        std (Tensor or float): the standard deviations (non-negative). Default: 1.
+        size (tuple of ints, optional): the shape when ``mean`` and ``std`` are numbers.
+        generator (Generator, optional): draw from this generator instead of the default.
+        dtype (dtype, optional): the float dtype when ``mean`` and ``std`` are numbers.
+
+    Example:
+        >>> torch.normal(torch.zeros(3), 2.0).shape
+        torch.Size([3])
+        >>> torch.normal(0.0, 1.0, size=(2, 2)).shape
+        torch.Size([2, 2])
+    """
+    rng = rng_for(generator)
+    mt, st = isinstance(mean, Tensor), isinstance(std, Tensor)
+    if not mt and not st:
+        if size is None:
+            raise TypeError("normal() received an invalid combination of arguments - got "
+                            f"({type(mean).__name__}, {type(std).__name__}), but expected a "
+                            "Tensor mean or std, or a size when both are numbers")
+        mean, std = _num(mean, "mean", "normal"), _num(std, "std", "normal")
+        _check_std(std)
+        dt = _float_dtype(dtype, "normal_kernel_cpu")
+        shape = parse_size("normal", (size,))
+        z = _standard_normal(rng, shape, dt.np)
+        arr = (z * dt.np.type(std) + dt.np.type(mean)).astype(dt.np, copy=False)
+        return _finish(arr, device, requires_grad, out)
+    if size is not None:
+        raise TypeError("normal(): a size cannot be given when mean or std is a Tensor")
+    dt = mean.dtype if mt else std.dtype
+    if dt._category < _dtype._FLOAT:
+        raise NotImplementedError(f'"normal_kernel_cpu" not implemented for '
+                                  f"'{_type_display(dt)}'")
+    if not st:
+        std = _num(std, "std", "normal")
+    if not mt:
+        mean = _num(mean, "mean", "normal")
+    _check_std(std)
+    if mt and st:
+        _broadcast_check(mean.shape, std.shape)
+    y = Normal.apply(mean, std, rng=rng, dtype=dt.np)
+    if out is not None:
+        from ._creation import write_out
+
+        return write_out(out, y._array)
+    return y
+
+
+def _broadcast_check(a, b):
+    """torch's error for shapes that do not broadcast."""
+    for i in range(1, min(len(a), len(b)) + 1):
+        x, y = a[-i], b[-i]
+        if x != y and x != 1 and y != 1:
+            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b "
+                               f"({y}) at non-singleton dimension {max(len(a), len(b)) - i}")
+
+
+def bernoulli(input, p=None, *, generator=None, out=None):
+    """Return 0/1 samples, one per element: 1 with probability ``input`` (or ``p``).
+
+    Args:
+        input (Tensor): the probabilities, in ``[0, 1]``; also fixes the result's shape and
+            dtype.
+        p (float, optional): one probability for every element instead of ``input``'s values.
+        generator (Generator, optional): draw from this generator instead of the default.
+
+    Example:
+        >>> torch.bernoulli(torch.tensor([0.0, 1.0]))
+        tensor([0., 1.])
+    """
+    if not isinstance(input, Tensor):
+        raise TypeError(f"bernoulli(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    rng = rng_for(generator)
+    if p is None:
+        if input.dtype._category < _dtype._FLOAT:
+            raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for '
+                                      f"'{_type_display(input.dtype)}'")
+        probs = _host(input)
+        if probs.size and not bool(((probs >= 0) & (probs <= 1)).all()):
+            raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+        y = Bernoulli.apply(input, p=None, rng=rng)
+    else:
+        if isinstance(p, Tensor):
+            raise TypeError("bernoulli() received an invalid combination of arguments - got "
+                            "(Tensor, p=Tensor): p must be a float")
+        p = float(p)
+        if not 0 <= p <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_fmt_num(p)}")
+        y = Bernoulli.apply(input, p=p, rng=rng)
+    if out is not None:
+        from ._creation import write_out
+
+        return write_out(out, y._array)
+    return y
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
+    """Return indices drawn from the categorical distribution(s) in the rows of ``input``.
+
+    Args:
+        input (Tensor): 1-D or 2-D non-negative weights (need not sum to one).
+        num_samples (int): samples per row.
+        replacement (bool): draw with replacement. Default: False.
+        generator (Generator, optional): draw from this generator instead of the default.
+
+    Returns:
+        Tensor: int64 indices of shape ``(num_samples,)`` or ``(rows, num_samples)``.
+
+    Example:
+        >>> torch.multinomial(torch.tensor([0.0, 1.0, 0.0]), 2, replacement=True)
+        tensor([1, 1])
+    """
+    if input.dim() not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if input.dtype._category != _dtype._FLOAT:
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
+                           f"{_type_display(input.dtype)}")
+    num_samples = _int_arg(num_samples, "num_samples", "multinomial", 2)
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    probs = _host(input).astype(np.float64).reshape(-1, input.shape[-1])
+    n_cat = probs.shape[1]
+    if not replacement and num_samples > n_cat:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
+                           "replacement")
+    if not bool(np.isfinite(probs).all()) or bool((probs < 0).any()):
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    totals = probs.sum(axis=1)
+    if bool((totals <= 0).any()):
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    rng = rng_for(generator)
+    rows = probs.shape[0]
+    if replacement:
+        # inverse CDF: one searchsorted over all rows, each shifted into its own unit interval
+        cdf = np.cumsum(probs / totals[:, None], axis=1)
+        cdf[:, -1] = 1.0
+        cdf += np.arange(rows)[:, None]
+        u = rng.random((rows, num_samples)) + np.arange(rows)[:, None]
+        idx = np.searchsorted(cdf.ravel(), u.ravel(), side="right").reshape(rows, num_samples)
+        idx = np.minimum(idx - np.arange(rows)[:, None] * n_cat, n_cat - 1)
+    else:
+        # exponential races: the k smallest E_i / p_i are a draw without replacement
+        with np.errstate(divide="ignore"):
+            keys = rng.standard_exponential((rows, n_cat)) / probs
+        idx = np.argsort(keys, axis=1, kind="stable")[:, :num_samples]
+    idx = idx.astype(np.int64).reshape(input.shape[:-1] + (num_samples,))
+    res = _like_input(idx, input._array)
+    if out is not None:
+        from ._creation import write_out
+
+        return write_out(out, res)
+    return _make(res)
+
+
+def poisson(input, generator=None):
+    """Return one Poisson sample per element, with the rate given by ``input``.
+
+    Example:
+        >>> torch.poisson(torch.zeros(3))
+        tensor([0., 0., 0.])
+    """
+    if input.dtype._category != _dtype._FLOAT:
+        raise NotImplementedError(f'"poisson_cpu" not implemented for '
+                                  f"'{_type_display(input.dtype)}'")
+    if bool((_host(input) < 0).any()):
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    return Poisson.apply(input, rng=rng_for(generator))
+
+
+# -- the values behind Tensor.uniform_ / normal_ / ... (used through in-place application) ----
+def _check_float_tensor(x, kernel):
+    if x.dtype._category < _dtype._FLOAT:
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_type_display(x.dtype)}'")
+
+
+def uniform_values(x, low, high, generator):
+    """Samples uniform in ``[low, high)`` shaped like ``x`` (what ``x.uniform_`` writes)."""
+    _check_float_tensor(x, "check_uniform_bounds")
+    low, high = _num(low, "from", "uniform_"), _num(high, "to", "uniform_")
+    if low > high:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
+                           f"from={_fmt_num(low)} > to={_fmt_num(high)}")
+    return Uniform.apply(x, low=low, high=high, rng=rng_for(generator))
+
+
+def normal_values(x, mean, std, generator):
+    """Samples from N(mean, std**2) shaped like ``x`` (what ``x.normal_`` writes)."""
+    _check_float_tensor(x, "normal_kernel_cpu")
+    mean, std = _num(mean, "mean", "normal_"), _num(std, "std", "normal_")
+    _check_std(std)
+    return NormalFill.apply(x, mean=mean, std=std, rng=rng_for(generator))
+
+
+def bernoulli_values(x, p, generator):
+    """0/1 draws with probability ``p`` (number or tensor) shaped like ``x``."""
+    if isinstance(p, Tensor):
+        probs = _host(p)
+        if probs.size and not bool(((probs >= 0) & (probs <= 1)).all()):
+            raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+        _broadcast_check(x.shape, p.shape)
+        if np.broadcast_shapes(x.shape, p.shape) != tuple(x.shape):
+            raise RuntimeError(f"bernoulli_: p of shape {list(p.shape)} cannot be broadcast "
+                               f"to the tensor's shape {list(x.shape)}")
+    else:
+        p = float(p)
+        if not 0 <= p <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_fmt_num(p)}")
+    return BernoulliFill.apply(x, p, rng=rng_for(generator))
+
+
+def _random_bounds(dt):
+    """The inclusive upper bound of ``random_()`` without arguments for dtype ``dt``."""
+    if dt is _dtype.bool:
+        return 1
+    if dt._category == _dtype._INT:
+        return int(np.iinfo(dt.np).max)
+    return 2 ** (np.finfo(dt.np).nmant + 1)  # every integer up to here is exact
+
+
+def random_values(x, low, high, generator):
+    """Integers in ``[low, high)`` shaped like ``x`` (what ``x.random_`` writes)."""
+    dt = x.dtype
+    if dt._category == _dtype._COMPLEX:
+        raise NotImplementedError(f'"random_from_to_range_calc" not implemented for '
+                                  f"'{_type_display(dt)}'")
+    if high is None and low is None:
+        low, high = 0, _random_bounds(dt) + 1
+    elif high is None:
+        low = _int_arg(low, "from", "random_", 1)
+        high = _random_bounds(dt) + 1
+    else:
+        low = 0 if low is None else _int_arg(low, "from", "random_", 1)
+        high = _int_arg(high, "to", "random_", 2)
+    _check_int_range(low, high, dt)
+    return Random.apply(x, low=low, high=high, rng=rng_for(generator))
+
+
+def exponential_values(x, lambd, generator):
+    """Exponential(lambd) samples shaped like ``x``."""
+    if x.dtype._category < _dtype._FLOAT:
+        raise RuntimeError(f"Exponential distribution is a continuous probability distribution. "
+                           f"dtype must be a floating point but you specified "
+                           f"{_type_display(x.dtype)}")
+    lambd = _num(lambd, "lambd", "exponential_")
+    if not lambd > 0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found "
+                           f"lambda={_fmt_num(lambd)}")
+    return Exponential.apply(x, lambd=lambd, rng=rng_for(generator))
+
+
+def geometric_values(x, p, generator):
+    """Geometric(p) samples (trials up to the first success) shaped like ``x``."""
+    p = _num(p, "p", "geometric_")
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_fmt_num(p)}")
+    return Geometric.apply(x, p=p, rng=rng_for(generator))
+
+
+def log_normal_values(x, mean, std, generator):
+    """exp(N(mean, std**2)) samples shaped like ``x``."""
+    _check_float_tensor(x, "log_normal_cpu")
+    mean, std = _num(mean, "mean", "log_normal_"), _num(std, "std", "log_normal_")
+    if not std > 0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_fmt_num(std)}")
+    return LogNormal.apply(x, mean=mean, std=std, rng=rng_for(generator))
+
+
+def cauchy_values(x, median, sigma, generator):
+    """Cauchy(median, sigma) samples shaped like ``x``."""
+    _check_float_tensor(x, "cauchy_cpu")
+    median, sigma = _num(median, "median", "cauchy_"), _num(sigma, "sigma", "cauchy_")
+    if not sigma > 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_fmt_num(sigma)}")
+    return Cauchy.apply(x, median=median, sigma=sigma, rng=rng_for(generator))

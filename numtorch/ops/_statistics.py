@@ -1,0 +1,302 @@
+"""Statistics and norms: var, std (and their ``_mean`` forms), logsumexp, norm.
+
+Split from ``reduction.py`` (which re-exports these names) to keep each file a readable size;
+the reduction helpers (broadcasting gradients back, dim handling) live there.
+"""
+
+import warnings
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import _make
+from ..autograd.graph import Op
+from ._util import canonical_dim
+from .reduction import _count, _dims_or_all, _expand_back, _out, _reduced_shape, mean
+
+__all__ = ["var", "std", "var_mean", "std_mean", "logsumexp", "norm"]
+
+_INF = float("inf")
+
+
+class Var(Op):
+    """y = sum (x - mean)^2 / (n - c) over dims; dy/dx = 2 (x - mean) / (n - c).
+
+    ``std`` sets ``root``: y = sqrt(var) with dy/dx = dvar/dx / (2 y), taken as 0 where y == 0
+    (torch's choice for constant inputs).
+    """
+
+    def forward(self, x):
+        self.save_inputs(x)
+        xp = self.xp
+        if self.n - self.correction <= 0 or self.n == 0:
+            with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
+                warnings.simplefilter("ignore", RuntimeWarning)
+                y = xp.var(x, axis=self.dims, ddof=self.correction, keepdims=self.keepdim)
+        else:
+            y = xp.var(x, axis=self.dims, ddof=self.correction, keepdims=self.keepdim)
+        if self.root:
+            y = xp.sqrt(y)
+        return self.save_output(xp.asarray(y, dtype=x.dtype if x.dtype.kind == "f" else None))
+
+    def backward(self, grad):
+        from .elementwise import where
+
+        x = self.saved_inputs()
+        dims, kd = self.dims, self.keepdim
+        if self.root:
+            y = self.saved_output()
+            grad = where(y == 0, 0.0, grad / (2 * where(y == 0, 1.0, y)))
+        g = _expand_back(grad, x.shape, dims, kd)
+        dof = self.n - self.correction
+        centered = x - x.mean(dims, keepdim=True) if dims else x - x
+        # with no degrees of freedom left the value is inf or NaN; so is the gradient (torch)
+        return g * centered * (2.0 / dof if dof > 0 else np.inf)
+
+
+class LogSumExp(Op):
+    """y = log(sum(exp(x))) over dims; dy/dx = exp(x - y) (the softmax)."""
+
+    def forward(self, x):
+        self.save_inputs(x)
+        xp, dims = self.xp, self.dims
+        shape = _reduced_shape(x.shape, dims, self.keepdim)
+        if _count(x.shape, dims) == 0 or x.size == 0:
+            return self.save_output(xp.full(shape, -np.inf, dtype=x.dtype))
+        m = x.max(axis=dims, keepdims=True)
+        # shifting by the max keeps exp() in range; an infinite max would give inf - inf
+        m = xp.where(xp.isinf(m), xp.zeros((), dtype=m.dtype), m)
+        with np.errstate(divide="ignore"):  # all -inf: log(0) = -inf, as torch
+            y = xp.log(xp.exp(x - m).sum(axis=dims, keepdims=True)) + m
+        return self.save_output(y.reshape(shape))
+
+    def backward(self, grad):
+        x = self.saved_inputs()
+        y = _expand_back(self.saved_output(), x.shape, self.dims, self.keepdim)
+        return _expand_back(grad, x.shape, self.dims, self.keepdim) * (x - y).exp()
+
+
+class Norm(Op):
+    """y = (sum |x|^p)^(1/p) over dims; dy/dx = sign(x) |x|^(p-1) / y^(p-1) (0 where y == 0)."""
+
+    def forward(self, x):
+        self.save_inputs(x)
+        xp, p, dims, kd = self.xp, self.p, self.dims, self.keepdim
+        a = xp.abs(x)
+        if p == _INF:
+            y = a.max(axis=dims, keepdims=kd) if a.size else xp.zeros(
+                _reduced_shape(a.shape, dims, kd), a.dtype)
+        elif p == -_INF:
+            y = a.min(axis=dims, keepdims=kd) if a.size else xp.zeros(
+                _reduced_shape(a.shape, dims, kd), a.dtype)
+        elif p == 0:
+            y = (a != 0).sum(axis=dims, keepdims=kd)
+        elif p == 1:
+            y = a.sum(axis=dims, keepdims=kd)
+        elif p == 2:
+            y = xp.sqrt((a * a).sum(axis=dims, keepdims=kd))
+        else:
+            with np.errstate(divide="ignore"):  # 0 ** negative p = inf, giving a norm of 0
+                y = (a ** p).sum(axis=dims, keepdims=kd) ** (1.0 / p)
+        return self.save_output(xp.asarray(y, dtype=a.dtype))
+
+    def backward(self, grad):
+        from .elementwise import where
+
+        x = self.saved_inputs()
+        if x.dtype.is_complex:
+            raise RuntimeError("norm: the gradient for complex inputs is not supported")
+        p, dims, kd = self.p, self.dims, self.keepdim
+        g = _expand_back(grad, x.shape, dims, kd)
+        if p == 0:
+            return g * 0
+        if p == 1:
+            return g * x.sign()
+        y = _expand_back(self.saved_output(), x.shape, dims, kd)
+        if p in (_INF, -_INF):
+            mask = (x.abs() == y).to(g.dtype)
+            return g * x.sign() * (mask / mask.sum(dim=dims, keepdim=True))
+        zero_norm = y == 0
+        if p == 2:
+            # torch's 2-norm has a NaN second derivative at 0 (the true one is unbounded);
+            # dividing by y unguarded gives the same
+            return where(zero_norm, 0.0, g * x / y)
+        # Divide by a safe copy and mask afterwards: masking alone would let the 0/0 of the
+        # unused branch poison the second derivative with NaN, which torch avoids here.
+        y_safe = where(zero_norm, 1.0, y)
+        scale = where(zero_norm, 0.0, g / y_safe.pow(p - 1))
+        if p >= 1:
+            return x.sign() * x.abs().pow(p - 1) * scale
+        # |x|^(p-1) is infinite at x == 0 for p < 1: torch takes 0 there, and (as here) its
+        # second derivative at those entries is NaN
+        return where(x == 0, 0.0, x.sign() * x.abs().pow(p - 1)) * scale
+
+
+class NuclearNorm(Op):
+    """y = sum of the singular values of the matrices over (dim0, dim1); dy/dx = U V^H."""
+
+    once_differentiable = True
+
+    def forward(self, x):
+        xp = self.xp
+        m = xp.moveaxis(x, self.dims, (-2, -1))
+        if self._recording:  # the singular vectors are only needed for backward
+            u, s, vh = xp.linalg.svd(m, full_matrices=False)
+            self.save(uvh=xp.moveaxis(u @ vh, (-2, -1), self.dims))
+        else:
+            s = xp.linalg.svd(m, compute_uv=False)
+        y = s.sum(axis=-1)
+        if self.keepdim:
+            y = xp.expand_dims(y, tuple(self.dims))
+        return y.astype(x.dtype, copy=False)
+
+    def backward(self, grad):
+        uvh = self.saved("uvh")
+        g = grad._array
+        if not self.keepdim:
+            g = self.xp.expand_dims(g, tuple(self.dims))
+        return _make(g * uvh)
+
+
+# ---------------------------------------------------------------------------------------------
+# public functions
+
+
+def _var(fn, input, dim, unbiased, keepdim, correction, root):
+    if isinstance(dim, bool):  # var(x, False): the unbiased-only overload
+        if unbiased is not None:
+            raise TypeError(f"{fn}(): 'unbiased' was given twice")
+        dim, unbiased = None, dim
+    if correction is not None and unbiased is not None:
+        raise TypeError(f"{fn}(): pass either 'unbiased' or 'correction', not both")
+    if input.dtype._category < _dtype._FLOAT:
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    c = correction if correction is not None else (0 if unbiased is False else 1)
+    dims = _dims_or_all(dim, input._array.ndim, fn)
+    n = _count(input._array.shape, dims)
+    if n - c <= 0:
+        warnings.warn(f"{fn}(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the reduction factor (input numel divided by output numel).",
+                      UserWarning, stacklevel=3)
+    return Var.apply(input, dims=dims, keepdim=keepdim, correction=c, n=n, root=root)
+
+
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    """Variance over ``dim`` divided by ``n - correction``.
+
+    Args:
+        input (Tensor): a floating point tensor.
+        dim (int or tuple of ints, optional): the dims to reduce. Default: all.
+        unbiased (bool, optional): ``False`` means ``correction=0``. Default: True.
+        keepdim (bool): keep reduced dims with size 1. Default: False.
+        correction (int or float, optional): Bessel's correction. Default: 1.
+
+    Example:
+        >>> torch.tensor([1., 2., 3., 4.]).var(unbiased=False)
+        tensor(1.2500)
+    """
+    return _out(_var("var", input, dim, unbiased, keepdim, correction, False), out)
+
+
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    """Standard deviation over ``dim``: the square root of :func:`var` (same arguments).
+
+    Example:
+        >>> torch.tensor([1., 3.]).std()
+        tensor(1.4142)
+    """
+    return _out(_var("std", input, dim, unbiased, keepdim, correction, True), out)
+
+
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """Return the tuple ``(var, mean)`` over ``dim`` (see :func:`var`).
+
+    Example:
+        >>> torch.var_mean(torch.tensor([1., 3.]))
+        (tensor(2.), tensor(2.))
+    """
+    v = _var("var_mean", input, dim, unbiased, keepdim, correction, False)
+    return v, mean(input, None if isinstance(dim, bool) else dim, keepdim)
+
+
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """Return the tuple ``(std, mean)`` over ``dim`` (see :func:`std`).
+
+    Example:
+        >>> torch.std_mean(torch.tensor([1., 3.]))
+        (tensor(1.4142), tensor(2.))
+    """
+    s = _var("std_mean", input, dim, unbiased, keepdim, correction, True)
+    return s, mean(input, None if isinstance(dim, bool) else dim, keepdim)
+
+
+def logsumexp(input, dim, keepdim=False, *, out=None):
+    """``log(sum(exp(input)))`` over ``dim``, computed stably (the max is subtracted first).
+
+    Integer inputs are computed in the default float dtype.
+
+    Example:
+        >>> torch.logsumexp(torch.tensor([0., 0.]), 0)
+        tensor(0.6931)
+    """
+    if input.dtype._category < _dtype._FLOAT:
+        input = input.to(_dtype.get_default_dtype())
+    dims = _dims_or_all(dim, input._array.ndim, "logsumexp")
+    return _out(LogSumExp.apply(input, dims=dims, keepdim=keepdim), out)
+
+
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None, *, out=None):
+    """The vector p-norm over ``dim`` (all elements when None), or a matrix norm.
+
+    Args:
+        input (Tensor): a floating point tensor.
+        p (float or str): a number (``inf``, ``-inf`` and ``0`` included), ``'fro'`` (the
+            2-norm of the elements) or ``'nuc'`` (the sum of singular values over two dims).
+            Default: ``'fro'``.
+        dim (int or tuple of ints, optional): the dims to reduce. Default: all.
+        keepdim (bool): keep reduced dims with size 1. Default: False.
+        dtype (dtype, optional): cast the input to this dtype first.
+
+    Example:
+        >>> torch.norm(torch.tensor([3., 4.]))
+        tensor(5.)
+
+    Note:
+        The nuclear norm is differentiable once (its double backward raises).
+    """
+    if dtype is not None:
+        input = input.to(_dtype.as_dtype(dtype))
+    if input.dtype._category < _dtype._FLOAT:
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {_dtype._TYPE_DISPLAY[input.dtype.name]}")
+    ndim = input._array.ndim
+    if isinstance(p, str):
+        if p not in ("fro", "nuc"):
+            raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
+        if dim is not None or p == "nuc":
+            dims = tuple(range(ndim)) if dim is None else (
+                (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim))
+            if (p == "nuc" or len(dims) > 1) and len(dims) != 2:
+                raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
+                                   f"{' '.join(str(d) for d in dims)}")
+            if p == "nuc":
+                dims = tuple(canonical_dim(d, ndim) for d in dims)
+                if dims[0] == dims[1]:
+                    raise RuntimeError("linalg.matrix_norm: dims must be different. Got "
+                                       f"({dims[0]}, {dims[1]})")
+                return _out(NuclearNorm.apply(input, dims=dims, keepdim=keepdim), out)
+        p = 2
+    if p is None:
+        p = 2
+    dims = _dims_or_all(dim, ndim, "norm")
+    p = float(p)
+    if p in (_INF, -_INF) and 0 in input._array.shape:
+        if dim is None:
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on an empty "
+                               "tensor because the operation does not have an identity")
+        for d in dims:
+            if input._array.shape[d] == 0:
+                raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on the "
+                                   f"dimension {d} because this dimension is empty and the "
+                                   "operation does not have an identity")
+    return _out(Norm.apply(input, p=p, dims=dims, keepdim=keepdim), out)
