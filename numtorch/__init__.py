@@ -6,6 +6,13 @@ Tensors wrap NumPy arrays (CuPy arrays on CUDA devices); autograd, ``nn``, ``opt
 
 __version__ = "0.1.0"
 
+import warnings as _warnings
+
+# torch computes log(0) = -inf, 0/0 = nan, ... silently; NumPy warns. Silence NumPy's
+# floating-point RuntimeWarnings only when they come from numtorch's own op code (the user's
+# own NumPy calls keep warning), at no per-call cost.
+_warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"numtorch\.")
+
 from . import autograd  # noqa: F401  (first: the Tensor class imports its grad mode)
 from ._tensor import (  # noqa: F401
     Tensor, DoubleTensor, FloatTensor, HalfTensor, LongTensor, IntTensor, ShortTensor,

@@ -12,10 +12,6 @@ import numpy as np
 
 from . import _dtype, backend
 from ._device import default_device
-from ._sampling import (  # noqa: F401  (re-exported: torch has them at the top level)
-    bernoulli, multinomial, normal, poisson, rand, rand_like, randint, randint_like, randn,
-    randn_like, randperm,
-)
 from ._size import parse_size
 from ._tensor import Tensor, _make
 
@@ -739,5 +735,9 @@ def is_nonzero(input):
     return bool(input.item())
 
 
-# the range functions live in _ranges.py, which builds on the helpers above
+# ranges and random samples live in their own files, which build on the helpers above
 from ._ranges import arange, linspace, logspace, range  # noqa: E402,F401,A004
+from ._sampling import (  # noqa: E402,F401
+    bernoulli, multinomial, normal, poisson, rand, rand_like, randint, randint_like, randn,
+    randn_like, randperm,
+)

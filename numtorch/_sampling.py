@@ -9,12 +9,11 @@ the parameters only through a fresh draw, not differentiably.
 """
 
 import math
-import operator
 
 import numpy as np
 
 from . import _dtype, backend
-from ._device import default_device
+from ._creation import _finish, _int_arg, dtype_arg, write_out
 from ._random import rng_for
 from ._size import parse_size
 from ._tensor import Tensor, _make
@@ -68,40 +67,19 @@ def _like_input(arr, like):
     return backend.xp_of(like).asarray(arr)
 
 
-def _finish(arr, device, requires_grad, out=None):
-    """Wrap drawn values: move them to ``device``, set ``requires_grad``, honour ``out=``."""
-    dev = default_device(device)
-    if dev is not None and dev.type != "cpu":
-        arr = backend.to_device(arr, dev)
-    if out is not None:
-        from ._creation import write_out
-
-        return write_out(out, arr)
-    t = _make(arr)
-    if requires_grad:
-        t.requires_grad_(True)
-    return t
-
-
 def _type_display(dt):
     return _dtype._TYPE_DISPLAY[dt.name]
 
 
-def _float_dtype(dtype, kernel, default=None):
+def _float_dtype(dtype, kernel):
     """The sampling dtype (default float unless given); torch's error for non-float ones."""
     if dtype is None:
-        return default or _dtype.get_default_dtype()
-    dt = _dtype_arg(dtype, kernel)
+        return _dtype.get_default_dtype()
+    dt = dtype_arg(dtype, kernel)
     if dt._category < _dtype._FLOAT:
         # torch reports a dtype a sampling kernel lacks with NotImplementedError
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_display(dt)}\'')
     return dt
-
-
-def _dtype_arg(dtype, fn):
-    from ._creation import dtype_arg
-
-    return dtype_arg(dtype, fn)
 
 
 def _num(x, what, fn):
@@ -111,18 +89,6 @@ def _num(x, what, fn):
     if isinstance(x, (int, float, np.number)) and not isinstance(x, complex):
         return x.item() if isinstance(x, np.generic) else x
     raise TypeError(f"{fn}(): argument '{what}' must be a number, not {type(x).__name__}")
-
-
-def _int_arg(x, what, fn, position):
-    if isinstance(x, bool) or isinstance(x, float) or \
-            (isinstance(x, Tensor) and x.dtype._category != _dtype._INT):
-        raise TypeError(f"{fn}(): argument '{what}' (position {position}) must be int, not "
-                        f"{type(x).__name__}")
-    try:
-        return operator.index(x)
-    except TypeError:
-        raise TypeError(f"{fn}(): argument '{what}' (position {position}) must be int, not "
-                        f"{type(x).__name__}") from None
 
 
 # C++ names torch uses in its "out of bounds" messages
@@ -359,7 +325,7 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
     shape = parse_size("randint", (size,))
     low = _int_arg(low, "low", "randint", 1)
     high = _int_arg(high, "high", "randint", 2)
-    dt = _dtype_arg(dtype, "randint") if dtype is not None else (
+    dt = dtype_arg(dtype, "randint") if dtype is not None else (
         out.dtype if out is not None else _dtype.int64)
     _check_int_range(low, high, dt)
     return _finish(_integers(rng_for(generator), low, high, shape, dt.np), device,
@@ -383,7 +349,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     n = _int_arg(n, "n", "randperm", 1)
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
-    dt = _dtype_arg(dtype, "randperm") if dtype is not None else (
+    dt = dtype_arg(dtype, "randperm") if dtype is not None else (
         out.dtype if out is not None else _dtype.int64)
     if dt is _dtype.bool or dt._category == _dtype._COMPLEX:
         raise NotImplementedError(f'"randperm" not implemented for \'{_type_display(dt)}\'')
@@ -399,7 +365,7 @@ def _like(input, dtype, device, fn):
     if not isinstance(input, Tensor):
         raise TypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")
-    dt = input.dtype if dtype is None else _dtype_arg(dtype, fn)
+    dt = input.dtype if dtype is None else dtype_arg(dtype, fn)
     return dt, (input.device if device is None else device)
 
 
@@ -520,8 +486,6 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         _broadcast_check(mean.shape, std.shape)
     y = Normal.apply(mean, std, rng=rng, dtype=dt.np)
     if out is not None:
-        from ._creation import write_out
-
         return write_out(out, y._array)
     return y
 
@@ -569,8 +533,6 @@ def bernoulli(input, p=None, *, generator=None, out=None):
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_fmt_num(p)}")
         y = Bernoulli.apply(input, p=p, rng=rng)
     if out is not None:
-        from ._creation import write_out
-
         return write_out(out, y._array)
     return y
 
@@ -613,12 +575,15 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     rows = probs.shape[0]
     if replacement:
         # inverse CDF: one searchsorted over all rows, each shifted into its own unit interval
-        cdf = np.cumsum(probs / totals[:, None], axis=1)
-        cdf[:, -1] = 1.0
-        cdf += np.arange(rows)[:, None]
-        u = rng.random((rows, num_samples)) + np.arange(rows)[:, None]
-        idx = np.searchsorted(cdf.ravel(), u.ravel(), side="right").reshape(rows, num_samples)
-        idx = np.minimum(idx - np.arange(rows)[:, None] * n_cat, n_cat - 1)
+        cdf = np.cumsum(probs, axis=1)
+        cdf /= cdf[:, -1:]  # each row now ends at exactly 1.0
+        offsets = np.arange(rows)[:, None]
+        u = rng.random((rows, num_samples)) + offsets
+        idx = np.searchsorted((cdf + offsets).ravel(), u.ravel(), side="right")
+        idx = idx.reshape(rows, num_samples) - offsets * n_cat
+        # a draw rounded up onto its row's end falls back to the last category with weight
+        last = n_cat - 1 - np.argmax(probs[:, ::-1] > 0, axis=1)
+        idx = np.minimum(idx, last[:, None])
     else:
         # exponential races: the k smallest E_i / p_i are a draw without replacement
         with np.errstate(divide="ignore"):
@@ -627,8 +592,6 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     idx = idx.astype(np.int64).reshape(input.shape[:-1] + (num_samples,))
     res = _like_input(idx, input._array)
     if out is not None:
-        from ._creation import write_out
-
         return write_out(out, res)
     return _make(res)
 

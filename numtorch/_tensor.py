@@ -191,7 +191,7 @@ class Tensor(_TensorMath):
                                    "var_no_grad = var.detach().")
             return self
         if requires_grad and self.dtype._category < _dtype._FLOAT:
-            raise RuntimeError("only Tensors of floating point and complex dtype can require "
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")
         self._requires_grad = bool(requires_grad)
         return self

@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-import numtorch
 from tests.oracle import check_op, check_raises
 
-SETTINGS = settings(max_examples=60, deadline=None,
+# derandomized so the suite is reproducible; raise max_examples locally to explore further
+SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 DTYPES = st.sampled_from(["float32", "float64"])

@@ -1,24 +1,41 @@
-"""``nn.Parameter`` (a leaf tensor a Module registers) and ``nn.Buffer``."""
+"""``nn.Parameter`` (a leaf tensor a Module registers), ``nn.Buffer``, and the uninitialised
+placeholders of lazy modules."""
+
+import inspect
 
 import numpy as np
 
 from .. import _tensor
 from .._tensor import Tensor
 
-__all__ = ["Parameter", "Buffer", "UninitializedParameter", "is_lazy"]
+__all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "is_lazy"]
 
 
 def _wrap_as(cls, data):
     """A ``cls`` instance sharing ``data``'s memory (a fresh leaf with no history)."""
-    arr = data._array if isinstance(data, Tensor) else np.asarray(data)
     t = _tensor._new(cls)
-    t._array, t._requires_grad, t._grad, t._grad_fn, t._output_nr = arr, False, None, None, 0
+    t._array, t._requires_grad, t._grad, t._grad_fn, t._output_nr = data, False, None, None, 0
     t._vc, t._base, t._accum, t._extra = [0], None, None, None
     return t
 
 
+def _data_array(data, fn):
+    if data is None:
+        from .. import _dtype
+
+        return np.empty((0,), dtype=_dtype.get_default_dtype().np)
+    if not isinstance(data, Tensor):
+        # torch calls data.detach() here, so anything but a tensor fails with AttributeError
+        raise AttributeError(f"{fn}: expected a Tensor as data, but got "
+                             f"{type(data).__name__} (wrap it with torch.tensor(...) first)")
+    return data._array
+
+
 class Parameter(Tensor):
     """A tensor that is a module parameter: assigning it to a Module attribute registers it.
+
+    It is always a leaf: built from a tensor with history, it shares the values but not the
+    graph.
 
     Args:
         data (Tensor): the values (shared, not copied). Default: an empty float tensor.
@@ -31,9 +48,7 @@ class Parameter(Tensor):
     """
 
     def __new__(cls, data=None, requires_grad=True):
-        if data is None:
-            data = np.empty((0,), dtype=np.float32)
-        p = _wrap_as(cls, data)
+        p = _wrap_as(cls, _data_array(data, "Parameter"))
         if requires_grad:
             p.requires_grad_(True)
         return p
@@ -44,51 +59,194 @@ class Parameter(Tensor):
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()
 
-    def __reduce_ex__(self, protocol):
-        return (_rebuild_parameter, (self.detach().numpy(force=True), self.requires_grad))
-
     def __deepcopy__(self, memo):
+        # like torch: a fresh parameter with copied values and the same flag; .grad is not
+        # copied (unlike a plain tensor's deepcopy)
         if id(self) in memo:
             return memo[id(self)]
-        new = Parameter(_tensor._make(self._array.copy()), self.requires_grad)
-        if self._grad is not None:
-            new._grad = self._grad.__deepcopy__(memo)
+        new = _tensor._new_like_class(type(self), _tensor._deepcopy_array(self._array, memo))
+        new._requires_grad = self._requires_grad
         memo[id(self)] = new
         return new
 
 
-def _rebuild_parameter(array, requires_grad):
-    return Parameter(_tensor._make(np.array(array)), requires_grad)
+class _BufferMeta(type):
+    """``isinstance(t, Buffer)`` is True for tensors marked as buffers (torch's behaviour)."""
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor) and bool(obj._extra) and "buffer_persistent" in obj._extra
 
 
-class Buffer(Tensor):
+class Buffer(Tensor, metaclass=_BufferMeta):
     """Marks a tensor to be registered as a module buffer when assigned as an attribute.
+
+    ``Buffer(t)`` is a plain Tensor sharing ``t``'s memory, tagged so that
+    ``module.name = Buffer(t)`` calls ``register_buffer``.
 
     Args:
         data (Tensor): the values (shared).
         persistent (bool): whether the buffer is part of ``state_dict``. Default: True.
+
+    Example:
+        >>> m = torch.nn.Module()
+        >>> m.stats = torch.nn.Buffer(torch.zeros(3))
+        >>> list(m.state_dict())
+        ['stats']
     """
 
     def __new__(cls, data=None, *, persistent=True):
-        if data is None:
-            data = np.empty((0,), dtype=np.float32)
-        b = _wrap_as(Tensor, data)
-        b.__class__ = Tensor
+        b = _wrap_as(Tensor, _data_array(data, "Buffer"))
+        if data is not None and data.requires_grad:
+            b.requires_grad_(True)
         b._extra = {"buffer_persistent": persistent}
         return b
 
 
-class UninitializedParameter(Parameter):
-    """A parameter whose shape is not known yet (lazy modules); it holds no data."""
+_SHAPE_ERROR = ("Can't access the shape of an uninitialized parameter or buffer. This error "
+                "usually happens in `load_state_dict` when trying to load an uninitialized "
+                "parameter into an initialized one. Call `forward` to initialize the parameters "
+                "before accessing their attributes.")
+
+# what may be used before materialisation: bookkeeping, dtype/device moves, flags
+_ALLOWED = {"__new__", "__init__", "__repr__", "__str__", "__hash__", "__reduce__",
+            "__reduce_ex__", "__deepcopy__", "__copy__", "__getattribute__", "__getattr__",
+            "__setattr__", "__delattr__", "__dir__", "__init_subclass__", "__subclasshook__",
+            "__sizeof__", "__format__", "__getstate__", "__setstate__", "__class_getitem__",
+            "size", "copy_", "is_complex", "is_floating_point", "half", "float", "double", "char",
+            "short", "int", "long", "bfloat16", "cuda", "cpu", "to", "get_device",
+            "requires_grad_", "materialize", "type"}
+
+
+def _blocked(name):
+    def method(self, *args, **kwargs):
+        raise ValueError(f"Attempted to use an uninitialized parameter in <method '{name}' of "
+                         f"'numtorch.Tensor' objects>. This error happens when you are using a "
+                         f"`LazyModule` or explicitly manipulating "
+                         f"`torch.nn.parameter.UninitializedParameter` objects. When using "
+                         f"LazyModules Call `forward` with a dummy batch to initialize the "
+                         f"parameters before calling torch functions")
+
+    method.__name__ = name
+    return method
+
+
+class _UninitializedMixin:
+    """Shared by the lazy placeholders: no shape, no math, ``materialize`` gives them data."""
+
+    cls_to_become = None
+
+    @property
+    def shape(self):
+        raise RuntimeError(_SHAPE_ERROR)
 
     def materialize(self, shape, device=None, dtype=None):
+        """Allocate (uninitialised) data of ``shape`` and become ``cls_to_become``.
+
+        Args:
+            shape (int or tuple of ints): the shape.
+            device: the device. Default: the placeholder's device.
+            dtype: the dtype. Default: the placeholder's dtype.
+        """
         from .._creation import empty
 
-        data = empty(shape, device=device, dtype=dtype)
-        self._array = data._array
-        self.__class__ = Parameter
+        if isinstance(shape, int):
+            shape = (shape,)
+        device = self.device if device is None else device
+        dtype = self.dtype if dtype is None else dtype
+        self._array = empty(tuple(shape), device=device, dtype=dtype)._array
+        self.__class__ = self.cls_to_become
+
+    def __repr__(self):
+        return f"<{type(self).__name__}>"
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild_uninitialized, (type(self), self._requires_grad, self.dtype.name,
+                                         str(self.device)))
+
+    def __deepcopy__(self, memo):
+        if id(self) not in memo:
+            memo[id(self)] = _rebuild_uninitialized(type(self), self._requires_grad,
+                                                    self.dtype.name, str(self.device))
+        return memo[id(self)]
+
+
+def _install_blocks(cls):
+    names = set()
+    for base in Tensor.__mro__[:-1]:
+        for name, value in vars(base).items():
+            if inspect.isfunction(value) and name not in _ALLOWED and name not in vars(cls) \
+                    and (not name.startswith("_") or name.startswith("__")):
+                names.add(name)
+    for name in names:
+        setattr(cls, name, _blocked(name))
+    return cls
+
+
+def _placeholder(cls, requires_grad, device, dtype):
+    from .._creation import empty
+
+    t = _wrap_as(cls, empty(0, device=device, dtype=dtype)._array)
+    if requires_grad:
+        Tensor.requires_grad_(t, True)
+    return t
+
+
+@_install_blocks
+class UninitializedParameter(_UninitializedMixin, Parameter):
+    """A parameter of a lazy module before its shape is known; it holds no data.
+
+    Using it in any computation raises ``ValueError``; ``materialize(shape)`` turns it into a
+    regular :class:`Parameter`.
+
+    Example:
+        >>> p = torch.nn.UninitializedParameter()
+        >>> p.materialize((2, 3))
+        >>> type(p).__name__, tuple(p.shape)
+        ('Parameter', (2, 3))
+    """
+
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad=True, device=None, dtype=None):
+        return _placeholder(cls, requires_grad, device, dtype)
+
+    def __init__(self, requires_grad=True, device=None, dtype=None):
+        pass
+
+
+@_install_blocks
+class UninitializedBuffer(_UninitializedMixin, Tensor):
+    """A buffer of a lazy module before its shape is known; ``materialize`` makes it a Tensor.
+
+    Example:
+        >>> b = torch.nn.UninitializedBuffer()
+        >>> b.materialize(3)
+        >>> b.shape
+        torch.Size([3])
+    """
+
+    cls_to_become = Tensor
+
+    def __new__(cls, requires_grad=False, device=None, dtype=None):
+        return _placeholder(cls, requires_grad, device, dtype)
+
+    def __init__(self, requires_grad=False, device=None, dtype=None):
+        pass
+
+
+def _rebuild_uninitialized(cls, requires_grad, dtype_name, device):
+    from .. import _dtype
+
+    return cls(requires_grad=requires_grad, device=device, dtype=_dtype._BY_NAME[dtype_name])
 
 
 def is_lazy(param):
-    """True for parameters not yet materialized."""
-    return isinstance(param, UninitializedParameter)
+    """True for a parameter or buffer not yet materialized.
+
+    Example:
+        >>> torch.nn.parameter.is_lazy(torch.nn.UninitializedParameter())
+        True
+    """
+    return isinstance(param, _UninitializedMixin)

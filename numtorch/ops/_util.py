@@ -29,6 +29,11 @@ def canonical_dims(dims, ndim):
     return out
 
 
+def fmt_shape(shape):
+    """A shape as torch prints it in messages: ``[2, 3]``."""
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
 def shape_arg(shape):
     """Accept ``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` and ``f(torch.Size)`` shapes."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
@@ -148,4 +153,5 @@ def as_tensor_like(value, like):
 
 
 def is_tensor(x):
+    """True when ``x`` is a numtorch Tensor."""
     return isinstance(x, Tensor)

@@ -2,7 +2,9 @@
 
 ``squeeze``, ``unsqueeze``, ``flatten``, ``unflatten`` and ``view`` are ``Reshape``; ``transpose``,
 ``t`` and ``movedim`` are ``Permute``; ``narrow``, ``select``, ``split``, ``chunk`` and ``unbind``
-are basic indexing (``GetItem`` in indexing.py).
+are basic indexing (``GetItem`` in indexing.py). Views also get torch's strides, including the
+free ones of size-1 dims, so ``stride()`` reports torch's numbers. ``cat``/``stack`` live in
+join.py and ``clone``/``contiguous``/``to`` in cast.py (re-exported here).
 """
 
 import math
@@ -11,19 +13,22 @@ import numpy as np
 
 from .. import _dtype, backend
 from ..backend import helpers_for
-from .._tensor import Tensor, _make
+from .._tensor import _make
 from ..autograd.graph import Op
-from ._util import canonical_dim, elem_strides, restride, shape_arg, view_strides
+from ._util import (
+    canonical_dim, elem_strides, fmt_shape, restride, shape_arg, view_strides,
+)
+# re-exported so that ``ops.shape`` keeps offering the whole family
+from .cast import clone, contiguous, to  # noqa: F401
+from .join import (  # noqa: F401
+    atleast_1d, atleast_2d, atleast_3d, cat, concat, concatenate, hstack, stack, vstack,
+)
 
 __all__ = ["reshape", "view", "permute", "transpose", "t", "expand", "squeeze", "unsqueeze",
            "flatten", "unflatten", "movedim", "cat", "concat", "concatenate", "stack", "hstack",
            "vstack", "split", "chunk", "narrow", "select", "unbind", "unfold", "repeat", "flip",
            "fliplr", "flipud", "roll", "clone", "contiguous", "to", "restride_", "swapaxes",
            "swapdims", "moveaxis", "broadcast_to", "atleast_1d", "atleast_2d", "atleast_3d"]
-
-
-def _fmt(shape):
-    return "[" + ", ".join(str(s) for s in shape) + "]"
 
 
 def infer_shape(shape, numel):
@@ -38,14 +43,14 @@ def infer_shape(shape, numel):
     known = math.prod(s for s in shape if s != -1)
     if neg:
         if known == 0 and numel == 0:
-            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {_fmt(shape)} "
-                               "because the unspecified dimension size -1 can be any value and "
-                               "is ambiguous")
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape "
+                               f"{fmt_shape(shape)} because the unspecified dimension size -1 "
+                               "can be any value and is ambiguous")
         if known == 0 or numel % known:
-            raise RuntimeError(f"shape '{_fmt(shape)}' is invalid for input of size {numel}")
+            raise RuntimeError(f"shape '{fmt_shape(shape)}' is invalid for input of size {numel}")
         shape[neg[0]] = numel // known
     elif known != numel:
-        raise RuntimeError(f"shape '{_fmt(shape)}' is invalid for input of size {numel}")
+        raise RuntimeError(f"shape '{fmt_shape(shape)}' is invalid for input of size {numel}")
     return tuple(shape)
 
 
@@ -117,11 +122,14 @@ class Permute(Op):
 
 
 class Expand(Op):
-    """y = x broadcast to ``shape`` (a read-only view); dx = grad summed back by the engine."""
+    """y = x broadcast to ``shape`` (a view, read-only where elements repeat); dx = grad summed
+    back by the engine."""
 
     is_view = True
 
     def forward(self, x):
+        if x.shape == self.shape:
+            return x.view()
         strides = _expand_strides(x.shape, x.strides, self.shape)
         if x.size == 0 or not any(st == 0 and n > 1 for st, n in zip(strides, self.shape)):
             # no element appears twice, so the view stays writable, as in torch
@@ -148,28 +156,6 @@ def _expand_strides(in_shape, in_strides, shape):
             size, stride = 1, (shape[i + 1] * out[i + 1] if i + 1 < nd else 0)
         out[i] = stride if size == shape[i] else 0
     return tuple(out)
-
-
-class Cat(Op):
-    """y = concatenation along ``dim``; each input's gradient is its slice of grad."""
-
-    def forward(self, *xs):
-        # torch skips legacy 1-d empty tensors when the others have more dims
-        nd = max(x.ndim for x in xs)
-        skip = [x.ndim == 1 and x.shape[0] == 0 and nd > 1 for x in xs]
-        self.sizes = [None if s else x.shape[self.dim] for x, s in zip(xs, skip)]
-        parts = [x for x, s in zip(xs, skip) if not s] or list(xs)
-        return self.xp.concatenate(parts, axis=self.dim)
-
-    def backward(self, grad):
-        out, start = [], 0
-        for n, needs in zip(self.sizes, self.needs_input_grad):
-            if n is None:
-                out.append(None)
-                continue
-            out.append(grad.narrow(self.dim, start, n) if needs else None)
-            start += n
-        return tuple(out)
 
 
 class Unfold(Op):
@@ -255,65 +241,6 @@ class Roll(Op):
     def backward(self, grad):
         neg = tuple(-s for s in self.shifts) if isinstance(self.shifts, tuple) else -self.shifts
         return Roll.apply(grad, shifts=neg, dims=self.dims)
-
-
-class Clone(Op):
-    """y = a fresh copy of x (row-major, or in x's memory layout when ``preserve``); dx = grad.
-    """
-
-    def forward(self, x):
-        if not self.__dict__.get("preserve") or x.flags.c_contiguous:
-            return x.copy()
-        return _copy_preserving_layout(x)
-
-    def backward(self, grad):
-        return grad
-
-
-def _copy_preserving_layout(x):
-    """Copy ``x`` the way torch's ``clone()`` does (``preserve_format``): a dense
-    non-overlapping ``x`` keeps its exact strides, others follow the order of x's strides,
-    and an expanded (stride-0) ``x`` becomes row-major."""
-    if any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):
-        return x.copy()
-    y = x.copy(order="K")
-    dims = sorted((st, n) for st, n in zip(x.strides, x.shape) if n > 1)
-    extent = x.itemsize
-    for st, n in dims:
-        if st != extent:
-            return y  # not dense: NumPy's order-K strides are what torch infers too
-        extent *= n
-    return restride(backend.xp_of(y), y, x.strides)  # dense: same layout, size-1 dims too
-
-
-class Cast(Op):
-    """y = x converted to ``dtype``; dx = grad (the engine casts it back to x's dtype)."""
-
-    def forward(self, x):
-        self.src = x.dtype
-        if x.dtype.kind == "c" and self.dtype.kind != "c":
-            import warnings
-
-            warnings.warn("Casting complex values to real discards the imaginary part",
-                          UserWarning, stacklevel=4)
-            x = x.real
-        return x.astype(self.dtype)
-
-    def backward(self, grad):
-        return grad
-
-
-class ToDevice(Op):
-    """y = x on another device; dx = grad moved back."""
-
-    def forward(self, x):
-        from .. import backend
-
-        self.src = backend.device_of(x)
-        return backend.to_device(x, self.device)
-
-    def backward(self, grad):
-        return grad.to(self.src)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -415,9 +342,10 @@ def expand(input, *sizes):
     sizes = shape_arg(sizes)
     shape = input._array.shape
     if len(sizes) < len(shape):
-        raise RuntimeError(f"expand({input.type()}{{{_fmt(shape)}}}, size={_fmt(sizes)}): the "
-                           f"number of sizes provided ({len(sizes)}) must be greater or equal "
-                           f"to the number of dimensions in the tensor ({len(shape)})")
+        raise RuntimeError(f"expand({input.type()}{{{fmt_shape(shape)}}}, "
+                           f"size={fmt_shape(sizes)}): the number of sizes provided "
+                           f"({len(sizes)}) must be greater or equal to the number of "
+                           f"dimensions in the tensor ({len(shape)})")
     lead = len(sizes) - len(shape)
     out = []
     for i, s in enumerate(sizes):
@@ -433,7 +361,7 @@ def expand(input, *sizes):
         elif cur != s and cur != 1:
             raise RuntimeError(f"The expanded size of the tensor ({s}) must match the existing "
                                f"size ({cur}) at non-singleton dimension {i}.  Target sizes: "
-                               f"{_fmt(sizes)}.  Tensor sizes: {_fmt(shape)}")
+                               f"{fmt_shape(sizes)}.  Tensor sizes: {fmt_shape(shape)}")
         out.append(s)
     return Expand.apply(input, shape=tuple(out))
 
@@ -486,8 +414,8 @@ def unflatten(input, dim, sizes):
     except RuntimeError as e:
         if "is invalid for input" not in str(e):
             raise
-        raise RuntimeError(f"unflatten: Provided sizes {_fmt(sizes)} don't multiply up to the "
-                           f"size of dim {d} ({shape[d]}) in the input tensor") from None
+        raise RuntimeError(f"unflatten: Provided sizes {fmt_shape(sizes)} don't multiply up to "
+                           f"the size of dim {d} ({shape[d]}) in the input tensor") from None
     return Reshape.apply(input, shape=shape[:d] + inner + shape[d + 1:], must_view=False)
 
 
@@ -515,108 +443,6 @@ def movedim(input, source, destination):
 
 
 moveaxis = movedim
-
-
-def cat(tensors, dim=0, *, out=None):
-    """Concatenate tensors along an existing dim (dtypes are promoted as in torch)."""
-    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
-        raise TypeError(f"cat() argument 'tensors' must be tuple of Tensors, not "
-                        f"{type(tensors).__name__}")
-    tensors = list(tensors)
-    if not tensors:
-        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
-    for i, x in enumerate(tensors):
-        if not isinstance(x, Tensor):
-            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
-                            f"{type(x).__name__}")
-    real = [x for x in tensors if not (x._array.ndim == 1 and x._array.shape[0] == 0)]
-    ref = real[0] if real else tensors[0]
-    nd = ref._array.ndim
-    if nd == 0:
-        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
-    d = canonical_dim(dim, nd)
-    real_ids = {id(x) for x in real}
-    for i, x in enumerate(tensors):
-        if id(x) not in real_ids:
-            continue
-        if x._array.ndim != nd:
-            raise RuntimeError(f"Tensors must have same number of dimensions: got {nd} and "
-                               f"{x._array.ndim}")
-        for k in range(nd):
-            if k != d and x._array.shape[k] != ref._array.shape[k]:
-                raise RuntimeError(
-                    f"Sizes of tensors must match except in dimension {d}. Expected size "
-                    f"{ref._array.shape[k]} but got size {x._array.shape[k]} for tensor "
-                    f"number {i} in the list.")
-    dt = _dtype.result_type(*[_NdTag(x) for x in tensors])
-    tensors = [x if x.dtype is dt else x.to(dt) for x in tensors]
-    r = Cat.apply(*tensors, dim=d)
-    if out is not None:
-        from .elementwise import _out
-
-        return _out(r, out)
-    return r
-
-
-class _NdTag:
-    """Makes every cat input count as a dimensioned tensor for promotion (as torch does)."""
-
-    def __init__(self, t):
-        self._array = t._array if t._array.ndim else t._array.reshape(1)
-
-
-concat = concatenate = cat
-
-
-def stack(tensors, dim=0, *, out=None):
-    """Join same-shaped tensors along a new dim ``dim``."""
-    tensors = list(tensors)
-    if not tensors:
-        raise RuntimeError("stack expects a non-empty TensorList")
-    shape0 = tensors[0]._array.shape
-    for i, x in enumerate(tensors):
-        if x._array.shape != shape0:
-            raise RuntimeError(f"stack expects each tensor to be equal size, but got "
-                               f"{_fmt(shape0)} at entry 0 and {_fmt(x._array.shape)} at entry "
-                               f"{i}")
-    d = canonical_dim(dim, len(shape0) + 1)
-    return cat([unsqueeze(x, d) for x in tensors], d, out=out)
-
-
-def hstack(tensors):
-    """Stack horizontally (along dim 1, or dim 0 for 1-d tensors)."""
-    ts = atleast_1d(*tensors) if len(tensors) > 1 else [atleast_1d(tensors[0])]
-    return cat(ts, 0 if ts[0].dim() == 1 else 1)
-
-
-def vstack(tensors):
-    """Stack vertically (along dim 0 after making inputs at least 2-d)."""
-    ts = [atleast_2d(x) for x in tensors]
-    return cat(ts, 0)
-
-
-def atleast_1d(*tensors):
-    r = [x if x.dim() >= 1 else x.reshape(1) for x in tensors]
-    return r[0] if len(r) == 1 else tuple(r)
-
-
-def atleast_2d(*tensors):
-    r = [x if x.dim() >= 2 else x.reshape(1, -1) for x in tensors]
-    return r[0] if len(r) == 1 else tuple(r)
-
-
-def atleast_3d(*tensors):
-    def f(x):
-        if x.dim() == 0:
-            return x.reshape(1, 1, 1)
-        if x.dim() == 1:
-            return x.reshape(1, -1, 1)
-        if x.dim() == 2:
-            return x.unsqueeze(-1)
-        return x
-
-    r = [f(x) for x in tensors]
-    return r[0] if len(r) == 1 else tuple(r)
 
 
 def narrow(input, dim, start, length):
@@ -648,7 +474,7 @@ def select(input, dim, index):
     size = input._array.shape[d]
     if not -size <= index < size:
         raise IndexError(f"select(): index {index} out of range for tensor of size "
-                         f"{_fmt(input._array.shape)} at dimension {d}")
+                         f"{fmt_shape(input._array.shape)} at dimension {d}")
     return getitem(input, (slice(None),) * d + (int(index),))
 
 
@@ -722,10 +548,12 @@ def flip(input, *dims):
 
 
 def fliplr(input):
+    """Reverse the order of columns (dim 1); a copy."""
     return flip(input, 1)
 
 
 def flipud(input):
+    """Reverse the order of rows (dim 0); a copy."""
     return flip(input, 0)
 
 
@@ -741,43 +569,6 @@ def roll(input, shifts, dims=None):
                            f"{len(dims)}")
     nd = input._array.ndim
     return Roll.apply(input, shifts=shifts, dims=tuple(canonical_dim(d, nd) for d in dims))
-
-
-def clone(input, *, memory_format=None):
-    """Return a copy of ``input`` that is part of the graph (the gradient passes through).
-
-    Args:
-        input (Tensor): the tensor to copy.
-        memory_format: ``None`` (torch's ``preserve_format``) keeps ``input``'s memory layout,
-            as torch does: ``x.t().clone()`` is still column-major. A format whose name is
-            ``contiguous_format`` gives a row-major copy.
-
-    Example:
-        >>> x = torch.arange(6.0).reshape(2, 3).t()
-        >>> x.clone().stride()
-        (1, 3)
-    """
-    preserve = memory_format is None or "contiguous" not in str(memory_format)
-    return Clone.apply(input, preserve=preserve)
-
-
-def contiguous(input):
-    """``input`` itself if C-contiguous, else a contiguous copy."""
-    if input._array.flags.c_contiguous:
-        return input
-    return Clone.apply(input)
-
-
-def to(input, dtype=None, device=None, copy=False):
-    """Convert ``input`` to ``dtype`` and/or ``device`` (the same tensor if nothing changes)."""
-    out = input
-    if device is not None and device != input.device:
-        out = ToDevice.apply(out, device=device)
-    if dtype is not None and dtype.np != out._array.dtype:
-        out = Cast.apply(out, dtype=dtype.np)
-    if copy and out is input:
-        out = Clone.apply(input, preserve=True)
-    return out
 
 
 def restride_(self, fn, *args):

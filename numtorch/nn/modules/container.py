@@ -1,3 +1,567 @@
-"""nn modules: container (torch's file of the same name; forward passes call nn.functional)."""
+"""Containers that register what they hold: Sequential, ModuleList, ModuleDict, ParameterList
+and ParameterDict (plain lists and dicts of modules are invisible to ``parameters()``)."""
 
-__all__ = []
+import operator
+from collections import OrderedDict, abc
+from itertools import chain, islice
+
+from ..._tensor import Tensor
+from ..parameter import Parameter
+from .module import Module, _addindent
+
+__all__ = ["Container", "Sequential", "ModuleList", "ModuleDict", "ParameterList",
+           "ParameterDict"]
+
+
+def _abs_index(idx, size):
+    """``idx`` as a non-negative int below ``size``; torch's IndexError otherwise."""
+    idx = operator.index(idx)
+    if not -size <= idx < size:
+        raise IndexError(f"index {idx} is out of range")
+    return idx + size if idx < 0 else idx
+
+
+def _renumber(module):
+    """Rename the children ``'0'..'n-1'`` in order (after a deletion, as torch does)."""
+    mods = module._modules
+    fresh = OrderedDict((str(i), m) for i, m in enumerate(mods.values()))
+    mods.clear()
+    mods.update(fresh)
+
+
+def _digits_hidden_dir(module):
+    return [k for k in Module.__dir__(module) if not k.isdigit()]
+
+
+class Container(Module):
+    """The deprecated 0.x container: children are given as keyword arguments."""
+
+    def __init__(self, **kwargs):
+        super().__init__()
+        import warnings
+
+        warnings.warn("`nn.Container` is deprecated. All of its functionality is now "
+                      "implemented in `nn.Module`. Subclass that instead.", FutureWarning,
+                      stacklevel=2)
+        for key, value in kwargs.items():
+            self.add_module(key, value)
+
+
+class Sequential(Module):
+    """Chain modules: the output of each is the input of the next.
+
+    Children are named ``'0'``, ``'1'``... or, when a single ``OrderedDict`` is given, by its
+    keys.
+
+    Example:
+        >>> net = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.ReLU())
+        >>> net(torch.zeros(2, 4)).shape
+        torch.Size([2, 3])
+        >>> net[-1]
+        ReLU()
+    """
+
+    def __init__(self, *args):
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], OrderedDict):
+            for key, module in args[0].items():
+                self.add_module(key, module)
+        else:
+            for idx, module in enumerate(args):
+                self.add_module(str(idx), module)
+
+    def _key_at(self, idx):
+        return next(islice(self._modules.keys(), _abs_index(idx, len(self)), None))
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return self.__class__(OrderedDict(list(self._modules.items())[idx]))
+        return self._modules[self._key_at(idx)]
+
+    def __setitem__(self, idx, module):
+        setattr(self, self._key_at(idx), module)
+
+    def __delitem__(self, idx):
+        if isinstance(idx, slice):
+            for key in list(self._modules.keys())[idx]:
+                delattr(self, key)
+        else:
+            delattr(self, self._key_at(idx))
+        _renumber(self)
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def __dir__(self):
+        return _digits_hidden_dir(self)
+
+    def __add__(self, other):
+        if not isinstance(other, Sequential):
+            raise ValueError(f"add operator supports only objects of Sequential class, but "
+                             f"{type(other)} is given.")
+        out = Sequential()
+        for layer in chain(self, other):
+            out.append(layer)
+        return out
+
+    def __iadd__(self, other):
+        if not isinstance(other, Sequential):
+            raise ValueError(f"add operator supports only objects of Sequential class, but "
+                             f"{type(other)} is given.")
+        offset = len(self)
+        for i, module in enumerate(other):
+            self.add_module(str(i + offset), module)
+        return self
+
+    def _check_factor(self, other):
+        if not isinstance(other, int):
+            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
+        if other <= 0:
+            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+
+    def __mul__(self, other):
+        self._check_factor(other)
+        out = Sequential()
+        for i, module in enumerate(chain.from_iterable([list(self)] * other)):
+            out.add_module(str(i), module)
+        return out
+
+    __rmul__ = __mul__
+
+    def __imul__(self, other):
+        self._check_factor(other)
+        mods = list(self)
+        offset = len(self)
+        for k in range(other - 1):
+            for i, module in enumerate(mods):
+                self.add_module(str(offset + k * len(mods) + i), module)
+        return self
+
+    def pop(self, key):
+        """Remove and return the module at index (or slice) ``key``."""
+        value = self[key]
+        del self[key]
+        return value
+
+    def append(self, module):
+        """Add ``module`` at the end; returns self."""
+        self.add_module(str(len(self)), module)
+        return self
+
+    def insert(self, index, module):
+        """Insert ``module`` before position ``index`` (negative counts from the end)."""
+        if not isinstance(module, Module):
+            raise AssertionError(f"module should be of type: {Module}")
+        n = len(self._modules)
+        if not -n <= index <= n:
+            raise IndexError(f"Index out of range: {index}")
+        if index < 0:
+            index += n
+        for i in range(n, index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
+        return self
+
+    def extend(self, sequential):
+        """Append every module of the iterable ``sequential``; returns self."""
+        for layer in sequential:
+            self.append(layer)
+        return self
+
+    def forward(self, input):
+        """Run ``input`` through the children in order."""
+        for module in self._modules.values():
+            input = module(input)
+        return input
+
+
+class ModuleList(Module):
+    """A list of modules that registers them (so their parameters are the parent's).
+
+    Example:
+        >>> layers = torch.nn.ModuleList([torch.nn.Linear(2, 2) for _ in range(3)])
+        >>> len(list(layers.parameters()))
+        6
+    """
+
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self += modules
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return self.__class__(list(self._modules.values())[idx])
+        return self._modules[str(_abs_index(idx, len(self)))]
+
+    def __setitem__(self, idx, module):
+        setattr(self, str(_abs_index(idx, len(self))), module)
+
+    def __delitem__(self, idx):
+        if isinstance(idx, slice):
+            for k in range(len(self._modules))[idx]:
+                delattr(self, str(k))
+        else:
+            delattr(self, str(_abs_index(idx, len(self))))
+        _renumber(self)
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def __iadd__(self, modules):
+        return self.extend(modules)
+
+    def __add__(self, other):
+        out = ModuleList()
+        for i, module in enumerate(chain(self, other)):
+            out.add_module(str(i), module)
+        return out
+
+    def __dir__(self):
+        return _digits_hidden_dir(self)
+
+    def __repr__(self):
+        # runs of identical children print once, as "(2-4): 3 x ReLU()", like torch
+        reprs = [repr(m) for m in self]
+        if not reprs:
+            return self._get_name() + "()"
+        lines = []
+        start = 0
+        for i in range(1, len(reprs) + 1):
+            if i < len(reprs) and reprs[i] == reprs[start]:
+                continue
+            body = _addindent(reprs[start], 2)
+            if i - 1 == start:
+                lines.append(f"({start}): {body}")
+            else:
+                lines.append(f"({start}-{i - 1}): {i - start} x {body}")
+            start = i
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+
+    def insert(self, index, module):
+        """Insert ``module`` before position ``index``.
+
+        Note:
+            torch stores a non-Module here silently; numtorch raises ``TypeError`` as
+            :meth:`append` does.
+        """
+        if not isinstance(module, Module):
+            raise TypeError(f"{type(module).__name__} is not a Module subclass")
+        for i in range(len(self._modules), index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
+
+    def append(self, module):
+        """Add ``module`` at the end; returns self."""
+        self.add_module(str(len(self)), module)
+        return self
+
+    def pop(self, key):
+        """Remove and return the module at index (or slice) ``key``."""
+        value = self[key]
+        del self[key]
+        return value
+
+    def extend(self, modules):
+        """Append every module of the iterable ``modules``; returns self."""
+        if not isinstance(modules, abc.Iterable):
+            raise TypeError(f"ModuleList.extend should be called with an iterable, but got "
+                            f"{type(modules).__name__}")
+        offset = len(self)
+        for i, module in enumerate(modules):
+            self.add_module(str(offset + i), module)
+        return self
+
+
+def _update_pairs(name, items, setitem):
+    """Apply ``setitem(k, v)`` for each pair of a sequence, with torch's checks."""
+    for j, pair in enumerate(items):
+        if not isinstance(pair, abc.Iterable):
+            raise TypeError(f"{name} update sequence element #{j} should be Iterable; is"
+                            f"{type(pair).__name__}")
+        if len(pair) != 2:
+            raise ValueError(f"{name} update sequence element #{j} has length {len(pair)}; 2 "
+                             "is required")
+        setitem(pair[0], pair[1])
+
+
+class ModuleDict(Module):
+    """A dict of modules that registers them, keeping insertion order.
+
+    Example:
+        >>> acts = torch.nn.ModuleDict({"relu": torch.nn.ReLU(), "tanh": torch.nn.Tanh()})
+        >>> list(acts.keys())
+        ['relu', 'tanh']
+    """
+
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key):
+        return self._modules[key]
+
+    def __setitem__(self, key, module):
+        self.add_module(key, module)
+
+    def __delitem__(self, key):
+        del self._modules[key]
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules)
+
+    def __contains__(self, key):
+        return key in self._modules
+
+    def clear(self):
+        """Remove every module."""
+        self._modules.clear()
+
+    def pop(self, key):
+        """Remove and return the module under ``key``."""
+        value = self[key]
+        del self[key]
+        return value
+
+    def keys(self):
+        """The keys, in insertion order."""
+        return self._modules.keys()
+
+    def items(self):
+        """The ``(key, module)`` pairs."""
+        return self._modules.items()
+
+    def values(self):
+        """The modules."""
+        return self._modules.values()
+
+    def update(self, modules):
+        """Add modules from a mapping or an iterable of ``(key, module)`` pairs."""
+        if not isinstance(modules, abc.Iterable):
+            raise TypeError(f"ModuleDict.update should be called with an iterable of key/value "
+                            f"pairs, but got {type(modules).__name__}")
+        if isinstance(modules, (abc.Mapping, ModuleDict)):
+            for key, module in modules.items():
+                self[key] = module
+        else:
+            _update_pairs("ModuleDict", modules, self.__setitem__)
+
+
+def _param_line(key, value, type_name):
+    if not isinstance(value, Tensor):
+        return f"  ({key}): Object of type: {type(value).__name__}"
+    size = "x".join(str(s) for s in value.shape)
+    device = f" ({value.device})" if value.device.type == "cuda" else ""
+    kind = "Parameter" if isinstance(value, Parameter) else "Tensor"
+    return f"  ({key}): {kind} containing: [{type_name(value)} of size {size}{device}]"
+
+
+def _as_parameter(value):
+    """Plain tensors stored in a ParameterList/Dict become Parameters (as in torch)."""
+    if isinstance(value, Tensor) and not isinstance(value, Parameter):
+        return Parameter(value)
+    return value
+
+
+class ParameterList(Module):
+    """A list of parameters that registers them; plain tensors are turned into Parameters.
+
+    Example:
+        >>> ps = torch.nn.ParameterList([torch.nn.Parameter(torch.ones(2)) for _ in range(2)])
+        >>> [name for name, _ in ps.named_parameters()]
+        ['0', '1']
+    """
+
+    def __init__(self, values=None):
+        super().__init__()
+        self._size = 0
+        if values is not None:
+            self += values
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            out = self.__class__()
+            for i in range(*idx.indices(self._size)):
+                out.append(self[i])
+            return out
+        return getattr(self, str(_abs_index(idx, self._size)))
+
+    def __setitem__(self, idx, param):
+        setattr(self, str(_abs_index(idx, self._size)), _as_parameter(param))
+
+    def __len__(self):
+        return self._size
+
+    def __iter__(self):
+        return (self[i] for i in range(self._size))
+
+    def __iadd__(self, parameters):
+        return self.extend(parameters)
+
+    def __dir__(self):
+        return _digits_hidden_dir(self)
+
+    def append(self, value):
+        """Add ``value`` at the end; returns self."""
+        self._size += 1
+        self[self._size - 1] = value
+        return self
+
+    def extend(self, values):
+        """Append every value of the iterable ``values``; returns self."""
+        if not isinstance(values, abc.Iterable) or isinstance(values, Tensor):
+            raise TypeError(f"ParameterList.extend should be called with an iterable, but got "
+                            f"{type(values).__name__}")
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self):
+        return "\n".join(_param_line(k, p, lambda t: t.dtype) for k, p in enumerate(self))
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("ParameterList should not be called.")
+
+
+class ParameterDict(Module):
+    """A dict of parameters with string keys that registers them.
+
+    A plain ``dict`` is added in sorted key order (its order was not reliable in old Pythons);
+    an ``OrderedDict``, another ParameterDict or a sequence of pairs keeps its order.
+
+    Example:
+        >>> ps = torch.nn.ParameterDict({"w": torch.nn.Parameter(torch.ones(2))})
+        >>> list(ps.state_dict())
+        ['w']
+    """
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        self._keys = {}
+        if parameters is not None:
+            self.update(parameters)
+
+    @staticmethod
+    def _key_to_attr(key):
+        if not isinstance(key, str):
+            raise TypeError(f"Index given to ParameterDict cannot be used as a key as it is not "
+                            f"a string (type is '{type(key).__name__}'). Open an issue on github "
+                            "if you need non-string keys.")
+        return key
+
+    def __getitem__(self, key):
+        return getattr(self, self._key_to_attr(key))
+
+    def __setitem__(self, key, value):
+        attr = self._key_to_attr(key)
+        setattr(self, attr, _as_parameter(value))
+        self._keys[key] = None
+
+    def __delitem__(self, key):
+        del self._keys[key]
+        delattr(self, self._key_to_attr(key))
+
+    def __len__(self):
+        return len(self._keys)
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __reversed__(self):
+        return reversed(list(self._keys))
+
+    def __contains__(self, key):
+        return key in self._keys
+
+    def __dir__(self):
+        return _digits_hidden_dir(self)
+
+    def copy(self):
+        """A new ParameterDict holding the same parameters."""
+        return ParameterDict(OrderedDict((k, self[k]) for k in self._keys))
+
+    def setdefault(self, key, default=None):
+        """Return ``self[key]``, first storing ``default`` there if the key is missing."""
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def clear(self):
+        """Remove every entry."""
+        for k in list(self._keys):
+            del self[k]
+
+    def pop(self, key):
+        """Remove and return the entry under ``key``."""
+        value = self[key]
+        del self[key]
+        return value
+
+    def popitem(self):
+        """Remove and return the last inserted ``(key, value)`` pair."""
+        key = next(reversed(self._keys))
+        return key, self.pop(key)
+
+    def get(self, key, default=None):
+        """``self[key]`` if present, else ``default``."""
+        return self[key] if key in self else default
+
+    def fromkeys(self, keys, default=None):
+        """A new ParameterDict with ``keys`` all mapped to ``default``."""
+        return ParameterDict((k, default) for k in keys)
+
+    def keys(self):
+        """The keys, in insertion order."""
+        return self._keys.keys()
+
+    def items(self):
+        """The ``(key, value)`` pairs."""
+        return ((k, self[k]) for k in self._keys)
+
+    def values(self):
+        """The values."""
+        return (self[k] for k in self._keys)
+
+    def update(self, parameters):
+        """Add entries from a mapping or an iterable of ``(key, value)`` pairs."""
+        if not isinstance(parameters, abc.Iterable):
+            raise TypeError(f"ParametersDict.update should be called with an iterable of "
+                            f"key/value pairs, but got {type(parameters).__name__}")
+        if isinstance(parameters, (OrderedDict, ParameterDict)):
+            for key, value in parameters.items():
+                self[key] = value
+        elif isinstance(parameters, abc.Mapping):
+            for key, value in sorted(parameters.items()):
+                self[key] = value
+        else:
+            _update_pairs("ParameterDict", parameters, self.__setitem__)
+
+    def extra_repr(self):
+        return "\n".join(_param_line(k, p, lambda t: t.type()) for k, p in self.items())
+
+    def __call__(self, input):
+        raise RuntimeError("ParameterDict should not be called.")
+
+    def __or__(self, other):
+        out = self.copy()
+        out.update(other)
+        return out
+
+    def __ror__(self, other):
+        out = other.copy()
+        out.update(self)
+        return out
+
+    def __ior__(self, other):
+        self.update(other)
+        return self

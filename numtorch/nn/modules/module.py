@@ -208,7 +208,7 @@ class Module:
         buffers = d.get("_buffers")
         if buffers is not None and isinstance(value, Tensor) and value._extra and \
                 "buffer_persistent" in value._extra:
-            persistent = value._extra.pop("buffer_persistent")
+            persistent = value._extra["buffer_persistent"]
             self._remove_from(name, d, params, modules)
             self.register_buffer(name, value, persistent)
             return

@@ -1,0 +1,111 @@
+"""Copies and conversions: ``clone``, ``contiguous`` and ``to`` (dtype and device).
+
+Each gives a new array (or the input itself when nothing changes); the gradient passes through
+unchanged, and the engine casts it back to the input's dtype.
+"""
+
+from .. import backend
+from ..autograd.graph import Op
+from ._util import restride
+
+__all__ = ["clone", "contiguous", "to"]
+
+
+class Clone(Op):
+    """y = a fresh copy of x (row-major, or in x's memory layout when ``preserve``); dx = grad.
+    """
+
+    def forward(self, x):
+        if not self.__dict__.get("preserve") or x.flags.c_contiguous:
+            return x.copy()
+        return _copy_preserving_layout(x)
+
+    def backward(self, grad):
+        return grad
+
+
+def _copy_preserving_layout(x):
+    """Copy ``x`` the way torch's ``clone()`` does (``preserve_format``): a dense
+    non-overlapping ``x`` keeps its exact strides, others follow the order of x's strides,
+    and an expanded (stride-0) ``x`` becomes row-major."""
+    if any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):
+        return x.copy()
+    y = x.copy(order="K")
+    dims = sorted((st, n) for st, n in zip(x.strides, x.shape) if n > 1)
+    extent = x.itemsize
+    for st, n in dims:
+        if st != extent:
+            return y  # not dense: NumPy's order-K strides are what torch infers too
+        extent *= n
+    return restride(backend.xp_of(y), y, x.strides)  # dense: same layout, size-1 dims too
+
+
+class Cast(Op):
+    """y = x converted to ``dtype``; dx = grad (the engine casts it back to x's dtype)."""
+
+    def forward(self, x):
+        self.src = x.dtype
+        if x.dtype.kind == "c" and self.dtype.kind != "c":
+            import warnings
+
+            warnings.warn("Casting complex values to real discards the imaginary part",
+                          UserWarning, stacklevel=4)
+            x = x.real
+        return x.astype(self.dtype)
+
+    def backward(self, grad):
+        return grad
+
+
+class ToDevice(Op):
+    """y = x on another device; dx = grad moved back."""
+
+    def forward(self, x):
+        from .. import backend
+
+        self.src = backend.device_of(x)
+        return backend.to_device(x, self.device)
+
+    def backward(self, grad):
+        return grad.to(self.src)
+
+
+# ---------------------------------------------------------------------------------------------
+# public functions
+
+
+def clone(input, *, memory_format=None):
+    """Return a copy of ``input`` that is part of the graph (the gradient passes through).
+
+    Args:
+        input (Tensor): the tensor to copy.
+        memory_format: ``None`` (torch's ``preserve_format``) keeps ``input``'s memory layout,
+            as torch does: ``x.t().clone()`` is still column-major. A format whose name is
+            ``contiguous_format`` gives a row-major copy.
+
+    Example:
+        >>> x = torch.arange(6.0).reshape(2, 3).t()
+        >>> x.clone().stride()
+        (1, 3)
+    """
+    preserve = memory_format is None or "contiguous" not in str(memory_format)
+    return Clone.apply(input, preserve=preserve)
+
+
+def contiguous(input):
+    """``input`` itself if C-contiguous, else a contiguous copy."""
+    if input._array.flags.c_contiguous:
+        return input
+    return Clone.apply(input)
+
+
+def to(input, dtype=None, device=None, copy=False):
+    """Convert ``input`` to ``dtype`` and/or ``device`` (the same tensor if nothing changes)."""
+    out = input
+    if device is not None and device != input.device:
+        out = ToDevice.apply(out, device=device)
+    if dtype is not None and dtype.np != out._array.dtype:
+        out = Cast.apply(out, dtype=dtype.np)
+    if copy and out is input:
+        out = Clone.apply(input, preserve=True)
+    return out

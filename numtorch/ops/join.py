@@ -1,0 +1,140 @@
+"""Joining tensors: ``cat`` (with torch's dtype promotion) and the ``stack`` family."""
+
+from .. import _dtype
+from .._tensor import Tensor
+from ..autograd.graph import Op
+from ._util import canonical_dim, fmt_shape
+
+__all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "atleast_1d",
+           "atleast_2d", "atleast_3d"]
+
+
+class Cat(Op):
+    """y = concatenation along ``dim``; each input's gradient is its slice of grad."""
+
+    def forward(self, *xs):
+        # torch skips legacy 1-d empty tensors when the others have more dims
+        nd = max(x.ndim for x in xs)
+        skip = [x.ndim == 1 and x.shape[0] == 0 and nd > 1 for x in xs]
+        self.sizes = [None if s else x.shape[self.dim] for x, s in zip(xs, skip)]
+        parts = [x for x, s in zip(xs, skip) if not s] or list(xs)
+        return self.xp.concatenate(parts, axis=self.dim)
+
+    def backward(self, grad):
+        out, start = [], 0
+        for n, needs in zip(self.sizes, self.needs_input_grad):
+            if n is None:
+                out.append(None)
+                continue
+            out.append(grad.narrow(self.dim, start, n) if needs else None)
+            start += n
+        return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# public functions
+
+
+def cat(tensors, dim=0, *, out=None):
+    """Concatenate tensors along an existing dim (dtypes are promoted as in torch)."""
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"cat() argument 'tensors' must be tuple of Tensors, not "
+                        f"{type(tensors).__name__}")
+    tensors = list(tensors)
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    for i, x in enumerate(tensors):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(x).__name__}")
+    real = [x for x in tensors if not (x._array.ndim == 1 and x._array.shape[0] == 0)]
+    ref = real[0] if real else tensors[0]
+    nd = ref._array.ndim
+    if nd == 0:
+        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+    d = canonical_dim(dim, nd)
+    real_ids = {id(x) for x in real}
+    for i, x in enumerate(tensors):
+        if id(x) not in real_ids:
+            continue
+        if x._array.ndim != nd:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {nd} and "
+                               f"{x._array.ndim}")
+        for k in range(nd):
+            if k != d and x._array.shape[k] != ref._array.shape[k]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size "
+                    f"{ref._array.shape[k]} but got size {x._array.shape[k]} for tensor "
+                    f"number {i} in the list.")
+    dt = _dtype.result_type(*[_NdTag(x) for x in tensors])
+    tensors = [x if x.dtype is dt else x.to(dt) for x in tensors]
+    r = Cat.apply(*tensors, dim=d)
+    if out is not None:
+        from .elementwise import _out
+
+        return _out(r, out)
+    return r
+
+
+class _NdTag:
+    """Makes every cat input count as a dimensioned tensor for promotion (as torch does)."""
+
+    def __init__(self, t):
+        self._array = t._array if t._array.ndim else t._array.reshape(1)
+
+
+concat = concatenate = cat
+
+
+def stack(tensors, dim=0, *, out=None):
+    """Join same-shaped tensors along a new dim ``dim``."""
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    shape0 = tensors[0]._array.shape
+    for i, x in enumerate(tensors):
+        if x._array.shape != shape0:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got "
+                               f"{fmt_shape(shape0)} at entry 0 and "
+                               f"{fmt_shape(x._array.shape)} at entry {i}")
+    d = canonical_dim(dim, len(shape0) + 1)
+    return cat([x.unsqueeze(d) for x in tensors], d, out=out)
+
+
+def hstack(tensors):
+    """Stack horizontally (along dim 1, or dim 0 for 1-d tensors)."""
+    ts = atleast_1d(*tensors) if len(tensors) > 1 else [atleast_1d(tensors[0])]
+    return cat(ts, 0 if ts[0].dim() == 1 else 1)
+
+
+def vstack(tensors):
+    """Stack vertically (along dim 0 after making inputs at least 2-d)."""
+    ts = [atleast_2d(x) for x in tensors]
+    return cat(ts, 0)
+
+
+def atleast_1d(*tensors):
+    """Return each tensor with at least one dim (0-d ones become shape ``(1,)``)."""
+    r = [x if x.dim() >= 1 else x.reshape(1) for x in tensors]
+    return r[0] if len(r) == 1 else tuple(r)
+
+
+def atleast_2d(*tensors):
+    """Return each tensor with at least two dims (leading size-1 dims are added)."""
+    r = [x if x.dim() >= 2 else x.reshape(1, -1) for x in tensors]
+    return r[0] if len(r) == 1 else tuple(r)
+
+
+def atleast_3d(*tensors):
+    """Return each tensor with at least three dims, placed as NumPy's ``atleast_3d`` does."""
+    def f(x):
+        if x.dim() == 0:
+            return x.reshape(1, 1, 1)
+        if x.dim() == 1:
+            return x.reshape(1, -1, 1)
+        if x.dim() == 2:
+            return x.unsqueeze(-1)
+        return x
+
+    r = [f(x) for x in tensors]
+    return r[0] if len(r) == 1 else tuple(r)
