@@ -228,6 +228,7 @@ class Op(Node):
         else:
             self._recording = True
             self._inputs_arrays = arrays
+            self._edges = edges  # set before forward: ops save only what needed grads read
             out = self.forward(*arrays) if on_np else _forward_on_device(self, arrays)
             if type(out) is tuple:
                 outs = tuple(_wrap_output(self, o, i, True) for i, o in enumerate(out))
@@ -241,7 +242,6 @@ class Op(Node):
                     outs._requires_grad = True
                     outs._grad_fn = self
                 self._out_meta = ((out.shape, out.dtype),)
-            self._edges = edges
             self._in_meta = meta
             if self._saved is not None:
                 self._link_saved(inputs, outs)
@@ -252,8 +252,24 @@ class Op(Node):
 
     @property
     def needs_input_grad(self):
-        """For each input, whether backward must compute its gradient."""
+        """For each input, whether backward must compute its gradient (all False when no graph
+        is recorded, so forward may consult it to save only what backward will read)."""
         return tuple(e is not None for e in self._edges)
+
+    def save_operands_for_product(self, a, b):
+        """Save what the gradients of a bilinear op (a*b, a@b) need: ``b`` for a's gradient
+        and ``a`` for b's, so an in-place change to an operand nobody needs is not an error."""
+        if self._recording:
+            na, nb = self.needs_input_grad
+            self.save_inputs(*([a] if nb else []), *([b] if na else []))
+
+    def saved_operands(self):
+        """(a, b) saved by ``save_operands_for_product``, with None for what was not kept."""
+        na, nb = self.needs_input_grad
+        saved = self.saved_inputs()
+        if na and nb:
+            return saved
+        return (saved, None) if nb else (None, saved)
 
     # -- saving values for backward -------------------------------------------------------
     def save_inputs(self, *arrays):

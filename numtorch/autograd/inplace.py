@@ -53,6 +53,13 @@ def _check_allowed(self):
     if base._grad_fn is None and base._requires_grad:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                            "in-place operation.")
+    multi = self._extra.get("multi_view") if self._extra else None
+    if multi is not None:
+        raise RuntimeError(f"Output {multi[1]} of {multi[0]} is a view and is being modified "
+                           "inplace. This view is the output of a function that returns "
+                           "multiple views. Such functions do not allow the output views to be "
+                           "modified inplace. You should replace the inplace operation by an "
+                           "out-of-place one.")
     if self._view_fn is None and (base._requires_grad or base._grad_fn is not None):
         raise RuntimeError("A view was created in no_grad mode and is being modified inplace "
                            "with grad mode enabled. Given that this use case is ambiguous and "

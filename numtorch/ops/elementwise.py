@@ -106,16 +106,15 @@ class Mul(Op):
     promote = True
 
     def forward(self, a, b):
-        self.save_inputs(a, b)
+        self.save_operands_for_product(a, b)
         try:
             return a * b
         except ValueError as e:
             _broadcast_error(e, a, b)
 
     def backward(self, grad):
-        a, b = self.saved_inputs()
-        na, nb = self.needs_input_grad
-        return (grad * b if na else None), (grad * a if nb else None)
+        a, b = self.saved_operands()
+        return (grad * b if b is not None else None), (grad * a if a is not None else None)
 
 
 class Div(Op):
@@ -124,15 +123,19 @@ class Div(Op):
     promote = "float"
 
     def forward(self, a, b):
-        self.save_inputs(a, b)
+        if self._recording:  # a's gradient reads only b; b's reads both
+            self.save_inputs(a, b) if self.needs_input_grad[1] else self.save_inputs(b)
         try:
             return a / b
         except ValueError as e:
             _broadcast_error(e, a, b)
 
     def backward(self, grad):
-        a, b = self.saved_inputs()
         na, nb = self.needs_input_grad
+        if nb:
+            a, b = self.saved_inputs()
+        else:
+            a, b = None, self.saved_inputs()
         ga = grad / b if na else None
         gb = -grad * a / (b * b) if nb else None
         return ga, gb

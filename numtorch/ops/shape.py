@@ -495,10 +495,20 @@ def split(tensor, split_size_or_sections, dim=0):
                                f"(input tensor's size at dimension {d}), but got "
                                f"split_sizes={sizes}")
     out, start = [], 0
-    for s in sizes:
-        out.append(narrow(tensor, d, start, s))
+    origin = "Split" if isinstance(split_size_or_sections, int) else "SplitWithSizes"
+    for i, s in enumerate(sizes):
+        out.append(_multi_view(narrow(tensor, d, start, s), origin, i))
         start += s
     return tuple(out)
+
+
+def _multi_view(piece, origin, index):
+    """Mark one output of a function returning several views: autograd refuses in-place
+    writes to it (torch's rule), which ``autograd.inplace`` reads from ``_extra``."""
+    if piece._extra is None:
+        piece._extra = {}
+    piece._extra["multi_view"] = (origin, index)
+    return piece
 
 
 def chunk(input, chunks, dim=0):
@@ -516,7 +526,8 @@ def chunk(input, chunks, dim=0):
 def unbind(input, dim=0):
     """Return every slice along ``dim`` as a tuple of views."""
     d = canonical_dim(dim, input._array.ndim)
-    return tuple(select(input, d, i) for i in range(input._array.shape[d]))
+    return tuple(_multi_view(select(input, d, i), "Unbind", i)
+                 for i in range(input._array.shape[d]))
 
 
 def unfold(input, dimension, size, step):

@@ -211,3 +211,35 @@ def test_inplace_relu_then_backward_through_saved_output():
     for lib in (numtorch, torch):
         with pytest.raises(RuntimeError, match="modified by an inplace operation"):
             f(lib)
+
+
+def test_inplace_on_unneeded_saved_operand_is_allowed():
+    def f(t):
+        x = t.ones(3, requires_grad=True)
+        y = x * 1
+        z = y * 2  # only y's gradient is needed: the constant 2 is saved, y is not
+        q = y / 4
+        y.add_(1)
+        (z.sum() + q.sum()).backward()
+        return x.grad
+    assert_both(f)
+
+
+def test_write_from_own_element_in_graph():
+    def f(t):
+        x = t.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = x * 1
+        y[0] = y[1] * 2
+        (y * t.tensor([1.0, 2.0, 3.0])).sum().backward()
+        return x.grad
+    assert_both(f)
+
+
+@pytest.mark.parametrize("make", [lambda y: y.split(2)[1], lambda y: y.chunk(2)[0],
+                                  lambda y: y.unbind(0)[2], lambda y: y.split([1, 3])[0]])
+def test_inplace_on_multi_output_view_raises(make):
+    def f(t):
+        y = t.ones(4, 3, requires_grad=True) * 1
+        make(y).mul_(3)
+    nt_e, th_e = check_raises(f)
+    assert str(nt_e).split(" is a view")[0] == str(th_e).split(" is a view")[0]

@@ -30,7 +30,7 @@ def legacy_get_string(size_average, reduce, emit_warning=True, stacklevel=4):
     return ret
 
 
-def check_reduction(reduction, stacklevel=4):
+def check_reduction(reduction, stacklevel=3):
     """Validate ``reduction``; torch's ValueError for an unknown string.
 
     The 0.4 spelling 'elementwise_mean' still works as 'mean', with torch's warning.
@@ -44,11 +44,12 @@ def check_reduction(reduction, stacklevel=4):
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
-def get_reduction(size_average, reduce, reduction, stacklevel=5):
-    """The effective reduction: the legacy pair when either is given, else ``reduction``."""
+def get_reduction(size_average, reduce, reduction, validate=True, stacklevel=4):
+    """The effective reduction: the legacy pair when either is given, else ``reduction``
+    (checked unless ``validate`` is False)."""
     if size_average is not None or reduce is not None:
         reduction = legacy_get_string(size_average, reduce, stacklevel=stacklevel)
-    return check_reduction(reduction, stacklevel=stacklevel)
+    return check_reduction(reduction, stacklevel=stacklevel) if validate else reduction
 
 
 def reduce_loss(loss, reduction):
