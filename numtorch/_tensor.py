@@ -279,6 +279,20 @@ class Tensor(_TensorMath):
         self._array = value._array
 
     @property
+    def creator(self):
+        """0.x name of ``grad_fn`` (kept for old Variable code)."""
+        return self.grad_fn
+
+    @property
+    def volatile(self):
+        """0.x flag: True only for tensors made with ``Variable(..., volatile=True)``."""
+        import warnings
+
+        warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning,
+                      stacklevel=2)
+        return bool(self._extra and self._extra.get("volatile"))
+
+    @property
     def _version(self):
         return self._vc[0]
 

@@ -90,3 +90,8 @@ from .function import (  # noqa: E402,F401
     Function, FunctionCtx, InplaceFunction, NestedIOFunction, once_differentiable,
 )
 from . import function  # noqa: E402,F401
+from .variable import Variable  # noqa: E402,F401
+from .anomaly_mode import (  # noqa: E402,F401
+    detect_anomaly, set_detect_anomaly, is_anomaly_enabled, is_anomaly_check_nan_enabled,
+)
+from . import functional  # noqa: E402,F401

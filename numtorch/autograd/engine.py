@@ -11,6 +11,7 @@ import numpy as np
 from .. import _dtype, backend
 from . import graph
 from .graph import AccumulateGrad, edge_of
+from .anomaly_mode import _flags as _anomaly, check_gradients
 from .grad_mode import _state
 
 
@@ -103,6 +104,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                     node._run(buf, create_graph, root_arrays)
                 continue
             grads_in = node._run(buf, create_graph, root_arrays)
+            if _anomaly["enabled"]:
+                check_gradients(node, grads_in)
             if node._hooks:
                 for h in node._hooks:
                     r = h(grads_in, tuple(buf))

@@ -18,6 +18,7 @@ _new = object.__new__
 
 from .. import _dtype
 from .. import backend
+from .anomaly_mode import _flags as _anomaly, forward_stack
 from .grad_mode import _state
 
 Tensor = None  # bound by numtorch._tensor once the class exists (breaks an import cycle)
@@ -179,6 +180,7 @@ class Op(Node):
         on_np = True
         grad_on = _state.enabled and cls.differentiable
         edges = meta = None
+        volatile = False
         if grad_on:
             edges = []
             meta = []
@@ -198,6 +200,8 @@ class Op(Node):
                         e = (x._accum or accumulator(x), 0)
                     else:
                         e = None
+                        if x._extra is not None and x._extra.get("volatile"):
+                            volatile = True  # a 0.x volatile input: nothing records
                     if e is not None:
                         any_edge = True
                     edges.append(e)
@@ -205,7 +209,7 @@ class Op(Node):
                     arrays.append(x)
                     meta.append(None)
                     edges.append(None)
-            if not any_edge:
+            if not any_edge or volatile:
                 edges = None
         else:
             for x in inputs:
@@ -225,6 +229,8 @@ class Op(Node):
                 outs = tuple(_wrap_output(self, o, i, False) for i, o in enumerate(out))
             else:
                 outs = _wrap_output(self, out, 0, False)
+            if volatile:
+                _mark_volatile(outs)
         else:
             self._recording = True
             self._inputs_arrays = arrays
@@ -245,6 +251,8 @@ class Op(Node):
             self._in_meta = meta
             if self._saved is not None:
                 self._link_saved(inputs, outs)
+            if _anomaly["enabled"]:
+                self._anomaly_trace = forward_stack()
             self._inputs_arrays = None
         if cls.is_view and self.__dict__.get("is_view", True):
             _track_view(self, inputs[0], outs, params)
@@ -422,6 +430,13 @@ def _check_devices(cls, inputs):
         if len(devs) > 1:
             _device_mismatch(cls, inputs)
     return xp
+
+
+def _mark_volatile(outs):
+    for t in (outs if type(outs) is tuple else (outs,)):
+        if t._extra is None:
+            t._extra = {}
+        t._extra["volatile"] = True
 
 
 def _as_array(node, arr):

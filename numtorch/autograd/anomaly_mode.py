@@ -1,0 +1,93 @@
+"""Anomaly detection: remember where each node was created and fail on NaN gradients.
+
+With it on, every recorded op keeps the stack of its forward call, and after each backward
+step the engine checks the gradients it produced; a NaN raises a RuntimeError naming the op,
+after a warning that shows the forward traceback.
+"""
+
+import traceback
+import warnings
+
+__all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
+           "is_anomaly_check_nan_enabled"]
+
+_flags = {"enabled": False, "check_nan": True}
+
+
+def is_anomaly_enabled():
+    """True while anomaly detection is on."""
+    return _flags["enabled"]
+
+
+def is_anomaly_check_nan_enabled():
+    return _flags["check_nan"]
+
+
+class detect_anomaly:
+    """Context manager / decorator turning anomaly detection on (slow: for debugging).
+
+    Example:
+        >>> with torch.autograd.detect_anomaly():
+        ...     x = torch.tensor([0.0], requires_grad=True)
+        ...     y = x.sqrt() * 0
+        ...     y.backward()  # doctest: +SKIP
+    """
+
+    def __init__(self, check_nan=True):
+        self.check_nan = check_nan
+        warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime "
+                      "and should only be enabled for debugging.", UserWarning, stacklevel=2)
+
+    def __enter__(self):
+        self._prev = dict(_flags)
+        _flags.update(enabled=True, check_nan=self.check_nan)
+
+    def __exit__(self, *exc):
+        _flags.update(self._prev)
+        return False
+
+    def __call__(self, fn):
+        def wrapper(*args, **kwargs):
+            with self:
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+
+class set_detect_anomaly:
+    """Turn anomaly detection on or off (function, context manager or decorator)."""
+
+    def __init__(self, mode, check_nan=True):
+        self._prev = dict(_flags)
+        _flags.update(enabled=bool(mode), check_nan=check_nan)
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        _flags.update(self._prev)
+        return False
+
+
+def forward_stack():
+    """The stack of the current forward call (stored on nodes in anomaly mode)."""
+    return "".join(traceback.format_stack()[:-3])
+
+
+def check_gradients(node, grads):
+    """Raise torch's error if ``node`` produced NaN gradients (anomaly mode only)."""
+    if not _flags["check_nan"]:
+        return
+    from .. import backend
+
+    for i, g in enumerate(grads):
+        if g is None:
+            continue
+        a = g._array
+        if a.dtype.kind in "fc" and bool(backend.xp_of(a).isnan(a).any()):
+            trace = getattr(node, "_anomaly_trace", None)
+            if trace:
+                warnings.warn(f"Error detected in {node.name()}. Traceback of forward call "
+                              f"that caused the error:\n{trace}", UserWarning, stacklevel=3)
+            raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th "
+                               "output.")

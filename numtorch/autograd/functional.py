@@ -1,0 +1,246 @@
+"""Higher-level derivatives of whole functions: vjp, jvp, jacobian, hessian, hvp, vhp.
+
+Everything is built on ``autograd.grad``. ``jvp`` uses the double-vjp trick (differentiate the
+vjp, which is linear in its cotangent, with respect to that cotangent), so it needs no
+forward-mode engine. ``jacobian`` takes one vjp per output element (reverse mode); the
+``vectorize`` flag is accepted but rows are still computed one at a time.
+"""
+
+from .. import _tensor
+from .grad_mode import enable_grad
+
+__all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
+
+
+def _as_tuple(x, name, fn):
+    if isinstance(x, tuple):
+        is_tuple = True
+    elif isinstance(x, list):
+        x, is_tuple = tuple(x), True
+    else:
+        x, is_tuple = (x,), False
+    for i, t in enumerate(x):
+        if not isinstance(t, _tensor.Tensor):
+            raise TypeError(f"The {name} given to {fn} must be either a Tensor or a tuple of "
+                            f"Tensors but the value at index {i} has type {type(t)}.")
+    return is_tuple, x
+
+
+def _prepare_inputs(inputs, create_graph):
+    """Fresh differentiable handles on the inputs (linked to the caller's graph only when the
+    result itself must be differentiable)."""
+    out = []
+    for t in inputs:
+        if create_graph and t.requires_grad:
+            out.append(t.view_as(t))
+        else:
+            out.append(t.detach().requires_grad_(True))
+    return tuple(out)
+
+
+def _grad_or_zeros(outputs, inputs, grad_outputs, create_graph, strict, fn):
+    diff = [o for o in outputs if o.requires_grad]
+    gos = [g for o, g in zip(outputs, grad_outputs) if o.requires_grad]
+    if not diff:
+        grads = (None,) * len(inputs)
+    else:
+        from . import grad
+
+        grads = grad(diff, inputs, gos, create_graph=create_graph, retain_graph=True,
+                     allow_unused=True)
+    res = []
+    for i, (g, x) in enumerate(zip(grads, inputs)):
+        if g is None:
+            if strict:
+                raise RuntimeError(f"The output of the user-provided function is independent of "
+                                   f"input {i}. This is not allowed in strict mode.")
+            g = _zeros_like(x)
+        res.append(g)
+    return tuple(res)
+
+
+def _zeros_like(t):
+    from .. import _creation
+
+    return _creation.zeros_like(t)
+
+
+def _out(is_tuple, values):
+    return values if is_tuple else values[0]
+
+
+def vjp(func, inputs, v=None, create_graph=False, strict=False):
+    """Return ``(func(inputs), v^T J)``.
+
+    Args:
+        func (callable): takes the inputs, returns a tensor or tuple of tensors.
+        inputs (Tensor or tuple): where to evaluate.
+        v (Tensor or tuple, optional): the cotangent; may be omitted for a scalar output.
+        create_graph (bool): make the result differentiable.
+        strict (bool): raise if an output does not depend on some input.
+    """
+    with enable_grad():
+        is_in_tuple, ins = _as_tuple(inputs, "inputs", "vjp")
+        ins = _prepare_inputs(ins, create_graph)
+        outs = func(*ins)
+        is_out_tuple, outs = _as_tuple(outs, "outputs of the user-provided function", "vjp")
+        if v is None:
+            if len(outs) != 1 or outs[0].numel() != 1:
+                raise RuntimeError("The vector v can only be None if the user-provided function "
+                                   "returns a single Tensor with a single element.")
+            vs = (None,)
+        else:
+            _, vs = _as_tuple(v, "v", "vjp")
+            if len(vs) != len(outs):
+                raise RuntimeError(f"v is a tuple of invalid length: should be {len(outs)} but "
+                                   f"got {len(vs)}.")
+        grads = _grad_or_zeros(outs, ins, vs, create_graph, strict, "vjp")
+    outs = tuple(o if create_graph else o.detach() for o in outs)
+    grads = tuple(g if create_graph else g.detach() for g in grads)
+    return _out(is_out_tuple, outs), _out(is_in_tuple, grads)
+
+
+def jvp(func, inputs, v=None, create_graph=False, strict=False):
+    """Return ``(func(inputs), J v)`` (the directional derivative along ``v``)."""
+    with enable_grad():
+        is_in_tuple, ins = _as_tuple(inputs, "inputs", "jvp")
+        ins = _prepare_inputs(ins, create_graph)
+        if v is None:
+            if len(ins) != 1 or ins[0].numel() != 1:
+                raise RuntimeError("The vector v can only be None if the input to the "
+                                   "user-provided function is a single Tensor with a single "
+                                   "element.")
+            from .. import _creation
+
+            vs = (_creation.ones_like(ins[0]),)
+        else:
+            _, vs = _as_tuple(v, "v", "jvp")
+        outs = func(*ins)
+        is_out_tuple, outs = _as_tuple(outs, "outputs of the user-provided function", "jvp")
+        # u is a dummy cotangent: vjp(u) = J^T u is linear in u, so d(vjp . v)/du = J v
+        us = tuple(_zeros_like(o).requires_grad_(True) for o in outs)
+        from . import grad
+
+        diff = [(o, u) for o, u in zip(outs, us) if o.requires_grad]
+        if diff:
+            gs = grad([o for o, _ in diff], ins, [u for _, u in diff], create_graph=True,
+                      allow_unused=True)
+        else:
+            gs = (None,) * len(ins)
+        pairs = [(g, v_) for g, v_ in zip(gs, vs) if g is not None and g.requires_grad]
+        if pairs:
+            total = sum((g * v_).sum() for g, v_ in pairs)
+            jv = grad(total, us, create_graph=create_graph, allow_unused=True)
+        else:
+            jv = (None,) * len(us)
+        res = []
+        for i, (j, u) in enumerate(zip(jv, us)):
+            if j is None:
+                if strict:
+                    raise RuntimeError(f"The output of the user-provided function is independent "
+                                       f"of input(s); output {i} has no gradient in strict mode.")
+                j = _zeros_like(u)
+            res.append(j if create_graph else j.detach())
+    outs = tuple(o if create_graph else o.detach() for o in outs)
+    return _out(is_out_tuple, outs), _out(is_out_tuple, tuple(res))
+
+
+def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
+             strategy="reverse-mode"):
+    """The Jacobian of ``func`` at ``inputs``: shape ``output.shape + input.shape`` (nested
+    tuples for several inputs/outputs)."""
+    if strategy not in ("reverse-mode", "forward-mode"):
+        raise ValueError('Expected strategy to be either "forward-mode" or "reverse-mode". Hint: '
+                         'If your function has more outputs than inputs, "forward-mode" tends '
+                         'to be more performant. Otherwise, prefer to use "reverse-mode".')
+    from .. import ops
+
+    with enable_grad():
+        is_in_tuple, ins = _as_tuple(inputs, "inputs", "jacobian")
+        ins = _prepare_inputs(ins, create_graph)
+        outs = func(*ins)
+        is_out_tuple, outs = _as_tuple(outs, "outputs of the user-provided function",
+                                       "jacobian")
+        from . import grad
+
+        table = []
+        for i, out in enumerate(outs):
+            rows = [[] for _ in ins]
+            flat = out.reshape(-1)
+            for k in range(flat.shape[0]):
+                if out.requires_grad:
+                    gs = grad(flat[k], ins, retain_graph=True, create_graph=create_graph,
+                              allow_unused=True)
+                else:
+                    gs = (None,) * len(ins)
+                for j, (g, x) in enumerate(zip(gs, ins)):
+                    if g is None:
+                        if strict:
+                            raise RuntimeError(f"Output {i} of the user-provided function is "
+                                               f"independent of input {j}. This is not allowed "
+                                               "in strict mode.")
+                        g = _zeros_like(x)
+                    rows[j].append(g if create_graph else g.detach())
+            per_input = []
+            for j, x in enumerate(ins):
+                if rows[j]:
+                    jac = ops.stack(rows[j], 0).reshape(*out.shape, *x.shape)
+                else:
+                    jac = _zeros_like(x).reshape(*out.shape, *x.shape) if out.numel() == 0 \
+                        else _zeros_like(x)
+                per_input.append(jac)
+            table.append(_out(is_in_tuple, tuple(per_input)))
+    return _out(is_out_tuple, tuple(table))
+
+
+def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
+            outer_jacobian_strategy="reverse-mode"):
+    """The Hessian of a scalar function: the Jacobian of its gradient."""
+    is_in_tuple, ins = _as_tuple(inputs, "inputs", "hessian")
+
+    def grad_fn(*xs):
+        out = func(*xs)
+        _, outs = _as_tuple(out, "outputs of the user-provided function", "hessian")
+        if len(outs) != 1 or outs[0].numel() != 1:
+            raise RuntimeError("The function given to hessian should return a single Tensor "
+                               "with a single element.")
+        from . import grad
+
+        gs = grad(outs[0].reshape(()), xs, create_graph=True, allow_unused=True)
+        return tuple(g if g is not None else _zeros_like(x) for g, x in zip(gs, xs))
+
+    res = jacobian(grad_fn, ins, create_graph=create_graph, strict=strict)
+    if not is_in_tuple:
+        return res[0][0]
+    return res
+
+
+def vhp(func, inputs, v=None, create_graph=False, strict=False):
+    """Return ``(func(inputs), v^T H)`` for a scalar function."""
+    with enable_grad():
+        is_in_tuple, ins = _as_tuple(inputs, "inputs", "vhp")
+        ins = _prepare_inputs(ins, create_graph)
+        _, vs = _as_tuple(v, "v", "vhp") if v is not None else (False, None)
+        out = func(*ins)
+        _, outs = _as_tuple(out, "outputs of the user-provided function", "vhp")
+        if len(outs) != 1 or outs[0].numel() != 1:
+            raise RuntimeError("The function given to vhp should return a single Tensor with a "
+                               "single element.")
+        from . import grad
+
+        gs = grad(outs[0].reshape(()), ins, create_graph=True, allow_unused=True)
+        pairs = [(g, v_) for g, v_ in zip(gs, vs) if g is not None and g.requires_grad]
+        if pairs:
+            total = sum((g * v_).sum() for g, v_ in pairs)
+            res = grad(total, ins, create_graph=create_graph, allow_unused=True)
+        else:
+            res = (None,) * len(ins)
+        res = tuple((r if create_graph else r.detach()) if r is not None else _zeros_like(x)
+                    for r, x in zip(res, ins))
+    value = outs[0] if create_graph else outs[0].detach()
+    return value, _out(is_in_tuple, res)
+
+
+def hvp(func, inputs, v=None, create_graph=False, strict=False):
+    """Return ``(func(inputs), H v)``; equal to vhp for twice-differentiable functions."""
+    return vhp(func, inputs, v, create_graph=create_graph, strict=strict)

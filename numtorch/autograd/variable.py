@@ -1,0 +1,53 @@
+"""``autograd.Variable``: the 0.x wrapper, kept as a thin shim over Tensor.
+
+Since torch 0.4 a Variable *is* a Tensor: ``Variable(t)`` returns a tensor sharing ``t``'s
+memory, and ``isinstance(t, Variable)`` holds for every tensor. ``volatile=True`` keeps its 0.x
+meaning here (nothing computed from the tensor records a graph, even when it meets parameters
+that require grad), with the deprecation warning torch gave when it removed the flag.
+"""
+
+import warnings
+
+from .. import _tensor
+from .._tensor import Tensor
+
+__all__ = ["Variable"]
+
+
+class _VariableMeta(type):
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor)
+
+
+class Variable(Tensor, metaclass=_VariableMeta):
+    """Wrap a tensor (0.x API). Returns a Tensor; see the module docstring.
+
+    Args:
+        data (Tensor): the values (shared, not copied).
+        requires_grad (bool): whether to record operations on it. Default: False.
+        volatile (bool): 0.x inference flag: no graph is recorded from this tensor.
+    """
+
+    def __new__(cls, data=None, requires_grad=False, volatile=False):
+        if data is None:
+            data = _tensor._make(__import__("numpy").empty((0,), dtype="float32"))
+        if not isinstance(data, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
+        t = _tensor._make(data._array)
+        t._vc = data._vc
+        if volatile:
+            warnings.warn("volatile was removed (Variable.volatile is always False); numtorch "
+                          "still honours it, but use `with torch.no_grad():` instead.",
+                          UserWarning, stacklevel=2)
+            if requires_grad:
+                raise ValueError("Variable: a volatile tensor cannot require grad")
+            t._extra = {"volatile": True}
+        elif requires_grad:
+            t.requires_grad_(True)
+        return t
+
+    def reinforce(self, reward):
+        """Removed in torch 0.3 (stochastic functions); use a score-function estimator."""
+        raise RuntimeError("reinforce() was removed in PyTorch 0.3 together with stochastic "
+                           "functions; compute the REINFORCE loss explicitly, e.g. "
+                           "-(log_prob * reward).sum(), and call backward() on it")
