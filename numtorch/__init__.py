@@ -41,6 +41,15 @@ from ._tensor_str import set_printoptions  # noqa: F401
 from . import return_types  # noqa: F401
 from . import testing  # noqa: F401  (torch.testing is available after `import torch`)
 from . import nn  # noqa: F401,E402
+from . import cuda, backends, jit, accelerator  # noqa: F401,E402
+from ._threads import (  # noqa: F401,E402
+    set_num_threads, get_num_threads, get_num_interop_threads, set_num_interop_threads,
+)
+from ._compat import (  # noqa: F401,E402
+    compile, use_deterministic_algorithms, are_deterministic_algorithms_enabled,
+    is_deterministic_algorithms_warn_only_enabled, set_float32_matmul_precision,
+    get_float32_matmul_precision,
+)
 
 
 def result_type(tensor1, tensor2):

@@ -1,0 +1,43 @@
+"""Start-up helpers PyTorch programs call: compile, deterministic algorithms, version info."""
+
+__all__ = ["compile", "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
+           "is_deterministic_algorithms_warn_only_enabled", "set_float32_matmul_precision",
+           "get_float32_matmul_precision"]
+
+_flags = {"deterministic": False, "warn_only": False, "matmul_precision": "highest"}
+
+
+def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None,
+            options=None, disable=False):  # noqa: A001 - torch's name
+    """Return ``model`` unchanged: numtorch has no compiler, so this is a no-op (documented).
+
+    Works as ``torch.compile(model)`` and as a decorator with or without arguments.
+    """
+    if model is None:
+        return lambda m: m
+    return model
+
+
+def use_deterministic_algorithms(mode, *, warn_only=False):
+    """Record the flag; numtorch's NumPy kernels are deterministic already."""
+    _flags["deterministic"] = bool(mode)
+    _flags["warn_only"] = bool(warn_only)
+
+
+def are_deterministic_algorithms_enabled():
+    return _flags["deterministic"]
+
+
+def is_deterministic_algorithms_warn_only_enabled():
+    return _flags["warn_only"]
+
+
+def set_float32_matmul_precision(precision):
+    """Accepted values 'highest', 'high', 'medium'; NumPy always computes in float32."""
+    if precision not in ("highest", "high", "medium"):
+        raise RuntimeError(f"Invalid precision {precision!r}")
+    _flags["matmul_precision"] = precision
+
+
+def get_float32_matmul_precision():
+    return _flags["matmul_precision"]
