@@ -65,6 +65,30 @@ def _zeros_like(t):
     return _creation.zeros_like(t)
 
 
+def _scalar_grad(func, xs, fn):
+    """The gradient of the single-element output of ``func(*xs)``, kept differentiable."""
+    out = func(*xs)
+    _, outs = _as_tuple(out, "outputs of the user-provided function", fn)
+    if len(outs) != 1 or outs[0].numel() != 1:
+        raise RuntimeError(f"The function given to {fn} should return a single Tensor with a "
+                           "single element.")
+    from . import grad
+
+    gs = grad(outs[0].reshape(()), xs, create_graph=True, allow_unused=True)
+    return outs[0], gs
+
+
+def _dot_grad(gs, vs, wrt, create_graph):
+    """d/d(wrt) of sum_i <gs_i, vs_i>: the double-vjp step shared by jvp and vhp."""
+    from . import grad
+
+    pairs = [(g, v_) for g, v_ in zip(gs, vs) if g is not None and g.requires_grad]
+    if not pairs:
+        return (None,) * len(wrt)
+    total = sum((g * v_).sum() for g, v_ in pairs)
+    return grad(total, wrt, create_graph=create_graph, allow_unused=True)
+
+
 def _out(is_tuple, values):
     return values if is_tuple else values[0]
 
@@ -127,12 +151,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
                       allow_unused=True)
         else:
             gs = (None,) * len(ins)
-        pairs = [(g, v_) for g, v_ in zip(gs, vs) if g is not None and g.requires_grad]
-        if pairs:
-            total = sum((g * v_).sum() for g, v_ in pairs)
-            jv = grad(total, us, create_graph=create_graph, allow_unused=True)
-        else:
-            jv = (None,) * len(us)
+        jv = _dot_grad(gs, vs, us, create_graph)
         res = []
         for i, (j, u) in enumerate(zip(jv, us)):
             if j is None:
@@ -199,14 +218,7 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
     is_in_tuple, ins = _as_tuple(inputs, "inputs", "hessian")
 
     def grad_fn(*xs):
-        out = func(*xs)
-        _, outs = _as_tuple(out, "outputs of the user-provided function", "hessian")
-        if len(outs) != 1 or outs[0].numel() != 1:
-            raise RuntimeError("The function given to hessian should return a single Tensor "
-                               "with a single element.")
-        from . import grad
-
-        gs = grad(outs[0].reshape(()), xs, create_graph=True, allow_unused=True)
+        _, gs = _scalar_grad(func, xs, "hessian")
         return tuple(g if g is not None else _zeros_like(x) for g, x in zip(gs, xs))
 
     res = jacobian(grad_fn, ins, create_graph=create_graph, strict=strict)
@@ -221,24 +233,11 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
         is_in_tuple, ins = _as_tuple(inputs, "inputs", "vhp")
         ins = _prepare_inputs(ins, create_graph)
         _, vs = _as_tuple(v, "v", "vhp") if v is not None else (False, None)
-        out = func(*ins)
-        _, outs = _as_tuple(out, "outputs of the user-provided function", "vhp")
-        if len(outs) != 1 or outs[0].numel() != 1:
-            raise RuntimeError("The function given to vhp should return a single Tensor with a "
-                               "single element.")
-        from . import grad
-
-        gs = grad(outs[0].reshape(()), ins, create_graph=True, allow_unused=True)
-        pairs = [(g, v_) for g, v_ in zip(gs, vs) if g is not None and g.requires_grad]
-        if pairs:
-            total = sum((g * v_).sum() for g, v_ in pairs)
-            res = grad(total, ins, create_graph=create_graph, allow_unused=True)
-        else:
-            res = (None,) * len(ins)
+        value, gs = _scalar_grad(func, ins, "vhp")
+        res = _dot_grad(gs, vs, ins, create_graph)
         res = tuple((r if create_graph else r.detach()) if r is not None else _zeros_like(x)
                     for r, x in zip(res, ins))
-    value = outs[0] if create_graph else outs[0].detach()
-    return value, _out(is_in_tuple, res)
+    return (value if create_graph else value.detach()), _out(is_in_tuple, res)
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):

@@ -5,7 +5,7 @@ that need a device raise torch's error. With CuPy, tensors on ``'cuda'`` hold Cu
 every op runs on the GPU through the same code.
 """
 
-from .. import _dtype, backend
+from .. import _dtype, _tensor, backend
 from .._device import device as _torch_device
 from . import comm  # noqa: F401
 
@@ -279,20 +279,15 @@ class stream:
         return False
 
 
-class _CudaLegacyType(type):
-    """``torch.cuda.FloatTensor``-style names: build CUDA tensors of their dtype."""
+class _CudaLegacyType(_tensor._LegacyTensorType):
+    """``torch.cuda.FloatTensor``-style names: the CPU legacy types, on the GPU."""
 
     def __instancecheck__(cls, obj):
-        from .._tensor import Tensor
-
-        return isinstance(obj, Tensor) and obj.dtype is cls.dtype and obj.is_cuda
+        return isinstance(obj, _tensor.Tensor) and obj.dtype is cls.dtype and obj.is_cuda
 
     def __call__(cls, *args, **kwargs):
         _lazy_cupy()
-        from .. import _tensor
-
-        cpu = getattr(_tensor, cls.dtype._legacy)(*args, **kwargs)
-        return cpu.to("cuda")
+        return super().__call__(*args, **kwargs).to("cuda")
 
     def __repr__(cls):
         return f"<class 'torch.cuda.{cls.__name__}'>"
