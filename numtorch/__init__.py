@@ -39,8 +39,10 @@ from .autograd.grad_mode import (  # noqa: F401
 )
 from ._tensor_str import set_printoptions  # noqa: F401
 from . import return_types  # noqa: F401
+from . import linalg  # noqa: F401,E402  (torch.linalg)
 from . import testing  # noqa: F401  (torch.testing is available after `import torch`)
 from . import nn  # noqa: F401,E402
+from . import optim  # noqa: F401,E402
 from . import cuda, backends, jit, accelerator  # noqa: F401,E402
 from ._threads import (  # noqa: F401,E402
     set_num_threads, get_num_threads, get_num_interop_threads, set_num_interop_threads,

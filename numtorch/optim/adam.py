@@ -1,0 +1,93 @@
+"""Adam and AdamW (amsgrad, maximize, weight decay), following torch's update exactly."""
+
+import math
+
+from .. import backend
+from .optimizer import Optimizer, _make
+
+__all__ = ["Adam", "AdamW"]
+
+
+def _check(lr, eps, betas, weight_decay):
+    if not 0.0 <= lr:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    if not 0.0 <= eps:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    if not 0.0 <= betas[0] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+    if not 0.0 <= betas[1] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+    if not 0.0 <= weight_decay:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+
+
+class Adam(Optimizer):
+    """Adam: adaptive moment estimation.
+
+    Args:
+        params (iterable): parameters or parameter groups.
+        lr (float): learning rate. Default: 1e-3.
+        betas (Tuple[float, float]): decay rates of the moment estimates. Default: (0.9, 0.999).
+        eps (float): added to the denominator. Default: 1e-8.
+        weight_decay (float): L2 penalty added to the gradient. Default: 0.
+        amsgrad (bool): keep the running maximum of the second moment. Default: False.
+        maximize (bool): ascend instead of descend. Default: False.
+        decoupled_weight_decay (bool): decay the weights directly (AdamW). Default: False.
+    """
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 amsgrad=False, *, foreach=None, maximize=False, capturable=False,
+                 differentiable=False, fused=None, decoupled_weight_decay=False):
+        _check(lr, eps, betas, weight_decay)
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                        amsgrad=amsgrad, maximize=maximize, foreach=foreach,
+                        capturable=capturable, differentiable=differentiable, fused=fused,
+                        decoupled_weight_decay=decoupled_weight_decay)
+        super().__init__(params, defaults)
+
+    def _init_state(self, state, param, group):
+        xp = backend.xp_of(param._array)
+        state["step"] = _make(xp.zeros((), dtype="float32"))
+        state["exp_avg"] = _make(xp.zeros_like(param._array))
+        state["exp_avg_sq"] = _make(xp.zeros_like(param._array))
+        if group["amsgrad"]:
+            state["max_exp_avg_sq"] = _make(xp.zeros_like(param._array))
+
+    def _update(self, param, grad, state, group):
+        p = param._array
+        xp = backend.xp_of(p)
+        g = -grad if group["maximize"] else grad
+        step = self._step_tensor(state)
+        lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
+        beta1, beta2 = group["betas"]
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                p *= 1 - lr * wd
+            else:
+                g = g + wd * p
+        m, v = state["exp_avg"]._array, state["exp_avg_sq"]._array
+        m += (g - m) * (1 - beta1)  # torch's lerp form
+        v *= beta2
+        v += (1 - beta2) * g * g
+        step_size = lr / (1 - beta1 ** step)
+        bc2_sqrt = math.sqrt(1 - beta2 ** step)
+        if group["amsgrad"]:
+            vmax = state["max_exp_avg_sq"]._array
+            xp.maximum(vmax, v, out=vmax)
+            denom = xp.sqrt(vmax) / bc2_sqrt + eps
+        else:
+            denom = xp.sqrt(v) / bc2_sqrt + eps
+        p -= step_size * (m / denom)
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (Loshchilov & Hutter); ``weight_decay`` defaults to
+    0.01 and shrinks the weights directly instead of being added to the gradient."""
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
+                 amsgrad=False, *, maximize=False, foreach=None, capturable=False,
+                 differentiable=False, fused=None):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach,
+                         maximize=maximize, capturable=capturable,
+                         differentiable=differentiable, fused=fused,
+                         decoupled_weight_decay=True)

@@ -1,0 +1,55 @@
+"""SGD with momentum, dampening, Nesterov, weight decay and maximize (torch's update rule)."""
+
+from .optimizer import Optimizer, required, _make
+
+__all__ = ["SGD"]
+
+
+class SGD(Optimizer):
+    """Stochastic gradient descent.
+
+    Args:
+        params (iterable): parameters or parameter groups.
+        lr (float): learning rate. Default: 1e-3.
+        momentum (float): momentum factor. Default: 0.
+        dampening (float): dampening of the momentum. Default: 0.
+        weight_decay (float): L2 penalty. Default: 0.
+        nesterov (bool): Nesterov momentum. Default: False.
+        maximize (bool): ascend instead of descend. Default: False.
+
+    The momentum buffer starts as the first gradient, as in torch.
+    """
+
+    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
+                 nesterov=False, *, maximize=False, foreach=None, differentiable=False,
+                 fused=None):
+        if lr is not required and lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if momentum < 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        defaults = dict(lr=lr, momentum=momentum, dampening=dampening,
+                        weight_decay=weight_decay, nesterov=nesterov, maximize=maximize,
+                        foreach=foreach, differentiable=differentiable, fused=fused)
+        super().__init__(params, defaults)
+
+    def _update(self, param, grad, state, group):
+        p = param._array
+        d_p = -grad if group["maximize"] else grad
+        wd = group["weight_decay"]
+        if wd != 0:
+            d_p = d_p + wd * p
+        momentum = group["momentum"]
+        if momentum != 0:
+            buf = state.get("momentum_buffer")
+            if buf is None:
+                buf = state["momentum_buffer"] = _make(d_p.copy())
+            else:
+                b = buf._array
+                b *= momentum
+                b += (1 - group["dampening"]) * d_p
+            d_p = d_p + momentum * buf._array if group["nesterov"] else buf._array
+        p -= group["lr"] * d_p
