@@ -42,7 +42,12 @@ from . import return_types  # noqa: F401
 from . import linalg  # noqa: F401,E402  (torch.linalg)
 from . import testing  # noqa: F401  (torch.testing is available after `import torch`)
 from . import nn  # noqa: F401,E402
+from .nn.functional.pooling import (  # noqa: F401,E402  (torch.max_pool2d and friends)
+    adaptive_avg_pool1d, avg_pool1d, max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d,
+    adaptive_max_pool1d_with_indices as adaptive_max_pool1d,
+)
 from . import optim  # noqa: F401,E402
+from . import utils  # noqa: F401,E402
 from . import cuda, backends, jit, accelerator  # noqa: F401,E402
 from ._threads import (  # noqa: F401,E402
     set_num_threads, get_num_threads, get_num_interop_threads, set_num_interop_threads,

@@ -1,0 +1,3 @@
+"""``numtorch.utils``: data loading (``utils.data``) and helpers."""
+
+from . import data  # noqa: F401

@@ -1,0 +1,181 @@
+"""``DataLoader``: batches from a dataset, in the main process or in worker processes."""
+
+import itertools
+
+from ._collate import default_collate, default_convert
+from .dataset import IterableDataset
+from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
+
+__all__ = ["DataLoader", "get_worker_info"]
+
+
+def get_worker_info():
+    """Inside a worker process: its id, the number of workers, its seed and dataset copy;
+    None in the main process."""
+    from . import _worker
+
+    return _worker.current_info()
+
+
+class _InfiniteConstantSampler(Sampler):
+    def __iter__(self):
+        while True:
+            yield None
+
+
+class DataLoader:
+    """Iterate a dataset in (shuffled) batches, optionally loading with worker processes.
+
+    Args:
+        dataset (Dataset): map-style or iterable dataset.
+        batch_size (int, optional): samples per batch; None turns batching off. Default: 1.
+        shuffle (bool): reshuffle every epoch. Default: False.
+        sampler, batch_sampler: custom index order / batches (exclusive with shuffle etc.).
+        num_workers (int): worker processes (0 loads in the main process). Default: 0.
+        collate_fn (callable): merge a list of samples into a batch.
+        pin_memory (bool): accepted (no pinned memory on NumPy).
+        drop_last (bool): drop the last incomplete batch. Default: False.
+        timeout (float): seconds to wait for a worker's batch before raising. Default: 0.
+        worker_init_fn (callable): called with the worker id in each worker.
+        generator (Generator): source of the shuffling and worker seeds.
+        prefetch_factor (int): batches loaded in advance per worker. Default: 2.
+        persistent_workers (bool): keep workers alive between epochs. Default: False.
+    """
+
+    def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None,
+                 num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0,
+                 worker_init_fn=None, multiprocessing_context=None, generator=None, *,
+                 prefetch_factor=None, persistent_workers=False, pin_memory_device="",
+                 in_order=True):
+        if num_workers < 0:
+            raise ValueError("num_workers option should be non-negative; use num_workers=0 to "
+                             "disable multiprocessing.")
+        if timeout < 0:
+            raise ValueError("timeout option should be non-negative")
+        if num_workers == 0 and prefetch_factor is not None:
+            raise ValueError("prefetch_factor option could only be specified in "
+                             "multiprocessing.let num_workers > 0 to enable multiprocessing, "
+                             "otherwise set prefetch_factor to None.")
+        if num_workers > 0 and prefetch_factor is None:
+            prefetch_factor = 2
+        if persistent_workers and num_workers == 0:
+            raise ValueError("persistent_workers option needs num_workers > 0")
+        self.dataset = dataset
+        self.num_workers = num_workers
+        self.prefetch_factor = prefetch_factor
+        self.pin_memory = pin_memory
+        self.pin_memory_device = pin_memory_device
+        self.timeout = timeout
+        self.worker_init_fn = worker_init_fn
+        self.multiprocessing_context = multiprocessing_context
+        self.persistent_workers = persistent_workers
+        self.in_order = in_order
+        self._iterable = isinstance(dataset, IterableDataset)
+        if self._iterable:
+            if shuffle not in (None, False):
+                raise ValueError(f"DataLoader with IterableDataset: expected unspecified "
+                                 f"shuffle option, but got shuffle={shuffle}")
+            if sampler is not None:
+                raise ValueError(f"DataLoader with IterableDataset: expected unspecified "
+                                 f"sampler option, but got sampler={sampler}")
+            if batch_sampler is not None:
+                raise ValueError(f"DataLoader with IterableDataset: expected unspecified "
+                                 f"batch_sampler option, but got batch_sampler={batch_sampler}")
+        else:
+            shuffle = bool(shuffle)
+        if sampler is not None and shuffle:
+            raise ValueError("sampler option is mutually exclusive with shuffle")
+        if batch_sampler is not None:
+            if batch_size != 1 or shuffle or sampler is not None or drop_last:
+                raise ValueError("batch_sampler option is mutually exclusive with batch_size, "
+                                 "shuffle, sampler, and drop_last")
+            batch_size = None
+            drop_last = False
+        elif batch_size is None and drop_last:
+            raise ValueError("batch_size=None option disables auto-batching and is mutually "
+                             "exclusive with drop_last")
+        if sampler is None:
+            if self._iterable:
+                sampler = _InfiniteConstantSampler()
+            elif shuffle:
+                sampler = RandomSampler(dataset, generator=generator)
+            else:
+                sampler = SequentialSampler(dataset)
+        if batch_size is not None and batch_sampler is None:
+            batch_sampler = BatchSampler(sampler, batch_size, drop_last)
+        self.batch_size = batch_size
+        self.drop_last = drop_last
+        self.sampler = sampler
+        self.batch_sampler = batch_sampler
+        self.generator = generator
+        if collate_fn is None:
+            collate_fn = default_collate if batch_sampler is not None else default_convert
+        self.collate_fn = collate_fn
+        self._workers_iter = None
+
+    @property
+    def _auto_collation(self):
+        return self.batch_sampler is not None
+
+    @property
+    def _index_sampler(self):
+        return self.batch_sampler if self._auto_collation else self.sampler
+
+    def __iter__(self):
+        if self.num_workers == 0:
+            return _SingleProcessIter(self)
+        from ._worker import MultiProcessIter
+
+        if self.persistent_workers:
+            if self._workers_iter is None:
+                self._workers_iter = MultiProcessIter(self)
+            else:
+                self._workers_iter._reset(self)
+            return self._workers_iter
+        return MultiProcessIter(self)
+
+    def __len__(self):
+        if self._iterable:
+            n = len(self.dataset)
+            if self.batch_size is not None:
+                n = n // self.batch_size if self.drop_last else -(-n // self.batch_size)
+            return n
+        return len(self._index_sampler)
+
+
+def fetch(dataset, indices, auto_collation, collate_fn, iterator=None, drop_last=False):
+    """Load one batch: the samples at ``indices`` (map-style) or the next ones (iterable)."""
+    if iterator is not None:
+        if auto_collation:
+            data = list(itertools.islice(iterator, len(indices)))
+            if not data or (drop_last and len(data) < len(indices)):
+                raise StopIteration
+            return collate_fn(data)
+        return collate_fn(next(iterator))
+    if auto_collation:
+        many = getattr(dataset, "__getitems__", None)
+        data = many(indices) if many is not None else [dataset[i] for i in indices]
+        return collate_fn(data)
+    return collate_fn(dataset[indices])
+
+
+class _SingleProcessIter:
+    """Load batches in the main process."""
+
+    def __init__(self, loader):
+        self.loader = loader
+        self.sampler_iter = iter(loader._index_sampler)
+        self.data_iter = iter(loader.dataset) if loader._iterable else None
+        self.drop_last = loader.drop_last
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        loader = self.loader
+        indices = next(self.sampler_iter)
+        return fetch(loader.dataset, indices, loader._auto_collation, loader.collate_fn,
+                     self.data_iter, self.drop_last)
+
+    def __len__(self):
+        return len(self.loader)

@@ -1,0 +1,165 @@
+"""Datasets: map-style and iterable, and the wrappers torch provides around them."""
+
+import bisect
+import math
+import warnings
+
+__all__ = ["Dataset", "IterableDataset", "TensorDataset", "ConcatDataset", "ChainDataset",
+           "Subset", "StackDataset", "random_split"]
+
+
+class Dataset:
+    """A map-style dataset: subclasses define ``__getitem__`` (and usually ``__len__``)."""
+
+    def __getitem__(self, index):
+        raise NotImplementedError(f"{type(self).__name__} must implement __getitem__")
+
+    def __add__(self, other):
+        return ConcatDataset([self, other])
+
+
+class IterableDataset(Dataset):
+    """A dataset that is a stream: subclasses define ``__iter__``.
+
+    With ``num_workers > 0`` every worker runs its own copy; shard with
+    ``utils.data.get_worker_info()`` inside ``__iter__`` to avoid duplicates.
+    """
+
+    def __iter__(self):
+        raise NotImplementedError(f"{type(self).__name__} must implement __iter__")
+
+    def __add__(self, other):
+        return ChainDataset([self, other])
+
+
+class TensorDataset(Dataset):
+    """Rows of several tensors with the same first dimension, returned as tuples."""
+
+    def __init__(self, *tensors):
+        if not tensors:
+            raise ValueError("TensorDataset needs at least one tensor")
+        n = tensors[0].size(0)
+        if any(t.size(0) != n for t in tensors):
+            raise ValueError("Size mismatch between tensors")
+        self.tensors = tensors
+
+    def __getitem__(self, index):
+        return tuple(t[index] for t in self.tensors)
+
+    def __len__(self):
+        return self.tensors[0].size(0)
+
+
+class StackDataset(Dataset):
+    """Zip datasets of equal length: items are tuples (positional) or dicts (keyword)."""
+
+    def __init__(self, *args, **kwargs):
+        if args and kwargs:
+            raise ValueError("Supported either ``tuple``- (via ``args``) or``dict``- (via "
+                             "``kwargs``) like input/output, but both types are given.")
+        self._datasets = args or kwargs
+        lens = {len(d) for d in (args or kwargs.values())}
+        if len(lens) != 1:
+            raise ValueError("Size mismatch between datasets")
+        self._length = lens.pop()
+
+    def __getitem__(self, index):
+        if isinstance(self._datasets, dict):
+            return {k: d[index] for k, d in self._datasets.items()}
+        return tuple(d[index] for d in self._datasets)
+
+    def __len__(self):
+        return self._length
+
+
+class ConcatDataset(Dataset):
+    """Concatenation of map-style datasets."""
+
+    def __init__(self, datasets):
+        self.datasets = list(datasets)
+        if not self.datasets:
+            raise ValueError("datasets should not be an empty iterable")
+        for d in self.datasets:
+            if isinstance(d, IterableDataset):
+                raise ValueError("ConcatDataset does not support IterableDataset")
+        self.cumulative_sizes = []
+        total = 0
+        for d in self.datasets:
+            total += len(d)
+            self.cumulative_sizes.append(total)
+
+    def __len__(self):
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, idx):
+        if idx < 0:
+            if -idx > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            idx = len(self) + idx
+        d = bisect.bisect_right(self.cumulative_sizes, idx)
+        start = 0 if d == 0 else self.cumulative_sizes[d - 1]
+        return self.datasets[d][idx - start]
+
+
+class ChainDataset(IterableDataset):
+    """Chain iterable datasets one after another."""
+
+    def __init__(self, datasets):
+        self.datasets = datasets
+
+    def __iter__(self):
+        for d in self.datasets:
+            if not isinstance(d, IterableDataset):
+                raise AssertionError("ChainDataset only supports IterableDataset")
+            yield from d
+
+    def __len__(self):
+        return sum(len(d) for d in self.datasets)
+
+
+class Subset(Dataset):
+    """The items of ``dataset`` at ``indices``."""
+
+    def __init__(self, dataset, indices):
+        self.dataset = dataset
+        self.indices = indices
+
+    def __getitem__(self, idx):
+        if isinstance(idx, list):
+            return self.dataset[[self.indices[i] for i in idx]]
+        return self.dataset[self.indices[idx]]
+
+    def __getitems__(self, indices):
+        inner = getattr(self.dataset, "__getitems__", None)
+        if inner is not None:
+            return inner([self.indices[i] for i in indices])
+        return [self.dataset[self.indices[i]] for i in indices]
+
+    def __len__(self):
+        return len(self.indices)
+
+
+def random_split(dataset, lengths, generator=None):
+    """Split ``dataset`` into random non-overlapping subsets of the given lengths (or
+    fractions summing to 1, as torch: remainders go round-robin to the first subsets)."""
+    from ..._creation import randperm
+
+    n = len(dataset)
+    lengths = list(lengths)
+    if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
+        sizes = [int(math.floor(n * f)) for f in lengths]
+        for i in range(n - sum(sizes)):
+            sizes[i % len(sizes)] += 1
+        for i, s in enumerate(sizes):
+            if s == 0:
+                warnings.warn(f"Length of split at index {i} is 0. This might result in an "
+                              "empty dataset.", UserWarning, stacklevel=2)
+        lengths = sizes
+    if sum(lengths) != n:
+        raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
+    perm = randperm(n, generator=generator).tolist()
+    out, start = [], 0
+    for length in lengths:
+        out.append(Subset(dataset, perm[start:start + length]))
+        start += length
+    return out
