@@ -159,11 +159,20 @@ def fetch(dataset, indices, auto_collation, collate_fn, iterator=None, drop_last
     return collate_fn(dataset[indices])
 
 
+def draw_base_seed(loader):
+    """The per-iterator seed workers derive theirs from; drawn (as torch does) before the
+    sampler's own draw in every iterator, so 0 and N workers see the same sample order."""
+    from ..._random import rng_for
+
+    return int(rng_for(loader.generator).integers(0, 2 ** 62))
+
+
 class _SingleProcessIter:
     """Load batches in the main process."""
 
     def __init__(self, loader):
         self.loader = loader
+        self.base_seed = draw_base_seed(loader)
         self.sampler_iter = iter(loader._index_sampler)
         self.data_iter = iter(loader.dataset) if loader._iterable else None
         self.drop_last = loader.drop_last
