@@ -46,6 +46,10 @@ from .nn.functional.pooling import (  # noqa: F401,E402  (torch.max_pool2d and f
     adaptive_avg_pool1d, avg_pool1d, max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d,
     adaptive_max_pool1d_with_indices as adaptive_max_pool1d,
 )
+from .nn.functional.conv import (  # noqa: F401,E402  (torch.conv2d and friends)
+    conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d,
+)
+from .nn.functional.vision import pixel_shuffle, pixel_unshuffle  # noqa: F401,E402
 from . import optim  # noqa: F401,E402
 from . import utils  # noqa: F401,E402
 from . import cuda, backends, jit, accelerator  # noqa: F401,E402

@@ -809,6 +809,8 @@ _graph._make = _make
 from . import ops as _ops  # noqa: E402  (ops need Tensor defined first)
 from . import _creation, _sampling  # noqa: E402  (both build Tensors)
 from .autograd.inplace import apply_inplace as _inplace  # noqa: E402
+from .autograd import inplace as _inplace_mod  # noqa: E402
 from . import _tensor_math  # noqa: E402
 
 _tensor_math._ops = _ops  # the math mixin is defined before ops can import; bind it now
+_inplace_mod._register_ufuncs()

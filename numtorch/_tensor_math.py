@@ -472,6 +472,292 @@ class _TensorMath:
     def frac_(self):
         return _inplace(self, _ops.frac)
 
+    def exp2_(self):
+        return _inplace(self, _ops.exp2)
+
+    def sgn_(self):
+        return _inplace(self, _ops.sgn)
+
+    def positive(self):
+        return _ops.positive(self)
+
+    def erf(self):
+        return _ops.erf(self)
+
+    def erf_(self):
+        return _inplace(self, _ops.erf)
+
+    # -- special functions and floating-point helpers (ops/special.py, ops/floating.py) --------
+    def erfc(self):
+        return _ops.erfc(self)
+
+    def erfc_(self):
+        return _inplace(self, _ops.erfc)
+
+    def erfinv(self):
+        return _ops.erfinv(self)
+
+    def erfinv_(self):
+        return _inplace(self, _ops.erfinv)
+
+    def lgamma(self):
+        return _ops.lgamma(self)
+
+    def lgamma_(self):
+        return _inplace(self, _ops.lgamma)
+
+    def digamma(self):
+        return _ops.digamma(self)
+
+    def digamma_(self):
+        return _inplace(self, _ops.digamma)
+
+    def polygamma(self, n):
+        return _ops.polygamma(n, self)
+
+    def polygamma_(self, n):
+        return _inplace(self, lambda x: _ops.polygamma(n, x))
+
+    def mvlgamma(self, p):
+        return _ops.mvlgamma(self, p)
+
+    def mvlgamma_(self, p):
+        return _inplace(self, _ops.mvlgamma, p)
+
+    def i0(self):
+        return _ops.i0(self)
+
+    def i0_(self):
+        return _inplace(self, _ops.i0)
+
+    def sinc(self):
+        return _ops.sinc(self)
+
+    def sinc_(self):
+        return _inplace(self, _ops.sinc)
+
+    def logit(self, eps=None):
+        return _ops.logit(self, eps)
+
+    def logit_(self, eps=None):
+        return _inplace(self, _ops.logit, eps)
+
+    def xlogy(self, other):
+        return _ops.xlogy(self, other)
+
+    def xlogy_(self, other):
+        return _inplace(self, _ops.xlogy, other)
+
+    def hypot(self, other):
+        return _ops.hypot(self, other)
+
+    def hypot_(self, other):
+        return _inplace(self, _ops.hypot, other)
+
+    def logaddexp(self, other):
+        return _ops.logaddexp(self, other)
+
+    def logaddexp2(self, other):
+        return _ops.logaddexp2(self, other)
+
+    def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+        return _ops.nan_to_num(self, nan, posinf, neginf)
+
+    def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+        return _inplace(self, _ops.nan_to_num, nan, posinf, neginf)
+
+    def float_power(self, exponent):
+        return _ops.float_power(self, exponent)
+
+    def float_power_(self, exponent):
+        return _ops.floating.float_power_(self, exponent)
+
+    def copysign(self, other):
+        return _ops.copysign(self, other)
+
+    def copysign_(self, other):
+        return _inplace(self, _ops.copysign, other)
+
+    def fmax(self, other):
+        return _ops.fmax(self, other)
+
+    def fmin(self, other):
+        return _ops.fmin(self, other)
+
+    def deg2rad(self):
+        return _ops.deg2rad(self)
+
+    def deg2rad_(self):
+        return _inplace(self, _ops.deg2rad)
+
+    def rad2deg(self):
+        return _ops.rad2deg(self)
+
+    def rad2deg_(self):
+        return _inplace(self, _ops.rad2deg)
+
+    def heaviside(self, values):
+        return _ops.heaviside(self, values)
+
+    def heaviside_(self, values):
+        return _inplace(self, _ops.heaviside, values)
+
+    def signbit(self):
+        return _ops.signbit(self)
+
+    def frexp(self):
+        return _ops.frexp(self)
+
+    def ldexp(self, other):
+        return _ops.ldexp(self, other)
+
+    def ldexp_(self, other):
+        return _inplace(self, _ops.ldexp, other)
+
+    def nextafter(self, other):
+        return _ops.nextafter(self, other)
+
+    def nextafter_(self, other):
+        return _inplace(self, _ops.nextafter, other)
+
+    def isposinf(self):
+        return _ops.isposinf(self)
+
+    def isneginf(self):
+        return _ops.isneginf(self)
+
+    def isreal(self):
+        return _ops.isreal(self)
+
+    # -- complex numbers (ops/complex_ops.py) ---------------------------------------------------
+    @property
+    def real(self):
+        return _ops.real(self)
+
+    @real.setter
+    def real(self, value):
+        _set_part(_ops.real(self), value)
+
+    @property
+    def imag(self):
+        return _ops.imag(self)
+
+    @imag.setter
+    def imag(self, value):
+        _set_part(_ops.imag(self), value)
+
+    def conj(self):
+        return _ops.conj(self)
+
+    def conj_physical(self):
+        return _ops.conj_physical(self)
+
+    def conj_physical_(self):
+        return _inplace(self, _ops.conj_physical)
+
+    def resolve_conj(self):
+        return _ops.resolve_conj(self)
+
+    def resolve_neg(self):
+        return _ops.resolve_neg(self)
+
+    def is_conj(self):
+        return _ops.is_conj(self)
+
+    def is_neg(self):
+        return _ops.is_neg(self)
+
+    def angle(self):
+        return _ops.angle(self)
+
+    @property
+    def H(self):
+        """The conjugate transpose of a matrix (a 0-d tensor is its own)."""
+        nd = self._array.ndim
+        if nd != 2 and nd != 0:
+            hint = " For batches of matrices, consider using tensor.mH" if nd > 2 else ""
+            raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got "
+                               f"{nd}-D tensor.{hint}")
+        return _adjoint(self, "tensor.H", "Tensor.H")
+
+    @property
+    def mH(self):
+        """The conjugate transpose of each matrix in a batch (the last two dims)."""
+        return _adjoint(self, "tensor.mH", "Tensor.mH")
+
+    def adjoint(self):
+        return _adjoint(self, "tensor.adjoint()", "adjoint()")
+
+    # -- shifts (ops/bitwise.py) ----------------------------------------------------------------
+    def __lshift__(self, other):
+        return _ops.bitwise_left_shift(self, other)
+
+    def __rlshift__(self, other):
+        return _ops.bitwise_left_shift(other, self)
+
+    def __ilshift__(self, other):
+        return _inplace(self, _ops.bitwise_left_shift, other)
+
+    def __rshift__(self, other):
+        return _ops.bitwise_right_shift(self, other)
+
+    def __rrshift__(self, other):
+        return _ops.bitwise_right_shift(other, self)
+
+    def __irshift__(self, other):
+        return _inplace(self, _ops.bitwise_right_shift, other)
+
+    def bitwise_left_shift(self, other):
+        return _ops.bitwise_left_shift(self, other)
+
+    def bitwise_left_shift_(self, other):
+        return _inplace(self, _ops.bitwise_left_shift, other)
+
+    def bitwise_right_shift(self, other):
+        return _ops.bitwise_right_shift(self, other)
+
+    def bitwise_right_shift_(self, other):
+        return _inplace(self, _ops.bitwise_right_shift, other)
+
+    def bitwise_and_(self, other):
+        return _inplace(self, _ops.bitwise_and, other)
+
+    def bitwise_or_(self, other):
+        return _inplace(self, _ops.bitwise_or, other)
+
+    def bitwise_xor_(self, other):
+        return _inplace(self, _ops.bitwise_xor, other)
+
+    def bitwise_not_(self):
+        return _inplace(self, _ops.bitwise_not)
+
+    def gcd(self, other):
+        return _ops.gcd(self, other)
+
+    def gcd_(self, other):
+        return _inplace(self, _ops.gcd, other)
+
+    def lcm(self, other):
+        return _ops.lcm(self, other)
+
+    def lcm_(self, other):
+        return _inplace(self, _ops.lcm, other)
+
+    def not_equal_(self, other):
+        return _inplace(self, _ops.ne, other)
+
+    def less_(self, other):
+        return _inplace(self, _ops.lt, other)
+
+    def less_equal_(self, other):
+        return _inplace(self, _ops.le, other)
+
+    def greater_(self, other):
+        return _inplace(self, _ops.gt, other)
+
+    def greater_equal_(self, other):
+        return _inplace(self, _ops.ge, other)
+
     # -- comparison and logic -------------------------------------------------------------------
     def eq(self, other):
         return _ops.eq(self, other)
@@ -798,6 +1084,124 @@ class _TensorMath:
     def inner(self, other):
         return _ops.inner(self, other)
 
+    # -- linear algebra (ops/decomp.py, linsolve.py, blas.py, lapack_legacy.py) ----------------
+    def baddbmm(self, *args, beta=1, alpha=1):
+        return _ops.baddbmm(self, *args, beta=beta, alpha=alpha)
+
+    def baddbmm_(self, *args, beta=1, alpha=1):
+        return _inplace(self, _ops.baddbmm, *args, beta=beta, alpha=alpha)
+
+    def addbmm(self, *args, beta=1, alpha=1):
+        return _ops.addbmm(self, *args, beta=beta, alpha=alpha)
+
+    def addbmm_(self, *args, beta=1, alpha=1):
+        return _inplace(self, _ops.addbmm, *args, beta=beta, alpha=alpha)
+
+    def addmv(self, *args, beta=1, alpha=1):
+        return _ops.addmv(self, *args, beta=beta, alpha=alpha)
+
+    def addmv_(self, *args, beta=1, alpha=1):
+        return _inplace(self, _ops.addmv, *args, beta=beta, alpha=alpha)
+
+    def addr(self, *args, beta=1, alpha=1):
+        return _ops.addr(self, *args, beta=beta, alpha=alpha)
+
+    def addr_(self, *args, beta=1, alpha=1):
+        return _inplace(self, _ops.addr, *args, beta=beta, alpha=alpha)
+
+    def kron(self, other):
+        return _ops.kron(self, other)
+
+    def cross(self, other, dim=None):
+        return _ops.cross(self, other, dim)
+
+    def matrix_power(self, n):
+        return _ops.matrix_power(self, n)
+
+    def matrix_exp(self):
+        return _ops.matrix_exp(self)
+
+    def inverse(self):
+        return _ops.inverse(self)
+
+    def det(self):
+        return _ops.det(self)
+
+    def logdet(self):
+        return _ops.logdet(self)
+
+    def slogdet(self):
+        return _ops.slogdet(self)
+
+    def pinverse(self, rcond=1e-15):
+        return _ops.pinverse(self, rcond)
+
+    def svd(self, some=True, compute_uv=True):
+        return _ops.svd(self, some, compute_uv)
+
+    def qr(self, some=True):
+        return _ops.qr(self, some)
+
+    def geqrf(self):
+        return _ops.geqrf(self)
+
+    def orgqr(self, input2):
+        return _ops.orgqr(self, input2)
+
+    def ormqr(self, input2, input3, left=True, transpose=False):
+        return _ops.ormqr(self, input2, input3, left, transpose)
+
+    def cholesky(self, upper=False):
+        return _ops.cholesky(self, upper)
+
+    def cholesky_solve(self, input2, upper=False):
+        return _ops.cholesky_solve(self, input2, upper)
+
+    def cholesky_inverse(self, upper=False):
+        return _ops.cholesky_inverse(self, upper)
+
+    def triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
+        return _ops.triangular_solve(self, A, upper, transpose, unitriangular)
+
+    def lu(self, pivot=True, get_infos=False):
+        return _ops.lu(self, pivot, get_infos)
+
+    def lu_solve(self, LU_data, LU_pivots):
+        return _ops.lu_solve(self, LU_data, LU_pivots)
+
+    def gesv(self, A):
+        return _ops.gesv(self, A)
+
+    def solve(self, A):
+        return _ops.solve(self, A)
+
+    def gels(self, A):
+        return _ops.gels(self, A)
+
+    def lstsq(self, A):
+        return _ops.lstsq(self, A)
+
+    def potrf(self, upper=True):
+        return _ops.potrf(self, upper)
+
+    def potrs(self, input2, upper=True):
+        return _ops.potrs(self, input2, upper)
+
+    def potri(self, upper=True):
+        return _ops.potri(self, upper)
+
+    def pstrf(self, upper=True, tol=-1):
+        return _ops.pstrf(self, upper, tol)
+
+    def trtrs(self, A, upper=True, transpose=False, unitriangular=False):
+        return _ops.trtrs(self, A, upper, transpose, unitriangular)
+
+    def eig(self, eigenvectors=False):
+        return _ops.eig(self, eigenvectors)
+
+    def symeig(self, eigenvectors=False, upper=True):
+        return _ops.symeig(self, eigenvectors, upper)
+
     # -- filling and copying --------------------------------------------------------------------
     def fill_(self, value):
         return _inplace(self, _ops.full_like_value, value)
@@ -807,3 +1211,27 @@ class _TensorMath:
 
     def copy_(self, src, non_blocking=False):
         return _inplace(self, _ops.copy_value, src)
+
+
+def _set_part(part, value):
+    """``z.real = value`` / ``z.imag = value``: write into the part's view of ``z``."""
+    if isinstance(value, _TensorMath):
+        part.copy_(value)
+    else:
+        part.fill_(value)
+
+
+def _adjoint(t, name, short):
+    """Conjugate-transpose the last two dims (``H``, ``mH``, ``adjoint()``); torch still
+    accepts 0-d tensors, with a deprecation warning."""
+    nd = t._array.ndim
+    if nd == 1:
+        raise RuntimeError(f"{name} is only supported on matrices or batches of matrices. Got "
+                           f"1-D tensor.")
+    if nd == 0:
+        import warnings
+
+        warnings.warn(f"{short} is deprecated on 0-D tensors. Consider using x.conj().",
+                      UserWarning, stacklevel=3)
+        return _ops.conj(t)
+    return _ops.conj(t.transpose(-2, -1))

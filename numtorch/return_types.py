@@ -85,3 +85,19 @@ linalg_eigh = _make("linalg_eigh", ["eigenvalues", "eigenvectors"])
 linalg_qr = _make("linalg_qr", ["Q", "R"])
 linalg_svd = _make("linalg_svd", ["U", "S", "Vh"])
 histogram = _make("histogram", ["hist", "bin_edges"])
+frexp = _make("frexp", ["mantissa", "exponent"])
+
+# results of numtorch.linalg, lu_unpack and the 0.x symeig
+linalg_eig = _make("linalg_eig", ["eigenvalues", "eigenvectors"])
+linalg_lstsq = _make("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
+linalg_lu = _make("linalg_lu", ["P", "L", "U"])
+linalg_lu_factor = _make("linalg_lu_factor", ["LU", "pivots"])
+linalg_lu_factor_ex = _make("linalg_lu_factor_ex", ["LU", "pivots", "info"])
+linalg_cholesky_ex = _make("linalg_cholesky_ex", ["L", "info"])
+linalg_inv_ex = _make("linalg_inv_ex", ["inverse", "info"])
+linalg_solve_ex = _make("linalg_solve_ex", ["result", "info"])
+lu_unpack = _make("lu_unpack", ["P", "L", "U"])
+_lu_with_info = _make("_lu_with_info", ["LU", "pivots", "info"])
+symeig = _make("symeig", ["eigenvalues", "eigenvectors"])
+__all__ += ["linalg_eig", "linalg_lstsq", "linalg_lu", "linalg_lu_factor", "linalg_lu_factor_ex",
+            "linalg_cholesky_ex", "linalg_inv_ex", "linalg_solve_ex", "lu_unpack", "symeig"]

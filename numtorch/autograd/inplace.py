@@ -7,6 +7,8 @@ gradient of the written region to the new value and the rest to the base's old h
 own grad_fn is rebuilt from the base (torch's rebase of views).
 """
 
+import numpy as np
+
 from .. import _dtype
 from . import graph
 from .graph import AccumulateGrad, Node, edge_of, replay_view
@@ -17,6 +19,8 @@ def apply_inplace(self, fn, *args, **kwargs):
     """Run ``fn(self, *args, **kwargs)`` and store its result in ``self``; return ``self``."""
     if not (_state.enabled and (self.requires_grad or _any_requires(args)
                                 or _detached_view_of_graph(self))):
+        if fn in _UFUNCS and _ufunc_in_place(self, fn, args, kwargs):
+            return self
         out = fn(self, *args, **kwargs)
         _write(self, out, fn)
         return self
@@ -25,6 +29,59 @@ def apply_inplace(self, fn, *args, **kwargs):
     _write(self, out, fn)
     _rebase(self, out)
     return self
+
+
+_UFUNCS = {}  # filled by _register_ufuncs: ops.add -> np.add, ...
+
+
+def _register_ufuncs():
+    from .. import ops
+
+    _UFUNCS.update({ops.add: np.add, ops.sub: np.subtract, ops.mul: np.multiply,
+                    ops.div: np.true_divide})
+
+
+def _ufunc_in_place(self, fn, args, kwargs):
+    """Write ``self op= other`` straight into self's memory when nothing is recorded.
+
+    Optimizer updates (``p.add_(g, alpha=-lr)``, ``p -= lr * g``) then cost one NumPy pass
+    instead of computing a new array and copying it. Returns False (nothing done) whenever a
+    case needs the general path: other devices, dtype changes torch refuses, rounding modes,
+    shapes that do not broadcast into self.
+    """
+    dst = self._array
+    if type(dst) is not np.ndarray or len(args) != 1 or not dst.flags.writeable:
+        return False
+    other = args[0]
+    alpha = kwargs.get("alpha", 1)
+    if kwargs.get("rounding_mode") is not None or (len(kwargs) - ("alpha" in kwargs)) > 0:
+        return False
+    if isinstance(other, graph.Tensor):
+        src = other._array
+        if type(src) is not np.ndarray or src.dtype.kind != dst.dtype.kind or \
+                src.dtype.itemsize > dst.dtype.itemsize or src.ndim > dst.ndim:
+            return False
+    elif type(other) in (int, float) and (dst.dtype.kind == "f" or (
+            type(other) is int and dst.dtype.kind in "iu" and fn is not _div_fn())):
+        src = other
+    else:
+        return False
+    if dst.dtype.kind != "f" and (fn is _div_fn() or type(alpha) is float):
+        return False
+    if alpha != 1:
+        src = src * alpha
+    try:
+        _UFUNCS[fn](dst, src, out=dst)
+    except (ValueError, TypeError):
+        return False  # e.g. a shape that does not broadcast into self: the slow path explains
+    self._vc[0] += 1
+    return True
+
+
+def _div_fn():
+    from .. import ops
+
+    return ops.div
 
 
 def _detached_view_of_graph(self):

@@ -5,6 +5,11 @@ import cupyx
 from cupyx.scipy import special as _special
 
 
+def scipy_linalg():
+    """None: the linear-algebra ops use their own batched xp code on the GPU."""
+    return None
+
+
 def scatter_add(target, index, values):
     """target[index] += values, accumulating repeated indices (in place)."""
     cupyx.scatter_add(target, index, values)
@@ -25,6 +30,36 @@ def erf(x):
 def erfinv(x):
     """The inverse error function, elementwise."""
     return _special.erfinv(x)
+
+
+def erfc(x):
+    """The complementary error function, elementwise."""
+    return _special.erfc(x)
+
+
+def gammaln(x):
+    """log |Gamma(x)|, elementwise."""
+    return _special.gammaln(x)
+
+
+def digamma(x):
+    """The digamma function, elementwise."""
+    return _special.digamma(x)
+
+
+def polygamma(n, x):
+    """The ``n``-th derivative of the digamma function, elementwise."""
+    return _special.polygamma(n, x)
+
+
+def i0(x):
+    """The modified Bessel function of the first kind, order 0, elementwise."""
+    return _special.i0(x)
+
+
+def i1(x):
+    """The modified Bessel function of the first kind, order 1, elementwise."""
+    return _special.i1(x)
 
 
 def sliding_window_view(x, window_shape, axis):

@@ -7,6 +7,20 @@ try:  # SciPy is optional; the fallbacks below are vectorised and accurate to do
 except ImportError:  # pragma: no cover - exercised only without SciPy
     _special = None
 
+_scipy_linalg = False  # not looked up yet (importing it costs ~0.1 s, so only on first use)
+
+
+def scipy_linalg():
+    """``scipy.linalg`` (batched LAPACK routines NumPy lacks), or None without SciPy."""
+    global _scipy_linalg
+    if _scipy_linalg is False:
+        try:
+            from scipy import linalg as mod
+        except ImportError:  # pragma: no cover - exercised only without SciPy
+            mod = None
+        _scipy_linalg = mod
+    return _scipy_linalg
+
 
 def scatter_add(target, index, values):
     """target[index] += values, accumulating repeated indices (in place)."""
@@ -41,6 +55,55 @@ def erfinv(x):
     if _special is not None:
         return _special.erfinv(x)
     return _erfinv_newton(np.asarray(x, dtype=np.float64)).astype(x.dtype, copy=False)
+
+
+def erfc(x):
+    """The complementary error function ``1 - erf(x)``, elementwise, in ``x``'s dtype."""
+    if _special is not None:
+        return _special.erfc(x)
+    x64 = np.asarray(x, dtype=np.float64)
+    out = 1.0 - _erf_rational(x64)  # exact enough where erf is small
+    big = np.abs(x64) > 0.46875  # where 1 - erf would cancel, Cody's erfc keeps precision
+    if big.any():
+        ax = np.abs(x64[big])
+        tail = np.where(ax < 27.3, _erfc_positive(ax), 0.0)  # below the smallest denormal
+        out[big] = np.where(x64[big] > 0, tail, 2.0 - tail)
+    return out.astype(x.dtype, copy=False)
+
+
+def _scipy(name):
+    """SciPy's ``special.<name>``; a RuntimeError naming SciPy when it is not installed."""
+    if _special is None:
+        raise RuntimeError(f"numtorch: {name} needs SciPy, which is not installed; install it "
+                           "with `pip install scipy`")
+    return getattr(_special, name)
+
+
+def gammaln(x):
+    """log |Gamma(x)|, elementwise (``lgamma``)."""
+    return _scipy("gammaln")(x)
+
+
+def digamma(x):
+    """The digamma function, the derivative of ``lgamma``, elementwise."""
+    return _scipy("psi")(x)
+
+
+def polygamma(n, x):
+    """The ``n``-th derivative of the digamma function, elementwise."""
+    return _scipy("polygamma")(n, x)
+
+
+def i0(x):
+    """The modified Bessel function of the first kind, order 0, elementwise."""
+    if _special is not None:
+        return _special.i0(x)
+    return np.i0(x).astype(x.dtype, copy=False)  # NumPy's Chebyshev series: no SciPy needed
+
+
+def i1(x):
+    """The modified Bessel function of the first kind, order 1, elementwise."""
+    return _scipy("i1")(x)
 
 
 # W. J. Cody's rational Chebyshev approximations for erf/erfc (Math. Comp. 1969), three

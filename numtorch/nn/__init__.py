@@ -1,6 +1,8 @@
 """``numtorch.nn``: modules, parameters, containers, ``functional`` and ``init``."""
 
-from .parameter import Parameter, Buffer, UninitializedParameter  # noqa: F401
+from .parameter import (  # noqa: F401
+    Buffer, Parameter, UninitializedBuffer, UninitializedParameter,
+)
 from .modules import *  # noqa: F401,F403
 from .modules import Module  # noqa: F401
 from . import functional  # noqa: F401

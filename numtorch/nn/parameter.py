@@ -221,7 +221,7 @@ class UninitializedBuffer(_UninitializedMixin, Tensor):
     """A buffer of a lazy module before its shape is known; ``materialize`` makes it a Tensor.
 
     Example:
-        >>> b = torch.nn.UninitializedBuffer()
+        >>> b = torch.nn.parameter.UninitializedBuffer()
         >>> b.materialize(3)
         >>> b.shape
         torch.Size([3])

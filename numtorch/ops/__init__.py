@@ -4,7 +4,18 @@ from ._util import (  # noqa: F401
     canonical_dim, canonical_dims, shape_arg, storage_offset, tensor_from_array, torch_stride,
 )
 from .elementwise import *  # noqa: F401,F403
-from .elementwise import __all__ as _ew
+from .division import *  # noqa: F401,F403
+from .unary import *  # noqa: F401,F403
+from .comparison import *  # noqa: F401,F403
+from .bitwise import *  # noqa: F401,F403
+from .floating import *  # noqa: F401,F403
+from .special import *  # noqa: F401,F403
+from .complex_ops import *  # noqa: F401,F403
+from . import bitwise, comparison, complex_ops, division, elementwise, floating, special, unary
+
+# the pointwise families (elementwise.py also re-exports the older ones, for old imports)
+_ew = [name for family in (elementwise, division, unary, comparison, bitwise, floating, special,
+                           complex_ops) for name in family.__all__]
 from .reduction import *  # noqa: F401,F403
 from .reduction import __all__ as _red
 from .shape import *  # noqa: F401,F403
@@ -15,8 +26,16 @@ from .linalg import *  # noqa: F401,F403
 from .linalg import __all__ as _lin
 from .softmax import *  # noqa: F401,F403
 from .softmax import __all__ as _sm
+from .decomp import *  # noqa: F401,F403
+from .linsolve import *  # noqa: F401,F403
+from .blas import *  # noqa: F401,F403
+from .lapack_legacy import *  # noqa: F401,F403
+from . import blas, decomp, lapack_legacy, linsolve
 
-__all__ = _ew + _red + _shape + _idx + _lin + _sm
+# matrix functions: factorizations, solvers, BLAS-style products, the 0.x LAPACK names
+_la = decomp.__all__ + linsolve.__all__ + blas.__all__ + lapack_legacy.__all__
+
+__all__ = _ew + _red + _shape + _idx + _lin + _sm + _la
 
 
 def zeros_like(t):

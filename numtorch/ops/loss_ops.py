@@ -8,8 +8,10 @@
 * ``BinaryCrossEntropy`` reproduces torch's clamps (``log >= -100`` in forward, the
   denominator ``max(x (1 - x), 1e-12)`` in backward), which a composite cannot: a clamp would
   cut the gradient where torch keeps a huge one.
-* ``LogOnePlusExp`` is ``log(1 + e^x)`` without overflow; its derivative is ``sigmoid``, exact
-  at ``x = 0`` where a composite of ``abs``/``relu`` would see a kink (numerics).
+* ``BinaryCrossEntropyWithLogits`` and ``PointwiseLoss`` (mse, l1, smooth l1, huber) compute
+  the elementwise loss and its reduction in one op, with select-free formulas (speed: these
+  run in every regression or binary-classification step); their ``*Backward`` ops are fused
+  too, with composed double backward.
 * ``CTCLoss`` runs the alpha recursion in log space, vectorised over the batch and the label
   positions, looping only over time; ``CTCLossBackward`` runs the beta recursion.
 
@@ -22,17 +24,16 @@ import numpy as np
 from .._tensor import _make
 from ..autograd.grad_mode import _state
 from ..autograd.graph import Op
-from .elementwise import sigmoid
-from .gather import scatter_into_zeros
+from .activation import sigmoid, softplus
 from .softmax import softmax
 
 __all__ = ["cross_entropy_index", "nll_index", "binary_cross_entropy_op", "log1pexp",
-           "ctc_loss_op"]
+           "bce_with_logits_op", "pointwise_loss", "ctc_loss_op"]
 
 _EPS = 1e-12  # torch's floor for the x (1 - x) denominator of the BCE gradient
 
 
-# -- class-index losses -------------------------------------------------------------------------
+# -- shared helpers -----------------------------------------------------------------------------
 def _class_weights(xp, t, weight, ignore_index, dtype):
     """Safe int64 indices (ignored entries point at class 0) and the per-element weights
     ``weight[t]`` with 0 at ignored entries; the weights are None when all are 1."""
@@ -48,111 +49,184 @@ def _class_weights(xp, t, weight, ignore_index, dtype):
     return t_safe, wt
 
 
-def _reduce(xp, node, loss, wt):
-    """Reduce the per-element loss; 'mean' divides by the total weight (the count without
-    weights). Saves what ``_scale`` needs for backward."""
+def _target_index(xp, t):
+    """The index tuple that picks ``x[n, t[n, ...], ...]`` along dim 1 (plain fancy indexing
+    is several times cheaper than take/put_along_axis on small batches)."""
+    if t.ndim == 1:
+        return (xp.arange(t.shape[0]), t)
+    grids = xp.indices(t.shape, sparse=True)
+    return (grids[0], t) + tuple(grids[1:])
+
+
+def _weights_and_factor(node, xp, loss, wt):
+    """Save the per-element weights and the 'mean' factor ``1 / total weight`` for backward,
+    and reduce ``loss``."""
     red = node.reduction
-    denom = None
+    factor = None
     if red == "mean":
         denom = loss.dtype.type(loss.size) if wt is None else wt.sum(dtype=loss.dtype)
-    node.save(wt=wt, denom=denom)
+        # nothing counted (every target ignored): the mean is 0/0 = nan but torch's gradient
+        # is 0, not 0 * inf
+        factor = 1 / denom if denom != 0 else loss.dtype.type(1)
+    node.save(wt=wt, factor=factor)
     if red == "none":
         return loss
     total = loss.sum(dtype=loss.dtype)
     if red == "sum":
         return xp.asarray(total)
-    with np.errstate(invalid="ignore", divide="ignore"):  # nothing counted: 0/0 = nan (torch)
-        return xp.asarray(total / denom)
+    if wt is None:
+        return xp.asarray(total / loss.dtype.type(loss.size) if loss.size else
+                          loss.dtype.type(np.nan))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return xp.asarray(total / wt.sum(dtype=loss.dtype))
 
 
-def _scale(node, grad):
-    """The gradient's per-element factor as a Tensor built from ``grad`` (so the cotangent
-    stays differentiable): ``grad``, over the total weight for 'mean', times the weights."""
-    if node.reduction == "mean":
-        grad = grad / _make(node.xp.asarray(node.saved("denom")))
-    wt = node.saved("wt")
-    if wt is not None:
-        grad = grad * _make(wt)
-    return grad
+def _coef_tensor(g, factor, w):
+    """``g * factor * w`` as a Tensor (None factor / weight mean 1)."""
+    if factor is not None:
+        g = g * float(factor)
+    return g if w is None else g * _make(w)
 
 
+def _times(x, coef):
+    """``x * coef`` where a coefficient of None means 1."""
+    return x if coef is None else x * coef
+
+
+def _along_classes(v):
+    """A per-element array (or Tensor) shaped to broadcast along dim 1 (the classes)."""
+    if v.ndim == 0:
+        return v
+    return v.reshape(tuple(v.shape[:1]) + (1,) + tuple(v.shape[1:]))
+
+
+def _reduce_plain(xp, loss, reduction):
+    """Reduce an elementwise loss; the 'mean' factor ``1 / n`` for backward (None else)."""
+    if reduction == "none":
+        return loss, None
+    if reduction == "sum":
+        return xp.asarray(loss.sum(dtype=loss.dtype)), None
+    n = loss.size
+    with np.errstate(invalid="ignore", divide="ignore"):  # empty: 0/0 = nan, as torch
+        mean = loss.sum(dtype=loss.dtype) / loss.dtype.type(n)
+    return xp.asarray(mean), (1 / loss.dtype.type(n) if n else loss.dtype.type(1))
+
+
+# -- class-index losses -------------------------------------------------------------------------
 class CrossEntropyIndex(Op):
-    """y = reduce(w[t] (logsumexp(x) - x[t])) along dim 1; dx = s (softmax(x) - onehot(t))."""
+    """y = reduce(a logsumexp(x) - b x[t] - c (x . w)) along dim 1, where b = (1-eps) w[t],
+    c = eps/C (label smoothing) and a = b + c sum(w); dx = s (a softmax(x) - b onehot(t) - c w).
+
+    With no smoothing this is ``w[t] (logsumexp(x) - x[t])``; ignored targets get a = b = c = 0.
+    """
 
     def forward(self, x, t):
-        xp = self.xp
-        t_safe, wt = _class_weights(xp, t, self.weight, self.ignore_index, x.dtype)
-        t1 = xp.expand_dims(t_safe, 1)
-        shifted = x - x.max(axis=1, keepdims=True)
-        e = xp.exp(shifted)
-        s = e.sum(axis=1, keepdims=True)
-        loss = xp.log(s)
-        loss -= xp.take_along_axis(shifted, t1, axis=1)
-        loss = loss.reshape(t.shape)
-        if wt is not None:
-            loss *= wt
+        xp, eps, w = self.xp, self.label_smoothing, self.weight
+        nd, n_classes = x.ndim, x.shape[1]
+        t_safe, wt = _class_weights(xp, t, w, self.ignore_index, x.dtype)
+        idx = _target_index(xp, t_safe)
+        e = x - x.max(axis=1, keepdims=True)
+        picked = e[idx]
+        a = b = c = w_b = None
+        if eps:
+            # the smoothing term needs the shifted scores before they are exponentiated
+            valid = (t != self.ignore_index).astype(x.dtype)
+            if w is not None:
+                w_b = w.reshape((1, n_classes) + (1,) * (nd - 2))
+            b = (1 - eps) * (valid if wt is None else wt)
+            c = (eps / n_classes) * valid
+            a = b + c * (n_classes if w is None else w.sum(dtype=x.dtype))
+            dot = e.sum(axis=1) if w_b is None else (e * w_b).sum(axis=1)
+        else:
+            a = b = wt
+        xp.exp(e, out=e)  # reuse the shifted buffer: one allocation of x's size, not two
+        s = e.sum(axis=1)
+        loss = _times(xp.log(s), a)
+        loss -= _times(picked, b)
+        if c is not None:
+            loss -= c * dot
         self.save_inputs(x)
-        self.save(e=e, s=s, t1=t1)
-        return _reduce(xp, self, loss, wt)
+        self.save(e=e, s=s, idx=idx, a=a, b=b, c=c, w_b=w_b)
+        return _weights_and_factor(self, xp, loss, wt)
 
     def backward(self, grad):
-        scale = _scale(self, grad)
         # x is only needed to differentiate this gradient again (create_graph=True)
         x = self.saved_inputs() if _state.enabled else None
-        return CrossEntropyIndexBackward.apply(scale, x, e=self.saved("e"), s=self.saved("s"),
-                                               t1=self.saved("t1")), None
+        saved = {k: self.saved(k) for k in ("e", "s", "idx", "a", "b", "c", "w_b", "factor")}
+        return CrossEntropyIndexBackward.apply(grad, x, **saved), None
 
 
 class CrossEntropyIndexBackward(Op):
-    """y = s (softmax(x) - onehot(t)) along dim 1; ds = sum(gg p) - gg[t], dx = softmax'."""
+    """y = f g (a softmax(x) - b onehot(t) - c w), f the mean factor; dg = f (a sum(gg p) -
+    b gg[t] - c sum(gg w)), dx = the softmax Jacobian applied to f g a gg."""
 
-    def forward(self, scale, x):
-        xp, t1 = self.xp, self.t1
+    def forward(self, g, x):
+        xp, idx = self.xp, self.idx
         if x is not None:
-            self.save_inputs(scale, x)
-        s1 = xp.expand_dims(scale, 1) if scale.ndim else scale
-        out = self.e * (s1 / self.s)  # softmax times the scale, in one pass over the input
-        picked = xp.take_along_axis(out, t1, axis=1)
-        picked -= s1
-        xp.put_along_axis(out, t1, picked, axis=1)
+            self.save_inputs(g, x)
+        sc = g if self.factor is None else g * self.factor
+        out = self.e * _along_classes(_times(sc, self.a) / self.s)
+        out[idx] -= _times(sc, self.b)
+        if self.c is not None:
+            out -= _times(_along_classes(sc * self.c), self.w_b)
         self.e = self.s = None  # a recorded node must not keep the activations alive
         return out
 
     def backward(self, gg):
-        scale, x = self.saved_inputs()
+        g, x = self.saved_inputs()
         p = softmax(x, 1)
-        t1 = _make(self.t1)
-        g_scale = (gg * p).sum(1) - gg.gather(1, t1).squeeze(1)
-        v = gg * (scale.unsqueeze(1) if scale.dim() else scale)
+        coef = {k: None if getattr(self, k) is None else _make(getattr(self, k))
+                for k in ("a", "b", "c", "w_b")}
+        t1 = _make(self.idx[1]).unsqueeze(1)
+        g_g = _times((gg * p).sum(1), coef["a"]) - _times(gg.gather(1, t1).squeeze(1),
+                                                          coef["b"])
+        if coef["c"] is not None:
+            g_g = g_g - coef["c"] * _times(gg, coef["w_b"]).sum(1)
+        sc = _times(g if self.factor is None else g * float(self.factor), coef["a"])
+        v = gg * _along_classes(sc)
         g_x = p * (v - (v * p).sum(1, keepdim=True))
-        return g_scale, g_x
+        if self.factor is not None:
+            g_g = g_g * float(self.factor)
+        return g_g, g_x
 
 
 class NLLLoss(Op):
-    """y = reduce(-w[t] x[t]) along dim 1; dx = -s at the target entries, 0 elsewhere."""
+    """y = reduce(-w[t] x[t]) along dim 1; dx = -c g at the target entries, 0 elsewhere."""
 
     def forward(self, x, t):
         xp = self.xp
         t_safe, wt = _class_weights(xp, t, self.weight, self.ignore_index, x.dtype)
-        t1 = xp.expand_dims(t_safe, 1)
-        loss = -xp.take_along_axis(x, t1, axis=1).reshape(t.shape)
+        idx = _target_index(xp, t_safe)
+        loss = -x[idx]
         if wt is not None:
             loss *= wt
         self.in_shape = x.shape
-        self.save(t1=t1)
-        return _reduce(xp, self, loss, wt)
+        self.save(idx=idx)
+        return _weights_and_factor(self, xp, loss, wt)
 
     def backward(self, grad):
-        t1 = self.saved("t1")
-        src = (-_scale(self, grad)).expand(t1.shape[:1] + t1.shape[2:]).unsqueeze(1)
-        return scatter_into_zeros(self.in_shape, 1, _make(t1), src), None
+        return NLLLossBackward.apply(grad, shape=self.in_shape, idx=self.saved("idx"),
+                                     factor=self.saved("factor"), wt=self.saved("wt")), None
 
 
-def cross_entropy_index(input, target, weight, ignore_index, reduction):
-    """Fused ``nll_loss(log_softmax(input, 1), target)`` for class indices (checked inputs;
-    ``weight`` is an array or None)."""
+class NLLLossBackward(Op):
+    """y = zeros with -c g at the target entries; dg = -c gg[t]."""
+
+    def forward(self, g):
+        out = self.xp.zeros(self.shape, dtype=g.dtype)
+        out[self.idx] = -_times(_times(g, self.factor), self.wt)
+        return out
+
+    def backward(self, gg):
+        t1 = _make(self.idx[1]).unsqueeze(1)
+        return -_coef_tensor(gg.gather(1, t1).squeeze(1), self.factor, self.wt)
+
+
+def cross_entropy_index(input, target, weight, ignore_index, reduction, label_smoothing=0.0):
+    """Fused cross entropy of logits and class indices along dim 1 (checked inputs; ``weight``
+    is an array or None)."""
     return CrossEntropyIndex.apply(input, target, weight=weight, ignore_index=ignore_index,
-                                   reduction=reduction)
+                                   reduction=reduction, label_smoothing=float(label_smoothing))
 
 
 def nll_index(input, target, weight, ignore_index, reduction):
@@ -162,11 +236,12 @@ def nll_index(input, target, weight, ignore_index, reduction):
                          reduction=reduction)
 
 
-# -- binary cross entropy and softplus ----------------------------------------------------------
+# -- binary cross entropy ----------------------------------------------------------------------
 class BinaryCrossEntropy(Op):
-    """y = -w (t log x + (1-t) log(1-x)), logs clamped at -100; dx = w (x-t) / x(1-x)."""
+    """y = reduce(-w (t log x + (1-t) log(1-x))), logs clamped at -100;
+    dx = w (x - t) / max(x (1 - x), 1e-12), dt = w (log(1 - x) - log(x))."""
 
-    def forward(self, x, t, w):
+    def forward(self, x, t):
         xp = self.xp
         if x.size and ((x < 0) | (x > 1)).any():
             raise RuntimeError("all elements of input should be between 0 and 1")
@@ -178,59 +253,212 @@ class BinaryCrossEntropy(Op):
             log_1mx = xp.maximum(xp.log1p(-x), -100)
         loss = (t - 1) * log_1mx
         loss -= t * log_x
-        if w is not None:
-            loss *= w
-        self.save(w=w)
-        return loss
+        if self.weight is not None:
+            loss *= self.weight
+        out, self.factor = _reduce_plain(xp, loss, self.reduction)
+        return out
 
     def backward(self, grad):
         x, t = self.saved_inputs()
-        w = self.saved("w")
-        gw = grad if w is None else grad * _make(w)
-        need_x, need_t = self.needs_input_grad[:2]
-        gx = BinaryCrossEntropyBackward.apply(gw, x, t) if need_x else None
-        # torch leaves the target's gradient unclamped (infinite at x = 0 or 1)
-        gt = gw * ((-x).log1p() - x.log()) if need_t else None
-        return gx, gt, None
+        need_x, need_t = self.needs_input_grad
+        gx = BinaryCrossEntropyBackward.apply(grad, x, t, weight=self.weight,
+                                              factor=self.factor) if need_x else None
+        gt = None
+        if need_t:  # torch leaves the target's gradient unclamped (infinite at x = 0 or 1)
+            gt = _coef_tensor(grad, self.factor, self.weight) * ((-x).log1p() - x.log())
+        return gx, gt
 
 
 class BinaryCrossEntropyBackward(Op):
-    """y = g (x - t) / max(x (1 - x), 1e-12); derivatives as torch's double backward."""
+    """y = c (x - t) / max(x (1 - x), 1e-12) with c = g f w (f the mean factor); the
+    derivatives follow torch's double backward."""
 
     def forward(self, g, x, t):
         self.save_inputs(g, x, t)
-        return g * (x - t) / self.xp.maximum(x * (1 - x), _EPS)
+        c = _times(_times(g, self.factor), self.weight)
+        return c * (x - t) / self.xp.maximum(x * (1 - x), _EPS)
 
     def backward(self, gg):
         g, x, t = self.saved_inputs()
+        fw = _coef_tensor(gg, self.factor, self.weight)
         denom = (x * (1 - x)).clamp_min(_EPS)
-        g_g = gg * (x - t) / denom
+        g_g = fw * (x - t) / denom
         # torch pads both factors by eps here instead of clamping their product
-        g_x = gg * g * (x * x - 2 * x * t + t) / ((x + _EPS).square() * (1 - x + _EPS).square())
-        g_t = -gg * g / denom
+        g_x = fw * g * (x * x - 2 * x * t + t) / ((x + _EPS).square() * (1 - x + _EPS).square())
+        g_t = -fw * g / denom
         return g_g, g_x, g_t
 
 
-def binary_cross_entropy_op(input, target, weight):
-    """Elementwise binary cross entropy with torch's clamps (``weight`` a Tensor or None)."""
-    return BinaryCrossEntropy.apply(input, target, weight)
-
-
-class LogOnePlusExp(Op):
-    """y = log(1 + e^x) = max(x, 0) + log1p(e^-|x|); dy/dx = sigmoid(x)."""
-
-    def forward(self, x):
-        xp = self.xp
-        self.save_inputs(x)
-        return xp.maximum(x, 0) + xp.log1p(xp.exp(-xp.abs(x)))
-
-    def backward(self, grad):
-        return grad * sigmoid(self.saved_inputs())
+def binary_cross_entropy_op(input, target, weight, reduction):
+    """Binary cross entropy with torch's clamps and the reduction (``weight`` an array of the
+    input's dtype, or None)."""
+    return BinaryCrossEntropy.apply(input, target, weight=weight, reduction=reduction)
 
 
 def log1pexp(input):
-    """``log(1 + exp(input))`` (softplus with beta 1) without overflow or a kink at 0."""
-    return LogOnePlusExp.apply(input)
+    """``log(1 + exp(input))`` (softplus with beta 1, no threshold) without overflow."""
+    return softplus(input, 1.0, np.inf)
+
+
+class BinaryCrossEntropyWithLogits(Op):
+    """y = reduce(w ((1 - t) x + l softplus(-x))), l = 1 + (p - 1) t (p = pos_weight);
+    dx = w ((1 - t) - l sigmoid(-x)), dt = w (-x + (p - 1) softplus(-x))."""
+
+    promote = True
+
+    def forward(self, x, t):
+        xp = self.xp
+        small = xp.exp(-xp.abs(x))
+        xp.log1p(small, out=small)
+        sp_neg = xp.maximum(-x, 0)  # softplus(-x) = max(-x, 0) + log1p(exp(-|x|))
+        sp_neg += small
+        lw = None if self.pos_weight is None else 1 + (self.pos_weight - 1) * t
+        loss = (1 - t) * x
+        loss += _times(sp_neg, lw)
+        if self.weight is not None:
+            loss = loss * self.weight
+        self.save_inputs(x, t)
+        out, self.factor = _reduce_plain(xp, loss, self.reduction)
+        return out
+
+    def backward(self, grad):
+        x, t = self.saved_inputs()
+        w, pw, factor = self.weight, self.pos_weight, self.factor
+        need_x, need_t = self.needs_input_grad
+        gx = BinaryCrossEntropyWithLogitsBackward.apply(
+            grad, x, t, weight=w, pos_weight=pw, factor=factor) if need_x else None
+        gt = None
+        if need_t:
+            # the target's gradient is rarely needed: compose it
+            c = _coef_tensor(grad, factor, w)
+            gt = -x if pw is None else -x + (_make(pw) - 1) * log1pexp(-x)
+            gt = c * gt
+        return gx, gt
+
+
+class BinaryCrossEntropyWithLogitsBackward(Op):
+    """y = c ((1 - t) - l sigmoid(-x)), c = g f w; dg = f w (...), dx = c l s(x) s(-x),
+    dt = c (-1 - (p - 1) sigmoid(-x))."""
+
+    def forward(self, g, x, t):
+        xp = self.xp
+        self.save_inputs(g, x, t)
+        e = xp.exp(-xp.abs(x))
+        # sigmoid(-x) = exp(-softplus(x)), exact in both tails and free of a select
+        sig_neg = xp.log1p(e)
+        sig_neg += xp.maximum(x, 0)
+        xp.negative(sig_neg, out=sig_neg)
+        xp.exp(sig_neg, out=sig_neg)
+        lw = None if self.pos_weight is None else 1 + (self.pos_weight - 1) * t
+        out = (1 - t) - _times(sig_neg, lw)
+        out *= _times(_times(g, self.factor), self.weight)
+        return out
+
+    def backward(self, gg):
+        g, x, t = self.saved_inputs()
+        pw = None if self.pos_weight is None else _make(self.pos_weight)
+        lw = None if pw is None else 1 + (pw - 1) * t
+        s_neg = sigmoid(-x)
+        fw = _coef_tensor(gg, self.factor, self.weight)
+        g_g = fw * ((1 - t) - _times(s_neg, lw))
+        c = fw * g
+        g_x = c * _times(sigmoid(x) * s_neg, lw)
+        g_t = -c if pw is None else c * (-1 - (pw - 1) * s_neg)
+        return g_g, g_x, g_t
+
+
+def bce_with_logits_op(input, target, weight, pos_weight, reduction):
+    """Fused, stable binary cross entropy of logits (``weight``/``pos_weight`` arrays of the
+    result dtype, or None)."""
+    return BinaryCrossEntropyWithLogits.apply(input, target, weight=weight,
+                                              pos_weight=pos_weight, reduction=reduction)
+
+
+# -- pointwise regression losses ----------------------------------------------------------------
+def _pointwise_value(xp, kind, d, p):
+    """The elementwise loss of the difference ``d`` (``p`` is beta or delta); written without
+    selects, which NumPy runs far slower than arithmetic."""
+    if kind == "mse":
+        return d * d
+    ad = xp.abs(d)
+    if kind == "l1":
+        return ad
+    m = xp.minimum(ad, p)  # |d| in the quadratic zone, p beyond it
+    lin = ad - m
+    if kind == "smooth_l1":  # 0.5 d^2 / beta inside, |d| - beta / 2 outside
+        m *= m
+        m *= 0.5 / p
+        return m + lin
+    m *= m  # huber: 0.5 d^2 inside, delta (|d| - delta / 2) outside
+    m *= 0.5
+    lin *= p
+    return m + lin
+
+
+def _pointwise_slope(xp, kind, d, p):
+    """The derivative of the elementwise loss at ``d``."""
+    if kind == "mse":
+        return 2 * d
+    if kind == "l1":
+        return xp.sign(d)
+    if kind == "smooth_l1":
+        return xp.clip(d / p, -1, 1)
+    return xp.clip(d, -p, p)
+
+
+class PointwiseLoss(Op):
+    """y = reduce(f(x - t)) for f = mse | l1 | smooth_l1 (beta) | huber (delta);
+    dx = f'(x - t), dt = -f'(x - t)."""
+
+    promote = True
+
+    def forward(self, x, t):
+        self.save_inputs(x, t)
+        loss = _pointwise_value(self.xp, self.kind, x - t, self.p)
+        out, self.factor = _reduce_plain(self.xp, loss, self.reduction)
+        return out
+
+    def backward(self, grad):
+        x, t = self.saved_inputs()
+        g = PointwiseLossBackward.apply(grad, x, t, kind=self.kind, p=self.p,
+                                        factor=self.factor)
+        need_x, need_t = self.needs_input_grad
+        return (g if need_x else None), (-g if need_t else None)
+
+
+class PointwiseLossBackward(Op):
+    """y = g f f'(x - t) (f the mean factor); dg = f f'(d), dx = -dt = g f f''(d)."""
+
+    def forward(self, g, x, t):
+        self.save_inputs(g, x, t)
+        slope = _pointwise_slope(self.xp, self.kind, x - t, self.p)
+        slope *= g if self.factor is None else g * self.factor
+        return slope
+
+    def backward(self, gg):
+        g, x, t = self.saved_inputs()
+        d = x - t
+        kind, p = self.kind, self.p
+        if kind == "mse":
+            slope, curve = 2 * d, 2.0
+        elif kind == "l1":
+            slope, curve = d.sign(), None
+        elif kind == "smooth_l1":
+            slope = (d / p).clamp(-1, 1)
+            curve = (d.abs() < p).to(d.dtype) / p
+        else:
+            slope, curve = d.clamp(-p, p), (d.abs() < p).to(d.dtype)
+        f = 1.0 if self.factor is None else float(self.factor)
+        g_g = gg * slope * f
+        if curve is None:  # piecewise linear: no second derivative
+            return g_g, None, None
+        h = gg * g * curve * f
+        return g_g, h, -h
+
+
+def pointwise_loss(input, target, kind, reduction, p=None):
+    """Fused mse / l1 / smooth_l1 / huber loss with its reduction (floating inputs)."""
+    return PointwiseLoss.apply(input, target, kind=kind, reduction=reduction, p=p)
 
 
 # -- CTC ----------------------------------------------------------------------------------------

@@ -45,7 +45,7 @@ class LinearFused(Op):
 
 
 def linear_fused(input, weight, bias=None):
-    """``input @ weight.T + bias`` for checked operands (see :func:`numtorch.nn.functional.linear`).
+    """``input @ weight.T + bias`` for operands checked by ``nn.functional.linear``.
 
     The caller guarantees: ``input`` at least 2-D, ``weight`` 2-D with
     ``weight.shape[1] == input.shape[-1]``, ``bias`` None or 1-D of ``weight.shape[0]``

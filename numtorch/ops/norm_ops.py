@@ -1,44 +1,73 @@
-"""Fused normalisation primitive: subtract the mean, divide by the standard deviation.
+"""Fused normalisation primitives: standardise over some dims, then scale and shift.
 
-Batch, layer, group and instance norm all reduce to "standardise over some dims". Composed
-from ``mean``/``var``/``sub``/``div`` ops this costs about ten passes over the input and as many
-saved temporaries, and the composed backward is longer still. ``Normalize`` computes the
-statistics in one einsum pass each, saves only the normalised input and the inverse standard
-deviation, and has a fused backward (``NormalizeBackward``) whose own backward is composed of
-numtorch ops, so gradients of any order work (speed and memory).
+Batch, layer, group and instance norm all reduce to "standardise over some dims" followed
+by an affine map. Composed from ``mean``/``var``/``sub``/``div``/``mul``/``add`` ops that costs
+about ten passes over the input and as many saved temporaries, and the composed backward is
+longer still. ``NormalizeAffine`` computes the statistics with one einsum pass each, saves the
+normalised input and the inverse standard deviation, and its fused backward
+(``NormalizeAffineBackward``) gets the weight and bias gradients from the sums the input
+gradient needs anyway (speed and memory). That backward's own backward is composed of
+numtorch ops and the two-output ``Normalize``/``NormalizeBackward`` pair below, so gradients
+of any order work.
 
-The affine part (``* weight + bias``) stays a composition in ``nn.functional``: it is two
-cheap elementwise ops whose gradients the engine already reduces correctly.
+``CrossMapLRN2d`` is Lua torch's cross-channel LRN with its legacy gradient formula (written
+on arrays, once differentiable, as torch's).
 """
+
+import functools
 
 import numpy as np
 
+from .._tensor import _make
 from ..autograd.graph import Op
 
-__all__ = ["normalize_stats"]
+__all__ = ["normalize_affine", "cross_map_lrn2d"]
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+@functools.lru_cache(maxsize=512)
+def _plan(shape, dims, two):
+    """(einsum subscripts or None, kept shape) for summing ``shape`` over ``dims``."""
+    nd = len(shape)
+    kept = tuple(1 if i in dims else s for i, s in enumerate(shape))
+    if nd > len(_LETTERS) or (nd - 1) not in dims:
+        return None, kept
+    sub = _LETTERS[:nd]
+    out = "".join(c for i, c in enumerate(sub) if i not in dims)
+    return (f"{sub},{sub}->{out}" if two else f"{sub}->{out}"), kept
 
 
 def _sum_keepdim(xp, a, dims, b=None):
     """sum(a) or sum(a * b) over ``dims`` with those dims kept as size 1.
 
-    ``einsum`` reduces any set of axes in one pass without the temporary ``a * b`` and is
-    about twice as fast as ``ndarray.sum`` over non-trailing axes (measured for float32).
+    When the last axis is reduced, ``einsum`` does it in one pass without the temporary
+    ``a * b``, about twice as fast as ``ndarray.sum`` (float32, batch- and layer-norm shapes).
+    When trailing axes are kept, einsum's strided accumulation is ~10x slower than a product
+    followed by ``sum``, so that path is used instead.
     """
-    nd = a.ndim
-    kept = tuple(1 if i in dims else s for i, s in enumerate(a.shape))
-    if nd > len(_LETTERS):  # pragma: no cover - beyond einsum's letters; plain reductions
-        r = a.sum(axis=dims, keepdims=True) if b is None else (a * b).sum(axis=dims,
-                                                                          keepdims=True)
-        return r
-    sub = _LETTERS[:nd]
-    out = "".join(c for i, c in enumerate(sub) if i not in dims)
-    if b is None:
-        r = xp.einsum(f"{sub}->{out}", a)
-    else:
-        r = xp.einsum(f"{sub},{sub}->{out}", a, b)
-    return xp.asarray(r).reshape(kept)
+    spec, kept = _plan(a.shape, dims, b is not None)
+    if spec is None:
+        return (a if b is None else a * b).sum(axis=dims, keepdims=True)
+    r = xp.einsum(spec, a) if b is None else xp.einsum(spec, a, b)
+    return r.reshape(kept)
+
+
+def _standardize(op, x):
+    """(xhat, invstd) of ``x`` over ``op.dims``; the batch mean and biased variance go to
+    ``op.stats`` when it is a dict (running-statistics updates need them)."""
+    xp, dims = op.xp, op.dims
+    count = x.dtype.type(op.n)
+    with np.errstate(invalid="ignore", divide="ignore"):  # n == 0 gives NaN, as torch
+        mean = _sum_keepdim(xp, x, dims) / count
+        xhat = x - mean
+        var = _sum_keepdim(xp, xhat, dims, xhat) / count
+        invstd = 1 / xp.sqrt(var + x.dtype.type(op.eps))
+        xhat *= invstd
+    if op.stats is not None:
+        op.stats["mean"] = mean
+        op.stats["var"] = var
+    return xhat, invstd
 
 
 class Normalize(Op):
@@ -46,25 +75,17 @@ class Normalize(Op):
 
     Outputs ``(xhat, invstd)`` (invstd keeps the reduced dims as size 1).
     Derivative: dx = NormalizeBackward(g_xhat) - g_invstd * invstd^2 * xhat / n.
-    ``stats`` (a dict or None) receives the batch ``mean`` and biased ``var`` arrays, which
-    the running-statistics updates of batch and instance norm need.
+    Used to recompute xhat and invstd with their graph for higher-order gradients.
     """
 
+    stats = None
+
+
     def forward(self, x):
-        xp, dims, n = self.xp, self.dims, self.n
-        count = x.dtype.type(n)
-        with np.errstate(invalid="ignore", divide="ignore"):  # n == 0 gives NaN, as torch
-            mean = _sum_keepdim(xp, x, dims) / count
-            xc = x - mean
-            var = _sum_keepdim(xp, xc, dims, xc) / count
-            invstd = 1 / xp.sqrt(var + x.dtype.type(self.eps))
-        xc *= invstd
-        if self.stats is not None:
-            self.stats["mean"] = mean
-            self.stats["var"] = var
-        self.save_output(xc, 0)
+        xhat, invstd = _standardize(self, x)
+        self.save_output(xhat, 0)
         self.save_output(invstd, 1)
-        return xc, invstd
+        return xhat, invstd
 
     def backward(self, g_xhat, g_invstd):
         xhat = self.saved_output(0)
@@ -87,12 +108,13 @@ class NormalizeBackward(Op):
         self.save_inputs(g, xhat, invstd)
         xp, dims = self.xp, self.dims
         n = g.dtype.type(self.n)
-        mean_g = _sum_keepdim(xp, g, dims) / n
-        mean_gx = _sum_keepdim(xp, g, dims, xhat) / n
-        out = xhat * mean_gx
-        xp.subtract(g, out, out=out)
-        out -= mean_g
-        out *= invstd
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean_g = _sum_keepdim(xp, g, dims) / n
+            mean_gx = _sum_keepdim(xp, g, dims, xhat) / n
+            out = xhat * mean_gx
+            xp.subtract(g, out, out=out)
+            out -= mean_g
+            out *= invstd
         return out
 
     def backward(self, gg):
@@ -113,27 +135,250 @@ class NormalizeBackward(Op):
         return dg, dxhat, dinv
 
 
-def normalize_stats(input, dims, eps, stats=None):
-    """Standardise ``input`` over ``dims``: return ``(xhat, invstd)``.
+class NormalizeAffine(Op):
+    """y = xhat * w + b with xhat = Normalize(x) over ``dims`` (w, b broadcastable, optional).
+
+    The forward pass of batch, instance, layer and group norm in one op, so that their
+    backward is one fused op as well (``NormalizeAffineBackward``): the weight and bias
+    gradients come out of the sums that the input gradient needs anyway. ``stats`` (a dict
+    or None) receives the batch mean and biased variance for running statistics.
+    """
+
+    def forward(self, x, w, b):
+        xhat, invstd = _standardize(self, x)
+        self.w_shape = None if w is None else w.shape
+        self.b_shape = None if b is None else b.shape
+        if w is None:
+            self.save_inputs(x)
+        else:
+            self.save_inputs(x, w)
+        self.save(invstd=invstd, xhat=xhat)
+        # the output is never the saved xhat: torch saves the input, not the output, so
+        # code that changes the output in place (y.relu_()) must keep working
+        if w is None:
+            return xhat + b if b is not None else xhat.copy()
+        y = xhat * w
+        if b is not None:
+            y += b
+        return y
+
+    def backward(self, gy):
+        saved = self.saved_inputs()
+        x, w = (saved, None) if self.w_shape is None else saved
+        xhat = self.saved("xhat")
+        need_x, need_w, need_b = self.needs_input_grad
+        outs = tuple(k for k, need in (("x", need_x), ("w", need_w), ("b", need_b)) if need)
+        if not outs:
+            return None, None, None
+        res = NormalizeAffineBackward.apply(gy, x, w, xhat=xhat, invstd=self.saved("invstd"),
+                                            dims=self.dims, n=self.n, eps=self.eps, outs=outs,
+                                            w_shape=self.w_shape, b_shape=self.b_shape)
+        got = dict(zip(outs, res if type(res) is tuple else (res,)))
+        return got.get("x"), got.get("w"), got.get("b")
+
+
+class NormalizeAffineBackward(Op):
+    """(gx, gw, gb) of y = Normalize(x) * w + b for the output gradient gy:
+    gx = invstd * (h - mean(h) - xhat * mean(h * xhat)) with h = gy * w,
+    gw = sum(gy * xhat), gb = sum(gy) over w's and b's broadcast dims.
+
+    Only the requested gradients (``outs``) are returned. The backward recomputes xhat and
+    invstd from x with ``Normalize`` and is composed of numtorch ops (any order).
+    """
+
+    def forward(self, gy, x, w):
+        xp, dims, n = self.xp, self.dims, self.n
+        xhat, invstd = self.xhat, self.invstd
+        if w is not None:
+            self.save_inputs(gy, x, w)
+        else:
+            self.save_inputs(gy, x)
+        count = gy.dtype.type(n)
+        # a weight constant over each group folds into the scale: no h = gy * w pass
+        folded = w is None or self._per_group(self.w_shape)
+        h = gy if folded else gy * w
+        scale = invstd if w is None or not folded else invstd * w
+        results = {}
+        with np.errstate(invalid="ignore", divide="ignore"):
+            sum_h = _sum_keepdim(xp, h, dims)
+            sum_hx = _sum_keepdim(xp, h, dims, xhat)
+            if "x" in self.outs:
+                gx = xhat * (sum_hx / count)
+                xp.subtract(h, gx, out=gx)
+                gx -= sum_h / count
+                gx *= scale
+                results["x"] = gx
+        if "w" in self.outs:
+            if folded:
+                results["w"] = _sum_to_shape(xp, sum_hx, self.w_shape)
+            else:
+                results["w"] = _sum_to_shape(xp, gy, self.w_shape, xhat)
+        if "b" in self.outs:
+            if folded and self._per_group(self.b_shape):  # then sum_h is sum(gy)
+                results["b"] = _sum_to_shape(xp, sum_h, self.b_shape)
+            else:
+                results["b"] = _sum_to_shape(xp, gy, self.b_shape)
+        out = tuple(results[k] for k in self.outs)
+        return out if len(out) > 1 else out[0]
+
+    def _per_group(self, shape):
+        """Whether a parameter of ``shape`` is constant within each normalised group."""
+        return len(shape) == len(self.xhat.shape) and all(shape[d] == 1 for d in self.dims)
+
+    def backward(self, *grads):
+        saved = self.saved_inputs()
+        gy, x = saved[0], saved[1]
+        w = saved[2] if len(saved) == 3 else None
+        gg = dict(zip(self.outs, grads))
+        ggx, ggw, ggb = gg.get("x"), gg.get("w"), gg.get("b")
+        need_x = self.needs_input_grad[1]
+        dims, n = self.dims, self.n
+        xhat, invstd = Normalize.apply(x, dims=dims, eps=self.eps, n=n)
+        h = gy if w is None else gy * w
+
+        def mean(t):
+            return t.mean(dims, keepdim=True)
+
+        # with L(g) = g - mean(g) - xhat * mean(g * xhat) (self-adjoint):
+        # gx = invstd * L(h), gw = sum(gy * xhat), gb = sum(gy)
+        d_gy = d_xhat = d_inv = d_w = None
+        if ggx is not None:
+            lg = NormalizeBackward.apply(ggx, xhat, invstd, dims=dims, n=n)  # invstd * L(ggx)
+            d_gy = lg if w is None else lg * w
+            if w is not None:
+                d_w = gy * lg
+            if need_x:
+                a = ggx * invstd
+                mean_hx = mean(h * xhat)
+                d_xhat = -(a * mean_hx + h * mean(a * xhat))
+                d_inv = (ggx * (h - mean(h) - xhat * mean_hx)).sum(dims, keepdim=True)
+        if ggw is not None:
+            t = ggw * xhat
+            d_gy = t if d_gy is None else d_gy + t
+            if need_x:
+                t = ggw * gy
+                d_xhat = t if d_xhat is None else d_xhat + t
+        if ggb is not None:
+            d_gy = ggb if d_gy is None else d_gy + ggb
+        if d_gy is not None and tuple(d_gy.shape) != tuple(gy.shape):
+            d_gy = d_gy.expand(gy.shape)
+        d_x = None
+        if d_xhat is not None:  # through xhat(x) and invstd(x): Normalize's derivative
+            d_x = NormalizeBackward.apply(d_xhat, xhat, invstd, dims=dims, n=n)
+            if d_inv is not None:
+                d_x = d_x - d_inv * invstd * invstd * xhat / n
+        if w is None:
+            return d_gy, d_x, None
+        return d_gy, d_x, d_w
+
+
+@functools.lru_cache(maxsize=512)
+def _broadcast_dims(full, shape):
+    """The dims of ``full`` along which ``shape`` was broadcast (leading ones included)."""
+    lead = len(full) - len(shape)
+    return tuple(i for i in range(len(full))
+                 if i < lead or (shape[i - lead] == 1 and full[i] != 1))
+
+
+def _sum_to_shape(xp, a, shape, b=None):
+    """sum(a) (or sum(a * b)) down to the broadcastable ``shape``."""
+    return _sum_keepdim(xp, a, _broadcast_dims(a.shape, shape), b).reshape(shape)
+
+
+def normalize_affine(input, weight, bias, dims, eps, stats=None):
+    """Standardise ``input`` over ``dims``, then scale by ``weight`` and shift by ``bias``.
 
     Args:
         input (Tensor): a floating point tensor.
+        weight (Tensor or None): broadcastable to ``input``.
+        bias (Tensor or None): broadcastable to ``input``.
         dims (tuple of int): the (non-negative, sorted) dims holding one group's values.
         eps (float): added to the biased variance before the square root.
-        stats (dict, optional): receives the batch ``"mean"`` and biased ``"var"`` arrays
-            (reduced dims kept as size 1), for running-statistics updates.
+        stats (dict, optional): receives the batch ``"mean"`` and biased ``"var"`` arrays.
 
     Returns:
-        tuple: ``xhat`` with ``input``'s shape and ``invstd`` with the reduced dims as 1.
+        Tensor: ``input``'s shape.
 
     Example:
-        >>> from numtorch.ops.norm_ops import normalize_stats
-        >>> xhat, invstd = normalize_stats(torch.randn(4, 3), (0,), 1e-5)
-        >>> xhat.shape, invstd.shape
-        (torch.Size([4, 3]), torch.Size([1, 3]))
+        >>> from numtorch.ops.norm_ops import normalize_affine
+        >>> normalize_affine(torch.tensor([[1.0, 3.0]]), None, torch.tensor([1.0]), (1,), 0.0)
+        tensor([[0., 2.]])
     """
     shape = input.shape
     n = 1
     for d in dims:
         n *= shape[d]
-    return Normalize.apply(input, dims=tuple(dims), eps=float(eps), n=n, stats=stats)
+    return NormalizeAffine.apply(input, weight, bias, dims=tuple(dims), eps=float(eps), n=n,
+                                 stats=stats)
+
+
+def _window_sum(xp, a, lo, hi):
+    """s[:, c] = sum of a[:, c + lo : c + hi + 1] along dim 1, zero outside the channels.
+
+    A loop over the (small) window, each step one strided add.
+    """
+    c = a.shape[1]
+    out = xp.zeros_like(a)
+    for off in range(lo, hi + 1):
+        if off >= 0:
+            out[:, :c - off] += a[:, off:] if off < c else 0
+        else:
+            out[:, -off:] += a[:, :c + off] if -off < c else 0
+    return out
+
+
+class CrossMapLRN2d(Op):
+    """Lua torch's cross-channel LRN: y = x * (k + alpha / size * S)^-beta, S the window sum
+    of x^2 over channels [c - h, c + h] (h = (size - 1) // 2) plus channel 0 once c > h.
+
+    The gradient is the legacy closed form torch uses, not the derivative of this forward,
+    so it is written on arrays and is once differentiable (as torch's).
+    """
+
+    once_differentiable = True
+
+    def forward(self, x):
+        xp, size = self.xp, self.size
+        h = int((size - 1) / 2 + 1) - 1
+        sq = x * x
+        s = _window_sum(xp, sq, -h, h)
+        if x.shape[1] > h + 1:  # the running sum never drops channel 0
+            s[:, h + 1:] += sq[:, :1]
+        scale = s * x.dtype.type(self.alpha / size) + x.dtype.type(self.k)
+        y = x * scale ** x.dtype.type(-self.beta)
+        self.save(x=x, y=y, scale=scale)
+        return y
+
+    def backward(self, grad):
+        xp, size = self.xp, self.size
+        x, y, scale = self.saved("x"), self.saved("y"), self.saved("scale")
+        g = grad._array
+        inv = int(size - (size - 1) / 2)
+        ratio = g * y / scale
+        acc = _window_sum(xp, ratio, -inv, size - 1 - inv)
+        dt = x.dtype.type
+        gx = scale ** dt(-self.beta) * g - dt(2 * self.alpha * self.beta / size) * x * acc
+        return _make(gx)
+
+
+def cross_map_lrn2d(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """Lua torch's cross-channel local response normalization of a 4-D input.
+
+    Args:
+        input (Tensor): shape ``(N, C, H, W)``.
+        size (int): window size.
+        alpha (float): multiplicative factor. Default: 1e-4.
+        beta (float): exponent. Default: 0.75.
+        k (float): additive factor. Default: 1.
+
+    Returns:
+        Tensor: same shape as ``input``.
+
+    Example:
+        >>> from numtorch.ops.norm_ops import cross_map_lrn2d
+        >>> cross_map_lrn2d(torch.ones(1, 2, 1, 1), 3, alpha=3.0, beta=1.0, k=0.0)
+        tensor([[[[0.5000]],
+        <BLANKLINE>
+                 [[0.5000]]]])
+    """
+    return CrossMapLRN2d.apply(input, size=size, alpha=alpha, beta=beta, k=k)

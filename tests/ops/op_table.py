@@ -297,3 +297,75 @@ ELEMENTWISE = [
     _ternary("clamp_tensor_crossed", lambda t, x, lo, hi: t.clamp(x, lo, hi),
              domain=((-2.0, 2.0), (0.1, 1.5), (-1.5, -0.1)), shapes=_CLAMP_SHAPES),
 ]
+
+# The newer pointwise functions (ops/special.py, floating.py, comparison.py), run by
+# tests/ops/test_special.py. Inputs stay away from poles (the gamma family at 0 and below) and
+# from the points where torch picks a one-sided derivative (those have their own tests).
+_GAMMA = (0.3, 3.0)
+_SPECIAL_32 = {"float32": (2e-3, 2e-4)}
+_INTEGRATE = (((5,),), ((3, 4),), ((2, 3, 4),))
+
+SPECIAL = [
+    # -- special functions --------------------------------------------------------------------
+    _unary("erfc", lambda t, x: t.erfc(x)),
+    _unary("erfinv", lambda t, x: t.erfinv(x), domain=_TRIG_INV, tol=_SPECIAL_32),
+    _unary("lgamma", lambda t, x: t.lgamma(x), domain=_GAMMA, tol=_SPECIAL_32),
+    _unary("lgamma_negative", lambda t, x: t.lgamma(x), domain=(-2.9, -2.1), tol=_SPECIAL_32),
+    _unary("digamma", lambda t, x: t.digamma(x), domain=_GAMMA, tol=_SPECIAL_32),
+    _unary("polygamma_0", lambda t, x: t.polygamma(0, x), domain=_GAMMA, tol=_SPECIAL_32),
+    _unary("polygamma_1", lambda t, x: t.polygamma(1, x), domain=_GAMMA, tol=_SPECIAL_32),
+    _unary("polygamma_3", lambda t, x: t.polygamma(3, x), domain=(0.5, 3.0), tol=_SPECIAL_32),
+    _unary("polygamma_method", lambda t, x: x.polygamma(2), domain=_GAMMA, tol=_SPECIAL_32),
+    _unary("mvlgamma_1", lambda t, x: t.mvlgamma(x, 1), domain=(1.5, 4.0), tol=_SPECIAL_32),
+    _unary("mvlgamma_3", lambda t, x: t.mvlgamma(x, 3), domain=(1.5, 4.0), tol=_SPECIAL_32),
+    _unary("mvlgamma_method", lambda t, x: x.mvlgamma(p=2), domain=(1.5, 4.0),
+           tol=_SPECIAL_32),
+    _unary("i0", lambda t, x: t.i0(x), tol=_SPECIAL_32),
+    _unary("sinc", lambda t, x: t.sinc(x), domain=NONZERO, tol=_SPECIAL_32),
+    _unary("logit", lambda t, x: t.logit(x), domain=(0.05, 0.95), tol=_SPECIAL_32),
+    _unary("logit_eps", lambda t, x: t.logit(x, eps=0.2), domain=(0.02, 0.98),
+           tol=_SPECIAL_32),
+    _unary("logit_method_eps", lambda t, x: x.logit(1e-3), domain=(0.05, 0.95),
+           tol=_SPECIAL_32),
+    _binary("xlogy", lambda t, x, y: t.xlogy(x, y), domain=((-2.0, 2.0), POSITIVE)),
+    _unary("xlogy_number_other", lambda t, x: t.xlogy(x, 3.0)),
+    _unary("xlogy_number_input", lambda t, x: t.xlogy(2, x), domain=POSITIVE),
+    _binary("xlogy_method", lambda t, x, y: x.xlogy(y), domain=((-2.0, 2.0), POSITIVE)),
+    # -- float helpers on two operands --------------------------------------------------------
+    _binary("hypot", lambda t, x, y: t.hypot(x, y), domain=(NONZERO, NONZERO)),
+    _binary("logaddexp", lambda t, x, y: t.logaddexp(x, y)),
+    _binary("logaddexp2", lambda t, x, y: t.logaddexp2(x, y)),
+    _binary("logaddexp_method", lambda t, x, y: x.logaddexp(y * 3)),
+    _binary("float_power", lambda t, x, y: t.float_power(x, y), domain=(POSITIVE, (-2.0, 2.0))),
+    _unary("float_power_number", lambda t, x: t.float_power(x, 3)),
+    _unary("float_power_number_base", lambda t, x: t.float_power(2.5, x)),
+    _binary("copysign", lambda t, x, y: t.copysign(x, y), domain=(NONZERO, NONZERO)),
+    _unary("copysign_number", lambda t, x: t.copysign(x, -1.5), domain=NONZERO),
+    _binary("fmax", lambda t, x, y: t.fmax(x, y)),
+    _binary("fmin", lambda t, x, y: t.fmin(x, y)),
+    _binary("fmax_method", lambda t, x, y: x.fmax(y)),
+    _binary("nextafter", lambda t, x, y: t.nextafter(x, y), second_order=False),
+    _binary("ldexp", lambda t, x, y: t.ldexp(x, y)),
+    _unary("ldexp_int_exponent", lambda t, x: t.ldexp(x, (x * 0 + 3).long())),
+    # not on a 0-d input: torch's ldexp writes into a 0-d out= there and warns about resizing
+    _unary("ldexp_int_exponent_1d", lambda t, x: t.ldexp(x, t.tensor([2])),
+           shapes=(((5,),), ((3, 4),), ((0, 3),))),
+    # -- float helpers on one operand ---------------------------------------------------------
+    _unary("nan_to_num", lambda t, x: t.nan_to_num(x), second_order=False),
+    _unary("nan_to_num_method", lambda t, x: x.nan_to_num(nan=1.0, posinf=2.0, neginf=-3.0),
+           second_order=False),
+    _unary("deg2rad", lambda t, x: t.deg2rad(x * 90)),
+    _unary("rad2deg", lambda t, x: t.rad2deg(x)),
+    _unary("frexp", lambda t, x: t.frexp(x), domain=NONZERO),
+    _unary("frexp_method", lambda t, x: x.frexp().mantissa * 3),
+    _unary("angle", lambda t, x: t.angle(x), domain=NONZERO),
+    _unary("real_of_real", lambda t, x: t.real(x) * x.real),
+    _unary("conj_of_real", lambda t, x: t.conj(x) + x.conj_physical()),
+    # -- integration --------------------------------------------------------------------------
+    _unary("trapezoid", lambda t, x: t.trapezoid(x), shapes=_INTEGRATE),
+    _unary("trapz_dx_dim0", lambda t, x: t.trapz(x, dx=0.5, dim=0), shapes=_INTEGRATE),
+    _binary("trapezoid_x", lambda t, y, x: t.trapezoid(y, x),
+            shapes=(((5,), (5,)), ((3, 4), (3, 4)), ((3, 4), (4,)))),
+    _binary("trapz_x_dim0", lambda t, y, x: t.trapz(y, x, dim=0),
+            shapes=(((5,), (5,)), ((3, 4), (3, 4)), ((3, 4), (3,)))),
+]

@@ -4,20 +4,29 @@ KL divergence (composed from ops)."""
 import math
 import warnings
 
+from ... import _dtype
 from ...autograd.grad_mode import no_grad
 from ...ops.elementwise import where
+from ...ops.loss_ops import pointwise_loss
 from ._loss_util import (
-    check_reduction, get_reduction, reduce_loss, type_name, is_float, warn_target_size,
+    broadcast_shape, check_reduction, get_reduction, reduce_loss, warn_target_size,
 )
 
 __all__ = ["l1_loss", "mse_loss", "smooth_l1_loss", "huber_loss", "poisson_nll_loss",
            "gaussian_nll_loss", "kl_div"]
 
 
-def _not_implemented(kernel, *tensors):
-    for t in tensors:
-        if not is_float(t):
-            raise NotImplementedError(f'"{kernel}" not implemented for \'{type_name(t)}\'')
+def _pointwise(kind, kernel, input, target, reduction, p=None, int_ok=False):
+    """The fused elementwise loss ``kind`` of ``input - target`` with its reduction."""
+    if broadcast_shape(tuple(input.shape), tuple(target.shape)) is None:
+        input - target  # raises torch's broadcasting error
+    dt = _dtype.result_type(input, target)
+    if dt._category < _dtype._FLOAT:
+        if int_ok:  # torch computes integer L1 losses (their mean then raises)
+            return reduce_loss((input - target).abs(), reduction)
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_dtype._TYPE_DISPLAY[dt.name]}'")
+    return pointwise_loss(input, target, kind, reduction, p)
 
 
 def _weighted(loss, weight, input, reduction, mean_by_weight):
@@ -57,10 +66,10 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
     """
     warn_target_size(input, target)
     red = get_reduction(size_average, reduce, reduction, validate=weight is None)
-    loss = (input - target).abs()
     if weight is not None:
-        return _weighted(loss, weight, input, red, True)
-    return reduce_loss(loss, red)
+        return _weighted(_pointwise("l1", "", input, target, "none", int_ok=True), weight,
+                         input, red, True)
+    return _pointwise("l1", "", input, target, red, int_ok=True)
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
@@ -81,18 +90,9 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     """
     warn_target_size(input, target)
     red = get_reduction(size_average, reduce, reduction, validate=weight is None)
-    diff = input - target
-    if weight is None:
-        _not_implemented("mse_cpu", diff)
-    loss = diff * diff
     if weight is not None:
-        return _weighted(loss, weight, input, red, True)
-    return reduce_loss(loss, red)
-
-
-def _smooth_l1(diff, beta):
-    ad = diff.abs()
-    return where(ad < beta, (0.5 / beta) * diff * diff, ad - 0.5 * beta)
+        return _weighted((input - target) ** 2, weight, input, red, True)
+    return _pointwise("mse", "mse_cpu", input, target, red)
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
@@ -117,11 +117,9 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     red = get_reduction(size_average, reduce, reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    diff = input - target
-    _not_implemented("smooth_l1_cpu", diff)
-    if beta == 0:  # the quadratic branch would divide by zero (and poison its gradient)
-        return reduce_loss(diff.abs(), red)
-    return reduce_loss(_smooth_l1(diff, beta), red)
+    if beta == 0:  # the L1 loss: the quadratic zone is empty
+        return _pointwise("l1", "smooth_l1_cpu", input, target, red)
+    return _pointwise("smooth_l1", "smooth_l1_cpu", input, target, red, float(beta))
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
@@ -145,13 +143,11 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     warn_target_size(input, target)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
-    diff = input - target
-    _not_implemented("huber_cpu", diff)
-    ad = diff.abs()
-    loss = where(ad < delta, 0.5 * diff * diff, delta * (ad - 0.5 * delta))
     if weight is not None:
+        loss = _pointwise("huber", "huber_cpu", input, target, "none", float(delta))
         return _weighted(loss, weight, input, reduction, False)
-    return reduce_loss(loss, check_reduction(reduction))
+    return _pointwise("huber", "huber_cpu", input, target, check_reduction(reduction),
+                      float(delta))
 
 
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,

@@ -1,3 +1,639 @@
-"""nn.functional: activation."""
+"""nn.functional: activations, GLU, PReLU and RReLU (the softmax family is in ``_softmax``
+and re-exported here, as torch's ``F.softmax`` sits with the activations).
 
-__all__ = []
+Each function checks its input once (torch's exception types and wording) and then calls one
+fused primitive from ``numtorch.ops.activation`` or composes existing ops. ``inplace=True``
+computes the result out of place and writes it back through ``autograd.inplace``, which keeps
+the graph right and raises torch's errors for leaves that require grad.
+"""
+
+import warnings
+
+import numpy as np
+
+from ... import _dtype
+from ..._tensor import Tensor
+from ...autograd.grad_mode import is_grad_enabled, no_grad
+from ...autograd.inplace import apply_inplace
+from ...ops import _util
+from ...ops import _smooth_activation as _smooth
+from ...ops import activation as _act
+from ...ops import elementwise as _ew
+from ._softmax import gumbel_softmax, log_softmax, softmax, softmin
+
+__all__ = [
+    "threshold", "threshold_", "relu", "relu_", "relu6", "hardtanh", "hardtanh_", "elu",
+    "elu_", "selu", "selu_", "celu", "celu_", "leaky_relu", "leaky_relu_", "prelu", "rrelu",
+    "rrelu_", "glu", "gelu", "logsigmoid", "hardshrink", "tanhshrink", "softsign", "softplus",
+    "softmin", "softmax", "gumbel_softmax", "log_softmax", "softshrink", "tanh", "sigmoid",
+    "hardsigmoid", "silu", "mish", "hardswish",
+]
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+# ---------------------------------------------------------------------------------------------
+# argument checks (cheap; messages are built only when a check fails)
+
+
+def _tensor_arg(fn, input):
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+
+
+def _not_implemented(kernel, dt):
+    return NotImplementedError(f'"{kernel}" not implemented for '
+                               f"'{_dtype._TYPE_DISPLAY[dt.name]}'")
+
+
+def _float_arg(fn, input, kernel):
+    """``input`` must be a floating tensor (torch has these kernels for floats only)."""
+    if not isinstance(input, Tensor):
+        _tensor_arg(fn, input)
+    dt = input.dtype
+    if dt._category != _dtype._FLOAT:
+        raise _not_implemented(kernel, dt)
+
+
+def _clamp_arg(fn, input, bool_message):
+    """relu and hardtanh accept integers but reject bool and complex tensors, as torch."""
+    if not isinstance(input, Tensor):
+        _tensor_arg(fn, input)
+    cat = input.dtype._category
+    if cat == _dtype._BOOL:
+        raise RuntimeError(bool_message)
+    if cat == _dtype._COMPLEX:
+        raise NotImplementedError("clamp is not supported for complex types")
+
+
+def _maybe_inplace(input, inplace, fn, *args):
+    if inplace:
+        return apply_inplace(input, fn, *args)
+    return fn(input, *args)
+
+
+# ---------------------------------------------------------------------------------------------
+# piecewise-linear activations
+
+
+def threshold(input, threshold, value, inplace=False):
+    """Replace every element not greater than ``threshold`` by ``value``.
+
+    .. math:: y = x \\text{ if } x > \\text{threshold else value}
+
+    Args:
+        input (Tensor): the input (floating or integer).
+        threshold (float): the cut-off.
+        value (float): what replaces the elements at or below the cut-off.
+        inplace (bool): write the result into ``input``. Default: False.
+
+    Returns:
+        Tensor: the thresholded tensor (``input`` itself when ``inplace``).
+
+    Example:
+        >>> torch.nn.functional.threshold(torch.tensor([-1.0, 0.5, 2.0]), 0.5, -9.0)
+        tensor([-9., -9.,  2.])
+    """
+    return _threshold(input, threshold, value, inplace)
+
+
+def threshold_(input, threshold, value):
+    """In-place :func:`threshold`; returns ``input``."""
+    return _threshold(input, threshold, value, True)
+
+
+def _threshold(input, cut, value, inplace):
+    if not isinstance(input, Tensor):
+        _tensor_arg("threshold", input)
+    if input.dtype._category in (_dtype._BOOL, _dtype._COMPLEX):
+        raise _not_implemented("threshold_cpu", input.dtype)
+    return _maybe_inplace(input, inplace, _act.threshold, cut, value)
+
+
+def relu(input, inplace=False):
+    """Apply the rectified linear unit ``max(0, x)`` elementwise.
+
+    The gradient at ``x == 0`` is 0, as in torch.
+
+    Args:
+        input (Tensor): the input (floating or integer).
+        inplace (bool): write the result into ``input``. Default: False.
+
+    Returns:
+        Tensor: the result (``input`` itself when ``inplace``).
+
+    Example:
+        >>> torch.nn.functional.relu(torch.tensor([-1.0, 0.0, 2.0]))
+        tensor([0., 0., 2.])
+    """
+    if input.__class__ is not Tensor or not _dtype._INT <= input.dtype._category <= _dtype._FLOAT:
+        _clamp_arg("relu", input, "Boolean inputs not supported for relu")
+    if inplace:
+        return apply_inplace(input, _act.relu)
+    return _act.Relu.apply(input)
+
+
+def relu_(input):
+    """In-place :func:`relu`; returns ``input``."""
+    return relu(input, inplace=True)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    """Clamp every element to ``[min_val, max_val]``.
+
+    Unlike :func:`numtorch.clamp`, the gradient is 0 at the bounds themselves (torch's choice).
+
+    Args:
+        input (Tensor): the input (floating or integer).
+        min_val (float): the lower bound. Default: -1.
+        max_val (float): the upper bound. Default: 1.
+        inplace (bool): write the result into ``input``. Default: False.
+
+    Returns:
+        Tensor: the clamped tensor.
+
+    Example:
+        >>> torch.nn.functional.hardtanh(torch.tensor([-3.0, 0.5, 3.0]))
+        tensor([-1.0000,  0.5000,  1.0000])
+    """
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    _clamp_arg("hardtanh", input, "Bool inputs not supported for hardtanh")
+    return _maybe_inplace(input, inplace, _act.hardtanh, min_val, max_val)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    """In-place :func:`hardtanh`; returns ``input``."""
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def relu6(input, inplace=False):
+    """Apply ``min(max(0, x), 6)`` elementwise (:func:`hardtanh` on ``[0, 6]``).
+
+    Args:
+        input (Tensor): the input.
+        inplace (bool): write the result into ``input``. Default: False.
+
+    Returns:
+        Tensor: the result.
+
+    Example:
+        >>> torch.nn.functional.relu6(torch.tensor([-1.0, 3.0, 9.0]))
+        tensor([0., 3., 6.])
+    """
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    """Apply ``x if x > 0 else negative_slope * x`` elementwise (slope used at 0).
+
+    Args:
+        input (Tensor): a floating tensor.
+        negative_slope (float): the slope for non-positive inputs. Default: 0.01.
+        inplace (bool): write the result into ``input``. Default: False.
+
+    Returns:
+        Tensor: the result.
+
+    Example:
+        >>> torch.nn.functional.leaky_relu(torch.tensor([-2.0, 3.0]), 0.5)
+        tensor([-1.,  3.])
+    """
+    _float_arg("leaky_relu", input, "leaky_relu_cpu")
+    return _maybe_inplace(input, inplace, _act.leaky_relu, float(negative_slope))
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    """In-place :func:`leaky_relu`; returns ``input``."""
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def hardshrink(input, lambd=0.5):
+    """Zero the elements with ``-lambd <= x <= lambd``; keep the others.
+
+    Args:
+        input (Tensor): a floating tensor.
+        lambd (float): the half-width of the zeroed band. Default: 0.5.
+
+    Returns:
+        Tensor: the result.
+
+    Example:
+        >>> torch.nn.functional.hardshrink(torch.tensor([-1.0, 0.2, 0.9]))
+        tensor([-1.0000,  0.0000,  0.9000])
+    """
+    _float_arg("hardshrink", input, "hardshrink_cpu")
+    return _act.hardshrink(input, float(lambd))
+
+
+def softshrink(input, lambd=0.5):
+    """Move every element toward 0 by ``lambd``; elements within ``lambd`` of 0 become 0.
+
+    Args:
+        input (Tensor): a floating tensor.
+        lambd (float): the shrinkage, at least 0. Default: 0.5.
+
+    Returns:
+        Tensor: the result.
+
+    Example:
+        >>> torch.nn.functional.softshrink(torch.tensor([-1.0, 0.2, 0.9]))
+        tensor([-0.5000,  0.0000,  0.4000])
+    """
+    _float_arg("softshrink", input, "softshrink_check")
+    if not lambd >= 0:
+        dt = input.dtype
+        big = float(np.finfo(dt.np).max)
+        raise RuntimeError(f"lambda must be in range [0, {big:g}] for input dtype "
+                           f"{_dtype._TYPE_DISPLAY[dt.name]}, but found {float(lambd):g}")
+    return _act.softshrink(input, float(lambd))
+
+
+def hardsigmoid(input, inplace=False):
+    """Apply the piecewise-linear sigmoid ``clamp(x + 3, 0, 6) / 6``.
+
+    Args:
+        input (Tensor): a floating tensor.
+        inplace (bool): write the result into ``input``. Default: False.
+
+    Returns:
+        Tensor: the result.
+
+    Example:
+        >>> torch.nn.functional.hardsigmoid(torch.tensor([-4.0, 0.0, 1.5]))
+        tensor([0.0000, 0.5000, 0.7500])
+
+    Note:
+        As in torch, the second derivative is not implemented (double backward raises).
+    """
+    _float_arg("hardsigmoid", input, "hardsigmoid_cpu")
+    return _maybe_inplace(input, inplace, _act.hardsigmoid)
+
+
+def hardswish(input, inplace=False):
+    """Apply ``x * clamp(x + 3, 0, 6) / 6`` (MobileNetV3's hard swish).
+
+    Args:
+        input (Tensor): a floating tensor.
+        inplace (bool): write the result into ``input``. Default: False.
+
+    Returns:
+        Tensor: the result.
+
+    Example:
+        >>> torch.nn.functional.hardswish(torch.tensor([-4.0, 1.5, 4.0]))
+        tensor([-0.0000,  1.1250,  4.0000])
+    """
+    _float_arg("hardswish", input, "hardswish_cpu")
+    return _maybe_inplace(input, inplace, _act.hardswish)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """Randomized leaky ReLU: a random slope per element in training, a fixed one in eval.
+
+    In training each non-positive element is multiplied by a slope drawn uniformly from
+    ``[lower, upper]`` (numtorch's default generator); in eval the slope is
+    ``(lower + upper) / 2``. The gradient is the slope that was used.
+
+    Args:
+        input (Tensor): a floating tensor.
+        lower (float): the smallest slope. Default: 1/8.
+        upper (float): the largest slope. Default: 1/3.
+        training (bool): draw random slopes. Default: False.
+        inplace (bool): write the result into ``input``. Default: False.
+
+    Returns:
+        Tensor: the result.
+
+    Example:
+        >>> torch.nn.functional.rrelu(torch.tensor([-2.0, 3.0]), 0.25, 0.75)
+        tensor([-1.,  3.])
+    """
+    if not isinstance(input, Tensor):
+        _tensor_arg("rrelu", input)
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    if not training:
+        _float_arg("rrelu", input, "leaky_relu_cpu")
+        return _maybe_inplace(input, inplace, _act.leaky_relu, (lower + upper) / 2.0)
+    _float_arg("rrelu", input, "rrelu_with_noise_out_cpu")
+    with no_grad():
+        slopes = input.detach().new_empty(input.shape).uniform_(lower, upper)
+        noise = _act.select(input.detach() <= 0, slopes, 1.0)
+    return _maybe_inplace(input, inplace, _ew.mul, noise)
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    """In-place :func:`rrelu`; returns ``input``."""
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
+def prelu(input, weight):
+    """Leaky ReLU with learnable slopes: ``x if x > 0 else weight * x`` (slope used at 0).
+
+    ``weight`` holds one slope, or one per channel (dimension 1 of ``input``; a 1-d input has
+    a single channel).
+
+    Args:
+        input (Tensor): the input (at least 1-d unless ``weight`` holds one slope).
+        weight (Tensor): a 0-d or 1-d tensor of slopes, of ``input``'s dtype.
+
+    Returns:
+        Tensor: the result.
+
+    Example:
+        >>> torch.nn.functional.prelu(torch.tensor([[-2.0, 1.0]]), torch.tensor([0.25]))
+        tensor([[-0.5000,  1.0000]])
+    """
+    if not isinstance(input, Tensor):
+        _tensor_arg("prelu", input)
+    if input.dtype is not weight.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got "
+                           f"{_dtype._TYPE_DISPLAY[input.dtype.name]} and "
+                           f"{_dtype._TYPE_DISPLAY[weight.dtype.name]}")
+    n = weight.numel()
+    if input.dim() == 0 and n != 1:
+        raise RuntimeError("Not allow zero-dim input tensor.")
+    if weight.dim() > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {weight.dim()}")
+    if n != 1:
+        channels = input.shape[1] if input.dim() >= 2 else 1
+        if n != channels:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
+                               f"parameter numbers = {n} and channel size = {channels}.")
+        w = weight.reshape((n,) + (1,) * (input.dim() - 2))
+    else:
+        w = weight.reshape(())
+    return _act.select(input > 0, input, w * input)
+
+
+# ---------------------------------------------------------------------------------------------
+# exponential-linear units
+
+
+def elu(input, alpha=1.0, inplace=False):
+    """Apply the exponential linear unit ``x if x > 0 else alpha * (exp(x) - 1)``.
+
+    Args:
+        input (Tensor): a floating tensor.
+        alpha (float): the saturation value for large negative inputs. Default: 1.
+        inplace (bool): write the result into ``input``. Default: False.
+
+    Returns:
+        Tensor: the result.
+
+    Example:
+        >>> torch.nn.functional.elu(torch.tensor([-1.0, 2.0]))
+        tensor([-0.6321,  2.0000])
+
+    Note:
+        torch refuses the backward pass of the in-place form with a negative ``alpha``; here
+        it works (the gradient is computed from the saved input).
+    """
+    _float_arg("elu", input, "elu_cpu")
+    return _maybe_inplace(input, inplace, _act.elu, float(alpha))
+
+
+def elu_(input, alpha=1.0):
+    """In-place :func:`elu`; returns ``input``."""
+    return elu(input, alpha, inplace=True)
+
+
+def selu(input, inplace=False):
+    """Apply the self-normalising ELU ``scale * elu(x, alpha)`` with the SNN constants.
+
+    Args:
+        input (Tensor): a floating tensor.
+        inplace (bool): write the result into ``input``. Default: False.
+
+    Returns:
+        Tensor: the result.
+
+    Example:
+        >>> torch.nn.functional.selu(torch.tensor([-1.0, 1.0]))
+        tensor([-1.1113,  1.0507])
+    """
+    _float_arg("selu", input, "elu_cpu")
+    return _maybe_inplace(input, inplace, _act.elu, _SELU_ALPHA, _SELU_SCALE)
+
+
+def selu_(input):
+    """In-place :func:`selu`; returns ``input``."""
+    return selu(input, inplace=True)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    """Apply the continuously differentiable ELU ``max(0, x) + min(0, alpha*(exp(x/alpha)-1))``.
+
+    Args:
+        input (Tensor): a floating tensor.
+        alpha (float): the saturation value, not 0. Default: 1.
+        inplace (bool): write the result into ``input``. Default: False.
+
+    Returns:
+        Tensor: the result.
+
+    Example:
+        >>> torch.nn.functional.celu(torch.tensor([-1.0, 1.0]), 2.0)
+        tensor([-0.7869,  1.0000])
+    """
+    _float_arg("celu", input, "elu_cpu")
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    return _maybe_inplace(input, inplace, _act.celu, float(alpha))
+
+
+def celu_(input, alpha=1.0):
+    """In-place :func:`celu`; returns ``input``."""
+    return celu(input, alpha, inplace=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# smooth activations
+
+
+def sigmoid(input):
+    """Apply the logistic function ``1 / (1 + exp(-x))`` (integer inputs give floats).
+
+    Args:
+        input (Tensor): the input.
+
+    Returns:
+        Tensor: values in ``[0, 1]``.
+
+    Example:
+        >>> torch.nn.functional.sigmoid(torch.tensor([0.0]))
+        tensor([0.5000])
+    """
+    return _smooth.Sigmoid.apply(input)
+
+
+def tanh(input):
+    """Apply the hyperbolic tangent elementwise (see :func:`numtorch.tanh`).
+
+    Example:
+        >>> torch.nn.functional.tanh(torch.tensor([0.0]))
+        tensor([0.])
+    """
+    return input.tanh()
+
+
+def logsigmoid(input):
+    """Apply ``log(sigmoid(x))``, exact for large ``|x|`` (no overflow, no -inf for x << 0).
+
+    Args:
+        input (Tensor): a floating tensor.
+
+    Returns:
+        Tensor: values in ``(-inf, 0]``.
+
+    Example:
+        >>> torch.nn.functional.logsigmoid(torch.tensor([-100.0, 0.0]))
+        tensor([-100.0000,   -0.6931])
+    """
+    _float_arg("logsigmoid", input, "log_sigmoid_cpu")
+    return _smooth.LogSigmoid.apply(input)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    """Apply ``log(1 + exp(beta * x)) / beta``, or ``x`` itself where ``beta * x > threshold``.
+
+    Args:
+        input (Tensor): a floating tensor.
+        beta (float): the sharpness. Default: 1.
+        threshold (float): past ``beta * x > threshold`` the function is linear. Default: 20.
+
+    Returns:
+        Tensor: the result.
+
+    Example:
+        >>> torch.nn.functional.softplus(torch.tensor([0.0, 100.0]))
+        tensor([  0.6931, 100.0000])
+    """
+    _float_arg("softplus", input, "softplus_cpu")
+    return _smooth.softplus(input, float(beta), float(threshold))
+
+
+def silu(input, inplace=False):
+    """Apply the sigmoid-weighted linear unit (swish) ``x * sigmoid(x)``.
+
+    Args:
+        input (Tensor): a floating tensor (complex tensors work without autograd, as in
+            torch).
+        inplace (bool): write the result into ``input``. Default: False.
+
+    Returns:
+        Tensor: the result.
+
+    Example:
+        >>> torch.nn.functional.silu(torch.tensor([0.0, 1.0]))
+        tensor([0.0000, 0.7311])
+    """
+    if input.__class__ is not Tensor or input.dtype._category != _dtype._FLOAT:
+        if not isinstance(input, Tensor):
+            _tensor_arg("silu", input)
+        if input.dtype._category < _dtype._FLOAT:
+            raise _not_implemented("silu_cpu", input.dtype)
+        if input.requires_grad and is_grad_enabled():
+            raise RuntimeError("silu does not support automatic differentiation for outputs "
+                               "with complex dtype.")
+    if inplace:
+        return apply_inplace(input, _smooth.silu)
+    return _smooth.Silu.apply(input)
+
+
+def mish(input, inplace=False):
+    """Apply ``x * tanh(softplus(x))``.
+
+    Args:
+        input (Tensor): a floating tensor.
+        inplace (bool): write the result into ``input``. Default: False.
+
+    Returns:
+        Tensor: the result.
+
+    Example:
+        >>> torch.nn.functional.mish(torch.tensor([0.0, 1.0]))
+        tensor([0.0000, 0.8651])
+    """
+    _float_arg("mish", input, "mish_cpu")
+    return _maybe_inplace(input, inplace, _smooth.mish)
+
+
+def gelu(input, approximate="none"):
+    """Apply the Gaussian error linear unit ``x * Phi(x)`` (Phi: the standard normal CDF).
+
+    Args:
+        input (Tensor): a floating tensor.
+        approximate (str): ``'none'`` for the exact function or ``'tanh'`` for
+            ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``. Default: ``'none'``.
+
+    Returns:
+        Tensor: the result.
+
+    Example:
+        >>> torch.nn.functional.gelu(torch.tensor([0.0, 1.0]))
+        tensor([0.0000, 0.8413])
+
+    Note:
+        For float16/float32 inputs, Phi comes from a rational approximation of ``erfc`` with
+        a relative error below 1e-6 (SciPy's ``erf`` would cost 30 times the activation);
+        float64 uses the exact ``erf``.
+    """
+    if approximate != "none" and approximate != "tanh":
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    if input.__class__ is not Tensor or input.dtype._category != _dtype._FLOAT:
+        _float_arg("gelu", input, "GeluKernelImpl")
+    return _smooth.Gelu.apply(input, approximate=approximate)
+
+
+def tanhshrink(input):
+    """Apply ``x - tanh(x)``.
+
+    Example:
+        >>> torch.nn.functional.tanhshrink(torch.tensor([0.0]))
+        tensor([0.])
+    """
+    return input - input.tanh()
+
+
+def softsign(input):
+    """Apply ``x / (1 + |x|)``.
+
+    Example:
+        >>> torch.nn.functional.softsign(torch.tensor([1.0, -3.0]))
+        tensor([ 0.5000, -0.7500])
+    """
+    return input / (input.abs() + 1)
+
+
+def glu(input, dim=-1):
+    """Gated linear unit: split ``input`` in halves ``a, b`` along ``dim``; return
+    ``a * sigmoid(b)``.
+
+    Args:
+        input (Tensor): a floating tensor whose size along ``dim`` is even.
+        dim (int): the dimension to split. Default: -1.
+
+    Returns:
+        Tensor: the gated half, with ``dim`` halved.
+
+    Example:
+        >>> torch.nn.functional.glu(torch.tensor([2.0, 0.0]))
+        tensor([1.])
+    """
+    if not isinstance(input, Tensor):
+        _tensor_arg("glu", input)
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    d = _util.canonical_dim(dim, input.dim())
+    n = input.shape[d]
+    if n % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {n}")
+    if input.dtype._category != _dtype._FLOAT:
+        raise _not_implemented("glu_cpu", input.dtype)
+    half = n // 2
+    return input.narrow(d, 0, half) * _smooth.Sigmoid.apply(input.narrow(d, half, half))

@@ -126,6 +126,13 @@ def _check_common(fn, input, weight, bias, groups, stride, padding, dilation):
     _check_dtypes(fn, input, weight, bias)
 
 
+def _check_weight_nonempty(weight, groups):
+    if weight.shape[0] == 0:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least 1 at "
+                           f"dimension 0, but got weight of size {_size_list(weight.shape)} "
+                           f"instead")
+
+
 def _batched(fn, input, nd):
     if input.dim() not in (nd + 1, nd + 2):
         raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to "
@@ -157,10 +164,7 @@ def _conv(fn, nd, input, weight, bias, stride, padding, dilation, groups):
     if not isinstance(padding, str):
         padding = p["padding"]
     _check_common(fn, input, weight, bias, groups, stride, padding, dilation)
-    if weight.shape[0] == 0:
-        raise RuntimeError(f"Given groups={groups}, expected weight to be at least 1 at "
-                           f"dimension 0, but got weight of size {_size_list(weight.shape)} "
-                           f"instead")
+    _check_weight_nonempty(weight, groups)
     if input.shape[1] != weight.shape[1] * groups:
         raise RuntimeError(f"Given groups={groups}, weight of size {_size_list(weight.shape)}, "
                            f"expected input{_size_list(input.shape)} to have "
@@ -210,6 +214,7 @@ def _conv_transpose(fn, nd, input, weight, bias, stride, padding, output_padding
     _check_common(fn, input, weight, bias, groups, stride, padding, dilation)
     if any(o < 0 for o in output_padding):
         raise RuntimeError("negative output_padding is not supported")
+    _check_weight_nonempty(weight, groups)
     if input.shape[1] != weight.shape[0]:
         raise RuntimeError(f"Given transposed=1, weight of size {_size_list(weight.shape)}, "
                            f"expected input{_size_list(input.shape)} to have {weight.shape[0]} "

@@ -1,3 +1,666 @@
-"""nn.functional: pooling."""
+"""nn.functional: pooling (max, average, power-average, adaptive, fractional, unpooling).
 
-__all__ = []
+Each function checks its arguments the way torch does, adds a batch dim to unbatched inputs,
+and calls the primitives of :mod:`numtorch.ops.pooling` (LP pooling composes Tensor ops with
+average pooling, as torch defines it).
+"""
+
+import numpy as np
+
+from ... import _sampling
+from ...backend import xp_of
+from ...ops import pooling as _ops
+from . import _pooling_impl as _impl
+from ._pooling_impl import batched, unbatch
+
+__all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices",
+           "max_pool2d_with_indices", "max_pool3d_with_indices", "avg_pool1d", "avg_pool2d",
+           "avg_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d", "lp_pool1d",
+           "lp_pool2d", "lp_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d",
+           "adaptive_max_pool3d", "adaptive_max_pool1d_with_indices",
+           "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices",
+           "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
+           "fractional_max_pool2d", "fractional_max_pool3d",
+           "fractional_max_pool2d_with_indices", "fractional_max_pool3d_with_indices"]
+
+
+# ---------------------------------------------------------------------------------------------
+# max pooling
+
+
+def _max_pool(fn, nd, input, kernel_size, stride, padding, dilation, ceil_mode, indices):
+    if fn == "max_pool1d" and not indices:
+        # torch's index-free 1-d kernel has its own checks and messages
+        kernel, stride, padding, dilation = _impl.pool_args(
+            "max_pool1d_impl", 1, kernel_size, stride, padding, dilation)
+        if input.dim() not in (2, 3) or 0 in tuple(input.shape)[-2:]:
+            raise RuntimeError(f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional "
+                               f"0 dim batch size for input, but got:"
+                               f"{_impl.shape_str(input.shape)}")
+        _impl.require_dtype("max_pool1d_impl", input, False)
+        out = _impl.max_pool1d_geometry(tuple(input.shape), kernel, stride, padding, dilation,
+                                        ceil_mode)
+    else:
+        kernel, stride, padding, dilation = _impl.pool_args(fn, nd, kernel_size, stride,
+                                                            padding, dilation)
+        if nd == 1:
+            _impl.check_dims_range("max_pool1d", input, 2, 3)
+            # torch runs this through its 2-d kernel: its messages show a height of 1
+            shape = tuple(input.shape[:-1]) + (1, input.shape[-1])
+            _impl.pool_geometry("max_pool2d", shape, (1,) + kernel, (1,) + stride,
+                                (0,) + padding, (1,) + dilation, ceil_mode, True)
+        elif input.dim() not in (nd + 1, nd + 2):
+            raise RuntimeError(f"non-empty {nd + 1}D or {nd + 2}D (batch mode) tensor expected "
+                               f"for input")
+        _impl.require_dtype(fn, input, True)
+        name = "max_pool3d_with_indices_out_cpu_template" if nd == 3 else fn
+        out = _impl.pool_geometry(name, tuple(input.shape), kernel, stride, padding, dilation,
+                                  ceil_mode, True)
+    x, added = batched(input, nd)
+    result = _ops.max_pool(x, kernel, stride, padding, dilation, out, indices)
+    return unbatch(result, added)
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """Take the maximum over sliding windows along the last dim.
+
+    Args:
+        input (Tensor): ``(N, C, L)`` or ``(C, L)``.
+        kernel_size (int or tuple): window length.
+        stride (int or tuple, optional): window step. Default: ``kernel_size``.
+        padding (int or tuple): implicit -inf padding on both sides, at most half the kernel.
+            Default: 0.
+        dilation (int or tuple): spacing between window elements. Default: 1.
+        ceil_mode (bool): round the output length up (the last window must still start inside
+            the input or the left padding). Default: False.
+        return_indices (bool): also return the position of each maximum. Default: False.
+
+    Returns:
+        Tensor, or (Tensor, LongTensor) with ``return_indices``.
+
+    Shape:
+        ``L_out = floor((L + 2*padding - dilation*(kernel_size-1) - 1) / stride) + 1``.
+
+    Example:
+        >>> torch.nn.functional.max_pool1d(torch.tensor([[1., 3., 2., 0.]]), 2)
+        tensor([[3., 2.]])
+    """
+    return _max_pool("max_pool1d", 1, input, kernel_size, stride, padding, dilation, ceil_mode,
+                     return_indices)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """Take the maximum over sliding 2-d windows.
+
+    Args:
+        input (Tensor): ``(N, C, H, W)`` or ``(C, H, W)``.
+        kernel_size (int or tuple): window size ``(kH, kW)``.
+        stride (int or tuple, optional): window step. Default: ``kernel_size``.
+        padding (int or tuple): implicit -inf padding, at most half the kernel. Default: 0.
+        dilation (int or tuple): spacing between window elements. Default: 1.
+        ceil_mode (bool): round output sizes up. Default: False.
+        return_indices (bool): also return, for each maximum, its position in the flattened
+            ``H*W`` plane (the first maximum of a window; the last NaN if there is one).
+            Default: False.
+
+    Returns:
+        Tensor, or (Tensor, LongTensor) with ``return_indices``.
+
+    Example:
+        >>> x = torch.arange(16.).reshape(1, 1, 4, 4)
+        >>> torch.nn.functional.max_pool2d(x, 2)
+        tensor([[[[ 5.,  7.],
+                  [13., 15.]]]])
+    """
+    return _max_pool("max_pool2d", 2, input, kernel_size, stride, padding, dilation, ceil_mode,
+                     return_indices)
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """Take the maximum over sliding 3-d windows of ``(N, C, D, H, W)`` or ``(C, D, H, W)``.
+
+    Arguments as :func:`max_pool2d`, with 3-tuples; indices count positions in the flattened
+    ``D*H*W`` volume.
+
+    Example:
+        >>> torch.nn.functional.max_pool3d(torch.ones(1, 1, 2, 2, 2), 2).shape
+        torch.Size([1, 1, 1, 1, 1])
+    """
+    return _max_pool("max_pool3d", 3, input, kernel_size, stride, padding, dilation, ceil_mode,
+                     return_indices)
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=False):
+    """:func:`max_pool1d` that always returns ``(values, indices)``."""
+    return _max_pool("max_pool1d", 1, input, kernel_size, stride, padding, dilation, ceil_mode,
+                     True)
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=False):
+    """:func:`max_pool2d` that always returns ``(values, indices)``.
+
+    Example:
+        >>> y, i = torch.nn.functional.max_pool2d_with_indices(torch.eye(2)[None], 2)
+        >>> i
+        tensor([[[0]]])
+    """
+    return _max_pool("max_pool2d", 2, input, kernel_size, stride, padding, dilation, ceil_mode,
+                     True)
+
+
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=False):
+    """:func:`max_pool3d` that always returns ``(values, indices)``."""
+    return _max_pool("max_pool3d", 3, input, kernel_size, stride, padding, dilation, ceil_mode,
+                     True)
+
+
+# ---------------------------------------------------------------------------------------------
+# average pooling
+
+
+def _avg_pool(fn, nd, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+              divisor_override):
+    kernel, stride, padding, _ = _impl.pool_args(fn, nd, kernel_size, stride, padding)
+    n = input.dim()
+    if nd == 1:
+        _impl.check_dims_range("avg_pool1d", input, 2, 3)
+        shape = tuple(input.shape[:-1]) + (1, input.shape[-1])
+        _impl.pool_geometry("avg_pool2d", shape, (1,) + kernel, (1,) + stride, (0,) + padding,
+                            (1, 1), ceil_mode, False)
+    elif nd == 2 and n < 3:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-max(n, 1)}, "
+                         f"{max(n, 1) - 1}], but got -3)")
+    elif nd == 2 and n > 4:
+        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
+                           f"size for input, but got:{_impl.shape_str(input.shape)}")
+    elif nd == 3 and n not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    _impl.require_dtype(fn, input, True)
+    out = _impl.pool_geometry(fn, tuple(input.shape), kernel, stride, padding, (1,) * nd,
+                              ceil_mode, False)
+    x, added = batched(input, nd)
+    divisor = _impl.avg_divisor(xp_of(x._array), tuple(x.shape[2:]), kernel, stride, padding,
+                                out, count_include_pad, divisor_override)
+    return unbatch(_ops.avg_pool(x, kernel, stride, padding, out, divisor), added)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    """Average over sliding windows along the last dim of ``(N, C, L)`` or ``(C, L)``.
+
+    Args:
+        input (Tensor): the input.
+        kernel_size (int or tuple): window length.
+        stride (int or tuple, optional): window step. Default: ``kernel_size``.
+        padding (int or tuple): implicit zero padding, at most half the kernel. Default: 0.
+        ceil_mode (bool): round the output length up. Default: False.
+        count_include_pad (bool): count padded zeros in the divisor. Default: True.
+
+    Example:
+        >>> torch.nn.functional.avg_pool1d(torch.tensor([[1., 3., 2., 0.]]), 2)
+        tensor([[2., 1.]])
+    """
+    return _avg_pool("avg_pool1d", 1, input, kernel_size, stride, padding, ceil_mode,
+                     count_include_pad, None)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    """Average over sliding 2-d windows of ``(N, C, H, W)`` or ``(C, H, W)``.
+
+    Args:
+        input (Tensor): the input.
+        kernel_size (int or tuple): window size.
+        stride (int or tuple, optional): window step. Default: ``kernel_size``.
+        padding (int or tuple): implicit zero padding, at most half the kernel. Default: 0.
+        ceil_mode (bool): round output sizes up; the part of a window past the right padding
+            is never counted. Default: False.
+        count_include_pad (bool): count padded zeros in the divisor. Default: True.
+        divisor_override (int, optional): divide every window sum by this instead.
+
+    Example:
+        >>> torch.nn.functional.avg_pool2d(torch.ones(1, 1, 2, 2), 2, divisor_override=1)
+        tensor([[[[4.]]]])
+    """
+    return _avg_pool("avg_pool2d", 2, input, kernel_size, stride, padding, ceil_mode,
+                     count_include_pad, divisor_override)
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    """Average over sliding 3-d windows of ``(N, C, D, H, W)`` or ``(C, D, H, W)``.
+
+    Arguments as :func:`avg_pool2d`, with 3-tuples.
+
+    Example:
+        >>> torch.nn.functional.avg_pool3d(torch.ones(1, 1, 2, 2, 2), 2).shape
+        torch.Size([1, 1, 1, 1, 1])
+    """
+    return _avg_pool("avg_pool3d", 3, input, kernel_size, stride, padding, ceil_mode,
+                     count_include_pad, divisor_override)
+
+
+# ---------------------------------------------------------------------------------------------
+# unpooling
+
+
+def _max_unpool(nd, input, indices, kernel_size, stride, padding, output_size):
+    fn = f"max_unpool{nd}d"
+    kernel, stride, padding, _ = _impl.pool_args(fn, nd, kernel_size, stride, padding)
+    dims = input.dim() + (1 if nd == 1 else 0)  # torch unpools 1-d through its 2-d kernel
+    kernel_nd = max(nd, 2)
+    if dims not in (kernel_nd + 1, kernel_nd + 2):
+        raise RuntimeError(f"Input to max_unpooling{kernel_nd}d should be a {kernel_nd + 1}d or "
+                           f"{kernel_nd + 2}d Tensor, but got a tensor with {dims} dimensions.")
+    if str(indices.dtype) != "torch.int64":
+        raise RuntimeError(f"elements in indices should be type int64 but got: "
+                           f"{_impl.type_name(indices.dtype)}")
+    if tuple(indices.shape) != tuple(input.shape):
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor "
+                           f"({_impl.shape_str(input.shape)}) but got indices tensor with shape: "
+                           f"{_impl.shape_str(indices.shape)}")
+    if nd == 3 and min(stride) <= 0:
+        raise RuntimeError(f"strides should be greater than zero, but got stride: "
+                           f"{_impl.shape_str(stride)}")
+    _impl.require_dtype(fn, input, False)
+    in_sp = tuple(input.shape[-nd:])
+    default = tuple((n - 1) * s - 2 * p + k for n, s, p, k in zip(in_sp, stride, padding, kernel))
+    if output_size is None:
+        size = default
+    else:
+        size = tuple(int(v) for v in output_size)
+        if len(size) == nd + 2:
+            size = size[2:]
+        if len(size) != nd:
+            raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} "
+                             f"elements, but it has a length of '{len(size)}'")
+        for d, (v, dflt, s) in enumerate(zip(size, default, stride)):
+            if not dflt - s < v < dflt + s:
+                raise ValueError(f'invalid output_size "{size}" (dim {d} must be between '
+                                 f"{dflt - s} and {dflt + s})")
+    x, added = batched(input, nd)
+    idx = indices._array.reshape(x.shape)
+    plane = int(np.prod(size))
+    if idx.size:
+        xp = xp_of(idx)
+        bad = (idx < 0) | (idx >= plane)
+        if bool(bad.any()):
+            first = int(idx.reshape(-1)[int(xp.argmax(bad.reshape(-1)))])
+            vol = "x".join(str(s) for s in (size + (1,) if nd == 1 else size))
+            raise RuntimeError(f"Found an invalid max index: {first} (output volumes are of size "
+                               f"{vol})")
+    result = _ops.max_unpool(x, idx, tuple(x.shape[:2]) + size)
+    return unbatch(result, added)
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """Invert :func:`max_pool1d`: put each value back at its index, zeros elsewhere.
+
+    Args:
+        input (Tensor): pooled values ``(N, C, L)`` or ``(C, L)``.
+        indices (LongTensor): the indices returned by the pooling.
+        kernel_size, stride, padding: those of the pooling (stride defaults to the kernel).
+        output_size (sequence, optional): the exact output length, to resolve the sizes that
+            pool to the same length (``(L,)`` or ``(N, C, L)``).
+
+    Example:
+        >>> y, i = torch.nn.functional.max_pool1d(torch.tensor([[1., 3., 2., 0.]]), 2,
+        ...                                       return_indices=True)
+        >>> torch.nn.functional.max_unpool1d(y, i, 2)
+        tensor([[0., 3., 2., 0.]])
+    """
+    return _max_unpool(1, input, indices, kernel_size, stride, padding, output_size)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """Invert :func:`max_pool2d`: put each value back at its index, zeros elsewhere.
+
+    Arguments as :func:`max_unpool1d`, for ``(N, C, H, W)`` or ``(C, H, W)``.
+    """
+    return _max_unpool(2, input, indices, kernel_size, stride, padding, output_size)
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """Invert :func:`max_pool3d`: put each value back at its index, zeros elsewhere.
+
+    Arguments as :func:`max_unpool1d`, for ``(N, C, D, H, W)`` or ``(C, D, H, W)``.
+    """
+    return _max_unpool(3, input, indices, kernel_size, stride, padding, output_size)
+
+
+# ---------------------------------------------------------------------------------------------
+# power-average pooling
+
+
+def _lp_pool(nd, input, norm_type, kernel_size, stride, ceil_mode):
+    if nd == 1:
+        kernel = _impl.int_tuple("lp_pool1d", kernel_size, 1, "kernel_size", 3,
+                                 lambda n: f"lp_pool1d() kernel_size should contain one int "
+                                           f"(got {n})")
+    elif _impl._is_int(kernel_size):
+        kernel = (int(kernel_size),) * nd
+    else:
+        kernel = tuple(kernel_size)
+        if len(kernel) != nd:
+            raise ValueError(f"too many values to unpack (expected {nd})" if len(kernel) > nd
+                             else f"not enough values to unpack (expected {nd}, got "
+                                  f"{len(kernel)})")
+    avg = (avg_pool1d, avg_pool2d, avg_pool3d)[nd - 1]
+    # torch's formula: the window mean of x**p, its sign kept and magnitude clipped at zero, times
+    # the window size, to the power 1/p
+    out = avg(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    return (out.sign() * out.abs().relu()).mul(int(np.prod(kernel))).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """Power-average pooling: ``(sum over the window of x**p) ** (1/p)`` along the last dim.
+
+    Args:
+        input (Tensor): ``(N, C, L)`` or ``(C, L)``.
+        norm_type (float): the power ``p`` (``inf`` is not supported, as in torch).
+        kernel_size (int): window length.
+        stride (int, optional): window step. Default: ``kernel_size``.
+        ceil_mode (bool): round the output length up. Default: False.
+
+    Example:
+        >>> torch.nn.functional.lp_pool1d(torch.tensor([[3., 4.]]), 2, 2)
+        tensor([[5.]])
+    """
+    return _lp_pool(1, input, norm_type, kernel_size, stride, ceil_mode)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """Power-average pooling over 2-d windows (see :func:`lp_pool1d`)."""
+    return _lp_pool(2, input, norm_type, kernel_size, stride, ceil_mode)
+
+
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """Power-average pooling over 3-d windows (see :func:`lp_pool1d`)."""
+    return _lp_pool(3, input, norm_type, kernel_size, stride, ceil_mode)
+
+
+# ---------------------------------------------------------------------------------------------
+# adaptive pooling
+
+
+def _adaptive_input(fn, nd, input, is_max):
+    n = input.dim()
+    if nd == 1:
+        _impl.check_dims_range(fn, input, 2, 3)
+    elif n not in (nd + 1, nd + 2):
+        got = ": " if is_max else " "
+        raise RuntimeError(f"{fn}(): Expected {nd + 1}D or {nd + 2}D tensor, but got"
+                           f"{got}{_impl.shape_str(input.shape)}")
+    if is_max:
+        shape = tuple(input.shape)
+        for d in range(n - nd - 1 if n == nd + 2 else 0, n):
+            if shape[d] == 0:
+                raise RuntimeError(f"{fn}(): Expected input to have non-zero size for non-batch "
+                                   f"dimensions, but input has sizes {_impl.shape_str(shape)} "
+                                   f"with dimension {d} being empty")
+    _impl.require_dtype(fn, input, False)
+
+
+def _adaptive_max(nd, input, output_size, return_indices):
+    fn = f"adaptive_max_pool{nd}d"
+    if nd == 1:
+        out = _impl.adaptive_1d_output_size(fn, output_size)
+    else:
+        out = _impl.adaptive_output_size(fn, output_size, tuple(input.shape[-nd:]))
+    _adaptive_input(fn, nd, input, True)
+    if min(out) < 0:
+        shape = tuple(input.shape[:-nd]) + out
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(out)}: "
+                           f"{_impl.shape_str(shape)}")
+    x, added = batched(input, nd)
+    spatial = tuple(x.shape[2:])
+    if 0 not in out and all(n % o == 0 for n, o in zip(spatial, out)):
+        # equal disjoint windows: an ordinary max pool
+        kernel = tuple(n // o for n, o in zip(spatial, out))
+        result = _ops.max_pool(x, kernel, kernel, (0,) * nd, (1,) * nd, out, return_indices)
+    else:
+        index = _impl.adaptive_window_index(xp_of(x._array), spatial, out)
+        result = _ops.window_max(x, index, False, return_indices)
+    return unbatch(result, added)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    """Max pooling to a fixed output length, whatever the input length.
+
+    Output ``i`` takes the maximum of ``input[floor(i*L/out) : ceil((i+1)*L/out)]``.
+
+    Args:
+        input (Tensor): ``(N, C, L)`` or ``(C, L)``.
+        output_size (int): the output length.
+        return_indices (bool): also return the position of each maximum. Default: False.
+
+    Example:
+        >>> torch.nn.functional.adaptive_max_pool1d(torch.tensor([[1., 5., 2., 4., 3.]]), 2)
+        tensor([[5., 4.]])
+    """
+    return _adaptive_max(1, input, output_size, return_indices)
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """Max pooling to a fixed ``(H_out, W_out)`` (an int, or a pair whose None entries keep the
+    input's size); windows as in :func:`adaptive_max_pool1d` along each dim."""
+    return _adaptive_max(2, input, output_size, return_indices)
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    """Max pooling to a fixed ``(D_out, H_out, W_out)``; see :func:`adaptive_max_pool2d`."""
+    return _adaptive_max(3, input, output_size, return_indices)
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    """:func:`adaptive_max_pool1d` that always returns ``(values, indices)``."""
+    return _adaptive_max(1, input, output_size, True)
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    """:func:`adaptive_max_pool2d` that always returns ``(values, indices)``."""
+    return _adaptive_max(2, input, output_size, True)
+
+
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    """:func:`adaptive_max_pool3d` that always returns ``(values, indices)``."""
+    return _adaptive_max(3, input, output_size, True)
+
+
+def _adaptive_avg(nd, input, output_size):
+    fn = f"adaptive_avg_pool{nd}d"
+    if nd == 1:
+        out = _impl.adaptive_1d_output_size(fn, output_size)
+    else:
+        out = _impl.adaptive_output_size(fn, output_size, tuple(input.shape[-nd:]))
+    if min(out) < 0:
+        shown = (1,) + out if nd == 1 else out  # torch reports the 1-d case as 2-d
+        name = "adaptive_avg_pool2d" if nd == 1 else fn
+        sep = ", " if len(shown) == 2 else ","
+        body = ", ".join(str(v) for v in shown[:-1]) + sep + str(shown[-1])
+        raise RuntimeError(f"{name}: elements of output_size must be greater than or equal to 0 "
+                           f"but received {{{body}}}")
+    _adaptive_input(fn, nd, input, False)
+    x, added = batched(input, nd)
+    spatial = tuple(x.shape[2:])
+    dims = tuple(range(2, 2 + nd))
+    if all(o == 1 for o in out):
+        # global pooling is a mean, as in torch (so an empty input gives NaN, not an error)
+        return unbatch(x.mean(dim=dims, keepdim=True), added)
+    if 0 in spatial:
+        shown = (tuple(x.shape[:2]) + (1,) + spatial) if nd == 1 else tuple(input.shape)
+        if added and nd == 1:
+            shown = shown[1:]
+        first = next(i for i, s in enumerate(shown) if s == 0 and i >= len(shown) - max(nd, 2))
+        name = "adaptive_avg_pool2d" if nd == 1 else fn
+        raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch "
+                           f"dimensions, but input has sizes {_impl.shape_str(shown)} with "
+                           f"dimension {first} being empty")
+    if 0 in out:  # nothing to average; the empty result stays joined to the input
+        y = x.sum(dim=dims, keepdim=True)
+        return unbatch(y.expand(*(tuple(x.shape[:2]) + out)), added)
+    if all(n % o == 0 for n, o in zip(spatial, out)):
+        kernel = tuple(n // o for n, o in zip(spatial, out))
+        y = _ops.avg_pool(x, kernel, kernel, (0,) * nd, out, int(np.prod(kernel)))
+        return unbatch(y, added)
+    # Uneven windows: average pooling is separable, so it is one weighted window sum per dim
+    # (a few whole-batch gathers each; measured 2-3x faster here than a tall-skinny GEMM).
+    xp = xp_of(x._array)
+    dt = x._array.dtype
+    y = x
+    for d in reversed(range(nd)):
+        fwd, adj = _impl.adaptive_avg_windows(spatial[d], out[d])
+        fwd, adj = [(xp.asarray(i), xp.asarray(w.astype(dt))) for i, w in (fwd, adj)]
+        y = _ops.axis_window_sum(y, 2 + d, fwd, adj)
+    return unbatch(y, added)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    """Average pooling to a fixed output length, whatever the input length.
+
+    Output ``i`` averages ``input[floor(i*L/out) : ceil((i+1)*L/out)]``.
+
+    Args:
+        input (Tensor): ``(N, C, L)`` or ``(C, L)``.
+        output_size (int): the output length.
+
+    Example:
+        >>> torch.nn.functional.adaptive_avg_pool1d(torch.tensor([[1., 3., 2., 6.]]), 2)
+        tensor([[2., 4.]])
+    """
+    return _adaptive_avg(1, input, output_size)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """Average pooling to a fixed ``(H_out, W_out)`` (an int, or a pair whose None entries
+    keep the input's size); windows as in :func:`adaptive_avg_pool1d` along each dim."""
+    return _adaptive_avg(2, input, output_size)
+
+
+def adaptive_avg_pool3d(input, output_size):
+    """Average pooling to a fixed ``(D_out, H_out, W_out)``; see :func:`adaptive_avg_pool2d`."""
+    return _adaptive_avg(3, input, output_size)
+
+
+# ---------------------------------------------------------------------------------------------
+# fractional max pooling
+
+
+def _fractional(nd, input, kernel_size, output_size, output_ratio, return_indices,
+                _random_samples):
+    fn = f"fractional_max_pool{nd}d"
+    kernel = _impl.int_tuple(fn, kernel_size, nd, "kernel_size", 2, lambda n: (
+        f"{fn}: kernel_size must either be a single Int or tuple of Ints"))
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{fn} requires specifying either an output_size or an output_ratio")
+    n = input.dim()
+    if n < nd + 1:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-max(n, 1)}, "
+                         f"{max(n, 1) - 1}], but got {-(nd + 1)})")
+    if n > nd + 2:
+        raise RuntimeError(f"{fn}(): Expected {nd + 1}D or {nd + 2}D tensor, but got: "
+                           f"{_impl.shape_str(input.shape)}")
+    spatial = tuple(input.shape[-nd:])
+    if output_size is None:
+        ratio = output_ratio if isinstance(output_ratio, (tuple, list)) else (output_ratio,) * nd
+        out = tuple(int(s * r) for s, r in zip(spatial, ratio))
+    else:
+        out = _impl.int_tuple(fn, output_size, nd, "output_size", 3, lambda m: (
+            f"{fn}: output_size must either be a single Int or tuple of Ints"))
+    x, added = batched(input, nd)
+    batch, planes = x.shape[:2]
+    if _random_samples is None:
+        _impl.require_dtype("check_uniform_bounds", input, False)
+        samples = _sampling.rand(batch, planes, nd, dtype=input.dtype, device=input.device)
+    else:
+        samples = _random_samples
+        if samples.dim() != 3:
+            raise RuntimeError(f"Expect _random_samples to have 3 dimensions, got "
+                               f"{samples.dim()}")
+        if samples.shape[2] != nd:
+            raise RuntimeError(f"Expect _random_samples.size(2) equals to {nd}; got "
+                               f"{samples.shape[2]}.")
+        if samples.shape[0] < batch:
+            raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+        if samples.shape[1] != planes:
+            raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
+        if samples.dtype != input.dtype:
+            raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    _impl.require_dtype(fn, input, False)
+    names = ("height", "width") if nd == 2 else ("time", "height", "width")
+    where = f"{fn}()" if nd == 2 else "fractional_max_pool3d_out()"
+    for name, o, k, s in zip(names, out, kernel, spatial):
+        if o + k - 1 > s:
+            raise RuntimeError(f"{where}: pool {name} {k} too large relative to input {name} {s}")
+    # one pseudo-random window sequence per plane and dim; torch's 2-d samples list (w, h)
+    u = samples._array[:batch].reshape(batch * planes, nd)
+    order = (1, 0) if nd == 2 else (0, 1, 2)
+    xp = xp_of(x._array)
+    per_dim = []
+    unique = True
+    for d, col in enumerate(order):
+        starts = _impl.fractional_starts(u[:, col], spatial[d], out[d], kernel[d])
+        unique = unique and bool((xp.diff(starts, axis=1) >= kernel[d]).all())
+        per_dim.append(starts[:, :, None] + xp.arange(kernel[d], dtype=np.int64))
+    index = _impl.window_index(xp, per_dim, spatial)
+    result = _ops.window_max(x, index, unique, return_indices)
+    return unbatch(result, added)
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None,
+                          return_indices=False, _random_samples=None):
+    """Fractional max pooling (B. Graham, 2014): max over pseudo-randomly placed windows.
+
+    Window starts follow one random sequence per plane and dim, so the output size can be any
+    size, not just the input size over an integer stride.
+
+    Args:
+        input (Tensor): ``(N, C, H, W)`` or ``(C, H, W)``.
+        kernel_size (int or tuple): window size.
+        output_size (int or tuple, optional): output size ``(H_out, W_out)``.
+        output_ratio (float or tuple, optional): output size as a fraction of the input size
+            (used when ``output_size`` is not given).
+        return_indices (bool): also return the position of each maximum. Default: False.
+        _random_samples (Tensor, optional): ``(N, C, 2)`` values in [0, 1) that place the
+            windows (width first, then height); drawn uniformly when not given.
+
+    Example:
+        >>> x = torch.randn(1, 1, 9, 9)
+        >>> torch.nn.functional.fractional_max_pool2d(x, 2, output_size=4).shape
+        torch.Size([1, 1, 4, 4])
+
+    Note:
+        The random draws do not reproduce torch's stream (the same seed gives other windows);
+        given the same ``_random_samples`` the result is torch's exactly. A scalar
+        ``output_ratio`` is accepted here (torch's function needs a pair).
+    """
+    return _fractional(2, input, kernel_size, output_size, output_ratio, return_indices,
+                       _random_samples)
+
+
+def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None,
+                          return_indices=False, _random_samples=None):
+    """Fractional max pooling over 3-d windows; see :func:`fractional_max_pool2d`
+    (``_random_samples`` is ``(N, C, 3)``, in the order depth, height, width)."""
+    return _fractional(3, input, kernel_size, output_size, output_ratio, return_indices,
+                       _random_samples)
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    """:func:`fractional_max_pool2d` that always returns ``(values, indices)``."""
+    return _fractional(2, input, kernel_size, output_size, output_ratio, True, _random_samples)
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    """:func:`fractional_max_pool3d` that always returns ``(values, indices)``."""
+    return _fractional(3, input, kernel_size, output_size, output_ratio, True, _random_samples)

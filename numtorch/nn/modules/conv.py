@@ -237,22 +237,22 @@ class _ConvTransposeNd(_ConvNd):
             return _ntuple(self.output_padding, num_spatial_dims)
         n = num_spatial_dims
         lead = 2 if input.dim() == n + 2 else 1
-        output_size = [int(s) for s in output_size]
         if len(output_size) == lead + n:
             output_size = output_size[lead:]
         if len(output_size) != n:
             raise ValueError(f"ConvTranspose{n}D: for {input.dim()}D input, output_size must "
                              f"have {n} or {lead + n} elements (got {len(output_size)})")
+        sizes = [int(s) for s in output_size]
         dilation = dilation if dilation is not None else (1,) * n
         smallest = [(input.shape[d + lead] - 1) * stride[d] - 2 * padding[d]
                     + dilation[d] * (kernel_size[d] - 1) + 1 for d in range(n)]
         largest = [s + stride[d] - 1 for d, s in enumerate(smallest)]
         for d in range(n):
-            if not smallest[d] <= output_size[d] <= largest[d]:
+            if not smallest[d] <= sizes[d] <= largest[d]:
                 raise ValueError(f"requested an output size of {output_size}, but valid sizes "
                                  f"range from {smallest} to {largest} (for an input of "
                                  f"{input.size()[2:]})")
-        return tuple(output_size[d] - smallest[d] for d in range(n))
+        return tuple(sizes[d] - smallest[d] for d in range(n))
 
     def forward(self, input, output_size=None):
         """Transposed convolution of ``input``, optionally to a given ``output_size``."""

@@ -1,0 +1,151 @@
+"""Side-by-side MLP training benchmark: numtorch against PyTorch, in one process.
+
+A 784-512-512-10 MLP (Linear + ReLU), batch 128, cross-entropy loss, plain SGD written by hand
+(``p -= lr * p.grad`` under ``no_grad``). Both libraries start from the same weights and see
+the same batches; the script prints the training steps per second of each, the time ratio
+numtorch / torch (goal: <= 1.0) and how far the two loss curves drifted apart (a sanity check
+that both trained the same model).
+
+Run ``python bench/train_mlp.py`` (``--steps N``, ``--repeats R``, ``--batch B``). The
+libraries take turns within every repeat and the best repeat of each is kept, so load from
+elsewhere on the machine slows both. This is a benchmark, not a test.
+"""
+
+import argparse
+import os
+import platform
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import numtorch  # noqa: E402  (after the path tweak, so a source checkout works uninstalled)
+
+try:
+    import torch
+except ImportError:  # the ratio needs torch; numtorch's own speed is still printed
+    torch = None
+
+SIZES = (784, 512, 512, 10)
+
+
+def make_model(lib, weights):
+    """The MLP in ``lib``, with the given (weight, bias) arrays loaded."""
+    nn = lib.nn
+    layers = []
+    for i in range(len(SIZES) - 1):
+        layers.append(nn.Linear(SIZES[i], SIZES[i + 1]))
+        if i < len(SIZES) - 2:
+            layers.append(nn.ReLU() if hasattr(nn, "ReLU") else _ReLU(lib))
+    model = nn.Sequential(*layers)
+    state = {}
+    linear = [m for m in model if isinstance(m, nn.Linear)]
+    for k, (m, (w, b)) in enumerate(zip(linear, weights)):
+        idx = list(model).index(m)
+        state[f"{idx}.weight"] = lib.from_numpy(w.copy())
+        state[f"{idx}.bias"] = lib.from_numpy(b.copy())
+    model.load_state_dict(state)
+    return model
+
+
+def _ReLU(lib):
+    """A stand-in ReLU module for a numtorch without ``nn.ReLU``."""
+
+    class ReLU(lib.nn.Module):
+        def forward(self, x):
+            return x.relu()
+
+    return ReLU()
+
+
+def loss_fn(lib, out, target):
+    """Cross-entropy: ``F.cross_entropy`` when the library has it, else the composition."""
+    F = lib.nn.functional
+    if hasattr(F, "cross_entropy"):
+        return F.cross_entropy(out, target)
+    logp = out.log_softmax(dim=1)
+    return -logp.gather(1, target.unsqueeze(1)).mean()
+
+
+def make_step(lib, model, lr):
+    params = list(model.parameters())
+
+    def step(x, y):
+        loss = loss_fn(lib, model(x), y)
+        loss.backward()
+        with lib.no_grad():
+            for p in params:
+                p -= lr * p.grad
+                p.grad = None
+        return loss.detach()
+
+    return step
+
+
+def make_data(rng, batch, n_batches):
+    xs = [rng.standard_normal((batch, SIZES[0])).astype(np.float32) for _ in range(n_batches)]
+    ys = [rng.integers(0, SIZES[-1], batch).astype(np.int64) for _ in range(n_batches)]
+    return xs, ys
+
+
+def init_weights(rng):
+    out = []
+    for i in range(len(SIZES) - 1):
+        bound = 1 / np.sqrt(SIZES[i])
+        out.append((rng.uniform(-bound, bound, (SIZES[i + 1], SIZES[i])).astype(np.float32),
+                    rng.uniform(-bound, bound, SIZES[i + 1]).astype(np.float32)))
+    return out
+
+
+def runner(lib, weights, xs, ys, lr):
+    """A function running one pass over the batches; returns the losses."""
+    model = make_model(lib, weights)
+    step = make_step(lib, model, lr)
+    data = [(lib.from_numpy(x), lib.from_numpy(y)) for x, y in zip(xs, ys)]
+
+    def run():
+        return [float(step(x, y)) for x, y in data]
+
+    return run
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--steps", type=int, default=20, help="training steps per repeat")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--lr", type=float, default=0.01)
+    args = parser.parse_args()
+
+    rng = np.random.default_rng(0)
+    weights = init_weights(rng)
+    xs, ys = make_data(rng, args.batch, args.steps)
+    libs = [("numtorch", numtorch)] + ([("torch", torch)] if torch is not None else [])
+    runs = {name: runner(lib, weights, xs, ys, args.lr) for name, lib in libs}
+    losses = {name: fn() for name, fn in runs.items()}  # warm-up, and the loss curves
+    best = {name: float("inf") for name in runs}
+    for _ in range(args.repeats):
+        for name, fn in runs.items():
+            start = time.perf_counter()
+            fn()
+            best[name] = min(best[name], time.perf_counter() - start)
+
+    print(f"MLP {'-'.join(map(str, SIZES))}, batch {args.batch}, {args.steps} steps, best of "
+          f"{args.repeats}; {platform.processor() or platform.machine()}, "
+          f"numpy {np.__version__}" + (f", torch {torch.__version__}" if torch else ""))
+    rates = {name: args.steps / t for name, t in best.items()}
+    for name, rate in rates.items():
+        print(f"  {name:9s} {rate:8.2f} steps/s  ({1000 / rate:7.2f} ms/step)")
+    if torch is not None:
+        ratio = best["numtorch"] / best["torch"]
+        drift = max(abs(a - b) for a, b in zip(losses["numtorch"], losses["torch"]))
+        print(f"  time ratio numtorch/torch: {ratio:.3f} "
+              f"({'PASS' if ratio <= 1.0 else 'MISS'}, goal <= 1.0)")
+        print(f"  loss after the first pass: numtorch {losses['numtorch'][-1]:.5f}, torch "
+              f"{losses['torch'][-1]:.5f} (largest difference over the pass {drift:.2e})")
+
+
+if __name__ == "__main__":
+    main()

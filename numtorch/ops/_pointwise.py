@@ -1,0 +1,118 @@
+"""Helpers shared by the pointwise op families (elementwise, unary, comparison, special, ...).
+
+They raise torch's errors for bad arguments and broadcasting, build the simple unary
+functions, and honour ``out=``; none of them is an op.
+"""
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor, _make
+from ..backend import xp_of as backend_xp
+
+_NUMBER = (int, float, bool, complex, np.generic)
+
+
+def _broadcast_error(exc, *arrays):
+    """Raise torch's error when ``arrays`` do not broadcast together; else re-raise ``exc``.
+
+    Binary ops call this from ``except ValueError`` around their NumPy call, so the check costs
+    nothing unless NumPy has already failed. Like torch, the shapes are joined left to right
+    and the message names the rightmost clashing dimension of the broadcast result.
+    """
+    shape = ()
+    for arr in arrays:
+        s = getattr(arr, "shape", ())
+        n = len(shape) if len(shape) > len(s) else len(s)
+        a = (1,) * (n - len(shape)) + tuple(shape)
+        b = (1,) * (n - len(s)) + tuple(s)
+        for i in range(n - 1, -1, -1):
+            if a[i] != b[i] and a[i] != 1 and b[i] != 1:
+                raise RuntimeError(f"The size of tensor a ({a[i]}) must match the size of tensor "
+                                   f"b ({b[i]}) at non-singleton dimension {i}") from None
+        shape = tuple(y if x == 1 else x for x, y in zip(a, b))
+    raise exc
+
+
+def _not_implemented(kernel, dt):
+    """torch's error for a kernel that has no version for dtype ``dt`` (a NumPy dtype)."""
+    name = _dtype._TYPE_DISPLAY.get(dt.name, dt.name)
+    return NotImplementedError(f'"{kernel}" not implemented for \'{name}\'')
+
+
+
+def _cj(t):
+    """``t.conj()`` for a complex tensor, else ``t`` itself.
+
+    For complex inputs torch's chain rule multiplies the incoming gradient by the *conjugate*
+    derivative (dL/dz = grad * conj(f'(z)) for a complex-differentiable f), so backward passes
+    wrap each derivative factor in this.
+    """
+    return t.conj() if t._array.dtype.kind == "c" else t
+
+
+def _zeros_like(t):
+    """Constant zeros shaped like ``t`` (a zero derivative; nothing to differentiate)."""
+    return _make(backend_xp(t._array).zeros(t._array.shape, t._array.dtype))
+
+
+
+
+def _check_number_or_tensor(fn, x, name="other", pos=2):
+    if not isinstance(x, Tensor) and not isinstance(x, _NUMBER):
+        raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor or Number, "
+                        f"not {type(x).__name__}")
+
+
+def _check_tensor(fn, x, name="input", pos=1):
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not "
+                        f"{type(x).__name__}")
+
+
+
+def _is_float(x):
+    if isinstance(x, Tensor):
+        return x.dtype._category >= _dtype._FLOAT
+    return isinstance(x, (float, complex))
+
+
+def _out(result, out, name=None):
+    """Honour torch's ``out=`` argument: write ``result`` into ``out`` (resized if empty)."""
+    if out is None:
+        return result
+    from ..autograd.inplace import apply_inplace
+
+    if result.requires_grad or out.requires_grad:
+        from ..autograd.grad_mode import is_grad_enabled
+
+        if is_grad_enabled():
+            fn = name or type(result.grad_fn).__name__.lower()
+            raise RuntimeError(f"{fn}(): functions with out=... arguments don't support "
+                               f"automatic differentiation, but one of the arguments requires "
+                               f"grad.")
+    if out.shape != result.shape:
+        if out.numel() != 0:
+            import warnings
+
+            warnings.warn(f"An output with one or more elements was resized since it had shape "
+                          f"{list(out.shape)}, which does not match the required output shape "
+                          f"{list(result.shape)}.", UserWarning, stacklevel=3)
+        xp = np if type(out._array) is np.ndarray else backend_xp(out._array)
+        out._array = xp.empty(result._array.shape, out._array.dtype)
+    return apply_inplace(out, lambda _, r: r, result)
+
+
+def _unary(cls, name, summary):
+    def fn(input, *, out=None):
+        if not isinstance(input, Tensor):
+            _check_tensor(name, input)
+        return _out(cls.apply(input), out, name)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"{summary}\n\n    Args:\n        input (Tensor): the input.\n"
+                  f"        out (Tensor, optional): tensor to write the result into.\n\n"
+                  f"    Returns:\n        Tensor: the elementwise result (integer inputs give "
+                  f"the default float dtype\n        where the result is fractional, as in "
+                  f"torch).\n")
+    return fn

@@ -1,0 +1,132 @@
+"""Primitives for padding and resampling along one dim (``F.pad``, ``F.interpolate``).
+
+Why primitives (design doc, section 8):
+
+* ``ConstantPad`` writes the input into a filled output in one copy; as a composite of ``cat``
+  it would copy once per padded dim and side. Its gradient is again a constant pad (with the
+  pads negated: padding becomes cropping and back), so it closes under differentiation.
+* ``Resample`` computes ``y[..., j, ...] = sum_t w[t, j] * x[..., idx[t, j], ...]`` along one
+  dim: reflect/replicate/circular padding (one tap, no weights) and every separable
+  interpolation mode (nearest, linear, cubic, area) are this map with different index and
+  weight tables. Its transpose, ``ResampleBackward``, adds ``g * w`` back at ``idx``; the two
+  are each other's gradients (both are linear in their tensor input).
+
+The transpose never uses ``add.at``: indices are grouped into passes in which every target
+occurs at most once, so each pass is a plain fancy-indexed add (few passes: an entry repeats
+only as often as the output samples one input position).
+"""
+
+from ..autograd.graph import Op
+
+__all__ = []
+
+
+class ConstantPad(Op):
+    """y = x padded by ``pads`` ((low, high) per trailing dim, negative = crop) with ``value``;
+    dx = the gradient cropped back (a constant pad with the pads negated)."""
+
+    def forward(self, x):
+        nd = len(self.pads)
+        lead = x.ndim - nd
+        shape = x.shape[:lead] + tuple(s + lo + hi for s, (lo, hi) in
+                                       zip(x.shape[lead:], self.pads))
+        src, dst = [], []
+        for s, (lo, hi) in zip(x.shape[lead:], self.pads):
+            src.append(slice(max(-lo, 0), s - max(-hi, 0)))
+            dst.append(slice(max(lo, 0), max(lo, 0) + max(s - max(-lo, 0) - max(-hi, 0), 0)))
+        if all(lo >= 0 and hi >= 0 for lo, hi in self.pads) and self.value == 0:
+            out = self.xp.zeros(shape, dtype=x.dtype)
+        else:
+            out = self.xp.full(shape, self.value, dtype=x.dtype)
+        out[(Ellipsis,) + tuple(dst)] = x[(Ellipsis,) + tuple(src)]
+        return out
+
+    def backward(self, grad):
+        return ConstantPad.apply(grad, pads=tuple((-lo, -hi) for lo, hi in self.pads), value=0)
+
+
+class Resample(Op):
+    """y[.., j, ..] = sum_t weight[t, j] * x[.., index[t, j], ..] along ``dim`` (weight None:
+    one tap, weight 1); dx = resample_backward(g) (the transposed map)."""
+
+    def forward(self, x):
+        xp, d = self.xp, self.dim
+        index, weight = self.index, self.weight
+        if weight is None:
+            return xp.take(x, index[0], axis=d)
+        tail = (1,) * (x.ndim - d - 1)
+        y = None
+        for t in range(index.shape[0]):
+            term = xp.take(x, index[t], axis=d)
+            term *= weight[t].reshape((-1,) + tail)
+            if y is None:
+                y = term
+            else:
+                y += term
+        return y
+
+    def backward(self, grad):
+        return ResampleBackward.apply(grad, dim=self.dim, index=self.index, weight=self.weight,
+                                      size=self.size)
+
+
+class ResampleBackward(Op):
+    """dx[.., i, ..] = sum over (t, j) with index[t, j] == i of weight[t, j] * g[.., j, ..];
+    its gradient is ``Resample`` again."""
+
+    def forward(self, g):
+        xp, d = self.xp, self.dim
+        shape = g.shape[:d] + (self.size,) + g.shape[d + 1:]
+        out = xp.zeros(shape, dtype=g.dtype)
+        tail = (1,) * (g.ndim - d - 1)
+        lead = (slice(None),) * d
+        for t in range(self.index.shape[0]):
+            vals = g
+            if self.weight is not None:
+                vals = g * self.weight[t].reshape((-1,) + tail)
+            for sel, target in _passes(xp, self.index[t]):
+                part = vals if sel is None else xp.take(vals, sel, axis=d)
+                out[lead + (target,)] += part
+        return out
+
+    def backward(self, gg):
+        return Resample.apply(gg, dim=self.dim, index=self.index, weight=self.weight,
+                              size=self.size)
+
+
+def _passes(xp, index):
+    """Split positions ``j`` of a 1-D ``index`` into groups in which no target repeats.
+
+    Yields ``(selection, targets)``; ``selection`` is None when the whole index is already
+    free of repeats. Sorting once and ranking each entry among its equals gives the groups:
+    group ``r`` holds the ``r``-th occurrence of every target.
+    """
+    n = index.shape[0]
+    if n == 0:
+        return
+    order = xp.argsort(index)
+    ranked = index[order]
+    rank = xp.arange(n) - xp.searchsorted(ranked, ranked, side="left")
+    top = int(rank.max())
+    if top == 0:
+        yield None, index
+        return
+    for r in range(top + 1):
+        sel = order[rank == r]
+        yield sel, index[sel]
+
+
+def constant_pad(input, pads, value):
+    """Pad the trailing dims of ``input`` by ``pads`` ((low, high) per dim, innermost last)
+    with ``value``; negative pads crop."""
+    return ConstantPad.apply(input, pads=tuple(pads), value=value)
+
+
+def resample(input, dim, index, weight, size):
+    """``sum_t weight[t] * input.index_select(dim, index[t])`` as one op (see ``Resample``).
+
+    ``index`` is an int array ``(taps, out)`` on ``input``'s device, ``weight`` a float array
+    of the same shape in ``input``'s dtype, or None for one unweighted tap; ``size`` is the
+    input's length along ``dim``.
+    """
+    return Resample.apply(input, dim=dim, index=index, weight=weight, size=size)

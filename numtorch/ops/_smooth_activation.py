@@ -1,0 +1,350 @@
+"""Smooth activation primitives: sigmoid, logsigmoid, softplus, SiLU, Mish and GELU.
+
+The split from ``activation.py`` (selection, base classes, piecewise-linear ops, ELU) is by
+concept only; the reasons these are primitives are given there: one fused forward and one
+fused backward op each for speed, and forms that never overflow for large ``|x|``.
+"""
+
+import math
+
+import numpy as np
+
+from ..backend import helpers_for
+from ._activation_base import _Pointwise, _select, select
+from .elementwise import exp, tanh
+
+__all__ = ["sigmoid", "logsigmoid", "softplus", "silu", "mish", "gelu"]
+
+_SQRT_HALF = math.sqrt(0.5)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+_GELU_CUBIC = 0.044715  # the cubic coefficient of the tanh approximation of GELU
+# erfc(z) ~= exp(-z^2) * sum_k a_k t^k (k = 1..7), t = 1 / (1 + p z), z >= 0: the form of
+# Abramowitz & Stegun 7.1.26, refitted here (iteratively reweighted least squares on
+# erfcx over z in [0, 9.5]) for a relative error below 6e-7, so GELU's tail stays accurate.
+# It serves float16/float32 GELU, where SciPy's erf costs 30x the whole activation; float64
+# keeps the exact erf. Coefficients from a_7 down to a_1.
+_ERFC_P = 0.3731375145583434
+_ERFC_COEF = (-0.1389938283350732, 0.4092931381347646, -0.1555607659224292,
+              0.29925729178873245, 0.16014102603398636, 0.21564560613932493,
+              0.21021699923989248)
+
+
+# ---------------------------------------------------------------------------------------------
+# sigmoid family
+
+
+def _sigmoid_array(xp, x):
+    """1 / (1 + exp(-x)); exp overflows to inf for very negative x, giving the exact limit 0."""
+    with np.errstate(over="ignore"):
+        e = xp.negative(x)
+        xp.exp(e, out=e)
+    e += x.dtype.type(1)
+    xp.reciprocal(e, out=e)
+    return e
+
+
+def _softplus_array(xp, x):
+    """log(1 + exp(x)) as max(x, 0) + log1p(exp(-|x|)): exact in both tails, no overflow."""
+    t = xp.abs(x)
+    xp.negative(t, out=t)
+    xp.exp(t, out=t)
+    xp.log1p(t, out=t)
+    t += xp.maximum(x, x.dtype.type(0))
+    return t
+
+
+class Sigmoid(_Pointwise):
+    """y = 1 / (1 + exp(-x)); dy/dx = y (1 - y)."""
+
+    promote = "float"
+    _saves = "output"
+
+    def kernel(self, xp, x):
+        return _sigmoid_array(xp, x)
+
+    def backward(self, grad):
+        return SigmoidBackward.apply(self.saved_output(), grad)
+
+
+class SigmoidBackward(_Pointwise):
+    """g_x = g * y * (1 - y) (conjugated for complex y); d/dy = g (1 - 2y), d/dg = y (1 - y)."""
+
+    def kernel(self, xp, y, g):
+        d = 1 - y
+        d *= y
+        if d.dtype.kind == "c":
+            xp.conj(d, out=d)
+        d *= g
+        return d
+
+    def backward(self, gg):
+        y, g = self.saved_inputs()
+        if y.dtype.is_complex:
+            raise RuntimeError("sigmoid: double backward is not implemented for complex inputs")
+        return gg * g * (1 - 2 * y), SigmoidBackward.apply(y, gg)
+
+
+class LogSigmoid(_Pointwise):
+    """y = log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|)); dy/dx = sigmoid(-x)."""
+
+    def kernel(self, xp, x):
+        t = xp.abs(x)
+        xp.negative(t, out=t)
+        xp.exp(t, out=t)
+        xp.log1p(t, out=t)
+        return xp.subtract(xp.minimum(x, x.dtype.type(0)), t, out=t)
+
+    def backward(self, grad):
+        return grad * sigmoid(-self.saved_inputs())
+
+
+class Softplus(_Pointwise):
+    """y = log(1 + exp(beta x)) / beta, or x where beta x > threshold;
+    dy/dx = sigmoid(beta x), or 1 where beta x > threshold."""
+
+    def kernel(self, xp, x):
+        bx = x * self.beta if self.beta != 1 else x
+        y = _softplus_array(xp, bx)
+        if self.beta != 1:
+            with np.errstate(divide="ignore", invalid="ignore"):  # beta == 0 gives inf
+                y /= self.beta
+        return _select(xp, bx > self.threshold, x, y, x.dtype)
+
+    def backward(self, grad):
+        return SoftplusBackward.apply(self.saved_inputs(), grad, beta=self.beta,
+                                      threshold=self.threshold)
+
+
+class SoftplusBackward(_Pointwise):
+    """g_x = g * sigmoid(beta x) (g where beta x > threshold); d/dg = that slope,
+    d/dx = g * beta * s (1 - s) with s = sigmoid(beta x) where beta x < threshold."""
+
+    def kernel(self, xp, x, g):
+        bx = x * self.beta if self.beta != 1 else x
+        s = _sigmoid_array(xp, bx)
+        s *= g
+        return _select(xp, bx > self.threshold, g, s, g.dtype)
+
+    def backward(self, gg):
+        x, g = self.saved_inputs()
+        bx = x * self.beta
+        s = sigmoid(bx)
+        # torch's second derivative is already 0 at beta x == threshold (its first is not)
+        gx = select(bx >= self.threshold, 0.0, gg * g * (s * (1 - s) * self.beta))
+        return gx, SoftplusBackward.apply(x, gg, beta=self.beta, threshold=self.threshold)
+
+
+class Silu(_Pointwise):
+    """y = x * sigmoid(x); dy/dx = s (1 + x (1 - s)) with s = sigmoid(x)."""
+
+    def kernel(self, xp, x):
+        s = _sigmoid_array(xp, x)
+        self.save(s=s)  # backward reuses it: recomputing costs another exp pass
+        return x * s
+
+    def backward(self, grad):
+        return SiluBackward.apply(self.saved_inputs(), grad, s=self.saved("s"))
+
+
+class SiluBackward(_Pointwise):
+    """g_x = g s (1 + x (1 - s)); d/dg = s (1 + x (1 - s)),
+    d/dx = g s (1 - s) (2 + x (1 - 2 s))."""
+
+    s = None
+
+    def kernel(self, xp, x, g):
+        s = self.s if self.s is not None else _sigmoid_array(xp, x)
+        s = s.reshape(x.shape)
+        d = 1 - s
+        d *= x
+        d += 1
+        d *= s
+        d *= g
+        return d
+
+    def backward(self, gg):
+        x, g = self.saved_inputs()
+        s = sigmoid(x)
+        gx = gg * g * s * (1 - s) * (2 + x * (1 - 2 * s))
+        return gx, SiluBackward.apply(x, gg)
+
+
+class Mish(_Pointwise):
+    """y = x * tanh(softplus(x)); dy/dx = t + x s (1 - t^2), t = tanh(softplus(x)),
+    s = sigmoid(x)."""
+
+    def kernel(self, xp, x):
+        t = _softplus_array(xp, x)
+        xp.tanh(t, out=t)
+        return x * t
+
+    def backward(self, grad):
+        return MishBackward.apply(self.saved_inputs(), grad)
+
+
+class MishBackward(_Pointwise):
+    """g_x = g (t + x s (1 - t^2)); d/dx = g s (1 - t^2) (2 + x (1 - s) - 2 x s t)."""
+
+    def kernel(self, xp, x, g):
+        t = _softplus_array(xp, x)
+        xp.tanh(t, out=t)
+        d = t * t
+        xp.subtract(1, d, out=d)
+        d *= _sigmoid_array(xp, x)
+        d *= x
+        d += t
+        d *= g
+        return d
+
+    def backward(self, gg):
+        x, g = self.saved_inputs()
+        t = tanh(Softplus.apply(x, beta=1, threshold=20))
+        s = sigmoid(x)
+        gx = gg * g * s * (1 - t * t) * (2 + x * (1 - s) - 2 * x * s * t)
+        return gx, MishBackward.apply(x, gg)
+
+
+# ---------------------------------------------------------------------------------------------
+# GELU
+
+
+def _normal_cdf_pdf(xp, x):
+    """Phi(x) and exp(-x^2 / 2) (the unnormalised density), sharing one exp pass."""
+    dt = x.dtype
+    z2 = x * x
+    z2 *= dt.type(-0.5)
+    e = xp.exp(z2, out=z2)  # exp(-x^2/2), also the exp(-z^2) of erfc with z = x / sqrt(2)
+    if dt == np.float64:
+        cdf = helpers_for(xp).erfc(x * -_SQRT_HALF)  # erfc, not 1 + erf: exact tails
+        cdf *= 0.5
+        return cdf, e
+    # tail = erfc(|x| / sqrt 2) / 2 (the halving is folded into the coefficients);
+    # Phi = tail for x < 0, 1 - tail otherwise. Buffers are reused: every fresh full-size
+    # temporary costs page faults on top of its pass.
+    t = xp.abs(x)
+    t *= dt.type(_ERFC_P * _SQRT_HALF)
+    t += dt.type(1)
+    xp.reciprocal(t, out=t)
+    p = t * dt.type(0.5 * _ERFC_COEF[0])
+    for c in _ERFC_COEF[1:]:
+        p += dt.type(0.5 * c)
+        p *= t
+    p *= e
+    # Phi = |[x >= 0] - tail|: exactly the tail for x < 0 (no cancellation in 0.5 - tail,
+    # which would cost the tail its relative accuracy), 1 - tail otherwise (tail <= 1/2)
+    xp.greater_equal(x, 0, out=t, casting="unsafe")
+    t -= p
+    p = xp.abs(t, out=t)
+    return p, e
+
+
+class Gelu(_Pointwise):
+    """y = x Phi(x) (approximate='none') or x (1 + tanh(k (x + c x^3))) / 2 ('tanh');
+    dy/dx = Phi(x) + x phi(x), resp. the derivative of the tanh form."""
+
+    def kernel(self, xp, x):
+        dt = x.dtype
+        if self.approximate == "tanh":
+            inner = x * x
+            inner *= dt.type(_SQRT_2_OVER_PI * _GELU_CUBIC)
+            inner += dt.type(_SQRT_2_OVER_PI)
+            inner *= x
+            t = xp.tanh(inner, out=inner)
+            self.save(t=t)
+            y = t + dt.type(1)
+            y *= x
+            y *= dt.type(0.5)
+            return y
+        cdf, e = _normal_cdf_pdf(xp, x)
+        self.save(cdf=cdf, e=e)
+        return x * cdf
+
+    def backward(self, grad):
+        x = self.saved_inputs()
+        if self.approximate == "tanh":
+            return GeluBackward.apply(x, grad, approximate="tanh", t=self.saved("t"))
+        return GeluBackward.apply(x, grad, approximate="none", cdf=self.saved("cdf"),
+                                  e=self.saved("e"))
+
+
+class GeluBackward(_Pointwise):
+    """g_x = g (Phi(x) + x phi(x)) (or the tanh form's slope); d/dg = that slope,
+    d/dx = g phi(x) (2 - x^2) (or the tanh form's second derivative)."""
+
+    t = cdf = e = None  # values the forward pass already computed, when it ran with a graph
+
+    def kernel(self, xp, x, g):
+        dt = g.dtype
+        if self.approximate == "tanh":
+            x2 = x * x
+            t = self.t
+            if t is None:
+                t = x2 * dt.type(_SQRT_2_OVER_PI * _GELU_CUBIC)
+                t += dt.type(_SQRT_2_OVER_PI)
+                t *= x
+                xp.tanh(t, out=t)
+            t = t.reshape(x.shape)
+            # slope = (1 + t) / 2 + (1 - t^2) w with w = x k (1 + 3 c x^2) / 2
+            x2 *= dt.type(1.5 * _GELU_CUBIC * _SQRT_2_OVER_PI)
+            x2 += dt.type(0.5 * _SQRT_2_OVER_PI)
+            x2 *= x
+            d = t * t
+            xp.subtract(dt.type(1), d, out=d)
+            d *= x2
+            h = t + dt.type(1)
+            h *= dt.type(0.5)
+            d += h
+            d *= g
+            return d
+        cdf, e = self.cdf, self.e
+        if cdf is None:
+            cdf, e = _normal_cdf_pdf(xp, x)
+        d = x * e.reshape(x.shape)
+        d *= dt.type(_INV_SQRT_2PI)
+        d += cdf.reshape(x.shape)
+        d *= g
+        return d
+
+    def backward(self, gg):
+        x, g = self.saved_inputs()
+        if self.approximate == "tanh":
+            k, c = _SQRT_2_OVER_PI, _GELU_CUBIC
+            x2 = x * x
+            t = tanh((x + x2 * x * c) * k)
+            u1 = (1 + x2 * (3 * c)) * k  # d inner / dx
+            sech2 = 1 - t * t
+            curve = sech2 * u1 + 0.5 * x * sech2 * (6 * c * k * x - 2 * t * u1 * u1)
+        else:
+            curve = exp(x * x * -0.5) * (2 - x * x) * _INV_SQRT_2PI
+        return gg * g * curve, GeluBackward.apply(x, gg, approximate=self.approximate)
+
+
+def softplus(input, beta, threshold):
+    """Return ``log(1 + exp(beta * input)) / beta`` (``input`` past the threshold)."""
+    return Softplus.apply(input, beta=beta, threshold=threshold)
+
+
+def logsigmoid(input):
+    """Return ``log(sigmoid(input))`` without overflow or underflow to -inf."""
+    return LogSigmoid.apply(input)
+
+
+def sigmoid(input):
+    """Return the logistic function ``1 / (1 + exp(-input))`` (integers give floats)."""
+    return Sigmoid.apply(input)
+
+
+def silu(input):
+    """Return ``input * sigmoid(input)``."""
+    return Silu.apply(input)
+
+
+def mish(input):
+    """Return ``input * tanh(softplus(input))``."""
+    return Mish.apply(input)
+
+
+def gelu(input, approximate="none"):
+    """Return ``input * Phi(input)`` (or its tanh approximation)."""
+    return Gelu.apply(input, approximate=approximate)

@@ -1,0 +1,519 @@
+"""Comparison ops (torch's "Comparison Ops"): ``eq``/``lt``/..., ``maximum``/``minimum``,
+``fmax``/``fmin``, classification (``isnan``, ``isinf``, ...), ``isclose``/``allclose``/
+``equal``, and ``where``, the mask selection the others' backward passes are written with.
+
+Comparisons promote both operands to a common dtype and return bool tensors without a
+gradient. ``maximum``/``minimum`` split the gradient in half at ties, as torch does.
+"""
+
+import operator
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor, _make
+from ..autograd.graph import Op
+from ..backend import xp_of as backend_xp
+from ._pointwise import (
+    _NUMBER, _broadcast_error, _check_number_or_tensor, _check_tensor, _not_implemented, _out,
+)
+
+__all__ = [
+    "eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum", "fmax", "fmin", "clamp", "clip",
+    "clamp_min", "clamp_max", "where", "isnan", "isinf", "isfinite", "isposinf", "isneginf",
+    "isreal", "equal", "allclose", "isclose",
+    # torch's aliases (the same function objects)
+    "not_equal", "less", "less_equal", "greater", "greater_equal",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# ops (no gradient, except for the selections)
+
+class _Compare(Op):
+    """y = compare(a, b) after promotion; no gradient."""
+
+    promote = True
+    differentiable = False
+
+    def forward(self, a, b):
+        try:
+            return self.compare(a, b)
+        except ValueError as e:
+            _broadcast_error(e, a, b)
+
+
+class Eq(_Compare):
+    """y = (a == b); no gradient."""
+
+    compare = staticmethod(operator.eq)
+
+
+class Ne(_Compare):
+    """y = (a != b); no gradient."""
+
+    compare = staticmethod(operator.ne)
+
+
+class _Order(_Compare):
+    """Ordering comparisons: torch has no complex kernels for them."""
+
+    def forward(self, a, b):
+        if a.dtype.kind == "c":
+            raise _not_implemented(f"{type(self).__name__.lower()}_cpu", a.dtype)
+        try:
+            return self.compare(a, b)
+        except ValueError as e:
+            _broadcast_error(e, a, b)
+
+
+class Lt(_Order):
+    """y = (a < b); no gradient."""
+
+    compare = staticmethod(operator.lt)
+
+
+class Le(_Order):
+    """y = (a <= b); no gradient."""
+
+    compare = staticmethod(operator.le)
+
+
+class Gt(_Order):
+    """y = (a > b); no gradient."""
+
+    compare = staticmethod(operator.gt)
+
+
+class Ge(_Order):
+    """y = (a >= b); no gradient."""
+
+    compare = staticmethod(operator.ge)
+
+
+class _Classify(Op):
+    """y = isnan/isinf/isfinite/isposinf/isneginf(x) (constant for integers); no gradient."""
+
+    differentiable = False
+
+    def forward(self, x):
+        kind = x.dtype.kind
+        if kind not in "fc":
+            return self.xp.full(x.shape, self.fn == "isfinite")
+        if kind == "c" and self.fn in ("isposinf", "isneginf"):
+            raise RuntimeError(f"{self.fn} does not support complex inputs.")
+        return getattr(self.xp, self.fn)(x)
+
+
+class Maximum(Op):
+    """y = max(a, b) elementwise; the gradient is split in half where a == b (as torch)."""
+
+    promote = True
+
+    def forward(self, a, b):
+        if a.dtype.kind == "c":
+            raise RuntimeError("maximum not implemented for complex tensors.")
+        self.save_inputs(a, b)
+        try:
+            return self.xp.maximum(a, b)
+        except ValueError as e:
+            _broadcast_error(e, a, b)
+
+    def backward(self, grad):
+        a, b = self.saved_inputs()
+        half = where(a == b, grad * 0.5, grad)
+        return where(a < b, 0.0, half), where(b < a, 0.0, half)
+
+
+class Minimum(Op):
+    """y = min(a, b) elementwise; the gradient is split in half where a == b (as torch)."""
+
+    promote = True
+
+    def forward(self, a, b):
+        if a.dtype.kind == "c":
+            raise RuntimeError("minimum not implemented for complex tensors.")
+        self.save_inputs(a, b)
+        try:
+            return self.xp.minimum(a, b)
+        except ValueError as e:
+            _broadcast_error(e, a, b)
+
+    def backward(self, grad):
+        a, b = self.saved_inputs()
+        half = where(a == b, grad * 0.5, grad)
+        return where(a > b, 0.0, half), where(b > a, 0.0, half)
+
+
+class Fmax(Op):
+    """y = max(a, b) ignoring NaN (NaN only where both are); dy/da = 1 where a >= b or b is NaN,
+    dy/db = 1 elsewhere (ties go to a, as in torch)."""
+
+    promote = True
+    fn = "fmax"
+
+    def forward(self, a, b):
+        if a.dtype.kind == "c":
+            raise RuntimeError(f"{self.fn} not implemented for complex tensors.")
+        self.save_inputs(a, b)
+        try:
+            return getattr(self.xp, self.fn)(a, b)
+        except ValueError as e:
+            _broadcast_error(e, a, b)
+
+    def takes_a(self, a, b):
+        return (a >= b) | b.isnan()
+
+    def backward(self, grad):
+        a, b = self.saved_inputs()
+        first = self.takes_a(a, b)
+        return where(first, grad, 0.0), where(first, 0.0, grad)
+
+
+class Fmin(Fmax):
+    """y = min(a, b) ignoring NaN; dy/da = 1 where a <= b or b is NaN, dy/db = 1 elsewhere."""
+
+    fn = "fmin"
+
+    def takes_a(self, a, b):
+        return (a <= b) | b.isnan()
+
+
+class Where(Op):
+    """y = cond ? a : b; dy/da = cond, dy/db = not cond."""
+
+    def forward(self, cond, a, b):
+        self.save(cond=cond)
+        try:
+            return self.xp.where(cond, a, b)
+        except ValueError as e:
+            _broadcast_error(e, cond, a, b)
+
+    def backward(self, grad):
+        cond = _make(self.saved("cond"))
+        na, nb = self.needs_input_grad[1:]
+        return (None, where(cond, grad, 0.0) if na else None,
+                where(cond, 0.0, grad) if nb else None)
+
+
+class Clamp(Op):
+    """y = min(max(x, lo), hi) with number bounds; dy/dx = 1 inside [lo, hi], else 0."""
+
+    def forward(self, x):
+        if x.dtype.kind == "c":
+            raise NotImplementedError("clamp is not supported for complex types")
+        self.save_inputs(x)
+        xp, lo, hi = self.xp, self.min, self.max
+        if lo is not None and hi is not None and lo > hi:
+            return xp.full_like(x, hi)
+        return xp.clip(x, lo, hi).astype(x.dtype, copy=False)
+
+    def backward(self, grad):
+        x = self.saved_inputs()
+        keep = None
+        if self.min is not None:
+            keep = x >= self.min
+        if self.max is not None:
+            m = x <= self.max
+            keep = m if keep is None else keep & m
+        return where(keep, grad, 0.0)
+
+
+
+# ---------------------------------------------------------------------------------------------
+# public functions
+
+
+def _compare(cls, name, symbol):
+    def fn(input, other, *, out=None):
+        if not isinstance(other, Tensor):
+            _check_number_or_tensor(name, other)
+        return _out(cls.apply(input, other), out, name)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"Return ``input {symbol} other`` elementwise as a bool tensor.\n\n"
+                  f"    Both operands are promoted to a common dtype first; ``other`` may be a "
+                  f"number.\n")
+    return fn
+
+
+def _eq_operator(input, other):
+    """``input == other``: like torch, a non-number non-tensor compares unequal, not raises."""
+    if isinstance(other, Tensor) or isinstance(other, _NUMBER):
+        return Eq.apply(input, other)
+    return NotImplemented
+
+
+def _ne_operator(input, other):
+    """``input != other`` (see :func:`_eq_operator`)."""
+    if isinstance(other, Tensor) or isinstance(other, _NUMBER):
+        return Ne.apply(input, other)
+    return NotImplemented
+
+
+
+eq = _compare(Eq, "eq", "==")
+ne = not_equal = _compare(Ne, "ne", "!=")
+lt = less = _compare(Lt, "lt", "<")
+le = less_equal = _compare(Le, "le", "<=")
+gt = greater = _compare(Gt, "gt", ">")
+ge = greater_equal = _compare(Ge, "ge", ">=")
+
+def isnan(input):
+    """Return True where ``input`` is NaN (never for integer tensors)."""
+    _check_tensor("isnan", input)
+    return _Classify.apply(input, fn="isnan")
+
+
+def isinf(input):
+    """Return True where ``input`` is +inf or -inf."""
+    _check_tensor("isinf", input)
+    return _Classify.apply(input, fn="isinf")
+
+
+def isfinite(input):
+    """Return True where ``input`` is neither NaN nor infinite."""
+    _check_tensor("isfinite", input)
+    return _Classify.apply(input, fn="isfinite")
+
+
+def isposinf(input, *, out=None):
+    """Return True where ``input`` is +inf (complex tensors are rejected, as in torch)."""
+    _check_tensor("isposinf", input)
+    return _out(_Classify.apply(input, fn="isposinf"), out, "isposinf")
+
+
+def isneginf(input, *, out=None):
+    """Return True where ``input`` is -inf (complex tensors are rejected, as in torch)."""
+    _check_tensor("isneginf", input)
+    return _out(_Classify.apply(input, fn="isneginf"), out, "isneginf")
+
+
+def isreal(input):
+    """Return True where the imaginary part is zero (everywhere for real tensors)."""
+    _check_tensor("isreal", input)
+    arr = input._array
+    if arr.dtype.kind != "c":
+        return _make(backend_xp(arr).ones(arr.shape, dtype=bool))
+    return _make(arr.imag == 0)
+
+
+def equal(input, other):
+    """Return True if both tensors have the same shape and the same values.
+
+    Example:
+        >>> torch.equal(torch.tensor([1, 2]), torch.tensor([1., 2.]))
+        True
+    """
+    _check_tensor("equal", input)
+    _check_tensor("equal", other, "other", 2)
+    if input.shape != other.shape:
+        return False
+    return bool(eq(input, other).all())
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Return True where ``|input - other| <= atol + rtol * |other|``, elementwise.
+
+    Args:
+        input (Tensor): first tensor.
+        other (Tensor): second tensor, of the same dtype.
+        rtol (float): relative tolerance. Default: 1e-05.
+        atol (float): absolute tolerance. Default: 1e-08.
+        equal_nan (bool): count two NaNs as close. Default: False.
+
+    Example:
+        >>> torch.isclose(torch.tensor([1., 2.]), torch.tensor([1., 2.1]))
+        tensor([ True, False])
+    """
+    _check_tensor("isclose", input)
+    _check_tensor("isclose", other, "other", 2)
+    if input.dtype is not other.dtype:
+        raise RuntimeError(f"{_dtype._TYPE_DISPLAY[input.dtype.name]} did not match "
+                           f"{_dtype._TYPE_DISPLAY[other.dtype.name]}")
+    if rtol < 0:
+        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol}")
+    if atol < 0:
+        raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol}")
+    a, b = input._array, other._array
+    xp = np if type(a) is np.ndarray else backend_xp(a)
+    try:
+        return _make(xp.asarray(xp.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+    except ValueError as e:
+        _broadcast_error(e, a, b)
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Return True if every element pair is close (see :func:`isclose`).
+
+    Example:
+        >>> torch.allclose(torch.tensor([1., 2.]), torch.tensor([1., 2. + 1e-9]))
+        True
+    """
+    return bool(isclose(input, other, rtol, atol, equal_nan).all())
+
+
+
+def maximum(input, other, *, out=None):
+    """Elementwise maximum of two tensors; NaN propagates, ties split the gradient.
+
+    Example:
+        >>> torch.maximum(torch.tensor([1., 4.]), torch.tensor([3., 2.]))
+        tensor([3., 4.])
+    """
+    _check_tensor("maximum", input)
+    _check_tensor("maximum", other, "other", 2)
+    return _out(Maximum.apply(input, other), out, "maximum")
+
+
+def minimum(input, other, *, out=None):
+    """Elementwise minimum of two tensors; NaN propagates, ties split the gradient.
+
+    Example:
+        >>> torch.minimum(torch.tensor([1., 4.]), torch.tensor([3., 2.]))
+        tensor([1., 2.])
+    """
+    _check_tensor("minimum", input)
+    _check_tensor("minimum", other, "other", 2)
+    return _out(Minimum.apply(input, other), out, "minimum")
+
+
+def fmax(input, other, *, out=None):
+    """Elementwise maximum that ignores NaN: NaN only where both operands are NaN.
+
+    Example:
+        >>> torch.fmax(torch.tensor([1., float("nan")]), torch.tensor([float("nan"), 2.]))
+        tensor([1., 2.])
+    """
+    _check_tensor("fmax", input)
+    _check_tensor("fmax", other, "other", 2)
+    return _out(Fmax.apply(input, other), out, "fmax")
+
+
+def fmin(input, other, *, out=None):
+    """Elementwise minimum that ignores NaN: NaN only where both operands are NaN.
+
+    Example:
+        >>> torch.fmin(torch.tensor([1., float("nan")]), torch.tensor([float("nan"), 2.]))
+        tensor([1., 2.])
+    """
+    _check_tensor("fmin", input)
+    _check_tensor("fmin", other, "other", 2)
+    return _out(Fmin.apply(input, other), out, "fmin")
+
+
+def where(condition, input=None, other=None):
+    """Pick ``input`` where ``condition`` is true and ``other`` elsewhere.
+
+    Args:
+        condition (Tensor): a bool tensor (uint8 is accepted, as torch still does).
+        input (Tensor or Number): values where ``condition`` is true.
+        other (Tensor or Number): values where it is false.
+
+    Returns:
+        Tensor: the broadcast selection in the promoted dtype of ``input`` and ``other``.
+        ``where(condition)`` alone is ``nonzero(condition, as_tuple=True)``.
+
+    Example:
+        >>> x = torch.tensor([-1., 2.])
+        >>> torch.where(x > 0, x, 0.)
+        tensor([0., 2.])
+    """
+    if input is None and other is None:
+        from .indexing import nonzero
+
+        return nonzero(condition, as_tuple=True)
+    if not isinstance(condition, Tensor):
+        _check_tensor("where", condition, "condition")
+    if condition._array.dtype.kind != "b":
+        if condition.dtype is _dtype.uint8:
+            condition = condition.to(_dtype.bool)
+        else:
+            raise RuntimeError(f"where expected condition to be a boolean tensor, but got a "
+                               f"tensor with dtype {_dtype._TYPE_DISPLAY[condition.dtype.name]}")
+    dt = _dtype.result_type(input, other)
+    if isinstance(input, Tensor):
+        a = input if input._array.dtype == dt.np else input.to(dt)
+    else:
+        _check_number_or_tensor("where", input, "input", 2)
+        a = _scalar_as(dt, input)
+    if isinstance(other, Tensor):
+        b = other if other._array.dtype == dt.np else other.to(dt)
+    else:
+        _check_number_or_tensor("where", other, "other", 3)
+        b = _scalar_as(dt, other)
+    return Where.apply(condition, a, b)
+
+
+def _scalar_as(dt, value):
+    """A Python number as a NumPy scalar of ``dt``, wrapping out-of-range integers as torch."""
+    try:
+        return dt.np.type(value)
+    except (OverflowError, ValueError):
+        return np.array(value).astype(dt.np)[()]
+
+
+def _check_int_bound(dt, v):
+    """A number bound for an integer tensor must fit its dtype (unsigned: up to +/- max)."""
+    info = np.iinfo(dt.np)
+    lo = -info.max if info.min == 0 else info.min
+    if isinstance(v, (int, np.integer)) and not lo <= v <= info.max:
+        raise RuntimeError(f"value cannot be converted to type {dt.name}_t without overflow")
+
+
+def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
+    """Clamp every element into ``[min, max]``.
+
+    Args:
+        input (Tensor): the input.
+        min (Number or Tensor, optional): lower bound.
+        max (Number or Tensor, optional): upper bound. Where ``min > max`` the result is
+            ``max``, as in torch.
+        out (Tensor, optional): tensor to write the result into.
+
+    Example:
+        >>> torch.clamp(torch.tensor([-2., 0.5, 3.]), -1, 1)
+        tensor([-1.0000,  0.5000,  1.0000])
+    """
+    if not isinstance(input, Tensor):
+        _check_tensor("clamp", input)
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        if input.dtype.is_complex:
+            raise NotImplementedError("clamp is not supported for complex types")
+        r = input
+        if min is not None:
+            r = where(r < min, min, r)
+        if max is not None:
+            r = where(r > max, max, r)
+        return _out(r, out, "clamp")
+    if min is not None and not isinstance(min, _NUMBER):
+        _check_number_or_tensor("clamp", min, "min", 2)
+    if max is not None and not isinstance(max, _NUMBER):
+        _check_number_or_tensor("clamp", max, "max", 3)
+    dt = _dtype.result_type(input, min, max)
+    if dt is _dtype.bool:
+        kernel = "clamp_scalar_cpu" if min is not None and max is not None else (
+            "clamp_min_scalar_cpu" if min is not None else "clamp_max_scalar_cpu")
+        raise _not_implemented(kernel, np.dtype(bool))
+    if dt._category == _dtype._INT:
+        for b in (min, max):
+            _check_int_bound(dt, b)
+        # torch wraps in-range negative bounds of unsigned tensors (-2 -> 254 for uint8)
+        min, max = (None if b is None else int(np.array(b).astype(dt.np)) for b in (min, max))
+    x = input if input.dtype is dt else input.to(dt)
+    return _out(Clamp.apply(x, min=min, max=max), out, "clamp")
+
+
+clip = clamp
+
+
+def clamp_min(input, min, *, out=None):  # noqa: A002
+    """Clamp from below: ``max(input, min)`` (see :func:`clamp`)."""
+    return clamp(input, min, None, out=out)
+
+
+def clamp_max(input, max, *, out=None):  # noqa: A002
+    """Clamp from above: ``min(input, max)`` (see :func:`clamp`)."""
+    return clamp(input, None, max, out=out)

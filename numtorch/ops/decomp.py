@@ -1,0 +1,697 @@
+"""Matrix factorizations: Cholesky, QR, SVD, symmetric and general eigendecomposition, LU.
+
+Each factorization is one ``Op`` whose forward calls NumPy's batched LAPACK wrappers (through
+``self.xp``) and whose backward is written with numtorch ops, so second derivatives work.
+Where an output's cotangent is identically zero and takes no part in a graph, backward treats
+it as absent, as torch does for undefined gradients; this skips the terms that divide by
+eigenvalue or singular-value gaps, which are infinite for repeated values.
+
+The public functions here are torch's top-level names (``torch.svd``, ``torch.qr``, ...);
+``numtorch.linalg`` wraps the same ops under the modern names.
+"""
+
+import warnings
+
+import numpy as np
+
+from .. import return_types
+from .._tensor import _make
+from ..autograd.graph import Op
+from ._lautil import (
+    LinAlgError, check_float, check_matrix, check_square, check_tensor, conj, diag_embed,
+    diagonal, disp, eye_like, lu_factor_array, mH, not_pd_error, real, scipy_linalg,
+    swaps_to_permutation, tril, triu,
+)
+
+__all__ = ["cholesky", "qr", "svd", "geqrf", "orgqr", "ormqr", "lu", "lu_unpack"]
+
+
+def _absent(g):
+    """True for a cotangent that is all zeros and not part of a graph (torch's undefined)."""
+    return not g.requires_grad and not g._array.any()
+
+
+def _no_complex_grad(name, t):
+    if t._array.dtype.kind == "c":
+        raise RuntimeError(f"{name}: the derivative for complex inputs is not implemented in "
+                           f"numtorch")
+
+
+def _not_implemented_dtype(kernel, t):
+    return NotImplementedError(f'"{kernel}" not implemented for \'{disp(t)}\'')
+
+
+# -- Cholesky -------------------------------------------------------------------------------------
+
+class Cholesky(Op):
+    """L = chol(A) (lower, A = L L^H); dA = L^-H Phi L^-1, Phi = sym(tril(L^H gL)) (Murray 2016)."""
+
+    def forward(self, a):
+        try:
+            out = self.xp.linalg.cholesky(a)
+        except np.linalg.LinAlgError:
+            raise not_pd_error(self.fn, a) from None
+        if not self.xp.isfinite(out).all() and not self.xp.isfinite(a).all():
+            raise not_pd_error(self.fn, a)
+        return self.save_output(out)
+
+    def backward(self, grad):
+        from .linsolve import solve_triangular
+
+        low = self.saved_output()
+        phi = tril(mH(low) @ grad)
+        # the gradient of a Hermitian input: Phi's lower triangle halved on the diagonal and
+        # mirrored above it
+        phi = 0.5 * (phi + mH(tril(phi, -1)))
+        g = solve_triangular(mH(low), phi, upper=True, left=True)
+        return solve_triangular(low, g, upper=False, left=False)
+
+
+def cholesky_factor(input, upper, fn):
+    """The Cholesky factor (lower, or upper = the conjugate transpose of the lower factor of
+    the conjugate transpose, so the upper triangle is what is read)."""
+    if upper:
+        return mH(Cholesky.apply(mH(input), fn=fn))
+    return Cholesky.apply(input, fn=fn)
+
+
+def cholesky(input, upper=False, *, out=None):
+    """Cholesky factor of symmetric (Hermitian) positive-definite matrices.
+
+    Args:
+        input (Tensor): ``(*, n, n)`` matrices; only the lower triangle is read (the upper one
+            when ``upper=True``).
+        upper (bool): return upper triangular ``U`` with ``A = U^H U`` instead of lower ``L``
+            with ``A = L L^H``. Default: False.
+
+    Raises:
+        numtorch.linalg.LinAlgError: when a matrix is not positive-definite.
+
+    Example:
+        >>> torch.cholesky(torch.tensor([[4., 2.], [2., 5.]]))
+        tensor([[2., 0.],
+                [1., 2.]])
+
+    Note:
+        Deprecated in torch in favour of :func:`numtorch.linalg.cholesky`.
+    """
+    check_tensor("cholesky", input, "input")
+    warnings.warn("torch.cholesky is deprecated in favor of torch.linalg.cholesky: "
+                  "L = torch.linalg.cholesky(A), and U = torch.linalg.cholesky(A).mH for "
+                  "upper=True.", UserWarning, stacklevel=2)
+    check_matrix("cholesky", input)
+    check_square("cholesky", input)
+    if input.dtype._category < 2 or input.dtype.itemsize == 2:
+        raise _not_implemented_dtype("cholesky_cpu", input)
+    return _out(cholesky_factor(input, upper, "cholesky"), out)
+
+
+# -- symmetric / Hermitian eigendecomposition -----------------------------------------------------
+
+class Eigh(Op):
+    """A = V diag(L) V^H; dA = V (diag(gL) + skew(V^H gV) / (L_j - L_i)) V^H."""
+
+    def forward(self, a):
+        xp = self.xp
+        try:
+            if self.vectors or self._recording:
+                w, v = xp.linalg.eigh(a, UPLO=self.uplo)
+                return self.save_output(w, 0), self.save_output(v, 1)
+            return xp.linalg.eigvalsh(a, UPLO=self.uplo)
+        except np.linalg.LinAlgError:
+            raise LinAlgError(f"{self.fn}: The algorithm failed to converge because the input "
+                              f"matrix is ill-conditioned or has too many repeated eigenvalues "
+                              f"(error code: {a.shape[-1] - 1}).") from None
+
+    def backward(self, gl, gv):
+        from .elementwise import where
+
+        w, v = self.saved_output(0), self.saved_output(1)
+        vh = mH(v)
+        if _absent(gv):
+            return (v * gl.unsqueeze(-2)) @ vh
+        vhgv = vh @ gv
+        skew = 0.5 * (vhgv - mH(vhgv))
+        eye = eye_like(v)
+        gaps = w.unsqueeze(-2) - w.unsqueeze(-1) + eye
+        inner = where(_make(eye._array != 0), diag_embed(gl).to(skew.dtype), skew / gaps)
+        return v @ inner @ vh
+
+
+def eigh(input, UPLO="L", vectors=True, fn="linalg.eigh"):
+    """Eigenvalues (ascending) and eigenvectors of symmetric/Hermitian matrices (see
+    :func:`numtorch.linalg.eigh`); ``vectors=False`` returns only the eigenvalues."""
+    check_tensor(fn, input, "input")
+    check_matrix("linalg.eigh", input)
+    check_square("linalg.eigh", input)
+    if input.dtype._category < 2 or input.dtype.itemsize == 2:
+        raise _not_implemented_dtype("linalg_eigh_cpu", input)
+    if UPLO not in ("L", "U"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    res = Eigh.apply(input, uplo=UPLO, vectors=vectors, fn="linalg.eigh")
+    if not vectors:
+        return res[0] if isinstance(res, tuple) else res
+    return return_types.linalg_eigh(res)
+
+
+# -- general eigendecomposition -------------------------------------------------------------------
+
+class Eig(Op):
+    """A V = V diag(L) (complex); dA = V^-H (diag(gL) + P(V^H gV) / conj(L_j - L_i)) V^H,
+    where P removes the part that rescales unit-norm columns; real inputs take the real part."""
+
+    def forward(self, a):
+        xp = self.xp
+        if not xp.isfinite(a).all():
+            raise RuntimeError("torch.linalg.eig: input tensor should not contain infs or NaNs.")
+        cdt = np.result_type(a.dtype, np.complex64)
+        self.real_input = a.dtype.kind != "c"
+        if self.vectors or self._recording:
+            w, v = xp.linalg.eig(a)
+            return (self.save_output(w.astype(cdt, copy=False), 0),
+                    self.save_output(v.astype(cdt, copy=False), 1))
+        return xp.linalg.eigvals(a).astype(cdt, copy=False)
+
+    def backward(self, gl, gv):
+        from .elementwise import where
+        from .linsolve import solve
+
+        w, v = self.saved_output(0), self.saved_output(1)
+        vh = mH(v)
+        eye = _make(self.xp.eye(v.shape[-1], dtype=bool))
+        if _absent(gv):
+            inner = diag_embed(gl)
+        else:
+            vhgv = vh @ gv
+            d = diagonal(vhgv)
+            if d._array.size and float(self.xp.abs(d._array.imag).max()) > 1e-2 * max(
+                    1.0, float(self.xp.abs(d._array).max())):
+                raise RuntimeError("linalg_eig_backward: The eigenvectors in the complex case "
+                                   "are specified up to multiplication by e^{i phi}. The "
+                                   "specified loss function depends on this quantity, so it is "
+                                   "ill-defined.")
+            from ._lautil import to_complex
+
+            vhgv = vhgv - vh @ (v * to_complex(real(d), v._array.dtype).unsqueeze(-2))
+            wc = conj(w)
+            gaps = wc.unsqueeze(-2) - wc.unsqueeze(-1) + eye_like(v)
+            inner = vhgv / gaps
+            if not _absent(gl):
+                inner = where(eye, diag_embed(gl), inner)
+        ga = solve(vh, inner @ vh)
+        return real(ga) if self.real_input else ga
+
+
+def _eig_checks(fn, input):
+    check_tensor(fn, input, "input")
+    check_matrix(fn, input)
+    check_square(fn, input)
+    if input.dtype._category < 2:
+        raise RuntimeError(f"Unknown Complex ScalarType for {disp(input)}")
+    if input.dtype.itemsize == 2:
+        raise _not_implemented_dtype("linalg_eig_out_cpu", input)
+
+
+def eig(input, vectors=True, fn="linalg.eig"):
+    """Complex eigenvalues and eigenvectors of square matrices (see
+    :func:`numtorch.linalg.eig`); ``vectors=False`` returns only the eigenvalues."""
+    _eig_checks(fn, input)
+    res = Eig.apply(input, vectors=vectors)
+    if not vectors:
+        return res[0] if isinstance(res, tuple) else res
+    return res
+
+
+# -- singular value decomposition -----------------------------------------------------------------
+
+class SVD(Op):
+    """A = U diag(S) Vh; dA from the standard formulas (gaps S_j^2 - S_i^2 in the denominators;
+    extra terms for the non-square part of U or V)."""
+
+    def forward(self, a):
+        xp = self.xp
+        try:
+            if self.compute_uv or self._recording:
+                u, s, vh = xp.linalg.svd(a, full_matrices=self.full_matrices)
+                return self.save_output(u, 0), self.save_output(s, 1), self.save_output(vh, 2)
+            return xp.linalg.svd(a, compute_uv=False)
+        except np.linalg.LinAlgError:
+            raise LinAlgError(f"{self.fn}: The algorithm failed to converge because the input "
+                              f"matrix contained non-finite values.") from None
+
+    def backward(self, gu, gs, gvh):
+        u, s, vh = (self.saved_output(i) for i in range(3))
+        m, n = u.shape[-2], vh.shape[-1]
+        k = min(m, n)
+        if self.full_matrices:
+            u, gu, vh, gvh = u[..., :k], gu[..., :k], vh[..., :k, :], gvh[..., :k, :]
+        has_u, has_v = not _absent(gu), not _absent(gvh)
+        if not has_u and not has_v:
+            return (u * gs.unsqueeze(-2).to(u.dtype)) @ vh
+        _no_complex_grad("linalg.svd", u)
+        s2 = s * s
+        gaps = s2.unsqueeze(-2) - s2.unsqueeze(-1) + eye_like(s.unsqueeze(-1), k)
+        if has_u:
+            j = u.mT @ gu
+            j = j - j.mT
+        if has_v:
+            kk = vh @ gvh.mT
+            kk = kk - kk.mT
+        if has_u and has_v:
+            inner = (j * s.unsqueeze(-2) + s.unsqueeze(-1) * kk) / gaps
+        elif has_u:
+            inner = (j / gaps) * s.unsqueeze(-2)
+        else:
+            inner = s.unsqueeze(-1) * (kk / gaps)
+        inner = inner + diag_embed(gs)
+        if m > n and has_u:
+            gus = gu / s.unsqueeze(-2)
+            return (u @ inner + gus - u @ (u.mT @ gus)) @ vh
+        if m < n and has_v:
+            sgv = gvh / s.unsqueeze(-1)
+            return u @ (inner @ vh + sgv - (sgv @ vh.mT) @ vh)
+        return u @ inner @ vh
+
+
+def _svd_checks(fn, input):
+    check_tensor(fn, input, "input")
+    check_matrix("linalg.svd", input)
+    check_float("linalg.svd", input, half_ok=True)
+    if input.dtype.itemsize == 2:
+        raise _not_implemented_dtype("linalg_svd_cpu", input)
+
+
+def svd_parts(input, full_matrices=True, compute_uv=True):
+    """(U, S, Vh) of ``input`` (U and Vh are None when ``compute_uv`` is False)."""
+    res = SVD.apply(input, full_matrices=full_matrices, compute_uv=compute_uv, fn="linalg.svd")
+    if not compute_uv:
+        return None, (res[1] if isinstance(res, tuple) else res), None
+    return res
+
+
+def svd(input, some=True, compute_uv=True, *, out=None):
+    """Singular value decomposition ``input = U diag(S) V^H``, returned as ``(U, S, V)``.
+
+    Args:
+        input (Tensor): ``(*, m, n)`` matrices.
+        some (bool): reduced factors (``U`` is ``m x k``, ``V`` is ``n x k``, ``k = min(m,
+            n)``) when True, square ones when False. Default: True.
+        compute_uv (bool): when False, ``U`` and ``V`` are zero-filled square matrices and
+            only ``S`` is computed (as in torch). Default: True.
+
+    Returns:
+        ``(U, S, V)`` named tuple; note ``V``, not ``V^H`` (see :func:`numtorch.linalg.svd`).
+
+    Example:
+        >>> U, S, V = torch.svd(torch.tensor([[3., 0.], [0., -2.]]))
+        >>> S
+        tensor([3., 2.])
+    """
+    _svd_checks("svd", input)
+    if not compute_uv:
+        _, s, _ = svd_parts(input, False, False)
+        xp = np if type(input._array) is np.ndarray else None
+        xp = xp or __import__("numtorch").backend.xp_of(input._array)
+        m, n = input.shape[-2:]
+        batch = tuple(input.shape[:-2])
+        u = _make(xp.zeros(batch + (m, m), dtype=input._array.dtype))
+        v = _make(xp.zeros(batch + (n, n), dtype=input._array.dtype))
+        return _out(return_types.svd((u, s, v)), out)
+    u, s, vh = svd_parts(input, not some, True)
+    return _out(return_types.svd((u, s, mH(vh))), out)
+
+
+# -- QR -------------------------------------------------------------------------------------------
+
+class QR(Op):
+    """A = Q R; dA = [gQ + Q copyltu(M)] R^-H, M = R gR^H - gQ^H Q (square or tall part;
+    a wide A splits into a square block and the rest)."""
+
+    def forward(self, a):
+        xp = self.xp
+        self.shape = a.shape
+        if self.mode == "r":
+            r = xp.linalg.qr(a, mode="r")
+            return xp.zeros((0,), dtype=a.dtype), r
+        q, r = xp.linalg.qr(a, mode=self.mode)
+        return self.save_output(q, 0), self.save_output(r, 1)
+
+    def backward(self, gq, gr):
+        m, n = self.shape[-2:]
+        if self.mode == "r":
+            raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed "
+                               "when mode='r'. Please use linalg.qr(A, mode='reduced') if you "
+                               "are going to differentiate through linalg.qr.")
+        if self.mode == "complete" and m > n:
+            raise RuntimeError("The QR decomposition is not differentiable when mode='complete' "
+                               "and nrows > ncols.")
+        q, r = self.saved_output(0), self.saved_output(1)
+        if m >= n:
+            return _qr_square_backward(q, r, gq, gr)
+        from .join import cat
+
+        y = q @ r[..., m:]
+        gv = gr[..., m:]
+        gx = _qr_square_backward(q, r[..., :m], gq + y @ mH(gv), gr[..., :m])
+        return cat([gx, q @ gv], dim=-1)
+
+
+def _qr_square_backward(q, r, gq, gr):
+    """dA for A = Q R with Q m x n (m >= n) and R n x n."""
+    from .linsolve import solve_triangular
+
+    m = r @ mH(gr) - mH(gq) @ q
+    low = tril(m, -1)
+    c = low + mH(low) + diag_embed(real(diagonal(m)).to(m.dtype))
+    return solve_triangular(mH(r), gq + q @ c, upper=False, left=False)
+
+
+def qr_parts(input, mode, fn):
+    """(Q, R) of ``input`` for linalg.qr's modes."""
+    check_tensor(fn, input, "A")
+    check_matrix("linalg.qr", input)
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
+                           f"'reduced' (default), 'r', or 'complete'")
+    check_float("linalg.qr", input, half_ok=True)
+    if input.dtype.itemsize == 2:
+        raise _not_implemented_dtype("geqrf_cpu", input)
+    return QR.apply(input, mode=mode)
+
+
+def qr(input, some=True, *, out=None):
+    """QR decomposition ``input = Q R`` with orthonormal ``Q`` and upper triangular ``R``.
+
+    Args:
+        input (Tensor): ``(*, m, n)`` matrices.
+        some (bool): the reduced decomposition (``Q`` is ``m x k``) when True, the complete
+            one (``Q`` is ``m x m``) when False. Default: True.
+
+    Example:
+        >>> Q, R = torch.qr(torch.tensor([[3., 1.], [4., 2.]]))
+        >>> R.abs()
+        tensor([[5.0000, 2.2000],
+                [0.0000, 0.4000]])
+
+    Note:
+        Deprecated in torch in favour of :func:`numtorch.linalg.qr`.
+    """
+    if not some:
+        warnings.warn("The boolean parameter 'some' of torch.qr is deprecated: use "
+                      "torch.linalg.qr(A, 'reduced' if some else 'complete').", UserWarning,
+                      stacklevel=2)
+    q, r = qr_parts(input, "reduced" if some else "complete", "qr")
+    return _out(return_types.qr((q, r)), out)
+
+
+# -- Householder form -----------------------------------------------------------------------------
+
+class Geqrf(Op):
+    """(a, tau) = LAPACK geqrf(A): R above the diagonal, Householder vectors below.
+    No derivative (as in torch)."""
+
+    def forward(self, a):
+        xp = self.xp
+        m, n = a.shape[-2:]
+        if min(m, n) == 0:
+            return xp.array(a, copy=True), xp.zeros(a.shape[:-2] + (0,), dtype=a.dtype)
+        h, tau = xp.linalg.qr(a, mode="raw")
+        return xp.ascontiguousarray(xp.swapaxes(h, -1, -2)), tau
+
+    def backward(self, ga, gtau):
+        raise NotImplementedError("the derivative for 'geqrf' is not implemented.")
+
+
+def geqrf(input, *, out=None):
+    """QR decomposition in LAPACK's compact (Householder) form.
+
+    Returns ``(a, tau)``: ``a`` holds ``R`` on and above its diagonal and the Householder
+    vectors (with implicit unit leading entries) below it; ``tau`` the reflector scales.
+    :func:`orgqr` (``linalg.householder_product``) rebuilds ``Q`` from them.
+
+    Example:
+        >>> a, tau = torch.geqrf(torch.tensor([[3., 1.], [4., 2.]]))
+        >>> a[0, 0].abs()
+        tensor(5.)
+    """
+    check_tensor("geqrf", input, "input")
+    if input._array.ndim < 2:
+        raise RuntimeError(f"torch.geqrf: input must have at least 2 dimensions.")
+    check_float("geqrf", input)
+    return _out(return_types.geqrf(Geqrf.apply(input)), out)
+
+
+def householder_product(input, tau, fn="linalg.householder_product"):
+    """The first ``n`` columns of ``H_1 H_2 ... H_k`` with ``H_i = I - tau_i v_i v_i^H``
+    (``v_i``: column ``i`` of ``input`` below the diagonal with a unit leading entry).
+
+    Built from differentiable ops (one rank-1 update per reflector), so it is differentiable
+    in ``input`` and ``tau``.
+    """
+    check_tensor(fn, input, "input")
+    check_tensor(fn, tau, "tau")
+    if input._array.ndim < 2:
+        raise RuntimeError(f"{fn}: input must have at least 2 dimensions.")
+    m, n = input.shape[-2:]
+    k = tau.shape[-1]
+    if m < n:
+        raise RuntimeError(f"{fn}: input.shape[-2] must be greater than or equal to "
+                           f"input.shape[-1]")
+    if n < k:
+        raise RuntimeError(f"{fn}: input.shape[-1] must be greater than or equal to "
+                           f"tau.shape[-1]")
+    if tau.dtype is not input.dtype:
+        raise RuntimeError(f"{fn}: tau dtype {tau.dtype} does not match input dtype "
+                           f"{input.dtype}")
+    vecs = _reflectors(input, k)
+    q = eye_like(input, m)[:, :n]
+    for i in range(k - 1, -1, -1):  # apply H_k first so each step is a rank-1 update of Q
+        v = vecs[..., :, i:i + 1]
+        q = q - (tau[..., i:i + 1].unsqueeze(-1) * v) @ (mH(v) @ q)
+    return q
+
+
+def _reflectors(input, k):
+    """The Householder vectors as columns: strict lower part of ``input`` plus unit diagonal."""
+    m = input.shape[-2]
+    low = tril(input[..., :, :k], -1)
+    return low + eye_like(input, m)[:, :k]
+
+
+def orgqr(input, tau):
+    """Alias of :func:`numtorch.linalg.householder_product` (LAPACK's name).
+
+    Example:
+        >>> a, tau = torch.geqrf(torch.eye(2))
+        >>> torch.orgqr(a, tau).abs()
+        tensor([[1., 0.],
+                [0., 1.]])
+    """
+    return householder_product(input, tau, fn="orgqr")
+
+
+def ormqr(input, tau, other, left=True, transpose=False, *, out=None):
+    """Multiply ``other`` by the ``m x m`` matrix ``Q`` of a Householder representation.
+
+    Computes ``op(Q) @ other`` (``left=True``) or ``other @ op(Q)``, with ``op(Q) = Q^H``
+    when ``transpose`` is True. ``(input, tau)`` is what :func:`geqrf` returns.
+
+    Example:
+        >>> a, tau = torch.geqrf(torch.eye(2))
+        >>> torch.ormqr(a, tau, torch.ones(2, 1)).abs()
+        tensor([[1.],
+                [1.]])
+    """
+    check_tensor("ormqr", input, "input")
+    m = input.shape[-2]
+    k = tau.shape[-1]
+    need = m if left else other.shape[-1]
+    if other.shape[-2 if left else -1] != need or need != m:
+        raise RuntimeError(f"torch.ormqr: other.shape[{-2 if left else -1}] must be equal to "
+                           f"input.shape[-2]")
+    vecs = _reflectors(input, k)
+    x = other
+    # Q = H_1 ... H_k: Q x applies H_k first; Q^H x applies H_1 first (and mirrored on the right)
+    first_last = (left and not transpose) or (not left and transpose)
+    order = range(k - 1, -1, -1) if first_last else range(k)
+    for i in order:
+        v = vecs[..., :, i:i + 1]
+        t = tau[..., i:i + 1].unsqueeze(-1)
+        t = conj(t) if transpose else t
+        if left:
+            x = x - (t * v) @ (mH(v) @ x)
+        else:
+            x = x - (x @ v) @ (t * mH(v))
+    return _out(x, out)
+
+
+# -- LU -------------------------------------------------------------------------------------------
+
+class LUFactor(Op):
+    """P^T A = L U packed in one matrix (LAPACK getrf); dA from the square LU formula
+    P L^-H [tril(L^H gL, -1) + triu(gU U^H)] U^-H, extended to the tall and wide parts."""
+
+    def forward(self, a):
+        xp = self.xp
+        sl = scipy_linalg(xp)
+        m, n = a.shape[-2:]
+        # SciPy loops over the batch in Python; the column loop below is vectorised over it
+        # and faster for small matrices
+        if sl is not None and m == n and a.size and n >= 64:
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # SciPy warns about exactly singular input
+                lu, piv = sl.lu_factor(a, check_finite=False)
+            diag = xp.diagonal(lu, axis1=-2, axis2=-1)
+            zero = diag == 0
+            info = xp.where(zero.any(-1), zero.argmax(-1) + 1, 0).astype(xp.int32)
+        else:
+            lu, piv, info = lu_factor_array(xp, a)
+        self.info = info
+        return self.save_output(lu), (piv + 1).astype(xp.int32)
+
+    def backward(self, glu, gpiv):
+        lu_ = self.saved_output()
+        perm = permutation_matrix(self.saved_pivots, lu_)
+        return lu_factor_backward(lu_, perm, glu)
+
+
+def lu_factor_backward(lu_, perm, glu):
+    """dA for P^T A = L U given the packed factors, the permutation matrix and d(packed)."""
+    from .join import cat
+    from .linsolve import solve_triangular
+
+    m, n = lu_.shape[-2:]
+    k = min(m, n)
+    low = tril(lu_[..., :, :k], -1) + eye_like(lu_, m)[:, :k]
+    up = triu(lu_[..., :k, :])
+    gl = tril(glu[..., :, :k], -1)
+    gu = triu(glu[..., :k, :])
+    l1, u1 = low[..., :k, :], up[..., :, :k]
+    gl1, gu1 = gl[..., :k, :], gu[..., :, :k]
+    extra = None
+    if m > n:  # L2 = A2 U^-1: its gradient flows to A2 and (through U) to A1
+        l2, gl2 = low[..., k:, :], gl[..., k:, :]
+        extra = solve_triangular(mH(u1), gl2, upper=False, left=False)  # gL2 U^-H
+        gu1 = gu1 - mH(l2) @ extra
+    elif m < n:  # U2 = L^-1 A2
+        u2, gu2 = up[..., :, k:], gu[..., :, k:]
+        extra = solve_triangular(mH(l1), gu2, upper=True, left=True, unitriangular=True)
+        gl1 = gl1 - extra @ mH(u2)
+    inner = tril(mH(l1) @ gl1, -1) + triu(gu1 @ mH(u1))
+    inner = solve_triangular(mH(l1), inner, upper=True, left=True, unitriangular=True)
+    ga = solve_triangular(mH(u1), inner, upper=False, left=False)
+    if extra is not None:
+        ga = cat([ga, extra], dim=-2 if m > n else -1)
+    return perm @ ga
+
+
+def permutation_matrix(pivots, like):
+    """The matrix P with A = P L U from 1-based LAPACK row swaps (no grad)."""
+    xp = np if type(pivots) is np.ndarray else __import__("numtorch").backend.xp_of(pivots)
+    m = like.shape[-2]
+    perm = swaps_to_permutation(xp, pivots.astype(np.int64) - 1, m)
+    # row i of P^T A is row perm[i] of A, so P[perm[i], i] = 1
+    eye = xp.eye(m, dtype=like._array.dtype)
+    return _make(xp.ascontiguousarray(xp.swapaxes(eye[perm], -1, -2)))
+
+
+def lu_factor_parts(A, pivot, fn, check):
+    """(LU, pivots, info) for ``A``; raises for exactly singular ``A`` when ``check``."""
+    check_tensor(fn, A, "A")
+    if A._array.ndim < 2:
+        raise RuntimeError(f"{fn}: Expected tensor with 2 or more dimensions. Got size: "
+                           f"{list(A.shape)} instead")
+    if A.dtype._category < 2 or A.dtype.itemsize == 2:
+        raise _not_implemented_dtype("lu_cpu", A)
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    node_out = LUFactor.apply(A)
+    lu_, piv = node_out
+    node = lu_.grad_fn
+    if node is not None:
+        node.saved_pivots = piv._array
+    info = lu_info(lu_)
+    if check:
+        from ._lautil import first_failure
+
+        idx, k = first_failure(info._array, A.shape[:-2])
+        if idx is not None:
+            pre = f"(Batch element {idx}): " if A._array.ndim > 2 else ""
+            raise RuntimeError(f"torch.linalg.lu_factor: {pre}U[{k},{k}] is zero and using it "
+                               f"on lu_solve would result in a division by zero. If you still "
+                               f"want to perform the factorization, consider calling "
+                               f"linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+    return lu_, piv, info
+
+
+def lu_info(lu_):
+    """getrf's info: the 1-based index of the first zero on U's diagonal (0 if none)."""
+    xp = np if type(lu_._array) is np.ndarray else __import__("numtorch").backend.xp_of(
+        lu_._array)
+    d = xp.diagonal(lu_._array, axis1=-2, axis2=-1)
+    zero = d == 0
+    return _make(xp.where(zero.any(-1), zero.argmax(-1) + 1, 0).astype(xp.int32))
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
+    """Split a packed LU factorization into ``(P, L, U)`` with ``A = P L U``.
+
+    Args:
+        LU_data (Tensor): the packed factors from :func:`numtorch.linalg.lu_factor`.
+        LU_pivots (Tensor): its 1-based int32 pivots.
+        unpack_data (bool): return ``L`` and ``U`` (else empty tensors). Default: True.
+        unpack_pivots (bool): return ``P`` (else an empty tensor). Default: True.
+
+    Example:
+        >>> LU, piv = torch.linalg.lu_factor(torch.tensor([[1., 2.], [3., 4.]]))
+        >>> P, L, U = torch.lu_unpack(LU, piv)
+        >>> P
+        tensor([[0., 1.],
+                [1., 0.]])
+    """
+    m, n = LU_data.shape[-2:]
+    k = min(m, n)
+    empty = _make(LU_data._array[..., :0].reshape(-1)[:0].copy())
+    if unpack_data:
+        low = tril(LU_data[..., :, :k], -1) + eye_like(LU_data, m)[:, :k]
+        up = triu(LU_data[..., :k, :])
+    else:
+        low = up = empty
+    if unpack_pivots:
+        perm = permutation_matrix(LU_pivots._array, LU_data)
+    else:
+        perm = empty
+    return _out(return_types.lu_unpack((perm, low, up)), out)
+
+
+def lu(A, pivot=True, get_infos=False, out=None):
+    """LU factorization with partial pivoting (the old interface of
+    :func:`numtorch.linalg.lu_factor`).
+
+    Returns:
+        ``(LU, pivots)``, or ``(LU, pivots, infos)`` when ``get_infos`` is True (no error is
+        raised for singular matrices then).
+
+    Example:
+        >>> LU, piv = torch.lu(torch.tensor([[1., 2.], [3., 4.]]))
+        >>> piv
+        tensor([2, 2], dtype=torch.int32)
+    """
+    warnings.warn("torch.lu is deprecated in favor of torch.linalg.lu_factor / "
+                  "torch.linalg.lu_factor_ex.", UserWarning, stacklevel=2)
+    lu_, piv, info = lu_factor_parts(A, pivot, "torch.lu_factor", check=not get_infos)
+    if get_infos:
+        return _out((lu_, piv, info), out)
+    return _out((lu_, piv), out)
+
+
+def _out(result, out):
+    if out is None:
+        return result
+    from .elementwise import _out as write_out
+
+    if isinstance(result, tuple):
+        for r, o in zip(result, out):
+            write_out(r, o)
+        return out
+    return write_out(result, out)

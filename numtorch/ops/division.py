@@ -1,0 +1,223 @@
+"""Division: true division, its floor and trunc rounding modes, ``floor_divide``, and the two
+moduli (``remainder`` takes the sign of the divisor, ``fmod`` that of the dividend).
+
+Integer division by zero raises, as torch's does, instead of returning NumPy's junk; the
+float forms give inf and NaN.
+"""
+
+from .._tensor import Tensor
+from ..autograd.graph import Op
+from ._pointwise import (
+    _broadcast_error, _check_number_or_tensor, _check_tensor, _not_implemented, _out,
+    _zeros_like,
+)
+
+__all__ = ["div", "true_divide", "floor_divide", "remainder", "fmod", "divide"]
+
+
+class Div(Op):
+    """y = a / b; dy/da = 1/b, dy/db = -a/b**2."""
+
+    promote = "float"
+
+    def forward(self, a, b):
+        if self._recording:  # a's gradient reads only b; b's reads both
+            self.save_inputs(a, b) if self.needs_input_grad[1] else self.save_inputs(b)
+        try:
+            return a / b
+        except ValueError as e:
+            _broadcast_error(e, a, b)
+
+    def backward(self, grad):
+        na, nb = self.needs_input_grad
+        if nb:
+            a, b = self.saved_inputs()
+        else:
+            a, b = None, self.saved_inputs()
+        if grad._array.dtype.kind == "c":  # the conjugate derivative (see _pointwise._cj)
+            a, b = (a if a is None else a.conj()), b.conj()
+        ga = grad / b if na else None
+        gb = -grad * a / (b * b) if nb else None
+        return ga, gb
+
+
+class FloorDivide(Op):
+    """y = floor(a / b) (integer or float); torch defines no derivative, so backward raises."""
+
+    promote = True
+
+    def forward(self, a, b):
+        xp = self.xp
+        kind = a.dtype.kind
+        if kind in "iubc":
+            if kind in "bc":
+                raise _not_implemented("div_floor_cpu", a.dtype)
+            _check_int_divisor(xp, b)
+        try:
+            # NumPy's floor_divide corrects a / b for rounding as Python and torch do
+            # (1 // 0.1 == 9), which floor(a / b) does not
+            return xp.floor_divide(a, b)
+        except ValueError as e:
+            _broadcast_error(e, a, b)
+
+    def backward(self, grad):
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
+
+
+class DivFloor(FloorDivide):
+    """y = floor(a / b) for ``div(rounding_mode='floor')``; dy/da = dy/db = 0 (as torch)."""
+
+    def backward(self, grad):
+        z = _zeros_like(grad)
+        return z, z
+
+
+class DivTrunc(Op):
+    """y = trunc(a / b) for ``div(rounding_mode='trunc')``; dy/da = dy/db = 0 (as torch)."""
+
+    promote = True
+
+    def forward(self, a, b):
+        xp = self.xp
+        kind = a.dtype.kind
+        try:
+            if kind in "iubc":
+                if kind in "bc":
+                    raise _not_implemented("div_trunc_cpu", a.dtype)
+                _check_int_divisor(xp, b)
+                q = xp.floor_divide(a, b)
+                return q + ((q < 0) & (q * b != a))  # floor -> trunc for inexact negatives
+            return xp.trunc(a / b)
+        except ValueError as e:
+            _broadcast_error(e, a, b)
+
+    def backward(self, grad):
+        z = _zeros_like(grad)
+        return z, z
+
+
+def _check_int_divisor(xp, b):
+    if not xp.all(b):  # torch raises for integer division by zero instead of returning junk
+        raise RuntimeError("ZeroDivisionError")
+
+
+class Remainder(Op):
+    """y = a - floor(a/b) * b (sign of b); dy/da = 1, dy/db = -floor(a/b)."""
+
+    promote = True
+
+    def forward(self, a, b):
+        self.save_inputs(a, b)
+        kind = a.dtype.kind
+        if kind in "iubc":
+            if kind in "bc":
+                raise _not_implemented("remainder_cpu", a.dtype)
+            _check_int_divisor(self.xp, b)
+        try:
+            return self.xp.remainder(a, b)
+        except ValueError as e:
+            _broadcast_error(e, a, b)
+
+    def backward(self, grad):
+        a, b = self.saved_inputs()
+        if not self.needs_input_grad[1]:
+            return grad, None
+        return grad, -grad * div(a, b, rounding_mode="floor")
+
+
+class Fmod(Op):
+    """y = a - trunc(a/b) * b (sign of a); dy/da = 1, dy/db = -trunc(a/b)."""
+
+    promote = True
+
+    def forward(self, a, b):
+        self.save_inputs(a, b)
+        kind = a.dtype.kind
+        if kind in "iubc":
+            if kind in "bc":
+                raise _not_implemented("fmod_cpu", a.dtype)
+            _check_int_divisor(self.xp, b)
+        try:
+            return self.xp.fmod(a, b)
+        except ValueError as e:
+            _broadcast_error(e, a, b)
+
+    def backward(self, grad):
+        a, b = self.saved_inputs()
+        if not self.needs_input_grad[1]:
+            return grad, None
+        return grad, -grad * div(a, b, rounding_mode="trunc")
+
+
+
+def div(input, other, *, rounding_mode=None, out=None):
+    """Divide ``input`` by ``other`` elementwise.
+
+    Args:
+        input (Tensor): the dividend.
+        other (Tensor or Number): the divisor.
+        rounding_mode (str, optional): None for true division (integers give the default
+            float dtype), ``'trunc'`` to round toward zero, ``'floor'`` to round down; the
+            rounded forms keep integer dtypes and raise on integer division by zero.
+        out (Tensor, optional): tensor to write the result into.
+
+    Example:
+        >>> torch.div(torch.tensor([7, -7]), 2, rounding_mode="floor")
+        tensor([ 3, -4])
+    """
+    if not isinstance(other, Tensor):
+        _check_number_or_tensor("div", other)
+    if rounding_mode is None:
+        return _out(Div.apply(input, other), out, "div")
+    if rounding_mode == "floor":
+        return _out(DivFloor.apply(input, other), out, "div")
+    if rounding_mode == "trunc":
+        return _out(DivTrunc.apply(input, other), out, "div")
+    raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
+                       f"found '{rounding_mode}'")
+
+
+divide = div
+
+
+def true_divide(input, other, *, out=None):
+    """Same as :func:`div` with ``rounding_mode=None``."""
+    return div(input, other, out=out)
+
+
+def floor_divide(input, other, *, out=None):
+    """Divide and round down elementwise (Python's ``//``); torch gives it no derivative.
+
+    Example:
+        >>> torch.floor_divide(torch.tensor([7., -7.]), 2)
+        tensor([ 3., -4.])
+    """
+    _check_number_or_tensor("floor_divide", other)
+    r = FloorDivide.apply(input, other)
+    if out is None:
+        return r
+    # torch lets out= through with grad-requiring inputs here: there is no derivative to lose
+    return _out(r.detach(), out, "floor_divide")
+
+
+def remainder(input, other, *, out=None):
+    """Python-style modulus: the result has the sign of ``other`` (``input % other``).
+
+    Example:
+        >>> torch.remainder(torch.tensor([-3, 3]), 2)
+        tensor([1, 1])
+    """
+    _check_number_or_tensor("remainder", other)
+    return _out(Remainder.apply(input, other), out, "remainder")
+
+
+def fmod(input, other, *, out=None):
+    """C-style modulus: the result has the sign of ``input``.
+
+    Example:
+        >>> torch.fmod(torch.tensor([-3, 3]), 2)
+        tensor([-1,  1])
+    """
+    _check_tensor("fmod", input)
+    _check_number_or_tensor("fmod", other)
+    return _out(Fmod.apply(input, other), out, "fmod")

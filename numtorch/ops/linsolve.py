@@ -1,0 +1,735 @@
+"""Inverses, determinants and linear solvers: inv, det, slogdet, solve, triangular and Cholesky
+solves, least squares, the pseudo-inverse and the matrix exponential.
+
+Forward passes call NumPy's batched LAPACK wrappers through ``self.xp`` (SciPy's for triangular
+solves and ``expm`` when it is installed); backward passes are numtorch ops, mostly further
+solves, so second derivatives work.
+"""
+
+import math
+import warnings
+
+import numpy as np
+
+from .. import _dtype, return_types
+from .._tensor import _make
+from ..autograd.graph import Op
+from ._lautil import (
+    LinAlgError, batch_prefix, check_float, check_matrix, check_square, check_tensor, conj, disp,
+    expm_array, eye_like, first_failure, inv_array, lu_factor_array, mH, singular_error,
+    solve_triangular_array, square_float, swaps_to_permutation, to_numpy, tril, triu,
+)
+
+__all__ = ["inverse", "det", "logdet", "slogdet", "triangular_solve", "cholesky_solve",
+           "cholesky_inverse", "pinverse", "matrix_exp", "lu_solve"]
+
+
+def _nie(kernel, t):
+    return NotImplementedError(f'"{kernel}" not implemented for \'{disp(t)}\'')
+
+
+def _xp_of(t):
+    from ..backend import xp_of
+
+    return xp_of(t._array)
+
+
+# -- inverse, determinant -------------------------------------------------------------------------
+
+def inv_noraise(xp, a):
+    """Inverse through LU and substitution: singular matrices give inf/nan instead of raising."""
+    lu_, piv, _ = lu_factor_array(xp, a)
+    n = a.shape[-1]
+    perm = swaps_to_permutation(xp, piv, n)
+    # P^T A = L U, so A^-1 = U^-1 L^-1 P^T, and P^T is the identity with rows permuted
+    pt = xp.eye(n, dtype=a.dtype)[perm]
+    y = solve_triangular_array(xp, lu_, pt, upper=False, unit=True)
+    with np.errstate(all="ignore"):
+        return solve_triangular_array(xp, lu_, y, upper=True)
+
+
+class Inverse(Op):
+    """Y = A^-1; dA = -Y^H gY Y^H."""
+
+    def forward(self, a):
+        try:
+            y = inv_array(self.xp, a)
+        except np.linalg.LinAlgError:
+            if self.check:
+                raise singular_error(self.fn, a) from None
+            y = inv_noraise(self.xp, a)
+        return self.save_output(y)
+
+    def backward(self, grad):
+        yh = mH(self.saved_output())
+        return -(yh @ grad @ yh)
+
+
+def inverse_impl(A, fn="linalg.inv", check=True):
+    """The checked inverse shared by ``torch.inverse`` and ``linalg.inv``."""
+    square_float(fn, A)
+    return Inverse.apply(A, fn=fn, check=check)
+
+
+def inverse(input, *, out=None):
+    """Inverse of square matrices (batched over leading dims).
+
+    Raises:
+        numtorch.linalg.LinAlgError: when a matrix is singular (names the zero pivot).
+
+    Example:
+        >>> torch.inverse(torch.tensor([[2., 0.], [0., 4.]]))
+        tensor([[0.5000, 0.0000],
+                [0.0000, 0.2500]])
+    """
+    return _out(inverse_impl(input), out)
+
+
+class Det(Op):
+    """d = det(A); dA = g conj(d) A^-H, the cofactor matrix (an SVD form for singular A)."""
+
+    def forward(self, a):
+        self.save_inputs(a)
+        return self.save_output(self.xp.linalg.det(a))
+
+    def backward(self, grad):
+        a = self.saved_inputs()
+        d = self.saved_output()
+        scale = (grad * conj(d)).unsqueeze(-1).unsqueeze(-1)
+        if not (d._array == 0).any():
+            return scale * mH(Inverse.apply(a, fn="linalg.det", check=False))
+        return grad.unsqueeze(-1).unsqueeze(-1) * _cofactor_svd(a)
+
+
+def _cofactor_svd(a):
+    """det(A) A^-H without inverting A: U diag(prod_{j != i} s_j) V^H det(U V^H)^*."""
+    from .decomp import svd_parts
+    from .join import cat
+    from .shape import flip
+
+    u, s, vh = svd_parts(a, False, True)
+    one = s[..., :1] * 0 + 1
+    before = cat([one, s[..., :-1]], dim=-1).cumprod(-1)
+    after = flip(cat([one, flip(s, [-1])[..., :-1]], dim=-1).cumprod(-1), [-1])
+    phase = conj(Det.apply(u) * Det.apply(vh))
+    return phase.unsqueeze(-1).unsqueeze(-1) * ((u * (before * after).unsqueeze(-2)) @ vh)
+
+
+def det_impl(A, fn="linalg.det"):
+    check_tensor(fn, A, "A")
+    check_matrix(fn, A)
+    check_square(fn, A)
+    if A.dtype._category < 2:
+        raise RuntimeError(f"{fn}: Expected a floating point or complex tensor as input. Got "
+                           f"{disp(A)}")
+    if A.dtype.itemsize == 2:
+        raise _nie("lu_cpu", A)
+    return Det.apply(A)
+
+
+def det(input, *, out=None):
+    """Determinant of square matrices.
+
+    Example:
+        >>> torch.det(torch.tensor([[1., 2.], [3., 4.]]))
+        tensor(-2.0000)
+    """
+    return _out(det_impl(input), out)
+
+
+class SlogDet(Op):
+    """(sign, log|det A|); d(log|det|)/dA = A^-H (real A: the sign is locally constant)."""
+
+    def forward(self, a):
+        self.save_inputs(a)
+        sign, logabs = self.xp.linalg.slogdet(a)
+        return self.save_output(sign, 0), logabs
+
+    def backward(self, gsign, glog):
+        a = self.saved_inputs()
+        inv_h = mH(Inverse.apply(a, fn="linalg.slogdet", check=False))
+        if a._array.dtype.kind != "c":
+            return glog.unsqueeze(-1).unsqueeze(-1) * inv_h
+        # complex A: the sign turns with Im tr(A^-1 dA), so its cotangent adds i Im(s^* g_s)
+        from ._lautil import imag, to_complex
+
+        sign = self.saved_output(0)
+        g = to_complex(glog, a._array.dtype) + 1j * to_complex(imag(conj(sign) * gsign),
+                                                                a._array.dtype)
+        return g.unsqueeze(-1).unsqueeze(-1) * inv_h
+
+
+def slogdet_impl(A, fn):
+    square_float(fn, A)
+    return SlogDet.apply(A)
+
+
+def slogdet(input, *, out=None):
+    """Sign and natural log of the absolute value of the determinant.
+
+    Returns:
+        ``(sign, logabsdet)`` named tuple; ``sign`` is 0 and ``logabsdet`` is ``-inf`` for a
+        singular matrix.
+
+    Example:
+        >>> torch.slogdet(torch.tensor([[2., 0.], [0., -3.]]))
+        torch.return_types.slogdet(
+        sign=tensor(-1.),
+        logabsdet=tensor(1.7918))
+    """
+    return _out(return_types.slogdet(slogdet_impl(input, "linalg.slogdet")), out)
+
+
+def logdet(input):
+    """Natural log of the determinant: NaN where it is negative, ``-inf`` where it is 0.
+
+    Example:
+        >>> torch.logdet(torch.tensor([[2., 0.], [0., 3.]]))
+        tensor(1.7918)
+    """
+    from .elementwise import where
+
+    sign, logabs = slogdet_impl(input, "logdet")
+    if input._array.dtype.kind == "c":
+        from .elementwise import log
+
+        return logabs + log(sign)
+    return where(sign < 0, math.nan, logabs)
+
+
+# -- general and triangular solves ----------------------------------------------------------------
+
+class Solve(Op):
+    """X = A^-1 B (B a batch of matrices); dB = A^-H gX, dA = -dB X^H."""
+
+    def forward(self, a, b):
+        xp = self.xp
+        self.save_inputs(a)
+        shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        try:
+            x = xp.linalg.solve(xp.broadcast_to(a, shape + a.shape[-2:]),
+                                xp.broadcast_to(b, shape + b.shape[-2:]))
+        except np.linalg.LinAlgError:
+            if not self.check:
+                with np.errstate(all="ignore"):
+                    return self.save_output(inv_noraise(xp, a) @ b)
+            an = to_numpy(xp.broadcast_to(a, shape + a.shape[-2:]))
+            _, _, info = lu_factor_array(np, an)
+            idx, _ = first_failure(info, shape)
+            raise LinAlgError(f"torch.linalg.solve: {batch_prefix(shape, idx or 0)}The solver "
+                              f"failed because the input matrix is singular.") from None
+        return self.save_output(x)
+
+    def backward(self, grad):
+        a = self.saved_inputs()
+        x = self.saved_output()
+        gb = Solve.apply(mH(a), grad, check=False)
+        ga = -(gb @ mH(x)) if self.needs_input_grad[0] else None
+        return ga, gb
+
+
+def solve(A, B, *, left=True, check=True, fn="linalg.solve"):
+    """Solve ``A X = B`` (or ``X A = B`` when ``left`` is False) with torch's vector rule:
+    ``B`` is a batch of vectors when it is 1-D or has ``A``'s shape minus the last dim."""
+    check_tensor(fn, A, "A")
+    check_tensor(fn, B, "B")
+    check_matrix(fn, A)
+    check_square(fn, A)
+    check_float(fn, A)
+    check_same_dtype(fn, A, B)
+    if A.dtype.itemsize == 2:
+        raise _nie("lu_cpu", A)
+    n = A.shape[-1]
+    vector = B._array.ndim == 1 or (B._array.ndim == A._array.ndim - 1
+                                    and tuple(B.shape) == tuple(A.shape[:-1]))
+    b = B.unsqueeze(-1) if vector else B
+    if b._array.ndim < 2 or b.shape[-2 if left else -1] != n:
+        shape = "x".join(str(s) for s in (tuple(B.shape[-1:]) + (1,) if vector
+                                          else tuple(b.shape[-2:])))
+        eq = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"{fn}: Incompatible shapes of A and B for the equation {eq} "
+                           f"({n}x{n} and {shape})")
+    _broadcast_check(A.shape[:-2], b.shape[:-2])
+    if left:
+        x = Solve.apply(A, b, check=check)
+    else:
+        x = mH(Solve.apply(mH(A), mH(b), check=check))
+    return x.squeeze(-1) if vector else x
+
+
+def check_same_dtype(fn, A, B):
+    if A.dtype is not B.dtype:
+        raise RuntimeError(f"{fn}: Expected A and B to have the same dtype, but found A of type "
+                           f"{disp(A)} and B of type {disp(B)} instead")
+
+
+def _broadcast_check(sa, sb):
+    try:
+        return np.broadcast_shapes(tuple(sa), tuple(sb))
+    except ValueError:
+        from .linalg import _broadcast_batch
+
+        return _broadcast_batch(tuple(sa), tuple(sb))
+
+
+class TriangularSolve(Op):
+    """X = A^-1 B (left) or B A^-1 for triangular A; dB = A^-H gX (or gX A^-H) and
+    dA = -dB X^H (or -X^H dB) restricted to A's triangle (strict if unit diagonal)."""
+
+    def forward(self, a, b):
+        xp = self.xp
+        self.save_inputs(a)
+        if self.left:
+            x = solve_triangular_array(xp, a, b, self.upper, self.unit)
+        else:  # X A = B  <=>  A^T X^T = B^T
+            at = xp.swapaxes(a, -1, -2)
+            x = xp.swapaxes(solve_triangular_array(xp, at, xp.swapaxes(b, -1, -2),
+                                                   not self.upper, self.unit), -1, -2)
+        return self.save_output(x.astype(a.dtype, copy=False))
+
+    def backward(self, grad):
+        a = self.saved_inputs()
+        x = self.saved_output()
+        gb = TriangularSolve.apply(mH(a), grad, upper=not self.upper, left=self.left,
+                                   unit=self.unit)
+        ga = None
+        if self.needs_input_grad[0]:
+            ga = -(gb @ mH(x)) if self.left else -(mH(x) @ gb)
+            k = 1 if self.unit else 0
+            ga = triu(ga, k) if self.upper else tril(ga, -k)
+        return ga, gb
+
+
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
+    """Differentiable triangular solve with no argument checks (used inside backward passes)."""
+    return TriangularSolve.apply(A, B, upper=upper, left=left, unit=unitriangular)
+
+
+def solve_triangular_checked(A, B, upper, left, unitriangular, fn="linalg.solve_triangular"):
+    """``linalg.solve_triangular`` with torch's checks."""
+    check_tensor(fn, A, "A")
+    check_tensor(fn, B, "B")
+    if B._array.ndim < 2:
+        raise RuntimeError(f"{fn}: The input tensor B must have at least 2 dimensions.")
+    check_matrix(fn, A)
+    check_square(fn, A)
+    if A.dtype._category < 2 or A.dtype.itemsize == 2:
+        raise _nie("triangular_solve_cpu", A)
+    if B.dtype is not A.dtype:
+        B = B.to(A.dtype)
+    n = A.shape[-1]
+    if B.shape[-2 if left else -1] != n:
+        eq = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"{fn}: Incompatible shapes of A and B for the equation {eq} "
+                           f"({n}x{n} and {B.shape[-2]}x{B.shape[-1]})")
+    _broadcast_check(A.shape[:-2], B.shape[:-2])
+    return solve_triangular(A, B, upper=upper, left=left, unitriangular=unitriangular)
+
+
+def _check_b_a(fn_kernel, b, A, what):
+    """The checks torch.triangular_solve and cholesky_solve share."""
+    if A.dtype._category < 2 or A.dtype.itemsize == 2:
+        raise _nie(fn_kernel, A)
+    if b.dtype is not A.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{disp(b)} and A of type {disp(A)} instead.")
+    if A._array.ndim < 2:
+        raise RuntimeError(f"A should have at least 2 dimensions, but has {A._array.ndim} "
+                           f"dimensions instead")
+    m, n = A.shape[-2:]
+    if m != n:
+        raise RuntimeError(f"A must be batches of square matrices, but they are {m} by {n} "
+                           f"matrices")
+    if b.shape[-2] != n:
+        raise RuntimeError(f"Incompatible matrix sizes for {what}: each A matrix is {n} by {n} "
+                           f"but each b matrix is {b.shape[-2]} by {b.shape[-1]}")
+    _broadcast_check(A.shape[:-2], b.shape[:-2])
+
+
+def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, out=None):
+    """Solve ``A X = b`` for triangular ``A`` (the old interface of
+    :func:`numtorch.linalg.solve_triangular`).
+
+    Args:
+        b (Tensor): right-hand sides ``(*, m, k)``.
+        A (Tensor): triangular matrices ``(*, m, m)``; only the ``upper`` (or lower) triangle
+            is read.
+        upper (bool): whether ``A`` is upper triangular. Default: True.
+        transpose (bool): solve ``A^T X = b`` instead. Default: False.
+        unitriangular (bool): take ``A``'s diagonal to be ones. Default: False.
+
+    Returns:
+        ``(solution, cloned_coefficient)``: ``X`` and a copy of ``A``.
+
+    Example:
+        >>> torch.triangular_solve(torch.tensor([[2.], [4.]]),
+        ...                        torch.tensor([[2., 0.], [0., 4.]])).solution
+        tensor([[1.],
+                [1.]])
+    """
+    check_tensor("triangular_solve", b, "input")
+    check_tensor("triangular_solve", A, "A")
+    warnings.warn("torch.triangular_solve is deprecated in favor of "
+                  "torch.linalg.solve_triangular (arguments reversed, no copy of A returned).",
+                  UserWarning, stacklevel=2)
+    if b._array.ndim < 2:
+        raise RuntimeError(f"torch.triangular_solve: Expected b to have at least 2 dimensions, "
+                           f"but it has {b._array.ndim} dimensions instead")
+    _check_b_a("triangular_solve_cpu", b, A, "triangular_solve")
+    coef = A.mT if transpose else A
+    x = solve_triangular(coef, b, upper=upper != transpose, unitriangular=unitriangular)
+    return _out(return_types.triangular_solve((x, _broadcast_clone(A, x))), out)
+
+
+def _broadcast_clone(A, x):
+    """A copy of ``A`` broadcast to the batch shape of the solution ``x`` (as torch returns)."""
+    shape = tuple(x.shape[:-2]) + tuple(A.shape[-2:])
+    return (A.expand(*shape) if tuple(A.shape) != shape else A).clone()
+
+
+# -- Cholesky-based solves ------------------------------------------------------------------------
+
+def cholesky_solve(input, input2, upper=False, *, out=None):
+    """Solve ``A X = B`` given the Cholesky factor ``L`` of ``A`` (``A = L L^H``).
+
+    Args:
+        input (Tensor): right-hand sides ``B`` of shape ``(*, n, k)``.
+        input2 (Tensor): Cholesky factors ``(*, n, n)``, lower (or upper when ``upper``).
+        upper (bool): ``input2`` is upper triangular with ``A = U^H U``. Default: False.
+
+    Example:
+        >>> L = torch.tensor([[2., 0.], [1., 1.]])
+        >>> torch.cholesky_solve(torch.tensor([[4.], [3.]]), L)
+        tensor([[1.],
+                [1.]])
+    """
+    check_tensor("cholesky_solve", input, "input")
+    check_tensor("cholesky_solve", input2, "input2")
+    if input._array.ndim < 2:
+        raise RuntimeError(f"b should have at least 2 dimensions, but has {input._array.ndim} "
+                           f"dimensions instead")
+    _check_b_a("cholesky_solve_cpu", input, input2, "cholesky_solve")
+    return _out(CholeskySolve.apply(input, mH(input2) if upper else input2), out)
+
+
+class CholeskySolve(Op):
+    """X = (L L^H)^-1 B; dB = (L L^H)^-1 gX, dL = -(dB X^H + X dB^H) L.
+
+    Only L's lower triangle is read, but like torch the derivative takes L as the full matrix
+    of ``A = L L^H`` (its upper part gets a gradient too).
+    """
+
+    def forward(self, b, low):
+        xp = self.xp
+        self.save_inputs(low)
+        y = solve_triangular_array(xp, low, b, upper=False)
+        x = solve_triangular_array(xp, xp.conj(xp.swapaxes(low, -1, -2)), y, upper=True)
+        return self.save_output(x.astype(low.dtype, copy=False))
+
+    def backward(self, grad):
+        low = self.saved_inputs()
+        x = self.saved_output()
+        gb = CholeskySolve.apply(grad, low)
+        gl = None
+        if self.needs_input_grad[1]:
+            sym = gb @ mH(x)
+            gl = -((sym + mH(sym)) @ low)
+        return gb, gl
+
+
+def cholesky_inverse(input, upper=False, *, out=None):
+    """Inverse of ``A`` from its Cholesky factor: ``(L L^H)^-1`` (or ``(U^H U)^-1``).
+
+    Example:
+        >>> torch.cholesky_inverse(torch.tensor([[2., 0.], [0., 1.]]))
+        tensor([[0.2500, 0.0000],
+                [0.0000, 1.0000]])
+    """
+    check_tensor("cholesky_inverse", input, "input")
+    check_matrix("cholesky_inverse", input)
+    check_square("cholesky_inverse", input)
+    if input.dtype._category < 2 or input.dtype.itemsize == 2:
+        raise _nie("cholesky_inverse_out_cpu", input)
+    eye = eye_like(input)
+    if input._array.ndim > 2:
+        eye = eye.expand(*input.shape)
+    return _out(CholeskySolve.apply(eye, mH(input) if upper else input), out)
+
+
+# -- least squares and pseudo-inverse -------------------------------------------------------------
+
+def _pinv_vjp(a, p, gp):
+    """dA for P = pinv(A): -P^H gP P^H + (I - A P) gP^H P P^H + P^H P gP^H (I - P A)."""
+    ph = mH(p)
+    gph = mH(gp)
+    t1 = -(ph @ gp @ ph)
+    pph = p @ ph
+    t2 = gph @ pph - a @ (p @ (gph @ pph))
+    php = ph @ p
+    t3 = php @ gph - ((php @ gph) @ p) @ a
+    return t1 + t2 + t3
+
+
+class Pinv(Op):
+    """P = A^+ (SVD, or eigh when hermitian, cutting values at max(atol, rtol * max)); dA by the
+    Golub-Pereyra formula in A and P."""
+
+    def forward(self, a, atol, rtol):
+        xp = self.xp
+        self.save_inputs(a)
+        m, n = a.shape[-2:]
+        if min(m, n) == 0:
+            return self.save_output(xp.zeros(a.shape[:-2] + (n, m), dtype=a.dtype))
+        if self.hermitian:
+            w, v = xp.linalg.eigh(a)
+            absw = xp.abs(w)
+            cut = xp.maximum(atol[..., None], rtol[..., None] * absw.max(-1, keepdims=True))
+            winv = xp.where(absw > cut, 1 / xp.where(absw > cut, w, 1), 0).astype(w.dtype)
+            p = (v * winv[..., None, :]) @ xp.conj(xp.swapaxes(v, -1, -2))
+        else:
+            u, s, vh = xp.linalg.svd(a, full_matrices=False)
+            cut = xp.maximum(atol[..., None], rtol[..., None] * s[..., :1])
+            sinv = xp.where(s > cut, 1 / xp.where(s > cut, s, 1), 0).astype(s.dtype)
+            p = xp.conj(xp.swapaxes(vh, -1, -2)) * sinv[..., None, :] @ xp.conj(
+                xp.swapaxes(u, -1, -2))
+        return self.save_output(p.astype(a.dtype, copy=False))
+
+    def backward(self, grad):
+        a = self.saved_inputs()
+        return _pinv_vjp(a, self.saved_output(), grad), None, None
+
+
+def _tol_array(xp, value, dtype, batch):
+    """atol/rtol as an array broadcast over the batch (a float or a Tensor)."""
+    arr = value._array if hasattr(value, "_array") else xp.asarray(value)
+    return xp.broadcast_to(xp.asarray(arr, dtype=np.dtype(dtype).type(0).real.dtype), batch)
+
+
+def pinv_impl(A, atol=None, rtol=None, hermitian=False, fn="linalg.pinv"):
+    """The pseudo-inverse with linalg.pinv's tolerance rules."""
+    check_tensor(fn, A, "input")
+    if A._array.ndim < 2 or A.dtype._category < 2 or A.dtype.itemsize == 2:
+        shape = ", ".join(str(s) for s in A.shape)
+        raise RuntimeError(f"linalg.pinv({disp(A)}{{[{shape}]}}): expected a tensor with 2 or "
+                           f"more dimensions of float, double, cfloat or cdouble types")
+    xp = _xp_of(A)
+    m, n = A.shape[-2:]
+    real_dt = A._array.real.dtype
+    if rtol is None:
+        rtol = 0.0 if (atol is not None and not _is_zero(atol)) else (
+            float(np.finfo(real_dt).eps) * max(m, n))
+    if atol is None:
+        atol = 0.0
+    batch = tuple(A.shape[:-2])
+    at = _tol_array(xp, atol, real_dt, batch)
+    rt = _tol_array(xp, rtol, real_dt, batch)
+    return Pinv.apply(A, _make(at), _make(rt), hermitian=hermitian)
+
+
+def _is_zero(v):
+    return (not hasattr(v, "_array")) and v == 0
+
+
+def pinverse(input, rcond=1e-15):
+    """Moore-Penrose pseudo-inverse (singular values below ``rcond * max`` are dropped).
+
+    Example:
+        >>> torch.pinverse(torch.tensor([[2., 0.], [0., 0.]]))
+        tensor([[0.5000, 0.0000],
+                [0.0000, 0.0000]])
+    """
+    return pinv_impl(input, rtol=rcond)
+
+
+class Lstsq(Op):
+    """X = A^+ B through the SVD (the minimum-norm least-squares solution); the gradients are
+    those of pinv(A) @ B, as in torch."""
+
+    def forward(self, a, b):
+        xp = self.xp
+        self.save_inputs(a, b)
+        m, n = a.shape[-2:]
+        shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        a = xp.broadcast_to(a, shape + a.shape[-2:])
+        b = xp.broadcast_to(b, shape + b.shape[-2:])
+        if min(m, n) == 0:
+            self.rank = xp.zeros(shape, dtype=xp.int64)
+            self.sv = xp.zeros(shape + (0,), dtype=a.real.dtype)
+            return xp.zeros(shape + (n, b.shape[-1]), dtype=a.dtype)
+        u, s, vh = xp.linalg.svd(a, full_matrices=False)
+        keep = s > self.rcond * s[..., :1]
+        self.rank = xp.asarray(keep.sum(-1), dtype=xp.int64)
+        self.sv = s
+        sinv = xp.where(keep, 1 / xp.where(keep, s, 1), 0).astype(s.dtype)
+        uhb = xp.conj(xp.swapaxes(u, -1, -2)) @ b
+        return xp.conj(xp.swapaxes(vh, -1, -2)) @ (sinv[..., None] * uhb)
+
+    def backward(self, grad):
+        a, b = self.saved_inputs()
+        p = pinv_impl(a)
+        ga = _pinv_vjp(a, p, grad @ mH(b)) if self.needs_input_grad[0] else None
+        gb = mH(p) @ grad if self.needs_input_grad[1] else None
+        return ga, gb
+
+
+def lstsq_impl(A, B, rcond=None, driver=None, fn="torch.linalg.lstsq"):
+    """``linalg.lstsq``: (solution, residuals, rank, singular_values) with torch's rules for
+    which fields each driver fills."""
+    from .elementwise import abs as abs_
+
+    check_tensor(fn, A, "input")
+    check_tensor(fn, B, "other")
+    if A._array.ndim < 2:
+        raise RuntimeError(f"{fn}: input must have at least 2 dimensions.")
+    if A.dtype._category < 2 or A.dtype.itemsize == 2:
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    if A.dtype is not B.dtype:
+        raise RuntimeError(f"{fn}: Expected input and other to have the same dtype, but got "
+                           f"input's dtype {disp(A)} and other's dtype {disp(B)}")
+    drivers = ("gels", "gelsy", "gelsd", "gelss")
+    driver = driver or "gelsy"
+    if driver not in drivers:
+        raise RuntimeError(f"{fn}: parameter `driver` should be one of "
+                           f"({', '.join(drivers)})")
+    vector = B._array.ndim == A._array.ndim - 1
+    b = B.unsqueeze(-1) if vector else B
+    if b._array.ndim < 2 or b.shape[-2] != A.shape[-2]:
+        raise RuntimeError(f"{fn}: input.size(-2) should match other.size(-2)")
+    m, n = A.shape[-2:]
+    if rcond is None:
+        rcond = float(np.finfo(A._array.real.dtype).eps) * max(m, n)
+    x = Lstsq.apply(A, b, rcond=rcond)
+    node = x.grad_fn
+    rank_arr, sv_arr = _lstsq_extras(A, b, rcond, x, node)
+    xp = _xp_of(A)
+    real_dt = A._array.real.dtype
+    empty = _make(xp.zeros((0,), dtype=real_dt))
+    full_rank = bool((rank_arr == min(m, n)).all()) if rank_arr is not None else True
+    if driver != "gelsy" and m > n and full_rank:
+        r = abs_(A @ x - b)
+        residuals = (r * r).sum(-2)
+    else:  # empty, but an output of the graph like torch's
+        residuals = abs_(x.reshape(-1)[:0])
+    rank = _make(rank_arr) if driver != "gels" else _make(xp.zeros((0,), dtype=xp.int64))
+    sv = _make(sv_arr) if driver in ("gelsd", "gelss") else empty
+    sol = x.squeeze(-1) if vector else x
+    return return_types.linalg_lstsq((sol, residuals, rank, sv))
+
+
+def _lstsq_extras(A, b, rcond, x, node):
+    """Rank and singular values from the forward pass (recomputed when no node was kept)."""
+    if node is not None and hasattr(node, "rank"):
+        return node.rank, node.sv
+    probe = Lstsq.__new__(Lstsq)
+    probe.xp = _xp_of(A)
+    probe.rcond = rcond
+    probe._recording = False
+    probe.forward(A._array, b._array)
+    return probe.rank, probe.sv
+
+
+# -- matrix exponential ---------------------------------------------------------------------------
+
+class MatrixExp(Op):
+    """Y = exp(A); dA = the top-right block of exp([[A^H, G], [0, A^H]])."""
+
+    def forward(self, a):
+        self.save_inputs(a)
+        if a.dtype == np.float16:  # computed in float32, as torch's CPU kernel does
+            return expm_array(self.xp, a.astype(np.float32)).astype(np.float16)
+        return expm_array(self.xp, a)
+
+    def backward(self, grad):
+        from .join import cat
+
+        a = self.saved_inputs()
+        n = a.shape[-1]
+        ah = mH(a)
+        zero = ah * 0
+        big = cat([cat([ah, grad], dim=-1), cat([zero, ah], dim=-1)], dim=-2)
+        return MatrixExp.apply(big)[..., :n, n:]
+
+
+def matrix_exp_impl(A, fn="linalg.matrix_exp"):
+    check_tensor(fn, A, "A")
+    check_matrix(fn, A)
+    check_square(fn, A)
+    check_float(fn, A, half_ok=True)
+    return MatrixExp.apply(A)
+
+
+def matrix_exp(A):
+    """Matrix exponential ``sum_k A^k / k!`` of square matrices.
+
+    Example:
+        >>> torch.matrix_exp(torch.zeros(2, 2))
+        tensor([[1., 0.],
+                [0., 1.]])
+    """
+    return matrix_exp_impl(A)
+
+
+# -- LU solve -------------------------------------------------------------------------------------
+
+def lu_solve_impl(LU, pivots, B, left=True, adjoint=False, fn="linalg.lu_solve"):
+    """Solve with a packed LU factorization (differentiable in ``LU`` and ``B``)."""
+    from .decomp import permutation_matrix
+
+    check_tensor(fn, LU, "LU")
+    check_tensor(fn, B, "B")
+    if LU._array.ndim < 2 or B._array.ndim < 2:
+        raise RuntimeError(f"{fn}: Expected LU and B to have at least 2 dimensions")
+    n = LU.shape[-1]
+    if LU.shape[-2] != n:
+        raise RuntimeError(f"{fn}: A must be batches of square matrices, but they are "
+                           f"{LU.shape[-2]} by {n} matrices")
+    if B.shape[-2 if left else -1] != n:
+        eq = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"{fn}: Incompatible shapes of A and B for the equation {eq} "
+                           f"({n}x{n} and {B.shape[-2]}x{B.shape[-1]})")
+    if LU.dtype is not B.dtype:
+        raise RuntimeError(f"{fn}: Expected LU and B to have the same dtype, but found LU of "
+                           f"type {disp(LU)} and B of type {disp(B)} instead")
+    p = permutation_matrix(pivots._array, LU)
+    # A = P L U; each case is two triangular solves and a permutation
+    if left and not adjoint:  # X = U^-1 L^-1 P^T B
+        y = solve_triangular(LU, mH(p) @ B, upper=False, unitriangular=True)
+        return solve_triangular(LU, y, upper=True)
+    if left:  # A^H X = B: X = P L^-H U^-H B
+        y = solve_triangular(mH(LU), B, upper=False)
+        return p @ solve_triangular(mH(LU), y, upper=True, unitriangular=True)
+    if not adjoint:  # X A = B: X = B U^-1 L^-1 P^T
+        y = solve_triangular(LU, B, upper=True, left=False)
+        return solve_triangular(LU, y, upper=False, left=False, unitriangular=True) @ mH(p)
+    # X A^H = B: X = B P L^-H U^-H
+    y = solve_triangular(mH(LU), B @ p, upper=True, left=False, unitriangular=True)
+    return solve_triangular(mH(LU), y, upper=False, left=False)
+
+
+def lu_solve(b, LU_data, LU_pivots, *, out=None):
+    """Solve ``A X = b`` from ``A``'s packed LU factorization (old argument order of
+    :func:`numtorch.linalg.lu_solve`).
+
+    Example:
+        >>> A = torch.tensor([[1., 2.], [3., 4.]])
+        >>> LU, piv = torch.linalg.lu_factor(A)
+        >>> torch.lu_solve(torch.tensor([[5.], [11.]]), LU, piv)
+        tensor([[1.0000],
+                [2.0000]])
+    """
+    warnings.warn("torch.lu_solve is deprecated in favor of torch.linalg.lu_solve (arguments "
+                  "reordered: torch.linalg.lu_solve(LU, pivots, B)).", UserWarning,
+                  stacklevel=2)
+    return _out(lu_solve_impl(LU_data, LU_pivots, b, fn="lu_solve"), out)
+
+
+def _out(result, out):
+    if out is None:
+        return result
+    from .elementwise import _out as write_out
+
+    if isinstance(result, tuple):
+        for r, o in zip(result, out):
+            write_out(r, o)
+        return out
+    return write_out(result, out)

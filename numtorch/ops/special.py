@@ -1,0 +1,397 @@
+"""Special functions: ``erfc``/``erfinv``, the gamma family (``lgamma``, ``digamma``,
+``polygamma``, ``mvlgamma``), the Bessel function ``i0``, ``sinc``, ``logit``, ``xlogy``, and
+trapezoid integration.
+
+Values come from SciPy through the backend helpers (``cupyx.scipy.special`` on a GPU). Without
+SciPy, ``erfc``, ``erfinv`` and ``i0`` fall back to NumPy code and the others raise a
+RuntimeError that names SciPy. Integer and bool inputs compute in the default float dtype, as
+in torch; each derivative is again one of these functions, so every order differentiates.
+"""
+
+import math
+import operator
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor
+from ..autograd.graph import Op
+from ..backend import helpers_for
+from ._pointwise import (
+    _broadcast_error, _check_number_or_tensor, _check_tensor, _cj, _not_implemented, _out,
+    _unary,
+)
+from .comparison import where
+from .unary import cos, exp, log
+
+__all__ = ["erfc", "erfinv", "lgamma", "digamma", "polygamma", "mvlgamma", "i0", "sinc",
+           "logit", "xlogy", "trapezoid", "trapz"]
+
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+
+
+class _Special(Op):
+    """A float function of one input whose values come from a backend helper."""
+
+    promote = "float"
+    kernel = ""
+
+    def values(self, helpers, x):
+        raise NotImplementedError(f"{type(self).__name__} must define values")
+
+    def forward(self, x):
+        if x.dtype.kind == "c":
+            raise _not_implemented(self.kernel, x.dtype)
+        y = self.values(helpers_for(self.xp), x)
+        return self.xp.asarray(y).astype(x.dtype, copy=False)
+
+
+class Erfc(_Special):
+    """y = erfc x = 1 - erf x; dy/dx = -2/sqrt(pi) e^(-x^2)."""
+
+    kernel = "erfc_vml_cpu"
+
+    def values(self, helpers, x):
+        self.save_inputs(x)
+        return helpers.erfc(x)
+
+    def backward(self, grad):
+        x = self.saved_inputs()
+        return grad * exp(-(x * x)) * -_TWO_OVER_SQRT_PI
+
+
+class Erfinv(_Special):
+    """y = erfinv x; dy/dx = sqrt(pi)/2 e^(y^2)."""
+
+    kernel = "erfinv_vml_cpu"
+
+    def forward(self, x):
+        return self.save_output(super().forward(x))
+
+    def values(self, helpers, x):
+        return helpers.erfinv(x)
+
+    def backward(self, grad):
+        y = self.saved_output()
+        return grad * exp(y * y) / _TWO_OVER_SQRT_PI
+
+
+class Lgamma(_Special):
+    """y = log |Gamma(x)|; dy/dx = digamma(x)."""
+
+    kernel = "lgamma_vml_cpu"
+
+    def values(self, helpers, x):
+        self.save_inputs(x)
+        y = helpers.gammaln(x)
+        return self.xp.where(x == -np.inf, np.inf, y)  # torch: +inf (SciPy gives -inf)
+
+    def backward(self, grad):
+        return grad * digamma(self.saved_inputs())
+
+
+class Polygamma(_Special):
+    """y = psi^(n)(x), the n-th derivative of digamma; dy/dx = psi^(n+1)(x)."""
+
+    def forward(self, x):
+        n = self.n
+        if x.dtype.kind == "c":
+            raise _not_implemented(("digamma", "trigamma")[n] if n < 2 else "polygamma",
+                                   x.dtype)
+        return super().forward(x)
+
+    def values(self, helpers, x):
+        self.save_inputs(x)
+        xp, n = self.xp, self.n
+        if n == 0:
+            # torch: digamma(+0) = -inf and digamma(-0) = +inf (SciPy gives -inf for both)
+            y = helpers.digamma(x)
+            return xp.where(x == 0, xp.copysign(np.inf, -x), y)
+        if n == 1:
+            # SciPy's series for negative x takes time linear in |x| (minutes near -1e10);
+            # reflect them: psi1(x) = pi^2 / sin^2(pi x) - psi1(1 - x), as torch does
+            neg = x < 0
+            if neg.any():
+                s = xp.sin(np.pi * x)
+                return xp.where(neg, np.pi ** 2 / (s * s) - helpers.polygamma(1, 1 - x),
+                                helpers.polygamma(1, xp.where(neg, 1, x)))
+            return helpers.polygamma(1, x)
+        # torch gives NaN at +inf for n >= 2 (SciPy the limit, 0)
+        return xp.where(x == np.inf, np.nan, helpers.polygamma(n, x))
+
+    def backward(self, grad):
+        return grad * Polygamma.apply(self.saved_inputs(), n=self.n + 1)
+
+
+class I0(_Special):
+    """y = I0(x), the modified Bessel function of order 0; dy/dx = I1(x)."""
+
+    kernel = "i0_vml_cpu"
+
+    def values(self, helpers, x):
+        self.save_inputs(x)
+        return helpers.i0(x)
+
+    def backward(self, grad):
+        return grad * I1.apply(self.saved_inputs())
+
+
+class I1(_Special):
+    """y = I1(x); dy/dx = I0(x) - I1(x)/x (1/2 at x = 0)."""
+
+    kernel = "i1_cpu"
+
+    def values(self, helpers, x):
+        self.save_inputs(x)
+        return helpers.i1(x)
+
+    def backward(self, grad):
+        x = self.saved_inputs()
+        zero = x == 0
+        safe = where(zero, 1.0, x)  # keeps the unused branch finite, so its gradient is too
+        return grad * where(zero, 0.5, I0.apply(x) - I1.apply(safe) / safe)
+
+
+class Sinc(Op):
+    """y = sin(pi x) / (pi x) (1 at 0); dy/dx = (cos(pi x) - y) / x (0 at 0)."""
+
+    promote = "float"
+
+    def forward(self, x):
+        xp = self.xp
+        self.save_inputs(x)
+        px = x * x.dtype.type(math.pi)
+        safe = xp.where(x == 0, x.dtype.type(1), px)
+        return xp.where(x == 0, x.dtype.type(1), xp.sin(safe) / safe)
+
+    def backward(self, grad):
+        x = self.saved_inputs()
+        zero = x == 0
+        safe = where(zero, 1.0, x)
+        return grad * _cj(where(zero, 0.0, (cos(safe * math.pi) - sinc(safe)) / safe))
+
+
+class Logit(Op):
+    """y = log(z / (1 - z)), z = x held inside [eps, 1 - eps]; dy/dx = 1 / (x (1 - x)) where x
+    is inside (0 outside)."""
+
+    promote = "float"
+
+    def forward(self, x):
+        if x.dtype.kind == "c":
+            raise _not_implemented("logit_cpu", x.dtype)
+        self.save_inputs(x)
+        xp, eps = self.xp, self.eps
+        if eps is not None:
+            lo, hi = x.dtype.type(eps), x.dtype.type(1 - eps)
+            # torch tests the lower bound first, so eps > 0.5 does not give clamp's answer
+            x = xp.where(x < lo, lo, xp.where(x > hi, hi, x))
+        return xp.log(x / (1 - x))
+
+    def backward(self, grad):
+        x = self.saved_inputs()
+        g = grad / (x * (1 - x))
+        if self.eps is None:
+            return g
+        return where((x < self.eps) | (x > 1 - self.eps), 0.0, g)
+
+
+class Xlogy(Op):
+    """y = a log b (0 where a == 0 and b is not NaN); dy/da = log b (0 where a == 0),
+    dy/db = a / b."""
+
+    promote = "float"
+
+    def forward(self, a, b):
+        if a.dtype.kind == "c":
+            raise _not_implemented("xlogy_cpu", a.dtype)
+        self.save_inputs(a, b)
+        xp = self.xp
+        try:
+            y = a * xp.log(b)
+        except ValueError as e:
+            _broadcast_error(e, a, b)
+        return xp.where((a == 0) & ~xp.isnan(b), y.dtype.type(0), y)
+
+    def backward(self, grad):
+        a, b = self.saved_inputs()
+        na, nb = self.needs_input_grad
+        ga = grad * xlogy(a != 0, b) if na else None
+        gb = grad * a / b if nb else None
+        return ga, gb
+
+
+# ---------------------------------------------------------------------------------------------
+# public functions
+
+
+erfc = _unary(Erfc, "erfc", "Return the complementary error function ``1 - erf(x)``.")
+erfinv = _unary(Erfinv, "erfinv", "Return the inverse error function (NaN outside [-1, 1]).")
+lgamma = _unary(Lgamma, "lgamma", "Return ``log |Gamma(x)|`` of each element.")
+i0 = _unary(I0, "i0", "Return the modified Bessel function of the first kind, order 0.")
+sinc = _unary(Sinc, "sinc", "Return the normalized sinc ``sin(pi x) / (pi x)`` (1 at 0).")
+
+
+def digamma(input, *, out=None):
+    """Return the digamma function, the logarithmic derivative of Gamma.
+
+    Args:
+        input (Tensor): the input.
+        out (Tensor, optional): tensor to write the result into.
+
+    Note:
+        As in torch, ``digamma(0)`` is ``-inf`` and ``digamma(-0.)`` is ``+inf``.
+
+    Example:
+        >>> torch.digamma(torch.tensor([1., 0.5]))
+        tensor([-0.5772, -1.9635])
+    """
+    _check_tensor("digamma", input)
+    return _out(Polygamma.apply(input, n=0), out, "digamma")
+
+
+def _int_arg(fn, value, name, pos):
+    """An integer argument (ints and integer 0-d tensors, as torch accepts); else TypeError."""
+    if isinstance(value, Tensor) and value.dtype._category == _dtype._INT and value.ndim == 0:
+        return int(value.item())
+    if isinstance(value, (bool, float)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be int, not "
+                        f"{type(value).__name__}")
+    return operator.index(value)
+
+
+def polygamma(n, input, *, out=None):
+    """Return the ``n``-th derivative of the digamma function.
+
+    Args:
+        n (int): the order, ``n >= 0`` (``n = 0`` is :func:`digamma`).
+        input (Tensor): the input.
+        out (Tensor, optional): tensor to write the result into.
+
+    Example:
+        >>> torch.polygamma(1, torch.tensor([1., 2.]))
+        tensor([1.6449, 0.6449])
+    """
+    n = _int_arg("polygamma", n, "n", 1)
+    _check_tensor("polygamma", input, "input", 2)
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    return _out(Polygamma.apply(input, n=n), out, "polygamma")
+
+
+def mvlgamma(input, p, *, out=None):
+    """Return the multivariate log-gamma function of dimension ``p``.
+
+    .. math:: \\log \\Gamma_p(x) = \\frac{p (p - 1)}{4} \\log \\pi
+        + \\sum_{i=0}^{p-1} \\log \\Gamma(x - i / 2)
+
+    Args:
+        input (Tensor): the input (not bool).
+        p (int): the dimension, ``p >= 1``.
+        out (Tensor, optional): tensor to write the result into.
+
+    Example:
+        >>> torch.mvlgamma(torch.tensor([2.5, 3.0]), 2)
+        tensor([0.8570, 1.5502])
+    """
+    _check_tensor("mvlgamma", input)
+    p = _int_arg("mvlgamma", p, "p", 2)
+    if input.dtype is _dtype.bool:
+        raise RuntimeError("The input tensor may not be a boolean tensor.")
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    if input.dtype.is_complex:
+        raise _not_implemented("arange_cpu", input._array.dtype)
+    x = input if input.dtype.is_floating_point else input.to(_dtype.get_default_dtype())
+    offsets = x.new_tensor(np.arange(p) * -0.5)
+    terms = lgamma(x.unsqueeze(-1) + offsets).sum(-1)
+    return _out(terms + p * (p - 1) / 4 * math.log(math.pi), out, "mvlgamma")
+
+
+def logit(input, eps=None, *, out=None):
+    """Return the log-odds ``log(x / (1 - x))`` of each element.
+
+    Args:
+        input (Tensor): probabilities (integer inputs compute in the default float dtype).
+        eps (float, optional): when given, ``input`` is first held inside ``[eps, 1 - eps]``,
+            and the gradient is zero outside that interval. Default: None.
+        out (Tensor, optional): tensor to write the result into.
+
+    Example:
+        >>> torch.logit(torch.tensor([0.25, 0.5, 1.0]), eps=1e-6)
+        tensor([-1.0986,  0.0000, 13.8023])
+    """
+    _check_tensor("logit", input)
+    if eps is not None:
+        if isinstance(eps, bool) or not isinstance(eps, (int, float, np.floating, np.integer)):
+            raise TypeError(f"logit(): argument 'eps' must be float, not {type(eps).__name__}")
+        eps = float(eps)
+    return _out(Logit.apply(input, eps=eps), out, "logit")
+
+
+def xlogy(input, other, *, out=None):
+    """Return ``input * log(other)``, with 0 wherever ``input`` is 0 (unless ``other`` is NaN).
+
+    Args:
+        input (Tensor or Number): the factor (one of the two must be a tensor).
+        other (Tensor or Number): the argument of the logarithm.
+        out (Tensor, optional): tensor to write the result into.
+
+    Example:
+        >>> torch.xlogy(torch.tensor([0., 2.]), torch.tensor([0., 3.]))
+        tensor([0.0000, 2.1972])
+    """
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        _check_tensor("xlogy", input)
+    _check_number_or_tensor("xlogy", input, "input", 1)
+    _check_number_or_tensor("xlogy", other)
+    return _out(Xlogy.apply(input, other), out, "xlogy")
+
+
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    """Integrate ``y`` along ``dim`` with the trapezoidal rule.
+
+    Args:
+        y (Tensor): the values of the integrand.
+        x (Tensor or Number, optional): the sample points, either with ``y``'s shape or 1-D
+            along ``dim``; a number is the spacing. Default: None (spacing ``dx``).
+        dx (float, optional): the constant spacing when ``x`` is not given. Default: 1.
+        dim (int): the dimension to integrate along. Default: -1.
+
+    Returns:
+        Tensor: ``y`` with ``dim`` removed (integers give the default float dtype).
+
+    Example:
+        >>> torch.trapezoid(torch.tensor([1., 2., 3.]), torch.tensor([0., 1., 3.]))
+        tensor(6.5000)
+    """
+    _check_tensor("trapezoid", y, "y")
+    if x is not None and dx is not None:
+        raise TypeError("trapezoid() received an invalid combination of arguments: pass either "
+                        "x or dx, not both")
+    from ._util import canonical_dim
+
+    d = canonical_dim(dim, y.ndim)
+    n = y.shape[d] if y.ndim else 1
+    if n == 0:
+        return y.sum(d) * 1.0
+    pair = y.narrow(d, 1, n - 1) + y.narrow(d, 0, n - 1)
+    if isinstance(x, Tensor):
+        if x.ndim == 1:
+            if x.shape[0] != n:
+                raise RuntimeError(f"trapezoid: There must be one `x` value for each sample "
+                                   f"point, but got {x.shape[0]} values and {n} samples")
+            shape = [1] * y.ndim
+            shape[d] = n - 1
+            widths = (x[1:] - x[:-1]).reshape(shape)
+        else:
+            xd = canonical_dim(dim, x.ndim)
+            widths = x.narrow(xd, 1, n - 1) - x.narrow(xd, 0, n - 1)
+        return (widths * pair).sum(d) / 2
+    step = 1 if x is None and dx is None else (dx if x is None else x)
+    return pair.sum(d) * (step / 2)
+
+
+def trapz(y, x=None, *, dx=None, dim=-1):
+    """Alias of :func:`trapezoid` (torch's older name)."""
+    return trapezoid(y, x, dx=dx, dim=dim)

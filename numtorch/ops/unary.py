@@ -1,0 +1,594 @@
+"""Unary math: exp/log, powers and roots, trigonometric and hyperbolic functions, sigmoid,
+relu, erf, signs and rounding.
+
+Float-only functions set ``promote = "float"`` so integer inputs compute in the default float
+dtype, as torch does. Piecewise-constant functions (sign, floor, round, ...) have a zero
+gradient almost everywhere, which torch returns as zeros rather than an error.
+"""
+
+import math
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd.graph import Op
+from ..backend import helpers_for
+from ._pointwise import _check_tensor, _cj, _not_implemented, _out, _unary, _zeros_like
+from .comparison import where
+from .complex_ops import Complex, imag, real
+
+__all__ = [
+    "neg", "positive", "abs", "reciprocal", "sqrt", "rsqrt", "exp", "exp2", "expm1", "log",
+    "log1p", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
+    "tanh", "asinh", "acosh", "atanh", "sigmoid", "relu", "sign", "sgn", "floor", "ceil",
+    "round", "trunc", "frac", "erf",
+    # torch's aliases (the same function objects)
+    "negative", "absolute", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh",
+    "fix",
+]
+
+
+class Neg(Op):
+    """y = -x; dy/dx = -1."""
+
+    def forward(self, x):
+        if x.dtype == np.bool_:
+            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "
+                               "If you are trying to invert a mask, use the `~` or "
+                               "`logical_not()` operator instead.")
+        return -x
+
+    def backward(self, grad):
+        return -grad
+
+
+class Abs(Op):
+    """y = |x|; dy/dx = sign(x) (0 at 0); for complex x, dL/dx = grad x / |x|."""
+
+    def forward(self, x):
+        if x.dtype.kind == "b":
+            raise _not_implemented("abs_cpu", x.dtype)
+        self.save_inputs(x)
+        return self.save_output(self.xp.abs(x)) if x.dtype.kind == "c" else self.xp.abs(x)
+
+    def backward(self, grad):
+        x = self.saved_inputs()
+        if x._array.dtype.kind != "c":
+            return grad * sign(x)
+        # from the real and imaginary parts, so that double backward is right too
+        r = self.saved_output()
+        zero = r == 0
+        g = grad / where(zero, 1.0, r)
+        return where(zero, 0.0, Complex.apply(g * real(x), g * imag(x)))
+
+
+class Exp(Op):
+    """y = e^x; dy/dx = y."""
+
+    promote = "float"
+
+    def forward(self, x):
+        return self.save_output(self.xp.exp(x))
+
+    def backward(self, grad):
+        return grad * _cj(self.saved_output())
+
+
+class Exp2(Op):
+    """y = 2^x; dy/dx = y * ln 2."""
+
+    promote = "float"
+
+    def forward(self, x):
+        return self.save_output(self.xp.exp2(x))
+
+    def backward(self, grad):
+        return grad * _cj(self.saved_output() * math.log(2.0))
+
+
+class Expm1(Op):
+    """y = e^x - 1; dy/dx = y + 1."""
+
+    promote = "float"
+
+    def forward(self, x):
+        return self.save_output(self.xp.expm1(x))
+
+    def backward(self, grad):
+        return grad * _cj(self.saved_output() + 1)
+
+
+class Log(Op):
+    """y = ln x; dy/dx = 1/x."""
+
+    promote = "float"
+
+    def forward(self, x):
+        self.save_inputs(x)
+        return self.xp.log(x)
+
+    def backward(self, grad):
+        return grad / _cj(self.saved_inputs())
+
+
+class Log2(Op):
+    """y = log2 x; dy/dx = 1/(x ln 2)."""
+
+    promote = "float"
+
+    def forward(self, x):
+        self.save_inputs(x)
+        return self.xp.log2(x)
+
+    def backward(self, grad):
+        return grad / _cj(self.saved_inputs() * math.log(2.0))
+
+
+class Log10(Op):
+    """y = log10 x; dy/dx = 1/(x ln 10)."""
+
+    promote = "float"
+
+    def forward(self, x):
+        self.save_inputs(x)
+        return self.xp.log10(x)
+
+    def backward(self, grad):
+        return grad / _cj(self.saved_inputs() * math.log(10.0))
+
+
+class Log1p(Op):
+    """y = ln(1 + x); dy/dx = 1/(1 + x)."""
+
+    promote = "float"
+
+    def forward(self, x):
+        self.save_inputs(x)
+        return self.xp.log1p(x)
+
+    def backward(self, grad):
+        return grad / _cj(self.saved_inputs() + 1)
+
+
+class Sqrt(Op):
+    """y = sqrt(x); dy/dx = 1/(2y)."""
+
+    promote = "float"
+
+    def forward(self, x):
+        return self.save_output(self.xp.sqrt(x))
+
+    def backward(self, grad):
+        return grad / _cj(self.saved_output() * 2)
+
+
+class Rsqrt(Op):
+    """y = x^(-1/2); dy/dx = -y^3 / 2."""
+
+    promote = "float"
+
+    def forward(self, x):
+        y = 1 / self.xp.sqrt(x)
+        return self.save_output(y.astype(x.dtype, copy=False))
+
+    def backward(self, grad):
+        y = self.saved_output()
+        return grad * _cj(y * y * y * -0.5)
+
+
+class Reciprocal(Op):
+    """y = 1/x; dy/dx = -y^2."""
+
+    promote = "float"
+
+    def forward(self, x):
+        y = 1 / x
+        return self.save_output(y.astype(x.dtype, copy=False))
+
+    def backward(self, grad):
+        y = self.saved_output()
+        return -grad * _cj(y * y)
+
+
+class Sin(Op):
+    """y = sin x; dy/dx = cos x."""
+
+    promote = "float"
+
+    def forward(self, x):
+        self.save_inputs(x)
+        return self.xp.sin(x)
+
+    def backward(self, grad):
+        return grad * _cj(cos(self.saved_inputs()))
+
+
+class Cos(Op):
+    """y = cos x; dy/dx = -sin x."""
+
+    promote = "float"
+
+    def forward(self, x):
+        self.save_inputs(x)
+        return self.xp.cos(x)
+
+    def backward(self, grad):
+        return grad * _cj(-sin(self.saved_inputs()))
+
+
+class Tan(Op):
+    """y = tan x; dy/dx = 1 + y^2."""
+
+    promote = "float"
+
+    def forward(self, x):
+        return self.save_output(self.xp.tan(x))
+
+    def backward(self, grad):
+        y = self.saved_output()
+        return grad * _cj(y * y + 1)
+
+
+class Asin(Op):
+    """y = asin x; dy/dx = 1/sqrt(1 - x^2)."""
+
+    promote = "float"
+
+    def forward(self, x):
+        self.save_inputs(x)
+        return self.xp.arcsin(x)
+
+    def backward(self, grad):
+        x = self.saved_inputs()
+        return grad * _cj(rsqrt(1 - x * x))
+
+
+class Acos(Op):
+    """y = acos x; dy/dx = -1/sqrt(1 - x^2)."""
+
+    promote = "float"
+
+    def forward(self, x):
+        self.save_inputs(x)
+        return self.xp.arccos(x)
+
+    def backward(self, grad):
+        x = self.saved_inputs()
+        return -grad * _cj(rsqrt(1 - x * x))
+
+
+class Atan(Op):
+    """y = atan x; dy/dx = 1/(1 + x^2)."""
+
+    promote = "float"
+
+    def forward(self, x):
+        self.save_inputs(x)
+        return self.xp.arctan(x)
+
+    def backward(self, grad):
+        x = self.saved_inputs()
+        return grad / _cj(x * x + 1)
+
+
+class Sinh(Op):
+    """y = sinh x; dy/dx = cosh x."""
+
+    promote = "float"
+
+    def forward(self, x):
+        self.save_inputs(x)
+        return self.xp.sinh(x)
+
+    def backward(self, grad):
+        return grad * _cj(cosh(self.saved_inputs()))
+
+
+class Cosh(Op):
+    """y = cosh x; dy/dx = sinh x."""
+
+    promote = "float"
+
+    def forward(self, x):
+        self.save_inputs(x)
+        return self.xp.cosh(x)
+
+    def backward(self, grad):
+        return grad * _cj(sinh(self.saved_inputs()))
+
+
+class Tanh(Op):
+    """y = tanh x; dy/dx = 1 - y^2."""
+
+    promote = "float"
+
+    def forward(self, x):
+        return self.save_output(self.xp.tanh(x))
+
+    def backward(self, grad):
+        y = self.saved_output()
+        if y._array.dtype.kind == "c":  # the fused op is for real tensors only
+            return grad * _cj(1 - y * y)
+        return TanhBackward.apply(y, grad)
+
+
+class TanhBackward(Op):
+    """g_x = g * (1 - y^2) fused; d/dy = -2 y g, d/dg = 1 - y^2."""
+
+    def forward(self, y, g):
+        self.save_inputs(y, g)
+        return g * (1 - y * y)
+
+    def backward(self, gg):
+        y, g = self.saved_inputs()
+        return gg * g * y * -2, gg * (1 - y * y)
+
+
+class Asinh(Op):
+    """y = asinh x; dy/dx = 1/sqrt(x^2 + 1)."""
+
+    promote = "float"
+
+    def forward(self, x):
+        self.save_inputs(x)
+        return self.xp.arcsinh(x)
+
+    def backward(self, grad):
+        x = self.saved_inputs()
+        return grad * _cj(rsqrt(x * x + 1))
+
+
+class Acosh(Op):
+    """y = acosh x; dy/dx = 1/sqrt(x^2 - 1)."""
+
+    promote = "float"
+
+    def forward(self, x):
+        self.save_inputs(x)
+        return self.xp.arccosh(x)
+
+    def backward(self, grad):
+        x = self.saved_inputs()
+        return grad * _cj(rsqrt(x * x - 1))
+
+
+class Atanh(Op):
+    """y = atanh x; dy/dx = 1/(1 - x^2)."""
+
+    promote = "float"
+
+    def forward(self, x):
+        self.save_inputs(x)
+        return self.xp.arctanh(x)
+
+    def backward(self, grad):
+        x = self.saved_inputs()
+        return grad / _cj(1 - x * x)
+
+
+class Sigmoid(Op):
+    """y = 1/(1 + e^-x); dy/dx = y (1 - y)."""
+
+    promote = "float"
+
+    def forward(self, x):
+        xp = self.xp
+        if x.dtype.kind == "c":
+            return self.save_output(1 / (1 + xp.exp(-x)))
+        # e^-|x| never overflows: 1/(1+e) for x >= 0 and e/(1+e) below keep full relative
+        # precision in both tails (torch's tiny values for very negative x)
+        e = xp.exp(-xp.abs(x))
+        y = (xp.where(x >= 0, 1, e) / (1 + e)).astype(x.dtype, copy=False)
+        return self.save_output(y)
+
+    def backward(self, grad):
+        y = self.saved_output()
+        return grad * _cj(y * (1 - y))
+
+
+class Relu(Op):
+    """y = max(x, 0); dy/dx = 1 where y > 0 (0 at x == 0, as torch)."""
+
+    def forward(self, x):
+        kind = x.dtype.kind
+        if kind == "b" or kind == "c":
+            if kind == "c":
+                raise NotImplementedError("clamp is not supported for complex types")
+            raise RuntimeError("Boolean inputs not supported for relu")
+        return self.save_output(self.xp.maximum(x, x.dtype.type(0)))
+
+    def backward(self, grad):
+        return where(self.saved_output() > 0, grad, 0.0)
+
+
+class Erf(Op):
+    """y = erf x; dy/dx = 2/sqrt(pi) e^(-x^2)."""
+
+    promote = "float"
+
+    def forward(self, x):
+        if x.dtype.kind == "c":
+            raise _not_implemented("erf_vml_cpu", x.dtype)
+        self.save_inputs(x)
+        return helpers_for(self.xp).erf(x).astype(x.dtype, copy=False)
+
+    def backward(self, grad):
+        x = self.saved_inputs()
+        return grad * exp(-(x * x)) * (2.0 / math.sqrt(math.pi))
+
+
+class _ZeroGrad(Op):
+    """Piecewise-constant functions: the gradient is zero almost everywhere (as torch)."""
+
+    def backward(self, grad):
+        return _zeros_like(grad)
+
+
+class Sign(_ZeroGrad):
+    """y = sign(x) (0 for NaN, as torch); dy/dx = 0."""
+
+    def forward(self, x):
+        kind = x.dtype.kind
+        if kind == "b" or kind == "c":
+            if kind == "c":
+                raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support "
+                                          "complex numbers. Please use torch.sgn instead.")
+            return x.copy()
+        if kind == "f":
+            # NumPy gives NaN for NaN; torch's (0 < x) - (x < 0) gives 0
+            y = self.xp.sign(x, out=self.xp.empty_like(x))
+            return self.xp.nan_to_num(y, copy=False, nan=0.0)
+        return self.xp.sign(x)
+
+
+class Sgn(Sign):
+    """y = x / |x| (0 at 0) for complex x, sign(x) for real x; dy/dx = 0 for real x.
+
+    For complex x = a + ib with r = |x| and incoming w = p + iq:
+    dL/dx = b c - i a c with c = (p b - q a) / r^3 (0 at 0).
+    """
+
+    complex_input = False
+
+    def forward(self, x):
+        if x.dtype.kind == "c":
+            self.complex_input = True
+            self.save_inputs(x)
+            return self.xp.sign(x)  # NumPy >= 2 gives x / |x| for complex, as torch.sgn
+        return Sign.forward(self, x)
+
+    def backward(self, grad):
+        if not self.complex_input:
+            return _zeros_like(grad)
+        x = self.saved_inputs()
+        a, b = real(x), imag(x)
+        r = abs(x)
+        zero = r == 0
+        rs = where(zero, 1.0, r)
+        c = (real(grad) * b - imag(grad) * a) / (rs * rs * rs)
+        return where(zero, 0.0, Complex.apply(b * c, -a * c))
+
+
+class _Rounding(_ZeroGrad):
+    """floor/ceil/trunc: the identity on integers; torch has no bool kernel."""
+
+    def forward(self, x):
+        kind = x.dtype.kind
+        if kind == "f":
+            return getattr(self.xp, self.fn)(x)
+        if kind == "b":
+            raise _not_implemented(f"{self.fn}_vml_cpu", x.dtype)
+        if kind == "c":
+            raise NotImplementedError(f"{self.fn} is not supported for complex inputs")
+        return x.copy()
+
+
+class Floor(_Rounding):
+    """y = floor(x); dy/dx = 0."""
+
+    fn = "floor"
+
+
+class Ceil(_Rounding):
+    """y = ceil(x); dy/dx = 0."""
+
+    fn = "ceil"
+
+
+class Trunc(_Rounding):
+    """y = trunc(x); dy/dx = 0."""
+
+    fn = "trunc"
+
+
+class Round(_ZeroGrad):
+    """y = round-half-to-even(x * 10^d) / 10^d; dy/dx = 0."""
+
+    def forward(self, x):
+        kind = x.dtype.kind
+        if kind == "f":
+            return self.xp.round(x, self.decimals)
+        if kind in "bc" or self.decimals:
+            raise _not_implemented("round_cpu" if self.decimals else "round_vml_cpu", x.dtype)
+        return x.copy()
+
+
+class Frac(Op):
+    """y = x - trunc(x); dy/dx = 1."""
+
+    def forward(self, x):
+        if x.dtype.kind != "f":
+            raise _not_implemented("frac_cpu", x.dtype)
+        return x - self.xp.trunc(x)
+
+    def backward(self, grad):
+        return grad
+
+
+
+# ---------------------------------------------------------------------------------------------
+# public functions
+
+
+neg = _unary(Neg, "neg", "Return ``-input`` elementwise (bool tensors are rejected).")
+negative = neg
+abs = _unary(Abs, "abs", "Return the absolute value of each element.")  # noqa: A001
+absolute = abs
+reciprocal = _unary(Reciprocal, "reciprocal", "Return ``1 / input`` elementwise.")
+sqrt = _unary(Sqrt, "sqrt", "Return the square root of each element.")
+rsqrt = _unary(Rsqrt, "rsqrt", "Return the reciprocal square root of each element.")
+exp = _unary(Exp, "exp", "Return ``e`` raised to each element.")
+exp2 = _unary(Exp2, "exp2", "Return 2 raised to each element.")
+expm1 = _unary(Expm1, "expm1", "Return ``exp(input) - 1``, accurate near zero.")
+log = _unary(Log, "log", "Return the natural logarithm of each element.")
+log1p = _unary(Log1p, "log1p", "Return ``log(1 + input)``, accurate near zero.")
+log2 = _unary(Log2, "log2", "Return the base-2 logarithm of each element.")
+log10 = _unary(Log10, "log10", "Return the base-10 logarithm of each element.")
+sin = _unary(Sin, "sin", "Return the sine of each element (radians).")
+cos = _unary(Cos, "cos", "Return the cosine of each element (radians).")
+tan = _unary(Tan, "tan", "Return the tangent of each element (radians).")
+asin = arcsin = _unary(Asin, "asin", "Return the arcsine of each element.")
+acos = arccos = _unary(Acos, "acos", "Return the arccosine of each element.")
+atan = arctan = _unary(Atan, "atan", "Return the arctangent of each element.")
+sinh = _unary(Sinh, "sinh", "Return the hyperbolic sine of each element.")
+cosh = _unary(Cosh, "cosh", "Return the hyperbolic cosine of each element.")
+tanh = _unary(Tanh, "tanh", "Return the hyperbolic tangent of each element.")
+asinh = arcsinh = _unary(Asinh, "asinh", "Return the inverse hyperbolic sine of each element.")
+acosh = arccosh = _unary(Acosh, "acosh", "Return the inverse hyperbolic cosine of each element.")
+atanh = arctanh = _unary(Atanh, "atanh", "Return the inverse hyperbolic tangent of each element.")
+sigmoid = _unary(Sigmoid, "sigmoid", "Return the logistic function ``1 / (1 + exp(-x))``.")
+relu = _unary(Relu, "relu", "Return ``max(input, 0)``; the gradient at 0 is 0, as in torch.")
+sign = _unary(Sign, "sign", "Return -1, 0 or 1 by the sign of each element (0 for NaN).")
+sgn = _unary(Sgn, "sgn", "Return ``x / |x|`` (0 at 0) for complex tensors; :func:`sign` for real.")
+floor = _unary(Floor, "floor", "Round each element down to an integral value.")
+ceil = _unary(Ceil, "ceil", "Round each element up to an integral value.")
+trunc = _unary(Trunc, "trunc", "Round each element toward zero.")
+fix = trunc
+frac = _unary(Frac, "frac", "Return the fractional part ``input - trunc(input)``.")
+erf = _unary(Erf, "erf", "Return the Gauss error function of each element.")
+
+
+def positive(input):
+    """Return ``input`` itself (unary ``+``); bool tensors are rejected, as in torch."""
+    _check_tensor("positive", input)
+    if input._array.dtype.kind == "b":
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
+
+
+
+def round(input, *, decimals=0, out=None):  # noqa: A001
+    """Round to ``decimals`` decimal digits, halves to even (as torch).
+
+    Args:
+        input (Tensor): the input.
+        decimals (int): digits to keep; negative values round to tens, hundreds, ...
+            Default: 0.
+        out (Tensor, optional): tensor to write the result into.
+
+    Example:
+        >>> torch.round(torch.tensor([0.5, 1.5, 1.26]), decimals=0)
+        tensor([0., 2., 1.])
+    """
+    _check_tensor("round", input)
+    return _out(Round.apply(input, decimals=decimals), out, "round")
