@@ -17,8 +17,28 @@ class Softmax(Op):
         return self.save_output(e)
 
     def backward(self, grad):
-        y = self.saved_output()
-        return y * (grad - (grad * y).sum(self.dim, keepdim=True))
+        return SoftmaxBackward.apply(self.saved_output(), grad, dim=self.dim)
+
+
+class SoftmaxBackward(Op):
+    """gx = y * (g - sum(g * y)) fused into one op (hot in attention and losses).
+
+    d/dy = g * ... composed below from numtorch ops, so second order still works."""
+
+    def forward(self, y, g):
+        self.save_inputs(y, g)
+        gy = g * y
+        gy -= y * gy.sum(axis=self.dim, keepdims=True)
+        return gy
+
+    def backward(self, gg):
+        y, g = self.saved_inputs()
+        d = self.dim
+        s = (g * y).sum(d, keepdim=True)
+        t = (gg * y).sum(d, keepdim=True)
+        gy = gg * (g - s) - g * t
+        gg_out = y * (gg - t)
+        return gy, gg_out
 
 
 class LogSoftmax(Op):
@@ -31,8 +51,25 @@ class LogSoftmax(Op):
         return self.save_output(shifted)
 
     def backward(self, grad):
-        y = self.saved_output()
-        return grad - y.exp() * grad.sum(self.dim, keepdim=True)
+        return LogSoftmaxBackward.apply(self.saved_output(), grad, dim=self.dim)
+
+
+class LogSoftmaxBackward(Op):
+    """gx = g - exp(y) * sum(g) fused into one op; its own backward is composed."""
+
+    def forward(self, y, g):
+        self.save_inputs(y, g)
+        p = self.xp.exp(y)
+        p *= g.sum(axis=self.dim, keepdims=True)
+        return g - p
+
+    def backward(self, gg):
+        y, g = self.saved_inputs()
+        d = self.dim
+        p = y.exp()
+        gsum = g.sum(d, keepdim=True)
+        pgg = (p * gg).sum(d, keepdim=True)
+        return -gg * p * gsum, gg - pgg
 
 
 def _prepare(input, dim, dtype, fn):
