@@ -52,6 +52,8 @@ from .nn.functional.conv import (  # noqa: F401,E402  (torch.conv2d and friends)
 from .nn.functional.vision import pixel_shuffle, pixel_unshuffle  # noqa: F401,E402
 from . import optim  # noqa: F401,E402
 from . import utils  # noqa: F401,E402
+from . import serialization  # noqa: F401,E402
+from .serialization import save, load  # noqa: F401,E402
 from . import cuda, backends, jit, accelerator  # noqa: F401,E402
 from ._threads import (  # noqa: F401,E402
     set_num_threads, get_num_threads, get_num_interop_threads, set_num_interop_threads,

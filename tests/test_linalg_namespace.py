@@ -266,3 +266,37 @@ def test_cond_gradient_where_torch_has_none_agrees_with_finite_differences(p):
     a = np.random.default_rng(4).standard_normal((2, 3, 3)) + 3 * np.eye(3)
     x = numtorch.from_numpy(a).requires_grad_()
     assert gradcheck(lambda z: numtorch.linalg.cond(z, p), (x,))
+
+
+@pytest.mark.parametrize("module", ["numtorch.linalg", "numtorch.ops.decomp",
+                                    "numtorch.ops.linsolve", "numtorch.ops.blas",
+                                    "numtorch.ops.lapack_legacy"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    mod = importlib.import_module(module)
+    tests = doctest.DocTestFinder().find(mod, globs={"torch": numtorch, "np": np})
+    assert any(t.examples for t in tests)
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    for test in tests:
+        runner.run(test)
+    assert runner.failures == 0
+
+
+def _sym(t, x):
+    return x @ x.mT + 3 * t.eye(3, dtype=x.dtype)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda t, x: _sym(t, x).inverse(), lambda t, x: x.det(), lambda t, x: _sym(t, x).logdet(),
+    lambda t, x: x.slogdet(), lambda t, x: _sym(t, x).cholesky(),
+    lambda t, x: x.cholesky_inverse(), lambda t, x: x.cholesky_solve(_sym(t, x)),
+    lambda t, x: x.pinverse(), lambda t, x: x.matrix_power(3), lambda t, x: x.matrix_exp(),
+    lambda t, x: x.triangular_solve(_sym(t, x)).solution, lambda t, x: x.qr(),
+    lambda t, x: x.svd()[1], lambda t, x: x.lu(), lambda t, x: x.kron(x),
+    lambda t, x: x.cross(x.flip(0), dim=0), lambda t, x: x[0].addmv(x, x[1]),
+    lambda t, x: x.addr(x[0], x[1]), lambda t, x: x.geqrf()[1].detach(),
+])
+def test_tensor_methods_match_torch(fn):
+    check_op(fn, [(3, 3)], second_order=False)

@@ -384,8 +384,9 @@ class Op(Node):
             raise RuntimeError(f"{self.name()}: double backward is not implemented "
                                "(this op's backward is once differentiable)")
         if self._n_out > 1:
-            grads = tuple(g if g is not None else _zeros_like_meta(m, self.xp)
-                          for g, m in zip(grads, self._out_meta))
+            # missing float gradients become zeros; integer outputs (indices) never get one
+            grads = tuple(g if g is not None or m[1].kind not in "fc" else
+                          _zeros_like_meta(m, self.xp) for g, m in zip(grads, self._out_meta))
         elif grads[0] is None:
             return (None,) * len(self._edges)
         res = self.backward(*grads)

@@ -27,13 +27,16 @@ from .linalg import __all__ as _lin
 from .softmax import *  # noqa: F401,F403
 from .softmax import __all__ as _sm
 from .decomp import *  # noqa: F401,F403
+from .lu_decomp import *  # noqa: F401,F403
 from .linsolve import *  # noqa: F401,F403
+from .least_squares import *  # noqa: F401,F403
 from .blas import *  # noqa: F401,F403
 from .lapack_legacy import *  # noqa: F401,F403
-from . import blas, decomp, lapack_legacy, linsolve
+from . import blas, decomp, lapack_legacy, least_squares, linsolve, lu_decomp
 
 # matrix functions: factorizations, solvers, BLAS-style products, the 0.x LAPACK names
-_la = decomp.__all__ + linsolve.__all__ + blas.__all__ + lapack_legacy.__all__
+_la = (decomp.__all__ + lu_decomp.__all__ + linsolve.__all__ + least_squares.__all__
+       + blas.__all__ + lapack_legacy.__all__)
 
 __all__ = _ew + _red + _shape + _idx + _lin + _sm + _la
 

@@ -36,8 +36,8 @@ def _keep(mask, a, invert=False):
     """``a`` where ``mask`` (where not ``mask`` with ``invert``), else +0; ``a`` an array."""
     m = _mask_bits(mask, a.dtype, invert)
     u = a.view(m.dtype)
-    if m.shape == np.broadcast_shapes(m.shape, u.shape):
-        m &= u
+    if m.shape == u.shape:
+        m &= u  # the common case: reuse the mask's buffer
         return m.view(a.dtype)
     return (m & u).view(a.dtype)
 
@@ -47,12 +47,11 @@ def _select(xp, mask, a, b, dt):
     ab, bb = _bits(xp, a, dt), _bits(xp, b, dt)
     m = _mask_bits(mask, dt)
     t = xp.bitwise_xor(ab, bb)
-    shape = np.broadcast_shapes(m.shape, t.shape)
-    if m.shape == shape:
-        m &= t
+    if m.shape == t.shape:
+        m &= t  # the common case: reuse the mask's buffer
     else:
-        m = m & t
-    m ^= bb  # a ^ b kept where mask, then ^ b: a where mask, b elsewhere
+        m = m & t  # broadcasts to the full shape
+    m ^= bb  # (a ^ b) where mask, 0 elsewhere; then ^ b: a where mask, b elsewhere
     return m.view(dt)
 
 
@@ -61,7 +60,7 @@ class Select(Op):
 
     def forward(self, mask, a, b):
         self.save_inputs(mask)
-        dt = getattr(a, "dtype", None) or getattr(b, "dtype", None)
+        dt = a.dtype if hasattr(a, "dtype") else b.dtype  # one of them is a tensor
         return self.xp.asarray(_select(self.xp, self.xp.asarray(mask), a, b, dt))
 
     def backward(self, grad):

@@ -383,10 +383,11 @@ def solve_triangular_array(xp, a, b, upper, unit=False):
     """Solve A X = B for triangular A (only its ``upper``/lower triangle is read).
 
     Large matrices go to SciPy's trsm when it is installed. Otherwise a lower triangular
-    system becomes an upper one by reversing the order of its rows and columns. The LU factorization of an upper triangular matrix needs no row exchanges and
-    subtracts only zeros, so the batched ``xp.linalg.solve`` then does exactly back
-    substitution, for the whole batch in one call. A zero on the diagonal (where LU gives up)
-    falls back to substitution row by row, which gives inf/nan as torch's solver does.
+    system becomes an upper one by reversing the order of its rows and columns; the LU
+    factorization of an upper triangular matrix needs no row exchanges and subtracts only
+    zeros, so the batched ``xp.linalg.solve`` then does exactly back substitution, for the whole
+    batch in one call. A zero on the diagonal (where LU gives up) falls back to substitution
+    row by row, which gives inf/nan as torch's solver does.
     """
     n = a.shape[-1]
     shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])

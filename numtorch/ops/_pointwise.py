@@ -40,7 +40,6 @@ def _not_implemented(kernel, dt):
     return NotImplementedError(f'"{kernel}" not implemented for \'{name}\'')
 
 
-
 def _cj(t):
     """``t.conj()`` for a complex tensor, else ``t`` itself.
 
@@ -56,8 +55,6 @@ def _zeros_like(t):
     return _make(backend_xp(t._array).zeros(t._array.shape, t._array.dtype))
 
 
-
-
 def _check_number_or_tensor(fn, x, name="other", pos=2):
     if not isinstance(x, Tensor) and not isinstance(x, _NUMBER):
         raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor or Number, "
@@ -68,7 +65,6 @@ def _check_tensor(fn, x, name="input", pos=1):
     if not isinstance(x, Tensor):
         raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not "
                         f"{type(x).__name__}")
-
 
 
 def _is_float(x):

@@ -16,7 +16,11 @@ occurs at most once, so each pass is a plain fancy-indexed add (few passes: an e
 only as often as the output samples one input position).
 """
 
+import numpy as np
+
+from .._device import CPU
 from ..autograd.graph import Op
+from ..backend import to_device
 
 __all__ = []
 
@@ -85,7 +89,10 @@ class ResampleBackward(Op):
             if self.weight is not None:
                 vals = g * self.weight[t].reshape((-1,) + tail)
             for sel, target in _passes(xp, self.index[t]):
-                part = vals if sel is None else xp.take(vals, sel, axis=d)
+                if isinstance(sel, slice):
+                    part = vals[lead + (sel,)]
+                else:
+                    part = xp.take(vals, sel, axis=d)
                 out[lead + (target,)] += part
         return out
 
@@ -97,23 +104,59 @@ class ResampleBackward(Op):
 def _passes(xp, index):
     """Split positions ``j`` of a 1-D ``index`` into groups in which no target repeats.
 
-    Yields ``(selection, targets)``; ``selection`` is None when the whole index is already
-    free of repeats. Sorting once and ranking each entry among its equals gives the groups:
-    group ``r`` holds the ``r``-th occurrence of every target.
+    Yields ``(selection, targets)`` pairs, each an index array or a slice. Sorting once and
+    ranking each entry among its equals gives the groups: group ``r`` holds the ``r``-th
+    occurrence of every target. Groups that advance by constant steps (upsampling by an
+    integer factor, the mirrored edge of a reflection pad) become slices: a strided add runs
+    up to 30x faster than a fancy-indexed one along the last dim.
     """
     n = index.shape[0]
     if n == 0:
         return
-    order = xp.argsort(index)
-    ranked = index[order]
+    if n == 1 or bool((index[1:] >= index[:-1]).all()):
+        order, ranked = xp.arange(n), index  # interpolation tables are already sorted
+    else:
+        order = xp.argsort(index, kind="stable")
+        ranked = index[order]
     rank = xp.arange(n) - xp.searchsorted(ranked, ranked, side="left")
     top = int(rank.max())
-    if top == 0:
-        yield None, index
-        return
     for r in range(top + 1):
-        sel = order[rank == r]
-        yield sel, index[sel]
+        sel = order if top == 0 else order[rank == r]
+        pieces = _strided(sel, ranked if top == 0 else index[sel])
+        if pieces is None:
+            yield sel, index[sel]
+        else:
+            yield from pieces
+
+
+def _strided(sel, target, edge=2):
+    """``(selection, targets)`` as slices: one strided run, plus up to ``edge`` single entries
+    at each end (the clamped borders of interpolation tables); None if it is not that."""
+    s = np.asarray(to_device(sel, CPU))
+    t = np.asarray(to_device(target, CPU))
+    n = s.shape[0]
+    ds, dt = np.diff(s), np.diff(t)
+
+    def span(a, b, step):  # the slice from a to b (inclusive) by step
+        stop = b + step
+        return slice(a, stop if stop >= 0 else None, step)
+
+    def single(k):
+        return slice(int(s[k]), int(s[k]) + 1), slice(int(t[k]), int(t[k]) + 1)
+
+    for head in range(min(edge, n - 1) + 1):
+        for tail in range(min(edge, n - 1 - head) + 1):
+            lo, hi = head, n - 1 - tail  # the run is s[lo..hi]
+            step_s = int(ds[lo]) if hi > lo else 1
+            step_t = int(dt[lo]) if hi > lo else 1
+            if step_s == 0 or step_t <= 0:
+                continue
+            if (ds[lo:hi] == step_s).all() and (dt[lo:hi] == step_t).all():
+                run = (span(int(s[lo]), int(s[hi]), step_s),
+                       span(int(t[lo]), int(t[hi]), step_t))
+                return [single(k) for k in range(lo)] + [run] + \
+                    [single(k) for k in range(hi + 1, n)]
+    return None
 
 
 def constant_pad(input, pads, value):

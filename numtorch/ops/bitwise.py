@@ -6,7 +6,6 @@ integer and bool tensors (torch's "not implemented" error for floating ones).
 
 import numpy as np
 
-from .._tensor import Tensor
 from ..autograd.graph import Op
 from ._pointwise import (
     _broadcast_error, _check_number_or_tensor, _check_tensor, _not_implemented, _out, _unary,

@@ -1,5 +1,6 @@
 """BLAS-style products built on matmul: baddbmm, addbmm, addmv, addr, kron, tensordot,
-chain_matmul, matrix_power, cartesian_prod and cross.
+chain_matmul, matrix_power, cartesian_prod and cross; and the products of ``numtorch.linalg``
+(multi_dot, cross, vecdot, vander, diagonal).
 
 Each is a composition of differentiable ops (one GEMM where the shape allows), so gradients of
 every order come from matmul's. ``beta * input + alpha * product`` follows torch's rules:
@@ -14,7 +15,9 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, _make
-from ._lautil import check_matrix, check_square, disp, eye_like
+from ..backend import xp_of
+from ._lautil import check_matrix, check_square, check_tensor, disp, eye_like
+from .linalg import matmul
 
 __all__ = ["baddbmm", "addbmm", "addmv", "addr", "kron", "tensordot", "chain_matmul",
            "matrix_power", "cartesian_prod", "cross"]
@@ -157,8 +160,6 @@ def addbmm(input, *args, beta=1, alpha=1, out=None):
                            f"{disp(other)}")
     if input.dtype is _dtype.bool:
         raise NotImplementedError("\"addbmm\" not implemented for 'Bool'")
-    from .linalg import matmul
-
     lhs = batch1.permute(1, 0, 2).reshape(n, b * m)
     prod = matmul(lhs, batch2.reshape(b * m, p))
     return _out(_combine("addbmm", input, prod, beta, alpha), out)
@@ -185,8 +186,6 @@ def addmv(input, *args, beta=1, alpha=1, out=None):
                            f"{disp(input)}, {disp(mat)}, and {disp(vec)}")
     if input.dtype is _dtype.bool:
         raise NotImplementedError("\"addmv_impl_cpu\" not implemented for 'Bool'")
-    from .linalg import matmul
-
     return _out(_combine("addmv", input, matmul(mat, vec), beta, alpha), out)
 
 
@@ -208,7 +207,6 @@ def addr(input, *args, beta=1, alpha=1, out=None):
     prod = vec1.unsqueeze(1) * vec2
     dt = _dtype.result_type(input, prod)
     if dt is _dtype.bool:
-        from ..backend import xp_of
         from .elementwise import logical_or
 
         shape = tuple(prod.shape)
@@ -262,8 +260,6 @@ def tensordot(a, b, dims=2, out=None):
         torch.Size([2, 4])
     """
     from ._util import canonical_dim
-    from .linalg import matmul
-
     _need("tensordot", ("a", a), ("b", b))
     dims = _dims_list(dims)
     if isinstance(dims, numbers.Integral):
@@ -280,7 +276,7 @@ def tensordot(a, b, dims=2, out=None):
         da = [da] if isinstance(da, numbers.Integral) else list(da)
         db = [db] if isinstance(db, numbers.Integral) else list(db)
         if len(da) != len(db):
-            raise RuntimeError(f"both dimension lists should have same length")
+            raise RuntimeError("both dimension lists should have same length")
         da = [canonical_dim(d, a._array.ndim) for d in da]
         db = [canonical_dim(d, b._array.ndim) for d in db]
         shown = list(zip(da, db))
@@ -321,8 +317,6 @@ def chain_matmul(*matrices, out=None):
             raise RuntimeError(f"Tensor dimension is {m._array.ndim}, expected 2 instead.")
     if len(matrices) == 1:
         return _out(matrices[0].clone(), out)
-    from ..linalg import multi_dot
-
     return _out(multi_dot(list(matrices)), out)
 
 
@@ -345,8 +339,6 @@ def matrix_power(input, n, *, out=None, fn="linalg.matrix_power"):
         from .elementwise import where
 
         # an all-false selection: the identity, with a zero gradient (NaN in input is ignored)
-        from ..backend import xp_of
-
         never = _make(xp_of(input._array).zeros((), dtype=bool))
         return _out(where(never, input, eye_like(input).expand(*input.shape)), out)
     if n < 0:
@@ -354,8 +346,6 @@ def matrix_power(input, n, *, out=None, fn="linalg.matrix_power"):
 
         input = inverse_impl(input)
         n = -n
-    from .linalg import matmul
-
     result = None
     power = input
     while True:
@@ -405,8 +395,6 @@ def cross(input, other, dim=None, *, out=None):
         >>> torch.cross(torch.tensor([1., 0., 0.]), torch.tensor([0., 1., 0.]), dim=0)
         tensor([0., 0., 1.])
     """
-    from ..linalg import cross as linalg_cross
-
     if dim is None:
         warnings.warn("Using torch.cross without specifying the dim arg is deprecated. Please "
                       "either pass the dim explicitly or simply use torch.linalg.cross.",
@@ -418,3 +406,178 @@ def cross(input, other, dim=None, *, out=None):
     if input.dtype is not other.dtype:
         raise RuntimeError(f"expected scalar type {disp(input)} but found {disp(other)}")
     return _out(linalg_cross(input, other, dim=dim, _name="linalg.cross"), out)
+
+
+# -- products of numtorch.linalg (not exported at numtorch.*) ------------------------------
+
+def multi_dot(tensors, *, out=None):
+    """Product of a chain of matrices, multiplied in the cheapest order.
+
+    The first tensor may be 1-D (a row vector) and the last 1-D (a column vector); all others
+    must be 2-D.
+
+    Example:
+        >>> torch.linalg.multi_dot([torch.ones(3), torch.ones(3, 2), torch.ones(2)])
+        tensor(6.)
+    """
+    tensors = list(tensors)
+    n = len(tensors)
+    if n < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    first, last = tensors[0], tensors[-1]
+    if first._array.ndim not in (1, 2):
+        raise RuntimeError(f"multi_dot(): the first tensor must be 1D or 2D but got "
+                           f"{first._array.ndim}D")
+    if last._array.ndim not in (1, 2):
+        raise RuntimeError(f"multi_dot(): the last tensor must be 1D or 2D but got "
+                           f"{last._array.ndim}D")
+    for i in range(1, n - 1):
+        if tensors[i]._array.ndim != 2:
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got "
+                               f"{tensors[i]._array.ndim}D")
+    for i, t in enumerate(tensors[1:], 1):
+        if t.dtype is not first.dtype:
+            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but "
+                               f"tensor 0 is {_cpp(first)} and tensor {i} {_cpp(t)}")
+    row = first._array.ndim == 1
+    col = last._array.ndim == 1
+    mats = list(tensors)
+    if row:
+        mats[0] = first.unsqueeze(0)
+    if col:
+        mats[-1] = last.unsqueeze(-1)
+    for i in range(n - 1):
+        a, b = mats[i], mats[i + 1]
+        if a.shape[1] != b.shape[0]:
+            raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes "
+                               f"{list(tensors[i].shape)} and {list(tensors[i + 1].shape)} "
+                               f"cannot be multiplied")
+    result = _chain(mats, _chain_order([m.shape[0] for m in mats] + [mats[-1].shape[1]]), 0,
+                    n - 1)
+    if row and col:
+        result = result.reshape(())
+    elif row:
+        result = result.squeeze(0)
+    elif col:
+        result = result.squeeze(-1)
+    return _out(result, out)
+
+
+def _cpp(t):
+    return {"float32": "float", "float64": "double"}.get(t.dtype.name, t.dtype.name)
+
+
+def _chain_order(dims):
+    """Split points of the cheapest parenthesization (the classic O(n^3) DP)."""
+    n = len(dims) - 1
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = None
+            for k in range(i, j):
+                c = cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1]
+                if cost[i][j] is None or c < cost[i][j]:
+                    cost[i][j] = c
+                    split[i][j] = k
+    return split
+
+
+def _chain(mats, split, i, j):
+    if i == j:
+        return mats[i]
+    k = split[i][j]
+    return matmul(_chain(mats, split, i, k), _chain(mats, split, k + 1, j))
+
+
+def linalg_cross(input, other, *, dim=-1, out=None, _name="linalg.cross"):
+    """Cross product of 3-vectors along ``dim`` (batch dims broadcast).
+
+    Example:
+        >>> torch.linalg.cross(torch.tensor([1., 0., 0.]), torch.tensor([0., 1., 0.]))
+        tensor([0., 0., 1.])
+    """
+    from ._util import canonical_dim
+    from .indexing import index_select
+
+    check_tensor(_name, input, "input")
+    check_tensor(_name, other, "other")
+    if input._array.ndim != other._array.ndim:
+        raise RuntimeError(f"{_name}: inputs must have the same number of dimensions.")
+    d = canonical_dim(dim, input._array.ndim)
+    if input.shape[d] != 3 or other.shape[d] != 3:
+        raise RuntimeError(f"{_name}: inputs dimension {dim} must have length 3. Got "
+                           f"{input.shape[d]} and {other.shape[d]}")
+    if input.dtype is not other.dtype:
+        raise RuntimeError(f"expected scalar type {disp(input)} but found {disp(other)}")
+    xp = xp_of(input._array)
+    i1 = _make(xp.asarray([1, 2, 0]))
+    i2 = _make(xp.asarray([2, 0, 1]))
+    r = (index_select(input, d, i1) * index_select(other, d, i2)
+         - index_select(input, d, i2) * index_select(other, d, i1))
+    return _out(r, out)
+
+
+def vecdot(x, y, *, dim=-1, out=None):
+    """Dot product of vectors along ``dim``, conjugating ``x`` (batch dims broadcast).
+
+    Example:
+        >>> torch.linalg.vecdot(torch.tensor([[1., 2.], [3., 4.]]), torch.tensor([1., 1.]))
+        tensor([3., 7.])
+    """
+    from ._lautil import conj
+
+    check_tensor("linalg.vecdot", x, "x")
+    check_tensor("linalg.vecdot", y, "y")
+    if x.dtype._category < _dtype._FLOAT:
+        raise RuntimeError(f"linalg.vecdot: Expected a floating point or complex tensor as "
+                           f"input. Got {disp(x)}")
+    if x.dtype is not y.dtype:
+        raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
+                           f"x of type {disp(x)} and y of type {disp(y)} instead")
+    return _out((conj(x) * y).sum(dim), out)
+
+
+def vander(x, *, N=None):
+    """Vandermonde matrix with columns ``x**0, x**1, ..., x**(N-1)`` (increasing powers).
+
+    Example:
+        >>> torch.linalg.vander(torch.tensor([1., 2., 3.]))
+        tensor([[1., 1., 1.],
+                [1., 2., 4.],
+                [1., 3., 9.]])
+    """
+    from .join import cat
+
+    check_tensor("linalg.vander", x, "x")
+    if x._array.ndim == 0:
+        raise RuntimeError("N must be greater than 1.")
+    n = x.shape[-1] if N is None else N
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    if x.dtype is _dtype.bool:
+        x = x.to(_dtype.int64)
+    ones = (x * 0 + 1).unsqueeze(-1)
+    reps = x.unsqueeze(-1).expand(*x.shape, n - 1)
+    return cat([ones, reps], dim=-1).cumprod(-1)
+
+
+def linalg_diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    """The diagonals (``offset`` above the main one) of the matrices over ``dim1, dim2``,
+    as a new last dim.
+
+    Example:
+        >>> torch.linalg.diagonal(torch.tensor([[1., 2.], [3., 4.]]))
+        tensor([1., 4.])
+    """
+    from ._lautil import diagonal as main_diagonal
+
+    m = A.movedim((dim1, dim2), (-2, -1))
+    r, c = m.shape[-2:]
+    if offset >= 0:
+        m = m[..., :, offset:]
+    else:
+        m = m[..., -offset:, :]
+    k = max(0, min(m.shape[-2], m.shape[-1]))
+    return main_diagonal(m[..., :k, :k])

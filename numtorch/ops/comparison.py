@@ -219,7 +219,6 @@ class Clamp(Op):
         return where(keep, grad, 0.0)
 
 
-
 # ---------------------------------------------------------------------------------------------
 # public functions
 
@@ -249,7 +248,6 @@ def _ne_operator(input, other):
     if isinstance(other, Tensor) or isinstance(other, _NUMBER):
         return Ne.apply(input, other)
     return NotImplemented
-
 
 
 eq = _compare(Eq, "eq", "==")
@@ -351,7 +349,6 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         True
     """
     return bool(isclose(input, other, rtol, atol, equal_nan).all())
-
 
 
 def maximum(input, other, *, out=None):

@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from .. import _dtype
-from .._tensor import Tensor, _make
+from .._tensor import _make
 from ..autograd.graph import Op
 from ..backend import helpers_for
 from ._pointwise import _broadcast_error, _check_tensor, _out, _zeros_like

@@ -15,9 +15,12 @@ Conv's backward is ``ConvTranspose`` (for x) and ``ConvWeight`` (for w); ConvTra
 backward is ``Conv`` and ``ConvWeight``; ConvWeight's backward is ``ConvTranspose`` and
 ``Conv``. All three are bilinear, so this closes under differentiation.
 
-Layout: the GEMM operand ("cols") is ``(groups, C/groups * prod(kernel), N * prod(out))``.
-Putting the batch inside the GEMM's long dim gives one large BLAS call, which BLAS threads far
-better than one call per sample; the price is one transpose copy of the (smaller) output.
+Layout: the GEMM operand ("cols") is ``(groups, C/groups * prod(kernel), n * prod(out))`` for a
+block of ``n`` samples: the samples sit in the GEMM's long dim, so a block is one BLAS call
+whatever its size. Blocks are cache-sized with a single-threaded BLAS and the whole batch with
+a threaded one (see ``_chunk``; both measured). Channels-first columns keep the copy reading
+whole rows of the input; an NHWC-style order (channels innermost) measured 2-3x slower to
+build, because its innermost runs are only ``kernel_w`` long.
 ``unfold``/``fold`` (``Im2Col``/``Col2Im``) use torch's ``(N, C * prod(kernel), L)`` layout.
 
 Padding is given per spatial dim as ``(low, high)`` pairs, so the asymmetric padding of

@@ -19,11 +19,10 @@ from .._tensor import _make
 from ..autograd.graph import Op
 from ._lautil import (
     LinAlgError, check_float, check_matrix, check_square, check_tensor, conj, diag_embed,
-    diagonal, disp, eye_like, lu_factor_array, mH, not_pd_error, real, scipy_linalg,
-    swaps_to_permutation, tril, triu,
+    diagonal, disp, eye_like, mH, not_pd_error, real, tril,
 )
 
-__all__ = ["cholesky", "qr", "svd", "geqrf", "orgqr", "ormqr", "lu", "lu_unpack"]
+__all__ = ["cholesky", "qr", "svd", "geqrf", "orgqr", "ormqr"]
 
 
 def _absent(g):
@@ -44,7 +43,7 @@ def _not_implemented_dtype(kernel, t):
 # -- Cholesky -------------------------------------------------------------------------------------
 
 class Cholesky(Op):
-    """L = chol(A) (lower, A = L L^H); dA = L^-H Phi L^-1, Phi = sym(tril(L^H gL)) (Murray 2016)."""
+    """L = chol(A), A = L L^H; dA = L^-H Phi L^-1, Phi = sym(tril(L^H gL)) (Murray 2016)."""
 
     def forward(self, a):
         try:
@@ -436,7 +435,7 @@ def geqrf(input, *, out=None):
     """
     check_tensor("geqrf", input, "input")
     if input._array.ndim < 2:
-        raise RuntimeError(f"torch.geqrf: input must have at least 2 dimensions.")
+        raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
     check_float("geqrf", input)
     return _out(return_types.geqrf(Geqrf.apply(input)), out)
 
@@ -523,166 +522,6 @@ def ormqr(input, tau, other, left=True, transpose=False, *, out=None):
         else:
             x = x - (x @ v) @ (t * mH(v))
     return _out(x, out)
-
-
-# -- LU -------------------------------------------------------------------------------------------
-
-class LUFactor(Op):
-    """P^T A = L U packed in one matrix (LAPACK getrf); dA from the square LU formula
-    P L^-H [tril(L^H gL, -1) + triu(gU U^H)] U^-H, extended to the tall and wide parts."""
-
-    def forward(self, a):
-        xp = self.xp
-        sl = scipy_linalg(xp)
-        m, n = a.shape[-2:]
-        # SciPy loops over the batch in Python; the column loop below is vectorised over it
-        # and faster for small matrices
-        if sl is not None and m == n and a.size and n >= 64:
-            with np.errstate(all="ignore"), warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # SciPy warns about exactly singular input
-                lu, piv = sl.lu_factor(a, check_finite=False)
-            diag = xp.diagonal(lu, axis1=-2, axis2=-1)
-            zero = diag == 0
-            info = xp.where(zero.any(-1), zero.argmax(-1) + 1, 0).astype(xp.int32)
-        else:
-            lu, piv, info = lu_factor_array(xp, a)
-        self.info = info
-        return self.save_output(lu), (piv + 1).astype(xp.int32)
-
-    def backward(self, glu, gpiv):
-        lu_ = self.saved_output()
-        perm = permutation_matrix(self.saved_pivots, lu_)
-        return lu_factor_backward(lu_, perm, glu)
-
-
-def lu_factor_backward(lu_, perm, glu):
-    """dA for P^T A = L U given the packed factors, the permutation matrix and d(packed)."""
-    from .join import cat
-    from .linsolve import solve_triangular
-
-    m, n = lu_.shape[-2:]
-    k = min(m, n)
-    low = tril(lu_[..., :, :k], -1) + eye_like(lu_, m)[:, :k]
-    up = triu(lu_[..., :k, :])
-    gl = tril(glu[..., :, :k], -1)
-    gu = triu(glu[..., :k, :])
-    l1, u1 = low[..., :k, :], up[..., :, :k]
-    gl1, gu1 = gl[..., :k, :], gu[..., :, :k]
-    extra = None
-    if m > n:  # L2 = A2 U^-1: its gradient flows to A2 and (through U) to A1
-        l2, gl2 = low[..., k:, :], gl[..., k:, :]
-        extra = solve_triangular(mH(u1), gl2, upper=False, left=False)  # gL2 U^-H
-        gu1 = gu1 - mH(l2) @ extra
-    elif m < n:  # U2 = L^-1 A2
-        u2, gu2 = up[..., :, k:], gu[..., :, k:]
-        extra = solve_triangular(mH(l1), gu2, upper=True, left=True, unitriangular=True)
-        gl1 = gl1 - extra @ mH(u2)
-    inner = tril(mH(l1) @ gl1, -1) + triu(gu1 @ mH(u1))
-    inner = solve_triangular(mH(l1), inner, upper=True, left=True, unitriangular=True)
-    ga = solve_triangular(mH(u1), inner, upper=False, left=False)
-    if extra is not None:
-        ga = cat([ga, extra], dim=-2 if m > n else -1)
-    return perm @ ga
-
-
-def permutation_matrix(pivots, like):
-    """The matrix P with A = P L U from 1-based LAPACK row swaps (no grad)."""
-    xp = np if type(pivots) is np.ndarray else __import__("numtorch").backend.xp_of(pivots)
-    m = like.shape[-2]
-    perm = swaps_to_permutation(xp, pivots.astype(np.int64) - 1, m)
-    # row i of P^T A is row perm[i] of A, so P[perm[i], i] = 1
-    eye = xp.eye(m, dtype=like._array.dtype)
-    return _make(xp.ascontiguousarray(xp.swapaxes(eye[perm], -1, -2)))
-
-
-def lu_factor_parts(A, pivot, fn, check):
-    """(LU, pivots, info) for ``A``; raises for exactly singular ``A`` when ``check``."""
-    check_tensor(fn, A, "A")
-    if A._array.ndim < 2:
-        raise RuntimeError(f"{fn}: Expected tensor with 2 or more dimensions. Got size: "
-                           f"{list(A.shape)} instead")
-    if A.dtype._category < 2 or A.dtype.itemsize == 2:
-        raise _not_implemented_dtype("lu_cpu", A)
-    if not pivot:
-        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
-    node_out = LUFactor.apply(A)
-    lu_, piv = node_out
-    node = lu_.grad_fn
-    if node is not None:
-        node.saved_pivots = piv._array
-    info = lu_info(lu_)
-    if check:
-        from ._lautil import first_failure
-
-        idx, k = first_failure(info._array, A.shape[:-2])
-        if idx is not None:
-            pre = f"(Batch element {idx}): " if A._array.ndim > 2 else ""
-            raise RuntimeError(f"torch.linalg.lu_factor: {pre}U[{k},{k}] is zero and using it "
-                               f"on lu_solve would result in a division by zero. If you still "
-                               f"want to perform the factorization, consider calling "
-                               f"linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
-    return lu_, piv, info
-
-
-def lu_info(lu_):
-    """getrf's info: the 1-based index of the first zero on U's diagonal (0 if none)."""
-    xp = np if type(lu_._array) is np.ndarray else __import__("numtorch").backend.xp_of(
-        lu_._array)
-    d = xp.diagonal(lu_._array, axis1=-2, axis2=-1)
-    zero = d == 0
-    return _make(xp.where(zero.any(-1), zero.argmax(-1) + 1, 0).astype(xp.int32))
-
-
-def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
-    """Split a packed LU factorization into ``(P, L, U)`` with ``A = P L U``.
-
-    Args:
-        LU_data (Tensor): the packed factors from :func:`numtorch.linalg.lu_factor`.
-        LU_pivots (Tensor): its 1-based int32 pivots.
-        unpack_data (bool): return ``L`` and ``U`` (else empty tensors). Default: True.
-        unpack_pivots (bool): return ``P`` (else an empty tensor). Default: True.
-
-    Example:
-        >>> LU, piv = torch.linalg.lu_factor(torch.tensor([[1., 2.], [3., 4.]]))
-        >>> P, L, U = torch.lu_unpack(LU, piv)
-        >>> P
-        tensor([[0., 1.],
-                [1., 0.]])
-    """
-    m, n = LU_data.shape[-2:]
-    k = min(m, n)
-    empty = _make(LU_data._array[..., :0].reshape(-1)[:0].copy())
-    if unpack_data:
-        low = tril(LU_data[..., :, :k], -1) + eye_like(LU_data, m)[:, :k]
-        up = triu(LU_data[..., :k, :])
-    else:
-        low = up = empty
-    if unpack_pivots:
-        perm = permutation_matrix(LU_pivots._array, LU_data)
-    else:
-        perm = empty
-    return _out(return_types.lu_unpack((perm, low, up)), out)
-
-
-def lu(A, pivot=True, get_infos=False, out=None):
-    """LU factorization with partial pivoting (the old interface of
-    :func:`numtorch.linalg.lu_factor`).
-
-    Returns:
-        ``(LU, pivots)``, or ``(LU, pivots, infos)`` when ``get_infos`` is True (no error is
-        raised for singular matrices then).
-
-    Example:
-        >>> LU, piv = torch.lu(torch.tensor([[1., 2.], [3., 4.]]))
-        >>> piv
-        tensor([2, 2], dtype=torch.int32)
-    """
-    warnings.warn("torch.lu is deprecated in favor of torch.linalg.lu_factor / "
-                  "torch.linalg.lu_factor_ex.", UserWarning, stacklevel=2)
-    lu_, piv, info = lu_factor_parts(A, pivot, "torch.lu_factor", check=not get_infos)
-    if get_infos:
-        return _out((lu_, piv, info), out)
-    return _out((lu_, piv), out)
 
 
 def _out(result, out):

@@ -149,7 +149,6 @@ class Fmod(Op):
         return grad, -grad * div(a, b, rounding_mode="trunc")
 
 
-
 def div(input, other, *, rounding_mode=None, out=None):
     """Divide ``input`` by ``other`` elementwise.
 

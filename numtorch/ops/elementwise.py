@@ -362,7 +362,6 @@ def square(input, *, out=None):
     return _out(pow(input, 2), out, "square")
 
 
-
 def _float_kernel_dtype(fn, kernel, *tensors):
     """torch's lerp demands one floating dtype for all dimensioned tensor operands."""
     ref = tensors[0]

@@ -261,6 +261,11 @@ def frexp(input, *, out=None):
 def ldexp(input, other, *, out=None):
     """Return ``input * 2 ** other`` (integers give the default float dtype).
 
+    Note:
+        torch 2.13 returns a zero gradient for ``input`` when ``other`` holds negative
+        integers (it raises 2 to them in integer arithmetic); numtorch returns the true
+        gradient, ``2 ** other``.
+
     Example:
         >>> torch.ldexp(torch.tensor([1., 3.]), torch.tensor([2, -1]))
         tensor([4.0000, 1.5000])
@@ -333,8 +338,8 @@ def logaddexp(input, other, *, out=None):
     """Return ``log(exp(input) + exp(other))`` without overflow (complex tensors work too).
 
     Example:
-        >>> torch.logaddexp(torch.tensor([1000., 0.]), torch.tensor([1000., 0.]))
-        tensor([1000.6931,    0.6931])
+        >>> torch.logaddexp(torch.tensor([100., 0.]), torch.tensor([100., 0.]))
+        tensor([100.6931,   0.6931])
     """
     _float_pair("logaddexp", input, other)
     return _out(Logaddexp.apply(input, other), out, "logaddexp")

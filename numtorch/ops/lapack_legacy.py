@@ -123,7 +123,7 @@ def potrs(b, u, upper=True, *, out=None):
 
     Example:
         >>> u = torch.tensor([[2., 1.], [0., 1.]])
-        >>> torch.potrs(torch.tensor([[6.], [3.]]), u)
+        >>> torch.potrs(torch.tensor([[6.], [4.]]), u)
         tensor([[1.],
                 [1.]])
     """
@@ -298,8 +298,8 @@ def eig(a, eigenvectors=False, *, out=None):
     Example:
         >>> e, v = torch.eig(torch.tensor([[0., -1.], [1., 0.]]))
         >>> e
-        tensor([[0., 1.],
-                [0., -1.]])
+        tensor([[ 0.,  1.],
+                [ 0., -1.]])
     """
     from ..linalg import eig as linalg_eig
     from ..linalg import eigvals

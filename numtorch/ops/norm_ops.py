@@ -53,21 +53,25 @@ def _sum_keepdim(xp, a, dims, b=None):
     return r.reshape(kept)
 
 
-def _standardize(op, x):
-    """(xhat, invstd) of ``x`` over ``op.dims``; the batch mean and biased variance go to
+def _center(op, x):
+    """(x - mean, invstd) over ``op.dims``; the batch mean and biased variance go to
     ``op.stats`` when it is a dict (running-statistics updates need them)."""
     xp, dims = op.xp, op.dims
     count = x.dtype.type(op.n)
     with np.errstate(invalid="ignore", divide="ignore"):  # n == 0 gives NaN, as torch
         mean = _sum_keepdim(xp, x, dims) / count
-        xhat = x - mean
-        var = _sum_keepdim(xp, xhat, dims, xhat) / count
+        xc = x - mean
+        var = _sum_keepdim(xp, xc, dims, xc) / count
         invstd = 1 / xp.sqrt(var + x.dtype.type(op.eps))
-        xhat *= invstd
     if op.stats is not None:
         op.stats["mean"] = mean
         op.stats["var"] = var
-    return xhat, invstd
+    return xc, invstd
+
+
+def _per_group(shape, ndim, dims):
+    """Whether a parameter of ``shape`` is constant within each normalised group."""
+    return len(shape) == ndim and all(shape[d] == 1 for d in dims)
 
 
 class Normalize(Op):
@@ -82,7 +86,8 @@ class Normalize(Op):
 
 
     def forward(self, x):
-        xhat, invstd = _standardize(self, x)
+        xhat, invstd = _center(self, x)
+        xhat *= invstd
         self.save_output(xhat, 0)
         self.save_output(invstd, 1)
         return xhat, invstd
@@ -145,19 +150,24 @@ class NormalizeAffine(Op):
     """
 
     def forward(self, x, w, b):
-        xhat, invstd = _standardize(self, x)
+        xc, invstd = _center(self, x)
         self.w_shape = None if w is None else w.shape
         self.b_shape = None if b is None else b.shape
         if w is None:
             self.save_inputs(x)
         else:
             self.save_inputs(x, w)
-        self.save(invstd=invstd, xhat=xhat)
-        # the output is never the saved xhat: torch saves the input, not the output, so
-        # code that changes the output in place (y.relu_()) must keep working
-        if w is None:
-            return xhat + b if b is not None else xhat.copy()
-        y = xhat * w
+        # The output is never a saved array: torch saves the input, not the output, so code
+        # that changes the output in place (y.relu_()) must keep working.
+        if w is None or _per_group(w.shape, x.ndim, self.dims):
+            # batch/instance norm: y = xc * (invstd * w) + b, one pass fewer than forming
+            # xhat; the backward folds invstd into its per-group constants instead
+            self.save(data=xc, centered=True, invstd=invstd)
+            y = xc * (invstd if w is None else invstd * w)
+        else:
+            xc *= invstd
+            self.save(data=xc, centered=False, invstd=invstd)
+            y = xc * w
         if b is not None:
             y += b
         return y
@@ -165,13 +175,14 @@ class NormalizeAffine(Op):
     def backward(self, gy):
         saved = self.saved_inputs()
         x, w = (saved, None) if self.w_shape is None else saved
-        xhat = self.saved("xhat")
         need_x, need_w, need_b = self.needs_input_grad
         outs = tuple(k for k, need in (("x", need_x), ("w", need_w), ("b", need_b)) if need)
         if not outs:
             return None, None, None
-        res = NormalizeAffineBackward.apply(gy, x, w, xhat=xhat, invstd=self.saved("invstd"),
-                                            dims=self.dims, n=self.n, eps=self.eps, outs=outs,
+        res = NormalizeAffineBackward.apply(gy, x, w, data=self.saved("data"),
+                                            centered=self.saved("centered"),
+                                            invstd=self.saved("invstd"), dims=self.dims,
+                                            n=self.n, eps=self.eps, outs=outs,
                                             w_shape=self.w_shape, b_shape=self.b_shape)
         got = dict(zip(outs, res if type(res) is tuple else (res,)))
         return got.get("x"), got.get("w"), got.get("b")
@@ -188,22 +199,25 @@ class NormalizeAffineBackward(Op):
 
     def forward(self, gy, x, w):
         xp, dims, n = self.xp, self.dims, self.n
-        xhat, invstd = self.xhat, self.invstd
+        data, invstd = self.data, self.invstd  # data: xhat, or x - mean when ``centered``
         if w is not None:
             self.save_inputs(gy, x, w)
         else:
             self.save_inputs(gy, x)
         count = gy.dtype.type(n)
         # a weight constant over each group folds into the scale: no h = gy * w pass
-        folded = w is None or self._per_group(self.w_shape)
+        folded = w is None or _per_group(w.shape, gy.ndim, dims)
         h = gy if folded else gy * w
         scale = invstd if w is None or not folded else invstd * w
         results = {}
         with np.errstate(invalid="ignore", divide="ignore"):
             sum_h = _sum_keepdim(xp, h, dims)
-            sum_hx = _sum_keepdim(xp, h, dims, xhat)
+            sum_hx = _sum_keepdim(xp, h, dims, data)  # sum(h * xhat), up to invstd
+            if self.centered:
+                sum_hx *= invstd
             if "x" in self.outs:
-                gx = xhat * (sum_hx / count)
+                k = sum_hx / count
+                gx = data * (k * invstd if self.centered else k)
                 xp.subtract(h, gx, out=gx)
                 gx -= sum_h / count
                 gx *= scale
@@ -212,18 +226,14 @@ class NormalizeAffineBackward(Op):
             if folded:
                 results["w"] = _sum_to_shape(xp, sum_hx, self.w_shape)
             else:
-                results["w"] = _sum_to_shape(xp, gy, self.w_shape, xhat)
+                results["w"] = _sum_to_shape(xp, gy, self.w_shape, data)
         if "b" in self.outs:
-            if folded and self._per_group(self.b_shape):  # then sum_h is sum(gy)
+            if folded and _per_group(self.b_shape, gy.ndim, dims):  # sum_h is sum(gy)
                 results["b"] = _sum_to_shape(xp, sum_h, self.b_shape)
             else:
                 results["b"] = _sum_to_shape(xp, gy, self.b_shape)
         out = tuple(results[k] for k in self.outs)
         return out if len(out) > 1 else out[0]
-
-    def _per_group(self, shape):
-        """Whether a parameter of ``shape`` is constant within each normalised group."""
-        return len(shape) == len(self.xhat.shape) and all(shape[d] == 1 for d in self.dims)
 
     def backward(self, *grads):
         saved = self.saved_inputs()

@@ -17,12 +17,13 @@ from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.graph import Op
 from ..backend import helpers_for
+from ._util import canonical_dim
 from ._pointwise import (
     _broadcast_error, _check_number_or_tensor, _check_tensor, _cj, _not_implemented, _out,
     _unary,
 )
 from .comparison import where
-from .unary import cos, exp, log
+from .unary import cos, exp
 
 __all__ = ["erfc", "erfinv", "lgamma", "digamma", "polygamma", "mvlgamma", "i0", "sinc",
            "logit", "xlogy", "trapezoid", "trapz"]
@@ -34,12 +35,9 @@ class _Special(Op):
     """A float function of one input whose values come from a backend helper."""
 
     promote = "float"
-    kernel = ""
+    kernel = ""  # torch's kernel name, for its "not implemented for 'ComplexFloat'" error
 
-    def values(self, helpers, x):
-        raise NotImplementedError(f"{type(self).__name__} must define values")
-
-    def forward(self, x):
+    def forward(self, x):  # subclasses define ``values(helpers, x)``
         if x.dtype.kind == "c":
             raise _not_implemented(self.kernel, x.dtype)
         y = self.values(helpers_for(self.xp), x)
@@ -353,8 +351,8 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
 
     Args:
         y (Tensor): the values of the integrand.
-        x (Tensor or Number, optional): the sample points, either with ``y``'s shape or 1-D
-            along ``dim``; a number is the spacing. Default: None (spacing ``dx``).
+        x (Tensor, optional): the sample points, either with ``y``'s shape or 1-D along
+            ``dim``. Default: None (evenly spaced by ``dx``).
         dx (float, optional): the constant spacing when ``x`` is not given. Default: 1.
         dim (int): the dimension to integrate along. Default: -1.
 
@@ -366,17 +364,17 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
         tensor(6.5000)
     """
     _check_tensor("trapezoid", y, "y")
-    if x is not None and dx is not None:
-        raise TypeError("trapezoid() received an invalid combination of arguments: pass either "
-                        "x or dx, not both")
-    from ._util import canonical_dim
-
+    if x is not None and (dx is not None or not isinstance(x, Tensor)):
+        raise TypeError("trapezoid() received an invalid combination of arguments: x must be a "
+                        "Tensor, and x and dx cannot both be given")
+    if y.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     d = canonical_dim(dim, y.ndim)
-    n = y.shape[d] if y.ndim else 1
-    if n == 0:
-        return y.sum(d) * 1.0
+    n = y.shape[d]
+    if n == 0:  # torch: constant zeros of y's own dtype, outside the graph
+        return y.new_zeros(y.shape[:d] + y.shape[d + 1:])
     pair = y.narrow(d, 1, n - 1) + y.narrow(d, 0, n - 1)
-    if isinstance(x, Tensor):
+    if x is not None:
         if x.ndim == 1:
             if x.shape[0] != n:
                 raise RuntimeError(f"trapezoid: There must be one `x` value for each sample "
@@ -387,9 +385,8 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
         else:
             xd = canonical_dim(dim, x.ndim)
             widths = x.narrow(xd, 1, n - 1) - x.narrow(xd, 0, n - 1)
-        return (widths * pair).sum(d) / 2
-    step = 1 if x is None and dx is None else (dx if x is None else x)
-    return pair.sum(d) * (step / 2)
+        return (pair * widths).sum(d) / 2
+    return pair.sum(d) * ((1 if dx is None else dx) / 2)
 
 
 def trapz(y, x=None, *, dx=None, dim=-1):

@@ -10,7 +10,6 @@ import math
 
 import numpy as np
 
-from .._tensor import Tensor
 from ..autograd.graph import Op
 from ..backend import helpers_for
 from ._pointwise import _check_tensor, _cj, _not_implemented, _out, _unary, _zeros_like
@@ -525,7 +524,6 @@ class Frac(Op):
         return grad
 
 
-
 # ---------------------------------------------------------------------------------------------
 # public functions
 
@@ -574,7 +572,6 @@ def positive(input):
     if input._array.dtype.kind == "b":
         raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
     return input
-
 
 
 def round(input, *, decimals=0, out=None):  # noqa: A001

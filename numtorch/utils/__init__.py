@@ -1,3 +1,4 @@
 """``numtorch.utils``: data loading (``utils.data``) and helpers."""
 
 from . import data  # noqa: F401
+from . import model_zoo  # noqa: F401

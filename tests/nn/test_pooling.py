@@ -401,8 +401,8 @@ def test_fractional_max_pool_random_windows_are_valid_and_seeded():
 
 
 def test_fractional_max_pool_sample_statistics():
-    # windows placed from uniform samples: over many planes every admissible first-window
-    # offset along a dim appears, roughly as often as the uniform draw implies
+    # windows placed from uniform samples: across many planes the window spacings occur as
+    # often as a uniform draw implies
     F = numtorch.nn.functional
     x = numtorch.arange(40.).reshape(1, 1, 1, 40).expand(1, 2000, 2, 40).contiguous()
     _, i = F.fractional_max_pool2d(x, (2, 2), output_size=(1, 10), return_indices=True)
@@ -412,8 +412,8 @@ def test_fractional_max_pool_sample_statistics():
     gaps = cols[:, 1] - cols[:, 0]
     assert set(np.unique(first)) == {0} and set(np.unique(gaps)) <= {4, 5}
     frac5 = (gaps == 5).mean()
-    # P(gap == 5) = P(frac(u*alpha) >= 1 - frac(alpha)) where frac(alpha) = 2/9, about 0.22
-    assert 0.15 < frac5 < 0.30
+    # P(gap == 5) = P(frac(u*alpha) >= 7/9) = 4 * (2/9) / alpha = 8/38 for u uniform in [0, 1)
+    assert abs(frac5 - 8 / 38) < 0.04  # about 4.4 standard deviations for 2000 draws
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1009,7 +1009,7 @@ def test_missing_kernels_raise_not_implemented(name, fn):
 
 
 # ---------------------------------------------------------------------------------------------
-# complex tensors (values only: complex autograd is not compared here)
+# complex tensors (values only here; complex autograd is compared in test_special.py)
 
 _COMPLEX_OK = [
     ("add", lambda t, x, y: x + y), ("sub", lambda t, x, y: x - y),

@@ -68,17 +68,22 @@ _UNARY_PROMOTING = [
     ("angle", lambda t, x: t.angle(x)),
     ("heaviside", lambda t, x: t.heaviside(x, x.flip(0))),
     ("isposinf", lambda t, x: (t.isposinf(x), t.isneginf(x), t.isreal(x))),
-    ("trapezoid", lambda t, x: t.trapezoid(x)),
+    ("trapezoid", lambda t, x: (t.trapezoid(x), t.trapz(x.reshape(2, 3), dx=2, dim=0))),
     ("trapz_x", lambda t, x: t.trapz(x, x.flip(0))),
+    ("trapezoid_empty", lambda t, x: (t.trapezoid(x[:0]), t.trapezoid(x.reshape(6, 1)))),
 ]
 
 
-@pytest.mark.parametrize("dtype", ["int64", "int32", "uint8", "bool"])
-@pytest.mark.parametrize("name,fn", _named(_UNARY_PROMOTING))
+# bool inputs of these are covered below: torch rejects ``x.flip``-style arithmetic on them
+_INT_ONLY = ("fmax", "fmin", "trapezoid", "trapz_x", "trapezoid_empty", "heaviside")
+
+
+@pytest.mark.parametrize("name,fn,dtype", [
+    pytest.param(name, fn, dtype, id=f"{name}-{dtype}") for name, fn in _UNARY_PROMOTING
+    for dtype in ("int64", "int32", "uint8", "bool") if dtype != "bool" or name not in _INT_ONLY
+])
 def test_integer_and_bool_inputs_match_torch(name, fn, dtype):
     a = np.array([0, 1, 2, 3, 5, 1]).astype(dtype)
-    if name in ("fmax", "fmin", "trapezoid", "trapz_x", "heaviside") and dtype == "bool":
-        pytest.skip("covered by the bool table below")  # torch rejects or differs for bools
     check_op(fn, [a], dtype="float32", grad=False)  # float results: the default dtype
 
 
@@ -251,7 +256,7 @@ _COMPLEX_VALUES = [
     ("view_as_real", lambda t, z, w: (t.view_as_real(z), t.view_as_real(w[0, 1]))),
     ("roundtrip", lambda t, z, w: t.view_as_complex(t.view_as_real(z))),
     ("complex_polar", lambda t, z, w: (t.complex(z.real, w.imag), t.polar(z.abs(), w.angle()))),
-    ("adjoints", lambda t, z, w: (z.H, z.mH, z.adjoint(), z[0, 0].H, z.unsqueeze(0).mH)),
+    ("adjoints", lambda t, z, w: (z.H, z.mH, z.adjoint(), z.unsqueeze(0).mH)),
     ("isreal", lambda t, z, w: (t.isreal(z), t.isreal(z.real + 0j), z.isreal())),
     ("logaddexp", lambda t, z, w: (t.logaddexp(z, w), t.logaddexp(z * 400, w * 400))),
     ("sinc", lambda t, z, w: t.sinc(z)),
@@ -407,6 +412,15 @@ def test_writes_through_real_view_are_differentiated_like_torch():
     check_op(fn, [np.array([1 + 2j, -0.5 - 0.25j])])
 
 
+@pytest.mark.parametrize("name", ["H", "mH", "adjoint"])
+def test_adjoints_of_0d_tensors_warn_like_torch(name):
+    for lib in (numtorch, torch):
+        x = lib.tensor(1.5 - 2j)
+        with pytest.warns(UserWarning, match="is deprecated on 0-D tensors"):
+            y = x.adjoint() if name == "adjoint" else getattr(x, name)
+        assert complex(y.resolve_conj()) == 1.5 + 2j
+
+
 def test_real_of_real_tensor_is_the_tensor_and_setter_copies():
     for lib in (numtorch, torch):
         x = lib.tensor([1.0, 2.0])
@@ -477,6 +491,12 @@ _ERRORS = [
     ("xlogy_numbers", lambda t, x: t.xlogy(2.0, 3.0), None),
     ("xlogy_str", lambda t, x: t.xlogy(x, "a"), None),
     ("trapezoid_x_length", lambda t, x: t.trapezoid(x, t.ones(5, dtype=x.dtype)), None),
+    ("trapezoid_x_shape", lambda t, x: t.trapezoid(t.ones(3, 4), t.ones(2, 4)),
+     "The size of tensor a (3) must match the size of tensor b (2) at non-singleton"),
+    ("trapezoid_0d", lambda t, x: t.trapezoid(x[0]),
+     "Dimension specified as -1 but tensor has no dimensions"),
+    ("trapezoid_number_x", lambda t, x: t.trapezoid(x, 0.5), None),
+    ("trapezoid_dim", lambda t, x: t.trapz(x, dim=1), "Dimension out of range"),
     ("complex_ints", lambda t, x: t.complex(x.long(), x.long()),
      "Expected both inputs to be Half, Float or Double tensors but got Long and Long"),
     ("complex_mixed", lambda t, x: t.complex(x.float(), x),
@@ -522,7 +542,8 @@ def test_bad_input_raises_like_torch(name, fn, match):
 _NO_COMPLEX_KERNEL = [
     ("erfc", lambda t, x: t.erfc(x)), ("erfinv", lambda t, x: t.erfinv(x)),
     ("lgamma", lambda t, x: t.lgamma(x)), ("digamma", lambda t, x: t.digamma(x)),
-    ("polygamma_1", lambda t, x: t.polygamma(1, x)), ("polygamma_3", lambda t, x: t.polygamma(3, x)),
+    ("polygamma_1", lambda t, x: t.polygamma(1, x)),
+    ("polygamma_3", lambda t, x: t.polygamma(3, x)),
     ("i0", lambda t, x: t.i0(x)), ("logit", lambda t, x: t.logit(x)),
     ("xlogy", lambda t, x: t.xlogy(x, x)), ("hypot", lambda t, x: t.hypot(x, x)),
     ("nextafter", lambda t, x: t.nextafter(x, x)), ("mvlgamma", lambda t, x: t.mvlgamma(x, 1)),

@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 
 from ... import _dtype, backend
+from ..._device import CPU
 from ..._tensor import Tensor, _make
 from ...autograd.grad_mode import no_grad
 from ...ops.embedding import bag_max, embedding_rows, index_add_rows
@@ -121,8 +122,8 @@ def _bag_offsets(input, offsets, include_last_offset, per_sample_weights):
         if offsets.ndim != 1:
             raise ValueError("offsets has to be a 1D Tensor")
         _check_indices("embedding_bag", offsets, "offsets")
-        starts = backend.to_device(offsets._array, backend.device_of(np.empty(0)))
-        starts = starts.astype(np.int64)
+        # bag bookkeeping is small and sequential: do it on the host
+        starts = backend.to_device(offsets._array, CPU).astype(np.int64)
         if starts.size and starts[0] != 0:
             raise RuntimeError(f"offsets[0] has to be 0, i.e., the first sequence in the "
                                f"mini-batch has to start from position 0. However, got "

@@ -61,7 +61,7 @@ class Softmax2d(Module):
     ``(C, H, W)`` input.
 
     Example:
-        >>> torch.nn.Softmax2d()(torch.zeros(2, 2, 1)).flatten()
+        >>> torch.nn.Softmax2d()(torch.zeros(2, 1, 1)).flatten()
         tensor([0.5000, 0.5000])
     """
 

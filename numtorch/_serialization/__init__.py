@@ -1,0 +1,1 @@
+"""Private parts of :mod:`numtorch.serialization` (writer, readers, safetensors)."""

@@ -1,0 +1,55 @@
+"""Adadelta: per-coordinate step sizes from running averages of squared gradients and
+squared updates."""
+
+from .. import backend
+from ._checks import check_nonneg
+from .optimizer import Optimizer, _make
+
+__all__ = ["Adadelta"]
+
+
+class Adadelta(Optimizer):
+    """Adadelta.
+
+    Args:
+        params (iterable): parameters or parameter groups.
+        lr (float): scale applied to the computed update. Default: 1.0.
+        rho (float): decay of the running averages. Default: 0.9.
+        eps (float): added inside the square roots. Default: 1e-6.
+        weight_decay (float): L2 penalty added to the gradient. Default: 0.
+        maximize (bool): ascend instead of descend. Default: False.
+    """
+
+    def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
+                 capturable=False, maximize=False, differentiable=False):
+        check_nonneg(lr, "learning rate")
+        if not 0.0 <= rho <= 1.0:
+            raise ValueError(f"Invalid rho value: {rho}")
+        check_nonneg(eps, "epsilon value")
+        check_nonneg(weight_decay, "weight_decay value")
+        defaults = dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay,
+                        maximize=maximize, capturable=capturable, foreach=foreach,
+                        differentiable=differentiable)
+        super().__init__(params, defaults)
+
+    def _init_state(self, state, param, group):
+        xp = backend.xp_of(param._array)
+        state["step"] = _make(xp.zeros((), dtype="float32"))
+        state["square_avg"] = _make(xp.zeros_like(param._array))
+        state["acc_delta"] = _make(xp.zeros_like(param._array))
+
+    def _update(self, param, grad, state, group):
+        p = param._array
+        xp = backend.xp_of(p)
+        g = -grad if group["maximize"] else grad
+        self._step_tensor(state)
+        rho, eps = group["rho"], group["eps"]
+        if group["weight_decay"] != 0:
+            g = g + group["weight_decay"] * p
+        sq, acc = state["square_avg"]._array, state["acc_delta"]._array
+        sq *= rho
+        sq += (1 - rho) * g * g
+        delta = xp.sqrt(acc + eps) / xp.sqrt(sq + eps) * g
+        acc *= rho
+        acc += (1 - rho) * delta * delta
+        p -= group["lr"] * delta

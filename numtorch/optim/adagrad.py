@@ -1,0 +1,57 @@
+"""Adagrad: step sizes shrink with the accumulated squared gradients."""
+
+from .. import backend
+from ._checks import check_nonneg
+from .optimizer import Optimizer, _make
+
+__all__ = ["Adagrad"]
+
+
+class Adagrad(Optimizer):
+    """Adagrad.
+
+    Args:
+        params (iterable): parameters or parameter groups.
+        lr (float): learning rate. Default: 1e-2.
+        lr_decay (float): the learning rate at step ``t`` is ``lr / (1 + (t - 1) * lr_decay)``.
+        weight_decay (float): L2 penalty added to the gradient. Default: 0.
+        initial_accumulator_value (float): starting value of the squared-gradient sum.
+        eps (float): added to the denominator. Default: 1e-10.
+        maximize (bool): ascend instead of descend. Default: False.
+
+    As in torch, the state of the constructor's parameters exists before the first step.
+    """
+
+    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0,
+                 initial_accumulator_value=0, eps=1e-10, foreach=None, *, maximize=False,
+                 differentiable=False, fused=None):
+        check_nonneg(lr, "learning rate")
+        check_nonneg(lr_decay, "lr_decay value")
+        check_nonneg(weight_decay, "weight_decay value")
+        check_nonneg(initial_accumulator_value, "initial_accumulator_value value")
+        check_nonneg(eps, "epsilon value")
+        defaults = dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
+                        initial_accumulator_value=initial_accumulator_value, foreach=foreach,
+                        maximize=maximize, differentiable=differentiable, fused=fused)
+        super().__init__(params, defaults)
+        for group in self.param_groups:
+            for p in group["params"]:
+                self._init_state(self.state[p], p, group)
+
+    def _init_state(self, state, param, group):
+        xp = backend.xp_of(param._array)
+        state["step"] = _make(xp.zeros((), dtype="float32"))
+        s = xp.full_like(param._array, group["initial_accumulator_value"])
+        state["sum"] = _make(s)
+
+    def _update(self, param, grad, state, group):
+        p = param._array
+        xp = backend.xp_of(p)
+        g = -grad if group["maximize"] else grad
+        step = self._step_tensor(state)
+        if group["weight_decay"] != 0:
+            g = g + group["weight_decay"] * p
+        clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
+        s = state["sum"]._array
+        s += g * g
+        p -= clr * (g / (xp.sqrt(s) + group["eps"]))

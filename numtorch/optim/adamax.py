@@ -1,0 +1,52 @@
+"""Adamax: Adam with the infinity norm of past gradients as the second moment."""
+
+from .. import backend
+from ._checks import check_betas, check_nonneg
+from .optimizer import Optimizer, _make
+
+__all__ = ["Adamax"]
+
+
+class Adamax(Optimizer):
+    """Adamax (a variant of Adam based on the infinity norm).
+
+    Args:
+        params (iterable): parameters or parameter groups.
+        lr (float): learning rate. Default: 2e-3.
+        betas (Tuple[float, float]): decay of the first moment and of the infinity norm.
+        eps (float): added to the infinity norm. Default: 1e-8.
+        weight_decay (float): L2 penalty added to the gradient. Default: 0.
+        maximize (bool): ascend instead of descend. Default: False.
+    """
+
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 foreach=None, *, maximize=False, differentiable=False, capturable=False):
+        check_nonneg(lr, "learning rate")
+        check_nonneg(eps, "epsilon value")
+        check_betas(betas)
+        check_nonneg(weight_decay, "weight_decay value")
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                        foreach=foreach, maximize=maximize, differentiable=differentiable,
+                        capturable=capturable)
+        super().__init__(params, defaults)
+
+    def _init_state(self, state, param, group):
+        xp = backend.xp_of(param._array)
+        state["step"] = _make(xp.zeros((), dtype="float32"))
+        state["exp_avg"] = _make(xp.zeros_like(param._array))
+        state["exp_inf"] = _make(xp.zeros_like(param._array))
+
+    def _update(self, param, grad, state, group):
+        p = param._array
+        xp = backend.xp_of(p)
+        g = -grad if group["maximize"] else grad
+        step = self._step_tensor(state)
+        beta1, beta2 = group["betas"]
+        if group["weight_decay"] != 0:
+            g = g + group["weight_decay"] * p
+        m, u = state["exp_avg"]._array, state["exp_inf"]._array
+        m += (g - m) * (1 - beta1)
+        u *= beta2
+        xp.maximum(u, xp.abs(g) + group["eps"], out=u)
+        clr = group["lr"] / (1 - beta1 ** step)
+        p -= clr * (m / u)

@@ -1,0 +1,59 @@
+"""ASGD: averaged stochastic gradient descent (torch's ``eta``, ``mu`` and ``ax`` state)."""
+
+from .. import backend
+from ._checks import check_nonneg
+from .optimizer import Optimizer, _make
+
+__all__ = ["ASGD"]
+
+
+class ASGD(Optimizer):
+    """Averaged SGD.
+
+    Args:
+        params (iterable): parameters or parameter groups.
+        lr (float): learning rate. Default: 1e-2.
+        lambd (float): decay term. Default: 1e-4.
+        alpha (float): power of the learning-rate decay. Default: 0.75.
+        t0 (float): step at which averaging starts. Default: 1e6.
+        weight_decay (float): L2 penalty added to the gradient. Default: 0.
+        maximize (bool): ascend instead of descend. Default: False.
+
+    The running average of the parameters is kept in ``state['ax']``.
+    """
+
+    def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,
+                 foreach=None, maximize=False, differentiable=False, capturable=False):
+        check_nonneg(lr, "learning rate")
+        check_nonneg(weight_decay, "weight_decay value")
+        defaults = dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0, weight_decay=weight_decay,
+                        foreach=foreach, maximize=maximize, differentiable=differentiable,
+                        capturable=capturable)
+        super().__init__(params, defaults)
+
+    def _init_state(self, state, param, group):
+        xp = backend.xp_of(param._array)
+        state["step"] = _make(xp.zeros((), dtype="float32"))
+        state["eta"] = _make(xp.asarray(group["lr"], dtype="float32"))
+        state["mu"] = _make(xp.ones((), dtype="float32"))
+        state["ax"] = _make(xp.zeros_like(param._array))
+
+    def _update(self, param, grad, state, group):
+        p = param._array
+        xp = backend.xp_of(p)
+        g = -grad if group["maximize"] else grad
+        step = self._step_tensor(state)
+        lr, lambd = group["lr"], group["lambd"]
+        if group["weight_decay"] != 0:
+            g = g + group["weight_decay"] * p
+        eta_arr, mu_arr = state["eta"]._array, state["mu"]._array
+        eta, mu = float(eta_arr), float(mu_arr)
+        p *= 1 - lambd * eta
+        p -= eta * g
+        ax = state["ax"]._array
+        if mu != 1:
+            ax += (p - ax) * mu
+        else:
+            ax[...] = p
+        eta_arr[...] = lr / ((1 + lambd * lr * step) ** group["alpha"])
+        mu_arr[...] = 1 / max(1, step - group["t0"])

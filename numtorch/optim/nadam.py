@@ -1,0 +1,71 @@
+"""NAdam: Adam with Nesterov momentum and torch's momentum-decay schedule."""
+
+from .. import backend
+from ._checks import check_betas, check_nonneg
+from .optimizer import Optimizer, _make
+
+__all__ = ["NAdam"]
+
+
+class NAdam(Optimizer):
+    """NAdam.
+
+    Args:
+        params (iterable): parameters or parameter groups.
+        lr (float): learning rate. Default: 2e-3.
+        betas (Tuple[float, float]): decay rates of the moment estimates.
+        eps (float): added to the denominator. Default: 1e-8.
+        weight_decay (float): weight decay. Default: 0.
+        momentum_decay (float): speed of the momentum schedule. Default: 4e-3.
+        decoupled_weight_decay (bool): shrink the weights directly (as AdamW). Default: False.
+        maximize (bool): ascend instead of descend. Default: False.
+    """
+
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,
+                 maximize=False, capturable=False, differentiable=False):
+        check_nonneg(lr, "learning rate")
+        check_nonneg(eps, "epsilon value")
+        check_betas(betas)
+        check_nonneg(weight_decay, "weight_decay value")
+        check_nonneg(momentum_decay, "momentum_decay value")
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                        momentum_decay=momentum_decay,
+                        decoupled_weight_decay=decoupled_weight_decay, maximize=maximize,
+                        foreach=foreach, capturable=capturable, differentiable=differentiable)
+        super().__init__(params, defaults)
+
+    def _init_state(self, state, param, group):
+        xp = backend.xp_of(param._array)
+        state["step"] = _make(xp.zeros((), dtype="float32"))
+        state["mu_product"] = _make(xp.ones((), dtype="float32"))
+        state["exp_avg"] = _make(xp.zeros_like(param._array))
+        state["exp_avg_sq"] = _make(xp.zeros_like(param._array))
+
+    def _update(self, param, grad, state, group):
+        p = param._array
+        xp = backend.xp_of(p)
+        g = -grad if group["maximize"] else grad
+        step = self._step_tensor(state)
+        lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
+        beta1, beta2 = group["betas"]
+        bc2 = 1 - beta2 ** step
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                p *= 1 - lr * wd
+            else:
+                g = g + wd * p
+        decay = group["momentum_decay"]
+        mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * decay))
+        mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * decay))
+        prod = state["mu_product"]._array
+        prod *= mu  # float32 product, as torch keeps it in a tensor
+        m, v = state["exp_avg"]._array, state["exp_avg_sq"]._array
+        m += (g - m) * (1 - beta1)
+        v *= beta2
+        v += (1 - beta2) * g * g
+        denom = xp.sqrt(v / bc2) + eps
+        prod_now = float(prod)
+        prod_next = prod_now * mu_next
+        p -= (lr * (1.0 - mu) / (1.0 - prod_now)) * (g / denom)
+        p -= (lr * mu_next / (1.0 - prod_next)) * (m / denom)

@@ -1,0 +1,73 @@
+"""RAdam: Adam with a rectified (variance-aware) adaptive learning rate."""
+
+import math
+
+from .. import backend
+from ._checks import check_betas, check_nonneg
+from .optimizer import Optimizer, _make
+
+__all__ = ["RAdam"]
+
+
+class RAdam(Optimizer):
+    """RAdam.
+
+    Args:
+        params (iterable): parameters or parameter groups.
+        lr (float): learning rate. Default: 1e-3.
+        betas (Tuple[float, float]): decay rates of the moment estimates.
+        eps (float): added to the denominator. Default: 1e-8.
+        weight_decay (float): weight decay. Default: 0.
+        decoupled_weight_decay (bool): shrink the weights directly (as AdamW). Default: False.
+        maximize (bool): ascend instead of descend. Default: False.
+
+    While the variance estimate is unreliable (rho_t <= 5) the update is plain momentum SGD.
+    """
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 decoupled_weight_decay=False, *, foreach=None, maximize=False,
+                 capturable=False, differentiable=False):
+        check_nonneg(lr, "learning rate")
+        check_nonneg(eps, "epsilon value")
+        check_betas(betas)
+        check_nonneg(weight_decay, "weight_decay value")
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                        maximize=maximize, foreach=foreach, capturable=capturable,
+                        decoupled_weight_decay=decoupled_weight_decay,
+                        differentiable=differentiable)
+        super().__init__(params, defaults)
+
+    def _init_state(self, state, param, group):
+        xp = backend.xp_of(param._array)
+        state["step"] = _make(xp.zeros((), dtype="float32"))
+        state["exp_avg"] = _make(xp.zeros_like(param._array))
+        state["exp_avg_sq"] = _make(xp.zeros_like(param._array))
+
+    def _update(self, param, grad, state, group):
+        p = param._array
+        xp = backend.xp_of(p)
+        g = -grad if group["maximize"] else grad
+        step = self._step_tensor(state)
+        lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
+        beta1, beta2 = group["betas"]
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                p *= 1 - lr * wd
+            else:
+                g = g + wd * p
+        m, v = state["exp_avg"]._array, state["exp_avg_sq"]._array
+        m += (g - m) * (1 - beta1)
+        v *= beta2
+        v += (1 - beta2) * g * g
+        bc1 = 1 - beta1 ** step
+        bc2 = 1 - beta2 ** step
+        corrected = m / bc1
+        rho_inf = 2 / (1 - beta2) - 1
+        rho_t = rho_inf - 2 * step * (beta2 ** step) / bc2
+        if rho_t > 5.0:
+            rect = math.sqrt((rho_t - 4) * (rho_t - 2) * rho_inf
+                             / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
+            adaptive = math.sqrt(bc2) / (xp.sqrt(v) + eps)
+            p -= corrected * lr * adaptive * rect
+        else:
+            p -= corrected * lr

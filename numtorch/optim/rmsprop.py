@@ -1,0 +1,70 @@
+"""RMSprop (optionally centered, with momentum), following torch's update."""
+
+from .. import backend
+from ._checks import check_nonneg
+from .optimizer import Optimizer, _make
+
+__all__ = ["RMSprop"]
+
+
+class RMSprop(Optimizer):
+    """RMSprop.
+
+    Args:
+        params (iterable): parameters or parameter groups.
+        lr (float): learning rate. Default: 1e-2.
+        alpha (float): smoothing constant of the squared-gradient average. Default: 0.99.
+        eps (float): added to the denominator. Default: 1e-8.
+        weight_decay (float): L2 penalty added to the gradient. Default: 0.
+        momentum (float): momentum factor. Default: 0.
+        centered (bool): normalise by an estimate of the gradient's variance. Default: False.
+        maximize (bool): ascend instead of descend. Default: False.
+    """
+
+    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
+                 centered=False, capturable=False, foreach=None, maximize=False,
+                 differentiable=False):
+        check_nonneg(lr, "learning rate")
+        check_nonneg(eps, "epsilon value")
+        check_nonneg(momentum, "momentum value")
+        check_nonneg(weight_decay, "weight_decay value")
+        check_nonneg(alpha, "alpha value")
+        defaults = dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
+                        weight_decay=weight_decay, capturable=capturable, foreach=foreach,
+                        maximize=maximize, differentiable=differentiable)
+        super().__init__(params, defaults)
+
+    def _init_state(self, state, param, group):
+        xp = backend.xp_of(param._array)
+        state["step"] = _make(xp.zeros((), dtype="float32"))
+        state["square_avg"] = _make(xp.zeros_like(param._array))
+        if group["momentum"] > 0:
+            state["momentum_buffer"] = _make(xp.zeros_like(param._array))
+        if group["centered"]:
+            state["grad_avg"] = _make(xp.zeros_like(param._array))
+
+    def _update(self, param, grad, state, group):
+        p = param._array
+        xp = backend.xp_of(p)
+        g = -grad if group["maximize"] else grad
+        self._step_tensor(state)
+        alpha = group["alpha"]
+        if group["weight_decay"] != 0:
+            g = g + group["weight_decay"] * p
+        sq = state["square_avg"]._array
+        sq *= alpha
+        sq += (1 - alpha) * g * g
+        if group["centered"]:
+            ga = state["grad_avg"]._array
+            ga += (g - ga) * (1 - alpha)
+            avg = xp.sqrt(sq - ga * ga)
+        else:
+            avg = xp.sqrt(sq)
+        avg += group["eps"]
+        if group["momentum"] > 0:
+            buf = state["momentum_buffer"]._array
+            buf *= group["momentum"]
+            buf += g / avg
+            p -= group["lr"] * buf
+        else:
+            p -= group["lr"] * (g / avg)

@@ -1,0 +1,56 @@
+"""SparseAdam: Adam that only touches the coordinates present in the gradient.
+
+numtorch has no sparse tensors, so a dense gradient is accepted and read as a sparse one
+whose stored entries are its nonzero elements (torch's result for ``grad.to_sparse()``):
+coordinates with a zero gradient keep their moments and value unchanged.
+"""
+
+import math
+
+from .. import backend
+from ._checks import check_betas
+from .optimizer import Optimizer, _make
+
+__all__ = ["SparseAdam"]
+
+
+class SparseAdam(Optimizer):
+    """Lazy Adam for sparse gradients (see the module docstring for dense gradients).
+
+    Args:
+        params (iterable): parameters or parameter groups.
+        lr (float): learning rate. Default: 1e-3.
+        betas (Tuple[float, float]): decay rates of the moment estimates.
+        eps (float): added to the denominator. Default: 1e-8.
+        maximize (bool): ascend instead of descend. Default: False.
+    """
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, maximize=False):
+        if not 0.0 < lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 < eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        check_betas(betas)
+        defaults = dict(lr=lr, betas=betas, eps=eps, maximize=maximize)
+        super().__init__(params, defaults)
+
+    def _init_state(self, state, param, group):
+        xp = backend.xp_of(param._array)
+        state["step"] = 0
+        state["exp_avg"] = _make(xp.zeros_like(param._array))
+        state["exp_avg_sq"] = _make(xp.zeros_like(param._array))
+
+    def _update(self, param, grad, state, group):
+        p = param._array
+        xp = backend.xp_of(p)
+        g = -grad if group["maximize"] else grad
+        state["step"] += 1
+        step = state["step"]
+        beta1, beta2 = group["betas"]
+        present = g != 0
+        m, v = state["exp_avg"]._array, state["exp_avg_sq"]._array
+        m += xp.where(present, (g - m) * (1 - beta1), 0).astype(m.dtype)
+        v += xp.where(present, (g * g - v) * (1 - beta2), 0).astype(v.dtype)
+        step_size = group["lr"] * math.sqrt(1 - beta2 ** step) / (1 - beta1 ** step)
+        upd = m / (xp.sqrt(v) + group["eps"])
+        p -= xp.where(present, step_size * upd, 0).astype(p.dtype)

@@ -1,0 +1,90 @@
+"""``numtorch.save`` / ``numtorch.load`` in PyTorch's own checkpoint formats, and safetensors.
+
+Files written here are read by real ``torch.load`` (``weights_only=True`` included) and files
+written by real ``torch.save`` are read here; neither side needs the other installed. The zip
+layout (torch >= 1.6) is written and read; the legacy (pre-1.6) stream is read.
+
+Differences from torch, because NumPy has no such type: bfloat16 tensors load as float32.
+Tensors placed on a CUDA device by ``map_location`` keep their values but not storage sharing.
+"""
+
+import os
+
+from ._serialization._common import atomic_open
+from ._serialization._read import (  # noqa: F401  (the public safe-globals API)
+    _load_file, _weights_only_default, add_safe_globals, clear_safe_globals,
+    get_safe_globals, safe_globals)
+from ._serialization._safetensors import load_safetensors, save_safetensors  # noqa: F401
+from ._serialization._write import _archive_name, _write_zip
+
+__all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
+           "safe_globals", "save_safetensors", "load_safetensors", "DEFAULT_PROTOCOL"]
+
+DEFAULT_PROTOCOL = 2
+
+
+def save(obj, f, pickle_module=None, pickle_protocol=DEFAULT_PROTOCOL,
+         _use_new_zipfile_serialization=True, _disable_byteorder_record=False):
+    """Save ``obj`` (tensors, state dicts, modules, ...) to ``f`` in PyTorch's zip format.
+
+    Real ``torch.load`` reads the file. A path is written atomically: the checkpoint goes to a
+    temporary file in the same directory, is flushed to disk and then renamed over ``f``, so
+    an error or crash part-way never leaves a half-written file (an existing one stays intact).
+
+    Args:
+        obj: the object to save; tensors inside keep dtype, shape, strides and shared memory.
+        f (str, os.PathLike or file object): where to write (a binary writable file object).
+        pickle_module: unused; numtorch always uses its own pickler (kept for torch's
+            signature).
+        pickle_protocol (int): pickle protocol of the ``data.pkl`` record. Default: 2.
+        _use_new_zipfile_serialization (bool): must stay True; numtorch writes only the zip
+            format (the legacy format is read-only).
+        _disable_byteorder_record (bool): unused, the byte order is always little-endian.
+
+    Raises:
+        RuntimeError: if the legacy format is requested.
+    """
+    if not _use_new_zipfile_serialization:
+        raise RuntimeError("save: numtorch writes only the zip checkpoint format "
+                           "(_use_new_zipfile_serialization=True), got False")
+    if isinstance(f, (str, os.PathLike)):
+        with atomic_open(f) as fh:
+            _write_zip(obj, fh, _archive_name(os.fspath(f)), pickle_protocol)
+        return
+    _write_zip(obj, f, "archive", pickle_protocol)
+
+
+def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
+         **pickle_load_args):
+    """Load an object saved by :func:`save` or by real ``torch.save``.
+
+    Reads the zip format and the legacy (pre-1.6) format. bfloat16 tensors load as float32
+    (NumPy has no bfloat16). Views that shared a storage when saved share memory again.
+
+    Args:
+        f (str, os.PathLike or file object): the checkpoint (a seekable binary file object).
+        map_location: where storages go: None (where they were saved), a device or string
+            (everything there), a dict mapping saved location strings to new ones, or a
+            callable ``(storage, location) -> storage`` (it gets a storage with ``cpu()``,
+            ``cuda()`` and ``to(device)``, and may also return a device or string).
+        pickle_module: unused (kept for torch's signature).
+        weights_only (bool): if True (the default), only tensors, containers, primitive
+            types and globals allowed with :func:`add_safe_globals` may appear; anything
+            else raises ``pickle.UnpicklingError`` without running it. The environment
+            variables ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`` / ``NUMTORCH_FORCE_NO_WEIGHTS_ONLY_
+            LOAD`` set to a non-zero value force False.
+        mmap (bool): unused (storages are always read into memory).
+
+    Returns:
+        The saved object.
+
+    Raises:
+        pickle.UnpicklingError: a disallowed global with ``weights_only=True``, or a corrupt
+            pickle.
+        RuntimeError: a truncated, corrupt or non-checkpoint file.
+    """
+    weights_only = _weights_only_default(weights_only)
+    if isinstance(f, (str, os.PathLike)):
+        with open(f, "rb") as fh:
+            return _load_file(fh, map_location, weights_only)
+    return _load_file(f, map_location, weights_only)
