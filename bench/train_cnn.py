@@ -7,6 +7,10 @@ flatten, linear(9216->128) relu, linear(128->10), cross-entropy, plain SGD; batc
 turns for each repeat (so load from elsewhere slows both); the best time per step of each is
 kept, and the ratio numtorch time / torch time is compared with the goal (<= 2.0).
 
+``--threads N`` gives both libraries N threads (BLAS in numtorch, intra-op in torch); on a
+machine busy with other work, ``--threads 1`` gives the steadier comparison, because spinning
+BLAS worker threads compete for the cores.
+
 Pieces numtorch may not have yet fall back to compositions of what it has: max-pool as
 ``reshape(...).amax``, cross-entropy as ``log_softmax`` plus ``gather``, SGD as an in-place
 update under ``no_grad``. ``--profile`` prints a cProfile of the numtorch steps instead.
@@ -124,7 +128,13 @@ def main():
     parser.add_argument("--steps", type=int, default=3, help="timed steps per repeat")
     parser.add_argument("--repeats", type=int, default=5, help="repeats (best is kept)")
     parser.add_argument("--profile", action="store_true", help="cProfile numtorch's steps")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="BLAS/intra-op threads for both libraries (default: theirs)")
     args = parser.parse_args()
+    if args.threads is not None:
+        numtorch.set_num_threads(args.threads)
+        if torch is not None:
+            torch.set_num_threads(args.threads)
 
     th_layers = None
     fns, names = [], []
@@ -154,8 +164,10 @@ def main():
         l_nt, l_th = float(nt_step().item()), float(fns[1]().item())
         print(f"first-step loss: numtorch {l_nt:.5f}  torch {l_th:.5f}")
     times = best_step_time(fns, args.steps, args.repeats)
+    threads = numtorch.get_num_threads()
     print(f"LeNet-style CNN, batch 64, 1x28x28, SGD ({platform.processor() or platform.machine()},"
-          f" numpy {np.__version__}" + (f", torch {torch.__version__})" if torch else ")"))
+          f" {threads} thread{'s' if threads > 1 else ''}, numpy {np.__version__}"
+          + (f", torch {torch.__version__})" if torch else ")"))
     for name, t in zip(names, times):
         print(f"  {name:9s} {1.0 / t:8.2f} steps/s   {t * 1e3:8.1f} ms/step")
     if torch is not None:

@@ -1044,6 +1044,90 @@ class _TensorMath:
     def masked_select(self, mask):
         return _ops.masked_select(self, mask)
 
+    # sorting and selection (see numtorch/ops/sorting.py)
+    def sort(self, dim=-1, descending=False, stable=False):
+        return _ops.sort(self, dim, descending, stable)
+
+    def argsort(self, dim=-1, descending=False, stable=False):
+        return _ops.argsort(self, dim, descending, stable)
+
+    def msort(self):
+        return _ops.msort(self)
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's name
+        return _ops.topk(self, k, dim, largest, sorted)
+
+    def kthvalue(self, k, dim=-1, keepdim=False):
+        return _ops.kthvalue(self, k, dim, keepdim)
+
+    def median(self, dim=None, keepdim=False):
+        return _ops.median(self, dim, keepdim)
+
+    def nanmedian(self, dim=None, keepdim=False):
+        return _ops.nanmedian(self, dim, keepdim)
+
+    def mode(self, dim=-1, keepdim=False):
+        return _ops.mode(self, dim, keepdim)
+
+    def histc(self, bins=100, min=0, max=0):  # noqa: A002 - torch's names
+        return _ops.histc(self, bins, min, max)
+
+    # matrix structure and index-wise updates (see numtorch/ops/structure.py)
+    def diag(self, diagonal=0):
+        return _ops.diag(self, diagonal)
+
+    def tril(self, diagonal=0):
+        return _ops.tril(self, diagonal)
+
+    def tril_(self, diagonal=0):
+        return _inplace(self, _ops.tril, diagonal)
+
+    def triu(self, diagonal=0):
+        return _ops.triu(self, diagonal)
+
+    def triu_(self, diagonal=0):
+        return _inplace(self, _ops.triu, diagonal)
+
+    def trace(self):
+        return _ops.trace(self)
+
+    def dist(self, other, p=2):
+        return _ops.dist(self, other, p)
+
+    def renorm(self, p, dim, maxnorm):
+        return _ops.renorm(self, p, dim, maxnorm)
+
+    def renorm_(self, p, dim, maxnorm):
+        return _inplace(self, _ops.renorm, p, dim, maxnorm)
+
+    def index_add(self, dim, index, source, *, alpha=1):
+        return _ops.index_add(self, dim, index, source, alpha=alpha)
+
+    def index_add_(self, dim, index, source, *, alpha=1):
+        return _inplace(self, _ops.index_add, dim, index, source, alpha=alpha)
+
+    def index_copy(self, dim, index, source):
+        return _ops.index_copy(self, dim, index, source)
+
+    def index_copy_(self, dim, index, source):
+        return _inplace(self, _ops.index_copy, dim, index, source)
+
+    def index_fill(self, dim, index, value):
+        return _ops.index_fill(self, dim, index, value)
+
+    def index_fill_(self, dim, index, value):
+        return _inplace(self, _ops.index_fill, dim, index, value)
+
+    def masked_scatter(self, mask, source):
+        return _ops.masked_scatter(self, mask, source)
+
+    def masked_scatter_(self, mask, source):
+        return _inplace(self, _ops.masked_scatter, mask, source)
+
+    def masked_copy_(self, mask, source):
+        """The 0.x name of :meth:`masked_scatter_`."""
+        return _inplace(self, _ops.masked_scatter, mask, source)
+
     def index_put(self, indices, values, accumulate=False):
         return _ops.index_put(self, indices, values, accumulate)
 

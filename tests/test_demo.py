@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import numtorch
-from numtorch import demo
+from numtorch.demo import spiral as demo
 
 
 def test_demo_loss_falls_and_accuracy_rises():

@@ -124,6 +124,8 @@ def test_views_share_memory_torch_to_numtorch():
             assert out[k].storage_offset() == sd[k].storage_offset()
         out["base"][4] = 100.0
         assert out["mat"][0, 0].item() == 100.0 and out["t"][0, 1].item() == 100.0
+        again = zipfile.ZipFile(io.BytesIO(_save_bytes(out, numtorch))).namelist()
+        assert len([n for n in again if "/data/" in n]) == 1  # re-saving keeps the sharing
 
 
 # -- parameters, requires_grad, containers ------------------------------------------------
@@ -145,7 +147,9 @@ def _containers(lib):
     return {"ints": [1, -2, 3], "floats": (1.5, float("inf")), "s": "text", "b": b"\x00\xff",
             "none": None, "flag": True, "nested": {"a": [lib.ones(2), {"b": (lib.zeros(1),)}]},
             "size": lib.Size([2, 3]), "dtype": lib.float16, "device": lib.device("cpu"),
-            "set": {1, 2}, "c": 1 + 2j}
+            "set": {1, 2}, "c": 1 + 2j,
+            "repeats": [lib.float16, lib.int64, lib.float16, lib.device("cpu"),
+                        lib.device("cpu"), lib.Size([1]), lib.Size([1])]}
 
 
 def _equal(x, y):
@@ -488,3 +492,40 @@ def test_safetensors_rejects_complex128_and_non_tensors(tmp_path):
     with pytest.raises(TypeError, match="Tensor"):
         serialization.save_safetensors({"c": [1, 2]}, tmp_path / "c.safetensors")
     assert list(tmp_path.iterdir()) == []
+
+
+# -- tensor attributes, torch-pickled modules ---------------------------------------------
+def test_tensor_python_attributes_both_ways():
+    t, p = numtorch.ones(2), numtorch.nn.Parameter(numtorch.zeros(3))
+    t.note, p.tag = "hi", 3
+    th = torch.load(io.BytesIO(_save_bytes([t, p], numtorch)), weights_only=True)
+    assert th[0].note == "hi" and th[1].tag == 3 and isinstance(th[1], torch.nn.Parameter)
+    back = numtorch.load(io.BytesIO(_save_bytes(th, torch)))
+    assert back[0].note == "hi" and back[1].tag == 3
+    assert isinstance(back[1], numtorch.nn.Parameter) and back[1].requires_grad
+
+
+def test_torch_pickled_module_loads_as_numtorch_module():
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.ReLU())
+    data = _save_bytes(model, torch)
+    with pytest.raises(pickle.UnpicklingError, match="Sequential"):
+        numtorch.load(io.BytesIO(data))
+    ours = numtorch.load(io.BytesIO(data), weights_only=False)
+    assert isinstance(ours, numtorch.nn.Sequential)
+    x = np.random.default_rng(0).standard_normal((4, 3)).astype(np.float32)
+    np.testing.assert_allclose(ours(numtorch.from_numpy(x)).detach().numpy(),
+                               model(torch.from_numpy(x)).detach().numpy(), rtol=1e-6)
+
+
+def test_unknown_torch_global_is_an_error_not_an_import():
+    data = b"\x80\x02ctorch\nno_such_thing_here\nq\x00."
+    with pytest.raises(pickle.UnpicklingError, match="no_such_thing_here"):
+        numtorch.load(io.BytesIO(_wrap_zip(data)), weights_only=False)
+
+
+def _wrap_zip(pkl):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("archive/data.pkl", pkl)
+    return buf.getvalue()

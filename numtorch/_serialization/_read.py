@@ -8,6 +8,7 @@ import os
 import pickle
 import struct
 import zipfile
+import zlib
 
 import numpy as np
 
@@ -120,7 +121,8 @@ def _place(array, dtype_name, location, map_location):
     elif isinstance(map_location, dict):
         target = map_location.get(location, location)
     elif callable(map_location):
-        st = _LoadedStorage(array, dtype_name, as_device(location))
+        st = _LoadedStorage(array, _dtype._BY_NAME.get(dtype_name, _dtype.float32),
+                            as_device(location))
         res = map_location(st, location)
         target = location if res is None else (
             res.device if isinstance(res, _LoadedStorage) else res)
@@ -299,6 +301,8 @@ class _Unpickler(pickle.Unpickler):
 
 
 def _storage_from_bytes(raw, dtype_name, numel, key, byteorder):
+    if isinstance(raw, np.ndarray):
+        return raw  # already read into a private native array of the right size
     npdt = _NP[dtype_name]
     if byteorder == "big":
         npdt = npdt.newbyteorder(">")
@@ -348,11 +352,33 @@ def _load_zip(zf, map_location, weights_only):
         byteorder = zf.read(prefix + "byteorder").decode().strip()
 
     def read(key, dtype_name, numel):
+        name = f"{prefix}data/{key}"
         try:
-            return zf.read(f"{prefix}data/{key}")
+            info = zf.getinfo(name)
         except KeyError:
             raise RuntimeError(f"load: storage record data/{key} is missing from the "
                                f"checkpoint (corrupt file)") from None
+        native = np.dtype(_dtype._BY_NAME[dtype_name].np) if dtype_name != _BF16 else None
+        if (info.compress_type != zipfile.ZIP_STORED or not hasattr(zf.fp, "readinto")
+                or native is None or byteorder != "little" or not native.isnative
+                or info.file_size != numel * native.itemsize):
+            return zf.read(info)
+        # torch stores storages uncompressed: read the bytes straight into the array that
+        # becomes the storage (one copy; zipfile's reader would make two), then check the CRC
+        out = np.empty(numel, dtype=native)
+        buf = out.view(np.uint8)
+        fp = zf.fp
+        fp.seek(info.header_offset)
+        head = fp.read(30)
+        if len(head) < 30 or head[:4] != b"PK\x03\x04":
+            raise RuntimeError(f"load: bad local header for storage record data/{key} "
+                               f"(corrupt checkpoint)")
+        name_len, extra_len = struct.unpack("<HH", head[26:30])
+        fp.seek(info.header_offset + 30 + name_len + extra_len)
+        if fp.readinto(buf) != len(buf) or zlib.crc32(buf) != info.CRC:
+            raise RuntimeError(f"load: storage record data/{key} is truncated or corrupt "
+                               f"(size or CRC-32 mismatch)")
+        return out
 
     loader = _make_loader(read, map_location, byteorder)
     return _Unpickler(io.BytesIO(zf.read(pkl[0])), weights_only, loader).load()

@@ -151,8 +151,7 @@ class _PendingReduce:
 
 
 # dtype objects are pickled as the GLOBAL ``torch float32``, as torch does
-_Pickler.dispatch[_dtype.dtype] = lambda self, obj: self._save_marker(
-    _Global("torch", obj.name))
+_Pickler.dispatch[_dtype.dtype] = lambda self, obj: self.save(_Global("torch", obj.name))
 
 
 def _archive_name(f):

@@ -7,3 +7,4 @@ from .modules import *  # noqa: F401,F403
 from .modules import Module  # noqa: F401
 from . import functional  # noqa: F401
 from . import init  # noqa: F401
+from . import utils  # noqa: F401

@@ -38,7 +38,11 @@ from . import blas, decomp, lapack_legacy, least_squares, linsolve, lu_decomp
 _la = (decomp.__all__ + lu_decomp.__all__ + linsolve.__all__ + least_squares.__all__
        + blas.__all__ + lapack_legacy.__all__)
 
-__all__ = _ew + _red + _shape + _idx + _lin + _sm + _la
+from .sorting import *  # noqa: F401,F403
+from .structure import *  # noqa: F401,F403
+from . import sorting, structure
+
+__all__ = _ew + _red + _shape + _idx + _lin + _sm + _la + sorting.__all__ + structure.__all__
 
 
 def zeros_like(t):

@@ -97,7 +97,13 @@ class LeakyRelu(_Pointwise):
     """y = x if x > 0 else slope * x; dy/dx = 1 for x > 0, else slope (slope at 0)."""
 
     def kernel(self, xp, x):
-        return _select(xp, x > 0, x, x * self.negative_slope, x.dtype)
+        # x and slope * x are ordered by the sign of x: one max (min for slopes above 1)
+        # selects without a mask, and maximum/minimum propagate NaN
+        slope = self.negative_slope
+        y = x * slope
+        if slope == 0:  # +inf * 0 is NaN, which max would pick; torch keeps +inf (-inf -> NaN)
+            return _select(xp, x > 0, x, y, x.dtype)
+        return (xp.maximum if slope <= 1 else xp.minimum)(x, y, out=y)
 
     def backward(self, grad):
         return LeakyReluBackward.apply(self.saved_inputs(), grad,
@@ -110,7 +116,13 @@ class LeakyReluBackward(_LinearBackward):
     _params = ("negative_slope",)
 
     def kernel(self, xp, x, g):
-        return _select(xp, x > 0, g, g * self.negative_slope, g.dtype)
+        slope = self.negative_slope
+        f = xp.empty_like(g)
+        xp.greater(x, 0, out=f, casting="unsafe")  # 1.0 / 0.0 straight into a float buffer
+        f *= 1 - slope
+        f += slope
+        f *= g
+        return f
 
 
 class Hardshrink(_Pointwise):
@@ -184,11 +196,16 @@ class HardswishBackward(_Pointwise):
     """g_x = g * slope(x); d/dg = slope(x), d/dx = g / 3 for -3 < x < 3, else 0."""
 
     def kernel(self, xp, x, g):
+        # slope = (x/3 + 1/2 where |x| < 3, else 0) + (1 - [x < 3]): 0 at and below -3, 1 from
+        # 3 up and for NaN (as torch); the 0/1 mask is written straight into a float buffer
         dt = g.dtype
         slope = x / dt.type(3)
         slope += dt.type(0.5)
-        slope = _select(xp, x < 3, slope, 1, dt)  # x >= 3 (and NaN) passes the gradient
-        slope = _keep(x <= -3, slope, invert=True)
+        slope = _keep(xp.abs(x) < 3, slope)  # bits, not a product: inf * 0 would be NaN
+        f = xp.empty_like(slope)
+        xp.less(x, 3, out=f, casting="unsafe")
+        xp.subtract(dt.type(1), f, out=f)
+        slope += f
         slope *= g
         return slope
 

@@ -70,11 +70,17 @@ def _windows(xp, x, kernel, stride, dilation, out):
     return helpers_for(xp).as_strided(x, shape, strides)
 
 
-def _cols_view(xp, x, kernel, stride, padding, dilation):
-    """im2col as a strided view ``(C, *kernel, N, *out)`` (GEMM order), and ``out``."""
+def _cols_view(xp, x, kernel, stride, padding, dilation, out=None):
+    """im2col as a strided view ``(C, *kernel, N, *out)`` (GEMM order), and ``out``.
+
+    ``out`` may ask for fewer positions than fit: the adjoint of a transposed convolution
+    whose output padding exceeds its stride (allowed below the dilation) has only as many
+    outputs as that convolution had inputs.
+    """
     nd = len(kernel)
     xpad = _pad_zeros(xp, x, padding)
-    out = out_size(x.shape[2:], kernel, stride, padding, dilation)
+    if out is None:
+        out = out_size(x.shape[2:], kernel, stride, padding, dilation)
     win = _windows(xp, xpad, kernel, stride, dilation, out)
     axes = (1,) + tuple(range(2 + nd, 2 + 2 * nd)) + (0,) + tuple(range(2, 2 + nd))
     return win.transpose(axes), out
@@ -142,11 +148,11 @@ def _matmul(xp, a, b, out=None):
     return xp.matmul(a, b, out=out)
 
 
-def _conv_forward(xp, x, w, b, stride, padding, dilation, groups):
+def _conv_forward(xp, x, w, b, stride, padding, dilation, groups, out=None):
     """y = conv(x, w) + b, im2col and GEMM block by block (see ``_chunk``)."""
     kernel = w.shape[2:]
     nd = len(kernel)
-    view, out = _cols_view(xp, x, kernel, stride, padding, dilation)
+    view, out = _cols_view(xp, x, kernel, stride, padding, dilation, out)
     n, o = x.shape[0], w.shape[0]
     length = _prod(out)
     wm = w.reshape(groups, o // groups, -1)
@@ -169,7 +175,7 @@ def _conv_forward(xp, x, w, b, stride, padding, dilation, groups):
 def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
     """dw = the weight gradient of conv(x, w) for output gradient ``gy``, blocked as above."""
     nd = len(kernel)
-    view, out = _cols_view(xp, x, kernel, stride, padding, dilation)
+    view, out = _cols_view(xp, x, kernel, stride, padding, dilation, tuple(gy.shape[2:]))
     n, o = gy.shape[:2]
     length = _prod(out)
     gy3 = gy.reshape(n, o, length)
@@ -252,7 +258,7 @@ class Conv(Op):
     def forward(self, x, w, b=None):
         self.save_inputs(x, w)
         return _conv_forward(self.xp, x, w, b, self.stride, self.padding, self.dilation,
-                             self.groups)
+                             self.groups, self.__dict__.get("out"))
 
     def backward(self, grad):
         x, w = self.saved_inputs()
@@ -285,7 +291,7 @@ class ConvTranspose(Op):
         nd = w.ndim - 2
         args = dict(stride=self.stride, padding=self.padding, dilation=self.dilation,
                     groups=self.groups)
-        gx = Conv.apply(grad, w, **args) if needs[0] else None
+        gx = Conv.apply(grad, w, out=tuple(x.shape[2:]), **args) if needs[0] else None
         gw = ConvWeight.apply(grad, x, kernel=tuple(w.shape[2:]), **args) if needs[1] else None
         if len(needs) == 2:
             return gx, gw
@@ -307,7 +313,7 @@ class ConvWeight(Op):
         args = dict(stride=self.stride, padding=self.padding, dilation=self.dilation,
                     groups=self.groups)
         gx = ConvTranspose.apply(gy, gg, size=tuple(x.shape[2:]), **args) if nx else None
-        ggy = Conv.apply(x, gg, **args) if ngy else None
+        ggy = Conv.apply(x, gg, out=tuple(gy.shape[2:]), **args) if ngy else None
         return gx, ggy
 
 

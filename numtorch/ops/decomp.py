@@ -1,4 +1,5 @@
-"""Matrix factorizations: Cholesky, QR, SVD, symmetric and general eigendecomposition, LU.
+"""Matrix factorizations: Cholesky, QR (and its Householder form), SVD, symmetric and general
+eigendecomposition. (LU is in lu_decomp.py.)
 
 Each factorization is one ``Op`` whose forward calls NumPy's batched LAPACK wrappers (through
 ``self.xp``) and whose backward is written with numtorch ops, so second derivatives work.
@@ -14,12 +15,13 @@ import warnings
 
 import numpy as np
 
-from .. import return_types
+from .. import _dtype, return_types
 from .._tensor import _make
 from ..autograd.graph import Op
+from ..backend import xp_of
 from ._lautil import (
     LinAlgError, check_float, check_matrix, check_square, check_tensor, conj, diag_embed,
-    diagonal, disp, eye_like, mH, not_pd_error, real, tril,
+    diagonal, disp, eye_like, mH, not_pd_error, real, to_complex, to_numpy, tril,
 )
 
 __all__ = ["cholesky", "qr", "svd", "geqrf", "orgqr", "ormqr"]
@@ -100,7 +102,7 @@ def cholesky(input, upper=False, *, out=None):
                   "upper=True.", UserWarning, stacklevel=2)
     check_matrix("cholesky", input)
     check_square("cholesky", input)
-    if input.dtype._category < 2 or input.dtype.itemsize == 2:
+    if input.dtype._category < _dtype._FLOAT or input.dtype.itemsize == 2:
         raise _not_implemented_dtype("cholesky_cpu", input)
     return _out(cholesky_factor(input, upper, "cholesky"), out)
 
@@ -131,9 +133,9 @@ class Eigh(Op):
             return (v * gl.unsqueeze(-2)) @ vh
         vhgv = vh @ gv
         skew = 0.5 * (vhgv - mH(vhgv))
-        eye = eye_like(v)
-        gaps = w.unsqueeze(-2) - w.unsqueeze(-1) + eye
-        inner = where(_make(eye._array != 0), diag_embed(gl).to(skew.dtype), skew / gaps)
+        gaps = w.unsqueeze(-2) - w.unsqueeze(-1) + eye_like(v)
+        on_diag = _make(self.xp.eye(v.shape[-1], dtype=bool))
+        inner = where(on_diag, diag_embed(gl).to(skew.dtype), skew / gaps)
         return v @ inner @ vh
 
 
@@ -143,7 +145,7 @@ def eigh(input, UPLO="L", vectors=True, fn="linalg.eigh"):
     check_tensor(fn, input, "input")
     check_matrix("linalg.eigh", input)
     check_square("linalg.eigh", input)
-    if input.dtype._category < 2 or input.dtype.itemsize == 2:
+    if input.dtype._category < _dtype._FLOAT or input.dtype.itemsize == 2:
         raise _not_implemented_dtype("linalg_eigh_cpu", input)
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
@@ -165,11 +167,14 @@ class Eig(Op):
             raise RuntimeError("torch.linalg.eig: input tensor should not contain infs or NaNs.")
         cdt = np.result_type(a.dtype, np.complex64)
         self.real_input = a.dtype.kind != "c"
+        # array libraries without a general eigensolver (CuPy) compute it on the host
+        lib = xp if hasattr(xp.linalg, "eig") else np
+        host = a if lib is xp else to_numpy(a)
         if self.vectors or self._recording:
-            w, v = xp.linalg.eig(a)
-            return (self.save_output(w.astype(cdt, copy=False), 0),
-                    self.save_output(v.astype(cdt, copy=False), 1))
-        return xp.linalg.eigvals(a).astype(cdt, copy=False)
+            w, v = lib.linalg.eig(host)
+            w, v = xp.asarray(w.astype(cdt, copy=False)), xp.asarray(v.astype(cdt, copy=False))
+            return self.save_output(w, 0), self.save_output(v, 1)
+        return xp.asarray(lib.linalg.eigvals(host).astype(cdt, copy=False))
 
     def backward(self, gl, gv):
         from .elementwise import where
@@ -189,8 +194,6 @@ class Eig(Op):
                                    "are specified up to multiplication by e^{i phi}. The "
                                    "specified loss function depends on this quantity, so it is "
                                    "ill-defined.")
-            from ._lautil import to_complex
-
             vhgv = vhgv - vh @ (v * to_complex(real(d), v._array.dtype).unsqueeze(-2))
             wc = conj(w)
             gaps = wc.unsqueeze(-2) - wc.unsqueeze(-1) + eye_like(v)
@@ -205,7 +208,7 @@ def _eig_checks(fn, input):
     check_tensor(fn, input, "input")
     check_matrix(fn, input)
     check_square(fn, input)
-    if input.dtype._category < 2:
+    if input.dtype._category < _dtype._FLOAT:
         raise RuntimeError(f"Unknown Complex ScalarType for {disp(input)}")
     if input.dtype.itemsize == 2:
         raise _not_implemented_dtype("linalg_eig_out_cpu", input)
@@ -309,8 +312,7 @@ def svd(input, some=True, compute_uv=True, *, out=None):
     _svd_checks("svd", input)
     if not compute_uv:
         _, s, _ = svd_parts(input, False, False)
-        xp = np if type(input._array) is np.ndarray else None
-        xp = xp or __import__("numtorch").backend.xp_of(input._array)
+        xp = xp_of(input._array)
         m, n = input.shape[-2:]
         batch = tuple(input.shape[:-2])
         u = _make(xp.zeros(batch + (m, m), dtype=input._array.dtype))
@@ -504,8 +506,7 @@ def ormqr(input, tau, other, left=True, transpose=False, *, out=None):
     check_tensor("ormqr", input, "input")
     m = input.shape[-2]
     k = tau.shape[-1]
-    need = m if left else other.shape[-1]
-    if other.shape[-2 if left else -1] != need or need != m:
+    if other.shape[-2 if left else -1] != m:
         raise RuntimeError(f"torch.ormqr: other.shape[{-2 if left else -1}] must be equal to "
                            f"input.shape[-2]")
     vecs = _reflectors(input, k)

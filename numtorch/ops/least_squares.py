@@ -6,7 +6,7 @@ the derivative of the pseudo-inverse, written with numtorch ops.
 
 import numpy as np
 
-from .. import return_types
+from .. import _dtype, return_types
 from .._tensor import _make
 from ..autograd.graph import Op
 from ._lautil import check_tensor, disp, mH
@@ -70,7 +70,7 @@ def _tol_array(xp, value, dtype, batch):
 def pinv_impl(A, atol=None, rtol=None, hermitian=False, fn="linalg.pinv"):
     """The pseudo-inverse with linalg.pinv's tolerance rules."""
     check_tensor(fn, A, "input")
-    if A._array.ndim < 2 or A.dtype._category < 2 or A.dtype.itemsize == 2:
+    if A._array.ndim < 2 or A.dtype._category < _dtype._FLOAT or A.dtype.itemsize == 2:
         shape = ", ".join(str(s) for s in A.shape)
         raise RuntimeError(f"linalg.pinv({disp(A)}{{[{shape}]}}): expected a tensor with 2 or "
                            f"more dimensions of float, double, cfloat or cdouble types")
@@ -143,7 +143,7 @@ def lstsq_impl(A, B, rcond=None, driver=None, fn="torch.linalg.lstsq"):
     check_tensor(fn, B, "other")
     if A._array.ndim < 2:
         raise RuntimeError(f"{fn}: input must have at least 2 dimensions.")
-    if A.dtype._category < 2 or A.dtype.itemsize == 2:
+    if A.dtype._category < _dtype._FLOAT or A.dtype.itemsize == 2:
         raise RuntimeError("This function doesn't handle types other than float and double")
     if A.dtype is not B.dtype:
         raise RuntimeError(f"{fn}: Expected input and other to have the same dtype, but got "

@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from .. import return_types
+from .. import _dtype, return_types
 from ..autograd.graph import Op
 from ._lautil import (
     LinAlgError, batch_prefix, check_float, check_matrix, check_square, check_tensor, conj, disp,
@@ -118,7 +118,7 @@ def det_impl(A, fn="linalg.det"):
     check_tensor(fn, A, "A")
     check_matrix(fn, A)
     check_square(fn, A)
-    if A.dtype._category < 2:
+    if A.dtype._category < _dtype._FLOAT:
         raise RuntimeError(f"{fn}: Expected a floating point or complex tensor as input. Got "
                            f"{disp(A)}")
     if A.dtype.itemsize == 2:
@@ -312,7 +312,7 @@ def solve_triangular_checked(A, B, upper, left, unitriangular, fn="linalg.solve_
         raise RuntimeError(f"{fn}: The input tensor B must have at least 2 dimensions.")
     check_matrix(fn, A)
     check_square(fn, A)
-    if A.dtype._category < 2 or A.dtype.itemsize == 2:
+    if A.dtype._category < _dtype._FLOAT or A.dtype.itemsize == 2:
         raise _nie("triangular_solve_cpu", A)
     if B.dtype is not A.dtype:
         B = B.to(A.dtype)
@@ -327,7 +327,7 @@ def solve_triangular_checked(A, B, upper, left, unitriangular, fn="linalg.solve_
 
 def _check_b_a(fn_kernel, b, A, what):
     """The checks torch.triangular_solve and cholesky_solve share."""
-    if A.dtype._category < 2 or A.dtype.itemsize == 2:
+    if A.dtype._category < _dtype._FLOAT or A.dtype.itemsize == 2:
         raise _nie(fn_kernel, A)
     if b.dtype is not A.dtype:
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
@@ -447,7 +447,7 @@ def cholesky_inverse(input, upper=False, *, out=None):
     check_tensor("cholesky_inverse", input, "input")
     check_matrix("cholesky_inverse", input)
     check_square("cholesky_inverse", input)
-    if input.dtype._category < 2 or input.dtype.itemsize == 2:
+    if input.dtype._category < _dtype._FLOAT or input.dtype.itemsize == 2:
         raise _nie("cholesky_inverse_out_cpu", input)
     eye = eye_like(input)
     if input._array.ndim > 2:

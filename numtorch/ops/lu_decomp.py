@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from .. import return_types
+from .. import _dtype, return_types
 from .._tensor import _make
 from ..autograd.graph import Op
 from ._lautil import (
@@ -41,17 +41,15 @@ class LUFactor(Op):
             with np.errstate(all="ignore"), warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # SciPy warns about exactly singular input
                 lu, piv = sl.lu_factor(a, check_finite=False)
-            diag = xp.diagonal(lu, axis1=-2, axis2=-1)
-            zero = diag == 0
-            info = xp.where(zero.any(-1), zero.argmax(-1) + 1, 0).astype(xp.int32)
         else:
-            lu, piv, info = lu_factor_array(xp, a)
-        self.info = info
-        return self.save_output(lu), (piv + 1).astype(xp.int32)
+            lu, piv, _ = lu_factor_array(xp, a)
+        pivots = (piv + 1).astype(xp.int32)
+        self.save(pivots=pivots)
+        return self.save_output(lu), pivots
 
     def backward(self, glu, gpiv):
         lu_ = self.saved_output()
-        perm = permutation_matrix(self.saved_pivots, lu_)
+        perm = permutation_matrix(self.saved("pivots"), lu_)
         return lu_factor_backward(lu_, perm, glu)
 
 
@@ -101,15 +99,12 @@ def lu_factor_parts(A, pivot, fn, check):
     if A._array.ndim < 2:
         raise RuntimeError(f"{fn}: Expected tensor with 2 or more dimensions. Got size: "
                            f"{list(A.shape)} instead")
-    if A.dtype._category < 2 or A.dtype.itemsize == 2:
+    if A.dtype._category < _dtype._FLOAT or A.dtype.itemsize == 2:
         raise NotImplementedError(f"\"lu_cpu\" not implemented for '{disp(A)}'")
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     node_out = LUFactor.apply(A)
     lu_, piv = node_out
-    node = lu_.grad_fn
-    if node is not None:
-        node.saved_pivots = piv._array
     info = lu_info(lu_)
     if check:
         idx, k = first_failure(info._array, A.shape[:-2])
@@ -178,7 +173,7 @@ def lu(A, pivot=True, get_infos=False, out=None):
                   "torch.linalg.lu_factor_ex.", UserWarning, stacklevel=2)
     lu_, piv, info = lu_factor_parts(A, pivot, "torch.lu_factor", check=not get_infos)
     if get_infos:
-        return _out((lu_, piv, info), out)
+        return _out(return_types._lu_with_info((lu_, piv, info)), out)
     return _out((lu_, piv), out)
 
 

@@ -4,7 +4,7 @@ Batch, layer, group and instance norm all reduce to "standardise over some dims"
 by an affine map. Composed from ``mean``/``var``/``sub``/``div``/``mul``/``add`` ops that costs
 about ten passes over the input and as many saved temporaries, and the composed backward is
 longer still. ``NormalizeAffine`` computes the statistics with one einsum pass each, saves the
-normalised input and the inverse standard deviation, and its fused backward
+centred (or normalised) input and the inverse standard deviation, and its fused backward
 (``NormalizeAffineBackward``) gets the weight and bias gradients from the sums the input
 gradient needs anyway (speed and memory). That backward's own backward is composed of
 numtorch ops and the two-output ``Normalize``/``NormalizeBackward`` pair below, so gradients
@@ -83,7 +83,6 @@ class Normalize(Op):
     """
 
     stats = None
-
 
     def forward(self, x):
         xhat, invstd = _center(self, x)
@@ -204,6 +203,10 @@ class NormalizeAffineBackward(Op):
             self.save_inputs(gy, x, w)
         else:
             self.save_inputs(gy, x)
+        if gy.size == 0:  # no values: every gradient is an empty sum (not 0 * NaN stats)
+            shapes = {"x": gy.shape, "w": self.w_shape, "b": self.b_shape}
+            out = tuple(xp.zeros(shapes[k], dtype=gy.dtype) for k in self.outs)
+            return out if len(out) > 1 else out[0]
         count = gy.dtype.type(n)
         # a weight constant over each group folds into the scale: no h = gy * w pass
         folded = w is None or _per_group(w.shape, gy.ndim, dims)

@@ -13,3 +13,4 @@ from .lbfgs import LBFGS  # noqa: F401
 from .nadam import NAdam  # noqa: F401
 from .radam import RAdam  # noqa: F401
 from .sparse_adam import SparseAdam  # noqa: F401
+from . import lr_scheduler  # noqa: F401

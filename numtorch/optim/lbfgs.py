@@ -21,7 +21,7 @@ def _cubic_min(x1, f1, g1, x2, f2, g2, bounds=None):
     d1 = g1 + g2 - 3 * (f1 - f2) / (x1 - x2)
     d2_sq = d1 ** 2 - g1 * g2
     if d2_sq >= 0:
-        d2 = np.sqrt(d2_sq)
+        d2 = d2_sq ** 0.5
         if x1 <= x2:
             pos = x2 - (x2 - x1) * ((g2 + d2 - d1) / (g2 - g1 + 2 * d2))
         else:
@@ -34,7 +34,7 @@ def _strong_wolfe(obj, x, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1e-
                   max_ls=25):
     """Bracket then zoom until the strong Wolfe conditions hold; returns
     ``(loss, flat_grad, t, evaluations)``."""
-    d_norm = np.abs(d).max()
+    d_norm = abs(d).max()
     g = g.copy()
     f_new, g_new = obj(x, t, d)
     evals = 1
@@ -203,7 +203,7 @@ class LBFGS(Optimizer):
         evals = 1
         state["func_evals"] += 1
         flat_grad = self._flat_grad()
-        if np.abs(flat_grad).max() <= tol_grad:
+        if abs(flat_grad).max() <= tol_grad:
             return orig_loss
         d, t = _raw(state.get("d")), _raw(state.get("t"))
         old_dirs, old_stps = _raw(state.get("old_dirs")), _raw(state.get("old_stps"))
@@ -246,7 +246,7 @@ class LBFGS(Optimizer):
             prev_flat_grad = flat_grad.copy()
             prev_loss = loss
             if state["n_iter"] == 1:
-                t = min(1.0, 1.0 / np.abs(flat_grad).sum()) * lr
+                t = min(1.0, 1.0 / abs(flat_grad).sum()) * lr
             else:
                 t = lr
             gtd = flat_grad.dot(d)
@@ -261,7 +261,7 @@ class LBFGS(Optimizer):
                     lambda x, tt, dd: self._evaluate(closure, x, tt, dd),
                     x0, t, d, loss, flat_grad, gtd)
                 self._add_grad(t, d)
-                opt_cond = np.abs(flat_grad).max() <= tol_grad
+                opt_cond = abs(flat_grad).max() <= tol_grad
             else:
                 self._add_grad(t, d)
                 opt_cond = False
@@ -269,13 +269,13 @@ class LBFGS(Optimizer):
                     with enable_grad():
                         loss = float(closure())
                     flat_grad = self._flat_grad()
-                    opt_cond = np.abs(flat_grad).max() <= tol_grad
+                    opt_cond = abs(flat_grad).max() <= tol_grad
                     ls_evals = 1
             evals += ls_evals
             state["func_evals"] += ls_evals
             if n_iter == max_iter or evals >= max_eval or opt_cond:
                 break
-            if np.abs(d * t).max() <= tol_change or abs(loss - prev_loss) < tol_change:
+            if abs(d * t).max() <= tol_change or abs(loss - prev_loss) < tol_change:
                 break
         state["d"], state["t"] = _wrap(d), t if not isinstance(t, np.generic) else float(t)
         state["old_dirs"], state["old_stps"] = _wrap(old_dirs), _wrap(old_stps)

@@ -81,7 +81,8 @@ class Optimizer:
             if not isinstance(p, Tensor):
                 raise TypeError(f"optimizer can only optimize Tensors, but one of the params is "
                                 f"{type(p).__name__}")
-            if not p.is_leaf:
+            # a non-leaf is fine when it keeps its .grad, or for differentiable optimizers
+            if not (self.defaults.get("differentiable") or p.is_leaf or p.retains_grad):
                 raise ValueError("can't optimize a non-leaf Tensor")
         if len({id(p) for p in params}) != len(params):
             warnings.warn("optimizer contains a parameter group with duplicate parameters; in "

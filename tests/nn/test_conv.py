@@ -14,6 +14,7 @@ from numtorch.ops import conv as conv_ops
 from tests.oracle import check_module, check_op, check_raises
 
 DTYPES = ["float64", "float32"]
+BIAS_DTYPES = [(True, "float64"), (False, "float64"), (True, "float32")]
 
 
 @pytest.fixture
@@ -51,8 +52,7 @@ def _conv(t, nd):
     return getattr(t.nn.functional, f"conv{nd}d")
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("bias,dtype", BIAS_DTYPES)
 @pytest.mark.parametrize("nd,sx,sw,kw", CONV_CASES)
 def test_conv_matches_torch(nd, sx, sw, kw, bias, dtype):
     shapes = [sx, sw] + ([(sw[0],)] if bias else [])
@@ -71,13 +71,13 @@ TRANSPOSE_CASES = [
     (2, (2, 3, 3, 3), (3, 2, 3, 3), dict(stride=2, padding=1, output_padding=1)),
     (2, (3, 4, 4), (3, 2, 1, 1), dict(stride=2)),
     (2, (1, 2, 4, 4), (2, 2, 3, 3), dict(padding=2)),
+    (2, (2, 2, 3, 4), (2, 3, 2, 3), dict(dilation=2, output_padding=(1, 0))),
     (3, (2, 2, 3, 2, 3), (2, 3, 2, 2, 2), dict(stride=2, output_padding=1)),
     (3, (1, 4, 2, 3, 2), (4, 1, 3, 2, 2), dict(padding=(1, 0, 1), groups=4, dilation=(2, 1, 1))),
 ]
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("bias,dtype", BIAS_DTYPES)
 @pytest.mark.parametrize("nd,sx,sw,kw", TRANSPOSE_CASES)
 def test_conv_transpose_matches_torch(nd, sx, sw, kw, bias, dtype):
     groups = kw.get("groups", 1)
@@ -344,6 +344,11 @@ CONV_ERRORS = [
     (lambda t, x, w: t.nn.functional.conv1d(x, w), [_z(1, 6, 5), _z(4, 6, 3, 3)]),
     (lambda t, x, w: t.nn.functional.conv2d(x, w), [_z(1, 6, 5, 5), _z(4, 6)]),
     (lambda t, x, w: t.nn.functional.conv2d(x, w), [_z(2, 6, 5, 5), _z(0, 6, 3, 3)]),
+    (lambda t, x, w: t.nn.functional.conv2d(x, w), [_z(1, 4, 8, 8), _z(4, 4, 0, 3)]),
+    (lambda t, x, w: t.nn.functional.conv1d(x, w), [_z(1, 4, 8), _z(4, 4, 0)]),
+    (lambda t, x, w: t.nn.functional.conv3d(x, w), [_z(1, 4, 8, 8, 8), _z(4, 4, 0, 3, 3)]),
+    (lambda t, x, w: t.nn.functional.conv_transpose2d(x, w), [_z(1, 4, 8, 8), _z(4, 4, 0, 3)]),
+    (lambda t, x, w: t.nn.functional.conv2d(x, w), [_z(1, 4, 8, 8), _z(4, 4, 3, 3, 3)]),
     (lambda t, x, w: t.nn.functional.conv2d(x, w), [_z(2, 6, 0, 5), _z(4, 6, 3, 3)]),
     (lambda t, x, w: t.nn.functional.conv2d(x, w), [_z(1, 3, 6, 6, dtype=np.bool_),
                                                    _z(4, 3, 3, 3, dtype=np.bool_)]),

@@ -40,6 +40,11 @@ FUNCTIONAL = {
     "ln_plain": (lambda t, x: t.nn.functional.layer_norm(x, (3, 5)), [(2, 3, 5)], True),
     "ln_weight_only": (lambda t, x, w: t.nn.functional.layer_norm(x, (4,), w), [(3, 4), (4,)],
                        True),
+    "ln_empty_batch": (lambda t, x, w, b: t.nn.functional.layer_norm(x, (3,), w, b),
+                       [(0, 3), (3,), (3,)], True),
+    "ln_empty_group": (lambda t, x: t.nn.functional.layer_norm(x, (0,)), [(2, 0)], True),
+    "bn_train_empty_batch": (lambda t, x, w, b: t.nn.functional.batch_norm(
+        x, None, None, w, b, training=True), [(0, 3), (3,), (3,)], True),
     "gn": (lambda t, x, w, b: t.nn.functional.group_norm(x, 2, w, b),
            [(4, 6, 5), (6,), (6,)], True),
     "gn_4d": (lambda t, x, w, b: t.nn.functional.group_norm(x, 3, w, b),
@@ -474,3 +479,14 @@ F_ERRORS = [
 def test_bad_input_raises_like_torch(case):
     fn, match = F_ERRORS[case]
     check_raises(fn, match=match)
+
+
+def test_normalize_writes_into_out():
+    x = np.random.default_rng(0).standard_normal((3, 4))
+    res = []
+    for lib in (numtorch, torch):
+        out = lib.empty(3, 4, dtype=lib.float64)
+        r = lib.nn.functional.normalize(lib.from_numpy(x.copy()), dim=0, out=out)
+        assert r is out
+        res.append(out)
+    assert_same(res[0], res[1], 1e-12, 1e-12)

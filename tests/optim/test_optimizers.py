@@ -189,7 +189,8 @@ def _to_torch(t):
 
 
 def _continue(lib, opt, w, b, steps=3, use_closure=False):
-    closure = _closure(lib, opt, w, b, X, False)
+    sparse = isinstance(opt, lib.optim.SparseAdam)
+    closure = _closure(lib, opt, w, b, X_SPARSE if sparse else X, sparse)
     out = []
     for _ in range(steps):
         if use_closure:
@@ -202,7 +203,8 @@ def _continue(lib, opt, w, b, steps=3, use_closure=False):
 
 
 SD_CASES = CASES[1::2] + [("LBFGS", dict(history_size=3, max_iter=4, lr=0.5)),
-                          ("LBFGS", dict(line_search_fn="strong_wolfe", max_iter=4))]
+                          ("LBFGS", dict(line_search_fn="strong_wolfe", max_iter=4)),
+                          ("SparseAdam", dict(lr=0.05))]
 
 
 def _state_keys(sd):
@@ -213,7 +215,8 @@ def _state_keys(sd):
 @pytest.mark.parametrize("name,kwargs", SD_CASES, ids=lambda v: str(v))
 def test_state_dict_torch_to_numtorch(name, kwargs, convert):
     closure = name == "LBFGS"
-    _, t_opt = _trajectory(torch, name, kwargs, use_closure=closure, steps=3)
+    _, t_opt = _trajectory(torch, name, kwargs, use_closure=closure, steps=3,
+                           sparse=name == "SparseAdam")
     sd = t_opt.state_dict()
     tw, tb = t_opt.param_groups[0]["params"][0], t_opt.param_groups[0]["params"][1]
     w = numtorch.nn.Parameter(_to_ours(tw))
@@ -230,7 +233,8 @@ def test_state_dict_torch_to_numtorch(name, kwargs, convert):
 @pytest.mark.parametrize("name,kwargs", SD_CASES, ids=lambda v: str(v))
 def test_state_dict_numtorch_to_torch(name, kwargs):
     closure = name == "LBFGS"
-    _, opt = _trajectory(numtorch, name, kwargs, use_closure=closure, steps=3)
+    _, opt = _trajectory(numtorch, name, kwargs, use_closure=closure, steps=3,
+                         sparse=name == "SparseAdam")
     w, b = opt.param_groups[0]["params"]
     tw = torch.nn.Parameter(_to_torch(w))
     tb = torch.nn.Parameter(_to_torch(b))
@@ -369,3 +373,35 @@ def test_float32_stays_float32():
             for v in opt.state[p].values():
                 if isinstance(v, numtorch.Tensor):
                     assert v.dtype == numtorch.float32, name
+
+
+@pytest.mark.parametrize("how", ["retain_grad", "differentiable"])
+def test_non_leaf_allowed(how):
+    for lib in (numtorch, torch):
+        x = lib.ones(3, requires_grad=True) * 2
+        if how == "retain_grad":
+            x.retain_grad()
+            lib.optim.SGD([x], lr=0.1)
+        else:
+            lib.optim.SGD([x], lr=0.1, differentiable=True)
+
+
+@pytest.mark.parametrize("name,kwargs", [("Adam", {}), ("NAdam", {}), ("RMSprop",
+                                         dict(centered=True)), ("ASGD", dict(t0=1)),
+                                         ("LBFGS", {}), ("LBFGS",
+                                                         dict(line_search_fn="strong_wolfe"))])
+def test_float64_trajectory(name, kwargs):
+    res = []
+    for lib in (numtorch, torch):
+        w = lib.nn.Parameter(lib.from_numpy(W0.astype(np.float64)))
+        b = lib.nn.Parameter(lib.from_numpy(B0.astype(np.float64)))
+        opt = getattr(lib.optim, name)([w, b], **kwargs)
+        closure = _closure(lib, opt, w, b, X.astype(np.float64), False)
+        out = []
+        for _ in range(3):
+            opt.step(closure)
+            out += [w.detach().numpy().copy(), b.detach().numpy().copy()]
+        res.append(out)
+    for x, y in zip(*res):
+        assert x.dtype == y.dtype == np.float64
+        np.testing.assert_allclose(x, y, rtol=1e-10, atol=1e-12)

@@ -7,8 +7,6 @@ computes the result out of place and writes it back through ``autograd.inplace``
 the graph right and raises torch's errors for leaves that require grad.
 """
 
-import warnings
-
 import numpy as np
 
 from ... import _dtype

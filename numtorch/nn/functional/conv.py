@@ -119,6 +119,14 @@ def _check_common(fn, input, weight, bias, groups, stride, padding, dilation):
     if any(d <= 0 for d in dilation):
         raise RuntimeError(f"dilation should be greater than zero, but got "
                            f"{_size_list(dilation)}")
+    kernel = tuple(weight.shape[2:])
+    if any(k == 0 for k in kernel):
+        if len(kernel) == 3:
+            got = f": {' x '.join(str(k) for k in kernel)} (TxHxW)"
+        else:
+            kh, kw = ((1,) + kernel)[-2:]
+            got = f" kernel_height: {kh} kernel_width: {kw}"
+        raise RuntimeError(f"kernel size should be greater than zero, but got{got}")
     if weight.shape[0] % groups:
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
                            f"at dimension 0, but got weight of size [{_size_list(weight.shape)}] "

@@ -1,4 +1,4 @@
-"""Train a small classifier with numtorch tensors and autograd: ``python -m numtorch.demo``.
+"""Train a small classifier with numtorch tensors and autograd: ``python examples/train_small.py``.
 
 A two-layer MLP learns to separate the two arms of a synthetic spiral. The weights are plain
 leaf tensors with ``requires_grad=True`` and the update is hand-written SGD with momentum under
@@ -38,7 +38,7 @@ def make_spiral(n_per_class=100, *, noise=0.15, turns=1.25, torch=numtorch, dtyp
 
     Example:
         >>> import numtorch as torch
-        >>> from numtorch.demo import make_spiral
+        >>> from numtorch.demo.spiral import make_spiral
         >>> x, y = make_spiral(5)
         >>> tuple(x.shape), tuple(y.shape)
         ((10, 2), (10,))
@@ -109,7 +109,7 @@ def train(steps=500, *, lr=0.3, momentum=0.9, hidden=32, n_per_class=100, seed=0
         step) and ``params`` (the trained tensors).
 
     Example:
-        >>> from numtorch.demo import train
+        >>> from numtorch.demo.spiral import train
         >>> result = train(steps=20, log_every=0)
         >>> result["losses"][-1] < result["losses"][0]
         True
@@ -142,7 +142,7 @@ def train(steps=500, *, lr=0.3, momentum=0.9, hidden=32, n_per_class=100, seed=0
 
 def main(argv=None):
     """Command-line entry point: parse ``--steps``/``--seed`` and run :func:`train`."""
-    parser = argparse.ArgumentParser(prog="python -m numtorch.demo", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python examples/train_small.py", description=__doc__)
     parser.add_argument("--steps", type=int, default=500, help="gradient steps (default 500)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--hidden", type=int, default=32, help="hidden width (default 32)")

@@ -1,0 +1,3 @@
+from numtorch.demo.digits import main
+
+main()

@@ -1,0 +1,143 @@
+"""Gradient clipping: ``clip_grad_norm_``, ``clip_grad_value_``, ``get_total_norm``.
+
+Gradients are rescaled in place on their raw arrays: clipping is bookkeeping between
+``backward`` and ``step`` and must never record an autograd graph.
+"""
+
+import math
+import warnings
+
+import numpy as np
+
+from ... import _dtype
+from ...backend import xp_of
+from ..._tensor import Tensor, _make
+from ...autograd.grad_mode import no_grad
+
+__all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "get_total_norm",
+           "clip_grads_with_norm_"]
+
+
+def _as_list(tensors):
+    if isinstance(tensors, Tensor):
+        return [tensors]
+    return list(tensors)
+
+
+def _vector_norm(xp, a, p):
+    """The ``p``-norm of all entries of array ``a``, as torch.linalg.vector_norm defines it."""
+    if a.size == 0:
+        if math.isinf(p):
+            raise RuntimeError(f"clip_grad_norm_: cannot compute the {p} norm on an empty "
+                               "tensor because the operation does not have an identity")
+        return xp.zeros((), dtype=a.dtype)
+    mag = xp.abs(a)
+    if p == math.inf:
+        return mag.max()
+    if p == -math.inf:
+        return mag.min()
+    if p == 0:
+        return xp.asarray(xp.count_nonzero(a), dtype=a.dtype)
+    if p == 1:
+        return mag.sum()
+    if p == 2:
+        return xp.sqrt(xp.vdot(mag.ravel(), mag.ravel()).real).astype(a.dtype)
+    return (mag ** p).sum() ** (1.0 / p)
+
+
+def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    """The norm of all given tensors taken together, as if they were one long vector.
+
+    Args:
+        tensors: a Tensor or an iterable of Tensors (typically gradients).
+        norm_type: the order of the norm; ``inf`` for the largest magnitude.
+        error_if_nonfinite: raise when the total norm is ``nan`` or ``inf``.
+        foreach: accepted for compatibility; the computation is the same either way.
+
+    Returns:
+        A 0-d Tensor (zero when ``tensors`` is empty).
+    """
+    norm_type = float(norm_type)
+    arrays = [t._array for t in _as_list(tensors) if t is not None]
+    if not arrays:
+        return _make(np.zeros((), dtype=_dtype.get_default_dtype().np))
+    xp = xp_of(arrays[0])
+    per = [_vector_norm(xp, a, norm_type) for a in arrays]
+    dtype = np.result_type(*[p.dtype for p in per])
+    total = _vector_norm(xp, xp.stack([xp.asarray(p, dtype=dtype) for p in per]), norm_type)
+    if error_if_nonfinite and not bool(xp.isfinite(total)):
+        raise RuntimeError(
+            f"The total norm of order {norm_type} for gradients from `parameters` is "
+            "non-finite, so it cannot be clipped. To disable this error and scale the "
+            "gradients by the non-finite norm anyway, set `error_if_nonfinite=False`")
+    return _make(xp.asarray(total, dtype=dtype))
+
+
+def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
+    """Scale every gradient in place by ``min(1, max_norm / (total_norm + 1e-6))``.
+
+    Args:
+        parameters: a Tensor or an iterable of Tensors whose ``.grad`` is scaled.
+        max_norm: the largest allowed total norm.
+        total_norm: the total norm, e.g. from :func:`get_total_norm`.
+        foreach: accepted for compatibility.
+    """
+    grads = [p.grad for p in _as_list(parameters) if p.grad is not None]
+    if not grads:
+        return
+    total = total_norm._array if isinstance(total_norm, Tensor) else np.asarray(total_norm)
+    coef = min(float(max_norm) / (float(total) + 1e-6), 1.0)
+    # a non-finite norm scales to nan/zero as in torch, without NumPy's warning about it
+    with no_grad(), np.errstate(invalid="ignore", over="ignore"):
+        for g in grads:
+            g.mul_(coef)
+
+
+def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False,
+                    foreach=None):
+    """Rescale gradients in place so that their total norm is at most ``max_norm``.
+
+    Args:
+        parameters: a Tensor or an iterable of Tensors with gradients.
+        max_norm: the largest allowed total norm.
+        norm_type: the order of the norm (``inf`` for the largest magnitude).
+        error_if_nonfinite: raise a RuntimeError when the total norm is not finite.
+        foreach: accepted for compatibility.
+
+    Returns:
+        The total norm of the gradients before clipping, as a 0-d Tensor.
+
+    Example:
+        >>> import numtorch as torch
+        >>> p = torch.nn.Parameter(torch.ones(4))
+        >>> p.grad = torch.full((4,), 3.0)
+        >>> torch.nn.utils.clip_grad_norm_([p], 1.0)
+        tensor(6.)
+    """
+    params = _as_list(parameters)
+    grads = [p.grad for p in params if p.grad is not None]
+    total = get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
+    clip_grads_with_norm_(params, max_norm, total, foreach)
+    return total
+
+
+def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    """Deprecated spelling of :func:`clip_grad_norm_` (warns, then clips the same way)."""
+    warnings.warn("`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
+                  "`torch.nn.utils.clip_grad_norm_`.", FutureWarning, stacklevel=2)
+    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
+
+
+def clip_grad_value_(parameters, clip_value, foreach=None):
+    """Clamp every gradient in place to ``[-clip_value, clip_value]``.
+
+    Args:
+        parameters: a Tensor or an iterable of Tensors with gradients.
+        clip_value: the largest allowed magnitude of a gradient entry.
+        foreach: accepted for compatibility.
+    """
+    clip_value = float(clip_value)
+    with no_grad():
+        for p in _as_list(parameters):
+            if p.grad is not None:
+                p.grad.clamp_(min=-clip_value, max=clip_value)

@@ -1,0 +1,342 @@
+"""Matrix structure and index-wise updates: diag, tril/triu, trace, dist, renorm,
+index_add, index_copy, index_fill and masked_scatter.
+
+The forwards are single NumPy calls; the backwards are written with numtorch ops (each other's
+adjoints: a diagonal's adjoint embeds it, index_add's adjoint is index_select), so gradients of
+gradients work.
+"""
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor, _make
+from ..autograd.graph import Op
+from ..backend import helpers_for
+from ._lautil import Triangle
+from ._util import canonical_dim
+
+__all__ = ["diag", "tril", "triu", "trace", "dist", "renorm", "index_add", "index_copy",
+           "index_fill", "masked_scatter"]
+
+
+class DiagGet(Op):
+    """y = the ``offset`` diagonal of the matrix x; dx = that diagonal embedded in zeros."""
+
+    def forward(self, x):
+        self.in_shape = x.shape
+        return self.xp.diagonal(x, self.offset).copy()
+
+    def backward(self, grad):
+        return DiagPut.apply(grad, offset=self.offset, shape=self.in_shape)
+
+
+class DiagPut(Op):
+    """y = a zero matrix of ``shape`` with v on its ``offset`` diagonal; dv = that diagonal."""
+
+    def forward(self, v):
+        out = self.xp.zeros(self.shape, dtype=v.dtype)
+        k, n = self.offset, v.shape[0]
+        rows = self.xp.arange(n) + max(-k, 0)
+        out[rows, rows + k] = v
+        return out
+
+    def backward(self, grad):
+        return DiagGet.apply(grad, offset=self.offset)
+
+
+def diag(input, diagonal=0, *, out=None):
+    """A 1-D input becomes a square matrix with it on the ``diagonal``-th diagonal; a 2-D input
+    gives back its ``diagonal``-th diagonal (a copy).
+
+    Example:
+        >>> torch.diag(torch.tensor([[1., 2.], [3., 4.]]))
+        tensor([1., 4.])
+    """
+    nd = input._array.ndim
+    if nd == 1:
+        n = input._array.shape[0] + abs(diagonal)
+        return DiagPut.apply(input, offset=diagonal, shape=(n, n))
+    if nd == 2:
+        return DiagGet.apply(input, offset=diagonal)
+    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")
+
+
+def _triangle(fn, input, diagonal, upper):
+    if input._array.ndim < 2:
+        raise RuntimeError(f"{fn}: input tensor must have at least 2 dimensions (got "
+                           f"{input._array.ndim})")
+    return Triangle.apply(input, k=diagonal, upper=upper)
+
+
+def tril(input, diagonal=0, *, out=None):
+    """The lower triangle (column - row <= ``diagonal``) of the last two dims, zeros elsewhere.
+
+    Example:
+        >>> torch.tril(torch.ones(2, 2))
+        tensor([[1., 0.],
+                [1., 1.]])
+    """
+    return _triangle("tril", input, diagonal, False)
+
+
+def triu(input, diagonal=0, *, out=None):
+    """The upper triangle (column - row >= ``diagonal``) of the last two dims, zeros elsewhere.
+
+    Example:
+        >>> torch.triu(torch.ones(2, 2))
+        tensor([[1., 1.],
+                [0., 1.]])
+    """
+    return _triangle("triu", input, diagonal, True)
+
+
+def trace(input):
+    """The sum of the main diagonal of a matrix (integers sum as int64, as torch's).
+
+    Example:
+        >>> torch.trace(torch.eye(3))
+        tensor(3.)
+    """
+    nd = input._array.ndim
+    if nd != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {nd}")
+    d = DiagGet.apply(input, offset=0)
+    if input.dtype.np.kind in "biu":
+        return d.to(_dtype.int64).sum()
+    return d.sum()
+
+
+def dist(input, other, p=2):
+    """The ``p``-norm of ``input - other`` (broadcast), as a 0-d tensor.
+
+    Example:
+        >>> torch.dist(torch.tensor([3., 0.]), torch.tensor([0., 4.]))
+        tensor(5.)
+    """
+    from .reduction import norm
+
+    return norm(input - other, p)
+
+
+def renorm(input, p, dim, maxnorm):
+    """Rescale each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm`` to norm
+    ``maxnorm`` (about: the divisor gets 1e-7 added, as in torch); others are unchanged."""
+    from .elementwise import where
+    from .reduction import norm
+
+    nd = input._array.ndim
+    if nd <= 1:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {nd} dimensions")
+    if p <= 0:
+        raise RuntimeError(f"renorm: non-positive-norm not supported (got p={p})")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
+    d = canonical_dim(dim, nd)
+    others = tuple(k for k in range(nd) if k != d)
+    n = norm(input, p, dim=others, keepdim=True)
+    factor = where(n > maxnorm, maxnorm / (n + 1e-7), 1.0)
+    return input * factor.to(input.dtype)
+
+
+# -- index-wise updates along one dim ------------------------------------------------------------
+
+def _check_index(fn, index, allow_int32=True):
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{fn}(): argument 'index' must be Tensor, not {type(index).__name__}")
+    ok = (_dtype.int64, _dtype.int32) if allow_int32 else (_dtype.int64,)
+    if index.dtype not in ok:
+        if not allow_int32:
+            raise IndexError(f"{fn}(): Expected dtype int64 for index (got {index.dtype}).")
+        names = {"float32": "Float", "float64": "Double", "bool": "Bool"}
+        raise RuntimeError(f"{fn}(): Expected dtype int32/int64 for index but got: "
+                           f"{names.get(index.dtype.name, index.dtype.name)}")
+    if index._array.ndim > 1:
+        raise IndexError(f"{fn}(): Index is supposed to be a vector (got {index._array.ndim} "
+                         f"dims)")
+
+
+def _check_source(fn, input, d, index, source):
+    """source must match input outside ``dim`` and have len(index) entries along it."""
+    xs, ss = input._array.shape, source._array.shape
+    n = index._array.size
+    sd = ss[d] if source._array.ndim else 1
+    if n != sd:
+        raise RuntimeError(f"{fn}(): Number of indices ({n}) should be equal to "
+                           f"source.size(dim): ({sd}), for dim: {d}")
+    if len(xs) != len(ss) or any(a != b for k, (a, b) in enumerate(zip(xs, ss)) if k != d):
+        raise RuntimeError(f"{fn}(): Source/destination tensor must have same slice shapes. "
+                           f"Destination shape {tuple(xs)}, source shape {tuple(ss)} "
+                           f"(dim {d}).")
+
+
+def _check_range(fn, idx, size):
+    if idx.size and (idx.max() >= size or idx.min() < -size):
+        raise IndexError(f"{fn}(): index out of range in self (size {size})")
+
+
+class IndexAdd(Op):
+    """y = x with alpha * src added at ``index`` along ``dim``; dx = g, dsrc = alpha *
+    index_select(g)."""
+
+    def forward(self, x, index, src):
+        self.save(index=index)
+        out = x.copy()
+        full = (slice(None),) * self.dim + (index.reshape(-1),)
+        vals = src if self.alpha == 1 else src * src.dtype.type(self.alpha)
+        helpers_for(self.xp).scatter_add(out, full, vals.astype(x.dtype, copy=False))
+        return out
+
+    def backward(self, grad):
+        from .indexing import index_select
+
+        gs = index_select(grad, self.dim, _make(self.saved("index")))
+        return grad, None, gs if self.alpha == 1 else gs * self.alpha
+
+
+class IndexCopy(Op):
+    """y = x with src written at ``index`` along ``dim``; dx = g zeroed there, dsrc =
+    index_select(g)."""
+
+    def forward(self, x, index, src):
+        self.save(index=index)
+        out = x.copy()
+        out[(slice(None),) * self.dim + (index.reshape(-1),)] = src
+        return out
+
+    def backward(self, grad):
+        from .indexing import index_select
+
+        idx = _make(self.saved("index"))
+        gx = IndexFill.apply(grad, idx, dim=self.dim, value=0)
+        return gx, None, index_select(grad, self.dim, idx)
+
+
+class IndexFill(Op):
+    """y = x with ``value`` at ``index`` along ``dim``; dx = g zeroed there."""
+
+    def forward(self, x, index):
+        self.save(index=index)
+        out = x.copy()
+        out[(slice(None),) * self.dim + (index.reshape(-1),)] = self.value
+        return out
+
+    def backward(self, grad):
+        return IndexFill.apply(grad, _make(self.saved("index")), dim=self.dim, value=0), None
+
+
+def _index_op(fn, input, dim, index, source=None, allow_int32=True):
+    _check_index(fn, index, allow_int32)
+    nd = input._array.ndim
+    d = canonical_dim(dim, nd)
+    if source is not None:
+        if not isinstance(source, Tensor):
+            raise TypeError(f"{fn}(): argument 'source' must be Tensor, not "
+                            f"{type(source).__name__}")
+        _check_source(fn, input, d, index, source)
+    _check_range(fn, index._array, input._array.shape[d] if nd else 1)
+    return d
+
+
+def index_add(input, dim, index, source, *, alpha=1):
+    """Return ``input`` with ``alpha * source`` added at ``index`` along ``dim`` (repeated
+    indices add up).
+
+    Example:
+        >>> torch.zeros(3).index_add(0, torch.tensor([0, 0]), torch.ones(2))
+        tensor([2., 0., 0.])
+    """
+    d = _index_op("index_add_", input, dim, index, source)
+    if input._array.ndim == 0:
+        return IndexAdd.apply(input.reshape(1), index, source.reshape(1), dim=0,
+                              alpha=alpha).reshape(())
+    return IndexAdd.apply(input, index, source, dim=d, alpha=alpha)
+
+
+def index_copy(input, dim, index, source):
+    """Return ``input`` with ``source``'s slices written at ``index`` along ``dim``.
+
+    Example:
+        >>> torch.zeros(3).index_copy(0, torch.tensor([2]), torch.ones(1))
+        tensor([0., 0., 1.])
+    """
+    d = _index_op("index_copy_", input, dim, index, source, allow_int32=False)
+    if input._array.ndim == 0:
+        return IndexCopy.apply(input.reshape(1), index, source.reshape(1), dim=0).reshape(())
+    return IndexCopy.apply(input, index, source, dim=d)
+
+
+def index_fill(input, dim, index, value):
+    """Return ``input`` with ``value`` at ``index`` along ``dim``.
+
+    Note:
+        A tensor ``value`` is read as a number: no gradient flows to it.
+
+    Example:
+        >>> torch.zeros(3).index_fill(0, torch.tensor([1]), 5.)
+        tensor([0., 5., 0.])
+    """
+    d = _index_op("index_fill_", input, dim, index, allow_int32=False)
+    if isinstance(value, Tensor):
+        if value._array.ndim != 0:
+            raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but "
+                               f"got tensor with {value._array.ndim} dimension(s).")
+        value = value.item()
+    value = input._array.dtype.type(value)
+    if input._array.ndim == 0:
+        return IndexFill.apply(input.reshape(1), index, dim=0, value=value).reshape(())
+    return IndexFill.apply(input, index, dim=d, value=value)
+
+
+class MaskedScatter(Op):
+    """y = x with the True positions of ``mask`` filled, in order, from src's first entries;
+    dx = g zeroed there, dsrc = g's masked entries followed by zeros."""
+
+    def forward(self, x, mask, src):
+        self.save(mask=mask)
+        self.src_shape = src.shape
+        out = x.copy()
+        m = int(mask.sum())
+        out[mask] = src.reshape(-1)[:m]
+        return out
+
+    def backward(self, grad):
+        from .indexing import masked_fill, masked_select
+        from .join import cat
+
+        mask = _make(self.saved("mask"))
+        gx = masked_fill(grad, mask, 0.0)
+        picked = masked_select(grad, mask)
+        total = int(np.prod(self.src_shape))
+        rest = total - picked.shape[0]
+        if rest:
+            zeros = _make(self.xp.zeros(rest, dtype=grad._array.dtype))
+            picked = cat([picked, zeros])
+        return gx, None, picked.reshape(self.src_shape)
+
+
+def masked_scatter(input, mask, source):
+    """Fill the positions where the bool ``mask`` (broadcast to ``input``) is True with
+    ``source``'s entries, in row-major order.
+
+    Example:
+        >>> torch.zeros(3).masked_scatter(torch.tensor([True, False, True]), torch.ones(2))
+        tensor([1., 0., 1.])
+    """
+    if not isinstance(mask, Tensor) or mask.dtype is not _dtype.bool:
+        got = mask.dtype if isinstance(mask, Tensor) else type(mask).__name__
+        raise RuntimeError(f"masked_scatter_: expected BoolTensor for mask (got {got})")
+    if not isinstance(source, Tensor):
+        raise TypeError(f"masked_scatter(): argument 'source' must be Tensor, not "
+                        f"{type(source).__name__}")
+    if source.dtype is not input.dtype:
+        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes "
+                           f"but got {input.dtype} and {source.dtype}")
+    xp = np if isinstance(input._array, np.ndarray) else __import__("cupy")
+    shape = np.broadcast_shapes(input._array.shape, mask._array.shape)
+    if tuple(shape) != tuple(input._array.shape):
+        input = input.expand(shape)
+    m = xp.broadcast_to(mask._array, shape)
+    if int(m.sum()) > source._array.size:
+        raise RuntimeError(f"masked_scatter: Number of elements of source ({source._array.size})"
+                           f" < number of ones in mask ({int(m.sum())})")
+    return MaskedScatter.apply(input, _make(xp.ascontiguousarray(m)), source)

@@ -1,0 +1,133 @@
+"""Sorting and selection against torch: values, indices, dtypes, gradients (first and second
+order) and errors. Ties are tested only where torch defines the winner (stable sort, median,
+mode); elsewhere inputs are random floats and so tie-free."""
+
+import numpy as np
+import pytest
+
+from tests.oracle import check_op, check_raises
+
+SHAPES = [(), (7,), (3, 5), (2, 3, 4)]
+DTYPES = ["float64", "float32"]
+
+
+def _dims(shape):
+    return [0, -1] if len(shape) <= 1 else list(range(len(shape))) + [-1]
+
+
+CASES = [(s, d) for s in SHAPES for d in _dims(s)]
+TIES = np.array([[2., 1., 2., 3., 1., 2.], [0., 0., 5., 5., 1., 0.]])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,dim", CASES)
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort(shape, dim, descending, dtype):
+    check_op(lambda t, x: t.sort(x, dim, descending=descending), [shape], dtype=dtype)
+    check_op(lambda t, x: x.argsort(dim=dim, descending=descending), [shape], dtype=dtype,
+             grad=False)
+
+
+@pytest.mark.parametrize("descending", [False, True])
+@pytest.mark.parametrize("dim", [0, 1])
+def test_sort_stable_ties(dim, descending):
+    check_op(lambda t, x: t.sort(x, dim=dim, descending=descending, stable=True), [TIES])
+    ints = TIES.astype(np.int64)
+    check_op(lambda t, x: x.sort(dim=dim, descending=descending, stable=True), [ints], grad=False)
+
+
+def test_sort_nan_last():
+    x = np.array([[1., np.nan, -2., 3.], [np.nan, 0., 4., -1.]])
+    check_op(lambda t, x: t.sort(x, 1), [x], grad=False)
+    check_op(lambda t, x: t.sort(x, 1, descending=True), [x], grad=False)
+
+
+def test_msort():
+    check_op(lambda t, x: t.msort(x), [(4, 3)])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,dim", CASES)
+@pytest.mark.parametrize("largest", [True, False])
+def test_topk(shape, dim, largest, dtype):
+    n = 1 if not shape else shape[dim]
+    for k in sorted({0, 1, n}):
+        check_op(lambda t, x: t.topk(x, k, dim, largest=largest), [shape], dtype=dtype)
+
+
+def test_topk_ties_int():
+    check_op(lambda t, x: t.topk(x, 3, 1), [TIES.astype(np.int32)], grad=False)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,dim", CASES)
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_kthvalue(shape, dim, keepdim, dtype):
+    n = 1 if not shape else shape[dim]
+    for k in sorted({1, (n + 1) // 2, n}):
+        check_op(lambda t, x: t.kthvalue(x, k, dim, keepdim), [shape], dtype=dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,dim", CASES)
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_median_dim(shape, dim, keepdim, dtype):
+    check_op(lambda t, x: t.median(x, dim, keepdim), [shape], dtype=dtype)
+    check_op(lambda t, x: x.nanmedian(dim, keepdim), [shape], dtype=dtype)
+
+
+@pytest.mark.parametrize("shape", SHAPES + [(4, 6)])
+def test_median_all(shape):
+    check_op(lambda t, x: t.median(x), [shape])
+    check_op(lambda t, x: x.nanmedian(), [shape])
+
+
+def test_median_lower_value_of_even_count_and_ints():
+    check_op(lambda t, x: t.median(x, 1), [np.array([[4., 1., 3., 2.], [9., 7., 8., 6.]])])
+    check_op(lambda t, x: t.median(x), [np.array([5, 1, 4, 2, 3, 8], dtype=np.int64)],
+             grad=False)
+
+
+def test_median_nan():
+    x = np.array([[1., np.nan, 3., 2.], [0., 4., -1., 2.], [np.nan] * 4])
+    check_op(lambda t, x: t.median(x, 1), [x], grad=False)
+    check_op(lambda t, x: t.nanmedian(x, 1), [x], grad=False)
+    check_op(lambda t, x: t.median(x), [x], grad=False)
+    check_op(lambda t, x: t.nanmedian(x), [x[:2]], grad=False)
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_mode(dim, keepdim):
+    check_op(lambda t, x: t.mode(x, dim, keepdim), [TIES])
+    check_op(lambda t, x: x.mode(dim, keepdim), [TIES.astype(np.int64)], grad=False)
+
+
+def test_mode_scalar_and_vector():
+    check_op(lambda t, x: t.mode(x), [np.array(2.5)])
+    check_op(lambda t, x: t.mode(x), [np.array([3., 1., 3., 2., 1., 5.])])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("bins,lo,hi", [(4, 0, 3), (10, 0, 0), (7, -1.0, 0.5), (1, 0, 0)])
+def test_histc(dtype, bins, lo, hi):
+    check_op(lambda t, x: t.histc(x, bins=bins, min=lo, max=hi), [(50,)], dtype=dtype,
+             grad=False)
+    check_op(lambda t, x: x.histc(bins, lo, hi), [np.array([1., 2., 1., 3.], dtype=dtype)],
+             grad=False)
+
+
+def test_histc_flat_input():
+    check_op(lambda t, x: t.histc(x, bins=3), [np.full(4, 2.0)], grad=False)
+
+
+def test_errors():
+    x = np.arange(6.0)
+    check_raises(lambda t, x: t.topk(x, 7), [x], match="selected index k out of range")
+    check_raises(lambda t, x: x.topk(2, dim=1), [x])
+    check_raises(lambda t, x: t.kthvalue(x, 7), [x])
+    check_raises(lambda t, x: t.kthvalue(x, 0), [x])
+    check_raises(lambda t, x: t.sort(x, 2), [x])
+    check_raises(lambda t, x: t.median(x, 0), [np.zeros((0, 2))])
+    check_raises(lambda t, x: t.mode(x, 0), [np.zeros((0, 2))])
+    check_raises(lambda t, x: t.histc(x, bins=0), [x])
