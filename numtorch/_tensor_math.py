@@ -1072,6 +1072,22 @@ class _TensorMath:
     def histc(self, bins=100, min=0, max=0):  # noqa: A002 - torch's names
         return _ops.histc(self, bins, min, max)
 
+    def cummax(self, dim):
+        return _ops.cummax(self, dim)
+
+    def cummin(self, dim):
+        return _ops.cummin(self, dim)
+
+    def unique(self, sorted=True, return_inverse=False, return_counts=False,  # noqa: A002
+               dim=None):
+        return _ops.unique(self, sorted, return_inverse, return_counts, dim)
+
+    def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+        return _ops.unique_consecutive(self, return_inverse, return_counts, dim)
+
+    def bincount(self, weights=None, minlength=0):
+        return _ops.bincount(self, weights, minlength)
+
     # matrix structure and index-wise updates (see numtorch/ops/structure.py)
     def diag(self, diagonal=0):
         return _ops.diag(self, diagonal)
@@ -1127,6 +1143,18 @@ class _TensorMath:
     def masked_copy_(self, mask, source):
         """The 0.x name of :meth:`masked_scatter_`."""
         return _inplace(self, _ops.masked_scatter, mask, source)
+
+    def diagonal(self, offset=0, dim1=0, dim2=1):
+        return _ops.diagonal(self, offset, dim1, dim2)
+
+    def diag_embed(self, offset=0, dim1=-2, dim2=-1):
+        return _ops.diag_embed(self, offset, dim1, dim2)
+
+    def take(self, index):
+        return _ops.take(self, index)
+
+    def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
+        return _ops.repeat_interleave(self, repeats, dim, output_size=output_size)
 
     def index_put(self, indices, values, accumulate=False):
         return _ops.index_put(self, indices, values, accumulate)

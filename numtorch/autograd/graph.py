@@ -179,6 +179,13 @@ class Op(Node):
         arrays = []
         on_np = True
         grad_on = _state.enabled and cls.differentiable
+        if grad_on:  # most calls on plain data tensors: skip the edge bookkeeping entirely
+            for x in inputs:
+                if isinstance(x, Tensor) and (x._requires_grad or x._base is not None
+                                              or x._extra is not None):
+                    break
+            else:
+                grad_on = False
         edges = meta = None
         volatile = False
         if grad_on:
@@ -212,14 +219,10 @@ class Op(Node):
             if not any_edge or volatile:
                 edges = None
         else:
-            for x in inputs:
-                if isinstance(x, Tensor):
-                    a = x._array
-                    if type(a) is not np.ndarray:
-                        on_np = False
-                    arrays.append(a)
-                else:
-                    arrays.append(x)
+            arrays = [x._array if isinstance(x, Tensor) else x for x in inputs]
+            for a in arrays:
+                if type(a) is not np.ndarray and hasattr(a, "__cuda_array_interface__"):
+                    on_np = False
         self.xp = np if on_np else _check_devices(cls, inputs)
         if edges is None:
             out = self.forward(*arrays) if on_np else _forward_on_device(self, arrays)

@@ -206,10 +206,13 @@ class CopySlices(Node):
         (g,) = grads
         if g is None:
             return (None, None)
-        keep = self.xp.ones(g._array.shape, dtype=bool)
-        region = replay_view(self.view_chain, graph._make(keep))
-        region._array[...] = False
-        grad_base = g * graph._make(keep) if self._edges[0] is not None else None
+        grad_base = None
+        if self._edges[0] is not None:
+            # the old base gets the gradient outside the written region: zero the region
+            # through the same view on a copy (a recorded in-place op under create_graph, so
+            # this stays differentiable; it also works for views that reinterpret dtypes)
+            grad_base = g.clone()
+            replay_view(self.view_chain, grad_base).zero_()
         grad_value = replay_view(self.view_chain, g) if self._edges[1] is not None else None
         return (grad_base, grad_value)
 

@@ -28,9 +28,7 @@ __all__ = ["real", "imag", "conj", "conj_physical", "resolve_conj", "resolve_neg
            "is_neg", "angle", "polar", "complex", "view_as_real", "view_as_complex"]
 
 
-_NO_MASK_REPLAY = ("{}: an in-place write through this view of a tensor that requires grad is "
-                   "not supported: autograd's CopySlices marks the written region with a bool "
-                   "mask, which cannot select part of a complex element")
+_NO_MASK_REPLAY = "{}: expected a complex tensor (real inputs are handled by the function)"
 
 
 class Real(Op):
@@ -39,7 +37,7 @@ class Real(Op):
     is_view = True
 
     def forward(self, z):
-        if z.dtype.kind != "c":  # real() never gets here; only a CopySlices mask replay does
+        if z.dtype.kind != "c":  # real() of a real tensor returns it without this op
             raise RuntimeError(_NO_MASK_REPLAY.format("real"))
         return z.real
 

@@ -12,6 +12,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op
+from ..backend import helpers_for
 from ..return_types import aminmax as _aminmax_t, max as _max_t, min as _min_t
 from ._util import canonical_dim, canonical_dims
 
@@ -34,10 +35,25 @@ def _reduced_shape(shape, dims, keepdim):
 
 
 def _expand_back(grad, in_shape, dims, keepdim):
-    """Broadcast a reduced gradient back to the input's shape (a view, no copy)."""
-    if not keepdim and dims:
-        grad = grad.reshape(_kept_shape(in_shape, dims))
-    return grad.expand(in_shape)
+    """Broadcast a reduced gradient back to the input's shape (one fused op)."""
+    return ExpandBack.apply(grad, in_shape=tuple(in_shape), dims=tuple(dims), keepdim=keepdim)
+
+
+class ExpandBack(Op):
+    """y = g (reduced over ``dims``) broadcast to ``in_shape``; dg = gg summed over ``dims``.
+
+    The backward of every reduction. One op instead of reshape-then-expand halves the per-op
+    overhead on small tensors, and the result is a fresh contiguous array (see
+    ``backend.expand_to``), which the BLAS calls that usually consume it prefer.
+    """
+
+    def forward(self, g):
+        if not self.keepdim and self.dims and g.ndim != len(self.in_shape):
+            g = g.reshape(_kept_shape(self.in_shape, self.dims))
+        return helpers_for(self.xp).expand_to(g, self.in_shape)
+
+    def backward(self, gg):
+        return Sum.apply(gg, dims=self.dims, keepdim=self.keepdim, dtype=None)
 
 
 def _count(shape, dims):

@@ -10,14 +10,15 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor, _make
 from ..return_types import (
-    kthvalue as _kthvalue_t, median as _median_t, mode as _mode_t, sort as _sort_t,
+    cummax as _cummax_t, cummin as _cummin_t, kthvalue as _kthvalue_t, median as _median_t, mode as _mode_t, sort as _sort_t,
     topk as _topk_t,
 )
 from ._util import canonical_dim
 from .gather import Gather
 
 __all__ = ["sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "mode",
-           "histc"]
+           "histc", "cummax", "cummin", "unique", "unique_consecutive", "searchsorted",
+           "bucketize", "bincount"]
 
 
 def _argsort(a, d, descending, xp):
@@ -91,8 +92,11 @@ def msort(input):
 def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A002 - torch's
     """The ``k`` largest (or smallest) entries along ``dim`` as ``(values, indices)``.
 
-    Results come in sorted order (largest first when ``largest``); among equal values the
-    earlier one comes first.
+    Results come in sorted order (largest first when ``largest``).
+
+    Note:
+        Among equal values the earlier one comes first; torch leaves that order unspecified
+        and may differ.
 
     Example:
         >>> torch.topk(torch.tensor([1., 5., 3.]), 2).values
@@ -108,9 +112,10 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
                            f"{a.shape[d]})")
     xp = np if isinstance(a, np.ndarray) else __import__("cupy")
     order = _argsort(a, d, largest, xp)
-    idx = xp.take(order, xp.arange(k), axis=d).astype(np.int64, copy=False)
-    if input._array.ndim == 0:
-        idx = idx.reshape(())
+    if input._array.ndim == 0:  # torch hands back the one value for k=0 too
+        idx = xp.zeros((), dtype=np.int64)
+    else:
+        idx = xp.take(order, xp.arange(k), axis=d).astype(np.int64, copy=False)
     return _topk_t((_pick(input, d, idx), _make(idx)))
 
 
@@ -263,3 +268,192 @@ def histc(input, bins=100, min=0, max=0, *, out=None):  # noqa: A002 - torch's n
     pos = xp.minimum(pos, bins - 1)
     counts = xp.bincount(pos, minlength=bins)[:bins].astype(a.dtype)
     return _make(counts)
+
+
+def _cum_extreme(fn, input, dim):
+    _check_tensor(fn, input)
+    a = _nd(input)
+    d = canonical_dim(dim, a.ndim)
+    xp = np if isinstance(a, np.ndarray) else __import__("cupy")
+    if a.size == 0:
+        return input * 1, _make(xp.zeros(input._array.shape, dtype=np.int64))
+    ufunc = xp.maximum if fn == "cummax" else xp.minimum
+    run = ufunc.accumulate(a, axis=d)
+    # a later equal value takes over the index, and so does every NaN (as torch's)
+    hit = a == run
+    if a.dtype.kind in "fc":
+        hit |= xp.isnan(a)
+    shape = [1] * a.ndim
+    shape[d] = a.shape[d]
+    pos = xp.arange(a.shape[d]).reshape(shape)
+    idx = xp.maximum.accumulate(xp.where(hit, pos, 0), axis=d).astype(np.int64)
+    if input._array.ndim == 0:
+        idx = idx.reshape(())
+    return _pick(input, d, idx), _make(idx)
+
+
+def cummax(input, dim):
+    """Running maximum along ``dim`` and the index where each running maximum was last
+    reached (NaN propagates).
+
+    Example:
+        >>> torch.cummax(torch.tensor([1., 3., 2.]), 0).indices
+        tensor([0, 1, 1])
+    """
+    return _cummax_t(_cum_extreme("cummax", input, dim))
+
+
+def cummin(input, dim):
+    """Running minimum along ``dim`` and its index (see :func:`cummax`)."""
+    return _cummin_t(_cum_extreme("cummin", input, dim))
+
+
+def _unique_result(vals, inverse, counts, return_inverse, return_counts):
+    out = [vals]
+    if return_inverse:
+        out.append(_make(inverse.astype(np.int64)))
+    if return_counts:
+        out.append(_make(counts.astype(np.int64)))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False,  # noqa: A002
+           dim=None):
+    """The distinct values (or distinct slices along ``dim``), in ascending order.
+
+    Optionally also the index of each input entry in the result (``return_inverse``) and how
+    often each value occurs (``return_counts``). Not differentiable.
+
+    Note:
+        The result is sorted also with ``sorted=False``, one of the orders torch allows.
+
+    Example:
+        >>> torch.unique(torch.tensor([3, 1, 3]))
+        tensor([1, 3])
+    """
+    _check_tensor("unique", input)
+    a = input._array
+    if dim is None:
+        vals, inv, counts = np.unique(a.reshape(-1), return_inverse=True, return_counts=True)
+        inv = inv.reshape(a.shape)
+    else:
+        d = canonical_dim(dim, a.ndim)
+        if a.shape[d] == 0:
+            vals, inv, counts = a, np.zeros(0, np.int64), np.zeros(0, np.int64)
+        else:
+            vals, inv, counts = np.unique(a, return_inverse=True, return_counts=True, axis=d)
+            inv = inv.reshape(-1)
+    return _unique_result(_make(np.ascontiguousarray(vals)), inv, counts, return_inverse,
+                          return_counts)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """Collapse each run of equal consecutive values (or slices along ``dim``) to one.
+
+    Example:
+        >>> torch.unique_consecutive(torch.tensor([1, 1, 2, 1]))
+        tensor([1, 2, 1])
+    """
+    _check_tensor("unique_consecutive", input)
+    a = input._array
+    if dim is None:
+        lines, d = a.reshape(-1, 1), 0
+    else:
+        d = canonical_dim(dim, a.ndim)
+        lines = np.moveaxis(a, d, 0).reshape(a.shape[d], -1)
+    n = lines.shape[0]
+    start = np.ones(n, dtype=bool)
+    if n > 1:
+        start[1:] = (lines[1:] != lines[:-1]).any(axis=1)
+    inv = np.cumsum(start) - 1
+    firsts = np.flatnonzero(start)
+    counts = np.diff(np.append(firsts, n))
+    if dim is None:
+        vals, inv = a.reshape(-1)[firsts], inv.reshape(a.shape)
+    else:
+        vals = np.take(a, firsts, axis=d)
+    return _unique_result(_make(np.ascontiguousarray(vals)), inv, counts, return_inverse,
+                          return_counts)
+
+
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
+                 sorter=None, out=None):
+    """Where each value of ``input`` would go in the (last-dim) sorted ``sorted_sequence``.
+
+    ``right`` (or ``side="right"``) puts equal values after their matches. A 1-D sequence is
+    shared by every value; otherwise the leading dims of both must match and each row of
+    values searches its own row. A number ``input`` gives a 0-d result.
+
+    Example:
+        >>> torch.searchsorted(torch.tensor([1., 2., 3.]), torch.tensor([2.5]))
+        tensor([2])
+    """
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but "
+                               f"got {side}")
+        if right and side == "left":
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites,"
+                               " got side of left while right was True")
+        right = side == "right"
+    seq = sorted_sequence._array
+    if sorter is not None:
+        seq = np.take_along_axis(seq, sorter._array, axis=-1)
+    vals = input._array if isinstance(input, Tensor) else np.asarray(input, dtype=seq.dtype)
+    how = "right" if right else "left"
+    if seq.ndim <= 1:
+        res = np.searchsorted(seq.reshape(-1), vals, side=how)
+    else:
+        if seq.shape[:-1] != vals.shape[:-1]:
+            raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension "
+                               f"or the first N-1 dimensions of boundaries tensor and input "
+                               f"value tensor must match, but we got boundaries tensor "
+                               f"{list(seq.shape)} and input value tensor {list(vals.shape)}")
+        rows_s = seq.reshape(-1, seq.shape[-1])
+        rows_v = vals.reshape(-1, vals.shape[-1])
+        # one NumPy search per row (rows, not elements, are looped over)
+        res = np.stack([np.searchsorted(s_, v_, side=how) for s_, v_ in zip(rows_s, rows_v)])
+        res = res.reshape(vals.shape)
+    return _make(np.asarray(res, dtype=np.int32 if out_int32 else np.int64))
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
+    """The bucket of each value for the sorted 1-D ``boundaries``: with ``right=False`` the
+    index ``i`` with ``boundaries[i-1] < x <= boundaries[i]``.
+
+    Example:
+        >>> torch.bucketize(torch.tensor([0.5, 2.]), torch.tensor([1., 2.]))
+        tensor([0, 1])
+    """
+    if boundaries._array.ndim != 1:
+        raise RuntimeError(f"bucketize(): boundaries tensor must be 1 dimension, but got dim("
+                           f"{boundaries._array.ndim})")
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+
+
+def bincount(input, weights=None, minlength=0):
+    """Count how often each non-negative integer occurs in the 1-D ``input`` (summing
+    ``weights`` instead of ones when given).
+
+    Example:
+        >>> torch.bincount(torch.tensor([0, 2, 2]))
+        tensor([1, 0, 2])
+    """
+    _check_tensor("bincount", input)
+    a = input._array
+    if a.ndim != 1 or a.dtype.kind not in "iub":
+        raise RuntimeError(f"bincount only supports 1-d non-negative integral inputs (got "
+                           f"{a.ndim}-d {input.dtype}).")
+    if a.size and a.min() < 0:
+        raise RuntimeError(f"bincount only supports 1-d non-negative integral inputs (got a "
+                           f"minimum of {a.min()}).")
+    if minlength < 0:
+        raise RuntimeError(f"minlength should be >= 0 (got {minlength})")
+    if weights is None:
+        return _make(np.bincount(a, minlength=minlength).astype(np.int64))
+    w = weights._array
+    if w.shape != a.shape:
+        raise RuntimeError(f"weights should be 1-d and have the same length as input (got "
+                           f"{tuple(w.shape)} for input {tuple(a.shape)})")
+    out_dtype = np.float32 if w.dtype == np.float32 else np.float64
+    return _make(np.bincount(a, weights=w, minlength=minlength).astype(out_dtype))

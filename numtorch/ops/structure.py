@@ -15,8 +15,9 @@ from ..backend import helpers_for
 from ._lautil import Triangle
 from ._util import canonical_dim
 
-__all__ = ["diag", "tril", "triu", "trace", "dist", "renorm", "index_add", "index_copy",
-           "index_fill", "masked_scatter"]
+__all__ = ["diag", "diagonal", "diag_embed", "tril", "triu", "trace", "dist", "renorm",
+           "index_add", "index_copy", "index_fill", "masked_scatter", "tril_indices",
+           "triu_indices", "take", "repeat_interleave"]
 
 
 class DiagGet(Op):
@@ -59,6 +60,76 @@ def diag(input, diagonal=0, *, out=None):
     if nd == 2:
         return DiagGet.apply(input, offset=diagonal)
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")
+
+
+def _diag_view(xp, x, offset, d1, d2):
+    """A writable view of the ``offset`` diagonal of ``x`` over dims ``d1``, ``d2`` (last)."""
+    d = xp.diagonal(x, offset, d1, d2)  # read-only in NumPy: rebuild it from a sliced view
+    start = [slice(None)] * x.ndim
+    start[d1] = slice(min(max(-offset, 0), x.shape[d1]), None)
+    start[d2] = slice(min(max(offset, 0), x.shape[d2]), None)
+    return helpers_for(xp).as_strided(x[tuple(start)], d.shape, d.strides)
+
+
+class Diagonal(Op):
+    """y = a diagonal of x over dims (d1, d2), as a view; dx = g placed on it in zeros."""
+
+    is_view = True
+
+    def forward(self, x):
+        self.in_shape = x.shape
+        return _diag_view(self.xp, x, self.offset, self.d1, self.d2)
+
+    def backward(self, grad):
+        return DiagonalScatter.apply(grad, shape=self.in_shape, offset=self.offset, d1=self.d1,
+                                     d2=self.d2)
+
+
+class DiagonalScatter(Op):
+    """y = zeros(shape) with v on the (offset, d1, d2) diagonal; dv = that diagonal of g."""
+
+    def forward(self, v):
+        out = self.xp.zeros(self.shape, dtype=v.dtype)
+        _diag_view(self.xp, out, self.offset, self.d1, self.d2)[...] = v
+        return out
+
+    def backward(self, grad):
+        return Diagonal.apply(grad, offset=self.offset, d1=self.d1, d2=self.d2)
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    """A view of the ``offset`` diagonal over ``dim1`` and ``dim2``, which move to the end.
+
+    Example:
+        >>> torch.arange(4.).reshape(2, 2).diagonal()
+        tensor([0., 3.])
+    """
+    nd = input._array.ndim
+    d1, d2 = canonical_dim(dim1, nd), canonical_dim(dim2, nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return Diagonal.apply(input, offset=offset, d1=d1, d2=d2)
+
+
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    """Matrices over the new dims ``dim1``, ``dim2`` with the last dim of ``input`` on their
+    ``offset`` diagonal (zeros elsewhere).
+
+    Example:
+        >>> torch.diag_embed(torch.tensor([1., 2.]))
+        tensor([[1., 0.],
+                [0., 2.]])
+    """
+    nd = input._array.ndim + 1
+    d1, d2 = canonical_dim(dim1, nd), canonical_dim(dim2, nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    n = input._array.shape[-1] + abs(offset)
+    rest = list(input._array.shape[:-1])
+    shape = []
+    for k in range(nd):
+        shape.append(n if k in (d1, d2) else rest.pop(0))
+    return DiagonalScatter.apply(input, shape=tuple(shape), offset=offset, d1=d1, d2=d2)
 
 
 def _triangle(fn, input, diagonal, upper):
@@ -170,8 +241,11 @@ def _check_source(fn, input, d, index, source):
 
 
 def _check_range(fn, idx, size):
-    if idx.size and (idx.max() >= size or idx.min() < -size):
-        raise IndexError(f"{fn}(): index out of range in self (size {size})")
+    # index_add takes no negative indices and raises RuntimeError; the others wrap, as torch
+    low, exc = (0, RuntimeError) if fn == "index_add_" else (-size, IndexError)
+    if idx.size and (idx.max() >= size or idx.min() < low):
+        bad = idx.max() if idx.max() >= size else idx.min()
+        raise exc(f"{fn}(): index {bad} is out of bounds for dimension with size {size}")
 
 
 class IndexAdd(Op):
@@ -340,3 +414,105 @@ def masked_scatter(input, mask, source):
         raise RuntimeError(f"masked_scatter: Number of elements of source ({source._array.size})"
                            f" < number of ones in mask ({int(m.sum())})")
     return MaskedScatter.apply(input, _make(xp.ascontiguousarray(m)), source)
+
+
+def _tri_indices(fn, row, col, offset, upper, dtype, device):
+    from .._creation import tensor
+
+    r, c = np.indices((row, col)).reshape(2, -1)
+    keep = (c - r >= offset) if upper else (c - r <= offset)
+    out = np.stack([r[keep], c[keep]])
+    return tensor(out, dtype=dtype or _dtype.int64, device=device)
+
+
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    """The (2, N) row and column indices of the lower triangle of a ``row`` x ``col`` matrix,
+    row by row.
+
+    Example:
+        >>> torch.tril_indices(2, 2)
+        tensor([[0, 1, 1],
+                [0, 0, 1]])
+    """
+    return _tri_indices("tril_indices", row, col, offset, False, dtype, device)
+
+
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    """The (2, N) row and column indices of the upper triangle of a ``row`` x ``col`` matrix,
+    row by row."""
+    return _tri_indices("triu_indices", row, col, offset, True, dtype, device)
+
+
+def take(input, index):
+    """Entries of ``input`` read as a flat vector at ``index`` (negative wraps); the result has
+    ``index``'s shape.
+
+    Example:
+        >>> torch.take(torch.tensor([[1., 2.], [3., 4.]]), torch.tensor([0, 3]))
+        tensor([1., 4.])
+    """
+    if not isinstance(index, Tensor) or index.dtype is not _dtype.int64:
+        got = index.dtype if isinstance(index, Tensor) else type(index).__name__
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got {got}")
+    n = input._array.size
+    idx = index._array
+    if idx.size and (idx.max() >= n or idx.min() < -n):
+        bad = idx.max() if idx.max() >= n else idx.min()
+        raise IndexError(f"take(): index {bad} out of range for tensor of size "
+                         f"{tuple(input._array.shape)}.")
+    flat = input.reshape(-1)
+    wrapped = _make(np.where(idx < 0, idx + n, idx).reshape(-1))
+    return index_select_flat(flat, wrapped).reshape(tuple(idx.shape))
+
+
+def index_select_flat(flat, idx):
+    from .indexing import index_select
+
+    return index_select(flat, 0, idx)
+
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """Repeat each entry (or each slice along ``dim``) ``repeats`` times in place.
+
+    ``repeats`` is an int or a 1-D int64 tensor with one count per entry; without ``dim`` the
+    input is flattened first. ``repeat_interleave(counts)`` alone repeats ``arange(len)``.
+
+    Example:
+        >>> torch.tensor([1, 2]).repeat_interleave(2)
+        tensor([1, 1, 2, 2])
+    """
+    if repeats is None:  # the one-argument form: indices repeated by the counts given
+        from .._creation import arange
+
+        counts = input
+        if counts._array.ndim != 1:
+            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        return repeat_interleave(arange(counts._array.shape[0]), counts, 0)
+    if dim is None:
+        input, d = input.reshape(-1), 0
+    else:
+        d = canonical_dim(dim, input._array.ndim)
+    n = input._array.shape[d] if input._array.ndim else 1
+    if isinstance(repeats, Tensor):
+        if repeats.dtype not in (_dtype.int64, _dtype.int32):
+            raise RuntimeError(f"repeat_interleave: repeats has to be Long or Int tensor "
+                               f"(got {repeats.dtype})")
+        if repeats._array.ndim > 1:
+            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        reps = repeats._array.reshape(-1)
+        if reps.size == 1:
+            reps = np.repeat(reps, n)
+        if reps.size != n:
+            raise RuntimeError(f"repeat_interleave: repeats must have the same size as input "
+                               f"along dim, but got repeats.size(0) = {reps.size} and "
+                               f"input.size({d}) = {n}")
+    else:
+        reps = np.full(n, int(repeats))
+    if reps.size and reps.min() < 0:
+        raise RuntimeError("repeat_interleave: repeats can not be negative")
+    idx = _make(np.repeat(np.arange(n), reps).astype(np.int64))
+    if input._array.ndim == 0:
+        input = input.reshape(1)
+    from .indexing import index_select
+
+    return index_select(input, d, idx)

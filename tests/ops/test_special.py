@@ -400,9 +400,6 @@ def test_real_views_share_the_version_counter():
     assert z.real._base is z and numtorch.view_as_real(z)._base is z
 
 
-@pytest.mark.xfail(strict=True, raises=RuntimeError, reason="autograd's CopySlices marks the "
-                   "written region with a bool mask, which cannot select the real part of a "
-                   "complex element; numtorch refuses instead of returning a wrong gradient")
 def test_writes_through_real_view_are_differentiated_like_torch():
     def fn(t, z):
         w = z * 2

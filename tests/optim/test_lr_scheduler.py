@@ -1,6 +1,5 @@
 """Learning-rate schedules against torch: lr (and momentum) sequences, state dicts, warnings."""
 
-import math
 import warnings
 
 import numpy as np

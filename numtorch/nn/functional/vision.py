@@ -535,7 +535,7 @@ def _grid_sample(input, grid, mode, padding_mode, align_corners):
     g = grid.reshape(n, points, nd)
     # grid's last dim lists x (the last spatial dim) first
     coords = [_unnormalize(g[:, :, nd - 1 - d], sizes[d], align_corners) for d in range(nd)]
-    taps = []  # per dim: list of (integer position array, weight Tensor or None)
+    taps = []  # per dim: the (integer position array, weight Tensor) of each tap
     if mode == "bicubic":
         for d in range(nd):
             base = coords[d].detach().floor()
