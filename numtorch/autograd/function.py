@@ -139,8 +139,7 @@ class _LegacyCtx(FunctionCtx):
 
     def _call_backward(self, grads):
         fn = self._fn
-        fn.saved_tensors = self.saved_tensors
-        fn.saved_variables = fn.saved_tensors
+        fn.saved_variables = self.saved_tensors
         fn.needs_input_grad = self.needs_input_grad
         return type(fn).backward(fn, *grads)
 
@@ -261,14 +260,52 @@ class Function(metaclass=_FunctionMeta):
     def __call__(self, *args):
         """The 0.x call form: ``MyFn()(x)`` with ``forward(self, ...)`` as a plain method."""
         ctx = _LegacyCtx(self)
-        # attribute writes on ``self`` in forward (self.save_for_backward...) go to ctx
-        self.save_for_backward = ctx.save_for_backward
-        self.mark_dirty = ctx.mark_dirty
-        self.mark_non_differentiable = ctx.mark_non_differentiable
-        self.mark_shared_storage = lambda *pairs: None
+        self._legacy_ctx = ctx
         self.needs_input_grad = tuple(isinstance(a, graph.Tensor) and a.requires_grad
                                       for a in args)
-        return _run_function(ctx, type(self).forward.__get__(self), args, {})
+        self.num_inputs = len(args)
+        out = _run_function(ctx, type(self).forward.__get__(self), args, {})
+        self.num_outputs = len(out) if isinstance(out, tuple) else 1
+        return out
+
+    # -- the 0.x instance API: ``self`` is the context inside forward/backward -------------
+    def _ctx(self):
+        ctx = self.__dict__.get("_legacy_ctx")
+        if ctx is None:
+            raise RuntimeError(f"{type(self).__name__}: this method is for the 0.x form, inside "
+                               "forward() of a Function called as MyFn()(inputs)")
+        return ctx
+
+    def save_for_backward(self, *tensors):
+        """0.x form: keep tensors for ``backward`` (read them as ``self.saved_tensors``)."""
+        self._ctx().save_for_backward(*tensors)
+
+    def mark_dirty(self, *args):
+        """0.x form: declare inputs modified in place by forward."""
+        self._ctx().mark_dirty(*args)
+
+    def mark_non_differentiable(self, *args):
+        """0.x form: declare outputs that get no gradient."""
+        self._ctx().mark_non_differentiable(*args)
+
+    def mark_shared_storage(self, *pairs):
+        """0.x form: declared input/output storage sharing; numtorch tracks sharing itself."""
+        self._ctx()
+
+    @property
+    def saved_tensors(self):
+        """0.x form: the tensors given to ``save_for_backward``."""
+        return self._ctx().saved_tensors
+
+    @property
+    def requires_grad(self):
+        """0.x: whether any input required grad."""
+        return any(self.__dict__.get("needs_input_grad", ()))
+
+    @property
+    def previous_functions(self):
+        """0.x name of the graph edges: ``(node, output_nr)`` per input."""
+        return self._ctx().next_functions
 
 
 class InplaceFunction(Function):
