@@ -52,6 +52,12 @@ from .nn.functional.conv import (  # noqa: F401,E402  (torch.conv2d and friends)
 from .nn.functional.vision import pixel_shuffle, pixel_unshuffle  # noqa: F401,E402
 from . import optim  # noqa: F401,E402
 from . import utils  # noqa: F401,E402
+from . import storage  # noqa: F401,E402
+from .storage import (  # noqa: F401,E402
+    TypedStorage, UntypedStorage, Storage, FloatStorage, DoubleStorage, HalfStorage,
+    LongStorage, IntStorage, ShortStorage, CharStorage, ByteStorage, BoolStorage,
+    ComplexFloatStorage, ComplexDoubleStorage,
+)
 from . import serialization  # noqa: F401,E402
 from .serialization import save, load  # noqa: F401,E402
 from . import cuda, backends, jit, accelerator  # noqa: F401,E402

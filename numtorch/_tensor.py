@@ -11,6 +11,7 @@ from ._device import CPU, as_device, device as _device_cls
 from ._size import Size, parse_size
 from .autograd import graph as _graph
 from ._tensor_math import _TensorMath
+from ._tensor_memory import _TensorMemory
 from . import autograd as _autograd
 
 __all__ = ["Tensor", "DoubleTensor", "FloatTensor", "HalfTensor", "LongTensor", "IntTensor",
@@ -35,7 +36,7 @@ def _make(arr):
     return t
 
 
-class Tensor(_TensorMath):
+class Tensor(_TensorMath, _TensorMemory):
     """A multi-dimensional array with autograd, wrapping one NumPy (or CuPy) array.
 
     ``Tensor(data)`` copies ``data`` into a float tensor of the default dtype; ``Tensor(2, 3)``

@@ -1088,6 +1088,9 @@ class _TensorMath:
     def bincount(self, weights=None, minlength=0):
         return _ops.bincount(self, weights, minlength)
 
+    def histogram(self, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
+        return _ops.histogram(self, bins, range=range, weight=weight, density=density)
+
     # matrix structure and index-wise updates (see numtorch/ops/structure.py)
     def diag(self, diagonal=0):
         return _ops.diag(self, diagonal)
@@ -1152,6 +1155,9 @@ class _TensorMath:
 
     def take(self, index):
         return _ops.take(self, index)
+
+    def fill_diagonal_(self, fill_value, wrap=False):
+        return _inplace(self, _ops.fill_diagonal, fill_value, wrap)
 
     def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
         return _ops.repeat_interleave(self, repeats, dim, output_size=output_size)

@@ -71,9 +71,11 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
         weights_only (bool): if True (the default), only tensors, containers, primitive
             types and globals allowed with :func:`add_safe_globals` may appear; anything
             else raises ``pickle.UnpicklingError`` without running it. The environment
-            variables ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`` / ``NUMTORCH_FORCE_NO_WEIGHTS_ONLY_
-            LOAD`` set to a non-zero value force False.
+            variables ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`` and
+            ``NUMTORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`` set to a non-zero value force False.
         mmap (bool): unused (storages are always read into memory).
+        **pickle_load_args: accepted for torch's signature and ignored (text in pickles is
+            always decoded as UTF-8).
 
     Returns:
         The saved object.

@@ -7,18 +7,17 @@ positions by gather's own backward and double backward works.
 
 import numpy as np
 
-from .. import _dtype
 from .._tensor import Tensor, _make
 from ..return_types import (
-    cummax as _cummax_t, cummin as _cummin_t, kthvalue as _kthvalue_t, median as _median_t, mode as _mode_t, sort as _sort_t,
-    topk as _topk_t,
+    cummax as _cummax_t, cummin as _cummin_t, histogram as _histogram_t, kthvalue as _kthvalue_t, median as _median_t,
+    mode as _mode_t, sort as _sort_t, topk as _topk_t,
 )
 from ._util import canonical_dim
 from .gather import Gather
 
 __all__ = ["sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "mode",
            "histc", "cummax", "cummin", "unique", "unique_consecutive", "searchsorted",
-           "bucketize", "bincount"]
+           "bucketize", "bincount", "histogram"]
 
 
 def _argsort(a, d, descending, xp):
@@ -457,3 +456,49 @@ def bincount(input, weights=None, minlength=0):
                            f"{tuple(w.shape)} for input {tuple(a.shape)})")
     out_dtype = np.float32 if w.dtype == np.float32 else np.float64
     return _make(np.bincount(a, weights=w, minlength=minlength).astype(out_dtype))
+
+
+def histogram(input, bins=100, *, range=None, weight=None, density=False,  # noqa: A002
+              out=None):
+    """Histogram of a float tensor as ``(hist, bin_edges)``.
+
+    ``bins`` is a count of equal bins over ``range`` (the data's min and max by default) or a
+    1-D tensor of increasing edges. The last bin includes its right edge. ``weight`` sums
+    weights instead of ones; ``density`` scales to unit area.
+
+    Example:
+        >>> torch.histogram(torch.tensor([1., 2., 1., 4.]), 3).hist
+        tensor([2., 1., 1.])
+    """
+    _check_tensor("histogram", input)
+    a = input._array.reshape(-1)
+    if a.dtype.kind != "f":
+        raise RuntimeError(f"torch.histogram: input tensor must be floating point (got "
+                           f"{input.dtype})")
+    if isinstance(bins, Tensor):
+        edges = bins._array.astype(a.dtype)
+        if edges.ndim != 1 or edges.size < 2:
+            raise RuntimeError(f"torch.histogram(): bins tensor should have one dimension and "
+                               f"at least 2 elements, but got {edges.ndim} dimension(s) and "
+                               f"{edges.size} element(s)")
+    else:
+        if bins <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins}")
+        if range is not None:
+            lo, hi = float(range[0]), float(range[1])
+        elif a.size:
+            lo, hi = float(a.min()), float(a.max())
+        else:
+            lo, hi = 0.0, 0.0
+        if lo > hi:
+            raise RuntimeError(f"torch.histogram(): min should not exceed max, but got min "
+                               f"{lo} max {hi}")
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        edges = np.linspace(lo, hi, bins + 1).astype(a.dtype)
+    w = None if weight is None else weight._array.reshape(-1)
+    hist, _ = np.histogram(a, bins=edges, weights=w)
+    hist = hist.astype(a.dtype)
+    if density:
+        hist = hist / (hist.sum() * np.diff(edges)).astype(a.dtype)
+    return _histogram_t((_make(hist.astype(a.dtype)), _make(edges)))

@@ -17,7 +17,8 @@ from ._util import canonical_dim
 
 __all__ = ["diag", "diagonal", "diag_embed", "tril", "triu", "trace", "dist", "renorm",
            "index_add", "index_copy", "index_fill", "masked_scatter", "tril_indices",
-           "triu_indices", "take", "repeat_interleave"]
+           "triu_indices", "take", "repeat_interleave", "meshgrid", "block_diag", "cdist",
+           "fill_diagonal"]
 
 
 class DiagGet(Op):
@@ -516,3 +517,117 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     from .indexing import index_select
 
     return index_select(input, d, idx)
+
+
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids from 1-D tensors: output ``k`` repeats ``tensors[k]`` along its own dim
+    (views). ``indexing="xy"`` swaps the first two dims, as NumPy's default does.
+
+    Example:
+        >>> [g.shape for g in torch.meshgrid(torch.arange(2), torch.arange(3), indexing="ij")]
+        [torch.Size([2, 3]), torch.Size([2, 3])]
+    """
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        import warnings
+
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
+                      "indexing argument (using indexing='ij').", UserWarning, stacklevel=2)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
+                         f"received: {indexing}")
+    for t in tensors:
+        if t._array.ndim > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but "
+                               f"got: {t._array.ndim}D")
+    ts = [t.reshape(-1) for t in tensors]
+    swap = indexing == "xy" and len(ts) >= 2
+    if swap:
+        ts[0], ts[1] = ts[1], ts[0]
+    shape = tuple(t._array.shape[0] for t in ts)
+    n = len(ts)
+    out = [t.reshape(tuple(-1 if j == k else 1 for j in range(n))).expand(*shape)
+           for k, t in enumerate(ts)]
+    if swap:  # the grids of the swapped inputs, handed back in the inputs' order
+        out[0], out[1] = out[1], out[0]
+    return tuple(out)
+
+
+def block_diag(*tensors):
+    """A block-diagonal matrix with the given 0-, 1- or 2-D tensors as its blocks (1-D ones are
+    rows), in the promoted dtype.
+
+    Example:
+        >>> torch.block_diag(torch.ones(1, 1), torch.full((1, 2), 2.))
+        tensor([[1., 0., 0.],
+                [0., 2., 2.]])
+    """
+    from .._creation import zeros
+    from .join import cat
+
+    blocks = []
+    for k, t in enumerate(tensors):
+        nd = t._array.ndim
+        if nd > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer "
+                               f"dimensions. Input {k} has {nd} dimensions")
+        blocks.append(t.reshape(1, 1) if nd == 0 else t.reshape(1, -1) if nd == 1 else t)
+    if not blocks:
+        return zeros(1, 0)
+    dt = blocks[0].dtype
+    for b in blocks[1:]:
+        dt = _dtype.promote_types(dt, b.dtype)
+    total = sum(b._array.shape[1] for b in blocks)
+    rows, left = [], 0
+    for b in blocks:
+        r, c = b._array.shape
+        parts = [zeros(r, left, dtype=dt), b.to(dt), zeros(r, total - left - c, dtype=dt)]
+        rows.append(cat(parts, 1))
+        left += c
+    return cat(rows, 0)
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """The ``p``-norm distance between each row of ``x1`` (..., P, M) and each row of ``x2``
+    (..., R, M), shape (..., P, R).
+
+    Note:
+        Computed from the pairwise differences (memory P * R * M), never with the
+        matrix-product shortcut, so the results are exact but large inputs cost memory.
+    """
+    from .reduction import norm
+
+    if x1._array.ndim < 2 or x2._array.ndim < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: "
+                           f"{x1._array.ndim}D, X2 got: {x2._array.ndim}D")
+    if x1._array.shape[-1] != x2._array.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: "
+                           f"{x1._array.shape[-1]} X2: {x2._array.shape[-1]}")
+    if p < 0:
+        raise RuntimeError(f"cdist only supports non-negative p values (got {p})")
+    diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
+    return norm(diff, p, dim=-1)
+
+
+def fill_diagonal(input, fill_value, wrap=False):
+    """``input`` with ``fill_value`` on its main diagonal (all dims equal, or any 2-D shape;
+    ``wrap`` restarts the diagonal below a tall matrix). The function behind
+    ``Tensor.fill_diagonal_``."""
+    from .indexing import masked_fill
+
+    shape = input._array.shape
+    if len(shape) < 2:
+        raise RuntimeError(f"dimensions must larger than 1 (got {len(shape)})")
+    if len(shape) > 2 and len(set(shape)) != 1:
+        raise RuntimeError(f"all dimensions of input must be of equal length (got "
+                           f"{tuple(shape)})")
+    size = int(np.prod(shape))
+    step = int(sum(np.cumprod((1,) + shape[:0:-1])))  # sum of the C-order element strides
+    pos = np.arange(0, size, step)
+    if not wrap:
+        pos = pos[:min(shape)]
+    mask = np.zeros(size, dtype=bool)
+    mask[pos] = True
+    return masked_fill(input, _make(mask.reshape(shape)), fill_value)

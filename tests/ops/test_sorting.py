@@ -198,9 +198,27 @@ def test_bincount(wdtype, minlength):
 
 def test_more_errors():
     check_raises(lambda t, x: t.bincount(x), [np.array([1, -1])])
-    check_raises(lambda t, x: t.bincount(x), [np.array([1.0])])
     check_raises(lambda t, x, w: t.bincount(x, w), [np.array([1, 2]), np.ones(3)])
     check_raises(lambda t, s, v: t.searchsorted(s, v), [np.ones((2, 3)), np.ones((3, 1))])
     check_raises(lambda t, s, v: t.searchsorted(s, v, side="middle"), [np.ones(3), np.ones(2)])
     check_raises(lambda t, v, s: t.bucketize(v, s), [np.ones(3), np.ones((2, 3))])
     check_raises(lambda t, x: t.cummax(x, 2), [np.ones((2, 3))])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("bins,rng", [(3, None), (10, (-1.0, 1.5)), (1, None)])
+@pytest.mark.parametrize("density", [False, True])
+def test_histogram(dtype, bins, rng, density):
+    w = np.random.default_rng(2).uniform(0, 1, 40).astype(dtype)
+    check_op(lambda t, x: t.histogram(x, bins, range=rng, density=density), [(40,)],
+             dtype=dtype, grad=False)
+    check_op(lambda t, x, w: x.histogram(bins, range=rng, weight=w, density=density),
+             [(8, 5), w.reshape(8, 5)], dtype=dtype, grad=False)
+    edges = np.array([-2.0, -0.5, 0.0, 1.0, 2.0], dtype=dtype)
+    check_op(lambda t, x, e: t.histogram(x, e, density=density), [(40,), edges], dtype=dtype,
+             grad=False)
+
+
+def test_histogram_errors():
+    check_raises(lambda t, x: t.histogram(x, 3, range=(2.0, 1.0)), [np.ones(3)])
+    check_raises(lambda t, x: t.histogram(x, -1), [np.ones(3)])

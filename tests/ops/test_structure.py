@@ -209,3 +209,49 @@ def test_more_errors():
     check_raises(lambda t, x, i: t.take(x, i), [x, np.array([0], np.int32)])
     check_raises(lambda t, x, r: t.repeat_interleave(x, r, 0), [x, np.array([1, 2])])
     check_raises(lambda t, x: t.repeat_interleave(x, -1), [x])
+
+
+@pytest.mark.parametrize("indexing", ["ij", "xy"])
+@pytest.mark.parametrize("shapes", [[(2,), (3,)], [(2,), (), (4,)], [(3,)]])
+def test_meshgrid(shapes, indexing):
+    check_op(lambda t, *xs: t.meshgrid(*xs, indexing=indexing), shapes)
+    check_op(lambda t, *xs: t.meshgrid(list(xs), indexing=indexing), shapes, grad=False)
+
+
+@pytest.mark.parametrize("shapes", [[(2, 2), (), (3,)], [(1, 3), (2, 0), (2, 1)], [(3, 2)]])
+def test_block_diag(shapes):
+    check_op(lambda t, *xs: t.block_diag(*xs), shapes)
+    ints = [np.ones(s, dtype=np.int32) for s in shapes]
+    check_op(lambda t, a, *xs: t.block_diag(a, *xs), [(2,)] + ints, grad=False)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("p", [2.0, 1.0, 3.0, float("inf")])
+@pytest.mark.parametrize("shapes", [[(4, 3), (5, 3)], [(2, 4, 3), (2, 2, 3)], [(2, 4, 3), (5, 3)]])
+def test_cdist(shapes, p, dtype):
+    # torch has no second derivative for cdist
+    check_op(lambda t, a, b: t.cdist(a, b, p=p), shapes, dtype=dtype, second_order=False)
+
+
+@pytest.mark.parametrize("shape,wrap", [((3, 3), False), ((5, 2), False), ((7, 3), True),
+                                        ((2, 5), True), ((3, 3, 3), False)])
+def test_fill_diagonal(shape, wrap):
+    check_op(lambda t, x: (x * 1).fill_diagonal_(-2.5, wrap=wrap), [shape])
+    ints = np.zeros(shape, dtype=np.int64)
+    check_op(lambda t, x: x.clone().fill_diagonal_(4, wrap), [ints], grad=False)
+
+
+def test_structure_errors_extra():
+    check_raises(lambda t, x: x.fill_diagonal_(1.0), [np.ones((2, 3, 2))])
+    check_raises(lambda t, x: x.fill_diagonal_(1.0), [np.ones(3)])
+    check_raises(lambda t, a, b: t.cdist(a, b), [np.ones((2, 3)), np.ones((2, 4))])
+    check_raises(lambda t, a, b: t.cdist(a, b), [np.ones(3), np.ones((2, 3))])
+    check_raises(lambda t, a: t.block_diag(a), [np.ones((2, 2, 2))])
+    check_raises(lambda t, a: t.meshgrid(a, indexing="ab"), [np.ones(2)])
+    check_raises(lambda t, a: t.meshgrid(a, a, indexing="ij"), [np.ones((2, 2))])
+
+
+def test_meshgrid_default_warns():
+    with pytest.warns(UserWarning, match="indexing"):
+        grids = numtorch.meshgrid(numtorch.arange(2), numtorch.arange(3))
+    assert tuple(grids[0].shape) == (2, 3)

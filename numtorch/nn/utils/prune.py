@@ -14,10 +14,9 @@ from collections.abc import Iterable
 import numpy as np
 
 from ... import _creation, _sampling, ops
-from ..._tensor import Tensor, _make
+from ..._tensor import _make
 from ...autograd.grad_mode import no_grad
 from ...backend import xp_of
-from ..parameter import Parameter
 from .convert_parameters import parameters_to_vector
 
 __all__ = ["BasePruningMethod", "PruningContainer", "Identity", "RandomUnstructured",

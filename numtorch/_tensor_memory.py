@@ -1,0 +1,151 @@
+"""Tensor methods about memory: storages, resizing, sharing, and the 0.x ``apply_``/``map_``.
+
+A mixin of ``Tensor`` (like ``_tensor_math``) so ``_tensor.py`` stays small.
+"""
+
+import numpy as np
+
+__all__ = []
+
+
+class _TensorMemory:
+    __slots__ = ()
+
+    def storage(self):
+        """The typed storage (e.g. FloatStorage) sharing this tensor's whole memory block."""
+        from .storage import storage_of
+
+        return storage_of(self)
+
+    def untyped_storage(self):
+        """The byte storage sharing this tensor's memory."""
+        from .storage import storage_of
+
+        return storage_of(self, untyped=True)
+
+    def storage_type(self):
+        """The storage class of this tensor's dtype (``torch.FloatStorage``...)."""
+        from . import storage
+
+        return storage._CLASS_OF[self.dtype]
+
+    def set_(self, source=None, storage_offset=0, size=None, stride=None):
+        """Make this tensor view ``source`` (a tensor or storage), or empty with no source."""
+        from .storage import TypedStorage
+
+        if source is None:
+            self._array = np.empty((0,), dtype=self._array.dtype)
+        elif isinstance(source, TypedStorage):
+            flat = source._array
+            if flat.dtype != self._array.dtype:
+                raise RuntimeError(f"set_: expected a storage of dtype {self.dtype}, got "
+                                   f"{source.dtype}")
+            size = (flat.size - storage_offset,) if size is None else tuple(size)
+            if stride is None:
+                stride, acc = [], 1
+                for s in reversed(size):
+                    stride.insert(0, acc)
+                    acc *= s
+            item = flat.itemsize
+            self._array = np.lib.stride_tricks.as_strided(
+                flat[storage_offset:], shape=size, strides=tuple(s * item for s in stride))
+        else:
+            self._array = source._array
+            self._vc = source._vc
+        self._vc[0] += 1
+        return self
+
+    def is_set_to(self, tensor):
+        """True if both tensors view the same memory with the same shape and strides."""
+        a, b = self._array, tensor._array
+        return (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+                and a.shape == b.shape and a.strides == b.strides and a.dtype == b.dtype)
+
+    def resize_(self, *sizes, memory_format=None):
+        """Change the shape in place, keeping the leading elements (new ones uninitialised)."""
+        from .ops._util import shape_arg
+
+        shape = shape_arg(sizes)
+        if self.requires_grad and self.grad_fn is None:
+            raise RuntimeError("cannot resize variables that require grad")
+        n = int(np.prod(shape))
+        flat = self._array.reshape(-1)
+        if n == flat.size and self._array.flags.c_contiguous:
+            self._array = self._array.reshape(shape)
+        else:
+            new = np.empty(n, dtype=self._array.dtype)
+            k = min(n, flat.size)
+            new[:k] = flat[:k]
+            self._array = new.reshape(shape)
+        self._vc[0] += 1
+        return self
+
+    def resize_as_(self, tensor, memory_format=None):
+        """``resize_`` to ``tensor``'s shape."""
+        return self.resize_(tensor.shape)
+
+    def share_memory_(self):
+        """Move the data into shared memory (kept across fork/multiprocessing); a no-op if it
+        already is. Views made before the move keep the old memory."""
+        from .storage import share_array
+
+        if not self.is_shared():
+            self._array = share_array(self._array)
+        return self
+
+    def is_shared(self):
+        """True if the data lives in shared memory."""
+        import mmap
+
+        a = self._array
+        while isinstance(a, np.ndarray):
+            a = a.base
+        if isinstance(a, memoryview):
+            a = a.obj
+        return isinstance(a, mmap.mmap)
+
+    def pin_memory(self, device=None):
+        """Pinned host memory is a CUDA concept: returns the tensor itself."""
+        return self
+
+    def is_pinned(self, device=None):
+        return False
+
+    def apply_(self, callable):  # noqa: A002 - torch's argument name
+        """Replace every element by ``callable(element)`` (CPU only, slow: a Python loop)."""
+        if self.requires_grad:
+            raise RuntimeError("apply_ is only implemented on CPU tensors that don't require "
+                               "grad")
+        flat = self._array.reshape(-1) if self._array.flags.c_contiguous else None
+        values = [callable(v) for v in self._array.reshape(-1).tolist()]
+        if flat is not None:
+            flat[...] = values
+        else:
+            self._array[...] = np.asarray(values, dtype=self._array.dtype).reshape(self.shape)
+        self._vc[0] += 1
+        return self
+
+    def map_(self, tensor, callable):  # noqa: A002
+        """Replace every element by ``callable(self_elem, other_elem)`` (``tensor`` broadcast)."""
+        other = np.broadcast_to(tensor._array, self._array.shape).reshape(-1).tolist()
+        values = [callable(a, b) for a, b in zip(self._array.reshape(-1).tolist(), other)]
+        self._array[...] = np.asarray(values, dtype=self._array.dtype).reshape(self.shape)
+        self._vc[0] += 1
+        return self
+
+    def new(self, *args, **kwargs):
+        """0.x constructor of the same dtype and device (``x.new(2, 3)``, ``x.new([1, 2])``)."""
+        from ._tensor import _legacy_new, _make, Tensor
+
+        arr = _legacy_new(args, kwargs, None, self.dtype, True)
+        if isinstance(arr, Tensor):
+            return _make(arr._array)
+        return _make(arr)
+
+    def is_signed(self):
+        """True for signed dtypes (floats, complex and signed integers)."""
+        return self.dtype.is_signed
+
+    def index(self, m):
+        """0.x: ``x.index(m)`` is ``x[m]``."""
+        return self[m]

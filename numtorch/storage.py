@@ -1,0 +1,282 @@
+"""Storages: the flat memory under tensors (``FloatStorage``, ``UntypedStorage``, ...).
+
+A storage wraps a 1-D array. ``Tensor.storage()`` returns one over the whole memory block the
+tensor views (its base array), so writes through the storage show in the tensor and back.
+"""
+
+import mmap
+import os
+import tempfile
+
+import numpy as np
+
+from . import _dtype
+from ._tensor import Tensor, _make
+
+__all__ = ["TypedStorage", "UntypedStorage", "Storage", "FloatStorage", "DoubleStorage",
+           "HalfStorage", "LongStorage", "IntStorage", "ShortStorage", "CharStorage",
+           "ByteStorage", "BoolStorage", "ComplexFloatStorage", "ComplexDoubleStorage",
+           "storage_of", "share_array"]
+
+
+def _root(arr):
+    """The array owning ``arr``'s memory, as a flat 1-D view (None if not C-contiguous)."""
+    base = arr
+    while isinstance(base.base, np.ndarray):
+        base = base.base
+    if not base.flags.c_contiguous:
+        return None
+    return base.reshape(-1)
+
+
+class TypedStorage:
+    """A 1-D block of elements of one dtype; the legacy ``torch.FloatStorage`` family."""
+
+    dtype = None  # set on the typed subclasses; instances of TypedStorage carry their own
+    is_sparse = False
+    is_cuda = False
+
+    def __init__(self, *args, wrap=None, dtype=None, device=None):
+        dt = _dtype.as_dtype(dtype) or type(self).dtype or _dtype.get_default_dtype()
+        if wrap is not None:
+            self._array = wrap
+        elif not args:
+            self._array = np.empty(0, dtype=dt.np)
+        elif len(args) == 1 and isinstance(args[0], int):
+            self._array = np.empty(args[0], dtype=dt.np)
+        elif len(args) == 1:
+            self._array = np.array(list(args[0]), dtype=dt.np).reshape(-1)
+        else:
+            raise TypeError(f"{type(self).__name__}(): expected a size or a sequence")
+        self._dtype = _dtype._FROM_NP[self._array.dtype]
+
+    @property
+    def dtype(self):  # noqa: F811 - instance property over the class attribute
+        return self._dtype
+
+    @property
+    def device(self):
+        from ._device import CPU
+
+        return CPU
+
+    # -- size and contents ---------------------------------------------------------------------
+    def size(self):
+        return int(self._array.shape[0])
+
+    def __len__(self):
+        return self.size()
+
+    def nbytes(self):
+        return int(self._array.nbytes)
+
+    def element_size(self):
+        return self._array.itemsize
+
+    def tolist(self):
+        return self._array.tolist()
+
+    def __getitem__(self, idx):
+        r = self._array[idx]
+        return r.item() if np.ndim(r) == 0 else type(self)(wrap=np.array(r))
+
+    def __setitem__(self, idx, value):
+        self._array[idx] = value
+
+    def __iter__(self):
+        return iter(self.tolist())
+
+    def fill_(self, value):
+        self._array[...] = value
+        return self
+
+    def copy_(self, source, non_blocking=None):
+        src = source._array if isinstance(source, (TypedStorage, UntypedStorage, Tensor)) \
+            else np.asarray(source)
+        if src.size != self._array.size:
+            raise RuntimeError(f"size mismatch: storage of {self._array.size} elements, source "
+                               f"of {src.size}")
+        self._array[...] = src.reshape(-1)
+        return self
+
+    def clone(self):
+        return type(self)(wrap=self._array.copy())
+
+    def data_ptr(self):
+        return self._array.__array_interface__["data"][0]
+
+    def resize_(self, size):
+        """Grow or shrink in place (existing elements kept); tensors built on the old memory
+        keep it, as after torch's reallocation."""
+        new = np.empty(size, dtype=self._array.dtype)
+        n = min(size, self._array.size)
+        new[:n] = self._array[:n]
+        self._array = new
+        return self
+
+    def new(self):
+        return type(self)(wrap=np.empty(0, dtype=self._array.dtype))
+
+    # -- sharing and devices -------------------------------------------------------------------
+    def share_memory_(self):
+        """Move the data into shared memory (a /dev/shm mapping) so child processes see it."""
+        if not self.is_shared():
+            self._array = share_array(self._array)
+        return self
+
+    def is_shared(self):
+        a = self._array
+        while isinstance(a, np.ndarray):
+            a = a.base
+        if isinstance(a, memoryview):
+            a = a.obj
+        return isinstance(a, mmap.mmap)
+
+    def pin_memory(self, device=None):
+        return self
+
+    def is_pinned(self, device=None):
+        return False
+
+    def cpu(self):
+        return self
+
+    def cuda(self, device=None, non_blocking=False):
+        raise RuntimeError("Torch not compiled with CUDA enabled: storages live on the CPU in "
+                           "numtorch (move tensors with .cuda() instead)")
+
+    # -- conversions ---------------------------------------------------------------------------
+    def type(self, dtype=None, non_blocking=False):
+        if dtype is None:
+            return "torch." + type(self).__name__
+        cls = _BY_NAME.get(dtype.rsplit(".", 1)[-1]) if isinstance(dtype, str) else dtype
+        if cls is None:
+            raise ValueError(f"invalid storage type {dtype!r}")
+        return cls(wrap=self._array.astype(cls.dtype.np))
+
+    def _to(self, d):
+        return _CLASS_OF[d](wrap=self._array.astype(d.np))
+
+    def double(self):
+        return self._to(_dtype.float64)
+
+    def float(self):
+        return self._to(_dtype.float32)
+
+    def half(self):
+        return self._to(_dtype.float16)
+
+    def long(self):
+        return self._to(_dtype.int64)
+
+    def int(self):
+        return self._to(_dtype.int32)
+
+    def short(self):
+        return self._to(_dtype.int16)
+
+    def char(self):
+        return self._to(_dtype.int8)
+
+    def byte(self):
+        return self._to(_dtype.uint8)
+
+    def bool(self):
+        return self._to(_dtype.bool)
+
+    def untyped(self):
+        return UntypedStorage(wrap=self._array.view(np.uint8))
+
+    @classmethod
+    def from_buffer(cls, buffer, byte_order="native", count=-1, offset=0):
+        """A new storage copied from a bytes-like ``buffer``."""
+        dt = np.dtype((cls.dtype or _dtype.uint8).np)
+        if byte_order in ("little", "big"):
+            dt = dt.newbyteorder("<" if byte_order == "little" else ">")
+        elif byte_order != "native":
+            raise ValueError(f"Invalid byte_order '{byte_order}'")
+        arr = np.frombuffer(buffer, dtype=dt, count=count, offset=offset)
+        return cls(wrap=arr.astype(arr.dtype.newbyteorder("=")).copy())
+
+    @classmethod
+    def from_file(cls, filename, shared=False, size=0):
+        """A storage mapped from ``filename`` (``size`` elements; created if missing)."""
+        dt = np.dtype((cls.dtype or _dtype.uint8).np)
+        mode = "r+" if os.path.exists(filename) else "w+"
+        if mode == "w+" and size == 0:
+            return cls(wrap=np.empty(0, dtype=dt))
+        arr = np.memmap(filename, dtype=dt, mode=mode if shared else "c", shape=(size,))
+        return cls(wrap=arr)
+
+    def __repr__(self):
+        body = "\n".join(f" {v}" for v in self._array.tolist())
+        head = "\n" if body else ""
+        return (f"{head}{body}\n[{'torch.' + type(self).__name__} of size "
+                f"{self._array.size}]").lstrip("\n") if body else \
+            f"[torch.{type(self).__name__} of size 0]"
+
+
+class UntypedStorage(TypedStorage):
+    """Raw bytes (``uint8``) under tensors of any dtype."""
+
+    dtype = _dtype.uint8
+
+    def __init__(self, *args, wrap=None, device=None):
+        super().__init__(*args, wrap=wrap, dtype=_dtype.uint8)
+
+    def element_size(self):
+        return 1
+
+    def nbytes(self):
+        return int(self._array.nbytes)
+
+
+def _typed(name, d):
+    return type(name, (TypedStorage,), {"dtype": d, "__module__": "numtorch",
+                                        "__doc__": f"Storage of {d} elements."})
+
+
+FloatStorage = _typed("FloatStorage", _dtype.float32)
+DoubleStorage = _typed("DoubleStorage", _dtype.float64)
+HalfStorage = _typed("HalfStorage", _dtype.float16)
+LongStorage = _typed("LongStorage", _dtype.int64)
+IntStorage = _typed("IntStorage", _dtype.int32)
+ShortStorage = _typed("ShortStorage", _dtype.int16)
+CharStorage = _typed("CharStorage", _dtype.int8)
+ByteStorage = _typed("ByteStorage", _dtype.uint8)
+BoolStorage = _typed("BoolStorage", _dtype.bool)
+ComplexFloatStorage = _typed("ComplexFloatStorage", _dtype.complex64)
+ComplexDoubleStorage = _typed("ComplexDoubleStorage", _dtype.complex128)
+Storage = FloatStorage  # 0.x: the storage class of the default tensor type
+
+_CLASS_OF = {c.dtype: c for c in (FloatStorage, DoubleStorage, HalfStorage, LongStorage,
+                                  IntStorage, ShortStorage, CharStorage, ByteStorage,
+                                  BoolStorage, ComplexFloatStorage, ComplexDoubleStorage)}
+_BY_NAME = {c.__name__: c for c in _CLASS_OF.values()}
+_BY_NAME["UntypedStorage"] = UntypedStorage
+
+
+def storage_of(t, untyped=False):
+    """The storage under tensor ``t``: its whole base memory block, shared."""
+    root = _root(t._array)
+    if root is None:  # a non-contiguous owner (rare): expose this tensor's own memory
+        root = np.ascontiguousarray(t._array).reshape(-1)
+    if untyped:
+        return UntypedStorage(wrap=root.view(np.uint8))
+    return _CLASS_OF[_dtype._FROM_NP[root.dtype]](wrap=root)
+
+
+def share_array(arr):
+    """A copy of ``arr`` in shared memory (an anonymous-file mapping under /dev/shm)."""
+    nbytes = max(arr.nbytes, 1)
+    d = "/dev/shm" if os.path.isdir("/dev/shm") else None
+    fd, path = tempfile.mkstemp(prefix="numtorch_shm_", dir=d)
+    try:
+        os.ftruncate(fd, nbytes)
+        mm = mmap.mmap(fd, nbytes)
+    finally:
+        os.close(fd)
+        os.unlink(path)
+    out = np.frombuffer(mm, dtype=arr.dtype, count=arr.size).reshape(arr.shape)
+    out[...] = arr
+    return out
