@@ -210,7 +210,8 @@ class MishBackward(_Pointwise):
 
 
 def _normal_cdf_pdf(xp, x):
-    """Phi(x) and exp(-x^2 / 2) (the unnormalised density), sharing one exp pass."""
+    """Phi(x), exp(-x^2 / 2) (the unnormalised density, sharing one exp pass) and a spare
+    buffer shaped like ``x`` (None if there is none) for the caller's result."""
     dt = x.dtype
     z2 = x * x
     z2 *= dt.type(-0.5)
@@ -218,7 +219,7 @@ def _normal_cdf_pdf(xp, x):
     if dt == np.float64:
         cdf = helpers_for(xp).erfc(x * -_SQRT_HALF)  # erfc, not 1 + erf: exact tails
         cdf *= 0.5
-        return cdf, e
+        return cdf, e, None
     # tail = erfc(|x| / sqrt 2) / 2 (the halving is folded into the coefficients);
     # Phi = tail for x < 0, 1 - tail otherwise. Buffers are reused: every fresh full-size
     # temporary costs page faults on top of its pass.
@@ -235,8 +236,7 @@ def _normal_cdf_pdf(xp, x):
     # which would cost the tail its relative accuracy), 1 - tail otherwise (tail <= 1/2)
     xp.greater_equal(x, 0, out=t, casting="unsafe")
     t -= p
-    p = xp.abs(t, out=t)
-    return p, e
+    return xp.abs(t, out=t), e, p
 
 
 class Gelu(_Pointwise):
@@ -256,9 +256,9 @@ class Gelu(_Pointwise):
             y *= x
             y *= dt.type(0.5)
             return y
-        cdf, e = _normal_cdf_pdf(xp, x)
+        cdf, e, spare = _normal_cdf_pdf(xp, x)
         self.save(cdf=cdf, e=e)
-        return x * cdf
+        return xp.multiply(x, cdf, out=spare)
 
     def backward(self, grad):
         x = self.saved_inputs()
@@ -299,7 +299,7 @@ class GeluBackward(_Pointwise):
             return d
         cdf, e = self.cdf, self.e
         if cdf is None:
-            cdf, e = _normal_cdf_pdf(xp, x)
+            cdf, e, _ = _normal_cdf_pdf(xp, x)
         d = x * e.reshape(x.shape)
         d *= dt.type(_INV_SQRT_2PI)
         d += cdf.reshape(x.shape)

@@ -2,3 +2,4 @@
 
 from . import data  # noqa: F401
 from . import model_zoo  # noqa: F401
+from . import hooks  # noqa: F401,E402
