@@ -9,8 +9,8 @@ import numpy as np
 
 from .._tensor import Tensor, _make
 from ..return_types import (
-    cummax as _cummax_t, cummin as _cummin_t, histogram as _histogram_t, kthvalue as _kthvalue_t, median as _median_t,
-    mode as _mode_t, sort as _sort_t, topk as _topk_t,
+    cummax as _cummax_t, cummin as _cummin_t, histogram as _histogram_t,
+    kthvalue as _kthvalue_t, median as _median_t, mode as _mode_t, sort as _sort_t, topk as _topk_t,
 )
 from ._util import canonical_dim
 from .gather import Gather
@@ -18,6 +18,18 @@ from .gather import Gather
 __all__ = ["sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "mode",
            "histc", "cummax", "cummin", "unique", "unique_consecutive", "searchsorted",
            "bucketize", "bincount", "histogram"]
+
+
+def _write_out(res, out):
+    """Copy ``res`` (a tensor or a named tuple of them) into ``out`` when given, as torch's
+    ``out=`` arguments do."""
+    if out is None:
+        return res
+    from .elementwise import _out as write
+
+    if isinstance(res, tuple):
+        return type(res)(tuple(write(r, o) for r, o in zip(res, out)))
+    return write(res, out)
 
 
 def _argsort(a, d, descending, xp):
@@ -75,7 +87,7 @@ def sort(input, dim=-1, descending=False, stable=False, *, out=None):
     if input._array.ndim == 0:
         idx = idx.reshape(())
     vals = _pick(input, d, idx)
-    return _sort_t((vals, _make(idx)))
+    return _write_out(_sort_t((vals, _make(idx))), out)
 
 
 def argsort(input, dim=-1, descending=False, stable=False):
@@ -115,7 +127,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
         idx = xp.zeros((), dtype=np.int64)
     else:
         idx = xp.take(order, xp.arange(k), axis=d).astype(np.int64, copy=False)
-    return _topk_t((_pick(input, d, idx), _make(idx)))
+    return _write_out(_topk_t((_pick(input, d, idx), _make(idx))), out)
 
 
 def _select_kth(fn, input, dim, keepdim, kth_of):
@@ -153,7 +165,7 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
         shape[dd] = 1
         return xp.full(shape, k - 1, dtype=np.int64)
 
-    return _kthvalue_t(_select_kth("kthvalue", input, d, keepdim, kth))
+    return _write_out(_kthvalue_t(_select_kth("kthvalue", input, d, keepdim, kth)), out)
 
 
 def _median_pos(ignore_nan):
@@ -194,12 +206,12 @@ def median(input, dim=None, keepdim=False, *, out=None):
         >>> torch.median(torch.tensor([1., 4., 2., 3.]))
         tensor(2.)
     """
-    return _median("median", input, dim, keepdim, False)
+    return _write_out(_median("median", input, dim, keepdim, False), out)
 
 
 def nanmedian(input, dim=None, keepdim=False, *, out=None):
     """Like :func:`median`, but NaN entries are left out (all-NaN lines give NaN)."""
-    return _median("nanmedian", input, dim, keepdim, True)
+    return _write_out(_median("nanmedian", input, dim, keepdim, True), out)
 
 
 def mode(input, dim=-1, keepdim=False, *, out=None):
@@ -233,7 +245,7 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     moved = list(xp.moveaxis(xp.empty(shape), d, -1).shape)
     idx = xp.moveaxis(last.reshape(moved), -1, d).astype(np.int64)
     vals = _pick(input, d, idx.reshape(()) if input._array.ndim == 0 else idx)
-    return _mode_t(_finish(input, vals, _make(idx), d, keepdim))
+    return _write_out(_mode_t(_finish(input, vals, _make(idx), d, keepdim)), out)
 
 
 def histc(input, bins=100, min=0, max=0, *, out=None):  # noqa: A002 - torch's names
@@ -266,7 +278,7 @@ def histc(input, bins=100, min=0, max=0, *, out=None):  # noqa: A002 - torch's n
     pos = ((keep - lo_t) * a.dtype.type(bins) / (hi_t - lo_t)).astype(np.int64)
     pos = xp.minimum(pos, bins - 1)
     counts = xp.bincount(pos, minlength=bins)[:bins].astype(a.dtype)
-    return _make(counts)
+    return _write_out(_make(counts), out)
 
 
 def _cum_extreme(fn, input, dim):
@@ -413,7 +425,7 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
         # one NumPy search per row (rows, not elements, are looped over)
         res = np.stack([np.searchsorted(s_, v_, side=how) for s_, v_ in zip(rows_s, rows_v)])
         res = res.reshape(vals.shape)
-    return _make(np.asarray(res, dtype=np.int32 if out_int32 else np.int64))
+    return _write_out(_make(np.asarray(res, dtype=np.int32 if out_int32 else np.int64)), out)
 
 
 def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
@@ -427,7 +439,7 @@ def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
     if boundaries._array.ndim != 1:
         raise RuntimeError(f"bucketize(): boundaries tensor must be 1 dimension, but got dim("
                            f"{boundaries._array.ndim})")
-    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
 
 
 def bincount(input, weights=None, minlength=0):
@@ -501,4 +513,4 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False,  # noq
     hist = hist.astype(a.dtype)
     if density:
         hist = hist / (hist.sum() * np.diff(edges)).astype(a.dtype)
-    return _histogram_t((_make(hist.astype(a.dtype)), _make(edges)))
+    return _write_out(_histogram_t((_make(hist.astype(a.dtype)), _make(edges))), out)

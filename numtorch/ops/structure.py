@@ -21,6 +21,18 @@ __all__ = ["diag", "diagonal", "diag_embed", "tril", "triu", "trace", "dist", "r
            "fill_diagonal"]
 
 
+def _write_out(res, out):
+    """Copy ``res`` (a tensor or a named tuple of them) into ``out`` when given, as torch's
+    ``out=`` arguments do."""
+    if out is None:
+        return res
+    from .elementwise import _out as write
+
+    if isinstance(res, tuple):
+        return type(res)(tuple(write(r, o) for r, o in zip(res, out)))
+    return write(res, out)
+
+
 class DiagGet(Op):
     """y = the ``offset`` diagonal of the matrix x; dx = that diagonal embedded in zeros."""
 
@@ -57,9 +69,9 @@ def diag(input, diagonal=0, *, out=None):
     nd = input._array.ndim
     if nd == 1:
         n = input._array.shape[0] + abs(diagonal)
-        return DiagPut.apply(input, offset=diagonal, shape=(n, n))
+        return _write_out(DiagPut.apply(input, offset=diagonal, shape=(n, n)), out)
     if nd == 2:
-        return DiagGet.apply(input, offset=diagonal)
+        return _write_out(DiagGet.apply(input, offset=diagonal), out)
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")
 
 
@@ -148,7 +160,7 @@ def tril(input, diagonal=0, *, out=None):
         tensor([[1., 0.],
                 [1., 1.]])
     """
-    return _triangle("tril", input, diagonal, False)
+    return _write_out(_triangle("tril", input, diagonal, False), out)
 
 
 def triu(input, diagonal=0, *, out=None):
@@ -159,7 +171,7 @@ def triu(input, diagonal=0, *, out=None):
         tensor([[1., 1.],
                 [0., 1.]])
     """
-    return _triangle("triu", input, diagonal, True)
+    return _write_out(_triangle("triu", input, diagonal, True), out)
 
 
 def trace(input):
