@@ -13,7 +13,11 @@ import warnings as _warnings
 # own NumPy calls keep warning), at no per-call cost.
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"numtorch\.")
 
-from . import autograd  # noqa: F401  (first: the Tensor class imports its grad mode)
+from . import backend as _backend  # noqa: E402
+
+_backend.tune_allocator()
+
+from . import autograd  # noqa: F401,E402  (first: the Tensor class imports its grad mode)
 from ._tensor import (  # noqa: F401
     Tensor, DoubleTensor, FloatTensor, HalfTensor, LongTensor, IntTensor, ShortTensor,
     CharTensor, ByteTensor, BoolTensor,

@@ -1157,7 +1157,7 @@ class _TensorMath:
         return _ops.take(self, index)
 
     def fill_diagonal_(self, fill_value, wrap=False):
-        return _inplace(self, _ops.fill_diagonal, fill_value, wrap)
+        return _inplace(self, _ops.structure.fill_diagonal, fill_value, wrap)
 
     def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
         return _ops.repeat_interleave(self, repeats, dim, output_size=output_size)

@@ -51,3 +51,24 @@ def zeros_like(t):
     from .._tensor import _make
 
     return _make(backend.xp_of(t._array).zeros(t._array.shape, dtype=t._array.dtype))
+
+
+def _fast_float(fast, general, name):
+    """Float tensors take the fused activation op (one NumPy pass each way, no ``where``);
+    everything else keeps the general op, with its dtype rules and errors."""
+    from .._tensor import Tensor
+
+    def fn(input, *, out=None):
+        if out is None and isinstance(input, Tensor) and input._array.dtype.kind == "f":
+            return fast(input)
+        return general(input, out=out) if out is not None else general(input)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = general.__doc__
+    return fn
+
+
+from . import activation as _activation  # noqa: E402
+
+relu = _fast_float(_activation.relu, relu, "relu")  # noqa: F405
+sigmoid = _fast_float(_activation.sigmoid, sigmoid, "sigmoid")  # noqa: F405

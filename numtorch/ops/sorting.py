@@ -10,7 +10,8 @@ import numpy as np
 from .._tensor import Tensor, _make
 from ..return_types import (
     cummax as _cummax_t, cummin as _cummin_t, histogram as _histogram_t,
-    kthvalue as _kthvalue_t, median as _median_t, mode as _mode_t, sort as _sort_t, topk as _topk_t,
+    kthvalue as _kthvalue_t, median as _median_t, mode as _mode_t, sort as _sort_t,
+    topk as _topk_t,
 )
 from ._util import canonical_dim
 from .gather import Gather
@@ -122,10 +123,17 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
         raise RuntimeError(f"selected index k out of range (k={k}, size of dim {d} is "
                            f"{a.shape[d]})")
     xp = np if isinstance(a, np.ndarray) else __import__("cupy")
-    order = _argsort(a, d, largest, xp)
+    n = a.shape[d]
     if input._array.ndim == 0:  # torch hands back the one value for k=0 too
         idx = xp.zeros((), dtype=np.int64)
+    elif 0 < k < n // 4:
+        # a partition finds the k candidates, then only those k are sorted
+        part = xp.argpartition(a, n - k if largest else k - 1, axis=d)
+        cand = xp.take(part, xp.arange(n - k, n) if largest else xp.arange(k), axis=d)
+        order = _argsort(xp.take_along_axis(a, cand, axis=d), d, largest, xp)
+        idx = xp.take_along_axis(cand, order, axis=d).astype(np.int64, copy=False)
     else:
+        order = _argsort(a, d, largest, xp)
         idx = xp.take(order, xp.arange(k), axis=d).astype(np.int64, copy=False)
     return _write_out(_topk_t((_pick(input, d, idx), _make(idx))), out)
 
@@ -240,9 +248,7 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     best = xp.take_along_axis(s, xp.argmax(counts, axis=1)[:, None], axis=1)
     hit = lines == best
     last = (n - 1) - xp.argmax(hit[:, ::-1], axis=1)
-    shape = list(a.shape)
-    shape[d] = 1
-    moved = list(xp.moveaxis(xp.empty(shape), d, -1).shape)
+    moved = [s_ for k, s_ in enumerate(a.shape) if k != d] + [1]
     idx = xp.moveaxis(last.reshape(moved), -1, d).astype(np.int64)
     vals = _pick(input, d, idx.reshape(()) if input._array.ndim == 0 else idx)
     return _write_out(_mode_t(_finish(input, vals, _make(idx), d, keepdim)), out)

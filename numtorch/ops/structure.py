@@ -17,8 +17,7 @@ from ._util import canonical_dim
 
 __all__ = ["diag", "diagonal", "diag_embed", "tril", "triu", "trace", "dist", "renorm",
            "index_add", "index_copy", "index_fill", "masked_scatter", "tril_indices",
-           "triu_indices", "take", "repeat_interleave", "meshgrid", "block_diag", "cdist",
-           "fill_diagonal"]
+           "triu_indices", "take", "repeat_interleave", "meshgrid", "block_diag", "cdist"]
 
 
 def _write_out(res, out):

@@ -222,3 +222,27 @@ def test_histogram(dtype, bins, rng, density):
 def test_histogram_errors():
     check_raises(lambda t, x: t.histogram(x, 3, range=(2.0, 1.0)), [np.ones(3)])
     check_raises(lambda t, x: t.histogram(x, -1), [np.ones(3)])
+
+
+def test_out_arguments():
+    def fn(t, x):
+        v, i = t.empty(0, dtype=x.dtype), t.empty(0, dtype=t.int64)
+        r = t.sort(x, 1, out=(v, i))
+        v2, i2 = t.empty(0, dtype=x.dtype), t.empty(0, dtype=t.int64)
+        t.topk(x, 2, out=(v2, i2))
+        m = (t.empty(0, dtype=x.dtype), t.empty(0, dtype=t.int64))
+        t.median(x, 0, out=m)
+        tr = t.empty(0, dtype=x.dtype)
+        t.tril(x, out=tr)
+        return r.values, v, i, v2, i2, m[0], m[1], tr
+
+    check_op(fn, [(3, 4)], grad=False)
+
+
+@pytest.mark.parametrize("dtype", DTYPES + ["int64"])
+@pytest.mark.parametrize("largest", [True, False])
+@pytest.mark.parametrize("dim", [0, 1])
+def test_topk_small_k_of_long_lines(dim, largest, dtype):
+    rng = np.random.default_rng(3)
+    x = rng.permutation(40 * 30).reshape(40, 30).astype(dtype)  # distinct values
+    check_op(lambda t, x: t.topk(x, 3, dim, largest), [x], grad=dtype != "int64")

@@ -230,3 +230,21 @@ def test_worker_seeds_differ_and_reproduce():
     a, b = draw(), draw()
     assert a == b
     assert a[0] != a[1]  # two workers, two seeds
+
+
+def test_tensor_dataset_fast_batches_equal_per_sample_collation():
+    ds = ndata.TensorDataset(numtorch.arange(40.0).reshape(20, 2), numtorch.arange(20))
+    sub = ndata.Subset(ds, list(range(19, -1, -2)))
+    for data in (ds, sub):
+        numtorch.manual_seed(2)
+        fast = [_conv(b) for b in ndata.DataLoader(data, batch_size=3, shuffle=True)]
+        numtorch.manual_seed(2)
+        slow = [_conv(b) for b in ndata.DataLoader(
+            data, batch_size=3, shuffle=True,
+            collate_fn=lambda b: ndata.default_collate(list(b)))]
+        assert fast == slow
+
+
+def test_collate_error_names_the_field():
+    with pytest.raises(RuntimeError, match="field 'img'"):
+        ndata.default_collate([{"img": numtorch.ones(3)}, {"img": numtorch.ones(4)}])

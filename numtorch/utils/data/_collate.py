@@ -70,7 +70,7 @@ def collate(batch, *, collate_fn_map=None):
     if isinstance(elem, (str, bytes)):
         return batch
     if isinstance(elem, collections.abc.Mapping):
-        out = {k: collate([d[k] for d in batch], collate_fn_map=collate_fn_map) for k in elem}
+        out = {k: _field(k, [d[k] for d in batch], collate_fn_map) for k in elem}
         try:
             return type(elem)(out) if not isinstance(elem, dict) or type(elem) is not dict \
                 else out
@@ -85,7 +85,7 @@ def collate(batch, *, collate_fn_map=None):
         if not all(len(e) == n for e in it):
             raise RuntimeError("each element in list of batch should be of equal size")
         transposed = list(zip(*batch))
-        cols = [collate(list(s), collate_fn_map=collate_fn_map) for s in transposed]
+        cols = [_field(i, list(s), collate_fn_map) for i, s in enumerate(transposed)]
         if isinstance(elem, tuple):
             return cols
         try:
@@ -93,6 +93,16 @@ def collate(batch, *, collate_fn_map=None):
         except TypeError:
             return cols
     raise TypeError(_ERR.format(type(elem)))
+
+
+def _field(key, values, collate_fn_map):
+    """Collate one field, naming it in the error when its samples do not fit together."""
+    try:
+        return collate(values, collate_fn_map=collate_fn_map)
+    except RuntimeError as e:
+        if str(e).startswith("default_collate: field"):
+            raise RuntimeError(f"default_collate: field {key!r} -> {str(e)[23:]}") from None
+        raise RuntimeError(f"default_collate: field {key!r}: {e}") from None
 
 
 def default_collate(batch):

@@ -3,7 +3,7 @@
 import itertools
 
 from ._collate import default_collate, default_convert
-from .dataset import IterableDataset
+from .dataset import IterableDataset, tensor_columns
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
 __all__ = ["DataLoader", "get_worker_info"]
@@ -153,6 +153,10 @@ def fetch(dataset, indices, auto_collation, collate_fn, iterator=None, drop_last
             return collate_fn(data)
         return collate_fn(next(iterator))
     if auto_collation:
+        if collate_fn is default_collate:  # TensorDataset: one gather per tensor, same result
+            cols = tensor_columns(dataset, indices)
+            if cols is not None:
+                return cols
         many = getattr(dataset, "__getitems__", None)
         data = many(indices) if many is not None else [dataset[i] for i in indices]
         return collate_fn(data)

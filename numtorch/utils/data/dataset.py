@@ -50,6 +50,23 @@ class TensorDataset(Dataset):
         return self.tensors[0].size(0)
 
 
+def tensor_columns(dataset, indices):
+    """The batch ``default_collate`` would build from a TensorDataset (possibly inside
+    Subsets), gathered with one index op per tensor; None for any other dataset."""
+    import numpy as np
+
+    from ..._tensor import _make
+
+    idx = np.asarray(indices, dtype=np.int64)
+    while isinstance(dataset, Subset):
+        idx = np.asarray(dataset.indices, dtype=np.int64)[idx]
+        dataset = dataset.dataset
+    if type(dataset) is not TensorDataset:
+        return None
+    return [_make(np.take(t._array, idx, axis=0)) if type(t._array) is np.ndarray
+            else t[_make(idx)] for t in dataset.tensors]
+
+
 class StackDataset(Dataset):
     """Zip datasets of equal length: items are tuples (positional) or dicts (keyword)."""
 

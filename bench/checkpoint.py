@@ -1,0 +1,67 @@
+"""Save and load a 100 MB state dict with numtorch and torch; print the time ratios and
+numtorch's peak extra memory (goal: time ratio <= 1.2, peak <= 1.5x the state dict).
+
+    python bench/checkpoint.py [--mb 100]
+"""
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+_PEAK = """
+import resource, sys, numtorch
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+sd = numtorch.load(sys.argv[1])
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print((peak - base) / 1024)
+"""
+
+
+def timed(fn, repeats=3):
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--mb", type=int, default=100)
+    args = p.parse_args()
+    import torch
+
+    import numtorch
+
+    rng = np.random.default_rng(0)
+    n_tensors = 20
+    per = args.mb * 2 ** 20 // 4 // n_tensors
+    arrays = {f"layer{i}.weight": rng.standard_normal(per, dtype=np.float32)
+              for i in range(n_tensors)}
+    nsd = {k: numtorch.from_numpy(v) for k, v in arrays.items()}
+    tsd = {k: torch.from_numpy(v) for k, v in arrays.items()}
+    with tempfile.TemporaryDirectory() as d:
+        pn, pt = os.path.join(d, "n.pt"), os.path.join(d, "t.pt")
+        save_n = timed(lambda: numtorch.save(nsd, pn))
+        save_t = timed(lambda: torch.save(tsd, pt))
+        load_n = timed(lambda: numtorch.load(pn))
+        load_t = timed(lambda: torch.load(pt))
+        out = subprocess.run([sys.executable, "-c", _PEAK, pn], capture_output=True, text=True,
+                             check=True)
+        peak_mb = float(out.stdout.strip())
+    print(f"state dict {args.mb} MB in {n_tensors} tensors")
+    print(f"save: numtorch {save_n:.3f} s  torch {save_t:.3f} s  ratio {save_n / save_t:.2f}")
+    print(f"load: numtorch {load_n:.3f} s  torch {load_t:.3f} s  ratio {load_n / load_t:.2f}")
+    print(f"numtorch load peak extra memory: {peak_mb:.0f} MB ({peak_mb / args.mb:.2f}x)")
+    _ = resource
+
+
+if __name__ == "__main__":
+    main()
