@@ -255,7 +255,10 @@ class Tensor(_TensorMath, _TensorMemory):
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulate the gradient of this tensor w.r.t. graph leaves into their ``.grad``."""
-        _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        if inputs is None:  # the common case: straight to the engine
+            _autograd.engine.run_backward((self,), (gradient,), retain_graph, create_graph)
+        else:
+            _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self):
         """A tensor sharing memory and version counter, cut from the graph."""
