@@ -95,14 +95,9 @@ class _TensorMemory:
 
     def is_shared(self):
         """True if the data lives in shared memory."""
-        import mmap
+        from .storage import is_shared_array
 
-        a = self._array
-        while isinstance(a, np.ndarray):
-            a = a.base
-        if isinstance(a, memoryview):
-            a = a.obj
-        return isinstance(a, mmap.mmap)
+        return is_shared_array(self._array)
 
     def pin_memory(self, device=None):
         """Pinned host memory is a CUDA concept: returns the tensor itself."""

@@ -16,7 +16,7 @@ from ._tensor import Tensor, _make
 __all__ = ["TypedStorage", "UntypedStorage", "Storage", "FloatStorage", "DoubleStorage",
            "HalfStorage", "LongStorage", "IntStorage", "ShortStorage", "CharStorage",
            "ByteStorage", "BoolStorage", "ComplexFloatStorage", "ComplexDoubleStorage",
-           "storage_of", "share_array"]
+           "storage_of", "share_array", "is_shared_array"]
 
 
 def _root(arr):
@@ -125,12 +125,7 @@ class TypedStorage:
         return self
 
     def is_shared(self):
-        a = self._array
-        while isinstance(a, np.ndarray):
-            a = a.base
-        if isinstance(a, memoryview):
-            a = a.obj
-        return isinstance(a, mmap.mmap)
+        return is_shared_array(self._array)
 
     def pin_memory(self, device=None):
         return self
@@ -264,6 +259,16 @@ def storage_of(t, untyped=False):
     if untyped:
         return UntypedStorage(wrap=root.view(np.uint8))
     return _CLASS_OF[_dtype._FROM_NP[root.dtype]](wrap=root)
+
+
+def is_shared_array(arr):
+    """True if ``arr``'s memory is a shared mapping (made by ``share_array``)."""
+    a = arr
+    while isinstance(a, np.ndarray):
+        a = a.base
+    if isinstance(a, memoryview):
+        a = a.obj
+    return isinstance(a, mmap.mmap)
 
 
 def share_array(arr):
