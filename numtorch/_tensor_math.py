@@ -1168,6 +1168,12 @@ class _TensorMath:
     def index_put_(self, indices, values, accumulate=False):
         return _inplace(self, _ops.index_put, indices, values, accumulate)
 
+    def put(self, index, source, accumulate=False):
+        return _ops.put(self, index, source, accumulate)
+
+    def put_(self, index, source, accumulate=False):
+        return _inplace(self, _ops.put, index, source, accumulate)
+
     def nonzero(self, *, as_tuple=False):
         return _ops.nonzero(self, as_tuple=as_tuple)
 

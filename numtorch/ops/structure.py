@@ -17,7 +17,7 @@ from ._util import canonical_dim
 
 __all__ = ["diag", "diagonal", "diag_embed", "tril", "triu", "trace", "dist", "renorm",
            "index_add", "index_copy", "index_fill", "masked_scatter", "tril_indices",
-           "triu_indices", "take", "repeat_interleave", "meshgrid", "block_diag", "cdist"]
+           "triu_indices", "take", "put", "repeat_interleave", "meshgrid", "block_diag", "cdist"]
 
 
 def _write_out(res, out):
@@ -453,6 +453,29 @@ def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
     """The (2, N) row and column indices of the upper triangle of a ``row`` x ``col`` matrix,
     row by row."""
     return _tri_indices("triu_indices", row, col, offset, True, dtype, device)
+
+
+def put(input, index, source, accumulate=False):
+    """A copy of ``input`` with ``source`` written at the flat positions ``index`` (added when
+    ``accumulate``); negative indices wrap. ``Tensor.put_`` is the in-place form."""
+    from .indexing import index_put
+
+    if not isinstance(index, Tensor) or index.dtype is not _dtype.int64:
+        got = index.dtype if isinstance(index, Tensor) else type(index).__name__
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got {got}")
+    if index.numel() != source.numel():
+        raise RuntimeError(f"put_(): Expected source and index to have the same number of "
+                           f"elements, but got source.numel() = {source.numel()}, "
+                           f"index.numel() = {index.numel()}")
+    n = input._array.size
+    idx = index._array.reshape(-1)
+    if idx.size and (idx.max() >= n or idx.min() < -n):
+        bad = int(idx.max() if idx.max() >= n else idx.min())
+        raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} "
+                         f"elements.")
+    flat = index_put(input.reshape(-1), (index.reshape(-1),), source.reshape(-1).to(input.dtype),
+                     accumulate)
+    return flat.reshape(input.shape)
 
 
 def take(input, index):

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import numtorch
+import torch
 from tests.oracle import check_op, check_raises
 
 DTYPES = ["float64", "float32"]
@@ -255,3 +256,18 @@ def test_meshgrid_default_warns():
     with pytest.warns(UserWarning, match="indexing"):
         grids = numtorch.meshgrid(numtorch.arange(2), numtorch.arange(3))
     assert tuple(grids[0].shape) == (2, 3)
+
+
+@pytest.mark.parametrize("accumulate", [False, True])
+def test_put_matches_torch(accumulate):
+    idx = np.array([0, -1, 4], dtype=np.int64) if not accumulate else \
+        np.array([0, 0, 5, -1], dtype=np.int64)
+    check_op(lambda t, x, s: x.put(t.from_numpy(idx), s, accumulate=accumulate),
+             [(2, 3), (idx.size,)])
+
+    def inplace(t):
+        x = t.zeros(2, 3)
+        x.put_(t.from_numpy(idx), t.arange(float(idx.size)), accumulate=accumulate)
+        return x
+    assert inplace(numtorch).tolist() == inplace(torch).tolist()
+    check_raises(lambda t: t.zeros(3).put_(t.tensor([5]), t.tensor([1.0])))
