@@ -26,7 +26,7 @@ def make_root_grads(outputs, grad_outputs, create_graph, fn_name):
         if g is None:
             if out._array.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if not (out.dtype.is_floating_point or out.dtype.is_complex):
+            if out._array.dtype.kind not in "fc":
                 raise RuntimeError(f"grad can be implicitly created only for real scalar outputs "
                                    f"but got {out.dtype}")
             g = graph._make(_ones_like(out._array))

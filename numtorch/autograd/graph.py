@@ -265,18 +265,19 @@ class Op(Node):
     def needs_input_grad(self):
         """For each input, whether backward must compute its gradient (all False when no graph
         is recorded, so forward may consult it to save only what backward will read)."""
-        return tuple(e is not None for e in self._edges)
+        return tuple([e is not None for e in self._edges])
 
     def save_operands_for_product(self, a, b):
         """Save what the gradients of a bilinear op (a*b, a@b) need: ``b`` for a's gradient
         and ``a`` for b's, so an in-place change to an operand nobody needs is not an error."""
         if self._recording:
-            na, nb = self.needs_input_grad
-            self.save_inputs(*([a] if nb else []), *([b] if na else []))
+            ea, eb = self._edges
+            self.save_inputs(*([a] if eb is not None else []), *([b] if ea is not None else []))
 
     def saved_operands(self):
         """(a, b) saved by ``save_operands_for_product``, with None for what was not kept."""
-        na, nb = self.needs_input_grad
+        ea, eb = self._edges
+        na, nb = ea is not None, eb is not None
         saved = self.saved_inputs()
         if na and nb:
             return saved
