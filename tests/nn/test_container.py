@@ -237,8 +237,7 @@ def pdict(t):
     lambda t, d: ("a" in d, d.get("zz", 7), d.get("a"), len(d)),
     lambda t, d: (lambda c: (type(c).__name__, list(c), c["a"] is d["a"]))(d.copy()),
     lambda t, d: d | {"q": t.nn.Parameter(t.ones(1))},
-    lambda t, d: {"q": t.nn.Parameter(t.ones(1))} | d if False else d.__ror__(
-        t.nn.ParameterDict({"q": t.nn.Parameter(t.ones(1))})),
+    lambda t, d: d.__ror__(t.nn.ParameterDict({"q": t.nn.Parameter(t.ones(1))})),
     lambda t, d: (d.__ior__({"r": t.ones(2)}), list(d))[1],
     lambda t, d: d["nope"],
     lambda t, d: (d.setdefault("s", t.nn.Parameter(t.ones(1))), d.setdefault("a"), list(d)),
