@@ -14,3 +14,4 @@ from .sparse import *  # noqa: F401,F403
 from .distance import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .vision import *  # noqa: F401,F403
+from .attention import *  # noqa: F401,F403

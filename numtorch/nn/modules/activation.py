@@ -335,3 +335,8 @@ class Tanhshrink(Module):
 
     def forward(self, input):
         return F.tanhshrink(input)
+
+
+from ._attention import MultiheadAttention  # noqa: E402 (torch's path for it)
+
+__all__.append("MultiheadAttention")

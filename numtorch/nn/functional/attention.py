@@ -1,0 +1,261 @@
+"""Attention: scaled dot-product attention and the multi-head attention forward pass.
+
+Both are compositions of existing ops (matmul, softmax, masked_fill, dropout, linear), so
+gradients of any order come from those ops.
+"""
+
+import math
+import warnings
+
+import numtorch
+
+from .dropout import dropout as _dropout
+from .linear import linear as _linear
+from .padding import pad as _pad
+
+__all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
+
+
+def _is_bool(t):
+    return t.dtype == numtorch.bool
+
+
+def _safe_softmax(scores):
+    """Softmax over the last dim where a row of only ``-inf`` gives zeros instead of NaN.
+
+    Such rows are replaced by zeros before the softmax (so no NaN enters the graph and their
+    gradient is zero) and their weights are zeroed afterwards.
+    """
+    with numtorch.no_grad():
+        dead = (scores == float("-inf")).all(dim=-1, keepdim=True)
+    if not bool(dead.any()):
+        return numtorch.softmax(scores, dim=-1)
+    weights = numtorch.softmax(scores.masked_fill(dead, 0.0), dim=-1)
+    return weights.masked_fill(dead, 0.0)
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
+                                 is_causal=False, scale=None, enable_gqa=False):
+    """Attend from ``query`` over ``key``/``value``: ``softmax(q @ k^T * scale + mask) @ v``.
+
+    Args:
+        query: ``(..., L, E)`` queries.
+        key: ``(..., S, E)`` keys.
+        value: ``(..., S, Ev)`` values.
+        attn_mask: boolean mask (True marks pairs that may attend) or float mask added to the
+            scores; broadcast against ``(..., L, S)``.
+        dropout_p: probability of dropping an attention weight (always applied when > 0).
+        is_causal: use a lower-triangular mask; exclusive with ``attn_mask``.
+        scale: factor for the scores; ``1 / sqrt(E)`` by default.
+        enable_gqa: let ``query`` have a multiple of the key/value heads (dimension -3).
+
+    Returns:
+        Tensor of shape ``(..., L, Ev)``.
+    """
+    fn = "scaled_dot_product_attention"
+    for name, t in (("query", query), ("key", key), ("value", value)):
+        if not isinstance(t, numtorch.Tensor):
+            raise TypeError(f"{fn}(): argument '{name}' must be Tensor, not {type(t).__name__}")
+    if not (query.dtype == key.dtype == value.dtype):
+        raise RuntimeError(
+            f"{fn}: expected query, key and value to have the same dtype, but got "
+            f"query.dtype: {query.dtype}, key.dtype: {key.dtype}, value.dtype: {value.dtype}")
+    if query.dim() < 2 or key.dim() < 2 or value.dim() < 2:
+        raise RuntimeError(f"{fn}: expected query, key and value to have at least 2 "
+                           f"dimensions, but got {query.dim()}, {key.dim()}, {value.dim()}")
+    if is_causal and attn_mask is not None:
+        raise RuntimeError(f"{fn}: _fused_sdp_choice: is_causal and attn_mask cannot both be "
+                           "set; pass a causal attn_mask or is_causal=True, not both")
+    L, S, E = query.shape[-2], key.shape[-2], query.shape[-1]
+    if key.shape[-1] != E:
+        raise RuntimeError(f"{fn}: expected key.size(-1) == query.size(-1) == {E}, "
+                           f"but got {key.shape[-1]}")
+    if value.shape[-2] != S:
+        raise RuntimeError(f"{fn}: expected value.size(-2) == key.size(-2) == {S}, "
+                           f"but got {value.shape[-2]}")
+    if enable_gqa and query.dim() >= 3 and key.shape[-3] != query.shape[-3]:
+        rep = query.shape[-3] // key.shape[-3]
+        key = key.repeat_interleave(rep, dim=-3)
+        value = value.repeat_interleave(rep, dim=-3)
+    factor = 1.0 / math.sqrt(E) if scale is None else scale
+    scores = numtorch.matmul(query, key.transpose(-2, -1)) * factor
+    if is_causal:
+        allowed = numtorch.ones((L, S), dtype=numtorch.bool).tril()
+        scores = scores.masked_fill(allowed.logical_not(), float("-inf"))
+    elif attn_mask is not None:
+        if _is_bool(attn_mask):
+            scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))
+        else:
+            scores = scores + attn_mask
+    weights = _safe_softmax(scores)
+    if dropout_p > 0.0:
+        weights = _dropout(weights, dropout_p, training=True)
+    return numtorch.matmul(weights, value)
+
+
+def _canonical_mask(mask, name, other, other_name, target_dtype):
+    """Turn a boolean mask (True = blocked) into an additive float mask of ``target_dtype``."""
+    if mask is None:
+        return None
+    if not _is_bool(mask) and not mask.is_floating_point():
+        raise AssertionError(f"only bool and floating types of {name} are supported")
+    if other is not None and other.dtype != mask.dtype:
+        warnings.warn(f"Support for mismatched {name} and {other_name} is deprecated. "
+                      "Use same type for both instead.")
+    if _is_bool(mask):
+        zeros = numtorch.zeros(tuple(mask.shape), dtype=target_dtype)
+        return zeros.masked_fill(mask, float("-inf"))
+    return mask
+
+
+def _project_inputs(query, key, value, num_heads, in_proj_weight, in_proj_bias,
+                    use_separate_proj_weight, q_proj_weight, k_proj_weight, v_proj_weight):
+    E = query.shape[-1]
+    if not use_separate_proj_weight:
+        if in_proj_weight is None:
+            raise AssertionError("use_separate_proj_weight is False but in_proj_weight is None")
+        ws = in_proj_weight.chunk(3, dim=0)
+    else:
+        for n, w in (("q", q_proj_weight), ("k", k_proj_weight), ("v", v_proj_weight)):
+            if w is None:
+                raise AssertionError(
+                    f"use_separate_proj_weight is True but {n}_proj_weight is None")
+        ws = (q_proj_weight, k_proj_weight, v_proj_weight)
+    bs = (None, None, None) if in_proj_bias is None else in_proj_bias.split(E, dim=0)
+    return tuple(_linear(x, w, b) for x, w, b in zip((query, key, value), ws, bs))
+
+
+def _check_attn_mask(attn_mask, tgt_len, src_len, bsz, num_heads):
+    if attn_mask.dim() == 2:
+        if tuple(attn_mask.shape) != (tgt_len, src_len):
+            raise RuntimeError(f"The shape of the 2D attn_mask is {attn_mask.shape}, but should "
+                               f"be {(tgt_len, src_len)}.")
+        return attn_mask.unsqueeze(0)
+    if attn_mask.dim() == 3:
+        if tuple(attn_mask.shape) != (bsz * num_heads, tgt_len, src_len):
+            raise RuntimeError(f"The shape of the 3D attn_mask is {attn_mask.shape}, but should "
+                               f"be {(bsz * num_heads, tgt_len, src_len)}.")
+        return attn_mask
+    raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
+
+
+def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads,
+                                 in_proj_weight, in_proj_bias, bias_k, bias_v, add_zero_attn,
+                                 dropout_p, out_proj_weight, out_proj_bias, training=True,
+                                 key_padding_mask=None, need_weights=True, attn_mask=None,
+                                 use_separate_proj_weight=False, q_proj_weight=None,
+                                 k_proj_weight=None, v_proj_weight=None, static_k=None,
+                                 static_v=None, average_attn_weights=True, is_causal=False):
+    """Multi-head attention on sequence-first inputs ``(L, N, E)`` (or unbatched ``(L, E)``).
+
+    Masks follow the module's convention: in a boolean ``key_padding_mask`` or ``attn_mask``
+    True marks a position that must NOT be attended; float masks are added to the scores.
+
+    Returns:
+        ``(output, weights)``: output ``(L, N, E)``; weights ``(N, L, S)`` averaged over the
+        heads (``(N, H, L, S)`` when ``average_attn_weights`` is False) or None when
+        ``need_weights`` is False.
+    """
+    batched = query.dim() == 3
+    if query.dim() not in (2, 3):
+        raise AssertionError(f"query should be unbatched 2D or batched 3D tensor but received "
+                             f"{query.dim()}-D query tensor")
+    if key.dim() != query.dim() or value.dim() != query.dim():
+        raise AssertionError(f"For {'batched' if batched else 'unbatched'} "
+                             f"{query.dim()}-D `query`, expected `key` and `value` to be "
+                             f"{query.dim()}-D but found {key.dim()}-D and {value.dim()}-D "
+                             "tensors respectively")
+    if attn_mask is not None and attn_mask.dim() not in (2, 3):
+        raise AssertionError(f"For {'batched (3-D)' if batched else 'unbatched (2-D)'} "
+                             "`query`, expected `attn_mask` to be `None`, 2-D or 3-D but "
+                             f"found {attn_mask.dim()}-D tensor instead")
+    if not batched:
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            if key_padding_mask.dim() != 1:
+                raise AssertionError("For unbatched (2-D) `query`, expected `key_padding_mask` "
+                                     f"to be `None` or 1-D but found {key_padding_mask.dim()}-D "
+                                     "tensor instead")
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    tgt_len, bsz, embed_dim = query.shape
+    src_len = key.shape[0]
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, "
+                             f"but got {embed_dim}")
+    head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if tuple(key.shape[:2]) != tuple(value.shape[:2]):
+        raise AssertionError(f"key's sequence and batch dims {tuple(key.shape[:2])} do not "
+                             f"match value's {tuple(value.shape[:2])}")
+    if is_causal and attn_mask is None:
+        raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
+                           "Transformer module method `generate_square_subsequent_mask` to "
+                           "create this mask.")
+    dtype = query.dtype
+    key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask", attn_mask,
+                                       "attn_mask", dtype)
+    attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", dtype)
+    if attn_mask is not None:
+        attn_mask = _check_attn_mask(attn_mask, tgt_len, src_len, bsz, num_heads)
+
+    q, k, v = _project_inputs(query, key, value, num_heads, in_proj_weight, in_proj_bias,
+                              use_separate_proj_weight, q_proj_weight, k_proj_weight,
+                              v_proj_weight)
+    if bias_k is not None and bias_v is not None:
+        k = numtorch.cat([k, bias_k.expand(1, bsz, embed_dim)], dim=0)
+        v = numtorch.cat([v, bias_v.expand(1, bsz, embed_dim)], dim=0)
+        if attn_mask is not None:
+            attn_mask = _pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = _pad(key_padding_mask, (0, 1))
+    elif (bias_k is None) != (bias_v is None):
+        raise AssertionError("bias_k and bias_v must both be given or both be None")
+
+    # (L, N, E) -> (N * H, L, head_dim), the batch-major layout the heads are computed in.
+    q = q.reshape(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
+    k = k.reshape(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1) \
+        if static_k is None else static_k
+    v = v.reshape(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1) \
+        if static_v is None else static_v
+    if add_zero_attn:
+        k = numtorch.cat([k, numtorch.zeros((bsz * num_heads, 1, head_dim), dtype=k.dtype)],
+                         dim=1)
+        v = numtorch.cat([v, numtorch.zeros((bsz * num_heads, 1, head_dim), dtype=v.dtype)],
+                         dim=1)
+        if attn_mask is not None:
+            attn_mask = _pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = _pad(key_padding_mask, (0, 1))
+    src_len = k.shape[1]
+    if key_padding_mask is not None:
+        if tuple(key_padding_mask.shape) != (bsz, src_len):
+            raise AssertionError(f"expecting key_padding_mask shape of {(bsz, src_len)}, but "
+                                 f"got {tuple(key_padding_mask.shape)}")
+        kpm = key_padding_mask.reshape(bsz, 1, 1, src_len).expand(bsz, num_heads, 1, src_len)
+        kpm = kpm.reshape(bsz * num_heads, 1, src_len)
+        attn_mask = kpm if attn_mask is None else attn_mask + kpm
+    if not training:
+        dropout_p = 0.0
+
+    scores = numtorch.matmul(q * (1.0 / math.sqrt(head_dim)), k.transpose(-2, -1))
+    if attn_mask is not None:
+        scores = scores + attn_mask
+    # torch computes the weightless path with scaled_dot_product_attention, where rows with
+    # every key masked give zeros; the path returning weights gives NaN there.
+    weights = _safe_softmax(scores) if not need_weights else numtorch.softmax(scores, dim=-1)
+    if dropout_p > 0.0:
+        weights = _dropout(weights, dropout_p, training=True)
+    out = numtorch.matmul(weights, v)
+    out = out.transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
+    out = _linear(out, out_proj_weight, out_proj_bias).reshape(tgt_len, bsz, embed_dim)
+    if not batched:
+        out = out.squeeze(1)
+    if not need_weights:
+        return out, None
+    weights = weights.reshape(bsz, num_heads, tgt_len, src_len)
+    if average_attn_weights:
+        weights = weights.mean(dim=1)
+    if not batched:
+        weights = weights.squeeze(0)
+    return out, weights

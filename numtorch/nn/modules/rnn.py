@@ -1,0 +1,552 @@
+"""Recurrent layers (RNN, LSTM, GRU) and their single-step cells.
+
+Parameter names, shapes, gate order and initialisation follow torch, so a torch state_dict
+loads unchanged. Each layer/direction projects the whole input sequence with one matmul; only
+the recurrent matmul and the gates run in the Python loop over time. Everything is composed of
+numtorch ops, so autograd (and double backward) goes through it.
+"""
+
+import math
+import numbers
+import warnings
+
+import numpy as np
+
+import numtorch
+
+from ... import _creation
+from ...ops.rnn_ops import unbind_steps
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from ..utils.rnn import PackedSequence, _pack_time_major, _unpack_time_major
+from .module import Module
+
+__all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
+
+_GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+
+
+def _lstm_step(gates, c):
+    i, f, g, o = gates.chunk(4, -1)
+    c = numtorch.sigmoid(f) * c + numtorch.sigmoid(i) * numtorch.tanh(g)
+    return numtorch.sigmoid(o) * numtorch.tanh(c), c
+
+
+def _gru_step(gi, gh, h):
+    ir, iz, inn = gi.chunk(3, -1)
+    hr, hz, hn = gh.chunk(3, -1)
+    r = numtorch.sigmoid(ir + hr)
+    z = numtorch.sigmoid(iz + hz)
+    n = numtorch.tanh(inn + r * hn)
+    return n + z * (h - n)
+
+
+def _linear(x, w, b):
+    y = x.matmul(w.t())
+    return y if b is None else y + b
+
+
+def _run_direction(mode, x, h, c, weights, reverse, mask):
+    """One layer in one direction over a time-major ``(T, B, F)`` input.
+
+    ``mask[t]`` (``(B, 1)`` bool) marks the sequences still running at step ``t``; finished
+    (padded) steps leave the state unchanged, so the final state is the one at each
+    sequence's true length, and a reversed pass starts at its last real step.
+    """
+    w_ih, w_hh, b_ih, b_hh, w_hr = weights
+    # bias_hh can be folded into the input projection except for GRU's candidate gate
+    b = b_ih
+    if mode != "GRU" and b_hh is not None:
+        b = b_hh if b is None else b + b_hh
+    xs = unbind_steps(_linear(x, w_ih, b))
+    steps = range(len(xs) - 1, -1, -1) if reverse else range(len(xs))
+    outs = [None] * len(xs)
+    for t in steps:
+        if mode == "LSTM":
+            hn, cn = _lstm_step(xs[t] + h.matmul(w_hh.t()), c)
+            if w_hr is not None:
+                hn = hn.matmul(w_hr.t())
+        elif mode == "GRU":
+            hn, cn = _gru_step(xs[t], _linear(h, w_hh, b_hh), h), None
+        else:
+            act = numtorch.tanh if mode == "RNN_TANH" else numtorch.relu
+            hn, cn = act(xs[t] + h.matmul(w_hh.t())), None
+        if mask is not None:
+            hn = numtorch.where(mask[t], hn, h)
+            if cn is not None:
+                cn = numtorch.where(mask[t], cn, c)
+        h, c = hn, cn
+        outs[t] = h
+    return numtorch.stack(outs, 0), h, c
+
+
+class RNNBase(Module):
+    """Shared machinery of RNN, LSTM and GRU: parameters, checks and the layer loop.
+
+    Args:
+        mode (str): ``"LSTM"``, ``"GRU"``, ``"RNN_TANH"`` or ``"RNN_RELU"``.
+        input_size (int): features of the input.
+        hidden_size (int): features of the hidden state.
+        num_layers (int): stacked recurrent layers.
+        bias (bool): whether to use ``bias_ih`` and ``bias_hh``.
+        batch_first (bool): input/output as ``(B, T, F)`` instead of ``(T, B, F)``.
+        dropout (float): dropout on the outputs of all but the last layer (training only).
+        bidirectional (bool): also run each layer backwards in time.
+        proj_size (int): LSTM only; project the hidden state to this size.
+        device: where to create the parameters.
+        dtype: the parameters' dtype.
+    """
+
+    __constants__ = ["mode", "input_size", "hidden_size", "num_layers", "bias", "batch_first",
+                     "dropout", "bidirectional", "proj_size"]
+
+    def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True,
+                 batch_first=False, dropout=0.0, bidirectional=False, proj_size=0,
+                 device=None, dtype=None):
+        super().__init__()
+        if (not isinstance(dropout, numbers.Number) or isinstance(dropout, bool)
+                or not 0 <= dropout <= 1):
+            raise ValueError("dropout should be a number in range [0, 1] representing the "
+                             "probability of an element being zeroed")
+        if dropout > 0 and num_layers == 1:
+            warnings.warn("dropout option adds dropout after all but last recurrent layer, so "
+                          "non-zero dropout expects num_layers greater than 1, but got "
+                          f"dropout={dropout} and num_layers={num_layers}")
+        if not isinstance(hidden_size, int) or isinstance(hidden_size, bool):
+            raise TypeError(f"hidden_size should be of type int, got: "
+                            f"{type(hidden_size).__name__}")
+        if hidden_size <= 0:
+            raise ValueError("hidden_size must be greater than zero")
+        if num_layers <= 0:
+            raise ValueError("num_layers must be greater than zero")
+        if proj_size < 0:
+            raise ValueError("proj_size should be a positive integer or zero to disable "
+                             "projections")
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
+        if mode not in _GATES:
+            raise ValueError(f"Unrecognized RNN mode: {mode}")
+        if proj_size and mode != "LSTM":
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        self.mode = mode
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.num_layers = num_layers
+        self.bias = bias
+        self.batch_first = batch_first
+        self.dropout = float(dropout)
+        self.bidirectional = bidirectional
+        self.proj_size = proj_size
+        dirs = 2 if bidirectional else 1
+        real_hidden = proj_size if proj_size > 0 else hidden_size
+        gate = _GATES[mode] * hidden_size
+        self._flat_weights_names = []
+        self._all_weights = []
+        for layer in range(num_layers):
+            for d in range(dirs):
+                fan = input_size if layer == 0 else real_hidden * dirs
+                sfx = f"_l{layer}" + ("_reverse" if d == 1 else "")
+                shapes = [("weight_ih", (gate, fan)), ("weight_hh", (gate, real_hidden))]
+                if bias:
+                    shapes += [("bias_ih", (gate,)), ("bias_hh", (gate,))]
+                if proj_size > 0:
+                    shapes.append(("weight_hr", (proj_size, hidden_size)))
+                names = []
+                for base, shape in shapes:
+                    setattr(self, base + sfx, Parameter(_creation.empty(shape, device=device,
+                                                                        dtype=dtype)))
+                    names.append(base + sfx)
+                self._flat_weights_names.extend(names)
+                self._all_weights.append(names)
+        self.reset_parameters()
+
+    @property
+    def _flat_weights(self):
+        return [getattr(self, n) for n in self._flat_weights_names]
+
+    @property
+    def all_weights(self):
+        """The parameters grouped per layer and direction, in torch's order."""
+        return [[getattr(self, n) for n in names] for names in self._all_weights]
+
+    def flatten_parameters(self):
+        """Accepted for compatibility: parameters are never fused into one buffer here."""
+
+    def reset_parameters(self):
+        """Draw every weight and bias from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))."""
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for w in self.parameters():
+            init.uniform_(w, -stdv, stdv)
+
+    def extra_repr(self):
+        """Constructor arguments that differ from the defaults."""
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.proj_size != 0:
+            s += f", proj_size={self.proj_size}"
+        if self.num_layers != 1:
+            s += f", num_layers={self.num_layers}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        if self.batch_first is not False:
+            s += f", batch_first={self.batch_first}"
+        if self.dropout != 0:
+            s += f", dropout={self.dropout}"
+        if self.bidirectional is not False:
+            s += f", bidirectional={self.bidirectional}"
+        return s
+
+    def _weights(self, layer, d):
+        sfx = f"_l{layer}" + ("_reverse" if d == 1 else "")
+        return tuple(getattr(self, base + sfx, None)
+                     for base in ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr"))
+
+    def _check_hidden(self, hx, expected, msg):
+        if tuple(hx.shape) != tuple(expected):
+            raise RuntimeError(msg.format(tuple(expected), list(hx.shape)))
+
+    def forward(self, input, hx=None):
+        """Run the stack over a sequence.
+
+        Args:
+            input (Tensor or PackedSequence): ``(T, B, F)`` (``(B, T, F)`` with
+                ``batch_first``), unbatched ``(T, F)``, or a PackedSequence.
+            hx (Tensor or tuple, optional): initial hidden state ``(L*D, B, H)`` (LSTM: a
+                pair ``(h_0, c_0)``); zeros when omitted.
+
+        Returns:
+            tuple: the output sequence (same layout as the input) and the final state(s).
+        """
+        lstm = self.mode == "LSTM"
+        dirs = 2 if self.bidirectional else 1
+        real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
+        packed = isinstance(input, PackedSequence)
+        mask = None
+        if packed:
+            x, lens = _unpack_time_major(input.data, input.batch_sizes)
+            batched, batch = True, int(x.shape[1])
+            steps = np.arange(x.shape[0])[:, None, None]
+            mask = numtorch.from_numpy(steps < lens[None, :, None]).to(x.device)
+            if hx is not None and input.sorted_indices is not None:
+                # the caller's states are in the original batch order, the data sorted
+                if lstm:
+                    hx = tuple(s.index_select(1, input.sorted_indices) for s in hx)
+                else:
+                    hx = hx.index_select(1, input.sorted_indices)
+        else:
+            if input.dim() not in (2, 3):
+                raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got "
+                                 f"{input.dim()}D tensor instead")
+            batched = input.dim() == 3
+            x = input if batched else input.unsqueeze(1)
+            if batched and self.batch_first:
+                x = x.transpose(0, 1)
+            batch = int(x.shape[1])
+            states = hx if (lstm and hx is not None) else ((hx,) if hx is not None else ())
+            for s in states:
+                if s.dim() != (3 if batched else 2):
+                    kind = "batched 3-D" if batched else "unbatched 2-D"
+                    raise RuntimeError(f"For {kind} input, hx should also be "
+                                       f"{3 if batched else 2}-D but got {s.dim()}-D tensor")
+            if not batched and hx is not None:
+                hx = tuple(s.unsqueeze(1) for s in hx) if lstm else hx.unsqueeze(1)
+        if x.shape[-1] != self.input_size:
+            raise RuntimeError("input.size(-1) must be equal to input_size. Expected "
+                               f"{self.input_size}, got {x.shape[-1]}")
+        nl = self.num_layers * dirs
+        if hx is None:
+            h0 = _creation.zeros((nl, batch, real_hidden), dtype=x.dtype, device=x.device)
+            c0 = (_creation.zeros((nl, batch, self.hidden_size), dtype=x.dtype, device=x.device)
+                  if lstm else None)
+        elif lstm:
+            h0, c0 = hx
+            self._check_hidden(h0, (nl, batch, real_hidden),
+                               "Expected hidden[0] size {}, got {}")
+            self._check_hidden(c0, (nl, batch, self.hidden_size),
+                               "Expected hidden[1] size {}, got {}")
+        else:
+            h0, c0 = hx, None
+            self._check_hidden(h0, (nl, batch, real_hidden), "Expected hidden size {}, got {}")
+        hs, cs = h0.unbind(0), (c0.unbind(0) if lstm else None)
+        h_n, c_n = [], []
+        for layer in range(self.num_layers):
+            outs = []
+            for d in range(dirs):
+                k = layer * dirs + d
+                out, h, c = _run_direction(self.mode, x, hs[k], cs[k] if lstm else None,
+                                           self._weights(layer, d), d == 1, mask)
+                outs.append(out)
+                h_n.append(h)
+                c_n.append(c)
+            x = outs[0] if dirs == 1 else numtorch.cat(outs, -1)
+            if self.dropout > 0 and self.training and layer < self.num_layers - 1:
+                x = F.dropout(x, self.dropout, True)
+        h_n = numtorch.stack(h_n, 0)
+        c_n = numtorch.stack(c_n, 0) if lstm else None
+        if packed:
+            lens_sorted = [int(v) for v in lens]
+            data, _ = _pack_time_major(x, lens_sorted)
+            output = PackedSequence(data, input.batch_sizes, input.sorted_indices,
+                                    input.unsorted_indices)
+            if input.unsorted_indices is not None:
+                h_n = h_n.index_select(1, input.unsorted_indices)
+                c_n = c_n.index_select(1, input.unsorted_indices) if lstm else None
+        elif batched:
+            output = x.transpose(0, 1) if self.batch_first else x
+        else:
+            output = x.squeeze(1)
+            h_n = h_n.squeeze(1)
+            c_n = c_n.squeeze(1) if lstm else None
+        return output, ((h_n, c_n) if lstm else h_n)
+
+
+class RNN(RNNBase):
+    """Elman recurrent network: ``h_t = act(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh)``.
+
+    Args:
+        input_size (int): features of the input.
+        hidden_size (int): features of the hidden state.
+        num_layers (int): stacked layers. Default: 1.
+        nonlinearity (str): ``"tanh"`` (default) or ``"relu"``.
+        bias (bool): whether to use biases. Default: True.
+        batch_first (bool): ``(B, T, F)`` layout. Default: False.
+        dropout (float): dropout between layers in training. Default: 0.
+        bidirectional (bool): also run backwards. Default: False.
+
+    Example:
+        >>> rnn = torch.nn.RNN(10, 20, 2)
+        >>> out, h = rnn(torch.randn(5, 3, 10))
+        >>> out.shape, h.shape
+        (torch.Size([5, 3, 20]), torch.Size([2, 3, 20]))
+    """
+
+    def __init__(self, input_size, hidden_size, num_layers=1, nonlinearity="tanh", bias=True,
+                 batch_first=False, dropout=0.0, bidirectional=False, device=None,
+                 dtype=None):
+        if nonlinearity == "tanh":
+            mode = "RNN_TANH"
+        elif nonlinearity == "relu":
+            mode = "RNN_RELU"
+        else:
+            raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or "
+                             "'relu'.")
+        self.nonlinearity = nonlinearity
+        super().__init__(mode, input_size, hidden_size, num_layers, bias, batch_first,
+                         dropout, bidirectional, device=device, dtype=dtype)
+
+
+class LSTM(RNNBase):
+    """Long short-term memory layers (gates in torch's order: input, forget, cell, output).
+
+    Args:
+        input_size (int): features of the input.
+        hidden_size (int): features of the cell state.
+        num_layers (int): stacked layers. Default: 1.
+        bias (bool): whether to use biases. Default: True.
+        batch_first (bool): ``(B, T, F)`` layout. Default: False.
+        dropout (float): dropout between layers in training. Default: 0.
+        bidirectional (bool): also run backwards. Default: False.
+        proj_size (int): project hidden states to this size (0: off). Default: 0.
+
+    Example:
+        >>> lstm = torch.nn.LSTM(10, 20)
+        >>> out, (h, c) = lstm(torch.randn(5, 3, 10))
+        >>> out.shape
+        torch.Size([5, 3, 20])
+    """
+
+    def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False,
+                 dropout=0.0, bidirectional=False, proj_size=0, device=None, dtype=None):
+        super().__init__("LSTM", input_size, hidden_size, num_layers, bias, batch_first,
+                         dropout, bidirectional, proj_size, device=device, dtype=dtype)
+
+
+class GRU(RNNBase):
+    """Gated recurrent unit layers (gates in torch's order: reset, update, new).
+
+    Args:
+        input_size (int): features of the input.
+        hidden_size (int): features of the hidden state.
+        num_layers (int): stacked layers. Default: 1.
+        bias (bool): whether to use biases. Default: True.
+        batch_first (bool): ``(B, T, F)`` layout. Default: False.
+        dropout (float): dropout between layers in training. Default: 0.
+        bidirectional (bool): also run backwards. Default: False.
+
+    Example:
+        >>> gru = torch.nn.GRU(10, 20)
+        >>> out, h = gru(torch.randn(5, 3, 10))
+        >>> h.shape
+        torch.Size([1, 3, 20])
+    """
+
+    def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False,
+                 dropout=0.0, bidirectional=False, device=None, dtype=None):
+        super().__init__("GRU", input_size, hidden_size, num_layers, bias, batch_first,
+                         dropout, bidirectional, device=device, dtype=dtype)
+
+
+
+class RNNCellBase(Module):
+    """Shared parameters and checks of the single-step cells.
+
+    Args:
+        input_size (int): features of the input.
+        hidden_size (int): features of the hidden state.
+        bias (bool): whether to use ``bias_ih`` and ``bias_hh``.
+        num_chunks (int): gates stacked in the weights (1, 3 or 4).
+        device: where to create the parameters.
+        dtype: the parameters' dtype.
+    """
+
+    __constants__ = ["input_size", "hidden_size", "bias"]
+
+    def __init__(self, input_size, hidden_size, bias, num_chunks, device=None, dtype=None):
+        super().__init__()
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.bias = bias
+        gate = num_chunks * hidden_size
+        self.weight_ih = Parameter(_creation.empty((gate, input_size), device=device,
+                                                   dtype=dtype))
+        self.weight_hh = Parameter(_creation.empty((gate, hidden_size), device=device,
+                                                   dtype=dtype))
+        if bias:
+            self.bias_ih = Parameter(_creation.empty(gate, device=device, dtype=dtype))
+            self.bias_hh = Parameter(_creation.empty(gate, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    def extra_repr(self):
+        """Constructor arguments that differ from the defaults."""
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        if getattr(self, "nonlinearity", "tanh") != "tanh":
+            s += f", nonlinearity={self.nonlinearity}"
+        return s
+
+    def reset_parameters(self):
+        """Draw every weight and bias from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))."""
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for w in self.parameters():
+            init.uniform_(w, -stdv, stdv)
+
+    def _prepare(self, input, states):
+        """Check shapes, add the batch dim to unbatched input, default the states to zeros."""
+        name = type(self).__name__
+        if input.dim() not in (1, 2):
+            raise ValueError(f"{name}: Expected input to be 1D or 2D, got {input.dim()}D "
+                             "instead")
+        batched = input.dim() == 2
+        if not batched:
+            input = input.unsqueeze(0)
+            states = [None if s is None else s.unsqueeze(0) for s in states]
+        if input.shape[1] != self.input_size:
+            raise RuntimeError(f"input has inconsistent input_size: got {input.shape[1]} "
+                               f"expected {self.input_size}")
+        batch = input.shape[0]
+        out = []
+        for i, s in enumerate(states):
+            if s is None:
+                s = _creation.zeros((batch, self.hidden_size), dtype=input.dtype,
+                                    device=input.device)
+            elif s.shape[0] != batch:
+                raise RuntimeError(f"Input batch size {batch} doesn't match hidden{i} batch "
+                                   f"size {s.shape[0]}")
+            elif s.dim() < 2 or s.shape[1] != self.hidden_size:
+                got = s.shape[1] if s.dim() >= 2 else None
+                raise RuntimeError(f"hidden{i} has inconsistent hidden_size: got "
+                                   f"{got}, expected {self.hidden_size}")
+            elif s.dim() != 2:
+                raise RuntimeError(f"{name}: Expected hidden{i} to have as many dims as the "
+                                   f"input ({input.dim()}D), got {s.dim() - (not batched)}D")
+            out.append(s)
+        return input, out, batched
+
+
+class RNNCell(RNNCellBase):
+    """One Elman step: ``h' = act(x W_ih^T + b_ih + h W_hh^T + b_hh)``.
+
+    Args:
+        input_size (int): features of the input.
+        hidden_size (int): features of the hidden state.
+        bias (bool): whether to use biases. Default: True.
+        nonlinearity (str): ``"tanh"`` (default) or ``"relu"``.
+
+    Example:
+        >>> cell = torch.nn.RNNCell(10, 20)
+        >>> cell(torch.randn(3, 10)).shape
+        torch.Size([3, 20])
+    """
+
+    def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None,
+                 dtype=None):
+        self.nonlinearity = nonlinearity
+        super().__init__(input_size, hidden_size, bias, 1, device=device, dtype=dtype)
+
+    def forward(self, input, hx=None):
+        """Return the next hidden state ``(B, H)`` (``(H,)`` for unbatched input)."""
+        x, (h,), batched = self._prepare(input, [hx])
+        # like torch, an unknown nonlinearity is only rejected when the cell runs
+        if self.nonlinearity not in ("tanh", "relu"):
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        act = numtorch.tanh if self.nonlinearity == "tanh" else numtorch.relu
+        out = act(_linear(x, self.weight_ih, self.bias_ih)
+                  + _linear(h, self.weight_hh, self.bias_hh))
+        return out if batched else out.squeeze(0)
+
+
+class LSTMCell(RNNCellBase):
+    """One LSTM step; returns ``(h', c')``.
+
+    Args:
+        input_size (int): features of the input.
+        hidden_size (int): features of the states.
+        bias (bool): whether to use biases. Default: True.
+
+    Example:
+        >>> cell = torch.nn.LSTMCell(10, 20)
+        >>> h, c = cell(torch.randn(3, 10))
+        >>> c.shape
+        torch.Size([3, 20])
+    """
+
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, 4, device=device, dtype=dtype)
+
+    def forward(self, input, hx=None):
+        """Return the next ``(h, c)``, each ``(B, H)`` (``(H,)`` for unbatched input)."""
+        states = [None, None] if hx is None else list(hx)
+        x, (h, c), batched = self._prepare(input, states)
+        gates = (_linear(x, self.weight_ih, self.bias_ih)
+                 + _linear(h, self.weight_hh, self.bias_hh))
+        h, c = _lstm_step(gates, c)
+        return (h, c) if batched else (h.squeeze(0), c.squeeze(0))
+
+
+class GRUCell(RNNCellBase):
+    """One GRU step; returns ``h'``.
+
+    Args:
+        input_size (int): features of the input.
+        hidden_size (int): features of the hidden state.
+        bias (bool): whether to use biases. Default: True.
+
+    Example:
+        >>> cell = torch.nn.GRUCell(10, 20)
+        >>> cell(torch.randn(3, 10)).shape
+        torch.Size([3, 20])
+    """
+
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, 3, device=device, dtype=dtype)
+
+    def forward(self, input, hx=None):
+        """Return the next hidden state ``(B, H)`` (``(H,)`` for unbatched input)."""
+        x, (h,), batched = self._prepare(input, [hx])
+        out = _gru_step(_linear(x, self.weight_ih, self.bias_ih),
+                        _linear(h, self.weight_hh, self.bias_hh), h)
+        return out if batched else out.squeeze(0)
