@@ -6,6 +6,8 @@ come back in a broadcast shape are summed down to the input's shape here, and ca
 input's dtype, so ops never undo broadcasting themselves.
 """
 
+import heapq
+
 import numpy as np
 
 from .. import _dtype, backend
@@ -65,8 +67,14 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
             raise RuntimeError(f"element {i} of tensors does not require grad and does not "
                                "have a grad_fn")
         roots.append(e)
-    root_grads = make_root_grads(outputs, grad_outputs, create_graph, fn_name)
-    root_arrays = {id(g._array) for g in root_grads}
+    out0 = outputs[0]
+    if (len(outputs) == 1 and grad_outputs[0] is None and type(out0._array) is np.ndarray
+            and out0._array.size == 1 and out0._array.dtype.kind in "fc"):
+        # loss.backward(): the implicit gradient of a scalar
+        root_grads = [graph._make(np.ones(out0._array.shape, dtype=out0._array.dtype))]
+    else:
+        root_grads = make_root_grads(outputs, grad_outputs, create_graph, fn_name)
+    root_arrays = [id(g._array) for g in root_grads]
 
     capture = None
     if inputs is not None:
@@ -77,12 +85,23 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
             capture.setdefault(e[0], []).append((e[1], k))
 
-    order = _topological_order([e[0] for e in roots])
-    needed = None if capture is None else _needed(order, capture)
-
     buffers = {}
-    for (node, nr), g in zip(roots, root_grads):
-        _add_to_buffer(buffers, node, nr, g)
+    if capture is None:
+        # Every node was created after the nodes it sends gradient to, so running them in
+        # decreasing creation order (a heap keyed by sequence number) is a topological order:
+        # no graph walk is needed before starting.
+        heap = []
+        for (node, nr), g in zip(roots, root_grads):
+            if node not in buffers:
+                heapq.heappush(heap, (-node._seq, id(node), node))
+            _add_to_buffer(buffers, node, nr, g)
+        order, needed = _drain(heap), None
+    else:
+        heap = None
+        order = _topological_order([e[0] for e in roots])
+        needed = _needed(order, capture)
+        for (node, nr), g in zip(roots, root_grads):
+            _add_to_buffer(buffers, node, nr, g)
 
     captured = [None] * (len(inputs) if inputs is not None else 0)
     prev = _state.enabled
@@ -131,6 +150,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 if b is None:
                     b = buffers[child] = [None] * child._n_out
                     b[nr] = g
+                    if heap is not None:
+                        heapq.heappush(heap, (-child._seq, id(child), child))
                 elif b[nr] is None:
                     b[nr] = g
                 else:
@@ -184,6 +205,13 @@ def _run_pre_hooks(node, buf):
                 g = buf[nr]
                 g = g if _state.enabled else graph._make(g._array.copy())
                 t._grad = g if t._grad is None else t._grad + g
+
+
+def _drain(heap):
+    """Pop nodes from the heap in decreasing creation order (the loop pushes new ones)."""
+    pop = heapq.heappop
+    while heap:
+        yield pop(heap)[2]
 
 
 def _topological_order(start):

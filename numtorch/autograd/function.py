@@ -25,6 +25,7 @@ class FunctionCtx(Node):
     """The ``ctx`` of a custom Function: saves tensors and carries flags to ``backward``."""
 
     def __init__(self, fn_cls=None):
+        self._seq = next(graph._sequence)
         self._fn_cls = fn_cls
         self.to_save = ()
         self._saved_in = None

@@ -10,11 +10,13 @@ Edges point at the producer of each input as ``(node, output_nr)`` (a leaf's pro
 at a new node, while nodes built earlier keep the edge they saw, as torch's graph does.
 """
 
+import itertools
 import weakref
 
 import numpy as np
 
 _new = object.__new__
+_sequence = itertools.count(1)  # creation order of nodes: a valid order to run backward in
 
 from .. import _dtype
 from .. import backend
@@ -42,6 +44,7 @@ class Node:
     _hooks = None  # [hook(grad_inputs, grad_outputs)] run after the node (register_hook on node)
     _n_out = 1
     _out_meta = ((), None)
+    _seq = 0  # set by every node type at creation (see _sequence)
 
     def name(self):
         return type(self).__name__
@@ -99,6 +102,7 @@ class AccumulateGrad(Node):
     def __init__(self, tensor):
         # the leaf owns its accumulator; the graph must not keep a dead leaf alive
         self._variable = weakref.ref(tensor)
+        self._seq = next(_sequence)
         self._out_meta = ((tensor._array.shape, tensor._array.dtype),)
 
     @property
@@ -112,7 +116,7 @@ class AccumulateGrad(Node):
             return ()
         if not create_graph:
             arr = g._array
-            if not arr.flags.owndata or id(arr) in root_arrays:  # never alias the caller's data
+            if arr.base is not None or id(arr) in root_arrays:  # never alias anyone's data
                 arr = arr.copy()
             if arr.dtype != t._array.dtype:
                 arr = arr.astype(t._array.dtype)
@@ -236,6 +240,7 @@ class Op(Node):
                 _mark_volatile(outs)
         else:
             self._recording = True
+            self._seq = next(_sequence)
             self._inputs_arrays = arrays
             self._edges = edges  # set before forward: ops save only what needed grads read
             out = self.forward(*arrays) if on_np else _forward_on_device(self, arrays)

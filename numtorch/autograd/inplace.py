@@ -192,6 +192,7 @@ class CopySlices(Node):
     the written region; d/d(new values) is the gradient inside it."""
 
     def __init__(self, view_chain, base_edge, value_edge, base, value):
+        self._seq = next(graph._sequence)
         self.view_chain = view_chain
         self._edges = (base_edge, value_edge)
         self._in_meta = ((base._array.shape, base._array.dtype),

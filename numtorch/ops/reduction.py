@@ -83,7 +83,8 @@ class Sum(Op):
         return x.sum(axis=self.dims, keepdims=self.keepdim, dtype=self.dtype)
 
     def backward(self, grad):
-        return _expand_back(grad, self.in_shape, self.dims, self.keepdim)
+        return ExpandBack.apply(grad, in_shape=self.in_shape, dims=self.dims,
+                                keepdim=self.keepdim)
 
 
 class Mean(Op):
