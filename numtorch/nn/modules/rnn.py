@@ -15,7 +15,7 @@ import numpy as np
 import numtorch
 
 from ... import _creation
-from ...ops.rnn_ops import unbind_steps
+from ...ops.rnn_ops import lstm_cell, unbind_steps
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -28,9 +28,7 @@ _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
 
 def _lstm_step(gates, c):
-    i, f, g, o = gates.chunk(4, -1)
-    c = numtorch.sigmoid(f) * c + numtorch.sigmoid(i) * numtorch.tanh(g)
-    return numtorch.sigmoid(o) * numtorch.tanh(c), c
+    return lstm_cell(gates, c)
 
 
 def _gru_step(gi, gh, h):
@@ -62,16 +60,17 @@ def _run_direction(mode, x, h, c, weights, reverse, mask):
     xs = unbind_steps(_linear(x, w_ih, b))
     steps = range(len(xs) - 1, -1, -1) if reverse else range(len(xs))
     outs = [None] * len(xs)
+    w_hh_t = w_hh.t()  # one transpose for the whole sequence
     for t in steps:
         if mode == "LSTM":
-            hn, cn = _lstm_step(xs[t] + h.matmul(w_hh.t()), c)
+            hn, cn = _lstm_step(xs[t] + h.matmul(w_hh_t), c)
             if w_hr is not None:
                 hn = hn.matmul(w_hr.t())
         elif mode == "GRU":
             hn, cn = _gru_step(xs[t], _linear(h, w_hh, b_hh), h), None
         else:
             act = numtorch.tanh if mode == "RNN_TANH" else numtorch.relu
-            hn, cn = act(xs[t] + h.matmul(w_hh.t())), None
+            hn, cn = act(xs[t] + h.matmul(w_hh_t)), None
         if mask is not None:
             hn = numtorch.where(mask[t], hn, h)
             if cn is not None:
