@@ -101,52 +101,41 @@ def _check_int_divisor(xp, b):
         raise RuntimeError("ZeroDivisionError")
 
 
-class Remainder(Op):
+class _Modulo(Op):
+    """y = a - round(a/b) * b; dy/da = 1, dy/db = -round(a/b) (the subclass picks the
+    rounding, NumPy function and torch kernel name)."""
+
+    promote = True
+
+    def forward(self, a, b):
+        self.save_inputs(a, b)
+        kind = a.dtype.kind
+        if kind in "iubc":
+            if kind in "bc":
+                raise _not_implemented(self.kernel, a.dtype)
+            _check_int_divisor(self.xp, b)
+        try:
+            return getattr(self.xp, self.np_fn)(a, b)
+        except ValueError as e:
+            _broadcast_error(e, a, b)
+
+    def backward(self, grad):
+        a, b = self.saved_inputs()
+        if not self.needs_input_grad[1]:
+            return grad, None
+        return grad, -grad * div(a, b, rounding_mode=self.rounding)
+
+
+class Remainder(_Modulo):
     """y = a - floor(a/b) * b (sign of b); dy/da = 1, dy/db = -floor(a/b)."""
 
-    promote = True
-
-    def forward(self, a, b):
-        self.save_inputs(a, b)
-        kind = a.dtype.kind
-        if kind in "iubc":
-            if kind in "bc":
-                raise _not_implemented("remainder_cpu", a.dtype)
-            _check_int_divisor(self.xp, b)
-        try:
-            return self.xp.remainder(a, b)
-        except ValueError as e:
-            _broadcast_error(e, a, b)
-
-    def backward(self, grad):
-        a, b = self.saved_inputs()
-        if not self.needs_input_grad[1]:
-            return grad, None
-        return grad, -grad * div(a, b, rounding_mode="floor")
+    np_fn, kernel, rounding = "remainder", "remainder_cpu", "floor"
 
 
-class Fmod(Op):
+class Fmod(_Modulo):
     """y = a - trunc(a/b) * b (sign of a); dy/da = 1, dy/db = -trunc(a/b)."""
 
-    promote = True
-
-    def forward(self, a, b):
-        self.save_inputs(a, b)
-        kind = a.dtype.kind
-        if kind in "iubc":
-            if kind in "bc":
-                raise _not_implemented("fmod_cpu", a.dtype)
-            _check_int_divisor(self.xp, b)
-        try:
-            return self.xp.fmod(a, b)
-        except ValueError as e:
-            _broadcast_error(e, a, b)
-
-    def backward(self, grad):
-        a, b = self.saved_inputs()
-        if not self.needs_input_grad[1]:
-            return grad, None
-        return grad, -grad * div(a, b, rounding_mode="trunc")
+    np_fn, kernel, rounding = "fmod", "fmod_cpu", "trunc"
 
 
 def div(input, other, *, rounding_mode=None, out=None):

@@ -21,6 +21,35 @@ def _check(lr, eps, betas, weight_decay):
         raise ValueError(f"Invalid weight_decay value: {weight_decay}")
 
 
+def moments_init(state, param):
+    """The state every Adam-family optimizer starts with (torch's keys and dtypes)."""
+    xp = backend.xp_of(param._array)
+    state["step"] = _make(xp.zeros((), dtype="float32"))
+    state["exp_avg"] = _make(xp.zeros_like(param._array))
+    state["exp_avg_sq"] = _make(xp.zeros_like(param._array))
+
+
+def update_moments(opt, param, grad, state, group):
+    """The steps Adam, AdamW and RAdam share: maximize, weight decay (L2 or decoupled), the
+    step counter and both moment estimates. Returns ``(p, xp, exp_avg, exp_avg_sq, step)``."""
+    p = param._array
+    xp = backend.xp_of(p)
+    g = -grad if group["maximize"] else grad
+    step = opt._step_tensor(state)
+    lr, wd = group["lr"], group["weight_decay"]
+    beta1, beta2 = group["betas"]
+    if wd != 0:
+        if group["decoupled_weight_decay"]:
+            p *= 1 - lr * wd
+        else:
+            g = g + wd * p
+    m, v = state["exp_avg"]._array, state["exp_avg_sq"]._array
+    m += (g - m) * (1 - beta1)  # torch's lerp form
+    v *= beta2
+    v += (1 - beta2) * g * g
+    return p, xp, m, v, step
+
+
 class Adam(Optimizer):
     """Adam: adaptive moment estimation.
 
@@ -46,29 +75,15 @@ class Adam(Optimizer):
         super().__init__(params, defaults)
 
     def _init_state(self, state, param, group):
-        xp = backend.xp_of(param._array)
-        state["step"] = _make(xp.zeros((), dtype="float32"))
-        state["exp_avg"] = _make(xp.zeros_like(param._array))
-        state["exp_avg_sq"] = _make(xp.zeros_like(param._array))
+        moments_init(state, param)
         if group["amsgrad"]:
+            xp = backend.xp_of(param._array)
             state["max_exp_avg_sq"] = _make(xp.zeros_like(param._array))
 
     def _update(self, param, grad, state, group):
-        p = param._array
-        xp = backend.xp_of(p)
-        g = -grad if group["maximize"] else grad
-        step = self._step_tensor(state)
-        lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
+        p, xp, m, v, step = update_moments(self, param, grad, state, group)
+        lr, eps = group["lr"], group["eps"]
         beta1, beta2 = group["betas"]
-        if wd != 0:
-            if group["decoupled_weight_decay"]:
-                p *= 1 - lr * wd
-            else:
-                g = g + wd * p
-        m, v = state["exp_avg"]._array, state["exp_avg_sq"]._array
-        m += (g - m) * (1 - beta1)  # torch's lerp form
-        v *= beta2
-        v += (1 - beta2) * g * g
         step_size = lr / (1 - beta1 ** step)
         bc2_sqrt = math.sqrt(1 - beta2 ** step)
         if group["amsgrad"]:

@@ -2,9 +2,9 @@
 
 import math
 
-from .. import backend
 from ._checks import check_betas, check_nonneg
-from .optimizer import Optimizer, _make
+from .adam import moments_init, update_moments
+from .optimizer import Optimizer
 
 __all__ = ["RAdam"]
 
@@ -38,27 +38,12 @@ class RAdam(Optimizer):
         super().__init__(params, defaults)
 
     def _init_state(self, state, param, group):
-        xp = backend.xp_of(param._array)
-        state["step"] = _make(xp.zeros((), dtype="float32"))
-        state["exp_avg"] = _make(xp.zeros_like(param._array))
-        state["exp_avg_sq"] = _make(xp.zeros_like(param._array))
+        moments_init(state, param)
 
     def _update(self, param, grad, state, group):
-        p = param._array
-        xp = backend.xp_of(p)
-        g = -grad if group["maximize"] else grad
-        step = self._step_tensor(state)
-        lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
+        p, xp, m, v, step = update_moments(self, param, grad, state, group)
+        lr, eps = group["lr"], group["eps"]
         beta1, beta2 = group["betas"]
-        if wd != 0:
-            if group["decoupled_weight_decay"]:
-                p *= 1 - lr * wd
-            else:
-                g = g + wd * p
-        m, v = state["exp_avg"]._array, state["exp_avg_sq"]._array
-        m += (g - m) * (1 - beta1)
-        v *= beta2
-        v += (1 - beta2) * g * g
         bc1 = 1 - beta1 ** step
         bc2 = 1 - beta2 ** step
         corrected = m / bc1
