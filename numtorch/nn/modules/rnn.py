@@ -15,7 +15,7 @@ import numpy as np
 import numtorch
 
 from ... import _creation
-from ...ops.rnn_ops import lstm_cell, unbind_steps
+from ...ops.rnn_ops import lstm_cell, lstm_sequence, unbind_steps
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -57,6 +57,9 @@ def _run_direction(mode, x, h, c, weights, reverse, mask):
     b = b_ih
     if mode != "GRU" and b_hh is not None:
         b = b_hh if b is None else b + b_hh
+    if mode == "LSTM" and w_hr is None:
+        return lstm_sequence(_linear(x, w_ih, b), h, c, w_hh,
+                             mask=None if mask is None else mask._array, reverse=reverse)
     xs = unbind_steps(_linear(x, w_ih, b))
     steps = range(len(xs) - 1, -1, -1) if reverse else range(len(xs))
     outs = [None] * len(xs)
