@@ -6,7 +6,10 @@ the whole sequence, so backward costs O(T^2). ``unbind_steps`` is one node whose
 stacks the step gradients once: O(T).
 """
 
+import contextlib
+
 from .. import ops
+from .._threads import single_blas_thread
 from ..autograd.graph import Op
 
 __all__ = ["unbind_steps", "lstm_cell", "lstm_sequence"]
@@ -98,6 +101,11 @@ def lstm_cell(z, c):
     return LSTMCell.apply(z, c)
 
 
+def _blas_threads(macs):
+    """One BLAS thread for a loop of small GEMMs (<= 8M multiply-adds each)."""
+    return single_blas_thread() if macs <= 8_000_000 else contextlib.nullcontext()
+
+
 class LSTMSequence(Op):
     """A whole LSTM layer direction: from projected inputs ``xs`` (T, B, 4H), states ``h0``,
     ``c0`` (B, H) and ``w_hh`` (4H, H), the outputs (T, B, H) and final ``(h_n, c_n)``.
@@ -124,36 +132,43 @@ class LSTMSequence(Op):
         steps, batch, gates = xs.shape
         n = gates // 4
         dt = xs.dtype
+        # Inside the loop the gates are ordered [i f o g] and the sigmoid gates' inputs are
+        # halved, so one tanh pass serves all four: sigmoid(z) = (1 + tanh(z / 2)) / 2.
+        perm = xp.concatenate([xp.arange(0, 2 * n), xp.arange(3 * n, 4 * n),
+                               xp.arange(2 * n, 3 * n)])
+        scale = xp.ones(gates, dt)
+        scale[:3 * n] = 0.5
+        wt = xp.ascontiguousarray((w[perm] * scale[:, None]).T)
+        xq = xp.empty(xs.shape, dt)
+        xp.multiply(xs[..., :2 * n], 0.5, out=xq[..., :2 * n])
+        xp.multiply(xs[..., 3 * n:], 0.5, out=xq[..., 2 * n:3 * n])
+        xq[..., 3 * n:] = xs[..., 2 * n:3 * n]
+        xs = xq
         acts = xp.empty((steps, batch, gates), dt)
         hs = xp.empty((steps + 1, batch, n), dt)
         cs = xp.empty((steps + 1, batch, n), dt)
         tcs = xp.empty((steps, batch, n), dt)
         hs[0] = h0
         cs[0] = c0
-        wt = w.T
-        for t in range(steps):
-            a = acts[t]
-            xp.matmul(hs[t], wt, out=a)
-            a += xs[t]
-            # one sigmoid pass over all four gates: tanh(g) = 2 sigmoid(2 g) - 1
-            a[:, 2 * n:3 * n] *= 2
-            xp.negative(a, out=a)
-            xp.exp(a, out=a)
-            a += 1
-            xp.reciprocal(a, out=a)
-            g = a[:, 2 * n:3 * n]
-            g *= 2
-            g -= 1
-            tc, c = tcs[t], cs[t + 1]
-            xp.multiply(a[:, :n], g, out=tc)
-            xp.multiply(a[:, n:2 * n], cs[t], out=c)
-            c += tc
-            xp.tanh(c, out=tc)
-            xp.multiply(a[:, 3 * n:], tc, out=hs[t + 1])
-            if mask is not None:
-                keep = ~mask[t]
-                xp.copyto(hs[t + 1], hs[t], where=keep)
-                xp.copyto(c, cs[t], where=keep)
+        with _blas_threads(batch * gates * n):
+            for t in range(steps):
+                a = acts[t]
+                xp.matmul(hs[t], wt, out=a)
+                a += xs[t]
+                xp.tanh(a, out=a)
+                s = a[:, :3 * n]
+                s *= 0.5
+                s += 0.5
+                tc, c = tcs[t], cs[t + 1]
+                xp.multiply(a[:, :n], a[:, 3 * n:], out=tc)
+                xp.multiply(a[:, n:2 * n], cs[t], out=c)
+                c += tc
+                xp.tanh(c, out=tc)
+                xp.multiply(a[:, 2 * n:3 * n], tc, out=hs[t + 1])
+                if mask is not None:
+                    keep = ~mask[t]
+                    xp.copyto(hs[t + 1], hs[t], where=keep)
+                    xp.copyto(c, cs[t], where=keep)
         self.save(acts=acts, hs=hs, cs=cs, tcs=tcs)
         # copies: the outputs must not alias what backward reads
         out = hs[:0:-1].copy() if rev else hs[1:].copy()
@@ -176,7 +191,7 @@ class LSTMSequence(Op):
             mask = None if mask is None else mask[::-1]
         steps, batch, gates = acts.shape
         n = gates // 4
-        i, f, g, o = (acts[..., k * n:(k + 1) * n] for k in range(4))
+        i, f, o, g = (acts[..., k * n:(k + 1) * n] for k in range(4))  # forward's order
         # gate-local derivative factors, for all steps at once
         dtanh_c = o * (1 - tcs * tcs)
         fac = xp.empty_like(acts)
@@ -187,23 +202,24 @@ class LSTMSequence(Op):
         dz = xp.empty_like(acts)
         dh = ghn._array.astype(acts.dtype, copy=True)
         dc = gcn._array.astype(acts.dtype, copy=True)
-        for t in range(steps - 1, -1, -1):
-            dh += go[t]
-            if mask is not None:
-                m = mask[t]
-                pass_h, pass_c = xp.where(m, 0, dh), xp.where(m, 0, dc)
-                dh = xp.where(m, dh, 0)
-                dc = xp.where(m, dc, 0)
-            dc += dh * dtanh_c[t]
-            zt = dz[t]
-            xp.multiply(fac[t].reshape(batch, 4, n)[:, :3], dc[:, None, :],
-                        out=zt.reshape(batch, 4, n)[:, :3])
-            xp.multiply(fac[t, :, 3 * n:], dh, out=zt[:, 3 * n:])
-            dh = zt @ w
-            dc = dc * f[t]
-            if mask is not None:
-                dh += pass_h
-                dc += pass_c
+        with _blas_threads(batch * gates * n):
+            for t in range(steps - 1, -1, -1):
+                dh += go[t]
+                if mask is not None:
+                    m = mask[t]
+                    pass_h, pass_c = xp.where(m, 0, dh), xp.where(m, 0, dc)
+                    dh = xp.where(m, dh, 0)
+                    dc = xp.where(m, dc, 0)
+                dc += dh * dtanh_c[t]
+                zt = dz[t]
+                xp.multiply(fac[t].reshape(batch, 4, n)[:, :3], dc[:, None, :],
+                            out=zt.reshape(batch, 4, n)[:, :3])
+                xp.multiply(fac[t, :, 3 * n:], dh, out=zt[:, 3 * n:])
+                dh = zt @ w
+                dc = dc * f[t]
+                if mask is not None:
+                    dh += pass_h
+                    dc += pass_c
         dw = dz.reshape(-1, gates).T @ hs[:-1].reshape(-1, n)
         dxs = dz[::-1] if rev else dz
         return _make(dxs), _make(dh), _make(dc), _make(dw)
