@@ -15,7 +15,8 @@ import numpy as np
 import numtorch
 
 from ... import _creation
-from ...ops.rnn_ops import lstm_cell, lstm_sequence, unbind_steps
+from ...ops.rnn_ops import lstm_cell, unbind_steps
+from ...ops.rnn_sequence import gru_sequence, lstm_sequence, rnn_sequence
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -57,27 +58,28 @@ def _run_direction(mode, x, h, c, weights, reverse, mask):
     b = b_ih
     if mode != "GRU" and b_hh is not None:
         b = b_hh if b is None else b + b_hh
-    if mode == "LSTM" and w_hr is None:
-        return lstm_sequence(_linear(x, w_ih, b), h, c, w_hh,
-                             mask=None if mask is None else mask._array, reverse=reverse)
-    xs = unbind_steps(_linear(x, w_ih, b))
+    xs = _linear(x, w_ih, b)
+    m = None if mask is None else mask._array
+    if mode == "GRU":
+        out, h = gru_sequence(xs, h, w_hh, b_hh, mask=m, reverse=reverse)
+        return out, h, None
+    if mode != "LSTM":
+        act = "tanh" if mode == "RNN_TANH" else "relu"
+        out, h = rnn_sequence(xs, h, w_hh, act, mask=m, reverse=reverse)
+        return out, h, None
+    if w_hr is None:
+        return lstm_sequence(xs, h, c, w_hh, mask=m, reverse=reverse)
+    # with a projection the recurrent state is the projected h: step by step
+    xs = unbind_steps(xs)
     steps = range(len(xs) - 1, -1, -1) if reverse else range(len(xs))
     outs = [None] * len(xs)
-    w_hh_t = w_hh.t()  # one transpose for the whole sequence
+    w_hh_t, w_hr_t = w_hh.t(), w_hr.t()  # one transpose each for the whole sequence
     for t in steps:
-        if mode == "LSTM":
-            hn, cn = _lstm_step(xs[t] + h.matmul(w_hh_t), c)
-            if w_hr is not None:
-                hn = hn.matmul(w_hr.t())
-        elif mode == "GRU":
-            hn, cn = _gru_step(xs[t], _linear(h, w_hh, b_hh), h), None
-        else:
-            act = numtorch.tanh if mode == "RNN_TANH" else numtorch.relu
-            hn, cn = act(xs[t] + h.matmul(w_hh_t)), None
+        hn, cn = _lstm_step(xs[t] + h.matmul(w_hh_t), c)
+        hn = hn.matmul(w_hr_t)
         if mask is not None:
             hn = numtorch.where(mask[t], hn, h)
-            if cn is not None:
-                cn = numtorch.where(mask[t], cn, c)
+            cn = numtorch.where(mask[t], cn, c)
         h, c = hn, cn
         outs[t] = h
     return numtorch.stack(outs, 0), h, c

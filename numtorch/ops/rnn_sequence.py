@@ -1,0 +1,400 @@
+"""Whole-sequence primitives for the recurrent layers: one graph node per layer direction.
+
+Why primitives: written with per-step ops (even with a fused LSTM cell), each time step costs
+several graph nodes forward and about twice as many backward (recurrent matmul, add, gates,
+their gradients and accumulation), and that per-op overhead is most of a small recurrent
+layer's time. Here the forward and the backpropagation through time are two NumPy loops over
+time; whatever does not depend on the previous step (gate derivatives, the recurrent weight's
+gradient) is computed for all steps at once, and each loop step is a few in-place array calls.
+
+Each op takes the input projections ``xs`` (T, B, G) (``x W_ih^T`` plus the biases that can be
+folded in), the initial state(s) and the recurrent weight. ``mask`` (T, B, 1) bool marks the
+steps that are real for each sequence of a packed batch: elsewhere the state passes through
+unchanged, so the final state is the one at each sequence's true length. ``reverse`` runs from
+the last step. Under ``create_graph`` the backward recomputes the layer step by step with
+differentiable ops (``*_steps`` below) and differentiates that, so double backward works.
+"""
+
+import contextlib
+
+from .._threads import single_blas_thread
+from ..autograd.graph import Op
+from .rnn_ops import lstm_cell, unbind_steps
+
+__all__ = ["lstm_sequence", "gru_sequence", "rnn_sequence"]
+
+
+def _blas_threads(macs):
+    """One BLAS thread for a loop of small GEMMs (<= 8M multiply-adds each)."""
+    return single_blas_thread() if macs <= 8_000_000 else contextlib.nullcontext()
+
+
+class _Sequence(Op):
+    """What the three layer ops share: time reversal, the packed mask, both backward paths."""
+
+    n_inputs = 3
+
+    def _time_major(self, *arrays):
+        """The arrays (and mask) in processing order: reversed in time for ``reverse``."""
+        mask = self.mask
+        if not self.reverse:
+            return arrays + (mask,)
+        return tuple(a[::-1] for a in arrays) + (None if mask is None else mask[::-1],)
+
+    @staticmethod
+    def _keep_finished(xp, new, old, mask_t):
+        """Padded steps leave the state as it was."""
+        if mask_t is not None:
+            xp.copyto(new, old, where=~mask_t)
+
+    def _outputs(self, hs, *finals):
+        # copies: the outputs must not alias what backward reads
+        out = hs[:0:-1].copy() if self.reverse else hs[1:].copy()
+        return (out,) + tuple(f.copy() for f in finals)
+
+    @staticmethod
+    def _split_masked(xp, grad, mask_t):
+        """(the gradient into this step's computation, the part passing straight through)."""
+        return xp.where(mask_t, grad, 0), xp.where(mask_t, 0, grad)
+
+    def backward(self, *grads):
+        from ..autograd.grad_mode import _state
+
+        if _state.enabled:
+            return self._backward_composed(grads)
+        from .._tensor import _make
+
+        return tuple(None if g is None else _make(g) for g in self._backward_np(
+            *(g._array for g in grads)))
+
+    def _backward_composed(self, grads):
+        import numtorch
+
+        ins = self.saved_inputs()
+        ins = ins + (None,) * (self.n_inputs - len(ins))  # GRU without biases
+        outs = self.steps(*ins, mask=self.mask, reverse=self.reverse, **self._step_options())
+        wanted = [k for k, x in enumerate(ins) if x is not None and x.requires_grad]
+        got = numtorch.autograd.grad(outs, [ins[k] for k in wanted], list(grads),
+                                     create_graph=True, allow_unused=True)
+        res = [None] * len(ins)
+        for k, g in zip(wanted, got):
+            res[k] = g
+        return tuple(res)
+
+    def _step_options(self):
+        return {}
+
+
+def _masks(mask):
+    from .._tensor import _make
+
+    return None if mask is None else _make(mask)
+
+
+def _run_steps(xs, h, c, mask, reverse, step):
+    """The reference loop over time with differentiable ops: ``step(x_t, h, c) -> (h, c)``."""
+    import numtorch
+
+    steps = unbind_steps(xs)
+    m = _masks(mask)
+    order = range(len(steps) - 1, -1, -1) if reverse else range(len(steps))
+    outs = [None] * len(steps)
+    for t in order:
+        hn, cn = step(steps[t], h, c)
+        if m is not None:
+            hn = numtorch.where(m[t], hn, h)
+            cn = None if c is None else numtorch.where(m[t], cn, c)
+        h, c = hn, cn
+        outs[t] = h
+    return numtorch.stack(outs, 0), h, c
+
+
+class LSTMSequence(_Sequence):
+    """LSTM: ``xs`` (T, B, 4H) with both biases, ``h0``, ``c0`` (B, H), ``w_hh`` (4H, H) ->
+    outputs (T, B, H), ``h_n``, ``c_n``."""
+
+    n_inputs = 4
+
+    def forward(self, xs, h0, c0, w):
+        xp = self.xp
+        self.save_inputs(xs, h0, c0, w)
+        xs, mask = self._time_major(xs)
+        steps, batch, gates = xs.shape
+        n = gates // 4
+        dt = xs.dtype
+        # Inside the loop the gates are ordered [i f o g] and the sigmoid gates' inputs are
+        # halved, so one tanh pass serves all four: sigmoid(z) = (1 + tanh(z / 2)) / 2.
+        perm = xp.concatenate([xp.arange(0, 2 * n), xp.arange(3 * n, 4 * n),
+                               xp.arange(2 * n, 3 * n)])
+        scale = xp.ones(gates, dt)
+        scale[:3 * n] = 0.5
+        wt = xp.ascontiguousarray((w[perm] * scale[:, None]).T)
+        xq = xp.empty(xs.shape, dt)
+        xp.multiply(xs[..., :2 * n], 0.5, out=xq[..., :2 * n])
+        xp.multiply(xs[..., 3 * n:], 0.5, out=xq[..., 2 * n:3 * n])
+        xq[..., 3 * n:] = xs[..., 2 * n:3 * n]
+        acts = xp.empty((steps, batch, gates), dt)
+        hs = xp.empty((steps + 1, batch, n), dt)
+        cs = xp.empty((steps + 1, batch, n), dt)
+        tcs = xp.empty((steps, batch, n), dt)
+        hs[0] = h0
+        cs[0] = c0
+        with _blas_threads(batch * gates * n):
+            for t in range(steps):
+                a = acts[t]
+                xp.matmul(hs[t], wt, out=a)
+                a += xq[t]
+                xp.tanh(a, out=a)
+                s = a[:, :3 * n]
+                s *= 0.5
+                s += 0.5
+                tc, c = tcs[t], cs[t + 1]
+                xp.multiply(a[:, :n], a[:, 3 * n:], out=tc)
+                xp.multiply(a[:, n:2 * n], cs[t], out=c)
+                c += tc
+                xp.tanh(c, out=tc)
+                xp.multiply(a[:, 2 * n:3 * n], tc, out=hs[t + 1])
+                if mask is not None:
+                    self._keep_finished(xp, hs[t + 1], hs[t], mask[t])
+                    self._keep_finished(xp, c, cs[t], mask[t])
+        self.save(acts=acts, hs=hs, cs=cs, tcs=tcs)
+        return self._outputs(hs, hs[steps], cs[steps])
+
+    def _backward_np(self, gout, ghn, gcn):
+        xp = self.xp
+        acts, hs, cs, tcs = (self.saved(k) for k in ("acts", "hs", "cs", "tcs"))
+        w = self.saved_inputs()[3]._array
+        go, mask = self._time_major(gout)
+        steps, batch, gates = acts.shape
+        n = gates // 4
+        i, f, o, g = (acts[..., k * n:(k + 1) * n] for k in range(4))  # forward's order
+        # gate-local derivative factors for all steps at once, in torch's gate order
+        dtanh_c = o * (1 - tcs * tcs)
+        fac = xp.empty_like(acts)
+        xp.multiply(g, i * (1 - i), out=fac[..., :n])
+        xp.multiply(cs[:-1], f * (1 - f), out=fac[..., n:2 * n])
+        xp.multiply(i, 1 - g * g, out=fac[..., 2 * n:3 * n])
+        xp.multiply(tcs, o * (1 - o), out=fac[..., 3 * n:])
+        dz = xp.empty_like(acts)
+        dh = ghn.astype(acts.dtype, copy=True)
+        dc = gcn.astype(acts.dtype, copy=True)
+        with _blas_threads(batch * gates * n):
+            for t in range(steps - 1, -1, -1):
+                dh += go[t]
+                if mask is not None:
+                    dh, pass_h = self._split_masked(xp, dh, mask[t])
+                    dc, pass_c = self._split_masked(xp, dc, mask[t])
+                dc += dh * dtanh_c[t]
+                zt = dz[t]
+                xp.multiply(fac[t].reshape(batch, 4, n)[:, :3], dc[:, None, :],
+                            out=zt.reshape(batch, 4, n)[:, :3])
+                xp.multiply(fac[t, :, 3 * n:], dh, out=zt[:, 3 * n:])
+                dh = zt @ w
+                dc = dc * f[t]
+                if mask is not None:
+                    dh += pass_h
+                    dc += pass_c
+        dw = dz.reshape(-1, gates).T @ hs[:-1].reshape(-1, n)
+        return (dz[::-1] if self.reverse else dz), dh, dc, dw
+
+    @staticmethod
+    def steps(xs, h, c, w, mask=None, reverse=False):
+        """The same layer with the fused cell per step (differentiable twice)."""
+        wt = w.t()
+        return _run_steps(xs, h, c, mask, reverse,
+                          lambda x, h, c: lstm_cell(x + h.matmul(wt), c))
+
+
+class GRUSequence(_Sequence):
+    """GRU: ``xs`` (T, B, 3H) with ``b_ih``, ``h0`` (B, H), ``w_hh`` (3H, H), ``b_hh`` (3H,) or
+    None -> outputs (T, B, H), ``h_n``. ``n = tanh(x_n + r * (h W_hn^T + b_hn))`` keeps
+    ``b_hh`` out of the input projection."""
+
+    n_inputs = 4
+
+    def forward(self, xs, h0, w, b):
+        xp = self.xp
+        self.save_inputs(*((xs, h0, w) if b is None else (xs, h0, w, b)))
+        self.has_bias = b is not None
+        xs, mask = self._time_major(xs)
+        steps, batch, gates = xs.shape
+        n = gates // 3
+        dt = xs.dtype
+        wt = xp.ascontiguousarray(w.T)
+        rz = xp.empty((steps, batch, 2 * n), dt)
+        nn_ = xp.empty((steps, batch, n), dt)
+        ghn = xp.empty((steps, batch, n), dt)
+        hs = xp.empty((steps + 1, batch, n), dt)
+        hs[0] = h0
+        gh = xp.empty((batch, gates), dt)
+        with _blas_threads(batch * gates * n):
+            for t in range(steps):
+                xp.matmul(hs[t], wt, out=gh)
+                if b is not None:
+                    gh += b
+                a = rz[t]
+                xp.add(xs[t, :, :2 * n], gh[:, :2 * n], out=a)
+                # sigmoid(z) = (1 + tanh(z / 2)) / 2: one tanh pass instead of three
+                a *= 0.5
+                xp.tanh(a, out=a)
+                a *= 0.5
+                a += 0.5
+                ghn[t] = gh[:, 2 * n:]
+                nt = nn_[t]
+                xp.multiply(a[:, :n], gh[:, 2 * n:], out=nt)
+                nt += xs[t, :, 2 * n:]
+                xp.tanh(nt, out=nt)
+                h = hs[t + 1]
+                xp.subtract(hs[t], nt, out=h)
+                h *= a[:, n:]
+                h += nt
+                if mask is not None:
+                    self._keep_finished(xp, h, hs[t], mask[t])
+        self.save(rz=rz, n=nn_, ghn=ghn, hs=hs)
+        return self._outputs(hs, hs[steps])
+
+    def _backward_np(self, gout, ghn_grad):
+        xp = self.xp
+        rz, nn_, ghn, hs = (self.saved(k) for k in ("rz", "n", "ghn", "hs"))
+        w = self.saved_inputs()[2]._array
+        go, mask = self._time_major(gout)
+        steps, batch, n = nn_.shape
+        r, z = rz[..., :n], rz[..., n:]
+        # d(pre-activation)/dh_t factors for all steps: [r, z, n-in-gh] blocks, and x_n's
+        fac_n = (1 - z) * (1 - nn_ * nn_)
+        fac = xp.empty((steps, batch, 3 * n), nn_.dtype)
+        xp.multiply(fac_n * ghn, r * (1 - r), out=fac[..., :n])
+        xp.multiply(hs[:-1] - nn_, z * (1 - z), out=fac[..., n:2 * n])
+        xp.multiply(fac_n, r, out=fac[..., 2 * n:])
+        dgh = xp.empty_like(fac)
+        dxn = xp.empty_like(nn_)
+        dh = ghn_grad.astype(nn_.dtype, copy=True)
+        with _blas_threads(batch * 3 * n * n):
+            for t in range(steps - 1, -1, -1):
+                dh += go[t]
+                if mask is not None:
+                    dh, pass_h = self._split_masked(xp, dh, mask[t])
+                gt = dgh[t]
+                xp.multiply(fac[t].reshape(batch, 3, n), dh[:, None, :],
+                            out=gt.reshape(batch, 3, n))
+                xp.multiply(fac_n[t], dh, out=dxn[t])
+                dh_next = gt @ w
+                dh_next += dh * z[t]
+                dh = dh_next
+                if mask is not None:
+                    dh += pass_h
+        dxs = dgh.copy()
+        dxs[..., 2 * n:] = dxn
+        flat = dgh.reshape(-1, 3 * n)
+        dw = flat.T @ hs[:-1].reshape(-1, n)
+        db = flat.sum(0) if self.has_bias else None
+        return (dxs[::-1] if self.reverse else dxs), dh, dw, db
+
+    @staticmethod
+    def steps(xs, h, w, b, mask=None, reverse=False):
+        """The same layer with differentiable ops per step."""
+        import numtorch
+
+        wt = w.t()
+
+        def step(x, h, c):
+            gh = h.matmul(wt) if b is None else h.matmul(wt) + b
+            xr, xz, xn = x.chunk(3, -1)
+            hr, hz, hn = gh.chunk(3, -1)
+            r = numtorch.sigmoid(xr + hr)
+            z = numtorch.sigmoid(xz + hz)
+            nt = numtorch.tanh(xn + r * hn)
+            return nt + z * (h - nt), None
+
+        out, h, _ = _run_steps(xs, h, None, mask, reverse, step)
+        return out, h
+
+
+class RNNSequence(_Sequence):
+    """Elman RNN: ``xs`` (T, B, H) with both biases, ``h0`` (B, H), ``w_hh`` (H, H) ->
+    outputs (T, B, H), ``h_n``; ``nonlinearity`` is ``"tanh"`` or ``"relu"``."""
+
+    def forward(self, xs, h0, w):
+        xp = self.xp
+        self.save_inputs(xs, h0, w)
+        xs, mask = self._time_major(xs)
+        steps, batch, n = xs.shape
+        wt = xp.ascontiguousarray(w.T)
+        hs = xp.empty((steps + 1, batch, n), xs.dtype)
+        hs[0] = h0
+        tanh = self.nonlinearity == "tanh"
+        with _blas_threads(batch * n * n):
+            for t in range(steps):
+                h = hs[t + 1]
+                xp.matmul(hs[t], wt, out=h)
+                h += xs[t]
+                if tanh:
+                    xp.tanh(h, out=h)
+                else:
+                    xp.maximum(h, 0, out=h)
+                if mask is not None:
+                    self._keep_finished(xp, h, hs[t], mask[t])
+        self.save(hs=hs)
+        return self._outputs(hs, hs[steps])
+
+    def _backward_np(self, gout, ghn):
+        xp = self.xp
+        hs = self.saved("hs")
+        w = self.saved_inputs()[2]._array
+        go, mask = self._time_major(gout)
+        steps, batch, n = go.shape
+        h = hs[1:]
+        fac = 1 - h * h if self.nonlinearity == "tanh" else (h > 0).astype(h.dtype)
+        da = xp.empty_like(fac)
+        dh = ghn.astype(h.dtype, copy=True)
+        with _blas_threads(batch * n * n):
+            for t in range(steps - 1, -1, -1):
+                dh += go[t]
+                if mask is not None:
+                    dh, pass_h = self._split_masked(xp, dh, mask[t])
+                xp.multiply(dh, fac[t], out=da[t])
+                dh = da[t] @ w
+                if mask is not None:
+                    dh += pass_h
+        dw = da.reshape(-1, n).T @ hs[:-1].reshape(-1, n)
+        return (da[::-1] if self.reverse else da), dh, dw
+
+    def _step_options(self):
+        return {"nonlinearity": self.nonlinearity}
+
+    @staticmethod
+    def steps(xs, h, w, mask=None, reverse=False, nonlinearity="tanh"):
+        """The same layer with differentiable ops per step."""
+        import numtorch
+
+        wt = w.t()
+        act = numtorch.tanh if nonlinearity == "tanh" else numtorch.relu
+        out, h, _ = _run_steps(xs, h, None, mask, reverse,
+                               lambda x, h, c: (act(x + h.matmul(wt)), None))
+        return out, h
+
+
+def lstm_sequence(xs, h0, c0, w_hh, mask=None, reverse=False):
+    """One LSTM layer direction over projected inputs; returns (outputs, h_n, c_n).
+
+    Args:
+        xs (Tensor): ``(T, B, 4H)``: ``x W_ih^T + b_ih + b_hh``.
+        h0, c0 (Tensor): ``(B, H)`` initial states.
+        w_hh (Tensor): ``(4H, H)`` recurrent weight.
+        mask (ndarray, optional): ``(T, B, 1)`` bool, True where a step is real.
+        reverse (bool): run from the last step to the first.
+    """
+    return LSTMSequence.apply(xs, h0, c0, w_hh, mask=mask, reverse=reverse)
+
+
+def gru_sequence(xs, h0, w_hh, b_hh=None, mask=None, reverse=False):
+    """One GRU layer direction over projected inputs (``x W_ih^T + b_ih``); returns
+    (outputs, h_n). Arguments as :func:`lstm_sequence`, plus ``b_hh`` ``(3H,)`` or None."""
+    return GRUSequence.apply(xs, h0, w_hh, b_hh, mask=mask, reverse=reverse)
+
+
+def rnn_sequence(xs, h0, w_hh, nonlinearity="tanh", mask=None, reverse=False):
+    """One Elman RNN layer direction over projected inputs (``x W_ih^T + b_ih + b_hh``);
+    returns (outputs, h_n). ``nonlinearity`` is ``"tanh"`` or ``"relu"``."""
+    return RNNSequence.apply(xs, h0, w_hh, mask=mask, reverse=reverse,
+                             nonlinearity=nonlinearity)
