@@ -20,12 +20,12 @@ _backend.tune_allocator()
 from . import autograd  # noqa: F401,E402  (first: the Tensor class imports its grad mode)
 from ._tensor import (  # noqa: F401
     Tensor, DoubleTensor, FloatTensor, HalfTensor, LongTensor, IntTensor, ShortTensor,
-    CharTensor, ByteTensor, BoolTensor,
+    CharTensor, ByteTensor, BoolTensor, BFloat16Tensor,
 )
 from ._dtype import (  # noqa: F401
     dtype, float16, float32, float64, complex64, complex128, int8, int16, int32, int64, uint8,
     bool, half, float, double, short, int, long, cfloat, cdouble, get_default_dtype,
-    set_default_dtype, promote_types, result_type as _result_type,
+    set_default_dtype, promote_types, result_type as _result_type, bfloat16, finfo, iinfo,
 )
 from ._device import device, set_default_device, get_default_device  # noqa: F401
 from ._size import Size  # noqa: F401
@@ -60,11 +60,12 @@ from . import storage  # noqa: F401,E402
 from .storage import (  # noqa: F401,E402
     TypedStorage, UntypedStorage, Storage, FloatStorage, DoubleStorage, HalfStorage,
     LongStorage, IntStorage, ShortStorage, CharStorage, ByteStorage, BoolStorage,
-    ComplexFloatStorage, ComplexDoubleStorage,
+    ComplexFloatStorage, ComplexDoubleStorage, BFloat16Storage,
 )
 from . import serialization  # noqa: F401,E402
 from .serialization import save, load  # noqa: F401,E402
 from . import cuda, backends, jit, accelerator  # noqa: F401,E402
+from . import multiprocessing  # noqa: F401,E402  (registers the shared-memory reducers)
 from ._threads import (  # noqa: F401,E402
     set_num_threads, get_num_threads, get_num_interop_threads, set_num_interop_threads,
 )

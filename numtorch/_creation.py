@@ -57,7 +57,7 @@ def _finish(arr, device=None, requires_grad=False, out=None):
         return write_out(out, arr)
     t = _make(arr)
     if requires_grad:
-        if arr.dtype.kind not in "fc":
+        if arr.dtype.kind not in "fcV":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")
         t._requires_grad = True

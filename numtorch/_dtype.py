@@ -4,15 +4,28 @@ Each numtorch dtype wraps one NumPy dtype. Promotion follows torch's category ru
 tensors decide the result unless a zero-dim tensor or Python scalar belongs to a higher category
 (bool < integer < floating < complex); in that case the higher category wins, and a Python float
 counts as the default float dtype.
+
+``bfloat16`` is backed by ``ml_dtypes.bfloat16``, an optional dependency
+(``pip install numtorch[bfloat16]``). Without it the dtype object still exists, so code that
+names ``torch.bfloat16`` imports, but making an array of it raises a RuntimeError.
 """
 
 import numpy as np
 
+try:
+    import ml_dtypes as _ml_dtypes
+except ImportError:  # optional: everything but bfloat16 works without it
+    _ml_dtypes = None
+
+_BF16_AVAILABLE = _ml_dtypes is not None
+_BF16_MISSING = ("bfloat16 needs the optional package ml_dtypes (pip install numtorch[bfloat16] "
+                 "or pip install ml_dtypes)")
+
 __all__ = [
-    "dtype", "float16", "float32", "float64", "complex64", "complex128", "int8", "int16",
-    "int32", "int64", "uint8", "bool", "half", "float", "double", "short", "int", "long",
+    "dtype", "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "int8",
+    "int16", "int32", "int64", "uint8", "bool", "half", "float", "double", "short", "int", "long",
     "cfloat", "cdouble", "get_default_dtype", "set_default_dtype", "promote_types",
-    "result_type", "can_cast",
+    "result_type", "can_cast", "finfo", "iinfo",
 ]
 
 _BOOL, _INT, _FLOAT, _COMPLEX = 0, 1, 2, 3
@@ -21,7 +34,7 @@ _BOOL, _INT, _FLOAT, _COMPLEX = 0, 1, 2, 3
 class dtype:
     """A tensor element type, e.g. ``numtorch.float32``; compares by identity like torch's.
 
-    The eleven dtypes are module-level singletons (``float32 is float``); there is no public
+    The twelve dtypes are module-level singletons (``float32 is float``); there is no public
     constructor, and pickling or copying a dtype gives back the same object.
 
     Attributes:
@@ -32,10 +45,10 @@ class dtype:
 
     __slots__ = ("name", "np", "itemsize", "_category", "is_signed", "_legacy", "abbr")
 
-    def __init__(self, name, np_dtype, category, legacy, abbr):
+    def __init__(self, name, np_dtype, category, legacy, abbr, itemsize=None):
         self.name = name
-        self.np = np.dtype(np_dtype)
-        self.itemsize = self.np.itemsize
+        self.np = np.dtype(np_dtype) if itemsize is None else np_dtype
+        self.itemsize = self.np.itemsize if itemsize is None else itemsize
         self._category = category
         self.is_signed = category != _BOOL and name != "uint8"
         self._legacy = legacy
@@ -43,7 +56,7 @@ class dtype:
 
     @property
     def is_floating_point(self):
-        """True for float16, float32 and float64."""
+        """True for float16, bfloat16, float32 and float64."""
         return self._category == _FLOAT
 
     @property
@@ -82,6 +95,29 @@ def _from_name(name):
 
 
 float16 = dtype("float16", np.float16, _FLOAT, "HalfTensor", "f16")
+
+
+class _MissingBFloat16:
+    """Stands in for the NumPy dtype of bfloat16 when ml_dtypes is absent: NumPy reads an
+    object's ``dtype`` attribute when given it as a dtype, so every array made with
+    ``bfloat16.np`` (zeros, astype, array) raises this clear error instead of guessing."""
+
+    @property
+    def dtype(self):
+        raise RuntimeError(_BF16_MISSING)
+
+    def __getattr__(self, name):  # np_dtype.kind, .type, .itemsize, ... in numtorch's code
+        raise RuntimeError(_BF16_MISSING)
+
+    def __repr__(self):
+        return "<bfloat16: ml_dtypes not installed>"
+
+
+if _BF16_AVAILABLE:
+    bfloat16 = dtype("bfloat16", _ml_dtypes.bfloat16, _FLOAT, "BFloat16Tensor", "bf16")
+else:
+    bfloat16 = dtype("bfloat16", _MissingBFloat16(), _FLOAT, "BFloat16Tensor", "bf16",
+                     itemsize=2)
 float32 = dtype("float32", np.float32, _FLOAT, "FloatTensor", "f32")
 float64 = dtype("float64", np.float64, _FLOAT, "DoubleTensor", "f64")
 complex64 = dtype("complex64", np.complex64, _COMPLEX, "ComplexFloatTensor", "c64")
@@ -98,19 +134,23 @@ short, int, long = int16, int32, int64  # noqa: A001
 cfloat, cdouble = complex64, complex128
 
 _ALL = (float16, float32, float64, complex64, complex128, int8, int16, int32, int64, uint8, bool)
+if _BF16_AVAILABLE:
+    _ALL += (bfloat16,)
 _BY_NAME = {d.name: d for d in _ALL}
+_BY_NAME["bfloat16"] = bfloat16  # named even without ml_dtypes, so pickles name it
 _BY_NAME.update(half=half, float=float32, double=float64, short=int16, int=int32, long=int64,
                 cfloat=complex64, cdouble=complex128)
 _FROM_NP = {d.np: d for d in _ALL}
-_BY_LEGACY = {d._legacy: d for d in _ALL}
+_BY_LEGACY = {d._legacy: d for d in _ALL + (bfloat16,)}
 _TO_REAL = {complex64: float32, complex128: float64}
 _TO_COMPLEX = {float32: complex64, float64: complex128, complex64: complex64,
-               complex128: complex128}
+               complex128: complex128, bfloat16: complex64}
 
 # how torch names dtypes in error messages ("result type Float can't be cast ...")
 _TYPE_DISPLAY = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
                  "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
-                 "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+                 "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble",
+                 "bfloat16": "BFloat16"}
 
 _default = [float32]
 
@@ -187,7 +227,7 @@ builtins_float, builtins_int, builtins_bool, builtins_complex = (
 
 # promote_types table: bool < uint8/int8 < ... ; uint8 with int8 gives int16 as in torch.
 _INT_ORDER = {uint8: 0, int8: 0, int16: 1, int32: 2, int64: 3}
-_FLOAT_ORDER = {float16: 0, float32: 1, float64: 2}
+_FLOAT_ORDER = {float16: 0, bfloat16: 0, float32: 1, float64: 2}
 
 
 def _check_dtype_arg(fn, d, name, pos):
@@ -223,7 +263,10 @@ def _promote(a, b):
             return int16
         return a if _INT_ORDER[a] >= _INT_ORDER[b] else b
     if ca == _FLOAT:
-        return a if _FLOAT_ORDER[a] >= _FLOAT_ORDER[b] else b
+        oa, ob = _FLOAT_ORDER[a], _FLOAT_ORDER[b]
+        if oa == ob:  # float16 with bfloat16: neither holds the other, float32 holds both
+            return float32
+        return a if oa > ob else b
     return complex128 if complex128 in (a, b) else complex64
 
 
@@ -245,7 +288,7 @@ def _scalar_dtype(x):
             return int64
         if kind == "c":
             return default_complex()
-        if kind in "fb":
+        if kind in "fb" or x.dtype is bfloat16.np:
             return _default[0]
     raise TypeError(f"expected a Tensor or a number, but got {type(x).__name__}")
 
@@ -295,3 +338,85 @@ def can_cast(from_, to):
         _check_dtype_arg("can_cast", from_, "from_", 1)
         _check_dtype_arg("can_cast", to, "to", 2)
     return from_._category <= to._category
+
+
+class finfo:
+    """Machine limits of a floating point dtype (the default dtype when called bare).
+
+    Attributes:
+        bits (int): storage bits. eps (float): the gap between 1 and the next value.
+        max, min (float): the largest and most negative finite values.
+        tiny, smallest_normal (float): the smallest positive normal value.
+        resolution (float): ``10 ** -precision``, precision being the decimal digits kept.
+        dtype (str): the dtype's name (the real counterpart for complex dtypes).
+
+    Example:
+        >>> torch.finfo(torch.float16).max
+        65504.0
+    """
+
+    def __init__(self, type=None):  # noqa: A002 - torch's argument name
+        if type is None:
+            type = _default[0]  # noqa: A001
+        _check_dtype_arg("finfo", type, "type", 1)
+        if type._category < _FLOAT:
+            raise TypeError("torch.finfo() requires a floating point input type. Use "
+                            "torch.iinfo to handle 'torch.finfo'")
+        real = _TO_REAL.get(type, type)
+        if real is bfloat16 and not _BF16_AVAILABLE:
+            # bfloat16 is float32's upper half: same exponent range, 8 significand bits
+            self.bits, self.eps, self.tiny, precision = 16, 2.0 ** -7, 2.0 ** -126, 2
+            self.max = builtins_float.fromhex("0x1.fep127")
+        else:
+            info = (np.finfo if real is not bfloat16 else _ml_dtypes.finfo)(real.np)
+            self.bits, self.eps = info.bits, builtins_float(info.eps)
+            self.max, self.tiny = builtins_float(info.max), builtins_float(info.tiny)
+            precision = info.precision
+        self.min = -self.max
+        self.smallest_normal = self.tiny
+        self.resolution = 10.0 ** -precision
+        self.dtype = real.name
+
+    def __repr__(self):
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "
+                f"eps={self.eps:g}, smallest_normal={self.smallest_normal:g}, "
+                f"tiny={self.tiny:g}, dtype={self.dtype})")
+
+
+class iinfo:
+    """Machine limits of an integer dtype: ``bits``, ``min``, ``max``, ``dtype``.
+
+    Example:
+        >>> torch.iinfo(torch.int8).min
+        -128
+    """
+
+    def __init__(self, type):  # noqa: A002 - torch's argument name
+        _check_dtype_arg("iinfo", type, "type", 1)
+        if type._category > _INT:
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to "
+                            "handle 'torch.iinfo'")
+        if type is bool:
+            raise TypeError("torch.bool is not supported by torch.iinfo")
+        info = np.iinfo(type.np)
+        self.bits, self.min, self.max = info.bits, builtins_int(info.min), builtins_int(info.max)
+        self.dtype = type.name
+
+    def __repr__(self):
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
+
+
+_BF16_NP = bfloat16.np if _BF16_AVAILABLE else None
+
+
+def opmath_matmul(xp, a, b):
+    """``xp.matmul(a, b)``; bfloat16 operands are multiplied in float32 (through BLAS) and the
+    result rounded once, as torch accumulates bfloat16 products in float32."""
+    if a.dtype is _BF16_NP:
+        return xp.matmul(a.astype(np.float32), b.astype(np.float32)).astype(_BF16_NP)
+    return xp.matmul(a, b)
+
+
+def np_kind(np_dtype):
+    """NumPy's kind letter of an array dtype, with ml_dtypes' bfloat16 ("V") reported as "f"."""
+    return "f" if np_dtype is _BF16_NP else np_dtype.kind

@@ -248,9 +248,9 @@ def _linspace_values(start, end, steps, dt):
     s, e = T(start), T(end)
     if steps == 1:
         return np.array([s], dtype=dt.np)
-    if dt is _dtype.float16:
+    if dt is _dtype.float16 or dt is _dtype.bfloat16:  # both round after every operation
         step = T(T(e - s) / T(steps - 1))
-        kh, dh = k.astype(np.float16), down.astype(np.float16)
+        kh, dh = k.astype(dt.np), down.astype(dt.np)
         return np.where(up, s + step * kh, e - step * dh).astype(dt.np)
     step = T(T(e - s) / T(steps - 1))
     f, fs, fe = np.float64(step), np.float64(s), np.float64(e)

@@ -37,8 +37,10 @@ def _uniform01(rng, shape, np_dtype):
         return out
     if np_dtype == np.float32 or np_dtype == np.float64:
         return rng.random(shape, dtype=np_dtype)
-    # float16: round float32 draws, keeping them below 1 (rounding could reach 1.0)
-    return np.minimum(rng.random(shape, dtype=np.float32).astype(np_dtype), _HALF_BELOW_ONE)
+    # float16/bfloat16: round float32 draws, keeping them below 1 (rounding could reach 1.0)
+    below_one = _HALF_BELOW_ONE if np_dtype == np.float16 else np.nextafter(
+        np_dtype.type(1), np_dtype.type(0))
+    return np.minimum(rng.random(shape, dtype=np.float32).astype(np_dtype), below_one)
 
 
 def _standard_normal(rng, shape, np_dtype):

@@ -15,7 +15,7 @@ from ._tensor_memory import _TensorMemory
 from . import autograd as _autograd
 
 __all__ = ["Tensor", "DoubleTensor", "FloatTensor", "HalfTensor", "LongTensor", "IntTensor",
-           "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor"]
+           "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor", "BFloat16Tensor"]
 
 _new = object.__new__
 _tuple_new = tuple.__new__
@@ -485,6 +485,10 @@ class Tensor(_TensorMath, _TensorMemory):
         """``self.to(torch.float16)``."""
         return self.to(_dtype.float16)
 
+    def bfloat16(self):
+        """``self.to(torch.bfloat16)`` (needs the optional ml_dtypes package)."""
+        return self.to(_dtype.bfloat16)
+
     def long(self):
         """``self.to(torch.int64)``."""
         return self.to(_dtype.int64)
@@ -793,6 +797,7 @@ def _legacy_type(d):
 DoubleTensor = _legacy_type(_dtype.float64)
 FloatTensor = _legacy_type(_dtype.float32)
 HalfTensor = _legacy_type(_dtype.float16)
+BFloat16Tensor = _legacy_type(_dtype.bfloat16)
 LongTensor = _legacy_type(_dtype.int64)
 IntTensor = _legacy_type(_dtype.int32)
 ShortTensor = _legacy_type(_dtype.int16)

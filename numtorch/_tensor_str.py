@@ -198,7 +198,7 @@ def _tensor_body(arr, indent):
         shown = _summarized(arr) if summarize else arr
         fmt, fmt_imag = _Formatter(shown.real), _Formatter(shown.imag)
     else:
-        if arr.dtype.kind == "f":
+        if arr.dtype.kind == "f" or _dtype._FROM_NP[arr.dtype] is _dtype.bfloat16:
             arr = arr.astype(np.float64)
         fmt, fmt_imag = _Formatter(_summarized(arr) if summarize else arr), None
     return _body(arr, indent, summarize, fmt, fmt_imag)

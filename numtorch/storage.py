@@ -7,6 +7,7 @@ tensor views (its base array), so writes through the storage show in the tensor 
 import mmap
 import os
 import tempfile
+import weakref
 
 import numpy as np
 
@@ -16,7 +17,7 @@ from ._tensor import Tensor, _make
 __all__ = ["TypedStorage", "UntypedStorage", "Storage", "FloatStorage", "DoubleStorage",
            "HalfStorage", "LongStorage", "IntStorage", "ShortStorage", "CharStorage",
            "ByteStorage", "BoolStorage", "ComplexFloatStorage", "ComplexDoubleStorage",
-           "storage_of", "share_array", "is_shared_array"]
+           "BFloat16Storage", "storage_of", "share_array", "is_shared_array"]
 
 
 def _root(arr):
@@ -161,6 +162,9 @@ class TypedStorage:
     def half(self):
         return self._to(_dtype.float16)
 
+    def bfloat16(self):
+        return self._to(_dtype.bfloat16)
+
     def long(self):
         return self._to(_dtype.int64)
 
@@ -234,6 +238,7 @@ def _typed(name, d):
 FloatStorage = _typed("FloatStorage", _dtype.float32)
 DoubleStorage = _typed("DoubleStorage", _dtype.float64)
 HalfStorage = _typed("HalfStorage", _dtype.float16)
+BFloat16Storage = _typed("BFloat16Storage", _dtype.bfloat16)
 LongStorage = _typed("LongStorage", _dtype.int64)
 IntStorage = _typed("IntStorage", _dtype.int32)
 ShortStorage = _typed("ShortStorage", _dtype.int16)
@@ -246,7 +251,8 @@ Storage = FloatStorage  # 0.x: the storage class of the default tensor type
 
 _CLASS_OF = {c.dtype: c for c in (FloatStorage, DoubleStorage, HalfStorage, LongStorage,
                                   IntStorage, ShortStorage, CharStorage, ByteStorage,
-                                  BoolStorage, ComplexFloatStorage, ComplexDoubleStorage)}
+                                  BoolStorage, ComplexFloatStorage, ComplexDoubleStorage,
+                                  BFloat16Storage)}
 _BY_NAME = {c.__name__: c for c in _CLASS_OF.values()}
 _BY_NAME["UntypedStorage"] = UntypedStorage
 
@@ -271,17 +277,55 @@ def is_shared_array(arr):
     return isinstance(a, mmap.mmap)
 
 
-def share_array(arr):
-    """A copy of ``arr`` in shared memory (an anonymous-file mapping under /dev/shm)."""
-    nbytes = max(arr.nbytes, 1)
-    d = "/dev/shm" if os.path.isdir("/dev/shm") else None
-    fd, path = tempfile.mkstemp(prefix="numtorch_shm_", dir=d)
+_SHM_DIR = "/dev/shm" if os.path.isdir("/dev/shm") else None
+_SHM_MAPS = weakref.WeakValueDictionary()  # (st_dev, st_ino) -> the live mapping of that file
+
+
+class ShmMap(mmap.mmap):
+    """A shared mapping of a nameless /dev/shm file that keeps the file open (``.fd``), so
+    ``numtorch.multiprocessing`` can hand the same memory to other processes."""
+
+
+def _new_shm_fd(nbytes):
+    """A new nameless shared-memory file of ``nbytes`` bytes, opened read-write."""
+    try:
+        # O_TMPFILE: the file never has a name (nothing to leak), yet can be given one later
+        # with linkat, which the 'file_system' sharing strategy needs
+        fd = os.open(_SHM_DIR or tempfile.gettempdir(), os.O_TMPFILE | os.O_RDWR, 0o600)
+    except (AttributeError, OSError):
+        fd, path = tempfile.mkstemp(prefix="numtorch_shm_", dir=_SHM_DIR)
+        os.unlink(path)
     try:
         os.ftruncate(fd, nbytes)
-        mm = mmap.mmap(fd, nbytes)
-    finally:
+    except OSError:
         os.close(fd)
-        os.unlink(path)
+        raise
+    return fd
+
+
+def shm_map(nbytes, fd=None):
+    """Map shared memory: a new file of ``nbytes`` bytes, or the open file ``fd`` (taken over:
+    closed with the mapping, or at once if this process already maps that file, whose mapping
+    is returned instead so both ends see one block at one address)."""
+    if fd is None:
+        fd = _new_shm_fd(max(nbytes, 1))
+    st = os.fstat(fd)
+    key = (st.st_dev, st.st_ino)
+    mm = _SHM_MAPS.get(key)
+    if mm is not None:
+        os.close(fd)
+        return mm
+    mm = ShmMap(fd, st.st_size)
+    mm.fd = fd
+    mm.address = np.frombuffer(mm, dtype=np.uint8).__array_interface__["data"][0]
+    weakref.finalize(mm, os.close, fd)
+    _SHM_MAPS[key] = mm
+    return mm
+
+
+def share_array(arr):
+    """A copy of ``arr`` in shared memory (a mapping of a nameless file under /dev/shm)."""
+    mm = shm_map(arr.nbytes)
     out = np.frombuffer(mm, dtype=arr.dtype, count=arr.size).reshape(arr.shape)
     out[...] = arr
     return out

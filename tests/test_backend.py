@@ -28,7 +28,7 @@ def test_erfinv_fallback_is_double_precision():
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_fallbacks_keep_the_dtype(dtype, monkeypatch):
-    monkeypatch.setattr(_numpy, "_special", None)
+    monkeypatch.setattr(_numpy, "_scipy_special", None)
     x = np.linspace(-0.9, 0.9, 7).astype(dtype)
     assert _numpy.erf(x).dtype == dtype and _numpy.erfinv(x).dtype == dtype
     np.testing.assert_allclose(_numpy.erfinv(_numpy.erf(x)), x, rtol=1e-5)

@@ -13,6 +13,8 @@ from tests.oracle import check_op, check_raises
 
 NAMES = ["float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool",
          "complex64", "complex128"]
+if numtorch._dtype._BF16_AVAILABLE:  # bfloat16 needs the optional ml_dtypes package
+    NAMES.append("bfloat16")
 PAIRS = list(itertools.product(NAMES, NAMES))
 SCALARS = [True, False, 2, -3, 2.5, -0.5, 1 + 2j, np.float64(1.5), np.int64(3), np.bool_(True),
            np.float32(0.5), np.int8(-2)]

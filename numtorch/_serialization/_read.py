@@ -17,7 +17,8 @@ from .._device import as_device
 from .._device import device as _device_cls
 from .._size import Size
 from .._tensor import Tensor, _new_like_class
-from ._common import _BF16, _LEGACY_PROTOCOL, _MAGIC, _NP, _STORAGE_DTYPE, _bf16_to_f32
+from ._common import (_BF16, _BF16_BITS, _LEGACY_PROTOCOL, _MAGIC, _NP, _STORAGE_DTYPE,
+                      _bf16_from_bits, _native_np)
 
 
 _SAFE_GLOBALS = []
@@ -120,7 +121,7 @@ def _place(array, dtype_name, location, map_location):
     elif isinstance(map_location, dict):
         target = map_location.get(location, location)
     elif callable(map_location):
-        st = _LoadedStorage(array, _dtype._BY_NAME.get(dtype_name, _dtype.float32),
+        st = _LoadedStorage(array, _dtype._FROM_NP.get(array.dtype, _dtype.float32),
                             as_device(location))
         res = map_location(st, location)
         target = location if res is None else (
@@ -225,8 +226,6 @@ def _torch_name(module, name):
         return _STORAGE_CLASSES[name]
     if module == "torch" and name in _dtype._BY_NAME:
         return _dtype._BY_NAME[name]
-    if module == "torch" and name == _BF16:
-        return _dtype.float32  # documented: bfloat16 becomes float32
     if module == "torch.nn.parameter" and name == "Parameter":
         from ..nn.parameter import Parameter
 
@@ -302,7 +301,7 @@ class _Unpickler(pickle.Unpickler):
 def _storage_from_bytes(raw, dtype_name, numel, key, byteorder):
     if isinstance(raw, np.ndarray):
         return raw  # already read into a private native array of the right size
-    npdt = _NP[dtype_name]
+    npdt = _NP[dtype_name] if dtype_name != _BF16 else _BF16_BITS
     if byteorder == "big":
         npdt = npdt.newbyteorder(">")
     if len(raw) < numel * npdt.itemsize:
@@ -310,7 +309,7 @@ def _storage_from_bytes(raw, dtype_name, numel, key, byteorder):
                            f"{numel * npdt.itemsize} (truncated or corrupt checkpoint)")
     arr = np.frombuffer(raw, dtype=npdt, count=numel)
     if dtype_name == _BF16:
-        return _bf16_to_f32(arr)
+        return _bf16_from_bits(arr)
     native = np.dtype(_dtype._BY_NAME[dtype_name].np)
     return arr.astype(native, copy=True)  # a private writable copy in native order
 
@@ -357,7 +356,7 @@ def _load_zip(zf, map_location, weights_only):
         except KeyError:
             raise RuntimeError(f"load: storage record data/{key} is missing from the "
                                f"checkpoint (corrupt file)") from None
-        native = np.dtype(_dtype._BY_NAME[dtype_name].np) if dtype_name != _BF16 else None
+        native = _native_np(dtype_name)  # None: bfloat16 without ml_dtypes (widened)
         if (info.compress_type != zipfile.ZIP_STORED or not hasattr(zf.fp, "readinto")
                 or native is None or byteorder != "little" or not native.isnative
                 or info.file_size != numel * native.itemsize):

@@ -7,14 +7,13 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, _new_like_class
-from ._common import _BF16, _NP, _bf16_to_f32, atomic_open
+from ._common import _BF16, _BF16_BITS, _NP, _bf16_from_bits, atomic_open
 
 
 _ST_CODE = {"float16": "F16", "float32": "F32", "float64": "F64", "int8": "I8",
             "int16": "I16", "int32": "I32", "int64": "I64", "uint8": "U8", "bool": "BOOL",
-            "complex64": "C64"}
+            "complex64": "C64", "bfloat16": "BF16"}
 _ST_DTYPE = {v: k for k, v in _ST_CODE.items()}
-_ST_DTYPE["BF16"] = _BF16
 
 
 def save_safetensors(tensors, path, metadata=None):
@@ -58,7 +57,10 @@ def save_safetensors(tensors, path, metadata=None):
 
 
 def load_safetensors(path, return_metadata=False):
-    """Read a ``.safetensors`` file into a dict of tensors (BF16 is read as float32).
+    """Read a ``.safetensors`` file into a dict of tensors.
+
+    BF16 entries load as ``bfloat16`` when the optional ml_dtypes package is installed, and
+    as float32 (with a warning) otherwise.
 
     Args:
         path (str or os.PathLike): the file.
@@ -94,7 +96,7 @@ def load_safetensors(path, return_metadata=False):
         except (KeyError, TypeError, ValueError):
             raise RuntimeError(f"load_safetensors: bad header entry for {name!r}: "
                                f"{info!r}") from None
-        npdt = _NP[dtype_name]
+        npdt = _NP[dtype_name] if dtype_name != _BF16 else _BF16_BITS
         count = int(np.prod(shape, dtype=np.int64))
         if not 0 <= begin <= end <= len(body) or end - begin != count * npdt.itemsize:
             raise RuntimeError(f"load_safetensors: data_offsets {[begin, end]} of {name!r} "
@@ -102,7 +104,7 @@ def load_safetensors(path, return_metadata=False):
                                f"within a data section of {len(body)} bytes")
         arr = np.frombuffer(body[begin:end], dtype=npdt, count=count)
         if dtype_name == _BF16:
-            arr = _bf16_to_f32(arr)
+            arr = _bf16_from_bits(arr)
         else:
             arr = arr.astype(np.dtype(_dtype._BY_NAME[dtype_name].np), copy=True)
         out[name] = _new_like_class(Tensor, arr.reshape(shape))

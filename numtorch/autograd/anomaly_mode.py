@@ -84,7 +84,7 @@ def check_gradients(node, grads):
         if g is None:
             continue
         a = g._array
-        if a.dtype.kind in "fc" and bool(backend.xp_of(a).isnan(a).any()):
+        if a.dtype.kind in "fcV" and bool(backend.xp_of(a).isnan(a).any()):
             trace = getattr(node, "_anomaly_trace", None)
             if trace:
                 warnings.warn(f"Error detected in {node.name()}. Traceback of forward call "

@@ -28,7 +28,7 @@ def make_root_grads(outputs, grad_outputs, create_graph, fn_name):
         if g is None:
             if out._array.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if out._array.dtype.kind not in "fc":
+            if out._array.dtype.kind not in "fcV":
                 raise RuntimeError(f"grad can be implicitly created only for real scalar outputs "
                                    f"but got {out.dtype}")
             g = graph._make(_ones_like(out._array))
@@ -69,7 +69,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
         roots.append(e)
     out0 = outputs[0]
     if (len(outputs) == 1 and grad_outputs[0] is None and type(out0._array) is np.ndarray
-            and out0._array.size == 1 and out0._array.dtype.kind in "fc"):
+            and out0._array.size == 1 and out0._array.dtype.kind in "fcV"):
         # loss.backward(): the implicit gradient of a scalar
         root_grads = [graph._make(np.ones(out0._array.shape, dtype=out0._array.dtype))]
     else:

@@ -169,7 +169,7 @@ def _run_function(ctx, forward, args, kwargs):
             alias = graph._make(o._array)
             alias._vc = o._vc
             o = alias
-        if record and id(o) not in non_diff and o._array.dtype.kind in "fc":
+        if record and id(o) not in non_diff and o._array.dtype.kind in "fcV":
             o._requires_grad, o._grad_fn, o._output_nr = True, ctx, i
             o._base = None
         wrapped.append(o)

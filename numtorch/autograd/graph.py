@@ -252,7 +252,7 @@ class Op(Node):
                 if type(out) is not np.ndarray:
                     out = _as_array(self, out)
                 outs = _make(out)
-                if out.dtype.kind in "fc":
+                if out.dtype.kind in "fcV":
                     outs._requires_grad = True
                     outs._grad_fn = self
                 self._out_meta = ((out.shape, out.dtype),)
@@ -394,7 +394,7 @@ class Op(Node):
                                "(this op's backward is once differentiable)")
         if self._n_out > 1:
             # missing float gradients become zeros; integer outputs (indices) never get one
-            grads = tuple(g if g is not None or m[1].kind not in "fc" else
+            grads = tuple(g if g is not None or m[1].kind not in "fcV" else
                           _zeros_like_meta(m, self.xp) for g, m in zip(grads, self._out_meta))
         elif grads[0] is None:
             return (None,) * len(self._edges)
@@ -459,14 +459,14 @@ def _wrap_output(node, arr, index, record):
     if type(arr) is not np.ndarray:
         arr = _as_array(node, arr)
     t = _make(arr)
-    if record and arr.dtype.kind in "fc":
+    if record and arr.dtype.kind in "fcV":
         t._requires_grad = True
         t._grad_fn = node
         t._output_nr = index
     return t
 
 
-_FLOATISH = frozenset("fc")
+_FLOATISH = frozenset("fcV")  # "V": ml_dtypes bfloat16 (no other void dtype reaches a tensor)
 
 
 def _promote(inputs, to_float):

@@ -2,12 +2,21 @@
 
 import numpy as np
 
-try:  # SciPy is optional; the fallbacks below are vectorised and accurate to double precision
-    from scipy import special as _special
-except ImportError:  # pragma: no cover - exercised only without SciPy
-    _special = None
-
+_scipy_special = False  # looked up on first use: importing scipy.special costs ~0.2 s
 _scipy_linalg = False  # not looked up yet (importing it costs ~0.1 s, so only on first use)
+
+
+def _sp():
+    """``scipy.special`` or None without SciPy (the fallbacks below are vectorised and
+    accurate to double precision)."""
+    global _scipy_special
+    if _scipy_special is False:
+        try:
+            from scipy import special as mod
+        except ImportError:  # pragma: no cover - exercised only without SciPy
+            mod = None
+        _scipy_special = mod
+    return _scipy_special
 
 
 def scipy_linalg():
@@ -45,22 +54,22 @@ def index_add_rows(n_rows, index, values):
 
 def erf(x):
     """The error function, elementwise, in ``x``'s dtype."""
-    if _special is not None:
-        return _special.erf(x)
+    if _sp() is not None:
+        return _sp().erf(x)
     return _erf_rational(np.asarray(x, dtype=np.float64)).astype(x.dtype, copy=False)
 
 
 def erfinv(x):
     """The inverse error function, elementwise, in ``x``'s dtype."""
-    if _special is not None:
-        return _special.erfinv(x)
+    if _sp() is not None:
+        return _sp().erfinv(x)
     return _erfinv_newton(np.asarray(x, dtype=np.float64)).astype(x.dtype, copy=False)
 
 
 def erfc(x):
     """The complementary error function ``1 - erf(x)``, elementwise, in ``x``'s dtype."""
-    if _special is not None:
-        return _special.erfc(x)
+    if _sp() is not None:
+        return _sp().erfc(x)
     x64 = np.asarray(x, dtype=np.float64)
     out = 1.0 - _erf_rational(x64)  # exact enough where erf is small
     big = np.abs(x64) > 0.46875  # where 1 - erf would cancel, Cody's erfc keeps precision
@@ -73,10 +82,10 @@ def erfc(x):
 
 def _scipy(name):
     """SciPy's ``special.<name>``; a RuntimeError naming SciPy when it is not installed."""
-    if _special is None:
+    if _sp() is None:
         raise RuntimeError(f"numtorch: {name} needs SciPy, which is not installed; install it "
                            "with `pip install scipy`")
-    return getattr(_special, name)
+    return getattr(_sp(), name)
 
 
 def gammaln(x):
@@ -96,8 +105,8 @@ def polygamma(n, x):
 
 def i0(x):
     """The modified Bessel function of the first kind, order 0, elementwise."""
-    if _special is not None:
-        return _special.i0(x)
+    if _sp() is not None:
+        return _sp().i0(x)
     return np.i0(x).astype(x.dtype, copy=False)  # NumPy's Chebyshev series: no SciPy needed
 
 

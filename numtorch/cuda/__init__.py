@@ -156,7 +156,7 @@ def get_device_properties(device=None):
 
 
 def is_bf16_supported(including_emulation=True):
-    """numtorch has no bfloat16 dtype (NumPy lacks one)."""
+    """Always False: CuPy has no bfloat16 arrays, so bfloat16 tensors live on the CPU only."""
     return False
 
 

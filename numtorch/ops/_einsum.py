@@ -16,7 +16,7 @@ import string
 
 import numpy as np
 
-from .. import backend
+from .. import _dtype, backend
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op
 
@@ -84,7 +84,7 @@ def _contract2(xp, a, ta, b, tb, out):
         tuple(size_a[c] for c in batch) + (n_left, n_sum))
     bm = b.transpose([tb.index(c) for c in batch + summed + right]).reshape(
         tuple(size_b[c] for c in batch) + (n_sum, n_right))
-    y = xp.matmul(am, bm)
+    y = _dtype.opmath_matmul(xp, am, bm)
     nb = len(batch)
     y = y.reshape(y.shape[:nb] + tuple(size_a[c] for c in left) +
                   tuple(size_b[c] for c in right))

@@ -29,6 +29,9 @@ class Var(Op):
     def forward(self, x):
         self.save_inputs(x)
         xp = self.xp
+        out_dt = x.dtype if x.dtype.kind == "f" or x.dtype is _dtype._BF16_NP else None
+        if x.dtype is _dtype._BF16_NP:  # torch accumulates bfloat16 in float32
+            x = x.astype(np.float32)
         if self.n - self.correction <= 0 or self.n == 0:
             with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
                 warnings.simplefilter("ignore", RuntimeWarning)
@@ -37,7 +40,7 @@ class Var(Op):
             y = xp.var(x, axis=self.dims, ddof=self.correction, keepdims=self.keepdim)
         if self.root:
             y = xp.sqrt(y)
-        return self.save_output(xp.asarray(y, dtype=x.dtype if x.dtype.kind == "f" else None))
+        return self.save_output(xp.asarray(y, dtype=out_dt))
 
     def backward(self, grad):
         from .elementwise import where
@@ -82,7 +85,7 @@ class Norm(Op):
     def forward(self, x):
         self.save_inputs(x)
         xp, p, dims, kd = self.xp, self.p, self.dims, self.keepdim
-        a = xp.abs(x)
+        a = xp.abs(x if x.dtype is not _dtype._BF16_NP else x.astype(np.float32))
         if p == _INF:
             y = a.max(axis=dims, keepdims=kd) if a.size else xp.zeros(
                 _reduced_shape(a.shape, dims, kd), a.dtype)
@@ -98,7 +101,8 @@ class Norm(Op):
         else:
             with np.errstate(divide="ignore"):  # 0 ** negative p = inf, giving a norm of 0
                 y = (a ** p).sum(axis=dims, keepdims=kd) ** (1.0 / p)
-        return self.save_output(xp.asarray(y, dtype=a.dtype))
+        out_dt = a.dtype if x.dtype is not _dtype._BF16_NP else x.dtype
+        return self.save_output(xp.asarray(y, dtype=out_dt))
 
     def backward(self, grad):
         from .elementwise import where

@@ -6,6 +6,7 @@ integer and bool tensors (torch's "not implemented" error for floating ones).
 
 import numpy as np
 
+from .. import _dtype
 from ..autograd.graph import Op
 from ._pointwise import (
     _broadcast_error, _check_number_or_tensor, _check_tensor, _not_implemented, _out, _unary,
@@ -36,7 +37,7 @@ class _Bitwise(Op):
     differentiable = False
 
     def forward(self, a, b):
-        if a.dtype.kind in "fc":
+        if _dtype.np_kind(a.dtype) in "fc":
             raise _not_implemented(f"{self.fn}_cpu", a.dtype)
         try:
             return getattr(self.xp, self.fn)(a, b)
@@ -59,7 +60,7 @@ class BitwiseNot(Op):
     differentiable = False
 
     def forward(self, x):
-        if x.dtype.kind in "fc":
+        if _dtype.np_kind(x.dtype) in "fc":
             raise _not_implemented("bitwise_not_cpu", x.dtype)
         return self.xp.logical_not(x) if x.dtype == np.bool_ else self.xp.invert(x)
 
@@ -131,7 +132,7 @@ class _Divisors(Op):
 
 def _invert_operator(input):
     """``~input``: torch raises TypeError for floating tensors (the function raises otherwise)."""
-    if input._array.dtype.kind in "fc":
+    if _dtype.np_kind(input._array.dtype) in "fc":
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
                         "tensors")
     return BitwiseNot.apply(input)

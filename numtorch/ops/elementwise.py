@@ -50,6 +50,8 @@ class Add(Op):
         try:
             if self.alpha == 1:
                 return a + b
+            if b.dtype is _dtype._BF16_NP:  # a Python float would promote bfloat16 to float32
+                return a + b * b.dtype.type(self.alpha)
             return a + b * self.alpha
         except ValueError as e:
             _broadcast_error(e, a, b)
@@ -68,6 +70,8 @@ class Sub(Op):
         try:
             if self.alpha == 1:
                 return a - b
+            if b.dtype is _dtype._BF16_NP:  # a Python float would promote bfloat16 to float32
+                return a - b * b.dtype.type(self.alpha)
             return a - b * self.alpha
         except ValueError as e:
             _broadcast_error(e, a, b)

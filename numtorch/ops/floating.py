@@ -34,7 +34,7 @@ class Copysign(Op):
 
     def forward(self, a, b):
         xp = self.xp
-        if a.dtype.kind == "c":
+        if _dtype.np_kind(a.dtype) == "c":
             raise _not_implemented("copysign_cpu", a.dtype)
         try:
             y = xp.copysign(a, b)
@@ -57,7 +57,7 @@ class Signbit(Op):
     differentiable = False
 
     def forward(self, x):
-        kind = x.dtype.kind
+        kind = _dtype.np_kind(x.dtype)
         if kind == "c":
             raise NotImplementedError("signbit is not implemented for complex tensors.")
         if kind == "f":
@@ -71,7 +71,7 @@ class Frexp(Op):
     """(m, e) with x = m 2^e and 0.5 <= |m| < 1; dm/dx = 2^-e, e has no gradient."""
 
     def forward(self, x):
-        if x.dtype.kind != "f":
+        if _dtype.np_kind(x.dtype) != "f":
             raise RuntimeError("torch.frexp() only supports floating-point dtypes")
         m, e = self.xp.frexp(x)
         e = e.astype(np.int32, copy=False)
@@ -90,7 +90,7 @@ class Nextafter(Op):
     promote = True
 
     def forward(self, a, b):
-        if a.dtype.kind != "f":
+        if _dtype.np_kind(a.dtype) != "f":
             raise _not_implemented("nextafter_cpu", a.dtype)
         self.save_inputs(a, b)
         try:
@@ -110,9 +110,15 @@ class NanToNum(Op):
 
     def forward(self, x):
         xp = self.xp
-        if x.dtype.kind not in "fc":
+        if _dtype.np_kind(x.dtype) not in "fc":
             return x.copy()
         self.save_inputs(x)
+        if x.dtype is _dtype._BF16_NP:  # NumPy's nan_to_num passes non-NumPy float types through
+            big = _dtype.finfo(_dtype.bfloat16).max
+            pos = big if self.posinf is None else self.posinf
+            neg = -big if self.neginf is None else self.neginf
+            return xp.nan_to_num(x.astype(np.float32), nan=self.nan, posinf=pos,
+                                 neginf=neg).astype(x.dtype)
         return xp.nan_to_num(x, nan=self.nan, posinf=self.posinf, neginf=self.neginf)
 
     def backward(self, grad):
@@ -126,7 +132,7 @@ class Hypot(Op):
     promote = True
 
     def forward(self, a, b):
-        if a.dtype.kind != "f":
+        if _dtype.np_kind(a.dtype) != "f":
             raise _not_implemented("hypot_cpu", a.dtype)
         self.save_inputs(a, b)
         try:
@@ -147,7 +153,7 @@ class Logaddexp(Op):
 
     def forward(self, a, b):
         xp = self.xp
-        kind = a.dtype.kind
+        kind = _dtype.np_kind(a.dtype)
         if kind not in "fc":
             raise _not_implemented("logaddexp_cpu", a.dtype)
         self.save_inputs(a, b)
@@ -172,7 +178,7 @@ class Logaddexp2(Op):
     promote = True
 
     def forward(self, a, b):
-        if a.dtype.kind != "f":
+        if _dtype.np_kind(a.dtype) != "f":
             raise _not_implemented("logaddexp2_cpu", a.dtype)
         self.save_inputs(a, b)
         try:

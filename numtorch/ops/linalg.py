@@ -21,9 +21,9 @@ class MatMul(Op):
         self.save_inputs(a, b)
         if b.ndim == 2 and a.ndim > 2:
             # fold the batch into the rows: one large GEMM instead of one per batch entry
-            return self.xp.matmul(a.reshape(-1, a.shape[-1]), b).reshape(
+            return _dtype.opmath_matmul(self.xp, a.reshape(-1, a.shape[-1]), b).reshape(
                 a.shape[:-1] + b.shape[-1:])
-        return self.xp.matmul(a, b)
+        return _dtype.opmath_matmul(self.xp, a, b)
 
     def backward(self, grad):
         a, b = self.saved_inputs()

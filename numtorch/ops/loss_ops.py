@@ -21,6 +21,7 @@ at the bottom.
 
 import numpy as np
 
+from .. import _dtype
 from .._tensor import _make
 from ..autograd.grad_mode import _state
 from ..autograd.graph import Op
@@ -104,6 +105,9 @@ def _reduce_plain(xp, loss, reduction):
     """Reduce an elementwise loss; the 'mean' factor ``1 / n`` for backward (None else)."""
     if reduction == "none":
         return loss, None
+    if loss.dtype is _dtype._BF16_NP:  # torch accumulates bfloat16 in float32, rounds once
+        out, factor = _reduce_plain(xp, loss.astype(np.float32), reduction)
+        return out.astype(loss.dtype), factor
     if reduction == "sum":
         return xp.asarray(loss.sum(dtype=loss.dtype)), None
     n = loss.size
@@ -414,7 +418,12 @@ class PointwiseLoss(Op):
 
     def forward(self, x, t):
         self.save_inputs(x, t)
-        loss = _pointwise_value(self.xp, self.kind, x - t, self.p)
+        d = x - t
+        if d.dtype is _dtype._BF16_NP:  # in float32, rounded once (Python floats would promote)
+            loss = _pointwise_value(self.xp, self.kind, d.astype(np.float32), self.p)
+            out, self.factor = _reduce_plain(self.xp, loss, self.reduction)
+            return out.astype(d.dtype)
+        loss = _pointwise_value(self.xp, self.kind, d, self.p)
         out, self.factor = _reduce_plain(self.xp, loss, self.reduction)
         return out
 

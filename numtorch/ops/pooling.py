@@ -20,6 +20,7 @@ import itertools
 
 import numpy as np
 
+from .. import _dtype
 from ..autograd.graph import Op
 from ..backend import helpers_for
 
@@ -159,11 +160,11 @@ def _planes(a):
 
 def _has_nan(xp, x):
     # max() propagates NaN and cannot overflow, so one fast reduction answers the question
-    return x.dtype.kind == "f" and x.size > 0 and bool(xp.isnan(x.max()))
+    return _dtype.np_kind(x.dtype) == "f" and x.size > 0 and bool(xp.isnan(x.max()))
 
 
 def _lowest(dtype):
-    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+    return -np.inf if _dtype.np_kind(dtype) == "f" else np.iinfo(dtype).min
 
 
 # ---------------------------------------------------------------------------------------------
@@ -377,7 +378,7 @@ class MaxUnpool(Op):
 
 def _acc_dtype(dtype):
     """Dtype to sum windows in: float16/bfloat16-like types sum in float32, integers in int64."""
-    if dtype.kind == "f":
+    if _dtype.np_kind(dtype) == "f":
         return np.float32 if dtype.itemsize < 4 else dtype
     return np.int64
 
@@ -385,7 +386,7 @@ def _acc_dtype(dtype):
 def _divide(xp, total, divisor, dtype):
     """total / divisor in ``dtype`` (``total`` is a fresh array, divided in place); integer
     division truncates toward zero, as torch's does."""
-    if dtype.kind != "f":
+    if _dtype.np_kind(dtype) != "f":
         q = xp.abs(total) // divisor
         return xp.where(total < 0, -q, q).astype(dtype, copy=False)
     if not isinstance(divisor, (int, float)):

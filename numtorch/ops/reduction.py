@@ -80,6 +80,8 @@ class Sum(Op):
 
     def forward(self, x):
         self.in_shape = x.shape
+        if x.dtype is _dtype._BF16_NP and self.dtype is None:  # torch sums bf16 in float32
+            return x.sum(axis=self.dims, keepdims=self.keepdim, dtype=np.float32).astype(x.dtype)
         return x.sum(axis=self.dims, keepdims=self.keepdim, dtype=self.dtype)
 
     def backward(self, grad):
@@ -95,6 +97,8 @@ class Mean(Op):
         if self.n == 0:  # NumPy warns on empty slices; torch quietly gives NaN
             shape = _reduced_shape(x.shape, self.dims, self.keepdim)
             return self.xp.full(shape, np.nan, dtype=x.dtype)
+        if x.dtype is _dtype._BF16_NP:  # torch accumulates bfloat16 in float32
+            return x.mean(axis=self.dims, keepdims=self.keepdim, dtype=np.float32).astype(x.dtype)
         return x.mean(axis=self.dims, keepdims=self.keepdim)
 
     def backward(self, grad):
@@ -207,6 +211,8 @@ class Cumsum(Op):
     """y_k = sum_{i<=k} x_i; dx = reversed cumulative sum of the gradient."""
 
     def forward(self, x):
+        if x.dtype is _dtype._BF16_NP and self.dtype is None:  # accumulated in float32
+            return self.xp.cumsum(x, axis=self.dim, dtype=np.float32).astype(x.dtype)
         return self.xp.cumsum(x, axis=self.dim, dtype=self.dtype)
 
     def backward(self, grad):

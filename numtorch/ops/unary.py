@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from .. import _dtype
 from ..autograd.graph import Op
 from ..backend import helpers_for
 from ._pointwise import _check_tensor, _cj, _not_implemented, _out, _unary, _zeros_like
@@ -427,7 +428,7 @@ class Sign(_ZeroGrad):
     """y = sign(x) (0 for NaN, as torch); dy/dx = 0."""
 
     def forward(self, x):
-        kind = x.dtype.kind
+        kind = _dtype.np_kind(x.dtype)
         if kind == "b" or kind == "c":
             if kind == "c":
                 raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support "
@@ -436,6 +437,8 @@ class Sign(_ZeroGrad):
         if kind == "f":
             # NumPy gives NaN for NaN; torch's (0 < x) - (x < 0) gives 0
             y = self.xp.sign(x, out=self.xp.empty_like(x))
+            if x.dtype is _dtype._BF16_NP:  # nan_to_num passes non-NumPy float types through
+                return self.xp.where(self.xp.isnan(y), y.dtype.type(0), y)
             return self.xp.nan_to_num(y, copy=False, nan=0.0)
         return self.xp.sign(x)
 
@@ -472,7 +475,7 @@ class _Rounding(_ZeroGrad):
     """floor/ceil/trunc: the identity on integers; torch has no bool kernel."""
 
     def forward(self, x):
-        kind = x.dtype.kind
+        kind = _dtype.np_kind(x.dtype)
         if kind == "f":
             return getattr(self.xp, self.fn)(x)
         if kind == "b":
@@ -504,7 +507,7 @@ class Round(_ZeroGrad):
     """y = round-half-to-even(x * 10^d) / 10^d; dy/dx = 0."""
 
     def forward(self, x):
-        kind = x.dtype.kind
+        kind = _dtype.np_kind(x.dtype)
         if kind == "f":
             return self.xp.round(x, self.decimals)
         if kind in "bc" or self.decimals:
@@ -516,7 +519,7 @@ class Frac(Op):
     """y = x - trunc(x); dy/dx = 1."""
 
     def forward(self, x):
-        if x.dtype.kind != "f":
+        if _dtype.np_kind(x.dtype) != "f":
             raise _not_implemented("frac_cpu", x.dtype)
         return x - self.xp.trunc(x)
 

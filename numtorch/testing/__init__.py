@@ -23,6 +23,7 @@ __all__ = ["assert_close", "make_tensor"]
 # exactly. The values are torch's, so a test passes or fails the same way in both libraries.
 _DEFAULT_TOLERANCES = {
     _dtype.float16: (1e-3, 1e-5),
+    _dtype.bfloat16: (1.6e-2, 1e-5),
     _dtype.float32: (1.3e-6, 1e-5),
     _dtype.float64: (1e-7, 1e-7),
     _dtype.complex64: (1.3e-6, 1e-5),
@@ -267,8 +268,9 @@ def assert_close(actual, expected, *, allow_subclasses=True, rtol=None, atol=Non
 
     Elements ``a`` and ``e`` are close when ``|a - e| <= atol + rtol * |e|`` (or when they are
     equal, which admits matching infinities). Without ``rtol``/``atol`` the tolerance comes from
-    the dtype: float16 ``(1e-3, 1e-5)``, float32 and complex64 ``(1.3e-6, 1e-5)``, float64 and
-    complex128 ``(1e-7, 1e-7)``; integers and booleans must match exactly. When the two dtypes
+    the dtype: float16 ``(1e-3, 1e-5)``, bfloat16 ``(1.6e-2, 1e-5)``, float32 and complex64
+    ``(1.3e-6, 1e-5)``, float64 and complex128 ``(1e-7, 1e-7)``; integers and booleans must
+    match exactly. When the two dtypes
     differ (``check_dtype=False``) the looser tolerance is used and the values are compared in
     their promoted dtype. Python floats count as float64 and ints as int64.
 
@@ -351,7 +353,7 @@ def _bound(x):
 
 
 def _float_values(rng, shape, low, high, dt):
-    info = np.finfo(dt.to_real().np)
+    info = _dtype.finfo(dt)
     lo = _FLOAT_RANGE[0] if low is None else max(low, float(info.min))
     hi = _FLOAT_RANGE[1] if high is None else min(high, float(info.max))
     if lo > hi:

@@ -643,7 +643,7 @@ def test_frexp_returns_a_named_tuple_like_torch():
 
 def test_fallbacks_without_scipy_keep_values_and_name_scipy(monkeypatch):
     special = pytest.importorskip("scipy.special")
-    monkeypatch.setattr(np_backend, "_special", None)
+    monkeypatch.setattr(np_backend, "_scipy_special", None)
     x = np.linspace(-6, 28, 2001)
     np.testing.assert_allclose(np_backend.erfc(x), special.erfc(x), rtol=1e-13, atol=1e-300)
     np.testing.assert_allclose(np_backend.i0(x[:200]), special.i0(x[:200]), rtol=1e-13)

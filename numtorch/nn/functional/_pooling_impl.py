@@ -36,7 +36,7 @@ def not_implemented(kernel, input):
 
 def require_dtype(kernel, input, allow_int):
     """Pooling kernels exist for floating types, and (max pooling) for integer types."""
-    kind = input._array.dtype.kind
+    kind = _dtype.np_kind(input._array.dtype)
     if kind == "f" or (allow_int and kind in "iu"):
         return
     raise not_implemented(kernel, input)
