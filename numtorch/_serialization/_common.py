@@ -1,8 +1,5 @@
-"""Tables shared by the checkpoint writer and readers, and an atomic file writer."""
+"""Tables shared by the checkpoint writer and readers (dtypes, storage names, bfloat16)."""
 
-import contextlib
-import os
-import tempfile
 import warnings
 
 import numpy as np
@@ -55,22 +52,3 @@ def _bf16_from_bits(raw):
 def _bf16_to_f32(raw):
     """Widen raw bfloat16 bits (uint16) to float32: bfloat16 is float32's upper half."""
     return (raw.astype(np.uint32) << 16).view(np.float32)
-
-
-@contextlib.contextmanager
-def atomic_open(path):
-    """Open a temporary file next to ``path``; on success flush, fsync and rename it over
-    ``path``, on any error delete it, so ``path`` is never left half-written."""
-    path = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise

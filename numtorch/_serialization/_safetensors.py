@@ -7,7 +7,8 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, _new_like_class
-from ._common import _BF16, _BF16_BITS, _NP, _bf16_from_bits, atomic_open
+from ._common import _BF16, _BF16_BITS, _NP, _bf16_from_bits
+from ._write import atomic_checkpoint
 
 
 _ST_CODE = {"float16": "F16", "float32": "F32", "float64": "F64", "int8": "I8",
@@ -52,7 +53,7 @@ def save_safetensors(tensors, path, metadata=None):
     head = json.dumps(header, separators=(",", ":")).encode("utf-8")
     head += b" " * (-len(head) % 8)  # the spec pads the header with spaces to 8 bytes
     blob = struct.pack("<Q", len(head)) + head + b"".join(chunks)
-    with atomic_open(path) as fh:
+    with atomic_checkpoint(path) as fh:
         fh.write(blob)
 
 
