@@ -4,12 +4,58 @@ Why a primitive (design doc, section 8): a linear layer is the hottest path of e
 composite it is three nodes (``t``, ``matmul``, ``add``), a second output-sized temporary for the
 bias add, and a central un-broadcast sum for the bias gradient. Fused, it is one GEMM on a
 transposed view (BLAS reads it without a copy), an in-place bias add on the GEMM's own output,
-and one node. Its backward is composed of numtorch ops, so double backward still works.
+and one node.
+
+The batch dims are folded into the GEMM's rows in the order they lie in memory, so a permuted
+view (``x.transpose(0, 1)`` of a batch-first activation, as ``MultiheadAttention`` makes) costs
+no copy; the output keeps the input's layout. The backward is one NumPy pass when no graph is
+being built; under ``create_graph`` it is the same formulas written with numtorch ops (so
+double backward works), and the tests compare both with torch.
 """
 
+import numpy as np
+
+from .. import _dtype
+from .._tensor import _make
+from ..autograd.grad_mode import _state
 from ..autograd.graph import Op
 
 __all__ = ["linear_fused"]
+
+_BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _memory_order(a):
+    """The leading dims of ``a`` sorted from the largest stride down, or None if in order."""
+    lead = a.ndim - 1
+    st = a.strides
+    perm = tuple(sorted(range(lead), key=lambda i: -st[i]))
+    return None if perm == tuple(range(lead)) else perm
+
+
+def _rows(a, perm):
+    """``a`` as a 2-D (rows, features) array with the leading dims taken in ``perm`` order
+    (a view whenever memory allows; NumPy copies otherwise)."""
+    if perm is not None:
+        a = a.transpose(perm + (a.ndim - 1,))
+    return a.reshape(-1, a.shape[-1])
+
+
+def _unfold(y2, shape, perm):
+    """Undo ``_rows``: the (rows, features) result back to ``shape[:-1]`` + its features."""
+    if perm is None:
+        return y2.reshape(shape[:-1] + y2.shape[-1:])
+    y = y2.reshape(tuple(shape[i] for i in perm) + y2.shape[-1:])
+    inv = sorted(range(len(perm)), key=perm.__getitem__)
+    return y.transpose(tuple(inv) + (len(perm),))
+
+
+def _column_sums(xp, g2):
+    """Sum of the rows of 2-D ``g2``: as one BLAS matrix-vector product with a vector of ones
+    for float32/float64 (2-3x faster than ``sum(0)`` over a C-ordered array)."""
+    if g2.dtype in _BLAS_FLOATS and g2.flags.c_contiguous and g2.shape[0] > 1:
+        return xp.matmul(xp.ones(g2.shape[0], g2.dtype), g2)
+    return g2.sum(0)
 
 
 class LinearFused(Op):
@@ -17,18 +63,43 @@ class LinearFused(Op):
 
     def forward(self, x, w, b=None):
         self.save_inputs(x, w)
-        out_features = w.shape[0]
         if x.ndim == 2:
-            y = self.xp.matmul(x, w.T)
+            y = _dtype.opmath_matmul(self.xp, x, w.T)
         else:
-            # fold the batch dims into rows: one large GEMM instead of one per batch entry
-            y = self.xp.matmul(x.reshape(-1, x.shape[-1]), w.T)
-            y = y.reshape(x.shape[:-1] + (out_features,))
+            # one large GEMM over all rows (not one per batch entry), rows in memory order
+            perm = None if x.flags.c_contiguous else _memory_order(x)
+            y = _unfold(_dtype.opmath_matmul(self.xp, _rows(x, perm), w.T), x.shape, perm)
         if b is not None:
             y += b  # y is the GEMM's fresh output, so adding in place allocates nothing
         return y
 
     def backward(self, grad):
+        if _state.enabled:
+            return self._backward_composed(grad)
+        x, w = self.saved_inputs()
+        x, w, g = x._array, w._array, grad._array
+        needs = self.needs_input_grad
+        xp = self.xp
+        gx = gw = gb = None
+        if g.ndim == 2:
+            if needs[0]:
+                gx = _make(_dtype.opmath_matmul(xp, g, w))
+            g2 = g
+            x2 = x
+        else:
+            # fold both in x's memory order so the rows of g and x pair up in dW's GEMM
+            perm = None if x.flags.c_contiguous else _memory_order(x)
+            g2 = _rows(g, perm)
+            if needs[0]:
+                gx = _make(_unfold(_dtype.opmath_matmul(xp, g2, w), g.shape, perm))
+            x2 = _rows(x, perm) if needs[1] else None
+        if needs[1]:
+            gw = _make(_dtype.opmath_matmul(xp, g2.T, x2))
+        if len(needs) > 2 and needs[2]:
+            gb = _make(_column_sums(xp, g2))
+        return (gx, gw) if len(needs) == 2 else (gx, gw, gb)
+
+    def _backward_composed(self, grad):
         x, w = self.saved_inputs()
         needs = self.needs_input_grad
         gx = gw = gb = None

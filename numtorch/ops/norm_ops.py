@@ -24,18 +24,26 @@ from ..autograd.graph import Op
 __all__ = ["normalize_affine", "cross_map_lrn2d"]
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 @functools.lru_cache(maxsize=512)
 def _plan(shape, dims, two):
-    """(einsum subscripts or None, kept shape) for summing ``shape`` over ``dims``."""
+    """(einsum subscripts or None, kept shape, rows) for summing ``shape`` over ``dims``;
+    ``rows`` is the number of summed rows when ``dims`` are exactly the leading dims (else 0).
+    """
     nd = len(shape)
     kept = tuple(1 if i in dims else s for i, s in enumerate(shape))
     if nd > len(_LETTERS) or (nd - 1) not in dims:
-        return None, kept
+        rows = 0
+        if dims == tuple(range(len(dims))):
+            rows = 1
+            for d in dims:
+                rows *= shape[d]
+        return None, kept, rows
     sub = _LETTERS[:nd]
     out = "".join(c for i, c in enumerate(sub) if i not in dims)
-    return (f"{sub},{sub}->{out}" if two else f"{sub}->{out}"), kept
+    return (f"{sub},{sub}->{out}" if two else f"{sub}->{out}"), kept, 0
 
 
 def _sum_keepdim(xp, a, dims, b=None):
@@ -44,11 +52,16 @@ def _sum_keepdim(xp, a, dims, b=None):
     When the last axis is reduced, ``einsum`` does it in one pass without the temporary
     ``a * b``, about twice as fast as ``ndarray.sum`` (float32, batch- and layer-norm shapes).
     When trailing axes are kept, einsum's strided accumulation is ~10x slower than a product
-    followed by ``sum``, so that path is used instead.
+    followed by ``sum``, so that path is used instead; when the summed dims are the leading
+    ones (layer norm's weight and bias gradients), the column sums are one BLAS
+    matrix-vector product with a vector of ones, 2-3x faster than ``sum``.
     """
-    spec, kept = _plan(a.shape, dims, b is not None)
+    spec, kept, rows = _plan(a.shape, dims, b is not None)
     if spec is None:
-        return (a if b is None else a * b).sum(axis=dims, keepdims=True)
+        m = a if b is None else a * b
+        if rows > 1 and m.dtype in _BLAS_FLOATS and m.flags.c_contiguous and m.size:
+            return xp.matmul(xp.ones(rows, m.dtype), m.reshape(rows, -1)).reshape(kept)
+        return m.sum(axis=dims, keepdims=True)
     r = xp.einsum(spec, a) if b is None else xp.einsum(spec, a, b)
     return r.reshape(kept)
 

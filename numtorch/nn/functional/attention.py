@@ -1,7 +1,11 @@
 """Attention: scaled dot-product attention and the multi-head attention forward pass.
 
-Both are compositions of existing ops (matmul, softmax, masked_fill, dropout, linear), so
-gradients of any order come from those ops.
+``scaled_dot_product_attention`` is a composition of existing ops (matmul, softmax,
+masked_fill, dropout). ``multi_head_attention_forward`` projects with ``linear`` (one GEMM
+for self-attention) and runs the heads through the fused primitive
+``numtorch.ops.attention_ops.multi_head_attention_core`` (speed: one node instead of about
+fifteen); options it does not cover (attention dropout, ``bias_k``/``bias_v``,
+``add_zero_attn``, static keys) take the composed path. Gradients of any order work on both.
 """
 
 import math
@@ -9,11 +13,14 @@ import warnings
 
 import numtorch
 
+from ...ops.attention_ops import multi_head_attention_core
 from .dropout import dropout as _dropout
 from .linear import linear as _linear
 from .padding import pad as _pad
 
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
+
+_FUSED_DTYPES = (numtorch.float32, numtorch.float64)
 
 
 def _is_bool(t):
@@ -110,10 +117,14 @@ def _canonical_mask(mask, name, other, other_name, target_dtype):
 
 def _project_inputs(query, key, value, num_heads, in_proj_weight, in_proj_bias,
                     use_separate_proj_weight, q_proj_weight, k_proj_weight, v_proj_weight):
+    """(q, k, v) projections; for self-attention with the packed weight, ``(qkv, None,
+    None)`` from one GEMM, the three side by side in the last dim."""
     E = query.shape[-1]
     if not use_separate_proj_weight:
         if in_proj_weight is None:
             raise AssertionError("use_separate_proj_weight is False but in_proj_weight is None")
+        if query is key and key is value:
+            return _linear(query, in_proj_weight, in_proj_bias), None, None
         ws = in_proj_weight.chunk(3, dim=0)
     else:
         for n, w in (("q", q_proj_weight), ("k", k_proj_weight), ("v", v_proj_weight)):
@@ -202,6 +213,18 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     q, k, v = _project_inputs(query, key, value, num_heads, in_proj_weight, in_proj_bias,
                               use_separate_proj_weight, q_proj_weight, k_proj_weight,
                               v_proj_weight)
+    if not training:
+        dropout_p = 0.0
+    # the fused primitive covers everything but these options (and half-precision types,
+    # which the composed ops compute in float32 as torch does)
+    if (static_k is None and static_v is None and not add_zero_attn and dropout_p <= 0.0
+            and bias_k is None and bias_v is None and q.dtype in _FUSED_DTYPES):
+        out, weights = _fused_heads(q, k, v, attn_mask, key_padding_mask, num_heads,
+                                    need_weights)
+        return _finish(out, weights, out_proj_weight, out_proj_bias, batched, need_weights,
+                       average_attn_weights)
+    if k is None:
+        q, k, v = q.chunk(3, dim=-1)
     if bias_k is not None and bias_v is not None:
         k = numtorch.cat([k, bias_k.expand(1, bsz, embed_dim)], dim=0)
         v = numtorch.cat([v, bias_v.expand(1, bsz, embed_dim)], dim=0)
@@ -211,7 +234,6 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
             key_padding_mask = _pad(key_padding_mask, (0, 1))
     elif (bias_k is None) != (bias_v is None):
         raise AssertionError("bias_k and bias_v must both be given or both be None")
-
     # (L, N, E) -> (N * H, L, head_dim), the batch-major layout the heads are computed in.
     q = q.reshape(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
     k = k.reshape(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1) \
@@ -235,8 +257,6 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         kpm = key_padding_mask.reshape(bsz, 1, 1, src_len).expand(bsz, num_heads, 1, src_len)
         kpm = kpm.reshape(bsz * num_heads, 1, src_len)
         attn_mask = kpm if attn_mask is None else attn_mask + kpm
-    if not training:
-        dropout_p = 0.0
 
     scores = numtorch.matmul(q * (1.0 / math.sqrt(head_dim)), k.transpose(-2, -1))
     if attn_mask is not None:
@@ -247,13 +267,42 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     if dropout_p > 0.0:
         weights = _dropout(weights, dropout_p, training=True)
     out = numtorch.matmul(weights, v)
-    out = out.transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
-    out = _linear(out, out_proj_weight, out_proj_bias).reshape(tgt_len, bsz, embed_dim)
+    out = out.transpose(0, 1).reshape(tgt_len, bsz, embed_dim)
+    return _finish(out, weights.reshape(bsz, num_heads, tgt_len, src_len), out_proj_weight,
+                   out_proj_bias, batched, need_weights, average_attn_weights)
+
+
+def _fused_heads(q, k, v, attn_mask, key_padding_mask, num_heads, need_weights):
+    """The heads through the fused attention primitive: ``(out (L, N, E), weights (N, H, L,
+    S) or None)``; ``k``/``v`` None when ``q`` holds the packed projections."""
+    tgt_len, bsz = q.shape[0], q.shape[1]
+    src_len = tgt_len if k is None else k.shape[0]
+    head_dim = (q.shape[-1] // 3 if k is None else q.shape[-1]) // num_heads
+    mask = None
+    if attn_mask is not None:  # (1 or N*H, L, S) -> broadcastable to (N, H, L, S)
+        mask = attn_mask.unsqueeze(0) if attn_mask.shape[0] == 1 else \
+            attn_mask.reshape(bsz, num_heads, tgt_len, src_len)
+    if key_padding_mask is not None:
+        if tuple(key_padding_mask.shape) != (bsz, src_len):
+            raise AssertionError(f"expecting key_padding_mask shape of {(bsz, src_len)}, but "
+                                 f"got {tuple(key_padding_mask.shape)}")
+        kpm = key_padding_mask.reshape(bsz, 1, 1, src_len)
+        mask = kpm if mask is None else mask + kpm
+    # torch computes the weightless path with scaled_dot_product_attention, where rows with
+    # every key masked give zeros; the path returning weights gives NaN there.
+    res = multi_head_attention_core(q, k, v, mask, num_heads, 1.0 / math.sqrt(head_dim),
+                                    safe=not need_weights, need_weights=need_weights)
+    return res if need_weights else (res, None)
+
+
+def _finish(out, weights, out_proj_weight, out_proj_bias, batched, need_weights,
+            average_attn_weights):
+    """Output projection of the merged heads (L, N, E) and the (averaged) weights."""
+    out = _linear(out, out_proj_weight, out_proj_bias)
     if not batched:
         out = out.squeeze(1)
     if not need_weights:
         return out, None
-    weights = weights.reshape(bsz, num_heads, tgt_len, src_len)
     if average_attn_weights:
         weights = weights.mean(dim=1)
     if not batched:

@@ -97,7 +97,14 @@ class MultiheadAttention(Module):
         """Attend from ``query`` over ``key``/``value``; returns ``(output, weights)``."""
         batched = query.dim() == 3
         if self.batch_first and batched:
-            query, key, value = (x.transpose(1, 0) for x in (query, key, value))
+            # self-attention keeps one tensor for all three, so F projects them in one GEMM
+            if query is key and key is value:
+                query = key = value = query.transpose(1, 0)
+            elif key is value:
+                query, key = query.transpose(1, 0), key.transpose(1, 0)
+                value = key
+            else:
+                query, key, value = (x.transpose(1, 0) for x in (query, key, value))
         out, weights = F.multi_head_attention_forward(
             query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight,
             self.in_proj_bias, self.bias_k, self.bias_v, self.add_zero_attn, self.dropout,

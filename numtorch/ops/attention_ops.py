@@ -1,0 +1,243 @@
+"""Fused multi-head attention core: ``softmax(q k^T * scale + mask) v`` per head.
+
+Why a primitive (speed, design doc section 8): composed, one attention call is about fifteen
+nodes (head reshapes and transposes, two batched matmuls, the scale, the mask add, softmax
+and the copies that merge the heads back), each allocating a full-size temporary, and the
+per-op overhead dominates small transformer layers. Fused, the heads are strided views of
+the projected inputs (no copies), the softmax runs in place on the score buffer, and the
+merged output (and, in backward, the input gradients) is written straight into a buffer in
+the caller's layout by ``matmul(..., out=)``.
+
+The operands are sequence-first, as in ``nn.functional.multi_head_attention_forward``:
+``q`` is ``(L, N, E)``, ``k`` ``(S, N, E)``, ``v`` ``(S, N, Ev)`` with any strides, or the
+three packed side by side in one ``(L, N, 3E)`` tensor (self-attention with the packed input
+projection, so backward returns one gradient and no slicing nodes are needed).
+
+The backward is one NumPy pass when no graph is being built; under ``create_graph`` it is
+the same formulas written with numtorch ops (so gradients of any order work), and the tests
+compare both with torch.
+"""
+
+import numpy as np
+
+from .._tensor import _make
+from ..autograd.grad_mode import _state
+from ..autograd.graph import Op
+from .join import cat
+from .softmax import softmax
+
+__all__ = ["multi_head_attention_core"]
+
+
+def _heads(a, n_heads):
+    """(T, N, H*d) array -> (N, H, T, d) strided view (splitting the last dim is free)."""
+    t, n, e = a.shape
+    return a.reshape(t, n, n_heads, e // n_heads).transpose(1, 2, 0, 3)
+
+
+def _batch_major(a):
+    """Whether the (T, N, E) array lies in memory batch by batch (a transposed batch-first
+    tensor), so results are laid out the same way."""
+    return a.shape[0] > 1 and a.strides[0] < a.strides[1]
+
+
+def _alloc(xp, t, n, parts, n_heads, d, dtype, batch_major):
+    """A (T, N, parts*H*d) result buffer and, per part, its (N, H, T, d) head view (the
+    ``out=`` targets of the batched matmuls)."""
+    if batch_major:
+        buf = xp.empty((n, t, parts, n_heads, d), dtype)
+        views = [buf[:, :, i].transpose(0, 2, 1, 3) for i in range(parts)]
+        return buf.reshape(n, t, parts * n_heads * d).transpose(1, 0, 2), views
+    buf = xp.empty((t, n, parts, n_heads, d), dtype)
+    views = [buf[:, :, i].transpose(1, 2, 0, 3) for i in range(parts)]
+    return buf.reshape(t, n, parts * n_heads * d), views
+
+
+def _grad_buffer(xp, a, n_heads, need):
+    """(gradient buffer shaped and laid out like ``a``, its head view), or (None, None)."""
+    if not need:
+        return None, None
+    t, n, e = a.shape
+    full, (view,) = _alloc(xp, t, n, 1, n_heads, e // n_heads, a.dtype, _batch_major(a))
+    return full, view
+
+
+def _split(op, arrays):
+    """(q, k, v, mask) from the op's inputs, packed or not."""
+    if op.packed:
+        qkv, mask = arrays
+        e = qkv.shape[-1] // 3
+        return qkv[..., :e], qkv[..., e:2 * e], qkv[..., 2 * e:], mask
+    return arrays
+
+
+def _swap(a):
+    """``a`` with its last two dims swapped (a view); a 1-D mask becomes a column."""
+    return a[:, None] if a.ndim == 1 else a.swapaxes(-1, -2)
+
+
+class MultiHeadAttentionCore(Op):
+    """o = merge_heads(softmax(q_h k_h^T * scale + mask) v_h); optionally also the weights.
+
+    With p the weights and dp = g_o v^T (+ g_p): ds = p * (dp - sum(dp * p)),
+    dq = ds k * scale, dk = ds^T q * scale, dv = p^T g_o, dmask = ds.
+    ``safe``: rows whose scores are all ``-inf`` give zero weights (else NaN, as softmax).
+
+    The scores are held transposed, as (N, H, S, L): NumPy reduces over the second-to-last
+    axis about three times faster than over a short last axis (the softmax max and sum),
+    and every product then reads p^T or ds^T as it lies (BLAS takes either orientation).
+    """
+
+    def forward(self, *arrays):
+        xp, h = self.xp, self.heads
+        q, k, v, mask = _split(self, arrays)
+        q4, k4, v4 = _heads(q, h), _heads(k, h), _heads(v, h)
+        st = xp.matmul(k4, q4.transpose(0, 1, 3, 2))  # scores^T: (N, H, S, L)
+        dt = st.dtype.type
+        st *= dt(self.scale)
+        if mask is not None:
+            st += _swap(mask)
+        dead = None
+        if st.size:  # with no keys (or no queries) there is nothing to normalise
+            m = st.max(axis=-2, keepdims=True)
+            if self.safe:
+                dead = m == dt(-np.inf)
+                if dead.any():
+                    m[dead] = 0  # exp(-inf - 0) = 0: no NaN; the row sum is fixed below
+                else:
+                    dead = None
+            st -= m
+            xp.exp(st, out=st)
+            z = xp.einsum("nhsl->nhl", st)[:, :, None, :]
+            if dead is not None:
+                z[dead] = 1
+            st /= z
+        length, n = q.shape[0], q.shape[1]
+        out, (o4,) = _alloc(xp, length, n, 1, h, v.shape[-1] // h, v.dtype, _batch_major(q))
+        xp.matmul(st.transpose(0, 1, 3, 2), v4, out=o4)
+        if self.packed:
+            self.save_inputs(*arrays[:1 if mask is None else 2])
+        else:
+            self.save_inputs(*arrays[:3 if mask is None else 4])
+        # the rows (N, H, L, 1) whose every key is masked, for the composed backward
+        self.save(dead=None if dead is None else _swap(dead))
+        self.save_output(out, 0)
+        if self.weights:
+            return out, self.save_output(_swap(st), 1)
+        self.save(pt=st)
+        return out
+
+    def backward(self, g_out, g_p=None):
+        if _state.enabled:
+            return self._backward_composed(g_out, g_p)
+        xp, h = self.xp, self.heads
+        saved = self.saved_inputs()
+        saved = saved if type(saved) is tuple else (saved,)
+        arrays = [t._array for t in saved]
+        if len(arrays) < (2 if self.packed else 4):
+            arrays.append(None)
+        q, k, v, mask = _split(self, arrays)
+        pt = _swap(self.saved_output(1)._array) if self.weights else self.saved("pt")
+        q4, k4, v4 = _heads(q, h), _heads(k, h), _heads(v, h)
+        g4 = _heads(g_out._array, h)
+        # ds^T = p^T * (dp^T - colsum(dp^T * p^T)) with dp^T = v g^T (+ g_p^T), in place.
+        # The column sums, sum_s p[l, s] (g_l . v_s), are g_l . o_l: one pass over the
+        # (smaller) output.
+        dst = xp.matmul(v4, g4.transpose(0, 1, 3, 2))
+        length, n, ev = g_out.shape
+        o = self.saved_output(0)._array.reshape(length, n, h, ev // h)
+        dots = xp.einsum("lnhd,lnhd->nhl", g_out._array.reshape(o.shape), o)
+        if g_p is not None:
+            gpt = _swap(g_p._array)
+            dst += gpt
+            dots += xp.einsum("nhsl,nhsl->nhl", gpt, pt)
+        dst -= dots[:, :, None, :]
+        dst *= pt
+        needs = self.needs_input_grad
+        if self.packed:
+            dqkv, (dq4, dk4, dv4) = _alloc(xp, q.shape[0], q.shape[1], 3, h,
+                                           q.shape[-1] // h, q.dtype, _batch_major(q))
+            grads = [dqkv if needs[0] else None]
+        else:
+            (dq, dq4), (dk, dk4), (dv, dv4) = (_grad_buffer(xp, a, h, need)
+                                               for a, need in zip((q, k, v), needs))
+            grads = [dq, dk, dv]
+        scale = q.dtype.type(self.scale)
+        if dq4 is not None:
+            xp.matmul(dst.transpose(0, 1, 3, 2), k4, out=dq4)
+            dq4 *= scale
+        if dk4 is not None:
+            xp.matmul(dst, q4, out=dk4)
+            dk4 *= scale
+        if dv4 is not None:
+            xp.matmul(pt, g4, out=dv4)
+        grads.append(_swap(dst) if mask is not None and needs[-1] else None)
+        return tuple(None if g is None else _make(g) for g in grads)
+
+    def _backward_composed(self, g_out, g_p):
+        h = self.heads
+        saved = self.saved_inputs()
+        saved = list(saved) if type(saved) is tuple else [saved]
+        if len(saved) < (2 if self.packed else 4):
+            saved.append(None)
+        if self.packed:
+            qkv, mask = saved
+            q, k, v = qkv.chunk(3, -1)
+        else:
+            q, k, v, mask = saved
+
+        def heads(t):
+            s, n, e = t.shape
+            return t.reshape(s, n, h, e // h).permute(1, 2, 0, 3)
+
+        def merge(t4):
+            n, _, s, d = t4.shape
+            return t4.permute(2, 0, 1, 3).reshape(s, n, h * d)
+
+        q4, k4, v4, g4 = heads(q), heads(k), heads(v), heads(g_out)
+        s = (q4 @ k4.mT) * self.scale
+        if mask is not None:
+            s = s + mask
+        dead = self.saved("dead")
+        if dead is not None:
+            dead = _make(dead)
+            s = s.masked_fill(dead, 0.0)
+        p = softmax(s, -1)
+        if dead is not None:
+            p = p.masked_fill(dead, 0.0)
+        dp = g4 @ v4.mT
+        if g_p is not None:
+            dp = dp + g_p
+        ds = p * (dp - (dp * p).sum(-1, keepdim=True))
+        dq = merge((ds @ k4) * self.scale)
+        dk = merge((ds.mT @ q4) * self.scale)
+        dv = merge(p.mT @ g4)
+        dmask = ds if mask is not None else None
+        if self.packed:
+            return cat([dq, dk, dv], -1), dmask
+        return dq, dk, dv, dmask
+
+
+def multi_head_attention_core(q, k, v, mask, num_heads, scale, safe=True,
+                              need_weights=False):
+    """Scaled dot-product attention over ``num_heads`` heads of sequence-first operands.
+
+    Args:
+        q (Tensor): ``(L, N, E)`` queries, or ``(L, N, 3E)`` packed queries, keys and values
+            when ``k`` and ``v`` are None.
+        k (Tensor or None): ``(S, N, E)`` keys.
+        v (Tensor or None): ``(S, N, Ev)`` values.
+        mask (Tensor or None): additive float mask broadcastable to ``(N, H, L, S)``.
+        num_heads (int): ``H``; divides ``E`` and ``Ev``.
+        scale (float): factor applied to ``q k^T``.
+        safe (bool): rows with every score ``-inf`` get zero weights instead of NaN.
+        need_weights (bool): also return the ``(N, H, L, S)`` attention weights.
+
+    Returns:
+        Tensor ``(L, N, Ev)`` with the heads merged, or ``(output, weights)``.
+    """
+    if k is None:
+        return MultiHeadAttentionCore.apply(q, mask, heads=num_heads, scale=float(scale),
+                                            safe=safe, weights=need_weights, packed=True)
+    return MultiHeadAttentionCore.apply(q, k, v, mask, heads=num_heads, scale=float(scale),
+                                        safe=safe, weights=need_weights, packed=False)
