@@ -349,8 +349,6 @@ def test_module_to_bfloat16_matches_torch():
 # -- every op of the shared op tables, forward on bfloat16 ----------------------------------------
 # ops whose NumPy code multiplies by a Python float, which promotes ml_dtypes' bfloat16 to
 # float32 (NumPy's rule for a Python float with a non-NumPy float type); owned elsewhere
-_LEAKS_FLOAT32 = {"leaky_relu", "leaky_relu_slope", "rrelu_eval", "softshrink",
-                  "softshrink_lambd"}
 _SWEEP = ([(e.name, e.fn, e.domains(), ((3, 4),) * e.arity) for e in ELEMENTWISE + SPECIAL]
           + [(f"shape-{name}", fn, ((-2.0, 2.0),) * len(shapes), shapes)
              for name, fn, shapes, *_ in SHAPE_CASES]
@@ -359,10 +357,7 @@ _SWEEP = ([(e.name, e.fn, e.domains(), ((3, 4),) * e.arity) for e in ELEMENTWISE
 
 
 def _sweep_param(name, fn, domains, shapes):
-    marks = []
-    if name.split("-", 1)[-1] in _LEAKS_FLOAT32 and name.startswith("activation-"):
-        marks = [pytest.mark.xfail(reason="the op promotes bfloat16 to float32", strict=True)]
-    return pytest.param(fn, domains, shapes, id=name, marks=marks)
+    return pytest.param(fn, domains, shapes, id=name)
 
 
 def _compare_outcomes(fn):
@@ -401,8 +396,6 @@ def _b(t, a):
     return t.from_numpy(np.ascontiguousarray(a)).to(t.bfloat16)
 
 
-_NORM_EINSUM = pytest.mark.xfail(reason="normalisation ops call NumPy's einsum, which has no "
-                                        "bfloat16 loop", strict=True)
 NN_CASES = [
     ("max_pool2d", lambda t, F: F.max_pool2d(_b(t, _X4), 2)),
     ("max_pool2d_indices", lambda t, F: F.max_pool2d(_b(t, _X4), 3, 2, 1,
@@ -438,11 +431,10 @@ NN_CASES = [
     ("group_norm", lambda t, F: F.group_norm(_b(t, _X4), 3)),
     ("layer_norm", lambda t, F: F.layer_norm(_b(t, _X3), (10,))),
 ]
-_NORMS = {"batch_norm", "group_norm", "layer_norm"}
 
 
 @needs_bf16
-@pytest.mark.parametrize("fn", [pytest.param(fn, id=name, marks=[_NORM_EINSUM] * (name in _NORMS))
+@pytest.mark.parametrize("fn", [pytest.param(fn, id=name)
                                 for name, fn in NN_CASES])
 def test_nn_functional_on_bfloat16_matches_torch(fn):
     _compare_outcomes(lambda t: fn(t, t.nn.functional))

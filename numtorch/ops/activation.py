@@ -100,7 +100,7 @@ class LeakyRelu(_Pointwise):
         # x and slope * x are ordered by the sign of x: one max (min for slopes above 1)
         # selects without a mask, and maximum/minimum propagate NaN
         slope = self.negative_slope
-        y = x * slope
+        y = x * x.dtype.type(slope)  # a Python float would widen bfloat16 to float32
         if slope == 0:  # +inf * 0 is NaN, which max would pick; torch keeps +inf (-inf -> NaN)
             return _select(xp, x > 0, x, y, x.dtype)
         return (xp.maximum if slope <= 1 else xp.minimum)(x, y, out=y)
@@ -140,7 +140,8 @@ class Softshrink(_Pointwise):
 
     def kernel(self, xp, x):
         lam = x.dtype.type(self.lambd)
-        return x - xp.clip(x, -lam, lam)
+        # clip widens bfloat16 to float32: round back (exact, the values are x's or +-lam)
+        return x - xp.clip(x, -lam, lam).astype(x.dtype, copy=False)
 
     def backward(self, grad):
         return ShrinkBackward.apply(self.saved_inputs(), grad, lambd=self.lambd)

@@ -19,6 +19,7 @@ import functools
 import numpy as np
 
 from .._tensor import _make
+from .. import _dtype
 from ..autograd.graph import Op
 
 __all__ = ["normalize_affine", "cross_map_lrn2d"]
@@ -334,6 +335,15 @@ def normalize_affine(input, weight, bias, dims, eps, stats=None):
     n = 1
     for d in dims:
         n *= shape[d]
+    if input.dtype is _dtype.bfloat16:
+        # as torch: statistics and the affine map in float32, one rounding at the end
+        # (NumPy's einsum has no bfloat16 loop either)
+        f32 = _dtype.float32
+        out = NormalizeAffine.apply(
+            input.to(f32), None if weight is None else weight.to(f32),
+            None if bias is None else bias.to(f32), dims=tuple(dims), eps=float(eps), n=n,
+            stats=stats)
+        return out.to(input.dtype)
     return NormalizeAffine.apply(input, weight, bias, dims=tuple(dims), eps=float(eps), n=n,
                                  stats=stats)
 
