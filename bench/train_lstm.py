@@ -10,31 +10,19 @@ import time
 import numpy as np
 
 
-def setup(lib, x_np, state):
+def run(lib, x_np, state, steps, repeats):
     lstm = lib.nn.LSTM(32, 128)
     lstm.load_state_dict({k: lib.from_numpy(v.copy()) for k, v in state.items()})
-    return lstm, lib.from_numpy(x_np)
-
-
-def timed(lstm, x, steps):
-    t0 = time.perf_counter()
-    for _ in range(steps):
-        lstm.zero_grad()
-        out, _ = lstm(x)
-        out.sum().backward()
-    return (time.perf_counter() - t0) / steps, float(out.detach().sum())
-
-
-def compare(libs, x_np, state, steps, repeats):
-    """Best time per library; the libraries alternate, so a busy spell hits both alike."""
-    runs = [setup(lib, x_np, state) for lib in libs]
-    best = [float("inf")] * len(libs)
-    sums = [None] * len(libs)
+    x = lib.from_numpy(x_np)
+    best = float("inf")
     for _ in range(repeats):
-        for k, (lstm, x) in enumerate(runs):
-            t, sums[k] = timed(lstm, x, steps)
-            best[k] = min(best[k], t)
-    return best, sums
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            lstm.zero_grad()
+            out, _ = lstm(x)
+            out.sum().backward()
+        best = min(best, (time.perf_counter() - t0) / steps)
+    return best, float(out.sum())
 
 
 def main():
@@ -49,7 +37,8 @@ def main():
     rng = np.random.default_rng(0)
     x = rng.standard_normal((35, 20, 32)).astype(np.float32)
     state = {k: v.detach().numpy() for k, v in torch.nn.LSTM(32, 128).state_dict().items()}
-    (a, b), (la, lb) = compare([numtorch, torch], x, state, args.steps, args.repeats)
+    a, la = run(numtorch, x, state, args.steps, args.repeats)
+    b, lb = run(torch, x, state, args.steps, args.repeats)
     print(f"LSTM 32->128, seq 35, batch 20, fwd+bwd (outputs agree: {abs(la - lb) < 1e-2})")
     print(f"  numtorch {1 / a:8.1f} steps/s ({a * 1e3:6.2f} ms)")
     print(f"  torch    {1 / b:8.1f} steps/s ({b * 1e3:6.2f} ms)")
