@@ -109,30 +109,41 @@ def _run_steps(xs, h, c, mask, reverse, step):
     return numtorch.stack(outs, 0), h, c
 
 
+def _gate_major(xp, w, n):
+    """``w.T`` (4H rows -> columns) in the loop's gate order [i f o g], sigmoid gates halved."""
+    rows = xp.empty_like(w)
+    xp.multiply(w[:2 * n], 0.5, out=rows[:2 * n])
+    xp.multiply(w[3 * n:], 0.5, out=rows[2 * n:3 * n])
+    rows[3 * n:] = w[2 * n:3 * n]
+    return xp.ascontiguousarray(rows.T)
+
+
 class LSTMSequence(_Sequence):
-    """LSTM: ``xs`` (T, B, 4H) with both biases, ``h0``, ``c0`` (B, H), ``w_hh`` (4H, H) ->
-    outputs (T, B, H), ``h_n``, ``c_n``."""
+    """LSTM: input ``x`` (T, B, F), ``h0``, ``c0`` (B, H), ``w_ih`` (4H, F), ``w_hh`` (4H, H),
+    ``b`` (4H,) (``b_ih + b_hh``) or None -> outputs (T, B, H), ``h_n``, ``c_n``.
 
-    n_inputs = 4
+    The input projection is part of the op: its GEMM writes the gates straight into the
+    loop's layout, and its gradients come from the same gate gradients as ``w_hh``'s.
+    """
 
-    def forward(self, xs, h0, c0, w):
+    n_inputs = 6
+
+    def forward(self, x, h0, c0, w_ih, w_hh, b):
         xp = self.xp
-        self.save_inputs(xs, h0, c0, w)
-        xs, mask = self._time_major(xs)
-        steps, batch, gates = xs.shape
+        self.save_inputs(*((x, h0, c0, w_ih, w_hh) if b is None else (x, h0, c0, w_ih, w_hh, b)))
+        self.has_bias = b is not None
+        steps, batch, feat = x.shape
+        gates = w_hh.shape[0]
         n = gates // 4
-        dt = xs.dtype
+        dt = x.dtype
         # Inside the loop the gates are ordered [i f o g] and the sigmoid gates' inputs are
         # halved, so one tanh pass serves all four: sigmoid(z) = (1 + tanh(z / 2)) / 2.
-        perm = xp.concatenate([xp.arange(0, 2 * n), xp.arange(3 * n, 4 * n),
-                               xp.arange(2 * n, 3 * n)])
-        scale = xp.ones(gates, dt)
-        scale[:3 * n] = 0.5
-        wt = xp.ascontiguousarray((w[perm] * scale[:, None]).T)
-        xq = xp.empty(xs.shape, dt)
-        xp.multiply(xs[..., :2 * n], 0.5, out=xq[..., :2 * n])
-        xp.multiply(xs[..., 3 * n:], 0.5, out=xq[..., 2 * n:3 * n])
-        xq[..., 3 * n:] = xs[..., 2 * n:3 * n]
+        wt = _gate_major(xp, w_hh, n)
+        xq = xp.matmul(x.reshape(-1, feat), _gate_major(xp, w_ih, n)).reshape(
+            steps, batch, gates)
+        if b is not None:
+            xq += _gate_major(xp, b[:, None], n)[0]
+        xq, mask = self._time_major(xq)
         acts = xp.empty((steps, batch, gates), dt)
         hs = xp.empty((steps + 1, batch, n), dt)
         cs = xp.empty((steps + 1, batch, n), dt)
@@ -163,44 +174,71 @@ class LSTMSequence(_Sequence):
     def _backward_np(self, gout, ghn, gcn):
         xp = self.xp
         acts, hs, cs, tcs = (self.saved(k) for k in ("acts", "hs", "cs", "tcs"))
-        w = self.saved_inputs()[3]._array
+        ins = self.saved_inputs()
+        x, w_ih, w = ins[0]._array, ins[3]._array, ins[4]._array
         go, mask = self._time_major(gout)
         steps, batch, gates = acts.shape
         n = gates // 4
         i, f, o, g = (acts[..., k * n:(k + 1) * n] for k in range(4))  # forward's order
         # gate-local derivative factors for all steps at once, in torch's gate order
-        dtanh_c = o * (1 - tcs * tcs)
-        fac = xp.empty_like(acts)
-        xp.multiply(g, i * (1 - i), out=fac[..., :n])
-        xp.multiply(cs[:-1], f * (1 - f), out=fac[..., n:2 * n])
-        xp.multiply(i, 1 - g * g, out=fac[..., 2 * n:3 * n])
-        xp.multiply(tcs, o * (1 - o), out=fac[..., 3 * n:])
+        dtanh_c = tcs * tcs
+        xp.subtract(1, dtanh_c, out=dtanh_c)
+        dtanh_c *= o
+        # sigmoid' = s (1 - s) for the whole array in two contiguous passes (in the forward's
+        # gate order, the g block's values unused), then each block's other factor, moving
+        # o's block to torch's order on the way
+        fac = xp.subtract(1, acts)
+        fac *= acts
+        fac[..., :n] *= g
+        fac[..., n:2 * n] *= cs[:-1]
+        xp.multiply(fac[..., 2 * n:3 * n], tcs, out=fac[..., 3 * n:])
+        blk = fac[..., 2 * n:3 * n]
+        xp.multiply(g, g, out=blk)  # tanh' = 1 - t^2
+        xp.subtract(1, blk, out=blk)
+        blk *= i
         dz = xp.empty_like(acts)
         dh = ghn.astype(acts.dtype, copy=True)
         dc = gcn.astype(acts.dtype, copy=True)
+        tmp = xp.empty_like(dc)
         with _blas_threads(batch * gates * n):
             for t in range(steps - 1, -1, -1):
                 dh += go[t]
                 if mask is not None:
                     dh, pass_h = self._split_masked(xp, dh, mask[t])
                     dc, pass_c = self._split_masked(xp, dc, mask[t])
-                dc += dh * dtanh_c[t]
-                zt = dz[t]
-                xp.multiply(fac[t].reshape(batch, 4, n)[:, :3], dc[:, None, :],
-                            out=zt.reshape(batch, 4, n)[:, :3])
-                xp.multiply(fac[t, :, 3 * n:], dh, out=zt[:, 3 * n:])
+                xp.multiply(dh, dtanh_c[t], out=tmp)
+                dc += tmp
+                zt, ft = dz[t], fac[t]
+                xp.multiply(ft[:, :n], dc, out=zt[:, :n])
+                xp.multiply(ft[:, n:2 * n], dc, out=zt[:, n:2 * n])
+                xp.multiply(ft[:, 2 * n:3 * n], dc, out=zt[:, 2 * n:3 * n])
+                xp.multiply(ft[:, 3 * n:], dh, out=zt[:, 3 * n:])
                 dh = zt @ w
-                dc = dc * f[t]
+                dc *= f[t]
                 if mask is not None:
                     dh += pass_h
                     dc += pass_c
-        dw = dz.reshape(-1, gates).T @ hs[:-1].reshape(-1, n)
-        return (dz[::-1] if self.reverse else dz), dh, dc, dw
+        needs = self.needs_input_grad
+        dz2 = dz.reshape(-1, gates)
+        dw = dz2.T @ hs[:-1].reshape(-1, n) if needs[4] else None
+        dw_ih = dx = db = None
+        if needs[3]:
+            xs = x[::-1] if self.reverse else x  # the rows in dz's (processing) order
+            dw_ih = dz2.T @ xs.reshape(-1, x.shape[-1])
+        if needs[0]:
+            dx = (dz2 @ w_ih).reshape(x.shape)
+            dx = dx[::-1] if self.reverse else dx
+        if self.has_bias and needs[5]:
+            db = dz2.sum(0)
+        return dx, dh, dc, dw_ih, dw, db
 
     @staticmethod
-    def steps(xs, h, c, w, mask=None, reverse=False):
+    def steps(x, h, c, w_ih, w_hh, b, mask=None, reverse=False):
         """The same layer with the fused cell per step (differentiable twice)."""
-        wt = w.t()
+        xs = x.matmul(w_ih.t())
+        if b is not None:
+            xs = xs + b
+        wt = w_hh.t()
         return _run_steps(xs, h, c, mask, reverse,
                           lambda x, h, c: lstm_cell(x + h.matmul(wt), c))
 
@@ -374,17 +412,19 @@ class RNNSequence(_Sequence):
         return out, h
 
 
-def lstm_sequence(xs, h0, c0, w_hh, mask=None, reverse=False):
-    """One LSTM layer direction over projected inputs; returns (outputs, h_n, c_n).
+def lstm_sequence(x, h0, c0, w_ih, w_hh, b=None, mask=None, reverse=False):
+    """One LSTM layer direction; returns (outputs, h_n, c_n).
 
     Args:
-        xs (Tensor): ``(T, B, 4H)``: ``x W_ih^T + b_ih + b_hh``.
+        x (Tensor): ``(T, B, F)`` time-major input.
         h0, c0 (Tensor): ``(B, H)`` initial states.
+        w_ih (Tensor): ``(4H, F)`` input weight.
         w_hh (Tensor): ``(4H, H)`` recurrent weight.
+        b (Tensor, optional): ``(4H,)``: ``b_ih + b_hh``.
         mask (ndarray, optional): ``(T, B, 1)`` bool, True where a step is real.
         reverse (bool): run from the last step to the first.
     """
-    return LSTMSequence.apply(xs, h0, c0, w_hh, mask=mask, reverse=reverse)
+    return LSTMSequence.apply(x, h0, c0, w_ih, w_hh, b, mask=mask, reverse=reverse)
 
 
 def gru_sequence(xs, h0, w_hh, b_hh=None, mask=None, reverse=False):

@@ -48,12 +48,19 @@ def _gru_step(w, b):
     return step
 
 
-def _fn(mask, reverse):
-    def fn(t, xs, h, c, w):
+def _fn(mask, reverse, bias=True):
+    def fn(t, x, h, c, w_ih, w, *b):
+        b = b[0] if bias else None
         if t is numtorch:
-            return lstm_sequence(xs, h, c, w, mask=mask, reverse=reverse)
+            return lstm_sequence(x, h, c, w_ih, w, b, mask=mask, reverse=reverse)
+        xs = x @ w_ih.t() if b is None else x @ w_ih.t() + b
         return _torch_loop(xs, h, c, mask, reverse, _lstm_step(w))
     return fn
+
+
+def _lstm_shapes(steps, batch, feat, hidden, bias=True):
+    return ([(steps, batch, feat), (batch, hidden), (batch, hidden), (4 * hidden, feat),
+             (4 * hidden, hidden)] + ([(4 * hidden,)] if bias else []))
 
 
 def _gru_fn(mask, reverse, bias):
@@ -80,8 +87,14 @@ def _rnn_fn(mask, reverse, act):
 @pytest.mark.parametrize("second_order", [False, True])
 def test_matches_torch(reverse, masked, second_order):
     # first order alone runs the NumPy backward; with second order the composed one
-    check_op(_fn(MASK if masked else None, reverse), [(4, 3, 8), (3, 2), (3, 2), (8, 2)],
+    check_op(_fn(MASK if masked else None, reverse), _lstm_shapes(4, 3, 5, 2),
              second_order=second_order)
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_lstm_without_bias(reverse):
+    check_op(_fn(None, reverse, bias=False), _lstm_shapes(4, 3, 5, 2, bias=False),
+             second_order=False)
 
 
 @pytest.mark.parametrize("reverse", [False, True])
@@ -105,8 +118,8 @@ def test_rnn_matches_torch(reverse, masked, second_order, act):
 
 @pytest.mark.parametrize("steps,batch", [(1, 1), (6, 2)])
 def test_shapes_and_float32(steps, batch):
-    check_op(_fn(None, False), [(steps, batch, 12), (batch, 3), (batch, 3), (12, 3)],
-             dtype="float32", second_order=False)
+    check_op(_fn(None, False), _lstm_shapes(steps, batch, 4, 3), dtype="float32",
+             second_order=False)
     check_op(_gru_fn(None, True, True), [(steps, batch, 9), (batch, 3), (9, 3), (9,)],
              dtype="float32", second_order=False)
     check_op(_rnn_fn(None, False, "tanh"), [(steps, batch, 3), (batch, 3), (3, 3)],
@@ -115,9 +128,9 @@ def test_shapes_and_float32(steps, batch):
 
 def test_outputs_do_not_alias_saved_state():
     rng = np.random.default_rng(0)
-    xs, h, c, w = (numtorch.from_numpy(rng.standard_normal(s)).requires_grad_()
-                   for s in [(3, 2, 8), (2, 2), (2, 2), (8, 2)])
-    out, hn, cn = lstm_sequence(xs, h, c, w)
+    xs, h, c, w_ih, w = (numtorch.from_numpy(rng.standard_normal(s)).requires_grad_()
+                         for s in _lstm_shapes(3, 2, 4, 2, bias=False))
+    out, hn, cn = lstm_sequence(xs, h, c, w_ih, w)
     g1 = numtorch.autograd.grad(out.sum() + hn.sum(), [xs, w], retain_graph=True)
     with numtorch.no_grad():
         out.mul_(0)

@@ -58,8 +58,10 @@ def _run_direction(mode, x, h, c, weights, reverse, mask):
     b = b_ih
     if mode != "GRU" and b_hh is not None:
         b = b_hh if b is None else b + b_hh
-    xs = _linear(x, w_ih, b)
     m = None if mask is None else mask._array
+    if mode == "LSTM" and w_hr is None:
+        return lstm_sequence(x, h, c, w_ih, w_hh, b, mask=m, reverse=reverse)
+    xs = _linear(x, w_ih, b)
     if mode == "GRU":
         out, h = gru_sequence(xs, h, w_hh, b_hh, mask=m, reverse=reverse)
         return out, h, None
@@ -67,8 +69,6 @@ def _run_direction(mode, x, h, c, weights, reverse, mask):
         act = "tanh" if mode == "RNN_TANH" else "relu"
         out, h = rnn_sequence(xs, h, w_hh, act, mask=m, reverse=reverse)
         return out, h, None
-    if w_hr is None:
-        return lstm_sequence(xs, h, c, w_hh, mask=m, reverse=reverse)
     # with a projection the recurrent state is the projected h: step by step
     xs = unbind_steps(xs)
     steps = range(len(xs) - 1, -1, -1) if reverse else range(len(xs))
