@@ -142,23 +142,38 @@ class LSTMSequence(_Sequence):
         n = gates // 4
         dt = x.dtype
         wq = _gate_rows(xp, w_hh, n)
-        xq = xp.matmul(x.reshape(-1, feat), _gate_rows(xp, w_ih, n).T).reshape(
-            steps, batch, gates)
-        if b is not None:
-            xq += _gate_rows(xp, b, n)
-        xq, mask = self._time_major(xq)
+        xr = x[::-1] if self.reverse else x
+        mask = self._time_major()[0]
         if mask is not None:
             mask = mask.transpose(0, 2, 1)  # (T, 1, B): broadcasts over a state's features
+        # A small input rides along in the recurrent GEMM: each step's GEMM input holds
+        # [h; x_t; 1] against [W_hh W_ih b] (no separate projection, bias pass or per-step
+        # add). A large one is projected for all steps at once by one GEMM.
+        inline = feat + 1 <= n
+        rows = n + feat + 1 if inline else n
+        hfull = xp.empty((steps + 1, rows, batch), dt)
+        if inline:
+            wq = xp.concatenate([wq, _gate_rows(xp, w_ih, n),
+                                 (xp.zeros((gates, 1), dt) if b is None
+                                  else _gate_rows(xp, b[:, None], n))], axis=1)
+            hfull[:steps, n:n + feat] = xr.transpose(0, 2, 1)
+            hfull[:, n + feat] = 1
+        else:
+            xq = xp.matmul(xr.reshape(-1, feat), _gate_rows(xp, w_ih, n).T).reshape(
+                steps, batch, gates)
+            if b is not None:
+                xq += _gate_rows(xp, b, n)
+        hs = hfull[:, :n]
         acts = xp.empty((steps, gates, batch), dt)
-        hs = xp.empty((steps + 1, n, batch), dt)
         cs = xp.empty((steps + 1, n, batch), dt)
         tcs = xp.empty((steps, n, batch), dt)
         hs[0] = h0.T
         cs[0] = c0.T
         for t in range(steps):
             a = acts[t]
-            xp.matmul(wq, hs[t], out=a)
-            a += xq[t].T
+            xp.matmul(wq, hfull[t], out=a)
+            if not inline:
+                a += xq[t].T
             xp.tanh(a, out=a)
             s = a[:3 * n]
             s *= 0.5

@@ -85,15 +85,17 @@ def _rnn_fn(mask, reverse, act):
 @pytest.mark.parametrize("reverse", [False, True])
 @pytest.mark.parametrize("masked", [False, True])
 @pytest.mark.parametrize("second_order", [False, True])
-def test_matches_torch(reverse, masked, second_order):
+@pytest.mark.parametrize("feat,hidden", [(5, 2), (2, 4)])  # input projected apart / inline
+def test_matches_torch(reverse, masked, second_order, feat, hidden):
     # first order alone runs the NumPy backward; with second order the composed one
-    check_op(_fn(MASK if masked else None, reverse), _lstm_shapes(4, 3, 5, 2),
+    check_op(_fn(MASK if masked else None, reverse), _lstm_shapes(4, 3, feat, hidden),
              second_order=second_order)
 
 
 @pytest.mark.parametrize("reverse", [False, True])
-def test_lstm_without_bias(reverse):
-    check_op(_fn(None, reverse, bias=False), _lstm_shapes(4, 3, 5, 2, bias=False),
+@pytest.mark.parametrize("feat,hidden", [(5, 2), (2, 4)])
+def test_lstm_without_bias(reverse, feat, hidden):
+    check_op(_fn(None, reverse, bias=False), _lstm_shapes(4, 3, feat, hidden, bias=False),
              second_order=False)
 
 
