@@ -7,8 +7,10 @@ layer's time. Here the forward and the backpropagation through time are two NumP
 time; whatever does not depend on the previous step (gate derivatives, the recurrent weight's
 gradient) is computed for all steps at once, and each loop step is a few in-place array calls.
 
-Each op takes the input projections ``xs`` (T, B, G) (``x W_ih^T`` plus the biases that can be
-folded in), the initial state(s) and the recurrent weight. ``mask`` (T, B, 1) bool marks the
+The GRU and RNN ops take the input projections ``xs`` (T, B, G) (``x W_ih^T`` plus the biases
+that can be folded in), the initial state and the recurrent weight; the LSTM op takes the
+input and both weights and does its projection itself (see ``LSTMSequence``, which also keeps
+its loop feature-major). ``mask`` (T, B, 1) bool marks the
 steps that are real for each sequence of a packed batch: elsewhere the state passes through
 unchanged, so the final state is the one at each sequence's true length. ``reverse`` runs from
 the last step. Under ``create_graph`` the backward recomputes the layer step by step with
@@ -25,7 +27,8 @@ __all__ = ["lstm_sequence", "gru_sequence", "rnn_sequence"]
 
 
 def _blas_threads(macs):
-    """One BLAS thread for a loop of small GEMMs (<= 8M multiply-adds each)."""
+    """One BLAS thread for a loop of small row-major GEMMs (<= 8M multiply-adds each): with
+    few rows a second thread gains nothing, and on busy cores its hand-offs cost 20x."""
     return single_blas_thread() if macs <= 8_000_000 else contextlib.nullcontext()
 
 
