@@ -7,6 +7,8 @@ import os
 import pathlib
 import pickle
 import struct
+import subprocess
+import sys
 import zipfile
 
 import numpy as np
@@ -373,7 +375,10 @@ def test_file_forms(form, tmp_path):
     _same(out["a"], torch.arange(5))
 
 
-def test_failed_save_leaves_existing_file_intact(tmp_path):
+@pytest.mark.parametrize("nameless", [True, False])
+def test_failed_save_leaves_existing_file_intact(tmp_path, monkeypatch, nameless):
+    if not nameless:  # the named temporary file used where O_TMPFILE is missing
+        monkeypatch.delattr(os, "O_TMPFILE", raising=False)
     path = tmp_path / "ckpt.pt"
     numtorch.save({"v": numtorch.ones(3)}, path)
     before = path.read_bytes()
@@ -534,3 +539,37 @@ def _wrap_zip(pkl):
     with zipfile.ZipFile(buf, "w") as zf:
         zf.writestr("archive/data.pkl", pkl)
     return buf.getvalue()
+
+
+_KILLED_SAVE = r"""
+import sys, time
+import numtorch
+from numtorch._serialization import _write
+
+real_add = _write._ZipStream.add
+
+def add(self, name, payload, crc):
+    real_add(self, name, payload, crc)
+    if "/data/" in name:  # some of the new checkpoint is on disk: stop here until killed
+        print("writing", flush=True)
+        time.sleep(60)
+
+_write._ZipStream.add = add
+numtorch.save({"v": numtorch.zeros(1 << 16), "w": numtorch.ones(1 << 16)}, sys.argv[1])
+"""
+
+
+def test_killed_save_leaves_existing_file_intact_and_no_stray_file(tmp_path):
+    path = tmp_path / "ckpt.pt"
+    numtorch.save({"v": numtorch.arange(3.0)}, path)
+    before = path.read_bytes()
+    child = subprocess.Popen([sys.executable, "-c", _KILLED_SAVE, str(path)],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "writing"
+    finally:
+        child.kill()
+        child.wait(30)
+    assert path.read_bytes() == before
+    assert numtorch.load(path)["v"].tolist() == [0.0, 1.0, 2.0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ckpt.pt"]

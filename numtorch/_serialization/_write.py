@@ -361,8 +361,15 @@ def _open_temp(path):
     Created like ``open(path, "w")`` would create ``path`` (mode 0o666 less the umask), not
     private as ``tempfile.mkstemp`` makes it, since it becomes the checkpoint; when ``path``
     exists already its permission bits carry over, as overwriting it in place keeps them.
+    Where the system allows (Linux ``O_TMPFILE``) the file has no name (``name`` is None)
+    until :func:`_name_temp` gives it one, so a process killed part-way leaves nothing behind.
     """
     directory, base = os.path.split(os.path.abspath(path))
+    if hasattr(os, "O_TMPFILE") and os.path.isdir("/proc/self/fd"):
+        try:
+            return os.open(directory, os.O_TMPFILE | os.O_WRONLY, 0o666), None
+        except OSError:  # a file system without O_TMPFILE: a named temporary file instead
+            pass
     while True:
         tmp = os.path.join(directory, f".tmp-{base}-{os.urandom(6).hex()}")
         try:
@@ -370,6 +377,24 @@ def _open_temp(path):
             return os.open(tmp, flags, 0o666), tmp
         except FileExistsError:
             continue
+
+
+def _name_temp(fd, path):
+    """Give the nameless file ``fd`` a temporary name next to ``path`` (returned)."""
+    directory, base = os.path.split(os.path.abspath(path))
+    dir_fd = os.open(directory, os.O_RDONLY)
+    try:
+        while True:
+            name = f".tmp-{base}-{os.urandom(6).hex()}"
+            try:
+                # with a dir_fd, os.link is linkat(AT_SYMLINK_FOLLOW): through /proc that
+                # names the open file itself (plain link() would link the /proc symlink)
+                os.link(f"/proc/self/fd/{fd}", name, dst_dir_fd=dir_fd)
+                return os.path.join(directory, name)
+            except FileExistsError:
+                continue
+    finally:
+        os.close(dir_fd)
 
 
 def _hold_old_file(path):
@@ -398,7 +423,8 @@ def atomic_checkpoint(path, durable=None):
 
     On any error (or ``KeyboardInterrupt``) the temporary file is removed and ``path`` is
     untouched, and since the rename is atomic a crashed or killed process leaves either the
-    old file or the complete new one, never a mix. With ``durable`` (default: the
+    old file or the complete new one, never a mix (on Linux the temporary file has no name
+    until it is complete, so a killed save leaves no stray file either). With ``durable`` (default: the
     ``NUMTORCH_SAVE_FSYNC`` environment variable) the data is also flushed to the disk
     (``fdatasync``) before the rename and the directory entry after it, so a power cut
     cannot lose the new file either; that is off by default because it costs as much as
@@ -425,9 +451,11 @@ def atomic_checkpoint(path, durable=None):
                 with contextlib.suppress(OSError):  # (no file there yet)
                     os.fchmod(fd, stat.S_IMODE(os.stat(path).st_mode))
             yield fh
+            fh.flush()
             if durable:
-                fh.flush()
                 getattr(os, "fdatasync", os.fsync)(fh.fileno())
+            if tmp is None:  # complete: now it may have a name (only for the rename below)
+                tmp = _name_temp(fd, path)
         old = _hold_old_file(path)
         try:
             os.replace(tmp, path)
@@ -441,8 +469,9 @@ def atomic_checkpoint(path, durable=None):
             except RuntimeError:  # no new threads (interpreter shutting down)
                 os.close(old)
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
         raise
     if durable and hasattr(os, "O_DIRECTORY"):  # the rename itself must reach the disk too
         dfd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
