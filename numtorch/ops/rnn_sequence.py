@@ -35,7 +35,6 @@ def _blas_threads(macs):
 class _Sequence(Op):
     """What the three layer ops share: time reversal, the packed mask, both backward paths."""
 
-    n_inputs = 3
 
     def _time_major(self, *arrays):
         """The arrays (and mask) in processing order: reversed in time for ``reverse``."""
@@ -70,11 +69,20 @@ class _Sequence(Op):
         return tuple(None if g is None else _make(g) for g in self._backward_np(
             *(g._array for g in grads)))
 
+    def _save_present(self, *inputs):
+        """Save the inputs that are not None (optional biases, projection), noting which."""
+        self.present = tuple(a is not None for a in inputs)
+        self.save_inputs(*(a for a in inputs if a is not None))
+
+    def _inputs(self):
+        """All the op's inputs as Tensors (the graph's, under create_graph), None for absent."""
+        got = iter(self.saved_inputs())
+        return tuple(next(got) if p else None for p in self.present)
+
     def _backward_composed(self, grads):
         import numtorch
 
-        ins = self.saved_inputs()
-        ins = ins + (None,) * (self.n_inputs - len(ins))  # GRU without biases
+        ins = self._inputs()
         outs = self.steps(*ins, mask=self.mask, reverse=self.reverse, **self._step_options())
         wanted = [k for k, x in enumerate(ins) if x is not None and x.requires_grad]
         got = numtorch.autograd.grad(outs, [ins[k] for k in wanted], list(grads),
@@ -134,14 +142,11 @@ class LSTMSequence(_Sequence):
     as ``w_hh``'s.
     """
 
-    n_inputs = 6
-
-    def forward(self, x, h0, c0, w_ih, w_hh, b):
+    def forward(self, x, h0, c0, w_ih, w_hh, b, w_hr):
         xp = self.xp
-        self.save_inputs(*((x, h0, c0, w_ih, w_hh) if b is None else (x, h0, c0, w_ih, w_hh, b)))
-        self.has_bias = b is not None
+        self._save_present(x, h0, c0, w_ih, w_hh, b, w_hr)
         steps, batch, feat = x.shape
-        gates = w_hh.shape[0]
+        gates, p = w_hh.shape  # p: the recurrent state's size (proj_size, else H)
         n = gates // 4
         dt = x.dtype
         wq = _gate_rows(xp, w_hh, n)
@@ -152,21 +157,23 @@ class LSTMSequence(_Sequence):
         # A small input rides along in the recurrent GEMM: each step's GEMM input holds
         # [h; x_t; 1] against [W_hh W_ih b] (no separate projection, bias pass or per-step
         # add). A large one is projected for all steps at once by one GEMM.
-        inline = feat + 1 <= n
-        rows = n + feat + 1 if inline else n
+        inline = feat + 1 <= p
+        rows = p + feat + 1 if inline else p
         hfull = xp.empty((steps + 1, rows, batch), dt)
         if inline:
             wq = xp.concatenate([wq, _gate_rows(xp, w_ih, n),
                                  (xp.zeros((gates, 1), dt) if b is None
                                   else _gate_rows(xp, b[:, None], n))], axis=1)
-            hfull[:steps, n:n + feat] = xr.transpose(0, 2, 1)
-            hfull[:, n + feat] = 1
+            hfull[:steps, p:p + feat] = xr.transpose(0, 2, 1)
+            hfull[:, p + feat] = 1
         else:
             xq = xp.matmul(xr.reshape(-1, feat), _gate_rows(xp, w_ih, n).T).reshape(
                 steps, batch, gates)
             if b is not None:
                 xq += _gate_rows(xp, b, n)
-        hs = hfull[:, :n]
+        hs = hfull[:, :p]
+        # with a projection h_t = W_hr (o * tanh(c_t)); ``pre`` keeps o * tanh(c_t)
+        pre = xp.empty((steps, n, batch), dt) if w_hr is not None else hs[1:]
         acts = xp.empty((steps, gates, batch), dt)
         cs = xp.empty((steps + 1, n, batch), dt)
         tcs = xp.empty((steps, n, batch), dt)
@@ -186,25 +193,28 @@ class LSTMSequence(_Sequence):
             xp.multiply(a[n:2 * n], cs[t], out=c)
             c += tc
             xp.tanh(c, out=tc)
-            xp.multiply(a[2 * n:3 * n], tc, out=hs[t + 1])
+            xp.multiply(a[2 * n:3 * n], tc, out=pre[t])
+            if w_hr is not None:
+                xp.matmul(w_hr, pre[t], out=hs[t + 1])
             if mask is not None:
                 self._keep_finished(xp, hs[t + 1], hs[t], mask[t])
                 self._keep_finished(xp, c, cs[t], mask[t])
-        self.save(acts=acts, hs=hs, cs=cs, tcs=tcs)
+        self.save(acts=acts, hs=hs, cs=cs, tcs=tcs, pre=pre)
         out = hs[:0:-1] if self.reverse else hs[1:]
         return (xp.ascontiguousarray(out.transpose(0, 2, 1)), hs[steps].T.copy(),
                 cs[steps].T.copy())
 
     def _backward_np(self, gout, ghn, gcn):
         xp = self.xp
-        acts, hs, cs, tcs = (self.saved(k) for k in ("acts", "hs", "cs", "tcs"))
-        ins = self.saved_inputs()
-        x, w_ih, w = ins[0]._array, ins[3]._array, ins[4]._array
+        acts, hs, cs, tcs, pre = (self.saved(k) for k in ("acts", "hs", "cs", "tcs", "pre"))
+        x, _, _, w_ih, w, _, w_hr = (None if a is None else a._array for a in self._inputs())
         go, mask = self._time_major(gout)
         if mask is not None:
             mask = mask.transpose(0, 2, 1)
         steps, gates, batch = acts.shape
         n = gates // 4
+        # the gradients reaching each step's projected state, kept for W_hr's gradient
+        dhs = xp.empty((steps,) + ghn.T.shape, acts.dtype) if w_hr is not None else None
         i, f, o, g = (acts[:, k * n:(k + 1) * n] for k in range(4))  # forward's order
         # gate-local derivative factors for all steps at once, in torch's gate order
         dtanh_c = tcs * tcs
@@ -234,10 +244,14 @@ class LSTMSequence(_Sequence):
             if mask is not None:
                 dh, pass_h = self._split_masked(xp, dh, mask[t])
                 dc, pass_c = self._split_masked(xp, dc, mask[t])
-            xp.multiply(dh, dtanh_c[t], out=tmp)
+            dpre = dh
+            if w_hr is not None:
+                dhs[t] = dh
+                dpre = w_hr.T @ dh
+            xp.multiply(dpre, dtanh_c[t], out=tmp)
             dc += tmp
             xp.multiply(fac3[t], dc, out=dz3[t])
-            xp.multiply(fac[t, 3 * n:], dh, out=dz[t, 3 * n:])
+            xp.multiply(fac[t, 3 * n:], dpre, out=dz[t, 3 * n:])
             dh = wt @ dz[t]
             dc *= f[t]
             if mask is not None:
@@ -246,27 +260,35 @@ class LSTMSequence(_Sequence):
         needs = self.needs_input_grad
         # the gate gradients as (T * B, 4H) rows, time-major in processing order
         dz2 = xp.ascontiguousarray(dz.transpose(0, 2, 1)).reshape(-1, gates)
-        dw = dz2.T @ hs[:-1].transpose(0, 2, 1).reshape(-1, n) if needs[4] else None
-        dw_ih = dx = db = None
+        p = hs.shape[1]
+        dw = dz2.T @ hs[:-1].transpose(0, 2, 1).reshape(-1, p) if needs[4] else None
+        dw_ih = dx = db = dw_hr = None
         if needs[3]:
             xs = x[::-1] if self.reverse else x
             dw_ih = dz2.T @ xs.reshape(-1, x.shape[-1])
         if needs[0]:
             dx = (dz2 @ w_ih).reshape(x.shape)
             dx = dx[::-1] if self.reverse else dx
-        if self.has_bias and needs[5]:
+        if self.present[5] and needs[5]:
             db = dz2.sum(0)
-        return dx, dh.T, dc.T, dw_ih, dw, db
+        if w_hr is not None and needs[6]:
+            dw_hr = (dhs.transpose(1, 0, 2).reshape(p, -1)
+                     @ pre.transpose(1, 0, 2).reshape(n, -1).T)
+        return dx, dh.T, dc.T, dw_ih, dw, db, dw_hr
 
     @staticmethod
-    def steps(x, h, c, w_ih, w_hh, b, mask=None, reverse=False):
+    def steps(x, h, c, w_ih, w_hh, b, w_hr, mask=None, reverse=False):
         """The same layer with the fused cell per step (differentiable twice)."""
         xs = x.matmul(w_ih.t())
         if b is not None:
             xs = xs + b
         wt = w_hh.t()
-        return _run_steps(xs, h, c, mask, reverse,
-                          lambda x, h, c: lstm_cell(x + h.matmul(wt), c))
+        wr = None if w_hr is None else w_hr.t()
+
+        def step(x, h, c):
+            hn, cn = lstm_cell(x + h.matmul(wt), c)
+            return (hn if wr is None else hn.matmul(wr)), cn
+        return _run_steps(xs, h, c, mask, reverse, step)
 
 
 class GRUSequence(_Sequence):
@@ -274,12 +296,10 @@ class GRUSequence(_Sequence):
     None -> outputs (T, B, H), ``h_n``. ``n = tanh(x_n + r * (h W_hn^T + b_hn))`` keeps
     ``b_hh`` out of the input projection."""
 
-    n_inputs = 4
 
     def forward(self, xs, h0, w, b):
         xp = self.xp
-        self.save_inputs(*((xs, h0, w) if b is None else (xs, h0, w, b)))
-        self.has_bias = b is not None
+        self._save_present(xs, h0, w, b)
         xs, mask = self._time_major(xs)
         steps, batch, gates = xs.shape
         n = gates // 3
@@ -351,7 +371,7 @@ class GRUSequence(_Sequence):
         dxs[..., 2 * n:] = dxn
         flat = dgh.reshape(-1, 3 * n)
         dw = flat.T @ hs[:-1].reshape(-1, n)
-        db = flat.sum(0) if self.has_bias else None
+        db = flat.sum(0) if self.present[3] else None
         return (dxs[::-1] if self.reverse else dxs), dh, dw, db
 
     @staticmethod
@@ -380,7 +400,7 @@ class RNNSequence(_Sequence):
 
     def forward(self, xs, h0, w):
         xp = self.xp
-        self.save_inputs(xs, h0, w)
+        self._save_present(xs, h0, w)
         xs, mask = self._time_major(xs)
         steps, batch, n = xs.shape
         wt = xp.ascontiguousarray(w.T)
@@ -438,7 +458,7 @@ class RNNSequence(_Sequence):
         return out, h
 
 
-def lstm_sequence(x, h0, c0, w_ih, w_hh, b=None, mask=None, reverse=False):
+def lstm_sequence(x, h0, c0, w_ih, w_hh, b=None, w_hr=None, mask=None, reverse=False):
     """One LSTM layer direction; returns (outputs, h_n, c_n).
 
     Args:
@@ -447,10 +467,12 @@ def lstm_sequence(x, h0, c0, w_ih, w_hh, b=None, mask=None, reverse=False):
         w_ih (Tensor): ``(4H, F)`` input weight.
         w_hh (Tensor): ``(4H, H)`` recurrent weight.
         b (Tensor, optional): ``(4H,)``: ``b_ih + b_hh``.
+        w_hr (Tensor, optional): ``(P, H)`` projection (``proj_size``); then ``w_hh`` is
+            ``(4H, P)`` and ``h0``, the outputs and ``h_n`` have P features.
         mask (ndarray, optional): ``(T, B, 1)`` bool, True where a step is real.
         reverse (bool): run from the last step to the first.
     """
-    return LSTMSequence.apply(x, h0, c0, w_ih, w_hh, b, mask=mask, reverse=reverse)
+    return LSTMSequence.apply(x, h0, c0, w_ih, w_hh, b, w_hr, mask=mask, reverse=reverse)
 
 
 def gru_sequence(xs, h0, w_hh, b_hh=None, mask=None, reverse=False):

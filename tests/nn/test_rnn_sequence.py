@@ -48,19 +48,27 @@ def _gru_step(w, b):
     return step
 
 
-def _fn(mask, reverse, bias=True):
-    def fn(t, x, h, c, w_ih, w, *b):
-        b = b[0] if bias else None
+def _fn(mask, reverse, bias=True, proj=False):
+    def fn(t, x, h, c, w_ih, w, *rest):
+        b = rest[0] if bias else None
+        w_hr = rest[-1] if proj else None
         if t is numtorch:
-            return lstm_sequence(x, h, c, w_ih, w, b, mask=mask, reverse=reverse)
+            return lstm_sequence(x, h, c, w_ih, w, b, w_hr, mask=mask, reverse=reverse)
         xs = x @ w_ih.t() if b is None else x @ w_ih.t() + b
-        return _torch_loop(xs, h, c, mask, reverse, _lstm_step(w))
+        step = _lstm_step(w)
+        if proj:
+            def step(x, h, c, inner=step):
+                hn, cn = inner(x, h, c)
+                return hn @ w_hr.t(), cn
+        return _torch_loop(xs, h, c, mask, reverse, step)
     return fn
 
 
-def _lstm_shapes(steps, batch, feat, hidden, bias=True):
-    return ([(steps, batch, feat), (batch, hidden), (batch, hidden), (4 * hidden, feat),
-             (4 * hidden, hidden)] + ([(4 * hidden,)] if bias else []))
+def _lstm_shapes(steps, batch, feat, hidden, bias=True, proj=0):
+    p = proj or hidden
+    return ([(steps, batch, feat), (batch, p), (batch, hidden), (4 * hidden, feat),
+             (4 * hidden, p)] + ([(4 * hidden,)] if bias else [])
+            + ([(proj, hidden)] if proj else []))
 
 
 def _gru_fn(mask, reverse, bias):
@@ -90,6 +98,16 @@ def test_matches_torch(reverse, masked, second_order, feat, hidden):
     # first order alone runs the NumPy backward; with second order the composed one
     check_op(_fn(MASK if masked else None, reverse), _lstm_shapes(4, 3, feat, hidden),
              second_order=second_order)
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+@pytest.mark.parametrize("masked", [False, True])
+@pytest.mark.parametrize("second_order", [False, True])
+@pytest.mark.parametrize("bias", [False, True])
+@pytest.mark.parametrize("feat", [1, 5])  # input inline in the recurrent GEMM / projected apart
+def test_lstm_projection_matches_torch(reverse, masked, second_order, bias, feat):
+    check_op(_fn(MASK if masked else None, reverse, bias=bias, proj=True),
+             _lstm_shapes(4, 3, feat, 4, bias=bias, proj=3), second_order=second_order)
 
 
 @pytest.mark.parametrize("reverse", [False, True])
@@ -142,18 +160,24 @@ def test_outputs_do_not_alias_saved_state():
         assert numtorch.equal(a, b)
 
 
-@pytest.mark.parametrize("kind", ["LSTM", "GRU", "RNN"])
+def _layer(t, kind):
+    if kind == "LSTM_proj":
+        return t.nn.LSTM(3, 4, proj_size=2, bidirectional=True).double()
+    return getattr(t.nn, kind)(3, 4, bidirectional=True).double()
+
+
+@pytest.mark.parametrize("kind", ["LSTM", "LSTM_proj", "GRU", "RNN"])
 @pytest.mark.parametrize("packed", [False, True])
 def test_double_backward_through_parameters(kind, packed):
     rng = np.random.default_rng(3)
-    ref = getattr(torch.nn, kind)(3, 4, bidirectional=True).double()
+    ref = _layer(torch, kind)
     state = {k: rng.uniform(-0.6, 0.6, tuple(v.shape)) for k, v in ref.state_dict().items()}
     x = rng.standard_normal((4, 3, 3))
-    cot = rng.standard_normal((4, 3, 8))
+    cot = rng.standard_normal((4, 3, 4 if kind == "LSTM_proj" else 8))
     u = {k: rng.standard_normal(v.shape) for k, v in state.items()}
     results = []
     for t in (numtorch, torch):
-        m = getattr(t.nn, kind)(3, 4, bidirectional=True).double()
+        m = _layer(t, kind)
         m.load_state_dict({k: t.from_numpy(v.copy()) for k, v in state.items()})
         xt = t.from_numpy(x.copy()).requires_grad_()
         inp = xt

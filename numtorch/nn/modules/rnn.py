@@ -15,7 +15,7 @@ import numpy as np
 import numtorch
 
 from ... import _creation
-from ...ops.rnn_ops import lstm_cell, unbind_steps
+from ...ops.rnn_ops import lstm_cell
 from ...ops.rnn_sequence import gru_sequence, lstm_sequence, rnn_sequence
 from .. import functional as F
 from .. import init
@@ -59,30 +59,15 @@ def _run_direction(mode, x, h, c, weights, reverse, mask):
     if mode != "GRU" and b_hh is not None:
         b = b_hh if b is None else b + b_hh
     m = None if mask is None else mask._array
-    if mode == "LSTM" and w_hr is None:
-        return lstm_sequence(x, h, c, w_ih, w_hh, b, mask=m, reverse=reverse)
+    if mode == "LSTM":
+        return lstm_sequence(x, h, c, w_ih, w_hh, b, w_hr, mask=m, reverse=reverse)
     xs = _linear(x, w_ih, b)
     if mode == "GRU":
         out, h = gru_sequence(xs, h, w_hh, b_hh, mask=m, reverse=reverse)
         return out, h, None
-    if mode != "LSTM":
-        act = "tanh" if mode == "RNN_TANH" else "relu"
-        out, h = rnn_sequence(xs, h, w_hh, act, mask=m, reverse=reverse)
-        return out, h, None
-    # with a projection the recurrent state is the projected h: step by step
-    xs = unbind_steps(xs)
-    steps = range(len(xs) - 1, -1, -1) if reverse else range(len(xs))
-    outs = [None] * len(xs)
-    w_hh_t, w_hr_t = w_hh.t(), w_hr.t()  # one transpose each for the whole sequence
-    for t in steps:
-        hn, cn = _lstm_step(xs[t] + h.matmul(w_hh_t), c)
-        hn = hn.matmul(w_hr_t)
-        if mask is not None:
-            hn = numtorch.where(mask[t], hn, h)
-            cn = numtorch.where(mask[t], cn, c)
-        h, c = hn, cn
-        outs[t] = h
-    return numtorch.stack(outs, 0), h, c
+    act = "tanh" if mode == "RNN_TANH" else "relu"
+    out, h = rnn_sequence(xs, h, w_hh, act, mask=m, reverse=reverse)
+    return out, h, None
 
 
 class RNNBase(Module):
