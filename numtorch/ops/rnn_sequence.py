@@ -199,14 +199,16 @@ class LSTMSequence(_Sequence):
             if mask is not None:
                 self._keep_finished(xp, hs[t + 1], hs[t], mask[t])
                 self._keep_finished(xp, c, cs[t], mask[t])
-        self.save(acts=acts, hs=hs, cs=cs, tcs=tcs, pre=pre)
+        self.inline = inline
+        self.save(acts=acts, hfull=hfull, cs=cs, tcs=tcs, pre=pre)
         out = hs[:0:-1] if self.reverse else hs[1:]
         return (xp.ascontiguousarray(out.transpose(0, 2, 1)), hs[steps].T.copy(),
                 cs[steps].T.copy())
 
     def _backward_np(self, gout, ghn, gcn):
         xp = self.xp
-        acts, hs, cs, tcs, pre = (self.saved(k) for k in ("acts", "hs", "cs", "tcs", "pre"))
+        acts, hfull, cs, tcs, pre = (self.saved(k)
+                                     for k in ("acts", "hfull", "cs", "tcs", "pre"))
         x, _, _, w_ih, w, _, w_hr = (None if a is None else a._array for a in self._inputs())
         go, mask = self._time_major(gout)
         if mask is not None:
@@ -260,17 +262,24 @@ class LSTMSequence(_Sequence):
         needs = self.needs_input_grad
         # the gate gradients as (T * B, 4H) rows, time-major in processing order
         dz2 = xp.ascontiguousarray(dz.transpose(0, 2, 1)).reshape(-1, gates)
-        p = hs.shape[1]
-        dw = dz2.T @ hs[:-1].transpose(0, 2, 1).reshape(-1, p) if needs[4] else None
-        dw_ih = dx = db = dw_hr = None
-        if needs[3]:
-            xs = x[::-1] if self.reverse else x
-            dw_ih = dz2.T @ xs.reshape(-1, x.shape[-1])
+        p, feat = w.shape[1], x.shape[-1]
+        dw = dw_ih = dx = db = dw_hr = None
+        if self.inline:
+            # the GEMM inputs were [h; x_t; 1]: one GEMM gives [dW_hh dW_ih db]
+            daug = dz2.T @ hfull[:-1].transpose(0, 2, 1).reshape(-1, hfull.shape[1])
+            dw, dw_ih = daug[:, :p], daug[:, p:p + feat]
+            db = daug[:, p + feat] if self.present[5] else None
+        else:
+            if needs[4]:
+                dw = dz2.T @ hfull[:-1].transpose(0, 2, 1).reshape(-1, p)
+            if needs[3]:
+                xs = x[::-1] if self.reverse else x
+                dw_ih = dz2.T @ xs.reshape(-1, feat)
+            if self.present[5] and needs[5]:
+                db = dz2.sum(0)
         if needs[0]:
             dx = (dz2 @ w_ih).reshape(x.shape)
             dx = dx[::-1] if self.reverse else dx
-        if self.present[5] and needs[5]:
-            db = dz2.sum(0)
         if w_hr is not None and needs[6]:
             dw_hr = (dhs.transpose(1, 0, 2).reshape(p, -1)
                      @ pre.transpose(1, 0, 2).reshape(n, -1).T)
