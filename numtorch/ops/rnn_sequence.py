@@ -23,7 +23,7 @@ from .._threads import single_blas_thread
 from ..autograd.graph import Op
 from .rnn_ops import lstm_cell, unbind_steps
 
-__all__ = ["lstm_sequence", "gru_sequence", "rnn_sequence"]
+__all__ = ["lstm_sequence", "gru_sequence", "rnn_sequence", "gru_update"]
 
 
 def _blas_threads(macs):
@@ -300,11 +300,23 @@ class LSTMSequence(_Sequence):
         return _run_steps(xs, h, c, mask, reverse, step)
 
 
+def gru_update(gi, gh, h):
+    """One GRU step with differentiable ops from the input part ``gi`` and recurrent part
+    ``gh`` (both ``(B, 3H)``, gates [r z n]) of the gate pre-activations: the new ``h``."""
+    import numtorch
+
+    ir, iz, inn = gi.chunk(3, -1)
+    hr, hz, hn = gh.chunk(3, -1)
+    r = numtorch.sigmoid(ir + hr)
+    z = numtorch.sigmoid(iz + hz)
+    n = numtorch.tanh(inn + r * hn)
+    return n + z * (h - n)
+
+
 class GRUSequence(_Sequence):
     """GRU: ``xs`` (T, B, 3H) with ``b_ih``, ``h0`` (B, H), ``w_hh`` (3H, H), ``b_hh`` (3H,) or
     None -> outputs (T, B, H), ``h_n``. ``n = tanh(x_n + r * (h W_hn^T + b_hn))`` keeps
     ``b_hh`` out of the input projection."""
-
 
     def forward(self, xs, h0, w, b):
         xp = self.xp
@@ -386,18 +398,10 @@ class GRUSequence(_Sequence):
     @staticmethod
     def steps(xs, h, w, b, mask=None, reverse=False):
         """The same layer with differentiable ops per step."""
-        import numtorch
-
         wt = w.t()
 
         def step(x, h, c):
-            gh = h.matmul(wt) if b is None else h.matmul(wt) + b
-            xr, xz, xn = x.chunk(3, -1)
-            hr, hz, hn = gh.chunk(3, -1)
-            r = numtorch.sigmoid(xr + hr)
-            z = numtorch.sigmoid(xz + hz)
-            nt = numtorch.tanh(xn + r * hn)
-            return nt + z * (h - nt), None
+            return gru_update(x, h.matmul(wt) if b is None else h.matmul(wt) + b, h), None
 
         out, h, _ = _run_steps(xs, h, None, mask, reverse, step)
         return out, h

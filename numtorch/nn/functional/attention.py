@@ -115,6 +115,12 @@ def _canonical_mask(mask, name, other, other_name, target_dtype):
     return mask
 
 
+def _check_padding_mask(key_padding_mask, bsz, src_len):
+    if tuple(key_padding_mask.shape) != (bsz, src_len):
+        raise AssertionError(f"expecting key_padding_mask shape of {(bsz, src_len)}, but "
+                             f"got {tuple(key_padding_mask.shape)}")
+
+
 def _project_inputs(query, key, value, num_heads, in_proj_weight, in_proj_bias,
                     use_separate_proj_weight, q_proj_weight, k_proj_weight, v_proj_weight):
     """(q, k, v) projections; for self-attention with the packed weight, ``(qkv, None,
@@ -251,9 +257,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
             key_padding_mask = _pad(key_padding_mask, (0, 1))
     src_len = k.shape[1]
     if key_padding_mask is not None:
-        if tuple(key_padding_mask.shape) != (bsz, src_len):
-            raise AssertionError(f"expecting key_padding_mask shape of {(bsz, src_len)}, but "
-                                 f"got {tuple(key_padding_mask.shape)}")
+        _check_padding_mask(key_padding_mask, bsz, src_len)
         kpm = key_padding_mask.reshape(bsz, 1, 1, src_len).expand(bsz, num_heads, 1, src_len)
         kpm = kpm.reshape(bsz * num_heads, 1, src_len)
         attn_mask = kpm if attn_mask is None else attn_mask + kpm
@@ -283,9 +287,7 @@ def _fused_heads(q, k, v, attn_mask, key_padding_mask, num_heads, need_weights):
         mask = attn_mask.unsqueeze(0) if attn_mask.shape[0] == 1 else \
             attn_mask.reshape(bsz, num_heads, tgt_len, src_len)
     if key_padding_mask is not None:
-        if tuple(key_padding_mask.shape) != (bsz, src_len):
-            raise AssertionError(f"expecting key_padding_mask shape of {(bsz, src_len)}, but "
-                                 f"got {tuple(key_padding_mask.shape)}")
+        _check_padding_mask(key_padding_mask, bsz, src_len)
         kpm = key_padding_mask.reshape(bsz, 1, 1, src_len)
         mask = kpm if mask is None else mask + kpm
     # torch computes the weightless path with scaled_dot_product_attention, where rows with

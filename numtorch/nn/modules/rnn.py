@@ -1,9 +1,9 @@
 """Recurrent layers (RNN, LSTM, GRU) and their single-step cells.
 
 Parameter names, shapes, gate order and initialisation follow torch, so a torch state_dict
-loads unchanged. Each layer/direction projects the whole input sequence with one matmul; only
-the recurrent matmul and the gates run in the Python loop over time. Everything is composed of
-numtorch ops, so autograd (and double backward) goes through it.
+loads unchanged. Each layer and direction is one op over the whole sequence
+(``numtorch.ops.rnn_sequence``: NumPy loops over time forward and backward, double backward
+through a step-by-step recomputation); the cells compose numtorch ops.
 """
 
 import math
@@ -16,7 +16,7 @@ import numtorch
 
 from ... import _creation
 from ...ops.rnn_ops import lstm_cell
-from ...ops.rnn_sequence import gru_sequence, lstm_sequence, rnn_sequence
+from ...ops.rnn_sequence import gru_sequence, gru_update, lstm_sequence, rnn_sequence
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -26,19 +26,6 @@ from .module import Module
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
-
-
-def _lstm_step(gates, c):
-    return lstm_cell(gates, c)
-
-
-def _gru_step(gi, gh, h):
-    ir, iz, inn = gi.chunk(3, -1)
-    hr, hz, hn = gh.chunk(3, -1)
-    r = numtorch.sigmoid(ir + hr)
-    z = numtorch.sigmoid(iz + hz)
-    n = numtorch.tanh(inn + r * hn)
-    return n + z * (h - n)
 
 
 def _linear(x, w, b):
@@ -512,7 +499,7 @@ class LSTMCell(RNNCellBase):
         x, (h, c), batched = self._prepare(input, states)
         gates = (_linear(x, self.weight_ih, self.bias_ih)
                  + _linear(h, self.weight_hh, self.bias_hh))
-        h, c = _lstm_step(gates, c)
+        h, c = lstm_cell(gates, c)
         return (h, c) if batched else (h.squeeze(0), c.squeeze(0))
 
 
@@ -536,6 +523,6 @@ class GRUCell(RNNCellBase):
     def forward(self, input, hx=None):
         """Return the next hidden state ``(B, H)`` (``(H,)`` for unbatched input)."""
         x, (h,), batched = self._prepare(input, [hx])
-        out = _gru_step(_linear(x, self.weight_ih, self.bias_ih),
+        out = gru_update(_linear(x, self.weight_ih, self.bias_ih),
                         _linear(h, self.weight_hh, self.bias_hh), h)
         return out if batched else out.squeeze(0)
