@@ -355,6 +355,10 @@ def _fsync_requested():
         "", "0", "false", "no", "off")
 
 
+def _temp_name(base):
+    return f".tmp-{base}-{os.urandom(6).hex()}"
+
+
 def _open_temp(path):
     """Create a new temporary file next to ``path``: ``(fd, name)``.
 
@@ -371,7 +375,7 @@ def _open_temp(path):
         except OSError:  # a file system without O_TMPFILE: a named temporary file instead
             pass
     while True:
-        tmp = os.path.join(directory, f".tmp-{base}-{os.urandom(6).hex()}")
+        tmp = os.path.join(directory, _temp_name(base))
         try:
             flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
             return os.open(tmp, flags, 0o666), tmp
@@ -385,7 +389,7 @@ def _name_temp(fd, path):
     dir_fd = os.open(directory, os.O_RDONLY)
     try:
         while True:
-            name = f".tmp-{base}-{os.urandom(6).hex()}"
+            name = _temp_name(base)
             try:
                 # with a dir_fd, os.link is linkat(AT_SYMLINK_FOLLOW): through /proc that
                 # names the open file itself (plain link() would link the /proc symlink)

@@ -22,12 +22,13 @@ from collections import namedtuple
 
 import numpy as np
 
+from ...storage import _SHM_DIR
+
 __all__ = ["WorkerInfo", "MultiProcessIter", "current_info"]
 
 WorkerInfo = namedtuple("WorkerInfo", ["id", "num_workers", "seed", "dataset"])
 _info = [None]
 _POLL = 0.2  # seconds between liveness checks while waiting for a batch
-_SHM_DIR = "/dev/shm" if os.path.isdir("/dev/shm") else None
 
 
 def current_info():
