@@ -1,0 +1,60 @@
+"""numtorchvision: torchvision's datasets, transforms, models, utils, io and ops on numtorch.
+
+``import numtorchvision as torchvision`` next to ``import numtorch as torch``: the package has
+torchvision's layout (``datasets``, ``transforms``, ``models``, ``ops``, ``io``, ``utils``) and
+reads the same on-disk data and checkpoints. Pillow (the ``vision`` extra) is imported only by
+the parts that decode or draw images.
+"""
+
+import importlib as _importlib
+
+__version__ = "0.28.0"
+
+from . import datasets, io, transforms, utils  # noqa: F401,E402
+
+# models/ and ops/ are written in parallel; until both are in the tree a missing one must not
+# break ``import numtorchvision``.
+for _name in ("models", "ops"):
+    try:
+        globals()[_name] = _importlib.import_module(f".{_name}", __name__)
+    except ModuleNotFoundError as _exc:
+        if _exc.name != f"{__name__}.{_name}":
+            raise
+del _name
+
+_IMAGE_BACKEND = ["PIL"]
+_VIDEO_BACKEND = ["pyav"]
+
+
+def set_image_backend(backend):
+    """Choose the library that loads images in the datasets.
+
+    Args:
+        backend (str): ``'PIL'`` (Pillow) or ``'accimage'`` (only if that package is
+            installed).
+    """
+    if backend not in ("PIL", "accimage"):
+        raise ValueError(f"Invalid backend '{backend}'. Options are 'PIL' and 'accimage'")
+    _IMAGE_BACKEND[0] = backend
+
+
+def get_image_backend():
+    """The name of the library that loads images in the datasets (``'PIL'`` by default)."""
+    return _IMAGE_BACKEND[0]
+
+
+def set_video_backend(backend):
+    """Record the video backend's name; numtorchvision decodes no video itself.
+
+    Args:
+        backend (str): ``'pyav'``, ``'video_reader'`` or ``'cuda'``.
+    """
+    if backend not in ("pyav", "video_reader", "cuda"):
+        raise ValueError(f"Invalid video backend '{backend}'. Options are 'pyav', "
+                         f"'video_reader' and 'cuda'")
+    _VIDEO_BACKEND[0] = backend
+
+
+def get_video_backend():
+    """The video backend's name (``'pyav'`` by default)."""
+    return _VIDEO_BACKEND[0]

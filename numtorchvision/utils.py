@@ -1,0 +1,1 @@
+"""Image grids and saving (filled in shortly)."""
