@@ -109,10 +109,9 @@ def _check_fits(values, dt, c_names):
         if kind == "f":
             if not bool(np.isfinite(values).all()):
                 raise RuntimeError(f"value cannot be converted to type {name} without overflow")
-            # floats must be in range before truncation; unsigned types take no negatives
-            lo = 0 if info.min == 0 else info.min
-            ok = (values >= lo) & (values < float(info.max) + 1) if info.min == 0 else \
-                (values > float(info.min) - 1) & (values < float(info.max) + 1)
+            # the float itself must lie in the type's range (127.9 does not fit int8 although
+            # it truncates to 127); unsigned types take no negatives
+            ok = (values >= float(info.min)) & (values <= float(info.max))
         else:
             # integers into an unsigned type may be negative down to -max (they wrap around)
             lo = -int(info.max) if info.min == 0 else int(info.min)
@@ -123,6 +122,31 @@ def _check_fits(values, dt, c_names):
         finite = values[np.isfinite(values)]
         if finite.size and float(np.abs(finite).max()) > float(np.finfo(dt.np).max):
             raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+
+
+def number_as(value, dt, fn="fill_"):
+    """A number written into a ``dt`` tensor (``fill_``, ``x[i] = v``, ``masked_fill``...), as
+    a NumPy scalar of ``dt``: torch's overflow check, then a C cast (negative integers wrap
+    into unsigned types).
+
+    Args:
+        value: a Python or NumPy number.
+        dt (dtype): the tensor's dtype.
+        fn (str): ``"setitem"`` for ``x[i] = v``, whose message for integers beyond int64
+            differs from the other writers', and whose float16/bfloat16 writes are not
+            checked (torch casts those from a double tensor).
+    """
+    t = type(value)
+    if t is builtins.int or t is builtins.bool or isinstance(value, (builtins.int, np.integer)):
+        if not -2 ** 63 <= value < 2 ** 63:
+            if fn == "setitem":
+                raise ValueError("Overflow when unpacking long long")
+            raise OverflowError("int too big to convert")
+    if dt is _dtype.float64 and (t is builtins.float or t is builtins.int):
+        return np.float64(value)  # the common case: nothing to check
+    if not (fn == "setitem" and dt in (_dtype.float16, _dtype.bfloat16)):
+        _check_fits(np.asarray(value), dt, c_names=True)
+    return _cast_scalar(value, dt)
 
 
 # -- from data ------------------------------------------------------------------------------------

@@ -1039,7 +1039,7 @@ class _TensorMath:
         return _ops.masked_fill(self, mask, value)
 
     def masked_fill_(self, mask, value):
-        return _inplace(self, _ops.masked_fill, mask, value)
+        return _ops.inplace_writes.masked_fill_(self, mask, value)
 
     def masked_select(self, mask):
         return _ops.masked_select(self, mask)
@@ -1135,7 +1135,7 @@ class _TensorMath:
         return _ops.index_fill(self, dim, index, value)
 
     def index_fill_(self, dim, index, value):
-        return _inplace(self, _ops.index_fill, dim, index, value)
+        return _ops.inplace_writes.index_fill_(self, dim, index, value)
 
     def masked_scatter(self, mask, source):
         return _ops.masked_scatter(self, mask, source)
@@ -1157,7 +1157,7 @@ class _TensorMath:
         return _ops.take(self, index)
 
     def fill_diagonal_(self, fill_value, wrap=False):
-        return _inplace(self, _ops.structure.fill_diagonal, fill_value, wrap)
+        return _ops.inplace_writes.fill_diagonal_(self, fill_value, wrap)
 
     def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
         return _ops.repeat_interleave(self, repeats, dim, output_size=output_size)
@@ -1166,7 +1166,7 @@ class _TensorMath:
         return _ops.index_put(self, indices, values, accumulate)
 
     def index_put_(self, indices, values, accumulate=False):
-        return _inplace(self, _ops.index_put, indices, values, accumulate)
+        return _ops.inplace_writes.index_put_(self, indices, values, accumulate)
 
     def put(self, index, source, accumulate=False):
         return _ops.put(self, index, source, accumulate)
@@ -1328,10 +1328,10 @@ class _TensorMath:
 
     # -- filling and copying --------------------------------------------------------------------
     def fill_(self, value):
-        return _inplace(self, _ops.full_like_value, value)
+        return _ops.inplace_writes.fill_(self, value)
 
     def zero_(self):
-        return _inplace(self, _ops.full_like_value, 0)
+        return _ops.inplace_writes.fill_(self, 0)
 
     def copy_(self, src, non_blocking=False):
         return _inplace(self, _ops.copy_value, src)

@@ -443,11 +443,11 @@ def where(condition, input=None, other=None):
 
 
 def _scalar_as(dt, value):
-    """A Python number as a NumPy scalar of ``dt``, wrapping out-of-range integers as torch."""
-    try:
-        return dt.np.type(value)
-    except (OverflowError, ValueError):
-        return np.array(value).astype(dt.np)[()]
+    """A Python number as a NumPy scalar of ``dt``, with torch's overflow check (negative
+    integers wrap into unsigned types)."""
+    from .._creation import number_as
+
+    return number_as(value, dt)
 
 
 def _check_int_bound(dt, v):

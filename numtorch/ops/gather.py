@@ -5,6 +5,7 @@ non-negative indices, as torch's do.
 """
 
 from .. import _dtype
+from .._creation import number_as
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op
 from ..backend import helpers_for
@@ -218,7 +219,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
         if src.dtype is not input.dtype:
             raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     else:
-        src = input.dtype.np.type(src)
+        src = number_as(src, input.dtype)
     return Scatter.apply(input, index, src, dim=d, reduce=reduce)
 
 

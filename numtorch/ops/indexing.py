@@ -6,15 +6,18 @@ mix ints with tensors (see :func:`split_mixed_index`). gather/scatter live in ga
 """
 
 import re
+import warnings
 
 import numpy as np
 
 from .. import _dtype
+from .._creation import number_as
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op
 from ..autograd.grad_mode import _state
 from ..backend import helpers_for, to_device
 from ._util import canonical_dim, restride
+from .inplace_writes import OVERLAP, write_indexed, writeable_alias, zero_stride_overlap
 from .gather import (  # noqa: F401  (re-exported; reduction uses scatter_into_zeros)
     gather, scatter, scatter_add, scatter_into_zeros, take_along_dim,
 )
@@ -83,14 +86,8 @@ def convert_index(index, x):
                 a = a.astype(bool)
             out.append(a if xp is np else to_device(a, x.device))
             advanced = True
-        elif isinstance(i, (list, np.ndarray)):
-            a = np.asarray(i)
-            if a.dtype == object or (a.size and a.dtype.kind not in "iub"):
-                raise IndexError(_BAD_INDEX.format(type(i).__name__))
-            if a.size == 0 or a.dtype.kind == "u" and a.dtype != np.uint8:
-                a = a.astype(np.int64)
-            elif a.dtype == np.uint8:
-                a = a.astype(bool)
+        elif isinstance(i, (list, np.ndarray, range, tuple)):
+            a = _sequence_to_index_array(i)
             out.append(a if xp is np else to_device(a, x.device))
             advanced = True
         elif i is None or i is Ellipsis or isinstance(i, (bool, np.bool_)):
@@ -109,7 +106,7 @@ def convert_index(index, x):
         elif isinstance(i, (str, bytes)):
             raise TypeError(f"new(): invalid data type '{type(i).__name__}'")
         else:
-            raise IndexError(_BAD_INDEX.format(type(i).__name__))
+            raise IndexError(_BAD_INDEX.format(_type_name(i)))
     if not advanced:  # NumPy's own errors are translated by _index_error
         if Ellipsis not in out:
             out.append(Ellipsis)  # makes NumPy return 0-d views instead of scalars
@@ -122,6 +119,57 @@ def convert_index(index, x):
                 out[k:k + 1] = [slice(None)] * (len(shape) - used)
                 break
     return tuple(out), advanced
+
+
+def _type_name(obj):
+    """A type's name as CPython prints it: qualified unless it is a builtin."""
+    t = type(obj)
+    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+
+
+def _sequence_to_index_array(seq):
+    """A list/range/ndarray used as one index, as an int64 (or bool mask) array.
+
+    Torch builds a tensor from the sequence and makes it a long tensor unless it is all
+    bools: float entries are truncated toward zero, as a cast does.
+    """
+    a = np.asarray(seq)
+    kind = a.dtype.kind
+    if kind == "b" or a.dtype == np.int64:
+        return a
+    if a.dtype == np.uint8:
+        return a.astype(bool)  # a byte mask, as torch's deprecated uint8 masks
+    if a.size == 0 or kind in "iuf":
+        return a.astype(np.int64)
+    if kind == "c":
+        raise TypeError("'complex' object cannot be interpreted as an integer")
+    if kind in "US":
+        raise TypeError(f"new(): invalid data type '{'str' if kind == 'U' else 'bytes'}'")
+    from .._creation import tensor
+
+    tensor(list(seq))  # raises torch's "Could not infer dtype of ..." for what cannot index
+    raise IndexError(_BAD_INDEX.format(_type_name(seq)))
+
+
+# A list index is read as a tuple of indices (NumPy's old rule, which torch still follows
+# with a deprecation warning) when it is short and holds something that only makes sense
+# as a per-dim index.
+_TUPLE_ITEM_TYPES = (Tensor, list, tuple, range, np.ndarray, slice, type(None), type(Ellipsis))
+_SEQ_AS_TUPLE = ("Using a non-tuple sequence for multidimensional indexing is deprecated and "
+                 "will be changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In "
+                 "pytorch 2.9 this will be interpreted as tensor index, x[torch.tensor(seq)], "
+                 "which will result either in an error or a different result")
+
+
+def _list_as_tuple(index):
+    """``index`` as a tuple when torch reads this list as several indices, else unchanged."""
+    if len(index) >= 32:
+        return index
+    for item in index:
+        if isinstance(item, _TUPLE_ITEM_TYPES) or isinstance(item, str):
+            warnings.warn(_SEQ_AS_TUPLE, UserWarning, stacklevel=4)
+            return tuple(index)
+    return index
 
 
 def _check_index_dims(items, shape):
@@ -326,6 +374,8 @@ def split_mixed_index(idx):
 
 def getitem(input, index):
     """``input[index]``: views for basic indices, copies for tensor/list/mask indices."""
+    if type(index) is list:
+        index = _list_as_tuple(index)
     idx, advanced = convert_index(index, input)
     if advanced:
         basic, idx = split_mixed_index(idx)
@@ -339,6 +389,10 @@ def setitem(input, index, value):
     """``input[index] = value`` in place, recording the write for autograd when needed."""
     from ..autograd.inplace import apply_inplace
 
+    if not isinstance(value, Tensor):
+        value = _setitem_number(input, value)
+    if type(index) is list:
+        index = _list_as_tuple(index)
     idx, advanced = convert_index(index, input)
     if advanced:
         _check_put_dtype(input, idx, value, True)
@@ -348,10 +402,17 @@ def setitem(input, index, value):
     v_req = isinstance(value, Tensor) and value.requires_grad
     if not (_state.enabled and (input.requires_grad or v_req)):
         dst = input._array
-        if not dst.flags.writeable:
-            raise RuntimeError("unsupported operation: more than one element of the written-to "
-                               "tensor refers to a single memory location. Please clone() the "
-                               "tensor before performing the operation.")
+        if type(dst) is np.ndarray and not dst.flags.writeable:
+            # expanded (read-only) memory: torch writes through tensor indices (with a
+            # warning) and through a basic index whose target does not repeat elements
+            if advanced:
+                _check_put_shape(dst, idx, value)
+                write_indexed(writeable_alias(dst), idx, value)
+                input._vc[0] += 1
+                return
+            if zero_stride_overlap(_basic_target(dst, idx)):
+                raise RuntimeError(OVERLAP)
+            dst = writeable_alias(dst)
         v = value._array if isinstance(value, Tensor) else value
         try:
             dst[idx] = v
@@ -375,6 +436,34 @@ def setitem(input, index, value):
         apply_inplace(input, _index_put_converted, idx, value, False)
 
 
+def _setitem_number(input, value):
+    """The number ``x[i] = value`` writes; anything but a tensor or a number is refused."""
+    if isinstance(value, (int, float, complex)) or (
+            hasattr(type(value), "__index__") and isinstance(value, np.integer)):
+        return number_as(value, input.dtype, "setitem")
+    name = _type_name(value)
+    if name.startswith("numtorch."):
+        name = "torch." + type(value).__name__
+    raise TypeError(f"can't assign a {name} to a {input.type()}")
+
+
+def _basic_target(dst, idx):
+    try:
+        return dst[idx]
+    except IndexError as e:
+        raise _index_error(e, dst.shape) from None
+
+
+def _check_put_shape(dst, idx, value):
+    target = _basic_target(dst, idx).shape
+    shape = value._array.shape if isinstance(value, Tensor) else ()
+    try:
+        np.broadcast_shapes(shape, target)
+    except ValueError:
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(shape)} cannot be "
+                           f"broadcast to indexing result of shape {list(target)}") from None
+
+
 def _check_put_dtype(input, idx, value, fill_ok):
     """Torch writes through tensor indices only from a value of the same dtype; a write (not
     accumulating) through one boolean mask with a one-element value is a masked fill, which
@@ -396,7 +485,7 @@ def _index_put_converted(input, idx, value, accumulate):
     if isinstance(value, Tensor):
         value = value.to(input.dtype)
     else:
-        value = input.dtype.np.type(value)
+        value = number_as(value, input.dtype)
     return IndexPut.apply(input, value, index=idx, accumulate=accumulate, advanced=True)
 
 
@@ -440,6 +529,8 @@ def full_like_value(self, value):
     if isinstance(value, Tensor) and value._array.ndim != 0:
         raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                            f"with {value._array.ndim} dimensions.")
+    if not isinstance(value, Tensor):
+        value = number_as(value, self.dtype)
     return Overwrite.apply(self, value)
 
 
@@ -481,7 +572,7 @@ def masked_fill(input, mask, value):
                                f"got tensor with {value._array.ndim} dimension(s).")
         value = value.to(input.dtype)
     else:
-        value = input.dtype.np.type(value)
+        value = number_as(value, input.dtype)
     return where(mask, value, input)  # a larger mask broadcasts the result, as in torch
 
 

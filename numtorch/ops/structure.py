@@ -9,6 +9,7 @@ gradients work.
 import numpy as np
 
 from .. import _dtype
+from .._creation import number_as
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op
 from ..backend import helpers_for
@@ -367,7 +368,7 @@ def index_fill(input, dim, index, value):
             raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but "
                                f"got tensor with {value._array.ndim} dimension(s).")
         value = value.item()
-    value = input._array.dtype.type(value)
+    value = number_as(value, input.dtype)
     if input._array.ndim == 0:
         return IndexFill.apply(input.reshape(1), index, dim=0, value=value).reshape(())
     return IndexFill.apply(input, index, dim=d, value=value)
@@ -657,6 +658,11 @@ def fill_diagonal(input, fill_value, wrap=False):
     if len(shape) > 2 and len(set(shape)) != 1:
         raise RuntimeError(f"all dimensions of input must be of equal length (got "
                            f"{tuple(shape)})")
+    return masked_fill(input, _make(diagonal_mask(shape, wrap)), fill_value)
+
+
+def diagonal_mask(shape, wrap):
+    """The bool mask of the main diagonal :func:`fill_diagonal` writes."""
     size = int(np.prod(shape))
     step = int(sum(np.cumprod((1,) + shape[:0:-1])))  # sum of the C-order element strides
     pos = np.arange(0, size, step)
@@ -664,4 +670,4 @@ def fill_diagonal(input, fill_value, wrap=False):
         pos = pos[:min(shape)]
     mask = np.zeros(size, dtype=bool)
     mask[pos] = True
-    return masked_fill(input, _make(mask.reshape(shape)), fill_value)
+    return mask.reshape(shape)

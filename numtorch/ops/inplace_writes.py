@@ -1,0 +1,177 @@
+"""In-place writes that torch lets through to memory shared by several elements.
+
+An expanded tensor (``b.expand(3, 4)``) or an overlapping ``unfold`` is a read-only NumPy view:
+an ordinary in-place op (``add_``, ``copy_``) computes every element from its own old value,
+which is ill-defined when elements share memory, and torch refuses it ("more than one element
+of the written-to tensor refers to a single memory location"). Writes of one value are
+well-defined, and torch allows them: ``fill_``/``zero_`` and ``fill_diagonal_`` silently,
+``masked_fill_``, ``index_fill_`` and ``index_put_`` (so ``x[mask] = v``) with a deprecation
+warning. These functions do those writes through a writeable alias of the shared memory; on
+ordinary tensors they are the usual in-place ops.
+"""
+
+import warnings
+
+import numpy as np
+
+from .._creation import number_as
+from .._tensor import Tensor
+from ..autograd.grad_mode import _state
+from ..autograd.inplace import apply_inplace
+from ..backend import helpers_for
+
+__all__ = []  # reached as ops.inplace_writes.<name> from the Tensor methods
+
+OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a "
+           "single memory location. Please clone() the tensor before performing the operation.")
+
+_DEPRECATED = ("Use of {} on expanded tensors is deprecated. Please clone() the tensor before "
+               "performing this operation. This also applies to advanced indexing e.g. "
+               "tensor[{}] = {}")
+
+
+def zero_stride_overlap(arr):
+    """Whether some dim of ``arr`` repeats one element (stride 0, size > 1): torch's test for
+    a written-to tensor it knows overlaps itself."""
+    return any(s == 0 and n > 1 for n, s in zip(arr.shape, arr.strides))
+
+
+def writeable_alias(arr):
+    """A writeable view of the memory behind the read-only view ``arr``."""
+    alias = arr.view()
+    try:
+        alias.flags.writeable = True
+        return alias
+    except ValueError:  # a view NumPy made through as_strided (unfold): go to the memory
+        pass
+    owner = arr
+    while not owner.flags.owndata:
+        nxt = owner.base
+        while nxt is not None and not isinstance(nxt, np.ndarray):
+            nxt = getattr(nxt, "base", None)
+        if nxt is None:
+            raise RuntimeError(OVERLAP)
+        owner = nxt
+    if not owner.flags.writeable:  # memory that is read-only itself
+        raise RuntimeError(OVERLAP)
+    offset = arr.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+    return np.ndarray(arr.shape, arr.dtype, buffer=owner, offset=offset, strides=arr.strides)
+
+
+def shared_memory_target(self, *values):
+    """The writeable alias to write ``self`` through, or None to take the ordinary path.
+
+    Only a read-only NumPy view qualifies, and only when autograd records nothing: a
+    recorded write to such a view fails as every other write does (torch fails in backward).
+    """
+    arr = self._array
+    if type(arr) is not np.ndarray or arr.flags.writeable:
+        return None
+    if _state.enabled:
+        base = self._base
+        if self._requires_grad or self._grad_fn is not None or (
+                base is not None and (base._requires_grad or base._grad_fn is not None)):
+            return None
+        for v in values:
+            if isinstance(v, Tensor) and v._requires_grad:
+                return None
+    return writeable_alias(arr)
+
+
+def _done(self):
+    self._vc[0] += 1
+    return self
+
+
+def _warn_expanded(arr, name, index, value, stacklevel=4):
+    if zero_stride_overlap(arr):
+        warnings.warn(_DEPRECATED.format(name, index, value), UserWarning,
+                      stacklevel=stacklevel)
+
+
+def fill_(self, value):
+    """``self.fill_(value)``; a number is written through expanded dims too."""
+    from .indexing import full_like_value
+
+    alias = None if isinstance(value, Tensor) else shared_memory_target(self)
+    if alias is None:
+        return apply_inplace(self, full_like_value, value)
+    alias[...] = number_as(value, self.dtype)
+    return _done(self)
+
+
+def masked_fill_(self, mask, value):
+    """``self.masked_fill_(mask, value)``, allowed (with torch's warning) on expanded dims."""
+    from .indexing import masked_fill
+
+    alias = shared_memory_target(self, value)
+    if alias is None:
+        return apply_inplace(self, masked_fill, mask, value)
+    out = masked_fill(self, mask, value)  # the ordinary checks of mask and value
+    _warn_expanded(alias, "masked_fill_", "mask", "scalar")
+    if out._array.shape != alias.shape:
+        return apply_inplace(self, masked_fill, mask, value)  # raises torch's shape error
+    m = np.broadcast_to(mask._array, alias.shape)
+    alias[m] = out._array[m]
+    return _done(self)
+
+
+def index_fill_(self, dim, index, value):
+    """``self.index_fill_(dim, index, value)``, allowed (with a warning) on expanded dims."""
+    from ._util import canonical_dim
+    from .structure import index_fill
+
+    alias = shared_memory_target(self, value)
+    if alias is None:
+        return apply_inplace(self, index_fill, dim, index, value)
+    out = index_fill(self, dim, index, value)
+    _warn_expanded(alias, "index_fill_", "mask", "scalar")
+    if alias.ndim == 0:
+        alias[...] = out._array
+    else:
+        sel = (slice(None),) * canonical_dim(dim, alias.ndim) + (index._array.reshape(-1),)
+        alias[sel] = out._array[sel]
+    return _done(self)
+
+
+def fill_diagonal_(self, fill_value, wrap=False):
+    """``self.fill_diagonal_(value, wrap)``, written through expanded dims as in torch."""
+    from .structure import diagonal_mask, fill_diagonal
+
+    alias = shared_memory_target(self, fill_value)
+    if alias is None:
+        return apply_inplace(self, fill_diagonal, fill_value, wrap)
+    out = fill_diagonal(self, fill_value, wrap)
+    m = diagonal_mask(alias.shape, wrap)
+    alias[m] = out._array[m]
+    return _done(self)
+
+
+def index_put_(self, indices, values, accumulate=False):
+    """``self.index_put_(indices, values, accumulate)``, allowed (with a warning) on expanded
+    dims: positions that share memory are written (or added to) one after the other."""
+    from .indexing import convert_index, index_put
+
+    alias = shared_memory_target(self, values)
+    if alias is None:
+        return apply_inplace(self, index_put, indices, values, accumulate)
+    index_put(self, indices, values, accumulate)  # the ordinary checks
+    idx, _ = convert_index(tuple(indices), self)
+    write_indexed(alias, idx, values, accumulate, stacklevel=5)
+    return _done(self)
+
+
+def write_indexed(alias, idx, value, accumulate=False, stacklevel=5):
+    """``alias[idx] = value`` (or ``+=`` with repeats adding up) on the writeable alias of an
+    expanded tensor, after torch's deprecation warning."""
+    _warn_expanded(alias, "index_put_", "indices", "tensor", stacklevel)
+    v = value._array if isinstance(value, Tensor) else value
+    if not accumulate and len(idx) == 1 and getattr(idx[0], "dtype", None) == np.bool_ and \
+            np.ndim(v) == 0:
+        # one mask and one value: torch's index_put_ hands over to masked_fill_
+        _warn_expanded(alias, "masked_fill_", "mask", "scalar", stacklevel)
+    v = np.asarray(v).astype(alias.dtype, copy=False)
+    if accumulate:
+        helpers_for(np).scatter_add(alias, idx, np.broadcast_to(v, alias[idx].shape))
+    else:
+        alias[idx] = v
