@@ -1,0 +1,304 @@
+"""Geometric transforms of ``[..., C, H, W]`` numtorch tensors: padding, resizing, affine,
+rotation, perspective and elastic warps (through ``grid_sample``) and Gaussian blur.
+
+The sampling grids follow torchvision's conventions (pixel centres at half-integers, the
+affine matrix given in pixel units around the image centre), so the output matches
+torchvision's tensor path.
+"""
+
+import warnings
+
+import numpy as np
+
+import numtorch as torch
+import numtorch.nn.functional as NF
+
+from ._functional_tensor import _assert_image_tensor, get_dimensions
+
+_INT_DTYPES = (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
+
+
+def _cast_squeeze_in(img, req_dtypes):
+    """Make ``img`` 4-D (N, C, H, W) and of one of ``req_dtypes`` for the nn kernels."""
+    squeeze = img.ndim < 4
+    if squeeze:
+        img = img.unsqueeze(dim=0)
+    out_dtype = img.dtype
+    need_cast = out_dtype not in req_dtypes
+    if need_cast:
+        img = img.to(req_dtypes[0])
+    return img, need_cast, squeeze, out_dtype
+
+
+def _cast_squeeze_out(img, need_cast, squeeze, out_dtype):
+    if squeeze:
+        img = img.squeeze(dim=0)
+    if need_cast:
+        if out_dtype in _INT_DTYPES:
+            img = torch.round(img)  # round, then cast, for integer images
+        img = img.to(out_dtype)
+    return img
+
+
+def _flatten_batch(img):
+    """(N, C, H, W) view of an image with any number of leading dimensions."""
+    lead = tuple(img.shape[:-3])
+    if img.ndim > 4:
+        return img.reshape(-1, *img.shape[-3:]), lead
+    return img, None
+
+
+def _parse_pad_padding(padding):
+    """[left, right, top, bottom] from an int or a 1-, 2- or 4-sequence."""
+    if isinstance(padding, int):
+        return [padding] * 4
+    if len(padding) == 1:
+        return [padding[0]] * 4
+    if len(padding) == 2:
+        return [padding[0], padding[0], padding[1], padding[1]]
+    return [padding[0], padding[2], padding[1], padding[3]]
+
+
+def _pad_symmetric(img, lrtb):
+    # negative padding crops
+    if min(lrtb) < 0:
+        cl, cr, ct, cb = (max(-p, 0) for p in lrtb)
+        img = img[..., ct:img.shape[-2] - cb, cl:img.shape[-1] - cr]
+        lrtb = [max(p, 0) for p in lrtb]
+    left, right, top, bottom = lrtb
+
+    def mirrored(n, before, after):
+        # edge-repeating reflection: [before-1 .. 0] + [0 .. n-1] + [n-1 .. n-after]
+        idx = np.arange(-before, n + after)
+        idx = np.where(idx < 0, -idx - 1, idx)
+        return np.where(idx >= n, 2 * n - idx - 1, idx)
+
+    rows = torch.as_tensor(mirrored(img.shape[-2], top, bottom), device=img.device)
+    cols = torch.as_tensor(mirrored(img.shape[-1], left, right), device=img.device)
+    return img[..., rows[:, None], cols[None, :]]
+
+
+def pad(img, padding, fill=0, padding_mode="constant"):
+    _assert_image_tensor(img)
+    if fill is None:
+        fill = 0
+    if not isinstance(padding, (int, tuple, list)):
+        raise TypeError("Got inappropriate padding arg")
+    if not isinstance(fill, (int, float)):
+        raise TypeError("Got inappropriate fill arg")
+    if not isinstance(padding_mode, str):
+        raise TypeError("Got inappropriate padding_mode arg")
+    if isinstance(padding, (tuple, list)) and len(padding) not in (1, 2, 4):
+        raise ValueError("Padding must be an int or a 1, 2, or 4 element tuple, not a "
+                         f"{len(padding)} element tuple")
+    if padding_mode not in ("constant", "edge", "reflect", "symmetric"):
+        raise ValueError("Padding mode should be either constant, edge, reflect or symmetric")
+    lrtb = _parse_pad_padding(padding)
+    if padding_mode == "symmetric":
+        return _pad_symmetric(img, lrtb)
+    mode = "replicate" if padding_mode == "edge" else padding_mode
+    squeeze = img.ndim < 4
+    if squeeze:
+        img = img.unsqueeze(dim=0)
+    out_dtype = img.dtype
+    # the non-constant nn padding kernels work on floating images only
+    need_cast = mode != "constant" and out_dtype not in (torch.float32, torch.float64)
+    if need_cast:
+        img = img.to(torch.float32)
+    if mode == "constant":
+        img = NF.pad(img, lrtb, mode="constant", value=float(fill))
+    else:
+        img = NF.pad(img, lrtb, mode=mode)
+    if squeeze:
+        img = img.squeeze(dim=0)
+    return img.to(out_dtype) if need_cast else img
+
+
+def resize(img, size, interpolation="bilinear", antialias=True):
+    _assert_image_tensor(img)
+    size = list(size)
+    if antialias is None or interpolation not in ("bilinear", "bicubic"):
+        antialias = False  # only these two modes have an antialiased form
+    x, need_cast, squeeze, out_dtype = _cast_squeeze_in(img, [torch.float32, torch.float64])
+    x, lead = _flatten_batch(x)
+    align = False if interpolation in ("bilinear", "bicubic") else None
+    x = NF.interpolate(x, size=size, mode=interpolation, align_corners=align,
+                       antialias=antialias)
+    if interpolation == "bicubic" and out_dtype == torch.uint8:
+        x = x.clamp(min=0, max=255)  # cubic overshoots
+    if lead is not None:
+        x = x.reshape(*lead, *x.shape[-3:])
+    return _cast_squeeze_out(x, need_cast, squeeze, out_dtype)
+
+
+def _assert_grid_transform_inputs(img, matrix, interpolation, fill, supported, coeffs=None):
+    if not isinstance(img, torch.Tensor):
+        raise TypeError("Input img should be Tensor")
+    _assert_image_tensor(img)
+    if matrix is not None and not isinstance(matrix, list):
+        raise TypeError("Argument matrix should be a list")
+    if matrix is not None and len(matrix) != 6:
+        raise ValueError("Argument matrix should have 6 float values")
+    if coeffs is not None and len(coeffs) != 8:
+        raise ValueError("Argument coeffs should have 8 float values")
+    if fill is not None and not isinstance(fill, (int, float, tuple, list)):
+        warnings.warn("Argument fill should be either int, float, tuple or list")
+    channels = get_dimensions(img)[0]
+    if isinstance(fill, (tuple, list)) and len(fill) > 1 and len(fill) != channels:
+        raise ValueError("The number of elements in 'fill' cannot broadcast to match the number "
+                         f"of channels of the image ({len(fill)} != {channels})")
+    if interpolation not in supported:
+        raise ValueError(f"Interpolation mode '{interpolation}' is unsupported with Tensor input")
+
+
+def _grid_dtype(img):
+    return img.dtype if img.is_floating_point() else torch.float32
+
+
+def _pixel_centres(n, start):
+    """``n`` float32 pixel-centre coordinates beginning at ``start`` (step 1)."""
+    return (start + np.arange(n, dtype=np.float64)).astype(np.float32)
+
+
+def _apply_grid_transform(img, grid, mode, fill):
+    """Sample ``img`` at ``grid`` (normalised coordinates); outside points get ``fill``."""
+    x, need_cast, squeeze, out_dtype = _cast_squeeze_in(img, [grid.dtype])
+    x, lead = _flatten_batch(x)
+    if x.shape[0] > 1:
+        grid = grid.expand(x.shape[0], *grid.shape[1:])
+    if fill is not None:
+        # an extra all-ones channel measures how much of each output pixel came from inside
+        ones = torch.ones((x.shape[0], 1, x.shape[2], x.shape[3]), dtype=x.dtype,
+                          device=x.device)
+        x = torch.cat((x, ones), dim=1)
+    x = NF.grid_sample(x, grid, mode=mode, padding_mode="zeros", align_corners=False)
+    if fill is not None:
+        x, mask = x[:, :-1], x[:, -1:].expand(x.shape[0], x.shape[1] - 1, *x.shape[2:])
+        values = list(fill) if isinstance(fill, (tuple, list)) else [float(fill)]
+        fill_img = torch.tensor(values, dtype=x.dtype, device=x.device).view(
+            1, len(values), 1, 1).expand_as(x)
+        if mode == "nearest":
+            x = torch.where(mask < 0.5, fill_img, x)
+        else:
+            x = x * mask + (1.0 - mask) * fill_img
+    if lead is not None:
+        x = x.reshape(*lead, *x.shape[-3:])
+    return _cast_squeeze_out(x, need_cast, squeeze, out_dtype)
+
+
+def _rowwise(xs, ys, coeffs):
+    """``x * c0 + y * c1 + c2`` over the (len(ys), len(xs)) grid, summed left to right in the
+    grid's precision (the order torch's small matrix product uses, so ties in nearest
+    sampling fall the same way)."""
+    return (xs[None, :] * coeffs[0] + ys[:, None] * coeffs[1]) + coeffs[2]
+
+
+def _affine_grid(theta, w, h, ow, oh, dtype):
+    """Sampling grid (1, oh, ow, 2) for the 2x3 pixel-unit matrix ``theta``.
+
+    Output pixel centres, measured from the output centre, go through ``theta`` and are then
+    normalised by the input size; normalising by the input (not the output) size is what lets
+    ``rotate(expand=True)`` draw a larger canvas.
+    """
+    np_dtype = np.float64 if dtype == torch.float64 else np.float32
+    xs = _pixel_centres(ow, -ow * 0.5 + 0.5).astype(np_dtype)
+    ys = _pixel_centres(oh, -oh * 0.5 + 0.5).astype(np_dtype)
+    scaled = (np.asarray(theta, dtype=np_dtype).reshape(2, 3)
+              / np.array([0.5 * w, 0.5 * h], dtype=np_dtype)[:, None])
+    grid = np.stack([_rowwise(xs, ys, scaled[0]), _rowwise(xs, ys, scaled[1])], axis=-1)
+    return torch.from_numpy(np.ascontiguousarray(grid[None]))
+
+
+def affine(img, matrix, interpolation="nearest", fill=None):
+    _assert_grid_transform_inputs(img, matrix, interpolation, fill, ["nearest", "bilinear"])
+    h, w = img.shape[-2], img.shape[-1]
+    grid = _affine_grid(matrix, w, h, w, h, _grid_dtype(img)).to(img.device)
+    return _apply_grid_transform(img, grid, interpolation, fill)
+
+
+def _compute_affine_output_size(matrix, w, h):
+    """(width, height) of the canvas that holds the whole image after ``matrix``."""
+    corners = np.array([[-0.5 * w, -0.5 * h, 1.0], [-0.5 * w, 0.5 * h, 1.0],
+                        [0.5 * w, 0.5 * h, 1.0], [0.5 * w, -0.5 * h, 1.0]], dtype=np.float32)
+    theta = np.asarray(matrix, dtype=np.float32).reshape(2, 3)
+    moved = corners @ theta.T
+    offset = np.array([w * 0.5, h * 0.5], dtype=np.float32)
+    lo, hi = moved.min(axis=0) + offset, moved.max(axis=0) + offset
+    # cut the coordinates to 1e-4 first so that 1e-15 of rounding does not add a pixel
+    tol = np.float32(1e-4)
+    size = np.ceil(np.trunc(hi / tol) * tol) - np.floor(np.trunc(lo / tol) * tol)
+    return int(size[0]), int(size[1])
+
+
+def rotate(img, matrix, interpolation="nearest", expand=False, fill=None):
+    _assert_grid_transform_inputs(img, matrix, interpolation, fill, ["nearest", "bilinear"])
+    w, h = img.shape[-1], img.shape[-2]
+    ow, oh = _compute_affine_output_size(matrix, w, h) if expand else (w, h)
+    grid = _affine_grid(matrix, w, h, ow, oh, _grid_dtype(img)).to(img.device)
+    return _apply_grid_transform(img, grid, interpolation, fill)
+
+
+def _perspective_grid(coeffs, ow, oh, dtype):
+    np_dtype = np.float64 if dtype == torch.float64 else np.float32
+    c = np.asarray(coeffs, dtype=np_dtype)
+    xs = _pixel_centres(ow, 0.5).astype(np_dtype)
+    ys = _pixel_centres(oh, 0.5).astype(np_dtype)
+    half = np.array([0.5 * ow, 0.5 * oh], dtype=np_dtype)
+    den = _rowwise(xs, ys, np.array([c[6], c[7], 1.0], dtype=np_dtype))
+    grid = [_rowwise(xs, ys, c[3 * k:3 * k + 3] / half[k]) / den - np_dtype(1.0)
+            for k in (0, 1)]
+    return torch.from_numpy(np.ascontiguousarray(np.stack(grid, axis=-1)[None]))
+
+
+def perspective(img, perspective_coeffs, interpolation="bilinear", fill=None):
+    if not isinstance(img, torch.Tensor):
+        raise TypeError("Input img should be Tensor.")
+    _assert_image_tensor(img)
+    _assert_grid_transform_inputs(img, None, interpolation, fill, ["nearest", "bilinear"],
+                                  coeffs=perspective_coeffs)
+    grid = _perspective_grid(perspective_coeffs, img.shape[-1], img.shape[-2],
+                             _grid_dtype(img)).to(img.device)
+    return _apply_grid_transform(img, grid, interpolation, fill)
+
+
+def _gaussian_kernel1d(kernel_size, sigma, np_dtype):
+    half = (kernel_size - 1) * 0.5
+    x = np.linspace(-half, half, kernel_size).astype(np_dtype)
+    pdf = np.exp(np_dtype(-0.5) * (x / np_dtype(sigma)) ** 2)
+    return pdf / pdf.sum()
+
+
+def gaussian_blur(img, kernel_size, sigma):
+    if not isinstance(img, torch.Tensor):
+        raise TypeError(f"img should be Tensor. Got {type(img)}")
+    _assert_image_tensor(img)
+    dtype = _grid_dtype(img)
+    np_dtype = np.float64 if dtype == torch.float64 else np.float32
+    kx = _gaussian_kernel1d(kernel_size[0], sigma[0], np_dtype)
+    ky = _gaussian_kernel1d(kernel_size[1], sigma[1], np_dtype)
+    kernel = torch.from_numpy(np.outer(ky, kx).astype(np_dtype)).to(img.device)
+    kernel = kernel.expand(img.shape[-3], 1, *kernel.shape)
+    x, need_cast, squeeze, out_dtype = _cast_squeeze_in(img, [kernel.dtype])
+    x, lead = _flatten_batch(x)
+    half_x, half_y = kernel_size[0] // 2, kernel_size[1] // 2
+    x = NF.pad(x, [half_x, half_x, half_y, half_y], mode="reflect")
+    x = NF.conv2d(x, kernel, groups=x.shape[-3])
+    if lead is not None:
+        x = x.reshape(*lead, *x.shape[-3:])
+    return _cast_squeeze_out(x, need_cast, squeeze, out_dtype)
+
+
+def _create_identity_grid(size):
+    h, w = size
+    ys = np.linspace((-h + 1) / h, (h - 1) / h, h, dtype=np.float32)
+    xs = np.linspace((-w + 1) / w, (w - 1) / w, w, dtype=np.float32)
+    grid = np.stack(np.meshgrid(xs, ys, indexing="xy"), axis=-1)[None]
+    return torch.from_numpy(np.ascontiguousarray(grid))
+
+
+def elastic_transform(img, displacement, interpolation="bilinear", fill=None):
+    if not isinstance(img, torch.Tensor):
+        raise TypeError(f"img should be Tensor. Got {type(img)}")
+    size = list(img.shape[-2:])
+    grid = _create_identity_grid(size).to(img.device) + displacement.to(img.device)
+    return _apply_grid_transform(img, grid, interpolation, fill)

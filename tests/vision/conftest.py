@@ -1,0 +1,31 @@
+"""Fixtures for numtorchvision's tests: the torchvision oracle and image helpers.
+
+torchvision's compiled ops do not load with the CPU torch wheel, so it is imported with
+``torch.library.register_fake`` briefly replaced by a decorator that returns its function;
+models, transforms, datasets and utils then work (``torchvision.io``'s decoders do not).
+"""
+
+import pytest
+import torch
+
+_orig_register_fake = torch.library.register_fake
+torch.library.register_fake = lambda *a, **k: (lambda f: f)
+try:
+    import torchvision  # noqa: E402
+finally:
+    torch.library.register_fake = _orig_register_fake
+
+import numtorch  # noqa: E402
+import numtorchvision  # noqa: E402
+
+
+@pytest.fixture
+def tv():
+    """The real torchvision (the oracle)."""
+    return torchvision
+
+
+@pytest.fixture
+def ntv():
+    """numtorchvision."""
+    return numtorchvision
