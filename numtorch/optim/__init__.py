@@ -2,7 +2,8 @@
 
 from .optimizer import Optimizer  # noqa: F401
 from .sgd import SGD  # noqa: F401
-from .adam import Adam, AdamW  # noqa: F401
+from .adam import Adam  # noqa: F401
+from .adamw import AdamW  # noqa: F401
 from .adamax import Adamax  # noqa: F401
 from .adadelta import Adadelta  # noqa: F401
 from .adagrad import Adagrad  # noqa: F401

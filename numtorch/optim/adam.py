@@ -1,11 +1,11 @@
-"""Adam and AdamW (amsgrad, maximize, weight decay), following torch's update exactly."""
+"""Adam (amsgrad, maximize, weight decay), following torch's update exactly."""
 
 import math
 
 from .. import backend
 from .optimizer import Optimizer, _make
 
-__all__ = ["Adam", "AdamW"]
+__all__ = ["Adam"]
 
 
 def _check(lr, eps, betas, weight_decay):
@@ -94,15 +94,3 @@ class Adam(Optimizer):
             denom = xp.sqrt(v) / bc2_sqrt + eps
         p -= step_size * (m / denom)
 
-
-class AdamW(Adam):
-    """Adam with decoupled weight decay (Loshchilov & Hutter); ``weight_decay`` defaults to
-    0.01 and shrinks the weights directly instead of being added to the gradient."""
-
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
-                 amsgrad=False, *, maximize=False, foreach=None, capturable=False,
-                 differentiable=False, fused=None):
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach,
-                         maximize=maximize, capturable=capturable,
-                         differentiable=differentiable, fused=fused,
-                         decoupled_weight_decay=True)

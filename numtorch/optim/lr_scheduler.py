@@ -11,3 +11,9 @@ __all__ = ["LRScheduler", "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR
            "LinearLR", "ExponentialLR", "SequentialLR", "CosineAnnealingLR", "ChainedScheduler",
            "ReduceLROnPlateau", "CyclicLR", "CosineAnnealingWarmRestarts", "OneCycleLR",
            "PolynomialLR"]
+
+# The classes are written in _schedulers_* (size); torch defines them here, and pickles and
+# ``__module__`` checks name this module.
+for _cls in (LRScheduler, _LRScheduler, *(globals()[_name] for _name in __all__)):
+    _cls.__module__ = __name__
+del _cls

@@ -15,3 +15,10 @@ from .distance import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .vision import *  # noqa: F401,F403
 from .attention import *  # noqa: F401,F403
+
+# torch defines every F function in the one module torch.nn.functional; pickles (a Transformer
+# layer's activation) and ``__module__`` checks name it, so the family files' functions say so.
+for _obj in list(globals().values()):
+    if callable(_obj) and (getattr(_obj, "__module__", None) or "").startswith(__name__ + "."):
+        _obj.__module__ = __name__
+del _obj

@@ -282,7 +282,7 @@ def hardswish(input, inplace=False):
 
     Example:
         >>> torch.nn.functional.hardswish(torch.tensor([-4.0, 1.5, 4.0]))
-        tensor([-0.0000,  1.1250,  4.0000])
+        tensor([-0.0000, 1.1250, 4.0000])
     """
     _float_arg("hardswish", input, "hardswish_cpu")
     return _maybe_inplace(input, inplace, _act.hardswish)

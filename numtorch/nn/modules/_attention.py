@@ -1,17 +1,14 @@
-"""MultiheadAttention (re-exported by ``activation.py`` under torch's path)."""
+"""MultiheadAttention (torch's ``nn.modules.activation``, re-exported there; ``__module__``
+names that path so pickles do)."""
 
 from ... import _creation
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
-from .linear import Linear
+from .linear import NonDynamicallyQuantizableLinear
 from .module import Module
 
 __all__ = ["MultiheadAttention"]
-
-
-class NonDynamicallyQuantizableLinear(Linear):
-    """A Linear layer; the distinct class name mirrors torch's output projection type."""
 
 
 class MultiheadAttention(Module):
@@ -117,3 +114,6 @@ class MultiheadAttention(Module):
         if self.batch_first and batched:
             out = out.transpose(1, 0)
         return out, weights
+
+
+MultiheadAttention.__module__ = "numtorch.nn.modules.activation"

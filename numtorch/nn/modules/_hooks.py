@@ -302,3 +302,14 @@ def _register_legacy(module, hooks, result):
                   "the documented behavior.", FutureWarning, stacklevel=3)
     for hook in hooks:
         fn.register_hook(lambda gi, go, hook=hook: hook(module, gi, go))
+
+
+# torch defines these in nn.modules.module (re-exported there) and the handle in utils.hooks.
+for _fn in (register_module_forward_pre_hook, register_module_forward_hook,
+            register_module_full_backward_pre_hook, register_module_full_backward_hook,
+            register_module_backward_hook, register_module_buffer_registration_hook,
+            register_module_module_registration_hook,
+            register_module_parameter_registration_hook):
+    _fn.__module__ = "numtorch.nn.modules.module"
+RemovableHandle.__module__ = "numtorch.utils.hooks"
+del _fn

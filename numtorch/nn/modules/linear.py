@@ -84,6 +84,12 @@ class Linear(Module):
                 f"bias={self.bias is not None}")
 
 
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """A Linear layer under its own class name: torch's type for ``MultiheadAttention``'s
+    output projection, which checkpoints and ``safe_globals`` lists name."""
+
+
 class Bilinear(Module):
     """Apply ``y = x1^T A x2 + b`` with a weight of shape ``(out, in1, in2)``.
 

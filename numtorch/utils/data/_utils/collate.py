@@ -1,0 +1,111 @@
+"""``default_collate`` and ``default_convert``: turn a list of samples into a batch."""
+
+import collections.abc
+import re
+
+import numpy as np
+
+from ...._tensor import Tensor, _make
+
+__all__ = ["default_collate", "default_convert", "collate"]
+
+_NP_STR = re.compile(r"[SaUO]")
+_ERR = ("default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
+        "found {}")
+
+
+def default_convert(data):
+    """Turn NumPy arrays (and containers of them) into tensors, without batching."""
+    if isinstance(data, Tensor):
+        return data
+    if isinstance(data, np.ndarray) and not _NP_STR.search(data.dtype.str):
+        return _make(data)
+    if isinstance(data, np.generic) and not _NP_STR.search(data.dtype.str):
+        return _make(np.asarray(data))
+    if isinstance(data, collections.abc.Mapping):
+        try:
+            return type(data)({k: default_convert(v) for k, v in data.items()})
+        except TypeError:
+            return {k: default_convert(v) for k, v in data.items()}
+    if isinstance(data, tuple) and hasattr(data, "_fields"):
+        return type(data)(*(default_convert(d) for d in data))
+    if isinstance(data, tuple):
+        return [default_convert(d) for d in data]
+    if isinstance(data, collections.abc.Sequence) and not isinstance(data, (str, bytes)):
+        try:
+            return type(data)([default_convert(d) for d in data])
+        except TypeError:
+            return [default_convert(d) for d in data]
+    return data
+
+
+def _stack(arrays, like):
+    from ....ops import stack
+
+    return stack(arrays, 0)
+
+
+def collate(batch, *, collate_fn_map=None):
+    """Collate ``batch`` with ``collate_fn_map`` ({type: fn}) overriding the defaults."""
+    elem = batch[0]
+    if collate_fn_map:
+        for t, fn in collate_fn_map.items():
+            if isinstance(elem, t):
+                return fn(batch, collate_fn_map=collate_fn_map)
+    if isinstance(elem, Tensor):
+        return _stack(batch, elem)
+    if isinstance(elem, np.ndarray) or (isinstance(elem, np.generic) and not
+                                        isinstance(elem, np.str_)):
+        if _NP_STR.search(elem.dtype.str):
+            raise TypeError(_ERR.format(elem.dtype))
+        if isinstance(elem, np.generic):
+            return _make(np.asarray(batch))
+        return _make(np.stack(batch))
+    if isinstance(elem, bool):
+        return _make(np.asarray(batch, dtype=np.bool_))
+    if isinstance(elem, float):
+        return _make(np.asarray(batch, dtype=np.float64))
+    if isinstance(elem, int):
+        return _make(np.asarray(batch, dtype=np.int64))
+    if isinstance(elem, (str, bytes)):
+        return batch
+    if isinstance(elem, collections.abc.Mapping):
+        out = {k: _field(k, [d[k] for d in batch], collate_fn_map) for k in elem}
+        try:
+            return type(elem)(out) if not isinstance(elem, dict) or type(elem) is not dict \
+                else out
+        except TypeError:
+            return out
+    if isinstance(elem, tuple) and hasattr(elem, "_fields"):
+        return type(elem)(*(collate(list(s), collate_fn_map=collate_fn_map)
+                            for s in zip(*batch)))
+    if isinstance(elem, collections.abc.Sequence):
+        it = iter(batch)
+        n = len(next(it))
+        if not all(len(e) == n for e in it):
+            raise RuntimeError("each element in list of batch should be of equal size")
+        transposed = list(zip(*batch))
+        cols = [_field(i, list(s), collate_fn_map) for i, s in enumerate(transposed)]
+        if isinstance(elem, tuple):
+            return cols
+        try:
+            return type(elem)(cols)
+        except TypeError:
+            return cols
+    raise TypeError(_ERR.format(type(elem)))
+
+
+def _field(key, values, collate_fn_map):
+    """Collate one field, naming it in the error when its samples do not fit together."""
+    try:
+        return collate(values, collate_fn_map=collate_fn_map)
+    except RuntimeError as e:
+        if str(e).startswith("default_collate: field"):
+            raise RuntimeError(f"default_collate: field {key!r} -> {str(e)[23:]}") from None
+        raise RuntimeError(f"default_collate: field {key!r}: {e}") from None
+
+
+def default_collate(batch):
+    """Stack a list of samples into a batch: tensors and arrays are stacked along a new first
+    dim, numbers become tensors, dicts/named tuples/sequences are collated field by field."""
+    return collate(batch)
