@@ -254,7 +254,9 @@ class RandomApply(nn.Module):
 
     def __init__(self, transforms, p=0.5):
         super().__init__()
-        self.transforms, self.p = transforms, p
+        # a plain attribute, as in torchvision: the transforms are not submodules
+        object.__setattr__(self, "transforms", transforms)
+        self.p = p
 
     def forward(self, img):
         if self.p < torch.rand(1):
