@@ -1,0 +1,62 @@
+"""Evaluation preprocessing attached to pretrained weights (``Weights.transforms()``).
+
+Private, as in torchvision: reach these through ``weights.transforms`` rather than by name.
+"""
+
+import numtorch
+from numtorch import nn
+
+from . import functional as F
+from .functional import InterpolationMode
+
+__all__ = ["ImageClassification"]
+
+
+class ImageClassification(nn.Module):
+    """Resize, centre-crop, scale to [0, 1] floats and normalise: what an ImageNet
+    classifier saw at evaluation time.
+
+    Accepts a PIL image or a ``(C, H, W)`` / ``(B, C, H, W)`` tensor.
+
+    Args:
+        crop_size (int): side of the square centre crop.
+        resize_size (int): the shorter side is resized to this first. Default: 256.
+        mean (sequence of float): per-channel mean subtracted after scaling.
+        std (sequence of float): per-channel divisor.
+        interpolation (InterpolationMode): resampling filter of the resize. Default: bilinear.
+        antialias (bool, optional): antialias the resize. Default: True.
+    """
+
+    def __init__(self, *, crop_size, resize_size=256, mean=(0.485, 0.456, 0.406),
+                 std=(0.229, 0.224, 0.225), interpolation=InterpolationMode.BILINEAR,
+                 antialias=True):
+        super().__init__()
+        self.crop_size = [crop_size]
+        self.resize_size = [resize_size]
+        self.mean = list(mean)
+        self.std = list(std)
+        self.interpolation = interpolation
+        self.antialias = antialias
+
+    def forward(self, img):
+        img = F.resize(img, self.resize_size, interpolation=self.interpolation,
+                       antialias=self.antialias)
+        img = F.center_crop(img, self.crop_size)
+        if not isinstance(img, numtorch.Tensor):
+            img = F.pil_to_tensor(img)
+        img = F.convert_image_dtype(img, numtorch.float)
+        return F.normalize(img, mean=self.mean, std=self.std)
+
+    def __repr__(self):
+        fields = (f"crop_size={self.crop_size}", f"resize_size={self.resize_size}",
+                  f"mean={self.mean}", f"std={self.std}", f"interpolation={self.interpolation}")
+        return self.__class__.__name__ + "(" + "".join("\n    " + f for f in fields) + "\n)"
+
+    def describe(self):
+        """One paragraph (reStructuredText) saying what the preprocessing does."""
+        return (f"Takes a ``PIL.Image`` or an image ``Tensor`` of shape ``(C, H, W)`` or "
+                f"``(B, C, H, W)``. It resizes the shorter side to "
+                f"``resize_size={self.resize_size}`` with ``interpolation="
+                f"{self.interpolation}``, crops the centre ``crop_size={self.crop_size}``, "
+                f"scales the values to ``[0.0, 1.0]`` and normalises them with "
+                f"``mean={self.mean}`` and ``std={self.std}``.")
