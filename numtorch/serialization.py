@@ -10,10 +10,11 @@ Tensors placed on a CUDA device by ``map_location`` keep their values but not st
 """
 
 import os
+import warnings
 
-from ._serialization._read import (  # noqa: F401  (the public safe-globals API)
-    _load_file, _weights_only_default, add_safe_globals, clear_safe_globals,
-    get_safe_globals, safe_globals)
+from ._serialization._read import _load_file, resolve_weights_only
+from ._serialization._unpickler import (  # noqa: F401  (the public safe-globals API)
+    add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals)
 from ._serialization._safetensors import load_safetensors, save_safetensors  # noqa: F401
 from ._serialization._write import _archive_name, _write_zip, atomic_checkpoint
 
@@ -83,12 +84,17 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
             (everything there), a dict mapping saved location strings to new ones, or a
             callable ``(storage, location) -> storage`` (it gets a storage with ``cpu()``,
             ``cuda()`` and ``to(device)``, and may also return a device or string).
-        pickle_module: unused (kept for torch's signature).
-        weights_only (bool): if True (the default), only tensors, containers, primitive
-            types and globals allowed with :func:`add_safe_globals` may appear; anything
-            else raises ``pickle.UnpicklingError`` without running it. The environment
-            variables ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`` and
-            ``NUMTORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`` set to a non-zero value force False.
+        pickle_module: only decides the default of ``weights_only`` (False when given, as in
+            torch; numtorch always uses its own unpicklers).
+        weights_only (bool): if True (the default unless ``pickle_module`` is given), only
+            tensors, containers, primitive types and globals allowed with
+            :func:`add_safe_globals` may appear; anything else raises
+            ``pickle.UnpicklingError`` without running it, and nothing but the loaded
+            objects is changed. As in torch, ``TORCH_FORCE_WEIGHTS_ONLY_LOAD=1`` forces True
+            even over ``weights_only=False``, ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1`` forces
+            False where ``weights_only`` is not passed (with a warning), and setting both
+            is an error (``NUMTORCH_FORCE_WEIGHTS_ONLY_LOAD`` and
+            ``NUMTORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`` are the same switches).
         mmap (bool): unused (storages are always read into memory).
         **pickle_load_args: accepted for torch's signature and ignored (text in pickles is
             always decoded as UTF-8).
@@ -101,7 +107,13 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
             pickle.
         RuntimeError: a truncated, corrupt or non-checkpoint file.
     """
-    weights_only = _weights_only_default(weights_only)
+    weights_only = resolve_weights_only(weights_only, pickle_module)
+    if weights_only and pickle_module is not None:
+        raise RuntimeError("Can not safely load weights when explicit pickle_module is "
+                           "specified")
+    if weights_only and pickle_load_args:
+        warnings.warn("pickle_load_args only works if `weights_only=False`.", UserWarning,
+                      stacklevel=2)
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
             return _load_file(fh, map_location, weights_only)

@@ -52,3 +52,16 @@ def _bf16_from_bits(raw):
 def _bf16_to_f32(raw):
     """Widen raw bfloat16 bits (uint16) to float32: bfloat16 is float32's upper half."""
     return (raw.astype(np.uint32) << 16).view(np.float32)
+
+
+def load_error(cls, message):
+    """An exception of class ``cls`` raised on purpose while loading: the loader passes it on
+    as it is instead of reporting it as a corrupt file."""
+    exc = cls(message)
+    exc._numtorch_load_error = True
+    return exc
+
+
+def is_load_error(exc):
+    """Whether ``exc`` came from :func:`load_error`."""
+    return getattr(exc, "_numtorch_load_error", False)

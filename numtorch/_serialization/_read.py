@@ -1,74 +1,31 @@
-"""The checkpoint readers (zip and legacy formats) and the weights-only unpickler."""
+"""The checkpoint readers: torch's zip format and the legacy (pre-1.6) stream.
 
-import _compat_pickle
-import collections
-import importlib
+Everything in a checkpoint is untrusted: record names, sizes, counts and offsets are checked
+with Python integers against the file before anything is allocated, and every failure is a
+``RuntimeError`` or ``pickle.UnpicklingError`` naming the part of the file at fault (or the
+exception class torch raises for the same input).
+"""
+
 import io
 import os
 import pickle
 import struct
+import warnings
 import zipfile
+import zlib
 
 import numpy as np
 
 from .. import _dtype
-from .. import backend
 from .._device import as_device
 from .._device import device as _device_cls
-from .._size import Size
-from .._tensor import Tensor, _new_like_class
 from ._common import (_BF16, _BF16_BITS, _LEGACY_PROTOCOL, _MAGIC, _NP, _STORAGE_DTYPE,
-                      _bf16_from_bits, _native_np)
+                      _bf16_from_bits, _native_np, is_load_error, load_error)
+from ._unpickler import Full, WeightsOnly
 
-
-_SAFE_GLOBALS = []
-
-
-def _qualname(entry):
-    if isinstance(entry, tuple):
-        return entry[1], entry[0]
-    return f"{entry.__module__}.{entry.__qualname__}", entry
-
-
-def add_safe_globals(safe_globals):
-    """Allow these classes/functions in ``load(..., weights_only=True)``.
-
-    Args:
-        safe_globals (list): objects, or ``(object, "module.name")`` pairs naming the global
-            as it appears in the pickle.
-    """
-    _SAFE_GLOBALS.extend(safe_globals)
-
-
-def get_safe_globals():
-    """The user-added globals allowed in weights-only loading (a list)."""
-    return list(_SAFE_GLOBALS)
-
-
-def clear_safe_globals():
-    """Forget every global added with :func:`add_safe_globals`."""
-    _SAFE_GLOBALS.clear()
-
-
-class safe_globals:  # noqa: N801 - torch's name
-    """Context manager allowing extra globals in weights-only loading inside a ``with``.
-
-    Args:
-        safe_globals (list): as for :func:`add_safe_globals`.
-    """
-
-    def __init__(self, safe_globals):
-        self.safe_globals = list(safe_globals)
-        self._saved = None
-
-    def __enter__(self):
-        self._saved = list(_SAFE_GLOBALS)
-        _SAFE_GLOBALS.extend(self.safe_globals)
-        return self
-
-    def __exit__(self, *exc):
-        _SAFE_GLOBALS[:] = self._saved
-        return False
+_MIN_VERSION, _MAX_VERSION = 1, 10  # the zip format versions torch 2.13 reads
+_CHUNK = 1 << 20  # bytes decompressed at a time straight into a storage
+_MAX_DEFLATE_RATIO = 1032  # deflate cannot expand data more than this
 
 
 class _LoadedStorage:
@@ -106,13 +63,14 @@ def _check_device(dev, location):
         from .. import cuda
 
         if not cuda.is_available():
-            raise RuntimeError(f"Attempting to deserialize object on a CUDA device "
-                               f"({location}) but numtorch.cuda.is_available() is False. "
-                               f"Pass map_location=torch.device('cpu') to load on the CPU.")
+            raise load_error(RuntimeError,
+                             f"Attempting to deserialize object on a CUDA device ({location}) "
+                             f"but numtorch.cuda.is_available() is False. Pass "
+                             f"map_location=torch.device('cpu') to load on the CPU.")
     return dev
 
 
-def _place(array, dtype_name, location, map_location):
+def _place(array, location, map_location):
     """The device for a storage saved at ``location`` under ``map_location``."""
     if map_location is None:
         target = location
@@ -127,350 +85,337 @@ def _place(array, dtype_name, location, map_location):
         target = location if res is None else (
             res.device if isinstance(res, _LoadedStorage) else res)
     else:
-        raise TypeError(f"load: map_location should be a string, device, dict or callable, "
-                        f"got {type(map_location).__name__}")
-    return _check_device(as_device(target), location)
+        raise load_error(TypeError, f"load: map_location should be a string, device, dict or "
+                                    f"callable, got {type(map_location).__name__}")
+    try:
+        dev = as_device(target)
+    except (TypeError, ValueError, RuntimeError) as e:
+        raise load_error(RuntimeError, f"load: cannot place a storage saved on {location!r} "
+                                       f"at {target!r} ({e})") from None
+    return _check_device(dev, location)
 
 
-def _rebuild_tensor_v2(storage, offset, size, stride, requires_grad=False, hooks=None,
-                       metadata=None):
-    array, dev = storage
-    dt = array.dtype
-    shape = tuple(int(s) for s in size)
-    if any(s == 0 for s in shape):
-        arr = np.empty(shape, dtype=dt)
-    else:
-        last = offset + sum((n - 1) * s for n, s in zip(shape, stride))
-        if offset < 0 or last >= array.size or any(s < 0 for s in stride):
-            raise RuntimeError(f"load: tensor of size {list(shape)}, stride {list(stride)} "
-                               f"and offset {offset} lies outside its storage of "
-                               f"{array.size} elements (corrupt checkpoint)")
-        arr = np.ndarray(shape, dtype=dt, buffer=array, offset=offset * dt.itemsize,
-                         strides=tuple(int(s) * dt.itemsize for s in stride))
-    if dev.type != "cpu":
-        arr = backend.to_device(arr, dev)
-    t = _new_like_class(Tensor, arr)
-    if requires_grad:
-        t.requires_grad_(True)
-    return t
+def _is_count(x):
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool) and x >= 0
 
 
-def _rebuild_tensor(storage, offset, size, stride):
-    return _rebuild_tensor_v2(storage, offset, size, stride)
+def _parse_pid(pid, record):
+    """``(dtype name, key, location, numel, view)`` of a ``('storage', ...)`` persistent id."""
+    if len(pid) not in (5, 6):
+        raise load_error(pickle.UnpicklingError, f"load: {record} has a storage reference of "
+                                                 f"{len(pid)} fields, expected 5 or 6")
+    _, cls, key, location, numel = pid[:5]
+    name = getattr(cls, "storage_name", None)
+    if name is None:
+        raise load_error(pickle.UnpicklingError, f"load: {record} has a storage reference "
+                                                 f"whose type is not a torch storage class")
+    if isinstance(key, bytes):
+        key = key.decode("ascii", "replace")
+    if isinstance(location, bytes):
+        location = location.decode("ascii", "replace")
+    if not isinstance(key, (str, int)) or isinstance(key, bool) or not isinstance(location, str):
+        raise load_error(pickle.UnpicklingError, f"load: {record} has a storage reference "
+                                                 f"with a malformed key or location")
+    if not _is_count(numel):
+        raise load_error(RuntimeError, f"load: storage {key} of {record} claims "
+                                       f"{numel!r} elements, which is not a count")
+    view = pid[5] if len(pid) == 6 else None
+    return _STORAGE_DTYPE[name], str(key), location, int(numel), view
 
 
-def _rebuild_tensor_v3(storage, offset, size, stride, requires_grad, hooks, dtype,
-                       metadata=None):
-    return _rebuild_tensor_v2(storage, offset, size, stride, requires_grad)
-
-
-def _rebuild_parameter(data, requires_grad, hooks=None):
-    from ..nn.parameter import Parameter
-
-    return Parameter(data, requires_grad)
-
-
-def _rebuild_parameter_with_state(data, requires_grad, hooks, state):
-    p = _rebuild_parameter(data, requires_grad)
-    for k, v in (state or {}).items():
-        setattr(p, k, v)
-    return p
-
-
-def _rebuild_from_type_v2(func, new_type, args, state):
-    t = func(*args)
-    if new_type is not Tensor and isinstance(new_type, type) and issubclass(new_type, Tensor):
-        sub = _new_like_class(new_type, t._array)
-        sub._requires_grad = t._requires_grad
-        t = sub
-    for k, v in (state or {}).items():
-        setattr(t, k, v)
-    return t
-
-
-def _storage_class(name):
-    def _unused(*args):
-        raise RuntimeError(f"load: constructing torch.{name} directly is not supported")
-
-    _unused.storage_name = name
-    return _unused
-
-
-_STORAGE_CLASSES = {name: _storage_class(name) for name in _STORAGE_DTYPE}
-
-_TORCH_FUNCS = {
-    ("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor_v2,
-    ("torch._utils", "_rebuild_tensor"): _rebuild_tensor,
-    ("torch._utils", "_rebuild_tensor_v3"): _rebuild_tensor_v3,
-    ("torch._utils", "_rebuild_parameter"): _rebuild_parameter,
-    ("torch._utils", "_rebuild_parameter_with_state"): _rebuild_parameter_with_state,
-    ("torch._tensor", "_rebuild_from_type_v2"): _rebuild_from_type_v2,
-    ("torch", "Size"): Size,
-    ("torch", "device"): _device_cls,
-    ("torch", "Tensor"): Tensor,
-    ("collections", "OrderedDict"): collections.OrderedDict,
-    ("builtins", "set"): set,
-    ("builtins", "frozenset"): frozenset,
-    ("builtins", "complex"): complex,
-    ("builtins", "bytearray"): bytearray,
-    ("builtins", "slice"): slice,
-    ("_codecs", "encode"): lambda s, enc="utf-8": s.encode(enc),  # protocol-2 bytes
-}
-
-
-def _torch_name(module, name):
-    """numtorch's object for a ``torch.*`` (or basic builtin) global, or None."""
-    if (module, name) in _TORCH_FUNCS:
-        return _TORCH_FUNCS[(module, name)]
-    if module in ("torch", "torch.storage") and name in _STORAGE_CLASSES:
-        return _STORAGE_CLASSES[name]
-    if module == "torch" and name in _dtype._BY_NAME:
-        return _dtype._BY_NAME[name]
-    if module == "torch.nn.parameter" and name == "Parameter":
-        from ..nn.parameter import Parameter
-
-        return Parameter
-    return None
-
-
-def _numtorch_counterpart(module, name):
-    """numtorch's object for the ``torch.*`` global ``module.name`` (full unpickling).
-
-    numtorch mirrors torch's module paths (``torch.nn.modules.linear`` ->
-    ``numtorch.nn.modules.linear``); a name found nowhere is an error rather than a reason to
-    import real torch.
-    """
-    mirror = "numtorch" + module[len("torch"):]
-    candidates = [mirror, "numtorch.nn"] if module.startswith("torch.nn") else [mirror]
-    for path in candidates:
-        try:
-            obj = importlib.import_module(path)
-            for part in name.split("."):
-                obj = getattr(obj, part)
-            return obj
-        except (ImportError, AttributeError):
-            continue
-    raise pickle.UnpicklingError(f"load: the checkpoint refers to {module}.{name}, which has "
-                                 f"no numtorch counterpart")
-
-
-class _Unpickler(pickle.Unpickler):
-    def __init__(self, file, weights_only, load_storage):
-        super().__init__(file, encoding="utf-8")
-        self._weights_only = weights_only
-        self._load_storage = load_storage
-
-    def find_class(self, module, name):
-        # protocol-2 pickles name Python 2 modules (``__builtin__ set``); map them first
-        if (module, name) in _compat_pickle.NAME_MAPPING:
-            module, name = _compat_pickle.NAME_MAPPING[(module, name)]
-        elif module in _compat_pickle.IMPORT_MAPPING:
-            module = _compat_pickle.IMPORT_MAPPING[module]
-        obj = _torch_name(module, name)
-        if obj is not None:
-            return obj
-        if self._weights_only:
-            wanted = f"{module}.{name}"
-            for entry in _SAFE_GLOBALS:
-                qual, target = _qualname(entry)
-                if qual == wanted:
-                    return target
-            raise pickle.UnpicklingError(
-                f"Weights only load failed: the checkpoint refers to the global {wanted}, "
-                f"which is not allowed by default (weights_only=True loads only tensors, "
-                f"containers and primitive types). If you trust the file, allow it with "
-                f"numtorch.serialization.add_safe_globals([{name}]) or the "
-                f"numtorch.serialization.safe_globals([{name}]) context manager, or load "
-                f"with weights_only=False (which can run arbitrary code).")
-        if module == "torch" or module.startswith("torch."):
-            return _numtorch_counterpart(module, name)
-        return super().find_class(module, name)
-
-    def persistent_load(self, pid):
-        if not isinstance(pid, tuple) or len(pid) < 5 or pid[0] != "storage":
-            raise pickle.UnpicklingError(f"load: unknown persistent id {pid!r} in checkpoint")
-        cls, key, location, numel = pid[1], str(pid[2]), pid[3], pid[4]
-        name = getattr(cls, "storage_name", None)
-        if name is None:
-            raise pickle.UnpicklingError(f"load: expected a torch storage class in the "
-                                         f"persistent id, got {cls!r}")
-        view = pid[5] if len(pid) > 5 else None
-        return self._load_storage(_STORAGE_DTYPE[name], key, location, int(numel), view)
-
-
-def _storage_from_bytes(raw, dtype_name, numel, key, byteorder):
-    if isinstance(raw, np.ndarray):
-        return raw  # already read into a private native array of the right size
+def _disk_dtype(dtype_name, byteorder):
     npdt = _NP[dtype_name] if dtype_name != _BF16 else _BF16_BITS
-    if byteorder == "big":
-        npdt = npdt.newbyteorder(">")
-    if len(raw) < numel * npdt.itemsize:
-        raise RuntimeError(f"load: storage {key} has {len(raw)} bytes, expected "
-                           f"{numel * npdt.itemsize} (truncated or corrupt checkpoint)")
-    arr = np.frombuffer(raw, dtype=npdt, count=numel)
-    if dtype_name == _BF16:
-        return _bf16_from_bits(arr)
-    native = np.dtype(_dtype._BY_NAME[dtype_name].np)
-    return arr.astype(native, copy=True)  # a private writable copy in native order
+    return npdt.newbyteorder(">") if byteorder == "big" else npdt
 
 
-def _weights_only_default(weights_only):
-    for var in ("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "NUMTORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"):
-        if os.environ.get(var, "0") not in ("", "0"):
-            return False
-    return True if weights_only is None else bool(weights_only)
+def _to_native(raw, dtype_name):
+    """A storage read in its on-disk dtype, as the array numtorch keeps."""
+    if dtype_name == _BF16 and not (_native_np(_BF16) is not None
+                                   and raw.dtype == _native_np(_BF16)):
+        return _bf16_from_bits(raw)
+    native = _native_np(dtype_name)
+    return raw if raw.dtype == native else raw.astype(native)
 
 
-def _make_loader(read, map_location, byteorder="little"):
+def _make_loader(read, map_location, record):
+    """The persistent-id loader: reads each storage once and hands out ``(array, device)``."""
     cache = {}
 
-    def load_storage(dtype_name, key, location, numel, view):
+    def load_storage(pid):
+        dtype_name, key, location, numel, view = _parse_pid(pid, record)
         if key not in cache:
-            arr = _storage_from_bytes(read(key, dtype_name, numel), dtype_name, numel, key,
-                                      byteorder)
-            cache[key] = (arr, _place(arr, dtype_name, location, map_location))
+            arr = read(key, dtype_name, numel)
+            cache[key] = (arr, _place(arr, location, map_location))
         arr, dev = cache[key]
-        if view is not None:  # very old files: (view_key, offset, size) of a storage view
-            _, off, size = view
-            return arr[int(off):int(off) + int(size)], dev
+        if arr.size != numel and view is None:
+            raise load_error(RuntimeError, f"load: storage {key} is referenced with {numel} "
+                                           f"and {arr.size} elements (corrupt checkpoint)")
+        if view is not None:  # very old files: (view key, offset, size) of a storage view
+            if not (isinstance(view, tuple) and len(view) == 3 and _is_count(view[1])
+                    and _is_count(view[2]) and view[1] + view[2] <= arr.size):
+                raise load_error(RuntimeError, f"load: storage view {view!r:.100} lies outside "
+                                               f"storage {key} of {arr.size} elements")
+            return arr[int(view[1]):int(view[1]) + int(view[2])], dev
         return arr, dev
 
     return load_storage
 
 
+def _unpickle(file, record, weights_only, load_storage):
+    if weights_only:
+        return WeightsOnly(file, record, load_storage).load()
+    return Full(file, record, load_storage).load()
+
+
+# -- the zip format ------------------------------------------------------------------------
+def _check_names(infos):
+    """The archive's prefix directory (``archive/``) after torch's checks on member names,
+    and refusing duplicate, absolute and ``..`` names."""
+    if not infos:
+        raise load_error(RuntimeError, "load: the zip archive is empty; it is not a PyTorch "
+                                       "checkpoint")
+    seen = set()
+    for info in infos:
+        name = info.filename
+        if name in seen:
+            raise load_error(RuntimeError, f"load: the checkpoint archive holds two members "
+                                           f"named {name!r}; refusing an ambiguous file")
+        seen.add(name)
+        parts = name.replace("\\", "/").split("/")
+        if name.startswith(("/", "\\")) or ".." in parts or (len(name) > 1 and name[1] == ":"):
+            raise load_error(RuntimeError, f"load: the checkpoint archive has a member with an "
+                                           f"absolute or '..' path: {name!r}")
+    first = infos[0].filename
+    if "/" not in first:
+        raise load_error(RuntimeError, f"load: the zip archive is not a PyTorch checkpoint: "
+                                       f"file in archive is not in a subdirectory: {first} "
+                                       f"(expected <name>/data.pkl)")
+    prefix = first[:first.index("/") + 1]
+    for info in infos:
+        if not info.filename.startswith(prefix):
+            raise load_error(RuntimeError, f"load: file in archive is not in a subdirectory "
+                                           f"{prefix}: {info.filename}")
+    return prefix
+
+
+def _check_version(zf, by_name, prefix):
+    info = by_name.get(prefix + ".data/version") or by_name.get(prefix + "version")
+    if info is None:
+        raise load_error(RuntimeError, "load: the checkpoint archive has no version record "
+                                       "(corrupt file)")
+    text = zf.read(info).decode("ascii", "replace").strip()
+    try:
+        version = int(text)
+    except ValueError:
+        raise load_error(RuntimeError, f"load: couldn't parse the version record {text!r:.40} "
+                                       f"as an integer (corrupt checkpoint)") from None
+    if version < _MIN_VERSION:
+        raise load_error(RuntimeError, f"load: the checkpoint has format version {version}, "
+                                       f"but the minimum supported version is {_MIN_VERSION}")
+    if version > _MAX_VERSION:
+        raise load_error(RuntimeError, f"load: the checkpoint has format version {version}, "
+                                       f"but the maximum supported version is {_MAX_VERSION} "
+                                       f"(written by a newer PyTorch)")
+
+
+def _read_stored(zf, info, out, key):
+    """Read an uncompressed record's bytes straight into ``out`` (one copy).
+
+    Like torch, the storage bytes are not CRC-checked (it would double the load time); the
+    size check catches truncation, and data.pkl itself is CRC-checked by zipfile.
+    """
+    buf = out.view(np.uint8).reshape(-1)
+    fp = zf.fp
+    fp.seek(info.header_offset)
+    head = fp.read(30)
+    if len(head) < 30 or head[:4] != b"PK\x03\x04":
+        raise load_error(RuntimeError, f"load: bad local header for storage record data/{key} "
+                                       f"(corrupt checkpoint)")
+    name_len, extra_len = struct.unpack("<HH", head[26:30])
+    fp.seek(info.header_offset + 30 + name_len + extra_len)
+    if fp.readinto(buf) != len(buf):
+        raise load_error(RuntimeError, f"load: storage record data/{key} is truncated "
+                                       f"(corrupt checkpoint)")
+
+
+def _read_compressed(zf, info, out, key):
+    """Decompress a record chunk by chunk straight into ``out``; zipfile checks the CRC."""
+    buf = out.view(np.uint8).reshape(-1)
+    pos, n = 0, len(buf)
+    with zf.open(info) as src:
+        while pos < n:
+            chunk = src.read(min(_CHUNK, n - pos))
+            if not chunk:
+                break
+            buf[pos:pos + len(chunk)] = np.frombuffer(chunk, np.uint8)
+            pos += len(chunk)
+        if pos != n or src.read(1):
+            raise load_error(RuntimeError, f"load: storage record data/{key} decompresses to "
+                                           f"a different size than its header says (corrupt "
+                                           f"checkpoint)")
+
+
 def _load_zip(zf, map_location, weights_only):
-    names = zf.namelist()
-    pkl = [n for n in names if n.endswith("data.pkl")]
-    if not pkl:
-        raise RuntimeError("load: the zip file has no data.pkl record; it is not a "
-                           "PyTorch checkpoint")
-    prefix = pkl[0][: -len("data.pkl")]
+    infos = zf.infolist()
+    prefix = _check_names(infos)
+    by_name = {info.filename: info for info in infos}
+    _check_version(zf, by_name, prefix)
+    pkl = by_name.get(prefix + "data.pkl")
+    if pkl is None:
+        raise load_error(RuntimeError, "load: the zip file has no data.pkl record; it is not "
+                                       "a PyTorch checkpoint")
     byteorder = "little"
-    if prefix + "byteorder" in names:
-        byteorder = zf.read(prefix + "byteorder").decode().strip()
+    if prefix + "byteorder" in by_name:
+        raw = zf.read(by_name[prefix + "byteorder"])
+        byteorder = raw.decode("ascii", "replace")
+        if byteorder not in ("little", "big"):
+            raise load_error(ValueError, f"Unknown endianness type: {byteorder}")
 
     def read(key, dtype_name, numel):
-        name = f"{prefix}data/{key}"
+        info = by_name.get(f"{prefix}data/{key}")
+        if info is None:
+            raise load_error(RuntimeError, f"load: storage record data/{key} is missing from "
+                                           f"the checkpoint (corrupt file)")
+        disk = _disk_dtype(dtype_name, byteorder)
+        expected = numel * disk.itemsize
+        if info.file_size != expected:
+            raise load_error(RuntimeError, f"load: record data/{key} has {info.file_size} "
+                                           f"bytes, but its {numel} {dtype_name} elements need "
+                                           f"{expected} (corrupt checkpoint)")
+        if info.compress_type != zipfile.ZIP_STORED and \
+                expected > info.compress_size * _MAX_DEFLATE_RATIO + (1 << 16):
+            raise load_error(RuntimeError, f"load: record data/{key} claims {expected} bytes "
+                                           f"from {info.compress_size} compressed ones "
+                                           f"(corrupt checkpoint)")
+        native = _native_np(dtype_name)
+        in_place = native is not None and disk == native
         try:
-            info = zf.getinfo(name)
-        except KeyError:
-            raise RuntimeError(f"load: storage record data/{key} is missing from the "
-                               f"checkpoint (corrupt file)") from None
-        native = _native_np(dtype_name)  # None: bfloat16 without ml_dtypes (widened)
-        if (info.compress_type != zipfile.ZIP_STORED or not hasattr(zf.fp, "readinto")
-                or native is None or byteorder != "little" or not native.isnative
-                or info.file_size != numel * native.itemsize):
-            return zf.read(info)
-        # torch stores storages uncompressed: read the bytes straight into the array that
-        # becomes the storage (one copy; zipfile's reader would make two). Like torch, the
-        # storage bytes are not CRC-checked (it would double the load time); the size check
-        # below catches truncation, and data.pkl itself is CRC-checked by zipfile
-        out = np.empty(numel, dtype=native)
-        buf = out.view(np.uint8)
-        fp = zf.fp
-        fp.seek(info.header_offset)
-        head = fp.read(30)
-        if len(head) < 30 or head[:4] != b"PK\x03\x04":
-            raise RuntimeError(f"load: bad local header for storage record data/{key} "
-                               f"(corrupt checkpoint)")
-        name_len, extra_len = struct.unpack("<HH", head[26:30])
-        fp.seek(info.header_offset + 30 + name_len + extra_len)
-        if fp.readinto(buf) != len(buf):
-            raise RuntimeError(f"load: storage record data/{key} is truncated (corrupt "
-                               f"checkpoint)")
-        return out
+            out = np.empty(numel, dtype=native if in_place else disk)
+        except (MemoryError, ValueError):
+            raise load_error(RuntimeError, f"load: not enough memory for storage record "
+                                           f"data/{key} ({expected} bytes)") from None
+        if info.compress_type == zipfile.ZIP_STORED and hasattr(zf.fp, "readinto"):
+            _read_stored(zf, info, out, key)
+        else:
+            _read_compressed(zf, info, out, key)
+        return out if in_place else _to_native(out, dtype_name)
 
-    loader = _make_loader(read, map_location, byteorder)
-    return _Unpickler(io.BytesIO(zf.read(pkl[0])), weights_only, loader).load()
+    loader = _make_loader(read, map_location, "data.pkl")
+    return _unpickle(io.BytesIO(zf.read(pkl)), "data.pkl", weights_only, loader)
 
 
-class _Inert:
-    """Stands for any global during the legacy format's first pass; accepts every call."""
-
-    def __new__(cls, *args, **kwargs):
-        return object.__new__(cls)
-
-    def __init__(self, *args, **kwargs):
-        pass
-
-    def __call__(self, *args, **kwargs):
-        return self
-
-    def __setstate__(self, state):
-        pass
-
-    def __setitem__(self, key, value):
-        pass
-
-    def append(self, value):
-        pass
-
-    def extend(self, values):
-        pass
-
-
-class _Collector(pickle.Unpickler):
-    """Walks a pickle calling ``note`` for each storage id, building nothing real."""
-
-    def __init__(self, file, note):
-        super().__init__(file, encoding="utf-8")
-        self._note = note
-
-    def find_class(self, module, name):
-        if module in ("torch", "torch.storage") and name in _STORAGE_CLASSES:
-            return _STORAGE_CLASSES[name]
-        return _Inert
-
-    def persistent_load(self, pid):
-        if isinstance(pid, tuple) and len(pid) >= 5 and getattr(pid[1], "storage_name", None):
-            self._note(_STORAGE_DTYPE[pid[1].storage_name], str(pid[2]), pid[3], pid[4],
-                       None)
-        return _Inert()
-
-
+# -- the legacy stream ---------------------------------------------------------------------
 def _load_legacy(f, map_location, weights_only):
-    plain = _Unpickler(f, True, None)
-    magic = plain.load()
+    header = "the legacy checkpoint header"
+    magic = WeightsOnly(f, header).load()
     if magic != _MAGIC:
-        raise RuntimeError("load: invalid magic number; the file is not a PyTorch "
-                           "checkpoint (or it is corrupt)")
-    protocol = _Unpickler(f, True, None).load()
+        raise load_error(RuntimeError, "load: invalid magic number; the file is not a PyTorch "
+                                       "checkpoint (or it is corrupt)")
+    protocol = WeightsOnly(f, header).load()
     if protocol != _LEGACY_PROTOCOL:
-        raise RuntimeError(f"load: unsupported legacy checkpoint protocol {protocol}, "
-                           f"expected {_LEGACY_PROTOCOL}")
-    info = _Unpickler(f, True, None).load()
-    byteorder = "little" if not isinstance(info, dict) or info.get(
-        "little_endian", True) else "big"
-    wanted = {}
+        raise load_error(RuntimeError, f"load: invalid legacy protocol version {protocol!r:.40}"
+                                       f", expected {_LEGACY_PROTOCOL}")
+    info = WeightsOnly(f, header).load()
+    little = not isinstance(info, dict) or info.get("little_endian", True)
+    byteorder = "little" if little else "big"
+    record = "the pickled object"
+    noted = {}
 
-    def note(dtype_name, key, location, numel, view):
-        wanted.setdefault(key, dtype_name)
+    def note(pid):
+        dtype_name, key, _, numel, _ = _parse_pid(pid, record)
+        noted.setdefault(key, (dtype_name, numel))
 
     # the storages' bytes follow the object's pickle and their sizes depend on dtypes named
-    # inside it, so a first pass reads only the storage ids: every other global becomes an
-    # inert placeholder, which runs no code from the file
-    obj_pickle_start = f.tell()
-    _Collector(f, note).load()
-    keys = _Unpickler(f, True, None).load()
-    if not isinstance(keys, list):
-        raise RuntimeError("load: legacy checkpoint lacks its storage key list (corrupt file)")
-    raw = {}
+    # inside it, so a first pass only collects the storage references (building nothing)
+    start = f.tell()
+    WeightsOnly(f, record, note, skim=True).load()
+    keys = WeightsOnly(f, "the legacy storage key list").load()
+    if not isinstance(keys, list) or not all(isinstance(k, (str, int)) for k in keys):
+        raise load_error(RuntimeError, "load: legacy checkpoint lacks its storage key list "
+                                       "(corrupt file)")
+    keys = [str(k) for k in keys]
+    if len(set(keys)) != len(keys):
+        raise load_error(RuntimeError, "load: legacy checkpoint lists a storage twice "
+                                       "(corrupt file)")
+    here = f.tell()
+    end = f.seek(0, os.SEEK_END)
+    f.seek(here)
+    arrays = {}
     for key in keys:
+        if key not in noted:
+            raise load_error(RuntimeError, f"load: storage {key} is listed but never used "
+                                           f"(corrupt checkpoint)")
+        dtype_name, numel = noted[key]
         head = f.read(8)
         if len(head) < 8:
-            raise RuntimeError(f"load: storage {key} is truncated (corrupt checkpoint)")
-        count = struct.unpack("<q" if byteorder == "little" else ">q", head)[0]
-        nbytes = count * _NP[wanted.get(key, "uint8")].itemsize
-        raw[key] = f.read(nbytes)
-    f.seek(obj_pickle_start)
+            raise load_error(RuntimeError, f"load: storage {key} is truncated (corrupt "
+                                           f"checkpoint)")
+        count = struct.unpack("<q" if little else ">q", head)[0]
+        disk = _disk_dtype(dtype_name, byteorder)
+        if count != numel:
+            raise load_error(RuntimeError, f"load: storage {key} has the wrong size: the "
+                                           f"object expects {numel} {dtype_name} elements, the "
+                                           f"file holds a count of {count} (corrupt checkpoint)")
+        if count * disk.itemsize > end - f.tell():
+            raise load_error(RuntimeError, f"load: storage {key} of {count} {dtype_name} "
+                                           f"elements runs past the end of the file (truncated "
+                                           f"checkpoint)")
+        out = np.empty(count, dtype=disk)
+        got = f.readinto(memoryview(out.view(np.uint8).reshape(-1))) if count else 0
+        if got != out.nbytes:
+            raise load_error(RuntimeError, f"load: storage {key} is truncated (corrupt "
+                                           f"checkpoint)")
+        arrays[key] = _to_native(out, dtype_name)
+    f.seek(start)
 
     def read(key, dtype_name, numel):
-        if key not in raw:
-            raise RuntimeError(f"load: storage {key} is missing from the checkpoint")
-        return raw[key]
+        if key not in arrays:
+            raise load_error(RuntimeError, f"load: storage {key} is missing from the "
+                                           f"checkpoint")
+        return arrays[key]
 
-    loader = _make_loader(read, map_location, byteorder)
-    return _Unpickler(f, weights_only, loader).load()
+    return _unpickle(f, record, weights_only, _make_loader(read, map_location, record))
+
+
+# -- entry point ----------------------------------------------------------------------------
+_TRUE = ("1", "y", "yes", "true")
+
+
+def _env_flag(*names):
+    return any(os.environ.get(n, "0").strip().lower() in _TRUE for n in names)
+
+
+def resolve_weights_only(weights_only, pickle_module=None):
+    """``weights_only`` after the defaults and environment variables, as torch decides it.
+
+    Unset, it is True unless a ``pickle_module`` is given. ``TORCH_FORCE_WEIGHTS_ONLY_LOAD``
+    forces True even over an explicit False; ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`` forces False
+    only where the caller did not pass ``weights_only`` (with a warning); both set is an
+    error. ``NUMTORCH_FORCE_*`` are the same switches under numtorch's name.
+    """
+    unset = weights_only is None
+    if unset:
+        weights_only = pickle_module is None
+    force = _env_flag("TORCH_FORCE_WEIGHTS_ONLY_LOAD", "NUMTORCH_FORCE_WEIGHTS_ONLY_LOAD")
+    force_no = _env_flag("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD",
+                         "NUMTORCH_FORCE_NO_WEIGHTS_ONLY_LOAD")
+    if force and force_no:
+        raise RuntimeError("Only one of `TORCH_FORCE_WEIGHTS_ONLY_LOAD` or "
+                           "`TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD` should be set, but both were "
+                           "set.")
+    if force:
+        return True
+    if force_no and unset:
+        warnings.warn("Environment variable TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD detected: "
+                      "weights_only was not passed to load, so it is forced to False.",
+                      UserWarning, stacklevel=3)
+        return False
+    return bool(weights_only)
+
+
+_CORRUPT = (EOFError, zipfile.BadZipFile, zlib.error, struct.error, ValueError, KeyError,
+            IndexError, TypeError, AttributeError, MemoryError, OverflowError, RecursionError,
+            UnicodeDecodeError)
 
 
 def _load_file(fh, map_location, weights_only):
@@ -484,19 +429,18 @@ def _load_file(fh, map_location, weights_only):
             try:
                 zf = zipfile.ZipFile(fh)
             except zipfile.BadZipFile as e:
-                raise RuntimeError(f"load: the checkpoint zip archive is corrupt or "
-                                   f"truncated ({e})") from None
+                raise load_error(RuntimeError, f"load: the checkpoint zip archive is corrupt "
+                                               f"or truncated ({e})") from None
             with zf:
                 return _load_zip(zf, map_location, weights_only)
         return _load_legacy(fh, map_location, weights_only)
     except pickle.UnpicklingError as e:
-        if str(e).startswith(("Weights only", "load:")):
+        if weights_only and not str(e).startswith("Weights only"):
+            raise pickle.UnpicklingError(f"Weights only load failed: {e}") from None
+        raise
+    except _CORRUPT as e:
+        if is_load_error(e):
             raise
-        raise pickle.UnpicklingError(f"load: the checkpoint is truncated or corrupt, or not "
-                                     f"a PyTorch file ({e})") from None
-    except (EOFError, zipfile.BadZipFile, struct.error, ValueError, KeyError, IndexError,
-            TypeError) as e:
-        if isinstance(e, TypeError) and "map_location" in str(e):
-            raise
+        detail = "" if isinstance(e, (MemoryError, ValueError, OverflowError)) else f": {e}"
         raise RuntimeError(f"load: the checkpoint is truncated or corrupt, or not a PyTorch "
-                           f"file ({type(e).__name__}: {e})") from None
+                           f"file ({type(e).__name__}{detail})") from None

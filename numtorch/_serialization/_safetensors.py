@@ -1,6 +1,7 @@
 """``.safetensors`` files, read and written without the ``safetensors`` package."""
 
 import json
+import os
 import struct
 
 import numpy as np
@@ -57,11 +58,104 @@ def save_safetensors(tensors, path, metadata=None):
         fh.write(blob)
 
 
+_HEADER_LIMIT = 100_000_000  # the format caps the JSON header at 100 MB
+_ENTRY_KEYS = ("dtype", "shape", "data_offsets")
+
+
+def _bad(message):
+    return RuntimeError(f"load_safetensors: {message}")
+
+
+def _unique_keys(pairs):
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise _bad(f"the header names {k!r} twice")
+        out[k] = v
+    return out
+
+
+def _is_size(x):
+    return type(x) is int and x >= 0
+
+
+def _read_header(fh, file_size):
+    """The parsed JSON header and the offset where the data section starts."""
+    head = fh.read(8)
+    if len(head) < 8:
+        raise _bad(f"file of {len(head)} bytes is too short for the 8-byte header length")
+    n = struct.unpack("<Q", head)[0]
+    if n > _HEADER_LIMIT:
+        raise _bad(f"header of {n} bytes is larger than the format allows ({_HEADER_LIMIT})")
+    if 8 + n > file_size:
+        raise _bad(f"header length {n} exceeds the file size {file_size} (truncated file)")
+    raw = fh.read(n)
+    try:
+        header = json.loads(raw.decode("utf-8"), object_pairs_hook=_unique_keys)
+    except UnicodeDecodeError:
+        raise _bad("the header is not valid UTF-8") from None
+    except json.JSONDecodeError as e:
+        raise _bad(f"the header is not valid JSON ({e})") from None
+    except RecursionError:
+        raise _bad("the header nests JSON values too deeply") from None
+    if not isinstance(header, dict):
+        raise _bad(f"the header must be a JSON object, got a JSON {type(header).__name__}")
+    return header, 8 + n
+
+
+def _parse_entries(header, data_size):
+    """``[(name, dtype name, shape, begin, end)]`` in data order, checked as the format
+    requires: known dtypes, non-negative integer dims, offsets matching shape x dtype (Python
+    integers, so no product can wrap), and tensors tiling the data section without gaps or
+    overlaps."""
+    meta = header.pop("__metadata__", None)
+    if meta is not None and not (isinstance(meta, dict) and all(
+            isinstance(v, str) for v in meta.values())):
+        raise _bad("__metadata__ must map strings to strings")
+    entries = []
+    for name, info in header.items():
+        if not isinstance(info, dict) or any(k not in info for k in _ENTRY_KEYS):
+            raise _bad(f"bad header entry for {name!r}: {info!r:.200}")
+        code, shape, offsets = (info[k] for k in _ENTRY_KEYS)
+        dtype_name = _ST_DTYPE.get(code) if isinstance(code, str) else None
+        if dtype_name is None:
+            raise _bad(f"unsupported dtype {code!r:.40} for {name!r}")
+        if not isinstance(shape, list) or not all(_is_size(d) for d in shape):
+            raise _bad(f"the shape of {name!r} must be a list of non-negative integers, got "
+                       f"{shape!r:.200}")
+        if not (isinstance(offsets, list) and len(offsets) == 2
+                and all(_is_size(x) for x in offsets)):
+            raise _bad(f"data_offsets of {name!r} must be two non-negative integers, got "
+                       f"{offsets!r:.200}")
+        count = 1
+        for d in shape:
+            count *= d
+        itemsize = (_NP[dtype_name] if dtype_name != _BF16 else _BF16_BITS).itemsize
+        begin, end = offsets
+        if end - begin != count * itemsize:
+            raise _bad(f"data_offsets {offsets} of {name!r} do not match shape {shape} and "
+                       f"dtype {code} ({count * itemsize} bytes)")
+        entries.append((name, dtype_name, tuple(shape), begin, end))
+    pos = 0
+    for name, _, _, begin, end in sorted(entries, key=lambda e: (e[3], e[4])):
+        if begin != pos:
+            raise _bad(f"invalid offsets for {name!r}: the tensors must cover the data section "
+                       f"in order without gaps or overlaps (expected it to start at {pos}, "
+                       f"got {begin})")
+        pos = end
+    if pos != data_size:
+        raise _bad(f"the tensors cover {pos} bytes of a data section of {data_size} bytes")
+    return entries, meta  # (in header order)
+
+
 def load_safetensors(path, return_metadata=False):
     """Read a ``.safetensors`` file into a dict of tensors.
 
-    BF16 entries load as ``bfloat16`` when the optional ml_dtypes package is installed, and
-    as float32 (with a warning) otherwise.
+    The file is checked as the format requires before anything is allocated (header at most
+    100 MB, a JSON object, string-to-string ``__metadata__``, known dtypes, sizes matching
+    their offsets, tensors covering the data without gaps or overlaps), and each tensor is
+    read straight into its array. BF16 entries load as ``bfloat16`` when the optional
+    ml_dtypes package is installed, and as float32 (with a warning) otherwise.
 
     Args:
         path (str or os.PathLike): the file.
@@ -74,39 +168,21 @@ def load_safetensors(path, return_metadata=False):
         RuntimeError: a truncated or malformed file.
     """
     with open(path, "rb") as fh:
-        blob = fh.read()
-    if len(blob) < 8:
-        raise RuntimeError(f"load_safetensors: file of {len(blob)} bytes is too short for "
-                           f"the 8-byte header length")
-    n = struct.unpack("<Q", blob[:8])[0]
-    if 8 + n > len(blob):
-        raise RuntimeError(f"load_safetensors: header length {n} exceeds the file size "
-                           f"{len(blob)} (truncated file)")
-    try:
-        header = json.loads(blob[8:8 + n].decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise RuntimeError(f"load_safetensors: the header is not valid JSON ({e})") from None
-    body = memoryview(blob)[8 + n:]
-    meta = header.pop("__metadata__", None)
-    out = {}
-    for name, info in header.items():
-        try:
-            dtype_name = _ST_DTYPE[info["dtype"]]
-            shape = tuple(int(s) for s in info["shape"])
-            begin, end = (int(x) for x in info["data_offsets"])
-        except (KeyError, TypeError, ValueError):
-            raise RuntimeError(f"load_safetensors: bad header entry for {name!r}: "
-                               f"{info!r}") from None
-        npdt = _NP[dtype_name] if dtype_name != _BF16 else _BF16_BITS
-        count = int(np.prod(shape, dtype=np.int64))
-        if not 0 <= begin <= end <= len(body) or end - begin != count * npdt.itemsize:
-            raise RuntimeError(f"load_safetensors: data_offsets {[begin, end]} of {name!r} "
-                               f"do not match shape {list(shape)} and dtype {info['dtype']} "
-                               f"within a data section of {len(body)} bytes")
-        arr = np.frombuffer(body[begin:end], dtype=npdt, count=count)
-        if dtype_name == _BF16:
-            arr = _bf16_from_bits(arr)
-        else:
-            arr = arr.astype(np.dtype(_dtype._BY_NAME[dtype_name].np), copy=True)
-        out[name] = _new_like_class(Tensor, arr.reshape(shape))
+        file_size = os.fstat(fh.fileno()).st_size
+        header, start = _read_header(fh, file_size)
+        entries, meta = _parse_entries(header, file_size - start)
+        out = {}
+        for name, dtype_name, shape, begin, end in sorted(entries, key=lambda e: e[3:]):
+            raw = np.empty(end - begin, dtype=np.uint8)
+            if fh.readinto(raw) != raw.size:
+                raise _bad(f"the data of {name!r} is truncated")
+            if dtype_name == _BF16:
+                arr = _bf16_from_bits(raw.view(_BF16_BITS))
+            else:
+                arr = raw.view(_NP[dtype_name])
+                native = np.dtype(_dtype._BY_NAME[dtype_name].np)
+                if arr.dtype != native:
+                    arr = arr.astype(native)
+            out[name] = _new_like_class(Tensor, arr.reshape(shape))
+    out = {e[0]: out[e[0]] for e in entries}
     return (out, meta) if return_metadata else out

@@ -1,0 +1,298 @@
+"""The functions a checkpoint's pickle calls to rebuild tensors, and tensor attribute state.
+
+A pickle names torch's rebuild functions (``torch._utils._rebuild_tensor_v2`` and friends);
+these are numtorch's versions. Every size, stride and offset comes from the file, so each is
+checked with Python integers against the storage before any array is made, and a tensor's
+pickled Python attributes are restored as torch restores them: through the public attribute
+(with its checks) for the attributes torch lets a pickle set, into the instance ``__dict__``
+for plain attributes, and never into numtorch's internal slots.
+"""
+
+import warnings
+
+import numpy as np
+
+from .. import _dtype
+from .. import backend
+from .._tensor import Tensor, _new_like_class
+from ._common import load_error
+
+_INT64_MAX = (1 << 63) - 1
+
+# torch's tensor attributes that cannot be assigned (a pickle setting one fails in torch too)
+_TORCH_READ_ONLY = frozenset({
+    "T", "H", "mT", "mH", "_cdata", "_version", "grad_fn", "is_leaf", "retains_grad", "_base",
+    "output_nr", "name", "shape", "dtype", "layout", "device", "ndim", "nbytes", "itemsize",
+    "is_cuda", "is_cpu", "is_mtia", "is_xla", "is_xpu", "is_ipu", "is_sparse", "is_sparse_csr",
+    "is_mkldnn", "is_mps", "is_maia", "is_vulkan", "is_quantized", "is_meta", "is_nested",
+    "_python_dispatch", "_has_symbolic_sizes_strides", "__weakref__",
+    "__cuda_array_interface__",
+})
+
+
+def _is_int(x):
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
+def _set_requires_grad(t, value):
+    if type(value) is not bool:
+        raise load_error(RuntimeError, "requires_grad must be a bool")
+    if value and t.dtype._category < _dtype._FLOAT:
+        raise load_error(RuntimeError, "only Tensors of floating point and complex dtype can "
+                                       "require gradients")
+    t.requires_grad_(value)
+
+
+def _set_data(t, value):
+    if not isinstance(value, Tensor):
+        raise load_error(TypeError, f"Variable data has to be a tensor, but got "
+                                    f"{type(value).__name__}")
+    t.data = value
+
+
+def _set_grad(t, value):
+    if value is not None and not isinstance(value, Tensor):
+        raise load_error(TypeError, f"assigned grad expected to be a Tensor or None but got "
+                                    f"grad of type {type(value).__name__}")
+    try:
+        t.grad = value
+    except RuntimeError as e:
+        raise load_error(RuntimeError, str(e)) from None
+
+
+def _set_grad_fn(t, value):
+    if value is not None:
+        raise load_error(RuntimeError, "_grad_fn can be only set to None")
+
+
+def _set_volatile(t, value):
+    warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` "
+                  "instead.", UserWarning, stacklevel=4)
+
+
+def _set_hooks(name):
+    def setter(t, value):
+        if value:  # torch keeps them as the tensor's hooks; numtorch keeps them as attributes
+            t.__dict__[name] = value
+    return setter
+
+
+def _set_class(t, value):
+    if not (isinstance(value, type) and issubclass(value, Tensor)):
+        raise load_error(TypeError, f"__class__ must be set to a Tensor subclass, not "
+                                    f"{value!r}")
+    t.__class__ = value
+
+
+def _set_dict(t, value):
+    if not isinstance(value, dict):
+        raise load_error(TypeError, f"__dict__ must be set to a dictionary, not a "
+                                    f"'{type(value).__name__}'")
+    t.__dict__.clear()
+    for k, v in value.items():
+        _set_attr(t, k, v)
+
+
+def _set_part(name):
+    def setter(t, value):
+        setattr(t, name, value)
+    return setter
+
+
+# the attributes torch lets a pickle assign, each through numtorch's public equivalent
+_SETTERS = {
+    "requires_grad": _set_requires_grad, "data": _set_data, "grad": _set_grad,
+    "_grad": _set_grad, "_grad_fn": _set_grad_fn, "volatile": _set_volatile,
+    "_backward_hooks": _set_hooks("_backward_hooks"),
+    "_post_accumulate_grad_hooks": _set_hooks("_post_accumulate_grad_hooks"),
+    "__class__": _set_class, "__dict__": _set_dict, "real": _set_part("real"),
+    "imag": _set_part("imag"),
+}
+
+
+def _defined_by_numtorch(cls, name):
+    """Whether ``name`` is a data descriptor (a slot or property) of numtorch's or object's."""
+    for klass in cls.__mro__:
+        if name in vars(klass):
+            attr = vars(klass)[name]
+            numtorch_owned = klass is object or klass.__module__.startswith("numtorch")
+            return numtorch_owned and (hasattr(attr, "__set__") or hasattr(attr, "__delete__"))
+    return False
+
+
+def _set_attr(t, name, value):
+    if not isinstance(name, str):
+        raise load_error(TypeError, f"attribute name must be string, not "
+                                    f"'{type(name).__name__}'")
+    setter = _SETTERS.get(name)
+    if setter is not None:
+        setter(t, value)
+    elif name in _TORCH_READ_ONLY:
+        raise load_error(AttributeError, f"attribute '{name}' of 'Tensor' objects is not "
+                                         f"writable")
+    elif _defined_by_numtorch(type(t), name) or type(t).__module__.startswith("numtorch"):
+        # a plain Python attribute in torch; numtorch keeps it in __dict__, where it cannot
+        # reach numtorch's slots and properties of the same name (and is saved again)
+        t.__dict__[name] = value
+    else:
+        setattr(t, name, value)  # a user subclass: its own properties and __setattr__ run
+
+
+def restore_state(t, state):
+    """Set a rebuilt tensor's pickled attribute state (a dict, or a ``(dict, slots)`` pair)."""
+    if isinstance(state, tuple):
+        if len(state) != 2:
+            raise load_error(RuntimeError, f"Invalid serialized state: {state!r:.200}")
+        parts = state
+    else:
+        parts = (state,)
+    for part in parts:
+        if not part:
+            continue
+        if not isinstance(part, dict):
+            raise load_error(RuntimeError, f"load: a tensor's pickled state must be a dict "
+                                           f"of attributes, got {type(part).__name__}")
+        for k, v in part.items():
+            _set_attr(t, k, v)
+    return t
+
+
+def _check_geometry(size, stride, offset, numel_available, itemsize):
+    """Check a tensor's size/stride/offset from the file against its storage (Python ints)."""
+    if not isinstance(size, (tuple, list)) or not isinstance(stride, (tuple, list)):
+        raise load_error(RuntimeError, f"load: tensor size and stride must be sequences, got "
+                                       f"{type(size).__name__} and {type(stride).__name__}")
+    if not all(_is_int(s) for s in size) or not all(_is_int(s) for s in stride) \
+            or not _is_int(offset):
+        raise load_error(RuntimeError, f"load: tensor size {list(size)!r:.200}, stride "
+                                       f"{list(stride)!r:.200} and offset {offset!r} must be "
+                                       f"integers")
+    shape, strides, offset = [int(s) for s in size], [int(s) for s in stride], int(offset)
+    if len(shape) != len(strides):
+        raise load_error(RuntimeError, f"load: tensor size {shape} and stride {strides} "
+                                       f"differ in length (corrupt checkpoint)")
+    if any(s < 0 for s in shape):
+        raise load_error(RuntimeError, f"Trying to create tensor with negative dimension: "
+                                       f"{shape}")
+    if any(s < 0 for s in strides) or offset < 0:
+        raise load_error(RuntimeError, f"load: tensor stride {strides} and offset {offset} "
+                                       f"must not be negative (corrupt checkpoint)")
+    numel = 1
+    for s in shape:
+        numel *= s
+    if numel * itemsize > _INT64_MAX:
+        raise load_error(RuntimeError, f"load: tensor of size {shape} is too large "
+                                       f"({numel} elements; corrupt checkpoint)")
+    if numel:
+        last = offset + sum((n - 1) * s for n, s in zip(shape, strides))
+        if last >= numel_available:
+            raise load_error(RuntimeError, f"load: tensor of size {shape}, stride {strides} "
+                                           f"and offset {offset} lies outside its storage of "
+                                           f"{numel_available} elements (corrupt checkpoint)")
+    return tuple(shape), tuple(strides), offset, numel
+
+
+def _storage_parts(storage, caller):
+    if not (isinstance(storage, tuple) and len(storage) == 2
+            and isinstance(storage[0], np.ndarray)):
+        raise load_error(RuntimeError, f"load: {caller} expects a storage from the checkpoint "
+                                       f"as its first argument, got {type(storage).__name__}")
+    return storage
+
+
+def _tensor_from(array, dev, size, stride, offset, caller):
+    dt = array.dtype
+    shape, strides, offset, numel = _check_geometry(size, stride, offset, array.size,
+                                                    dt.itemsize)
+    if numel == 0:
+        arr = np.empty(shape, dtype=dt)
+    else:
+        arr = np.ndarray(shape, dtype=dt, buffer=array, offset=offset * dt.itemsize,
+                         strides=tuple(s * dt.itemsize for s in strides))
+    if dev.type != "cpu":
+        arr = backend.to_device(arr, dev)
+    return _new_like_class(Tensor, arr)
+
+
+def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=False,
+                       backward_hooks=None, metadata=None):
+    array, dev = _storage_parts(storage, "_rebuild_tensor_v2")
+    t = _tensor_from(array, dev, size, stride, storage_offset, "_rebuild_tensor_v2")
+    if requires_grad:
+        _set_requires_grad(t, requires_grad)
+    if backward_hooks:
+        _set_hooks("_backward_hooks")(t, backward_hooks)
+    return t
+
+
+def _rebuild_tensor(storage, storage_offset, size, stride):
+    return _rebuild_tensor_v2(storage, storage_offset, size, stride)
+
+
+def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, backward_hooks,
+                       dtype, metadata=None):
+    array, dev = _storage_parts(storage, "_rebuild_tensor_v3")
+    if not isinstance(dtype, _dtype.dtype):
+        raise load_error(RuntimeError, f"load: _rebuild_tensor_v3 expects a dtype, got "
+                                       f"{type(dtype).__name__}")
+    want = np.dtype(dtype.np)
+    if array.dtype != want:  # an untyped (byte) storage read as ``dtype``
+        if array.dtype != np.uint8 or array.size % want.itemsize:
+            raise load_error(RuntimeError, f"load: a storage of {array.size} {array.dtype} "
+                                           f"elements cannot hold {dtype} values")
+        array = array.view(want)
+    return _rebuild_tensor_v2((array, dev), storage_offset, size, stride, requires_grad,
+                              backward_hooks)
+
+
+def _rebuild_parameter(data, requires_grad, backward_hooks=None):
+    from ..nn.parameter import Parameter
+
+    if not isinstance(data, Tensor):
+        raise load_error(RuntimeError, f"load: _rebuild_parameter expects a tensor, got "
+                                       f"{type(data).__name__}")
+    if type(requires_grad) is not bool:
+        raise load_error(RuntimeError, "requires_grad must be a bool")
+    if requires_grad and data.dtype._category < _dtype._FLOAT:
+        raise load_error(RuntimeError, "Only Tensors of floating point and complex dtype can "
+                                       "require gradients")
+    p = Parameter(data, requires_grad)
+    if backward_hooks:
+        _set_hooks("_backward_hooks")(p, backward_hooks)
+    return p
+
+
+def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
+    return restore_state(_rebuild_parameter(data, requires_grad, backward_hooks), state)
+
+
+def _rebuild_from_type_v2(func, new_type, args, state):
+    if not isinstance(args, tuple):
+        raise load_error(RuntimeError, f"load: _rebuild_from_type_v2 expects an argument "
+                                       f"tuple, got {type(args).__name__}")
+    t = func(*args)
+    if not isinstance(t, Tensor):
+        raise load_error(RuntimeError, f"load: _rebuild_from_type_v2 expects its function to "
+                                       f"make a tensor, got {type(t).__name__}")
+    if type(t) is not new_type:
+        if not (isinstance(new_type, type) and issubclass(new_type, Tensor)):
+            raise load_error(RuntimeError, f"load: cannot rebuild a tensor as {new_type!r:.100}"
+                                           f", which is not a Tensor subclass")
+        sub = _new_like_class(new_type, t._array)
+        sub._requires_grad, sub._vc = t._requires_grad, t._vc
+        t = sub
+    own = getattr(type(t), "__setstate__", None)
+    if own is not None and not type(t).__module__.startswith("numtorch"):
+        t.__setstate__(state)  # a user subclass restores its own state
+        return t
+    return restore_state(t, state)
+
+
+def _storage_class(name):
+    def _unused(*args):
+        raise load_error(RuntimeError, f"load: constructing torch.{name} directly is not "
+                                       f"supported")
+
+    _unused.storage_name = name
+    _unused.__qualname__ = _unused.__name__ = name
+    return _unused

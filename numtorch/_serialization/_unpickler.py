@@ -1,0 +1,817 @@
+"""Unpicklers for checkpoints: the weights-only interpreter, the full one, and allow-lists.
+
+``load(weights_only=True)`` must never run code from the file or change anything but the
+objects it builds. Python's unpickler cannot promise that even with a restricted
+``find_class`` (its BUILD, SETITEMS and APPEND opcodes act on whatever object is on the stack,
+a class included), so weights-only loading runs the pickle through :class:`WeightsOnly`, an
+interpreter of the pickle opcodes written here that
+
+- resolves a global only from a fixed table (tensors, storages, dtypes, containers) or the
+  user's allow-list, compared by torch's names (``torch.nn.modules.linear.Linear`` matches
+  ``numtorch.nn.Linear``);
+- calls (REDUCE, NEWOBJ) only allowed callables, and reports their failures as load errors;
+- applies BUILD only to an *instance* of an allowed type (never a class, module or function),
+  with the state that type has: tensor attributes through :func:`restore_state`, an
+  OrderedDict's attributes, an allowed class's own ``__setstate__`` or instance ``__dict__``;
+- appends only to lists, sets items only in dicts, OrderedDicts and Counters;
+- reads no string or bytes longer than what is left of the pickle.
+
+With ``weights_only=False`` Python's unpickler is used, mapping torch's names to numtorch's.
+"""
+
+import _codecs
+import _compat_pickle
+import codecs
+import collections
+import io
+import pickle
+import struct
+import types
+
+from .. import _dtype
+from .._device import device as _device_cls
+from .._size import Size
+from .._tensor import Tensor
+from . import _names
+from . import _rebuild
+from ._common import _STORAGE_DTYPE, is_load_error, load_error
+
+_SAFE_GLOBALS = []
+_BLOCKED_MODULES = frozenset({"sys", "os", "posix", "nt"})
+_BIG_READ = 1 << 16  # reads longer than this are checked against the bytes left first
+
+
+# -- the allow-lists ----------------------------------------------------------------------
+def add_safe_globals(safe_globals):
+    """Allow these classes/functions in ``load(..., weights_only=True)``.
+
+    A class is matched by the name a pickle uses for it, numtorch's or torch's: allowing
+    ``numtorch.nn.Linear`` admits ``torch.nn.modules.linear.Linear`` written by real torch.
+
+    Args:
+        safe_globals (list): objects, or ``(object, "module.name")`` pairs naming the global
+            as it appears in the pickle.
+    """
+    _SAFE_GLOBALS.extend(safe_globals)
+
+
+def get_safe_globals():
+    """The user-added globals allowed in weights-only loading (a list)."""
+    return list(_SAFE_GLOBALS)
+
+
+def clear_safe_globals():
+    """Forget every global added with :func:`add_safe_globals`."""
+    _SAFE_GLOBALS.clear()
+
+
+class safe_globals:  # noqa: N801 - torch's name
+    """Context manager allowing extra globals in weights-only loading inside a ``with``.
+
+    Args:
+        safe_globals (list): as for :func:`add_safe_globals`.
+    """
+
+    def __init__(self, safe_globals):
+        self.safe_globals = list(safe_globals)
+        self._saved = None
+
+    def __enter__(self):
+        self._saved = list(_SAFE_GLOBALS)
+        _SAFE_GLOBALS.extend(self.safe_globals)
+        return self
+
+    def __exit__(self, *exc):
+        _SAFE_GLOBALS[:] = self._saved
+        return False
+
+
+def _user_allowed():
+    """``{"module.name": object}`` for the user's allow-list, under every name it may have."""
+    out = {}
+    for entry in _SAFE_GLOBALS:
+        if isinstance(entry, tuple):
+            if len(entry) != 2:
+                raise ValueError(f"Expected tuple of length 2 (global, str of callable full "
+                                 f"path), but got tuple of length: {len(entry)}")
+            if type(entry[1]) is not str:
+                raise TypeError(f"Expected second item in tuple to be str of callable full "
+                                f"path, but got: {type(entry[1])}")
+            out[entry[1]] = entry[0]
+            continue
+        for name in _names.names_of(entry):
+            out.setdefault(name, entry)
+    return out
+
+
+_DEFAULT = None
+
+
+def _default_allowed():
+    """The globals every checkpoint may use, by torch's names (built on first use)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        from ..nn.parameter import Parameter
+
+        table = {
+            "collections.OrderedDict": collections.OrderedDict,
+            "collections.Counter": collections.Counter,
+            "torch.nn.parameter.Parameter": Parameter,
+            "torch.Size": Size, "torch.Tensor": Tensor, "torch.device": _device_cls,
+            "_codecs.encode": _codecs.encode, "builtins.bytearray": bytearray,
+            "builtins.set": set, "builtins.complex": complex,
+            "torch._tensor._rebuild_from_type_v2": _rebuild._rebuild_from_type_v2,
+        }
+        for fn in (_rebuild._rebuild_tensor, _rebuild._rebuild_tensor_v2,
+                   _rebuild._rebuild_tensor_v3, _rebuild._rebuild_parameter,
+                   _rebuild._rebuild_parameter_with_state):
+            table[f"torch._utils.{fn.__name__}"] = fn
+        for name, dt in _dtype._BY_NAME.items():
+            if dt.name == name or str(dt) == f"torch.{name}":
+                table[f"torch.{name}"] = dt
+        for name, cls in STORAGE_CLASSES.items():
+            table[f"torch.{name}"] = cls
+            table[f"torch.storage.{name}"] = cls
+        table.update(_legacy_tensor_classes())
+        _DEFAULT = table
+    return _DEFAULT
+
+
+def _legacy_tensor_classes():
+    """``torch.FloatTensor`` and the other legacy tensor types numtorch has."""
+    import numtorch
+
+    return {f"torch.{n}": getattr(numtorch, n) for n in dir(numtorch)
+            if n.endswith("Tensor") and n != "Tensor" and n[0].isupper()}
+
+
+STORAGE_CLASSES = {name: _rebuild._storage_class(name) for name in _STORAGE_DTYPE}
+
+
+def _py3_name(module, name):
+    """Python 2 names in protocol-2 pickles (``__builtin__ set``) mapped to Python 3's."""
+    if (module, name) in _compat_pickle.NAME_MAPPING:
+        return _compat_pickle.NAME_MAPPING[(module, name)]
+    return _compat_pickle.IMPORT_MAPPING.get(module, module), name
+
+
+def _short(obj):
+    text = repr(obj)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+class _Inert:
+    """Stands for every global while a legacy checkpoint is skimmed for its storages."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "<inert>"
+
+
+_INERT = _Inert()
+
+
+# -- the weights-only interpreter ------------------------------------------------------------
+class WeightsOnly:
+    """Unpickle ``file`` building only data, tensors and allowed objects (see the module doc).
+
+    Args:
+        file: a binary file object positioned at the pickle.
+        record (str): the pickle's name in messages (``data.pkl``).
+        persistent_load (callable, optional): ``pid -> storage`` for ``('storage', ...)`` ids.
+        skim (bool): build nothing but containers: every global is inert and only the
+            persistent ids are reported (the legacy format's first pass).
+    """
+
+    def __init__(self, file, record="data.pkl", persistent_load=None, skim=False):
+        self._file = file
+        self._read = file.read
+        self._readline = file.readline
+        self._record = record
+        self._persistent_load = persistent_load
+        self._skim = skim
+        self._end = None
+        try:
+            here = file.tell()
+            self._end = file.seek(0, io.SEEK_END)
+            file.seek(here)
+        except (AttributeError, OSError, ValueError):
+            pass
+        self._allowed = {} if skim else _user_allowed()
+        self._allowed_ids = {id(v) for v in self._allowed.values()}
+        self._allowed_ids.update(id(v) for v in _default_allowed().values())
+        self._default_ids = {id(v) for v in _default_allowed().values()}
+        self.memo = {}
+        self.stack = []
+        self.metastack = []
+        self.proto = 0
+
+    # reading -------------------------------------------------------------------------------
+    def _corrupt(self, what):
+        return pickle.UnpicklingError(f"load: {self._record} is corrupt: {what}")
+
+    def _take(self, n):
+        if n < 0:
+            raise self._corrupt(f"negative length {n}")
+        if n > _BIG_READ and self._end is not None and n > self._end - self._file.tell():
+            raise self._corrupt(f"a {n}-byte value runs past its end (truncated file)")
+        data = self._read(n)
+        if len(data) < n:
+            raise self._corrupt("it ends in the middle of a value (truncated file)")
+        return data
+
+    def _line(self):
+        line = self._readline()
+        if not line.endswith(b"\n"):
+            raise self._corrupt("it ends in the middle of a text value (truncated file)")
+        return line[:-1]
+
+    def _pop_mark(self):
+        items = self.stack
+        self.stack = self.metastack.pop()
+        return items
+
+    # policy --------------------------------------------------------------------------------
+    def _global(self, module, name):
+        module, name = _py3_name(module, name)
+        if self._skim:
+            if module in ("torch", "torch.storage") and name in STORAGE_CLASSES:
+                return STORAGE_CLASSES[name]
+            return _INERT
+        full = f"{module}.{name}"
+        if module in _BLOCKED_MODULES:
+            raise pickle.UnpicklingError(f"Trying to load unsupported GLOBAL {full} whose "
+                                         f"module {module} is blocked.")
+        obj = _default_allowed().get(full)
+        if obj is None:
+            obj = self._allowed.get(full)
+        if obj is None:
+            short = full[len("builtins."):] if module == "builtins" else full
+            raise pickle.UnpicklingError(
+                f"Unsupported global: GLOBAL {short} is not allowed by default. If you "
+                f"trust this class/function, allow it with "
+                f"numtorch.serialization.add_safe_globals([{short}]) or the "
+                f"numtorch.serialization.safe_globals([{short}]) context manager, or load "
+                f"with weights_only=False (which can run arbitrary code)")
+        return obj
+
+    def _is_allowed(self, obj):
+        return id(obj) in self._allowed_ids
+
+    def _call(self, func, args, kwargs=None, what="call"):
+        if self._skim:
+            return _INERT
+        if type(args) is not tuple:
+            raise self._corrupt(f"the arguments of {_short(func)} are not a tuple")
+        if not self._is_allowed(func):
+            raise pickle.UnpicklingError(f"Trying to {what} unrecognized function "
+                                         f"{_short(func)}")
+        try:
+            if what == "create":
+                if not isinstance(func, type):
+                    raise pickle.UnpicklingError(f"Can only create new objects of classes, "
+                                                 f"got {_short(func)}")
+                from ..nn.parameter import Parameter
+
+                if func is Parameter:
+                    return Parameter(*args, **(kwargs or {}))
+                return func.__new__(func, *args, **(kwargs or {}))
+            return func(*args, **(kwargs or {}))
+        except (pickle.UnpicklingError, RuntimeError):
+            raise
+        except MemoryError:
+            raise load_error(RuntimeError, f"load: {self._record}: not enough memory for the "
+                                           f"{_short(func)} it builds") from None
+        except (TypeError, ValueError, OverflowError, IndexError, KeyError,
+                AttributeError) as e:
+            if is_load_error(e):
+                raise
+            detail = f": {e}" if isinstance(e, TypeError) else ""
+            raise load_error(RuntimeError, f"load: {self._record}: {_short(func)} cannot be "
+                                           f"built from the arguments stored in the "
+                                           f"checkpoint ({type(e).__name__}{detail})") from None
+
+    def _build(self, inst, state):
+        if self._skim or inst is _INERT:
+            return
+        kind = type(inst)
+        if isinstance(inst, (type, types.ModuleType, types.FunctionType,
+                             types.BuiltinFunctionType, types.MethodType)):
+            raise pickle.UnpicklingError(f"Can only build Tensor, Parameter, OrderedDict or "
+                                         f"types allowlisted via add_safe_globals, but got "
+                                         f"{kind}")
+        if isinstance(inst, Tensor):
+            own = getattr(kind, "__setstate__", None)
+            if own is not None and not kind.__module__.startswith("numtorch"):
+                inst.__setstate__(state)  # an allowed subclass restores its own state
+            else:
+                _rebuild.restore_state(inst, state)
+        elif kind in (collections.OrderedDict, collections.Counter):
+            if not isinstance(state, dict) or not all(isinstance(k, str) for k in state):
+                raise pickle.UnpicklingError(f"Can only set string-named attributes on "
+                                             f"{kind.__name__}, got {_short(state)}")
+            inst.__dict__.update(state)
+        elif self._is_allowed(kind) and id(kind) not in self._default_ids:
+            setstate = getattr(inst, "__setstate__", None)
+            if setstate is not None:
+                setstate(state)
+                return
+            slots = None
+            if isinstance(state, tuple) and len(state) == 2:
+                state, slots = state
+            if state:
+                inst.__dict__.update(state)
+            if slots:
+                for k, v in slots.items():
+                    setattr(inst, k, v)
+        else:
+            raise pickle.UnpicklingError(f"Can only build Tensor, Parameter, OrderedDict or "
+                                         f"types allowlisted via add_safe_globals, but got "
+                                         f"{kind}")
+
+    def _persistent(self, pid):
+        if isinstance(pid, tuple) and pid and pid[0] in ("module", b"module"):
+            if len(pid) < 2:
+                raise self._corrupt("a module persistent id without its class")
+            return pid[1]  # old whole-module saves: (``module``, class, source file, source)
+        if not isinstance(pid, tuple) or not pid or pid[0] not in ("storage", b"storage"):
+            raise pickle.UnpicklingError(f"Only persistent_load of storage is allowed, but "
+                                         f"got {_short(pid)}")
+        if self._persistent_load is None:
+            raise self._corrupt("a storage reference where none may be")
+        found = self._persistent_load(pid)
+        return _INERT if self._skim else found
+
+    # the interpreter -------------------------------------------------------------------------
+    def load(self):
+        """Run the pickle to its STOP opcode and return the object it built."""
+        dispatch = _DISPATCH
+        read = self._read
+        try:
+            while True:
+                key = read(1)
+                if not key:
+                    raise self._corrupt("it ends before its STOP opcode (truncated file)")
+                op = dispatch.get(key[0])
+                if op is None:
+                    raise pickle.UnpicklingError(f"load: {self._record} uses the pickle "
+                                                 f"opcode {key!r}, which weights-only "
+                                                 f"loading does not support")
+                if op(self):
+                    return self.stack.pop()
+        except IndexError:
+            raise self._corrupt("an opcode finds too few values on the stack") from None
+        except KeyError as e:
+            raise self._corrupt(f"it refers to a missing memo entry {e}") from None
+        except RecursionError:
+            raise self._corrupt("it nests objects too deeply") from None
+        except (UnicodeDecodeError, struct.error, ValueError) as e:
+            if is_load_error(e):
+                raise
+            raise self._corrupt(f"{type(e).__name__}") from None
+
+
+def _op(*codes):
+    def register(fn):
+        for c in codes:
+            _DISPATCH[c[0]] = fn
+        return fn
+    return register
+
+
+_DISPATCH = {}
+_unpack = struct.unpack
+
+
+@_op(pickle.PROTO)
+def _proto(u):
+    u.proto = u._take(1)[0]
+    if u.proto > pickle.HIGHEST_PROTOCOL:
+        raise u._corrupt(f"unsupported pickle protocol {u.proto}")
+
+
+@_op(pickle.FRAME)
+def _frame(u):
+    u._take(8)  # frames only group opcodes for buffered reading
+
+
+@_op(pickle.STOP)
+def _stop(u):
+    if u.metastack:
+        raise u._corrupt("STOP inside an unclosed MARK")
+    if len(u.stack) != 1:
+        raise u._corrupt("STOP with a stack that does not hold exactly one object")
+    return True
+
+
+@_op(pickle.MARK)
+def _mark(u):
+    u.metastack.append(u.stack)
+    u.stack = []
+
+
+@_op(pickle.POP)
+def _pop(u):
+    if u.stack:
+        u.stack.pop()
+    else:
+        u._pop_mark()
+
+
+@_op(pickle.POP_MARK)
+def _pop_mark(u):
+    u._pop_mark()
+
+
+@_op(pickle.DUP)
+def _dup(u):
+    u.stack.append(u.stack[-1])
+
+
+@_op(pickle.NONE)
+def _none(u):
+    u.stack.append(None)
+
+
+@_op(pickle.NEWTRUE)
+def _true(u):
+    u.stack.append(True)
+
+
+@_op(pickle.NEWFALSE)
+def _false(u):
+    u.stack.append(False)
+
+
+@_op(pickle.INT)
+def _int(u):
+    data = u._line()
+    u.stack.append(False if data == b"00" else True if data == b"01" else int(data))
+
+
+@_op(pickle.BININT)
+def _binint(u):
+    u.stack.append(_unpack("<i", u._take(4))[0])
+
+
+@_op(pickle.BININT1)
+def _binint1(u):
+    u.stack.append(u._take(1)[0])
+
+
+@_op(pickle.BININT2)
+def _binint2(u):
+    u.stack.append(_unpack("<H", u._take(2))[0])
+
+
+@_op(pickle.LONG)
+def _long(u):
+    data = u._line()
+    u.stack.append(int(data[:-1] if data.endswith(b"L") else data))
+
+
+@_op(pickle.LONG1)
+def _long1(u):
+    u.stack.append(pickle.decode_long(u._take(u._take(1)[0])))
+
+
+@_op(pickle.LONG4)
+def _long4(u):
+    n = _unpack("<i", u._take(4))[0]
+    u.stack.append(pickle.decode_long(u._take(n)))
+
+
+@_op(pickle.FLOAT)
+def _float(u):
+    u.stack.append(float(u._line()))
+
+
+@_op(pickle.BINFLOAT)
+def _binfloat(u):
+    u.stack.append(_unpack(">d", u._take(8))[0])
+
+
+def _text(u, data):
+    return data.decode("utf-8", "surrogatepass")
+
+
+@_op(pickle.STRING)
+def _string(u):
+    data = u._line()
+    if len(data) >= 2 and data[0] == data[-1] and data[:1] in (b'"', b"'"):
+        data = data[1:-1]
+    else:
+        raise u._corrupt("an unquoted STRING value")
+    u.stack.append(codecs.escape_decode(data)[0].decode("utf-8"))
+
+
+@_op(pickle.BINSTRING)
+def _binstring(u):
+    n = _unpack("<i", u._take(4))[0]
+    u.stack.append(u._take(n).decode("utf-8"))
+
+
+@_op(pickle.SHORT_BINSTRING)
+def _short_binstring(u):
+    u.stack.append(u._take(u._take(1)[0]).decode("utf-8"))
+
+
+@_op(pickle.UNICODE)
+def _unicode(u):
+    u.stack.append(str(u._line(), "raw-unicode-escape"))
+
+
+@_op(pickle.BINUNICODE)
+def _binunicode(u):
+    u.stack.append(_text(u, u._take(_unpack("<I", u._take(4))[0])))
+
+
+@_op(pickle.SHORT_BINUNICODE)
+def _short_binunicode(u):
+    u.stack.append(_text(u, u._take(u._take(1)[0])))
+
+
+@_op(pickle.BINUNICODE8)
+def _binunicode8(u):
+    u.stack.append(_text(u, u._take(_unpack("<Q", u._take(8))[0])))
+
+
+@_op(pickle.BINBYTES)
+def _binbytes(u):
+    u.stack.append(u._take(_unpack("<I", u._take(4))[0]))
+
+
+@_op(pickle.SHORT_BINBYTES)
+def _short_binbytes(u):
+    u.stack.append(u._take(u._take(1)[0]))
+
+
+@_op(pickle.BINBYTES8)
+def _binbytes8(u):
+    u.stack.append(u._take(_unpack("<Q", u._take(8))[0]))
+
+
+@_op(pickle.BYTEARRAY8)
+def _bytearray8(u):
+    u.stack.append(bytearray(u._take(_unpack("<Q", u._take(8))[0])))
+
+
+@_op(pickle.EMPTY_TUPLE)
+def _empty_tuple(u):
+    u.stack.append(())
+
+
+@_op(pickle.TUPLE)
+def _tuple(u):
+    items = u._pop_mark()
+    u.stack.append(tuple(items))
+
+
+@_op(pickle.TUPLE1)
+def _tuple1(u):
+    u.stack[-1] = (u.stack[-1],)
+
+
+@_op(pickle.TUPLE2)
+def _tuple2(u):
+    if len(u.stack) < 2:
+        raise IndexError
+    u.stack[-2:] = [(u.stack[-2], u.stack[-1])]
+
+
+@_op(pickle.TUPLE3)
+def _tuple3(u):
+    if len(u.stack) < 3:
+        raise IndexError
+    u.stack[-3:] = [(u.stack[-3], u.stack[-2], u.stack[-1])]
+
+
+@_op(pickle.EMPTY_LIST)
+def _empty_list(u):
+    u.stack.append([])
+
+
+@_op(pickle.LIST)
+def _list(u):
+    items = u._pop_mark()
+    u.stack.append(items)
+
+
+@_op(pickle.EMPTY_DICT)
+def _empty_dict(u):
+    u.stack.append({})
+
+
+def _pairs(u, items):
+    if len(items) % 2:
+        raise u._corrupt("a dict built from an odd number of items")
+    return zip(items[0::2], items[1::2])
+
+
+@_op(pickle.DICT)
+def _dict(u):
+    items = u._pop_mark()
+    u.stack.append(dict(_pairs(u, items)))
+
+
+@_op(pickle.EMPTY_SET)
+def _empty_set(u):
+    u.stack.append(set())
+
+
+@_op(pickle.FROZENSET)
+def _frozenset(u):
+    items = u._pop_mark()
+    u.stack.append(frozenset(items))
+
+
+_DICT_TYPES = (dict, collections.OrderedDict, collections.Counter)
+
+
+def _list_target(u, opname):
+    target = u.stack[-1]
+    if target is _INERT:
+        return None
+    if type(target) is not list:
+        raise pickle.UnpicklingError(f"Can only {opname} to lists, but got {type(target)}")
+    return target
+
+
+@_op(pickle.APPEND)
+def _append(u):
+    item = u.stack.pop()
+    target = _list_target(u, "append")
+    if target is not None:
+        target.append(item)
+
+
+@_op(pickle.APPENDS)
+def _appends(u):
+    items = u._pop_mark()
+    target = _list_target(u, "extend")
+    if target is not None:
+        target.extend(items)
+
+
+def _dict_target(u, opname):
+    target = u.stack[-1]
+    if target is _INERT:
+        return None
+    if type(target) not in _DICT_TYPES:
+        raise pickle.UnpicklingError(f"Can only {opname} for dict, collections.OrderedDict, "
+                                     f"collections.Counter, but got {type(target)}")
+    return target
+
+
+@_op(pickle.SETITEM)
+def _setitem(u):
+    value = u.stack.pop()
+    key = u.stack.pop()
+    target = _dict_target(u, "SETITEM")
+    if target is not None:
+        target[key] = value
+
+
+@_op(pickle.SETITEMS)
+def _setitems(u):
+    items = u._pop_mark()
+    target = _dict_target(u, "SETITEMS")
+    if target is not None:
+        for k, v in _pairs(u, items):
+            target[k] = v
+
+
+@_op(pickle.ADDITEMS)
+def _additems(u):
+    items = u._pop_mark()
+    target = u.stack[-1]
+    if target is _INERT:
+        return
+    if type(target) is not set:
+        raise pickle.UnpicklingError(f"Can only add items to sets, but got {type(target)}")
+    target.update(items)
+
+
+@_op(pickle.GET)
+def _get(u):
+    u.stack.append(u.memo[int(u._line())])
+
+
+@_op(pickle.BINGET)
+def _binget(u):
+    u.stack.append(u.memo[u._take(1)[0]])
+
+
+@_op(pickle.LONG_BINGET)
+def _long_binget(u):
+    u.stack.append(u.memo[_unpack("<I", u._take(4))[0]])
+
+
+@_op(pickle.PUT)
+def _put(u):
+    u.memo[int(u._line())] = u.stack[-1]
+
+
+@_op(pickle.BINPUT)
+def _binput(u):
+    u.memo[u._take(1)[0]] = u.stack[-1]
+
+
+@_op(pickle.LONG_BINPUT)
+def _long_binput(u):
+    u.memo[_unpack("<I", u._take(4))[0]] = u.stack[-1]
+
+
+@_op(pickle.MEMOIZE)
+def _memoize(u):
+    u.memo[len(u.memo)] = u.stack[-1]
+
+
+@_op(pickle.GLOBAL)
+def _global(u):
+    module = u._line().decode("utf-8")
+    name = u._line().decode("utf-8")
+    u.stack.append(u._global(module, name))
+
+
+@_op(pickle.STACK_GLOBAL)
+def _stack_global(u):
+    name = u.stack.pop()
+    module = u.stack.pop()
+    if type(name) is not str or type(module) is not str:
+        raise u._corrupt("STACK_GLOBAL needs two strings")
+    u.stack.append(u._global(module, name))
+
+
+@_op(pickle.REDUCE)
+def _reduce(u):
+    args = u.stack.pop()
+    u.stack[-1] = u._call(u.stack[-1], args)
+
+
+@_op(pickle.NEWOBJ)
+def _newobj(u):
+    args = u.stack.pop()
+    u.stack[-1] = u._call(u.stack[-1], args, what="create")
+
+
+@_op(pickle.NEWOBJ_EX)
+def _newobj_ex(u):
+    kwargs = u.stack.pop()
+    args = u.stack.pop()
+    if type(kwargs) is not dict:
+        raise u._corrupt("NEWOBJ_EX keyword arguments are not a dict")
+    u.stack[-1] = u._call(u.stack[-1], args, kwargs, what="create")
+
+
+@_op(pickle.BUILD)
+def _build(u):
+    state = u.stack.pop()
+    u._build(u.stack[-1], state)
+
+
+@_op(pickle.BINPERSID)
+def _binpersid(u):
+    u.stack[-1] = u._persistent(u.stack[-1])
+
+
+@_op(pickle.PERSID)
+def _persid(u):
+    u.stack.append(u._persistent(u._line().decode("ascii")))
+
+
+# -- full unpickling (weights_only=False) ---------------------------------------------------
+class Full(pickle.Unpickler):
+    """Python's unpickler with torch's names resolved to numtorch's objects."""
+
+    def __init__(self, file, record="data.pkl", persistent_load=None):
+        super().__init__(file, encoding="utf-8")
+        self._record = record
+        self._storage = persistent_load
+
+    def find_class(self, module, name):
+        module, name = _py3_name(module, name)
+        obj = _default_allowed().get(f"{module}.{name}")
+        if obj is not None:
+            return obj
+        if _names.is_torch_module(module):
+            obj = _names.numtorch_object(module, name)
+            if obj is _names._MISSING:
+                raise load_error(pickle.UnpicklingError,
+                                 f"load: the checkpoint refers to {module}.{name}, which has "
+                                 f"no numtorch counterpart")
+            return obj
+        return super().find_class(module, name)
+
+    def persistent_load(self, pid):
+        if isinstance(pid, tuple) and pid and pid[0] in ("module", b"module") and len(pid) > 1:
+            return pid[1]
+        if not isinstance(pid, tuple) or not pid or pid[0] not in ("storage", b"storage"):
+            raise pickle.UnpicklingError(f"load: unknown persistent id {_short(pid)} in "
+                                         f"{self._record}")
+        if self._storage is None:
+            raise pickle.UnpicklingError(f"load: {self._record} refers to a storage where "
+                                         f"none may be")
+        return self._storage(pid)
+
