@@ -1,0 +1,210 @@
+"""Reading, decoding, encoding and writing images as uint8 tensors, through Pillow.
+
+Decoded images are (C, H, W) tensors; encoded images and raw files are 1-D uint8 tensors of
+the file's bytes. Pillow's decoders stand in for torchvision's libjpeg/libpng ones: PNG pixels
+are identical, JPEG pixels may differ by a level where the two libjpeg builds round the
+inverse DCT differently.
+"""
+
+import io
+import os
+from enum import Enum
+
+import numpy as np
+
+import numtorch as torch
+
+from .._pil import pil, pil_submodule
+
+__all__ = ["ImageReadMode", "read_file", "write_file", "decode_image", "decode_jpeg",
+           "decode_png", "decode_gif", "decode_webp", "encode_jpeg", "encode_png",
+           "read_image", "write_jpeg", "write_png"]
+
+
+class ImageReadMode(Enum):
+    """Channels of a decoded image: as stored (``UNCHANGED``), or converted to ``GRAY``,
+    ``GRAY_ALPHA``, ``RGB`` or ``RGB_ALPHA`` (also called ``RGBA``)."""
+
+    UNCHANGED = 0
+    GRAY = 1
+    GRAY_ALPHA = 2
+    RGB = 3
+    RGB_ALPHA = 4
+    RGBA = RGB_ALPHA
+
+
+_PIL_MODE = {ImageReadMode.GRAY: "L", ImageReadMode.GRAY_ALPHA: "LA",
+             ImageReadMode.RGB: "RGB", ImageReadMode.RGB_ALPHA: "RGBA"}
+
+
+def read_file(path):
+    """The bytes of the file at ``path`` as a 1-D uint8 tensor."""
+    with open(os.fspath(path), "rb") as f:
+        data = f.read()
+    return torch.from_numpy(np.frombuffer(data, dtype=np.uint8).copy())
+
+
+def _bytes_of(data, what):
+    if not isinstance(data, torch.Tensor):
+        raise TypeError(f"{what}: expected a 1-D uint8 tensor of bytes, got {type(data)}")
+    if data.dtype != torch.uint8:
+        raise RuntimeError(f"{what}: expected a uint8 tensor, got {data.dtype}")
+    if data.dim() != 1:
+        raise RuntimeError(f"{what}: expected a 1-D tensor of bytes, got {data.dim()} "
+                           f"dimensions")
+    return data.numpy(force=True).tobytes()
+
+
+def write_file(filename, data):
+    """Write the bytes of the 1-D uint8 tensor ``data`` to ``filename``."""
+    raw = _bytes_of(data, "write_file")
+    with open(os.fspath(filename), "wb") as f:
+        f.write(raw)
+
+
+def _mode_of(mode):
+    if isinstance(mode, str):
+        return ImageReadMode[mode.upper()]
+    return mode
+
+
+def _to_tensor(img, mode, apply_exif_orientation):
+    """Pillow image -> (C, H, W) tensor in the requested channel layout."""
+    if apply_exif_orientation:
+        img = pil_submodule("ImageOps").exif_transpose(img)
+    if mode == ImageReadMode.UNCHANGED:
+        if img.mode == "P":
+            img = img.convert("RGBA" if "transparency" in img.info else "RGB")
+        elif img.mode == "1":
+            img = img.convert("L")
+        elif img.mode == "PA":
+            img = img.convert("RGBA")
+        elif img.mode not in ("L", "LA", "RGB", "RGBA", "I;16", "I;16B", "I"):
+            img = img.convert("RGB")  # CMYK, YCbCr, ... come out as RGB
+    else:
+        img = img.convert(_PIL_MODE[mode])
+    arr = np.array(img)
+    if img.mode in ("I;16", "I;16B", "I"):
+        # 16-bit images: numtorch has no uint16, so the levels come back as int32
+        arr = arr.astype(np.int32)
+    if arr.ndim == 2:
+        arr = arr[:, :, None]
+    return torch.from_numpy(np.ascontiguousarray(arr.transpose(2, 0, 1)))
+
+
+def _open(data, what, formats=None):
+    Image = pil()
+    try:
+        img = Image.open(io.BytesIO(data), formats=formats)
+        img.load()
+    except Exception as exc:  # Pillow raises several kinds for bad data
+        kinds = "/".join(formats) if formats else "image"
+        raise RuntimeError(f"{what}: the bytes are not a readable {kinds} file ({exc})") from exc
+    return img
+
+
+def decode_image(input, mode=ImageReadMode.UNCHANGED, apply_exif_orientation=False):
+    """Decode JPEG, PNG, GIF, WEBP (and any format Pillow reads) bytes, or the file at the
+    path ``input``, to a (C, H, W) uint8 tensor."""
+    if not isinstance(input, torch.Tensor):
+        input = read_file(str(input))
+    img = _open(_bytes_of(input, "decode_image"), "decode_image")
+    return _to_tensor(img, _mode_of(mode), apply_exif_orientation)
+
+
+def decode_png(input, mode=ImageReadMode.UNCHANGED, apply_exif_orientation=False):
+    """Decode PNG bytes to a (C, H, W) tensor."""
+    img = _open(_bytes_of(input, "decode_png"), "decode_png", formats=["PNG"])
+    return _to_tensor(img, _mode_of(mode), apply_exif_orientation)
+
+
+def decode_jpeg(input, mode=ImageReadMode.UNCHANGED, device="cpu",
+                apply_exif_orientation=False):
+    """Decode JPEG bytes (or a list of them) to (C, H, W) uint8 tensors on ``device``."""
+    mode = _mode_of(mode)
+    if isinstance(input, list):
+        if len(input) == 0:
+            raise ValueError("Input list must contain at least one element")
+        if not all(isinstance(t, torch.Tensor) for t in input):
+            raise ValueError("All elements of the input list must be tensors.")
+        return [decode_jpeg(t, mode, device, apply_exif_orientation) for t in input]
+    if input.device.type != "cpu":
+        raise ValueError("Input tensor must be a CPU tensor")
+    img = _open(_bytes_of(input, "decode_jpeg"), "decode_jpeg", formats=["JPEG"])
+    return _to_tensor(img, mode, apply_exif_orientation).to(device)
+
+
+def decode_gif(input):
+    """Decode GIF bytes: (C, H, W) for one frame, (N, C, H, W) for an animation."""
+    img = _open(_bytes_of(input, "decode_gif"), "decode_gif", formats=["GIF"])
+    frames = []
+    for i in range(getattr(img, "n_frames", 1)):
+        img.seek(i)
+        frames.append(np.array(img.convert("RGB")).transpose(2, 0, 1))
+    out = np.stack(frames) if len(frames) > 1 else frames[0]
+    return torch.from_numpy(np.ascontiguousarray(out))
+
+
+def decode_webp(input, mode=ImageReadMode.UNCHANGED):
+    """Decode WEBP bytes to a (C, H, W) uint8 tensor."""
+    img = _open(_bytes_of(input, "decode_webp"), "decode_webp", formats=["WEBP"])
+    return _to_tensor(img, _mode_of(mode), False)
+
+
+def read_image(path, mode=ImageReadMode.UNCHANGED, apply_exif_orientation=False):
+    """Read and decode the image file at ``path`` to a (C, H, W) uint8 tensor."""
+    return decode_image(read_file(path), mode, apply_exif_orientation=apply_exif_orientation)
+
+
+def _to_pil(input, what):
+    if not isinstance(input, torch.Tensor):
+        raise TypeError(f"{what}: expected a tensor, got {type(input)}")
+    if input.dtype != torch.uint8:
+        raise RuntimeError(f"{what}: input tensor dtype should be uint8, got {input.dtype}")
+    if input.dim() != 3:
+        raise RuntimeError(f"{what}: input should be a 3-D (C, H, W) image, got "
+                           f"{input.dim()} dimensions")
+    channels = input.shape[0]
+    modes = {1: "L", 2: "LA", 3: "RGB", 4: "RGBA"}
+    if channels not in modes or (what == "encode_jpeg" and channels not in (1, 3)):
+        allowed = "1 or 3" if what == "encode_jpeg" else "1, 2, 3 or 4"
+        raise RuntimeError(f"{what}: the number of channels should be {allowed}, got {channels}")
+    arr = input.permute(1, 2, 0).numpy(force=True)
+    return pil().fromarray(np.ascontiguousarray(arr[..., 0] if channels == 1 else arr),
+                           modes[channels])
+
+
+def _encoded(img, **save_args):
+    buf = io.BytesIO()
+    img.save(buf, **save_args)
+    return torch.from_numpy(np.frombuffer(buf.getvalue(), dtype=np.uint8).copy())
+
+
+def encode_png(input, compression_level=6):
+    """Encode a (C, H, W) uint8 image (1-4 channels) as PNG bytes (1-D uint8 tensor)."""
+    if not 0 <= compression_level <= 9:
+        raise RuntimeError(f"encode_png: compression_level should be between 0 and 9, got "
+                           f"{compression_level}")
+    return _encoded(_to_pil(input, "encode_png"), format="PNG", compress_level=compression_level)
+
+
+def encode_jpeg(input, quality=75):
+    """Encode a (C, H, W) uint8 image (1 or 3 channels), or a list of them, as JPEG bytes."""
+    if quality < 1 or quality > 100:
+        raise ValueError("Image quality should be a positive number between 1 and 100")
+    if isinstance(input, list):
+        if not input:
+            raise ValueError("encode_jpeg requires at least one input tensor when a list is "
+                             "passed")
+        return [encode_jpeg(t, quality) for t in input]
+    return _encoded(_to_pil(input, "encode_jpeg"), format="JPEG", quality=quality)
+
+
+def write_png(input, filename, compression_level=6):
+    """Encode ``input`` as PNG and write it to ``filename``."""
+    write_file(filename, encode_png(input, compression_level))
+
+
+def write_jpeg(input, filename, quality=75):
+    """Encode ``input`` as JPEG and write it to ``filename``."""
+    write_file(filename, encode_jpeg(input, quality))
