@@ -11,6 +11,7 @@ The context object is the graph node, exactly like ``Op`` instances for built-in
 """
 
 import functools
+import weakref
 
 from .. import backend
 from . import graph
@@ -92,6 +93,10 @@ class FunctionCtx(Node):
         cls = self._fn_cls
         return (cls.__name__ + "Backward") if cls is not None else "FunctionBackward"
 
+    def __repr__(self):
+        cls = type(self)
+        return f"<{cls.__module__}.{cls.__qualname__} object at {hex(id(self))}>"
+
     # -- engine interface ----------------------------------------------------------------
     def _release(self):
         self._saved_in = None
@@ -126,6 +131,22 @@ class FunctionCtx(Node):
 
     def _call_backward(self, grads):
         return self._fn_cls.backward(self, *grads)
+
+
+_CTX_CLASSES = weakref.WeakKeyDictionary()  # Function subclass -> {ctx base: node class}
+
+
+def _ctx_class(fn_cls, base):
+    """The node class of ``fn_cls``: a ``base`` subclass named ``<Function>Backward``, the name
+    torch gives a custom Function's node (and its ctx)."""
+    per = _CTX_CLASSES.get(fn_cls)
+    if per is None:
+        per = _CTX_CLASSES[fn_cls] = {}
+    c = per.get(base)
+    if c is None:
+        name = fn_cls.__name__ + "Backward"
+        c = per[base] = type(name, (base,), {"__module__": __name__, "__qualname__": name})
+    return c
 
 
 class _LegacyCtx(FunctionCtx):
@@ -228,7 +249,7 @@ class Function(metaclass=_FunctionMeta):
     @classmethod
     def apply(cls, *args, **kwargs):
         """Run the function and record it in the graph (the modern, static form)."""
-        ctx = FunctionCtx(cls)
+        ctx = _ctx_class(cls, FunctionCtx)(cls)
         if cls.setup_context is not Function.setup_context:
             def forward(*a, **k):
                 out = cls.forward(*a, **k)
@@ -260,7 +281,7 @@ class Function(metaclass=_FunctionMeta):
 
     def __call__(self, *args):
         """The 0.x call form: ``MyFn()(x)`` with ``forward(self, ...)`` as a plain method."""
-        ctx = _LegacyCtx(self)
+        ctx = _ctx_class(type(self), _LegacyCtx)(self)
         self._legacy_ctx = ctx
         self.needs_input_grad = tuple(isinstance(a, graph.Tensor) and a.requires_grad
                                       for a in args)

@@ -70,7 +70,7 @@ class Node:
         return _RemovableHandle(hooks, fn)
 
     def __repr__(self):
-        return f"<{self.name()} object at {hex(id(self))}>"
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
 
 
 class _RemovableHandle:
@@ -132,7 +132,7 @@ class AccumulateGrad(Node):
         return ()
 
     def name(self):
-        return "AccumulateGrad"
+        return "torch::autograd::AccumulateGrad"
 
 
 def accumulator(t):
@@ -163,6 +163,14 @@ class Op(Node):
         once_differentiable: True when backward is written on raw arrays (no double backward).
         is_view: True when the output shares memory with input 0 (view tracking).
         promote: True to cast all Tensor and scalar inputs to torch's result dtype first.
+        node_name: torch's name for this op's graph node ("MulBackward0"), or a function of
+            the node returning it when the name depends on the arguments; without it the name
+            comes from ``node_names.RULES`` or is ``<Class>Backward0``. A call may also pass
+            ``node_name="..."`` as a parameter (a function such as ``t()`` that reuses an op
+            under another torch name).
+
+    A recorded node's class is a subclass of the op named after torch's node, so
+    ``type(y.grad_fn).__name__`` and ``y.grad_fn.name()`` read as in torch.
     """
 
     differentiable = True
@@ -171,6 +179,12 @@ class Op(Node):
     promote = False
     _saved = None
     _recording = False
+    _op_cls = None  # the op class itself; on a generated node class, the op it names
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "_op_cls" not in cls.__dict__:
+            cls._op_cls = cls
 
     @classmethod
     def apply(cls, *inputs, **params):
@@ -257,6 +271,9 @@ class Op(Node):
                     outs._grad_fn = self
                 self._out_meta = ((out.shape, out.dtype),)
             self._in_meta = meta
+            t = _NODE_TYPES.get(cls)  # the node class named as torch names this op's node
+            self.__class__ = t if t is not None and "node_name" not in self.__dict__ else \
+                node_type(self, cls)
             if self._saved is not None:
                 self._link_saved(inputs, outs)
             if _anomaly["enabled"]:
@@ -404,13 +421,72 @@ class Op(Node):
         return res
 
     def name(self):
-        return type(self).__name__ + "Backward0"
+        cls = type(self)
+        if cls._op_cls is not cls:  # a recorded node: its class carries torch's name
+            return cls.__name__
+        return node_type(self, cls).__name__
 
     def forward(self, *arrays):
         raise NotImplementedError(f"{type(self).__name__} must define forward")
 
     def backward(self, *grads):
         raise RuntimeError(f"{self.name()}: this op has no derivative")
+
+
+# -- torch's node names --------------------------------------------------------------------
+_NODE_TYPES = {}  # op class -> its node class, for ops whose node name never varies
+_NAMED = {}  # (op class, name) -> node class
+
+
+def node_type(node, cls):
+    """The node class for ``node`` (an instance of op class ``cls``): a subclass of the op
+    named as torch names the node this call records."""
+    base = cls._op_cls
+    name = node.__dict__.get("node_name")
+    if name is None:
+        rule = _rule_of(base)
+        if type(rule) is str:
+            t = _named(base, rule)
+            _NODE_TYPES[cls] = t
+            return t
+        name = rule(node)
+    return _named(base, name)
+
+
+def _rule_of(base):
+    rule = base.__dict__.get("node_name")
+    if rule is None:
+        from .node_names import RULES
+
+        rule = RULES.get(f"{base.__module__}.{base.__qualname__}")
+    if rule is None:
+        for k in base.__mro__:
+            if "name" in k.__dict__:  # a class that spells its name by overriding name()
+                if k is not Op:
+                    return k.__dict__["name"]
+                break
+            if k is Op:
+                break
+        rule = base.__name__ + "Backward0"
+    return rule
+
+
+def _named(base, name):
+    t = _NAMED.get((base, name))
+    if t is None:
+        t = _NAMED[(base, name)] = type(base)(name, (base,), {
+            "_op_cls": base, "__module__": base.__module__, "__qualname__": name,
+            "__doc__": f"The graph node of :class:`{base.__qualname__}`, named as in torch."})
+    return t
+
+
+def rename_node(t, name):
+    """Give the node that just made ``t`` torch's name ``name`` (for a function built from an
+    op whose own name differs, such as ``median`` or ``stack``); returns ``t``."""
+    fn = t._grad_fn
+    if fn is not None and isinstance(fn, Op):
+        fn.__class__ = _named(fn._op_cls, name)
+    return t
 
 
 def _zeros_like_meta(meta, xp):
@@ -536,6 +612,8 @@ def _promote(inputs, to_float):
 class _CastForOp(Op):
     """y = x cast to another dtype (promotion inside an op); dy/dx = 1 cast back."""
 
+    node_name = "ToCopyBackward0"
+
     def forward(self, x):
         return x.astype(self.dtype)
 
@@ -572,7 +650,7 @@ def _track_view(node, base_in, out, params):
         if base_in._base is not None and parent is None:  # parent was made under no_grad
             out._view_fn = None
             return
-        out._view_fn = (type(node), params, parent)
+        out._view_fn = (node._op_cls, params, parent)
         out._view_src = root._grad_fn
     else:
         out._view_fn = None

@@ -181,7 +181,8 @@ def refresh_view(view):
     base = view._base
     if base._grad_fn is not None or base._requires_grad:
         with enable_grad():
-            t = replay_view(view._view_fn, base)
+            # torch regenerates such a view with one as_strided node; so is it named here
+            t = graph.rename_node(replay_view(view._view_fn, base), "AsStridedBackward0")
         view._grad_fn, view._output_nr = t._grad_fn, t._output_nr
         view._requires_grad = t._grad_fn is not None
     view._view_src = base._grad_fn
@@ -201,7 +202,7 @@ class CopySlices(Node):
         self.xp = graph.backend.xp_of(base._array)
 
     def name(self):
-        return "CopySlices"
+        return "torch::autograd::CopySlices"
 
     def _run(self, grads, create_graph, root_arrays):
         (g,) = grads

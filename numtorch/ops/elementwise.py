@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
-from ..autograd.graph import Op
+from ..autograd.graph import Op, rename_node
 from ._pointwise import (  # noqa: F401 - _out is imported from here by other families
     _broadcast_error, _check_number_or_tensor, _check_tensor, _cj, _is_float,
     _not_implemented, _out, _zeros_like,
@@ -283,7 +283,8 @@ def rsub(input, other, *, alpha=1):
         >>> torch.rsub(torch.tensor([1., 2.]), 5)
         tensor([4., 3.])
     """
-    return sub(other, input, alpha=alpha)
+    out = sub(other, input, alpha=alpha)
+    return rename_node(out, "RsubBackward0") if isinstance(other, Tensor) else out
 
 
 def mul(input, other, *, out=None):
@@ -398,7 +399,8 @@ def lerp(input, end, weight, *, out=None):
     _float_kernel_dtype("lerp", kernel, input, end, weight)
     if isinstance(weight, Tensor) and weight.dtype is not input.dtype:
         weight = weight.to(input.dtype)  # a 0-d weight may differ; torch computes in input's
-    return _out(add(input, mul(weight, sub(end, input))), out, "lerp")
+    return _out(rename_node(add(input, mul(weight, sub(end, input))), "LerpBackward0"), out,
+                "lerp")
 
 
 def _int_value(value, *tensors):
@@ -422,7 +424,8 @@ def addcmul(input, tensor1, tensor2, *, value=1, out=None):
         raise _not_implemented("addcmul_cpu_out", np.dtype(bool))
     value = _int_value(value, input, tensor1, tensor2)
     prod = mul(tensor1, tensor2)
-    return _out(add(input, prod if value == 1 else mul(prod, value)), out, "addcmul")
+    return _out(rename_node(add(input, prod if value == 1 else mul(prod, value)),
+                            "AddcmulBackward0"), out, "addcmul")
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
@@ -445,4 +448,5 @@ def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
                            "implementation: (input + value * tensor1 / tensor2), for all "
                            "dtypes.")
     q = div(tensor1, tensor2)
-    return _out(add(input, q if value == 1 else mul(q, value)), out, "addcdiv")
+    return _out(rename_node(add(input, q if value == 1 else mul(q, value)), "AddcdivBackward0"),
+                out, "addcdiv")

@@ -2,7 +2,7 @@
 
 from .. import _dtype
 from .._tensor import Tensor
-from ..autograd.graph import Op
+from ..autograd.graph import Op, rename_node
 from ._util import canonical_dim, fmt_shape
 
 __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "atleast_1d",
@@ -98,7 +98,7 @@ def stack(tensors, dim=0, *, out=None):
                                f"{fmt_shape(shape0)} at entry 0 and "
                                f"{fmt_shape(x._array.shape)} at entry {i}")
     d = canonical_dim(dim, len(shape0) + 1)
-    return cat([x.unsqueeze(d) for x in tensors], d, out=out)
+    return rename_node(cat([x.unsqueeze(d) for x in tensors], d, out=out), "StackBackward0")
 
 
 def hstack(tensors):

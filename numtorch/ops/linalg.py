@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
-from ..autograd.graph import Op
+from ..autograd.graph import Op, rename_node
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "inner", "outer", "ger", "addmm",
            "einsum"]
@@ -207,7 +207,7 @@ def bmm(input, mat2, *, out=None):
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{input.shape[0]}, {input.shape[2]}] but got: "
                            f"[{mat2.shape[0]}, {mat2.shape[1]}].")
-    return matmul(input, mat2, out=out)
+    return rename_node(matmul(input, mat2, out=out), "BmmBackward0")
 
 
 def mv(input, vec, *, out=None):
@@ -328,7 +328,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
         r = prod  # the broadcast shape of input is prod's shape, checked above
     else:
         r = (input if beta == 1 else input * beta) + prod
-    return _out(r, out)
+    return _out(rename_node(r, "AddmmBackward0"), out)
 
 
 from ._einsum import einsum  # noqa: E402

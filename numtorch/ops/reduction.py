@@ -149,7 +149,11 @@ def _cat(ts, dim):
 
 
 class Amax(Op):
-    """y = max (or min) over dims; dy/dx is shared evenly among tied extrema, as in torch."""
+    """y = max (or min) over dims; dy/dx is shared evenly among tied extrema, as in torch.
+
+    With ``nan_ties`` (torch's ``max()``/``min()`` over all elements) a NaN result shares the
+    gradient among the NaN entries; ``amax``/``amin`` give NaN gradients there, as torch's do.
+    """
 
     def forward(self, x):
         self.save_inputs(x)
@@ -159,9 +163,12 @@ class Amax(Op):
     def backward(self, grad):
         x = self.saved_inputs()
         y = _expand_back(self.saved_output(), x.shape, self.dims, self.keepdim)
-        mask = (x == y).to(grad.dtype)
+        mask = x == y
+        if self.__dict__.get("nan_ties") and bool(y.isnan().any()):
+            mask = mask | (x.isnan() & y.isnan())
+        mask = mask.to(grad.dtype)
         count = mask.sum(dim=self.dims, keepdim=True)
-        return _expand_back(grad, x.shape, self.dims, self.keepdim) * (mask / count)
+        return (_expand_back(grad, x.shape, self.dims, self.keepdim) / count) * mask
 
 
 class MaxDim(Op):
@@ -326,7 +333,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001 
         tensor([4., 6.])
     """
     dims = _dims_or_all(dim, input._array.ndim, "sum")
-    return _out(Sum.apply(input, dims=dims, keepdim=keepdim, dtype=_int_acc(input, dtype)), out)
+    return _out(Sum.apply(input, dims=dims, keepdim=keepdim, dtype=_int_acc(input, dtype),
+                          node_name="SumBackward0" if dim is None else "SumBackward1"), out)
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
@@ -346,7 +354,8 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
                            f"{_dtype._TYPE_DISPLAY[input.dtype.name]}")
     dims = _dims_or_all(dim, input._array.ndim, "mean")
     n = _count(input._array.shape, dims)
-    return _out(Mean.apply(input, dims=dims, keepdim=keepdim, n=n), out)
+    return _out(Mean.apply(input, dims=dims, keepdim=keepdim, n=n,
+                           node_name="MeanBackward0" if dim is None else "MeanBackward1"), out)
 
 
 def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
@@ -362,7 +371,8 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
         raise TypeError(f"prod(): argument 'dim' must be int, not {type(dim).__name__}")
     else:
         dims = canonical_dims(dim, input._array.ndim)
-    return _out(Prod.apply(input, dims=dims, keepdim=keepdim, dtype=_int_acc(input, dtype)), out)
+    return _out(Prod.apply(input, dims=dims, keepdim=keepdim, dtype=_int_acc(input, dtype),
+                           node_name="ProdBackward0" if dim is None else "ProdBackward1"), out)
 
 
 def _amax(fn, input, dim, keepdim, out):
@@ -401,7 +411,8 @@ def _max_min(fn, input, dim, keepdim, other, out):
         return (maximum if fn == "max" else minimum)(input, other, out=out)
     if dim is None:
         _nonempty(fn, input._array.shape, (), True)
-        r = Amax.apply(input, dims=tuple(range(input._array.ndim)), keepdim=False, fn=fn)
+        r = Amax.apply(input, dims=tuple(range(input._array.ndim)), keepdim=False, fn=fn,
+                       nan_ties=True, node_name="MaxBackward1" if fn == "max" else "MinBackward1")
         return _out(r, out)
     if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
         raise TypeError(f"{fn}(): argument 'dim' must be int, not {type(dim).__name__}")

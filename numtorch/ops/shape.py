@@ -14,7 +14,7 @@ import numpy as np
 from .. import _dtype, backend
 from ..backend import helpers_for
 from .._tensor import _make
-from ..autograd.graph import Op
+from ..autograd.graph import Op, rename_node
 from ._util import (
     canonical_dim, elem_strides, fmt_shape, restride, shape_arg, view_strides,
 )
@@ -323,7 +323,7 @@ def transpose(input, dim0, dim1):
     dims = list(range(nd))
     if nd:
         dims[a], dims[b] = dims[b], dims[a]
-    return Permute.apply(input, dims=tuple(dims))
+    return Permute.apply(input, dims=tuple(dims), node_name="TransposeBackward0")
 
 
 swapaxes = swapdims = transpose
@@ -334,7 +334,7 @@ def t(input):
     nd = input._array.ndim
     if nd > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
-    return Permute.apply(input, dims=tuple(range(nd))[::-1])
+    return Permute.apply(input, dims=tuple(range(nd))[::-1], node_name="TBackward0")
 
 
 def expand(input, *sizes):
@@ -374,12 +374,15 @@ def squeeze(input, dim=None):
     shape = input._array.shape
     if dim is None:
         gone = frozenset(i for i, s in enumerate(shape) if s == 1)
+        node = "SqueezeBackward0"
     else:
+        node = "SqueezeBackward1" if isinstance(dim, int) else "SqueezeBackward2"
         dims = (dim,) if isinstance(dim, int) else tuple(dim)
         gone = frozenset(i for i in (canonical_dim(d, len(shape)) for d in dims)
                          if shape[i] == 1)
     new = tuple(s for i, s in enumerate(shape) if i not in gone)
-    return Reshape.apply(input, shape=new, must_view=True, kind="squeeze", dims=gone)
+    return Reshape.apply(input, shape=new, must_view=True, kind="squeeze", dims=gone,
+                         node_name=node)
 
 
 def unsqueeze(input, dim):
@@ -460,7 +463,8 @@ def narrow(input, dim, start, length):
     if not 0 <= start <= size or length < 0 or start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                            f"({size}).")
-    return getitem(input, (slice(None),) * d + (slice(start, start + length),))
+    return rename_node(getitem(input, (slice(None),) * d + (slice(start, start + length),)),
+                       "SliceBackward0")
 
 
 def select(input, dim, index):
@@ -508,7 +512,7 @@ def _multi_view(piece, origin, index):
     if piece._extra is None:
         piece._extra = {}
     piece._extra["multi_view"] = (origin, index)
-    return piece
+    return rename_node(piece, origin + "Backward0")
 
 
 def chunk(input, chunks, dim=0):

@@ -8,6 +8,7 @@ positions by gather's own backward and double backward works.
 import numpy as np
 
 from .._tensor import Tensor, _make
+from ..autograd.graph import Op, rename_node
 from ..return_types import (
     cummax as _cummax_t, cummin as _cummin_t, histogram as _histogram_t,
     kthvalue as _kthvalue_t, median as _median_t, mode as _mode_t, sort as _sort_t,
@@ -44,9 +45,32 @@ def _argsort(a, d, descending, xp):
     return (n - 1) - order
 
 
-def _pick(input, d, idx):
-    """Values of ``input`` at the int64 array ``idx`` along ``d`` (differentiable)."""
-    return Gather.apply(input, _make(idx.astype(np.int64, copy=False)), dim=d)
+def _pick(input, d, idx, node_name="GatherBackward0"):
+    """Values of ``input`` at the int64 array ``idx`` along ``d`` (differentiable); the node
+    carries torch's name for the calling function."""
+    return Gather.apply(input, _make(idx.astype(np.int64, copy=False)), dim=d,
+                        node_name=node_name)
+
+
+class SelectTied(Op):
+    """y = ``value``, an entry of x chosen by the caller (0-d); dy/dx spreads the gradient
+    evenly over every entry equal to it, NaN counting as equal to NaN.
+
+    Why a primitive: this is torch's gradient for ``median()``, ``nanmedian()`` over all
+    elements, which a gather at one index would not give with ties; the tie mask is fixed in
+    forward, so backward is one scaling (and linear in the gradient, so double backward works).
+    """
+
+    def forward(self, x):
+        xp, v = self.xp, self.value
+        if self._recording:
+            mask = xp.isnan(x) if v != v else x == v
+            self.save(mask=mask, count=int(mask.sum()))
+        return xp.asarray(v, dtype=x.dtype).reshape(())
+
+    def backward(self, grad):
+        mask = self.saved("mask")
+        return (grad / self.saved("count")) * _make(mask.astype(grad._array.dtype))
 
 
 def _nd(input):
@@ -87,7 +111,7 @@ def sort(input, dim=-1, descending=False, stable=False, *, out=None):
     idx = _argsort(a, d, descending, xp).astype(np.int64, copy=False)
     if input._array.ndim == 0:
         idx = idx.reshape(())
-    vals = _pick(input, d, idx)
+    vals = _pick(input, d, idx, "SortBackward1" if stable else "SortBackward0")
     return _write_out(_sort_t((vals, _make(idx))), out)
 
 
@@ -135,7 +159,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
     else:
         order = _argsort(a, d, largest, xp)
         idx = xp.take(order, xp.arange(k), axis=d).astype(np.int64, copy=False)
-    return _write_out(_topk_t((_pick(input, d, idx), _make(idx))), out)
+    return _write_out(_topk_t((_pick(input, d, idx, "TopkBackward0"), _make(idx))), out)
 
 
 def _select_kth(fn, input, dim, keepdim, kth_of):
@@ -173,7 +197,8 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
         shape[dd] = 1
         return xp.full(shape, k - 1, dtype=np.int64)
 
-    return _write_out(_kthvalue_t(_select_kth("kthvalue", input, d, keepdim, kth)), out)
+    res = _select_kth("kthvalue", input, d, keepdim, kth)
+    return _write_out(_kthvalue_t((rename_node(res[0], "KthvalueBackward0"), res[1])), out)
 
 
 def _median_pos(ignore_nan):
@@ -195,13 +220,20 @@ def _median_pos(ignore_nan):
 
 
 def _median(fn, input, dim, keepdim, ignore_nan):
+    node = "MedianBackward" if fn == "median" else "NanmedianBackward"
     if dim is None:
         _check_tensor(fn, input)
-        if input._array.size == 0:
-            return _make(np.full((), np.nan, dtype=input._array.dtype))
-        flat = input.reshape(-1)
-        return _select_kth(fn, flat, 0, False, _median_pos(ignore_nan))[0]
-    return _median_t(_select_kth(fn, input, dim, keepdim, _median_pos(ignore_nan)))
+        a = input._array
+        if a.size == 0:
+            return _make(np.full((), np.nan, dtype=a.dtype))
+        flat = a.reshape(-1)
+        xp = np if isinstance(a, np.ndarray) else __import__("cupy")
+        pos = int(_median_pos(ignore_nan)(flat, 0, xp)[0])
+        value = xp.sort(flat)[pos]
+        # every entry equal to the median shares its gradient, as in torch
+        return SelectTied.apply(input, value=value, node_name=node + "0")
+    vals, idx = _select_kth(fn, input, dim, keepdim, _median_pos(ignore_nan))
+    return _median_t((rename_node(vals, node + "1"), idx))
 
 
 def median(input, dim=None, keepdim=False, *, out=None):
@@ -251,7 +283,8 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     moved = [s_ for k, s_ in enumerate(a.shape) if k != d] + [1]
     idx = xp.moveaxis(last.reshape(moved), -1, d).astype(np.int64)
     vals = _pick(input, d, idx.reshape(()) if input._array.ndim == 0 else idx)
-    return _write_out(_mode_t(_finish(input, vals, _make(idx), d, keepdim)), out)
+    vals, idx = _finish(input, vals, _make(idx), d, keepdim)
+    return _write_out(_mode_t((rename_node(vals, "ModeBackward0"), idx)), out)
 
 
 def histc(input, bins=100, min=0, max=0, *, out=None):  # noqa: A002 - torch's names
@@ -306,7 +339,8 @@ def _cum_extreme(fn, input, dim):
     idx = xp.maximum.accumulate(xp.where(hit, pos, 0), axis=d).astype(np.int64)
     if input._array.ndim == 0:
         idx = idx.reshape(())
-    return _pick(input, d, idx), _make(idx)
+    return _pick(input, d, idx, "CummaxBackward0" if fn == "cummax" else "CumminBackward0"), \
+        _make(idx)
 
 
 def cummax(input, dim):

@@ -182,7 +182,8 @@ def test_grad_fn_next_functions_and_names():
     assert mul_edge[0].name() == "MulBackward0"
     assert none_edge == (None, 0)
     acc = mul_edge[0].next_functions[0][0]
-    assert acc.name() == "AccumulateGrad" and acc.variable is x
+    assert acc.name() == "torch::autograd::AccumulateGrad" and acc.variable is x
+    assert type(acc).__name__ == "AccumulateGrad"
     assert x.is_leaf and not y.is_leaf and y.requires_grad
 
 
