@@ -19,6 +19,13 @@ _TO_TORCH = {"numtorch": "torch", "numtorchvision": "torchvision"}
 _FROM_TORCH = {v: k for k, v in _TO_TORCH.items()}
 _MISSING = object()
 _WRITE_CACHE = {}
+# torch's compiled namespaces, which pickles name for functions torch implements in C
+# (``F.gelu`` is pickled as ``torch._C._nn.gelu``), and numtorch's module for each
+_C_NAMESPACES = {
+    "torch._C._nn": "numtorch.nn.functional", "torch._C._VariableFunctions": "numtorch",
+    "torch._C._linalg": "numtorch.linalg", "torch._C._fft": "numtorch.fft",
+    "torch._C._special": "numtorch.special", "torch._C": "numtorch",
+}
 
 
 def _swap(module, table):
@@ -93,7 +100,7 @@ def numtorch_object(module, name):
     tried first, then its parent packages, since numtorch may keep a name one level up.
     Only modules under numtorch's own packages are imported.
     """
-    mirror = _swap(module, _FROM_TORCH)
+    mirror = _C_NAMESPACES.get(module) or _swap(module, _FROM_TORCH)
     if mirror is None:
         return _MISSING
     parts = mirror.split(".")
@@ -129,4 +136,8 @@ def names_of(obj):
     swapped = _swap(module, _TO_TORCH)
     if swapped is not None:
         out.add(f"{swapped}.{qualname}")
+        for c_module, ours in _C_NAMESPACES.items():
+            found = sys.modules.get(ours)
+            if found is not None and _lookup(found, qualname) is obj:
+                out.add(f"{c_module}.{qualname}")
     return out

@@ -11,7 +11,9 @@ import pickle
 import random
 import stat
 import struct
+import sys
 import threading
+import types
 import zipfile
 import zlib
 
@@ -21,6 +23,7 @@ from .. import _dtype
 from .._device import device as _device_cls
 from .._size import Size
 from .._tensor import Tensor
+from . import _compat_state, _names
 from ._common import _ALIGN, _NP, _STORAGE_NAME
 
 
@@ -165,6 +168,10 @@ class _TorchReductions:
             return (_Global("torch", "device"), args)
         if type(obj) is Size:
             return (_Global("torch", "Size"), (tuple(obj),))
+        if hasattr(obj, "__dict__") and not isinstance(obj, type):
+            rv = _compat_state.with_torch_state(obj, self._protocol)
+            if rv is not None:
+                return rv
         return NotImplemented
 
 
@@ -185,6 +192,7 @@ class _Pickler(_TorchReductions, pickle._Pickler):
     def __init__(self, file, protocol):
         pickle._Pickler.__init__(self, file, protocol)
         self._start()
+        self._protocol = self.proto
 
     def _save_marker(self, obj):
         self.write(pickle.GLOBAL + f"{obj.module}\n{obj.name}\n".encode("utf-8"))
@@ -193,10 +201,34 @@ class _Pickler(_TorchReductions, pickle._Pickler):
     dispatch[_Global] = _save_marker
     reducer_override = _TorchReductions._reduce
 
+    def save_global(self, obj, name=None):
+        """Classes and functions of numtorch go out under torch's names (see ``_names``)."""
+        qualname = name or getattr(obj, "__qualname__", None) or obj.__name__
+        module = pickle.whichmodule(obj, qualname)
+        tmodule, tqualname = _names.torch_name(obj, module, qualname)
+        if (tmodule, tqualname) == (module, qualname) or (
+                self.proto < 4 and "." in qualname):
+            return pickle._Pickler.save_global(self, obj, name)
+        if pickle._getattribute(sys.modules.get(module), qualname)[0] is not obj:
+            raise pickle.PicklingError(f"Can't pickle {obj!r}: it's not the same object as "
+                                       f"{module}.{qualname}")
+        if self.proto >= 4:
+            self.save(tmodule)
+            self.save(tqualname)
+            self.write(pickle.STACK_GLOBAL)
+        else:
+            self.write(pickle.GLOBAL + f"{tmodule}\n{tqualname}\n".encode("utf-8"))
+        self.memoize(obj)
+
+    dispatch[types.FunctionType] = save_global
+
 
 # dtype objects are pickled as the GLOBAL ``torch float32``, as torch does
 _Pickler.dispatch[_dtype.dtype] = lambda self, obj: self.save(_Global("torch", obj.name))
 _DTYPE_MODULE = _dtype.dtype.__module__
+
+
+_FUNCTION_TYPES = (types.FunctionType, types.BuiltinFunctionType)
 
 
 class _NeedsPurePython(Exception):
@@ -211,6 +243,7 @@ class _FastPickler(_TorchReductions, pickle.Pickler):
     def __init__(self, file, protocol):
         pickle.Pickler.__init__(self, file, protocol)
         self._start()
+        self._protocol = protocol
         self.aliases = {}
 
     def reducer_override(self, obj):
@@ -224,7 +257,21 @@ class _FastPickler(_TorchReductions, pickle.Pickler):
             self.aliases[f"c{_DTYPE_MODULE}\n{obj.name}\n".encode()] = \
                 f"ctorch\n{obj.name}\n".encode()
             return obj.name
+        if isinstance(obj, type) or kind in _FUNCTION_TYPES:
+            self._alias_global(obj)
+            return NotImplemented
         return self._reduce(obj)
+
+    def _alias_global(self, obj):
+        """Record torch's name for a numtorch class or function the C pickler writes as a
+        ``GLOBAL`` under numtorch's name (swapped by :func:`_pickle`)."""
+        module, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
+        if not isinstance(module, str) or not isinstance(qualname, str) or "." in qualname:
+            return
+        tmodule, tqualname = _names.torch_name(obj, module, qualname)
+        if (tmodule, tqualname) != (module, qualname):
+            self.aliases[f"c{module}\n{qualname}\n".encode()] = \
+                f"c{tmodule}\n{tqualname}\n".encode()
 
 
 def _pickle(obj, protocol):
