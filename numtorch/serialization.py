@@ -2,7 +2,7 @@
 
 Files written here are read by real ``torch.load`` (``weights_only=True`` included) and files
 written by real ``torch.save`` are read here; neither side needs the other installed. The zip
-layout (torch >= 1.6) is written and read; the legacy (pre-1.6) stream is read.
+layout (torch >= 1.6) and the legacy (pre-1.6) stream are both written and read.
 
 bfloat16 tensors load as ``numtorch.bfloat16`` when the optional ml_dtypes package is installed
 (``pip install numtorch[bfloat16]``) and as float32, with a warning, otherwise.
@@ -16,6 +16,7 @@ from ._serialization._read import _load_file, resolve_weights_only
 from ._serialization._unpickler import (  # noqa: F401  (the public safe-globals API)
     add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals)
 from ._serialization._safetensors import load_safetensors, save_safetensors  # noqa: F401
+from ._serialization._legacy_write import write_legacy
 from ._serialization._write import _archive_name, _write_zip, atomic_checkpoint
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
@@ -53,21 +54,21 @@ def save(obj, f, pickle_module=None, pickle_protocol=DEFAULT_PROTOCOL,
         pickle_module: unused; numtorch always uses its own pickler (kept for torch's
             signature).
         pickle_protocol (int): pickle protocol of the ``data.pkl`` record. Default: 2.
-        _use_new_zipfile_serialization (bool): must stay True; numtorch writes only the zip
-            format (the legacy format is read-only).
+        _use_new_zipfile_serialization (bool): False writes the legacy (pre-1.6) stream
+            format instead of the zip archive, as torch does (torch reads both).
         _disable_byteorder_record (bool): unused, the byte order is always little-endian.
-
-    Raises:
-        RuntimeError: if the legacy format is requested.
     """
-    if not _use_new_zipfile_serialization:
-        raise RuntimeError("save: numtorch writes only the zip checkpoint format "
-                           "(_use_new_zipfile_serialization=True), got False")
     if isinstance(f, (str, os.PathLike)):
         with atomic_checkpoint(f) as fh:
-            _write_zip(obj, fh, _archive_name(os.fspath(f)), pickle_protocol)
+            if _use_new_zipfile_serialization:
+                _write_zip(obj, fh, _archive_name(os.fspath(f)), pickle_protocol)
+            else:
+                write_legacy(obj, fh, pickle_protocol)
         return
-    _write_zip(obj, f, "archive", pickle_protocol)
+    if _use_new_zipfile_serialization:
+        _write_zip(obj, f, "archive", pickle_protocol)
+    else:
+        write_legacy(obj, f, pickle_protocol)
 
 
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,

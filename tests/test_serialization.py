@@ -422,9 +422,21 @@ def test_missing_storage_record_raises():
         numtorch.load(io.BytesIO(out.getvalue()))
 
 
-def test_legacy_write_refused():
-    with pytest.raises(RuntimeError, match="zip"):
-        numtorch.save(numtorch.ones(1), io.BytesIO(), _use_new_zipfile_serialization=False)
+def test_legacy_write_round_trip(tmp_path):
+    # the pre-1.6 format, as torch writes it with _use_new_zipfile_serialization=False
+    base = numtorch.arange(6.0)
+    obj = {"w": base.view(2, 3), "col": base.view(2, 3)[:, 1], "n": [1, "x"]}
+    data = _save_bytes(obj, numtorch, _use_new_zipfile_serialization=False)
+    assert data[:2] == b"\x80\x02" and not data.startswith(b"PK")
+    th_data = _save_bytes({"w": torch.arange(6.0).view(2, 3)}, torch,
+                          _use_new_zipfile_serialization=False)
+    assert data[:len(th_data) // 4].split(b"q")[0] == th_data.split(b"q")[0]  # same magic
+    out = numtorch.load(io.BytesIO(data))
+    assert out["n"] == [1, "x"] and out["col"].tolist() == [1.0, 4.0]
+    out["w"][0, 1] = -1.0
+    assert out["col"][0].item() == -1.0  # views share their storage again
+    numtorch.save(obj, tmp_path / "l.pt", _use_new_zipfile_serialization=False)
+    assert (tmp_path / "l.pt").read_bytes() == data
 
 
 # -- safetensors -------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """Checkpoint round trips with real torch running in a separate Python process.
 
 numtorch saves and loads here without torch in the picture; one child process (the same
-interpreter, so the same venv) runs real torch: it loads numtorch's files with
-``torch.load(weights_only=True)``, saves its own with ``torch.save``, and reports what it
+interpreter, so the same venv) runs real torch: it loads numtorch's files (zip, zip64 and the
+legacy pre-1.6 format) with ``torch.load(weights_only=True)``, saves its own with ``torch.save``
+(zip and legacy), and reports what it
 saw as JSON plus ``.npy`` dumps of every tensor's values. Both sides build their checkpoint
 with the same ``_build`` function (numtorch mirrors torch's API), and both describe what they
 saved or loaded with the same ``_skeleton`` function, so the checks compare like with like:
@@ -153,6 +154,7 @@ DTYPES = cfg["dtypes"]
 report = {{}}
 obj = _build(torch)
 torch.save(obj, cfg["torch_file"])
+torch.save(obj, cfg["torch_legacy_file"], _use_new_zipfile_serialization=False)
 report["torch_saved"] = _skeleton(obj, torch.Tensor, torch.nn.Parameter, cfg["torch_dump"])
 for name, (path, dump) in cfg["numtorch_files"].items():
     loaded = torch.load(path, weights_only=True)
@@ -182,12 +184,17 @@ def trip(tmp_path_factory):
         numtorch.save(ours, forced)
     finally:
         _write._ZIP64_LIMIT, _write._COUNT_LIMIT = saved
+    # and in the legacy (pre-1.6) format
+    legacy = os.path.join(root, "numtorch_legacy.pt")
+    numtorch.save(ours, legacy, _use_new_zipfile_serialization=False)
     expected = _skeleton(ours, numtorch.Tensor, numtorch.nn.Parameter,
                          _dump_dir(root, "numtorch_saved"))
     cfg = {"dtypes": DTYPES, "torch_file": os.path.join(root, "torch.pt"),
+           "torch_legacy_file": os.path.join(root, "torch_legacy.pt"),
            "torch_dump": _dump_dir(root, "torch_saved"),
            "numtorch_files": {"plain": [plain, _dump_dir(root, "plain")],
-                              "zip64": [forced, _dump_dir(root, "zip64")]}}
+                              "zip64": [forced, _dump_dir(root, "zip64")],
+                              "legacy": [legacy, _dump_dir(root, "legacy")]}}
     helpers = "\n".join(textwrap.dedent(inspect.getsource(f)) for f in (_build, _skeleton))
     script = _CHILD.format(helpers=helpers)
     proc = subprocess.run([sys.executable, "-c", script, json.dumps(cfg)], capture_output=True,
@@ -197,6 +204,10 @@ def trip(tmp_path_factory):
     loaded = numtorch.load(cfg["torch_file"])
     report["numtorch_loaded"] = _skeleton(loaded, numtorch.Tensor, numtorch.nn.Parameter,
                                           _dump_dir(root, "numtorch_loaded"))
+    for name, path in (("numtorch_loaded_legacy", cfg["torch_legacy_file"]),
+                       ("numtorch_own_legacy", legacy)):
+        report[name] = _skeleton(numtorch.load(path), numtorch.Tensor, numtorch.nn.Parameter,
+                                 _dump_dir(root, name))
     report["numtorch_saved"] = expected
     return report
 
@@ -236,7 +247,9 @@ def _compare(saved, loaded, key):
 
 
 DIRECTIONS = [("torch_saved", "numtorch_loaded"), ("numtorch_saved", "plain"),
-              ("numtorch_saved", "zip64")]
+              ("numtorch_saved", "zip64"), ("numtorch_saved", "legacy"),
+              ("torch_saved", "numtorch_loaded_legacy"),
+              ("numtorch_saved", "numtorch_own_legacy")]
 ENTRIES = ["noncontig", "views", "param", "frozen", "leaf", "nested", "model", "optim"]
 
 

@@ -95,11 +95,13 @@ class _TorchReductions:
     def _start(self):
         self.storages = []
         self._by_owner = {}
+        self.legacy = False  # the pre-1.6 format adds a sixth field (no storage view)
 
     def persistent_id(self, obj):
         if type(obj) is _StorageRef:
-            return ("storage", _Global("torch", _STORAGE_NAME[obj.dtype_name]), obj.key,
-                    obj.location, int(obj.flat.size))
+            pid = ("storage", _Global("torch", _STORAGE_NAME[obj.dtype_name]), obj.key,
+                   obj.location, int(obj.flat.size))
+            return pid + (None,) if self.legacy else pid
         return None
 
     def _storage_for(self, t):
@@ -274,12 +276,14 @@ class _FastPickler(_TorchReductions, pickle.Pickler):
                 f"c{tmodule}\n{tqualname}\n".encode()
 
 
-def _pickle(obj, protocol):
-    """``obj`` pickled as torch's ``data.pkl`` and the storages it refers to."""
+def _pickle(obj, protocol, legacy=False):
+    """``obj`` pickled as torch's ``data.pkl`` (or the legacy format's object pickle) and the
+    storages it refers to."""
     # protocols 2-3 only: there GLOBAL opcodes hold their names inline, and no frames
     if isinstance(protocol, int) and 2 <= protocol <= 3:
         buf = io.BytesIO()
         pickler = _FastPickler(buf, protocol)
+        pickler.legacy = legacy
         try:
             pickler.dump(obj)
         except _NeedsPurePython:
@@ -294,6 +298,7 @@ def _pickle(obj, protocol):
             return data, pickler.storages
     buf = io.BytesIO()
     pickler = _Pickler(buf, protocol)
+    pickler.legacy = legacy
     pickler.dump(obj)
     return buf.getvalue(), pickler.storages
 
