@@ -21,52 +21,9 @@ import pytest
 import numtorch
 from numtorch._serialization import _names
 from tests import _serialization_models as models
+from tests._serialization_models import build, use
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-# builds the checkpoint and records what loading it must reproduce; runs in this process
-# (numtorch) and, as text, in the torch child
-_BUILD = """
-def build(lib, M, path):
-    lib.manual_seed(0)
-    lin = lib.nn.Linear(4, 3)
-    lstm, tr = M.LSTMLanguageModel(), M.TransformerModel()
-    tr.eval()
-    opt = lib.optim.Adam(lin.parameters(), lr=0.1)
-    sched = lib.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
-    x = lib.from_numpy(np.linspace(-1, 1, 8, dtype=np.float32).reshape(2, 4))
-    for _ in range(2):
-        opt.zero_grad()
-        (lin(x) ** 2).sum().backward()
-        opt.step()
-        sched.step()
-    lib.save({"linear": lin, "lstm": lstm, "transformer": tr, "opt": opt, "sched": sched},
-             path)
-    lib.save(lin, path + ".linear")
-    lib.save({"linear": lin, "lstm": lstm, "transformer": tr}, path + ".models")
-    return use({"linear": lin, "lstm": lstm, "transformer": tr, "opt": opt, "sched": sched},
-               lib)
-
-
-def use(obj, lib):
-    tokens = lib.from_numpy((np.arange(10).reshape(5, 2) * 7) % 23)
-    x = lib.from_numpy(np.linspace(-1, 1, 8, dtype=np.float32).reshape(2, 4))
-    out = {"linear": obj["linear"](x), "lstm": obj["lstm"](tokens),
-           "transformer": obj["transformer"](tokens)}
-    if "opt" not in obj:  # (weights-only loads: torch cannot load optimizers so)
-        return {k: v.detach().numpy().tolist() for k, v in out.items()}
-    opt, sched, lin = obj["opt"], obj["sched"], obj["linear"]
-    assert opt.param_groups[0]["params"][0] is lin.weight  # one object graph
-    opt.zero_grad()
-    (lin(x) ** 2).sum().backward()
-    opt.step()
-    sched.step()
-    out["stepped"] = lin.weight
-    out = {k: v.detach().numpy().tolist() for k, v in out.items()}
-    out["lr"] = sched.get_last_lr()
-    return out
-"""
-exec(_BUILD)  # noqa: S102 - defines build() and use() here from the same text as the child
 
 _CHILD = """
 import json, os, sys
@@ -74,7 +31,7 @@ import numpy as np
 os.environ["SERIALIZATION_MODELS_LIB"] = "torch"
 import torch
 from tests import _serialization_models as M
-{build}
+from tests._serialization_models import build, use
 ours, theirs = sys.argv[1], sys.argv[2]
 report = {{"expected": build(torch, M, theirs)}}
 report["full"] = use(torch.load(ours, weights_only=False), torch)
@@ -108,7 +65,7 @@ def trip(tmp_path_factory):
     ours, theirs = str(root / "numtorch.pt"), str(root / "torch.pt")
     expected = build(numtorch, models, ours)
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.run([sys.executable, "-c", _CHILD.format(build=_BUILD), ours, theirs],
+    proc = subprocess.run([sys.executable, "-c", _CHILD.format(), ours, theirs],
                           capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
     assert proc.returncode == 0, proc.stderr[-4000:]
     report = json.loads(proc.stdout.strip().splitlines()[-1])
