@@ -7,12 +7,19 @@ repositories (``hub.load``) is not.
 
 import contextlib
 import hashlib
+import http.client
 import os
 import re
+import socket
 import sys
-import tempfile
+import urllib.error
 import urllib.parse
 import urllib.request
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; concurrent downloads are not serialised
+    fcntl = None
 
 from . import serialization
 
@@ -91,8 +98,10 @@ class _Progress:
 def download_url_to_file(url, dst, hash_prefix=None, progress=True):
     """Download ``url`` to the path ``dst`` atomically, optionally checking its SHA-256.
 
-    The bytes go to a temporary file next to ``dst`` that is renamed over ``dst`` only when
-    the download is complete (and its hash matches), so ``dst`` is never half-written.
+    The bytes go to ``.<name>.partial`` next to ``dst``, which is renamed over ``dst`` only
+    when the download is complete (and its hash matches), so ``dst`` is never half-written. A
+    cut connection is resumed with an HTTP Range request (here, or by a later call when this
+    one gave up), and concurrent downloads of the same file wait for each other.
 
     Args:
         url (str): an ``http(s)://``, ``ftp://`` or ``file://`` URL.
@@ -104,42 +113,139 @@ def download_url_to_file(url, dst, hash_prefix=None, progress=True):
         RuntimeError: the SHA-256 does not start with ``hash_prefix``.
         urllib.error.URLError: the download failed.
     """
-    dst = os.path.expanduser(os.fspath(dst))
-    directory = os.path.dirname(os.path.abspath(dst))
-    os.makedirs(directory, exist_ok=True)
-    req = urllib.request.Request(url, headers={"User-Agent": "numtorch.hub"})
-    with contextlib.closing(urllib.request.urlopen(req)) as resp:
-        length = resp.headers.get("Content-Length") if hasattr(resp, "headers") else None
-        total = int(length) if length and length.isdigit() else None
-        fd, tmp = tempfile.mkstemp(prefix=".partial-", dir=directory)
+    _download(url, dst, sha256_prefix=hash_prefix, progress=progress)
+
+
+def _hash_file(path, algorithms):
+    hashes = {name: hashlib.new(name) for name in algorithms}
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            for h in hashes.values():
+                h.update(chunk)
+    return {name: h.hexdigest() for name, h in hashes.items()}
+
+
+@contextlib.contextmanager
+def _locked_partial(partial):
+    """Open (creating) the partial file under an exclusive lock, as an append-mode file.
+
+    After the lock is granted the path is checked to still name the locked file: another
+    process may have finished the same download and renamed it away meanwhile.
+    """
+    while True:
+        f = open(partial, "ab")
+        if fcntl is None:
+            break
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX)
         try:
-            sha = hashlib.sha256()
-            bar = _Progress(total, progress)
-            try:
-                with os.fdopen(fd, "wb") as out:
-                    while True:
-                        chunk = resp.read(_CHUNK)
-                        if not chunk:
-                            break
-                        out.write(chunk)
-                        sha.update(chunk)
-                        bar.update(len(chunk))
+            same = os.path.samestat(os.fstat(f.fileno()), os.stat(partial))
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        f.close()
+    try:
+        yield f
+    finally:
+        f.close()  # closing releases the lock
+
+
+def _request(url, start, headers):
+    hdrs = dict(headers)
+    if start:
+        hdrs["Range"] = f"bytes={start}-"
+    return urllib.request.urlopen(urllib.request.Request(url, headers=hdrs))
+
+
+def _copy_body(resp, out, bar):
+    """Append the response body to ``out``; returns the number of bytes written."""
+    written = 0
+    while True:
+        chunk = resp.read(_CHUNK)
+        if not chunk:
+            return written
+        out.write(chunk)
+        written += len(chunk)
+        bar.update(len(chunk))
+
+
+def _download(url, dst, *, sha256_prefix=None, md5=None, progress=True,
+              headers=None, retries=3):
+    """The download behind :func:`download_url_to_file` and numtorchvision's datasets.
+
+    Resumable, atomic (``dst`` appears only complete and verified), locked against
+    concurrent downloads of the same file, with an optional SHA-256 prefix or MD5 check.
+    On a hash mismatch the partial data is deleted; on a network failure it is kept, so the
+    next call resumes where this one stopped.
+    """
+    dst = os.path.abspath(os.path.expanduser(os.fspath(dst)))
+    directory, name = os.path.split(dst)
+    os.makedirs(directory, exist_ok=True)
+    partial = os.path.join(directory, f".{name}.partial")
+    headers = headers or {"User-Agent": "numtorch.hub"}
+    with _locked_partial(partial) as out:
+        have = out.tell()
+        bar = None
+        try:
+            for attempt in range(retries + 1):
+                try:
+                    resp = _request(url, have, headers)
+                except urllib.error.HTTPError as exc:
+                    if exc.code != 416 or not have:
+                        raise
+                    out.truncate(0)  # the server refuses our range: start again
+                    out.seek(0)
+                    have = 0
+                    continue
+                with contextlib.closing(resp):
+                    status = getattr(resp, "status", None)
+                    if have and status != 206:
+                        out.truncate(0)  # no range support: the body is the whole file
+                        out.seek(0)
+                        have = 0
+                    length = resp.headers.get("Content-Length") if resp.headers else None
+                    total = have + int(length) if length and length.isdigit() else None
+                    if bar is None:
+                        bar = _Progress(total, progress)
+                        bar.update(have)
+                    try:
+                        have += _copy_body(resp, out, bar)
+                        complete = total is None or have >= total
+                    except (http.client.IncompleteRead, ConnectionError, TimeoutError,
+                            socket.timeout):
+                        complete = False
                     out.flush()
-                    os.fsync(out.fileno())
-            finally:
-                bar.close()
-            if total is not None and bar.done != total:
-                raise RuntimeError(f"download_url_to_file: got {bar.done} bytes from {url}, "
-                                   f"expected {total} (connection cut)")
-            digest = sha.hexdigest()
-            if hash_prefix is not None and not digest.startswith(hash_prefix.lower()):
-                raise RuntimeError(f'invalid hash value (expected "{hash_prefix}", got '
-                                   f'"{digest}")')
-            os.replace(tmp, dst)
+                    have = out.tell()
+                if complete:
+                    break
+                if attempt == retries:
+                    raise RuntimeError(f"download of {url} stopped at {have} of {total} bytes "
+                                       f"after {retries + 1} attempts; calling again resumes "
+                                       f"from {partial}")
         except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+            if out.tell() == 0:
+                with contextlib.suppress(OSError):
+                    os.unlink(partial)
             raise
+        finally:
+            if bar is not None:
+                bar.close()
+        os.fsync(out.fileno())
+        wanted = [a for a, v in (("sha256", sha256_prefix), ("md5", md5)) if v]
+        digests = _hash_file(partial, wanted) if wanted else {}
+        problem = None
+        if sha256_prefix and not digests["sha256"].startswith(sha256_prefix.lower()):
+            problem = (f'invalid hash value (expected "{sha256_prefix}", got '
+                       f'"{digests["sha256"]}")')
+        elif md5 and digests["md5"] != md5.lower():
+            problem = (f"the file downloaded from {url} has MD5 {digests['md5']}, expected "
+                       f"{md5}: it is corrupted or not the expected file. {dst} was not "
+                       f"written; download it again")
+        if problem:
+            with contextlib.suppress(OSError):
+                os.unlink(partial)
+            raise RuntimeError(problem)
+        os.replace(partial, dst)
 
 
 def load_state_dict_from_url(url, model_dir=None, map_location=None, progress=True,

@@ -1,1 +1,16 @@
-"""placeholder, filled in shortly."""
+"""``numtorchvision.datasets``: the classic vision datasets, read from their real on-disk
+formats (and downloaded from their usual URLs with ``download=True``)."""
+
+from .cifar import CIFAR10, CIFAR100
+from .coco import CocoCaptions, CocoDetection
+from .fakedata import FakeData
+from .folder import DatasetFolder, ImageFolder
+from .lsun import LSUN, LSUNClass
+from .mnist import EMNIST, KMNIST, MNIST, QMNIST, FashionMNIST
+from .stl10 import STL10
+from .svhn import SVHN
+from .vision import VisionDataset
+
+__all__ = ["LSUN", "LSUNClass", "ImageFolder", "DatasetFolder", "FakeData", "CocoCaptions",
+           "CocoDetection", "CIFAR10", "CIFAR100", "EMNIST", "FashionMNIST", "QMNIST", "MNIST",
+           "KMNIST", "STL10", "SVHN", "VisionDataset"]
