@@ -13,6 +13,10 @@ import warnings as _warnings
 # own NumPy calls keep warning), at no per-call cost.
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"numtorch\.")
 
+from . import _fp_errors  # noqa: E402  (NumPy's error callback: silent in numtorch's frames)
+
+_fp_errors.install()
+
 from . import backend as _backend  # noqa: E402
 
 _backend.tune_allocator()

@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 from . import _dtype, backend
+from ._alloc_errors import alloc_error
 from ._device import default_device
 from ._size import parse_size
 from ._tensor import Tensor, _make
@@ -184,9 +185,11 @@ def _leaf_types(seq, out):
 def _unwrap_tensors(x):
     """Replace one-element tensors in nested data by NumPy scalars of their dtype."""
     if isinstance(x, Tensor):
-        if x.numel() != 1:
-            raise TypeError("only integer tensors of a single element can be converted to an "
-                            "index")
+        if x.numel() != 1:  # torch reads an integer tensor as an index, others as numbers
+            if x.dtype._category == _dtype._INT:
+                raise TypeError("only integer tensors of a single element can be converted to "
+                                "an index")
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return _host(x).reshape(-1)[0]
     if isinstance(x, (list, tuple)):
         return [_unwrap_tensors(v) for v in x]
@@ -232,12 +235,23 @@ def _shape_error(data):
     raise ValueError("tensor(): the nested sequences do not form a rectangular array")
 
 
+def _str_error(data, kind):
+    """torch reads a string met first as one more (character) dimension, later as a bad
+    element."""
+    x = data
+    while isinstance(x, (list, tuple)) and x:
+        x = x[0]
+    if isinstance(x, str):
+        raise ValueError("too many dimensions 'str'")
+    raise TypeError(f"new(): invalid data type '{kind}'")
+
+
 def _object_error(arr):
     for v in arr.reshape(-1):
-        if isinstance(v, builtins.int):
+        if isinstance(v, builtins.int) and not -(1 << 63) <= v < (1 << 63):
             raise ValueError("Overflow when unpacking long long")
         if isinstance(v, (str, bytes)):
-            raise TypeError(f"new(): invalid data type '{type(v).__name__}'")
+            _str_error(arr.tolist(), type(v).__name__)
         if _scalar_dtype(v) is None and not isinstance(v, (list, tuple)):
             raise RuntimeError(f"Could not infer dtype of {type(v).__name__}")
     raise TypeError("tensor(): could not infer a dtype from the given data")
@@ -273,8 +287,7 @@ def _from_data(data):
     if arr.dtype == object:
         _object_error(arr)
     if arr.dtype.kind in "USV":
-        kind = "str" if arr.dtype.kind == "U" else "bytes"
-        raise TypeError(f"new(): invalid data type '{kind}'")
+        _str_error(data, "str" if arr.dtype.kind == "U" else "bytes")
     if inferred is None:
         kind = arr.dtype.kind
         if kind == "u":  # only Python ints past int64's range make NumPy pick uint64
@@ -454,7 +467,11 @@ def _filled(fn, size, kwargs, dtype, device, requires_grad, out, make):
         raise TypeError(f"{fn}() got an unexpected keyword argument '{next(iter(kwargs))}'")
     dt = _factory_dtype(dtype, out, fn)
     dev = default_device(device)
-    return _finish(make(_xp(dev), shape, dt.np), dev, requires_grad, out)
+    try:
+        arr = make(_xp(dev), shape, dt.np)
+    except (MemoryError, ValueError) as e:
+        raise alloc_error(e, shape) from None
+    return _finish(arr, dev, requires_grad, out)
 
 
 def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
@@ -574,8 +591,11 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
         value if isinstance(fill_value, Tensor) else fill_value))
     _check_fits(np.asarray(value), dt, c_names=True)
     dev = default_device(device)
-    return _finish(_xp(dev).full(shape, _cast_scalar(value, dt), dtype=dt.np), dev,
-                   requires_grad, out)
+    try:
+        arr = _xp(dev).full(shape, _cast_scalar(value, dt), dtype=dt.np)
+    except (MemoryError, ValueError) as e:
+        raise alloc_error(e, shape) from None
+    return _finish(arr, dev, requires_grad, out)
 
 
 def _cast_scalar(value, dt):
@@ -698,7 +718,11 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
         raise RuntimeError(f"m must be greater or equal to 0, got {m}")
     dt = _factory_dtype(dtype, out, "eye")
     dev = default_device(device)
-    return _finish(_xp(dev).eye(n, m, dtype=dt.np), dev, requires_grad, out)
+    try:
+        arr = _xp(dev).eye(n, m, dtype=dt.np)
+    except (MemoryError, ValueError) as e:
+        raise alloc_error(e, (n, m)) from None
+    return _finish(arr, dev, requires_grad, out)
 
 
 def _int_arg(x, what, fn, position):

@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from . import _dtype, backend
+from ._alloc_errors import alloc_error
 from ._creation import _finish, _int_arg, dtype_arg, write_out
 from ._random import rng_for
 from ._size import parse_size
@@ -264,7 +265,11 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     if dtype is None and out is not None:
         dtype = out.dtype
     dt = _float_dtype(dtype, "check_uniform_bounds")
-    return _finish(_uniform01(rng_for(generator), shape, dt.np), device, requires_grad, out)
+    try:
+        arr = _uniform01(rng_for(generator), shape, dt.np)
+    except (MemoryError, ValueError) as e:
+        raise alloc_error(e, shape) from None
+    return _finish(arr, device, requires_grad, out)
 
 
 def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
@@ -287,8 +292,11 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     if dtype is None and out is not None:
         dtype = out.dtype
     dt = _float_dtype(dtype, "normal_kernel_cpu")
-    return _finish(_standard_normal(rng_for(generator), shape, dt.np), device, requires_grad,
-                   out)
+    try:
+        arr = _standard_normal(rng_for(generator), shape, dt.np)
+    except (MemoryError, ValueError) as e:
+        raise alloc_error(e, shape) from None
+    return _finish(arr, device, requires_grad, out)
 
 
 def _no_extra(fn, kwargs):

@@ -5,6 +5,8 @@ A mixin of ``Tensor`` (like ``_tensor_math``) so ``_tensor.py`` stays small.
 
 import numpy as np
 
+from ._alloc_errors import alloc_error
+
 __all__ = []
 
 
@@ -68,12 +70,19 @@ class _TensorMemory:
         shape = shape_arg(sizes)
         if self.requires_grad and self.grad_fn is None:
             raise RuntimeError("cannot resize variables that require grad")
-        n = int(np.prod(shape))
+        n = 1
+        for d in shape:
+            n *= d
+        if n < 0 or n >= 2 ** 63:  # torch counts the elements in int64 before anything else
+            raise RuntimeError("numel: integer multiplication overflow")
         flat = self._array.reshape(-1)
         if n == flat.size and self._array.flags.c_contiguous:
             self._array = self._array.reshape(shape)
         else:
-            new = np.empty(n, dtype=self._array.dtype)
+            try:
+                new = np.empty(n, dtype=self._array.dtype)
+            except (MemoryError, ValueError) as e:
+                raise alloc_error(e, shape) from None
             k = min(n, flat.size)
             new[:k] = flat[:k]
             self._array = new.reshape(shape)

@@ -16,6 +16,9 @@ from ..backend import helpers_for
 
 __all__ = ["LinAlgError"]
 
+_SVD_FAILED = ("linalg.svd: The algorithm failed to converge because the input matrix "
+               "contained non-finite values.")
+
 
 class LinAlgError(RuntimeError):
     """Raised when a matrix function fails because of the values of its input (a singular
@@ -459,3 +462,12 @@ def expm_array(xp, a):
     for k in range(int(s.max()) if s.size else 0):
         r = xp.where((k < s)[..., None, None], r @ r, r)
     return r
+
+
+def svd(xp, a, **kwargs):
+    """``xp.linalg.svd(a, **kwargs)`` with torch's error for non-finite input (every torch
+    function built on the SVD reports it as ``linalg.svd``)."""
+    try:
+        return xp.linalg.svd(a, **kwargs)
+    except np.linalg.LinAlgError:
+        raise LinAlgError(_SVD_FAILED) from None

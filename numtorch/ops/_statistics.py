@@ -11,6 +11,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import _make
 from ..autograd.graph import Op
+from ._lautil import svd
 from ._util import canonical_dim
 from .reduction import _count, _dims_or_all, _expand_back, _out, _reduced_shape, mean
 
@@ -145,10 +146,10 @@ class NuclearNorm(Op):
         xp = self.xp
         m = xp.moveaxis(x, self.dims, (-2, -1))
         if self._recording:  # the singular vectors are only needed for backward
-            u, s, vh = xp.linalg.svd(m, full_matrices=False)
+            u, s, vh = svd(xp, m, full_matrices=False)
             self.save(uvh=xp.moveaxis(u @ vh, (-2, -1), self.dims))
         else:
-            s = xp.linalg.svd(m, compute_uv=False)
+            s = svd(xp, m, compute_uv=False)
         y = s.sum(axis=-1)
         if self.keepdim:
             y = xp.expand_dims(y, tuple(self.dims))

@@ -152,6 +152,10 @@ def take_along_dim(input, indices, dim=None):
         indices = indices.expand(j_shape)
     if x_shape != xs:
         input = input.expand(x_shape)
+    j = indices._array
+    n = x_shape[d]
+    if j.size and (j.min() < 0 or j.max() >= n) and n:
+        indices = _make(j % n)  # along a named dim torch reads every index modulo the size
     return gather(input, d, indices)
 
 

@@ -546,7 +546,10 @@ def index_select(input, dim, index):
     d = canonical_dim(dim, input._array.ndim)
     idx = index._array.reshape(-1)
     n = input._array.shape[d] if input._array.ndim else 1
-    if idx.size and (idx.max() >= n or idx.min() < -n):
+    if idx.size and (idx.max() >= n or idx.min() < 0):  # torch takes no negative indices here
+        if d == 1 and input._array.ndim > 1:  # torch's dim-1 kernel words it differently
+            bad = int(idx[(idx >= n) | (idx < 0)][0])
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={n}")
         raise IndexError("index out of range in self")
     if input._array.ndim == 0:
         if idx.size != 1:

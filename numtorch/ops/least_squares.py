@@ -9,7 +9,7 @@ import numpy as np
 from .. import _dtype, return_types
 from .._tensor import _make
 from ..autograd.graph import Op
-from ._lautil import check_tensor, disp, mH
+from ._lautil import check_tensor, disp, mH, svd
 
 __all__ = ["pinverse"]
 
@@ -49,7 +49,7 @@ class Pinv(Op):
             winv = xp.where(absw > cut, 1 / xp.where(absw > cut, w, 1), 0).astype(w.dtype)
             p = (v * winv[..., None, :]) @ xp.conj(xp.swapaxes(v, -1, -2))
         else:
-            u, s, vh = xp.linalg.svd(a, full_matrices=False)
+            u, s, vh = svd(xp, a, full_matrices=False)
             cut = xp.maximum(atol[..., None], rtol[..., None] * s[..., :1])
             sinv = xp.where(s > cut, 1 / xp.where(s > cut, s, 1), 0).astype(s.dtype)
             p = xp.conj(xp.swapaxes(vh, -1, -2)) * sinv[..., None, :] @ xp.conj(
@@ -118,7 +118,7 @@ class Lstsq(Op):
             self.rank = xp.zeros(shape, dtype=xp.int64)
             self.sv = xp.zeros(shape + (0,), dtype=a.real.dtype)
             return xp.zeros(shape + (n, b.shape[-1]), dtype=a.dtype)
-        u, s, vh = xp.linalg.svd(a, full_matrices=False)
+        u, s, vh = svd(xp, a, full_matrices=False)
         keep = s > self.rcond * s[..., :1]
         self.rank = xp.asarray(keep.sum(-1), dtype=xp.int64)
         self.sv = s

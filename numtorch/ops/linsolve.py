@@ -141,7 +141,10 @@ class SlogDet(Op):
 
     def forward(self, a):
         self.save_inputs(a)
-        sign, logabs = self.xp.linalg.slogdet(a)
+        xp = self.xp
+        sign, logabs = xp.linalg.slogdet(a)
+        if a.dtype.kind != "c":
+            sign = xp.where(xp.isnan(logabs), sign.dtype.type(0), sign)  # torch: no sign for NaN
         return self.save_output(sign, 0), logabs
 
     def backward(self, gsign, glog):

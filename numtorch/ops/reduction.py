@@ -294,8 +294,11 @@ def _nonempty(fn, shape, dims, all_dims, any_error=RuntimeError):
     if 0 not in shape:
         return
     if all_dims:
+        # torch's arg-reductions (raising IndexError) leave out the second sentence
+        hint = "" if any_error is IndexError else \
+            " Specify the reduction dim with the 'dim' argument."
         raise any_error(f"{fn}(): Expected reduction dim to be specified for input.numel() == 0."
-                        f" Specify the reduction dim with the 'dim' argument.")
+                        f"{hint}")
     for d in dims:
         if shape[d] == 0:
             raise IndexError(f"{fn}(): Expected reduction dim {d} to have non-zero size.")

@@ -37,9 +37,10 @@ def infer_shape(shape, numel):
     neg = [i for i, s in enumerate(shape) if s == -1]
     if len(neg) > 1:
         raise RuntimeError("only one dimension can be inferred")
-    for s in shape:
+    for i, s in enumerate(shape):
         if s < -1:
-            raise RuntimeError(f"invalid shape dimension {s}")
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape "
+                               f"[{', '.join(map(str, shape))}]")
     known = math.prod(s for s in shape if s != -1)
     if neg:
         if known == 0 and numel == 0:
@@ -552,6 +553,12 @@ def repeat(input, *sizes):
     if len(sizes) < input._array.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
                            "of dimensions of tensor")
+    full = (1,) * (len(sizes) - input._array.ndim) + input._array.shape
+    out_shape = [r * s for r, s in zip(sizes, full)]
+    for d in out_shape:
+        if d < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {d}: "
+                               f"[{', '.join(map(str, out_shape))}]")
     return Repeat.apply(input, repeats=sizes)
 
 
@@ -559,7 +566,11 @@ def flip(input, *dims):
     """Reverse the order of elements along ``dims`` (a copy)."""
     dims = shape_arg(dims)
     nd = input._array.ndim
-    return Flip.apply(input, dims=tuple(canonical_dim(d, nd) for d in dims))
+    dims = tuple(canonical_dim(d, nd) for d in dims)
+    if len(set(dims)) != len(dims):
+        d = next(d for d in dims if dims.count(d) > 1)
+        raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return Flip.apply(input, dims=dims)
 
 
 def fliplr(input):

@@ -7,6 +7,7 @@ positions by gather's own backward and double backward works.
 
 import numpy as np
 
+from .. import _dtype
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
 from ..return_types import (
@@ -144,8 +145,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
     if not isinstance(k, (int, np.integer)) or isinstance(k, bool):
         raise TypeError(f"topk(): argument 'k' must be int, not {type(k).__name__}")
     if k < 0 or k > a.shape[d]:
-        raise RuntimeError(f"selected index k out of range (k={k}, size of dim {d} is "
-                           f"{a.shape[d]})")
+        raise RuntimeError("selected index k out of range")
     xp = np if isinstance(a, np.ndarray) else __import__("cupy")
     n = a.shape[d]
     if input._array.ndim == 0:  # torch hands back the one value for k=0 too
@@ -189,8 +189,7 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     a = _nd(input)
     d = canonical_dim(dim, a.ndim)
     if not 1 <= k <= a.shape[d]:
-        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d} "
-                           f"(k={k}, size {a.shape[d]})")
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
 
     def kth(arr, dd, xp):
         shape = list(arr.shape)
@@ -300,8 +299,8 @@ def histc(input, bins=100, min=0, max=0, *, out=None):  # noqa: A002 - torch's n
     _check_tensor("histc", input)
     a = input._array.reshape(-1)
     if a.dtype.kind not in "f":
-        raise RuntimeError(f"\"histogram_cpu\" not implemented for "
-                           f"'{input.dtype.name.capitalize()}'")
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for "
+                                  f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
     if bins <= 0:
         raise RuntimeError(f"torch.histc: bins must be > 0, but got {bins} for bins")
     xp = np if isinstance(a, np.ndarray) else __import__("cupy")
@@ -477,7 +476,7 @@ def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
         tensor([0, 1])
     """
     if boundaries._array.ndim != 1:
-        raise RuntimeError(f"bucketize(): boundaries tensor must be 1 dimension, but got dim("
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim("
                            f"{boundaries._array.ndim})")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
 
@@ -492,20 +491,18 @@ def bincount(input, weights=None, minlength=0):
     """
     _check_tensor("bincount", input)
     a = input._array
-    if a.ndim != 1 or a.dtype.kind not in "iub":
-        raise RuntimeError(f"bincount only supports 1-d non-negative integral inputs (got "
-                           f"{a.ndim}-d {input.dtype}).")
-    if a.size and a.min() < 0:
-        raise RuntimeError(f"bincount only supports 1-d non-negative integral inputs (got a "
-                           f"minimum of {a.min()}).")
+    if a.dtype.kind not in "iub":
+        raise NotImplementedError(f'"bincount_cpu" not implemented for '
+                                  f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
+    if a.ndim != 1 or (a.size and a.min() < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if minlength < 0:
         raise RuntimeError(f"minlength should be >= 0 (got {minlength})")
     if weights is None:
         return _make(np.bincount(a, minlength=minlength).astype(np.int64))
     w = weights._array
     if w.shape != a.shape:
-        raise RuntimeError(f"weights should be 1-d and have the same length as input (got "
-                           f"{tuple(w.shape)} for input {tuple(a.shape)})")
+        raise RuntimeError("weights should be 1-d and have the same length as input")
     out_dtype = np.float32 if w.dtype == np.float32 else np.float64
     return _make(np.bincount(a, weights=w, minlength=minlength).astype(out_dtype))
 

@@ -253,12 +253,19 @@ def _check_source(fn, input, d, index, source):
                            f"(dim {d}).")
 
 
-def _check_range(fn, idx, size):
-    # index_add takes no negative indices and raises RuntimeError; the others wrap, as torch
-    low, exc = (0, RuntimeError) if fn == "index_add_" else (-size, IndexError)
+def _check_range(fn, idx, size, d, scalar):
+    # torch's rules differ per op: index_add_ and index_copy_ take no negative indices,
+    # index_fill_ wraps them; the exception class and wording differ too
+    low = -size if fn == "index_fill_" else 0
     if idx.size and (idx.max() >= size or idx.min() < low):
         bad = idx.max() if idx.max() >= size else idx.min()
-        raise exc(f"{fn}(): index {bad} is out of bounds for dimension with size {size}")
+        if fn == "index_add_":
+            if scalar:
+                raise IndexError("index out of range in self")
+            raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {size}")
+        prefix = "index_copy_(): " if fn == "index_copy_" else ""
+        raise IndexError(f"{prefix}index {bad} is out of bounds for dimension {d} with size "
+                         f"{size}")
 
 
 class IndexAdd(Op):
@@ -320,7 +327,7 @@ def _index_op(fn, input, dim, index, source=None, allow_int32=True):
             raise TypeError(f"{fn}(): argument 'source' must be Tensor, not "
                             f"{type(source).__name__}")
         _check_source(fn, input, d, index, source)
-    _check_range(fn, index._array, input._array.shape[d] if nd else 1)
+    _check_range(fn, index._array, input._array.shape[d] if nd else 1, d, nd == 0)
     return d
 
 
@@ -494,8 +501,8 @@ def take(input, index):
     idx = index._array
     if idx.size and (idx.max() >= n or idx.min() < -n):
         bad = idx.max() if idx.max() >= n else idx.min()
-        raise IndexError(f"take(): index {bad} out of range for tensor of size "
-                         f"{tuple(input._array.shape)}.")
+        raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} "
+                         f"elements.")
     flat = input.reshape(-1)
     wrapped = _make(np.where(idx < 0, idx + n, idx).reshape(-1))
     return index_select_flat(flat, wrapped).reshape(tuple(idx.shape))
@@ -545,7 +552,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     else:
         reps = np.full(n, int(repeats))
     if reps.size and reps.min() < 0:
-        raise RuntimeError("repeat_interleave: repeats can not be negative")
+        raise RuntimeError("Repeats must be non-negative")
     idx = _make(np.repeat(np.arange(n), reps).astype(np.int64))
     if input._array.ndim == 0:
         input = input.reshape(1)

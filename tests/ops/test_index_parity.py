@@ -40,7 +40,9 @@ def _same(fn):
     else:
         assert not isinstance(a, Exception), f"numtorch raised {a!r}; torch gave {b!r}"
         if isinstance(b, (list, tuple)):
-            assert list(a) == list(b)
+            assert len(a) == len(b)
+            for x, y in zip(a, b):
+                assert_same(x, y, 0, 0)
         else:
             assert_same(a, b, 0, 0)
     assert wa == wb, f"warnings {wa} != {wb}"
@@ -251,3 +253,52 @@ def test_sequence_index_warning_points_at_the_caller():
 
 def test_list_index_with_slice_errors_like_torch():
     check_raises(lambda t: t.arange(40)[[slice(None)] * 32], match="Could not infer dtype")
+
+
+def _a(t):
+    return t.arange(12.).reshape(3, 4)
+
+
+INDEX_RANGES = [
+    ("index-select-negative", lambda t: _a(t).index_select(0, t.tensor([-1]))),
+    ("index-select-big", lambda t: _a(t).index_select(0, t.tensor([3]))),
+    ("index-select-scalar-negative", lambda t: t.tensor(5.).index_select(0, t.tensor([-1]))),
+    ("index-add-negative", lambda t: _a(t).index_add_(0, t.tensor([-1]), t.ones(1, 4))),
+    ("index-add-big-dim1", lambda t: _a(t).index_add_(1, t.tensor([4]), t.ones(3, 1))),
+    ("index-add-scalar", lambda t: t.tensor(5.).index_add_(0, t.tensor([1]), t.tensor(1.))),
+    ("index-copy-negative", lambda t: _a(t).index_copy_(1, t.tensor([-1]), t.ones(3, 1))),
+    ("index-copy-big", lambda t: _a(t).index_copy_(0, t.tensor([3]), t.ones(1, 4))),
+    ("index-fill-negative-wraps", lambda t: _a(t).index_fill_(0, t.tensor([-1]), 0.)),
+    ("index-fill-too-negative", lambda t: _a(t).index_fill_(1, t.tensor([-5]), 0.)),
+    ("index-fill-big", lambda t: _a(t).index_fill_(1, t.tensor([4]), 0.)),
+    ("index-fill-scalar", lambda t: t.tensor(5.).index_fill_(0, t.tensor([1]), 0.)),
+    ("take-along-dim-negative-wraps", lambda t: t.take_along_dim(_a(t), t.tensor([[-1]]), 1)),
+    ("take-along-dim-too-negative", lambda t: t.take_along_dim(_a(t), t.tensor([[-5]]), 1)),
+    ("take-along-dim-big", lambda t: t.take_along_dim(_a(t), t.tensor([[5]]), 1)),
+    ("index-select-dim1-big", lambda t: _a(t).index_select(1, t.tensor([0, 5, -5]))),
+    ("index-select-dim1-negative", lambda t: _a(t).index_select(1, t.tensor([-4]))),
+    ("index-select-3d-dim2", lambda t: t.ones(2, 3, 4).index_select(2, t.tensor([9]))),
+    ("take-along-flat-negative", lambda t: t.take_along_dim(_a(t), t.tensor([-1]))),
+    ("take-big", lambda t: t.ones(3).take(t.tensor([5]))),
+    ("gather-negative", lambda t: _a(t).gather(1, t.tensor([[-1]]))),
+    ("bincount-float", lambda t: t.bincount(t.tensor([1., 2.]))),
+    ("bincount-negative", lambda t: t.bincount(t.tensor([-1, 2]))),
+    ("bincount-2d", lambda t: t.bincount(t.tensor([[1, 2]]))),
+    ("bincount-weights-length", lambda t: t.bincount(t.tensor([1, 2]), t.ones(3))),
+    ("histc-int", lambda t: t.histc(t.tensor([1, 2]))),
+    ("bucketize-2d", lambda t: t.bucketize(t.ones(2), t.ones(2, 2))),
+    ("repeat-interleave-negative", lambda t: t.ones(2).repeat_interleave(-1)),
+    ("topk-big", lambda t: t.ones(3).topk(4)),
+    ("kthvalue-big", lambda t: t.ones(3).kthvalue(4)),
+    ("argmax-empty", lambda t: t.ones(0).argmax()),
+    ("argmin-empty", lambda t: t.ones(0).argmin()),
+    ("max-empty", lambda t: t.ones(0).max()),
+    ("flip-repeated-dim", lambda t: t.ones(2, 3).flip(0, 0)),
+    ("reshape-bad-dim", lambda t: t.ones(3).reshape(2, -2)),
+    ("repeat-negative", lambda t: t.ones(2, 3).repeat(-1, 1)),
+]
+
+
+@pytest.mark.parametrize("fn", [c[1] for c in INDEX_RANGES], ids=[c[0] for c in INDEX_RANGES])
+def test_index_ranges_and_messages_match_torch(fn):
+    _same(fn)
