@@ -86,6 +86,9 @@ def result_type(tensor1, tensor2):
 
 
 def can_cast(from_, to):
+from math import e, inf, nan, pi  # noqa: F401,E402  (torch.pi, torch.e, torch.inf, torch.nan)
+
+newaxis = None
     """True if torch's casting rules allow ``from_`` to be cast to ``to`` in an op."""
     from ._dtype import can_cast as _can_cast
 
