@@ -375,7 +375,9 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False,  # noq
     often each value occurs (``return_counts``). Not differentiable.
 
     Note:
-        The result is sorted also with ``sorted=False``, one of the orders torch allows.
+        The result is sorted also with ``sorted=False``, one of the orders torch allows. Each
+        NaN is a value of its own, as in torch; slices along ``dim`` that hold NaN are sorted
+        with NaN last, where torch's order is left to its sort.
 
     Example:
         >>> torch.unique(torch.tensor([3, 1, 3]))
@@ -383,16 +385,34 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False,  # noq
     """
     _check_tensor("unique", input)
     a = input._array
+    if a.dtype.kind == "c":
+        raise NotImplementedError(f'"unique" not implemented for '
+                                  f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
     if dim is None:
-        vals, inv, counts = np.unique(a.reshape(-1), return_inverse=True, return_counts=True)
-        inv = inv.reshape(a.shape)
+        lines, d = a.reshape(-1, 1), 0
     else:
         d = canonical_dim(dim, a.ndim)
-        if a.shape[d] == 0:
-            vals, inv, counts = a, np.zeros(0, np.int64), np.zeros(0, np.int64)
-        else:
-            vals, inv, counts = np.unique(a, return_inverse=True, return_counts=True, axis=d)
-            inv = inv.reshape(-1)
+        lines = np.moveaxis(a, d, 0).reshape(a.shape[d], -1)
+    n = lines.shape[0]
+    # sort the slices (NaN last, ties in input order), then start a group wherever a slice
+    # differs from the one before: NaN != NaN, so every NaN stays on its own, as in torch
+    if dim is None:
+        order = np.argsort(lines[:, 0], kind="stable")
+    else:
+        order = np.lexsort(lines.T[::-1]) if lines.shape[1] else np.arange(n)
+    s = lines[order]
+    start = np.ones(n, dtype=bool)
+    if n > 1:
+        start[1:] = (s[1:] != s[:-1]).any(axis=1)
+    group = np.cumsum(start) - 1
+    inv = np.empty(n, dtype=np.int64)
+    inv[order] = group
+    firsts = order[start]
+    counts = np.diff(np.append(np.flatnonzero(start), n))
+    if dim is None:
+        vals, inv = a.reshape(-1)[firsts], inv.reshape(a.shape)
+    else:
+        vals = np.take(a, firsts, axis=d)
     return _unique_result(_make(np.ascontiguousarray(vals)), inv, counts, return_inverse,
                           return_counts)
 

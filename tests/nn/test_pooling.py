@@ -4,6 +4,8 @@ Every numeric case runs one lambda on numtorch and on torch through ``tests/orac
 cases compare exception types and (where numtorch copies torch's wording) the messages.
 """
 
+import math
+
 import numpy as np
 import pytest
 import torch
@@ -261,6 +263,18 @@ def test_lp_pool_matches_torch(p, nd, shape, kw):
     if p != 1.5:
         check_op(lambda t, x: getattr(t.nn.functional, fn)(x, p, **kw), [shape], low=-2, high=2,
                  second_order=False)
+
+
+@pytest.mark.parametrize("p", [math.inf, -math.inf])
+@pytest.mark.parametrize("nd,shape,kw", [
+    (1, (2, 3, 11), dict(kernel_size=3)),
+    (1, (3, 7), dict(kernel_size=3, stride=2, ceil_mode=True)),
+    (2, (2, 3, 5, 6), dict(kernel_size=(2, 3), stride=2, ceil_mode=True)),
+    (3, (1, 2, 4, 4, 4), dict(kernel_size=2)),
+])
+def test_lp_pool_of_infinite_power_is_the_extreme_magnitude(p, nd, shape, kw):
+    fn = f"lp_pool{nd}d"
+    check_op(lambda t, x: getattr(t.nn.functional, fn)(x, p, **kw), [shape], second_order=False)
 
 
 # ---------------------------------------------------------------------------------------------

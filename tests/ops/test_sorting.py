@@ -167,6 +167,31 @@ def test_unique(dim, inverse, counts):
                                                dim=dim), [TIES[:, :3]], grad=False)
 
 
+_NAN = float("nan")
+
+
+@pytest.mark.parametrize("data,kw", [
+    ([1., _NAN, 2., _NAN, 1., _NAN], {}),
+    ([1., _NAN, _NAN], dict(sorted=False)),
+    ([float("inf"), _NAN, -float("inf"), _NAN], {}),
+    ([[_NAN, 1.], [_NAN, 1.]], {}),
+    ([0., -0., 0.], {}),
+    ([[1., _NAN], [1., _NAN], [2., 3.]], dict(dim=0)),
+    ([[3., 1.], [3., 1.], [2., 3.]], dict(dim=0)),
+])
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_unique_keeps_every_nan_apart(data, kw, dtype):
+    x = np.array(data, dtype=dtype)
+    check_op(lambda t, x: t.unique(x, return_inverse=True, return_counts=True, **kw), [x],
+             grad=False)
+    check_op(lambda t, x: t.unique_consecutive(x, return_inverse=True, return_counts=True,
+                                               dim=kw.get("dim")), [x], grad=False)
+
+
+def test_unique_of_complex_is_not_implemented():
+    check_raises(lambda t: t.unique(t.tensor([1j, 2j])), match='"unique" not implemented')
+
+
 @pytest.mark.parametrize("right", [False, True])
 @pytest.mark.parametrize("out_int32", [False, True])
 def test_searchsorted_bucketize(right, out_int32):

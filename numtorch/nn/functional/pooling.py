@@ -5,6 +5,8 @@ and calls the primitives of :mod:`numtorch.ops.pooling` (LP pooling composes Ten
 average pooling, as torch defines it).
 """
 
+import math
+
 import numpy as np
 
 from ... import _sampling
@@ -353,6 +355,12 @@ def _lp_pool(nd, input, norm_type, kernel_size, stride, ceil_mode):
             raise ValueError(f"too many values to unpack (expected {nd})" if len(kernel) > nd
                              else f"not enough values to unpack (expected {nd}, got "
                                   f"{len(kernel)})")
+    if norm_type in (math.inf, -math.inf):
+        # the limits of the power mean: the largest (smallest) magnitude in each window
+        pool = (max_pool1d, max_pool2d, max_pool3d)[nd - 1]
+        if norm_type > 0:
+            return pool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        return -pool(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
     avg = (avg_pool1d, avg_pool2d, avg_pool3d)[nd - 1]
     # torch's formula: the window mean of x**p, its sign kept and magnitude clipped at zero, times
     # the window size, to the power 1/p
@@ -365,7 +373,8 @@ def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
 
     Args:
         input (Tensor): ``(N, C, L)`` or ``(C, L)``.
-        norm_type (float): the power ``p`` (``inf`` is not supported, as in torch).
+        norm_type (float): the power ``p``; ``inf`` (``-inf``) takes the largest (smallest)
+            absolute value of each window.
         kernel_size (int): window length.
         stride (int, optional): window step. Default: ``kernel_size``.
         ceil_mode (bool): round the output length up. Default: False.
