@@ -10,6 +10,7 @@ import io
 import os
 import pickle
 import struct
+import sys
 import warnings
 import zipfile
 import zlib
@@ -128,13 +129,24 @@ def _disk_dtype(dtype_name, byteorder):
     return npdt.newbyteorder(">") if byteorder == "big" else npdt
 
 
+def _storage_array(numel, dtype_name, byteorder, what):
+    """An uninitialised array to read a storage's bytes into, and whether it is already the
+    array numtorch keeps (the bytes are in this machine's order and dtype)."""
+    native = _native_np(dtype_name)  # None: bfloat16 without ml_dtypes (widened after)
+    direct = native is not None and byteorder == sys.byteorder and native.byteorder != ">"
+    try:
+        return np.empty(numel, dtype=native if direct else
+                        _disk_dtype(dtype_name, byteorder)), direct
+    except (MemoryError, ValueError):
+        raise load_error(RuntimeError, f"load: not enough memory for {what} ({numel} "
+                                       f"{dtype_name} elements)") from None
+
+
 def _to_native(raw, dtype_name):
     """A storage read in its on-disk dtype, as the array numtorch keeps."""
-    if dtype_name == _BF16 and not (_native_np(_BF16) is not None
-                                   and raw.dtype == _native_np(_BF16)):
+    if dtype_name == _BF16:
         return _bf16_from_bits(raw)
-    native = _native_np(dtype_name)
-    return raw if raw.dtype == native else raw.astype(native)
+    return raw.astype(_native_np(dtype_name))
 
 
 def _make_loader(read, map_location, record):
@@ -287,13 +299,8 @@ def _load_zip(zf, map_location, weights_only):
             raise load_error(RuntimeError, f"load: record data/{key} claims {expected} bytes "
                                            f"from {info.compress_size} compressed ones "
                                            f"(corrupt checkpoint)")
-        native = _native_np(dtype_name)
-        in_place = native is not None and disk == native
-        try:
-            out = np.empty(numel, dtype=native if in_place else disk)
-        except (MemoryError, ValueError):
-            raise load_error(RuntimeError, f"load: not enough memory for storage record "
-                                           f"data/{key} ({expected} bytes)") from None
+        out, in_place = _storage_array(numel, dtype_name, byteorder,
+                                       f"storage record data/{key}")
         if info.compress_type == zipfile.ZIP_STORED and hasattr(zf.fp, "readinto"):
             _read_stored(zf, info, out, key)
         else:
@@ -360,12 +367,12 @@ def _load_legacy(f, map_location, weights_only):
             raise load_error(RuntimeError, f"load: storage {key} of {count} {dtype_name} "
                                            f"elements runs past the end of the file (truncated "
                                            f"checkpoint)")
-        out = np.empty(count, dtype=disk)
+        out, in_place = _storage_array(count, dtype_name, byteorder, f"storage {key}")
         got = f.readinto(memoryview(out.view(np.uint8).reshape(-1))) if count else 0
         if got != out.nbytes:
             raise load_error(RuntimeError, f"load: storage {key} is truncated (corrupt "
                                            f"checkpoint)")
-        arrays[key] = _to_native(out, dtype_name)
+        arrays[key] = out if in_place else _to_native(out, dtype_name)
     f.seek(start)
 
     def read(key, dtype_name, numel):
