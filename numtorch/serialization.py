@@ -12,7 +12,7 @@ Tensors placed on a CUDA device by ``map_location`` keep their values but not st
 import os
 import warnings
 
-from ._serialization._read import _load_file, resolve_weights_only
+from ._serialization._read import _load_file, resolve_weights_only, unsafe_globals_in
 from ._serialization._unpickler import (  # noqa: F401  (the public safe-globals API)
     add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals)
 from ._serialization._safetensors import load_safetensors, save_safetensors  # noqa: F401
@@ -20,7 +20,8 @@ from ._serialization._legacy_write import write_legacy
 from ._serialization._write import _archive_name, _write_zip, atomic_checkpoint
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
-           "safe_globals", "save_safetensors", "load_safetensors", "DEFAULT_PROTOCOL"]
+           "safe_globals", "get_unsafe_globals_in_checkpoint", "save_safetensors",
+           "load_safetensors", "DEFAULT_PROTOCOL"]
 
 DEFAULT_PROTOCOL = 2
 
@@ -119,3 +120,25 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
         with open(f, "rb") as fh:
             return _load_file(fh, map_location, weights_only)
     return _load_file(f, map_location, weights_only)
+
+
+def get_unsafe_globals_in_checkpoint(f):
+    """The globals in a checkpoint that ``load(weights_only=True)`` would refuse.
+
+    Reads the pickle without building anything, so an untrusted file can be inspected before
+    deciding what to pass to :func:`add_safe_globals`. Globals allowed by default or already
+    added by the user are left out.
+
+    Args:
+        f (str, os.PathLike or file object): a zip-format checkpoint.
+
+    Returns:
+        list[str]: ``"module.name"`` strings, in the order the pickle names them.
+
+    Raises:
+        ValueError: ``f`` is not a zip-format checkpoint.
+    """
+    if isinstance(f, (str, os.PathLike)):
+        with open(f, "rb") as fh:
+            return unsafe_globals_in(fh)
+    return unsafe_globals_in(f)

@@ -108,6 +108,25 @@ def test_allowed_user_class_builds_instances_but_not_the_class():
     assert not hasattr(Point, "x")
 
 
+def test_unsafe_globals_listed_like_torch():
+    buf = io.BytesIO()
+    torch.save({"lin": torch.nn.Linear(2, 2), "p": Point(1), "o": collections.OrderedDict(),
+                "t": torch.ones(2), "s": {1}}, buf)
+    data = buf.getvalue()
+    want = torch.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(data))
+    got = serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(data))
+    assert sorted(got) == sorted(want) == sorted(["torch.nn.modules.linear.Linear",
+                                                  f"{__name__}.Point"])
+    with serialization.safe_globals([numtorch.nn.Linear]):
+        assert serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(data)) == [
+            f"{__name__}.Point"]
+    legacy = io.BytesIO()
+    torch.save({"t": torch.ones(2)}, legacy, _use_new_zipfile_serialization=False)
+    for lib in (torch, numtorch):
+        with pytest.raises(ValueError, match="Expected input to be a checkpoint"):
+            lib.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(legacy.getvalue()))
+
+
 # -- 2. pickled tensor state reaches only what torch lets it reach ------------------------
 _STATES = [
     ("_array", "x"), ("_requires_grad", True), ("_grad_fn", 7), ("_grad_fn", None),

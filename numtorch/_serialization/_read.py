@@ -384,6 +384,26 @@ def _load_legacy(f, map_location, weights_only):
     return _unpickle(f, record, weights_only, _make_loader(read, map_location, record))
 
 
+def unsafe_globals_in(fh):
+    """The globals in a zip checkpoint's pickle that ``weights_only`` loading would refuse
+    (neither allowed by default nor by the user's allow-list), without building anything."""
+    start = fh.tell()
+    head = fh.read(4)
+    fh.seek(start)
+    if head != b"PK\x03\x04":
+        raise ValueError("Expected input to be a checkpoint returned by torch.save")
+    with zipfile.ZipFile(fh) as zf:
+        infos = zf.infolist()
+        prefix = _check_names(infos)
+        pkl = {i.filename: i for i in infos}.get(prefix + "data.pkl")
+        if pkl is None:
+            raise load_error(RuntimeError, "load: the zip file has no data.pkl record; it is "
+                                           "not a PyTorch checkpoint")
+        skim = WeightsOnly(io.BytesIO(zf.read(pkl)), "data.pkl", lambda pid: None, skim=True)
+        skim.load()
+        return skim.unsafe_globals()
+
+
 # -- entry point ----------------------------------------------------------------------------
 _TRUE = ("1", "y", "yes", "true")
 

@@ -202,6 +202,7 @@ class WeightsOnly:
         self._allowed_ids = {id(v) for v in self._allowed.values()}
         self._allowed_ids.update(id(v) for v in _default_allowed().values())
         self._default_ids = {id(v) for v in _default_allowed().values()}
+        self.globals_seen = {}  # (skim) every global named, in order
         self.memo = {}
         self.stack = []
         self.metastack = []
@@ -236,6 +237,7 @@ class WeightsOnly:
     def _global(self, module, name):
         module, name = _py3_name(module, name)
         if self._skim:
+            self.globals_seen.setdefault(f"{module}.{name}")
             if module in ("torch", "torch.storage") and name in STORAGE_CLASSES:
                 return STORAGE_CLASSES[name]
             return _INERT
@@ -255,6 +257,11 @@ class WeightsOnly:
                 f"numtorch.serialization.safe_globals([{short}]) context manager, or load "
                 f"with weights_only=False (which can run arbitrary code)")
         return obj
+
+    def unsafe_globals(self):
+        """(skim) The globals the pickle names that weights-only loading would refuse."""
+        allowed, user = _default_allowed(), _user_allowed()
+        return [g for g in self.globals_seen if g not in allowed and g not in user]
 
     def _is_allowed(self, obj):
         return id(obj) in self._allowed_ids
