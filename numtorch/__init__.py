@@ -43,7 +43,10 @@ from .ops import zeros_like as _ops_zeros_like  # noqa: F401
 from ._creation import zeros_like  # noqa: F401,E402  (the public one, with dtype/device)
 from .autograd.grad_mode import (  # noqa: F401
     no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled,
-    is_inference_mode_enabled,
+    is_inference_mode_enabled, is_inference,
+)
+from .autograd.anomaly_mode import (  # noqa: F401
+    is_anomaly_enabled, is_anomaly_check_nan_enabled,
 )
 from ._tensor_str import set_printoptions  # noqa: F401
 from . import return_types  # noqa: F401

@@ -13,6 +13,9 @@ from .autograd import graph as _graph
 from ._tensor_math import _TensorMath
 from ._tensor_memory import _TensorMemory
 from . import autograd as _autograd
+from .autograd.grad_mode import (
+    INFERENCE_ACTIVE as _INFERENCE_ACTIVE, new_version as _new_version,
+)
 
 __all__ = ["Tensor", "DoubleTensor", "FloatTensor", "HalfTensor", "LongTensor", "IntTensor",
            "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor", "BFloat16Tensor"]
@@ -29,7 +32,7 @@ def _make(arr):
     t._grad = None
     t._grad_fn = None
     t._output_nr = 0
-    t._vc = [0]
+    t._vc = [0] if not _INFERENCE_ACTIVE[0] else _new_version()
     t._base = None
     t._accum = None
     t._extra = None
@@ -50,7 +53,7 @@ class Tensor(_TensorMath, _TensorMemory):
                  "_accum", "_extra", "_view_fn", "_view_src", "__weakref__", "__dict__")
 
     def __new__(cls, *args, device=None, **kwargs):
-        vc = [0]
+        vc = [0] if not _INFERENCE_ACTIVE[0] else _new_version()
         if cls is not Tensor and len(args) == 1 and type(args[0]) is np.ndarray and not kwargs:
             arr = args[0]  # subclasses (Parameter) wrap a ready array
         else:
@@ -194,8 +197,17 @@ class Tensor(_TensorMath, _TensorMemory):
         if requires_grad and self.dtype._category < _dtype._FLOAT:
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")
+        if requires_grad and type(self._vc) is not list and \
+                not _autograd.is_inference_mode_enabled():
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
         self._requires_grad = bool(requires_grad)
         return self
+
+    def is_inference(self):
+        """Whether this is an inference tensor (made inside ``inference_mode``, or a view of
+        one)."""
+        return type(self._vc) is not list
 
     @property
     def grad_fn(self):
@@ -298,6 +310,8 @@ class Tensor(_TensorMath, _TensorMemory):
 
     @property
     def _version(self):
+        if type(self._vc) is not list:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._vc[0]
 
     # -- conversion to Python / NumPy ------------------------------------------------------

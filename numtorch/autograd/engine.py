@@ -104,8 +104,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
             _add_to_buffer(buffers, node, nr, g)
 
     captured = [None] * (len(inputs) if inputs is not None else 0)
-    prev = _state.enabled
-    _state.enabled = create_graph
+    prev = _state.enabled, _state.grad
+    _state.enabled = _state.grad = create_graph  # backward runs in grad mode create_graph
     try:
         for node in order:
             buf = buffers.pop(node, None)
@@ -157,7 +157,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 else:
                     b[nr] = b[nr] + g
     finally:
-        _state.enabled = prev
+        _state.enabled, _state.grad = prev
 
     if inputs is None:
         return None

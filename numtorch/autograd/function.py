@@ -16,7 +16,7 @@ import weakref
 from .. import backend
 from . import graph
 from .graph import Node, edge_of
-from .grad_mode import _state, no_grad
+from .grad_mode import InferenceVersion, _state, no_grad
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable", "InplaceFunction",
            "NestedIOFunction"]
@@ -205,6 +205,8 @@ def _run_function(ctx, forward, args, kwargs):
             if t is None:
                 saved.append(None)
                 continue
+            if type(t._vc) is InferenceVersion:
+                raise RuntimeError(graph._INFERENCE_SAVED)
             out_idx = next((k for k, o in enumerate(wrapped) if o is t), None)
             saved.append((t, t._vc, t._vc[0], out_idx, t._array))
         ctx._saved_in = saved

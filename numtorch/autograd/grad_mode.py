@@ -2,32 +2,84 @@
 
 ``no_grad``, ``enable_grad``, ``set_grad_enabled`` and ``inference_mode`` work both as context
 managers and as decorators.
+
+Two switches combine: grad mode (``is_grad_enabled``) and inference mode. Ops record only when
+grad mode is on and inference mode is off; ``_state.enabled`` holds that combination because
+every op reads it. Tensors made in inference mode are inference tensors: their version counter
+is an ``InferenceVersion``, which refuses in-place updates outside inference mode, and autograd
+refuses to save them for backward.
 """
 
 import functools
 import inspect
 import threading
+import warnings
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
-           "is_inference_mode_enabled"]
+           "is_inference_mode_enabled", "is_inference"]
 
 
 class _State(threading.local):
-    enabled = True
+    enabled = True  # ops record: grad mode on and inference mode off
+    grad = True  # grad mode as the user set it
     inference = False
 
 
 _state = _State()
 
+# how many threads are inside inference mode: tensor constructors look here first, so that
+# outside inference mode they pay one list read instead of a thread-local lookup
+INFERENCE_ACTIVE = [0]
+
+_INPLACE_MESSAGE = ("Inplace update to inference tensor outside InferenceMode is not allowed."
+                    "You can make a clone to get a normal tensor before doing inplace update."
+                    "See https://github.com/pytorch/rfcs/pull/17 for more details.")
+
+
+class InferenceVersion(list):
+    """The version counter of an inference tensor (and of its views).
+
+    Torch's inference tensors have no version counter and may not be updated in place outside
+    inference mode; every in-place path bumps ``_vc[0]`` after writing, so the refusal lives
+    here, and (as in torch) comes after the values were written.
+    """
+
+    __slots__ = ()
+
+    def __setitem__(self, i, value):
+        if not _state.inference:
+            raise RuntimeError(_INPLACE_MESSAGE)
+        list.__setitem__(self, i, value)
+
+
+def new_version():
+    """A fresh version counter: an ``InferenceVersion`` inside inference mode."""
+    return InferenceVersion((0,)) if _state.inference else [0]
+
+
+def _set(grad, inference):
+    _state.grad, _state.inference = grad, inference
+    _state.enabled = grad and not inference
+
 
 def is_grad_enabled():
-    """Return True if operations currently record the autograd graph."""
-    return _state.enabled
+    """Return True if grad mode is on (inside ``inference_mode`` ops still do not record)."""
+    return _state.grad
 
 
 def is_inference_mode_enabled():
     """Return True inside an ``inference_mode()`` block."""
     return _state.inference
+
+
+def is_inference(input):
+    """Return True if ``input`` is an inference tensor (see :meth:`Tensor.is_inference`)."""
+    from .._tensor import Tensor
+
+    if not isinstance(input, Tensor):
+        raise TypeError(f"is_inference(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    return input.is_inference()
 
 
 class _Mode:
@@ -37,12 +89,12 @@ class _Mode:
         raise NotImplementedError  # each subclass says which mode it sets
 
     def __enter__(self):
-        self._prev = (_state.enabled, _state.inference)
-        _state.enabled, _state.inference = self._target()
+        self._prev = (_state.grad, _state.inference)
+        _set(*self._target())
         return None
 
     def __exit__(self, *exc):
-        _state.enabled, _state.inference = self._prev
+        _set(*self._prev)
         return False
 
     def clone(self):
@@ -50,7 +102,17 @@ class _Mode:
 
     def __call__(self, func):
         if inspect.isclass(func):
-            raise TypeError(f"{type(self).__name__} can decorate functions, not classes")
+            # torch still accepts a class (deprecated): constructing it runs under the mode
+            warnings.warn("Decorating classes is deprecated and will be disabled in future "
+                          "versions. You should only decorate functions or methods. To preserve "
+                          "the current behavior of class decoration, you can directly decorate "
+                          "the `__init__` method and nothing else.", FutureWarning, stacklevel=2)
+            mode = self
+
+            def construct(*args, **kwargs):
+                with mode.clone():
+                    return func(*args, **kwargs)
+            return construct
         if inspect.isgeneratorfunction(func):
             @functools.wraps(func)
             def gen_wrapper(*args, **kwargs):
@@ -108,10 +170,11 @@ class no_grad(_Mode):
 
 
 class enable_grad(_Mode):
-    """Enable graph recording inside the block (undoes an enclosing ``no_grad``)."""
+    """Enable graph recording inside the block (undoes an enclosing ``no_grad``; inside
+    ``inference_mode`` grad mode turns on but ops still record nothing, as in torch)."""
 
     def _target(self):
-        return True, False
+        return True, _state.inference
 
 
 class set_grad_enabled(_Mode):
@@ -123,15 +186,16 @@ class set_grad_enabled(_Mode):
 
     def __init__(self, mode):
         if not isinstance(mode, bool):
-            raise TypeError(f"set_grad_enabled(): expected a bool, but got {type(mode).__name__}")
+            raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, "
+                            f"not {type(mode).__name__}")
         self.mode = mode
-        self._prev = (_state.enabled, _state.inference)
-        _state.enabled = mode  # takes effect at once, as torch's function form does
+        self._prev = (_state.grad, _state.inference)
+        _set(mode, _state.inference)  # takes effect at once, as torch's function form does
 
     def __enter__(self):
         if "_prev" not in self.__dict__:  # a clone made for a decorated call
-            self._prev = (_state.enabled, _state.inference)
-        _state.enabled = self.mode
+            self._prev = (_state.grad, _state.inference)
+        _set(self.mode, _state.inference)
         return None
 
     def clone(self):
@@ -140,7 +204,7 @@ class set_grad_enabled(_Mode):
         return obj
 
     def __call__(self, func):
-        _state.enabled = self._prev[0]  # as a decorator, do not change the mode now
+        _set(*self._prev)  # as a decorator, do not change the mode now
         return _Mode.__call__(self, func)
 
     def _target(self):
@@ -148,11 +212,15 @@ class set_grad_enabled(_Mode):
 
 
 class inference_mode(_Mode):
-    """Like ``no_grad`` (tensors made inside never record a graph); ``mode=False`` is a no-op.
+    """Turn inference mode on: no op records a graph (even under ``enable_grad``), and tensors
+    made inside are inference tensors (see :meth:`Tensor.is_inference`).
 
-    Note:
-        numtorch does not forbid using inference tensors in autograd afterwards, which torch
-        does; numerically the two behave the same.
+    Inference tensors cannot be saved for backward or updated in place outside inference
+    mode. ``inference_mode(False)`` turns inference mode off and grad mode on inside its block,
+    also within an enclosing ``inference_mode()`` or ``no_grad()``, as torch does.
+
+    Args:
+        mode (bool): True to enter inference mode, False to leave it. Default: True.
     """
 
     def __init__(self, mode=True):
@@ -168,7 +236,17 @@ class inference_mode(_Mode):
     def clone(self):
         return inference_mode(self.mode)
 
+    def __enter__(self):
+        super().__enter__()
+        if self.mode:
+            INFERENCE_ACTIVE[0] += 1
+
+    def __exit__(self, *exc):
+        if self.mode:
+            INFERENCE_ACTIVE[0] -= 1
+        return super().__exit__(*exc)
+
     def _target(self):
         if not self.mode:
-            return _state.enabled, _state.inference
+            return True, False
         return False, True

@@ -21,10 +21,15 @@ _sequence = itertools.count(1)  # creation order of nodes: a valid order to run 
 from .. import _dtype
 from .. import backend
 from .anomaly_mode import _flags as _anomaly, forward_stack
-from .grad_mode import _state
+from .grad_mode import InferenceVersion, _state
 
 Tensor = None  # bound by numtorch._tensor once the class exists (breaks an import cycle)
 _make = None
+
+_INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do not use Tensors "
+                    "created in inference mode in computation tracked by autograd. To work "
+                    "around this, you can make a clone to get a normal tensor and use it in "
+                    "autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
 
 _FREED = ("Trying to backward through the graph a second time (or directly access saved tensors "
           "after they have already been freed). Saved intermediate values of the graph are freed "
@@ -347,6 +352,8 @@ class Op(Node):
             for i in idx:
                 x = inputs[i]
                 if isinstance(x, Tensor):
+                    if type(x._vc) is InferenceVersion:
+                        raise RuntimeError(_INFERENCE_SAVED)
                     leaf = x if (x._grad_fn is None and x._requires_grad) else None
                     snaps.append((i, self._inputs_arrays[i], x._vc, x._vc[0], leaf))
                 else:

@@ -15,7 +15,7 @@ def _wrap_as(cls, data):
     """A ``cls`` instance sharing ``data``'s memory (a fresh leaf with no history)."""
     t = _tensor._new(cls)
     t._array, t._requires_grad, t._grad, t._grad_fn, t._output_nr = data, False, None, None, 0
-    t._vc, t._base, t._accum, t._extra = [0], None, None, None
+    t._vc, t._base, t._accum, t._extra = _tensor._new_version(), None, None, None
     return t
 
 

@@ -2,9 +2,12 @@
 decorators (including generators and threads)."""
 
 import threading
+import warnings
 
 import pytest
+import torch as real_torch
 
+import numtorch
 import numtorch as torch
 
 
@@ -115,3 +118,79 @@ def test_grad_mode_is_thread_local():
 def test_autograd_namespace_exports():
     assert torch.autograd.no_grad is torch.no_grad
     assert torch.autograd.grad_mode.set_grad_enabled is torch.set_grad_enabled
+
+
+def _grad_mode_script(torch):
+    """Grad-mode switches used as functions, context managers and decorators (either library)."""
+    out = []
+
+    @torch.set_grad_enabled(False)
+    def f():
+        return torch.is_grad_enabled()
+
+    out.append(("set_grad_enabled decorator", torch.is_grad_enabled(), f(),
+                torch.is_grad_enabled()))
+
+    @torch.no_grad()
+    def g():
+        yield torch.is_grad_enabled()
+        yield torch.is_grad_enabled()
+
+    it = g()
+    out.append(("generator", next(it), torch.is_grad_enabled(), next(it)))
+
+    @torch.enable_grad()
+    def h():
+        return torch.is_grad_enabled()
+
+    with torch.no_grad():
+        out.append(("enable_grad decorator", h(), torch.is_grad_enabled()))
+    torch.set_grad_enabled(False)
+    out.append(("set_grad_enabled call", torch.is_grad_enabled()))
+    torch.set_grad_enabled(True)
+    with torch.set_grad_enabled(False):
+        out.append(("set_grad_enabled block", torch.is_grad_enabled()))
+    out.append(("after", torch.is_grad_enabled()))
+
+    @torch.no_grad()
+    class C:
+        def __init__(self):
+            self.grad = torch.is_grad_enabled()
+
+    out.append(("class decorator", C().grad, torch.is_grad_enabled()))
+    try:
+        torch.set_grad_enabled(1)
+    except TypeError as e:
+        out.append(("set_grad_enabled(1)", str(e)))
+
+    @torch.no_grad
+    def k():
+        return torch.is_grad_enabled()
+
+    out.append(("bare no_grad decorator", k()))
+    with torch.inference_mode(mode=False):
+        out.append(("inference_mode(mode=False)", torch.is_inference_mode_enabled(),
+                    torch.is_grad_enabled()))
+    out.append(("inference_mode clone", type(torch.inference_mode().clone()).__name__))
+    out.append(("anomaly", torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled()))
+    with torch.autograd.set_detect_anomaly(True, check_nan=False):
+        out.append(("set_detect_anomaly", torch.is_anomaly_enabled(),
+                    torch.is_anomaly_check_nan_enabled()))
+    out.append(("anomaly after", torch.is_anomaly_enabled()))
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        with torch.autograd.detect_anomaly():
+            out.append(("detect_anomaly", torch.is_anomaly_enabled()))
+        out.append(("detect_anomaly warns", [str(x.message) for x in w]))
+    try:
+        torch.autograd.set_detect_anomaly(True)(lambda: None)
+    except TypeError as e:  # not a decorator in torch either
+        out.append(("set_detect_anomaly decorator", str(e)))
+    torch.autograd.set_detect_anomaly(False)
+    return out
+
+
+def test_grad_mode_switches_match_torch():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        assert _grad_mode_script(numtorch) == _grad_mode_script(real_torch)
