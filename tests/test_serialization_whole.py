@@ -138,3 +138,23 @@ def test_names_map_to_torch_and_back():
     assert _names.numtorch_object("torch.nn.modules.linear", "NoSuchThing") is \
         _names._MISSING
     assert "torch.nn.modules.linear.Linear" in _names.names_of(numtorch.nn.Linear)
+
+
+@pytest.mark.parametrize("protocol", [2, 4, 5])
+def test_every_protocol_writes_torch_names(protocol, tmp_path):
+    # protocol 2 goes through the C pickler (names swapped after pickling), 4 and 5 through
+    # the pure-Python one (STACK_GLOBAL strings)
+    model = numtorch.nn.Sequential(numtorch.nn.Linear(2, 3), numtorch.nn.GELU(),
+                                   numtorch.nn.LSTM(3, 2))
+    path = tmp_path / "m.pt"
+    numtorch.save({"m": model, "act": numtorch.nn.functional.relu}, path,
+                  pickle_protocol=protocol)
+    data = zipfile.ZipFile(path).read("m/data.pkl")
+    strings = {a for op, a, _ in pickletools.genops(data) if isinstance(a, str)}
+    text = " ".join(strings)
+    assert "numtorch" not in text
+    assert ("torch.nn.modules.linear" in strings or "torch.nn.modules.linear Linear" in text)
+    back = numtorch.load(path, weights_only=False)
+    assert type(back["m"][2]) is numtorch.nn.LSTM and back["act"] is numtorch.nn.functional.relu
+    x = numtorch.randn(4, 1, 2)
+    np.testing.assert_array_equal(back["m"][1](x).numpy(), model[1](x).numpy())

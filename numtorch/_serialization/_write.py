@@ -4,6 +4,7 @@ import collections
 import concurrent.futures
 import contextlib
 import functools
+import importlib
 import io
 import itertools
 import os
@@ -11,7 +12,6 @@ import pickle
 import random
 import stat
 import struct
-import sys
 import threading
 import types
 import zipfile
@@ -211,7 +211,7 @@ class _Pickler(_TorchReductions, pickle._Pickler):
         if (tmodule, tqualname) == (module, qualname) or (
                 self.proto < 4 and "." in qualname):
             return pickle._Pickler.save_global(self, obj, name)
-        if pickle._getattribute(sys.modules.get(module), qualname)[0] is not obj:
+        if pickle._getattribute(importlib.import_module(module), qualname)[0] is not obj:
             raise pickle.PicklingError(f"Can't pickle {obj!r}: it's not the same object as "
                                        f"{module}.{qualname}")
         if self.proto >= 4:
