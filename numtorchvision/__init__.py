@@ -6,21 +6,9 @@ reads the same on-disk data and checkpoints. Pillow (the ``vision`` extra) is im
 the parts that decode or draw images.
 """
 
-import importlib as _importlib
-
 __version__ = "0.28.0"
 
-from . import datasets, io, transforms, utils  # noqa: F401,E402
-
-# models/ and ops/ are written in parallel; until both are in the tree a missing one must not
-# break ``import numtorchvision``.
-for _name in ("models", "ops"):
-    try:
-        globals()[_name] = _importlib.import_module(f".{_name}", __name__)
-    except ModuleNotFoundError as _exc:
-        if _exc.name != f"{__name__}.{_name}":
-            raise
-del _name
+from . import datasets, io, models, ops, transforms, utils  # noqa: F401,E402
 
 _IMAGE_BACKEND = ["PIL"]
 _VIDEO_BACKEND = ["pyav"]

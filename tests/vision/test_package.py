@@ -1,0 +1,35 @@
+"""The numtorchvision package: version, backends, and tensor-only use without Pillow."""
+
+import subprocess
+import sys
+
+import pytest
+
+import numtorchvision
+
+
+def test_version_and_backends(tv):
+    assert numtorchvision.__version__ == tv.__version__.split("+")[0]
+    assert numtorchvision.get_image_backend() == tv.get_image_backend() == "PIL"
+    assert numtorchvision.get_video_backend() == tv.get_video_backend()
+    for fn in ("set_image_backend", "set_video_backend"):
+        with pytest.raises(ValueError) as want:
+            getattr(tv, fn)("nope")
+        with pytest.raises(ValueError) as got:
+            getattr(numtorchvision, fn)("nope")
+        assert type(got.value) is type(want.value)
+    numtorchvision.set_image_backend("PIL")
+    for name in ("datasets", "transforms", "models", "ops", "io", "utils"):
+        assert hasattr(numtorchvision, name)
+
+
+def test_import_and_tensor_transforms_without_pillow():
+    code = ("import sys; sys.modules['PIL'] = None\n"
+            "import numtorch, numtorchvision as tv\n"
+            "x = numtorch.rand(3, 20, 24)\n"
+            "y = tv.transforms.Compose([tv.transforms.Resize(10), tv.transforms.Normalize("
+            "[0.5] * 3, [0.2] * 3)])(x)\n"
+            "assert tuple(y.shape) == (3, 10, 12)\n"
+            "try:\n    tv.transforms.ToPILImage()(x)\nexcept ImportError as e:\n"
+            "    assert 'vision' in str(e)\nelse:\n    raise SystemExit('no ImportError')\n")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
