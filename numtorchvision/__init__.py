@@ -32,15 +32,8 @@ def get_image_backend():
 
 
 def set_video_backend(backend):
-    """Record the video backend's name; numtorchvision decodes no video itself.
-
-    Args:
-        backend (str): ``'pyav'``, ``'video_reader'`` or ``'cuda'``.
-    """
-    if backend not in ("pyav", "video_reader", "cuda"):
-        raise ValueError(f"Invalid video backend '{backend}'. Options are 'pyav', "
-                         f"'video_reader' and 'cuda'")
-    _VIDEO_BACKEND[0] = backend
+    """Accepted for compatibility and ignored: as in torchvision 0.28, the video backend is
+    always ``'pyav'`` (numtorchvision decodes no video itself)."""
 
 
 def get_video_backend():
