@@ -262,6 +262,10 @@ class Tensor(_TensorMath, _TensorMemory):
         """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new one."""
         return _autograd_api().register_tensor_hook(self, hook)
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call ``hook(self)`` after backward accumulated into this leaf's ``.grad``."""
+        return _autograd_api().register_post_accumulate_grad_hook(self, hook)
+
     def _refresh_view_grad_fn(self):
         _autograd_api().refresh_view(self)
 

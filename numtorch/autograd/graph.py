@@ -103,6 +103,7 @@ class AccumulateGrad(Node):
     """The sink of a leaf tensor that requires grad: adds incoming gradients into ``.grad``."""
 
     _n_out = 1
+    _post_acc_hooks = None  # [hook(tensor)] run after .grad is updated (post-accumulate hooks)
 
     def __init__(self, tensor):
         # the leaf owns its accumulator; the graph must not keep a dead leaf alive
@@ -119,7 +120,9 @@ class AccumulateGrad(Node):
         t = self._variable()
         if g is None or t is None:
             return ()
-        if not create_graph:
+        if create_graph:
+            warn_create_graph_cycle()
+        else:
             arr = g._array
             if arr.base is not None or id(arr) in root_arrays:  # never alias anyone's data
                 arr = arr.copy()
@@ -134,10 +137,30 @@ class AccumulateGrad(Node):
         else:
             np_ = backend.xp_of(old._array)
             np_.add(old._array, g._array, out=old._array)  # torch accumulates in place
+        if self._post_acc_hooks:
+            for hook in tuple(self._post_acc_hooks):
+                hook(t)
         return ()
 
     def name(self):
         return "torch::autograd::AccumulateGrad"
+
+
+_CYCLE_WARNED = []
+
+
+def warn_create_graph_cycle():
+    """Torch's one-time warning when ``backward(create_graph=True)`` fills a leaf's ``.grad``."""
+    if not _CYCLE_WARNED:
+        _CYCLE_WARNED.append(True)
+        import warnings
+
+        warnings.warn("Using backward() with create_graph=True will create a reference cycle "
+                      "between the parameter and its gradient which can cause a memory leak. We "
+                      "recommend using autograd.grad when creating the graph to avoid this. If "
+                      "you have to use this function, make sure to reset the .grad fields of "
+                      "your parameters to None after use to break the cycle and avoid the leak.",
+                      UserWarning, stacklevel=4)
 
 
 def accumulator(t):
