@@ -127,6 +127,27 @@ def test_unsafe_globals_listed_like_torch():
             lib.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(legacy.getvalue()))
 
 
+class Fussy:
+    """Its own __setstate__ fails: with weights_only=False that error reaches the caller."""
+
+    def __init__(self):
+        self.x = 1
+
+    def __setstate__(self, state):
+        raise ValueError("Fussy refuses its state")
+
+
+def test_full_load_passes_the_checkpoint_classes_errors_on():
+    buf = io.BytesIO()
+    torch.save({"f": Fussy()}, buf)
+    for lib in (torch, numtorch):
+        with pytest.raises(ValueError, match="Fussy refuses its state"):
+            lib.load(io.BytesIO(buf.getvalue()), weights_only=False)
+    for bad, cls in (((Point,), ValueError), ((Point, 3), TypeError)):
+        with serialization.safe_globals([bad]), pytest.raises(cls, match="Expected"):
+            numtorch.load(io.BytesIO(buf.getvalue()))
+
+
 # -- 2. pickled tensor state reaches only what torch lets it reach ------------------------
 _STATES = [
     ("_array", "x"), ("_requires_grad", True), ("_grad_fn", 7), ("_grad_fn", None),

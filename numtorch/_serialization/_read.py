@@ -440,9 +440,11 @@ def resolve_weights_only(weights_only, pickle_module=None):
     return bool(weights_only)
 
 
-_CORRUPT = (EOFError, zipfile.BadZipFile, zlib.error, struct.error, ValueError, KeyError,
-            IndexError, TypeError, AttributeError, MemoryError, OverflowError, RecursionError,
-            UnicodeDecodeError)
+_CORRUPT = (EOFError, zipfile.BadZipFile, zlib.error, struct.error, KeyError, IndexError,
+            MemoryError, OverflowError, RecursionError, UnicodeDecodeError)
+# also signs of a corrupt file when only numtorch's code runs; with weights_only=False they
+# may come from the checkpoint's own classes, and pass on unchanged as in torch
+_CORRUPT_WEIGHTS_ONLY = _CORRUPT + (ValueError, TypeError, AttributeError)
 
 
 def _load_file(fh, map_location, weights_only):
@@ -465,7 +467,7 @@ def _load_file(fh, map_location, weights_only):
         if weights_only and not str(e).startswith("Weights only"):
             raise pickle.UnpicklingError(f"Weights only load failed: {e}") from None
         raise
-    except _CORRUPT as e:
+    except (_CORRUPT_WEIGHTS_ONLY if weights_only else _CORRUPT) as e:
         if is_load_error(e):
             raise
         detail = "" if isinstance(e, (MemoryError, ValueError, OverflowError)) else f": {e}"

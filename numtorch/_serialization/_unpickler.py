@@ -92,11 +92,12 @@ def _user_allowed():
     for entry in _SAFE_GLOBALS:
         if isinstance(entry, tuple):
             if len(entry) != 2:
-                raise ValueError(f"Expected tuple of length 2 (global, str of callable full "
-                                 f"path), but got tuple of length: {len(entry)}")
+                raise load_error(ValueError, f"Expected tuple of length 2 (global, str of "
+                                             f"callable full path), but got tuple of length: "
+                                             f"{len(entry)}")
             if type(entry[1]) is not str:
-                raise TypeError(f"Expected second item in tuple to be str of callable full "
-                                f"path, but got: {type(entry[1])}")
+                raise load_error(TypeError, f"Expected second item in tuple to be str of "
+                                            f"callable full path, but got: {type(entry[1])}")
             out[entry[1]] = entry[0]
             continue
         for name in _names.names_of(entry):
