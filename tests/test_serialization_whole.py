@@ -158,3 +158,9 @@ def test_every_protocol_writes_torch_names(protocol, tmp_path):
     assert type(back["m"][2]) is numtorch.nn.LSTM and back["act"] is numtorch.nn.functional.relu
     x = numtorch.randn(4, 1, 2)
     np.testing.assert_array_equal(back["m"][1](x).numpy(), model[1](x).numpy())
+
+
+def test_torch_module_list_matches_the_installed_torch():
+    from numtorch._serialization import _torch_modules
+
+    assert set(_torch_modules._generate()) == _torch_modules.torch_modules()
