@@ -72,6 +72,14 @@ from .storage import (  # noqa: F401,E402
 from . import serialization  # noqa: F401,E402
 from .serialization import save, load  # noqa: F401,E402
 from . import cuda, backends, jit, accelerator  # noqa: F401,E402
+from . import amp, cpu  # noqa: F401,E402  (torch.amp, torch.cpu and torch.autocast)
+from .amp.autocast_mode import (  # noqa: F401,E402
+    autocast, is_autocast_enabled, set_autocast_enabled, get_autocast_dtype,
+    set_autocast_dtype, is_autocast_cpu_enabled, set_autocast_cpu_enabled,
+    get_autocast_cpu_dtype, set_autocast_cpu_dtype, get_autocast_gpu_dtype,
+    set_autocast_gpu_dtype, is_autocast_cache_enabled, set_autocast_cache_enabled,
+    clear_autocast_cache, autocast_increment_nesting, autocast_decrement_nesting,
+)
 from . import multiprocessing  # noqa: F401,E402  (registers the shared-memory reducers)
 from ._threads import (  # noqa: F401,E402
     set_num_threads, get_num_threads, get_num_interop_threads, set_num_interop_threads,
@@ -81,6 +89,9 @@ from ._compat import (  # noqa: F401,E402
     is_deterministic_algorithms_warn_only_enabled, set_float32_matmul_precision,
     get_float32_matmul_precision,
 )
+from math import e, inf, nan, pi  # noqa: F401,E402  (torch.pi, torch.e, torch.inf, torch.nan)
+
+newaxis = None
 
 
 def result_type(tensor1, tensor2):
@@ -89,9 +100,6 @@ def result_type(tensor1, tensor2):
 
 
 def can_cast(from_, to):
-from math import e, inf, nan, pi  # noqa: F401,E402  (torch.pi, torch.e, torch.inf, torch.nan)
-
-newaxis = None
     """True if torch's casting rules allow ``from_`` to be cast to ``to`` in an op."""
     from ._dtype import can_cast as _can_cast
 

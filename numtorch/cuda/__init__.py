@@ -7,7 +7,7 @@ every op runs on the GPU through the same code.
 
 from .. import _dtype, _tensor, backend
 from .._device import device as _torch_device
-from . import comm  # noqa: F401
+from . import amp, comm  # noqa: F401
 
 __all__ = ["is_available", "device_count", "current_device", "set_device", "device",
            "device_of", "synchronize", "manual_seed", "manual_seed_all", "seed", "seed_all",
