@@ -14,7 +14,6 @@ import numtorch.nn as nn
 import numtorch.nn.functional as F
 import numtorch.optim as optim
 from numtorch.optim.lr_scheduler import StepLR
-
 from numtorchvision import datasets, transforms
 
 

@@ -10,7 +10,6 @@ import hashlib
 import http.client
 import os
 import re
-import socket
 import sys
 import urllib.error
 import urllib.parse
@@ -211,8 +210,7 @@ def _download(url, dst, *, sha256_prefix=None, md5=None, progress=True,
                     try:
                         have += _copy_body(resp, out, bar)
                         complete = total is None or have >= total
-                    except (http.client.IncompleteRead, ConnectionError, TimeoutError,
-                            socket.timeout):
+                    except (http.client.IncompleteRead, ConnectionError, TimeoutError):
                         complete = False
                     out.flush()
                     have = out.tell()

@@ -8,7 +8,7 @@ the parts that decode or draw images.
 
 __version__ = "0.28.0"
 
-from . import datasets, io, models, ops, transforms, utils  # noqa: F401,E402
+from . import datasets, io, models, ops, transforms, utils  # noqa: F401
 
 _IMAGE_BACKEND = ["PIL"]
 _VIDEO_BACKEND = ["pyav"]

@@ -183,5 +183,4 @@ def _check_image(image, rgb_only):
         raise ValueError("Only grayscale and RGB images are supported")
 
 
-from ._draw import (  # noqa: E402,F401  (they use the helpers above)
-    draw_bounding_boxes, draw_keypoints, draw_segmentation_masks, flow_to_image)
+from ._draw import draw_bounding_boxes, draw_keypoints, draw_segmentation_masks, flow_to_image

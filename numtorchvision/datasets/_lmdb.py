@@ -55,7 +55,7 @@ class LMDBReader:
             offset = first[0]
         m = self._map
         base = offset + _PAGE_HEADER
-        magic, version = struct.unpack_from("<II", m, base)
+        magic = struct.unpack_from("<I", m, base)[0]
         if magic != _MAGIC:
             return None
         free_db = _DB.unpack_from(m, base + 24)

@@ -1,6 +1,18 @@
 """``numtorchvision.io``: image files to and from uint8 tensors (through Pillow)."""
 
 from .image import (  # noqa: F401
-    ImageReadMode, decode_gif, decode_image, decode_jpeg, decode_png, decode_webp, encode_jpeg,
-    encode_png, read_file, read_image, write_file, write_jpeg, write_png)
-from .image import __all__  # noqa: F401
+    ImageReadMode,
+    __all__,
+    decode_gif,
+    decode_image,
+    decode_jpeg,
+    decode_png,
+    decode_webp,
+    encode_jpeg,
+    encode_png,
+    read_file,
+    read_image,
+    write_file,
+    write_jpeg,
+    write_png,
+)

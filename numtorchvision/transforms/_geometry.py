@@ -13,8 +13,14 @@ from .._pil import is_pil_image
 from . import _functional_pil as F_pil
 from . import _functional_tensor_geometry as F_g
 from .functional import (
-    InterpolationMode, _check_interpolation, _interpolation_modes_from_int, get_dimensions,
-    pil_modes_mapping, pil_to_tensor, to_pil_image)
+    InterpolationMode,
+    _check_interpolation,
+    _interpolation_modes_from_int,
+    get_dimensions,
+    pil_modes_mapping,
+    pil_to_tensor,
+    to_pil_image,
+)
 
 
 def _get_inverse_affine_matrix(center, angle, translate, scale, shear, inverted=True):

@@ -12,7 +12,14 @@ from numtorch import nn
 from . import functional as F
 from .functional import InterpolationMode
 from .transforms import (
-    _SIZE_MSG, _check_sequence_input, _mode, _randint, _setup_angle, _setup_size, _uniform)
+    _SIZE_MSG,
+    _check_sequence_input,
+    _mode,
+    _randint,
+    _setup_angle,
+    _setup_size,
+    _uniform,
+)
 
 
 def _check_fill(fill):

@@ -107,10 +107,15 @@ def to_tensor(pic):
 
 
 def pil_to_tensor(pic):
-    """A PIL image as a (C, H, W) tensor with the image's own values and type."""
+    """A PIL image as a (C, H, W) tensor with the image's own values and type.
+
+    16-bit images (modes ``I;16*``) come back as int32, numtorch having no uint16.
+    """
     if not is_pil_image(pic):
         raise TypeError(f"pic should be PIL Image. Got {type(pic)}")
     arr = np.array(pic, copy=True)
+    if arr.dtype == np.uint16:
+        arr = arr.astype(np.int32)
     arr = arr.reshape(pic.size[1], pic.size[0], len(pic.getbands()))
     return torch.from_numpy(arr).permute((2, 0, 1))
 
@@ -345,12 +350,26 @@ def adjust_gamma(img, gamma, gain=1):
     return F_t.adjust_gamma(img, gamma, gain)
 
 
-from ._geometry import (  # noqa: E402,F401  (they need InterpolationMode above)
-    _get_inverse_affine_matrix, _get_perspective_coeffs, affine, elastic_transform,
-    perspective, rotate)
-from ._functional_more import (  # noqa: E402,F401
-    adjust_sharpness, autocontrast, equalize, erase, gaussian_blur, invert, posterize,
-    rgb_to_grayscale, solarize, to_grayscale)
+from ._functional_more import (
+    adjust_sharpness,
+    autocontrast,
+    equalize,
+    erase,
+    gaussian_blur,
+    invert,
+    posterize,
+    rgb_to_grayscale,
+    solarize,
+    to_grayscale,
+)
+from ._geometry import (  # noqa: F401  (they need InterpolationMode above)
+    _get_inverse_affine_matrix,
+    _get_perspective_coeffs,
+    affine,
+    elastic_transform,
+    perspective,
+    rotate,
+)
 
 __all__ = [
     "InterpolationMode", "get_dimensions", "get_image_size", "get_image_num_channels",

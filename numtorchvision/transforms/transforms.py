@@ -392,13 +392,28 @@ class TenCrop(nn.Module):
                 f"vertical_flip={self.vertical_flip})")
 
 
-from ._transforms_geometric import (  # noqa: E402,F401  (they use the helpers above)
-    ElasticTransform, RandomAffine, RandomPerspective, RandomResizedCrop, RandomRotation,
-    RandomSizedCrop)
-from ._transforms_color import (  # noqa: E402,F401
-    ColorJitter, GaussianBlur, Grayscale, LinearTransformation, RandomAdjustSharpness,
-    RandomAutocontrast, RandomEqualize, RandomErasing, RandomGrayscale, RandomInvert,
-    RandomPosterize, RandomSolarize)
+from ._transforms_color import (
+    ColorJitter,
+    GaussianBlur,
+    Grayscale,
+    LinearTransformation,
+    RandomAdjustSharpness,
+    RandomAutocontrast,
+    RandomEqualize,
+    RandomErasing,
+    RandomGrayscale,
+    RandomInvert,
+    RandomPosterize,
+    RandomSolarize,
+)
+from ._transforms_geometric import (
+    ElasticTransform,
+    RandomAffine,
+    RandomPerspective,
+    RandomResizedCrop,
+    RandomRotation,
+    RandomSizedCrop,
+)
 
 __all__ = [
     "Compose", "ToTensor", "PILToTensor", "ConvertImageDtype", "ToPILImage", "Normalize",

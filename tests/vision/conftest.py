@@ -11,12 +11,11 @@ import torch
 _orig_register_fake = torch.library.register_fake
 torch.library.register_fake = lambda *a, **k: (lambda f: f)
 try:
-    import torchvision  # noqa: E402
+    import torchvision
 finally:
     torch.library.register_fake = _orig_register_fake
 
-import numtorch  # noqa: E402
-import numtorchvision  # noqa: E402
+import numtorchvision
 
 
 @pytest.fixture

@@ -200,7 +200,7 @@ def test_image_folder_and_dataset_folder(tmp_path):
     assert a.samples == b.samples and a.imgs == b.imgs and a.targets == b.targets
     same_items(a, b)
     assert repr(a) == repr(b)
-    only_png = lambda p: p.lower().endswith(".png")  # noqa: E731
+    only_png = lambda p: p.lower().endswith(".png")
     a = D.ImageFolder(tmp_path, is_valid_file=only_png)
     b = TD.ImageFolder(tmp_path, is_valid_file=only_png)
     assert a.samples == b.samples

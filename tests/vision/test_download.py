@@ -22,7 +22,7 @@ from ._helpers import assert_same_image
 class _Handler(http.server.BaseHTTPRequestHandler):
     files, hits, cut_once, no_range = {}, [], set(), set()
 
-    def do_GET(self):  # noqa: N802 - http.server's name
+    def do_GET(self):
         rng = self.headers.get("Range")
         self.hits.append((self.path, rng))
         body = self.files.get(self.path)

@@ -9,7 +9,6 @@ import warnings
 
 import numpy as np
 import pytest
-import torch
 import torchvision.utils as TU
 from PIL import Image
 
