@@ -5,83 +5,164 @@ functions in ``ops``. In-place forms (``add_``) compute the out-of-place result 
 back through ``autograd.inplace.apply_inplace``, which also keeps the graph right.
 """
 
+import numpy as _np
+
 from .autograd.inplace import apply_inplace as _inplace
 
 _ops = None  # bound by numtorch._tensor after the ops package has been imported
 
 
 class _TensorMath:
+    """The math methods of Tensor.
+
+    Binary operators return NotImplemented where the op raises TypeError (an operand that is
+    neither a tensor nor a number), as torch's do: Python then tries the other operand, so
+    ``tensor * ndarray`` is computed by NumPy and wrapped as a tensor, and ``tensor * [1, 2]``
+    fails with Python's own message.
+    """
+
     __slots__ = ()
 
     # -- operators ----------------------------------------------------------------------------
     def __add__(self, other):
-        return _ops.add(self, other)
+        try:
+            return _ops.add(self, other)
+        except TypeError:
+            return NotImplemented
 
     def __radd__(self, other):
-        return _ops.add(other, self)
+        try:
+            return _ops.add(other, self)
+        except TypeError:
+            return NotImplemented
 
     def __iadd__(self, other):
-        return _inplace(self, _ops.add, other)
+        try:
+            return _inplace(self, _ops.add, other)
+        except TypeError:
+            return NotImplemented
 
     def __sub__(self, other):
-        return _ops.sub(self, other)
+        try:
+            return _ops.sub(self, other)
+        except TypeError:
+            return NotImplemented
 
     def __rsub__(self, other):
-        return _ops.sub(other, self)
+        try:
+            return _ops.sub(other, self)
+        except TypeError:
+            return NotImplemented
 
     def __isub__(self, other):
-        return _inplace(self, _ops.sub, other)
+        try:
+            return _inplace(self, _ops.sub, other)
+        except TypeError:
+            return NotImplemented
 
     def __mul__(self, other):
-        return _ops.mul(self, other)
+        try:
+            return _ops.mul(self, other)
+        except TypeError:
+            return NotImplemented
 
     def __rmul__(self, other):
-        return _ops.mul(other, self)
+        try:
+            return _ops.mul(other, self)
+        except TypeError:
+            return NotImplemented
 
     def __imul__(self, other):
-        return _inplace(self, _ops.mul, other)
+        try:
+            return _inplace(self, _ops.mul, other)
+        except TypeError:
+            return NotImplemented
 
     def __truediv__(self, other):
-        return _ops.div(self, other)
+        try:
+            return _ops.div(self, other)
+        except TypeError:
+            return NotImplemented
 
     def __rtruediv__(self, other):
-        return _ops.div(other, self)
+        try:
+            return _ops.div(other, self)
+        except TypeError:
+            if isinstance(other, _np.ndarray):  # torch divides as other * (1 / self)
+                return self.reciprocal() * other
+            return NotImplemented
 
     def __itruediv__(self, other):
-        return _inplace(self, _ops.div, other)
+        try:
+            return _inplace(self, _ops.div, other)
+        except TypeError:
+            return NotImplemented
 
     def __floordiv__(self, other):
-        return _ops.floor_divide(self, other)
+        try:
+            return _ops.floor_divide(self, other)
+        except TypeError:
+            return NotImplemented
 
     def __rfloordiv__(self, other):
-        return _ops.floor_divide(other, self)
+        try:
+            return _ops.floor_divide(other, self)
+        except TypeError:
+            return NotImplemented
 
     def __ifloordiv__(self, other):
-        return _inplace(self, _ops.floor_divide, other)
+        try:
+            return _inplace(self, _ops.floor_divide, other)
+        except TypeError:
+            return NotImplemented
 
     def __mod__(self, other):
-        return _ops.remainder(self, other)
+        try:
+            return _ops.remainder(self, other)
+        except TypeError:
+            return NotImplemented
 
     def __rmod__(self, other):
-        return _ops.remainder(other, self)
+        try:
+            return _ops.remainder(other, self)
+        except TypeError:
+            return NotImplemented
 
     def __imod__(self, other):
-        return _inplace(self, _ops.remainder, other)
+        try:
+            return _inplace(self, _ops.remainder, other)
+        except TypeError:
+            return NotImplemented
 
     def __pow__(self, exponent):
-        return _ops.pow(self, exponent)
+        try:
+            return _ops.pow(self, exponent)
+        except TypeError:
+            return NotImplemented
 
     def __rpow__(self, other):
-        return _ops.pow(other, self)
+        try:
+            return _ops.pow(other, self)
+        except TypeError:
+            return NotImplemented
 
     def __ipow__(self, exponent):
-        return _inplace(self, _ops.pow, exponent)
+        try:
+            return _inplace(self, _ops.pow, exponent)
+        except TypeError:
+            return NotImplemented
 
     def __matmul__(self, other):
-        return _ops.matmul(self, other)
+        try:
+            return _ops.matmul(self, other)
+        except TypeError:
+            return NotImplemented
 
     def __rmatmul__(self, other):
-        return _ops.matmul(other, self)
+        try:
+            return _ops.matmul(other, self)
+        except TypeError:
+            return NotImplemented
 
     def __neg__(self):
         return _ops.neg(self)
@@ -96,31 +177,58 @@ class _TensorMath:
         return _ops.elementwise._invert_operator(self)
 
     def __and__(self, other):
-        return _ops.bitwise_and(self, other)
+        try:
+            return _ops.bitwise_and(self, other)
+        except TypeError:
+            return NotImplemented
 
     def __rand__(self, other):
-        return _ops.bitwise_and(other, self)
+        try:
+            return _ops.bitwise_and(other, self)
+        except TypeError:
+            return NotImplemented
 
     def __iand__(self, other):
-        return _inplace(self, _ops.bitwise_and, other)
+        try:
+            return _inplace(self, _ops.bitwise_and, other)
+        except TypeError:
+            return NotImplemented
 
     def __or__(self, other):
-        return _ops.bitwise_or(self, other)
+        try:
+            return _ops.bitwise_or(self, other)
+        except TypeError:
+            return NotImplemented
 
     def __ror__(self, other):
-        return _ops.bitwise_or(other, self)
+        try:
+            return _ops.bitwise_or(other, self)
+        except TypeError:
+            return NotImplemented
 
     def __ior__(self, other):
-        return _inplace(self, _ops.bitwise_or, other)
+        try:
+            return _inplace(self, _ops.bitwise_or, other)
+        except TypeError:
+            return NotImplemented
 
     def __xor__(self, other):
-        return _ops.bitwise_xor(self, other)
+        try:
+            return _ops.bitwise_xor(self, other)
+        except TypeError:
+            return NotImplemented
 
     def __rxor__(self, other):
-        return _ops.bitwise_xor(other, self)
+        try:
+            return _ops.bitwise_xor(other, self)
+        except TypeError:
+            return NotImplemented
 
     def __ixor__(self, other):
-        return _inplace(self, _ops.bitwise_xor, other)
+        try:
+            return _inplace(self, _ops.bitwise_xor, other)
+        except TypeError:
+            return NotImplemented
 
     def __eq__(self, other):
         return _ops.elementwise._eq_operator(self, other)
@@ -129,16 +237,28 @@ class _TensorMath:
         return _ops.elementwise._ne_operator(self, other)
 
     def __lt__(self, other):
-        return _ops.lt(self, other)
+        try:
+            return _ops.lt(self, other)
+        except TypeError:
+            return NotImplemented
 
     def __le__(self, other):
-        return _ops.le(self, other)
+        try:
+            return _ops.le(self, other)
+        except TypeError:
+            return NotImplemented
 
     def __gt__(self, other):
-        return _ops.gt(self, other)
+        try:
+            return _ops.gt(self, other)
+        except TypeError:
+            return NotImplemented
 
     def __ge__(self, other):
-        return _ops.ge(self, other)
+        try:
+            return _ops.ge(self, other)
+        except TypeError:
+            return NotImplemented
 
     def __getitem__(self, index):
         return _ops.getitem(self, index)
@@ -690,22 +810,40 @@ class _TensorMath:
 
     # -- shifts (ops/bitwise.py) ----------------------------------------------------------------
     def __lshift__(self, other):
-        return _ops.bitwise_left_shift(self, other)
+        try:
+            return _ops.bitwise_left_shift(self, other)
+        except TypeError:
+            return NotImplemented
 
     def __rlshift__(self, other):
-        return _ops.bitwise_left_shift(other, self)
+        try:
+            return _ops.bitwise_left_shift(other, self)
+        except TypeError:
+            return NotImplemented
 
     def __ilshift__(self, other):
-        return _inplace(self, _ops.bitwise_left_shift, other)
+        try:
+            return _inplace(self, _ops.bitwise_left_shift, other)
+        except TypeError:
+            return NotImplemented
 
     def __rshift__(self, other):
-        return _ops.bitwise_right_shift(self, other)
+        try:
+            return _ops.bitwise_right_shift(self, other)
+        except TypeError:
+            return NotImplemented
 
     def __rrshift__(self, other):
-        return _ops.bitwise_right_shift(other, self)
+        try:
+            return _ops.bitwise_right_shift(other, self)
+        except TypeError:
+            return NotImplemented
 
     def __irshift__(self, other):
-        return _inplace(self, _ops.bitwise_right_shift, other)
+        try:
+            return _inplace(self, _ops.bitwise_right_shift, other)
+        except TypeError:
+            return NotImplemented
 
     def bitwise_left_shift(self, other):
         return _ops.bitwise_left_shift(self, other)

@@ -55,16 +55,30 @@ def _zeros_like(t):
     return _make(backend_xp(t._array).zeros(t._array.shape, t._array.dtype))
 
 
+def type_name(x):
+    """The name of ``x``'s type as CPython prints it in torch's argument errors: bare for
+    builtins and classes written in Python, dotted for extension types (``numpy.ndarray``),
+    ``torch.`` for numtorch's own."""
+    t = type(x)
+    if t.__module__ == "builtins":
+        return t.__name__
+    if t.__module__.split(".")[0] == "numtorch":
+        return f"torch.{t.__name__}"
+    if t.__flags__ & (1 << 9) and ("__dict__" in vars(t) or "__slots__" in vars(t)):
+        return t.__name__  # a class statement's type: its C name is the bare name
+    return f"{t.__module__.split('.')[0]}.{t.__name__}"
+
+
 def _check_number_or_tensor(fn, x, name="other", pos=2):
     if not isinstance(x, Tensor) and not isinstance(x, _NUMBER):
-        raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor or Number, "
-                        f"not {type(x).__name__}")
+        raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, "
+                        f"not {type_name(x)}")
 
 
 def _check_tensor(fn, x, name="input", pos=1):
     if not isinstance(x, Tensor):
         raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not "
-                        f"{type(x).__name__}")
+                        f"{type_name(x)}")
 
 
 def _is_float(x):

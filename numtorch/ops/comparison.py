@@ -237,9 +237,15 @@ def _compare(cls, name, symbol):
 
 
 def _eq_operator(input, other):
-    """``input == other``: like torch, a non-number non-tensor compares unequal, not raises."""
+    """``input == other``: like torch, a non-number non-tensor compares unequal, not raises;
+    a NumPy array of numbers is compared elementwise as a tensor (``!=`` gets no such help in
+    torch: it falls back to identity)."""
     if isinstance(other, Tensor) or isinstance(other, _NUMBER):
         return Eq.apply(input, other)
+    if isinstance(other, np.ndarray) and other.dtype.kind in "biufc":
+        from .._creation import as_tensor
+
+        return Eq.apply(input, as_tensor(other, device=input.device))
     return NotImplemented
 
 
