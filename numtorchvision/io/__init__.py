@@ -3,7 +3,9 @@
 from .image import (  # noqa: F401
     ImageReadMode,
     __all__,
+    decode_avif,
     decode_gif,
+    decode_heic,
     decode_image,
     decode_jpeg,
     decode_png,

@@ -17,8 +17,8 @@ import numtorch as torch
 from .._pil import pil, pil_submodule
 
 __all__ = ["ImageReadMode", "read_file", "write_file", "decode_image", "decode_jpeg",
-           "decode_png", "decode_gif", "decode_webp", "encode_jpeg", "encode_png",
-           "read_image", "write_jpeg", "write_png"]
+           "decode_png", "decode_gif", "decode_webp", "decode_avif", "decode_heic",
+           "encode_jpeg", "encode_png", "read_image", "write_jpeg", "write_png"]
 
 
 class ImageReadMode(Enum):
@@ -149,6 +149,26 @@ def decode_webp(input, mode=ImageReadMode.UNCHANGED):
     """Decode WEBP bytes to a (C, H, W) uint8 tensor."""
     img = _open(_bytes_of(input, "decode_webp"), "decode_webp", formats=["WEBP"])
     return _to_tensor(img, _mode_of(mode), False)
+
+
+def _decode_optional(input, mode, fmt, what):
+    Image = pil()
+    Image.init()
+    if fmt not in Image.OPEN:
+        raise RuntimeError(f"{what}: this Pillow build cannot read {fmt} (it needs Pillow "
+                           f"with {fmt} support, or a plugin such as pillow-heif)")
+    img = _open(_bytes_of(input, what), what, formats=[fmt])
+    return _to_tensor(img, _mode_of(mode), False)
+
+
+def decode_avif(input, mode=ImageReadMode.UNCHANGED):
+    """Decode AVIF bytes to a (C, H, W) uint8 tensor (when Pillow can read AVIF)."""
+    return _decode_optional(input, mode, "AVIF", "decode_avif")
+
+
+def decode_heic(input, mode=ImageReadMode.UNCHANGED):
+    """Decode HEIC bytes to a (C, H, W) uint8 tensor (when a HEIF plugin is installed)."""
+    return _decode_optional(input, mode, "HEIF", "decode_heic")
 
 
 def read_image(path, mode=ImageReadMode.UNCHANGED, apply_exif_orientation=False):

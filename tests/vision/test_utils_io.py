@@ -216,3 +216,16 @@ def test_exif_orientation_gif_webp():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert nio.ImageReadMode.RGBA is nio.ImageReadMode.RGB_ALPHA
+
+
+def test_avif_and_heic():
+    from PIL import features
+
+    img = rgb_image(8, 10)
+    if features.check("avif"):
+        out = nio.decode_avif(_bytes_tensor(_encode(img, "AVIF", quality=100)))
+        assert tuple(out.shape) == (3, 8, 10) and out.dtype == numtorch.uint8
+    Image.init()
+    if "HEIF" not in Image.OPEN:
+        with pytest.raises(RuntimeError, match="decode_heic: this Pillow build cannot read HEIF"):
+            nio.decode_heic(_bytes_tensor(b"\x00" * 16))
