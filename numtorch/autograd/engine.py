@@ -175,7 +175,9 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
 
 
 def _accumulate_into(t, g, create_graph):
-    if not create_graph:
+    if create_graph:
+        graph.warn_create_graph_cycle()
+    else:
         g = graph._make(g._array.copy())
     t._grad = g if t._grad is None else t._grad + g
 

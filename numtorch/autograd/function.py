@@ -103,9 +103,6 @@ class FunctionCtx(Node):
         self._released = True
 
     def _run(self, grads, create_graph, root_arrays):
-        if create_graph and getattr(self._backward_fn(), "_once_differentiable", False):
-            raise RuntimeError("trying to differentiate twice a function that was marked with "
-                               "@once_differentiable")
         if self.materialize_grads:
             grads = tuple(g if g is not None else graph._make(
                 backend.xp_of(self._xp_ref).zeros(m[0], dtype=m[1]))
@@ -125,9 +122,6 @@ class FunctionCtx(Node):
                 raise TypeError(f"function {self.name()} returned a gradient of type "
                                 f"{type(r).__name__} at index {i}; expected a Tensor or None")
         return res
-
-    def _backward_fn(self):
-        return self._fn_cls.backward
 
     def _call_backward(self, grads):
         return self._fn_cls.backward(self, *grads)
@@ -155,9 +149,6 @@ class _LegacyCtx(FunctionCtx):
     def __init__(self, fn):
         super().__init__(type(fn))
         self._fn = fn
-
-    def _backward_fn(self):
-        return type(self._fn).backward
 
     def _call_backward(self, grads):
         fn = self._fn
@@ -344,13 +335,63 @@ class NestedIOFunction(Function):
     """0.x name kept for compatibility; behaves as Function."""
 
 
+_TWICE = "trying to differentiate twice a function that was marked with @once_differentiable"
+
+
+class Error(Node):
+    """The node of gradients that a ``@once_differentiable`` backward computed while a graph was
+    being built (``create_graph=True`` with gradients that require grad): the first-order values
+    are fine, differentiating them again raises. Torch names this node ``Error`` too.
+
+    As in torch, its edges lead to fresh leaves, not to the graph that produced the incoming
+    gradients: ``autograd.grad(..., inputs)`` skips it when it lies on no path to ``inputs``,
+    while a plain ``backward()`` runs it and raises.
+    """
+
+    def __init__(self, outputs):
+        self._seq = next(graph._sequence)
+        leaves = [o for o in outputs if isinstance(o, graph.Tensor)]
+        self._stubs = [graph._make(o._array) for o in leaves]
+        for t in self._stubs:
+            t._requires_grad = True
+        self._edges = tuple((graph.accumulator(t), 0) for t in self._stubs)
+        self._in_meta = tuple((t._array.shape, t._array.dtype) for t in self._stubs)
+        self._n_out = len(outputs)
+        self._out_meta = tuple((o._array.shape, o._array.dtype) if isinstance(o, graph.Tensor)
+                               else ((), None) for o in outputs)
+
+    def name(self):
+        return "torch::autograd::Error"
+
+    def _run(self, grads, create_graph, root_arrays):
+        raise RuntimeError(_TWICE)
+
+
 def once_differentiable(fn):
-    """Decorate ``backward``: it runs without recording, and differentiating it again raises."""
+    """Decorate ``backward``: it runs without recording a graph.
+
+    Under ``create_graph=True`` the gradients it returns are still correct first-order values;
+    when the gradients it received require grad, its results hang off an ``Error`` node, so
+    differentiating them again raises torch's error.
+    """
 
     @functools.wraps(fn)
     def wrapper(ctx, *args):
         with no_grad():
-            return fn(ctx, *args)
+            outputs = fn(ctx, *args)
+        if not _state.enabled:
+            return outputs
+        if not any(isinstance(a, graph.Tensor) and a.requires_grad for a in args):
+            return outputs
+        single = not isinstance(outputs, tuple)
+        outs = (outputs,) if single else outputs
+        node = Error(outs)
+        wrapped = []
+        for i, o in enumerate(outs):
+            if isinstance(o, graph.Tensor) and o._array.dtype.kind in "fcV":
+                o = graph._make(o._array)
+                o._requires_grad, o._grad_fn, o._output_nr = True, node, i
+            wrapped.append(o)
+        return wrapped[0] if single else tuple(wrapped)
 
-    wrapper._once_differentiable = True
     return wrapper
