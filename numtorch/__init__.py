@@ -73,6 +73,11 @@ from . import serialization  # noqa: F401,E402
 from .serialization import save, load  # noqa: F401,E402
 from . import cuda, backends, jit, accelerator  # noqa: F401,E402
 from . import amp, cpu  # noqa: F401,E402  (torch.amp, torch.cpu and torch.autocast)
+from ._layout import (  # noqa: F401,E402
+    layout, memory_format, strided, sparse_coo, sparse_csr, sparse_csc, sparse_bsr, sparse_bsc,
+    jagged, contiguous_format, channels_last, channels_last_3d, preserve_format,
+    legacy_contiguous_format,
+)
 from .amp.autocast_mode import (  # noqa: F401,E402
     autocast, is_autocast_enabled, set_autocast_enabled, get_autocast_dtype,
     set_autocast_dtype, is_autocast_cpu_enabled, set_autocast_cpu_enabled,

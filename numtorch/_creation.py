@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from . import _dtype, backend
+from . import _dtype, _layout, backend
 from ._alloc_errors import alloc_error
 from ._device import default_device
 from ._size import parse_size
@@ -513,7 +513,7 @@ def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=F
         torch.Size([2, 3])
     """
     return _filled("empty", size, kwargs, dtype, device, requires_grad, out,
-                   lambda xp, s, d: xp.empty(s, dtype=d))
+                   lambda xp, s, d: _in_format(xp.empty(s, dtype=d), memory_format))
 
 
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -628,15 +628,23 @@ def _like(input, dtype, device, memory_format, fn):
     dev = input.device if device is None else default_device(device)
     # torch's default preserve_format keeps the input's memory layout; NumPy's order="K" does
     order = "C" if memory_format is not None and "contiguous" in str(memory_format) else "K"
+    if memory_format in (_layout.channels_last, _layout.channels_last_3d):
+        order = memory_format  # applied by _made_like
     return dt, dev, order
 
 
 def _made_like(input, dt, dev, order, requires_grad, make):
+    fmt = None if isinstance(order, str) else order
     if dev == input.device:
-        arr = make(backend.xp_of(input._array), input._array, dt.np, order)
+        arr = make(backend.xp_of(input._array), input._array, dt.np, "C" if fmt else order)
     else:
         arr = make(_xp(dev), _xp(dev).empty(input._array.shape, dtype=dt.np), dt.np, "C")
-    return _finish(arr, dev, requires_grad)
+    return _finish(_in_format(arr, fmt), dev, requires_grad)
+
+
+def _in_format(arr, memory_format):
+    """``arr`` in the channels-last order ``memory_format`` asks for (else unchanged)."""
+    return arr if memory_format is None else _layout.array_in_format(arr, memory_format)
 
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,

@@ -12,6 +12,8 @@ from ._size import Size, parse_size
 from .autograd import graph as _graph
 from ._tensor_math import _TensorMath
 from ._tensor_memory import _TensorMemory
+from ._tensor_layout import _TensorLayout
+from . import _layout
 from . import autograd as _autograd
 from .autograd.grad_mode import (
     INFERENCE_ACTIVE as _INFERENCE_ACTIVE, new_version as _new_version,
@@ -39,7 +41,7 @@ def _make(arr):
     return t
 
 
-class Tensor(_TensorMath, _TensorMemory):
+class Tensor(_TensorMath, _TensorMemory, _TensorLayout):
     """A multi-dimensional array with autograd, wrapping one NumPy (or CuPy) array.
 
     ``Tensor(data)`` copies ``data`` into a float tensor of the default dtype; ``Tensor(2, 3)``
@@ -460,7 +462,11 @@ class Tensor(_TensorMath, _TensorMemory):
             tensor([1, 1])
         """
         dtype, dev, copy = _parse_to(args, kwargs)
-        return _ops.to(self, dtype=dtype, device=dev, copy=copy)
+        out = _ops.to(self, dtype=dtype, device=dev, copy=copy)
+        fmt = kwargs.get("memory_format")
+        if fmt is None or fmt is _layout.preserve_format:
+            return out
+        return out.contiguous(memory_format=fmt)
 
     def type(self, dtype=None, non_blocking=False, **kwargs):
         """Without arguments return the legacy type name (``'torch.FloatTensor'``); else cast.
@@ -626,16 +632,33 @@ class Tensor(_TensorMath, _TensorMemory):
         return _sampling.multinomial(self, num_samples, replacement, generator=generator)
 
     def clone(self, *, memory_format=None):
-        """A copy that stays in the graph (see :func:`numtorch.clone`)."""
-        return _ops.clone(self)
-
-    def contiguous(self, memory_format=None):
-        """``self`` if C-contiguous, else a contiguous copy."""
+        """A copy that stays in the graph (see :func:`numtorch.clone`); ``memory_format``
+        other than ``preserve_format`` lays the copy out in that order."""
+        if memory_format is None or memory_format is _layout.preserve_format:
+            return _ops.clone(self)
+        _layout.check(memory_format, "clone")
+        if self.is_contiguous(memory_format):
+            return _ops.clone(self)  # the copy keeps the layout
+        if memory_format in (_layout.channels_last, _layout.channels_last_3d):
+            return _layout.to_format(self, memory_format)
         return _ops.contiguous(self)
 
+    def contiguous(self, memory_format=None):
+        """``self`` if laid out in ``memory_format`` (row-major by default), else a copy that
+        is (``torch.channels_last``: channels innermost)."""
+        if memory_format is None or memory_format is _layout.contiguous_format:
+            return _ops.contiguous(self)
+        out = _layout.contiguous(self, memory_format)
+        return _ops.contiguous(self) if out is None else out
+
     def is_contiguous(self, memory_format=None):
-        """True when the elements are laid out in row-major order without gaps."""
-        return bool(self._array.flags.c_contiguous)
+        """True when the elements are laid out without gaps in ``memory_format``'s order
+        (row-major by default)."""
+        if memory_format is None or memory_format in (_layout.contiguous_format,
+                                                      _layout.preserve_format):
+            return bool(self._array.flags.c_contiguous)
+        _layout.check(memory_format, "is_contiguous")
+        return _layout.is_contiguous_as(self.shape, self.stride(), memory_format)
 
     def stride(self, dim=None):
         """Strides in elements (not bytes), as torch reports them."""
