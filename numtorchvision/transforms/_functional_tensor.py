@@ -318,6 +318,9 @@ def normalize(tensor, mean, std, inplace=False):
     if tensor.ndim < 3:
         raise ValueError("Expected tensor to be a tensor image of size (..., C, H, W). Got "
                          f"tensor.size() = {tensor.size()}")
+    if not inplace and not tensor.requires_grad and tensor.device.type == "cpu" \
+            and not isinstance(mean, torch.Tensor) and not isinstance(std, torch.Tensor):
+        return _normalize_array(tensor, mean, std)
     dtype = tensor.dtype
     mean = torch.as_tensor(mean, dtype=dtype, device=tensor.device)
     std = torch.as_tensor(std, dtype=dtype, device=tensor.device)
@@ -336,6 +339,29 @@ def normalize(tensor, mean, std, inplace=False):
     if inplace:
         return tensor.sub_(mean).div_(std)
     return (tensor - mean) / std
+
+
+def _normalize_array(tensor, mean, std):
+    """:func:`normalize` of a CPU tensor outside autograd, in two NumPy operations (the same
+    float arithmetic as the tensor path; the per-image cost matters in data loaders)."""
+    arr = tensor.numpy()
+    m = np.asarray(mean, dtype=arr.dtype)
+    s = np.asarray(std, dtype=arr.dtype)
+    if (s == 0).any():
+        raise ValueError(f"std evaluated to zero after conversion to {tensor.dtype}, leading to "
+                         f"division by zero.")
+    channels = arr.shape[-3]
+    for name, value in (("mean", m), ("std", s)):
+        if value.ndim == 1 and value.shape[0] not in (1, channels):
+            raise RuntimeError(f"normalize: {name} has {value.shape[0]} values but the image "
+                               f"has {channels} channels (dimension -3)")
+    if m.ndim == 1:
+        m = m.reshape(-1, 1, 1)
+    if s.ndim == 1:
+        s = s.reshape(-1, 1, 1)
+    out = np.subtract(arr, m)
+    np.divide(out, s, out=out)
+    return torch.from_numpy(out)
 
 
 def erase(img, i, j, h, w, v, inplace=False):
