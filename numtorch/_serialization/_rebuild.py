@@ -162,8 +162,8 @@ def _check_geometry(size, stride, offset, numel_available, itemsize):
     if not isinstance(size, (tuple, list)) or not isinstance(stride, (tuple, list)):
         raise load_error(RuntimeError, f"load: tensor size and stride must be sequences, got "
                                        f"{type(size).__name__} and {type(stride).__name__}")
-    if not all(_is_int(s) for s in size) or not all(_is_int(s) for s in stride) \
-            or not _is_int(offset):
+    values = (*size, *stride, offset)
+    if not all(type(v) is int for v in values) and not all(_is_int(v) for v in values):
         raise load_error(RuntimeError, f"load: tensor size {list(size)!r:.200}, stride "
                                        f"{list(stride)!r:.200} and offset {offset!r} must be "
                                        f"integers")
@@ -184,7 +184,9 @@ def _check_geometry(size, stride, offset, numel_available, itemsize):
         raise load_error(RuntimeError, f"load: tensor of size {shape} is too large "
                                        f"({numel} elements; corrupt checkpoint)")
     if numel:
-        last = offset + sum((n - 1) * s for n, s in zip(shape, strides))
+        last = offset
+        for n, s in zip(shape, strides):
+            last += (n - 1) * s
         if last >= numel_available:
             raise load_error(RuntimeError, f"load: tensor of size {shape}, stride {strides} "
                                            f"and offset {offset} lies outside its storage of "

@@ -214,9 +214,14 @@ class WeightsOnly:
         return pickle.UnpicklingError(f"load: {self._record} is corrupt: {what}")
 
     def _take(self, n):
+        if 0 <= n <= _BIG_READ:
+            data = self._read(n)
+            if len(data) == n:
+                return data
+            raise self._corrupt("it ends in the middle of a value (truncated file)")
         if n < 0:
             raise self._corrupt(f"negative length {n}")
-        if n > _BIG_READ and self._end is not None and n > self._end - self._file.tell():
+        if self._end is not None and n > self._end - self._file.tell():
             raise self._corrupt(f"a {n}-byte value runs past its end (truncated file)")
         data = self._read(n)
         if len(data) < n:
@@ -369,7 +374,8 @@ class WeightsOnly:
                 if op(self):
                     return self.stack.pop()
         except IndexError:
-            raise self._corrupt("an opcode finds too few values on the stack") from None
+            raise self._corrupt("an opcode lacks its operands or finds too few values on "
+                                "the stack (truncated or malformed)") from None
         except KeyError as e:
             raise self._corrupt(f"it refers to a missing memo entry {e}") from None
         except RecursionError:
@@ -460,17 +466,17 @@ def _int(u):
 
 @_op(pickle.BININT)
 def _binint(u):
-    u.stack.append(_unpack("<i", u._take(4))[0])
+    u.stack.append(_unpack("<i", u._read(4))[0])
 
 
 @_op(pickle.BININT1)
 def _binint1(u):
-    u.stack.append(u._take(1)[0])
+    u.stack.append(u._read(1)[0])
 
 
 @_op(pickle.BININT2)
 def _binint2(u):
-    u.stack.append(_unpack("<H", u._take(2))[0])
+    u.stack.append(_unpack("<H", u._read(2))[0])
 
 
 @_op(pickle.LONG)
@@ -522,7 +528,7 @@ def _binstring(u):
 
 @_op(pickle.SHORT_BINSTRING)
 def _short_binstring(u):
-    u.stack.append(u._take(u._take(1)[0]).decode("utf-8"))
+    u.stack.append(u._take(u._read(1)[0]).decode("utf-8"))
 
 
 @_op(pickle.UNICODE)
@@ -532,12 +538,12 @@ def _unicode(u):
 
 @_op(pickle.BINUNICODE)
 def _binunicode(u):
-    u.stack.append(_text(u, u._take(_unpack("<I", u._take(4))[0])))
+    u.stack.append(_text(u, u._take(_unpack("<I", u._read(4))[0])))
 
 
 @_op(pickle.SHORT_BINUNICODE)
 def _short_binunicode(u):
-    u.stack.append(_text(u, u._take(u._take(1)[0])))
+    u.stack.append(_text(u, u._take(u._read(1)[0])))
 
 
 @_op(pickle.BINUNICODE8)
@@ -708,12 +714,12 @@ def _get(u):
 
 @_op(pickle.BINGET)
 def _binget(u):
-    u.stack.append(u.memo[u._take(1)[0]])
+    u.stack.append(u.memo[u._read(1)[0]])
 
 
 @_op(pickle.LONG_BINGET)
 def _long_binget(u):
-    u.stack.append(u.memo[_unpack("<I", u._take(4))[0]])
+    u.stack.append(u.memo[_unpack("<I", u._read(4))[0]])
 
 
 @_op(pickle.PUT)
@@ -723,12 +729,12 @@ def _put(u):
 
 @_op(pickle.BINPUT)
 def _binput(u):
-    u.memo[u._take(1)[0]] = u.stack[-1]
+    u.memo[u._read(1)[0]] = u.stack[-1]
 
 
 @_op(pickle.LONG_BINPUT)
 def _long_binput(u):
-    u.memo[_unpack("<I", u._take(4))[0]] = u.stack[-1]
+    u.memo[_unpack("<I", u._read(4))[0]] = u.stack[-1]
 
 
 @_op(pickle.MEMOIZE)
