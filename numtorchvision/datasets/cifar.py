@@ -6,7 +6,7 @@ import pickle
 import numpy as np
 
 from .._pil import pil
-from .utils import check_integrity, download_and_extract_archive
+from .utils import _first_problem, check_integrity, download_and_extract_archive
 from .vision import VisionDataset
 
 
@@ -45,7 +45,7 @@ class CIFAR10(VisionDataset):
             self.download()
         if not self._check_integrity():
             raise RuntimeError("Dataset not found or corrupted. You can use download=True to "
-                               "download it")
+                               "download it" + _first_problem(self._files()))
         batches, self.targets = [], []
         for name, _ in (self.train_list if self.train else self.test_list):
             with open(os.path.join(self.root, self.base_folder, name), "rb") as f:
@@ -76,9 +76,12 @@ class CIFAR10(VisionDataset):
     def __len__(self):
         return len(self.data)
 
+    def _files(self):
+        return [(os.path.join(self.root, self.base_folder, name), md5)
+                for name, md5 in self.train_list + self.test_list]
+
     def _check_integrity(self):
-        return all(check_integrity(os.path.join(self.root, self.base_folder, name), md5)
-                   for name, md5 in self.train_list + self.test_list)
+        return all(check_integrity(path, md5) for path, md5 in self._files())
 
     def download(self):
         """Download and unpack the archive unless every batch is already there intact."""

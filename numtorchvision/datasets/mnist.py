@@ -12,7 +12,13 @@ import numpy as np
 import numtorch as torch
 
 from .._pil import from_array
-from .utils import check_integrity, download_and_extract_archive, extract_archive, verify_str_arg
+from .utils import (
+    _first_problem,
+    check_integrity,
+    download_and_extract_archive,
+    extract_archive,
+    verify_str_arg,
+)
 from .vision import VisionDataset
 
 
@@ -73,7 +79,8 @@ class MNIST(VisionDataset):
         if download:
             self.download()
         if not self._check_exists():
-            raise RuntimeError("Dataset not found. You can use download=True to download it")
+            raise RuntimeError("Dataset not found. You can use download=True to download it"
+                               + _first_problem((f, None) for f in self._expected_files()))
         self.data, self.targets = self._load_data()
 
     def _check_legacy_exist(self):
@@ -116,10 +123,12 @@ class MNIST(VisionDataset):
     def class_to_idx(self):
         return {name: i for i, name in enumerate(self.classes)}
 
+    def _expected_files(self):
+        return [os.path.join(self.raw_folder, os.path.splitext(os.path.basename(url))[0])
+                for url, _ in self.resources]
+
     def _check_exists(self):
-        return all(check_integrity(os.path.join(self.raw_folder,
-                                                os.path.splitext(os.path.basename(url))[0]))
-                   for url, _ in self.resources)
+        return all(check_integrity(f) for f in self._expected_files())
 
     def download(self):
         """Download the four IDX files from the first mirror that has them."""
@@ -216,8 +225,11 @@ class EMNIST(MNIST):
     def _load_data(self):
         return read_image_file(self.images_file), read_label_file(self.labels_file)
 
+    def _expected_files(self):
+        return [self.images_file, self.labels_file]
+
     def _check_exists(self):
-        return all(check_integrity(f) for f in (self.images_file, self.labels_file))
+        return all(check_integrity(f) for f in self._expected_files())
 
     def download(self):
         """Download the zip of all splits and unpack its IDX files into ``raw``."""
@@ -279,8 +291,11 @@ class QMNIST(MNIST):
     def labels_file(self):
         return self._raw_path(1)
 
+    def _expected_files(self):
+        return [self.images_file, self.labels_file]
+
     def _check_exists(self):
-        return all(check_integrity(f) for f in (self.images_file, self.labels_file))
+        return all(check_integrity(f) for f in self._expected_files())
 
     def _load_data(self):
         data = read_sn3_pascalvincent_tensor(self.images_file)

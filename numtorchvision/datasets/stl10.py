@@ -5,7 +5,12 @@ import os
 import numpy as np
 
 from .._pil import pil
-from .utils import check_integrity, download_and_extract_archive, verify_str_arg
+from .utils import (
+    _first_problem,
+    check_integrity,
+    download_and_extract_archive,
+    verify_str_arg,
+)
 from .vision import VisionDataset
 
 
@@ -48,7 +53,7 @@ class STL10(VisionDataset):
             self.download()
         elif not self._check_integrity():
             raise RuntimeError("Dataset not found or corrupted. You can use download=True to "
-                               "download it")
+                               "download it" + _first_problem(self._files()))
         train_x, train_y, unlabeled_x = (name for name, _ in self.train_list)
         if self.split in ("train", "train+unlabeled"):
             self.data, self.labels = self._loadfile(train_x, train_y)
@@ -107,9 +112,12 @@ class STL10(VisionDataset):
         images = np.transpose(raw.reshape(-1, 3, 96, 96), (0, 1, 3, 2))
         return images, labels
 
+    def _files(self):
+        return [(os.path.join(self.root, self.base_folder, name), md5)
+                for name, md5 in self.train_list + self.test_list]
+
     def _check_integrity(self):
-        return all(check_integrity(os.path.join(self.root, self.base_folder, name), md5)
-                   for name, md5 in self.train_list + self.test_list)
+        return all(check_integrity(path, md5) for path, md5 in self._files())
 
     def download(self):
         """Download and unpack the archive unless every file is already there intact."""

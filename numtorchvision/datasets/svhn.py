@@ -5,7 +5,7 @@ import os
 import numpy as np
 
 from .._pil import pil
-from .utils import check_integrity, download_url, verify_str_arg
+from .utils import _first_problem, check_integrity, download_url, verify_str_arg
 from .vision import VisionDataset
 
 
@@ -43,7 +43,7 @@ class SVHN(VisionDataset):
             self.download()
         if not self._check_integrity():
             raise RuntimeError("Dataset not found or corrupted. You can use download=True to "
-                               "download it")
+                               "download it" + _first_problem(self._files()))
         try:
             import scipy.io as sio
         except ImportError as exc:
@@ -67,9 +67,11 @@ class SVHN(VisionDataset):
     def __len__(self):
         return len(self.data)
 
+    def _files(self):
+        return [(os.path.join(self.root, self.filename), self.split_list[self.split][2])]
+
     def _check_integrity(self):
-        return check_integrity(os.path.join(self.root, self.filename),
-                               self.split_list[self.split][2])
+        return all(check_integrity(path, md5) for path, md5 in self._files())
 
     def download(self):
         """Download this split's file."""

@@ -50,6 +50,19 @@ def check_integrity(fpath, md5=None):
     return True if md5 is None else check_md5(fpath, md5)
 
 
+def _first_problem(files):
+    """A note naming the first of ``files`` ((path, md5 or None) pairs) that is missing or has
+    the wrong MD5, for "dataset not found" messages; empty when all are fine."""
+    for path, md5 in files:
+        if not os.path.isfile(path):
+            return f" (missing: {path})"
+        if md5 is not None:
+            got = calculate_md5(path)
+            if got != md5:
+                return f" ({path} has MD5 {got}, expected {md5}: delete it)"
+    return ""
+
+
 def _google_drive_id(url):
     parts = urlparse(url)
     if re.match(r"(drive|docs)[.]google[.]com", parts.netloc) is None:
