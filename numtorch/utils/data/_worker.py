@@ -1,34 +1,29 @@
-"""Worker processes for ``DataLoader(num_workers > 0)``.
+"""The worker process of ``DataLoader(num_workers > 0)``.
 
-The main process draws the index batches (so the order is the same as with no workers) and
-hands them out round-robin, keeping ``prefetch_factor`` batches per worker in flight. Workers
-load and collate, then send each batch back with its arrays placed in shared memory (files
-under /dev/shm that the receiver maps and unlinks), so only the small handles go through the
-pipe. Batches are yielded in order. A worker that raises sends its traceback, and the main
-process re-raises it; a worker that dies or stalls past ``timeout`` makes the main process
-raise instead of hanging.
+A worker takes tasks ``(epoch, key, indices)`` from its socket (see ``_shm_channel``), loads
+and collates the batch, and sends it back tagged with the same epoch and key; a None task, or
+the main process closing its end, stops it. The epoch lets a persistent worker serve a new epoch after the previous one was abandoned:
+tasks of an older epoch are skipped once a newer one has arrived, and an iterable dataset is
+iterated afresh. A worker never outlives the process that started it: on Linux the kernel
+kills it when that process dies (``PR_SET_PDEATHSIG``), and everywhere it checks its parent
+whenever it has waited ``_WATCH_INTERVAL`` seconds for work.
 """
 
-import glob
-import itertools
-import multiprocessing as mp
+import collections
+import ctypes
 import os
-import queue
 import random
+import signal
 import sys
-import tempfile
 import traceback
 from collections import namedtuple
 
-import numpy as np
-
-from ...storage import _SHM_DIR
-
-__all__ = ["WorkerInfo", "MultiProcessIter", "current_info"]
+__all__ = ["WorkerInfo", "current_info", "worker_loop", "IterableEnd", "Failure"]
 
 WorkerInfo = namedtuple("WorkerInfo", ["id", "num_workers", "seed", "dataset"])
 _info = [None]
-_POLL = 0.2  # seconds between liveness checks while waiting for a batch
+_WATCH_INTERVAL = 1.0  # seconds an idle worker waits before checking that its parent lives
+_PR_SET_PDEATHSIG = 1
 
 
 def current_info():
@@ -36,272 +31,169 @@ def current_info():
     return _info[0]
 
 
-class _IterableEnd:
+class IterableEnd:
     """Sent by a worker whose IterableDataset copy is exhausted."""
 
     def __init__(self, worker_id):
         self.worker_id = worker_id
 
 
-class _Failure:
-    """An exception raised in a worker, carried to the main process as text."""
+class _ReadableKeyErrorText(str):
+    """A message for KeyError: ``str(KeyError(m))`` is ``repr(m)``, which would print the
+    traceback on one quoted line with literal ``\\n``; this text is its own repr."""
+
+    def __repr__(self):
+        return str(self)
+
+
+class Failure:
+    """An exception raised in a worker, carried to the main process as its class and text."""
 
     def __init__(self, worker_id, exc):
         self.worker_id = worker_id
         self.exc_type = type(exc)
+        self.type_name = type(exc).__name__
         self.text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
 
-    def reraise(self):
-        msg = (f"Caught {self.exc_type.__name__} in DataLoader worker process "
-               f"{self.worker_id}.\nOriginal {self.text}")
+    def __reduce__(self):
+        # a class pickle cannot name (defined in a function, say) becomes RuntimeError
         try:
-            err = self.exc_type(msg)
-        except Exception:  # noqa: BLE001 - exception types with unusual constructors
+            import pickle
+
+            pickle.dumps(self.exc_type)
+            exc_type = self.exc_type
+        except Exception:  # noqa: BLE001 - any pickling failure
+            exc_type = None
+        return (_rebuild_failure, (self.worker_id, exc_type, self.type_name, self.text))
+
+    def reraise(self):
+        """Raise the worker's exception again here: same class, message naming the worker
+        and holding the original traceback (RuntimeError if the class cannot be rebuilt)."""
+        msg = (f"Caught {self.type_name} in DataLoader worker process {self.worker_id}.\n"
+               f"Original {self.text}")
+        err = None
+        if self.exc_type is KeyError:
+            msg = _ReadableKeyErrorText(msg)
+        try:
+            if self.exc_type is None:
+                err = None
+            elif self.exc_type is not KeyError and getattr(self.exc_type, "message", None):
+                err = self.exc_type(message=msg)  # classes whose first argument is not text
+            else:
+                err = self.exc_type(msg)
+        except Exception:  # noqa: BLE001 - exception classes with other constructors
+            err = None
+        if err is None:
             err = RuntimeError(msg)
         raise err
 
 
-# -- shared-memory transport -----------------------------------------------------------------
-class _Shared:
-    """A handle to an array placed in a shared-memory file by a worker."""
-
-    def __init__(self, arr):
-        self.shape, self.dtype = arr.shape, arr.dtype.str
-        fd, self.path = tempfile.mkstemp(prefix=f"numtorch_{os.getpid()}_", dir=_SHM_DIR)
-        with os.fdopen(fd, "wb") as f:
-            f.write(np.ascontiguousarray(arr).tobytes())
-
-    def open(self):
-        import mmap
-
-        with open(self.path, "r+b") as f:
-            size = os.fstat(f.fileno()).st_size
-            mm = mmap.mmap(f.fileno(), size) if size else None
-        os.unlink(self.path)  # the mapping lives on as long as the array does
-        if mm is None:
-            return np.empty(self.shape, dtype=self.dtype)
-        return np.frombuffer(mm, dtype=self.dtype).reshape(self.shape)
+def _rebuild_failure(worker_id, exc_type, type_name, text):
+    f = Failure.__new__(Failure)
+    f.worker_id, f.exc_type, f.type_name, f.text = worker_id, exc_type, type_name, text
+    return f
 
 
-def _pack(obj):
-    from ..._tensor import Tensor
+# -- staying tied to the parent ----------------------------------------------------------------
+def _die_with_parent(parent_pid, pdeathsig):
+    """Ask Linux to kill this process when its parent dies. ``pdeathsig`` is False where the
+    parent is not the main process's main thread (PR_SET_PDEATHSIG fires when the *thread*
+    that forked exits, which for another thread is not the process ending)."""
+    if not (pdeathsig and sys.platform.startswith("linux")):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent_pid:  # the parent died before the request took effect
+        os._exit(0)
 
-    if isinstance(obj, Tensor) and type(obj._array) is np.ndarray and obj._array.nbytes:
-        return ("__tensor__", _Shared(obj._array))
-    if isinstance(obj, dict):
-        return type(obj)((k, _pack(v)) for k, v in obj.items())
-    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
-        return type(obj)(*(_pack(v) for v in obj))
-    if isinstance(obj, (list, tuple)):
-        return type(obj)(_pack(v) for v in obj)
-    return obj
 
-
-def _unpack(obj):
-    from ..._tensor import _make
-
-    if isinstance(obj, tuple) and len(obj) == 2 and obj[0] == "__tensor__":
-        return _make(obj[1].open())
-    if isinstance(obj, dict):
-        return type(obj)((k, _unpack(v)) for k, v in obj.items())
-    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
-        return type(obj)(*(_unpack(v) for v in obj))
-    if isinstance(obj, (list, tuple)):
-        return type(obj)(_unpack(v) for v in obj)
-    return obj
+def _parent_alive(main_pid, first_ppid):
+    if os.getppid() != first_ppid:  # re-parented: the process that started us is gone
+        return False
+    if main_pid != first_ppid:  # started through a fork server: ask about the main process
+        try:
+            os.kill(main_pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            pass
+    return True
 
 
 # -- the worker process ----------------------------------------------------------------------
-def _worker_loop(worker_id, num_workers, seed, dataset, auto_collation, collate_fn,
-                 drop_last, init_fn, index_queue, result_queue):
+def worker_loop(worker_id, num_workers, seed, dataset, auto_collation, collate_fn, drop_last,
+                init_fn, channel, main_pid, pdeathsig, inherited):
+    """Run one worker until told to stop (a None task) or until the main process is gone."""
+    first_ppid = os.getppid()
+    _die_with_parent(main_pid, pdeathsig and first_ppid == main_pid)
+    for end in inherited:  # fork copies the main process's ends; keep none of them open
+        end.close()
+    try:
+        _serve(worker_id, num_workers, seed, dataset, auto_collation, collate_fn, drop_last,
+               init_fn, channel, main_pid, first_ppid)
+    except KeyboardInterrupt:
+        pass  # Ctrl-C reaches the whole process group; the main process reports it
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # the main process closed its end: nobody is left to send to
+
+
+def _serve(worker_id, num_workers, seed, dataset, auto_collation, collate_fn, drop_last,
+           init_fn, channel, main_pid, first_ppid):
     from ... import _random
+    from ._shm_channel import NO_TASK
     from .dataloader import fetch
     from .dataset import IterableDataset
 
     _info[0] = WorkerInfo(worker_id, num_workers, seed, dataset)
     _random.manual_seed(seed)
     random.seed(seed)
+    iterable = isinstance(dataset, IterableDataset)
+    init_failure = None
     try:
         if init_fn is not None:
             init_fn(worker_id)
-        data_iter = iter(dataset) if isinstance(dataset, IterableDataset) else None
-    except Exception as e:  # noqa: BLE001 - reported to the main process
-        result_queue.put((None, _Failure(worker_id, e)))
-        return
+    except Exception as e:  # noqa: BLE001 - reported with every task, like torch
+        init_failure = Failure(worker_id, e)
+    tasks = collections.deque()
+    newest = epoch = None
+    data_iter = None
     while True:
-        task = index_queue.get()
+        if not tasks:
+            task = channel.next_task(_WATCH_INTERVAL)
+            if task is NO_TASK:
+                if not _parent_alive(main_pid, first_ppid):
+                    return
+                continue
+            tasks.append(task)
+        while tasks[-1] is not None and channel.has_task():
+            tasks.append(channel.next_task(0))  # all that is queued: stale tasks show as such
+        for t in tasks:
+            if t is not None and (newest is None or t[0] > newest):
+                newest = t[0]
+        task = tasks.popleft()
         if task is None:
             return
-        key, indices = task
+        task_epoch, key, indices = task
+        if task_epoch < newest:
+            continue  # an abandoned epoch's task: the main process no longer wants it
+        if init_failure is not None:
+            channel.send(task_epoch, key, init_failure)
+            continue
         try:
-            batch = fetch(dataset, indices, auto_collation, collate_fn, data_iter, drop_last)
-            result_queue.put((key, _pack(batch)))
+            if task_epoch != epoch:  # a new epoch: a fresh pass over an iterable dataset
+                data_iter = iter(dataset) if iterable else None
+                epoch = task_epoch
+            result = fetch(dataset, indices, auto_collation, collate_fn, data_iter, drop_last)
         except StopIteration:
-            result_queue.put((key, _IterableEnd(worker_id)))
+            result = IterableEnd(worker_id)
         except Exception as e:  # noqa: BLE001 - reported to the main process
-            result_queue.put((key, _Failure(worker_id, e)))
-
-
-# -- the main-process iterator -----------------------------------------------------------------
-class MultiProcessIter:
-    """Iterate a DataLoader's batches, loaded by worker processes."""
-
-    def __init__(self, loader):
-        self.workers = []
-        self._start(loader)
-
-    def _start(self, loader):
-        from .dataloader import draw_base_seed
-
-        self.loader = loader
-        n = loader.num_workers
-        ctx = loader.multiprocessing_context
-        if ctx is None:
-            ctx = mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-        elif isinstance(ctx, str):
-            ctx = mp.get_context(ctx)
-        self.base_seed = draw_base_seed(loader)
-        self.result_queue = ctx.Queue()
-        self.index_queues = []
-        self.workers = []
-        for i in range(n):
-            q = ctx.Queue()
-            w = ctx.Process(target=_worker_loop, daemon=True,
-                            args=(i, n, self.base_seed + i, loader.dataset,
-                                  loader._auto_collation, loader.collate_fn, loader.drop_last,
-                                  loader.worker_init_fn, q, self.result_queue))
-            w.start()
-            self.index_queues.append(q)
-            self.workers.append(w)
-        self._reset(loader, first=True)
-
-    def _reset(self, loader, first=False):
-        self.sampler_iter = iter(loader._index_sampler)
-        self.next_key = itertools.count()
-        self.send_key = 0
-        self.recv_key = 0
-        self.pending = {}
-        self.active = set(range(len(self.workers)))
-        self.worker_cycle = itertools.cycle(range(len(self.workers)))
-        self.exhausted = False
-        for _ in range(loader.prefetch_factor * len(self.workers)):
-            self._send()
-
-    def _send(self):
-        if self.exhausted or not self.active:
-            return
+            result = Failure(worker_id, e)
         try:
-            indices = next(self.sampler_iter)
-        except StopIteration:
-            self.exhausted = True
-            return
-        for _ in range(len(self.workers)):
-            wid = next(self.worker_cycle)
-            if wid in self.active:
-                break
-        key = next(self.next_key)
-        self.index_queues[wid].put((key, indices))
-        self.send_key = key + 1
-
-    def __iter__(self):
-        return self
-
-    def __len__(self):
-        return len(self.loader)
-
-    def __next__(self):
-        while True:
-            if self.recv_key >= self.send_key and (self.exhausted or not self.active):
-                if not self.loader.persistent_workers:
-                    self._shutdown()
-                raise StopIteration
-            if self.recv_key in self.pending:
-                value = self.pending.pop(self.recv_key)
-            else:
-                key, value = self._receive()
-                if key is None and isinstance(value, _Failure):
-                    self._shutdown()
-                    value.reraise()
-                if key != self.recv_key:
-                    self.pending[key] = value
-                    continue
-            self.recv_key += 1
-            if isinstance(value, _IterableEnd):
-                self.active.discard(value.worker_id)
-                continue
-            if isinstance(value, _Failure):
-                self._shutdown()
-                value.reraise()
-            self._send()
-            return _unpack(value)
-
-    def _receive(self):
-        timeout = self.loader.timeout
-        waited = 0.0
-        while True:
-            try:
-                return self.result_queue.get(timeout=_POLL)
-            except queue.Empty:
-                waited += _POLL
-                dead = [w for w in self.workers if not w.is_alive()]
-                if dead:
-                    pids = ", ".join(str(w.pid) for w in dead)
-                    codes = ", ".join(str(w.exitcode) for w in dead)
-                    self._shutdown()
-                    raise RuntimeError(f"DataLoader worker (pid(s) {pids}) exited unexpectedly "
-                                       f"(exit code(s) {codes})") from None
-                if timeout and waited >= timeout:
-                    self._shutdown()
-                    raise RuntimeError(f"DataLoader timed out after {timeout} seconds") \
-                        from None
-
-    def _shutdown(self):
-        for q in self.index_queues:
-            try:
-                q.put(None)
-            except Exception:  # noqa: BLE001 - the queue may already be broken
-                pass
-        for w in self.workers:
-            w.join(timeout=1.0)
-            if w.is_alive():
-                w.terminate()
-        self._drain()
-        for w in self.workers:  # files a dying worker wrote but never sent
-            for path in glob.glob(os.path.join(_SHM_DIR or tempfile.gettempdir(),
-                                               f"numtorch_{w.pid}_*")):
-                try:
-                    os.unlink(path)
-                except OSError:
-                    pass
-        self.workers = []
-        self.index_queues = []
-
-    def _drain(self):
-        """Unlink the shared-memory files of batches that will never be read."""
-        while True:
-            try:
-                _, value = self.result_queue.get_nowait()
-            except Exception:  # noqa: BLE001 - empty or closed
-                break
-            _discard(value)
-        for value in self.pending.values():
-            _discard(value)
-        self.pending = {}
-
-    def __del__(self):
-        if self.workers:
-            self._shutdown()
-
-
-def _discard(obj):
-    if isinstance(obj, tuple) and len(obj) == 2 and obj[0] == "__tensor__":
-        try:
-            os.unlink(obj[1].path)
-        except OSError:
-            pass
-    elif isinstance(obj, dict):
-        for v in obj.values():
-            _discard(v)
-    elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            _discard(v)
+            channel.send(task_epoch, key, result)
+        except (BrokenPipeError, ConnectionResetError):
+            raise
+        except Exception as e:  # noqa: BLE001 - the batch could not be pickled
+            channel.send(task_epoch, key, Failure(worker_id, e))

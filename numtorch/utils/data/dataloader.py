@@ -124,10 +124,10 @@ class DataLoader:
     def __iter__(self):
         if self.num_workers == 0:
             return _SingleProcessIter(self)
-        from ._worker import MultiProcessIter
+        from ._multiprocess_iter import MultiProcessIter
 
         if self.persistent_workers:
-            if self._workers_iter is None:
+            if self._workers_iter is None or not self._workers_iter.alive:
                 self._workers_iter = MultiProcessIter(self)
             else:
                 self._workers_iter._reset(self)
