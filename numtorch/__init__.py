@@ -86,6 +86,7 @@ from .amp.autocast_mode import (  # noqa: F401,E402
     clear_autocast_cache, autocast_increment_nesting, autocast_decrement_nesting,
 )
 from . import multiprocessing  # noqa: F401,E402  (registers the shared-memory reducers)
+from . import distributed  # noqa: F401,E402  (MPI; mpi4py is imported on first use)
 from ._threads import (  # noqa: F401,E402
     set_num_threads, get_num_threads, get_num_interop_threads, set_num_interop_threads,
 )

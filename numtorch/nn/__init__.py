@@ -8,3 +8,5 @@ from .modules import Module  # noqa: F401
 from . import functional  # noqa: F401
 from . import init  # noqa: F401
 from . import utils  # noqa: F401
+from . import parallel  # noqa: F401,E402
+from .parallel import DataParallel  # noqa: F401,E402

@@ -6,6 +6,7 @@ from .. import functional as F
 from .. import init
 from ..parameter import Parameter
 from .module import Module
+from . import _functions
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm"]
 
@@ -182,10 +183,13 @@ class BatchNorm3d(_BatchNorm):
 
 
 class SyncBatchNorm(_BatchNorm):
-    """Batch normalization whose statistics would be shared across processes.
+    """Batch normalization with statistics over the whole batch of every process.
 
-    In a single process (the only case numtorch runs it in) it is exactly batch norm over
-    every dim but 1, for inputs of any rank >= 2.
+    In training, with ``numtorch.distributed`` initialised and more than one rank in
+    ``process_group``, the mean and variance are those of the batches of all ranks together
+    (and the input gradient is reduced across them too), so N ranks with B samples each
+    normalise exactly as one process with N*B samples would. Otherwise (one process, eval
+    mode) it is batch norm over every dim but 1, for inputs of any rank >= 2.
 
     Args:
         num_features (int): the number of channels ``C``.
@@ -194,7 +198,7 @@ class SyncBatchNorm(_BatchNorm):
             Default: 0.1.
         affine (bool): learn a per-channel ``weight`` and ``bias``. Default: True.
         track_running_stats (bool): keep running estimates. Default: True.
-        process_group (optional): the group to synchronise over (kept, unused).
+        process_group (optional): the group to synchronise over (default: all ranks).
 
     Example:
         >>> m = torch.nn.SyncBatchNorm(3)
@@ -202,8 +206,8 @@ class SyncBatchNorm(_BatchNorm):
         torch.Size([4, 3, 2])
 
     Note:
-        Statistics are never synchronised across processes: numtorch's distributed
-        package does not reduce batch-norm statistics.
+        torch synchronises only CUDA inputs and raises for CPU ones; numtorch synchronises
+        CPU (and CUDA) inputs alike.
     """
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
@@ -220,7 +224,11 @@ class SyncBatchNorm(_BatchNorm):
     def forward(self, input):
         if input.dim() >= 2 and input.size(1) == 0:
             raise ValueError("SyncBatchNorm number of input channels should be non-zero")
-        return super().forward(input)
+        group = _functions.sync_group(self)
+        if group is None:
+            return super().forward(input)
+        self._check_input_dim(input)
+        return _functions.sync_batch_norm(self, input, group)
 
     @classmethod
     def convert_sync_batchnorm(cls, module, process_group=None):

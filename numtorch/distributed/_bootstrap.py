@@ -1,0 +1,107 @@
+"""Per-rank supervisor started by ``numtorch.distributed.run`` through mpiexec.
+
+It turns the MPI launcher's variables (hydra's PMI_RANK/MPI_LOCALRANKID, Open MPI's
+OMPI_COMM_WORLD_*, slurm's) into torchrun's (RANK, LOCAL_RANK, ...), runs the training
+command as a child process (which joins the MPI job through the inherited PMI connection),
+forwards SIGINT/SIGTERM to it, and records how it ended for the launcher's summary. The child
+dies with its supervisor (Linux parent-death signal), so a stopped job leaves no orphans.
+"""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+_SOURCES = {
+    "rank": ("PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "SLURM_PROCID"),
+    "size": ("PMI_SIZE", "OMPI_COMM_WORLD_SIZE", "SLURM_NTASKS"),
+    "local_rank": ("MPI_LOCALRANKID", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID"),
+    "local_size": ("MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE", "LOCAL_WORLD_SIZE"),
+}
+
+
+def _first(names, default=None):
+    for n in names:
+        if n in os.environ:
+            return int(os.environ[n])
+    return default
+
+
+def rank_environment():
+    """torchrun's per-rank variables computed from the MPI launcher's."""
+    rank = _first(_SOURCES["rank"], 0)
+    size = _first(_SOURCES["size"], 1)
+    local_size = _first(_SOURCES["local_size"], size)
+    local_rank = _first(_SOURCES["local_rank"], rank % max(local_size, 1))
+    node = rank // max(local_size, 1)
+    return {"RANK": str(rank), "WORLD_SIZE": str(size), "LOCAL_RANK": str(local_rank),
+            "LOCAL_WORLD_SIZE": str(local_size), "GROUP_RANK": str(node),
+            "ROLE_RANK": str(rank), "ROLE_WORLD_SIZE": str(size),
+            "TORCH_NCCL_ASYNC_ERROR_HANDLING": os.environ.get(
+                "TORCH_NCCL_ASYNC_ERROR_HANDLING", "1")}
+
+
+def _die_with_parent():
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except Exception:  # not Linux: no parent-death signal, the launcher still stops us
+        pass
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    mode = "python"
+    while argv and argv[0] in ("--no-python", "--module", "--local-rank-arg"):
+        flag = argv.pop(0)
+        mode = {"--no-python": "exec", "--module": "module"}.get(flag, mode)
+    local_rank_arg = os.environ.get("NUMTORCH_RUN_LOCAL_RANK_ARG") == "1"
+    if argv and argv[0] == "--":
+        argv.pop(0)
+    env = dict(os.environ)
+    env.update(rank_environment())
+    run_dir = env.get("NUMTORCH_RUN_DIR")
+    rank = env["RANK"]
+    if run_dir:
+        env["TORCHELASTIC_ERROR_FILE"] = os.path.join(run_dir, f"error_{rank}.json")
+    script, args = argv[0], argv[1:]
+    if local_rank_arg:  # the legacy launcher passes --local-rank to the script
+        args = [f"--local-rank={env['LOCAL_RANK']}"] + args
+    if mode == "exec":
+        cmd = [script] + args
+    elif mode == "module":
+        cmd = [sys.executable, "-u", "-m", script] + args
+    else:
+        cmd = [sys.executable, "-u", script] + args
+    keep = [int(env[k]) for k in ("PMI_FD",) if env.get(k, "").isdigit()]
+    child = subprocess.Popen(cmd, env=env, pass_fds=keep, preexec_fn=_die_with_parent)
+
+    def forward(signum, frame):
+        try:
+            child.send_signal(signum)
+        except ProcessLookupError:
+            pass
+
+    # hydra signals SIGUSR1 when another rank died: the rank (then usually stuck in MPI's
+    # finalize, which waits for every rank) gets it; this supervisor stays to record the end
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGUSR1):
+        signal.signal(s, forward)
+    code = child.wait()
+    if run_dir:
+        record = {"rank": int(rank), "local_rank": int(env["LOCAL_RANK"]), "pid": child.pid,
+                  "host": socket.gethostname(), "exitcode": code, "time": time.time()}
+        try:
+            with open(os.path.join(run_dir, f"exit_{rank}.json"), "w") as f:
+                json.dump(record, f)
+        except OSError:
+            pass
+    sys.exit(code if code >= 0 else 128 - code)
+
+
+if __name__ == "__main__":
+    main()

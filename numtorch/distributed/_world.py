@@ -1,0 +1,319 @@
+"""The running job: world communicators, waiting without hanging, and failure notices.
+
+MPI itself never times out and cannot say which rank is missing, so every wait in
+``numtorch.distributed`` goes through :meth:`World.wait`, which polls the MPI requests and, a
+few times a second, also
+
+* reads failure notices: a rank that dies of an uncaught exception first tells every other
+  rank (on a separate control communicator), so they raise an error naming it instead of
+  waiting forever;
+* checks that the peers it waits for still run (same-host peers, by process id), which
+  catches a rank that was killed, and reads "leaving" notices that every rank sends when its
+  program ends (MPICH's MPI_Finalize blocks until all ranks arrive, so a departed rank's
+  process is still alive then);
+* answers status queries and, past the timeout, asks the peers what they are doing, so the
+  timeout error names the ranks that never arrived.
+"""
+
+import atexit
+import os
+import socket
+import sys
+import time
+
+import numpy as np
+
+from . import _mpi
+
+TAG_FAIL, TAG_QUERY, TAG_ANSWER, TAG_EXIT, TAG_ACK = 11, 12, 13, 14, 15
+_EXIT_GRACE_S = 1.0  # data a departed rank sent before leaving may still be arriving
+_HOST_BYTES = 64
+
+
+class DistError(RuntimeError):
+    """Base class of the errors ``numtorch.distributed`` raises (torch's name)."""
+
+
+class DistBackendError(DistError):
+    """A collective or point-to-point operation failed (a peer died, timed out, ...)."""
+
+
+class DistNetworkError(DistError):
+    """A network-level failure (kept for torch compatibility)."""
+
+
+class DistStoreError(DistError):
+    """A store-level failure (kept for torch compatibility)."""
+
+
+class World:
+    """Per-process state of an initialised job (one per ``init_process_group``).
+
+    Attributes:
+        rank, size: this process's rank and the number of ranks (from MPI).
+        comm: the communicator of the default group's data traffic.
+        ctl: a separate communicator for failure notices and status queries.
+        pids, hosts: every rank's process id and host name (for liveness checks).
+        failure: once set, the error every later operation raises.
+    """
+
+    def __init__(self, timeout_s):
+        MPI = _mpi.mpi()
+        self.MPI = MPI
+        base = MPI.COMM_WORLD
+        self.comm = base.Dup()
+        self.ctl = base.Dup()
+        self.rank, self.size = base.Get_rank(), base.Get_size()
+        self.timeout_s = timeout_s
+        self.failure = None
+        self.waiting = None  # what this rank waits in, for other ranks' status queries
+        self.exited = {}
+        self.closed = False  # rank -> monotonic time its "leaving" notice arrived
+        self.notified = False
+        self._status = MPI.Status()
+        self.pids, self.hosts, self.local_peers = [0] * self.size, ["?"] * self.size, set()
+        self._exchange_identity()
+        self._prev_hook = None
+
+    def _exchange_identity(self):
+        mine = np.zeros(8 + _HOST_BYTES, np.uint8)
+        mine[:8] = np.frombuffer(np.int64(os.getpid()).tobytes(), np.uint8)
+        name = socket.gethostname().encode()[:_HOST_BYTES]
+        mine[8:8 + len(name)] = np.frombuffer(name, np.uint8)
+        every = np.empty((self.size, mine.size), np.uint8)
+        req = self.ctl.Iallgather(mine, every)
+        self.wait([req], "init_process_group", range(self.size),
+                  time.monotonic() + self.timeout_s)
+        self.pids = [int(np.frombuffer(row[:8].tobytes(), np.int64)[0]) for row in every]
+        self.hosts = [row[8:].tobytes().rstrip(b"\0").decode(errors="replace") for row in every]
+        self.local_peers = {r for r in range(self.size)
+                            if self.hosts[r] == self.hosts[self.rank] and r != self.rank}
+
+    def describe(self, r):
+        return f"rank {r} (pid {self.pids[r]} on {self.hosts[r]})"
+
+    # -- waiting ------------------------------------------------------------------------
+
+    def wait(self, pending, what, peers, deadline):
+        """Wait until every request in ``pending`` (objects with ``Test()``) completes.
+
+        Args:
+            pending: MPI requests or objects with the same ``Test()`` method.
+            what: the operation, for error messages ("all_reduce (collective 3 ...)").
+            peers: the ranks this operation needs (world ranks).
+            deadline: ``time.monotonic()`` value after which the wait fails.
+        """
+        if self.failure is not None:
+            raise self.failure
+        if _all_done(pending):
+            return
+        prev = self.waiting
+        self.waiting = what
+        try:
+            start = time.monotonic()
+            next_check = start + 0.02
+            spins = 0
+            while not _all_done(pending):
+                spins += 1
+                if spins < 100:  # the common case: done within microseconds
+                    continue
+                now = time.monotonic()
+                if now >= next_check:
+                    self.poll(what, peers)
+                    if now > deadline:
+                        self.timed_out(what, peers)
+                    next_check = now + 0.05
+                idle = now - start
+                if idle > 0.002:  # give the core back to the other ranks while waiting long
+                    time.sleep(min(1e-3, idle * 0.05))
+        finally:
+            self.waiting = prev
+
+    def poll(self, what, peers):
+        """Raise if a peer reported a failure or died; answer other ranks' status queries."""
+        MPI, ctl, st = self.MPI, self.ctl, self._status
+        if ctl.Iprobe(MPI.ANY_SOURCE, TAG_FAIL, st):
+            src = st.Get_source()
+            text = ctl.recv(source=src, tag=TAG_FAIL)
+            error = DistBackendError(f"[rank {self.rank}] {what} failed: "
+                                     f"{self.describe(src)} failed with {text}")
+            error._numtorch_ack_to = src  # acknowledged once this rank reported it
+            self.fail(error)
+        while ctl.Iprobe(MPI.ANY_SOURCE, TAG_QUERY, st):
+            src = st.Get_source()
+            ctl.recv(source=src, tag=TAG_QUERY)
+            ctl.isend(self.waiting, dest=src, tag=TAG_ANSWER)
+        while ctl.Iprobe(MPI.ANY_SOURCE, TAG_EXIT, st):
+            src = st.Get_source()
+            ctl.recv(source=src, tag=TAG_EXIT)
+            self.exited.setdefault(src, time.monotonic())
+        now = time.monotonic()
+        for r in peers:
+            if r in self.local_peers and not _alive(self.pids[r]):
+                self.fail(DistBackendError(
+                    f"[rank {self.rank}] {what} failed: {self.describe(r)} is no longer "
+                    "running (it exited or was killed)"))
+            left = self.exited.get(r)
+            if left is not None and now - left > _EXIT_GRACE_S:
+                self.fail(DistBackendError(
+                    f"[rank {self.rank}] {what} failed: {self.describe(r)} left the job (its "
+                    "program ended) while this rank still waits for it"))
+
+    def timed_out(self, what, peers):
+        """Ask the peers what they are doing, then raise a timeout error naming them."""
+        MPI, ctl, st = self.MPI, self.ctl, self._status
+        others = [r for r in peers if r != self.rank]
+        for r in others:
+            ctl.isend(what, dest=r, tag=TAG_QUERY)
+        answers = {}
+        end = time.monotonic() + min(2.0, max(0.2, 0.1 * self.timeout_s))
+        while len(answers) < len(others) and time.monotonic() < end:
+            self.poll(what, ())
+            if ctl.Iprobe(MPI.ANY_SOURCE, TAG_ANSWER, st):
+                src = st.Get_source()
+                answers[src] = ctl.recv(source=src, tag=TAG_ANSWER)
+            else:
+                time.sleep(0.002)
+        lines = []
+        for r in others:
+            if r not in answers:
+                lines.append(f"rank {r} did not answer (busy outside numtorch.distributed, "
+                             "hung or deadlocked)")
+            elif answers[r] != what:
+                lines.append(f"rank {r} is waiting in {answers[r] or 'nothing'}")
+        if not lines:
+            lines.append("every peer is waiting in the same operation (MPI made no progress)")
+        self.fail(DistBackendError(
+            f"[rank {self.rank}] {what} timed out after {self.timeout_s:g} s: "
+            + "; ".join(lines)))
+
+    def fail(self, error):
+        """Remember ``error`` as the job's failure (later calls raise it too) and raise it."""
+        error._numtorch_from_peer = True
+        self.failure = error
+        _mpi.abandon()
+        raise error
+
+    # -- telling the others --------------------------------------------------------------
+
+    def notify_failure(self, exc):
+        """Tell every other rank that this one dies of ``exc``, then leave without MPI's
+        finalisation (which would wait for the others forever).
+
+        The others acknowledge once they printed their own error naming this rank; waiting
+        for that (a few seconds at most) keeps an MPI launcher that stops the whole job
+        when one rank ends from cutting their reports short.
+        """
+        if getattr(exc, "_numtorch_from_peer", False) or self.size == 1:
+            return  # the root cause was another rank's, which told everybody already
+        self.notified = True
+        _mpi.abandon()
+        text = f"{type(exc).__name__}: {exc}"
+        MPI, ctl, st = self.MPI, self.ctl, self._status
+        try:
+            reqs = [ctl.isend(text, dest=r, tag=TAG_FAIL)
+                    for r in range(self.size) if r != self.rank]
+            acks = set()
+            end = time.monotonic() + min(3.0, self.timeout_s)
+            while len(acks) < self.size - 1 and time.monotonic() < end:
+                _all_done(reqs)
+                if ctl.Iprobe(MPI.ANY_SOURCE, TAG_ACK, st):
+                    src = st.Get_source()
+                    ctl.recv(source=src, tag=TAG_ACK)
+                    acks.add(src)
+                else:
+                    time.sleep(0.002)
+        except Exception:  # MPI already broken: the others will see this process die
+            pass
+
+    def acknowledge(self, exc):
+        """After reporting a peer's failure, let that peer go."""
+        src = getattr(exc, "_numtorch_ack_to", None)
+        if src is None:
+            return
+        try:
+            req = self.ctl.isend(None, dest=src, tag=TAG_ACK)
+            end = time.monotonic() + 0.5
+            while not req.Test() and time.monotonic() < end:
+                time.sleep(0.001)
+        except Exception:
+            pass
+
+    def notify_exit(self):
+        """Tell the other ranks that this program ends (at interpreter exit)."""
+        if self.notified or self.size == 1 or self.closed:
+            return
+        self.notified = True
+        try:
+            reqs = [self.ctl.isend(None, dest=r, tag=TAG_EXIT)
+                    for r in range(self.size) if r != self.rank]
+            end = time.monotonic() + 1.0
+            while not _all_done(reqs) and time.monotonic() < end:
+                time.sleep(0.001)
+        except Exception:
+            pass
+
+    def install_hooks(self):
+        """Notify the other ranks of an uncaught exception, and of this program's end."""
+        prev = sys.excepthook
+
+        def hook(tp, value, tb):
+            prev(tp, value, tb)
+            _write_error_file(self.rank, value, tb)
+            self.notify_failure(value)
+            self.acknowledge(value)
+
+        self._prev_hook = prev
+        sys.excepthook = hook
+        # registered after mpi4py's own exit handler, so it runs before MPI_Finalize
+        atexit.register(self.notify_exit)
+
+    def close(self):
+        self.closed = True
+        atexit.unregister(self.notify_exit)
+        if self._prev_hook is not None:
+            sys.excepthook = self._prev_hook
+            self._prev_hook = None
+        for c in (self.comm, self.ctl):
+            try:
+                c.Free()
+            except Exception:
+                pass
+
+
+def _all_done(pending):
+    for r in pending:
+        if not r.Test():
+            return False
+    return True
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:  # a zombie has exited but is not reaped yet
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().split(b") ", 1)[1][:1] != b"Z"
+    except (OSError, IndexError):
+        return True
+
+
+def _write_error_file(rank, exc, tb):
+    """Leave the traceback where the launcher can summarise it (TORCHELASTIC_ERROR_FILE)."""
+    path = os.environ.get("TORCHELASTIC_ERROR_FILE")
+    if not path:
+        return
+    import json
+    import traceback
+
+    try:
+        with open(path, "w") as f:
+            json.dump({"rank": rank, "time": time.time(), "type": type(exc).__name__,
+                       "message": str(exc),
+                       "traceback": "".join(traceback.format_exception(type(exc), exc, tb))}, f)
+    except OSError:
+        pass

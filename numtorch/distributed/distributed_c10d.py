@@ -1,0 +1,548 @@
+"""Process groups: ``init_process_group``, ``new_group``, ranks, backends and ``ReduceOp``.
+
+torch's backends ("gloo", "nccl", "mpi") are all served by MPI here: the name a program
+asks for is remembered (``get_backend`` returns it) and every operation runs on MPI
+communicators. The ranks and the world size come from the MPI launcher (``mpiexec`` or
+``python -m numtorch.distributed.run``); ``env://`` variables, ``rank=`` and ``world_size=``
+are checked against them.
+"""
+
+import datetime
+import enum
+import os
+import warnings
+
+from . import _mpi
+from ._world import World, DistBackendError
+
+__all__ = [
+    "Backend", "GroupMember", "ProcessGroup", "ReduceOp", "default_pg_timeout",
+    "destroy_process_group", "get_backend", "get_global_rank", "get_group_rank",
+    "get_node_local_rank", "get_pg_count", "get_process_group_ranks", "get_rank",
+    "get_world_size", "group", "init_process_group", "is_gloo_available", "is_initialized",
+    "is_mpi_available", "is_nccl_available", "is_torchelastic_launched", "new_group",
+    "new_subgroups", "reduce_op", "is_backend_available", "get_default_backend_for_device",
+    "is_ucc_available", "is_xccl_available",
+]
+
+default_pg_timeout = datetime.timedelta(minutes=30)
+_NOT_INIT = ("Default process group has not been initialized, please make sure to call "
+             "init_process_group.")
+
+
+class RedOpType(enum.IntEnum):
+    """The reduction of a collective (``ReduceOp.SUM`` and friends)."""
+
+    SUM = 0
+    AVG = 1
+    PRODUCT = 2
+    MIN = 3
+    MAX = 4
+    BAND = 5
+    BOR = 6
+    BXOR = 7
+    PREMUL_SUM = 8
+
+    def __str__(self):
+        return f"RedOpType.{self.name}"
+
+    __format__ = object.__format__
+
+
+class ReduceOp:
+    """How ``all_reduce``, ``reduce`` and ``reduce_scatter`` combine the ranks' values.
+
+    ``SUM``, ``AVG`` (floating point only), ``PRODUCT``, ``MIN``, ``MAX`` and the bitwise
+    ``BAND``, ``BOR``, ``BXOR`` (integers and bool only).
+    """
+
+    RedOpType = RedOpType
+    SUM = RedOpType.SUM
+    AVG = RedOpType.AVG
+    PRODUCT = RedOpType.PRODUCT
+    MIN = RedOpType.MIN
+    MAX = RedOpType.MAX
+    BAND = RedOpType.BAND
+    BOR = RedOpType.BOR
+    BXOR = RedOpType.BXOR
+    PREMUL_SUM = RedOpType.PREMUL_SUM
+
+    def __init__(self, op):
+        if isinstance(op, ReduceOp):
+            op = op.op
+        if not isinstance(op, RedOpType):
+            raise TypeError(f"ReduceOp(): expected a ReduceOp.RedOpType, got "
+                            f"{type(op).__name__}")
+        self.op = op
+
+    def __eq__(self, other):
+        if isinstance(other, ReduceOp):
+            return self.op == other.op
+        return self.op == other
+
+    def __hash__(self):
+        return hash(self.op)
+
+    def __repr__(self):
+        return f"ReduceOp({self.op!r})"
+
+
+reduce_op = ReduceOp  # the deprecated old name
+
+
+def op_name(op, fn_name):
+    """The member name of a reduction argument ("SUM", ...), or torch's TypeError."""
+    if isinstance(op, ReduceOp):
+        op = op.op
+    if not isinstance(op, RedOpType):
+        raise TypeError(f"{fn_name}(): incompatible function arguments: op must be a "
+                        f"torch.distributed.ReduceOp, but got {op!r}")
+    return op.name
+
+
+class Backend(str):
+    """A backend name ("gloo", "nccl", "mpi", ...); every one of them runs on MPI here."""
+
+    UNDEFINED = "undefined"
+    GLOO = "gloo"
+    NCCL = "nccl"
+    XCCL = "xccl"
+    UCC = "ucc"
+    MPI = "mpi"
+    backend_list = [UNDEFINED, GLOO, NCCL, XCCL, UCC, MPI]
+    default_device_backend_map = {"cpu": GLOO, "cuda": NCCL}
+
+    def __new__(cls, name):
+        if not isinstance(name, str):
+            raise ValueError("Backend constructor parameter must be string-ish")
+        known = getattr(Backend, name.upper(), None)
+        return known if isinstance(known, str) and name.upper() != "BACKEND_LIST" \
+            else name.lower()
+
+
+class _WorldGroupMeta(type):
+    @property
+    def WORLD(cls):
+        return _default_pg
+
+
+class GroupMember(metaclass=_WorldGroupMeta):
+    """``GroupMember.WORLD`` (the default group, None before init) and NON_GROUP_MEMBER."""
+
+    NON_GROUP_MEMBER = -100
+
+
+class group(metaclass=_WorldGroupMeta):
+    """``group.WORLD``: the default process group (None before ``init_process_group``)."""
+
+
+class ProcessGroup:
+    """A set of ranks that run collectives together, on its own MPI communicators.
+
+    Create them with :func:`init_process_group` (the default group of all ranks) and
+    :func:`new_group`. ``rank()`` is this process's rank within the group, ``size()`` the
+    number of ranks in it.
+    """
+
+    def __init__(self, world, comm, ranks, backend, timeout_s, name, desc):
+        self._world = world
+        self._comm = comm
+        self._check_comm = comm.Dup()
+        self._ranks = list(ranks)
+        self._group_rank = self._ranks.index(world.rank)
+        self._backend = backend
+        self._timeout_s = timeout_s
+        self._seq = 0
+        self._broken = None
+        self.group_name = name
+        self.group_desc = desc
+
+    def rank(self):
+        return self._group_rank
+
+    def size(self):
+        return len(self._ranks)
+
+    def name(self):
+        """The backend's name as torch's process groups give it ("gloo" for CPU groups)."""
+        return "gloo" if self._backend in ("undefined", "gloo") else self._backend
+
+    def _next(self):
+        """The call number of the next collective (checked across ranks)."""
+        if self._broken is not None:
+            raise self._broken
+        self._seq += 1
+        return self._seq
+
+    def _what(self, op, seq):
+        label = "the default group" if self is _default_pg else f"group {self.group_name}"
+        return f"{op} (collective #{seq} of {label})"
+
+    def _free(self):
+        for c in (self._check_comm, self._comm):
+            try:
+                if c != self._world.comm:
+                    c.Free()
+            except Exception:
+                pass
+
+
+_world = None
+_default_pg = None
+_groups = []
+_backend_name = None
+
+
+def world():
+    """The running job's state; ValueError (torch's message) before init."""
+    if _world is None:
+        raise ValueError(_NOT_INIT)
+    return _world
+
+
+def resolve_group(group, fn_name=None):
+    """The ProcessGroup for a ``group=`` argument, or NON_GROUP_MEMBER for outsiders."""
+    if _world is None:
+        raise ValueError(_NOT_INIT)
+    if group is None:
+        return _default_pg
+    if group is GroupMember.NON_GROUP_MEMBER or isinstance(group, int):
+        if fn_name is not None:
+            warnings.warn(f"Running {fn_name} on global rank {_world.rank} which does not "
+                          "belong to the given group.", stacklevel=3)
+        return GroupMember.NON_GROUP_MEMBER
+    if not isinstance(group, ProcessGroup):
+        raise TypeError(f"group must be a ProcessGroup, got {type(group).__name__}")
+    return group
+
+
+# -- availability ------------------------------------------------------------------------
+
+def is_mpi_available():
+    """True when mpi4py (the ``distributed`` extra) is installed."""
+    return _mpi.is_mpi_available()
+
+
+def is_gloo_available():
+    """True when the "gloo" backend name can be used (it is served by MPI)."""
+    return _mpi.is_mpi_available()
+
+
+def is_nccl_available():
+    """True when "nccl" can be used: MPI plus a CUDA device (CuPy)."""
+    if not _mpi.is_mpi_available():
+        return False
+    from .. import cuda
+
+    return cuda.is_available()
+
+
+def is_ucc_available():
+    return False
+
+
+def is_xccl_available():
+    return False
+
+
+def is_backend_available(backend):
+    """Whether ``init_process_group(backend)`` can work here."""
+    b = Backend(backend)
+    return {"gloo": is_gloo_available, "mpi": is_mpi_available,
+            "nccl": is_nccl_available}.get(b, lambda: False)()
+
+
+def get_default_backend_for_device(device):
+    """The backend name torch picks for a device type ("gloo" for cpu, "nccl" for cuda)."""
+    kind = device if isinstance(device, str) else device.type
+    kind = kind.split(":")[0]
+    if kind not in Backend.default_device_backend_map:
+        raise ValueError(f"Default backend not registered for device : {kind}")
+    return Backend.default_device_backend_map[kind]
+
+
+def is_initialized():
+    """True once ``init_process_group`` ran (and ``destroy_process_group`` did not)."""
+    return _world is not None
+
+
+def is_torchelastic_launched():
+    """True in a process started by ``numtorch.distributed.run`` (or torchrun)."""
+    return os.environ.get("TORCHELASTIC_RUN_ID") is not None
+
+
+# -- initialisation ----------------------------------------------------------------------
+
+def _check_backend(backend):
+    if backend is None:
+        return Backend.UNDEFINED
+    name = Backend(backend)
+    parts = [p.split(":")[-1] for p in name.split(",")]
+    for p in parts:
+        if p not in ("gloo", "nccl", "mpi", "ucc", "undefined"):
+            raise AssertionError(f"Unknown backend type {p}")
+        if p == "nccl" and "," not in name and not is_nccl_available():
+            raise RuntimeError("Distributed package doesn't have NCCL built in")
+    return name
+
+
+def _timeout_seconds(timeout):
+    if timeout is None:
+        return default_pg_timeout.total_seconds()
+    if not isinstance(timeout, datetime.timedelta):
+        raise TypeError(f"Expected timeout argument to be of type datetime.timedelta, got "
+                        f"{type(timeout).__name__}")
+    return timeout.total_seconds()
+
+
+def _requested_rank_and_size(init_method, world_size, rank, under_mpi):
+    """(world size, rank) the program asked for, -1 where it left them open."""
+    if init_method.startswith("env://"):
+        env = os.environ
+        if not under_mpi:  # torch's env:// contract; an MPI launcher supplies the rest
+            for var in ("RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"):
+                if var == "RANK" and rank != -1 or var == "WORLD_SIZE" and world_size != -1:
+                    continue
+                if var not in env:
+                    raise ValueError("Error initializing torch.distributed using env:// "
+                                     f"rendezvous: environment variable {var} expected, but "
+                                     "not set")
+        if rank == -1 and "RANK" in env:
+            rank = int(env["RANK"])
+        if world_size == -1 and "WORLD_SIZE" in env:
+            world_size = int(env["WORLD_SIZE"])
+    else:
+        from urllib.parse import parse_qs, urlparse
+
+        query = parse_qs(urlparse(init_method).query)
+        if rank == -1 and "rank" in query:
+            rank = int(query["rank"][0])
+        if world_size == -1 and "world_size" in query:
+            world_size = int(query["world_size"][0])
+    return world_size, rank
+
+
+def init_process_group(backend=None, init_method=None, timeout=None, world_size=-1, rank=-1,
+                       store=None, group_name="", pg_options=None, device_id=None):
+    """Join the job and create the default process group of all its ranks.
+
+    The ranks are the processes that MPI started together: ``mpiexec -n N python
+    script.py``, or ``python -m numtorch.distributed.run --nproc-per-node N script.py``,
+    which also sets torch's environment variables. A process started alone is a job of one.
+
+    Args:
+        backend (str, optional): "gloo", "nccl", "mpi" (or a "cpu:gloo,cuda:nccl" map);
+            every one runs on MPI. ``get_backend()`` returns what was asked for.
+        init_method (str, optional): "env://" (default), "tcp://..." or "file://...". The
+            rendezvous itself is MPI's; ``rank`` and ``world_size`` given in a URL's query
+            or the environment (RANK, WORLD_SIZE) must agree with MPI's.
+        timeout (timedelta, optional): how long an operation may wait for the other ranks
+            before it fails naming them. Default: 30 minutes.
+        world_size (int): the expected number of ranks (-1: take MPI's).
+        rank (int): this process's expected rank (-1: take MPI's).
+        store: not supported (the rendezvous is MPI's); must be None.
+        group_name, pg_options, device_id: accepted for compatibility.
+
+    Raises:
+        ValueError: when called twice.
+        RuntimeError: when mpi4py is missing, or the requested world does not match the
+            processes MPI started.
+    """
+    global _world, _default_pg, _backend_name
+    if _world is not None:
+        raise ValueError("trying to initialize the default process group twice!")
+    if store is not None:
+        if init_method is not None:
+            raise AssertionError("Cannot specify both init_method and store.")
+        if world_size <= 0:
+            raise AssertionError("world_size must be positive if using store")
+        raise RuntimeError("numtorch.distributed does its rendezvous through MPI; a "
+                           "torch Store cannot be used (pass init_method or nothing)")
+    name = _check_backend(backend)
+    timeout_s = _timeout_seconds(timeout)
+    under_mpi = _mpi.launched_by_mpi()
+    want_size, want_rank = _requested_rank_and_size(init_method or "env://", world_size, rank,
+                                                     under_mpi)
+    MPI = _mpi.mpi()
+    size, me = MPI.COMM_WORLD.Get_size(), MPI.COMM_WORLD.Get_rank()
+    if want_size not in (-1, size):
+        raise RuntimeError(
+            f"init_process_group: world_size is {want_size} but MPI started {size} process"
+            f"{'es' if size > 1 else ''} in this job. numtorch.distributed runs on MPI: start "
+            f"every rank together with `mpiexec -n {want_size} python script.py` or `python -m "
+            f"numtorch.distributed.run --nproc-per-node {want_size} script.py`")
+    if want_rank not in (-1, me):
+        raise RuntimeError(f"init_process_group: rank {want_rank} was asked for, but MPI gave "
+                           f"this process rank {me}; ranks come from the MPI launcher")
+    _world = World(timeout_s)
+    _backend_name = name
+    _default_pg = ProcessGroup(_world, _world.comm, range(size), name, timeout_s, "0",
+                               "default_pg")
+    _groups[:] = [_default_pg]
+    _created[0] = 1
+    _world.install_hooks()
+
+
+def destroy_process_group(group=None):
+    """Release a group's communicators; without ``group``, leave the job (all groups).
+
+    Args:
+        group (ProcessGroup, optional): the group to destroy (default: everything).
+    """
+    global _world, _default_pg, _backend_name
+    if _world is None:
+        raise AssertionError("Process group cannot be None")
+    if group is None or group is _default_pg:
+        for g in _groups:
+            g._free()
+        _groups.clear()
+        _world.close()
+        _world = _default_pg = _backend_name = None
+        return
+    if isinstance(group, ProcessGroup):
+        group._free()
+        if group in _groups:
+            _groups.remove(group)
+
+
+def get_rank(group=None):
+    """This process's rank in ``group`` (default: the world); -1 if not a member."""
+    g = resolve_group(group)
+    if g is GroupMember.NON_GROUP_MEMBER:
+        return -1
+    return g.rank()
+
+
+def get_world_size(group=None):
+    """The number of ranks in ``group`` (default: the world); -1 if not a member."""
+    g = resolve_group(group)
+    if g is GroupMember.NON_GROUP_MEMBER:
+        return -1
+    return g.size()
+
+
+def get_backend(group=None):
+    """The backend name the group was created with (as asked for; "undefined" if none)."""
+    g = resolve_group(group)
+    if g is GroupMember.NON_GROUP_MEMBER:
+        raise ValueError("Invalid process group specified")
+    return Backend(g._backend)
+
+
+def get_process_group_ranks(group):
+    """The global ranks of ``group``'s members, in group-rank order."""
+    g = resolve_group(group)
+    if g is GroupMember.NON_GROUP_MEMBER:
+        raise ValueError(f"Group {group} is not registered, please create group with "
+                         "torch.distributed.new_group API")
+    return list(g._ranks)
+
+
+def get_global_rank(group, group_rank):
+    """The global rank of ``group``'s member number ``group_rank``."""
+    g = resolve_group(group)
+    if g is GroupMember.NON_GROUP_MEMBER or not 0 <= group_rank < g.size():
+        raise ValueError(f"Group rank {group_rank} is not part of group {group}")
+    return g._ranks[group_rank]
+
+
+def get_group_rank(group, global_rank):
+    """The rank within ``group`` of the process with global rank ``global_rank``."""
+    g = resolve_group(group)
+    if g is GroupMember.NON_GROUP_MEMBER or global_rank not in g._ranks:
+        raise ValueError(f"Global rank {global_rank} is not part of group {group}")
+    return g._ranks.index(global_rank)
+
+
+def get_node_local_rank(fallback_rank=None):
+    """This process's rank on its machine: LOCAL_RANK, else MPI's local id, else fallback."""
+    for var in ("LOCAL_RANK", "MPI_LOCALRANKID", "OMPI_COMM_WORLD_LOCAL_RANK"):
+        if var in os.environ:
+            return int(os.environ[var])
+    if fallback_rank is not None:
+        return int(fallback_rank)
+    raise RuntimeError("LOCAL_RANK is not in the environment. Consider passing fallback_rank "
+                       "to allow `get_node_local_rank` to work, assuming you are not running "
+                       "in a multi-device context and want the code to run locally instead.")
+
+
+def get_pg_count():
+    """The number of process groups created so far (the default one included)."""
+    return len(_groups)
+
+
+def new_group(ranks=None, timeout=None, backend=None, pg_options=None,
+              use_local_synchronization=False, group_desc=None, device_id=None,
+              sort_ranks=True):
+    """Create a group of some ranks; every rank of the job must call it, in the same order.
+
+    Args:
+        ranks (list[int], optional): the global ranks of the members (default: all).
+        timeout (timedelta, optional): the group's operation timeout (default: the world's).
+        backend (str, optional): backend name to report (default: the world's).
+
+    Returns:
+        ProcessGroup on members; ``GroupMember.NON_GROUP_MEMBER`` on the other ranks.
+    """
+    w = world()
+    size = w.size
+    if ranks is None:
+        ranks = list(range(size))
+    ranks = [int(r) for r in ranks]
+    if len(set(ranks)) != len(ranks):
+        raise ValueError(f"ranks list must not contain duplicate entries, got {ranks}")
+    if len(ranks) > size or any(r < 0 or r >= size for r in ranks):
+        raise ValueError("the new group's world size should be less or equal to the world "
+                         "size set by init_process_group")
+    if sort_ranks:
+        ranks = sorted(ranks)
+    timeout_s = _timeout_seconds(timeout) if timeout is not None else w.timeout_s
+    name = _check_backend(backend) if backend is not None else _backend_name
+    # every rank passes here: a checked barrier first, so a missing rank fails with a
+    # clear error instead of hanging in MPI's (blocking) communicator split
+    seq = _default_pg._next()
+    from ._work import Fingerprint, Work
+
+    check = Fingerprint(_default_pg, "new_group", seq, detail=len(ranks))
+    Work(_default_pg, _default_pg._what("new_group", seq), [], range(size), check,
+         detail_name="ranks").wait()
+    MPI = w.MPI
+    member = w.rank in ranks
+    comm = w.comm.Split(0 if member else MPI.UNDEFINED, ranks.index(w.rank) if member else 0)
+    gname = str(_created[0])
+    _created[0] += 1
+    if not member:
+        return GroupMember.NON_GROUP_MEMBER
+    g = ProcessGroup(w, comm, ranks, name, timeout_s, gname, group_desc or "undefined")
+    _groups.append(g)
+    return g
+
+
+_created = [1]  # group names are creation numbers, the same on every rank ("0" = default)
+
+
+def new_subgroups(group_size=None, group=None, timeout=None, backend=None, pg_options=None,
+                  group_desc=None):
+    """Split the world into consecutive groups of ``group_size`` ranks.
+
+    Returns:
+        (ProcessGroup, list[ProcessGroup]): this rank's subgroup and all subgroups (the
+        groups this rank is not in are NON_GROUP_MEMBER entries).
+    """
+    w = world()
+    if group_size is None:
+        group_size = int(os.environ.get("LOCAL_WORLD_SIZE", w.size))
+    if group_size <= 0:
+        raise ValueError(f"The arg 'group_size' ({group_size}) must be positive")
+    if w.size % group_size:
+        raise ValueError(f"The world size ({w.size}) must be divisible by 'group_size'")
+    mine, every = None, []
+    for start in range(0, w.size, group_size):
+        g = new_group(list(range(start, start + group_size)), timeout=timeout, backend=backend)
+        every.append(g)
+        if start <= w.rank < start + group_size:
+            mine = g
+    return mine, every
+
+
+__all__ += ["DistBackendError"]

@@ -1,0 +1,303 @@
+"""DDP's gradient reducer: buckets, gradient hooks and overlapped non-blocking all-reduces.
+
+Parameters are packed into flat per-dtype buckets in reverse registration order (the order
+backward usually produces their gradients in), the first bucket small so communication starts
+early. A post-accumulate-grad hook on every parameter copies its gradient into its bucket
+slot; when a bucket's last slot is filled the bucket's all-reduce is started without blocking
+(buckets always start in index order, the same on every rank, as MPI requires), and the hook
+of the last gradient waits for all of them, averages, and writes the results back.
+
+numtorch's engine runs a node once every node created after it ran, and a parameter's
+accumulator is created at its first use, so by default every accumulator would run at the
+very end of backward and nothing would overlap. After each forward the reducer walks the new
+graph and renumbers each parameter's accumulator to run right after its last producer.
+"""
+
+import time
+
+import numpy as np
+
+from ...autograd.graph import AccumulateGrad, edge_of
+from ..._tensor import Tensor, _make
+
+_MB = 1024 * 1024
+DEFAULT_FIRST_BUCKET_BYTES = _MB
+
+
+class Bucket:
+    """One flat array holding the gradients of several parameters (one dtype)."""
+
+    __slots__ = ("index", "params", "flat", "views", "pending", "work", "ready")
+
+    def __init__(self, index, params, dtype):
+        self.index = index
+        self.params = params
+        total = sum(p._array.size for p in params)
+        self.flat = np.zeros(total, dtype)
+        self.views, off = [], 0
+        for p in params:
+            n = p._array.size
+            self.views.append(self.flat[off:off + n].reshape(p._array.shape))
+            off += n
+        self.pending = len(params)
+        self.work = None
+        self.ready = False
+
+
+def assign_buckets(params, cap_bytes, first_cap_bytes):
+    """Group ``params`` (registration order) into buckets, last-registered first.
+
+    Returns:
+        list[list[Parameter]]: the buckets' parameters, in launch order.
+    """
+    open_by_dtype = {}
+    done = []
+    for p in reversed(params):
+        dt = p._array.dtype
+        cur = open_by_dtype.get(dt)
+        if cur is None:
+            cur = open_by_dtype[dt] = [[], 0]
+        cur[0].append(p)
+        cur[1] += p._array.nbytes
+        limit = first_cap_bytes if not done else cap_bytes
+        if cur[1] >= limit:
+            done.append(cur[0])
+            del open_by_dtype[dt]
+    done.extend(c[0] for c in open_by_dtype.values() if c[0])
+    return done
+
+
+def walk_graph(outputs):
+    """Reorder the parameters' accumulators after their producers; return the used leaves.
+
+    Args:
+        outputs: the tensors a forward returned.
+
+    Returns:
+        set[int]: ids of the leaf tensors that backward from ``outputs`` reaches.
+    """
+    roots = []
+    used = set()
+    for t in outputs:
+        e = edge_of(t) if t.requires_grad else None
+        if e is None:
+            continue
+        if type(e[0]) is AccumulateGrad:
+            used.add(id(e[0].variable))
+        else:
+            roots.append(e[0])
+    last_producer = {}
+    seen = set(roots)
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        seq = node._seq
+        for e in node._edges:
+            if e is None:
+                continue
+            child = e[0]
+            if type(child) is AccumulateGrad:
+                prev = last_producer.get(child)
+                if prev is None or seq < prev:
+                    last_producer[child] = seq
+            elif child not in seen:
+                seen.add(child)
+                stack.append(child)
+    for acc, seq in last_producer.items():
+        acc._seq = seq - 0.5  # runs right after the last node feeding it, not at the end
+        v = acc.variable
+        if v is not None:
+            used.add(id(v))
+    return used
+
+
+def flatten_outputs(obj, out):
+    """Collect every Tensor in a (nested) output structure into ``out``."""
+    if isinstance(obj, Tensor):
+        out.append(obj)
+    elif isinstance(obj, (list, tuple)):
+        for x in obj:
+            flatten_outputs(x, out)
+    elif isinstance(obj, dict):
+        for x in obj.values():
+            flatten_outputs(x, out)
+    elif hasattr(obj, "__dataclass_fields__"):
+        for name in obj.__dataclass_fields__:
+            flatten_outputs(getattr(obj, name), out)
+    return out
+
+
+class Reducer:
+    """Averages gradients across the ranks of a process group during backward.
+
+    Args:
+        params (list[Parameter]): the parameters to synchronise (registration order).
+        group: the ProcessGroup.
+        cap_bytes, first_cap_bytes (int): bucket size limits.
+        find_unused (bool): mark parameters the forward did not reach as ready at once.
+        grad_as_view (bool): leave each ``.grad`` as a view into its bucket.
+    """
+
+    def __init__(self, params, group, cap_bytes, first_cap_bytes, find_unused, grad_as_view):
+        self.params = params
+        self.group = group
+        self.comm = group._comm.Dup()
+        self.MPI = group._world.MPI
+        self.find_unused = find_unused
+        self.grad_as_view = grad_as_view
+        self.index = {id(p): i for i, p in enumerate(params)}
+        self.buckets = [Bucket(i, ps, ps[0]._array.dtype)
+                        for i, ps in enumerate(assign_buckets(params, cap_bytes,
+                                                              first_cap_bytes))]
+        self.slot = {}
+        for b in self.buckets:
+            for k, p in enumerate(b.params):
+                self.slot[id(p)] = (b, k)
+        self.marked = np.zeros(len(params), np.bool_)
+        self.local_used = np.zeros(len(params), np.uint8)
+        self.global_used = None
+        self.used_work = None
+        self.active = False
+        self.started = False
+        self.next_bucket = 0
+        self.divisor = group.size()
+        self.join_mode = False
+        self.handles = [p.register_post_accumulate_grad_hook(self._on_grad) for p in params]
+
+    # -- per iteration ----------------------------------------------------------------
+
+    def prepare_for_backward(self, outputs):
+        """Arm the hooks for the backward of this forward's ``outputs``."""
+        if self.started and self.active:
+            self._unfinished_error()
+        used = walk_graph(flatten_outputs(outputs, []))
+        self.marked[:] = False
+        self.next_bucket = 0
+        self.started = False
+        self.global_used = None
+        for b in self.buckets:
+            b.pending, b.work, b.ready = len(b.params), None, False
+        self.active = True
+        if self.find_unused:
+            for i, p in enumerate(self.params):
+                hit = id(p) in used
+                self.local_used[i] = hit
+                if not hit:
+                    b, k = self.slot[id(p)]
+                    b.views[k][...] = 0
+                    self._mark(i, b)
+
+    def _unfinished_error(self):
+        missing = " ".join(str(i) for i in np.flatnonzero(~self.marked))
+        self.active = False
+        raise RuntimeError(
+            "Expected to have finished reduction in the prior iteration before starting a new "
+            "one. This error indicates that your module has parameters that were not used in "
+            "producing loss. You can enable unused parameter detection by passing the keyword "
+            "argument `find_unused_parameters=True` to `torch.nn.parallel."
+            "DistributedDataParallel`, and by \nmaking sure all `forward` function outputs "
+            "participate in calculating loss. \nIf you already have done the above, then the "
+            "distributed data parallel module wasn't able to locate the output tensors in the "
+            "return value of your module's `forward` function. Please include the loss function "
+            "and the structure of the return value of `forward` of your module when reporting "
+            "this issue (e.g. list, dict, iterable).\nParameter indices which did not receive "
+            f"grad for rank {self.group._world.rank}: {missing}")
+
+    def _on_grad(self, p):
+        if not self.active:
+            return
+        i = self.index[id(p)]
+        if self.marked[i]:
+            raise RuntimeError(
+                "Expected to mark a variable ready only once. This error is caused by one of "
+                f"the following reasons: parameter {i} received a gradient twice in one "
+                "iteration (a second backward over the same forward, a parameter shared in a "
+                "way the forward graph does not show, or a reentrant backward). Call the DDP "
+                "module's forward once per backward.")
+        b, k = self.slot[id(p)]
+        view = b.views[k]
+        g = p._grad
+        if g._array is not view:
+            np.copyto(view, g._array)
+            if self.grad_as_view and not g.requires_grad:
+                p._grad = _make(view)
+        self.local_used[i] = 1
+        self._mark(i, b)
+
+    def _mark(self, i, b):
+        self.marked[i] = True
+        self.started = True
+        b.pending -= 1
+        if b.pending == 0:
+            b.ready = True
+            self._launch_ready()
+        else:
+            self._progress()
+
+    def _launch_ready(self):
+        MPI = self.MPI
+        while self.next_bucket < len(self.buckets) and self.buckets[self.next_bucket].ready:
+            b = self.buckets[self.next_bucket]
+            if self.next_bucket == 0 and self.find_unused:
+                self.global_used = self.local_used.copy()
+                self.used_work = self.comm.Iallreduce(MPI.IN_PLACE, self.global_used, MPI.MAX)
+            b.work = self.comm.Iallreduce(MPI.IN_PLACE, b.flat, MPI.SUM)
+            self.next_bucket += 1
+        if self.next_bucket == len(self.buckets):
+            self._finalize()
+
+    def _progress(self):
+        # MPI moves non-blocking collectives along only inside MPI calls
+        for b in self.buckets[:self.next_bucket]:
+            if b.work is not None and b.work.Test():
+                b.work = None
+
+    def _finalize(self):
+        """Wait for every bucket, average, and hand the results to the parameters."""
+        self.active = False
+        pending = [b.work for b in self.buckets if b.work is not None]
+        if self.used_work is not None:
+            pending.append(self.used_work)
+        world = self.group._world
+        world.wait(pending, "DistributedDataParallel gradient all-reduce", self.group._ranks,
+                   time.monotonic() + self.group._timeout_s)
+        self.used_work = None
+        for b in self.buckets:
+            b.work = None
+            if self.divisor > 1:
+                np.divide(b.flat, self.divisor, out=b.flat, casting="unsafe")
+        for b in self.buckets:
+            for k, p in enumerate(b.params):
+                self._write_back(p, b.views[k])
+
+    def _write_back(self, p, view):
+        i = self.index[id(p)]
+        if self.global_used is not None and not self.global_used[i]:
+            return  # no rank used it: its gradient stays as it was (None), as in torch
+        g = p._grad
+        if self.grad_as_view:
+            if g is None or g._array is not view:
+                p._grad = _make(view)
+        elif g is None or g.requires_grad:
+            p._grad = _make(view.copy())
+        elif g._array is not view:
+            np.copyto(g._array, view)
+
+    # -- join support ------------------------------------------------------------------
+
+    def shadow_backward(self):
+        """Run the collectives of one backward with zero gradients (a joined rank)."""
+        for b in self.buckets:
+            b.flat[...] = 0
+            b.ready = True
+            b.pending = 0
+        self.local_used[:] = 0
+        self.next_bucket = 0
+        self.active = True
+        self.started = True
+        self._launch_ready()
+
+    def remove_hooks(self):
+        for h in self.handles:
+            h.remove()
+        self.handles = []
