@@ -352,3 +352,25 @@ def test_dataloader_with_workers_over_image_folder(tmp_path):
         seen += x.shape[0]
     assert seen == len(ds)
     assert pickle.loads(pickle.dumps(ds)).samples == ds.samples
+
+
+def test_download_locations_and_checksums_are_torchvision_s():
+    attrs = {
+        "MNIST": ("mirrors", "resources", "classes", "training_file", "test_file"),
+        "FashionMNIST": ("mirrors", "resources", "classes"),
+        "KMNIST": ("mirrors", "resources", "classes"),
+        "EMNIST": ("url", "md5", "splits", "classes_split_dict"),
+        "QMNIST": ("subsets", "resources", "classes"),
+        "CIFAR10": ("base_folder", "url", "filename", "tgz_md5", "train_list", "test_list",
+                    "meta"),
+        "CIFAR100": ("base_folder", "url", "filename", "tgz_md5", "train_list", "test_list",
+                     "meta"),
+        "SVHN": ("split_list",),
+        "STL10": ("base_folder", "url", "filename", "tgz_md5", "class_names_file",
+                  "folds_list_file", "train_list", "test_list", "splits"),
+    }
+    for name, fields in attrs.items():
+        for field in fields:
+            assert getattr(getattr(D, name), field) == getattr(getattr(TD, name), field), \
+                (name, field)
+    assert D.folder.IMG_EXTENSIONS == TD.folder.IMG_EXTENSIONS
