@@ -11,7 +11,6 @@ import threading
 import time
 
 import pytest
-import torch
 import torch.utils.data as tdata
 
 import numtorch

@@ -230,7 +230,7 @@ class MultiProcessIter:
     def __del__(self):
         try:
             self._shutdown()
-        except Exception:  # noqa: BLE001 - interpreter shutdown may have torn modules down
+        except Exception:  # noqa: BLE001, S110 - interpreter shutdown may have torn modules down
             pass
 
 

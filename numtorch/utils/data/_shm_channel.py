@@ -25,7 +25,7 @@ import numpy as np
 
 from ...storage import _new_shm_fd
 
-__all__ = ["Channel", "channel_pair", "fd_passing", "NO_TASK"]
+__all__ = ["NO_TASK", "Channel", "Message", "channel_pair", "close_fds", "fd_passing"]
 
 _HEADER = struct.Struct("<QIqq")  # payload bytes, descriptors, epoch, key
 _TASK_HEADER = struct.Struct("<Q")  # payload bytes
@@ -114,7 +114,7 @@ def close_fds(fds):
 class Message:
     """A received message, not yet unpickled: its tensors' descriptors are still open."""
 
-    __slots__ = ("epoch", "key", "payload", "fds")
+    __slots__ = ("epoch", "fds", "key", "payload")
 
     def __init__(self, epoch, key, payload, fds):
         self.epoch, self.key, self.payload, self.fds = epoch, key, payload, fds

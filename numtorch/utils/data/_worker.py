@@ -2,11 +2,12 @@
 
 A worker takes tasks ``(epoch, key, indices)`` from its socket (see ``_shm_channel``), loads
 and collates the batch, and sends it back tagged with the same epoch and key; a None task, or
-the main process closing its end, stops it. The epoch lets a persistent worker serve a new epoch after the previous one was abandoned:
-tasks of an older epoch are skipped once a newer one has arrived, and an iterable dataset is
-iterated afresh. A worker never outlives the process that started it: on Linux the kernel
-kills it when that process dies (``PR_SET_PDEATHSIG``), and everywhere it checks its parent
-whenever it has waited ``_WATCH_INTERVAL`` seconds for work.
+the main process closing its end, stops it. The epoch lets a persistent worker serve a new
+epoch after the previous one was abandoned: tasks of an older epoch are skipped once a newer
+one has arrived, and an iterable dataset is iterated afresh. A worker never outlives the
+process that started it: on Linux the kernel kills it when that process dies
+(``PR_SET_PDEATHSIG``), and everywhere it checks its parent whenever it has waited
+``_WATCH_INTERVAL`` seconds for work.
 """
 
 import collections
@@ -18,7 +19,7 @@ import sys
 import traceback
 from collections import namedtuple
 
-__all__ = ["WorkerInfo", "current_info", "worker_loop", "IterableEnd", "Failure"]
+__all__ = ["Failure", "IterableEnd", "WorkerInfo", "current_info", "worker_loop"]
 
 WorkerInfo = namedtuple("WorkerInfo", ["id", "num_workers", "seed", "dataset"])
 _info = [None]
