@@ -330,3 +330,21 @@ def test_elastic_transform_with_given_displacement():
     a = F.elastic_transform(img, numtorch.from_numpy(disp))
     b = TF.elastic_transform(img, torch.from_numpy(disp))
     assert_same_image(a, b, atol=1)
+
+
+@pytest.mark.parametrize("name,args", [
+    ("rotate", (30.0, IM.BILINEAR)), ("affine", (10.0, [1, 2], 1.1, [5.0, 3.0], IM.BILINEAR,
+                                                 [0.3])),
+    ("perspective", ([[0, 0], [13, 0], [13, 11], [0, 11]], [[1, 1], [12, 0], [13, 10], [0, 11]])),
+    ("adjust_hue", (0.2,)), ("gaussian_blur", (3,)), ("adjust_contrast", (0.5,)),
+    ("pad", ([1, 2], 0, "symmetric")), ("resize", ([7, 9],)), ("adjust_sharpness", (1.5,))])
+def test_float_tensor_gradients_match(name, args):
+    rng = np.random.default_rng(0)
+    arr = rng.random((2, 3, 12, 14)).astype(np.float32)
+    x = numtorch.from_numpy(arr.copy()).requires_grad_()
+    y = torch.from_numpy(arr.copy()).requires_grad_()
+    a, b = getattr(F, name)(x, *args), getattr(TF, name)(y, *_tv_args(args))
+    cot = rng.random(tuple(b.shape)).astype(np.float32)
+    (a * numtorch.from_numpy(cot)).sum().backward()
+    (b * torch.from_numpy(cot)).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), y.grad.numpy(), atol=1e-5)
