@@ -4,9 +4,11 @@ import functools
 import warnings
 import weakref
 
+from .._tensor import Tensor
 from .optimizer import Optimizer
 
-__all__ = ["LRScheduler", "_LRScheduler", "format_param", "warn_get_lr"]
+__all__ = ["LRScheduler", "_LRScheduler", "format_param", "warn_get_lr", "set_group_lr",
+           "group_lrs"]
 
 _EPOCH_DEPRECATION = ("The epoch parameter in `scheduler.step()` was not necessary and is being "
                       "deprecated where possible. Please use `scheduler.step()` to step the "
@@ -23,6 +25,24 @@ def format_param(name, optimizer, param):
                              f"{name} has {len(param)} values, param_groups has {n}.")
         return list(param)
     return [param] * n
+
+
+def set_group_lr(group, value, key="lr"):
+    """Store a scheduled value: a tensor ``lr`` is filled in place (the optimizer and any
+    other holder keep seeing it), anything else is replaced."""
+    if isinstance(value, Tensor):
+        value = value.item()
+    current = group.get(key)
+    if isinstance(current, Tensor):
+        current.fill_(value)
+    else:
+        group[key] = value
+
+
+def group_lrs(optimizer):
+    """Each group's ``lr`` (tensors copied, so later in-place updates do not show through)."""
+    return [g["lr"].clone() if isinstance(g["lr"], Tensor) else g["lr"]
+            for g in optimizer.param_groups]
 
 
 def warn_get_lr(scheduler):
@@ -67,7 +87,8 @@ class LRScheduler:
         self.optimizer = optimizer
         if last_epoch == -1:
             for group in optimizer.param_groups:
-                group.setdefault("initial_lr", group["lr"])
+                lr = group["lr"]
+                group.setdefault("initial_lr", lr.clone() if isinstance(lr, Tensor) else lr)
         else:
             for i, group in enumerate(optimizer.param_groups):
                 if "initial_lr" not in group:
@@ -107,15 +128,17 @@ class LRScheduler:
             return
         if not getattr(self.optimizer.step, "_wrapped_by_lr_sched", False):
             warnings.warn("Seems like `optimizer.step()` has been overridden after learning "
-                          "rate scheduler initialization; the call order of `optimizer.step()` "
-                          "and `lr_scheduler.step()` cannot be checked.", UserWarning,
-                          stacklevel=3)
-        elif not getattr(self.optimizer, "_opt_called", False):
-            warnings.warn("Detected call of `lr_scheduler.step()` before `optimizer.step()`. "
-                          "Call `optimizer.step()` first, then `lr_scheduler.step()`; in the "
-                          "other order the first value of the schedule is skipped. See "
+                          "rate scheduler initialization. Please, make sure to call "
+                          "`optimizer.step()` before `lr_scheduler.step()`. See more details at "
                           "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-"
                           "rate", UserWarning, stacklevel=3)
+        elif not getattr(self.optimizer, "_opt_called", False):
+            warnings.warn("Detected call of `lr_scheduler.step()` before `optimizer.step()`. In "
+                          "PyTorch 1.1.0 and later, you should call them in the opposite order: "
+                          "`optimizer.step()` before `lr_scheduler.step()`.  Failure to do this "
+                          "will result in PyTorch skipping the first value of the learning rate "
+                          "schedule. See more details at https://pytorch.org/docs/stable/"
+                          "optim.html#how-to-adjust-learning-rate", UserWarning, stacklevel=3)
 
     def step(self, epoch=None):
         """Advance one epoch (or jump to ``epoch``, deprecated) and update the groups' lr."""
@@ -134,8 +157,8 @@ class LRScheduler:
         finally:
             self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, values):
-            group["lr"] = lr
-        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+            set_group_lr(group, lr)
+        self._last_lr = group_lrs(self.optimizer)
 
 
 _LRScheduler = LRScheduler

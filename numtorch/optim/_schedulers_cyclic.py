@@ -4,7 +4,7 @@ two optionally cycle SGD's momentum or Adam's beta1 against the lr)."""
 import math
 import types
 
-from ._schedulers_base import LRScheduler, format_param, warn_get_lr
+from ._schedulers_base import LRScheduler, format_param, group_lrs, set_group_lr, warn_get_lr
 
 __all__ = ["CosineAnnealingWarmRestarts", "CyclicLR", "OneCycleLR"]
 
@@ -77,8 +77,8 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         finally:
             self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, values):
-            group["lr"] = lr
-        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+            set_group_lr(group, lr)
+        self._last_lr = group_lrs(self.optimizer)
 
 
 def _momentum_setup(sched, optimizer, base_momentum, max_momentum, last_epoch):
@@ -129,7 +129,7 @@ class CyclicLR(LRScheduler):
         base_lrs = format_param("base_lr", optimizer, base_lr)
         if last_epoch == -1:
             for lr, group in zip(base_lrs, optimizer.param_groups):
-                group["lr"] = lr
+                set_group_lr(group, lr)
         self.max_lrs = format_param("max_lr", optimizer, max_lr)
         up = float(step_size_up)
         down = float(step_size_down) if step_size_down is not None else up

@@ -5,7 +5,7 @@ import math
 import warnings
 from bisect import bisect_right
 
-from ._schedulers_base import _EPOCH_DEPRECATION, LRScheduler
+from ._schedulers_base import _EPOCH_DEPRECATION, LRScheduler, group_lrs, set_group_lr
 from .optimizer import Optimizer
 
 __all__ = ["ReduceLROnPlateau", "SequentialLR", "ChainedScheduler"]
@@ -47,7 +47,7 @@ class ReduceLROnPlateau(LRScheduler):
         self.cooldown = cooldown
         self.eps = eps
         self.last_epoch = 0
-        self._last_lr = [group["lr"] for group in optimizer.param_groups]
+        self._last_lr = group_lrs(optimizer)
         self._init_is_better(mode, threshold, threshold_mode)
         self._reset()
 
@@ -98,7 +98,7 @@ class ReduceLROnPlateau(LRScheduler):
             self._reduce_lr()
             self.cooldown_counter = self.cooldown
             self.num_bad_epochs = 0
-        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+        self._last_lr = group_lrs(self.optimizer)
 
     def _reduce_lr(self):
         groups = self.optimizer.param_groups
@@ -115,7 +115,7 @@ class ReduceLROnPlateau(LRScheduler):
             old = float(group["lr"])
             new = max(old * self.factor, floor)
             if old - new > self.eps:
-                group["lr"] = new
+                set_group_lr(group, new)
 
     def load_state_dict(self, state_dict):
         """Restore the attributes and the comparison mode."""
@@ -184,7 +184,7 @@ class SequentialLR(_Composite):
         # each child already stepped once on construction: restart from the initial lr and
         # let only the first one take its initial step
         for group in optimizer.param_groups:
-            group["lr"] = group["initial_lr"]
+            set_group_lr(group, group["initial_lr"])
         for s in schedulers:
             s.last_epoch -= 1
         schedulers[0]._initial_step()

@@ -2,7 +2,7 @@
 squared updates."""
 
 from .. import backend
-from ._checks import check_nonneg
+from ._checks import check_lr, check_nonneg
 from .optimizer import Optimizer, _make
 
 __all__ = ["Adadelta"]
@@ -22,7 +22,7 @@ class Adadelta(Optimizer):
 
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
                  capturable=False, maximize=False, differentiable=False):
-        check_nonneg(lr, "learning rate")
+        check_lr(lr)
         if not 0.0 <= rho <= 1.0:
             raise ValueError(f"Invalid rho value: {rho}")
         check_nonneg(eps, "epsilon value")
@@ -31,6 +31,9 @@ class Adadelta(Optimizer):
                         maximize=maximize, capturable=capturable, foreach=foreach,
                         differentiable=differentiable)
         super().__init__(params, defaults)
+
+    _capturable_error = ("If capturable=True, params and state_steps must be on supported "
+                         "devices: ['cuda', 'xpu', 'hpu', 'privateuseone'].")
 
     def _init_state(self, state, param, group):
         xp = backend.xp_of(param._array)

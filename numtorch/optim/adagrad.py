@@ -1,7 +1,7 @@
 """Adagrad: step sizes shrink with the accumulated squared gradients."""
 
 from .. import backend
-from ._checks import check_nonneg
+from ._checks import check_fused, check_lr, check_nonneg
 from .optimizer import Optimizer, _make
 
 __all__ = ["Adagrad"]
@@ -25,7 +25,7 @@ class Adagrad(Optimizer):
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0,
                  initial_accumulator_value=0, eps=1e-10, foreach=None, *, maximize=False,
                  differentiable=False, fused=None):
-        check_nonneg(lr, "learning rate")
+        check_lr(lr)
         check_nonneg(lr_decay, "lr_decay value")
         check_nonneg(weight_decay, "weight_decay value")
         check_nonneg(initial_accumulator_value, "initial_accumulator_value value")
@@ -34,6 +34,7 @@ class Adagrad(Optimizer):
                         initial_accumulator_value=initial_accumulator_value, foreach=foreach,
                         maximize=maximize, differentiable=differentiable, fused=fused)
         super().__init__(params, defaults)
+        check_fused(fused, foreach, differentiable)
         for group in self.param_groups:
             for p in group["params"]:
                 self._init_state(self.state[p], p, group)

@@ -3,22 +3,22 @@
 import math
 
 from .. import backend
+from ._checks import (
+    check_betas, check_fused, check_lr, check_nonneg, check_tensor_betas, check_tensor_lr,
+)
 from .optimizer import Optimizer, _make
 
 __all__ = ["Adam"]
 
 
-def _check(lr, eps, betas, weight_decay):
-    if not 0.0 <= lr:
-        raise ValueError(f"Invalid learning rate: {lr}")
-    if not 0.0 <= eps:
-        raise ValueError(f"Invalid epsilon value: {eps}")
-    if not 0.0 <= betas[0] < 1.0:
-        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-    if not 0.0 <= betas[1] < 1.0:
-        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-    if not 0.0 <= weight_decay:
-        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+def _check(lr, eps, betas, weight_decay, foreach, capturable):
+    """Torch's checks, in torch's order (a tensor lr or betas are 1-element tensors)."""
+    check_tensor_lr(lr, foreach, capturable)
+    check_lr(lr)
+    check_nonneg(eps, "epsilon value")
+    check_betas(betas)
+    check_nonneg(weight_decay, "weight_decay value")
+    check_tensor_betas(betas, foreach, capturable)
 
 
 def moments_init(state, param):
@@ -67,12 +67,13 @@ class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False, fused=None, decoupled_weight_decay=False):
-        _check(lr, eps, betas, weight_decay)
+        _check(lr, eps, betas, weight_decay, foreach, capturable)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
                         amsgrad=amsgrad, maximize=maximize, foreach=foreach,
                         capturable=capturable, differentiable=differentiable, fused=fused,
                         decoupled_weight_decay=decoupled_weight_decay)
         super().__init__(params, defaults)
+        check_fused(fused, foreach, differentiable)
 
     def _init_state(self, state, param, group):
         moments_init(state, param)

@@ -1,7 +1,7 @@
 """Adamax: Adam with the infinity norm of past gradients as the second moment."""
 
 from .. import backend
-from ._checks import check_betas, check_nonneg
+from ._checks import check_betas, check_lr, check_nonneg
 from .optimizer import Optimizer, _make
 
 __all__ = ["Adamax"]
@@ -21,7 +21,7 @@ class Adamax(Optimizer):
 
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  foreach=None, *, maximize=False, differentiable=False, capturable=False):
-        check_nonneg(lr, "learning rate")
+        check_lr(lr)
         check_nonneg(eps, "epsilon value")
         check_betas(betas)
         check_nonneg(weight_decay, "weight_decay value")

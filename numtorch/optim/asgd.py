@@ -1,7 +1,7 @@
 """ASGD: averaged stochastic gradient descent (torch's ``eta``, ``mu`` and ``ax`` state)."""
 
 from .. import backend
-from ._checks import check_nonneg
+from ._checks import check_lr, check_nonneg
 from .optimizer import Optimizer, _make
 
 __all__ = ["ASGD"]
@@ -24,12 +24,15 @@ class ASGD(Optimizer):
 
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,
                  foreach=None, maximize=False, differentiable=False, capturable=False):
-        check_nonneg(lr, "learning rate")
+        check_lr(lr)
         check_nonneg(weight_decay, "weight_decay value")
         defaults = dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0, weight_decay=weight_decay,
                         foreach=foreach, maximize=maximize, differentiable=differentiable,
                         capturable=capturable)
         super().__init__(params, defaults)
+
+    _capturable_error = ("If capturable=True, params, mus, etas, and state_steps must be on "
+                         "supported devices: ['cuda', 'xpu', 'hpu', 'privateuseone', 'xla'].")
 
     def _init_state(self, state, param, group):
         xp = backend.xp_of(param._array)

@@ -10,7 +10,8 @@ import numpy as np
 from .. import backend
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, no_grad
-from .optimizer import Optimizer, _make
+from ._checks import check_lr
+from .optimizer import Optimizer, _make, hyperparameters
 
 __all__ = ["LBFGS"]
 
@@ -137,8 +138,7 @@ class LBFGS(Optimizer):
 
     def __init__(self, params, lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-7,
                  tolerance_change=1e-9, history_size=100, line_search_fn=None):
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        check_lr(lr)
         if max_eval is None:
             max_eval = max_iter * 5 // 4
         defaults = dict(lr=lr, max_iter=max_iter, max_eval=max_eval,
@@ -190,7 +190,7 @@ class LBFGS(Optimizer):
             return self._run(closure)
 
     def _run(self, closure):
-        group = self.param_groups[0]
+        group = hyperparameters(self.param_groups[0])
         lr, max_iter, max_eval = group["lr"], group["max_iter"], group["max_eval"]
         tol_grad, tol_change = group["tolerance_grad"], group["tolerance_change"]
         history, line_search = group["history_size"], group["line_search_fn"]

@@ -1,7 +1,7 @@
 """NAdam: Adam with Nesterov momentum and torch's momentum-decay schedule."""
 
 from .. import backend
-from ._checks import check_betas, check_nonneg
+from ._checks import check_betas, check_lr, check_nonneg
 from .optimizer import Optimizer, _make
 
 __all__ = ["NAdam"]
@@ -24,7 +24,7 @@ class NAdam(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,
                  maximize=False, capturable=False, differentiable=False):
-        check_nonneg(lr, "learning rate")
+        check_lr(lr)
         check_nonneg(eps, "epsilon value")
         check_betas(betas)
         check_nonneg(weight_decay, "weight_decay value")
@@ -34,6 +34,9 @@ class NAdam(Optimizer):
                         decoupled_weight_decay=decoupled_weight_decay, maximize=maximize,
                         foreach=foreach, capturable=capturable, differentiable=differentiable)
         super().__init__(params, defaults)
+
+    _capturable_error = ("If capturable=True, params, mu_products and state_steps must be on "
+                         "supported devices: ['cuda', 'xpu', 'hpu', 'privateuseone', 'xla'].")
 
     def _init_state(self, state, param, group):
         xp = backend.xp_of(param._array)

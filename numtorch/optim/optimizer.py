@@ -4,10 +4,16 @@ Subclasses write ``_init_state(state, param, group)`` and ``_update(param, grad,
 group)`` on raw arrays (``param._array`` is updated in place, under no_grad); the base class
 owns the loop, ``zero_grad``, hooks and torch's state-dict layout, so a torch optimizer's
 state dict loads here and continues identically, and vice versa.
+
+As in torch, the ``step`` of every optimizer class (a user's subclass that overrides ``step``
+included) is wrapped when its first instance is made, so the step hooks (per optimizer and
+global) run around any ``step``. Hyperparameters may be 1-element tensors (``lr``, ``betas``,
+``weight_decay``, ...): they are read as Python numbers at each step, so a scheduler that
+updates a tensor ``lr`` in place is followed.
 """
 
 import copy
-import itertools
+import functools
 import warnings
 from collections import OrderedDict, defaultdict
 
@@ -15,8 +21,10 @@ import numpy as np
 
 from .._tensor import Tensor, _make
 from ..autograd.grad_mode import no_grad
+from ..nn.modules._hooks import add_hook
 
-__all__ = ["Optimizer", "required"]
+__all__ = ["Optimizer", "required", "register_optimizer_step_pre_hook",
+           "register_optimizer_step_post_hook"]
 
 
 class _Required:
@@ -28,15 +36,74 @@ class _Required:
 
 required = _Required()
 
-_hook_ids = itertools.count()
+_global_optimizer_pre_hooks = OrderedDict()
+_global_optimizer_post_hooks = OrderedDict()
+
+# torch's capturable kernels run on accelerators only
+_CAPTURABLE_DEVICES = "['cuda', 'xpu', 'hpu', 'privateuseone', 'xla']"
 
 
-class _Handle:
-    def __init__(self, table, key):
-        self.table, self.key = table, key
+def register_optimizer_step_pre_hook(hook):
+    """Call ``hook(optimizer, args, kwargs)`` before the step of every optimizer; it may return
+    ``(new_args, new_kwargs)``. Returns a handle whose ``remove()`` unregisters it."""
+    return add_hook(_global_optimizer_pre_hooks, hook)
 
-    def remove(self):
-        self.table.pop(self.key, None)
+
+def register_optimizer_step_post_hook(hook):
+    """Call ``hook(optimizer, args, kwargs)`` after the step of every optimizer."""
+    return add_hook(_global_optimizer_post_hooks, hook)
+
+
+def _with_step_hooks(func):
+    """Wrap an optimizer class's ``step``: global then per-optimizer pre-hooks, the step, then
+    per-optimizer then global post-hooks. ``args`` includes the optimizer, as in torch."""
+
+    @functools.wraps(func)
+    def step(*args, **kwargs):
+        self = args[0]
+        for hook in [*_global_optimizer_pre_hooks.values(),
+                     *self._optimizer_step_pre_hooks.values()]:
+            result = hook(self, args, kwargs)
+            if result is not None:
+                if isinstance(result, tuple) and len(result) == 2:
+                    args, kwargs = result
+                else:
+                    raise RuntimeError(f"{func} must return None or a tuple of (new_args, "
+                                       f"new_kwargs), but got {result}.")
+        out = func(*args, **kwargs)
+        self._optimizer_step_code()
+        for hook in [*self._optimizer_step_post_hooks.values(),
+                     *_global_optimizer_post_hooks.values()]:
+            hook(self, args, kwargs)
+        return out
+
+    step.hooked = True
+    return step
+
+
+def _patch_step(cls):
+    """Give ``cls`` (an optimizer's class) a hooked ``step``, once."""
+    if not getattr(cls.step, "hooked", False):
+        cls.step = _with_step_hooks(cls.step)
+
+
+def hyperparameters(group):
+    """``group`` with its 1-element tensor values (and tuples of them) read as Python numbers;
+    the group itself when it holds none."""
+    out = None
+    for k, v in group.items():
+        if k == "params":
+            continue
+        if isinstance(v, Tensor):
+            v = v.item()
+        elif isinstance(v, tuple) and any(isinstance(x, Tensor) for x in v):
+            v = tuple(x.item() if isinstance(x, Tensor) else x for x in v)
+        else:
+            continue
+        if out is None:
+            out = dict(group)
+        out[k] = v
+    return group if out is None else out
 
 
 class Optimizer:
@@ -51,8 +118,8 @@ class Optimizer:
         self.defaults = defaults
         self.state = defaultdict(dict)
         self.param_groups = []
-        self._optimizer_step_pre_hooks = OrderedDict()
-        self._optimizer_step_post_hooks = OrderedDict()
+        self._init_hook_tables()
+        _patch_step(type(self))
         if isinstance(params, Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable of "
                             f"Tensors or dicts, but got {params.type()}")
@@ -63,6 +130,14 @@ class Optimizer:
             groups = [{"params": groups}]
         for g in groups:
             self.add_param_group(g)
+
+    def _init_hook_tables(self):
+        self._optimizer_step_pre_hooks = OrderedDict()
+        self._optimizer_step_post_hooks = OrderedDict()
+        self._optimizer_state_dict_pre_hooks = OrderedDict()
+        self._optimizer_state_dict_post_hooks = OrderedDict()
+        self._optimizer_load_state_dict_pre_hooks = OrderedDict()
+        self._optimizer_load_state_dict_post_hooks = OrderedDict()
 
     def add_param_group(self, param_group):
         """Add a group of parameters with its own options (missing ones take the defaults)."""
@@ -125,27 +200,34 @@ class Optimizer:
 
             with enable_grad():
                 loss = closure()
-        for hook in list(self._optimizer_step_pre_hooks.values()):
-            r = hook(self, (), {})
-            if r is not None:
-                raise RuntimeError("optimizer step pre-hooks may not change the arguments")
         with no_grad():
             for group in self.param_groups:
                 self._step_group(group)
-        for hook in list(self._optimizer_step_post_hooks.values()):
-            hook(self, (), {})
         return loss
 
+    def _optimizer_step_code(self):
+        """Runs after every step (torch's profiler marks it); nothing to do here."""
+
     def _step_group(self, group):
+        hp = hyperparameters(group)
         for p in group["params"]:
             g = p.grad
             if g is None:
                 continue
+            if hp.get("differentiable") and p._grad_fn is None and p._requires_grad:
+                # torch runs a differentiable step with grad on: the in-place update of a leaf
+                raise RuntimeError("a leaf Variable that requires grad is being used in an "
+                                   "in-place operation.")
+            if hp.get("capturable") and p.device.type != "cuda":
+                raise AssertionError(self._capturable_error)
             state = self.state[p]
             if not state:
-                self._init_state(state, p, group)
-            self._update(p, g._array, state, group)
+                self._init_state(state, p, hp)
+            self._update(p, g._array, state, hp)
             p._vc[0] += 1  # the parameter changed in place
+
+    _capturable_error = ("If capturable=True, params and state_steps must be on supported "
+                         f"devices: {_CAPTURABLE_DEVICES}.")
 
     def _init_state(self, state, param, group):
         """Create the per-parameter state on first use (subclasses override)."""
@@ -162,21 +244,37 @@ class Optimizer:
 
     # -- hooks ---------------------------------------------------------------------------------
     def register_step_pre_hook(self, hook):
-        """Call ``hook(optimizer, args, kwargs)`` before each step."""
-        key = next(_hook_ids)
-        self._optimizer_step_pre_hooks[key] = hook
-        return _Handle(self._optimizer_step_pre_hooks, key)
+        """Call ``hook(optimizer, args, kwargs)`` before each step (``args`` starts with the
+        optimizer); returning ``(new_args, new_kwargs)`` replaces the step's arguments."""
+        return add_hook(self._optimizer_step_pre_hooks, hook)
 
     def register_step_post_hook(self, hook):
         """Call ``hook(optimizer, args, kwargs)`` after each step."""
-        key = next(_hook_ids)
-        self._optimizer_step_post_hooks[key] = hook
-        return _Handle(self._optimizer_step_post_hooks, key)
+        return add_hook(self._optimizer_step_post_hooks, hook)
+
+    def register_state_dict_pre_hook(self, hook, prepend=False):
+        """Call ``hook(optimizer)`` before ``state_dict()`` builds the dict."""
+        return add_hook(self._optimizer_state_dict_pre_hooks, hook, prepend)
+
+    def register_state_dict_post_hook(self, hook, prepend=False):
+        """Call ``hook(optimizer, state_dict)`` on the built dict; a returned dict replaces it."""
+        return add_hook(self._optimizer_state_dict_post_hooks, hook, prepend)
+
+    def register_load_state_dict_pre_hook(self, hook, prepend=False):
+        """Call ``hook(optimizer, state_dict)`` before loading; a returned dict is loaded
+        instead."""
+        return add_hook(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+
+    def register_load_state_dict_post_hook(self, hook, prepend=False):
+        """Call ``hook(optimizer)`` after ``load_state_dict()``."""
+        return add_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend)
 
     # -- state dicts -------------------------------------------------------------------------
     def state_dict(self):
         """``{'state': {index: {...}}, 'param_groups': [{..., 'params': [index, ...]}]}``,
         parameters numbered in group order, exactly as torch does."""
+        for hook in list(self._optimizer_state_dict_pre_hooks.values()):
+            hook(self)
         index = {}
         groups = []
         for g in self.param_groups:
@@ -193,10 +291,19 @@ class Optimizer:
             for p in g["params"]:
                 if p in self.state and self.state[p]:
                     state[index[id(p)]] = self.state[p]
-        return {"state": state, "param_groups": groups}
+        out = {"state": state, "param_groups": groups}
+        for hook in list(self._optimizer_state_dict_post_hooks.values()):
+            result = hook(self, out)
+            if result is not None:
+                out = result
+        return out
 
     def load_state_dict(self, state_dict):
         """Load a state dict made by ``state_dict()`` here or by real torch."""
+        for hook in list(self._optimizer_load_state_dict_pre_hooks.values()):
+            result = hook(self, state_dict)
+            if result is not None:
+                state_dict = result
         state_dict = copy.deepcopy(_to_numtorch(state_dict))
         groups = self.param_groups
         saved = state_dict["param_groups"]
@@ -224,6 +331,8 @@ class Optimizer:
                 ng.setdefault(name, default)
             new_groups.append(ng)
         self.param_groups = new_groups
+        for hook in list(self._optimizer_load_state_dict_post_hooks.values()):
+            hook(self)
 
     def __getstate__(self):
         return {"defaults": self.defaults, "state": self.state,
@@ -231,15 +340,18 @@ class Optimizer:
 
     def __setstate__(self, state):
         self.__dict__.update(state)
-        self.__dict__.setdefault("_optimizer_step_pre_hooks", OrderedDict())
-        self.__dict__.setdefault("_optimizer_step_post_hooks", OrderedDict())
+        hooks = {k: v for k, v in self.__dict__.items() if k.startswith("_optimizer_")}
+        self._init_hook_tables()
+        self.__dict__.update(hooks)
+        _patch_step(type(self))
 
     def __repr__(self):
         lines = [type(self).__name__ + " ("]
         for i, g in enumerate(self.param_groups):
             lines.append(f"Parameter Group {i}")
             for key in sorted(k for k in g if k != "params"):
-                lines.append(f"    {key}: {g[key]}")
+                v = g[key]
+                lines.append(f"    {key}: {v.item() if isinstance(v, Tensor) else v}")
         lines.append(")")
         return "\n".join(lines)
 

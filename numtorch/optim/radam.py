@@ -2,7 +2,7 @@
 
 import math
 
-from ._checks import check_betas, check_nonneg
+from ._checks import check_betas, check_lr, check_nonneg
 from .adam import moments_init, update_moments
 from .optimizer import Optimizer
 
@@ -27,7 +27,7 @@ class RAdam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False,
                  capturable=False, differentiable=False):
-        check_nonneg(lr, "learning rate")
+        check_lr(lr)
         check_nonneg(eps, "epsilon value")
         check_betas(betas)
         check_nonneg(weight_decay, "weight_decay value")

@@ -1,7 +1,7 @@
 """RMSprop (optionally centered, with momentum), following torch's update."""
 
 from .. import backend
-from ._checks import check_nonneg
+from ._checks import check_lr, check_nonneg
 from .optimizer import Optimizer, _make
 
 __all__ = ["RMSprop"]
@@ -24,7 +24,7 @@ class RMSprop(Optimizer):
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
                  centered=False, capturable=False, foreach=None, maximize=False,
                  differentiable=False):
-        check_nonneg(lr, "learning rate")
+        check_lr(lr)
         check_nonneg(eps, "epsilon value")
         check_nonneg(momentum, "momentum value")
         check_nonneg(weight_decay, "weight_decay value")

@@ -1,7 +1,7 @@
 """Rprop: resilient backpropagation, driven by the sign of the gradient only."""
 
 from .. import backend
-from ._checks import check_nonneg
+from ._checks import check_lr, check_nonneg
 from .optimizer import Optimizer, _make
 
 __all__ = ["Rprop"]
@@ -20,7 +20,7 @@ class Rprop(Optimizer):
 
     def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *,
                  capturable=False, foreach=None, maximize=False, differentiable=False):
-        check_nonneg(lr, "learning rate")
+        check_lr(lr)
         if not 0.0 < etas[0] < 1.0 < etas[1]:
             raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
         defaults = dict(lr=lr, etas=etas, step_sizes=step_sizes, foreach=foreach,

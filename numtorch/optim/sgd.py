@@ -1,5 +1,6 @@
 """SGD with momentum, dampening, Nesterov, weight decay and maximize (torch's update rule)."""
 
+from ._checks import check_fused, check_lr, number
 from .optimizer import Optimizer, required, _make
 
 __all__ = ["SGD"]
@@ -23,18 +24,19 @@ class SGD(Optimizer):
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
                  nesterov=False, *, maximize=False, foreach=None, differentiable=False,
                  fused=None):
-        if lr is not required and lr < 0.0:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        if lr is not required:
+            check_lr(lr)
         if momentum < 0.0:
-            raise ValueError(f"Invalid momentum value: {momentum}")
+            raise ValueError(f"Invalid momentum value: {number(momentum)}")
         if weight_decay < 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+            raise ValueError(f"Invalid weight_decay value: {number(weight_decay)}")
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         defaults = dict(lr=lr, momentum=momentum, dampening=dampening,
                         weight_decay=weight_decay, nesterov=nesterov, maximize=maximize,
                         foreach=foreach, differentiable=differentiable, fused=fused)
         super().__init__(params, defaults)
+        check_fused(fused, foreach, differentiable)
 
     def _update(self, param, grad, state, group):
         p = param._array

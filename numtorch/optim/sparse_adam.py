@@ -8,7 +8,7 @@ coordinates with a zero gradient keep their moments and value unchanged.
 import math
 
 from .. import backend
-from ._checks import check_betas
+from ._checks import check_betas, check_lr, number
 from .optimizer import Optimizer, _make
 
 __all__ = ["SparseAdam"]
@@ -26,10 +26,9 @@ class SparseAdam(Optimizer):
     """
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, maximize=False):
-        if not 0.0 < lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        check_lr(lr, strict=True)
         if not 0.0 < eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
+            raise ValueError(f"Invalid epsilon value: {number(eps)}")
         check_betas(betas)
         defaults = dict(lr=lr, betas=betas, eps=eps, maximize=maximize)
         super().__init__(params, defaults)
