@@ -19,8 +19,8 @@ def alloc_error(exc, shape=None):
                             f"can't allocate memory: you tried to allocate {nbytes} bytes. Error "
                             f"code 12 (Cannot allocate memory)")
     msg = str(exc)
-    if shape is not None and isinstance(exc, ValueError) and (
-            msg.startswith("array is too big") or msg.startswith("Maximum allowed dimension")):
+    if shape is not None and isinstance(exc, ValueError) and msg.startswith(
+            ("array is too big", "Maximum allowed dimension")):
         return RuntimeError(f"Storage size calculation overflowed with sizes="
                             f"[{', '.join(str(int(d)) for d in shape)}]")
     return exc

@@ -11,6 +11,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import _make
 from ..autograd.graph import Op
+from ._accumulate import fsum, is_half
 from ._lautil import svd
 from ._util import canonical_dim
 from .reduction import _count, _dims_or_all, _expand_back, _out, _reduced_shape, mean
@@ -30,15 +31,16 @@ class Var(Op):
     def forward(self, x):
         self.save_inputs(x)
         xp = self.xp
-        out_dt = x.dtype if x.dtype.kind == "f" or x.dtype is _dtype._BF16_NP else None
-        if x.dtype is _dtype._BF16_NP:  # torch accumulates bfloat16 in float32
+        out_dt = x.dtype if x.dtype.kind == "f" or is_half(x.dtype) else None
+        if is_half(x.dtype):  # torch accumulates float16/bfloat16 in float32
             x = x.astype(np.float32)
-        if self.n - self.correction <= 0 or self.n == 0:
-            with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
-                warnings.simplefilter("ignore", RuntimeWarning)
-                y = xp.var(x, axis=self.dims, ddof=self.correction, keepdims=self.keepdim)
-        else:
-            y = xp.var(x, axis=self.dims, ddof=self.correction, keepdims=self.keepdim)
+        # two passes (mean, then squared deviations), each summed without long sequential
+        # runs; n == 0 gives 0/0 = NaN and no degrees of freedom a division by zero, as torch
+        with np.errstate(divide="ignore", invalid="ignore"):
+            d = x - fsum(x, self.dims, keepdims=True) / x.real.dtype.type(self.n)
+            sq = d.real * d.real + d.imag * d.imag if d.dtype.kind == "c" else d * d
+            y = fsum(sq, self.dims, self.keepdim) / sq.dtype.type(
+                max(self.n - self.correction, 0))
         if self.root:
             y = xp.sqrt(y)
         return self.save_output(xp.asarray(y, dtype=out_dt))
@@ -67,12 +69,13 @@ class LogSumExp(Op):
         shape = _reduced_shape(x.shape, dims, self.keepdim)
         if _count(x.shape, dims) == 0 or x.size == 0:
             return self.save_output(xp.full(shape, -np.inf, dtype=x.dtype))
-        m = x.max(axis=dims, keepdims=True)
+        xa = x.astype(np.float32) if is_half(x.dtype) else x  # torch works in float32
+        m = xa.max(axis=dims, keepdims=True)
         # shifting by the max keeps exp() in range; an infinite max would give inf - inf
         m = xp.where(xp.isinf(m), xp.zeros((), dtype=m.dtype), m)
         with np.errstate(divide="ignore"):  # all -inf: log(0) = -inf, as torch
-            y = xp.log(xp.exp(x - m).sum(axis=dims, keepdims=True)) + m
-        return self.save_output(y.reshape(shape))
+            y = xp.log(fsum(xp.exp(xa - m), dims, keepdims=True)) + m
+        return self.save_output(y.reshape(shape).astype(x.dtype, copy=False))
 
     def backward(self, grad):
         x = self.saved_inputs()
@@ -86,7 +89,7 @@ class Norm(Op):
     def forward(self, x):
         self.save_inputs(x)
         xp, p, dims, kd = self.xp, self.p, self.dims, self.keepdim
-        a = xp.abs(x if x.dtype is not _dtype._BF16_NP else x.astype(np.float32))
+        a = xp.abs(x if not is_half(x.dtype) else x.astype(np.float32))  # torch: float32
         if p == _INF:
             y = a.max(axis=dims, keepdims=kd) if a.size else xp.zeros(
                 _reduced_shape(a.shape, dims, kd), a.dtype)
@@ -96,13 +99,13 @@ class Norm(Op):
         elif p == 0:
             y = (a != 0).sum(axis=dims, keepdims=kd)
         elif p == 1:
-            y = a.sum(axis=dims, keepdims=kd)
+            y = fsum(a, dims, kd)
         elif p == 2:
-            y = xp.sqrt((a * a).sum(axis=dims, keepdims=kd))
+            y = xp.sqrt(fsum(a * a, dims, kd))
         else:
             with np.errstate(divide="ignore"):  # 0 ** negative p = inf, giving a norm of 0
-                y = (a ** p).sum(axis=dims, keepdims=kd) ** (1.0 / p)
-        out_dt = a.dtype if x.dtype is not _dtype._BF16_NP else x.dtype
+                y = fsum(a ** p, dims, kd) ** (1.0 / p)
+        out_dt = a.dtype if not is_half(x.dtype) else x.dtype
         return self.save_output(xp.asarray(y, dtype=out_dt))
 
     def backward(self, grad):

@@ -15,6 +15,7 @@ import numpy as np
 from .. import backend
 from .._tensor import _make
 from ..autograd.graph import Op
+from ._accumulate import is_half
 
 __all__ = ["embedding_rows", "index_add_rows", "bag_max"]
 
@@ -49,7 +50,11 @@ class EmbeddingBackward(Op):
         self.dtype_np = g.dtype
         idx = self.indices.reshape(-1)
         vals = g.reshape((idx.shape[0],) + g.shape[self.indices.ndim:])
-        out = backend.helpers_for(xp).index_add_rows(self.num_weights, idx, vals)
+        if is_half(vals.dtype):  # added up in float32 and rounded once, as torch
+            out = backend.helpers_for(xp).index_add_rows(
+                self.num_weights, idx, vals.astype(np.float32)).astype(vals.dtype)
+        else:
+            out = backend.helpers_for(xp).index_add_rows(self.num_weights, idx, vals)
         if self.padding_idx >= 0:
             out[self.padding_idx] = 0
         if self.scale_grad_by_freq:

@@ -4,11 +4,14 @@ Unlike ``x[idx]``, these take an index tensor with the input's number of dims an
 non-negative indices, as torch's do.
 """
 
+import numpy as np
+
 from .. import _dtype
 from .._creation import number_as
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op
 from ..backend import helpers_for
+from ._accumulate import is_half
 from ._util import canonical_dim
 
 __all__ = ["gather", "scatter", "scatter_add", "take_along_dim"]
@@ -89,7 +92,11 @@ class Scatter(Op):
             vals = xp.broadcast_to(xp.asarray(src, dtype=x.dtype), index.shape)
         else:
             vals = src[tuple(slice(0, s) for s in index.shape)].astype(x.dtype, copy=False)
-        if self.reduce == "add":
+        if self.reduce == "add" and is_half(out.dtype):  # torch adds in float32, rounds once
+            acc = out.astype(np.float32)
+            helpers_for(xp).scatter_add(acc, full, vals.astype(np.float32))
+            out = acc.astype(out.dtype)
+        elif self.reduce == "add":
             helpers_for(xp).scatter_add(out, full, vals)
         elif self.reduce == "multiply":
             xp.multiply.at(out, full, vals)

@@ -166,7 +166,7 @@ def _list_as_tuple(index):
     if len(index) >= 32:
         return index
     for item in index:
-        if isinstance(item, _TUPLE_ITEM_TYPES) or isinstance(item, str):
+        if isinstance(item, (*_TUPLE_ITEM_TYPES, str)):
             warnings.warn(_SEQ_AS_TUPLE, UserWarning, stacklevel=4)
             return tuple(index)
     return index

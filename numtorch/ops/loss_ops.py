@@ -25,6 +25,7 @@ from .. import _dtype
 from .._tensor import _make
 from ..autograd.grad_mode import _state
 from ..autograd.graph import Op
+from ._accumulate import acc_dtype, fsum, is_half
 from .activation import sigmoid, softplus
 from .softmax import softmax
 
@@ -63,23 +64,30 @@ def _weights_and_factor(node, xp, loss, wt):
     """Save the per-element weights and the 'mean' factor ``1 / total weight`` for backward,
     and reduce ``loss``."""
     red = node.reduction
+    dt = loss.dtype
     factor = None
     if red == "mean":
-        denom = loss.dtype.type(loss.size) if wt is None else wt.sum(dtype=loss.dtype)
+        denom = dt.type(loss.size) if wt is None else dt.type(_total(wt, dt))
         # nothing counted (every target ignored): the mean is 0/0 = nan but torch's gradient
         # is 0, not 0 * inf
-        factor = 1 / denom if denom != 0 else loss.dtype.type(1)
+        factor = 1 / denom if denom != 0 else dt.type(1)
     node.save(wt=wt, factor=factor)
     if red == "none":
         return loss
-    total = loss.sum(dtype=loss.dtype)
+    total = _total(loss, dt)  # in float32 for half types, rounded once at the end
     if red == "sum":
-        return xp.asarray(total)
+        return xp.asarray(total, dtype=dt)
     if wt is None:
-        return xp.asarray(total / loss.dtype.type(loss.size) if loss.size else
-                          loss.dtype.type(np.nan))
+        return xp.asarray(total / total.dtype.type(loss.size) if loss.size else np.nan,
+                          dtype=dt)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return xp.asarray(total / wt.sum(dtype=loss.dtype))
+        return xp.asarray(total / _total(wt, dt), dtype=dt)
+
+
+def _total(v, dt):
+    """The sum of all of ``v`` in torch's accumulation dtype for ``dt`` (a NumPy scalar)."""
+    acc = acc_dtype(dt)
+    return acc.type(fsum(v, tuple(range(v.ndim)), dtype=acc))
 
 
 def _coef_tensor(g, factor, w):
@@ -105,7 +113,7 @@ def _reduce_plain(xp, loss, reduction):
     """Reduce an elementwise loss; the 'mean' factor ``1 / n`` for backward (None else)."""
     if reduction == "none":
         return loss, None
-    if loss.dtype is _dtype._BF16_NP:  # torch accumulates bfloat16 in float32, rounds once
+    if is_half(loss.dtype):  # torch accumulates float16/bfloat16 in float32, rounds once
         out, factor = _reduce_plain(xp, loss.astype(np.float32), reduction)
         return out.astype(loss.dtype), factor
     if reduction == "sum":

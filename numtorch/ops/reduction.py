@@ -14,6 +14,7 @@ from .._tensor import Tensor, _make
 from ..autograd.graph import Op
 from ..backend import helpers_for
 from ..return_types import aminmax as _aminmax_t, max as _max_t, min as _min_t
+from ._accumulate import fsum, is_half, scan_dtype
 from ._util import canonical_dim, canonical_dims
 
 __all__ = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "var",
@@ -22,6 +23,10 @@ __all__ = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmi
 
 # The public sum, max, min, all and any below shadow the builtins: use no builtin of those
 # names in this module (a stray any() once broke amax on empty inputs).
+
+
+# arrays up to this size are summed by NumPy directly: no sequential run can be long
+_SMALL = 256
 
 
 def _kept_shape(shape, dims):
@@ -80,9 +85,10 @@ class Sum(Op):
 
     def forward(self, x):
         self.in_shape = x.shape
-        if x.dtype is _dtype._BF16_NP and self.dtype is None:  # torch sums bf16 in float32
-            return x.sum(axis=self.dims, keepdims=self.keepdim, dtype=np.float32).astype(x.dtype)
-        return x.sum(axis=self.dims, keepdims=self.keepdim, dtype=self.dtype)
+        if x.size <= _SMALL and self.dtype is None and not is_half(x.dtype):
+            return x.sum(axis=self.dims, keepdims=self.keepdim)  # no run long enough to matter
+        y = fsum(x, self.dims, self.keepdim, self.dtype)
+        return y if self.dtype is not None or y.dtype == x.dtype else y.astype(x.dtype)
 
     def backward(self, grad):
         return ExpandBack.apply(grad, in_shape=self.in_shape, dims=self.dims,
@@ -97,9 +103,10 @@ class Mean(Op):
         if self.n == 0:  # NumPy warns on empty slices; torch quietly gives NaN
             shape = _reduced_shape(x.shape, self.dims, self.keepdim)
             return self.xp.full(shape, np.nan, dtype=x.dtype)
-        if x.dtype is _dtype._BF16_NP:  # torch accumulates bfloat16 in float32
-            return x.mean(axis=self.dims, keepdims=self.keepdim, dtype=np.float32).astype(x.dtype)
-        return x.mean(axis=self.dims, keepdims=self.keepdim)
+        if x.size <= _SMALL and not is_half(x.dtype):
+            return x.mean(axis=self.dims, keepdims=self.keepdim)
+        y = fsum(x, self.dims, self.keepdim)
+        return (y / y.dtype.type(self.n)).astype(x.dtype, copy=False)
 
     def backward(self, grad):
         return _expand_back(grad / self.n, self.in_shape, self.dims, self.keepdim)
@@ -110,7 +117,11 @@ class Prod(Op):
 
     def forward(self, x):
         self.save_inputs(x)
-        return self.save_output(x.prod(axis=self.dims, keepdims=self.keepdim, dtype=self.dtype))
+        if self.dtype is None and is_half(x.dtype):  # multiplied in float32, as torch
+            y = x.prod(axis=self.dims, keepdims=self.keepdim, dtype=np.float32).astype(x.dtype)
+        else:
+            y = x.prod(axis=self.dims, keepdims=self.keepdim, dtype=self.dtype)
+        return self.save_output(y)
 
     def backward(self, grad):
         x = self.saved_inputs()
@@ -218,8 +229,9 @@ class Cumsum(Op):
     """y_k = sum_{i<=k} x_i; dx = reversed cumulative sum of the gradient."""
 
     def forward(self, x):
-        if x.dtype is _dtype._BF16_NP and self.dtype is None:  # accumulated in float32
-            return self.xp.cumsum(x, axis=self.dim, dtype=np.float32).astype(x.dtype)
+        acc = scan_dtype(x.dtype) if self.dtype is None else None
+        if acc is not None:  # torch carries float32 in double and half types in float32
+            return self.xp.cumsum(x, axis=self.dim, dtype=acc).astype(x.dtype)
         return self.xp.cumsum(x, axis=self.dim, dtype=self.dtype)
 
     def backward(self, grad):
@@ -231,6 +243,9 @@ class Cumprod(Op):
 
     def forward(self, x):
         self.save_inputs(x)
+        acc = scan_dtype(x.dtype) if self.dtype is None else None
+        if acc is not None:  # as cumsum: a wider running product, rounded once
+            return self.save_output(self.xp.cumprod(x, axis=self.dim, dtype=acc).astype(x.dtype))
         return self.save_output(self.xp.cumprod(x, axis=self.dim, dtype=self.dtype))
 
     def backward(self, grad):

@@ -1,7 +1,10 @@
 """softmax and log_softmax as primitives (one pass each, numerically stable)."""
 
+import numpy as np
+
 from .. import _dtype
 from ..autograd.graph import Op
+from ._accumulate import fsum, is_half
 from ._util import canonical_dim
 
 __all__ = ["softmax", "log_softmax"]
@@ -12,9 +15,10 @@ class Softmax(Op):
 
     def forward(self, x):
         d = self.dim
-        e = self.xp.exp(x - x.max(axis=d, keepdims=True))
-        e /= e.sum(axis=d, keepdims=True)
-        return self.save_output(e)
+        xa = x.astype(np.float32) if is_half(x.dtype) else x  # torch works in float32
+        e = self.xp.exp(xa - xa.max(axis=d, keepdims=True))
+        e /= fsum(e, (d,), keepdims=True)
+        return self.save_output(e.astype(x.dtype, copy=False))
 
     def backward(self, grad):
         return SoftmaxBackward.apply(self.saved_output(), grad, dim=self.dim)
@@ -27,9 +31,12 @@ class SoftmaxBackward(Op):
 
     def forward(self, y, g):
         self.save_inputs(y, g)
+        dt = g.dtype
+        if is_half(y.dtype):
+            y, g = y.astype(np.float32), g.astype(np.float32)
         gy = g * y
-        gy -= y * gy.sum(axis=self.dim, keepdims=True)
-        return gy
+        gy -= y * fsum(gy, (self.dim,), keepdims=True)
+        return gy.astype(dt, copy=False)
 
     def backward(self, gg):
         y, g = self.saved_inputs()
@@ -46,9 +53,10 @@ class LogSoftmax(Op):
 
     def forward(self, x):
         xp, d = self.xp, self.dim
-        shifted = x - x.max(axis=d, keepdims=True)
-        shifted -= xp.log(xp.exp(shifted).sum(axis=d, keepdims=True))
-        return self.save_output(shifted)
+        xa = x.astype(np.float32) if is_half(x.dtype) else x  # torch works in float32
+        shifted = xa - xa.max(axis=d, keepdims=True)
+        shifted -= xp.log(fsum(xp.exp(shifted), (d,), keepdims=True))
+        return self.save_output(shifted.astype(x.dtype, copy=False))
 
     def backward(self, grad):
         return LogSoftmaxBackward.apply(self.saved_output(), grad, dim=self.dim)
@@ -59,9 +67,12 @@ class LogSoftmaxBackward(Op):
 
     def forward(self, y, g):
         self.save_inputs(y, g)
+        dt = g.dtype
+        if is_half(y.dtype):
+            y, g = y.astype(np.float32), g.astype(np.float32)
         p = self.xp.exp(y)
-        p *= g.sum(axis=self.dim, keepdims=True)
-        return g - p
+        p *= fsum(g, (self.dim,), keepdims=True)
+        return (g - p).astype(dt, copy=False)
 
     def backward(self, gg):
         y, g = self.saved_inputs()

@@ -647,6 +647,13 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     if x1._array.shape[-1] != x2._array.shape[-1]:
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: "
                            f"{x1._array.shape[-1]} X2: {x2._array.shape[-1]}")
+    for x, name in ((x1, "X1"), (x2, "X2")):
+        if x.dtype not in (_dtype.float32, _dtype.float64, _dtype.float16, _dtype.bfloat16):
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
+                               f"{_dtype._TYPE_DISPLAY[x.dtype.name]}")
+    if x1.dtype in (_dtype.float16, _dtype.bfloat16):
+        raise NotImplementedError(f'"cdist" not implemented for '
+                                  f"'{_dtype._TYPE_DISPLAY[x1.dtype.name]}'")
     if p < 0:
         raise RuntimeError(f"cdist only supports non-negative p values (got {p})")
     diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)

@@ -347,6 +347,10 @@ def _resize(input, sizes, scales, mode, align_corners, antialias):
         raise NotImplementedError(f'"{name}" not implemented for '
                                   f"'{_dtype._TYPE_DISPLAY[dt.name]}'")
     _check_sizes(input, sizes)
+    if dt in (_dtype.float16, _dtype.bfloat16) and mode not in ("nearest", "nearest-exact"):
+        # weighted sums in half precision drift (an area average over 4096 values stalls);
+        # torch computes them in float32 and rounds once
+        return _resize(input.float(), sizes, scales, mode, align_corners, antialias).to(dt)
     xp = backend.xp_of(input._array)
     npdt = input._array.dtype
     out = input
