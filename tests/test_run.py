@@ -82,6 +82,27 @@ def test_module_mode_spawn_children_and_exit_code(workdir):
     assert torch_run[0] == 3, torch_run[2]
     assert (ours[0], ours[1], ours[2]) == (3, torch_run[1], torch_run[2])
     assert "'__mp_main__'" in ours[1]
+    # the other start methods: forkserver children also re-import the main module; fork
+    # children inherit it (and the hook) from the parent
+    for method, child_main in [("forkserver", "__mp_main__"), ("fork", "__main__")]:
+        done = subprocess.run([*LAUNCHER, "-m", "userpkg.cli", method], cwd=workdir / "numtorch",
+                              env=ENV, capture_output=True, text=True, timeout=240)
+        want = torch_run[1].replace("'spawn'", repr(method)).replace("'__mp_main__'",
+                                                                     repr(child_main))
+        assert (done.returncode, done.stdout) == (3, want), done.stderr
+
+
+def test_torchvision_names_map_to_numtorchvision(workdir):
+    (workdir / "vision.py").write_text(
+        "import sys, importlib, numtorchvision, torchvision\n"
+        "print(torchvision is numtorchvision, sys.modules['torchvision'] is numtorchvision)\n"
+        "try:\n    import torchvision.no_such_module\n"
+        "except ModuleNotFoundError as exc:\n    print(exc.name, exc)\n")
+    done = subprocess.run([*LAUNCHER, "vision.py"], cwd=workdir, env=ENV, capture_output=True,
+                          text=True, timeout=240)
+    assert done.stdout.splitlines() == [
+        "True True",
+        "torchvision.no_such_module No module named 'torchvision.no_such_module'"], done.stderr
 
 
 def test_uncaught_exception_prints_the_programs_traceback(workdir):
