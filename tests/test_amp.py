@@ -182,6 +182,15 @@ def test_autocast_is_per_thread():
     assert seen == [(False, numtorch.float32)]
 
 
+def test_a_thread_that_ends_inside_a_region_does_not_keep_the_wrappers():
+    worker = threading.Thread(target=lambda: numtorch.autocast("cpu").__enter__())
+    worker.start()
+    worker.join()
+    with numtorch.autocast("cpu"):
+        assert _policy.is_installed()
+    assert not _policy.is_installed()
+
+
 def test_weight_cast_cache_as_torch():
     """Within a region a weight is cast once: an in-place change to it is not seen until the
     region ends (torch's documented cache behaviour)."""

@@ -71,6 +71,8 @@ def _sync_policy():
             _threads_casting.add(me)
         else:
             _threads_casting.discard(me)
+        # a thread that ended inside a region no longer counts
+        _threads_casting.intersection_update(t.ident for t in threading.enumerate())
         _policy.set_installed(bool(_threads_casting))
 
 
