@@ -246,6 +246,29 @@ def test_grid_sample_float32_matches_torch(mode):
              [(2, 3, 5, 6), (2, 4, 3, 2)], dtype="float32", low=-1.1, high=1.1)
 
 
+_EDGES = [-1.5, -1.0, -0.999, -0.5, 0.0, 1 / 3, 0.5, 1.0, 1.2, 2.5, -3.0]
+
+
+@pytest.mark.parametrize("nd,mode", [(2, "bilinear"), (2, "nearest"), (2, "bicubic"),
+                                     (3, "bilinear"), (3, "nearest")])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [True, False])
+def test_grid_sample_gradients_at_and_beyond_the_edges_match_torch(nd, mode, padding_mode,
+                                                                    align_corners):
+    # grid points exactly on the edges (+-1, and 0 for a size-2 dim without align_corners):
+    # torch's gradient with respect to the grid is 0 there for border and reflection
+    import itertools
+
+    shape = (1, 2, 3, 4) if nd == 2 else (1, 2, 3, 4, 2)
+    pts = np.array(list(itertools.product(_EDGES, repeat=nd)))
+    if nd == 3:
+        pts = pts[np.random.default_rng(0).choice(len(pts), 200, replace=False)]
+    grid = pts.reshape((1, 1, -1, nd) if nd == 2 else (1, 1, 1, -1, nd))
+    check_op(lambda t, x, g: t.nn.functional.grid_sample(
+        x, g, mode=mode, padding_mode=padding_mode, align_corners=align_corners),
+        [shape, grid], second_order=False)
+
+
 def test_grid_sample_grad_reaches_grid_alone_like_torch():
     for lib in (numtorch, torch):
         g = lib.zeros(1, 2, 2, 2, requires_grad=True)

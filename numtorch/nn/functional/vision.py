@@ -419,14 +419,21 @@ def _reflect(coord, twice_low, twice_high):
 def _apply_padding(coord, size, padding_mode, align_corners):
     """Source coordinate after torch's border clipping or reflection (differentiable)."""
     if padding_mode == "border":
-        return coord.clamp(0, size - 1)
+        return _clip(coord, size)
     if padding_mode == "reflection":
         if align_corners:
             coord = _reflect(coord, 0, 2 * (size - 1))
         else:
             coord = _reflect(coord, -1, 2 * size - 1)
-        return coord.clamp(0, size - 1)
+        return _clip(coord, size)
     return coord
+
+
+def _clip(coord, size):
+    """``coord`` clipped into ``[0, size - 1]``; its gradient is 0 at and beyond either edge
+    (torch's rule, where a clamp would pass it through at the edge itself)."""
+    inside = (coord > 0) & (coord < size - 1)
+    return coord.where(inside, coord.detach().clamp(0, size - 1))
 
 
 def _tap_index(xp, positions, sizes, padding_mode, align_corners):
