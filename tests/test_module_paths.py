@@ -13,6 +13,7 @@ import inspect
 import pkgutil
 import sys
 
+import numpy as np
 import pytest
 import torch
 
@@ -142,3 +143,24 @@ def test_modules_utils_helpers_match_torch():
             helper.consume_prefix_in_state_dict_if_present(sd, prefix)
             dicts.append((list(sd.items()), list(sd._metadata.items())))
         assert dicts[0] == dicts[1], prefix
+
+
+def test_torch_utils_module():
+    """``torch._utils``: the rebuild functions checkpoints name, and the flatten helpers."""
+    from torch import _utils as tu
+
+    from numtorch import _utils as nu
+
+    for name in ["_rebuild_tensor", "_rebuild_tensor_v2", "_rebuild_tensor_v3",
+                 "_rebuild_parameter", "_rebuild_parameter_with_state"]:
+        assert callable(getattr(nu, name)) and callable(getattr(tu, name))
+    shapes = [(2, 2), (3,), (1, 4)]
+    ours = [numtorch.arange(float(np.prod(s))).reshape(s) for s in shapes]
+    theirs = [torch.arange(float(np.prod(s))).reshape(s) for s in shapes]
+    flat, tflat = nu._flatten_dense_tensors(ours), tu._flatten_dense_tensors(theirs)
+    assert flat.tolist() == tflat.tolist()
+    back = nu._unflatten_dense_tensors(flat * 2, ours)
+    tback = tu._unflatten_dense_tensors(tflat * 2, theirs)
+    assert [b.tolist() for b in back] == [b.tolist() for b in tback]
+    assert nu._flatten_dense_tensors([ours[0].t()]).tolist() == \
+        tu._flatten_dense_tensors([theirs[0].t()]).tolist()

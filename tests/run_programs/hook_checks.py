@@ -24,7 +24,8 @@ names = ["torch", "torch.nn", "torch.nn.functional", "torch.nn.modules.linear", 
          "torch.utils.data", "torch.utils.data.dataloader", "torch.optim.lr_scheduler",
          "torch.autograd", "torch.autograd.function", "torch.multiprocessing", "torch.cuda",
          "torch.cuda.amp", "torch.amp", "torch.version", "torch.torch_version",
-         "torch.utils.data._utils.collate", "torch.nn.utils.rnn", "torch.backends.cudnn"]
+         "torch.utils.data._utils.collate", "torch.nn.utils.rnn", "torch.backends.cudnn",
+         "torch._utils"]
 for name in names:
     module = importlib.import_module(name)
     parent, _, leaf = name.rpartition(".")
