@@ -109,7 +109,12 @@ class _TensorMemory:
         return is_shared_array(self._array)
 
     def pin_memory(self, device=None):
-        """Pinned host memory is a CUDA concept: returns the tensor itself."""
+        """Pinned host memory is a CUDA concept: the tensor itself where CUDA is available;
+        torch's error on a machine without an accelerator."""
+        from . import backend
+
+        if backend.cupy_or_none() is None:
+            raise RuntimeError("Cannot access accelerator device when none is available.")
         return self
 
     def is_pinned(self, device=None):

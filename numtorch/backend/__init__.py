@@ -11,15 +11,20 @@ from .._device import CPU, device
 from . import _numpy
 
 __all__ = ["xp_of", "get_xp", "device_of", "to_device", "helpers_for", "cupy_or_none",
-           "CudaUnavailableError"]
+           "CudaUnavailableError", "cuda_unavailable"]
+
+# torch raises a plain AssertionError when CUDA is asked for without it; so does numtorch
+CudaUnavailableError = AssertionError
 
 
-class CudaUnavailableError(RuntimeError, AssertionError):
-    """Raised when a CUDA device is asked for but CuPy or a GPU is missing.
-
-    torch raises AssertionError here; numtorch's own convention for device errors is
-    RuntimeError, so this error is both and either ``except`` clause catches it.
-    """
+def cuda_unavailable():
+    """Torch's error for a CUDA request on a machine without CUDA: ``AssertionError("Torch not
+    compiled with CUDA enabled")``, with a note (shown in tracebacks, not in ``str(e)``) on how
+    numtorch gets CUDA."""
+    e = AssertionError("Torch not compiled with CUDA enabled")
+    e.add_note("numtorch runs CUDA through CuPy: install it with `pip install numtorch[cuda]` on "
+               "a machine with an NVIDIA GPU")
+    return e
 
 _cupy = None
 _cupy_tried = False
@@ -57,9 +62,7 @@ def get_xp(dev):
     if dev.type == "cuda":
         cp = cupy_or_none()
         if cp is None:
-            raise CudaUnavailableError("Torch not compiled with CUDA enabled: numtorch runs CUDA "
-                                       "through CuPy; install it with `pip install "
-                                       "numtorch[cuda]` on a machine with an NVIDIA GPU")
+            raise cuda_unavailable()
         return cp
     raise RuntimeError(f"numtorch: tensors cannot be stored on device type '{dev.type}'; only "
                        "'cpu' and 'cuda' are supported")

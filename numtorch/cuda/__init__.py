@@ -24,14 +24,8 @@ _current = [0]
 def _lazy_cupy():
     cp = backend.cupy_or_none()
     if cp is None:
-        raise AssertionErrorRuntime("Torch not compiled with CUDA enabled: numtorch runs CUDA "
-                                    "through CuPy; install it (pip install numtorch[cuda]) on a "
-                                    "machine with an NVIDIA GPU")
+        raise backend.cuda_unavailable()
     return cp
-
-
-class AssertionErrorRuntime(RuntimeError, AssertionError):
-    """torch raises AssertionError here; numtorch's error is also a RuntimeError."""
 
 
 def is_available():

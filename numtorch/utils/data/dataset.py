@@ -40,7 +40,7 @@ class TensorDataset(Dataset):
             raise ValueError("TensorDataset needs at least one tensor")
         n = tensors[0].size(0)
         if any(t.size(0) != n for t in tensors):
-            raise ValueError("Size mismatch between tensors")
+            raise AssertionError("Size mismatch between tensors")
         self.tensors = tensors
 
     def __getitem__(self, index):
