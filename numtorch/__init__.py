@@ -48,6 +48,7 @@ from .autograd.grad_mode import (  # noqa: F401
 from .autograd.anomaly_mode import (  # noqa: F401
     is_anomaly_enabled, is_anomaly_check_nan_enabled,
 )
+from ._default_type import set_default_tensor_type  # noqa: F401,E402
 from ._tensor_str import set_printoptions  # noqa: F401
 from . import return_types  # noqa: F401
 from . import linalg  # noqa: F401,E402  (torch.linalg)
