@@ -87,10 +87,12 @@ def main(argv=None):
         except ProcessLookupError:
             pass
 
-    # hydra signals SIGUSR1 when another rank died: the rank (then usually stuck in MPI's
-    # finalize, which waits for every rank) gets it; this supervisor stays to record the end
-    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGUSR1):
+    for s in (signal.SIGINT, signal.SIGTERM):
         signal.signal(s, forward)
+    # hydra's proxy sends SIGUSR1 to the processes it started when another one ends (it
+    # sees this supervisor, not the rank, as the MPI process); the rank learns about a
+    # failed peer through numtorch.distributed itself, so the notice is not passed on
+    signal.signal(signal.SIGUSR1, signal.SIG_IGN)
     code = child.wait()
     if run_dir:
         record = {"rank": int(rank), "local_rank": int(env["LOCAL_RANK"]), "pid": child.pid,
@@ -100,7 +102,10 @@ def main(argv=None):
                 json.dump(record, f)
         except OSError:
             pass
-    sys.exit(code if code >= 0 else 128 - code)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # no interpreter shutdown: it would restore SIGUSR1's default (terminate) action
+    os._exit(code if code >= 0 else 128 - code)
 
 
 if __name__ == "__main__":

@@ -191,7 +191,7 @@ class Staged:
             buf = buf.view(np.uint8)  # 0/1 bytes: bitwise and min/max keep them 0/1
             wire = None
         if wire is not None and buf.dtype != wire:
-            buf = buf.astype(wire) if fill else np.empty(buf.shape, wire)
+            buf = buf.astype(wire, order="C") if fill else np.empty(buf.shape, wire)
         elif not buf.flags.c_contiguous:
             buf = np.ascontiguousarray(buf) if fill else np.empty(buf.shape, buf.dtype)
         self.buf = buf
@@ -213,5 +213,7 @@ def write_into(dst, src):
 
 
 def flat(buf):
-    """A 1-D view of a contiguous array (0-d arrays included) for MPI's (count) view."""
+    """A 1-D view of a C-contiguous array (0-d arrays included) for MPI's (count) view."""
+    if not buf.flags.c_contiguous:  # reshape would copy and MPI would fill the copy
+        raise AssertionError("numtorch.distributed: MPI buffer is not C-contiguous")
     return buf.reshape(-1)

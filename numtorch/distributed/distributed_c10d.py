@@ -358,11 +358,11 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
             raise AssertionError("world_size must be positive if using store")
         raise RuntimeError("numtorch.distributed does its rendezvous through MPI; a "
                            "torch Store cannot be used (pass init_method or nothing)")
-    name = _check_backend(backend)
     timeout_s = _timeout_seconds(timeout)
     under_mpi = _mpi.launched_by_mpi()
     want_size, want_rank = _requested_rank_and_size(init_method or "env://", world_size, rank,
                                                      under_mpi)
+    name = _check_backend(backend)
     MPI = _mpi.mpi()
     size, me = MPI.COMM_WORLD.Get_size(), MPI.COMM_WORLD.Get_rank()
     if want_size not in (-1, size):

@@ -211,6 +211,7 @@ class DistributedDataParallel(Module):
     def _join_iteration(self):
         v = self._exchange_states(1 if self.require_backward_grad_sync else 2)
         active = self._apply_join_states(v)
+        self._last_active = active
         return int(active[0])
 
     def _shadow_until_all_joined(self):
@@ -219,11 +220,19 @@ class DistributedDataParallel(Module):
             v = self._exchange_states(0)
             active = self._apply_join_states(v)
             if len(active) == 0:
-                return
+                break
+            self._last_active = active
             if self.will_sync_module_buffers() and g.size() > 1:
                 _broadcast_arrays(g, self._module_buffers, int(active[0]))
             if (v == 1).any():
                 self.reducer.shadow_backward()
+        # ranks that ran out early skipped their optimizer steps: the last rank to join
+        # holds the final model, which everybody takes
+        last = getattr(self, "_last_active", None)
+        if last is not None and len(last):
+            _broadcast_arrays(g, list(self.module.parameters()) + self._module_buffers,
+                              int(last[-1]))
+        self._last_active = None
 
     # -- pickling -----------------------------------------------------------------------
 

@@ -13,8 +13,9 @@ class DistributedSampler(Sampler):
 
     Args:
         dataset: the dataset.
-        num_replicas (int, optional): number of processes (default: the world size, or 1).
-        rank (int, optional): this process's rank (default: the current rank, or 0).
+        num_replicas (int, optional): number of processes (default: the world size of the
+            initialised default process group).
+        rank (int, optional): this process's rank (default: its rank in that group).
         shuffle (bool): shuffle with a seed shared by all ranks (+ the epoch). Default: True.
         seed (int): the shared seed. Default: 0.
         drop_last (bool): drop the tail instead of padding. Default: False.
@@ -23,9 +24,14 @@ class DistributedSampler(Sampler):
     def __init__(self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0,
                  drop_last=False):
         if num_replicas is None or rank is None:
-            world, me = _world()
-            num_replicas = world if num_replicas is None else num_replicas
-            rank = me if rank is None else rank
+            from ... import distributed
+
+            if not distributed.is_available():
+                raise RuntimeError("Requires distributed package to be available")
+            if num_replicas is None:
+                num_replicas = distributed.get_world_size()  # ValueError before init
+            if rank is None:
+                rank = distributed.get_rank()
         if rank >= num_replicas or rank < 0:
             raise ValueError(f"Invalid rank {rank}, rank should be in the interval [0, "
                              f"{num_replicas - 1}]")
@@ -62,13 +68,3 @@ class DistributedSampler(Sampler):
         """Change the shuffle for a new epoch (call it before iterating each epoch)."""
         self.epoch = epoch
 
-
-def _world():
-    try:
-        from ... import distributed
-
-        if distributed.is_available() and distributed.is_initialized():
-            return distributed.get_world_size(), distributed.get_rank()
-    except ImportError:
-        pass
-    return 1, 0
