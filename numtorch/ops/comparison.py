@@ -487,7 +487,11 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
             raise NotImplementedError("clamp is not supported for complex types")
         r = input
         if min is not None:
-            r = where(r < min, min, r)
+            lo = min
+            if max is not None and isinstance(min, Tensor):
+                # torch sends no gradient anywhere where x < min == max
+                lo = where(min == max, min.detach(), min)
+            r = where(r < min, lo, r)
         if max is not None:
             r = where(r > max, max, r)
         return _out(r, out, "clamp")

@@ -109,6 +109,8 @@ class PowScalar(Op):
             return x * x
         if p == 0.5:
             return self.xp.sqrt(x)
+        if p == -0.5 and x.dtype.kind == "f":  # torch's rsqrt: -inf at -0.0, NaN at -inf
+            return 1 / self.xp.sqrt(x)
         return self.xp.power(x, x.dtype.type(p)) if x.dtype.kind in "fc" else \
             self.xp.power(x, p).astype(x.dtype, copy=False)
 
@@ -183,8 +185,43 @@ class Atan2(Op):
 
     def backward(self, grad):
         a, b = self.saved_inputs()
-        r = grad / (a * a + b * b)
+        den = a * a + b * b
+        # torch's gradient at the origin is 0 (not 0/0)
+        r = where(den == 0, 0.0, grad / den)
         return r * b, -r * a
+
+
+class Lerp(Op):
+    """y = a + w (b - a), computed from the nearer end as torch does (w = 1 gives b exactly;
+    infinite ends give torch's infinities and NaNs); dy/da = 1 - w, dy/db = w,
+    dy/dw = b - a. A number weight is the ``weight`` parameter, a tensor one the third input.
+
+    Why a primitive: the two-sided formula composed with ``where`` would send NaN gradients
+    through the branch not taken.
+    """
+
+    def forward(self, a, b, w=None):
+        try:
+            d = b - a
+            if w is None:
+                w = self.weight
+                if -0.5 < w < 0.5:
+                    return a + d * a.dtype.type(w)
+                return b - d * a.dtype.type(1 - w)
+            self.save_inputs(a, b, w)
+            return self.xp.where(self.xp.abs(w) < 0.5, a + w * d, b - d * (1 - w))
+        except ValueError as e:
+            _broadcast_error(e, a, b, *(() if w is None else (w,)))
+
+    def backward(self, grad):
+        if len(self.needs_input_grad) == 2:
+            w = self.weight
+            na, nb = self.needs_input_grad
+            return (grad * (1 - w) if na else None), (grad * w if nb else None)
+        a, b, w = self.saved_inputs()
+        na, nb, nw = self.needs_input_grad
+        return (grad * (1 - w) if na else None, grad * w if nb else None,
+                grad * (b - a) if nw else None)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -399,8 +436,9 @@ def lerp(input, end, weight, *, out=None):
     _float_kernel_dtype("lerp", kernel, input, end, weight)
     if isinstance(weight, Tensor) and weight.dtype is not input.dtype:
         weight = weight.to(input.dtype)  # a 0-d weight may differ; torch computes in input's
-    return _out(rename_node(add(input, mul(weight, sub(end, input))), "LerpBackward0"), out,
-                "lerp")
+    if isinstance(weight, Tensor):
+        return _out(Lerp.apply(input, end, weight, node_name="LerpBackward1"), out, "lerp")
+    return _out(Lerp.apply(input, end, weight=weight, node_name="LerpBackward0"), out, "lerp")
 
 
 def _int_value(value, *tensors):

@@ -188,10 +188,13 @@ class Logit(Op):
 
     def backward(self, grad):
         x = self.saved_inputs()
-        g = grad / (x * (1 - x))
-        if self.eps is None:
-            return g
-        return where((x < self.eps) | (x > 1 - self.eps), 0.0, g)
+        if self.eps is not None:
+            return where((x < self.eps) | (x > 1 - self.eps), 0.0, grad / (x * (1 - x)))
+        # torch: NaN outside [0, 1] and an infinite slope (of the gradient's sign) at 0 and 1,
+        # also at -0.0, where 1 / (x (1 - x)) would be -inf
+        edge = (x == 0) | (x == 1)
+        g = where(edge, grad * float("inf"), grad / (x * (1 - x)))
+        return where((x < 0) | (x > 1), float("nan"), g)
 
 
 class Xlogy(Op):
@@ -214,7 +217,8 @@ class Xlogy(Op):
     def backward(self, grad):
         a, b = self.saved_inputs()
         na, nb = self.needs_input_grad
-        ga = grad * xlogy(a != 0, b) if na else None
+        # torch: log(b), except 0 where a == 0 and b <= 0 (the region where y is held at 0)
+        ga = grad * where((a == 0) & (b <= 0), 0.0, b.log()) if na else None
         gb = grad * a / b if nb else None
         return ga, gb
 
