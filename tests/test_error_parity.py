@@ -34,6 +34,14 @@ CASES = [
     ("nuclear-norm-nan", lambda t: t.norm(t.full((2, 2), float("nan")), p="nuc")),
     ("matrix-rank-nan", lambda t: t.linalg.matrix_rank(t.full((2, 2), float("nan")))),
     ("slogdet-nan", lambda t: tuple(t.linalg.slogdet(t.full((2, 2), float("nan"))))),
+    ("histc-nan-data", lambda t: t.histc(t.tensor([float("nan"), 1.]))),
+    ("histc-inf-data", lambda t: t.histc(t.tensor([float("inf"), 1.]))),
+    ("histc-nan-max", lambda t: t.histc(t.tensor([1.]), bins=2, min=0, max=float("nan"))),
+    ("histc-crossed", lambda t: t.histc(t.tensor([1., 2.]), bins=2, min=3, max=1)),
+    ("histc-nan-counted-out", lambda t: t.histc(t.tensor([1., float("nan")]), 2, 0, 3)),
+    ("histogram-nan", lambda t: t.histogram(t.tensor([float("nan"), 1.]), 2)),
+    ("histogram-inf-range", lambda t: t.histogram(t.tensor([1.]), 2, range=(0., float("inf")))),
+    ("histogram-crossed", lambda t: t.histogram(t.tensor([1., 2.]), 2, range=(3., 1.))),
 ]
 
 

@@ -305,18 +305,30 @@ def histc(input, bins=100, min=0, max=0, *, out=None):  # noqa: A002 - torch's n
         raise RuntimeError(f"torch.histc: bins must be > 0, but got {bins} for bins")
     xp = np if isinstance(a, np.ndarray) else __import__("cupy")
     lo, hi = float(min), float(max)
-    if lo == hi and a.size:
+    from_data = lo == hi and a.size
+    if from_data:
         lo, hi = float(a.min()), float(a.max())
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        # torch prints a NaN found in the data with its sign bit set
+        raise RuntimeError(f"torch.histc: range of [{_c_float(lo, from_data)}, "
+                           f"{_c_float(hi, from_data)}] is not finite")
     if lo == hi:
         lo, hi = lo - 1, hi + 1
     if lo > hi:
-        raise RuntimeError(f"torch.histc: max must be larger than min, got min={lo} max={hi}")
+        raise RuntimeError("torch.histc: max must be larger than min")
     keep = a[(a >= lo) & (a <= hi)]
     lo_t, hi_t = a.dtype.type(lo), a.dtype.type(hi)
     pos = ((keep - lo_t) * a.dtype.type(bins) / (hi_t - lo_t)).astype(np.int64)
     pos = xp.minimum(pos, bins - 1)
     counts = xp.bincount(pos, minlength=bins)[:bins].astype(a.dtype)
     return _write_out(_make(counts), out)
+
+
+def _c_float(v, negative_nan=False):
+    """A float as torch's C++ messages print it (``%g``: 1, 2.5, inf, nan)."""
+    if v != v:
+        return "-nan" if negative_nan else "nan"
+    return f"{v:g}"
 
 
 def _cum_extreme(fn, input, dim):
@@ -560,8 +572,11 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False,  # noq
         else:
             lo, hi = 0.0, 0.0
         if lo > hi:
-            raise RuntimeError(f"torch.histogram(): min should not exceed max, but got min "
-                               f"{lo} max {hi}")
+            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
+                               f"{_c_float(lo)} max {_c_float(hi)} for dimension 0")
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            raise RuntimeError(f"torch.histogramdd: dimension 0's range [{_c_float(lo)}, "
+                               f"{_c_float(hi)}] is not finite")
         if lo == hi:
             lo, hi = lo - 0.5, hi + 0.5
         edges = np.linspace(lo, hi, bins + 1).astype(a.dtype)

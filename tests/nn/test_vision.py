@@ -269,6 +269,18 @@ def test_grid_sample_gradients_at_and_beyond_the_edges_match_torch(nd, mode, pad
         [shape, grid], second_order=False)
 
 
+@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("value", [float("inf"), -float("inf"), float("nan"), 1e30])
+def test_grid_sample_at_non_finite_and_huge_points_matches_torch(mode, padding_mode, value):
+    # torch: NaN through non-finite weights, index 0 for a NaN coordinate after clipping,
+    # the edge for a huge one
+    grid = np.array([[[[value, 0.0]]]])
+    check_op(lambda t, x, g: t.nn.functional.grid_sample(
+        x, g, mode=mode, padding_mode=padding_mode, align_corners=False),
+        [np.arange(12.).reshape(1, 1, 3, 4), grid], grad=False)
+
+
 def test_grid_sample_grad_reaches_grid_alone_like_torch():
     for lib in (numtorch, torch):
         g = lib.zeros(1, 2, 2, 2, requires_grad=True)

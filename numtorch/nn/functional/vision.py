@@ -433,7 +433,8 @@ def _clip(coord, size):
     """``coord`` clipped into ``[0, size - 1]``; its gradient is 0 at and beyond either edge
     (torch's rule, where a clamp would pass it through at the edge itself)."""
     inside = (coord > 0) & (coord < size - 1)
-    return coord.where(inside, coord.detach().clamp(0, size - 1))
+    # a NaN coordinate (from NaN in the grid or reflecting an infinite one) reads index 0
+    return coord.where(inside, coord.detach().clamp(0, size - 1).nan_to_num(0.0))
 
 
 def _tap_index(xp, positions, sizes, padding_mode, align_corners):
@@ -549,9 +550,11 @@ def _grid_sample(input, grid, mode, padding_mode, align_corners):
     taps = []  # per dim: the (integer position array, weight Tensor) of each tap
     if mode == "bicubic":
         for d in range(nd):
+            # beyond 2**40 every tap is past the edge anyway: clipping keeps the integer
+            # conversion from overflowing
             base = coords[d].detach().floor()
             t = coords[d] - base
-            b = base._array.astype(np.int64)
+            b = base.clamp(-2.0 ** 40, 2.0 ** 40)._array.astype(np.int64)
             taps.append([(b - 1 + k, w) for k, w in enumerate(_cubic_weights(xp, t))])
     else:
         coords = [_apply_padding(cd, s, padding_mode, align_corners)
@@ -575,9 +578,11 @@ def _grid_sample(input, grid, mode, padding_mode, align_corners):
         w = combo[0][1]
         for _, wd in combo[1:]:
             w = w * wd
-        # where (not a product with the mask): taps outside the input contribute exactly 0,
-        # even when their weight is not finite
-        weights.append(w.where(_make(ok), 0.0))
+        # a product with the mask, as torch: taps outside the input contribute 0, but a NaN or
+        # infinite weight (from a non-finite grid point) makes the output NaN (nearest
+        # sampling has no weights to speak of: 0 there)
+        weights.append(w.where(_make(ok), 0.0) if mode == "nearest" else
+                       w * _make(ok.astype(w._array.dtype)))
     k = len(index)
     weight = stack(weights, 1)  # (N, taps, points)
     idx = _make(xp.concatenate(index, axis=1).reshape(n, 1, k * points))
