@@ -2,7 +2,7 @@
 
 import weakref
 
-from .graph import _RemovableHandle, accumulator
+from .graph import RemovableHandle, accumulator
 from .inplace import refresh_view  # noqa: F401  (re-exported for Tensor._refresh_view_grad_fn)
 
 
@@ -26,7 +26,7 @@ def register_post_accumulate_grad_hook(t, hook):
     if node._post_acc_hooks is None:
         node._post_acc_hooks = []
     node._post_acc_hooks.append(hook)
-    return _RemovableHandle(node._post_acc_hooks, hook)
+    return RemovableHandle(node._post_acc_hooks, hook)
 
 
 def retain_grad(t):

@@ -15,6 +15,7 @@ from . import graph
 from .graph import AccumulateGrad, edge_of
 from .anomaly_mode import _flags as _anomaly, check_gradients
 from .grad_mode import _state
+from .hooks import run_node_hooks, run_post_accumulate_hooks, run_pre_hooks
 
 
 def _shape_str(shape):
@@ -111,8 +112,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
             buf = buffers.pop(node, None)
             if buf is None or (needed is not None and node not in needed):
                 continue
-            if node._pre_hooks or node._retain:
-                _run_pre_hooks(node, buf)
+            if node._pre_hooks or node._retain or node._node_pre_hooks:
+                run_pre_hooks(node, buf)
             if capture is not None and node in capture:
                 for nr, k in capture[node]:
                     captured[k] = buf[nr]
@@ -126,10 +127,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
             if _anomaly["enabled"]:
                 check_gradients(node, grads_in)
             if node._hooks:
-                for h in node._hooks:
-                    r = h(grads_in, tuple(buf))
-                    if r is not None:
-                        grads_in = tuple(r)
+                grads_in = run_node_hooks(node, grads_in, buf)
             if not retain_graph and node._saved is not None:
                 node._release()
             edges = node._edges
@@ -180,6 +178,9 @@ def _accumulate_into(t, g, create_graph):
     else:
         g = graph._make(g._array.copy())
     t._grad = g if t._grad is None else t._grad + g
+    acc = t._accum
+    if acc is not None and acc._post_acc_hooks and t._grad_fn is None:
+        run_post_accumulate_hooks(acc, t)
 
 
 def _add_to_buffer(buffers, node, nr, g):
@@ -187,26 +188,6 @@ def _add_to_buffer(buffers, node, nr, g):
     if buf is None:
         buf = buffers[node] = [None] * node._n_out
     buf[nr] = g if buf[nr] is None else buf[nr] + g
-
-
-def _run_pre_hooks(node, buf):
-    pre = node._pre_hooks
-    if pre:
-        for nr, hooks in pre.items():
-            for h in list(hooks):
-                if buf[nr] is None:
-                    continue
-                r = h(buf[nr])
-                if r is not None:
-                    buf[nr] = r
-    retain = node._retain
-    if retain:
-        for nr, ref in retain.items():
-            t = ref()
-            if t is not None and buf[nr] is not None:
-                g = buf[nr]
-                g = g if _state.enabled else graph._make(g._array.copy())
-                t._grad = g if t._grad is None else t._grad + g
 
 
 def _drain(heap):

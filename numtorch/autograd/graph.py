@@ -44,6 +44,7 @@ class Node:
     _edges = ()
     _in_meta = ()
     _pre_hooks = None  # {output_nr: [hook(grad) -> grad or None]} (tensor hooks)
+    _node_pre_hooks = None  # [hook(grad_outputs) -> tuple or None] (register_prehook)
     _retain = None  # {output_nr: weakref to a non-leaf tensor that called retain_grad()}
     _saved = None
     _hooks = None  # [hook(grad_inputs, grad_outputs)] run after the node (register_hook on node)
@@ -59,38 +60,50 @@ class Node:
         return tuple((e[0], e[1]) if e is not None else (None, 0) for e in self._edges)
 
     def register_hook(self, fn):
+        """Call ``fn(grad_inputs, grad_outputs)`` after this node ran; a returned tuple
+        replaces ``grad_inputs``."""
         if self._hooks is None:
             self._hooks = []
         self._hooks.append(fn)
-        return _RemovableHandle(self._hooks, fn)
+        return RemovableHandle(self._hooks, fn)
 
     def register_prehook(self, fn):
-        return self._add_pre_hook(0, fn)
+        """Call ``fn(grad_outputs)`` before this node runs; a returned tuple replaces
+        ``grad_outputs``."""
+        if self._node_pre_hooks is None:
+            self._node_pre_hooks = []
+        self._node_pre_hooks.append(fn)
+        return RemovableHandle(self._node_pre_hooks, fn)
 
     def _add_pre_hook(self, nr, fn):
         if self._pre_hooks is None:
             self._pre_hooks = {}
         hooks = self._pre_hooks.setdefault(nr, [])
         hooks.append(fn)
-        return _RemovableHandle(hooks, fn)
+        return RemovableHandle(hooks, fn)
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {hex(id(self))}>"
 
 
-class _RemovableHandle:
-    """Returned by ``register_hook``; ``remove()`` takes the hook out again."""
+_handle_ids = itertools.count()
 
-    __slots__ = ("_hooks", "_fn")
+
+class RemovableHandle:
+    """Returned by every autograd ``register_*hook``; ``remove()`` (or leaving a ``with``
+    block) takes the hook out again."""
+
+    __slots__ = ("_hooks", "_fn", "id")
 
     def __init__(self, hooks, fn):
         self._hooks, self._fn = hooks, fn
+        self.id = next(_handle_ids)
 
     def remove(self):
-        try:
-            self._hooks.remove(self._fn)
-        except ValueError:
-            pass
+        for i, h in enumerate(self._hooks):
+            if h is self._fn:
+                del self._hooks[i]
+                return
 
     def __enter__(self):
         return self
@@ -138,8 +151,9 @@ class AccumulateGrad(Node):
             np_ = backend.xp_of(old._array)
             np_.add(old._array, g._array, out=old._array)  # torch accumulates in place
         if self._post_acc_hooks:
-            for hook in tuple(self._post_acc_hooks):
-                hook(t)
+            from .hooks import run_post_accumulate_hooks
+
+            run_post_accumulate_hooks(self, t)
         return ()
 
     def name(self):
