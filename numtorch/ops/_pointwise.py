@@ -97,7 +97,8 @@ def _out(result, out, name=None):
         from ..autograd.grad_mode import is_grad_enabled
 
         if is_grad_enabled():
-            fn = name or type(result.grad_fn).__name__.lower()
+            node = result.grad_fn  # named after the op, not after torch's node
+            fn = name or getattr(node, "_op_cls", type(node)).__name__.lower()
             raise RuntimeError(f"{fn}(): functions with out=... arguments don't support "
                                f"automatic differentiation, but one of the arguments requires "
                                f"grad.")
