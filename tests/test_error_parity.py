@@ -19,6 +19,7 @@ CASES = [
     ("rand-2**40", lambda t: t.rand(2 ** 40)),
     ("eye-2**21", lambda t: t.eye(2 ** 21)),
     ("new-zeros-2**40", lambda t: t.ones(3).new_zeros(2 ** 40)),
+    ("op-result-too-large", lambda t: t.ones(1, 2 ** 20) + t.ones(2 ** 21, 1)),
     ("resize-negative", lambda t: t.ones(3).resize_(-1)),
     ("resize-negative-2d", lambda t: t.ones(3).resize_(2, -1)),
     ("resize-2**40", lambda t: t.ones(3).resize_(2 ** 40)),

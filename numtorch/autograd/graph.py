@@ -20,6 +20,7 @@ _sequence = itertools.count(1)  # creation order of nodes: a valid order to run 
 
 from .. import _dtype
 from .. import backend
+from .._alloc_errors import alloc_error as _alloc_error
 from .anomaly_mode import _flags as _anomaly, forward_stack
 from .grad_mode import InferenceVersion, _state
 
@@ -285,7 +286,10 @@ class Op(Node):
                     on_np = False
         self.xp = np if on_np else _check_devices(cls, inputs)
         if edges is None:
-            out = self.forward(*arrays) if on_np else _forward_on_device(self, arrays)
+            try:
+                out = self.forward(*arrays) if on_np else _forward_on_device(self, arrays)
+            except MemoryError as e:  # NumPy's "Unable to allocate" in torch's words
+                raise _alloc_error(e) from None
             if type(out) is np.ndarray:
                 outs = _make(out)
             elif type(out) is tuple:
@@ -299,7 +303,10 @@ class Op(Node):
             self._seq = next(_sequence)
             self._inputs_arrays = arrays
             self._edges = edges  # set before forward: ops save only what needed grads read
-            out = self.forward(*arrays) if on_np else _forward_on_device(self, arrays)
+            try:
+                out = self.forward(*arrays) if on_np else _forward_on_device(self, arrays)
+            except MemoryError as e:  # NumPy's "Unable to allocate" in torch's words
+                raise _alloc_error(e) from None
             if type(out) is tuple:
                 outs = tuple(_wrap_output(self, o, i, True) for i, o in enumerate(out))
                 self._n_out = len(outs)
