@@ -12,7 +12,7 @@ from .._tensor import Tensor
 from . import _mpi
 from ._mpi import Staged, flat
 from ._work import Fingerprint, Work, WorkList, _dtype_name
-from .distributed_c10d import GroupMember, op_name, resolve_group
+from .distributed_c10d import GroupMember, ReduceOp, op_name, resolve_group
 
 __all__ = ["all_reduce", "broadcast", "reduce", "all_gather", "all_gather_into_tensor",
            "gather", "scatter", "reduce_scatter", "reduce_scatter_tensor", "all_to_all",
@@ -123,11 +123,7 @@ _OP_CODES = {"SUM": 0, "AVG": 1, "PRODUCT": 2, "MIN": 3, "MAX": 4, "BAND": 5, "B
 
 
 def _default_op(op):
-    if op is None:
-        from .distributed_c10d import ReduceOp
-
-        return ReduceOp.SUM
-    return op
+    return ReduceOp.SUM if op is None else op
 
 
 def reduce(tensor, dst=None, op=None, group=None, async_op=False, group_dst=None):
@@ -164,7 +160,7 @@ def reduce(tensor, dst=None, op=None, group=None, async_op=False, group_dst=None
             st.write_back()
 
     return finish(Work(g, g._what("reduce", seq), [req], g._ranks, check, done, [tensor],
-                       "root*8+op"), async_op)
+                       "dst,op"), async_op)
 
 
 def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):

@@ -130,23 +130,36 @@ _TORCH_TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "
                      "int32": "Int", "int64": "Long"}
 
 
+_PLANS = {}
+
+
 def reduce_plan(np_dtype, op_name):
     """(wire dtype or None, MPI op) for reducing ``np_dtype`` with ``op_name``.
 
     A wire dtype means the data is staged into that dtype for the reduction and written
     back afterwards.
     """
-    if np_dtype.kind == "b":
-        return np.dtype(np.uint8), mpi_op(_BOOL_OPS[op_name])
-    return wire_dtype(np_dtype), mpi_op(op_name)
+    key = (np_dtype, op_name)
+    plan = _PLANS.get(key)
+    if plan is None:
+        if np_dtype.kind == "b":
+            plan = np.dtype(np.uint8), mpi_op(_BOOL_OPS[op_name])
+        else:
+            plan = wire_dtype(np_dtype), mpi_op(op_name)
+        _PLANS[key] = plan
+    return plan
+
+
+_U8, _F32 = np.dtype(np.uint8), np.dtype(np.float32)
 
 
 def wire_dtype(np_dtype):
     """The dtype an array of ``np_dtype`` travels as, or None to send it as itself."""
-    if np_dtype.kind == "b":
-        return np.dtype(np.uint8)
-    if np_dtype.kind == "V" or np_dtype.name == "bfloat16":  # ml_dtypes: MPI has no such type
-        return np.dtype(np.float32)
+    kind = np_dtype.kind
+    if kind == "b":
+        return _U8
+    if kind == "V":  # ml_dtypes' bfloat16: MPI has no such type
+        return _F32
     return None
 
 

@@ -22,8 +22,10 @@ _MAX_DIMS = 8
 class Fingerprint:
     """A non-blocking all-reduce that tells whether all ranks called the same thing.
 
-    The vector ``[op, call number, dtype, detail, ndim, d0..d7]`` and its negation are
-    max-reduced: every entry agrees across ranks exactly when max == -max(-x) == min.
+    The call is described by ``(op, call number, dtype, detail, ndim, d0..d7)``; a 62-bit
+    hash of it and its negation are max-reduced, and they agree across ranks exactly when
+    max == -max(-h) == min. Only on a disagreement are the full descriptions gathered, to
+    say who called what.
     """
 
     def __init__(self, group, op, seq, array=None, shape_matters=True, detail=0):
@@ -33,20 +35,22 @@ class Fingerprint:
         if ndim > _MAX_DIMS:
             dims[-1] = hash(tuple(shape[_MAX_DIMS - 1:])) & 0x3FFFFFFFFFFFFFFF
         dtype = _dtype_code(array) if array is not None else -1
-        self.local = np.array([_CODE[op], seq, dtype, detail, ndim]
-                              + dims + [0] * (_MAX_DIMS - len(dims)), np.int64)
-        self.buf = np.concatenate([self.local, -self.local])
+        self.local = (_CODE[op], seq, dtype, detail, ndim, *dims,
+                      *([0] * (_MAX_DIMS - len(dims))))
+        h = hash(self.local) & 0x3FFFFFFFFFFFFFFF  # ints and tuples of ints hash the same
+        self.buf = np.array((h, -h), np.int64)     # in every process
         self.group = group
         MPI = group._world.MPI
         self.req = group._check_comm.Iallreduce(MPI.IN_PLACE, self.buf, MPI.MAX)
 
     def verify(self, what, detail_name):
-        n = self.local.size
-        if np.array_equal(self.buf[:n], -self.buf[n:]):
+        buf = self.buf
+        if buf[0] == -buf[1]:
             return
         g = self.group
-        every = np.empty((g.size(), n), np.int64)
-        req = g._check_comm.Iallgather(self.local, every)
+        local = np.array(self.local, np.int64)
+        every = np.empty((g.size(), local.size), np.int64)
+        req = g._check_comm.Iallgather(local, every)
         g._world.wait([req], what, g._ranks, time.monotonic() + g._timeout_s)
         lines = [f"rank {g._ranks[i]} calls {_render(row, detail_name)}"
                  for i, row in enumerate(every)]
@@ -56,8 +60,17 @@ class Fingerprint:
         raise g._broken
 
 
+_DTYPE_CODES = {}
+
+
 def _dtype_code(array):
-    return int(np.frombuffer(array.dtype.str.encode().ljust(8, b" ")[:8], np.int64)[0])
+    """A number naming the dtype (its 8-character NumPy type string, packed)."""
+    dt = array.dtype
+    code = _DTYPE_CODES.get(dt)
+    if code is None:
+        code = _DTYPE_CODES[dt] = int(np.frombuffer(dt.str.encode().ljust(8, b" ")[:8],
+                                                    np.int64)[0])
+    return code
 
 
 def _dtype_name(code):
@@ -81,7 +94,12 @@ def _render(row, detail_name):
         parts.append(f"shape [{', '.join(str(d) for d in dims)}]")
     if dtype != -1:
         parts.append(_dtype_name(dtype))
-    if detail_name:
+    ops = ("SUM", "AVG", "PRODUCT", "MIN", "MAX", "BAND", "BOR", "BXOR")
+    if detail_name == "op":
+        parts.append(f"op={ops[detail] if 0 <= detail < len(ops) else detail}")
+    elif detail_name == "dst,op":
+        parts.append(f"dst={detail // 8}, op={ops[detail % 8]}")
+    elif detail_name:
         parts.append(f"{detail_name}={detail}")
     return f"{name} #{seq}" + (f" ({', '.join(parts)})" if parts else "")
 

@@ -17,7 +17,10 @@ import time
 
 import numpy as np
 
+from ... import backend
+from ..._device import CPU
 from ...autograd.graph import AccumulateGrad, edge_of
+from ...distributed import _mpi
 from ..._tensor import Tensor, _make
 
 _MB = 1024 * 1024
@@ -25,15 +28,22 @@ DEFAULT_FIRST_BUCKET_BYTES = _MB
 
 
 class Bucket:
-    """One flat array holding the gradients of several parameters (one dtype)."""
+    """One flat array holding the gradients of several parameters (one dtype, one device).
 
-    __slots__ = ("index", "params", "flat", "views", "pending", "work", "ready")
+    ``flat`` lives where the parameters live; ``wire`` is what MPI reads and writes: the
+    flat array itself, or a host copy for GPU buckets when MPI is not CUDA-aware.
+    """
+
+    __slots__ = ("index", "params", "flat", "views", "pending", "work", "ready", "wire", "xp")
 
     def __init__(self, index, params, dtype):
         self.index = index
         self.params = params
         total = sum(p._array.size for p in params)
-        self.flat = np.zeros(total, dtype)
+        self.xp = backend.xp_of(params[0]._array)
+        self.flat = self.xp.zeros(total, dtype)
+        staged = self.xp is not np and not _mpi.cuda_aware()
+        self.wire = np.zeros(total, dtype) if staged else self.flat
         self.views, off = [], 0
         for p in params:
             n = p._array.size
@@ -47,13 +57,16 @@ class Bucket:
 def assign_buckets(params, cap_bytes, first_cap_bytes):
     """Group ``params`` (registration order) into buckets, last-registered first.
 
+    A bucket holds one dtype on one device; each is closed once it reaches its size cap
+    (the first one's is smaller, so the first all-reduce starts early in backward).
+
     Returns:
         list[list[Parameter]]: the buckets' parameters, in launch order.
     """
     open_by_dtype = {}
     done = []
     for p in reversed(params):
-        dt = p._array.dtype
+        dt = (p._array.dtype, backend.device_of(p._array))
         cur = open_by_dtype.get(dt)
         if cur is None:
             cur = open_by_dtype[dt] = [[], 0]
@@ -218,7 +231,7 @@ class Reducer:
         view = b.views[k]
         g = p._grad
         if g._array is not view:
-            np.copyto(view, g._array)
+            view[...] = g._array
             if self.grad_as_view and not g.requires_grad:
                 p._grad = _make(view)
         self.local_used[i] = 1
@@ -241,7 +254,9 @@ class Reducer:
             if self.next_bucket == 0 and self.find_unused:
                 self.global_used = self.local_used.copy()
                 self.used_work = self.comm.Iallreduce(MPI.IN_PLACE, self.global_used, MPI.MAX)
-            b.work = self.comm.Iallreduce(MPI.IN_PLACE, b.flat, MPI.SUM)
+            if b.wire is not b.flat:
+                b.wire[...] = backend.to_device(b.flat, CPU)
+            b.work = self.comm.Iallreduce(MPI.IN_PLACE, b.wire, MPI.SUM)
             self.next_bucket += 1
         if self.next_bucket == len(self.buckets):
             self._finalize()
@@ -264,8 +279,10 @@ class Reducer:
         self.used_work = None
         for b in self.buckets:
             b.work = None
+            if b.wire is not b.flat:
+                b.flat[...] = backend.to_device(b.wire, backend.device_of(b.flat))
             if self.divisor > 1:
-                np.divide(b.flat, self.divisor, out=b.flat, casting="unsafe")
+                b.xp.divide(b.flat, self.divisor, out=b.flat, casting="unsafe")
         for b in self.buckets:
             for k, p in enumerate(b.params):
                 self._write_back(p, b.views[k])
@@ -281,7 +298,7 @@ class Reducer:
         elif g is None or g.requires_grad:
             p._grad = _make(view.copy())
         elif g._array is not view:
-            np.copyto(g._array, view)
+            g._array[...] = view
 
     # -- join support ------------------------------------------------------------------
 

@@ -12,11 +12,13 @@ __all__ = ["replicate"]
 
 def _replica_of(module):
     replica = module.__class__.__new__(module.__class__)
-    replica.__dict__ = module.__dict__.copy()
-    replica._parameters = dict(module._parameters)
-    replica._buffers = dict(module._buffers)
-    replica._modules = dict(module._modules)
-    replica._is_replica = True
+    state = module.__dict__.copy()
+    # fresh tables, filled below (set in __dict__: Module.__setattr__ would treat them as
+    # user attributes)
+    for table in ("_parameters", "_buffers", "_modules"):
+        state[table] = type(state[table])(state[table])
+    state["_is_replica"] = True
+    replica.__dict__.update(state)
     return replica
 
 

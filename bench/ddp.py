@@ -1,0 +1,243 @@
+"""Distributed benchmark: all-reduce bandwidth, DDP step time and overlap, on MPI ranks.
+
+    python bench/ddp.py                 # everything (about a minute on 2 cores)
+    python bench/ddp.py --json out.json # also keep the raw numbers (docs/distributed.md)
+
+Three measurements, each in fresh processes started with mpiexec (this script re-runs
+itself as the ranks):
+
+1. ``allreduce``: ``dist.all_reduce`` on float32 tensors of 4 KB .. 64 MB on 2 ranks against
+   mpi4py's ``comm.Allreduce`` on the same arrays (both in place), alternating, median of the
+   repeats; the overhead is numtorch time / mpi4py time - 1 (goal: <= 10% from 1 MB).
+2. ``step``: one DDP training step (forward, backward with bucketed all-reduce, SGD) of the
+   MLP (784-512-512-10, global batch 128) and the LeNet-style CNN (bench/train_cnn.py's,
+   global batch 64) on 1 rank and on 2 ranks with half the batch each; on 2 cores the compute
+   per rank halves, so the ideal 2-rank step takes half the time.
+3. ``overlap``: on 2 ranks, the step with communication, the same step under ``no_sync()``
+   (no communication) and the bare all-reduce of all buckets after backward: the fraction
+   of the all-reduce time hidden behind backward is
+   ``1 - (t_step - t_nosync) / t_allreduce``.
+
+Timings are noisy on a shared machine: the script reports medians and ranges, and the
+libraries / configurations alternate within each repeat.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+
+SIZES = [4 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20, 64 << 20]
+
+
+def _mpiexec():
+    return os.path.join(os.path.dirname(sys.executable), "mpiexec")
+
+
+def _spawn(n, *args, timeout=600):
+    env = dict(os.environ, OMP_NUM_THREADS="1", HYDRA_LAUNCHER="fork")
+    cmd = [_mpiexec(), "-n", str(n), sys.executable, os.path.abspath(__file__), "--worker",
+           *map(str, args)]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    for line in out.stdout.splitlines():
+        if line.startswith("RESULT "):
+            return json.loads(line[7:])
+    raise RuntimeError(f"worker {args} failed:\n{out.stdout[-2000:]}\n{out.stderr[-3000:]}")
+
+
+# -- workers (run as MPI ranks) ------------------------------------------------------------
+
+def worker_allreduce(repeats):
+    import numtorch as torch
+    import numtorch.distributed as dist
+    from mpi4py import MPI
+
+    dist.init_process_group("gloo")
+    comm = MPI.COMM_WORLD
+    res = {}
+    for size in SIZES:
+        arr = np.ones(size // 4, np.float32)
+        t = torch.from_numpy(arr)
+        inner = max(1, min(200, (8 << 20) // size))
+        times = {"mpi4py": [], "numtorch": []}
+        for rep in range(repeats + 1):
+            for lib in ("mpi4py", "numtorch"):
+                comm.Barrier()
+                t0 = time.perf_counter()
+                for _ in range(inner):
+                    if lib == "mpi4py":
+                        comm.Allreduce(MPI.IN_PLACE, arr)
+                    else:
+                        dist.all_reduce(t)
+                dt = (time.perf_counter() - t0) / inner
+                if rep:  # the first round warms caches and MPI's buffers
+                    times[lib].append(dt)
+        res[size] = times
+    if dist.get_rank() == 0:
+        print("RESULT " + json.dumps(res), flush=True)
+    dist.destroy_process_group()
+
+
+def _workload(name, torch, nn, F, batch, seed=0):
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    if name == "mlp":
+        model = nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(),
+                              nn.Linear(512, 10))
+        x = rng.standard_normal((batch, 784)).astype(np.float32)
+    else:
+        class LeNet(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.c1, self.c2 = nn.Conv2d(1, 32, 3), nn.Conv2d(32, 64, 3)
+                self.f1, self.f2 = nn.Linear(9216, 128), nn.Linear(128, 10)
+
+            def forward(self, x):
+                x = F.max_pool2d(F.relu(self.c2(F.relu(self.c1(x)))), 2)
+                return self.f2(F.relu(self.f1(x.flatten(1))))
+
+        model = LeNet()
+        x = rng.standard_normal((batch, 1, 28, 28)).astype(np.float32)
+    y = rng.integers(0, 10, batch)
+    return model, torch.from_numpy(x), torch.from_numpy(y)
+
+
+def worker_step(name, global_batch, steps, repeats, with_overlap):
+    import numtorch as torch
+    import numtorch.distributed as dist
+    import numtorch.nn as nn
+    import numtorch.nn.functional as F
+    from numtorch.nn.parallel import DistributedDataParallel as DDP
+
+    dist.init_process_group("gloo")
+    n, r = dist.get_world_size(), dist.get_rank()
+    model, x, y = _workload(name, torch, nn, F, global_batch)
+    per = global_batch // n
+    x, y = x[r * per:(r + 1) * per].contiguous(), y[r * per:(r + 1) * per].contiguous()
+    ddp = DDP(model)
+    opt = torch.optim.SGD(ddp.parameters(), lr=0.01)
+
+    def step(sync=True):
+        opt.zero_grad()
+        if sync:
+            F.cross_entropy(ddp(x), y).backward()
+        else:
+            with ddp.no_sync():
+                F.cross_entropy(ddp(x), y).backward()
+        opt.step()
+
+    def bare_allreduce():
+        # the buckets' all-reduces alone, one after another, after backward is over
+        for b in ddp.reducer.buckets:
+            t = torch.from_numpy(b.flat)
+            dist.all_reduce(t)
+
+    kinds = {"step": lambda: step(True)}
+    if with_overlap:
+        kinds["nosync"] = lambda: step(False)
+        kinds["allreduce"] = bare_allreduce
+    times = {k: [] for k in kinds}
+    for k in kinds:  # warm-up
+        kinds[k]()
+    for _ in range(repeats):
+        for k, fn in kinds.items():
+            dist.barrier()
+            t0 = time.perf_counter()
+            for _ in range(steps):
+                fn()
+            times[k].append((time.perf_counter() - t0) / steps)
+    every = [None] * n
+    dist.all_gather_object(every, times)
+    if r == 0:  # a step is as slow as its slowest rank
+        merged = {k: [max(t[k][i] for t in every) for i in range(repeats)] for k in times}
+        merged["buckets"] = [int(b.flat.nbytes) for b in ddp.reducer.buckets]
+        print("RESULT " + json.dumps(merged), flush=True)
+    dist.destroy_process_group()
+
+
+# -- driver --------------------------------------------------------------------------------
+
+def _med(xs):
+    return statistics.median(xs)
+
+
+def _fmt_range(xs, scale=1e3):
+    return f"{_med(xs) * scale:8.3f} ({min(xs) * scale:.3f}-{max(xs) * scale:.3f})"
+
+
+def run(args):
+    out = {}
+    print(f"numtorch.distributed benchmark ({os.cpu_count()} cores; timings are noisy on a "
+          "shared machine: medians and ranges)\n")
+    ar = _spawn(2, "allreduce", args.repeats)
+    out["allreduce"] = ar
+    print("1. all_reduce, float32, 2 ranks, in place      time per call in ms (range)")
+    print(f"{'size':>8} {'mpi4py':>24} {'numtorch':>24} {'overhead':>9} {'GB/s':>6}")
+    for size in SIZES:
+        t = ar[str(size)]
+        m, nt = _med(t["mpi4py"]), _med(t["numtorch"])
+        over = nt / m - 1
+        goal = "" if size < (1 << 20) else ("  ok" if over <= 0.10 else "  MISS (goal <= 10%)")
+        print(f"{_size(size):>8} {_fmt_range(t['mpi4py']):>24} {_fmt_range(t['numtorch']):>24}"
+              f" {over * 100:8.1f}% {size / nt / 1e9:6.2f}{goal}")
+    print("\n2. DDP training step (forward, backward + all-reduce, SGD), ms per step")
+    out["step"] = {}
+    for name, batch in (("mlp", 128), ("lenet", 64)):
+        res = {1: [], 2: []}
+        for _ in range(args.rounds):  # alternate 1 and 2 ranks so load hits both alike
+            for n in (1, 2):
+                res[n] += _spawn(n, "step", name, batch, args.steps, args.repeats, 0)["step"]
+        out["step"][name] = res
+        t1, t2 = _med(res[1]), _med(res[2])
+        print(f"  {name:5} global batch {batch:3}: 1 rank {_fmt_range(res[1])}   2 ranks "
+              f"{_fmt_range(res[2])}   speed-up {t1 / t2:.2f}x (ideal 2.00x, efficiency "
+              f"{t1 / t2 / 2 * 100:.0f}%)")
+    print("\n3. all-reduce hidden behind backward (2 ranks)")
+    out["overlap"] = {}
+    for name, batch in (("mlp", 128), ("lenet", 64)):
+        r = _spawn(2, "step", name, batch, args.steps, args.repeats, 1)
+        out["overlap"][name] = r
+        step, nosync, allr = _med(r["step"]), _med(r["nosync"]), _med(r["allreduce"])
+        exposed = max(0.0, step - nosync)
+        hidden = 1 - min(1.0, exposed / allr) if allr > 0 else 0.0
+        print(f"  {name:5}: step {step * 1e3:.2f} ms, no_sync step {nosync * 1e3:.2f} ms, bare "
+              f"all-reduce of {len(r['buckets'])} bucket(s) ({sum(r['buckets']) / 1e6:.2f} MB) "
+              f"{allr * 1e3:.2f} ms -> exposed {exposed * 1e3:.2f} ms, hidden {hidden * 100:.0f}%")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=1)
+    return out
+
+
+def _size(n):
+    return f"{n >> 20} MB" if n >= 1 << 20 else f"{n >> 10} KB"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--repeats", type=int, default=7)
+    p.add_argument("--rounds", type=int, default=3, help="1-rank/2-rank alternations")
+    p.add_argument("--steps", type=int, default=10, help="steps per timed repeat")
+    p.add_argument("--json", default=None, help="write the raw numbers here")
+    p.add_argument("--worker", nargs="+", default=None, help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.worker:
+        kind, *rest = args.worker
+        if kind == "allreduce":
+            worker_allreduce(int(rest[0]))
+        else:
+            worker_step(rest[0], int(rest[1]), int(rest[2]), int(rest[3]), bool(int(rest[4])))
+        return
+    run(args)
+
+
+if __name__ == "__main__":
+    main()
