@@ -307,7 +307,7 @@ class EfficientNet_V2_L_Weights(WeightsEnum):
     IMAGENET1K_V1 = _imagenet("efficientnet_v2_l-59c71312.pth", 118515272, 85.808, 97.788,
         56.08, 454.573, _R_V2,
         min_size=(33, 33), crop_size=480, resize_size=480, interpolation="BICUBIC",
-        transform_kw={"mean": [0.5, 0.5, 0.5], "std": [0.5, 0.5, 0.5]})
+        transform_kw={"mean": (0.5, 0.5, 0.5), "std": (0.5, 0.5, 0.5)})
     DEFAULT = IMAGENET1K_V1
 
 

@@ -123,7 +123,7 @@ class VGG16_Weights(WeightsEnum):
     IMAGENET1K_FEATURES = _imagenet("vgg16_features-amdegroot-88682ab5.pth", 138357544,
         float("nan"), float("nan"), 15.47, 527.802,
         "https://github.com/amdegroot/ssd.pytorch#training-ssd", min_size=(32, 32),
-        transform_kw={"mean": [0.48235, 0.45882, 0.40784], "std": [1.0 / 255.0] * 3},
+        transform_kw={"mean": (0.48235, 0.45882, 0.40784), "std": (1.0 / 255.0,) * 3},
         categories=None)
     DEFAULT = IMAGENET1K_V1
 
