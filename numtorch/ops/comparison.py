@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, _make
-from ..autograd.graph import Op
+from ..autograd.graph import Op, rename_node
 from ..backend import xp_of as backend_xp
 from ._pointwise import (
     _NUMBER, _broadcast_error, _check_number_or_tensor, _check_tensor, _not_implemented, _out,
@@ -494,7 +494,7 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
             r = where(r < min, lo, r)
         if max is not None:
             r = where(r > max, max, r)
-        return _out(r, out, "clamp")
+        return _out(rename_node(r, "ClampBackward0"), out, "clamp")
     if min is not None and not isinstance(min, _NUMBER):
         _check_number_or_tensor("clamp", min, "min", 2)
     if max is not None and not isinstance(max, _NUMBER):

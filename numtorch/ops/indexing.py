@@ -13,7 +13,7 @@ import numpy as np
 from .. import _dtype
 from .._creation import number_as
 from .._tensor import Tensor, _make
-from ..autograd.graph import Op
+from ..autograd.graph import Op, rename_node
 from ..autograd.grad_mode import _state
 from ..backend import helpers_for, to_device
 from ._util import canonical_dim, restride
@@ -556,7 +556,8 @@ def index_select(input, dim, index):
             raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
                                f"{idx.size} value(s)")
         return input.reshape(-1)[_make(idx)].reshape(())
-    return AdvGetItem.apply(input, index=(slice(None),) * d + (idx, Ellipsis))
+    return AdvGetItem.apply(input, index=(slice(None),) * d + (idx, Ellipsis),
+                            node_name="IndexSelectBackward0")
 
 
 def masked_fill(input, mask, value):
@@ -576,7 +577,9 @@ def masked_fill(input, mask, value):
         value = value.to(input.dtype)
     else:
         value = number_as(value, input.dtype)
-    return where(mask, value, input)  # a larger mask broadcasts the result, as in torch
+    node = "MaskedFillBackward1" if isinstance(value, Tensor) else "MaskedFillBackward0"
+    # a larger mask broadcasts the result, as in torch
+    return rename_node(where(mask, value, input), node)
 
 
 # how torch's masked_fill names a mask dtype (C++ type names)
@@ -593,7 +596,7 @@ def masked_select(input, mask):
     shape = np.broadcast_shapes(input._array.shape, mask._array.shape)
     x = input.expand(shape) if input._array.shape != shape else input
     m = mask._array if mask._array.shape == shape else np.broadcast_to(mask._array, shape)
-    return AdvGetItem.apply(x, index=(m,))
+    return AdvGetItem.apply(x, index=(m,), node_name="MaskedSelectBackward0")
 
 
 def nonzero(input, *, as_tuple=False):

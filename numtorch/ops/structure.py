@@ -11,7 +11,7 @@ import numpy as np
 from .. import _dtype
 from .._creation import number_as
 from .._tensor import Tensor, _make
-from ..autograd.graph import Op
+from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for
 from ._lautil import Triangle
 from ._util import canonical_dim
@@ -142,7 +142,8 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     shape = []
     for k in range(nd):
         shape.append(n if k in (d1, d2) else rest.pop(0))
-    return DiagonalScatter.apply(input, shape=tuple(shape), offset=offset, d1=d1, d2=d2)
+    return DiagonalScatter.apply(input, shape=tuple(shape), offset=offset, d1=d1, d2=d2,
+                                 node_name="DiagEmbedBackward0")
 
 
 def _triangle(fn, input, diagonal, upper):
@@ -187,7 +188,7 @@ def trace(input):
     d = DiagGet.apply(input, offset=0)
     if input.dtype.np.kind in "biu":
         return d.to(_dtype.int64).sum()
-    return d.sum()
+    return rename_node(d.sum(), "TraceBackward0")
 
 
 def dist(input, other, p=2):

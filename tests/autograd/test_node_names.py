@@ -112,6 +112,30 @@ CASES = [ ("mul_scalar", "x*2"), ("mul", "x*x"), ("add_scalar", "x+1"), ("add", 
     ("custom", "Sq.apply(x)"),
 ]
 
+CASES += [ ("batch_norm_eval", "nn.BatchNorm1d(4).eval()(x)"),
+    ("group_norm", "F.group_norm(b.transpose(1,2),2)"),
+    ("adaptive_avg3", "F.adaptive_avg_pool2d(img,2)"),
+    ("adaptive_avg_1d", "F.adaptive_avg_pool1d(b,2)"),
+    ("adaptive_avg_1d_global", "F.adaptive_avg_pool1d(b,1)"),
+    ("adaptive_max", "F.adaptive_max_pool2d(img,2)"),
+    ("adaptive_max_3d", "F.adaptive_max_pool3d(vol,2)"),
+    ("soft_margin", "F.soft_margin_loss(x,t)"),
+    ("clamp_tensor", "x.clamp(torch.zeros(3,4), torch.ones(3,4))"),
+    ("masked_fill", "x.masked_fill(t>0, 0.)"),
+    ("masked_fill_t", "x.masked_fill(t>0, torch.tensor(1.))"),
+    ("index_select", "x.index_select(0, lab[:2])"), ("masked_select", "x.masked_select(t>0)"),
+    ("diag_embed", "torch.diag_embed(v)"), ("trace", "x[:3,:3].trace()"),
+    ("pad_reflect", "F.pad(b, (1,1), mode='reflect')"),
+    ("pad_replicate_2d", "F.pad(img, (1,1,1,1), mode='replicate')"),
+    ("interp_nearest", "F.interpolate(b, scale_factor=2)"),
+    ("interp_bilinear", "F.interpolate(img, scale_factor=2, mode='bilinear')"),
+    ("interp_bicubic", "F.interpolate(img, scale_factor=2, mode='bicubic')"),
+    ("interp_trilinear", "F.interpolate(vol, scale_factor=2, mode='trilinear')"),
+    ("interp_area", "F.interpolate(img, size=(3,3), mode='area')"),
+    ("interp_aa", "F.interpolate(img, scale_factor=0.5, mode='bilinear', antialias=True)"),
+    ("glu", "F.glu(x)"), ("prelu", "F.prelu(x, torch.tensor([0.25]))"),
+]
+
 SETUP = """
 x = R(3, 4); v = R(4); b = R(2, 3, 4); img = R(1, 1, 6, 6); vol = R(1, 1, 4, 4, 4)
 img4 = R(2, 3, 4, 4); t = torch.randn(3, 4); lab = torch.tensor([0, 1, 2])

@@ -3,6 +3,7 @@ logits) and the margin / soft-margin family."""
 
 from ... import _dtype
 from ..._tensor import _make
+from ...autograd.graph import rename_node
 from ...backend import xp_of
 from ...ops.elementwise import where
 from ...ops._util import fmt_shape
@@ -306,7 +307,8 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     """
     red = get_reduction(size_average, reduce, reduction)
     check_not_requires_grad("soft_margin_loss", "target", target)
-    return reduce_loss(log1pexp(-target.detach() * input), red)
+    return rename_node(reduce_loss(log1pexp(-target.detach() * input), red),
+                       "SoftMarginLossBackward0")
 
 
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,

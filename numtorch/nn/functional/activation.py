@@ -12,6 +12,7 @@ import numpy as np
 from ... import _dtype
 from ..._tensor import Tensor
 from ...autograd.grad_mode import is_grad_enabled, no_grad
+from ...autograd.graph import rename_node
 from ...autograd.inplace import apply_inplace
 from ...ops import _util
 from ...ops import _smooth_activation as _smooth
@@ -365,7 +366,7 @@ def prelu(input, weight):
         w = weight.reshape((n,) + (1,) * (input.dim() - 2))
     else:
         w = weight.reshape(())
-    return _act.select(input > 0, input, w * input)
+    return rename_node(_act.select(input > 0, input, w * input), "PreluKernelBackward0")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -634,4 +635,5 @@ def glu(input, dim=-1):
     if input.dtype._category != _dtype._FLOAT:
         raise _not_implemented("glu_cpu", input.dtype)
     half = n // 2
-    return input.narrow(d, 0, half) * _smooth.Sigmoid.apply(input.narrow(d, half, half))
+    return rename_node(input.narrow(d, 0, half) * _smooth.Sigmoid.apply(
+        input.narrow(d, half, half)), "GluBackward0")

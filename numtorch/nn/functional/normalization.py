@@ -11,6 +11,7 @@ import numpy as np
 from ... import _dtype
 from ..._tensor import _make
 from ...autograd.grad_mode import is_grad_enabled, no_grad
+from ...autograd.graph import rename_node
 from ..._creation import zeros
 from ...ops import cat, div
 from ...ops.norm_ops import normalize_affine
@@ -163,7 +164,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     else:
         y = _normalize_with_running(x, running_mean, running_var, _cast(weight, ct),
                                     _cast(bias, ct), eps)
-    return _cast(y, dt)
+    return rename_node(_cast(y, dt), "NativeBatchNormBackward0")
 
 
 def _verify_spatial_size(size, show):
@@ -349,7 +350,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     pview = lambda t: None if t is None else _cast(t, ct).reshape(  # noqa: E731
         1, num_groups, c // num_groups, 1)
     y = normalize_affine(grouped, pview(weight), pview(bias), (2, 3), eps)
-    return _cast(y.reshape(shape), dt)
+    return rename_node(_cast(y.reshape(shape), dt), "NativeGroupNormBackward0")
 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):

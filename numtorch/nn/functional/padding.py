@@ -7,6 +7,7 @@ exact gradients of every order. Negative pads crop, as in torch.
 
 from ... import _dtype, backend
 from ..._tensor import Tensor
+from ...autograd.graph import rename_node
 from ...ops import _resample
 
 __all__ = ["pad"]
@@ -166,4 +167,8 @@ def pad(input, pad, mode="constant", value=None):
             continue
         table = _index_table(xp, mode, n, lo, hi)
         out = _resample.resample(out, d, table, None, n)
-    return out if out is not input else input.clone()
+    if out is input:
+        return input.clone()
+    if mode in ("reflect", "replicate"):  # torch's node for the whole pad
+        rename_node(out, f"{'Reflection' if mode == 'reflect' else 'Replication'}Pad{k}DBackward0")
+    return out

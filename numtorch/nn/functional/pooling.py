@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from ... import _sampling
+from ...autograd.graph import rename_node
 from ...backend import xp_of
 from ...ops import pooling as _ops
 from . import _pooling_impl as _impl
@@ -438,7 +439,14 @@ def _adaptive_max(nd, input, output_size, return_indices):
     else:
         index = _impl.adaptive_window_index(xp_of(x._array), spatial, out)
         result = _ops.window_max(x, index, False, return_indices)
-    return unbatch(result, added)
+    return _adaptive_named(unbatch(result, added), nd, "Max")
+
+
+def _adaptive_named(result, nd, kind):
+    """Torch's node name for an adaptive pool's values (1-d pools run as 2-d and squeeze)."""
+    values = result[0] if isinstance(result, tuple) else result
+    rename_node(values, "SqueezeBackward1" if nd == 1 else f"Adaptive{kind}Pool{nd}DBackward0")
+    return result
 
 
 def adaptive_max_pool1d(input, output_size, return_indices=False):
@@ -503,7 +511,8 @@ def _adaptive_avg(nd, input, output_size):
     dims = tuple(range(2, 2 + nd))
     if all(o == 1 for o in out):
         # global pooling is a mean, as in torch (so an empty input gives NaN, not an error)
-        return unbatch(x.mean(dim=dims, keepdim=True), added)
+        y = unbatch(x.mean(dim=dims, keepdim=True), added)
+        return rename_node(y, "SqueezeBackward1") if nd == 1 else y
     if 0 in spatial:
         shown = (tuple(x.shape[:2]) + (1,) + spatial) if nd == 1 else tuple(input.shape)
         if added and nd == 1:
@@ -519,7 +528,7 @@ def _adaptive_avg(nd, input, output_size):
     if all(n % o == 0 for n, o in zip(spatial, out)):
         kernel = tuple(n // o for n, o in zip(spatial, out))
         y = _ops.avg_pool(x, kernel, kernel, (0,) * nd, out, int(np.prod(kernel)))
-        return unbatch(y, added)
+        return _adaptive_named(unbatch(y, added), nd, "Avg")
     # Uneven windows: average pooling is separable, so it is one weighted window sum per dim
     # (a few whole-batch gathers each; measured 2-3x faster here than a tall-skinny GEMM).
     xp = xp_of(x._array)
@@ -529,7 +538,7 @@ def _adaptive_avg(nd, input, output_size):
         fwd, adj = _impl.adaptive_avg_windows(spatial[d], out[d])
         fwd, adj = [(xp.asarray(i), xp.asarray(w.astype(dt))) for i, w in (fwd, adj)]
         y = _ops.axis_window_sum(y, 2 + d, fwd, adj)
-    return unbatch(y, added)
+    return _adaptive_named(unbatch(y, added), nd, "Avg")
 
 
 def adaptive_avg_pool1d(input, output_size):

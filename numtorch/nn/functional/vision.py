@@ -16,6 +16,7 @@ import numpy as np
 
 from ... import _dtype, backend
 from ..._tensor import Tensor, _make
+from ...autograd.graph import rename_node
 from ...ops import _resample, stack
 
 __all__ = ["pixel_shuffle", "pixel_unshuffle", "interpolate", "upsample", "upsample_nearest",
@@ -330,7 +331,20 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if mode in _NEEDS and input.dim() != _NEEDS[mode]:
         raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
                                   f"{_NEEDS[mode]}D input")
-    return _resize(input, sizes, scales, mode, align_corners, antialias)
+    out = _resize(input, sizes, scales, mode, align_corners, antialias)
+    kind, nd = _UPSAMPLE_NODES.get(mode), input.dim() - 2
+    if out is input:
+        return out
+    if kind is not None:  # torch's node for the whole resize
+        rename_node(out, f"Upsample{kind}{nd}D{'Aa' if antialias else ''}Backward0")
+    elif mode == "area":  # torch's area mode is adaptive average pooling (a mean if global)
+        rename_node(out, "SqueezeBackward1" if nd == 1 else "MeanBackward1"
+                    if all(n == 1 for n in out.shape[2:]) else f"AdaptiveAvgPool{nd}DBackward0")
+    return out
+
+
+_UPSAMPLE_NODES = {"nearest": "Nearest", "nearest-exact": "NearestExact", "linear": "Linear",
+                   "bilinear": "Bilinear", "bicubic": "Bicubic", "trilinear": "Trilinear"}
 
 
 def _resize(input, sizes, scales, mode, align_corners, antialias):
