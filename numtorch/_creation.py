@@ -125,7 +125,7 @@ def _check_fits(values, dt, c_names):
             raise RuntimeError(f"value cannot be converted to type {name} without overflow")
 
 
-def number_as(value, dt, fn="fill_"):
+def number_as(value, dt, fn="fill_", keep_python=False):
     """A number written into a ``dt`` tensor (``fill_``, ``x[i] = v``, ``masked_fill``...), as
     a NumPy scalar of ``dt``: torch's overflow check, then a C cast (negative integers wrap
     into unsigned types).
@@ -136,18 +136,34 @@ def number_as(value, dt, fn="fill_"):
         fn (str): ``"setitem"`` for ``x[i] = v``, whose message for integers beyond int64
             differs from the other writers', and whose float16/bfloat16 writes are not
             checked (torch casts those from a double tensor).
+        keep_python (bool): return a fitting Python number as it is (for a NumPy assignment,
+            which casts it as C does, faster than from a NumPy scalar).
     """
     t = type(value)
+    # the fast path (x[i] = 0.5 and fill_(0) sit in loops): a Python number that fits; NumPy's
+    # own assignment then casts it as C does, so x[i] = v may keep the Python number
+    if t is builtins.float or t is builtins.int and -2 ** 63 <= value < 2 ** 63:
+        limits = _LIMITS.get(dt)
+        if limits is not None and limits[0] <= value <= limits[1] and (
+                t is builtins.int or dt._category == _dtype._FLOAT):
+            return value if keep_python or fn == "setitem" else dt.np.type(value)
     if t is builtins.int or t is builtins.bool or isinstance(value, (builtins.int, np.integer)):
         if not -2 ** 63 <= value < 2 ** 63:
             if fn == "setitem":
                 raise ValueError("Overflow when unpacking long long")
             raise OverflowError("int too big to convert")
-    if dt is _dtype.float64 and (t is builtins.float or t is builtins.int):
-        return np.float64(value)  # the common case: nothing to check
     if not (fn == "setitem" and dt in (_dtype.float16, _dtype.bfloat16)):
         _check_fits(np.asarray(value), dt, c_names=True)
     return _cast_scalar(value, dt)
+
+
+_INF = float("inf")
+# the values a Python number may take and need no further check
+_LIMITS = {_dtype.float64: (-_INF, _INF), _dtype.float32: (-3.4028234663852886e38,
+                                                            3.4028234663852886e38),
+           _dtype.float16: (-65504.0, 65504.0)}
+_LIMITS.update({d: (int(np.iinfo(d.np).min), int(np.iinfo(d.np).max))
+                for d in (_dtype.int8, _dtype.int16, _dtype.int32, _dtype.int64, _dtype.uint8)})
 
 
 # -- from data ------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from .. import _dtype
 from .._creation import number_as
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
+from ..autograd.inplace import apply_inplace
 from ..autograd.grad_mode import _state
 from ..backend import helpers_for, to_device
 from ._util import canonical_dim, restride
@@ -387,10 +388,12 @@ def getitem(input, index):
 
 def setitem(input, index, value):
     """``input[index] = value`` in place, recording the write for autograd when needed."""
-    from ..autograd.inplace import apply_inplace
-
     if not isinstance(value, Tensor):
-        value = _setitem_number(input, value)
+        tv = type(value)
+        lim = _FITS.get(input._array.dtype) if tv is float or tv is int else None
+        if lim is None or not (lim[0] <= value <= lim[1] and (
+                tv is float and lim[2] or tv is int and _I64[0] <= value <= _I64[1])):
+            value = _setitem_number(input, value)  # (a fitting number goes in as it is)
     if type(index) is list:
         index = _list_as_tuple(index)
     idx, advanced = convert_index(index, input)
@@ -434,6 +437,15 @@ def setitem(input, index, value):
         apply_inplace(view, copy_value, value)
     else:
         apply_inplace(input, _index_put_converted, idx, value, False)
+
+
+# dtype: (low, high, takes floats) for numbers NumPy may write unchecked (a C cast, as torch)
+_FITS = {np.dtype(np.float64): (-np.inf, np.inf, True),
+         np.dtype(np.float32): (-3.4028234663852886e38, 3.4028234663852886e38, True),
+         np.dtype(np.float16): (-65504.0, 65504.0, True)}
+_FITS.update({np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max), False)
+              for t in (np.int8, np.int16, np.int32, np.int64, np.uint8)})
+_I64 = (-2 ** 63, 2 ** 63 - 1)
 
 
 def _setitem_number(input, value):

@@ -19,6 +19,8 @@ from .._tensor import Tensor
 from ..autograd.grad_mode import _state
 from ..autograd.inplace import apply_inplace
 from ..backend import helpers_for
+from . import indexing as _indexing, structure as _structure  # (cycle: attributes read late)
+from ._util import canonical_dim
 
 __all__ = []  # reached as ops.inplace_writes.<name> from the Tensor methods
 
@@ -65,17 +67,22 @@ def shared_memory_target(self, *values):
     recorded write to such a view fails as every other write does (torch fails in backward).
     """
     arr = self._array
-    if type(arr) is not np.ndarray or arr.flags.writeable:
+    if type(arr) is not np.ndarray or arr.flags.writeable or _recorded(self):
         return None
     if _state.enabled:
-        base = self._base
-        if self._requires_grad or self._grad_fn is not None or (
-                base is not None and (base._requires_grad or base._grad_fn is not None)):
-            return None
         for v in values:
             if isinstance(v, Tensor) and v._requires_grad:
                 return None
     return writeable_alias(arr)
+
+
+def _recorded(self):
+    """Whether autograd would record a write to ``self`` (else it is a plain memory write)."""
+    if not _state.enabled:
+        return False
+    base = self._base
+    return self._requires_grad or self._grad_fn is not None or (
+        base is not None and (base._requires_grad or base._grad_fn is not None))
 
 
 def _done(self):
@@ -91,19 +98,19 @@ def _warn_expanded(arr, name, index, value, stacklevel=4):
 
 def fill_(self, value):
     """``self.fill_(value)``; a number is written through expanded dims too."""
-    from .indexing import full_like_value
-
-    alias = None if isinstance(value, Tensor) else shared_memory_target(self)
-    if alias is None:
-        return apply_inplace(self, full_like_value, value)
-    alias[...] = number_as(value, self.dtype)
+    if isinstance(value, Tensor) or _recorded(self):
+        return apply_inplace(self, _indexing.full_like_value, value)
+    # nothing to record: write straight into the memory (through an expanded view too)
+    arr = self._array
+    if type(arr) is np.ndarray and not arr.flags.writeable:
+        arr = writeable_alias(arr)
+    arr[...] = number_as(value, self.dtype, keep_python=True)
     return _done(self)
 
 
 def masked_fill_(self, mask, value):
     """``self.masked_fill_(mask, value)``, allowed (with torch's warning) on expanded dims."""
-    from .indexing import masked_fill
-
+    masked_fill = _indexing.masked_fill
     alias = shared_memory_target(self, value)
     if alias is None:
         return apply_inplace(self, masked_fill, mask, value)
@@ -118,9 +125,7 @@ def masked_fill_(self, mask, value):
 
 def index_fill_(self, dim, index, value):
     """``self.index_fill_(dim, index, value)``, allowed (with a warning) on expanded dims."""
-    from ._util import canonical_dim
-    from .structure import index_fill
-
+    index_fill = _structure.index_fill
     alias = shared_memory_target(self, value)
     if alias is None:
         return apply_inplace(self, index_fill, dim, index, value)
@@ -136,13 +141,11 @@ def index_fill_(self, dim, index, value):
 
 def fill_diagonal_(self, fill_value, wrap=False):
     """``self.fill_diagonal_(value, wrap)``, written through expanded dims as in torch."""
-    from .structure import diagonal_mask, fill_diagonal
-
     alias = shared_memory_target(self, fill_value)
     if alias is None:
-        return apply_inplace(self, fill_diagonal, fill_value, wrap)
-    out = fill_diagonal(self, fill_value, wrap)
-    m = diagonal_mask(alias.shape, wrap)
+        return apply_inplace(self, _structure.fill_diagonal, fill_value, wrap)
+    out = _structure.fill_diagonal(self, fill_value, wrap)
+    m = _structure.diagonal_mask(alias.shape, wrap)
     alias[m] = out._array[m]
     return _done(self)
 
@@ -150,13 +153,11 @@ def fill_diagonal_(self, fill_value, wrap=False):
 def index_put_(self, indices, values, accumulate=False):
     """``self.index_put_(indices, values, accumulate)``, allowed (with a warning) on expanded
     dims: positions that share memory are written (or added to) one after the other."""
-    from .indexing import convert_index, index_put
-
     alias = shared_memory_target(self, values)
     if alias is None:
-        return apply_inplace(self, index_put, indices, values, accumulate)
-    index_put(self, indices, values, accumulate)  # the ordinary checks
-    idx, _ = convert_index(tuple(indices), self)
+        return apply_inplace(self, _indexing.index_put, indices, values, accumulate)
+    _indexing.index_put(self, indices, values, accumulate)  # the ordinary checks
+    idx, _ = _indexing.convert_index(tuple(indices), self)
     write_indexed(alias, idx, values, accumulate, stacklevel=5)
     return _done(self)
 
