@@ -32,6 +32,9 @@ _INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do n
                     "around this, you can make a clone to get a normal tensor and use it in "
                     "autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
 
+_METADATA = weakref.WeakKeyDictionary()  # node -> its ``metadata`` dict (kept off the node's
+# own __dict__, which holds an op's parameters)
+
 _FREED = ("Trying to backward through the graph a second time (or directly access saved tensors "
           "after they have already been freed). Saved intermediate values of the graph are freed "
           "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
@@ -59,6 +62,17 @@ class Node:
     @property
     def next_functions(self):
         return tuple((e[0], e[1]) if e is not None else (None, 0) for e in self._edges)
+
+    @property
+    def metadata(self):
+        """A dict kept with the node for the user's own annotations (empty at first)."""
+        d = _METADATA.get(self)
+        if d is None:
+            d = _METADATA[self] = {}
+        return d
+
+    def _sequence_nr(self):
+        return self._seq
 
     def register_hook(self, fn):
         """Call ``fn(grad_inputs, grad_outputs)`` after this node ran; a returned tuple

@@ -241,3 +241,13 @@ def test_renamed_nodes_backpropagate_and_replay_views():
         assert type(w.grad_fn).__name__ == type(v.grad_fn).__name__ == "AsStridedBackward0"
         assert type(base.grad_fn).__name__ == "CopySlices"
     assert grads[1] == grads[0]
+
+
+def test_node_metadata_and_sequence_numbers_as_torch():
+    for lib in (torch, numtorch):
+        x = lib.ones(2, requires_grad=True)
+        y, z = x * 2, x * 3
+        assert y.grad_fn.metadata == {}
+        y.grad_fn.metadata["tag"] = 1
+        assert y.grad_fn.metadata == {"tag": 1} and z.grad_fn.metadata == {}
+        assert y.grad_fn._sequence_nr() < z.grad_fn._sequence_nr()
