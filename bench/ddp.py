@@ -17,6 +17,9 @@ itself as the ranks):
    (no communication) and the bare all-reduce of all buckets after backward: the fraction
    of the all-reduce time hidden behind backward is
    ``1 - (t_step - t_nosync) / t_allreduce``.
+4. ``model``: the cost model of docs/distributed.md, fitted to the 2-rank numbers (latency,
+   bandwidth, reduction speed), checked against the measured 2-rank step and used to
+   predict the step time on 8 and 64 ranks over 10 and 100 Gbit/s networks.
 
 Timings are noisy on a shared machine: the script reports medians and ranges, and the
 libraries / configurations alternate within each repeat.
@@ -24,6 +27,7 @@ libraries / configurations alternate within each repeat.
 
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -81,6 +85,15 @@ def worker_allreduce(repeats):
                 if rep:  # the first round warms caches and MPI's buffers
                     times[lib].append(dt)
         res[size] = times
+    # the reduction's arithmetic alone (MPI's own local SUM), for the cost model's gamma
+    for size in SIZES[3:]:
+        a, b = np.ones(size // 4, np.float32), np.ones(size // 4, np.float32)
+        ts = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            MPI.SUM.Reduce_local(a, b)
+            ts.append(time.perf_counter() - t0)
+        res.setdefault("reduce_local", {})[size] = ts
     if dist.get_rank() == 0:
         print("RESULT " + json.dumps(res), flush=True)
     dist.destroy_process_group()
@@ -140,6 +153,39 @@ def worker_step(name, global_batch, steps, repeats, with_overlap):
             t = torch.from_numpy(b.flat)
             dist.all_reduce(t)
 
+    ready = []  # (bucket, seconds since backward began) of the last timed step
+    launch = ddp.reducer._launch_ready
+
+    def traced_launch():
+        ready.append((ddp.reducer.next_bucket, time.perf_counter() - bwd_start[0]))
+        launch()
+
+    bwd_start = [0.0]
+
+    def phases():
+        # forward, backward (no communication), optimizer: the compute a step is made of
+        opt.zero_grad()
+        t0 = time.perf_counter()
+        with ddp.no_sync():
+            loss = F.cross_entropy(ddp(x), y)
+            t1 = time.perf_counter()
+            loss.backward()
+        t2 = time.perf_counter()
+        opt.step()
+        t3 = time.perf_counter()
+        return t1 - t0, t2 - t1, t3 - t2
+
+    def traced_step():
+        ddp.reducer._launch_ready = traced_launch
+        ready.clear()
+        opt.zero_grad()
+        loss = F.cross_entropy(ddp(x), y)
+        bwd_start[0] = time.perf_counter()
+        loss.backward()
+        total = time.perf_counter() - bwd_start[0]
+        ddp.reducer._launch_ready = launch
+        return total
+
     kinds = {"step": lambda: step(True)}
     if with_overlap:
         kinds["nosync"] = lambda: step(False)
@@ -154,11 +200,22 @@ def worker_step(name, global_batch, steps, repeats, with_overlap):
             for _ in range(steps):
                 fn()
             times[k].append((time.perf_counter() - t0) / steps)
+    extra = {}
+    if with_overlap:
+        ph = [phases() for _ in range(repeats)]
+        extra["phases"] = [statistics.median(p[i] for p in ph) for i in range(3)]
+        fracs = []
+        for _ in range(repeats):
+            traced_step()
+            fracs.append(sorted(ready))
+        extra["bucket_ready_s"] = [statistics.median(f[k][1] for f in fracs)
+                                   for k in range(len(fracs[0]))]
     every = [None] * n
     dist.all_gather_object(every, times)
     if r == 0:  # a step is as slow as its slowest rank
         merged = {k: [max(t[k][i] for t in every) for i in range(repeats)] for k in times}
         merged["buckets"] = [int(b.flat.nbytes) for b in ddp.reducer.buckets]
+        merged.update(extra)
         print("RESULT " + json.dumps(merged), flush=True)
     dist.destroy_process_group()
 
@@ -211,10 +268,75 @@ def run(args):
         print(f"  {name:5}: step {step * 1e3:.2f} ms, no_sync step {nosync * 1e3:.2f} ms, bare "
               f"all-reduce of {len(r['buckets'])} bucket(s) ({sum(r['buckets']) / 1e6:.2f} MB) "
               f"{allr * 1e3:.2f} ms -> exposed {exposed * 1e3:.2f} ms, hidden {hidden * 100:.0f}%")
+    model_report(out, args)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(out, f, indent=1)
     return out
+
+
+# -- the cost model (docs/distributed.md) ------------------------------------------------
+
+def allreduce_time(nbytes, p, alpha, beta, gamma):
+    """MPICH's all-reduce cost: recursive doubling up to 2 KB, Rabenseifner's reduce-scatter
+    + all-gather above (Thakur, Rabenseifner & Gropp 2005); alpha s per message, beta s per
+    byte moved, gamma s per byte reduced."""
+    if p <= 1:
+        return 0.0
+    lg = math.ceil(math.log2(p))
+    if nbytes <= 2048:
+        return lg * (alpha + nbytes * (beta + gamma))
+    return 2 * lg * alpha + 2 * (p - 1) / p * nbytes * beta + (p - 1) / p * nbytes * gamma
+
+
+def predicted_step(phases, buckets, ready_s, p, alpha, beta, gamma):
+    """Forward + backward + the all-reduce pipeline's tail past backward + optimizer.
+
+    Bucket k can start when backward produced it (``ready_s[k]``) and when bucket k-1 is
+    done (MPI runs them one after another); whatever runs past the end of backward is
+    exposed.
+    """
+    fwd, bwd, opt = phases
+    finish = 0.0
+    for nbytes, ready in zip(buckets, ready_s):
+        finish = max(min(ready, bwd), finish) + allreduce_time(nbytes, p, alpha, beta, gamma)
+    return fwd + bwd + max(0.0, finish - bwd) + opt
+
+
+def fit_shared_memory(allreduce):
+    """alpha, beta, gamma of the 2-rank shared-memory all-reduce (least squares from 64 KB)."""
+    sizes = [s for s in SIZES if s >= 64 << 10]
+    t = np.array([_med(allreduce[str(s)]["mpi4py"]) for s in sizes])
+    slope, intercept = np.polyfit(np.array(sizes, float), t, 1)
+    red = allreduce["reduce_local"]
+    gamma = float(np.median([_med(red[k]) / int(k) for k in red]))
+    beta = max(slope - gamma / 2, 1e-12)  # 2 ranks: n*beta + n*gamma/2
+    alpha = max(intercept / 2, 1e-7)
+    return alpha, beta, gamma
+
+
+def model_report(out, args):
+    alpha, beta, gamma = fit_shared_memory(out["allreduce"])
+    out["model"] = {"alpha_s": alpha, "beta_s_per_byte": beta, "gamma_s_per_byte": gamma}
+    print(f"\n4. cost model (docs/distributed.md): 2-rank shared-memory fit alpha "
+          f"{alpha * 1e6:.1f} us, beta {1 / beta / 1e9:.2f} GB/s, reduction gamma "
+          f"{1 / gamma / 1e9:.2f} GB/s")
+    nets = [(f"{g} Gbit/s, {a:g} us", a * 1e-6, 8 / (g * 1e9)) for g, a in
+            ((10, args.latency_us), (100, args.latency_us / 5))]
+    for name in ("mlp", "lenet"):
+        r = out["overlap"][name]
+        phases, buckets, ready = r["phases"], r["buckets"], r["bucket_ready_s"]
+        measured = _med(r["step"])
+        two = predicted_step(phases, buckets, ready, 2, alpha, beta, gamma)
+        print(f"  {name:5} (per-rank batch as on 2 ranks): compute {sum(phases) * 1e3:.2f} ms;"
+              f" 2 ranks measured {measured * 1e3:.2f} ms, model {two * 1e3:.2f} ms")
+        for label, a, b in nets:
+            preds = [predicted_step(phases, buckets, ready, p, a, b, gamma) for p in (8, 64)]
+            comm = [allreduce_time(sum(buckets), p, a, b, gamma) for p in (8, 64)]
+            print(f"        {label:>20}: 8 ranks {preds[0] * 1e3:7.2f} ms (all-reduce "
+                  f"{comm[0] * 1e3:.2f} ms), 64 ranks {preds[1] * 1e3:7.2f} ms (all-reduce "
+                  f"{comm[1] * 1e3:.2f} ms)")
+            out["model"].setdefault(name, {})[label] = {"8": preds[0], "64": preds[1]}
 
 
 def _size(n):
@@ -227,6 +349,8 @@ def main():
     p.add_argument("--rounds", type=int, default=3, help="1-rank/2-rank alternations")
     p.add_argument("--steps", type=int, default=10, help="steps per timed repeat")
     p.add_argument("--json", default=None, help="write the raw numbers here")
+    p.add_argument("--latency-us", type=float, default=25.0,
+                   help="per-message latency of the modelled 10 Gbit/s network (100 Gbit/s: /5)")
     p.add_argument("--worker", nargs="+", default=None, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.worker:

@@ -56,10 +56,13 @@ def _die_with_parent():
 
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
-    mode = "python"
-    while argv and argv[0] in ("--no-python", "--module", "--local-rank-arg"):
+    mode, alias = "python", False
+    while argv and argv[0] in ("--no-python", "--module", "--torch"):
         flag = argv.pop(0)
-        mode = {"--no-python": "exec", "--module": "module"}.get(flag, mode)
+        if flag == "--torch":
+            alias = True  # run the program through numtorch.run: `import torch` is numtorch
+        else:
+            mode = {"--no-python": "exec", "--module": "module"}[flag]
     local_rank_arg = os.environ.get("NUMTORCH_RUN_LOCAL_RANK_ARG") == "1"
     if argv and argv[0] == "--":
         argv.pop(0)
@@ -72,12 +75,13 @@ def main(argv=None):
     script, args = argv[0], argv[1:]
     if local_rank_arg:  # the legacy launcher passes --local-rank to the script
         args = [f"--local-rank={env['LOCAL_RANK']}"] + args
+    python = [sys.executable, "-u"] + (["-m", "numtorch.run"] if alias else [])
     if mode == "exec":
         cmd = [script] + args
     elif mode == "module":
-        cmd = [sys.executable, "-u", "-m", script] + args
+        cmd = python + ["-m", script] + args
     else:
-        cmd = [sys.executable, "-u", script] + args
+        cmd = python + [script] + args
     keep = [int(env[k]) for k in ("PMI_FD",) if env.get(k, "").isdigit()]
     child = subprocess.Popen(cmd, env=env, pass_fds=keep, preexec_fn=_die_with_parent)
 

@@ -26,7 +26,8 @@ import numpy as np
 from . import _mpi
 
 TAG_FAIL, TAG_QUERY, TAG_ANSWER, TAG_EXIT, TAG_ACK = 11, 12, 13, 14, 15
-_EXIT_GRACE_S = 1.0  # data a departed rank sent before leaving may still be arriving
+_EXIT_GRACE_S = 1.0
+_SPIN_S = 0.25  # poll MPI without sleeping for this long, then sleep 1 ms between checks  # data a departed rank sent before leaving may still be arriving
 _HOST_BYTES = 64
 
 
@@ -115,7 +116,7 @@ class World:
             spins = 0
             while not _all_done(pending):
                 spins += 1
-                if spins < 100:  # the common case: done within microseconds
+                if spins & 63:  # MPI moves large messages along only while it is called
                     continue
                 now = time.monotonic()
                 if now >= next_check:
@@ -123,9 +124,8 @@ class World:
                     if now > deadline:
                         self.timed_out(what, peers)
                     next_check = now + 0.05
-                idle = now - start
-                if idle > 0.002:  # give the core back to the other ranks while waiting long
-                    time.sleep(min(1e-3, idle * 0.05))
+                    if now - start > _SPIN_S:  # a long wait is a wait for a peer: sleep
+                        time.sleep(1e-3)
         finally:
             self.waiting = prev
 

@@ -12,6 +12,10 @@ as torchrun's does.
 Several machines: one launcher on one machine starts every rank through MPI's process
 manager (ssh or the batch system), so pass the hosts (``--hosts a,b`` or ``--hostfile``,
 numtorch options) with ``--nnodes``; see docs/distributed.md.
+
+A PyTorch program that says ``import torch`` runs on numtorch, unchanged, when the launcher
+itself is started through ``numtorch.run``: ``numtorch-run -m numtorch.distributed.run
+--nproc-per-node 2 train.py`` (torchrun's command line after ``numtorch-run -m``).
 """
 
 import argparse
@@ -141,6 +145,17 @@ def _is_hydra(mpiexec):
         return False
 
 
+def _under_torch_alias():
+    """True when this launcher runs under ``numtorch.run`` (``import torch`` is numtorch):
+    the ranks then run their programs that way too."""
+    try:
+        from .. import _import_hook
+
+        return _import_hook.is_installed()
+    except ImportError:
+        return False
+
+
 def _free_port():
     with socket.socket() as s:
         s.bind(("", 0))
@@ -170,6 +185,8 @@ def build_command(args, run_dir):
         boot.append("--no-python")
     elif args.module:
         boot.append("--module")
+    if _under_torch_alias():
+        boot.append("--torch")  # started as `numtorch-run -m numtorch.distributed.run`
     cmd += boot + ["--", args.training_script] + list(args.training_script_args)
 
     env = dict(os.environ)

@@ -123,12 +123,20 @@ def test_launcher_environment_matches_torchrun():
         assert o["dist"] == [rank, 2, 1.0, True]
 
 
-def test_legacy_launcher_passes_local_rank():
-    proc = _launch.launcher("env_report.py", "x", module="numtorch.distributed.launch")
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    by = _env_by_rank(_report(proc.stdout))
+def test_legacy_launcher_and_unchanged_torch_programs():
+    legacy, alias = _launch.run_all([
+        _launch.launcher_cmd("env_report.py", "x", module="numtorch.distributed.launch"),
+        [sys.executable, "-m", "numtorch.run", "-m", "numtorch.distributed.run",
+         "--nproc-per-node=2", os.path.join(_launch.RANKS, "torch_program.py")]], timeout=120)
+    assert legacy.returncode == 0, legacy.stderr[-3000:]
+    by = _env_by_rank(_report(legacy.stdout))
     assert [by[r]["argv"] for r in (0, 1)] == [["--local-rank=0", "x"], ["--local-rank=1", "x"]]
-    assert "deprecated" in proc.stderr
+    assert "deprecated" in legacy.stderr
+    # `import torch` in the ranks is numtorch when the launcher runs under numtorch.run
+    assert alias.returncode == 0, alias.stdout[-3000:] + alias.stderr[-3000:]
+    reports = sorted(_report(alias.stdout), key=lambda r: r["rank"])
+    assert reports == [{"torch": "numtorch", "rank": r, "world": 2, "same_weights": True}
+                       for r in (0, 1)]
 
 
 def test_plain_mpiexec_env_rendezvous():

@@ -21,6 +21,7 @@ from ... import backend
 from ..._device import CPU
 from ...autograd.graph import AccumulateGrad, edge_of
 from ...distributed import _mpi
+from ._progress import ProgressThread, default_interval
 from ..._tensor import Tensor, _make
 
 _MB = 1024 * 1024
@@ -176,6 +177,8 @@ class Reducer:
         self.divisor = group.size()
         self.join_mode = False
         self.handles = [p.register_post_accumulate_grad_hook(self._on_grad) for p in params]
+        interval = default_interval()
+        self.progress = ProgressThread(interval) if interval > 0 and group.size() > 1 else None
 
     # -- per iteration ----------------------------------------------------------------
 
@@ -257,12 +260,16 @@ class Reducer:
             if b.wire is not b.flat:
                 b.wire[...] = backend.to_device(b.flat, CPU)
             b.work = self.comm.Iallreduce(MPI.IN_PLACE, b.wire, MPI.SUM)
+            if self.progress is not None:
+                self.progress.add(b.work)
             self.next_bucket += 1
         if self.next_bucket == len(self.buckets):
             self._finalize()
 
     def _progress(self):
         # MPI moves non-blocking collectives along only inside MPI calls
+        if self.progress is not None:
+            return  # the progress thread polls them
         for b in self.buckets[:self.next_bucket]:
             if b.work is not None and b.work.Test():
                 b.work = None
@@ -270,6 +277,8 @@ class Reducer:
     def _finalize(self):
         """Wait for every bucket, average, and hand the results to the parameters."""
         self.active = False
+        if self.progress is not None:
+            self.progress.take()
         pending = [b.work for b in self.buckets if b.work is not None]
         if self.used_work is not None:
             pending.append(self.used_work)
@@ -318,3 +327,7 @@ class Reducer:
         for h in self.handles:
             h.remove()
         self.handles = []
+
+    def __del__(self):
+        if getattr(self, "progress", None) is not None:
+            self.progress.close()
