@@ -1,8 +1,8 @@
 """Reverse-mode automatic differentiation: ``backward``, ``grad`` and grad-mode switches."""
 
 from .grad_mode import (  # noqa: F401  (grad_mode first: graph and _tensor import it)
-    enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
-    set_grad_enabled,
+    enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
+    is_multithreading_enabled, no_grad, set_grad_enabled, set_multithreading_enabled,
 )
 from . import graph  # noqa: E402,F401
 from . import engine  # noqa: E402
@@ -14,7 +14,7 @@ __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "in
 def _as_tuple(x):
     if x is None:
         return None
-    if isinstance(x, (tuple, list)):
+    if isinstance(x, (tuple, list)) and not isinstance(x, graph.GradientEdge):
         return tuple(x)
     return (x,)
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import _dtype, backend
 from . import graph
-from .graph import AccumulateGrad, edge_of
+from .graph import AccumulateGrad, GradientEdge, edge_of
 from .anomaly_mode import _flags as _anomaly, check_gradients
 from .grad_mode import _state
 from .hooks import run_node_hooks, run_post_accumulate_hooks, run_pre_hooks
@@ -81,7 +81,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     if inputs is not None:
         capture = {}
         for k, t in enumerate(inputs):
-            e = edge_of(t)
+            e = tuple(t) if isinstance(t, GradientEdge) else edge_of(t)
             if e is None:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
             capture.setdefault(e[0], []).append((e[1], k))

@@ -72,7 +72,13 @@ class FunctionCtx(Node):
                 out.append(None)
                 continue
             t, vc, version, out_idx, arr = entry
-            if vc[0] != version:
+            if type(arr) is graph._Packed:  # kept through saved_tensors_hooks
+                u = arr.tensor()
+                if out_idx is None:
+                    out.append(u)
+                    continue
+                arr, vc = u._array, u._vc
+            elif vc[0] != version:
                 raise RuntimeError(graph._modified_message(self, arr, out_idx or 0, vc[0],
                                                            version, output=out_idx is not None))
             if out_idx is not None:  # an output: rebuilt so it does not keep ctx in a cycle
@@ -199,6 +205,10 @@ def _run_function(ctx, forward, args, kwargs):
             if type(t._vc) is InferenceVersion:
                 raise RuntimeError(graph._INFERENCE_SAVED)
             out_idx = next((k for k, o in enumerate(wrapped) if o is t), None)
+            hooks = graph._packing() if graph._SAVED_HOOKS[0] else None
+            if hooks is not None:
+                saved.append((None, None, 0, out_idx, graph._Packed(t, hooks)))
+                continue
             saved.append((t, t._vc, t._vc[0], out_idx, t._array))
         ctx._saved_in = saved
     else:

@@ -16,7 +16,8 @@ import threading
 import warnings
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
-           "is_inference_mode_enabled", "is_inference"]
+           "is_inference_mode_enabled", "is_inference", "set_multithreading_enabled",
+           "is_multithreading_enabled"]
 
 
 class _State(threading.local):
@@ -250,3 +251,40 @@ class inference_mode(_Mode):
         if not self.mode:
             return True, False
         return False, True
+
+
+_multithreading = [True]
+
+
+def is_multithreading_enabled():
+    """Whether backward may use worker threads (torch's switch; numtorch's engine runs every
+    backward on the calling thread either way)."""
+    return _multithreading[0]
+
+
+class set_multithreading_enabled(_Mode):
+    """Set the multithreaded-backward switch (see :func:`is_multithreading_enabled`); takes
+    effect at once and, used as a context manager, is undone on exit.
+
+    Args:
+        mode (bool): the new setting.
+    """
+
+    def __init__(self, mode):
+        self.mode = mode
+        self._prev_mt = _multithreading[0]
+        _multithreading[0] = bool(mode)
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        _multithreading[0] = self._prev_mt
+        return False
+
+    def clone(self):
+        return set_multithreading_enabled(self.mode)
+
+    def __call__(self, func):
+        _multithreading[0] = self._prev_mt  # as a decorator, do not change the setting now
+        return _Mode.__call__(self, func)

@@ -413,13 +413,18 @@ class Op(Node):
                     if type(x._vc) is InferenceVersion:
                         raise RuntimeError(_INFERENCE_SAVED)
                     leaf = x if (x._grad_fn is None and x._requires_grad) else None
+                    if _SAVED_HOOKS[0] and _packing() is not None:  # saved_tensors_hooks
+                        snaps.append((i, _Packed(x, _packing()), None, 0, None))
+                        continue
                     snaps.append((i, self._inputs_arrays[i], x._vc, x._vc[0], leaf))
                 else:
                     snaps.append((i, self.xp.asarray(self._inputs_arrays[i]), None, 0, None))
             saved["inputs"] = snaps
         if "outputs" in saved:
             # keep the wrapped output array: ufuncs hand back NumPy scalars for 0-d results
+            hooks = _packing() if _SAVED_HOOKS[0] else None
             saved["outputs"] = {k: (outs[k]._array, outs[k]._vc, outs[k]._vc[0])
+                                if hooks is None else (_Packed(outs[k], hooks), None, 0)
                                 for k in saved["outputs"]}
 
     def saved_inputs(self):
@@ -427,7 +432,9 @@ class Op(Node):
         saved = self._check_saved()
         out = []
         for i, arr, vc, version, leaf in saved["inputs"]:
-            if vc is not None and vc[0] != version:
+            if type(arr) is _Packed:
+                arr = arr.tensor()._array  # joined to the graph below, like a kept array
+            elif vc is not None and vc[0] != version:
                 raise RuntimeError(_modified_message(self, arr, i, vc[0], version))
             if leaf is not None:
                 out.append(leaf)
@@ -444,7 +451,9 @@ class Op(Node):
         """Output ``index`` as a Tensor whose grad_fn is this node (for double backward)."""
         saved = self._check_saved()
         arr, vc, version = saved["outputs"][index]
-        if vc[0] != version:
+        if type(arr) is _Packed:
+            arr = arr.tensor()._array
+        elif vc[0] != version:
             raise RuntimeError(_modified_message(self, arr, index, vc[0], version, output=True))
         t = _make(arr)
         if _state.enabled:
@@ -740,3 +749,11 @@ def _modified_message(node, arr, index, now, expected, output=False):
             f"{'output' if output else 'input'} {index} of {node.name()}, is at version {now}; "
             f"expected version {expected} instead. Hint: the tensor was changed in place after "
             f"it was saved for backward; use an out-of-place op or .clone() before it.")
+
+
+# torch.autograd.graph's public names (they need the classes above)
+from ._graph_api import (  # noqa: E402,F401
+    HOOKS_ACTIVE as _SAVED_HOOKS, GradientEdge, Packed as _Packed, current_hooks as _packing,
+    disable_saved_tensors_hooks, get_gradient_edge, increment_version, save_on_cpu,
+    saved_tensors_hooks,
+)
