@@ -24,9 +24,10 @@ from .distributed_c10d import (  # noqa: F401
 )
 from ._collectives import (  # noqa: F401
     all_gather, all_gather_coalesced, all_gather_into_tensor, all_reduce,
-    all_reduce_coalesced, all_to_all, all_to_all_single, barrier, broadcast, gather, reduce,
-    reduce_scatter, reduce_scatter_tensor, scatter,
+    all_reduce_coalesced, barrier, broadcast, gather, reduce, reduce_scatter,
+    reduce_scatter_tensor, scatter,
 )
+from ._all_to_all import all_to_all, all_to_all_single  # noqa: F401
 from ._p2p import (  # noqa: F401
     P2POp, batch_isend_irecv, irecv, isend, monitored_barrier, recv, send,
 )

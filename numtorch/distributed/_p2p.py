@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from . import _mpi
-from ._collectives import check_tensor, finish
+from ._collectives import check_tensor
 from ._mpi import Staged, flat
 from ._work import Work
 from .distributed_c10d import GroupMember, resolve_group

@@ -26,8 +26,8 @@ import numpy as np
 from . import _mpi
 
 TAG_FAIL, TAG_QUERY, TAG_ANSWER, TAG_EXIT, TAG_ACK = 11, 12, 13, 14, 15
-_EXIT_GRACE_S = 1.0
-_SPIN_S = 0.25  # poll MPI without sleeping for this long, then sleep 1 ms between checks  # data a departed rank sent before leaving may still be arriving
+_EXIT_GRACE_S = 1.0  # data a departed rank sent before leaving may still be arriving
+_SPIN_S = 0.25  # poll MPI without sleeping for this long, then sleep 1 ms between checks
 _HOST_BYTES = 64
 
 
