@@ -23,8 +23,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import numtorch  # noqa: E402  (after the path tweak, so a source checkout works uninstalled)
-import numtorchvision  # noqa: E402
+import numtorch
+import numtorchvision
 
 GOAL = 1.5
 BATCH, SIZE, CLASSES = 16, 112, 1000

@@ -154,7 +154,8 @@ class ConvNeXt_Large_Weights(WeightsEnum):
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", ConvNeXt_Tiny_Weights.IMAGENET1K_V1))
-def convnext_tiny(*, weights: Optional[ConvNeXt_Tiny_Weights] = None, progress: bool = True, **kwargs):
+def convnext_tiny(*, weights: Optional[ConvNeXt_Tiny_Weights] = None,
+                  progress: bool = True, **kwargs):
     """ConvNeXt-Tiny.
 
     Args:
@@ -163,14 +164,16 @@ def convnext_tiny(*, weights: Optional[ConvNeXt_Tiny_Weights] = None, progress: 
         **kwargs: passed to :class:`ConvNeXt` (``stochastic_depth_prob`` defaults to 0.1).
     """
     weights = ConvNeXt_Tiny_Weights.verify(weights)
-    setting = [CNBlockConfig(*c) for c in [(96, 192, 3), (192, 384, 3), (384, 768, 9), (768, None, 3)]]
+    stages = [(96, 192, 3), (192, 384, 3), (384, 768, 9), (768, None, 3)]
+    setting = [CNBlockConfig(*c) for c in stages]
     return _convnext(setting, kwargs.pop("stochastic_depth_prob", 0.1), weights, progress,
                      **kwargs)
 
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", ConvNeXt_Small_Weights.IMAGENET1K_V1))
-def convnext_small(*, weights: Optional[ConvNeXt_Small_Weights] = None, progress: bool = True, **kwargs):
+def convnext_small(*, weights: Optional[ConvNeXt_Small_Weights] = None,
+                   progress: bool = True, **kwargs):
     """ConvNeXt-Small.
 
     Args:
@@ -179,14 +182,16 @@ def convnext_small(*, weights: Optional[ConvNeXt_Small_Weights] = None, progress
         **kwargs: passed to :class:`ConvNeXt` (``stochastic_depth_prob`` defaults to 0.4).
     """
     weights = ConvNeXt_Small_Weights.verify(weights)
-    setting = [CNBlockConfig(*c) for c in [(96, 192, 3), (192, 384, 3), (384, 768, 27), (768, None, 3)]]
+    stages = [(96, 192, 3), (192, 384, 3), (384, 768, 27), (768, None, 3)]
+    setting = [CNBlockConfig(*c) for c in stages]
     return _convnext(setting, kwargs.pop("stochastic_depth_prob", 0.4), weights, progress,
                      **kwargs)
 
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", ConvNeXt_Base_Weights.IMAGENET1K_V1))
-def convnext_base(*, weights: Optional[ConvNeXt_Base_Weights] = None, progress: bool = True, **kwargs):
+def convnext_base(*, weights: Optional[ConvNeXt_Base_Weights] = None,
+                  progress: bool = True, **kwargs):
     """ConvNeXt-Base.
 
     Args:
@@ -195,14 +200,16 @@ def convnext_base(*, weights: Optional[ConvNeXt_Base_Weights] = None, progress: 
         **kwargs: passed to :class:`ConvNeXt` (``stochastic_depth_prob`` defaults to 0.5).
     """
     weights = ConvNeXt_Base_Weights.verify(weights)
-    setting = [CNBlockConfig(*c) for c in [(128, 256, 3), (256, 512, 3), (512, 1024, 27), (1024, None, 3)]]
+    stages = [(128, 256, 3), (256, 512, 3), (512, 1024, 27), (1024, None, 3)]
+    setting = [CNBlockConfig(*c) for c in stages]
     return _convnext(setting, kwargs.pop("stochastic_depth_prob", 0.5), weights, progress,
                      **kwargs)
 
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", ConvNeXt_Large_Weights.IMAGENET1K_V1))
-def convnext_large(*, weights: Optional[ConvNeXt_Large_Weights] = None, progress: bool = True, **kwargs):
+def convnext_large(*, weights: Optional[ConvNeXt_Large_Weights] = None,
+                   progress: bool = True, **kwargs):
     """ConvNeXt-Large.
 
     Args:
@@ -211,6 +218,7 @@ def convnext_large(*, weights: Optional[ConvNeXt_Large_Weights] = None, progress
         **kwargs: passed to :class:`ConvNeXt` (``stochastic_depth_prob`` defaults to 0.5).
     """
     weights = ConvNeXt_Large_Weights.verify(weights)
-    setting = [CNBlockConfig(*c) for c in [(192, 384, 3), (384, 768, 3), (768, 1536, 27), (1536, None, 3)]]
+    stages = [(192, 384, 3), (384, 768, 3), (768, 1536, 27), (1536, None, 3)]
+    setting = [CNBlockConfig(*c) for c in stages]
     return _convnext(setting, kwargs.pop("stochastic_depth_prob", 0.5), weights, progress,
                      **kwargs)

@@ -129,8 +129,8 @@ class DenseNet(nn.Module):
 
 # The published checkpoints predate the module names norm1/relu1/conv1: they spell them
 # "norm.1", "conv.2", ... inside each dense layer.
-_OLD_KEY = re.compile(
-    r"^(.*denselayer\d+\.(?:norm|relu|conv))\.((?:[12])\.(?:weight|bias|running_mean|running_var))$")
+_OLD_KEY = re.compile(r"^(.*denselayer\d+\.(?:norm|relu|conv))\."
+                      r"((?:[12])\.(?:weight|bias|running_mean|running_var))$")
 
 
 def _load_state_dict(model, weights, progress):
@@ -188,7 +188,8 @@ def densenet121(*, weights: Optional[DenseNet121_Weights] = None, progress: bool
         progress (bool): show a download progress bar. Default: True.
         **kwargs: passed to :class:`DenseNet`.
     """
-    return _densenet(32, (6, 12, 24, 16), 64, DenseNet121_Weights.verify(weights), progress, **kwargs)
+    weights = DenseNet121_Weights.verify(weights)
+    return _densenet(32, (6, 12, 24, 16), 64, weights, progress, **kwargs)
 
 
 @register_model()
@@ -201,7 +202,8 @@ def densenet161(*, weights: Optional[DenseNet161_Weights] = None, progress: bool
         progress (bool): show a download progress bar. Default: True.
         **kwargs: passed to :class:`DenseNet`.
     """
-    return _densenet(48, (6, 12, 36, 24), 96, DenseNet161_Weights.verify(weights), progress, **kwargs)
+    weights = DenseNet161_Weights.verify(weights)
+    return _densenet(48, (6, 12, 36, 24), 96, weights, progress, **kwargs)
 
 
 @register_model()
@@ -214,7 +216,8 @@ def densenet169(*, weights: Optional[DenseNet169_Weights] = None, progress: bool
         progress (bool): show a download progress bar. Default: True.
         **kwargs: passed to :class:`DenseNet`.
     """
-    return _densenet(32, (6, 12, 32, 32), 64, DenseNet169_Weights.verify(weights), progress, **kwargs)
+    weights = DenseNet169_Weights.verify(weights)
+    return _densenet(32, (6, 12, 32, 32), 64, weights, progress, **kwargs)
 
 
 @register_model()
@@ -227,4 +230,5 @@ def densenet201(*, weights: Optional[DenseNet201_Weights] = None, progress: bool
         progress (bool): show a download progress bar. Default: True.
         **kwargs: passed to :class:`DenseNet`.
     """
-    return _densenet(32, (6, 12, 48, 32), 64, DenseNet201_Weights.verify(weights), progress, **kwargs)
+    weights = DenseNet201_Weights.verify(weights)
+    return _densenet(32, (6, 12, 48, 32), 64, weights, progress, **kwargs)

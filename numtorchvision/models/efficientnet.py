@@ -313,7 +313,8 @@ class EfficientNet_V2_L_Weights(WeightsEnum):
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", EfficientNet_B0_Weights.IMAGENET1K_V1))
-def efficientnet_b0(*, weights: Optional[EfficientNet_B0_Weights] = None, progress: bool = True, **kwargs):
+def efficientnet_b0(*, weights: Optional[EfficientNet_B0_Weights] = None,
+                    progress: bool = True, **kwargs):
     """EfficientNet-B0.
 
     Args:
@@ -329,7 +330,8 @@ def efficientnet_b0(*, weights: Optional[EfficientNet_B0_Weights] = None, progre
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", EfficientNet_B1_Weights.IMAGENET1K_V1))
-def efficientnet_b1(*, weights: Optional[EfficientNet_B1_Weights] = None, progress: bool = True, **kwargs):
+def efficientnet_b1(*, weights: Optional[EfficientNet_B1_Weights] = None,
+                    progress: bool = True, **kwargs):
     """EfficientNet-B1.
 
     Args:
@@ -345,7 +347,8 @@ def efficientnet_b1(*, weights: Optional[EfficientNet_B1_Weights] = None, progre
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", EfficientNet_B2_Weights.IMAGENET1K_V1))
-def efficientnet_b2(*, weights: Optional[EfficientNet_B2_Weights] = None, progress: bool = True, **kwargs):
+def efficientnet_b2(*, weights: Optional[EfficientNet_B2_Weights] = None,
+                    progress: bool = True, **kwargs):
     """EfficientNet-B2.
 
     Args:
@@ -361,7 +364,8 @@ def efficientnet_b2(*, weights: Optional[EfficientNet_B2_Weights] = None, progre
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", EfficientNet_B3_Weights.IMAGENET1K_V1))
-def efficientnet_b3(*, weights: Optional[EfficientNet_B3_Weights] = None, progress: bool = True, **kwargs):
+def efficientnet_b3(*, weights: Optional[EfficientNet_B3_Weights] = None,
+                    progress: bool = True, **kwargs):
     """EfficientNet-B3.
 
     Args:
@@ -377,7 +381,8 @@ def efficientnet_b3(*, weights: Optional[EfficientNet_B3_Weights] = None, progre
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", EfficientNet_B4_Weights.IMAGENET1K_V1))
-def efficientnet_b4(*, weights: Optional[EfficientNet_B4_Weights] = None, progress: bool = True, **kwargs):
+def efficientnet_b4(*, weights: Optional[EfficientNet_B4_Weights] = None,
+                    progress: bool = True, **kwargs):
     """EfficientNet-B4.
 
     Args:
@@ -393,7 +398,8 @@ def efficientnet_b4(*, weights: Optional[EfficientNet_B4_Weights] = None, progre
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", EfficientNet_B5_Weights.IMAGENET1K_V1))
-def efficientnet_b5(*, weights: Optional[EfficientNet_B5_Weights] = None, progress: bool = True, **kwargs):
+def efficientnet_b5(*, weights: Optional[EfficientNet_B5_Weights] = None,
+                    progress: bool = True, **kwargs):
     """EfficientNet-B5.
 
     Args:
@@ -410,7 +416,8 @@ def efficientnet_b5(*, weights: Optional[EfficientNet_B5_Weights] = None, progre
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", EfficientNet_B6_Weights.IMAGENET1K_V1))
-def efficientnet_b6(*, weights: Optional[EfficientNet_B6_Weights] = None, progress: bool = True, **kwargs):
+def efficientnet_b6(*, weights: Optional[EfficientNet_B6_Weights] = None,
+                    progress: bool = True, **kwargs):
     """EfficientNet-B6.
 
     Args:
@@ -427,7 +434,8 @@ def efficientnet_b6(*, weights: Optional[EfficientNet_B6_Weights] = None, progre
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", EfficientNet_B7_Weights.IMAGENET1K_V1))
-def efficientnet_b7(*, weights: Optional[EfficientNet_B7_Weights] = None, progress: bool = True, **kwargs):
+def efficientnet_b7(*, weights: Optional[EfficientNet_B7_Weights] = None,
+                    progress: bool = True, **kwargs):
     """EfficientNet-B7.
 
     Args:
@@ -444,7 +452,8 @@ def efficientnet_b7(*, weights: Optional[EfficientNet_B7_Weights] = None, progre
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", EfficientNet_V2_S_Weights.IMAGENET1K_V1))
-def efficientnet_v2_s(*, weights: Optional[EfficientNet_V2_S_Weights] = None, progress: bool = True, **kwargs):
+def efficientnet_v2_s(*, weights: Optional[EfficientNet_V2_S_Weights] = None,
+                      progress: bool = True, **kwargs):
     """EfficientNet-V2_S.
 
     Args:
@@ -461,7 +470,8 @@ def efficientnet_v2_s(*, weights: Optional[EfficientNet_V2_S_Weights] = None, pr
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", EfficientNet_V2_M_Weights.IMAGENET1K_V1))
-def efficientnet_v2_m(*, weights: Optional[EfficientNet_V2_M_Weights] = None, progress: bool = True, **kwargs):
+def efficientnet_v2_m(*, weights: Optional[EfficientNet_V2_M_Weights] = None,
+                      progress: bool = True, **kwargs):
     """EfficientNet-V2_M.
 
     Args:
@@ -478,7 +488,8 @@ def efficientnet_v2_m(*, weights: Optional[EfficientNet_V2_M_Weights] = None, pr
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", EfficientNet_V2_L_Weights.IMAGENET1K_V1))
-def efficientnet_v2_l(*, weights: Optional[EfficientNet_V2_L_Weights] = None, progress: bool = True, **kwargs):
+def efficientnet_v2_l(*, weights: Optional[EfficientNet_V2_L_Weights] = None,
+                      progress: bool = True, **kwargs):
     """EfficientNet-V2_L.
 
     Args:

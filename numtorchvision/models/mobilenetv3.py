@@ -7,7 +7,8 @@ from typing import Optional
 import numtorch
 from numtorch import nn
 
-from ..ops.misc import Conv2dNormActivation, SqueezeExcitation as SElayer
+from ..ops.misc import Conv2dNormActivation
+from ..ops.misc import SqueezeExcitation as SElayer
 from ._api import WeightsEnum, register_model
 from ._utils import _build, _imagenet, _make_divisible, handle_legacy_interface
 
@@ -46,7 +47,8 @@ class InvertedResidual(nn.Module):
     """Expansion (if any), depthwise convolution, optional squeeze-and-excitation (with a
     hard-sigmoid gate), linear projection; residual when the shape is kept."""
 
-    def __init__(self, cnf, norm_layer, se_layer=partial(SElayer, scale_activation=nn.Hardsigmoid)):
+    def __init__(self, cnf, norm_layer,
+                 se_layer=partial(SElayer, scale_activation=nn.Hardsigmoid)):
         super().__init__()
         if not 1 <= cnf.stride <= 2:
             raise ValueError("illegal stride value")

@@ -221,7 +221,8 @@ def _regnet(block_params, weights, progress, **kwargs):
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", RegNet_Y_400MF_Weights.IMAGENET1K_V1))
-def regnet_y_400mf(*, weights: Optional[RegNet_Y_400MF_Weights] = None, progress: bool = True, **kwargs):
+def regnet_y_400mf(*, weights: Optional[RegNet_Y_400MF_Weights] = None,
+                   progress: bool = True, **kwargs):
     """RegNetY-400MF.
 
     Args:
@@ -230,14 +231,15 @@ def regnet_y_400mf(*, weights: Optional[RegNet_Y_400MF_Weights] = None, progress
         **kwargs: passed to :class:`RegNet`.
     """
     weights = RegNet_Y_400MF_Weights.verify(weights)
-    params = BlockParams.from_init_params(depth=16, w_0=48, w_a=27.89, w_m=2.09, group_width=8, se_ratio=0.25,
-                                          **kwargs)
+    params = BlockParams.from_init_params(depth=16, w_0=48, w_a=27.89, w_m=2.09, group_width=8,
+                                          se_ratio=0.25, **kwargs)
     return _regnet(params, weights, progress, **kwargs)
 
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", RegNet_Y_800MF_Weights.IMAGENET1K_V1))
-def regnet_y_800mf(*, weights: Optional[RegNet_Y_800MF_Weights] = None, progress: bool = True, **kwargs):
+def regnet_y_800mf(*, weights: Optional[RegNet_Y_800MF_Weights] = None,
+                   progress: bool = True, **kwargs):
     """RegNetY-800MF.
 
     Args:
@@ -246,14 +248,15 @@ def regnet_y_800mf(*, weights: Optional[RegNet_Y_800MF_Weights] = None, progress
         **kwargs: passed to :class:`RegNet`.
     """
     weights = RegNet_Y_800MF_Weights.verify(weights)
-    params = BlockParams.from_init_params(depth=14, w_0=56, w_a=38.84, w_m=2.4, group_width=16, se_ratio=0.25,
-                                          **kwargs)
+    params = BlockParams.from_init_params(depth=14, w_0=56, w_a=38.84, w_m=2.4, group_width=16,
+                                          se_ratio=0.25, **kwargs)
     return _regnet(params, weights, progress, **kwargs)
 
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", RegNet_Y_1_6GF_Weights.IMAGENET1K_V1))
-def regnet_y_1_6gf(*, weights: Optional[RegNet_Y_1_6GF_Weights] = None, progress: bool = True, **kwargs):
+def regnet_y_1_6gf(*, weights: Optional[RegNet_Y_1_6GF_Weights] = None,
+                   progress: bool = True, **kwargs):
     """RegNetY-1.6GF.
 
     Args:
@@ -262,14 +265,15 @@ def regnet_y_1_6gf(*, weights: Optional[RegNet_Y_1_6GF_Weights] = None, progress
         **kwargs: passed to :class:`RegNet`.
     """
     weights = RegNet_Y_1_6GF_Weights.verify(weights)
-    params = BlockParams.from_init_params(depth=27, w_0=48, w_a=20.71, w_m=2.65, group_width=24, se_ratio=0.25,
-                                          **kwargs)
+    params = BlockParams.from_init_params(depth=27, w_0=48, w_a=20.71, w_m=2.65, group_width=24,
+                                          se_ratio=0.25, **kwargs)
     return _regnet(params, weights, progress, **kwargs)
 
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", RegNet_Y_3_2GF_Weights.IMAGENET1K_V1))
-def regnet_y_3_2gf(*, weights: Optional[RegNet_Y_3_2GF_Weights] = None, progress: bool = True, **kwargs):
+def regnet_y_3_2gf(*, weights: Optional[RegNet_Y_3_2GF_Weights] = None,
+                   progress: bool = True, **kwargs):
     """RegNetY-3.2GF.
 
     Args:
@@ -278,14 +282,15 @@ def regnet_y_3_2gf(*, weights: Optional[RegNet_Y_3_2GF_Weights] = None, progress
         **kwargs: passed to :class:`RegNet`.
     """
     weights = RegNet_Y_3_2GF_Weights.verify(weights)
-    params = BlockParams.from_init_params(depth=21, w_0=80, w_a=42.63, w_m=2.66, group_width=24, se_ratio=0.25,
-                                          **kwargs)
+    params = BlockParams.from_init_params(depth=21, w_0=80, w_a=42.63, w_m=2.66, group_width=24,
+                                          se_ratio=0.25, **kwargs)
     return _regnet(params, weights, progress, **kwargs)
 
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", RegNet_Y_8GF_Weights.IMAGENET1K_V1))
-def regnet_y_8gf(*, weights: Optional[RegNet_Y_8GF_Weights] = None, progress: bool = True, **kwargs):
+def regnet_y_8gf(*, weights: Optional[RegNet_Y_8GF_Weights] = None,
+                 progress: bool = True, **kwargs):
     """RegNetY-8GF.
 
     Args:
@@ -294,14 +299,15 @@ def regnet_y_8gf(*, weights: Optional[RegNet_Y_8GF_Weights] = None, progress: bo
         **kwargs: passed to :class:`RegNet`.
     """
     weights = RegNet_Y_8GF_Weights.verify(weights)
-    params = BlockParams.from_init_params(depth=17, w_0=192, w_a=76.82, w_m=2.19, group_width=56, se_ratio=0.25,
-                                          **kwargs)
+    params = BlockParams.from_init_params(depth=17, w_0=192, w_a=76.82, w_m=2.19, group_width=56,
+                                          se_ratio=0.25, **kwargs)
     return _regnet(params, weights, progress, **kwargs)
 
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", RegNet_Y_16GF_Weights.IMAGENET1K_V1))
-def regnet_y_16gf(*, weights: Optional[RegNet_Y_16GF_Weights] = None, progress: bool = True, **kwargs):
+def regnet_y_16gf(*, weights: Optional[RegNet_Y_16GF_Weights] = None,
+                  progress: bool = True, **kwargs):
     """RegNetY-16GF.
 
     Args:
@@ -310,14 +316,15 @@ def regnet_y_16gf(*, weights: Optional[RegNet_Y_16GF_Weights] = None, progress: 
         **kwargs: passed to :class:`RegNet`.
     """
     weights = RegNet_Y_16GF_Weights.verify(weights)
-    params = BlockParams.from_init_params(depth=18, w_0=200, w_a=106.23, w_m=2.48, group_width=112, se_ratio=0.25,
-                                          **kwargs)
+    params = BlockParams.from_init_params(depth=18, w_0=200, w_a=106.23, w_m=2.48, group_width=112,
+                                          se_ratio=0.25, **kwargs)
     return _regnet(params, weights, progress, **kwargs)
 
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", RegNet_Y_32GF_Weights.IMAGENET1K_V1))
-def regnet_y_32gf(*, weights: Optional[RegNet_Y_32GF_Weights] = None, progress: bool = True, **kwargs):
+def regnet_y_32gf(*, weights: Optional[RegNet_Y_32GF_Weights] = None,
+                  progress: bool = True, **kwargs):
     """RegNetY-32GF.
 
     Args:
@@ -326,14 +333,15 @@ def regnet_y_32gf(*, weights: Optional[RegNet_Y_32GF_Weights] = None, progress: 
         **kwargs: passed to :class:`RegNet`.
     """
     weights = RegNet_Y_32GF_Weights.verify(weights)
-    params = BlockParams.from_init_params(depth=20, w_0=232, w_a=115.89, w_m=2.53, group_width=232, se_ratio=0.25,
-                                          **kwargs)
+    params = BlockParams.from_init_params(depth=20, w_0=232, w_a=115.89, w_m=2.53, group_width=232,
+                                          se_ratio=0.25, **kwargs)
     return _regnet(params, weights, progress, **kwargs)
 
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", None))
-def regnet_y_128gf(*, weights: Optional[RegNet_Y_128GF_Weights] = None, progress: bool = True, **kwargs):
+def regnet_y_128gf(*, weights: Optional[RegNet_Y_128GF_Weights] = None,
+                   progress: bool = True, **kwargs):
     """RegNetY-128GF.
 
     Args:
@@ -342,14 +350,15 @@ def regnet_y_128gf(*, weights: Optional[RegNet_Y_128GF_Weights] = None, progress
         **kwargs: passed to :class:`RegNet`.
     """
     weights = RegNet_Y_128GF_Weights.verify(weights)
-    params = BlockParams.from_init_params(depth=27, w_0=456, w_a=160.83, w_m=2.52, group_width=264, se_ratio=0.25,
-                                          **kwargs)
+    params = BlockParams.from_init_params(depth=27, w_0=456, w_a=160.83, w_m=2.52, group_width=264,
+                                          se_ratio=0.25, **kwargs)
     return _regnet(params, weights, progress, **kwargs)
 
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", RegNet_X_400MF_Weights.IMAGENET1K_V1))
-def regnet_x_400mf(*, weights: Optional[RegNet_X_400MF_Weights] = None, progress: bool = True, **kwargs):
+def regnet_x_400mf(*, weights: Optional[RegNet_X_400MF_Weights] = None,
+                   progress: bool = True, **kwargs):
     """RegNetX-400MF.
 
     Args:
@@ -365,7 +374,8 @@ def regnet_x_400mf(*, weights: Optional[RegNet_X_400MF_Weights] = None, progress
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", RegNet_X_800MF_Weights.IMAGENET1K_V1))
-def regnet_x_800mf(*, weights: Optional[RegNet_X_800MF_Weights] = None, progress: bool = True, **kwargs):
+def regnet_x_800mf(*, weights: Optional[RegNet_X_800MF_Weights] = None,
+                   progress: bool = True, **kwargs):
     """RegNetX-800MF.
 
     Args:
@@ -381,7 +391,8 @@ def regnet_x_800mf(*, weights: Optional[RegNet_X_800MF_Weights] = None, progress
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", RegNet_X_1_6GF_Weights.IMAGENET1K_V1))
-def regnet_x_1_6gf(*, weights: Optional[RegNet_X_1_6GF_Weights] = None, progress: bool = True, **kwargs):
+def regnet_x_1_6gf(*, weights: Optional[RegNet_X_1_6GF_Weights] = None,
+                   progress: bool = True, **kwargs):
     """RegNetX-1.6GF.
 
     Args:
@@ -397,7 +408,8 @@ def regnet_x_1_6gf(*, weights: Optional[RegNet_X_1_6GF_Weights] = None, progress
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", RegNet_X_3_2GF_Weights.IMAGENET1K_V1))
-def regnet_x_3_2gf(*, weights: Optional[RegNet_X_3_2GF_Weights] = None, progress: bool = True, **kwargs):
+def regnet_x_3_2gf(*, weights: Optional[RegNet_X_3_2GF_Weights] = None,
+                   progress: bool = True, **kwargs):
     """RegNetX-3.2GF.
 
     Args:
@@ -413,7 +425,8 @@ def regnet_x_3_2gf(*, weights: Optional[RegNet_X_3_2GF_Weights] = None, progress
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", RegNet_X_8GF_Weights.IMAGENET1K_V1))
-def regnet_x_8gf(*, weights: Optional[RegNet_X_8GF_Weights] = None, progress: bool = True, **kwargs):
+def regnet_x_8gf(*, weights: Optional[RegNet_X_8GF_Weights] = None,
+                 progress: bool = True, **kwargs):
     """RegNetX-8GF.
 
     Args:
@@ -429,7 +442,8 @@ def regnet_x_8gf(*, weights: Optional[RegNet_X_8GF_Weights] = None, progress: bo
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", RegNet_X_16GF_Weights.IMAGENET1K_V1))
-def regnet_x_16gf(*, weights: Optional[RegNet_X_16GF_Weights] = None, progress: bool = True, **kwargs):
+def regnet_x_16gf(*, weights: Optional[RegNet_X_16GF_Weights] = None,
+                  progress: bool = True, **kwargs):
     """RegNetX-16GF.
 
     Args:
@@ -445,7 +459,8 @@ def regnet_x_16gf(*, weights: Optional[RegNet_X_16GF_Weights] = None, progress: 
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", RegNet_X_32GF_Weights.IMAGENET1K_V1))
-def regnet_x_32gf(*, weights: Optional[RegNet_X_32GF_Weights] = None, progress: bool = True, **kwargs):
+def regnet_x_32gf(*, weights: Optional[RegNet_X_32GF_Weights] = None,
+                  progress: bool = True, **kwargs):
     """RegNetX-32GF.
 
     Args:

@@ -354,7 +354,8 @@ def resnet152(*, weights: Optional[ResNet152_Weights] = None, progress: bool = T
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", ResNeXt50_32X4D_Weights.IMAGENET1K_V1))
-def resnext50_32x4d(*, weights: Optional[ResNeXt50_32X4D_Weights] = None, progress: bool = True, **kwargs):
+def resnext50_32x4d(*, weights: Optional[ResNeXt50_32X4D_Weights] = None,
+                    progress: bool = True, **kwargs):
     """ResNeXt-50 32x4d.
 
     Args:
@@ -370,7 +371,8 @@ def resnext50_32x4d(*, weights: Optional[ResNeXt50_32X4D_Weights] = None, progre
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", ResNeXt101_32X8D_Weights.IMAGENET1K_V1))
-def resnext101_32x8d(*, weights: Optional[ResNeXt101_32X8D_Weights] = None, progress: bool = True, **kwargs):
+def resnext101_32x8d(*, weights: Optional[ResNeXt101_32X8D_Weights] = None,
+                     progress: bool = True, **kwargs):
     """ResNeXt-101 32x8d.
 
     Args:
@@ -386,7 +388,8 @@ def resnext101_32x8d(*, weights: Optional[ResNeXt101_32X8D_Weights] = None, prog
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", ResNeXt101_64X4D_Weights.IMAGENET1K_V1))
-def resnext101_64x4d(*, weights: Optional[ResNeXt101_64X4D_Weights] = None, progress: bool = True, **kwargs):
+def resnext101_64x4d(*, weights: Optional[ResNeXt101_64X4D_Weights] = None,
+                     progress: bool = True, **kwargs):
     """ResNeXt-101 64x4d.
 
     Args:
@@ -402,7 +405,8 @@ def resnext101_64x4d(*, weights: Optional[ResNeXt101_64X4D_Weights] = None, prog
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", Wide_ResNet50_2_Weights.IMAGENET1K_V1))
-def wide_resnet50_2(*, weights: Optional[Wide_ResNet50_2_Weights] = None, progress: bool = True, **kwargs):
+def wide_resnet50_2(*, weights: Optional[Wide_ResNet50_2_Weights] = None,
+                    progress: bool = True, **kwargs):
     """Wide ResNet-50-2 (bottlenecks twice as wide).
 
     Args:
@@ -417,7 +421,8 @@ def wide_resnet50_2(*, weights: Optional[Wide_ResNet50_2_Weights] = None, progre
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", Wide_ResNet101_2_Weights.IMAGENET1K_V1))
-def wide_resnet101_2(*, weights: Optional[Wide_ResNet101_2_Weights] = None, progress: bool = True, **kwargs):
+def wide_resnet101_2(*, weights: Optional[Wide_ResNet101_2_Weights] = None,
+                     progress: bool = True, **kwargs):
     """Wide ResNet-101-2 (bottlenecks twice as wide).
 
     Args:

@@ -141,7 +141,8 @@ class ShuffleNet_V2_X2_0_Weights(WeightsEnum):
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", ShuffleNet_V2_X0_5_Weights.IMAGENET1K_V1))
-def shufflenet_v2_x0_5(*, weights: Optional[ShuffleNet_V2_X0_5_Weights] = None, progress: bool = True, **kwargs):
+def shufflenet_v2_x0_5(*, weights: Optional[ShuffleNet_V2_X0_5_Weights] = None,
+                       progress: bool = True, **kwargs):
     """ShuffleNet V2 with 0.5x output channels.
 
     Args:
@@ -149,12 +150,14 @@ def shufflenet_v2_x0_5(*, weights: Optional[ShuffleNet_V2_X0_5_Weights] = None, 
         progress (bool): show a download progress bar. Default: True.
         **kwargs: passed to :class:`ShuffleNetV2`.
     """
-    return _shufflenetv2(ShuffleNet_V2_X0_5_Weights.verify(weights), progress, [4, 8, 4], [24, 48, 96, 192, 1024], **kwargs)
+    weights = ShuffleNet_V2_X0_5_Weights.verify(weights)
+    return _shufflenetv2(weights, progress, [4, 8, 4], [24, 48, 96, 192, 1024], **kwargs)
 
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", ShuffleNet_V2_X1_0_Weights.IMAGENET1K_V1))
-def shufflenet_v2_x1_0(*, weights: Optional[ShuffleNet_V2_X1_0_Weights] = None, progress: bool = True, **kwargs):
+def shufflenet_v2_x1_0(*, weights: Optional[ShuffleNet_V2_X1_0_Weights] = None,
+                       progress: bool = True, **kwargs):
     """ShuffleNet V2 with 1.0x output channels.
 
     Args:
@@ -162,12 +165,14 @@ def shufflenet_v2_x1_0(*, weights: Optional[ShuffleNet_V2_X1_0_Weights] = None, 
         progress (bool): show a download progress bar. Default: True.
         **kwargs: passed to :class:`ShuffleNetV2`.
     """
-    return _shufflenetv2(ShuffleNet_V2_X1_0_Weights.verify(weights), progress, [4, 8, 4], [24, 116, 232, 464, 1024], **kwargs)
+    weights = ShuffleNet_V2_X1_0_Weights.verify(weights)
+    return _shufflenetv2(weights, progress, [4, 8, 4], [24, 116, 232, 464, 1024], **kwargs)
 
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", ShuffleNet_V2_X1_5_Weights.IMAGENET1K_V1))
-def shufflenet_v2_x1_5(*, weights: Optional[ShuffleNet_V2_X1_5_Weights] = None, progress: bool = True, **kwargs):
+def shufflenet_v2_x1_5(*, weights: Optional[ShuffleNet_V2_X1_5_Weights] = None,
+                       progress: bool = True, **kwargs):
     """ShuffleNet V2 with 1.5x output channels.
 
     Args:
@@ -175,12 +180,14 @@ def shufflenet_v2_x1_5(*, weights: Optional[ShuffleNet_V2_X1_5_Weights] = None, 
         progress (bool): show a download progress bar. Default: True.
         **kwargs: passed to :class:`ShuffleNetV2`.
     """
-    return _shufflenetv2(ShuffleNet_V2_X1_5_Weights.verify(weights), progress, [4, 8, 4], [24, 176, 352, 704, 1024], **kwargs)
+    weights = ShuffleNet_V2_X1_5_Weights.verify(weights)
+    return _shufflenetv2(weights, progress, [4, 8, 4], [24, 176, 352, 704, 1024], **kwargs)
 
 
 @register_model()
 @handle_legacy_interface(weights=("pretrained", ShuffleNet_V2_X2_0_Weights.IMAGENET1K_V1))
-def shufflenet_v2_x2_0(*, weights: Optional[ShuffleNet_V2_X2_0_Weights] = None, progress: bool = True, **kwargs):
+def shufflenet_v2_x2_0(*, weights: Optional[ShuffleNet_V2_X2_0_Weights] = None,
+                       progress: bool = True, **kwargs):
     """ShuffleNet V2 with 2.0x output channels.
 
     Args:
@@ -188,4 +195,5 @@ def shufflenet_v2_x2_0(*, weights: Optional[ShuffleNet_V2_X2_0_Weights] = None, 
         progress (bool): show a download progress bar. Default: True.
         **kwargs: passed to :class:`ShuffleNetV2`.
     """
-    return _shufflenetv2(ShuffleNet_V2_X2_0_Weights.verify(weights), progress, [4, 8, 4], [24, 244, 488, 976, 2048], **kwargs)
+    weights = ShuffleNet_V2_X2_0_Weights.verify(weights)
+    return _shufflenetv2(weights, progress, [4, 8, 4], [24, 244, 488, 976, 2048], **kwargs)

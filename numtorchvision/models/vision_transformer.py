@@ -274,12 +274,13 @@ def vit_b_16(*, weights: Optional[ViT_B_16_Weights] = None, progress: bool = Tru
     """ViT-B/16: patch 16, 12 layers, 12 heads, width 768, MLP 3072.
 
     Args:
-        weights (ViT_B_16_Weights, optional): pretrained weights (they fix ``image_size``); None for
-            random.
+        weights (ViT_B_16_Weights, optional): pretrained weights (they fix
+            ``image_size``); None for random.
         progress (bool): show a download progress bar. Default: True.
         **kwargs: passed to :class:`VisionTransformer` (``image_size`` defaults to 224).
     """
-    return _vision_transformer(16, 12, 12, 768, 3072, ViT_B_16_Weights.verify(weights), progress, **kwargs)
+    weights = ViT_B_16_Weights.verify(weights)
+    return _vision_transformer(16, 12, 12, 768, 3072, weights, progress, **kwargs)
 
 
 @register_model()
@@ -288,12 +289,13 @@ def vit_b_32(*, weights: Optional[ViT_B_32_Weights] = None, progress: bool = Tru
     """ViT-B/32: patch 32, 12 layers, 12 heads, width 768, MLP 3072.
 
     Args:
-        weights (ViT_B_32_Weights, optional): pretrained weights (they fix ``image_size``); None for
-            random.
+        weights (ViT_B_32_Weights, optional): pretrained weights (they fix
+            ``image_size``); None for random.
         progress (bool): show a download progress bar. Default: True.
         **kwargs: passed to :class:`VisionTransformer` (``image_size`` defaults to 224).
     """
-    return _vision_transformer(32, 12, 12, 768, 3072, ViT_B_32_Weights.verify(weights), progress, **kwargs)
+    weights = ViT_B_32_Weights.verify(weights)
+    return _vision_transformer(32, 12, 12, 768, 3072, weights, progress, **kwargs)
 
 
 @register_model()
@@ -302,12 +304,13 @@ def vit_l_16(*, weights: Optional[ViT_L_16_Weights] = None, progress: bool = Tru
     """ViT-L/16: patch 16, 24 layers, 16 heads, width 1024, MLP 4096.
 
     Args:
-        weights (ViT_L_16_Weights, optional): pretrained weights (they fix ``image_size``); None for
-            random.
+        weights (ViT_L_16_Weights, optional): pretrained weights (they fix
+            ``image_size``); None for random.
         progress (bool): show a download progress bar. Default: True.
         **kwargs: passed to :class:`VisionTransformer` (``image_size`` defaults to 224).
     """
-    return _vision_transformer(16, 24, 16, 1024, 4096, ViT_L_16_Weights.verify(weights), progress, **kwargs)
+    weights = ViT_L_16_Weights.verify(weights)
+    return _vision_transformer(16, 24, 16, 1024, 4096, weights, progress, **kwargs)
 
 
 @register_model()
@@ -316,12 +319,13 @@ def vit_l_32(*, weights: Optional[ViT_L_32_Weights] = None, progress: bool = Tru
     """ViT-L/32: patch 32, 24 layers, 16 heads, width 1024, MLP 4096.
 
     Args:
-        weights (ViT_L_32_Weights, optional): pretrained weights (they fix ``image_size``); None for
-            random.
+        weights (ViT_L_32_Weights, optional): pretrained weights (they fix
+            ``image_size``); None for random.
         progress (bool): show a download progress bar. Default: True.
         **kwargs: passed to :class:`VisionTransformer` (``image_size`` defaults to 224).
     """
-    return _vision_transformer(32, 24, 16, 1024, 4096, ViT_L_32_Weights.verify(weights), progress, **kwargs)
+    weights = ViT_L_32_Weights.verify(weights)
+    return _vision_transformer(32, 24, 16, 1024, 4096, weights, progress, **kwargs)
 
 
 @register_model()
@@ -330,12 +334,13 @@ def vit_h_14(*, weights: Optional[ViT_H_14_Weights] = None, progress: bool = Tru
     """ViT-H/14: patch 14, 32 layers, 16 heads, width 1280, MLP 5120.
 
     Args:
-        weights (ViT_H_14_Weights, optional): pretrained weights (they fix ``image_size``); None for
-            random.
+        weights (ViT_H_14_Weights, optional): pretrained weights (they fix
+            ``image_size``); None for random.
         progress (bool): show a download progress bar. Default: True.
         **kwargs: passed to :class:`VisionTransformer` (``image_size`` defaults to 224).
     """
-    return _vision_transformer(14, 32, 16, 1280, 5120, ViT_H_14_Weights.verify(weights), progress, **kwargs)
+    weights = ViT_H_14_Weights.verify(weights)
+    return _vision_transformer(14, 32, 16, 1280, 5120, weights, progress, **kwargs)
 
 
 def interpolate_embeddings(image_size, patch_size, model_state, interpolation_mode="bicubic",

@@ -1,18 +1,18 @@
 """Operators for vision models: box utilities, NMS, RoI pooling, losses and the shared
 building blocks (conv-norm-activation, squeeze-and-excitation, stochastic depth)."""
 
-from ._iou_losses import (complete_box_iou_loss, distance_box_iou_loss,  # noqa: F401
+from ._iou_losses import (complete_box_iou_loss, distance_box_iou_loss,
                           generalized_box_iou_loss)
-from ._utils import split_normalization_params  # noqa: F401
-from .boxes import (batched_nms, box_area, box_convert, box_iou, clip_boxes_to_image,  # noqa: F401
+from ._utils import split_normalization_params
+from .boxes import (batched_nms, box_area, box_convert, box_iou, clip_boxes_to_image,
                     complete_box_iou, distance_box_iou, generalized_box_iou, masks_to_boxes, nms,
                     remove_small_boxes)
-from .focal_loss import sigmoid_focal_loss  # noqa: F401
-from .misc import (MLP, Conv2dNormActivation, Conv3dNormActivation, FrozenBatchNorm2d,  # noqa: F401
-                   Permute, SqueezeExcitation)
-from .roi_align import RoIAlign, roi_align  # noqa: F401
-from .roi_pool import RoIPool, roi_pool  # noqa: F401
-from .stochastic_depth import StochasticDepth, stochastic_depth  # noqa: F401
+from .focal_loss import sigmoid_focal_loss
+from .misc import (MLP, Conv2dNormActivation, Conv3dNormActivation, FrozenBatchNorm2d, Permute,
+                   SqueezeExcitation)
+from .roi_align import RoIAlign, roi_align
+from .roi_pool import RoIPool, roi_pool
+from .stochastic_depth import StochasticDepth, stochastic_depth
 
 __all__ = ["masks_to_boxes", "box_convert", "box_area", "box_iou", "generalized_box_iou",
            "distance_box_iou", "complete_box_iou", "clip_boxes_to_image", "nms", "batched_nms",

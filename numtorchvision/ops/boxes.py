@@ -5,9 +5,16 @@ import numpy as np
 
 import numtorch
 
-from ._box_convert import (_box_cxcywh_to_xyxy, _box_cxcywhr_to_xywhr, _box_xywh_to_xyxy,
-                           _box_xywhr_to_cxcywhr, _box_xywhr_to_xyxyxyxy, _box_xyxy_to_cxcywh,
-                           _box_xyxy_to_xywh, _box_xyxyxyxy_to_xywhr)
+from ._box_convert import (
+    _box_cxcywh_to_xyxy,
+    _box_cxcywhr_to_xywhr,
+    _box_xywh_to_xyxy,
+    _box_xywhr_to_cxcywhr,
+    _box_xywhr_to_xyxyxyxy,
+    _box_xyxy_to_cxcywh,
+    _box_xyxy_to_xywh,
+    _box_xyxyxyxy_to_xywhr,
+)
 from ._utils import _upcast
 
 __all__ = ["nms", "batched_nms", "remove_small_boxes", "clip_boxes_to_image", "box_convert",

@@ -5,8 +5,8 @@ transfer, and output comparison."""
 import contextlib
 import hashlib
 import http.server
-import os
 import math
+import os
 import threading
 import warnings
 

@@ -105,7 +105,7 @@ def _raised(fn):
         warnings.simplefilter("ignore")
         try:
             fn()
-        except Exception as exc:  # noqa: BLE001  (the type and text are what is compared)
+        except Exception as exc:
             return type(exc), str(exc)
     return None
 

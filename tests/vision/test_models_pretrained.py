@@ -18,8 +18,15 @@ from torchvision import models as tm
 import numtorch
 from numtorchvision import models as nm
 
-from ._model_helpers import (CheckpointServer, assert_outputs_close, image, publish,
-                             skipped_random_init, to_numtorch, tv_build)
+from ._model_helpers import (
+    CheckpointServer,
+    assert_outputs_close,
+    image,
+    publish,
+    skipped_random_init,
+    to_numtorch,
+    tv_build,
+)
 
 
 @pytest.fixture(scope="module")

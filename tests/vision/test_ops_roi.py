@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 import torch
 import torchvision  # noqa: F401  (imported by conftest with register_fake patched)
-from torchvision.ops import RoIAlign as TvRoIAlign, RoIPool as TvRoIPool
+from torchvision.ops import RoIAlign as TvRoIAlign
+from torchvision.ops import RoIPool as TvRoIPool
 
 import numtorch
 from numtorchvision import ops
@@ -150,7 +151,7 @@ def test_roi_align_gradcheck_first_and_second_order():
     rng = np.random.RandomState(3)
     x = numtorch.tensor(rng.randn(2, 2, 6, 7), requires_grad=True)
     rois = numtorch.tensor(_rois(rng, 4, 2, -1.0, 5.0, 4.0, np.float64))
-    fn = lambda t: ops.roi_align(t, rois, (2, 3), 1.0, -1, True)  # noqa: E731
+    fn = lambda t: ops.roi_align(t, rois, (2, 3), 1.0, -1, True)
     assert numtorch.autograd.gradcheck(fn, (x,))
     assert numtorch.autograd.gradgradcheck(fn, (x,))
 
@@ -191,7 +192,7 @@ def test_roi_pool_gradcheck_first_and_second_order_and_module():
     x = numtorch.tensor(rng.permutation(2 * 2 * 6 * 6).reshape(2, 2, 6, 6) / 7.0,
                         requires_grad=True)
     rois = numtorch.tensor(_rois(rng, 5, 2, -1.0, 5.0, 4.0, np.float64))
-    fn = lambda t: ops.roi_pool(t, rois, (2, 2), 1.0)  # noqa: E731
+    fn = lambda t: ops.roi_pool(t, rois, (2, 2), 1.0)
     assert numtorch.autograd.gradcheck(fn, (x,))
     assert numtorch.autograd.gradgradcheck(fn, (x,))
     assert repr(ops.RoIPool((2, 3), 0.5)) == repr(TvRoIPool((2, 3), 0.5))
