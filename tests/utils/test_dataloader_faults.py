@@ -249,23 +249,22 @@ class _SlowForWorker0:
         return i
 
 
-def _kill_a_worker(data):
-    """Kill worker 0 while the main process waits for its batch; the error, with the pid
-    replaced, and the seconds from the kill to the error."""
+def _kill_a_worker(data, wait_for_death=False):
+    """Kill worker 0 while the main process waits for its batch (or, with ``wait_for_death``,
+    just before it asks); the error, with the pid replaced, and the seconds ``next`` took."""
     it = iter(data.DataLoader(_SlowForWorker0(data), num_workers=2))
     victim = (it.workers if data is ndata else it._workers)[0].pid
-    killed = []
-
-    def kill():
-        killed.append(time.monotonic())
+    if wait_for_death:
         os.kill(victim, signal.SIGKILL)
-
-    timer = threading.Timer(0.3, kill)
-    timer.start()
+        while not _gone(victim):
+            time.sleep(0.005)
+    else:
+        timer = threading.Timer(0.3, os.kill, (victim, signal.SIGKILL))
+        timer.start()
+    t0 = time.monotonic()
     with pytest.raises(Exception) as info:
         next(it)
-    elapsed = time.monotonic() - killed[0]
-    timer.join()
+    elapsed = time.monotonic() - t0
     err, cause = info.value, info.value.__cause__
     got = (type(err), str(err).replace(str(victim), "PID"), type(cause),
            str(cause).replace(str(victim), "PID"))
@@ -275,6 +274,8 @@ def _kill_a_worker(data):
 
 @linux_only
 def test_killed_worker_is_reported_at_once_like_torch():
-    got, elapsed = _kill_a_worker(ndata)
-    assert got == _kill_a_worker(tdata)[0]
-    assert elapsed < 0.1  # the worker's sentinel is watched, not polled
+    want = _kill_a_worker(tdata)[0]
+    assert _kill_a_worker(ndata)[0] == want
+    got, elapsed = _kill_a_worker(ndata, wait_for_death=True)
+    assert got == want
+    assert elapsed < 0.1  # the sentinel is watched (polling every 0.2 s took 0.31 s)

@@ -194,7 +194,7 @@ class MultiProcessIter:
             w.join(timeout=1.0)  # the sentinel can fire a moment before the exit status exists
         pids = ", ".join(str(w.pid) for w in dead)
         cause = _death_cause(dead[0])
-        self._shutdown()
+        self._stop()  # the others are reaped later (__del__), so the error comes at once
         raise RuntimeError(f"DataLoader worker (pid(s) {pids}) exited unexpectedly") from cause
 
     def _drop_pending(self):
@@ -202,8 +202,8 @@ class MultiProcessIter:
             msg.discard()
         self.pending = {}
 
-    def _shutdown(self):
-        """Stop the workers and release every descriptor (in the creating process only)."""
+    def _stop(self):
+        """Tell the workers to stop and close the links, without waiting for them."""
         if self._closed or os.getpid() != self._owner:
             return
         self._closed = True
@@ -214,6 +214,14 @@ class MultiProcessIter:
             except OSError:
                 pass
             ch.close()  # a worker blocked sending gets EPIPE, one waiting for a task EOF
+        self.channels, self.sentinels, self.links = {}, {}, []
+
+    def _shutdown(self):
+        """Stop the workers, wait for them and release every descriptor (in the creating
+        process only: a forked child holds a copy of this object but not its workers)."""
+        if os.getpid() != self._owner:
+            return
+        self._stop()
         deadline = time.monotonic() + _JOIN_GRACE
         for w in self.workers:
             w.join(max(0.0, deadline - time.monotonic()))
@@ -225,7 +233,7 @@ class MultiProcessIter:
                 w.kill()
                 w.join()
             w.close()
-        self.workers, self.channels, self.sentinels, self.links = [], {}, {}, []
+        self.workers = []
 
     def __del__(self):
         try:
