@@ -233,7 +233,7 @@ def test_deleting_a_persistent_loader_closes_every_descriptor():
     t0 = time.monotonic()
     while _open_fds() > before and time.monotonic() - t0 < 2:
         time.sleep(0.01)  # the index queues' feeder threads close their pipes
-    assert _open_fds() == before
+    assert _open_fds() <= before  # (another test's leftovers may close meanwhile)
 
 
 class _SlowForWorker0:
