@@ -5,6 +5,7 @@ weights facts (URLs, metadata, preprocessing), and the same warnings and errors.
 import functools
 import warnings
 
+import numpy as np
 import pytest
 import torch
 import torchvision
@@ -187,3 +188,25 @@ def test_pretrained_true_maps_to_the_legacy_weights(monkeypatch):
         "`weights=ResNet50_Weights.IMAGENET1K_V1`. You can also use "
         "`weights=ResNet50_Weights.DEFAULT` to get the most up-to-date weights."]
     assert torchvision.__version__.startswith("0.28")
+
+
+@pytest.mark.parametrize("member", ["ResNet50_Weights.IMAGENET1K_V2",
+                                    "EfficientNet_B3_Weights.IMAGENET1K_V1",
+                                    "ViT_B_16_Weights.IMAGENET1K_SWAG_E2E_V1",
+                                    "VGG16_Weights.IMAGENET1K_FEATURES"])
+def test_weights_preprocessing_matches_torchvision(member):
+    from PIL import Image
+
+    rng = np.random.RandomState(0)
+    ours, theirs = nm.get_weight(member).transforms(), tm.get_weight(member).transforms()
+    assert repr(ours) == repr(theirs)
+    img = Image.fromarray(rng.randint(0, 256, (300, 260, 3)).astype(np.uint8))
+    a, b = theirs(img), ours(img)
+    assert b.dtype == numtorch.float32 and tuple(b.shape) == tuple(a.shape)
+    np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-6, atol=1e-5)
+    x = rng.rand(2, 3, 300, 260).astype(np.float32)
+    a, b = theirs(torch.tensor(x)), ours(numtorch.tensor(x))
+    # float resizing sums in another order: allow a few float32 ulps of the value range
+    np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-4,
+                               atol=1e-4 * float(np.abs(a.numpy()).max()))
+    assert "resize_size" in ours.describe()
