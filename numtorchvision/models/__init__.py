@@ -3,8 +3,8 @@ pretrained-weights enums (``resnet18(weights=ResNet18_Weights.DEFAULT)``).
 
 State dict keys and shapes equal torchvision's, so torchvision checkpoints load strictly and
 numtorch checkpoints load into torchvision. Families provided: AlexNet, ConvNeXt, DenseNet,
-EfficientNet (V1, V2), GoogLeNet, Inception v3, MobileNet (V2, V3), RegNet (X, Y), ResNet,
-ResNeXt, Wide ResNet, ShuffleNet V2, SqueezeNet, VGG and ViT. Not provided: MNASNet, MaxViT,
+EfficientNet (V1, V2), GoogLeNet, Inception v3, MNASNet, MobileNet (V2, V3), RegNet (X, Y),
+ResNet, ResNeXt, Wide ResNet, ShuffleNet V2, SqueezeNet, VGG and ViT. Not provided: MaxViT,
 Swin Transformer and the detection, segmentation, video, optical-flow and quantized models.
 """
 
@@ -16,6 +16,7 @@ from .densenet import *  # noqa: F403
 from .efficientnet import *  # noqa: F403
 from .googlenet import *  # noqa: F403
 from .inception import *  # noqa: F403
+from .mnasnet import *  # noqa: F403
 from .mobilenet import *  # noqa: F403
 from .regnet import *  # noqa: F403
 from .resnet import *  # noqa: F403

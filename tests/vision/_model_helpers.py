@@ -2,6 +2,7 @@
 (random init skipped when every value is about to be loaded), torchvision -> numtorch state
 transfer, and output comparison."""
 
+import collections
 import contextlib
 import hashlib
 import http.server
@@ -109,8 +110,13 @@ def tv_build(builder, seed=0, **kwargs):
 
 
 def to_numtorch(state_dict):
-    # shares torch's memory: load_state_dict makes the one copy
-    return {k: numtorch.from_numpy(v.detach().numpy()) for k, v in state_dict.items()}
+    """numtorch tensors sharing torch's memory (load_state_dict makes the one copy), with the
+    per-module versions (``_metadata``) kept."""
+    out = collections.OrderedDict(
+        (k, numtorch.from_numpy(v.detach().numpy())) for k, v in state_dict.items())
+    if hasattr(state_dict, "_metadata"):
+        out._metadata = state_dict._metadata
+    return out
 
 
 def structure(state_dict):

@@ -17,7 +17,7 @@ from numtorchvision import models as nm
 from ._model_helpers import skipped_random_init, structure
 
 # Families torchvision has that numtorchvision leaves out (see the models package docstring).
-_NOT_PROVIDED = ("maxvit_*", "swin_*", "mnasnet*")
+_NOT_PROVIDED = ("maxvit_*", "swin_*")
 
 
 def _tv_names():

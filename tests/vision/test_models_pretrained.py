@@ -60,6 +60,7 @@ DOWNLOADED = [
     ("shufflenet_v2_x1_0", "ShuffleNet_V2_X1_0_Weights.IMAGENET1K_V1", {}, 32, "enum"),
     ("efficientnet_b0", "EfficientNet_B0_Weights.IMAGENET1K_V1", {}, 32, "enum"),
     ("regnet_y_400mf", "RegNet_Y_400MF_Weights.IMAGENET1K_V2", {}, 32, "enum"),
+    ("mnasnet0_75", "MNASNet0_75_Weights.IMAGENET1K_V1", {}, 32, "enum"),
     ("inception_v3", "Inception_V3_Weights.IMAGENET1K_V1",
      {"aux_logits": True, "transform_input": True, "init_weights": False}, 75, "enum"),
 ]
@@ -220,3 +221,32 @@ def test_auxiliary_outputs_in_training_mode(name, size):
         assert_outputs_close(a, b)
     n_eval = nmodel.eval()(numtorch.tensor(x))
     assert isinstance(n_eval, numtorch.Tensor)
+
+
+def test_mnasnet_loads_version_1_checkpoints_like_torchvision():
+    # a version-1 checkpoint (first 0.5 release) has an unscaled 32/16-channel stem
+    old = tm.MNASNet(0.5)
+    old._version = 1
+    depths = tm.mnasnet._get_depths(0.5)
+    stem = [torch.nn.Conv2d(3, 32, 3, padding=1, stride=2, bias=False),
+            torch.nn.BatchNorm2d(32), torch.nn.ReLU(inplace=True),
+            torch.nn.Conv2d(32, 32, 3, padding=1, stride=1, groups=32, bias=False),
+            torch.nn.BatchNorm2d(32), torch.nn.ReLU(inplace=True),
+            torch.nn.Conv2d(32, 16, 1, padding=0, stride=1, bias=False),
+            torch.nn.BatchNorm2d(16), tm.mnasnet._stack(16, depths[2], 3, 2, 3, 3, 0.0003)]
+    for i, layer in enumerate(stem):
+        old.layers[i] = layer
+    state = old.state_dict()
+    assert state._metadata[""]["version"] == 1
+    theirs = tm.MNASNet(0.5)
+    with pytest.warns(UserWarning, match="A new version of MNASNet") as t_warn:
+        theirs.load_state_dict(state)
+    with skipped_random_init():
+        ours = nm.MNASNet(0.5)
+    with pytest.warns(UserWarning, match="A new version of MNASNet") as n_warn:
+        ours.load_state_dict(to_numtorch(state))
+    assert [str(w.message) for w in n_warn] == [str(w.message) for w in t_warn]
+    t, n = _forward(theirs.eval(), ours.eval(), image((2, 3, 32, 32)))
+    assert_outputs_close(n, t)
+    with pytest.raises(ValueError, match="version should be set to 1 or 2 instead of None"):
+        nm.MNASNet(0.5).load_state_dict(dict(to_numtorch(state)))
