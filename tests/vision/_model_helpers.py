@@ -93,6 +93,11 @@ def tv_build(builder, seed=0, **kwargs):
     finally:
         for n, fn in saved.items():
             setattr(torch.nn.init, n, fn)
+    return randomize_values(model, seed)
+
+
+def randomize_values(model, seed=0):
+    """Seeded random values for every parameter and batch-norm statistic of a torch model."""
     g = torch.Generator().manual_seed(seed)
     with torch.no_grad():
         for name, b in model.named_buffers():

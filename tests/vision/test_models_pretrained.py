@@ -18,15 +18,8 @@ from torchvision import models as tm
 import numtorch
 from numtorchvision import models as nm
 
-from ._model_helpers import (
-    CheckpointServer,
-    assert_outputs_close,
-    image,
-    publish,
-    skipped_random_init,
-    to_numtorch,
-    tv_build,
-)
+from ._model_helpers import (CheckpointServer, assert_outputs_close, image, publish,
+                             randomize_values, skipped_random_init, to_numtorch, tv_build)
 
 
 @pytest.fixture(scope="module")
@@ -250,3 +243,19 @@ def test_mnasnet_loads_version_1_checkpoints_like_torchvision():
     assert_outputs_close(n, t)
     with pytest.raises(ValueError, match="version should be set to 1 or 2 instead of None"):
         nm.MNASNet(0.5).load_state_dict(dict(to_numtorch(state)))
+
+
+def test_vit_loads_checkpoints_with_the_old_mlp_names():
+    # before MLPBlock became an MLP, its layers were linear_1 / linear_2 (module version 1)
+    kwargs = dict(image_size=32, patch_size=16, num_layers=2, num_heads=2, hidden_dim=32,
+                  mlp_dim=64)
+    tmodel = randomize_values(tm.VisionTransformer(**kwargs)).eval()
+    renamed = {k.replace("mlp.0.", "mlp.linear_1.").replace("mlp.3.", "mlp.linear_2."): v
+               for k, v in tmodel.state_dict().items()}
+    assert any("linear_1" in k for k in renamed)
+    theirs = tm.VisionTransformer(**kwargs).eval()
+    theirs.load_state_dict(renamed)
+    ours = nm.VisionTransformer(**kwargs).eval()
+    ours.load_state_dict(to_numtorch(renamed))
+    t, n = _forward(theirs, ours, image((2, 3, 32, 32)))
+    assert_outputs_close(n, t)
