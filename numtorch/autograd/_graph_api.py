@@ -143,3 +143,8 @@ def get_gradient_edge(tensor):
                            "not require gradients")
     node, nr = graph.edge_of(tensor)
     return GradientEdge(node, nr)
+
+
+for _obj in (saved_tensors_hooks, save_on_cpu, disable_saved_tensors_hooks, increment_version,
+             GradientEdge, get_gradient_edge):
+    _obj.__module__ = "numtorch.autograd.graph"  # where torch defines them
