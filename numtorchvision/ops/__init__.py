@@ -7,6 +7,8 @@ from ._utils import split_normalization_params
 from .boxes import (batched_nms, box_area, box_convert, box_iou, clip_boxes_to_image,
                     complete_box_iou, distance_box_iou, generalized_box_iou, masks_to_boxes, nms,
                     remove_small_boxes)
+from .drop_block import DropBlock2d, DropBlock3d, drop_block2d, drop_block3d
+from .feature_pyramid_network import FeaturePyramidNetwork
 from .focal_loss import sigmoid_focal_loss
 from .misc import (MLP, Conv2dNormActivation, Conv3dNormActivation, FrozenBatchNorm2d, Permute,
                    SqueezeExcitation)
@@ -20,4 +22,5 @@ __all__ = ["masks_to_boxes", "box_convert", "box_area", "box_iou", "generalized_
            "sigmoid_focal_loss", "generalized_box_iou_loss", "distance_box_iou_loss",
            "complete_box_iou_loss", "Conv2dNormActivation", "Conv3dNormActivation",
            "SqueezeExcitation", "MLP", "Permute", "FrozenBatchNorm2d", "StochasticDepth",
-           "stochastic_depth", "split_normalization_params"]
+           "stochastic_depth", "split_normalization_params", "FeaturePyramidNetwork",
+           "DropBlock2d", "DropBlock3d", "drop_block2d", "drop_block3d"]

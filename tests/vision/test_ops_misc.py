@@ -132,3 +132,96 @@ def test_split_normalization_params():
     assert [tuple(p.shape) for p in to] == [tuple(p.shape) for p in no]
     with pytest.raises(ValueError, match="is not a subclass of nn.Module"):
         ops.split_normalization_params(nm, [int])
+
+
+@pytest.mark.parametrize("extra", [None, "pool", "p6p7", "p6p7_c5"])
+def test_feature_pyramid_network(extra):
+    from collections import OrderedDict
+
+    def blocks(lib_ops):
+        if extra == "pool":
+            return lib_ops.feature_pyramid_network.LastLevelMaxPool()
+        if extra == "p6p7":
+            return lib_ops.feature_pyramid_network.LastLevelP6P7(8, 8)
+        if extra == "p6p7_c5":
+            return lib_ops.feature_pyramid_network.LastLevelP6P7(12, 8)
+        return None
+
+    t = tops.FeaturePyramidNetwork([4, 6, 12], 8, extra_blocks=blocks(tops))
+    n = ops.FeaturePyramidNetwork([4, 6, 12], 8, extra_blocks=blocks(ops))
+    assert [(k, tuple(v.shape)) for k, v in t.state_dict().items()] == \
+        [(k, tuple(v.shape)) for k, v in n.state_dict().items()]
+    _copy(t, n)
+    rng = np.random.RandomState(2)
+    shapes = {"a": (2, 4, 16, 15), "b": (2, 6, 8, 8), "c": (2, 12, 3, 4)}
+    xs = {k: rng.randn(*s).astype(np.float32) for k, s in shapes.items()}
+    tx = OrderedDict((k, torch.tensor(v, requires_grad=True)) for k, v in xs.items())
+    nx = OrderedDict((k, numtorch.tensor(v, requires_grad=True)) for k, v in xs.items())
+    tout, nout = t(tx), n(nx)
+    assert list(nout) == list(tout)
+    for k in tout:
+        np.testing.assert_allclose(nout[k].detach().numpy(), tout[k].detach().numpy(),
+                                   rtol=1e-4, atol=1e-5)
+    sum(v.sum() for v in tout.values()).backward()
+    sum(v.sum() for v in nout.values()).backward()
+    for k in xs:
+        np.testing.assert_allclose(nx[k].grad.numpy(), tx[k].grad.numpy(), rtol=1e-4, atol=1e-4)
+
+
+def test_feature_pyramid_network_loads_version_1_keys_and_checks_arguments():
+    t = tops.FeaturePyramidNetwork([3, 5], 4)
+    old = {k.replace(".0.weight", ".weight").replace(".0.bias", ".bias"): v
+           for k, v in t.state_dict().items()}
+    assert "inner_blocks.0.weight" in old
+    n = ops.FeaturePyramidNetwork([3, 5], 4)
+    n.load_state_dict({k: numtorch.tensor(v.numpy()) for k, v in old.items()})
+    np.testing.assert_array_equal(n.inner_blocks[0][0].weight.detach().numpy(),
+                                  t.inner_blocks[0][0].weight.detach().numpy())
+    for args, kwargs in [(([3, 0], 4), {}), (([3], 4), {"extra_blocks": nn.ReLU()})]:
+        with pytest.raises((ValueError, TypeError)) as n_err:
+            ops.FeaturePyramidNetwork(*args, **kwargs)
+        t_kwargs = {k: torch.nn.ReLU() for k in kwargs}
+        with pytest.raises((ValueError, TypeError)) as t_err:
+            tops.FeaturePyramidNetwork(*args, **t_kwargs)
+        assert type(n_err.value) is type(t_err.value)
+        assert str(n_err.value).split(" not ")[0] == str(t_err.value).split(" not ")[0]
+
+
+@pytest.mark.parametrize("dims", [2, 3])
+def test_drop_block_statistics(dims):
+    fn = ops.drop_block2d if dims == 2 else ops.drop_block3d
+    side = 24 if dims == 2 else 10
+    x = numtorch.ones(8, 4, *([side] * dims))
+    out = fn(x, 0.2, 3)
+    kept = out != 0
+    frac = 1 - kept.float().mean().item()
+    assert 0.1 < frac < 0.3
+    # survivors are scaled so that the mean is kept
+    assert abs(out.mean().item() - 1.0) < 1e-4
+    # dropping comes in blocks: every dropped cell has a dropped neighbour along each axis
+    dropped = ~kept.numpy()
+    for axis in range(2, 2 + dims):
+        before = np.roll(dropped, 1, axis) | np.roll(dropped, -1, axis)
+        assert (before[dropped]).mean() > 0.95
+    assert fn(x, 0.2, 3, training=False) is x
+    assert fn(x, 0.0, 3) is x
+    y = x.clone()
+    assert fn(y, 0.5, 3, inplace=True) is y
+
+
+def test_drop_block_errors_and_reprs():
+    for fn_name, bad in [("drop_block2d", (numtorch.ones(1, 1, 4, 4), 1.5, 3)),
+                         ("drop_block2d", (numtorch.ones(1, 4, 4), 0.5, 3)),
+                         ("drop_block2d", (numtorch.ones(1, 1, 6, 6), 0.5, 4)),
+                         ("drop_block3d", (numtorch.ones(1, 1, 4, 4), 0.5, 3))]:
+        with pytest.raises(ValueError) as n_err:
+            getattr(ops, fn_name)(*bad)
+        targs = (torch.ones(tuple(bad[0].shape)),) + bad[1:]
+        with pytest.raises(ValueError) as t_err:
+            getattr(tops, fn_name)(*targs)
+        assert str(n_err.value) == str(t_err.value)
+    assert repr(ops.DropBlock2d(0.1, 5)) == repr(tops.DropBlock2d(0.1, 5))
+    assert repr(ops.DropBlock3d(0.1, 5, True)) == repr(tops.DropBlock3d(0.1, 5, True))
+    m = ops.DropBlock2d(0.3, 3).eval()
+    x = numtorch.ones(1, 1, 5, 5)
+    assert m(x) is x
