@@ -31,6 +31,19 @@ def test_registry_lists_torchvisions_classification_models():
         module=tm, include=["resnet*", "vit_b*"], exclude="resnet1*")
 
 
+def test_public_names_equal_torchvisions():
+    def public(mod):
+        return {n for n in dir(mod) if not n.startswith("_")}
+
+    left_out = {"MaxVit", "MaxVit_T_Weights", "SwinTransformer", "maxvit", "swin_transformer",
+                "detection", "optical_flow", "quantization", "segmentation", "video"}
+    left_out |= {n for n in public(tm) if n.startswith(("swin_", "Swin_", "maxvit_"))}
+    assert public(nm) == public(tm) - left_out
+    for name in ("resnet", "vgg", "densenet", "inception", "mobilenetv3", "regnet", "convnext",
+                 "vision_transformer", "efficientnet", "mnasnet"):
+        assert set(getattr(nm, name).__all__) == set(getattr(tm, name).__all__), name
+
+
 def _tv_meta_model(name):
     # torchvision's RegNet computes its widths with torch ops, which cannot run on "meta"
     regnet = tm.regnet.BlockParams
