@@ -17,7 +17,6 @@ few times a second, also
 
 import atexit
 import os
-import socket
 import sys
 import time
 
@@ -27,7 +26,9 @@ from . import _mpi
 
 TAG_FAIL, TAG_QUERY, TAG_ANSWER, TAG_EXIT, TAG_ACK = 11, 12, 13, 14, 15
 _EXIT_GRACE_S = 1.0  # data a departed rank sent before leaving may still be arriving
-_SPIN_S = 0.25  # poll MPI without sleeping for this long, then sleep 1 ms between checks
+_SPIN_S = 0.25  # after this long, sleep 1 ms between checks (a wait for a slow peer)
+# NUMTORCH_MPI_WAIT=spin: never nap (dedicated cores, lowest latency)
+_SPIN_ONLY = os.environ.get("NUMTORCH_MPI_WAIT", "") == "spin"
 _HOST_BYTES = 64
 
 
@@ -77,6 +78,8 @@ class World:
         self._prev_hook = None
 
     def _exchange_identity(self):
+        import socket
+
         mine = np.zeros(8 + _HOST_BYTES, np.uint8)
         mine[:8] = np.frombuffer(np.int64(os.getpid()).tobytes(), np.uint8)
         name = socket.gethostname().encode()[:_HOST_BYTES]
@@ -114,10 +117,15 @@ class World:
             start = time.monotonic()
             next_check = start + 0.02
             spins = 0
+            spin_only = _SPIN_ONLY
             while not _all_done(pending):
                 spins += 1
                 if spins & 63:  # MPI moves large messages along only while it is called
                     continue
+                if spins > 2048 and not spin_only:
+                    # past ~1 ms this is a wait for a peer: busy-polling would take the core
+                    # from it when ranks share cores (50 us naps measured faster there)
+                    time.sleep(5e-5)
                 now = time.monotonic()
                 if now >= next_check:
                     self.poll(what, peers)

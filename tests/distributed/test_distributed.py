@@ -201,3 +201,14 @@ def test_world_size_that_mpi_did_not_start_is_a_clear_error():
                           timeout=60, env=_launch.env())
     assert "world_size is 2 but MPI started 1 process" in proc.stdout, proc.stderr
     assert "mpiexec -n 2" in proc.stdout and "numtorch.distributed.run" in proc.stdout
+
+
+def test_killed_rank_under_plain_mpiexec_ends_the_job():
+    """MPICH's mpiexec stops every rank when one is killed: the job ends, it never hangs."""
+    import time
+
+    start = time.monotonic()
+    proc = _launch.mpiexec("failures.py", "kill", 20, timeout=60)
+    assert proc.returncode != 0
+    assert time.monotonic() - start < 20
+    assert "rank 0 finished" not in proc.stdout

@@ -175,7 +175,6 @@ class Reducer:
         self.started = False
         self.next_bucket = 0
         self.divisor = group.size()
-        self.join_mode = False
         self.handles = [p.register_post_accumulate_grad_hook(self._on_grad) for p in params]
         interval = default_interval()
         self.progress = ProgressThread(interval) if interval > 0 and group.size() > 1 else None
