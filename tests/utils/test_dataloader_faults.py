@@ -7,7 +7,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import threading
 import time
 
 import pytest
@@ -172,7 +171,9 @@ def _reraised(data, exc):
     with pytest.raises(Exception) as info:
         next(it)
     rest = [b.item() for b in it]  # torch's iterator goes on after a worker's exception
-    return got + rest, type(info.value), str(info.value)
+    out = got + rest, type(info.value), str(info.value)
+    del info, it  # the traceback's frames would keep the workers until a gc
+    return out
 
 
 @pytest.mark.parametrize("exc", [KeyError("missing"), ValueError("bad value"),
@@ -204,8 +205,9 @@ def _time_out(data, timeout):  # the third item takes 0.8 s
     with pytest.raises(Exception) as info:
         next(it)
     elapsed = time.monotonic() - t0
-    del it
-    return type(info.value), str(info.value), elapsed
+    out = type(info.value), str(info.value), elapsed
+    del info, it  # the traceback's frames would keep the workers until a gc
+    return out
 
 
 def test_timeout_raises_on_time_like_torch():
@@ -236,31 +238,30 @@ def test_deleting_a_persistent_loader_closes_every_descriptor():
     assert _open_fds() <= before  # (another test's leftovers may close meanwhile)
 
 
-class _SlowForWorker0:
-    def __init__(self, data):
-        self.data = data
+class _Worker0Dies:
+    """Worker 0 kills itself (SIGKILL) ``delay`` seconds into its first item."""
+
+    def __init__(self, data, delay):
+        self.data, self.delay = data, delay
 
     def __len__(self):
         return 8
 
     def __getitem__(self, i):
         if self.data.get_worker_info().id == 0:
-            time.sleep(30)
+            time.sleep(self.delay)
+            os.kill(os.getpid(), signal.SIGKILL)
         return i
 
 
 def _kill_a_worker(data, wait_for_death=False):
-    """Kill worker 0 while the main process waits for its batch (or, with ``wait_for_death``,
+    """Worker 0 dies while the main process waits for its batch (or, with ``wait_for_death``,
     just before it asks); the error, with the pid replaced, and the seconds ``next`` took."""
-    it = iter(data.DataLoader(_SlowForWorker0(data), num_workers=2))
+    it = iter(data.DataLoader(_Worker0Dies(data, 0.0 if wait_for_death else 0.3),
+                              num_workers=2))
     victim = (it.workers if data is ndata else it._workers)[0].pid
-    if wait_for_death:
-        os.kill(victim, signal.SIGKILL)
-        while not _gone(victim):
-            time.sleep(0.005)
-    else:
-        timer = threading.Timer(0.3, os.kill, (victim, signal.SIGKILL))
-        timer.start()
+    while wait_for_death and not _gone(victim):
+        time.sleep(0.005)
     t0 = time.monotonic()
     with pytest.raises(Exception) as info:
         next(it)
