@@ -41,7 +41,7 @@ _la = (decomp.__all__ + lu_decomp.__all__ + linsolve.__all__ + least_squares.__a
 from .sorting import *  # noqa: F401,F403
 from .structure import *  # noqa: F401,F403
 from . import sorting, structure
-from . import inplace_writes  # noqa: E402  (the Tensor methods' in-place writes)
+from . import inplace_writes  # noqa: E402,F401  (the Tensor methods' in-place writes)
 
 __all__ = _ew + _red + _shape + _idx + _lin + _sm + _la + sorting.__all__ + structure.__all__
 
