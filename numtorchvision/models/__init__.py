@@ -4,8 +4,9 @@ pretrained-weights enums (``resnet18(weights=ResNet18_Weights.DEFAULT)``).
 State dict keys and shapes equal torchvision's, so torchvision checkpoints load strictly and
 numtorch checkpoints load into torchvision. Families provided: AlexNet, ConvNeXt, DenseNet,
 EfficientNet (V1, V2), GoogLeNet, Inception v3, MNASNet, MobileNet (V2, V3), RegNet (X, Y),
-ResNet, ResNeXt, Wide ResNet, ShuffleNet V2, SqueezeNet, VGG and ViT. Not provided: MaxViT,
-Swin Transformer and the detection, segmentation, video, optical-flow and quantized models.
+ResNet, ResNeXt, Wide ResNet, ShuffleNet V2, SqueezeNet, Swin Transformer (V1, V2), VGG and
+ViT. Not provided: MaxViT and the detection, segmentation, video, optical-flow and quantized
+models.
 """
 
 from ._api import (Weights, WeightsEnum, get_model, get_model_builder,  # noqa: F401
@@ -22,5 +23,6 @@ from .regnet import *  # noqa: F403
 from .resnet import *  # noqa: F403
 from .shufflenetv2 import *  # noqa: F403
 from .squeezenet import *  # noqa: F403
+from .swin_transformer import *  # noqa: F403
 from .vgg import *  # noqa: F403
 from .vision_transformer import *  # noqa: F403

@@ -149,6 +149,8 @@ TRANSFERRED = [
     ("efficientnet_v2_s", {}, 32),
     ("regnet_x_400mf", {}, 32),
     ("convnext_tiny", {}, 32),
+    ("swin_t", {}, 56),  # 14x14 after the stem: padded to whole windows, shifted
+    ("swin_v2_t", {}, 56),
 ]
 
 
