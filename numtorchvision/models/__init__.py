@@ -3,10 +3,10 @@ pretrained-weights enums (``resnet18(weights=ResNet18_Weights.DEFAULT)``).
 
 State dict keys and shapes equal torchvision's, so torchvision checkpoints load strictly and
 numtorch checkpoints load into torchvision. Families provided: AlexNet, ConvNeXt, DenseNet,
-EfficientNet (V1, V2), GoogLeNet, Inception v3, MNASNet, MobileNet (V2, V3), RegNet (X, Y),
-ResNet, ResNeXt, Wide ResNet, ShuffleNet V2, SqueezeNet, Swin Transformer (V1, V2), VGG and
-ViT. Not provided: MaxViT and the detection, segmentation, video, optical-flow and quantized
-models.
+EfficientNet (V1, V2), GoogLeNet, Inception v3, MaxViT, MNASNet, MobileNet (V2, V3), RegNet
+(X, Y), ResNet, ResNeXt, Wide ResNet, ShuffleNet V2, SqueezeNet, Swin Transformer (V1, V2), VGG
+and ViT: every classification model of torchvision 0.28. Not provided: the detection,
+segmentation, video, optical-flow and quantized models.
 """
 
 from ._api import (Weights, WeightsEnum, get_model, get_model_builder,  # noqa: F401
@@ -17,6 +17,7 @@ from .densenet import *  # noqa: F403
 from .efficientnet import *  # noqa: F403
 from .googlenet import *  # noqa: F403
 from .inception import *  # noqa: F403
+from .maxvit import *  # noqa: F403
 from .mnasnet import *  # noqa: F403
 from .mobilenet import *  # noqa: F403
 from .regnet import *  # noqa: F403

@@ -261,3 +261,24 @@ def test_vit_loads_checkpoints_with_the_old_mlp_names():
     ours.load_state_dict(to_numtorch(renamed))
     t, n = _forward(theirs, ours, image((2, 3, 32, 32)))
     assert_outputs_close(n, t)
+
+
+def test_maxvit_outputs_and_gradients():
+    # maxvit_t's 7x7 windows need 224x224 inputs; a small MaxVit runs the same code
+    kwargs = dict(input_size=(32, 32), stem_channels=8, partition_size=2,
+                  block_channels=[8, 16, 16], block_layers=[1, 2, 1], head_dim=4,
+                  stochastic_depth_prob=0.0)
+    tmodel = randomize_values(tm.MaxVit(**kwargs))
+    nmodel = nm.MaxVit(**kwargs)
+    nmodel.load_state_dict(to_numtorch(tmodel.state_dict()))
+    x = image((2, 3, 32, 32), seed=7)
+    t, n = _forward(tmodel.eval(), nmodel.eval(), x)
+    assert_outputs_close(n, t)
+    t = tmodel.train()(torch.tensor(x))
+    n = nmodel.train()(numtorch.tensor(x))
+    assert_outputs_close(n, t)
+    t.sum().backward()
+    n.sum().backward()
+    overall = max(float(p.grad.abs().max()) for p in tmodel.parameters())
+    for (key, tp), np_ in zip(tmodel.named_parameters(), nmodel.parameters()):
+        assert_outputs_close(np_.grad, tp.grad, rel=1e-3, floor=1e-3 * overall)
