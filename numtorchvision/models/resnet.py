@@ -11,8 +11,9 @@ from ._api import WeightsEnum, register_model
 from ._utils import _build, _imagenet, _ovewrite_named_param, handle_legacy_interface
 
 __all__ = ["ResNet", "ResNet18_Weights", "ResNet34_Weights", "ResNet50_Weights",
-           "ResNet101_Weights", "ResNet152_Weights", "ResNeXt50_32X4D_Weights", "ResNeXt101_32X8D_Weights",
-           "ResNeXt101_64X4D_Weights", "Wide_ResNet50_2_Weights", "Wide_ResNet101_2_Weights",
+           "ResNet101_Weights", "ResNet152_Weights", "ResNeXt50_32X4D_Weights",
+           "ResNeXt101_32X8D_Weights", "ResNeXt101_64X4D_Weights", "Wide_ResNet50_2_Weights",
+           "Wide_ResNet101_2_Weights",
            "resnet18", "resnet34", "resnet50", "resnet101", "resnet152", "resnext50_32x4d",
            "resnext101_32x8d", "resnext101_64x4d", "wide_resnet50_2", "wide_resnet101_2"]
 
