@@ -88,6 +88,7 @@ from .amp.autocast_mode import (  # noqa: F401,E402
 )
 from . import multiprocessing  # noqa: F401,E402  (registers the shared-memory reducers)
 from . import distributed  # noqa: F401,E402  (MPI; mpi4py is imported on first use)
+from . import onnx  # noqa: F401,E402  (torch.onnx; the onnx package loads on export)
 from ._threads import (  # noqa: F401,E402
     set_num_threads, get_num_threads, get_num_interop_threads, set_num_interop_threads,
 )

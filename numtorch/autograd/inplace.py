@@ -15,8 +15,13 @@ from .graph import AccumulateGrad, Node, edge_of, replay_view
 from .grad_mode import _state, enable_grad
 
 
+_TRACE = [None]  # numtorch.onnx's recorder while a model is exported: it records the write
+
+
 def apply_inplace(self, fn, *args, **kwargs):
     """Run ``fn(self, *args, **kwargs)`` and store its result in ``self``; return ``self``."""
+    if _TRACE[0] is not None and _TRACE[0](self, fn, args, kwargs):
+        return self
     if not (_state.enabled and (self.requires_grad or _any_requires(args)
                                 or _detached_view_of_graph(self))):
         if fn in _UFUNCS and _ufunc_in_place(self, fn, args, kwargs):

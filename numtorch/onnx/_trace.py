@@ -1,0 +1,273 @@
+"""Recording a model's forward pass as a graph of numtorch ops.
+
+While a ``Trace`` is active, ``Op.apply`` (the one entry point of every primitive) is replaced
+by a recording wrapper, in-place ops report through ``autograd.inplace``'s trace hook, and
+recurrent layers are recorded whole (one node per ``nn.LSTM``/``GRU``/``RNN`` call, so they
+export as ONNX's own recurrent operators). Nothing is installed outside an export, so normal
+runs pay nothing.
+
+A recorded value is identified by the tensor object that carried it (and by its array, which
+``detach()``/``.data`` share). Any other tensor an op reads is a constant: a parameter or
+buffer (named as in ``state_dict``) or a tensor made inside ``forward``.
+"""
+
+import numpy as np
+
+from ..autograd import graph, inplace
+from .errors import UnsupportedOperatorError
+
+_ACTIVE = [None]  # the Trace being recorded
+
+
+def active():
+    """The Trace being recorded, or None."""
+    return _ACTIVE[0]
+
+
+class Node:
+    """One recorded call.
+
+    Attributes:
+        op (str): the op class name (``"Conv"``), or ``"module:<Class>"`` for a whole layer,
+            or ``"function:<Class>"`` for an autograd.Function with a ``symbolic``.
+        inputs (list): one reference per positional input (see ``Trace.ref``).
+        params (dict): the op's keyword parameters as given.
+        outputs (list of int): the value ids of the outputs.
+        dtypes (list or None): for ops that promote, the dtype every input is cast to.
+        extra: what a module or function node needs (the module, the symbolic function).
+    """
+
+    __slots__ = ("op", "inputs", "params", "outputs", "dtypes", "extra", "param_values")
+
+    def __init__(self, op, inputs, params, outputs, dtypes=None, extra=None):
+        self.op, self.inputs, self.params, self.outputs = op, inputs, params, outputs
+        self.dtypes, self.extra = dtypes, extra
+        self.param_values = {}  # param key -> value id, for arrays in params that were traced
+
+
+class Trace:
+    """The values and nodes of one forward pass.
+
+    Args:
+        names (dict): ``id(array) -> state_dict key`` of the model's parameters and buffers.
+    """
+
+    def __init__(self, names):
+        self.names = names
+        self.nodes = []
+        self.arrays = []  # value id -> the array it held in this pass
+        self.inputs = []  # value ids of the graph inputs, in order
+        self.paused = 0
+        self._by_tensor = {}  # id(tensor) -> (value id, version counter, version)
+        self._by_array = {}  # id(array) -> value id
+        self._keep = []  # every object whose id is a key above stays alive
+
+    # -- values --------------------------------------------------------------------------
+    def new_value(self, t):
+        """Give tensor ``t`` (an op output or a graph input) a fresh value id."""
+        vid = len(self.arrays)
+        self.arrays.append(t._array)
+        self._by_tensor[id(t)] = (vid, t._vc, t._vc[0])
+        self._by_array[id(t._array)] = vid
+        self._keep.append(t)
+        return vid
+
+    def value_of(self, t):
+        """The value id tensor ``t`` carries, or None for a constant."""
+        got = self._by_tensor.get(id(t))
+        if got is not None:
+            vid, vc, version = got
+            if t._vc is vc and vc[0] != version:
+                raise UnsupportedOperatorError(
+                    "in-place write into a traced tensor that bypasses the recorded ops "
+                    "(x[index] = value, fill_ or a write through a view of it)", 0, None)
+            return vid
+        return self._by_array.get(id(t._array))
+
+    def ref(self, x):
+        """How a node refers to an input: ``("v", id)`` a traced value, ``("c", array, name)``
+        a constant (``name`` for a parameter or buffer), ``("s", object)`` anything else."""
+        if isinstance(x, graph.Tensor):
+            vid = self.value_of(x)
+            if vid is not None:
+                return ("v", vid)
+            arr = x._array
+            name = self.names.get(id(arr))
+            if name is None:
+                arr = np.array(arr, copy=True)  # a tensor made in forward may change later
+            self._keep.append(x)
+            return ("c", arr, name)
+        if isinstance(x, (tuple, list)) and any(isinstance(i, graph.Tensor) for i in x):
+            return ("l", [self.ref(i) for i in x])
+        return ("s", x)
+
+    # -- recording -----------------------------------------------------------------------
+    def record(self, op, inputs, params, outs, dtypes=None, extra=None):
+        """Add a node; ``outs`` is the tensor or tuple of tensors the call returned."""
+        refs = [self.ref(x) for x in inputs]
+        outs = outs if isinstance(outs, (tuple, list)) else (outs,)
+        vids = [self.new_value(o) if isinstance(o, graph.Tensor) else None for o in outs]
+        node = Node(op, refs, dict(params), vids, dtypes, extra)
+        for key, value in params.items():
+            if isinstance(value, tuple):
+                for i, a in enumerate(value):
+                    if isinstance(a, np.ndarray) and id(a) in self._by_array:
+                        node.param_values[(key, i)] = self._by_array[id(a)]
+            elif isinstance(value, np.ndarray) and id(value) in self._by_array:
+                node.param_values[key] = self._by_array[id(value)]
+        self.nodes.append(node)
+        return node
+
+    def inplace(self, target, fn, args, kwargs):
+        """The in-place hook: ``target.fn_(*args)`` becomes ``fn(target, *args)`` recorded,
+        then written into ``target``, which from then on carries the new value. Returns False
+        (the normal path runs) when no traced value is involved."""
+        if self.paused:
+            return False
+        involved = self.value_of(target) is not None or any(
+            isinstance(a, graph.Tensor) and self.value_of(a) is not None for a in args)
+        if not involved:
+            return False
+        out = fn(target, *args, **kwargs)
+        vid = self.value_of(out)
+        inplace._write(target, out, fn)
+        if vid is None:  # the op returned a constant: keep target constant too
+            return True
+        self._by_tensor[id(target)] = (vid, target._vc, target._vc[0])
+        self._keep.append(target)
+        return True
+
+
+# -- installing and removing the hooks -----------------------------------------------------
+
+
+def _make_traced_apply(original):
+    def traced_apply(cls, *inputs, **params):
+        tr = _ACTIVE[0]
+        if tr is None or tr.paused:
+            return original(cls, *inputs, **params)
+        tr.paused += 1
+        try:
+            out = original(cls, *inputs, **params)
+            dtypes = None
+            if cls.promote:
+                promoted = graph._promote(inputs, cls.promote == "float")
+                common = next((p._array.dtype for p in promoted if isinstance(p, graph.Tensor)),
+                              None)
+                dtypes = [common] * len(inputs)
+        finally:
+            tr.paused -= 1
+        tr.record(cls.__name__, inputs, params, out, dtypes)
+        return out
+    return traced_apply
+
+
+def _wrap_forward(module, kind):
+    """Record ``module``'s whole call as one node (its inner ops are not recorded)."""
+    original = module.forward
+
+    def forward(*args, **kwargs):
+        tr = _ACTIVE[0]
+        if tr is None or tr.paused:
+            return original(*args, **kwargs)
+        tr.paused += 1
+        try:
+            out = original(*args, **kwargs)
+        finally:
+            tr.paused -= 1
+        inputs, structure = _module_inputs(module, args, kwargs)
+        flat_out = _flatten_tensors(out)
+        tr.record(f"module:{kind}", inputs, structure, flat_out, extra=module)
+        return out
+
+    object.__setattr__(module, "forward", forward)  # an instance attribute, removed afterwards
+
+
+def _module_inputs(module, args, kwargs):
+    """(input tensors, description) of a recurrent layer call: ``input`` and the states."""
+    from ..nn.utils.rnn import PackedSequence
+
+    names = ("input", "hx")
+    bound = dict(zip(names, args))
+    bound.update(kwargs)
+    x, hx = bound.get("input"), bound.get("hx")
+    if isinstance(x, PackedSequence):
+        raise UnsupportedOperatorError(f"{type(module).__name__} on a PackedSequence", 0, None)
+    states = () if hx is None else (tuple(hx) if isinstance(hx, (tuple, list)) else (hx,))
+    return [x, *states], {"n_states": len(states)}
+
+
+def _flatten_tensors(obj):
+    out = []
+    if isinstance(obj, graph.Tensor):
+        out.append(obj)
+    elif isinstance(obj, (tuple, list)):
+        for o in obj:
+            out.extend(_flatten_tensors(o))
+    elif isinstance(obj, dict):
+        for o in obj.values():
+            out.extend(_flatten_tensors(o))
+    return out
+
+
+class _Installed:
+    """Context manager: the recording hooks in place for ``trace`` and ``model``."""
+
+    def __init__(self, trace, model):
+        self.trace, self.model = trace, model
+        self.wrapped = []
+
+    def __enter__(self):
+        from ..autograd.function import Function
+        from ..nn.modules.rnn import RNNBase
+
+        self.apply = graph.Op.__dict__["apply"]
+        graph.Op.apply = classmethod(_make_traced_apply(self.apply.__func__))
+        self.fn_apply = Function.__dict__["apply"]
+        Function.apply = classmethod(_make_function_apply(self.fn_apply.__func__))
+        inplace._TRACE[0] = self.trace.inplace
+        _ACTIVE[0] = self.trace
+        for m in self.model.modules() if hasattr(self.model, "modules") else ():
+            if isinstance(m, RNNBase) and "forward" not in m.__dict__:
+                _wrap_forward(m, type(m).__name__ if type(m).__name__ in ("LSTM", "GRU", "RNN")
+                              else "RNNBase")
+                self.wrapped.append(m)
+        return self
+
+    def __exit__(self, *exc):
+        from ..autograd.function import Function
+
+        graph.Op.apply = self.apply
+        Function.apply = self.fn_apply
+        inplace._TRACE[0] = None
+        _ACTIVE[0] = None
+        for m in self.wrapped:
+            object.__delattr__(m, "forward")
+        return False
+
+
+def _make_function_apply(original):
+    def apply(cls, *args, **kwargs):
+        tr = _ACTIVE[0]
+        symbolic = getattr(cls, "symbolic", None)
+        if tr is None or tr.paused or symbolic is None:
+            return original(cls, *args, **kwargs)  # its ops are recorded one by one
+        tr.paused += 1
+        try:
+            out = original(cls, *args, **kwargs)
+        finally:
+            tr.paused -= 1
+        tr.record(f"function:{cls.__name__}", args, kwargs, _flatten_tensors(out),
+                  extra=symbolic)
+        return out
+    return apply
+
+
+def installed(trace, model):
+    """The hooks of ``trace`` installed while the ``with`` block runs ``model``."""
+    return _Installed(trace, model)
+
+
+def flatten(obj):
+    """The tensors inside nested tuples, lists and dicts, in order."""
+    return _flatten_tensors(obj)
