@@ -84,9 +84,16 @@ def _input_names(model, args, kwargs, given):
 
     try:
         fn = model.forward if hasattr(model, "forward") else model
-        params = list(inspect.signature(fn).parameters)
+        sig = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
-        params = []
+        sig = []
+    params = []
+    for p in sig:
+        if p.kind == p.VAR_POSITIONAL:  # *args: one name per remaining argument
+            params += [f"{p.name}_{j}" for j in range(len(args) - len(params))]
+            break
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            params.append(p.name)
     names = []
 
     def walk(obj, base):
@@ -219,7 +226,7 @@ def _resized(args, kwargs, symbols, trace_index):
         arr = flat[index].detach().numpy()
         for dim, size in dims:
             arr = np.take(arr, np.arange(size) % arr.shape[dim], axis=dim)
-        new[index] = from_numpy(np.ascontiguousarray(arr))
+        new[index] = from_numpy(np.asarray(arr, order="C"))
     counter = iter(range(len(flat)))
 
     def rebuild(obj):
@@ -364,7 +371,7 @@ def _tensor(onnx, name, arr):
         t = onnx.helper.make_tensor(name, onnx.TensorProto.BFLOAT16, arr.shape,
                                     arr.view(np.uint16).tobytes(), raw=True)
         return t
-    return onnx.numpy_helper.from_array(np.ascontiguousarray(arr), name)
+    return onnx.numpy_helper.from_array(arr if arr.flags.c_contiguous else arr.copy(), name)
 
 
 def _live_nodes(b, outputs):

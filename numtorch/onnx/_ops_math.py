@@ -318,7 +318,7 @@ def _softplus(ctx):
     ctx.set(b.op("Where", b.op("Greater", bx, _const_like(ctx, threshold, dt)), x, soft))
 
 
-@converter("Elu", aten="aten::elu")
+@converter("Elu", "Celu", aten="aten::elu")
 def _elu(ctx):
     b = ctx.b
     dt = _out_dtype(ctx)

@@ -190,8 +190,8 @@ def _adv_getitem(ctx):
     x = ctx.x(0)
     rank = ctx.rank(0)
     items = list(ctx.static("index"))
-    if Ellipsis in items:
-        k = items.index(Ellipsis)
+    if any(i is Ellipsis for i in items):
+        k = next(j for j, i in enumerate(items) if i is Ellipsis)
         used = sum(1 + (np.ndim(i) - 1 if _is_mask(i) else 0) for i in items
                    if i is not Ellipsis and i is not None)
         items[k:k + 1] = [slice(None)] * (rank - used)
@@ -202,7 +202,7 @@ def _adv_getitem(ctx):
             item = np.asarray(item)
             traced = ctx.param_value(("index", pos))
             if item.dtype == np.bool_:
-                if len(items) - items.count(slice(None)) > 1 or item.ndim == 0:
+                if sum(not _full(i) for i in items) > 1 or item.ndim == 0:
                     raise ctx.unsupported("a boolean mask mixed with other indices")
                 arrays.append(_mask_positions(ctx, item, traced, dim))
                 dim += item.ndim
@@ -210,11 +210,15 @@ def _adv_getitem(ctx):
             name = traced if traced is not None else b.const(item.astype(np.int64))
             arrays.append((dim, [name], item.shape))
             dim += 1
-        elif isinstance(item, slice) and item == slice(None):
+        elif _full(item):
             dim += 1
         else:
             raise ctx.unsupported(f"index item {item!r} in an advanced index")
     ctx.set(_gather_advanced(ctx, x, rank, arrays))
+
+
+def _full(i):
+    return isinstance(i, slice) and i == slice(None)
 
 
 def _is_mask(i):

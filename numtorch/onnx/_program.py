@@ -64,7 +64,7 @@ class ONNXProgram:
             self.initialize_inference_session()
         flat = flatten((args, kwargs))
         names = [i.name for i in self._session.get_inputs()]
-        feed = {n: np.ascontiguousarray(t.detach().numpy()) for n, t in zip(names, flat)}
+        feed = {n: np.asarray(t.detach().numpy(), order="C") for n, t in zip(names, flat)}
         return [from_numpy(np.asarray(o)) for o in self._session.run(None, feed)]
 
 
