@@ -112,3 +112,12 @@ def can_cast(from_, to):
     from ._dtype import can_cast as _can_cast
 
     return _can_cast(from_, to)
+
+
+def __getattr__(name):
+    # torch.distributions is imported on first use: it is large and keeps `import numtorch` fast
+    if name == "distributions":
+        import importlib
+
+        return importlib.import_module(".distributions", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,87 @@
+"""The Laplace (double exponential) distribution."""
+
+from numbers import Number
+
+import numtorch as torch
+
+from . import constraints
+from .distribution import Distribution
+from .utils import broadcast_all
+
+__all__ = ["Laplace"]
+
+
+class Laplace(Distribution):
+    """The Laplace distribution: density ``exp(-|x - loc| / scale) / (2 scale)``.
+
+    Example:
+        >>> Laplace(torch.tensor([0.0]), torch.tensor([1.0])).sample().shape
+        torch.Size([1])
+
+    Args:
+        loc (float or Tensor): the location (mean).
+        scale (float or Tensor): the scale (positive).
+    """
+
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+    has_rsample = True
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def variance(self):
+        return 2 * self.scale.pow(2)
+
+    @property
+    def stddev(self):
+        return (2 ** 0.5) * self.scale
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.loc, self.scale = broadcast_all(loc, scale)
+        if isinstance(loc, Number) and isinstance(scale, Number):
+            batch_shape = torch.Size()
+        else:
+            batch_shape = self.loc.size()
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Laplace, _instance)
+        batch_shape = torch.Size(batch_shape)
+        new.loc = self.loc.expand(batch_shape)
+        new.scale = self.scale.expand(batch_shape)
+        super(Laplace, new).__init__(batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    def rsample(self, sample_shape=torch.Size()):
+        shape = self._extended_shape(sample_shape)
+        info = torch.finfo(self.loc.dtype)
+        # u uniform in (-1, 1) (the open interval: log(0) must not occur)
+        u = torch.rand(shape, dtype=self.loc.dtype, device=self.loc.device) * 2 - 1
+        u = u.clamp(min=info.eps - 1, max=1)
+        return self.loc - self.scale * u.sign() * torch.log1p(-u.abs())
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return -torch.log(2 * self.scale) - torch.abs(value - self.loc) / self.scale
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        z = (value - self.loc) / self.scale
+        return 0.5 - 0.5 * z.sign() * torch.expm1(-z.abs())
+
+    def icdf(self, value):
+        t = value - 0.5
+        return self.loc - self.scale * t.sign() * torch.log1p(-2 * t.abs())
+
+    def entropy(self):
+        return 1 + torch.log(2 * self.scale)

@@ -1,0 +1,645 @@
+"""Transforms: invertible (or at least computable) maps between constrained spaces, with the
+log absolute determinant of their Jacobian, as used by :class:`TransformedDistribution` and
+:func:`biject_to`.
+
+A transform maps values of its ``domain`` constraint to its ``codomain``; ``t.inv`` is the
+inverse map (the log-Jacobian negated), and ``cache_size=1`` remembers the last ``(x, y)``
+pair so that inverting a value the transform just produced returns the very tensor it came
+from (which keeps gradients exact where the inverse is ill-conditioned).
+"""
+
+import math
+import numbers
+import operator
+import weakref
+from functools import reduce
+
+import numtorch as torch
+import numtorch.nn.functional as F
+
+from . import constraints
+from .utils import _broadcast_shape, _sum_rightmost, broadcast_all
+
+__all__ = ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform",
+           "CorrCholeskyTransform", "CumulativeDistributionTransform", "ExpTransform",
+           "IndependentTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
+           "PowerTransform", "ReshapeTransform", "SigmoidTransform", "SoftplusTransform",
+           "TanhTransform", "SoftmaxTransform", "StackTransform", "StickBreakingTransform",
+           "Transform", "identity_transform"]
+
+
+class Transform:
+    """Base of all transforms.
+
+    Subclasses set ``domain``, ``codomain`` and ``bijective`` and define ``_call`` (the map),
+    ``_inverse`` and ``log_abs_det_jacobian``; shape-changing ones also define
+    ``forward_shape`` and ``inverse_shape``.
+
+    Args:
+        cache_size (int): 0 for no cache, 1 to remember the latest ``(x, y)`` pair.
+    """
+
+    bijective = False
+
+    def __init__(self, cache_size=0):
+        self._cache_size = cache_size
+        self._inv = None
+        if cache_size == 0:
+            pass
+        elif cache_size == 1:
+            self._cached_x_y = None, None
+        else:
+            raise ValueError("cache_size must be 0 or 1")
+        super().__init__()
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state["_inv"] = None  # a weak reference cannot be pickled; it is rebuilt on demand
+        return state
+
+    @property
+    def event_dim(self):
+        if self.domain.event_dim == self.codomain.event_dim:
+            return self.domain.event_dim
+        raise ValueError("Please use either .domain.event_dim or .codomain.event_dim")
+
+    @property
+    def inv(self):
+        """The inverse transform (shares this transform's cache)."""
+        inv = None
+        if self._inv is not None:
+            inv = self._inv()
+        if inv is None:
+            inv = _InverseTransform(self)
+            self._inv = weakref.ref(inv)
+        return inv
+
+    @property
+    def sign(self):
+        """+1 or -1 for a monotone increasing or decreasing scalar map."""
+        raise NotImplementedError
+
+    def with_cache(self, cache_size=1):
+        """This transform with the given cache size (itself when it already has it)."""
+        if self._cache_size == cache_size:
+            return self
+        if type(self).__init__ is Transform.__init__:
+            return type(self)(cache_size=cache_size)
+        raise NotImplementedError(f"{type(self)}.with_cache is not implemented")
+
+    def __eq__(self, other):
+        return self is other
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __call__(self, x):
+        if self._cache_size == 0:
+            return self._call(x)
+        x_old, y_old = self._cached_x_y
+        if x is x_old:
+            return y_old
+        y = self._call(x)
+        self._cached_x_y = x, y
+        return y
+
+    def _inv_call(self, y):
+        if self._cache_size == 0:
+            return self._inverse(y)
+        x_old, y_old = self._cached_x_y
+        if y is y_old:
+            return x_old
+        x = self._inverse(y)
+        self._cached_x_y = x, y
+        return x
+
+    def _call(self, x):
+        raise NotImplementedError
+
+    def _inverse(self, y):
+        raise NotImplementedError
+
+    def log_abs_det_jacobian(self, x, y):
+        """``log |det dy/dx|`` summed over the event dimensions of the codomain."""
+        raise NotImplementedError
+
+    def __repr__(self):
+        return type(self).__name__ + "()"
+
+    def forward_shape(self, shape):
+        """The shape of the output for an input of ``shape``."""
+        return shape
+
+    def inverse_shape(self, shape):
+        """The shape of the input for an output of ``shape``."""
+        return shape
+
+
+class _InverseTransform(Transform):
+    """The inverse of a transform; built by ``Transform.inv``, not directly."""
+
+    def __init__(self, transform):
+        super().__init__(cache_size=transform._cache_size)
+        self._inv = transform
+
+    @constraints.dependent_property(is_discrete=False)
+    def domain(self):
+        return self._inv.codomain
+
+    @constraints.dependent_property(is_discrete=False)
+    def codomain(self):
+        return self._inv.domain
+
+    @property
+    def bijective(self):
+        return self._inv.bijective
+
+    @property
+    def sign(self):
+        return self._inv.sign
+
+    @property
+    def inv(self):
+        return self._inv
+
+    def with_cache(self, cache_size=1):
+        return self.inv.with_cache(cache_size).inv
+
+    def __eq__(self, other):
+        if not isinstance(other, _InverseTransform):
+            return False
+        return self._inv == other._inv
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self._inv!r})"
+
+    def __call__(self, x):
+        return self._inv._inv_call(x)
+
+    def log_abs_det_jacobian(self, x, y):
+        return -self._inv.log_abs_det_jacobian(y, x)
+
+    def forward_shape(self, shape):
+        return self._inv.inverse_shape(shape)
+
+    def inverse_shape(self, shape):
+        return self._inv.forward_shape(shape)
+
+
+class ComposeTransform(Transform):
+    """Apply ``parts`` one after the other (an empty list is the identity)."""
+
+    def __init__(self, parts, cache_size=0):
+        if cache_size:
+            parts = [p.with_cache(cache_size) for p in parts]
+        super().__init__(cache_size=cache_size)
+        self.parts = parts
+
+    def __eq__(self, other):
+        if not isinstance(other, ComposeTransform):
+            return False
+        return self.parts == other.parts
+
+    @constraints.dependent_property(is_discrete=False)
+    def domain(self):
+        if not self.parts:
+            return constraints.real
+        domain = self.parts[0].domain
+        # walk back from the last codomain to find how many dims the first input needs
+        dims = self.parts[-1].codomain.event_dim
+        for part in reversed(self.parts):
+            dims = max(dims + part.domain.event_dim - part.codomain.event_dim,
+                       part.domain.event_dim)
+        if dims > domain.event_dim:
+            domain = constraints.independent(domain, dims - domain.event_dim)
+        return domain
+
+    @constraints.dependent_property(is_discrete=False)
+    def codomain(self):
+        if not self.parts:
+            return constraints.real
+        codomain = self.parts[-1].codomain
+        dims = self.parts[0].domain.event_dim
+        for part in self.parts:
+            dims = max(dims + part.codomain.event_dim - part.domain.event_dim,
+                       part.codomain.event_dim)
+        if dims > codomain.event_dim:
+            codomain = constraints.independent(codomain, dims - codomain.event_dim)
+        return codomain
+
+    @property
+    def bijective(self):
+        return all(p.bijective for p in self.parts)
+
+    @property
+    def sign(self):
+        sign = 1
+        for p in self.parts:
+            sign = sign * p.sign
+        return sign
+
+    @property
+    def inv(self):
+        inv = None
+        if self._inv is not None:
+            inv = self._inv()
+        if inv is None:
+            inv = ComposeTransform([p.inv for p in reversed(self.parts)])
+            self._inv = weakref.ref(inv)
+            inv._inv = weakref.ref(self)
+        return inv
+
+    def with_cache(self, cache_size=1):
+        if self._cache_size == cache_size:
+            return self
+        return ComposeTransform(self.parts, cache_size=cache_size)
+
+    def __call__(self, x):
+        for part in self.parts:
+            x = part(x)
+        return x
+
+    def log_abs_det_jacobian(self, x, y):
+        if not self.parts:
+            return torch.zeros_like(x)
+        values = [x]
+        for part in self.parts[:-1]:
+            values.append(part(values[-1]))
+        values.append(y)
+        terms = []
+        dims = self.domain.event_dim
+        for part, a, b in zip(self.parts, values[:-1], values[1:]):
+            terms.append(_sum_rightmost(part.log_abs_det_jacobian(a, b),
+                                        dims - part.domain.event_dim))
+            dims += part.codomain.event_dim - part.domain.event_dim
+        return reduce(operator.add, terms)
+
+    def forward_shape(self, shape):
+        for part in self.parts:
+            shape = part.forward_shape(shape)
+        return shape
+
+    def inverse_shape(self, shape):
+        for part in reversed(self.parts):
+            shape = part.inverse_shape(shape)
+        return shape
+
+    def __repr__(self):
+        inner = ",\n    ".join(repr(p) for p in self.parts)
+        return f"{type(self).__name__}(\n    {inner}\n)"
+
+
+identity_transform = ComposeTransform([])
+
+
+class IndependentTransform(Transform):
+    """``base_transform`` with ``reinterpreted_batch_ndims`` more trailing dimensions counted
+    as part of each event (their log-Jacobians are summed)."""
+
+    def __init__(self, base_transform, reinterpreted_batch_ndims, cache_size=0):
+        super().__init__(cache_size=cache_size)
+        self.base_transform = base_transform.with_cache(cache_size)
+        self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
+
+    def with_cache(self, cache_size=1):
+        if self._cache_size == cache_size:
+            return self
+        return IndependentTransform(self.base_transform, self.reinterpreted_batch_ndims,
+                                    cache_size=cache_size)
+
+    @constraints.dependent_property(is_discrete=False)
+    def domain(self):
+        return constraints.independent(self.base_transform.domain,
+                                       self.reinterpreted_batch_ndims)
+
+    @constraints.dependent_property(is_discrete=False)
+    def codomain(self):
+        return constraints.independent(self.base_transform.codomain,
+                                       self.reinterpreted_batch_ndims)
+
+    @property
+    def bijective(self):
+        return self.base_transform.bijective
+
+    @property
+    def sign(self):
+        return self.base_transform.sign
+
+    def _call(self, x):
+        if x.dim() < self.domain.event_dim:
+            raise ValueError("Too few dimensions on input")
+        return self.base_transform(x)
+
+    def _inverse(self, y):
+        if y.dim() < self.codomain.event_dim:
+            raise ValueError("Too few dimensions on input")
+        return self.base_transform.inv(y)
+
+    def log_abs_det_jacobian(self, x, y):
+        return _sum_rightmost(self.base_transform.log_abs_det_jacobian(x, y),
+                              self.reinterpreted_batch_ndims)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.base_transform!r}, " \
+               f"{self.reinterpreted_batch_ndims})"
+
+    def forward_shape(self, shape):
+        return self.base_transform.forward_shape(shape)
+
+    def inverse_shape(self, shape):
+        return self.base_transform.inverse_shape(shape)
+
+
+class ReshapeTransform(Transform):
+    """Reshape the rightmost ``in_shape`` dimensions to ``out_shape`` (a volume-preserving
+    map, so its log-Jacobian is zero)."""
+
+    bijective = True
+
+    def __init__(self, in_shape, out_shape, cache_size=0):
+        self.in_shape = torch.Size(in_shape)
+        self.out_shape = torch.Size(out_shape)
+        if self.in_shape.numel() != self.out_shape.numel():
+            raise ValueError("in_shape, out_shape have different numbers of elements")
+        super().__init__(cache_size=cache_size)
+
+    @constraints.dependent_property
+    def domain(self):
+        return constraints.independent(constraints.real, len(self.in_shape))
+
+    @constraints.dependent_property
+    def codomain(self):
+        return constraints.independent(constraints.real, len(self.out_shape))
+
+    def with_cache(self, cache_size=1):
+        if self._cache_size == cache_size:
+            return self
+        return ReshapeTransform(self.in_shape, self.out_shape, cache_size=cache_size)
+
+    def _call(self, x):
+        batch = x.shape[:x.dim() - len(self.in_shape)]
+        return x.reshape(batch + self.out_shape)
+
+    def _inverse(self, y):
+        batch = y.shape[:y.dim() - len(self.out_shape)]
+        return y.reshape(batch + self.in_shape)
+
+    def log_abs_det_jacobian(self, x, y):
+        batch = x.shape[:x.dim() - len(self.in_shape)]
+        return x.new_zeros(batch)
+
+    def _swap_tail(self, shape, old, new):
+        if len(shape) < len(old):
+            raise ValueError("Too few dimensions on input")
+        cut = len(shape) - len(old)
+        if tuple(shape[cut:]) != tuple(old):
+            raise ValueError(f"Shape mismatch: expected {shape[cut:]} but got {old}")
+        return shape[:cut] + new
+
+    def forward_shape(self, shape):
+        return self._swap_tail(shape, self.in_shape, self.out_shape)
+
+    def inverse_shape(self, shape):
+        return self._swap_tail(shape, self.out_shape, self.in_shape)
+
+
+class ExpTransform(Transform):
+    """y = exp(x)."""
+
+    domain = constraints.real
+    codomain = constraints.positive
+    bijective = True
+    sign = +1
+
+    def __eq__(self, other):
+        return isinstance(other, ExpTransform)
+
+    def _call(self, x):
+        return x.exp()
+
+    def _inverse(self, y):
+        return y.log()
+
+    def log_abs_det_jacobian(self, x, y):
+        return x
+
+
+class PowerTransform(Transform):
+    """y = x ** exponent, on the positive reals."""
+
+    domain = constraints.positive
+    codomain = constraints.positive
+    bijective = True
+
+    def __init__(self, exponent, cache_size=0):
+        super().__init__(cache_size=cache_size)
+        (self.exponent,) = broadcast_all(exponent)
+
+    def with_cache(self, cache_size=1):
+        if self._cache_size == cache_size:
+            return self
+        return PowerTransform(self.exponent, cache_size=cache_size)
+
+    @property
+    def sign(self):
+        return self.exponent.sign()
+
+    def __eq__(self, other):
+        if not isinstance(other, PowerTransform):
+            return False
+        return bool(self.exponent.eq(other.exponent).all())
+
+    def _call(self, x):
+        return x.pow(self.exponent)
+
+    def _inverse(self, y):
+        return y.pow(1 / self.exponent)
+
+    def log_abs_det_jacobian(self, x, y):
+        return (self.exponent * y / x).abs().log()
+
+    def forward_shape(self, shape):
+        return _broadcast_shape(shape, getattr(self.exponent, "shape", ()))
+
+    def inverse_shape(self, shape):
+        return _broadcast_shape(shape, getattr(self.exponent, "shape", ()))
+
+
+def _clipped_sigmoid(x):
+    """A sigmoid kept inside ``[tiny, 1 - eps]`` of the dtype, so its log and the inverse stay
+    finite."""
+    info = torch.finfo(x.dtype)
+    return torch.clamp(torch.sigmoid(x), min=info.tiny, max=1.0 - info.eps)
+
+
+class SigmoidTransform(Transform):
+    """y = 1 / (1 + exp(-x))."""
+
+    domain = constraints.real
+    codomain = constraints.unit_interval
+    bijective = True
+    sign = +1
+
+    def __eq__(self, other):
+        return isinstance(other, SigmoidTransform)
+
+    def _call(self, x):
+        return _clipped_sigmoid(x)
+
+    def _inverse(self, y):
+        info = torch.finfo(y.dtype)
+        y = y.clamp(min=info.tiny, max=1.0 - info.eps)
+        return y.log() - (-y).log1p()
+
+    def log_abs_det_jacobian(self, x, y):
+        # log(sigmoid(x) * sigmoid(-x)), written with softplus so it is stable for large |x|
+        return -F.softplus(-x) - F.softplus(x)
+
+
+class SoftplusTransform(Transform):
+    """y = log(1 + exp(x))."""
+
+    domain = constraints.real
+    codomain = constraints.positive
+    bijective = True
+    sign = +1
+
+    def __eq__(self, other):
+        return isinstance(other, SoftplusTransform)
+
+    def _call(self, x):
+        return F.softplus(x)
+
+    def _inverse(self, y):
+        # x = log(exp(y) - 1) = y + log(1 - exp(-y))
+        return (-y).expm1().neg().log() + y
+
+    def log_abs_det_jacobian(self, x, y):
+        return -F.softplus(-x)
+
+
+class TanhTransform(Transform):
+    """y = tanh(x)."""
+
+    domain = constraints.real
+    codomain = constraints.interval(-1.0, 1.0)
+    bijective = True
+    sign = +1
+
+    def __eq__(self, other):
+        return isinstance(other, TanhTransform)
+
+    def _call(self, x):
+        return x.tanh()
+
+    def _inverse(self, y):
+        return torch.atanh(y)
+
+    def log_abs_det_jacobian(self, x, y):
+        # log(1 - tanh(x)^2) = 2 (log 2 - x - softplus(-2x)), stable for large |x|
+        return 2.0 * (math.log(2.0) - x - F.softplus(-2.0 * x))
+
+
+class AbsTransform(Transform):
+    """y = |x| (not injective; its inverse picks the non-negative root)."""
+
+    domain = constraints.real
+    codomain = constraints.positive
+
+    def __eq__(self, other):
+        return isinstance(other, AbsTransform)
+
+    def _call(self, x):
+        return x.abs()
+
+    def _inverse(self, y):
+        return y
+
+
+class AffineTransform(Transform):
+    """y = loc + scale * x.
+
+    Args:
+        loc (Tensor or float): the shift.
+        scale (Tensor or float): the scale.
+        event_dim (int): how many trailing dimensions form one event (their log-Jacobians
+            are summed).
+    """
+
+    bijective = True
+
+    def __init__(self, loc, scale, event_dim=0, cache_size=0):
+        super().__init__(cache_size=cache_size)
+        self.loc = loc
+        self.scale = scale
+        self._event_dim = event_dim
+
+    @property
+    def event_dim(self):
+        return self._event_dim
+
+    @constraints.dependent_property(is_discrete=False)
+    def domain(self):
+        if self.event_dim == 0:
+            return constraints.real
+        return constraints.independent(constraints.real, self.event_dim)
+
+    @constraints.dependent_property(is_discrete=False)
+    def codomain(self):
+        if self.event_dim == 0:
+            return constraints.real
+        return constraints.independent(constraints.real, self.event_dim)
+
+    def with_cache(self, cache_size=1):
+        if self._cache_size == cache_size:
+            return self
+        return AffineTransform(self.loc, self.scale, self.event_dim, cache_size=cache_size)
+
+    def __eq__(self, other):
+        if not isinstance(other, AffineTransform):
+            return False
+        for a, b in ((self.loc, other.loc), (self.scale, other.scale)):
+            if isinstance(a, numbers.Number) and isinstance(b, numbers.Number):
+                if a != b:
+                    return False
+            elif not bool((a == b).all()):
+                return False
+        return True
+
+    @property
+    def sign(self):
+        if isinstance(self.scale, numbers.Real):
+            return 1 if float(self.scale) > 0 else -1 if float(self.scale) < 0 else 0
+        return self.scale.sign()
+
+    def _call(self, x):
+        return self.loc + self.scale * x
+
+    def _inverse(self, y):
+        return (y - self.loc) / self.scale
+
+    def log_abs_det_jacobian(self, x, y):
+        shape = x.shape
+        if isinstance(self.scale, numbers.Real):
+            out = torch.full_like(x, math.log(abs(self.scale)))
+        else:
+            out = torch.abs(self.scale).log()
+        if self.event_dim:
+            out = out.reshape(out.shape[:out.dim() - self.event_dim] + (-1,)).sum(-1)
+            shape = shape[:len(shape) - self.event_dim]
+        return out.expand(shape)
+
+    def forward_shape(self, shape):
+        return _broadcast_shape(shape, getattr(self.loc, "shape", ()),
+                                getattr(self.scale, "shape", ()))
+
+    def inverse_shape(self, shape):
+        return _broadcast_shape(shape, getattr(self.loc, "shape", ()),
+                                getattr(self.scale, "shape", ()))
+
+
+from ._matrix_transforms import (  # noqa: E402  (they subclass Transform, defined above)
+    CatTransform, CorrCholeskyTransform, CumulativeDistributionTransform,
+    LowerCholeskyTransform, PositiveDefiniteTransform, SoftmaxTransform, StackTransform,
+    StickBreakingTransform,
+)
