@@ -20,6 +20,8 @@ from .errors import SymbolicValueError, UnsupportedOperatorError
 CONVERTERS = {}  # op class name (or "module:<Class>") -> converter
 ATEN_NAMES = {}  # op class name -> torch's operator name, for messages and custom symbolics
 CUSTOM = {}  # "domain::name" -> (symbolic function, opset) registered by the user
+RANDOM = {"Bernoulli", "BernoulliFill", "Cauchy", "Exponential", "Geometric", "LogNormal",
+          "Normal", "NormalFill", "Poisson", "Random", "Uniform"}  # numtorch._sampling's ops
 
 
 def converter(*names, aten=None):
@@ -107,6 +109,8 @@ class Converter:
                 return False
         if any(v not in self.folded for v in node.param_values.values()):
             return False
+        if node.op in RANDOM and node.op in CONVERTERS:
+            return False  # a fresh draw on every run of the exported model
         return self.fold or node.op not in CONVERTERS
 
     def _is_const(self, ref, key):

@@ -151,6 +151,12 @@ def const_info(first, others, symbols):
         return None
     if any(o.ndim != first.ndim for o in others):
         raise Mismatch(first)
+    if all(o.shape == first.shape for o in others):
+        warnings.warn("a tensor created inside forward holds other values when the model runs "
+                      "again (random numbers, or values computed outside numtorch's ops); "
+                      "its values from the first run are exported as a constant",
+                      OnnxExporterWarning, stacklevel=2)
+        return None
     shape = diff(tuple(first.shape), [tuple(o.shape) for o in others], symbols)
     arrays = [first, *others]
     if all(a.size for a in arrays):

@@ -259,6 +259,7 @@ def _solve(model, args, kwargs, names, symbols, first):
             return _dynamic.compare(traces, symbols)
         except _dynamic.Mismatch:
             problem = "the model makes different calls at other sizes"
+            break  # control flow follows the sizes: no other sizes can fix that
         except (RuntimeError, ValueError, IndexError, TypeError) as e:
             problem = f"running it at other sizes failed ({type(e).__name__}: {e})"
     warnings.warn(f"dynamic_axes: {problem}; the sizes computed inside the model are "

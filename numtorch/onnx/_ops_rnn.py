@@ -13,7 +13,7 @@ _ORDER = {"LSTM": (0, 3, 1, 2), "GRU": (1, 0, 2)}
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
 
-@converter("module:LSTM", "module:GRU", "module:RNN", "module:RNNBase", aten="aten::lstm")
+@converter("module:RNNBase")
 def _recurrent(ctx):
     b = ctx.b
     m = ctx.node.extra

@@ -2,8 +2,8 @@
 
 While a ``Trace`` is active, ``Op.apply`` (the one entry point of every primitive) is replaced
 by a recording wrapper, in-place ops report through ``autograd.inplace``'s trace hook, and
-recurrent layers are recorded whole (one node per ``nn.LSTM``/``GRU``/``RNN`` call, so they
-export as ONNX's own recurrent operators). Nothing is installed outside an export, so normal
+recurrent layers are recorded whole (``RNNBase.forward`` is wrapped: one node per
+``nn.LSTM``/``GRU``/``RNN`` call, so they export as ONNX's own recurrent operators). Nothing is installed outside an export, so normal
 runs pay nothing.
 
 A recorded value is identified by the tensor object that carried it (and by its array, which
@@ -120,13 +120,10 @@ class Trace:
 
     def inplace(self, target, fn, args, kwargs):
         """The in-place hook: ``target.fn_(*args)`` becomes ``fn(target, *args)`` recorded,
-        then written into ``target``, which from then on carries the new value. Returns False
-        (the normal path runs) when no traced value is involved."""
+        then written into ``target``, which from then on carries the new value (also when it
+        was a constant: a random fill such as dropout's ``bernoulli_`` must stay a node).
+        Returns False (the normal path runs) inside a call recorded whole."""
         if self.paused:
-            return False
-        involved = self.value_of(target) is not None or any(
-            isinstance(a, graph.Tensor) and self.value_of(a) is not None for a in args)
-        if not involved:
             return False
         out = fn(target, *args, **kwargs)
         vid = self.value_of(out)
@@ -162,25 +159,22 @@ def _make_traced_apply(original):
     return traced_apply
 
 
-def _wrap_forward(module, kind):
-    """Record ``module``'s whole call as one node (its inner ops are not recorded)."""
-    original = module.forward
-
-    def forward(*args, **kwargs):
+def _make_recorded_forward(original):
+    """A layer ``forward`` that records the whole call as one node (its inner ops are not
+    recorded)."""
+    def forward(module, *args, **kwargs):
         tr = _ACTIVE[0]
         if tr is None or tr.paused:
-            return original(*args, **kwargs)
+            return original(module, *args, **kwargs)
         tr.paused += 1
         try:
-            out = original(*args, **kwargs)
+            out = original(module, *args, **kwargs)
         finally:
             tr.paused -= 1
         inputs, structure = _module_inputs(module, args, kwargs)
-        flat_out = _flatten_tensors(out)
-        tr.record(f"module:{kind}", inputs, structure, flat_out, extra=module)
+        tr.record("module:RNNBase", inputs, structure, _flatten_tensors(out), extra=module)
         return out
-
-    object.__setattr__(module, "forward", forward)  # an instance attribute, removed afterwards
+    return forward
 
 
 def _module_inputs(module, args, kwargs):
@@ -215,7 +209,6 @@ class _Installed:
 
     def __init__(self, trace, model):
         self.trace, self.model = trace, model
-        self.wrapped = []
 
     def __enter__(self):
         from ..autograd.function import Function
@@ -225,24 +218,21 @@ class _Installed:
         graph.Op.apply = classmethod(_make_traced_apply(self.apply.__func__))
         self.fn_apply = Function.__dict__["apply"]
         Function.apply = classmethod(_make_function_apply(self.fn_apply.__func__))
+        self.rnn_forward = RNNBase.__dict__["forward"]
+        RNNBase.forward = _make_recorded_forward(self.rnn_forward)
         inplace._TRACE[0] = self.trace.inplace
         _ACTIVE[0] = self.trace
-        for m in self.model.modules() if hasattr(self.model, "modules") else ():
-            if isinstance(m, RNNBase) and "forward" not in m.__dict__:
-                _wrap_forward(m, type(m).__name__ if type(m).__name__ in ("LSTM", "GRU", "RNN")
-                              else "RNNBase")
-                self.wrapped.append(m)
         return self
 
     def __exit__(self, *exc):
         from ..autograd.function import Function
+        from ..nn.modules.rnn import RNNBase
 
         graph.Op.apply = self.apply
         Function.apply = self.fn_apply
+        RNNBase.forward = self.rnn_forward
         inplace._TRACE[0] = None
         _ACTIVE[0] = None
-        for m in self.wrapped:
-            object.__delattr__(m, "forward")
         return False
 
 

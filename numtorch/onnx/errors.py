@@ -1,8 +1,7 @@
 """The exceptions and the warning the ONNX exporter raises, at torch's names
 (``torch.onnx.errors``)."""
 
-__all__ = ["OnnxExporterError", "OnnxExporterWarning", "SymbolicValueError",
-           "UnsupportedOperatorError"]
+__all__ = ["OnnxExporterWarning", "SymbolicValueError", "UnsupportedOperatorError"]
 
 
 class OnnxExporterError(RuntimeError):
