@@ -256,6 +256,33 @@ def test_size_dependent_control_flow_falls_back_with_a_warning():
                 dynamic_axes={"x": {0: "n"}}, do_constant_folding=False)
 
 
+def test_extra_runs_for_dynamic_axes_leave_the_model_as_one_run_would():
+    class Cache(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.mask = None
+            self.bn = nn.BatchNorm1d(2)
+
+        def forward(self, x):
+            if self.mask is None or self.mask.size(0) != x.size(0):
+                self.mask = numtorch.ones(x.size(0), 2).tril()
+            return self.bn(x) * self.mask
+    m = Cache()
+    x = numtorch.randn(5, 2)
+    once = Cache()
+    once.train()
+    with numtorch.no_grad():
+        once(x)
+    _export(m.eval(), (x,), dynamic_axes={"x": {0: "n"}})
+    assert m.mask.shape == (5, 2)
+    roundtrip(m, (x,), (numtorch.randn(3, 2),), dynamic_axes={"x": {0: "n"}})
+    m.train()
+    _export(m, (x,), training=nonnx.TrainingMode.TRAINING, dynamic_axes={"x": {0: "n"}})
+    np.testing.assert_allclose(m.bn.running_mean.numpy(), once.bn.running_mean.numpy(),
+                               rtol=1e-6)
+    assert int(m.bn.num_batches_tracked) == 1
+
+
 def test_hooks_are_removed_even_after_an_error():
     apply = graph.Op.__dict__["apply"]
     rnn_forward = nn.modules.rnn.RNNBase.__dict__["forward"]

@@ -42,7 +42,10 @@ def export_model(model, args, kwargs, f, *, input_names, output_names, opset_ver
     names = _param_names(model)
     with _mode(model, training), _exporting():
         first, outputs = _run(model, args, kwargs, names)
-        info = _solve(model, args, kwargs, names, symbols, first) if symbols else None
+        info = None
+        if symbols:
+            info, again = _solve(model, args, kwargs, names, symbols, (first, outputs))
+            first, outputs = again
     b = Builder(opset, fold=do_constant_folding)
     graph_inputs = [(first.inputs[i], b.reserve(n)) for i, n in enumerate(in_names)]
     conv = Converter(first, info, b, graph_inputs, export_params, do_constant_folding)
@@ -244,27 +247,70 @@ def _resized(args, kwargs, symbols, trace_index):
 
 
 def _solve(model, args, kwargs, names, symbols, first):
-    """Trace again at other sizes and describe what follows the dynamic axes."""
+    """Trace again at other sizes and describe what follows the dynamic axes.
+
+    Returns (DynInfo or None, (trace, outputs) to convert): when the first run differs from
+    the others only because it found something cached by an earlier call (a mask of the same
+    length), a run at the example sizes after the others becomes the reference.
+    """
     plans = [lambda n, k: (n + 1 + k, n + 3 + 2 * k),
              lambda n, k: (max(n - 1, 1), max(n - 2, 1))]
+    with _restored(model):  # the extra runs leave no trace on the model
+        got = _try_plans(model, args, kwargs, names, symbols, first, plans)
+    if not isinstance(got, str):
+        return got
+    warnings.warn(f"dynamic_axes: {got}; the sizes computed inside the model are "
+                  "exported as constants", OnnxExporterWarning, stacklevel=4)
+    return None, first
+
+
+def _try_plans(model, args, kwargs, names, symbols, first, plans):
+    """(DynInfo, reference run) from the first plan of sizes that works, else why none
+    did."""
     problem = None
     for plan in plans:
         for k, sym in enumerate(symbols):
             sym.sizes = [sym.sizes[0], *plan(sym.sizes[0], k)]
-        traces = [first]
+        others = []
         try:
             for t in (1, 2):
                 a, kw = _resized(args, kwargs, symbols, t)
-                traces.append(_run(model, a, kw, names)[0])
-            return _dynamic.compare(traces, symbols)
+                others.append(_run(model, a, kw, names)[0])
+            try:
+                return _dynamic.compare([first[0], *others], symbols), first
+            except _dynamic.Mismatch:
+                again = _run(model, args, kwargs, names)
+                return _dynamic.compare([again[0], *others], symbols), again
         except _dynamic.Mismatch:
             problem = "the model makes different calls at other sizes"
             break  # control flow follows the sizes: no other sizes can fix that
         except (RuntimeError, ValueError, IndexError, TypeError) as e:
             problem = f"running it at other sizes failed ({type(e).__name__}: {e})"
-    warnings.warn(f"dynamic_axes: {problem}; the sizes computed inside the model are "
-                  "exported as constants", OnnxExporterWarning, stacklevel=4)
-    return None
+    return problem
+
+
+@contextlib.contextmanager
+def _restored(model):
+    """Put back the attributes and buffers of every submodule after the ``with`` block (a
+    model that caches, say, a mask of the last length it saw keeps the first run's)."""
+    modules = list(model.modules()) if hasattr(model, "modules") else []
+    saved = [(m, dict(m.__dict__), dict(m._buffers), dict(m._parameters), dict(m._modules))
+             for m in modules]
+    values = [(t, t._array.copy()) for m in modules for t in m._buffers.values()
+              if t is not None]
+    try:
+        yield
+    finally:
+        for m, attrs, buffers, params, children in saved:
+            m.__dict__.clear()
+            m.__dict__.update(attrs)
+            for d, old in ((m._buffers, buffers), (m._parameters, params),
+                           (m._modules, children)):
+                d.clear()
+                d.update(old)
+        for t, arr in values:
+            if t._array.shape == arr.shape:
+                t._array[...] = arr
 
 
 # -- assembling the model -------------------------------------------------------------------

@@ -251,3 +251,15 @@ def _bernoulli_fill(ctx):
     dt = ctx.out().dtype
     u = b.op("RandomUniformLike", ctx.x(0, dt))
     ctx.set(b.cast(b.op("Less", u, ctx.x(1, dt)), dt))
+
+
+@converter("NormalFill", aten="aten::normal")
+def _normal_fill(ctx):
+    ctx.set(ctx.b.op("RandomNormalLike", ctx.x(0), mean=float(ctx.p("mean", 0.0)),
+                     scale=float(ctx.p("std", 1.0))))
+
+
+@converter("Uniform", aten="aten::uniform")
+def _uniform(ctx):
+    ctx.set(ctx.b.op("RandomUniformLike", ctx.x(0), low=float(ctx.p("low", 0.0)),
+                     high=float(ctx.p("high", 1.0))))
