@@ -101,6 +101,25 @@ def worker_allreduce(repeats):
     dist.destroy_process_group()
 
 
+def worker_overhead(repeats):
+    """numtorch's own cost per all_reduce call: one rank, so MPI moves nothing."""
+    import numtorch as torch
+    import numtorch.distributed as dist
+
+    dist.init_process_group("gloo")
+    t = torch.ones(256)
+    for _ in range(200):
+        dist.all_reduce(t)
+    best = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        for _ in range(500):
+            dist.all_reduce(t)
+        best.append((time.perf_counter() - t0) / 500)
+    print("RESULT " + json.dumps(min(best)), flush=True)
+    dist.destroy_process_group()
+
+
 def _workload(name, torch, nn, F, batch, seed=0):
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
@@ -198,10 +217,10 @@ def worker_step(name, global_batch, steps, repeats, with_overlap):
     for _ in range(repeats):
         for k, fn in kinds.items():
             dist.barrier()
-            t0 = time.perf_counter()
-            for _ in range(steps):
+            for _ in range(steps):  # each step timed alone: the least disturbed ones count
+                t0 = time.perf_counter()
                 fn()
-            times[k].append((time.perf_counter() - t0) / steps)
+                times[k].append(time.perf_counter() - t0)
     extra = {}
     if with_overlap:
         ph = [phases() for _ in range(repeats)]
@@ -215,7 +234,8 @@ def worker_step(name, global_batch, steps, repeats, with_overlap):
     every = [None] * n
     dist.all_gather_object(every, times)
     if r == 0:  # a step is as slow as its slowest rank
-        merged = {k: [max(t[k][i] for t in every) for i in range(repeats)] for k in times}
+        merged = {k: [max(t[k][i] for t in every) for i in range(len(times[k]))]
+                  for k in times}
         merged["buckets"] = [int(b.flat.nbytes) for b in ddp.reducer.buckets]
         merged.update(extra)
         print("RESULT " + json.dumps(merged), flush=True)
@@ -226,6 +246,10 @@ def worker_step(name, global_batch, steps, repeats, with_overlap):
 
 def _med(xs):
     return statistics.median(xs)
+
+
+def _p20(xs):
+    return float(np.percentile(xs, 20))
 
 
 def _fmt_range(xs, scale=1e3):
@@ -239,18 +263,22 @@ def run(args):
     ar = _spawn(2, "allreduce", args.repeats)
     out["allreduce"] = ar
     print("1. all_reduce, float32, 2 ranks, in place: ms per call, median (min-max); the "
-          "overhead\n   compares the fastest calls (the least disturbed by other load) and "
-          "the medians")
-    print(f"{'size':>8} {'mpi4py':>24} {'numtorch':>24} {'overhead min':>13} "
+          "overhead\n   compares the fast calls (20th percentile: the least disturbed by other "
+          "load) and the medians")
+    print(f"{'size':>8} {'mpi4py':>24} {'numtorch':>24} {'overhead p20':>13} "
           f"{'median':>7} {'GB/s':>6}")
     for size in SIZES:
         t = ar[str(size)]
-        over = min(t["numtorch"]) / min(t["mpi4py"]) - 1
+        over = _p20(t["numtorch"]) / _p20(t["mpi4py"]) - 1
         over_med = _med(t["numtorch"]) / _med(t["mpi4py"]) - 1
         goal = "" if size < (1 << 20) else ("  ok" if over <= 0.10 else "  MISS (goal <= 10%)")
         print(f"{_size(size):>8} {_fmt_range(t['mpi4py']):>24} {_fmt_range(t['numtorch']):>24}"
               f" {over * 100:12.1f}% {over_med * 100:6.1f}% "
-              f"{size / min(t['numtorch']) / 1e9:6.2f}{goal}")
+              f"{size / _p20(t['numtorch']) / 1e9:6.2f}{goal}")
+    fixed = _spawn(1, "overhead", args.repeats)
+    out["fixed_overhead_s"] = fixed
+    print(f"   numtorch's fixed cost per all_reduce call (1 rank, no transfer): "
+          f"{fixed * 1e6:.1f} us, i.e. {fixed / 0.5e-3 * 100:.1f}% of a 0.5 ms (1 MB) transfer")
     print("\n2. DDP training step (forward, backward + all-reduce, SGD), ms per step")
     out["step"] = {}
     for name, batch in (("mlp", 128), ("lenet", 64)):
@@ -311,12 +339,16 @@ def predicted_step(phases, buckets, ready_s, p, alpha, beta, gamma):
 
 
 def fit_shared_memory(allreduce):
-    """alpha, beta, gamma of the 2-rank shared-memory all-reduce (least squares from 64 KB)."""
-    sizes = [s for s in SIZES if s >= 64 << 10]
-    t = np.array([min(allreduce[str(s)]["mpi4py"]) for s in sizes])  # least disturbed
-    slope, intercept = np.polyfit(np.array(sizes, float), t, 1)
+    """alpha, beta, gamma of the 2-rank shared-memory all-reduce.
+
+    A line through the fast calls (20th percentile) of 64 KB .. 4 MB, DDP's bucket sizes,
+    fitted for relative error so the small sizes weigh as much as the large ones.
+    """
+    sizes = [s for s in SIZES if (64 << 10) <= s <= (4 << 20)]
+    t = np.array([_p20(allreduce[str(s)]["mpi4py"]) for s in sizes])
+    slope, intercept = np.polyfit(np.array(sizes, float), t, 1, w=1 / t)
     red = allreduce["reduce_local"]
-    gamma = float(np.median([min(red[k]) / int(k) for k in red]))
+    gamma = float(np.median([_p20(red[k]) / int(k) for k in red]))
     beta = max(slope - gamma / 2, 1e-12)  # 2 ranks: n*beta + n*gamma/2
     alpha = max(intercept / 2, 1e-7)
     return alpha, beta, gamma
@@ -364,6 +396,8 @@ def main():
         kind, *rest = args.worker
         if kind == "allreduce":
             worker_allreduce(int(rest[0]))
+        elif kind == "overhead":
+            worker_overhead(int(rest[0]))
         else:
             worker_step(rest[0], int(rest[1]), int(rest[2]), int(rest[3]), bool(int(rest[4])))
         return

@@ -29,6 +29,7 @@ _EXIT_GRACE_S = 1.0  # data a departed rank sent before leaving may still be arr
 _SPIN_S = 0.25  # after this long, sleep 1 ms between checks (a wait for a slow peer)
 # NUMTORCH_MPI_WAIT=spin: never nap (dedicated cores, lowest latency)
 _SPIN_ONLY = os.environ.get("NUMTORCH_MPI_WAIT", "") == "spin"
+_yield = getattr(os, "sched_yield", lambda: time.sleep(0))
 _HOST_BYTES = 64
 
 
@@ -124,8 +125,9 @@ class World:
                     continue
                 if spins > 2048 and not spin_only:
                     # past ~1 ms this is a wait for a peer: busy-polling would take the core
-                    # from it when ranks share cores (50 us naps measured faster there)
-                    time.sleep(5e-5)
+                    # from it when ranks share cores; yielding costs nothing otherwise (a
+                    # sleep would also slow down a transfer both ranks are driving)
+                    _yield()
                 now = time.monotonic()
                 if now >= next_check:
                     self.poll(what, peers)

@@ -289,24 +289,25 @@ class Reducer:
             b.work = None
             if b.wire is not b.flat:
                 b.flat[...] = backend.to_device(b.wire, backend.device_of(b.flat))
-            if self.divisor > 1:
+            if self.grad_as_view and self.divisor > 1:
                 b.xp.divide(b.flat, self.divisor, out=b.flat, casting="unsafe")
-        for b in self.buckets:
             for k, p in enumerate(b.params):
-                self._write_back(p, b.views[k])
+                self._write_back(p, b.views[k], b.xp)
 
-    def _write_back(self, p, view):
+    def _write_back(self, p, view, xp):
+        """Give ``p`` the averaged gradient (the division and the copy in one pass)."""
         i = self.index[id(p)]
         if self.global_used is not None and not self.global_used[i]:
             return  # no rank used it: its gradient stays as it was (None), as in torch
         g = p._grad
-        if self.grad_as_view:
+        n = self.divisor
+        if self.grad_as_view:  # the bucket was divided in place
             if g is None or g._array is not view:
                 p._grad = _make(view)
         elif g is None or g.requires_grad:
-            p._grad = _make(view.copy())
+            p._grad = _make(view / n if n > 1 else view.copy())
         elif g._array is not view:
-            g._array[...] = view
+            xp.divide(view, n, out=g._array, casting="unsafe")
 
     # -- join support ------------------------------------------------------------------
 
