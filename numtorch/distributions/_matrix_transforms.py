@@ -128,9 +128,6 @@ class CorrCholeskyTransform(Transform):
     codomain = constraints.corr_cholesky
     bijective = True
 
-    def __eq__(self, other):
-        return isinstance(other, CorrCholeskyTransform)
-
     def _call(self, x):
         eps = torch.finfo(x.dtype).eps
         z = vec_to_tril_matrix(x.tanh().clamp(min=-1 + eps, max=1 - eps), diag=-1)

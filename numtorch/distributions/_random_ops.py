@@ -53,12 +53,12 @@ class StandardGamma(Op):
     def forward(self, alpha):
         draw = self.rng.standard_gamma(_host64(alpha))
         draw = np.maximum(draw, np.finfo(alpha.dtype).tiny)
-        self.save(alpha=alpha)
+        self.save_inputs(alpha)
         return self.save_output(_on(self.xp, draw, alpha.dtype))
 
     def backward(self, grad):
-        alpha = _make(self.saved("alpha"))
-        return grad * _GammaSampleGrad.apply(alpha, self.saved_output().detach())
+        # joined to the graph, so a second derivative reaches the factor (and raises there)
+        return grad * _GammaSampleGrad.apply(self.saved_inputs(), self.saved_output())
 
 
 def standard_gamma(alpha, generator=None):
@@ -103,12 +103,12 @@ class SampleDirichlet(Op):
         x = g / g.sum(-1, keepdims=True)
         info = np.finfo(alpha.dtype)
         x = np.clip(x, info.tiny, 1 - info.eps)
-        self.save(alpha=alpha)
+        self.save_inputs(alpha)
         return self.save_output(_on(self.xp, x, alpha.dtype))
 
     def backward(self, grad):
-        x = self.saved_output().detach()
-        alpha = _make(self.saved("alpha"))
+        x = self.saved_output()
+        alpha = self.saved_inputs()
         factor = dirichlet_grad(x, alpha, alpha.sum(-1, keepdim=True))
         return factor * (grad - (x * grad).sum(-1, keepdim=True))
 
@@ -166,7 +166,7 @@ class Gammainc(Op):
             pdf = exp(xlogy(a - 1, x) - x - lgamma(a))
             gx = grad * where(x > 0, pdf, 0.0 * pdf)
         if self.needs_input_grad[0]:
-            ga = grad * _GammaincAlphaGrad.apply(a.detach(), x.detach())
+            ga = grad * _GammaincAlphaGrad.apply(a, x)
         return ga, gx
 
 

@@ -134,7 +134,7 @@ class Distribution:
     def sample_n(self, n):
         """Draw ``n`` samples (deprecated: use ``sample((n,))``)."""
         warnings.warn("`sample_n(n)` will be deprecated. Use `sample((n,))` instead.",
-                      UserWarning)
+                      FutureWarning)
         return self.sample(torch.Size((n,)))
 
     def log_prob(self, value):

@@ -49,10 +49,10 @@ class HalfCauchy(TransformedDistribution):
         return self.base_dist.variance
 
     def log_prob(self, value):
-        value = torch.as_tensor(value, dtype=self.base_dist.scale.dtype,
-                                device=self.base_dist.scale.device)
         if self._validate_args:
             self._validate_sample(value)
+        value = torch.as_tensor(value, dtype=self.base_dist.scale.dtype,
+                                device=self.base_dist.scale.device)
         out = self.base_dist.log_prob(value) + math.log(2)
         return torch.where(value >= 0, out, -math.inf)
 

@@ -35,7 +35,7 @@ class MixtureSameFamily(Distribution):
             raise ValueError(" The Mixture distribution needs to be an  instance of "
                              "torch.distributions.Categorical")
         if not isinstance(component_distribution, Distribution):
-            raise ValueError("The Component distribution need to be an instance of "
+            raise ValueError("The Component distribution needs to be an instance of "
                              "torch.distributions.Distribution")
         mdbs = mixture_distribution.batch_shape
         cdbs = component_distribution.batch_shape[:-1]

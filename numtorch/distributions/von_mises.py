@@ -40,7 +40,7 @@ def _best_fisher(kappa, rng):
 
 
 class VonMises(Distribution):
-    """The von Mises (circular normal) distribution on ``[-pi, pi)``: density
+    """The von Mises (circular normal) distribution of an angle: density
     ``exp(concentration * cos(x - loc)) / (2 pi I0(concentration))``.
 
     Args:
@@ -49,7 +49,7 @@ class VonMises(Distribution):
     """
 
     arg_constraints = {"loc": constraints.real, "concentration": constraints.positive}
-    support = constraints.interval(-math.pi, math.pi)
+    support = constraints.real
     has_rsample = False
 
     def __init__(self, loc, concentration, validate_args=None):
