@@ -14,7 +14,7 @@ import numpy as np
 import onnx
 import pytest
 import torch as real_torch
-import torch.onnx  # noqa: F401  (real torch's, the oracle)
+import torch.onnx
 
 import numtorch
 import numtorch.onnx as nonnx
@@ -98,9 +98,9 @@ def test_is_in_onnx_export_and_mode_restored():
     with nonnx.select_model_mode_for_export(m, nonnx.TrainingMode.EVAL):
         assert not m.training
     assert m.training
-    with pytest.raises(TypeError, match="TrainingMode"):
-        with nonnx.select_model_mode_for_export(m, 0):
-            pass
+    with pytest.raises(TypeError, match="TrainingMode"), \
+            nonnx.select_model_mode_for_export(m, 0):
+        pass
 
 
 # -- options ----------------------------------------------------------------------------------
@@ -277,7 +277,9 @@ def test_extra_runs_for_dynamic_axes_leave_the_model_as_one_run_would():
     assert m.mask.shape == (5, 2)
     roundtrip(m, (x,), (numtorch.randn(3, 2),), dynamic_axes={"x": {0: "n"}})
     m.train()
-    _export(m, (x,), training=nonnx.TrainingMode.TRAINING, dynamic_axes={"x": {0: "n"}})
+    with warnings.catch_warnings():  # the batch statistics reach the update outside ops
+        warnings.simplefilter("ignore", nonnx.errors.OnnxExporterWarning)
+        _export(m, (x,), training=nonnx.TrainingMode.TRAINING, dynamic_axes={"x": {0: "n"}})
     np.testing.assert_allclose(m.bn.running_mean.numpy(), once.bn.running_mean.numpy(),
                                rtol=1e-6)
     assert int(m.bn.num_batches_tracked) == 1
@@ -366,6 +368,7 @@ def test_word_language_model_program_runs_unchanged(tmp_path):
            "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
     with warnings.catch_warnings():
         proc = subprocess.run([sys.executable, "-m", "numtorch.run", "main.py"], cwd=tmp_path,
-                              env=env, capture_output=True, text=True, timeout=240)
+                              env=env, capture_output=True, text=True, timeout=240,
+                              check=False)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "exported ok ['input', 'h0', 'c0']" in proc.stdout

@@ -109,6 +109,20 @@ def test_integer_and_indexing_ops():
     roundtrip(Lambda(fn), (torch.randn(3, 4), torch.tensor([2, 0, 1])))
 
 
+def test_sizes_read_inside_forward_follow_dynamic_axes():
+    def fn(x):
+        b, t, d = x.shape
+        heads = x.view(b, t, 2, d // 2).transpose(1, 2).reshape(b * 2, t, d // 2)
+        pos = torch.arange(t).float().unsqueeze(0).expand(b, t)
+        half = x[:, : t // 2] + x[:, t - t // 2:]
+        zeros = x.new_zeros(b, t + 1)[:, 1:]
+        count = x.sum((1, 2)) / torch.tensor(t * d)
+        flat = x.reshape(-1, d)[: b * t - 1]
+        return heads, pos + zeros, half, count, flat, x.flatten(0, 1).view(b, t * d)
+    roundtrip(Lambda(fn), (torch.randn(2, 6, 4),), (torch.randn(3, 10, 4),),
+              (torch.randn(1, 2, 4),), dynamic_axes={"args_0": {0: "b", 1: "t"}})
+
+
 def test_inplace_ops_are_recorded():
     def fn(x):
         y = x * 2

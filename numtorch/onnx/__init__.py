@@ -19,9 +19,18 @@ from ._enums import OperatorExportTypes, TrainingMode
 from ._program import ONNXProgram
 from .errors import OnnxExporterError
 
-__all__ = ["errors", "export", "is_in_onnx_export", "OnnxExporterError", "ONNXProgram",
-           "OperatorExportTypes", "TrainingMode", "register_custom_op_symbolic",
-           "unregister_custom_op_symbolic", "select_model_mode_for_export"]
+__all__ = [
+    "ONNXProgram",
+    "OnnxExporterError",
+    "OperatorExportTypes",
+    "TrainingMode",
+    "errors",
+    "export",
+    "is_in_onnx_export",
+    "register_custom_op_symbolic",
+    "select_model_mode_for_export",
+    "unregister_custom_op_symbolic",
+]
 
 producer_name = "numtorch"
 

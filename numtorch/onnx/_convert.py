@@ -101,9 +101,9 @@ class Converter:
         if node.op.startswith(("module:", "function:")):
             return False
         info = self.info
-        if info is not None:
-            if i in info.params or any(v in info.shapes for v in node.outputs):
-                return False
+        if info is not None and (i in info.params or any(v in info.shapes
+                                                         for v in node.outputs)):
+            return False
         for pos, ref in enumerate(node.inputs):
             if not self._is_const(ref, (i, pos)):
                 return False
@@ -163,7 +163,7 @@ class Converter:
                 "tensor sizes in a simpler way", int(value))
         if not isinstance(value, Sym):
             return self.b.ints([int(value)])
-        key = (value.coef, value.factors, value.offset, value.div)
+        key = value.key
         got = self._sym_cache.get(key)
         if got is not None:
             return got
@@ -174,6 +174,8 @@ class Converter:
             out = f if out is None else b.op("Mul", out, f)
         if value.coef != 1:
             out = b.op("Mul", out, b.ints([value.coef]))
+        if value.pre:
+            out = b.op("Add", out, b.ints([value.pre]))
         if value.div != 1:
             out = b.op("Div", out, b.ints([value.div]))
         if value.offset:
@@ -203,6 +205,8 @@ class Converter:
                                             [dc.value.item()] if dc.dtype != np.bool_
                                             else [bool(dc.value)])
             return b.op("ConstantOfShape", self.shape_vec(dc.shape), value=value)
+        if dc.kind == "size":
+            return b.cast(b.squeeze(self.sym(dc.value), [0]), dc.dtype)
         if dc.kind == "arange":
             n = b.op("Cast", b.squeeze(self.sym(dc.shape[0]), [0]), to=tensor_type(dc.dtype))
             start = b.const(np.asarray(dc.start, dtype=dc.dtype))
@@ -379,4 +383,4 @@ def is_dynamic(value):
     return has_dynamic(value)
 
 
-__all__ = ["CONVERTERS", "Converter", "Ctx", "converter", "DynArray", "is_dynamic"]
+__all__ = ["CONVERTERS", "Converter", "Ctx", "DynArray", "converter", "is_dynamic"]

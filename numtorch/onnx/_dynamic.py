@@ -27,16 +27,23 @@ class Symbol:
 
 
 class Sym(int):
-    """An int that depends on dynamic axes: ``coef * prod(factors) + offset``, or
-    ``prod(factors) // div``. ``factors`` are symbol indices."""
+    """An int that depends on dynamic axes: ``(coef * prod(factors) + pre) // div + offset``
+    (``factors`` are symbol indices)."""
 
-    def __new__(cls, value, coef=1, factors=(), offset=0, div=1):
+    def __new__(cls, value, coef=1, factors=(), offset=0, div=1, pre=0):
         self = super().__new__(cls, value)
         self.coef, self.factors, self.offset, self.div = coef, tuple(factors), offset, div
+        self.pre = pre
         return self
 
+    @property
+    def key(self):
+        """What identifies the expression (two Syms with one key are the same size)."""
+        return (self.coef, self.factors, self.pre, self.div, self.offset)
+
     def __repr__(self):
-        return f"Sym({int(self)}: {self.coef}*{self.factors}+{self.offset}//{self.div})"
+        return f"Sym({int(self)}: ({self.coef}*{self.factors}+{self.pre})//{self.div}" \
+               f"+{self.offset})"
 
 
 class Unknown(int):
@@ -61,8 +68,8 @@ class DynConst:
     """A tensor made inside ``forward`` whose size follows a dynamic axis.
 
     Attributes:
-        kind (str): ``"full"`` (every element ``value``), ``"arange"`` (``start + step * i``)
-            or ``"unknown"``.
+        kind (str): ``"full"`` (every element ``value``), ``"arange"`` (``start + step * i``),
+            ``"size"`` (a 0-d integer equal to the Sym ``value``) or ``"unknown"``.
         shape (tuple): ints and Syms.
     """
 
@@ -73,37 +80,38 @@ class DynConst:
 
 def solve(values, symbols):
     """A Sym for the int that took ``values`` in the traces, or Unknown."""
-    a = values
+    a = list(values)
     n = len(a)
-    sizes = [s.sizes[:n] for s in symbols]
-
-    def fits(fn):
-        return all(fn(t) == a[t] for t in range(n))
-
+    sizes = [np.asarray(s.sizes[:n], dtype=np.int64) for s in symbols]
+    want = np.asarray(a, dtype=np.int64)
     # c * s_k, then c * s_j * s_k
     for k, s in enumerate(sizes):
         if s[0] and a[0] % s[0] == 0:
-            c = a[0] // s[0]
-            if c and fits(lambda t: c * s[t]):
+            c = a[0] // int(s[0])
+            if c and np.array_equal(c * s, want):
                 return Sym(a[0], coef=c, factors=(k,))
     for j, k in itertools.combinations_with_replacement(range(len(sizes)), 2):
-        p = [sizes[j][t] * sizes[k][t] for t in range(n)]
+        p = sizes[j] * sizes[k]
         if p[0] and a[0] % p[0] == 0:
-            c = a[0] // p[0]
-            if c and fits(lambda t: c * p[t]):
+            c = a[0] // int(p[0])
+            if c and np.array_equal(c * p, want):
                 return Sym(a[0], coef=c, factors=(j, k))
-    # s_k // c
+    # (s_k + d) // c
     for k, s in enumerate(sizes):
         for c in range(2, 65):
-            if fits(lambda t: s[t] // c):
-                return Sym(a[0], factors=(k,), div=c)
-    # c * s_k + d
-    for k, s in enumerate(sizes):
-        if n > 1 and s[1] != s[0] and (a[1] - a[0]) % (s[1] - s[0]) == 0:
-            c = (a[1] - a[0]) // (s[1] - s[0])
-            d = a[0] - c * s[0]
-            if c and fits(lambda t: c * s[t] + d):
-                return Sym(a[0], coef=c, factors=(k,), offset=d)
+            for d in range(c):
+                if np.array_equal((s + d) // c, want):
+                    return Sym(a[0], factors=(k,), div=c, pre=d)
+    # c * s_k + d, then c * s_j * s_k + d
+    products = [((k,), s) for k, s in enumerate(sizes)] + [
+        ((j, k), sizes[j] * sizes[k])
+        for j, k in itertools.combinations_with_replacement(range(len(sizes)), 2)]
+    for factors, p in products:
+        if n > 1 and p[1] != p[0] and (a[1] - a[0]) % (p[1] - p[0]) == 0:
+            c = int((a[1] - a[0]) // (p[1] - p[0]))
+            d = a[0] - c * int(p[0])
+            if c and np.array_equal(c * p + d, want):
+                return Sym(a[0], coef=c, factors=factors, offset=d)
     return Unknown(a[0])
 
 
@@ -152,6 +160,10 @@ def const_info(first, others, symbols):
     if any(o.ndim != first.ndim for o in others):
         raise Mismatch(first)
     if all(o.shape == first.shape for o in others):
+        if first.ndim == 0 and first.dtype.kind in "iu":  # torch.tensor(x.size(0)) and such
+            value = solve([int(first)] + [int(o) for o in others], symbols)
+            if isinstance(value, Sym):
+                return DynConst("size", (), first.dtype, value=value)
         warnings.warn("a tensor created inside forward holds other values when the model runs "
                       "again (random numbers, or values computed outside numtorch's ops); "
                       "its values from the first run are exported as a constant",

@@ -3,7 +3,7 @@
 
 import enum
 
-__all__ = ["TrainingMode", "OperatorExportTypes"]
+__all__ = ["OperatorExportTypes", "TrainingMode"]
 
 
 class _Named(enum.IntEnum):

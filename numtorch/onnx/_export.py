@@ -7,8 +7,7 @@ import warnings
 
 import numpy as np
 
-from . import _dynamic, _trace
-from . import _ops_math, _ops_nn, _ops_rnn, _ops_shape  # noqa: F401  (register converters)
+from . import _dynamic, _ops_math, _ops_nn, _ops_rnn, _ops_shape, _trace  # noqa: F401  (register converters)
 from ._builder import Builder, tensor_type
 from ._convert import Converter
 from ._enums import TrainingMode
@@ -353,7 +352,7 @@ def _dims(name, arr, shape, dynamic_axes, symbols):
             continue
         s = shape[d] if shape is not None else size
         if isinstance(s, _dynamic.Sym):
-            if s.coef == 1 and len(s.factors) == 1 and not s.offset and s.div == 1:
+            if s.key == (1, s.factors, 0, 1, 0) and len(s.factors) == 1:
                 dims.append(symbols[s.factors[0]].name)
             else:
                 dims.append(f"{name}_dim_{d}")

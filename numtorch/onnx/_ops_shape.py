@@ -17,7 +17,7 @@ _SMALL = np.iinfo(np.int64).min
 
 def _key(v):
     if isinstance(v, Sym):
-        return ("sym", v.coef, v.factors, v.offset, v.div)
+        return ("sym", *v.key)
     if isinstance(v, Unknown):
         return ("unknown", id(v))
     return int(v)
@@ -198,7 +198,7 @@ def _adv_getitem(ctx):
     arrays = []  # (first input dim, ONNX name, shape)
     dim = 0
     for pos, item in enumerate(items):
-        if isinstance(item, np.ndarray) or isinstance(item, (bool, np.bool_)):
+        if isinstance(item, (np.ndarray, bool, np.bool_)):
             item = np.asarray(item)
             traced = ctx.param_value(("index", pos))
             if item.dtype == np.bool_:

@@ -21,7 +21,7 @@ class Value:
     def __init__(self, name):
         self.name = name
 
-    def debugName(self):  # noqa: N802 - torch's spelling
+    def debugName(self):  # torch's spelling
         return self.name
 
     def __repr__(self):

@@ -11,6 +11,8 @@ A recorded value is identified by the tensor object that carried it (and by its 
 buffer (named as in ``state_dict``) or a tensor made inside ``forward``.
 """
 
+import threading
+
 import numpy as np
 
 from ..autograd import graph, inplace
@@ -37,7 +39,7 @@ class Node:
         extra: what a module or function node needs (the module, the symbolic function).
     """
 
-    __slots__ = ("op", "inputs", "params", "outputs", "dtypes", "extra", "param_values")
+    __slots__ = ("dtypes", "extra", "inputs", "op", "outputs", "param_values", "params")
 
     def __init__(self, op, inputs, params, outputs, dtypes=None, extra=None):
         self.op, self.inputs, self.params, self.outputs = op, inputs, params, outputs
@@ -58,6 +60,7 @@ class Trace:
         self.arrays = []  # value id -> the array it held in this pass
         self.inputs = []  # value ids of the graph inputs, in order
         self.paused = 0
+        self.thread = threading.get_ident()  # ops of other threads are not the model's
         self._by_tensor = {}  # id(tensor) -> (value id, version counter, version)
         self._by_array = {}  # id(array) -> value id
         self._keep = []  # every object whose id is a key above stays alive
@@ -123,7 +126,7 @@ class Trace:
         then written into ``target``, which from then on carries the new value (also when it
         was a constant: a random fill such as dropout's ``bernoulli_`` must stay a node).
         Returns False (the normal path runs) inside a call recorded whole."""
-        if self.paused:
+        if self.paused or threading.get_ident() != self.thread:
             return False
         out = fn(target, *args, **kwargs)
         vid = self.value_of(out)
@@ -141,7 +144,7 @@ class Trace:
 def _make_traced_apply(original):
     def traced_apply(cls, *inputs, **params):
         tr = _ACTIVE[0]
-        if tr is None or tr.paused:
+        if tr is None or tr.paused or threading.get_ident() != tr.thread:
             return original(cls, *inputs, **params)
         tr.paused += 1
         try:
@@ -164,7 +167,7 @@ def _make_recorded_forward(original):
     recorded)."""
     def forward(module, *args, **kwargs):
         tr = _ACTIVE[0]
-        if tr is None or tr.paused:
+        if tr is None or tr.paused or threading.get_ident() != tr.thread:
             return original(module, *args, **kwargs)
         tr.paused += 1
         try:
@@ -240,7 +243,7 @@ def _make_function_apply(original):
     def apply(cls, *args, **kwargs):
         tr = _ACTIVE[0]
         symbolic = getattr(cls, "symbolic", None)
-        if tr is None or tr.paused or symbolic is None:
+        if tr is None or tr.paused or symbolic is None or threading.get_ident() != tr.thread:
             return original(cls, *args, **kwargs)  # its ops are recorded one by one
         tr.paused += 1
         try:
