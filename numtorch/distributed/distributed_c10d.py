@@ -366,7 +366,7 @@ def get_group_rank(group, global_rank):
 
 def get_node_local_rank(fallback_rank=None):
     """This process's rank on its machine: LOCAL_RANK, else MPI's local id, else fallback."""
-    for var in ("LOCAL_RANK", "MPI_LOCALRANKID", "OMPI_COMM_WORLD_LOCAL_RANK"):
+    for var in ("LOCAL_RANK", "MPI_LOCALRANKID", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID"):
         if var in os.environ:
             return int(os.environ[var])
     if fallback_rank is not None:
