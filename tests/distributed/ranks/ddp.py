@@ -206,6 +206,25 @@ def buffers(broadcast):
     return None if equal == broadcast else f"buffers equal across ranks: {equal}"
 
 
+def grads_are_bucket_views():
+    model = DDP(mlp(), gradient_as_bucket_view=True, static_graph=True)
+    opt = optimizer("sgd", model.parameters())
+    for step in range(2):  # the second step accumulates into the views in place
+        opt.zero_grad(set_to_none=step == 0)
+        x, y = batch(70 + step)
+        F.cross_entropy(model(x[R::N]), y[R::N]).backward()
+        opt.step()
+    flats = [b.flat for b in model.reducer.buckets]
+    for p in model.parameters():
+        if not any(np.shares_memory(p.grad.numpy(), f) for f in flats):
+            return "a .grad is not a view into its bucket"
+    every = [None] * N
+    dist.all_gather_object(every, [p.grad.numpy() for p in model.parameters()])
+    same = all(np.array_equal(a, b) for a, b in zip(every[0], every[1]))
+    return None if same else "averaged gradients differ across ranks"
+
+
+rec.check("ddp/gradient_as_bucket_view", grads_are_bucket_views)
 rec.check("ddp/broadcast_buffers", lambda: buffers(True))
 rec.check("ddp/no_broadcast_buffers", lambda: buffers(False))
 
