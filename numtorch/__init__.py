@@ -52,6 +52,12 @@ from ._default_type import set_default_tensor_type  # noqa: F401,E402
 from ._tensor_str import set_printoptions  # noqa: F401
 from . import return_types  # noqa: F401
 from . import linalg  # noqa: F401,E402  (torch.linalg)
+from . import fft  # noqa: F401,E402  (torch.fft)
+from . import signal  # noqa: F401,E402  (torch.signal.windows)
+from .ops.spectral import stft, istft  # noqa: F401,E402
+from .ops.windows import (  # noqa: F401,E402
+    hann_window, hamming_window, blackman_window, bartlett_window, kaiser_window,
+)
 from . import testing  # noqa: F401  (torch.testing is available after `import torch`)
 from . import nn  # noqa: F401,E402
 from .nn.functional.pooling import (  # noqa: F401,E402  (torch.max_pool2d and friends)

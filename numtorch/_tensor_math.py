@@ -1148,6 +1148,16 @@ class _TensorMath:
     def roll(self, shifts, dims=None):
         return _ops.roll(self, shifts, dims)
 
+    def stft(self, n_fft, *args, **kwargs):
+        from .ops.spectral import stft
+
+        return stft(self, n_fft, *args, **kwargs)
+
+    def istft(self, n_fft, *args, **kwargs):
+        from .ops.spectral import istft
+
+        return istft(self, n_fft, *args, **kwargs)
+
     # -- indexing -------------------------------------------------------------------------------
     def gather(self, dim, index):
         return _ops.gather(self, dim, index)

@@ -1,0 +1,151 @@
+"""Window functions for spectral analysis: ``hann_window``, ``hamming_window``,
+``blackman_window``, ``bartlett_window`` and ``kaiser_window`` (torch's top-level names).
+
+A *periodic* window of length ``L`` is the first ``L`` points of the symmetric window of
+length ``L + 1``: it tiles without a seam, which is what a short-time Fourier transform wants.
+Values are computed in float64 and cast to the requested dtype.
+"""
+
+import numpy as np
+
+from .. import _dtype
+from .._creation import _finish, dtype_arg
+from ._pointwise import type_name
+
+__all__ = ["hann_window", "hamming_window", "blackman_window", "bartlett_window",
+           "kaiser_window"]
+
+# the C++ spelling torch prints for a dtype inside its TensorOptions message
+_C_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+            "uint8": "unsigned char", "bool": "bool", "complex64": "c10::complex<float>",
+            "complex128": "c10::complex<double>"}
+
+
+def window_dtype(fn, dtype, requires_grad=False):
+    """The float dtype of a window (the default float dtype when None); torch's error for
+    others."""
+    dt = _dtype.get_default_dtype() if dtype is None else dtype_arg(dtype, fn)
+    if not dt.is_floating_point:
+        rg = "true" if requires_grad else "false (default)"
+        raise RuntimeError(f"{fn} expects floating point dtypes, got: TensorOptions(dtype="
+                           f"{_C_NAMES.get(dt.name, dt.name)}, device=cpu, layout=Strided "
+                           f"(default), requires_grad={rg}, pinned_memory=false (default), "
+                           f"memory_format=(nullopt))")
+    return dt
+
+
+def window_length(fn, n):
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"{fn}(): argument 'window_length' (position 1) must be int, not "
+                        f"{type_name(n)}")
+    n = int(n)
+    if n < 0:
+        raise RuntimeError(f"{fn} requires non-negative window_length, got window_length={n}")
+    return n
+
+
+def _window(fn, length, periodic, dtype, device, requires_grad, values):
+    """``values(n, N)``: the symmetric window of ``N + 1`` points evaluated at ``n``."""
+    n = window_length(fn, length)
+    dt = window_dtype(fn, dtype, requires_grad)
+    if n <= 1:
+        arr = np.ones(n, dtype=dt.np)
+    else:
+        span = n if periodic else n - 1  # a periodic window is a symmetric one of n + 1 points
+        arr = values(np.arange(n, dtype=np.float64), float(span)).astype(dt.np)
+    return _finish(arr, device, requires_grad)
+
+
+def _cosine_sum(coeffs):
+    def values(k, span):
+        out = np.zeros_like(k)
+        for j, a in enumerate(coeffs):
+            out += (-1) ** j * a * np.cos(2 * np.pi * j * k / span)
+        return out
+    return values
+
+
+def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device=None,
+                requires_grad=False, pin_memory=False):
+    """The Hann window ``0.5 - 0.5 cos(2 pi n / N)``.
+
+    Args:
+        window_length (int): the number of points.
+        periodic (bool): the first ``window_length`` points of a window one point longer (for
+            spectral analysis) when True, else a symmetric window. Default: True.
+        dtype (dtype, optional): a float dtype. Default: the default float dtype.
+        device (device, optional): where to put the result.
+        requires_grad (bool): whether autograd records operations on the result.
+
+    Example:
+        >>> torch.hann_window(4)
+        tensor([0.0000, 0.5000, 1.0000, 0.5000])
+    """
+    return _window("hann_window", window_length, periodic, dtype, device, requires_grad,
+                   _cosine_sum((0.5, 0.5)))
+
+
+def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None,
+                   layout=None, device=None, requires_grad=False, pin_memory=False):
+    """The generalised Hamming window ``alpha - beta cos(2 pi n / N)``.
+
+    Args:
+        window_length (int): the number of points.
+        periodic (bool): see :func:`hann_window`. Default: True.
+        alpha (float): the constant term. Default: 0.54.
+        beta (float): the cosine coefficient. Default: 0.46.
+
+    Example:
+        >>> torch.hamming_window(3, periodic=False)
+        tensor([0.0800, 1.0000, 0.0800])
+    """
+    return _window("hamming_window", window_length, periodic, dtype, device, requires_grad,
+                   _cosine_sum((float(alpha), float(beta))))
+
+
+def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, device=None,
+                    requires_grad=False, pin_memory=False):
+    """The Blackman window ``0.42 - 0.5 cos(2 pi n / N) + 0.08 cos(4 pi n / N)``.
+
+    Example:
+        >>> torch.blackman_window(3, periodic=False).round(decimals=4)
+        tensor([-0., 1., -0.])
+    """
+    return _window("blackman_window", window_length, periodic, dtype, device, requires_grad,
+                   _cosine_sum((0.42, 0.5, 0.08)))
+
+
+def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, device=None,
+                    requires_grad=False, pin_memory=False):
+    """The triangular Bartlett window ``1 - |2 n / N - 1|``.
+
+    Example:
+        >>> torch.bartlett_window(5, periodic=False)
+        tensor([0.0000, 0.5000, 1.0000, 0.5000, 0.0000])
+    """
+    return _window("bartlett_window", window_length, periodic, dtype, device, requires_grad,
+                   lambda k, span: 1 - np.abs(2 * k / span - 1))
+
+
+def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout=None,
+                  device=None, requires_grad=False, pin_memory=False):
+    """The Kaiser window ``I0(beta sqrt(1 - (2 n / N - 1)^2)) / I0(beta)``.
+
+    Args:
+        window_length (int): the number of points.
+        periodic (bool): see :func:`hann_window`. Default: True.
+        beta (float): the shape parameter; larger values give a narrower window.
+            Default: 12.0.
+
+    Example:
+        >>> torch.kaiser_window(3, periodic=False, beta=0.0)
+        tensor([1., 1., 1.])
+    """
+    beta = float(beta)
+
+    def values(k, span):
+        r = 2 * k / span - 1
+        return np.i0(beta * np.sqrt(np.maximum(1 - r * r, 0))) / np.i0(beta)
+
+    return _window("kaiser_window", window_length, periodic, dtype, device, requires_grad,
+                   values)
