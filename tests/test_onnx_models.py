@@ -123,6 +123,46 @@ def test_sizes_read_inside_forward_follow_dynamic_axes():
               (torch.randn(1, 2, 4),), dynamic_axes={"args_0": {0: "b", 1: "t"}})
 
 
+FUNCTIONS = {
+    "topk": lambda x: x.topk(2, -1), "sort": lambda x: x.sort(1).values,
+    "normalize": lambda x: F.normalize(x, dim=1),
+    "cosine": lambda x: F.cosine_similarity(x, x.flip(0), dim=1),
+    "pixel_shuffle": lambda x: F.pixel_shuffle(x[:, :1].repeat(1, 4, 1, 1), 2),
+    "stack_split": lambda x: torch.stack(torch.split(x, [1, 2], 1)[1].chunk(2, 1), 1),
+    "bmm": lambda x: torch.baddbmm(x[0, :, :4, :4], x[0], x[1].transpose(1, 2)[:, :5, :4]),
+    "addmm": lambda x: torch.addmm(x[0, 0, :, :4], x[0, 0], x[0, 1].t()[:5, :4]),
+    "lrn": nn.LocalResponseNorm(2), "upsample": nn.Upsample(scale_factor=2),
+    "bicubic": lambda x: F.interpolate(x, scale_factor=1.5, mode="bicubic"),
+    "glu": lambda x: F.glu(x, 2), "var_std": lambda x: torch.std_mean(x, 1)[0] + x.var(),
+    "extremes": lambda x: x.min() + x.max() + x.prod(1) + (x > 0).any(1),
+    "where_scalars": lambda x: torch.where(x > 0, 1.0, 0.0) + x.square() * x.sign(),
+    "nan_to_num": lambda x: torch.nan_to_num(torch.log(x), nan=1.5, posinf=3.0),
+    "atan2": lambda x: torch.atan2(x, x.flip(0)), "rrelu": nn.RReLU(),
+    "unfold": lambda x: F.unfold(x, (2, 3), padding=1, stride=(1, 2), dilation=(2, 1)),
+    "pools_1d_lp": lambda x: (F.adaptive_avg_pool1d(x[0], 2), F.lp_pool2d(x, 2, 2)),
+    "one_hot": lambda x: F.one_hot(x.argmax(1), 5), "masked_select": lambda x: x[x > 0.5],
+    "nonzero": lambda x: torch.nonzero(x > 0),
+    "repeat_interleave": lambda x: x.repeat_interleave(2, 1),
+    "index_select": lambda x: x.index_select(1, torch.tensor([0, 2])),
+    "scatter_add": lambda x: torch.zeros(2, 3, 4, 5).scatter_add(
+        1, (x > 0).long(), x),
+    "max_pool_indices": lambda x: F.max_pool2d(x, 2, ceil_mode=True, return_indices=True),
+    "logaddexp": lambda x: torch.logaddexp(x, x * 2) + torch.minimum(x, x.flip(0)),
+    "powers": lambda x: (x.abs() ** 1.7, (x * 3).long() ** 2, 1 - x),
+    "clamp_tensor": lambda x: x.clamp(min=x.flip(0)),
+    "products": lambda x: (x[0, 0, 0].dot(x[0, 0, 1]), torch.outer(x[0, 0, 0], x[0, 0, 1]),
+                           torch.tensordot(x, x, dims=([3], [3]))),
+    "diagonal": lambda x: (torch.diagonal(x, 0, -2, -1), torch.diagonal(x, -1, 1, 3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_tensor_functions(name):
+    fn = FUNCTIONS[name]
+    model = fn if isinstance(fn, nn.Module) else Lambda(fn)
+    roundtrip(model, (torch.randn(2, 3, 4, 5),), rtol=1e-4, atol=1e-4)
+
+
 def test_inplace_ops_are_recorded():
     def fn(x):
         y = x * 2

@@ -512,3 +512,56 @@ def _norm(ctx):
         s = b.reduce("ReduceSum", b.op("Pow", b.op("Abs", x), _const_like(ctx, p, dt)), axes,
                      keep)
         ctx.set(b.op("Pow", s, _const_like(ctx, 1.0 / p, dt)))
+
+
+@converter("NanToNum", aten="aten::nan_to_num")
+def _nan_to_num(ctx):
+    b = ctx.b
+    dt = _out_dtype(ctx)
+    x = ctx.x(0, dt)
+    if dt.kind != "f":
+        ctx.set(b.op("Identity", x))
+        return
+    info = np.finfo(dt)
+    nan, pos, neg = ctx.p("nan", 0.0), ctx.p("posinf"), ctx.p("neginf")
+    pos = info.max if pos is None else pos
+    neg = info.min if neg is None else neg
+    y = b.op("Where", b.op("IsNaN", x), _const_like(ctx, nan or 0.0, dt), x)
+    y = b.op("Where", b.op("IsInf", y, detect_negative=0), _const_like(ctx, pos, dt), y)
+    ctx.set(b.op("Where", b.op("IsInf", y, detect_positive=0), _const_like(ctx, neg, dt), y))
+
+
+@converter("Atan2", aten="aten::atan2")
+def _atan2(ctx):
+    b = ctx.b
+    dt = _out_dtype(ctx)
+    y, x = ctx.x(0, dt), ctx.x(1, dt)
+
+    def c(v):
+        return _const_like(ctx, v, dt)
+    zero = c(0.0)
+    base = b.op("Atan", b.op("Div", y, x))
+    # x < 0: add pi with y's sign (y = +-0 keeps its sign through copysign-like Where)
+    neg_y = b.op("Or", b.op("Less", y, zero),
+                 b.op("And", b.op("Equal", y, zero), b.op("Less", b.op("Reciprocal", y), zero)))
+    shift = b.op("Where", neg_y, c(-math.pi), c(math.pi))
+    out = b.op("Where", b.op("Less", x, zero), b.op("Add", base, shift), base)
+    # x == 0: +-pi/2 by y's sign, 0 when y is 0 too (x = -0 is handled by the branch above)
+    half = b.op("Where", b.op("Greater", y, zero), c(math.pi / 2),
+                b.op("Where", b.op("Less", y, zero), c(-math.pi / 2), y))
+    x_zero = b.op("And", b.op("Equal", x, zero),
+                  b.op("Greater", b.op("Reciprocal", x), zero))  # +0 only
+    ctx.set(b.op("Where", x_zero, half, out))
+
+
+@converter("Logaddexp", aten="aten::logaddexp")
+def _logaddexp(ctx):
+    b = ctx.b
+    dt = _out_dtype(ctx)
+    a, c = ctx.x(0, dt), ctx.x(1, dt)
+    m = b.op("Max", a, c)
+    d = b.op("Neg", b.op("Abs", b.op("Sub", a, c)))
+    y = b.op("Add", m, b.op("Log", b.op("Add", _const_like(ctx, 1.0, dt), b.op("Exp", d))))
+    # equal infinities: the difference is NaN, the answer the infinity itself
+    ctx.set(b.op("Where", b.op("Equal", a, c), b.op("Add", a, _const_like(ctx, math.log(2), dt)),
+                 y))

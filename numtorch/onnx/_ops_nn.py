@@ -7,6 +7,9 @@ from ._convert import converter
 from ._dynamic import Sym, Unknown
 
 
+_BIG = np.iinfo(np.int64).max
+
+
 def _is_dynamic(v):
     return isinstance(v, (Sym, Unknown))
 
@@ -75,17 +78,25 @@ def _ceil_extra(spatial, kernel, stride, padding, dilation, out):
 
 @converter("MaxPool", aten="aten::max_pool2d")
 def _max_pool(ctx):
-    if ctx.p("indices"):
-        raise ctx.unsupported("max pooling that returns indices")
+    b = ctx.b
     kernel, stride = list(ctx.static("kernel")), list(ctx.static("stride"))
     padding, dilation = list(ctx.static("padding")), list(ctx.static("dilation"))
     spatial = ctx.arr(0).shape[2:]
     floor_out = [(n + 2 * p - d * (k - 1) - 1) // s + 1
                  for n, k, s, p, d in zip(spatial, kernel, stride, padding, dilation)]
     ceil = any(int(o) > f for o, f in zip(ctx.p("out"), floor_out))
-    ctx.set(ctx.b.op("MaxPool", ctx.x(0), kernel_shape=kernel, strides=stride,
-                     pads=padding + padding, dilations=dilation if any(
-                         d != 1 for d in dilation) else None, ceil_mode=int(ceil)))
+    x = ctx.x(0)
+    attrs = {"kernel_shape": kernel, "strides": stride, "pads": padding + padding,
+             "dilations": dilation if any(d != 1 for d in dilation) else None,
+             "ceil_mode": int(ceil)}
+    if not ctx.p("indices"):
+        ctx.set(b.op("MaxPool", x, **attrs))
+        return
+    y, index = b.op("MaxPool", x, outputs=2, **attrs)
+    # ONNX counts over the whole tensor, torch within each (n, c) plane
+    plane = b.reduce("ReduceProd", b.op("Shape", x, start=2) if ctx.opset >= 15 else
+                     b.slice(b.op("Shape", x), [2], [_BIG], [0]), [0], 1)
+    ctx.set(y, b.op("Mod", index, plane, fmod=0))
 
 
 @converter("AvgPool", aten="aten::avg_pool2d")
@@ -263,3 +274,21 @@ def _normal_fill(ctx):
 def _uniform(ctx):
     ctx.set(ctx.b.op("RandomUniformLike", ctx.x(0), low=float(ctx.p("low", 0.0)),
                      high=float(ctx.p("high", 1.0))))
+
+
+@converter("Im2Col", aten="aten::im2col")
+def _im2col(ctx):
+    """``unfold``: a grouped convolution whose filters each pick one kernel position."""
+    b = ctx.b
+    kernel = [int(k) for k in ctx.static("kernel")]
+    channels = ctx.arr(0).shape[1]
+    count = int(np.prod(kernel))
+    dt = ctx.out().dtype
+    eye = np.eye(count, dtype=dt).reshape([count, 1] + kernel)
+    weight = np.tile(eye, (channels,) + (1,) * (len(kernel) + 1))
+    pads = ctx.static("padding")
+    y = b.op("Conv", ctx.x(0, dt), b.const(weight), kernel_shape=kernel,
+             strides=[int(s) for s in ctx.static("stride")],
+             pads=[int(lo) for lo, _ in pads] + [int(hi) for _, hi in pads],
+             dilations=[int(d) for d in ctx.static("dilation")], group=channels)
+    ctx.set(b.op("Reshape", y, b.ints([0, channels * count, -1])))

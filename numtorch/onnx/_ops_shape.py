@@ -347,3 +347,20 @@ def _einsum(ctx):
     eq = ",".join(terms) + "->" + out
     dt = ctx.out().dtype
     ctx.set(ctx.b.op("Einsum", *[ctx.x(i, dt) for i in range(ctx.n_inputs)], equation=eq))
+
+
+@converter("Diagonal", aten="aten::diagonal")
+def _diagonal(ctx):
+    b = ctx.b
+    rank = ctx.rank(0)
+    d1, d2 = int(ctx.static("d1")) % rank, int(ctx.static("d2")) % rank
+    offset = int(ctx.static("offset"))
+    shape = ctx.arr(0).shape
+    n1, n2 = shape[d1], shape[d2]
+    if _dynamic(ctx.shape(0)[d1]) or _dynamic(ctx.shape(0)[d2]):
+        raise ctx.unsupported("diagonal over a dynamic axis")
+    rows = np.arange(max(0, -offset), min(n1, n2 - offset), dtype=np.int64)
+    others = [d for d in range(rank) if d not in (d1, d2)]
+    x = b.op("Transpose", ctx.x(0), perm=others + [d1, d2])
+    flat = b.op("Reshape", x, b.ints([0] * len(others) + [n1 * n2]))
+    ctx.set(b.op("Gather", flat, b.const(rows * n2 + rows + offset), axis=len(others)))
