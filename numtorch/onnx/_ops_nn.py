@@ -6,7 +6,6 @@ import numpy as np
 from ._convert import converter
 from ._dynamic import Sym, Unknown
 
-
 _BIG = np.iinfo(np.int64).max
 
 
