@@ -15,6 +15,7 @@ import numpy as np
 from ._builder import tensor_type
 from ._dynamic import DynArray, Sym, Unknown, has_dynamic
 from ._onnx import onnx_modules
+from ._trace import host
 from .errors import SymbolicValueError, UnsupportedOperatorError
 
 CONVERTERS = {}  # op class name (or "module:<Class>") -> converter
@@ -342,7 +343,7 @@ class Ctx:
         if vid is not None:
             name, have = conv.value(vid), conv.trace.arrays[vid].dtype
         else:
-            name = conv.constant(t._array, conv.trace.names.get(id(t._array)))
+            name = conv.constant(host(t._array), conv.trace.names.get(id(t._array)))
             have = t._array.dtype
         if dtype is not None and have != np.dtype(dtype):
             name = self.b.cast(name, dtype)

@@ -225,10 +225,10 @@ def _resized(args, kwargs, symbols, trace_index):
             changes.setdefault(index, []).append((dim, sym.sizes[trace_index]))
     new = {}
     for index, dims in changes.items():
-        arr = flat[index].detach().numpy()
+        arr = _trace.host(flat[index].detach()._array)
         for dim, size in dims:
             arr = np.take(arr, np.arange(size) % arr.shape[dim], axis=dim)
-        new[index] = from_numpy(np.asarray(arr, order="C"))
+        new[index] = from_numpy(np.asarray(arr, order="C")).to(flat[index].device)
     counter = iter(range(len(flat)))
 
     def rebuild(obj):
@@ -323,7 +323,8 @@ def _outputs(conv, b, trace, outputs, out_names):
     for t, want in zip(outputs, out_names):
         vid = trace.value_of(t)
         if vid is None:
-            name, arr = b.const(np.array(t._array)), t._array
+            arr = _trace.host(t._array)
+            name = b.const(np.array(arr))
         else:
             name, arr = conv.value(vid), trace.arrays[vid]
         produced = any(name in n[2] for n in b.nodes)
@@ -368,7 +369,7 @@ def _assemble(onnx, b, conv, trace, flat, in_names, result, symbols, info, dynam
     shapes = info.shapes if info is not None else {}
     inputs = []
     for index, name in enumerate(in_names):
-        arr = flat[index]._array
+        arr = _trace.host(flat[index]._array)
         inputs.append(_value_info(onnx, name, arr, _dims(name, arr, None, dynamic_axes,
                                                          symbols)))
     for name, arr in conv.param_inputs:

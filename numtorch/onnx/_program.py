@@ -58,13 +58,13 @@ class ONNXProgram:
     def __call__(self, *args, **kwargs):
         """Run the model on tensors; returns a list of tensors."""
         from .. import from_numpy
-        from ._trace import flatten
+        from ._trace import flatten, host
 
         if self._session is None:
             self.initialize_inference_session()
         flat = flatten((args, kwargs))
         names = [i.name for i in self._session.get_inputs()]
-        feed = {n: np.asarray(t.detach().numpy(), order="C") for n, t in zip(names, flat)}
+        feed = {n: np.asarray(host(t.detach()._array), order="C") for n, t in zip(names, flat)}
         return [from_numpy(np.asarray(o)) for o in self._session.run(None, feed)]
 
 

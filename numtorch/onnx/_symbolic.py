@@ -10,6 +10,7 @@ domain, and an attribute's suffix says its type (``_i`` int, ``_f`` float, ``_s`
 import numpy as np
 
 from ._onnx import onnx_modules
+from ._trace import host
 from .errors import SymbolicValueError
 
 
@@ -56,7 +57,7 @@ class GraphContext:
         from ..autograd import graph
 
         if isinstance(a, graph.Tensor):
-            return self._ctx.b.const(np.asarray(a._array))
+            return self._ctx.b.const(host(a._array))
         return self._ctx.b.const(np.asarray(a))
 
 
@@ -70,7 +71,7 @@ def _split_suffix(key):
 def _attribute(kind, value):
     if kind == "t" or (kind is None and hasattr(value, "_array")):
         onnx = onnx_modules()[0]
-        arr = np.asarray(value._array if hasattr(value, "_array") else value)
+        arr = host(value._array) if hasattr(value, "_array") else np.asarray(value)
         return onnx.numpy_helper.from_array(arr)
     if kind == "f":
         return float(value)

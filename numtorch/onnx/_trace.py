@@ -21,6 +21,13 @@ from .errors import UnsupportedOperatorError
 _ACTIVE = [None]  # the Trace being recorded
 
 
+def host(a):
+    """``a`` as a NumPy array (a CuPy array is copied to the host)."""
+    if isinstance(a, np.ndarray):
+        return a
+    return a.get() if hasattr(a, "get") else np.asarray(a)
+
+
 def active():
     """The Trace being recorded, or None."""
     return _ACTIVE[0]
@@ -69,7 +76,7 @@ class Trace:
     def new_value(self, t):
         """Give tensor ``t`` (an op output or a graph input) a fresh value id."""
         vid = len(self.arrays)
-        self.arrays.append(t._array)
+        self.arrays.append(host(t._array))
         self._by_tensor[id(t)] = (vid, t._vc, t._vc[0])
         self._by_array[id(t._array)] = vid
         self._keep.append(t)
@@ -94,10 +101,10 @@ class Trace:
             vid = self.value_of(x)
             if vid is not None:
                 return ("v", vid)
-            arr = x._array
-            name = self.names.get(id(arr))
-            if name is None:
-                arr = np.array(arr, copy=True)  # a tensor made in forward may change later
+            name = self.names.get(id(x._array))
+            arr = host(x._array)
+            if name is None and arr is x._array:
+                arr = arr.copy()  # a tensor made in forward may change later
             self._keep.append(x)
             return ("c", arr, name)
         if isinstance(x, (tuple, list)) and any(isinstance(i, graph.Tensor) for i in x):
