@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from . import _dynamic, _ops_math, _ops_nn, _ops_rnn, _ops_shape, _trace  # noqa: F401  (register converters)
+from . import _dynamic, _trace
 from ._builder import Builder, tensor_type
 from ._convert import Converter
 from ._enums import TrainingMode
@@ -27,6 +27,8 @@ def export_model(model, args, kwargs, f, *, input_names, output_names, opset_ver
                  dynamic_axes, export_params, keep_initializers_as_inputs, training,
                  do_constant_folding, custom_opsets, verbose, external_data):
     """Export and return the ModelProto (written to ``f`` when given)."""
+    from . import _ops_math, _ops_nn, _ops_rnn, _ops_shape  # noqa: F401  (the converters)
+
     onnx = onnx_modules()[0]
     opset = DEFAULT_OPSET if opset_version is None else int(opset_version)
     if not MIN_OPSET <= opset <= MAX_OPSET:

@@ -3,8 +3,8 @@
 While a ``Trace`` is active, ``Op.apply`` (the one entry point of every primitive) is replaced
 by a recording wrapper, in-place ops report through ``autograd.inplace``'s trace hook, and
 recurrent layers are recorded whole (``RNNBase.forward`` is wrapped: one node per
-``nn.LSTM``/``GRU``/``RNN`` call, so they export as ONNX's own recurrent operators). Nothing is installed outside an export, so normal
-runs pay nothing.
+``nn.LSTM``/``GRU``/``RNN`` call, so they export as ONNX's own recurrent operators). Nothing
+is installed outside an export, so normal runs pay nothing.
 
 A recorded value is identified by the tensor object that carried it (and by its array, which
 ``detach()``/``.data`` share). Any other tensor an op reads is a constant: a parameter or
