@@ -120,10 +120,13 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 if type(node) is AccumulateGrad:
                     continue
             elif type(node) is AccumulateGrad:
-                if capture is None:
+                if capture is None and graph._hook is None:
                     node._run(buf, create_graph, root_arrays)
+                elif capture is None:
+                    graph._hook.node(node, buf, create_graph, root_arrays)
                 continue
-            grads_in = node._run(buf, create_graph, root_arrays)
+            grads_in = (node._run(buf, create_graph, root_arrays) if graph._hook is None else
+                        graph._hook.node(node, buf, create_graph, root_arrays))
             if _anomaly["enabled"]:
                 check_gradients(node, grads_in)
             if node._hooks:

@@ -26,6 +26,7 @@ from .grad_mode import InferenceVersion, _state
 
 Tensor = None  # bound by numtorch._tensor once the class exists (breaks an import cycle)
 _make = None
+_hook = None  # numtorch.profiler's recorder while a profiler is active (one None check per op)
 
 _INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do not use Tensors "
                     "created in inference mode in computation tracked by autograd. To work "
@@ -246,6 +247,8 @@ class Op(Node):
     @classmethod
     def apply(cls, *inputs, **params):
         # This is the hottest function of the library: everything is inlined on purpose.
+        if _hook is not None and not _hook.busy:
+            return _hook.op(cls, inputs, params)
         self = _new(cls)
         if params:
             self.__dict__ = params  # a fresh dict per call: adopt it instead of copying
