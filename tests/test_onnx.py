@@ -240,6 +240,17 @@ def test_unsupported_op_is_named():
         _export(Lambda(lambda p: lstm(p)[1][0]), (packed,))
 
 
+def test_stale_tensor_after_a_write_through_another_view():
+    def fn(x):
+        y = x * 2
+        torch_diag = numtorch.diagonal(y)
+        torch_diag.add_(1)
+        return y
+    with pytest.raises(nonnx.errors.UnsupportedOperatorError,
+                       match="in-place write into a traced tensor .* version 20"):
+        _export(Lambda(fn), (numtorch.randn(3, 3),))
+
+
 def test_inexpressible_dynamic_size():
     model = Lambda(lambda x: x.sum() + numtorch.zeros(x.shape[0] ** 3 + 1).sum())
     with pytest.raises(nonnx.errors.SymbolicValueError, match="dynamic axes"):

@@ -174,6 +174,24 @@ def test_inplace_ops_are_recorded():
     roundtrip(Lambda(fn), (torch.randn(4, 5),))
 
 
+def test_writes_through_indexing_and_views():
+    def fn(x):
+        y = x * 2
+        y[:, 0] = 0
+        y[1] = x[0] + 5
+        y[:, [1, 3]] = -1.0
+        y[2, 1:].zero_()
+        y.view(20)[3:5].fill_(7.0)
+        y.view(2, 10).mul_(2)
+        y[0].add_(x[3])
+        buf = torch.zeros(4, 5)
+        buf[1:, ::2] = x[:3, 1:4]
+        h = torch.empty(4, 5)
+        h.copy_(y)
+        return y, buf, h
+    roundtrip(Lambda(fn), (torch.randn(4, 5),))
+
+
 @pytest.mark.parametrize("mode", ["LSTM", "GRU", "RNN"])
 def test_recurrent_layers(mode):
     cls = getattr(nn, mode)

@@ -40,12 +40,12 @@ def export_model(model, args, kwargs, f, *, input_names, output_names, opset_ver
     out_count_hint = list(output_names or [])
     dynamic_axes = _check_dynamic_axes(dynamic_axes, in_names, out_count_hint)
     symbols = _symbols(dynamic_axes, in_names, flat)
-    names = _param_names(model)
+    setup = (_param_names(model), opset)  # what every Trace starts from
     with _mode(model, training), _exporting():
-        first, outputs = _run(model, args, kwargs, names)
+        first, outputs = _run(model, args, kwargs, setup)
         info = None
         if symbols:
-            info, again = _solve(model, args, kwargs, names, symbols, (first, outputs))
+            info, again = _solve(model, args, kwargs, setup, symbols, (first, outputs))
             first, outputs = again
     b = Builder(opset, fold=do_constant_folding)
     graph_inputs = [(first.inputs[i], b.reserve(n)) for i, n in enumerate(in_names)]
@@ -198,11 +198,11 @@ def _exporting():
         _EXPORTING[0] = False
 
 
-def _run(model, args, kwargs, names):
+def _run(model, args, kwargs, setup):
     """One traced forward pass: (trace, flat outputs)."""
     from .. import no_grad
 
-    tr = _trace.Trace(names)
+    tr = _trace.Trace(*setup)
     for t in _trace.flatten((args, kwargs)):
         tr.inputs.append(tr.new_value(t))
     with no_grad(), _trace.installed(tr, model):
@@ -247,7 +247,7 @@ def _resized(args, kwargs, symbols, trace_index):
     return rebuild(args), rebuild(kwargs)
 
 
-def _solve(model, args, kwargs, names, symbols, first):
+def _solve(model, args, kwargs, setup, symbols, first):
     """Trace again at other sizes and describe what follows the dynamic axes.
 
     Returns (DynInfo or None, (trace, outputs) to convert): when the first run differs from
@@ -257,7 +257,7 @@ def _solve(model, args, kwargs, names, symbols, first):
     plans = [lambda n, k: (n + 1 + k, n + 3 + 2 * k),
              lambda n, k: (max(n - 1, 1), max(n - 2, 1))]
     with _restored(model):  # the extra runs leave no trace on the model
-        got = _try_plans(model, args, kwargs, names, symbols, first, plans)
+        got = _try_plans(model, args, kwargs, setup, symbols, first, plans)
     if not isinstance(got, str):
         return got
     warnings.warn(f"dynamic_axes: {got}; the sizes computed inside the model are "
@@ -265,7 +265,7 @@ def _solve(model, args, kwargs, names, symbols, first):
     return None, first
 
 
-def _try_plans(model, args, kwargs, names, symbols, first, plans):
+def _try_plans(model, args, kwargs, setup, symbols, first, plans):
     """(DynInfo, reference run) from the first plan of sizes that works, else why none
     did."""
     problem = None
@@ -276,11 +276,11 @@ def _try_plans(model, args, kwargs, names, symbols, first, plans):
         try:
             for t in (1, 2):
                 a, kw = _resized(args, kwargs, symbols, t)
-                others.append(_run(model, a, kw, names)[0])
+                others.append(_run(model, a, kw, setup)[0])
             try:
                 return _dynamic.compare([first[0], *others], symbols), first
             except _dynamic.Mismatch:
-                again = _run(model, args, kwargs, names)
+                again = _run(model, args, kwargs, setup)
                 return _dynamic.compare([again[0], *others], symbols), again
         except _dynamic.Mismatch:
             problem = "the model makes different calls at other sizes"

@@ -364,3 +364,30 @@ def _diagonal(ctx):
     x = b.op("Transpose", ctx.x(0), perm=others + [d1, d2])
     flat = b.op("Reshape", x, b.ints([0] * len(others) + [n1 * n2]))
     ctx.set(b.op("Gather", flat, b.const(rows * n2 + rows + offset), axis=len(others)))
+
+
+@converter("SetItem", aten="aten::index_put_")
+def _setitem(ctx):
+    """``x[index] = value``: ScatterND at the positions the index selects (static shapes)."""
+    b = ctx.b
+    shape = ctx.arr(0).shape
+    if any(_dynamic(d) for d in ctx.shape(0)):
+        raise ctx.unsupported("x[index] = value on a tensor with dynamic axes")
+    index = ctx.static("index")
+    if any(k in ctx.node.param_values for k in [("index", i) for i in range(len(index))]):
+        raise ctx.unsupported("x[index] = value with a computed index")
+    positions = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)[index]
+    coords = np.stack(np.unravel_index(positions, shape), -1) if shape else \
+        np.zeros(positions.shape + (0,), np.int64)
+    dt = ctx.out().dtype
+    value = ctx.x(1, dt)
+    updates = b.op("Expand", value, b.ints(list(positions.shape)))
+    ctx.set(b.op("ScatterND", ctx.x(0, dt), b.const(coords.astype(np.int64)), updates))
+
+
+@converter("Overwrite", aten="aten::copy_")
+def _overwrite(ctx):
+    """The value ``copy_``/``fill_`` write: ``value`` broadcast to the target's shape."""
+    b = ctx.b
+    dt = ctx.out().dtype
+    ctx.set(b.op("Expand", ctx.x(1, dt), b.op("Shape", ctx.x(0))))

@@ -59,10 +59,12 @@ class Trace:
 
     Args:
         names (dict): ``id(array) -> state_dict key`` of the model's parameters and buffers.
+        opset (int): the opset being exported (for error messages).
     """
 
-    def __init__(self, names):
+    def __init__(self, names, opset=None):
         self.names = names
+        self.opset = opset
         self.nodes = []
         self.arrays = []  # value id -> the array it held in this pass
         self.inputs = []  # value ids of the graph inputs, in order
@@ -71,6 +73,8 @@ class Trace:
         self._by_tensor = {}  # id(tensor) -> (value id, version counter, version)
         self._by_array = {}  # id(array) -> value id
         self._keep = []  # every object whose id is a key above stays alive
+        self.producer = {}  # value id -> the node that made it
+        self.tensor_of = {}  # value id -> the tensor that carried it
 
     # -- values --------------------------------------------------------------------------
     def new_value(self, t):
@@ -80,6 +84,7 @@ class Trace:
         self._by_tensor[id(t)] = (vid, t._vc, t._vc[0])
         self._by_array[id(t._array)] = vid
         self._keep.append(t)
+        self.tensor_of[vid] = t
         return vid
 
     def value_of(self, t):
@@ -90,7 +95,7 @@ class Trace:
             if t._vc is vc and vc[0] != version:
                 raise UnsupportedOperatorError(
                     "in-place write into a traced tensor that bypasses the recorded ops "
-                    "(x[index] = value, fill_ or a write through a view of it)", 0, None)
+                    "(a write through a view made some other way)", self.opset, None)
             return vid
         return self._by_array.get(id(t._array))
 
@@ -118,6 +123,8 @@ class Trace:
         outs = outs if isinstance(outs, (tuple, list)) else (outs,)
         vids = [self.new_value(o) if isinstance(o, graph.Tensor) else None for o in outs]
         node = Node(op, refs, dict(params), vids, dtypes, extra)
+        for v in vids:
+            self.producer[v] = node
         for key, value in params.items():
             if isinstance(value, tuple):
                 for i, a in enumerate(value):
@@ -132,9 +139,13 @@ class Trace:
         """The in-place hook: ``target.fn_(*args)`` becomes ``fn(target, *args)`` recorded,
         then written into ``target``, which from then on carries the new value (also when it
         was a constant: a random fill such as dropout's ``bernoulli_`` must stay a node).
+        Writing into an indexed or reshaped view of a traced tensor updates that tensor too.
         Returns False (the normal path runs) inside a call recorded whole."""
         if self.paused or threading.get_ident() != self.thread:
             return False
+        before = self.value_of(target)
+        base = target._base
+        base_vid = self.value_of(base) if base is not None else None
         out = fn(target, *args, **kwargs)
         vid = self.value_of(out)
         inplace._write(target, out, fn)
@@ -142,7 +153,36 @@ class Trace:
             return True
         self._by_tensor[id(target)] = (vid, target._vc, target._vc[0])
         self._keep.append(target)
+        if base_vid is not None and before is not None:
+            self._write_back(base, base_vid, before, vid)
         return True
+
+    def _write_back(self, base, base_vid, view_vid, new_vid):
+        """Record the new values of the tensors a view written in place came from (through
+        indexing and reshapes) up to its base; a base reached some other way stays stale,
+        and reading it raises."""
+        chain = []
+        vid = view_vid
+        while vid != base_vid:
+            made_by = self.producer.get(vid)
+            if made_by is None or made_by.op not in ("GetItem", "Reshape") or \
+                    made_by.inputs[0][0] != "v" or len(chain) > 64:
+                return
+            chain.append(made_by)
+            vid = made_by.inputs[0][1]
+        for made_by in chain:
+            parent = made_by.inputs[0][1]
+            tensor = self.tensor_of[parent]
+            if made_by.op == "GetItem":
+                node = Node("SetItem", [("v", parent), ("v", new_vid)],
+                            {"index": made_by.params["index"]}, [])
+            else:
+                node = Node("Reshape", [("v", new_vid)],
+                            {"shape": tuple(tensor.shape), "must_view": False}, [])
+            new_vid = self.new_value(tensor)
+            node.outputs = [new_vid]
+            self.producer[new_vid] = node
+            self.nodes.append(node)
 
 
 # -- installing and removing the hooks -----------------------------------------------------
@@ -181,13 +221,13 @@ def _make_recorded_forward(original):
             out = original(module, *args, **kwargs)
         finally:
             tr.paused -= 1
-        inputs, structure = _module_inputs(module, args, kwargs)
+        inputs, structure = _module_inputs(tr, module, args, kwargs)
         tr.record("module:RNNBase", inputs, structure, _flatten_tensors(out), extra=module)
         return out
     return forward
 
 
-def _module_inputs(module, args, kwargs):
+def _module_inputs(tr, module, args, kwargs):
     """(input tensors, description) of a recurrent layer call: ``input`` and the states."""
     from ..nn.utils.rnn import PackedSequence
 
@@ -196,7 +236,8 @@ def _module_inputs(module, args, kwargs):
     bound.update(kwargs)
     x, hx = bound.get("input"), bound.get("hx")
     if isinstance(x, PackedSequence):
-        raise UnsupportedOperatorError(f"{type(module).__name__} on a PackedSequence", 0, None)
+        raise UnsupportedOperatorError(f"{type(module).__name__} on a PackedSequence", tr.opset,
+                                       None)
     states = () if hx is None else (tuple(hx) if isinstance(hx, (tuple, list)) else (hx,))
     return [x, *states], {"n_states": len(states)}
 
@@ -228,6 +269,11 @@ class _Installed:
         graph.Op.apply = classmethod(_make_traced_apply(self.apply.__func__))
         self.fn_apply = Function.__dict__["apply"]
         Function.apply = classmethod(_make_function_apply(self.fn_apply.__func__))
+        self.patched = {k: graph.Tensor.__dict__.get(k) for k in ("__setitem__", "fill_",
+                                                                    "zero_")}
+        graph.Tensor.__setitem__ = _make_setitem(graph.Tensor.__setitem__)
+        graph.Tensor.fill_ = _make_fill(graph.Tensor.fill_)
+        graph.Tensor.zero_ = _make_fill(graph.Tensor.zero_, 0)
         self.rnn_forward = RNNBase.__dict__["forward"]
         RNNBase.forward = _make_recorded_forward(self.rnn_forward)
         inplace._TRACE[0] = self.trace.inplace
@@ -241,9 +287,50 @@ class _Installed:
         graph.Op.apply = self.apply
         Function.apply = self.fn_apply
         RNNBase.forward = self.rnn_forward
+        for name, original in self.patched.items():
+            if original is None:
+                delattr(graph.Tensor, name)  # the mixin's method shows through again
+            else:
+                setattr(graph.Tensor, name, original)
         inplace._TRACE[0] = None
         _ACTIVE[0] = None
         return False
+
+
+def _make_setitem(original):
+    """``x[index] = value`` recorded as a ``SetItem`` node when a traced value is involved
+    (outside autograd the write goes straight into memory, past every op)."""
+    def setitem(self, index, value):
+        tr = _ACTIVE[0]
+        if tr is None or tr.paused or threading.get_ident() != tr.thread:
+            return original(self, index, value)
+        involved = tr.value_of(self) is not None or (
+            isinstance(value, graph.Tensor) and tr.value_of(value) is not None)
+        if not involved:
+            return original(self, index, value)
+        from ..ops.indexing import convert_index
+
+        idx, _ = convert_index(index if type(index) is not list else tuple(index), self)
+        refs = [tr.ref(self), tr.ref(value)]
+        original(self, index, value)
+        node = tr.record("SetItem", [], {"index": idx}, self)
+        node.inputs = refs
+        return None
+    return setitem
+
+
+def _make_fill(original, fixed=None):
+    """``fill_``/``zero_`` on a traced tensor through the in-place path (outside autograd
+    they write a number straight into memory)."""
+    def fill(self, *value):
+        tr = _ACTIVE[0]
+        if tr is None or tr.paused or threading.get_ident() != tr.thread or \
+                tr.value_of(self) is None:
+            return original(self, *value)
+        from ..ops.indexing import full_like_value
+
+        return inplace.apply_inplace(self, full_like_value, *(value or (fixed,)))
+    return fill
 
 
 def _make_function_apply(original):
