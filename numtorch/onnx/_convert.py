@@ -80,8 +80,7 @@ class Converter:
                 raise UnsupportedOperatorError(aten_name(node.op), self.b.opset, None)
             ctx = Ctx(self, i, node)
             fn(ctx)
-            missing = [v for v in node.outputs if v is not None and v not in self.env]
-            if missing and not ctx.partial:
+            if any(v is not None and v not in self.env for v in node.outputs):
                 raise SymbolicValueError(f"the converter of {node.op} left an output unset",
                                          node.op)
 
@@ -229,7 +228,6 @@ class Ctx:
         self.opset = conv.b.opset
         info = conv.info
         self.params = info.params.get(index, node.params) if info is not None else node.params
-        self.partial = False
 
     # -- parameters ---------------------------------------------------------------------
     def p(self, key, default=None):
