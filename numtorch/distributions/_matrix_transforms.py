@@ -8,7 +8,8 @@ import numtorch as torch
 import numtorch.nn.functional as F
 
 from . import constraints
-from .transforms import Transform, _clipped_sigmoid
+from ._scalar_transforms import _clipped_sigmoid
+from .transforms import Transform
 from .utils import _sum_rightmost, tril_matrix_to_vec, vec_to_tril_matrix
 
 

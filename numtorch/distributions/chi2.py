@@ -1,6 +1,5 @@
 """The chi-squared distribution."""
 
-import numtorch as torch
 
 from . import constraints
 from .gamma import Gamma

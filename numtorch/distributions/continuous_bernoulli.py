@@ -9,7 +9,11 @@ import numtorch.nn.functional as F
 from . import constraints
 from .exp_family import ExponentialFamily
 from .utils import (
-    broadcast_all, clamp_probs, lazy_property, logits_to_probs, probs_to_logits,
+    broadcast_all,
+    clamp_probs,
+    lazy_property,
+    logits_to_probs,
+    probs_to_logits,
 )
 
 __all__ = ["ContinuousBernoulli"]
@@ -146,7 +150,8 @@ class ContinuousBernoulli(ExponentialFamily):
         if self._validate_args:
             self._validate_sample(value)
         p = self._cut_probs()
-        closed = (torch.pow(p, value) * torch.pow(1.0 - p, 1.0 - value) + p - 1.0) / (2.0 * p - 1.0)
+        closed = ((torch.pow(p, value) * torch.pow(1.0 - p, 1.0 - value) + p - 1.0)
+                  / (2.0 * p - 1.0))
         inside = torch.where(self._outside_unstable_region(), closed, value)
         return torch.where(torch.le(value, 0.0), torch.zeros_like(value),
                            torch.where(torch.ge(value, 1.0), torch.ones_like(value), inside))

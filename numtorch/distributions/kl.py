@@ -30,7 +30,9 @@ from .half_normal import HalfNormal
 from .independent import Independent
 from .laplace import Laplace
 from .lowrank_multivariate_normal import (
-    LowRankMultivariateNormal, _batch_lowrank_logdet, _batch_lowrank_mahalanobis,
+    LowRankMultivariateNormal,
+    _batch_lowrank_logdet,
+    _batch_lowrank_mahalanobis,
 )
 from .multivariate_normal import MultivariateNormal, _batch_mahalanobis
 from .normal import Normal
@@ -39,7 +41,8 @@ from .pareto import Pareto
 from .poisson import Poisson
 from .transformed_distribution import TransformedDistribution
 from .uniform import Uniform
-from .utils import _broadcast_shape, _sum_rightmost, euler_constant as _EULER
+from .utils import _broadcast_shape, _sum_rightmost
+from .utils import euler_constant as _EULER
 
 __all__ = ["register_kl", "kl_divergence"]
 
@@ -196,7 +199,7 @@ def _kl_exponential_exponential(p, q):
 @register_kl(ExponentialFamily, ExponentialFamily)
 def _kl_expfamily_expfamily(p, q):
     # the Bregman divergence of the log normaliser F between the natural parameters
-    if not type(p) == type(q):
+    if type(p) is not type(q):
         raise NotImplementedError("The cross KL-divergence between different exponential "
                                   "families cannot" + " " * 29 + "be computed using Bregman "
                                   "divergences")

@@ -9,7 +9,11 @@ from .distribution import Distribution
 from .transformed_distribution import TransformedDistribution
 from .transforms import SigmoidTransform
 from .utils import (
-    broadcast_all, clamp_probs, lazy_property, logits_to_probs, probs_to_logits,
+    broadcast_all,
+    clamp_probs,
+    lazy_property,
+    logits_to_probs,
+    probs_to_logits,
 )
 
 __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]

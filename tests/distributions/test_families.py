@@ -9,7 +9,7 @@ import scipy.special as sp
 import torch
 
 import numtorch
-from tests.distributions._specs import SPECS, SPEC_IDS
+from tests.distributions._specs import SPEC_IDS, SPECS
 from tests.oracle import check_op
 
 pytestmark = pytest.mark.filterwarnings("ignore:Singular sample")

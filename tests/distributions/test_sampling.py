@@ -13,7 +13,7 @@ import torch
 
 import numtorch
 from numtorch.distributions import _random_ops
-from tests.distributions._specs import SPECS, SPEC_IDS
+from tests.distributions._specs import SPEC_IDS, SPECS
 
 pytestmark = pytest.mark.filterwarnings("ignore:Singular sample")
 
