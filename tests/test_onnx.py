@@ -155,6 +155,9 @@ def test_opsets_and_kwargs():
         proto = roundtrip(model, (x,), opset_version=opset)
         assert proto.opset_import[0].version == opset
     assert "LayerNormalization" not in op_types(roundtrip(model, (x,), opset_version=16))
+    assert _export(model, (x,))[0].opset_import[0].version == 18  # torch's defaults
+    with pytest.warns(DeprecationWarning):
+        assert _export(model, (x,), dynamo=False)[0].opset_import[0].version == 20
     for bad in (10, 24):
         with pytest.raises(nonnx.OnnxExporterError, match=f"Unsupported onnx_opset_version: "
                                                           f"{bad}"):
@@ -204,7 +207,7 @@ def test_custom_symbolics():
         assert (run(session(data), (-numtorch.ones(2, 3) * 100,))[0] >= 0).all()
     finally:
         nonnx.unregister_custom_op_symbolic("aten::gelu", 9)
-    assert "Gelu" in op_types(_export(nn.GELU(), (numtorch.randn(2),))[0])
+    assert "Gelu" in op_types(_export(nn.GELU(), (numtorch.randn(2),), opset_version=20)[0])
     with pytest.raises(ValueError, match="domain::name"):
         nonnx.register_custom_op_symbolic("gelu", gelu_as_relu, 9)
 
@@ -229,7 +232,7 @@ def test_custom_symbolics():
 
 def test_unsupported_op_is_named():
     with pytest.raises(nonnx.errors.UnsupportedOperatorError,
-                       match=r"Exporting the operator '.*Cholesky' to ONNX opset version 20"):
+                       match=r"Exporting the operator '.*Cholesky' to ONNX opset version 18"):
         _export(Lambda(lambda x: numtorch.linalg.cholesky(x @ x.mT + numtorch.eye(3))),
                 (numtorch.randn(3, 3),))
     lstm = nn.LSTM(2, 3, proj_size=2)
@@ -247,7 +250,7 @@ def test_stale_tensor_after_a_write_through_another_view():
         torch_diag.add_(1)
         return y
     with pytest.raises(nonnx.errors.UnsupportedOperatorError,
-                       match="in-place write into a traced tensor .* version 20"):
+                       match="in-place write into a traced tensor .* version 18"):
         _export(Lambda(fn), (numtorch.randn(3, 3),))
 
 

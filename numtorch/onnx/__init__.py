@@ -62,7 +62,8 @@ def export(model, args=(), f=None, *, kwargs=None, verbose=None, input_names=Non
         input_names (list of str, optional): names of the input tensors in order (the rest
             are named after ``forward``'s parameters).
         output_names (list of str, optional): names of the output tensors in order.
-        opset_version (int, optional): ONNX opset, 11 to 23 (default 20).
+        opset_version (int, optional): ONNX opset, 11 to 23 (default 18, or 20 with
+            ``dynamo=False``, as torch).
         dynamo (bool): return an ``ONNXProgram`` (True) or None (False); see the Note above.
         external_data (bool): store the weights beside a model over 2 GB.
         dynamic_shapes: a dict or tuple mirroring the inputs whose entries map dims to names;
@@ -97,6 +98,8 @@ def export(model, args=(), f=None, *, kwargs=None, verbose=None, input_names=Non
                       "same way either way", DeprecationWarning, stacklevel=2)
     if dynamic_shapes is not None and dynamic_axes is None:
         dynamic_axes = _axes_from_shapes(model, args, kwargs, dynamic_shapes)
+    if opset_version is None:  # torch's defaults: 18 for its dynamo exporter, 20 for the other
+        opset_version = 18 if dynamo else 20
     proto = export_model(model, args, kwargs, None, input_names=input_names,
                          output_names=output_names, opset_version=opset_version,
                          dynamic_axes=dynamic_axes, export_params=export_params,
