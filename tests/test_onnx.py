@@ -112,7 +112,8 @@ def test_path_file_object_and_return_values(tmp_path):
     prog = nonnx.export(model, (x,), tmp_path / "a.onnx")
     assert isinstance(prog, nonnx.ONNXProgram)
     with pytest.warns(DeprecationWarning):
-        assert nonnx.export(model, x, str(tmp_path / "b.onnx"), dynamo=False) is None
+        assert nonnx.export(model, x, str(tmp_path / "b.onnx"), dynamo=False,
+                            opset_version=18) is None
     buf = io.BytesIO()
     nonnx.export(model, (x,), buf)
     a, b = (tmp_path / "a.onnx").read_bytes(), (tmp_path / "b.onnx").read_bytes()
