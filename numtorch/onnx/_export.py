@@ -167,10 +167,12 @@ def _symbols(dynamic_axes, in_names, flat):
 
 
 def _param_names(model):
+    """``id(array) -> name`` of every parameter and buffer (non-persistent ones too)."""
     names = {}
-    if hasattr(model, "state_dict"):
-        for key, t in model.state_dict(keep_vars=True).items():
-            names.setdefault(id(t._array), key)
+    if hasattr(model, "named_parameters"):
+        for key, t in [*model.named_parameters(), *model.named_buffers()]:
+            if t is not None:
+                names.setdefault(id(t._array), key)
     return names
 
 
