@@ -37,6 +37,24 @@ def erfc(x):
     return _special.erfc(x)
 
 
+def scipy_special(name):
+    """``cupyx.scipy.special.<name>``; a function CuPy lacks runs SciPy's on a host copy."""
+    fn = getattr(_special, name, None)
+    if fn is not None:
+        return fn
+    from . import _numpy
+
+    host = _numpy.scipy_special(name)
+
+    def on_host(*args):
+        out = host(*[a.get() if isinstance(a, cp.ndarray) else a for a in args])
+        if isinstance(out, tuple):
+            return tuple(cp.asarray(o) for o in out)
+        return cp.asarray(out)
+
+    return on_host
+
+
 def gammaln(x):
     """log |Gamma(x)|, elementwise."""
     return _special.gammaln(x)

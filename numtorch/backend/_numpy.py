@@ -88,6 +88,12 @@ def _scipy(name):
     return getattr(_sp(), name)
 
 
+def scipy_special(name):
+    """The elementwise function ``scipy.special.<name>`` (a RuntimeError naming SciPy when it
+    is not installed)."""
+    return _scipy(name)
+
+
 def gammaln(x):
     """log |Gamma(x)|, elementwise (``lgamma``)."""
     return _scipy("gammaln")(x)
