@@ -120,6 +120,12 @@ SPECS = [
     ("LKJCholesky", lambda lib, c: D(lib).LKJCholesky(3, c), [np.array([0.5, 1.0, 2.5])]),
     ("Wishart-cov", lambda lib, df, c: D(lib).Wishart(df, covariance_matrix=c),
      [np.array([3.5, 6.0]), spd()]),
+    ("Wishart-prec", lambda lib, df, c: D(lib).Wishart(df, precision_matrix=c),
+     [np.array([[3.0], [5.0]]), spd(1, n=2)]),
+    # in float32: torch 2.13's GeneralizedPareto.log_prob fails for float64 parameters
+    ("GeneralizedPareto",
+     lambda lib, a, b, c: D(lib).GeneralizedPareto(a.float(), b.float(), c.float()),
+     [real(5), pos(5), np.array([-0.4, -0.1, 0.2, 0.45, 0.7])]),
     ("Wishart-tril", lambda lib, df, t: D(lib).Wishart(df, scale_tril=t),
      [np.array(4.0), tril(2)]),
 ]
