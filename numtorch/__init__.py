@@ -69,6 +69,10 @@ from .nn.functional.conv import (  # noqa: F401,E402  (torch.conv2d and friends)
     conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d,
 )
 from .nn.functional.vision import pixel_shuffle, pixel_unshuffle  # noqa: F401,E402
+from .nn.functional.distance import (  # noqa: F401,E402  (torch.cosine_similarity and friends)
+    cosine_similarity, pairwise_distance, pdist,
+)
+from ._creation_buffer import frombuffer  # noqa: F401,E402
 from . import optim  # noqa: F401,E402
 from . import utils  # noqa: F401,E402
 from . import storage  # noqa: F401,E402
@@ -96,6 +100,8 @@ from .amp.autocast_mode import (  # noqa: F401,E402
 from . import multiprocessing  # noqa: F401,E402  (registers the shared-memory reducers)
 from . import distributed  # noqa: F401,E402  (MPI; mpi4py is imported on first use)
 from . import onnx  # noqa: F401,E402  (torch.onnx; the onnx package loads on export)
+from . import profiler  # noqa: F401,E402  (torch.profiler)
+from .autograd import profiler as _autograd_profiler  # noqa: F401,E402  (autograd.profiler)
 from ._threads import (  # noqa: F401,E402
     set_num_threads, get_num_threads, get_num_interop_threads, set_num_interop_threads,
 )
