@@ -211,8 +211,8 @@ class DistKLDivCriterion(Criterion):
         self.sizeAverage = sizeAverage
 
     def _loss(self, input, target):
-        return F.kl_div(input, target.reshape(input.shape),
-                        reduction=_reduction(self.sizeAverage))
+        total = F.kl_div(input, target.reshape(input.shape), reduction="sum")
+        return total / input.numel() if self.sizeAverage else total
 
 
 class MarginRankingCriterion(Criterion):
