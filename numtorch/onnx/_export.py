@@ -383,9 +383,8 @@ def _assemble(onnx, b, conv, trace, flat, in_names, result, symbols, info, dynam
     nodes = _live_nodes(b, [name for name, _, _ in result])
     used = {i for n in nodes for i in n[1]} | {name for name, _, _ in result}
     inits = [(n, a) for n, a in b.initializers.items() if n in used]
-    if keep_initializers_as_inputs:
-        inputs += [_value_info(onnx, n, a, list(a.shape)) for n, a in inits
-                   if n in conv.param_names.values()]
+    if keep_initializers_as_inputs:  # every initializer, as torch lists them
+        inputs += [_value_info(onnx, n, a, list(a.shape)) for n, a in inits]
     b.nodes = nodes
     graph = onnx.helper.make_graph(
         b.to_proto_nodes(), "main_graph", inputs, outputs,
