@@ -1,54 +1,25 @@
 """The backward engine: iterative topological order, gradient buffers, leaf accumulation.
 
 No recursion anywhere, so a graph of any depth works. Each node runs once, after every node
-that feeds it gradient; its backward runs with grad mode set to ``create_graph``. Gradients that
-come back in a broadcast shape are summed down to the input's shape here, and cast to the
-input's dtype, so ops never undo broadcasting themselves.
+that feeds it gradient (asserted: a gradient sent to a node that already ran is an internal
+error, named with both nodes); its backward runs with grad mode set to ``create_graph``.
+Gradients that come back in a broadcast shape are summed down to the input's shape and cast to
+the input's dtype (``_grad_shapes``), so ops never undo broadcasting themselves. When no graph
+is built, the gradients meeting at one input are summed into a buffer the engine owns, in place
+from the third on; arrays handed over by ops and hooks are never written.
 """
 
 import heapq
 
 import numpy as np
 
-from .. import _dtype, backend
-from . import graph
-from .graph import AccumulateGrad, GradientEdge, edge_of
-from .anomaly_mode import _flags as _anomaly, check_gradients
+from .. import backend
+from . import _grad_shapes, graph
+from .anomaly_mode import _flags as _anomaly
+from .anomaly_mode import check_gradients
 from .grad_mode import _state
+from .graph import AccumulateGrad, GradientEdge, edge_of
 from .hooks import run_node_hooks, run_post_accumulate_hooks, run_pre_hooks
-
-
-def _shape_str(shape):
-    return "[" + ", ".join(str(s) for s in shape) + "]"
-
-
-def make_root_grads(outputs, grad_outputs, create_graph, fn_name):
-    """Check/complete the output gradients (implicit ones only for scalar outputs)."""
-    grads = []
-    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
-        if g is None:
-            if out._array.size != 1:
-                raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if out._array.dtype.kind not in "fcV":
-                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs "
-                                   f"but got {out.dtype}")
-            g = graph._make(_ones_like(out._array))
-        else:
-            if not isinstance(g, graph.Tensor):
-                raise TypeError(f"{fn_name}: grad_outputs must be Tensors or None, but got "
-                                f"{type(g).__name__}")
-            if g._array.shape != out._array.shape:
-                raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
-                                   f"torch.Size({_shape_str(g.shape)}) and output[{i}] has a "
-                                   f"shape of torch.Size({_shape_str(out.shape)}).")
-        grads.append(g)
-    return grads
-
-
-def _ones_like(a):
-    if type(a) is np.ndarray:
-        return np.ones(a.shape, dtype=a.dtype)
-    return backend.xp_of(a).ones(a.shape, dtype=a.dtype)
 
 
 def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
@@ -74,7 +45,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
         # loss.backward(): the implicit gradient of a scalar
         root_grads = [graph._make(np.ones(out0._array.shape, dtype=out0._array.dtype))]
     else:
-        root_grads = make_root_grads(outputs, grad_outputs, create_graph, fn_name)
+        root_grads = _grad_shapes.root_grads(outputs, grad_outputs, create_graph, fn_name)
     root_arrays = [id(g._array) for g in root_grads]
 
     capture = None
@@ -105,13 +76,15 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
             _add_to_buffer(buffers, node, nr, g)
 
     captured = [None] * (len(inputs) if inputs is not None else 0)
+    owned = set()  # (node, nr) of buffer sums this call made, which it may add into in place
     prev = _state.enabled, _state.grad
     _state.enabled = _state.grad = create_graph  # backward runs in grad mode create_graph
     try:
         for node in order:
-            buf = buffers.pop(node, None)
+            buf = buffers.get(node)
             if buf is None or (needed is not None and node not in needed):
                 continue
+            buffers[node] = _RAN  # from now on a gradient reaching it would be lost
             if node._pre_hooks or node._retain or node._node_pre_hooks:
                 run_pre_hooks(node, buf)
             if capture is not None and node in capture:
@@ -145,7 +118,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 m = meta[i]
                 a = g._array
                 if a.shape != m[0] or a.dtype != m[1]:
-                    g = _fit(g, m, node, i)
+                    g = _grad_shapes.fit(g, m, node, i)
                 child, nr = e
                 b = buffers.get(child)
                 if b is None:
@@ -153,10 +126,14 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                     b[nr] = g
                     if heap is not None:
                         heapq.heappush(heap, (-child._seq, id(child), child))
+                elif b is _RAN:
+                    _late_gradient(node, child)
                 elif b[nr] is None:
                     b[nr] = g
-                else:
+                elif create_graph:
                     b[nr] = b[nr] + g
+                else:
+                    b[nr] = _accumulate(b[nr], g, owned, (child, nr))
     finally:
         _state.enabled, _state.grad = prev
 
@@ -178,12 +155,34 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
 def _accumulate_into(t, g, create_graph):
     if create_graph:
         graph.warn_create_graph_cycle()
+        t._grad = g if t._grad is None else t._grad + g
     else:
-        g = graph._make(g._array.copy())
-    t._grad = g if t._grad is None else t._grad + g
+        graph.add_to_grad(t, g._array.copy())
     acc = t._accum
     if acc is not None and acc._post_acc_hooks and t._grad_fn is None:
         run_post_accumulate_hooks(acc, t)
+
+
+_RAN = object()  # the buffer of a node that has run (invariant: no gradient reaches it later)
+
+
+def _late_gradient(node, child):
+    raise AssertionError(
+        f"autograd engine: {node.name()} sent a gradient to {child.name()}, which has already "
+        f"run; every node must be created after the nodes it sends gradient to (creation "
+        f"order {node._seq} -> {child._seq}). A node that breaks this would run twice.")
+
+
+def _accumulate(prev, g, owned, key):
+    """``prev + g`` for a gradient buffer when no graph is built: the first sum makes a new
+    array, which later gradients are added into in place (the engine owns it; an array handed
+    in by an op or a hook may be shared, so it is never written)."""
+    a = prev._array
+    if key in owned and a.dtype.kind in "fc":
+        backend.xp_of(a).add(a, g._array, out=a)
+        return prev
+    owned.add(key)
+    return prev + g
 
 
 def _add_to_buffer(buffers, node, nr, g):
@@ -240,50 +239,3 @@ def _needed(order, capture):
                 needed.add(node)
                 break
     return needed
-
-
-def _fit(g, meta, node, i):
-    """Sum a broadcast gradient down to the input's shape and cast it to the input's dtype."""
-    shape, np_dtype = meta
-    gshape = g._array.shape
-    if gshape != shape:
-        g = _sum_to(g, shape, node, i)
-    if g._array.dtype != np_dtype:
-        want = _dtype._FROM_NP[np_dtype]
-        if want._category >= _dtype._FLOAT:
-            if g.dtype.is_complex and not want.is_complex:
-                g = g.real
-            g = g.to(want)
-    return g
-
-
-def _sum_to(g, shape, node, i):
-    gshape = g._array.shape
-    lead = len(gshape) - len(shape)
-    if lead < 0:
-        # a gradient with fewer dims than its input may only add leading size-1 dims
-        if all(s == 1 for s in shape[:-lead]) and (not gshape or gshape == shape[-lead:]):
-            return g.reshape(shape)
-        _bad_grad(node, i, gshape, shape)
-    dims = list(range(lead))
-    for k, s in enumerate(shape):
-        gs = gshape[lead + k]
-        if s == gs:
-            continue
-        if s == 1:
-            dims.append(lead + k)
-        else:
-            _bad_grad(node, i, gshape, shape)
-    if dims:
-        g = g.sum(dim=tuple(dims), keepdim=True)
-    if lead:
-        g = g.reshape(shape)
-    elif g._array.shape != shape:
-        g = g.reshape(shape)
-    return g
-
-
-def _bad_grad(node, i, gshape, shape):
-    raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - got "
-                       f"{_shape_str(gshape)} but expected shape compatible with "
-                       f"{_shape_str(shape)}")

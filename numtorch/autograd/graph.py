@@ -151,21 +151,13 @@ class AccumulateGrad(Node):
             return ()
         if create_graph:
             warn_create_graph_cycle()
+            old = t._grad
+            t._grad = g if old is None else old + g
         else:
             arr = g._array
             if arr.base is not None or id(arr) in root_arrays:  # never alias anyone's data
                 arr = arr.copy()
-            if arr.dtype != t._array.dtype:
-                arr = arr.astype(t._array.dtype)
-            g = _make(arr)
-        old = t._grad
-        if old is None:
-            t._grad = g
-        elif create_graph or old.requires_grad:
-            t._grad = old + g
-        else:
-            np_ = backend.xp_of(old._array)
-            np_.add(old._array, g._array, out=old._array)  # torch accumulates in place
+            add_to_grad(t, arr)
         if self._post_acc_hooks:
             from .hooks import run_post_accumulate_hooks
 
@@ -174,6 +166,20 @@ class AccumulateGrad(Node):
 
     def name(self):
         return "torch::autograd::AccumulateGrad"
+
+
+def add_to_grad(t, arr):
+    """Add ``arr`` (handed over by the caller) into leaf ``t``'s ``.grad`` while no graph is
+    built: adopted as the gradient when there is none, else added in place as torch does."""
+    if arr.dtype != t._array.dtype:
+        arr = arr.astype(t._array.dtype)
+    old = t._grad
+    if old is None:
+        t._grad = _make(arr)
+    elif old.requires_grad:
+        t._grad = old + _make(arr)
+    else:
+        backend.xp_of(old._array).add(old._array, arr, out=old._array)
 
 
 _CYCLE_WARNED = []

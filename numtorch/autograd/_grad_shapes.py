@@ -1,0 +1,87 @@
+"""Gradients fitted to the tensors they belong to: the implicit and checked root gradients of
+a backward call, and an op's gradient summed down from a broadcast shape and cast to its
+input's dtype (the engine does this once for every op, so ops never undo broadcasting).
+"""
+
+import numpy as np
+
+from .. import _dtype, backend
+from . import graph
+
+
+def _shape_str(shape):
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def root_grads(outputs, grad_outputs, create_graph, fn_name):
+    """Check/complete the output gradients (implicit ones only for scalar outputs)."""
+    grads = []
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
+        if g is None:
+            if out._array.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if out._array.dtype.kind not in "fcV":
+                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs "
+                                   f"but got {out.dtype}")
+            g = graph._make(_ones_like(out._array))
+        else:
+            if not isinstance(g, graph.Tensor):
+                raise TypeError(f"{fn_name}: grad_outputs must be Tensors or None, but got "
+                                f"{type(g).__name__}")
+            if g._array.shape != out._array.shape:
+                raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
+                                   f"torch.Size({_shape_str(g.shape)}) and output[{i}] has a "
+                                   f"shape of torch.Size({_shape_str(out.shape)}).")
+        grads.append(g)
+    return grads
+
+
+def _ones_like(a):
+    if type(a) is np.ndarray:
+        return np.ones(a.shape, dtype=a.dtype)
+    return backend.xp_of(a).ones(a.shape, dtype=a.dtype)
+
+
+def fit(g, meta, node, i):
+    """Sum a broadcast gradient down to the input's shape and cast it to the input's dtype."""
+    shape, np_dtype = meta
+    gshape = g._array.shape
+    if gshape != shape:
+        g = _sum_to(g, shape, node, i)
+    if g._array.dtype != np_dtype:
+        want = _dtype._FROM_NP[np_dtype]
+        if want._category >= _dtype._FLOAT:
+            if g.dtype.is_complex and not want.is_complex:
+                g = g.real
+            g = g.to(want)
+    return g
+
+
+def _sum_to(g, shape, node, i):
+    gshape = g._array.shape
+    lead = len(gshape) - len(shape)
+    if lead < 0:
+        # a gradient with fewer dims than its input may only add leading size-1 dims
+        if all(s == 1 for s in shape[:-lead]) and (not gshape or gshape == shape[-lead:]):
+            return g.reshape(shape)
+        _bad_grad(node, i, gshape, shape)
+    dims = list(range(lead))
+    for k, s in enumerate(shape):
+        gs = gshape[lead + k]
+        if s == gs:
+            continue
+        if s == 1:
+            dims.append(lead + k)
+        else:
+            _bad_grad(node, i, gshape, shape)
+    if dims:
+        g = g.sum(dim=tuple(dims), keepdim=True)
+    if lead or g._array.shape != shape:
+        g = g.reshape(shape)
+    return g
+
+
+def _bad_grad(node, i, gshape, shape):
+    raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                       f"{_shape_str(gshape)} but expected shape compatible with "
+                       f"{_shape_str(shape)}")
