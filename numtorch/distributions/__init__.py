@@ -58,7 +58,7 @@ from .relaxed_bernoulli import RelaxedBernoulli
 from .relaxed_categorical import RelaxedOneHotCategorical
 from .studentT import StudentT
 from .transformed_distribution import TransformedDistribution
-from .transforms import *  # noqa: F403  (every transform is public here too)
+from .transforms import *  # noqa: F403  (the transforms are public here too)
 from .uniform import Uniform
 from .von_mises import VonMises
 from .weibull import Weibull
@@ -67,8 +67,8 @@ from .wishart import Wishart
 __all__ = [
     "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "ContinuousBernoulli",
     "Dirichlet", "Distribution", "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma",
-    "GeneralizedPareto", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "InverseGamma",
-    "Kumaraswamy", "LKJCholesky", "Laplace", "LogNormal", "LogisticNormal",
+    "GeneralizedPareto", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent",
+    "InverseGamma", "Kumaraswamy", "LKJCholesky", "Laplace", "LogNormal", "LogisticNormal",
     "LowRankMultivariateNormal", "MixtureSameFamily", "Multinomial", "MultivariateNormal",
     "NegativeBinomial", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough",
     "Pareto", "RelaxedBernoulli", "RelaxedOneHotCategorical", "StudentT", "Poisson", "Uniform",

@@ -3,11 +3,12 @@
 from numbers import Number
 
 import numtorch as torch
-import numtorch.nn.functional as F
 
 from . import constraints
 from .exp_family import ExponentialFamily
-from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from .utils import (
+    _bce_with_logits, broadcast_all, lazy_property, logits_to_probs, probs_to_logits,
+)
 
 __all__ = ["Bernoulli"]
 
@@ -93,10 +94,10 @@ class Bernoulli(ExponentialFamily):
         if self._validate_args:
             self._validate_sample(value)
         logits, value = broadcast_all(self.logits, value)
-        return -F.binary_cross_entropy_with_logits(logits, value, reduction="none")
+        return -_bce_with_logits(logits, value)
 
     def entropy(self):
-        return F.binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")
+        return _bce_with_logits(self.logits, self.probs)
 
     def enumerate_support(self, expand=True):
         values = torch.arange(2, dtype=self._param.dtype, device=self._param.device)

@@ -4,15 +4,11 @@ import math
 from numbers import Number
 
 import numtorch as torch
-import numtorch.nn.functional as F
 
 from . import constraints
 from .exp_family import ExponentialFamily
 from .utils import (
-    broadcast_all,
-    clamp_probs,
-    lazy_property,
-    logits_to_probs,
+    _bce_with_logits, broadcast_all, clamp_probs, lazy_property, logits_to_probs,
     probs_to_logits,
 )
 
@@ -143,7 +139,7 @@ class ContinuousBernoulli(ExponentialFamily):
         if self._validate_args:
             self._validate_sample(value)
         logits, value = broadcast_all(self.logits, value)
-        bce = F.binary_cross_entropy_with_logits(logits, value, reduction="none")
+        bce = _bce_with_logits(logits, value)
         return -bce + self._cont_bern_log_norm()
 
     def cdf(self, value):

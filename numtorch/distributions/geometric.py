@@ -3,11 +3,12 @@
 from numbers import Number
 
 import numtorch as torch
-import numtorch.nn.functional as F
 
 from . import constraints
 from .distribution import Distribution
-from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from .utils import (
+    _bce_with_logits, broadcast_all, lazy_property, logits_to_probs, probs_to_logits,
+)
 
 __all__ = ["Geometric"]
 
@@ -95,5 +96,4 @@ class Geometric(Distribution):
         return value * (-probs).log1p() + self.probs.log()
 
     def entropy(self):
-        return F.binary_cross_entropy_with_logits(self.logits, self.probs,
-                                                  reduction="none") / self.probs
+        return _bce_with_logits(self.logits, self.probs) / self.probs

@@ -6,7 +6,9 @@ import numtorch.nn.functional as F
 from . import constraints
 from .distribution import Distribution
 from .gamma import Gamma
-from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from .utils import (
+    _poisson, broadcast_all, lazy_property, logits_to_probs, probs_to_logits,
+)
 
 __all__ = ["NegativeBinomial"]
 
@@ -88,7 +90,7 @@ class NegativeBinomial(Distribution):
 
     def sample(self, sample_shape=torch.Size()):
         with torch.no_grad():
-            return torch.poisson(self._gamma.sample(sample_shape=sample_shape))
+            return _poisson(self._gamma.sample(sample_shape=sample_shape))
 
     def log_prob(self, value):
         if self._validate_args:

@@ -6,7 +6,7 @@ import numtorch as torch
 
 from . import constraints
 from .exp_family import ExponentialFamily
-from .utils import broadcast_all
+from .utils import _poisson, broadcast_all
 
 __all__ = ["Poisson"]
 
@@ -53,7 +53,7 @@ class Poisson(ExponentialFamily):
     def sample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)
         with torch.no_grad():
-            return torch.poisson(self.rate.expand(shape))
+            return _poisson(self.rate.expand(shape))
 
     def log_prob(self, value):
         if self._validate_args:

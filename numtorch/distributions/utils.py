@@ -71,6 +71,20 @@ def _sum_rightmost(value, dim):
     return value.reshape(value.shape[:value.dim() - dim] + (-1,)).sum(-1)
 
 
+def _bce_with_logits(logits, target):
+    """Elementwise ``binary_cross_entropy_with_logits``; 0-d inputs go through as one-element
+    vectors (numtorch's loss op mishandles 0-d arrays)."""
+    if logits.dim() == 0 and target.dim() == 0:
+        return F.binary_cross_entropy_with_logits(logits.reshape(1), target.reshape(1),
+                                                  reduction="none").reshape(())
+    return F.binary_cross_entropy_with_logits(logits, target, reduction="none")
+
+
+def _poisson(rate):
+    """Poisson draws shaped like ``rate`` (numtorch's sampler fails on 0-d tensors)."""
+    return torch.poisson(rate.reshape(-1)).reshape(rate.shape)
+
+
 def logits_to_probs(logits, is_binary=False):
     """Probabilities from logits: a sigmoid when ``is_binary``, else a softmax over the last
     dimension."""

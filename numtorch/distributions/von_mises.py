@@ -75,7 +75,7 @@ class VonMises(Distribution):
         shape = self._extended_shape(sample_shape)
         with torch.no_grad():
             kappa = self._concentration.detach().expand(shape).cpu().numpy()
-            theta = _best_fisher(np.ascontiguousarray(kappa, dtype=np.float64), rng_for(None))
+            theta = _best_fisher(np.array(kappa, dtype=np.float64), rng_for(None))
             theta = torch.from_numpy(theta).to(device=self.loc.device)
             out = (theta + math.pi + self._loc.detach()) % (2 * math.pi) - math.pi
             return out.to(self.loc.dtype)
