@@ -6,20 +6,11 @@ Tensors wrap NumPy arrays (CuPy arrays on CUDA devices); autograd, ``nn``, ``opt
 
 __version__ = "0.1.0"
 
-import warnings as _warnings
+# every process-wide effect of importing numtorch (allocator tuning, NumPy's error callback,
+# a warnings filter) is made here, and documented in numtorch/_process_settings.py
+from . import _process_settings  # noqa: E402
 
-# torch computes log(0) = -inf, 0/0 = nan, ... silently; NumPy warns. Silence NumPy's
-# floating-point RuntimeWarnings only when they come from numtorch's own op code (the user's
-# own NumPy calls keep warning), at no per-call cost.
-_warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"numtorch\.")
-
-from . import _fp_errors  # noqa: E402  (NumPy's error callback: silent in numtorch's frames)
-
-_fp_errors.install()
-
-from . import backend as _backend  # noqa: E402
-
-_backend.tune_allocator()
+_process_settings.apply()
 
 from . import autograd  # noqa: F401,E402  (first: the Tensor class imports its grad mode)
 from ._tensor import (  # noqa: F401

@@ -11,10 +11,7 @@ from .._device import CPU, device
 from . import _numpy
 
 __all__ = ["xp_of", "get_xp", "device_of", "to_device", "helpers_for", "cupy_or_none",
-           "CudaUnavailableError", "cuda_unavailable"]
-
-# torch raises a plain AssertionError when CUDA is asked for without it; so does numtorch
-CudaUnavailableError = AssertionError
+           "cuda_unavailable"]
 
 
 def cuda_unavailable():
@@ -25,6 +22,7 @@ def cuda_unavailable():
     e.add_note("numtorch runs CUDA through CuPy: install it with `pip install numtorch[cuda]` on "
                "a machine with an NVIDIA GPU")
     return e
+
 
 _cupy = None
 _cupy_tried = False
@@ -99,31 +97,3 @@ def helpers_for(xp):
     from . import _cupy
 
     return _cupy
-
-
-def tune_allocator():
-    """Keep large freed blocks in glibc's heap instead of returning them to the OS.
-
-    NumPy allocates a fresh array for every op result; with glibc's defaults each block of
-    128 KiB or more is mmap'd and unmapped again, so every op pays page faults on memory it
-    just freed. Raising the mmap and trim thresholds (to 256 MiB and 1 GiB, what setting
-    MALLOC_MMAP_THRESHOLD_/MALLOC_TRIM_THRESHOLD_ would do) roughly halves the time of
-    elementwise-heavy steps. Set NUMTORCH_KEEP_MALLOC=1 to leave the allocator alone.
-    """
-    import os
-    import sys
-
-    if not sys.platform.startswith("linux") or os.environ.get("NUMTORCH_KEEP_MALLOC"):
-        return False
-    if "MALLOC_MMAP_THRESHOLD_" in os.environ or "MALLOC_TRIM_THRESHOLD_" in os.environ:
-        return False  # the user chose already
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL("libc.so.6")
-        m_trim_threshold, m_mmap_threshold = -1, -3
-        ok = libc.mallopt(m_mmap_threshold, 256 * 2 ** 20)
-        ok = libc.mallopt(m_trim_threshold, 2 ** 30) and ok
-        return bool(ok)
-    except (OSError, AttributeError):  # not glibc (musl, ...): nothing to tune
-        return False

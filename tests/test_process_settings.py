@@ -1,0 +1,30 @@
+"""The process-wide effects of ``import numtorch`` live in one module, with their opt-outs."""
+
+import sys
+
+import numtorch
+from numtorch import _process_settings, backend
+
+
+def test_keep_malloc_leaves_the_allocator_alone(monkeypatch):
+    monkeypatch.setenv("NUMTORCH_KEEP_MALLOC", "1")
+    assert _process_settings.tune_allocator() is False
+
+
+def test_glibc_variables_of_the_user_win(monkeypatch):
+    monkeypatch.delenv("NUMTORCH_KEEP_MALLOC", raising=False)
+    monkeypatch.setenv("MALLOC_MMAP_THRESHOLD_", "131072")
+    assert _process_settings.tune_allocator() is False
+
+
+def test_allocator_is_tuned_on_glibc(monkeypatch):
+    monkeypatch.delenv("NUMTORCH_KEEP_MALLOC", raising=False)
+    monkeypatch.delenv("MALLOC_MMAP_THRESHOLD_", raising=False)
+    monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
+    expected = sys.platform.startswith("linux")
+    assert _process_settings.tune_allocator() is expected
+
+
+def test_backend_changes_nothing_process_wide():
+    assert not hasattr(backend, "tune_allocator")
+    assert numtorch.log(numtorch.zeros(1)).item() == float("-inf")
