@@ -60,7 +60,7 @@ def call_op(hook, cls, inputs, params):
 # numtorch's node classes already carry torch's autograd node names ("AddmmBackward0"); the
 # op name is that name without the "Backward<n>" suffix, in snake case. A few differ.
 _SPECIAL = {"ToCopy": "_to_copy", "LogSoftmax": "_log_softmax", "Softmax": "_softmax",
-            "MatMul": "matmul", "CastForOp": "_to_copy"}
+            "MatMul": "matmul", "CastForOp": "_to_copy", "LinearFused": "linear"}
 _NAMES = {}
 
 
