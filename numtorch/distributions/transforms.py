@@ -139,6 +139,11 @@ class _InverseTransform(Transform):
         super().__init__(cache_size=transform._cache_size)
         self._inv = transform
 
+    def __getstate__(self):
+        # here ``_inv`` is a strong reference (the transform inverted): keep it, so an
+        # unpickled inverse still works (torch 2.13 drops it and fails on use)
+        return self.__dict__.copy()
+
     @constraints.dependent_property(is_discrete=False)
     def domain(self):
         return self._inv.codomain
