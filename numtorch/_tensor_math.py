@@ -1474,6 +1474,104 @@ class _TensorMath:
     def symeig(self, eigenvectors=False, upper=True):
         return _ops.symeig(self, eigenvectors, upper)
 
+    # -- beyond the seeds (ops/shape_extra, reducing_scatter, strided_views, statistics_extra,
+    # quantiles) -------------------------------------------------------------------------------
+    def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
+        return _ops.scatter_reduce(self, dim, index, src, reduce, include_self=include_self)
+
+    def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
+        return _inplace(self, _ops.scatter_reduce, dim, index, src, reduce,
+                        include_self=include_self)
+
+    def index_reduce(self, dim, index, source, reduce, *, include_self=True):
+        return _ops.index_reduce(self, dim, index, source, reduce, include_self=include_self)
+
+    def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
+        return _inplace(self, _ops.index_reduce, dim, index, source, reduce,
+                        include_self=include_self)
+
+    def as_strided(self, size, stride, storage_offset=None):
+        return _ops.as_strided(self, size, stride, storage_offset)
+
+    def as_strided_(self, size, stride, storage_offset=None):
+        return _ops.strided_views.as_strided_(self, size, stride, storage_offset)
+
+    def as_strided_scatter(self, src, size, stride, storage_offset=None):
+        return _ops.as_strided_scatter(self, src, size, stride, storage_offset)
+
+    def select_scatter(self, src, dim, index):
+        return _ops.select_scatter(self, src, dim, index)
+
+    def slice_scatter(self, src, dim=0, start=None, end=None, step=1):
+        return _ops.slice_scatter(self, src, dim, start, end, step)
+
+    def diagonal_scatter(self, src, offset=0, dim1=0, dim2=1):
+        return _ops.diagonal_scatter(self, src, offset, dim1, dim2)
+
+    def rot90(self, k=1, dims=(0, 1)):
+        return _ops.rot90(self, k, dims)
+
+    def tensor_split(self, indices_or_sections, dim=0):
+        return _ops.tensor_split(self, indices_or_sections, dim)
+
+    def hsplit(self, indices_or_sections):
+        return _ops.hsplit(self, indices_or_sections)
+
+    def vsplit(self, indices_or_sections):
+        return _ops.vsplit(self, indices_or_sections)
+
+    def dsplit(self, indices_or_sections):
+        return _ops.dsplit(self, indices_or_sections)
+
+    def tile(self, *dims):
+        return _ops.tile(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int)
+                         else dims)
+
+    def ravel(self):
+        return _ops.ravel(self)
+
+    def fliplr(self):
+        return _ops.fliplr(self)
+
+    def flipud(self):
+        return _ops.flipud(self)
+
+    def diagflat(self, offset=0):
+        return _ops.diagflat(self, offset)
+
+    def sum_to_size(self, *size):
+        return _ops.sum_to_size(self, *size)
+
+    def vdot(self, other):
+        return _ops.vdot(self, other)
+
+    def logcumsumexp(self, dim):
+        return _ops.logcumsumexp(self, dim)
+
+    def diff(self, n=1, dim=-1, prepend=None, append=None):
+        return _ops.diff(self, n, dim, prepend, append)
+
+    def nansum(self, dim=None, keepdim=False, *, dtype=None):
+        return _ops.nansum(self, dim, keepdim, dtype=dtype)
+
+    def nanmean(self, dim=None, keepdim=False, *, dtype=None):
+        return _ops.nanmean(self, dim, keepdim, dtype=dtype)
+
+    def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+        return _ops.quantile(self, q, dim, keepdim, interpolation=interpolation)
+
+    def nanquantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+        return _ops.nanquantile(self, q, dim, keepdim, interpolation=interpolation)
+
+    def cov(self, *, correction=1, fweights=None, aweights=None):
+        return _ops.cov(self, correction=correction, fweights=fweights, aweights=aweights)
+
+    def corrcoef(self):
+        return _ops.corrcoef(self)
+
+    def to_dense(self, dtype=None, *, masked_grad=None):
+        return self if dtype is None or dtype is self.dtype else self.to(dtype)
+
     # -- filling and copying --------------------------------------------------------------------
     def fill_(self, value):
         return _ops.inplace_writes.fill_(self, value)

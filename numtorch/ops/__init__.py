@@ -42,8 +42,19 @@ from .sorting import *  # noqa: F401,F403
 from .structure import *  # noqa: F401,F403
 from . import sorting, structure
 from . import inplace_writes  # noqa: E402,F401  (the Tensor methods' in-place writes)
+from .shape_extra import *  # noqa: F401,F403
+from .reducing_scatter import *  # noqa: F401,F403
+from .strided_views import *  # noqa: F401,F403
+from .statistics_extra import *  # noqa: F401,F403
+from .quantiles import *  # noqa: F401,F403
+from . import quantiles, reducing_scatter, shape_extra, statistics_extra, strided_views
 
-__all__ = _ew + _red + _shape + _idx + _lin + _sm + _la + sorting.__all__ + structure.__all__
+# functions beyond the seeds' API (issue 19)
+_extra = (shape_extra.__all__ + reducing_scatter.__all__ + strided_views.__all__
+          + statistics_extra.__all__ + quantiles.__all__)
+
+__all__ = (_ew + _red + _shape + _idx + _lin + _sm + _la + sorting.__all__ + structure.__all__
+           + _extra)
 
 
 def zeros_like(t):

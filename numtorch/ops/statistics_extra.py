@@ -1,0 +1,308 @@
+"""More reductions and scans: logcumsumexp, diff, nansum, nanmean, cumulative_trapezoid, isin,
+cov and corrcoef.
+
+``logcumsumexp`` is a primitive (one ``logaddexp.accumulate`` pass, exact for inputs of any
+spread); the others are compositions of existing ops, so their gradients are those of the ops
+they are built from.
+"""
+
+import warnings
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor, _make
+from ..autograd.graph import Op, rename_node
+from ._util import canonical_dim
+
+__all__ = ["logcumsumexp", "diff", "nansum", "nanmean", "cumulative_trapezoid", "isin", "cov",
+           "corrcoef"]
+
+
+def _ops():
+    from .. import ops
+
+    return ops
+
+
+def _dtype_name(dt):
+    return dt._legacy[:-len("Tensor")]
+
+
+class LogCumSumExp(Op):
+    """y_i = log(sum_{j<=i} exp(x_j)) along ``dim``;
+    dx_i = sum_{j>=i} g_j exp(x_i - y_j), summed in log space for each sign of g."""
+
+    node_name = "LogcumsumexpBackward0"
+
+    def forward(self, x):
+        self.save_inputs(x)
+        if x.ndim == 0:
+            return self.save_output(x.copy())
+        return self.save_output(self.xp.logaddexp.accumulate(x, axis=self.dim))
+
+    def backward(self, grad):
+        ops = _ops()
+        x = self.saved_inputs()
+        y = self.saved_output()
+        if x.ndim == 0:
+            return grad
+        d = self.dim
+        dt = grad._array.dtype
+        one = _make(np.ones((), dtype=dt))
+        # the log of an absent sign part: far below any value, but finite, so that a second
+        # derivative never meets -inf - (-inf)
+        floor = _make(np.full((), np.finfo(dt).min / 4, dtype=dt))
+
+        def reverse_lcse(t):
+            return logcumsumexp(t.flip(d), d).flip(d)
+
+        pos, neg = grad > 0, grad < 0
+        log_pos = ops.where(pos, ops.where(pos, grad, one).log(), floor)
+        log_neg = ops.where(neg, ops.where(neg, -grad, one).log(), floor)
+        return (x + reverse_lcse(log_pos - y)).exp() - (x + reverse_lcse(log_neg - y)).exp()
+
+
+def logcumsumexp(input, dim, *, out=None):
+    """``log(cumsum(exp(input), dim))`` computed without overflow or underflow.
+
+    Example:
+        >>> torch.logcumsumexp(torch.tensor([0., 1000.]), 0)
+        tensor([   0., 1000.])
+    """
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise NotImplementedError(f"\"logcumsumexp_out_cpu\" not implemented for "
+                                  f"'{_dtype_name(input.dtype)}'")
+    d = canonical_dim(dim, input._array.ndim)
+    res = LogCumSumExp.apply(input, dim=d)
+    if out is not None:
+        out.copy_(res)
+        return out
+    return res
+
+
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    """The ``n``-th forward difference along ``dim`` (``x[i+1] - x[i]``; for bool tensors,
+    ``x[i+1] != x[i]``), after joining ``prepend`` and ``append`` to the ends.
+
+    Example:
+        >>> torch.diff(torch.tensor([1, 3, 6]), prepend=torch.tensor([0]))
+        tensor([1, 2, 3])
+    """
+    nd = input._array.ndim
+    if nd == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    d = canonical_dim(dim, nd)
+    ops = _ops()
+    parts = []
+    for extra in (prepend, append):
+        if extra is not None and not isinstance(extra, Tensor):
+            raise TypeError(f"diff(): argument '{'prepend' if extra is prepend else 'append'}' "
+                            f"must be Tensor, not {type(extra).__name__}")
+        if extra is not None and extra._array.ndim != nd:
+            raise RuntimeError("diff expects prepend or append to be the same dimension as "
+                               "input")
+        parts.append(extra)
+    if parts[0] is not None or parts[1] is not None:
+        input = ops.cat([t for t in (parts[0], input, parts[1]) if t is not None], d)
+    for _ in range(n):
+        size = input._array.shape[d]
+        if size == 0:
+            break
+        hi, lo = input.narrow(d, 1, size - 1), input.narrow(d, 0, size - 1)
+        input = ops.logical_xor(hi, lo) if input.dtype is _dtype.bool else hi - lo
+    return input
+
+
+def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Sum over ``dim`` treating NaN as zero.
+
+    Example:
+        >>> torch.nansum(torch.tensor([1., float("nan"), 2.]))
+        tensor(3.)
+    """
+    if input.dtype.is_complex:
+        raise RuntimeError("nansum on CPU does not support complex inputs")
+    ops = _ops()
+    x = input
+    if input.dtype.is_floating_point:
+        x = ops.where(ops.isnan(input), _make(np.zeros((), dtype=input._array.dtype)), input)
+    res = ops.sum(x, dim, keepdim, dtype=dtype) if dim is not None else \
+        ops.sum(x, dtype=dtype) if not keepdim else \
+        ops.sum(x, tuple(range(input._array.ndim)), True, dtype=dtype)
+    res = rename_node(res, "NansumBackward0")
+    if out is not None:
+        out.copy_(res)
+        return out
+    return res
+
+
+def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Mean over ``dim`` of the values that are not NaN (NaN where every value is NaN)."""
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype "
+                           f"but got {_dtype_name(input.dtype)}")
+    ops = _ops()
+    count = ops.logical_not(ops.isnan(input))
+    dims = dim if dim is not None else tuple(range(input._array.ndim))
+    res = nansum(input, dims, keepdim, dtype=dtype) / ops.sum(count, dims, keepdim)
+    if out is not None:
+        out.copy_(res)
+        return out
+    return res
+
+
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The running trapezoidal integral of ``y`` along ``dim`` (one value per interval).
+
+    Example:
+        >>> torch.cumulative_trapezoid(torch.tensor([1., 2., 4.]))
+        tensor([1.5000, 4.5000])
+    """
+    if x is not None and dx is not None:
+        raise TypeError("cumulative_trapezoid() received an invalid combination of arguments: "
+                        "x and dx cannot both be given")
+    if y._array.ndim == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    d = canonical_dim(dim, y._array.ndim)
+    n = y._array.shape[d]
+    if not (y.dtype.is_floating_point or y.dtype.is_complex):
+        y = y.to(_dtype.get_default_dtype())
+    m = max(n - 1, 0)
+    pair = y.narrow(d, 1, m) + y.narrow(d, 0, m) if n else y
+    if x is None:
+        return rename_node((pair * ((1 if dx is None else dx) / 2)).cumsum(d), "CumsumBackward0")
+    if x._array.ndim == 1:
+        if x._array.shape[0] != n:
+            raise RuntimeError("cumulative_trapezoid: There must be one `x` value for each "
+                               "sample point")
+        shape = [1] * y._array.ndim
+        shape[d] = m
+        widths = (x[1:] - x[:-1]).reshape(shape)
+    else:
+        xd = canonical_dim(dim, x._array.ndim)
+        widths = x.narrow(xd, 1, m) - x.narrow(xd, 0, m)
+    return (pair * widths / 2).cumsum(d)
+
+
+def isin(elements, test_elements, *, assume_unique=False, invert=False, out=None):
+    """True where an element of ``elements`` occurs in ``test_elements`` (False with
+    ``invert``). Either argument may be a number.
+
+    Example:
+        >>> torch.isin(torch.tensor([1, 2, 3]), torch.tensor([2, 5]))
+        tensor([False,  True, False])
+    """
+    if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
+        raise TypeError(f"isin() received an invalid combination of arguments - got "
+                        f"({type(elements).__name__}, {type(test_elements).__name__}), but "
+                        f"expected one of (Tensor elements, Tensor test_elements) with at most "
+                        f"one of them a Number")
+    for t in (elements, test_elements):
+        if isinstance(t, Tensor) and (t.dtype.is_complex or t.dtype is _dtype.bool):
+            raise RuntimeError(f"Unsupported input type encountered for isin(): "
+                               f"{_dtype_name(t.dtype)}")
+    like = elements if isinstance(elements, Tensor) else test_elements
+    from .. import backend
+
+    xp = backend.xp_of(like._array)
+    a = elements._array if isinstance(elements, Tensor) else xp.asarray(elements)
+    b = test_elements._array if isinstance(test_elements, Tensor) else xp.asarray(test_elements)
+    res = _make(xp.asarray(xp.isin(a, b, assume_unique=assume_unique, invert=invert)))
+    if out is not None:
+        out.copy_(res)
+        return out
+    return res
+
+
+def _check_weights(name, w, n_obs, kind_ok, kind_name):
+    if w._array.ndim > 1:
+        raise RuntimeError(f"cov(): expected {name} to have one or fewer dimensions but got "
+                           f"{name} with {w._array.ndim} dimensions")
+    if not kind_ok(w.dtype):
+        raise RuntimeError(f"cov(): expected {name} to have {kind_name} dtype but got {name} "
+                           f"with {_dtype_name(w.dtype)} dtype")
+    if w._array.size != n_obs:
+        raise RuntimeError(f"cov(): expected {name} to have the same numel as there are "
+                           f"observations in the input but got {w._array.size} != {n_obs}")
+    if w._array.size and (w._array < 0).any():
+        raise RuntimeError(f"cov(): {name} cannot be negative")
+
+
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    """The covariance matrix of the variables in the rows of ``input`` (observations in the
+    columns), optionally weighted by frequency and importance weights.
+
+    Args:
+        input (Tensor): a 0-d, 1-d (one variable) or 2-d (variables x observations) tensor.
+        correction (int): subtracted from the number of observations (1: Bessel's
+            correction). Default: 1.
+        fweights (Tensor, optional): integer count of each observation.
+        aweights (Tensor, optional): float importance of each observation.
+
+    Example:
+        >>> torch.cov(torch.tensor([[0., 1., 2.], [2., 1., 0.]]))
+        tensor([[ 1., -1.],
+                [-1.,  1.]])
+    """
+    if isinstance(correction, bool) or not isinstance(correction, (int, np.integer)):
+        raise TypeError(f"cov(): argument 'correction' must be int, not "
+                        f"{type(correction).__name__}")
+    nd = input._array.ndim
+    if nd > 2:
+        raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an "
+                           f"input with {nd} dimensions")
+    x = input if nd == 2 else input.reshape(1, -1)
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
+        x = x.to(_dtype.get_default_dtype())
+    n_obs = x._array.shape[1]
+    w = None
+    if fweights is not None:
+        _check_weights("fweights", fweights, n_obs,
+                       lambda dt: not dt.is_floating_point and not dt.is_complex and
+                       dt is not _dtype.bool, "integral")
+        w = fweights
+    if aweights is not None:
+        _check_weights("aweights", aweights, n_obs, lambda dt: dt.is_floating_point,
+                       "floating point")
+        w = aweights if w is None else w * aweights
+    if w is None:
+        avg = x.mean(1)
+        w_sum = n_obs
+        norm = n_obs - correction
+    else:
+        w_sum = w.sum()
+        avg = (x * w).sum(1) / w_sum
+        if aweights is None:
+            norm = w_sum - correction
+        else:
+            norm = w_sum - correction * (w * aweights).sum() / w_sum
+    norm_value = float(norm._array) if isinstance(norm, Tensor) else norm
+    if norm_value <= 0:
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the number of observations.", UserWarning, stacklevel=2)
+        norm = norm.clamp(min=0) if isinstance(norm, Tensor) else 0
+    centred = x - avg.unsqueeze(1)
+    weighted = centred if w is None else centred * w
+    c = weighted.matmul(centred.transpose(0, 1).conj())
+    c = c / norm if isinstance(norm, Tensor) else c / float(norm) if norm else \
+        c / _make(np.zeros((), dtype=c._array.dtype))
+    return c.squeeze()
+
+
+def corrcoef(input):
+    """Pearson correlation coefficients of the rows of ``input`` (see :func:`cov`), clipped
+    to ``[-1, 1]``."""
+    c = cov(input)
+    if c._array.ndim == 0:
+        return c / c
+    std = c.diagonal().real.sqrt() if c.dtype.is_complex else c.diagonal().sqrt()
+    c = c / std.unsqueeze(1)
+    c = c / std.unsqueeze(0)
+    if c.dtype.is_complex:
+        from .. import ops
+
+        return ops.complex(c.real.clamp(-1, 1), c.imag.clamp(-1, 1))
+    return c.clamp(-1, 1)
