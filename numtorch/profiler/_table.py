@@ -58,7 +58,7 @@ def build_table(events, sort_by, row_limit, max_src_column_width, max_name_colum
     rule = "".join("-" * w + _GAP for _, w, _ in columns)
     out = []
     if header is not None:
-        out += ["=" * len(rule), header]
+        out += ["=" * (len(rule) - len(_GAP)), header]
     out += [rule, line([c[0] for c in columns]), rule]
     if row_limit is not None and row_limit > 0:
         events = events[:row_limit]

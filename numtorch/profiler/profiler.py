@@ -104,9 +104,12 @@ def tensorboard_trace_handler(dir_name, worker_name=None, use_gzip=False):
     def handler(prof):
         os.makedirs(dir_name, exist_ok=True)
         worker = worker_name or f"{socket.gethostname()}_{os.getpid()}"
-        name = f"{worker}.{time.time_ns() // 1_000_000}.pt.trace.json"
-        if use_gzip:
-            name += ".gz"
+        ms = time.time_ns() // 1_000_000
+        while True:  # two windows ending in the same millisecond must not share a file
+            name = f"{worker}.{ms}.pt.trace.json" + (".gz" if use_gzip else "")
+            if not os.path.exists(os.path.join(dir_name, name)):
+                break
+            ms += 1
         prof.export_chrome_trace(os.path.join(dir_name, name))
 
     return handler
