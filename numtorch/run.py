@@ -67,6 +67,9 @@ def run_path(path, args=()):
 
 def _module_spec(name):
     spec = importlib.util.find_spec(name)
+    if spec is not None and isinstance(spec.loader, _import_hook._AliasLoader):
+        # `-m torch.distributed.run` runs numtorch's module: an alias has no code of its own.
+        return _module_spec(spec.loader.target)
     if spec is None:
         raise ImportError(f"No module named {name}")
     if spec.submodule_search_locations is not None:  # a package runs its __main__

@@ -78,3 +78,8 @@ def test_deterministic_flags():
     assert numtorch.get_float32_matmul_precision() == "high"
     numtorch.set_float32_matmul_precision("highest")
     assert isinstance(numtorch.__version__, str)
+
+
+def test_seed_spelling_nn_distributed_data_parallel():
+    """The 1.4 docs' ``torch.nn.DistributedDataParallel`` is the nn.parallel class."""
+    assert numtorch.nn.DistributedDataParallel is numtorch.nn.parallel.DistributedDataParallel

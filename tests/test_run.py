@@ -180,3 +180,15 @@ def test_reported_version():
     assert packaging.version.parse(compat).release == (2, 13, 0)
     assert compat >= "2.0" and compat > "2.13.0rc1" and compat < "2.13.1"
     assert version.cuda is None and version.hip is None and version.debug is False
+
+
+def test_module_mode_runs_an_aliased_torch_module(workdir):
+    """``-m torch.X`` runs numtorch.X (an alias has no code object of its own)."""
+    done = subprocess.run([*LAUNCHER, "-m", "torch.utils.collect_env_probe_missing"], cwd=workdir,
+                          env=ENV, capture_output=True, text=True)
+    assert "No module named" in done.stderr
+    (workdir / "probe.py").write_text("import torch; print(torch.distributed.is_available())\n")
+    done = subprocess.run([*LAUNCHER, "-m", "torch.distributed.run", "--help"], cwd=workdir,
+                          env=ENV, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "nproc" in done.stdout

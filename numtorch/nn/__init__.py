@@ -10,3 +10,6 @@ from . import init  # noqa: F401
 from . import utils  # noqa: F401
 from . import parallel  # noqa: F401,E402
 from .parallel import DataParallel  # noqa: F401,E402
+# The 1.4 docs' examples spell it torch.nn.DistributedDataParallel; torch 2.x dropped that
+# name, numtorch keeps it as the same class (seed API, thin shim).
+from .parallel import DistributedDataParallel  # noqa: F401,E402
