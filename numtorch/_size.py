@@ -129,3 +129,14 @@ def parse_size(fn, args, size=None, negative_message=None):
             raise RuntimeError(negative_message or f"Trying to create tensor with negative "
                                f"dimension {d}: [{', '.join(map(str, shape))}]")
     return shape
+
+
+def size_args(args, kwargs, name, fname):
+    """The sizes/dims of a ``*args`` method also callable as ``fname(name=seq)`` (torch's
+    ``x.flip(dims=[1])``, ``x.view(size=(2, 3))``); returned as a tuple for :func:`shape_arg`."""
+    if not kwargs:
+        return args
+    if args or set(kwargs) != {name}:
+        bad = next((k for k in kwargs if k != name), name)
+        raise TypeError(f"{fname}() got an unexpected keyword argument '{bad}'")
+    return (kwargs[name],)

@@ -8,7 +8,7 @@ import numpy as np
 
 from . import _dtype, backend
 from ._device import CPU, as_device, device as _device_cls
-from ._size import Size, parse_size
+from ._size import Size, parse_size, size_args as _size_args
 from .autograd import graph as _graph
 from ._tensor_math import _TensorMath
 from ._tensor_memory import _TensorMemory
@@ -564,19 +564,37 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout):
         return _creation.tensor(data, dtype=dtype or self.dtype, device=device or self.device,
                                 requires_grad=requires_grad)
 
-    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
+    def new_zeros(self, *size, dtype=None, **kwargs):
+        """Zeros of shape ``size``, by default with this tensor's dtype and device."""
+        return self._new_filled("zeros", size, kwargs, dtype)
+
+    def new_ones(self, *size, dtype=None, **kwargs):
+        """Ones of shape ``size``, by default with this tensor's dtype and device."""
+        return self._new_filled("ones", size, kwargs, dtype)
+
+    def new_empty(self, *size, dtype=None, **kwargs):
+        """An uninitialised tensor of shape ``size``, by default with this tensor's dtype."""
+        return self._new_filled("empty", size, kwargs, dtype)
+
+    def _new_filled(self, kind, size, kwargs, dtype):
+        """``new_zeros``/``new_ones``/``new_empty``: ``size`` positionally or as ``size=``."""
+        if "size" in kwargs:
+            size = _size_args(size, {"size": kwargs.pop("size")}, "size", f"new_{kind}")
+        return getattr(self, f"_new_{kind}")(*size, dtype=dtype, **kwargs)
+
+    def _new_zeros(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
                   pin_memory=False):
         """Zeros of shape ``size``, by default with this tensor's dtype and device."""
         return _creation.zeros(*size, dtype=dtype or self.dtype, device=device or self.device,
                                requires_grad=requires_grad)
 
-    def new_ones(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
+    def _new_ones(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
                  pin_memory=False):
         """Ones of shape ``size``, by default with this tensor's dtype and device."""
         return _creation.ones(*size, dtype=dtype or self.dtype, device=device or self.device,
                               requires_grad=requires_grad)
 
-    def new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
+    def _new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
                   pin_memory=False):
         """An uninitialised tensor of shape ``size``, by default with this tensor's dtype."""
         return _creation.empty(*size, dtype=dtype or self.dtype, device=device or self.device,

@@ -8,6 +8,7 @@ back through ``autograd.inplace.apply_inplace``, which also keeps the graph righ
 import numpy as _np
 
 from .autograd.inplace import apply_inplace as _inplace
+from ._size import size_args as _size_args
 
 _ops = None  # bound by numtorch._tensor after the ops package has been imported
 
@@ -1060,20 +1061,22 @@ class _TensorMath:
         return _ops.aminmax(self, dim=dim, keepdim=keepdim)
 
     # -- shape ----------------------------------------------------------------------------------
-    def view(self, *shape):
-        return _ops.view(self, *shape)
+    def view(self, *shape, **kwargs):
+        if "dtype" in kwargs and not shape and len(kwargs) == 1:
+            return _ops.view(self, kwargs["dtype"])
+        return _ops.view(self, *_size_args(shape, kwargs, "size", "view"))
 
     def view_as(self, other):
         return _ops.view(self, other.shape)
 
-    def reshape(self, *shape):
-        return _ops.reshape(self, *shape)
+    def reshape(self, *shape, **kwargs):
+        return _ops.reshape(self, *shape, **kwargs)
 
     def reshape_as(self, other):
         return _ops.reshape(self, other.shape)
 
-    def permute(self, *dims):
-        return _ops.permute(self, *dims)
+    def permute(self, *dims, **kwargs):
+        return _ops.permute(self, *dims, **kwargs)
 
     def transpose(self, dim0, dim1):
         return _ops.transpose(self, dim0, dim1)
@@ -1089,8 +1092,8 @@ class _TensorMath:
     def t_(self):
         return _ops.restride_(self, _ops.t)
 
-    def expand(self, *sizes):
-        return _ops.expand(self, *sizes)
+    def expand(self, *sizes, **kwargs):
+        return _ops.expand(self, *_size_args(sizes, kwargs, "size", "expand"))
 
     def expand_as(self, other):
         return _ops.expand(self, other.shape)
@@ -1139,11 +1142,11 @@ class _TensorMath:
     def unfold(self, dimension, size, step):
         return _ops.unfold(self, dimension, size, step)
 
-    def repeat(self, *sizes):
-        return _ops.repeat(self, *sizes)
+    def repeat(self, *sizes, **kwargs):
+        return _ops.repeat(self, *_size_args(sizes, kwargs, "repeats", "repeat"))
 
-    def flip(self, *dims):
-        return _ops.flip(self, *dims)
+    def flip(self, *dims, **kwargs):
+        return _ops.flip(self, *dims, **kwargs)
 
     def roll(self, shifts, dims=None):
         return _ops.roll(self, shifts, dims)
@@ -1523,7 +1526,8 @@ class _TensorMath:
     def dsplit(self, indices_or_sections):
         return _ops.dsplit(self, indices_or_sections)
 
-    def tile(self, *dims):
+    def tile(self, *dims, **kwargs):
+        dims = _size_args(dims, kwargs, "dims", "tile")
         return _ops.tile(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int)
                          else dims)
 
@@ -1539,8 +1543,8 @@ class _TensorMath:
     def diagflat(self, offset=0):
         return _ops.diagflat(self, offset)
 
-    def sum_to_size(self, *size):
-        return _ops.sum_to_size(self, *size)
+    def sum_to_size(self, *size, **kwargs):
+        return _ops.sum_to_size(self, *_size_args(size, kwargs, "size", "sum_to_size"))
 
     def vdot(self, other):
         return _ops.vdot(self, other)

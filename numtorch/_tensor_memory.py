@@ -63,11 +63,12 @@ class _TensorMemory:
         return (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
                 and a.shape == b.shape and a.strides == b.strides and a.dtype == b.dtype)
 
-    def resize_(self, *sizes, memory_format=None):
+    def resize_(self, *sizes, memory_format=None, **kwargs):
         """Change the shape in place, keeping the leading elements (new ones uninitialised)."""
         from .ops._util import shape_arg
+        from ._size import size_args
 
-        shape = shape_arg(sizes)
+        shape = shape_arg(size_args(sizes, kwargs, "size", "resize_"))
         if self.requires_grad and self.grad_fn is None:
             raise RuntimeError("cannot resize variables that require grad")
         n = 1

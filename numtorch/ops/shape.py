@@ -18,6 +18,7 @@ from ..autograd.graph import Op, rename_node
 from ._util import (
     canonical_dim, elem_strides, fmt_shape, restride, shape_arg, view_strides,
 )
+from .._size import size_args
 # re-exported so that ``ops.shape`` keeps offering the whole family
 from .cast import clone, contiguous, to  # noqa: F401
 from .join import (  # noqa: F401
@@ -248,8 +249,9 @@ class Roll(Op):
 # public functions
 
 
-def reshape(input, *shape):
+def reshape(input, *shape, **kwargs):
     """Return a tensor with the same data and a new shape (a view when possible)."""
+    shape = size_args(shape, kwargs, "shape", "reshape")
     shape = infer_shape(shape_arg(shape), input._array.size)
     return Reshape.apply(input, shape=shape, must_view=False)
 
@@ -303,8 +305,9 @@ def _view_dtype(input, dt):
     return t
 
 
-def permute(input, *dims):
+def permute(input, *dims, **kwargs):
     """Return a view with the dims reordered."""
+    dims = size_args(dims, kwargs, "dims", "permute")
     dims = shape_arg(dims)
     nd = input._array.ndim
     if len(dims) != nd:
@@ -562,8 +565,9 @@ def repeat(input, *sizes):
     return Repeat.apply(input, repeats=sizes)
 
 
-def flip(input, *dims):
+def flip(input, *dims, **kwargs):
     """Reverse the order of elements along ``dims`` (a copy)."""
+    dims = size_args(dims, kwargs, "dims", "flip")
     dims = shape_arg(dims)
     nd = input._array.ndim
     dims = tuple(canonical_dim(d, nd) for d in dims)
