@@ -26,6 +26,9 @@ class Threshold(Module):
 class ReLU(Threshold):
     """``max(0, x)``."""
 
+    threshold = 0
+    val = 0
+
     def __init__(self, ip=False):
         super().__init__(0, 0, ip)
 

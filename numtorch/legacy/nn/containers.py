@@ -22,6 +22,13 @@ class Container(Module):
         super().__init__()
         self.modules = []
 
+    def _post_load(self):
+        super()._post_load()
+        mods = getattr(self, "modules", None) or []
+        if isinstance(mods, dict):  # Lua saves an empty module list as an empty table
+            mods = [mods[k] for k in sorted(mods)]
+        self.modules = mods
+
     def add(self, module):
         self.modules.append(module)
         return self

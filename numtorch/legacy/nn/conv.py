@@ -26,7 +26,10 @@ def _unbatch(out, single):
 
 
 class SpatialConvolution(Module):
-    """2-D convolution; ``weight`` is nOutputPlane x nInputPlane x kH x kW."""
+    """2-D convolution; ``weight`` is nOutputPlane x nInputPlane x kH x kW (a Lua
+    ``SpatialConvolutionMM``'s nOutputPlane x (nInputPlane*kH*kW) matrix works too)."""
+
+    padW = padH = 0
 
     def __init__(self, nInputPlane, nOutputPlane, kW, kH, dW=1, dH=1, padW=0, padH=None):
         super().__init__()
@@ -47,6 +50,12 @@ class SpatialConvolution(Module):
                  1 / math.sqrt(self.kW * self.kH * self.nInputPlane), stdv)
         return self
 
+    def _post_load(self):
+        super()._post_load()
+        padding = self.__dict__.pop("padding", None)  # old files: one padding for both
+        if padding is not None and "padW" not in self.__dict__:
+            self.padW = self.padH = padding
+
     def _forward(self, input, weight, bias):
         x, single = _as_batch(input, 3, type(self).__name__)
         w = weight.reshape(self.nOutputPlane, self.nInputPlane, self.kH, self.kW)
@@ -61,6 +70,8 @@ class SpatialConvolution(Module):
 class SpatialFullConvolution(Module):
     """Transposed 2-D convolution; ``weight`` is nInputPlane x nOutputPlane x kH x kW and
     ``adjW``/``adjH`` add columns/rows to the output."""
+
+    padW = padH = adjW = adjH = 0
 
     def __init__(self, nInputPlane, nOutputPlane, kW, kH, dW=1, dH=1, padW=0, padH=None,
                  adjW=0, adjH=0):
@@ -95,6 +106,8 @@ class SpatialFullConvolution(Module):
 
 class VolumetricConvolution(Module):
     """3-D convolution; ``weight`` is nOutputPlane x nInputPlane x kT x kH x kW."""
+
+    padT = padW = padH = 0
 
     def __init__(self, nInputPlane, nOutputPlane, kT, kW, kH, dT=1, dW=1, dH=1, padT=0,
                  padW=None, padH=None):
@@ -154,6 +167,8 @@ class SpatialMaxPooling(Module):
     """2-D max pooling over kW x kH windows (``ceil()`` rounds the output size up)."""
 
     _params = ()
+    padW = padH = 0
+    ceil_mode = False
 
     def __init__(self, kW, kH, dW=None, dH=None, padW=0, padH=0):
         super().__init__()
@@ -182,6 +197,10 @@ class SpatialAveragePooling(Module):
     divisor unless ``setCountExcludePad()``; ``divide=False`` gives window sums."""
 
     _params = ()
+    padW = padH = 0
+    ceil_mode = False
+    count_include_pad = True
+    divide = True
 
     def __init__(self, kW, kH, dW=1, dH=1, padW=0, padH=0):
         super().__init__()

@@ -24,6 +24,8 @@ def _reduction(size_average):
 class Criterion:
     """Base class of the legacy criteria (Lua's ``nn.Criterion``)."""
 
+    sizeAverage = True
+
     def __init__(self):
         self.gradInput = Tensor()
         self.output = 0
@@ -111,6 +113,18 @@ class Criterion:
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+
+    def _post_load(self):
+        """Complete a criterion read from a Lua file."""
+        if "gradInput" not in self.__dict__:
+            self.gradInput = Tensor()
+        if "_type" not in self.__dict__:
+            self._type = self.gradInput.type()
+        for name in ("criterions", "weights"):
+            value = self.__dict__.get(name)
+            if isinstance(value, dict) and isinstance(self, (ParallelCriterion,
+                                                               MultiCriterion)):
+                self.__dict__[name] = [value[k] for k in sorted(value)]
 
     def __repr__(self):
         return f"nn.{type(self).__name__}"

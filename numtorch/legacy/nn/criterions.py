@@ -34,6 +34,10 @@ class ClassNLLCriterion(Criterion):
     ``sizeAverage`` divides by the summed weights of the targets. Targets equal to
     ``ignoreIndex`` are skipped."""
 
+    weights = None
+    sizeAverage = True
+    ignoreIndex = -100
+
     def __init__(self, weights=None, sizeAverage=True, ignoreIndex=-100):
         super().__init__()
         self.weights = weights
@@ -112,6 +116,7 @@ class BCECriterion(Criterion):
     has one entry per element of a sample and applies to every sample of a batch."""
 
     eps = 1e-12
+    weights = None
 
     def __init__(self, weights=None, sizeAverage=True):
         super().__init__()
@@ -151,6 +156,9 @@ class MarginCriterion(Criterion):
 class MultiMarginCriterion(Criterion):
     """Multi-class hinge loss: ``sum_{i != t} max(0, margin - x[t] + x[i])^p / nClasses``
     per sample (``p`` is 1 or 2), times ``weights[t]``; 1-based classes ``t``."""
+
+    weights = None
+    margin = 1
 
     def __init__(self, p=1, weights=None, margin=1, sizeAverage=True):
         super().__init__()

@@ -88,6 +88,10 @@ class LookupTable(Module):
     ``maxNorm`` renormalises the rows used to at most that ``normType``-norm."""
 
     _params = (("weight", "gradWeight"),)
+    paddingValue = 0
+    maxNorm = None
+    normType = None
+    shouldScaleGradByFreq = False
 
     def __init__(self, nIndex, nOutput, paddingValue=0, maxNorm=None, normType=None):
         super().__init__()
@@ -134,6 +138,11 @@ class CMul(Module):
         self.weight = Tensor(*self.size)
         self.gradWeight = Tensor(*self.size).zero_()
         self.reset()
+
+    def _post_load(self):
+        super()._post_load()
+        size = getattr(self, "size", None)
+        self.size = tuple(self.weight.shape) if size is None else tuple(int(s) for s in size)
 
     def reset(self, stdv=None):
         _uniform([self.weight], 1 / math.sqrt(self.weight.numel()), stdv)

@@ -53,6 +53,8 @@ class Module:
     """
 
     _params = (("weight", "gradWeight"), ("bias", "gradBias"))
+    train = True
+    inplace = False
 
     def __init__(self):
         self.gradInput = Tensor()
@@ -286,6 +288,14 @@ class Module:
         state = dict(self.__dict__)
         state.pop("_graph", None)  # autograd graphs are rebuilt, never copied
         return state
+
+    def _post_load(self):
+        """Complete a module read from a Lua file (fields older versions did not save)."""
+        for name in ("output", "gradInput"):
+            if name not in self.__dict__:
+                setattr(self, name, Tensor())
+        if "_type" not in self.__dict__:
+            self._type = Tensor().type()
 
     def __setstate__(self, state):
         self.__dict__.update(state)

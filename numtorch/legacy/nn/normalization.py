@@ -18,6 +18,9 @@ class BatchNormalization(Module):
     and shifted by ``bias``."""
 
     nDim = 2
+    affine = True
+    eps = 1e-5
+    momentum = 0.1
 
     def __init__(self, nOutput, eps=1e-5, momentum=0.1, affine=True):
         super().__init__()
@@ -41,6 +44,12 @@ class BatchNormalization(Module):
         self.running_mean.zero_()
         self.running_var.fill_(1)
         return self
+
+    def _post_load(self):
+        super()._post_load()
+        std = self.__dict__.pop("running_std", None)  # old files: 1 / sqrt(var + eps)
+        if std is not None and "running_var" not in self.__dict__:
+            self.running_var = std.pow(-2) - self.eps
 
     def _check(self, input):
         if input.dim() != self.nDim:
@@ -80,6 +89,9 @@ class Dropout(Module):
     last forward is ``noise``. ``stochasticInference`` keeps dropping at evaluation."""
 
     _params = ()
+    v2 = True
+    stochastic_inference = False
+    _masked = False
 
     def __init__(self, p=0.5, v1=False, inplace=False, stochasticInference=False):
         super().__init__()

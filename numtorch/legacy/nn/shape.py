@@ -37,6 +37,7 @@ class View(Module):
     batch dimension."""
 
     _params = ()
+    numInputDims = None
 
     def __init__(self, *args):
         super().__init__()
@@ -49,6 +50,11 @@ class View(Module):
     def setNumInputDims(self, numInputDims):
         self.numInputDims = numInputDims
         return self
+
+    def _post_load(self):
+        super()._post_load()
+        self.size = Size(_sizes([self.size]))
+        self.numElements = _prod(s for s in self.size if s != -1)
 
     def _batch_size(self, input):
         nd = input.dim()
@@ -74,6 +80,7 @@ class Reshape(Module):
     (keep dim 1) on or off, otherwise batch mode is on unless the element counts match."""
 
     _params = ()
+    batchMode = None
 
     def __init__(self, *args):
         super().__init__()
@@ -81,6 +88,11 @@ class Reshape(Module):
         if args and isinstance(args[-1], bool):
             self.batchMode, args = args[-1], args[:-1]
         self.size = Size(_sizes(args))
+        self.nelement = _prod(self.size)
+
+    def _post_load(self):
+        super()._post_load()
+        self.size = Size(_sizes([self.size]))
         self.nelement = _prod(self.size)
 
     def _forward(self, input):
@@ -96,6 +108,7 @@ class Transpose(Module):
     """Swaps each given pair of dimensions in turn, e.g. ``Transpose((1, 2), (3, 4))``."""
 
     _params = ()
+    numInputDims = None
 
     def __init__(self, *permutations):
         super().__init__()
@@ -166,6 +179,7 @@ class Replicate(Module):
     copying; ``ndim`` is the number of dimensions of one sample (batch inputs shift)."""
 
     _params = ()
+    ndim = None
 
     def __init__(self, nf, dim=1, ndim=None):
         super().__init__()
@@ -188,6 +202,8 @@ class Squeeze(Module):
     batch of one keeps its batch dimension when ``numInputDims`` is given."""
 
     _params = ()
+    dim = None
+    numInputDims = None
 
     def __init__(self, dim=None, numInputDims=None):
         super().__init__()
@@ -208,6 +224,7 @@ class Unsqueeze(Module):
     """Inserts a size-1 dimension at position ``pos`` (1-based; ``dim + 1`` appends)."""
 
     _params = ()
+    numInputDims = None
 
     def __init__(self, pos, numInputDims=None):
         super().__init__()
@@ -233,6 +250,9 @@ class Padding(Module):
     the ``index``-th position counted from the end."""
 
     _params = ()
+    nInputDim = None
+    value = 0
+    index = 1
 
     def __init__(self, dim, pad, nInputDim=None, value=0, index=1):
         super().__init__()

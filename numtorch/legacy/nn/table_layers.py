@@ -14,6 +14,7 @@ class JoinTable(Module):
     dimension moves right by one."""
 
     _params = ()
+    nInputDims = None
 
     def __init__(self, dimension, nInputDims=None):
         super().__init__()
