@@ -58,7 +58,7 @@ class GraphContext:
 
         if isinstance(a, graph.Tensor):
             return self._ctx.b.const(host(a._array))
-        return self._ctx.b.const(np.asarray(a))
+        return self._ctx.b.const(a)  # a Python float becomes float32, as torch.tensor makes it
 
 
 def _split_suffix(key):
