@@ -1,7 +1,9 @@
 """PyTorch as the oracle: run one lambda on numtorch and on torch, compare everything.
 
-``check_op(fn, shapes)`` compares values, dtypes and shapes, gradients for a random cotangent,
-second-order gradients for a random direction, and checks the inputs were not changed.
+``check_op(fn, shapes)`` compares values, dtypes and shapes, gradients for a random cotangent
+(computed twice: as training does, with no graph built, and under ``create_graph``, so both
+backward paths of an op with ``backward_arrays`` are compared), second-order gradients for a
+random direction, and checks the inputs were not changed.
 ``check_raises(fn, arrays)`` checks both libraries raise the same kind of exception.
 """
 
@@ -130,18 +132,18 @@ def _check_once(fn, arrays, rtol, atol, grad, second_order, seed):
     th_x = [th_in[i] for i in diff_idx]
     nt_u = [numtorch.from_numpy(u.copy()) for u in us]
     th_u = [torch.from_numpy(u.copy()) for u in us]
-    g_nt = numtorch.autograd.grad([a for a, _ in outs], nt_x, nt_u, create_graph=second_order,
-                                  allow_unused=True)
     g_th = torch.autograd.grad([b for _, b in outs], th_x, th_u, create_graph=second_order,
                                allow_unused=True)
-    for k, (ga, gb) in enumerate(zip(g_nt, g_th)):
-        if gb is None:
-            gb = torch.zeros_like(th_x[k])
-        if ga is None:
-            ga = numtorch.zeros_like(nt_x[k])
-        assert_same(ga, gb, rtol * 10, atol * 10, f"grad of input {diff_idx[k]}")
+    # first order as training computes it (no graph built: an op's raw-array backward_arrays
+    # runs where it has one), then again under create_graph (its composed backward)
+    nt_outs = [a for a, _ in outs]
+    g_nt = numtorch.autograd.grad(nt_outs, nt_x, nt_u, retain_graph=second_order,
+                                  allow_unused=True)
+    _compare_grads(g_nt, g_th, nt_x, th_x, diff_idx, rtol, atol, "grad")
     if not second_order:
         return
+    g_nt = numtorch.autograd.grad(nt_outs, nt_x, nt_u, create_graph=True, allow_unused=True)
+    _compare_grads(g_nt, g_th, nt_x, th_x, diff_idx, rtol, atol, "grad (create_graph)")
     pairs = [(ga, gb, k) for k, (ga, gb) in enumerate(zip(g_nt, g_th))
              if gb is not None and gb.requires_grad]
     if not pairs:
@@ -159,6 +161,15 @@ def _check_once(fn, arrays, rtol, atol, grad, second_order, seed):
         if ga is None:
             ga = numtorch.zeros_like(nt_x[k])
         assert_same(ga, gb, rtol * 100, atol * 100, f"second-order grad of input {k}")
+
+
+def _compare_grads(g_nt, g_th, nt_x, th_x, idx, rtol, atol, what):
+    for k, (ga, gb) in enumerate(zip(g_nt, g_th)):
+        if gb is None:
+            gb = torch.zeros_like(th_x[k])
+        if ga is None:
+            ga = numtorch.zeros_like(nt_x[k])
+        assert_same(ga, gb, rtol * 10, atol * 10, f"{what} of input {idx[k]}")
 
 
 def _builtin_base(exc_type):

@@ -222,9 +222,15 @@ def edge_of(t):
 class Op(Node):
     """Base class of every differentiable primitive; see the module docstring.
 
+    A subclass writes ``forward(*arrays)`` and ``backward(*grads)``; a hot or delicate backward
+    is a second op (``<Op>Backward``) that ``backward`` applies. A whole-layer op (a recurrent
+    sequence, fused attention) may also define ``backward_arrays(*grads)``: the same first-order
+    gradients on raw xp arrays (arrays in, an array or None per input out). The engine runs it
+    instead of ``backward`` whenever no graph is being built, and ``backward`` (composed of
+    numtorch ops, so differentiable) under ``create_graph``; the tests compare the two.
+
     Class attributes a subclass may set:
         differentiable: False for comparisons, argmax and friends (never a node).
-        once_differentiable: True when backward is written on raw arrays (no double backward).
         is_view: True when the output shares memory with input 0 (view tracking).
         promote: True to cast all Tensor and scalar inputs to torch's result dtype first.
         node_name: torch's name for this op's graph node ("MulBackward0"), or a function of
@@ -238,7 +244,7 @@ class Op(Node):
     """
 
     differentiable = True
-    once_differentiable = False
+    backward_arrays = None  # the first-order fast path of a whole-layer op (see above)
     is_view = False
     promote = False
     _saved = None
@@ -247,6 +253,11 @@ class Op(Node):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        if "once_differentiable" in cls.__dict__:
+            raise TypeError(f"{cls.__qualname__}: an op's backward is written with numtorch ops "
+                            "(a hot one applies a fused <Op>Backward op); only a whole-layer op "
+                            "adds a raw-array backward_arrays beside it, which the engine runs "
+                            "when no graph is built. once_differentiable is not an op option.")
         if "_op_cls" not in cls.__dict__:
             cls._op_cls = cls
 
@@ -489,15 +500,17 @@ class Op(Node):
 
     # -- engine interface -------------------------------------------------------------------
     def _run(self, grads, create_graph, root_arrays):
-        if create_graph and self.once_differentiable:
-            raise RuntimeError(f"{self.name()}: double backward is not implemented "
-                               "(this op's backward is once differentiable)")
         if self._n_out > 1:
             # missing float gradients become zeros; integer outputs (indices) never get one
             grads = tuple(g if g is not None or m[1].kind not in "fcV" else
                           _zeros_like_meta(m, self.xp) for g, m in zip(grads, self._out_meta))
         elif grads[0] is None:
             return (None,) * len(self._edges)
+        if self.backward_arrays is not None and not create_graph:
+            res = self.backward_arrays(*[None if g is None else g._array for g in grads])
+            if type(res) is not tuple:
+                res = (res,)
+            return tuple([None if a is None else _make(a) for a in res])
         res = self.backward(*grads)
         if type(res) is not tuple:
             res = (res,)

@@ -12,8 +12,9 @@ from .. import _dtype
 from .._tensor import _make
 from ..autograd.graph import Op
 from ._accumulate import fsum, is_half
-from ._lautil import svd
+from ._lautil import check_float
 from ._util import canonical_dim
+from .decomp import svd_parts
 from .reduction import _count, _dims_or_all, _expand_back, _out, _reduced_shape, mean
 
 __all__ = ["var", "std", "var_mean", "std_mean", "logsumexp", "norm"]
@@ -140,30 +141,18 @@ class Norm(Op):
         return where(x == 0, 0.0, x.sign() * x.abs().pow(p - 1)) * scale
 
 
-class NuclearNorm(Op):
-    """y = sum of the singular values of the matrices over (dim0, dim1); dy/dx = U V^H."""
+def _nuclear_norm(input, dims, keepdim):
+    """The sum of the singular values of the matrices over ``dims`` (``dims[0]`` the rows).
 
-    once_differentiable = True
-
-    def forward(self, x):
-        xp = self.xp
-        m = xp.moveaxis(x, self.dims, (-2, -1))
-        if self._recording:  # the singular vectors are only needed for backward
-            u, s, vh = svd(xp, m, full_matrices=False)
-            self.save(uvh=xp.moveaxis(u @ vh, (-2, -1), self.dims))
-        else:
-            s = svd(xp, m, compute_uv=False)
-        y = s.sum(axis=-1)
-        if self.keepdim:
-            y = xp.expand_dims(y, tuple(self.dims))
-        return y.astype(x.dtype, copy=False)
-
-    def backward(self, grad):
-        uvh = self.saved("uvh")
-        g = grad._array
-        if not self.keepdim:
-            g = self.xp.expand_dims(g, tuple(self.dims))
-        return _make(g * uvh)
+    A composite, as in torch: the gradient U V^H and every higher one come from the SVD's own
+    backward, and without grad only the singular values are computed."""
+    check_float("linalg.matrix_norm", input)
+    s = svd_parts(input.movedim(dims, (-2, -1)), False, False)[1]
+    y = s.sum(-1)
+    if keepdim:
+        for d in sorted(dims):
+            y = y.unsqueeze(d)
+    return y
 
 
 # ---------------------------------------------------------------------------------------------
@@ -269,8 +258,6 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None, *, out=None):
         >>> torch.norm(torch.tensor([3., 4.]))
         tensor(5.)
 
-    Note:
-        The nuclear norm is differentiable once (its double backward raises).
     """
     if dtype is not None:
         input = input.to(_dtype.as_dtype(dtype))
@@ -292,7 +279,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None, *, out=None):
                 if dims[0] == dims[1]:
                     raise RuntimeError("linalg.matrix_norm: dims must be different. Got "
                                        f"({dims[0]}, {dims[1]})")
-                return _out(NuclearNorm.apply(input, dims=dims, keepdim=keepdim), out)
+                return _out(_nuclear_norm(input, dims, keepdim), out)
         p = 2
     if p is None:
         p = 2

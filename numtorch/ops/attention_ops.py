@@ -13,15 +13,14 @@ The operands are sequence-first, as in ``nn.functional.multi_head_attention_forw
 three packed side by side in one ``(L, N, 3E)`` tensor (self-attention with the packed input
 projection, so backward returns one gradient and no slicing nodes are needed).
 
-The backward is one NumPy pass when no graph is being built; under ``create_graph`` it is
-the same formulas written with numtorch ops (so gradients of any order work), and the tests
-compare both with torch.
+``backward_arrays`` is one NumPy pass, which the engine runs when no graph is being built;
+``backward`` is the same formulas written with numtorch ops, for ``create_graph`` (so
+gradients of any order work); the tests compare both with torch.
 """
 
 import numpy as np
 
 from .._tensor import _make
-from ..autograd.grad_mode import _state
 from ..autograd.graph import Op
 from .join import cat
 from .softmax import softmax
@@ -127,9 +126,7 @@ class MultiHeadAttentionCore(Op):
         self.save(pt=st)
         return out
 
-    def backward(self, g_out, g_p=None):
-        if _state.enabled:
-            return self._backward_composed(g_out, g_p)
+    def backward_arrays(self, g_out, g_p=None):
         xp, h = self.xp, self.heads
         saved = self.saved_inputs()
         saved = saved if type(saved) is tuple else (saved,)
@@ -139,16 +136,16 @@ class MultiHeadAttentionCore(Op):
         q, k, v, mask = _split(self, arrays)
         pt = _swap(self.saved_output(1)._array) if self.weights else self.saved("pt")
         q4, k4, v4 = _heads(q, h), _heads(k, h), _heads(v, h)
-        g4 = _heads(g_out._array, h)
+        g4 = _heads(g_out, h)
         # ds^T = p^T * (dp^T - colsum(dp^T * p^T)) with dp^T = v g^T (+ g_p^T), in place.
         # The column sums, sum_s p[l, s] (g_l . v_s), are g_l . o_l: one pass over the
         # (smaller) output.
         dst = xp.matmul(v4, g4.transpose(0, 1, 3, 2))
         length, n, ev = g_out.shape
         o = self.saved_output(0)._array.reshape(length, n, h, ev // h)
-        dots = xp.einsum("lnhd,lnhd->nhl", g_out._array.reshape(o.shape), o)
+        dots = xp.einsum("lnhd,lnhd->nhl", g_out.reshape(o.shape), o)
         if g_p is not None:
-            gpt = _swap(g_p._array)
+            gpt = _swap(g_p)
             dst += gpt
             dots += xp.einsum("nhsl,nhsl->nhl", gpt, pt)
         dst -= dots[:, :, None, :]
@@ -172,9 +169,9 @@ class MultiHeadAttentionCore(Op):
         if dv4 is not None:
             xp.matmul(pt, g4, out=dv4)
         grads.append(_swap(dst) if mask is not None and needs[-1] else None)
-        return tuple(None if g is None else _make(g) for g in grads)
+        return tuple(grads)
 
-    def _backward_composed(self, g_out, g_p):
+    def backward(self, g_out, g_p=None):
         h = self.heads
         saved = self.saved_inputs()
         saved = list(saved) if type(saved) is tuple else [saved]

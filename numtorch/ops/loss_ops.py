@@ -23,7 +23,6 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import _make
-from ..autograd.grad_mode import _state
 from ..autograd.graph import Op
 from ._accumulate import acc_dtype, fsum, is_half
 from .activation import sigmoid, softplus
@@ -162,8 +161,7 @@ class CrossEntropyIndex(Op):
         return _weights_and_factor(self, xp, loss, wt)
 
     def backward(self, grad):
-        # x is only needed to differentiate this gradient again (create_graph=True)
-        x = self.saved_inputs() if _state.enabled else None
+        x = self.saved_inputs()  # kept by the backward op only when it is itself recorded
         saved = {k: self.saved(k) for k in ("e", "s", "idx", "a", "b", "c", "w_b", "factor")}
         return CrossEntropyIndexBackward.apply(grad, x, **saved), None
 
@@ -174,8 +172,7 @@ class CrossEntropyIndexBackward(Op):
 
     def forward(self, g, x):
         xp, idx = self.xp, self.idx
-        if x is not None:
-            self.save_inputs(g, x)
+        self.save_inputs(g, x)
         sc = g if self.factor is None else g * self.factor
         out = self.e * _along_classes(_times(sc, self.a) / self.s)
         out[idx] -= _times(sc, self.b)

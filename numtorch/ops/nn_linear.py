@@ -8,16 +8,15 @@ and one node.
 
 The batch dims are folded into the GEMM's rows in the order they lie in memory, so a permuted
 view (``x.transpose(0, 1)`` of a batch-first activation, as ``MultiheadAttention`` makes) costs
-no copy; the output keeps the input's layout. The backward is one NumPy pass when no graph is
-being built; under ``create_graph`` it is the same formulas written with numtorch ops (so
-double backward works), and the tests compare both with torch.
+no copy; the output keeps the input's layout. ``backward_arrays`` is one NumPy pass, which the
+engine runs when no graph is being built; ``backward`` is the same formulas written with
+numtorch ops, run under ``create_graph`` (so double backward works); the tests compare both
+with torch.
 """
 
 import numpy as np
 
 from .. import _dtype
-from .._tensor import _make
-from ..autograd.grad_mode import _state
 from ..autograd.graph import Op
 
 __all__ = ["linear_fused"]
@@ -73,17 +72,15 @@ class LinearFused(Op):
             y += b  # y is the GEMM's fresh output, so adding in place allocates nothing
         return y
 
-    def backward(self, grad):
-        if _state.enabled:
-            return self._backward_composed(grad)
+    def backward_arrays(self, g):
         x, w = self.saved_inputs()
-        x, w, g = x._array, w._array, grad._array
+        x, w = x._array, w._array
         needs = self.needs_input_grad
         xp = self.xp
         gx = gw = gb = None
         if g.ndim == 2:
             if needs[0]:
-                gx = _make(_dtype.opmath_matmul(xp, g, w))
+                gx = _dtype.opmath_matmul(xp, g, w)
             g2 = g
             x2 = x
         else:
@@ -91,15 +88,15 @@ class LinearFused(Op):
             perm = None if x.flags.c_contiguous else _memory_order(x)
             g2 = _rows(g, perm)
             if needs[0]:
-                gx = _make(_unfold(_dtype.opmath_matmul(xp, g2, w), g.shape, perm))
+                gx = _unfold(_dtype.opmath_matmul(xp, g2, w), g.shape, perm)
             x2 = _rows(x, perm) if needs[1] else None
         if needs[1]:
-            gw = _make(_dtype.opmath_matmul(xp, g2.T, x2))
+            gw = _dtype.opmath_matmul(xp, g2.T, x2)
         if len(needs) > 2 and needs[2]:
-            gb = _make(_column_sums(xp, g2))
+            gb = _column_sums(xp, g2)
         return (gx, gw) if len(needs) == 2 else (gx, gw, gb)
 
-    def _backward_composed(self, grad):
+    def backward(self, grad):
         x, w = self.saved_inputs()
         needs = self.needs_input_grad
         gx = gw = gb = None

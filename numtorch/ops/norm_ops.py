@@ -10,17 +10,17 @@ gradient needs anyway (speed and memory). That backward's own backward is compos
 numtorch ops and the two-output ``Normalize``/``NormalizeBackward`` pair below, so gradients
 of any order work.
 
-``CrossMapLRN2d`` is Lua torch's cross-channel LRN with its legacy gradient formula (written
-on arrays, once differentiable, as torch's).
+``CrossMapLRN2d`` is Lua torch's cross-channel LRN with its legacy gradient formula, which is
+written with numtorch ops and so differentiable again (torch's raises on double backward).
 """
 
 import functools
 
 import numpy as np
 
-from .._tensor import _make
 from .. import _dtype
 from ..autograd.graph import Op
+from .join import cat
 
 __all__ = ["normalize_affine", "cross_map_lrn2d"]
 
@@ -363,38 +363,60 @@ def _window_sum(xp, a, lo, hi):
     return out
 
 
+def _channel_window(a, lo, hi):
+    """``_window_sum`` written with numtorch ops on a 4-D Tensor (for the differentiable
+    backward): the channels zero-padded once, then one shifted slice added per offset."""
+    n, c, h, w = a.shape
+    before, after = max(-lo, 0), max(hi, 0)
+    parts = ([a.new_zeros((n, before, h, w))] if before else []) + [a] + (
+        [a.new_zeros((n, after, h, w))] if after else [])
+    p = cat(parts, 1) if len(parts) > 1 else a
+    out = p[:, before + lo:before + lo + c]
+    for off in range(lo + 1, hi + 1):
+        out = out + p[:, before + off:before + off + c]
+    return out
+
+
+def _lrn_half(size):
+    return int((size - 1) / 2 + 1) - 1
+
+
 class CrossMapLRN2d(Op):
     """Lua torch's cross-channel LRN: y = x * (k + alpha / size * S)^-beta, S the window sum
     of x^2 over channels [c - h, c + h] (h = (size - 1) // 2) plus channel 0 once c > h.
 
-    The gradient is the legacy closed form torch uses, not the derivative of this forward,
-    so it is written on arrays and is once differentiable (as torch's).
+    The gradient is the legacy closed form torch uses, not the derivative of this forward:
+    dx = scale^-beta g - 2 alpha beta / size * x * W(g y / scale), W a window sum over
+    [c - size + inv, c + inv - 1] (inv = size - (size - 1) / 2 rounded down).
     """
-
-    once_differentiable = True
 
     def forward(self, x):
         xp, size = self.xp, self.size
-        h = int((size - 1) / 2 + 1) - 1
+        h = _lrn_half(size)
         sq = x * x
         s = _window_sum(xp, sq, -h, h)
         if x.shape[1] > h + 1:  # the running sum never drops channel 0
             s[:, h + 1:] += sq[:, :1]
         scale = s * x.dtype.type(self.alpha / size) + x.dtype.type(self.k)
-        y = x * scale ** x.dtype.type(-self.beta)
-        self.save(x=x, y=y, scale=scale)
-        return y
+        self.save_inputs(x)
+        return x * scale ** x.dtype.type(-self.beta)
 
     def backward(self, grad):
-        xp, size = self.xp, self.size
-        x, y, scale = self.saved("x"), self.saved("y"), self.saved("scale")
-        g = grad._array
+        x = self.saved_inputs()
+        size, alpha, beta = self.size, float(self.alpha), float(self.beta)
+        h = _lrn_half(size)
+        sq = x * x
+        s = _channel_window(sq, -h, h)
+        c = x.shape[1]
+        if c > h + 1:
+            late = x.new_zeros((1, c, 1, 1))
+            late[:, h + 1:] = 1
+            s = s + sq[:, :1] * late
+        scale = s * (alpha / size) + float(self.k)
+        factor = scale ** -beta
         inv = int(size - (size - 1) / 2)
-        ratio = g * y / scale
-        acc = _window_sum(xp, ratio, -inv, size - 1 - inv)
-        dt = x.dtype.type
-        gx = scale ** dt(-self.beta) * g - dt(2 * self.alpha * self.beta / size) * x * acc
-        return _make(gx)
+        acc = _channel_window(grad * x * factor / scale, -inv, size - 1 - inv)
+        return factor * grad - (2 * alpha * beta / size) * x * acc
 
 
 def cross_map_lrn2d(input, size, alpha=1e-4, beta=0.75, k=1.0):

@@ -46,9 +46,9 @@ class LSTMCell(Op):
     c' = s(f) c + s(i) tanh(g), h' = s(o) tanh(c').
 
     Why a primitive: written with separate ops a step is ~13 nodes forward and backward, and
-    the per-op overhead dominates small recurrent layers. The backward is one NumPy pass when
-    no graph is being built; under ``create_graph`` it is the same formulas written with
-    numtorch ops (so double backward works), and the tests compare both with torch.
+    the per-op overhead dominates small recurrent layers. ``backward_arrays`` is one NumPy pass
+    (the engine's choice when no graph is being built); ``backward`` is the same formulas
+    written with numtorch ops, for ``create_graph``; the tests compare both with torch.
     """
 
     def forward(self, z, c):
@@ -63,23 +63,16 @@ class LSTMCell(Op):
         self.save(i=i, f=f, g=g, o=o, tc=tc)
         return (o * tc).astype(c.dtype, copy=False), cn.astype(c.dtype, copy=False)
 
-    def backward(self, gh, gc):
-        from ..autograd.grad_mode import _state
-
-        if _state.enabled:
-            return self._backward_composed(gh, gc)
+    def backward_arrays(self, gh, gc):
         i, f, g, o, tc = (self.saved(k) for k in ("i", "f", "g", "o", "tc"))
         z, c = self.saved_inputs()
         c = c._array
-        gh, gc = gh._array, gc._array
         dcn = gc + gh * o * (1 - tc * tc)
         dz = self.xp.concatenate([dcn * g * i * (1 - i), dcn * c * f * (1 - f),
                                   dcn * i * (1 - g * g), gh * tc * o * (1 - o)], axis=-1)
-        from .._tensor import _make
+        return dz.astype(c.dtype, copy=False), dcn * f
 
-        return _make(dz.astype(c.dtype, copy=False)), _make(dcn * f)
-
-    def _backward_composed(self, gh, gc):
+    def backward(self, gh, gc):
         z, c = self.saved_inputs()
         n = c.shape[-1]
         i = z[..., :n].sigmoid()

@@ -13,7 +13,8 @@ input and both weights and does its projection itself (see ``LSTMSequence``, whi
 its loop feature-major). ``mask`` (T, B, 1) bool marks the
 steps that are real for each sequence of a packed batch: elsewhere the state passes through
 unchanged, so the final state is the one at each sequence's true length. ``reverse`` runs from
-the last step. Under ``create_graph`` the backward recomputes the layer step by step with
+the last step. The BPTT loop is ``backward_arrays``, which the engine runs when no graph is
+being built; ``backward``, for ``create_graph``, recomputes the layer step by step with
 differentiable ops (``*_steps`` below) and differentiates that, so double backward works.
 """
 
@@ -59,16 +60,6 @@ class _Sequence(Op):
         """(the gradient into this step's computation, the part passing straight through)."""
         return xp.where(mask_t, grad, 0), xp.where(mask_t, 0, grad)
 
-    def backward(self, *grads):
-        from ..autograd.grad_mode import _state
-
-        if _state.enabled:
-            return self._backward_composed(grads)
-        from .._tensor import _make
-
-        return tuple(None if g is None else _make(g) for g in self._backward_np(
-            *(g._array for g in grads)))
-
     def _save_present(self, *inputs):
         """Save the inputs that are not None (optional biases, projection), noting which."""
         self.present = tuple(a is not None for a in inputs)
@@ -79,7 +70,7 @@ class _Sequence(Op):
         got = iter(self.saved_inputs())
         return tuple(next(got) if p else None for p in self.present)
 
-    def _backward_composed(self, grads):
+    def backward(self, *grads):
         import numtorch
 
         ins = self._inputs()
@@ -205,7 +196,7 @@ class LSTMSequence(_Sequence):
         return (xp.ascontiguousarray(out.transpose(0, 2, 1)), hs[steps].T.copy(),
                 cs[steps].T.copy())
 
-    def _backward_np(self, gout, ghn, gcn):
+    def backward_arrays(self, gout, ghn, gcn):
         xp = self.xp
         acts, hfull, cs, tcs, pre = (self.saved(k)
                                      for k in ("acts", "hfull", "cs", "tcs", "pre"))
@@ -358,7 +349,7 @@ class GRUSequence(_Sequence):
         self.save(rz=rz, n=nn_, ghn=ghn, hs=hs)
         return self._outputs(hs, hs[steps])
 
-    def _backward_np(self, gout, ghn_grad):
+    def backward_arrays(self, gout, ghn_grad):
         xp = self.xp
         rz, nn_, ghn, hs = (self.saved(k) for k in ("rz", "n", "ghn", "hs"))
         w = self.saved_inputs()[2]._array
@@ -434,7 +425,7 @@ class RNNSequence(_Sequence):
         self.save(hs=hs)
         return self._outputs(hs, hs[steps])
 
-    def _backward_np(self, gout, ghn):
+    def backward_arrays(self, gout, ghn):
         xp = self.xp
         hs = self.saved("hs")
         w = self.saved_inputs()[2]._array
