@@ -126,7 +126,8 @@ def binomial(count, prob, generator=None):
     p = _host64(prob._array)
     n, p = np.broadcast_arrays(n, p)
     bad = ~np.isfinite(p) | (p < 0) | (p > 1)
-    draw = rng.binomial(n.astype(np.int64), np.where(bad, 0.5, p)).astype(np.float64)
+    # np.asarray: NumPy hands back a Python int for 0-d parameters
+    draw = np.asarray(rng.binomial(n.astype(np.int64), np.where(bad, 0.5, p)), np.float64)
     draw = np.where(bad, np.nan, draw)
     return _make(_on(xp_of(count._array), draw, count._array.dtype))
 

@@ -19,6 +19,8 @@ NUMBER_CASES = [
     ("Chi2", (3.0,), 2.0),
     ("Beta", (2.0, 3.0), 0.25),
     ("Bernoulli", (0.3,), 1.0),
+    ("Binomial", (10, 0.3), 4.0),
+    ("NegativeBinomial", (3.0, 0.3), 2.0),
     ("Poisson", (2.0,), 3.0),
     ("Geometric", (0.3,), 2.0),
     ("LogNormal", (0.0, 1.0), 2.0),
