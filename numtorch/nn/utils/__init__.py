@@ -9,3 +9,4 @@ from .convert_parameters import parameters_to_vector, vector_to_parameters  # no
 from .spectral_norm import remove_spectral_norm, spectral_norm  # noqa: F401
 from .weight_norm import remove_weight_norm, weight_norm  # noqa: F401
 from . import rnn  # noqa: F401
+from . import parametrize, parametrizations, stateless  # noqa: F401,E402
