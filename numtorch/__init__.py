@@ -46,6 +46,7 @@ from . import linalg  # noqa: F401,E402  (torch.linalg)
 from . import fft  # noqa: F401,E402  (torch.fft)
 from . import signal  # noqa: F401,E402  (torch.signal.windows)
 from . import special  # noqa: F401,E402  (torch.special)
+from . import func  # noqa: F401,E402  (torch.func)
 from .ops.spectral import stft, istft  # noqa: F401,E402
 from .ops.windows import (  # noqa: F401,E402
     hann_window, hamming_window, blackman_window, bartlett_window, kaiser_window,
@@ -120,8 +121,9 @@ def can_cast(from_, to):
 
 def __getattr__(name):
     # torch.distributions is imported on first use: it is large and keeps `import numtorch` fast
-    if name == "distributions":
+    # (as is the 0.x torch.legacy)
+    if name in ("distributions", "legacy"):
         import importlib
 
-        return importlib.import_module(".distributions", __name__)
+        return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,362 @@
+"""Batched tensors: how ``vmap`` runs a function once on a whole batch.
+
+A ``BatchedTensor`` is what the vmapped function sees for a mapped argument. It looks like one
+sample: ``shape``, ``dim()``, ``dtype`` are the per-sample (logical) ones. Underneath it holds
+one ordinary tensor, the *physical* value, whose leading dims are the batch dims of the active
+vmap levels it varies over (outermost level first), followed by the logical dims.
+
+Every op reaches ``Op.apply``; while a vmap is active, ``Op.apply`` first offers the call to
+the batching dispatcher (``_rules.dispatch``), which rewrites the call onto the physical
+tensors (dims shifted past the batch dims, shapes extended, operands aligned) and runs the op
+once. Autograd therefore records the physical ops: gradients of a vmapped computation, and
+per-sample gradients (``vmap(grad(f))``), come from the ordinary engine.
+
+``_array`` of a BatchedTensor is a read-only stand-in of the logical shape (a view of the
+first sample) so that argument checks, dtype rules and shape arithmetic in the functions above
+the ops work unchanged. Computing with it directly would read one sample only, so the stand-in
+refuses NumPy computation: a value that escapes the batching rules fails loudly.
+"""
+
+import itertools
+
+import numpy as np
+
+from .._tensor import Tensor, _make
+
+__all__ = ["BatchedTensor", "Level", "active_levels", "level_size", "wrap", "physical",
+           "materialize", "logical_ndim", "is_batched"]
+
+_ids = itertools.count(1)
+_ACTIVE = []  # the active vmap levels, outermost first
+_SIZES = {}  # level id -> batch size (kept while any tensor may still name the level)
+
+_META_FUNCS = {np.result_type, np.shape, np.ndim, np.size, np.broadcast_shapes,
+               np.iscomplexobj, np.isrealobj, np.can_cast, np.min_scalar_type}
+
+
+class Level:
+    """One active vmap: its id (larger for inner vmaps), batch size and randomness mode."""
+
+    __slots__ = ("id", "size", "randomness", "internal")
+
+    def __init__(self, size, randomness, internal=False):
+        self.id = next(_ids)
+        self.size = size
+        self.randomness = randomness
+        self.internal = internal  # a vmap over basis vectors inside jacrev/jacfwd
+        _SIZES[self.id] = size
+
+
+def active_levels():
+    return _ACTIVE
+
+
+def level_size(lvl):
+    return _SIZES[lvl]
+
+
+class _Logical(np.ndarray):
+    """The logical-shape stand-in held in a BatchedTensor's ``_array`` (see module doc).
+
+    ``_owner`` points back at the BatchedTensor, so an op that receives the stand-in as a raw
+    argument (an index array) can still find the batched value.
+    """
+
+    _owner = None
+
+    def get(self):
+        """Already on the host (code that takes a non-``ndarray`` for a CuPy array calls
+        this to bring it over)."""
+        return self
+
+    def __setitem__(self, index, value):
+        """A write into the stand-in (code that assigns into ``t._array[idx]``) goes to every
+        sample of the batch."""
+        owner = self._owner
+        if owner is None:
+            return super().__setitem__(index, value)
+        idx = index if isinstance(index, tuple) else (index,)
+        arrays = [i for i, v in enumerate(idx) if isinstance(v, np.ndarray)]
+        if any(type(idx[i]) is _Logical for i in arrays) or (
+                arrays and arrays[-1] - arrays[0] != len(arrays) - 1):
+            raise _escaped()
+        k = len(owner._levels)
+        target_nd = np.ndarray.__getitem__(self.view(np.ndarray), index).ndim
+        if type(value) is _Logical and value._owner is not None:
+            if not set(value._owner._levels) <= set(owner._levels):
+                raise RuntimeError("vmap: a batched value cannot be written into a tensor that "
+                                   "is not batched over the same dims")
+            v = materialize(value._owner, owner._levels)._array
+            v = v.reshape(v.shape[:k] + (1,) * (target_nd - value.ndim) + v.shape[k:])
+        else:
+            v = value
+        owner._bt._array[(slice(None),) * k + idx] = v
+
+    def __array_ufunc__(self, ufunc, method, *args, **kwargs):
+        # Code that computes with ``t._array`` directly (argument checks such as
+        # ``((p >= 0) & (p <= 1)).all()``) gets the batched answer: elementwise ufuncs run on
+        # the physical arrays and stay batched, whole-array reductions cover every sample.
+        out = kwargs.pop("out", None)
+        if (out is not None and any(o is not None for o in out)) or \
+                kwargs.get("where", True) is not True:
+            raise _escaped()
+        kwargs.pop("where", None)
+        if method == "reduce" and len(args) == 1 and args[0] is self:
+            axis = kwargs.pop("axis", None)
+            if self._owner is None:
+                raise _escaped()
+            if axis is None:
+                return ufunc.reduce(self._owner._bt._array, axis=None, **kwargs)
+            k = len(self._owner._levels)
+            axes = axis if isinstance(axis, tuple) else (axis,)
+            axes = tuple(a % self.ndim + k for a in axes)
+            res = ufunc.reduce(self._owner._bt._array, axis=axes, **kwargs)
+            return _batched_result(res, self._owner._levels)
+        if method != "__call__":
+            raise _escaped()
+        owners = [a._owner for a in args if type(a) is _Logical]
+        if any(o is None for o in owners):
+            raise _escaped()
+        levels = union_levels(owners)
+        rank = max(np.ndim(a) for a in args)
+        phys = [_raw_aligned(a, levels, rank) if type(a) is _Logical else a for a in args]
+        res = ufunc(*phys, **kwargs)
+        if isinstance(res, tuple):
+            return tuple(_batched_result(r, levels) for r in res)
+        return _batched_result(res, levels)
+
+    def __array_function__(self, func, types, args, kwargs):
+        if func in _META_FUNCS:
+            return super().__array_function__(func, (np.ndarray,), args, kwargs)
+        raise _escaped()
+
+
+def _raw_aligned(rep, levels, rank):
+    """The physical array behind a stand-in, with size-1 dims for the levels it lacks and
+    for the logical rank it lacks (after the batch dims)."""
+    owner = rep._owner
+    arr = owner._bt._array
+    own = owner._levels
+    lead = tuple(_SIZES[v] if v in own else 1 for v in levels)
+    return arr.reshape(lead + (1,) * (rank - rep.ndim) + arr.shape[len(own):])
+
+
+def _batched_result(res, levels):
+    return wrap(_make(np.asarray(res)), levels)._array
+
+
+def _escaped():
+    return RuntimeError("vmap: a batched tensor's values were used outside of numtorch's "
+                        "batching rules (by code that reads a tensor's array directly); this "
+                        "operation cannot be vmapped")
+
+
+_DATA_DEPENDENT = ("vmap: It looks like you're attempting to use a Tensor in some "
+                   "data-dependent control flow. We don't support that yet, please file an "
+                   "issue at https://github.com/pytorch/pytorch/issues .")
+
+
+class BatchedTensor(Tensor):
+    """A tensor inside ``vmap``: one sample to the function, the whole batch underneath.
+
+    Attributes:
+        _bt: the physical tensor (batch dims first, one per level in ``_levels``).
+        _levels: the ids of the vmap levels the value varies over, ascending.
+    """
+
+    def item(self):
+        raise RuntimeError("vmap: It looks like you're calling .item() on a Tensor. We don't "
+                           "support vmap over calling .item() on a Tensor, please try to "
+                           "rewrite what you're doing with other operations. If error is "
+                           "occurring somewhere inside PyTorch internals, please file a bug "
+                           "report.")
+
+    def __bool__(self):
+        raise RuntimeError(_DATA_DEPENDENT)
+
+    __int__ = __float__ = __index__ = __complex__ = __bool__
+
+    def tolist(self):
+        raise RuntimeError(_DATA_DEPENDENT)
+
+    def numpy(self, *, force=False):
+        raise RuntimeError("vmap: cannot convert a batched tensor to a NumPy array inside vmap")
+
+    def __array__(self, dtype=None, copy=None):
+        raise RuntimeError("vmap: cannot convert a batched tensor to a NumPy array inside vmap")
+
+    def __repr__(self, *, tensor_contents=None):
+        lv = ", ".join(str(v) for v in self._levels)
+        return f"BatchedTensor(levels=({lv}), bdims=leading, value=\n{self._bt!r})"
+
+    def detach(self):
+        return wrap(self._bt.detach(), self._levels)
+
+    @property
+    def data(self):
+        return wrap(self._bt.detach(), self._levels)
+
+    def requires_grad_(self, requires_grad=True):
+        self._bt.requires_grad_(requires_grad)
+        self._requires_grad = self._bt.requires_grad
+        return self
+
+    @property
+    def requires_grad(self):
+        return self._bt.requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self.requires_grad_(value)
+
+    # torch's factory methods on a batched tensor give batched results (so an in-place random
+    # fill of ``x.new_empty(shape)`` draws per sample, as dropout needs)
+    def _new(self, make, size, kwargs):
+        sizes = tuple(_SIZES[lvl] for lvl in self._levels)
+        from .._size import parse_size
+
+        shape = parse_size("new", size, None)
+        kwargs.setdefault("dtype", self.dtype)
+        kwargs.setdefault("device", self.device)
+        return wrap(make(sizes + tuple(shape), **kwargs), self._levels)
+
+    def new_zeros(self, *size, **kwargs):
+        from .. import _creation
+
+        return self._new(_creation.zeros, size, kwargs)
+
+    def new_ones(self, *size, **kwargs):
+        from .. import _creation
+
+        return self._new(_creation.ones, size, kwargs)
+
+    def new_empty(self, *size, **kwargs):
+        from .. import _creation
+
+        return self._new(_creation.empty, size, kwargs)
+
+    def new_full(self, size, fill_value, **kwargs):
+        from .. import _creation
+
+        return self._new(lambda shape, **kw: _creation.full(shape, fill_value, **kw), (size,),
+                         kwargs)
+
+    def _refresh(self):
+        """Re-read the stand-in and flags after the physical tensor changed in place."""
+        self._array = _stand_in(self._bt._array, len(self._levels), self)
+        self._requires_grad = self._bt.requires_grad
+
+
+def _stand_in(arr, k, owner):
+    if k == 0:
+        return arr
+    if type(arr) is not np.ndarray:  # CuPy: a plain view (no leak guard on the GPU)
+        if all(arr.shape[:k]):
+            return arr[(0,) * k + (Ellipsis,)]
+        from .. import backend
+
+        return backend.xp_of(arr).empty(arr.shape[k:], dtype=arr.dtype)
+    if all(arr.shape[:k]):
+        rep = arr[(0,) * k + (Ellipsis,)].view(_Logical)  # a 0-d array, never a scalar
+    else:  # an empty batch has no first sample: any array of the right shape will do
+        rep = np.empty(arr.shape[k:], dtype=arr.dtype).view(_Logical)
+    rep._owner = owner
+    return rep
+
+
+def wrap(phys, levels):
+    """A BatchedTensor over ``phys`` whose leading dims are ``levels`` (a plain tensor when
+    ``levels`` is empty)."""
+    if not levels:
+        return phys
+    t = object.__new__(BatchedTensor)
+    t._bt = phys
+    t._levels = tuple(levels)
+    t._grad = t._grad_fn = t._base = t._accum = t._extra = None
+    t._output_nr = 0
+    t._vc = phys._vc
+    t._array = _stand_in(phys._array, len(levels), t)
+    t._requires_grad = phys.requires_grad
+    return t
+
+
+def is_batched(x):
+    return type(x) is BatchedTensor
+
+
+def physical(x):
+    """``(phys, levels)`` of a BatchedTensor; ``(x, ())`` for anything else."""
+    if type(x) is BatchedTensor:
+        return x._bt, x._levels
+    return x, ()
+
+
+def logical_ndim(x):
+    return x._array.ndim
+
+
+def materialize(x, levels, expand=True):
+    """``x`` as a physical tensor with a leading dim for every level in ``levels`` (a superset
+    of its own): missing levels become size-1 dims, expanded to the batch size when
+    ``expand``."""
+    phys, own = physical(x)
+    if own == tuple(levels):
+        return phys
+    if not isinstance(phys, Tensor):
+        phys = _make(np.asarray(phys))
+    shape = list(phys.shape[len(own):])
+    lead = []
+    it = iter(phys.shape[:len(own)])
+    for lvl in levels:
+        lead.append(next(it) if lvl in own else 1)
+    if any(lvl not in levels for lvl in own):
+        raise AssertionError("vmap: a tensor carries a level the operation does not know")
+    out = phys.reshape(tuple(lead) + tuple(shape))
+    if expand:
+        sizes = tuple(_SIZES[lvl] for lvl in levels)
+        if tuple(lead) != sizes:
+            out = out.expand(sizes + tuple(shape))
+    return out
+
+
+def union_levels(xs):
+    """The sorted union of the levels of the BatchedTensors among ``xs``."""
+    seen = set()
+    for x in xs:
+        if type(x) is BatchedTensor:
+            seen.update(x._levels)
+    return tuple(sorted(seen))
+
+
+def unwrap_owner(x):
+    """A plain tensor around a BatchedTensor's stand-in array is that BatchedTensor."""
+    if type(x) is Tensor and type(x._array) is _Logical and x._array._owner is not None:
+        return x._array._owner
+    return x
+
+
+def lower(x, levels):
+    """``x`` with the batch dims of ``levels`` turned into leading logical dims (in that
+    order; ``x`` is expanded over any of them it lacks); its other levels stay batched."""
+    phys, own = physical(x)
+    keep = tuple(v for v in own if v not in levels)
+    full = tuple(sorted(set(own) | set(levels)))
+    phys = materialize(x, full)
+    pos = {v: i for i, v in enumerate(full)}
+    perm = [pos[v] for v in keep] + [pos[v] for v in levels]
+    perm += list(range(len(full), phys.ndim))
+    if perm != list(range(phys.ndim)):
+        phys = phys.permute(perm)
+    return wrap(phys, keep)
+
+
+def lift(x, levels):
+    """The inverse of :func:`lower`: the leading logical dims of ``x`` become the batch dims
+    of ``levels``."""
+    phys, own = physical(x)
+    cur = list(own) + list(levels)
+    full = sorted(cur)
+    perm = [cur.index(v) for v in full] + list(range(len(cur), phys.ndim))
+    if perm != list(range(phys.ndim)):
+        phys = phys.permute(perm)
+    return wrap(phys, tuple(full))

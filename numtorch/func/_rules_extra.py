@@ -1,0 +1,435 @@
+"""Batching rules that need more than shifting dims: indexing, matmul, linear, einsum, the
+fused losses, random ops and in-place writes (see ``_rules.py`` for the generic ones)."""
+
+import numpy as np
+
+from .._tensor import Tensor, _make
+from . import _batched as B
+from ._batched import BatchedTensor, _Logical
+from ._rules import fallback, shift_params, wrap_outputs
+
+__all__ = ["register", "random_rule", "inplace"]
+
+
+def _sizes(levels):
+    return tuple(B.level_size(lvl) for lvl in levels)
+
+
+# ---------------------------------------------------------------------------------------------
+# indexing
+
+
+def _adjacent(index):
+    """Positions of the array entries of ``index`` and whether they are consecutive."""
+    pos = [i for i, v in enumerate(index) if isinstance(v, np.ndarray) or hasattr(v, "dtype")]
+    return pos, (not pos or pos[-1] - pos[0] == len(pos) - 1)
+
+
+def basic_index(cls, inputs, params, levels):
+    """GetItem / SliceScatter: the index gets one full slice per batch dim in front."""
+    (x,) = inputs
+    p = shift_params(params, levels)
+    p["index"] = (slice(None),) * len(levels) + tuple(params["index"])
+    return B.wrap(cls.apply(B.materialize(x, levels), **p), levels)
+
+
+def _spell_ellipsis(index, ndim):
+    """``index`` with its Ellipsis replaced by full slices (``ndim`` logical dims)."""
+    if not any(v is Ellipsis for v in index):
+        return index
+    used = 0
+    for v in index:
+        if v is None or v is Ellipsis:
+            continue
+        used += v.ndim if getattr(v, "dtype", None) == np.bool_ else 1
+    i = next(j for j, v in enumerate(index) if v is Ellipsis)
+    return index[:i] + (slice(None),) * (ndim - used) + index[i + 1:]
+
+
+def adv_getitem(cls, inputs, params, levels):
+    """``x[arrays]``; batched index arrays pick per sample through an arange per batch dim."""
+    (x,) = inputs
+    index = _spell_ellipsis(tuple(params["index"]), x._array.ndim)
+    k = len(levels)
+    pos, adjacent = _adjacent(index)
+    arrays = [index[i] for i in pos]
+    batched_idx = any(type(a) is _Logical for a in arrays)
+    if any(type(a) is _Logical and a.dtype == np.bool_ for a in arrays):
+        raise RuntimeError("vmap: We do not support batching operators that can output dynamic "
+                           "shape. Attempted to vmap over aten::index with a batched mask.")
+    if batched_idx:
+        levels = tuple(sorted(set(levels).union(*[a._owner._levels for a in arrays
+                                                  if type(a) is _Logical])))
+    xp_ = B.materialize(x, levels)
+    k = len(levels)
+    sizes = _sizes(levels)
+    p = dict(params)
+    if not batched_idx:
+        p["index"] = (slice(None),) * k + index
+        out = cls.apply(xp_, **p)
+        if not adjacent:  # NumPy put the index dims first, the batch dims after them
+            nb = len(np.broadcast_shapes(*[a.shape for a in arrays]))
+            out = out.movedim(tuple(range(nb, nb + k)), tuple(range(k)))
+        return B.wrap(out, levels)
+    bshape = np.broadcast_shapes(*[a.shape for a in arrays])
+    nb = len(bshape)
+    new = []
+    for v in index:
+        if type(v) is _Logical:
+            ph = B.materialize(v._owner, levels)._array
+            new.append(ph.reshape(ph.shape[:k] + (1,) * (nb - v.ndim) + ph.shape[k:]))
+        else:
+            new.append(v)
+    grids = []
+    for j, s in enumerate(sizes):
+        shape = [1] * (k + nb)
+        shape[j] = s
+        grids.append(np.arange(s).reshape(shape))
+    if type(xp_._array) is not np.ndarray:
+        from .. import backend
+
+        xpm = backend.xp_of(xp_._array)
+        grids = [xpm.asarray(g) for g in grids]
+    p["index"] = tuple(grids) + tuple(new)
+    out = cls.apply(xp_, **p)
+    if pos[0] != 0 and adjacent:
+        # logically the index dims replace the indexed dims in place; NumPy put them first
+        before = pos[0]
+        src = tuple(range(k + nb, k + nb + before))
+        out = out.movedim(src, tuple(range(k, k + before)))
+    return B.wrap(out, levels)
+
+
+def index_accumulate(cls, inputs, params, levels):
+    """The backward of ``x[arrays]`` (unbatched arrays) under a batched cotangent."""
+    (g,) = inputs
+    index = _spell_ellipsis(tuple(params["index"]), len(params["in_shape"]))
+    if any(type(v) is _Logical for v in index):
+        return fallback(cls, inputs, params, levels)
+    k = len(levels)
+    pos, adjacent = _adjacent(index)
+    gp = B.materialize(g, levels)
+    if pos and not adjacent:
+        nb = len(np.broadcast_shapes(*[index[i].shape for i in pos]))
+        gp = gp.movedim(tuple(range(k)), tuple(range(nb, nb + k)))
+    p = shift_params(params, levels)
+    p["index"] = (slice(None),) * k + index
+    return B.wrap(cls.apply(gp, **p), levels)
+
+
+# ---------------------------------------------------------------------------------------------
+# products
+
+
+def matmul(cls, inputs, params, levels):
+    a, b = inputs
+    na, nb = a._array.ndim, b._array.ndim
+    k = len(levels)
+    rank = max(na if na > 1 else 2, nb if nb > 1 else 2)
+
+    def prep(x, nd, vector_axis):
+        if type(x) is BatchedTensor:
+            p = B.materialize(x, levels, expand=False)
+            if nd == 1:
+                p = p.unsqueeze(vector_axis)
+                nd = 2
+            if nd < rank:
+                p = p.reshape(tuple(p.shape[:k]) + (1,) * (rank - nd) + tuple(p.shape[k:]))
+            return p
+        if nd == 1:
+            return x.unsqueeze(vector_axis)
+        return x
+
+    out = cls.apply(prep(a, na, -2), prep(b, nb, -1))
+    if na == 1:
+        out = out.squeeze(-2)
+    if nb == 1:
+        out = out.squeeze(-1)
+    return B.wrap(out, levels)
+
+
+def linear(cls, inputs, params, levels):
+    x, w = inputs[0], inputs[1]
+    bias = inputs[2] if len(inputs) > 2 else None
+    if type(w) is not BatchedTensor and type(bias) is not BatchedTensor:
+        args = (B.materialize(x, levels),) + tuple(inputs[1:])
+        return B.wrap(cls.apply(*args, **params), levels)
+    from ..ops import matmul as _matmul
+
+    y = _matmul(x, w.mT)  # per-sample weights: a batched product through the matmul rule
+    return y if bias is None else y + bias
+
+
+def einsum(cls, inputs, params, levels):
+    terms, out = list(params["terms"]), params["out"]
+    if any("." in t for t in terms) or "." in out:
+        return fallback(cls, inputs, params, levels)
+    used = set("".join(terms) + out)
+    free = [c for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in used]
+    if len(free) < len(levels):
+        return fallback(cls, inputs, params, levels)
+    lead = "".join(free[:len(levels)])
+    new_terms, args = [], []
+    for x, t in zip(inputs, terms):
+        if type(x) is BatchedTensor:
+            args.append(B.materialize(x, levels))
+            new_terms.append(lead + t)
+        else:
+            args.append(x)
+            new_terms.append(t)
+    return B.wrap(cls.apply(*args, terms=new_terms, out=lead + out), levels)
+
+
+def conv(cls, inputs, params, levels):
+    """Convolution: batched inputs fold into the sample dim; per-sample weights become groups
+    of one convolution (the batch stacked along channels)."""
+    x, w = inputs[0], inputs[1]
+    bias = inputs[2] if len(inputs) > 2 else None
+    sizes = _sizes(levels)
+    k = len(levels)
+    total = int(np.prod(sizes))
+    if type(w) is not BatchedTensor and type(bias) is not BatchedTensor:
+        xp_ = B.materialize(x, levels)
+        shape = tuple(xp_.shape)
+        y = cls.apply(xp_.reshape((total * shape[k],) + shape[k + 1:]), *inputs[1:], **params)
+        return B.wrap(y.reshape(sizes + (shape[k],) + tuple(y.shape[1:])), levels)
+    xp_, wp = B.materialize(x, levels), B.materialize(w, levels)
+    n, c = x.shape[0], x.shape[1]
+    o = w.shape[0]
+    xs = xp_.reshape((total, n, c) + tuple(x.shape[2:])).movedim(0, 1)
+    xs = xs.reshape((n, total * c) + tuple(x.shape[2:]))
+    ws = wp.reshape((total * o,) + tuple(w.shape[1:]))
+    args = [xs, ws]
+    if bias is not None:
+        args.append(B.materialize(bias, levels).reshape((total * o,)))
+    p = dict(params)
+    p["groups"] = params["groups"] * total
+    y = cls.apply(*args, **p)
+    y = y.reshape((n, total, o) + tuple(y.shape[2:])).movedim(1, 0)
+    return B.wrap(y.reshape(sizes + (n, o) + tuple(y.shape[3:])), levels)
+
+
+def fold_first(cls, inputs, params, levels):
+    """Ops on ``(N, C, *spatial)`` (pooling): the batch dims fold into N."""
+    (x,) = inputs
+    sizes = _sizes(levels)
+    total = int(np.prod(sizes))
+    xp_ = B.materialize(x, levels)
+    k = len(levels)
+    shape = tuple(xp_.shape)
+    p = dict(params)
+    if p.get("in_shape") is not None:
+        p["in_shape"] = (total * p["in_shape"][0],) + tuple(p["in_shape"][1:])
+    out = cls.apply(xp_.reshape((total * shape[k],) + shape[k + 1:]), **p)
+
+    def unfold(y):
+        return y.reshape(sizes + (shape[k],) + tuple(y.shape[1:]))
+
+    if type(out) is tuple:
+        return tuple(B.wrap(unfold(y), levels) for y in out)
+    return B.wrap(unfold(out), levels)
+
+
+def embedding(cls, inputs, params, levels):
+    """Row lookup: batched indices look up as they are; per-sample tables are stacked into
+    one table and the indices offset into each sample's block."""
+    w, idx = inputs
+    if type(w) is not BatchedTensor:
+        return B.wrap(cls.apply(w, B.materialize(idx, levels), **params), levels)
+    if params.get("padding_idx", -1) >= 0 or params.get("scale_grad_by_freq"):
+        return fallback(cls, inputs, params, levels)
+    sizes = _sizes(levels)
+    total = int(np.prod(sizes))
+    wp = B.materialize(w, levels)
+    v = w.shape[0]
+    table = wp.reshape((total * v,) + tuple(w.shape[1:]))
+    ip = B.materialize(idx, levels)._array.reshape((total,) + tuple(idx.shape))
+    offset = (np.arange(total) * v).reshape((total,) + (1,) * idx.dim())
+    if type(ip) is not np.ndarray:
+        from .. import backend
+
+        offset = backend.xp_of(ip).asarray(offset)
+    y = cls.apply(table, _make(ip + offset), **params)
+    return B.wrap(y.reshape(sizes + tuple(y.shape[1:])), levels)
+
+
+def normalize_affine(cls, inputs, params, levels):
+    """batch/layer/group/instance norm: the statistics dims move past the batch dims; the
+    affine parameters broadcast from the right as they are."""
+    x, w, b = (tuple(inputs) + (None, None))[:3]
+    if params.get("stats") is not None:
+        raise RuntimeError("Batch norm got a batched tensor as input while the running_mean "
+                           "or running_var, which will be updated in place, were not batched.")
+    if type(w) is BatchedTensor or type(b) is BatchedTensor:
+        return fallback(cls, inputs, params, levels)
+    args = [B.materialize(x, levels)] + list(inputs[1:])
+    return B.wrap(cls.apply(*args, **shift_params(params, levels)), levels)
+
+
+# ---------------------------------------------------------------------------------------------
+# losses: computed per element ("none") on the whole batch, then reduced per sample
+
+
+def pointwise_loss(cls, inputs, params, levels):
+    k = len(levels)
+    rank = max(x._array.ndim for x in inputs if isinstance(x, Tensor))
+    new = []
+    for x in inputs:
+        p = B.materialize(x, levels)
+        nd = x._array.ndim
+        if nd < rank:
+            p = p.reshape(tuple(p.shape[:k]) + (1,) * (rank - nd) + tuple(p.shape[k:]))
+        new.append(p)
+    shape = np.broadcast_shapes(*[tuple(p.shape) for p in new])
+    new = [p.expand(shape) if tuple(p.shape) != shape else p for p in new]
+    red = params.get("reduction", "mean")
+    p = dict(params)
+    p["reduction"] = "none"
+    loss = cls.apply(*new, **p)
+    return B.wrap(_reduce(loss, k, red), levels)
+
+
+def _reduce(loss, k, red, denom=None):
+    dims = tuple(range(k, loss.ndim))
+    if red == "none" or not dims and denom is None:
+        return loss
+    total = loss.sum(dims) if dims else loss
+    if red == "sum":
+        return total
+    if denom is None:
+        n = 1
+        for d in dims:
+            n *= loss.shape[d]
+        return total / n
+    return total / denom
+
+
+def class_loss(cls, inputs, params, levels):
+    """cross_entropy / nll_loss with class indices: the batch dims join the sample dim."""
+    x, t = inputs
+    k = len(levels)
+    sizes = _sizes(levels)
+    total = int(np.prod(sizes)) if sizes else 1
+    xp_, tp = B.materialize(x, levels), B.materialize(t, levels)
+    red = params.get("reduction", "mean")
+    p = dict(params)
+    p["reduction"] = "none"
+    if x._array.ndim == 1:  # one sample of C scores: every reduction gives its loss
+        loss = cls.apply(xp_.reshape((total,) + tuple(x.shape)), tp.reshape((total,)), **p)
+        return B.wrap(loss.reshape(sizes), levels)
+    n = x.shape[0]
+    rest = tuple(x.shape[1:])
+    loss = cls.apply(xp_.reshape((total * n,) + rest),
+                     tp.reshape((total * n,) + tuple(t.shape[1:])), **p)
+    loss = loss.reshape(sizes + (n,) + tuple(t.shape[1:]))
+    denom = None
+    if red == "mean":
+        ta = tp._array
+        valid = ta != params.get("ignore_index", -100)
+        w = params.get("weight")
+        if w is not None:
+            safe = np.where(valid, ta, 0) if type(ta) is np.ndarray else ta * valid
+            wt = w[safe] * valid
+        else:
+            wt = valid.astype(loss._array.dtype)
+        d = wt.reshape(sizes + (-1,)).sum(-1).astype(loss._array.dtype)
+        denom = _make(d)
+    return B.wrap(_reduce(loss, k, red, denom), levels)
+
+
+# ---------------------------------------------------------------------------------------------
+# randomness
+
+
+_FRESH = {}  # id(output) -> True for values drawn per sample from unbatched operands
+
+
+def random_rule(cls, inputs, params, levels):
+    """A sampling op while vmap is active (its ``rng`` is a ``VmapRng``): refused in "error"
+    mode; otherwise its operands get every level drawn per sample, and the draws are shared
+    over the levels in "same" mode."""
+    rng = params["rng"]
+    if rng.mode() == "error":
+        raise RuntimeError(rng.ERROR)
+    diff = rng.levels()
+    has_tensor = any(isinstance(x, Tensor) for x in inputs)
+    full = tuple(sorted(set(levels) | set(diff))) if has_tensor else tuple(levels)
+    p = dict(params)
+    if not full:
+        p["rng"] = rng.plain()
+        return cls.apply(*inputs, **p)
+    new = [B.materialize(x, full) if isinstance(x, Tensor) else x for x in inputs]
+    p["rng"] = rng.sharing(full)
+    out = wrap_outputs(cls.apply(*new, **p), full)
+    if not levels:
+        _FRESH.clear()
+        _FRESH[id(out)] = True
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# in-place writes
+
+_GUARD = [False]
+
+
+def _identity(_, value):
+    return value
+
+
+def inplace(self, fn, args, kwargs):
+    """``self.op_(...)`` while vmap is active: the op runs out of place through the rules and
+    its result is written into the physical tensor; a batched result cannot go into an
+    unbatched tensor (torch's errors)."""
+    if _GUARD[0]:
+        return None
+    from ..autograd.grad_mode import _state
+    from ..autograd.inplace import _shadow, apply_inplace
+
+    own = self._levels if type(self) is BatchedTensor else ()
+    src = self
+    if _state.enabled and (self.requires_grad or any(
+            isinstance(a, Tensor) and a.requires_grad for a in args)):
+        # as apply_inplace does: the op may save its input, which the write then changes
+        src = B.wrap(_shadow(self._bt), own) if own else _shadow(self)
+    out = fn(src, *args, **kwargs)
+    theirs = out._levels if type(out) is BatchedTensor else ()
+    if not set(theirs) <= set(own):
+        if _FRESH.pop(id(out), False):
+            raise RuntimeError("vmap: Cannot ask for different inplace randomness on an "
+                               "unbatched tensor. This will appear like same randomness. If "
+                               "this is necessary for your usage, please file an issue with "
+                               "functorch.")
+        sizes = [B.level_size(lvl) for lvl in theirs]
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
+                           f"shape {sizes + list(out.shape)}")
+    _GUARD[0] = True
+    try:
+        if not own:
+            apply_inplace(self, _identity, out)
+            return self
+        value = B.materialize(out, own)
+        if tuple(value.shape) != tuple(self._bt.shape):
+            value = value.expand(tuple(self._bt.shape))
+        apply_inplace(self._bt, _identity, value)
+    finally:
+        _GUARD[0] = False
+    self._refresh()
+    return self
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def register(table, by_name):
+    for name, rule in (("GetItem", basic_index), ("SliceScatter", basic_index),
+                       ("AdvGetItem", adv_getitem), ("IndexAccumulate", index_accumulate),
+                       ("MatMul", matmul), ("LinearFused", linear), ("Einsum", einsum),
+                       ("PointwiseLoss", pointwise_loss), ("BinaryCrossEntropy", pointwise_loss),
+                       ("BinaryCrossEntropyWithLogits", pointwise_loss),
+                       ("CrossEntropyIndex", class_loss), ("NLLLoss", class_loss),
+                       ("Conv", conv), ("NormalizeAffine", normalize_affine),
+                       ("MaxPool", fold_first), ("AvgPool", fold_first),
+                       ("AvgPoolBackward", fold_first), ("Embedding", embedding)):
+        for cls in by_name.get(name, ()):
+            table[cls] = rule
