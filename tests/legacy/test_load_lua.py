@@ -176,7 +176,7 @@ def test_nn_modules_load_as_legacy_objects(tmp_path, ascii):
     got, path = roundtrip(tmp_path, _lua_model(), ascii=ascii)
     model, crit = got["model"], got["criterion"]
     assert isinstance(model, nn.Sequential) and len(model.modules) == 8
-    conv, bn, relu, pool, view, lin, relu2, lsm = model.modules
+    conv, bn, _, pool, _, lin, relu2, _ = model.modules
     assert isinstance(conv, nn.SpatialConvolution) and (conv.padW, conv.padH) == (1, 1)
     assert isinstance(pool, nn.SpatialMaxPooling) and isinstance(relu2, nn.ReLU)
     assert got["head"] is lin

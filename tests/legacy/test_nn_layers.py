@@ -180,8 +180,10 @@ def test_temporal_convolution_lua_formula():
         want[t] = b + w @ window
     np.testing.assert_allclose(out, want, rtol=1e-12)
     # and against torch's conv1d on the same layout, batched
-    ref = (lambda x_, w_, b_: TF.conv1d(x_.transpose(1, 2), w_.reshape(2, 2, 3).transpose(1, 2),
-                                        b_, 2).transpose(1, 2))
+    def ref(x_, w_, b_):
+        return TF.conv1d(x_.transpose(1, 2), w_.reshape(2, 2, 3).transpose(1, 2), b_,
+                         2).transpose(1, 2)
+
     check_module(m, rand(2, 7, 3), ref)
 
 
@@ -218,8 +220,7 @@ def test_batch_normalization_train_and_evaluate():
     m = nn.BatchNormalization(3, 1e-5, 0.3).double()
     x = rand(6, 3)
     rm, rv = torch.zeros(3, dtype=torch.float64), torch.ones(3, dtype=torch.float64)
-    ref = (lambda x_, w, b: TF.batch_norm(x_, rm, rv, w, b, True, 0.3, 1e-5))
-    check_module(m, x, ref)
+    check_module(m, x, lambda x_, w, b: TF.batch_norm(x_, rm, rv, w, b, True, 0.3, 1e-5))
     close(m.running_mean, rm)
     close(m.running_var, rv)
     m.evaluate()

@@ -146,7 +146,7 @@ def test_nag_is_torch_nesterov_at_the_lookahead_point():
 
 def test_adam_lua_epsilon_placement():
     lr, b1, b2, eps = 0.1, 0.9, 0.999, 1e-3
-    x, fs, _ = run_legacy(optim.adam, {"learningRate": lr, "epsilon": eps}, 5)
+    x, _, _ = run_legacy(optim.adam, {"learningRate": lr, "epsilon": eps}, 5)
     xr = X0.copy()
     m = v = np.zeros(6)
     for t in range(1, 6):

@@ -183,7 +183,7 @@ def lswolfe(opfunc, x, t, d, f, g, gtd, options=None):
             nxt = b - margin if abs(nxt - b) < abs(nxt - a) else a + margin
         trial = (nxt,) + probe(nxt)
         evals += 1
-        step, fn, gn, slope = trial
+        step, fn, _, slope = trial
         if fn > f + c1 * step * gtd or fn >= low[1]:
             bracket = [low, trial]
         else:

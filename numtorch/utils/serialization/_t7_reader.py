@@ -16,7 +16,7 @@ from ... import _dtype
 from ... import storage as _storage
 from ..._tensor import Tensor
 from ._t7_classes import fill_module, module_class
-from ._t7_source import AsciiSource, BinarySource, T7ReaderException, looks_ascii
+from ._t7_source import AsciiSource, BinarySource, looks_ascii
 
 __all__ = ["T7Reader", "TorchObject"]
 
