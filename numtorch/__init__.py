@@ -46,6 +46,7 @@ from . import linalg  # noqa: F401,E402  (torch.linalg)
 from . import fft  # noqa: F401,E402  (torch.fft)
 from . import signal  # noqa: F401,E402  (torch.signal.windows)
 from . import special  # noqa: F401,E402  (torch.special)
+from . import func  # noqa: F401,E402  (torch.func)
 from .ops.spectral import stft, istft  # noqa: F401,E402
 from .ops.windows import (  # noqa: F401,E402
     hann_window, hamming_window, blackman_window, bartlett_window, kaiser_window,
