@@ -225,3 +225,11 @@ def test_repr():
     net = nn.Sequential().add(nn.Linear(3, 2)).add(nn.Tanh())
     text = repr(net)
     assert "[input -> (1) -> (2) -> output]" in text and "nn.Linear(3 -> 2)" in text
+
+
+def test_reachable_from_numtorch():
+    import numtorch.legacy.optim
+
+    assert numtorch.legacy.nn is nn and numtorch.legacy.optim.sgd is not None
+    assert numtorch.utils.serialization.load_lua is not None
+    assert numtorch.utils.ffi.create_extension is not None

@@ -246,3 +246,37 @@ def test_cg_respects_max_eval():
     _, _, evals = optim.cg(counted, numtorch.tensor([-1.2, 1.0], dtype=numtorch.float64),
                            {"maxEval": 10})
     assert evals == len(calls) and evals <= 10 + 20  # a started line search may finish
+
+
+def test_flat_parameters_with_optim_train_like_numtorch_nn():
+    from numtorch.legacy import nn
+
+    numtorch.manual_seed(7)
+    legacy = nn.Sequential().add(nn.Linear(4, 5)).add(nn.Tanh()).add(nn.Linear(5, 1)).double()
+    crit = nn.MSECriterion()
+    modern = numtorch.nn.Sequential(numtorch.nn.Linear(4, 5), numtorch.nn.Tanh(),
+                                    numtorch.nn.Linear(5, 1)).double()
+    with numtorch.no_grad():
+        for p, q in zip(legacy.parameters()[0], modern.parameters()):
+            q.copy_(p)
+    params, grads = legacy.flattenParameters()
+    x, y = numtorch.randn(8, 4, dtype=numtorch.float64), numtorch.randn(8, 1,
+                                                                        dtype=numtorch.float64)
+
+    def feval(_):
+        legacy.zeroGradParameters()
+        loss = crit.forward(legacy.forward(x), y)
+        legacy.backward(x, crit.backward(legacy.output, y))
+        return loss, grads
+
+    opt = numtorch.optim.SGD(modern.parameters(), lr=0.1, momentum=0.9, dampening=0.9)
+    config = {"learningRate": 0.1, "momentum": 0.9}
+    for _ in range(6):
+        _, fs = optim.sgd(feval, params, config)
+        opt.zero_grad()
+        loss = numtorch.nn.functional.mse_loss(modern(x), y)
+        loss.backward()
+        opt.step()
+        assert abs(fs[0] - loss.item()) < 1e-12
+    for p, q in zip(legacy.parameters()[0], modern.parameters()):
+        np.testing.assert_allclose(p.numpy(), q.detach().numpy(), rtol=1e-10)
