@@ -33,8 +33,8 @@ _INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do n
                     "around this, you can make a clone to get a normal tensor and use it in "
                     "autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
 
-_METADATA = weakref.WeakKeyDictionary()  # node -> its ``metadata`` dict (kept off the node's
-# own __dict__, which holds an op's parameters)
+_METADATA = weakref.WeakKeyDictionary()  # node -> its ``metadata`` dict (an op node's __dict__
+# holds only its parameters)
 
 _FREED = ("Trying to backward through the graph a second time (or directly access saved tensors "
           "after they have already been freed). Saved intermediate values of the graph are freed "
@@ -243,12 +243,17 @@ class Op(Node):
     ``type(y.grad_fn).__name__`` and ``y.grad_fn.name()`` read as in torch.
     """
 
+    # The node's own state lives in slots; the instance ``__dict__`` holds only the op's
+    # parameters (the keyword arguments of ``apply``, read in forward/backward as ``self.dim``)
+    # and whatever forward keeps for backward, so a view's replay takes exactly its parameters.
+    __slots__ = ("xp", "_recording", "_seq", "_edges", "_in_meta", "_out_meta", "_n_out",
+                 "_inputs_arrays", "_saved", "_released", "_anomaly_trace", "_pre_hooks",
+                 "_node_pre_hooks", "_retain", "_hooks")
+
     differentiable = True
     backward_arrays = None  # the first-order fast path of a whole-layer op (see above)
     is_view = False
     promote = False
-    _saved = None
-    _recording = False
     _op_cls = None  # the op class itself; on a generated node class, the op it names
 
     def __init_subclass__(cls, **kwargs):
@@ -320,6 +325,7 @@ class Op(Node):
                     on_np = False
         self.xp = np if on_np else _check_devices(cls, inputs)
         if edges is None:
+            self._recording = False
             try:
                 out = self.forward(*arrays) if on_np else _forward_on_device(self, arrays)
             except MemoryError as e:  # NumPy's "Unable to allocate" in torch's words
@@ -337,6 +343,8 @@ class Op(Node):
             self._seq = next(_sequence)
             self._inputs_arrays = arrays
             self._edges = edges  # set before forward: ops save only what needed grads read
+            self._saved = self._pre_hooks = self._node_pre_hooks = self._retain = None
+            self._hooks = None
             try:
                 out = self.forward(*arrays) if on_np else _forward_on_device(self, arrays)
             except MemoryError as e:  # NumPy's "Unable to allocate" in torch's words
@@ -352,6 +360,7 @@ class Op(Node):
                 if out.dtype.kind in "fcV":
                     outs._requires_grad = True
                     outs._grad_fn = self
+                self._n_out = 1
                 self._out_meta = ((out.shape, out.dtype),)
             self._in_meta = meta
             t = _NODE_TYPES.get(cls)  # the node class named as torch names this op's node
@@ -370,7 +379,10 @@ class Op(Node):
     def needs_input_grad(self):
         """For each input, whether backward must compute its gradient (all False when no graph
         is recorded, so forward may consult it to save only what backward will read)."""
-        return tuple([e is not None for e in self._edges])
+        try:
+            return tuple([e is not None for e in self._edges])
+        except AttributeError:  # not recorded
+            return ()
 
     def save_operands_for_product(self, a, b):
         """Save what the gradients of a bilinear op (a*b, a@b) need: ``b`` for a's gradient
@@ -488,7 +500,7 @@ class Op(Node):
     def _check_saved(self):
         saved = self._saved
         if saved is None:
-            if self.__dict__.get("_released"):
+            if getattr(self, "_released", False):
                 raise RuntimeError(_FREED)
             raise AssertionError(f"{type(self).__name__}: backward reads values never saved")
         return saved

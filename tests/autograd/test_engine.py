@@ -264,3 +264,14 @@ def _fan_in_script(lib):
 def test_fan_in_sums_match_torch_and_leave_user_tensors_alone():
     for a, b in zip(_fan_in_script(numtorch), _fan_in_script(torch)):
         assert a == pytest.approx(b, rel=1e-6)
+
+
+def test_op_parameters_are_kept_apart_from_node_state():
+    x = numtorch.randn(3, 4, requires_grad=True)
+    chain = x[1:].t()._view_fn  # the view's replay: (op class, parameters, parent chain)
+    while chain is not None:
+        _, params, chain = chain
+        assert params and not any(k.startswith("_") or k == "xp" for k in params), params
+    node = x.sum(1).grad_fn
+    assert node.dims == (1,) and not node.keepdim
+    assert not {"xp", "_edges", "_in_meta", "_saved", "_seq"} & set(vars(node))
