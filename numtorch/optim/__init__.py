@@ -15,3 +15,5 @@ from .nadam import NAdam  # noqa: F401
 from .radam import RAdam  # noqa: F401
 from .sparse_adam import SparseAdam  # noqa: F401
 from . import lr_scheduler  # noqa: F401
+from ._adafactor import Adafactor  # noqa: F401,E402
+from . import swa_utils  # noqa: F401,E402

@@ -95,3 +95,5 @@ class Adam(Optimizer):
             denom = xp.sqrt(v) / bc2_sqrt + eps
         p -= step_size * (m / denom)
 
+
+from ._functional import adam  # noqa: E402,F401  (torch.optim.adam.adam)

@@ -16,3 +16,6 @@ class AdamW(Adam):
                          maximize=maximize, capturable=capturable,
                          differentiable=differentiable, fused=fused,
                          decoupled_weight_decay=True)
+
+
+from ._functional import adamw  # noqa: E402,F401  (torch.optim.adamw.adamw)

@@ -55,3 +55,6 @@ class SGD(Optimizer):
                 b += (1 - group["dampening"]) * d_p
             d_p = d_p + momentum * buf._array if group["nesterov"] else buf._array
         p -= group["lr"] * d_p
+
+
+from ._functional import sgd  # noqa: E402,F401  (torch.optim.sgd.sgd)
