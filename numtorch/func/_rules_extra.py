@@ -209,6 +209,20 @@ def conv(cls, inputs, params, levels):
     return B.wrap(y.reshape(sizes + (n, o) + tuple(y.shape[3:])), levels)
 
 
+def overwrite(cls, inputs, params, levels):
+    """``copy_``'s value: ``v`` broadcast into ``x``'s (batched) shape."""
+    x, v = inputs
+    k = len(levels)
+    xp_ = B.materialize(x, levels)
+    if type(v) is BatchedTensor:
+        vp = B.materialize(v, levels, expand=False)
+        extra = x._array.ndim - v._array.ndim
+        if extra > 0:
+            vp = vp.reshape(tuple(vp.shape[:k]) + (1,) * extra + tuple(vp.shape[k:]))
+        v = vp
+    return B.wrap(cls.apply(xp_, v, **params), levels)
+
+
 def fold_first(cls, inputs, params, levels):
     """Ops on ``(N, C, *spatial)`` (pooling): the batch dims fold into N."""
     (x,) = inputs
@@ -430,6 +444,7 @@ def register(table, by_name):
                        ("CrossEntropyIndex", class_loss), ("NLLLoss", class_loss),
                        ("Conv", conv), ("NormalizeAffine", normalize_affine),
                        ("MaxPool", fold_first), ("AvgPool", fold_first),
-                       ("AvgPoolBackward", fold_first), ("Embedding", embedding)):
+                       ("AvgPoolBackward", fold_first), ("Embedding", embedding),
+                       ("Overwrite", overwrite)):
         for cls in by_name.get(name, ()):
             table[cls] = rule
