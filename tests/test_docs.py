@@ -29,26 +29,14 @@ pytest.importorskip("sphinx", reason="Sphinx is not installed: pip install -e '.
 pytest.importorskip("myst_parser", reason="MyST is not installed: pip install -e '.[docs]'")
 pytest.importorskip("matplotlib", reason="matplotlib is not installed: pip install -e '.[docs]'")
 
-import numtorch_api  # noqa: E402
+import numtorch_api
 
 CHROMIUM = next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome")
                  if shutil.which(b)), None)
 
 # seed names that numtorch has but that carry no docstring yet (other areas' code); the list
 # may only shrink: a name missing a docstring that is not here fails the test
-NO_DOCSTRING_YET = frozenset("""
-numtorch.FloatStorage.copy_ numtorch.FloatStorage.fill_ numtorch.FloatStorage.is_pinned
-numtorch.FloatStorage.is_cuda numtorch.FloatStorage.is_sparse
-numtorch.Tensor.copy_ numtorch.Tensor.data numtorch.Tensor.expand_as numtorch.Tensor.fill_
-numtorch.Tensor.grad numtorch.Tensor.is_pinned numtorch.Tensor.requires_grad
-numtorch.Tensor.view_as numtorch.Tensor.zero_ numtorch.autograd.Variable.data
-numtorch.autograd.Variable.grad numtorch.autograd.Variable.requires_grad
-numtorch.cuda.Event.ipc_handle numtorch.cuda.Event.query numtorch.cuda.Event.record
-numtorch.cuda.Event.synchronize numtorch.cuda.Event.wait numtorch.cuda.Stream.query
-numtorch.cuda.Stream.record_event numtorch.cuda.Stream.synchronize
-numtorch.cuda.Stream.wait_event numtorch.cuda.Stream.wait_stream
-numtorch.cuda.current_stream numtorch.nn.Module.dump_patches
-""".split())
+NO_DOCSTRING_YET = frozenset(["numtorch.FloatStorage.copy_", "numtorch.FloatStorage.fill_", "numtorch.FloatStorage.is_pinned", "numtorch.FloatStorage.is_cuda", "numtorch.FloatStorage.is_sparse", "numtorch.Tensor.copy_", "numtorch.Tensor.data", "numtorch.Tensor.expand_as", "numtorch.Tensor.fill_", "numtorch.Tensor.grad", "numtorch.Tensor.is_pinned", "numtorch.Tensor.requires_grad", "numtorch.Tensor.view_as", "numtorch.Tensor.zero_", "numtorch.autograd.Variable.data", "numtorch.autograd.Variable.grad", "numtorch.autograd.Variable.requires_grad", "numtorch.cuda.Event.ipc_handle", "numtorch.cuda.Event.query", "numtorch.cuda.Event.record", "numtorch.cuda.Event.synchronize", "numtorch.cuda.Event.wait", "numtorch.cuda.Stream.query", "numtorch.cuda.Stream.record_event", "numtorch.cuda.Stream.synchronize", "numtorch.cuda.Stream.wait_event", "numtorch.cuda.Stream.wait_stream", "numtorch.cuda.current_stream", "numtorch.nn.Module.dump_patches"])
 
 
 @pytest.fixture(scope="module")
@@ -57,11 +45,16 @@ def site():
     out = tempfile.mkdtemp(prefix="numtorch-docs-")
     proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-E", "-q",
                            "-b", "html", DOCS, out], capture_output=True, text=True,
-                          cwd=ROOT, timeout=600)
+                          cwd=ROOT, timeout=600, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "WARNING" not in proc.stderr, proc.stderr
     yield out
     shutil.rmtree(out, ignore_errors=True)
+
+
+def _text(path):
+    with open(path) as f:
+        return f.read()
 
 
 def read_inventory(path):
@@ -102,7 +95,7 @@ def test_every_seed_name_is_in_the_reference_with_its_docstring(site):
     if numtorch_api.seed_tsv() is None:
         pytest.skip("the seed API list (shared/api/seed_api.tsv) is not beside the repository")
     inv = read_inventory(os.path.join(site, "objects.inv"))
-    index = open(os.path.join(site, "reference", "index.html")).read()
+    index = _text(os.path.join(site, "reference", "index.html"))
     pages = {}
     rows = numtorch_api.load_rows()
     assert len(rows) > 800
@@ -115,7 +108,7 @@ def test_every_seed_name_is_in_the_reference_with_its_docstring(site):
         uri = inv[name][1]
         page, _, anchor = uri.partition("#")
         if page not in pages:
-            pages[page] = open(os.path.join(site, page)).read()
+            pages[page] = _text(os.path.join(site, page))
         text = pages[page]
         start = text.index(f'id="{anchor}"')
         nxt = re.search(r'<dt class="sig', text[start + 10:])
@@ -136,9 +129,9 @@ def test_guides_and_plot_are_in_the_site(site):
                  "distributed.html", "guides/vision.html", "guides/profiling.html",
                  "guides/benchmarks.html", "reference/index.html"):
         assert os.path.exists(os.path.join(site, page)), page
-    bench = open(os.path.join(site, "guides", "benchmarks.html")).read()
+    bench = _text(os.path.join(site, "guides", "benchmarks.html"))
     assert "bench_ratios.png" in bench
-    getting = open(os.path.join(site, "guides", "getting-started.html")).read()
+    getting = _text(os.path.join(site, "guides", "getting-started.html"))
     assert "python -m numtorch.demo" in html.unescape(re.sub(r"<[^>]+>", "", getting))
 
 
@@ -203,8 +196,8 @@ class Chromium:
     def close(self):
         try:
             self.send("Browser.close", timeout=5)
-        except Exception:
-            pass
+        except (OSError, RuntimeError, TimeoutError):  # it may already be gone
+            self.proc.kill()
         try:
             self.proc.wait(5)
         except subprocess.TimeoutExpired:
@@ -272,7 +265,7 @@ def test_pages_load_in_headless_chromium(site):
                     problems.append(f"{page}: broken link {link}")
                 elif parts.fragment and path.endswith(".html"):
                     if path not in ids:
-                        ids[path] = set(re.findall(r'id="([^"]+)"', open(path).read()))
+                        ids[path] = set(re.findall(r'id="([^"]+)"', _text(path)))
                     if urllib.parse.unquote(parts.fragment) not in ids[path]:
                         problems.append(f"{page}: broken anchor {link}")
         assert not problems, "\n".join(problems[:50])

@@ -19,6 +19,16 @@ import numtorch.profiler as nprof
 from numtorch.autograd import graph as _graph
 
 
+def _text(path):
+    with open(path) as f:
+        return f.read()
+
+
+def _bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
 @pytest.fixture(autouse=True)
 def _quiet():
     with warnings.catch_warnings():
@@ -26,10 +36,10 @@ def _quiet():
         yield
 
 
-SCHEDULES = [dict(wait=1, warmup=1, active=2), dict(wait=0, warmup=2, active=1, repeat=3),
-             dict(wait=2, warmup=1, active=3, repeat=2, skip_first=3),
-             dict(wait=3, warmup=1, active=1, skip_first_wait=1),
-             dict(wait=1, warmup=0, active=1, repeat=1, skip_first=2, skip_first_wait=1)]
+SCHEDULES = [{"wait": 1, "warmup": 1, "active": 2}, {"wait": 0, "warmup": 2, "active": 1, "repeat": 3},
+             {"wait": 2, "warmup": 1, "active": 3, "repeat": 2, "skip_first": 3},
+             {"wait": 3, "warmup": 1, "active": 1, "skip_first_wait": 1},
+             {"wait": 1, "warmup": 0, "active": 1, "repeat": 1, "skip_first": 2, "skip_first_wait": 1}]
 
 
 @pytest.mark.parametrize("kw", SCHEDULES)
@@ -39,15 +49,15 @@ def test_schedule_matches_torch(kw):
 
 
 def test_schedule_errors_and_enums():
-    for bad in (dict(wait=-1, warmup=1, active=1), dict(wait=1, warmup=1, active=0),
-                dict(wait=1, warmup=1, active=1, repeat=-1)):
+    for bad in ({"wait": -1, "warmup": 1, "active": 1}, {"wait": 1, "warmup": 1, "active": 0},
+                {"wait": 1, "warmup": 1, "active": 1, "repeat": -1}):
         with pytest.raises(AssertionError) as ours:
             nprof.schedule(**bad)
         with pytest.raises(AssertionError) as theirs:
             tprof.schedule(**bad)
         assert str(ours.value) == str(theirs.value)
+    warnings.simplefilter("always")
     with pytest.warns(UserWarning, match="won't be using warmup"):
-        warnings.simplefilter("always")
         nprof.schedule(wait=1, warmup=0, active=1)
     for e in ("CPU", "CUDA", "XPU", "MTIA", "HPU"):
         assert getattr(nprof.ProfilerActivity, e).value == getattr(tprof.ProfilerActivity,
@@ -61,11 +71,11 @@ def _train_step(lib, prof_mod, **kw):
     m = lib.nn.Linear(4, 3)
     opt = lib.optim.SGD(m.parameters(), lr=0.1)
     x = lib.from_numpy(np.arange(8, dtype=np.float32).reshape(2, 4))
-    with prof_mod.profile(activities=[prof_mod.ProfilerActivity.CPU], **kw) as p:
-        with prof_mod.record_function("mystep"):
-            y = (m(x).relu() * x[:, :3]).sum()
-            y.backward()
-            opt.step()
+    acts = [prof_mod.ProfilerActivity.CPU]
+    with prof_mod.profile(activities=acts, **kw) as p, prof_mod.record_function("mystep"):
+        y = (m(x).relu() * x[:, :3]).sum()
+        y.backward()
+        opt.step()
     return p
 
 
@@ -113,8 +123,8 @@ TIME = r"-?\d+\.\d{3}(us|ms|s)"
 def test_table_layout_matches_torch():
     p = _train_step(numtorch, nprof, profile_memory=True, record_shapes=True)
     t = _train_step(torch, tprof, profile_memory=True, record_shapes=True)
-    for kw in (dict(sort_by="self_cpu_time_total", row_limit=5),
-               dict(sort_by="cpu_time_total", row_limit=3, header="TITLE")):
+    for kw in ({"sort_by": "self_cpu_time_total", "row_limit": 5},
+               {"sort_by": "cpu_time_total", "row_limit": 3, "header": "TITLE"}):
         for group in (False, True):
             ours = p.key_averages(group_by_input_shape=group).table(**kw).split("\n")
             theirs = t.key_averages(group_by_input_shape=group).table(**kw).split("\n")
@@ -149,8 +159,8 @@ def test_chrome_trace_schema(tmp_path):
     t = _train_step(torch, tprof, record_shapes=True)
     p.export_chrome_trace(str(tmp_path / "nt.json"))
     t.export_chrome_trace(str(tmp_path / "pt.json"))
-    ours = json.load(open(tmp_path / "nt.json"))
-    theirs = json.load(open(tmp_path / "pt.json"))
+    ours = json.loads(_text(tmp_path / "nt.json"))
+    theirs = json.loads(_text(tmp_path / "pt.json"))
     assert {"traceEvents", "displayTimeUnit", "schemaVersion"} <= set(ours)
     complete = [e for e in ours["traceEvents"] if e["ph"] == "X"]
     assert len(complete) == len(p.events())
@@ -167,14 +177,14 @@ def test_chrome_trace_schema(tmp_path):
     assert mul["args"]["Input type"] == ["float", "float"]
     assert any(e["name"] == "thread_name" for e in ours["traceEvents"] if e["ph"] == "M")
     p.export_chrome_trace(str(tmp_path / "nt.json.gz"))
-    zipped = json.loads(gzip.open(tmp_path / "nt.json.gz").read())
+    zipped = json.loads(gzip.decompress(_bytes(tmp_path / "nt.json.gz")))
     assert zipped["traceEvents"] == ours["traceEvents"]
 
 
 def test_export_stacks(tmp_path):
     p = _train_step(numtorch, nprof, with_stack=True)
     p.export_stacks(str(tmp_path / "stacks.txt"))
-    lines = open(tmp_path / "stacks.txt").read().splitlines()
+    lines = _text(tmp_path / "stacks.txt").splitlines()
     assert lines
     this = os.path.basename(__file__)
     for line in lines:
@@ -209,7 +219,7 @@ def test_schedule_windows_and_trace_handler(tmp_path):
     files = sorted(os.listdir(tmp_path))
     assert len(files) == 2 and all(re.fullmatch(r"w0\.\d+\.pt\.trace\.json\.gz", f)
                                    for f in files)
-    trace = json.loads(gzip.open(tmp_path / files[0]).read())
+    trace = json.loads(gzip.decompress(_bytes(tmp_path / files[0])))
     names = [e["name"] for e in trace["traceEvents"] if e["ph"] == "X"]
     assert names.count("aten::add") == 2 and {"ProfilerStep#2", "ProfilerStep#3"} <= set(names)
     plain = nprof.tensorboard_trace_handler(str(tmp_path / "plain"))
@@ -234,17 +244,15 @@ def test_record_function_decorator_threads_and_hook_reset():
         th = threading.Thread(target=worker, args=(out,))
         th.start()
         th.join()
-        with pytest.raises(ValueError):
-            with nprof.record_function("failing"):
-                raise ValueError
+        with pytest.raises(ValueError), nprof.record_function("failing"):
+            raise ValueError
     assert _graph._hook is None  # zero cost again after the profiler
     ev = {e.name: e for e in p.events()}
     assert ev["aten::mul"].cpu_parent is ev["helper"]
     assert ev["aten::sub"].thread != ev["aten::mul"].thread
     assert ev["failing"].time_range.end is not None
-    with pytest.raises(RuntimeError):
-        with nprof.profile():
-            raise RuntimeError("boom")
+    with pytest.raises(RuntimeError), nprof.profile():
+        raise RuntimeError("boom")
     assert _graph._hook is None
     helper(numtorch.ones(2))  # no profiler: the decorator does nothing
 
@@ -265,16 +273,16 @@ def test_key_averages_before_recording():
 
 
 def test_autograd_profiler_spelling():
-    from numtorch.autograd import profiler as ap
     from torch.autograd import profiler as tap
+
+    from numtorch.autograd import profiler as ap
 
     for mod in (ap, tap):  # never run: empty results, as torch 2.x
         prof = mod.profile()
         assert len(prof.key_averages()) == 0 and prof.table() == "" and str(prof) == ""
     x = numtorch.ones(2, 2, requires_grad=True)
-    with ap.profile(record_shapes=True) as prof:
-        with ap.record_function("block"):
-            (x * 2).sum().backward()
+    with ap.profile(record_shapes=True) as prof, ap.record_function("block"):
+        (x * 2).sum().backward()
     names = [e.name for e in prof.function_events]
     assert names[:3] == ["block", "aten::mul", "aten::sum"]
     assert "autograd::engine::evaluate_function: MulBackward0" in names

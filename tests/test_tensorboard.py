@@ -19,15 +19,20 @@ from torch.utils.tensorboard import SummaryWriter as TorchWriter
 
 pytest.importorskip("tensorboard")
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator  # noqa
-from tensorboard.compat.tensorflow_stub.pywrap_tensorflow import masked_crc32c as tb_crc  # noqa
-from tensorboard.util import tensor_util  # noqa: E402
+from tensorboard.compat.tensorflow_stub.pywrap_tensorflow import masked_crc32c as tb_crc
+from tensorboard.util import tensor_util
 
-import numtorch  # noqa: E402
-from numtorch.utils.tensorboard import SummaryWriter  # noqa: E402
-from numtorch.utils.tensorboard import _record  # noqa: E402
+import numtorch
+from numtorch.utils.tensorboard import SummaryWriter
+from numtorch.utils.tensorboard import _record
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RNG = np.random.default_rng(3)
+
+
+def _text(path):
+    with open(path) as f:
+        return f.read()
 
 
 def _both(tmp_path, fn, **kwargs):
@@ -277,11 +282,11 @@ def test_embedding_files_match(tmp_path):
                                                                          recursive=True))
     for rel in files:
         if rel.endswith(".tsv"):
-            assert open(os.path.join(nt, rel)).read() == open(os.path.join(pt, rel)).read()
+            assert _text(os.path.join(nt, rel)) == _text(os.path.join(pt, rel))
         elif rel.endswith(".png"):
             np.testing.assert_array_equal(np.asarray(Image.open(os.path.join(nt, rel))),
                                           np.asarray(Image.open(os.path.join(pt, rel))))
-    configs = [text_format.Parse(open(os.path.join(d, "projector_config.pbtxt")).read(),
+    configs = [text_format.Parse(_text(os.path.join(d, "projector_config.pbtxt")),
                                  ProjectorConfig()) for d in (nt, pt)]
     assert configs[0] == configs[1]
 
@@ -309,9 +314,9 @@ def test_add_graph(tmp_path):
     ops = [n.op for n in g.node]
     assert ops.count("IO Node") == 2
     assert "aten::linear" in ops and "aten::relu" in ops and "aten::mul" in ops
-    lin = [n for n in g.node if n.name.startswith("Net/Linear[fc1]/aten::linear")][0]
+    lin = next(n for n in g.node if n.name.startswith("Net/Linear[fc1]/aten::linear"))
     assert list(lin.input) == ["input/input.0", "Net/Linear[fc1]/weight", "Net/Linear[fc1]/bias"]
-    relu = [n for n in g.node if n.op == "aten::relu"][0]
+    relu = next(n for n in g.node if n.op == "aten::relu")
     assert relu.name.startswith("Net/Sequential[seq]/ReLU[0]/") and list(relu.input) == [lin.name]
     shape = names["output/output.0"].attr["_output_shapes"].list.shape[0]
     assert [d.size for d in shape.dim] == [3, 2]
@@ -388,7 +393,8 @@ def test_flush_close_and_background_flush(tmp_path):
 
 
 def _records(path):
-    data = open(path, "rb").read()
+    with open(path, "rb") as f:
+        data = f.read()
     out, pos = [], 0
     while pos + 12 <= len(data):
         header = data[pos:pos + 8]
@@ -442,7 +448,7 @@ def test_missing_tensorboard_names_the_extra():
             "try:\n    import numtorch.utils.tensorboard\n"
             "except ImportError as e:\n    print(e)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=ROOT)
+                         cwd=ROOT, check=False)
     assert 'pip install "numtorch[tensorboard]"' in out.stdout
 
 

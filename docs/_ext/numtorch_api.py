@@ -222,8 +222,8 @@ def generate(app=None):
         _write(os.path.join(out_dir, f"{area}.rst"), "\n".join(lines))
         pages.append(area)
     index = ["API reference", "=============", "",
-             "Every public name of the PyTorch API that numtorch follows (the project's seed "
-             "list), under numtorch's spelling, with its docstring.", "",
+             ("Every public name of the PyTorch API that numtorch follows (the project's seed "
+              "list), under numtorch's spelling, with its docstring."), "",
              ".. toctree::", "   :maxdepth: 1", ""] + [f"   {p}" for p in pages]
     if missing:
         index += ["", "Not in numtorch yet", "-------------------", ""]
@@ -233,7 +233,10 @@ def generate(app=None):
 
 
 def _write(path, text):
-    old = open(path).read() if os.path.exists(path) else None
+    old = None
+    if os.path.exists(path):
+        with open(path) as f:
+            old = f.read()
     if old != text:  # unchanged pages keep their time stamps: incremental builds stay fast
         with open(path, "w") as f:
             f.write(text)

@@ -7,16 +7,28 @@ bytes on request; ``key_averages().table()`` prints torch's summary table, and
 active, ops pay a single ``None`` check.
 """
 
+from ..optim.optimizer import register_optimizer_step_post_hook  # noqa: F401  (as torch)
 from ._collector import record_function
 from ._events import DeviceType
 from .profiler import (
-    ProfilerAction, ProfilerActivity, profile, schedule, supported_activities,
+    ProfilerAction,
+    ProfilerActivity,
+    profile,
+    schedule,
+    supported_activities,
     tensorboard_trace_handler,
 )
-from ..optim.optimizer import register_optimizer_step_post_hook  # noqa: F401  (as torch)
 
-__all__ = ["ProfilerAction", "ProfilerActivity", "DeviceType", "profile", "record_function",
-           "schedule", "supported_activities", "tensorboard_trace_handler"]
+__all__ = [
+    "DeviceType",
+    "ProfilerAction",
+    "ProfilerActivity",
+    "profile",
+    "record_function",
+    "schedule",
+    "supported_activities",
+    "tensorboard_trace_handler",
+]
 
 
 def kineto_available():

@@ -11,7 +11,7 @@ import time
 from . import _recorder
 from ._events import EventList, FunctionEvent
 
-__all__ = ["Collector", "record_function", "active_collectors"]
+__all__ = ["Collector", "active_collectors", "record_function"]
 
 _active = []  # collectors recording now (nested profilers each get every event)
 _hook_prev = [None]
@@ -39,7 +39,7 @@ class _Dispatch:
         start = _now_ns()
         out = _recorder.call_op(hook, cls, inputs, params)
         end = _now_ns()
-        for c in list(_active):
+        for c in _active:
             c.add_op(cls, inputs, out, start, end)
         return out
 
@@ -177,13 +177,15 @@ def _call_site():
 
 def _short(path):
     cwd = os.getcwd() + os.sep
-    return path[len(cwd):] if path.startswith(cwd) else path
+    return path.removeprefix(cwd)
 
 
 def _optimizer_hooks(collector):
     """Mark each optimizer step as a range "Optimizer.step#<Class>.step", as torch does."""
-    from ..optim.optimizer import (register_optimizer_step_post_hook,
-                                   register_optimizer_step_pre_hook)
+    from ..optim.optimizer import (
+        register_optimizer_step_post_hook,
+        register_optimizer_step_pre_hook,
+    )
 
     open_steps = {}
 

@@ -8,7 +8,7 @@ its outputs (views allocate nothing); frees are not tracked, so no figure is neg
 import json
 import os
 
-__all__ = ["FunctionEvent", "FunctionEventAvg", "EventList", "DeviceType"]
+__all__ = ["DeviceType", "EventList", "FunctionEvent", "FunctionEventAvg"]
 
 
 class DeviceType:
@@ -103,7 +103,7 @@ class FunctionEvent(_Times):
 
 
 class _Interval:
-    __slots__ = ("start", "end")
+    __slots__ = ("end", "start")
 
     def __init__(self, start, end):
         self.start, self.end = start, end

@@ -12,7 +12,7 @@ import threading
 
 from ..autograd import graph as _graph
 
-__all__ = ["OpHook", "install", "uninstall", "aten_name"]
+__all__ = ["OpHook", "aten_name", "install", "uninstall"]
 
 
 class OpHook(threading.local):

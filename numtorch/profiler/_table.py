@@ -53,7 +53,7 @@ def build_table(events, sort_by, row_limit, max_src_column_width, max_name_colum
         columns.append(("Source Location", src_w, "<"))
 
     def line(cells):
-        return "".join(f"{str(c):{a}{w}}{_GAP}" for c, (_, w, a) in zip(cells, columns))
+        return "".join(f"{c!s:{a}{w}}{_GAP}" for c, (_, w, a) in zip(cells, columns))
 
     rule = "".join("-" * w + _GAP for _, w, _ in columns)
     out = []
@@ -62,7 +62,7 @@ def build_table(events, sort_by, row_limit, max_src_column_width, max_name_colum
     out += [rule, line([c[0] for c in columns]), rule]
     if row_limit is not None and row_limit > 0:
         events = events[:row_limit]
-    fmt = lambda us: _format_with_unit(us, time_unit)  # noqa: E731
+    fmt = lambda us: _format_with_unit(us, time_unit)
     for e in events:
         name = e.key
         if max_name_column_width is not None and len(name) >= max_name_column_width - 3:

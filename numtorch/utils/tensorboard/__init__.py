@@ -12,6 +12,6 @@ except ImportError as e:  # as torch: the module cannot be imported without the 
     raise ImportError('numtorch.utils.tensorboard needs the tensorboard package: '
                       'pip install "numtorch[tensorboard]" (or pip install tensorboard)') from e
 
-from .writer import FileWriter, SummaryWriter  # noqa: E402
+from .writer import FileWriter, SummaryWriter
 
 __all__ = ["FileWriter", "SummaryWriter"]

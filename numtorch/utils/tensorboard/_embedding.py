@@ -54,7 +54,7 @@ def write_embedding(logdir, mat, metadata, label_img, global_step, tag, metadata
 
 def _write_sprite(imgs, path):
     """All thumbnails on one square sheet, row by row, as the projector expects."""
-    per_row = int(math.ceil(imgs.shape[0] ** 0.5))
+    per_row = math.ceil(imgs.shape[0] ** 0.5)
     grid = make_grid(imgs, ncols=per_row).transpose(1, 2, 0)
     side = grid.shape[1]
     sheet = np.zeros((side, side, 3))

@@ -122,7 +122,7 @@ class EventFileWriter:
                 f"{os.getpid()}.{uid}{filename_suffix}")
         self._logdir = logdir
         self._path = os.path.join(logdir, name)
-        self._file = open(self._path, "wb")
+        self._file = open(self._path, "wb")  # noqa: SIM115  (the writer thread closes it)
         self._queue = queue.Queue(max_queue)
         self._flush_secs = flush_secs
         self._error = None
@@ -197,7 +197,7 @@ class EventFileWriter:
                 last_flush = time.monotonic()
                 if waiter is not None:
                     waiter.set()
-        except BaseException as e:  # handed to the caller by the next add_event/flush/close
+        except BaseException as e:  # noqa: BLE001  (handed to the next add_event/flush/close)
             self._error = e
         finally:
             f.close()

@@ -14,8 +14,20 @@ from tensorboard.compat.proto.tensor_shape_pb2 import TensorShapeProto
 
 from ._convert import encode_png, make_np, to_hwc, to_uint8
 
-__all__ = ["scalar", "histogram", "histogram_raw", "image", "video", "audio", "text",
-           "tensor_proto", "pr_curve", "pr_curve_raw", "hparams", "custom_scalars"]
+__all__ = [
+    "audio",
+    "custom_scalars",
+    "histogram",
+    "histogram_raw",
+    "hparams",
+    "image",
+    "pr_curve",
+    "pr_curve_raw",
+    "scalar",
+    "tensor_proto",
+    "text",
+    "video",
+]
 
 
 def _plugin(name, content=b""):
@@ -110,7 +122,7 @@ def video(tag, tensor, fps=4):
     pics = [Image.fromarray(f[..., :3]) for f in frames]
     buf = io.BytesIO()
     pics[0].save(buf, format="GIF", save_all=True, append_images=pics[1:],
-                 duration=int(round(1000 / fps)), loop=0)
+                 duration=round(1000 / fps), loop=0)
     img = Summary.Image(height=h, width=w, colorspace=c, encoded_image_string=buf.getvalue())
     return Summary(value=[Summary.Value(tag=tag, image=img)])
 
@@ -183,8 +195,8 @@ def pr_curve_raw(tag, tp, fp, tn, fn, precision, recall, num_thresholds=127):
 def hparams(hparam_dict, metric_dict, hparam_domain_discrete=None):
     """The three hparams-plugin summaries (experiment, session start, session end) for one
     run with hyperparameters ``hparam_dict`` and the metric tags of ``metric_dict``."""
-    from tensorboard.plugins.hparams import api_pb2, plugin_data_pb2
     from google.protobuf import struct_pb2
+    from tensorboard.plugins.hparams import api_pb2, plugin_data_pb2
 
     from ..._tensor import Tensor
 
@@ -218,7 +230,8 @@ def hparams(hparam_dict, metric_dict, hparam_domain_discrete=None):
             info.type = api_pb2.DATA_TYPE_FLOAT64
             kind = "number_value"
         else:
-            raise ValueError("value should be one of int, float, str, bool, or torch.Tensor")
+            raise ValueError(  # noqa: TRY004  (torch raises ValueError here)
+                "value should be one of int, float, str, bool, or torch.Tensor")
         if k in domains:
             info.domain_discrete.CopyFrom(struct_pb2.ListValue(
                 values=[struct_pb2.Value(**{kind: d}) for d in domains[k]]))
