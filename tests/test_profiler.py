@@ -294,3 +294,24 @@ def test_autograd_profiler_spelling():
         numtorch.ones(1) + 1
     assert off is None  # as torch
     assert numtorch.autograd.profiler is ap and numtorch.profiler.profile is nprof.profile
+
+
+def test_torch_spellings_under_the_launcher(tmp_path):
+    import subprocess
+    import sys
+
+    prog = tmp_path / "prog.py"
+    prog.write_text(
+        "import sys, torch\n"
+        "from torch.utils.tensorboard import SummaryWriter\n"
+        "from torch.profiler import profile, record_function\n"
+        "import torch.autograd.profiler as ap\n"
+        "with profile() as p, record_function('step'):\n"
+        "    (torch.ones(3, requires_grad=True) * 2).sum().backward()\n"
+        "with SummaryWriter(sys.argv[1]) as w:\n"
+        "    w.add_scalar('events', float(len(p.events())), 0)\n"
+        "print(type(w).__module__, p.events()[0].name, ap.profile.__module__)\n")
+    out = subprocess.run([sys.executable, "-m", "numtorch.run", str(prog), str(tmp_path / "tb")],
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["numtorch.utils.tensorboard.writer", "step",
+                                  "numtorch.autograd.profiler"]
