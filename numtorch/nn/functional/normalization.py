@@ -375,14 +375,19 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     ns = _shape_list("rms_norm", normalized_shape)
     _check_normalized_shape(input, ns, weight, None, "*")
     _check_float("rms_norm", input)
+    dt = input.dtype
+    # half and bfloat16 are squared and averaged in float32 (as torch does): their squares
+    # overflow from 256 (float16), and the default eps is float32's
+    ct = _dtype.float32 if dt in (_dtype.float16, _dtype.bfloat16) else dt
     if eps is None:
-        eps = float(np.finfo(input._array.dtype).eps)
+        eps = float(np.finfo(ct.np).eps)
     nd = input.ndim
     dims = tuple(range(nd - len(ns), nd))
-    y = input * (input * input).mean(dims, keepdim=True).add(eps).rsqrt()
+    x = _cast(input, ct)
+    y = x * (x * x).mean(dims, keepdim=True).add(eps).rsqrt()
     if weight is not None:
         y = y * weight
-    return y
+    return _cast(y, dt)  # the input's dtype, whatever the weight's
 
 
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
