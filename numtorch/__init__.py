@@ -43,10 +43,6 @@ from ._default_type import set_default_tensor_type  # noqa: F401,E402
 from ._tensor_str import set_printoptions  # noqa: F401
 from . import return_types  # noqa: F401
 from . import linalg  # noqa: F401,E402  (torch.linalg)
-from . import fft  # noqa: F401,E402  (torch.fft)
-from . import signal  # noqa: F401,E402  (torch.signal.windows)
-from . import special  # noqa: F401,E402  (torch.special)
-from . import func  # noqa: F401,E402  (torch.func)
 from .ops.spectral import stft, istft  # noqa: F401,E402
 from .ops.windows import (  # noqa: F401,E402
     hann_window, hamming_window, blackman_window, bartlett_window, kaiser_window,
@@ -122,7 +118,9 @@ def can_cast(from_, to):
 def __getattr__(name):
     # torch.distributions is imported on first use: it is large and keeps `import numtorch` fast
     # (as is the 0.x torch.legacy)
-    if name in ("distributions", "legacy"):
+    # (as are torch.fft, torch.special, torch.func and torch.signal)
+    if name in ("distributions", "legacy", "ao", "quantization", "fft", "special", "func",
+                "signal"):
         import importlib
 
         return importlib.import_module("." + name, __name__)
