@@ -61,6 +61,7 @@ from .nn.functional.distance import (  # noqa: F401,E402  (torch.cosine_similari
     cosine_similarity, pairwise_distance, pdist,
 )
 from ._creation_buffer import frombuffer  # noqa: F401,E402
+from .nn.functional import channel_shuffle  # noqa: F401,E402
 from . import optim  # noqa: F401,E402
 from . import utils  # noqa: F401,E402
 from . import storage  # noqa: F401,E402
@@ -99,6 +100,7 @@ from ._compat import (  # noqa: F401,E402
     get_float32_matmul_precision,
 )
 from math import e, inf, nan, pi  # noqa: F401,E402  (torch.pi, torch.e, torch.inf, torch.nan)
+from ._quantized_api import *  # noqa: F401,F403,E402  (quint8, quantize_per_tensor, ...)
 
 newaxis = None
 

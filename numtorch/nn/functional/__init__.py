@@ -15,6 +15,7 @@ from .distance import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .vision import *  # noqa: F401,F403
 from .attention import *  # noqa: F401,F403
+from ._channel_shuffle import channel_shuffle  # noqa: F401
 
 # torch defines every F function in the one module torch.nn.functional; pickles (a Transformer
 # layer's activation) and ``__module__`` checks name it, so the family files' functions say so.

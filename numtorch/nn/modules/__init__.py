@@ -22,3 +22,5 @@ from .fold import *  # noqa: F401,F403
 from .rnn import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
 from .adaptive import *  # noqa: F401,F403
+from .channelshuffle import *  # noqa: F401,F403
+from .lazy_norm import *  # noqa: F401,F403
