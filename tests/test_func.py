@@ -479,3 +479,47 @@ def test_stack_module_state_ensemble():
 
     _same(run(numtorch, nms), run(torch, tms))
     _raises(lambda L: L.func.stack_module_state([]))
+
+
+def _small_cnn(L):
+    L.manual_seed(0)
+    nn = L.nn
+    return nn.Sequential(nn.Conv2d(2, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(),
+                         nn.MaxPool2d(2), nn.Flatten(), nn.Linear(16, 10), nn.LayerNorm(10),
+                         nn.GELU(), nn.Dropout(0.1), nn.Linear(10, 3)).double()
+
+
+def test_modules_under_vmap():
+    tm, nm = _small_cnn(torch), _small_cnn(numtorch)
+    nm.load_state_dict({k: numtorch.tensor(v.detach().numpy()) for k, v in
+                        tm.state_dict().items()})
+    tm.eval()
+    nm.eval()
+    x = _arr(5, 3, 2, 4, 4)
+    _same(*_both(lambda L: L.func.vmap(nm if L is numtorch else tm)(L.tensor(x))), 1e-10)
+
+    def per_sample(L):
+        m = nm if L is numtorch else tm
+        params = {k: v.detach() for k, v in m.named_parameters()}
+
+        def loss(p, xi):
+            return L.func.functional_call(m, p, (xi.unsqueeze(0),)).pow(2).sum()
+
+        return L.func.vmap(L.func.grad(loss), in_dims=(None, 0))(params, L.tensor(x[:, 0]))
+
+    _same(*_both(per_sample), 1e-9)
+    tm.train()
+    nm.train()
+    _raises(lambda L: L.func.vmap(nm if L is numtorch else tm)(L.tensor(x)),
+            "Batch norm got a batched tensor")
+
+
+def test_state_restored_after_errors():
+    from numtorch import _random
+    from numtorch.autograd import graph
+
+    hook, getitem = graph._hook, numtorch.Tensor.__getitem__
+    with pytest.raises(RuntimeError):
+        numtorch.func.vmap(lambda a: a.sum().item())(numtorch.ones(3, 2))
+    assert graph._hook is hook and numtorch.Tensor.__getitem__ is getitem
+    assert type(_random.default_generator._rng).__name__ == "Generator"

@@ -269,14 +269,24 @@ def embedding(cls, inputs, params, levels):
 
 def normalize_affine(cls, inputs, params, levels):
     """batch/layer/group/instance norm: the statistics dims move past the batch dims; the
-    affine parameters broadcast from the right as they are."""
-    x, w, b = (tuple(inputs) + (None, None))[:3]
+    affine parameters broadcast from the right (per-sample ones get size-1 dims after their
+    batch dims)."""
+    x = inputs[0]
     if params.get("stats") is not None:
         raise RuntimeError("Batch norm got a batched tensor as input while the running_mean "
-                           "or running_var, which will be updated in place, were not batched.")
-    if type(w) is BatchedTensor or type(b) is BatchedTensor:
-        return fallback(cls, inputs, params, levels)
-    args = [B.materialize(x, levels)] + list(inputs[1:])
+                           "or running_var, which will be updated in place, were not batched."
+                           "\nIf you are using a module and do not need eval mode, please set "
+                           "`track_running_stats` to be False.If you are using a prebuilt "
+                           "module and do not need eval mode, please see the functorch website "
+                           "for resources on how to patch your module to work with vmap")
+    k = len(levels)
+    args = [B.materialize(x, levels)]
+    for p in inputs[1:]:
+        if type(p) is BatchedTensor:
+            q = B.materialize(p, levels)
+            extra = x._array.ndim - p._array.ndim
+            p = q.reshape(tuple(q.shape[:k]) + (1,) * extra + tuple(q.shape[k:]))
+        args.append(p)
     return B.wrap(cls.apply(*args, **shift_params(params, levels)), levels)
 
 
