@@ -9,6 +9,7 @@ exception once the C function returns.
 
 import numpy as np
 
+from ... import _dtype
 from ..._tensor import Tensor
 
 __all__ = []
@@ -123,7 +124,7 @@ def _tensor_arg(ffi, lib, fname, i, value, th_name, ctx, by_tensor):
         raise TypeError(f"{fname}(): argument {i + 1} must be a numtorch tensor "
                         f"({th_name}*), not {type(value).__name__}")
     want, c_real = TH_TYPES[th_name]
-    if str(value.dtype).replace("torch.", "") != want:
+    if value.dtype is not getattr(_dtype, want):
         raise TypeError(f"{fname}(): argument {i + 1} must be a {want} tensor for "
                         f"{th_name}*, got {value.dtype}")
     if value.device.type != "cpu":
