@@ -111,6 +111,15 @@ CASES = [
      [(1, 2, 5, 5), (4, 3, 2, 3, 3)], (None, 0)),
     ("embedding", lambda L, i, w: L.nn.functional.embedding(i, w),
      [np.array([[0, 1], [2, 0], [1, 1], [0, 0]]), (3, 4)], (0, None)),
+    # functions that compute on the arrays directly (the stand-in answers per sample)
+    ("sort, topk, median, cummax", lambda L, a: a.sort(-1).values + a.argsort(0).double()
+     + a.topk(2, -1).values.sum(-1, keepdim=True) + a.median(-1, keepdim=True).values
+     + a.cummax(1).values, [(4, 3, 5)], 0),
+    ("one_hot, full_like, masked_fill", lambda L, a: L.nn.functional.one_hot(a.argmax(-1), 5)
+     .double() + L.full_like(a, 2.0) + a.masked_fill(a > 0, 0.0), [(4, 3, 5)], 0),
+    ("losses", lambda L, a: L.nn.functional.binary_cross_entropy_with_logits(a, (a > 0).double())
+     + L.nn.functional.huber_loss(a, a.flip(0)) + L.nn.functional.nll_loss(
+         L.log_softmax(a, -1), L.tensor([0, 1, 3])), [(4, 3, 5)], 0),
 ]
 
 

@@ -22,6 +22,7 @@ import itertools
 import numpy as np
 
 from .._tensor import Tensor, _make
+from ._batched_array import _Logical
 
 __all__ = ["BatchedTensor", "Level", "active_levels", "level_size", "wrap", "physical",
            "materialize", "logical_ndim", "is_batched"]
@@ -30,8 +31,6 @@ _ids = itertools.count(1)
 _ACTIVE = []  # the active vmap levels, outermost first
 _SIZES = {}  # level id -> batch size (kept while any tensor may still name the level)
 
-_META_FUNCS = {np.result_type, np.shape, np.ndim, np.size, np.broadcast_shapes,
-               np.iscomplexobj, np.isrealobj, np.can_cast, np.min_scalar_type}
 
 
 class Level:
@@ -53,102 +52,6 @@ def active_levels():
 
 def level_size(lvl):
     return _SIZES[lvl]
-
-
-class _Logical(np.ndarray):
-    """The logical-shape stand-in held in a BatchedTensor's ``_array`` (see module doc).
-
-    ``_owner`` points back at the BatchedTensor, so an op that receives the stand-in as a raw
-    argument (an index array) can still find the batched value.
-    """
-
-    _owner = None
-
-    def get(self):
-        """Already on the host (code that takes a non-``ndarray`` for a CuPy array calls
-        this to bring it over)."""
-        return self
-
-    def __setitem__(self, index, value):
-        """A write into the stand-in (code that assigns into ``t._array[idx]``) goes to every
-        sample of the batch."""
-        owner = self._owner
-        if owner is None:
-            return super().__setitem__(index, value)
-        idx = index if isinstance(index, tuple) else (index,)
-        arrays = [i for i, v in enumerate(idx) if isinstance(v, np.ndarray)]
-        if any(type(idx[i]) is _Logical for i in arrays) or (
-                arrays and arrays[-1] - arrays[0] != len(arrays) - 1):
-            raise _escaped()
-        k = len(owner._levels)
-        target_nd = np.ndarray.__getitem__(self.view(np.ndarray), index).ndim
-        if type(value) is _Logical and value._owner is not None:
-            if not set(value._owner._levels) <= set(owner._levels):
-                raise RuntimeError("vmap: a batched value cannot be written into a tensor that "
-                                   "is not batched over the same dims")
-            v = materialize(value._owner, owner._levels)._array
-            v = v.reshape(v.shape[:k] + (1,) * (target_nd - value.ndim) + v.shape[k:])
-        else:
-            v = value
-        owner._bt._array[(slice(None),) * k + idx] = v
-
-    def __array_ufunc__(self, ufunc, method, *args, **kwargs):
-        # Code that computes with ``t._array`` directly (argument checks such as
-        # ``((p >= 0) & (p <= 1)).all()``) gets the batched answer: elementwise ufuncs run on
-        # the physical arrays and stay batched, whole-array reductions cover every sample.
-        out = kwargs.pop("out", None)
-        if (out is not None and any(o is not None for o in out)) or \
-                kwargs.get("where", True) is not True:
-            raise _escaped()
-        kwargs.pop("where", None)
-        if method == "reduce" and len(args) == 1 and args[0] is self:
-            axis = kwargs.pop("axis", None)
-            if self._owner is None:
-                raise _escaped()
-            if axis is None:
-                return ufunc.reduce(self._owner._bt._array, axis=None, **kwargs)
-            k = len(self._owner._levels)
-            axes = axis if isinstance(axis, tuple) else (axis,)
-            axes = tuple(a % self.ndim + k for a in axes)
-            res = ufunc.reduce(self._owner._bt._array, axis=axes, **kwargs)
-            return _batched_result(res, self._owner._levels)
-        if method != "__call__":
-            raise _escaped()
-        owners = [a._owner for a in args if type(a) is _Logical]
-        if any(o is None for o in owners):
-            raise _escaped()
-        levels = union_levels(owners)
-        rank = max(np.ndim(a) for a in args)
-        phys = [_raw_aligned(a, levels, rank) if type(a) is _Logical else a for a in args]
-        res = ufunc(*phys, **kwargs)
-        if isinstance(res, tuple):
-            return tuple(_batched_result(r, levels) for r in res)
-        return _batched_result(res, levels)
-
-    def __array_function__(self, func, types, args, kwargs):
-        if func in _META_FUNCS:
-            return super().__array_function__(func, (np.ndarray,), args, kwargs)
-        raise _escaped()
-
-
-def _raw_aligned(rep, levels, rank):
-    """The physical array behind a stand-in, with size-1 dims for the levels it lacks and
-    for the logical rank it lacks (after the batch dims)."""
-    owner = rep._owner
-    arr = owner._bt._array
-    own = owner._levels
-    lead = tuple(_SIZES[v] if v in own else 1 for v in levels)
-    return arr.reshape(lead + (1,) * (rank - rep.ndim) + arr.shape[len(own):])
-
-
-def _batched_result(res, levels):
-    return wrap(_make(np.asarray(res)), levels)._array
-
-
-def _escaped():
-    return RuntimeError("vmap: a batched tensor's values were used outside of numtorch's "
-                        "batching rules (by code that reads a tensor's array directly); this "
-                        "operation cannot be vmapped")
 
 
 _DATA_DEPENDENT = ("vmap: It looks like you're attempting to use a Tensor in some "
