@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from . import _dtype, _layout, backend
-from ._alloc_errors import alloc_error
+from ._alloc_errors import alloc_error, result_alloc_error
 from ._device import default_device
 from ._size import parse_size
 from ._tensor import Tensor, _make
@@ -550,7 +550,10 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     xp = _xp(dev)
     # one buffer just large enough for the furthest element the strides can reach
     need = 0 if 0 in shape else 1 + sum((n - 1) * s for n, s in zip(shape, strides))
-    buf = xp.empty(max(need, 1), dtype=dt.np)
+    try:
+        buf = xp.empty(max(need, 1), dtype=dt.np)
+    except (MemoryError, ValueError) as e:
+        raise result_alloc_error(e, (need,), dt.itemsize) from None
     arr = backend.helpers_for(xp).as_strided(buf, shape,
                                              tuple(s * dt.itemsize for s in strides))
     return _finish(arr, dev, requires_grad)
@@ -651,10 +654,13 @@ def _like(input, dtype, device, memory_format, fn):
 
 def _made_like(input, dt, dev, order, requires_grad, make):
     fmt = None if isinstance(order, str) else order
-    if dev == input.device:
-        arr = make(backend.xp_of(input._array), input._array, dt.np, "C" if fmt else order)
-    else:
-        arr = make(_xp(dev), _xp(dev).empty(input._array.shape, dtype=dt.np), dt.np, "C")
+    try:
+        if dev == input.device:
+            arr = make(backend.xp_of(input._array), input._array, dt.np, "C" if fmt else order)
+        else:
+            arr = make(_xp(dev), _xp(dev).empty(input._array.shape, dtype=dt.np), dt.np, "C")
+    except (MemoryError, ValueError) as e:
+        raise result_alloc_error(e, input._array.shape, dt.itemsize) from None
     return _finish(_in_format(arr, fmt), dev, requires_grad)
 
 

@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 
 from . import _dtype
+from ._alloc_errors import result_alloc_error
 from ._creation import (
     _cast_scalar, _check_fits, _factory_dtype, _finish, _int_arg, dtype_arg,
 )
@@ -166,16 +167,39 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
                 raise ValueError("step must be nonzero")
             _check_sign(istart, iend, istep)
             sgn = 1 if istep > 0 else -1
-            n = max(int((iend - istart + istep - sgn) / istep), 0)
+            # torch counts int64 ranges in int64 arithmetic, which wraps around
+            span = _wrap_int64(iend - istart + istep - sgn)
+            n = _checked_size(float(abs(span) // abs(istep) * (1 if (span < 0) == (istep < 0)
+                                                                 else -1)))
         else:
             _check_sign(start, end, step)
-            n = max(math.ceil((end - start) / step), 0)
-        arr = (istart + istep * np.arange(n, dtype=np.int64)).astype(dt.np)
+            n = _checked_size(math.ceil((end - start) / step))
+        try:
+            arr = (istart + istep * np.arange(n, dtype=np.int64)).astype(dt.np)
+        except (MemoryError, ValueError) as e:
+            raise result_alloc_error(e, (n,), dt.itemsize) from None
     else:
         _check_sign(start, end, step)
-        n = max(math.ceil((end - start) / step), 0)
-        arr = _float_range(start, step, n, dt.np)
+        n = _checked_size(math.ceil((end - start) / step))
+        try:
+            arr = _float_range(start, step, n, dt.np)
+        except (MemoryError, ValueError) as e:
+            raise result_alloc_error(e, (n,), dt.itemsize) from None
     return _finish(arr, device, requires_grad, out)
+
+
+def _wrap_int64(v):
+    return (v + (1 << 63)) % (1 << 64) - (1 << 63)
+
+
+def _checked_size(size):
+    """arange's element count from its (double) estimate, with torch's overflow checks."""
+    if not 0 <= size <= 2.0 ** 63:
+        raise RuntimeError("invalid size, possible overflow?")
+    if size == 2.0 ** 63:  # the conversion to int64 overflows to its minimum
+        raise RuntimeError("IntArrayRef contains an int that cannot be represented as a "
+                           "SymInt: -9223372036854775808")
+    return int(size)
 
 
 def _check_sign(start, end, step):
@@ -282,7 +306,11 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     if dt._category != _dtype._COMPLEX:
         for v in (start, end):
             _check_fits(np.asarray(v), dt, c_names=True)
-    return _finish(_linspace_values(start, end, steps, dt), device, requires_grad, out)
+    try:
+        arr = _linspace_values(start, end, steps, dt)
+    except (MemoryError, ValueError) as e:
+        raise result_alloc_error(e, (steps,), dt.itemsize) from None
+    return _finish(arr, device, requires_grad, out)
 
 
 def _number_or_complex(x, fn):
@@ -311,6 +339,14 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
     dt = dtype_arg(dtype, "logspace") or _dtype.get_default_dtype()
     if dt is _dtype.bool:
         raise NotImplementedError("\"logspace_cpu\" not implemented for 'Bool'")
+    try:
+        vals = _logspace_values(start, end, steps, base, dt)
+    except (MemoryError, ValueError) as e:
+        raise result_alloc_error(e, (steps,), dt.itemsize) from None
+    return _finish(vals, device, requires_grad, out)
+
+
+def _logspace_values(start, end, steps, base, dt):
     if dt._category == _dtype._COMPLEX:
         exps = _linspace_values(start, end, steps, dt)
         vals = np.power(dt.np.type(base), exps)
@@ -323,7 +359,7 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
     if dt._category == _dtype._INT:
         vals = np.trunc(vals)
     with np.errstate(invalid="ignore", over="ignore"):
-        return _finish(vals.astype(dt.np), device, requires_grad, out)
+        return vals.astype(dt.np)
 
 
 def _log_exponents(start, end, steps, dt):

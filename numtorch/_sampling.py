@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from . import _dtype, backend
-from ._alloc_errors import alloc_error
+from ._alloc_errors import alloc_error, result_alloc_error
 from ._creation import _finish, _int_arg, dtype_arg, write_out
 from ._random import rng_for
 from ._size import parse_size
@@ -338,8 +338,11 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
     dt = dtype_arg(dtype, "randint") if dtype is not None else (
         out.dtype if out is not None else _dtype.int64)
     _check_int_range(low, high, dt)
-    return _finish(_integers(rng_for(generator), low, high, shape, dt.np), device,
-                   requires_grad, out)
+    try:
+        arr = _integers(rng_for(generator), low, high, shape, dt.np)
+    except (MemoryError, ValueError) as e:
+        raise result_alloc_error(e, shape, dt.itemsize) from None
+    return _finish(arr, device, requires_grad, out)
 
 
 def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None,
@@ -367,7 +370,10 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
         raise RuntimeError("n cannot be greater than 2049 for Half type.")
     if dt._category == _dtype._INT and n > 0 and n - 1 > np.iinfo(dt.np).max:
         raise RuntimeError(f"value cannot be converted to type {dt.name}_t without overflow")
-    arr = rng_for(generator).permutation(n).astype(dt.np)
+    try:
+        arr = rng_for(generator).permutation(n).astype(dt.np)
+    except (MemoryError, ValueError) as e:
+        raise result_alloc_error(e, (n,), dt.itemsize) from None
     return _finish(arr, device, requires_grad, out)
 
 
@@ -478,8 +484,11 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         _check_std(std)
         dt = _float_dtype(dtype, "normal_kernel_cpu")
         shape = parse_size("normal", (size,))
-        z = _standard_normal(rng, shape, dt.np)
-        arr = (z * dt.np.type(std) + dt.np.type(mean)).astype(dt.np, copy=False)
+        try:
+            z = _standard_normal(rng, shape, dt.np)
+            arr = (z * dt.np.type(std) + dt.np.type(mean)).astype(dt.np, copy=False)
+        except (MemoryError, ValueError) as e:
+            raise result_alloc_error(e, shape, dt.itemsize) from None
         return _finish(arr, device, requires_grad, out)
     if size is not None:
         raise TypeError("normal(): a size cannot be given when mean or std is a Tensor")
@@ -525,7 +534,16 @@ def bernoulli(input, p=None, *, generator=None, out=None):
     if not isinstance(input, Tensor):
         raise TypeError(f"bernoulli(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")
-    rng = rng_for(generator)
+    try:
+        y = _bernoulli(input, p, rng_for(generator))
+    except (MemoryError, ValueError) as e:
+        raise result_alloc_error(e, input.shape, input.dtype.itemsize) from None
+    if out is not None:
+        return write_out(out, y._array)
+    return y
+
+
+def _bernoulli(input, p, rng):
     if p is None:
         if input.dtype._category < _dtype._FLOAT:
             raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for '
@@ -542,8 +560,6 @@ def bernoulli(input, p=None, *, generator=None, out=None):
         if not 0 <= p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_fmt_num(p)}")
         y = Bernoulli.apply(input, p=p, rng=rng)
-    if out is not None:
-        return write_out(out, y._array)
     return y
 
 
@@ -581,8 +597,20 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     totals = probs.sum(axis=1)
     if bool((totals <= 0).any()):
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-    rng = rng_for(generator)
     rows = probs.shape[0]
+    try:
+        idx = _multinomial_draw(probs, rows, n_cat, num_samples, replacement,
+                                rng_for(generator))
+    except (MemoryError, ValueError) as e:
+        raise result_alloc_error(e, input.shape[:-1] + (num_samples,), 8) from None
+    idx = idx.astype(np.int64).reshape(input.shape[:-1] + (num_samples,))
+    res = _like_input(idx, input._array)
+    if out is not None:
+        return write_out(out, res)
+    return _make(res)
+
+
+def _multinomial_draw(probs, rows, n_cat, num_samples, replacement, rng):
     if replacement:
         # inverse CDF: one searchsorted over all rows, each shifted into its own unit interval
         cdf = np.cumsum(probs, axis=1)
@@ -599,11 +627,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
         with np.errstate(divide="ignore"):
             keys = rng.standard_exponential((rows, n_cat)) / probs
         idx = np.argsort(keys, axis=1, kind="stable")[:, :num_samples]
-    idx = idx.astype(np.int64).reshape(input.shape[:-1] + (num_samples,))
-    res = _like_input(idx, input._array)
-    if out is not None:
-        return write_out(out, res)
-    return _make(res)
+    return idx
 
 
 def poisson(input, generator=None):

@@ -94,3 +94,64 @@ def test_rms_norm_half_gradient():
     for a, b in zip(*res):
         assert_same(a, b, 2e-2, 2e-3)
         assert bool(np.isfinite(a.numpy()).all())
+
+
+# -- allocations too large: torch's errors, counted in the result's bytes -----------------------
+_BIG = 2 ** 40
+
+
+def _expanded(t, dt=None):
+    return t.ones(1, dtype=dt).expand(_BIG)
+
+
+ALLOC = [
+    ("arange", lambda t: t.arange(_BIG)),
+    ("arange-float", lambda t: t.arange(0, _BIG, 1.)),
+    ("arange-int8", lambda t: t.arange(_BIG, dtype=t.int8)),
+    ("arange-2**62", lambda t: t.arange(2 ** 62)),
+    ("arange-size-2**63", lambda t: t.arange(2 ** 63 - 1)),
+    ("arange-span-overflows", lambda t: t.arange(-2 ** 63 + 1, 2 ** 63 - 1)),
+    ("arange-step-2", lambda t: t.arange(0, 2 ** 63 - 1, 2)),
+    ("arange-float-1e19", lambda t: t.arange(0., 1e19)),
+    ("arange-int32-1e19", lambda t: t.arange(0, 1e19, dtype=t.int32)),
+    ("linspace", lambda t: t.linspace(0, 1, _BIG)),
+    ("linspace-f64", lambda t: t.linspace(0, 1, _BIG, dtype=t.float64)),
+    ("linspace-2**62", lambda t: t.linspace(0, 1, 2 ** 62)),
+    ("logspace", lambda t: t.logspace(0, 1, _BIG)),
+    ("logspace-int8", lambda t: t.logspace(0, 1, _BIG, dtype=t.int8)),
+    ("randperm", lambda t: t.randperm(_BIG)),
+    ("randperm-2**62", lambda t: t.randperm(2 ** 62)),
+    ("randint", lambda t: t.randint(0, 10, (_BIG,))),
+    ("randint-int8", lambda t: t.randint(0, 5, (_BIG,), dtype=t.int8)),
+    ("randint-2d-overflow", lambda t: t.randint(0, 10, (2 ** 32, 2 ** 32))),
+    ("randint-like", lambda t: t.randint_like(_expanded(t), 5)),
+    ("normal-size", lambda t: t.normal(0., 1., (_BIG,))),
+    ("normal-size-f64", lambda t: t.normal(0., 1., (_BIG,), dtype=t.float64)),
+    ("bernoulli", lambda t: t.bernoulli(_expanded(t))),
+    ("bernoulli-p", lambda t: t.bernoulli(_expanded(t, t.float64), 0.5)),
+    ("multinomial", lambda t: t.multinomial(t.ones(4), _BIG, replacement=True)),
+    ("multinomial-rows", lambda t: t.multinomial(t.ones(3, 4), _BIG, replacement=True)),
+    ("zeros-like", lambda t: t.zeros_like(_expanded(t))),
+    ("zeros-like-int8", lambda t: t.zeros_like(_expanded(t), dtype=t.int8)),
+    ("ones-like", lambda t: t.ones_like(_expanded(t))),
+    ("full-like", lambda t: t.full_like(_expanded(t), 2.)),
+    ("empty-like", lambda t: t.empty_like(_expanded(t))),
+    ("empty-strided", lambda t: t.empty_strided((_BIG,), (1,))),
+    ("empty-strided-2d", lambda t: t.empty_strided((2 ** 20, 2 ** 20), (2 ** 20, 1))),
+    ("hann", lambda t: t.hann_window(_BIG)),
+    ("hann-symmetric", lambda t: t.hann_window(_BIG, periodic=False)),
+    ("kaiser", lambda t: t.kaiser_window(_BIG)),
+    ("hamming-f64", lambda t: t.hamming_window(_BIG, dtype=t.float64)),
+    ("blackman-2**62", lambda t: t.blackman_window(2 ** 62)),
+]
+
+
+@pytest.mark.parametrize("name,fn", ALLOC, ids=[c[0] for c in ALLOC])
+def test_allocation_errors(name, fn):
+    _same(fn)
+
+
+def test_arange_sizes_unchanged():
+    for args in [(10,), (10, 0, -3), (0, 10, 3), (-5, 5, 3), (5, -5, -3), (0, 0), (1, 1, -1),
+                 (0.5, 2.5, .5)]:
+        _same(lambda t: t.arange(*args))

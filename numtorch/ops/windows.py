@@ -9,6 +9,7 @@ Values are computed in float64 and cast to the requested dtype.
 import numpy as np
 
 from .. import _dtype
+from .._alloc_errors import result_alloc_error
 from .._creation import _finish, dtype_arg
 from ._pointwise import type_name
 
@@ -52,7 +53,12 @@ def _window(fn, length, periodic, dtype, device, requires_grad, values):
         arr = np.ones(n, dtype=dt.np)
     else:
         span = n if periodic else n - 1  # a periodic window is a symmetric one of n + 1 points
-        arr = values(np.arange(n, dtype=np.float64), float(span)).astype(dt.np)
+        try:
+            arr = values(np.arange(n, dtype=np.float64), float(span)).astype(dt.np)
+        except (MemoryError, ValueError) as e:
+            # torch allocates the n + 1 points of a periodic window (its size check sees n)
+            m = n + 1 if periodic and (n + 1) * dt.itemsize < 1 << 63 else n
+            raise result_alloc_error(e, (m,), dt.itemsize) from None
     return _finish(arr, device, requires_grad)
 
 
