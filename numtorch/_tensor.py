@@ -1,4 +1,12 @@
-"""``numtorch.Tensor``: one xp array plus autograd state. Math methods delegate to ``ops``."""
+"""``numtorch.Tensor``: one xp array plus autograd state. Math methods delegate to ``ops``.
+
+The tensor core: ``Tensor``'s slots and ``_make`` (the internal constructor), which
+``autograd.graph``, the engine and every op import at load time. So this module and its mixins
+(``_tensor_math``, ``_tensor_memory``, ``_tensor_layout``) import only leaf modules (dtypes,
+devices, sizes, ``backend``, ``_grad_state``) and reach ``ops``, ``autograd`` and the creation
+functions through the package at call time (``_nt.ops.clone(self)``); no import order is
+assumed.
+"""
 
 import copy as _copy
 import operator
@@ -6,24 +14,27 @@ import warnings
 
 import numpy as np
 
+import numtorch as _nt
+
 from . import _dtype, backend
 from ._device import CPU, as_device, device as _device_cls
 from ._size import Size, parse_size, size_args as _size_args
-from .autograd import graph as _graph
 from ._tensor_math import _TensorMath
 from ._tensor_memory import _TensorMemory
 from ._tensor_layout import _TensorLayout
 from . import _layout
-from . import autograd as _autograd
-from .autograd.grad_mode import (
-    INFERENCE_ACTIVE as _INFERENCE_ACTIVE, new_version as _new_version,
-)
+from ._grad_state import INFERENCE_ACTIVE as _INFERENCE_ACTIVE, new_version as _new_version
 
 __all__ = ["Tensor", "DoubleTensor", "FloatTensor", "HalfTensor", "LongTensor", "IntTensor",
            "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor", "BFloat16Tensor"]
 
 _new = object.__new__
 _tuple_new = tuple.__new__
+
+
+def _inplace(self, fn, *args, **kwargs):
+    """``autograd.inplace.apply_inplace``: ``fn``'s result written into ``self``."""
+    return _nt.autograd.inplace.apply_inplace(self, fn, *args, **kwargs)
 
 
 def _make(arr):
@@ -85,7 +96,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout):
                 raise TypeError(f"size(): argument 'dim' (position 1) must be int, not "
                                 f"{type(dim).__name__}")
             dim = operator.index(dim)
-        return self._array.shape[_ops.canonical_dim(dim, self._array.ndim)]
+        return self._array.shape[_nt.ops.canonical_dim(dim, self._array.ndim)]
 
     def dim(self):
         """The number of dimensions."""
@@ -180,7 +191,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout):
     @property
     def requires_grad(self):
         if self._base is not None and self._view_fn is not None:
-            return _graph.edge_of(self) is not None
+            return _nt.autograd.graph.edge_of(self) is not None
         return self._requires_grad
 
     @requires_grad.setter
@@ -200,7 +211,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout):
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")
         if requires_grad and type(self._vc) is not list and \
-                not _autograd.is_inference_mode_enabled():
+                not _nt.autograd.is_inference_mode_enabled():
             raise RuntimeError("Setting requires_grad=True on inference tensor outside "
                                "InferenceMode is not allowed.")
         self._requires_grad = bool(requires_grad)
@@ -214,7 +225,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout):
     @property
     def grad_fn(self):
         if self._base is not None and self._view_fn is not None:
-            _graph.edge_of(self)
+            _nt.autograd.graph.edge_of(self)
         return self._grad_fn
 
     @property
@@ -274,9 +285,9 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout):
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulate the gradient of this tensor w.r.t. graph leaves into their ``.grad``."""
         if inputs is None:  # the common case: straight to the engine
-            _autograd.engine.run_backward((self,), (gradient,), retain_graph, create_graph)
+            _nt.autograd.engine.run_backward((self,), (gradient,), retain_graph, create_graph)
         else:
-            _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+            _nt.autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self):
         """A tensor sharing memory and version counter, cut from the graph."""
@@ -462,7 +473,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout):
             tensor([1, 1])
         """
         dtype, dev, copy = _parse_to(args, kwargs)
-        out = _ops.to(self, dtype=dtype, device=dev, copy=copy)
+        out = _nt.ops.to(self, dtype=dtype, device=dev, copy=copy)
         fmt = kwargs.get("memory_format")
         if fmt is None or fmt is _layout.preserve_format:
             return out
@@ -561,7 +572,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout):
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False, layout=None,
                    pin_memory=False):
         """A new tensor copying ``data``, by default with this tensor's dtype and device."""
-        return _creation.tensor(data, dtype=dtype or self.dtype, device=device or self.device,
+        return _nt._creation.tensor(data, dtype=dtype or self.dtype, device=device or self.device,
                                 requires_grad=requires_grad)
 
     def new_zeros(self, *size, dtype=None, **kwargs):
@@ -585,89 +596,89 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout):
     def _new_zeros(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
                   pin_memory=False):
         """Zeros of shape ``size``, by default with this tensor's dtype and device."""
-        return _creation.zeros(*size, dtype=dtype or self.dtype, device=device or self.device,
+        return _nt._creation.zeros(*size, dtype=dtype or self.dtype, device=device or self.device,
                                requires_grad=requires_grad)
 
     def _new_ones(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
                  pin_memory=False):
         """Ones of shape ``size``, by default with this tensor's dtype and device."""
-        return _creation.ones(*size, dtype=dtype or self.dtype, device=device or self.device,
+        return _nt._creation.ones(*size, dtype=dtype or self.dtype, device=device or self.device,
                               requires_grad=requires_grad)
 
     def _new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
                   pin_memory=False):
         """An uninitialised tensor of shape ``size``, by default with this tensor's dtype."""
-        return _creation.empty(*size, dtype=dtype or self.dtype, device=device or self.device,
+        return _nt._creation.empty(*size, dtype=dtype or self.dtype, device=device or self.device,
                                requires_grad=requires_grad)
 
     def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False,
                  layout=None, pin_memory=False):
         """``fill_value`` everywhere in shape ``size``, by default with this tensor's dtype."""
-        return _creation.full(size, fill_value, dtype=dtype or self.dtype,
+        return _nt._creation.full(size, fill_value, dtype=dtype or self.dtype,
                               device=device or self.device, requires_grad=requires_grad)
 
     # -- random sampling (in place) -----------------------------------------------------------
     def uniform_(self, from_=0, to=1, *, generator=None):
         """Fill with samples uniform on ``[from_, to)``; returns ``self``."""
-        return _inplace(self, _sampling.uniform_values, from_, to, generator)
+        return _inplace(self, _nt._sampling.uniform_values, from_, to, generator)
 
     def normal_(self, mean=0, std=1, *, generator=None):
         """Fill with samples from the normal distribution N(mean, std**2); returns ``self``."""
-        return _inplace(self, _sampling.normal_values, mean, std, generator)
+        return _inplace(self, _nt._sampling.normal_values, mean, std, generator)
 
     def bernoulli_(self, p=0.5, *, generator=None):
         """Fill with 0/1 draws, 1 with probability ``p`` (a number or tensor)."""
-        return _inplace(self, _sampling.bernoulli_values, p, generator)
+        return _inplace(self, _nt._sampling.bernoulli_values, p, generator)
 
     def random_(self, *args, generator=None, **kwargs):
         """Fill with integers: ``random_(from, to)``, ``random_(to)`` (from 0) or ``random_()``
         (every integer the dtype holds exactly, from 0)."""
         low, high = _random_range(args, kwargs)
-        return _inplace(self, _sampling.random_values, low, high, generator)
+        return _inplace(self, _nt._sampling.random_values, low, high, generator)
 
     def exponential_(self, lambd=1.0, *, generator=None):
         """Fill with samples from the exponential distribution of rate ``lambd``."""
-        return _inplace(self, _sampling.exponential_values, lambd, generator)
+        return _inplace(self, _nt._sampling.exponential_values, lambd, generator)
 
     def geometric_(self, p, *, generator=None):
         """Fill with geometric samples: the number of trials up to the first success."""
-        return _inplace(self, _sampling.geometric_values, p, generator)
+        return _inplace(self, _nt._sampling.geometric_values, p, generator)
 
     def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
         """Fill with samples of exp(N(mean, std**2))."""
-        return _inplace(self, _sampling.log_normal_values, mean, std, generator)
+        return _inplace(self, _nt._sampling.log_normal_values, mean, std, generator)
 
     def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
         """Fill with samples from the Cauchy distribution."""
-        return _inplace(self, _sampling.cauchy_values, median, sigma, generator)
+        return _inplace(self, _nt._sampling.cauchy_values, median, sigma, generator)
 
     def bernoulli(self, p=None, *, generator=None):
         """See :func:`numtorch.bernoulli`."""
-        return _sampling.bernoulli(self, p, generator=generator)
+        return _nt._sampling.bernoulli(self, p, generator=generator)
 
     def multinomial(self, num_samples, replacement=False, *, generator=None):
         """See :func:`numtorch.multinomial`."""
-        return _sampling.multinomial(self, num_samples, replacement, generator=generator)
+        return _nt._sampling.multinomial(self, num_samples, replacement, generator=generator)
 
     def clone(self, *, memory_format=None):
         """A copy that stays in the graph (see :func:`numtorch.clone`); ``memory_format``
         other than ``preserve_format`` lays the copy out in that order."""
         if memory_format is None or memory_format is _layout.preserve_format:
-            return _ops.clone(self)
+            return _nt.ops.clone(self)
         _layout.check(memory_format, "clone")
         if self.is_contiguous(memory_format):
-            return _ops.clone(self)  # the copy keeps the layout
+            return _nt.ops.clone(self)  # the copy keeps the layout
         if memory_format in (_layout.channels_last, _layout.channels_last_3d):
             return _layout.to_format(self, memory_format)
-        return _ops.contiguous(self)
+        return _nt.ops.contiguous(self)
 
     def contiguous(self, memory_format=None):
         """``self`` if laid out in ``memory_format`` (row-major by default), else a copy that
         is (``torch.channels_last``: channels innermost)."""
         if memory_format is None or memory_format is _layout.contiguous_format:
-            return _ops.contiguous(self)
+            return _nt.ops.contiguous(self)
         out = _layout.contiguous(self, memory_format)
-        return _ops.contiguous(self) if out is None else out
+        return _nt.ops.contiguous(self) if out is None else out
 
     def is_contiguous(self, memory_format=None):
         """True when the elements are laid out without gaps in ``memory_format``'s order
@@ -682,12 +693,12 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout):
         """Strides in elements (not bytes), as torch reports them."""
         item = self._array.itemsize
         st = tuple(s // item for s in self._array.strides)
-        st = tuple(_ops.torch_stride(self._array.shape, st))
-        return st if dim is None else st[_ops.canonical_dim(dim, self._array.ndim)]
+        st = tuple(_nt.ops.torch_stride(self._array.shape, st))
+        return st if dim is None else st[_nt.ops.canonical_dim(dim, self._array.ndim)]
 
     def storage_offset(self):
         """Offset in elements of this view's first element from the start of its base."""
-        return _ops.storage_offset(self)
+        return _nt.ops.storage_offset(self)
 
     def data_ptr(self):
         """The address of the first element."""
@@ -766,7 +777,7 @@ def _legacy_new(args, kwargs, device, dt, strict):
             raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
         if not isinstance(x, (list, tuple, np.ndarray)):
             raise TypeError(f"new(): data must be a sequence (got {_qualified_name(x)})")
-        arr, _ = _creation._from_data(x)
+        arr, _ = _nt._creation._from_data(x)
         arr = np.array(arr, dtype=dt.np)
         return arr if dev is None else backend.to_device(arr, dev)
     shape = parse_size("new", args) if args else (0,)
@@ -795,7 +806,7 @@ def _parse_to(args, kwargs):
         other = rest.pop(0)
         dtype, dev, first_kind = other.dtype, other.device, "tensor"
     elif rest and (type(rest[0]) is _dtype.dtype or rest[0] in (float, int, bool, complex)):
-        dtype, first_kind = _creation.dtype_arg(rest.pop(0), "to"), "dtype"
+        dtype, first_kind = _nt._creation.dtype_arg(rest.pop(0), "to"), "dtype"
     elif rest and (rest[0] is None or isinstance(rest[0], (str, _device_cls)) or
                    (isinstance(rest[0], int) and not isinstance(rest[0], bool))):
         dev = rest.pop(0)
@@ -806,7 +817,7 @@ def _parse_to(args, kwargs):
     copy = len(rest) == 2 and rest[1]
     for key, value in kwargs.items():
         if key == "dtype" and first_kind is None:
-            dtype = _creation.dtype_arg(value, "to")
+            dtype = _nt._creation.dtype_arg(value, "to")
         elif key == "device" and first_kind is None:
             dev = value
         elif key == "copy":
@@ -869,16 +880,3 @@ def _autograd_api():
     from .autograd import _tensor_api
 
     return _tensor_api
-
-
-_graph.Tensor = Tensor
-_graph._make = _make
-
-from . import ops as _ops  # noqa: E402  (ops need Tensor defined first)
-from . import _creation, _sampling  # noqa: E402  (both build Tensors)
-from .autograd.inplace import apply_inplace as _inplace  # noqa: E402
-from .autograd import inplace as _inplace_mod  # noqa: E402
-from . import _tensor_math  # noqa: E402
-
-_tensor_math._ops = _ops  # the math mixin is defined before ops can import; bind it now
-_inplace_mod._register_ufuncs()

@@ -3,14 +3,21 @@
 ``Tensor`` inherits this mixin so that ``_tensor.py`` stays small; the docstrings live on the
 functions in ``ops``. In-place forms (``add_``) compute the out-of-place result and write it
 back through ``autograd.inplace.apply_inplace``, which also keeps the graph right.
+
+The methods reach ``ops`` and ``autograd`` through the package (``numtorch.ops.add``) at call
+time: those modules import ``Tensor``, so this mixin of it imports only leaves at load time.
 """
 
 import numpy as _np
 
-from .autograd.inplace import apply_inplace as _inplace
+import numtorch as _nt
+
 from ._size import size_args as _size_args
 
-_ops = None  # bound by numtorch._tensor after the ops package has been imported
+
+def _inplace(self, fn, *args, **kwargs):
+    """``autograd.inplace.apply_inplace``: ``fn``'s result written into ``self``."""
+    return _nt.autograd.inplace.apply_inplace(self, fn, *args, **kwargs)
 
 
 class _TensorMath:
@@ -27,67 +34,67 @@ class _TensorMath:
     # -- operators ----------------------------------------------------------------------------
     def __add__(self, other):
         try:
-            return _ops.add(self, other)
+            return _nt.ops.add(self, other)
         except TypeError:
             return NotImplemented
 
     def __radd__(self, other):
         try:
-            return _ops.add(other, self)
+            return _nt.ops.add(other, self)
         except TypeError:
             return NotImplemented
 
     def __iadd__(self, other):
         try:
-            return _inplace(self, _ops.add, other)
+            return _inplace(self, _nt.ops.add, other)
         except TypeError:
             return NotImplemented
 
     def __sub__(self, other):
         try:
-            return _ops.sub(self, other)
+            return _nt.ops.sub(self, other)
         except TypeError:
             return NotImplemented
 
     def __rsub__(self, other):
         try:
-            return _ops.sub(other, self)
+            return _nt.ops.sub(other, self)
         except TypeError:
             return NotImplemented
 
     def __isub__(self, other):
         try:
-            return _inplace(self, _ops.sub, other)
+            return _inplace(self, _nt.ops.sub, other)
         except TypeError:
             return NotImplemented
 
     def __mul__(self, other):
         try:
-            return _ops.mul(self, other)
+            return _nt.ops.mul(self, other)
         except TypeError:
             return NotImplemented
 
     def __rmul__(self, other):
         try:
-            return _ops.mul(other, self)
+            return _nt.ops.mul(other, self)
         except TypeError:
             return NotImplemented
 
     def __imul__(self, other):
         try:
-            return _inplace(self, _ops.mul, other)
+            return _inplace(self, _nt.ops.mul, other)
         except TypeError:
             return NotImplemented
 
     def __truediv__(self, other):
         try:
-            return _ops.div(self, other)
+            return _nt.ops.div(self, other)
         except TypeError:
             return NotImplemented
 
     def __rtruediv__(self, other):
         try:
-            return _ops.div(other, self)
+            return _nt.ops.div(other, self)
         except TypeError:
             if isinstance(other, _np.ndarray):  # torch divides as other * (1 / self)
                 return self.reciprocal() * other
@@ -95,701 +102,701 @@ class _TensorMath:
 
     def __itruediv__(self, other):
         try:
-            return _inplace(self, _ops.div, other)
+            return _inplace(self, _nt.ops.div, other)
         except TypeError:
             return NotImplemented
 
     def __floordiv__(self, other):
         try:
-            return _ops.floor_divide(self, other)
+            return _nt.ops.floor_divide(self, other)
         except TypeError:
             return NotImplemented
 
     def __rfloordiv__(self, other):
         try:
-            return _ops.floor_divide(other, self)
+            return _nt.ops.floor_divide(other, self)
         except TypeError:
             return NotImplemented
 
     def __ifloordiv__(self, other):
         try:
-            return _inplace(self, _ops.floor_divide, other)
+            return _inplace(self, _nt.ops.floor_divide, other)
         except TypeError:
             return NotImplemented
 
     def __mod__(self, other):
         try:
-            return _ops.remainder(self, other)
+            return _nt.ops.remainder(self, other)
         except TypeError:
             return NotImplemented
 
     def __rmod__(self, other):
         try:
-            return _ops.remainder(other, self)
+            return _nt.ops.remainder(other, self)
         except TypeError:
             return NotImplemented
 
     def __imod__(self, other):
         try:
-            return _inplace(self, _ops.remainder, other)
+            return _inplace(self, _nt.ops.remainder, other)
         except TypeError:
             return NotImplemented
 
     def __pow__(self, exponent):
         try:
-            return _ops.pow(self, exponent)
+            return _nt.ops.pow(self, exponent)
         except TypeError:
             return NotImplemented
 
     def __rpow__(self, other):
         try:
-            return _ops.pow(other, self)
+            return _nt.ops.pow(other, self)
         except TypeError:
             return NotImplemented
 
     def __ipow__(self, exponent):
         try:
-            return _inplace(self, _ops.pow, exponent)
+            return _inplace(self, _nt.ops.pow, exponent)
         except TypeError:
             return NotImplemented
 
     def __matmul__(self, other):
         try:
-            return _ops.matmul(self, other)
+            return _nt.ops.matmul(self, other)
         except TypeError:
             return NotImplemented
 
     def __rmatmul__(self, other):
         try:
-            return _ops.matmul(other, self)
+            return _nt.ops.matmul(other, self)
         except TypeError:
             return NotImplemented
 
     def __neg__(self):
-        return _ops.neg(self)
+        return _nt.ops.neg(self)
 
     def __pos__(self):
-        return _ops.positive(self)
+        return _nt.ops.positive(self)
 
     def __abs__(self):
-        return _ops.abs(self)
+        return _nt.ops.abs(self)
 
     def __invert__(self):
-        return _ops.elementwise._invert_operator(self)
+        return _nt.ops.elementwise._invert_operator(self)
 
     def __and__(self, other):
         try:
-            return _ops.bitwise_and(self, other)
+            return _nt.ops.bitwise_and(self, other)
         except TypeError:
             return NotImplemented
 
     def __rand__(self, other):
         try:
-            return _ops.bitwise_and(other, self)
+            return _nt.ops.bitwise_and(other, self)
         except TypeError:
             return NotImplemented
 
     def __iand__(self, other):
         try:
-            return _inplace(self, _ops.bitwise_and, other)
+            return _inplace(self, _nt.ops.bitwise_and, other)
         except TypeError:
             return NotImplemented
 
     def __or__(self, other):
         try:
-            return _ops.bitwise_or(self, other)
+            return _nt.ops.bitwise_or(self, other)
         except TypeError:
             return NotImplemented
 
     def __ror__(self, other):
         try:
-            return _ops.bitwise_or(other, self)
+            return _nt.ops.bitwise_or(other, self)
         except TypeError:
             return NotImplemented
 
     def __ior__(self, other):
         try:
-            return _inplace(self, _ops.bitwise_or, other)
+            return _inplace(self, _nt.ops.bitwise_or, other)
         except TypeError:
             return NotImplemented
 
     def __xor__(self, other):
         try:
-            return _ops.bitwise_xor(self, other)
+            return _nt.ops.bitwise_xor(self, other)
         except TypeError:
             return NotImplemented
 
     def __rxor__(self, other):
         try:
-            return _ops.bitwise_xor(other, self)
+            return _nt.ops.bitwise_xor(other, self)
         except TypeError:
             return NotImplemented
 
     def __ixor__(self, other):
         try:
-            return _inplace(self, _ops.bitwise_xor, other)
+            return _inplace(self, _nt.ops.bitwise_xor, other)
         except TypeError:
             return NotImplemented
 
     def __eq__(self, other):
-        return _ops.elementwise._eq_operator(self, other)
+        return _nt.ops.elementwise._eq_operator(self, other)
 
     def __ne__(self, other):
-        return _ops.elementwise._ne_operator(self, other)
+        return _nt.ops.elementwise._ne_operator(self, other)
 
     def __lt__(self, other):
         try:
-            return _ops.lt(self, other)
+            return _nt.ops.lt(self, other)
         except TypeError:
             return NotImplemented
 
     def __le__(self, other):
         try:
-            return _ops.le(self, other)
+            return _nt.ops.le(self, other)
         except TypeError:
             return NotImplemented
 
     def __gt__(self, other):
         try:
-            return _ops.gt(self, other)
+            return _nt.ops.gt(self, other)
         except TypeError:
             return NotImplemented
 
     def __ge__(self, other):
         try:
-            return _ops.ge(self, other)
+            return _nt.ops.ge(self, other)
         except TypeError:
             return NotImplemented
 
     def __getitem__(self, index):
-        return _ops.getitem(self, index)
+        return _nt.ops.getitem(self, index)
 
     def __setitem__(self, index, value):
-        _ops.setitem(self, index, value)
+        _nt.ops.setitem(self, index, value)
 
     # -- pointwise arithmetic -------------------------------------------------------------------
     def add(self, other, *, alpha=1):
-        return _ops.add(self, other, alpha=alpha)
+        return _nt.ops.add(self, other, alpha=alpha)
 
     def add_(self, other, *, alpha=1):
-        return _inplace(self, _ops.add, other, alpha=alpha)
+        return _inplace(self, _nt.ops.add, other, alpha=alpha)
 
     def sub(self, other, *, alpha=1):
-        return _ops.sub(self, other, alpha=alpha)
+        return _nt.ops.sub(self, other, alpha=alpha)
 
     def sub_(self, other, *, alpha=1):
-        return _inplace(self, _ops.sub, other, alpha=alpha)
+        return _inplace(self, _nt.ops.sub, other, alpha=alpha)
 
     subtract, subtract_ = sub, sub_
 
     def mul(self, other):
-        return _ops.mul(self, other)
+        return _nt.ops.mul(self, other)
 
     def mul_(self, other):
-        return _inplace(self, _ops.mul, other)
+        return _inplace(self, _nt.ops.mul, other)
 
     multiply, multiply_ = mul, mul_
 
     def div(self, other, *, rounding_mode=None):
-        return _ops.div(self, other, rounding_mode=rounding_mode)
+        return _nt.ops.div(self, other, rounding_mode=rounding_mode)
 
     def div_(self, other, *, rounding_mode=None):
-        return _inplace(self, _ops.div, other, rounding_mode=rounding_mode)
+        return _inplace(self, _nt.ops.div, other, rounding_mode=rounding_mode)
 
     divide, divide_ = div, div_
 
     def true_divide(self, other):
-        return _ops.div(self, other)
+        return _nt.ops.div(self, other)
 
     def true_divide_(self, other):
-        return _inplace(self, _ops.div, other)
+        return _inplace(self, _nt.ops.div, other)
 
     def floor_divide(self, other):
-        return _ops.floor_divide(self, other)
+        return _nt.ops.floor_divide(self, other)
 
     def floor_divide_(self, other):
-        return _inplace(self, _ops.floor_divide, other)
+        return _inplace(self, _nt.ops.floor_divide, other)
 
     def remainder(self, other):
-        return _ops.remainder(self, other)
+        return _nt.ops.remainder(self, other)
 
     def remainder_(self, other):
-        return _inplace(self, _ops.remainder, other)
+        return _inplace(self, _nt.ops.remainder, other)
 
     def fmod(self, other):
-        return _ops.fmod(self, other)
+        return _nt.ops.fmod(self, other)
 
     def fmod_(self, other):
-        return _inplace(self, _ops.fmod, other)
+        return _inplace(self, _nt.ops.fmod, other)
 
     def pow(self, exponent):
-        return _ops.pow(self, exponent)
+        return _nt.ops.pow(self, exponent)
 
     def pow_(self, exponent):
-        return _inplace(self, _ops.pow, exponent)
+        return _inplace(self, _nt.ops.pow, exponent)
 
     def atan2(self, other):
-        return _ops.atan2(self, other)
+        return _nt.ops.atan2(self, other)
 
     def atan2_(self, other):
-        return _inplace(self, _ops.atan2, other)
+        return _inplace(self, _nt.ops.atan2, other)
 
     arctan2, arctan2_ = atan2, atan2_
 
     def maximum(self, other):
-        return _ops.maximum(self, other)
+        return _nt.ops.maximum(self, other)
 
     def minimum(self, other):
-        return _ops.minimum(self, other)
+        return _nt.ops.minimum(self, other)
 
     def lerp(self, end, weight):
-        return _ops.lerp(self, end, weight)
+        return _nt.ops.lerp(self, end, weight)
 
     def lerp_(self, end, weight):
-        return _inplace(self, _ops.lerp, end, weight)
+        return _inplace(self, _nt.ops.lerp, end, weight)
 
     def addcmul(self, tensor1, tensor2, *, value=1):
-        return _ops.addcmul(self, tensor1, tensor2, value=value)
+        return _nt.ops.addcmul(self, tensor1, tensor2, value=value)
 
     def addcmul_(self, tensor1, tensor2, *, value=1):
-        return _inplace(self, _ops.addcmul, tensor1, tensor2, value=value)
+        return _inplace(self, _nt.ops.addcmul, tensor1, tensor2, value=value)
 
     def addcdiv(self, tensor1, tensor2, *, value=1):
-        return _ops.addcdiv(self, tensor1, tensor2, value=value)
+        return _nt.ops.addcdiv(self, tensor1, tensor2, value=value)
 
     def addcdiv_(self, tensor1, tensor2, *, value=1):
-        return _inplace(self, _ops.addcdiv, tensor1, tensor2, value=value)
+        return _inplace(self, _nt.ops.addcdiv, tensor1, tensor2, value=value)
 
     def clamp(self, min=None, max=None):  # noqa: A002 - torch's argument names
-        return _ops.clamp(self, min, max)
+        return _nt.ops.clamp(self, min, max)
 
     def clamp_(self, min=None, max=None):  # noqa: A002
-        return _inplace(self, _ops.clamp, min, max)
+        return _inplace(self, _nt.ops.clamp, min, max)
 
     clip, clip_ = clamp, clamp_
 
     def clamp_min(self, min):  # noqa: A002
-        return _ops.clamp(self, min, None)
+        return _nt.ops.clamp(self, min, None)
 
     def clamp_min_(self, min):  # noqa: A002
-        return _inplace(self, _ops.clamp, min, None)
+        return _inplace(self, _nt.ops.clamp, min, None)
 
     def clamp_max(self, max):  # noqa: A002
-        return _ops.clamp(self, None, max)
+        return _nt.ops.clamp(self, None, max)
 
     def clamp_max_(self, max):  # noqa: A002
-        return _inplace(self, _ops.clamp, None, max)
+        return _inplace(self, _nt.ops.clamp, None, max)
 
     def where(self, condition, other):
-        return _ops.where(condition, self, other)
+        return _nt.ops.where(condition, self, other)
 
     # -- unary pointwise ------------------------------------------------------------------------
     def neg(self):
-        return _ops.neg(self)
+        return _nt.ops.neg(self)
 
     def neg_(self):
-        return _inplace(self, _ops.neg)
+        return _inplace(self, _nt.ops.neg)
 
     negative, negative_ = neg, neg_
 
     def abs(self):
-        return _ops.abs(self)
+        return _nt.ops.abs(self)
 
     def abs_(self):
-        return _inplace(self, _ops.abs)
+        return _inplace(self, _nt.ops.abs)
 
     absolute, absolute_ = abs, abs_
 
     def reciprocal(self):
-        return _ops.reciprocal(self)
+        return _nt.ops.reciprocal(self)
 
     def reciprocal_(self):
-        return _inplace(self, _ops.reciprocal)
+        return _inplace(self, _nt.ops.reciprocal)
 
     def sqrt(self):
-        return _ops.sqrt(self)
+        return _nt.ops.sqrt(self)
 
     def sqrt_(self):
-        return _inplace(self, _ops.sqrt)
+        return _inplace(self, _nt.ops.sqrt)
 
     def rsqrt(self):
-        return _ops.rsqrt(self)
+        return _nt.ops.rsqrt(self)
 
     def rsqrt_(self):
-        return _inplace(self, _ops.rsqrt)
+        return _inplace(self, _nt.ops.rsqrt)
 
     def square(self):
-        return _ops.square(self)
+        return _nt.ops.square(self)
 
     def square_(self):
-        return _inplace(self, _ops.square)
+        return _inplace(self, _nt.ops.square)
 
     def exp(self):
-        return _ops.exp(self)
+        return _nt.ops.exp(self)
 
     def exp_(self):
-        return _inplace(self, _ops.exp)
+        return _inplace(self, _nt.ops.exp)
 
     def exp2(self):
-        return _ops.exp2(self)
+        return _nt.ops.exp2(self)
 
     def expm1(self):
-        return _ops.expm1(self)
+        return _nt.ops.expm1(self)
 
     def expm1_(self):
-        return _inplace(self, _ops.expm1)
+        return _inplace(self, _nt.ops.expm1)
 
     def log(self):
-        return _ops.log(self)
+        return _nt.ops.log(self)
 
     def log_(self):
-        return _inplace(self, _ops.log)
+        return _inplace(self, _nt.ops.log)
 
     def log1p(self):
-        return _ops.log1p(self)
+        return _nt.ops.log1p(self)
 
     def log1p_(self):
-        return _inplace(self, _ops.log1p)
+        return _inplace(self, _nt.ops.log1p)
 
     def log2(self):
-        return _ops.log2(self)
+        return _nt.ops.log2(self)
 
     def log2_(self):
-        return _inplace(self, _ops.log2)
+        return _inplace(self, _nt.ops.log2)
 
     def log10(self):
-        return _ops.log10(self)
+        return _nt.ops.log10(self)
 
     def log10_(self):
-        return _inplace(self, _ops.log10)
+        return _inplace(self, _nt.ops.log10)
 
     def sin(self):
-        return _ops.sin(self)
+        return _nt.ops.sin(self)
 
     def sin_(self):
-        return _inplace(self, _ops.sin)
+        return _inplace(self, _nt.ops.sin)
 
     def cos(self):
-        return _ops.cos(self)
+        return _nt.ops.cos(self)
 
     def cos_(self):
-        return _inplace(self, _ops.cos)
+        return _inplace(self, _nt.ops.cos)
 
     def tan(self):
-        return _ops.tan(self)
+        return _nt.ops.tan(self)
 
     def tan_(self):
-        return _inplace(self, _ops.tan)
+        return _inplace(self, _nt.ops.tan)
 
     def asin(self):
-        return _ops.asin(self)
+        return _nt.ops.asin(self)
 
     def asin_(self):
-        return _inplace(self, _ops.asin)
+        return _inplace(self, _nt.ops.asin)
 
     def acos(self):
-        return _ops.acos(self)
+        return _nt.ops.acos(self)
 
     def acos_(self):
-        return _inplace(self, _ops.acos)
+        return _inplace(self, _nt.ops.acos)
 
     def atan(self):
-        return _ops.atan(self)
+        return _nt.ops.atan(self)
 
     def atan_(self):
-        return _inplace(self, _ops.atan)
+        return _inplace(self, _nt.ops.atan)
 
     arcsin, arcsin_, arccos, arccos_, arctan, arctan_ = asin, asin_, acos, acos_, atan, atan_
 
     def sinh(self):
-        return _ops.sinh(self)
+        return _nt.ops.sinh(self)
 
     def sinh_(self):
-        return _inplace(self, _ops.sinh)
+        return _inplace(self, _nt.ops.sinh)
 
     def cosh(self):
-        return _ops.cosh(self)
+        return _nt.ops.cosh(self)
 
     def cosh_(self):
-        return _inplace(self, _ops.cosh)
+        return _inplace(self, _nt.ops.cosh)
 
     def tanh(self):
-        return _ops.tanh(self)
+        return _nt.ops.tanh(self)
 
     def tanh_(self):
-        return _inplace(self, _ops.tanh)
+        return _inplace(self, _nt.ops.tanh)
 
     def asinh(self):
-        return _ops.asinh(self)
+        return _nt.ops.asinh(self)
 
     def asinh_(self):
-        return _inplace(self, _ops.asinh)
+        return _inplace(self, _nt.ops.asinh)
 
     def acosh(self):
-        return _ops.acosh(self)
+        return _nt.ops.acosh(self)
 
     def acosh_(self):
-        return _inplace(self, _ops.acosh)
+        return _inplace(self, _nt.ops.acosh)
 
     def atanh(self):
-        return _ops.atanh(self)
+        return _nt.ops.atanh(self)
 
     def atanh_(self):
-        return _inplace(self, _ops.atanh)
+        return _inplace(self, _nt.ops.atanh)
 
     arcsinh, arcsinh_, arccosh, arccosh_, arctanh, arctanh_ = (
         asinh, asinh_, acosh, acosh_, atanh, atanh_)
 
     def sigmoid(self):
-        return _ops.sigmoid(self)
+        return _nt.ops.sigmoid(self)
 
     def sigmoid_(self):
-        return _inplace(self, _ops.sigmoid)
+        return _inplace(self, _nt.ops.sigmoid)
 
     def relu(self):
-        return _ops.relu(self)
+        return _nt.ops.relu(self)
 
     def relu_(self):
-        return _inplace(self, _ops.relu)
+        return _inplace(self, _nt.ops.relu)
 
     def sign(self):
-        return _ops.sign(self)
+        return _nt.ops.sign(self)
 
     def sign_(self):
-        return _inplace(self, _ops.sign)
+        return _inplace(self, _nt.ops.sign)
 
     def sgn(self):
-        return _ops.sgn(self)
+        return _nt.ops.sgn(self)
 
     def floor(self):
-        return _ops.floor(self)
+        return _nt.ops.floor(self)
 
     def floor_(self):
-        return _inplace(self, _ops.floor)
+        return _inplace(self, _nt.ops.floor)
 
     def ceil(self):
-        return _ops.ceil(self)
+        return _nt.ops.ceil(self)
 
     def ceil_(self):
-        return _inplace(self, _ops.ceil)
+        return _inplace(self, _nt.ops.ceil)
 
     def round(self, *, decimals=0):
-        return _ops.round(self, decimals=decimals)
+        return _nt.ops.round(self, decimals=decimals)
 
     def round_(self, *, decimals=0):
-        return _inplace(self, _ops.round, decimals=decimals)
+        return _inplace(self, _nt.ops.round, decimals=decimals)
 
     def trunc(self):
-        return _ops.trunc(self)
+        return _nt.ops.trunc(self)
 
     def trunc_(self):
-        return _inplace(self, _ops.trunc)
+        return _inplace(self, _nt.ops.trunc)
 
     fix, fix_ = trunc, trunc_
 
     def frac(self):
-        return _ops.frac(self)
+        return _nt.ops.frac(self)
 
     def frac_(self):
-        return _inplace(self, _ops.frac)
+        return _inplace(self, _nt.ops.frac)
 
     def exp2_(self):
-        return _inplace(self, _ops.exp2)
+        return _inplace(self, _nt.ops.exp2)
 
     def sgn_(self):
-        return _inplace(self, _ops.sgn)
+        return _inplace(self, _nt.ops.sgn)
 
     def positive(self):
-        return _ops.positive(self)
+        return _nt.ops.positive(self)
 
     def erf(self):
-        return _ops.erf(self)
+        return _nt.ops.erf(self)
 
     def erf_(self):
-        return _inplace(self, _ops.erf)
+        return _inplace(self, _nt.ops.erf)
 
     # -- special functions and floating-point helpers (ops/special.py, ops/floating.py) --------
     def erfc(self):
-        return _ops.erfc(self)
+        return _nt.ops.erfc(self)
 
     def erfc_(self):
-        return _inplace(self, _ops.erfc)
+        return _inplace(self, _nt.ops.erfc)
 
     def erfinv(self):
-        return _ops.erfinv(self)
+        return _nt.ops.erfinv(self)
 
     def erfinv_(self):
-        return _inplace(self, _ops.erfinv)
+        return _inplace(self, _nt.ops.erfinv)
 
     def lgamma(self):
-        return _ops.lgamma(self)
+        return _nt.ops.lgamma(self)
 
     def lgamma_(self):
-        return _inplace(self, _ops.lgamma)
+        return _inplace(self, _nt.ops.lgamma)
 
     def digamma(self):
-        return _ops.digamma(self)
+        return _nt.ops.digamma(self)
 
     def digamma_(self):
-        return _inplace(self, _ops.digamma)
+        return _inplace(self, _nt.ops.digamma)
 
     def polygamma(self, n):
-        return _ops.polygamma(n, self)
+        return _nt.ops.polygamma(n, self)
 
     def polygamma_(self, n):
-        return _inplace(self, lambda x: _ops.polygamma(n, x))
+        return _inplace(self, lambda x: _nt.ops.polygamma(n, x))
 
     def mvlgamma(self, p):
-        return _ops.mvlgamma(self, p)
+        return _nt.ops.mvlgamma(self, p)
 
     def mvlgamma_(self, p):
-        return _inplace(self, _ops.mvlgamma, p)
+        return _inplace(self, _nt.ops.mvlgamma, p)
 
     def i0(self):
-        return _ops.i0(self)
+        return _nt.ops.i0(self)
 
     def i0_(self):
-        return _inplace(self, _ops.i0)
+        return _inplace(self, _nt.ops.i0)
 
     def sinc(self):
-        return _ops.sinc(self)
+        return _nt.ops.sinc(self)
 
     def sinc_(self):
-        return _inplace(self, _ops.sinc)
+        return _inplace(self, _nt.ops.sinc)
 
     def logit(self, eps=None):
-        return _ops.logit(self, eps)
+        return _nt.ops.logit(self, eps)
 
     def logit_(self, eps=None):
-        return _inplace(self, _ops.logit, eps)
+        return _inplace(self, _nt.ops.logit, eps)
 
     def xlogy(self, other):
-        return _ops.xlogy(self, other)
+        return _nt.ops.xlogy(self, other)
 
     def xlogy_(self, other):
-        return _inplace(self, _ops.xlogy, other)
+        return _inplace(self, _nt.ops.xlogy, other)
 
     def hypot(self, other):
-        return _ops.hypot(self, other)
+        return _nt.ops.hypot(self, other)
 
     def hypot_(self, other):
-        return _inplace(self, _ops.hypot, other)
+        return _inplace(self, _nt.ops.hypot, other)
 
     def logaddexp(self, other):
-        return _ops.logaddexp(self, other)
+        return _nt.ops.logaddexp(self, other)
 
     def logaddexp2(self, other):
-        return _ops.logaddexp2(self, other)
+        return _nt.ops.logaddexp2(self, other)
 
     def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
-        return _ops.nan_to_num(self, nan, posinf, neginf)
+        return _nt.ops.nan_to_num(self, nan, posinf, neginf)
 
     def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
-        return _inplace(self, _ops.nan_to_num, nan, posinf, neginf)
+        return _inplace(self, _nt.ops.nan_to_num, nan, posinf, neginf)
 
     def float_power(self, exponent):
-        return _ops.float_power(self, exponent)
+        return _nt.ops.float_power(self, exponent)
 
     def float_power_(self, exponent):
-        return _ops.floating.float_power_(self, exponent)
+        return _nt.ops.floating.float_power_(self, exponent)
 
     def copysign(self, other):
-        return _ops.copysign(self, other)
+        return _nt.ops.copysign(self, other)
 
     def copysign_(self, other):
-        return _inplace(self, _ops.copysign, other)
+        return _inplace(self, _nt.ops.copysign, other)
 
     def fmax(self, other):
-        return _ops.fmax(self, other)
+        return _nt.ops.fmax(self, other)
 
     def fmin(self, other):
-        return _ops.fmin(self, other)
+        return _nt.ops.fmin(self, other)
 
     def deg2rad(self):
-        return _ops.deg2rad(self)
+        return _nt.ops.deg2rad(self)
 
     def deg2rad_(self):
-        return _inplace(self, _ops.deg2rad)
+        return _inplace(self, _nt.ops.deg2rad)
 
     def rad2deg(self):
-        return _ops.rad2deg(self)
+        return _nt.ops.rad2deg(self)
 
     def rad2deg_(self):
-        return _inplace(self, _ops.rad2deg)
+        return _inplace(self, _nt.ops.rad2deg)
 
     def heaviside(self, values):
-        return _ops.heaviside(self, values)
+        return _nt.ops.heaviside(self, values)
 
     def heaviside_(self, values):
-        return _inplace(self, _ops.heaviside, values)
+        return _inplace(self, _nt.ops.heaviside, values)
 
     def signbit(self):
-        return _ops.signbit(self)
+        return _nt.ops.signbit(self)
 
     def frexp(self):
-        return _ops.frexp(self)
+        return _nt.ops.frexp(self)
 
     def ldexp(self, other):
-        return _ops.ldexp(self, other)
+        return _nt.ops.ldexp(self, other)
 
     def ldexp_(self, other):
-        return _inplace(self, _ops.ldexp, other)
+        return _inplace(self, _nt.ops.ldexp, other)
 
     def nextafter(self, other):
-        return _ops.nextafter(self, other)
+        return _nt.ops.nextafter(self, other)
 
     def nextafter_(self, other):
-        return _inplace(self, _ops.nextafter, other)
+        return _inplace(self, _nt.ops.nextafter, other)
 
     def isposinf(self):
-        return _ops.isposinf(self)
+        return _nt.ops.isposinf(self)
 
     def isneginf(self):
-        return _ops.isneginf(self)
+        return _nt.ops.isneginf(self)
 
     def isreal(self):
-        return _ops.isreal(self)
+        return _nt.ops.isreal(self)
 
     # -- complex numbers (ops/complex_ops.py) ---------------------------------------------------
     @property
     def real(self):
-        return _ops.real(self)
+        return _nt.ops.real(self)
 
     @real.setter
     def real(self, value):
-        _set_part(_ops.real(self), value)
+        _set_part(_nt.ops.real(self), value)
 
     @property
     def imag(self):
-        return _ops.imag(self)
+        return _nt.ops.imag(self)
 
     @imag.setter
     def imag(self, value):
-        _set_part(_ops.imag(self), value)
+        _set_part(_nt.ops.imag(self), value)
 
     def conj(self):
-        return _ops.conj(self)
+        return _nt.ops.conj(self)
 
     def conj_physical(self):
-        return _ops.conj_physical(self)
+        return _nt.ops.conj_physical(self)
 
     def conj_physical_(self):
-        return _inplace(self, _ops.conj_physical)
+        return _inplace(self, _nt.ops.conj_physical)
 
     def resolve_conj(self):
-        return _ops.resolve_conj(self)
+        return _nt.ops.resolve_conj(self)
 
     def resolve_neg(self):
-        return _ops.resolve_neg(self)
+        return _nt.ops.resolve_neg(self)
 
     def is_conj(self):
-        return _ops.is_conj(self)
+        return _nt.ops.is_conj(self)
 
     def is_neg(self):
-        return _ops.is_neg(self)
+        return _nt.ops.is_neg(self)
 
     def angle(self):
-        return _ops.angle(self)
+        return _nt.ops.angle(self)
 
     @property
     def H(self):
@@ -812,344 +819,344 @@ class _TensorMath:
     # -- shifts (ops/bitwise.py) ----------------------------------------------------------------
     def __lshift__(self, other):
         try:
-            return _ops.bitwise_left_shift(self, other)
+            return _nt.ops.bitwise_left_shift(self, other)
         except TypeError:
             return NotImplemented
 
     def __rlshift__(self, other):
         try:
-            return _ops.bitwise_left_shift(other, self)
+            return _nt.ops.bitwise_left_shift(other, self)
         except TypeError:
             return NotImplemented
 
     def __ilshift__(self, other):
         try:
-            return _inplace(self, _ops.bitwise_left_shift, other)
+            return _inplace(self, _nt.ops.bitwise_left_shift, other)
         except TypeError:
             return NotImplemented
 
     def __rshift__(self, other):
         try:
-            return _ops.bitwise_right_shift(self, other)
+            return _nt.ops.bitwise_right_shift(self, other)
         except TypeError:
             return NotImplemented
 
     def __rrshift__(self, other):
         try:
-            return _ops.bitwise_right_shift(other, self)
+            return _nt.ops.bitwise_right_shift(other, self)
         except TypeError:
             return NotImplemented
 
     def __irshift__(self, other):
         try:
-            return _inplace(self, _ops.bitwise_right_shift, other)
+            return _inplace(self, _nt.ops.bitwise_right_shift, other)
         except TypeError:
             return NotImplemented
 
     def bitwise_left_shift(self, other):
-        return _ops.bitwise_left_shift(self, other)
+        return _nt.ops.bitwise_left_shift(self, other)
 
     def bitwise_left_shift_(self, other):
-        return _inplace(self, _ops.bitwise_left_shift, other)
+        return _inplace(self, _nt.ops.bitwise_left_shift, other)
 
     def bitwise_right_shift(self, other):
-        return _ops.bitwise_right_shift(self, other)
+        return _nt.ops.bitwise_right_shift(self, other)
 
     def bitwise_right_shift_(self, other):
-        return _inplace(self, _ops.bitwise_right_shift, other)
+        return _inplace(self, _nt.ops.bitwise_right_shift, other)
 
     def bitwise_and_(self, other):
-        return _inplace(self, _ops.bitwise_and, other)
+        return _inplace(self, _nt.ops.bitwise_and, other)
 
     def bitwise_or_(self, other):
-        return _inplace(self, _ops.bitwise_or, other)
+        return _inplace(self, _nt.ops.bitwise_or, other)
 
     def bitwise_xor_(self, other):
-        return _inplace(self, _ops.bitwise_xor, other)
+        return _inplace(self, _nt.ops.bitwise_xor, other)
 
     def bitwise_not_(self):
-        return _inplace(self, _ops.bitwise_not)
+        return _inplace(self, _nt.ops.bitwise_not)
 
     def gcd(self, other):
-        return _ops.gcd(self, other)
+        return _nt.ops.gcd(self, other)
 
     def gcd_(self, other):
-        return _inplace(self, _ops.gcd, other)
+        return _inplace(self, _nt.ops.gcd, other)
 
     def lcm(self, other):
-        return _ops.lcm(self, other)
+        return _nt.ops.lcm(self, other)
 
     def lcm_(self, other):
-        return _inplace(self, _ops.lcm, other)
+        return _inplace(self, _nt.ops.lcm, other)
 
     def not_equal_(self, other):
-        return _inplace(self, _ops.ne, other)
+        return _inplace(self, _nt.ops.ne, other)
 
     def less_(self, other):
-        return _inplace(self, _ops.lt, other)
+        return _inplace(self, _nt.ops.lt, other)
 
     def less_equal_(self, other):
-        return _inplace(self, _ops.le, other)
+        return _inplace(self, _nt.ops.le, other)
 
     def greater_(self, other):
-        return _inplace(self, _ops.gt, other)
+        return _inplace(self, _nt.ops.gt, other)
 
     def greater_equal_(self, other):
-        return _inplace(self, _ops.ge, other)
+        return _inplace(self, _nt.ops.ge, other)
 
     # -- comparison and logic -------------------------------------------------------------------
     def eq(self, other):
-        return _ops.eq(self, other)
+        return _nt.ops.eq(self, other)
 
     def eq_(self, other):
-        return _inplace(self, _ops.eq, other)
+        return _inplace(self, _nt.ops.eq, other)
 
     def ne(self, other):
-        return _ops.ne(self, other)
+        return _nt.ops.ne(self, other)
 
     def ne_(self, other):
-        return _inplace(self, _ops.ne, other)
+        return _inplace(self, _nt.ops.ne, other)
 
     def lt(self, other):
-        return _ops.lt(self, other)
+        return _nt.ops.lt(self, other)
 
     def lt_(self, other):
-        return _inplace(self, _ops.lt, other)
+        return _inplace(self, _nt.ops.lt, other)
 
     def le(self, other):
-        return _ops.le(self, other)
+        return _nt.ops.le(self, other)
 
     def le_(self, other):
-        return _inplace(self, _ops.le, other)
+        return _inplace(self, _nt.ops.le, other)
 
     def gt(self, other):
-        return _ops.gt(self, other)
+        return _nt.ops.gt(self, other)
 
     def gt_(self, other):
-        return _inplace(self, _ops.gt, other)
+        return _inplace(self, _nt.ops.gt, other)
 
     def ge(self, other):
-        return _ops.ge(self, other)
+        return _nt.ops.ge(self, other)
 
     def ge_(self, other):
-        return _inplace(self, _ops.ge, other)
+        return _inplace(self, _nt.ops.ge, other)
 
     not_equal, less, less_equal, greater, greater_equal = ne, lt, le, gt, ge
 
     def equal(self, other):
-        return _ops.equal(self, other)
+        return _nt.ops.equal(self, other)
 
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-        return _ops.allclose(self, other, rtol, atol, equal_nan)
+        return _nt.ops.allclose(self, other, rtol, atol, equal_nan)
 
     def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-        return _ops.isclose(self, other, rtol, atol, equal_nan)
+        return _nt.ops.isclose(self, other, rtol, atol, equal_nan)
 
     def logical_and(self, other):
-        return _ops.logical_and(self, other)
+        return _nt.ops.logical_and(self, other)
 
     def logical_and_(self, other):
-        return _inplace(self, _ops.logical_and, other)
+        return _inplace(self, _nt.ops.logical_and, other)
 
     def logical_or(self, other):
-        return _ops.logical_or(self, other)
+        return _nt.ops.logical_or(self, other)
 
     def logical_or_(self, other):
-        return _inplace(self, _ops.logical_or, other)
+        return _inplace(self, _nt.ops.logical_or, other)
 
     def logical_xor(self, other):
-        return _ops.logical_xor(self, other)
+        return _nt.ops.logical_xor(self, other)
 
     def logical_xor_(self, other):
-        return _inplace(self, _ops.logical_xor, other)
+        return _inplace(self, _nt.ops.logical_xor, other)
 
     def logical_not(self):
-        return _ops.logical_not(self)
+        return _nt.ops.logical_not(self)
 
     def logical_not_(self):
-        return _inplace(self, _ops.logical_not)
+        return _inplace(self, _nt.ops.logical_not)
 
     def bitwise_and(self, other):
-        return _ops.bitwise_and(self, other)
+        return _nt.ops.bitwise_and(self, other)
 
     def bitwise_or(self, other):
-        return _ops.bitwise_or(self, other)
+        return _nt.ops.bitwise_or(self, other)
 
     def bitwise_xor(self, other):
-        return _ops.bitwise_xor(self, other)
+        return _nt.ops.bitwise_xor(self, other)
 
     def bitwise_not(self):
-        return _ops.bitwise_not(self)
+        return _nt.ops.bitwise_not(self)
 
     def isnan(self):
-        return _ops.isnan(self)
+        return _nt.ops.isnan(self)
 
     def isinf(self):
-        return _ops.isinf(self)
+        return _nt.ops.isinf(self)
 
     def isfinite(self):
-        return _ops.isfinite(self)
+        return _nt.ops.isfinite(self)
 
     # -- reductions -----------------------------------------------------------------------------
     def sum(self, dim=None, keepdim=False, *, dtype=None):
-        return _ops.sum(self, dim, keepdim, dtype=dtype)
+        return _nt.ops.sum(self, dim, keepdim, dtype=dtype)
 
     def mean(self, dim=None, keepdim=False, *, dtype=None):
-        return _ops.mean(self, dim, keepdim, dtype=dtype)
+        return _nt.ops.mean(self, dim, keepdim, dtype=dtype)
 
     def prod(self, dim=None, keepdim=False, *, dtype=None):
-        return _ops.prod(self, dim, keepdim, dtype=dtype)
+        return _nt.ops.prod(self, dim, keepdim, dtype=dtype)
 
     def amax(self, dim=(), keepdim=False):
-        return _ops.amax(self, dim, keepdim)
+        return _nt.ops.amax(self, dim, keepdim)
 
     def amin(self, dim=(), keepdim=False):
-        return _ops.amin(self, dim, keepdim)
+        return _nt.ops.amin(self, dim, keepdim)
 
     def max(self, dim=None, keepdim=False):
-        return _ops.max(self, dim, keepdim)
+        return _nt.ops.max(self, dim, keepdim)
 
     def min(self, dim=None, keepdim=False):
-        return _ops.min(self, dim, keepdim)
+        return _nt.ops.min(self, dim, keepdim)
 
     def argmax(self, dim=None, keepdim=False):
-        return _ops.argmax(self, dim, keepdim)
+        return _nt.ops.argmax(self, dim, keepdim)
 
     def argmin(self, dim=None, keepdim=False):
-        return _ops.argmin(self, dim, keepdim)
+        return _nt.ops.argmin(self, dim, keepdim)
 
     def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
-        return _ops.var(self, dim, unbiased, keepdim, correction=correction)
+        return _nt.ops.var(self, dim, unbiased, keepdim, correction=correction)
 
     def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
-        return _ops.std(self, dim, unbiased, keepdim, correction=correction)
+        return _nt.ops.std(self, dim, unbiased, keepdim, correction=correction)
 
     def softmax(self, dim=None, dtype=None):
-        return _ops.softmax(self, dim, dtype)
+        return _nt.ops.softmax(self, dim, dtype)
 
     def log_softmax(self, dim=None, dtype=None):
-        return _ops.log_softmax(self, dim, dtype)
+        return _nt.ops.log_softmax(self, dim, dtype)
 
     def logsumexp(self, dim, keepdim=False):
-        return _ops.logsumexp(self, dim, keepdim)
+        return _nt.ops.logsumexp(self, dim, keepdim)
 
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
-        return _ops.norm(self, p, dim, keepdim, dtype=dtype)
+        return _nt.ops.norm(self, p, dim, keepdim, dtype=dtype)
 
     def cumsum(self, dim, *, dtype=None):
-        return _ops.cumsum(self, dim, dtype=dtype)
+        return _nt.ops.cumsum(self, dim, dtype=dtype)
 
     def cumsum_(self, dim, *, dtype=None):
-        return _inplace(self, _ops.cumsum, dim, dtype=dtype)
+        return _inplace(self, _nt.ops.cumsum, dim, dtype=dtype)
 
     def cumprod(self, dim, *, dtype=None):
-        return _ops.cumprod(self, dim, dtype=dtype)
+        return _nt.ops.cumprod(self, dim, dtype=dtype)
 
     def cumprod_(self, dim, *, dtype=None):
-        return _inplace(self, _ops.cumprod, dim, dtype=dtype)
+        return _inplace(self, _nt.ops.cumprod, dim, dtype=dtype)
 
     def all(self, dim=None, keepdim=False):
-        return _ops.all(self, dim, keepdim)
+        return _nt.ops.all(self, dim, keepdim)
 
     def any(self, dim=None, keepdim=False):
-        return _ops.any(self, dim, keepdim)
+        return _nt.ops.any(self, dim, keepdim)
 
     def count_nonzero(self, dim=None):
-        return _ops.count_nonzero(self, dim)
+        return _nt.ops.count_nonzero(self, dim)
 
     def aminmax(self, *, dim=None, keepdim=False):
-        return _ops.aminmax(self, dim=dim, keepdim=keepdim)
+        return _nt.ops.aminmax(self, dim=dim, keepdim=keepdim)
 
     # -- shape ----------------------------------------------------------------------------------
     def view(self, *shape, **kwargs):
         if "dtype" in kwargs and not shape and len(kwargs) == 1:
-            return _ops.view(self, kwargs["dtype"])
-        return _ops.view(self, *_size_args(shape, kwargs, "size", "view"))
+            return _nt.ops.view(self, kwargs["dtype"])
+        return _nt.ops.view(self, *_size_args(shape, kwargs, "size", "view"))
 
     def view_as(self, other):
-        return _ops.view(self, other.shape)
+        return _nt.ops.view(self, other.shape)
 
     def reshape(self, *shape, **kwargs):
-        return _ops.reshape(self, *shape, **kwargs)
+        return _nt.ops.reshape(self, *shape, **kwargs)
 
     def reshape_as(self, other):
-        return _ops.reshape(self, other.shape)
+        return _nt.ops.reshape(self, other.shape)
 
     def permute(self, *dims, **kwargs):
-        return _ops.permute(self, *dims, **kwargs)
+        return _nt.ops.permute(self, *dims, **kwargs)
 
     def transpose(self, dim0, dim1):
-        return _ops.transpose(self, dim0, dim1)
+        return _nt.ops.transpose(self, dim0, dim1)
 
     def transpose_(self, dim0, dim1):
-        return _ops.restride_(self, _ops.transpose, dim0, dim1)
+        return _nt.ops.restride_(self, _nt.ops.transpose, dim0, dim1)
 
     swapaxes = swapdims = transpose
 
     def t(self):
-        return _ops.t(self)
+        return _nt.ops.t(self)
 
     def t_(self):
-        return _ops.restride_(self, _ops.t)
+        return _nt.ops.restride_(self, _nt.ops.t)
 
     def expand(self, *sizes, **kwargs):
-        return _ops.expand(self, *_size_args(sizes, kwargs, "size", "expand"))
+        return _nt.ops.expand(self, *_size_args(sizes, kwargs, "size", "expand"))
 
     def expand_as(self, other):
-        return _ops.expand(self, other.shape)
+        return _nt.ops.expand(self, other.shape)
 
     def broadcast_to(self, size):
-        return _ops.expand(self, size)
+        return _nt.ops.expand(self, size)
 
     def squeeze(self, dim=None):
-        return _ops.squeeze(self, dim)
+        return _nt.ops.squeeze(self, dim)
 
     def squeeze_(self, dim=None):
-        return _ops.restride_(self, _ops.squeeze, dim)
+        return _nt.ops.restride_(self, _nt.ops.squeeze, dim)
 
     def unsqueeze(self, dim):
-        return _ops.unsqueeze(self, dim)
+        return _nt.ops.unsqueeze(self, dim)
 
     def unsqueeze_(self, dim):
-        return _ops.restride_(self, _ops.unsqueeze, dim)
+        return _nt.ops.restride_(self, _nt.ops.unsqueeze, dim)
 
     def flatten(self, start_dim=0, end_dim=-1):
-        return _ops.flatten(self, start_dim, end_dim)
+        return _nt.ops.flatten(self, start_dim, end_dim)
 
     def unflatten(self, dim, sizes):
-        return _ops.unflatten(self, dim, sizes)
+        return _nt.ops.unflatten(self, dim, sizes)
 
     def movedim(self, source, destination):
-        return _ops.movedim(self, source, destination)
+        return _nt.ops.movedim(self, source, destination)
 
     moveaxis = movedim
 
     def split(self, split_size, dim=0):
-        return _ops.split(self, split_size, dim)
+        return _nt.ops.split(self, split_size, dim)
 
     def chunk(self, chunks, dim=0):
-        return _ops.chunk(self, chunks, dim)
+        return _nt.ops.chunk(self, chunks, dim)
 
     def unbind(self, dim=0):
-        return _ops.unbind(self, dim)
+        return _nt.ops.unbind(self, dim)
 
     def narrow(self, dim, start, length):
-        return _ops.narrow(self, dim, start, length)
+        return _nt.ops.narrow(self, dim, start, length)
 
     def select(self, dim, index):
-        return _ops.select(self, dim, index)
+        return _nt.ops.select(self, dim, index)
 
     def unfold(self, dimension, size, step):
-        return _ops.unfold(self, dimension, size, step)
+        return _nt.ops.unfold(self, dimension, size, step)
 
     def repeat(self, *sizes, **kwargs):
-        return _ops.repeat(self, *_size_args(sizes, kwargs, "repeats", "repeat"))
+        return _nt.ops.repeat(self, *_size_args(sizes, kwargs, "repeats", "repeat"))
 
     def flip(self, *dims, **kwargs):
-        return _ops.flip(self, *dims, **kwargs)
+        return _nt.ops.flip(self, *dims, **kwargs)
 
     def roll(self, shifts, dims=None):
-        return _ops.roll(self, shifts, dims)
+        return _nt.ops.roll(self, shifts, dims)
 
     def stft(self, n_fft, *args, **kwargs):
         from .ops.spectral import stft
@@ -1163,428 +1170,428 @@ class _TensorMath:
 
     # -- indexing -------------------------------------------------------------------------------
     def gather(self, dim, index):
-        return _ops.gather(self, dim, index)
+        return _nt.ops.gather(self, dim, index)
 
     def take_along_dim(self, indices, dim=None):
-        return _ops.take_along_dim(self, indices, dim)
+        return _nt.ops.take_along_dim(self, indices, dim)
 
     def argwhere(self):
-        return _ops.argwhere(self)
+        return _nt.ops.argwhere(self)
 
     def scatter(self, dim, index, src=None, *, value=None, reduce=None):
-        return _ops.scatter(self, dim, index, src, value=value, reduce=reduce)
+        return _nt.ops.scatter(self, dim, index, src, value=value, reduce=reduce)
 
     def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
-        return _inplace(self, _ops.scatter, dim, index, src, value=value, reduce=reduce)
+        return _inplace(self, _nt.ops.scatter, dim, index, src, value=value, reduce=reduce)
 
     def scatter_add(self, dim, index, src):
-        return _ops.scatter_add(self, dim, index, src)
+        return _nt.ops.scatter_add(self, dim, index, src)
 
     def scatter_add_(self, dim, index, src):
-        return _inplace(self, _ops.scatter_add, dim, index, src)
+        return _inplace(self, _nt.ops.scatter_add, dim, index, src)
 
     def index_select(self, dim, index):
-        return _ops.index_select(self, dim, index)
+        return _nt.ops.index_select(self, dim, index)
 
     def masked_fill(self, mask, value):
-        return _ops.masked_fill(self, mask, value)
+        return _nt.ops.masked_fill(self, mask, value)
 
     def masked_fill_(self, mask, value):
-        return _ops.inplace_writes.masked_fill_(self, mask, value)
+        return _nt.ops.inplace_writes.masked_fill_(self, mask, value)
 
     def masked_select(self, mask):
-        return _ops.masked_select(self, mask)
+        return _nt.ops.masked_select(self, mask)
 
     # sorting and selection (see numtorch/ops/sorting.py)
     def sort(self, dim=-1, descending=False, stable=False):
-        return _ops.sort(self, dim, descending, stable)
+        return _nt.ops.sort(self, dim, descending, stable)
 
     def argsort(self, dim=-1, descending=False, stable=False):
-        return _ops.argsort(self, dim, descending, stable)
+        return _nt.ops.argsort(self, dim, descending, stable)
 
     def msort(self):
-        return _ops.msort(self)
+        return _nt.ops.msort(self)
 
     def topk(self, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's name
-        return _ops.topk(self, k, dim, largest, sorted)
+        return _nt.ops.topk(self, k, dim, largest, sorted)
 
     def kthvalue(self, k, dim=-1, keepdim=False):
-        return _ops.kthvalue(self, k, dim, keepdim)
+        return _nt.ops.kthvalue(self, k, dim, keepdim)
 
     def median(self, dim=None, keepdim=False):
-        return _ops.median(self, dim, keepdim)
+        return _nt.ops.median(self, dim, keepdim)
 
     def nanmedian(self, dim=None, keepdim=False):
-        return _ops.nanmedian(self, dim, keepdim)
+        return _nt.ops.nanmedian(self, dim, keepdim)
 
     def mode(self, dim=-1, keepdim=False):
-        return _ops.mode(self, dim, keepdim)
+        return _nt.ops.mode(self, dim, keepdim)
 
     def histc(self, bins=100, min=0, max=0):  # noqa: A002 - torch's names
-        return _ops.histc(self, bins, min, max)
+        return _nt.ops.histc(self, bins, min, max)
 
     def cummax(self, dim):
-        return _ops.cummax(self, dim)
+        return _nt.ops.cummax(self, dim)
 
     def cummin(self, dim):
-        return _ops.cummin(self, dim)
+        return _nt.ops.cummin(self, dim)
 
     def unique(self, sorted=True, return_inverse=False, return_counts=False,  # noqa: A002
                dim=None):
-        return _ops.unique(self, sorted, return_inverse, return_counts, dim)
+        return _nt.ops.unique(self, sorted, return_inverse, return_counts, dim)
 
     def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
-        return _ops.unique_consecutive(self, return_inverse, return_counts, dim)
+        return _nt.ops.unique_consecutive(self, return_inverse, return_counts, dim)
 
     def bincount(self, weights=None, minlength=0):
-        return _ops.bincount(self, weights, minlength)
+        return _nt.ops.bincount(self, weights, minlength)
 
     def histogram(self, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
-        return _ops.histogram(self, bins, range=range, weight=weight, density=density)
+        return _nt.ops.histogram(self, bins, range=range, weight=weight, density=density)
 
     # matrix structure and index-wise updates (see numtorch/ops/structure.py)
     def diag(self, diagonal=0):
-        return _ops.diag(self, diagonal)
+        return _nt.ops.diag(self, diagonal)
 
     def tril(self, diagonal=0):
-        return _ops.tril(self, diagonal)
+        return _nt.ops.tril(self, diagonal)
 
     def tril_(self, diagonal=0):
-        return _inplace(self, _ops.tril, diagonal)
+        return _inplace(self, _nt.ops.tril, diagonal)
 
     def triu(self, diagonal=0):
-        return _ops.triu(self, diagonal)
+        return _nt.ops.triu(self, diagonal)
 
     def triu_(self, diagonal=0):
-        return _inplace(self, _ops.triu, diagonal)
+        return _inplace(self, _nt.ops.triu, diagonal)
 
     def trace(self):
-        return _ops.trace(self)
+        return _nt.ops.trace(self)
 
     def dist(self, other, p=2):
-        return _ops.dist(self, other, p)
+        return _nt.ops.dist(self, other, p)
 
     def renorm(self, p, dim, maxnorm):
-        return _ops.renorm(self, p, dim, maxnorm)
+        return _nt.ops.renorm(self, p, dim, maxnorm)
 
     def renorm_(self, p, dim, maxnorm):
-        return _inplace(self, _ops.renorm, p, dim, maxnorm)
+        return _inplace(self, _nt.ops.renorm, p, dim, maxnorm)
 
     def index_add(self, dim, index, source, *, alpha=1):
-        return _ops.index_add(self, dim, index, source, alpha=alpha)
+        return _nt.ops.index_add(self, dim, index, source, alpha=alpha)
 
     def index_add_(self, dim, index, source, *, alpha=1):
-        return _inplace(self, _ops.index_add, dim, index, source, alpha=alpha)
+        return _inplace(self, _nt.ops.index_add, dim, index, source, alpha=alpha)
 
     def index_copy(self, dim, index, source):
-        return _ops.index_copy(self, dim, index, source)
+        return _nt.ops.index_copy(self, dim, index, source)
 
     def index_copy_(self, dim, index, source):
-        return _inplace(self, _ops.index_copy, dim, index, source)
+        return _inplace(self, _nt.ops.index_copy, dim, index, source)
 
     def index_fill(self, dim, index, value):
-        return _ops.index_fill(self, dim, index, value)
+        return _nt.ops.index_fill(self, dim, index, value)
 
     def index_fill_(self, dim, index, value):
-        return _ops.inplace_writes.index_fill_(self, dim, index, value)
+        return _nt.ops.inplace_writes.index_fill_(self, dim, index, value)
 
     def masked_scatter(self, mask, source):
-        return _ops.masked_scatter(self, mask, source)
+        return _nt.ops.masked_scatter(self, mask, source)
 
     def masked_scatter_(self, mask, source):
-        return _inplace(self, _ops.masked_scatter, mask, source)
+        return _inplace(self, _nt.ops.masked_scatter, mask, source)
 
     def masked_copy_(self, mask, source):
         """The 0.x name of :meth:`masked_scatter_`."""
-        return _inplace(self, _ops.masked_scatter, mask, source)
+        return _inplace(self, _nt.ops.masked_scatter, mask, source)
 
     def diagonal(self, offset=0, dim1=0, dim2=1):
-        return _ops.diagonal(self, offset, dim1, dim2)
+        return _nt.ops.diagonal(self, offset, dim1, dim2)
 
     def diag_embed(self, offset=0, dim1=-2, dim2=-1):
-        return _ops.diag_embed(self, offset, dim1, dim2)
+        return _nt.ops.diag_embed(self, offset, dim1, dim2)
 
     def take(self, index):
-        return _ops.take(self, index)
+        return _nt.ops.take(self, index)
 
     def fill_diagonal_(self, fill_value, wrap=False):
-        return _ops.inplace_writes.fill_diagonal_(self, fill_value, wrap)
+        return _nt.ops.inplace_writes.fill_diagonal_(self, fill_value, wrap)
 
     def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
-        return _ops.repeat_interleave(self, repeats, dim, output_size=output_size)
+        return _nt.ops.repeat_interleave(self, repeats, dim, output_size=output_size)
 
     def index_put(self, indices, values, accumulate=False):
-        return _ops.index_put(self, indices, values, accumulate)
+        return _nt.ops.index_put(self, indices, values, accumulate)
 
     def index_put_(self, indices, values, accumulate=False):
-        return _ops.inplace_writes.index_put_(self, indices, values, accumulate)
+        return _nt.ops.inplace_writes.index_put_(self, indices, values, accumulate)
 
     def put(self, index, source, accumulate=False):
-        return _ops.put(self, index, source, accumulate)
+        return _nt.ops.put(self, index, source, accumulate)
 
     def put_(self, index, source, accumulate=False):
-        return _inplace(self, _ops.put, index, source, accumulate)
+        return _inplace(self, _nt.ops.put, index, source, accumulate)
 
     def nonzero(self, *, as_tuple=False):
-        return _ops.nonzero(self, as_tuple=as_tuple)
+        return _nt.ops.nonzero(self, as_tuple=as_tuple)
 
     # -- matrix products ------------------------------------------------------------------------
     def matmul(self, other):
-        return _ops.matmul(self, other)
+        return _nt.ops.matmul(self, other)
 
     def mm(self, mat2):
-        return _ops.mm(self, mat2)
+        return _nt.ops.mm(self, mat2)
 
     def bmm(self, mat2):
-        return _ops.bmm(self, mat2)
+        return _nt.ops.bmm(self, mat2)
 
     def mv(self, vec):
-        return _ops.mv(self, vec)
+        return _nt.ops.mv(self, vec)
 
     def dot(self, other):
-        return _ops.dot(self, other)
+        return _nt.ops.dot(self, other)
 
     def addmm(self, mat1, mat2, *, beta=1, alpha=1):
-        return _ops.addmm(self, mat1, mat2, beta=beta, alpha=alpha)
+        return _nt.ops.addmm(self, mat1, mat2, beta=beta, alpha=alpha)
 
     def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
-        return _inplace(self, _ops.addmm, mat1, mat2, beta=beta, alpha=alpha)
+        return _inplace(self, _nt.ops.addmm, mat1, mat2, beta=beta, alpha=alpha)
 
     def outer(self, vec2):
-        return _ops.outer(self, vec2)
+        return _nt.ops.outer(self, vec2)
 
     def ger(self, vec2):
-        return _ops.ger(self, vec2)
+        return _nt.ops.ger(self, vec2)
 
     def inner(self, other):
-        return _ops.inner(self, other)
+        return _nt.ops.inner(self, other)
 
     # -- linear algebra (ops/decomp.py, linsolve.py, blas.py, lapack_legacy.py) ----------------
     def baddbmm(self, *args, beta=1, alpha=1):
-        return _ops.baddbmm(self, *args, beta=beta, alpha=alpha)
+        return _nt.ops.baddbmm(self, *args, beta=beta, alpha=alpha)
 
     def baddbmm_(self, *args, beta=1, alpha=1):
-        return _inplace(self, _ops.baddbmm, *args, beta=beta, alpha=alpha)
+        return _inplace(self, _nt.ops.baddbmm, *args, beta=beta, alpha=alpha)
 
     def addbmm(self, *args, beta=1, alpha=1):
-        return _ops.addbmm(self, *args, beta=beta, alpha=alpha)
+        return _nt.ops.addbmm(self, *args, beta=beta, alpha=alpha)
 
     def addbmm_(self, *args, beta=1, alpha=1):
-        return _inplace(self, _ops.addbmm, *args, beta=beta, alpha=alpha)
+        return _inplace(self, _nt.ops.addbmm, *args, beta=beta, alpha=alpha)
 
     def addmv(self, *args, beta=1, alpha=1):
-        return _ops.addmv(self, *args, beta=beta, alpha=alpha)
+        return _nt.ops.addmv(self, *args, beta=beta, alpha=alpha)
 
     def addmv_(self, *args, beta=1, alpha=1):
-        return _inplace(self, _ops.addmv, *args, beta=beta, alpha=alpha)
+        return _inplace(self, _nt.ops.addmv, *args, beta=beta, alpha=alpha)
 
     def addr(self, *args, beta=1, alpha=1):
-        return _ops.addr(self, *args, beta=beta, alpha=alpha)
+        return _nt.ops.addr(self, *args, beta=beta, alpha=alpha)
 
     def addr_(self, *args, beta=1, alpha=1):
-        return _inplace(self, _ops.addr, *args, beta=beta, alpha=alpha)
+        return _inplace(self, _nt.ops.addr, *args, beta=beta, alpha=alpha)
 
     def kron(self, other):
-        return _ops.kron(self, other)
+        return _nt.ops.kron(self, other)
 
     def cross(self, other, dim=None):
-        return _ops.cross(self, other, dim)
+        return _nt.ops.cross(self, other, dim)
 
     def matrix_power(self, n):
-        return _ops.matrix_power(self, n)
+        return _nt.ops.matrix_power(self, n)
 
     def matrix_exp(self):
-        return _ops.matrix_exp(self)
+        return _nt.ops.matrix_exp(self)
 
     def inverse(self):
-        return _ops.inverse(self)
+        return _nt.ops.inverse(self)
 
     def det(self):
-        return _ops.det(self)
+        return _nt.ops.det(self)
 
     def logdet(self):
-        return _ops.logdet(self)
+        return _nt.ops.logdet(self)
 
     def slogdet(self):
-        return _ops.slogdet(self)
+        return _nt.ops.slogdet(self)
 
     def pinverse(self, rcond=1e-15):
-        return _ops.pinverse(self, rcond)
+        return _nt.ops.pinverse(self, rcond)
 
     def svd(self, some=True, compute_uv=True):
-        return _ops.svd(self, some, compute_uv)
+        return _nt.ops.svd(self, some, compute_uv)
 
     def qr(self, some=True):
-        return _ops.qr(self, some)
+        return _nt.ops.qr(self, some)
 
     def geqrf(self):
-        return _ops.geqrf(self)
+        return _nt.ops.geqrf(self)
 
     def orgqr(self, input2):
-        return _ops.orgqr(self, input2)
+        return _nt.ops.orgqr(self, input2)
 
     def ormqr(self, input2, input3, left=True, transpose=False):
-        return _ops.ormqr(self, input2, input3, left, transpose)
+        return _nt.ops.ormqr(self, input2, input3, left, transpose)
 
     def cholesky(self, upper=False):
-        return _ops.cholesky(self, upper)
+        return _nt.ops.cholesky(self, upper)
 
     def cholesky_solve(self, input2, upper=False):
-        return _ops.cholesky_solve(self, input2, upper)
+        return _nt.ops.cholesky_solve(self, input2, upper)
 
     def cholesky_inverse(self, upper=False):
-        return _ops.cholesky_inverse(self, upper)
+        return _nt.ops.cholesky_inverse(self, upper)
 
     def triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
-        return _ops.triangular_solve(self, A, upper, transpose, unitriangular)
+        return _nt.ops.triangular_solve(self, A, upper, transpose, unitriangular)
 
     def lu(self, pivot=True, get_infos=False):
-        return _ops.lu(self, pivot, get_infos)
+        return _nt.ops.lu(self, pivot, get_infos)
 
     def lu_solve(self, LU_data, LU_pivots):
-        return _ops.lu_solve(self, LU_data, LU_pivots)
+        return _nt.ops.lu_solve(self, LU_data, LU_pivots)
 
     def gesv(self, A):
-        return _ops.gesv(self, A)
+        return _nt.ops.gesv(self, A)
 
     def solve(self, A):
-        return _ops.solve(self, A)
+        return _nt.ops.solve(self, A)
 
     def gels(self, A):
-        return _ops.gels(self, A)
+        return _nt.ops.gels(self, A)
 
     def lstsq(self, A):
-        return _ops.lstsq(self, A)
+        return _nt.ops.lstsq(self, A)
 
     def potrf(self, upper=True):
-        return _ops.potrf(self, upper)
+        return _nt.ops.potrf(self, upper)
 
     def potrs(self, input2, upper=True):
-        return _ops.potrs(self, input2, upper)
+        return _nt.ops.potrs(self, input2, upper)
 
     def potri(self, upper=True):
-        return _ops.potri(self, upper)
+        return _nt.ops.potri(self, upper)
 
     def pstrf(self, upper=True, tol=-1):
-        return _ops.pstrf(self, upper, tol)
+        return _nt.ops.pstrf(self, upper, tol)
 
     def trtrs(self, A, upper=True, transpose=False, unitriangular=False):
-        return _ops.trtrs(self, A, upper, transpose, unitriangular)
+        return _nt.ops.trtrs(self, A, upper, transpose, unitriangular)
 
     def eig(self, eigenvectors=False):
-        return _ops.eig(self, eigenvectors)
+        return _nt.ops.eig(self, eigenvectors)
 
     def symeig(self, eigenvectors=False, upper=True):
-        return _ops.symeig(self, eigenvectors, upper)
+        return _nt.ops.symeig(self, eigenvectors, upper)
 
     # -- beyond the seeds (ops/shape_extra, reducing_scatter, strided_views, statistics_extra,
     # quantiles) -------------------------------------------------------------------------------
     def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
-        return _ops.scatter_reduce(self, dim, index, src, reduce, include_self=include_self)
+        return _nt.ops.scatter_reduce(self, dim, index, src, reduce, include_self=include_self)
 
     def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
-        return _inplace(self, _ops.scatter_reduce, dim, index, src, reduce,
+        return _inplace(self, _nt.ops.scatter_reduce, dim, index, src, reduce,
                         include_self=include_self)
 
     def index_reduce(self, dim, index, source, reduce, *, include_self=True):
-        return _ops.index_reduce(self, dim, index, source, reduce, include_self=include_self)
+        return _nt.ops.index_reduce(self, dim, index, source, reduce, include_self=include_self)
 
     def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
-        return _inplace(self, _ops.index_reduce, dim, index, source, reduce,
+        return _inplace(self, _nt.ops.index_reduce, dim, index, source, reduce,
                         include_self=include_self)
 
     def as_strided(self, size, stride, storage_offset=None):
-        return _ops.as_strided(self, size, stride, storage_offset)
+        return _nt.ops.as_strided(self, size, stride, storage_offset)
 
     def as_strided_(self, size, stride, storage_offset=None):
-        return _ops.strided_views.as_strided_(self, size, stride, storage_offset)
+        return _nt.ops.strided_views.as_strided_(self, size, stride, storage_offset)
 
     def as_strided_scatter(self, src, size, stride, storage_offset=None):
-        return _ops.as_strided_scatter(self, src, size, stride, storage_offset)
+        return _nt.ops.as_strided_scatter(self, src, size, stride, storage_offset)
 
     def select_scatter(self, src, dim, index):
-        return _ops.select_scatter(self, src, dim, index)
+        return _nt.ops.select_scatter(self, src, dim, index)
 
     def slice_scatter(self, src, dim=0, start=None, end=None, step=1):
-        return _ops.slice_scatter(self, src, dim, start, end, step)
+        return _nt.ops.slice_scatter(self, src, dim, start, end, step)
 
     def diagonal_scatter(self, src, offset=0, dim1=0, dim2=1):
-        return _ops.diagonal_scatter(self, src, offset, dim1, dim2)
+        return _nt.ops.diagonal_scatter(self, src, offset, dim1, dim2)
 
     def rot90(self, k=1, dims=(0, 1)):
-        return _ops.rot90(self, k, dims)
+        return _nt.ops.rot90(self, k, dims)
 
     def tensor_split(self, indices_or_sections, dim=0):
-        return _ops.tensor_split(self, indices_or_sections, dim)
+        return _nt.ops.tensor_split(self, indices_or_sections, dim)
 
     def hsplit(self, indices_or_sections):
-        return _ops.hsplit(self, indices_or_sections)
+        return _nt.ops.hsplit(self, indices_or_sections)
 
     def vsplit(self, indices_or_sections):
-        return _ops.vsplit(self, indices_or_sections)
+        return _nt.ops.vsplit(self, indices_or_sections)
 
     def dsplit(self, indices_or_sections):
-        return _ops.dsplit(self, indices_or_sections)
+        return _nt.ops.dsplit(self, indices_or_sections)
 
     def tile(self, *dims, **kwargs):
         dims = _size_args(dims, kwargs, "dims", "tile")
-        return _ops.tile(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int)
+        return _nt.ops.tile(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int)
                          else dims)
 
     def ravel(self):
-        return _ops.ravel(self)
+        return _nt.ops.ravel(self)
 
     def fliplr(self):
-        return _ops.fliplr(self)
+        return _nt.ops.fliplr(self)
 
     def flipud(self):
-        return _ops.flipud(self)
+        return _nt.ops.flipud(self)
 
     def diagflat(self, offset=0):
-        return _ops.diagflat(self, offset)
+        return _nt.ops.diagflat(self, offset)
 
     def sum_to_size(self, *size, **kwargs):
-        return _ops.sum_to_size(self, *_size_args(size, kwargs, "size", "sum_to_size"))
+        return _nt.ops.sum_to_size(self, *_size_args(size, kwargs, "size", "sum_to_size"))
 
     def vdot(self, other):
-        return _ops.vdot(self, other)
+        return _nt.ops.vdot(self, other)
 
     def logcumsumexp(self, dim):
-        return _ops.logcumsumexp(self, dim)
+        return _nt.ops.logcumsumexp(self, dim)
 
     def diff(self, n=1, dim=-1, prepend=None, append=None):
-        return _ops.diff(self, n, dim, prepend, append)
+        return _nt.ops.diff(self, n, dim, prepend, append)
 
     def nansum(self, dim=None, keepdim=False, *, dtype=None):
-        return _ops.nansum(self, dim, keepdim, dtype=dtype)
+        return _nt.ops.nansum(self, dim, keepdim, dtype=dtype)
 
     def nanmean(self, dim=None, keepdim=False, *, dtype=None):
-        return _ops.nanmean(self, dim, keepdim, dtype=dtype)
+        return _nt.ops.nanmean(self, dim, keepdim, dtype=dtype)
 
     def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
-        return _ops.quantile(self, q, dim, keepdim, interpolation=interpolation)
+        return _nt.ops.quantile(self, q, dim, keepdim, interpolation=interpolation)
 
     def nanquantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
-        return _ops.nanquantile(self, q, dim, keepdim, interpolation=interpolation)
+        return _nt.ops.nanquantile(self, q, dim, keepdim, interpolation=interpolation)
 
     def cov(self, *, correction=1, fweights=None, aweights=None):
-        return _ops.cov(self, correction=correction, fweights=fweights, aweights=aweights)
+        return _nt.ops.cov(self, correction=correction, fweights=fweights, aweights=aweights)
 
     def corrcoef(self):
-        return _ops.corrcoef(self)
+        return _nt.ops.corrcoef(self)
 
     def to_dense(self, dtype=None, *, masked_grad=None):
         return self if dtype is None or dtype is self.dtype else self.to(dtype)
 
     # -- filling and copying --------------------------------------------------------------------
     def fill_(self, value):
-        return _ops.inplace_writes.fill_(self, value)
+        return _nt.ops.inplace_writes.fill_(self, value)
 
     def zero_(self):
-        return _ops.inplace_writes.fill_(self, 0)
+        return _nt.ops.inplace_writes.fill_(self, 0)
 
     def copy_(self, src, non_blocking=False):
-        return _inplace(self, _ops.copy_value, src)
+        return _inplace(self, _nt.ops.copy_value, src)
 
 
 def _set_part(part, value):
@@ -1607,5 +1614,5 @@ def _adjoint(t, name, short):
 
         warnings.warn(f"{short} is deprecated on 0-D tensors. Consider using x.conj().",
                       UserWarning, stacklevel=3)
-        return _ops.conj(t)
-    return _ops.conj(t.transpose(-2, -1))
+        return _nt.ops.conj(t)
+    return _nt.ops.conj(t.transpose(-2, -1))

@@ -12,50 +12,14 @@ refuses to save them for backward.
 
 import functools
 import inspect
-import threading
 import warnings
+
+# the state every op reads lives in a leaf module (Tensor's constructor reads it too)
+from .._grad_state import INFERENCE_ACTIVE, InferenceVersion, _state, new_version  # noqa: F401
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
            "is_inference_mode_enabled", "is_inference", "set_multithreading_enabled",
            "is_multithreading_enabled"]
-
-
-class _State(threading.local):
-    enabled = True  # ops record: grad mode on and inference mode off
-    grad = True  # grad mode as the user set it
-    inference = False
-
-
-_state = _State()
-
-# how many threads are inside inference mode: tensor constructors look here first, so that
-# outside inference mode they pay one list read instead of a thread-local lookup
-INFERENCE_ACTIVE = [0]
-
-_INPLACE_MESSAGE = ("Inplace update to inference tensor outside InferenceMode is not allowed."
-                    "You can make a clone to get a normal tensor before doing inplace update."
-                    "See https://github.com/pytorch/rfcs/pull/17 for more details.")
-
-
-class InferenceVersion(list):
-    """The version counter of an inference tensor (and of its views).
-
-    Torch's inference tensors have no version counter and may not be updated in place outside
-    inference mode; every in-place path bumps ``_vc[0]`` after writing, so the refusal lives
-    here, and (as in torch) comes after the values were written.
-    """
-
-    __slots__ = ()
-
-    def __setitem__(self, i, value):
-        if not _state.inference:
-            raise RuntimeError(_INPLACE_MESSAGE)
-        list.__setitem__(self, i, value)
-
-
-def new_version():
-    """A fresh version counter: an ``InferenceVersion`` inside inference mode."""
-    return InferenceVersion((0,)) if _state.inference else [0]
 
 
 def _set(grad, inference):

@@ -15,17 +15,20 @@ import weakref
 
 import numpy as np
 
-_new = object.__new__
-_sequence = itertools.count(1)  # creation order of nodes: a valid order to run backward in
-
 from .. import _dtype
 from .. import backend
 from .._alloc_errors import alloc_error as _alloc_error
+from .._tensor import Tensor, _make
+from ._graph_api import (  # noqa: F401  (torch.autograd.graph's public names live there)
+    HOOKS_ACTIVE as _SAVED_HOOKS, GradientEdge, Packed as _Packed, current_hooks as _packing,
+    disable_saved_tensors_hooks, get_gradient_edge, increment_version, save_on_cpu,
+    saved_tensors_hooks,
+)
 from .anomaly_mode import _flags as _anomaly, forward_stack
 from .grad_mode import InferenceVersion, _state
 
-Tensor = None  # bound by numtorch._tensor once the class exists (breaks an import cycle)
-_make = None
+_new = object.__new__
+_sequence = itertools.count(1)  # creation order of nodes: a valid order to run backward in
 _hook = None  # numtorch.profiler's recorder while a profiler is active (one None check per op)
 
 _INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do not use Tensors "
@@ -784,10 +787,3 @@ def _modified_message(node, arr, index, now, expected, output=False):
             f"expected version {expected} instead. Hint: the tensor was changed in place after "
             f"it was saved for backward; use an out-of-place op or .clone() before it.")
 
-
-# torch.autograd.graph's public names (they need the classes above)
-from ._graph_api import (  # noqa: E402,F401
-    HOOKS_ACTIVE as _SAVED_HOOKS, GradientEdge, Packed as _Packed, current_hooks as _packing,
-    disable_saved_tensors_hooks, get_gradient_edge, increment_version, save_on_cpu,
-    saved_tensors_hooks,
-)

@@ -24,7 +24,7 @@ def apply_inplace(self, fn, *args, **kwargs):
         return self
     if not (_state.enabled and (self.requires_grad or _any_requires(args)
                                 or _detached_view_of_graph(self))):
-        if fn in _UFUNCS and _ufunc_in_place(self, fn, args, kwargs):
+        if fn in (_UFUNCS or _register_ufuncs()) and _ufunc_in_place(self, fn, args, kwargs):
             return self
         out = fn(self, *args, **kwargs)
         _write(self, out, fn)
@@ -36,7 +36,7 @@ def apply_inplace(self, fn, *args, **kwargs):
     return self
 
 
-_UFUNCS = {}  # filled by _register_ufuncs: ops.add -> np.add, ...
+_UFUNCS = {}  # ops.add -> np.add, ...: filled on first use (ops import this module)
 
 
 def _register_ufuncs():
@@ -44,6 +44,7 @@ def _register_ufuncs():
 
     _UFUNCS.update({ops.add: np.add, ops.sub: np.subtract, ops.mul: np.multiply,
                     ops.div: np.true_divide})
+    return _UFUNCS
 
 
 def _ufunc_in_place(self, fn, args, kwargs):

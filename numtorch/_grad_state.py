@@ -1,0 +1,46 @@
+"""The grad-mode state that ``Tensor``'s constructor and every op read (a leaf module).
+
+``autograd.grad_mode`` holds the switches that change it (``no_grad``, ``inference_mode``...)
+and re-exports these names; they live here so that ``numtorch._tensor`` imports no part of
+``autograd`` (which imports ``Tensor``).
+"""
+
+import threading
+
+
+class _State(threading.local):
+    enabled = True  # ops record: grad mode on and inference mode off
+    grad = True  # grad mode as the user set it
+    inference = False
+
+
+_state = _State()
+
+# how many threads are inside inference mode: tensor constructors look here first, so that
+# outside inference mode they pay one list read instead of a thread-local lookup
+INFERENCE_ACTIVE = [0]
+
+_INPLACE_MESSAGE = ("Inplace update to inference tensor outside InferenceMode is not allowed."
+                    "You can make a clone to get a normal tensor before doing inplace update."
+                    "See https://github.com/pytorch/rfcs/pull/17 for more details.")
+
+
+class InferenceVersion(list):
+    """The version counter of an inference tensor (and of its views).
+
+    Torch's inference tensors have no version counter and may not be updated in place outside
+    inference mode; every in-place path bumps ``_vc[0]`` after writing, so the refusal lives
+    here, and (as in torch) comes after the values were written.
+    """
+
+    __slots__ = ()
+
+    def __setitem__(self, i, value):
+        if not _state.inference:
+            raise RuntimeError(_INPLACE_MESSAGE)
+        list.__setitem__(self, i, value)
+
+
+def new_version():
+    """A fresh version counter: an ``InferenceVersion`` inside inference mode."""
+    return InferenceVersion((0,)) if _state.inference else [0]
