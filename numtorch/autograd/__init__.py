@@ -95,3 +95,4 @@ from .anomaly_mode import (  # noqa: E402,F401
     detect_anomaly, set_detect_anomaly, is_anomaly_enabled, is_anomaly_check_nan_enabled,
 )
 from . import functional  # noqa: E402,F401
+from . import forward_ad  # noqa: E402,F401

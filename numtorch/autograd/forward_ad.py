@@ -1,0 +1,247 @@
+"""Forward-mode automatic differentiation: ``dual_level``, ``make_dual``, ``unpack_dual``.
+
+Inside a ``dual_level`` a tensor may carry a tangent; every op applied to such "dual" tensors
+gives its outputs the Jacobian-vector product of the op with the inputs' tangents.
+
+numtorch computes each op's JVP generically from its reverse-mode rule, by the double-vjp
+identity: with ``g(u) = J^T u`` (the op's vjp, recorded with ``create_graph``), ``J t`` is the
+gradient of ``<g(u), t>`` with respect to ``u``. So every op with a twice-differentiable
+backward gets forward mode with no rule of its own, at about three times the cost of the op.
+While a level is open, ``Op.apply`` is wrapped to do this (only for calls whose inputs carry
+tangents; others pay one scan of their inputs), and in-place ops move the tangent of their
+out-of-place result onto the tensor they write.
+
+Note: tangents live on the tensor objects, not on their memory: writing in place through a
+view of a dual tensor does not update the base's tangent; custom ``autograd.Function``s are
+not given tangents (torch requires a ``jvp`` method for them).
+"""
+
+import weakref
+from collections import namedtuple
+
+from .. import _random
+from . import graph, inplace
+from .grad_mode import enable_grad, no_grad
+
+__all__ = ["dual_level", "make_dual", "unpack_dual", "UnpackedDualTensor", "enter_dual_level",
+           "exit_dual_level"]
+
+_state = {"level": None, "apply": None, "trace": None, "busy": False}
+_DUALS = {}  # id(tensor) -> weakref, the tensors holding a tangent in the open level
+
+
+class UnpackedDualTensor(namedtuple("UnpackedDualTensor", ["primal", "tangent"])):
+    """``(primal, tangent)`` as returned by :func:`unpack_dual` (``tangent`` may be None)."""
+
+    __slots__ = ()
+
+
+def _tangent(t):
+    extra = t._extra
+    return extra.get("fw_grad") if extra else None
+
+
+def _set_tangent(t, tangent):
+    if t._extra is None:
+        t._extra = {}
+    if tangent is None:
+        t._extra.pop("fw_grad", None)
+        return
+    t._extra["fw_grad"] = tangent
+    _DUALS[id(t)] = weakref.ref(t)
+
+
+def _is_float(t):
+    return t._array.dtype.kind in "fcV"
+
+
+def _jvp(cls, inputs, params, rng_state):
+    """Tangents of ``cls.apply(*inputs, **params)``'s outputs (None where there is none)."""
+    from .. import autograd
+
+    xs, diff, tans = [], [], []
+    for x in inputs:
+        if isinstance(x, graph.Tensor):
+            leaf = graph._make(x._array)
+            tan = _tangent(x)
+            if tan is not None and _is_float(x):
+                leaf.requires_grad_(True)
+                diff.append(leaf)
+                tans.append(tan)
+            xs.append(leaf)
+        else:
+            xs.append(x)
+    with enable_grad(), _random.fork_rng():
+        if rng_state is not None:  # random ops draw what the primal call drew
+            _random.set_rng_state(rng_state)
+        ys = cls.apply(*xs, **params)
+        multi = type(ys) is tuple
+        ys = ys if multi else (ys,)
+        live = [k for k, y in enumerate(ys) if isinstance(y, graph.Tensor) and y.requires_grad]
+        out = [None] * len(ys)
+        if not live:
+            return out, multi
+        us = [graph._make(ys[k]._array.copy() * 0).requires_grad_(True) for k in live]
+        gs = autograd.grad([ys[k] for k in live], diff, us, create_graph=True,
+                           allow_unused=True)
+        terms = [(g * t).sum() for g, t in zip(gs, tans) if g is not None and g.requires_grad]
+        jts = autograd.grad(sum(terms), us, allow_unused=True) if terms else [None] * len(us)
+    for k, u, jt in zip(live, us, jts):
+        out[k] = (jt if jt is not None else u.detach() * 0).detach()
+    return out, multi
+
+
+def _make_dual_apply(original):
+    def apply(cls, *inputs, **params):
+        if _state["busy"] or not cls.differentiable:
+            return original(cls, *inputs, **params)
+        for x in inputs:
+            if isinstance(x, graph.Tensor) and x._extra and "fw_grad" in x._extra:
+                break
+        else:
+            return original(cls, *inputs, **params)
+        rng = _random.get_rng_state()
+        out = original(cls, *inputs, **params)
+        _state["busy"] = True
+        try:
+            tangents, multi = _jvp(cls, inputs, params, rng)
+        finally:
+            _state["busy"] = False
+        for o, t in zip(out if multi else (out,), tangents):
+            if t is not None and isinstance(o, graph.Tensor) and _is_float(o):
+                _set_tangent(o, t)
+        return out
+    return apply
+
+
+def _inplace_hook(self, fn, args, kwargs):
+    """Give ``self`` the tangent of ``fn(self, ...)`` when an in-place op writes into it."""
+    prev = _state["trace"]
+    if prev is not None and prev(self, fn, args, kwargs):
+        return True
+    if _state["busy"]:
+        return False
+    duals = [a for a in (self,) + tuple(args) if isinstance(a, graph.Tensor) and _tangent(a)
+             is not None]
+    if not duals:
+        return False
+    with no_grad():
+        res = fn(self, *args, **kwargs)
+    tangent = _tangent(res)
+    inplace._TRACE[0] = prev
+    try:
+        inplace.apply_inplace(self, fn, *args, **kwargs)
+    finally:
+        inplace._TRACE[0] = _inplace_hook
+    _set_tangent(self, tangent)
+    return True
+
+
+def enter_dual_level():
+    """Open the (single) forward-AD level and return its index, 0."""
+    if _state["level"] is not None:
+        raise RuntimeError("Nested forward mode AD is not supported at the moment")
+    _state["level"] = 0
+    original = graph.Op.__dict__["apply"].__func__
+    _state["apply"] = graph.Op.__dict__["apply"]
+    wrapped = _make_dual_apply(original)
+    graph.Op.apply = classmethod(wrapped)
+    _state["trace"] = inplace._TRACE[0]
+    inplace._TRACE[0] = _inplace_hook
+    return 0
+
+
+def exit_dual_level(*, level=None):
+    """Close the level: every tangent made in it is dropped."""
+    if _state["level"] is None or (level is not None and level != _state["level"]):
+        raise RuntimeError("Trying to exit a forward AD level that was not the last one that was "
+                           "created. This is not supported.")
+    graph.Op.apply = _state["apply"]
+    inplace._TRACE[0] = _state["trace"]
+    _state.update(level=None, apply=None, trace=None)
+    for ref in list(_DUALS.values()):
+        t = ref()
+        if t is not None and t._extra:
+            t._extra.pop("fw_grad", None)
+    _DUALS.clear()
+
+
+class dual_level:  # noqa: N801 - torch's name
+    """Context manager (or decorator) for a forward-AD level: tangents exist only inside.
+
+    Example:
+        >>> import numtorch.autograd.forward_ad as fwAD
+        >>> x = torch.tensor([1.0, 2.0])
+        >>> with fwAD.dual_level():
+        ...     y = fwAD.make_dual(x, torch.ones(2)) ** 2
+        ...     fwAD.unpack_dual(y).tangent
+        tensor([2., 4.])
+    """
+
+    def __enter__(self):
+        return enter_dual_level()
+
+    def __exit__(self, *exc):
+        exit_dual_level()
+        return False
+
+    def __call__(self, fn):
+        import functools
+
+        @functools.wraps(fn)
+        def run(*args, **kwargs):
+            with dual_level():
+                return fn(*args, **kwargs)
+        return run
+
+
+def _alias(tensor):
+    """A view of ``tensor`` carrying its autograd history but no tangent."""
+    prev = _state["busy"]
+    _state["busy"] = True
+    try:
+        return tensor.view_as(tensor)
+    finally:
+        _state["busy"] = prev
+
+
+def make_dual(tensor, tangent, *, level=None):
+    """A view of ``tensor`` that carries ``tangent`` (same shape) in the open level.
+
+    Args:
+        tensor (Tensor): the primal (floating point or complex).
+        tangent (Tensor): its tangent, the direction of the directional derivative.
+        level (int, optional): the level (only 0, the open one).
+
+    Returns:
+        Tensor: the dual tensor; ops on it give their outputs tangents.
+    """
+    if _state["level"] is None:
+        raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, "
+                           "make sure to enter_dual_level() first.")
+    if level is not None and level != _state["level"]:
+        raise RuntimeError("Invalid level given to _make_dual")
+    if not (tensor.dtype.is_floating_point or tensor.dtype.is_complex):
+        raise ValueError(f"Expected primal to be floating point or complex, but got: "
+                         f"{tensor.dtype}")
+    if not (tangent.dtype.is_floating_point or tangent.dtype.is_complex):
+        raise ValueError(f"Expected tangent to be floating point or complex, but got: "
+                         f"{tangent.dtype}")
+    if tuple(tangent.shape) != tuple(tensor.shape):
+        got = list(tangent.shape)
+        raise RuntimeError(f"Trying to set a forward gradient that has a different size than "
+                           f"that of the original Tensor, this is not supported. Tensor is of "
+                           f"size {list(tensor.shape)} while the given forward gradient is of "
+                           f"size {got}.")
+    dual = _alias(tensor)
+    _set_tangent(dual, tangent.detach())
+    return dual
+
+
+def unpack_dual(tensor, *, level=None):
+    """``(primal, tangent)`` of ``tensor``: the primal as a view without tangent, and the
+    tangent (None when it has none or no level is open)."""
+    tangent = _tangent(tensor) if _state["level"] is not None else None
+    if tangent is None:
+        return UnpackedDualTensor(tensor, None)
+    return UnpackedDualTensor(_alias(tensor), tangent)
