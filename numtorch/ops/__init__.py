@@ -12,10 +12,12 @@ from .floating import *  # noqa: F401,F403
 from .special import *  # noqa: F401,F403
 from .complex_ops import *  # noqa: F401,F403
 from . import bitwise, comparison, complex_ops, division, elementwise, floating, special, unary
+from .activation import relu  # noqa: F401  (torch.relu; the activations live there)
+from ._smooth_activation import sigmoid  # noqa: F401  (torch.sigmoid)
 
 # the pointwise families (elementwise.py also re-exports the older ones, for old imports)
 _ew = [name for family in (elementwise, division, unary, comparison, bitwise, floating, special,
-                           complex_ops) for name in family.__all__]
+                           complex_ops) for name in family.__all__] + ["relu", "sigmoid"]
 from .reduction import *  # noqa: F401,F403
 from .reduction import __all__ as _red
 from .shape import *  # noqa: F401,F403

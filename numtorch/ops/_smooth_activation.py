@@ -9,9 +9,11 @@ import math
 
 import numpy as np
 
+from .._tensor import Tensor
 from ..backend import helpers_for
 from ._activation_base import _Pointwise, _select, select
-from .elementwise import exp, tanh
+from ._pointwise import _check_tensor, _out
+from .unary import exp, tanh
 
 __all__ = ["sigmoid", "logsigmoid", "softplus", "silu", "mish", "gelu"]
 
@@ -35,10 +37,10 @@ _ERFC_COEF = (-0.1389938283350732, 0.4092931381347646, -0.1555607659224292,
 
 
 def _sigmoid_array(xp, x):
-    """1 / (1 + exp(-x)); exp overflows to inf for very negative x, giving the exact limit 0."""
-    with np.errstate(over="ignore"):
-        e = xp.negative(x)
-        xp.exp(e, out=e)
+    """1 / (1 + exp(-x)); exp overflows to inf for very negative x, giving the exact limit 0
+    (torch's float32 values; NumPy's overflow report is silenced by ``numtorch._fp_errors``)."""
+    e = xp.negative(x)
+    xp.exp(e, out=e)
     e += x.dtype.type(1)
     xp.reciprocal(e, out=e)
     return e
@@ -330,9 +332,16 @@ def logsigmoid(input):
     return LogSigmoid.apply(input)
 
 
-def sigmoid(input):
-    """Return the logistic function ``1 / (1 + exp(-input))`` (integers give floats)."""
-    return Sigmoid.apply(input)
+def sigmoid(input, *, out=None):
+    """Return the logistic function ``1 / (1 + exp(-input))`` (integers give floats).
+
+    Args:
+        input (Tensor): the input.
+        out (Tensor, optional): tensor to write the result into.
+    """
+    if not isinstance(input, Tensor):
+        _check_tensor("sigmoid", input)
+    return _out(Sigmoid.apply(input), out, "sigmoid")
 
 
 def silu(input):

@@ -20,9 +20,12 @@ have a zero second derivative in ``x``, as in torch. The kink choices (the gradi
 relu, at the bounds of hardtanh, ...) follow torch and are tested against it on purpose.
 """
 
+from .. import _dtype
+from .._tensor import Tensor
 from ._activation_base import _keep, _LinearBackward, _Pointwise, _select, select
+from ._pointwise import _check_tensor
 from ._smooth_activation import gelu, logsigmoid, mish, sigmoid, silu, softplus
-from .elementwise import exp
+from .unary import exp
 
 __all__ = ["select", "relu", "threshold", "hardtanh", "leaky_relu", "hardshrink", "softshrink",
            "hardsigmoid", "hardswish", "elu", "celu", "softplus", "logsigmoid", "sigmoid",
@@ -275,7 +278,16 @@ class EluBackward(_Pointwise):
 
 
 def relu(input):
-    """Return ``max(input, 0)``; the gradient at 0 is 0, as torch's."""
+    """Return ``max(input, 0)``; the gradient at 0 is 0, as torch's.
+
+    Integer inputs give integers; bool and complex inputs raise torch's errors.
+    """
+    if input.__class__ is not Tensor or not _dtype._INT <= input.dtype._category <= _dtype._FLOAT:
+        _check_tensor("relu", input)
+        if input.dtype._category == _dtype._BOOL:
+            raise RuntimeError("Boolean inputs not supported for relu")
+        if input.dtype._category == _dtype._COMPLEX:
+            raise NotImplementedError("clamp is not supported for complex types")
     return Relu.apply(input)
 
 

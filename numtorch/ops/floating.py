@@ -19,7 +19,7 @@ from ._pointwise import (
 )
 from .comparison import where
 from .elementwise import mul, pow
-from .unary import sigmoid
+from ._smooth_activation import sigmoid
 
 __all__ = ["copysign", "signbit", "frexp", "ldexp", "nextafter", "nan_to_num", "hypot",
            "logaddexp", "logaddexp2", "float_power", "heaviside", "deg2rad", "rad2deg"]

@@ -8,6 +8,7 @@ stacks the step gradients once: O(T).
 
 from .. import ops
 from ..autograd.graph import Op
+from ._smooth_activation import _sigmoid_array
 
 __all__ = ["unbind_steps", "lstm_cell"]
 
@@ -37,10 +38,6 @@ def unbind_steps(x):
     return UnbindSteps.apply(x)
 
 
-def _sigmoid_np(xp, x):
-    return 1 / (1 + xp.exp(-x))
-
-
 class LSTMCell(Op):
     """(h', c') from gate pre-activations z = [i f g o] (B, 4H) and cell c:
     c' = s(f) c + s(i) tanh(g), h' = s(o) tanh(c').
@@ -53,10 +50,10 @@ class LSTMCell(Op):
 
     def forward(self, z, c):
         xp, n = self.xp, c.shape[-1]
-        i = _sigmoid_np(xp, z[..., :n])
-        f = _sigmoid_np(xp, z[..., n:2 * n])
+        i = _sigmoid_array(xp, z[..., :n])
+        f = _sigmoid_array(xp, z[..., n:2 * n])
         g = xp.tanh(z[..., 2 * n:3 * n])
-        o = _sigmoid_np(xp, z[..., 3 * n:])
+        o = _sigmoid_array(xp, z[..., 3 * n:])
         cn = f * c + i * g
         tc = xp.tanh(cn)
         self.save_inputs(z, c)

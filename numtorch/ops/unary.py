@@ -1,5 +1,5 @@
-"""Unary math: exp/log, powers and roots, trigonometric and hyperbolic functions, sigmoid,
-relu, erf, signs and rounding.
+"""Unary math: exp/log, powers and roots, trigonometric and hyperbolic functions, erf, signs
+and rounding (sigmoid and relu are activations: ``_smooth_activation.py``, ``activation.py``).
 
 Float-only functions set ``promote = "float"`` so integer inputs compute in the default float
 dtype, as torch does. Piecewise-constant functions (sign, floor, round, ...) have a zero
@@ -20,7 +20,7 @@ from .complex_ops import Complex, imag, real
 __all__ = [
     "neg", "positive", "abs", "reciprocal", "sqrt", "rsqrt", "exp", "exp2", "expm1", "log",
     "log1p", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
-    "tanh", "asinh", "acosh", "atanh", "sigmoid", "relu", "sign", "sgn", "floor", "ceil",
+    "tanh", "asinh", "acosh", "atanh", "sign", "sgn", "floor", "ceil",
     "round", "trunc", "frac", "erf",
     # torch's aliases (the same function objects)
     "negative", "absolute", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh",
@@ -366,41 +366,6 @@ class Atanh(Op):
         return grad / _cj(1 - x * x)
 
 
-class Sigmoid(Op):
-    """y = 1/(1 + e^-x); dy/dx = y (1 - y)."""
-
-    promote = "float"
-
-    def forward(self, x):
-        xp = self.xp
-        if x.dtype.kind == "c":
-            return self.save_output(1 / (1 + xp.exp(-x)))
-        # e^-|x| never overflows: 1/(1+e) for x >= 0 and e/(1+e) below keep full relative
-        # precision in both tails (torch's tiny values for very negative x)
-        e = xp.exp(-xp.abs(x))
-        y = (xp.where(x >= 0, 1, e) / (1 + e)).astype(x.dtype, copy=False)
-        return self.save_output(y)
-
-    def backward(self, grad):
-        y = self.saved_output()
-        return grad * _cj(y * (1 - y))
-
-
-class Relu(Op):
-    """y = max(x, 0); dy/dx = 1 where y > 0 (0 at x == 0, as torch)."""
-
-    def forward(self, x):
-        kind = x.dtype.kind
-        if kind == "b" or kind == "c":
-            if kind == "c":
-                raise NotImplementedError("clamp is not supported for complex types")
-            raise RuntimeError("Boolean inputs not supported for relu")
-        return self.save_output(self.xp.maximum(x, x.dtype.type(0)))
-
-    def backward(self, grad):
-        return where(self.saved_output() > 0, grad, 0.0)
-
-
 class Erf(Op):
     """y = erf x; dy/dx = 2/sqrt(pi) e^(-x^2)."""
 
@@ -557,8 +522,6 @@ tanh = _unary(Tanh, "tanh", "Return the hyperbolic tangent of each element.")
 asinh = arcsinh = _unary(Asinh, "asinh", "Return the inverse hyperbolic sine of each element.")
 acosh = arccosh = _unary(Acosh, "acosh", "Return the inverse hyperbolic cosine of each element.")
 atanh = arctanh = _unary(Atanh, "atanh", "Return the inverse hyperbolic tangent of each element.")
-sigmoid = _unary(Sigmoid, "sigmoid", "Return the logistic function ``1 / (1 + exp(-x))``.")
-relu = _unary(Relu, "relu", "Return ``max(input, 0)``; the gradient at 0 is 0, as in torch.")
 sign = _unary(Sign, "sign", "Return -1, 0 or 1 by the sign of each element (0 for NaN).")
 sgn = _unary(Sgn, "sgn", "Return ``x / |x|`` (0 at 0) for complex tensors; :func:`sign` for real.")
 floor = _unary(Floor, "floor", "Round each element down to an integral value.")

@@ -131,7 +131,7 @@ def relu(input, inplace=False):
         _clamp_arg("relu", input, "Boolean inputs not supported for relu")
     if inplace:
         return apply_inplace(input, _act.relu)
-    return _act.Relu.apply(input)
+    return _act.relu(input)
 
 
 def relu_(input):
@@ -467,7 +467,7 @@ def sigmoid(input):
         >>> torch.nn.functional.sigmoid(torch.tensor([0.0]))
         tensor([0.5000])
     """
-    return _smooth.Sigmoid.apply(input)
+    return _smooth.sigmoid(input)
 
 
 def tanh(input):
