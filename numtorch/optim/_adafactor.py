@@ -44,6 +44,8 @@ class Adafactor(Optimizer):
         >>> w.sum().backward(); opt.step()
     """
 
+    __module__ = "numtorch.optim"  # where torch reports its Adafactor
+
     def __init__(self, params, lr=1e-2, beta2_decay=-0.8, eps=(None, 1e-3), d=1.0,
                  weight_decay=0.0, *, foreach=None, maximize=False):
         if isinstance(lr, Tensor) and lr.numel() != 1:

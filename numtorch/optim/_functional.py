@@ -80,3 +80,10 @@ def adafactor(params, grads, row_vars, col_vars, variances, state_steps, foreach
     group = dict(lr=lr, beta2_decay=beta2_decay, eps=(eps1, eps2), d=d,
                  weight_decay=weight_decay, maximize=maximize)
     _run(Adafactor, params, grads, states, group)
+
+
+# each is defined, as far as anyone can tell, in its optimizer's module (torch's paths)
+sgd.__module__ = "numtorch.optim.sgd"
+adam.__module__ = "numtorch.optim.adam"
+adamw.__module__ = "numtorch.optim.adamw"
+adafactor.__module__ = "numtorch.optim._adafactor"
