@@ -12,7 +12,7 @@ __all__ = ["device", "set_default_device", "get_default_device"]
 _TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
           "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
           "privateuseone")
-_PATTERN = re.compile(r"([a-z]+)(?::(0|[1-9][0-9]*))?")
+_PATTERN = re.compile(r"([A-Za-z_]+)(?::(0|[1-9][0-9]*))?")
 
 _default_stack = [None]  # the default factory device; None means the CPU
 
@@ -120,16 +120,14 @@ def _parse(text):
     if not text:
         raise RuntimeError("Device string must not be empty")
     m = _PATTERN.fullmatch(text)
-    if m is None:
-        head = re.match(r"[a-z]*", text).group(0)
-        if head in _TYPES:
-            raise RuntimeError(f"Invalid device string: '{text}'")
-        raise RuntimeError(f"Expected one of {', '.join(_TYPES)} device type at start of device "
-                           f"string: {text}")
+    if m is None:  # torch checks the form first ("float32", "cuda:x"), then the type's name
+        raise RuntimeError(f"Invalid device string: '{text}'")
     name, idx = m.group(1), m.group(2)
     if name not in _TYPES:
         raise RuntimeError(f"Expected one of {', '.join(_TYPES)} device type at start of device "
-                           f"string: {text}")
+                           f"string: {name}")
+    if idx is not None and int(idx) >= 1 << 31:  # torch reads the index as a C int
+        raise RuntimeError(f"Could not parse device index '{idx}' in device string '{text}'")
     return name, None if idx is None else int(idx)
 
 

@@ -122,6 +122,9 @@ def parse_size(fn, args, size=None, negative_message=None):
             raise TypeError(f"{fn}(): argument 'size' failed to unpack the object at pos "
                             f"{i + 1} with error \"type must be tuple of ints,but got "
                             f"{_type_name(s)}\"")
+        if not -(1 << 63) <= d < 1 << 63:  # torch reads each size as a C long long
+            raise TypeError(f"{fn}(): argument 'size' failed to unpack the object at pos {i + 1} "
+                            f"with error \"Overflow when unpacking long long\"")
         out.append(d)
     shape = tuple(out)
     for d in shape:

@@ -27,6 +27,8 @@ def _comparable(a, b):
     if isinstance(b, torch.Tensor) and b.dtype == torch.bfloat16:
         assert isinstance(a, numtorch.Tensor) and str(a.dtype) == str(b.dtype), f"{a!r}"
         return a.float(), b.float()
+    if isinstance(b, (torch.device, torch.dtype)):
+        return repr(a), repr(b)
     return a, b
 
 
@@ -155,3 +157,36 @@ def test_arange_sizes_unchanged():
     for args in [(10,), (10, 0, -3), (0, 10, 3), (-5, 5, 3), (5, -5, -3), (0, 0), (1, 1, -1),
                  (0.5, 2.5, .5)]:
         _same(lambda t: t.arange(*args))
+
+
+# -- device strings and size overflow ----------------------------------------------------------
+DEVICE_STRINGS = ["float32", "torch.float32", "foo", "cuda:x", "cpu:0", "cuda:-1", "xyz:0", "",
+                  "cpu:1:2", "CPU", "Cuda:0", "cuda:01", "cuda: 1", " cuda", "cuda:1.0", "cpu0",
+                  "cuda_x", "a_b:0", "cp-u", "x:y:0", "cuda:2147483648", "cpu:", ":0", "meta",
+                  "hpu:1"]
+
+
+@pytest.mark.parametrize("text", DEVICE_STRINGS)
+def test_device_strings(text):
+    _same(lambda t: t.device(text))
+
+
+def test_to_device_string_message():
+    _same(lambda t: t.ones(2).to("float32"))
+    _same(lambda t: t.ones(2).to(device="float32"))
+
+
+def _first_line(fn):
+    """torch appends a C++ backtrace to its overflow messages: compare the first line."""
+    (a, _), (b, _) = _run(fn, numtorch), _run(fn, torch)
+    assert type(a) is type(b) is TypeError, (a, b)
+    assert str(a) == str(b).split("\n")[0] + '"'
+
+
+@pytest.mark.parametrize("fn", [
+    lambda t: t.empty(2 ** 63), lambda t: t.empty(2 ** 64), lambda t: t.empty(2, 2 ** 63),
+    lambda t: t.empty(-2 ** 63 - 1), lambda t: t.zeros(2 ** 63), lambda t: t.empty((2 ** 63,)),
+    lambda t: t.empty(size=(2 ** 63,)), lambda t: t.randn(2 ** 63),
+    lambda t: t.full((2 ** 63,), 1.), lambda t: t.Tensor(2 ** 63)])
+def test_size_overflow(fn):
+    _first_line(fn)
