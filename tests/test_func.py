@@ -532,3 +532,14 @@ def test_state_restored_after_errors():
         numtorch.func.vmap(lambda a: a.sum().item())(numtorch.ones(3, 2))
     assert graph._hook is hook and numtorch.Tensor.__getitem__ is getitem
     assert type(_random.default_generator._rng).__name__ == "Generator"
+
+
+def test_rearrange():
+    x = np.arange(2 * 6 * 4 * 3).reshape(2, 6, 4, 3)
+    for pattern, kw in (("b h w c -> b c h w", {}), ("b h w c -> (b h) w c", {}),
+                        ("b (h1 h2) w c -> b h1 h2 w c", {"h1": 2}), ("... c -> c ...", {}),
+                        ("b ... c -> (b c) ...", {}), ("b h w c -> b h w c 1", {})):
+        _same(*_both(lambda L: L.func.rearrange(L.tensor(x), pattern, **kw)), 0)
+    _same(*_both(lambda L: L.func.rearrange([L.ones(2, 3)] * 4, "n a b -> a (n b)")), 0)
+    for bad in ("b h -> h b", "b h w c -> b h w", "b h w c -> b h w c c"):
+        _raises(lambda L: L.func.rearrange(L.tensor(x), bad))

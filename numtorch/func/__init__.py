@@ -7,12 +7,13 @@ transforms call the autograd engine on the batch's physical tensors (``_grad.py`
 """
 
 from ._functional_call import functional_call, stack_module_state
+from ._rearrange import rearrange
 from ._grad import grad, grad_and_value, hessian, jacfwd, jacrev, jvp, linearize, vjp
 from ._vmap import vmap
 
 __all__ = ["vmap", "grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian",
            "linearize", "functional_call", "stack_module_state", "functionalize",
-           "replace_all_batch_norm_modules_", "debug_unwrap"]
+           "replace_all_batch_norm_modules_", "debug_unwrap", "rearrange"]
 
 
 def functionalize(func, *, remove="mutations"):
