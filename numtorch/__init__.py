@@ -100,6 +100,7 @@ from ._compat import (  # noqa: F401,E402
     get_float32_matmul_precision,
 )
 from math import e, inf, nan, pi  # noqa: F401,E402  (torch.pi, torch.e, torch.inf, torch.nan)
+from ._quantized_api import *  # noqa: F401,F403,E402  (quint8, quantize_per_tensor, ...)
 
 newaxis = None
 

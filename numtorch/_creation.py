@@ -147,6 +147,8 @@ def number_as(value, dt, fn="fill_", keep_python=False):
         if limits is not None and limits[0] <= value <= limits[1] and (
                 t is builtins.int or dt._category == _dtype._FLOAT):
             return value if keep_python or fn == "setitem" else dt.np.type(value)
+    if dt._category == _dtype._QUANT:  # written into a quantized tensor, which quantizes it
+        return builtins.float(value)
     if t is builtins.int or t is builtins.bool or isinstance(value, (builtins.int, np.integer)):
         if not -2 ** 63 <= value < 2 ** 63:
             if fn == "setitem":

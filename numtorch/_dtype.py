@@ -12,6 +12,8 @@ names ``torch.bfloat16`` imports, but making an array of it raises a RuntimeErro
 
 import numpy as np
 
+from . import _quantized_dtypes as _qkeys
+
 try:
     import ml_dtypes as _ml_dtypes
 except ImportError:  # optional: everything but bfloat16 works without it
@@ -29,6 +31,7 @@ __all__ = [
 ]
 
 _BOOL, _INT, _FLOAT, _COMPLEX = 0, 1, 2, 3
+_QUANT = -1  # quint8/qint8/qint32/...: outside the promotion order (torch refuses to promote)
 
 
 class dtype:
@@ -43,16 +46,23 @@ class dtype:
         abbr (str): torch's short name, e.g. ``"f32"``, ``"i64"``, ``"b8"``.
     """
 
-    __slots__ = ("name", "np", "itemsize", "_category", "is_signed", "_legacy", "abbr")
+    __slots__ = ("name", "np", "itemsize", "_category", "_signed", "_legacy", "abbr")
 
     def __init__(self, name, np_dtype, category, legacy, abbr, itemsize=None):
         self.name = name
         self.np = np.dtype(np_dtype) if itemsize is None else np_dtype
         self.itemsize = self.np.itemsize if itemsize is None else itemsize
         self._category = category
-        self.is_signed = category != _BOOL and name != "uint8"
+        self._signed = category != _BOOL and name != "uint8"
         self._legacy = legacy
         self.abbr = abbr
+
+    @property
+    def is_signed(self):
+        """Whether the type can hold negative values (torch refuses to say for quantized)."""
+        if self._category == _QUANT:
+            raise RuntimeError("isSignedType not supported for quantized types")
+        return self._signed
 
     @property
     def is_floating_point(self):
@@ -133,6 +143,14 @@ half, float, double = float16, float32, float64  # noqa: A001
 short, int, long = int16, int32, int64  # noqa: A001
 cfloat, cdouble = complex64, complex128
 
+# quantized dtypes: the array holds integers of key.storage (see _quantized_dtypes.py)
+quint8 = dtype("quint8", _qkeys.KEYS["quint8"], _QUANT, None, "qu8", itemsize=1)
+qint8 = dtype("qint8", _qkeys.KEYS["qint8"], _QUANT, None, "qi8", itemsize=1)
+qint32 = dtype("qint32", _qkeys.KEYS["qint32"], _QUANT, None, "qi32", itemsize=4)
+quint4x2 = dtype("quint4x2", _qkeys.KEYS["quint4x2"], _QUANT, None, "qu4x2", itemsize=1)
+quint2x4 = dtype("quint2x4", _qkeys.KEYS["quint2x4"], _QUANT, None, "qu2x4", itemsize=1)
+_QUANTIZED = (quint8, qint8, qint32, quint4x2, quint2x4)
+
 _ALL = (float16, float32, float64, complex64, complex128, int8, int16, int32, int64, uint8, bool)
 if _BF16_AVAILABLE:
     _ALL += (bfloat16,)
@@ -141,6 +159,8 @@ _BY_NAME["bfloat16"] = bfloat16  # named even without ml_dtypes, so pickles name
 _BY_NAME.update(half=half, float=float32, double=float64, short=int16, int=int32, long=int64,
                 cfloat=complex64, cdouble=complex128)
 _FROM_NP = {d.np: d for d in _ALL}
+_BY_NAME.update((d.name, d) for d in _QUANTIZED)
+_FROM_NP.update((d.np, d) for d in _QUANTIZED)
 _BY_LEGACY = {d._legacy: d for d in _ALL + (bfloat16,)}
 _TO_REAL = {complex64: float32, complex128: float64}
 _TO_COMPLEX = {float32: complex64, float64: complex128, complex64: complex64,
@@ -150,7 +170,8 @@ _TO_COMPLEX = {float32: complex64, float64: complex128, complex64: complex64,
 _TYPE_DISPLAY = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
                  "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
                  "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble",
-                 "bfloat16": "BFloat16"}
+                 "bfloat16": "BFloat16", "quint8": "QUInt8", "qint8": "QInt8",
+                 "qint32": "QInt32", "quint4x2": "QUInt4x2", "quint2x4": "QUInt2x4"}
 
 _default = [float32]
 
@@ -253,6 +274,10 @@ def _promote(a, b):
     if a is b:
         return a
     ca, cb = a._category, b._category
+    if ca == _QUANT or cb == _QUANT:
+        raise RuntimeError(f"promoteTypes with quantized numbers is not handled yet; figure out "
+                           f"what the correct rules should be, offending types: "
+                           f"{_TYPE_DISPLAY[a.name]} {_TYPE_DISPLAY[b.name]}")
     if ca != cb:
         hi, lo = (a, b) if ca > cb else (b, a)
         if hi._category == _COMPLEX and lo._category == _FLOAT and lo is float64:

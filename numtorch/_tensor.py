@@ -22,6 +22,7 @@ from ._size import Size, parse_size, size_args as _size_args
 from ._tensor_math import _TensorMath
 from ._tensor_memory import _TensorMemory
 from ._tensor_layout import _TensorLayout
+from ._quantized_tensor import _TensorQuantized
 from . import _layout
 from ._grad_state import INFERENCE_ACTIVE as _INFERENCE_ACTIVE, new_version as _new_version
 
@@ -52,7 +53,7 @@ def _make(arr):
     return t
 
 
-class Tensor(_TensorMath, _TensorMemory, _TensorLayout):
+class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized):
     """A multi-dimensional array with autograd, wrapping one NumPy (or CuPy) array.
 
     ``Tensor(data)`` copies ``data`` into a float tensor of the default dtype; ``Tensor(2, 3)``

@@ -1197,6 +1197,10 @@ class _TensorMath:
         return _nt.ops.masked_fill(self, mask, value)
 
     def masked_fill_(self, mask, value):
+        if type(self._array) is not _np.ndarray and self.is_quantized:
+            from ._quantized_inplace import masked_fill_ as _quantized
+
+            return _quantized(self, mask, value)
         return _nt.ops.inplace_writes.masked_fill_(self, mask, value)
 
     def masked_select(self, mask):
@@ -1585,12 +1589,26 @@ class _TensorMath:
 
     # -- filling and copying --------------------------------------------------------------------
     def fill_(self, value):
+        if type(self._array) is not _np.ndarray and self.is_quantized:
+            from ._quantized_inplace import fill_ as _quantized
+
+            return _quantized(self, value)
         return _nt.ops.inplace_writes.fill_(self, value)
 
     def zero_(self):
+        if type(self._array) is not _np.ndarray and self.is_quantized:
+            from ._quantized_inplace import zero_ as _quantized
+
+            return _quantized(self)
         return _nt.ops.inplace_writes.fill_(self, 0)
 
     def copy_(self, src, non_blocking=False):
+        if type(self._array) is not _np.ndarray or \
+                type(getattr(src, "_array", None)) not in (_np.ndarray, type(None)):
+            from ._quantized_inplace import copy_ as _quantized
+
+            if _quantized(self, src):
+                return self
         return _inplace(self, _nt.ops.copy_value, src)
 
 

@@ -233,6 +233,10 @@ def format_tensor(t, tensor_contents=None):
     """
     from ._tensor import Tensor
 
+    if t.is_quantized:
+        from ._quantized_str import format_quantized
+
+        return format_quantized(t, tensor_contents)
     cls = type(t)
     plain = cls is Tensor or (cls.__name__ == "Parameter" and _is_parameter(cls))
     prefix = "tensor(" if plain else f"{cls.__name__}("

@@ -84,6 +84,8 @@ def restride(xp, arr, strides):
     strides = tuple(strides)
     if arr.strides == strides:
         return arr
+    if hasattr(arr, "restride"):  # a quantized tensor's array (numtorch/_quantized_array.py)
+        return arr.restride(strides)
     from ..backend import helpers_for
 
     return helpers_for(xp).as_strided(arr, arr.shape, strides)
