@@ -33,7 +33,6 @@ class _TensorLayout:
     is_mkldnn = _always_false("True for an MKL-DNN (oneDNN) tensor (never in numtorch).")
     is_sparse = _always_false("True for a sparse COO tensor (never in numtorch).")
     is_sparse_csr = _always_false("True for a sparse CSR tensor (never in numtorch).")
-    is_quantized = _always_false("True for a quantized tensor.")
     is_nested = _always_false("True for a nested (jagged) tensor (never in numtorch).")
 
     def is_distributed(self):
