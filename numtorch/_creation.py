@@ -1,8 +1,9 @@
 """Tensor creation: from data and filled with a value (ranges: _ranges.py; samples: _sampling.py).
 
 Every function takes torch's keywords (``dtype``, ``device``, ``requires_grad``, ``out``, and the
-accepted-but-meaningless ``layout`` / ``pin_memory`` / ``memory_format``). Without ``device``
-tensors go to the default device (the CPU unless ``with torch.device(...)`` says otherwise).
+accepted-but-meaningless ``layout`` / ``memory_format``; ``pin_memory=True`` needs CUDA, as in
+torch). Without ``device`` tensors go to the default device (the CPU unless ``with
+torch.device(...)`` says otherwise).
 """
 
 import builtins
@@ -63,6 +64,17 @@ def _finish(arr, device=None, requires_grad=False, out=None):
                                "gradients")
         t._requires_grad = True
     return t
+
+
+_PIN_ERROR = ("pin_memory=True requires a CUDA or other accelerator backend; no pinned memory "
+              "allocator is available on this system.")
+
+
+def check_pin_memory(pin_memory, out=None):
+    """torch's error for ``pin_memory=True`` on a machine without an accelerator (CuPy here);
+    a result written into ``out`` is not allocated, so it is not checked."""
+    if pin_memory and out is None and backend.cupy_or_none() is None:
+        raise RuntimeError(_PIN_ERROR)
 
 
 def write_out(out, arr):
@@ -363,6 +375,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     arr = _convert(arr, dt or inferred)
     if arr is data or arr is source or not arr.flags.c_contiguous:
         arr = arr.copy(order="C")
+    check_pin_memory(pin_memory)
     return _finish(arr, device, requires_grad)
 
 
@@ -478,9 +491,10 @@ def _factory_dtype(dtype, out, fn):
     return dtype_arg(dtype, fn)
 
 
-def _filled(fn, size, kwargs, dtype, device, requires_grad, out, make):
+def _filled(fn, size, kwargs, dtype, device, requires_grad, out, make, pin_memory=False):
     shape = parse_size(fn, size, kwargs.pop("size", None),
                        "zeros: Dimension size must be non-negative." if fn == "zeros" else None)
+    check_pin_memory(pin_memory, out)
     if kwargs:
         raise TypeError(f"{fn}() got an unexpected keyword argument '{next(iter(kwargs))}'")
     dt = _factory_dtype(dtype, out, fn)
@@ -507,7 +521,7 @@ def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=F
         torch.Size([2, 3])
     """
     return _filled("zeros", size, kwargs, dtype, device, requires_grad, out,
-                   lambda xp, s, d: xp.zeros(s, dtype=d))
+                   lambda xp, s, d: xp.zeros(s, dtype=d), pin_memory)
 
 
 def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
@@ -519,7 +533,7 @@ def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=Fa
         tensor([1, 1])
     """
     return _filled("ones", size, kwargs, dtype, device, requires_grad, out,
-                   lambda xp, s, d: xp.ones(s, dtype=d))
+                   lambda xp, s, d: xp.ones(s, dtype=d), pin_memory)
 
 
 def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
@@ -531,7 +545,8 @@ def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=F
         torch.Size([2, 3])
     """
     return _filled("empty", size, kwargs, dtype, device, requires_grad, out,
-                   lambda xp, s, d: _in_format(xp.empty(s, dtype=d), memory_format))
+                   lambda xp, s, d: _in_format(xp.empty(s, dtype=d), memory_format),
+                   pin_memory)
 
 
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -547,6 +562,7 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     if len(shape) != len(strides):
         raise RuntimeError(f"dimensionality of sizes ({len(shape)}) must match dimensionality of "
                            f"strides ({len(strides)})")
+    check_pin_memory(pin_memory)
     dt = _factory_dtype(dtype, None, "empty_strided")
     dev = default_device(device)
     xp = _xp(dev)
@@ -608,6 +624,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
                         f"{type(size).__name__}")
     shape = parse_size("full", (size,))
     value = _fill_value(fill_value, "full")
+    check_pin_memory(pin_memory, out)
     dt = dtype_arg(dtype, "full") or (out.dtype if out is not None else _fill_dtype(
         value if isinstance(fill_value, Tensor) else fill_value))
     _check_fits(np.asarray(value), dt, c_names=True)
@@ -636,15 +653,17 @@ def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=Fals
         tensor(3.)
     """
     value = _fill_value(s, "scalar_tensor", 1)
+    check_pin_memory(pin_memory)
     dt = dtype_arg(dtype, "scalar_tensor") or _dtype.get_default_dtype()
     _check_fits(np.asarray(value), dt, c_names=True)
     return _finish(np.array(_cast_scalar(value, dt)), device, requires_grad)
 
 
-def _like(input, dtype, device, memory_format, fn):
+def _like(input, dtype, device, memory_format, fn, pin_memory=False):
     if not isinstance(input, Tensor):
         raise TypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")
+    check_pin_memory(pin_memory)
     dt = dtype_arg(dtype, fn) or input.dtype
     dev = input.device if device is None else default_device(device)
     # torch's default preserve_format keeps the input's memory layout; NumPy's order="K" does
@@ -672,53 +691,53 @@ def _in_format(arr, memory_format):
 
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-               memory_format=None):
+               pin_memory=False, memory_format=None):
     """Return zeros with the shape (and by default the dtype and device) of ``input``.
 
     Example:
         >>> torch.zeros_like(torch.ones(2, dtype=torch.int32))
         tensor([0, 0], dtype=torch.int32)
     """
-    dt, dev, order = _like(input, dtype, device, memory_format, "zeros_like")
+    dt, dev, order = _like(input, dtype, device, memory_format, "zeros_like", pin_memory)
     return _made_like(input, dt, dev, order, requires_grad,
                       lambda xp, a, d, o: xp.zeros_like(a, dtype=d, order=o))
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-              memory_format=None):
+              pin_memory=False, memory_format=None):
     """Return ones with the shape (and by default the dtype and device) of ``input``.
 
     Example:
         >>> torch.ones_like(torch.zeros(2))
         tensor([1., 1.])
     """
-    dt, dev, order = _like(input, dtype, device, memory_format, "ones_like")
+    dt, dev, order = _like(input, dtype, device, memory_format, "ones_like", pin_memory)
     return _made_like(input, dt, dev, order, requires_grad,
                       lambda xp, a, d, o: xp.ones_like(a, dtype=d, order=o))
 
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-               memory_format=None):
+               pin_memory=False, memory_format=None):
     """Return an uninitialised tensor shaped (and typed) like ``input``.
 
     Example:
         >>> torch.empty_like(torch.zeros(2, 3)).shape
         torch.Size([2, 3])
     """
-    dt, dev, order = _like(input, dtype, device, memory_format, "empty_like")
+    dt, dev, order = _like(input, dtype, device, memory_format, "empty_like", pin_memory)
     return _made_like(input, dt, dev, order, requires_grad,
                       lambda xp, a, d, o: xp.empty_like(a, dtype=d, order=o))
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None,
-              requires_grad=False, memory_format=None):
+              requires_grad=False, pin_memory=False, memory_format=None):
     """Return ``fill_value`` everywhere, with the shape and (by default) dtype of ``input``.
 
     Example:
         >>> torch.full_like(torch.zeros(2, dtype=torch.int64), 2.7)
         tensor([2, 2])
     """
-    dt, dev, order = _like(input, dtype, device, memory_format, "full_like")
+    dt, dev, order = _like(input, dtype, device, memory_format, "full_like", pin_memory)
     value = _fill_value(fill_value, "full_like")
     _check_fits(np.asarray(value), dt, c_names=True)
     value = _cast_scalar(value, dt)
@@ -742,6 +761,7 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
         tensor([[1., 0., 0.],
                 [0., 1., 0.]])
     """
+    check_pin_memory(pin_memory, out)
     n = _int_arg(n, "n", "eye", 1)
     m = n if m is None else _int_arg(m, "m", "eye", 2)
     if n < 0:

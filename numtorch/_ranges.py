@@ -15,7 +15,7 @@ import numpy as np
 from . import _dtype
 from ._alloc_errors import result_alloc_error
 from ._creation import (
-    _cast_scalar, _check_fits, _factory_dtype, _finish, _int_arg, dtype_arg,
+    _cast_scalar, _check_fits, _factory_dtype, _finish, _int_arg, check_pin_memory, dtype_arg,
 )
 from ._tensor import Tensor
 
@@ -150,6 +150,7 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
     floats = _is_float_arg(start) or _is_float_arg(end) or _is_float_arg(step)
     start, end, step = _number(start, "arange"), _number(end, "arange"), _number(step,
                                                                                   "arange")
+    check_pin_memory(pin_memory, out)
     if dtype is None and out is not None:
         dtype = out.dtype
     dt = dtype_arg(dtype, "arange") or (_dtype.get_default_dtype() if floats else _dtype.int64)
@@ -208,7 +209,7 @@ def _check_sign(start, end, step):
 
 
 def range(start=0, end=None, step=1, *, out=None, dtype=None, layout=None,  # noqa: A001
-          device=None, requires_grad=False, pin_memory=False):
+          device=None, requires_grad=False):
     """Deprecated: like :func:`arange` but ``end`` is included and the dtype defaults to float.
 
     Example:
@@ -296,6 +297,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     """
     start, end = _number_or_complex(start, "linspace"), _number_or_complex(end, "linspace")
     steps = _steps_arg(steps, "linspace")
+    check_pin_memory(pin_memory, out)
     if dtype is None and out is not None:
         dtype = out.dtype
     complex_args = isinstance(start, builtins.complex) or isinstance(end, builtins.complex)
@@ -333,6 +335,7 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
     """
     start, end = _number_or_complex(start, "logspace"), _number_or_complex(end, "logspace")
     steps = _steps_arg(steps, "logspace")
+    check_pin_memory(pin_memory, out)
     base = _number_or_complex(base, "logspace")
     if dtype is None and out is not None:
         dtype = out.dtype

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _dtype, backend
 from ._alloc_errors import alloc_error, result_alloc_error
-from ._creation import _finish, _int_arg, dtype_arg, write_out
+from ._creation import _finish, _int_arg, check_pin_memory, dtype_arg, write_out
 from ._random import rng_for
 from ._size import parse_size
 from ._tensor import Tensor, _make
@@ -262,6 +262,7 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     """
     shape = parse_size("rand", size, kwargs.pop("size", None))
     _no_extra("rand", kwargs)
+    check_pin_memory(pin_memory, out)
     if dtype is None and out is not None:
         dtype = out.dtype
     dt = _float_dtype(dtype, "check_uniform_bounds")
@@ -289,6 +290,7 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     """
     shape = parse_size("randn", size, kwargs.pop("size", None))
     _no_extra("randn", kwargs)
+    check_pin_memory(pin_memory, out)
     if dtype is None and out is not None:
         dtype = out.dtype
     dt = _float_dtype(dtype, "normal_kernel_cpu")
@@ -333,6 +335,7 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
         raise TypeError(f"randint(): argument 'size' (position 2) must be tuple of ints, not "
                         f"{type(size).__name__}")
     shape = parse_size("randint", (size,))
+    check_pin_memory(pin_memory, out)
     low = _int_arg(low, "low", "randint", 1)
     high = _int_arg(high, "high", "randint", 2)
     dt = dtype_arg(dtype, "randint") if dtype is not None else (
@@ -360,6 +363,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
         [0, 1, 2, 3]
     """
     n = _int_arg(n, "n", "randperm", 1)
+    check_pin_memory(pin_memory, out)
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     dt = dtype_arg(dtype, "randperm") if dtype is not None else (
@@ -377,42 +381,43 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     return _finish(arr, device, requires_grad, out)
 
 
-def _like(input, dtype, device, fn):
+def _like(input, dtype, device, fn, pin_memory=False):
     if not isinstance(input, Tensor):
         raise TypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")
+    check_pin_memory(pin_memory)
     dt = input.dtype if dtype is None else dtype_arg(dtype, fn)
     return dt, (input.device if device is None else device)
 
 
 def rand_like(input, *, generator=None, dtype=None, layout=None, device=None,
-              requires_grad=False, memory_format=None):
+              requires_grad=False, pin_memory=False, memory_format=None):
     """Return uniform ``[0, 1)`` samples with the shape (and dtype, device) of ``input``.
 
     Example:
         >>> torch.rand_like(torch.zeros(2, dtype=torch.float64)).dtype
         torch.float64
     """
-    dt, dev = _like(input, dtype, device, "rand_like")
+    dt, dev = _like(input, dtype, device, "rand_like", pin_memory)
     return _in_layout_of(input, rand(input.shape, generator=generator, dtype=dt, device=dev,
                                      requires_grad=requires_grad))
 
 
 def randn_like(input, *, generator=None, dtype=None, layout=None, device=None,
-               requires_grad=False, memory_format=None):
+               requires_grad=False, pin_memory=False, memory_format=None):
     """Return standard normal samples with the shape (and dtype, device) of ``input``.
 
     Example:
         >>> torch.randn_like(torch.zeros(2, 3)).shape
         torch.Size([2, 3])
     """
-    dt, dev = _like(input, dtype, device, "randn_like")
+    dt, dev = _like(input, dtype, device, "randn_like", pin_memory)
     return _in_layout_of(input, randn(input.shape, generator=generator, dtype=dt, device=dev,
                                       requires_grad=requires_grad))
 
 
 def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=None,
-                 device=None, requires_grad=False, memory_format=None):
+                 device=None, requires_grad=False, pin_memory=False, memory_format=None):
     """Return integers uniform in ``[low, high)`` with the shape (and dtype) of ``input``.
 
     Call it as ``randint_like(input, high)`` or ``randint_like(input, low, high)``.
@@ -423,7 +428,7 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=
     """
     if high is None:
         low, high = 0, low
-    dt, dev = _like(input, dtype, device, "randint_like")
+    dt, dev = _like(input, dtype, device, "randint_like", pin_memory)
     return _in_layout_of(input, randint(low, high, input.shape, generator=generator, dtype=dt,
                                         device=dev, requires_grad=requires_grad))
 
@@ -482,6 +487,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
                             "Tensor mean or std, or a size when both are numbers")
         mean, std = _num(mean, "mean", "normal"), _num(std, "std", "normal")
         _check_std(std)
+        check_pin_memory(pin_memory, out)
         dt = _float_dtype(dtype, "normal_kernel_cpu")
         shape = parse_size("normal", (size,))
         try:

@@ -190,3 +190,63 @@ def _first_line(fn):
     lambda t: t.full((2 ** 63,), 1.), lambda t: t.Tensor(2 ** 63)])
 def test_size_overflow(fn):
     _first_line(fn)
+
+
+# -- pin_memory=True without an accelerator ------------------------------------------------------
+def _no_accelerator():
+    from numtorch import backend
+
+    return backend.cupy_or_none() is None
+
+
+PIN = [
+    ("zeros", lambda t: t.zeros(2, pin_memory=True)),
+    ("zeros-empty", lambda t: t.zeros(0, pin_memory=True)),
+    ("zeros-negative", lambda t: t.zeros(-1, pin_memory=True)),
+    ("zeros-out", lambda t: t.zeros(2, out=t.ones(2), pin_memory=True)),
+    ("ones", lambda t: t.ones(2, pin_memory=True)),
+    ("empty", lambda t: t.empty(2, pin_memory=True).shape),
+    ("empty-cpu", lambda t: t.empty(2, pin_memory=True, device="cpu").shape),
+    ("full", lambda t: t.full((2,), 1., pin_memory=True)),
+    ("full-bad-value", lambda t: t.full((2,), "a", pin_memory=True)),
+    ("tensor", lambda t: t.tensor([1.], pin_memory=True)),
+    ("tensor-bad-data", lambda t: t.tensor("a", pin_memory=True)),
+    ("scalar-tensor", lambda t: t.scalar_tensor(1., pin_memory=True)),
+    ("rand", lambda t: t.rand(2, pin_memory=True)),
+    ("rand-int-dtype", lambda t: t.rand(2, dtype=t.int64, pin_memory=True)),
+    ("randn", lambda t: t.randn(2, pin_memory=True)),
+    ("randint", lambda t: t.randint(5, (2,), pin_memory=True)),
+    ("randint-bad-range", lambda t: t.randint(5, 3, (2,), pin_memory=True)),
+    ("randperm", lambda t: t.randperm(3, pin_memory=True)),
+    ("randperm-negative", lambda t: t.randperm(-1, pin_memory=True)),
+    ("normal", lambda t: t.normal(0., 1., (2,), pin_memory=True)),
+    ("arange", lambda t: t.arange(3, pin_memory=True)),
+    ("arange-step-0", lambda t: t.arange(0, 1, 0, pin_memory=True)),
+    ("range-no-pin", lambda t: t.range(0, 3, pin_memory=True)),
+    ("linspace", lambda t: t.linspace(0, 1, 3, pin_memory=True)),
+    ("linspace-negative", lambda t: t.linspace(0, 1, -1, pin_memory=True)),
+    ("logspace", lambda t: t.logspace(0, 1, 3, pin_memory=True)),
+    ("eye", lambda t: t.eye(2, pin_memory=True)),
+    ("eye-negative", lambda t: t.eye(-1, pin_memory=True)),
+    ("empty-strided", lambda t: t.empty_strided((2,), (1,), pin_memory=True).shape),
+    ("zeros-like", lambda t: t.zeros_like(t.ones(2), pin_memory=True)),
+    ("zeros-like-false", lambda t: t.zeros_like(t.ones(2), pin_memory=False)),
+    ("ones-like", lambda t: t.ones_like(t.ones(2), pin_memory=True)),
+    ("empty-like", lambda t: t.empty_like(t.ones(2), pin_memory=True).shape),
+    ("full-like", lambda t: t.full_like(t.ones(2), 1., pin_memory=True)),
+    ("rand-like", lambda t: t.rand_like(t.ones(2), pin_memory=True)),
+    ("randn-like", lambda t: t.randn_like(t.ones(2), pin_memory=True)),
+    ("randint-like", lambda t: t.randint_like(t.ones(2), 3, pin_memory=True)),
+    ("hann", lambda t: t.hann_window(4, pin_memory=True)),
+    ("hann-negative", lambda t: t.hann_window(-1, pin_memory=True)),
+    ("kaiser", lambda t: t.kaiser_window(4, pin_memory=True)),
+    ("bartlett", lambda t: t.bartlett_window(4, pin_memory=True)),
+    ("fftfreq", lambda t: t.fft.fftfreq(4, pin_memory=True)),
+    ("rfftfreq", lambda t: t.fft.rfftfreq(4, pin_memory=True)),
+]
+
+
+@pytest.mark.skipif(not _no_accelerator(), reason="pinning works where CUDA is available")
+@pytest.mark.parametrize("name,fn", PIN, ids=[c[0] for c in PIN])
+def test_pin_memory_without_accelerator(name, fn):
+    _same(fn)

@@ -9,7 +9,7 @@ dtype, and half precision raises. Each is differentiable to any order (see
 """
 
 from .. import _dtype
-from .._creation import _finish, dtype_arg
+from .._creation import _finish, check_pin_memory, dtype_arg
 from ..ops import fft_ops as _f
 from ..ops._pointwise import _out as _write_out, type_name as _type_name
 from ..ops.shape import roll as _roll
@@ -274,6 +274,7 @@ def fftfreq(n, d=1.0, *, out=None, dtype=None, layout=None, device=None, require
     import numpy as np
 
     n, d, dt = _freq_args("fft_fftfreq", n, d, dtype)
+    check_pin_memory(pin_memory, out)
     k = np.concatenate([np.arange((n + 1) // 2), np.arange(-(n // 2), 0)])
     with np.errstate(divide="ignore", invalid="ignore"):
         arr = (k / (d * n)).astype(dt.np)
@@ -291,6 +292,7 @@ def rfftfreq(n, d=1.0, *, out=None, dtype=None, layout=None, device=None, requir
     import numpy as np
 
     n, d, dt = _freq_args("fft_rfftfreq", n, d, dtype)
+    check_pin_memory(pin_memory, out)
     k = np.arange(n // 2 + 1)
     with np.errstate(divide="ignore", invalid="ignore"):  # n = 0: torch's single NaN
         arr = (k / (d * n)).astype(dt.np)

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import _dtype
 from .._alloc_errors import result_alloc_error
-from .._creation import _finish, dtype_arg
+from .._creation import _finish, check_pin_memory, dtype_arg
 from ._pointwise import type_name
 
 __all__ = ["hann_window", "hamming_window", "blackman_window", "bartlett_window",
@@ -45,9 +45,10 @@ def window_length(fn, n):
     return n
 
 
-def _window(fn, length, periodic, dtype, device, requires_grad, values):
+def _window(fn, length, periodic, dtype, device, requires_grad, values, pin_memory=False):
     """``values(n, N)``: the symmetric window of ``N + 1`` points evaluated at ``n``."""
     n = window_length(fn, length)
+    check_pin_memory(pin_memory)
     dt = window_dtype(fn, dtype, requires_grad)
     if n <= 1:
         arr = np.ones(n, dtype=dt.np)
@@ -88,7 +89,7 @@ def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device
         tensor([0.0000, 0.5000, 1.0000, 0.5000])
     """
     return _window("hann_window", window_length, periodic, dtype, device, requires_grad,
-                   _cosine_sum((0.5, 0.5)))
+                   _cosine_sum((0.5, 0.5)), pin_memory)
 
 
 def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None,
@@ -106,7 +107,7 @@ def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype
         tensor([0.0800, 1.0000, 0.0800])
     """
     return _window("hamming_window", window_length, periodic, dtype, device, requires_grad,
-                   _cosine_sum((float(alpha), float(beta))))
+                   _cosine_sum((float(alpha), float(beta))), pin_memory)
 
 
 def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, device=None,
@@ -118,7 +119,7 @@ def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, de
         tensor([-0., 1., -0.])
     """
     return _window("blackman_window", window_length, periodic, dtype, device, requires_grad,
-                   _cosine_sum((0.42, 0.5, 0.08)))
+                   _cosine_sum((0.42, 0.5, 0.08)), pin_memory)
 
 
 def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, device=None,
@@ -130,7 +131,7 @@ def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, de
         tensor([0.0000, 0.5000, 1.0000, 0.5000, 0.0000])
     """
     return _window("bartlett_window", window_length, periodic, dtype, device, requires_grad,
-                   lambda k, span: 1 - np.abs(2 * k / span - 1))
+                   lambda k, span: 1 - np.abs(2 * k / span - 1), pin_memory)
 
 
 def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout=None,
@@ -154,4 +155,4 @@ def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout
         return np.i0(beta * np.sqrt(np.maximum(1 - r * r, 0))) / np.i0(beta)
 
     return _window("kaiser_window", window_length, periodic, dtype, device, requires_grad,
-                   values)
+                   values, pin_memory)
