@@ -188,7 +188,7 @@ def test_out():
     ob = torch.empty(0, dtype=torch.complex128)
     ra = numtorch.fft.fft(numtorch.tensor(a), out=oa)
     rb = torch.fft.fft(torch.tensor(a), out=ob)
-    assert ra is oa
+    assert ra is oa and rb is ob
     _same(oa, ob, 1e-12)
 
 

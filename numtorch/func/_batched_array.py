@@ -129,7 +129,7 @@ class _Logical(np.ndarray):
             res = _Logical.__array_ufunc__(self, ufunc, method, *args, **kwargs)
             dst = out[0]
             arr, levels = dst._phys()
-            src, src_levels = res._phys()
+            _, src_levels = res._phys()
             if not set(src_levels) <= set(levels):
                 raise _escaped()
             arr[...] = _aligned(res, levels, dst.ndim)

@@ -53,10 +53,9 @@ def dispatch(cls, inputs, params):
     batched (the op then runs as usual)."""
     batched = False
     for x in inputs:
-        if type(x) is BatchedTensor:
+        if type(x) is BatchedTensor or (type(x) is Tensor and type(x._array) is _Logical):
             batched = True
-        elif type(x) is Tensor and type(x._array) is _Logical:
-            batched = True
+            break
     rng = params.get("rng")
     if not batched:
         if any(_has_logical(v) for v in params.values()):
@@ -115,9 +114,7 @@ def shift_params(params, levels):
     out = {}
     for key, v in params.items():
         if key in DIM_KEYS and v is not None:
-            if isinstance(v, (set, frozenset)):
-                v = type(v)(d + k if d >= 0 else d for d in v)
-            elif isinstance(v, (tuple, list)):
+            if isinstance(v, (set, frozenset, tuple, list)):
                 v = type(v)(d + k if d >= 0 else d for d in v)
             else:
                 v = v + k if v >= 0 else v
@@ -169,14 +166,9 @@ def repeat(cls, inputs, params, levels):
     return B.wrap(cls.apply(phys, **p), levels)
 
 
-_WARNED = set()
-
-
 def fallback(cls, inputs, params, levels):
     """No rule: run the op once per sample and stack the results (correct, slow; warns as
     torch's performance fallback does)."""
-    from .. import ops
-
     name = getattr(cls, "_op_cls", cls).__name__
     warnings.warn(f"vmap: there is no batching rule for the op {name}, so it runs once per "
                   f"sample (a performance drop, not an error). Please report it so a rule can "

@@ -235,7 +235,7 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     if not 0 < win <= n_fft:
         raise fail(f": expected 0 < win_length <= n_fft, but got win_length={win}")
     if window is not None and (window.ndim != 1 or window.shape[0] != win):
-        raise fail(f": Invalid window shape. window has to be 1D and length of `win_length`")
+        raise fail(": Invalid window shape. window has to be 1D and length of `win_length`")
     if hop <= 0:
         raise fail(f": expected hop_length > 0, but got hop_length={hop}")
     n_frames = input.shape[-1]
