@@ -126,4 +126,8 @@ def __getattr__(name):
         import importlib
 
         return importlib.import_module("." + name, __name__)
+    if name == "vmap":  # torch.vmap is torch.func.vmap
+        from .func import vmap
+
+        return vmap
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
