@@ -543,3 +543,8 @@ def test_rearrange():
     _same(*_both(lambda L: L.func.rearrange([L.ones(2, 3)] * 4, "n a b -> a (n b)")), 0)
     for bad in ("b h -> h b", "b h w c -> b h w", "b h w c -> b h w c c"):
         _raises(lambda L: L.func.rearrange(L.tensor(x), bad))
+
+
+def test_torch_vmap_alias():
+    assert numtorch.vmap is numtorch.func.vmap
+    _same(*_both(lambda L: L.vmap(L.dot)(L.tensor(_arr(3, 2)), L.tensor(_arr(3, 2)))))
