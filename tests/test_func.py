@@ -547,4 +547,5 @@ def test_rearrange():
 
 def test_torch_vmap_alias():
     assert numtorch.vmap is numtorch.func.vmap
-    _same(*_both(lambda L: L.vmap(L.dot)(L.tensor(_arr(3, 2)), L.tensor(_arr(3, 2)))))
+    a, b = _arr(3, 2), _arr(3, 2)
+    _same(*_both(lambda L: L.vmap(L.dot)(L.tensor(a), L.tensor(b))))
