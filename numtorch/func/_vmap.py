@@ -235,11 +235,12 @@ def _run(func, leaves, spec, dims, size, out_dims, randomness, kwargs, internal=
         out = func(*tree_unflatten(mapped, spec), **kwargs)
     finally:
         _exit(level)
-    out_leaves, out_spec = tree_flatten(out)
-    odims = _out_dims(func, out_dims, out)
-    result = []
-    for o, d in zip(out_leaves, odims):
-        result.append(_move_out(func, o, d, level))
+    try:
+        out_leaves, out_spec = tree_flatten(out)
+        odims = _out_dims(func, out_dims, out)
+        result = [_move_out(func, o, d, level) for o, d in zip(out_leaves, odims)]
+    finally:
+        B._SIZES.pop(level.id, None)  # the level is gone (keeps the table from growing)
     return tree_unflatten(result, out_spec)
 
 
