@@ -250,3 +250,81 @@ PIN = [
 @pytest.mark.parametrize("name,fn", PIN, ids=[c[0] for c in PIN])
 def test_pin_memory_without_accelerator(name, fn):
     _same(fn)
+
+
+# -- Python integers beyond an integer dtype: wrapped, or torch's overflow errors ----------------
+def _i8(t, dt=None):
+    return t.tensor([1, 2, 3], dtype=dt or t.int8)
+
+
+def _inplace(name, *args, **kw):
+    return lambda t: getattr(_i8(t), name)(*args, **kw)
+
+
+WRAP = [
+    ("add_-300", _inplace("add_", 300)), ("sub_-300", _inplace("sub_", 300)),
+    ("mul_-300", _inplace("mul_", 300)), ("mul_-2**40", _inplace("mul_", 2 ** 40)),
+    ("iadd-300", _inplace("__iadd__", 300)), ("isub-300", _inplace("__isub__", 300)),
+    ("imul-300", _inplace("__imul__", 300)), ("ior-300", _inplace("__ior__", 300)),
+    ("iand-300", _inplace("__iand__", 300)), ("ifloordiv-300", _inplace("__ifloordiv__", 300)),
+    ("add_-alpha-100", _inplace("add_", 3, alpha=100)),
+    ("add_-300-alpha-2", _inplace("add_", 300, alpha=2)),
+    ("add_-2**63-alpha-2", _inplace("add_", 2 ** 63, alpha=2)),
+    ("add_-alpha-300", _inplace("add_", 3, alpha=300)),
+    ("add_-alpha--128", _inplace("add_", 1, alpha=-128)),
+    ("add_-alpha--129", _inplace("add_", 1, alpha=-129)),
+    ("add_-tensor-alpha-300", lambda t: _i8(t).add_(_i8(t), alpha=300)),
+    ("add_-tensor-alpha-100", lambda t: _i8(t).add_(_i8(t), alpha=100)),
+    ("sub_-alpha-300", _inplace("sub_", 3, alpha=300)),
+    ("add_-2**63", _inplace("add_", 2 ** 63)), ("add_--2**63", _inplace("add_", -2 ** 63)),
+    ("add_-2**64-1", _inplace("add_", 2 ** 64 - 1)), ("add_-2**64", _inplace("add_", 2 ** 64)),
+    ("add_--2**63-1", _inplace("add_", -2 ** 63 - 1)),
+    ("int8-view-mul_", lambda t: _i8(t)[1:].mul_(300)),
+    ("uint8-add_--1", lambda t: _i8(t, t.uint8).add_(-1)),
+    ("uint8-add_-1000", lambda t: _i8(t, t.uint8).add_(1000)),
+    ("uint8-sub_-300", lambda t: _i8(t, t.uint8).sub_(300)),
+    ("uint8-mul_--1", lambda t: _i8(t, t.uint8).mul_(-1)),
+    ("uint8-add-alpha--1", lambda t: t.add(_i8(t, t.uint8), 1, alpha=-1)),
+    ("uint8-add-alpha--255", lambda t: t.add(_i8(t, t.uint8), 1, alpha=-255)),
+    ("uint8-add-alpha--256", lambda t: t.add(_i8(t, t.uint8), 1, alpha=-256)),
+    ("uint8-add-alpha-256", lambda t: t.add(_i8(t, t.uint8), 1, alpha=256)),
+    ("int16-add_-70000", lambda t: _i8(t, t.int16).add_(70000)),
+    ("int32-add_-2**33", lambda t: _i8(t, t.int32).add_(2 ** 33)),
+    ("int32-add-alpha-2**31", lambda t: t.add(_i8(t, t.int32), 1, alpha=2 ** 31)),
+    ("int64-add_-2**63", lambda t: _i8(t, t.int64).add_(2 ** 63)),
+    ("int64-add-alpha-2**63", lambda t: t.add(_i8(t, t.int64), 1, alpha=2 ** 63)),
+    ("add-300", lambda t: _i8(t) + 300), ("radd-300", lambda t: 300 + _i8(t)),
+    ("rsub-300", lambda t: 300 - _i8(t)), ("mul-2**40", lambda t: _i8(t) * 2 ** 40),
+    ("add-2**64", lambda t: _i8(t) + 2 ** 64), ("add--2**63-1", lambda t: _i8(t) - 2 ** 63 - 1),
+    ("gt-2**64", lambda t: _i8(t) > 2 ** 64),
+    ("float-add-2**64", lambda t: t.ones(2) + 2 ** 64),
+    ("float-add_-2**64", lambda t: t.ones(2).add_(2 ** 64)),
+    ("float-add_-2**63", lambda t: t.ones(2).add_(2 ** 63)),
+    ("float-grad-add-2**64", lambda t: t.ones(2, requires_grad=True) + 2 ** 64),
+    ("add-alpha-300", lambda t: t.add(_i8(t), 3, alpha=300)),
+    ("sub-tensor-alpha-300", lambda t: t.sub(_i8(t), _i8(t), alpha=300)),
+    ("add-int8-float-alpha-300", lambda t: t.add(_i8(t), t.ones(3), alpha=300)),
+    ("f16-alpha-1e5", lambda t: t.add(t.ones(2, dtype=t.float16), 1, alpha=1e5)),
+    ("f32-alpha-1e39", lambda t: t.add(t.ones(2), 1, alpha=1e39)),
+    ("bf16-alpha-1e39", lambda t: t.add(t.ones(2, dtype=t.bfloat16), 1, alpha=1e39)),
+    ("addcmul-value-300", lambda t: t.addcmul(_i8(t), _i8(t), _i8(t), value=300)),
+    ("addcmul-value-300.5", lambda t: t.addcmul(_i8(t), _i8(t), _i8(t), value=300.5)),
+    ("addcmul-value-1.5", lambda t: t.addcmul(_i8(t), _i8(t), _i8(t), value=1.5)),
+    ("addcmul_-value-300", lambda t: _i8(t).addcmul_(_i8(t), _i8(t), value=300)),
+    ("addcmul-f16-value-1e5", lambda t: t.addcmul(*[t.ones(2, dtype=t.float16)] * 3,
+                                                  value=1e5)),
+    ("addcdiv-f32-value-1e39", lambda t: t.addcdiv(*[t.ones(2)] * 3, value=1e39)),
+    ("pow-127", lambda t: _i8(t) ** 127), ("pow-128", lambda t: _i8(t) ** 128),
+    ("pow_-300", lambda t: _i8(t).pow_(300)), ("pow--300", lambda t: _i8(t) ** -300),
+    ("uint8-pow-256", lambda t: _i8(t, t.uint8) ** 256),
+    ("f16-pow-1e5", lambda t: t.ones(2, dtype=t.float16) ** 1e5),
+    ("f16-pow-70000", lambda t: t.ones(2, dtype=t.float16) ** 70000),
+    ("f16-pow-inf", lambda t: t.ones(2, dtype=t.float16) ** float("inf")),
+    ("f32-pow-1e39", lambda t: t.full((2,), 2.) ** 1e39),
+    ("300-pow-int8", lambda t: t.pow(300, _i8(t))),
+]
+
+
+@pytest.mark.parametrize("name,fn", WRAP, ids=[c[0] for c in WRAP])
+def test_integer_scalars_wrap_or_raise(name, fn):
+    _same(fn)

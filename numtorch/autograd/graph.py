@@ -668,7 +668,8 @@ def _promote(inputs, to_float):
                     return inputs
             elif type(b) is float and da.kind in _FLOATISH:
                 return (a, da.type(b))
-            elif type(b) is int and da.kind in _FLOATISH and not to_float:
+            elif type(b) is int and da.kind in _FLOATISH and not to_float and \
+                    -(1 << 63) <= b < 1 << 64:
                 return (a, da.type(b))
     dt = None
     for x in inputs:  # fast path: one tensor dtype that every Python scalar fits
@@ -712,12 +713,21 @@ def _promote(inputs, to_float):
             if x._array.dtype != dt:
                 x = _CastForOp.apply(x, dtype=dt)
         elif x is not None:
+            if x.__class__ is int and not -(1 << 63) <= x < 1 << 64:
+                raise scalar_overflow(x)
             try:
                 x = dt.type(x)
             except (OverflowError, ValueError):  # torch wraps out-of-range integers
                 x = np.array(x).astype(dt)
         out.append(x)
     return out
+
+
+def scalar_overflow(x):
+    """torch's error for a Python int it cannot read as a 64-bit integer of either sign."""
+    if x < 0:
+        return OverflowError("can't convert negative int to unsigned")
+    return OverflowError("int too big to convert")
 
 
 class _CastForOp(Op):

@@ -67,13 +67,18 @@ def _ufunc_in_place(self, fn, args, kwargs):
         if type(src) is not np.ndarray or src.dtype.kind != dst.dtype.kind or \
                 src.dtype.itemsize > dst.dtype.itemsize or src.ndim > dst.ndim:
             return False
-    elif type(other) in (int, float) and (dst.dtype.kind == "f" or (
-            type(other) is int and dst.dtype.kind in "iu" and fn is not _div_fn())):
+    elif type(other) is float and dst.dtype.kind == "f":
+        src = other
+    elif type(other) is int and (dst.dtype.kind == "f" or dst.dtype.kind in "iu"
+                                 and fn is not _div_fn()):
+        lo, hi = _INT_RANGE.get(dst.dtype, _ANY_INT)
+        if not lo <= other <= hi:  # torch wraps it, or refuses it: the general path knows
+            return False
         src = other
     else:
         return False
-    if dst.dtype.kind != "f" and (fn is _div_fn() or type(alpha) is float):
-        return False
+    if dst.dtype.kind != "f" and (fn is _div_fn() or alpha != 1):
+        return False  # an integer alpha is range-checked (and wrapped) by the general path
     if alpha != 1:
         src = src * alpha
     try:
@@ -82,6 +87,11 @@ def _ufunc_in_place(self, fn, args, kwargs):
         return False  # e.g. a shape that does not broadcast into self: the slow path explains
     self._vc[0] += 1
     return True
+
+
+_ANY_INT = (-(1 << 63), (1 << 64) - 1)  # what torch reads a Python int into a float as
+_INT_RANGE = {np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max))
+              for t in (np.int8, np.int16, np.int32, np.int64, np.uint8)}
 
 
 def _div_fn():

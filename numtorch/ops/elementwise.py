@@ -6,8 +6,7 @@ dtype, as torch does. Backward passes return gradients in the broadcast shape; t
 them back to each input's shape.
 
 The other pointwise families live in ``division.py``, ``unary.py``, ``comparison.py`` and
-``bitwise.py``. This module re-exports their functions, so that imports such as
-``from numtorch.ops.elementwise import where`` keep working.
+``bitwise.py`` (import each function from the module that defines it).
 """
 
 import numpy as np
@@ -15,18 +14,12 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.graph import Op, rename_node
-from ._pointwise import (  # noqa: F401 - _out is imported from here by other families
+from ._pointwise import (
     _broadcast_error, _check_number_or_tensor, _check_tensor, _cj, _is_float,
     _not_implemented, _out, _zeros_like,
 )
-from .bitwise import *  # noqa: F401,F403 - re-exported (see the module docstring)
-from .bitwise import _invert_operator  # noqa: F401 - Tensor.__invert__
-from .comparison import *  # noqa: F401,F403
-from .comparison import _eq_operator, _ne_operator  # noqa: F401 - Tensor.__eq__/__ne__
 from .comparison import where
-from .division import *  # noqa: F401,F403
 from .division import div
-from .unary import *  # noqa: F401,F403
 from .unary import log
 
 __all__ = [
@@ -229,13 +222,36 @@ class Lerp(Op):
 
 
 def _check_alpha(fn, input, other, alpha):
-    """torch refuses a float alpha for integer results and a bool alpha for non-bool ones."""
+    """torch refuses a float alpha for integer results, a bool alpha for non-bool ones and an
+    alpha the result's dtype cannot hold; returns alpha as the op applies it (a negative one
+    wrapped into an unsigned dtype)."""
     dt = _dtype.result_type(input, other)
     if isinstance(alpha, float) and dt._category < _dtype._FLOAT:
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
                            "point number.")
     if isinstance(alpha, bool) and dt is not _dtype.bool:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    return _scalar_in(alpha, dt)
+
+
+def _scalar_in(value, dt):
+    """``value`` (alpha, addcmul's value) checked to fit ``dt`` as torch checks it; integers
+    are returned as ``dt``'s C cast would leave them (negative ones wrap into uint8)."""
+    from .._creation import _check_fits
+
+    if isinstance(value, Tensor) or dt is _dtype.bool:
+        return value
+    if dt is _dtype.bfloat16:
+        big = _dtype.finfo(dt).max  # (abs is torch.abs in this module)
+        if isinstance(value, float) and (big < value < float("inf")
+                                         or -float("inf") < value < -big):
+            raise RuntimeError("value cannot be converted to type c10::BFloat16 without "
+                               "overflow")
+        return value
+    _check_fits(np.asarray(value), dt, c_names=True)
+    if dt._category == _dtype._INT and isinstance(value, int):
+        return int(np.array(value).astype(dt.np))
+    return value
 
 
 def add(input, other, *, alpha=1, out=None):
@@ -257,7 +273,7 @@ def add(input, other, *, alpha=1, out=None):
     if not isinstance(other, Tensor):
         _check_number_or_tensor("add", other)
     if alpha != 1 or alpha is True:
-        _check_alpha("add", input, other, alpha)
+        alpha = _check_alpha("add", input, other, alpha)
         return _out(Add.apply(input, other, alpha=alpha), out, "add")
     return _out(Add.apply(input, other), out, "add")
 
@@ -305,7 +321,7 @@ def sub(input, other, *, alpha=1, out=None):
     if bool_a or bool_b:
         raise _bool_sub_error(bool_a and bool_b)
     if alpha != 1:
-        _check_alpha("sub", input, other, alpha)
+        alpha = _check_alpha("sub", input, other, alpha)
         return _out(Sub.apply(input, other, alpha=alpha), out, "sub")
     return _out(Sub.apply(input, other), out, "sub")
 
@@ -371,6 +387,11 @@ def pow(input, exponent, *, out=None):  # noqa: A001 - torch's name
     if cls is int or cls is float or cls is bool:
         dt = _dtype.result_type(input, exponent)
         if dt._category >= _dtype._FLOAT or exponent >= 0:
+            # torch's overflow check of the exponent (float32 and wider hold it as a double)
+            if cls is not bool and dt._category == _dtype._INT:
+                _scalar_in(exponent, dt)
+            elif dt is _dtype.float16 or dt is _dtype.bfloat16:
+                _scalar_in(float(exponent), dt)
             x = input if input.dtype is dt else input.to(dt)
             return _out(PowScalar.apply(x, exponent=exponent), out, "pow")
         raise RuntimeError("Integers to negative integer powers are not allowed.")
@@ -461,6 +482,8 @@ def addcmul(input, tensor1, tensor2, *, value=1, out=None):
     if _bool_operand(input) and _bool_operand(tensor1) and _bool_operand(tensor2):
         raise _not_implemented("addcmul_cpu_out", np.dtype(bool))
     value = _int_value(value, input, tensor1, tensor2)
+    if value != 1:
+        value = _scalar_in(value, _accumulate_type(input, tensor1, tensor2))
     prod = mul(tensor1, tensor2)
     return _out(rename_node(add(input, prod if value == 1 else mul(prod, value)),
                             "AddcmulBackward0"), out, "addcmul")
@@ -485,6 +508,14 @@ def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
                            "float inputs. The future addcdiv behavior is just the latter "
                            "implementation: (input + value * tensor1 / tensor2), for all "
                            "dtypes.")
+    if value != 1:
+        value = _scalar_in(value, _accumulate_type(input, tensor1, tensor2))
     q = div(tensor1, tensor2)
     return _out(rename_node(add(input, q if value == 1 else mul(q, value)), "AddcdivBackward0"),
                 out, "addcdiv")
+
+
+def _accumulate_type(*tensors):
+    """The dtype torch's addcmul/addcdiv kernels hold ``value`` in: float for half types."""
+    dt = _dtype.result_type(*tensors)
+    return _dtype.float32 if dt in (_dtype.float16, _dtype.bfloat16) else dt
