@@ -23,8 +23,14 @@ from .. import _random
 from . import graph, inplace
 from .grad_mode import enable_grad, no_grad
 
-__all__ = ["dual_level", "make_dual", "unpack_dual", "UnpackedDualTensor", "enter_dual_level",
-           "exit_dual_level"]
+__all__ = [
+    "UnpackedDualTensor",
+    "dual_level",
+    "enter_dual_level",
+    "exit_dual_level",
+    "make_dual",
+    "unpack_dual",
+]
 
 _state = {"level": None, "apply": None, "trace": None, "busy": False}
 _DUALS = {}  # id(tensor) -> weakref, the tensors holding a tangent in the open level
@@ -166,7 +172,7 @@ def exit_dual_level(*, level=None):
     _DUALS.clear()
 
 
-class dual_level:  # noqa: N801 - torch's name
+class dual_level:
     """Context manager (or decorator) for a forward-AD level: tangents exist only inside.
 
     Example:

@@ -11,7 +11,7 @@ from .. import _dtype
 from .._tensor import Tensor, _make
 from ._util import canonical_dim
 
-__all__ = ["quantile", "nanquantile"]
+__all__ = ["nanquantile", "quantile"]
 
 _MODES = ("linear", "lower", "higher", "midpoint", "nearest")
 

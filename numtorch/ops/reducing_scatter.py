@@ -18,7 +18,7 @@ from ..autograd.graph import Op, rename_node
 from ._util import canonical_dim, fmt_shape
 from .gather import _check_index_range, _check_index_tensor
 
-__all__ = ["scatter_reduce", "index_reduce"]
+__all__ = ["index_reduce", "scatter_reduce"]
 
 _REDUCES = ("sum", "prod", "mean", "amax", "amin")
 

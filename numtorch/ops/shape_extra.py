@@ -17,9 +17,26 @@ from .._tensor import Tensor, _make
 from ..autograd.graph import rename_node
 from ._util import canonical_dim, fmt_shape, shape_arg
 
-__all__ = ["rot90", "tensor_split", "hsplit", "vsplit", "dsplit", "dstack", "column_stack",
-           "row_stack", "tile", "ravel", "broadcast_tensors", "broadcast_shapes", "diagflat",
-           "unravel_index", "adjoint", "combinations", "vander", "sum_to_size"]
+__all__ = [
+    "adjoint",
+    "broadcast_shapes",
+    "broadcast_tensors",
+    "column_stack",
+    "combinations",
+    "diagflat",
+    "dsplit",
+    "dstack",
+    "hsplit",
+    "ravel",
+    "rot90",
+    "row_stack",
+    "sum_to_size",
+    "tensor_split",
+    "tile",
+    "unravel_index",
+    "vander",
+    "vsplit",
+]
 
 
 def _ops():

@@ -15,8 +15,16 @@ from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
 from ._util import canonical_dim
 
-__all__ = ["logcumsumexp", "diff", "nansum", "nanmean", "cumulative_trapezoid", "isin", "cov",
-           "corrcoef"]
+__all__ = [
+    "corrcoef",
+    "cov",
+    "cumulative_trapezoid",
+    "diff",
+    "isin",
+    "logcumsumexp",
+    "nanmean",
+    "nansum",
+]
 
 
 def _ops():

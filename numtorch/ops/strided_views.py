@@ -16,8 +16,13 @@ from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
 from ._util import canonical_dim, elem_strides, fmt_shape, storage_offset
 
-__all__ = ["as_strided", "as_strided_scatter", "select_scatter", "slice_scatter",
-           "diagonal_scatter"]
+__all__ = [
+    "as_strided",
+    "as_strided_scatter",
+    "diagonal_scatter",
+    "select_scatter",
+    "slice_scatter",
+]
 
 
 def _owner(arr):

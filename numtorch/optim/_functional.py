@@ -9,7 +9,7 @@ filled in.
 
 from ..autograd.grad_mode import no_grad
 
-__all__ = ["sgd", "adam", "adamw", "adafactor"]
+__all__ = ["adafactor", "adam", "adamw", "sgd"]
 
 
 def _run(cls, params, grads, states, group):

@@ -11,8 +11,15 @@ from ..autograd.grad_mode import no_grad
 from ..nn.modules.module import Module
 from ._schedulers_base import LRScheduler, format_param, warn_get_lr
 
-__all__ = ["AveragedModel", "update_bn", "SWALR", "get_ema_multi_avg_fn",
-           "get_swa_multi_avg_fn", "get_ema_avg_fn", "get_swa_avg_fn"]
+__all__ = [
+    "SWALR",
+    "AveragedModel",
+    "get_ema_avg_fn",
+    "get_ema_multi_avg_fn",
+    "get_swa_avg_fn",
+    "get_swa_multi_avg_fn",
+    "update_bn",
+]
 
 
 _INT_ADDCDIV = ("Integer division with addcdiv is no longer supported, and in a future  release "

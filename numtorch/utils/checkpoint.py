@@ -24,13 +24,22 @@ from .. import _random
 from .._tensor import Tensor
 from ..autograd import engine as _engine
 from ..autograd.function import Function
-from ..autograd.graph import saved_tensors_hooks
 from ..autograd.grad_mode import enable_grad, no_grad
+from ..autograd.graph import saved_tensors_hooks
 
-__all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "CheckpointFunction",
-           "detach_variable", "check_backward_validity", "get_device_states",
-           "set_device_states", "noop_context_fn", "set_checkpoint_early_stop",
-           "set_checkpoint_debug_enabled"]
+__all__ = [
+    "CheckpointError",
+    "CheckpointFunction",
+    "check_backward_validity",
+    "checkpoint",
+    "checkpoint_sequential",
+    "detach_variable",
+    "get_device_states",
+    "noop_context_fn",
+    "set_checkpoint_debug_enabled",
+    "set_checkpoint_early_stop",
+    "set_device_states",
+]
 
 _REENTRANT_WARNING = ("torch.utils.checkpoint: the use_reentrant parameter should be passed "
                       "explicitly. Starting in PyTorch 2.9, calling checkpoint without "
@@ -231,11 +240,11 @@ class _Frame:
             if len(got) >= wanted:
                 if _early_stop[0]:
                     raise _StopRecompute
-                return None
+                return
             got.append(t.detach())
             if _early_stop[0] and len(got) == wanted:
                 raise _StopRecompute
-            return None
+            return
 
         try:
             with self.state.replay(), enable_grad(), self.recompute_ctx_fn(), \

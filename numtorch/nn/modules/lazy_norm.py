@@ -76,7 +76,8 @@ for _cls, _target in ((LazyBatchNorm1d, BatchNorm1d), (LazyBatchNorm2d, BatchNor
         _cls._batched_dims = _target._batched_dims
 
 # torch defines these in batchnorm.py and instancenorm.py: make them reachable there too
-from . import batchnorm as _batchnorm, instancenorm as _instancenorm  # noqa: E402
+from . import batchnorm as _batchnorm
+from . import instancenorm as _instancenorm
 
 for _cls in (LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d):
     setattr(_batchnorm, _cls.__name__, _cls)

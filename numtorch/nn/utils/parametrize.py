@@ -15,12 +15,17 @@ from contextlib import contextmanager
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ..modules.container import ModuleDict, ModuleList
-from ..modules.module import Module
 from ..parameter import Parameter
 
-__all__ = ["cached", "ParametrizationList", "register_parametrization", "is_parametrized",
-           "remove_parametrizations", "type_before_parametrizations",
-           "transfer_parametrizations_and_params"]
+__all__ = [
+    "ParametrizationList",
+    "cached",
+    "is_parametrized",
+    "register_parametrization",
+    "remove_parametrizations",
+    "transfer_parametrizations_and_params",
+    "type_before_parametrizations",
+]
 
 _cache_depth = [0]
 _cache = {}
