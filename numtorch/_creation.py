@@ -287,11 +287,20 @@ def _object_error(arr):
     raise TypeError("tensor(): could not infer a dtype from the given data")
 
 
+def _check_byte_order(arr):
+    if not arr.dtype.isnative:
+        raise ValueError("given numpy array has byte order different from the native byte "
+                         "order. Conversion between byte orders is currently not supported.")
+
+
 def _from_data(data):
     """A NumPy array holding Python data, and the dtype torch infers for that data."""
     if isinstance(data, np.ndarray):
+        _check_byte_order(data)
         return data, _dtype.from_numpy_dtype(data.dtype)
     if isinstance(data, np.generic):
+        if isinstance(data, (np.str_, np.bytes_)):
+            raise TypeError(f"new(): invalid data type 'numpy.{type(data).__name__}'")
         return np.asarray(data), _dtype.from_numpy_dtype(data.dtype)
     if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
@@ -404,6 +413,7 @@ def as_tensor(data, dtype=None, device=None):
         return data.to(dtype=dt, device=device)
     if isinstance(data, np.ndarray):
         _no_negative_strides(data)
+        _check_byte_order(data)
         src = _dtype.from_numpy_dtype(data.dtype)
         arr = data if dt is None or dt is src else _convert(data, dt)
         return _finish(arr, device)
@@ -442,6 +452,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
         t = as_tensor(obj, dtype=dt, device=device)
     else:
         arr = obj if isinstance(obj, np.ndarray) else np.asarray(obj)
+        _check_byte_order(arr)
         src = _dtype.from_numpy_dtype(arr.dtype)
         if copy is False and dt is not None and dt is not src:
             raise ValueError(_alias_error(src, dt))
@@ -469,10 +480,10 @@ def from_numpy(ndarray):
         array([1., 1.], dtype=float32)
     """
     if not isinstance(ndarray, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
-    if not ndarray.dtype.isnative:
-        raise ValueError("given numpy array has byte order different from the native byte "
-                         "order. Conversion between byte orders is currently not supported.")
+        t = type(ndarray)  # a NumPy scalar type is named with its module, as torch names it
+        raise TypeError(f"expected np.ndarray (got "
+                        f"{'numpy.' if isinstance(ndarray, np.generic) else ''}{t.__name__})")
+    _check_byte_order(ndarray)
     _dtype.from_numpy_dtype(ndarray.dtype)
     _no_negative_strides(ndarray)
     if not ndarray.flags.writeable:

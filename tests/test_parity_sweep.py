@@ -328,3 +328,35 @@ WRAP = [
 @pytest.mark.parametrize("name,fn", WRAP, ids=[c[0] for c in WRAP])
 def test_integer_scalars_wrap_or_raise(name, fn):
     _same(fn)
+
+
+# -- NumPy data torch cannot hold: torch's wording ----------------------------------------------
+_BAD_ARRAYS = [
+    ("object", lambda: np.array([1], dtype=object)), ("str", lambda: np.array(["a"])),
+    ("bytes", lambda: np.array([b"a"])),
+    ("datetime", lambda: np.array([1], dtype="datetime64[s]")),
+    ("timedelta", lambda: np.array([1], dtype=np.timedelta64)),
+    ("longdouble", lambda: np.array([1], dtype=np.longdouble)),
+    ("clongdouble", lambda: np.array([1], dtype=np.clongdouble)),
+    ("structured", lambda: np.zeros(1, dtype=[("a", np.int8)])),
+    ("object-2d", lambda: np.array([[1, 2]], dtype=object)),
+    ("big-endian-int", lambda: np.array([1], dtype=">i4")),
+    ("big-endian-float", lambda: np.array([1], dtype=">f8")),
+    ("datetime-scalar", lambda: np.datetime64(1, "s")),
+    ("longdouble-scalar", lambda: np.longdouble(1)), ("str-scalar", lambda: np.str_("a")),
+    ("list", lambda: [1, 2]),
+]
+
+
+@pytest.mark.parametrize("fn", ["from_numpy", "tensor", "as_tensor", "asarray"])
+@pytest.mark.parametrize("name,make", _BAD_ARRAYS, ids=[c[0] for c in _BAD_ARRAYS])
+def test_unconvertible_numpy_data(fn, name, make):
+    (a, _), (b, _) = _run(lambda t: getattr(t, fn)(make()), numtorch), \
+        _run(lambda t: getattr(t, fn)(make()), torch)
+    if not isinstance(b, Exception):  # e.g. tensor([1, 2]): nothing to compare here
+        assert not isinstance(a, Exception), a
+        return
+    assert type(a) is type(b), (a, b)
+    # torch's list of supported dtypes names uint16/32/64, which numtorch does not have yet
+    head = "The only supported types are:"
+    assert str(a).split(head)[0] == str(b).split(head)[0]
