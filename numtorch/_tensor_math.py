@@ -182,7 +182,7 @@ class _TensorMath:
         return _nt.ops.abs(self)
 
     def __invert__(self):
-        return _nt.ops.elementwise._invert_operator(self)
+        return _nt.ops.bitwise._invert_operator(self)
 
     def __and__(self, other):
         try:
@@ -239,10 +239,10 @@ class _TensorMath:
             return NotImplemented
 
     def __eq__(self, other):
-        return _nt.ops.elementwise._eq_operator(self, other)
+        return _nt.ops.comparison._eq_operator(self, other)
 
     def __ne__(self, other):
-        return _nt.ops.elementwise._ne_operator(self, other)
+        return _nt.ops.comparison._ne_operator(self, other)
 
     def __lt__(self, other):
         try:

@@ -34,6 +34,7 @@ from .ops.linalg import matmul  # noqa: F401  (torch.linalg.matmul is torch.matm
 from .ops.matrix_norms import (  # noqa: F401
     cond, matrix_norm, matrix_rank, norm, vector_norm,
 )
+from .ops._pointwise import _out
 
 __all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal", "eig",
            "eigh", "eigvals", "eigvalsh", "householder_product", "inv", "inv_ex", "lstsq", "lu",
@@ -41,18 +42,6 @@ __all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "di
            "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet",
            "solve", "solve_ex", "solve_triangular", "svd", "svdvals", "tensorinv",
            "tensorsolve", "vander", "vecdot", "vector_norm"]
-
-
-def _out(result, out):
-    if out is None:
-        return result
-    from .ops.elementwise import _out as write_out
-
-    if isinstance(result, tuple):
-        for r, o in zip(result, out):
-            write_out(r, o)
-        return out
-    return write_out(result, out)
 
 
 # -- inverses and determinants --------------------------------------------------------------------

@@ -19,9 +19,14 @@ from ._smooth_activation import sigmoid  # noqa: F401  (torch.sigmoid)
 _ew = [name for family in (elementwise, division, unary, comparison, bitwise, floating, special,
                            complex_ops) for name in family.__all__] + ["relu", "sigmoid"]
 from .reduction import *  # noqa: F401,F403
-from .reduction import __all__ as _red
+from ._statistics import *  # noqa: F401,F403
+from . import _statistics, cast, join, reduction
+_red = reduction.__all__ + _statistics.__all__
 from .shape import *  # noqa: F401,F403
+from .cast import *  # noqa: F401,F403
+from .join import *  # noqa: F401,F403
 from .shape import __all__ as _shape
+_shape = _shape + cast.__all__ + join.__all__
 from .indexing import *  # noqa: F401,F403
 from .indexing import __all__ as _idx
 from .linalg import *  # noqa: F401,F403
@@ -65,24 +70,3 @@ def zeros_like(t):
     from .._tensor import _make
 
     return _make(backend.xp_of(t._array).zeros(t._array.shape, dtype=t._array.dtype))
-
-
-def _fast_float(fast, general, name):
-    """Float tensors take the fused activation op (one NumPy pass each way, no ``where``);
-    everything else keeps the general op, with its dtype rules and errors."""
-    from .._tensor import Tensor
-
-    def fn(input, *, out=None):
-        if out is None and isinstance(input, Tensor) and input._array.dtype.kind == "f":
-            return fast(input)
-        return general(input, out=out) if out is not None else general(input)
-
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = general.__doc__
-    return fn
-
-
-from . import activation as _activation  # noqa: E402
-
-relu = _fast_float(_activation.relu, relu, "relu")  # noqa: F405
-sigmoid = _fast_float(_activation.sigmoid, sigmoid, "sigmoid")  # noqa: F405

@@ -4,10 +4,14 @@ They raise torch's errors for bad arguments and broadcasting, build the simple u
 functions, and honour ``out=``; none of them is an op.
 """
 
+import warnings
+
 import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, _make
+from ..autograd.grad_mode import is_grad_enabled
+from ..autograd.inplace import apply_inplace
 from ..backend import xp_of as backend_xp
 
 _NUMBER = (int, float, bool, complex, np.generic)
@@ -88,27 +92,31 @@ def _is_float(x):
 
 
 def _out(result, out, name=None):
-    """Honour torch's ``out=`` argument: write ``result`` into ``out`` (resized if empty)."""
+    """Honour torch's ``out=`` argument: write ``result`` into ``out`` (resized if empty).
+
+    ``result`` may be a tuple (or return type) of tensors with ``out`` a sequence of as many;
+    then the return value is the same kind of tuple holding the ``out`` tensors, as torch's.
+    Every op family uses this one helper (``name`` is the function named in the error).
+    """
     if out is None:
         return result
-    from ..autograd.inplace import apply_inplace
+    if isinstance(result, tuple):
+        return type(result)(tuple(_write_out(r, o, name) for r, o in zip(result, out)))
+    return _write_out(result, out, name)
 
-    if result.requires_grad or out.requires_grad:
-        from ..autograd.grad_mode import is_grad_enabled
 
-        if is_grad_enabled():
-            node = result.grad_fn  # named after the op, not after torch's node
-            fn = name or getattr(node, "_op_cls", type(node)).__name__.lower()
-            raise RuntimeError(f"{fn}(): functions with out=... arguments don't support "
-                               f"automatic differentiation, but one of the arguments requires "
-                               f"grad.")
+def _write_out(result, out, name):
+    if (result.requires_grad or out.requires_grad) and is_grad_enabled():
+        node = result.grad_fn  # named after the op, not after torch's node
+        fn = name or getattr(node, "_op_cls", type(node)).__name__.lower()
+        raise RuntimeError(f"{fn}(): functions with out=... arguments don't support "
+                           f"automatic differentiation, but one of the arguments requires "
+                           f"grad.")
     if out.shape != result.shape:
         if out.numel() != 0:
-            import warnings
-
             warnings.warn(f"An output with one or more elements was resized since it had shape "
                           f"{list(out.shape)}, which does not match the required output shape "
-                          f"{list(result.shape)}.", UserWarning, stacklevel=3)
+                          f"{list(result.shape)}.", UserWarning, stacklevel=4)
         xp = np if type(out._array) is np.ndarray else backend_xp(out._array)
         out._array = xp.empty(result._array.shape, out._array.dtype)
     return apply_inplace(out, lambda _, r: r, result)

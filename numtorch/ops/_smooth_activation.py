@@ -66,24 +66,23 @@ class Sigmoid(_Pointwise):
         return _sigmoid_array(xp, x)
 
     def backward(self, grad):
-        return SigmoidBackward.apply(self.saved_output(), grad)
+        y = self.saved_output()
+        if y.dtype.is_complex:  # composed, so its own backward follows the conjugate rules
+            return grad * (y * (1 - y)).conj()
+        return SigmoidBackward.apply(y, grad)
 
 
 class SigmoidBackward(_Pointwise):
-    """g_x = g * y * (1 - y) (conjugated for complex y); d/dy = g (1 - 2y), d/dg = y (1 - y)."""
+    """g_x = g * y * (1 - y) for real y; d/dy = g (1 - 2y), d/dg = y (1 - y)."""
 
     def kernel(self, xp, y, g):
         d = 1 - y
         d *= y
-        if d.dtype.kind == "c":
-            xp.conj(d, out=d)
         d *= g
         return d
 
     def backward(self, gg):
         y, g = self.saved_inputs()
-        if y.dtype.is_complex:
-            raise RuntimeError("sigmoid: double backward is not implemented for complex inputs")
         return gg * g * (1 - 2 * y), SigmoidBackward.apply(y, gg)
 
 

@@ -1,6 +1,6 @@
 """Statistics and norms: var, std (and their ``_mean`` forms), logsumexp, norm.
 
-Split from ``reduction.py`` (which re-exports these names) to keep each file a readable size;
+Split from ``reduction.py`` to keep each file a readable size;
 the reduction helpers (broadcasting gradients back, dim handling) live there.
 """
 
@@ -9,13 +9,14 @@ import warnings
 import numpy as np
 
 from .. import _dtype
-from .._tensor import _make
 from ..autograd.graph import Op
 from ._accumulate import fsum, is_half
 from ._lautil import check_float
 from ._util import canonical_dim
 from .decomp import svd_parts
-from .reduction import _count, _dims_or_all, _expand_back, _out, _reduced_shape, mean
+from ._pointwise import _out
+from .reduction import _count, _dims_or_all, _expand_back, _reduced_shape, mean
+from .comparison import where
 
 __all__ = ["var", "std", "var_mean", "std_mean", "logsumexp", "norm"]
 
@@ -47,8 +48,6 @@ class Var(Op):
         return self.save_output(xp.asarray(y, dtype=out_dt))
 
     def backward(self, grad):
-        from .elementwise import where
-
         x = self.saved_inputs()
         dims, kd = self.dims, self.keepdim
         if self.root:
@@ -110,8 +109,6 @@ class Norm(Op):
         return self.save_output(xp.asarray(y, dtype=out_dt))
 
     def backward(self, grad):
-        from .elementwise import where
-
         x = self.saved_inputs()
         if x.dtype.is_complex:
             raise RuntimeError("norm: the gradient for complex inputs is not supported")

@@ -17,7 +17,10 @@ from .. import _dtype
 from .._tensor import Tensor, _make
 from ..backend import xp_of
 from ._lautil import check_matrix, check_square, check_tensor, disp, eye_like
+from ._pointwise import _out
 from .linalg import matmul
+from .bitwise import logical_or
+from .comparison import where
 
 __all__ = ["baddbmm", "addbmm", "addmv", "addr", "kron", "tensordot", "chain_matmul",
            "matrix_power", "cartesian_prod", "cross"]
@@ -73,14 +76,6 @@ def _expand_error(have, target):
     raise RuntimeError(f"The expanded size of the tensor ({target[dim] if target else 0}) must "
                        f"match the existing size ({size}) at non-singleton dimension {dim}.  "
                        f"Target sizes: {target}.  Tensor sizes: {have}")
-
-
-def _out(result, out):
-    if out is None:
-        return result
-    from .elementwise import _out as write_out
-
-    return write_out(result, out)
 
 
 def _need(fn, *pairs):
@@ -207,8 +202,6 @@ def addr(input, *args, beta=1, alpha=1, out=None):
     prod = vec1.unsqueeze(1) * vec2
     dt = _dtype.result_type(input, prod)
     if dt is _dtype.bool:
-        from .elementwise import logical_or
-
         shape = tuple(prod.shape)
         if np.broadcast_shapes(tuple(input.shape), shape) != shape:
             _expand_error(input.shape, shape)
@@ -336,8 +329,6 @@ def matrix_power(input, n, *, out=None, fn="linalg.matrix_power"):
     check_matrix(fn, input)
     check_square(fn, input)
     if n == 0:
-        from .elementwise import where
-
         # an all-false selection: the identity, with a zero gradient (NaN in input is ignored)
         never = _make(xp_of(input._array).zeros((), dtype=bool))
         return _out(where(never, input, eye_like(input).expand(*input.shape)), out)

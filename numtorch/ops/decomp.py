@@ -23,6 +23,8 @@ from ._lautil import (
     LinAlgError, check_float, check_matrix, check_square, check_tensor, conj, diag_embed,
     diagonal, disp, eye_like, mH, not_pd_error, real, to_complex, to_numpy, tril,
 )
+from ._pointwise import _out
+from .comparison import where
 
 __all__ = ["cholesky", "qr", "svd", "geqrf", "orgqr", "ormqr"]
 
@@ -125,8 +127,6 @@ class Eigh(Op):
                               f"(error code: {a.shape[-1] - 1}).") from None
 
     def backward(self, gl, gv):
-        from .elementwise import where
-
         w, v = self.saved_output(0), self.saved_output(1)
         vh = mH(v)
         if _absent(gv):
@@ -177,7 +177,6 @@ class Eig(Op):
         return xp.asarray(lib.linalg.eigvals(host).astype(cdt, copy=False))
 
     def backward(self, gl, gv):
-        from .elementwise import where
         from .linsolve import solve
 
         w, v = self.saved_output(0), self.saved_output(1)
@@ -523,15 +522,3 @@ def ormqr(input, tau, other, left=True, transpose=False, *, out=None):
         else:
             x = x - (x @ v) @ (t * mH(v))
     return _out(x, out)
-
-
-def _out(result, out):
-    if out is None:
-        return result
-    from .elementwise import _out as write_out
-
-    if isinstance(result, tuple):
-        for r, o in zip(result, out):
-            write_out(r, o)
-        return out
-    return write_out(result, out)

@@ -25,6 +25,7 @@ from .inplace_writes import OVERLAP, write_indexed, writeable_alias, zero_stride
 from .gather import (  # noqa: F401  (re-exported; reduction uses scatter_into_zeros)
     gather, scatter, scatter_add, scatter_into_zeros, take_along_dim,
 )
+from .comparison import where
 
 __all__ = ["getitem", "setitem", "index_put", "gather", "scatter", "scatter_add",
            "index_select", "masked_fill", "masked_select", "nonzero", "take_along_dim",
@@ -502,8 +503,6 @@ def index_select(input, dim, index):
 
 def masked_fill(input, mask, value):
     """Return ``input`` with ``value`` where the bool ``mask`` (broadcast) is True."""
-    from .elementwise import where
-
     if not isinstance(mask, Tensor):
         raise TypeError(f"masked_fill(): argument 'mask' must be Tensor, not "
                         f"{type(mask).__name__}")

@@ -3,6 +3,7 @@
 from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.graph import Op, rename_node
+from ._pointwise import _out
 from ._util import canonical_dim, fmt_shape
 
 __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "atleast_1d",
@@ -69,11 +70,7 @@ def cat(tensors, dim=0, *, out=None):
     dt = _dtype.result_type(*[_NdTag(x) for x in tensors])
     tensors = [x if x.dtype is dt else x.to(dt) for x in tensors]
     r = Cat.apply(*tensors, dim=d)
-    if out is not None:
-        from .elementwise import _out
-
-        return _out(r, out)
-    return r
+    return _out(r, out)
 
 
 class _NdTag:

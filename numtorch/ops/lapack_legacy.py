@@ -12,6 +12,8 @@ from .. import return_types
 from .._tensor import _make
 from ..backend import xp_of
 from ._lautil import check_float, check_square, check_tensor, imag, real
+from ._pointwise import _out
+from .comparison import where
 
 __all__ = ["gesv", "gels", "potrf", "potrs", "potri", "pstrf", "trtrs", "eig", "symeig", "solve",
            "lstsq", "matrix_rank"]
@@ -49,7 +51,7 @@ def gesv(B, A, *, out=None):
     x = solve(A, b)
     lu_ = lu_factor(A).LU
     res = (x.squeeze(-1) if vector else x, lu_)
-    return _write(res, out)
+    return _out(res, out)
 
 
 def gels(B, A, *, out=None):
@@ -96,7 +98,7 @@ def gels(B, A, *, out=None):
         q_rest = _make(xp.ascontiguousarray(xp.conj(xp.swapaxes(q[..., :, n:], -1, -2))))
         x = cat([sol, q_rest @ b], dim=-2)
     a_qr = geqrf(A.detach())[0]
-    return _write((x.squeeze(-1) if vector else x, a_qr), out)
+    return _out((x.squeeze(-1) if vector else x, a_qr), out)
 
 
 def potrf(a, upper=True, *, out=None):
@@ -131,7 +133,7 @@ def potrs(b, u, upper=True, *, out=None):
 
     bb, vector = _as_matrix(b)
     x = cholesky_solve(bb, u, upper=upper)
-    return _write(x.squeeze(-1) if vector else x, out)
+    return _out(x.squeeze(-1) if vector else x, out)
 
 
 def potri(u, upper=True, *, out=None):
@@ -195,7 +197,7 @@ def pstrf(a, upper=True, tol=-1, *, out=None):
         u = cholesky(permuted, upper=upper)
     else:
         u = _make(xp.conj(xp.swapaxes(low, -1, -2)) if upper else low)
-    return _write((u, piv), out)
+    return _out((u, piv), out)
 
 
 def _take2(a, idx):
@@ -279,7 +281,7 @@ def trtrs(b, A, upper=True, transpose=False, unitriangular=False, *, out=None):
     coef = A.mT if transpose else A
     x = solve_triangular(coef, bb, upper=upper != transpose, unitriangular=unitriangular)
     res = (x.squeeze(-1) if vector else x, _broadcast_clone(A, x))
-    return _write(return_types.triangular_solve(res), out)
+    return _out(return_types.triangular_solve(res), out)
 
 
 def eig(a, eigenvectors=False, *, out=None):
@@ -303,7 +305,6 @@ def eig(a, eigenvectors=False, *, out=None):
     """
     from ..linalg import eig as linalg_eig
     from ..linalg import eigvals
-    from .elementwise import where
     from .join import stack
 
     check_tensor("eig", a, "a")
@@ -318,7 +319,7 @@ def eig(a, eigenvectors=False, *, out=None):
     else:
         second = (wi < 0).unsqueeze(-2)  # the conjugate partner of a pair: -Im of itself
         v = where(second, -imag(vc), real(vc))
-    return _write((e, v), out)
+    return _out((e, v), out)
 
 
 def symeig(a, eigenvectors=False, upper=True, *, out=None):
@@ -343,7 +344,7 @@ def symeig(a, eigenvectors=False, upper=True, *, out=None):
     else:
         w = eigvalsh(a, UPLO=uplo)
         v = _make(xp_of(a._array).zeros((0,), dtype=a._array.dtype))
-    return _write(return_types.symeig((w, v)), out)
+    return _out(return_types.symeig((w, v)), out)
 
 
 def solve(input, A, *, out=None):
@@ -388,15 +389,3 @@ def matrix_rank(input, tol=None, symmetric=False, *, out=None):
     from ..linalg import matrix_rank as linalg_matrix_rank
 
     return linalg_matrix_rank(input, tol, symmetric, out=out)
-
-
-def _write(result, out):
-    if out is None:
-        return result
-    from .elementwise import _out as write_out
-
-    if isinstance(result, tuple):
-        for r, o in zip(result, out):
-            write_out(r, o)
-        return out
-    return write_out(result, out)

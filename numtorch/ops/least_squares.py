@@ -10,6 +10,7 @@ from .. import _dtype, return_types
 from .._tensor import _make
 from ..autograd.graph import Op
 from ._lautil import check_tensor, disp, mH, svd
+from .unary import abs as abs_
 
 __all__ = ["pinverse"]
 
@@ -137,8 +138,6 @@ class Lstsq(Op):
 def lstsq_impl(A, B, rcond=None, driver=None, fn="torch.linalg.lstsq"):
     """``linalg.lstsq``: (solution, residuals, rank, singular_values) with torch's rules for
     which fields each driver fills."""
-    from .elementwise import abs as abs_
-
     check_tensor(fn, A, "input")
     check_tensor(fn, B, "other")
     if A._array.ndim < 2:

@@ -9,6 +9,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.graph import Op, rename_node
+from ._pointwise import _out
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "inner", "outer", "ger", "addmm",
            "einsum"]
@@ -139,14 +140,6 @@ def _check_matmul(input, other):
         name = {"dot": "dot", "mv": "addmv_impl_cpu", "mm": "addmm_impl_cpu_",
                 "bmm": "bmm"}[kind]
         raise NotImplementedError(f'"{name}" not implemented for \'Bool\'')
-
-
-def _out(result, out):
-    if out is None:
-        return result
-    from .elementwise import _out as write_out
-
-    return write_out(result, out)
 
 
 def _need_tensors(fn, *ts):

@@ -18,6 +18,9 @@ from ._lautil import (
     expm_array, eye_like, first_failure, inv_array, lu_factor_array, mH, singular_error,
     solve_triangular_array, square_float, swaps_to_permutation, to_numpy, tril, triu,
 )
+from ._pointwise import _out
+from .comparison import where
+from .unary import log
 
 __all__ = ["inverse", "det", "logdet", "slogdet", "triangular_solve", "cholesky_solve",
            "cholesky_inverse", "matrix_exp"]
@@ -189,12 +192,8 @@ def logdet(input):
         >>> torch.logdet(torch.tensor([[2., 0.], [0., 3.]]))
         tensor(1.7918)
     """
-    from .elementwise import where
-
     sign, logabs = slogdet_impl(input, "logdet")
     if input._array.dtype.kind == "c":
-        from .elementwise import log
-
         return logabs + log(sign)
     return where(sign < 0, math.nan, logabs)
 
@@ -497,15 +496,3 @@ def matrix_exp(A):
                 [0., 1.]])
     """
     return matrix_exp_impl(A)
-
-
-def _out(result, out):
-    if out is None:
-        return result
-    from .elementwise import _out as write_out
-
-    if isinstance(result, tuple):
-        for r, o in zip(result, out):
-            write_out(r, o)
-        return out
-    return write_out(result, out)

@@ -17,6 +17,7 @@ from ._lautil import (
     check_tensor, disp, eye_like, first_failure, lu_factor_array, mH, scipy_linalg,
     swaps_to_permutation, tril, triu,
 )
+from ._pointwise import _out
 
 __all__ = ["lu", "lu_unpack", "lu_solve"]
 
@@ -230,16 +231,3 @@ def lu_solve(b, LU_data, LU_pivots, *, out=None):
                   "reordered: torch.linalg.lu_solve(LU, pivots, B)).", UserWarning,
                   stacklevel=2)
     return _out(lu_solve_impl(LU_data, LU_pivots, b, fn="lu_solve"), out)
-
-
-
-def _out(result, out):
-    if out is None:
-        return result
-    from .elementwise import _out as write_out
-
-    if isinstance(result, tuple):
-        for r, o in zip(result, out):
-            write_out(r, o)
-        return out
-    return write_out(result, out)

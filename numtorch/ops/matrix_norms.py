@@ -11,6 +11,8 @@ from .. import _dtype
 from .._tensor import Tensor, _make
 from ..backend import xp_of
 from ._lautil import check_matrix, check_tensor, disp, square_float, svd
+from ._pointwise import _out
+from .comparison import where
 
 __all__ = []
 
@@ -170,8 +172,6 @@ def cond(A, p=None, *, out=None):
         >>> torch.linalg.cond(torch.tensor([[2., 0.], [0., 1.]]))
         tensor(2.)
     """
-    from .elementwise import where
-
     check_tensor("linalg.cond", A, "A")
     if A._array.ndim < 2:
         raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
@@ -233,15 +233,3 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None)
 
 def _zero_number(v):
     return not isinstance(v, Tensor) and v == 0
-
-
-def _out(result, out):
-    if out is None:
-        return result
-    from .elementwise import _out as write_out
-
-    if isinstance(result, tuple):
-        for r, o in zip(result, out):
-            write_out(r, o)
-        return out
-    return write_out(result, out)

@@ -1,6 +1,5 @@
 """Reductions: sum, mean, prod, amax/amin, max/min (with indices), arg*, scans (cumsum,
-cumprod) and all/any; var/std, logsumexp and norm live in ``_statistics.py`` and are
-re-exported here.
+cumprod) and all/any; var/std, logsumexp and norm live in ``_statistics.py``.
 
 Each forward is one NumPy reduction; each backward broadcasts the gradient back with numtorch
 ops, so gradients of gradients work. ``aminmax`` and ``count_nonzero`` are compositions of the
@@ -16,10 +15,11 @@ from ..backend import helpers_for
 from ..return_types import aminmax as _aminmax_t, max as _max_t, min as _min_t
 from ._accumulate import fsum, is_half, scan_dtype
 from ._util import canonical_dim, canonical_dims
+from ._pointwise import _out
+from .comparison import maximum, minimum, where
 
-__all__ = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "var",
-           "std", "var_mean", "std_mean", "logsumexp", "norm", "cumsum", "cumprod", "all",
-           "any", "count_nonzero", "aminmax"]
+__all__ = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "cumsum",
+           "cumprod", "all", "any", "count_nonzero", "aminmax"]
 
 # The public sum, max, min, all and any below shadow the builtins: use no builtin of those
 # names in this module (a stray any() once broke amax on empty inputs).
@@ -154,7 +154,7 @@ def _exclusive_prod(x, dim):
 
 
 def _cat(ts, dim):
-    from .shape import cat
+    from .join import cat
 
     return cat(ts, dim)
 
@@ -261,8 +261,6 @@ def _cumprod_grad(x, g, d, y=None):
     dx_k = x_z * (the same gradient for x with x_z set to 1), computed by recursion. Keeping the
     factor x_z (which is 0) makes the second derivative exact, as torch's is.
     """
-    from .elementwise import where
-
     if y is None:
         y = cumprod(x, d)
     if not bool((x == 0).any()):
@@ -317,14 +315,6 @@ def _nonempty(fn, shape, dims, all_dims, any_error=RuntimeError):
     for d in dims:
         if shape[d] == 0:
             raise IndexError(f"{fn}(): Expected reduction dim {d} to have non-zero size.")
-
-
-def _out(result, out):
-    if out is None:
-        return result
-    from .elementwise import _out as write_out
-
-    return write_out(result, out)
 
 
 def _int_acc(input, dtype):
@@ -421,8 +411,6 @@ def amin(input, dim=(), keepdim=False, *, out=None):
 
 
 def _max_min(fn, input, dim, keepdim, other, out):
-    from .elementwise import maximum, minimum
-
     if isinstance(dim, Tensor):  # max(a, b) is the elementwise maximum
         other, dim = dim, None
     if other is not None:
@@ -584,6 +572,3 @@ def count_nonzero(input, dim=None):
         tensor([1, 2])
     """
     return sum(input != 0, dim)
-
-
-from ._statistics import logsumexp, norm, std, std_mean, var, var_mean  # noqa: E402,F401

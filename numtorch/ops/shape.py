@@ -4,7 +4,7 @@
 ``t`` and ``movedim`` are ``Permute``; ``narrow``, ``select``, ``split``, ``chunk`` and ``unbind``
 are basic indexing (``GetItem`` in indexing.py). Views also get torch's strides, including the
 free ones of size-1 dims, so ``stride()`` reports torch's numbers. ``cat``/``stack`` live in
-join.py and ``clone``/``contiguous``/``to`` in cast.py (re-exported here).
+join.py and ``clone``/``contiguous``/``to`` in cast.py.
 """
 
 import math
@@ -19,17 +19,11 @@ from ._util import (
     canonical_dim, elem_strides, fmt_shape, restride, shape_arg, view_strides,
 )
 from .._size import size_args
-# re-exported so that ``ops.shape`` keeps offering the whole family
-from .cast import clone, contiguous, to  # noqa: F401
-from .join import (  # noqa: F401
-    atleast_1d, atleast_2d, atleast_3d, cat, concat, concatenate, hstack, stack, vstack,
-)
 
 __all__ = ["reshape", "view", "permute", "transpose", "t", "expand", "squeeze", "unsqueeze",
-           "flatten", "unflatten", "movedim", "cat", "concat", "concatenate", "stack", "hstack",
-           "vstack", "split", "chunk", "narrow", "select", "unbind", "unfold", "repeat", "flip",
-           "fliplr", "flipud", "roll", "clone", "contiguous", "to", "restride_", "swapaxes",
-           "swapdims", "moveaxis", "broadcast_to", "atleast_1d", "atleast_2d", "atleast_3d"]
+           "flatten", "unflatten", "movedim", "split", "chunk", "narrow", "select", "unbind",
+           "unfold", "repeat", "flip", "fliplr", "flipud", "roll", "restride_", "swapaxes",
+           "swapdims", "moveaxis", "broadcast_to"]
 
 
 def infer_shape(shape, numel):

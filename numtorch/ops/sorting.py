@@ -17,22 +17,11 @@ from ..return_types import (
 )
 from ._util import canonical_dim
 from .gather import Gather
+from ._pointwise import _out
 
 __all__ = ["sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "mode",
            "histc", "cummax", "cummin", "unique", "unique_consecutive", "searchsorted",
            "bucketize", "bincount", "histogram"]
-
-
-def _write_out(res, out):
-    """Copy ``res`` (a tensor or a named tuple of them) into ``out`` when given, as torch's
-    ``out=`` arguments do."""
-    if out is None:
-        return res
-    from .elementwise import _out as write
-
-    if isinstance(res, tuple):
-        return type(res)(tuple(write(r, o) for r, o in zip(res, out)))
-    return write(res, out)
 
 
 def _argsort(a, d, descending, xp):
@@ -113,7 +102,7 @@ def sort(input, dim=-1, descending=False, stable=False, *, out=None):
     if input._array.ndim == 0:
         idx = idx.reshape(())
     vals = _pick(input, d, idx, "SortBackward1" if stable else "SortBackward0")
-    return _write_out(_sort_t((vals, _make(idx))), out)
+    return _out(_sort_t((vals, _make(idx))), out)
 
 
 def argsort(input, dim=-1, descending=False, stable=False):
@@ -159,7 +148,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
     else:
         order = _argsort(a, d, largest, xp)
         idx = xp.take(order, xp.arange(k), axis=d).astype(np.int64, copy=False)
-    return _write_out(_topk_t((_pick(input, d, idx, "TopkBackward0"), _make(idx))), out)
+    return _out(_topk_t((_pick(input, d, idx, "TopkBackward0"), _make(idx))), out)
 
 
 def _select_kth(fn, input, dim, keepdim, kth_of):
@@ -197,7 +186,7 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
         return xp.full(shape, k - 1, dtype=np.int64)
 
     res = _select_kth("kthvalue", input, d, keepdim, kth)
-    return _write_out(_kthvalue_t((rename_node(res[0], "KthvalueBackward0"), res[1])), out)
+    return _out(_kthvalue_t((rename_node(res[0], "KthvalueBackward0"), res[1])), out)
 
 
 def _median_pos(ignore_nan):
@@ -245,12 +234,12 @@ def median(input, dim=None, keepdim=False, *, out=None):
         >>> torch.median(torch.tensor([1., 4., 2., 3.]))
         tensor(2.)
     """
-    return _write_out(_median("median", input, dim, keepdim, False), out)
+    return _out(_median("median", input, dim, keepdim, False), out)
 
 
 def nanmedian(input, dim=None, keepdim=False, *, out=None):
     """Like :func:`median`, but NaN entries are left out (all-NaN lines give NaN)."""
-    return _write_out(_median("nanmedian", input, dim, keepdim, True), out)
+    return _out(_median("nanmedian", input, dim, keepdim, True), out)
 
 
 def mode(input, dim=-1, keepdim=False, *, out=None):
@@ -283,7 +272,7 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     idx = xp.moveaxis(last.reshape(moved), -1, d).astype(np.int64)
     vals = _pick(input, d, idx.reshape(()) if input._array.ndim == 0 else idx)
     vals, idx = _finish(input, vals, _make(idx), d, keepdim)
-    return _write_out(_mode_t((rename_node(vals, "ModeBackward0"), idx)), out)
+    return _out(_mode_t((rename_node(vals, "ModeBackward0"), idx)), out)
 
 
 def histc(input, bins=100, min=0, max=0, *, out=None):  # noqa: A002 - torch's names
@@ -321,7 +310,7 @@ def histc(input, bins=100, min=0, max=0, *, out=None):  # noqa: A002 - torch's n
     pos = ((keep - lo_t) * a.dtype.type(bins) / (hi_t - lo_t)).astype(np.int64)
     pos = xp.minimum(pos, bins - 1)
     counts = xp.bincount(pos, minlength=bins)[:bins].astype(a.dtype)
-    return _write_out(_make(counts), out)
+    return _out(_make(counts), out)
 
 
 def _c_float(v, negative_nan=False):
@@ -496,7 +485,7 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
         # one NumPy search per row (rows, not elements, are looped over)
         res = np.stack([np.searchsorted(s_, v_, side=how) for s_, v_ in zip(rows_s, rows_v)])
         res = res.reshape(vals.shape)
-    return _write_out(_make(np.asarray(res, dtype=np.int32 if out_int32 else np.int64)), out)
+    return _out(_make(np.asarray(res, dtype=np.int32 if out_int32 else np.int64)), out)
 
 
 def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
@@ -585,4 +574,4 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False,  # noq
     hist = hist.astype(a.dtype)
     if density:
         hist = hist / (hist.sum() * np.diff(edges)).astype(a.dtype)
-    return _write_out(_histogram_t((_make(hist.astype(a.dtype)), _make(edges))), out)
+    return _out(_histogram_t((_make(hist.astype(a.dtype)), _make(edges))), out)

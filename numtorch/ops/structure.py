@@ -14,23 +14,13 @@ from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for
 from ._lautil import Triangle
+from ._pointwise import _out
 from ._util import canonical_dim
+from .comparison import where
 
 __all__ = ["diag", "diagonal", "diag_embed", "tril", "triu", "trace", "dist", "renorm",
            "index_add", "index_copy", "index_fill", "masked_scatter", "tril_indices",
            "triu_indices", "take", "put", "repeat_interleave", "meshgrid", "block_diag", "cdist"]
-
-
-def _write_out(res, out):
-    """Copy ``res`` (a tensor or a named tuple of them) into ``out`` when given, as torch's
-    ``out=`` arguments do."""
-    if out is None:
-        return res
-    from .elementwise import _out as write
-
-    if isinstance(res, tuple):
-        return type(res)(tuple(write(r, o) for r, o in zip(res, out)))
-    return write(res, out)
 
 
 class DiagGet(Op):
@@ -69,9 +59,9 @@ def diag(input, diagonal=0, *, out=None):
     nd = input._array.ndim
     if nd == 1:
         n = input._array.shape[0] + abs(diagonal)
-        return _write_out(DiagPut.apply(input, offset=diagonal, shape=(n, n)), out)
+        return _out(DiagPut.apply(input, offset=diagonal, shape=(n, n)), out)
     if nd == 2:
-        return _write_out(DiagGet.apply(input, offset=diagonal), out)
+        return _out(DiagGet.apply(input, offset=diagonal), out)
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")
 
 
@@ -161,7 +151,7 @@ def tril(input, diagonal=0, *, out=None):
         tensor([[1., 0.],
                 [1., 1.]])
     """
-    return _write_out(_triangle("tril", input, diagonal, False), out)
+    return _out(_triangle("tril", input, diagonal, False), out)
 
 
 def triu(input, diagonal=0, *, out=None):
@@ -172,7 +162,7 @@ def triu(input, diagonal=0, *, out=None):
         tensor([[1., 1.],
                 [0., 1.]])
     """
-    return _write_out(_triangle("triu", input, diagonal, True), out)
+    return _out(_triangle("triu", input, diagonal, True), out)
 
 
 def trace(input):
@@ -198,7 +188,7 @@ def dist(input, other, p=2):
         >>> torch.dist(torch.tensor([3., 0.]), torch.tensor([0., 4.]))
         tensor(5.)
     """
-    from .reduction import norm
+    from ._statistics import norm
 
     return norm(input - other, p)
 
@@ -206,8 +196,7 @@ def dist(input, other, p=2):
 def renorm(input, p, dim, maxnorm):
     """Rescale each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm`` to norm
     ``maxnorm`` (about: the divisor gets 1e-7 added, as in torch); others are unchanged."""
-    from .elementwise import where
-    from .reduction import norm
+    from ._statistics import norm
 
     nd = input._array.ndim
     if nd <= 1:
@@ -640,7 +629,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
         Computed from the pairwise differences (memory P * R * M), never with the
         matrix-product shortcut, so the results are exact but large inputs cost memory.
     """
-    from .reduction import norm
+    from ._statistics import norm
 
     if x1._array.ndim < 2 or x2._array.ndim < 2:
         raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: "

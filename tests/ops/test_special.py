@@ -657,22 +657,38 @@ def test_fallbacks_without_scipy_keep_values_and_name_scipy(monkeypatch):
 
 
 # ---------------------------------------------------------------------------------------------
-# import surface: the split of ops/elementwise.py kept every old import path
+# import surface: each function has one home module (no re-exporting facades)
 
 
-def test_moved_functions_are_still_importable_from_elementwise():
-    from numtorch.ops import bitwise, comparison, division, elementwise, unary
+def test_each_function_is_imported_from_its_own_family():
+    import ast
+    import pathlib
 
-    fused = {"relu", "sigmoid"}  # the public names take the fused activation op for floats
-    for module in (unary, comparison, bitwise, division):
+    from numtorch.ops import (
+        _smooth_activation, _statistics, activation, bitwise, cast, comparison, division,
+        elementwise, join, reduction, shape, unary,
+    )
+
+    for module in (unary, comparison, bitwise, division, cast, join, _statistics):
         for name in module.__all__:
-            assert getattr(elementwise, name) is getattr(module, name), name
-            if name not in fused:
-                assert getattr(numtorch, name) is getattr(module, name), name
-    for name in fused:
-        assert getattr(numtorch, name) is getattr(numtorch.ops, name)
-        assert getattr(numtorch, name).__doc__ == getattr(unary, name).__doc__
-    from numtorch.ops.elementwise import _out, where  # noqa: F401 - the imports are the test
+            assert getattr(numtorch, name) is getattr(module, name), name
+    assert numtorch.relu is activation.relu and numtorch.sigmoid is _smooth_activation.sigmoid
+    # nothing imports a function through a module that does not define it
+    facades = {m.__name__: m for m in (elementwise, shape, reduction)}
+    root = pathlib.Path(numtorch.__file__).parent
+    for path in root.rglob("*.py"):
+        parts = list(path.relative_to(root.parent).with_suffix("").parts)
+        package = parts[:-1] if parts[-1] != "__init__" else parts[:-1]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ImportFrom) or node.module is None:
+                continue
+            base = package[:len(package) - node.level + 1] if node.level else []
+            target = ".".join(base + node.module.split("."))
+            if target in facades:
+                for alias in node.names:
+                    obj = getattr(facades[target], alias.name, None)
+                    home = getattr(obj, "__module__", target)
+                    assert home == target, f"{path}: {alias.name} imported from {target}"
 
 
 def test_every_new_function_is_public_like_torch():

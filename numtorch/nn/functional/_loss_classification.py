@@ -5,7 +5,7 @@ from ... import _dtype
 from ..._tensor import _make
 from ...autograd.graph import rename_node
 from ...backend import xp_of
-from ...ops.elementwise import where
+from ...ops.comparison import where
 from ...ops._util import fmt_shape
 from ...ops.loss_ops import (
     bce_with_logits_op, binary_cross_entropy_op, cross_entropy_index, log1pexp, nll_index,

@@ -6,7 +6,7 @@ import numpy as np
 from ... import _dtype
 from ..._tensor import Tensor, _make
 from ...backend import xp_of
-from ...ops.elementwise import where
+from ...ops.comparison import where
 from ...ops.loss_ops import ctc_loss_op
 from ._loss_util import check_reduction, is_float, type_name
 

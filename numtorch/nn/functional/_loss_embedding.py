@@ -1,7 +1,7 @@
 """Ranking and embedding losses: margin ranking, hinge embedding, cosine embedding and the
 triplet losses (composed from ops)."""
 
-from ...ops.elementwise import minimum, where
+from ...ops.comparison import minimum, where
 from ._loss_util import check_reduction, get_reduction, reduce_loss
 from .distance import pairwise_distance
 

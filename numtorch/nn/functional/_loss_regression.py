@@ -6,7 +6,7 @@ import warnings
 
 from ... import _dtype
 from ...autograd.grad_mode import no_grad
-from ...ops.elementwise import where
+from ...ops.comparison import where
 from ...ops.loss_ops import pointwise_loss
 from ._loss_util import (
     broadcast_shape, check_reduction, get_reduction, reduce_loss, warn_target_size,
