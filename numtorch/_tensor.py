@@ -488,11 +488,18 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized):
         """
         if dtype is None:
             return ("torch.cuda." if self.is_cuda else "torch.") + self.dtype._legacy
+        if not isinstance(dtype, (str, type, _dtype.dtype)):
+            raise TypeError("dtype must be a type, str, or dtype object")
+        if (getattr(dtype, "is_cuda", False) is True or isinstance(dtype, str) and
+                dtype.startswith("torch.cuda.")) and backend.cupy_or_none() is None:
+            raise RuntimeError(_NO_CUDA_LIBRARY)
         dev = None
         if type(dtype) is _dtype.dtype:
             target = dtype
         elif isinstance(dtype, _LegacyTensorType):
-            target, dev = dtype.dtype, "cpu"
+            target, dev = dtype.dtype, "cuda" if dtype.is_cuda else "cpu"
+        elif dtype is Tensor:  # the default tensor type
+            target, dev = _dtype.get_default_dtype(), "cpu"
         elif isinstance(dtype, str) and dtype.startswith("torch.") and \
                 dtype.rsplit(".", 1)[-1] in _dtype._BY_LEGACY and \
                 dtype.count(".") == (2 if dtype.startswith("torch.cuda.") else 1):
@@ -840,6 +847,19 @@ def _random_range(args, kwargs):
 
 
 # -- torch.FloatTensor & co ---------------------------------------------------------------------
+# what torch's CPU-only build says when a CUDA tensor type is asked for by name
+_NO_CUDA_LIBRARY = (
+    "Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two "
+    "shared libraries: a CPU library and a CUDA library; this error has occurred because you "
+    "are trying to use some CUDA functionality, but the CUDA library has not been loaded by the "
+    "dynamic linker for some reason.  The CUDA library MUST be loaded, EVEN IF you don't "
+    "directly use any symbols from the CUDA library! One common culprit is a lack of "
+    "-Wl,--no-as-needed in your link arguments; many dynamic linkers will delete dynamic "
+    "library dependencies if you don't depend on any of their symbols.  You can check if this "
+    "has occurred by using ldd on your binary to see if there is a dependency on *_cuda.so "
+    "library.")
+
+
 class _LegacyTensorType(type):
     """The type of ``torch.FloatTensor``-style names: calling one builds a tensor of its dtype
     (like ``torch.Tensor(...)``) and ``isinstance`` checks a tensor's dtype and device."""

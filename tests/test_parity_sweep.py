@@ -360,3 +360,32 @@ def test_unconvertible_numpy_data(fn, name, make):
     # torch's list of supported dtypes names uint16/32/64, which numtorch does not have yet
     head = "The only supported types are:"
     assert str(a).split(head)[0] == str(b).split(head)[0]
+
+
+# -- Tensor.type() with CUDA names on a machine without CUDA -----------------------------------
+def _dt_dev(r):
+    return (str(r.dtype), str(r.device))
+
+
+TYPE_CASES = [
+    ("cuda-name", lambda t: _dt_dev(t.ones(2).type("torch.cuda.FloatTensor"))),
+    ("cuda-name-kw", lambda t: _dt_dev(t.ones(2).type(dtype="torch.cuda.FloatTensor"))),
+    ("cuda-bad-name", lambda t: _dt_dev(t.ones(2).type("torch.cuda.Foo"))),
+    ("cuda-dtype-name", lambda t: _dt_dev(t.ones(2).type("torch.cuda.float64"))),
+    ("cuda-class", lambda t: _dt_dev(t.ones(2).type(t.cuda.FloatTensor))),
+    ("cuda-half-class", lambda t: _dt_dev(t.ones(2).type(t.cuda.HalfTensor))),
+    ("cuda-constructor", lambda t: t.cuda.FloatTensor(2)),
+    ("int", lambda t: t.ones(2).type(3)),
+    ("python-float", lambda t: t.ones(2).type(float)),
+    ("object", lambda t: t.ones(2).type(object)),
+    ("tensor-class", lambda t: _dt_dev(t.ones(2, dtype=t.float64).type(t.Tensor))),
+    ("cpu-class", lambda t: _dt_dev(t.ones(2).type(t.DoubleTensor))),
+    ("cpu-name", lambda t: _dt_dev(t.ones(2).type("torch.DoubleTensor"))),
+    ("none", lambda t: t.ones(2).type()),
+]
+
+
+@pytest.mark.skipif(not _no_accelerator(), reason="CUDA names work where CUDA is available")
+@pytest.mark.parametrize("name,fn", TYPE_CASES, ids=[c[0] for c in TYPE_CASES])
+def test_type_names_without_cuda(name, fn):
+    _same(fn)

@@ -280,7 +280,9 @@ class _CudaLegacyType(_tensor._LegacyTensorType):
         return isinstance(obj, _tensor.Tensor) and obj.dtype is cls.dtype and obj.is_cuda
 
     def __call__(cls, *args, **kwargs):
-        _lazy_cupy()
+        if backend.cupy_or_none() is None:
+            raise TypeError(f"type torch.cuda.{cls.__name__} not available. Torch not compiled "
+                            f"with CUDA enabled.")
         return super().__call__(*args, **kwargs).to("cuda")
 
     def __repr__(cls):
