@@ -2,7 +2,6 @@
 checkpoint loads in real PyTorch into the same architecture with the same predictions."""
 
 import numpy as np
-import pytest
 import torch
 
 import numtorch
@@ -34,8 +33,6 @@ def _torch_net():
 
 
 def test_checkpoint_loads_in_real_torch(tmp_path):
-    if not hasattr(numtorch, "save"):
-        pytest.skip("numtorch.save is part of the serialization work")
     model, _, _ = digits.train(epochs=1, progress=False, log=lambda *_: None)
     path = tmp_path / "digits.pt"
     numtorch.save(model.state_dict(), path)

@@ -605,13 +605,6 @@ def _zeros_like_meta(meta, xp):
     return _make(xp.zeros(shape, dtype=dt))
 
 
-def _any_requires(inputs):
-    for x in inputs:
-        if isinstance(x, Tensor) and (x._requires_grad or edge_of(x) is not None):
-            return True
-    return False
-
-
 def _check_devices(cls, inputs):
     """The array module shared by all tensor inputs; torch's error if they differ."""
     xp = None

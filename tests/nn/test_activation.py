@@ -393,8 +393,6 @@ MODULES = {
 @pytest.mark.parametrize("name", list(MODULES))
 def test_module_matches_torch(name, dtype):
     make, shape = MODULES[name]
-    if name == "ReLU_inplace" and not hasattr(numtorch.nn, "Linear"):
-        pytest.skip("nn.Linear is not available yet")
     check_module(make, [shape], dtype=dtype, low=-4.0, high=4.0, train=name != "RReLU_eval")
 
 
