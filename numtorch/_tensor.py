@@ -577,8 +577,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized):
         return self.to(as_device(device))
 
     # -- new tensors like this one ------------------------------------------------------------
-    def new_tensor(self, data, dtype=None, device=None, requires_grad=False, layout=None,
-                   pin_memory=False):
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False, layout=None):
         """A new tensor copying ``data``, by default with this tensor's dtype and device."""
         return _nt._creation.tensor(data, dtype=dtype or self.dtype, device=device or self.device,
                                 requires_grad=requires_grad)
@@ -605,25 +604,26 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized):
                   pin_memory=False):
         """Zeros of shape ``size``, by default with this tensor's dtype and device."""
         return _nt._creation.zeros(*size, dtype=dtype or self.dtype, device=device or self.device,
-                               requires_grad=requires_grad)
+                               requires_grad=requires_grad, pin_memory=pin_memory)
 
     def _new_ones(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
                  pin_memory=False):
         """Ones of shape ``size``, by default with this tensor's dtype and device."""
         return _nt._creation.ones(*size, dtype=dtype or self.dtype, device=device or self.device,
-                              requires_grad=requires_grad)
+                              requires_grad=requires_grad, pin_memory=pin_memory)
 
     def _new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
                   pin_memory=False):
         """An uninitialised tensor of shape ``size``, by default with this tensor's dtype."""
         return _nt._creation.empty(*size, dtype=dtype or self.dtype, device=device or self.device,
-                               requires_grad=requires_grad)
+                               requires_grad=requires_grad, pin_memory=pin_memory)
 
     def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False,
                  layout=None, pin_memory=False):
         """``fill_value`` everywhere in shape ``size``, by default with this tensor's dtype."""
         return _nt._creation.full(size, fill_value, dtype=dtype or self.dtype,
-                              device=device or self.device, requires_grad=requires_grad)
+                              device=device or self.device, requires_grad=requires_grad,
+                              pin_memory=pin_memory)
 
     # -- random sampling (in place) -----------------------------------------------------------
     def uniform_(self, from_=0, to=1, *, generator=None):

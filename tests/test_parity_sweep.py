@@ -243,6 +243,10 @@ PIN = [
     ("bartlett", lambda t: t.bartlett_window(4, pin_memory=True)),
     ("fftfreq", lambda t: t.fft.fftfreq(4, pin_memory=True)),
     ("rfftfreq", lambda t: t.fft.rfftfreq(4, pin_memory=True)),
+    ("new-zeros", lambda t: t.ones(2).new_zeros(2, pin_memory=True)),
+    ("new-ones", lambda t: t.ones(2).new_ones((2,), pin_memory=True)),
+    ("new-empty", lambda t: t.ones(2).new_empty(2, pin_memory=True)),
+    ("new-full", lambda t: t.ones(2).new_full((2,), 1., pin_memory=True)),
 ]
 
 
