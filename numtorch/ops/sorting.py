@@ -10,6 +10,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
+from ..backend import xp_of
 from ..return_types import (
     cummax as _cummax_t, cummin as _cummin_t, histogram as _histogram_t,
     kthvalue as _kthvalue_t, median as _median_t, mode as _mode_t, sort as _sort_t,
@@ -97,7 +98,7 @@ def sort(input, dim=-1, descending=False, stable=False, *, out=None):
     _check_tensor("sort", input)
     a = _nd(input)
     d = canonical_dim(dim, a.ndim)
-    xp = np if isinstance(a, np.ndarray) else __import__("cupy")
+    xp = xp_of(a)
     idx = _argsort(a, d, descending, xp).astype(np.int64, copy=False)
     if input._array.ndim == 0:
         idx = idx.reshape(())
@@ -135,7 +136,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
         raise TypeError(f"topk(): argument 'k' must be int, not {type(k).__name__}")
     if k < 0 or k > a.shape[d]:
         raise RuntimeError("selected index k out of range")
-    xp = np if isinstance(a, np.ndarray) else __import__("cupy")
+    xp = xp_of(a)
     n = a.shape[d]
     if input._array.ndim == 0:  # torch hands back the one value for k=0 too
         idx = xp.zeros((), dtype=np.int64)
@@ -158,7 +159,7 @@ def _select_kth(fn, input, dim, keepdim, kth_of):
     d = canonical_dim(dim, a.ndim)
     if a.shape[d] == 0:
         raise IndexError(f"{fn}(): Expected reduction dim {d} to have non-zero size.")
-    xp = np if isinstance(a, np.ndarray) else __import__("cupy")
+    xp = xp_of(a)
     order = xp.argsort(a, axis=d, kind="stable")
     pos = kth_of(a, d, xp)  # position in sorted order, shape a with dim d kept as 1
     idx = xp.take_along_axis(order, pos, axis=d).astype(np.int64, copy=False)
@@ -215,7 +216,7 @@ def _median(fn, input, dim, keepdim, ignore_nan):
         if a.size == 0:
             return _make(np.full((), np.nan, dtype=a.dtype))
         flat = a.reshape(-1)
-        xp = np if isinstance(a, np.ndarray) else __import__("cupy")
+        xp = xp_of(a)
         pos = int(_median_pos(ignore_nan)(flat, 0, xp)[0])
         value = xp.sort(flat)[pos]
         # every entry equal to the median shares its gradient, as in torch
@@ -254,7 +255,7 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     _check_tensor("mode", input)
     a = _nd(input)
     d = canonical_dim(dim, a.ndim)
-    xp = np if isinstance(a, np.ndarray) else __import__("cupy")
+    xp = xp_of(a)
     n = a.shape[d]
     if n == 0:
         raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
@@ -292,7 +293,7 @@ def histc(input, bins=100, min=0, max=0, *, out=None):  # noqa: A002 - torch's n
                                   f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
     if bins <= 0:
         raise RuntimeError(f"torch.histc: bins must be > 0, but got {bins} for bins")
-    xp = np if isinstance(a, np.ndarray) else __import__("cupy")
+    xp = xp_of(a)
     lo, hi = float(min), float(max)
     from_data = lo == hi and a.size
     if from_data:
@@ -324,7 +325,7 @@ def _cum_extreme(fn, input, dim):
     _check_tensor(fn, input)
     a = _nd(input)
     d = canonical_dim(dim, a.ndim)
-    xp = np if isinstance(a, np.ndarray) else __import__("cupy")
+    xp = xp_of(a)
     if a.size == 0:
         return input * 1, _make(xp.zeros(input._array.shape, dtype=np.int64))
     ufunc = xp.maximum if fn == "cummax" else xp.minimum

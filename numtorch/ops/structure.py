@@ -12,7 +12,7 @@ from .. import _dtype
 from .._creation import number_as
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
-from ..backend import helpers_for
+from ..backend import helpers_for, xp_of
 from ._lautil import Triangle
 from ._pointwise import _out
 from ._util import canonical_dim
@@ -415,7 +415,7 @@ def masked_scatter(input, mask, source):
     if source.dtype is not input.dtype:
         raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes "
                            f"but got {input.dtype} and {source.dtype}")
-    xp = np if isinstance(input._array, np.ndarray) else __import__("cupy")
+    xp = xp_of(input._array)
     shape = np.broadcast_shapes(input._array.shape, mask._array.shape)
     if tuple(shape) != tuple(input._array.shape):
         input = input.expand(shape)
