@@ -252,7 +252,29 @@ def _bias_grad(grad, nd):
     return grad.sum((0,) + tuple(range(2, 2 + nd)))
 
 
-class Conv(Op):
+def _geometry(op):
+    """The stride/padding/dilation/groups parameters every conv-family op shares."""
+    return dict(stride=op.stride, padding=op.padding, dilation=op.dilation, groups=op.groups)
+
+
+class _ConvPair(Op):
+    """The backward that ``Conv`` and ``ConvTranspose`` share: each one is the other's input
+    gradient, ``ConvWeight`` gives the weight gradient (with the operands' roles swapped for
+    the transpose), and the bias gradient sums ``grad`` over the batch and spatial dims."""
+
+    def backward(self, grad):
+        x, w = self.saved_inputs()
+        needs = self.needs_input_grad
+        geo = _geometry(self)
+        gx = self._input_grad(grad, w, tuple(x.shape[2:]), geo) if needs[0] else None
+        gw = ConvWeight.apply(*self._weight_operands(x, grad), kernel=tuple(w.shape[2:]),
+                              **geo) if needs[1] else None
+        if len(needs) == 2:
+            return gx, gw
+        return gx, gw, (_bias_grad(grad, w.ndim - 2) if needs[2] else None)
+
+
+class Conv(_ConvPair):
     """y = conv(x, w) (+ b); dx = conv_transpose(g, w), dw = conv_weight(x, g), db = sum(g)."""
 
     def forward(self, x, w, b=None):
@@ -260,20 +282,16 @@ class Conv(Op):
         return _conv_forward(self.xp, x, w, b, self.stride, self.padding, self.dilation,
                              self.groups, self.__dict__.get("out"))
 
-    def backward(self, grad):
-        x, w = self.saved_inputs()
-        needs = self.needs_input_grad
-        nd = w.ndim - 2
-        args = dict(stride=self.stride, padding=self.padding, dilation=self.dilation,
-                    groups=self.groups)
-        gx = ConvTranspose.apply(grad, w, size=tuple(x.shape[2:]), **args) if needs[0] else None
-        gw = ConvWeight.apply(x, grad, kernel=tuple(w.shape[2:]), **args) if needs[1] else None
-        if len(needs) == 2:
-            return gx, gw
-        return gx, gw, (_bias_grad(grad, nd) if needs[2] else None)
+    @staticmethod
+    def _input_grad(grad, w, size, geo):
+        return ConvTranspose.apply(grad, w, size=size, **geo)
+
+    @staticmethod
+    def _weight_operands(x, grad):
+        return x, grad
 
 
-class ConvTranspose(Op):
+class ConvTranspose(_ConvPair):
     """y = conv_transpose(x, w) (+ b) to spatial ``size``; dx = conv(g, w),
     dw = conv_weight(g, x), db = sum(g)."""
 
@@ -285,17 +303,13 @@ class ConvTranspose(Op):
             y += b.reshape((-1,) + (1,) * (w.ndim - 2))
         return y
 
-    def backward(self, grad):
-        x, w = self.saved_inputs()
-        needs = self.needs_input_grad
-        nd = w.ndim - 2
-        args = dict(stride=self.stride, padding=self.padding, dilation=self.dilation,
-                    groups=self.groups)
-        gx = Conv.apply(grad, w, out=tuple(x.shape[2:]), **args) if needs[0] else None
-        gw = ConvWeight.apply(grad, x, kernel=tuple(w.shape[2:]), **args) if needs[1] else None
-        if len(needs) == 2:
-            return gx, gw
-        return gx, gw, (_bias_grad(grad, nd) if needs[2] else None)
+    @staticmethod
+    def _input_grad(grad, w, size, geo):
+        return Conv.apply(grad, w, out=size, **geo)
+
+    @staticmethod
+    def _weight_operands(x, grad):
+        return grad, x
 
 
 class ConvWeight(Op):
@@ -310,10 +324,9 @@ class ConvWeight(Op):
     def backward(self, gg):
         x, gy = self.saved_inputs()
         nx, ngy = self.needs_input_grad
-        args = dict(stride=self.stride, padding=self.padding, dilation=self.dilation,
-                    groups=self.groups)
-        gx = ConvTranspose.apply(gy, gg, size=tuple(x.shape[2:]), **args) if nx else None
-        ggy = Conv.apply(x, gg, out=tuple(gy.shape[2:]), **args) if ngy else None
+        geo = _geometry(self)
+        gx = ConvTranspose.apply(gy, gg, size=tuple(x.shape[2:]), **geo) if nx else None
+        ggy = Conv.apply(x, gg, out=tuple(gy.shape[2:]), **geo) if ngy else None
         return gx, ggy
 
 
