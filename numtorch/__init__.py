@@ -13,9 +13,10 @@ from . import _process_settings  # noqa: E402
 _process_settings.apply()
 
 from . import autograd  # noqa: F401,E402  (first: the Tensor class imports its grad mode)
-from ._tensor import (  # noqa: F401
-    Tensor, DoubleTensor, FloatTensor, HalfTensor, LongTensor, IntTensor, ShortTensor,
-    CharTensor, ByteTensor, BoolTensor, BFloat16Tensor,
+from ._tensor import Tensor  # noqa: F401
+from ._legacy_types import (  # noqa: F401
+    DoubleTensor, FloatTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor,
+    ByteTensor, BoolTensor, BFloat16Tensor,
 )
 from ._dtype import (  # noqa: F401
     dtype, float16, float32, float64, complex64, complex128, int8, int16, int32, int64, uint8,

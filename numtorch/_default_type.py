@@ -8,7 +8,7 @@ import importlib
 import warnings
 
 from . import _device, _dtype
-from ._tensor import _LegacyTensorType
+from ._legacy_types import LegacyTensorType as _LegacyTensorType
 
 __all__ = ["set_default_tensor_type"]
 

@@ -26,8 +26,7 @@ from ._quantized_tensor import _TensorQuantized
 from . import _layout
 from ._grad_state import INFERENCE_ACTIVE as _INFERENCE_ACTIVE, new_version as _new_version
 
-__all__ = ["Tensor", "DoubleTensor", "FloatTensor", "HalfTensor", "LongTensor", "IntTensor",
-           "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor", "BFloat16Tensor"]
+__all__ = ["Tensor"]
 
 _new = object.__new__
 _tuple_new = tuple.__new__
@@ -496,7 +495,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized):
         dev = None
         if type(dtype) is _dtype.dtype:
             target = dtype
-        elif isinstance(dtype, _LegacyTensorType):
+        elif isinstance(dtype, _nt._legacy_types.LegacyTensorType):
             target, dev = dtype.dtype, "cuda" if dtype.is_cuda else "cpu"
         elif dtype is Tensor:  # the default tensor type
             target, dev = _dtype.get_default_dtype(), "cpu"
@@ -846,7 +845,6 @@ def _random_range(args, kwargs):
     return low, high
 
 
-# -- torch.FloatTensor & co ---------------------------------------------------------------------
 # what torch's CPU-only build says when a CUDA tensor type is asked for by name
 _NO_CUDA_LIBRARY = (
     "Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two "
@@ -858,43 +856,6 @@ _NO_CUDA_LIBRARY = (
     "library dependencies if you don't depend on any of their symbols.  You can check if this "
     "has occurred by using ldd on your binary to see if there is a dependency on *_cuda.so "
     "library.")
-
-
-class _LegacyTensorType(type):
-    """The type of ``torch.FloatTensor``-style names: calling one builds a tensor of its dtype
-    (like ``torch.Tensor(...)``) and ``isinstance`` checks a tensor's dtype and device."""
-
-    def __instancecheck__(cls, obj):
-        return isinstance(obj, Tensor) and obj.dtype is cls.dtype and not obj.is_cuda
-
-    def __call__(cls, *args, device=None, **kwargs):
-        arr = _legacy_new(args, kwargs, device, cls.dtype, True)
-        if isinstance(arr, Tensor):
-            t = _make(arr._array)
-            t._vc = arr._vc
-            return t
-        return _make(arr)
-
-    def __repr__(cls):
-        return f"<class 'torch.{cls.__name__}'>"
-
-
-def _legacy_type(d):
-    return _LegacyTensorType(d._legacy, (), {"dtype": d, "is_cuda": False, "is_sparse": False,
-                                             "__module__": "numtorch",
-                                             "__doc__": f"The legacy name of {d} CPU tensors."})
-
-
-DoubleTensor = _legacy_type(_dtype.float64)
-FloatTensor = _legacy_type(_dtype.float32)
-HalfTensor = _legacy_type(_dtype.float16)
-BFloat16Tensor = _legacy_type(_dtype.bfloat16)
-LongTensor = _legacy_type(_dtype.int64)
-IntTensor = _legacy_type(_dtype.int32)
-ShortTensor = _legacy_type(_dtype.int16)
-CharTensor = _legacy_type(_dtype.int8)
-ByteTensor = _legacy_type(_dtype.uint8)
-BoolTensor = _legacy_type(_dtype.bool)
 
 
 def _autograd_api():

@@ -5,8 +5,9 @@ that need a device raise torch's error. With CuPy, tensors on ``'cuda'`` hold Cu
 every op runs on the GPU through the same code.
 """
 
-from .. import _dtype, _tensor, backend
+from .. import backend
 from .._device import device as _torch_device
+from .._legacy_types import CUDA_TYPES
 from . import amp, comm  # noqa: F401
 
 __all__ = ["is_available", "device_count", "current_device", "set_device", "device",
@@ -273,34 +274,5 @@ class stream:
         return False
 
 
-class _CudaLegacyType(_tensor._LegacyTensorType):
-    """``torch.cuda.FloatTensor``-style names: the CPU legacy types, on the GPU."""
-
-    def __instancecheck__(cls, obj):
-        return isinstance(obj, _tensor.Tensor) and obj.dtype is cls.dtype and obj.is_cuda
-
-    def __call__(cls, *args, **kwargs):
-        if backend.cupy_or_none() is None:
-            raise TypeError(f"type torch.cuda.{cls.__name__} not available. Torch not compiled "
-                            f"with CUDA enabled.")
-        return super().__call__(*args, **kwargs).to("cuda")
-
-    def __repr__(cls):
-        return f"<class 'torch.cuda.{cls.__name__}'>"
-
-
-def _cuda_type(d):
-    return _CudaLegacyType(d._legacy, (), {"dtype": d, "is_cuda": True, "is_sparse": False,
-                                           "__module__": "numtorch.cuda",
-                                           "__doc__": f"The legacy name of {d} CUDA tensors."})
-
-
-DoubleTensor = _cuda_type(_dtype.float64)
-FloatTensor = _cuda_type(_dtype.float32)
-HalfTensor = _cuda_type(_dtype.float16)
-LongTensor = _cuda_type(_dtype.int64)
-IntTensor = _cuda_type(_dtype.int32)
-ShortTensor = _cuda_type(_dtype.int16)
-CharTensor = _cuda_type(_dtype.int8)
-ByteTensor = _cuda_type(_dtype.uint8)
-BoolTensor = _cuda_type(_dtype.bool)
+(DoubleTensor, FloatTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor,
+ ByteTensor, BoolTensor) = CUDA_TYPES.values()  # torch.cuda.FloatTensor & co
