@@ -393,3 +393,77 @@ TYPE_CASES = [
 @pytest.mark.parametrize("name,fn", TYPE_CASES, ids=[c[0] for c in TYPE_CASES])
 def test_type_names_without_cuda(name, fn):
     _same(fn)
+
+
+# -- losses of 0-d inputs -------------------------------------------------------------------------
+def _s(t, v, rg=False):
+    return t.tensor(v, dtype=t.float64, requires_grad=rg)
+
+
+LOSSES_0D = {
+    "bce_with_logits": lambda t, x, y, r: t.nn.functional.binary_cross_entropy_with_logits(
+        x, y, reduction=r),
+    "bce_with_logits_weights": lambda t, x, y, r: t.nn.functional.binary_cross_entropy_with_logits(
+        x, y, weight=_s(t, 2.), pos_weight=_s(t, 3.), reduction=r),
+    "bce": lambda t, x, y, r: t.nn.functional.binary_cross_entropy(t.sigmoid(x), y, reduction=r),
+    "bce_weight": lambda t, x, y, r: t.nn.functional.binary_cross_entropy(
+        t.sigmoid(x), y, weight=_s(t, 2.), reduction=r),
+    "mse": lambda t, x, y, r: t.nn.functional.mse_loss(x, y, reduction=r),
+    "l1": lambda t, x, y, r: t.nn.functional.l1_loss(x, y, reduction=r),
+    "smooth_l1": lambda t, x, y, r: t.nn.functional.smooth_l1_loss(x, y, reduction=r),
+    "huber": lambda t, x, y, r: t.nn.functional.huber_loss(x, y, reduction=r),
+    "soft_margin": lambda t, x, y, r: t.nn.functional.soft_margin_loss(x, y, reduction=r),
+    "kl_div": lambda t, x, y, r: t.nn.functional.kl_div(x, y, reduction=r),
+    "kl_div_log_target": lambda t, x, y, r: t.nn.functional.kl_div(x, y, reduction=r,
+                                                                   log_target=True),
+    "poisson_nll": lambda t, x, y, r: t.nn.functional.poisson_nll_loss(x, y, reduction=r),
+    "poisson_nll_full": lambda t, x, y, r: t.nn.functional.poisson_nll_loss(
+        x, y + 3, log_input=False, full=True, reduction=r),
+    "gaussian_nll": lambda t, x, y, r: t.nn.functional.gaussian_nll_loss(x, y, _s(t, 1.5),
+                                                                         reduction=r),
+    "hinge_embedding": lambda t, x, y, r: t.nn.functional.hinge_embedding_loss(
+        x, t.sign(y - 0.5), reduction=r),
+    "margin_ranking": lambda t, x, y, r: t.nn.functional.margin_ranking_loss(x, y, _s(t, 1.),
+                                                                             reduction=r),
+    "cosine_embedding": lambda t, x, y, r: t.nn.functional.cosine_embedding_loss(
+        x, y, _s(t, 1.), reduction=r),
+    "cross_entropy_probs": lambda t, x, y, r: t.nn.functional.cross_entropy(x, y, reduction=r),
+    "cross_entropy_int_target": lambda t, x, y, r: t.nn.functional.cross_entropy(
+        x, t.tensor(0), reduction=r, label_smoothing=2.),
+    "cross_entropy_index": lambda t, x, y, r: t.nn.functional.cross_entropy(
+        x, t.tensor([0]), reduction=r),
+    "nll": lambda t, x, y, r: t.nn.functional.nll_loss(x, t.tensor(0), reduction=r),
+    "multilabel_margin": lambda t, x, y, r: t.nn.functional.multilabel_margin_loss(
+        x, t.tensor(0), reduction=r),
+    "multilabel_soft_margin": lambda t, x, y, r: t.nn.functional.multilabel_soft_margin_loss(
+        x, y, reduction=r),
+    "multi_margin": lambda t, x, y, r: t.nn.functional.multi_margin_loss(x, t.tensor(0),
+                                                                         reduction=r),
+    "triplet": lambda t, x, y, r: t.nn.functional.triplet_margin_loss(x, y, x * 2, reduction=r),
+    "triplet_distance": lambda t, x, y, r: t.nn.functional.triplet_margin_with_distance_loss(
+        x, y, x * 2, reduction=r),
+    "ctc": lambda t, x, y, r: t.nn.functional.ctc_loss(x, t.tensor(0), t.tensor(1), t.tensor(1),
+                                                       reduction=r),
+}
+
+
+def _loss_and_grad(name, red):
+    def fn(t):
+        x = _s(t, 0.3, rg=True)
+        out = LOSSES_0D[name](t, x, _s(t, 0.7), red)
+        out.backward(t.tensor(1.7, dtype=out.dtype).expand(out.shape))
+        return out.detach(), x.grad
+    return fn
+
+
+@pytest.mark.parametrize("red", ["none", "mean", "sum"])
+@pytest.mark.parametrize("name", list(LOSSES_0D))
+def test_losses_of_0d_inputs(name, red):
+    _same(_loss_and_grad(name, red), rtol=1e-12, atol=1e-12)
+
+
+def test_loss_input_dims_for_ctc():
+    _same(lambda t: t.nn.functional.ctc_loss(t.ones(3), t.tensor([0]), t.tensor([1]),
+                                             t.tensor([1])))
+    _same(lambda t: t.nn.functional.ctc_loss(t.ones(3, 2, 2, 2), t.tensor([0]), t.tensor([1]),
+                                             t.tensor([1])))

@@ -318,7 +318,8 @@ class BinaryCrossEntropyWithLogits(Op):
     def forward(self, x, t):
         xp = self.xp
         small = xp.exp(-xp.abs(x))
-        xp.log1p(small, out=small)
+        # in place where it is an array (a 0-d input gives NumPy scalars, which have no buffer)
+        small = xp.log1p(small, out=small) if small.ndim else xp.log1p(small)
         sp_neg = xp.maximum(-x, 0)  # softplus(-x) = max(-x, 0) + log1p(exp(-|x|))
         sp_neg += small
         lw = None if self.pos_weight is None else 1 + (self.pos_weight - 1) * t
@@ -356,8 +357,11 @@ class BinaryCrossEntropyWithLogitsBackward(Op):
         # sigmoid(-x) = exp(-softplus(x)), exact in both tails and free of a select
         sig_neg = xp.log1p(e)
         sig_neg += xp.maximum(x, 0)
-        xp.negative(sig_neg, out=sig_neg)
-        xp.exp(sig_neg, out=sig_neg)
+        if sig_neg.ndim:
+            xp.negative(sig_neg, out=sig_neg)
+            xp.exp(sig_neg, out=sig_neg)
+        else:  # a 0-d input gives NumPy scalars, which have no buffer to write into
+            sig_neg = xp.exp(-sig_neg)
         lw = None if self.pos_weight is None else 1 + (self.pos_weight - 1) * t
         out = (1 - t) - _times(sig_neg, lw)
         out *= _times(_times(g, self.factor), self.weight)

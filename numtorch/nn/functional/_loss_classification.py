@@ -131,6 +131,9 @@ def _cross_entropy_probs(input, target, weight, ignore_index, red, label_smoothi
     if not is_float(target):
         raise RuntimeError(f"Expected floating point type for target with class probabilities, "
                            f"got {type_name(target)}")
+    if input.dim() == 0:  # torch asks a 0-d input for its size along the class dim, 1
+        raise IndexError("Dimension specified as 1 but tensor has no dimensions")
+    _check_smoothing(label_smoothing)
     if ignore_index >= 0:  # torch accepts any negative value here
         raise RuntimeError("ignore_index is not supported for floating point target")
     nd = input.dim()
@@ -149,6 +152,12 @@ def _cross_entropy_probs(input, target, weight, ignore_index, red, label_smoothi
     if red == "mean":  # the mean over samples (every position of a K-dim input), not weights
         return loss.sum() / (input.numel() // n_classes if n_classes else 0)
     return reduce_loss(loss, red)
+
+
+def _check_smoothing(label_smoothing):
+    if label_smoothing > 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
+                           f"{label_smoothing:g}")
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
@@ -178,11 +187,11 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     check_tensor("cross_entropy_loss", "input", input, 1)
     check_tensor("cross_entropy_loss", "target", target, 2)
     red = get_reduction(size_average, reduce, reduction)
-    if label_smoothing > 1.0:
-        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
-                           f"{label_smoothing:g}")
     if tuple(target.shape) == tuple(input.shape):
         return _cross_entropy_probs(input, target, weight, ignore_index, red, label_smoothing)
+    _check_smoothing(label_smoothing)
+    if input.dim() == 0:  # torch's log_softmax over dim 1 of a 0-d input
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
     n_classes = _check_index_target(input, target, weight, "cross_entropy_loss")
     if not is_float(input):
         raise NotImplementedError(f'"log_softmax_lastdim_kernel_impl" not implemented for '
@@ -331,6 +340,8 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
         >>> torch.nn.functional.multilabel_soft_margin_loss(x, torch.tensor([[1., 0.]]))
         tensor(0.6931)
     """
+    if input.dim() == 0:  # torch asks a 0-d input for its size along dim -1
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
     if size_average is not None or reduce is not None:
         reduction = get_reduction(size_average, reduce, reduction)
     loss = target * log1pexp(-input) + (1 - target) * log1pexp(input)

@@ -97,8 +97,12 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     red = check_reduction(reduction)
     nd = log_probs.dim()
     if nd not in (2, 3):
-        raise RuntimeError(f"Expected 3-dimensional tensor, but got {nd}-dimensional tensor for "
-                           f"argument #1 'log_probs' {_CHECKING}")
+        # torch reads anything but 3-d as unbatched: it adds the batch dim before checking
+        if nd == 0:
+            raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but "
+                             "got 1)")
+        raise RuntimeError(f"Expected 3-dimensional tensor, but got {nd + 1}-dimensional tensor "
+                           f"for argument #1 'log_probs' {_CHECKING}")
     if isinstance(input_lengths, Tensor) != isinstance(target_lengths, Tensor):
         raise TypeError("ctc_loss(): input_lengths and target_lengths must both be Tensors or "
                         "both be tuples of ints")
