@@ -473,20 +473,26 @@ def lstm_sequence(x, h0, c0, w_ih, w_hh, b=None, w_hr=None, mask=None, reverse=F
         b (Tensor, optional): ``(4H,)``: ``b_ih + b_hh``.
         w_hr (Tensor, optional): ``(P, H)`` projection (``proj_size``); then ``w_hh`` is
             ``(4H, P)`` and ``h0``, the outputs and ``h_n`` have P features.
-        mask (ndarray, optional): ``(T, B, 1)`` bool, True where a step is real.
+        mask (Tensor, optional): ``(T, B, 1)`` bool, True where a step is real.
         reverse (bool): run from the last step to the first.
     """
-    return LSTMSequence.apply(x, h0, c0, w_ih, w_hh, b, w_hr, mask=mask, reverse=reverse)
+    return LSTMSequence.apply(x, h0, c0, w_ih, w_hh, b, w_hr, mask=_mask_array(mask),
+                              reverse=reverse)
 
 
 def gru_sequence(xs, h0, w_hh, b_hh=None, mask=None, reverse=False):
     """One GRU layer direction over projected inputs (``x W_ih^T + b_ih``); returns
     (outputs, h_n). Arguments as :func:`lstm_sequence`, plus ``b_hh`` ``(3H,)`` or None."""
-    return GRUSequence.apply(xs, h0, w_hh, b_hh, mask=mask, reverse=reverse)
+    return GRUSequence.apply(xs, h0, w_hh, b_hh, mask=_mask_array(mask), reverse=reverse)
 
 
 def rnn_sequence(xs, h0, w_hh, nonlinearity="tanh", mask=None, reverse=False):
     """One Elman RNN layer direction over projected inputs (``x W_ih^T + b_ih + b_hh``);
     returns (outputs, h_n). ``nonlinearity`` is ``"tanh"`` or ``"relu"``."""
-    return RNNSequence.apply(xs, h0, w_hh, mask=mask, reverse=reverse,
+    return RNNSequence.apply(xs, h0, w_hh, mask=_mask_array(mask), reverse=reverse,
                              nonlinearity=nonlinearity)
+
+
+def _mask_array(mask):
+    """The ops keep the packed mask as an array parameter (it is not differentiable)."""
+    return None if mask is None else mask._array

@@ -16,7 +16,7 @@ from numtorch.ops.nn_linear import linear_fused
 from numtorch.ops.rnn_ops import lstm_cell
 from numtorch.ops.rnn_sequence import gru_sequence, lstm_sequence, rnn_sequence
 
-_MASK = np.array([[[True], [True]], [[True], [True]], [[True], [False]]])  # (T=3, B=2, 1)
+_MASK = numtorch.tensor([[[True], [True]], [[True], [True]], [[True], [False]]])  # (T, B, 1)
 
 
 def _mha(packed, weights, masked):

@@ -48,12 +48,16 @@ def _gru_step(w, b):
     return step
 
 
+def _nt_mask(mask):
+    return None if mask is None else numtorch.from_numpy(mask)
+
+
 def _fn(mask, reverse, bias=True, proj=False):
     def fn(t, x, h, c, w_ih, w, *rest):
         b = rest[0] if bias else None
         w_hr = rest[-1] if proj else None
         if t is numtorch:
-            return lstm_sequence(x, h, c, w_ih, w, b, w_hr, mask=mask, reverse=reverse)
+            return lstm_sequence(x, h, c, w_ih, w, b, w_hr, mask=_nt_mask(mask), reverse=reverse)
         xs = x @ w_ih.t() if b is None else x @ w_ih.t() + b
         step = _lstm_step(w)
         if proj:
@@ -75,7 +79,7 @@ def _gru_fn(mask, reverse, bias):
     def fn(t, xs, h, w, *b):
         b = b[0] if bias else None
         if t is numtorch:
-            return gru_sequence(xs, h, w, b, mask=mask, reverse=reverse)
+            return gru_sequence(xs, h, w, b, mask=_nt_mask(mask), reverse=reverse)
         return _torch_loop(xs, h, None, mask, reverse, _gru_step(w, b))[:2]
     return fn
 
@@ -83,7 +87,7 @@ def _gru_fn(mask, reverse, bias):
 def _rnn_fn(mask, reverse, act):
     def fn(t, xs, h, w):
         if t is numtorch:
-            return rnn_sequence(xs, h, w, act, mask=mask, reverse=reverse)
+            return rnn_sequence(xs, h, w, act, mask=_nt_mask(mask), reverse=reverse)
         f = torch.tanh if act == "tanh" else torch.relu
         return _torch_loop(xs, h, None, mask, reverse,
                            lambda x, h, c: (f(x + h @ w.t()), None))[:2]

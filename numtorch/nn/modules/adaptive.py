@@ -4,8 +4,6 @@ rarer tail clusters (each cluster one entry of the head, refined by its own smal
 
 from collections import namedtuple
 
-import numpy as np
-
 import numtorch
 
 from .. import functional as F
@@ -92,31 +90,32 @@ class AdaptiveLogSoftmaxWithLoss(Module):
         batched = tdim > 0
         inp = input_ if batched else input_.unsqueeze(0)
         target = target_ if batched else target_.unsqueeze(0)
-        t = target.numpy()
-        if t.size and (t.min() < 0 or t.max() > self.n_classes - 1):
-            raise RuntimeError(f"Target values should be in [0, {self.n_classes - 1}], but "
-                               f"values in range [{t.min()}, {t.max()}] were found. ")
+        if target.numel():
+            low, high = int(target.min()), int(target.max())
+            if low < 0 or high > self.n_classes - 1:
+                raise RuntimeError(f"Target values should be in [0, {self.n_classes - 1}], but "
+                                   f"values in range [{low}, {high}] were found. ")
         # Each row's head index: its own class in the shortlist, else its cluster's entry.
-        cluster = np.searchsorted(np.asarray(self.cutoffs), t, side="right")
-        gather = np.where(cluster == 0, t, self.shortlist_size + cluster - 1)
-        rows0 = np.nonzero(cluster == 0)[0]
-        parts = [numtorch.zeros((rows0.size,), dtype=inp.dtype)]
+        cutoffs = numtorch.tensor(self.cutoffs, device=target.device)
+        cluster = numtorch.bucketize(target, cutoffs, right=True)
+        gather = numtorch.where(cluster == 0, target, self.shortlist_size + cluster - 1)
+        rows0 = (cluster == 0).nonzero(as_tuple=True)[0]
+        parts = [inp.new_zeros((rows0.numel(),))]
         order = [rows0]
         for i in range(1, self.n_clusters + 1):
-            rows = np.nonzero(cluster == i)[0]
-            if rows.size == 0:
+            rows = (cluster == i).nonzero(as_tuple=True)[0]
+            if rows.numel() == 0:
                 continue
-            rel = numtorch.from_numpy(t[rows] - self.cutoffs[i - 1]).unsqueeze(1)
-            sub = inp.index_select(0, numtorch.from_numpy(rows))
+            rel = (target.index_select(0, rows) - self.cutoffs[i - 1]).unsqueeze(1)
+            sub = inp.index_select(0, rows)
             logp = F.log_softmax(self.tail[i - 1](sub), dim=1)
             parts.append(logp.gather(1, rel).squeeze(1))
             order.append(rows)
         # Concatenated parts follow ``order``; the inverse permutation restores row order.
-        inv = np.argsort(np.concatenate(order), kind="stable")
-        output = numtorch.cat(parts)[numtorch.from_numpy(inv)]
+        inv = numtorch.cat(order).argsort(stable=True)
+        output = numtorch.cat(parts)[inv]
         head_logprob = F.log_softmax(self.head(inp), dim=1)
-        idx = numtorch.from_numpy(gather.astype(np.int64)).unsqueeze(1)
-        output = output + head_logprob.gather(1, idx).squeeze(1)
+        output = output + head_logprob.gather(1, gather.unsqueeze(1)).squeeze(1)
         loss = (-output).mean()
         if not batched:
             output = output.squeeze(0)

@@ -10,8 +10,6 @@ import math
 import numbers
 import warnings
 
-import numpy as np
-
 import numtorch
 
 from ... import _creation
@@ -45,15 +43,14 @@ def _run_direction(mode, x, h, c, weights, reverse, mask):
     b = b_ih
     if mode != "GRU" and b_hh is not None:
         b = b_hh if b is None else b + b_hh
-    m = None if mask is None else mask._array
     if mode == "LSTM":
-        return lstm_sequence(x, h, c, w_ih, w_hh, b, w_hr, mask=m, reverse=reverse)
+        return lstm_sequence(x, h, c, w_ih, w_hh, b, w_hr, mask=mask, reverse=reverse)
     xs = _linear(x, w_ih, b)
     if mode == "GRU":
-        out, h = gru_sequence(xs, h, w_hh, b_hh, mask=m, reverse=reverse)
+        out, h = gru_sequence(xs, h, w_hh, b_hh, mask=mask, reverse=reverse)
         return out, h, None
     act = "tanh" if mode == "RNN_TANH" else "relu"
-    out, h = rnn_sequence(xs, h, w_hh, act, mask=m, reverse=reverse)
+    out, h = rnn_sequence(xs, h, w_hh, act, mask=mask, reverse=reverse)
     return out, h, None
 
 
@@ -201,8 +198,8 @@ class RNNBase(Module):
         if packed:
             x, lens = _unpack_time_major(input.data, input.batch_sizes)
             batched, batch = True, int(x.shape[1])
-            steps = np.arange(x.shape[0])[:, None, None]
-            mask = numtorch.from_numpy(steps < lens[None, :, None]).to(x.device)
+            steps = numtorch.arange(x.shape[0], device=x.device).view(-1, 1, 1)
+            mask = steps < numtorch.as_tensor(lens, device=x.device).view(1, -1, 1)
             if hx is not None and input.sorted_indices is not None:
                 # the caller's states are in the original batch order, the data sorted
                 if lstm:
