@@ -7,8 +7,14 @@ It records the same events as :mod:`numtorch.profiler` (op calls, backward nodes
 from ..profiler._collector import Collector, record_function
 from ..profiler._events import DeviceType, EventList, FunctionEvent, FunctionEventAvg
 
-__all__ = ["profile", "record_function", "EventList", "FunctionEvent", "FunctionEventAvg",
-           "DeviceType"]
+__all__ = [
+    "DeviceType",
+    "EventList",
+    "FunctionEvent",
+    "FunctionEventAvg",
+    "profile",
+    "record_function",
+]
 
 
 class profile:
