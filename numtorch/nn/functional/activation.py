@@ -494,7 +494,7 @@ def logsigmoid(input):
         tensor([-100.0000,   -0.6931])
     """
     _float_arg("logsigmoid", input, "log_sigmoid_cpu")
-    return _smooth.LogSigmoid.apply(input)
+    return _smooth.logsigmoid(input)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
@@ -541,7 +541,7 @@ def silu(input, inplace=False):
                                "with complex dtype.")
     if inplace:
         return apply_inplace(input, _smooth.silu)
-    return _smooth.Silu.apply(input)
+    return _smooth.silu(input)
 
 
 def mish(input, inplace=False):
@@ -586,7 +586,7 @@ def gelu(input, approximate="none"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     if input.__class__ is not Tensor or input.dtype._category != _dtype._FLOAT:
         _float_arg("gelu", input, "GeluKernelImpl")
-    return _smooth.Gelu.apply(input, approximate=approximate)
+    return _smooth.gelu(input, approximate)
 
 
 def tanhshrink(input):
@@ -635,5 +635,5 @@ def glu(input, dim=-1):
     if input.dtype._category != _dtype._FLOAT:
         raise _not_implemented("glu_cpu", input.dtype)
     half = n // 2
-    return rename_node(input.narrow(d, 0, half) * _smooth.Sigmoid.apply(
+    return rename_node(input.narrow(d, 0, half) * _smooth.sigmoid(
         input.narrow(d, half, half)), "GluBackward0")
