@@ -1370,7 +1370,7 @@ class _TensorMath:
     def inner(self, other):
         return _nt.ops.inner(self, other)
 
-    # -- linear algebra (ops/decomp.py, linsolve.py, blas.py, lapack_legacy.py) ----------------
+    # -- linear algebra (ops/decomp.py, linsolve.py, products.py, lapack_legacy.py) ------------
     def baddbmm(self, *args, beta=1, alpha=1):
         return _nt.ops.baddbmm(self, *args, beta=beta, alpha=alpha)
 

@@ -4,7 +4,7 @@ Matrix functions take batches of matrices ``(*, m, n)`` and work on the last two
 functions here check arguments and name results; the math lives in ``numtorch/ops``:
 factorizations in ``decomp.py`` and ``lu_decomp.py``, solvers in ``linsolve.py`` and
 ``least_squares.py``, norms, ``cond`` and ``matrix_rank`` in ``matrix_norms.py``, and
-``multi_dot``, ``cross``, ``vecdot``, ``vander`` and ``diagonal`` in ``blas.py``.
+``multi_dot``, ``cross``, ``vecdot``, ``vander`` and ``diagonal`` in ``ops/products.py``.
 
 Errors follow torch: shape and dtype problems raise RuntimeError, and failures caused by the
 values of the input (a singular matrix, one that is not positive-definite) raise
@@ -18,7 +18,7 @@ import numpy as np
 from . import _dtype, return_types
 from ._tensor import _make
 from .backend import xp_of
-from .ops import blas as _blas
+from .ops import products as _products
 from .ops import decomp as _decomp
 from .ops import least_squares as _lsq
 from .ops import linsolve as _solve
@@ -27,10 +27,10 @@ from .ops._lautil import (
     LinAlgError, check_matrix, check_square, check_tensor, cholesky_partial, disp,
     lu_factor_array, square_float,
 )
-from .ops.blas import (  # noqa: F401  (the products of torch.linalg)
+from .ops.products import (  # noqa: F401  (the products of torch.linalg)
     linalg_cross as cross, linalg_diagonal as diagonal, multi_dot, vander, vecdot,
 )
-from .ops.linalg import matmul  # noqa: F401  (torch.linalg.matmul is torch.matmul)
+from .ops.matmul import matmul  # noqa: F401  (torch.linalg.matmul is torch.matmul)
 from .ops.matrix_norms import (  # noqa: F401
     cond, matrix_norm, matrix_rank, norm, vector_norm,
 )
@@ -124,7 +124,7 @@ def matrix_power(A, n, *, out=None):
         tensor([[0.5000, 0.0000],
                 [0.0000, 0.5000]])
     """
-    return _blas.matrix_power(A, n, out=out)
+    return _products.matrix_power(A, n, out=out)
 
 
 def pinv(A, *args, atol=None, rtol=None, hermitian=False, out=None):

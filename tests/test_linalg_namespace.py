@@ -269,7 +269,7 @@ def test_cond_gradient_where_torch_has_none_agrees_with_finite_differences(p):
 
 
 @pytest.mark.parametrize("module", ["numtorch.linalg", "numtorch.ops.decomp",
-                                    "numtorch.ops.linsolve", "numtorch.ops.blas",
+                                    "numtorch.ops.linsolve", "numtorch.ops.products",
                                     "numtorch.ops.lapack_legacy"])
 def test_docstring_examples_run(module):
     import doctest

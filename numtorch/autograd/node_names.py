@@ -198,7 +198,7 @@ RULES = {
     _OPS + "division.Div": _div,
     _OPS + "elementwise.PowScalar": "PowBackward0",
     _OPS + "elementwise.Pow": _pow,
-    _OPS + "linalg.MatMul": _matmul,
+    _OPS + "matmul.MatMul": _matmul,
     _OPS + "comparison.Clamp": "ClampBackward1",
     _OPS + "unary.Round": lambda node: "RoundBackward1" if node.decimals else "RoundBackward0",
     _OPS + "unary.Log1p": "Log1PBackward0",
@@ -216,7 +216,7 @@ RULES = {
     _OPS + "_statistics.Norm": "LinalgVectorNormBackward0",
     _OPS + "_statistics.LogSumExp": "LogsumexpBackward0",
     # nn
-    _OPS + "nn_linear.LinearFused": _linear,
+    _OPS + "linear_fused.LinearFused": _linear,
     _OPS + "conv.Conv": "ConvolutionBackward0",
     _OPS + "conv.ConvTranspose": "ConvolutionBackward0",
     _OPS + "norm_ops.NormalizeAffine": _normalize_affine,

@@ -29,21 +29,21 @@ from .shape import __all__ as _shape
 _shape = _shape + cast.__all__ + join.__all__
 from .indexing import *  # noqa: F401,F403
 from .indexing import __all__ as _idx
-from .linalg import *  # noqa: F401,F403
-from .linalg import __all__ as _lin
+from .matmul import *  # noqa: F401,F403
+from .matmul import __all__ as _lin
 from .softmax import *  # noqa: F401,F403
 from .softmax import __all__ as _sm
 from .decomp import *  # noqa: F401,F403
 from .lu_decomp import *  # noqa: F401,F403
 from .linsolve import *  # noqa: F401,F403
 from .least_squares import *  # noqa: F401,F403
-from .blas import *  # noqa: F401,F403
+from .products import *  # noqa: F401,F403
 from .lapack_legacy import *  # noqa: F401,F403
-from . import blas, decomp, lapack_legacy, least_squares, linsolve, lu_decomp
+from . import decomp, lapack_legacy, least_squares, linsolve, lu_decomp, products
 
 # matrix functions: factorizations, solvers, BLAS-style products, the 0.x LAPACK names
 _la = (decomp.__all__ + lu_decomp.__all__ + linsolve.__all__ + least_squares.__all__
-       + blas.__all__ + lapack_legacy.__all__)
+       + products.__all__ + lapack_legacy.__all__)
 
 from .sorting import *  # noqa: F401,F403
 from .structure import *  # noqa: F401,F403

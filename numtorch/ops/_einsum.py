@@ -342,7 +342,7 @@ def einsum(*args):
     first = operands[0]
     for t in operands[1:]:
         if t.dtype is not first.dtype:
-            from .linalg import _disp
+            from .matmul import _disp
 
             raise RuntimeError(f"expected scalar type {_disp(first)} but found {_disp(t)}")
     if first.dtype.name == "bool":

@@ -1,4 +1,4 @@
-"""Shared pieces of the linear-algebra ops (decomp.py, solve.py, blas.py, numtorch.linalg).
+"""Shared pieces of the linear-algebra ops (decomp.py, linsolve.py, products.py, numtorch.linalg).
 
 * ``LinAlgError`` and the argument checks, with torch's wording;
 * small differentiable helpers built from primitive ops (triangles, diagonals, the conjugate

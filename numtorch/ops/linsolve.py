@@ -268,7 +268,7 @@ def _broadcast_check(sa, sb):
     try:
         return np.broadcast_shapes(tuple(sa), tuple(sb))
     except ValueError:
-        from .linalg import _broadcast_batch
+        from .matmul import _broadcast_batch
 
         return _broadcast_batch(tuple(sa), tuple(sb))
 

@@ -12,7 +12,7 @@ import pytest
 import numtorch
 from numtorch.autograd.graph import Op
 from numtorch.ops.attention_ops import multi_head_attention_core
-from numtorch.ops.nn_linear import linear_fused
+from numtorch.ops.linear_fused import linear_fused
 from numtorch.ops.rnn_ops import lstm_cell
 from numtorch.ops.rnn_sequence import gru_sequence, lstm_sequence, rnn_sequence
 

@@ -1,4 +1,4 @@
-"""BLAS-style products (ops/blas.py) against torch: values, dtypes, gradients, second order,
+"""BLAS-style products (ops/products.py) against torch: values, dtypes, gradients, second order,
 beta/alpha rules, in-place forms, the deprecated positional overloads and bad input."""
 
 import numpy as np

@@ -62,7 +62,7 @@ def _check_dtypes(fn, input, weight, bias):
                            f"(torch.{dw._legacy}) should be the same or input should be a "
                            f"MKLDNN tensor and weight is a dense tensor")
     if bias is not None and bias.dtype is not di:
-        from ...ops.linalg import _CPP_NAME
+        from ...ops.matmul import _CPP_NAME
 
         raise RuntimeError(f"Input type ({_CPP_NAME[di.name]}) and bias type "
                            f"({_CPP_NAME[bias.dtype.name]}) should be the same")

@@ -5,7 +5,7 @@ import math
 from ... import _dtype
 from ..._tensor import Tensor
 from ...ops import matmul
-from ...ops.nn_linear import linear_fused
+from ...ops.linear_fused import linear_fused
 
 __all__ = ["linear", "bilinear"]
 

@@ -18,7 +18,7 @@ from .._tensor import Tensor, _make
 from ..backend import xp_of
 from ._lautil import check_matrix, check_square, check_tensor, disp, eye_like
 from ._pointwise import _out
-from .linalg import matmul
+from .matmul import matmul
 from .bitwise import logical_or
 from .comparison import where
 
@@ -101,7 +101,7 @@ def baddbmm(input, *args, beta=1, alpha=1, out=None):
                 [[3.]]])
     """
     (input, batch1, batch2), beta, alpha = _args3("baddbmm", input, args, beta, alpha)
-    from .linalg import bmm
+    from .matmul import bmm
 
     if input.dtype is _dtype.bool:
         raise NotImplementedError("\"baddbmm\" not implemented for 'Bool'")
