@@ -1253,7 +1253,7 @@ class _TensorMath:
     def histogram(self, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
         return _nt.ops.histogram(self, bins, range=range, weight=weight, density=density)
 
-    # matrix structure and index-wise updates (see numtorch/ops/structure.py)
+    # matrix structure and index-wise updates (ops/structure.py, ops/index_updates.py)
     def diag(self, diagonal=0):
         return _nt.ops.diag(self, diagonal)
 

@@ -47,7 +47,10 @@ _la = (decomp.__all__ + lu_decomp.__all__ + linsolve.__all__ + least_squares.__a
 
 from .sorting import *  # noqa: F401,F403
 from .structure import *  # noqa: F401,F403
-from . import sorting, structure
+from .index_updates import *  # noqa: F401,F403
+from .distances import *  # noqa: F401,F403
+from .repetition import *  # noqa: F401,F403
+from . import distances, index_updates, repetition, sorting, structure
 from . import inplace_writes  # noqa: E402,F401  (the Tensor methods' in-place writes)
 from .shape_extra import *  # noqa: F401,F403
 from .reducing_scatter import *  # noqa: F401,F403
@@ -61,6 +64,7 @@ _extra = (shape_extra.__all__ + reducing_scatter.__all__ + strided_views.__all__
           + statistics_extra.__all__ + quantiles.__all__)
 
 __all__ = (_ew + _red + _shape + _idx + _lin + _sm + _la + sorting.__all__ + structure.__all__
+           + index_updates.__all__ + distances.__all__ + repetition.__all__
            + _extra)
 
 

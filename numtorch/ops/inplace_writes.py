@@ -19,7 +19,8 @@ from .._tensor import Tensor
 from ..autograd.grad_mode import _state
 from ..autograd.inplace import apply_inplace
 from ..backend import helpers_for
-from . import indexing as _indexing, structure as _structure  # (cycle: attributes read late)
+from . import index_updates as _index_updates  # (cycles: attributes are read late)
+from . import indexing as _indexing, structure as _structure
 from ._util import canonical_dim
 
 __all__ = []  # reached as ops.inplace_writes.<name> from the Tensor methods
@@ -125,7 +126,7 @@ def masked_fill_(self, mask, value):
 
 def index_fill_(self, dim, index, value):
     """``self.index_fill_(dim, index, value)``, allowed (with a warning) on expanded dims."""
-    index_fill = _structure.index_fill
+    index_fill = _index_updates.index_fill
     alias = shared_memory_target(self, value)
     if alias is None:
         return apply_inplace(self, index_fill, dim, index, value)

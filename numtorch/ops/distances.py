@@ -1,0 +1,67 @@
+"""Distances and norms between tensors: dist, cdist and renorm (composites of norm ops)."""
+
+from .. import _dtype
+from ._util import canonical_dim
+from .comparison import where
+
+__all__ = ["dist", "renorm", "cdist"]
+
+
+def dist(input, other, p=2):
+    """The ``p``-norm of ``input - other`` (broadcast), as a 0-d tensor.
+
+    Example:
+        >>> torch.dist(torch.tensor([3., 0.]), torch.tensor([0., 4.]))
+        tensor(5.)
+    """
+    from ._statistics import norm
+
+    return norm(input - other, p)
+
+
+def renorm(input, p, dim, maxnorm):
+    """Rescale each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm`` to norm
+    ``maxnorm`` (about: the divisor gets 1e-7 added, as in torch); others are unchanged."""
+    from ._statistics import norm
+
+    nd = input._array.ndim
+    if nd <= 1:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {nd} dimensions")
+    if p <= 0:
+        raise RuntimeError(f"renorm: non-positive-norm not supported (got p={p})")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
+    d = canonical_dim(dim, nd)
+    others = tuple(k for k in range(nd) if k != d)
+    n = norm(input, p, dim=others, keepdim=True)
+    factor = where(n > maxnorm, maxnorm / (n + 1e-7), 1.0)
+    return input * factor.to(input.dtype)
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """The ``p``-norm distance between each row of ``x1`` (..., P, M) and each row of ``x2``
+    (..., R, M), shape (..., P, R).
+
+    Note:
+        Computed from the pairwise differences (memory P * R * M), never with the
+        matrix-product shortcut, so the results are exact but large inputs cost memory.
+    """
+    from ._statistics import norm
+
+    if x1._array.ndim < 2 or x2._array.ndim < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: "
+                           f"{x1._array.ndim}D, X2 got: {x2._array.ndim}D")
+    if x1._array.shape[-1] != x2._array.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: "
+                           f"{x1._array.shape[-1]} X2: {x2._array.shape[-1]}")
+    for x, name in ((x1, "X1"), (x2, "X2")):
+        if x.dtype not in (_dtype.float32, _dtype.float64, _dtype.float16, _dtype.bfloat16):
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
+                               f"{_dtype._TYPE_DISPLAY[x.dtype.name]}")
+    if x1.dtype in (_dtype.float16, _dtype.bfloat16):
+        raise NotImplementedError(f'"cdist" not implemented for '
+                                  f"'{_dtype._TYPE_DISPLAY[x1.dtype.name]}'")
+    if p < 0:
+        raise RuntimeError(f"cdist only supports non-negative p values (got {p})")
+    diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
+    return norm(diff, p, dim=-1)

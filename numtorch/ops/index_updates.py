@@ -1,0 +1,280 @@
+"""Index-wise updates and flat indexing: index_add, index_copy, index_fill, masked_scatter,
+put and take.
+
+The forwards are single NumPy calls; the backwards are written with numtorch ops (each other's
+adjoints: index_add's adjoint is index_select), so gradients of gradients work.
+"""
+
+import numpy as np
+
+from .. import _dtype
+from .._creation import number_as
+from .._tensor import Tensor, _make
+from ..autograd.graph import Op
+from ..backend import helpers_for, xp_of
+from ._util import canonical_dim
+
+__all__ = ["index_add", "index_copy", "index_fill", "masked_scatter", "take", "put"]
+
+
+def _check_index(fn, index, allow_int32=True):
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{fn}(): argument 'index' must be Tensor, not {type(index).__name__}")
+    ok = (_dtype.int64, _dtype.int32) if allow_int32 else (_dtype.int64,)
+    if index.dtype not in ok:
+        if not allow_int32:
+            raise IndexError(f"{fn}(): Expected dtype int64 for index (got {index.dtype}).")
+        names = {"float32": "Float", "float64": "Double", "bool": "Bool"}
+        raise RuntimeError(f"{fn}(): Expected dtype int32/int64 for index but got: "
+                           f"{names.get(index.dtype.name, index.dtype.name)}")
+    if index._array.ndim > 1:
+        raise IndexError(f"{fn}(): Index is supposed to be a vector (got {index._array.ndim} "
+                         f"dims)")
+
+
+def _check_source(fn, input, d, index, source):
+    """source must match input outside ``dim`` and have len(index) entries along it."""
+    xs, ss = input._array.shape, source._array.shape
+    n = index._array.size
+    sd = ss[d] if source._array.ndim else 1
+    if n != sd:
+        raise RuntimeError(f"{fn}(): Number of indices ({n}) should be equal to "
+                           f"source.size(dim): ({sd}), for dim: {d}")
+    if len(xs) != len(ss) or any(a != b for k, (a, b) in enumerate(zip(xs, ss)) if k != d):
+        raise RuntimeError(f"{fn}(): Source/destination tensor must have same slice shapes. "
+                           f"Destination shape {tuple(xs)}, source shape {tuple(ss)} "
+                           f"(dim {d}).")
+
+
+def _check_range(fn, idx, size, d, scalar):
+    # torch's rules differ per op: index_add_ and index_copy_ take no negative indices,
+    # index_fill_ wraps them; the exception class and wording differ too
+    low = -size if fn == "index_fill_" else 0
+    if idx.size and (idx.max() >= size or idx.min() < low):
+        bad = idx.max() if idx.max() >= size else idx.min()
+        if fn == "index_add_":
+            if scalar:
+                raise IndexError("index out of range in self")
+            raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {size}")
+        prefix = "index_copy_(): " if fn == "index_copy_" else ""
+        raise IndexError(f"{prefix}index {bad} is out of bounds for dimension {d} with size "
+                         f"{size}")
+
+
+class IndexAdd(Op):
+    """y = x with alpha * src added at ``index`` along ``dim``; dx = g, dsrc = alpha *
+    index_select(g)."""
+
+    def forward(self, x, index, src):
+        self.save(index=index)
+        out = x.copy()
+        full = (slice(None),) * self.dim + (index.reshape(-1),)
+        vals = src if self.alpha == 1 else src * src.dtype.type(self.alpha)
+        helpers_for(self.xp).scatter_add(out, full, vals.astype(x.dtype, copy=False))
+        return out
+
+    def backward(self, grad):
+        from .indexing import index_select
+
+        gs = index_select(grad, self.dim, _make(self.saved("index")))
+        return grad, None, gs if self.alpha == 1 else gs * self.alpha
+
+
+class IndexCopy(Op):
+    """y = x with src written at ``index`` along ``dim``; dx = g zeroed there, dsrc =
+    index_select(g)."""
+
+    def forward(self, x, index, src):
+        self.save(index=index)
+        out = x.copy()
+        out[(slice(None),) * self.dim + (index.reshape(-1),)] = src
+        return out
+
+    def backward(self, grad):
+        from .indexing import index_select
+
+        idx = _make(self.saved("index"))
+        gx = IndexFill.apply(grad, idx, dim=self.dim, value=0)
+        return gx, None, index_select(grad, self.dim, idx)
+
+
+class IndexFill(Op):
+    """y = x with ``value`` at ``index`` along ``dim``; dx = g zeroed there."""
+
+    def forward(self, x, index):
+        self.save(index=index)
+        out = x.copy()
+        out[(slice(None),) * self.dim + (index.reshape(-1),)] = self.value
+        return out
+
+    def backward(self, grad):
+        return IndexFill.apply(grad, _make(self.saved("index")), dim=self.dim, value=0), None
+
+
+def _index_op(fn, input, dim, index, source=None, allow_int32=True):
+    _check_index(fn, index, allow_int32)
+    nd = input._array.ndim
+    d = canonical_dim(dim, nd)
+    if source is not None:
+        if not isinstance(source, Tensor):
+            raise TypeError(f"{fn}(): argument 'source' must be Tensor, not "
+                            f"{type(source).__name__}")
+        _check_source(fn, input, d, index, source)
+    _check_range(fn, index._array, input._array.shape[d] if nd else 1, d, nd == 0)
+    return d
+
+
+def index_add(input, dim, index, source, *, alpha=1):
+    """Return ``input`` with ``alpha * source`` added at ``index`` along ``dim`` (repeated
+    indices add up).
+
+    Example:
+        >>> torch.zeros(3).index_add(0, torch.tensor([0, 0]), torch.ones(2))
+        tensor([2., 0., 0.])
+    """
+    d = _index_op("index_add_", input, dim, index, source)
+    if input._array.ndim == 0:
+        return IndexAdd.apply(input.reshape(1), index, source.reshape(1), dim=0,
+                              alpha=alpha).reshape(())
+    return IndexAdd.apply(input, index, source, dim=d, alpha=alpha)
+
+
+def index_copy(input, dim, index, source):
+    """Return ``input`` with ``source``'s slices written at ``index`` along ``dim``.
+
+    Example:
+        >>> torch.zeros(3).index_copy(0, torch.tensor([2]), torch.ones(1))
+        tensor([0., 0., 1.])
+    """
+    d = _index_op("index_copy_", input, dim, index, source, allow_int32=False)
+    if input._array.ndim == 0:
+        return IndexCopy.apply(input.reshape(1), index, source.reshape(1), dim=0).reshape(())
+    return IndexCopy.apply(input, index, source, dim=d)
+
+
+def index_fill(input, dim, index, value):
+    """Return ``input`` with ``value`` at ``index`` along ``dim``.
+
+    Note:
+        A tensor ``value`` is read as a number: no gradient flows to it.
+
+    Example:
+        >>> torch.zeros(3).index_fill(0, torch.tensor([1]), 5.)
+        tensor([0., 5., 0.])
+    """
+    d = _index_op("index_fill_", input, dim, index, allow_int32=False)
+    if isinstance(value, Tensor):
+        if value._array.ndim != 0:
+            raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but "
+                               f"got tensor with {value._array.ndim} dimension(s).")
+        value = value.item()
+    value = number_as(value, input.dtype)
+    if input._array.ndim == 0:
+        return IndexFill.apply(input.reshape(1), index, dim=0, value=value).reshape(())
+    return IndexFill.apply(input, index, dim=d, value=value)
+
+
+class MaskedScatter(Op):
+    """y = x with the True positions of ``mask`` filled, in order, from src's first entries;
+    dx = g zeroed there, dsrc = g's masked entries followed by zeros."""
+
+    def forward(self, x, mask, src):
+        self.save(mask=mask)
+        self.src_shape = src.shape
+        out = x.copy()
+        m = int(mask.sum())
+        out[mask] = src.reshape(-1)[:m]
+        return out
+
+    def backward(self, grad):
+        from .indexing import masked_fill, masked_select
+        from .join import cat
+
+        mask = _make(self.saved("mask"))
+        gx = masked_fill(grad, mask, 0.0)
+        picked = masked_select(grad, mask)
+        total = int(np.prod(self.src_shape))
+        rest = total - picked.shape[0]
+        if rest:
+            zeros = _make(self.xp.zeros(rest, dtype=grad._array.dtype))
+            picked = cat([picked, zeros])
+        return gx, None, picked.reshape(self.src_shape)
+
+
+def masked_scatter(input, mask, source):
+    """Fill the positions where the bool ``mask`` (broadcast to ``input``) is True with
+    ``source``'s entries, in row-major order.
+
+    Example:
+        >>> torch.zeros(3).masked_scatter(torch.tensor([True, False, True]), torch.ones(2))
+        tensor([1., 0., 1.])
+    """
+    if not isinstance(mask, Tensor) or mask.dtype is not _dtype.bool:
+        got = mask.dtype if isinstance(mask, Tensor) else type(mask).__name__
+        raise RuntimeError(f"masked_scatter_: expected BoolTensor for mask (got {got})")
+    if not isinstance(source, Tensor):
+        raise TypeError(f"masked_scatter(): argument 'source' must be Tensor, not "
+                        f"{type(source).__name__}")
+    if source.dtype is not input.dtype:
+        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes "
+                           f"but got {input.dtype} and {source.dtype}")
+    xp = xp_of(input._array)
+    shape = np.broadcast_shapes(input._array.shape, mask._array.shape)
+    if tuple(shape) != tuple(input._array.shape):
+        input = input.expand(shape)
+    m = xp.broadcast_to(mask._array, shape)
+    if int(m.sum()) > source._array.size:
+        raise RuntimeError(f"masked_scatter: Number of elements of source ({source._array.size})"
+                           f" < number of ones in mask ({int(m.sum())})")
+    return MaskedScatter.apply(input, _make(xp.ascontiguousarray(m)), source)
+
+
+def put(input, index, source, accumulate=False):
+    """A copy of ``input`` with ``source`` written at the flat positions ``index`` (added when
+    ``accumulate``); negative indices wrap. ``Tensor.put_`` is the in-place form."""
+    from .indexing import index_put
+
+    if not isinstance(index, Tensor) or index.dtype is not _dtype.int64:
+        got = index.dtype if isinstance(index, Tensor) else type(index).__name__
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got {got}")
+    if index.numel() != source.numel():
+        raise RuntimeError(f"put_(): Expected source and index to have the same number of "
+                           f"elements, but got source.numel() = {source.numel()}, "
+                           f"index.numel() = {index.numel()}")
+    n = input._array.size
+    idx = index._array.reshape(-1)
+    if idx.size and (idx.max() >= n or idx.min() < -n):
+        bad = int(idx.max() if idx.max() >= n else idx.min())
+        raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} "
+                         f"elements.")
+    flat = index_put(input.reshape(-1), (index.reshape(-1),), source.reshape(-1).to(input.dtype),
+                     accumulate)
+    return flat.reshape(input.shape)
+
+
+def take(input, index):
+    """Entries of ``input`` read as a flat vector at ``index`` (negative wraps); the result has
+    ``index``'s shape.
+
+    Example:
+        >>> torch.take(torch.tensor([[1., 2.], [3., 4.]]), torch.tensor([0, 3]))
+        tensor([1., 4.])
+    """
+    if not isinstance(index, Tensor) or index.dtype is not _dtype.int64:
+        got = index.dtype if isinstance(index, Tensor) else type(index).__name__
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got {got}")
+    n = input._array.size
+    idx = index._array
+    if idx.size and (idx.max() >= n or idx.min() < -n):
+        bad = idx.max() if idx.max() >= n else idx.min()
+        raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} "
+                         f"elements.")
+    flat = input.reshape(-1)
+    wrapped = _make(np.where(idx < 0, idx + n, idx).reshape(-1))
+    return index_select_flat(flat, wrapped).reshape(tuple(idx.shape))
+
+
+def index_select_flat(flat, idx):
+    from .indexing import index_select
+
+    return index_select(flat, 0, idx)

@@ -1,0 +1,92 @@
+"""Inputs repeated into larger tensors: repeat_interleave and meshgrid (composites)."""
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor, _make
+from ._util import canonical_dim
+
+__all__ = ["repeat_interleave", "meshgrid"]
+
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """Repeat each entry (or each slice along ``dim``) ``repeats`` times in place.
+
+    ``repeats`` is an int or a 1-D int64 tensor with one count per entry; without ``dim`` the
+    input is flattened first. ``repeat_interleave(counts)`` alone repeats ``arange(len)``.
+
+    Example:
+        >>> torch.tensor([1, 2]).repeat_interleave(2)
+        tensor([1, 1, 2, 2])
+    """
+    if repeats is None:  # the one-argument form: indices repeated by the counts given
+        from .._creation import arange
+
+        counts = input
+        if counts._array.ndim != 1:
+            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        return repeat_interleave(arange(counts._array.shape[0]), counts, 0)
+    if dim is None:
+        input, d = input.reshape(-1), 0
+    else:
+        d = canonical_dim(dim, input._array.ndim)
+    n = input._array.shape[d] if input._array.ndim else 1
+    if isinstance(repeats, Tensor):
+        if repeats.dtype not in (_dtype.int64, _dtype.int32):
+            raise RuntimeError(f"repeat_interleave: repeats has to be Long or Int tensor "
+                               f"(got {repeats.dtype})")
+        if repeats._array.ndim > 1:
+            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        reps = repeats._array.reshape(-1)
+        if reps.size == 1:
+            reps = np.repeat(reps, n)
+        if reps.size != n:
+            raise RuntimeError(f"repeat_interleave: repeats must have the same size as input "
+                               f"along dim, but got repeats.size(0) = {reps.size} and "
+                               f"input.size({d}) = {n}")
+    else:
+        reps = np.full(n, int(repeats))
+    if reps.size and reps.min() < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    idx = _make(np.repeat(np.arange(n), reps).astype(np.int64))
+    if input._array.ndim == 0:
+        input = input.reshape(1)
+    from .indexing import index_select
+
+    return index_select(input, d, idx)
+
+
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids from 1-D tensors: output ``k`` repeats ``tensors[k]`` along its own dim
+    (views). ``indexing="xy"`` swaps the first two dims, as NumPy's default does.
+
+    Example:
+        >>> [g.shape for g in torch.meshgrid(torch.arange(2), torch.arange(3), indexing="ij")]
+        [torch.Size([2, 3]), torch.Size([2, 3])]
+    """
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        import warnings
+
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
+                      "indexing argument (using indexing='ij').", UserWarning, stacklevel=2)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
+                         f"received: {indexing}")
+    for t in tensors:
+        if t._array.ndim > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but "
+                               f"got: {t._array.ndim}D")
+    ts = [t.reshape(-1) for t in tensors]
+    swap = indexing == "xy" and len(ts) >= 2
+    if swap:
+        ts[0], ts[1] = ts[1], ts[0]
+    shape = tuple(t._array.shape[0] for t in ts)
+    n = len(ts)
+    out = [t.reshape(tuple(-1 if j == k else 1 for j in range(n))).expand(*shape)
+           for k, t in enumerate(ts)]
+    if swap:  # the grids of the swapped inputs, handed back in the inputs' order
+        out[0], out[1] = out[1], out[0]
+    return tuple(out)
