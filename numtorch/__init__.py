@@ -51,8 +51,10 @@ from .ops.windows import (  # noqa: F401,E402
 from . import testing  # noqa: F401  (torch.testing is available after `import torch`)
 from . import nn  # noqa: F401,E402
 from .nn.functional.pooling import (  # noqa: F401,E402  (torch.max_pool2d and friends)
-    adaptive_avg_pool1d, avg_pool1d, max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d,
-    adaptive_max_pool1d_with_indices as adaptive_max_pool1d,
+    avg_pool1d, max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d,
+)
+from .nn.functional.adaptive_pooling import (  # noqa: F401,E402
+    adaptive_avg_pool1d, adaptive_max_pool1d_with_indices as adaptive_max_pool1d,
 )
 from .nn.functional.conv import (  # noqa: F401,E402  (torch.conv2d and friends)
     conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d,

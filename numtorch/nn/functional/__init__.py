@@ -7,6 +7,7 @@ from .linear import *  # noqa: F401,F403
 from .activation import *  # noqa: F401,F403
 from .conv import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
+from .adaptive_pooling import *  # noqa: F401,F403
 from .padding import *  # noqa: F401,F403
 from .normalization import *  # noqa: F401,F403
 from .dropout import *  # noqa: F401,F403
