@@ -161,7 +161,8 @@ class Poisson(_Sample):
     """y ~ Poisson(rate); dy/drate = 0."""
 
     def forward(self, rate):
-        y = self.rng.poisson(_host_array(rate)).astype(rate.dtype)
+        # asarray: for a 0-d rate NumPy hands back a Python int
+        y = np.asarray(self.rng.poisson(_host_array(rate))).astype(rate.dtype)
         return _like_input(y, rate)
 
 
@@ -509,7 +510,9 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
     _check_std(std)
     if mt and st:
         _broadcast_check(mean.shape, std.shape)
-    y = Normal.apply(mean, std, rng=rng, dtype=dt.np)
+    # torch names the node after which parameters are tensors: 1 mean, 2 std, 3 both
+    y = Normal.apply(mean, std, rng=rng, dtype=dt.np,
+                     node_name=f"NormalBackward{1 * mt + 2 * st}")
     if out is not None:
         return write_out(out, y._array)
     return y
@@ -593,11 +596,17 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     num_samples = _int_arg(num_samples, "num_samples", "multinomial", 2)
     if num_samples <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")
-    probs = _host(input).astype(np.float64).reshape(-1, input.shape[-1])
-    n_cat = probs.shape[1]
+    n_cat = input.shape[-1]
+    probs = _host(input).astype(np.float64).reshape(input.numel() // n_cat if n_cat else
+                                                    (input.shape[0] if input.dim() == 2 else 1),
+                                                    n_cat)
     if not replacement and num_samples > n_cat:
         raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
                            "replacement")
+    if n_cat == 0 and probs.shape[0] and num_samples == 1:
+        # torch's single-sample path checks the weights' range, and meets an empty row
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
+                           "operation has no identity.")
     if not bool(np.isfinite(probs).all()) or bool((probs < 0).any()):
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     totals = probs.sum(axis=1)

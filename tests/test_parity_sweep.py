@@ -467,3 +467,68 @@ def test_loss_input_dims_for_ctc():
                                              t.tensor([1])))
     _same(lambda t: t.nn.functional.ctc_loss(t.ones(3, 2, 2, 2), t.tensor([0]), t.tensor([1]),
                                              t.tensor([1])))
+
+
+# -- random functions on 0-d and empty tensors (shapes, dtypes, nodes, errors; not values) -------
+def _meta(r):
+    if isinstance(r, tuple):
+        return tuple(_meta(x) for x in r)
+    if isinstance(r, (numtorch.Tensor, torch.Tensor)):
+        return (tuple(r.shape), str(r.dtype), r.requires_grad,
+                r.grad_fn.name() if r.grad_fn is not None else None)
+    return r
+
+
+_SHAPES = {"0d": (), "empty": (0, 3), "empty1d": (0,)}
+
+
+def _p(t, shape, dt=None, rg=False):
+    return t.full(shape, 0.5, dtype=dt or t.float32, requires_grad=rg)
+
+
+SAMPLERS = [
+    ("poisson", lambda t, s: t.poisson(_p(t, s))),
+    ("poisson-f64", lambda t, s: t.poisson(_p(t, s, t.float64))),
+    ("poisson-grad", lambda t, s: t.poisson(_p(t, s, rg=True))),
+    ("bernoulli", lambda t, s: t.bernoulli(_p(t, s))),
+    ("bernoulli-p", lambda t, s: t.bernoulli(_p(t, s), 0.3)),
+    ("bernoulli-grad", lambda t, s: t.bernoulli(_p(t, s, rg=True))),
+    ("bernoulli_", lambda t, s: _p(t, s).bernoulli_()),
+    ("bernoulli_-tensor", lambda t, s: _p(t, s).bernoulli_(_p(t, s))),
+    ("multinomial", lambda t, s: t.multinomial(_p(t, s), 1)),
+    ("multinomial-2-replacement", lambda t, s: t.multinomial(_p(t, s), 2, replacement=True)),
+    ("normal-tensor-float", lambda t, s: t.normal(_p(t, s, rg=True), 1.)),
+    ("normal-float-tensor", lambda t, s: t.normal(0., _p(t, s, rg=True))),
+    ("normal-tensor-tensor", lambda t, s: t.normal(_p(t, s, rg=True), _p(t, s, rg=True))),
+    ("normal_", lambda t, s: _p(t, s).normal_()),
+    ("uniform_", lambda t, s: _p(t, s).uniform_()),
+    ("exponential_", lambda t, s: _p(t, s).exponential_()),
+    ("geometric_", lambda t, s: _p(t, s).geometric_(0.5)),
+    ("log_normal_", lambda t, s: _p(t, s).log_normal_()),
+    ("cauchy_", lambda t, s: _p(t, s).cauchy_()),
+    ("random_", lambda t, s: _p(t, s).random_()),
+    ("random_-to", lambda t, s: _p(t, s).random_(10)),
+    ("random_-int64", lambda t, s: _p(t, s, t.int64).random_(2, 10)),
+    ("random_-bool", lambda t, s: _p(t, s, t.bool).random_()),
+    ("rand_like", lambda t, s: t.rand_like(_p(t, s, t.float64))),
+    ("randn_like", lambda t, s: t.randn_like(_p(t, s))),
+    ("randint_like", lambda t, s: t.randint_like(_p(t, s, t.int8), 5)),
+    ("dropout", lambda t, s: t.nn.functional.dropout(_p(t, s), 0.5)),
+    ("alpha_dropout", lambda t, s: t.nn.functional.alpha_dropout(_p(t, s), 0.5)),
+    ("rrelu", lambda t, s: t.nn.functional.rrelu(_p(t, s), training=True)),
+]
+
+
+@pytest.mark.parametrize("shape", list(_SHAPES))
+@pytest.mark.parametrize("name,fn", SAMPLERS, ids=[c[0] for c in SAMPLERS])
+def test_samplers_on_0d_and_empty_inputs(name, fn, shape):
+    _same(lambda t: _meta(fn(t, _SHAPES[shape])))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda t: t.multinomial(t.ones(2, 0), 1), lambda t: t.multinomial(t.ones(2, 0), 1, True),
+    lambda t: t.multinomial(t.ones(2, 0), 2, True), lambda t: t.multinomial(t.ones(0, 2), 1),
+    lambda t: t.multinomial(t.ones(0, 2), 3, True), lambda t: t.multinomial(t.tensor(1.), 1),
+    lambda t: t.multinomial(t.ones(0), 1, True), lambda t: t.multinomial(t.zeros(3), 1, True)])
+def test_multinomial_of_empty_weights(fn):
+    _same(lambda t: _meta(fn(t)))
