@@ -118,8 +118,9 @@ class _Pointwise(Op):
         return y
 
 
-class _LinearBackward(_Pointwise):
-    """g_x = g * slope(x) with a piecewise-constant slope: linear in g, d/dx = 0.
+class _PiecewiseSlopeBackward(_Pointwise):
+    """g_x = g * slope(x) for a piecewise-constant slope (relu, hardtanh, threshold...): linear
+    in g, and d/dx = 0 away from the kinks.
 
     Subclasses list their parameters in ``_params`` so backward can rebuild the same op.
     """

@@ -22,7 +22,7 @@ relu, at the bounds of hardtanh, ...) follow torch and are tested against it on 
 
 from .. import _dtype
 from .._tensor import Tensor
-from ._activation_base import _keep, _LinearBackward, _Pointwise, _select, select
+from ._activation_base import _keep, _PiecewiseSlopeBackward, _Pointwise, _select, select
 from ._pointwise import _check_tensor
 from ._smooth_activation import gelu, logsigmoid, mish, sigmoid, silu, softplus
 from .unary import exp
@@ -47,7 +47,7 @@ class Relu(_Pointwise):
         return ReluBackward.apply(self.saved_output(), grad)
 
 
-class ReluBackward(_LinearBackward):
+class ReluBackward(_PiecewiseSlopeBackward):
     """g_x = g where y > 0 (or y is NaN), else 0; computed from the output y."""
 
     def kernel(self, xp, y, g):
@@ -64,7 +64,7 @@ class Threshold(_Pointwise):
         return ThresholdBackward.apply(self.saved_inputs(), grad, threshold=self.threshold)
 
 
-class ThresholdBackward(_LinearBackward):
+class ThresholdBackward(_PiecewiseSlopeBackward):
     """g_x = g where x > threshold (or x is NaN), else 0."""
 
     _params = ("threshold",)
@@ -85,7 +85,7 @@ class Hardtanh(_Pointwise):
                                       max_val=self.max_val)
 
 
-class HardtanhBackward(_LinearBackward):
+class HardtanhBackward(_PiecewiseSlopeBackward):
     """g_x = g where min_val < x < max_val (or x is NaN), else 0 (0 at the bounds, as torch)."""
 
     _params = ("min_val", "max_val")
@@ -113,7 +113,7 @@ class LeakyRelu(_Pointwise):
                                        negative_slope=self.negative_slope)
 
 
-class LeakyReluBackward(_LinearBackward):
+class LeakyReluBackward(_PiecewiseSlopeBackward):
     """g_x = g for x > 0, else slope * g."""
 
     _params = ("negative_slope",)
@@ -150,7 +150,7 @@ class Softshrink(_Pointwise):
         return ShrinkBackward.apply(self.saved_inputs(), grad, lambd=self.lambd)
 
 
-class ShrinkBackward(_LinearBackward):
+class ShrinkBackward(_PiecewiseSlopeBackward):
     """g_x = 0 for -lambd <= x <= lambd, else g (both shrink functions)."""
 
     _params = ("lambd",)

@@ -1,14 +1,16 @@
-"""Primitive used by the recurrent layers (numtorch.nn.modules.rnn).
+"""Per-step primitives of the recurrent layers: ``unbind_steps`` and the fused ``lstm_cell``.
 
-Why a primitive: the layers project every time step with one matmul, then read the steps one
-by one. Reading them with ``unbind`` makes each step's backward scatter into a zero tensor of
-the whole sequence, so backward costs O(T^2). ``unbind_steps`` is one node whose backward
-stacks the step gradients once: O(T).
+``unbind_steps``: the step-by-step recurrent loops (``nn.LSTMCell`` & co and the
+differentiable reference loops of ``rnn_sequence.py``) project every time step with one matmul,
+then read the steps one by one. Reading them with ``unbind`` makes each step's backward scatter
+into a zero tensor of the whole sequence, so backward costs O(T^2); ``unbind_steps`` is one
+node whose backward stacks the step gradients once: O(T). ``lstm_cell`` is one LSTM step as one
+node (see ``LSTMCell``). Whole sequences run as one op each in ``rnn_sequence.py``.
 """
 
-from .. import ops
 from ..autograd.graph import Op
 from ._smooth_activation import _sigmoid_array
+from .join import cat, stack
 
 __all__ = ["unbind_steps", "lstm_cell"]
 
@@ -21,7 +23,7 @@ class UnbindSteps(Op):
         return tuple(x[t] for t in range(x.shape[0]))
 
     def backward(self, *grads):
-        return ops.stack(list(grads), 0)
+        return stack(list(grads), 0)
 
 
 def unbind_steps(x):
@@ -78,7 +80,7 @@ class LSTMCell(Op):
         o = z[..., 3 * n:].sigmoid()
         tc = (f * c + i * g).tanh()
         dcn = gc + gh * o * (1 - tc * tc)
-        dz = ops.cat([dcn * g * i * (1 - i), dcn * c * f * (1 - f), dcn * i * (1 - g * g),
+        dz = cat([dcn * g * i * (1 - i), dcn * c * f * (1 - f), dcn * i * (1 - g * g),
                       gh * tc * o * (1 - o)], -1)
         return dz, dcn * f
 
