@@ -20,9 +20,16 @@ differentiable ops (``*_steps`` below) and differentiates that, so double backwa
 
 import contextlib
 
+from .._tensor import _make
 from .._threads import single_blas_thread
+from ..autograd import grad as _grad
 from ..autograd.graph import Op
+from ._smooth_activation import sigmoid
+from .activation import relu
+from .comparison import where
+from .join import stack
 from .rnn_ops import lstm_cell, unbind_steps
+from .unary import tanh
 
 __all__ = ["lstm_sequence", "gru_sequence", "rnn_sequence", "gru_update"]
 
@@ -71,12 +78,10 @@ class _Sequence(Op):
         return tuple(next(got) if p else None for p in self.present)
 
     def backward(self, *grads):
-        import numtorch
-
         ins = self._inputs()
         outs = self.steps(*ins, mask=self.mask, reverse=self.reverse, **self._step_options())
         wanted = [k for k, x in enumerate(ins) if x is not None and x.requires_grad]
-        got = numtorch.autograd.grad(outs, [ins[k] for k in wanted], list(grads),
+        got = _grad(outs, [ins[k] for k in wanted], list(grads),
                                      create_graph=True, allow_unused=True)
         res = [None] * len(ins)
         for k, g in zip(wanted, got):
@@ -88,15 +93,11 @@ class _Sequence(Op):
 
 
 def _masks(mask):
-    from .._tensor import _make
-
     return None if mask is None else _make(mask)
 
 
 def _run_steps(xs, h, c, mask, reverse, step):
     """The reference loop over time with differentiable ops: ``step(x_t, h, c) -> (h, c)``."""
-    import numtorch
-
     steps = unbind_steps(xs)
     m = _masks(mask)
     order = range(len(steps) - 1, -1, -1) if reverse else range(len(steps))
@@ -104,11 +105,11 @@ def _run_steps(xs, h, c, mask, reverse, step):
     for t in order:
         hn, cn = step(steps[t], h, c)
         if m is not None:
-            hn = numtorch.where(m[t], hn, h)
-            cn = None if c is None else numtorch.where(m[t], cn, c)
+            hn = where(m[t], hn, h)
+            cn = None if c is None else where(m[t], cn, c)
         h, c = hn, cn
         outs[t] = h
-    return numtorch.stack(outs, 0), h, c
+    return stack(outs, 0), h, c
 
 
 def _gate_rows(xp, w, n):
@@ -294,13 +295,11 @@ class LSTMSequence(_Sequence):
 def gru_update(gi, gh, h):
     """One GRU step with differentiable ops from the input part ``gi`` and recurrent part
     ``gh`` (both ``(B, 3H)``, gates [r z n]) of the gate pre-activations: the new ``h``."""
-    import numtorch
-
     ir, iz, inn = gi.chunk(3, -1)
     hr, hz, hn = gh.chunk(3, -1)
-    r = numtorch.sigmoid(ir + hr)
-    z = numtorch.sigmoid(iz + hz)
-    n = numtorch.tanh(inn + r * hn)
+    r = sigmoid(ir + hr)
+    z = sigmoid(iz + hz)
+    n = tanh(inn + r * hn)
     return n + z * (h - n)
 
 
@@ -453,10 +452,8 @@ class RNNSequence(_Sequence):
     @staticmethod
     def steps(xs, h, w, mask=None, reverse=False, nonlinearity="tanh"):
         """The same layer with differentiable ops per step."""
-        import numtorch
-
         wt = w.t()
-        act = numtorch.tanh if nonlinearity == "tanh" else numtorch.relu
+        act = tanh if nonlinearity == "tanh" else relu
         out, h, _ = _run_steps(xs, h, None, mask, reverse,
                                lambda x, h, c: (act(x + h.matmul(wt)), None))
         return out, h
