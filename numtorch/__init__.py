@@ -30,6 +30,9 @@ from ._random import (  # noqa: F401
     default_generator,
 )
 from ._creation import *  # noqa: F401,F403
+from ._from_data import *  # noqa: F401,F403
+from ._ranges import *  # noqa: F401,F403
+from ._sampling import *  # noqa: F401,F403
 from .ops import *  # noqa: F401,F403
 from .ops import zeros_like as _ops_zeros_like  # noqa: F401
 from ._creation import zeros_like  # noqa: F401,E402  (the public one, with dtype/device)

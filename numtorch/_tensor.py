@@ -578,7 +578,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized):
     # -- new tensors like this one ------------------------------------------------------------
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False, layout=None):
         """A new tensor copying ``data``, by default with this tensor's dtype and device."""
-        return _nt._creation.tensor(data, dtype=dtype or self.dtype, device=device or self.device,
+        return _nt._from_data.tensor(data, dtype=dtype or self.dtype, device=device or self.device,
                                 requires_grad=requires_grad)
 
     def new_zeros(self, *size, dtype=None, **kwargs):
@@ -784,7 +784,7 @@ def _legacy_new(args, kwargs, device, dt, strict):
             raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
         if not isinstance(x, (list, tuple, np.ndarray)):
             raise TypeError(f"new(): data must be a sequence (got {_qualified_name(x)})")
-        arr, _ = _nt._creation._from_data(x)
+        arr, _ = _nt._from_data._from_data(x)
         arr = np.array(arr, dtype=dt.np)
         return arr if dev is None else backend.to_device(arr, dev)
     shape = parse_size("new", args) if args else (0,)

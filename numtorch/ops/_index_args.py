@@ -10,7 +10,8 @@ import warnings
 
 import numpy as np
 
-from .._creation import number_as, tensor
+from .._creation import number_as
+from .._from_data import tensor
 from .._tensor import Tensor
 
 _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "

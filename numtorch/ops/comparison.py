@@ -243,7 +243,7 @@ def _eq_operator(input, other):
     if isinstance(other, Tensor) or isinstance(other, _NUMBER):
         return Eq.apply(input, other)
     if isinstance(other, np.ndarray) and other.dtype.kind in "biufc":
-        from .._creation import as_tensor
+        from .._from_data import as_tensor
 
         return Eq.apply(input, as_tensor(other, device=input.device))
     return NotImplemented

@@ -20,7 +20,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         tensor([1, 1, 2, 2])
     """
     if repeats is None:  # the one-argument form: indices repeated by the counts given
-        from .._creation import arange
+        from .._ranges import arange
 
         counts = input
         if counts._array.ndim != 1:

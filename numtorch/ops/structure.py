@@ -183,7 +183,7 @@ def trace(input):
 
 
 def _tri_indices(fn, row, col, offset, upper, dtype, device):
-    from .._creation import tensor
+    from .._from_data import tensor
 
     r, c = np.indices((row, col)).reshape(2, -1)
     keep = (c - r >= offset) if upper else (c - r <= offset)

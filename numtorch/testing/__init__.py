@@ -454,7 +454,7 @@ def make_tensor(*shape, dtype, device, low=None, high=None, requires_grad=False,
         spread = np.empty(shape[:-1] + (2 * shape[-1],), dtype=values.dtype)
         spread[..., ::2] = values
         values = spread[..., ::2]
-    from .._creation import from_numpy
+    from .._from_data import from_numpy
 
     result = from_numpy(values)
     dev = as_device(device)

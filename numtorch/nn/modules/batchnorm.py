@@ -1,6 +1,6 @@
 """nn modules: batchnorm (torch's file of the same name; forward passes call nn.functional)."""
 
-from ... import _creation
+from ... import _creation, _from_data
 from ..._dtype import int64
 from .. import functional as F
 from .. import init
@@ -39,7 +39,7 @@ class _NormBase(Module):
             self.register_buffer("running_mean", _creation.zeros(num_features, **factory))
             self.register_buffer("running_var", _creation.ones(num_features, **factory))
             self.register_buffer("num_batches_tracked",
-                                 _creation.tensor(0, dtype=int64, device=device))
+                                 _from_data.tensor(0, dtype=int64, device=device))
         else:
             self.register_buffer("running_mean", None)
             self.register_buffer("running_var", None)
@@ -77,7 +77,7 @@ class _NormBase(Module):
                 and key not in state_dict:
             # checkpoints from before version 2 have no batch count: start it at 0
             state_dict[key] = (self.num_batches_tracked if self.num_batches_tracked is not None
-                               else _creation.tensor(0, dtype=int64))
+                               else _from_data.tensor(0, dtype=int64))
         super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys,
                                       unexpected_keys, error_msgs)
 

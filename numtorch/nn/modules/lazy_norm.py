@@ -7,7 +7,7 @@ the matching ``BatchNorm*``/``InstanceNorm*`` class. The classes report torch's 
 (``torch.nn.modules.batchnorm`` / ``.instancenorm``).
 """
 
-from ... import _creation
+from ... import _from_data
 from ..._dtype import int64
 from ..parameter import UninitializedBuffer, UninitializedParameter
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d, _BatchNorm, _NormBase
@@ -34,7 +34,7 @@ class _LazyNormBase(LazyModuleMixin, _NormBase):
         if track_running_stats:
             self.running_mean = UninitializedBuffer(**factory)
             self.running_var = UninitializedBuffer(**factory)
-            self.num_batches_tracked = _creation.tensor(0, dtype=int64, device=device)
+            self.num_batches_tracked = _from_data.tensor(0, dtype=int64, device=device)
 
     def reset_parameters(self):
         if not self.has_uninitialized_params() and self.num_features != 0:

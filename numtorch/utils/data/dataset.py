@@ -159,7 +159,7 @@ class Subset(Dataset):
 def random_split(dataset, lengths, generator=None):
     """Split ``dataset`` into random non-overlapping subsets of the given lengths (or
     fractions summing to 1, as torch: remainders go round-robin to the first subsets)."""
-    from ..._creation import randperm
+    from ..._sampling import randperm
 
     n = len(dataset)
     lengths = list(lengths)

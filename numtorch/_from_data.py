@@ -1,0 +1,331 @@
+"""Tensors from data: ``tensor`` (copies Python data, NumPy arrays and tensors), ``as_tensor``
+and ``asarray`` (share memory when they can) and ``from_numpy`` (always shares).
+
+Python data gets torch's dtype inference (bool < int < float < complex over all its leaves,
+with the default float dtype for floats) and torch's errors for ragged or mixed data.
+"""
+
+import builtins
+import warnings
+
+import numpy as np
+
+from . import _dtype
+from ._creation import _PY_SCALARS, _check_fits, _finish, _host, check_pin_memory, dtype_arg
+from ._tensor import Tensor, _make
+
+__all__ = ["tensor", "as_tensor", "asarray", "from_numpy"]
+
+
+def _scalar_dtype(x):
+    """torch's dtype for one element of Python data (numbers, NumPy scalars and arrays)."""
+    t = type(x)
+    if t is builtins.float:
+        return _dtype.get_default_dtype()
+    if t is builtins.int:
+        return _dtype.int64
+    if t is builtins.bool:
+        return _dtype.bool
+    if t is builtins.complex:
+        return _dtype.default_complex()
+    if isinstance(x, (np.generic, np.ndarray)):
+        return _dtype.from_numpy_dtype(x.dtype)
+    if isinstance(x, Tensor):
+        return x.dtype
+    return None
+
+
+def _leaf_types(seq, out):
+    """Collect the types of the non-sequence items of nested lists/tuples into ``out``."""
+    types = set(map(type, seq))
+    if types <= _PY_SCALARS:
+        out |= types
+        return
+    for x in seq:
+        if isinstance(x, (list, tuple)):
+            _leaf_types(x, out)
+        else:
+            out.add(type(x))
+
+
+def _unwrap_tensors(x):
+    """Replace one-element tensors in nested data by NumPy scalars of their dtype."""
+    if isinstance(x, Tensor):
+        if x.numel() != 1:  # torch reads an integer tensor as an index, others as numbers
+            if x.dtype._category == _dtype._INT:
+                raise TypeError("only integer tensors of a single element can be converted to "
+                                "an index")
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return _host(x).reshape(-1)[0]
+    if isinstance(x, (list, tuple)):
+        return [_unwrap_tensors(v) for v in x]
+    return x
+
+
+def _promoted_dtype(x, acc):
+    """Promote ``acc`` with the dtype of every leaf of nested data ``x``."""
+    if isinstance(x, (list, tuple)):
+        for v in x:
+            acc = _promoted_dtype(v, acc)
+        return acc
+    d = _scalar_dtype(x)
+    if d is None:
+        return acc
+    return d if acc is None else _dtype.promote_types(acc, d)
+
+
+def _shape_error(data):
+    """Raise torch's error for nested sequences that do not form a rectangular array."""
+    shape = []
+    x = data
+    while isinstance(x, (list, tuple)):
+        shape.append(len(x))
+        if not x:
+            break
+        x = x[0]
+
+    def check(seq, d):
+        if len(seq) != shape[d]:
+            raise ValueError(f"expected sequence of length {shape[d]} at dim {d} "
+                             f"(got {len(seq)})")
+        for item in seq:
+            if d + 1 < len(shape):
+                if not isinstance(item, (list, tuple)):
+                    raise TypeError("not a sequence")
+                check(item, d + 1)
+            elif isinstance(item, (list, tuple)):
+                raise TypeError(f"'{type(item).__name__}' object cannot be interpreted as an "
+                                "integer")
+
+    check(data, 0)
+    raise ValueError("tensor(): the nested sequences do not form a rectangular array")
+
+
+def _str_error(data, kind):
+    """torch reads a string met first as one more (character) dimension, later as a bad
+    element."""
+    x = data
+    while isinstance(x, (list, tuple)) and x:
+        x = x[0]
+    if isinstance(x, str):
+        raise ValueError("too many dimensions 'str'")
+    raise TypeError(f"new(): invalid data type '{kind}'")
+
+
+def _object_error(arr):
+    for v in arr.reshape(-1):
+        if isinstance(v, builtins.int) and not -(1 << 63) <= v < (1 << 63):
+            raise ValueError("Overflow when unpacking long long")
+        if isinstance(v, (str, bytes)):
+            _str_error(arr.tolist(), type(v).__name__)
+        if _scalar_dtype(v) is None and not isinstance(v, (list, tuple)):
+            raise RuntimeError(f"Could not infer dtype of {type(v).__name__}")
+    raise TypeError("tensor(): could not infer a dtype from the given data")
+
+
+def _check_byte_order(arr):
+    if not arr.dtype.isnative:
+        raise ValueError("given numpy array has byte order different from the native byte "
+                         "order. Conversion between byte orders is currently not supported.")
+
+
+def _from_data(data):
+    """A NumPy array holding Python data, and the dtype torch infers for that data."""
+    if isinstance(data, np.ndarray):
+        _check_byte_order(data)
+        return data, _dtype.from_numpy_dtype(data.dtype)
+    if isinstance(data, np.generic):
+        if isinstance(data, (np.str_, np.bytes_)):
+            raise TypeError(f"new(): invalid data type 'numpy.{type(data).__name__}'")
+        return np.asarray(data), _dtype.from_numpy_dtype(data.dtype)
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    if type(data) in _PY_SCALARS:
+        if type(data) is builtins.int and not -(1 << 63) <= data < (1 << 63):
+            raise ValueError("Overflow when unpacking long long")
+        return np.asarray(data), _scalar_dtype(data)
+    if isinstance(data, builtins.range):
+        data = list(data)
+    if not isinstance(data, (list, tuple)):
+        raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
+    types = set()
+    _leaf_types(data, types)
+    inferred = None
+    if not types <= _PY_SCALARS:
+        if Tensor in types or any(issubclass(t, Tensor) for t in types):
+            data = _unwrap_tensors(data)
+        inferred = _promoted_dtype(data, None)
+    try:
+        arr = np.array(data)
+    except ValueError:
+        _shape_error(data)
+    if arr.dtype == object:
+        _object_error(arr)
+    if arr.dtype.kind in "USV":
+        _str_error(data, "str" if arr.dtype.kind == "U" else "bytes")
+    if inferred is None:
+        kind = arr.dtype.kind
+        if kind == "u":  # only Python ints past int64's range make NumPy pick uint64
+            raise ValueError("Overflow when unpacking long long")
+        inferred = {"b": _dtype.bool, "i": _dtype.int64, "f": _dtype.get_default_dtype(),
+                    "c": _dtype.default_complex()}[kind]
+    return arr, inferred
+
+
+def _convert(arr, dt):
+    if arr.dtype == dt.np:
+        return arr
+    if arr.dtype.kind == "c" and dt._category != _dtype._COMPLEX:
+        raise TypeError("must be real number, not complex")
+    with np.errstate(invalid="ignore", over="ignore"):
+        return arr.astype(dt.np)
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """Build a new tensor by copying ``data``: a number, nested lists/tuples, an array or a tensor.
+
+    Python floats give the default dtype, ints int64, bools bool and complex numbers the
+    default complex dtype; NumPy arrays and scalars keep their dtype, and mixed data is promoted
+    as torch does.
+
+    Args:
+        data: the values.
+        dtype (dtype, optional): the result dtype instead of the inferred one.
+        device (device, optional): where to put the result.
+        requires_grad (bool): whether autograd records operations on the result.
+
+    Example:
+        >>> torch.tensor([[1., 2.]], requires_grad=True)
+        tensor([[1., 2.]], requires_grad=True)
+        >>> torch.tensor([1, 2]).dtype
+        torch.int64
+
+    Note:
+        torch refuses NumPy arrays with negative strides here; numtorch copies them.
+    """
+    dt = dtype_arg(dtype, "tensor")
+    if isinstance(data, Tensor):
+        warnings.warn("To copy construct from a tensor, it is recommended to use "
+                      "sourceTensor.detach().clone() or sourceTensor.detach().clone()."
+                      "requires_grad_(True), rather than torch.tensor(sourceTensor).",
+                      UserWarning, stacklevel=2)
+        arr, inferred, python_data = _host(data), data.dtype, False
+        source = arr
+    else:
+        arr, inferred = _from_data(data)
+        source = data
+        python_data = not isinstance(data, (np.ndarray, np.generic))
+    if dt is not None and python_data and dt._category == _dtype._INT:
+        _check_fits(arr, dt, c_names=False)
+    arr = _convert(arr, dt or inferred)
+    if arr is data or arr is source or not arr.flags.c_contiguous:
+        arr = arr.copy(order="C")
+    check_pin_memory(pin_memory)
+    return _finish(arr, device, requires_grad)
+
+
+def _no_negative_strides(arr):
+    if any(s < 0 for s in arr.strides):
+        raise ValueError("At least one stride in the given numpy array is negative, and tensors "
+                         "with negative strides are not currently supported. (You can probably "
+                         "work around this by making a copy of your array  with array.copy().) ")
+
+
+def as_tensor(data, dtype=None, device=None):
+    """Convert ``data`` to a tensor, sharing memory with it when no conversion is needed.
+
+    A tensor comes back as itself (or converted with ``to``); a NumPy array of a supported
+    dtype on the CPU is wrapped without a copy.
+
+    Example:
+        >>> a = np.array([1., 2.])
+        >>> t = torch.as_tensor(a)
+        >>> t[0] = 5.
+        >>> a
+        array([5., 2.])
+    """
+    dt = dtype_arg(dtype, "as_tensor")
+    if isinstance(data, Tensor):
+        return data.to(dtype=dt, device=device)
+    if isinstance(data, np.ndarray):
+        _no_negative_strides(data)
+        _check_byte_order(data)
+        src = _dtype.from_numpy_dtype(data.dtype)
+        arr = data if dt is None or dt is src else _convert(data, dt)
+        return _finish(arr, device)
+    arr, inferred = _from_data(data)
+    if dt is not None and not isinstance(data, np.generic) and dt._category == _dtype._INT:
+        _check_fits(arr, dt, c_names=False)
+    return _finish(np.array(_convert(arr, dt or inferred)), device)
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """Convert ``obj`` to a tensor, sharing memory when possible.
+
+    Args:
+        obj: a tensor, a NumPy array (or anything NumPy can view without copying), a number
+            or nested sequences.
+        dtype (dtype, optional): the result dtype.
+        device (device, optional): where to put the result.
+        copy (bool, optional): True always copies; False never does (and raises when a copy
+            would be needed); None copies only when needed.
+        requires_grad (bool): whether autograd records operations on the result.
+
+    Example:
+        >>> torch.asarray([1, 2], dtype=torch.float64)
+        tensor([1., 2.], dtype=torch.float64)
+    """
+    dt = dtype_arg(dtype, "asarray")
+    if isinstance(obj, Tensor):
+        if copy is False and dt is not None and dt is not obj.dtype:
+            raise ValueError(_alias_error(obj.dtype, dt))
+        t = obj.to(dtype=dt, device=device)
+        if copy and t is obj:
+            t = t.clone()
+    elif isinstance(obj, (list, tuple)) or type(obj) in _PY_SCALARS:
+        if copy is False:
+            raise ValueError("can't alias arbitrary sequence into a tensor.")
+        t = as_tensor(obj, dtype=dt, device=device)
+    else:
+        arr = obj if isinstance(obj, np.ndarray) else np.asarray(obj)
+        _check_byte_order(arr)
+        src = _dtype.from_numpy_dtype(arr.dtype)
+        if copy is False and dt is not None and dt is not src:
+            raise ValueError(_alias_error(src, dt))
+        t = as_tensor(arr, dtype=dt, device=device)
+        if copy and t._array is arr:
+            t = _make(arr.copy())
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _alias_error(src, dst):
+    names = _dtype._TYPE_DISPLAY
+    return f"can't alias tensor with dtype '{names[src.name]}' into dtype '{names[dst.name]}'."
+
+
+def from_numpy(ndarray):
+    """Wrap a NumPy array as a tensor sharing its memory: writes to either show in both.
+
+    Example:
+        >>> a = np.zeros(2, dtype=np.float32)
+        >>> t = torch.from_numpy(a)
+        >>> t += 1
+        >>> a
+        array([1., 1.], dtype=float32)
+    """
+    if not isinstance(ndarray, np.ndarray):
+        t = type(ndarray)  # a NumPy scalar type is named with its module, as torch names it
+        raise TypeError(f"expected np.ndarray (got "
+                        f"{'numpy.' if isinstance(ndarray, np.generic) else ''}{t.__name__})")
+    _check_byte_order(ndarray)
+    _dtype.from_numpy_dtype(ndarray.dtype)
+    _no_negative_strides(ndarray)
+    if not ndarray.flags.writeable:
+        warnings.warn("The given NumPy array is not writable, and PyTorch does not support "
+                      "non-writable tensors. This means writing to this tensor will result in "
+                      "undefined behavior. You may want to copy the array to protect its data "
+                      "or make it writable before converting it to a tensor.", UserWarning,
+                      stacklevel=2)
+    return _make(ndarray)
