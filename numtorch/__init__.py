@@ -47,6 +47,7 @@ from ._default_type import set_default_tensor_type  # noqa: F401,E402
 from ._tensor_str import set_printoptions  # noqa: F401
 from . import return_types  # noqa: F401
 from . import linalg  # noqa: F401,E402  (torch.linalg)
+from .linalg import LinAlgError as _LinAlgError  # noqa: F401,E402  (torch._C._LinAlgError)
 from .ops.spectral import stft, istft  # noqa: F401,E402
 from .ops.windows import (  # noqa: F401,E402
     hann_window, hamming_window, blackman_window, bartlett_window, kaiser_window,

@@ -532,3 +532,39 @@ def test_samplers_on_0d_and_empty_inputs(name, fn, shape):
     lambda t: t.multinomial(t.ones(0), 1, True), lambda t: t.multinomial(t.zeros(3), 1, True)])
 def test_multinomial_of_empty_weights(fn):
     _same(lambda t: _meta(fn(t)))
+
+
+# -- LinAlgError as torch names it ---------------------------------------------------------------
+def _caught(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the exception is the result examined
+        return e
+    raise AssertionError("no exception")
+
+
+@pytest.mark.parametrize("fn", [
+    lambda t: t.linalg.inv(t.zeros(2, 2)), lambda t: t.linalg.cholesky(-t.eye(2)),
+    lambda t: t.linalg.solve(t.zeros(2, 2), t.ones(2)), lambda t: t.inverse(t.zeros(3, 2, 2)),
+    lambda t: t.cholesky_inverse(t.zeros(2, 2)),
+    lambda t: t.cholesky_inverse(t.tensor([[0., 0.], [2., 1.]]), upper=True),
+    lambda t: t.cholesky_inverse(t.tensor([[[1., 0.], [0., 1.]], [[1., 0.], [2., 0.]]]))])
+def test_linalg_error_class(fn):
+    import pickle
+
+    a, b = _caught(lambda: fn(numtorch)), _caught(lambda: fn(torch))
+    assert str(a) == str(b)
+    ta, tb = type(a), type(b)
+    assert (ta.__name__, ta.__qualname__) == (tb.__name__, tb.__qualname__) == (
+        "_LinAlgError", "_LinAlgError")
+    assert ta.__module__ == "numtorch" and tb.__module__ == "torch._C"  # torch._C is numtorch
+    assert [c.__name__ for c in ta.__mro__] == [c.__name__ for c in tb.__mro__]
+    assert numtorch.linalg.LinAlgError is ta is numtorch._LinAlgError
+    assert repr(a) == repr(b)
+    assert type(pickle.loads(pickle.dumps(a))) is ta
+
+
+def test_cholesky_inverse_of_regular_factors_unchanged():
+    _same(lambda t: t.cholesky_inverse(t.tensor([[2., 0.], [1., 1.]], dtype=t.float64)),
+          rtol=1e-12, atol=1e-12)
+    _same(lambda t: t.cholesky_inverse(t.zeros(2, 0, 0)))

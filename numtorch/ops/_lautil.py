@@ -20,15 +20,18 @@ _SVD_FAILED = ("linalg.svd: The algorithm failed to converge because the input m
                "contained non-finite values.")
 
 
-class LinAlgError(RuntimeError):
+class _LinAlgError(RuntimeError):
     """Raised when a matrix function fails because of the values of its input (a singular
     matrix in ``inv``/``solve``, a matrix that is not positive-definite in ``cholesky``).
 
-    A subclass of RuntimeError, as ``torch.linalg.LinAlgError`` is.
+    A subclass of RuntimeError, as ``torch.linalg.LinAlgError`` is. Its name and module are
+    torch's (``torch._C._LinAlgError``, torch's ``_C`` being numtorch itself), so tracebacks,
+    ``type(e).__name__`` and pickles read as torch's do.
     """
 
 
-LinAlgError.__module__ = "numtorch.linalg"
+_LinAlgError.__module__ = "numtorch"
+LinAlgError = _LinAlgError  # torch.linalg.LinAlgError
 
 
 # -- argument checks ------------------------------------------------------------------------------

@@ -438,6 +438,22 @@ class CholeskySolve(Op):
         return gb, gl
 
 
+def _check_factor_diagonal(factor):
+    """torch's error for a triangular factor with a zero on its diagonal (a singular A)."""
+    arr = factor._array
+    n = arr.shape[-1]
+    if arr.size == 0:
+        return
+    zero = to_numpy(arr.diagonal(axis1=-2, axis2=-1) == 0).reshape(-1, n)
+    rows = np.flatnonzero(zero.any(axis=1))
+    if rows.size:
+        b = int(rows[0])
+        i = int(np.argmax(zero[b])) + 1
+        raise LinAlgError(f"cholesky_inverse: {batch_prefix(arr.shape[:-2], b)}The diagonal "
+                          f"element {i} is zero, the inversion could not be completed because "
+                          f"the input matrix is singular.")
+
+
 def cholesky_inverse(input, upper=False, *, out=None):
     """Inverse of ``A`` from its Cholesky factor: ``(L L^H)^-1`` (or ``(U^H U)^-1``).
 
@@ -451,6 +467,7 @@ def cholesky_inverse(input, upper=False, *, out=None):
     check_square("cholesky_inverse", input)
     if input.dtype._category < _dtype._FLOAT or input.dtype.itemsize == 2:
         raise _nie("cholesky_inverse_out_cpu", input)
+    _check_factor_diagonal(input)
     eye = eye_like(input)
     if input._array.ndim > 2:
         eye = eye.expand(*input.shape)
