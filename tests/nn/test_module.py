@@ -210,16 +210,18 @@ def test_buffer_keeps_requires_grad_and_shares_memory():
     same(fn)
 
 
-def test_plain_list_of_modules_warns_numtorch_only():
-    m = numtorch.nn.Module()
-    with pytest.warns(UserWarning, match="will not be registered"):
-        m.layers = [numtorch.nn.Linear(1, 1)]
-    with pytest.warns(UserWarning, match="ParameterDict"):
-        m.params = {"w": numtorch.nn.Parameter(numtorch.ones(1))}
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        m.numbers = [1, 2]  # no modules inside: no warning
-    assert list(m.parameters()) == []
+def test_plain_list_of_modules_is_stored_silently_as_in_torch():
+    def fn(t):
+        m = t.nn.Module()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # torch does not warn
+            m.layers = [t.nn.Linear(1, 1)]
+            m.params = {"w": t.nn.Parameter(t.ones(1))}
+            m.numbers = [1, 2]
+        return (len(list(m.parameters())), list(m.state_dict()), type(m.layers).__name__,
+                type(m.params).__name__, m.numbers)
+
+    same(fn)
 
 
 def test_property_raising_attribute_error_is_explained():

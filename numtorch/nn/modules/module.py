@@ -6,7 +6,6 @@ and real torch state dicts load. Hook tables and the hooked call live in ``_hook
 state-dict methods in ``_state_dict.py`` (a base class of Module).
 """
 
-import warnings
 from collections import OrderedDict
 
 from ... import _dtype
@@ -221,13 +220,8 @@ class Module(_StateDictMixin):
                 persistent = name not in d["_non_persistent_buffers_set"]
             self.register_buffer(name, value, persistent)
             return
-        if params is not None and isinstance(value, (list, tuple, dict)) and _holds_modules(value):
-            # torch stores these silently; they then miss parameters(), state_dict() and .to()
-            warnings.warn(f"{type(self).__name__}.{name} is a plain {type(value).__name__} "
-                          "holding Modules or Parameters: they will not be registered (not in "
-                          "parameters(), state_dict() or .to()). Use nn.ModuleList, "
-                          "nn.ModuleDict, nn.ParameterList or nn.ParameterDict instead.",
-                          UserWarning, stacklevel=2)
+        # a plain list/dict of Modules is stored as is, silently, as torch does (its contents
+        # then miss parameters(), state_dict() and .to())
         object.__setattr__(self, name, value)
 
     def __getattr__(self, name):
@@ -645,8 +639,3 @@ def _remove_from(name, d, *tables):
     for t in tables:
         if t is not None:
             t.discard(name) if isinstance(t, set) else t.pop(name, None)
-
-
-def _holds_modules(value):
-    items = value.values() if isinstance(value, dict) else value
-    return any(isinstance(v, (Module, Parameter)) for v in items)
