@@ -33,6 +33,7 @@ from ._creation import *  # noqa: F401,F403
 from ._from_data import *  # noqa: F401,F403
 from ._ranges import *  # noqa: F401,F403
 from ._sampling import *  # noqa: F401,F403
+from . import _random_fills  # noqa: F401  (the values of Tensor.uniform_ & co)
 from .ops import *  # noqa: F401,F403
 from .ops import zeros_like as _ops_zeros_like  # noqa: F401
 from ._creation import zeros_like  # noqa: F401,E402  (the public one, with dtype/device)

@@ -1,5 +1,6 @@
-"""Sampling: ``rand``, ``randn``, ``randint``, ``normal``, ``bernoulli``, ``multinomial``... and
-the values behind the in-place ``Tensor.uniform_`` family.
+"""Sampling: ``rand``, ``randn``, ``randint``, ``normal``, ``bernoulli``, ``multinomial``...
+(the ops they apply: ``_sample_ops.py``; the in-place ``Tensor.uniform_`` family:
+``_random_fills.py``).
 
 Samples are drawn with the NumPy generator of a :class:`numtorch.Generator` (the default one
 unless ``generator=`` is given); samples for a CUDA tensor are drawn on the CPU and copied over.
@@ -8,7 +9,6 @@ Sampling ops whose parameters are tensors (``normal(mean, std)``, ``bernoulli(p)
 the parameters only through a fresh draw, not differentiably.
 """
 
-import math
 
 import numpy as np
 
@@ -16,58 +16,27 @@ from . import _dtype, backend
 from ._alloc_errors import alloc_error, result_alloc_error
 from ._creation import _finish, _int_arg, check_pin_memory, dtype_arg, write_out
 from ._random import rng_for
+from ._sample_ops import (
+    Bernoulli,
+    Normal,
+    Poisson,
+    _integers,
+    _like_input,
+    _standard_normal,
+    _uniform01,
+)
 from ._size import parse_size
 from ._tensor import Tensor, _make
-from .autograd.graph import Op
 
 __all__ = ["rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like",
            "normal", "bernoulli", "multinomial", "poisson"]
 
 
-# -- raw draws on NumPy arrays ----------------------------------------------------------------
-_HALF_BELOW_ONE = np.float16(1.0 - 2.0 ** -11)
-
-
-def _uniform01(rng, shape, np_dtype):
-    """Uniform samples in [0, 1) of a float or complex dtype (complex: both parts)."""
-    if np_dtype.kind == "c":
-        real = np.dtype(np.float32 if np_dtype == np.complex64 else np.float64)
-        out = np.empty(shape, dtype=np_dtype)
-        out.real = rng.random(shape, dtype=real)
-        out.imag = rng.random(shape, dtype=real)
-        return out
-    if np_dtype == np.float32 or np_dtype == np.float64:
-        return rng.random(shape, dtype=np_dtype)
-    # float16/bfloat16: round float32 draws, keeping them below 1 (rounding could reach 1.0)
-    below_one = _HALF_BELOW_ONE if np_dtype == np.float16 else np.nextafter(
-        np_dtype.type(1), np_dtype.type(0))
-    return np.minimum(rng.random(shape, dtype=np.float32).astype(np_dtype), below_one)
-
-
-def _standard_normal(rng, shape, np_dtype):
-    """Standard normal samples; complex samples have variance 1/2 in each part (as torch)."""
-    if np_dtype.kind == "c":
-        real = np.dtype(np.float32 if np_dtype == np.complex64 else np.float64)
-        out = np.empty(shape, dtype=np_dtype)
-        out.real = rng.standard_normal(shape, dtype=real)
-        out.imag = rng.standard_normal(shape, dtype=real)
-        out *= real.type(math.sqrt(0.5))
-        return out
-    if np_dtype == np.float32 or np_dtype == np.float64:
-        return rng.standard_normal(shape, dtype=np_dtype)
-    return rng.standard_normal(shape, dtype=np.float32).astype(np_dtype)
 
 
 def _host(t):
     """A tensor's values as a NumPy array (copied off the GPU when needed)."""
     return t._array if type(t._array) is np.ndarray else t._array.get()
-
-
-def _like_input(arr, like):
-    """``arr`` (drawn on the CPU) on the device of the array ``like``."""
-    if type(like) is np.ndarray:
-        return arr
-    return backend.xp_of(like).asarray(arr)
 
 
 def _type_display(dt):
@@ -115,133 +84,6 @@ def _check_int_range(low, high, dt):
         raise RuntimeError(f"from is out of bounds for {_C_NAMES[dt.name]}")
     if not lo <= high - 1 <= hi:
         raise RuntimeError(f"to - 1 is out of bounds for {_C_NAMES[dt.name]}")
-
-
-def _integers(rng, low, high, shape, np_dtype):
-    """Integers uniform in ``[low, high)`` stored as ``np_dtype`` (float, int or bool)."""
-    if high - 1 > np.iinfo(np.int64).max:
-        vals = rng.integers(low, high, size=shape, dtype=np.uint64)
-    else:
-        vals = rng.integers(low, high, size=shape, dtype=np.int64)
-    return vals.astype(np_dtype, copy=False)
-
-
-# -- sampling ops (graph nodes with zero gradients) -------------------------------------------
-class _Sample(Op):
-    """Base of the random ops: y is a fresh draw, so every tensor input gets a zero gradient."""
-
-    def backward(self, grad):
-        from .ops import zeros_like
-
-        zero = zeros_like(grad)
-        return tuple(zero if e is not None else None for e in self._edges)
-
-
-class Normal(_Sample):
-    """y = mean + std * z, z ~ N(0, 1); dy/dmean = dy/dstd = 0 (as torch)."""
-
-    def forward(self, mean, std):
-        shape = np.broadcast_shapes(np.shape(mean), np.shape(std))
-        z = _standard_normal(self.rng, shape, self.dtype)
-        z = _like_input(z, mean if not isinstance(mean, (int, float)) else std)
-        return (z * std + mean).astype(self.dtype, copy=False)
-
-
-class Bernoulli(_Sample):
-    """y = 1 with probability p (``self.p``, or the input's values when None), else 0;
-    dy/dp = 0."""
-
-    def forward(self, x):
-        p = x if self.p is None else self.p
-        u = self.rng.random(x.shape, dtype=np.float64 if x.dtype == np.float64 else np.float32)
-        return (_like_input(u, x) < p).astype(x.dtype)
-
-
-class Poisson(_Sample):
-    """y ~ Poisson(rate); dy/drate = 0."""
-
-    def forward(self, rate):
-        # asarray: for a 0-d rate NumPy hands back a Python int
-        y = np.asarray(self.rng.poisson(_host_array(rate))).astype(rate.dtype)
-        return _like_input(y, rate)
-
-
-class Uniform(_Sample):
-    """Refill x with samples uniform in [low, high); dy/dx = 0."""
-
-    def forward(self, x):
-        u = _uniform01(self.rng, x.shape, np.dtype(np.float64) if x.dtype.kind != "c"
-                       else np.dtype(np.complex128))
-        span = self.high - self.low
-        if x.dtype.kind == "c":
-            y = (u.real * span + self.low) + 1j * (u.imag * span + self.low)
-        else:
-            y = u * span + self.low
-        return _like_input(y.astype(x.dtype), x)
-
-
-class NormalFill(_Sample):
-    """Refill x with samples from N(mean, std**2); dy/dx = 0."""
-
-    def forward(self, x):
-        z = _standard_normal(self.rng, x.shape, x.dtype)
-        return _like_input((z * self.std + self.mean).astype(x.dtype, copy=False), x)
-
-    def name(self):
-        return "NormalBackward0"
-
-
-class BernoulliFill(_Sample):
-    """Refill x with 0/1 draws of probability p (a number or a tensor); dy/dx = dy/dp = 0."""
-
-    def forward(self, x, p):
-        u = _like_input(self.rng.random(x.shape), x)
-        return (u < p).astype(x.dtype)
-
-    def name(self):
-        return "BernoulliBackward0"
-
-
-class Random(_Sample):
-    """Refill x with integers uniform in [low, high); dy/dx = 0."""
-
-    def forward(self, x):
-        return _like_input(_integers(self.rng, self.low, self.high, x.shape, x.dtype), x)
-
-
-class Exponential(_Sample):
-    """Refill x with Exponential(lambd) samples; dy/dx = 0."""
-
-    def forward(self, x):
-        y = self.rng.exponential(1.0 / self.lambd, size=x.shape)
-        return _like_input(y.astype(x.dtype), x)
-
-
-class Geometric(_Sample):
-    """Refill x with Geometric(p) samples (the trial of the first success, >= 1); dy/dx = 0."""
-
-    def forward(self, x):
-        return _like_input(self.rng.geometric(self.p, size=x.shape).astype(x.dtype), x)
-
-
-class LogNormal(_Sample):
-    """Refill x with exp(N(mean, std**2)) samples; dy/dx = 0."""
-
-    def forward(self, x):
-        y = self.rng.lognormal(self.mean, self.std, size=x.shape)
-        return _like_input(y.astype(x.dtype), x)
-
-
-class Cauchy(_Sample):
-    """Refill x with Cauchy(median, sigma) samples; dy/dx = 0."""
-
-    def forward(self, x):
-        y = self.median + self.sigma * self.rng.standard_cauchy(size=x.shape)
-        return _like_input(y.astype(x.dtype), x)
-
-
-def _host_array(a):
-    return a if type(a) is np.ndarray or not hasattr(a, "get") else a.get()
 
 
 # -- public samplers ---------------------------------------------------------------------------
@@ -658,111 +500,3 @@ def poisson(input, generator=None):
     if bool((_host(input) < 0).any()):
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
     return Poisson.apply(input, rng=rng_for(generator))
-
-
-# -- the values behind Tensor.uniform_ / normal_ / ... (used through in-place application) ----
-def _check_float_tensor(x, kernel):
-    if x.dtype._category < _dtype._FLOAT:
-        raise NotImplementedError(f'"{kernel}" not implemented for '
-                                  f"'{_type_display(x.dtype)}'")
-
-
-def uniform_values(x, low, high, generator):
-    """Samples uniform in ``[low, high)`` shaped like ``x`` (what ``x.uniform_`` writes)."""
-    _check_float_tensor(x, "check_uniform_bounds")
-    low, high = _num(low, "from", "uniform_"), _num(high, "to", "uniform_")
-    if low > high:
-        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
-                           f"from={_fmt_num(low)} > to={_fmt_num(high)}")
-    return Uniform.apply(x, low=low, high=high, rng=rng_for(generator))
-
-
-def normal_values(x, mean, std, generator):
-    """Samples from N(mean, std**2) shaped like ``x`` (what ``x.normal_`` writes)."""
-    _check_float_tensor(x, "normal_kernel_cpu")
-    mean, std = _num(mean, "mean", "normal_"), _num(std, "std", "normal_")
-    _check_std(std)
-    return NormalFill.apply(x, mean=mean, std=std, rng=rng_for(generator))
-
-
-def bernoulli_values(x, p, generator):
-    """0/1 draws with probability ``p`` (number or tensor) shaped like ``x``."""
-    if isinstance(p, Tensor):
-        probs = _host(p)
-        if probs.size and not bool(((probs >= 0) & (probs <= 1)).all()):
-            raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
-        _broadcast_check(x.shape, p.shape)
-        if np.broadcast_shapes(x.shape, p.shape) != tuple(x.shape):
-            raise RuntimeError(f"bernoulli_: p of shape {list(p.shape)} cannot be broadcast "
-                               f"to the tensor's shape {list(x.shape)}")
-    else:
-        p = float(p)
-        if not 0 <= p <= 1:
-            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_fmt_num(p)}")
-    return BernoulliFill.apply(x, p, rng=rng_for(generator))
-
-
-def _random_bounds(dt):
-    """The inclusive upper bound of ``random_()`` without arguments for dtype ``dt``."""
-    if dt is _dtype.bool:
-        return 1
-    if dt._category == _dtype._INT:
-        return int(np.iinfo(dt.np).max)
-    return 2 ** (np.finfo(dt.np).nmant + 1)  # every integer up to here is exact
-
-
-def random_values(x, low, high, generator):
-    """Integers in ``[low, high)`` shaped like ``x`` (what ``x.random_`` writes)."""
-    dt = x.dtype
-    if dt._category == _dtype._COMPLEX:
-        raise NotImplementedError(f'"random_from_to_range_calc" not implemented for '
-                                  f"'{_type_display(dt)}'")
-    if high is None and low is None:
-        low, high = 0, _random_bounds(dt) + 1
-    elif high is None:
-        low = _int_arg(low, "from", "random_", 1)
-        high = _random_bounds(dt) + 1
-    else:
-        low = 0 if low is None else _int_arg(low, "from", "random_", 1)
-        high = _int_arg(high, "to", "random_", 2)
-    _check_int_range(low, high, dt)
-    return Random.apply(x, low=low, high=high, rng=rng_for(generator))
-
-
-def exponential_values(x, lambd, generator):
-    """Exponential(lambd) samples shaped like ``x``."""
-    if x.dtype._category < _dtype._FLOAT:
-        raise RuntimeError(f"Exponential distribution is a continuous probability distribution. "
-                           f"dtype must be a floating point but you specified "
-                           f"{_type_display(x.dtype)}")
-    lambd = _num(lambd, "lambd", "exponential_")
-    if not lambd > 0:
-        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found "
-                           f"lambda={_fmt_num(lambd)}")
-    return Exponential.apply(x, lambd=lambd, rng=rng_for(generator))
-
-
-def geometric_values(x, p, generator):
-    """Geometric(p) samples (trials up to the first success) shaped like ``x``."""
-    p = _num(p, "p", "geometric_")
-    if not 0 < p < 1:
-        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_fmt_num(p)}")
-    return Geometric.apply(x, p=p, rng=rng_for(generator))
-
-
-def log_normal_values(x, mean, std, generator):
-    """exp(N(mean, std**2)) samples shaped like ``x``."""
-    _check_float_tensor(x, "log_normal_cpu")
-    mean, std = _num(mean, "mean", "log_normal_"), _num(std, "std", "log_normal_")
-    if not std > 0:
-        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_fmt_num(std)}")
-    return LogNormal.apply(x, mean=mean, std=std, rng=rng_for(generator))
-
-
-def cauchy_values(x, median, sigma, generator):
-    """Cauchy(median, sigma) samples shaped like ``x``."""
-    _check_float_tensor(x, "cauchy_cpu")
-    median, sigma = _num(median, "median", "cauchy_"), _num(sigma, "sigma", "cauchy_")
-    if not sigma > 0:
-        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_fmt_num(sigma)}")
-    return Cauchy.apply(x, median=median, sigma=sigma, rng=rng_for(generator))

@@ -627,37 +627,37 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized):
     # -- random sampling (in place) -----------------------------------------------------------
     def uniform_(self, from_=0, to=1, *, generator=None):
         """Fill with samples uniform on ``[from_, to)``; returns ``self``."""
-        return _inplace(self, _nt._sampling.uniform_values, from_, to, generator)
+        return _inplace(self, _nt._random_fills.uniform_values, from_, to, generator)
 
     def normal_(self, mean=0, std=1, *, generator=None):
         """Fill with samples from the normal distribution N(mean, std**2); returns ``self``."""
-        return _inplace(self, _nt._sampling.normal_values, mean, std, generator)
+        return _inplace(self, _nt._random_fills.normal_values, mean, std, generator)
 
     def bernoulli_(self, p=0.5, *, generator=None):
         """Fill with 0/1 draws, 1 with probability ``p`` (a number or tensor)."""
-        return _inplace(self, _nt._sampling.bernoulli_values, p, generator)
+        return _inplace(self, _nt._random_fills.bernoulli_values, p, generator)
 
     def random_(self, *args, generator=None, **kwargs):
         """Fill with integers: ``random_(from, to)``, ``random_(to)`` (from 0) or ``random_()``
         (every integer the dtype holds exactly, from 0)."""
         low, high = _random_range(args, kwargs)
-        return _inplace(self, _nt._sampling.random_values, low, high, generator)
+        return _inplace(self, _nt._random_fills.random_values, low, high, generator)
 
     def exponential_(self, lambd=1.0, *, generator=None):
         """Fill with samples from the exponential distribution of rate ``lambd``."""
-        return _inplace(self, _nt._sampling.exponential_values, lambd, generator)
+        return _inplace(self, _nt._random_fills.exponential_values, lambd, generator)
 
     def geometric_(self, p, *, generator=None):
         """Fill with geometric samples: the number of trials up to the first success."""
-        return _inplace(self, _nt._sampling.geometric_values, p, generator)
+        return _inplace(self, _nt._random_fills.geometric_values, p, generator)
 
     def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
         """Fill with samples of exp(N(mean, std**2))."""
-        return _inplace(self, _nt._sampling.log_normal_values, mean, std, generator)
+        return _inplace(self, _nt._random_fills.log_normal_values, mean, std, generator)
 
     def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
         """Fill with samples from the Cauchy distribution."""
-        return _inplace(self, _nt._sampling.cauchy_values, median, sigma, generator)
+        return _inplace(self, _nt._random_fills.cauchy_values, median, sigma, generator)
 
     def bernoulli(self, p=None, *, generator=None):
         """See :func:`numtorch.bernoulli`."""

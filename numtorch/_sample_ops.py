@@ -1,0 +1,178 @@
+"""The sampling ops behind numtorch's random functions, and the raw draws they make.
+
+Each op draws its values with the generator it is given (the ``rng`` parameter, chosen by the
+public functions in ``_sampling.py`` and ``_random_fills.py``) and is a graph node with zero
+gradients, as torch's sampling functions are.
+"""
+
+import math
+
+import numpy as np
+
+from . import backend
+from .autograd.graph import Op
+
+_HALF_BELOW_ONE = np.float16(1.0 - 2.0 ** -11)  # the largest float16 below 1
+
+
+def _uniform01(rng, shape, np_dtype):
+    """Uniform samples in [0, 1) of a float or complex dtype (complex: both parts)."""
+    if np_dtype.kind == "c":
+        real = np.dtype(np.float32 if np_dtype == np.complex64 else np.float64)
+        out = np.empty(shape, dtype=np_dtype)
+        out.real = rng.random(shape, dtype=real)
+        out.imag = rng.random(shape, dtype=real)
+        return out
+    if np_dtype == np.float32 or np_dtype == np.float64:
+        return rng.random(shape, dtype=np_dtype)
+    # float16/bfloat16: round float32 draws, keeping them below 1 (rounding could reach 1.0)
+    below_one = _HALF_BELOW_ONE if np_dtype == np.float16 else np.nextafter(
+        np_dtype.type(1), np_dtype.type(0))
+    return np.minimum(rng.random(shape, dtype=np.float32).astype(np_dtype), below_one)
+
+
+def _standard_normal(rng, shape, np_dtype):
+    """Standard normal samples; complex samples have variance 1/2 in each part (as torch)."""
+    if np_dtype.kind == "c":
+        real = np.dtype(np.float32 if np_dtype == np.complex64 else np.float64)
+        out = np.empty(shape, dtype=np_dtype)
+        out.real = rng.standard_normal(shape, dtype=real)
+        out.imag = rng.standard_normal(shape, dtype=real)
+        out *= real.type(math.sqrt(0.5))
+        return out
+    if np_dtype == np.float32 or np_dtype == np.float64:
+        return rng.standard_normal(shape, dtype=np_dtype)
+    return rng.standard_normal(shape, dtype=np.float32).astype(np_dtype)
+
+
+def _like_input(arr, like):
+    """``arr`` (drawn on the CPU) on the device of the array ``like``."""
+    if type(like) is np.ndarray:
+        return arr
+    return backend.xp_of(like).asarray(arr)
+
+
+def _integers(rng, low, high, shape, np_dtype):
+    """Integers uniform in ``[low, high)`` stored as ``np_dtype`` (float, int or bool)."""
+    if high - 1 > np.iinfo(np.int64).max:
+        vals = rng.integers(low, high, size=shape, dtype=np.uint64)
+    else:
+        vals = rng.integers(low, high, size=shape, dtype=np.int64)
+    return vals.astype(np_dtype, copy=False)
+
+
+class _Sample(Op):
+    """Base of the random ops: y is a fresh draw, so every tensor input gets a zero gradient."""
+
+    def backward(self, grad):
+        from .ops import zeros_like
+
+        zero = zeros_like(grad)
+        return tuple(zero if e is not None else None for e in self._edges)
+
+
+class Normal(_Sample):
+    """y = mean + std * z, z ~ N(0, 1); dy/dmean = dy/dstd = 0 (as torch)."""
+
+    def forward(self, mean, std):
+        shape = np.broadcast_shapes(np.shape(mean), np.shape(std))
+        z = _standard_normal(self.rng, shape, self.dtype)
+        z = _like_input(z, mean if not isinstance(mean, (int, float)) else std)
+        return (z * std + mean).astype(self.dtype, copy=False)
+
+
+class Bernoulli(_Sample):
+    """y = 1 with probability p (``self.p``, or the input's values when None), else 0;
+    dy/dp = 0."""
+
+    def forward(self, x):
+        p = x if self.p is None else self.p
+        u = self.rng.random(x.shape, dtype=np.float64 if x.dtype == np.float64 else np.float32)
+        return (_like_input(u, x) < p).astype(x.dtype)
+
+
+class Poisson(_Sample):
+    """y ~ Poisson(rate); dy/drate = 0."""
+
+    def forward(self, rate):
+        # asarray: for a 0-d rate NumPy hands back a Python int
+        y = np.asarray(self.rng.poisson(_host_array(rate))).astype(rate.dtype)
+        return _like_input(y, rate)
+
+
+class Uniform(_Sample):
+    """Refill x with samples uniform in [low, high); dy/dx = 0."""
+
+    def forward(self, x):
+        u = _uniform01(self.rng, x.shape, np.dtype(np.float64) if x.dtype.kind != "c"
+                       else np.dtype(np.complex128))
+        span = self.high - self.low
+        if x.dtype.kind == "c":
+            y = (u.real * span + self.low) + 1j * (u.imag * span + self.low)
+        else:
+            y = u * span + self.low
+        return _like_input(y.astype(x.dtype), x)
+
+
+class NormalFill(_Sample):
+    """Refill x with samples from N(mean, std**2); dy/dx = 0."""
+
+    def forward(self, x):
+        z = _standard_normal(self.rng, x.shape, x.dtype)
+        return _like_input((z * self.std + self.mean).astype(x.dtype, copy=False), x)
+
+    def name(self):
+        return "NormalBackward0"
+
+
+class BernoulliFill(_Sample):
+    """Refill x with 0/1 draws of probability p (a number or a tensor); dy/dx = dy/dp = 0."""
+
+    def forward(self, x, p):
+        u = _like_input(self.rng.random(x.shape), x)
+        return (u < p).astype(x.dtype)
+
+    def name(self):
+        return "BernoulliBackward0"
+
+
+class Random(_Sample):
+    """Refill x with integers uniform in [low, high); dy/dx = 0."""
+
+    def forward(self, x):
+        return _like_input(_integers(self.rng, self.low, self.high, x.shape, x.dtype), x)
+
+
+class Exponential(_Sample):
+    """Refill x with Exponential(lambd) samples; dy/dx = 0."""
+
+    def forward(self, x):
+        y = self.rng.exponential(1.0 / self.lambd, size=x.shape)
+        return _like_input(y.astype(x.dtype), x)
+
+
+class Geometric(_Sample):
+    """Refill x with Geometric(p) samples (the trial of the first success, >= 1); dy/dx = 0."""
+
+    def forward(self, x):
+        return _like_input(self.rng.geometric(self.p, size=x.shape).astype(x.dtype), x)
+
+
+class LogNormal(_Sample):
+    """Refill x with exp(N(mean, std**2)) samples; dy/dx = 0."""
+
+    def forward(self, x):
+        y = self.rng.lognormal(self.mean, self.std, size=x.shape)
+        return _like_input(y.astype(x.dtype), x)
+
+
+class Cauchy(_Sample):
+    """Refill x with Cauchy(median, sigma) samples; dy/dx = 0."""
+
+    def forward(self, x):
+        y = self.median + self.sigma * self.rng.standard_cauchy(size=x.shape)
+        return _like_input(y.astype(x.dtype), x)
+
+
+def _host_array(a):
+    return a if type(a) is np.ndarray or not hasattr(a, "get") else a.get()
