@@ -10,8 +10,9 @@ user's own code, so a program's own NumPy calls still warn.
 
 NumPy keeps its error state per context (``contextvars``): the state set at import holds for
 the importing thread and for contexts copied from it (asyncio tasks), not for threads started
-later, which begin with NumPy's defaults. There the ``warnings`` filter on numtorch's modules
-(``numtorch/__init__.py``) still hides what NumPy attributes to numtorch's frames.
+later, which begin with NumPy's defaults. Each such thread installs the callback when it first
+reads the grad-mode state (``numtorch._grad_state``, a thread-local whose initialiser runs once
+per thread, before its first op computes).
 """
 
 import sys

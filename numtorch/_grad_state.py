@@ -7,11 +7,18 @@ and re-exports these names; they live here so that ``numtorch._tensor`` imports 
 
 import threading
 
+from . import _fp_errors
+
 
 class _State(threading.local):
     enabled = True  # ops record: grad mode on and inference mode off
     grad = True  # grad mode as the user set it
     inference = False
+
+    def __init__(self):
+        # runs once per thread, on its first op: NumPy's error state is per context and a new
+        # thread starts from NumPy's defaults, so numtorch's silent callback is set here too
+        _fp_errors.install()
 
 
 _state = _State()

@@ -14,8 +14,8 @@ Importing numtorch has three process-wide effects, all made by :func:`apply` fro
 2. **NumPy's floating-point error callback** (``numtorch._fp_errors``): categories NumPy would
    *warn* about become a call to a function that stays silent when the failing NumPy call was
    made by numtorch's code (torch computes ``log(0) = -inf`` without a word) and warns as NumPy
-   does otherwise. It is set for the importing thread's context; a user's own ``np.seterr`` or
-   ``np.errstate`` takes precedence.
+   does otherwise. It is set for the importing thread's context, and for each later thread on
+   its first op; a user's own ``np.seterr`` or ``np.errstate`` takes precedence.
 3. **A warnings filter** ignoring ``RuntimeWarning`` attributed to ``numtorch.*`` modules, for
    threads where the callback above is not installed (NumPy keeps its error state per context).
 

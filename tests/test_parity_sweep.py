@@ -568,3 +568,49 @@ def test_cholesky_inverse_of_regular_factors_unchanged():
     _same(lambda t: t.cholesky_inverse(t.tensor([[2., 0.], [1., 1.]], dtype=t.float64)),
           rtol=1e-12, atol=1e-12)
     _same(lambda t: t.cholesky_inverse(t.zeros(2, 0, 0)))
+
+
+# -- NumPy's floating-point warnings in threads started after import --------------------------------
+def _in_fresh_thread(lib):
+    import threading
+
+    box = {}
+
+    def work():
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            try:
+                a = lib.log(lib.zeros(2))
+                b = lib.zeros(2) / lib.zeros(2)
+                c = lib.tensor([1e5]).half()
+                d = lib.softmax(lib.full((3,), float("-inf")), 0)
+                box["r"] = (a.tolist(), b.isnan().tolist(), c.tolist(), d.isnan().tolist())
+            except Exception as e:  # noqa: BLE001 - the exception is the result compared
+                box["r"] = repr(e)
+
+    th = threading.Thread(target=work)
+    th.start()
+    th.join()
+    return box["r"]
+
+
+def test_fp_errors_silent_in_new_threads():
+    assert _in_fresh_thread(numtorch) == _in_fresh_thread(torch)
+
+
+def test_users_numpy_still_warns_in_new_threads():
+    import threading
+
+    box = {}
+
+    def work():
+        numtorch.ones(1) + 1
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            np.log(np.zeros(1))
+        box["w"] = [x.category for x in w]
+
+    th = threading.Thread(target=work)
+    th.start()
+    th.join()
+    assert box["w"] == [RuntimeWarning]
