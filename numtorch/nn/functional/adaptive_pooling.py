@@ -39,6 +39,11 @@ def _adaptive_input(fn, nd, input, is_max):
 
 
 def _adaptive_max(nd, input, output_size, return_indices):
+    if input.is_quantized:  # the stored integers, pooled (numtorch/_quantized_ops_float.py)
+        from ..._quantized_ops_float import on_int_values
+
+        return on_int_values(input, lambda t: _adaptive_max(nd, t, output_size,
+                                                            return_indices))
     fn = f"adaptive_max_pool{nd}d"
     if nd == 1:
         out = _impl.adaptive_1d_output_size(fn, output_size)
@@ -112,6 +117,11 @@ def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
 
 
 def _adaptive_avg(nd, input, output_size):
+    if input.is_quantized:  # the stored integers, pooled (numtorch/_quantized_ops_float.py)
+        from ..._quantized_ops_float import on_int_values
+
+        return on_int_values(input, lambda t: _adaptive_avg(nd, t, output_size),
+                             rounding=True)
     fn = f"adaptive_avg_pool{nd}d"
     if nd == 1:
         out = _impl.adaptive_1d_output_size(fn, output_size)

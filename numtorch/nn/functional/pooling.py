@@ -27,6 +27,11 @@ __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices",
 
 
 def _max_pool(fn, nd, input, kernel_size, stride, padding, dilation, ceil_mode, indices):
+    if input.is_quantized:  # the stored integers, pooled (numtorch/_quantized_ops_float.py)
+        from ..._quantized_ops_float import on_int_values
+
+        return on_int_values(input, lambda t: _max_pool(
+            fn, nd, t, kernel_size, stride, padding, dilation, ceil_mode, indices))
     if fn == "max_pool1d" and not indices:
         # torch's index-free 1-d kernel has its own checks and messages
         kernel, stride, padding, dilation = _impl.pool_args(
@@ -164,6 +169,12 @@ def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation
 
 def _avg_pool(fn, nd, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
               divisor_override):
+    if input.is_quantized:  # the stored integers, pooled (numtorch/_quantized_ops_float.py)
+        from ..._quantized_ops_float import on_int_values
+
+        return on_int_values(input, lambda t: _avg_pool(
+            fn, nd, t, kernel_size, stride, padding, ceil_mode, count_include_pad,
+            divisor_override), rounding=True)
     kernel, stride, padding, _ = _impl.pool_args(fn, nd, kernel_size, stride, padding)
     n = input.dim()
     if nd == 1:

@@ -1,0 +1,234 @@
+"""Packed parameters of quantized layers, as the ``torch.ScriptObject`` s torch keeps them in.
+
+torch stores a quantized layer's weight in an opaque object of a TorchScript class
+(``__torch__.torch.classes.quantized.LinearPackedParamsBase`` and friends); pickles save it as
+``torch.ScriptObject`` rebuilt from ``(state, class name)``. numtorch's :class:`ScriptObject`
+pickles the same way (so torch can load numtorch's quantized models and the other way round),
+and turns itself into the right packed class when unpickled. Each class keeps the unpacked
+tensors (numtorch computes with them directly) and torch's ``__getstate__`` layout:
+
+* Linear: ``(weight, bias)``
+* Conv: ``("2", [int16 config, weight], [bias])`` with the config ``[spatial dims, stride...,
+  padding..., dilation..., output_padding..., groups, transposed]`` (Conv1d is packed as 2-d
+  with a unit first spatial dim, as torch does)
+* Embedding: ``(1, [weight], [], [bit rate])``
+* RNN cell (dynamic): ``("quantized_dynamic", [bias_ih, bias_hh], [], [reduce_range],
+  [packed w_ih, packed w_hh])``
+"""
+
+import copyreg
+
+import numpy as np
+
+__all__ = ["ScriptObject", "LinearPackedParamsBase", "ConvPackedParamsBase",
+           "EmbeddingPackedParamsBase", "CellParamsBase"]
+
+_PREFIX = "__torch__.torch.classes."
+_REGISTRY = {}
+
+
+class ScriptObject:
+    """An instance of a TorchScript class (``torch.ScriptObject``); numtorch's instances are
+    the packed parameters of quantized layers."""
+
+    _qualified_name = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls._qualified_name:
+            _REGISTRY[cls._qualified_name] = cls
+
+    def _state(self):
+        raise RuntimeError("this ScriptObject carries no state")
+
+    def __getstate__(self):
+        return (self._state(), self._qualified_name)
+
+    def __setstate__(self, state):
+        inner, name = state
+        cls = _REGISTRY.get(name)
+        if cls is None:
+            raise RuntimeError(f"numtorch cannot rebuild a ScriptObject of class {name!r}")
+        self.__class__ = cls
+        cls._restore(self, inner)
+
+    def __reduce_ex__(self, protocol):
+        return (copyreg.__newobj__, (ScriptObject,), self.__getstate__())
+
+    def __deepcopy__(self, memo):
+        import copy
+
+        new = object.__new__(type(self))
+        type(self)._restore(new, copy.deepcopy(self._state(), memo))
+        return new
+
+    def _type(self):
+        return self._qualified_name
+
+    def __repr__(self):
+        return f"<torch.ScriptObject object of {self._qualified_name}>"
+
+
+ScriptObject.__module__ = "numtorch"
+
+
+class LinearPackedParamsBase(ScriptObject):
+    """A linear layer's quantized weight (qint8, or float16/float32 for fp16 packing) and
+    float bias."""
+
+    _qualified_name = _PREFIX + "quantized.LinearPackedParamsBase"
+
+    def __init__(self, weight, bias):
+        self.weight, self.bias = weight, bias
+        self._gemm = None
+
+    def _state(self):
+        return (self.weight, self.bias)
+
+    def _restore(self, state):
+        self.weight, self.bias = state
+        self._gemm = None
+
+    def unpack(self):
+        """``(weight, bias)``."""
+        return self.weight, self.bias
+
+    def gemm_operands(self):
+        """``(IntWeight of (w - zp).T, float64 scales, float32 bias)`` made once per packed
+        weight, for layers that run many times (dynamic linear, RNNs)."""
+        if getattr(self, "_gemm", None) is None:
+            from .ops.quantized_gemm import IntWeight
+            from .ops.quantized_nn import _bias_array, weight_params
+
+            if not self.weight.is_quantized:  # float16 packing: the rounded float weight
+                self._gemm = (None, None, _bias_array(self.bias))
+            else:
+                ints, scales, zps, _ = weight_params(self.weight)
+                centred = (ints.astype(np.int32) - zps[:, None]).T
+                self._gemm = (IntWeight(np.ascontiguousarray(centred)), scales,
+                              _bias_array(self.bias))
+        return self._gemm
+
+
+class ConvPackedParamsBase(ScriptObject):
+    """A convolution's quantized weight, bias and geometry (``nd`` spatial dims as the layer
+    sees them; Conv1d is stored as 2-d)."""
+
+    _qualified_name = _PREFIX + "quantized.Conv2dPackedParamsBase"
+
+    def __init__(self, weight, bias, stride, padding, dilation, groups, transposed=False,
+                 output_padding=None):
+        nd = len(stride)
+        self.weight, self.bias = weight, bias
+        self._stride, self._padding, self._dilation = list(stride), list(padding), \
+            list(dilation)
+        self._output_padding = list(output_padding) if output_padding is not None else \
+            [0] * nd
+        self._groups, self._transposed = int(groups), bool(transposed)
+        if nd == 3:
+            self.__class__ = Conv3dPackedParamsBase
+
+    def _state(self):
+        from ._tensor import _make
+
+        nd = len(self._stride)
+        config = [nd] + self._stride + self._padding + self._dilation + self._output_padding \
+            + [self._groups, int(self._transposed)]
+        return ("2", [_make(np.array(config, dtype=np.int16)), self.weight], [self.bias])
+
+    def _restore(self, state):
+        version, tensors, optional = state
+        if str(version) not in ("2", "3"):
+            raise RuntimeError(f"numtorch reads packed convolutions of version 2 or 3, got "
+                               f"{version!r}")
+        config = [int(v) for v in tensors[0].tolist()]
+        nd = config[0]
+        self._stride = config[1:1 + nd]
+        self._padding = config[1 + nd:1 + 2 * nd]
+        self._dilation = config[1 + 2 * nd:1 + 3 * nd]
+        self._output_padding = config[1 + 3 * nd:1 + 4 * nd]
+        self._groups, self._transposed = config[1 + 4 * nd], bool(config[2 + 4 * nd])
+        self.weight = tensors[1]
+        self.bias = optional[0] if optional else None
+
+    def unpack(self):
+        """``(weight, bias)``."""
+        return self.weight, self.bias
+
+    def stride(self):
+        return list(self._stride)
+
+    def padding(self):
+        return list(self._padding)
+
+    def dilation(self):
+        return list(self._dilation)
+
+    def output_padding(self):
+        return list(self._output_padding)
+
+    def groups(self):
+        return self._groups
+
+    def transpose(self):
+        return self._transposed
+
+
+class Conv3dPackedParamsBase(ConvPackedParamsBase):
+    """The packed parameters of a 3-d (transposed) convolution."""
+
+    _qualified_name = _PREFIX + "quantized.Conv3dPackedParamsBase"
+
+
+class EmbeddingPackedParamsBase(ScriptObject):
+    """A quantized embedding table (per-row float qparams, 8 or 4 bits)."""
+
+    _qualified_name = _PREFIX + "quantized.EmbeddingPackedParamsBase"
+
+    def __init__(self, weight, bit_rate=8):
+        self.weight, self._bit_rate = weight, int(bit_rate)
+
+    def _state(self):
+        return (1, [self.weight], [], [self._bit_rate])
+
+    def _restore(self, state):
+        _, tensors, _, ints = state
+        self.weight = tensors[0]
+        self._bit_rate = int(ints[0]) if ints else 8
+
+    def unpack(self):
+        """The quantized weight."""
+        return self.weight
+
+    def bit_rate(self):
+        return self._bit_rate
+
+    def version(self):
+        return 1
+
+
+class CellParamsBase(ScriptObject):
+    """One direction of one layer of a dynamically quantized RNN: packed input and hidden
+    weights and their float biases."""
+
+    _qualified_name = _PREFIX + "rnn.CellParamsBase"
+
+    def __init__(self, kind, packed_ih, packed_hh, bias_ih, bias_hh, reduce_range=True):
+        self.kind = kind
+        self.packed_ih, self.packed_hh = packed_ih, packed_hh
+        self.bias_ih, self.bias_hh = bias_ih, bias_hh
+        self.reduce_range = bool(reduce_range)
+
+    def _state(self):
+        if self.kind == "quantized_dynamic":
+            return (self.kind, [self.bias_ih, self.bias_hh], [], [int(self.reduce_range)],
+                    [self.packed_ih, self.packed_hh])
+        return (self.kind, [self.bias_ih, self.bias_hh], [], [],
+                [self.packed_ih, self.packed_hh])
+
+    def _restore(self, state):
+        kind, tensors, _, ints, packed = state
+        self.kind = kind
+        self.bias_ih, self.bias_hh = tensors[0], tensors[1]
+        self.reduce_range = bool(ints[0]) if ints else True
+        self.packed_ih, self.packed_hh = packed

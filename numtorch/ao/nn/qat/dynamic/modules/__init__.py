@@ -1,0 +1,5 @@
+"""Dynamic QAT modules."""
+
+from .linear import Linear  # noqa: F401
+
+__all__ = ["Linear"]

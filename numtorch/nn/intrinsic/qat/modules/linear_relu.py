@@ -1,0 +1,3 @@
+"""``torch.nn.intrinsic.qat.modules.linear_relu``: the old import path of :mod:`numtorch.ao.nn.intrinsic.qat.modules.linear_relu` (same objects)."""
+
+from numtorch.ao.nn.intrinsic.qat.modules.linear_relu import *  # noqa: F401,F403

@@ -1,0 +1,5 @@
+"""``torch.nn.intrinsic.quantized.dynamic``: the old import path of :mod:`numtorch.ao.nn.intrinsic.quantized.dynamic` (same objects)."""
+
+from numtorch.ao.nn.intrinsic.quantized.dynamic import *  # noqa: F401,F403
+
+from . import modules  # noqa: F401,E402

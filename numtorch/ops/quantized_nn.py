@@ -1,0 +1,176 @@
+"""Quantized layers on quantized tensors: linear and convolution (static and dynamic), the
+elementwise ops of ``FloatFunctional`` (add, mul, cat, ...), normalization, pooling,
+interpolation and activations.
+
+Linear and convolution accumulate zero-point-centred integers exactly
+(:mod:`numtorch.ops.quantized_gemm`) and requantize as torch's x86/fbgemm kernels do. The
+other ops follow torch's kernels in working on dequantized float32 values and quantizing the
+result with the output's parameters (the input's for shape-preserving ops), which matches
+torch to within one quantum.
+"""
+
+import numpy as np
+
+from .. import _dtype
+from .._quantized_array import (PerTensor, QArray, dequantize_array,
+                                quantize_per_tensor_array)
+from .._quantized_tensor import make_quantized
+from . import quantized_gemm as _gemm
+
+__all__ = ["linear", "linear_dynamic", "linear_dynamic_array", "conv", "conv_dynamic", "quantize_like",
+           "requantize_float", "dequantized", "ints_and_params", "weight_params",
+           "choose_dynamic_params"]
+
+
+def dequantized(t):
+    """The float32 array of quantized tensor ``t``."""
+    return dequantize_array(t._array)
+
+
+def ints_and_params(t):
+    """(integers, scale, zero_point) of a per-tensor quantized tensor."""
+    a = t._array
+    if type(a) is not QArray:
+        raise RuntimeError(f"expected a quantized tensor, got {t.dtype}")
+    if a.quantizer.per_channel:
+        raise RuntimeError("Only per tensor quantization is supported for the input")
+    return a.ints, a.quantizer.scale, a.quantizer.zero_point
+
+
+def weight_params(w):
+    """(integers, float64 scales, int64 zero points, per_channel) of a quantized weight."""
+    q = w._array.quantizer
+    if q.per_channel:
+        return w._array.ints, q.scales.astype(np.float64), q.zero_points.astype(np.int64), True
+    return w._array.ints, np.array([q.scale]), np.array([q.zero_point], np.int64), False
+
+
+def requantize_float(values, scale, zero_point, qdtype=None):
+    """A per-tensor quantized tensor of float32 ``values``."""
+    qdtype = _dtype.quint8 if qdtype is None else qdtype
+    ints = quantize_per_tensor_array(np.asarray(values, np.float32), scale, zero_point,
+                                     qdtype.np)
+    return make_quantized(ints, qdtype, PerTensor(scale, zero_point))
+
+
+def quantize_like(values, t):
+    """float32 ``values`` quantized with tensor ``t``'s own per-tensor parameters."""
+    a = t._array
+    return requantize_float(values, a.quantizer.scale, a.quantizer.zero_point, a.qdtype)
+
+
+def _bias_array(bias):
+    if bias is None:
+        return None
+    arr = bias.detach()._array if hasattr(bias, "_array") else np.asarray(bias)
+    if type(arr) is QArray:
+        arr = dequantize_array(arr)
+    return arr.astype(np.float32)
+
+
+def linear(x, w, bias, scale, zero_point, relu=False):
+    """Quantized linear: quint8 ``x`` (..., K), qint8 ``w`` (N, K), float ``bias``; the
+    quint8 output has ``scale``/``zero_point``."""
+    xi, sx, zx = ints_and_params(x)
+    wi, ws, wz, _ = weight_params(w)
+    if xi.shape[-1] != wi.shape[1]:
+        raise RuntimeError(f"The number of rows in the packB should be equal to K: "
+                           f"{xi.shape[-1]}")
+    a = xi.astype(np.int32) - zx
+    b = (wi.astype(np.int32) - wz[:, None]).T
+    acc = _gemm.int_matmul(a, b)
+    out = _gemm.requantize(acc, _bias_array(bias), sx, ws, scale, zero_point, relu)
+    return make_quantized(out.astype(np.uint8), _dtype.quint8, PerTensor(scale, zero_point))
+
+
+def choose_dynamic_params(x, reduce_range):
+    """(scale, zero_point) quint8 parameters for float32 array ``x`` as torch's dynamic
+    kernels choose them (the range of x widened to 0, ``reduce_range`` halving it)."""
+    from .._quantized_functions import choose_qparams
+
+    lo = float(x.min()) if x.size else 0.0
+    hi = float(x.max()) if x.size else 0.0
+    return choose_qparams(lo, hi, 0, 255, reduce_range=reduce_range)
+
+
+def linear_dynamic(x, packed, reduce_range=True, relu=False):
+    """Dynamically quantized linear: float ``x`` is quantized to quint8 with parameters from
+    its own range, multiplied with the packed qint8 weight in integers, and returned as
+    float32 (``packed`` a LinearPackedParamsBase)."""
+    from .._tensor import _make
+
+    xf = x.detach()._array.astype(np.float32, copy=False)
+    return _make(linear_dynamic_array(xf, packed, reduce_range, relu))
+
+
+def linear_dynamic_array(xf, packed, reduce_range=True, relu=False):
+    """:func:`linear_dynamic` on float32 arrays."""
+    weight, scales, bias = packed.gemm_operands()
+    if weight is None:  # float16 weights: a float32 GEMM with the rounded weight
+        w = packed.weight.detach()._array.astype(np.float32)
+        out = np.matmul(xf, w.T)
+        if bias is not None:
+            out = out + bias
+        return np.maximum(out, np.float32(0)) if relu else out
+    if xf.shape[-1] != weight.ints.shape[0]:
+        raise RuntimeError(f"The number of rows in the packB should be equal to K: "
+                           f"{xf.shape[-1]}")
+    sx, zx = choose_dynamic_params(xf, reduce_range)
+    xi = quantize_per_tensor_array(xf, sx, zx, _dtype.quint8.np)
+    acc = weight.matmul(xi.astype(np.int32) - zx)
+    return _gemm.dequantize_accumulator(acc, bias, np.float32(sx), scales, relu)
+
+
+def _int_conv(nd, a, b, stride, padding, dilation, groups, transposed, output_padding):
+    """The exact integer convolution of centred integers (float64 result), computed by
+    numtorch's float convolution in a dtype that keeps every partial sum exact."""
+    from .. import nn
+    from .._tensor import _make
+
+    per_out = b.shape[1] * int(np.prod(b.shape[2:])) if not transposed else \
+        (b.shape[0] // groups) * int(np.prod(b.shape[2:]))
+    dt = _gemm.exact_float_dtype(per_out, int(np.abs(a).max()) if a.size else 0,
+                                 int(np.abs(b).max()) if b.size else 0) or np.float64
+    F = nn.functional
+    xa, wa = _make(a.astype(dt)), _make(b.astype(dt))
+    if transposed:
+        fn = getattr(F, f"conv_transpose{nd}d")
+        y = fn(xa, wa, None, stride, padding, output_padding, groups, dilation)
+    else:
+        fn = getattr(F, f"conv{nd}d")
+        y = fn(xa, wa, None, stride, padding, dilation, groups)
+    return y._array.astype(np.float64)
+
+
+def conv(nd, x, w, bias, stride, padding, dilation, groups, scale, zero_point, relu=False,
+         transposed=False, output_padding=0):
+    """Quantized N-d convolution (or its transpose) of quint8 ``x`` with qint8 ``w``.
+
+    Padding stands for real zeros, i.e. the input's zero point, which is 0 once centred.
+    """
+    xi, sx, zx = ints_and_params(x)
+    wi, ws, wz, _ = weight_params(w)
+    channel_shape = (-1,) + (1,) * (wi.ndim - 1)
+    b = wi.astype(np.int32) - wz.reshape(channel_shape)
+    a = xi.astype(np.int32) - zx
+    acc = _int_conv(nd, a, b, stride, padding, dilation, groups, transposed, output_padding)
+    out = _gemm.requantize(acc, _bias_array(bias), sx, ws, scale, zero_point, relu,
+                           channel_axis=1)
+    return make_quantized(out.astype(np.uint8), _dtype.quint8, PerTensor(scale, zero_point))
+
+
+def conv_dynamic(nd, x, w, bias, stride, padding, dilation, groups, reduce_range=True,
+                 transposed=False, output_padding=0):
+    """Dynamically quantized convolution: float in, float out (quint8 activations chosen
+    from the input's range)."""
+    from .._tensor import _make
+
+    xf = x.detach()._array.astype(np.float32, copy=False)
+    wi, ws, wz, _ = weight_params(w)
+    sx, zx = choose_dynamic_params(xf, reduce_range)
+    xi = quantize_per_tensor_array(xf, sx, zx, _dtype.quint8.np)
+    b = wi.astype(np.int32) - wz.reshape((-1,) + (1,) * (wi.ndim - 1))
+    acc = _int_conv(nd, xi.astype(np.int32) - zx, b, stride, padding, dilation, groups,
+                    transposed, output_padding)
+    return _make(_gemm.dequantize_accumulator(acc, _bias_array(bias), np.float32(sx), ws,
+                                              channel_axis=1))
