@@ -614,3 +614,73 @@ def test_users_numpy_still_warns_in_new_threads():
     th.start()
     th.join()
     assert box["w"] == [RuntimeWarning]
+
+
+# -- differentiable optimizers: the update enters the graph ---------------------------------------
+def _hypergradient(cls_name, steps=3, **kw):
+    def fn(t):
+        w0 = t.tensor([1.0, -2.0, 0.5], dtype=t.float64, requires_grad=True)
+        h = t.tensor(0.7, dtype=t.float64, requires_grad=True)
+        p = w0.clone()  # a non-leaf parameter, as in meta-learning
+        opt = getattr(t.optim, cls_name)([p], lr=0.1, differentiable=True, **kw)
+        for k in range(steps):
+            p.grad = h * w0 * (k + 1) - 0.3
+            opt.step()
+        gw, gh = t.autograd.grad((p ** 2).sum(), [w0, h])
+        return p.detach(), gw, gh, p.grad_fn.name()
+    return fn
+
+
+DIFF_OPT = [
+    ("SGD", {}), ("SGD", {"weight_decay": 0.1}), ("SGD", {"momentum": 0.9}),
+    ("SGD", {"momentum": 0.9, "dampening": 0.3}),
+    ("SGD", {"momentum": 0.9, "nesterov": True, "weight_decay": 0.05}),
+    ("SGD", {"maximize": True, "momentum": 0.5}),
+    ("Adam", {}), ("Adam", {"weight_decay": 0.1}), ("Adam", {"maximize": True}), ("AdamW", {}),
+    ("AdamW", {"weight_decay": 0.2, "maximize": True}),
+]
+
+
+@pytest.mark.parametrize("cls_name,kw", DIFF_OPT, ids=[f"{c}-{k}" for c, k in DIFF_OPT])
+def test_differentiable_optimizer_records_the_update(cls_name, kw):
+    # torch's differentiable Adam rounds its bias corrections in float32: agreement to ~1e-8
+    _same(_hypergradient(cls_name, **kw), rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("cls_name", ["Adam", "AdamW"])
+def test_differentiable_amsgrad_fails_as_torch(cls_name):
+    (a, _), (b, _) = (_run(_hypergradient(cls_name, amsgrad=True), lib)
+                      for lib in (numtorch, torch))
+    assert type(a) is type(b) is RuntimeError
+    head = "one of the variables needed for gradient computation has been modified by an " \
+           "inplace operation"
+    assert str(a).startswith(head) and str(b).startswith(head)
+
+
+def test_differentiable_leaf_and_plain_steps():
+    def leaf(t):
+        p = t.tensor([1.0, 2.0], requires_grad=True)
+        opt = t.optim.SGD([p], lr=0.1, differentiable=True)
+        p.grad = t.ones(2)
+        opt.step()
+
+    _same(leaf)
+
+    def plain(t):  # nothing has history: the update is the ordinary one
+        p = t.tensor([1.0, 2.0, 3.0])
+        opt = t.optim.Adam([p], lr=0.1, differentiable=True)
+        for _ in range(2):
+            p.grad = t.tensor([0.5, -1.0, 2.0])
+            opt.step()
+        return p
+
+    _same(plain, rtol=1e-6, atol=1e-7)
+
+
+def test_differentiable_without_graph_support_refuses_loudly():
+    w0 = numtorch.ones(2, requires_grad=True)
+    p = w0 * 1.0
+    opt = numtorch.optim.RMSprop([p], lr=0.1, differentiable=True)
+    p.grad = numtorch.ones(2)
+    with pytest.raises(RuntimeError, match="cannot yet record"):
+        opt.step()

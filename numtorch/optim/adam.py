@@ -2,6 +2,8 @@
 
 import math
 
+import numpy as np
+
 from .. import backend
 from ._checks import (
     check_betas, check_fused, check_lr, check_nonneg, check_tensor_betas, check_tensor_lr,
@@ -94,6 +96,35 @@ class Adam(Optimizer):
         else:
             denom = xp.sqrt(v) / bc2_sqrt + eps
         p -= step_size * (m / denom)
+
+    def _update_graph(self, param, grad, state, group):
+        """The same update in tensor ops, recorded by autograd (``differentiable=True`` with a
+        parameter or gradient that has history)."""
+        from ..ops import maximum
+
+        g = -grad if group["maximize"] else grad
+        step = self._step_tensor(state)
+        lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
+        beta1, beta2 = group["betas"]
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                param.mul_(1 - lr * wd)
+            else:
+                g = g + wd * param
+        m, v = state["exp_avg"], state["exp_avg_sq"]
+        m.lerp_(g, 1 - beta1)
+        v.mul_(beta2).addcmul_(g, g, value=1 - beta2)
+        # torch's differentiable step keeps the bias corrections as float32 tensors (its step
+        # counter's dtype): the same roundings here
+        f32 = np.float32
+        step_size = float(f32(lr) / (f32(1) - f32(beta1) ** f32(step)))
+        bc2_sqrt = float(np.sqrt(f32(1) - f32(beta2) ** f32(step)))
+        if group["amsgrad"]:
+            vmax = state["max_exp_avg_sq"]
+            vmax.copy_(maximum(vmax, v))
+            v = vmax
+        # a copy of the first moment enters the graph: the buffer itself changes next step
+        param.addcdiv_(m.clone(), v.sqrt() / bc2_sqrt + eps, value=-step_size)
 
 
 from ._functional import adam  # noqa: E402,F401  (torch.optim.adam.adam)

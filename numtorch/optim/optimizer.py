@@ -3,7 +3,10 @@
 Subclasses write ``_init_state(state, param, group)`` and ``_update(param, grad, state,
 group)`` on raw arrays (``param._array`` is updated in place, under no_grad); the base class
 owns the loop, ``zero_grad``, hooks and torch's state-dict layout, so a torch optimizer's
-state dict loads here and continues identically, and vice versa.
+state dict loads here and continues identically, and vice versa. With ``differentiable=True``
+the step runs with grad mode on, as torch's does, and where the update must enter the autograd
+graph (a parameter or gradient with history: meta-learning, hypergradients) a subclass's
+``_update_graph(param, grad, state, group)`` makes it with tensor ops.
 
 As in torch, the ``step`` of every optimizer class (a user's subclass that overrides ``step``
 included) is wrapped when its first instance is made, so the step hooks (per optimizer and
@@ -106,6 +109,22 @@ def hyperparameters(group):
     return group if out is None else out
 
 
+def _enable_grad():
+    from ..autograd.grad_mode import enable_grad
+
+    return enable_grad()
+
+
+def _needs_graph(param, grad, state, group):
+    """Whether a differentiable step must record its update: something it reads has (or
+    wants) autograd history."""
+    if param.requires_grad or grad.requires_grad:
+        return True
+    if any(isinstance(v, Tensor) and v.requires_grad for v in state.values()):
+        return True
+    return any(isinstance(v, Tensor) and v.requires_grad for v in group.values())
+
+
 class Optimizer:
     """Base class of all optimizers.
 
@@ -200,7 +219,9 @@ class Optimizer:
 
             with enable_grad():
                 loss = closure()
-        with no_grad():
+        # torch steps a differentiable optimizer with grad mode on, so the update is recorded
+        mode = _enable_grad() if self.defaults.get("differentiable") else no_grad()
+        with mode:
             for group in self.param_groups:
                 self._step_group(group)
         return loss
@@ -223,8 +244,21 @@ class Optimizer:
             state = self.state[p]
             if not state:
                 self._init_state(state, p, hp)
+            if hp.get("differentiable") and (hasattr(self, "_update_graph")
+                                             or _needs_graph(p, g, state, group)):
+                self._update_in_graph(p, g, state, hp)
+                continue  # the in-place tensor ops bumped the version
             self._update(p, g._array, state, hp)
             p._vc[0] += 1  # the parameter changed in place
+
+    def _update_in_graph(self, param, grad, state, group):
+        update = getattr(self, "_update_graph", None)
+        if update is None:
+            raise RuntimeError(f"{type(self).__name__}(differentiable=True): numtorch cannot yet "
+                               f"record this optimizer's update in the autograd graph (SGD, "
+                               f"Adam and AdamW can); the parameter or its gradient has history, "
+                               f"so a plain update would silently cut it")
+        update(param, grad, state, group)
 
     _capturable_error = ("If capturable=True, params and state_steps must be on supported "
                          f"devices: {_CAPTURABLE_DEVICES}.")

@@ -56,5 +56,23 @@ class SGD(Optimizer):
             d_p = d_p + momentum * buf._array if group["nesterov"] else buf._array
         p -= group["lr"] * d_p
 
+    def _update_graph(self, param, grad, state, group):
+        """The same update in tensor ops, recorded by autograd (``differentiable=True`` with a
+        parameter or gradient that has history); the first momentum buffer is a detached copy
+        of the direction, as in torch."""
+        d_p = -grad if group["maximize"] else grad
+        wd = group["weight_decay"]
+        if wd != 0:
+            d_p = d_p + wd * param
+        momentum = group["momentum"]
+        if momentum != 0:
+            buf = state.get("momentum_buffer")
+            if buf is None:
+                buf = state["momentum_buffer"] = d_p.detach().clone()
+            else:
+                buf.mul_(momentum).add_(d_p, alpha=1 - group["dampening"])
+            d_p = d_p + momentum * buf if group["nesterov"] else buf
+        param.add_(d_p, alpha=-group["lr"])
+
 
 from ._functional import sgd  # noqa: E402,F401  (torch.optim.sgd.sgd)
