@@ -5,7 +5,12 @@
 backward paths of an op with ``backward_arrays`` are compared), second-order gradients for a
 random direction, and checks the inputs were not changed.
 ``check_raises(fn, arrays)`` checks both libraries raise the same kind of exception.
+``same(fn)`` runs ``fn(numtorch)`` and ``fn(torch)`` and compares whatever comes out (tensors,
+containers, numbers, sizes, dtypes, devices, modules, exceptions, optionally warnings): the one
+place the tests compare the two libraries.
 """
+
+import warnings
 
 import numpy as np
 import torch
@@ -200,6 +205,95 @@ def check_raises(fn, arrays=(), match=None):
     if match is not None:
         assert match in str(nt_exc), f"{match!r} not in {str(nt_exc)!r}"
     return nt_exc, th_exc
+
+
+# -- same(fn): one call, both libraries, any kind of result -----------------------------------
+
+class _Values:
+    """Array values that compare equal within ``rtol``/``atol`` (exactly for non-floats)."""
+
+    def __init__(self, arr, rtol, atol):
+        self.arr, self.rtol, self.atol = np.asarray(arr), rtol, atol
+
+    def __eq__(self, other):
+        a, b = self.arr, other.arr
+        if a.shape != b.shape:
+            return False
+        if a.dtype.kind in "fc" or b.dtype.kind in "fc":
+            return bool(np.allclose(a, b, rtol=self.rtol, atol=self.atol, equal_nan=True))
+        return bool(np.array_equal(a, b))
+
+    def __repr__(self):
+        return repr(self.arr.tolist())
+
+
+def _message(exc):
+    """An exception's message as both libraries can share it (torch's internal suffixes and
+    the library name dropped)."""
+    return str(exc).split(" (Triggered internally")[0].replace("numtorch", "torch")
+
+
+def describe(x, rtol=0.0, atol=0.0, messages=True):
+    """A library-independent description of ``x``, comparable with ``==`` (see :func:`same`)."""
+    def d(v):
+        return describe(v, rtol, atol, messages)
+
+    if isinstance(x, (numtorch.Tensor, torch.Tensor)):
+        kind = "Parameter" if isinstance(x, (numtorch.nn.Parameter, torch.nn.Parameter)) \
+            else "Tensor"
+        return (kind, tuple(x.shape), str(x.dtype), _Values(_np(x), rtol, atol),
+                bool(x.requires_grad))
+    if isinstance(x, BaseException):
+        return ("raise", _builtin_base(type(x)).__name__) + ((_message(x),) if messages else ())
+    if isinstance(x, (numtorch.nn.Module, torch.nn.Module)):
+        return ("module", repr(x).replace("numtorch", "torch"))
+    if isinstance(x, (numtorch.Size, torch.Size)):
+        return ("Size", tuple(x))
+    if isinstance(x, (numtorch.dtype, torch.dtype, numtorch.device, torch.device)):
+        return (type(x).__name__, str(x), repr(x).replace("numtorch", "torch"))
+    if isinstance(x, str):
+        return x.replace("numtorch", "torch")
+    if isinstance(x, dict):
+        return ("dict", [(d(k), d(v)) for k, v in x.items()])
+    if isinstance(x, (list, tuple)):
+        return (type(x).__name__, [d(v) for v in x])
+    if isinstance(x, type):
+        return ("type", x.__name__)
+    if isinstance(x, np.ndarray):
+        return ("ndarray", x.shape, str(x.dtype), _Values(x, rtol, atol))
+    if isinstance(x, (bool, int, float, complex, np.generic)):
+        return (type(x).__name__, _Values(x, rtol, atol))
+    return x
+
+
+def run(fn, lib, warns=False):
+    """``(fn(lib) or the exception it raised, [(warning category, message), ...])``; the
+    warnings are recorded only with ``warns`` (else silenced)."""
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always" if warns else "ignore")
+        try:
+            result = fn(lib)
+        except Exception as e:  # noqa: BLE001 - the exception is the result being compared
+            result = e
+    return result, [(w.category.__name__, _message(w.message)) for w in rec]
+
+
+def same(fn, rtol=0.0, atol=0.0, messages=True, warns=False):
+    """Assert ``fn(numtorch)`` and ``fn(torch)`` agree, whatever they return or raise.
+
+    Tensors agree in kind, shape, dtype, values (within ``rtol``/``atol``; exactly by default)
+    and ``requires_grad``; containers element by element; Python numbers in type and value;
+    sizes, dtypes and devices in type, ``str`` and ``repr``; modules in ``repr``; exceptions in
+    their builtin class and (with ``messages``) their message; with ``warns`` also the warnings
+    each call emits. ``numtorch`` reads as ``torch`` in every string. Returns numtorch's
+    description.
+    """
+    (a, wa), (b, wb) = run(fn, numtorch, warns), run(fn, torch, warns)
+    da, db = describe(a, rtol, atol, messages), describe(b, rtol, atol, messages)
+    assert da == db, f"\nnumtorch: {da}\ntorch:    {db}"
+    if warns:
+        assert wa == wb, f"\nnumtorch warned: {wa}\ntorch warned:    {wb}"
+    return da
 
 
 def load_torch_state(nt_module, th_module):

@@ -7,27 +7,7 @@ import pytest
 import torch
 
 import numtorch
-from tests.oracle import assert_same, check_raises
-
-
-def _plain(x):
-    """dtypes, devices and sizes of either library as comparable plain values."""
-    if isinstance(x, (torch.dtype, numtorch.dtype, torch.device, numtorch.device)):
-        return str(x)
-    if isinstance(x, (torch.Size, numtorch.Size)):
-        return tuple(x)
-    return x
-
-
-def same(fn, rtol=0.0, atol=0.0):
-    """``fn(numtorch)`` and ``fn(torch)`` agree in type, shape, dtype and values."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        expected = fn(torch)
-        got = fn(numtorch)
-    assert_same(_plain(got), _plain(expected), rtol, atol)
-    return got, expected
-
+from tests.oracle import assert_same, check_raises, same
 
 # -- tensor() ---------------------------------------------------------------------------------
 DATA = [

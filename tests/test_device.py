@@ -4,28 +4,17 @@ import copy
 import pickle
 
 import pytest
-import torch
 
 import numtorch
-from tests.oracle import check_raises
+from tests.oracle import check_raises, same
 
 STRINGS = ["cpu", "cuda", "cuda:1", "cpu:0", "cpu:1", "meta", "mps", "xpu", "cuda:12"]
 
 
-def _same(fn):
-    a, b = fn(numtorch), fn(torch)
-    if isinstance(b, torch.device):
-        assert isinstance(a, numtorch.device)
-        assert (a.type, a.index) == (b.type, b.index)
-        assert repr(a) == repr(b) and str(a) == str(b)
-    else:
-        assert a == b and type(a) is type(b), f"{a!r} != {b!r}"
-
-
 @pytest.mark.parametrize("text", STRINGS)
 def test_parsing_strings(text):
-    _same(lambda t: t.device(text))
-    _same(lambda t: (t.device(text).type, t.device(text).index))
+    same(lambda t: t.device(text))
+    same(lambda t: (t.device(text).type, t.device(text).index))
 
 
 @pytest.mark.parametrize("args, kwargs", [(("cuda", 0), {}), (("cpu", 0), {}),
@@ -33,11 +22,11 @@ def test_parsing_strings(text):
                                           ((), {"type": "cuda", "index": 2}),
                                           (("cuda",), {"index": None})])
 def test_type_and_index_arguments(args, kwargs):
-    _same(lambda t: t.device(*args, **kwargs))
+    same(lambda t: t.device(*args, **kwargs))
 
 
 def test_copying_a_device():
-    _same(lambda t: t.device(t.device("cuda", 1)))
+    same(lambda t: t.device(t.device("cuda", 1)))
 
 
 @pytest.mark.parametrize("text", ["cuda:-1", "cuda:01", "cuda:1:2", "CUDA", "gpu", "cuda: 1",
@@ -73,36 +62,36 @@ def test_an_integer_names_the_accelerator():
 @pytest.mark.parametrize("a, b", [("cpu", "cpu"), ("cuda", "cuda:0"), ("cuda:1", "cuda:1"),
                                   ("cpu", "cpu:0"), ("cuda:0", "cuda:1")])
 def test_equality_and_hashing(a, b):
-    _same(lambda t: t.device(a) == t.device(b))
-    _same(lambda t: t.device(a) != t.device(b))
-    _same(lambda t: hash(t.device(a)) == hash(t.device(b)))
-    _same(lambda t: len({t.device(a), t.device(b)}))
+    same(lambda t: t.device(a) == t.device(b))
+    same(lambda t: t.device(a) != t.device(b))
+    same(lambda t: hash(t.device(a)) == hash(t.device(b)))
+    same(lambda t: len({t.device(a), t.device(b)}))
 
 
 @pytest.mark.parametrize("text", ["cpu", "cuda", "cuda:0"])
 def test_devices_never_equal_strings(text):
     # torch compares a device with a string by identity: never equal
-    _same(lambda t: t.device(text) == text)
-    _same(lambda t: text == t.device(text))
-    _same(lambda t: t.device(text) != text)
-    _same(lambda t: t.device("cpu") == 3)
-    _same(lambda t: t.device("cpu") == None)  # noqa: E711 - the comparison is the test
-    _same(lambda t: t.ones(1).device == "cpu")
+    same(lambda t: t.device(text) == text)
+    same(lambda t: text == t.device(text))
+    same(lambda t: t.device(text) != text)
+    same(lambda t: t.device("cpu") == 3)
+    same(lambda t: t.device("cpu") == None)  # noqa: E711 - the comparison is the test
+    same(lambda t: t.ones(1).device == "cpu")
 
 
 @pytest.mark.parametrize("text", STRINGS)
 def test_repr_str_and_format(text):
-    _same(lambda t: repr(t.device(text)))
-    _same(lambda t: str(t.device(text)))
-    _same(lambda t: f"{t.device(text)}")
-    _same(lambda t: f"{t.device(text)!r}")
+    same(lambda t: repr(t.device(text)))
+    same(lambda t: str(t.device(text)))
+    same(lambda t: f"{t.device(text)}")
+    same(lambda t: f"{t.device(text)!r}")
 
 
 @pytest.mark.parametrize("text", STRINGS)
 def test_pickle_and_copy(text):
-    _same(lambda t: pickle.loads(pickle.dumps(t.device(text))))
-    _same(lambda t: copy.deepcopy(t.device(text)))
-    _same(lambda t: t.device(text).__reduce__()[1])
+    same(lambda t: pickle.loads(pickle.dumps(t.device(text))))
+    same(lambda t: copy.deepcopy(t.device(text)))
+    same(lambda t: t.device(text).__reduce__()[1])
 
 
 def test_devices_are_immutable_and_printed_as_torch_device():
@@ -116,10 +105,10 @@ def test_devices_are_immutable_and_printed_as_torch_device():
 
 
 def test_tensors_report_their_device():
-    _same(lambda t: t.ones(2).device)
-    _same(lambda t: t.ones(2, device="cpu").device)
-    _same(lambda t: t.ones(2, device=t.device("cpu", 0)).device)
-    _same(lambda t: t.ones(2).to(t.device("cpu")).device)
+    same(lambda t: t.ones(2).device)
+    same(lambda t: t.ones(2, device="cpu").device)
+    same(lambda t: t.ones(2, device=t.device("cpu", 0)).device)
+    same(lambda t: t.ones(2).to(t.device("cpu")).device)
 
 
 def test_device_as_a_context_manager():
@@ -127,5 +116,5 @@ def test_device_as_a_context_manager():
         assert d == numtorch.device("cpu")
         assert numtorch.get_default_device() == numtorch.device("cpu")
         assert numtorch.zeros(1).device.type == "cpu"
-    _same(lambda t: t.get_default_device())
+    same(lambda t: t.get_default_device())
 

@@ -3,41 +3,13 @@
 import copy
 import operator
 import pickle
-import warnings
 
 import numpy as np
 import pytest
 import torch
 
 import numtorch
-from tests.oracle import assert_same, check_raises
-
-
-def _plain(x):
-    """dtypes, devices and sizes of either library as comparable plain values."""
-    if isinstance(x, (torch.dtype, numtorch.dtype, torch.device, numtorch.device)):
-        return str(x)
-    if isinstance(x, (torch.Size, numtorch.Size)):
-        return ("Size", tuple(x))
-    if isinstance(x, tuple):
-        return tuple(_plain(v) for v in x)
-    return x
-
-
-def same(fn, rtol=0.0, atol=0.0):
-    """``fn(numtorch)`` and ``fn(torch)`` agree (values, dtypes, shapes, Python types)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        expected = fn(torch)
-        got = fn(numtorch)
-    got, expected = _plain(got), _plain(expected)
-    if isinstance(expected, tuple) and not isinstance(expected, torch.Size):
-        assert isinstance(got, tuple) and len(got) == len(expected)
-        for g, e in zip(got, expected):
-            assert_same(g, e, rtol, atol)
-    else:
-        assert_same(got, expected, rtol, atol)
-
+from tests.oracle import check_raises, same
 
 SHAPES = [(), (0,), (3,), (2, 3), (2, 0, 4), (1, 1, 1, 2)]
 

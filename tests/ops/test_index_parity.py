@@ -12,40 +12,7 @@ import pytest
 import torch
 
 import numtorch
-from tests.oracle import _builtin_base, assert_same, check_raises
-
-
-def _both(fn):
-    """Run ``fn(lib)`` on both libraries; returns (numtorch result or exception, warnings), and
-    the same for torch."""
-    out = []
-    for lib in (numtorch, torch):
-        with warnings.catch_warnings(record=True) as w:
-            warnings.simplefilter("always")
-            try:
-                r = fn(lib)
-            except Exception as e:  # noqa: BLE001 - the exception is the result compared
-                r = e
-        out.append((r, [(x.category, str(x.message).split(" (Triggered internally")[0])
-                        for x in w]))
-    return out
-
-
-def _same(fn):
-    (a, wa), (b, wb) = _both(fn)
-    if isinstance(b, Exception):
-        assert isinstance(a, Exception), f"numtorch returned {a!r}; torch raised {b!r}"
-        assert isinstance(a, _builtin_base(type(b))), f"{a!r} vs {b!r}"
-        assert str(a) == str(b).split(" (Triggered internally")[0], f"{a} vs {b}"
-    else:
-        assert not isinstance(a, Exception), f"numtorch raised {a!r}; torch gave {b!r}"
-        if isinstance(b, (list, tuple)):
-            assert len(a) == len(b)
-            for x, y in zip(a, b):
-                assert_same(x, y, 0, 0)
-        else:
-            assert_same(a, b, 0, 0)
-    assert wa == wb, f"warnings {wa} != {wb}"
+from tests.oracle import check_raises, same
 
 
 def _x(t):
@@ -89,7 +56,7 @@ GET = [
 
 @pytest.mark.parametrize("fn", [g[1] for g in GET], ids=[g[0] for g in GET])
 def test_getitem_sequences_match_torch(fn):
-    _same(fn)
+    same(fn, warns=True)
 
 
 def _set(index, value, dtype="float32"):
@@ -138,7 +105,7 @@ SET = [
 
 @pytest.mark.parametrize("fn", [s[1] for s in SET], ids=[s[0] for s in SET])
 def test_setitem_values_match_torch(fn):
-    _same(fn)
+    same(fn, warns=True)
 
 
 def _i8(t):
@@ -171,7 +138,7 @@ WRITES = [
 
 @pytest.mark.parametrize("fn", [w[1] for w in WRITES], ids=[w[0] for w in WRITES])
 def test_numbers_written_into_a_dtype_match_torch(fn):
-    _same(fn)
+    same(fn, warns=True)
 
 
 def _expanded(op):
@@ -226,7 +193,7 @@ EXPANDED = [
 
 @pytest.mark.parametrize("op", [e[1] for e in EXPANDED], ids=[e[0] for e in EXPANDED])
 def test_writes_to_expanded_tensors_match_torch(op):
-    _same(_expanded(op))
+    same(_expanded(op), warns=True)
 
 
 def test_fill_of_an_unfolded_overlapping_view_writes_through():
@@ -301,4 +268,4 @@ INDEX_RANGES = [
 
 @pytest.mark.parametrize("fn", [c[1] for c in INDEX_RANGES], ids=[c[0] for c in INDEX_RANGES])
 def test_index_ranges_and_messages_match_torch(fn):
-    _same(fn)
+    same(fn, warns=True)
