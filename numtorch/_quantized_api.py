@@ -13,6 +13,7 @@ from .ops.quantized_fake import (  # noqa: F401
     fake_quantize_per_channel_affine, fake_quantize_per_tensor_affine,
     fused_moving_avg_obs_fake_quant,
 )
+from ._quantized_packed import ScriptObject  # noqa: F401
 from ._quantized_scheme import (  # noqa: F401
     per_channel_affine, per_channel_affine_float_qparams, per_channel_symmetric,
     per_tensor_affine, per_tensor_symmetric, qscheme,
@@ -28,4 +29,5 @@ __all__ = ["quint8", "qint8", "qint32", "quint4x2", "quint2x4", "qscheme", "per_
            "_fake_quantize_learnable_per_tensor_affine",
            "_fake_quantize_learnable_per_channel_affine",
            "_fake_quantize_per_tensor_affine_cachemask_tensor_qparams",
-           "fused_moving_avg_obs_fake_quant", "_fused_moving_avg_obs_fq_helper"]
+           "fused_moving_avg_obs_fake_quant", "_fused_moving_avg_obs_fq_helper",
+           "ScriptObject"]

@@ -28,8 +28,54 @@ _REGISTRY = {}
 
 
 class ScriptObject:
-    """An instance of a TorchScript class (``torch.ScriptObject``); numtorch's instances are
-    the packed parameters of quantized layers."""
+    """An instance of a TorchScript class (``torch.ScriptObject``): numtorch's instances hold
+    the packed parameters of quantized layers (``_impl``, one of the classes below, whose
+    methods the object answers)."""
+
+    def __init__(self, impl):
+        self._impl = impl
+
+    def __getattr__(self, name):
+        impl = self.__dict__.get("_impl")
+        if impl is None:
+            raise AttributeError(name)
+        return getattr(impl, name)
+
+    def __getstate__(self):
+        return (self._impl._state(), self._impl._qualified_name)
+
+    def __setstate__(self, state):
+        inner, name = state
+        cls = _REGISTRY.get(name)
+        if cls is None:
+            raise RuntimeError(f"numtorch cannot rebuild a ScriptObject of class {name!r}")
+        impl = object.__new__(cls)
+        impl._restore(inner)
+        self._impl = impl
+
+    def __reduce_ex__(self, protocol):
+        return (copyreg.__newobj__, (ScriptObject,), self.__getstate__())
+
+    def __deepcopy__(self, memo):
+        import copy
+
+        new = object.__new__(ScriptObject)
+        new.__setstate__((copy.deepcopy(self._impl._state(), memo),
+                          self._impl._qualified_name))
+        return new
+
+    def _type(self):
+        return self._impl._qualified_name
+
+    def __repr__(self):
+        return f"<torch.ScriptObject object of {self._impl._qualified_name}>"
+
+
+ScriptObject.__module__ = "numtorch"
+
+
+class _Packed:
+    """Base of the packed-parameter implementations (registered by qualified name)."""
 
     _qualified_name = None
 
@@ -38,41 +84,8 @@ class ScriptObject:
         if cls._qualified_name:
             _REGISTRY[cls._qualified_name] = cls
 
-    def _state(self):
-        raise RuntimeError("this ScriptObject carries no state")
 
-    def __getstate__(self):
-        return (self._state(), self._qualified_name)
-
-    def __setstate__(self, state):
-        inner, name = state
-        cls = _REGISTRY.get(name)
-        if cls is None:
-            raise RuntimeError(f"numtorch cannot rebuild a ScriptObject of class {name!r}")
-        self.__class__ = cls
-        cls._restore(self, inner)
-
-    def __reduce_ex__(self, protocol):
-        return (copyreg.__newobj__, (ScriptObject,), self.__getstate__())
-
-    def __deepcopy__(self, memo):
-        import copy
-
-        new = object.__new__(type(self))
-        type(self)._restore(new, copy.deepcopy(self._state(), memo))
-        return new
-
-    def _type(self):
-        return self._qualified_name
-
-    def __repr__(self):
-        return f"<torch.ScriptObject object of {self._qualified_name}>"
-
-
-ScriptObject.__module__ = "numtorch"
-
-
-class LinearPackedParamsBase(ScriptObject):
+class _Linear(_Packed):
     """A linear layer's quantized weight (qint8, or float16/float32 for fp16 packing) and
     float bias."""
 
@@ -110,7 +123,7 @@ class LinearPackedParamsBase(ScriptObject):
         return self._gemm
 
 
-class ConvPackedParamsBase(ScriptObject):
+class _Conv(_Packed):
     """A convolution's quantized weight, bias and geometry (``nd`` spatial dims as the layer
     sees them; Conv1d is stored as 2-d)."""
 
@@ -125,8 +138,6 @@ class ConvPackedParamsBase(ScriptObject):
         self._output_padding = list(output_padding) if output_padding is not None else \
             [0] * nd
         self._groups, self._transposed = int(groups), bool(transposed)
-        if nd == 3:
-            self.__class__ = Conv3dPackedParamsBase
 
     def _state(self):
         from ._tensor import _make
@@ -174,13 +185,13 @@ class ConvPackedParamsBase(ScriptObject):
         return self._transposed
 
 
-class Conv3dPackedParamsBase(ConvPackedParamsBase):
+class _Conv3d(_Conv):
     """The packed parameters of a 3-d (transposed) convolution."""
 
     _qualified_name = _PREFIX + "quantized.Conv3dPackedParamsBase"
 
 
-class EmbeddingPackedParamsBase(ScriptObject):
+class _Embedding(_Packed):
     """A quantized embedding table (per-row float qparams, 8 or 4 bits)."""
 
     _qualified_name = _PREFIX + "quantized.EmbeddingPackedParamsBase"
@@ -207,7 +218,7 @@ class EmbeddingPackedParamsBase(ScriptObject):
         return 1
 
 
-class CellParamsBase(ScriptObject):
+class _Cell(_Packed):
     """One direction of one layer of a dynamically quantized RNN: packed input and hidden
     weights and their float biases."""
 
@@ -232,3 +243,27 @@ class CellParamsBase(ScriptObject):
         self.bias_ih, self.bias_hh = tensors[0], tensors[1]
         self.reduce_range = bool(ints[0]) if ints else True
         self.packed_ih, self.packed_hh = packed
+
+
+def LinearPackedParamsBase(weight, bias):  # noqa: N802 - torch's class name
+    """Packed linear parameters (a ScriptObject)."""
+    return ScriptObject(_Linear(weight, bias))
+
+
+def ConvPackedParamsBase(weight, bias, stride, padding, dilation, groups,  # noqa: N802
+                         transposed=False, output_padding=None):
+    """Packed convolution parameters (2-d, or 3-d for three spatial dims)."""
+    cls = _Conv3d if len(stride) == 3 else _Conv
+    return ScriptObject(cls(weight, bias, stride, padding, dilation, groups, transposed,
+                            output_padding))
+
+
+def EmbeddingPackedParamsBase(weight, bit_rate=8):  # noqa: N802
+    """A packed quantized embedding table."""
+    return ScriptObject(_Embedding(weight, bit_rate))
+
+
+def CellParamsBase(kind, packed_ih, packed_hh, bias_ih, bias_hh,  # noqa: N802
+                   reduce_range=True):
+    """One layer-direction of a packed dynamic RNN."""
+    return ScriptObject(_Cell(kind, packed_ih, packed_hh, bias_ih, bias_hh, reduce_range))

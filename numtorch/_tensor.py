@@ -439,6 +439,10 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized):
     __hash__ = object.__hash__
 
     def __reduce_ex__(self, protocol):
+        if type(self._array) is not np.ndarray and self.is_quantized:
+            from ._quantized_serial import rebuild_pickled
+
+            return (rebuild_pickled, (self._array,))
         # the values (on the CPU), the class, requires_grad and Python attributes; not .grad
         dev = self.device
         return (_rebuild, (self.detach().numpy(force=True), self.requires_grad, type(self),

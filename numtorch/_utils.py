@@ -6,6 +6,7 @@ from ._serialization._rebuild import (  # noqa: F401
     _rebuild_parameter, _rebuild_parameter_with_state, _rebuild_tensor, _rebuild_tensor_v2,
     _rebuild_tensor_v3,
 )
+from ._quantized_serial import _rebuild_qtensor  # noqa: F401,E402
 
 
 def _flatten_dense_tensors(tensors):

@@ -28,6 +28,15 @@ _NP = {name: np.dtype(_dtype._BY_NAME[name].np).newbyteorder("<") for name in _S
 _BF16_BITS = np.dtype("<u2")
 _NP[_BF16] = _dtype.bfloat16.np if _dtype._BF16_AVAILABLE else _BF16_BITS
 _NATIVE = {name: np.dtype(_dtype._BY_NAME[name].np) for name in _STORAGE_NAME if name != _BF16}
+# quantized storages hold integers, read into a one-field record named after the quantized
+# dtype so that _rebuild_qtensor knows which it is (numtorch/_quantized_serial.py)
+for _q, _storage in (("quint8", "QUInt8Storage"), ("qint8", "QInt8Storage"),
+                     ("qint32", "QInt32Storage"), ("quint4x2", "QUInt4x2Storage"),
+                     ("quint2x4", "QUInt2x4Storage")):
+    _STORAGE_NAME[_q], _STORAGE_DTYPE[_storage] = _storage, _q
+    _NATIVE[_q] = np.dtype([(_q, _dtype._BY_NAME[_q].np.storage)])
+    _NP[_q] = np.dtype([(_q, _dtype._BY_NAME[_q].np.storage.newbyteorder("<"))])
+del _q, _storage
 
 
 def _native_np(name):

@@ -127,6 +127,12 @@ def _default_allowed():
                    _rebuild._rebuild_tensor_v3, _rebuild._rebuild_parameter,
                    _rebuild._rebuild_parameter_with_state):
             table[f"torch._utils.{fn.__name__}"] = fn
+        from .. import _quantized_scheme as _qs
+        from .._quantized_serial import _rebuild_qtensor
+
+        table["torch._utils._rebuild_qtensor"] = _rebuild_qtensor
+        for name in _qs.__all__[1:]:  # the qschemes (torch.per_tensor_affine, ...)
+            table[f"torch.{name}"] = getattr(_qs, name)
         for name, dt in _dtype._BY_NAME.items():
             if dt.name == name or str(dt) == f"torch.{name}":
                 table[f"torch.{name}"] = dt

@@ -19,7 +19,7 @@ import zlib
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _layout, _quantized_scheme
 from .._device import device as _device_cls
 from .._size import Size
 from .._tensor import Tensor
@@ -143,6 +143,8 @@ class _TorchReductions:
         return ref, 0, strides
 
     def _reduce(self, obj):
+        if isinstance(obj, Tensor) and type(obj._array) is not np.ndarray and obj.is_quantized:
+            return self._reduce_quantized(obj)
         if isinstance(obj, Tensor):
             ref, offset, stride = self._storage_for(obj)
             if obj._array.size == 0:  # NumPy's strides of empty arrays are arbitrary
@@ -175,6 +177,17 @@ class _TorchReductions:
             if rv is not None:
                 return rv
         return NotImplemented
+
+
+    def _reduce_quantized(self, t):
+        """``torch._utils._rebuild_qtensor`` over a quantized storage (one per tensor)."""
+        from .._quantized_serial import qtensor_parts
+
+        flat, _name, offset, size, stride, params = qtensor_parts(t)
+        ref = _StorageRef(str(len(self.storages)), flat, t.dtype.name, "cpu")
+        self.storages.append(ref)
+        return (_Global("torch._utils", "_rebuild_qtensor"),
+                (ref, offset, size, stride, params, False, collections.OrderedDict()))
 
 
 class _PendingReduce:
@@ -228,6 +241,10 @@ class _Pickler(_TorchReductions, pickle._Pickler):
 # dtype objects are pickled as the GLOBAL ``torch float32``, as torch does
 _Pickler.dispatch[_dtype.dtype] = lambda self, obj: self.save(_Global("torch", obj.name))
 _DTYPE_MODULE = _dtype.dtype.__module__
+# layouts, memory formats and qschemes are module constants of torch too: torch's names
+_NAMED_CONSTANTS = (_layout.layout, _layout.memory_format, _quantized_scheme.qscheme)
+for _kind in _NAMED_CONSTANTS:
+    _Pickler.dispatch[_kind] = lambda self, obj: self.save(_Global("torch", obj._name))
 
 
 _FUNCTION_TYPES = (types.FunctionType, types.BuiltinFunctionType)
@@ -253,6 +270,10 @@ class _FastPickler(_TorchReductions, pickle.Pickler):
         if kind is _Global:
             self.aliases[obj.alias] = obj.opcode
             return obj.attr  # pickled as the global ``<this module>.<attr>``
+        if kind in _NAMED_CONSTANTS:  # torch.per_tensor_affine, torch.strided, ...: GLOBAL
+            self.aliases[f"cnumtorch\n{obj._name}\n".encode()] = \
+                f"ctorch\n{obj._name}\n".encode()
+            return obj._name
         if kind is _dtype.dtype:  # pickled as the global ``numtorch._dtype.float32``
             if getattr(_dtype, obj.name, None) is not obj:
                 raise _NeedsPurePython

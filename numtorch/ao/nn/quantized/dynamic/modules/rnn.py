@@ -448,7 +448,7 @@ class RNNCellBase(nn.Module):
         return input.detach()._array.astype(np.float32), hx
 
 
-_CELL_REDUCE_RANGE = False  # torch's cell ops quantize activations over the full range
+_CELL_REDUCE_RANGE = True  # torch's cell ops quantize activations over half the range, as x86 does
 
 
 class RNNCell(RNNCellBase):
