@@ -684,3 +684,52 @@ def test_differentiable_without_graph_support_refuses_loudly():
     p.grad = numtorch.ones(2)
     with pytest.raises(RuntimeError, match="cannot yet record"):
         opt.step()
+
+
+# -- stack without autograd: one array stack, same results ---------------------------------------
+def _stacked(fn):
+    def run(t):
+        r = fn(t)
+        return r, (r.requires_grad, r.grad_fn.name() if r.grad_fn is not None else None,
+                   r.is_contiguous())
+    return run
+
+
+STACKS = [
+    ("plain", lambda t: t.stack([t.arange(6.).reshape(2, 3), t.ones(2, 3)])),
+    ("dim-last", lambda t: t.stack([t.arange(6.).reshape(2, 3), t.ones(2, 3)], dim=-1)),
+    ("dim-1", lambda t: t.stack([t.arange(6.).reshape(2, 3), t.ones(2, 3)], 1)),
+    ("0-d", lambda t: t.stack([t.tensor(1), t.tensor(2)])),
+    ("empty", lambda t: t.stack([t.ones(0, 2), t.ones(0, 2)], 1)),
+    ("promoted", lambda t: t.stack([t.ones(2, dtype=t.int32), t.ones(2, dtype=t.float64)])),
+    ("views", lambda t: t.stack([t.arange(6.).reshape(2, 3).t(), t.ones(3, 2)])),
+    ("requires-grad", lambda t: t.stack([t.ones(2, requires_grad=True), t.ones(2)])),
+    ("under-no-grad", lambda t: _no_grad_stack(t)),
+    ("inference", lambda t: _inference_stack(t)),
+]
+
+
+def _no_grad_stack(t):
+    with t.no_grad():
+        return t.stack([t.ones(2, requires_grad=True), t.ones(2)])
+
+
+def _inference_stack(t):
+    with t.inference_mode():
+        r = t.stack([t.ones(2), t.ones(2)])
+    assert r.is_inference()
+    return r
+
+
+@pytest.mark.parametrize("name,fn", STACKS, ids=[c[0] for c in STACKS])
+def test_stack_without_graph(name, fn):
+    _same(_stacked(fn))
+
+
+def test_default_collate_stacks_once():
+    from numtorch.utils.data import default_collate
+
+    batch = [numtorch.full((3, 4, 4), float(i)) for i in range(5)]
+    out = default_collate(batch)
+    assert out.shape == (5, 3, 4, 4) and out.grad_fn is None
+    assert [float(out[i, 0, 0, 0]) for i in range(5)] == [0., 1., 2., 3., 4.]

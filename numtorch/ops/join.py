@@ -1,7 +1,9 @@
 """Joining tensors: ``cat`` (with torch's dtype promotion) and the ``stack`` family."""
 
-from .. import _dtype
-from .._tensor import Tensor
+from .. import _dtype, backend
+from .._grad_state import _state
+from .._tensor import Tensor, _make
+from ..autograd import graph as _graph
 from ..autograd.graph import Op, rename_node
 from ._pointwise import _out
 from ._util import canonical_dim, fmt_shape
@@ -95,7 +97,29 @@ def stack(tensors, dim=0, *, out=None):
                                f"{fmt_shape(shape0)} at entry 0 and "
                                f"{fmt_shape(x._array.shape)} at entry {i}")
     d = canonical_dim(dim, len(shape0) + 1)
+    if out is None and _plain_stack(tensors):
+        # nothing to record (default_collate's case): one array stack, no per-input nodes
+        return _make(backend.xp_of(tensors[0]._array).stack([x._array for x in tensors], d))
     return rename_node(cat([x.unsqueeze(d) for x in tensors], d, out=out), "StackBackward0")
+
+
+_APPLY = Op.__dict__["apply"]  # the ONNX exporter swaps Op.apply while it traces
+
+
+def _plain_stack(tensors):
+    """True when stacking records nothing and needs no promotion: no input wants a gradient
+    (or grad mode is off), one dtype and array type, and no profiler, vmap or exporter
+    watching the ops."""
+    if _graph._hook is not None or Op.__dict__["apply"] is not _APPLY:
+        return False
+    a0 = tensors[0]._array
+    t0, dt0 = type(a0), a0.dtype
+    grad = _state.enabled
+    for x in tensors:
+        a = x._array
+        if type(a) is not t0 or a.dtype != dt0 or (grad and x.requires_grad):
+            return False
+    return True
 
 
 def hstack(tensors):
