@@ -13,3 +13,13 @@ from .parallel import DataParallel  # noqa: F401,E402
 # The 1.4 docs' examples spell it torch.nn.DistributedDataParallel; torch 2.x dropped that
 # name, numtorch keeps it as the same class (seed API, thin shim).
 from .parallel import DistributedDataParallel  # noqa: F401,E402
+
+
+def __getattr__(name):
+    # torch.nn.quantized / intrinsic / qat (old paths of torch.ao.nn's modules) load on first
+    # use, keeping `import numtorch` fast
+    if name in ("quantized", "intrinsic", "qat"):
+        import importlib
+
+        return importlib.import_module("." + name, __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -290,7 +290,6 @@ def _fused_moving_avg_obs_fq_helper(self, observer_on, fake_quant_on, running_mi
     """``(output, mask)`` of :func:`fused_moving_avg_obs_fake_quant`."""
     from .._tensor import _make
     from ..autograd.grad_mode import no_grad
-    from ..ao.quantization._qparams import calculate_qparams_arrays
 
     x = self._array
     with no_grad():
@@ -314,8 +313,7 @@ def _fused_moving_avg_obs_fq_helper(self, observer_on, fake_quant_on, running_mi
                 running_max.resize_(new_max.shape)
             running_min._array[...] = new_min
             running_max._array[...] = new_max
-            s, z = calculate_qparams_arrays(new_min, new_max, quant_min, quant_max,
-                                            symmetric_quant, np.int32)
+            s, z = _choose_arrays(new_min, new_max, quant_min, quant_max, symmetric_quant)
             if scale._array.shape != s.shape:
                 scale.resize_(s.shape)
                 zero_point.resize_(z.shape)
@@ -331,3 +329,15 @@ def _fused_moving_avg_obs_fq_helper(self, observer_on, fake_quant_on, running_mi
         mask = y.grad_fn.mask_out if y.grad_fn is not None else np.ones(x.shape, bool)
         return y, _make(mask)
     return self.clone(), _make(np.ones(x.shape, bool))
+
+
+def _choose_arrays(mins, maxs, quant_min, quant_max, symmetric):
+    """Per-entry ``(scale, zero_point)`` as the fused kernel chooses them: ATen's
+    ``ChooseQuantizationParams`` (symmetric ranges through its ``preserve_sparsity`` mode)."""
+    from .._quantized_functions import choose_qparams
+
+    pairs = [choose_qparams(lo, hi, quant_min, quant_max, preserve_sparsity=symmetric)
+             for lo, hi in zip(np.atleast_1d(mins).tolist(), np.atleast_1d(maxs).tolist())]
+    scales = np.array([p[0] for p in pairs], dtype=np.float32)
+    zps = np.array([p[1] for p in pairs], dtype=np.int32)
+    return scales, zps
