@@ -31,18 +31,64 @@ def _uniform01(rng, shape, np_dtype):
     return np.minimum(rng.random(shape, dtype=np.float32).astype(np_dtype), below_one)
 
 
+_BOX_MULLER_MIN = 4096  # below this many float32 samples NumPy's ziggurat costs fewer calls
+
+
+def _normal32(rng, shape):
+    """Standard normal float32 samples.
+
+    Large draws use the Box-Muller transform on float32 uniforms (a radius ``sqrt(-2 log u)``
+    and an angle ``2 pi v`` give two samples, ``r cos`` and ``r sin``): NumPy's float32 log,
+    sqrt, sin and cos are vectorised, which makes this several times faster than its
+    ziggurat, whose per-sample branches do not vectorise. The 24-bit uniforms bound the
+    samples by 5.77 in absolute value (a tail of probability 8e-9), as torch's float sampler.
+    """
+    n = math.prod(shape)
+    if n < _BOX_MULLER_MIN:
+        return rng.standard_normal(shape, dtype=np.float32)
+    h = (n + 1) // 2
+    u = rng.random(2 * h, dtype=np.float32)
+    r, theta = u[:h], u[h:]
+    np.subtract(np.float32(1), r, out=r)  # (0, 1]: the log stays finite
+    np.log(r, out=r)
+    r *= np.float32(-2)
+    np.sqrt(r, out=r)
+    theta *= np.float32(2 * math.pi)
+    out = np.empty(n, dtype=np.float32)
+    first, second = out[:h], out[h:]
+    np.cos(theta, out=first)
+    first *= r
+    np.sin(theta[:n - h], out=second)
+    second *= r[:n - h]
+    return out.reshape(shape)
+
+
 def _standard_normal(rng, shape, np_dtype):
-    """Standard normal samples; complex samples have variance 1/2 in each part (as torch)."""
+    """Standard normal samples; complex samples have variance 1/2 in each part (as torch).
+
+    Half types are drawn in float32 and rounded, float32 (and complex64) never go through
+    float64.
+    """
     if np_dtype.kind == "c":
         real = np.dtype(np.float32 if np_dtype == np.complex64 else np.float64)
         out = np.empty(shape, dtype=np_dtype)
-        out.real = rng.standard_normal(shape, dtype=real)
-        out.imag = rng.standard_normal(shape, dtype=real)
+        draw = _normal32 if real == np.float32 else (
+            lambda g, s: g.standard_normal(s, dtype=np.float64))
+        out.real = draw(rng, shape)
+        out.imag = draw(rng, shape)
         out *= real.type(math.sqrt(0.5))
         return out
-    if np_dtype == np.float32 or np_dtype == np.float64:
+    if np_dtype == np.float64:
         return rng.standard_normal(shape, dtype=np_dtype)
-    return rng.standard_normal(shape, dtype=np.float32).astype(np_dtype)
+    z = _normal32(rng, shape)
+    return z if np_dtype == np.float32 else z.astype(np_dtype)
+
+
+def _work_dtype(np_dtype):
+    """The dtype samples of ``np_dtype`` are computed in: float32 for the half types."""
+    if np_dtype == np.float16 or np_dtype.kind == "V":  # "V": ml_dtypes' bfloat16
+        return np.dtype(np.float32)
+    return np_dtype
 
 
 def _like_input(arr, like):
@@ -104,22 +150,36 @@ class Uniform(_Sample):
     """Refill x with samples uniform in [low, high); dy/dx = 0."""
 
     def forward(self, x):
-        u = _uniform01(self.rng, x.shape, np.dtype(np.float64) if x.dtype.kind != "c"
-                       else np.dtype(np.complex128))
+        work = _work_dtype(x.dtype)  # float32 draws and arithmetic stay float32
+        u = _uniform01(self.rng, x.shape, work)
         span = self.high - self.low
         if x.dtype.kind == "c":
             y = (u.real * span + self.low) + 1j * (u.imag * span + self.low)
         else:
-            y = u * span + self.low
-        return _like_input(y.astype(x.dtype), x)
+            y = u
+            if span != 1:
+                y *= work.type(span)
+            if self.low != 0:
+                y += work.type(self.low)
+            if work != x.dtype:  # rounding to a half type may reach ``high``: torch's never do
+                top = x.dtype.type(self.high)
+                if float(top) >= self.high:
+                    top = np.nextafter(top, x.dtype.type(-np.inf))
+                return _like_input(np.minimum(y.astype(x.dtype), top), x)
+        return _like_input(y.astype(x.dtype, copy=False), x)
 
 
 class NormalFill(_Sample):
     """Refill x with samples from N(mean, std**2); dy/dx = 0."""
 
     def forward(self, x):
-        z = _standard_normal(self.rng, x.shape, x.dtype)
-        return _like_input((z * self.std + self.mean).astype(x.dtype, copy=False), x)
+        work = _work_dtype(x.dtype)  # scaled in place, in float32 for float32 and half types
+        z = _standard_normal(self.rng, x.shape, work)
+        if self.std != 1:
+            z *= work.type(self.std)
+        if self.mean != 0:
+            z += work.type(self.mean)
+        return _like_input(z.astype(x.dtype, copy=False), x)
 
     def name(self):
         return "NormalBackward0"

@@ -733,3 +733,61 @@ def test_default_collate_stacks_once():
     out = default_collate(batch)
     assert out.shape == (5, 3, 4, 4) and out.grad_fn is None
     assert [float(out[i, 0, 0, 0]) for i in range(5)] == [0., 1., 2., 3., 4.]
+
+
+# -- fast float32 sampling: right distributions, dtypes and bounds -----------------------------------
+def _ks(x, cdf):
+    import scipy.stats as st
+
+    return st.kstest(np.asarray(x, dtype=np.float64).ravel(), cdf).pvalue
+
+
+@pytest.mark.parametrize("make", [
+    lambda: numtorch.randn(300, 700), lambda: numtorch.empty(300, 700).normal_(),
+    lambda: (numtorch.empty(300, 700).normal_(2., 3.) - 2.) / 3.,
+    lambda: numtorch.normal(numtorch.zeros(300, 700), 1.),
+    lambda: numtorch.randn(300, 700, dtype=numtorch.complex64).real * 2 ** 0.5,
+    lambda: numtorch.nn.init.normal_(numtorch.empty(300, 700))])
+def test_float32_normal_samples(make):
+    import scipy.stats as st
+
+    numtorch.manual_seed(3)
+    x = make()
+    assert x.dtype in (numtorch.float32,)
+    assert _ks(x.numpy(), st.norm.cdf) > 1e-4
+    numtorch.manual_seed(3)
+    assert bool((make() == x).all())  # seeded streams repeat
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16", "float32", "float64"])
+def test_uniform_stays_below_its_upper_bound(dt):
+    import scipy.stats as st
+
+    d = getattr(numtorch, dt)
+    for lo, hi in [(0., 1.), (-1., 1.), (0., 0.3)]:
+        x = numtorch.empty(200000, dtype=d).uniform_(lo, hi)
+        assert x.dtype is d
+        assert float(x.min()) >= lo and float(x.max()) < hi
+    if dt in ("float32", "float64"):
+        assert _ks(numtorch.empty(200000, dtype=d).uniform_(-1., 1.).numpy(),
+                   st.uniform(-1, 2).cdf) > 1e-4
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+def test_half_normal_is_rounded_from_float32(dt):
+    x = numtorch.empty(100000, dtype=getattr(numtorch, dt)).normal_(5., 2.)
+    assert x.dtype is getattr(numtorch, dt)
+    v = x.float().numpy()
+    assert abs(v.mean() - 5) < 0.05 and abs(v.std() - 2) < 0.05
+
+
+@pytest.mark.parametrize("m,s,a,b", [(0., 1., -2., 2.), (0., 0.02, -0.04, 0.04),
+                                     (1., 2., -1., 5.), (0., 1., 1., 3.)])
+def test_trunc_normal_distribution(m, s, a, b):
+    import scipy.stats as st
+
+    numtorch.manual_seed(0)
+    x = numtorch.nn.init.trunc_normal_(numtorch.empty(100, 1000), m, s, a, b)
+    v = x.numpy()
+    assert v.min() >= a and v.max() <= b
+    assert _ks(v, st.truncnorm((a - m) / s, (b - m) / s, loc=m, scale=s).cdf) > 1e-4

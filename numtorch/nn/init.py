@@ -140,9 +140,14 @@ def _no_grad_trunc_normal_(tensor, mean, std, a, b, generator=None):
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={a} > to={b}")
     with no_grad():
+        lo, hi = _norm_cdf((a - mean) / std), _norm_cdf((b - mean) / std)
+        if hi - lo >= 0.5 and tensor._array.dtype.kind == "f":
+            # most normal draws land in [a, b]: draw, and redraw the few that do not (a
+            # handful of rounds, each on what is left; far cheaper than the quantile function)
+            _trunc_normal_by_rejection(tensor, mean, std, a, b, generator)
+            return tensor
         # inverse-CDF sampling: uniform draws between the CDF values of a and b, mapped back
         # through the normal quantile (erfinv), then clamped against rounding at the ends
-        lo, hi = _norm_cdf((a - mean) / std), _norm_cdf((b - mean) / std)
         tensor.uniform_(2 * lo - 1, 2 * hi - 1, generator=generator)
         arr = tensor._array
         xp = backend.xp_of(arr)
@@ -150,6 +155,30 @@ def _no_grad_trunc_normal_(tensor, mean, std, a, b, generator=None):
         z = z * (std * math.sqrt(2.0)) + mean
         tensor.copy_(_make(xp.clip(z, a, b).astype(arr.dtype, copy=False)))
     return tensor
+
+
+def _trunc_normal_by_rejection(tensor, mean, std, a, b, generator):
+    import numpy as np
+
+    from .._random import rng_for
+    from .._sample_ops import _standard_normal, _work_dtype
+
+    rng = rng_for(generator)
+    arr = tensor._array
+    work = _work_dtype(arr.dtype)
+    z = _standard_normal(rng, (arr.size,), work)
+    std, mean = work.type(std), work.type(mean)
+    z *= std
+    z += mean
+    todo = np.flatnonzero((z < a) | (z > b))
+    while todo.size:
+        r = _standard_normal(rng, (todo.size,), work)
+        r *= std
+        r += mean
+        z[todo] = r
+        todo = todo[(r < a) | (r > b)]
+    np.clip(z, a, b, out=z)  # against rounding to the tensor's dtype beyond the ends
+    tensor.copy_(_make(z.reshape(arr.shape).astype(arr.dtype, copy=False)))
 
 
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
