@@ -791,3 +791,21 @@ def test_trunc_normal_distribution(m, s, a, b):
     v = x.numpy()
     assert v.min() >= a and v.max() <= b
     assert _ks(v, st.truncnorm((a - m) / s, (b - m) / s, loc=m, scale=s).cdf) > 1e-4
+
+
+TRI = [(3, 3), (3, 4, 1), (4, 3, -1), (3, 3, -5), (3, 3, 5), (0, 3), (3, 0), (1, 1), (5, 2, 1),
+       (2, 5, -1), (6, 6, 2)]
+
+
+@pytest.mark.parametrize("fn", ["tril_indices", "triu_indices"])
+def test_tri_indices(fn):
+    for args in TRI:
+        _same(lambda t: getattr(t, fn)(*args))
+    _same(lambda t: getattr(t, fn)(3, 3, dtype=t.int32))
+    for bad in (lambda t: getattr(t, fn)(-1, 3), lambda t: getattr(t, fn)(3, -2),
+                lambda t: getattr(t, fn)(3, 3, dtype=t.float32),
+                lambda t: getattr(t, fn)(3, 3, dtype=t.uint8),
+                lambda t: getattr(t, fn)(2 ** 20, 2 ** 20)):
+        _same(bad)
+    if _no_accelerator():
+        _same(lambda t: getattr(t, fn)(3, 3, pin_memory=True))

@@ -182,16 +182,40 @@ def trace(input):
 # -- index-wise updates along one dim ------------------------------------------------------------
 
 
-def _tri_indices(fn, row, col, offset, upper, dtype, device):
-    from .._from_data import tensor
+def _tri_indices(fn, row, col, offset, upper, dtype, device, pin_memory=False):
+    from .._alloc_errors import result_alloc_error
+    from .._creation import _finish, check_pin_memory, dtype_arg
 
-    r, c = np.indices((row, col)).reshape(2, -1)
-    keep = (c - r >= offset) if upper else (c - r <= offset)
-    out = np.stack([r[keep], c[keep]])
-    return tensor(out, dtype=dtype or _dtype.int64, device=device)
+    for name, v in (("row", row), ("col", col)):
+        if v < 0:
+            raise RuntimeError(f"{name} must be non-negative, got{v}")
+    dt = dtype_arg(dtype, fn) or _dtype.int64
+    if dt not in (_dtype.int32, _dtype.int64):
+        raise NotImplementedError(f'"{fn}" not implemented for '
+                                  f"'{_dtype._TYPE_DISPLAY[dt.name]}'")
+    check_pin_memory(pin_memory)
+    # per row, the kept columns form one run [first, first + count): the indices are built
+    # in O(N) from the run lengths (never the row x col grid)
+    r = np.arange(row, dtype=np.int64)
+    if upper:
+        first = np.clip(r + offset, 0, col)
+        count = col - first
+    else:
+        first = np.zeros(row, dtype=np.int64)
+        count = np.clip(r + offset + 1, 0, col)
+    n = int(count.sum())
+    try:
+        out = np.empty((2, n), dtype=dt.np)
+        out[0] = np.repeat(r, count)
+        starts = np.cumsum(count) - count
+        out[1] = np.arange(n, dtype=np.int64) - np.repeat(starts - first, count)
+    except (MemoryError, ValueError) as e:
+        raise result_alloc_error(e, (2, n), dt.itemsize) from None
+    return _finish(out, device)
 
 
-def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None,
+                 pin_memory=False):
     """The (2, N) row and column indices of the lower triangle of a ``row`` x ``col`` matrix,
     row by row.
 
@@ -200,13 +224,14 @@ def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
         tensor([[0, 1, 1],
                 [0, 0, 1]])
     """
-    return _tri_indices("tril_indices", row, col, offset, False, dtype, device)
+    return _tri_indices("tril_indices", row, col, offset, False, dtype, device, pin_memory)
 
 
-def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None,
+                 pin_memory=False):
     """The (2, N) row and column indices of the upper triangle of a ``row`` x ``col`` matrix,
     row by row."""
-    return _tri_indices("triu_indices", row, col, offset, True, dtype, device)
+    return _tri_indices("triu_indices", row, col, offset, True, dtype, device, pin_memory)
 
 
 def block_diag(*tensors):
