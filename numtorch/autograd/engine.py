@@ -170,7 +170,7 @@ def _late_gradient(node, child):
     raise AssertionError(
         f"autograd engine: {node.name()} sent a gradient to {child.name()}, which has already "
         f"run; every node must be created after the nodes it sends gradient to (creation "
-        f"order {node._seq} -> {child._seq}). A node that breaks this would run twice.")
+        f"order {node._seq} -> {child._seq}). Running it again would apply its backward twice.")
 
 
 def _accumulate(prev, g, owned, key):

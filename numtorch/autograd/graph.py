@@ -160,7 +160,10 @@ class AccumulateGrad(Node):
             arr = g._array
             if arr.base is not None or id(arr) in root_arrays:  # never alias anyone's data
                 arr = arr.copy()
-            add_to_grad(t, arr)
+            if t._grad is None and arr.dtype == t._array.dtype:
+                t._grad = _make(arr)  # the common case, inline: adopt the array
+            else:
+                add_to_grad(t, arr)
         if self._post_acc_hooks:
             from .hooks import run_post_accumulate_hooks
 
