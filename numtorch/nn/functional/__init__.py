@@ -5,6 +5,8 @@ Each family lives in its own file; everything is re-exported here so ``F.conv2d`
 
 from .linear import *  # noqa: F401,F403
 from .activation import *  # noqa: F401,F403
+from .smooth_activation import *  # noqa: F401,F403
+from ._softmax import *  # noqa: F401,F403
 from .conv import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
 from .adaptive_pooling import *  # noqa: F401,F403
