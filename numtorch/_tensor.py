@@ -37,6 +37,17 @@ def _inplace(self, fn, *args, **kwargs):
     return _nt.autograd.inplace.apply_inplace(self, fn, *args, **kwargs)
 
 
+_SCALAR_WARNED = [False]  # torch warns once per process
+
+
+def _warn_scalar_of_grad_tensor():
+    """torch's one-time warning when float()/complex() reads a tensor that requires grad."""
+    _SCALAR_WARNED[0] = True
+    warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
+                  "unexpected behavior.\nConsider using tensor.detach() first.", UserWarning,
+                  stacklevel=3)
+
+
 def _make(arr):
     """Wrap an xp array in a Tensor with no autograd history (internal fast constructor)."""
     t = _new(Tensor)
@@ -413,9 +424,13 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized):
         return int(self._scalar("int64_t"))
 
     def __float__(self):
+        if _SCALAR_WARNED[0] is False and self.requires_grad:
+            _warn_scalar_of_grad_tensor()
         return float(self._scalar("double"))
 
     def __complex__(self):
+        if _SCALAR_WARNED[0] is False and self.requires_grad:
+            _warn_scalar_of_grad_tensor()
         return complex(self._scalar(None))
 
     def _scalar(self, c_type):

@@ -809,3 +809,21 @@ def test_tri_indices(fn):
         _same(bad)
     if _no_accelerator():
         _same(lambda t: getattr(t, fn)(3, 3, pin_memory=True))
+
+
+def test_float_of_a_grad_tensor_warns_once_per_process():
+    import subprocess
+    import sys
+
+    script = ("import sys, warnings\n"
+              "t = __import__(sys.argv[1])\n"
+              "x = t.tensor(1.5, requires_grad=True)\n"
+              "with warnings.catch_warnings(record=True) as w:\n"
+              "    warnings.simplefilter('always')\n"
+              "    int(x); x.item(); bool(x); float(x.detach())\n"
+              "    n0 = len(w)\n"
+              "    float(x * 2); float(x); complex(x)\n"
+              "print(n0, [str(m.message).split(' (Triggered')[0] for m in w])\n")
+    out = [subprocess.run([sys.executable, "-c", script, lib], capture_output=True, text=True,
+                          check=True).stdout for lib in ("numtorch", "torch")]
+    assert out[0] == out[1]
