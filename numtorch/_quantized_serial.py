@@ -13,7 +13,8 @@ from . import _dtype
 from ._quantized_array import PerChannel, PerTensor, QArray
 from ._quantized_tensor import make_quantized, pack_sub_byte, unpack_sub_byte
 
-__all__ = ["_rebuild_qtensor", "qtensor_parts", "STORAGE_NAMES", "rebuild_pickled"]
+__all__ = ["_rebuild_qtensor", "qtensor_parts", "qtensor_reduce", "STORAGE_NAMES",
+           "rebuild_pickled"]
 
 STORAGE_NAMES = {"quint8": "QUInt8Storage", "qint8": "QInt8Storage",
                  "qint32": "QInt32Storage", "quint4x2": "QUInt4x2Storage",
@@ -84,30 +85,74 @@ def _rebuild_qtensor(storage, storage_offset, size, tensor_stride, quantizer_par
     return make_quantized(ints, qdtype, quantizer)
 
 
-def qtensor_parts(t):
-    """``(flat storage array, storage name, offset, size, stride, quantizer params)`` to
-    write quantized tensor ``t`` as torch does."""
+def _params(a):
+    """torch's ``quantizer_params`` tuple for QArray ``a``."""
     from ._quantized_scheme import per_channel_affine, per_tensor_affine
     from ._tensor import _make
 
-    a = t._array
-    key = a.key
-    if key.bits < 8:
-        flat = pack_sub_byte(a.ints, key.bits)
-        stride = tuple(_contiguous_strides(a.shape))
-    else:
-        flat = np.ascontiguousarray(a.ints).reshape(-1)
-        stride = tuple(_contiguous_strides(a.shape))
     q = a.quantizer
     if not q.per_channel:
-        params = (per_tensor_affine, q.scale, q.zero_point)
-    elif q.float_qparams:  # (torch tags these per_channel_affine as well)
-        params = (per_channel_affine, _make(q.scales.copy()), _make(q.zero_points.copy()),
-                  q.axis)
+        return (per_tensor_affine, q.scale, q.zero_point)
+    if q.float_qparams:  # (torch tags these per_channel_affine as well)
+        return (per_channel_affine, _make(q.scales.copy()), _make(q.zero_points.copy()),
+                q.axis)
+    return (per_channel_affine, _make(q.scales.astype(np.float64)),
+            _make(q.zero_points.astype(np.int64)), q.axis)
+
+
+def _owner(arr):
+    owner = arr
+    while isinstance(owner.base, np.ndarray):
+        owner = owner.base
+    return owner
+
+
+def qtensor_parts(t, owners=None):
+    """``(flat storage array, owner, offset, size, stride, quantizer params)`` to write
+    quantized tensor ``t`` as torch does. Whole-byte tensors viewing one contiguous block of
+    integers (a qtensor and its slices, transposes, ...) refer to that block with their own
+    offset and strides, so they share a storage as in torch; sub-byte tensors are packed."""
+    a = t._array
+    key = a.key
+    ints = a.ints
+    if key.bits >= 8:
+        owner = _owner(ints)
+        size = ints.itemsize
+        if (owner.dtype == ints.dtype and owner.flags.c_contiguous
+                and all(s % size == 0 for s in ints.strides) and ints.size):
+            start = (ints.__array_interface__["data"][0]
+                     - owner.__array_interface__["data"][0])
+            lo = start + sum(s * (n - 1) for s, n in zip(ints.strides, ints.shape) if s < 0)
+            if start % size == 0 and lo >= 0:
+                return (owner.reshape(-1), owner, start // size, tuple(ints.shape),
+                        tuple(s // size for s in ints.strides), _params(a))
+        flat = np.ascontiguousarray(ints).reshape(-1)
     else:
-        params = (per_channel_affine, _make(q.scales.astype(np.float64)),
-                  _make(q.zero_points.astype(np.int64)), q.axis)
-    return flat, STORAGE_NAMES[a.qdtype.name], 0, tuple(a.shape), stride, params
+        flat = pack_sub_byte(ints, key.bits)
+    return flat, None, 0, tuple(a.shape), tuple(_contiguous_strides(a.shape)), _params(a)
+
+
+def qtensor_reduce(pickler, t, storage_ref, rebuild):
+    """The reduce tuple of quantized tensor ``t`` for the checkpoint writer ``pickler``
+    (numtorch/_serialization/_write.py): ``rebuild`` (torch._utils._rebuild_qtensor) over a
+    quantized storage, one per block of integers per checkpoint."""
+    import collections
+
+    cache = getattr(pickler, "_quantized_owners", None)
+    if cache is None or cache[0] is not pickler.storages:  # a new checkpoint
+        cache = (pickler.storages, {})
+        pickler._quantized_owners = cache
+    flat, owner, offset, size, stride, params = qtensor_parts(t)
+    name = t.dtype.name
+    entry = cache[1].get((id(owner), name)) if owner is not None else None
+    if entry is None:
+        ref = storage_ref(str(len(pickler.storages)), flat, name, "cpu")
+        pickler.storages.append(ref)
+        if owner is not None:
+            cache[1][(id(owner), name)] = (ref, owner)  # (keeps the owner alive)
+    else:
+        ref = entry[0]
+    return (rebuild, (ref, offset, size, stride, params, False, collections.OrderedDict()))
 
 
 def _contiguous_strides(shape):

@@ -190,6 +190,13 @@ class _TorchReductions:
                 (ref, offset, size, stride, params, False, collections.OrderedDict()))
 
 
+    def _reduce_quantized(self, t):
+        """``torch._utils._rebuild_qtensor`` over a quantized storage, shared by views."""
+        from .._quantized_serial import qtensor_reduce
+
+        return qtensor_reduce(self, t, _StorageRef, _Global("torch._utils", "_rebuild_qtensor"))
+
+
 class _PendingReduce:
     """A nested ``func(*args)`` call inside a reduce tuple (a Parameter's inner tensor)."""
 

@@ -5,5 +5,6 @@ cuDNN or MPS kernels, so they change nothing (documented no-ops). ``cpu`` report
 """
 
 from . import cpu, cuda, cudnn, mkldnn, mps  # noqa: F401
+from . import quantized  # noqa: F401
 
-__all__ = ["cpu", "cuda", "cudnn", "mkldnn", "mps"]
+__all__ = ["cpu", "cuda", "cudnn", "mkldnn", "mps", "quantized"]

@@ -242,7 +242,9 @@ class EmbeddingBag(Embedding):
 
     def forward(self, indices, offsets=None, per_sample_weights=None,
                 compressed_indices_mapping=None):
-        return embedding_bag_lookup(self.weight(), indices, offsets, self.mode,
+        # torch's quantized bag always sums, whatever ``mode`` says (it passes mode 0 to its
+        # kernels): so does this one
+        return embedding_bag_lookup(self.weight(), indices, offsets, "sum",
                                     per_sample_weights, self.include_last_offset)
 
     def _get_name(self):
