@@ -180,17 +180,6 @@ class _TorchReductions:
 
 
     def _reduce_quantized(self, t):
-        """``torch._utils._rebuild_qtensor`` over a quantized storage (one per tensor)."""
-        from .._quantized_serial import qtensor_parts
-
-        flat, _name, offset, size, stride, params = qtensor_parts(t)
-        ref = _StorageRef(str(len(self.storages)), flat, t.dtype.name, "cpu")
-        self.storages.append(ref)
-        return (_Global("torch._utils", "_rebuild_qtensor"),
-                (ref, offset, size, stride, params, False, collections.OrderedDict()))
-
-
-    def _reduce_quantized(self, t):
         """``torch._utils._rebuild_qtensor`` over a quantized storage, shared by views."""
         from .._quantized_serial import qtensor_reduce
 
