@@ -1,24 +1,54 @@
 """Shared fixtures: the device list, seeding, and a clean default dtype for every test."""
 
+import os
+
 import numpy as np
 import pytest
 
 import numtorch
 
 
-def _devices():
-    devs = ["cpu"]
-    if numtorch.backend.cupy_or_none() is not None:
-        devs.append("cuda")
-    return devs
+def _device_params():
+    """'cpu', then 'cuda' on a machine with CuPy and a GPU, else 'cuda-standin' (numtorch's
+    CUDA path on the CPU stand-in for CuPy, tests/cuda/standin). ``NUMTORCH_TEST_DEVICES``
+    (comma-separated, e.g. ``cuda`` or ``cpu,cuda-standin``) overrides the list."""
+    env = os.environ.get("NUMTORCH_TEST_DEVICES")
+    if env:
+        return [d.strip() for d in env.split(",") if d.strip()]
+    return ["cpu", "cuda" if numtorch.backend.cupy_or_none() is not None else "cuda-standin"]
 
 
-@pytest.fixture(params=["cpu", "cuda"])
+DEVICE_PARAMS = _device_params()
+
+
+@pytest.fixture(params=DEVICE_PARAMS)
 def device(request):
-    """Yields 'cpu', and 'cuda' when CuPy and a GPU are present (skipped otherwise)."""
-    if request.param not in _devices():
+    """The device numtorch's side of an oracle test runs on: 'cpu', or 'cuda' (a real GPU, or
+    the CuPy stand-in for the 'cuda-standin' param). On cuda, numtorch's factories default to
+    cuda and the oracle helpers (tests/oracle.py) move numtorch's inputs and modules there;
+    torch stays on the CPU as the oracle."""
+    from tests import oracle
+
+    param = request.param
+    if param == "cuda" and numtorch.backend.cupy_or_none() is None:
         pytest.skip("no CUDA device (CuPy with a GPU) available")
-    return request.param
+    name = "cpu" if param == "cpu" else "cuda"
+    standin = None
+    if param == "cuda-standin":
+        from tests.cuda import standin
+
+        standin.install()
+    oracle.DEVICE[0] = name
+    if name != "cpu":
+        numtorch.set_default_device(name)
+    try:
+        yield name
+    finally:
+        oracle.DEVICE[0] = "cpu"
+        if name != "cpu":
+            numtorch.set_default_device(None)
+        if standin is not None:
+            standin.uninstall()
 
 
 @pytest.fixture(autouse=True)

@@ -19,9 +19,18 @@ import numtorch
 
 TOL = {"float64": (1e-7, 1e-9), "float32": (2e-4, 2e-5), "float16": (2e-2, 2e-3)}
 
+# The device numtorch's side of a comparison runs on, when a helper is given none: set by the
+# ``device`` fixture (tests/conftest.py) for the test it runs; torch always stays on the CPU.
+DEVICE = ["cpu"]
 
-def to_libs(arrays, requires_grad):
-    """The same arrays as numtorch tensors and as torch tensors."""
+
+def _device(device):
+    return DEVICE[0] if device is None else str(device)
+
+
+def to_libs(arrays, requires_grad, device=None):
+    """The same arrays as numtorch tensors (on ``device``) and as torch tensors (CPU)."""
+    device = _device(device)
     nt, th = [], []
     for a in arrays:
         if not isinstance(a, np.ndarray):
@@ -30,6 +39,8 @@ def to_libs(arrays, requires_grad):
             continue
         rg = requires_grad and a.dtype.kind in "fc"
         x = numtorch.from_numpy(a.copy(order="K"))
+        if device != "cpu":
+            x = x.to(device)
         y = torch.from_numpy(a.copy(order="K"))
         if rg:
             x.requires_grad_(True)
@@ -50,16 +61,20 @@ def _flat(out):
 
 def _np(x):
     if isinstance(x, numtorch.Tensor):
-        return x.detach().numpy()
+        return x.detach().cpu().numpy()
     if isinstance(x, torch.Tensor):
         return x.detach().numpy(force=True)  # force: torch may hand back ZeroTensors
     return np.asarray(x)
 
 
-def assert_same(a, b, rtol, atol, what="output"):
-    """numtorch value ``a`` equals torch value ``b``: type, shape, dtype and values."""
+def assert_same(a, b, rtol, atol, what="output", device=None):
+    """numtorch value ``a`` equals torch value ``b``: type, shape, dtype and values (and a
+    tensor ``a`` is on ``device``'s type when one is given)."""
     if isinstance(b, torch.Tensor):
         assert isinstance(a, numtorch.Tensor), f"{what}: expected a Tensor, got {type(a)}"
+        if device is not None:
+            want = numtorch.device(device).type
+            assert a.device.type == want, f"{what}: on {a.device}, expected {want}"
         assert tuple(a.shape) == tuple(b.shape), f"{what}: shape {tuple(a.shape)} != " \
                                                  f"{tuple(b.shape)}"
         assert str(a.dtype) == str(b.dtype), f"{what}: dtype {a.dtype} != {b.dtype}"
@@ -93,29 +108,38 @@ def make_inputs(shapes, dtype="float64", low=-2.0, high=2.0, seed=0):
 
 
 def check_op(fn, shapes, *, low=-2.0, high=2.0, dtype="float64", atol=None, rtol=None,
-             grad=True, second_order=True, seed=0, non_contiguous=False):
+             grad=True, second_order=True, seed=0, non_contiguous=False, device=None):
     """Compare ``fn(numtorch, *xs)`` with ``fn(torch, *xs)`` (see module docstring).
 
     ``shapes`` holds shape tuples (random inputs in ``[low, high)``) or ready arrays/values.
+    ``device`` is where numtorch's inputs, outputs and gradients live (default: the ``device``
+    fixture's, else the CPU); torch computes on the CPU.
     """
     rtol, atol = _tol(dtype, atol, rtol)
+    device = _device(device)
     arrays = make_inputs(shapes, dtype, low, high, seed)
-    _check_once(fn, arrays, rtol, atol, grad, second_order, seed)
+    _check_once(fn, arrays, rtol, atol, grad, second_order, seed, device)
     if non_contiguous:
         nc = [np.asfortranarray(a) if isinstance(a, np.ndarray) and a.ndim >= 2 else a
               for a in arrays]
-        _check_once(fn, nc, rtol, atol, grad, False, seed)
+        _check_once(fn, nc, rtol, atol, grad, False, seed, device)
 
 
-def _check_once(fn, arrays, rtol, atol, grad, second_order, seed):
+def _on(arr, device):
+    """A numtorch tensor of host array ``arr`` on ``device``."""
+    t = numtorch.from_numpy(arr)
+    return t if device == "cpu" else t.to(device)
+
+
+def _check_once(fn, arrays, rtol, atol, grad, second_order, seed, device="cpu"):
     rng = np.random.default_rng(seed + 1000)
-    nt_in, th_in = to_libs(arrays, grad)
+    nt_in, th_in = to_libs(arrays, grad, device)
     before = [a.copy() for a in arrays if isinstance(a, np.ndarray)]
     nt_out = _flat(fn(numtorch, *nt_in))
     th_out = _flat(fn(torch, *th_in))
     assert len(nt_out) == len(th_out), f"{len(nt_out)} outputs != {len(th_out)}"
     for i, (a, b) in enumerate(zip(nt_out, th_out)):
-        assert_same(a, b, rtol, atol, f"output {i}")
+        assert_same(a, b, rtol, atol, f"output {i}", device)
     after = [_np(x) for x in nt_in if isinstance(x, numtorch.Tensor)]
     for k, (b0, a1) in enumerate(zip(before, after)):
         np.testing.assert_array_equal(b0, a1, err_msg=f"input {k} was modified")
@@ -135,7 +159,7 @@ def _check_once(fn, arrays, rtol, atol, grad, second_order, seed):
     us = [rng.standard_normal(tuple(b.shape)).astype(_np(b).dtype) for _, b in outs]
     nt_x = [nt_in[i] for i in diff_idx]
     th_x = [th_in[i] for i in diff_idx]
-    nt_u = [numtorch.from_numpy(u.copy()) for u in us]
+    nt_u = [_on(u.copy(), device) for u in us]
     th_u = [torch.from_numpy(u.copy()) for u in us]
     g_th = torch.autograd.grad([b for _, b in outs], th_x, th_u, create_graph=second_order,
                                allow_unused=True)
@@ -154,7 +178,7 @@ def _check_once(fn, arrays, rtol, atol, grad, second_order, seed):
     if not pairs:
         return
     vs = [rng.standard_normal(tuple(gb.shape)).astype(_np(gb).dtype) for _, gb, _ in pairs]
-    s_nt = sum((ga * numtorch.from_numpy(v.copy())).sum() for (ga, _, _), v in zip(pairs, vs))
+    s_nt = sum((ga * _on(v.copy(), device)).sum() for (ga, _, _), v in zip(pairs, vs))
     s_th = sum((gb * torch.from_numpy(v.copy())).sum() for (_, gb, _), v in zip(pairs, vs))
     gg_nt = numtorch.autograd.grad(s_nt, nt_x, allow_unused=True) if s_nt.requires_grad \
         else [None] * len(nt_x)
@@ -165,7 +189,8 @@ def _check_once(fn, arrays, rtol, atol, grad, second_order, seed):
             gb = torch.zeros_like(th_x[k])
         if ga is None:
             ga = numtorch.zeros_like(nt_x[k])
-        assert_same(ga, gb, rtol * 100, atol * 100, f"second-order grad of input {k}")
+        assert_same(ga, gb, rtol * 100, atol * 100, f"second-order grad of input {k}",
+                    nt_x[k].device.type)
 
 
 def _compare_grads(g_nt, g_th, nt_x, th_x, idx, rtol, atol, what):
@@ -174,7 +199,8 @@ def _compare_grads(g_nt, g_th, nt_x, th_x, idx, rtol, atol, what):
             gb = torch.zeros_like(th_x[k])
         if ga is None:
             ga = numtorch.zeros_like(nt_x[k])
-        assert_same(ga, gb, rtol * 10, atol * 10, f"{what} of input {idx[k]}")
+        assert_same(ga, gb, rtol * 10, atol * 10, f"{what} of input {idx[k]}",
+                    nt_x[k].device.type)
 
 
 def _builtin_base(exc_type):
@@ -184,10 +210,11 @@ def _builtin_base(exc_type):
     return Exception
 
 
-def check_raises(fn, arrays=(), match=None):
+def check_raises(fn, arrays=(), match=None, device=None):
     """Both libraries raise for ``fn(lib, *tensors)``; numtorch's exception is of torch's
-    (builtin) class, and its message contains ``match`` if given."""
-    nt_in, th_in = to_libs(list(arrays), False)
+    (builtin) class, and its message contains ``match`` if given. numtorch's tensors are on
+    ``device`` (default: the ``device`` fixture's, else the CPU)."""
+    nt_in, th_in = to_libs(list(arrays), False, device)
     th_exc = nt_exc = None
     try:
         fn(torch, *th_in)
@@ -309,34 +336,40 @@ def load_torch_state(nt_module, th_module):
 
 
 def check_module(make, shapes, *, dtype="float32", train=True, low=-2.0, high=2.0,
-                 atol=None, rtol=None, grad=True, seed=0, forward=None, check_buffers=True):
+                 atol=None, rtol=None, grad=True, seed=0, forward=None, check_buffers=True,
+                 device=None):
     """Build the module with ``make(lib)`` in both libraries, load torch's state into
     numtorch's, and compare outputs, input and parameter gradients, and buffers.
 
     ``shapes`` are input shapes (random floats) or ready arrays (e.g. integer targets);
-    ``forward(module, *inputs)`` defaults to ``module(*inputs)``.
+    ``forward(module, *inputs)`` defaults to ``module(*inputs)``. numtorch's module and inputs
+    are moved to ``device`` (default: the ``device`` fixture's, else the CPU) after torch's
+    state is loaded.
     """
     rtol, atol = _tol(dtype, atol, rtol)
+    device = _device(device)
     th_m = make(torch)
     nt_m = make(numtorch)
     if dtype == "float64":
         th_m = th_m.double()
         nt_m = nt_m.double()
     load_torch_state(nt_m, th_m)
+    if device != "cpu":
+        nt_m.to(device)
     th_m.train(train)
     nt_m.train(train)
     arrays = make_inputs(shapes, dtype, low, high, seed)
-    nt_in, th_in = to_libs(arrays, grad)
+    nt_in, th_in = to_libs(arrays, grad, device)
     call = forward or (lambda m, *xs: m(*xs))
     nt_out = _flat(call(nt_m, *nt_in))
     th_out = _flat(call(th_m, *th_in))
     assert len(nt_out) == len(th_out)
     for i, (a, b) in enumerate(zip(nt_out, th_out)):
-        assert_same(a, b, rtol, atol, f"module output {i}")
+        assert_same(a, b, rtol, atol, f"module output {i}", device)
     if check_buffers:
         th_b = dict(th_m.named_buffers())
         for name, b in nt_m.named_buffers():
-            assert_same(b, th_b[name], rtol, atol, f"buffer {name}")
+            assert_same(b, th_b[name], rtol, atol, f"buffer {name}", device)
     if not grad:
         return nt_m, th_m
     rng = np.random.default_rng(seed + 7)
@@ -351,7 +384,7 @@ def check_module(make, shapes, *, dtype="float32", train=True, low=-2.0, high=2.
     th_x = [x for x in th_in if isinstance(x, torch.Tensor) and x.requires_grad]
     names = [n for n, p in th_params.items() if p.requires_grad]
     g_nt = numtorch.autograd.grad([a for a, _ in outs], nt_x + [nt_params[n] for n in names],
-                                  [numtorch.from_numpy(u.copy()) for u in us],
+                                  [_on(u.copy(), device) for u in us],
                                   allow_unused=True)
     g_th = torch.autograd.grad([b for _, b in outs], th_x + [th_params[n] for n in names],
                                [torch.from_numpy(u.copy()) for u in us], allow_unused=True)
@@ -360,6 +393,7 @@ def check_module(make, shapes, *, dtype="float32", train=True, low=-2.0, high=2.
         if gb is None:
             gb = torch.zeros_like(ref)
         if ga is None:
-            ga = numtorch.zeros(tuple(ref.shape), dtype=getattr(numtorch, str(ref.dtype)[6:]))
-        assert_same(ga, gb, rtol * 10, atol * 10, f"grad of {label}")
+            ga = numtorch.zeros(tuple(ref.shape), dtype=getattr(numtorch, str(ref.dtype)[6:]),
+                                device=device)
+        assert_same(ga, gb, rtol * 10, atol * 10, f"grad of {label}", device)
     return nt_m, th_m

@@ -9,7 +9,7 @@ own grad_fn is rebuilt from the base (torch's rebase of views).
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, backend
 from . import graph
 from .graph import AccumulateGrad, Node, edge_of, replay_view
 from .grad_mode import _state, enable_grad
@@ -168,7 +168,7 @@ def _write(self, out, fn):
         if not _dtype.can_cast(src_dt, dst_dt):
             raise RuntimeError(f"result type {_type_name(src_dt)} can't be cast to the desired "
                                f"output type {_type_name(dst_dt)}")
-    if not dst.flags.writeable:
+    if not backend.is_writeable(dst):
         raise RuntimeError("unsupported operation: more than one element of the written-to "
                            "tensor refers to a single memory location. Please clone() the "
                            "tensor before performing the operation.")

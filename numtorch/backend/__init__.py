@@ -1,8 +1,9 @@
 """The one place that knows NumPy and CuPy apart.
 
-Ops get their array module as ``self.xp`` and call the named helpers here for the few things the
-two libraries spell differently. CuPy is imported lazily, only when a CUDA device is asked for
-or a CuPy array is met.
+Ops get their array module as ``self.xp`` and call the named helpers of ``helpers_for(xp)``
+(``backend/_numpy.py`` or ``backend/_cupy.py``, same names) for what the two libraries spell
+differently. CuPy is imported lazily, only when a CUDA device is asked for or a CuPy array is
+met. Tests may hand in a CPU stand-in for CuPy (``_use_cupy_for_tests``); nothing else does.
 """
 
 import numpy as np
@@ -11,7 +12,7 @@ from .._device import CPU, device
 from . import _numpy
 
 __all__ = ["xp_of", "get_xp", "device_of", "to_device", "helpers_for", "cupy_or_none",
-           "cuda_unavailable"]
+           "cupyx_or_none", "cuda_unavailable", "is_device_array", "is_writeable", "to_host"]
 
 
 def cuda_unavailable():
@@ -19,27 +20,57 @@ def cuda_unavailable():
     compiled with CUDA enabled")``, with a note (shown in tracebacks, not in ``str(e)``) on how
     numtorch gets CUDA."""
     e = AssertionError("Torch not compiled with CUDA enabled")
-    e.add_note("numtorch runs CUDA through CuPy: install it with `pip install numtorch[cuda]` on "
-               "a machine with an NVIDIA GPU")
+    e.add_note("numtorch runs CUDA through CuPy: install it with `pip install numtorch[cuda12]` "
+               "(or [cuda13], matching the driver's CUDA major version) on a machine with an "
+               "NVIDIA GPU")
     return e
 
 
-_cupy = None
-_cupy_tried = False
+# The CuPy module pair once looked up. (Not named ``_cupy``: that is the helper submodule, and
+# ``from . import _cupy`` would hand back a package attribute of the same name instead.)
+_CUPY = None
+_CUPYX = None
+_looked_up = False
 
 
 def cupy_or_none():
     """Return the ``cupy`` module if it imports and a GPU is visible, else None."""
-    global _cupy, _cupy_tried
-    if not _cupy_tried:
-        _cupy_tried = True
+    global _CUPY, _CUPYX, _looked_up
+    if not _looked_up:
+        _looked_up = True
         try:
             import cupy
+            import cupyx
 
             if cupy.cuda.runtime.getDeviceCount() > 0:
-                _cupy = cupy
+                _CUPY, _CUPYX = cupy, cupyx
         except Exception:  # ImportError, or a CUDA runtime without a device
-            _cupy = None
+            _CUPY = _CUPYX = None
+        if _CUPY is not None:
+            _cupy_helpers()._bind(_CUPY, _CUPYX)
+    return _CUPY
+
+
+def cupyx_or_none():
+    """The ``cupyx`` module matching :func:`cupy_or_none` (None without CUDA)."""
+    cupy_or_none()
+    return _CUPYX
+
+
+def _use_cupy_for_tests(cupy_module, cupyx_module):
+    """Tests only: make ``cupy_module``/``cupyx_module`` numtorch's CuPy (the CPU stand-in of
+    ``tests/cuda/standin``); ``(None, None)`` goes back to looking up the real one."""
+    global _CUPY, _CUPYX, _looked_up
+    _CUPY, _CUPYX = cupy_module, cupyx_module
+    _looked_up = cupy_module is not None
+    helpers = _cupy_helpers()
+    helpers._bind(cupy_module, cupyx_module)
+    helpers.reset_device_state()
+
+
+def _cupy_helpers():
+    from . import _cupy
+
     return _cupy
 
 
@@ -47,20 +78,30 @@ def xp_of(array):
     """The array module (numpy or cupy) that owns ``array``."""
     if type(array) is np.ndarray:
         return np
-    cp = cupy_or_none()
+    cp = _CUPY if _looked_up else cupy_or_none()
     if cp is not None and isinstance(array, cp.ndarray):
         return cp
     return np
 
 
+def is_device_array(array):
+    """True for a CuPy array (a CUDA tensor's data)."""
+    if type(array) is np.ndarray:
+        return False
+    cp = _CUPY if _looked_up else cupy_or_none()
+    return cp is not None and isinstance(array, cp.ndarray)
+
+
 def get_xp(dev):
-    """The array module for a device; raises RuntimeError for CUDA without CuPy/GPU."""
+    """The array module for a device; raises for CUDA without CuPy/GPU."""
     if dev is None or dev.type == "cpu":
         return np
     if dev.type == "cuda":
         cp = cupy_or_none()
         if cp is None:
             raise cuda_unavailable()
+        if dev.index is not None and dev.index >= cp.cuda.runtime.getDeviceCount():
+            raise RuntimeError("CUDA error: invalid device ordinal")
         return cp
     raise RuntimeError(f"numtorch: tensors cannot be stored on device type '{dev.type}'; only "
                        "'cpu' and 'cuda' are supported")
@@ -70,30 +111,45 @@ def device_of(array):
     """The ``numtorch.device`` on which ``array`` lives."""
     if type(array) is np.ndarray:
         return CPU
-    cp = cupy_or_none()
+    cp = _CUPY if _looked_up else cupy_or_none()
     if cp is not None and isinstance(array, cp.ndarray):
-        return device("cuda", array.device.id)
+        return _cupy_helpers().cuda_device(array.device.id)
     return CPU
 
 
-def to_device(array, dev):
-    """Return ``array`` on device ``dev`` (no copy if it is already there)."""
+def is_writeable(array):
+    """Whether writing into ``array`` is allowed: NumPy's ``flags.writeable``. CuPy arrays
+    have no such flag (every one is writeable); what the flag guards on the CPU, a view whose
+    zero strides make several elements share one memory location, is refused the same way."""
+    if type(array) is np.ndarray:
+        return array.flags.writeable
+    return all(s != 0 or n <= 1 for s, n in zip(array.strides, array.shape))
+
+
+def to_host(array):
+    """``array`` as a NumPy array (a copy from the device, or ``array`` itself)."""
+    if type(array) is np.ndarray:
+        return array
+    return array.get()
+
+
+def to_device(array, dev, non_blocking=False):
+    """Return ``array`` on device ``dev`` (no copy if it is already there).
+
+    ``non_blocking=True`` lets a host-to-device copy from pinned memory run asynchronously on
+    the current stream, and a device-to-host copy return before it finishes, as in torch.
+    """
     if dev.type == "cpu":
         if type(array) is np.ndarray:
             return array
-        return array.get()
-    cp = get_xp(dev)
-    idx = 0 if dev.index is None else dev.index
-    if isinstance(array, cp.ndarray) and array.device.id == idx:
-        return array
-    with cp.cuda.Device(idx):
-        return cp.asarray(array)
+        return _cupy_helpers().to_host(array, non_blocking)
+    get_xp(dev)  # torch's errors without CUDA or for a device that does not exist
+    idx = _cupy_helpers().current_device_index() if dev.index is None else dev.index
+    return _cupy_helpers().to_device(array, idx, non_blocking)
 
 
 def helpers_for(xp):
     """The helper namespace (scatter_add, erf, ...) matching an array module."""
     if xp is np:
         return _numpy
-    from . import _cupy
-
-    return _cupy
+    return _cupy_helpers()

@@ -1,10 +1,126 @@
-"""CuPy implementations of the helpers in backend/_numpy.py (imported only on a GPU)."""
+"""CuPy implementations of the helpers in backend/_numpy.py, plus the device-side state (current
+device, transfers, pinned memory, peak-memory accounting).
 
-import cupy as cp
-import cupyx
-from cupyx.scipy import special as _special
+The modules are bound by ``backend`` (``_bind``) when CuPy is first found, so this file never
+imports CuPy itself, and tests can bind the CPU stand-in instead.
+"""
+
+import numpy as np
+
+from .._device import device as _device
+
+cp = None  # the cupy module (bound by backend._bind)
+cupyx = None
+_special = None
+_DEVICES = {}
+_PEAK = {}  # device index -> highest pool.used_bytes() seen by the allocator
 
 
+def _bind(cupy_module, cupyx_module):
+    """Use ``cupy_module``/``cupyx_module`` from now on (called by ``backend``)."""
+    global cp, cupyx, _special
+    cp, cupyx = cupy_module, cupyx_module
+    _special = None if cupyx_module is None else cupyx_module.scipy.special
+    if cupy_module is not None:
+        _track_peak_memory()
+
+
+def reset_device_state():
+    """Forget per-device state (generators, peaks) when the CuPy module changes (tests)."""
+    _DEVICES.clear()
+    _PEAK.clear()
+    from . import _cupy_random
+
+    _cupy_random.reset()
+
+
+def cuda_device(index):
+    """The ``numtorch.device('cuda', index)`` (cached)."""
+    d = _DEVICES.get(index)
+    if d is None:
+        d = _DEVICES[index] = _device("cuda", index)
+    return d
+
+
+def current_device_index():
+    """The index of CuPy's current device."""
+    return cp.cuda.get_device_id()
+
+
+# -- transfers ------------------------------------------------------------------------------------
+def to_host(array, non_blocking=False):
+    """A NumPy copy of device array ``array``; ``non_blocking`` returns before the copy is
+    done (into pinned memory, on the current stream), as torch's ``non_blocking`` does."""
+    if not non_blocking:
+        return array.get()
+    out = cupyx.empty_pinned(array.shape, dtype=array.dtype)
+    return array.get(stream=cp.cuda.get_current_stream(), out=out, blocking=False)
+
+
+def to_device(array, index, non_blocking=False):
+    """``array`` (host or device) on GPU ``index``. A host-to-device copy is asynchronous only
+    with ``non_blocking`` (torch's contract: the source may be changed once the call returns
+    otherwise)."""
+    if isinstance(array, cp.ndarray):
+        if array.device.id == index:
+            return array
+        with cp.cuda.Device(index):
+            return array.copy()
+    with cp.cuda.Device(index):
+        return cp.asarray(array, blocking=not non_blocking)
+
+
+def is_pinned(array):
+    """True if host array ``array`` lives in page-locked memory from CuPy's pinned pool."""
+    base = array
+    while isinstance(base, np.ndarray):
+        base = base.base
+    return isinstance(base, cp.cuda.PinnedMemoryPointer)
+
+
+def pin(array):
+    """A copy of host array ``array`` in page-locked memory (same shape, dtype and values)."""
+    out = cupyx.empty_pinned(array.shape, dtype=array.dtype)
+    np.copyto(out, array)
+    return out
+
+
+# -- memory accounting ----------------------------------------------------------------------------
+def _track_peak_memory():
+    """Route CuPy's allocations through its default pool while recording the peak of
+    ``used_bytes`` per device (CuPy's pool keeps no peak; torch's max_memory_allocated needs
+    one). One Python call per allocation; the pool does the work."""
+    pool = cp.get_default_memory_pool()
+
+    def allocate(size):
+        mem = pool.malloc(size)
+        used = pool.used_bytes()
+        dev = mem.device_id
+        if used > _PEAK.get(dev, 0):
+            _PEAK[dev] = used
+        return mem
+
+    cp.cuda.set_allocator(allocate)
+
+
+def memory_stats(index):
+    """``(allocated, peak_allocated, reserved)`` bytes of the default pool."""
+    pool = cp.get_default_memory_pool()
+    used = pool.used_bytes()
+    peak = max(_PEAK.get(index, 0), used)
+    return used, peak, pool.total_bytes()
+
+
+def reset_peak(index):
+    _PEAK[index] = cp.get_default_memory_pool().used_bytes()
+
+
+def empty_cache():
+    cp.get_default_memory_pool().free_all_blocks()
+    cp.get_default_pinned_memory_pool().free_all_blocks()
+
+
+# -- helpers with the names of backend/_numpy.py ----------------------------------------------------
 def scipy_linalg():
     """None: the linear-algebra ops use their own batched xp code on the GPU."""
     return None

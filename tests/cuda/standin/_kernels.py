@@ -1,0 +1,163 @@
+"""The stand-in's ``ElementwiseKernel``, ``ReductionKernel`` and ``fuse``.
+
+A CUDA kernel cannot run on the CPU, so a kernel here runs a NumPy reference registered under
+the kernel's name in ``REFERENCES`` (written for the stand-in from the math each kernel
+computes, not from its CUDA source). What is exercised is the wiring: the parameter lists are
+parsed as CuPy parses them (``T x, raw float32 y``), every parameter must appear in the kernel
+body, arguments are counted and type-checked against them, type placeholders are bound from the
+arguments, outputs are allocated with the broadcast shape and bound dtype (or taken from the
+call), and the reference writes into the outputs. A kernel whose name has no reference raises.
+"""
+
+import re
+
+import numpy as np
+
+from ._array import STATS, ndarray, wrap
+
+REFERENCES = {}  # kernel name -> fn(*inputs, *outputs) writing into the outputs (NumPy)
+REDUCTIONS = {}  # kernel name -> fn(*inputs, axis, keepdims) -> tuple of outputs (NumPy)
+_PARAM = re.compile(r"^(raw\s+)?(\w+)\s+(\w+)$")
+
+
+def reference(name, reduction=False):
+    """Register the NumPy reference of kernel ``name`` (a decorator)."""
+    def register(fn):
+        (REDUCTIONS if reduction else REFERENCES)[name] = fn
+        return fn
+    return register
+
+
+def _parse(params):
+    out = []
+    for p in (s.strip() for s in params.split(",")):
+        if not p:
+            continue
+        m = _PARAM.match(p)
+        if m is None:
+            raise ValueError(f"Invalid parameter: {p!r}")
+        raw, typ, name = m.groups()
+        try:
+            dt = np.dtype(typ)
+        except TypeError:
+            dt = None  # a type placeholder such as T
+        out.append((bool(raw), typ, dt, name))
+    return out
+
+
+def _check_body(name, params, *bodies):
+    text = " ".join(bodies)
+    for _, _, _, p in params:
+        if not re.search(rf"\b{p}\b", text):
+            raise ValueError(f"kernel {name}: parameter {p} is not used in its body")
+
+
+def _bind(params, args, types):
+    for (raw, typ, dt, pname), a in zip(params, args):
+        if dt is None:
+            if type(a) is ndarray:
+                got = a.dtype
+                if typ in types and types[typ] != got:
+                    raise TypeError(f"Type is mismatched. {pname} {got} {types[typ]}")
+                types[typ] = got
+        elif type(a) is ndarray and a.dtype != dt and not raw:
+            pass  # CuPy casts arrays to an explicit parameter type
+    return types
+
+
+class ElementwiseKernel:
+    """``cupy.ElementwiseKernel`` running the NumPy reference registered under ``name``."""
+
+    def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True,
+                 preamble="", no_return=False, return_tuple=False, loop_prep="", after_loop="",
+                 options=()):
+        self.in_params, self.out_params = _parse(in_params), _parse(out_params)
+        self.name, self.no_return, self.return_tuple = name, no_return, return_tuple
+        _check_body(name, self.in_params + self.out_params, operation, loop_prep, after_loop)
+        self.nin, self.nout = len(self.in_params), len(self.out_params)
+        self.nargs = self.nin + self.nout
+
+    def __call__(self, *args, size=None, block_size=None):
+        if len(args) not in (self.nin, self.nargs):
+            raise TypeError(f"Wrong number of arguments for {self.name!r}. It must be either "
+                            f"{self.nin} or {self.nargs} (with outputs), but given {len(args)}.")
+        fn = REFERENCES.get(self.name)
+        if fn is None:
+            raise NotImplementedError(f"stand-in: kernel {self.name!r} has no NumPy reference "
+                                      "in tests/cuda/standin/_references.py")
+        for a in args:
+            if type(a) is np.ndarray:
+                raise TypeError(f"Unsupported type {type(a)}")
+        ins, outs = args[:self.nin], list(args[self.nin:])
+        types = _bind(self.in_params + self.out_params, args, {})
+        shapes = [a.shape for a, p in zip(ins, self.in_params) if type(a) is ndarray and not p[0]]
+        shape = np.broadcast_shapes(*shapes) if shapes else ()
+        if not outs:
+            for raw, typ, dt, pname in self.out_params:
+                dt = dt if dt is not None else types.get(typ)
+                if dt is None:
+                    raise TypeError(f"Cannot determine the type of output {pname}")
+                outs.append(wrap(np.empty(shape, dtype=dt)))
+        else:
+            for o, (raw, typ, dt, pname) in zip(outs, self.out_params):
+                if type(o) is not ndarray:
+                    raise TypeError("Output arguments must be cupy.ndarray")
+                if not raw and shapes and o.shape != shape:
+                    np.broadcast_shapes(o.shape, shape)
+        STATS["kernels"] += 1
+        STATS.setdefault("fused", []).append(self.name)
+        fn(*[a._d if type(a) is ndarray else a for a in ins], *[o._d for o in outs])
+        if self.no_return:
+            return None
+        if self.nout == 1 and not self.return_tuple:
+            return outs[0]
+        return tuple(outs)
+
+
+class ReductionKernel:
+    """``cupy.ReductionKernel`` running the NumPy reference registered under ``name``."""
+
+    def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
+                 name="reduce_kernel", reduce_type=None, reduce_dims=True, preamble="",
+                 options=()):
+        self.in_params, self.out_params = _parse(in_params), _parse(out_params)
+        self.name = name
+        _check_body(name, self.in_params, map_expr)
+        _check_body(name, self.out_params, post_map_expr)
+        self.nin, self.nout = len(self.in_params), len(self.out_params)
+
+    def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None):
+        if len(args) != self.nin:
+            raise TypeError(f"Wrong number of arguments for {self.name!r}")
+        fn = REDUCTIONS.get(self.name)
+        if fn is None:
+            raise NotImplementedError(f"stand-in: reduction {self.name!r} has no NumPy "
+                                      "reference")
+        for a in args:
+            if type(a) is np.ndarray:
+                raise TypeError(f"Unsupported type {type(a)}")
+        types = _bind(self.in_params, args, {})
+        STATS["kernels"] += 1
+        STATS.setdefault("fused", []).append(self.name)
+        r = fn(*[a._d if type(a) is ndarray else a for a in args], axis=axis, keepdims=keepdims)
+        (raw, typ, dt, _), = self.out_params
+        r = np.asarray(r).astype(dt if dt is not None else types[typ], copy=False)
+        if out is not None:
+            out._d[...] = r
+            return out
+        return wrap(np.array(r))
+
+
+class RawKernel:
+    def __init__(self, *args, **kwargs):
+        raise NotImplementedError("stand-in: RawKernel cannot run without a GPU")
+
+
+def fuse(*args, **kwargs):
+    """``cupy.fuse``: the stand-in runs the Python function itself, op by op."""
+    def deco(fn):
+        return fn
+
+    if len(args) == 1 and callable(args[0]) and not kwargs:
+        return args[0]
+    return deco

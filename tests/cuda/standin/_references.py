@@ -1,0 +1,1 @@
+"""NumPy references of numtorch's fused CUDA kernels (see _kernels.py)."""

@@ -1,0 +1,117 @@
+"""Regenerate ``cupy_names.json`` from a real CuPy (run once per CuPy release; no GPU needed).
+
+    pip install --target /tmp/cupy_site cupy-cuda12x
+    PYTHONPATH=/tmp/cupy_site python tests/cuda/standin/make_names.py
+
+``import cupy`` works on a machine without a GPU (only allocating fails), so the set of names CuPy
+offers, the keywords its functions take and the methods of ``cupy.ndarray`` are read from the
+module itself. The stand-in (``tests/cuda/standin``) offers exactly these.
+"""
+
+import inspect
+import json
+import os
+import re
+
+import cupy
+import cupyx
+import cupyx.scipy.special
+
+# ufunc methods CuPy implements (``cupy/_core/_kernel.pyx``: reduce/accumulate only for add and
+# multiply, reduceat only for add, ``at`` where the ufunc has a scatter op); every other
+# combination exists as an attribute but raises NotImplementedError on the GPU
+_UFUNC_METHODS = {"reduce": ("add", "multiply"), "accumulate": ("add", "multiply"),
+                  "reduceat": ("add",),
+                  "at": ("add", "subtract", "maximum", "minimum", "bitwise_and", "bitwise_or",
+                         "bitwise_xor")}
+_DOC_SIG = re.compile(r"^[\w.]+\((.*?)\)")
+
+
+def _params_from_doc(doc):
+    """Parameter names from a Cython docstring's first line, e.g. ``f(self, a, int axis=-1)``."""
+    m = _DOC_SIG.match((doc or "").strip())
+    if not m:
+        return None
+    names, star = [], False
+    for part in m.group(1).split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if part == "*":
+            star = True
+            continue
+        name = part.split("=")[0].strip().split()[-1].lstrip("*")
+        if part.startswith("**"):
+            names.append("**")
+        elif part.startswith("*"):
+            names.append("*")
+        elif name != "self":
+            names.append(name)
+    return {"params": names, "kwonly_after_star": star}
+
+
+def _describe(obj):
+    if isinstance(obj, cupy.ufunc):
+        return {"kind": "ufunc", "nin": obj.nin, "nout": obj.nout}
+    if inspect.ismodule(obj):
+        return {"kind": "module"}
+    if isinstance(obj, type):
+        return {"kind": "type"}
+    if callable(obj):
+        try:
+            sig = inspect.signature(obj)
+        except (TypeError, ValueError):
+            d = _params_from_doc(getattr(obj, "__doc__", ""))
+            return {"kind": "function", "params": None if d is None else d["params"]}
+        params = []
+        for p in sig.parameters.values():
+            params.append("*" if p.kind is p.VAR_POSITIONAL else
+                          "**" if p.kind is p.VAR_KEYWORD else p.name)
+        return {"kind": "function", "params": params}
+    if isinstance(obj, (int, float, bool, str)) or obj is None:
+        return {"kind": "constant"}
+    return {"kind": "other", "type": type(obj).__name__}
+
+
+def _namespace(mod):
+    return {n: _describe(getattr(mod, n)) for n in sorted(dir(mod))
+            if not n.startswith("_") and n != "annotations"}
+
+
+def _class_methods(cls):
+    out = {}
+    for n in sorted(dir(cls)):
+        if n.startswith("_") and n not in ("__cuda_array_interface__", "__dlpack__"):
+            continue
+        obj = getattr(cls, n)
+        d = _params_from_doc(getattr(obj, "__doc__", "")) if callable(obj) else None
+        out[n] = {"kind": "method" if callable(obj) else "attribute",
+                  "params": None if d is None else d["params"]}
+    return out
+
+
+def main():
+    data = {
+        "cupy_version": cupy.__version__,
+        "cupy": _namespace(cupy),
+        "ufunc_methods": _UFUNC_METHODS,
+        "ndarray": _class_methods(cupy.ndarray),
+        "ndarray_dunders": sorted(n for n in dir(cupy.ndarray) if n.startswith("__")),
+        "random": _namespace(cupy.random),
+        "random.Generator": _class_methods(cupy.random.Generator),
+        "linalg": _namespace(cupy.linalg),
+        "fft": _namespace(cupy.fft),
+        "lib.stride_tricks": _namespace(cupy.lib.stride_tricks),
+        "cuda": sorted(n for n in dir(cupy.cuda) if not n.startswith("_")),
+        "cupyx": _namespace(cupyx),
+        "cupyx.scipy.special": _namespace(cupyx.scipy.special),
+    }
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cupy_names.json")
+    with open(path, "w") as f:
+        json.dump(data, f, indent=0, sort_keys=True)
+        f.write("\n")
+    print(f"wrote {path}: {len(data['cupy'])} cupy names, {len(data['ndarray'])} ndarray members")
+
+
+if __name__ == "__main__":
+    main()
