@@ -5,6 +5,8 @@ Integer division by zero raises, as torch's does, instead of returning NumPy's j
 float forms give inf and NaN.
 """
 
+import numpy as np
+
 from .._tensor import Tensor
 from ..autograd.graph import Op
 from ._pointwise import (
