@@ -330,6 +330,8 @@ class Op(Node):
                 if type(a) is not np.ndarray and hasattr(a, "__cuda_array_interface__"):
                     on_np = False
         self.xp = np if on_np else _check_devices(cls, inputs)
+        if self.xp is None:  # CPU 0-d tensors beside CUDA ones: moved over, as torch allows
+            return cls.apply(*_scalars_to_device(inputs), **params)
         if edges is None:
             self._recording = False
             try:
@@ -609,20 +611,43 @@ def _zeros_like_meta(meta, xp):
 
 
 def _check_devices(cls, inputs):
-    """The array module shared by all tensor inputs; torch's error if they differ."""
+    """The array module shared by all tensor inputs; torch's error if they differ. None when
+    CPU 0-d tensors meet tensors of one CUDA device: torch takes those as scalars, so the
+    caller moves them there and applies the op again."""
     xp = None
+    cpu_scalars = False
     for x in inputs:
         if isinstance(x, Tensor):
-            m = backend.xp_of(x._array)
+            a = x._array
+            if type(a) is np.ndarray and a.ndim == 0:
+                cpu_scalars = True
+                continue
+            m = backend.xp_of(a)
             if xp is None:
                 xp = m
             elif m is not xp:
                 _device_mismatch(cls, inputs)
+    if xp is None:
+        return np
     if xp is not np:
-        devs = {x.device for x in inputs if isinstance(x, Tensor)}
+        devs = {x.device for x in inputs if isinstance(x, Tensor) and
+                type(x._array) is not np.ndarray}
         if len(devs) > 1:
             _device_mismatch(cls, inputs)
+        if cpu_scalars:
+            return None
+    elif cpu_scalars:
+        return np
     return xp
+
+
+def _scalars_to_device(inputs):
+    """``inputs`` with every CPU 0-d tensor moved (differentiably) to the CUDA tensors'
+    device."""
+    dev = next(x.device for x in inputs if isinstance(x, Tensor) and
+               type(x._array) is not np.ndarray)
+    return tuple(x.to(dev) if isinstance(x, Tensor) and type(x._array) is np.ndarray else x
+                 for x in inputs)
 
 
 def _mark_volatile(outs):
