@@ -17,6 +17,7 @@ from .sparse import *  # noqa: F401,F403
 from .distance import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .vision import *  # noqa: F401,F403
+from .grid_sample import *  # noqa: F401,F403
 from .attention import *  # noqa: F401,F403
 from ._channel_shuffle import channel_shuffle  # noqa: F401
 
