@@ -1,8 +1,10 @@
 """Random state: generators, seeding, and saving/restoring the generator state.
 
-Each :class:`Generator` wraps a NumPy PCG64 bit generator. numtorch does not reproduce torch's
-random stream: a seed reproduces numtorch's own results exactly, and the distributions (not the
-values) match torch's. The sampling functions live in ``_sampling.py``.
+Each CPU :class:`Generator` wraps a NumPy PCG64 bit generator; a CUDA one draws on its GPU
+(cuRAND through CuPy, ``backend.device_rng``), and every GPU has a default generator seeded by
+``manual_seed`` along with the CPU's. numtorch does not reproduce torch's random stream: a seed
+reproduces numtorch's own results exactly, and the distributions (not the values) match
+torch's. The sampling functions live in ``_sampling.py``.
 """
 
 import contextlib
@@ -10,7 +12,7 @@ import pickle
 
 import numpy as np
 
-from . import _dtype
+from . import _dtype, backend
 from ._device import default_device
 from ._tensor import Tensor, _make
 
@@ -36,6 +38,13 @@ class Generator:
 
     def __init__(self, device="cpu"):
         self.device = default_device(device)
+        if self.device.type == "cuda":
+            if backend.cupy_or_none() is None:
+                from ._tensor import _NO_CUDA_LIBRARY
+
+                raise RuntimeError(_NO_CUDA_LIBRARY.replace("Cannot initialize CUDA",
+                                                            "Cannot get CUDA generator", 1))
+            self.device = backend.resolve_device(self.device)
         self.manual_seed(_DEFAULT_SEED)
 
     def manual_seed(self, seed):
@@ -50,7 +59,10 @@ class Generator:
         if seed < 0:
             seed += 1 << 64
         self._seed = seed
-        self._rng = np.random.Generator(np.random.PCG64(seed))
+        if self.device.type == "cuda":
+            self._rng = backend.device_rng(seed, self.device.index)
+        else:
+            self._rng = np.random.Generator(np.random.PCG64(seed))
         return self
 
     def seed(self):
@@ -65,6 +77,8 @@ class Generator:
 
     def get_state(self):
         """The generator state as a uint8 tensor; pass it to :meth:`set_state` to rewind."""
+        if self.device.type == "cuda":
+            return _device_state(self._seed, self._rng)
         data = pickle.dumps((self._seed, self._rng.bit_generator.state))
         return _make(np.frombuffer(data, dtype=np.uint8).copy())
 
@@ -78,6 +92,9 @@ class Generator:
             raise TypeError("RNG state must be a torch.ByteTensor")
         arr = new_state._array if type(new_state._array) is np.ndarray else \
             new_state._array.get()
+        if self.device.type == "cuda":
+            self._seed = _set_device_state(self._rng, arr)
+            return self
         try:
             seed_, state = pickle.loads(arr.tobytes())
             rng = np.random.Generator(np.random.PCG64())
@@ -98,8 +115,41 @@ class Generator:
 default_generator = Generator()
 
 
+class _DeviceDefaultGenerator(Generator):
+    """GPU ``index``'s default generator (an entry of ``torch.cuda.default_generators``): a
+    view of the backend's per-device default source, so ``manual_seed`` and
+    ``cuda.manual_seed`` reseed what this object draws from."""
+
+    def __init__(self, index):  # noqa: D107 - no reseed on creation, unlike Generator
+        self.device = backend.resolve_device(default_device(f"cuda:{index}"))
+        self._index = index
+
+    @property
+    def _rng(self):
+        return backend.default_device_rng(self._index)
+
+    @property
+    def _seed(self):
+        return backend.device_rng_initial_seed(self._index)
+
+    def manual_seed(self, seed):
+        seed = int(seed)
+        if not -(1 << 63) <= seed < (1 << 64):
+            raise ValueError("Overflow when unpacking long long")
+        backend.seed_device_rngs(seed % (1 << 64), self._index)
+        return self
+
+    def set_state(self, new_state):
+        if not isinstance(new_state, Tensor) or new_state.dtype is not _dtype.uint8:
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        arr = backend.to_host(new_state._array)
+        rng = self._rng
+        rng.initial = _set_device_state(rng, arr)
+        return self
+
+
 def manual_seed(seed):
-    """Seed the default generator and return it.
+    """Seed the default generator (and every GPU's default generator) and return it.
 
     Args:
         seed (int): the seed, in ``[-2**63, 2**64)``.
@@ -111,12 +161,17 @@ def manual_seed(seed):
         >>> bool((a == torch.rand(2)).all())
         True
     """
-    return default_generator.manual_seed(seed)
+    g = default_generator.manual_seed(seed)
+    backend.seed_device_rngs(g._seed)  # lazy: no CUDA work until a GPU generator draws
+    return g
 
 
 def seed():
-    """Seed the default generator from operating-system entropy and return the seed."""
-    return default_generator.seed()
+    """Seed the default generator (and every GPU's) from operating-system entropy and return
+    the seed."""
+    s = default_generator.seed()
+    backend.seed_device_rngs(s)
+    return s
 
 
 def initial_seed():
@@ -143,8 +198,8 @@ def fork_rng(devices=None, enabled=True, **kwargs):
     """Run a block with the default generator's state saved, and restore it afterwards.
 
     Args:
-        devices (iterable, optional): accepted for torch compatibility; numtorch has one
-            default generator for every device.
+        devices (iterable, optional): the GPUs whose default generators are saved and restored
+            too (default: every GPU, when CUDA is available).
         enabled (bool): when False, do nothing. Default: True.
 
     Example:
@@ -160,16 +215,60 @@ def fork_rng(devices=None, enabled=True, **kwargs):
         yield
         return
     state = default_generator.get_state()
+    cuda = _cuda_states(devices)
     try:
         yield
     finally:
         default_generator.set_state(state)
+        for index, st in cuda:
+            backend.default_device_rng(index).set_state(st)
 
 
-def rng_for(generator):
-    """The NumPy generator to draw from (``generator``'s or the default one)."""
+def _cuda_states(devices):
+    """``[(index, state bytes)]`` of the default generators of ``devices`` (every GPU for
+    None); empty without CUDA."""
+    count = backend.cuda_device_count()
+    if count == 0:
+        return []
+    if devices is None:
+        indices = range(count)
+    else:
+        from ._device import device as _dev
+
+        indices = [d if isinstance(d, int) else backend.resolve_device(_dev(d)).index
+                   for d in devices]
+    return [(i, backend.default_device_rng(i).get_state()) for i in indices]
+
+
+def rng_for(generator, device=None):
+    """The generator to draw from for a result on ``device`` (None: the CPU): ``generator``'s,
+    or the device's default one. A CUDA generator draws on its GPU (NumPy's Generator methods
+    returning CuPy arrays); torch's error when the generator's device type differs."""
+    cuda = device is not None and device.type == "cuda"
     if generator is None:
+        if cuda:
+            return backend.default_device_rng(backend.resolve_device(device).index)
         return default_generator._rng
     if not isinstance(generator, Generator):
         raise TypeError(f"expected a torch.Generator, but got {type(generator).__name__}")
+    if cuda != (generator.device.type == "cuda"):
+        raise RuntimeError(f"Expected a '{'cuda' if cuda else 'cpu'}' device type for generator "
+                           f"but found '{generator.device.type}'")
     return generator._rng
+
+
+def _device_state(seed, rng):
+    """A CUDA generator's state as a CPU uint8 tensor: 8 bytes of seed, then the device
+    state (copied from the GPU)."""
+    head = np.frombuffer(int(seed).to_bytes(8, "little"), dtype=np.uint8)
+    return _make(np.concatenate([head, rng.get_state()]))
+
+
+def _set_device_state(rng, arr):
+    """Restore a state made by :func:`_device_state`; returns its seed."""
+    try:
+        rng.set_state(arr[8:])
+    except ValueError as e:
+        raise RuntimeError(f"set_state: the given tensor is not a numtorch CUDA generator state "
+                           f"({e})") from None
+    return int.from_bytes(arr[:8].tobytes(), "little")

@@ -43,7 +43,7 @@ def uniform_values(x, low, high, generator):
     if low > high:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={_fmt_num(low)} > to={_fmt_num(high)}")
-    return Uniform.apply(x, low=low, high=high, rng=rng_for(generator))
+    return Uniform.apply(x, low=low, high=high, rng=rng_for(generator, x.device))
 
 
 def normal_values(x, mean, std, generator):
@@ -51,7 +51,7 @@ def normal_values(x, mean, std, generator):
     _check_float_tensor(x, "normal_kernel_cpu")
     mean, std = _num(mean, "mean", "normal_"), _num(std, "std", "normal_")
     _check_std(std)
-    return NormalFill.apply(x, mean=mean, std=std, rng=rng_for(generator))
+    return NormalFill.apply(x, mean=mean, std=std, rng=rng_for(generator, x.device))
 
 
 def bernoulli_values(x, p, generator):
@@ -68,7 +68,7 @@ def bernoulli_values(x, p, generator):
         p = float(p)
         if not 0 <= p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_fmt_num(p)}")
-    return BernoulliFill.apply(x, p, rng=rng_for(generator))
+    return BernoulliFill.apply(x, p, rng=rng_for(generator, x.device))
 
 
 def _random_bounds(dt):
@@ -95,7 +95,7 @@ def random_values(x, low, high, generator):
         low = 0 if low is None else _int_arg(low, "from", "random_", 1)
         high = _int_arg(high, "to", "random_", 2)
     _check_int_range(low, high, dt)
-    return Random.apply(x, low=low, high=high, rng=rng_for(generator))
+    return Random.apply(x, low=low, high=high, rng=rng_for(generator, x.device))
 
 
 def exponential_values(x, lambd, generator):
@@ -108,7 +108,7 @@ def exponential_values(x, lambd, generator):
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found "
                            f"lambda={_fmt_num(lambd)}")
-    return Exponential.apply(x, lambd=lambd, rng=rng_for(generator))
+    return Exponential.apply(x, lambd=lambd, rng=rng_for(generator, x.device))
 
 
 def geometric_values(x, p, generator):
@@ -116,7 +116,7 @@ def geometric_values(x, p, generator):
     p = _num(p, "p", "geometric_")
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_fmt_num(p)}")
-    return Geometric.apply(x, p=p, rng=rng_for(generator))
+    return Geometric.apply(x, p=p, rng=rng_for(generator, x.device))
 
 
 def log_normal_values(x, mean, std, generator):
@@ -125,7 +125,7 @@ def log_normal_values(x, mean, std, generator):
     mean, std = _num(mean, "mean", "log_normal_"), _num(std, "std", "log_normal_")
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_fmt_num(std)}")
-    return LogNormal.apply(x, mean=mean, std=std, rng=rng_for(generator))
+    return LogNormal.apply(x, mean=mean, std=std, rng=rng_for(generator, x.device))
 
 
 def cauchy_values(x, median, sigma, generator):
@@ -134,4 +134,4 @@ def cauchy_values(x, median, sigma, generator):
     median, sigma = _num(median, "median", "cauchy_"), _num(sigma, "sigma", "cauchy_")
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_fmt_num(sigma)}")
-    return Cauchy.apply(x, median=median, sigma=sigma, rng=rng_for(generator))
+    return Cauchy.apply(x, median=median, sigma=sigma, rng=rng_for(generator, x.device))

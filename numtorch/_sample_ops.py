@@ -15,11 +15,17 @@ from .autograd.graph import Op
 _HALF_BELOW_ONE = np.float16(1.0 - 2.0 ** -11)  # the largest float16 below 1
 
 
+def _xp(rng):
+    """The array module ``rng`` draws into: NumPy's, or CuPy for a GPU generator
+    (``backend.device_rng``), which draws on the device."""
+    return getattr(rng, "xp", np)
+
+
 def _uniform01(rng, shape, np_dtype):
     """Uniform samples in [0, 1) of a float or complex dtype (complex: both parts)."""
     if np_dtype.kind == "c":
         real = np.dtype(np.float32 if np_dtype == np.complex64 else np.float64)
-        out = np.empty(shape, dtype=np_dtype)
+        out = _xp(rng).empty(shape, dtype=np_dtype)
         out.real = rng.random(shape, dtype=real)
         out.imag = rng.random(shape, dtype=real)
         return out
@@ -28,7 +34,7 @@ def _uniform01(rng, shape, np_dtype):
     # float16/bfloat16: round float32 draws, keeping them below 1 (rounding could reach 1.0)
     below_one = _HALF_BELOW_ONE if np_dtype == np.float16 else np.nextafter(
         np_dtype.type(1), np_dtype.type(0))
-    return np.minimum(rng.random(shape, dtype=np.float32).astype(np_dtype), below_one)
+    return _xp(rng).minimum(rng.random(shape, dtype=np.float32).astype(np_dtype), below_one)
 
 
 _BOX_MULLER_MIN = 4096  # below this many float32 samples NumPy's ziggurat costs fewer calls
@@ -44,7 +50,7 @@ def _normal32(rng, shape):
     samples by 5.77 in absolute value (a tail of probability 8e-9), as torch's float sampler.
     """
     n = math.prod(shape)
-    if n < _BOX_MULLER_MIN:
+    if n < _BOX_MULLER_MIN or _xp(rng) is not np:  # cuRAND draws float32 normals directly
         return rng.standard_normal(shape, dtype=np.float32)
     h = (n + 1) // 2
     u = rng.random(2 * h, dtype=np.float32)
@@ -71,7 +77,7 @@ def _standard_normal(rng, shape, np_dtype):
     """
     if np_dtype.kind == "c":
         real = np.dtype(np.float32 if np_dtype == np.complex64 else np.float64)
-        out = np.empty(shape, dtype=np_dtype)
+        out = _xp(rng).empty(shape, dtype=np_dtype)
         draw = _normal32 if real == np.float32 else (
             lambda g, s: g.standard_normal(s, dtype=np.float64))
         out.real = draw(rng, shape)
@@ -142,7 +148,9 @@ class Poisson(_Sample):
 
     def forward(self, rate):
         # asarray: for a 0-d rate NumPy hands back a Python int
-        y = np.asarray(self.rng.poisson(_host_array(rate))).astype(rate.dtype)
+        xp = _xp(self.rng)
+        y = xp.asarray(self.rng.poisson(rate if xp is not np else _host_array(rate)))
+        y = y.astype(rate.dtype)
         return _like_input(y, rate)
 
 
@@ -189,8 +197,9 @@ class BernoulliFill(_Sample):
     """Refill x with 0/1 draws of probability p (a number or a tensor); dy/dx = dy/dp = 0."""
 
     def forward(self, x, p):
-        u = _like_input(self.rng.random(x.shape), x)
-        return (u < p).astype(x.dtype)
+        # float32 draws for all but float64 (dropout masks: half the bytes of float64 ones)
+        u = self.rng.random(x.shape, dtype=np.float64 if x.dtype == np.float64 else np.float32)
+        return (_like_input(u, x) < p).astype(x.dtype)
 
     def name(self):
         return "BernoulliBackward0"

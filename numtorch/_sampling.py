@@ -2,8 +2,9 @@
 (the ops they apply: ``_sample_ops.py``; the in-place ``Tensor.uniform_`` family:
 ``_random_fills.py``).
 
-Samples are drawn with the NumPy generator of a :class:`numtorch.Generator` (the default one
-unless ``generator=`` is given); samples for a CUDA tensor are drawn on the CPU and copied over.
+Samples are drawn with the generator of a :class:`numtorch.Generator` (the default one of the
+result's device unless ``generator=`` is given): NumPy's on the CPU, cuRAND's on a GPU, so
+samples for a CUDA tensor are drawn on the device (``multinomial`` still draws on the host).
 Sampling ops whose parameters are tensors (``normal(mean, std)``, ``bernoulli(p)``, the in-place
 ``uniform_`` family) are graph nodes with a zero gradient, as in torch: the output depends on
 the parameters only through a fresh draw, not differentiably.
@@ -15,6 +16,7 @@ import numpy as np
 from . import _dtype, backend
 from ._alloc_errors import alloc_error, result_alloc_error
 from ._creation import _finish, _int_arg, check_pin_memory, dtype_arg, write_out
+from ._device import default_device
 from ._random import rng_for
 from ._sample_ops import (
     Bernoulli,
@@ -32,6 +34,13 @@ __all__ = ["rand", "randn", "randint", "randperm", "rand_like", "randn_like", "r
            "normal", "bernoulli", "multinomial", "poisson"]
 
 
+
+
+def _target(device, out):
+    """The device a sampler's result goes to: ``device``, else ``out``'s, else the default."""
+    if device is None and out is not None:
+        return out.device
+    return default_device(device)
 
 
 def _host(t):
@@ -110,7 +119,7 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
         dtype = out.dtype
     dt = _float_dtype(dtype, "check_uniform_bounds")
     try:
-        arr = _uniform01(rng_for(generator), shape, dt.np)
+        arr = _uniform01(rng_for(generator, _target(device, out)), shape, dt.np)
     except (MemoryError, ValueError) as e:
         raise alloc_error(e, shape) from None
     return _finish(arr, device, requires_grad, out)
@@ -138,7 +147,7 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
         dtype = out.dtype
     dt = _float_dtype(dtype, "normal_kernel_cpu")
     try:
-        arr = _standard_normal(rng_for(generator), shape, dt.np)
+        arr = _standard_normal(rng_for(generator, _target(device, out)), shape, dt.np)
     except (MemoryError, ValueError) as e:
         raise alloc_error(e, shape) from None
     return _finish(arr, device, requires_grad, out)
@@ -185,7 +194,7 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
         out.dtype if out is not None else _dtype.int64)
     _check_int_range(low, high, dt)
     try:
-        arr = _integers(rng_for(generator), low, high, shape, dt.np)
+        arr = _integers(rng_for(generator, _target(device, out)), low, high, shape, dt.np)
     except (MemoryError, ValueError) as e:
         raise result_alloc_error(e, shape, dt.itemsize) from None
     return _finish(arr, device, requires_grad, out)
@@ -218,7 +227,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     if dt._category == _dtype._INT and n > 0 and n - 1 > np.iinfo(dt.np).max:
         raise RuntimeError(f"value cannot be converted to type {dt.name}_t without overflow")
     try:
-        arr = rng_for(generator).permutation(n).astype(dt.np)
+        arr = rng_for(generator, _target(device, out)).permutation(n).astype(dt.np)
     except (MemoryError, ValueError) as e:
         raise result_alloc_error(e, (n,), dt.itemsize) from None
     return _finish(arr, device, requires_grad, out)
@@ -321,8 +330,8 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         >>> torch.normal(0.0, 1.0, size=(2, 2)).shape
         torch.Size([2, 2])
     """
-    rng = rng_for(generator)
     mt, st = isinstance(mean, Tensor), isinstance(std, Tensor)
+    rng = rng_for(generator, mean.device if mt else std.device if st else _target(device, out))
     if not mt and not st:
         if size is None:
             raise TypeError("normal() received an invalid combination of arguments - got "
@@ -386,7 +395,7 @@ def bernoulli(input, p=None, *, generator=None, out=None):
         raise TypeError(f"bernoulli(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")
     try:
-        y = _bernoulli(input, p, rng_for(generator))
+        y = _bernoulli(input, p, rng_for(generator, input.device))
     except (MemoryError, ValueError) as e:
         raise result_alloc_error(e, input.shape, input.dtype.itemsize) from None
     if out is not None:
@@ -399,8 +408,11 @@ def _bernoulli(input, p, rng):
         if input.dtype._category < _dtype._FLOAT:
             raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for '
                                       f"'{_type_display(input.dtype)}'")
-        probs = _host(input)
-        if probs.size and not bool(((probs >= 0) & (probs <= 1)).all()):
+        # checked on the CPU only: torch's CUDA kernel asserts on the device instead of
+        # synchronising with the host
+        probs = input._array
+        if type(probs) is np.ndarray and probs.size and \
+                not bool(((probs >= 0) & (probs <= 1)).all()):
             raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
         y = Bernoulli.apply(input, p=None, rng=rng)
     else:
@@ -497,6 +509,6 @@ def poisson(input, generator=None):
     if input.dtype._category != _dtype._FLOAT:
         raise NotImplementedError(f'"poisson_cpu" not implemented for '
                                   f"'{_type_display(input.dtype)}'")
-    if bool((_host(input) < 0).any()):
+    if type(input._array) is np.ndarray and bool((input._array < 0).any()):  # no GPU sync
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
-    return Poisson.apply(input, rng=rng_for(generator))
+    return Poisson.apply(input, rng=rng_for(generator, input.device))

@@ -492,7 +492,8 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized):
             tensor([1, 1])
         """
         dtype, dev, copy = _parse_to(args, kwargs)
-        out = _nt.ops.to(self, dtype=dtype, device=dev, copy=copy)
+        out = _nt.ops.to(self, dtype=dtype, device=dev, copy=copy,
+                         non_blocking=_non_blocking(args, kwargs))
         fmt = kwargs.get("memory_format")
         if fmt is None or fmt is _layout.preserve_format:
             return out
@@ -589,10 +590,10 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized):
     def cuda(self, device=None, non_blocking=False, memory_format=None):
         """This tensor on a CUDA device (CuPy); RuntimeError when CUDA is unavailable."""
         if device is None:
-            return self.to("cuda")
+            return self.to("cuda", non_blocking=non_blocking)
         if isinstance(device, int) and not isinstance(device, bool):
-            return self.to(_device_cls("cuda", device))
-        return self.to(as_device(device))
+            return self.to(_device_cls("cuda", device), non_blocking=non_blocking)
+        return self.to(as_device(device), non_blocking=non_blocking)
 
     # -- new tensors like this one ------------------------------------------------------------
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False, layout=None):
@@ -851,6 +852,14 @@ def _parse_to(args, kwargs):
         elif key not in ("non_blocking", "memory_format"):
             raise _to_error(args, kwargs)
     return dtype, as_device(dev), copy
+
+
+def _non_blocking(args, kwargs):
+    """The ``non_blocking`` flag of ``Tensor.to``: a keyword, or the first trailing bool."""
+    if "non_blocking" in kwargs:
+        return bool(kwargs["non_blocking"])
+    flags = [a for a in args if isinstance(a, bool)]
+    return bool(flags and flags[0])
 
 
 def _random_range(args, kwargs):

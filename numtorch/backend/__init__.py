@@ -12,7 +12,8 @@ from .._device import CPU, device
 from . import _numpy
 
 __all__ = ["xp_of", "get_xp", "device_of", "to_device", "helpers_for", "cupy_or_none",
-           "cupyx_or_none", "cuda_unavailable", "is_device_array", "is_writeable", "to_host"]
+           "cupyx_or_none", "cuda_unavailable", "is_device_array", "is_writeable", "to_host",
+           "resolve_device", "cuda_device_count"]
 
 
 def cuda_unavailable():
@@ -55,6 +56,12 @@ def cupyx_or_none():
     """The ``cupyx`` module matching :func:`cupy_or_none` (None without CUDA)."""
     cupy_or_none()
     return _CUPYX
+
+
+def cuda_device_count():
+    """The number of GPUs CuPy sees (0 without CuPy or a GPU)."""
+    cp = cupy_or_none()
+    return 0 if cp is None else int(cp.cuda.runtime.getDeviceCount())
 
 
 def _use_cupy_for_tests(cupy_module, cupyx_module):
@@ -107,6 +114,14 @@ def get_xp(dev):
                        "'cpu' and 'cuda' are supported")
 
 
+def resolve_device(dev):
+    """``dev`` with its index filled in: ``cuda`` means the current GPU."""
+    if dev.type == "cuda" and dev.index is None:
+        get_xp(dev)
+        return _cupy_helpers().cuda_device(_cupy_helpers().current_device_index())
+    return dev
+
+
 def device_of(array):
     """The ``numtorch.device`` on which ``array`` lives."""
     if type(array) is np.ndarray:
@@ -146,6 +161,40 @@ def to_device(array, dev, non_blocking=False):
     get_xp(dev)  # torch's errors without CUDA or for a device that does not exist
     idx = _cupy_helpers().current_device_index() if dev.index is None else dev.index
     return _cupy_helpers().to_device(array, idx, non_blocking)
+
+
+# -- random numbers on the GPU (backend/_cupy_random.py) ---------------------------------------
+def device_rng(seed, index):
+    """A new NumPy-Generator-like source drawing on GPU ``index`` (cuRAND through CuPy)."""
+    get_xp(device("cuda", index))
+    from . import _cupy_random
+
+    return _cupy_random.DeviceRng(seed, index)
+
+
+def default_device_rng(index):
+    """GPU ``index``'s default generator (``torch.cuda.default_generators[index]``)."""
+    get_xp(device("cuda", index))
+    from . import _cupy_random
+
+    return _cupy_random.default_rng(index)
+
+
+def seed_device_rngs(seed, index=None):
+    """Seed GPU ``index``'s default generator, or every GPU's (``index=None``); lazy: nothing
+    touches CUDA until a generator draws, so seeding works without CuPy too."""
+    from . import _cupy_random
+
+    if index is None:
+        _cupy_random.seed_all(seed)
+    else:
+        _cupy_random.seed_default(index, seed)
+
+
+def device_rng_initial_seed(index):
+    from . import _cupy_random
+
+    return _cupy_random.initial_seed(index)
 
 
 def helpers_for(xp):

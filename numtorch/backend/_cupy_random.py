@@ -16,11 +16,13 @@ from . import _cupy
 
 _DEFAULTS = {}  # device index -> the default DeviceRng (made on first draw)
 _PENDING = {}  # device index -> seed given before that device's generator was made
+_ALL = [None]  # the seed of every device not seeded on its own (manual_seed_all)
 
 
 def reset():
     _DEFAULTS.clear()
     _PENDING.clear()
+    _ALL[0] = None
 
 
 class DeviceRng:
@@ -130,7 +132,7 @@ def default_rng(index):
     if rng is None:
         from .._random import _DEFAULT_SEED
 
-        seed = _PENDING.pop(index, _DEFAULT_SEED)
+        seed = _PENDING.pop(index, _DEFAULT_SEED if _ALL[0] is None else _ALL[0])
         rng = _DEFAULTS[index] = DeviceRng(seed, index)
         rng.initial = seed
     return rng
@@ -142,10 +144,17 @@ def seed_default(index, seed):
     _PENDING[index] = seed
 
 
+def seed_all(seed):
+    """Seed every GPU's default generator (lazily)."""
+    _DEFAULTS.clear()
+    _PENDING.clear()
+    _ALL[0] = seed
+
+
 def initial_seed(index):
     rng = _DEFAULTS.get(index)
     if rng is not None:
         return rng.initial
     from .._random import _DEFAULT_SEED
 
-    return _PENDING.get(index, _DEFAULT_SEED)
+    return _PENDING.get(index, _DEFAULT_SEED if _ALL[0] is None else _ALL[0])

@@ -9,6 +9,10 @@ from .. import backend
 from .._device import device as _torch_device
 from .._legacy_types import CUDA_TYPES
 from . import amp, comm  # noqa: F401
+from .random import (  # noqa: F401
+    get_rng_state, get_rng_state_all, initial_seed, manual_seed, manual_seed_all, seed,
+    seed_all, set_rng_state, set_rng_state_all,
+)
 
 __all__ = ["is_available", "device_count", "current_device", "set_device", "device",
            "device_of", "synchronize", "manual_seed", "manual_seed_all", "seed", "seed_all",
@@ -17,7 +21,8 @@ __all__ = ["is_available", "device_count", "current_device", "set_device", "devi
            "is_initialized", "init", "Stream", "Event", "current_stream", "default_stream",
            "stream", "current_blas_handle", "comm", "FloatTensor", "DoubleTensor", "HalfTensor",
            "LongTensor", "IntTensor", "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor",
-           "is_bf16_supported"]
+           "is_bf16_supported", "get_rng_state", "get_rng_state_all", "set_rng_state",
+           "set_rng_state_all", "default_generators"]
 
 _current = [0]
 
@@ -102,31 +107,6 @@ def synchronize(device=None):
     """Wait for all work on the GPU to finish."""
     cp = _lazy_cupy()
     cp.cuda.runtime.deviceSynchronize()
-
-
-def manual_seed(seed):
-    """Seed the current GPU's generator (a no-op without CUDA, as in torch)."""
-    cp = backend.cupy_or_none()
-    if cp is not None:
-        cp.random.seed(int(seed) % (1 << 32))
-
-
-manual_seed_all = manual_seed
-
-
-def seed():
-    import random
-
-    manual_seed(random.getrandbits(32))
-
-
-seed_all = seed
-
-
-def initial_seed():
-    from .._random import initial_seed as _initial
-
-    return _initial()
 
 
 def get_device_name(device=None):
@@ -276,3 +256,11 @@ class stream:
 
 (DoubleTensor, FloatTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor,
  ByteTensor, BoolTensor) = CUDA_TYPES.values()  # torch.cuda.FloatTensor & co
+
+
+def __getattr__(name):
+    if name == "default_generators":  # one per visible GPU: known only once CuPy is looked up
+        from .random import default_generators
+
+        return default_generators()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -64,7 +64,7 @@ class ToDevice(Op):
         from .. import backend
 
         self.src = backend.device_of(x)
-        return backend.to_device(x, self.device)
+        return backend.to_device(x, self.device, self.__dict__.get("non_blocking", False))
 
     def backward(self, grad):
         return grad.to(self.src)
@@ -99,11 +99,15 @@ def contiguous(input):
     return Clone.apply(input)
 
 
-def to(input, dtype=None, device=None, copy=False):
-    """Convert ``input`` to ``dtype`` and/or ``device`` (the same tensor if nothing changes)."""
+def to(input, dtype=None, device=None, copy=False, non_blocking=False):
+    """Convert ``input`` to ``dtype`` and/or ``device`` (the same tensor if nothing changes);
+    ``non_blocking`` lets a copy between host and GPU run asynchronously, as in torch."""
     out = input
+    if device is not None and device.type == "cuda" and device.index is None:
+        device = backend.resolve_device(device)
     if device is not None and device != input.device:
-        out = ToDevice.apply(out, device=device)
+        out = ToDevice.apply(out, device=device, non_blocking=non_blocking) if non_blocking \
+            else ToDevice.apply(out, device=device)
     if dtype is not None and dtype.np != out._array.dtype:
         out = Cast.apply(out, dtype=dtype.np)
     if copy and out is input:

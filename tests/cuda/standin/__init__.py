@@ -61,4 +61,4 @@ def active():
 def reset_stats():
     """Zero the counters of :data:`STATS` (syncs, index copies, kernels, fused kernel names)."""
     STATS.clear()
-    STATS.update({"sync": 0, "h2d_index": 0, "kernels": 0})
+    STATS.update({"sync": 0, "h2d_index": 0, "kernels": 0, "h2d": 0, "h2d_async": 0})

@@ -170,8 +170,12 @@ def make_function(name, fn, params, qualname=None):
 
 def _convert(fn, obj, *args, **kwargs):
     """``cupy.array``/``asarray``: host data is copied to the device; device data kept."""
-    if not kwargs.pop("blocking", False) and type(obj) is not ndarray:
-        STATS["h2d_async"] = STATS.get("h2d_async", 0) + 1  # async unless the caller waits
+    if type(obj) is not ndarray:
+        STATS["h2d"] = STATS.get("h2d", 0) + 1  # every host-to-device copy
+        if not kwargs.pop("blocking", False):
+            STATS["h2d_async"] = STATS.get("h2d_async", 0) + 1  # async unless the caller waits
+    else:
+        kwargs.pop("blocking", None)
     dtype = kwargs.get("dtype", args[0] if args else None)
     if dtype is not None:
         check_dtype(dtype)
