@@ -1,4 +1,4 @@
-"""Primitives for padding and resampling along one dim (``F.pad``, ``F.interpolate``).
+"""Primitives for padding and resampling (``F.pad``, ``F.interpolate``, ``F.grid_sample``).
 
 Why primitives (design doc, section 8):
 
@@ -11,9 +11,16 @@ Why primitives (design doc, section 8):
   weight tables. Its transpose, ``ResampleBackward``, adds ``g * w`` back at ``idx``; the two
   are each other's gradients (both are linear in their tensor input).
 
-The transpose never uses ``add.at``: indices are grouped into passes in which every target
-occurs at most once, so each pass is a plain fancy-indexed add (few passes: an entry repeats
-only as often as the output samples one input position).
+* ``TapGather`` reads ``y[n, c, k] = x[n, c, index[n, k]]``: the taps of ``grid_sample``, where
+  every channel of a sample reads the same positions. As a ``gather`` it would need the index
+  expanded over the channels, and its transpose would be an ``add.at`` over all of them (most
+  of ``grid_sample``'s backward time); ``TapGatherBackward`` sums with ``bincount`` instead.
+
+No transpose uses ``add.at``. ``ResampleBackward`` groups indices into passes in which every
+target occurs at most once, so each pass is a plain fancy-indexed add (few passes: an entry
+repeats only as often as the output samples one input position). ``TapGatherBackward``'s
+indices repeat arbitrarily (any grid), so it counts them with weighted ``bincount`` (about 10x
+faster than ``add.at`` on CPU; CuPy has the same function).
 """
 
 import numpy as np
@@ -101,6 +108,50 @@ class ResampleBackward(Op):
                               size=self.size)
 
 
+_BINCOUNT_BINS = 1 << 20
+
+
+class TapGather(Op):
+    """y[n, c, k] = x[n, c, index[n, k]] for x of shape (N, C, S); dx = tap_gather_backward(g)
+    (the transpose: g summed back at ``index``)."""
+
+    def forward(self, x):
+        n, c = x.shape[:2]
+        out = self.xp.empty((n, c, self.index.shape[1]), dtype=x.dtype)
+        # one take per sample: ~20x faster than take_along_axis with a broadcast index
+        for b in range(n):
+            self.xp.take(x[b], self.index[b], axis=1, out=out[b])
+        return out
+
+    def backward(self, grad):
+        return TapGatherBackward.apply(grad, index=self.index, size=self.size)
+
+
+class TapGatherBackward(Op):
+    """dx[n, c, s] = sum over k with index[n, k] == s of g[n, c, k]; its gradient is
+    ``TapGather`` again."""
+
+    def forward(self, g):
+        xp = self.xp
+        n, c = g.shape[:2]
+        size, index = self.size, self.index
+        out = xp.empty((n, c, size), dtype=g.dtype)
+        # bincount over whole samples at once, about _BINCOUNT_BINS bins a call: few
+        # Python-level calls for small images, cache-sized counts for large ones
+        step = max(1, _BINCOUNT_BINS // max(c * size, 1))
+        for b0 in range(0, n, step):
+            b1 = min(n, b0 + step)
+            rows = xp.arange((b1 - b0) * c, dtype=index.dtype).reshape(b1 - b0, c, 1) * size
+            bins = (rows + index[b0:b1, None, :]).reshape(-1)
+            weights = g[b0:b1].reshape(-1).astype(xp.float64, copy=False)
+            sums = xp.bincount(bins, weights=weights, minlength=(b1 - b0) * c * size)
+            out[b0:b1] = sums.reshape(b1 - b0, c, size)
+        return out
+
+    def backward(self, gg):
+        return TapGather.apply(gg, index=self.index, size=self.size)
+
+
 def _passes(xp, index):
     """Split positions ``j`` of a 1-D ``index`` into groups in which no target repeats.
 
@@ -173,3 +224,12 @@ def resample(input, dim, index, weight, size):
     input's length along ``dim``.
     """
     return Resample.apply(input, dim=dim, index=index, weight=weight, size=size)
+
+
+def tap_gather(input, index):
+    """``y[n, c, k] = input[n, c, index[n, k]]`` as one op (see ``TapGather``).
+
+    ``input`` is ``(N, C, S)``; ``index`` an int array ``(N, K)`` on ``input``'s device with
+    every entry in ``[0, S)``.
+    """
+    return TapGather.apply(input, index=index, size=input.shape[2])

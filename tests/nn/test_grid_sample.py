@@ -1,5 +1,5 @@
 """grid_sample (every mode and padding rule, gradients for input and grid, edges, non-finite
-points) and affine_grid against torch; their errors."""
+points, the bincount transpose of its tap gather) and affine_grid against torch; their errors."""
 
 import itertools
 import warnings
@@ -9,6 +9,7 @@ import pytest
 import torch
 
 import numtorch
+from numtorch.ops import _resample
 from tests.oracle import check_op, check_raises
 
 DTYPES = ["float64", "float32"]
@@ -147,3 +148,27 @@ def test_grid_errors_match_torch(fn, arrays):
         nt, th = check_raises(fn, arrays)
     assert str(nt) == str(th)
 
+
+# ---------------------------------------------------------------------------------------------
+# the tap gather's transpose (bincount)
+
+
+@pytest.mark.parametrize("bins", [1 << 20, 7])
+def test_grid_sample_taps_summed_back_in_chunks_match_torch(monkeypatch, bins, device):
+    # 7 bins per bincount call: one sample per call, so the chunk loop runs once per sample;
+    # every point of the grid lands within a pixel of the centre, so taps collide many times
+    monkeypatch.setattr(_resample, "_BINCOUNT_BINS", bins)
+    grid = np.random.default_rng(1).uniform(-0.1, 0.1, (3, 5, 6, 2))
+    check_op(lambda t, x, g: t.nn.functional.grid_sample(x, g, align_corners=False),
+             [(3, 2, 4, 5), grid])
+
+
+def test_tap_gather_backward_is_its_transpose():
+    rng = np.random.default_rng(2)
+    x = numtorch.tensor(rng.standard_normal((2, 3, 5)))
+    g = numtorch.tensor(rng.standard_normal((2, 3, 8)))
+    index = rng.integers(0, 5, (2, 8))
+    y = _resample.tap_gather(x, index)
+    back = _resample.TapGatherBackward.apply(g, index=index, size=5)
+    assert np.allclose(float((y * g).sum()), float((x * back).sum()))
+    assert back.dtype is numtorch.float64 and back.shape == (2, 3, 5)

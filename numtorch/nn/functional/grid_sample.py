@@ -1,8 +1,10 @@
 """nn.functional: ``grid_sample`` (sampling an input at the positions of a normalised grid, with
 bilinear, nearest or bicubic taps and zeros/border/reflection padding) and ``affine_grid``.
 
-``grid_sample`` gathers the corners of every sampling point in one ``gather`` and weights them
-with differentiable functions of the grid, so gradients flow to the input and to the grid.
+``grid_sample`` reads the taps of every sampling point (the corners for bilinear) in one
+``TapGather`` (shared by all channels; its transpose sums with ``bincount``, not ``add.at``)
+and weights them with differentiable functions of the grid, so gradients flow to the input and
+to the grid.
 """
 
 import warnings
@@ -11,6 +13,7 @@ import numpy as np
 
 from ... import _dtype, backend
 from ..._tensor import _make
+from ...ops import _resample
 from ...ops import resample_tables as _tables
 from ...ops.join import stack
 from .vision import _need_tensor, _size_list
@@ -208,8 +211,8 @@ def _grid_sample(input, grid, mode, padding_mode, align_corners):
                        w * _make(ok.astype(w._array.dtype)))
     k = len(index)
     weight = stack(weights, 1)  # (N, taps, points)
-    idx = _make(xp.concatenate(index, axis=1).reshape(n, 1, k * points))
-    vals = input.reshape(n, c, -1).gather(2, idx.expand(n, c, k * points))
+    idx = xp.concatenate(index, axis=1).reshape(n, k * points)
+    vals = _resample.tap_gather(input.reshape(n, c, -1), idx)
     out = (vals.reshape(n, c, k, points) * weight.unsqueeze(1)).sum(2)
     return out.reshape((n, c) + out_sp)
 
