@@ -21,9 +21,11 @@ def canonical_dims(dims, ndim):
         return tuple(range(ndim))
     if isinstance(dims, (int, np.integer)):
         dims = (int(dims),)
-    out = tuple(sorted(canonical_dim(int(d), ndim) for d in dims))
-    if len(set(out)) != len(out):
-        raise RuntimeError(f"dim {out} appears multiple times in the list of dims")
+    given = [canonical_dim(int(d), ndim) for d in dims]
+    if len(set(given)) != len(given):
+        dup = next(d for k, d in enumerate(given) if d in given[:k])
+        raise RuntimeError(f"dim {dup} appears multiple times in the list of dims")
+    out = tuple(sorted(given))
     if ndim == 0:
         return ()
     return out

@@ -1,0 +1,654 @@
+"""Small user programs run on numtorch and on torch, compared by :func:`tests.oracle.same`.
+
+Each entry is a short function of the library module written as a PyTorch user writes it:
+tensor creation, indexing, views and in-place writes, broadcasting and promotion with Python
+scalars, reductions, sorting and selection with ties, einsum, complex and reduced-precision
+dtypes, NaN/inf handling and the errors of common mistakes. Values, dtypes, shapes, exception
+classes and messages must agree.
+"""
+
+import numpy as np
+import pytest
+
+from tests.oracle import same
+
+P = {}
+
+
+# float results may differ in the last bit (NumPy's and torch's vectorised exp, sigmoid, ...)
+DEFAULT = {"rtol": 1e-6, "atol": 1e-7}
+
+
+def program(fn=None, _table=None, **opts):
+    """Register ``fn`` (a function of the library) in ``_table`` (default: this file's),
+    with options for :func:`tests.oracle.same`."""
+    table = P if _table is None else _table
+
+    def add(f):
+        table[f.__name__] = (f, {**DEFAULT, **opts})
+        return f
+    return add(fn) if fn is not None else add
+
+
+# -- creation ---------------------------------------------------------------------------------
+@program
+def creation_dtypes(t):
+    return [t.tensor([1, 2]), t.tensor([1., 2]), t.tensor([True, False]), t.tensor(3),
+            t.tensor(2.5), t.tensor([1, 2.5]), t.tensor([[1], [2]], dtype=t.float64),
+            t.tensor([1 + 2j]), t.tensor([]), t.tensor([[]]).shape]
+
+
+@program
+def creation_factories(t):
+    return [t.zeros(2, 3), t.ones((2,), dtype=t.int32), t.full((2, 2), 7),
+            t.full((2,), 1.5), t.full((1,), True), t.empty(0, 3).shape, t.eye(2, 3),
+            t.arange(5), t.arange(0, 1, 0.25), t.arange(1, 10, 3, dtype=t.float32),
+            t.linspace(0, 1, 5), t.logspace(0, 2, 3), t.zeros_like(t.ones(2, dtype=t.int8)),
+            t.full_like(t.ones(3), 2, dtype=t.int64), t.ones_like(t.tensor([1, 2]))]
+
+
+@program
+def creation_from_numpy_shares(t):
+    a = np.arange(6.0).reshape(2, 3)
+    x = t.from_numpy(a)
+    a[0, 0] = 100
+    y = t.as_tensor(a)
+    z = t.tensor(a)
+    a[1, 1] = -1
+    return [x, y, z, x.dtype, t.from_numpy(np.array([1, 2], dtype=np.int32)).dtype]
+
+
+@program
+def creation_arange_float_steps(t):
+    return [t.arange(0, 1, 0.1).shape, t.arange(-1, 1, 0.3), t.arange(10, 0, -3),
+            t.arange(0.5, 3), t.linspace(-1, 1, 1), t.linspace(0, 10, steps=4, dtype=t.int64)]
+
+
+@program
+def creation_errors(t):
+    out = []
+    for f in (lambda: t.tensor([[1, 2], [3]]), lambda: t.zeros(-1),
+              lambda: t.arange(0, 10, 0), lambda: t.tensor([1, "a"]),
+              lambda: t.ones(2, 3).view(4), lambda: t.linspace(0, 1, -1)):
+        try:
+            f()
+            out.append("no error")
+        except Exception as e:  # noqa: BLE001 - the error is what is compared
+            out.append(e)
+    return out
+
+
+# -- indexing ---------------------------------------------------------------------------------
+@program
+def index_basic(t):
+    x = t.arange(24).reshape(2, 3, 4)
+    return [x[0], x[:, 1], x[..., -1], x[1, ::2, 1:3], x[None, 0, :, None].shape,
+            x[:, [0, 2]], x[x > 20], x[[0, 1], [1, 2]], x[[1, 0], :, [3, 0]],
+            x[:, t.tensor([True, False, True])], x[0, 0, 0].item(), x[-1, -1, -1]]
+
+
+@program
+def index_advanced_mixed(t):
+    x = t.arange(60).reshape(3, 4, 5)
+    i = t.tensor([[0, 1], [2, 1]])
+    return [x[i].shape, x[:, i].shape, x[:, :, i].shape, x[i, :, i].shape, x[:, i, i].shape,
+            x[0, :, [1, 2]], x[[0], :, [1, 2]].shape, x[..., None, [0]].shape]
+
+
+@program
+def index_setitem(t):
+    x = t.zeros(3, 4)
+    x[0] = 1
+    x[:, 1] = t.tensor([5., 6, 7])
+    x[x > 5] = -1
+    x[[0, 2], [3, 3]] = t.tensor([8., 9])
+    x[1, 1:3] += 10
+    y = t.arange(5)
+    y[y % 2 == 0] *= 10
+    return [x, y]
+
+
+@program
+def index_put_accumulate(t):
+    x = t.zeros(5)
+    x.index_put_((t.tensor([0, 0, 2]),), t.tensor([1., 2, 3]), accumulate=True)
+    y = t.zeros(5)
+    y[t.tensor([1, 1, 3])] += 1
+    z = t.zeros(3, 3).index_add_(0, t.tensor([0, 2, 0]), t.ones(3, 3))
+    return [x, y, z]
+
+
+@program
+def index_errors(t):
+    x = t.arange(6).reshape(2, 3)
+    out = []
+    for f in (lambda: x[2], lambda: x[:, 3], lambda: x[t.tensor([0.0])],
+              lambda: x[t.tensor([True, False, True])], lambda: x[0, 0, 0],
+              lambda: x.index_select(0, t.tensor([2])), lambda: x[t.tensor([5])],
+              lambda: x.gather(1, t.tensor([[0, 1]], dtype=t.int32))):
+        try:
+            f()
+            out.append("no error")
+        except Exception as e:  # noqa: BLE001
+            out.append(e)
+    return out
+
+
+@program
+def index_gather_scatter(t):
+    x = t.arange(12.).reshape(3, 4)
+    idx = t.tensor([[0, 3], [1, 1], [2, 0]])
+    src = t.ones(3, 2)
+    return [x.gather(1, idx), t.zeros(3, 4).scatter(1, idx, src),
+            t.zeros(3, 4).scatter_(1, idx, 5.0), t.zeros(3, 4).scatter_add(1, idx, src),
+            t.zeros(3, 4).scatter_reduce(1, idx, src * 2, reduce="amax", include_self=False),
+            t.take(x, t.tensor([0, 5, 11])), x.masked_fill(x > 5, -1.),
+            x.masked_select(x < 3), t.where(x > 5, x, t.zeros(()))]
+
+
+@program
+def index_nonzero_where(t):
+    x = t.tensor([[0, 1, 0], [2, 0, 3]])
+    return [x.nonzero(), t.nonzero(x, as_tuple=True), t.where(x), t.argwhere(x),
+            t.count_nonzero(x, dim=0), x.nonzero().dtype]
+
+
+# -- views and in-place ------------------------------------------------------------------------
+@program
+def views_share_storage(t):
+    x = t.arange(12.)
+    v = x.view(3, 4)
+    v[0, 0] = 100
+    tr = v.t()
+    tr[1, 0] = -5
+    s = x[2:5]
+    s.mul_(2)
+    u = v.unsqueeze(0)
+    u.squeeze_(0)
+    return [x, v.is_contiguous(), tr.is_contiguous(), tr.stride(), s.storage_offset(),
+            v.data_ptr() == x.data_ptr(), u.shape]
+
+
+@program
+def views_noncontiguous_view_error(t):
+    x = t.arange(6.).reshape(2, 3).t()
+    out = []
+    try:
+        x.view(6)
+    except Exception as e:  # noqa: BLE001
+        out.append(e)
+    out += [x.reshape(6), x.contiguous().view(6), x.flatten(), x.view(3, 2).shape]
+    return out
+
+
+@program
+def views_expand_and_inplace(t):
+    b = t.ones(3, 1)
+    e = b.expand(3, 4)
+    out = [e.stride(), e.shape]
+    try:
+        e.add_(1)
+    except Exception as exc:  # noqa: BLE001
+        out.append(exc)
+    c = t.zeros(2, 3)
+    c += t.tensor([1., 2, 3])
+    out.append(c)
+    try:
+        d = t.zeros(3)
+        d += t.ones(2, 3)
+    except Exception as exc:  # noqa: BLE001
+        out.append(exc)
+    return out
+
+
+@program
+def inplace_dtype_rules(t):
+    x = t.tensor([1, 2, 3])
+    out = []
+    try:
+        x += 1.5
+    except Exception as e:  # noqa: BLE001
+        out.append(e)
+    try:
+        x.div_(2)
+    except Exception as e:  # noqa: BLE001
+        out.append(e)
+    y = t.tensor([1., 2.])
+    y += t.tensor([1, 1])
+    y.mul_(2)
+    z = t.tensor([1, 2], dtype=t.int8)
+    z += 200
+    out += [x, y, z]
+    return out
+
+
+@program
+def inplace_methods(t):
+    x = t.arange(6.).reshape(2, 3)
+    x.clamp_(1, 4).sub_(1).pow_(2)
+    y = t.ones(2, 3)
+    y.copy_(t.tensor([1., 2, 3]))
+    y.fill_(t.tensor(7.)) if False else y.zero_().add_(2, alpha=3)
+    z = t.zeros(4)
+    z[1::2] = t.tensor([1., 2])
+    w = t.tensor([3., -1, 2])
+    w.abs_().neg_().exp_()
+    return [x, y, z, w, x.add(1, alpha=2) if False else x.add(t.ones(3), alpha=2)]
+
+
+@program
+def views_transpose_permute(t):
+    x = t.arange(24).reshape(2, 3, 4)
+    return [x.permute(2, 0, 1).shape, x.transpose(0, 2).stride(), x.mT.shape,
+            x.movedim(0, -1).shape, x.unflatten(2, (2, 2)).shape, x.flatten(1).shape,
+            x.narrow(2, 1, 2), x.unbind(1)[1], x.chunk(3, dim=2)[-1].shape,
+            [c.shape for c in x.split([1, 3], dim=2)], x.swapaxes(0, 1).shape,
+            x.select(1, 2), x.T.shape if False else x.permute(2, 1, 0).shape]
+
+
+# -- broadcasting and type promotion ----------------------------------------------------------
+@program
+def promotion_python_scalars(t):
+    i = t.tensor([1, 2, 3])
+    f = t.tensor([1., 2, 3])
+    h = t.tensor([1., 2], dtype=t.float16)
+    b = t.tensor([True, False])
+    u = t.tensor([1, 2], dtype=t.uint8)
+    return [i + 1, i + 1.5, i * True, i / 2, i // 2, f + 1, h * 2.5, h + 1, b + 1, b + 1.5,
+            b & True, u + 1, u - 2, u * 1.5, i ** 2, i ** -1.0, 2 ** i, 2.0 ** i,
+            i + t.tensor(1.5), f + t.tensor(1, dtype=t.float64), h + t.tensor(1.),
+            u + t.tensor(300), i.float() + 1j, (i == 1.0)]
+
+
+@program
+def promotion_tensors(t):
+    a = t.ones(2, dtype=t.int8)
+    b = t.ones(2, dtype=t.uint8)
+    c = t.ones(2, dtype=t.int32)
+    d = t.ones(2, dtype=t.float16)
+    e = t.ones(2, dtype=t.bfloat16)
+    return [(a + b).dtype, (a + c).dtype, (c + d).dtype, (d + e).dtype,
+            t.result_type(a, 1.0), t.promote_types(t.uint8, t.int8), t.can_cast(t.float, t.int),
+            (t.ones(2, dtype=t.bool) + t.ones(2, dtype=t.bool)).dtype,
+            (a * t.tensor(1000)).dtype, t.ones(1, dtype=t.complex64).add(t.ones(1, dtype=t.float64))
+            .dtype]
+
+
+@program
+def broadcasting(t):
+    a = t.arange(3.).reshape(3, 1)
+    b = t.arange(4.)
+    out = [a + b, (a * b).shape, t.broadcast_shapes((3, 1), (1, 4), (4,)),
+           t.broadcast_tensors(a, b)[0].shape, (t.ones(2, 1, 3) - t.ones(4, 1)).shape]
+    try:
+        t.ones(3) + t.ones(4)
+    except Exception as e:  # noqa: BLE001
+        out.append(e)
+    try:
+        t.ones(2, 3).expand(3, 3)
+    except Exception as e:  # noqa: BLE001
+        out.append(e)
+    return out
+
+
+@program
+def integer_division_semantics(t):
+    a = t.tensor([-7, 7, -8, 5])
+    b = t.tensor([2, -2, 3, 5])
+    return [a / b, a // b, a % b, t.fmod(a, b), t.remainder(a, b), t.div(a, b, rounding_mode="floor"),
+            t.div(a, b, rounding_mode="trunc"), t.tensor([-7.5, 7.5]) // 2,
+            t.tensor([-7.5, 7.5]) % 2, a.float() / 0, t.tensor([5]) % -3]
+
+
+@program
+def integer_division_by_zero(t):
+    out = []
+    for f in (lambda: t.tensor([1]) // 0, lambda: t.tensor([1]) % 0,
+              lambda: t.tensor([1]) // t.tensor([0])):
+        try:
+            out.append(f())
+        except Exception as e:  # noqa: BLE001
+            out.append(e)
+    return out
+
+
+# -- reductions -------------------------------------------------------------------------------
+@program
+def reductions_dim_keepdim(t):
+    x = t.arange(24.).reshape(2, 3, 4)
+    return [x.sum(), x.sum(1), x.sum((0, 2), keepdim=True), x.mean(-1), x.prod(0),
+            x.max(), x.max(1), x.min(2, keepdim=True), x.amax((0, 1)), x.argmax(),
+            x.argmin(1, keepdim=True), x.std(1), x.var(2, unbiased=False),
+            x.var(1, correction=0), x.std_mean(0), x.var_mean(1, keepdim=True),
+            x.norm(), x.norm(dim=1), x.logsumexp(2), x.cumsum(1), x.cumprod(2)[..., -1],
+            x.all(), x.any(1), (x > 5).sum(), (x > 5).float().mean(), x.aminmax(dim=0),
+            x.median(1), x.nansum(), x.count_nonzero()]
+
+
+@program
+def reductions_int_and_bool_dtypes(t):
+    i = t.tensor([[1, 2], [3, 4]], dtype=t.int32)
+    b = t.tensor([True, True, False])
+    u = t.tensor([200, 100], dtype=t.uint8)
+    out = [i.sum().dtype, i.sum(0, dtype=t.float32), i.prod().dtype, b.sum(), b.sum().dtype,
+           u.sum(), i.cumsum(0).dtype, b.cumsum(0), i.max().dtype, i.float().mean()]
+    try:
+        i.mean()
+    except Exception as e:  # noqa: BLE001
+        out.append(e)
+    try:
+        i.std()
+    except Exception as e:  # noqa: BLE001
+        out.append(e)
+    return out
+
+
+@program
+def reductions_empty(t):
+    e = t.zeros(0, 3)
+    out = [e.sum(), e.sum(0), e.prod(0), e.mean(0), e.amax(1), e.logsumexp(0)]
+    for f in (lambda: e.max(), lambda: e.argmax(), lambda: e.amax(0), lambda: e.max(0)):
+        try:
+            out.append(f())
+        except Exception as e2:  # noqa: BLE001
+            out.append(e2)
+    return out
+
+
+@program
+def reductions_dim_errors(t):
+    x = t.ones(2, 3)
+    out = []
+    for f in (lambda: x.sum(2), lambda: x.mean(-3), lambda: x.max(dim=5),
+              lambda: x.sum(dim=(0, 0)), lambda: x.softmax(2), lambda: t.cat([x, x], 2)):
+        try:
+            out.append(f())
+        except Exception as e:  # noqa: BLE001
+            out.append(e)
+    return out
+
+
+# -- sorting and selection with ties -----------------------------------------------------------
+@program
+def sort_ties(t):
+    x = t.tensor([3., 1, 2, 1, 3, 2, 1])
+    return [x.sort(), x.sort(descending=True), x.sort(stable=True, descending=True),
+            x.argsort(), t.tensor([2, 1, 2, 1]).sort(dim=0), x.msort()]
+
+
+@program
+def sort_nan_inf(t):
+    x = t.tensor([float("nan"), 1., float("inf"), -float("inf"), 0., float("nan")])
+    return [x.sort(), x.sort(descending=True), x.max(), x.argmax(), x.min(), x.argmin(),
+            x.topk(2), x.nan_to_num(), t.nanmean(x), x.nansum(), x.isfinite(), x.unique()]
+
+
+@program
+def topk_ties(t):
+    x = t.tensor([1., 3, 3, 2, 3])
+    y = t.tensor([[5., 5, 5, 5, 5, 5, 5, 5], [1, 2, 2, 1, 0, 2, 2, 1]])
+    return [x.topk(2), x.topk(3, largest=False), t.ones(5).topk(3), y.topk(3), y.topk(4, dim=1,
+            largest=False), t.zeros(3, 2).topk(2, dim=0), x.topk(5, sorted=True)]
+
+
+@program
+def topk_ties_long_rows(t):
+    # long rows take torch's partial-sort path (k * 64 <= n)
+    x = t.arange(200).remainder(7).float().reshape(2, 100)
+    return [x.topk(1), x.topk(1, largest=False), t.tensor([2, 2, 2, 0] * 40).topk(2)]
+
+
+@program
+def kthvalue_ties(t):
+    x = t.tensor([3., 1, 1, 2, 1, 3])
+    m = t.tensor([[1., 2, 2, 2, 3], [0, 0, 0, 0, 0], [4, 4, 1, 1, 2]])
+    return [x.kthvalue(2), x.kthvalue(5), x.kthvalue(1), m.kthvalue(3, dim=1), m.kthvalue(2, 0),
+            m.median(1), m.median(0), t.tensor([1., 1, 1, 1]).median(0)]
+
+
+@program
+def mode_ties(t):
+    x = t.tensor([[2, 1, 2, 1, 3], [4, 4, 4, 0, 0]])
+    return [x.mode(), x.mode(0), t.tensor([1., 1, 2, 2]).mode()]
+
+
+@program
+def max_dim_ties(t):
+    x = t.tensor([[1., 3, 3], [2, 2, 0]])
+    return [x.max(1), x.min(1), x.argmax(1), x.argmin(0), x.max(0), t.tensor([1, 1]).argmax()]
+
+
+@program
+def unique_variants(t):
+    x = t.tensor([3, 1, 2, 1, 3, 3])
+    return [x.unique(), x.unique(return_inverse=True, return_counts=True),
+            x.unique(sorted=True, return_counts=True), x.unique_consecutive(),
+            t.tensor([[1, 2], [1, 2], [0, 1]]).unique(dim=0),
+            t.unique_consecutive(t.tensor([1, 1, 2, 2, 1]), return_counts=True)]
+
+
+@program
+def searchsorted_bucketize(t):
+    s = t.tensor([1., 3, 5, 7])
+    v = t.tensor([0., 3, 6, 9])
+    return [t.searchsorted(s, v), t.searchsorted(s, v, right=True), t.bucketize(v, s),
+            t.bucketize(v, s, right=True), t.searchsorted(s, 3.0), t.histc(v, 4, 0, 8),
+            t.bincount(t.tensor([0, 1, 1, 4]))]
+
+
+# -- einsum and matmul ------------------------------------------------------------------------
+@program
+def einsum_values(t):
+    a = t.arange(6.).reshape(2, 3)
+    b = t.arange(12.).reshape(3, 4)
+    v = t.arange(3.)
+    return [t.einsum("ij,jk->ik", a, b), t.einsum("ij->ji", a), t.einsum("ii->i", b[:, :3]),
+            t.einsum("i,i->", v, v), t.einsum("i,j->ij", v, v), t.einsum("bij->b", a[None]),
+            t.einsum("...j,jk", a, b), t.einsum("ij,ij->i", a, a), t.einsum(a, [0, 1], [1]),
+            t.einsum("ij,jk,kl->il", a, b, b.t())]
+
+
+@program
+def einsum_errors(t):
+    out = []
+    for f in (lambda: t.einsum("ij,jk->ik", t.ones(2, 3), t.ones(4, 2)),
+              lambda: t.einsum("ij->ij", t.ones(2)),
+              lambda: t.einsum("ij,jk", t.ones(2, 3))):
+        try:
+            out.append(f())
+        except Exception as e:  # noqa: BLE001
+            out.append(type(e).__name__)
+    return out
+
+
+@program
+def matmul_shapes(t):
+    out = [(t.ones(3) @ t.ones(3)).shape, (t.ones(2, 3) @ t.ones(3)).shape,
+           (t.ones(3) @ t.ones(3, 4)).shape, (t.ones(5, 2, 3) @ t.ones(3, 4)).shape,
+           (t.ones(5, 1, 2, 3) @ t.ones(6, 3, 4)).shape, t.mm(t.ones(2, 3), t.ones(3, 1)),
+           t.bmm(t.ones(2, 1, 3), t.ones(2, 3, 1)), t.mv(t.ones(2, 3), t.ones(3)),
+           t.dot(t.ones(3), t.ones(3)), t.outer(t.arange(2.), t.arange(3.)),
+           t.tensor([1, 2]) @ t.tensor([3, 4])]
+    return out
+
+
+@program
+def matmul_errors(t):
+    out = []
+    for f in (lambda: t.ones(2, 3) @ t.ones(2, 3), lambda: t.mm(t.ones(2, 3), t.ones(3)),
+              lambda: t.ones(3) @ t.ones(4), lambda: t.bmm(t.ones(2, 2, 3), t.ones(3, 3, 2)),
+              lambda: t.ones(2, 3) @ t.ones(3, 2, dtype=t.float64),
+              lambda: t.ones(2, 3, dtype=t.int64) @ t.ones(3, 2),
+              lambda: t.dot(t.ones(3), t.ones(3, dtype=t.int64)),
+              lambda: t.ones(()) @ t.ones(3),
+              lambda: t.cat([t.ones(2, 3), t.ones(2, 4)]), lambda: t.stack([t.ones(2), t.ones(3)]),
+              lambda: t.cat([]), lambda: t.ones(2, 3).view(-1, -1)):
+        try:
+            out.append(f())
+        except Exception as e:  # noqa: BLE001
+            out.append(e)
+    return out
+
+
+# -- complex, half, bfloat16, nan/inf ---------------------------------------------------------
+@program
+def complex_numbers(t):
+    z = t.tensor([1 + 2j, -3 + 0.5j])
+    return [z.real, z.imag, z.abs(), z.angle(), z.conj(), z * 1j, z.dtype, (z * 2).dtype,
+            t.view_as_real(z), t.complex(t.tensor([1.]), t.tensor([2.])), z.exp(), z.sqrt(),
+            t.polar(t.tensor([2.]), t.tensor([0.5])), z.conj().is_conj(), z @ z,
+            t.view_as_complex(t.tensor([[1., 2], [3, 4]])), z.sum(), z.mean(), z.reciprocal()]
+
+
+@program
+def complex_errors(t):
+    z = t.tensor([1 + 2j])
+    out = []
+    for f in (lambda: z > 0, lambda: z.max(), lambda: z.sort(), lambda: t.tensor([1j]).clamp(0, 1),
+              lambda: z.item() + 0):
+        try:
+            out.append(f())
+        except Exception as e:  # noqa: BLE001
+            out.append(e)
+    return out
+
+
+@program(rtol=1e-3)
+def half_precision(t):
+    h = t.tensor([1., 2, 65504, 1e-8], dtype=t.float16)
+    return [h * 2, h + h, h.sum(), h.mean(), h.float(), h.dtype, (h / 3).dtype, h.max(),
+            t.arange(100, dtype=t.float16).var(), t.full((4096,), 0.1, dtype=t.float16).sum(),
+            h.exp(), t.tensor(0.1, dtype=t.float16).item(), h.cumsum(0)]
+
+
+@program(rtol=1e-2)
+def bfloat16_values(t):
+    b = t.tensor([1., 2.5, 3e38, -1e-3], dtype=t.bfloat16)
+    r = [b * 2, b.sum(), b + 1, b.mean(), t.full((1000,), 0.1, dtype=t.bfloat16).sum(),
+         (b.float() / 3).bfloat16(), b.max(), b.cumsum(0)]
+    return [x.float() for x in r] + [x.dtype for x in r] + [b.item() if False else b[1].item()]
+
+
+@program
+def nan_inf_handling(t):
+    x = t.tensor([0., -1, 1, float("nan"), float("inf")])
+    return [x / 0, t.log(x), t.sqrt(x), x.clamp(0, 1), t.maximum(x, t.zeros(5)), t.fmax(x, t.zeros(5)),
+            x.isnan(), x.isinf(), x.isposinf(), x.nan_to_num(nan=0., posinf=9.), x.sign(),
+            x.max(), x.sum(), t.nanmean(x), x.nanmedian(), x == x, x.relu(), x.sigmoid(),
+            x.round(), t.tensor([0.5, 1.5, 2.5, -0.5]).round(), x.floor(), t.isclose(x, x),
+            t.isclose(x, x, equal_nan=True), t.allclose(t.ones(2), t.ones(2) + 1e-9),
+            t.exp(t.tensor([1000.])), t.tensor([1e308]).float()]
+
+
+@program
+def nan_inf_int_conversion(t):
+    return [t.tensor([1.7, -1.7, 2.5]).int(), t.tensor([1.7, -1.7]).long(), t.tensor([300.]).byte(),
+            t.tensor([-1]).to(t.uint8), t.tensor([3.9]).to(t.bool), t.tensor([0.0, 0.1]).bool()]
+
+
+# -- printing ---------------------------------------------------------------------------------
+@program
+def print_basic(t):
+    return [str(t.tensor([1., 2, 3])), repr(t.tensor([1, 2])), str(t.tensor(3.5)),
+            repr(t.tensor([True, False])), repr(t.zeros(2, 3)), repr(t.tensor([])),
+            repr(t.zeros(0, 3)), repr(t.tensor([1.5], dtype=t.float64)),
+            repr(t.tensor([1, 2], dtype=t.int32)), repr(t.tensor([1.], dtype=t.float16)),
+            repr(t.tensor([1.], dtype=t.bfloat16)), repr(t.tensor([1 + 2j, 3j])),
+            repr(t.ones(2, requires_grad=True)), repr(t.ones(2, requires_grad=True) * 2),
+            repr(t.tensor(1, dtype=t.int8)), repr(t.arange(3.).reshape(3, 1))]
+
+
+@program
+def print_sci_and_widths(t):
+    return [repr(t.tensor([1e-5, 1.])), repr(t.tensor([1e10, 1.])), repr(t.tensor([123456789.])),
+            repr(t.tensor([0.1, 100.])), repr(t.tensor([float("nan"), float("inf"), -1.])),
+            repr(t.tensor([1e-10, 1e10])), repr(t.tensor([-0.0, 0.0])), repr(t.tensor([1., 2.])),
+            repr(t.tensor([1.25, 100.5])), repr(t.tensor([1e20], dtype=t.float64)),
+            repr(t.tensor([2 ** 40, -5])), repr(t.tensor([0.00012345, 0.5])),
+            repr(t.tensor([[1.5, -2e-3], [300., 4.]]))]
+
+
+@program
+def print_large_summarised(t):
+    return [repr(t.arange(2000)), repr(t.arange(1200.).reshape(40, 30)),
+            str(t.arange(10.).reshape(2, 5) / 3), repr(t.zeros(3, 2, 2))]
+
+
+@program
+def print_options(t):
+    out = []
+    try:
+        t.set_printoptions(precision=2)
+        out.append(repr(t.tensor([1.23456, 2.0])))
+        t.set_printoptions(sci_mode=True)
+        out.append(repr(t.tensor([1.5, 2.0])))
+        t.set_printoptions(sci_mode=False)
+        out.append(repr(t.tensor([1e-8, 1e8])))
+        t.set_printoptions(threshold=5, edgeitems=1)
+        out.append(repr(t.arange(10)))
+        t.set_printoptions(linewidth=20)
+        out.append(repr(t.arange(12.)))
+        t.set_printoptions(profile="short")
+        out.append(repr(t.tensor([1.23456, 2.0])))
+    finally:
+        t.set_printoptions(profile="default")
+        t.set_printoptions(sci_mode=None)
+    out.append(repr(t.tensor([1.23456, 2.0])))
+    return out
+
+
+@program
+def print_misc_objects(t):
+    x = t.ones(2, 3)
+    return [str(x.shape), repr(x.shape), str(x.dtype), repr(t.int64), str(x.device),
+            repr(t.device("cpu")), repr(t.Size([2, 3])), f"{t.tensor(2.5):.2f}" if False else
+            format(t.tensor(2.5).item(), ".2f"), str(t.finfo(t.float32)), repr(t.iinfo(t.int8))]
+
+
+@program
+def format_and_python_scalars(t):
+    x = t.tensor(2.5)
+    out = [f"{x}", f"{x:.3f}", int(x), float(x), bool(x), f"{t.tensor(3)}", x.tolist(),
+           t.tensor([[1, 2]]).tolist(), round(float(t.tensor(1 / 3)), 4), str(t.tensor(1.0) + 1)]
+    try:
+        f"{t.tensor([1., 2.]):.2f}"
+    except Exception as e:  # noqa: BLE001
+        out.append(e)
+    try:
+        bool(t.tensor([1, 2]))
+    except Exception as e:  # noqa: BLE001
+        out.append(e)
+    try:
+        t.tensor([1, 2]).item()
+    except Exception as e:  # noqa: BLE001
+        out.append(e)
+    return out
+
+
+# -- generators -------------------------------------------------------------------------------
+@program
+def generator_semantics(t):
+    g = t.Generator().manual_seed(3)
+    s = g.get_state()
+    a = t.rand(3, generator=g)
+    g.set_state(s)
+    b = t.rand(3, generator=g)
+    t.manual_seed(5)
+    c = t.randn(2)
+    t.manual_seed(5)
+    d = t.randn(2)
+    g2 = t.Generator()
+    g2.manual_seed(3)
+    return [bool((a == b).all()), bool((c == d).all()), g.initial_seed(), g2.initial_seed(),
+            t.initial_seed(), s.dtype, a.shape, t.randint(0, 5, (3,), generator=g).dtype,
+            t.randperm(4, generator=g).sort().values, t.rand(2, dtype=t.float64).dtype,
+            type(t.seed()).__name__]
+
+
+PROGRAMS = sorted(P.items())
+
+
+@pytest.mark.parametrize("name", [n for n, _ in PROGRAMS])
+def test_user_program(name):
+    fn, opts = P[name]
+    same(fn, **opts)
