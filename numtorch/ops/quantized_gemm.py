@@ -50,18 +50,19 @@ def exact_float_dtype(k, amax, bmax):
 
 
 def int_matmul(a, b):
-    """``a @ b`` for integer-valued arrays (any int or float dtype), exactly, as float64.
+    """``a @ b`` for integer-valued arrays (any int or float dtype), exactly.
 
     Args:
         a: (..., M, K) integers. b: (K, N) integers.
 
     Returns:
-        ndarray: float64 (..., M, N) holding the exact integer products' sums.
+        ndarray: (..., M, N) the exact integer products' sums: float32 when one float32 GEMM
+        is exact (then every sum is below 2**24 in magnitude), float64 otherwise.
     """
     k = a.shape[-1]
     amax, bmax = _absmax(a), _absmax(b)
     if k * amax * bmax <= _F32_EXACT:
-        return np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(np.float64)
+        return np.matmul(a.astype(np.float32, copy=False), b.astype(np.float32, copy=False))
     per_block = _F32_EXACT // max(amax * bmax, 1)
     blocks = -(-k // per_block)
     if blocks <= _MAX_BLOCKS:
@@ -95,15 +96,16 @@ class IntWeight:
             self._f64 = self.ints.astype(np.float64)
         return self._f64
 
-    def matmul(self, a):
-        """Exact ``a @ weight`` (float64) for centred integers ``a`` (..., K)."""
+    def matmul(self, a, amax=None):
+        """Exact ``a @ weight`` for centred integers ``a`` (..., K) (float32 or float64, as
+        :func:`int_matmul`); ``amax``, when given, bounds ``|a|`` (saves a pass over ``a``)."""
         k = a.shape[-1]
-        amax = _absmax(a)
+        amax = _absmax(a) if amax is None else int(amax)
         if k * amax * self.bmax <= _F32_EXACT:
-            return np.matmul(a.astype(np.float32), self.f32).astype(np.float64)
+            return np.matmul(a.astype(np.float32, copy=False), self.f32)
         per_block = _F32_EXACT // max(amax * self.bmax, 1)
         if -(-k // per_block) <= _MAX_BLOCKS:
-            af = a.astype(np.float32)
+            af = a.astype(np.float32, copy=False)
             out = None
             for start in range(0, k, per_block):
                 part = np.matmul(af[..., start:start + per_block],
@@ -116,7 +118,10 @@ class IntWeight:
 
 
 def _acc_to_f32(acc):
-    """The int32 accumulator as float32 (torch converts the int32 sum, wrapping on overflow)."""
+    """The int32 accumulator as float32 (torch converts the int32 sum, wrapping on overflow).
+    A float32 accumulator holds exact sums below 2**24: already the value, no wrap possible."""
+    if acc.dtype == np.float32:
+        return acc
     return acc.astype(np.int64).astype(np.int32).astype(np.float32)
 
 

@@ -312,7 +312,7 @@ def matmul(a, b, scale, zero_point):
     _check_q("matmul", a, b)
     ai, (sa, za) = a._array.ints.astype(np.int32), _params(a)
     bi, (sb, zb) = b._array.ints.astype(np.int32), _params(b)
-    acc = gemm.int_matmul(ai - za, bi - zb) if bi.ndim == 2 else np.matmul(
-        (ai - za).astype(np.float64), (bi - zb).astype(np.float64))
+    acc = gemm.int_matmul(ai - za, bi - zb).astype(np.float64) if bi.ndim == 2 else \
+        np.matmul((ai - za).astype(np.float64), (bi - zb).astype(np.float64))
     values = (acc * (sa * sb)).astype(np.float32)
     return requantize_float(values, float(scale), int(zero_point), a._array.qdtype)
