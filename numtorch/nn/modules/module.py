@@ -2,31 +2,44 @@
 
 Registration follows torch (``_parameters``, ``_buffers``, ``_modules`` dicts filled by a
 routing ``__setattr__``), so ``state_dict`` keys and ``named_parameters`` order match torch
-and real torch state dicts load. Hook tables and the hooked call live in ``_hooks.py``, the
-state-dict methods in ``_state_dict.py`` (a base class of Module).
+and real torch state dicts load. This file holds construction, registration, the call and its
+hook registration, printing and pickling. The rest of Module comes from base classes, one
+concept each: tree walks and dotted-path lookups (``_module_tree.py``), modes and
+device/dtype conversion (``_module_convert.py``), state dicts (``_state_dict.py``); hook
+tables and the hooked call live in ``_hooks.py``.
 """
 
 from collections import OrderedDict
 
-from ... import _dtype
-from ..._device import as_device
 from ..._tensor import Tensor
-from ...autograd.grad_mode import no_grad
 from ..parameter import Buffer, Parameter
 from . import _hooks
-from ._state_dict import _IncompatibleKeys, _StateDictMixin  # noqa: F401 (torch's path)
 from ._hooks import (  # noqa: F401  (public re-exports, as in torch.nn.modules.module)
-    RemovableHandle, register_module_backward_hook, register_module_buffer_registration_hook,
-    register_module_forward_hook, register_module_forward_pre_hook,
-    register_module_full_backward_hook, register_module_full_backward_pre_hook,
-    register_module_module_registration_hook, register_module_parameter_registration_hook,
+    RemovableHandle,
+    register_module_backward_hook,
+    register_module_buffer_registration_hook,
+    register_module_forward_hook,
+    register_module_forward_pre_hook,
+    register_module_full_backward_hook,
+    register_module_full_backward_pre_hook,
+    register_module_module_registration_hook,
+    register_module_parameter_registration_hook,
 )
+from ._module_convert import _ConversionMixin
+from ._module_tree import _TreeMixin
+from ._state_dict import _IncompatibleKeys, _StateDictMixin  # noqa: F401 (torch's path)
 
-__all__ = ["Module", "register_module_forward_pre_hook", "register_module_forward_hook",
-           "register_module_full_backward_pre_hook", "register_module_full_backward_hook",
-           "register_module_backward_hook", "register_module_buffer_registration_hook",
-           "register_module_module_registration_hook",
-           "register_module_parameter_registration_hook"]
+__all__ = [
+    "Module",
+    "register_module_backward_hook",
+    "register_module_buffer_registration_hook",
+    "register_module_forward_hook",
+    "register_module_forward_pre_hook",
+    "register_module_full_backward_hook",
+    "register_module_full_backward_pre_hook",
+    "register_module_module_registration_hook",
+    "register_module_parameter_registration_hook",
+]
 
 
 def _addindent(text, spaces):
@@ -52,7 +65,7 @@ def _forward_unimplemented(self, *input):
                               f'"forward" function')
 
 
-class Module(_StateDictMixin):
+class Module(_TreeMixin, _ConversionMixin, _StateDictMixin):
     """Base class of every layer and model; subclasses set attributes and define ``forward``.
 
     Assigning a :class:`Parameter`, a Module or a :class:`Buffer` to an attribute registers
@@ -254,282 +267,6 @@ class Module(_StateDictMixin):
         keys = dir(type(self)) + list(self.__dict__) + list(self._parameters) + \
             list(self._modules) + list(self._buffers)
         return sorted(k for k in keys if not k[0].isdigit())
-
-    # -- traversal ---------------------------------------------------------------------------
-    def _named_members(self, get_members, prefix="", recurse=True, remove_duplicate=True):
-        seen = set()
-        mods = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) \
-            if recurse else [(prefix, self)]
-        for mod_prefix, mod in mods:
-            for k, v in get_members(mod):
-                if v is None or id(v) in seen:
-                    continue
-                if remove_duplicate:
-                    seen.add(id(v))
-                yield (mod_prefix + "." + k if mod_prefix else k), v
-
-    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
-        """Yield ``(name, parameter)``; a parameter shared by several modules comes once.
-
-        Args:
-            prefix (str): prepended to every name.
-            recurse (bool): include submodules' parameters. Default: True.
-            remove_duplicate (bool): list a shared parameter only once. Default: True.
-        """
-        return self._named_members(lambda m: m._parameters.items(), prefix, recurse,
-                                   remove_duplicate)
-
-    def parameters(self, recurse=True):
-        """Yield every parameter (each once)."""
-        for _, p in self.named_parameters(recurse=recurse):
-            yield p
-
-    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
-        """Yield ``(name, buffer)``, each buffer once."""
-        return self._named_members(lambda m: m._buffers.items(), prefix, recurse,
-                                   remove_duplicate)
-
-    def buffers(self, recurse=True):
-        """Yield every buffer."""
-        for _, b in self.named_buffers(recurse=recurse):
-            yield b
-
-    def named_children(self):
-        """Yield ``(name, module)`` for the direct children (each module once)."""
-        seen = set()
-        for name, m in self._modules.items():
-            if m is not None and id(m) not in seen:
-                seen.add(id(m))
-                yield name, m
-
-    def children(self):
-        """Yield the direct child modules."""
-        for _, m in self.named_children():
-            yield m
-
-    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
-        """Yield ``(name, module)`` for this module and all descendants, depth first.
-
-        Args:
-            memo (set, optional): modules already yielded (skipped again).
-            prefix (str): prepended to every name.
-            remove_duplicate (bool): yield a module reachable by several paths once.
-        """
-        if memo is None:
-            memo = set()
-        if remove_duplicate:
-            if self in memo:
-                return
-            memo.add(self)
-        yield prefix, self
-        for name, m in self._modules.items():
-            if m is not None:
-                yield from m.named_modules(memo, prefix + "." + name if prefix else name,
-                                           remove_duplicate)
-
-    def modules(self):
-        """Yield this module and all descendants."""
-        for _, m in self.named_modules():
-            yield m
-
-    def _walk(self, target):
-        mod = self
-        for item in target.split(".") if target else ():
-            if item not in mod._modules:
-                if not hasattr(mod, item):
-                    raise AttributeError(f"{mod._get_name()} has no attribute `{item}`")
-                raise AttributeError(f"`{item}` is not an nn.Module")
-            mod = mod._modules[item]
-            if not isinstance(mod, Module):
-                raise AttributeError(f"`{item}` is not an nn.Module")
-        return mod
-
-    def get_submodule(self, target):
-        """Return the submodule at dotted path ``target`` (``''`` is self).
-
-        Example:
-            >>> net = torch.nn.Sequential(torch.nn.Sequential(torch.nn.Identity()))
-            >>> net.get_submodule("0.0")
-            Identity()
-        """
-        return self._walk(target)
-
-    def set_submodule(self, target, module, strict=False):
-        """Put ``module`` at dotted path ``target``; with ``strict`` the path must exist."""
-        if target == "":
-            raise ValueError("Cannot set the submodule without a target name!")
-        if not isinstance(module, Module):
-            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
-        parent_path, _, name = target.rpartition(".")
-        parent = self._walk(parent_path)
-        if strict and not hasattr(parent, name):
-            raise AttributeError(f"{parent._get_name()} has no attribute `{name}`")
-        if hasattr(parent, name) and not isinstance(getattr(parent, name), Module):
-            raise AttributeError(f"`{name}` is not an nn.Module")
-        setattr(parent, name, module)
-
-    def get_parameter(self, target):
-        """Return the parameter at dotted path ``target``."""
-        mod_path, _, name = target.rpartition(".")
-        mod = self._walk(mod_path)
-        if not hasattr(mod, name):
-            raise AttributeError(f"{mod._get_name()} has no attribute `{name}`")
-        p = getattr(mod, name)
-        if not isinstance(p, Parameter):
-            raise AttributeError(f"`{name}` is not an nn.Parameter")
-        return p
-
-    def get_buffer(self, target):
-        """Return the buffer at dotted path ``target``."""
-        mod_path, _, name = target.rpartition(".")
-        mod = self._walk(mod_path)
-        if not hasattr(mod, name):
-            raise AttributeError(f"{mod._get_name()} has no attribute `{name}`")
-        if name not in mod._buffers:
-            raise AttributeError(f"`{name}` is not a buffer")
-        return mod._buffers[name]
-
-    def apply(self, fn):
-        """Call ``fn`` on every submodule (children first, depth first) and then on self.
-
-        Example:
-            >>> net = torch.nn.Sequential(torch.nn.Linear(2, 2))
-            >>> _ = net.apply(lambda m: print(type(m).__name__))
-            Linear
-            Sequential
-        """
-        for m in self.children():
-            m.apply(fn)
-        fn(self)
-        return self
-
-    # -- modes and conversion -----------------------------------------------------------------
-    def train(self, mode=True):
-        """Set training mode (dropout, batch norm...) here and below; returns self."""
-        if not isinstance(mode, bool):
-            raise ValueError("training mode is expected to be boolean")
-        self.training = mode
-        for m in self.children():
-            m.train(mode)
-        return self
-
-    def eval(self):
-        """Set evaluation mode; the same as ``train(False)``."""
-        return self.train(False)
-
-    def requires_grad_(self, requires_grad=True):
-        """Set ``requires_grad`` of every parameter; returns self."""
-        for p in self.parameters():
-            p.requires_grad_(requires_grad)
-        return self
-
-    def zero_grad(self, set_to_none=True):
-        """Reset the gradients of all parameters: to None (default) or to zeros in place."""
-        for p in self.parameters():
-            g = p.grad
-            if g is None:
-                continue
-            if set_to_none:
-                p.grad = None
-            else:
-                if g.grad_fn is not None:
-                    g.detach_()
-                else:
-                    g.requires_grad_(False)
-                g.zero_()
-
-    def _apply(self, fn, recurse=True):
-        """Apply ``fn`` to every parameter, gradient and buffer, keeping parameter objects
-        (optimizers hold them)."""
-        if recurse:
-            for m in self.children():
-                m._apply(fn)
-        for p in self._parameters.values():
-            if p is None:
-                continue
-            with no_grad():
-                p._array = fn(p)._array
-                if p._grad is not None:
-                    p._grad._array = fn(p._grad)._array
-        for key, b in self._buffers.items():
-            if b is not None:
-                self._buffers[key] = fn(b)
-        return self
-
-    def to(self, *args, **kwargs):
-        """Move and/or cast parameters and buffers; returns self.
-
-        Accepts ``to(device)``, ``to(dtype)``, ``to(device, dtype)``, ``to(tensor)`` and the
-        keywords ``device``, ``dtype``, ``non_blocking``, ``memory_format``. Only floating
-        point and complex tensors change dtype, as in torch.
-
-        Example:
-            >>> torch.nn.Linear(2, 2).to(torch.float64).weight.dtype
-            torch.float64
-        """
-        dtype = kwargs.pop("dtype", None)
-        device = kwargs.pop("device", None)
-        kwargs.pop("non_blocking", None)
-        kwargs.pop("memory_format", None)
-        if kwargs:
-            raise TypeError(f"to() received an invalid combination of arguments - got "
-                            f"unexpected keyword argument '{next(iter(kwargs))}'")
-        for a in args:
-            if isinstance(a, _dtype.dtype):
-                dtype = a
-            elif isinstance(a, Tensor):
-                dtype, device = a.dtype, a.device
-            elif isinstance(a, bool) or a is None:
-                continue  # the positional non_blocking flag
-            else:
-                device = a
-        if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
-            raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but "
-                            f"got desired dtype={dtype}")
-        device = as_device(device) if device is not None else None
-
-        def convert(t):
-            if dtype is not None and (t.is_floating_point() or t.is_complex()):
-                return t.to(device=device, dtype=dtype)
-            return t.to(device=device) if device is not None else t
-
-        return self._apply(convert)
-
-    def cpu(self):
-        """Move every parameter and buffer to the CPU; returns self."""
-        return self._apply(lambda t: t.cpu())
-
-    def cuda(self, device=None):
-        """Move every parameter and buffer to a CUDA device (needs CuPy and a GPU)."""
-        return self._apply(lambda t: t.cuda(device))
-
-    def float(self):
-        """Cast floating point parameters and buffers to float32; returns self."""
-        return self._apply(lambda t: t.float() if t.is_floating_point() else t)
-
-    def double(self):
-        """Cast floating point parameters and buffers to float64; returns self."""
-        return self._apply(lambda t: t.double() if t.is_floating_point() else t)
-
-    def half(self):
-        """Cast floating point parameters and buffers to float16; returns self."""
-        return self._apply(lambda t: t.half() if t.is_floating_point() else t)
-
-    def type(self, dst_type):
-        """Cast every parameter and buffer (integers too) to ``dst_type``; returns self."""
-        return self._apply(lambda t: t.type(dst_type))
-
-    def to_empty(self, *, device, recurse=True):
-        """Move to ``device`` with fresh uninitialised storage of the same shapes."""
-        from ..._creation import empty_like
-
-        return self._apply(lambda t: empty_like(t, device=device), recurse=recurse)
-
-    def share_memory(self):
-        """Move the storage of parameters and buffers to shared memory; returns self."""
-        # Tensor.share_memory_ comes with numtorch.multiprocessing; without it a tensor is only
-        # ever used by this process, where its memory is already shared by all threads
-        return self._apply(lambda t: t.share_memory_() if hasattr(t, "share_memory_") else t)
 
     # -- calling ------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):

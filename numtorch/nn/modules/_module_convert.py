@@ -1,0 +1,143 @@
+"""``nn.Module``'s mode switches and whole-model conversions: ``train``/``eval``,
+``requires_grad_``, ``zero_grad``, and ``_apply`` with the methods built on it (``to``,
+``cpu``, ``cuda``, ``float``/``double``/``half``, ``type``, ``to_empty``, ``share_memory``).
+
+A base class of ``Module`` (module.py). ``_apply`` keeps the parameter objects and swaps
+their arrays, so optimizers holding the parameters see the moved or cast values.
+"""
+
+from ... import _dtype
+from ..._device import as_device
+from ..._tensor import Tensor
+from ...autograd.grad_mode import no_grad
+
+
+class _ConversionMixin:
+    """Modes and device/dtype conversion of ``nn.Module``."""
+
+    def train(self, mode=True):
+        """Set training mode (dropout, batch norm...) here and below; returns self."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        self.training = mode
+        for m in self.children():
+            m.train(mode)
+        return self
+
+    def eval(self):
+        """Set evaluation mode; the same as ``train(False)``."""
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad=True):
+        """Set ``requires_grad`` of every parameter; returns self."""
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none=True):
+        """Reset the gradients of all parameters: to None (default) or to zeros in place."""
+        for p in self.parameters():
+            g = p.grad
+            if g is None:
+                continue
+            if set_to_none:
+                p.grad = None
+            else:
+                if g.grad_fn is not None:
+                    g.detach_()
+                else:
+                    g.requires_grad_(False)
+                g.zero_()
+
+    def _apply(self, fn, recurse=True):
+        """Apply ``fn`` to every parameter, gradient and buffer, keeping parameter objects
+        (optimizers hold them)."""
+        if recurse:
+            for m in self.children():
+                m._apply(fn)
+        for p in self._parameters.values():
+            if p is None:
+                continue
+            with no_grad():
+                p._array = fn(p)._array
+                if p._grad is not None:
+                    p._grad._array = fn(p._grad)._array
+        for key, b in self._buffers.items():
+            if b is not None:
+                self._buffers[key] = fn(b)
+        return self
+
+    def to(self, *args, **kwargs):
+        """Move and/or cast parameters and buffers; returns self.
+
+        Accepts ``to(device)``, ``to(dtype)``, ``to(device, dtype)``, ``to(tensor)`` and the
+        keywords ``device``, ``dtype``, ``non_blocking``, ``memory_format``. Only floating
+        point and complex tensors change dtype, as in torch.
+
+        Example:
+            >>> torch.nn.Linear(2, 2).to(torch.float64).weight.dtype
+            torch.float64
+        """
+        dtype = kwargs.pop("dtype", None)
+        device = kwargs.pop("device", None)
+        kwargs.pop("non_blocking", None)
+        kwargs.pop("memory_format", None)
+        if kwargs:
+            raise TypeError(f"to() received an invalid combination of arguments - got "
+                            f"unexpected keyword argument '{next(iter(kwargs))}'")
+        for a in args:
+            if isinstance(a, _dtype.dtype):
+                dtype = a
+            elif isinstance(a, Tensor):
+                dtype, device = a.dtype, a.device
+            elif isinstance(a, bool) or a is None:
+                continue  # the positional non_blocking flag
+            else:
+                device = a
+        if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
+            raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but "
+                            f"got desired dtype={dtype}")
+        device = as_device(device) if device is not None else None
+
+        def convert(t):
+            if dtype is not None and (t.is_floating_point() or t.is_complex()):
+                return t.to(device=device, dtype=dtype)
+            return t.to(device=device) if device is not None else t
+
+        return self._apply(convert)
+
+    def cpu(self):
+        """Move every parameter and buffer to the CPU; returns self."""
+        return self._apply(lambda t: t.cpu())
+
+    def cuda(self, device=None):
+        """Move every parameter and buffer to a CUDA device (needs CuPy and a GPU)."""
+        return self._apply(lambda t: t.cuda(device))
+
+    def float(self):
+        """Cast floating point parameters and buffers to float32; returns self."""
+        return self._apply(lambda t: t.float() if t.is_floating_point() else t)
+
+    def double(self):
+        """Cast floating point parameters and buffers to float64; returns self."""
+        return self._apply(lambda t: t.double() if t.is_floating_point() else t)
+
+    def half(self):
+        """Cast floating point parameters and buffers to float16; returns self."""
+        return self._apply(lambda t: t.half() if t.is_floating_point() else t)
+
+    def type(self, dst_type):
+        """Cast every parameter and buffer (integers too) to ``dst_type``; returns self."""
+        return self._apply(lambda t: t.type(dst_type))
+
+    def to_empty(self, *, device, recurse=True):
+        """Move to ``device`` with fresh uninitialised storage of the same shapes."""
+        from ..._creation import empty_like
+
+        return self._apply(lambda t: empty_like(t, device=device), recurse=recurse)
+
+    def share_memory(self):
+        """Move the storage of parameters and buffers to shared memory; returns self."""
+        # Tensor.share_memory_ comes with numtorch.multiprocessing; without it a tensor is only
+        # ever used by this process, where its memory is already shared by all threads
+        return self._apply(lambda t: t.share_memory_() if hasattr(t, "share_memory_") else t)
