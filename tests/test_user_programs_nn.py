@@ -382,7 +382,10 @@ def softmax_integer_and_dtype(t):
             F.softmax(t.tensor([1., 2], dtype=t.float16), 0),
             _err(lambda: t.log_softmax(t.tensor([True, False]), 0)),
             _err(lambda: F.cross_entropy(t.tensor([[1, 2]]), t.tensor([0]))),
-            _err(lambda: i.logsumexp(0)), _err(lambda: i.mean())]
+            _err(lambda: i.logsumexp(0)), _err(lambda: i.mean()),
+            _err(lambda: t.ones(2, 3, dtype=t.long).softmax(0)),
+            _err(lambda: t.ones(2, 3, dtype=t.complex64).log_softmax(1)),
+            t.zeros(0, dtype=t.long).softmax(0), _err(lambda: F.softmin(i[None], 0))]
 
 
 @program

@@ -86,13 +86,16 @@ class LogSoftmaxBackward(Op):
 def _prepare(input, dim, dtype, fn):
     if dtype is not None:
         input = input.to(_dtype.as_dtype(dtype))
-    if input.dtype._category < _dtype._FLOAT:
-        raise RuntimeError(f'"{fn}_lastdim_kernel_impl" not implemented for '
-                           f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
     if dim is None:  # torch's legacy implicit choice
         nd = input.dim()
         dim = 0 if nd in (0, 1, 3) else 1
-    return input, canonical_dim(dim, input.dim())
+    d = canonical_dim(dim, input.dim())
+    if input.dtype._category != _dtype._FLOAT and input.numel():
+        # torch names the kernel it would have run: the last-dim one or the strided one
+        kernel = "lastdim_kernel_impl" if d >= input.dim() - 1 else "kernel_impl"
+        raise NotImplementedError(f'"{fn}_{kernel}" not implemented for '
+                                  f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
+    return input, d
 
 
 def softmax(input, dim=None, dtype=None):

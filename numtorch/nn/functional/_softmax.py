@@ -26,12 +26,10 @@ def _softmax_dim(name, ndim, stacklevel):
 
 
 def _softmax_input(fn, input, dtype):
+    # the dtype is checked by numtorch.ops.softmax, which knows the dim (torch's message
+    # names the kernel for the last dim or for another one)
     if not isinstance(input, Tensor):
         _tensor_arg(fn, input)
-    dt = input.dtype if dtype is None else _dtype.as_dtype(dtype)
-    if dt._category != _dtype._FLOAT:
-        raise NotImplementedError(f'"{fn}_lastdim_kernel_impl" not implemented for '
-                                  f"'{_dtype._TYPE_DISPLAY[dt.name]}'")
 
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
