@@ -86,7 +86,7 @@ def _cols_view(xp, x, kernel, stride, padding, dilation, out=None):
     return win.transpose(axes), out
 
 
-def _chunk(n, per_sample):
+def _chunk(n, per_sample, length):
     """Samples per block of im2col columns (each block is one GEMM, batched over groups).
 
     Materialising the columns of the whole batch costs several passes over main memory (the
@@ -101,7 +101,9 @@ def _chunk(n, per_sample):
     budget = _BLOCK_BYTES
     if _threaded():
         budget = max(budget, min(n * per_sample // _MAX_BLOCKS + 1, _MAX_BLOCK_BYTES))
-    return max(1, min(n, budget // max(per_sample, 1)))
+    # but never so few output positions that the GEMM turns skinny (small late-stage maps)
+    least = -(-_MIN_BLOCK_COLUMNS // max(length, 1))
+    return max(1, min(n, max(budget // max(per_sample, 1), least)))
 
 
 def _threaded():
@@ -117,6 +119,8 @@ def _threaded():
 
 
 _BLOCK_BYTES = 1 << 20
+_MIN_BLOCK_COLUMNS = 512
+_DIRECT_WEIGHT_ELEMENTS = 1 << 18
 _MAX_BLOCKS = 1
 _MAX_BLOCK_BYTES = 64 << 20
 _THREADED = None
@@ -157,7 +161,7 @@ def _conv_forward(xp, x, w, b, stride, padding, dilation, groups, out=None):
     length = _prod(out)
     wm = w.reshape(groups, o // groups, -1)
     y = xp.empty((n, o, length), dtype=xp.result_type(x, w))
-    step = _chunk(n, wm.shape[2] * groups * length * x.itemsize)
+    step = _chunk(n, wm.shape[2] * groups * length * x.itemsize, length)
     bias = None if b is None else b.reshape(o, 1)
     for i in range(0, n, step):
         m = min(step, n - i)
@@ -173,23 +177,39 @@ def _conv_forward(xp, x, w, b, stride, padding, dilation, groups, out=None):
 
 
 def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
-    """dw = the weight gradient of conv(x, w) for output gradient ``gy``, blocked as above."""
+    """dw = the weight gradient of conv(x, w) for output gradient ``gy``, blocked as above.
+
+    Small blocks run fastest as ``cols @ gy^T`` followed by one transpose of the small
+    ``(C*K, O)`` sum; when the sum is large (late layers: 4608 x 512) that transpose alone
+    costs as much as the GEMM (NumPy transposes without cache blocking), so then each block is
+    ``gy @ cols^T`` straight into the ``(O, C*K)`` layout of the weight.
+    """
     nd = len(kernel)
     view, out = _cols_view(xp, x, kernel, stride, padding, dilation, tuple(gy.shape[2:]))
     n, o = gy.shape[:2]
     length = _prod(out)
     gy3 = gy.reshape(n, o, length)
     ck = view.shape[0] * _prod(kernel)
-    acc = xp.zeros((groups, ck // groups, o // groups), dtype=xp.result_type(x, gy))
-    step = _chunk(n, ck * length * x.itemsize)
+    step = _chunk(n, ck * length * x.itemsize, length)
+    direct = step >= n or ck * o // groups >= _DIRECT_WEIGHT_ELEMENTS
+    acc = None
     for i in range(0, n, step):
         m = min(step, n - i)
         cols = xp.ascontiguousarray(view[(slice(None),) * (1 + nd) + (slice(i, i + m),)])
         cols = cols.reshape(groups, -1, m * length)
-        # (cols @ gy^T) then one transpose of the small result: measured faster than gy @ cols^T
-        acc += _matmul(xp, cols, _cols_of(xp, gy3, i, m, groups))
-    dw = xp.ascontiguousarray(acc.swapaxes(1, 2))
-    return dw.reshape((o, view.shape[0] // groups) + tuple(kernel))
+        if direct:
+            part = _matmul(xp, _rows(xp, gy3, i, m, groups), cols.swapaxes(1, 2))
+        else:
+            part = _matmul(xp, cols, _cols_of(xp, gy3, i, m, groups))
+        if acc is None:
+            acc = part
+        else:
+            acc += part
+    if acc is None:  # an empty batch
+        acc = xp.zeros((groups, o // groups, ck // groups), dtype=xp.result_type(x, gy))
+    elif not direct:
+        acc = xp.ascontiguousarray(acc.swapaxes(1, 2))
+    return acc.reshape((o, view.shape[0] // groups) + tuple(kernel))
 
 
 def _conv_input(xp, gy, w, size, stride, padding, dilation, groups):
@@ -205,7 +225,7 @@ def _conv_input(xp, gy, w, size, stride, padding, dilation, groups):
     full = tuple(s + lo + hi for s, (lo, hi) in zip(size, padding))
     dx = xp.zeros((n, c_in) + full, dtype=xp.result_type(gy, w))
     gy3 = gy.reshape(n, o, length)
-    step = _chunk(n, c_in * _prod(kernel) * length * gy.itemsize)
+    step = _chunk(n, c_in * _prod(kernel) * length * gy.itemsize, length)
     for i in range(0, n, step):
         m = min(step, n - i)
         cols = _matmul(xp, wt, _rows(xp, gy3, i, m, groups))  # (g, C/g * K, m * L)

@@ -21,6 +21,7 @@ BIAS_DTYPES = [(True, "float64"), (False, "float64"), (True, "float32")]
 def small_blocks(monkeypatch):
     """Make the im2col blocks tiny, so that batches split into several blocks (and a tail)."""
     monkeypatch.setattr(conv_ops, "_BLOCK_BYTES", 1)
+    monkeypatch.setattr(conv_ops, "_MIN_BLOCK_COLUMNS", 1)
     monkeypatch.setattr(conv_ops, "_THREADED", False)
 
 
@@ -97,6 +98,7 @@ def test_conv_in_several_blocks_matches_torch(small_blocks, case):
 @pytest.mark.parametrize("block", [1, 3000])
 def test_conv_transpose_in_several_blocks_matches_torch(monkeypatch, block):
     monkeypatch.setattr(conv_ops, "_BLOCK_BYTES", block)  # 1 sample, then 2 plus a tail
+    monkeypatch.setattr(conv_ops, "_MIN_BLOCK_COLUMNS", 1)
     monkeypatch.setattr(conv_ops, "_THREADED", False)
     check_op(lambda t, x, w: t.nn.functional.conv_transpose2d(x, w, stride=2, padding=1,
                                                               groups=2),
@@ -107,9 +109,11 @@ def test_conv_transpose_in_several_blocks_matches_torch(monkeypatch, block):
 def test_conv_block_size_follows_blas_threads(monkeypatch, threaded):
     monkeypatch.setattr(conv_ops, "_THREADED", threaded)
     per_sample = conv_ops._BLOCK_BYTES // 8
-    step = conv_ops._chunk(64, per_sample)
+    step = conv_ops._chunk(64, per_sample, 1024)
     assert step == (64 if threaded else 8)  # one large GEMM, or cache-sized blocks
-    assert conv_ops._chunk(64, 10 * conv_ops._MAX_BLOCK_BYTES) == 1
+    assert conv_ops._chunk(64, 10 * conv_ops._MAX_BLOCK_BYTES, 1024) == 1
+    # small feature maps: enough samples per block for a GEMM that is not skinny
+    assert conv_ops._chunk(64, 10 * conv_ops._MAX_BLOCK_BYTES, 16) == 32
 
 
 def test_conv_non_contiguous_inputs_match_torch():
