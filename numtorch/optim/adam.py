@@ -84,6 +84,54 @@ class Adam(Optimizer):
             state["max_exp_avg_sq"] = _make(xp.zeros_like(param._array))
 
     def _update(self, param, grad, state, group):
+        p = param._array
+        if grad.shape != p.shape or grad.dtype != p.dtype:
+            return self._update_unfused(param, grad, state, group)
+        # The rule as in-place passes over the parameter and its moments, intermediates in one
+        # reused buffer (``out=``), no temporaries. Maximize is carried as a sign instead of
+        # negating the gradient (-g - m == -(g + m) exactly); roundings match the unfused form.
+        xp = backend.xp_of(p)
+        step = self._step_tensor(state)
+        lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
+        beta1, beta2 = group["betas"]
+        negate = group["maximize"]
+        g = grad
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                p *= 1 - lr * wd
+            else:
+                g = self._scratch(p, 1)
+                xp.multiply(p, wd, out=g)
+                (xp.subtract if negate else xp.add)(g, grad, out=g)
+                negate = False
+        m, v = state["exp_avg"]._array, state["exp_avg_sq"]._array
+        t = self._scratch(p, 0)
+        if negate:  # m + (-g - m) * w
+            xp.add(g, m, out=t)
+            t *= 1 - beta1
+            m -= t
+        else:  # torch's lerp: m + (g - m) * w
+            xp.subtract(g, m, out=t)
+            t *= 1 - beta1
+            m += t
+        v *= beta2
+        xp.multiply(g, 1 - beta2, out=t)
+        t *= g
+        v += t
+        if group["amsgrad"]:
+            vmax = state["max_exp_avg_sq"]._array
+            xp.maximum(vmax, v, out=vmax)
+            v = vmax
+        xp.sqrt(v, out=t)
+        t /= math.sqrt(1 - beta2 ** step)
+        t += eps
+        xp.divide(m, t, out=t)
+        t *= lr / (1 - beta1 ** step)
+        p -= t
+
+    def _update_unfused(self, param, grad, state, group):
+        """The update with temporaries, for a gradient whose shape or dtype differs from the
+        parameter's (broadcast or promoted as NumPy does)."""
         p, xp, m, v, step = update_moments(self, param, grad, state, group)
         lr, eps = group["lr"], group["eps"]
         beta1, beta2 = group["betas"]

@@ -22,6 +22,7 @@ from collections import OrderedDict, defaultdict
 
 import numpy as np
 
+from .. import backend
 from .._tensor import Tensor, _make
 from ..autograd.grad_mode import no_grad
 from ..nn.modules._hooks import add_hook
@@ -268,6 +269,20 @@ class Optimizer:
 
     def _update(self, param, grad, state, group):
         raise RuntimeError(f"{type(self).__name__} must define _update")
+
+    def _scratch(self, like, slot=0):
+        """A reusable work buffer with ``like``'s shape, dtype and device: the fused updates
+        write their intermediates into it (``out=``) instead of allocating a temporary per
+        operation per parameter. One flat buffer per slot, sized to the largest parameter, is
+        shared by all parameters and never enters the state dict or a pickle."""
+        bufs = self.__dict__.get("_scratch_bufs")
+        if bufs is None:
+            bufs = self.__dict__["_scratch_bufs"] = {}
+        key = (slot, like.dtype, backend.device_of(like))
+        buf = bufs.get(key)
+        if buf is None or buf.size < like.size:
+            buf = bufs[key] = backend.xp_of(like).empty(like.size, dtype=like.dtype)
+        return buf[:like.size].reshape(like.shape)
 
     @staticmethod
     def _step_tensor(state):

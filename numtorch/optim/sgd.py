@@ -1,5 +1,6 @@
 """SGD with momentum, dampening, Nesterov, weight decay and maximize (torch's update rule)."""
 
+from .. import backend
 from ._checks import check_fused, check_lr, number
 from .optimizer import Optimizer, required, _make
 
@@ -40,6 +41,53 @@ class SGD(Optimizer):
 
     def _update(self, param, grad, state, group):
         p = param._array
+        if grad.shape != p.shape or grad.dtype != p.dtype:
+            return self._update_unfused(p, grad, state, group)
+        # One pass per step of the rule, every intermediate written into a reused buffer
+        # (``out=``): no temporary is allocated per parameter. ``sign`` carries maximize while
+        # the direction is still the raw gradient, so -grad is never materialised; every
+        # rewrite below is exact in floating point (x + (-y) == x - y).
+        xp = backend.xp_of(p)
+        lr, wd, momentum = group["lr"], group["weight_decay"], group["momentum"]
+        negate = group["maximize"]
+        d_p = grad
+        if wd != 0:
+            d_p = self._scratch(p, 1)
+            xp.multiply(p, wd, out=d_p)
+            (xp.subtract if negate else xp.add)(d_p, grad, out=d_p)
+            negate = False
+        if momentum != 0:
+            buf = state.get("momentum_buffer")
+            if buf is None:
+                first = xp.negative(d_p) if negate else d_p.copy()
+                buf = state["momentum_buffer"] = _make(first)
+                if negate:  # Nesterov below adds the direction itself: -grad, the new buffer
+                    d_p, negate = first, False
+            else:
+                b = buf._array
+                b *= momentum
+                dampening = group["dampening"]
+                if dampening != 0:
+                    t = self._scratch(p, 0)
+                    xp.multiply(d_p, 1 - dampening, out=t)
+                    (xp.subtract if negate else xp.add)(b, t, out=b)
+                else:
+                    (xp.subtract if negate else xp.add)(b, d_p, out=b)
+            if group["nesterov"]:
+                t = self._scratch(p, 0)
+                xp.multiply(buf._array, momentum, out=t)
+                (xp.subtract if negate else xp.add)(t, d_p, out=t)
+                # d_p + m * buf, summed in torch's order (addition commutes exactly)
+                d_p, negate = t, False
+            else:
+                d_p, negate = buf._array, False
+        t = self._scratch(p, 0)
+        xp.multiply(d_p, lr, out=t)
+        (xp.add if negate else xp.subtract)(p, t, out=p)
+
+    def _update_unfused(self, p, grad, state, group):
+        """The update with temporaries, for a gradient whose shape or dtype differs from the
+        parameter's (broadcast or promoted as NumPy does)."""
         d_p = -grad if group["maximize"] else grad
         wd = group["weight_decay"]
         if wd != 0:
