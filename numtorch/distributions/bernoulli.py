@@ -1,13 +1,18 @@
 """The Bernoulli distribution."""
 
-from numbers import Number
 
 import numtorch as torch
 
 from . import constraints
 from .exp_family import ExponentialFamily
 from .utils import (
-    _bce_with_logits, broadcast_all, lazy_property, logits_to_probs, probs_to_logits,
+    _bce_with_logits,
+    _expand_probs_or_logits,
+    _set_probs_or_logits,
+    broadcast_all,
+    lazy_property,
+    logits_to_probs,
+    probs_to_logits,
 )
 
 __all__ = ["Bernoulli"]
@@ -32,27 +37,13 @@ class Bernoulli(ExponentialFamily):
     _mean_carrier_measure = 0
 
     def __init__(self, probs=None, logits=None, validate_args=None):
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-        if probs is not None:
-            is_scalar = isinstance(probs, Number)
-            (self.probs,) = broadcast_all(probs)
-        else:
-            is_scalar = isinstance(logits, Number)
-            (self.logits,) = broadcast_all(logits)
-        self._param = self.probs if probs is not None else self.logits
-        batch_shape = torch.Size() if is_scalar else self._param.size()
+        batch_shape = _set_probs_or_logits(self, probs, logits)
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(Bernoulli, _instance)
         batch_shape = torch.Size(batch_shape)
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
-            new._param = new.logits
+        _expand_probs_or_logits(self, new, batch_shape)
         super(Bernoulli, new).__init__(batch_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new

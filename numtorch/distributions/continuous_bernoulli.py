@@ -1,14 +1,19 @@
 """The continuous Bernoulli distribution."""
 
 import math
-from numbers import Number
 
 import numtorch as torch
 
 from . import constraints
 from .exp_family import ExponentialFamily
 from .utils import (
-    _bce_with_logits, broadcast_all, clamp_probs, lazy_property, logits_to_probs,
+    _bce_with_logits,
+    _expand_probs_or_logits,
+    _set_probs_or_logits,
+    broadcast_all,
+    clamp_probs,
+    lazy_property,
+    logits_to_probs,
     probs_to_logits,
 )
 
@@ -36,21 +41,13 @@ class ContinuousBernoulli(ExponentialFamily):
     has_rsample = True
 
     def __init__(self, probs=None, logits=None, lims=(0.499, 0.501), validate_args=None):
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        batch_shape = _set_probs_or_logits(self, probs, logits)
         if probs is not None:
-            is_scalar = isinstance(probs, Number)
-            (self.probs,) = broadcast_all(probs)
             # checked here: once clamped below, invalid values could no longer be seen
             if validate_args is not None:
                 if not bool(self.arg_constraints["probs"].check(self.probs).all()):
                     raise ValueError("The parameter probs has invalid values")
-            self.probs = clamp_probs(self.probs)
-        else:
-            is_scalar = isinstance(logits, Number)
-            (self.logits,) = broadcast_all(logits)
-        self._param = self.probs if probs is not None else self.logits
-        batch_shape = torch.Size() if is_scalar else self._param.size()
+            self.probs = self._param = clamp_probs(self.probs)
         self._lims = lims
         super().__init__(batch_shape, validate_args=validate_args)
 
@@ -58,12 +55,7 @@ class ContinuousBernoulli(ExponentialFamily):
         new = self._get_checked_instance(ContinuousBernoulli, _instance)
         new._lims = self._lims
         batch_shape = torch.Size(batch_shape)
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
-            new._param = new.logits
+        _expand_probs_or_logits(self, new, batch_shape)
         super(ContinuousBernoulli, new).__init__(batch_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new

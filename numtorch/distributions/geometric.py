@@ -1,13 +1,17 @@
 """The geometric distribution."""
 
-from numbers import Number
-
 import numtorch as torch
 
 from . import constraints
 from .distribution import Distribution
 from .utils import (
-    _bce_with_logits, broadcast_all, lazy_property, logits_to_probs, probs_to_logits,
+    _bce_with_logits,
+    _expand_probs_or_logits,
+    _set_probs_or_logits,
+    broadcast_all,
+    lazy_property,
+    logits_to_probs,
+    probs_to_logits,
 )
 
 __all__ = ["Geometric"]
@@ -30,15 +34,7 @@ class Geometric(Distribution):
     support = constraints.nonnegative_integer
 
     def __init__(self, probs=None, logits=None, validate_args=None):
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-        if probs is not None:
-            (self.probs,) = broadcast_all(probs)
-        else:
-            (self.logits,) = broadcast_all(logits)
-        param = probs if probs is not None else logits
-        batch_shape = torch.Size() if isinstance(param, Number) else (
-            self.probs if probs is not None else self.logits).size()
+        batch_shape = _set_probs_or_logits(self, probs, logits)
         super().__init__(batch_shape, validate_args=validate_args)
         if self._validate_args and probs is not None:
             value = self.probs
@@ -52,10 +48,7 @@ class Geometric(Distribution):
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(Geometric, _instance)
         batch_shape = torch.Size(batch_shape)
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
+        _expand_probs_or_logits(self, new, batch_shape)
         super(Geometric, new).__init__(batch_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new

@@ -59,6 +59,44 @@ def broadcast_all(*values):
     return _broadcast_tensors(*tensors)
 
 
+def _need_probs_or_logits(probs, logits):
+    """Torch's error unless exactly one of ``probs`` and ``logits`` is given."""
+    if (probs is None) == (logits is None):
+        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+
+
+def _set_probs_or_logits(dist, probs, logits, total_count=None):
+    """Store the given one of ``probs``/``logits`` on ``dist`` (also as ``dist._param``, the
+    tensor ``_new`` copies dtype and device from), broadcast as a tensor; with ``total_count``
+    (binomial families) broadcast together with it, the count cast to the parameter's dtype.
+
+    Returns:
+        torch.Size: the batch shape: ``()`` for a Python number, else the parameter's shape.
+    """
+    _need_probs_or_logits(probs, logits)
+    name, value = ("probs", probs) if probs is not None else ("logits", logits)
+    if total_count is None:
+        (param,) = broadcast_all(value)
+        shape = torch.Size() if isinstance(value, Number) else param.size()
+    else:
+        count, param = broadcast_all(total_count, value)
+        dist.total_count = count.type_as(param)
+        shape = param.size()
+    setattr(dist, name, param)
+    dist._param = param
+    return shape
+
+
+def _expand_probs_or_logits(dist, new, shape):
+    """Give ``new`` (an ``expand`` of ``dist``) whichever of ``probs``/``logits`` ``dist`` has
+    computed so far, expanded to ``shape``."""
+    for name in ("probs", "logits"):
+        if name in dist.__dict__:  # lazy properties store themselves once computed
+            param = getattr(dist, name).expand(shape)
+            setattr(new, name, param)
+            new._param = param
+
+
 def _standard_normal(shape, dtype, device):
     """Standard normal draws of the given shape, dtype and device."""
     return torch.randn(shape, dtype=dtype, device=device)
