@@ -6,13 +6,8 @@ import numtorch as torch
 from . import constraints
 from .exp_family import ExponentialFamily
 from .utils import (
-    _bce_with_logits,
-    _expand_probs_or_logits,
-    _set_probs_or_logits,
-    broadcast_all,
-    lazy_property,
-    logits_to_probs,
-    probs_to_logits,
+    _bce_with_logits, _expand_probs_or_logits, _set_probs_or_logits, broadcast_all,
+    lazy_property, logits_to_probs, probs_to_logits,
 )
 
 __all__ = ["Bernoulli"]

@@ -6,10 +6,7 @@ from . import constraints
 from ._random_ops import binomial
 from .distribution import Distribution
 from .utils import (
-    _expand_probs_or_logits,
-    _set_probs_or_logits,
-    lazy_property,
-    logits_to_probs,
+    _expand_probs_or_logits, _set_probs_or_logits, lazy_property, logits_to_probs,
     probs_to_logits,
 )
 

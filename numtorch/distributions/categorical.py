@@ -7,12 +7,8 @@ import numtorch as torch
 from . import constraints
 from .distribution import Distribution
 from .utils import (
-    _broadcast_tensors,
-    _expand_probs_or_logits,
-    _need_probs_or_logits,
-    lazy_property,
-    logits_to_probs,
-    probs_to_logits,
+    _broadcast_tensors, _expand_probs_or_logits, _need_probs_or_logits, lazy_property,
+    logits_to_probs, probs_to_logits,
 )
 
 __all__ = ["Categorical"]

@@ -7,11 +7,7 @@ from . import constraints
 from .distribution import Distribution
 from .gamma import Gamma
 from .utils import (
-    _expand_probs_or_logits,
-    _poisson,
-    _set_probs_or_logits,
-    lazy_property,
-    logits_to_probs,
+    _expand_probs_or_logits, _poisson, _set_probs_or_logits, lazy_property, logits_to_probs,
     probs_to_logits,
 )
 

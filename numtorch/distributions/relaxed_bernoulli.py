@@ -8,13 +8,8 @@ from .distribution import Distribution
 from .transformed_distribution import TransformedDistribution
 from .transforms import SigmoidTransform
 from .utils import (
-    _expand_probs_or_logits,
-    _set_probs_or_logits,
-    broadcast_all,
-    clamp_probs,
-    lazy_property,
-    logits_to_probs,
-    probs_to_logits,
+    _expand_probs_or_logits, _set_probs_or_logits, broadcast_all, clamp_probs, lazy_property,
+    logits_to_probs, probs_to_logits,
 )
 
 __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
