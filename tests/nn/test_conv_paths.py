@@ -1,0 +1,67 @@
+"""Each convolution kernel path against torch (values, gradients, second order), asserting the
+path really ran: a shape class that stops reaching its kernel fails here, not just slows down.
+"""
+
+import warnings
+
+import pytest
+
+from numtorch.ops import conv as conv_ops
+from tests.oracle import check_op
+
+
+@pytest.fixture
+def paths(monkeypatch):
+    """The kernel paths taken while the test runs, in call order."""
+    taken = []
+    monkeypatch.setattr(conv_ops, "_PATHS", taken)
+    return taken
+
+
+def _conv(nd, **kw):
+    def fn(t, x, w, *b):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # 'same' with even kernels warns in both
+            return getattr(t.nn.functional, f"conv{nd}d")(x, w, *b, **kw)
+    return fn
+
+
+def _conv_t(nd, **kw):
+    return lambda t, x, w, *b: getattr(t.nn.functional, f"conv_transpose{nd}d")(x, w, *b, **kw)
+
+
+# stride-1 input gradients computed as a convolution of the output gradient
+INPUT_AS_CONV = [
+    (_conv(2, padding=1), [(2, 8, 6, 5), (4, 8, 3, 3), (4,)]),
+    (_conv(2, padding=3, dilation=(1, 2)), [(2, 8, 5, 6), (3, 8, 3, 2)]),  # pad > kernel: crop
+    (_conv(2, padding="same"), [(2, 8, 5, 6), (3, 8, 4, 2)]),  # asymmetric pads
+    (_conv(2, padding=1, groups=8), [(2, 8, 5, 5), (8, 1, 3, 3)]),  # depthwise
+    (_conv(2, groups=4), [(2, 8, 6, 5), (12, 2, 3, 2)]),  # grouped, no padding
+    (_conv(1, padding=2, dilation=2), [(3, 9, 7), (4, 9, 3)]),
+    (_conv(3, padding=(1, 0, 1)), [(2, 8, 3, 4, 3), (2, 8, 2, 3, 2)]),
+    # a stride-1 transposed convolution's forward (output padding below the dilation)
+    (_conv_t(2, padding=1, dilation=2, output_padding=1), [(2, 3, 4, 5), (3, 8, 3, 3), (8,)]),
+    (_conv_t(1, groups=2), [(2, 4, 6), (4, 5, 3)]),
+]
+
+
+@pytest.mark.parametrize("case", range(len(INPUT_AS_CONV)))
+def test_stride1_input_gradient_as_conv_matches_torch(paths, case):
+    fn, shapes = INPUT_AS_CONV[case]
+    check_op(fn, shapes)
+    assert "input-as-conv" in paths and "input-col2im" not in paths
+
+
+def test_float32_stride1_input_gradient_as_conv_matches_torch(paths):
+    check_op(_conv(2, padding=1), [(4, 16, 12, 12), (16, 16, 3, 3)], dtype="float32",
+             second_order=False)
+    assert "input-as-conv" in paths
+
+
+@pytest.mark.parametrize("fn,shapes", [
+    (_conv(2, padding=1), [(2, 3, 6, 5), (4, 3, 3, 3)]),  # few input channels
+    (_conv(2, stride=2, padding=1), [(2, 8, 7, 6), (4, 8, 3, 3)]),  # strided
+])
+def test_input_gradient_by_col2im_matches_torch(paths, fn, shapes):
+    check_op(fn, shapes)
+    assert "input-col2im" in paths and "input-as-conv" not in paths
