@@ -30,38 +30,53 @@ _BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 @functools.lru_cache(maxsize=512)
 def _plan(shape, dims, two):
-    """(einsum subscripts or None, kept shape, rows) for summing ``shape`` over ``dims``;
-    ``rows`` is the number of summed rows when ``dims`` are exactly the leading dims (else 0).
-    """
-    nd = len(shape)
+    """How to sum ``shape`` over ``dims``: (einsum subscripts over the full shape, the shape
+    with adjacent summed/kept dims merged, subscripts over that merged shape, kept shape)."""
     kept = tuple(1 if i in dims else s for i, s in enumerate(shape))
-    if nd > len(_LETTERS) or (nd - 1) not in dims:
-        rows = 0
-        if dims == tuple(range(len(dims))):
-            rows = 1
-            for d in dims:
-                rows *= shape[d]
-        return None, kept, rows
-    sub = _LETTERS[:nd]
+    sub = _LETTERS[:len(shape)]
     out = "".join(c for i, c in enumerate(sub) if i not in dims)
-    return (f"{sub},{sub}->{out}" if two else f"{sub}->{out}"), kept, 0
+    full = (f"{sub},{sub}->{out}" if two else f"{sub}->{out}") if len(shape) <= 26 else None
+    runs = []  # [size, summed] for each maximal run of summed or kept dims
+    for i, size in enumerate(shape):
+        if size == 1:
+            continue  # a size-1 dim belongs to either side
+        summed = i in dims
+        if runs and runs[-1][1] == summed:
+            runs[-1][0] *= size
+        else:
+            runs.append([size, summed])
+    merged = tuple(size for size, _ in runs)
+    sub = _LETTERS[:len(runs)]
+    out = "".join(c for c, (_, summed) in zip(sub, runs) if not summed)
+    return full, merged, (f"{sub},{sub}->{out}" if two else f"{sub}->{out}"), kept
 
 
 def _sum_keepdim(xp, a, dims, b=None):
     """sum(a) or sum(a * b) over ``dims`` with those dims kept as size 1.
 
-    When the last axis is reduced, ``einsum`` does it in one pass without the temporary
-    ``a * b``, about twice as fast as ``ndarray.sum`` (float32, batch- and layer-norm shapes).
-    When trailing axes are kept, einsum's strided accumulation is ~10x slower than a product
-    followed by ``sum``, so that path is used instead; when the summed dims are the leading
-    ones (layer norm's weight and bias gradients), the column sums are one BLAS
-    matrix-vector product with a vector of ones, 2-3x faster than ``sum``.
+    One ``einsum`` pass without the temporary ``a * b``, over the array with adjacent summed
+    (and kept) dims merged: batch norm's (N, C, H, W) over (0, 2, 3) becomes (N, C, HW) ->
+    (C,), layer norm's weight gradient (B, T, C) over (0, 1) becomes (BT, C) -> (C,).
+    Measured on float32 (2-core machine): 2-4x faster than ``sum`` over a tuple of axes and
+    8x faster than a product followed by ``sum`` for batch-norm shapes; a matrix-vector
+    product with ones is faster only on small arrays and 20-50x slower on large ones when the
+    machine is busy (threaded BLAS waits for its threads), so it is not used.
     """
-    spec, kept, rows = _plan(a.shape, dims, b is not None)
-    if spec is None:
+    full, merged, spec, kept = _plan(a.shape, dims, b is not None)
+    if a.dtype not in _BLAS_FLOATS:
+        # other dtypes (float16, complex) keep NumPy's own accumulation for these sums
+        if full is not None and (a.ndim - 1) in dims:
+            r = xp.einsum(full, a) if b is None else xp.einsum(full, a, b)
+            return r.reshape(kept)
         m = a if b is None else a * b
-        if rows > 1 and m.dtype in _BLAS_FLOATS and m.flags.c_contiguous and m.size:
-            return xp.matmul(xp.ones(rows, m.dtype), m.reshape(rows, -1)).reshape(kept)
+        return m.sum(axis=dims, keepdims=True)
+    if a.flags.c_contiguous and (b is None or b.flags.c_contiguous):
+        a = a.reshape(merged)
+        b = None if b is None else b.reshape(merged)
+    elif full is not None:
+        spec = full
+    else:
+        m = a if b is None else a * b
         return m.sum(axis=dims, keepdims=True)
     r = xp.einsum(spec, a) if b is None else xp.einsum(spec, a, b)
     return r.reshape(kept)
