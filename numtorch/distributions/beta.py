@@ -7,7 +7,7 @@ import numtorch as torch
 from . import constraints
 from .dirichlet import Dirichlet
 from .exp_family import ExponentialFamily
-from .utils import broadcast_all
+from .utils import _expand_params, broadcast_all
 
 __all__ = ["Beta"]
 
@@ -39,12 +39,7 @@ class Beta(ExponentialFamily):
         super().__init__(self._dirichlet._batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Beta, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new._dirichlet = self._dirichlet.expand(batch_shape)
-        super(Beta, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return _expand_params(self, Beta, batch_shape, _instance, "_dirichlet")
 
     @property
     def mean(self):

@@ -6,7 +6,7 @@ import numtorch as torch
 
 from . import constraints
 from .exp_family import ExponentialFamily
-from .utils import broadcast_all
+from .utils import _expand_params, broadcast_all
 
 __all__ = ["Exponential"]
 
@@ -49,12 +49,7 @@ class Exponential(ExponentialFamily):
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Exponential, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new.rate = self.rate.expand(batch_shape)
-        super(Exponential, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return _expand_params(self, Exponential, batch_shape, _instance, "rate")
 
     def rsample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)

@@ -8,7 +8,7 @@ import numtorch as torch
 from . import constraints
 from .distribution import Distribution
 from .gamma import Gamma
-from .utils import broadcast_all
+from .utils import _expand_params, broadcast_all
 
 __all__ = ["FisherSnedecor"]
 
@@ -37,15 +37,8 @@ class FisherSnedecor(Distribution):
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(FisherSnedecor, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new.df1 = self.df1.expand(batch_shape)
-        new.df2 = self.df2.expand(batch_shape)
-        new._gamma1 = self._gamma1.expand(batch_shape)
-        new._gamma2 = self._gamma2.expand(batch_shape)
-        super(FisherSnedecor, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return _expand_params(self, FisherSnedecor, batch_shape, _instance,
+                              "df1", "df2", "_gamma1", "_gamma2")
 
     @property
     def mean(self):

@@ -1,13 +1,12 @@
 """The gamma distribution."""
 
-from numbers import Number
 
 import numtorch as torch
 
 from . import constraints
 from ._random_ops import gammainc, standard_gamma
 from .exp_family import ExponentialFamily
-from .utils import broadcast_all
+from .utils import _broadcast_params, _expand_params
 
 __all__ = ["Gamma"]
 
@@ -45,21 +44,11 @@ class Gamma(ExponentialFamily):
         return self.concentration / self.rate.pow(2)
 
     def __init__(self, concentration, rate, validate_args=None):
-        self.concentration, self.rate = broadcast_all(concentration, rate)
-        if isinstance(concentration, Number) and isinstance(rate, Number):
-            batch_shape = torch.Size()
-        else:
-            batch_shape = self.concentration.size()
+        batch_shape = _broadcast_params(self, concentration=concentration, rate=rate)
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Gamma, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new.concentration = self.concentration.expand(batch_shape)
-        new.rate = self.rate.expand(batch_shape)
-        super(Gamma, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return _expand_params(self, Gamma, batch_shape, _instance, "concentration", "rate")
 
     def rsample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)

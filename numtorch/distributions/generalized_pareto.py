@@ -7,7 +7,7 @@ import numtorch as torch
 
 from . import constraints
 from .distribution import Distribution
-from .utils import broadcast_all
+from .utils import _expand_params, broadcast_all
 
 __all__ = ["GeneralizedPareto"]
 
@@ -40,14 +40,8 @@ class GeneralizedPareto(Distribution):
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(GeneralizedPareto, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new.loc = self.loc.expand(batch_shape)
-        new.scale = self.scale.expand(batch_shape)
-        new.concentration = self.concentration.expand(batch_shape)
-        super(GeneralizedPareto, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return _expand_params(self, GeneralizedPareto, batch_shape, _instance,
+                              "loc", "scale", "concentration")
 
     def _split(self, z):
         """``(is_zero, safe_xi, safe_z)``: where ``xi == 0`` the general formulas are fed

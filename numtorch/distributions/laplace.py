@@ -1,12 +1,11 @@
 """The Laplace (double exponential) distribution."""
 
-from numbers import Number
 
 import numtorch as torch
 
 from . import constraints
 from .distribution import Distribution
-from .utils import broadcast_all
+from .utils import _broadcast_params, _expand_params
 
 __all__ = ["Laplace"]
 
@@ -44,21 +43,11 @@ class Laplace(Distribution):
         return (2 ** 0.5) * self.scale
 
     def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = broadcast_all(loc, scale)
-        if isinstance(loc, Number) and isinstance(scale, Number):
-            batch_shape = torch.Size()
-        else:
-            batch_shape = self.loc.size()
+        batch_shape = _broadcast_params(self, loc=loc, scale=scale)
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Laplace, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new.loc = self.loc.expand(batch_shape)
-        new.scale = self.scale.expand(batch_shape)
-        super(Laplace, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return _expand_params(self, Laplace, batch_shape, _instance, "loc", "scale")
 
     def rsample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)

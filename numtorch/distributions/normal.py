@@ -1,13 +1,13 @@
 """The normal (Gaussian) distribution."""
 
 import math
-from numbers import Number, Real
+from numbers import Real
 
 import numtorch as torch
 
 from . import constraints
 from .exp_family import ExponentialFamily
-from .utils import _standard_normal, broadcast_all
+from .utils import _broadcast_params, _expand_params, _standard_normal
 
 __all__ = ["Normal"]
 
@@ -49,21 +49,11 @@ class Normal(ExponentialFamily):
         return self.stddev.pow(2)
 
     def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = broadcast_all(loc, scale)
-        if isinstance(loc, Number) and isinstance(scale, Number):
-            batch_shape = torch.Size()
-        else:
-            batch_shape = self.loc.size()
+        batch_shape = _broadcast_params(self, loc=loc, scale=scale)
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Normal, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new.loc = self.loc.expand(batch_shape)
-        new.scale = self.scale.expand(batch_shape)
-        super(Normal, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return _expand_params(self, Normal, batch_shape, _instance, "loc", "scale")
 
     def sample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)

@@ -7,7 +7,7 @@ import numtorch as torch
 from . import constraints
 from .chi2 import Chi2
 from .distribution import Distribution
-from .utils import _standard_normal, broadcast_all
+from .utils import _expand_params, _standard_normal, broadcast_all
 
 __all__ = ["StudentT"]
 
@@ -49,15 +49,8 @@ class StudentT(Distribution):
         super().__init__(self.df.size(), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(StudentT, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new.df = self.df.expand(batch_shape)
-        new.loc = self.loc.expand(batch_shape)
-        new.scale = self.scale.expand(batch_shape)
-        new._chi2 = self._chi2.expand(batch_shape)
-        super(StudentT, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return _expand_params(self, StudentT, batch_shape, _instance,
+                              "df", "loc", "scale", "_chi2")
 
     def rsample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)

@@ -1,12 +1,11 @@
 """The continuous uniform distribution."""
 
-from numbers import Number
 
 import numtorch as torch
 
 from . import constraints
 from .distribution import Distribution
-from .utils import broadcast_all
+from .utils import _broadcast_params, _expand_params
 
 __all__ = ["Uniform"]
 
@@ -47,21 +46,11 @@ class Uniform(Distribution):
         return (self.high - self.low).pow(2) / 12
 
     def __init__(self, low, high, validate_args=None):
-        self.low, self.high = broadcast_all(low, high)
-        if isinstance(low, Number) and isinstance(high, Number):
-            batch_shape = torch.Size()
-        else:
-            batch_shape = self.low.size()
+        batch_shape = _broadcast_params(self, low=low, high=high)
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Uniform, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new.low = self.low.expand(batch_shape)
-        new.high = self.high.expand(batch_shape)
-        super(Uniform, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return _expand_params(self, Uniform, batch_shape, _instance, "low", "high")
 
     @constraints.dependent_property(is_discrete=False, event_dim=0)
     def support(self):

@@ -59,6 +59,34 @@ def broadcast_all(*values):
     return _broadcast_tensors(*tensors)
 
 
+def _broadcast_params(dist, **params):
+    """Broadcast ``params`` together (``broadcast_all``) and store each on ``dist`` by name.
+
+    Returns:
+        torch.Size: the batch shape: ``()`` when every parameter is a Python number, else the
+        broadcast shape.
+    """
+    tensors = broadcast_all(*params.values())
+    for name, t in zip(params, tensors):
+        setattr(dist, name, t)
+    if all(isinstance(v, Number) for v in params.values()):
+        return torch.Size()
+    return tensors[0].size()
+
+
+def _expand_params(dist, cls, batch_shape, instance, *names):
+    """``expand`` of a distribution whose state is the tensors (or distributions) ``names``,
+    each expanded to ``batch_shape`` on a new instance of ``cls`` (or ``instance``, for a
+    subclass), which validates as ``dist`` does."""
+    new = dist._get_checked_instance(cls, instance)
+    batch_shape = torch.Size(batch_shape)
+    for name in names:
+        setattr(new, name, getattr(dist, name).expand(batch_shape))
+    super(cls, new).__init__(batch_shape, validate_args=False)
+    new._validate_args = dist._validate_args
+    return new
+
+
 def _need_probs_or_logits(probs, logits):
     """Torch's error unless exactly one of ``probs`` and ``logits`` is given."""
     if (probs is None) == (logits is None):
