@@ -34,8 +34,15 @@ class TypedStorage:
     """A 1-D block of elements of one dtype; the legacy ``torch.FloatStorage`` family."""
 
     dtype = None  # set on the typed subclasses; instances of TypedStorage carry their own
-    is_sparse = False
-    is_cuda = False
+    @property
+    def is_sparse(self):
+        """False: storages hold dense elements only (sparse tensors keep several storages)."""
+        return False
+
+    @property
+    def is_cuda(self):
+        """Whether the elements live on a GPU; numtorch storages live in host memory."""
+        return False
 
     def __init__(self, *args, wrap=None, dtype=None, device=None):
         dt = _dtype.as_dtype(dtype) or type(self).dtype or _dtype.get_default_dtype()
@@ -88,10 +95,13 @@ class TypedStorage:
         return iter(self.tolist())
 
     def fill_(self, value):
+        """Set every element to ``value`` (converted to the storage's dtype); returns self."""
         self._array[...] = value
         return self
 
     def copy_(self, source, non_blocking=None):
+        """Copy the elements of ``source`` (a storage, tensor or sequence with as many
+        elements) into this storage in order, converting dtypes; returns self."""
         src = source._array if isinstance(source, (TypedStorage, UntypedStorage, Tensor)) \
             else np.asarray(source)
         if src.size != self._array.size:
@@ -132,6 +142,7 @@ class TypedStorage:
         return self
 
     def is_pinned(self, device=None):
+        """Whether the storage is in page-locked host memory; numtorch's never are."""
         return False
 
     def cpu(self):
