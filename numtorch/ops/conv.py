@@ -120,6 +120,7 @@ def _threaded():
 
 _BLOCK_BYTES = 1 << 20
 _MIN_BLOCK_COLUMNS = 512
+_MIN_POINTWISE_LENGTH = 128
 _MIN_CHANNELS_AS_CONV = 8  # fewer: too few GEMM rows (MNIST conv1 4x slower)
 _PATHS = None  # a list while a test watches which kernel each call takes
 
@@ -151,6 +152,31 @@ def _cols_of(xp, g3, i, m, groups):
     return part.reshape(m * g3.shape[2], groups, -1).swapaxes(0, 1)
 
 
+def _pointwise(kernel, padding, out):
+    """Whether a convolution is a plain GEMM per sample: a 1x1 kernel (``kernel`` or a weight)
+    without padding, over a map large enough for a GEMM that is not skinny (below that the
+    im2col path's one GEMM over the block's samples is faster)."""
+    shape = kernel.shape[2:] if hasattr(kernel, "shape") else kernel
+    return (all(k == 1 for k in shape) and not any(lo or hi for lo, hi in padding)
+            and _prod(out) >= _MIN_POINTWISE_LENGTH)
+
+
+def _group_matrix(w, groups):
+    """A 1x1 weight ``(O, C/g, 1...)`` as the GEMM operand ``(g, O/g, C/g)``."""
+    return w.reshape(groups, w.shape[0] // groups, w.shape[1])
+
+
+def _subsample(stride, out):
+    """The index of the ``out`` positions a strided 1x1 convolution reads."""
+    return (slice(None), slice(None)) + tuple(slice(0, o * st, st) for o, st in zip(out, stride))
+
+
+def _samples(xp, x, stride, out, groups):
+    """The positions a 1x1 convolution reads, as ``(N, g, C/g, L)`` (a copy only if strided)."""
+    xs = x[_subsample(stride, out)]
+    return xs.reshape(x.shape[0], groups, x.shape[1] // groups, _prod(out))
+
+
 def _matmul(xp, a, b, out=None):
     """Batched (over groups) matmul; a plain 2-D GEMM when there is a single group."""
     if a.shape[0] == 1:
@@ -160,7 +186,18 @@ def _matmul(xp, a, b, out=None):
 
 
 def _conv_forward(xp, x, w, b, stride, padding, dilation, groups, out=None):
-    """y = conv(x, w) + b, im2col and GEMM block by block (see ``_chunk``)."""
+    """y = conv(x, w) + b: a 1x1 convolution over a large map is a plain GEMM per sample; any
+    other goes through im2col and a GEMM block by block (see ``_chunk``)."""
+    if out is None:
+        out = out_size(x.shape[2:], w.shape[2:], stride, padding, dilation)
+    if _pointwise(w, padding, out):
+        _note("forward-1x1")
+        y = xp.matmul(_group_matrix(w, groups), _samples(xp, x, stride, out, groups))
+        y = y.reshape((x.shape[0], w.shape[0]) + tuple(out))
+        if b is not None:
+            y += b.reshape((-1,) + (1,) * len(out))
+        return y
+    _note("forward-im2col")
     kernel = w.shape[2:]
     nd = len(kernel)
     view, out = _cols_view(xp, x, kernel, stride, padding, dilation, out)
@@ -192,8 +229,16 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
     ``gy @ cols^T`` straight into the ``(O, C*K)`` layout of the weight.
     """
     nd = len(kernel)
-    view, out = _cols_view(xp, x, kernel, stride, padding, dilation, tuple(gy.shape[2:]))
     n, o = gy.shape[:2]
+    out = tuple(gy.shape[2:])
+    if _pointwise(kernel, padding, out):
+        _note("weight-1x1")
+        xs = _samples(xp, x, stride, out, groups)  # (n, g, C/g, L)
+        gy4 = gy.reshape(n, groups, o // groups, _prod(out))
+        dw = xp.matmul(gy4, xs.swapaxes(2, 3)).sum(0)  # (g, O/g, C/g)
+        return dw.reshape((o, x.shape[1] // groups) + (1,) * nd)
+    _note("weight-im2col")
+    view, out = _cols_view(xp, x, kernel, stride, padding, dilation, out)
     length = _prod(out)
     gy3 = gy.reshape(n, o, length)
     ck = view.shape[0] * _prod(kernel)
@@ -227,6 +272,19 @@ def _conv_input(xp, gy, w, size, stride, padding, dilation, groups):
     the size of dx and nine read-modify-write passes of col2im (measured 1.3-4x faster, most
     for depthwise convolutions). Strided convolutions scatter through ``_col2im_into``.
     """
+    out = tuple(gy.shape[2:])
+    if _pointwise(w, padding, out):
+        _note("input-1x1")
+        n, o = gy.shape[:2]
+        c = w.shape[1] * groups
+        wt = _group_matrix(w, groups).swapaxes(1, 2)  # (g, C/g, O/g)
+        dx = xp.matmul(wt, gy.reshape(n, groups, o // groups, _prod(out)))
+        dx = dx.reshape((n, c) + out)
+        if tuple(size) == out:
+            return dx
+        full = xp.zeros((n, c) + tuple(size), dtype=dx.dtype)
+        full[_subsample(stride, out)] = dx
+        return full
     if all(st == 1 for st in stride) and w.shape[1] * groups >= _MIN_CHANNELS_AS_CONV:
         _note("input-as-conv")
         return _input_as_conv(xp, gy, w, size, padding, dilation, groups)

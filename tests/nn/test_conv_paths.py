@@ -65,3 +65,33 @@ def test_float32_stride1_input_gradient_as_conv_matches_torch(paths):
 def test_input_gradient_by_col2im_matches_torch(paths, fn, shapes):
     check_op(fn, shapes)
     assert "input-col2im" in paths and "input-as-conv" not in paths
+
+
+# 1x1 convolutions over maps of at least _MIN_POINTWISE_LENGTH positions: plain GEMMs
+POINTWISE = [
+    (_conv(2), [(2, 6, 12, 12), (4, 6, 1, 1), (4,)]),
+    (_conv(2, stride=2, groups=2), [(2, 6, 24, 23), (4, 3, 1, 1)]),  # strided: a subsample
+    (_conv(1, stride=3), [(2, 5, 400), (3, 5, 1)]),
+    # transposed 1x1: the forward is the input-gradient GEMM scattered into a larger output
+    (_conv_t(2, stride=2, output_padding=1), [(2, 4, 12, 12), (4, 3, 1, 1), (3,)]),
+]
+
+
+@pytest.mark.parametrize("case", range(len(POINTWISE)))
+def test_pointwise_conv_is_a_gemm_and_matches_torch(paths, case):
+    fn, shapes = POINTWISE[case]
+    check_op(fn, shapes)
+    assert {"forward-1x1", "input-1x1", "weight-1x1"} <= set(paths)
+    assert not {"forward-im2col", "weight-im2col", "input-col2im"} & set(paths)
+
+
+def test_pointwise_conv_on_a_small_map_uses_im2col(paths):
+    check_op(_conv(2, stride=2), [(2, 6, 8, 8), (4, 6, 1, 1)])  # 16 positions
+    assert "forward-im2col" in paths and "forward-1x1" not in paths
+
+
+def test_pointwise_conv_empty_batch_and_float32(paths):
+    check_op(_conv(2), [(0, 6, 12, 12), (4, 6, 1, 1)])
+    check_op(_conv(2, stride=2), [(3, 8, 24, 24), (16, 8, 1, 1), (16,)], dtype="float32",
+             second_order=False)
+    assert "forward-1x1" in paths
