@@ -6,6 +6,7 @@ from .. import functional as F
 from .. import init
 from ..parameter import Parameter
 from .module import Module
+from .normalization import _affine_parameters, _reset_affine
 from . import _functions
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm"]
@@ -26,15 +27,7 @@ class _NormBase(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        if affine:
-            self.weight = Parameter(_creation.empty(num_features, **factory))
-            if bias:
-                self.bias = Parameter(_creation.empty(num_features, **factory))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, affine, bias, num_features, factory)
         if track_running_stats:
             self.register_buffer("running_mean", _creation.zeros(num_features, **factory))
             self.register_buffer("running_var", _creation.ones(num_features, **factory))
@@ -56,10 +49,7 @@ class _NormBase(Module):
     def reset_parameters(self):
         """Reset the running statistics, the weight to 1 and the bias to 0."""
         self.reset_running_stats()
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self, self.affine)
 
     def _check_input_dim(self, input):
         raise NotImplementedError(f"{type(self).__name__} must define _check_input_dim")

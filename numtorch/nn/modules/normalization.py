@@ -17,6 +17,29 @@ def _as_shape(normalized_shape):
     return tuple(normalized_shape)
 
 
+
+def _affine_parameters(module, enabled, bias, shape, factory):
+    """Register the learnable ``weight`` (and, with ``bias``, ``bias``) of a normalization
+    layer, of ``shape``, uninitialised; both are registered as None when not ``enabled``, as
+    torch does (so they appear, empty, in attribute lookups and the repr)."""
+    if enabled:
+        module.weight = Parameter(_creation.empty(shape, **factory))
+        if bias:
+            module.bias = Parameter(_creation.empty(shape, **factory))
+        else:
+            module.register_parameter("bias", None)
+    else:
+        module.register_parameter("weight", None)
+        module.register_parameter("bias", None)
+
+
+def _reset_affine(module, enabled):
+    """Set a normalization layer's weight to ones and its bias (if any) to zeros."""
+    if enabled:
+        init.ones_(module.weight)
+        if module.bias is not None:
+            init.zeros_(module.bias)
+
 class LocalResponseNorm(Module):
     """Normalise each value by its neighbours across channels (see
     :func:`numtorch.nn.functional.local_response_norm`).
@@ -122,23 +145,12 @@ class LayerNorm(Module):
         self.normalized_shape = _as_shape(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(_creation.empty(self.normalized_shape, **factory))
-            if bias:
-                self.bias = Parameter(_creation.empty(self.normalized_shape, **factory))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, elementwise_affine, bias, self.normalized_shape, factory)
         self.reset_parameters()
 
     def reset_parameters(self):
         """Set the weight to ones and the bias to zeros."""
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self, self.elementwise_affine)
 
     def forward(self, input):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -180,23 +192,12 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        if affine:
-            self.weight = Parameter(_creation.empty(num_channels, **factory))
-            if bias:
-                self.bias = Parameter(_creation.empty(num_channels, **factory))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, affine, bias, num_channels, factory)
         self.reset_parameters()
 
     def reset_parameters(self):
         """Set the weight to ones and the bias to zeros."""
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self, self.affine)
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
