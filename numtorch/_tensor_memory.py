@@ -110,16 +110,28 @@ class _TensorMemory:
         return is_shared_array(self._array)
 
     def pin_memory(self, device=None):
-        """Pinned host memory is a CUDA concept: the tensor itself where CUDA is available;
-        torch's error on a machine without an accelerator."""
+        """A copy of this CPU tensor in page-locked host memory (CuPy's pinned pool), from which
+        ``.to('cuda', non_blocking=True)`` copies asynchronously; the tensor itself when it is
+        pinned already. torch's error on a machine without an accelerator."""
         from . import backend
 
-        if backend.cupy_or_none() is None:
-            raise RuntimeError("Cannot access accelerator device when none is available.")
-        return self
+        if self.is_cuda:
+            raise RuntimeError(f"cannot pin '{self.type()}' only dense CPU tensors can be "
+                               f"pinned")
+        if backend.is_pinned(self._array):
+            return self
+        pinned = backend.pin(self._array)
+        if not self.requires_grad:
+            return _wrap(pinned)
+        out = self.clone()  # differentiable, as torch's copy: then swap in the pinned buffer
+        out._array = pinned
+        return out
 
     def is_pinned(self, device=None):
-        return False
+        """True if this tensor's memory is page-locked (see :meth:`pin_memory`)."""
+        from . import backend
+
+        return backend.is_pinned(self._array)
 
     def apply_(self, callable):  # noqa: A002 - torch's argument name
         """Replace every element by ``callable(element)`` (CPU only, slow: a Python loop)."""
@@ -159,3 +171,9 @@ class _TensorMemory:
     def index(self, m):
         """0.x: ``x.index(m)`` is ``x[m]``."""
         return self[m]
+
+
+def _wrap(array):
+    from ._tensor import _make
+
+    return _make(array)

@@ -13,7 +13,7 @@ from . import _numpy
 
 __all__ = ["xp_of", "get_xp", "device_of", "to_device", "helpers_for", "cupy_or_none",
            "cupyx_or_none", "cuda_unavailable", "is_device_array", "is_writeable", "to_host",
-           "resolve_device", "cuda_device_count"]
+           "resolve_device", "cuda_device_count", "pin", "is_pinned"]
 
 
 def cuda_unavailable():
@@ -161,6 +161,22 @@ def to_device(array, dev, non_blocking=False):
     get_xp(dev)  # torch's errors without CUDA or for a device that does not exist
     idx = _cupy_helpers().current_device_index() if dev.index is None else dev.index
     return _cupy_helpers().to_device(array, idx, non_blocking)
+
+
+# -- pinned (page-locked) host memory ------------------------------------------------------------
+def pin(array):
+    """A copy of host array ``array`` in page-locked memory from CuPy's pinned pool (torch's
+    error on a machine without CUDA)."""
+    if cupy_or_none() is None:
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+    return _cupy_helpers().pin(array)
+
+
+def is_pinned(array):
+    """True for a host array in page-locked memory (always False without CUDA)."""
+    if type(array) is not np.ndarray or array.base is None or cupy_or_none() is None:
+        return False
+    return _cupy_helpers().is_pinned(array)
 
 
 # -- random numbers on the GPU (backend/_cupy_random.py) ---------------------------------------

@@ -14,6 +14,7 @@ cupyx = None
 _special = None
 _DEVICES = {}
 _PEAK = {}  # device index -> highest pool.used_bytes() seen by the allocator
+_PEAK_RESERVED = {}  # device index -> highest pool.total_bytes() seen by the allocator
 
 
 def _bind(cupy_module, cupyx_module):
@@ -29,6 +30,7 @@ def reset_device_state():
     """Forget per-device state (generators, peaks) when the CuPy module changes (tests)."""
     _DEVICES.clear()
     _PEAK.clear()
+    _PEAK_RESERVED.clear()
     from . import _cupy_random
 
     _cupy_random.reset()
@@ -87,9 +89,10 @@ def pin(array):
 
 # -- memory accounting ----------------------------------------------------------------------------
 def _track_peak_memory():
-    """Route CuPy's allocations through its default pool while recording the peak of
-    ``used_bytes`` per device (CuPy's pool keeps no peak; torch's max_memory_allocated needs
-    one). One Python call per allocation; the pool does the work."""
+    """Route CuPy's allocations through its default pool while recording the peaks of
+    ``used_bytes`` and ``total_bytes`` per device (CuPy's pool keeps no peak; torch's
+    max_memory_allocated/max_memory_reserved need them). One Python call per allocation; the
+    pool does the work."""
     pool = cp.get_default_memory_pool()
 
     def allocate(size):
@@ -98,26 +101,48 @@ def _track_peak_memory():
         dev = mem.device_id
         if used > _PEAK.get(dev, 0):
             _PEAK[dev] = used
+            total = pool.total_bytes()
+            if total > _PEAK_RESERVED.get(dev, 0):
+                _PEAK_RESERVED[dev] = total
         return mem
 
     cp.cuda.set_allocator(allocate)
 
 
 def memory_stats(index):
-    """``(allocated, peak_allocated, reserved)`` bytes of the default pool."""
+    """``(allocated, peak_allocated, reserved, peak_reserved)`` bytes of the default pool."""
     pool = cp.get_default_memory_pool()
-    used = pool.used_bytes()
-    peak = max(_PEAK.get(index, 0), used)
-    return used, peak, pool.total_bytes()
+    with cp.cuda.Device(index):  # CuPy's pool answers for the current device
+        used, total = pool.used_bytes(), pool.total_bytes()
+    return (used, max(_PEAK.get(index, 0), used), total,
+            max(_PEAK_RESERVED.get(index, 0), total))
 
 
 def reset_peak(index):
-    _PEAK[index] = cp.get_default_memory_pool().used_bytes()
+    """Start the peaks over from the current use (``reset_peak_memory_stats``)."""
+    pool = cp.get_default_memory_pool()
+    with cp.cuda.Device(index):
+        _PEAK[index] = pool.used_bytes()
+        _PEAK_RESERVED[index] = pool.total_bytes()
 
 
 def empty_cache():
+    """Give the pools' unused blocks (device and pinned) back to the driver."""
     cp.get_default_memory_pool().free_all_blocks()
     cp.get_default_pinned_memory_pool().free_all_blocks()
+
+
+def mem_get_info(index):
+    """``(free, total)`` bytes of GPU ``index`` as the driver reports them."""
+    with cp.cuda.Device(index):
+        free, total = cp.cuda.Device(index).mem_info
+    return int(free), int(total)
+
+
+def set_memory_fraction(fraction, index):
+    """Cap the default pool at ``fraction`` of GPU ``index``'s memory."""
+    with cp.cuda.Device(index):
+        cp.get_default_memory_pool().set_limit(fraction=fraction)
 
 
 # -- helpers with the names of backend/_numpy.py ----------------------------------------------------

@@ -9,6 +9,15 @@ from .. import backend
 from .._device import device as _torch_device
 from .._legacy_types import CUDA_TYPES
 from . import amp, comm  # noqa: F401
+from .memory import (  # noqa: F401
+    empty_cache, max_memory_allocated, max_memory_cached, max_memory_reserved, mem_get_info,
+    memory_allocated, memory_cached, memory_reserved, memory_stats, reset_max_memory_allocated,
+    reset_max_memory_cached, reset_peak_memory_stats, set_per_process_memory_fraction,
+)
+from .streams import (  # noqa: F401
+    Event, ExternalStream, Stream, StreamContext, current_stream, default_stream, set_stream,
+    stream,
+)
 from .random import (  # noqa: F401
     get_rng_state, get_rng_state_all, initial_seed, manual_seed, manual_seed_all, seed,
     seed_all, set_rng_state, set_rng_state_all,
@@ -22,10 +31,10 @@ __all__ = ["is_available", "device_count", "current_device", "set_device", "devi
            "stream", "current_blas_handle", "comm", "FloatTensor", "DoubleTensor", "HalfTensor",
            "LongTensor", "IntTensor", "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor",
            "is_bf16_supported", "get_rng_state", "get_rng_state_all", "set_rng_state",
-           "set_rng_state_all", "default_generators"]
-
-_current = [0]
-
+           "set_rng_state_all", "default_generators", "max_memory_reserved",
+           "reset_peak_memory_stats", "reset_max_memory_allocated", "mem_get_info",
+           "memory_stats", "memory_cached", "max_memory_cached", "reset_max_memory_cached",
+           "set_per_process_memory_fraction", "ExternalStream", "StreamContext", "set_stream"]
 
 def _lazy_cupy():
     cp = backend.cupy_or_none()
@@ -54,9 +63,8 @@ def device_count():
 
 
 def current_device():
-    """Index of the current GPU."""
-    _lazy_cupy()
-    return _current[0]
+    """Index of the current GPU (CuPy's current device)."""
+    return _lazy_cupy().cuda.get_device_id()
 
 
 def set_device(device):
@@ -64,9 +72,7 @@ def set_device(device):
     idx = _index(device)
     if idx < 0:
         return
-    cp = _lazy_cupy()
-    cp.cuda.Device(idx).use()
-    _current[0] = idx
+    _lazy_cupy().cuda.Device(idx).use()
 
 
 def _index(device):
@@ -87,7 +93,7 @@ class device:
 
     def __enter__(self):
         if self.idx >= 0:
-            self.prev = _current[0]
+            self.prev = current_device()
             set_device(self.idx)
 
     def __exit__(self, *exc):
@@ -104,14 +110,15 @@ class device_of(device):
 
 
 def synchronize(device=None):
-    """Wait for all work on the GPU to finish."""
+    """Block the host until all work queued on the GPU (default: the current one) is done."""
     cp = _lazy_cupy()
-    cp.cuda.runtime.deviceSynchronize()
+    with cp.cuda.Device(current_device() if device is None else _index(device)):
+        cp.cuda.runtime.deviceSynchronize()
 
 
 def get_device_name(device=None):
     cp = _lazy_cupy()
-    idx = _current[0] if device is None else _index(device)
+    idx = current_device() if device is None else _index(device)
     props = cp.cuda.runtime.getDeviceProperties(idx)
     name = props["name"]
     return name.decode() if isinstance(name, bytes) else name
@@ -119,14 +126,14 @@ def get_device_name(device=None):
 
 def get_device_capability(device=None):
     cp = _lazy_cupy()
-    idx = _current[0] if device is None else _index(device)
+    idx = current_device() if device is None else _index(device)
     props = cp.cuda.runtime.getDeviceProperties(idx)
     return props["major"], props["minor"]
 
 
 def get_device_properties(device=None):
     cp = _lazy_cupy()
-    idx = _current[0] if device is None else _index(device)
+    idx = current_device() if device is None else _index(device)
     return cp.cuda.runtime.getDeviceProperties(idx)
 
 
@@ -135,123 +142,10 @@ def is_bf16_supported(including_emulation=True):
     return False
 
 
-def empty_cache():
-    """Release cached blocks of CuPy's memory pool (a no-op without CUDA)."""
-    cp = backend.cupy_or_none()
-    if cp is not None:
-        cp.get_default_memory_pool().free_all_blocks()
-
-
-def memory_allocated(device=None):
-    cp = backend.cupy_or_none()
-    return 0 if cp is None else int(cp.get_default_memory_pool().used_bytes())
-
-
-def max_memory_allocated(device=None):
-    return memory_allocated(device)
-
-
-def memory_reserved(device=None):
-    cp = backend.cupy_or_none()
-    return 0 if cp is None else int(cp.get_default_memory_pool().total_bytes())
-
-
 def current_blas_handle():
     """The cuBLAS handle of the current device (as an int)."""
     cp = _lazy_cupy()
     return int(cp.cuda.device.get_cublas_handle())
-
-
-class Stream:
-    """A CUDA stream (a CuPy stream underneath)."""
-
-    def __new__(cls, device=None, priority=0, **kwargs):
-        cp = _lazy_cupy()
-        self = object.__new__(cls)
-        self._stream = cp.cuda.Stream(non_blocking=True)
-        self.device = _torch_device("cuda", _current[0] if device is None else _index(device))
-        return self
-
-    def query(self):
-        return self._stream.done
-
-    def synchronize(self):
-        self._stream.synchronize()
-
-    def wait_event(self, event):
-        self._stream.wait_event(event._event)
-
-    def wait_stream(self, stream):
-        self.wait_event(stream.record_event())
-
-    def record_event(self, event=None):
-        event = event or Event()
-        event.record(self)
-        return event
-
-    def __enter__(self):
-        self._stream.__enter__()
-        return self
-
-    def __exit__(self, *exc):
-        return self._stream.__exit__(*exc)
-
-
-class Event:
-    """A CUDA event for timing and synchronisation (a CuPy event underneath)."""
-
-    def __init__(self, enable_timing=False, blocking=False, interprocess=False, _handle=None):
-        cp = _lazy_cupy()
-        self._event = cp.cuda.Event(block=blocking, disable_timing=not enable_timing,
-                                    interprocess=interprocess)
-
-    def record(self, stream=None):
-        self._event.record(stream._stream if stream is not None else None)
-
-    def wait(self, stream=None):
-        s = stream._stream if stream is not None else _lazy_cupy().cuda.get_current_stream()
-        s.wait_event(self._event)
-
-    def query(self):
-        return self._event.done
-
-    def synchronize(self):
-        self._event.synchronize()
-
-    def elapsed_time(self, end_event):
-        """Milliseconds between this event and ``end_event``."""
-        return float(_lazy_cupy().cuda.get_elapsed_time(self._event, end_event._event))
-
-    def ipc_handle(self):
-        raise RuntimeError("Event.ipc_handle: interprocess events are not supported by numtorch")
-
-
-def current_stream(device=None):
-    cp = _lazy_cupy()
-    s = object.__new__(Stream)
-    s._stream = cp.cuda.get_current_stream()
-    s.device = _torch_device("cuda", _current[0])
-    return s
-
-
-default_stream = current_stream
-
-
-class stream:
-    """Context manager running the block's GPU work on ``stream`` (None: unchanged)."""
-
-    def __init__(self, stream):
-        self.stream = stream
-
-    def __enter__(self):
-        if self.stream is not None:
-            self.stream.__enter__()
-        return self.stream
-
-    def __exit__(self, *exc):
-        if self.stream is not None:
-            self.stream.__exit__(*exc)
-        return False
 
 
 (DoubleTensor, FloatTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor,

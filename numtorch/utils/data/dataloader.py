@@ -1,6 +1,7 @@
 """``DataLoader``: batches from a dataset, in the main process or in worker processes."""
 
 import itertools
+import warnings
 
 from ._collate import default_collate, default_convert
 from .dataset import IterableDataset, tensor_columns
@@ -33,7 +34,8 @@ class DataLoader:
         sampler, batch_sampler: custom index order / batches (exclusive with shuffle etc.).
         num_workers (int): worker processes (0 loads in the main process). Default: 0.
         collate_fn (callable): merge a list of samples into a batch.
-        pin_memory (bool): accepted (no pinned memory on NumPy).
+        pin_memory (bool): copy each batch into page-locked memory, for asynchronous copies
+            to the GPU (a warning and no pinning without CUDA, as torch). Default: False.
         drop_last (bool): drop the last incomplete batch. Default: False.
         timeout (float): seconds to wait for a worker's batch before raising. Default: 0.
         worker_init_fn (callable): called with the worker id in each worker.
@@ -122,6 +124,11 @@ class DataLoader:
         return self.batch_sampler if self._auto_collation else self.sampler
 
     def __iter__(self):
+        if self.pin_memory:
+            return _PinnedIter(self._batches())
+        return self._batches()
+
+    def _batches(self):
         if self.num_workers == 0:
             return _SingleProcessIter(self)
         from ._multiprocess_iter import MultiProcessIter
@@ -169,6 +176,34 @@ def draw_base_seed(loader):
     from ..._random import rng_for
 
     return int(rng_for(loader.generator).integers(0, 2 ** 62))
+
+
+class _PinnedIter:
+    """The batches of another iterator, each copied into pinned memory (torch pins in a
+    thread; here it is done as each batch is handed out)."""
+
+    def __init__(self, batches):
+        from ... import backend
+
+        self.batches = batches
+        self.enabled = backend.cupy_or_none() is not None
+        if not self.enabled:
+            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, "
+                          "then device pinned memory won't be used.", stacklevel=3)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        batch = next(self.batches)
+        if not self.enabled:
+            return batch
+        from ._utils.pin_memory import pin_memory
+
+        return pin_memory(batch)
+
+    def __len__(self):
+        return len(self.batches)
 
 
 class _SingleProcessIter:

@@ -521,6 +521,8 @@ class _Pool:
 
 POOL = _Pool()
 _TRACKED = {}
+# set by _cuda: the current stream, and the allocator installed by cupy.cuda.set_allocator
+HOOKS = {"stream": lambda: None, "allocator": lambda: None}
 
 
 def _released(key, nbytes):
@@ -537,3 +539,8 @@ def _pool_track(arr):
         POOL.used += n
         POOL.total = max(POOL.total, POOL.used)
         _TRACKED[id(arr)] = weakref.finalize(arr, _released, id(arr), n)
+        # CuPy allocates through the installed allocator, on the current stream
+        STATS["last_stream"] = HOOKS["stream"]()
+        allocator = HOOKS["allocator"]()
+        if allocator is not None:
+            allocator(n)

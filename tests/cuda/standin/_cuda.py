@@ -14,7 +14,7 @@ import types
 
 import numpy as np
 
-from ._array import POOL, STATS, ndarray
+from ._array import HOOKS, POOL, STATS, ndarray
 from ._names import NAMES
 
 _local = threading.local()
@@ -193,7 +193,9 @@ class MemoryPool:
         return 0
 
     def malloc(self, size):
-        raise NotImplementedError("stand-in: raw MemoryPool.malloc is not faked")
+        """A pointer to ``size`` bytes (already counted: the stand-in's arrays account for
+        their own memory when made, and only then call the allocator)."""
+        return types.SimpleNamespace(device_id=get_device_id(), size=size, ptr=0)
 
     def set_limit(self, size=None, fraction=None):
         self._limit = size
@@ -327,3 +329,7 @@ def _missing(name):
         raise NotImplementedError(f"stand-in: cupy.cuda.{name} is not faked")
 
     return function
+
+
+HOOKS["stream"] = get_current_stream
+HOOKS["allocator"] = lambda: _ALLOCATOR[0]
