@@ -12,7 +12,7 @@ from ... import autograd as _autograd
 from ..._tensor import Tensor
 from ...autograd.grad_mode import enable_grad
 from . import _tables
-from .module import _convert, _is_float
+from .module import _is_float, _Typed
 
 __all__ = ["Criterion", "ParallelCriterion", "MultiCriterion"]
 
@@ -21,7 +21,7 @@ def _reduction(size_average):
     return "mean" if size_average else "sum"
 
 
-class Criterion:
+class Criterion(_Typed):
     """Base class of the legacy criteria (Lua's ``nn.Criterion``)."""
 
     sizeAverage = True
@@ -77,27 +77,7 @@ class Criterion:
     def _loss(self, input, target):
         raise RuntimeError(f"{type(self).__name__} defines no loss of its own")
 
-    # -- types and copies -----------------------------------------------------------------
-    def type(self, type=None, tensorCache=None):  # noqa: A002 - Lua's name
-        if type is None:
-            return self._type
-        self._graph = None
-        cache = {} if tensorCache is None else tensorCache
-        for key, value in list(self.__dict__.items()):
-            if key != "_graph":
-                self.__dict__[key] = _convert(value, type, cache)
-        self._type = type
-        return self
-
-    def float(self):
-        return self.type("torch.FloatTensor")
-
-    def double(self):
-        return self.type("torch.DoubleTensor")
-
-    def cuda(self):
-        return self.type("torch.cuda.FloatTensor")
-
+    # -- copies (type conversions: _Typed) ---------------------------------------------------
     def clone(self):
         return copy.deepcopy(self)
 

@@ -75,40 +75,38 @@ class CrossEntropyCriterion(Criterion):
         return self.nll._loss(F.log_softmax(input, input.dim() - 1), target)
 
 
-class MSECriterion(Criterion):
+class _PointwiseCriterion(Criterion):
+    """A criterion that is an elementwise loss ``_fn`` (an ``nn.functional`` loss) of input
+    and target (reshaped to the input's shape, as Lua's accepted any shape of as many
+    elements), averaged or summed."""
+
+    _fn = None
+
+    def __init__(self, sizeAverage=True):
+        super().__init__()
+        self.sizeAverage = sizeAverage
+
+    def _loss(self, input, target):
+        return type(self)._fn(input, target.reshape(input.shape),
+                              reduction=_reduction(self.sizeAverage))
+
+
+class MSECriterion(_PointwiseCriterion):
     """Mean (or sum) of ``(input - target)^2``."""
 
-    def __init__(self, sizeAverage=True):
-        super().__init__()
-        self.sizeAverage = sizeAverage
-
-    def _loss(self, input, target):
-        return F.mse_loss(input, target.reshape(input.shape),
-                          reduction=_reduction(self.sizeAverage))
+    _fn = staticmethod(F.mse_loss)
 
 
-class AbsCriterion(Criterion):
+class AbsCriterion(_PointwiseCriterion):
     """Mean (or sum) of ``|input - target|``."""
 
-    def __init__(self, sizeAverage=True):
-        super().__init__()
-        self.sizeAverage = sizeAverage
-
-    def _loss(self, input, target):
-        return F.l1_loss(input, target.reshape(input.shape),
-                         reduction=_reduction(self.sizeAverage))
+    _fn = staticmethod(F.l1_loss)
 
 
-class SmoothL1Criterion(Criterion):
+class SmoothL1Criterion(_PointwiseCriterion):
     """Huber loss with threshold 1: ``0.5 d^2`` for ``|d| < 1``, else ``|d| - 0.5``."""
 
-    def __init__(self, sizeAverage=True):
-        super().__init__()
-        self.sizeAverage = sizeAverage
-
-    def _loss(self, input, target):
-        return F.smooth_l1_loss(input, target.reshape(input.shape),
-                                reduction=_reduction(self.sizeAverage))
+    _fn = staticmethod(F.smooth_l1_loss)
 
 
 class BCECriterion(Criterion):

@@ -45,7 +45,34 @@ class _Graph:
         return True
 
 
-class Module:
+class _Typed:
+    """Lua's tensor-type conversions, shared by ``Module`` and ``Criterion``: every tensor
+    field (inside lists and tables too) converted, a tensor held by several fields once."""
+
+    def type(self, type=None, tensorCache=None):  # noqa: A002 - Lua's name
+        """Convert floating tensors to ``type`` (e.g. ``'torch.DoubleTensor'``); without an
+        argument, return the current type name."""
+        if type is None:
+            return self._type
+        self._graph = None
+        cache = {} if tensorCache is None else tensorCache
+        for key, value in list(self.__dict__.items()):
+            if key != "_graph":
+                self.__dict__[key] = _convert(value, type, cache)
+        self._type = type
+        return self
+
+    def float(self):
+        return self.type("torch.FloatTensor")
+
+    def double(self):
+        return self.type("torch.DoubleTensor")
+
+    def cuda(self):
+        return self.type("torch.cuda.FloatTensor")
+
+
+class Module(_Typed):
     """Base class of the legacy modules (Lua's ``nn.Module``).
 
     Subclasses with parameters name them in ``_params`` as ``(weight, gradient)`` attribute
@@ -237,28 +264,6 @@ class Module:
     def evaluate(self):
         self.train = False
         return self
-
-    def type(self, type=None, tensorCache=None):  # noqa: A002 - Lua's name
-        """Convert floating tensors to ``type`` (e.g. ``'torch.DoubleTensor'``); without an
-        argument, return the current type name."""
-        if type is None:
-            return self._type
-        self._graph = None
-        cache = {} if tensorCache is None else tensorCache
-        for key, value in list(self.__dict__.items()):
-            if key != "_graph":
-                self.__dict__[key] = _convert(value, type, cache)
-        self._type = type
-        return self
-
-    def float(self):
-        return self.type("torch.FloatTensor")
-
-    def double(self):
-        return self.type("torch.DoubleTensor")
-
-    def cuda(self):
-        return self.type("torch.cuda.FloatTensor")
 
     def share(self, mlp, *names):
         """Make this module's ``names`` fields view ``mlp``'s tensors (shared parameters)."""
