@@ -399,6 +399,32 @@ def topk_ties_long_rows(t):
 
 
 @program
+def topk_unsorted_order(t):
+    x = t.tensor([[1., 5, 3, 4, 2, 9, 0, 7], [2, 2, 8, 1, 8, 0, 3, 3]])
+    return [x.topk(4, sorted=False), x.topk(3, dim=1, largest=False, sorted=False),
+            x.t().topk(2, dim=0, sorted=False)]
+
+
+@program
+def selection_dtype_errors(t):
+    z = t.tensor([1j, 2])
+    b = t.tensor([True, False])
+    out = []
+    for f in (lambda: z.kthvalue(1), lambda: z.median(), lambda: z.median(0), lambda: z.mode(),
+              lambda: z.max(0), lambda: z.amax(), lambda: z.argmax(), lambda: z.min(),
+              lambda: z.msort(), lambda: z.argsort(), lambda: z.topk(1), lambda: z.cummax(0),
+              lambda: z.aminmax(), lambda: b.median(), lambda: b.median(0), lambda: b.sort(),
+              lambda: b.max(), lambda: b.kthvalue(1), lambda: b.topk(1), lambda: b.argmax(),
+              lambda: z.nanmedian(), lambda: z.min(0), lambda: z.cummin(0), lambda: z.amin(1 - 1),
+              lambda: t.tensor([1., 2], dtype=t.float16).kthvalue(1), lambda: b.amax()):
+        try:
+            out.append(f())
+        except Exception as e:  # noqa: BLE001
+            out.append(e)
+    return out
+
+
+@program
 def kthvalue_ties(t):
     x = t.tensor([3., 1, 1, 2, 1, 3])
     m = t.tensor([[1., 2, 2, 2, 3], [0, 0, 0, 0, 0], [4, 4, 1, 1, 2]])

@@ -31,6 +31,23 @@ def canonical_dims(dims, ndim):
     return out
 
 
+def refuse_dtype(input, kinds, kernel=None, message=None):
+    """Raise torch's error when its CPU kernel has no version for ``input``'s dtype.
+
+    ``kinds`` holds the refused categories ('c' complex, 'b' bool). torch words it either as
+    NotImplementedError ``"<kernel>" not implemented for '<Type>'`` or as a RuntimeError
+    ``message`` whose ``{}`` becomes 'complex' or 'bool'.
+    """
+    dt = input.dtype
+    kind = "c" if dt._category == _dtype._COMPLEX else ("b" if dt is _dtype.bool else None)
+    if kind is None or kind not in kinds:
+        return
+    if message is None:
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_dtype._TYPE_DISPLAY[dt.name]}'")
+    raise RuntimeError(message.format("complex" if kind == "c" else "bool"))
+
+
 def fmt_shape(shape):
     """A shape as torch prints it in messages: ``[2, 3]``."""
     return "[" + ", ".join(str(s) for s in shape) + "]"

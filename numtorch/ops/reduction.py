@@ -14,7 +14,7 @@ from ..autograd.graph import Op
 from ..backend import helpers_for
 from ..return_types import aminmax as _aminmax_t, max as _max_t, min as _min_t
 from ._accumulate import fsum, is_half, scan_dtype
-from ._util import canonical_dim, canonical_dims
+from ._util import canonical_dim, canonical_dims, refuse_dtype
 from ._pointwise import _out
 from .comparison import maximum, minimum, where
 
@@ -357,6 +357,10 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if dtype is not None:
         input = input.to(_dtype.as_dtype(dtype))
     if input.dtype._category < _dtype._FLOAT:
+        if input.dtype._category == _dtype._QUANT:  # torch's quantized mean
+            from .._quantized_ops_float import quantized_dispatch
+
+            return _out(quantized_dispatch("mean", input, dim, keepdim), out)
         raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a "
                            f"floating point or complex dtype. Got: "
                            f"{_dtype._TYPE_DISPLAY[input.dtype.name]}")
@@ -384,6 +388,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
 
 
 def _amax(fn, input, dim, keepdim, out):
+    refuse_dtype(input, "c", f"{fn[1:]}_values_cpu")
     all_dims = dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0)
     dims = _dims_or_all(dim, input._array.ndim, fn)
     _nonempty(fn, input._array.shape, dims, all_dims)
@@ -416,6 +421,7 @@ def _max_min(fn, input, dim, keepdim, other, out):
     if other is not None:
         return (maximum if fn == "max" else minimum)(input, other, out=out)
     if dim is None:
+        refuse_dtype(input, "c", f"{fn}_all")
         _nonempty(fn, input._array.shape, (), True)
         r = Amax.apply(input, dims=tuple(range(input._array.ndim)), keepdim=False, fn=fn,
                        nan_ties=True, node_name="MaxBackward1" if fn == "max" else "MinBackward1")
@@ -423,6 +429,7 @@ def _max_min(fn, input, dim, keepdim, other, out):
     if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
         raise TypeError(f"{fn}(): argument 'dim' must be int, not {type(dim).__name__}")
     d = canonical_dim(dim, input._array.ndim)
+    refuse_dtype(input, "c", message=fn + "(): does not support {} input")
     _nonempty(fn, input._array.shape, (d,), False)
     values, indices = MaxDim.apply(input, dim=d, keepdim=keepdim, fn=fn)
     if out is not None:
@@ -466,6 +473,7 @@ def aminmax(input, *, dim=None, keepdim=False):
         max=tensor(3.))
     """
     shape = input._array.shape
+    refuse_dtype(input, "c", "aminmax_cpu")
     if dim is None:
         if 0 in shape:
             raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as "
@@ -482,6 +490,7 @@ def aminmax(input, *, dim=None, keepdim=False):
 
 
 def _arg(fn, input, dim, keepdim, out):
+    refuse_dtype(input, "cb", message=fn + "(): does not support {} input")
     shape = input._array.shape
     if dim is None:
         _nonempty(fn, shape, (), True, any_error=IndexError)

@@ -16,7 +16,8 @@ from ..return_types import (
     kthvalue as _kthvalue_t, median as _median_t, mode as _mode_t, sort as _sort_t,
     topk as _topk_t,
 )
-from ._util import canonical_dim
+from . import _tie_order
+from ._util import canonical_dim, refuse_dtype
 from .gather import Gather
 from ._pointwise import _out
 
@@ -96,6 +97,7 @@ def sort(input, dim=-1, descending=False, stable=False, *, out=None):
         tensor([1, 2, 0])
     """
     _check_tensor("sort", input)
+    refuse_dtype(input, "c", message=" Sort does not support {} dtypes on CPU")
     a = _nd(input)
     d = canonical_dim(dim, a.ndim)
     xp = xp_of(a)
@@ -119,17 +121,17 @@ def msort(input):
 def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A002 - torch's
     """The ``k`` largest (or smallest) entries along ``dim`` as ``(values, indices)``.
 
-    Results come in sorted order (largest first when ``largest``).
-
-    Note:
-        Among equal values the earlier one comes first; torch leaves that order unspecified
-        and may differ.
+    Results come in sorted order (largest first when ``largest``); with ``sorted=False`` they
+    come in the order torch's CPU selection leaves them. Among equal values the indices are
+    the ones torch's CPU kernel reports (see ``ops/_tie_order.py``).
 
     Example:
         >>> torch.topk(torch.tensor([1., 5., 3.]), 2).values
         tensor([5., 3.])
     """
     _check_tensor("topk", input)
+    refuse_dtype(input, "c", message=" topk does not support {} dtypes on CPU")
+    refuse_dtype(input, "b", message="topk does not support {} dtypes on CPU")
     a = _nd(input)
     d = canonical_dim(dim, a.ndim)
     if not isinstance(k, (int, np.integer)) or isinstance(k, bool):
@@ -149,11 +151,80 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
     else:
         order = _argsort(a, d, largest, xp)
         idx = xp.take(order, xp.arange(k), axis=d).astype(np.int64, copy=False)
+    if _plain_host(a) and input._array.ndim and k:
+        idx = _torch_topk_ties(a, d, idx, k, largest, sorted)
     return _out(_topk_t((_pick(input, d, idx, "TopkBackward0"), _make(idx))), out)
 
 
-def _select_kth(fn, input, dim, keepdim, kth_of):
-    """Shared body of kthvalue/median(dim)/nanmedian(dim): the ``kth_of(sorted)`` entry."""
+def _plain_host(a):
+    """Whether torch's CPU tie rule applies and can be replayed: a plain host array (torch's
+    CUDA kernels choose differently, and a vmap stand-in cannot be read line by line)."""
+    return type(a) is np.ndarray
+
+
+def _lines(a, d):
+    """``a`` as a 2-D (lines, n) array with dim ``d`` last."""
+    return a.reshape(1) if a.ndim == 0 else a.swapaxes(d, -1).reshape(-1, a.shape[d])
+
+
+def _equal(x, y, xp):
+    """Elementwise equality with NaN equal to NaN (ties as torch's comparators see them)."""
+    eq = x == y
+    if x.dtype.kind not in "iub":
+        eq = eq | (xp.isnan(x) & xp.isnan(y))
+    return eq
+
+
+def _replay(a, d, idx, lines_to_fix, pick):
+    """Replace the lines ``lines_to_fix`` of ``idx`` (``a``'s layout, dim ``d``) with
+    ``pick(rank keys of the line)``."""
+    rows = np.flatnonzero(lines_to_fix)
+    if rows.size == 0:
+        return idx
+    xp = xp_of(a)
+    vals = _lines(a, d)
+    moved = xp.swapaxes(idx, d, -1)
+    fixed = moved.reshape(-1, idx.shape[d]).copy()
+    for r in rows.tolist():
+        fixed[r] = pick(_tie_order.ranks(vals[r]))
+    return xp.swapaxes(fixed.reshape(moved.shape), d, -1)
+
+
+def _torch_topk_ties(a, d, idx, k, largest, sorted_):
+    """torch's CPU topk indices where its algorithm decides them (see ops/_tie_order.py):
+    lines where a selected value occurs more than once, and every line of an unsorted
+    selection that torch makes with nth_element."""
+    xp = xp_of(a)
+    n = a.shape[d]
+    lines = _lines(a, d)
+    if not sorted_ and k > 1 and k * 64 > n:
+        redo = np.ones(lines.shape[0], dtype=bool)
+    else:
+        top = xp.take_along_axis(lines, xp.swapaxes(idx, d, -1).reshape(-1, k), axis=1)
+        last = top[:, -1:]
+        redo = _equal(lines, last, xp).sum(axis=1) > 1
+        if k > 1:
+            redo |= _equal(top[:, 1:], top[:, :-1], xp).any(axis=1)
+    return _replay(a, d, idx, redo, lambda keys: _tie_order.topk_line(keys, k, largest,
+                                                                       sorted_))
+
+
+def _torch_kth_ties(k):
+    """The index torch's CPU kthvalue picks among values equal to the ``k``-th smallest."""
+
+    def fix(a, d, idx):
+        xp = xp_of(a)
+        lines = _lines(a, d)
+        chosen = xp.take_along_axis(lines, xp.swapaxes(idx, d, -1).reshape(-1, 1), axis=1)
+        redo = _equal(lines, chosen, xp).sum(axis=1) > 1
+        return _replay(a, d, idx, redo, lambda keys: _tie_order.kth_line(keys, k))
+
+    return fix
+
+
+def _select_kth(fn, input, dim, keepdim, kth_of, ties=None):
+    """Shared body of kthvalue/median(dim)/nanmedian(dim): the ``kth_of(sorted)`` entry
+    (``ties(a, d, idx)`` may then choose another index among equal values)."""
     _check_tensor(fn, input)
     a = _nd(input)
     d = canonical_dim(dim, a.ndim)
@@ -163,6 +234,8 @@ def _select_kth(fn, input, dim, keepdim, kth_of):
     order = xp.argsort(a, axis=d, kind="stable")
     pos = kth_of(a, d, xp)  # position in sorted order, shape a with dim d kept as 1
     idx = xp.take_along_axis(order, pos, axis=d).astype(np.int64, copy=False)
+    if ties is not None:
+        idx = ties(a, d, idx)
     vals = _pick(input, d, idx.reshape(()) if input._array.ndim == 0 else idx)
     vals, idx = _finish(input, vals, _make(idx), d, keepdim)
     return vals, idx
@@ -176,6 +249,7 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
         tensor(3.)
     """
     _check_tensor("kthvalue", input)
+    refuse_dtype(input, "cb", "kthvalue_cpu")
     a = _nd(input)
     d = canonical_dim(dim, a.ndim)
     if not 1 <= k <= a.shape[d]:
@@ -186,7 +260,8 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
         shape[dd] = 1
         return xp.full(shape, k - 1, dtype=np.int64)
 
-    res = _select_kth("kthvalue", input, d, keepdim, kth)
+    ties = _torch_kth_ties(k - 1) if _plain_host(a) else None
+    res = _select_kth("kthvalue", input, d, keepdim, kth, ties)
     return _out(_kthvalue_t((rename_node(res[0], "KthvalueBackward0"), res[1])), out)
 
 
@@ -210,8 +285,9 @@ def _median_pos(ignore_nan):
 
 def _median(fn, input, dim, keepdim, ignore_nan):
     node = "MedianBackward" if fn == "median" else "NanmedianBackward"
+    _check_tensor(fn, input)
+    refuse_dtype(input, "cb", "median_cpu" if dim is None else "median_out")
     if dim is None:
-        _check_tensor(fn, input)
         a = input._array
         if a.size == 0:
             return _make(np.full((), np.nan, dtype=a.dtype))
@@ -253,6 +329,7 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
         tensor(1.)
     """
     _check_tensor("mode", input)
+    refuse_dtype(input, "c", "mode_cpu")
     a = _nd(input)
     d = canonical_dim(dim, a.ndim)
     xp = xp_of(a)
@@ -323,6 +400,7 @@ def _c_float(v, negative_nan=False):
 
 def _cum_extreme(fn, input, dim):
     _check_tensor(fn, input)
+    refuse_dtype(input, "c", fn + "_cpu")
     a = _nd(input)
     d = canonical_dim(dim, a.ndim)
     xp = xp_of(a)
