@@ -49,6 +49,19 @@ def _need_int(fn, name, pos, value):
 # pixel shuffle
 
 
+def _shuffle_factor(fn, name, input, factor):
+    """The checks pixel_shuffle and pixel_unshuffle share, in torch's order; returns the
+    factor as an int."""
+    _need_tensor(fn, "input", 1, input)
+    r = _need_int(fn, name, 2, factor)
+    if input.dim() < 3:
+        raise RuntimeError(f"{fn} expects input to have at least 3 dimensions, but got input "
+                           f"with {input.dim()} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"{fn} expects a positive {name}, but got {r}")
+    return r
+
+
 def pixel_shuffle(input, upscale_factor):
     """Rearrange ``(*, C * r**2, H, W)`` into ``(*, C, H * r, W * r)`` (sub-pixel convolution).
 
@@ -60,13 +73,7 @@ def pixel_shuffle(input, upscale_factor):
         >>> torch.nn.functional.pixel_shuffle(torch.ones(1, 8, 2, 3), 2).shape
         torch.Size([1, 2, 4, 6])
     """
-    _need_tensor("pixel_shuffle", "input", 1, input)
-    r = _need_int("pixel_shuffle", "upscale_factor", 2, upscale_factor)
-    if input.dim() < 3:
-        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got "
-                           f"input with {input.dim()} dimension(s)")
-    if r <= 0:
-        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {r}")
+    r = _shuffle_factor("pixel_shuffle", "upscale_factor", input, upscale_factor)
     *lead, c, h, w = input.shape
     if c % (r * r):
         raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be "
@@ -90,13 +97,7 @@ def pixel_unshuffle(input, downscale_factor):
         >>> torch.nn.functional.pixel_unshuffle(torch.ones(1, 2, 4, 6), 2).shape
         torch.Size([1, 8, 2, 3])
     """
-    _need_tensor("pixel_unshuffle", "input", 1, input)
-    r = _need_int("pixel_unshuffle", "downscale_factor", 2, downscale_factor)
-    if input.dim() < 3:
-        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but "
-                           f"got input with {input.dim()} dimension(s)")
-    if r <= 0:
-        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {r}")
+    r = _shuffle_factor("pixel_unshuffle", "downscale_factor", input, downscale_factor)
     *lead, c, h, w = input.shape
     if h % r:
         raise RuntimeError(f"pixel_unshuffle expects height to be divisible by downscale_factor, "
@@ -227,6 +228,11 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if mode in _NEEDS and input.dim() != _NEEDS[mode]:
         raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
                                   f"{_NEEDS[mode]}D input")
+    if input.is_quantized:  # torch's quantized kernels (numtorch/_quantized_ops_float.py)
+        from ..._quantized_ops_float import quantized_dispatch
+
+        return quantized_dispatch("interpolate", input, size, scale_factor, mode,
+                                  align_corners, recompute_scale_factor)
     out = _resize(input, sizes, scales, mode, align_corners, antialias)
     kind, nd = _UPSAMPLE_NODES.get(mode), input.dim() - 2
     if out is input:
