@@ -20,6 +20,13 @@ from .module import Module
 __all__ = ["GRUCell", "LSTMCell", "RNNCell", "RNNCellBase"]
 
 
+def _reset_uniform(module):
+    """Torch's recurrent initialisation: every parameter from U(-k, k), k = 1/sqrt(hidden)."""
+    stdv = 1.0 / math.sqrt(module.hidden_size) if module.hidden_size > 0 else 0
+    for w in module.parameters():
+        init.uniform_(w, -stdv, stdv)
+
+
 def _linear(x, w, b):
     """``x @ w.T + b`` (``b`` may be None); the recurrent layers use it too."""
     y = x.matmul(w.t())
@@ -69,9 +76,7 @@ class RNNCellBase(Module):
 
     def reset_parameters(self):
         """Draw every weight and bias from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))."""
-        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
-        for w in self.parameters():
-            init.uniform_(w, -stdv, stdv)
+        _reset_uniform(self)
 
     def _prepare(self, input, states):
         """Check shapes, add the batch dim to unbatched input, default the states to zeros."""

@@ -7,7 +7,6 @@ loads unchanged. Each layer and direction is one op over the whole sequence
 through a step-by-step recomputation).
 """
 
-import math
 import numbers
 import warnings
 
@@ -16,10 +15,9 @@ import numtorch
 from ... import _creation
 from ...ops.rnn_sequence import gru_sequence, lstm_sequence, rnn_sequence
 from .. import functional as F
-from .. import init
 from ..parameter import Parameter
 from ..utils.rnn import PackedSequence, _pack_time_major, _unpack_time_major
-from ._rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase, _linear
+from ._rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase, _linear, _reset_uniform
 from .module import Module
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
@@ -144,9 +142,7 @@ class RNNBase(Module):
 
     def reset_parameters(self):
         """Draw every weight and bias from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))."""
-        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
-        for w in self.parameters():
-            init.uniform_(w, -stdv, stdv)
+        _reset_uniform(self)
 
     def extra_repr(self):
         """Constructor arguments that differ from the defaults."""
