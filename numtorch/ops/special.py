@@ -23,7 +23,7 @@ from ._pointwise import (
     _unary,
 )
 from .comparison import where
-from .unary import cos, exp
+from .unary import cos, exp, sin
 
 __all__ = ["erfc", "erfinv", "lgamma", "digamma", "polygamma", "mvlgamma", "i0", "sinc",
            "logit", "xlogy", "trapezoid", "trapz"]
@@ -163,10 +163,13 @@ class Sinc(Op):
         return xp.where(x == 0, x.dtype.type(1), xp.sin(safe) / safe)
 
     def backward(self, grad):
+        # torch's formula and its zero mask (where pi x**2 is 0, also by underflow): the
+        # second derivative at 0 is then NaN in both libraries, as torch's
         x = self.saved_inputs()
-        zero = x == 0
-        safe = where(zero, 1.0, x)
-        return grad * _cj(where(zero, 0.0, (cos(safe * math.pi) - sinc(safe)) / safe))
+        px = x * math.pi
+        sq = x * x * math.pi
+        out = grad * _cj((px * cos(px) - sin(px)) / sq)
+        return where(sq == 0, 0.0, out)
 
 
 class Logit(Op):
