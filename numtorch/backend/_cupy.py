@@ -236,3 +236,42 @@ def expand_to(a, shape):
     out = cp.empty(shape, dtype=a.dtype)
     out[...] = a
     return out
+
+
+def open_grids(shape):
+    """The open (broadcastable) index grids of ``shape`` (CuPy's ``indices`` has no
+    ``sparse=``)."""
+    k = len(shape)
+    return tuple(cp.arange(n).reshape((1,) * i + (n,) + (1,) * (k - i - 1))
+                 for i, n in enumerate(shape))
+
+
+def accumulate(name, a, axis):
+    """The running ``name`` along ``axis``. CuPy's ufuncs accumulate only ``add`` and
+    ``multiply``; the others (``maximum``, ``minimum``, ``logaddexp``: associative) take
+    ceil(log2 n) whole-array passes of a doubling scan."""
+    if name == "add":
+        return cp.cumsum(a, axis=axis)
+    if name == "multiply":
+        return cp.cumprod(a, axis=axis)
+    fn = getattr(cp, name)
+    out = cp.moveaxis(a, axis, 0).copy()
+    step, n = 1, out.shape[0]
+    while step < n:
+        out[step:] = fn(out[step:], out[:-step])  # the right side is a new array: no aliasing
+        step *= 2
+    return cp.ascontiguousarray(cp.moveaxis(out, 0, axis))
+
+
+def reduceat(name, a, starts, axis=0):
+    """``name`` reduced over the runs of ``a`` beginning at the increasing indices ``starts``
+    (as NumPy's ``reduceat``; CuPy has it for ``add`` only: the others scatter each run's
+    elements onto its first one)."""
+    if name == "add":
+        return cp.add.reduceat(a, starts, axis=axis)
+    scatter = {"maximum": cupyx.scatter_max, "minimum": cupyx.scatter_min}[name]
+    rows = cp.moveaxis(a, axis, 0)
+    seg = cp.searchsorted(starts, cp.arange(rows.shape[0]), side="right") - 1
+    out = rows[starts]  # a fancy-indexed copy, holding each run's first element
+    scatter(out, seg, rows)
+    return cp.ascontiguousarray(cp.moveaxis(out, 0, axis))

@@ -241,3 +241,18 @@ def expand_to(a, shape):
     out = np.empty(shape, dtype=a.dtype)
     out[...] = a
     return out
+
+
+def open_grids(shape):
+    """The open (broadcastable) index grids of ``shape``: ``np.indices(shape, sparse=True)``."""
+    return np.indices(shape, sparse=True)
+
+
+def accumulate(name, a, axis):
+    """The running ``name`` (a binary ufunc: ``maximum``, ``logaddexp``...) along ``axis``."""
+    return getattr(np, name).accumulate(a, axis=axis)
+
+
+def reduceat(name, a, starts, axis=0):
+    """``name`` reduced over the runs of ``a`` beginning at the sorted indices ``starts``."""
+    return getattr(np, name).reduceat(a, starts, axis=axis)
