@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
+from ..backend import helpers_for
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
 from ._util import canonical_dim, fmt_shape
@@ -39,7 +40,7 @@ def _identity(reduce, dt):
 
 def _flat_targets(xp, index, shape, dim):
     """Linear positions in an array of ``shape`` that ``index`` (along ``dim``) addresses."""
-    grids = list(xp.indices(index.shape, sparse=True))
+    grids = list(helpers_for(xp).open_grids(index.shape))
     grids[dim] = index
     strides = [1] * len(shape)
     for k in range(len(shape) - 2, -1, -1):
