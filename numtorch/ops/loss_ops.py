@@ -22,6 +22,7 @@ at the bottom.
 import numpy as np
 
 from .. import _dtype
+from ..backend import helpers_for
 from .._tensor import _make
 from ..autograd.graph import Op
 from ._accumulate import acc_dtype, fsum, is_half
@@ -55,7 +56,7 @@ def _target_index(xp, t):
     is several times cheaper than take/put_along_axis on small batches)."""
     if t.ndim == 1:
         return (xp.arange(t.shape[0]), t)
-    grids = xp.indices(t.shape, sparse=True)
+    grids = helpers_for(xp).open_grids(t.shape)
     return (grids[0], t) + tuple(grids[1:])
 
 
