@@ -62,7 +62,7 @@ class GatherBackward(Op):
 
 def _along_dim_index(xp, index, d):
     """Full NumPy index tuple addressing ``out[..., index, ...]`` position by position."""
-    grids = list(xp.indices(index.shape, sparse=True))
+    grids = list(helpers_for(xp).open_grids(index.shape))
     grids[d] = index
     return tuple(grids)
 
