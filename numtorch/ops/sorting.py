@@ -10,7 +10,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
-from ..backend import xp_of
+from ..backend import helpers_for, xp_of
 from ..return_types import (
     cummax as _cummax_t, cummin as _cummin_t, histogram as _histogram_t,
     kthvalue as _kthvalue_t, median as _median_t, mode as _mode_t, sort as _sort_t,
@@ -406,8 +406,7 @@ def _cum_extreme(fn, input, dim):
     xp = xp_of(a)
     if a.size == 0:
         return input * 1, _make(xp.zeros(input._array.shape, dtype=np.int64))
-    ufunc = xp.maximum if fn == "cummax" else xp.minimum
-    run = ufunc.accumulate(a, axis=d)
+    run = helpers_for(xp).accumulate("maximum" if fn == "cummax" else "minimum", a, d)
     # a later equal value takes over the index, and so does every NaN (as torch's)
     hit = a == run
     if a.dtype.kind in "fc":
@@ -415,7 +414,7 @@ def _cum_extreme(fn, input, dim):
     shape = [1] * a.ndim
     shape[d] = a.shape[d]
     pos = xp.arange(a.shape[d]).reshape(shape)
-    idx = xp.maximum.accumulate(xp.where(hit, pos, 0), axis=d).astype(np.int64)
+    idx = helpers_for(xp).accumulate("maximum", xp.where(hit, pos, 0), d).astype(np.int64)
     if input._array.ndim == 0:
         idx = idx.reshape(())
     return _pick(input, d, idx, "CummaxBackward0" if fn == "cummax" else "CumminBackward0"), \
