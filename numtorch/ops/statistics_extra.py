@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
+from ..backend import helpers_for
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
 from ._util import canonical_dim
@@ -47,7 +48,7 @@ class LogCumSumExp(Op):
         self.save_inputs(x)
         if x.ndim == 0:
             return self.save_output(x.copy())
-        return self.save_output(self.xp.logaddexp.accumulate(x, axis=self.dim))
+        return self.save_output(helpers_for(self.xp).accumulate("logaddexp", x, self.dim))
 
     def backward(self, grad):
         x = self.saved_inputs()
@@ -67,7 +68,7 @@ def _signed_log_parts(xp, v):
 def _lcse(xp, a, d, reverse=False):
     if reverse:
         a = xp.flip(a, d)
-    out = xp.logaddexp.accumulate(a, axis=d)
+    out = helpers_for(xp).accumulate("logaddexp", a, d)
     return xp.flip(out, d) if reverse else out
 
 
