@@ -134,14 +134,15 @@ class BagMax(Op):
             self.save(mask=xp.zeros(rows.shape, dtype=bool))
             return out
         starts = xp.flatnonzero(xp.concatenate([xp.ones(1, dtype=bool), ids[1:] != ids[:-1]]))
-        best = xp.maximum.reduceat(rows, starts, axis=0)
+        best = backend.helpers_for(xp).reduceat("maximum", rows, starts)
         out[ids[starts]] = best
         # first row reaching the maximum in each bag and column gets the gradient (torch)
         seg = xp.cumsum(xp.concatenate([xp.zeros(1, dtype=np.int64),
                                         (ids[1:] != ids[:-1]).astype(np.int64)]))
         hit = rows == best[seg]
         pos = xp.arange(rows.shape[0]).reshape((-1,) + (1,) * (rows.ndim - 1))
-        first = xp.minimum.reduceat(xp.where(hit, pos, rows.shape[0]), starts, axis=0)
+        first = backend.helpers_for(xp).reduceat("minimum", xp.where(hit, pos, rows.shape[0]),
+                                                 starts)
         self.save(mask=(pos == first[seg]))
         return out
 
