@@ -220,18 +220,7 @@ def vjp(func, *primals, has_aux=False):
     """
     ins = _Inputs(primals, expand=True)
     out = _call(func, primals, range(len(primals)), ins.trees, {})
-    aux = None
-    if has_aux:
-        if not (isinstance(out, tuple) and len(out) == 2):
-            raise RuntimeError("vjp(f, *primals): output of function f should be a tuple: "
-                               "(output, aux) if has_aux is True")
-        out, aux = out
-    flat_out, out_spec = tree_flatten(out)
-    for o in flat_out:
-        if not isinstance(o, Tensor):
-            raise RuntimeError(f"vjp(f, *primals): Expected f(*primals) to return only tensors, "
-                               f"got unsupported type {type(o)}")
-    flat_out = [B.unwrap_owner(o) for o in flat_out]
+    flat_out, out_spec, aux = _tensor_outputs(out, has_aux, "vjp(f, *primals)", "f(*primals)")
     keep = _build_graph() or ins.connect
 
     def vjp_fn(cotangents):
@@ -268,23 +257,30 @@ def vjp(func, *primals, has_aux=False):
     return shown, vjp_fn
 
 
+def _tensor_outputs(out, has_aux, api, call):
+    """Split ``func``'s result ``out`` into (flat unwrapped tensors, their tree spec, aux),
+    with torch's errors (``api`` and ``call`` name the transform and the call in them)."""
+    aux = None
+    if has_aux:
+        if not (isinstance(out, tuple) and len(out) == 2):
+            raise RuntimeError(f"{api}: output of function f should be a tuple: (output, aux) "
+                               "if has_aux is True")
+        out, aux = out
+    flat_out, out_spec = tree_flatten(out)
+    for o in flat_out:
+        if not isinstance(o, Tensor):
+            raise RuntimeError(f"{api}: Expected {call} to return only tensors, got "
+                               f"unsupported type {type(o)}")
+    return [B.unwrap_owner(o) for o in flat_out], out_spec, aux
+
+
 def _linear_pushforward(func, primals, has_aux, strict):
     """Run ``func`` at ``primals`` and build ``g(u) = J^T u`` with graph; returns what
     ``jvp`` and ``linearize`` need."""
     ins = _Inputs(primals, expand=False)
     out = _call(func, primals, range(len(primals)), ins.trees, {})
-    aux = None
-    if has_aux:
-        if not (isinstance(out, tuple) and len(out) == 2):
-            raise RuntimeError("jvp(f, primals, tangents): output of function f should be a "
-                               "tuple: (output, aux) if has_aux is True")
-        out, aux = out
-    flat_out, out_spec = tree_flatten(out)
-    for o in flat_out:
-        if not isinstance(o, Tensor):
-            raise RuntimeError(f"jvp(f, primals, tangents): Expected f(*args) to return only "
-                               f"tensors, got unsupported type {type(o)}")
-    flat_out = [B.unwrap_owner(o) for o in flat_out]
+    flat_out, out_spec, aux = _tensor_outputs(out, has_aux, "jvp(f, primals, tangents)",
+                                              "f(*args)")
     from .. import zeros_like
 
     us, outs = [], []
