@@ -132,7 +132,17 @@ def _embed_diagonals(g, term, size, x):
 
 
 def _apply(terms, out, operands):
-    return Einsum.apply(*operands, terms=list(terms), out=out)
+    return Einsum.apply(*operands, terms=list(terms), out=out, node_name=_node_name(terms, out))
+
+
+def _node_name(terms, out):
+    """The grad_fn name of torch's einsum result: the last op its decomposition runs (a
+    permute or a sum for one operand, a view after the contraction or a broadcast product
+    for several)."""
+    summed = any(c not in out for t in terms for c in t)
+    if len(terms) == 1:
+        return "SumBackward1" if summed else "PermuteBackward0"
+    return "ViewBackward0" if summed else "MulBackward0"
 
 
 # ---------------------------------------------------------------------------------------------
