@@ -14,6 +14,7 @@ import numtorch as torch
 import numtorch.nn.functional as NF
 
 from ._functional_tensor import _assert_image_tensor, get_dimensions
+from ._resize_exact import resize_integer_aa
 
 _INT_DTYPES = (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
 
@@ -119,6 +120,8 @@ def resize(img, size, interpolation="bilinear", antialias=True):
     size = list(size)
     if antialias is None or interpolation not in ("bilinear", "bicubic"):
         antialias = False  # only these two modes have an antialiased form
+    if antialias and img.dtype in _INT_DTYPES and img.device.type == "cpu":
+        return _resize_integer_aa(img, size, interpolation)
     x, need_cast, squeeze, out_dtype = _cast_squeeze_in(img, [torch.float32, torch.float64])
     x, lead = _flatten_batch(x)
     align = False if interpolation in ("bilinear", "bicubic") else None
@@ -129,6 +132,15 @@ def resize(img, size, interpolation="bilinear", antialias=True):
     if lead is not None:
         x = x.reshape(*lead, *x.shape[-3:])
     return _cast_squeeze_out(x, need_cast, squeeze, out_dtype)
+
+
+def _resize_integer_aa(img, size, interpolation):
+    """Antialiased resize of an integer image, rounded as torch's float32 kernel rounds so
+    that the pixels equal torchvision's (see ``_resize_exact``)."""
+    x = torch.from_numpy(resize_integer_aa(img.numpy(), size, interpolation))
+    if interpolation == "bicubic" and img.dtype == torch.uint8:
+        x = x.clamp(min=0, max=255)  # cubic overshoots
+    return torch.round(x).to(img.dtype)
 
 
 def _assert_grid_transform_inputs(img, matrix, interpolation, fill, supported, coeffs=None):
