@@ -410,7 +410,9 @@ def vmap_sdpa(t):
     v = t.linspace(0, 2, 2 * 3 * 4).reshape(2, 3, 4)
     f = t.nn.functional.scaled_dot_product_attention
     return [t.func.vmap(f)(q, k, v), t.func.vmap(lambda a, b, c: f(a, b, c, is_causal=True))(
-        q, k, v), t.func.vmap(f, in_dims=(0, None, None))(q, k[0], v[0])]
+        q, k, v), t.func.vmap(f, in_dims=(0, None, None))(q, k[0], v[0]),
+        t.func.vmap(lambda a, b, c, m: f(a, b, c, attn_mask=m))(q, k, v, t.tensor(
+            [[True, False, True], [False, False, False], [True, True, True]]).expand(2, 3, 3))]
 
 
 @program

@@ -33,10 +33,10 @@ def _safe_softmax(scores):
     Such rows are replaced by zeros before the softmax (so no NaN enters the graph and their
     gradient is zero) and their weights are zeroed afterwards.
     """
+    # no test of whether any row is dead: that branch would depend on the values (which
+    # vmap cannot batch); callers without a mask, where no row can be dead, skip this
     with numtorch.no_grad():
         dead = (scores == float("-inf")).all(dim=-1, keepdim=True)
-    if not bool(dead.any()):
-        return numtorch.softmax(scores, dim=-1)
     weights = numtorch.softmax(scores.masked_fill(dead, 0.0), dim=-1)
     return weights.masked_fill(dead, 0.0)
 
@@ -94,7 +94,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))
         else:
             scores = scores + attn_mask
-    weights = _safe_softmax(scores)
+    # only a mask can leave a row with no allowed key (a causal mask keeps the first one)
+    weights = _safe_softmax(scores) if attn_mask is not None else numtorch.softmax(scores, -1)
     if dropout_p > 0.0:
         weights = _dropout(weights, dropout_p, training=True)
     return numtorch.matmul(weights, value)
