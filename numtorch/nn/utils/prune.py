@@ -250,9 +250,21 @@ def _validate_dim(t, dim):
 
 
 def _n_to_prune(amount, tensor_size):
+    """How many of ``tensor_size`` entries to prune (torch's error when an int ``amount`` is
+    more than there are)."""
+    _validate_amount(amount, tensor_size)
     if isinstance(amount, numbers.Integral):
         return amount
     return round(amount * tensor_size)
+
+
+def _prune_smallest(amount, t, default_mask, scores):
+    """``default_mask`` with the entries of the ``amount`` smallest ``scores()`` (computed only
+    when something is pruned, so no random numbers are drawn otherwise) set to zero."""
+    k = _n_to_prune(amount, t.numel())
+    if k == 0:
+        return default_mask.clone()
+    return _zero_smallest(default_mask, scores(), k)
 
 
 def _zero_smallest(mask, scores, k):
@@ -276,12 +288,8 @@ class RandomUnstructured(BasePruningMethod):
 
     def compute_mask(self, t, default_mask):
         """``default_mask`` with ``amount`` further entries, drawn uniformly, set to zero."""
-        size = t.numel()
-        k = _n_to_prune(self.amount, size)
-        _validate_amount(k, size)
-        if k == 0:
-            return default_mask.clone()
-        return _zero_smallest(default_mask, _sampling.rand_like(t)._array, k)
+        return _prune_smallest(self.amount, t, default_mask,
+                               lambda: _sampling.rand_like(t)._array)
 
     @classmethod
     def apply(cls, module, name, amount):
@@ -300,12 +308,8 @@ class L1Unstructured(BasePruningMethod):
 
     def compute_mask(self, t, default_mask):
         """``default_mask`` with the ``amount`` smallest ``|t|`` entries set to zero."""
-        size = t.numel()
-        k = _n_to_prune(self.amount, size)
-        _validate_amount(k, size)
-        if k == 0:
-            return default_mask.clone()
-        return _zero_smallest(default_mask, xp_of(t._array).abs(t._array), k)
+        return _prune_smallest(self.amount, t, default_mask,
+                               lambda: xp_of(t._array).abs(t._array))
 
     @classmethod
     def apply(cls, module, name, amount, importance_scores=None):
@@ -339,7 +343,6 @@ class RandomStructured(BasePruningMethod):
         _validate_dim(t, self.dim)
         size = t.shape[self.dim]
         k = _n_to_prune(self.amount, size)
-        _validate_amount(k, size)
         if k == 0:
             return default_mask
         prob = _sampling.rand(size, dtype=t.dtype)._array
@@ -370,7 +373,6 @@ class LnStructured(BasePruningMethod):
         _validate_dim(t, self.dim)
         size = t.shape[self.dim]
         k = _n_to_prune(self.amount, size)
-        _validate_amount(k, size)
         dim = self.dim if self.dim >= 0 else t.dim() + self.dim
         others = [d for d in range(t.dim()) if d != dim]
         norm = ops.norm(t, p=self.n, dim=others)._array
