@@ -1,0 +1,41 @@
+"""Fast paths chosen for speed must give torch's values: each test here fails if its path is
+replaced by a slower generic one that rounds differently, or breaks a shape."""
+
+import numpy as np
+import pytest
+import torch
+
+import numtorch
+
+
+def test_float32_cube_is_torch_bit_for_bit():
+    # torch computes x ** 3 as (x * x) * x; NumPy's power rounds differently (and is ~1000x
+    # slower), so bit equality pins the fast path
+    x = np.random.default_rng(0).standard_normal(20000).astype(np.float32) * 3
+    for e in (3, 3.0):
+        ours = (numtorch.from_numpy(x) ** e).numpy()
+        ref = (torch.from_numpy(x) ** e).numpy()
+        np.testing.assert_array_equal(ours, ref)
+
+
+@pytest.mark.parametrize("shape,dims", [
+    ((4, 3, 5, 6), (0, 2, 3)),   # batch norm over N, H, W
+    ((4, 3, 5, 6), (1, 2, 3)),   # group/layer norm over C, H, W
+    ((2, 7, 8), (0, 1)),         # layer norm weight/bias gradient: leading dims
+    ((3, 1, 4, 1), (0, 2)),      # size-1 dims on either side
+    ((0, 3, 2), (0, 2)),         # empty
+    ((5,), (0,)),
+])
+@pytest.mark.parametrize("two", [False, True])
+def test_norm_sums_match_numpy(shape, dims, two):
+    from numtorch.ops.norm_ops import _sum_keepdim
+
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal(shape).astype(np.float32)
+    b = rng.standard_normal(shape).astype(np.float32) if two else None
+    ref = (a.astype(np.float64) * (1 if b is None else b)).sum(axis=dims, keepdims=True)
+    got = _sum_keepdim(np, a, dims, b)
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5)
+    strided = np.asfortranarray(a)
+    got = _sum_keepdim(np, strided, dims, None if b is None else np.asfortranarray(b))
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5)
