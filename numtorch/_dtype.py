@@ -37,7 +37,7 @@ _QUANT = -1  # quint8/qint8/qint32/...: outside the promotion order (torch refus
 class dtype:
     """A tensor element type, e.g. ``numtorch.float32``; compares by identity like torch's.
 
-    The twelve dtypes are module-level singletons (``float32 is float``); there is no public
+    The dtypes are module-level singletons (``float32 is float``); there is no public
     constructor, and pickling or copying a dtype gives back the same object.
 
     Attributes:
@@ -53,7 +53,7 @@ class dtype:
         self.np = np.dtype(np_dtype) if itemsize is None else np_dtype
         self.itemsize = self.np.itemsize if itemsize is None else itemsize
         self._category = category
-        self._signed = category != _BOOL and name != "uint8"
+        self._signed = category != _BOOL and not name.startswith("uint")
         self._legacy = legacy
         self.abbr = abbr
 
@@ -137,6 +137,12 @@ int16 = dtype("int16", np.int16, _INT, "ShortTensor", "i16")
 int32 = dtype("int32", np.int32, _INT, "IntTensor", "i32")
 int64 = dtype("int64", np.int64, _INT, "LongTensor", "i64")
 uint8 = dtype("uint8", np.uint8, _INT, "ByteTensor", "u8")
+# torch 2.x's "barebones" unsigned types: tensors of them exist, but they promote with no
+# other integer type and few of torch's CPU kernels accept them
+uint16 = dtype("uint16", np.uint16, _INT, "UInt16Tensor", "u16")
+uint32 = dtype("uint32", np.uint32, _INT, "UInt32Tensor", "u32")
+uint64 = dtype("uint64", np.uint64, _INT, "UInt64Tensor", "u64")
+_BARE_UINTS = (uint16, uint32, uint64)
 bool = dtype("bool", np.bool_, _BOOL, "BoolTensor", "b8")  # noqa: A001 - torch.bool
 
 half, float, double = float16, float32, float64  # noqa: A001
@@ -151,7 +157,8 @@ quint4x2 = dtype("quint4x2", _qkeys.KEYS["quint4x2"], _QUANT, None, "qu4x2", ite
 quint2x4 = dtype("quint2x4", _qkeys.KEYS["quint2x4"], _QUANT, None, "qu2x4", itemsize=1)
 _QUANTIZED = (quint8, qint8, qint32, quint4x2, quint2x4)
 
-_ALL = (float16, float32, float64, complex64, complex128, int8, int16, int32, int64, uint8, bool)
+_ALL = (float16, float32, float64, complex64, complex128, int8, int16, int32, int64, uint8, bool,
+        uint16, uint32, uint64)
 if _BF16_AVAILABLE:
     _ALL += (bfloat16,)
 _BY_NAME = {d.name: d for d in _ALL}
@@ -169,6 +176,7 @@ _TO_COMPLEX = {float32: complex64, float64: complex128, complex64: complex64,
 # how torch names dtypes in error messages ("result type Float can't be cast ...")
 _TYPE_DISPLAY = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
                  "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+                 "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64",
                  "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble",
                  "bfloat16": "BFloat16", "quint8": "QUInt8", "qint8": "QInt8",
                  "qint32": "QInt32", "quint4x2": "QUInt4x2", "quint2x4": "QUInt2x4"}
@@ -215,7 +223,8 @@ def from_numpy_dtype(np_dtype):
         # torch names the NumPy scalar type ("numpy.object_"), not the dtype string ("<U1")
         raise TypeError(f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).type.__name__}"
                         ". The only supported types are: float64, float32, float16, complex64, "
-                        "complex128, int64, int32, int16, int8, uint8, and bool.") from None
+                        "complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, "
+                        "and bool.") from None
 
 
 def as_dtype(d):
@@ -279,6 +288,10 @@ def _promote(a, b):
         raise RuntimeError(f"promoteTypes with quantized numbers is not handled yet; figure out "
                            f"what the correct rules should be, offending types: "
                            f"{_TYPE_DISPLAY[a.name]} {_TYPE_DISPLAY[b.name]}")
+    if (a in _BARE_UINTS or b in _BARE_UINTS) and not (ca == _FLOAT or cb == _FLOAT):
+        raise RuntimeError(f"Promotion for uint16, uint32, uint64 types is not supported, "
+                           f"attempted to promote {_TYPE_DISPLAY[a.name]} and "
+                           f"{_TYPE_DISPLAY[b.name]}")
     if ca != cb:
         hi, lo = (a, b) if ca > cb else (b, a)
         if hi._category == _COMPLEX and lo._category == _FLOAT and lo is float64:

@@ -7,6 +7,8 @@ dtypes, NaN/inf handling and the errors of common mistakes. Values, dtypes, shap
 classes and messages must agree.
 """
 
+import io
+
 import numpy as np
 import pytest
 
@@ -570,6 +572,32 @@ def nan_inf_handling(t):
 def nan_inf_int_conversion(t):
     return [t.tensor([1.7, -1.7, 2.5]).int(), t.tensor([1.7, -1.7]).long(), t.tensor([300.]).byte(),
             t.tensor([-1]).to(t.uint8), t.tensor([3.9]).to(t.bool), t.tensor([0.0, 0.1]).bool()]
+
+
+@program
+def barebones_unsigned_dtypes(t):
+    out = []
+    for d in (t.uint16, t.uint32, t.uint64):
+        x = t.tensor([1, 2, 3], dtype=d)
+        out += [x, repr(x), x * 2, x.sum(), x.float() / 2, x == 2, x[1:], t.cat([x, x]),
+                x.to(t.int64), x.numpy().dtype, t.from_numpy(np.array([5], dtype=str(d)[6:])),
+                x.tolist(), x.item() if False else x[0].item(), d.is_signed, d.itemsize,
+                t.iinfo(d).max, t.promote_types(d, t.float16), t.zeros(2, dtype=d),
+                t.full((2,), 7, dtype=d), x.type()]
+        for f in (lambda: t.promote_types(d, t.int64), lambda: t.promote_types(t.uint8, d),
+                  lambda: x + t.tensor([1]), lambda: t.promote_types(d, t.complex64),
+                  lambda: t.tensor([70000, 1 << 40][d.itemsize // 4:][:1], dtype=d)
+                  if d is not t.uint64 else "skip",
+                  lambda: t.tensor([-1, 1], dtype=d) if d is not t.uint64 else "skip"):
+            try:
+                out.append(f())
+            except Exception as e:  # noqa: BLE001
+                out.append(e)
+    buf = io.BytesIO()
+    t.save({"u": t.tensor([[1, 2], [3, 4]], dtype=t.uint16)[:, 1]}, buf)
+    buf.seek(0)
+    out.append(t.load(buf))
+    return out
 
 
 # -- printing ---------------------------------------------------------------------------------

@@ -99,7 +99,12 @@ class _TorchReductions:
 
     def persistent_id(self, obj):
         if type(obj) is _StorageRef:
-            pid = ("storage", _Global("torch", _STORAGE_NAME[obj.dtype_name]), obj.key,
+            name = _STORAGE_NAME.get(obj.dtype_name)
+            if name is None:  # uint16/32/64 have no typed storage: torch counts bytes
+                pid = ("storage", _Global("torch.storage", "UntypedStorage"), obj.key,
+                       obj.location, int(obj.flat.nbytes))
+                return pid + (None,) if self.legacy else pid
+            pid = ("storage", _Global("torch", name), obj.key,
                    obj.location, int(obj.flat.size))
             return pid + (None,) if self.legacy else pid
         return None
@@ -124,7 +129,7 @@ class _TorchReductions:
                         # a Fortran-ordered owner is one block too: its transpose
                         # flattens without a copy, in address order
                         block = owner if owner.flags.c_contiguous else owner.T
-                        flat = block.reshape(-1).astype(_NP[name], copy=False)
+                        flat = block.reshape(-1).astype(_NP.get(name, arr.dtype), copy=False)
                         ref = _StorageRef(str(len(self.storages)), flat, name, location)
                         self._by_owner[id(owner)] = (ref, owner)  # keep owner alive
                         self.storages.append(ref)
@@ -135,8 +140,8 @@ class _TorchReductions:
         else:  # a CuPy array: copy to the host, one storage per tensor
             location = str(t.device)
             host = np.ascontiguousarray(arr.get()).reshape(arr.shape)
-        ref = _StorageRef(str(len(self.storages)), host.reshape(-1).astype(_NP[name],
-                                                                             copy=False),
+        ref = _StorageRef(str(len(self.storages)),
+                          host.reshape(-1).astype(_NP.get(name, host.dtype), copy=False),
                           name, location)
         self.storages.append(ref)
         strides = tuple(s // itemsize for s in host.strides)
@@ -153,6 +158,9 @@ class _TorchReductions:
             args = (ref, offset, tuple(obj.shape), stride,
                     False if is_param else bool(obj.requires_grad), collections.OrderedDict())
             rebuild = _REBUILD_TENSOR
+            if obj.dtype.name not in _STORAGE_NAME:  # an untyped storage: the dtype goes along
+                rebuild = _Global("torch._utils", "_rebuild_tensor_v3")
+                args += (_Global("torch", obj.dtype.name),)
             state = obj.__dict__  # Python attributes set on the tensor
             if not is_param:
                 if not state:
