@@ -21,7 +21,8 @@ from ._legacy_types import (  # noqa: F401
 from ._dtype import (  # noqa: F401
     dtype, float16, float32, float64, complex64, complex128, int8, int16, int32, int64, uint8,
     uint16, uint32, uint64, bool, half, float, double, short, int, long, cfloat, cdouble,
-    get_default_dtype, set_default_dtype, promote_types, result_type as _result_type, bfloat16, finfo, iinfo,
+    get_default_dtype, set_default_dtype, promote_types, result_type as _result_type, bfloat16,
+    finfo, iinfo,
 )
 from ._device import device, set_default_device, get_default_device  # noqa: F401
 from ._size import Size  # noqa: F401
