@@ -26,8 +26,11 @@ faster than ``add.at`` on CPU; CuPy has the same function).
 import numpy as np
 
 from .._device import CPU
+from .._tensor import _make
 from ..autograd.graph import Op
-from ..backend import to_device
+from ..backend import to_device, xp_of
+from . import resample_tables as _tables
+from .join import stack
 
 __all__ = []
 
@@ -233,3 +236,87 @@ def tap_gather(input, index):
     every entry in ``[0, S)``.
     """
     return TapGather.apply(input, index=index, size=input.shape[2])
+
+
+def resize(input, sizes, scales, mode, align_corners, antialias):
+    """``F.interpolate``'s resampling of the spatial dims of ``input`` (``(N, C, *spatial)``)
+    to ``sizes``: one ``Resample`` per dim with ``mode``'s index and weight tables
+    (``resample_tables``), built in the input's dtype as torch's CPU kernels do."""
+    xp = xp_of(input._array)
+    dt = input._array.dtype
+    out = input
+    for k, (n_out, scale) in enumerate(zip(sizes, scales)):
+        n_in = input.shape[2 + k]
+        if mode in ("nearest", "nearest-exact"):
+            idx, w = _tables.nearest_table(xp, n_in, n_out, scale, mode == "nearest-exact")
+        elif mode == "area":
+            idx, w = _tables.area_table(xp, dt, n_in, n_out)
+        elif antialias:
+            idx, w = _tables.aa_table(xp, dt, mode, n_in, n_out, align_corners, scale)
+        elif mode == "bicubic":
+            idx, w = _tables.cubic_table(xp, dt, n_in, n_out, align_corners, scale)
+        else:
+            idx, w = _tables.linear_table(xp, dt, n_in, n_out, align_corners, scale)
+        out = resample(out, 2 + k, idx, w, n_in)
+    return out
+
+
+def grid_taps(input, coords, sizes, mode, padding_mode, align_corners):
+    """``grid_sample``'s sum over taps: ``input`` ``(N, C, S)`` (spatial dims ``sizes``
+    flattened) read at the source coordinates ``coords`` (one ``(N, P)`` Tensor per spatial
+    dim, in pixels, already padded for bilinear and nearest) and weighted; returns
+    ``(N, C, P)``.
+
+    Tap positions come from the detached coordinates; the weights are differentiable functions
+    of ``coords``, so gradients reach the grid. The taps of every point are read in one
+    ``TapGather``.
+    """
+    n, c = input.shape[:2]
+    points = coords[0].shape[1]
+    xp = xp_of(input._array)
+    taps = []  # per dim: the (integer position array, weight Tensor) of each tap
+    for coord in coords:
+        if mode == "bicubic":
+            # beyond 2**40 every tap is past the edge anyway: clipping keeps the integer
+            # conversion from overflowing
+            base = coord.detach().floor()
+            b = base.clamp(-2.0 ** 40, 2.0 ** 40)._array.astype(np.int64)
+            weights = _tables.cubic_weights(xp, coord - base)
+            taps.append([(b - 1 + k, w) for k, w in enumerate(weights)])
+        elif mode == "nearest":
+            # round() has a zero derivative: the grid stays in the graph with a zero gradient,
+            # as in torch (where only the grid requires grad, too)
+            r = coord.round()
+            taps.append([(r._array.astype(np.int64), r * 0 + 1)])
+        else:
+            base = coord.detach().floor()
+            frac = coord - base
+            b = base._array.astype(np.int64)
+            taps.append([(b, 1 - frac), (b + 1, frac)])
+    index, weights = [], []
+    for combo in _product(taps):
+        flat, ok = _tables.tap_index(xp, [p for p, _ in combo], sizes,
+                                     padding_mode if mode == "bicubic" else "zeros",
+                                     align_corners)
+        index.append(flat)
+        w = combo[0][1]
+        for _, wd in combo[1:]:
+            w = w * wd
+        # a product with the mask, as torch: taps outside the input contribute 0, but a NaN or
+        # infinite weight (from a non-finite grid point) makes the output NaN (nearest
+        # sampling has no weights to speak of: 0 there)
+        weights.append(w.where(_make(ok), 0.0) if mode == "nearest" else
+                       w * _make(ok.astype(w._array.dtype)))
+    k = len(index)
+    weight = stack(weights, 1)  # (N, taps, P)
+    idx = xp.concatenate(index, axis=1).reshape(n, k * points)
+    vals = tap_gather(input, idx)
+    return (vals.reshape(n, c, k, points) * weight.unsqueeze(1)).sum(2)
+
+
+def _product(taps):
+    """Every combination of one tap per dim (the corners of a cell, for bilinear)."""
+    combos = [[]]
+    for options in taps:
+        combos = [c + [o] for c in combos for o in options]
+    return combos

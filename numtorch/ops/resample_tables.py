@@ -2,7 +2,8 @@
 nearest-exact, linear, cubic, area, antialiased bilinear/bicubic), which input positions each
 output sample reads and with what weights, following torch's coordinate rules (align_corners,
 explicit scale factors). ``ops._resample.resample`` applies a table along a dim; the cubic
-weights also serve ``grid_sample``.
+weights also serve ``grid_sample``, whose integer tap positions are turned into flat indices
+and in-bounds masks here too (``tap_index``).
 """
 
 import numpy as np
@@ -122,3 +123,38 @@ def aa_table(xp, dt, mode, in_size, out_size, align_corners, scale):
     w = np.where(total != 0, w / np.where(total != 0, total, 1), w)
     idx = np.minimum(lo + k, in_size - 1)
     return xp.asarray(idx), xp.asarray(w.astype(dt))
+
+
+# ---------------------------------------------------------------------------------------------
+# grid_sample: integer tap positions
+
+
+def tap_index(xp, positions, sizes, padding_mode, align_corners):
+    """Flat index into the flattened spatial dims, and in-bounds mask, of integer tap positions
+    (one array per spatial dim; ``grid_sample``'s padding applied to them: border clips,
+    reflection mirrors, zeros masks)."""
+    flat = 0
+    ok = True
+    for pos, size in zip(positions, sizes):
+        if padding_mode == "border":
+            pos = xp.clip(pos, 0, size - 1)
+        elif padding_mode == "reflection":
+            pos = reflect_int(xp, pos, size, align_corners)
+        inside = (pos >= 0) & (pos < size)
+        ok = inside & ok
+        flat = flat * size + xp.clip(pos, 0, size - 1)
+    return flat, ok
+
+
+def reflect_int(xp, pos, size, align_corners):
+    """Reflection padding applied to integer tap positions (bicubic reads taps this way)."""
+    p = pos.astype(np.float64)
+    lo, hi = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
+    if lo == hi:
+        return xp.zeros_like(pos)
+    low, span = lo / 2, (hi - lo) / 2
+    c = xp.abs(p - low)
+    extra = xp.fmod(c, span)
+    flips = xp.floor(c / span)
+    r = xp.where(xp.fmod(flips, 2) == 0, extra + low, span - extra + low)
+    return xp.clip(r, 0, size - 1).astype(np.int64)

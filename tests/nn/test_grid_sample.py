@@ -167,7 +167,8 @@ def test_tap_gather_backward_is_its_transpose():
     rng = np.random.default_rng(2)
     x = numtorch.tensor(rng.standard_normal((2, 3, 5)))
     g = numtorch.tensor(rng.standard_normal((2, 3, 8)))
-    index = rng.integers(0, 5, (2, 8))
+    # an index array on the tensors' device (the default one: the stand-in's under it)
+    index = numtorch.as_tensor(rng.integers(0, 5, (2, 8)), device=x.device)._array
     y = _resample.tap_gather(x, index)
     back = _resample.TapGatherBackward.apply(g, index=index, size=5)
     assert np.allclose(float((y * g).sum()), float((x * back).sum()))

@@ -125,9 +125,9 @@ def test_interpolate_nearest_gradient_is_the_forward_transposed():
     y = numtorch.nn.functional.interpolate(x, scale_factor=2.1)
     u = numtorch.arange(10.0).reshape(1, 1, 10)
     (g,) = numtorch.autograd.grad(y, [x], u)
-    src = y.detach().numpy().ravel().astype(int)  # x holds its own indices
+    src = y.detach().cpu().numpy().ravel().astype(int)  # x holds its own indices
     expected = np.bincount(src, weights=np.arange(10.0), minlength=5)
-    np.testing.assert_array_equal(g.numpy().ravel(), expected)
+    np.testing.assert_array_equal(g.cpu().numpy().ravel(), expected)
 
 
 @pytest.mark.parametrize("mode", ["bilinear", "bicubic", "lanczos"])

@@ -9,13 +9,12 @@ to the grid.
 
 import warnings
 
-import numpy as np
-
-from ... import _dtype, backend
-from ..._tensor import _make
+from ... import _dtype
+from ..._creation import ones, zeros
+from ..._ranges import linspace
 from ...ops import _resample
-from ...ops import resample_tables as _tables
 from ...ops.join import stack
+from ...ops.repetition import meshgrid
 from .vision import _need_tensor, _size_list
 
 __all__ = ["affine_grid", "grid_sample"]
@@ -61,35 +60,6 @@ def _clip(coord, size):
     inside = (coord > 0) & (coord < size - 1)
     # a NaN coordinate (from NaN in the grid or reflecting an infinite one) reads index 0
     return coord.where(inside, coord.detach().clamp(0, size - 1).nan_to_num(0.0))
-
-
-def _tap_index(xp, positions, sizes, padding_mode, align_corners):
-    """Flat index and in-bounds mask of integer tap positions (one array per spatial dim)."""
-    flat = 0
-    ok = True
-    for pos, size in zip(positions, sizes):
-        if padding_mode == "border":
-            pos = xp.clip(pos, 0, size - 1)
-        elif padding_mode == "reflection":
-            pos = _reflect_int(xp, pos, size, align_corners)
-        inside = (pos >= 0) & (pos < size)
-        ok = inside & ok
-        flat = flat * size + xp.clip(pos, 0, size - 1)
-    return flat, ok
-
-
-def _reflect_int(xp, pos, size, align_corners):
-    """Reflection padding applied to integer tap positions (bicubic reads taps this way)."""
-    p = pos.astype(np.float64)
-    lo, hi = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
-    if lo == hi:
-        return xp.zeros_like(pos)
-    low, span = lo / 2, (hi - lo) / 2
-    c = xp.abs(p - low)
-    extra = xp.fmod(c, span)
-    flips = xp.floor(c / span)
-    r = xp.where(xp.fmod(flips, 2) == 0, extra + low, span - extra + low)
-    return xp.clip(r, 0, size - 1).astype(np.int64)
 
 
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
@@ -162,7 +132,6 @@ def _check_grid_sampler(input, grid, mode):
 
 
 def _grid_sample(input, grid, mode, padding_mode, align_corners):
-    xp = backend.xp_of(input._array)
     n, c = input.shape[:2]
     sizes = tuple(input.shape[2:])
     nd = len(sizes)
@@ -173,62 +142,22 @@ def _grid_sample(input, grid, mode, padding_mode, align_corners):
     g = grid.reshape(n, points, nd)
     # grid's last dim lists x (the last spatial dim) first
     coords = [_unnormalize(g[:, :, nd - 1 - d], sizes[d], align_corners) for d in range(nd)]
-    taps = []  # per dim: the (integer position array, weight Tensor) of each tap
-    if mode == "bicubic":
-        for d in range(nd):
-            # beyond 2**40 every tap is past the edge anyway: clipping keeps the integer
-            # conversion from overflowing
-            base = coords[d].detach().floor()
-            t = coords[d] - base
-            b = base.clamp(-2.0 ** 40, 2.0 ** 40)._array.astype(np.int64)
-            taps.append([(b - 1 + k, w) for k, w in enumerate(_tables.cubic_weights(xp, t))])
-    else:
+    if mode != "bicubic":
         coords = [_apply_padding(cd, s, padding_mode, align_corners)
                   for cd, s in zip(coords, sizes)]
-        for d in range(nd):
-            if mode == "nearest":
-                # round() has a zero derivative: the grid stays in the graph with a zero
-                # gradient, as in torch (where only the grid requires grad, too)
-                r = coords[d].round()
-                taps.append([(r._array.astype(np.int64), r * 0 + 1)])
-            else:
-                base = coords[d].detach().floor()
-                frac = coords[d] - base
-                b = base._array.astype(np.int64)
-                taps.append([(b, 1 - frac), (b + 1, frac)])
-    index, weights = [], []
-    for combo in _product(taps):
-        flat, ok = _tap_index(xp, [p for p, _ in combo], sizes,
-                              padding_mode if mode == "bicubic" else "zeros", align_corners)
-        index.append(flat)
-        w = combo[0][1]
-        for _, wd in combo[1:]:
-            w = w * wd
-        # a product with the mask, as torch: taps outside the input contribute 0, but a NaN or
-        # infinite weight (from a non-finite grid point) makes the output NaN (nearest
-        # sampling has no weights to speak of: 0 there)
-        weights.append(w.where(_make(ok), 0.0) if mode == "nearest" else
-                       w * _make(ok.astype(w._array.dtype)))
-    k = len(index)
-    weight = stack(weights, 1)  # (N, taps, points)
-    idx = xp.concatenate(index, axis=1).reshape(n, k * points)
-    vals = _resample.tap_gather(input.reshape(n, c, -1), idx)
-    out = (vals.reshape(n, c, k, points) * weight.unsqueeze(1)).sum(2)
+    out = _resample.grid_taps(input.reshape(n, c, -1), coords, sizes, mode, padding_mode,
+                              align_corners)
     return out.reshape((n, c) + out_sp)
 
 
-def _product(taps):
-    combos = [[]]
-    for options in taps:
-        combos = [c + [o] for c in combos for o in options]
-    return combos
-
-
-def _base_coords(xp, dt, n, align_corners):
+def _base_coords(theta, n, align_corners):
+    """The ``n`` normalised sample positions along one output dim (pixel centres in
+    ``[-1, 1]``, or the edges with ``align_corners``)."""
+    opts = {"dtype": theta.dtype, "device": theta.device}
     if n <= 1:
-        return xp.zeros(1, dtype=dt)
-    r = xp.linspace(-1, 1, n, dtype=dt)
-    return r if align_corners else r * dt.type((n - 1) / n)
+        return zeros(1, **opts)
+    r = linspace(-1, 1, n, **opts)
+    return r if align_corners else r * ((n - 1) / n)
 
 
 def affine_grid(theta, size, align_corners=None):
@@ -279,12 +208,11 @@ def affine_grid(theta, size, align_corners=None):
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{size[0]}, {len(spatial) + 1}] but got: [{theta.shape[0]}, "
                            f"{theta.shape[2]}].")
-    xp = backend.xp_of(theta._array)
-    dt = theta._array.dtype
-    axes = [_base_coords(xp, dt, s, align_corners) for s in spatial]
+    axes = [_base_coords(theta, s, align_corners) for s in spatial]
     # base[..., k] = coordinate along the k-th axis counted from the last (x first), then 1
-    mesh = xp.meshgrid(*axes, indexing="ij")
-    cols = [m.reshape(-1) for m in reversed(mesh)] + [xp.ones(mesh[0].size, dtype=dt)]
-    base = _make(xp.stack(cols, axis=1))  # (points, nd + 1)
+    mesh = meshgrid(*axes, indexing="ij")
+    cols = [m.reshape(-1) for m in reversed(mesh)]
+    cols.append(ones(cols[0].shape[0], dtype=theta.dtype, device=theta.device))
+    base = stack(cols, 1)  # (points, nd + 1)
     grid = base @ theta.transpose(1, 2)  # (N, points, nd)
     return grid.reshape(size[0], *spatial, len(spatial))

@@ -12,11 +12,10 @@ torch's CPU kernels do).
 import math
 import warnings
 
-from ... import _dtype, backend
+from ... import _dtype
 from ..._tensor import Tensor
 from ...autograd.graph import rename_node
 from ...ops import _resample
-from ...ops import resample_tables as _tables
 
 __all__ = [
     "interpolate",
@@ -267,23 +266,7 @@ def _resize(input, sizes, scales, mode, align_corners, antialias):
         # weighted sums in half precision drift (an area average over 4096 values stalls);
         # torch computes them in float32 and rounds once
         return _resize(input.float(), sizes, scales, mode, align_corners, antialias).to(dt)
-    xp = backend.xp_of(input._array)
-    npdt = input._array.dtype
-    out = input
-    for k, (n_out, scale) in enumerate(zip(sizes, scales)):
-        n_in = input.shape[2 + k]
-        if mode in ("nearest", "nearest-exact"):
-            idx, w = _tables.nearest_table(xp, n_in, n_out, scale, mode == "nearest-exact")
-        elif mode == "area":
-            idx, w = _tables.area_table(xp, npdt, n_in, n_out)
-        elif antialias:
-            idx, w = _tables.aa_table(xp, npdt, mode, n_in, n_out, align_corners, scale)
-        elif mode == "bicubic":
-            idx, w = _tables.cubic_table(xp, npdt, n_in, n_out, align_corners, scale)
-        else:
-            idx, w = _tables.linear_table(xp, npdt, n_in, n_out, align_corners, scale)
-        out = _resample.resample(out, 2 + k, idx, w, n_in)
-    return out
+    return _resample.resize(input, sizes, scales, mode, align_corners, antialias)
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
