@@ -76,15 +76,19 @@ def _linear_general(input, weight, bias):
     if xs[-1] != ws[1]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{xs[-1]} and "
                            f"{ws[1]}x{ws[0]})")
+    disp = _dtype._TYPE_DISPLAY
+    if bias is not None:  # torch's addmm checks the bias first, then the two matrices
+        if bias.dtype is not weight.dtype:
+            raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+                               f"{disp[bias.dtype.name]} and {disp[weight.dtype.name]}")
+        if input.dtype is not weight.dtype:
+            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                               f"{disp[input.dtype.name]} and {disp[weight.dtype.name]}")
     if input.dtype is not weight.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
                            f"{_CPP_NAME[input.dtype.name]} != {_CPP_NAME[weight.dtype.name]}")
     if bias is None:
         return matmul(input, weight.t())
-    if bias.dtype is not weight.dtype:
-        disp = _dtype._TYPE_DISPLAY
-        raise RuntimeError(f"self and mat2 must have the same dtype, but got "
-                           f"{disp[bias.dtype.name]} and {disp[weight.dtype.name]}")
     out_shape = xs[:-1] + ws[:1]
     if len(xs) == 2 or bias.dim() <= 1:
         # torch folds the batch into rows and runs addmm, so bias must expand to
