@@ -373,6 +373,16 @@ class QArray:
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
         ints = self.ints.reshape(shape, order=order)
+        q = self.quantizer
+        if q.per_channel and _moved_axis(self.ints.shape, ints.shape, q.axis) is None:
+            # torch's view keeps the axis number and only checks the channel count there
+            if q.axis >= ints.ndim:
+                raise RuntimeError(f"Channel axis out of range in per channel affine "
+                                   f"dequantization. Got:{q.axis} Expected: [0, {ints.ndim})")
+            if ints.shape[q.axis] != len(q.scales):
+                raise RuntimeError(f"length of scales must equal to channel, expected "
+                                   f"{ints.shape[q.axis]} got, {len(q.scales)}")
+            return self._like(ints)
         return self._like(ints, self._channel_moved(ints.shape))
 
     def _channel_moved(self, new_shape):
@@ -702,6 +712,21 @@ def _amax(a, axis=None, out=None, keepdims=False, **kwargs):
 @_implements(np.amin, np.min)
 def _amin(a, axis=None, out=None, keepdims=False, **kwargs):
     return a.min(axis=axis, keepdims=keepdims)
+
+
+@_implements(np.argmax)
+def _argmax(a, axis=None, out=None, keepdims=False):
+    # torch's max(dim) takes the position of the largest integer, but has no quantized argmax
+    if _running_op() == "argreduce":
+        raise not_supported("argmax.out")
+    return a.argmax(axis=axis, keepdims=keepdims)
+
+
+@_implements(np.argmin)
+def _argmin(a, axis=None, out=None, keepdims=False):
+    if _running_op() == "argreduce":
+        raise not_supported("argmin.out")
+    return a.argmin(axis=axis, keepdims=keepdims)
 
 
 @_implements(np.shape)

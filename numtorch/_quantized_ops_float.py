@@ -5,6 +5,11 @@ op and the result, rounded half to even, keeps the input's quantization paramete
 Max pooling and nearest interpolation only select integers, so they are exact; averages and
 bilinear interpolation round their float result once (torch's integer kernels agree to within
 one quantum).
+
+The elementwise functions torch also accepts on quantized tensors (sigmoid, tanh,
+hardsigmoid, leaky_relu, gelu, threshold, clamp, mean, std, masked_fill) go to
+:mod:`numtorch.ops.quantized_pointwise` through :func:`quantized_dispatch`, which numtorch's
+float entry points call when their input is quantized.
 """
 
 import numpy as np
@@ -42,6 +47,8 @@ def quantized_dispatch(name, input, *args, **kwargs):
     float functions call when they meet one)."""
     from .nn import functional as F
 
+    if name in _ELEMENTWISE:
+        return _elementwise(name, input, *args, **kwargs)
     table = {
         "max_pool1d": (F.max_pool1d, False), "max_pool2d": (F.max_pool2d, False),
         "max_pool3d": (F.max_pool3d, False), "avg_pool1d": (F.avg_pool1d, True),
@@ -50,7 +57,7 @@ def quantized_dispatch(name, input, *args, **kwargs):
         "adaptive_avg_pool2d": (F.adaptive_avg_pool2d, True),
         "adaptive_avg_pool3d": (F.adaptive_avg_pool3d, True),
         "adaptive_max_pool2d": (F.adaptive_max_pool2d, False),
-        "interpolate": (F.interpolate, None), "mean": (None, True),
+        "interpolate": (F.interpolate, None),
     }
     if name not in table:
         raise not_supported(name)
@@ -58,10 +65,57 @@ def quantized_dispatch(name, input, *args, **kwargs):
     if name == "interpolate":
         mode = kwargs.get("mode", args[2] if len(args) > 2 else "nearest")
         if mode not in ("nearest", "nearest-exact", "bilinear"):
-            raise not_supported(f"upsample_{mode}")
+            raise not_supported({"bicubic": "upsample_bicubic2d.out",
+                                 "linear": "upsample_linear1d.out",
+                                 "trilinear": "upsample_trilinear3d.out"}.get(
+                                     mode, f"upsample_{mode}"))
         rounding = mode == "bilinear"
-    if name == "mean":
-        from . import ops
-
-        fn = ops.mean
     return on_int_values(input, fn, *args, rounding=rounding, **kwargs)
+
+
+# float functions torch also runs on per-tensor quantized tensors: dequantize, compute in
+# float32, quantize (with the input's parameters, or the fixed grid of sigmoid-like ops)
+_ELEMENTWISE = frozenset(("sigmoid", "tanh", "hardsigmoid", "leaky_relu", "gelu", "threshold",
+                          "clamp", "mean", "std", "masked_fill"))
+
+
+def _elementwise(name, input, *args, **kwargs):
+    from ._quantized_tensor import _NOT_PER_TENSOR
+    from .ops import quantized_pointwise as qp
+
+    if input._array.quantizer.per_channel:
+        raise RuntimeError(_NOT_PER_TENSOR)
+    if name == "leaky_relu":  # (input, negative_slope, inplace)
+        return qp.leaky_relu(input, *args)
+    if name == "hardsigmoid":
+        out = qp.hardsigmoid(input)
+        if args and args[0]:  # in place, torch gives the input the result's grid as well
+            input._array = out._array
+            input._vc[0] += 1
+            return input
+        return out
+    if name == "threshold":  # (input, threshold, value, inplace)
+        if (args[2] if len(args) > 2 else kwargs.get("inplace", False)):
+            raise not_supported("threshold.out")
+        return qp.threshold(input, args[0], args[1])
+    if name == "clamp":
+        lo, hi = args
+        if lo is None and hi is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        for bound in (lo, hi):
+            if hasattr(bound, "dtype"):
+                raise RuntimeError(f"promoteTypes with quantized numbers is not handled yet; "
+                                   f"figure out what the correct rules should be, offending "
+                                   f"types: {_display(input.dtype)} {_display(bound.dtype)}")
+        return qp.clamp(input, lo, hi)
+    if name == "masked_fill":
+        out = input.clone()
+        out.masked_fill_(*args)
+        return out
+    return getattr(qp, name)(input, *args, **kwargs)
+
+
+def _display(dtype):
+    from ._dtype import _TYPE_DISPLAY
+
+    return _TYPE_DISPLAY.get(dtype.name, dtype.name)

@@ -17,7 +17,7 @@ from .quantized_nn import dequantized, requantize_float
 __all__ = ["add", "add_relu", "mul", "mul_relu", "add_scalar", "mul_scalar", "cat", "relu6",
            "hardswish", "hardsigmoid", "elu", "celu", "leaky_relu", "sigmoid", "tanh",
            "softmax", "prelu", "threshold", "hardtanh", "batch_norm", "layer_norm",
-           "group_norm", "instance_norm", "matmul", "clamp"]
+           "group_norm", "instance_norm", "matmul", "clamp", "gelu", "mean", "std"]
 
 
 def _check_q(name, *tensors):
@@ -146,9 +146,14 @@ def hardsigmoid(x, scale=None, zero_point=None):
 
 
 def _fixed_grid(x, scale, zero_point):
-    """Output parameters of ops with a fixed range ([0, 1] or [-1, 1]) for x's dtype."""
-    if x._array.qdtype is _dtype.qint8:
+    """Output parameters of ops with a fixed range ([0, 1] or [-1, 1]) for x's dtype: the
+    8-bit grid given (zero point moved by -128 for qint8); for qint32 the range spread over
+    2**32 steps (2**-32 for [0, 1], 2**-31 for [-1, 1]), zero point 0, as torch's kernels."""
+    qdtype = x._array.qdtype
+    if qdtype is _dtype.qint8:
         return scale, zero_point - 128
+    if qdtype is _dtype.qint32:
+        return scale * 256.0 / 2.0 ** 32, 0
     return scale, zero_point
 
 
@@ -180,8 +185,9 @@ def sigmoid(x, scale=None, zero_point=None):
     """The logistic function, by default on torch's fixed grid (1/256, 0 for quint8)."""
     if scale is None:
         scale, zero_point = _fixed_grid(x, 1.0 / 256.0, 0)
-    return _unary("sigmoid", x, lambda v: (1 / (1 + np.exp(-v.astype(np.float64)))
-                                           ).astype(np.float32), scale, zero_point)
+    one = np.float32(1)
+    # float32 throughout, as torch's vectorised kernel (exp, add, reciprocal)
+    return _unary("sigmoid", x, lambda v: one / (one + np.exp(-v)), scale, zero_point)
 
 
 def tanh(x, scale=None, zero_point=None):
@@ -189,6 +195,39 @@ def tanh(x, scale=None, zero_point=None):
     if scale is None:
         scale, zero_point = _fixed_grid(x, 2.0 / 256.0, 128)
     return _unary("tanh", x, np.tanh, scale, zero_point)
+
+
+def gelu(x, approximate="none"):
+    """GELU on the input's grid (torch keeps the scale as a float32 number)."""
+    from .. import nn
+    from .._tensor import _make
+
+    s, z = _params(x)
+    return _unary("gelu", x, lambda v: nn.functional.gelu(_make(v), approximate=approximate)
+                  ._array, float(np.float32(s)), z)
+
+
+def mean(x, *args, **kwargs):
+    """Mean of the dequantized values (``torch.mean``'s arguments), quantized with the
+    input's parameters."""
+    return _reduced("mean", x, args, kwargs)
+
+
+def std(x, *args, **kwargs):
+    """Standard deviation of the dequantized values (``torch.std``'s arguments) on the
+    input's grid."""
+    return _reduced("std", x, args, kwargs)
+
+
+def _reduced(name, x, args, kwargs):
+    from .. import ops
+    from .._tensor import _make
+
+    if kwargs.get("dtype") is not None:  # torch builds the quantized result first
+        raise RuntimeError(f"ScalarType {_dtype._TYPE_DISPLAY[kwargs['dtype'].name]} is not "
+                           f"supported in new_qtensor.")
+    kwargs.pop("dtype", None)
+    return _unary(name, x, lambda v: getattr(ops, name)(_make(v), *args, **kwargs)._array)
 
 
 def softmax(x, dim, scale, zero_point):
