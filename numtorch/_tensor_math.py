@@ -1194,6 +1194,10 @@ class _TensorMath:
         return _nt.ops.index_select(self, dim, index)
 
     def masked_fill(self, mask, value):
+        if type(self._array) is not _np.ndarray and self.is_quantized:
+            from ._quantized_ops_float import quantized_dispatch
+
+            return quantized_dispatch("masked_fill", self, mask, value)
         return _nt.ops.masked_fill(self, mask, value)
 
     def masked_fill_(self, mask, value):

@@ -123,9 +123,16 @@ def _write_out(result, out, name):
 
 
 def _unary(cls, name, summary):
+    quantized = name == "tanh"  # the one generated function torch also runs on qtensors
+
     def fn(input, *, out=None):
         if not isinstance(input, Tensor):
             _check_tensor(name, input)
+        elif quantized and out is None and input._array.__class__ is not np.ndarray and \
+                input.is_quantized:
+            from .._quantized_ops_float import quantized_dispatch
+
+            return quantized_dispatch(name, input)
         return _out(cls.apply(input), out, name)
 
     fn.__name__ = fn.__qualname__ = name

@@ -340,6 +340,10 @@ def sigmoid(input, *, out=None):
     """
     if not isinstance(input, Tensor):
         _check_tensor("sigmoid", input)
+    elif out is None and input._array.__class__ is not np.ndarray and input.is_quantized:
+        from .._quantized_ops_float import quantized_dispatch  # torch's quantized sigmoid
+
+        return quantized_dispatch("sigmoid", input)
     return _out(Sigmoid.apply(input), out, "sigmoid")
 
 

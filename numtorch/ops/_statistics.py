@@ -164,6 +164,14 @@ def _var(fn, input, dim, unbiased, keepdim, correction, root):
     if correction is not None and unbiased is not None:
         raise TypeError(f"{fn}(): pass either 'unbiased' or 'correction', not both")
     if input.dtype._category < _dtype._FLOAT:
+        if input.dtype._category == _dtype._QUANT:  # torch has a quantized std, no var
+            from .._quantized_array import not_supported
+            from .._quantized_ops_float import quantized_dispatch
+
+            if not root or fn != "std":
+                raise not_supported(f"{fn}.correction")
+            return quantized_dispatch("std", input, dim, unbiased, keepdim,
+                                      correction=correction)
         raise RuntimeError("std and var only support floating point and complex dtypes")
     c = correction if correction is not None else (0 if unbiased is False else 1)
     dims = _dims_or_all(dim, input._array.ndim, fn)

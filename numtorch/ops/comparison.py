@@ -482,6 +482,10 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
         _check_tensor("clamp", input)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if input.dtype._category == _dtype._QUANT and out is None:
+        from .._quantized_ops_float import quantized_dispatch  # torch's quantized clamp
+
+        return quantized_dispatch("clamp", input, min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         if input.dtype.is_complex:
             raise NotImplementedError("clamp is not supported for complex types")

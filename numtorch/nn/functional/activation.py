@@ -42,6 +42,18 @@ def _not_implemented(kernel, dt):
                                f"'{_dtype._TYPE_DISPLAY[dt.name]}'")
 
 
+def _quantized(input):
+    return isinstance(input, Tensor) and input._array.__class__ is not np.ndarray and \
+        input.is_quantized
+
+
+def _qdispatch(name, input, *args):
+    """torch's quantized kernel for ``name`` (see numtorch/_quantized_ops_float.py)."""
+    from ..._quantized_ops_float import quantized_dispatch
+
+    return quantized_dispatch(name, input, *args)
+
+
 def _float_arg(fn, input, kernel):
     """``input`` must be a floating tensor (torch has these kernels for floats only)."""
     if not isinstance(input, Tensor):
@@ -103,6 +115,8 @@ def _threshold(input, cut, value, inplace):
         _tensor_arg("threshold", input)
     if input.dtype._category in (_dtype._BOOL, _dtype._COMPLEX):
         raise _not_implemented("threshold_cpu", input.dtype)
+    if _quantized(input):
+        return _qdispatch("threshold", input, cut, value, inplace)
     return _maybe_inplace(input, inplace, _act.threshold, cut, value)
 
 
@@ -195,6 +209,8 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
         >>> torch.nn.functional.leaky_relu(torch.tensor([-2.0, 3.0]), 0.5)
         tensor([-1.,  3.])
     """
+    if _quantized(input):
+        return _qdispatch("leaky_relu", input, negative_slope, inplace)
     _float_arg("leaky_relu", input, "leaky_relu_cpu")
     return _maybe_inplace(input, inplace, _act.leaky_relu, float(negative_slope))
 
@@ -262,6 +278,8 @@ def hardsigmoid(input, inplace=False):
     Note:
         As in torch, the second derivative is not implemented (double backward raises).
     """
+    if _quantized(input):
+        return _qdispatch("hardsigmoid", input, inplace)
     _float_arg("hardsigmoid", input, "hardsigmoid_cpu")
     return _maybe_inplace(input, inplace, _act.hardsigmoid)
 

@@ -14,7 +14,8 @@ from ...autograd.inplace import apply_inplace
 from ...ops import _smooth_activation as _smooth
 from ...ops import _util
 from ...ops import activation as _act
-from .activation import _float_arg, _maybe_inplace, _not_implemented, _tensor_arg
+from .activation import (_float_arg, _maybe_inplace, _not_implemented, _qdispatch, _quantized,
+                         _tensor_arg)
 
 __all__ = ["elu", "elu_", "selu", "selu_", "celu", "celu_", "sigmoid", "tanh", "logsigmoid",
            "softplus", "silu", "mish", "gelu", "tanhshrink", "softsign", "glu"]
@@ -231,6 +232,8 @@ def gelu(input, approximate="none"):
     if approximate != "none" and approximate != "tanh":
         raise RuntimeError("approximate argument must be either none or tanh.")
     if input.__class__ is not Tensor or input.dtype._category != _dtype._FLOAT:
+        if _quantized(input):
+            return _qdispatch("gelu", input, approximate)
         _float_arg("gelu", input, "GeluKernelImpl")
     return _smooth.gelu(input, approximate)
 
