@@ -348,6 +348,8 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized):
         if self._array.size != 1:
             raise RuntimeError(f"a Tensor with {self._array.size} elements cannot be converted "
                                "to Scalar")
+        if type(self._array) is not np.ndarray and self.is_quantized:  # the value it stands for
+            return self.dequantize().item()
         return self._array.reshape(()).item() if type(self._array) is np.ndarray else \
             self._array.get().reshape(()).item()
 
