@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 
 from . import _dtype
-from ._tensor import _make
+from ._tensor import _factory_requires_grad, _make
 
 __all__ = ["frombuffer"]
 
@@ -57,5 +57,5 @@ def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
                         dtype=np_dt, count=count, offset=offset)
     t = _make(arr)
     if requires_grad:
-        t.requires_grad_(True)
+        _factory_requires_grad(t)
     return t

@@ -12,7 +12,7 @@ import numpy as np
 
 from . import _dtype
 from ._creation import _PY_SCALARS, _check_fits, _finish, _host, check_pin_memory, dtype_arg
-from ._tensor import Tensor, _make
+from ._tensor import Tensor, _factory_requires_grad, _make
 
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy"]
 
@@ -296,7 +296,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
         if copy and t._array is arr:
             t = _make(arr.copy())
     if requires_grad:
-        t.requires_grad_(True)
+        _factory_requires_grad(t)
     return t
 
 

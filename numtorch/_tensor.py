@@ -48,6 +48,15 @@ def _warn_scalar_of_grad_tensor():
                   stacklevel=3)
 
 
+def _factory_requires_grad(t):
+    """``requires_grad=True`` given to a factory or Parameter: torch's wording of the dtype
+    refusal there differs from ``requires_grad_()``'s."""
+    if t.dtype._category < _dtype._FLOAT:
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                           "gradients")
+    return t.requires_grad_(True)
+
+
 def _make(arr):
     """Wrap an xp array in a Tensor with no autograd history (internal fast constructor)."""
     t = _new(Tensor)
@@ -207,6 +216,10 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized):
 
     @requires_grad.setter
     def requires_grad(self, value):
+        if value and self._grad_fn is None and self.dtype._category < _dtype._FLOAT:
+            # torch words the attribute's refusal apart from requires_grad_()'s
+            raise RuntimeError("only Tensors of floating point and complex dtype can require "
+                               "gradients")
         self.requires_grad_(value)
 
     def requires_grad_(self, requires_grad=True):
@@ -219,8 +232,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized):
                                    "var_no_grad = var.detach().")
             return self
         if requires_grad and self.dtype._category < _dtype._FLOAT:
-            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
-                               "gradients")
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         if requires_grad and type(self._vc) is not list and \
                 not _nt.autograd.is_inference_mode_enabled():
             raise RuntimeError("Setting requires_grad=True on inference tensor outside "

@@ -330,7 +330,11 @@ def autograd_grad_options(t):
 def grad_of_integer_tensor_error(t):
     return [_err(lambda: t.tensor([1, 2], requires_grad=True)),
             _err(lambda: t.ones(2, dtype=t.int64).requires_grad_()),
-            t.ones(2, dtype=t.complex64).requires_grad_().requires_grad]
+            t.ones(2, dtype=t.complex64).requires_grad_().requires_grad,
+            _err(lambda: setattr(t.ones(2, dtype=t.int32), "requires_grad", True)),
+            _err(lambda: t.nn.Parameter(t.ones(2, dtype=t.int64))),
+            _err(lambda: t.zeros(2, dtype=t.bool).requires_grad_()),
+            _err(lambda: t.arange(3, requires_grad=True))]
 
 
 @program

@@ -50,7 +50,7 @@ class Parameter(Tensor):
     def __new__(cls, data=None, requires_grad=True):
         p = _wrap_as(cls, _data_array(data, "Parameter"))
         if requires_grad:
-            p.requires_grad_(True)
+            _tensor._factory_requires_grad(p)
         return p
 
     def __init__(self, data=None, requires_grad=True):
