@@ -275,3 +275,9 @@ def reduceat(name, a, starts, axis=0):
     out = rows[starts]  # a fancy-indexed copy, holding each run's first element
     scatter(out, seg, rows)
     return cp.ascontiguousarray(cp.moveaxis(out, 0, axis))
+
+
+def argsort_stable(a, axis=-1):
+    """Indices sorting ``a`` along ``axis``, equal elements keeping their order (NaN last):
+    CuPy's sort is always stable and takes no ``kind``."""
+    return cp.argsort(a, axis=axis)

@@ -256,3 +256,8 @@ def accumulate(name, a, axis):
 def reduceat(name, a, starts, axis=0):
     """``name`` reduced over the runs of ``a`` beginning at the sorted indices ``starts``."""
     return getattr(np, name).reduceat(a, starts, axis=axis)
+
+
+def argsort_stable(a, axis=-1):
+    """Indices sorting ``a`` along ``axis``, equal elements keeping their order (NaN last)."""
+    return np.argsort(a, axis=axis, kind="stable")
