@@ -467,32 +467,33 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False,  # noq
     if a.dtype.kind == "c":
         raise NotImplementedError(f'"unique" not implemented for '
                                   f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
+    xp = xp_of(a)
     if dim is None:
         lines, d = a.reshape(-1, 1), 0
     else:
         d = canonical_dim(dim, a.ndim)
-        lines = np.moveaxis(a, d, 0).reshape(a.shape[d], -1)
+        lines = xp.moveaxis(a, d, 0).reshape(a.shape[d], -1)
     n = lines.shape[0]
     # sort the slices (NaN last, ties in input order), then start a group wherever a slice
     # differs from the one before: NaN != NaN, so every NaN stays on its own, as in torch
     if dim is None:
-        order = np.argsort(lines[:, 0], kind="stable")
+        order = helpers_for(xp).argsort_stable(lines[:, 0])
     else:
-        order = np.lexsort(lines.T[::-1]) if lines.shape[1] else np.arange(n)
+        order = xp.lexsort(lines.T[::-1]) if lines.shape[1] else xp.arange(n)
     s = lines[order]
-    start = np.ones(n, dtype=bool)
+    start = xp.ones(n, dtype=bool)
     if n > 1:
         start[1:] = (s[1:] != s[:-1]).any(axis=1)
-    group = np.cumsum(start) - 1
-    inv = np.empty(n, dtype=np.int64)
+    group = xp.cumsum(start) - 1
+    inv = xp.empty(n, dtype=np.int64)
     inv[order] = group
     firsts = order[start]
-    counts = np.diff(np.append(np.flatnonzero(start), n))
+    counts = xp.diff(xp.append(xp.flatnonzero(start), n))
     if dim is None:
         vals, inv = a.reshape(-1)[firsts], inv.reshape(a.shape)
     else:
-        vals = np.take(a, firsts, axis=d)
-    return _unique_result(_make(np.ascontiguousarray(vals)), inv, counts, return_inverse,
+        vals = xp.take(a, firsts, axis=d)
+    return _unique_result(_make(xp.ascontiguousarray(vals)), inv, counts, return_inverse,
                           return_counts)
 
 
@@ -505,23 +506,24 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     """
     _check_tensor("unique_consecutive", input)
     a = input._array
+    xp = xp_of(a)
     if dim is None:
         lines, d = a.reshape(-1, 1), 0
     else:
         d = canonical_dim(dim, a.ndim)
-        lines = np.moveaxis(a, d, 0).reshape(a.shape[d], -1)
+        lines = xp.moveaxis(a, d, 0).reshape(a.shape[d], -1)
     n = lines.shape[0]
-    start = np.ones(n, dtype=bool)
+    start = xp.ones(n, dtype=bool)
     if n > 1:
         start[1:] = (lines[1:] != lines[:-1]).any(axis=1)
-    inv = np.cumsum(start) - 1
-    firsts = np.flatnonzero(start)
-    counts = np.diff(np.append(firsts, n))
+    inv = xp.cumsum(start) - 1
+    firsts = xp.flatnonzero(start)
+    counts = xp.diff(xp.append(firsts, n))
     if dim is None:
         vals, inv = a.reshape(-1)[firsts], inv.reshape(a.shape)
     else:
-        vals = np.take(a, firsts, axis=d)
-    return _unique_result(_make(np.ascontiguousarray(vals)), inv, counts, return_inverse,
+        vals = xp.take(a, firsts, axis=d)
+    return _unique_result(_make(xp.ascontiguousarray(vals)), inv, counts, return_inverse,
                           return_counts)
 
 
@@ -546,12 +548,13 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
                                " got side of left while right was True")
         right = side == "right"
     seq = sorted_sequence._array
+    xp = xp_of(seq)
     if sorter is not None:
-        seq = np.take_along_axis(seq, sorter._array, axis=-1)
-    vals = input._array if isinstance(input, Tensor) else np.asarray(input, dtype=seq.dtype)
+        seq = xp.take_along_axis(seq, sorter._array, axis=-1)
+    vals = input._array if isinstance(input, Tensor) else xp.asarray(input, dtype=seq.dtype)
     how = "right" if right else "left"
     if seq.ndim <= 1:
-        res = np.searchsorted(seq.reshape(-1), vals, side=how)
+        res = xp.searchsorted(seq.reshape(-1), vals, side=how)
     else:
         if seq.shape[:-1] != vals.shape[:-1]:
             raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension "
@@ -561,9 +564,9 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
         rows_s = seq.reshape(-1, seq.shape[-1])
         rows_v = vals.reshape(-1, vals.shape[-1])
         # one NumPy search per row (rows, not elements, are looped over)
-        res = np.stack([np.searchsorted(s_, v_, side=how) for s_, v_ in zip(rows_s, rows_v)])
+        res = xp.stack([xp.searchsorted(s_, v_, side=how) for s_, v_ in zip(rows_s, rows_v)])
         res = res.reshape(vals.shape)
-    return _out(_make(np.asarray(res, dtype=np.int32 if out_int32 else np.int64)), out)
+    return _out(_make(xp.asarray(res, dtype=np.int32 if out_int32 else np.int64)), out)
 
 
 def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
@@ -598,12 +601,12 @@ def bincount(input, weights=None, minlength=0):
     if minlength < 0:
         raise RuntimeError(f"minlength should be >= 0 (got {minlength})")
     if weights is None:
-        return _make(np.bincount(a, minlength=minlength).astype(np.int64))
+        return _make(xp_of(a).bincount(a, minlength=minlength).astype(np.int64))
     w = weights._array
     if w.shape != a.shape:
         raise RuntimeError("weights should be 1-d and have the same length as input")
     out_dtype = np.float32 if w.dtype == np.float32 else np.float64
-    return _make(np.bincount(a, weights=w, minlength=minlength).astype(out_dtype))
+    return _make(xp_of(a).bincount(a, weights=w, minlength=minlength).astype(out_dtype))
 
 
 def histogram(input, bins=100, *, range=None, weight=None, density=False,  # noqa: A002
@@ -646,10 +649,10 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False,  # noq
                                f"{_c_float(hi)}] is not finite")
         if lo == hi:
             lo, hi = lo - 0.5, hi + 0.5
-        edges = np.linspace(lo, hi, bins + 1).astype(a.dtype)
+        edges = xp_of(a).linspace(lo, hi, bins + 1).astype(a.dtype)
     w = None if weight is None else weight._array.reshape(-1)
-    hist, _ = np.histogram(a, bins=edges, weights=w)
+    hist, _ = xp_of(a).histogram(a, bins=edges, weights=w)
     hist = hist.astype(a.dtype)
     if density:
-        hist = hist / (hist.sum() * np.diff(edges)).astype(a.dtype)
+        hist = hist / (hist.sum() * xp_of(a).diff(edges)).astype(a.dtype)
     return _out(_histogram_t((_make(hist.astype(a.dtype)), _make(edges))), out)
