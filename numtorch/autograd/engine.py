@@ -141,9 +141,9 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
         return None
     for k, g in enumerate(captured):
         if g is None and not allow_unused:
-            raise RuntimeError("One of the differentiated Tensors appears to not have been used "
-                               "in the graph. Set allow_unused=True if this is the desired "
-                               "behavior.")
+            raise RuntimeError(f"The differentiated Tensor at index {k} appears to not have "
+                               "been used in the graph. Set allow_unused=True if this is the "
+                               "desired behavior.")
     if accumulate:
         for t, g in zip(inputs, captured):
             if g is not None:
