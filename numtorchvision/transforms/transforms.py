@@ -11,7 +11,10 @@ import random
 import warnings
 from collections.abc import Sequence
 
+import numpy as np
+
 import numtorch as torch
+from numtorch._random import rng_for
 from numtorch import nn
 
 from . import functional as F
@@ -60,12 +63,47 @@ def _listing(name, items, head=()):
     return "\n".join(lines) + "\n)"
 
 
+def _host_rng():
+    """The default CPU generator's NumPy generator when a one-element draw would be a float32
+    CPU tensor (the common case), else None.
+
+    The per-image parameters are single draws; making each a tensor op costs more than the
+    crop it parametrises. Drawing the same variates from the same generator directly gives
+    the same numbers (and ``manual_seed`` reproducibility) as the tensor route.
+    """
+    if torch.get_default_device().type != "cpu" or torch.get_default_dtype() is not torch.float32:
+        return None
+    return rng_for(None)
+
+
 def _uniform(low, high):
-    return float(torch.empty(1).uniform_(low, high).item())
+    """``torch.empty(1).uniform_(low, high).item()``."""
+    rng = _host_rng()
+    if rng is None or not low <= high:  # other devices/dtypes, and torch's error, by tensor
+        return float(torch.empty(1).uniform_(low, high).item())
+    u = rng.random((1,), dtype=np.float32)
+    span = high - low
+    if span != 1:
+        u *= np.float32(span)
+    if low != 0:
+        u += np.float32(low)
+    return float(u[0])
 
 
 def _randint(low, high):
-    return int(torch.randint(low, high, size=(1,)).item())
+    """``torch.randint(low, high, size=(1,)).item()``."""
+    rng = _host_rng()
+    if rng is None or not low < high:
+        return int(torch.randint(low, high, size=(1,)).item())
+    return int(rng.integers(low, high, size=(1,), dtype=np.int64)[0])
+
+
+def _rand_below(p):
+    """``torch.rand(1) < p``: a coin that comes up True with probability ``p``."""
+    rng = _host_rng()
+    if rng is None:
+        return bool(torch.rand(1) < p)
+    return bool(rng.random((1,), dtype=np.float32)[0] < np.float32(p))
 
 
 class Compose:
@@ -342,7 +380,7 @@ class RandomHorizontalFlip(nn.Module):
         self.p = p
 
     def forward(self, img):
-        return F.hflip(img) if torch.rand(1) < self.p else img
+        return F.hflip(img) if _rand_below(self.p) else img
 
     def __repr__(self):
         return f"{self.__class__.__name__}(p={self.p})"
@@ -356,7 +394,7 @@ class RandomVerticalFlip(nn.Module):
         self.p = p
 
     def forward(self, img):
-        return F.vflip(img) if torch.rand(1) < self.p else img
+        return F.vflip(img) if _rand_below(self.p) else img
 
     def __repr__(self):
         return f"{self.__class__.__name__}(p={self.p})"

@@ -225,6 +225,25 @@ def test_reproducible_under_manual_seed():
     assert not np.array_equal(outs[0], pipeline(img).numpy())
 
 
+def test_scalar_draws_are_the_tensor_draws():
+    # the per-image parameters skip the tensor ops but must draw what they would have drawn
+    from numtorchvision.transforms import transforms as TT
+
+    def draws(direct):
+        numtorch.manual_seed(3)
+        out = [TT._uniform(lo, hi) if direct else numtorch.empty(1).uniform_(lo, hi).item()
+               for lo, hi in [(0.08, 1.0), (-0.29, 0.29), (0, 1), (2.5, 2.5), (-3, 7)]]
+        out += [TT._randint(lo, hi) if direct else numtorch.randint(lo, hi, (1,)).item()
+                for lo, hi in [(0, 33), (5, 6), (-4, 100)]]
+        out += [TT._rand_below(p) if direct else bool(numtorch.rand(1) < p)
+                for p in (0.5, 0.3, 0.9)]
+        return out
+
+    assert draws(True) == draws(False)
+    with pytest.raises(RuntimeError, match="from=5 >= to=5"):
+        TT._randint(5, 5)
+
+
 def test_policies_run_on_pil_and_tensors():
     img = rgb_image()
     x = T.PILToTensor()(img)
