@@ -367,13 +367,15 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized):
 
     def tolist(self):
         """Return the values as (nested lists of) Python numbers."""
+        if type(self._array) is not np.ndarray and self.is_quantized:
+            raise RuntimeError("load_scalar: invalid type")
         arr = self._array if type(self._array) is np.ndarray else self._array.get()
         return arr.tolist()
 
     def numpy(self, *, force=False):
         """Return the NumPy array (sharing memory) of a CPU tensor."""
         if type(self._array) is not np.ndarray:
-            if force:
+            if force or self.is_quantized:  # quantized: torch's unsupported-ScalarType error
                 return self._array.get()
             raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use "
                             "Tensor.cpu() to copy the tensor to host memory first.")
