@@ -115,6 +115,19 @@ def _elementwise(name, input, *args, **kwargs):
     return getattr(qp, name)(input, *args, **kwargs)
 
 
+# the ATen operator torch names when a float activation meets a quantized tensor
+_MISSING = {"elu": "elu.out", "selu": "elu.out", "celu": "elu.out", "hardswish": "hardswish",
+            "logsigmoid": "log_sigmoid_forward", "rrelu": "rrelu_with_noise"}
+
+
+def missing_kernel(fn, kernel, dtype):
+    """torch's error for float activation ``fn`` given a quantized tensor (softshrink checks
+    its argument first and reports the kernel, as for other dtypes)."""
+    if fn == "softshrink":
+        return NotImplementedError(f'"{kernel}" not implemented for \'{_display(dtype)}\'')
+    return not_supported(_MISSING.get(fn, f"{fn}.out"))
+
+
 def _display(dtype):
     from ._dtype import _TYPE_DISPLAY
 

@@ -60,6 +60,14 @@ ERRORS = {  # torch has no quantized kernel (or refuses the arguments)
     "per_channel_leaky_relu": lambda t, v: t.nn.functional.leaky_relu(_per_channel(t)),
     "per_channel_mean": lambda t, v: _per_channel(t).mean(),
     "per_channel_clamp": lambda t, v: _per_channel(t).clamp(-1, 1),
+    "elu": lambda t, v: t.nn.functional.elu(v),
+    "selu": lambda t, v: t.nn.functional.selu(v),
+    "hardswish": lambda t, v: t.nn.functional.hardswish(v),
+    "mish": lambda t, v: t.nn.functional.mish(v),
+    "logsigmoid": lambda t, v: t.nn.functional.logsigmoid(v),
+    "softshrink": lambda t, v: t.nn.functional.softshrink(v),
+    "numpy": lambda t, v: v.numpy(),
+    "tolist": lambda t, v: v.tolist(),
 }
 
 _X = (np.random.default_rng(0).standard_normal(40) * 3).astype(np.float32)

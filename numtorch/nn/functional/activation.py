@@ -60,6 +60,10 @@ def _float_arg(fn, input, kernel):
         _tensor_arg(fn, input)
     dt = input.dtype
     if dt._category != _dtype._FLOAT:
+        if dt._category == _dtype._QUANT:  # torch's QuantizedCPU message
+            from ..._quantized_ops_float import missing_kernel
+
+            raise missing_kernel(fn, kernel, dt)
         raise _not_implemented(kernel, dt)
 
 
