@@ -397,6 +397,8 @@ class Optimizer:
     def __repr__(self):
         lines = [type(self).__name__ + " ("]
         for i, g in enumerate(self.param_groups):
+            if i:  # torch leaves an empty line between groups
+                lines.append("")
             lines.append(f"Parameter Group {i}")
             for key in sorted(k for k in g if k != "params"):
                 v = g[key]
