@@ -32,6 +32,7 @@ import os
 
 from ..autograd.graph import Op
 from ..backend import helpers_for
+from . import conv_depthwise as _depthwise
 
 __all__ = []
 
@@ -197,6 +198,9 @@ def _conv_forward(xp, x, w, b, stride, padding, dilation, groups, out=None):
         if b is not None:
             y += b.reshape((-1,) + (1,) * len(out))
         return y
+    if _depthwise.applies(x.shape[1], w.shape[0], groups, stride):
+        _note("forward-depthwise")
+        return _depthwise.forward(xp, x, w, b, padding, dilation, out)
     _note("forward-im2col")
     kernel = w.shape[2:]
     nd = len(kernel)
@@ -237,6 +241,9 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
         gy4 = gy.reshape(n, groups, o // groups, _prod(out))
         dw = xp.matmul(gy4, xs.swapaxes(2, 3)).sum(0)  # (g, O/g, C/g)
         return dw.reshape((o, x.shape[1] // groups) + (1,) * nd)
+    if _depthwise.applies(x.shape[1], o, groups, stride):
+        _note("weight-depthwise")
+        return _depthwise.weight(xp, x, gy, kernel, padding, dilation)
     _note("weight-im2col")
     view, out = _cols_view(xp, x, kernel, stride, padding, dilation, out)
     length = _prod(out)
@@ -285,7 +292,9 @@ def _conv_input(xp, gy, w, size, stride, padding, dilation, groups):
         full = xp.zeros((n, c) + tuple(size), dtype=dx.dtype)
         full[_subsample(stride, out)] = dx
         return full
-    if all(st == 1 for st in stride) and w.shape[1] * groups >= _MIN_CHANNELS_AS_CONV:
+    c_in = w.shape[1] * groups
+    if all(st == 1 for st in stride) and (c_in >= _MIN_CHANNELS_AS_CONV or _depthwise.applies(
+            c_in, w.shape[0], groups, stride)):
         _note("input-as-conv")
         return _input_as_conv(xp, gy, w, size, padding, dilation, groups)
     _note("input-col2im")

@@ -95,3 +95,37 @@ def test_pointwise_conv_empty_batch_and_float32(paths):
     check_op(_conv(2, stride=2), [(3, 8, 24, 24), (16, 8, 1, 1), (16,)], dtype="float32",
              second_order=False)
     assert "forward-1x1" in paths
+
+
+# depthwise (one filter per channel) stride-1 convolutions on flat padded planes
+DEPTHWISE = [
+    (_conv(2, padding=1, groups=4), [(2, 4, 6, 5), (4, 1, 3, 3), (4,)]),
+    (_conv(2, padding="same", dilation=(2, 1), groups=3), [(2, 3, 7, 6), (3, 1, 2, 4)]),
+    (_conv(2, groups=3), [(2, 3, 5, 6), (3, 1, 2, 3)]),  # no padding
+    (_conv(2, padding=(0, 3), groups=2), [(1, 2, 4, 3), (2, 1, 3, 2)]),  # pad > kernel
+    (_conv(1, padding=2, dilation=2, groups=5), [(3, 5, 9), (5, 1, 3)]),
+    (_conv(3, padding=1, groups=2), [(2, 2, 3, 4, 3), (2, 1, 3, 3, 2)]),
+]
+
+
+@pytest.mark.parametrize("case", range(len(DEPTHWISE)))
+def test_depthwise_conv_on_flat_planes_matches_torch(paths, case):
+    fn, shapes = DEPTHWISE[case]
+    check_op(fn, shapes)
+    assert {"forward-depthwise", "weight-depthwise", "input-as-conv"} <= set(paths)
+    assert not {"forward-im2col", "weight-im2col"} & set(paths)
+
+
+def test_float32_depthwise_conv_matches_torch(paths):
+    check_op(_conv(2, padding=1, groups=16), [(4, 16, 20, 20), (16, 1, 3, 3), (16,)],
+             dtype="float32", second_order=False)
+    assert "forward-depthwise" in paths and "weight-depthwise" in paths
+
+
+@pytest.mark.parametrize("fn,shapes", [
+    (_conv(2, padding=1, groups=4), [(2, 4, 6, 5), (8, 1, 3, 3)]),  # two filters per channel
+    (_conv(2, stride=2, padding=1, groups=4), [(2, 4, 7, 6), (4, 1, 3, 3)]),  # strided
+])
+def test_other_grouped_convs_use_im2col(paths, fn, shapes):
+    check_op(fn, shapes)
+    assert "forward-im2col" in paths and "forward-depthwise" not in paths
