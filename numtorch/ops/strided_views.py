@@ -68,6 +68,14 @@ def _positions(xp, shape, strides, offset):
     return pos.reshape(-1)
 
 
+def _last_position(shape, strides, offset):
+    """The largest entry of ``_positions(shape, strides, offset)`` (-1 when empty), from the
+    geometry alone: no reduction over device data, no host synchronisation."""
+    if any(n == 0 for n in shape):
+        return -1
+    return offset + sum((n - 1) * s for n, s in zip(shape, strides))  # strides are >= 0
+
+
 def _check_geometry(size, stride, offset, storage_numel, itemsize):
     if len(size) != len(stride):
         raise RuntimeError("mismatch in length of strides and shape")
@@ -111,7 +119,8 @@ class AsStrided(Op):
         shape, strides, offset = self.in_geometry
         p_in = _positions(xp, shape, strides, offset)
         p_out = _positions(xp, self.size, self.stride, self.storage_offset)
-        n = int(max(p_in.max(initial=-1), p_out.max(initial=-1))) + 1
+        n = max(_last_position(shape, strides, offset),
+                _last_position(self.size, self.stride, self.storage_offset)) + 1
         buf = grad.new_zeros((n,)).index_add(0, _make(p_out), grad.reshape(-1))
         g = buf[_make(p_in)]
         count = xp.bincount(p_in, minlength=n)[p_in] if p_in.size else p_in
@@ -168,7 +177,8 @@ def as_strided_scatter(input, src, size, stride, storage_offset=None):
     _check_geometry(size, stride, offset, _storage_size(arr), arr.itemsize)
     p_in = _positions(xp, arr.shape, elem_strides(arr), _array_offset(arr))
     p_out = _positions(xp, size, stride, offset)
-    n = int(max(p_in.max(initial=-1), p_out.max(initial=-1))) + 1
+    n = max(_last_position(arr.shape, elem_strides(arr), _array_offset(arr)),
+            _last_position(size, stride, offset)) + 1
     buf = input.new_zeros((n,)).index_put((_make(p_in),), input.reshape(-1))
     buf = buf.index_put((_make(p_out),), src.to(input.dtype).reshape(-1))
     out = buf[_make(p_in)].reshape(arr.shape)
