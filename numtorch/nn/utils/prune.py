@@ -375,7 +375,7 @@ class LnStructured(BasePruningMethod):
         k = _n_to_prune(self.amount, size)
         dim = self.dim if self.dim >= 0 else t.dim() + self.dim
         others = [d for d in range(t.dim()) if d != dim]
-        norm = ops.norm(t, p=self.n, dim=others)._array
+        norm = ops.norm(t, p=self.n, dim=others).cpu()._array  # a few numbers: host-side pick
         if k == 0:
             return default_mask
         keep = np.argpartition(-norm, size - k - 1)[:size - k] if size - k > 0 else []
