@@ -87,7 +87,9 @@ def _weights_and_factor(node, xp, loss, wt):
 def _total(v, dt):
     """The sum of all of ``v`` in torch's accumulation dtype for ``dt`` (a NumPy scalar)."""
     acc = acc_dtype(dt)
-    return acc.type(fsum(v, tuple(range(v.ndim)), dtype=acc))
+    s = fsum(v, tuple(range(v.ndim)), dtype=acc)
+    # a NumPy scalar on the CPU; a 0-d array stays on the GPU (no host round trip)
+    return acc.type(s) if isinstance(s, (np.ndarray, np.generic)) else s.astype(acc)
 
 
 def _coef_tensor(g, factor, w):
