@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, backend
 from .._tensor import Tensor, _make
 from ._util import canonical_dim
 
@@ -25,7 +25,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         counts = input
         if counts._array.ndim != 1:
             raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
-        return repeat_interleave(arange(counts._array.shape[0]), counts, 0)
+        return repeat_interleave(arange(counts._array.shape[0], device=counts.device), counts,
+                                 0)
     if dim is None:
         input, d = input.reshape(-1), 0
     else:
@@ -37,7 +38,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
                                f"(got {repeats.dtype})")
         if repeats._array.ndim > 1:
             raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
-        reps = repeats._array.reshape(-1)
+        # the result's length is needed on the host (as in torch, which synchronises too)
+        reps = backend.to_host(repeats._array).reshape(-1)
         if reps.size == 1:
             reps = np.repeat(reps, n)
         if reps.size != n:
@@ -48,7 +50,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         reps = np.full(n, int(repeats))
     if reps.size and reps.min() < 0:
         raise RuntimeError("Repeats must be non-negative")
-    idx = _make(np.repeat(np.arange(n), reps).astype(np.int64))
+    idx = _make(backend.to_device(np.repeat(np.arange(n), reps).astype(np.int64),
+                                  input.device))
     if input._array.ndim == 0:
         input = input.reshape(1)
     from .indexing import index_select
