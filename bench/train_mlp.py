@@ -6,7 +6,8 @@ the same batches; the script prints the training steps per second of each, the t
 numtorch / torch (goal: <= 1.0) and how far the two loss curves drifted apart (a sanity check
 that both trained the same model).
 
-Run ``python bench/train_mlp.py`` (``--steps N``, ``--repeats R``, ``--batch B``). The
+Run ``python bench/train_mlp.py`` (``--steps N``, ``--repeats R``, ``--batch B``, ``--busy``
+to keep one core busy in another process meanwhile). The
 libraries take turns within every repeat and the best repeat of each is kept, so load from
 elsewhere on the machine slows both. This is a benchmark, not a test.
 """
@@ -20,6 +21,9 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from _busy import busy_core  # noqa: E402
 
 import numtorch  # noqa: E402  (after the path tweak, so a source checkout works uninstalled)
 
@@ -117,6 +121,8 @@ def main():
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--lr", type=float, default=0.01)
+    parser.add_argument("--busy", action="store_true",
+                        help="keep one core busy in another process while measuring")
     args = parser.parse_args()
 
     rng = np.random.default_rng(0)
@@ -126,15 +132,17 @@ def main():
     runs = {name: runner(lib, weights, xs, ys, args.lr) for name, lib in libs}
     losses = {name: fn() for name, fn in runs.items()}  # warm-up, and the loss curves
     best = {name: float("inf") for name in runs}
-    for _ in range(args.repeats):
-        for name, fn in runs.items():
-            start = time.perf_counter()
-            fn()
-            best[name] = min(best[name], time.perf_counter() - start)
+    with busy_core(args.busy):
+        for _ in range(args.repeats):
+            for name, fn in runs.items():
+                start = time.perf_counter()
+                fn()
+                best[name] = min(best[name], time.perf_counter() - start)
 
     print(f"MLP {'-'.join(map(str, SIZES))}, batch {args.batch}, {args.steps} steps, best of "
           f"{args.repeats}; {platform.processor() or platform.machine()}, "
-          f"numpy {np.__version__}" + (f", torch {torch.__version__}" if torch else ""))
+          f"numpy {np.__version__}" + (f", torch {torch.__version__}" if torch else "")
+          + (", one core kept busy" if args.busy else ""))
     rates = {name: args.steps / t for name, t in best.items()}
     for name, rate in rates.items():
         print(f"  {name:9s} {rate:8.2f} steps/s  ({1000 / rate:7.2f} ms/step)")
