@@ -129,6 +129,15 @@ def _check_byte_order(arr):
                          "order. Conversion between byte orders is currently not supported.")
 
 
+def is_sequence(x):
+    """Whether torch reads ``x`` as a sequence of elements: it has ``__len__`` and
+    ``__getitem__`` and is not a string, bytes, mapping or tensor."""
+    t = type(x)
+    return (hasattr(t, "__getitem__") and hasattr(t, "__len__")
+            and not isinstance(x, (str, bytes, dict, Tensor, np.ndarray))
+            and not hasattr(t, "keys"))
+
+
 def _from_data(data):
     """A NumPy array holding Python data, and the dtype torch infers for that data."""
     if isinstance(data, np.ndarray):
@@ -144,8 +153,8 @@ def _from_data(data):
         if type(data) is builtins.int and not -(1 << 63) <= data < (1 << 63):
             raise ValueError("Overflow when unpacking long long")
         return np.asarray(data), _scalar_dtype(data)
-    if isinstance(data, builtins.range):
-        data = list(data)
+    if not isinstance(data, (list, tuple)) and is_sequence(data):
+        data = list(data)  # deque, range, array.array, UserList...: read as a list, as torch
     if not isinstance(data, (list, tuple)):
         raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
     types = set()

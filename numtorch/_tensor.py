@@ -818,7 +818,7 @@ def _legacy_new(args, kwargs, device, dt, strict):
             return x if dev is None or x.device == dev else x.to(dev)
         if isinstance(x, (str, bytes)):
             raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
-        if not isinstance(x, (list, tuple, np.ndarray)):
+        if not isinstance(x, (list, tuple, np.ndarray)) and not _nt._from_data.is_sequence(x):
             raise TypeError(f"new(): data must be a sequence (got {_qualified_name(x)})")
         arr, _ = _nt._from_data._from_data(x)
         arr = np.array(arr, dtype=dt.np)
