@@ -114,11 +114,28 @@ def inplace_modified_saved_error(t):
     z = y.exp()
     z.add_(1)
     e1 = _err(lambda: z.sum().backward())
+    w = t.ones(3, 2, requires_grad=True)
+    y = (w * w).sum()
+    with t.no_grad():
+        w.add_(1)  # an optimizer step between forward and backward
+    e2 = _err(y.backward)
+    a = t.tensor([1., 2], requires_grad=True)
+    b = a.sigmoid()
+    c = b * b
+    with t.no_grad():
+        b.mul_(2)
+    return [e1, e2, _err(lambda: c.sum().backward())]
+
+
+@program(messages=False)
+def inplace_modified_saved_input_in_grad_mode(t):
+    # torch names the modified input's node after the in-place op; numtorch names the node
+    # it was an output of when saved (the class and the rest of the message agree)
     a = t.tensor([1., 2], requires_grad=True)
     b = a.sigmoid()
     c = b * b
     b.mul_(2)
-    return [e1, _err(lambda: c.sum().backward())]
+    return _err(lambda: c.sum().backward())
 
 
 @program

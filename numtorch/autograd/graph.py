@@ -475,7 +475,8 @@ class Op(Node):
             if type(arr) is _Packed:
                 arr = arr.tensor()._array  # joined to the graph below, like a kept array
             elif vc is not None and vc[0] != version:
-                raise RuntimeError(_modified_message(self, arr, i, vc[0], version))
+                edge = None if leaf is not None or not self._edges else self._edges[i]
+                raise RuntimeError(_modified_message(self, arr, i, vc[0], version, edge=edge))
             if leaf is not None:
                 out.append(leaf)
                 continue
@@ -809,12 +810,33 @@ def replay_view(chain, t):
     return t
 
 
-def _modified_message(node, arr, index, now, expected, output=False):
+_UNSET = object()
+
+
+def _modified_message(node, arr, index, now, expected, output=False, edge=_UNSET):
+    """torch's error for a saved tensor changed in place: it names the node the tensor was an
+    output of (``edge``, a (node, output_nr) pair; None for a leaf, which gets no clause; by
+    default the saving node for a saved output), by its op name without 'Backward<N>'."""
     dt = _dtype._FROM_NP[arr.dtype]
     shape = ", ".join(str(s) for s in arr.shape)
+    if edge is _UNSET:
+        edge = (node, index) if output else None
+    which = ""
+    if edge is not None and edge[0] is not None:
+        name = edge[0].name()
+        base = name.rstrip("0123456789")
+        name = base[:-len("Backward")] if base.endswith("Backward") else name
+        if name == "CopySlices":
+            name = "torch::autograd::CopySlices"
+        which = f", which is output {edge[1]} of {name},"
+    if _anomaly["enabled"]:
+        hint = ("the backtrace further above shows the operation that failed to compute its "
+                "gradient. The variable in question was changed in there or anywhere later. "
+                "Good luck!")
+    else:
+        hint = ("enable anomaly detection to find the operation that failed to compute its "
+                "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
     return (f"one of the variables needed for gradient computation has been modified by an "
-            f"inplace operation: [torch.{dt._legacy} [{shape}]], which is "
-            f"{'output' if output else 'input'} {index} of {node.name()}, is at version {now}; "
-            f"expected version {expected} instead. Hint: the tensor was changed in place after "
-            f"it was saved for backward; use an out-of-place op or .clone() before it.")
+            f"inplace operation: [torch.{dt._legacy} [{shape}]]{which} is at version {now}; "
+            f"expected version {expected} instead. Hint: {hint}")
 
