@@ -81,13 +81,13 @@ def _uniform(low, high):
     rng = _host_rng()
     if rng is None or not low <= high:  # other devices/dtypes, and torch's error, by tensor
         return float(torch.empty(1).uniform_(low, high).item())
-    u = rng.random((1,), dtype=np.float32)
+    u = np.float32(rng.random(dtype=np.float32))  # one draw: the same variate as shape (1,)
     span = high - low
     if span != 1:
         u *= np.float32(span)
     if low != 0:
         u += np.float32(low)
-    return float(u[0])
+    return float(u)
 
 
 def _randint(low, high):
@@ -95,7 +95,7 @@ def _randint(low, high):
     rng = _host_rng()
     if rng is None or not low < high:
         return int(torch.randint(low, high, size=(1,)).item())
-    return int(rng.integers(low, high, size=(1,), dtype=np.int64)[0])
+    return int(rng.integers(low, high, dtype=np.int64))
 
 
 def _rand_below(p):
@@ -103,7 +103,7 @@ def _rand_below(p):
     rng = _host_rng()
     if rng is None:
         return bool(torch.rand(1) < p)
-    return bool(rng.random((1,), dtype=np.float32)[0] < np.float32(p))
+    return bool(np.float32(rng.random(dtype=np.float32)) < np.float32(p))
 
 
 class Compose:
