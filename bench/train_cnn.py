@@ -15,6 +15,11 @@ Pieces numtorch may not have yet fall back to compositions of what it has: max-p
 ``reshape(...).amax``, cross-entropy as ``log_softmax`` plus ``gather``, SGD as an in-place
 update under ``no_grad``. ``--profile`` prints a cProfile of the numtorch steps instead.
 
+On a shared machine, run each library in its own process, alternating, and take the median
+over processes: ``--only numtorch`` / ``--only torch`` time one library (same weights and
+batch) and print its median ms/step over the repeats; ``--clock cpu`` measures process CPU
+time instead of wall time (steadier under load with ``--threads 1``).
+
 This is a benchmark, not a test: the numbers depend on the machine and its load.
 """
 
@@ -36,6 +41,7 @@ except ImportError:  # the ratio needs torch; numtorch's own time is still usefu
     torch = None
 
 GOAL = 2.0
+_CLOCK = time.perf_counter
 
 
 def build_model(lib):
@@ -108,19 +114,24 @@ def setup(lib, seed=0, torch_layers=None):
     return layers, lib.from_numpy(xs), lib.from_numpy(ys)
 
 
-def best_step_time(steps_fns, n_steps, repeats, warmup=2):
-    """Best seconds per step of each step function, taking turns within every repeat."""
+def step_times(steps_fns, n_steps, repeats, warmup=2):
+    """Seconds per step of each step function in every repeat, taking turns."""
     for fn in steps_fns:
         for _ in range(warmup):
             fn()
-    best = [float("inf")] * len(steps_fns)
+    times = [[] for _ in steps_fns]
     for _ in range(repeats):
         for i, fn in enumerate(steps_fns):
-            start = time.perf_counter()
+            start = _CLOCK()
             for _ in range(n_steps):
                 fn()
-            best[i] = min(best[i], (time.perf_counter() - start) / n_steps)
-    return best
+            times[i].append((_CLOCK() - start) / n_steps)
+    return times
+
+
+def best_step_time(steps_fns, n_steps, repeats, warmup=2):
+    """Best seconds per step of each step function, taking turns within every repeat."""
+    return [min(ts) for ts in step_times(steps_fns, n_steps, repeats, warmup)]
 
 
 def main():
@@ -130,7 +141,13 @@ def main():
     parser.add_argument("--profile", action="store_true", help="cProfile numtorch's steps")
     parser.add_argument("--threads", type=int, default=None,
                         help="BLAS/intra-op threads for both libraries (default: theirs)")
+    parser.add_argument("--only", choices=("numtorch", "torch"), default=None,
+                        help="time one library only (run the other in another process)")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="wall time (default) or process CPU time")
     args = parser.parse_args()
+    global _CLOCK
+    _CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     if args.threads is not None:
         numtorch.set_num_threads(args.threads)
         if torch is not None:
@@ -158,6 +175,14 @@ def main():
         pstats.Stats(prof).sort_stats("tottime").print_stats(25)
         return
 
+    if args.only is not None:
+        import statistics
+
+        ts = step_times([nt_step if args.only == "numtorch" else fns[0]], args.steps,
+                        args.repeats)[0]
+        print(f"{args.only} {statistics.median(ts) * 1e3:.1f} ms/step ({args.clock}; median of "
+              f"{len(ts)}, range {min(ts) * 1e3:.1f}-{max(ts) * 1e3:.1f})")
+        return
     fns.insert(0, nt_step)
     names.insert(0, "numtorch")
     if torch is not None:  # same weights and data: the first losses must agree
