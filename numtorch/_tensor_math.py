@@ -371,6 +371,7 @@ class _TensorMath:
         return _nt.ops.clamp(self, min, max)
 
     def clamp_(self, min=None, max=None):  # noqa: A002
+        _nt.ops.comparison.check_clamp_inplace(self, min, max)
         return _inplace(self, _nt.ops.clamp, min, max)
 
     clip, clip_ = clamp, clamp_
@@ -379,12 +380,14 @@ class _TensorMath:
         return _nt.ops.clamp(self, min, None)
 
     def clamp_min_(self, min):  # noqa: A002
+        _nt.ops.comparison.check_clamp_inplace(self, min, None)
         return _inplace(self, _nt.ops.clamp, min, None)
 
     def clamp_max(self, max):  # noqa: A002
         return _nt.ops.clamp(self, None, max)
 
     def clamp_max_(self, max):  # noqa: A002
+        _nt.ops.comparison.check_clamp_inplace(self, None, max)
         return _inplace(self, _nt.ops.clamp, None, max)
 
     def where(self, condition, other):

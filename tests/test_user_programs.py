@@ -699,6 +699,142 @@ def generator_semantics(t):
             type(t.seed()).__name__]
 
 
+# -- more tensor methods ---------------------------------------------------------------------
+@program
+def shape_methods_misc(t):
+    x = t.arange(6.).reshape(2, 3)
+    return [x.repeat(2, 1), x.tile((2,)), x.roll(1), x.roll(1, 0), x.roll((1, 1), (0, 1)),
+            x.diff(), x.diff(dim=0), x.flip(1), x.fliplr(), x.rot90(), x.triu(), x.tril(-1),
+            x.diag(), t.diag(t.tensor([1, 2])), x.repeat_interleave(2, dim=0),
+            t.repeat_interleave(t.tensor([1, 2]), t.tensor([2, 1])), x.expand_as(t.ones(4, 2, 3))
+            .shape, x.new_zeros(2), x.new_tensor([1, 2]), x.new_full((1,), 3), x.new_ones(1, 2),
+            x.numel(), x.dim(), x.size(1), x.size(-1), x.element_size(), x.nelement(),
+            x.type(), t.tensor([1]).type(), x.type(t.int32), x.is_floating_point(),
+            x.is_complex(), t.atleast_2d(t.tensor(1.)).shape, t.meshgrid(t.arange(2),
+            t.arange(3), indexing="ij")[1], t.cartesian_prod(t.arange(2), t.arange(2)),
+            t.combinations(t.arange(3)), t.block_diag(t.ones(1, 1), t.ones(2, 2) * 2)]
+
+
+@program
+def shape_errors_misc(t):
+    x = t.arange(6.).reshape(2, 3)
+    out = []
+    for f in (lambda: x.view(-1, 4), lambda: x.reshape(4, -1), lambda: x.expand(-1, 2),
+              lambda: x.unsqueeze(3), lambda: x.squeeze(2), lambda: x.permute(0),
+              lambda: x.transpose(0, 2), lambda: x.narrow(1, 2, 2), lambda: x.repeat(2),
+              lambda: x.flatten(1, 0), lambda: x.split(0), lambda: x.chunk(0),
+              lambda: x[::-1], lambda: x.t().view(6), lambda: t.ones(0).item(),
+              lambda: x.unflatten(1, (2, 2)), lambda: x.movedim(0, 2), lambda: x.roll(1, 2),
+              lambda: t.stack([x, x.double()]), lambda: x.index_fill(0, t.tensor([2]), 1.)):
+        try:
+            out.append(f())
+        except Exception as e:  # noqa: BLE001
+            out.append(e)
+    return out
+
+
+@program
+def cat_stack_promotion(t):
+    i = t.tensor([1, 2])
+    f = t.tensor([1.5])
+    h = t.tensor([1.], dtype=t.float16)
+    return [t.cat([i, f]), t.cat([h, f]), t.cat([i, t.tensor([True])]), t.stack([i, i], 1),
+            t.hstack([i, i]), t.vstack([i, i]), t.dstack([i, i]).shape, t.column_stack([i, i]),
+            t.cat([t.zeros(0), i.float()]), t.cat([t.ones(2, 0), t.ones(2, 1)], 1),
+            t.cat((i,)), t.concat([i, i]), t.concatenate([i, i], dim=0)]
+
+
+@program
+def pointwise_misc(t):
+    x = t.tensor([-2.5, -0.5, 0.0, 0.5, 1.5, 3.0])
+    y = t.tensor([1.0, 2.0, -1.0, 0.5, 0.0, 2.0])
+    return [t.lerp(x, y, 0.3), t.addcmul(x, x, y, value=2), t.addcdiv(x, x, y.abs() + 1),
+            x.clamp(min=t.tensor(0.), max=y.abs()), x.clip(-1, 1), t.hypot(x, y),
+            t.atan2(x, y), t.copysign(x, y), t.logaddexp(x, y), x.frac(), x.trunc(), x.ceil(),
+            x.floor_divide(2), x.fmod(-1.5), x.remainder(-1.5), x.square(), x.rsqrt(),
+            t.sign(x), x.sgn(), x.exp2(), x.log1p(), x.expm1(), x.deg2rad(), x.heaviside(y),
+            t.xlogy(x.abs(), y.abs()), x.erf(), x.erfinv() if False else x.tanh().erfinv(),
+            t.float_power(x.abs(), 2), t.true_divide(x, 2), t.bitwise_xor(t.tensor([5]), 3),
+            t.tensor([5]) >> 1, ~t.tensor([True, False]), ~t.tensor([5]), t.gcd(t.tensor([12]),
+            t.tensor([8])), t.lcm(t.tensor([4]), t.tensor([6])), t.logical_and(x, y),
+            t.isin(t.tensor([1, 2, 3]), t.tensor([2])), x.round(decimals=1), t.signbit(x),
+            t.nextafter(t.tensor([1.]), t.tensor([2.])), t.ldexp(t.tensor([1.]), t.tensor([3]))]
+
+
+@program
+def scalar_int_tensor_ops(t):
+    i = t.tensor([3, -4, 5])
+    return [i * 1.5, i / i, i.float().mean(), i.abs(), i.sum(dtype=t.float32), i.pow(2),
+            i ** 0.5, i.clamp(0, 4), i.sqrt(), i.exp(), i.sigmoid(), i.sin().dtype, i.neg(),
+            i.sign(), t.tensor(5) // 2, t.tensor(-5) // 2, i.max(0), i.cumsum(0), i.prod(),
+            i.to(t.float16), i.bool(), i * t.tensor(2.5, dtype=t.float64),
+            i.div(2, rounding_mode="floor").dtype, t.tensor([2]) ** t.tensor([-1])
+            if False else t.tensor([2.]) ** t.tensor([-1])]
+
+
+@program
+def integer_pow_negative_error(t):
+    out = []
+    for f in (lambda: t.tensor([2]) ** -1, lambda: t.tensor([2]) ** t.tensor([-1]),
+              lambda: t.tensor([2]).pow_(-2), lambda: 2 ** t.tensor([-1])):
+        try:
+            out.append(f())
+        except Exception as e:  # noqa: BLE001
+            out.append(e)
+    return out
+
+
+@program
+def inplace_promotion_errors(t):
+    out = []
+    for f in (lambda: t.tensor([1, 2]).add_(t.tensor([1.5, 1])),
+              lambda: t.tensor([1, 2]).mul_(1.5), lambda: t.tensor([True]).add_(1),
+              lambda: t.tensor([1., 2]).add_(t.tensor([1j, 1j])),
+              lambda: t.tensor([1, 2], dtype=t.int32).add_(t.tensor([1])),
+              lambda: t.tensor([1., 2], dtype=t.float16).add_(t.tensor([1.], dtype=t.float64)),
+              lambda: t.tensor([1, 2]).sqrt_(), lambda: t.tensor([1, 2]).clamp_(0.5, 1.5),
+              lambda: t.tensor([1, 2]).copy_(t.tensor([1.7, 2.2])),
+              lambda: t.tensor([1, 2]).masked_fill_(t.tensor([True, False]), 2.7),
+              lambda: t.tensor([1, 2]).fill_(3.9), lambda: t.ones(2, 2).add_(t.ones(2, 2, 2))):
+        try:
+            out.append(f())
+        except Exception as e:  # noqa: BLE001
+            out.append(e)
+    return out
+
+
+@program
+def where_and_scalars(t):
+    c = t.tensor([True, False, True])
+    i = t.tensor([1, 2, 3])
+    return [t.where(c, i, 0), t.where(c, i, 0.5), t.where(c, 1, 0), t.where(c, 1.0, 0),
+            t.where(c, i.float(), t.tensor(2, dtype=t.float64)), t.where(c, i, t.tensor([7])),
+            i.masked_fill(c, 9), t.where(c, t.tensor([1.], dtype=t.float16), 2.5)]
+
+
+@program
+def print_more_dtypes(t):
+    return [repr(t.tensor([1, -200], dtype=t.int16)), repr(t.tensor([255], dtype=t.uint8)),
+            repr(t.tensor([[1, 2], [3, 4]], dtype=t.int8)), repr(t.tensor([1e-3, 1e3],
+            dtype=t.float64)), repr(t.tensor([1.5 + 2j, 1e5 - 1j])), repr(t.tensor([1e-6j])),
+            repr(t.tensor([0.1, 0.25], dtype=t.float16)), repr(t.tensor([3.14159],
+            dtype=t.bfloat16)), repr(t.tensor(float("nan"))), repr(t.tensor(-0.0)),
+            repr(t.tensor([1e-20])), repr(t.tensor([100000.])), repr(t.tensor([1000000.])),
+            repr(t.tensor([123.456, 0.001])), repr(t.tensor([[1e-8, 1.], [2., 3.]])),
+            repr(t.zeros(2, 0, 3)), repr(t.tensor([], dtype=t.int64)), repr(t.empty(0, dtype=
+            t.bool)), repr(t.tensor([True] * 3).reshape(3, 1)), repr(t.arange(8).reshape(2, 2, 2)
+            .float()), repr(t.tensor([float("inf"), 1.5])), repr(t.tensor([-float("inf")])),
+            str(t.tensor([1., 2.], requires_grad=True).sum()), repr(t.nn.Parameter(t.zeros(2)))]
+
+
+@program
+def print_grad_fn_and_names(t):
+    x = t.ones(2, requires_grad=True)
+    return [repr(x * 2), repr(x.sum()), repr(x[0]), repr(x.mean()), repr(x.view(2, 1)),
+            repr((x @ x)), repr(x.t()), repr(x.exp()), repr(x.detach()),
+            repr(t.ones(2, dtype=t.float64, requires_grad=True) + 1)]
+
+
 PROGRAMS = sorted(P.items())
 
 
