@@ -66,7 +66,11 @@ def _weights_and_factor(node, xp, loss, wt):
     red = node.reduction
     dt = loss.dtype
     factor = None
-    if red == "mean":
+    if red == "mean" and wt is not None and xp is not np:
+        # on the GPU the total weight stays there: no host round trip to test it for 0
+        denom = _total(wt, dt).astype(dt)
+        factor = xp.where(denom != 0, 1 / xp.where(denom != 0, denom, 1), 1).astype(dt)
+    elif red == "mean":
         denom = dt.type(loss.size) if wt is None else dt.type(_total(wt, dt))
         # nothing counted (every target ignored): the mean is 0/0 = nan but torch's gradient
         # is 0, not 0 * inf
