@@ -12,7 +12,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op
-from ..backend import helpers_for
+from ..backend import helpers_for, to_host
 
 __all__ = ["LinAlgError"]
 
@@ -91,7 +91,7 @@ def batch_prefix(batch_shape, flat_index):
 
 def first_failure(info, batch_shape):
     """The flat index of the first nonzero ``info`` entry (or None) and its value."""
-    flat = np.asarray(info).reshape(-1)
+    flat = np.asarray(to_host(info)).reshape(-1)  # the solver's status codes, on the host
     bad = np.flatnonzero(flat)
     if bad.size == 0:
         return None, 0
