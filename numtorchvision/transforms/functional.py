@@ -160,7 +160,8 @@ def to_pil_image(pic, mode=None):
                     np.dtype(np.int16): "I;16" if sys.byteorder == "little" else "I;16B"
                     }.get(arr.dtype)
         if mode is not None and mode != expected:
-            raise ValueError(f"Incorrect mode ({mode}) supplied for input type {arr.dtype}. "
+            # torchvision's message names the NumPy dtype class, whatever the array's dtype
+            raise ValueError(f"Incorrect mode ({mode}) supplied for input type {np.dtype}. "
                              f"Should be {expected}")
         mode = expected
     else:
