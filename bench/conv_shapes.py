@@ -33,7 +33,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import numtorch  # noqa: E402
+import numtorch
 
 try:
     import torch
@@ -78,7 +78,7 @@ def _timed(fn, clock):
 
 
 def _operands(lib, shape, rng):
-    _, nd, n, c, s, o, k, st, p, g, transposed = shape
+    _, nd, n, c, s, o, k, _, _, g, transposed = shape
     x = rng.standard_normal((n, c) + (s,) * nd).astype(np.float32)
     w_shape = (c, o // g) if transposed else (o, c // g)
     w = (rng.standard_normal(w_shape + (k,) * nd) * 0.1).astype(np.float32)
@@ -97,7 +97,7 @@ def _conv_fn(lib, shape):
 
 def flops(shape, y_shape):
     """Useful flops of one pass (the same for forward and both gradients)."""
-    _, nd, n, c, s, o, k, st, p, g, transposed = shape
+    _, nd, n, c, s, o, k, _, _, g, transposed = shape
     if transposed:  # the convolution it transposes maps y (o channels) to x (c channels)
         out = s ** nd
         return 2 * n * c * (o // g) * k ** nd * out

@@ -25,6 +25,17 @@ build, because its innermost runs are only ``kernel_w`` long.
 
 Padding is given per spatial dim as ``(low, high)`` pairs, so the asymmetric padding of
 ``padding='same'`` with even kernels needs no separate pad copy.
+
+Kernel paths, chosen per shape by measurement (``bench/conv_shapes.py``); each is named by
+``_note`` so that tests can assert which one a shape class takes:
+
+* 1x1 without padding over maps of at least ``_MIN_POINTWISE_LENGTH`` positions: a plain GEMM
+  per sample for all three passes, no im2col (``forward-1x1``, ``input-1x1``, ``weight-1x1``);
+* depthwise stride 1 (one filter per channel): flat padded planes, one contiguous slice per
+  kernel tap (``conv_depthwise``; ``forward-depthwise``, ``weight-depthwise``);
+* stride-1 input gradients (and stride-1 transposed convolutions) as a convolution of the
+  output gradient (``input-as-conv``); strided ones through col2im (``input-col2im``);
+* everything else: im2col and GEMM in blocks (``forward-im2col``, ``weight-im2col``).
 """
 
 import itertools

@@ -129,3 +129,21 @@ def test_float32_depthwise_conv_matches_torch(paths):
 def test_other_grouped_convs_use_im2col(paths, fn, shapes):
     check_op(fn, shapes)
     assert "forward-im2col" in paths and "forward-depthwise" not in paths
+
+
+@pytest.mark.parametrize("direct", [1, 1 << 40])
+def test_weight_gradient_in_blocks_either_orientation_matches_torch(monkeypatch, paths, direct):
+    # gy @ cols^T straight into the weight's layout, or cols @ gy^T and one final transpose
+    monkeypatch.setattr(conv_ops, "_BLOCK_BYTES", 1)
+    monkeypatch.setattr(conv_ops, "_MIN_BLOCK_COLUMNS", 1)
+    monkeypatch.setattr(conv_ops, "_THREADED", False)
+    monkeypatch.setattr(conv_ops, "_DIRECT_WEIGHT_ELEMENTS", direct)
+    check_op(_conv(2, stride=2, padding=1, groups=2), [(3, 4, 7, 6), (6, 2, 3, 3), (6,)])
+    assert "weight-im2col" in paths
+
+
+def test_small_maps_are_not_cut_into_skinny_blocks(monkeypatch):
+    monkeypatch.setattr(conv_ops, "_THREADED", False)
+    # 16 positions per sample: a block takes enough samples for 512 GEMM columns
+    assert conv_ops._chunk(64, conv_ops._BLOCK_BYTES, 16) == 512 // 16
+    assert conv_ops._chunk(64, conv_ops._BLOCK_BYTES // 4, 3136) == 4  # cache-sized
