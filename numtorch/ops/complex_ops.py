@@ -20,7 +20,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import _make
 from ..autograd.graph import Op
-from ..backend import helpers_for
+from ..backend import helpers_for, xp_of
 from ._pointwise import _broadcast_error, _check_tensor, _out, _zeros_like
 from .comparison import where
 
@@ -42,7 +42,7 @@ class Real(Op):
         return z.real
 
     def backward(self, grad):
-        return Complex.apply(grad, _make(grad._array.dtype.type(0)))
+        return Complex.apply(grad, _zero_like_scalar(grad))
 
 
 class Imag(Op):
@@ -56,7 +56,13 @@ class Imag(Op):
         return z.imag
 
     def backward(self, grad):
-        return Complex.apply(_make(grad._array.dtype.type(0)), grad)
+        return Complex.apply(_zero_like_scalar(grad), grad)
+
+
+def _zero_like_scalar(t):
+    """A 0-d zero of ``t``'s dtype on ``t``'s device (a NumPy scalar would be a CPU tensor)."""
+    a = t._array
+    return _make(xp_of(a).zeros((), dtype=a.dtype))
 
 
 class Complex(Op):
