@@ -30,13 +30,16 @@ def on_int_values(input, fn, *args, rounding=False, **kwargs):
     if a.quantizer.per_channel:
         raise RuntimeError("Only per-tensor quantized tensors are supported here")
     exact = np.float32 if a.key.bits <= 16 else np.float64
-    out = fn(_make(a.ints.astype(exact)), *args, **kwargs)
+    # centred on the zero point: padding then stands for real zeros, as in torch's kernels
+    zp = a.quantizer.zero_point
+    out = fn(_make(a.ints.astype(exact) - exact(zp)), *args, **kwargs)
     rest = ()
     if isinstance(out, tuple):
         out, rest = out[0], tuple(out[1:])
     values = out.detach()._array
     if rounding:
         values = np.rint(values)
+    values = values + zp
     values = np.clip(values, a.key.qmin, a.key.qmax).astype(a.ints.dtype)
     q = make_quantized(values, a.qdtype, a.quantizer)
     return (q,) + rest if rest else q

@@ -78,42 +78,57 @@ def int_matmul(a, b):
 
 
 class IntWeight:
-    """A centred integer weight ``(K, N)`` kept ready for :func:`int_matmul` (float32 copy,
+    """A centred integer weight ``(K, N)`` kept ready for exact GEMMs (a float32 copy, a
     float64 copy made on first need, and its largest magnitude), so layers that run many
-    times convert their weight once."""
+    times convert their weight once.
 
-    __slots__ = ("ints", "f32", "_f64", "bmax")
+    The float copies are stored as ``(N, K)`` rows and the product is formed as
+    ``(W @ a.T).T``: OpenBLAS runs that layout markedly faster than ``a @ B`` for the short,
+    wide activations of linear and recurrent layers (1.2-2x for 16-256 rows, measured on
+    x86), and the exactness argument does not depend on the layout.
+    """
+
+    __slots__ = ("ints", "f32t", "_f64t", "bmax")
 
     def __init__(self, centred):
         self.ints = centred
-        self.f32 = centred.astype(np.float32)
-        self._f64 = None
+        self.f32t = np.ascontiguousarray(centred.T, dtype=np.float32)
+        self._f64t = None
         self.bmax = _absmax(centred)
 
     @property
-    def f64(self):
-        if self._f64 is None:
-            self._f64 = self.ints.astype(np.float64)
-        return self._f64
+    def f64t(self):
+        if self._f64t is None:
+            self._f64t = np.ascontiguousarray(self.ints.T, dtype=np.float64)
+        return self._f64t
+
+    @staticmethod
+    def _product(a, wt, start=None, stop=None):
+        """``a[..., start:stop] @ wt[:, start:stop].T`` as ``(W @ a.T).T``."""
+        k = a.shape[-1]
+        rows = a.reshape(-1, k)
+        if start is not None:
+            rows, wt = rows[:, start:stop], wt[:, start:stop]
+        return np.matmul(wt, rows.T).T.reshape(a.shape[:-1] + (wt.shape[0],))
 
     def matmul(self, a, amax=None):
-        """Exact ``a @ weight`` for centred integers ``a`` (..., K) (float32 or float64, as
-        :func:`int_matmul`); ``amax``, when given, bounds ``|a|`` (saves a pass over ``a``)."""
+        """Exact ``a @ weight`` for centred integers ``a`` (..., K) (float32 when one float32
+        GEMM is exact, else float64, as :func:`int_matmul`); ``amax``, when given, bounds
+        ``|a|`` (saves a pass over ``a``)."""
         k = a.shape[-1]
         amax = _absmax(a) if amax is None else int(amax)
         if k * amax * self.bmax <= _F32_EXACT:
-            return np.matmul(a.astype(np.float32, copy=False), self.f32)
+            return self._product(a.astype(np.float32, copy=False), self.f32t)
         per_block = _F32_EXACT // max(amax * self.bmax, 1)
         if -(-k // per_block) <= _MAX_BLOCKS:
             af = a.astype(np.float32, copy=False)
             out = None
             for start in range(0, k, per_block):
-                part = np.matmul(af[..., start:start + per_block],
-                                 self.f32[start:start + per_block])
+                part = self._product(af, self.f32t, start, start + per_block)
                 out = part.astype(np.float64) if out is None else out + part
             return out
         if k * amax * self.bmax <= _F64_EXACT:
-            return np.matmul(a.astype(np.float64), self.f64)
+            return self._product(a.astype(np.float64), self.f64t)
         return int_matmul(a, self.ints)
 
 

@@ -54,12 +54,29 @@ def add_relu(a, b, scale, zero_point):
 
 def mul(a, b, scale, zero_point):
     """Quantized ``a * b``."""
-    return _binary("mul", a, b, scale, zero_point, np.multiply, False)
+    return _int_mul("mul", a, b, scale, zero_point, False)
 
 
 def mul_relu(a, b, scale, zero_point):
     """Quantized ``relu(a * b)``."""
-    return _binary("mul_relu", a, b, scale, zero_point, np.multiply, True)
+    return _int_mul("mul_relu", a, b, scale, zero_point, True)
+
+
+def _int_mul(name, a, b, scale, zero_point, relu):
+    """torch's quantized mul: the product of the centred integers (exact), scaled by the one
+    float32 multiplier ``s_a * s_b / s_out``, rounded half to even, plus the zero point."""
+    _check_q(name, a, b)
+    qa, qb = a._array, b._array
+    if qa.qdtype is not qb.qdtype:
+        raise RuntimeError(f"quantized::{name} operands should have same data type.")
+    (sa, za), (sb, zb) = _params(a), _params(b)
+    prod = (qa.ints.astype(np.int64) - za) * (qb.ints.astype(np.int64) - zb)
+    mult = np.float32(sa * sb / float(scale))
+    out = np.rint(prod.astype(np.float32) * mult) + np.float64(zero_point)
+    key = qa.key
+    np.clip(out, int(zero_point) if relu else key.qmin, key.qmax, out=out)
+    return make_quantized(out.astype(qa.ints.dtype), qa.qdtype,
+                          PerTensor(float(scale), int(zero_point)))
 
 
 def add_scalar(a, c):

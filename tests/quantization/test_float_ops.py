@@ -140,3 +140,25 @@ def test_per_channel_views_keep_the_axis_as_torch():
             except RuntimeError as e:
                 out.append(str(e))
         assert out[0] == out[1], (axis, shape)
+
+
+def test_pooling_and_resizing_sweep_within_one_quantum():
+    """Padding of a quantized average pool stands for real zeros (the zero point)."""
+    rng = np.random.default_rng(3)
+    for _ in range(12):
+        x = (rng.standard_normal((2, 3, 9, 11)) * rng.uniform(0.5, 3)).astype(np.float32)
+        s, z = float(rng.uniform(0.01, 0.1)), int(rng.integers(0, 256))
+        k, st = int(rng.integers(2, 5)), int(rng.integers(1, 3))
+        pd, cm, cip = int(rng.integers(0, k // 2 + 1)), bool(rng.integers(0, 2)), \
+            bool(rng.integers(0, 2))
+        cases = [lambda t, q: t.nn.functional.avg_pool2d(q, k, st, pd, cm, cip),
+                 lambda t, q: t.nn.functional.max_pool2d(q, k, st, pd, 1, cm),
+                 lambda t, q: t.nn.functional.adaptive_avg_pool2d(q, (4, 5)),
+                 lambda t, q: t.nn.functional.interpolate(q, size=(13, 7), mode="bilinear",
+                                                          align_corners=cm)]
+        for f in cases:
+            got, want = (f(t, t.quantize_per_tensor(t.from_numpy(x), s, z, t.quint8))
+                         for t in (nt, torch))
+            assert (got.q_scale(), got.q_zero_point()) == (want.q_scale(), want.q_zero_point())
+            np.testing.assert_allclose(got.int_repr().numpy().astype(int),
+                                       want.int_repr().numpy().astype(int), atol=1, rtol=0)

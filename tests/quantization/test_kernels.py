@@ -190,3 +190,28 @@ def test_exact_float_gemm_bound():
         want = a.astype(np.int64) @ b.astype(np.int64)
         np.testing.assert_array_equal(gemm.int_matmul(a, b), want)
         np.testing.assert_array_equal(gemm.IntWeight(b).matmul(a), want)
+        a3 = a[:6].reshape(2, 3, k)  # leading batch dims, any layout
+        np.testing.assert_array_equal(gemm.IntWeight(b).matmul(a3), want[:6].reshape(2, 3, 5))
+        np.testing.assert_array_equal(gemm.IntWeight(b).matmul(a3.transpose(1, 0, 2)),
+                                      want[:6].reshape(2, 3, 5).transpose(1, 0, 2))
+
+
+def test_quantized_mul_is_torch_integer_formula():
+    """quantized mul: (a - za) * (b - zb) times one float32 multiplier, bit for bit."""
+    rng = np.random.default_rng(5)
+    for dt, lo, hi in (("quint8", 0, 256), ("qint8", -128, 128)):
+        for _ in range(6):
+            x, y = (rng.standard_normal(3000).astype(np.float32) for _ in range(2))
+            sa, sb, so = (float(v) for v in rng.uniform(0.01, 0.1, 3))
+            za, zb, zo = (int(v) for v in rng.integers(lo, hi, 3))
+            out = []
+            for lib in (nt, torch):
+                qa = lib.quantize_per_tensor(lib.from_numpy(x), sa, za, getattr(lib, dt))
+                qb = lib.quantize_per_tensor(lib.from_numpy(y), sb, zb, getattr(lib, dt))
+                if lib is torch:
+                    out.append(torch.ops.quantized.mul(qa, qb, so, zo))
+                else:
+                    f = nt.ao.nn.quantized.QFunctional()
+                    f.scale, f.zero_point = so, zo
+                    out.append(f.mul(qa, qb))
+            np.testing.assert_array_equal(out[0].int_repr().numpy(), out[1].int_repr().numpy())
