@@ -87,7 +87,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     factor = 1.0 / math.sqrt(E) if scale is None else scale
     scores = numtorch.matmul(query, key.transpose(-2, -1)) * factor
     if is_causal:
-        allowed = numtorch.ones((L, S), dtype=numtorch.bool).tril()
+        allowed = numtorch.ones((L, S), dtype=numtorch.bool, device=query.device).tril()
         scores = scores.masked_fill(allowed.logical_not(), float("-inf"))
     elif attn_mask is not None:
         if _is_bool(attn_mask):
