@@ -40,7 +40,8 @@ def _class_weights(xp, t, weight, ignore_index, dtype):
     """Safe int64 indices (ignored entries point at class 0) and the per-element weights
     ``weight[t]`` with 0 at ignored entries; the weights are None when all are 1."""
     ignored = t == ignore_index
-    has_ignored = bool(ignored.any()) if t.size else False
+    # on the GPU, masking unconditionally is cheaper than reading ``any`` back to the host
+    has_ignored = (bool(ignored.any()) if xp is np else True) if t.size else False
     t_safe = xp.where(ignored, 0, t) if has_ignored else t
     t_safe = t_safe.astype(np.int64, copy=False)
     if weight is None:
