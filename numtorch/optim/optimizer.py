@@ -288,6 +288,8 @@ class Optimizer:
     def _step_tensor(state):
         """Advance and return torch's float32 ``step`` counter (a 0-d tensor in the state)."""
         step = state["step"]
+        if type(step._array) is not np.ndarray:  # as torch (not capturable): the count lives
+            step = state["step"] = _make(backend.to_host(step._array))  # on the host, no sync
         step._array += 1
         return float(step._array)
 
