@@ -308,6 +308,9 @@ def _conv_input(xp, gy, w, size, stride, padding, dilation, groups):
             c_in, w.shape[0], groups, stride)):
         _note("input-as-conv")
         return _input_as_conv(xp, gy, w, size, padding, dilation, groups)
+    if _depthwise.applies(c_in, w.shape[0], groups, (1,)):
+        _note("input-depthwise")
+        return _depthwise.input_scatter(xp, gy, w, size, stride, padding, dilation)
     _note("input-col2im")
     return _input_col2im(xp, gy, w, size, stride, padding, dilation, groups)
 

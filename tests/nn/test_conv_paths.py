@@ -147,3 +147,20 @@ def test_small_maps_are_not_cut_into_skinny_blocks(monkeypatch):
     # 16 positions per sample: a block takes enough samples for 512 GEMM columns
     assert conv_ops._chunk(64, conv_ops._BLOCK_BYTES, 16) == 512 // 16
     assert conv_ops._chunk(64, conv_ops._BLOCK_BYTES // 4, 3136) == 4  # cache-sized
+
+
+# strided depthwise input gradients (and strided depthwise transposed convolutions)
+DEPTHWISE_STRIDED = [
+    (_conv(2, stride=2, padding=1, groups=4), [(2, 4, 7, 6), (4, 1, 3, 3), (4,)]),
+    (_conv(2, stride=(3, 2), dilation=(1, 2), groups=3), [(2, 3, 8, 9), (3, 1, 2, 3)]),
+    (_conv(1, stride=2, padding=2, groups=5), [(3, 5, 9), (5, 1, 4)]),
+    (_conv(3, stride=2, padding=1, groups=2), [(1, 2, 5, 4, 5), (2, 1, 3, 2, 3)]),
+    (_conv_t(2, stride=2, padding=1, output_padding=1, groups=3), [(2, 3, 4, 5), (3, 1, 3, 3)]),
+]
+
+
+@pytest.mark.parametrize("case", range(len(DEPTHWISE_STRIDED)))
+def test_strided_depthwise_input_gradient_matches_torch(paths, case):
+    fn, shapes = DEPTHWISE_STRIDED[case]
+    check_op(fn, shapes)
+    assert "input-depthwise" in paths and "input-col2im" not in paths
