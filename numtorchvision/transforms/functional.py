@@ -102,6 +102,13 @@ def to_tensor(pic):
     if pic.mode == "1":
         arr = arr * np.uint8(255)
     arr = arr.reshape(pic.size[1], pic.size[0], len(pic.getbands()))
+    if arr.dtype == np.uint8 and float_dtype in (torch.float32, torch.float64):
+        # convert, divide and lay out as (C, H, W) in one pass over the pixels: the same
+        # correctly rounded ``x / 255`` as ``.to(dtype).div(255)``, without two tensor ops
+        np_float = np.float32 if float_dtype is torch.float32 else np.float64
+        out = np.empty((arr.shape[2], arr.shape[0], arr.shape[1]), np_float)
+        np.divide(arr.transpose(2, 0, 1), np_float(255), out=out)
+        return torch.from_numpy(out)
     img = torch.from_numpy(np.ascontiguousarray(arr.transpose(2, 0, 1)))
     return img.to(dtype=float_dtype).div(255) if img.dtype == torch.uint8 else img
 
