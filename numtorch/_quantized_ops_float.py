@@ -118,6 +118,38 @@ def _elementwise(name, input, *args, **kwargs):
     return getattr(qp, name)(input, *args, **kwargs)
 
 
+_COMPARE = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
+            "gt": np.greater, "ge": np.greater_equal}
+
+
+def compare(name, input, other):
+    """``input <op> other`` for a quantized ``input``: the values it stands for compared with
+    a number or a (quantized or floating) tensor, as torch compares them."""
+    from ._tensor import Tensor, _make
+    from ._quantized_array import dequantize_array
+
+    if isinstance(other, Tensor):
+        other = dequantize_array(other._array) if type(other._array) is QArray else \
+            other._array
+    return _make(_COMPARE[name](dequantize_array(input._array), other))
+
+
+def constant_pad(input, pad, value):
+    """Constant padding of a per-tensor quantized tensor: the pad holds ``value`` quantized
+    with the tensor's own parameters (0 gives the zero point)."""
+    from .nn import functional as F
+
+    a = input._array
+    q = a.quantizer
+    if q.per_channel:
+        raise not_supported("constant_pad_nd")
+    fill = 0.0 if value is None else float(value)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        filled = np.rint(np.float32(fill) * (np.float32(1.0) / np.float32(q.scale))) + q.zero_point
+    centred = float(np.clip(filled, a.key.qmin, a.key.qmax)) - q.zero_point
+    return on_int_values(input, F.pad, pad, "constant", centred)
+
+
 # the ATen operator torch names when a float activation meets a quantized tensor
 _MISSING = {"elu": "elu.out", "selu": "elu.out", "celu": "elu.out", "hardswish": "hardswish",
             "logsigmoid": "log_sigmoid_forward", "rrelu": "rrelu_with_noise"}

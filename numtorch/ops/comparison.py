@@ -227,6 +227,11 @@ def _compare(cls, name, symbol):
     def fn(input, other, *, out=None):
         if not isinstance(other, Tensor):
             _check_number_or_tensor(name, other)
+        if input.__class__ is Tensor and input._array.__class__ is not np.ndarray and \
+                input.is_quantized:  # compared by value (numtorch/_quantized_ops_float.py)
+            from .._quantized_ops_float import compare
+
+            return _out(compare(name, input, other), out, name)
         return _out(cls.apply(input, other), out, name)
 
     fn.__name__ = fn.__qualname__ = name
@@ -241,6 +246,8 @@ def _eq_operator(input, other):
     a NumPy array of numbers is compared elementwise as a tensor (``!=`` gets no such help in
     torch: it falls back to identity)."""
     if isinstance(other, Tensor) or isinstance(other, _NUMBER):
+        if input._array.__class__ is not np.ndarray and input.is_quantized:
+            return eq(input, other)
         return Eq.apply(input, other)
     if isinstance(other, np.ndarray) and other.dtype.kind in "biufc":
         from .._from_data import as_tensor
@@ -252,6 +259,8 @@ def _eq_operator(input, other):
 def _ne_operator(input, other):
     """``input != other`` (see :func:`_eq_operator`)."""
     if isinstance(other, Tensor) or isinstance(other, _NUMBER):
+        if input._array.__class__ is not np.ndarray and input.is_quantized:
+            return ne(input, other)
         return Ne.apply(input, other)
     return NotImplemented
 

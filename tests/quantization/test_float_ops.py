@@ -1,5 +1,6 @@
 """Float functions torch also runs on quantized tensors (sigmoid, tanh, hardsigmoid,
-leaky_relu, gelu, threshold, clamp, mean, std, interpolate, masked_fill, item, max over a dim),
+leaky_relu, gelu, threshold, clamp, mean, std, interpolate, masked_fill, item, max over a dim,
+comparisons with numbers and tensors, padding),
 reached through numtorch's ordinary entry points (torch.*, Tensor methods, F.*, nn modules),
 against torch: output dtype, quantization parameters, integers within one quantum (float32
 rounding for qint32's 2**32-step grids), and torch's errors where it has no kernel."""
@@ -46,6 +47,16 @@ OPS = {
     "max_dim": lambda t, v: v.reshape(4, 10).max(1),
     "min_dim": lambda t, v: v.reshape(4, 10).min(0),
     "item": lambda t, v: v[3].item(),
+    "gt_number": lambda t, v: v > 0.5,
+    "eq_number": lambda t, v: v == 0.2,
+    "ne_number": lambda t, v: v != 0.2,
+    "le_float_tensor": lambda t, v: v <= t.linspace(-2, 2, 40),
+    "ge_int_tensor": lambda t, v: t.ge(v, t.arange(40) % 3 - 1),
+    "pad": lambda t, v: t.nn.functional.pad(v.reshape(2, 4, 5), (1, 2, 0, 1)),
+    "pad_value": lambda t, v: t.nn.functional.pad(v, (3, 1), value=0.5),
+    "pad_crop": lambda t, v: t.nn.functional.pad(v, (-2, 1), value=100.0),
+    "pad_reflect": lambda t, v: t.nn.functional.pad(v.reshape(1, 4, 10), (2, 2),
+                                                    mode="reflect"),
 }
 
 ERRORS = {  # torch has no quantized kernel (or refuses the arguments)

@@ -148,6 +148,10 @@ def pad(input, pad, mode="constant", value=None):
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
     if mode == "constant":
+        if input.is_quantized:
+            from ..._quantized_ops_float import constant_pad  # torch's quantized padding
+
+            return constant_pad(input, pad, value)
         return _constant(input, pad, value)
     if mode not in _MODES:
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
