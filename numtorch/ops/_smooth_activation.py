@@ -10,7 +10,8 @@ import math
 import numpy as np
 
 from .._tensor import Tensor
-from ..backend import helpers_for
+from ..backend import helpers_for, is_device_array
+from ._intraop import run_split
 from ._activation_base import _Pointwise, _select, select
 from ._pointwise import _check_tensor, _out
 from .unary import exp, tanh
@@ -210,34 +211,84 @@ class MishBackward(_Pointwise):
 # GELU
 
 
-def _normal_cdf_pdf(xp, x):
-    """Phi(x), exp(-x^2 / 2) (the unnormalised density, sharing one exp pass) and a spare
-    buffer shaped like ``x`` (None if there is none) for the caller's result."""
+def _normal_cdf_pdf(xp, x, y=None):
+    """Phi(x) and exp(-x^2 / 2) (the unnormalised density, sharing one exp pass); with ``y``
+    (an output buffer shaped like ``x``, float16/32 only) also GELU's x Phi(x) into it.
+
+    Large contiguous CPU arrays are split across the intra-op threads (``_intraop``).
+    """
     dt = x.dtype
-    z2 = x * x
-    z2 *= dt.type(-0.5)
-    e = xp.exp(z2, out=z2)  # exp(-x^2/2), also the exp(-z^2) of erfc with z = x / sqrt(2)
     if dt == np.float64:
+        z2 = x * x
+        z2 *= -0.5
+        e = xp.exp(z2, out=z2)
         cdf = helpers_for(xp).erfc(x * -_SQRT_HALF)  # erfc, not 1 + erf: exact tails
         cdf *= 0.5
-        return cdf, e, None
+        if y is not None:
+            xp.multiply(x, cdf, out=y)
+        return cdf, e
+    cdf = xp.empty_like(x)
+    e = xp.empty_like(x)
+    if x.flags.c_contiguous and not is_device_array(x):
+        fx, fc, fe = x.reshape(-1), cdf.reshape(-1), e.reshape(-1)
+        fy = None if y is None else y.reshape(-1)
+
+        def part(lo, hi):
+            _cdf_pdf_part(xp, fx[lo:hi], fc[lo:hi], fe[lo:hi],
+                          None if fy is None else fy[lo:hi])
+
+        run_split(part, x.size)
+    else:
+        _cdf_pdf_part(xp, x, cdf, e, y)
+    return cdf, e
+
+
+def _cdf_pdf_part(xp, x, cdf, e, y):
+    """Phi(x) into ``cdf``, exp(-x^2/2) into ``e`` and x Phi(x) into ``y`` (if not None) for
+    float16/float32, through the refitted erfc form above; the buffers double as scratch."""
+    dt = x.dtype
+    xp.multiply(x, x, out=e)
+    e *= dt.type(-0.5)
+    xp.exp(e, out=e)  # exp(-x^2/2), also the exp(-z^2) of erfc with z = x / sqrt(2)
     # tail = erfc(|x| / sqrt 2) / 2 (the halving is folded into the coefficients);
-    # Phi = tail for x < 0, 1 - tail otherwise. Buffers are reused: every fresh full-size
-    # temporary costs page faults on top of its pass.
-    t = xp.abs(x)
+    # Phi = tail for x < 0, 1 - tail otherwise
+    t = xp.abs(x, out=cdf)
     t *= dt.type(_ERFC_P * _SQRT_HALF)
     t += dt.type(1)
     xp.reciprocal(t, out=t)
-    p = t * dt.type(0.5 * _ERFC_COEF[0])
+    p = xp.multiply(t, dt.type(0.5 * _ERFC_COEF[0]), out=y)
     for c in _ERFC_COEF[1:]:
         p += dt.type(0.5 * c)
         p *= t
     p *= e
     # Phi = |[x >= 0] - tail|: exactly the tail for x < 0 (no cancellation in 0.5 - tail,
     # which would cost the tail its relative accuracy), 1 - tail otherwise (tail <= 1/2)
-    xp.greater_equal(x, 0, out=t, casting="unsafe")
-    t -= p
-    return xp.abs(t, out=t), e, p
+    xp.greater_equal(x, 0, out=cdf, casting="unsafe")
+    cdf -= p
+    xp.abs(cdf, out=cdf)
+    if y is not None:
+        xp.multiply(x, cdf, out=y)
+
+
+def _gelu_slope(xp, x, e, cdf, g):
+    """g * (Phi(x) + x phi(x)): the exact GELU's input gradient, split like the forward."""
+    dt = g.dtype
+    d = xp.empty_like(g)
+    e, cdf = e.reshape(x.shape), cdf.reshape(x.shape)
+
+    def part_of(xs, es, cs, gs, ds):
+        xp.multiply(xs, es, out=ds)
+        ds *= dt.type(_INV_SQRT_2PI)
+        ds += cs
+        ds *= gs
+
+    if dt != np.float64 and d.flags.c_contiguous and not is_device_array(g) and all(
+            a.flags.c_contiguous and a.dtype == dt for a in (x, e, cdf, g)):
+        flat = [a.reshape(-1) for a in (x, e, cdf, g, d)]
+        run_split(lambda lo, hi: part_of(*[a[lo:hi] for a in flat]), d.size)
+    else:
+        part_of(x, e, cdf, g, d)
+    return d
 
 
 class Gelu(_Pointwise):
@@ -257,9 +308,10 @@ class Gelu(_Pointwise):
             y *= x
             y *= dt.type(0.5)
             return y
-        cdf, e, spare = _normal_cdf_pdf(xp, x)
+        y = xp.empty_like(x)
+        cdf, e = _normal_cdf_pdf(xp, x, y)
         self.save(cdf=cdf, e=e)
-        return xp.multiply(x, cdf, out=spare)
+        return y
 
     def backward(self, grad):
         x = self.saved_inputs()
@@ -300,12 +352,8 @@ class GeluBackward(_Pointwise):
             return d
         cdf, e = self.cdf, self.e
         if cdf is None:
-            cdf, e, _ = _normal_cdf_pdf(xp, x)
-        d = x * e.reshape(x.shape)
-        d *= dt.type(_INV_SQRT_2PI)
-        d += cdf.reshape(x.shape)
-        d *= g
-        return d
+            cdf, e = _normal_cdf_pdf(xp, x)
+        return _gelu_slope(xp, x, e, cdf, g)
 
     def backward(self, gg):
         x, g = self.saved_inputs()

@@ -39,3 +39,41 @@ def test_norm_sums_match_numpy(shape, dims, two):
     strided = np.asfortranarray(a)
     got = _sum_keepdim(np, strided, dims, None if b is None else np.asfortranarray(b))
     np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_gelu_split_across_threads_is_bitwise_the_single_thread_result(monkeypatch, dtype):
+    from numtorch.ops import _intraop
+
+    x = np.random.default_rng(2).standard_normal((3, 1000)).astype(dtype) * 4
+    g = np.random.default_rng(3).standard_normal((3, 1000)).astype(dtype)
+
+    def run():
+        t = numtorch.from_numpy(x.copy()).requires_grad_()
+        y = numtorch.nn.functional.gelu(t)
+        (gx,) = numtorch.autograd.grad(y, t, numtorch.from_numpy(g))
+        return y.detach().numpy(), gx.numpy()
+
+    one = run()
+    calls = []
+    real = _intraop.run_split
+
+    def watched(kernel, n):
+        calls.append(_intraop.parts(n))
+        return real(kernel, n)
+
+    old = numtorch.get_num_threads()
+    monkeypatch.setattr(_intraop, "_MIN_PART", 256)
+    monkeypatch.setattr("numtorch.ops._smooth_activation.run_split", watched)
+    numtorch.set_num_threads(3)
+    try:
+        split = run()
+    finally:
+        numtorch.set_num_threads(old)
+    if dtype == np.float32 and not numtorch.backend.is_device_array(
+            numtorch.from_numpy(x)._array):  # device arrays are never split on the host
+        assert calls and all(k == 3 for k in calls)
+    for a, b in zip(one, split):
+        np.testing.assert_array_equal(a, b)
+    ref = torch.nn.functional.gelu(torch.from_numpy(x)).numpy()
+    np.testing.assert_allclose(split[0], ref, rtol=1e-5, atol=1e-6)

@@ -1,0 +1,76 @@
+"""Intra-op parallelism for long elementwise kernels on the CPU.
+
+NumPy runs each ufunc on one core, while torch splits a large elementwise kernel across its
+intra-op threads. A kernel of many passes (exact GELU is ~25) over a large array is split
+here into contiguous parts, one per thread, each part running every pass: NumPy releases the
+GIL inside each ufunc, so the parts run concurrently and only the few microseconds of Python
+between ufunc calls are serialised. The thread count follows ``torch.set_num_threads``
+(``numtorch.get_num_threads``); arrays below ``_MIN_PART`` elements per part stay on the
+calling thread, where the hand-off would cost more than it saves. Elementwise kernels give
+bit-identical results however they are split.
+"""
+
+import os
+import threading
+
+import numpy as np
+
+_MIN_PART = 1 << 16  # elements per part, at least
+_pool = {"executor": None, "size": 0}
+_lock = threading.Lock()
+
+
+def _executor(size):
+    with _lock:
+        if _pool["executor"] is None or _pool["size"] < size:
+            from concurrent.futures import ThreadPoolExecutor
+
+            old = _pool["executor"]
+            _pool["executor"] = ThreadPoolExecutor(size, thread_name_prefix="numtorch-intraop")
+            _pool["size"] = size
+            if old is not None:
+                old.shutdown(wait=False)
+        return _pool["executor"]
+
+
+def _forget_pool():
+    # a forked child inherits the pool object but not its threads
+    _pool["executor"] = None
+    _pool["size"] = 0
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
+
+
+def _quiet(kernel, lo, hi):
+    # torch's kernels never warn; the worker threads need NumPy's error state set too
+    with np.errstate(all="ignore"):
+        kernel(lo, hi)
+
+
+def parts(n):
+    """How many parts an elementwise kernel over ``n`` elements is split into."""
+    if n < 2 * _MIN_PART:
+        return 1
+    from .._threads import get_num_threads
+
+    return max(1, min(get_num_threads(), n // _MIN_PART))
+
+
+def run_split(kernel, n):
+    """Call ``kernel(lo, hi)`` over contiguous ranges covering ``[0, n)``, concurrently when
+    ``n`` is large and more than one thread is allowed; returns when every part is done."""
+    k = parts(n)
+    if k == 1:
+        kernel(0, n)
+        return
+    step = -(-n // k)
+    bounds = [(lo, min(n, lo + step)) for lo in range(0, n, step)]
+    pool = _executor(len(bounds) - 1)
+    futures = [pool.submit(_quiet, kernel, lo, hi) for lo, hi in bounds[1:]]
+    try:
+        kernel(*bounds[0])
+    finally:
+        for f in futures:
+            f.result()
