@@ -94,6 +94,8 @@ def child(args):
     import torch  # numtorch when started through numtorch.run
 
     torch.manual_seed(0)
+    if args.threads:
+        torch.set_num_threads(args.threads)
     after_import = _rss_mb()
     make = _mingpt if args.program == "mingpt" else _nanogpt
     path = args.mingpt if args.program == "mingpt" else args.nanogpt
@@ -111,7 +113,7 @@ def run_child(lib, args):
     cmd = [sys.executable] + (["-m", "numtorch.run"] if lib == "numtorch" else []) + [
         os.path.abspath(__file__), "--child", "--program", args.program, "--iters",
         str(args.iters), "--warmup", str(args.warmup), "--mingpt", args.mingpt,
-        "--nanogpt", args.nanogpt]
+        "--nanogpt", args.nanogpt, "--threads", str(args.threads)]
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     out = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT, check=False)
     if out.returncode != 0:
@@ -126,6 +128,8 @@ def main():
     parser.add_argument("--warmup", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=5, help="processes per library")
     parser.add_argument("--busy", action="store_true", help="keep one core busy meanwhile")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="set_num_threads in both libraries (0: their defaults)")
     parser.add_argument("--mingpt", default=os.path.join(EXT, "karpathy+minGPT"))
     parser.add_argument("--nanogpt", default=os.path.join(EXT, "karpathy+nanoGPT"))
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -138,7 +142,8 @@ def main():
             for lib in res:
                 res[lib].append(run_child(lib, args))
     print(f"{args.program}: {args.iters} training iterations per process, {args.repeats} "
-          f"processes per library{' , one core kept busy' if args.busy else ''}")
+          f"processes per library{', one core kept busy' if args.busy else ''}"
+          f"{f', {args.threads} thread(s)' if args.threads else ''}")
     med = {}
     for lib, runs in res.items():
         med[lib], lo, hi = median_spread([r["time"] * 1e3 for r in runs])
