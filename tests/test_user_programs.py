@@ -524,7 +524,7 @@ def complex_numbers(t):
     z = t.tensor([1 + 2j, -3 + 0.5j])
     return [z.real, z.imag, z.abs(), z.angle(), z.conj(), z * 1j, z.dtype, (z * 2).dtype,
             t.view_as_real(z), t.complex(t.tensor([1.]), t.tensor([2.])), z.exp(), z.sqrt(),
-            t.polar(t.tensor([2.]), t.tensor([0.5])), z.conj().is_conj(), z @ z,
+            t.polar(t.tensor([2.]), t.tensor([0.5])), z.conj().resolve_conj(), z @ z,
             t.view_as_complex(t.tensor([[1., 2], [3, 4]])), z.sum(), z.mean(), z.reciprocal()]
 
 
@@ -833,6 +833,100 @@ def print_grad_fn_and_names(t):
     return [repr(x * 2), repr(x.sum()), repr(x[0]), repr(x.mean()), repr(x.view(2, 1)),
             repr((x @ x)), repr(x.t()), repr(x.exp()), repr(x.detach()),
             repr(t.ones(2, dtype=t.float64, requires_grad=True) + 1)]
+
+
+@program
+def common_mistake_errors(t):
+    x = t.ones(2, 3, requires_grad=True)
+    out = []
+    for f in (lambda: x.numpy(), lambda: t.ones(2.5),
+              lambda: t.randn(2, "3"), lambda: t.ones(2, 3)[t.tensor([0.5])],
+              lambda: t.cat([t.ones(2)], dim=1), lambda: t.tensor([1, 2]).view(t.float32)
+              .shape, lambda: t.nn.Module()(t.ones(1)), lambda: t.ones(2).to("cuda:0"),
+              lambda: t.arange(5)[5],
+              lambda: t.ones(3) @ 2, lambda: t.ones(2).reshape(3),
+              lambda: t.ones(2, 2).masked_fill(t.tensor([1, 0]), 0.),
+              lambda: t.ones(2, 2)[t.tensor([[True, False]])],
+              lambda: t.utils.data.DataLoader(range(3), batch_size=0),
+              lambda: t.nn.functional.relu(3.0),
+              lambda: t.tensor([[1, 2], [3, 4]]).float().mean(dim=2),
+              lambda: t.ones(2).expand(3), lambda: t.ones(2, 3).T.T.view(3, 2).shape,
+              lambda: t.zeros(2).index_select(0, t.tensor([1.])),
+              lambda: t.ones(2, 2).scatter_(1, t.tensor([[0], [1]]), t.ones(1, 1, 1))):
+        try:
+            out.append(f())
+        except Exception as e:  # noqa: BLE001
+            out.append(e)
+    return out
+
+
+@program(messages=False)
+def argument_parser_errors(t):
+    # torch's argument parser lists every overload in its message; the class must agree
+    out = []
+    for f in (lambda: t.zeros((2, 3), (4,)), lambda: t.ones(2, 3).sum(dim=1.0),
+              lambda: t.max(t.ones(2), 1, 2), lambda: t.ones(2).view("a"),
+              lambda: t.ones(2, 3).permute("x"), lambda: t.tensor([1.]).add(1, 2, 3),
+              lambda: t.ones(2, 3).view(True, 6), lambda: t.ones(2, 3).expand(2.0, 3),
+              lambda: t.ones(2, 3).sum(1, 1), lambda: t.ones(2, 3).max(1, 1),
+              lambda: t.ones(2, 3).mean(1, keepdim=1), lambda: t.ones(2, 3).argmax(1, 1),
+              lambda: t.ones(2, 3).amax(1, 1), lambda: t.ones(2, 3).prod(1, 1)):
+        try:
+            out.append(f())
+        except Exception as e:  # noqa: BLE001
+            out.append(e)
+    return out
+
+
+@program
+def float_sizes_refused(t):
+    # n / 2 is a float in Python 3: torch refuses it as a size instead of truncating
+    x = t.ones(2, 3)
+    out = []
+    for f in (lambda: x.reshape(2, 6 / 2), lambda: x.view(-1, 3.0), lambda: x.expand(2, 3.0),
+              lambda: x.repeat(1, 2.0), lambda: x.flip(0.0), lambda: x.permute((0, 1.5)),
+              lambda: x.reshape([2, None]), lambda: x.reshape(6.0), lambda: x.reshape("ab"),
+              lambda: x.view(np.int64(3), 2).shape, lambda: x.view(t.tensor(3), 2).shape,
+              lambda: x.permute([1, 0]).shape, lambda: x.reshape((2, 3.0))):
+        try:
+            out.append(f())
+        except Exception as e:  # noqa: BLE001
+            out.append(e)
+    return out
+
+
+@program
+def numpy_interop(t):
+    a = np.arange(4, dtype=np.float32)
+    x = t.tensor([1., 2, 3, 4])
+    out = [x * a, x + np.float64(2), (x + np.float64(2)).dtype, np.float32(2) * x,
+           t.tensor(a) + x, np.asarray(x), x.numpy().dtype, t.as_tensor(a).dtype,
+           t.tensor(np.int32(5)).dtype, t.tensor(np.bool_(True)), t.tensor([np.float16(1.5)]),
+           t.from_numpy(a.reshape(2, 2).T).is_contiguous(), t.from_numpy(a[::2]).stride()]
+    try:
+        x[0:2] = np.array([7., 8.])
+        out.append(x)
+    except Exception as e:  # noqa: BLE001
+        out.append(e)
+    return out
+
+
+@program
+def print_options_more(t):
+    out = []
+    try:
+        t.set_printoptions(precision=3, sci_mode=False)
+        out += [repr(t.tensor([1.23456789, 1e-5])), repr(t.tensor([1e6, 2.5]))]
+        t.set_printoptions(threshold=3)
+        out += [repr(t.arange(5.)), repr(t.arange(20).reshape(4, 5))]
+        t.set_printoptions(profile="full")
+        out += [repr(t.arange(1500))[-40:]]
+        t.set_printoptions(precision=10)
+        out += [repr(t.tensor([1 / 3], dtype=t.float64)), repr(t.tensor([1 / 3]))]
+    finally:
+        t.set_printoptions(profile="default")
+        t.set_printoptions(sci_mode=None)
+    return out
 
 
 PROGRAMS = sorted(P.items())

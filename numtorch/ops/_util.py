@@ -31,6 +31,12 @@ def canonical_dims(dims, ndim):
     return out
 
 
+def check_keepdim(fn, keepdim):
+    """torch's parser takes only a bool for ``keepdim`` (``x.sum(1, 1)`` is a TypeError)."""
+    if not isinstance(keepdim, (bool, np.bool_)):
+        raise TypeError(f"{fn}(): argument 'keepdim' must be bool, not {type(keepdim).__name__}")
+
+
 def refuse_dtype(input, kinds, kernel=None, message=None):
     """Raise torch's error when its CPU kernel has no version for ``input``'s dtype.
 
@@ -53,14 +59,37 @@ def fmt_shape(shape):
     return "[" + ", ".join(str(s) for s in shape) + "]"
 
 
-def shape_arg(shape):
-    """Accept ``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` and ``f(torch.Size)`` shapes."""
+def _int_like(s):
+    """An int for a size entry torch accepts (Python/NumPy ints, one-element integer
+    tensors), else None (floats, None, strings, bools are refused as torch's parser does)."""
+    if isinstance(s, (int, np.integer)) and not isinstance(s, (bool, np.bool_)):
+        return int(s)
+    if isinstance(s, Tensor) and s.dtype._category == _dtype._INT and s.numel() == 1:
+        return int(s.item())
+    return None
+
+
+def shape_arg(shape, fn=None, arg="size"):
+    """Accept ``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` and ``f(torch.Size)`` shapes.
+
+    A non-integer entry raises torch's TypeError for function ``fn``'s argument ``arg``.
+    """
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = shape[0]
-    try:
-        return tuple(int(s) for s in shape)
-    except TypeError:
-        raise TypeError(f"expected a sequence of ints as a size, but got {shape!r}") from None
+    out = []
+    for k, s in enumerate(shape):
+        v = _int_like(s)
+        if v is None:
+            kind = type(s).__name__
+            if fn is None:
+                raise TypeError(f"expected a sequence of ints as a size, but got {shape!r}")
+            if len(shape) == 1 and not isinstance(shape, list):
+                raise TypeError(f"{fn}(): argument '{arg}' (position 1) must be tuple of ints, "
+                                f"not {kind}")
+            raise TypeError(f"{fn}(): argument '{arg}' failed to unpack the object at pos "
+                            f"{k + 1} with error \"type must be tuple of ints,but got {kind}\"")
+        out.append(v)
+    return tuple(out)
 
 
 def contiguous_strides(shape):

@@ -14,7 +14,7 @@ from ..autograd.graph import Op
 from ..backend import helpers_for
 from ..return_types import aminmax as _aminmax_t, max as _max_t, min as _min_t
 from ._accumulate import fsum, is_half, scan_dtype
-from ._util import canonical_dim, canonical_dims, refuse_dtype
+from ._util import canonical_dim, canonical_dims, check_keepdim, refuse_dtype
 from ._pointwise import _out
 from .comparison import maximum, minimum, where
 
@@ -340,6 +340,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001 
         >>> torch.tensor([[1., 2.], [3., 4.]]).sum(0)
         tensor([4., 6.])
     """
+    check_keepdim("sum", keepdim)
     dims = _dims_or_all(dim, input._array.ndim, "sum")
     return _out(Sum.apply(input, dims=dims, keepdim=keepdim, dtype=_int_acc(input, dtype),
                           node_name="SumBackward0" if dim is None else "SumBackward1"), out)
@@ -364,6 +365,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
         raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a "
                            f"floating point or complex dtype. Got: "
                            f"{_dtype._TYPE_DISPLAY[input.dtype.name]}")
+    check_keepdim("mean", keepdim)
     dims = _dims_or_all(dim, input._array.ndim, "mean")
     n = _count(input._array.shape, dims)
     return _out(Mean.apply(input, dims=dims, keepdim=keepdim, n=n,
@@ -377,6 +379,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
         >>> torch.tensor([[1., 2.], [3., 4.]]).prod(1)
         tensor([ 2., 12.])
     """
+    check_keepdim("prod", keepdim)
     if dim is None:
         dims = tuple(range(input._array.ndim))
     elif isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
@@ -388,6 +391,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
 
 
 def _amax(fn, input, dim, keepdim, out):
+    check_keepdim(fn, keepdim)
     refuse_dtype(input, "c", f"{fn[1:]}_values_cpu")
     all_dims = dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0)
     dims = _dims_or_all(dim, input._array.ndim, fn)
@@ -420,6 +424,7 @@ def _max_min(fn, input, dim, keepdim, other, out):
         other, dim = dim, None
     if other is not None:
         return (maximum if fn == "max" else minimum)(input, other, out=out)
+    check_keepdim(fn, keepdim)
     if dim is None:
         refuse_dtype(input, "c", f"{fn}_all")
         _nonempty(fn, input._array.shape, (), True)
@@ -490,6 +495,7 @@ def aminmax(input, *, dim=None, keepdim=False):
 
 
 def _arg(fn, input, dim, keepdim, out):
+    check_keepdim(fn, keepdim)
     refuse_dtype(input, "cb", message=fn + "(): does not support {} input")
     shape = input._array.shape
     if dim is None:

@@ -246,7 +246,7 @@ class Roll(Op):
 def reshape(input, *shape, **kwargs):
     """Return a tensor with the same data and a new shape (a view when possible)."""
     shape = size_args(shape, kwargs, "shape", "reshape")
-    shape = infer_shape(shape_arg(shape), input._array.size)
+    shape = infer_shape(shape_arg(shape, "reshape", "shape"), input._array.size)
     return Reshape.apply(input, shape=shape, must_view=False)
 
 
@@ -257,7 +257,7 @@ def view(input, *shape):
     """
     if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
         return _view_dtype(input, shape[0])
-    shape = infer_shape(shape_arg(shape), input._array.size)
+    shape = infer_shape(shape_arg(shape, "view", "size"), input._array.size)
     return Reshape.apply(input, shape=shape, must_view=True)
 
 
@@ -302,7 +302,7 @@ def _view_dtype(input, dt):
 def permute(input, *dims, **kwargs):
     """Return a view with the dims reordered."""
     dims = size_args(dims, kwargs, "dims", "permute")
-    dims = shape_arg(dims)
+    dims = shape_arg(dims, "permute", "dims")
     nd = input._array.ndim
     if len(dims) != nd:
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
@@ -337,7 +337,7 @@ def t(input):
 
 def expand(input, *sizes):
     """Broadcast singleton dims to ``sizes`` (``-1`` keeps a size) without copying."""
-    sizes = shape_arg(sizes)
+    sizes = shape_arg(sizes, "expand", "size")
     shape = input._array.shape
     if len(sizes) < len(shape):
         raise RuntimeError(f"expand({input.type()}{{{fmt_shape(shape)}}}, "
@@ -546,7 +546,7 @@ def unfold(input, dimension, size, step):
 
 def repeat(input, *sizes):
     """Tile ``input`` ``sizes[i]`` times along each dim (sizes may add leading dims)."""
-    sizes = shape_arg(sizes)
+    sizes = shape_arg(sizes, "repeat", "repeats")
     if len(sizes) < input._array.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
                            "of dimensions of tensor")
@@ -562,7 +562,7 @@ def repeat(input, *sizes):
 def flip(input, *dims, **kwargs):
     """Reverse the order of elements along ``dims`` (a copy)."""
     dims = size_args(dims, kwargs, "dims", "flip")
-    dims = shape_arg(dims)
+    dims = shape_arg(dims, "flip", "dims")
     nd = input._array.ndim
     dims = tuple(canonical_dim(d, nd) for d in dims)
     if len(set(dims)) != len(dims):
