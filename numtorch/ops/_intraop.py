@@ -49,19 +49,20 @@ def _quiet(kernel, lo, hi):
         kernel(lo, hi)
 
 
-def parts(n):
-    """How many parts an elementwise kernel over ``n`` elements is split into."""
-    if n < 2 * _MIN_PART:
+def parts(n, unit=1):
+    """How many parts a kernel over ``n`` items of ``unit`` elements each is split into."""
+    if n * unit < 2 * _MIN_PART or n < 2:
         return 1
     from .._threads import get_num_threads
 
-    return max(1, min(get_num_threads(), n // _MIN_PART))
+    return max(1, min(get_num_threads(), n * unit // _MIN_PART, n))
 
 
-def run_split(kernel, n):
-    """Call ``kernel(lo, hi)`` over contiguous ranges covering ``[0, n)``, concurrently when
-    ``n`` is large and more than one thread is allowed; returns when every part is done."""
-    k = parts(n)
+def run_split(kernel, n, unit=1):
+    """Call ``kernel(lo, hi)`` over contiguous ranges covering ``[0, n)`` (items of ``unit``
+    elements: rows, for a kernel over rows), concurrently when the work is large and more
+    than one thread is allowed; returns when every part is done."""
+    k = parts(n, unit)
     if k == 1:
         kernel(0, n)
         return

@@ -20,6 +20,9 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd.graph import Op
+from ..backend import is_device_array
+from . import _intraop
+from ._intraop import run_split
 from .join import cat
 
 __all__ = ["normalize_affine", "cross_map_lrn2d"]
@@ -178,6 +181,8 @@ class NormalizeAffine(Op):
     """
 
     def forward(self, x, w, b):
+        if _rows_layout(self, x, w, b):
+            return _rows_forward(self, x, w, b)
         xc, invstd = _center(self, x)
         self.w_shape = None if w is None else w.shape
         self.b_shape = None if b is None else b.shape
@@ -235,6 +240,15 @@ class NormalizeAffineBackward(Op):
         if gy.size == 0:  # no values: every gradient is an empty sum (not 0 * NaN stats)
             shapes = {"x": gy.shape, "w": self.w_shape, "b": self.b_shape}
             out = tuple(xp.zeros(shapes[k], dtype=gy.dtype) for k in self.outs)
+            return out if len(out) > 1 else out[0]
+        if "x" in self.outs and not self.centered and _rows_layout(self, gy, w, None) and \
+                gy.dtype == data.dtype and data.flags.c_contiguous:
+            results = {"x": _rows_input_grad(self, gy, w)}
+            if "w" in self.outs:
+                results["w"] = _sum_to_shape(xp, gy, self.w_shape, data)
+            if "b" in self.outs:
+                results["b"] = _sum_to_shape(xp, gy, self.b_shape)
+            out = tuple(results[k] for k in self.outs)
             return out if len(out) > 1 else out[0]
         count = gy.dtype.type(n)
         # a weight constant over each group folds into the scale: no h = gy * w pass
@@ -312,6 +326,91 @@ class NormalizeAffineBackward(Op):
         if w is None:
             return d_gy, d_x, None
         return d_gy, d_x, d_w
+
+
+def _rows_layout(op, x, w, b):
+    """Whether layer norm's row form applies: the normalised dims are the trailing ones of a
+    large contiguous CPU array, with no batch statistics wanted and elementwise (not
+    per-group) affine parameters, so every row is independent and the rows can be split
+    across the intra-op threads (``_intraop``)."""
+    k = len(op.dims)
+    nd = x.ndim
+    if not (k and op.dims == tuple(range(nd - k, nd)) and getattr(op, "stats", None) is None
+            and x.dtype in _BLAS_FLOATS and x.flags.c_contiguous and not is_device_array(x)
+            and x.size >= 2 * _intraop._MIN_PART and op.n > 1):
+        return False
+    for p in (w, b):
+        if p is not None and (p.size != op.n or p.dtype != x.dtype or p.ndim > nd):
+            return False
+    return w is not None and not _per_group(w.shape, nd, op.dims)
+
+
+def _rows_forward(op, x, w, b):
+    """NormalizeAffine.forward in row form: per row mean, centred values, variance, invstd,
+    normalised values (saved) and y, each part of the rows on its own thread; the same
+    operations in the same order as the general path, so the values are bit-identical."""
+    xp, n = op.xp, op.n
+    rows = x.size // n
+    x2 = x.reshape(rows, n)
+    data = xp.empty_like(x2)
+    y = xp.empty_like(x2)
+    invstd = xp.empty((rows, 1), dtype=x.dtype)
+    w1 = w.reshape(n)
+    b1 = None if b is None else b.reshape(n)
+    count = x.dtype.type(n)
+    eps = x.dtype.type(op.eps)
+
+    def part(lo, hi):
+        with np.errstate(invalid="ignore", divide="ignore"):  # as the general path
+            _rows_forward_part(xp, x2[lo:hi], data[lo:hi], y[lo:hi], invstd[lo:hi], w1, b1,
+                               count, eps)
+
+    run_split(part, rows, n)
+    kept = x.shape[:x.ndim - len(op.dims)] + (1,) * len(op.dims)
+    op.w_shape = w.shape
+    op.b_shape = None if b is None else b.shape
+    op.save_inputs(x, w)
+    op.save(data=data.reshape(x.shape), centered=False, invstd=invstd.reshape(kept))
+    return y.reshape(x.shape)
+
+
+def _rows_forward_part(xp, xs, ds, ys, inv, w1, b1, count, eps):
+    """One part of ``_rows_forward``'s rows."""
+    mean = xp.einsum("ij->i", xs).reshape(-1, 1) / count
+    xp.subtract(xs, mean, out=ds)
+    var = xp.einsum("ij,ij->i", ds, ds).reshape(-1, 1) / count
+    xp.divide(1, xp.sqrt(var + eps), out=inv)
+    ds *= inv
+    xp.multiply(ds, w1, out=ys)
+    if b1 is not None:
+        ys += b1
+
+
+def _rows_input_grad(op, gy, w):
+    """NormalizeAffineBackward's input gradient in row form (see ``_rows_forward``):
+    gx = invstd * (h - mean(h) - xhat * mean(h * xhat)), h = gy * w, parts of the rows on
+    the intra-op threads, in the general path's order of operations."""
+    xp, n = op.xp, op.n
+    rows = gy.size // n
+    g2 = gy.reshape(rows, n)
+    d2 = op.data.reshape(rows, n)
+    inv2 = op.invstd.reshape(rows, 1)
+    w1 = w.reshape(n)
+    gx = xp.empty_like(g2)
+    count = gy.dtype.type(n)
+
+    def part(lo, hi):
+        gs, ds, out = g2[lo:hi], d2[lo:hi], gx[lo:hi]
+        h = gs * w1
+        sum_h = xp.einsum("ij->i", h).reshape(-1, 1)
+        k = xp.einsum("ij,ij->i", h, ds).reshape(-1, 1) / count
+        xp.multiply(ds, k, out=out)
+        xp.subtract(h, out, out=out)
+        out -= sum_h / count
+        out *= inv2[lo:hi]
+
+    run_split(part, rows, n)
+    return gx.reshape(gy.shape)
 
 
 @functools.lru_cache(maxsize=512)

@@ -77,3 +77,40 @@ def test_gelu_split_across_threads_is_bitwise_the_single_thread_result(monkeypat
         np.testing.assert_array_equal(a, b)
     ref = torch.nn.functional.gelu(torch.from_numpy(x)).numpy()
     np.testing.assert_allclose(split[0], ref, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_layer_norm_row_path_is_bitwise_the_general_path(monkeypatch, threads):
+    from numtorch.ops import _intraop, norm_ops
+
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((6, 50, 40)).astype(np.float32) * 3 + 1
+    w = rng.standard_normal(40).astype(np.float32)
+    b = rng.standard_normal(40).astype(np.float32)
+    gy = rng.standard_normal(x.shape).astype(np.float32)
+
+    def run(lib):
+        t = lib.from_numpy(x.copy()).requires_grad_()
+        ws = [lib.from_numpy(a.copy()).requires_grad_() for a in (w, b)]
+        y = lib.nn.functional.layer_norm(t, (40,), *ws)
+        grads = lib.autograd.grad(y, [t, *ws], lib.from_numpy(gy))
+        return [y.detach().numpy()] + [g.numpy() for g in grads]
+
+    monkeypatch.setattr(_intraop, "_MIN_PART", 10**9)  # the general path
+    general = run(numtorch)
+    taken = []
+    real = norm_ops._rows_forward
+    monkeypatch.setattr(norm_ops, "_rows_forward", lambda *a: taken.append(1) or real(*a))
+    monkeypatch.setattr(_intraop, "_MIN_PART", 500)
+    old = numtorch.get_num_threads()
+    numtorch.set_num_threads(threads)
+    try:
+        rows = run(numtorch)
+    finally:
+        numtorch.set_num_threads(old)
+    if not numtorch.backend.is_device_array(numtorch.from_numpy(x)._array):
+        assert taken
+    for a, c in zip(general, rows):
+        np.testing.assert_array_equal(a, c)
+    for a, c in zip(rows, run(torch)):
+        np.testing.assert_allclose(a, c, rtol=1e-4, atol=1e-4)
