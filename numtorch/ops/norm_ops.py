@@ -400,17 +400,22 @@ def _rows_input_grad(op, gy, w):
     count = gy.dtype.type(n)
 
     def part(lo, hi):
-        gs, ds, out = g2[lo:hi], d2[lo:hi], gx[lo:hi]
-        h = gs * w1
-        sum_h = xp.einsum("ij->i", h).reshape(-1, 1)
-        k = xp.einsum("ij,ij->i", h, ds).reshape(-1, 1) / count
-        xp.multiply(ds, k, out=out)
-        xp.subtract(h, out, out=out)
-        out -= sum_h / count
-        out *= inv2[lo:hi]
+        with np.errstate(invalid="ignore", divide="ignore"):  # as the general path
+            _rows_grad_part(xp, g2[lo:hi], d2[lo:hi], gx[lo:hi], inv2[lo:hi], w1, count)
 
     run_split(part, rows, n)
     return gx.reshape(gy.shape)
+
+
+def _rows_grad_part(xp, gs, ds, out, inv, w1, count):
+    """One part of ``_rows_input_grad``'s rows."""
+    h = gs * w1
+    sum_h = xp.einsum("ij->i", h).reshape(-1, 1)
+    k = xp.einsum("ij,ij->i", h, ds).reshape(-1, 1) / count
+    xp.multiply(ds, k, out=out)
+    xp.subtract(h, out, out=out)
+    out -= sum_h / count
+    out *= inv
 
 
 @functools.lru_cache(maxsize=512)
