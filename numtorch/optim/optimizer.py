@@ -288,10 +288,18 @@ class Optimizer:
     def _step_tensor(state):
         """Advance and return torch's float32 ``step`` counter (a 0-d tensor in the state)."""
         step = state["step"]
-        if type(step._array) is not np.ndarray:  # as torch (not capturable): the count lives
-            step = state["step"] = _make(backend.to_host(step._array))  # on the host, no sync
         step._array += 1
-        return float(step._array)
+        if type(step._array) is np.ndarray:
+            return float(step._array)
+        # a count on the GPU: its value is also kept on the host beside the tensor, so a step
+        # never reads the device back (read once, and again only after an outside write)
+        extra = step._extra if step._extra is not None else {}
+        known = extra.get("host_step")
+        value = known[0] + 1 if known is not None and known[1] == step._vc[0] else \
+            float(step._array)
+        extra["host_step"] = (value, step._vc[0])
+        step._extra = extra
+        return value
 
     # -- hooks ---------------------------------------------------------------------------------
     def register_step_pre_hook(self, hook):
