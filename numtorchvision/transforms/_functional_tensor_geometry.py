@@ -120,7 +120,8 @@ def resize(img, size, interpolation="bilinear", antialias=True):
     size = list(size)
     if antialias is None or interpolation not in ("bilinear", "bicubic"):
         antialias = False  # only these two modes have an antialiased form
-    if antialias and img.dtype in _INT_DTYPES and img.device.type == "cpu":
+    if antialias and img.dtype in _INT_DTYPES and img.device.type == "cpu" and min(size) > 0 \
+            and img.numel() > 0:  # (interpolate reports bad sizes)
         return _resize_integer_aa(img, size, interpolation)
     x, need_cast, squeeze, out_dtype = _cast_squeeze_in(img, [torch.float32, torch.float64])
     x, lead = _flatten_batch(x)

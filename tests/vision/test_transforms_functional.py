@@ -188,6 +188,12 @@ def test_antialiased_resize_of_integer_images_is_exact(dtype):
             a = F.resize(x, size, mode, antialias=True)
             b = TF.resize(y, size, TIM(mode.value), antialias=True)
             assert_same_image(a, b)
+    for size in ([0, 10], [-3, -4]):
+        with pytest.raises(RuntimeError) as th_err:
+            TF.resize(y, size, antialias=True)
+        with pytest.raises(RuntimeError, match="sizes should be greater than 0") as nt_err:
+            F.resize(x, size, antialias=True)
+        assert str(nt_err.value) == str(th_err.value)
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float32, np.float64, np.int16, np.int32])
