@@ -281,3 +281,42 @@ def argsort_stable(a, axis=-1):
     """Indices sorting ``a`` along ``axis``, equal elements keeping their order (NaN last):
     CuPy's sort is always stable and takes no ``kind``."""
     return cp.argsort(a, axis=axis)
+
+
+_AT_ON_DEVICE = {"add", "subtract", "maximum", "minimum", "bitwise_and", "bitwise_or",
+                 "bitwise_xor"}
+
+
+def ufunc_at(name, target, index, values):
+    """``target[index] = name(target[index], values)`` in place, repeated indices applying
+    one after the other. CuPy's ``at`` covers a few ufuncs on numeric data; for the others
+    (``multiply``, ``logical_and``/``logical_or``, bool data) the updates are applied in rounds
+    in which no index repeats: round k takes each index's k-th occurrence, so there are as many
+    rounds as the most repeated index has occurrences."""
+    if name in _AT_ON_DEVICE and target.dtype.kind != "b":
+        getattr(cp, name).at(target, index, values)
+        return
+    fn = getattr(cp, name)
+    if not isinstance(index, tuple):
+        index = (index,)
+    values = cp.asarray(values, dtype=target.dtype)
+    shape = cp.broadcast_shapes(*(i.shape for i in index), values.shape)
+    lin = cp.ravel_multi_index(tuple(cp.broadcast_to(i, shape).reshape(-1) for i in index),
+                               target.shape)
+    vals = cp.broadcast_to(values, shape).reshape(-1)
+    n = lin.size
+    if n == 0:
+        return
+    order = cp.argsort(lin)
+    s = lin[order]
+    pos = cp.arange(n)
+    starts = cp.ones(n, dtype=bool)
+    starts[1:] = s[1:] != s[:-1]
+    rank_sorted = pos - accumulate("maximum", cp.where(starts, pos, 0), 0)
+    rank = cp.empty(n, dtype=rank_sorted.dtype)
+    rank[order] = rank_sorted
+    flat = target.reshape(-1)  # a view: target is contiguous where this is used
+    for k in range(int(rank_sorted.max()) + 1):
+        sel = rank == k
+        where = lin[sel]
+        flat[where] = fn(flat[where], vals[sel])

@@ -261,3 +261,9 @@ def reduceat(name, a, starts, axis=0):
 def argsort_stable(a, axis=-1):
     """Indices sorting ``a`` along ``axis``, equal elements keeping their order (NaN last)."""
     return np.argsort(a, axis=axis, kind="stable")
+
+
+def ufunc_at(name, target, index, values):
+    """``target[index] = name(target[index], values)`` in place, repeated indices applying
+    one after the other (``np.<name>.at``)."""
+    getattr(np, name).at(target, index, values)
