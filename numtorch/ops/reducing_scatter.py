@@ -75,12 +75,12 @@ class ScatterReduce(Op):
         if not self.include_self:
             out[hit] = _identity(reduce, out.dtype)
         if out.dtype.kind == "b":
-            ufunc = {"sum": xp.logical_or, "mean": xp.logical_or, "prod": xp.logical_and,
-                     "amax": xp.logical_or, "amin": xp.logical_and}[reduce]
+            ufunc = {"sum": "logical_or", "mean": "logical_or", "prod": "logical_and",
+                     "amax": "logical_or", "amin": "logical_and"}[reduce]
         else:
-            ufunc = {"sum": xp.add, "mean": xp.add, "prod": xp.multiply, "amax": xp.maximum,
-                     "amin": xp.minimum}[reduce]
-        ufunc.at(out, lin, vals)
+            ufunc = {"sum": "add", "mean": "add", "prod": "multiply", "amax": "maximum",
+                     "amin": "minimum"}[reduce]
+        helpers_for(xp).ufunc_at(ufunc, out, lin, vals)  # CuPy's ufuncs lack most .at
         if reduce == "mean":
             n = counts + (1 if self.include_self else 0)
             n = xp.where(n == 0, 1, n).astype(out.dtype)
