@@ -99,7 +99,7 @@ class Scatter(Op):
         elif self.reduce == "add":
             helpers_for(xp).scatter_add(out, full, vals)
         elif self.reduce == "multiply":
-            xp.multiply.at(out, full, vals)
+            helpers_for(xp).ufunc_at("multiply", out, full, vals)
         else:
             out[full] = vals
         return out.reshape(x.shape)
