@@ -257,7 +257,17 @@ class _Values:
 def _message(exc):
     """An exception's message as both libraries can share it (torch's internal suffixes and
     the library name dropped)."""
-    return str(exc).split(" (Triggered internally")[0].replace("numtorch", "torch")
+    return _on_cpu_terms(str(exc).split(" (Triggered internally")[0].replace("numtorch",
+                                                                             "torch"))
+
+
+def _on_cpu_terms(text):
+    """``text`` as the CPU would word it, while numtorch runs on cuda and torch (the oracle)
+    on the CPU: legacy type names and device arguments of CUDA tensors read as the CPU's."""
+    if DEVICE[0] == "cpu":
+        return text
+    return text.replace("torch.cuda.", "torch.").replace(", device='cuda:0'", "").replace(
+        " (cuda:0)]", "]")
 
 
 def describe(x, rtol=0.0, atol=0.0, messages=True):
@@ -273,13 +283,13 @@ def describe(x, rtol=0.0, atol=0.0, messages=True):
     if isinstance(x, BaseException):
         return ("raise", _builtin_base(type(x)).__name__) + ((_message(x),) if messages else ())
     if isinstance(x, (numtorch.nn.Module, torch.nn.Module)):
-        return ("module", repr(x).replace("numtorch", "torch"))
+        return ("module", _on_cpu_terms(repr(x).replace("numtorch", "torch")))
     if isinstance(x, (numtorch.Size, torch.Size)):
         return ("Size", tuple(x))
     if isinstance(x, (numtorch.dtype, torch.dtype, numtorch.device, torch.device)):
         return (type(x).__name__, str(x), repr(x).replace("numtorch", "torch"))
     if isinstance(x, str):
-        return x.replace("numtorch", "torch")
+        return _on_cpu_terms(x.replace("numtorch", "torch"))
     if isinstance(x, dict):
         return ("dict", [(d(k), d(v)) for k, v in x.items()])
     if isinstance(x, (list, tuple)):

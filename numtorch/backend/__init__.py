@@ -138,7 +138,8 @@ def is_writeable(array):
     zero strides make several elements share one memory location, is refused the same way."""
     if type(array) is np.ndarray:
         return array.flags.writeable
-    return all(s != 0 or n <= 1 for s, n in zip(array.strides, array.shape))
+    # an empty array has no elements to share, whatever strides it reports
+    return array.size == 0 or all(s != 0 or n <= 1 for s, n in zip(array.strides, array.shape))
 
 
 def to_host(array):

@@ -52,6 +52,8 @@ def wrap(r, base=None):
                 _pool_track(r)
         else:
             out._base = base
+            if not r.flags.writeable:
+                _make_writeable(r)
         return out
     if isinstance(r, np.generic):
         out = _NEW(ndarray)
@@ -60,7 +62,18 @@ def wrap(r, base=None):
         return out
     if t is tuple or t is list:
         return t(wrap(x) for x in r)
+    if isinstance(r, tuple):  # NumPy's named results (SVDResult, EighResult...): CuPy gives
+        return tuple(wrap(x) for x in r)  # plain tuples
     return r
+
+
+def _make_writeable(view):
+    """CuPy arrays have no read-only flag: a broadcast (zero-stride) view can be written, the
+    write landing on the shared elements. NumPy hands such views back read-only."""
+    try:
+        view.flags.writeable = True
+    except ValueError:  # memory that is really read-only (a bytes buffer)
+        pass
 
 
 def unwrap(x, what="argument"):

@@ -1,0 +1,91 @@
+"""A training step on the GPU never waits for the device: no ``.item()``, ``bool()`` or
+``float()`` on device data in forward, backward, losses or optimizers (issue 16, item 7).
+Counted on the CuPy stand-in, which tallies every device-to-host read."""
+
+import pytest
+
+import numtorch
+from tests.cuda import standin
+
+F = numtorch.nn.functional
+
+
+@pytest.fixture
+def cuda():
+    with standin.active():
+        numtorch.manual_seed(0)
+        yield
+
+
+def _mlp():
+    nn = numtorch.nn
+    return nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Dropout(0.1), nn.LayerNorm(16),
+                         nn.Linear(16, 4))
+
+
+def _transformer():
+    nn = numtorch.nn
+    return nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16, batch_first=True), 1)
+
+
+MODELS = {
+    "mlp": (_mlp, (4, 8), lambda out: out),
+    "transformer": (_transformer, (4, 5, 8), lambda out: out.mean(1)[:, :4]),
+    "lstm": (lambda: numtorch.nn.LSTM(8, 8, batch_first=True), (4, 5, 8),
+             lambda out: out[0][:, -1, :4]),
+}
+OPTIMIZERS = {
+    "sgd": lambda p: numtorch.optim.SGD(p, lr=0.1, momentum=0.9, weight_decay=1e-4),
+    "adam": lambda p: numtorch.optim.Adam(p, lr=1e-3),
+    "adamw": lambda p: numtorch.optim.AdamW(p, lr=1e-3),
+}
+LOSSES = {
+    "cross_entropy": lambda out, y: F.cross_entropy(out, y),
+    "cross_entropy_weighted": lambda out, y: F.cross_entropy(
+        out, y, weight=numtorch.ones(4, device="cuda"), ignore_index=1, label_smoothing=0.1),
+    "nll": lambda out, y: F.nll_loss(F.log_softmax(out, 1), y),
+    "mse": lambda out, y: F.mse_loss(out, F.one_hot(y, 4).float()),
+}
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("opt", OPTIMIZERS)
+def test_training_step_does_not_synchronise(cuda, model, opt):
+    make, shape, head = MODELS[model]
+    m = make().cuda()
+    optimizer = OPTIMIZERS[opt](m.parameters())
+    x = numtorch.randn(*shape, device="cuda")
+    y = numtorch.randint(0, 4, (4,), device="cuda")
+
+    def step(loss_fn):
+        optimizer.zero_grad()
+        loss = loss_fn(head(m(x)), y)
+        loss.backward()
+        optimizer.step()
+        return loss
+
+    step(LOSSES["cross_entropy"])  # the first step makes the optimizer's state
+    for name, loss_fn in LOSSES.items():
+        standin.reset_stats()
+        loss = step(loss_fn)
+        assert standin.STATS["sync"] == 0, (name, standin.STATS)
+    assert loss.device.type == "cuda"
+
+
+def test_causal_attention_and_its_backward_stay_on_the_device(cuda):
+    q = numtorch.randn(2, 3, 5, 4, device="cuda", requires_grad=True)
+    standin.reset_stats()
+    out = F.scaled_dot_product_attention(q, q, q, is_causal=True)
+    out.sum().backward()
+    assert out.device.type == "cuda" and q.grad.device.type == "cuda"
+    assert standin.STATS["sync"] == 0, standin.STATS
+
+
+def test_the_counter_sees_a_synchronising_step(cuda):
+    """The check above can fail: reading a loss back is one synchronisation."""
+    m = _mlp().cuda()
+    standin.reset_stats()
+    loss = F.mse_loss(m(numtorch.randn(4, 8, device="cuda")), numtorch.zeros(4, 4,
+                                                                              device="cuda"))
+    loss.item()
+    assert standin.STATS["sync"] == 1
