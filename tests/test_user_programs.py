@@ -870,7 +870,9 @@ def argument_parser_errors(t):
               lambda: t.ones(2, 3).view(True, 6), lambda: t.ones(2, 3).expand(2.0, 3),
               lambda: t.ones(2, 3).sum(1, 1), lambda: t.ones(2, 3).max(1, 1),
               lambda: t.ones(2, 3).mean(1, keepdim=1), lambda: t.ones(2, 3).argmax(1, 1),
-              lambda: t.ones(2, 3).amax(1, 1), lambda: t.ones(2, 3).prod(1, 1)):
+              lambda: t.ones(2, 3).amax(1, 1), lambda: t.ones(2, 3).prod(1, 1),
+              lambda: t.ones(2, 3).narrow(0, 0.0, 1), lambda: t.ones(2).repeat_interleave(2.0),
+              lambda: t.ones(2, 3).mean([0.0])):
         try:
             out.append(f())
         except Exception as e:  # noqa: BLE001
@@ -887,7 +889,9 @@ def float_sizes_refused(t):
               lambda: x.repeat(1, 2.0), lambda: x.flip(0.0), lambda: x.permute((0, 1.5)),
               lambda: x.reshape([2, None]), lambda: x.reshape(6.0), lambda: x.reshape("ab"),
               lambda: x.view(np.int64(3), 2).shape, lambda: x.view(t.tensor(3), 2).shape,
-              lambda: x.permute([1, 0]).shape, lambda: x.reshape((2, 3.0))):
+              lambda: x.permute([1, 0]).shape, lambda: x.reshape((2, 3.0)),
+              lambda: x.select(0, 1.0), lambda: x.tril(1.0), lambda: x.kthvalue(1.0),
+              lambda: x.select(0.0, 1)):
         try:
             out.append(f())
         except Exception as e:  # noqa: BLE001

@@ -21,7 +21,13 @@ def canonical_dims(dims, ndim):
         return tuple(range(ndim))
     if isinstance(dims, (int, np.integer)):
         dims = (int(dims),)
-    given = [canonical_dim(int(d), ndim) for d in dims]
+    given = []
+    for d in dims:
+        v = _int_like(d)
+        if v is None:  # a float dim is refused by torch's parser, never truncated
+            raise TypeError(f"dim must be an int or a tuple of ints, not "
+                            f"{type(d).__name__} (in {tuple(dims)!r})")
+        given.append(canonical_dim(v, ndim))
     if len(set(given)) != len(given):
         dup = next(d for k, d in enumerate(given) if d in given[:k])
         raise RuntimeError(f"dim {dup} appears multiple times in the list of dims")
@@ -29,6 +35,16 @@ def canonical_dims(dims, ndim):
     if ndim == 0:
         return ()
     return out
+
+
+def check_int(fn, name, value, position=None):
+    """torch's parser takes only an integer for int arguments (a float is a TypeError, not
+    truncated); ``position`` is the argument's place in the method form."""
+    if not isinstance(value, (int, np.integer)):
+        where = "" if position is None else f" (position {position})"
+        raise TypeError(f"{fn}(): argument '{name}'{where} must be int, not "
+                        f"{type(value).__name__}")
+    return int(value)
 
 
 def check_keepdim(fn, keepdim):

@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import _dtype, backend
 from .._tensor import Tensor, _make
-from ._util import canonical_dim
+from ._util import canonical_dim, check_int
 
 __all__ = ["repeat_interleave", "meshgrid"]
 
@@ -32,6 +32,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     else:
         d = canonical_dim(dim, input._array.ndim)
     n = input._array.shape[d] if input._array.ndim else 1
+    if not isinstance(repeats, Tensor):
+        check_int("repeat_interleave", "repeats", repeats)
     if isinstance(repeats, Tensor):
         if repeats.dtype not in (_dtype.int64, _dtype.int32):
             raise RuntimeError(f"repeat_interleave: repeats has to be Long or Int tensor "

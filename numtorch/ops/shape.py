@@ -13,10 +13,10 @@ import numpy as np
 
 from .. import _dtype, backend
 from ..backend import helpers_for
-from .._tensor import _make
+from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
 from ._util import (
-    canonical_dim, elem_strides, fmt_shape, restride, shape_arg, view_strides,
+    canonical_dim, check_int, elem_strides, fmt_shape, restride, shape_arg, view_strides,
 )
 from .._size import size_args
 
@@ -455,7 +455,10 @@ def narrow(input, dim, start, length):
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     d = canonical_dim(dim, nd)
     size = input._array.shape[d]
+    if not isinstance(start, Tensor):
+        start = check_int("narrow", "start", start)
     start = int(start)
+    length = check_int("narrow", "length", length)
     if start < 0:
         start += size
     if not 0 <= start <= size or length < 0 or start + length > size:
@@ -472,7 +475,8 @@ def select(input, dim, index):
     nd = input._array.ndim
     if nd == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    d = canonical_dim(dim, nd)
+    d = canonical_dim(check_int("select", "dim", dim, 1), nd)
+    index = check_int("select", "index", index, 2)
     size = input._array.shape[d]
     if not -size <= index < size:
         raise IndexError(f"select(): index {index} out of range for tensor of size "

@@ -17,7 +17,7 @@ from ..return_types import (
     topk as _topk_t,
 )
 from . import _tie_order
-from ._util import canonical_dim, refuse_dtype
+from ._util import canonical_dim, check_int, refuse_dtype
 from .gather import Gather
 from ._pointwise import _out
 
@@ -250,6 +250,7 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     """
     _check_tensor("kthvalue", input)
     refuse_dtype(input, "cb", "kthvalue_cpu")
+    k = check_int("kthvalue", "k", k, 1)
     a = _nd(input)
     d = canonical_dim(dim, a.ndim)
     if not 1 <= k <= a.shape[d]:

@@ -15,7 +15,7 @@ from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for
 from ._lautil import Triangle
 from ._pointwise import _out
-from ._util import canonical_dim
+from ._util import canonical_dim, check_int
 
 __all__ = ["diag", "diagonal", "diag_embed", "tril", "triu", "trace", "tril_indices",
            "triu_indices", "block_diag"]
@@ -135,6 +135,7 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
 
 
 def _triangle(fn, input, diagonal, upper):
+    diagonal = check_int(fn, "diagonal", diagonal, 1)
     if input._array.ndim < 2:
         raise RuntimeError(f"{fn}: input tensor must have at least 2 dimensions (got "
                            f"{input._array.ndim})")
