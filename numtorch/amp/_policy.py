@@ -1,4 +1,5 @@
-"""Which functions autocast changes and how: torch 2.13's CPU autocast op lists, in one table.
+"""Which functions autocast changes and how: torch 2.13's autocast op lists, one table per
+device type (CPU, CUDA).
 
 Three policies, checked against torch in the REPL op by op:
 
@@ -67,6 +68,39 @@ CPU_TABLE = {
     "numtorch.fft": {FP32: _FFT},
 }
 
+# torch's CUDA lists differ: more of the matrix products run in the low dtype, the pointwise
+# functions that lose range or precision in float16 (exp, log, pow, the trigonometric ones...),
+# the reductions and normalisations run in float32, and a few binary ops promote.
+_CUDA_FP32_MATH = ("acos asin cosh sinh tan exp expm1 log log10 log1p log2 pow reciprocal rsqrt "
+                   "erfinv cumprod cumsum prod sum norm dist renorm softmax log_softmax cdist")
+CUDA_TABLE = {
+    "numtorch": {
+        LOWER: f"mm bmm baddbmm addmm addbmm addmv addr mv matmul chain_matmul prelu {_CONV}",
+        FP32: f"{_CUDA_FP32_MATH} pdist",
+        PROMOTE: "addcdiv addcmul atan2 cross dot index_put scatter_add tensordot",
+    },
+    "numtorch.Tensor": {
+        LOWER: "__matmul__ __rmatmul__ matmul mm bmm baddbmm addmm addbmm addmv addr mv",
+        FP32: f"{_CUDA_FP32_MATH} __pow__ __rpow__ __rtruediv__ __rdiv__",
+        PROMOTE: "addcdiv addcmul atan2 cross dot index_put scatter_add",
+    },
+    "numtorch.nn.functional": {
+        LOWER: f"linear prelu scaled_dot_product_attention {_CONV}",
+        FP32: f"{_LOSSES} softmax log_softmax softmin softplus layer_norm group_norm normalize "
+              "cosine_similarity pdist",
+        PROMOTE: "bilinear grid_sample",
+    },
+    "numtorch.linalg": {LOWER: "multi_dot"},
+}
+TABLES = {"cpu": CPU_TABLE, "cuda": CUDA_TABLE}
+
+_BCE_UNSAFE = ("torch.nn.functional.binary_cross_entropy and torch.nn.BCELoss are unsafe to "
+               "autocast.\nMany models use a sigmoid layer right before the binary cross "
+               "entropy layer.\nIn this case, combine the two layers using "
+               "torch.nn.functional.binary_cross_entropy_with_logits\nor "
+               "torch.nn.BCEWithLogitsLoss.  binary_cross_entropy_with_logits and BCEWithLogits "
+               "are\nsafe to autocast.")
+
 
 def _pad_policy(args, kwargs):
     """F.pad: replication padding and 1-d/2-d reflection padding run in float32."""
@@ -119,7 +153,9 @@ def _target_dtype(policy, tensors, device_type):
     return widest
 
 
-def _wrap(fn, policy, choose=None):
+def _wrap(fn, policies, choose=None):
+    """``fn`` casting its arguments by ``policies[device type]`` (``choose(args, kwargs)``
+    decides instead when given) inside an autocast region of that device type."""
     @functools.wraps(fn)
     def autocast_op(*args, **kwargs):
         local = _state.local
@@ -128,7 +164,11 @@ def _wrap(fn, policy, choose=None):
         tensors = list(_tensors(args, kwargs))
         if not tensors or not local.enabled.get(tensors[0].device.type, False):
             return fn(*args, **kwargs)
-        rule = policy if choose is None else choose(args, kwargs)
+        device_type = tensors[0].device.type
+        if choose is not None and device_type in choose:
+            rule = choose[device_type](args, kwargs)
+        else:
+            rule = policies.get(device_type)
         target = rule and _target_dtype(rule, tensors, tensors[0].device.type)
         if target is not None:
             args, kwargs = _cast_args(args, kwargs, tensors[0].device.type, target)
@@ -151,18 +191,27 @@ def _owner(path):
         return None  # a module numtorch does not have (yet)
 
 
+def _bce_refused(args, kwargs):
+    raise RuntimeError(_BCE_UNSAFE)
+
+
 def _entries():
-    for path, policies in CPU_TABLE.items():
-        owner = _owner(path)
-        if owner is None:
-            continue
-        for policy, names in policies.items():
-            for name in names.split():
-                yield owner, name, policy, None
+    """``(owner, name, {device type: policy}, {device type: chooser})`` for every function
+    some device's table lists."""
+    found = {}
+    for device_type, table in TABLES.items():
+        for path, policies in table.items():
+            for policy, names in policies.items():
+                for name in names.split():
+                    found.setdefault((path, name), ({}, {}))[0][device_type] = policy
     for (path, name), choose in CONDITIONAL.items():
+        found.setdefault((path, name), ({}, {}))[1]["cpu"] = choose
+    found.setdefault(("numtorch.nn.functional", "binary_cross_entropy"), ({}, {}))[1]["cuda"] = \
+        _bce_refused
+    for (path, name), (policies, choose) in found.items():
         owner = _owner(path)
         if owner is not None:
-            yield owner, name, None, choose
+            yield owner, name, policies, choose
 
 
 _installed = []  # (owner, name, original, owned: whether the owner itself defined it)
@@ -173,13 +222,13 @@ def set_installed(on):
     """Put the wrappers in place (``on``) or restore the original functions."""
     with _install_lock:
         if on and not _installed:
-            for owner, name, policy, choose in _entries():
+            for owner, name, policies, choose in _entries():
                 original = getattr(owner, name, None)
                 if original is None:
                     continue
                 owned = name in vars(owner)
                 _installed.append((owner, name, original, owned))
-                setattr(owner, name, _wrap(original, policy, choose))
+                setattr(owner, name, _wrap(original, policies, choose))
         elif not on and _installed:
             for owner, name, original, owned in reversed(_installed):
                 if owned:
