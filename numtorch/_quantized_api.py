@@ -14,6 +14,7 @@ from .ops.quantized_fake import (  # noqa: F401
     fused_moving_avg_obs_fake_quant,
 )
 from ._quantized_packed import ScriptObject  # noqa: F401
+from .ops import quantized as _ops_quantized  # noqa: F401,E402  (torch.ops.quantized)
 from ._quantized_scheme import (  # noqa: F401
     per_channel_affine, per_channel_affine_float_qparams, per_channel_symmetric,
     per_tensor_affine, per_tensor_symmetric, qscheme,

@@ -267,3 +267,29 @@ def CellParamsBase(kind, packed_ih, packed_hh, bias_ih, bias_hh,  # noqa: N802
                    reduce_range=True):
     """One layer-direction of a packed dynamic RNN."""
     return ScriptObject(_Cell(kind, packed_ih, packed_hh, bias_ih, bias_hh, reduce_range))
+
+
+def packed_weight(weight, kernel):
+    """``weight`` as torch's packing returns it from ``unpack()``: fbgemm stores weight scales
+    as float32, so under the ``fbgemm`` engine (and ``x86`` for linear layers, whose x86
+    kernels are fbgemm's) the scales come back rounded to float32; oneDNN (x86
+    convolutions) and qnnpack keep them as given. The integers never change."""
+    from .backends.quantized import _state
+    from ._quantized_array import PerChannel, PerTensor, QArray
+    from ._quantized_tensor import make_quantized
+
+    engine = _state["engine"]
+    a = getattr(weight, "_array", None)
+    if type(a) is not QArray or not (engine == "fbgemm" or (engine == "x86" and
+                                                            kernel == "linear")):
+        return weight
+    q = a.quantizer
+    if q.per_channel:
+        if q.float_qparams:
+            return weight
+        rounded = PerChannel(q.scales.astype(np.float32).astype(np.float64), q.zero_points,
+                             q.axis)
+    else:
+        rounded = PerTensor(float(np.float32(q.scale)), q.zero_point)
+    return make_quantized(a.ints, a.qdtype, rounded)
+

@@ -64,14 +64,16 @@ def mul_relu(a, b, scale, zero_point):
 
 def _int_mul(name, a, b, scale, zero_point, relu):
     """torch's quantized mul: the product of the centred integers (exact), scaled by the one
-    float32 multiplier ``s_a * s_b / s_out``, rounded half to even, plus the zero point."""
+    float32 multiplier ``s_a * s_b * (1 / s_out)``, rounded half to even, plus the zero
+    point."""
     _check_q(name, a, b)
     qa, qb = a._array, b._array
     if qa.qdtype is not qb.qdtype:
         raise RuntimeError(f"quantized::{name} operands should have same data type.")
     (sa, za), (sb, zb) = _params(a), _params(b)
     prod = (qa.ints.astype(np.int64) - za) * (qb.ints.astype(np.int64) - zb)
-    mult = np.float32(sa * sb / float(scale))
+    f32 = np.float32  # the multiplier in float32 throughout, as torch computes it
+    mult = f32(sa) * f32(sb) * (f32(1) / f32(scale))
     out = np.rint(prod.astype(np.float32) * mult) + np.float64(zero_point)
     key = qa.key
     np.clip(out, int(zero_point) if relu else key.qmin, key.qmax, out=out)

@@ -202,7 +202,8 @@ def test_quantized_mul_is_torch_integer_formula():
     for dt, lo, hi in (("quint8", 0, 256), ("qint8", -128, 128)):
         for _ in range(6):
             x, y = (rng.standard_normal(3000).astype(np.float32) for _ in range(2))
-            sa, sb, so = (float(v) for v in rng.uniform(0.01, 0.1, 3))
+            # scales from a short list make exact ties of the scaled products common
+            sa, sb, so = (float(v) for v in rng.choice([0.01, 0.02, 0.03, 0.05, 0.09, 0.25], 3))
             za, zb, zo = (int(v) for v in rng.integers(lo, hi, 3))
             out = []
             for lib in (nt, torch):

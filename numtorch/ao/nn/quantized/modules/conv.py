@@ -5,7 +5,7 @@ import numpy as np
 
 import numtorch as torch
 from numtorch import nn
-from numtorch._quantized_packed import ConvPackedParamsBase
+from numtorch._quantized_packed import ConvPackedParamsBase, packed_weight
 from numtorch.nn.modules.utils import _pair, _single, _triple
 from numtorch.ops import quantized_nn as _qnn
 
@@ -31,8 +31,8 @@ def conv_prepack(nd, weight, bias, stride, padding, dilation, groups, transposed
         weight = weight.unsqueeze(2)
         stride, padding, dilation = [1] + stride, [0] + padding, [1] + dilation
         output_padding = [0] + output_padding
-    return ConvPackedParamsBase(weight, bias, stride, padding, dilation, groups, transposed,
-                                output_padding)
+    return ConvPackedParamsBase(packed_weight(weight, "conv"), bias, stride, padding, dilation,
+                                groups, transposed, output_padding)
 
 
 def _pad_quantized(x, pads, mode):

@@ -3,7 +3,7 @@
 from collections.abc import Iterable
 
 import numtorch as torch
-from numtorch._quantized_packed import LinearPackedParamsBase
+from numtorch._quantized_packed import LinearPackedParamsBase, packed_weight
 from numtorch.nn.utils.parametrize import type_before_parametrizations
 from numtorch.ops import quantized_nn as _qnn
 
@@ -22,7 +22,7 @@ def linear_prepack(weight, bias=None):
                            "be 2-dimensional.")
     if bias is not None and (bias.dim() != 1 or bias.shape[0] != weight.shape[0]):
         raise RuntimeError("bias should have N elements: " + str(weight.shape[0]))
-    return LinearPackedParamsBase(weight, bias)
+    return LinearPackedParamsBase(packed_weight(weight, "linear"), bias)
 
 
 def linear_prepack_fp16(weight, bias=None):
