@@ -183,7 +183,11 @@ def add_to_grad(t, arr):
     if old is None:
         t._grad = _make(arr)
     elif old.requires_grad:
-        t._grad = old + _make(arr)
+        # torch adds into a .grad that has history in place (it keeps its grad_fn and
+        # requires_grad, and its version moves); a new array keeps other holders of the old one
+        # (saved for a graph, or shared) unchanged
+        old._array = old._array + arr
+        old._vc[0] += 1
     else:
         backend.xp_of(old._array).add(old._array, arr, out=old._array)
 
