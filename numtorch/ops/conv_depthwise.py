@@ -106,7 +106,7 @@ def weight(xp, x, gy, kernel, padding, dilation):
         src = g[p0:p1, None, :]
         for t, off in enumerate(offsets):
             xp.matmul(src, flat[p0:p1, off:off + length, None], out=dw[p0:p1, t:t + 1, None])
-    return dw.reshape(n, c, -1).sum(0).reshape((c, 1) + tuple(kernel))
+    return dw.reshape(n, c, len(offsets)).sum(0).reshape((c, 1) + tuple(kernel))
 
 
 def input_scatter(xp, gy, w, size, stride, padding, dilation):

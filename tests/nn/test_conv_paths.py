@@ -164,3 +164,9 @@ def test_strided_depthwise_input_gradient_matches_torch(paths, case):
     fn, shapes = DEPTHWISE_STRIDED[case]
     check_op(fn, shapes)
     assert "input-depthwise" in paths and "input-col2im" not in paths
+
+
+def test_depthwise_conv_empty_batch_matches_torch(paths):
+    check_op(_conv(2, padding=1, groups=4), [(0, 4, 5, 5), (4, 1, 3, 3)])
+    check_op(_conv(2, stride=2, padding=1, groups=4), [(0, 4, 5, 5), (4, 1, 3, 3)])
+    assert {"forward-depthwise", "weight-depthwise", "input-depthwise"} <= set(paths)
