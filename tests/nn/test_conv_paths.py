@@ -170,3 +170,11 @@ def test_depthwise_conv_empty_batch_matches_torch(paths):
     check_op(_conv(2, padding=1, groups=4), [(0, 4, 5, 5), (4, 1, 3, 3)])
     check_op(_conv(2, stride=2, padding=1, groups=4), [(0, 4, 5, 5), (4, 1, 3, 3)])
     assert {"forward-depthwise", "weight-depthwise", "input-depthwise"} <= set(paths)
+
+
+def test_fast_paths_take_non_contiguous_inputs(paths):
+    check_op(_conv(2, padding=1, groups=4), [(2, 4, 6, 5), (4, 1, 3, 3)], non_contiguous=True)
+    check_op(_conv(2, stride=2), [(2, 6, 24, 24), (4, 6, 1, 1)], non_contiguous=True)
+    check_op(lambda t, x, w: _conv(2, padding=1, groups=4)(t, x, w).sum(), [(2, 4, 6, 5),
+                                                                          (4, 1, 3, 3)])
+    assert {"forward-depthwise", "forward-1x1"} <= set(paths)
