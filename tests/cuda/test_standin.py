@@ -218,3 +218,44 @@ def test_kernels_need_a_reference_and_use_every_parameter():
     k = cp.ElementwiseKernel("T x", "T z", "z = x * 2", "standin_without_reference")
     with pytest.raises(NotImplementedError, match="no NumPy reference"):
         k(cp.ones(3))
+
+
+# -- numtorch's own checks fail when an op reintroduces one of the bug classes ---------------------
+def _broken_helpers():
+    """Helper versions written as the first CUDA path was: NumPy spellings on device data."""
+    return {
+        "accumulate": lambda name, a, axis: getattr(cp, name).accumulate(a, axis=axis),
+        "open_grids": lambda shape: cp.indices(shape, sparse=True),
+        "scatter_add": lambda target, index, values: np.add.at(np.asarray(target), index,
+                                                               values),
+        "reduceat": lambda name, a, starts, axis=0: getattr(cp, name).reduceat(a, starts, axis),
+        "ufunc_at": lambda name, target, index, values: getattr(cp, name).at(target, index,
+                                                                            values),
+    }
+
+
+@pytest.mark.parametrize("helper, call", [
+    ("accumulate", lambda t, x: t.cummax(x, 1).values),
+    ("open_grids", lambda t, x: x.scatter(1, t.zeros(2, 2, dtype=t.int64), 1.0)),
+    ("scatter_add", lambda t, x: x.scatter_add(1, t.zeros(2, 2, dtype=t.int64), x)),
+    ("reduceat", lambda t, x: t.nn.functional.embedding_bag(t.tensor([0, 1, 1]), x,
+                                                            t.tensor([0, 2]), mode="max")),
+    ("ufunc_at", lambda t, x: x.scatter_reduce(1, t.zeros(2, 2, dtype=t.int64), x, "prod")),
+])
+def test_op_checks_catch_a_broken_device_path(helper, call, monkeypatch):
+    """The oracle run on the stand-in passes with the real helpers and fails (with CuPy's
+    errors) when a helper is swapped for its NumPy-style spelling."""
+    from numtorch.backend import _cupy
+    from tests.oracle import check_op
+
+    import numtorch
+
+    with standin.active():
+        numtorch.set_default_device("cuda")
+        try:
+            check_op(call, [(2, 3)], grad=False, device="cuda")
+            monkeypatch.setattr(_cupy, helper, _broken_helpers()[helper])
+            with pytest.raises((TypeError, AttributeError, NotImplementedError)):
+                check_op(call, [(2, 3)], grad=False, device="cuda")
+        finally:
+            numtorch.set_default_device(None)
