@@ -158,9 +158,12 @@ class Sinc(Op):
     def forward(self, x):
         xp = self.xp
         self.save_inputs(x)
+        out_dt = x.dtype
+        if _dtype.np_kind(x.dtype) == "f" and x.dtype.itemsize < 4:
+            x = x.astype(np.float32)  # half types in float32, rounded once (torch's opmath)
         px = x * x.dtype.type(math.pi)
         safe = xp.where(x == 0, x.dtype.type(1), px)
-        return xp.where(x == 0, x.dtype.type(1), xp.sin(safe) / safe)
+        return xp.where(x == 0, x.dtype.type(1), xp.sin(safe) / safe).astype(out_dt, copy=False)
 
     def backward(self, grad):
         # torch's formula and its zero mask (where pi x**2 is 0, also by underflow): the

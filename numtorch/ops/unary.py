@@ -168,7 +168,10 @@ class Rsqrt(Op):
     promote = "float"
 
     def forward(self, x):
-        y = 1 / self.xp.sqrt(x)
+        # float16/bfloat16 computed in float32 and rounded once, as torch's kernels do
+        w = x.astype(np.float32) if _dtype.np_kind(x.dtype) == "f" and x.dtype.itemsize < 4 \
+            else x
+        y = 1 / self.xp.sqrt(w)
         return self.save_output(y.astype(x.dtype, copy=False))
 
     def backward(self, grad):
