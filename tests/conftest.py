@@ -95,7 +95,8 @@ def _test_code_conveniences(name):
 # tests/ops, tests/nn and tests/optim run every test on each device of the fixture. On a real
 # GPU all of them run; on the stand-in (CI, no GPU) a representative subset keeps CI's time in
 # budget: each test function once per op/module/case, at its first dtype and shape set (the
-# parameters named below are the ones that vary only those). NUMTORCH_STANDIN_FULL=1 runs all.
+# parameters named below are the ones that vary only those). NUMTORCH_STANDIN_FULL=1 runs all
+# of them but the exclusions below.
 _VARIANT_PARAMS = {"dtype", "dt", "dtypes", "shapes", "shape", "sizes", "size", "sid", "seed",
                    "layout", "contiguous", "non_contiguous", "keepdim", "batch", "memory_format",
                    "dim", "p", "reduction", "bias", "unbiased", "correction", "align_corners",
@@ -187,18 +188,21 @@ def _variant_free_key(item):
 
 
 def pytest_collection_modifyitems(config, items):
-    """On the CuPy stand-in, keep the representative subset described above."""
-    if os.environ.get("NUMTORCH_STANDIN_FULL"):
-        return
+    """On cuda, leave out STANDIN_EXCLUDED (its CPU-only tests also on a real GPU, where its
+    entries are matched with ``cuda`` for ``cuda-standin``); on the CuPy stand-in keep the
+    representative subset described above unless NUMTORCH_STANDIN_FULL is set."""
+    full = bool(os.environ.get("NUMTORCH_STANDIN_FULL"))
     keep, drop, seen = [], [], set()
     for item in items:
         callspec = getattr(item, "callspec", None)
-        if callspec is None or callspec.params.get("device") != "cuda-standin":
+        param = None if callspec is None else callspec.params.get("device")
+        if param not in ("cuda", "cuda-standin"):
             keep.append(item)
             continue
-        nodeid = item.nodeid
+        nodeid = item.nodeid.replace("[cuda-", "[cuda-standin-", 1) if param == "cuda" else \
+            item.nodeid
         key = _variant_free_key(item)
-        if _excluded(nodeid) or key in seen:
+        if _excluded(nodeid) or (param == "cuda-standin" and not full and key in seen):
             drop.append(item)
         else:
             seen.add(key)
