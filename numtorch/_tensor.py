@@ -430,6 +430,13 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized):
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))
 
+    def __contains__(self, element):
+        """``element in tensor``: whether any entry equals ``element`` (a number or tensor)."""
+        if isinstance(element, (Tensor, int, float, complex, bool, np.number, np.bool_)):
+            return bool((self == element).any().item())
+        raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed "
+                           f"in a {type(element)}.")
+
     def __bool__(self):
         if self._array.size != 1:
             what = "no values" if self._array.size == 0 else "more than one value"

@@ -912,6 +912,22 @@ def float_sizes_refused(t):
 
 
 @program
+def python_protocols(t):
+    x = t.tensor([3., 1., 2.])
+    out = [list(x), [float(v) for v in x], max(x), sum(x), len(x), 2.0 in x, t.tensor(1.) in x,
+           x.__contains__(5), t.tensor([1., 2.]) in t.tensor([[1., 2.], [3., 4.]]),
+           list(t.ones(2, 2)), list(zip(*t.arange(4).reshape(2, 2))), abs(t.tensor(-2)),
+           t.tensor(7) // 2 == 3, bool(t.tensor([0.]).any()), sorted(t.tensor([2, 1]).tolist())]
+    for f in (lambda: "a" in x, lambda: None in x, lambda: len(t.tensor(1.)),
+              lambda: list(t.tensor(1.))):
+        try:
+            out.append(f())
+        except Exception as e:  # noqa: BLE001
+            out.append(e)
+    return out
+
+
+@program
 def numpy_interop(t):
     a = np.arange(4, dtype=np.float32)
     x = t.tensor([1., 2, 3, 4])
