@@ -15,6 +15,12 @@ import numtorch as _nt
 from ._size import size_args as _size_args
 
 
+def _quantized_missing(op):
+    from ._quantized_array import not_supported
+
+    return not_supported(op)
+
+
 def _inplace(self, fn, *args, **kwargs):
     """``autograd.inplace.apply_inplace``: ``fn``'s result written into ``self``."""
     return _nt.autograd.inplace.apply_inplace(self, fn, *args, **kwargs)
@@ -527,6 +533,8 @@ class _TensorMath:
         return _nt.ops.tanh(self)
 
     def tanh_(self):
+        if type(self._array) is not _np.ndarray and self.is_quantized:  # no in-place kernel
+            raise _quantized_missing("tanh.out")
         return _inplace(self, _nt.ops.tanh)
 
     def asinh(self):
@@ -554,6 +562,8 @@ class _TensorMath:
         return _nt.ops.sigmoid(self)
 
     def sigmoid_(self):
+        if type(self._array) is not _np.ndarray and self.is_quantized:  # no in-place kernel
+            raise _quantized_missing("sigmoid.out")
         return _inplace(self, _nt.ops.sigmoid)
 
     def relu(self):

@@ -480,6 +480,10 @@ def check_clamp_inplace(input, min, max):  # noqa: A002 - torch's names
 
     if isinstance(min, Tensor) or isinstance(max, Tensor) or not isinstance(input, Tensor):
         return
+    if input.dtype._category == _dtype._QUANT:  # torch has no in-place quantized clamp
+        from .._quantized_array import not_supported
+
+        raise not_supported("clamp.out")
     dt = _dtype.result_type(input, min, max)
     if dt is not input.dtype and not _dtype.can_cast(dt, input.dtype) \
             and dt.name in _CPP_NAME and input.dtype.name in _CPP_NAME:

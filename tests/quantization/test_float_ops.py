@@ -78,6 +78,9 @@ ERRORS = {  # torch has no quantized kernel (or refuses the arguments)
     "logsigmoid": lambda t, v: t.nn.functional.logsigmoid(v),
     "softshrink": lambda t, v: t.nn.functional.softshrink(v),
     "numpy": lambda t, v: v.numpy(),
+    "sigmoid_": lambda t, v: v.sigmoid_(),
+    "tanh_": lambda t, v: v.tanh_(),
+    "clamp_": lambda t, v: v.clamp_(-1, 1),
     "tolist": lambda t, v: v.tolist(),
 }
 
