@@ -246,3 +246,18 @@ def test_mha_fully_padded_sequence(need_weights):
     check_module(lambda t: _mha(t), [(4, 2, 8), (6, 2, 8), (6, 2, 8)], train=False,
                  forward=_with(key_padding_mask=kpm, need_weights=need_weights),
                  grad=not need_weights)
+
+
+@pytest.mark.parametrize("make", [
+    lambda t: t.nn.TransformerEncoderLayer(8, 2, 16, device="cuda"),
+    lambda t: t.nn.TransformerDecoderLayer(8, 2, 16, device="cuda"),
+    lambda t: t.nn.Transformer(8, 2, 1, 1, 16, device="cuda"),
+])
+def test_transformer_layers_honour_device(make):
+    # the layers once passed only dtype on, silently building on the CPU
+    if numtorch.cuda.is_available():
+        assert {p.device.type for p in make(numtorch).parameters()} == {"cuda"}
+    else:
+        from tests.oracle import same
+
+        same(make)  # torch's AssertionError: Torch not compiled with CUDA enabled

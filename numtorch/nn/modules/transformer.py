@@ -63,7 +63,7 @@ class TransformerEncoderLayer(Module):
                  layer_norm_eps=1e-5, batch_first=False, norm_first=False, bias=True,
                  device=None, dtype=None):
         super().__init__()
-        kw = {"dtype": dtype}
+        kw = {"device": device, "dtype": dtype}
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
                                             batch_first=batch_first, **kw)
         self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **kw)
@@ -109,7 +109,7 @@ class TransformerDecoderLayer(Module):
                  layer_norm_eps=1e-5, batch_first=False, norm_first=False, bias=True,
                  device=None, dtype=None):
         super().__init__()
-        kw = {"dtype": dtype}
+        kw = {"device": device, "dtype": dtype}
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
                                             batch_first=batch_first, **kw)
         self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
@@ -241,7 +241,7 @@ class Transformer(Module):
                  custom_decoder=None, layer_norm_eps=1e-5, batch_first=False, norm_first=False,
                  bias=True, device=None, dtype=None):
         super().__init__()
-        kw = {"dtype": dtype}
+        kw = {"device": device, "dtype": dtype}
         if custom_encoder is not None:
             self.encoder = custom_encoder
         else:
