@@ -340,6 +340,23 @@ def dataset_utilities(t):
 
 
 @program
+def dataset_and_parameter_construction(t):
+    data = t.utils.data
+
+    class NoIter(data.IterableDataset):
+        pass
+
+    class Stream(data.IterableDataset):
+        def __iter__(self):
+            return iter(range(3))
+
+    empty = data.TensorDataset()
+    return [_err(NoIter), list(Stream()), list(data.DataLoader(Stream(), batch_size=2)),
+            _err(lambda: len(empty)), empty[0], _err(lambda: t.nn.Parameter([1.0])),
+            isinstance(Stream(), data.Dataset)]
+
+
+@program
 def state_dict_serialization(t):
     m = _fixed(t, t.nn.Sequential(t.nn.Linear(2, 2), t.nn.BatchNorm1d(2)))
     buf = io.BytesIO()
@@ -412,6 +429,137 @@ def parameter_semantics(t):
             isinstance(p, t.Tensor), [n for n, _ in m.named_parameters()],
             [n for n, _ in m.named_buffers()], list(m.state_dict().keys()),
             type(p.detach()).__name__, type(p.clone()).__name__]
+
+
+@program(rtol=1e-5, atol=1e-6)
+def train_eval_modes(t):
+    m = _fixed(t, t.nn.Sequential(t.nn.Linear(3, 4), t.nn.BatchNorm1d(4), t.nn.Dropout(0.5),
+                                  t.nn.Linear(4, 2)))
+    x = _data(t, 6, 3)
+    m.train()
+    m[2].p = 0.0
+    y_train = m(x)
+    rm = m[1].running_mean.clone()
+    m.eval()
+    with t.no_grad():
+        y_eval = m(x)
+    m[2].p = 0.5
+    y_eval2 = m(x)
+    return [y_train, rm, m[1].running_var, m[1].num_batches_tracked, y_eval,
+            (y_eval2 - y_eval).abs().max() < 1e-6, y_eval.requires_grad, m.training,
+            m[1].training]
+
+
+@program(rtol=1e-5, atol=1e-6)
+def grad_clipping_and_zero_grad(t):
+    m = _fixed(t, t.nn.Linear(4, 3))
+    x = _data(t, 5, 4)
+    (m(x) ** 2).sum().backward()
+    total = t.nn.utils.clip_grad_norm_(m.parameters(), 0.5)
+    g = m.weight.grad.clone()
+    t.nn.utils.clip_grad_value_(m.parameters(), 0.01)
+    gv = m.bias.grad.clone()
+    opt = t.optim.SGD(m.parameters(), lr=0.1)
+    opt.zero_grad(set_to_none=False)
+    z = m.weight.grad.clone()
+    opt.zero_grad()
+    return [total, g, gv, z, m.weight.grad, t.nn.utils.parameters_to_vector(m.parameters())
+            .shape, t.nn.utils.clip_grad_norm_([], 1.0)]
+
+
+@program(rtol=1e-5, atol=1e-6)
+def optimizer_param_groups(t):
+    a = t.nn.Parameter(t.tensor([1., 2.]))
+    b = t.nn.Parameter(t.tensor([3.]))
+    opt = t.optim.SGD([a], lr=0.1)
+    opt.add_param_group({"params": [b], "lr": 0.01, "momentum": 0.9})
+    for _ in range(3):
+        opt.zero_grad()
+        (a.sum() * b.sum()).backward()
+        opt.step()
+    sched = t.optim.lr_scheduler.StepLR(opt, 1, gamma=0.5)
+    opt.step()
+    sched.step()
+    err = _err(lambda: opt.add_param_group({"params": [a]}))
+    return [a, b, [g["lr"] for g in opt.param_groups], [g["momentum"] for g in opt.param_groups],
+            err, sched.last_epoch, sched.state_dict()["base_lrs"]]
+
+
+@program(rtol=1e-5, atol=1e-6)
+def embedding_padding_and_bag(t):
+    emb = _fixed(t, t.nn.Embedding(5, 3, padding_idx=1))
+    idx = t.tensor([[1, 2, 1], [4, 3, 1]])
+    out = emb(idx)
+    out.sum().backward()
+    bag = _fixed(t, t.nn.EmbeddingBag(5, 2, mode="mean"))
+    return [out, emb.weight.grad, bag(t.tensor([0, 2, 4, 1]), t.tensor([0, 1])),
+            bag(t.tensor([[0, 2], [4, 1]])), t.nn.functional.embedding(t.tensor([0]), t.eye(3),
+                                                                      max_norm=0.5)]
+
+
+@program(rtol=1e-5, atol=1e-6)
+def packed_sequences(t):
+    rnn = t.nn.utils.rnn
+    seqs = [t.arange(6.).reshape(3, 2), t.arange(4.).reshape(2, 2) + 10, t.ones(1, 2)]
+    padded = rnn.pad_sequence(seqs, batch_first=True)
+    packed = rnn.pack_padded_sequence(padded, t.tensor([3, 2, 1]), batch_first=True)
+    lstm = _fixed(t, t.nn.LSTM(2, 3, batch_first=True))
+    out, (h, c) = lstm(packed)
+    unpacked, lens = rnn.pad_packed_sequence(out, batch_first=True)
+    unsorted = rnn.pack_sequence([seqs[2], seqs[0]], enforce_sorted=False)
+    return [padded, packed.data, packed.batch_sizes, unpacked, lens, h, c,
+            unsorted.sorted_indices, rnn.pad_sequence(seqs, padding_value=-1).shape,
+            _err(lambda: rnn.pack_padded_sequence(padded, t.tensor([1, 2, 3]), batch_first=True))]
+
+
+@program
+def module_hooks_and_state(t):
+    m = _fixed(t, t.nn.Linear(2, 2))
+    log = []
+    h1 = m.register_forward_hook(lambda mod, i, o: log.append(("fwd", tuple(o.shape))))
+    h2 = m.register_forward_pre_hook(lambda mod, i: log.append(("pre", len(i))))
+    h3 = m.register_full_backward_hook(lambda mod, gi, go: log.append(("bwd", len(gi),
+                                                                        tuple(go[0].shape))))
+    x = t.ones(3, 2, requires_grad=True)
+    m(x).sum().backward()
+    for h in (h1, h2, h3):
+        h.remove()
+    m(x)
+    sd = m.state_dict(prefix="net.")
+    m.requires_grad_(False)
+    return [log, list(sd.keys()), m.weight.requires_grad, [n for n, _ in m.named_modules()],
+            m.get_parameter("bias").shape, isinstance(m, t.nn.Module),
+            m.half().weight.dtype, m.double().bias.dtype, m.to(t.float32).weight.dtype]
+
+
+@program(rtol=1e-5, atol=1e-6)
+def conv_variants(t):
+    F = t.nn.functional
+    x = _data(t, 1, 2, 7, 7)
+    w = _data(t, 4, 2, 3, 3, seed=5)
+    x1 = _data(t, 2, 3, 9)
+    w1 = _data(t, 6, 1, 3, seed=6)
+    return [F.conv2d(x, w, padding="same"), F.conv2d(x, w, stride=2, dilation=2),
+            F.conv2d(x, w[:, :1].repeat(1, 1, 1, 1)[:2], groups=2),
+            F.conv1d(x1, w1, groups=3, padding=2), F.conv_transpose2d(x, w.transpose(0, 1),
+                                                                      stride=2, output_padding=1),
+            F.max_pool2d(x, 3, stride=2, return_indices=True),
+            F.avg_pool2d(x, 2, ceil_mode=True, count_include_pad=False),
+            F.adaptive_max_pool2d(x, 3), F.max_pool1d(x1, 2), F.lp_pool2d(x.abs(), 2, 2),
+            F.pixel_shuffle(t.arange(16.).reshape(1, 4, 2, 2), 2),
+            _err(lambda: F.conv2d(x, w, padding="same", stride=2)),
+            _err(lambda: F.max_pool2d(x, 9))]
+
+
+@program(rtol=1e-5, atol=1e-6)
+def normalization_functional(t):
+    F = t.nn.functional
+    x = _data(t, 3, 4, 5)
+    return [F.layer_norm(x, (5,)), F.layer_norm(x, (4, 5), t.ones(4, 5) * 2, t.zeros(4, 5)),
+            F.group_norm(x, 2), F.instance_norm(x), F.batch_norm(x, t.zeros(4), t.ones(4)),
+            F.batch_norm(x, None, None, training=True), F.local_response_norm(x, 2),
+            F.rms_norm(x, (5,)), _err(lambda: F.layer_norm(x, (4,))),
+            _err(lambda: F.group_norm(x, 3))]
 
 
 PROGRAMS = sorted(P.items())

@@ -26,8 +26,7 @@ def _data_array(data, fn):
         return np.empty((0,), dtype=_dtype.get_default_dtype().np)
     if not isinstance(data, Tensor):
         # torch calls data.detach() here, so anything but a tensor fails with AttributeError
-        raise AttributeError(f"{fn}: expected a Tensor as data, but got "
-                             f"{type(data).__name__} (wrap it with torch.tensor(...) first)")
+        raise AttributeError(f"'{type(data).__name__}' object has no attribute 'detach'")
     return data._array
 
 

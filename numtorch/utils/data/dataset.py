@@ -1,6 +1,7 @@
 """Datasets: map-style and iterable, and the wrappers torch provides around them."""
 
 import bisect
+from collections.abc import Iterable
 import math
 import warnings
 
@@ -18,15 +19,13 @@ class Dataset:
         return ConcatDataset([self, other])
 
 
-class IterableDataset(Dataset):
+class IterableDataset(Dataset, Iterable):
     """A dataset that is a stream: subclasses define ``__iter__``.
 
-    With ``num_workers > 0`` every worker runs its own copy; shard with
-    ``utils.data.get_worker_info()`` inside ``__iter__`` to avoid duplicates.
+    ``__iter__`` is abstract (from ``collections.abc.Iterable``), so a subclass without it
+    cannot be instantiated, as in torch. With ``num_workers > 0`` every worker runs its own
+    copy; shard with ``utils.data.get_worker_info()`` inside ``__iter__`` to avoid duplicates.
     """
-
-    def __iter__(self):
-        raise NotImplementedError(f"{type(self).__name__} must implement __iter__")
 
     def __add__(self, other):
         return ChainDataset([self, other])
@@ -36,10 +35,8 @@ class TensorDataset(Dataset):
     """Rows of several tensors with the same first dimension, returned as tuples."""
 
     def __init__(self, *tensors):
-        if not tensors:
-            raise ValueError("TensorDataset needs at least one tensor")
-        n = tensors[0].size(0)
-        if any(t.size(0) != n for t in tensors):
+        # no tensors is allowed, as in torch (len() then fails with IndexError)
+        if tensors and any(t.size(0) != tensors[0].size(0) for t in tensors):
             raise AssertionError("Size mismatch between tensors")
         self.tensors = tensors
 
