@@ -8,7 +8,7 @@ from .. import backend
 from ._checks import (
     check_betas, check_fused, check_lr, check_nonneg, check_tensor_betas, check_tensor_lr,
 )
-from .optimizer import Optimizer, _make
+from .optimizer import Optimizer, _make, split_update
 
 __all__ = ["Adam"]
 
@@ -52,6 +52,41 @@ def update_moments(opt, param, grad, state, group):
     return p, xp, m, v, step
 
 
+def _adam_part(xp, p, grad, m, v, vmax, t, g, lr, wd, eps, beta1, beta2, negate, l2, bc2_sqrt,
+               step_size):
+    """Adam's in-place update of (a part of) one parameter; ``t`` and ``g`` are work buffers
+    (``g`` only for L2 weight decay)."""
+    if wd != 0:
+        if not l2:
+            p *= 1 - lr * wd
+        else:
+            xp.multiply(p, wd, out=g)
+            (xp.subtract if negate else xp.add)(g, grad, out=g)
+            grad, negate = g, False
+    g = grad
+    if negate:  # m + (-g - m) * w
+        xp.add(g, m, out=t)
+        t *= 1 - beta1
+        m -= t
+    else:  # torch's lerp: m + (g - m) * w
+        xp.subtract(g, m, out=t)
+        t *= 1 - beta1
+        m += t
+    v *= beta2
+    xp.multiply(g, 1 - beta2, out=t)
+    t *= g
+    v += t
+    if vmax is not None:
+        xp.maximum(vmax, v, out=vmax)
+        v = vmax
+    xp.sqrt(v, out=t)
+    t /= bc2_sqrt
+    t += eps
+    xp.divide(m, t, out=t)
+    t *= step_size
+    p -= t
+
+
 class Adam(Optimizer):
     """Adam: adaptive moment estimation.
 
@@ -88,46 +123,19 @@ class Adam(Optimizer):
         if grad.shape != p.shape or grad.dtype != p.dtype:
             return self._update_unfused(param, grad, state, group)
         # The rule as in-place passes over the parameter and its moments, intermediates in one
-        # reused buffer (``out=``), no temporaries. Maximize is carried as a sign instead of
+        # reused buffer (``out=``), no temporaries; large parameters are split across the
+        # intra-op threads (``split_update``). Maximize is carried as a sign instead of
         # negating the gradient (-g - m == -(g + m) exactly); roundings match the unfused form.
-        xp = backend.xp_of(p)
         step = self._step_tensor(state)
         lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
         beta1, beta2 = group["betas"]
-        negate = group["maximize"]
-        g = grad
-        if wd != 0:
-            if group["decoupled_weight_decay"]:
-                p *= 1 - lr * wd
-            else:
-                g = self._scratch(p, 1)
-                xp.multiply(p, wd, out=g)
-                (xp.subtract if negate else xp.add)(g, grad, out=g)
-                negate = False
-        m, v = state["exp_avg"]._array, state["exp_avg_sq"]._array
-        t = self._scratch(p, 0)
-        if negate:  # m + (-g - m) * w
-            xp.add(g, m, out=t)
-            t *= 1 - beta1
-            m -= t
-        else:  # torch's lerp: m + (g - m) * w
-            xp.subtract(g, m, out=t)
-            t *= 1 - beta1
-            m += t
-        v *= beta2
-        xp.multiply(g, 1 - beta2, out=t)
-        t *= g
-        v += t
-        if group["amsgrad"]:
-            vmax = state["max_exp_avg_sq"]._array
-            xp.maximum(vmax, v, out=vmax)
-            v = vmax
-        xp.sqrt(v, out=t)
-        t /= math.sqrt(1 - beta2 ** step)
-        t += eps
-        xp.divide(m, t, out=t)
-        t *= lr / (1 - beta1 ** step)
-        p -= t
+        l2 = wd != 0 and not group["decoupled_weight_decay"]
+        arrays = (p, grad, state["exp_avg"]._array, state["exp_avg_sq"]._array,
+                  state["max_exp_avg_sq"]._array if group["amsgrad"] else None,
+                  self._scratch(p, 0), self._scratch(p, 1) if l2 else None)
+        consts = (lr, wd, eps, beta1, beta2, group["maximize"], l2,
+                  math.sqrt(1 - beta2 ** step), lr / (1 - beta1 ** step))
+        split_update(_adam_part, arrays, consts)
 
     def _update_unfused(self, param, grad, state, group):
         """The update with temporaries, for a gradient whose shape or dtype differs from the

@@ -25,6 +25,7 @@ import numpy as np
 from .. import backend
 from .._tensor import Tensor, _make
 from ..autograd.grad_mode import no_grad
+from ..ops import _intraop
 from ..nn.modules._hooks import add_hook
 
 __all__ = ["Optimizer", "required", "register_optimizer_step_pre_hook",
@@ -124,6 +125,29 @@ def _needs_graph(param, grad, state, group):
     if any(isinstance(v, Tensor) and v.requires_grad for v in state.values()):
         return True
     return any(isinstance(v, Tensor) and v.requires_grad for v in group.values())
+
+
+# Parameters smaller than this update on the calling thread: an update is a few cheap passes,
+# and on a busy machine waking a second thread costs more than it saves (measured: SGD with
+# momentum on the MLP's 400k-value weight 0.35 -> 1.6 ms when split at load 12 on 2 cores).
+_SPLIT_MIN = 1 << 20
+
+
+def split_update(kernel, arrays, consts):
+    """Run ``kernel(xp, *arrays, *consts)``, an elementwise in-place update of equally shaped
+    arrays (None entries allowed), over contiguous parts on the intra-op threads when the
+    arrays are large (``_SPLIT_MIN``) contiguous CPU arrays (``numtorch.ops._intraop``), else
+    in one call. Elementwise, so the result is the same however it is split."""
+    first = arrays[0]
+    xp = backend.xp_of(first)
+    live = [a for a in arrays if a is not None]
+    if first.size < _SPLIT_MIN or backend.is_device_array(first) or \
+            _intraop.parts(first.size) == 1 or not all(a.flags.c_contiguous for a in live):
+        kernel(xp, *arrays, *consts)
+        return
+    flat = [None if a is None else a.reshape(-1) for a in arrays]
+    _intraop.run_split(lambda lo, hi: kernel(
+        xp, *[None if a is None else a[lo:hi] for a in flat], *consts), first.size)
 
 
 class Optimizer:

@@ -2,9 +2,39 @@
 
 from .. import backend
 from ._checks import check_fused, check_lr, number
-from .optimizer import Optimizer, required, _make
+from .optimizer import Optimizer, required, _make, split_update
 
 __all__ = ["SGD"]
+
+
+def _sgd_part(xp, p, grad, buf, t, d, lr, wd, momentum, dampening, nesterov, negate):
+    """SGD's in-place update of (a part of) one parameter; ``t`` and ``d`` are work buffers
+    (``d`` only with weight decay). On the first momentum step ``buf`` is None and ``grad`` is
+    the new buffer itself, already the signed, decayed direction."""
+    d_p = grad
+    if wd != 0:
+        xp.multiply(p, wd, out=d)
+        (xp.subtract if negate else xp.add)(d, grad, out=d)
+        d_p, negate = d, False
+    if momentum != 0:
+        if buf is not None:
+            buf *= momentum
+            if dampening != 0:
+                xp.multiply(d_p, 1 - dampening, out=t)
+                (xp.subtract if negate else xp.add)(buf, t, out=buf)
+            else:
+                (xp.subtract if negate else xp.add)(buf, d_p, out=buf)
+        else:  # the first step: grad is the new buffer
+            buf = grad
+        if nesterov:
+            xp.multiply(buf, momentum, out=t)
+            # d_p + m * buf, summed in torch's order (addition commutes exactly)
+            (xp.subtract if negate else xp.add)(t, d_p, out=t)
+            d_p, negate = t, False
+        else:
+            d_p, negate = buf, False
+    xp.multiply(d_p, lr, out=t)
+    (xp.add if negate else xp.subtract)(p, t, out=p)
 
 
 class SGD(Optimizer):
@@ -44,46 +74,27 @@ class SGD(Optimizer):
         if grad.shape != p.shape or grad.dtype != p.dtype:
             return self._update_unfused(p, grad, state, group)
         # One pass per step of the rule, every intermediate written into a reused buffer
-        # (``out=``): no temporary is allocated per parameter. ``sign`` carries maximize while
+        # (``out=``): no temporary is allocated per parameter; large parameters are split
+        # across the intra-op threads (``split_update``). ``negate`` carries maximize while
         # the direction is still the raw gradient, so -grad is never materialised; every
-        # rewrite below is exact in floating point (x + (-y) == x - y).
-        xp = backend.xp_of(p)
-        lr, wd, momentum = group["lr"], group["weight_decay"], group["momentum"]
-        negate = group["maximize"]
-        d_p = grad
-        if wd != 0:
-            d_p = self._scratch(p, 1)
-            xp.multiply(p, wd, out=d_p)
-            (xp.subtract if negate else xp.add)(d_p, grad, out=d_p)
-            negate = False
-        if momentum != 0:
-            buf = state.get("momentum_buffer")
-            if buf is None:
-                first = xp.negative(d_p) if negate else d_p.copy()
-                buf = state["momentum_buffer"] = _make(first)
-                if negate:  # Nesterov below adds the direction itself: -grad, the new buffer
-                    d_p, negate = first, False
-            else:
-                b = buf._array
-                b *= momentum
-                dampening = group["dampening"]
-                if dampening != 0:
-                    t = self._scratch(p, 0)
-                    xp.multiply(d_p, 1 - dampening, out=t)
-                    (xp.subtract if negate else xp.add)(b, t, out=b)
-                else:
-                    (xp.subtract if negate else xp.add)(b, d_p, out=b)
-            if group["nesterov"]:
-                t = self._scratch(p, 0)
-                xp.multiply(buf._array, momentum, out=t)
-                (xp.subtract if negate else xp.add)(t, d_p, out=t)
-                # d_p + m * buf, summed in torch's order (addition commutes exactly)
-                d_p, negate = t, False
-            else:
-                d_p, negate = buf._array, False
-        t = self._scratch(p, 0)
-        xp.multiply(d_p, lr, out=t)
-        (xp.add if negate else xp.subtract)(p, t, out=p)
+        # rewrite is exact in floating point (x + (-y) == x - y).
+        momentum, wd = group["momentum"], group["weight_decay"]
+        buf = state.get("momentum_buffer") if momentum != 0 else None
+        if momentum != 0 and buf is None:
+            # the first step makes the buffer: a copy of the direction (-grad + wd * p)
+            xp = backend.xp_of(p)
+            first = xp.negative(grad) if group["maximize"] else grad.copy()
+            if wd != 0:
+                first += p * wd
+            buf = state["momentum_buffer"] = _make(first)
+            arrays = (p, buf._array, None, self._scratch(p, 0), None)
+            consts = (group["lr"], 0, momentum, 0, group["nesterov"], False)
+        else:
+            arrays = (p, grad, None if buf is None else buf._array, self._scratch(p, 0),
+                      self._scratch(p, 1) if wd != 0 else None)
+            consts = (group["lr"], wd, momentum, group["dampening"], group["nesterov"],
+                      group["maximize"])
+        split_update(_sgd_part, arrays, consts)
 
     def _update_unfused(self, p, grad, state, group):
         """The update with temporaries, for a gradient whose shape or dtype differs from the

@@ -75,7 +75,8 @@ def test_step_allocates_no_parameter_sized_temporary(name, kwargs):
     p = numtorch.nn.Parameter(numtorch.zeros(256, 256))
     p.grad = numtorch.ones(256, 256)
     opt = getattr(numtorch.optim, name)([p], **kwargs)
-    opt.step()  # creates the state and the work buffers
+    opt.step()  # creates the state and the work buffers (the second step its last one)
+    opt.step()
     tracemalloc.start()
     try:
         opt.step()
@@ -84,3 +85,26 @@ def test_step_allocates_no_parameter_sized_temporary(name, kwargs):
         tracemalloc.stop()
     assert peak < 256 * 256 * 4 // 4, peak
 
+
+
+@pytest.mark.parametrize("name,kwargs", CASES, ids=str)
+def test_split_across_threads_is_bitwise_one_thread(monkeypatch, name, kwargs):
+    from numtorch.ops import _intraop
+
+    one = _run(numtorch, name, kwargs, np.float32)
+    calls = []
+    real = _intraop.run_split
+    monkeypatch.setattr(_intraop, "run_split", lambda k, n, unit=1: calls.append(n) or
+                        real(k, n, unit))
+    monkeypatch.setattr(_intraop, "_MIN_PART", 8)  # the 7x5 parameter splits in 3 parts
+    monkeypatch.setattr("numtorch.optim.optimizer._SPLIT_MIN", 0)
+    old = numtorch.get_num_threads()
+    numtorch.set_num_threads(3)
+    try:
+        split = _run(numtorch, name, kwargs, np.float32)
+    finally:
+        numtorch.set_num_threads(old)
+    if not numtorch.backend.is_device_array(numtorch.zeros(1)._array):
+        assert 35 in calls
+    for a, b in zip(one, split):
+        np.testing.assert_array_equal(a, b)
