@@ -8,7 +8,7 @@ import pytest
 import torch
 
 import numtorch
-from tests.oracle import check_module, check_op, check_raises, load_torch_state
+from tests.oracle import check_module, check_op, check_raises, load_torch_state, same
 
 KINDS = ["RNN", "RNN_relu", "LSTM", "GRU"]
 
@@ -240,54 +240,39 @@ def test_dropout_single_layer_warns():
 
 # ---------------------------------------------------------------- pack / pad utilities
 
-def _both(arrays):
-    return ([numtorch.from_numpy(a.copy()) for a in arrays],
-            [torch.from_numpy(a.copy()) for a in arrays])
-
-
-def _same(a, b):
-    if isinstance(b, torch.Tensor):
-        assert tuple(a.shape) == tuple(b.shape) and str(a.dtype) == str(b.dtype)
-        np.testing.assert_array_equal(a.numpy(), b.numpy())
-    elif isinstance(b, (tuple, list)):
-        assert len(a) == len(b)
-        for x, y in zip(a, b):
-            _same(x, y)
-    else:
-        assert a == b
-
-
 @pytest.mark.parametrize("lengths", [[4, 2, 2, 1], [1, 4, 3, 2], [3, 3, 3, 3]])
 @pytest.mark.parametrize("batch_first", [False, True])
 def test_pack_pad_roundtrip(lengths, batch_first):
-    rng = np.random.default_rng(0)
-    shape = (4, 4, 3) if batch_first else (4, 4, 3)
-    (x,), (y,) = _both([rng.standard_normal(shape)])
+    x = np.random.default_rng(0).standard_normal((4, 4, 3))
     srt = lengths == sorted(lengths, reverse=True)
-    outs = []
-    for lib, v in ((numtorch, x), (torch, y)):
-        ru = lib.nn.utils.rnn
-        p = ru.pack_padded_sequence(v, lib.tensor(lengths), batch_first=batch_first,
-                                    enforce_sorted=srt)
+
+    def fn(t):
+        ru = t.nn.utils.rnn
+        p = ru.pack_padded_sequence(t.from_numpy(x.copy()), t.tensor(lengths),
+                                    batch_first=batch_first, enforce_sorted=srt)
+        assert isinstance(p, tuple) and type(p).__name__ == "PackedSequence"
         padded = ru.pad_packed_sequence(p, batch_first=batch_first, padding_value=-2.0,
                                         total_length=6)
-        outs.append((tuple(p), padded, ru.unpack_sequence(p),
-                     # torch's unpad_sequence transposes its argument in place: use a copy
-                     ru.unpad_sequence(padded[0].clone(), padded[1],
-                                        batch_first=batch_first)))
-        assert isinstance(p, tuple) and type(p).__name__ == "PackedSequence"
-    _same(*outs)
+        # torch's unpad_sequence transposes its argument in place: use a copy
+        return (tuple(p), padded, ru.unpack_sequence(p),
+                ru.unpad_sequence(padded[0].clone(), padded[1], batch_first=batch_first))
+
+    same(fn)
 
 
 @pytest.mark.parametrize("side", ["right", "left"])
 @pytest.mark.parametrize("batch_first", [False, True])
 def test_pad_and_pack_sequence(side, batch_first):
     rng = np.random.default_rng(2)
-    a, b = _both([rng.standard_normal((n, 2)) for n in (2, 5, 3)])
-    _same(numtorch.nn.utils.rnn.pad_sequence(a, batch_first, 7.0, side),
-          torch.nn.utils.rnn.pad_sequence(b, batch_first, 7.0, side))
-    _same(tuple(numtorch.nn.utils.rnn.pack_sequence(a, enforce_sorted=False)),
-          tuple(torch.nn.utils.rnn.pack_sequence(b, enforce_sorted=False)))
+    arrays = [rng.standard_normal((n, 2)) for n in (2, 5, 3)]
+
+    def fn(t):
+        seqs = [t.from_numpy(a.copy()) for a in arrays]
+        ru = t.nn.utils.rnn
+        return (ru.pad_sequence(seqs, batch_first, 7.0, side),
+                tuple(ru.pack_sequence(seqs, enforce_sorted=False)))
+
+    same(fn)
 
 
 def test_pack_gradient():
