@@ -178,3 +178,37 @@ def test_fast_paths_take_non_contiguous_inputs(paths):
     check_op(lambda t, x, w: _conv(2, padding=1, groups=4)(t, x, w).sum(), [(2, 4, 6, 5),
                                                                           (4, 1, 3, 3)])
     assert {"forward-depthwise", "forward-1x1"} <= set(paths)
+
+
+# 2-d stride-1 convolutions with few channels over wide rows: im2col from flat padded planes
+FLAT = [
+    (_conv(2, padding=1), [(2, 3, 4, 34), (4, 3, 3, 3), (4,)]),
+    (_conv(2, padding="same", dilation=(2, 1), groups=2), [(2, 4, 5, 33), (6, 2, 2, 4)]),
+    (_conv(2), [(2, 2, 4, 36), (3, 2, 3, 5)]),  # no padding
+    (_conv(2, padding=(0, 4)), [(1, 2, 3, 30), (2, 2, 2, 3)]),  # padding wider than the kernel
+    # the stride-1 input gradient (a convolution of gy) lands here too
+    (_conv_t(2, padding=1, groups=2), [(2, 4, 3, 32), (4, 5, 3, 3)]),
+]
+
+
+@pytest.mark.parametrize("case", range(len(FLAT)))
+def test_flat_plane_im2col_matches_torch(paths, case):
+    fn, shapes = FLAT[case]
+    check_op(fn, shapes)
+    assert "forward-flat" in paths and "forward-im2col" not in paths
+
+
+def test_flat_plane_im2col_float32_in_blocks(monkeypatch, paths):
+    monkeypatch.setattr(conv_ops, "_BLOCK_BYTES", 1)
+    monkeypatch.setattr(conv_ops, "_MIN_BLOCK_COLUMNS", 1)
+    monkeypatch.setattr(conv_ops, "_THREADED", False)
+    check_op(_conv(2, padding=1), [(3, 8, 6, 32), (8, 8, 3, 3), (8,)], dtype="float32",
+             second_order=False)
+    assert "forward-flat" in paths
+
+
+def test_many_channels_or_narrow_rows_use_im2col(paths):
+    # forward only: the input gradient of the first is a 2-channel convolution, which is flat
+    check_op(_conv(2, padding=1), [(1, 64, 3, 32), (2, 64, 3, 3)], grad=False)
+    check_op(_conv(2, padding=1), [(2, 3, 5, 16), (4, 3, 3, 3)], grad=False)
+    assert "forward-im2col" in paths and "forward-flat" not in paths
