@@ -5,7 +5,7 @@ intra-op threads. A kernel of many passes (exact GELU is ~25) over a large array
 here into contiguous parts, one per thread, each part running every pass: NumPy releases the
 GIL inside each ufunc, so the parts run concurrently and only the few microseconds of Python
 between ufunc calls are serialised. The thread count follows ``torch.set_num_threads``
-(``numtorch.get_num_threads``); arrays below ``_MIN_PART`` elements per part stay on the
+(``numtorch.get_num_threads``); arrays with fewer than ``_MIN_PART`` elements per part stay on the
 calling thread, where the hand-off would cost more than it saves. Elementwise kernels give
 bit-identical results however they are split.
 """
@@ -15,7 +15,7 @@ import threading
 
 import numpy as np
 
-_MIN_PART = 1 << 16  # elements per part, at least
+_MIN_PART = 1 << 17  # elements per part, at least (hand-offs cost more on a busy machine)
 _pool = {"executor": None, "size": 0}
 _lock = threading.Lock()
 
