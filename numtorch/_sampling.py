@@ -462,6 +462,14 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
                            "operation has no identity.")
     if not bool(np.isfinite(probs).all()) or bool((probs < 0).any()):
+        if replacement and num_samples > 1:
+            # torch's with-replacement kernel checks entry by entry: the first bad one names
+            # the message (NaN fails its '>= 0' test first)
+            flat = probs.reshape(-1)
+            first = flat[int(np.argmax(~(flat >= 0) | ~np.isfinite(flat)))]
+            what = "< 0" if not first >= 0 else "= infinity or NaN"
+            raise RuntimeError(f"invalid multinomial distribution (encountering probability "
+                               f"entry {what})")
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     totals = probs.sum(axis=1)
     if bool((totals <= 0).any()):
