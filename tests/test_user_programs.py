@@ -574,7 +574,7 @@ def nan_inf_handling(t):
     x = t.tensor([0., -1, 1, float("nan"), float("inf")])
     return [x / 0, t.log(x), t.sqrt(x), x.clamp(0, 1), t.maximum(x, t.zeros(5)), t.fmax(x, t.zeros(5)),
             x.isnan(), x.isinf(), x.isposinf(), x.nan_to_num(nan=0., posinf=9.), x.sign(),
-            x.max(), x.sum(), t.nanmean(x), x.nanmedian(), x == x, x.relu(), x.sigmoid(),
+            x.max(), x.sum(), t.nanmean(x), x.nanmedian(), x.eq(x), x.relu(), x.sigmoid(),
             x.round(), t.tensor([0.5, 1.5, 2.5, -0.5]).round(), x.floor(), t.isclose(x, x),
             t.isclose(x, x, equal_nan=True), t.allclose(t.ones(2), t.ones(2) + 1e-9),
             t.exp(t.tensor([1000.])), t.tensor([1e308]).float()]
@@ -596,11 +596,12 @@ def barebones_unsigned_dtypes(t):
                 x.tolist(), x.item() if False else x[0].item(), d.is_signed, d.itemsize,
                 t.iinfo(d).max, t.promote_types(d, t.float16), t.zeros(2, dtype=d),
                 t.full((2,), 7, dtype=d), x.type()]
-        for f in (lambda: t.promote_types(d, t.int64), lambda: t.promote_types(t.uint8, d),
-                  lambda: x + t.tensor([1]), lambda: t.promote_types(d, t.complex64),
-                  lambda: t.tensor([70000, 1 << 40][d.itemsize // 4:][:1], dtype=d)
+        for f in (lambda d=d: t.promote_types(d, t.int64),
+                  lambda d=d: t.promote_types(t.uint8, d), lambda x=x: x + t.tensor([1]),
+                  lambda d=d: t.promote_types(d, t.complex64),
+                  lambda d=d: t.tensor([70000, 1 << 40][d.itemsize // 4:][:1], dtype=d)
                   if d is not t.uint64 else "skip",
-                  lambda: t.tensor([-1, 1], dtype=d) if d is not t.uint64 else "skip"):
+                  lambda d=d: t.tensor([-1, 1], dtype=d) if d is not t.uint64 else "skip"):
             try:
                 out.append(f())
             except Exception as e:  # noqa: BLE001
@@ -843,7 +844,7 @@ def print_more_dtypes(t):
 def print_grad_fn_and_names(t):
     x = t.ones(2, requires_grad=True)
     return [repr(x * 2), repr(x.sum()), repr(x[0]), repr(x.mean()), repr(x.view(2, 1)),
-            repr((x @ x)), repr(x.t()), repr(x.exp()), repr(x.detach()),
+            repr(x @ x), repr(x.t()), repr(x.exp()), repr(x.detach()),
             repr(t.ones(2, dtype=t.float64, requires_grad=True) + 1)]
 
 

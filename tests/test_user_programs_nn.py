@@ -322,7 +322,7 @@ def dataloader_seeded_shuffle(t):
     b = [b.tolist() for b in data.DataLoader(range(10), batch_size=3, shuffle=True, generator=g2)]
     rs = list(data.RandomSampler(range(6), generator=t.Generator().manual_seed(1)))
     parts = data.random_split(range(10), [0.3, 0.7], generator=t.Generator().manual_seed(2))
-    return [a == b, sorted(sum(a, [])), sorted(rs), [len(p) for p in parts],
+    return [a == b, sorted(v for batch in a for v in batch), sorted(rs), [len(p) for p in parts],
             sorted(list(parts[0]) + list(parts[1])), _err(lambda: data.random_split(range(10), [3, 3])),
             len(list(data.WeightedRandomSampler([0.1, 0.9], 5)))]
 
