@@ -11,6 +11,7 @@ import warnings
 from ... import _dtype
 from ..._tensor import Tensor
 from ...ops import conv as _ops
+from ...ops import conv_fold as _fold_ops
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
            "conv_transpose3d", "unfold", "fold"]
@@ -482,7 +483,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
                            f"kernel_size={kernel}, dilation={dilation}, padding={padding}, "
                            f"calculated shape of the array of sliding blocks as {blocks}, but "
                            f"its components must be at least one.")
-    out = _ops.im2col(x, kernel, stride, tuple((p, p) for p in padding), dilation)
+    out = _fold_ops.im2col(x, kernel, stride, tuple((p, p) for p in padding), dilation)
     return out if batched else out.squeeze(0)
 
 
@@ -532,5 +533,5 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
                            f"size of input's dimension 2 to match the calculated number of "
                            f"sliding blocks {blocks[0]} * {blocks[1]} = {blocks[0] * blocks[1]}, "
                            f"but got input.size(2)={x.shape[2]}.")
-    out = _ops.col2im(x, size, kernel, stride, tuple((p, p) for p in padding), dilation)
+    out = _fold_ops.col2im(x, size, kernel, stride, tuple((p, p) for p in padding), dilation)
     return out if batched else out.squeeze(0)
