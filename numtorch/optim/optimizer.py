@@ -140,9 +140,12 @@ def split_update(kernel, arrays, consts):
     in one call. Elementwise, so the result is the same however it is split."""
     first = arrays[0]
     xp = backend.xp_of(first)
+    if first.size < _SPLIT_MIN:  # the common case, first: no more checks per parameter
+        kernel(xp, *arrays, *consts)
+        return
     live = [a for a in arrays if a is not None]
-    if first.size < _SPLIT_MIN or backend.is_device_array(first) or \
-            _intraop.parts(first.size) == 1 or not all(a.flags.c_contiguous for a in live):
+    if backend.is_device_array(first) or _intraop.parts(first.size) == 1 or not all(
+            a.flags.c_contiguous for a in live):
         kernel(xp, *arrays, *consts)
         return
     flat = [None if a is None else a.reshape(-1) for a in arrays]
@@ -302,7 +305,9 @@ class Optimizer:
         bufs = self.__dict__.get("_scratch_bufs")
         if bufs is None:
             bufs = self.__dict__["_scratch_bufs"] = {}
-        key = (slot, like.dtype, backend.device_of(like))
+        # host arrays need no device in the key (device_of and its hashing cost ~2 us a call)
+        key = (slot, like.dtype) if type(like) is np.ndarray else \
+            (slot, like.dtype, backend.device_of(like))
         buf = bufs.get(key)
         if buf is None or buf.size < like.size:
             buf = bufs[key] = backend.xp_of(like).empty(like.size, dtype=like.dtype)
