@@ -124,12 +124,50 @@ def cat(tensors, scale, zero_point, dim=0):
     return requantize_float(values, float(scale), int(zero_point), tensors[0]._array.qdtype)
 
 
-def _unary(name, x, fn, scale=None, zero_point=None):
+def _unary(name, x, fn, scale=None, zero_point=None, kernel=True):
+    """``fn`` on the values of ``x``, quantized to ``scale``/``zero_point`` (x's own by
+    default); ``kernel``: with the arithmetic of torch's vectorised elementwise kernels, else
+    as ``dequantize``/``quantize_per_tensor`` (torch's reductions go that way)."""
     _check_q(name, x)
     s, z = _params(x) if scale is None else (float(scale), int(zero_point))
     with np.errstate(over="ignore", invalid="ignore"):
-        out = fn(dequantized(x))
+        out = fn(kernel_dequantized(x) if kernel else dequantized(x))
+    if kernel:
+        return kernel_quantized(out, s, z, x._array.qdtype)
     return requantize_float(out, s, z, x._array.qdtype)
+
+
+def kernel_quantized(values, scale, zero_point, qdtype):
+    """float32 ``values`` quantized as torch's vectorised 8-bit kernels store their results:
+    ``rint(float32(v * inv)) + zp`` with ``inv = float32(1 / scale)`` (a rounded product,
+    not a fused multiply-add as in ``quantize_per_tensor``)."""
+    if qdtype.np.bits != 8:
+        return requantize_float(values, scale, zero_point, qdtype)
+    f32 = np.float32
+    key = qdtype.np
+    with np.errstate(over="ignore", invalid="ignore"):
+        r = np.rint(np.asarray(values, f32) * f32(1.0 / scale)) + f32(zero_point)
+    np.clip(r, key.qmin, key.qmax, out=r)
+    r[np.isnan(r)] = key.qmin
+    return make_quantized(r.astype(key.storage), qdtype, PerTensor(scale, zero_point))
+
+
+def kernel_dequantized(x):
+    """The float32 values torch's vectorised 8-bit kernels compute from the integers:
+    ``fma(q, s, s * -zp)`` with the product ``s * -zp`` rounded to float32 first (rounding
+    can differ from ``Tensor.dequantize``'s ``(q - zp) * s`` in the last bit). In float64,
+    ``q * s`` is exact (8 + 24 bits) and so is its sum with the float32 premultiplied zero
+    point, so one rounding to float32 reproduces the fused multiply-add."""
+    a = x._array
+    if a.key.bits != 8:
+        return dequantized(x)
+    f32 = np.float32
+    s, z = a.quantizer.scale, a.quantizer.zero_point
+    premul = f32(s) * f32(-z)
+    t = a.ints.astype(np.float64)
+    t *= np.float64(f32(s))
+    t += np.float64(premul)
+    return t.astype(f32)
 
 
 def relu6(x, inplace=False):
@@ -246,7 +284,8 @@ def _reduced(name, x, args, kwargs):
         raise RuntimeError(f"ScalarType {_dtype._TYPE_DISPLAY[kwargs['dtype'].name]} is not "
                            f"supported in new_qtensor.")
     kwargs.pop("dtype", None)
-    return _unary(name, x, lambda v: getattr(ops, name)(_make(v), *args, **kwargs)._array)
+    return _unary(name, x, lambda v: getattr(ops, name)(_make(v), *args, **kwargs)._array,
+                  kernel=False)
 
 
 def softmax(x, dim, scale, zero_point):
