@@ -3,8 +3,6 @@
 from ... import _creation, _from_data
 from ..._dtype import int64
 from .. import functional as F
-from .. import init
-from ..parameter import Parameter
 from .module import Module
 from .normalization import _affine_parameters, _reset_affine
 from . import _functions
