@@ -64,6 +64,7 @@ def test_gelu_split_across_threads_is_bitwise_the_single_thread_result(monkeypat
 
     old = numtorch.get_num_threads()
     monkeypatch.setattr(_intraop, "_MIN_PART", 256)
+    monkeypatch.setattr("numtorch.ops._smooth_activation._BLOCK", 300)  # blocks within parts
     monkeypatch.setattr("numtorch.ops._smooth_activation.run_split", watched)
     numtorch.set_num_threads(3)
     try:
