@@ -64,22 +64,32 @@ def _table(mode, n_in, n_out):
 def _resample(x, axis, index, weight, fused):
     shape = (-1,) + (1,) * (x.ndim - axis - 1)
     out = np.take(x, index[0], axis=axis) * weight[0].reshape(shape)
-    plain_only = not fused.any()
     for t in range(1, index.shape[0]):
         xt = np.take(x, index[t], axis=axis)
         wt = weight[t].reshape(shape)
-        plain = out + xt * wt
-        out = plain if plain_only else np.where(fused[t].reshape(shape), _fma(xt, wt, out),
-                                                plain)
+        cols = np.flatnonzero(fused[t])
+        if cols.size == fused.shape[1]:
+            out = _fma(xt, wt, out)
+            continue
+        step = xt * wt
+        if cols.size:  # only the outputs whose tap t is fused take the float64 detour
+            sel = (slice(None),) * axis + (cols,)
+            fused_part = _fma(xt[sel], wt[cols], out[sel])
+        out += step
+        if cols.size:
+            out[sel] = fused_part
     return out
 
 
 def resize_integer_aa(arr, size, mode):
     """float32 result of resizing the last two dims of ``arr`` (any integer dtype) to
     ``size`` with antialiasing, rounded as torch's float32 kernel rounds."""
-    x = arr.astype(_F32)
-    if size[1] != x.shape[-1]:
-        x = _resample(x, x.ndim - 1, *_table(mode, x.shape[-1], size[1]))
-    if size[0] != x.shape[-2]:
-        x = _resample(x, x.ndim - 2, *_table(mode, x.shape[-2], size[0]))
-    return x
+    # each pass gathers whole rows: the resampled dim goes first (gathering along the last
+    # dim is several times slower than the two transposing copies)
+    x = np.moveaxis(arr, -1, 0).astype(_F32, order="C")  # (W, ..., H)
+    if size[1] != x.shape[0]:
+        x = _resample(x, 0, *_table(mode, x.shape[0], size[1]))
+    x = np.ascontiguousarray(np.moveaxis(x, -1, 0))  # (H, W', ...)
+    if size[0] != x.shape[0]:
+        x = _resample(x, 0, *_table(mode, x.shape[0], size[0]))
+    return np.ascontiguousarray(np.moveaxis(x, (0, 1), (-2, -1)))
