@@ -345,6 +345,17 @@ def _rows_layout(op, x, w, b):
     return w is not None and not _per_group(w.shape, nd, op.dims)
 
 
+_BLOCK = 1 << 18  # values per block of rows: a block's passes reuse the cache, not memory
+
+
+def _blocks(lo, hi, n):
+    """(start, stop) ranges of rows [lo, hi) (rows of ``n`` values) of about ``_BLOCK``
+    values each: on (8192, 512) float32, forward 7.2 -> 6.2 ms and input gradient 8.8 ->
+    6.3 ms on one core."""
+    step = max(1, _BLOCK // n)
+    return [(a, min(hi, a + step)) for a in range(lo, hi, step)]
+
+
 def _rows_forward(op, x, w, b):
     """NormalizeAffine.forward in row form: per row mean, centred values, variance, invstd,
     normalised values (saved) and y, each part of the rows on its own thread; the same
@@ -362,8 +373,9 @@ def _rows_forward(op, x, w, b):
 
     def part(lo, hi):
         with np.errstate(invalid="ignore", divide="ignore"):  # as the general path
-            _rows_forward_part(xp, x2[lo:hi], data[lo:hi], y[lo:hi], invstd[lo:hi], w1, b1,
-                               count, eps)
+            for a, z in _blocks(lo, hi, n):
+                _rows_forward_part(xp, x2[a:z], data[a:z], y[a:z], invstd[a:z], w1, b1,
+                                   count, eps)
 
     run_split(part, rows, n)
     kept = x.shape[:x.ndim - len(op.dims)] + (1,) * len(op.dims)
@@ -401,7 +413,8 @@ def _rows_input_grad(op, gy, w):
 
     def part(lo, hi):
         with np.errstate(invalid="ignore", divide="ignore"):  # as the general path
-            _rows_grad_part(xp, g2[lo:hi], d2[lo:hi], gx[lo:hi], inv2[lo:hi], w1, count)
+            for a, z in _blocks(lo, hi, n):
+                _rows_grad_part(xp, g2[a:z], d2[a:z], gx[a:z], inv2[a:z], w1, count)
 
     run_split(part, rows, n)
     return gx.reshape(gy.shape)

@@ -103,6 +103,7 @@ def test_layer_norm_row_path_is_bitwise_the_general_path(monkeypatch, threads):
     real = norm_ops._rows_forward
     monkeypatch.setattr(norm_ops, "_rows_forward", lambda *a: taken.append(1) or real(*a))
     monkeypatch.setattr(_intraop, "_MIN_PART", 500)
+    monkeypatch.setattr(norm_ops, "_BLOCK", 7 * 40)  # blocks of 7 rows within each part
     old = numtorch.get_num_threads()
     numtorch.set_num_threads(threads)
     try:
