@@ -1,0 +1,86 @@
+"""LayerNorm, BatchNorm (training) and exact GELU as standalone ops: numtorch against
+PyTorch, forward alone and forward + backward, in one process.
+
+Shapes: (12, 64, 128) (nanoGPT's README CPU model), (64, 128, 128) (minGPT gpt-micro) and
+(64, 128, 512) (4M values); LayerNorm over the last dim, BatchNorm1d over dim 1, GELU exact.
+The libraries take turns within each repeat; printed per row: best time of each and the
+ratio numtorch / torch. ``--threads N`` sets both libraries' thread counts (numtorch splits
+long elementwise kernels across its intra-op threads, as torch does); ``--clock cpu`` times
+the calling thread's CPU time instead of wall time (steadier on a shared machine, but it
+leaves out work done on other threads, so use it with ``--threads 1``). This is a benchmark,
+not a test.
+"""
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import numtorch  # noqa: E402
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+SHAPES = [(12, 64, 128), (64, 128, 128), (64, 128, 512)]
+
+
+def workloads(lib, shape):
+    rng = np.random.default_rng(0)
+    x = lib.from_numpy(rng.standard_normal(shape).astype(np.float32)).requires_grad_()
+    gy = lib.from_numpy(rng.standard_normal(shape).astype(np.float32))
+    mods = {"LayerNorm": lib.nn.LayerNorm(shape[-1]), "BatchNorm1d": lib.nn.BatchNorm1d(shape[1]),
+            "GELU": lib.nn.GELU()}
+    out = {}
+    for name, m in mods.items():
+        def fwd(m=m):
+            with lib.no_grad():
+                m(x)
+
+        def fwd_bwd(m=m):
+            m(x).backward(gy)
+
+        out[f"{name} fwd"] = fwd
+        out[f"{name} f+b"] = fwd_bwd
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeats", type=int, default=9)
+    parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    args = parser.parse_args()
+    clock = time.perf_counter if args.clock == "wall" else time.thread_time
+    libs = [("numtorch", numtorch)] + ([("torch", torch)] if torch is not None else [])
+    if args.threads:
+        for _, lib in libs:
+            lib.set_num_threads(args.threads)
+    print(f"best of {args.repeats}, {args.clock} clock"
+          + (f", {args.threads} thread(s)" if args.threads else ""))
+    for shape in SHAPES:
+        runs = {name: workloads(lib, shape) for name, lib in libs}
+        for op in runs["numtorch"]:
+            best = {}
+            for name in runs:
+                runs[name][op]()
+                best[name] = float("inf")
+            for _ in range(args.repeats):
+                for name in runs:
+                    start = clock()
+                    runs[name][op]()
+                    best[name] = min(best[name], clock() - start)
+            line = f"  {str(shape):15s} {op:16s}" + "".join(
+                f" {name} {t * 1e3:8.3f} ms" for name, t in best.items())
+            if torch is not None:
+                line += f"  ratio {best['numtorch'] / best['torch']:.2f}"
+            print(line)
+
+
+if __name__ == "__main__":
+    main()
