@@ -151,7 +151,7 @@ def run(name, spec, ex, scratch, lib, timeout, env):
         cmd = [sys.executable, script, *argv]
     try:
         proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
-                              timeout=timeout)
+                              timeout=timeout, check=False)  # a failure is reported
         out, rc = proc.stdout + proc.stderr, proc.returncode
     except subprocess.TimeoutExpired as exc:
         out = (exc.stdout or b"").decode() + (exc.stderr or b"").decode() \

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import numpy as np
 
 import numtorch as torch
-from numtorch._random import rng_for
 from numtorch import nn
+from numtorch._random import rng_for
 
 from . import functional as F
 from .functional import InterpolationMode, _interpolation_modes_from_int
