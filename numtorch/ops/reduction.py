@@ -129,7 +129,9 @@ class Prod(Op):
         g = _expand_back(grad, x.shape, dims, self.keepdim)
         if not dims:
             return g
-        if not bool((x == 0).any()):
+        # y / x unless x holds zeros; on the GPU always the exact path below (testing for
+        # zeros would read the device back every backward)
+        if x.numel() == 0 or (x.device.type == "cpu" and not bool((x == 0).any())):
             return g * _expand_back(self.saved_output(), x.shape, dims, self.keepdim) / x
         # With zeros, y / x is 0/0. The product of the other elements is the exclusive
         # prefix product times the exclusive suffix product along the flattened reduced dims,
