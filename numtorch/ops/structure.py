@@ -12,7 +12,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import _make
 from ..autograd.graph import Op, rename_node
-from ..backend import helpers_for
+from ..backend import helpers_for, to_device
 from ._lautil import Triangle
 from ._pointwise import _out
 from ._util import canonical_dim, check_int
@@ -281,7 +281,8 @@ def fill_diagonal(input, fill_value, wrap=False):
     if len(shape) > 2 and len(set(shape)) != 1:
         raise RuntimeError(f"all dimensions of input must be of equal length (got "
                            f"{tuple(shape)})")
-    return masked_fill(input, _make(diagonal_mask(shape, wrap)), fill_value)
+    mask = to_device(diagonal_mask(shape, wrap), input.device)  # built on the host
+    return masked_fill(input, _make(mask), fill_value)
 
 
 def diagonal_mask(shape, wrap):
