@@ -149,8 +149,6 @@ STANDIN_EXCLUDED = {
         "OPEN: a CPU tensor meets device data in pstrf",
     "tests/ops/test_lapack_legacy.py::test_second_derivatives_of_legacy_solvers":
         "OPEN: a CPU tensor meets device data in the legacy solvers' double backward",
-    "tests/ops/test_structure.py::test_fill_diagonal":
-        "OPEN: fill_diagonal_ builds its mask on the CPU (ops/structure.py)",
     "tests/ops/test_shape.py::test_shape_op_errors_match_torch[cuda-standin-view-noncontig]":
         "OPEN: view's stride checks read NumPy flags",
     "tests/optim/test_tensor_lr_and_hooks.py::test_tensor_lr_matches_torch":

@@ -2,6 +2,7 @@
 ``float()`` on device data in forward, backward, losses or optimizers (issue 16, item 7).
 Counted on the CuPy stand-in, which tallies every device-to-host read."""
 
+import numpy as np
 import pytest
 
 import numtorch
@@ -89,3 +90,18 @@ def test_the_counter_sees_a_synchronising_step(cuda):
                                                                               device="cuda"))
     loss.item()
     assert standin.STATS["sync"] == 1
+
+
+@pytest.mark.parametrize("with_zero", [False, True])
+def test_prod_backward_does_not_synchronise(cuda, with_zero):
+    x = numtorch.rand(4, 5, device="cuda") + 0.5
+    if with_zero:
+        x[1, 2] = 0.0
+    x.requires_grad_(True)
+    standin.reset_stats()
+    x.prod(1).sum().backward()
+    assert standin.STATS["sync"] == 0, standin.STATS
+    a = x.detach().cpu().numpy()
+    want = [[a[i].prod() / a[i, j] if a[i, j] else np.prod(np.delete(a[i], j))
+             for j in range(5)] for i in range(4)]
+    np.testing.assert_allclose(x.grad.cpu().numpy(), want, rtol=1e-5)
