@@ -63,9 +63,9 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         return [res[k]._array.copy() for k in keep]
 
     for _ in range(n_directions):
-        us = [ops.tensor_from_array(rng.standard_normal(o.shape).astype(o._array.dtype))
-              for o in outs_diff]
-        vs = [rng.standard_normal(t.shape).astype(t._array.dtype) for t in diff]
+        # the random directions live where the tensors do (a GPU's, for CUDA tensors)
+        us = [ops.tensor_from_array(_draw(rng, o)) for o in outs_diff]
+        vs = [_draw(rng, t) for t in diff]
         analytic_grads = autograd.grad(outs_diff, diff, us, retain_graph=True,
                                        allow_unused=True)
         analytic = sum(float((g._array * v).sum()) for g, v in zip(analytic_grads, vs)
@@ -91,6 +91,14 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     return True
 
 
+def _draw(rng, like):
+    """Standard normal values of ``like``'s shape and dtype, on ``like``'s device."""
+    from .. import backend
+
+    return backend.to_device(rng.standard_normal(like.shape).astype(like._array.dtype),
+                             like.device)
+
+
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
                   raise_exception=True, n_directions=3, seed=0, **unused):
     """Check ``func``'s second derivatives by gradchecking its vector-Jacobian product."""
@@ -101,8 +109,8 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     outs = _tuple(func(*inputs))
     if grad_outputs is None:
         grad_outputs = tuple(
-            ops.tensor_from_array(rng.standard_normal(o.shape).astype(o._array.dtype))
-            .requires_grad_() for o in outs if o.requires_grad)
+            ops.tensor_from_array(_draw(rng, o)).requires_grad_() for o in outs
+            if o.requires_grad)
     grad_outputs = _tuple(grad_outputs)
     n_in = len(inputs)
 
