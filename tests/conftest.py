@@ -143,22 +143,12 @@ STANDIN_EXCLUDED = {
         "OPEN: as above",
     "tests/ops/test_api_extra.py::test_as_strided_scatter_matches_torch":
         "OPEN: as_strided offsets of CuPy views",
-    "tests/ops/test_indexing.py::test_scatter_gradient_for_src_larger_than_index":
-        "OPEN: scatter's backward meets a CPU index",
-    "tests/ops/test_lapack_legacy.py::test_pstrf_of_positive_definite_matrices":
-        "OPEN: a CPU tensor meets device data in pstrf",
-    "tests/ops/test_lapack_legacy.py::test_second_derivatives_of_legacy_solvers":
-        "OPEN: a CPU tensor meets device data in the legacy solvers' double backward",
     "tests/ops/test_shape.py::test_shape_op_errors_match_torch[cuda-standin-view-noncontig]":
         "OPEN: view's stride checks read NumPy flags",
     "tests/optim/test_tensor_lr_and_hooks.py::test_tensor_lr_matches_torch":
         "OPEN: tensor learning rates with CUDA parameters",
     "tests/optim/test_optimizers.py::test_state_dict_torch_to_numtorch":
         "OPEN: to investigate on the stand-in",
-    "tests/nn/test_normalization.py::test_cross_map_lrn_legacy_gradient_is_differentiable_again":
-        "OPEN: to investigate on the stand-in",
-    "tests/ops/test_api_extra.py::test_vander_matches_torch":
-        "OPEN: a CPU tensor meets device data in vander's backward",
     "tests/ops/test_api_extra.py::test_as_strided_matches_torch":
         "OPEN: as_strided offsets of CuPy views",
     "tests/ops/test_api_extra.py::test_as_strided_is_a_view_with_torch_geometry":
