@@ -17,6 +17,42 @@ __all__ = ["Constraint", "boolean", "cat", "corr_cholesky", "dependent", "depend
            "stack", "symmetric", "unit_interval"]
 
 
+def _bound(bound, array):
+    """``bound`` when it is a plain number NumPy compares with ``array`` as torch would (a
+    float bound against an integer array promotes differently: no fast test then)."""
+    if type(bound) is int or (type(bound) is float and array.dtype.kind == "f"):
+        return bound
+    return None
+
+
+def all_hold(constraint, value):
+    """Whether every event of ``value`` satisfies ``constraint``: what argument validation asks.
+
+    The common constraints answer with a few NumPy reductions on the raw array instead of a
+    chain of tensor ops (validation runs on every distribution built and every ``log_prob``
+    call, which dominated small reinforcement-learning steps); a subclass that overrides
+    ``check``, a tensor-valued bound or an unusual dtype takes the ``check`` path.
+    """
+    array = getattr(value, "_array", None)
+    if array is not None and array.dtype.kind in "biuf":
+        cls = type(constraint)
+        test = getattr(cls, "_array_test", None)
+        if test is not None and cls.check is cls._tested_check:
+            verdict = test(constraint, array)
+            if verdict is not None:
+                return verdict
+    return bool(constraint.check(value).all())
+
+
+def _array_verdict(constraint, array):
+    """The fast test's answer for ``constraint`` on ``array``, or None without one."""
+    cls = type(constraint)
+    test = getattr(cls, "_array_test", None)
+    if test is None or cls.check is not cls._tested_check:
+        return None
+    return test(constraint, array)
+
+
 def _expect(ok, message):
     """torch checks constructor arguments with assertions; so does this module."""
     if not ok:
@@ -132,6 +168,13 @@ class _IndependentConstraint(Constraint):
             raise ValueError(f"Expected value.dim() >= {want} but got {value.dim()}")
         return ok.reshape(ok.shape[:ok.dim() - n] + (-1,)).all(-1)
 
+    _tested_check = check
+
+    def _array_test(self, array):
+        if array.ndim < self.event_dim:
+            return None  # check raises torch's error
+        return _array_verdict(self.base_constraint, array)
+
     def __repr__(self):
         return f"{type(self).__name__[1:]}({self.base_constraint!r}, " \
                f"{self.reinterpreted_batch_ndims})"
@@ -176,6 +219,11 @@ class _Boolean(Constraint):
     def check(self, value):
         return (value == 0) | (value == 1)
 
+    _tested_check = check
+
+    def _array_test(self, array):
+        return True if array.dtype.kind == "b" else bool(((array == 0) | (array == 1)).all())
+
 
 class _OneHot(Constraint):
     """One-hot vectors: 0/1 entries summing to one."""
@@ -201,6 +249,15 @@ class _IntegerInterval(Constraint):
     def check(self, value):
         return (value % 1 == 0) & (self.lower_bound <= value) & (value <= self.upper_bound)
 
+    _tested_check = check
+
+    def _array_test(self, array):
+        lo, hi = _bound(self.lower_bound, array), _bound(self.upper_bound, array)
+        if lo is None or hi is None or array.dtype.kind == "b":
+            return None
+        ok = bool(((lo <= array) & (array <= hi)).all())
+        return ok and (array.dtype.kind != "f" or bool((array % 1 == 0).all()))
+
     def __repr__(self):
         return f"{type(self).__name__[1:]}(lower_bound={self.lower_bound}, " \
                f"upper_bound={self.upper_bound})"
@@ -218,6 +275,15 @@ class _IntegerLessThan(Constraint):
     def check(self, value):
         return (value % 1 == 0) & (value <= self.upper_bound)
 
+    _tested_check = check
+
+    def _array_test(self, array):
+        hi = _bound(self.upper_bound, array)
+        if hi is None or array.dtype.kind == "b":
+            return None
+        ok = bool((array <= hi).all())
+        return ok and (array.dtype.kind != "f" or bool((array % 1 == 0).all()))
+
     def __repr__(self):
         return f"{type(self).__name__[1:]}(upper_bound={self.upper_bound})"
 
@@ -234,6 +300,15 @@ class _IntegerGreaterThan(Constraint):
     def check(self, value):
         return (value % 1 == 0) & (value >= self.lower_bound)
 
+    _tested_check = check
+
+    def _array_test(self, array):
+        lo = _bound(self.lower_bound, array)
+        if lo is None or array.dtype.kind == "b":
+            return None
+        ok = bool((array >= lo).all())
+        return ok and (array.dtype.kind != "f" or bool((array % 1 == 0).all()))
+
     def __repr__(self):
         return f"{type(self).__name__[1:]}(lower_bound={self.lower_bound})"
 
@@ -243,6 +318,11 @@ class _Real(Constraint):
 
     def check(self, value):
         return value == value
+
+    _tested_check = check
+
+    def _array_test(self, array):
+        return array.dtype.kind != "f" or bool((array == array).all())
 
 
 class _GreaterThan(Constraint):
@@ -255,6 +335,12 @@ class _GreaterThan(Constraint):
     def check(self, value):
         return self.lower_bound < value
 
+    _tested_check = check
+
+    def _array_test(self, array):
+        lo = _bound(self.lower_bound, array)
+        return None if lo is None or array.dtype.kind == "b" else bool((lo < array).all())
+
     def __repr__(self):
         return f"{type(self).__name__[1:]}(lower_bound={self.lower_bound})"
 
@@ -264,6 +350,12 @@ class _GreaterThanEq(_GreaterThan):
 
     def check(self, value):
         return self.lower_bound <= value
+
+    _tested_check = check
+
+    def _array_test(self, array):
+        lo = _bound(self.lower_bound, array)
+        return None if lo is None or array.dtype.kind == "b" else bool((lo <= array).all())
 
 
 class _LessThan(Constraint):
@@ -275,6 +367,12 @@ class _LessThan(Constraint):
 
     def check(self, value):
         return value < self.upper_bound
+
+    _tested_check = check
+
+    def _array_test(self, array):
+        hi = _bound(self.upper_bound, array)
+        return None if hi is None or array.dtype.kind == "b" else bool((array < hi).all())
 
     def __repr__(self):
         return f"{type(self).__name__[1:]}(upper_bound={self.upper_bound})"
@@ -291,6 +389,14 @@ class _Interval(Constraint):
     def check(self, value):
         return (self.lower_bound <= value) & (value <= self.upper_bound)
 
+    _tested_check = check
+
+    def _array_test(self, array):
+        lo, hi = _bound(self.lower_bound, array), _bound(self.upper_bound, array)
+        if lo is None or hi is None or array.dtype.kind == "b":
+            return None
+        return bool(((lo <= array) & (array <= hi)).all())
+
     def __repr__(self):
         return f"{type(self).__name__[1:]}(lower_bound={self.lower_bound}, " \
                f"upper_bound={self.upper_bound})"
@@ -302,6 +408,14 @@ class _HalfOpenInterval(_Interval):
     def check(self, value):
         return (self.lower_bound <= value) & (value < self.upper_bound)
 
+    _tested_check = check
+
+    def _array_test(self, array):
+        lo, hi = _bound(self.lower_bound, array), _bound(self.upper_bound, array)
+        if lo is None or hi is None or array.dtype.kind == "b":
+            return None
+        return bool(((lo <= array) & (array < hi)).all())
+
 
 class _Simplex(Constraint):
     """Vectors of non-negative entries summing to one (within 1e-6)."""
@@ -310,6 +424,13 @@ class _Simplex(Constraint):
 
     def check(self, value):
         return (value >= 0).all(-1) & ((value.sum(-1) - 1).abs() < 1e-6)
+
+    _tested_check = check
+
+    def _array_test(self, array):
+        if array.ndim < 1 or array.dtype.kind != "f":
+            return None
+        return bool((array >= 0).all()) and bool((abs(array.sum(-1) - 1) < 1e-6).all())
 
 
 class _Multinomial(Constraint):

@@ -64,7 +64,7 @@ class Distribution:
                                                              lazy_property):
                     continue  # a parameter derived from the one given: no need to check it
                 value = getattr(self, param)
-                if not bool(constraint.check(value).all()):
+                if not constraints.all_hold(constraint, value):
                     raise ValueError(
                         f"Expected parameter {param} ({type(value).__name__} of shape "
                         f"{tuple(value.shape)}) of distribution {self!r} to satisfy the "
@@ -196,8 +196,7 @@ class Distribution:
             return
         if support is None:
             raise AssertionError
-        valid = support.check(value)
-        if not bool(valid.all()):
+        if not constraints.all_hold(support, value):
             raise ValueError(
                 f"Expected value argument ({type(value).__name__} of shape "
                 f"{tuple(value.shape)}) to be within the support ({support!r}) of the "
