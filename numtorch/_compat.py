@@ -9,12 +9,23 @@ _flags = {"deterministic": False, "warn_only": False, "matmul_precision": "highe
 
 def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None,
             options=None, disable=False):  # noqa: A001 - torch's name
-    """Return ``model`` unchanged: numtorch has no compiler, so this is a no-op (documented).
+    """Compile nothing: numtorch has no compiler (documented), so ``model`` runs as written.
 
-    Works as ``torch.compile(model)`` and as a decorator with or without arguments.
+    A module comes back wrapped as torch's does (``torch._dynamo.OptimizedModule``: its
+    ``_orig_mod`` is ``model``, state-dict keys gain the ``_orig_mod.`` prefix), a function
+    unchanged; ``disable=True`` returns ``model`` itself. Works as ``torch.compile(model)``
+    and as a decorator with or without arguments.
     """
     if model is None:
-        return lambda m: m
+        return lambda m: compile(m, disable=disable)
+    if disable:
+        return model
+    from .nn.modules.module import Module
+
+    if isinstance(model, Module):
+        from ._dynamo.eval_frame import OptimizedModule
+
+        return OptimizedModule(model)
     return model
 
 
