@@ -210,6 +210,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized):
     # -- autograd state -----------------------------------------------------------------------
     @property
     def requires_grad(self):
+        """Whether autograd records operations on this tensor (settable on leaves)."""
         if self._base is not None and self._view_fn is not None:
             return _nt.autograd.graph.edge_of(self) is not None
         return self._requires_grad
@@ -261,6 +262,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized):
 
     @property
     def grad(self):
+        """The gradient accumulated by ``backward()`` into this leaf (None until then)."""
         if self._grad is None and self._grad_fn is not None and not self.retains_grad:
             import warnings
 
@@ -326,6 +328,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized):
 
     @property
     def data(self):
+        """The same values as a tensor outside autograd (shares memory; assignable)."""
         return _make(self._array)
 
     @data.setter

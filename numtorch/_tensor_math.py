@@ -1087,6 +1087,7 @@ class _TensorMath:
         return _nt.ops.view(self, *_size_args(shape, kwargs, "size", "view"))
 
     def view_as(self, other):
+        """A view of this tensor with ``other``'s shape (``self.view(other.size())``)."""
         return _nt.ops.view(self, other.shape)
 
     def reshape(self, *shape, **kwargs):
@@ -1116,6 +1117,7 @@ class _TensorMath:
         return _nt.ops.expand(self, *_size_args(sizes, kwargs, "size", "expand"))
 
     def expand_as(self, other):
+        """This tensor broadcast to ``other``'s shape without copying (``expand``)."""
         return _nt.ops.expand(self, other.shape)
 
     def broadcast_to(self, size):
@@ -1604,8 +1606,12 @@ class _TensorMath:
     def to_dense(self, dtype=None, *, masked_grad=None):
         return self if dtype is None or dtype is self.dtype else self.to(dtype)
 
+    def to_sparse(self, *args, **kwargs):
+        return _nt.ops.sparse_ops.to_sparse(self, *args, **kwargs)
+
     # -- filling and copying --------------------------------------------------------------------
     def fill_(self, value):
+        """Set every element to ``value`` (a number or a 0-d tensor), in place; returns self."""
         if type(self._array) is not _np.ndarray and self.is_quantized:
             from ._quantized_inplace import fill_ as _quantized
 
@@ -1613,6 +1619,7 @@ class _TensorMath:
         return _nt.ops.inplace_writes.fill_(self, value)
 
     def zero_(self):
+        """Set every element to zero, in place; returns self."""
         if type(self._array) is not _np.ndarray and self.is_quantized:
             from ._quantized_inplace import zero_ as _quantized
 
@@ -1620,6 +1627,8 @@ class _TensorMath:
         return _nt.ops.inplace_writes.fill_(self, 0)
 
     def copy_(self, src, non_blocking=False):
+        """Copy ``src``'s values into this tensor in place, broadcasting ``src`` to this shape and
+        converting its dtype and device; returns self (gradients flow back to ``src``)."""
         if type(self._array) is not _np.ndarray or \
                 type(getattr(src, "_array", None)) not in (_np.ndarray, type(None)):
             from ._quantized_inplace import copy_ as _quantized
