@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
+from .._sparse import SparseTensor
 from ..autograd.graph import Op, rename_node
 from ._pointwise import _out
 
@@ -160,6 +161,8 @@ def matmul(input, other, *, out=None):
         >>> torch.ones(2, 3) @ torch.ones(3)
         tensor([3., 3.])
     """
+    if type(input) is SparseTensor or type(other) is SparseTensor:
+        return _sparse_mm(input, other)
     _need_tensors("matmul", input, other)
     a, b = input._array, other._array
     if a.ndim == 0 or b.ndim == 0:
@@ -176,6 +179,8 @@ def mm(input, mat2, *, out=None):
         >>> torch.mm(torch.ones(2, 3), torch.ones(3, 4)).shape
         torch.Size([2, 4])
     """
+    if type(input) is SparseTensor or type(mat2) is SparseTensor:
+        return _sparse_mm(input, mat2)
     _need_tensors("mm", input, mat2)
     if input.dim() != 2:
         raise RuntimeError("self must be a matrix")
@@ -325,3 +330,4 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
 
 
 from ._einsum import einsum  # noqa: E402
+from .sparse_ops import mm as _sparse_mm  # noqa: E402

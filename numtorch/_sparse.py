@@ -1,0 +1,299 @@
+"""Sparse COO tensors: ``torch.sparse_coo`` layout.
+
+A sparse tensor is a ``Tensor`` subclass whose ``_array`` slot holds a :class:`SparseCOO`
+record instead of a dense array: ``indices`` (an int64 ``(sparse_dim, nnz)`` array), ``values``
+(a dense numtorch Tensor of shape ``(nnz,) + dense_shape``, which carries the autograd history)
+and the full shape. The record answers ``shape``/``ndim``/``size``/``dtype`` the way an array
+does, so the Tensor properties built on ``_array`` (``shape``, ``dim()``, ``numel()``,
+``dtype``) need no sparse branch, and the dense hot paths are untouched. Any NumPy call that
+reaches the record (a dense-only op given a sparse tensor) raises torch's "Could not run
+'aten::<op>' with arguments from the 'SparseCPU' backend" instead of densifying silently.
+
+Being a subclass also makes ``dense + sparse`` and ``dense @ sparse`` reach the sparse
+reflected operators first (Python tries a right operand's reflected method first when its
+type subclasses the left one's), so the dense operators need no check either.
+"""
+
+import numtorch as _nt
+
+from . import _layout
+from ._tensor import Tensor, _make, _parse_to
+
+__all__ = []
+
+
+def _unsupported(name):
+    return NotImplementedError(
+        f"Could not run 'aten::{name}' with arguments from the 'SparseCPU' backend. This could "
+        "be because the operator doesn't exist for this backend, or was omitted during the "
+        "selective/custom build process (if using custom build).")
+
+
+class SparseCOO:
+    """The storage of one sparse COO tensor (what its ``_array`` slot holds).
+
+    Attributes:
+        indices: int64 array of shape ``(sparse_dim, nnz)``.
+        values: dense Tensor of shape ``(nnz,) + shape[sparse_dim:]``.
+        shape: the full (dense) shape, a tuple.
+        coalesced: whether indices are known sorted and unique.
+    """
+
+    __slots__ = ("indices", "values", "shape", "coalesced")
+
+    def __init__(self, indices, values, shape, coalesced):
+        self.indices, self.values, self.shape, self.coalesced = indices, values, shape, coalesced
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        n = 1
+        for s in self.shape:
+            n *= s
+        return n
+
+    @property
+    def dtype(self):
+        return self.values._array.dtype
+
+    @property
+    def itemsize(self):
+        return self.values._array.itemsize
+
+    # a dense op handed a sparse tensor: NumPy asks us to take part, and we refuse in torch's
+    # words, naming the ufunc or function NumPy was about to run
+    def __array_ufunc__(self, ufunc, method, *args, **kwargs):
+        raise _unsupported(ufunc.__name__)
+
+    def __array_function__(self, func, types, args, kwargs):
+        raise _unsupported(func.__name__)
+
+    def __array__(self, *args, **kwargs):
+        raise _unsupported("_to_dense")
+
+    def __getattr__(self, name):
+        if name.startswith("__"):  # protocol probes (hasattr) answer "absent"
+            raise AttributeError(name)
+        raise _unsupported(name)
+
+
+def make(indices, values, shape, coalesced=False):
+    """A sparse tensor around ``indices`` (int64 array) and ``values`` (Tensor)."""
+    t = _make(SparseCOO(indices, values, tuple(shape), coalesced))
+    t.__class__ = SparseTensor
+    return t
+
+
+def is_sparse(t):
+    """Whether ``t`` is a sparse COO tensor."""
+    return type(t) is SparseTensor
+
+
+class SparseTensor(Tensor):
+    """A ``Tensor`` with ``layout == torch.sparse_coo`` (see the module docstring).
+
+    Autograd state lives on ``values``: ``requires_grad``, ``grad_fn`` and ``grad`` read it, and
+    a leaf sparse tensor's ``.grad`` is a sparse tensor over its own indices.
+    """
+
+    __slots__ = ()
+
+    # -- layout and storage -------------------------------------------------------------------
+    @property
+    def layout(self):
+        return _layout.sparse_coo
+
+    @property
+    def is_sparse(self):
+        return True
+
+    @property
+    def device(self):
+        return self._array.values.device
+
+    def sparse_dim(self):
+        """The number of sparse (indexed) dimensions."""
+        return self._array.indices.shape[0]
+
+    def dense_dim(self):
+        """The number of dense dimensions carried by each value."""
+        return len(self._array.shape) - self._array.indices.shape[0]
+
+    def _nnz(self):
+        """The number of stored entries (duplicates counted)."""
+        return self._array.indices.shape[1]
+
+    def _indices(self):
+        """The stored indices, coalesced or not, as an int64 tensor."""
+        return _make(self._array.indices)
+
+    def _values(self):
+        """The stored values, coalesced or not (shares autograd history with this tensor)."""
+        return self._array.values
+
+    def indices(self):
+        """The indices of a coalesced tensor (raises torch's error when uncoalesced)."""
+        if not self._array.coalesced:
+            raise RuntimeError("Cannot get indices on an uncoalesced tensor, please call "
+                               ".coalesce() first")
+        return self._indices()
+
+    def values(self):
+        """The values of a coalesced tensor (raises torch's error when uncoalesced)."""
+        if not self._array.coalesced:
+            raise RuntimeError("Cannot get values on an uncoalesced tensor, please call "
+                               ".coalesce() first")
+        return self._array.values
+
+    def is_coalesced(self):
+        return self._array.coalesced
+
+    def coalesce(self):
+        return _nt.ops.sparse_ops.coalesce(self)
+
+    def to_dense(self, dtype=None, *, masked_grad=None):
+        return _nt.ops.sparse_ops.to_dense(self, dtype)
+
+    def to_sparse(self, *args, **kwargs):
+        return _nt.ops.sparse_ops.to_sparse(self, *args, **kwargs)
+
+    # -- autograd state (on the values) --------------------------------------------------------
+    @property
+    def requires_grad(self):
+        return self._array.values.requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self._array.values.requires_grad = value
+
+    def requires_grad_(self, requires_grad=True):
+        self._array.values.requires_grad_(requires_grad)
+        return self
+
+    @property
+    def grad_fn(self):
+        return self._array.values.grad_fn
+
+    @property
+    def is_leaf(self):
+        return self._array.values.grad_fn is None
+
+    @property
+    def grad(self):
+        g = self._array.values.grad
+        if g is None:
+            return None
+        return make(self._array.indices, g, self._array.shape, self._array.coalesced)
+
+    @grad.setter
+    def grad(self, value):
+        self._array.values.grad = None if value is None else value._array.values
+
+    def detach(self):
+        s = self._array
+        return make(s.indices, s.values.detach(), s.shape, s.coalesced)
+
+    # -- conversion ----------------------------------------------------------------------------
+    def to(self, *args, **kwargs):
+        dtype, dev, copy = _parse_to(args, kwargs)
+        s = self._array
+        values = s.values.to(dtype=dtype, device=dev, copy=copy)
+        if values is s.values:
+            return self
+        return make(s.indices, values, s.shape, s.coalesced)
+
+    def cpu(self, memory_format=None):
+        return self.to("cpu")
+
+    def float(self, memory_format=None):
+        return self.to(_nt.float32)
+
+    def double(self, memory_format=None):
+        return self.to(_nt.float64)
+
+    def clone(self, *, memory_format=None):
+        s = self._array
+        return make(s.indices.copy(), s.values.clone(), s.shape, s.coalesced)
+
+    def __repr__(self, *, tensor_contents=None):
+        return _sparse_repr(self)
+
+    # -- operators (dense + sparse and dense @ sparse land here first) -------------------------
+    def __add__(self, other):
+        return _nt.ops.sparse_ops.add(self, other)
+
+    def __radd__(self, other):
+        return _nt.ops.sparse_ops.add(other, self)
+
+    def __mul__(self, other):
+        return _nt.ops.sparse_ops.mul(self, other)
+
+    def __rmul__(self, other):
+        return _nt.ops.sparse_ops.mul(self, other)
+
+    def __truediv__(self, other):
+        return _nt.ops.sparse_ops.div(self, other)
+
+    def __neg__(self):
+        return _nt.ops.sparse_ops.mul(self, -1)
+
+    def __matmul__(self, other):
+        return _nt.ops.sparse_ops.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return _nt.ops.sparse_ops.matmul(other, self)
+
+    def mm(self, mat2):
+        return _nt.ops.sparse_ops.mm(self, mat2)
+
+    matmul = mm
+
+    def sum(self, dim=None, keepdim=False, dtype=None):
+        return _nt.ops.sparse_ops.sparse_sum(self, dim, dtype=dtype)
+
+    def t(self):
+        return _nt.ops.sparse_ops.transpose(self, 0, 1)
+
+    def transpose(self, dim0, dim1):
+        return _nt.ops.sparse_ops.transpose(self, dim0, dim1)
+
+    def __getitem__(self, index):
+        raise _unsupported("index")
+
+    def __reduce_ex__(self, proto):
+        s = self._array
+        return (_nt.ops.sparse_ops._rebuild,
+                (_make(s.indices), s.values.detach(), s.shape, s.coalesced))
+
+
+SparseTensor.__name__ = SparseTensor.__qualname__ = "Tensor"
+
+
+def _indent(text, n):
+    return text.replace("\n", "\n" + " " * n)
+
+
+def _sparse_repr(t):
+    """torch's layout: indices and values as tensors, then size, nnz, dtype and layout."""
+    s = t._array
+    values = s.values.detach()
+    vrep = repr(values)
+    dtype_note = ""
+    cut = vrep.rfind(", dtype=")
+    if cut != -1:  # torch names the dtype once, after nnz, not inside the values
+        dtype_note = ", " + vrep[cut + 2:-1]
+        vrep = vrep[:cut] + ")"
+    irep = repr(_make(s.indices))
+    size = "(" + ", ".join(str(d) for d in s.shape) + ("," if len(s.shape) == 1 else "") + ")"
+    head = "tensor(indices="
+    out = (f"{head}{_indent(irep, len(head))},\n       values={_indent(vrep, 14)},\n"
+           f"       size={size}, nnz={s.indices.shape[1]}{dtype_note}, layout=torch.sparse_coo")
+    fn = s.values.grad_fn
+    if fn is not None:
+        out += f",\n       grad_fn=<{type(fn).__name__}>"
+    elif s.values.requires_grad:
+        out += ",\n       requires_grad=True"
+    return out + ")"

@@ -1,0 +1,365 @@
+"""Sparse COO ops: construction, coalescing, densifying and sparse x dense products.
+
+The products are segment sums: each stored entry ``(r, c, v)`` adds ``v * dense[c]`` to output
+row ``r``. SciPy's CSR product does this in C when SciPy is importable; otherwise the
+contributions are gathered in one NumPy call, sorted by row and summed with
+``np.add.reduceat``. Autograd reaches the values (a dense Tensor inside the sparse tensor) and
+the dense operand through two primitives, :class:`SparseMM` and :class:`SegmentSum`, whose
+backwards are again written with numtorch ops.
+
+Note: the sparse kernels run on the CPU (NumPy/SciPy) only.
+"""
+
+import numpy as np
+
+import numtorch as _nt
+
+from .. import _dtype
+from .._sparse import _unsupported, is_sparse, make
+from .._tensor import Tensor, _make
+from ..autograd.graph import Op
+
+__all__ = ["sparse_coo_tensor", "spmm"]
+
+_SCIPY = []
+
+
+def _scipy_sparse():
+    """``scipy.sparse`` when importable (the optional fast path), else None."""
+    if not _SCIPY:
+        try:
+            import scipy.sparse as sp
+        except ImportError:
+            sp = None
+        _SCIPY.append(sp)
+    return _SCIPY[0]
+
+
+def _linear(indices, sizes):
+    """Row-major linear positions of the index columns within ``sizes``."""
+    key = np.zeros(indices.shape[1], np.int64)
+    for row, n in zip(indices, sizes):
+        key *= n
+        key += row
+    return key
+
+
+def _index_tensor(arr):
+    return _make(np.ascontiguousarray(arr, dtype=np.int64))
+
+
+class SegmentSum(Op):
+    """Sums ``values[order]`` over runs starting at ``starts`` (coalescing duplicates).
+
+    Why a primitive: one ``np.add.reduceat`` pass; the backward is a single gather.
+    """
+
+    def forward(self, values):
+        if values.shape[0] == 0:
+            return values.copy()
+        return np.add.reduceat(values[self.order], self.starts, axis=0)
+
+    def backward(self, grad):
+        return _nt.index_select(grad, 0, _index_tensor(self.segment))
+
+
+class SparseMM(Op):
+    """out = S @ dense for S given by (rows, cols, values) with ``m`` rows.
+
+    Why a primitive: a gathered segment sum (or SciPy's CSR product) instead of a dense
+    ``m x k`` matrix; d dense = S^T @ g is the same op with rows and cols swapped,
+    d values[e] = <g[rows[e]], dense[cols[e]]>.
+    """
+
+    def forward(self, values, dense):
+        self.save_inputs(values, dense)
+        rows, cols, m = self.rows, self.cols, self.m
+        sp = _scipy_sparse()
+        if sp is not None and values.dtype.kind in "fc" and dense.dtype == values.dtype:
+            csr = sp.csr_matrix((values, (rows, cols)), shape=(m, dense.shape[0]))
+            return np.ascontiguousarray(csr @ dense, dtype=dense.dtype)
+        out = np.zeros((m,) + dense.shape[1:], np.result_type(values, dense))
+        if rows.shape[0] == 0:
+            return out
+        order = np.argsort(rows, kind="stable")
+        r = rows[order]
+        contrib = dense[cols[order]] * values[order].reshape((-1,) + (1,) * (dense.ndim - 1))
+        first = np.empty(r.shape[0], bool)
+        first[0] = True
+        np.not_equal(r[1:], r[:-1], out=first[1:])
+        starts = np.flatnonzero(first)
+        out[r[starts]] = np.add.reduceat(contrib, starts, axis=0)
+        return out
+
+    def backward(self, grad):
+        values, dense = self.saved_inputs()
+        need_values, need_dense = self.needs_input_grad
+        g_values = g_dense = None
+        if need_dense:
+            g_dense = SparseMM.apply(values, grad, rows=self.cols, cols=self.rows,
+                                     m=dense.shape[0])
+        if need_values:
+            g_rows = _nt.index_select(grad, 0, _index_tensor(self.rows))
+            d_rows = _nt.index_select(dense, 0, _index_tensor(self.cols))
+            g_values = (g_rows * d_rows).sum(1)
+        return g_values, g_dense
+
+
+class ToDense(Op):
+    """Scatters the values of a coalesced sparse tensor into a zero dense array.
+
+    Why a primitive: a single assignment at unique linear positions; backward gathers them.
+    """
+
+    def forward(self, values):
+        shape = self.shape
+        out = np.zeros(shape, values.dtype)
+        flat = out.reshape((-1,) + tuple(shape[self.sparse_dim:]))
+        flat[self.linear] = values
+        return out
+
+    def backward(self, grad):
+        flat = grad.reshape((-1,) + tuple(self.shape[self.sparse_dim:]))
+        return _nt.index_select(flat, 0, _index_tensor(self.linear))
+
+
+# -- construction --------------------------------------------------------------------------------
+def _as_indices(indices):
+    if isinstance(indices, Tensor):
+        if is_sparse(indices):
+            raise _unsupported("_sparse_coo_tensor_with_dims_and_tensors")
+        arr = indices._array
+    else:
+        arr = np.asarray(indices)
+    return np.ascontiguousarray(arr, dtype=np.int64)
+
+
+def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
+                      requires_grad=False, check_invariants=None, is_coalesced=None):
+    """A sparse COO tensor with ``values[k]`` at position ``indices[:, k]``.
+
+    Args:
+        indices: ``(sparse_dim, nnz)`` integers (Tensor, NumPy array or nested lists); stored
+            as int64.
+        values: ``(nnz,) + dense_shape`` values (Tensor or data); gradients flow back to a
+            Tensor given here.
+        size: the full shape; inferred from the largest index per sparse dimension when None.
+        dtype, device, requires_grad: as for :func:`numtorch.tensor`.
+        is_coalesced: declare the indices sorted and unique.
+
+    Example:
+        >>> torch.sparse_coo_tensor([[0, 1], [1, 0]], [2., 3.], (2, 2)).to_dense()
+        tensor([[0., 2.],
+                [3., 0.]])
+    """
+    idx = _as_indices(indices)
+    if not isinstance(values, Tensor):
+        values = _nt.tensor(values, dtype=dtype)
+    if dtype is not None or device is not None:
+        values = values.to(dtype=dtype, device=device)
+    if idx.ndim != 2:
+        raise RuntimeError(f"indices must be sparse_dim x nnz, but got: {list(idx.shape)}")
+    sparse_dim, nnz = idx.shape
+    if values.dim() == 0:
+        raise RuntimeError("values must be at least 1-dimensional")
+    if values.shape[0] != nnz:
+        raise RuntimeError(f"indices and values must have same nnz, but got nnz from indices: "
+                           f"{nnz}, nnz from values: {values.shape[0]}")
+    dense_shape = tuple(values.shape[1:])
+    if size is None:
+        size = tuple(int(m) + 1 for m in idx.max(1)) if nnz else (0,) * sparse_dim
+        size += dense_shape
+    else:
+        size = tuple(int(s) for s in size)
+        if len(size) != sparse_dim + len(dense_shape):
+            raise RuntimeError(f"'len(size) == sparse_dim + dense_dim' is not satisfied: "
+                               f"len(size) = {len(size)}, sparse_dim = {sparse_dim}, "
+                               f"dense_dim = {len(dense_shape)}")
+        if size[sparse_dim:] != dense_shape:
+            raise RuntimeError(f"values has incorrect size, expected "
+                               f"{[nnz, *size[sparse_dim:]]}, got {list(values.shape)}")
+    if requires_grad:
+        if values.grad_fn is not None or values.requires_grad:
+            values = values.detach()
+        values = _nt.tensor(values._array) if values._array.base is not None else values
+        values.requires_grad_(True)
+    return make(idx, values, size, bool(is_coalesced) if is_coalesced is not None else nnz < 2)
+
+
+def _rebuild(indices, values, shape, coalesced):
+    """Unpickling helper: a sparse tensor from its parts."""
+    return make(indices._array, values, shape, coalesced)
+
+
+def to_sparse(input, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
+    """``Tensor.to_sparse()``: the non-zero entries of ``input`` as a coalesced COO tensor.
+
+    With ``sparse_dim`` < ``input.dim()``, the trailing dimensions stay dense and a slice is
+    stored when any of its elements is non-zero.
+    """
+    if layout is not None and layout is not _nt.sparse_coo:
+        raise RuntimeError(f"to_sparse for {layout} layout is not supported by numtorch")
+    if is_sparse(input):
+        if sparse_dim is not None and sparse_dim != input.sparse_dim():
+            raise RuntimeError("to_sparse: conversion from Sparse to Sparse with sparse_dim "
+                               "argument != self.sparse_dim() is not supported")
+        return input
+    nd = input.dim()
+    sd = nd if sparse_dim is None else int(sparse_dim)
+    if sd > nd or sd < 0:
+        raise RuntimeError(f"sparse_dim argument must be in [0,{nd}] but got {sd}")
+    arr = input._array
+    shape = tuple(arr.shape)
+    mask = arr != 0
+    if sd < nd:
+        mask = mask.reshape(shape[:sd] + (-1,)).any(-1) if arr.size else \
+            np.zeros(shape[:sd], bool)
+    idx = np.stack(np.nonzero(mask)) if sd else np.zeros((0, int(mask)), np.int64)
+    idx = idx.astype(np.int64, copy=False).reshape(sd, -1)
+    linear = _linear(idx, shape[:sd])
+    flat = input.reshape((-1,) + shape[sd:])
+    values = _nt.index_select(flat, 0, _index_tensor(linear))
+    return make(idx, values, shape, True)
+
+
+def coalesce(input):
+    """Sorted, duplicate-free indices with duplicate entries summed (``self`` if already so)."""
+    s = input._array
+    if s.coalesced:
+        return input
+    sd = s.indices.shape[0]
+    key = _linear(s.indices, s.shape[:sd])
+    order = np.argsort(key, kind="stable")
+    ks = key[order]
+    first = np.ones(ks.shape[0], bool)
+    if ks.shape[0]:
+        np.not_equal(ks[1:], ks[:-1], out=first[1:])
+    starts = np.flatnonzero(first)
+    segment = np.empty(ks.shape[0], np.int64)
+    segment[order] = np.cumsum(first) - 1
+    values = SegmentSum.apply(s.values, order=order, starts=starts, segment=segment)
+    return make(np.ascontiguousarray(s.indices[:, order[starts]]), values, s.shape, True)
+
+
+def to_dense(input, dtype=None):
+    """The dense tensor with the (summed) values at their indices; differentiable."""
+    c = coalesce(input)._array
+    sd = c.indices.shape[0]
+    out = ToDense.apply(c.values, shape=c.shape, sparse_dim=sd,
+                        linear=_linear(c.indices, c.shape[:sd]))
+    return out if dtype is None else out.to(dtype)
+
+
+# -- arithmetic --------------------------------------------------------------------------------
+def add(input, other):
+    """``dense + sparse`` (dense result) or ``sparse + sparse`` (uncoalesced sparse result)."""
+    if is_sparse(input) and not is_sparse(other):
+        raise RuntimeError("add(sparse, dense) is not supported. Use add(dense, sparse) "
+                           "instead.")
+    if not isinstance(input, Tensor):
+        raise _unsupported("add")
+    if input.shape != other.shape:
+        raise RuntimeError(f"add: expected 'self' and 'other' to have same size, but self has "
+                           f"size {list(input.shape)} but other has size {list(other.shape)}")
+    if not is_sparse(input):
+        return input + to_dense(other)
+    a, b = input._array, other._array
+    values = _nt.cat([a.values, b.values])
+    return make(np.concatenate([a.indices, b.indices], 1), values, a.shape, False)
+
+
+def mul(input, other):
+    """``sparse * scalar`` (or a 0-d tensor): the values scaled, indices kept."""
+    if isinstance(other, Tensor) and (is_sparse(other) or other.dim() != 0):
+        raise _unsupported("mul")
+    s = input._array
+    return make(s.indices, s.values * other, s.shape, s.coalesced)
+
+
+def div(input, other):
+    """``sparse / scalar``: the values divided, indices kept."""
+    if isinstance(other, Tensor) and (is_sparse(other) or other.dim() != 0):
+        raise _unsupported("div")
+    s = input._array
+    return make(s.indices, s.values / other, s.shape, s.coalesced)
+
+
+def transpose(input, dim0, dim1):
+    """Swap two sparse dimensions (the result is not coalesced)."""
+    s = input._array
+    sd = s.indices.shape[0]
+    d0, d1 = _nt.ops.canonical_dim(dim0, len(s.shape)), _nt.ops.canonical_dim(dim1, len(s.shape))
+    if d0 >= sd or d1 >= sd:
+        raise RuntimeError("transpose: only sparse dimensions can be transposed")
+    perm = list(range(sd))
+    perm[d0], perm[d1] = perm[d1], perm[d0]
+    shape = list(s.shape)
+    shape[d0], shape[d1] = shape[d1], shape[d0]
+    return make(np.ascontiguousarray(s.indices[perm]), s.values, shape, d0 == d1 and s.coalesced)
+
+
+def sparse_sum(input, dim=None, dtype=None):
+    """``torch.sparse.sum``: all values (a dense 0-d tensor), or over ``dim`` (sparse result
+    while sparse dimensions remain, else dense)."""
+    s = input._array
+    values = s.values if dtype is None else s.values.to(dtype)
+    if dim is None:
+        return values.sum()
+    nd = len(s.shape)
+    dims = {_nt.ops.canonical_dim(d, nd) for d in ((dim,) if isinstance(dim, int) else dim)}
+    sd = s.indices.shape[0]
+    dense_dims = sorted(d - sd + 1 for d in dims if d >= sd)
+    if dense_dims:
+        values = values.sum(dense_dims)
+    keep = [d for d in range(sd) if d not in dims]
+    if not keep:
+        return values.sum(0)
+    shape = [s.shape[d] for d in keep] + [n for d, n in enumerate(s.shape) if d >= sd and
+                                          d not in dims]
+    return coalesce(make(np.ascontiguousarray(s.indices[keep]), values, shape, False))
+
+
+# -- products ----------------------------------------------------------------------------------
+def _check_pair(fn, a, b):
+    for t in (a, b):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"{fn}(): argument must be Tensor, not {type(t).__name__}")
+    if a.dim() != 2 or b.dim() != 2:
+        raise RuntimeError(f"{fn}: matrices expected, got {a.dim()}D, {b.dim()}D tensors")
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"expected scalar type {_dtype._TYPE_DISPLAY[a.dtype.name]} but "
+                           f"found {_dtype._TYPE_DISPLAY[b.dtype.name]}")
+
+
+def _sparse_dense(sparse, dense):
+    s = sparse._array
+    if s.indices.shape[0] != 2:
+        raise RuntimeError("mm: sparse tensors with dense dimensions are not supported")
+    if dense.shape[0] != s.shape[1]:
+        raise RuntimeError(f"addmm: Argument #3 (dense): Expected dim 0 size {s.shape[1]}, "
+                           f"got {dense.shape[0]}")
+    return SparseMM.apply(s.values, dense, rows=s.indices[0], cols=s.indices[1], m=s.shape[0])
+
+
+def mm(input, mat2):
+    """Sparse x dense or dense x sparse matrix product (dense result); gradients reach the
+    dense operand and the sparse operand's values."""
+    _check_pair("mm", input, mat2)
+    if is_sparse(input) and is_sparse(mat2):
+        raise _unsupported("_sparse_sparse_matmul")
+    if is_sparse(input):
+        return _sparse_dense(input, mat2)
+    if input.shape[1] != mat2.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x"
+                           f"{input.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
+    # D @ S = (S^T @ D^T)^T
+    return _sparse_dense(transpose(mat2, 0, 1), input.t()).t()
+
+
+matmul = mm
+
+
+def spmm(input, mat2):
+    """``torch.spmm``: :func:`mm` with a sparse first operand."""
+    return mm(input, mat2)
+

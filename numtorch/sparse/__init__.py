@@ -1,0 +1,30 @@
+"""``torch.sparse``: products and reductions of sparse COO tensors (see ``numtorch._sparse``)."""
+
+from ..ops.sparse_ops import mm as _mm, sparse_sum as _sparse_sum
+
+__all__ = ["mm", "sum", "addmm"]
+
+
+def mm(mat1, mat2, reduce=None):
+    """Matrix product of a sparse COO matrix with a dense one (or the reverse); the result is
+    dense and gradients reach the dense operand and the sparse values.
+
+    Example:
+        >>> s = torch.eye(2).to_sparse()
+        >>> torch.sparse.mm(s, torch.ones(2, 3)).shape
+        torch.Size([2, 3])
+    """
+    if reduce is not None:
+        raise RuntimeError("torch.sparse.mm: reduce is only supported for CSR tensors")
+    return _mm(mat1, mat2)
+
+
+def addmm(mat, mat1, mat2, *, beta=1.0, alpha=1.0):
+    """``beta * mat + alpha * (mat1 @ mat2)`` with ``mat1`` sparse and ``mat`` dense."""
+    return beta * mat + alpha * _mm(mat1, mat2)
+
+
+def sum(input, dim=None, dtype=None):  # noqa: A001 - torch's name
+    """Sum of a sparse tensor's values: a dense 0-d tensor, or over ``dim`` (sparse while
+    sparse dimensions remain)."""
+    return _sparse_sum(input, dim, dtype)
