@@ -7,7 +7,7 @@ import numtorch as torch
 from . import constraints
 from .distribution import Distribution
 from .utils import (
-    _broadcast_tensors, _expand_probs_or_logits, _need_probs_or_logits, lazy_property,
+    _broadcast_shape, _expand_probs_or_logits, _need_probs_or_logits, lazy_property,
     logits_to_probs, probs_to_logits,
 )
 
@@ -93,16 +93,29 @@ class Categorical(Distribution):
     def sample(self, sample_shape=torch.Size()):
         if not isinstance(sample_shape, torch.Size):
             sample_shape = torch.Size(sample_shape)
-        rows = self.probs.reshape(-1, self._num_events)
-        draws = torch.multinomial(rows, sample_shape.numel(), True).T
-        return draws.reshape(self._extended_shape(sample_shape))
+        probs = self.probs
+        n = sample_shape.numel()
+        rows = probs if probs.dim() == 2 else probs.reshape(-1, self._num_events)
+        draws = torch.multinomial(rows, n, True)
+        if n != 1 and draws.shape[0] != 1:  # a single row or column reads the same either way
+            draws = draws.T
+        shape = self._extended_shape(sample_shape)
+        return draws if draws.shape == shape else draws.reshape(shape)
 
     def log_prob(self, value):
         if self._validate_args:
             self._validate_sample(value)
         value = value.long().unsqueeze(-1)
-        value, log_pmf = _broadcast_tensors(value, self.logits)
-        return log_pmf.gather(-1, value[..., :1]).squeeze(-1)
+        log_pmf = self.logits
+        # the value broadcast against the logits, but only its one index column is needed:
+        # expand straight to that shape rather than broadcasting both and slicing
+        shape = _broadcast_shape(value.shape, log_pmf.shape)
+        index_shape = shape[:-1] + (1,)
+        if value.shape != index_shape:
+            value = value.expand(index_shape)
+        if log_pmf.shape != shape:
+            log_pmf = log_pmf.expand(shape)
+        return log_pmf.gather(-1, value).squeeze(-1)
 
     def entropy(self):
         # -inf logits (impossible categories) contribute 0 * (-inf): clamp them to finite
