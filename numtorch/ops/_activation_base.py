@@ -6,11 +6,14 @@ a multiply, so masks are applied with bit operations on the floats' unsigned vie
 
 import numpy as np
 
+from .. import _dtype
 from ..autograd.graph import Op
 
 __all__ = ["select"]
 
 _UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+_LOW_FLOATS = frozenset([np.dtype(np.float16)] + (
+    [np.dtype(_dtype.bfloat16.np)] if _dtype._BF16_AVAILABLE else []))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -110,7 +113,16 @@ class _Pointwise(Op):
         scalar = arrays[0].ndim == 0
         if scalar:
             arrays = tuple(a.reshape(1) for a in arrays)
+        low = arrays[0].dtype if arrays[0].dtype in _LOW_FLOATS else None
+        if low is not None:
+            # torch computes a half-precision activation in float32 and rounds once; NumPy
+            # would round after every step of the kernel (an ulp off on a fifth to half of
+            # the values)
+            arrays = tuple(a.astype(np.float32) if getattr(a, "dtype", None) == low else a
+                           for a in arrays)
         y = self.kernel(self.xp, *arrays)
+        if low is not None:
+            y = y.astype(low)
         if scalar:
             y = y.reshape(())
         if self._saves == "output":
