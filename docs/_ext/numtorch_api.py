@@ -114,6 +114,8 @@ def docstring(name):
             _instance_attribute(name) else None
     if _is_plain_value(obj):  # a constant such as numtorch.float32: its type's docstring
         doc = inspect.getdoc(type(obj)) if type(obj).__module__.startswith("numtorch") else None
+        if not doc:  # a plain class attribute: its entry in the class's "Attributes:" section
+            doc = _class_attribute_doc(name)
     else:
         doc = inspect.getdoc(obj)
     if doc:
@@ -131,6 +133,22 @@ def docstring(name):
                     return f"In-place version of ``{base}``.\n\n{doc}"
                 return f"Same as ``{src}``.\n\n{doc}"
     return None
+
+
+def _class_attribute_doc(name):
+    """The text of ``attr``'s entry in the Google-style ``Attributes:`` section of its class's
+    docstring (``name`` is ``owner.attr``), or None."""
+    owner, _, attr = name.rpartition(".")
+    try:
+        cls = resolve(owner)
+    except LookupError:
+        return None
+    doc = inspect.getdoc(cls) if inspect.isclass(cls) else None
+    section = re.search(r"^Attributes:\n((?:[ \t]+.*\n?|\n)+)", doc or "", re.M)
+    if not section:
+        return None
+    entry = re.search(rf"^(\s+){attr}\b[^:\n]*:\s*(.*(?:\n\1\s+.*)*)", section.group(1), re.M)
+    return " ".join(entry.group(2).split()) if entry else None
 
 
 def _is_plain_value(obj):

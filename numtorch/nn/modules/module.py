@@ -71,6 +71,11 @@ class Module(_TreeMixin, _ConversionMixin, _StateDictMixin):
     Assigning a :class:`Parameter`, a Module or a :class:`Buffer` to an attribute registers
     it, so it appears in ``parameters()``, ``state_dict()`` and is moved by ``to()``.
 
+    Attributes:
+        training (bool): whether the module is in training mode (``train()``/``eval()``).
+        dump_patches (bool): a class flag of the 0.x serializer that wrote source diffs of
+            changed module classes; kept for old code, it has no effect.
+
     Example:
         >>> class Net(torch.nn.Module):
         ...     def __init__(self):
