@@ -37,12 +37,16 @@ class SparseCOO:
         values: dense Tensor of shape ``(nnz,) + shape[sparse_dim:]``.
         shape: the full (dense) shape, a tuple.
         coalesced: whether indices are known sorted and unique.
+        origin: None, or a dense tensor standing for the whole matrix in autograd: the input
+            of ``to_sparse()``, or (for a leaf made with ``requires_grad=True``) a zero-stride
+            leaf that collects the dense gradient torch.mm reports for sparse leaves.
     """
 
-    __slots__ = ("indices", "values", "shape", "coalesced")
+    __slots__ = ("coalesced", "indices", "origin", "shape", "values")
 
-    def __init__(self, indices, values, shape, coalesced):
+    def __init__(self, indices, values, shape, coalesced, origin=None):
         self.indices, self.values, self.shape, self.coalesced = indices, values, shape, coalesced
+        self.origin = origin
 
     @property
     def ndim(self):
@@ -80,9 +84,9 @@ class SparseCOO:
         raise _unsupported(name)
 
 
-def make(indices, values, shape, coalesced=False):
+def make(indices, values, shape, coalesced=False, origin=None):
     """A sparse tensor around ``indices`` (int64 array) and ``values`` (Tensor)."""
-    t = _make(SparseCOO(indices, values, tuple(shape), coalesced))
+    t = _make(SparseCOO(indices, values, tuple(shape), coalesced, origin))
     t.__class__ = SparseTensor
     return t
 
@@ -183,13 +187,19 @@ class SparseTensor(Tensor):
 
     @property
     def grad(self):
+        origin = self._array.origin
+        if origin is not None and origin.is_leaf and origin.grad is not None:
+            return origin.grad  # torch.mm & co. give a sparse leaf a dense gradient
         g = self._array.values.grad
         if g is None:
             return None
-        return make(self._array.indices, g, self._array.shape, self._array.coalesced)
+        return _nt.ops.sparse_ops.leaf_grad(self, g)
 
     @grad.setter
     def grad(self, value):
+        origin = self._array.origin
+        if origin is not None and origin.is_leaf:
+            origin.grad = None
         self._array.values.grad = None if value is None else value._array.values
 
     def detach(self):

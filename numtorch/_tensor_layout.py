@@ -44,6 +44,10 @@ class _TensorLayout:
         raise RuntimeError("is_coalesced expected sparse coordinate tensor layout but got "
                            "Strided")
 
+    def coalesce(self):
+        """Only defined for sparse COO tensors; a dense tensor raises torch's error."""
+        raise RuntimeError("coalesce expected sparse coordinate tensor layout but got Strided")
+
     def is_nonzero(self):
         """The truth value of a one-element tensor (errors for any other size)."""
         n = self.numel()

@@ -71,7 +71,7 @@ class SparseMM(Op):
     d values[e] = <g[rows[e]], dense[cols[e]]>.
     """
 
-    def forward(self, values, dense):
+    def forward(self, values, dense, src=None):
         self.save_inputs(values, dense)
         rows, cols, m = self.rows, self.cols, self.m
         sp = _scipy_sparse()
@@ -93,8 +93,10 @@ class SparseMM(Op):
 
     def backward(self, grad):
         values, dense = self.saved_inputs()
-        need_values, need_dense = self.needs_input_grad
-        g_values = g_dense = None
+        need_values, need_dense = self.needs_input_grad[:2]
+        g_values = g_dense = g_src = None
+        if len(self.needs_input_grad) > 2 and self.needs_input_grad[2]:
+            g_src = grad @ dense.t()  # the whole matrix's (dense) gradient, as torch.mm gives
         if need_dense:
             g_dense = SparseMM.apply(values, grad, rows=self.cols, cols=self.rows,
                                      m=dense.shape[0])
@@ -102,6 +104,8 @@ class SparseMM(Op):
             g_rows = _nt.index_select(grad, 0, _index_tensor(self.rows))
             d_rows = _nt.index_select(dense, 0, _index_tensor(self.cols))
             g_values = (g_rows * d_rows).sum(1)
+        if g_src is not None:
+            return g_values, g_dense, g_src
         return g_values, g_dense
 
 
@@ -178,12 +182,18 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
         if size[sparse_dim:] != dense_shape:
             raise RuntimeError(f"values has incorrect size, expected "
                                f"{[nnz, *size[sparse_dim:]]}, got {list(values.shape)}")
+    origin = None
     if requires_grad:
         if values.grad_fn is not None or values.requires_grad:
             values = values.detach()
         values = _nt.tensor(values._array) if values._array.base is not None else values
         values.requires_grad_(True)
-    return make(idx, values, size, bool(is_coalesced) if is_coalesced is not None else nnz < 2)
+        origin = _make(np.broadcast_to(np.zeros((), values._array.dtype), size))
+        origin.requires_grad_(True)
+    elif values.requires_grad and values.grad_fn is None:
+        values = values.view(values.shape)  # built from a leaf: not itself a leaf, as in torch
+    return make(idx, values, size, bool(is_coalesced) if is_coalesced is not None else nnz < 2,
+                origin)
 
 
 def _rebuild(indices, values, shape, coalesced):
@@ -219,14 +229,12 @@ def to_sparse(input, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=
     linear = _linear(idx, shape[:sd])
     flat = input.reshape((-1,) + shape[sd:])
     values = _nt.index_select(flat, 0, _index_tensor(linear))
-    return make(idx, values, shape, True)
+    return make(idx, values, shape, True, input if input.requires_grad else None)
 
 
-def coalesce(input):
-    """Sorted, duplicate-free indices with duplicate entries summed (``self`` if already so)."""
-    s = input._array
-    if s.coalesced:
-        return input
+def _coalesce_plan(s):
+    """For storage ``s``: the sort order of its entries, where each run of equal indices
+    starts in that order, and each entry's run number."""
     sd = s.indices.shape[0]
     key = _linear(s.indices, s.shape[:sd])
     order = np.argsort(key, kind="stable")
@@ -237,17 +245,40 @@ def coalesce(input):
     starts = np.flatnonzero(first)
     segment = np.empty(ks.shape[0], np.int64)
     segment[order] = np.cumsum(first) - 1
+    return order, starts, segment
+
+
+def leaf_grad(input, grad_values):
+    """A sparse leaf's ``.grad``: the gradient at each distinct index (duplicates of an index
+    all carry it), over the coalesced indices, as torch.sparse.mm reports it."""
+    s = input._array
+    if s.coalesced:
+        return make(s.indices, grad_values, s.shape, True)
+    order, starts, _ = _coalesce_plan(s)
+    pick = order[starts]
+    return make(np.ascontiguousarray(s.indices[:, pick]),
+                _nt.index_select(grad_values, 0, _index_tensor(pick)), s.shape, True)
+
+
+def coalesce(input):
+    """Sorted, duplicate-free indices with duplicate entries summed (``self`` if already so)."""
+    s = input._array
+    if s.coalesced:
+        return input
+    order, starts, segment = _coalesce_plan(s)
     values = SegmentSum.apply(s.values, order=order, starts=starts, segment=segment)
     return make(np.ascontiguousarray(s.indices[:, order[starts]]), values, s.shape, True)
 
 
 def to_dense(input, dtype=None):
     """The dense tensor with the (summed) values at their indices; differentiable."""
+    if dtype is not None:
+        raise RuntimeError("dtype argument is not supported by sparse_to_dense")
     c = coalesce(input)._array
     sd = c.indices.shape[0]
     out = ToDense.apply(c.values, shape=c.shape, sparse_dim=sd,
                         linear=_linear(c.indices, c.shape[:sd]))
-    return out if dtype is None else out.to(dtype)
+    return out
 
 
 # -- arithmetic --------------------------------------------------------------------------------
@@ -295,7 +326,9 @@ def transpose(input, dim0, dim1):
     perm[d0], perm[d1] = perm[d1], perm[d0]
     shape = list(s.shape)
     shape[d0], shape[d1] = shape[d1], shape[d0]
-    return make(np.ascontiguousarray(s.indices[perm]), s.values, shape, d0 == d1 and s.coalesced)
+    origin = None if s.origin is None else s.origin.transpose(d0, d1)
+    return make(np.ascontiguousarray(s.indices[perm]), s.values, shape, d0 == d1 and s.coalesced,
+                origin)
 
 
 def sparse_sum(input, dim=None, dtype=None):
@@ -331,29 +364,37 @@ def _check_pair(fn, a, b):
                            f"found {_dtype._TYPE_DISPLAY[b.dtype.name]}")
 
 
-def _sparse_dense(sparse, dense):
+def _sparse_dense(sparse, dense, dense_grad):
     s = sparse._array
     if s.indices.shape[0] != 2:
         raise RuntimeError("mm: sparse tensors with dense dimensions are not supported")
     if dense.shape[0] != s.shape[1]:
         raise RuntimeError(f"addmm: Argument #3 (dense): Expected dim 0 size {s.shape[1]}, "
                            f"got {dense.shape[0]}")
-    return SparseMM.apply(s.values, dense, rows=s.indices[0], cols=s.indices[1], m=s.shape[0])
+    params = {"rows": s.indices[0], "cols": s.indices[1], "m": s.shape[0]}
+    if dense_grad and s.origin is not None and s.values.requires_grad:
+        # the gradient goes to the whole matrix (origin), not entry by entry to the values
+        return SparseMM.apply(s.values.detach(), dense, s.origin, **params)
+    return SparseMM.apply(s.values, dense, **params)
 
 
-def mm(input, mat2):
-    """Sparse x dense or dense x sparse matrix product (dense result); gradients reach the
-    dense operand and the sparse operand's values."""
+def mm(input, mat2, dense_grad=True):
+    """Sparse x dense or dense x sparse matrix product (dense result).
+
+    Gradients reach the dense operand and the sparse operand: with ``dense_grad`` (torch.mm,
+    matmul, spmm, ``@``) a sparse leaf or the input of ``to_sparse()`` gets the whole dense
+    gradient; otherwise (torch.sparse.mm) only its stored entries do.
+    """
     _check_pair("mm", input, mat2)
     if is_sparse(input) and is_sparse(mat2):
         raise _unsupported("_sparse_sparse_matmul")
     if is_sparse(input):
-        return _sparse_dense(input, mat2)
+        return _sparse_dense(input, mat2, dense_grad)
     if input.shape[1] != mat2.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x"
                            f"{input.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
     # D @ S = (S^T @ D^T)^T
-    return _sparse_dense(transpose(mat2, 0, 1), input.t()).t()
+    return _sparse_dense(transpose(mat2, 0, 1), input.t(), dense_grad).t()
 
 
 matmul = mm

@@ -1,8 +1,9 @@
 """``torch.sparse``: products and reductions of sparse COO tensors (see ``numtorch._sparse``)."""
 
-from ..ops.sparse_ops import mm as _mm, sparse_sum as _sparse_sum
+from ..ops.sparse_ops import mm as _mm
+from ..ops.sparse_ops import sparse_sum as _sparse_sum
 
-__all__ = ["mm", "sum", "addmm"]
+__all__ = ["addmm", "mm", "sum"]
 
 
 def mm(mat1, mat2, reduce=None):
@@ -16,15 +17,15 @@ def mm(mat1, mat2, reduce=None):
     """
     if reduce is not None:
         raise RuntimeError("torch.sparse.mm: reduce is only supported for CSR tensors")
-    return _mm(mat1, mat2)
+    return _mm(mat1, mat2, dense_grad=False)
 
 
 def addmm(mat, mat1, mat2, *, beta=1.0, alpha=1.0):
     """``beta * mat + alpha * (mat1 @ mat2)`` with ``mat1`` sparse and ``mat`` dense."""
-    return beta * mat + alpha * _mm(mat1, mat2)
+    return beta * mat + alpha * _mm(mat1, mat2, dense_grad=False)
 
 
-def sum(input, dim=None, dtype=None):  # noqa: A001 - torch's name
+def sum(input, dim=None, dtype=None):
     """Sum of a sparse tensor's values: a dense 0-d tensor, or over ``dim`` (sparse while
     sparse dimensions remain)."""
     return _sparse_sum(input, dim, dtype)
