@@ -287,3 +287,20 @@ def test_double_backward_through_product():
         res.append((v.grad.numpy(), d.grad.numpy()))
     np.testing.assert_allclose(res[1][0], res[0][0], rtol=1e-10)
     np.testing.assert_allclose(res[1][1], res[0][1], rtol=1e-10)
+
+
+def test_checkpoints_both_ways(tmp_path):
+    """torch.save of sparse tensors loads in numtorch and the reverse (torch's
+    _rebuild_sparse_tensor), coalesced or not."""
+    i = [[1, 0, 1], [0, 2, 0]]
+    src = th.sparse_coo_tensor(th.tensor(i), th.tensor([1., 2., 3.]), (2, 3))
+    th.save({"u": src, "c": src.coalesce()}, tmp_path / "th.pt")
+    got = nt.load(tmp_path / "th.pt")
+    for k in ("u", "c"):
+        _close(_describe(th.load(tmp_path / "th.pt")[k]), _describe(got[k]), k)
+    mine = nt.sparse_coo_tensor(nt.tensor(i), nt.tensor([1., 2., 3.], dtype=nt.float64), (2, 3))
+    nt.save({"u": mine, "c": mine.coalesce()}, tmp_path / "nt.pt")
+    back = th.load(tmp_path / "nt.pt")
+    for k in ("u", "c"):
+        _close(_describe(back[k]), _describe(nt.load(tmp_path / "nt.pt")[k]), k)
+    assert back["u"].dtype == th.float64 and not back["u"].is_coalesced()

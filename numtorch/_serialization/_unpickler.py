@@ -108,6 +108,16 @@ def _user_allowed():
 _DEFAULT = None
 
 
+def _get_layout(name):
+    """``torch.serialization._get_layout``: a layout from its printed name ("torch.sparse_coo")."""
+    from .. import _layout
+
+    layouts = {repr(v): v for v in vars(_layout).values() if isinstance(v, _layout.layout)}
+    if name not in layouts:
+        raise RuntimeError(f"Unknown layout {name}")
+    return layouts[name]
+
+
 def _default_allowed():
     """The globals every checkpoint may use, by torch's names (built on first use)."""
     global _DEFAULT
@@ -131,6 +141,10 @@ def _default_allowed():
         from .._quantized_serial import _rebuild_qtensor
 
         table["torch._utils._rebuild_qtensor"] = _rebuild_qtensor
+        from ..ops.sparse_ops import _rebuild_sparse_tensor
+
+        table["torch._utils._rebuild_sparse_tensor"] = _rebuild_sparse_tensor
+        table["torch.serialization._get_layout"] = _get_layout
         for name in _qs.__all__[1:]:  # the qschemes (torch.per_tensor_affine, ...)
             table[f"torch.{name}"] = getattr(_qs, name)
         for name, dt in _dtype._BY_NAME.items():

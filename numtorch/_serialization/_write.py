@@ -22,7 +22,8 @@ import numpy as np
 from .. import _dtype, _layout, _quantized_scheme
 from .._device import device as _device_cls
 from .._size import Size
-from .._tensor import Tensor
+from .._sparse import SparseTensor as _SparseTensor
+from .._tensor import Tensor, _make
 from . import _compat_state, _names
 from ._common import _ALIGN, _NP, _STORAGE_NAME
 
@@ -148,6 +149,12 @@ class _TorchReductions:
         return ref, 0, strides
 
     def _reduce(self, obj):
+        if type(obj) is _SparseTensor:  # torch's (layout, (indices, values, size, coalesced))
+            s = obj._array
+            layout = _PendingReduce(_Global("torch.serialization", "_get_layout"),
+                                    ("torch.sparse_coo",))
+            parts = (_make(s.indices), s.values.detach(), Size(s.shape), s.coalesced)
+            return (_Global("torch._utils", "_rebuild_sparse_tensor"), (layout, parts))
         if isinstance(obj, Tensor) and type(obj._array) is not np.ndarray and obj.is_quantized:
             return self._reduce_quantized(obj)
         if isinstance(obj, Tensor):

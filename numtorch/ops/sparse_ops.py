@@ -201,6 +201,16 @@ def _rebuild(indices, values, shape, coalesced):
     return make(indices._array, values, shape, coalesced)
 
 
+def _rebuild_sparse_tensor(layout, data):
+    """``torch._utils._rebuild_sparse_tensor`` in checkpoints: a COO tensor from
+    ``(indices, values, size, is_coalesced)``."""
+    if layout is not _nt.sparse_coo:
+        raise RuntimeError(f"rebuilding sparse tensors of layout {layout} is not supported "
+                           "by numtorch")
+    indices, values, size, coalesced = data[:4]
+    return sparse_coo_tensor(indices, values, size, is_coalesced=bool(coalesced))
+
+
 def to_sparse(input, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
     """``Tensor.to_sparse()``: the non-zero entries of ``input`` as a coalesced COO tensor.
 
