@@ -209,6 +209,9 @@ class SparseTensor(Tensor):
     # -- conversion ----------------------------------------------------------------------------
     def to(self, *args, **kwargs):
         dtype, dev, copy = _parse_to(args, kwargs)
+        if dev is not None and str(dev).startswith("cuda"):
+            raise RuntimeError("numtorch: sparse COO tensors are CPU-only (their kernels are "
+                               "NumPy/SciPy); keep them on the CPU")
         s = self._array
         values = s.values.to(dtype=dtype, device=dev, copy=copy)
         if values is s.values:
