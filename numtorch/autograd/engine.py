@@ -43,7 +43,9 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     if (len(outputs) == 1 and grad_outputs[0] is None and type(out0._array) is np.ndarray
             and out0._array.size == 1 and out0._array.dtype.kind in "fcV"):
         # loss.backward(): the implicit gradient of a scalar
-        root_grads = [graph._make(np.ones(out0._array.shape, dtype=out0._array.dtype))]
+        a = out0._array  # (np.array is several times cheaper than np.ones for a 0-d one)
+        root_grads = [graph._make(np.array(1, dtype=a.dtype) if a.ndim == 0 else
+                                  np.ones(a.shape, dtype=a.dtype))]
     else:
         root_grads = _grad_shapes.root_grads(outputs, grad_outputs, create_graph, fn_name)
     root_arrays = [id(g._array) for g in root_grads]
