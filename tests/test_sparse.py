@@ -255,12 +255,14 @@ def test_numpy_path_matches_scipy_path(monkeypatch):
     results = []
     for sp in (sparse_ops._scipy_sparse(), None):
         monkeypatch.setattr(sparse_ops, "_SCIPY", [sp])
-        d.grad = None
-        y = nt.sparse.mm(s, d)
-        (y * g).sum().backward()
-        results.append((y.detach().numpy(), d.grad.numpy()))
-    np.testing.assert_allclose(results[1][0], results[0][0], rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(results[1][1], results[0][1], rtol=1e-12, atol=1e-12)
+        for m in (s, s.coalesce()):  # unsorted rows, and sorted ones (no argsort)
+            d.grad = None
+            y = nt.sparse.mm(m, d)
+            (y * g).sum().backward()
+            results.append((y.detach().numpy(), d.grad.numpy()))
+    for y, gd in results[1:]:
+        np.testing.assert_allclose(y, results[0][0], rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(gd, results[0][1], rtol=1e-12, atol=1e-12)
     assert results[0][0].dtype == np.float64
 
 

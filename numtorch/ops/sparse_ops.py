@@ -81,9 +81,12 @@ class SparseMM(Op):
         out = np.zeros((m,) + dense.shape[1:], np.result_type(values, dense))
         if rows.shape[0] == 0:
             return out
-        order = np.argsort(rows, kind="stable")
-        r = rows[order]
-        contrib = dense[cols[order]] * values[order].reshape((-1,) + (1,) * (dense.ndim - 1))
+        if self.__dict__.get("rows_sorted"):  # coalesced: rows already ascend
+            r, c, v = rows, cols, values
+        else:
+            order = np.argsort(rows, kind="stable")
+            r, c, v = rows[order], cols[order], values[order]
+        contrib = dense[c] * v.reshape((-1,) + (1,) * (dense.ndim - 1))
         first = np.empty(r.shape[0], bool)
         first[0] = True
         np.not_equal(r[1:], r[:-1], out=first[1:])
@@ -381,7 +384,8 @@ def _sparse_dense(sparse, dense, dense_grad):
     if dense.shape[0] != s.shape[1]:
         raise RuntimeError(f"addmm: Argument #3 (dense): Expected dim 0 size {s.shape[1]}, "
                            f"got {dense.shape[0]}")
-    params = {"rows": s.indices[0], "cols": s.indices[1], "m": s.shape[0]}
+    params = {"rows": s.indices[0], "cols": s.indices[1], "m": s.shape[0],
+              "rows_sorted": s.coalesced}
     if dense_grad and s.origin is not None and s.values.requires_grad:
         # the gradient goes to the whole matrix (origin), not entry by entry to the values
         return SparseMM.apply(s.values.detach(), dense, s.origin, **params)
