@@ -152,6 +152,8 @@ class Event:
         return float(_cupy().cuda.get_elapsed_time(self._event, end_event._event))
 
     def ipc_handle(self):
+        """A handle another process could open this event with; numtorch does not share
+        events between processes, so this raises RuntimeError."""
         raise RuntimeError("Event.ipc_handle: interprocess events are not supported by numtorch")
 
     def __repr__(self):
