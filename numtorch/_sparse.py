@@ -234,6 +234,20 @@ class SparseTensor(Tensor):
     def __repr__(self, *, tensor_contents=None):
         return _sparse_repr(self)
 
+    def __deepcopy__(self, memo):
+        if not self.is_leaf:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
+                               "support the deepcopy protocol at the moment.  If you were "
+                               "attempting to deepcopy a module, this may be because of a "
+                               "torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
+        s = self._array
+        new = _nt.sparse_coo_tensor(s.indices.copy(), s.values.detach().clone(), s.shape,
+                                    requires_grad=s.values.requires_grad,
+                                    is_coalesced=s.coalesced)
+        memo[id(self)] = new
+        return new
+
     # -- operators (dense + sparse and dense @ sparse land here first) -------------------------
     def __add__(self, other):
         return _nt.ops.sparse_ops.add(self, other)
@@ -282,7 +296,9 @@ class SparseTensor(Tensor):
                 (_make(s.indices), s.values.detach(), s.shape, s.coalesced))
 
 
+# prints as torch's class does (type(t) is torch.Tensor for sparse tensors too)
 SparseTensor.__name__ = SparseTensor.__qualname__ = "Tensor"
+SparseTensor.__module__ = "numtorch"
 
 
 def _indent(text, n):

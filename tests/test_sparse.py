@@ -2,6 +2,8 @@
 sparse x dense products with gradients, errors, and the GCN/GAT data pipeline of
 pytorch/examples (``load_cora``'s normalisation) on a small random graph."""
 
+import copy
+
 import numpy as np
 import pytest
 import torch as th
@@ -130,7 +132,14 @@ def to_sparse_forms(t):
 @case
 def conversions(t):
     s = t.sparse_coo_tensor(t.tensor([[1, 0]]), t.tensor([1., 2.]), (3,))
-    return [s.to(t.float64), s.to("cpu") is s, s.double(), s.clone(), s.detach()]
+    leaf = t.sparse_coo_tensor(t.tensor([[1, 0]]), t.tensor([1., 2.]), (3,), requires_grad=True)
+    out = [s.to(t.float64), s.to("cpu") is s, s.double(), s.clone(), s.detach(),
+           copy.deepcopy(s), copy.deepcopy(leaf), isinstance(s, t.Tensor)]
+    try:
+        out.append(copy.deepcopy(leaf * 2))
+    except Exception as e:  # noqa: BLE001
+        out.append(e)
+    return out
 
 
 @case
