@@ -32,6 +32,26 @@ def program(fn=None, _table=None, **opts):
     return add(fn) if fn is not None else add
 
 
+def table():
+    """A program table for another file and its registering decorator:
+    ``P, program = table()``."""
+    own = {}
+    return own, lambda fn=None, **opts: program(fn, _table=own, **opts)
+
+
+def _err(f):
+    """``f()``, or the exception it raised (the error is what gets compared)."""
+    try:
+        return f()
+    except Exception as e:  # noqa: BLE001
+        return e
+
+
+def outcomes(*fns):
+    """What each of ``fns`` returns or raises, in order."""
+    return [_err(f) for f in fns]
+
+
 # -- creation ---------------------------------------------------------------------------------
 @program
 def creation_dtypes(t):
@@ -304,14 +324,8 @@ def integer_division_semantics(t):
 
 @program
 def integer_division_by_zero(t):
-    out = []
-    for f in (lambda: t.tensor([1]) // 0, lambda: t.tensor([1]) % 0,
-              lambda: t.tensor([1]) // t.tensor([0])):
-        try:
-            out.append(f())
-        except Exception as e:  # noqa: BLE001
-            out.append(e)
-    return out
+    return outcomes(lambda: t.tensor([1]) // 0, lambda: t.tensor([1]) % 0,
+                    lambda: t.tensor([1]) // t.tensor([0]))
 
 
 # -- reductions -------------------------------------------------------------------------------
@@ -360,14 +374,8 @@ def reductions_empty(t):
 @program
 def reductions_dim_errors(t):
     x = t.ones(2, 3)
-    out = []
-    for f in (lambda: x.sum(2), lambda: x.mean(-3), lambda: x.max(dim=5),
-              lambda: x.sum(dim=(0, 0)), lambda: x.softmax(2), lambda: t.cat([x, x], 2)):
-        try:
-            out.append(f())
-        except Exception as e:  # noqa: BLE001
-            out.append(e)
-    return out
+    return outcomes(lambda: x.sum(2), lambda: x.mean(-3), lambda: x.max(dim=5),
+                    lambda: x.sum(dim=(0, 0)), lambda: x.softmax(2), lambda: t.cat([x, x], 2))
 
 
 # -- sorting and selection with ties -----------------------------------------------------------
@@ -411,19 +419,13 @@ def topk_unsorted_order(t):
 def selection_dtype_errors(t):
     z = t.tensor([1j, 2])
     b = t.tensor([True, False])
-    out = []
-    for f in (lambda: z.kthvalue(1), lambda: z.median(), lambda: z.median(0), lambda: z.mode(),
-              lambda: z.max(0), lambda: z.amax(), lambda: z.argmax(), lambda: z.min(),
-              lambda: z.msort(), lambda: z.argsort(), lambda: z.topk(1), lambda: z.cummax(0),
-              lambda: z.aminmax(), lambda: b.median(), lambda: b.median(0), lambda: b.sort(),
-              lambda: b.max(), lambda: b.kthvalue(1), lambda: b.topk(1), lambda: b.argmax(),
-              lambda: z.nanmedian(), lambda: z.min(0), lambda: z.cummin(0), lambda: z.amin(1 - 1),
-              lambda: t.tensor([1., 2], dtype=t.float16).kthvalue(1), lambda: b.amax()):
-        try:
-            out.append(f())
-        except Exception as e:  # noqa: BLE001
-            out.append(e)
-    return out
+    return outcomes(lambda: z.kthvalue(1), lambda: z.median(), lambda: z.median(0), lambda: z.mode(),
+                    lambda: z.max(0), lambda: z.amax(), lambda: z.argmax(), lambda: z.min(),
+                    lambda: z.msort(), lambda: z.argsort(), lambda: z.topk(1), lambda: z.cummax(0),
+                    lambda: z.aminmax(), lambda: b.median(), lambda: b.median(0), lambda: b.sort(),
+                    lambda: b.max(), lambda: b.kthvalue(1), lambda: b.topk(1), lambda: b.argmax(),
+                    lambda: z.nanmedian(), lambda: z.min(0), lambda: z.cummin(0), lambda: z.amin(1 - 1),
+                    lambda: t.tensor([1., 2], dtype=t.float16).kthvalue(1), lambda: b.amax())
 
 
 @program
@@ -502,20 +504,14 @@ def matmul_shapes(t):
 
 @program
 def matmul_errors(t):
-    out = []
-    for f in (lambda: t.ones(2, 3) @ t.ones(2, 3), lambda: t.mm(t.ones(2, 3), t.ones(3)),
-              lambda: t.ones(3) @ t.ones(4), lambda: t.bmm(t.ones(2, 2, 3), t.ones(3, 3, 2)),
-              lambda: t.ones(2, 3) @ t.ones(3, 2, dtype=t.float64),
-              lambda: t.ones(2, 3, dtype=t.int64) @ t.ones(3, 2),
-              lambda: t.dot(t.ones(3), t.ones(3, dtype=t.int64)),
-              lambda: t.ones(()) @ t.ones(3),
-              lambda: t.cat([t.ones(2, 3), t.ones(2, 4)]), lambda: t.stack([t.ones(2), t.ones(3)]),
-              lambda: t.cat([]), lambda: t.ones(2, 3).view(-1, -1)):
-        try:
-            out.append(f())
-        except Exception as e:  # noqa: BLE001
-            out.append(e)
-    return out
+    return outcomes(lambda: t.ones(2, 3) @ t.ones(2, 3), lambda: t.mm(t.ones(2, 3), t.ones(3)),
+                    lambda: t.ones(3) @ t.ones(4), lambda: t.bmm(t.ones(2, 2, 3), t.ones(3, 3, 2)),
+                    lambda: t.ones(2, 3) @ t.ones(3, 2, dtype=t.float64),
+                    lambda: t.ones(2, 3, dtype=t.int64) @ t.ones(3, 2),
+                    lambda: t.dot(t.ones(3), t.ones(3, dtype=t.int64)),
+                    lambda: t.ones(()) @ t.ones(3),
+                    lambda: t.cat([t.ones(2, 3), t.ones(2, 4)]), lambda: t.stack([t.ones(2), t.ones(3)]),
+                    lambda: t.cat([]), lambda: t.ones(2, 3).view(-1, -1))
 
 
 # -- complex, half, bfloat16, nan/inf ---------------------------------------------------------
@@ -531,14 +527,8 @@ def complex_numbers(t):
 @program
 def complex_errors(t):
     z = t.tensor([1 + 2j])
-    out = []
-    for f in (lambda: z > 0, lambda: z.max(), lambda: z.sort(), lambda: t.tensor([1j]).clamp(0, 1),
-              lambda: z.item() + 0):
-        try:
-            out.append(f())
-        except Exception as e:  # noqa: BLE001
-            out.append(e)
-    return out
+    return outcomes(lambda: z > 0, lambda: z.max(), lambda: z.sort(), lambda: t.tensor([1j]).clamp(0, 1),
+                    lambda: z.item() + 0)
 
 
 @program(rtol=1e-3)
@@ -731,19 +721,13 @@ def shape_methods_misc(t):
 @program
 def shape_errors_misc(t):
     x = t.arange(6.).reshape(2, 3)
-    out = []
-    for f in (lambda: x.view(-1, 4), lambda: x.reshape(4, -1), lambda: x.expand(-1, 2),
-              lambda: x.unsqueeze(3), lambda: x.squeeze(2), lambda: x.permute(0),
-              lambda: x.transpose(0, 2), lambda: x.narrow(1, 2, 2), lambda: x.repeat(2),
-              lambda: x.flatten(1, 0), lambda: x.split(0), lambda: x.chunk(0),
-              lambda: x[::-1], lambda: x.t().view(6), lambda: t.ones(0).item(),
-              lambda: x.unflatten(1, (2, 2)), lambda: x.movedim(0, 2), lambda: x.roll(1, 2),
-              lambda: t.stack([x, x.double()]), lambda: x.index_fill(0, t.tensor([2]), 1.)):
-        try:
-            out.append(f())
-        except Exception as e:  # noqa: BLE001
-            out.append(e)
-    return out
+    return outcomes(lambda: x.view(-1, 4), lambda: x.reshape(4, -1), lambda: x.expand(-1, 2),
+                    lambda: x.unsqueeze(3), lambda: x.squeeze(2), lambda: x.permute(0),
+                    lambda: x.transpose(0, 2), lambda: x.narrow(1, 2, 2), lambda: x.repeat(2),
+                    lambda: x.flatten(1, 0), lambda: x.split(0), lambda: x.chunk(0),
+                    lambda: x[::-1], lambda: x.t().view(6), lambda: t.ones(0).item(),
+                    lambda: x.unflatten(1, (2, 2)), lambda: x.movedim(0, 2), lambda: x.roll(1, 2),
+                    lambda: t.stack([x, x.double()]), lambda: x.index_fill(0, t.tensor([2]), 1.))
 
 
 @program
@@ -787,33 +771,21 @@ def scalar_int_tensor_ops(t):
 
 @program
 def integer_pow_negative_error(t):
-    out = []
-    for f in (lambda: t.tensor([2]) ** -1, lambda: t.tensor([2]) ** t.tensor([-1]),
-              lambda: t.tensor([2]).pow_(-2), lambda: 2 ** t.tensor([-1])):
-        try:
-            out.append(f())
-        except Exception as e:  # noqa: BLE001
-            out.append(e)
-    return out
+    return outcomes(lambda: t.tensor([2]) ** -1, lambda: t.tensor([2]) ** t.tensor([-1]),
+                    lambda: t.tensor([2]).pow_(-2), lambda: 2 ** t.tensor([-1]))
 
 
 @program
 def inplace_promotion_errors(t):
-    out = []
-    for f in (lambda: t.tensor([1, 2]).add_(t.tensor([1.5, 1])),
-              lambda: t.tensor([1, 2]).mul_(1.5), lambda: t.tensor([True]).add_(1),
-              lambda: t.tensor([1., 2]).add_(t.tensor([1j, 1j])),
-              lambda: t.tensor([1, 2], dtype=t.int32).add_(t.tensor([1])),
-              lambda: t.tensor([1., 2], dtype=t.float16).add_(t.tensor([1.], dtype=t.float64)),
-              lambda: t.tensor([1, 2]).sqrt_(), lambda: t.tensor([1, 2]).clamp_(0.5, 1.5),
-              lambda: t.tensor([1, 2]).copy_(t.tensor([1.7, 2.2])),
-              lambda: t.tensor([1, 2]).masked_fill_(t.tensor([True, False]), 2.7),
-              lambda: t.tensor([1, 2]).fill_(3.9), lambda: t.ones(2, 2).add_(t.ones(2, 2, 2))):
-        try:
-            out.append(f())
-        except Exception as e:  # noqa: BLE001
-            out.append(e)
-    return out
+    return outcomes(lambda: t.tensor([1, 2]).add_(t.tensor([1.5, 1])),
+                    lambda: t.tensor([1, 2]).mul_(1.5), lambda: t.tensor([True]).add_(1),
+                    lambda: t.tensor([1., 2]).add_(t.tensor([1j, 1j])),
+                    lambda: t.tensor([1, 2], dtype=t.int32).add_(t.tensor([1])),
+                    lambda: t.tensor([1., 2], dtype=t.float16).add_(t.tensor([1.], dtype=t.float64)),
+                    lambda: t.tensor([1, 2]).sqrt_(), lambda: t.tensor([1, 2]).clamp_(0.5, 1.5),
+                    lambda: t.tensor([1, 2]).copy_(t.tensor([1.7, 2.2])),
+                    lambda: t.tensor([1, 2]).masked_fill_(t.tensor([True, False]), 2.7),
+                    lambda: t.tensor([1, 2]).fill_(3.9), lambda: t.ones(2, 2).add_(t.ones(2, 2, 2)))
 
 
 @program
@@ -851,65 +823,47 @@ def print_grad_fn_and_names(t):
 @program
 def common_mistake_errors(t):
     x = t.ones(2, 3, requires_grad=True)
-    out = []
-    for f in (lambda: x.numpy(), lambda: t.ones(2.5),
-              lambda: t.randn(2, "3"), lambda: t.ones(2, 3)[t.tensor([0.5])],
-              lambda: t.cat([t.ones(2)], dim=1), lambda: t.tensor([1, 2]).view(t.float32)
-              .shape, lambda: t.nn.Module()(t.ones(1)), lambda: t.ones(2).to("cuda:0"),
-              lambda: t.arange(5)[5],
-              lambda: t.ones(3) @ 2, lambda: t.ones(2).reshape(3),
-              lambda: t.ones(2, 2).masked_fill(t.tensor([1, 0]), 0.),
-              lambda: t.ones(2, 2)[t.tensor([[True, False]])],
-              lambda: t.utils.data.DataLoader(range(3), batch_size=0),
-              lambda: t.nn.functional.relu(3.0),
-              lambda: t.tensor([[1, 2], [3, 4]]).float().mean(dim=2),
-              lambda: t.ones(2).expand(3), lambda: t.ones(2, 3).T.T.view(3, 2).shape,
-              lambda: t.zeros(2).index_select(0, t.tensor([1.])),
-              lambda: t.ones(2, 2).scatter_(1, t.tensor([[0], [1]]), t.ones(1, 1, 1))):
-        try:
-            out.append(f())
-        except Exception as e:  # noqa: BLE001
-            out.append(e)
-    return out
+    return outcomes(lambda: x.numpy(), lambda: t.ones(2.5),
+                    lambda: t.randn(2, "3"), lambda: t.ones(2, 3)[t.tensor([0.5])],
+                    lambda: t.cat([t.ones(2)], dim=1), lambda: t.tensor([1, 2]).view(t.float32)
+                    .shape, lambda: t.nn.Module()(t.ones(1)), lambda: t.ones(2).to("cuda:0"),
+                    lambda: t.arange(5)[5],
+                    lambda: t.ones(3) @ 2, lambda: t.ones(2).reshape(3),
+                    lambda: t.ones(2, 2).masked_fill(t.tensor([1, 0]), 0.),
+                    lambda: t.ones(2, 2)[t.tensor([[True, False]])],
+                    lambda: t.utils.data.DataLoader(range(3), batch_size=0),
+                    lambda: t.nn.functional.relu(3.0),
+                    lambda: t.tensor([[1, 2], [3, 4]]).float().mean(dim=2),
+                    lambda: t.ones(2).expand(3), lambda: t.ones(2, 3).T.T.view(3, 2).shape,
+                    lambda: t.zeros(2).index_select(0, t.tensor([1.])),
+                    lambda: t.ones(2, 2).scatter_(1, t.tensor([[0], [1]]), t.ones(1, 1, 1)))
 
 
 @program(messages=False)
 def argument_parser_errors(t):
     # torch's argument parser lists every overload in its message; the class must agree
-    out = []
-    for f in (lambda: t.zeros((2, 3), (4,)), lambda: t.ones(2, 3).sum(dim=1.0),
-              lambda: t.max(t.ones(2), 1, 2), lambda: t.ones(2).view("a"),
-              lambda: t.ones(2, 3).permute("x"), lambda: t.tensor([1.]).add(1, 2, 3),
-              lambda: t.ones(2, 3).view(True, 6), lambda: t.ones(2, 3).expand(2.0, 3),
-              lambda: t.ones(2, 3).sum(1, 1), lambda: t.ones(2, 3).max(1, 1),
-              lambda: t.ones(2, 3).mean(1, keepdim=1), lambda: t.ones(2, 3).argmax(1, 1),
-              lambda: t.ones(2, 3).amax(1, 1), lambda: t.ones(2, 3).prod(1, 1),
-              lambda: t.ones(2, 3).narrow(0, 0.0, 1), lambda: t.ones(2).repeat_interleave(2.0),
-              lambda: t.ones(2, 3).mean([0.0])):
-        try:
-            out.append(f())
-        except Exception as e:  # noqa: BLE001
-            out.append(e)
-    return out
+    return outcomes(lambda: t.zeros((2, 3), (4,)), lambda: t.ones(2, 3).sum(dim=1.0),
+                    lambda: t.max(t.ones(2), 1, 2), lambda: t.ones(2).view("a"),
+                    lambda: t.ones(2, 3).permute("x"), lambda: t.tensor([1.]).add(1, 2, 3),
+                    lambda: t.ones(2, 3).view(True, 6), lambda: t.ones(2, 3).expand(2.0, 3),
+                    lambda: t.ones(2, 3).sum(1, 1), lambda: t.ones(2, 3).max(1, 1),
+                    lambda: t.ones(2, 3).mean(1, keepdim=1), lambda: t.ones(2, 3).argmax(1, 1),
+                    lambda: t.ones(2, 3).amax(1, 1), lambda: t.ones(2, 3).prod(1, 1),
+                    lambda: t.ones(2, 3).narrow(0, 0.0, 1), lambda: t.ones(2).repeat_interleave(2.0),
+                    lambda: t.ones(2, 3).mean([0.0]))
 
 
 @program
 def float_sizes_refused(t):
     # n / 2 is a float in Python 3: torch refuses it as a size instead of truncating
     x = t.ones(2, 3)
-    out = []
-    for f in (lambda: x.reshape(2, 6 / 2), lambda: x.view(-1, 3.0), lambda: x.expand(2, 3.0),
-              lambda: x.repeat(1, 2.0), lambda: x.flip(0.0), lambda: x.permute((0, 1.5)),
-              lambda: x.reshape([2, None]), lambda: x.reshape(6.0), lambda: x.reshape("ab"),
-              lambda: x.view(np.int64(3), 2).shape, lambda: x.view(t.tensor(3), 2).shape,
-              lambda: x.permute([1, 0]).shape, lambda: x.reshape((2, 3.0)),
-              lambda: x.select(0, 1.0), lambda: x.tril(1.0), lambda: x.kthvalue(1.0),
-              lambda: x.select(0.0, 1)):
-        try:
-            out.append(f())
-        except Exception as e:  # noqa: BLE001
-            out.append(e)
-    return out
+    return outcomes(lambda: x.reshape(2, 6 / 2), lambda: x.view(-1, 3.0), lambda: x.expand(2, 3.0),
+                    lambda: x.repeat(1, 2.0), lambda: x.flip(0.0), lambda: x.permute((0, 1.5)),
+                    lambda: x.reshape([2, None]), lambda: x.reshape(6.0), lambda: x.reshape("ab"),
+                    lambda: x.view(np.int64(3), 2).shape, lambda: x.view(t.tensor(3), 2).shape,
+                    lambda: x.permute([1, 0]).shape, lambda: x.reshape((2, 3.0)),
+                    lambda: x.select(0, 1.0), lambda: x.tril(1.0), lambda: x.kthvalue(1.0),
+                    lambda: x.select(0.0, 1))
 
 
 @program

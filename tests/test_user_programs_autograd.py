@@ -5,20 +5,9 @@ custom Functions, node names and the errors of common mistakes."""
 import pytest
 
 from tests.oracle import same
-from tests.test_user_programs import program as _program
+from tests.test_user_programs import _err, table
 
-P = {}
-
-
-def program(fn=None, **opts):
-    return _program(fn, _table=P, **opts)
-
-
-def _err(f):
-    try:
-        return f()
-    except Exception as e:  # noqa: BLE001 - the error is what is compared
-        return e
+P, program = table()
 
 
 @program

@@ -7,20 +7,9 @@ backward of common functions."""
 import pytest
 
 from tests.oracle import same
-from tests.test_user_programs import program as _program
+from tests.test_user_programs import _err, table
 
-P = {}
-
-
-def program(fn=None, **opts):
-    return _program(fn, _table=P, **opts)
-
-
-def _err(f):
-    try:
-        return f()
-    except Exception as e:  # noqa: BLE001 - the error is what is compared
-        return e
+P, program = table()
 
 
 @program

@@ -9,20 +9,9 @@ import numpy as np
 import pytest
 
 from tests.oracle import same
-from tests.test_user_programs import program as _program
+from tests.test_user_programs import _err, table
 
-P = {}
-
-
-def program(fn=None, **opts):
-    return _program(fn, _table=P, **opts)
-
-
-def _err(f):
-    try:
-        return f()
-    except Exception as e:  # noqa: BLE001 - the error is what is compared
-        return e
+P, program = table()
 
 
 def _fixed(t, module, seed=0):
