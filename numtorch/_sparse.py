@@ -218,6 +218,17 @@ class SparseTensor(Tensor):
             return self
         return make(s.indices, values, s.shape, s.coalesced)
 
+    def type(self, dtype=None, non_blocking=False, **kwargs):
+        """``'torch.sparse.FloatTensor'`` & co, or this tensor converted to ``dtype`` (a dtype,
+        a sparse type name or class)."""
+        if dtype is None:
+            return f"torch.sparse.{_nt.sparse._legacy._TYPES[self.dtype._legacy].__name__}"
+        if isinstance(dtype, str):
+            dtype = getattr(_nt.sparse, dtype.rpartition(".")[2]).dtype
+        elif isinstance(dtype, type):
+            dtype = dtype.dtype
+        return self.to(dtype)
+
     def cpu(self, memory_format=None):
         return self.to("cpu")
 
@@ -315,7 +326,11 @@ def _sparse_repr(t):
     if cut != -1:  # torch names the dtype once, after nnz, not inside the values
         dtype_note = ", " + vrep[cut + 2:-1]
         vrep = vrep[:cut] + ")"
-    irep = repr(_make(s.indices))
+        if dtype_note == ", dtype=torch.int64":  # named on empty dense tensors only
+            dtype_note = ""
+    if values.numel() == 0 and "size=" not in vrep:  # torch shows the empty values' shape
+        vrep = f"{vrep[:-1]}, size={tuple(values.shape)})"
+    irep = repr(_make(s.indices)).replace(", dtype=torch.int64)", ")")
     size = "(" + ", ".join(str(d) for d in s.shape) + ("," if len(s.shape) == 1 else "") + ")"
     head = "tensor(indices="
     out = (f"{head}{_indent(irep, len(head))},\n       values={_indent(vrep, 14)},\n"

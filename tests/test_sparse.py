@@ -109,6 +109,27 @@ def construct_errors(t):
     return out
 
 
+@case
+def legacy_sparse_types(t):
+    """pygcn's sparse_mx_to_torch_sparse_tensor: torch.sparse.FloatTensor(indices, values,
+    shape) from a SciPy COO matrix's rows and columns."""
+    import scipy.sparse as sp
+
+    mx = sp.random(5, 4, density=0.4, random_state=0, format="coo", dtype=np.float32)
+    i = t.from_numpy(np.vstack((mx.row, mx.col)).astype(np.int64))
+    v = t.from_numpy(mx.data)
+    s = t.sparse.FloatTensor(i, v, t.Size(mx.shape))
+    out = [s, s.type(), isinstance(s, t.sparse.FloatTensor), isinstance(s, t.sparse.DoubleTensor),
+           isinstance(t.ones(2), t.sparse.FloatTensor), t.sparse.FloatTensor(2, 3),
+           t.sparse.DoubleTensor(2, 3), t.sparse.LongTensor(), t.sparse.FloatTensor(i, v),
+           s.type(t.float64), s.type("torch.sparse.DoubleTensor"), repr(t.sparse.FloatTensor)]
+    try:
+        out.append(t.sparse.FloatTensor([1., 2.]))
+    except Exception as e:  # noqa: BLE001
+        out.append(e)
+    return out
+
+
 # -- coalescing and conversions -----------------------------------------------------------------
 @case
 def coalesce_and_dense(t):

@@ -2,6 +2,17 @@
 
 from ..ops.sparse_ops import mm as _mm
 from ..ops.sparse_ops import sparse_sum as _sparse_sum
+from ._legacy import (  # noqa: F401  (the 0.x names torch.sparse.FloatTensor & co)
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+)
 
 __all__ = ["addmm", "mm", "sum"]
 
