@@ -21,7 +21,8 @@ class LegacyTensorType(type):
     """The type of ``torch.FloatTensor``-style names (see the module docstring)."""
 
     def __instancecheck__(cls, obj):
-        return isinstance(obj, Tensor) and obj.dtype is cls.dtype and obj.is_cuda == cls.is_cuda
+        return (isinstance(obj, Tensor) and obj.dtype is cls.dtype and obj.is_cuda == cls.is_cuda
+                and not obj.is_sparse)
 
     def __call__(cls, *args, device=None, **kwargs):
         if cls.is_cuda and backend.cupy_or_none() is None:

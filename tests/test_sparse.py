@@ -120,7 +120,8 @@ def legacy_sparse_types(t):
     v = t.from_numpy(mx.data)
     s = t.sparse.FloatTensor(i, v, t.Size(mx.shape))
     out = [s, s.type(), isinstance(s, t.sparse.FloatTensor), isinstance(s, t.sparse.DoubleTensor),
-           isinstance(t.ones(2), t.sparse.FloatTensor), t.sparse.FloatTensor(2, 3),
+           isinstance(t.ones(2), t.sparse.FloatTensor), isinstance(s, t.FloatTensor),
+           t.sparse.FloatTensor(2, 3),
            t.sparse.DoubleTensor(2, 3), t.sparse.LongTensor(), t.sparse.FloatTensor(i, v),
            s.type(t.float64), s.type("torch.sparse.DoubleTensor"), repr(t.sparse.FloatTensor)]
     try:
