@@ -200,7 +200,9 @@ def products_forward(t):
     e = t.tensor(rng.standard_normal((5, 7)), dtype=t.float32)
     out = [t.sparse.mm(s, d), t.spmm(s, d), t.mm(s, d), s @ d, t.matmul(s, d), s.mm(d),
            e @ s, t.mm(e, s), t.sparse.mm(e, s), t.sparse.addmm(t.ones(7, 3), s, d)]
-    for f in [lambda: t.mm(s, t.ones(5, 2)), lambda: t.sparse.mm(s, d.double())]:
+    out.append(t.sparse.mm(e, e.t()))
+    for f in [lambda: t.mm(s, t.ones(5, 2)), lambda: t.sparse.mm(s, d.double()),
+              lambda: t.sparse.mm(e, e), lambda: t.mm(e, d)]:
         try:
             out.append(f())
         except Exception as e:  # noqa: BLE001

@@ -160,6 +160,9 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
                 [3., 0.]])
     """
     idx = _as_indices(indices)
+    if device is not None and str(device).startswith("cuda"):
+        raise RuntimeError("numtorch: sparse COO tensors are CPU-only (their kernels are "
+                           "NumPy/SciPy); keep them on the CPU")
     if not isinstance(values, Tensor):
         values = _nt.tensor(values, dtype=dtype)
     if dtype is not None or device is not None:
@@ -402,6 +405,8 @@ def mm(input, mat2, dense_grad=True):
     _check_pair("mm", input, mat2)
     if is_sparse(input) and is_sparse(mat2):
         raise _unsupported("_sparse_sparse_matmul")
+    if not is_sparse(input) and not is_sparse(mat2):  # torch.sparse.mm of two dense matrices
+        return _nt.mm(mat2.t(), input.t()).t()  # torch's operand order (and shape error)
     if is_sparse(input):
         return _sparse_dense(input, mat2, dense_grad)
     if input.shape[1] != mat2.shape[0]:
