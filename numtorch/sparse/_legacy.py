@@ -16,11 +16,7 @@ _FORMS = (" * (*, torch.device device = None)\n"
 
 
 def _describe(args):
-    def one(a):
-        if isinstance(a, (list, tuple)) and not isinstance(a, Size):
-            return type(a).__name__
-        return type(a).__name__
-    return ", ".join(one(a) for a in args)
+    return ", ".join(type(a).__name__ for a in args)
 
 
 class SparseLegacyType(type):
