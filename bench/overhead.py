@@ -31,8 +31,8 @@ except ImportError:  # the ratios need torch; numtorch's own times are still use
     torch = None
 
 
-def best_times(fns, repeats, warmup=2):
-    """Best wall time of each function in ``fns`` over ``repeats`` runs.
+def best_times(fns, repeats, warmup=2, timer=time.perf_counter):
+    """Best time (``timer``: wall by default) of each function in ``fns`` over ``repeats`` runs.
 
     The functions take turns within every repeat, so a burst of load from elsewhere on the
     machine slows all of them rather than whichever happened to be running.
@@ -43,9 +43,9 @@ def best_times(fns, repeats, warmup=2):
     best = [float("inf")] * len(fns)
     for _ in range(repeats):
         for i, fn in enumerate(fns):
-            start = time.perf_counter()
+            start = timer()
             fn()
-            best[i] = min(best[i], time.perf_counter() - start)
+            best[i] = min(best[i], timer() - start)
     return best
 
 
@@ -95,10 +95,10 @@ WORKLOADS = [
 ]
 
 
-def measure(builder, libs, repeats):
+def measure(builder, libs, repeats, timer=time.perf_counter):
     """Seconds per iteration of one workload on each library in ``libs``."""
     runs = [builder(lib) for lib in libs]
-    times = best_times([run for run, _ in runs], repeats)
+    times = best_times([run for run, _ in runs], repeats, timer=timer)
     return [t / per_call for t, (_, per_call) in zip(times, runs)]
 
 
@@ -106,19 +106,24 @@ def main(argv=None):
     """Run every workload on both libraries and print times, ratios and PASS/MISS."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7, help="timed repeats (best kept)")
+    parser.add_argument("--clock", choices=["wall", "cpu"], default="wall",
+                        help="wall time, or this process's CPU time (steadier on a shared "
+                        "machine; see also bench/small_loop.py, one library per process)")
     args = parser.parse_args(argv)
+    timer = time.process_time if args.clock == "cpu" else time.perf_counter
 
     print(f"numtorch {numtorch.__version__}, numpy {np.__version__}, "
           f"torch {torch.__version__ if torch else 'not installed'}, "
           f"python {platform.python_version()}, {os.cpu_count()} CPUs")
-    print(f"best of {args.repeats} repeats after warm-up; ratio = numtorch / torch\n")
+    print(f"best of {args.repeats} repeats after warm-up ({args.clock} time); "
+          "ratio = numtorch / torch\n")
     header = f"{'workload':34s} {'numtorch':>12s} {'torch':>12s} {'ratio':>7s}  goal"
     print(header)
     print("-" * (len(header) + 12))
     results = []
     for label, builder, unit, scale, goal in WORKLOADS:
         ours, theirs = measure(builder, [numtorch, torch] if torch else [numtorch],
-                               args.repeats) + ([] if torch else [None])
+                               args.repeats, timer) + ([] if torch else [None])
         ratio = ours / theirs if theirs else None
         line = f"{label:34s} {ours * scale:8.2f} {unit.split('/')[0]:3s}"
         if theirs is None:
