@@ -71,3 +71,48 @@ def test_validation_errors_match_torch():
             d.log_prob(lib.tensor(3))
         with pytest.raises(ValueError, match="Expected parameter logits"):
             lib.distributions.Categorical(logits=lib.tensor([0.0, math.nan]))
+
+
+@pytest.mark.parametrize("param_shape,value_shape", [
+    ((4,), ()), ((4,), (3,)), ((2, 4), (2,)), ((2, 4), (5, 2)), ((3, 1, 4), (1, 5)),
+    ((1, 4), (1,)), ((2, 4), (1,)),
+])
+def test_categorical_log_prob_broadcasts_as_torch(param_shape, value_shape):
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    logits = rng.standard_normal(param_shape).astype(np.float32)
+    value = rng.integers(0, 4, value_shape)
+    cot = None
+    results = []
+    for lib in (torch, ref):
+        lg = lib.tensor(logits, requires_grad=True)
+        out = lib.distributions.Categorical(logits=lg).log_prob(lib.tensor(value))
+        if cot is None:
+            cot = rng.standard_normal(tuple(out.shape)).astype(np.float32)
+        out.backward(lib.tensor(cot))
+        results.append((tuple(out.shape), out.detach().numpy(), lg.grad.numpy()))
+    (s1, v1, g1), (s2, v2, g2) = results
+    assert s1 == s2
+    np.testing.assert_allclose(v1, v2, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(g1, g2, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("param_shape,sample_shape", [
+    ((4,), ()), ((4,), (3,)), ((1, 4), ()), ((1, 4), (5,)), ((3, 4), (2, 5)), ((3, 1, 4), (2,)),
+])
+def test_categorical_sample_shapes_as_torch(param_shape, sample_shape):
+    probs = [0.1, 0.2, 0.3, 0.4]
+    got = torch.distributions.Categorical(torch.tensor(probs).expand(param_shape)).sample(
+        sample_shape)
+    want = ref.distributions.Categorical(ref.tensor(probs).expand(param_shape)).sample(
+        sample_shape)
+    assert tuple(got.shape) == tuple(want.shape) and got.dtype is torch.int64
+    assert bool(((got >= 0) & (got < 4)).all())
+
+
+def test_categorical_sample_follows_each_row():
+    # rows with all their mass on one category: the draws must keep rows and samples apart
+    probs = torch.eye(3)[[2, 0, 1]]
+    draws = torch.distributions.Categorical(probs).sample((4,))
+    assert draws.tolist() == [[2, 0, 1]] * 4
