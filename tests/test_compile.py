@@ -3,8 +3,18 @@
 unchanged; torch._dynamo's config/reset/disable are accepted. Compared with real torch."""
 
 import pytest
+import torch
 
 from tests.oracle import same
+
+
+@pytest.fixture(autouse=True)
+def _keep_torch_validation():
+    # compiling in torch (dynamo, even with backend='eager') turns off distribution argument
+    # validation for the whole process; later tests compare torch's validation errors
+    flag = torch.distributions.Distribution._validate_args
+    yield
+    torch.distributions.Distribution.set_default_validate_args(flag)
 
 
 def _model(t):
