@@ -253,13 +253,20 @@ class RNNBase(nn.Module):
     def get_bias(self):
         return self._weight_bias()["bias"]
 
-    def _run(self, input, hx, batch_sizes):
-        if batch_sizes is not None:
-            raise RuntimeError("numtorch's dynamic quantized RNNs take padded tensors, not "
+    def _start(self, input, kind):
+        """The packed cells, the input as float32 and a zero initial state's shape; refuses a
+        PackedSequence (these layers take padded tensors)."""
+        if isinstance(input, PackedSequence):
+            raise RuntimeError(f"numtorch's dynamic quantized {kind} takes padded tensors, not "
                                "PackedSequence inputs")
+        batch = input.size(0) if self.batch_first else input.size(1)
+        state = (self.num_layers * (2 if self.bidirectional else 1), batch, self.hidden_size)
         cells = [m.param for m in self._all_weight_values]
-        x = input.detach()._array.astype(np.float32, copy=False)
-        return cells, x
+        return cells, _float32(input), state
+
+
+def _float32(t):
+    return t.detach()._array.astype(np.float32, copy=False)
 
 
 class LSTM(RNNBase):
@@ -277,21 +284,14 @@ class LSTM(RNNBase):
     def forward(self, input, hx=None):
         from numtorch._tensor import _make
 
-        if isinstance(input, PackedSequence):
-            raise RuntimeError("numtorch's dynamic quantized LSTM takes padded tensors, not "
-                               "PackedSequence inputs")
-        batch = input.size(0) if self.batch_first else input.size(1)
-        dirs = 2 if self.bidirectional else 1
+        cells, x, state = self._start(input, "LSTM")
         if hx is None:
-            zeros = torch.zeros(self.num_layers * dirs, batch, self.hidden_size,
-                                dtype=input.dtype)
+            zeros = torch.zeros(state, dtype=input.dtype)
             hx = (zeros, zeros)
         self.check_forward_args(input, hx[0], None)
         self.check_hidden_size(hx[1], self.get_expected_hidden_size(input, None),
                                "Expected hidden[1] size {}, got {}")
-        cells, x = self._run(input, hx, None)
-        out, h, c = _qrnn.lstm_layers(x, hx[0].detach()._array.astype(np.float32),
-                                      hx[1].detach()._array.astype(np.float32), cells,
+        out, h, c = _qrnn.lstm_layers(x, _float32(hx[0]), _float32(hx[1]), cells,
                                       self.num_layers, self.bidirectional, self.batch_first)
         return _make(out), (_make(h), _make(c))
 
@@ -310,17 +310,11 @@ class GRU(RNNBase):
     def forward(self, input, hx=None):
         from numtorch._tensor import _make
 
-        if isinstance(input, PackedSequence):
-            raise RuntimeError("numtorch's dynamic quantized GRU takes padded tensors, not "
-                               "PackedSequence inputs")
-        batch = input.size(0) if self.batch_first else input.size(1)
-        dirs = 2 if self.bidirectional else 1
+        cells, x, state = self._start(input, "GRU")
         if hx is None:
-            hx = torch.zeros(self.num_layers * dirs, batch, self.hidden_size,
-                             dtype=input.dtype)
+            hx = torch.zeros(state, dtype=input.dtype)
         self.check_forward_args(input, hx, None)
-        cells, x = self._run(input, hx, None)
-        out, h = _qrnn.gru_layers(x, hx.detach()._array.astype(np.float32), cells,
+        out, h = _qrnn.gru_layers(x, _float32(hx), cells,
                                   self.num_layers, self.bidirectional, self.batch_first)
         return _make(out), _make(h)
 
