@@ -12,6 +12,8 @@ from numtorch.nn import init
 from numtorch.nn.modules.utils import _pair, _single, _triple
 from numtorch.nn.utils.fusion import fuse_conv_bn_weights
 
+from ._bn_stats import _BnStatsSwitch
+
 __all__ = ["ConvBn1d", "ConvBnReLU1d", "ConvReLU1d", "ConvBn2d", "ConvBnReLU2d", "ConvReLU2d",
            "ConvBn3d", "ConvBnReLU3d", "ConvReLU3d", "update_bn_stats", "freeze_bn_stats"]
 
@@ -20,7 +22,7 @@ _CONV = {1: nn.Conv1d, 2: nn.Conv2d, 3: nn.Conv3d}
 _EXPAND = {1: _single, 2: _pair, 3: _triple}
 
 
-class _ConvBnNd(nn.modules.conv._ConvNd, nni._FusedModule):
+class _ConvBnNd(_BnStatsSwitch, nn.modules.conv._ConvNd, nni._FusedModule):
     """Conv + BatchNorm for QAT. Training scales the weight by ``gamma / running_std`` before
     fake quantization and divides the scale out of the conv output before the batch norm,
     so the fake-quantized weight is the one the folded inference conv will use."""
@@ -61,19 +63,6 @@ class _ConvBnNd(nn.modules.conv._ConvNd, nni._FusedModule):
             fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
             bound = 1 / math.sqrt(fan_in)
             init.uniform_(self.bias, -bound, bound)
-
-    def reset_parameters(self):
-        super().reset_parameters()
-
-    def update_bn_stats(self):
-        self.freeze_bn = False
-        self.bn.training = True
-        return self
-
-    def freeze_bn_stats(self):
-        self.freeze_bn = True
-        self.bn.training = False
-        return self
 
     def _conv_forward(self, input, weight, bias):
         fn = (F.conv1d, F.conv2d, F.conv3d)[self._nd - 1]

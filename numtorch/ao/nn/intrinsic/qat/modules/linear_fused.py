@@ -7,10 +7,12 @@ from numtorch.ao.nn import intrinsic as nni
 from numtorch.nn import functional as F
 from numtorch.nn.utils.fusion import fuse_linear_bn_weights
 
+from ._bn_stats import _BnStatsSwitch
+
 __all__ = ["LinearBn1d"]
 
 
-class LinearBn1d(nn.modules.linear.Linear, nni._FusedModule):
+class LinearBn1d(_BnStatsSwitch, nn.modules.linear.Linear, nni._FusedModule):
     """Linear followed by BatchNorm1d, trained with the batch norm scale folded into the
     weight before fake quantization."""
 
@@ -40,19 +42,6 @@ class LinearBn1d(nn.modules.linear.Linear, nni._FusedModule):
         self.bn.reset_running_stats()
         nn.init.uniform_(self.bn.weight)
         nn.init.zeros_(self.bn.bias)
-
-    def reset_parameters(self):
-        super().reset_parameters()
-
-    def update_bn_stats(self):
-        self.freeze_bn = False
-        self.bn.training = True
-        return self
-
-    def freeze_bn_stats(self):
-        self.freeze_bn = True
-        self.bn.training = False
-        return self
 
     def forward(self, input):
         if self.bn.running_var is None:
