@@ -112,6 +112,13 @@ from ._compat import (  # noqa: F401,E402
 )
 from math import e, inf, nan, pi  # noqa: F401,E402  (torch.pi, torch.e, torch.inf, torch.nan)
 from ._quantized_api import *  # noqa: F401,F403,E402  (quint8, quantize_per_tensor, ...)
+# torch's top-level forms of in-place methods, nn functions, view copies and switches
+from ._inplace_functions import *  # noqa: F401,F403,E402  (torch.exp_, torch.dropout_, ...)
+from ._torch_norm_dropout import *  # noqa: F401,F403,E402  (torch.batch_norm, native_*)
+from ._torch_nn_forms import *  # noqa: F401,F403,E402  (torch.kl_div, torch.lstm_cell, ...)
+from ._view_copies import *  # noqa: F401,F403,E402  (torch.permute_copy, split_with_sizes)
+from ._tensor_queries import *  # noqa: F401,F403,E402  (torch.detach, torch.typename, ...)
+from ._runtime_flags import *  # noqa: F401,F403,E402  (torch.set_warn_always, ...)
 
 newaxis = None
 
