@@ -461,6 +461,8 @@ def _to_numtorch(obj):
 
 def _cast_state(name, value, param):
     """State tensors follow the parameter's dtype and device, except the ``step`` counter."""
+    if type(value) in (list, tuple):  # LBFGS's histories: each tensor moves too, as in torch
+        return type(value)(_cast_state(None, v, param) for v in value)
     if not isinstance(value, Tensor):
         return value
     if name == "step":
