@@ -15,7 +15,7 @@ from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
 from ..autograd.inplace import apply_inplace
 from ..autograd.grad_mode import _state
-from ..backend import helpers_for, to_device
+from ..backend import helpers_for, is_writeable, to_device
 from ._util import canonical_dim, restride
 from ._index_args import (
     _BAD_INDEX, _FITS, _I64, _list_as_tuple, _sequence_to_index_array, _setitem_number,
@@ -354,7 +354,7 @@ def setitem(input, index, value):
     v_req = isinstance(value, Tensor) and value.requires_grad
     if not (_state.enabled and (input.requires_grad or v_req)):
         dst = input._array
-        if type(dst) is np.ndarray and not dst.flags.writeable:
+        if not (dst.flags.writeable if type(dst) is np.ndarray else is_writeable(dst)):
             # expanded (read-only) memory: torch writes through tensor indices (with a
             # warning) and through a basic index whose target does not repeat elements
             if advanced:
