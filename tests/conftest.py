@@ -103,8 +103,8 @@ _VARIANT_PARAMS = {"dtype", "dt", "dtypes", "shapes", "shape", "sizes", "size", 
                    "padding_mode", "requires_grad", "weight", "inplace", "mode_args"}
 
 # Tests (a file, a function, or one parametrisation) that the stand-in does not run, with the
-# reason. The first group is about the CPU itself or compares CPU-only text; the second lists
-# GPU-path bugs still open (each one a failing stand-in test: remove the entry with the fix).
+# reason: each is about the CPU itself or compares CPU-only text. (A GPU-path bug still open
+# would be listed here with its failing stand-in test, and the entry removed with the fix.)
 STANDIN_EXCLUDED = {
     "tests/ops/test_fp_warnings.py": "NumPy floating-point warnings are a CPU matter",
     "tests/ops/test_elementwise.py::test_integer_division_by_zero_raises":
@@ -136,33 +136,6 @@ STANDIN_EXCLUDED = {
     "tests/nn/test_rnn.py::test_packed_input_with_state": "as test_packed_input",
     "tests/nn/test_rnn.py::test_lstm_projection_packed": "as test_packed_input",
     "tests/nn/test_rnn.py::test_packed_sequence_methods": "asserts a CPU PackedSequence",
-    # -- open GPU-path bugs ------------------------------------------------------------------
-    "tests/ops/test_index_parity.py::test_writes_to_expanded_tensors_match_torch":
-        "OPEN: torch's rules for writes through expanded tensors are decided from NumPy's "
-        "read-only flag; CuPy views have none",
-    "tests/ops/test_index_parity.py::test_fill_of_an_unfolded_overlapping_view_writes_through":
-        "OPEN: as above",
-    "tests/ops/test_index_parity.py::test_expanded_write_bumps_the_version": "OPEN: as above",
-    "tests/ops/test_indexing.py::test_indexing_errors_match_torch[cuda-standin-setitem-expanded]":
-        "OPEN: as above",
-    "tests/ops/test_api_extra.py::test_as_strided_scatter_matches_torch":
-        "OPEN: as_strided offsets of CuPy views",
-    "tests/ops/test_shape.py::test_shape_op_errors_match_torch[cuda-standin-view-noncontig]":
-        "OPEN: view's stride checks read NumPy flags",
-    "tests/optim/test_tensor_lr_and_hooks.py::test_tensor_lr_matches_torch":
-        "OPEN: tensor learning rates with CUDA parameters",
-    "tests/optim/test_optimizers.py::test_state_dict_torch_to_numtorch":
-        "OPEN: to investigate on the stand-in",
-    "tests/ops/test_api_extra.py::test_as_strided_matches_torch":
-        "OPEN: as_strided offsets of CuPy views",
-    "tests/ops/test_api_extra.py::test_as_strided_is_a_view_with_torch_geometry":
-        "OPEN: as above",
-    "tests/ops/test_shape.py::test_view_of_fortran_input_raises_like_torch":
-        "OPEN: view's stride checks read NumPy flags",
-    "tests/ops/test_shape.py::test_shape_op_errors_match_torch[cuda-standin-view-dtype-offset]":
-        "OPEN: storage offsets of CuPy views",
-    "tests/ops/test_special.py::test_bad_input_raises_like_torch[cuda-standin-view_as_complex_"
-    "offset]": "OPEN: storage offsets of CuPy views",
 }
 
 

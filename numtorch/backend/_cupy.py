@@ -5,6 +5,8 @@ The modules are bound by ``backend`` (``_bind``) when CuPy is first found, so th
 imports CuPy itself, and tests can bind the CPU stand-in instead.
 """
 
+import weakref
+
 import numpy as np
 
 from .._device import device as _device
@@ -227,8 +229,40 @@ def sliding_window_view(x, window_shape, axis):
 
 
 def as_strided(x, shape, strides):
-    """A view of ``x``'s memory with the given shape and byte strides."""
-    return cp.lib.stride_tricks.as_strided(x, shape=shape, strides=strides)
+    """A view of ``x``'s memory with the given shape and byte strides. CuPy builds it on
+    ``x.data`` with no ``base``, so the array owning the memory is noted (see
+    :func:`storage_root`)."""
+    out = cp.lib.stride_tricks.as_strided(x, shape=shape, strides=strides)
+    if out.base is None:
+        root = storage_root(x)
+        key = id(out)
+        _STRIDED_ROOTS[key] = (weakref.ref(out, lambda _, k=key: _STRIDED_ROOTS.pop(k, None)),
+                               root)
+    return out
+
+
+# id(view made by as_strided) -> (weak reference to that view, the array owning its memory)
+_STRIDED_ROOTS = {}
+
+
+def storage_root(arr):
+    """The array whose memory block ``arr`` views (torch's storage). A CuPy view's ``base`` is
+    that array already; a view made by :func:`as_strided` has none, and its root was noted."""
+    a = arr if arr.base is None else arr.base
+    entry = _STRIDED_ROOTS.get(id(a))
+    if entry is not None and entry[0]() is a:
+        return entry[1]
+    return a
+
+
+def writeable_alias(arr):
+    """``arr``: CuPy arrays have no read-only flag, every view can be written."""
+    return arr
+
+
+def address(arr):
+    """The device address of ``arr``'s first element."""
+    return arr.data.ptr
 
 
 def expand_to(a, shape):

@@ -231,6 +231,50 @@ def as_strided(x, shape, strides):
     return np.lib.stride_tricks.as_strided(x, shape=shape, strides=strides)
 
 
+def storage_root(arr):
+    """The array whose memory block ``arr`` views (torch's storage): walked through views and
+    the holders NumPy's stride tricks leave as bases."""
+    owner = arr
+    base = getattr(arr, "base", None)
+    while base is not None:
+        if hasattr(base, "shape") and hasattr(base, "strides"):
+            owner = base
+        nxt = getattr(base, "base", None)
+        if nxt is None or nxt is base:
+            break
+        base = nxt
+    return owner
+
+
+def writeable_alias(arr):
+    """A writeable view of the memory behind the read-only view ``arr`` (an expanded or
+    overlapping view NumPy handed back read-only), or None for memory that is read-only
+    itself."""
+    alias = arr.view()
+    try:
+        alias.flags.writeable = True
+        return alias
+    except ValueError:  # a view NumPy made through as_strided (unfold): go to the memory
+        pass
+    owner = arr
+    while not owner.flags.owndata:
+        nxt = owner.base
+        while nxt is not None and not isinstance(nxt, np.ndarray):
+            nxt = getattr(nxt, "base", None)
+        if nxt is None:
+            return None
+        owner = nxt
+    if not owner.flags.writeable:
+        return None
+    offset = arr.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+    return np.ndarray(arr.shape, arr.dtype, buffer=owner, offset=offset, strides=arr.strides)
+
+
+def address(arr):
+    """The address of ``arr``'s first element."""
+    return arr.__array_interface__["data"][0]
+
+
 def expand_to(a, shape):
     """``a`` broadcast to ``shape`` as a new C-contiguous array.
 

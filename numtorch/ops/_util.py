@@ -189,8 +189,11 @@ def storage_offset(t):
     """Element offset of ``t``'s first element from the start of the memory it views."""
     arr = t._array
     if type(arr) is not np.ndarray:
-        ptr = arr.data  # CuPy: a MemoryPointer into one allocation
-        return (ptr.ptr - ptr.mem.ptr) // arr.itemsize if ptr.mem is not None else 0
+        from .. import backend
+
+        helpers = backend.helpers_for(backend.xp_of(arr))
+        return (helpers.address(arr) - helpers.address(helpers.storage_root(arr))) // \
+            arr.itemsize
     # walk to the array that owns the memory; restrided views hang off as_strided's holder
     owner = arr
     base = arr.base

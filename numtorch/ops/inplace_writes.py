@@ -18,7 +18,7 @@ from .._creation import number_as
 from .._tensor import Tensor
 from ..autograd.grad_mode import _state
 from ..autograd.inplace import apply_inplace
-from ..backend import helpers_for
+from ..backend import helpers_for, is_writeable, xp_of
 from . import index_updates as _index_updates  # (cycles: attributes are read late)
 from . import indexing as _indexing, structure as _structure
 from ._util import canonical_dim
@@ -40,25 +40,12 @@ def zero_stride_overlap(arr):
 
 
 def writeable_alias(arr):
-    """A writeable view of the memory behind the read-only view ``arr``."""
-    alias = arr.view()
-    try:
-        alias.flags.writeable = True
-        return alias
-    except ValueError:  # a view NumPy made through as_strided (unfold): go to the memory
-        pass
-    owner = arr
-    while not owner.flags.owndata:
-        nxt = owner.base
-        while nxt is not None and not isinstance(nxt, np.ndarray):
-            nxt = getattr(nxt, "base", None)
-        if nxt is None:
-            raise RuntimeError(OVERLAP)
-        owner = nxt
-    if not owner.flags.writeable:  # memory that is read-only itself
+    """A writeable view of the memory behind the shared-memory view ``arr`` (on the GPU,
+    ``arr`` itself: CuPy arrays are always writeable)."""
+    alias = helpers_for(xp_of(arr)).writeable_alias(arr)
+    if alias is None:  # memory that is read-only itself
         raise RuntimeError(OVERLAP)
-    offset = arr.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
-    return np.ndarray(arr.shape, arr.dtype, buffer=owner, offset=offset, strides=arr.strides)
+    return alias
 
 
 def shared_memory_target(self, *values):
@@ -68,7 +55,7 @@ def shared_memory_target(self, *values):
     recorded write to such a view fails as every other write does (torch fails in backward).
     """
     arr = self._array
-    if type(arr) is not np.ndarray or arr.flags.writeable or _recorded(self):
+    if is_writeable(arr) or _recorded(self):
         return None
     if _state.enabled:
         for v in values:
@@ -103,7 +90,7 @@ def fill_(self, value):
         return apply_inplace(self, _indexing.full_like_value, value)
     # nothing to record: write straight into the memory (through an expanded view too)
     arr = self._array
-    if type(arr) is np.ndarray and not arr.flags.writeable:
+    if not is_writeable(arr):
         arr = writeable_alias(arr)
     arr[...] = number_as(value, self.dtype, keep_python=True)
     return _done(self)
@@ -119,7 +106,7 @@ def masked_fill_(self, mask, value):
     _warn_expanded(alias, "masked_fill_", "mask", "scalar")
     if out._array.shape != alias.shape:
         return apply_inplace(self, masked_fill, mask, value)  # raises torch's shape error
-    m = np.broadcast_to(mask._array, alias.shape)
+    m = xp_of(alias).broadcast_to(mask._array, alias.shape)
     alias[m] = out._array[m]
     return _done(self)
 
@@ -172,8 +159,9 @@ def write_indexed(alias, idx, value, accumulate=False, stacklevel=5):
             np.ndim(v) == 0:
         # one mask and one value: torch's index_put_ hands over to masked_fill_
         _warn_expanded(alias, "masked_fill_", "mask", "scalar", stacklevel)
-    v = np.asarray(v).astype(alias.dtype, copy=False)
+    xp = xp_of(alias)
+    v = xp.asarray(v).astype(alias.dtype, copy=False)
     if accumulate:
-        helpers_for(np).scatter_add(alias, idx, np.broadcast_to(v, alias[idx].shape))
+        helpers_for(xp).scatter_add(alias, idx, xp.broadcast_to(v, alias[idx].shape))
     else:
         alias[idx] = v

@@ -26,17 +26,8 @@ __all__ = [
 
 
 def _owner(arr):
-    """The array that owns ``arr``'s memory (stride-trick holders are walked through)."""
-    owner = arr
-    base = getattr(arr, "base", None)
-    while base is not None:
-        if hasattr(base, "shape") and hasattr(base, "strides"):
-            owner = base
-        nxt = getattr(base, "base", None)
-        if nxt is None or nxt is base:
-            break
-        base = nxt
-    return owner
+    """The array that owns ``arr``'s memory (torch's storage under it)."""
+    return backend.helpers_for(backend.xp_of(arr)).storage_root(arr)
 
 
 def _storage_size(arr):

@@ -131,8 +131,18 @@ class Flags:
         raise KeyError(f"{name} is not defined for cupy.ndarray.flags")
 
 
+class Memory:
+    """``MemoryPointer.mem``: the pool block an array lives in (CuPy's ``PooledMemory``):
+    its start address and its size, rounded up to the pool's 512-byte unit as CuPy's is."""
+
+    __slots__ = ("ptr", "size", "device_id")
+
+    def __init__(self, ptr, nbytes):
+        self.ptr, self.size, self.device_id = ptr, -(-nbytes // 512) * 512, 0
+
+
 class MemoryPointer:
-    """``ndarray.data``: an address on device 0."""
+    """``ndarray.data``: an address on device 0, inside the block ``mem``."""
 
     __slots__ = ("ptr", "device_id", "mem")
 
@@ -267,7 +277,9 @@ class ndarray:
 
     @property
     def data(self):
-        return MemoryPointer(self._d.__array_interface__["data"][0])
+        owner = _owner(self._d)
+        return MemoryPointer(self._d.__array_interface__["data"][0],
+                             Memory(owner.__array_interface__["data"][0], owner.nbytes))
 
     @property
     def device(self):
@@ -396,7 +408,9 @@ class ndarray:
         for s in shape:
             if type(s) is ndarray:
                 raise TypeError("'cupy.ndarray' object cannot be interpreted as an integer")
-        return wrap(self._d.reshape(shape, order=order, copy=copy), self._root())
+        r = self._d.reshape(shape, order=order, copy=copy)
+        # a reshape that had to copy is a new array (base None), as CuPy's
+        return wrap(r, self._root() if np.may_share_memory(r, self._d) else None)
 
     def transpose(self, *axes):
         if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
@@ -449,6 +463,16 @@ class ndarray:
 
     def toDlpack(self):
         raise NotImplementedError("stand-in: DLPack export is not faked")
+
+
+def _owner(arr):
+    """The host array owning ``arr``'s memory (through views and stride-trick holders)."""
+    owner, base = arr, arr.base
+    while base is not None:
+        if isinstance(base, np.ndarray):
+            owner = base
+        base = getattr(base, "base", None)
+    return owner
 
 
 def _rebuild(host):

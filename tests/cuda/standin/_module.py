@@ -242,6 +242,18 @@ def _not_faked(qualname):
     return function
 
 
+def _sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=False):
+    """CuPy's windows are a plain ``as_strided`` view: writeable (CuPy arrays have no
+    read-only flag), and asking for ``writeable=True`` is refused."""
+    if writeable:
+        raise NotImplementedError("Writeable views are not supported.")
+    if type(x) is not ndarray:
+        raise unsupported(x)
+    STATS["kernels"] += 1
+    return wrap(np.lib.stride_tricks.sliding_window_view(x._d, window_shape, axis,
+                                                         writeable=True))
+
+
 def _asnumpy(a, stream=None, order="C", out=None, blocking=True):
     if type(a) is ndarray:
         return a.get(stream, order, out, blocking)
@@ -288,6 +300,7 @@ def build():
     cp.lib.stride_tricks = _sub("cupy.lib.stride_tricks")
     _fill(cp.lib.stride_tricks, NAMES["lib.stride_tricks"], np.lib.stride_tricks,
           "lib.stride_tricks.")
+    cp.lib.stride_tricks.sliding_window_view = _sliding_window_view
 
     cpx = _sub("cupyx")
     cpx.scatter_add = lambda a, slices, value: a.scatter_add(slices, value)
