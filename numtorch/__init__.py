@@ -119,6 +119,14 @@ from ._torch_nn_forms import *  # noqa: F401,F403,E402  (torch.kl_div, torch.lst
 from ._view_copies import *  # noqa: F401,F403,E402  (torch.permute_copy, split_with_sizes)
 from ._tensor_queries import *  # noqa: F401,F403,E402  (torch.detach, torch.typename, ...)
 from ._runtime_flags import *  # noqa: F401,F403,E402  (torch.set_warn_always, ...)
+from ._dtype_extra import *  # noqa: F401,F403,E402  (complex32, float8_*, uint1..7, ...)
+from ._errors_device import OutOfMemoryError, AcceleratorError  # noqa: F401,E402
+from .amp import GradScaler  # noqa: F401,E402  (torch.GradScaler is torch.amp.GradScaler)
+from ._dlpack import from_dlpack, to_dlpack  # noqa: F401,E402
+from ._igamma import igamma, igammac  # noqa: F401,E402
+from ._histogramdd import histogramdd  # noqa: F401,E402
+from ._lowrank import svd_lowrank, pca_lowrank, lobpcg  # noqa: F401,E402
+from ._control_flow import cond, while_loop  # noqa: F401,E402
 
 newaxis = None
 
@@ -140,7 +148,7 @@ def __getattr__(name):
     # (as is the 0.x torch.legacy)
     # (as are torch.fft, torch.special, torch.func and torch.signal)
     if name in ("distributions", "legacy", "ao", "quantization", "fft", "special", "func",
-                "signal", "random", "_dynamo"):
+                "signal", "random", "_dynamo", "futures"):
         import importlib
 
         return importlib.import_module("." + name, __name__)

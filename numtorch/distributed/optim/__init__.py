@@ -1,0 +1,5 @@
+"""``numtorch.distributed.optim``: ``DistributedOptimizer`` for parameters spread over workers."""
+
+from .optimizer import DistributedOptimizer
+
+__all__ = ["DistributedOptimizer"]
