@@ -1,0 +1,73 @@
+"""torch's dtypes that NumPy cannot hold: complex32 (``chalf``), the float8/float4 formats,
+the sub-byte ``uint1``..``uint7`` / ``int1``..``int7`` and the ``bits*`` types.
+
+The dtype objects exist with torch's properties (``itemsize``, ``is_floating_point``,
+``is_complex``, ``is_signed``, ``to_real``/``to_complex``; the ``bits*`` types say they
+are unsigned where torch refuses to answer), so code that names them imports
+and can compare or pickle them. numtorch cannot make tensors of them: NumPy has no such
+element type, so creating or converting to one raises a RuntimeError that says so.
+"""
+
+from . import _dtype
+from ._dtype import _COMPLEX, _FLOAT, _INT, dtype
+
+__all__ = [
+    "complex32", "chalf", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
+    "float8_e8m0fnu", "float4_e2m1fn_x2", "uint1", "uint2", "uint3", "uint4", "uint5", "uint6",
+    "uint7", "int1", "int2", "int3", "int4", "int5", "int6", "int7", "bits8", "bits16",
+    "bits1x8", "bits2x4", "bits4x2",
+]
+
+
+class _NoArrays:
+    """Stands in for the NumPy dtype: NumPy reads an object's ``dtype`` attribute when given
+    it as a dtype, so every array made with it (zeros, astype, array) raises instead."""
+
+    __slots__ = ("_message",)
+
+    def __init__(self, name):
+        self._message = (f"numtorch cannot make tensors of dtype torch.{name}: NumPy has no "
+                         f"such element type")
+
+    @property
+    def dtype(self):
+        raise RuntimeError(self._message)
+
+    def __getattr__(self, name):
+        raise RuntimeError(self._message)
+
+    def __repr__(self):
+        return "<no NumPy dtype>"
+
+
+def _make(name, category, itemsize, display, signed=None):
+    d = dtype(name, _NoArrays(name), category, None, name, itemsize=itemsize)
+    if signed is not None:
+        d._signed = signed
+    _dtype._BY_NAME[name] = d  # pickles name dtypes by their name
+    _dtype._TYPE_DISPLAY[name] = display
+    return d
+
+
+complex32 = chalf = _make("complex32", _COMPLEX, 4, "ComplexHalf")
+float8_e4m3fn = _make("float8_e4m3fn", _FLOAT, 1, "Float8_e4m3fn")
+float8_e5m2 = _make("float8_e5m2", _FLOAT, 1, "Float8_e5m2")
+float8_e4m3fnuz = _make("float8_e4m3fnuz", _FLOAT, 1, "Float8_e4m3fnuz")
+float8_e5m2fnuz = _make("float8_e5m2fnuz", _FLOAT, 1, "Float8_e5m2fnuz")
+float8_e8m0fnu = _make("float8_e8m0fnu", _FLOAT, 1, "Float8_e8m0fnu", signed=False)
+float4_e2m1fn_x2 = _make("float4_e2m1fn_x2", _FLOAT, 1, "Float4_e2m1fn_x2")
+uint1, uint2, uint3, uint4, uint5, uint6, uint7 = (
+    _make(f"uint{b}", _INT, 1, f"UInt{b}") for b in range(1, 8))
+int1, int2, int3, int4, int5, int6, int7 = (
+    _make(f"int{b}", _INT, 1, f"Int{b}") for b in range(1, 8))
+bits8 = _make("bits8", _INT, 1, "Bits8", signed=False)
+bits16 = _make("bits16", _INT, 2, "Bits16", signed=False)
+bits1x8 = _make("bits1x8", _INT, 1, "Bits1x8", signed=False)
+bits2x4 = _make("bits2x4", _INT, 1, "Bits2x4", signed=False)
+bits4x2 = _make("bits4x2", _INT, 1, "Bits4x2", signed=False)
+_dtype._BY_NAME["chalf"] = complex32
+
+# float16's complex counterpart is complex32, and back
+_dtype._TO_COMPLEX[_dtype.float16] = complex32
+_dtype._TO_COMPLEX[complex32] = complex32
+_dtype._TO_REAL[complex32] = _dtype.float16
