@@ -25,7 +25,7 @@ from ..autograd.graph import Op
 from .join import cat
 from .softmax import softmax
 
-__all__ = ["multi_head_attention_core"]
+__all__ = ["multi_head_attention_core", "scaled_dot_product"]
 
 
 def _heads(a, n_heads):
@@ -238,3 +238,171 @@ def multi_head_attention_core(q, k, v, mask, num_heads, scale, safe=True,
                                             safe=safe, weights=need_weights, packed=True)
     return MultiHeadAttentionCore.apply(q, k, v, mask, heads=num_heads, scale=float(scale),
                                         safe=safe, weights=need_weights, packed=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# scaled_dot_product_attention on (..., L, E) operands
+
+_CAUSAL = {}  # (S, L, dtype) -> the transposed causal mask: -inf where key s > query l
+
+
+def _causal_t(xp, s, length, dtype):
+    key = (s, length, np.dtype(dtype).str, xp.__name__)
+    mask = _CAUSAL.get(key)
+    if mask is None:
+        if len(_CAUSAL) > 64:
+            _CAUSAL.clear()
+        mask = xp.tril(xp.full((s, length), -np.inf, dtype=dtype), -1)
+        _CAUSAL[key] = mask
+    return mask
+
+
+def _empty_like_layout(xp, like, shape, dtype):
+    """An empty array of ``shape`` whose leading dims lie in memory in the order of ``like``'s
+    strides (the last dim innermost): an output or gradient laid out as the input is, as
+    torch's attention kernels do, so a following ``transpose(1, 2).contiguous()`` of
+    (B, H, T, D) heads cut from a (B, T, 3C) projection copies nothing."""
+    lead = len(shape) - 1
+    order = sorted(range(lead), key=lambda i: -like.strides[i])
+    buf = xp.empty([shape[i] for i in order] + [shape[-1]], dtype)
+    if order == list(range(lead)):
+        return buf
+    inv = sorted(range(lead), key=order.__getitem__)
+    return buf.transpose(inv + [lead])
+
+
+def _softmax_cols(xp, st, safe):
+    """Softmax over axis -2 of the transposed scores ``st``, in place; returns the mask of
+    query columns with every key at ``-inf`` (zero weights there) when ``safe``, else None."""
+    dt = st.dtype.type
+    dead = None
+    if not st.size:
+        return None
+    m = st.max(axis=-2, keepdims=True)
+    if safe:
+        dead = m == dt(-np.inf)
+        if dead.any():
+            m[dead] = 0  # exp(-inf - 0) = 0: no NaN; the column sum is fixed below
+        else:
+            dead = None
+    st -= m
+    xp.exp(st, out=st)
+    z = xp.einsum("...sl->...l", st)[..., None, :]
+    if dead is not None:
+        z[dead] = 1
+    st /= z
+    return dead
+
+
+class ScaledDotProductAttention(Op):
+    """o = softmax(q k^T * scale + mask) v over the last two dims, batch dims equal.
+
+    ``causal``: key s is masked for query l when s > l. ``mask`` (optional input): an
+    additive float mask, or a boolean one (True attends), broadcastable to (..., L, S);
+    with a mask, rows with every key masked give zero weights (as torch's math kernel).
+    Gradients as in ``MultiHeadAttentionCore``: dv = p^T g, ds = p * (g v^T - rowsum),
+    dq = ds k * scale, dk = ds^T q * scale, dmask = ds (float masks).
+
+    The scores are held transposed, (..., S, L), for the reasons given there; the output
+    and the input gradients are laid out like the corresponding inputs.
+    """
+
+    def forward(self, q, k, v, mask=None):
+        xp = self.xp
+        dt = q.dtype.type
+        st = xp.matmul(k, q.swapaxes(-1, -2))  # scores^T: (..., S, L)
+        st *= dt(self.scale)
+        if self.causal:
+            st += _causal_t(xp, k.shape[-2], q.shape[-2], q.dtype)
+        if mask is not None:
+            add = mask
+            if mask.dtype == np.bool_:
+                add = xp.where(mask, dt(0), dt(-np.inf))
+            st += _swap(add)
+        dead = _softmax_cols(xp, st, mask is not None)
+        out = _empty_like_layout(xp, q, q.shape[:-1] + v.shape[-1:], v.dtype)
+        xp.matmul(st.swapaxes(-1, -2), v, out=out)
+        if mask is None:
+            self.save_inputs(q, k, v)
+        else:
+            self.save_inputs(q, k, v, mask)
+        self.save(pt=st, dead=None if dead is None else _swap(dead))
+        return self.save_output(out, 0)
+
+    def backward_arrays(self, g):
+        xp = self.xp
+        saved = self.saved_inputs()
+        q, k, v = (t._array for t in saved[:3])
+        has_mask = len(saved) > 3
+        pt = self.saved("pt")
+        o = self.saved_output(0)._array
+        # ds^T = p^T * (dp^T - colsum(dp^T * p^T)), dp^T = v g^T; the column sums are
+        # g_l . o_l (one pass over the smaller output)
+        dst = xp.matmul(v, g.swapaxes(-1, -2))
+        dots = xp.einsum("...ld,...ld->...l", g, o)
+        dst -= dots[..., None, :]
+        dst *= pt
+        needs = self.needs_input_grad
+        scale = q.dtype.type(self.scale)
+        dq = dk = dv = dmask = None
+        if needs[0]:
+            dq = _empty_like_layout(xp, q, q.shape, q.dtype)
+            xp.matmul(dst.swapaxes(-1, -2), k, out=dq)
+            dq *= scale
+        if needs[1]:
+            dk = _empty_like_layout(xp, k, k.shape, k.dtype)
+            xp.matmul(dst, q, out=dk)
+            dk *= scale
+        if needs[2]:
+            dv = _empty_like_layout(xp, v, v.shape, v.dtype)
+            xp.matmul(pt, g, out=dv)
+        if has_mask and needs[3]:
+            dmask = _swap(dst)
+            return dq, dk, dv, dmask
+        return (dq, dk, dv, None) if has_mask else (dq, dk, dv)
+
+    def backward(self, g):
+        saved = self.saved_inputs()
+        q, k, v = saved[:3]
+        mask = saved[3] if len(saved) > 3 else None
+        s = (q @ k.mT) * self.scale
+        if self.causal:
+            length, n_keys = q.shape[-2], k.shape[-2]
+            blocked = _make(_swap(_causal_t(self.xp, n_keys, length, q._array.dtype))
+                            == -np.inf)
+            s = s.masked_fill(blocked, float("-inf"))
+        if mask is not None:
+            s = s.masked_fill(mask.logical_not(), float("-inf")) \
+                if mask._array.dtype == np.bool_ else s + mask
+        dead = self.saved("dead")
+        if dead is not None:
+            dead = _make(dead)
+            s = s.masked_fill(dead, 0.0)
+        p = softmax(s, -1)
+        if dead is not None:
+            p = p.masked_fill(dead, 0.0)
+        dp = g @ v.mT
+        ds = p * (dp - (dp * p).sum(-1, keepdim=True))
+        needs = self.needs_input_grad
+        dq = (ds @ k) * self.scale if needs[0] else None
+        dk = (ds.mT @ q) * self.scale if needs[1] else None
+        dv = p.mT @ g if needs[2] else None
+        if mask is None:
+            return dq, dk, dv
+        return dq, dk, dv, (ds if needs[3] else None)
+
+
+def scaled_dot_product(query, key, value, mask, scale, causal):
+    """``softmax(query @ key^T * scale + mask) @ value`` for operands that
+    ``nn.functional.scaled_dot_product_attention`` checked: equal batch dims, one floating
+    dtype; ``mask`` None, boolean (True attends) or additive; ``causal`` masks key s for
+    query l when s > l. Rows with every key masked give zeros when a mask is given.
+
+    Returns:
+        Tensor ``(..., L, Ev)`` laid out like ``query``.
+    """
+    if mask is None:
+        return ScaledDotProductAttention.apply(query, key, value, scale=float(scale),
+                                               causal=bool(causal))
+    return ScaledDotProductAttention.apply(query, key, value, mask, scale=float(scale),
+                                           causal=bool(causal))

@@ -1,7 +1,10 @@
 """Attention: scaled dot-product attention and the multi-head attention forward pass.
 
-``scaled_dot_product_attention`` is a composition of existing ops (matmul, softmax,
-masked_fill, dropout). ``multi_head_attention_forward`` projects with ``linear`` (one GEMM
+``scaled_dot_product_attention`` runs the fused primitive
+``numtorch.ops.attention_ops.scaled_dot_product`` (one node; output and gradients laid out like
+the inputs) and falls back to a composition of existing ops (matmul, softmax, masked_fill,
+dropout) for attention dropout, grouped-query heads, broadcast batch dims, half precision and
+under vmap. ``multi_head_attention_forward`` projects with ``linear`` (one GEMM
 for self-attention) and runs the heads through the fused primitive
 ``numtorch.ops.attention_ops.multi_head_attention_core`` (speed: one node instead of about
 fifteen); options it does not cover (attention dropout, ``bias_k``/``bias_v``,
@@ -13,7 +16,8 @@ import warnings
 
 import numtorch
 
-from ...ops.attention_ops import multi_head_attention_core
+from ...autograd import graph as _graph
+from ...ops.attention_ops import multi_head_attention_core, scaled_dot_product
 from .dropout import dropout as _dropout
 from .linear import linear as _linear
 from .padding import pad as _pad
@@ -85,6 +89,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         key = key.repeat_interleave(rep, dim=-3)
         value = value.repeat_interleave(rep, dim=-3)
     factor = 1.0 / math.sqrt(E) if scale is None else scale
+    if dropout_p <= 0.0 and _fusable(query, key, value, attn_mask):
+        return scaled_dot_product(query, key, value, attn_mask, factor, is_causal)
     scores = numtorch.matmul(query, key.transpose(-2, -1)) * factor
     if is_causal:
         allowed = numtorch.ones((L, S), dtype=numtorch.bool, device=query.device).tril()
@@ -99,6 +105,28 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     if dropout_p > 0.0:
         weights = _dropout(weights, dropout_p, training=True)
     return numtorch.matmul(weights, value)
+
+
+def _fusable(query, key, value, attn_mask):
+    """Whether the fused primitive (``ops.attention_ops.scaled_dot_product``) covers this
+    call: float32/float64 operands with equal batch dims, a mask (if any) that broadcasts to
+    the scores without widening them, and no vmap active (the primitive has no batching
+    rule; the composed ops do)."""
+    if query.dtype not in _FUSED_DTYPES or _graph._hook is not None:
+        return False
+    qs, ks, vs = query.shape, key.shape, value.shape
+    if qs[:-2] != ks[:-2] or qs[:-2] != vs[:-2]:
+        return False
+    if attn_mask is None:
+        return True
+    if not isinstance(attn_mask, numtorch.Tensor) or not (
+            _is_bool(attn_mask) or attn_mask.dtype == query.dtype):
+        return False
+    scores = tuple(qs[:-1]) + (ks[-2],)
+    ms = tuple(attn_mask.shape)
+    if len(ms) > len(scores):
+        return False
+    return all(m in (1, s) for m, s in zip(ms[::-1], scores[::-1]))
 
 
 def _canonical_mask(mask, name, other, other_name, target_dtype):
