@@ -75,3 +75,31 @@ def run_split(kernel, n, unit=1):
     finally:
         for f in futures:
             f.result()
+
+
+def copy(src, out=None):
+    """A C-contiguous copy of the (strided) NumPy array ``src``, written into ``out`` if given.
+
+    The copy is split along the leading axis of ``src`` (or the second, when the first is too
+    short to give every thread an even share): NumPy releases the GIL inside one large copy,
+    so the parts run concurrently. im2col columns, col2im scatters and transposing copies
+    around a multi-threaded GEMM are otherwise the single-threaded half of a convolution.
+    """
+    if out is None:
+        out = np.empty(src.shape, dtype=src.dtype)
+    k = parts(src.size) if src.ndim else 1
+    axis = 0
+    if k > 1 and src.shape[0] < 4 * k and src.shape[0] % k and src.ndim > 1 and \
+            src.shape[1] > src.shape[0]:
+        axis = 1
+    n = src.shape[axis] if src.ndim else 1
+    if k == 1 or n < 2:
+        np.copyto(out, src)
+        return out
+    lead = (slice(None),) * axis
+
+    def kernel(lo, hi):
+        np.copyto(out[lead + (slice(lo, hi),)], src[lead + (slice(lo, hi),)])
+
+    run_split(kernel, n, src.size // n)
+    return out
