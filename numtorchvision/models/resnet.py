@@ -62,9 +62,10 @@ class BasicBlock(nn.Module):
         self.stride = stride
 
     def forward(self, x):
-        skip = x if self.downsample is None else self.downsample(x)
         out = self.relu(self.bn1(self.conv1(x)))
         out = self.bn2(self.conv2(out))
+        # the skip path runs after the main path, as in torchvision (fx graphs list it there)
+        skip = x if self.downsample is None else self.downsample(x)
         return self.relu(out + skip)
 
 
@@ -103,10 +104,10 @@ class Bottleneck(nn.Module):
         self.stride = stride
 
     def forward(self, x):
-        skip = x if self.downsample is None else self.downsample(x)
         out = self.relu(self.bn1(self.conv1(x)))
         out = self.relu(self.bn2(self.conv2(out)))
         out = self.bn3(self.conv3(out))
+        skip = x if self.downsample is None else self.downsample(x)
         return self.relu(out + skip)
 
 
