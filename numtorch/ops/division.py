@@ -36,11 +36,44 @@ class Div(Op):
             a, b = self.saved_inputs()
         else:
             a, b = None, self.saved_inputs()
-        if grad._array.dtype.kind == "c":  # the conjugate derivative (see _pointwise._cj)
-            a, b = (a if a is None else a.conj()), b.conj()
+        if grad._array.dtype.kind != "c":
+            if not nb:
+                return grad / b, None
+            out = DivBackward.apply(grad, a, b, with_a=na)
+            return out if na else (None, out)
+        a, b = (a if a is None else a.conj()), b.conj()  # the conjugate derivative (_cj)
         ga = grad / b if na else None
         gb = -grad * a / (b * b) if nb else None
         return ga, gb
+
+
+class DivBackward(Op):
+    """Both gradients of real ``a / b`` in one op: ``(g / b, -g * ((a / b) / b))`` (only the
+    second when ``with_a`` is False), as torch rounds them.
+
+    Why a primitive: the composed form is five ops on the graph, and a normaliser such as
+    ``probs / probs.sum(-1, keepdim=True)`` (``Categorical``) runs it on every step.
+    """
+
+    def forward(self, g, a, b):
+        self.save_inputs(g, a, b)
+        gb = -(g * ((a / b) / b))
+        return (g / b, gb) if self.with_a else gb
+
+    def backward(self, *ggs):
+        g, a, b = self.saved_inputs()
+        gga, ggb = ggs if self.with_a else (None, ggs[0])
+        dg = da = db = None
+        if ggb is not None:  # gb = -g a / b**2
+            s = -(ggb / b) / b
+            dg, da = s * a, s * g
+            db = (s * g) * a / b * -2
+        if gga is not None:  # ga = g / b
+            u = gga / b
+            dg = u if dg is None else dg + u
+            d = -(u * g) / b
+            db = d if db is None else db + d
+        return dg, da, db
 
 
 class FloorDivide(Op):
