@@ -92,6 +92,9 @@ def same_tensor_twice(a, b):
 def param_back(p):
     return p
 
+def use_remote_module(rm, x):
+    return rm.forward(x).shape[0]
+
 class Counter:
     def __init__(self, start):
         self.n = start
@@ -184,6 +187,17 @@ def run(rank, world, port, out):
             g.wait()
         except KeyError:
             res["future_error"] = "KeyError"
+        from torch.distributed.nn import RemoteModule
+        rm = RemoteModule("w1/cpu", torch.nn.Linear, args=(3,), kwargs={"out_features": 2})
+        x = torch.ones(4, 3)
+        res["remote_module"] = [list(rm(x).shape), list(rm.forward_async(x).wait().shape),
+                                len(rm.remote_parameters()), rm.remote_parameters()[0].owner_name(),
+                                rpc.rpc_sync("w2", use_remote_module, args=(rm, x)),
+                                rm.get_module_rref().owner_name()]
+        try:
+            rm.parameters()
+        except ValueError as e:
+            res["remote_module_parameters"] = str(e)
         with open(out, "w") as fh:
             json.dump(res, fh)
     rpc.shutdown()
