@@ -8,8 +8,12 @@ stream; their distribution is.
 
 import warnings
 
-from ..._tensor import Tensor
+import numpy as np
+
+from ... import _random
+from ..._tensor import Tensor, _make
 from ...autograd.grad_mode import no_grad
+from ...ops.elementwise import Mul
 
 __all__ = ["dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
            "feature_alpha_dropout"]
@@ -51,10 +55,30 @@ def _feature_shape(input):
     return tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
 
 
+def _plain_dropout(input, p):
+    """Out-of-place elementwise dropout of a float32/float64 CPU tensor in one op.
+
+    The same draws and values as the general path (``bernoulli_(1 - p)`` then ``div_(1 - p)``
+    on the noise), made on arrays: the noise never needs a graph node, so only the product
+    records one. Small inputs (a policy network's hidden layer) spend most of their time in
+    op dispatch, which this cuts from three ops (two of them in place) to one.
+    """
+    dt = input._array.dtype
+    keep = 1.0 - p
+    # np.array: a 0-d input's draw comes back as a Python float
+    noise = np.array(_random.default_generator._rng.random(input._array.shape, dtype=dt) < keep,
+                     dtype=dt)
+    np.divide(noise, dt.type(keep), out=noise)
+    return Mul.apply(input, _make(noise))
+
+
 def _dropout(input, p, training, inplace, feature, alpha):
     """The shared core: plain/feature and standard/alpha dropout on checked arguments."""
     if p == 0 or not training:
         return input
+    if not (inplace or feature or alpha) and 0 < p < 1 and type(input._array) is np.ndarray \
+            and (input._array.dtype == np.float32 or input._array.dtype == np.float64):
+        return _plain_dropout(input, p)
     shape = _feature_shape(input) if feature else tuple(input.shape)
     if p == 1:
         with no_grad():
