@@ -442,6 +442,12 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
         >>> torch.multinomial(torch.tensor([0.0, 1.0, 0.0]), 2, replacement=True)
         tensor([1, 1])
     """
+    arr = input._array
+    if num_samples == 1 and type(num_samples) is int and out is None and \
+            type(arr) is np.ndarray and 0 < arr.ndim < 3 and arr.dtype.kind == "f" and arr.size:
+        idx = _single_draws(arr, rng_for(generator))
+        if idx is not None:
+            return _make(idx)
     if input.dim() not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
     if input.dtype._category != _dtype._FLOAT:
@@ -485,6 +491,25 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     if out is not None:
         return write_out(out, res)
     return _make(res)
+
+
+def _single_draws(arr, rng):
+    """One draw per row of the weights ``arr`` (1-d or 2-d, float, non-empty) by inverse CDF,
+    the draws the general path makes with replacement; None when a row is not a valid
+    distribution (the general path then raises torch's error for it).
+
+    Why apart: a policy samples one action from one small row per environment step, where
+    the general path's checks and index bookkeeping cost several times the draw.
+    """
+    probs = arr.reshape(-1, arr.shape[-1])
+    cdf = np.cumsum(probs, axis=1, dtype=np.float64)
+    tot = cdf[:, -1:]
+    # weights >= 0 (NaN fails) and every total positive and finite: then all are finite
+    if not (probs.min() >= 0 and tot.min() > 0 and tot.max() < np.inf):
+        return None
+    cdf /= tot  # each row now ends at exactly 1.0, above every draw
+    u = rng.random((probs.shape[0], 1))
+    return (cdf <= u).sum(axis=1).reshape(arr.shape[:-1] + (1,))
 
 
 def _multinomial_draw(probs, rows, n_cat, num_samples, replacement, rng):

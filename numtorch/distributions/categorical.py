@@ -2,7 +2,10 @@
 
 import math
 
+import numpy as np
+
 import numtorch as torch
+from .._tensor import _make
 
 from . import constraints
 from .distribution import Distribution
@@ -94,6 +97,11 @@ class Categorical(Distribution):
         if not isinstance(sample_shape, torch.Size):
             sample_shape = torch.Size(sample_shape)
         probs = self.probs
+        if not sample_shape and probs.dim() <= 2:
+            # one draw per distribution (a policy's action): the (rows, 1) draws hold the
+            # batch's values in order, so their array takes the batch shape directly
+            draws = torch.multinomial(probs, 1, True)
+            return _make(draws._array.reshape(self._batch_shape))
         n = sample_shape.numel()
         rows = probs if probs.dim() == 2 else probs.reshape(-1, self._num_events)
         draws = torch.multinomial(rows, n, True)
@@ -105,8 +113,13 @@ class Categorical(Distribution):
     def log_prob(self, value):
         if self._validate_args:
             self._validate_sample(value)
-        value = value.long().unsqueeze(-1)
         log_pmf = self.logits
+        arr = value._array
+        if value._grad_fn is None and arr.dtype == np.int64 and arr.shape == log_pmf.shape[:-1]:
+            # the usual call, ``log_prob(sample())``: the index is the value's own array with
+            # a trailing unit dim (no gradient flows to an integer value, so no ops are needed)
+            return log_pmf.gather(-1, _make(arr.reshape(arr.shape + (1,)))).squeeze(-1)
+        value = value.long().unsqueeze(-1)
         # the value broadcast against the logits, but only its one index column is needed:
         # expand straight to that shape rather than broadcasting both and slicing
         shape = _broadcast_shape(value.shape, log_pmf.shape)
