@@ -148,7 +148,7 @@ def __getattr__(name):
     # (as is the 0.x torch.legacy)
     # (as are torch.fft, torch.special, torch.func and torch.signal)
     if name in ("distributions", "legacy", "ao", "quantization", "fft", "special", "func",
-                "signal", "random", "_dynamo", "futures"):
+                "signal", "random", "_dynamo", "futures", "fx"):
         import importlib
 
         return importlib.import_module("." + name, __name__)
