@@ -23,6 +23,7 @@ from ._tensor_math import _TensorMath
 from ._tensor_memory import _TensorMemory
 from ._tensor_layout import _TensorLayout
 from ._quantized_tensor import _TensorQuantized
+from ._tensor_extras import _TensorExtras
 from . import _layout
 from ._grad_state import INFERENCE_ACTIVE as _INFERENCE_ACTIVE, new_version as _new_version
 
@@ -72,7 +73,7 @@ def _make(arr):
     return t
 
 
-class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized):
+class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _TensorExtras):
     """A multi-dimensional array with autograd, wrapping one NumPy (or CuPy) array.
 
     ``Tensor(data)`` copies ``data`` into a float tensor of the default dtype; ``Tensor(2, 3)``

@@ -7,6 +7,8 @@ Like the other Tensor mixins, this module imports only leaf modules and reaches 
 ``nn.functional`` through the package at call time.
 """
 
+import warnings
+
 import numtorch as _nt
 
 
@@ -18,16 +20,17 @@ def _check_subclass(cls):
                         "Tensor is not possible. Make sure your class inherits from Tensor.")
 
 
-_SLOTS = ("_array", "_requires_grad", "_grad", "_grad_fn", "_output_nr", "_vc", "_base",
-          "_accum", "_extra")
-
-
 def _retyped(t, cls):
-    """A ``cls`` object holding exactly ``t``'s state (array, version counter, graph edge)."""
-    out = object.__new__(cls)
-    for name in _SLOTS:
-        object.__setattr__(out, name, getattr(t, name))
-    return out
+    """``t`` (a fresh tensor object) turned into a ``cls`` instance with the same state."""
+    try:
+        t.__class__ = cls  # Tensor has __dict__ and __weakref__: subclasses share its layout
+        return t
+    except TypeError:  # a subclass with slots of its own: copy the state over
+        out = object.__new__(cls)
+        for name in type(t).__slots__:
+            if name not in ("__dict__", "__weakref__") and hasattr(t, name):
+                object.__setattr__(out, name, getattr(t, name))
+        return out
 
 
 def _size_text(shape):
@@ -74,6 +77,7 @@ class _TensorExtras:
     def resize(self, *sizes):
         """``self`` with a new shape of the same number of elements, sharing its data
         (deprecated in torch; use :meth:`reshape`)."""
+        warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
         shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) \
             else sizes
         n = 1
@@ -88,8 +92,11 @@ class _TensorExtras:
         return self.reshape(shape)
 
     def resize_as(self, tensor):
-        """:meth:`resize` to ``tensor``'s shape."""
-        return self.resize(*tensor.shape)
+        """:meth:`resize` to ``tensor``'s shape (deprecated in torch)."""
+        warnings.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=2)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            return self.resize(*tensor.shape)
 
     def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False,
                           layout=None, pin_memory=False):
@@ -171,9 +178,11 @@ class _TensorExtras:
         if not isinstance(data, Tensor):
             raise TypeError(f"_make_subclass(): argument 'data' (position 2) must be Tensor, "
                             f"not {type(data).__name__}")
+        from ._tensor import _factory_requires_grad
+
         out = _retyped(data.detach(), cls)
         if require_grad:
-            out.requires_grad_(True)
+            _factory_requires_grad(out)
         return out
 
     def _is_view(self):
@@ -193,6 +202,10 @@ class _TensorExtras:
     def name(self):
         """Always None (torch's TorchScript attribute; named tensors use ``names``)."""
         return None
+
+    @name.setter
+    def name(self, value):
+        raise AttributeError("attribute 'name' of 'Tensor' objects is not writable")
 
     def sparse_dim(self):
         """The number of sparse dimensions: 0 for a dense tensor."""

@@ -4,7 +4,8 @@
 from ._tensor import Tensor
 from ._inplace_functions import _require_tensor
 
-__all__ = ["detach", "is_signed", "is_same_size", "get_device", "fill", "typename"]
+__all__ = ["detach", "is_signed", "is_same_size", "get_device", "fill", "typename",
+           "nonzero_static"]
 
 
 def detach(input):
@@ -62,3 +63,10 @@ def typename(obj):
     if module == "numtorch" or module.startswith("numtorch."):
         module = "torch" + module[len("numtorch"):]
     return f"{module}.{name}"
+
+
+def nonzero_static(input, *, size, fill_value=-1):
+    """The indices of ``input``'s non-zero elements, cut or padded with ``fill_value`` to
+    exactly ``size`` rows; see :meth:`numtorch.Tensor.nonzero_static`."""
+    _require_tensor("nonzero_static", input)
+    return input.nonzero_static(size=size, fill_value=fill_value)
