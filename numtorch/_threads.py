@@ -1,13 +1,26 @@
-"""``set_num_threads`` / ``get_num_threads``: the thread count of the BLAS NumPy uses.
+"""``set_num_threads`` / ``get_num_threads``: the thread count of the BLAS libraries numtorch uses,
+and how that count follows the load on the machine.
 
-NumPy's wheels bundle OpenBLAS; its thread-count setter is found by symbol name in the
-libraries the process has loaded. Elementwise NumPy work is single-threaded anyway.
+NumPy's wheels bundle OpenBLAS, and SciPy's bundle a second copy (used by the LU, triangular
+solve and inverse paths); each has its own thread pool, and their thread-count setters are
+found by symbol name in the bundled libraries. Elementwise NumPy work is single-threaded anyway.
+
+Why the count follows the load: OpenBLAS splits every GEMM above ~64^3 multiply-adds across its
+threads and waits for all of them, spinning. When other processes keep the cores busy, one part
+waits for a scheduler slice, and a step that takes 4 ms on one thread took 100-200 ms on two
+(measured: five GEMMs of a 784-512-512 MLP step on this 2-core machine, load ~6). So before
+GEMMs numtorch looks, at most every ``_PERIOD`` seconds, at how many tasks of *other* processes
+are runnable (``/proc/loadavg`` minus this process's own running threads) and lets BLAS use at
+most the cores left free (never fewer than one, never more than the user's count); a quieter
+machine gets the threads back after a few calm samples. ``NUMTORCH_BLAS_ADAPT=0`` turns this off.
 """
 
 import ctypes
 import glob
 import os
+import sys
 import threading
+import time
 
 import numpy as np
 
@@ -15,18 +28,21 @@ __all__ = ["set_num_threads", "get_num_threads", "get_num_interop_threads",
            "set_num_interop_threads"]
 
 _SETTERS = ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads_64_",
-            "openblas_set_num_threads64_", "openblas_set_num_threads", "MKL_Set_Num_Threads")
+            "scipy_openblas_set_num_threads", "openblas_set_num_threads64_",
+            "openblas_set_num_threads", "MKL_Set_Num_Threads")
 _GETTERS = ("scipy_openblas_get_num_threads64_", "scipy_openblas_get_num_threads_64_",
-            "openblas_get_num_threads64_", "openblas_get_num_threads", "MKL_Get_Max_Threads")
-_state = {"lib": None, "searched": False, "interop": 1}
+            "scipy_openblas_get_num_threads", "openblas_get_num_threads64_",
+            "openblas_get_num_threads", "MKL_Get_Max_Threads")
+_PERIOD = 0.1  # seconds between two looks at the machine's load
+_CALM = 3  # calm looks in a row before threads are given back
+_state = {"lib": None, "searched": False, "scipy": None, "interop": 1, "user": None,
+          "cap": None, "calm": 0, "next": 0.0,
+          "adapt": os.environ.get("NUMTORCH_BLAS_ADAPT", "1") != "0"
+          and os.path.exists("/proc/loadavg")}
 
 
-def _blas():
-    if _state["searched"]:
-        return _state["lib"]
-    _state["searched"] = True
-    roots = [os.path.join(os.path.dirname(os.path.dirname(np.__file__)), "numpy.libs"),
-             os.path.join(os.path.dirname(np.__file__), ".dylibs")]
+def _load(roots):
+    """(setter, getter) of the first BLAS library under ``roots`` that exports both."""
     for root in roots:
         for path in glob.glob(os.path.join(root, "*openblas*")) + glob.glob(
                 os.path.join(root, "*mkl*")):
@@ -37,58 +53,145 @@ def _blas():
             setter = next((getattr(lib, s) for s in _SETTERS if hasattr(lib, s)), None)
             getter = next((getattr(lib, s) for s in _GETTERS if hasattr(lib, s)), None)
             if setter is not None and getter is not None:
-                _state["lib"] = (setter, getter)
-                return _state["lib"]
+                return setter, getter
     return None
+
+
+def _blas():
+    """NumPy's BLAS as (setter, getter), or None for an unusual build."""
+    if not _state["searched"]:
+        _state["searched"] = True
+        _state["lib"] = _load([os.path.join(os.path.dirname(os.path.dirname(np.__file__)),
+                                            "numpy.libs"),
+                               os.path.join(os.path.dirname(np.__file__), ".dylibs")])
+    return _state["lib"]
+
+
+def _scipy_blas():
+    """SciPy's own BLAS once ``scipy.linalg`` is loaded (never loaded here just to set it)."""
+    lib = _state["scipy"]
+    if lib is None and "scipy.linalg" in sys.modules:
+        import scipy
+
+        root = os.path.dirname(os.path.dirname(scipy.__file__))
+        lib = _load([os.path.join(root, "scipy.libs"), os.path.join(
+            os.path.dirname(scipy.__file__), ".dylibs")]) or False
+        _state["scipy"] = lib
+    return lib or None
+
+
+def _apply(num):
+    """Give every BLAS library ``num`` threads (under ``_lock``)."""
+    for lib in (_blas(), _scipy_blas()):
+        if lib is not None and int(lib[1]()) != num:
+            lib[0](ctypes.c_int(num))
+
+
+def _user():
+    """The user's thread count: what NumPy's BLAS started with until ``set_num_threads``."""
+    if _state["user"] is None:
+        blas = _blas()
+        _state["user"] = int(blas[1]()) if blas is not None else (os.cpu_count() or 1)
+    return _state["user"]
+
+
+def _target():
+    cap = _state["cap"]
+    return _user() if cap is None else max(1, min(_user(), cap))
 
 
 # BLAS's thread count is one value for the whole process, while ``single_blas_thread`` blocks
 # run in any thread and overlap. So the blocks are counted, under one lock with every change:
-# the first block to enter remembers the user's value and drops BLAS to one thread, the last
-# to leave puts back the user's value *as it is then* (a ``set_num_threads`` made meanwhile is
-# recorded, not overwritten), and ``get_num_threads`` always answers the user's value.
+# the first block to enter drops BLAS to one thread, the last to leave applies the count that
+# holds *then* (the user's, as capped by the load); ``get_num_threads`` answers the user's.
 _lock = threading.Lock()
-_blocks = {"depth": 0, "user": None}
+_blocks = {"depth": 0}
 
 
 def set_num_threads(num):
     """Set the number of threads BLAS calls (matmul, linear algebra) may use.
 
     Note:
-        When NumPy's BLAS cannot be found (an unusual build), this records the value and
-        changes nothing, as torch does on builds without intra-op parallelism.
+        numtorch uses fewer while other processes keep the cores busy (see the module
+        docstring; ``NUMTORCH_BLAS_ADAPT=0`` turns that off). When NumPy's BLAS cannot be
+        found (an unusual build), this records the value and changes nothing, as torch does
+        on builds without intra-op parallelism.
     """
-    if not isinstance(num, int) or isinstance(num, bool) or num <= 0:
-        raise RuntimeError(f"set_num_threads expects a positive integer, but got {num!r}")
-    blas = _blas()
+    if not isinstance(num, int) or isinstance(num, bool):
+        raise RuntimeError(f"set_num_threads expects an int, but got {type(num).__name__}")
+    if num <= 0:
+        raise RuntimeError("set_num_threads expects a positive integer")
     with _lock:
-        if _blocks["depth"]:
-            _blocks["user"] = num  # applied when the last one-thread block ends
-        elif blas is not None:
-            blas[0](ctypes.c_int(num))
-        _state["threads"] = num
+        _state["user"] = num
+        if not _blocks["depth"]:
+            _apply(_target())
 
 
 def get_num_threads():
-    """The number of threads BLAS calls use (outside numtorch's one-thread blocks)."""
-    blas = _blas()
+    """The number of threads BLAS calls may use (the user's setting)."""
     with _lock:
-        if _blocks["depth"]:
-            return _blocks["user"]
-        if blas is not None:
-            return int(blas[1]())
-        return _state.get("threads", os.cpu_count() or 1)
+        return _user()
+
+
+def _running_elsewhere():
+    """Runnable tasks of other processes right now (``/proc/loadavg`` counts everyone's)."""
+    with open("/proc/loadavg", "rb") as f:
+        running = int(f.read().split()[3].split(b"/")[0])
+    if running <= 1:
+        return 0
+    own = 0  # this process's running threads, spinning BLAS workers included
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{tid}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        own += stat[stat.rindex(b")") + 2:stat.rindex(b")") + 3] == b"R"
+    return max(0, running - own)
+
+
+def fit_blas_threads():
+    """Called before GEMMs: at most every ``_PERIOD`` seconds, cap BLAS's threads at the cores
+    that other processes leave free (a cheap clock check otherwise)."""
+    now = time.monotonic()
+    if now < _state["next"] or not _state["adapt"]:
+        return
+    _state["next"] = now + _PERIOD
+    try:
+        others = _running_elsewhere()
+    except (OSError, ValueError, IndexError):
+        _state["adapt"] = False  # no usable /proc: keep the user's count
+        return
+    free = max(1, _cores() - others)
+    with _lock:
+        cap = _state["cap"]
+        if cap is None or free < cap:
+            _state["cap"], _state["calm"] = free, 0
+        elif free > cap:
+            _state["calm"] += 1
+            if _state["calm"] >= _CALM:
+                _state["cap"], _state["calm"] = free, 0
+        else:
+            _state["calm"] = 0
+        if not _blocks["depth"] and _state["cap"] != cap:
+            _apply(_target())
+
+
+def _cores():
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
 
 
 def _reset_after_fork():
     # a child forked inside another thread's block inherits the count but not that thread
     global _lock
     _lock = threading.Lock()
+    _state["next"] = 0.0
     if _blocks["depth"]:
         _blocks["depth"] = 0
-        blas = _blas()
-        if blas is not None:
-            blas[0](ctypes.c_int(_blocks["user"]))
+        _apply(_target())
 
 
 if hasattr(os, "register_at_fork"):
@@ -108,35 +211,28 @@ def set_num_interop_threads(num):
 
 
 class single_blas_thread:
-    """Run a block with BLAS on one thread (the user's setting comes back after).
+    """Run a block with BLAS on one thread (the count in force comes back after).
 
-    Why: a loop of small dependent GEMMs (a recurrent layer's time steps) gains nothing from
-    a second BLAS thread, and when the cores are busy the threads' hand-offs cost more than the
-    GEMMs themselves (measured 1.2 ms instead of 50 us per step on a loaded 2-core machine).
-    Blocks may overlap across threads; see ``_blocks`` for how the setting stays the user's.
+    Why: a loop of small dependent GEMMs (a recurrent layer's time steps, one LAPACK call per
+    matrix of a batch) gains nothing from a second BLAS thread, and when the cores are busy
+    the threads' hand-offs cost more than the GEMMs themselves (measured 1.2 ms instead of
+    50 us per step on a loaded 2-core machine). Blocks may overlap across threads; see
+    ``_blocks`` for how the setting stays the user's.
     """
 
     __slots__ = ()
 
     def __enter__(self):
-        blas = _blas()
-        if blas is None:
-            return self
         with _lock:
             if _blocks["depth"] == 0:
-                user = int(blas[1]())
-                _blocks["user"] = user
-                if user != 1:
-                    blas[0](ctypes.c_int(1))
+                _user()
+                _apply(1)
             _blocks["depth"] += 1
         return self
 
     def __exit__(self, *exc):
-        blas = _blas()
-        if blas is None:
-            return False
         with _lock:
             _blocks["depth"] -= 1
-            if _blocks["depth"] == 0 and _blocks["user"] != 1:
-                blas[0](ctypes.c_int(_blocks["user"]))
+            if _blocks["depth"] == 0:
+                _apply(_target())
         return False

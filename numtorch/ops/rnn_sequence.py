@@ -21,7 +21,7 @@ differentiable ops (``*_steps`` below) and differentiates that, so double backwa
 import contextlib
 
 from .._tensor import _make
-from .._threads import single_blas_thread
+from .._threads import fit_blas_threads, single_blas_thread
 from ..autograd import grad as _grad
 from ..autograd.graph import Op
 from ._smooth_activation import sigmoid
@@ -136,6 +136,7 @@ class LSTMSequence(_Sequence):
 
     def forward(self, x, h0, c0, w_ih, w_hh, b, w_hr):
         xp = self.xp
+        fit_blas_threads()  # its per-step GEMMs use BLAS's threads: fewer on busy cores
         self._save_present(x, h0, c0, w_ih, w_hh, b, w_hr)
         steps, batch, feat = x.shape
         gates, p = w_hh.shape  # p: the recurrent state's size (proj_size, else H)
@@ -199,6 +200,7 @@ class LSTMSequence(_Sequence):
 
     def backward_arrays(self, gout, ghn, gcn):
         xp = self.xp
+        fit_blas_threads()
         acts, hfull, cs, tcs, pre = (self.saved(k)
                                      for k in ("acts", "hfull", "cs", "tcs", "pre"))
         x, _, _, w_ih, w, _, w_hr = (None if a is None else a._array for a in self._inputs())
