@@ -13,6 +13,7 @@ names ``torch.bfloat16`` imports, but making an array of it raises a RuntimeErro
 import numpy as np
 
 from . import _quantized_dtypes as _qkeys
+from ._threads import fit_blas_threads as _fit_blas_threads
 
 try:
     import ml_dtypes as _ml_dtypes
@@ -451,6 +452,7 @@ _BF16_NP = bfloat16.np if _BF16_AVAILABLE else None
 def opmath_matmul(xp, a, b):
     """``xp.matmul(a, b)``; bfloat16 operands are multiplied in float32 (through BLAS) and the
     result rounded once, as torch accumulates bfloat16 products in float32."""
+    _fit_blas_threads()  # fewer BLAS threads while other processes keep the cores busy
     if a.dtype is _BF16_NP:
         return xp.matmul(a.astype(np.float32), b.astype(np.float32)).astype(_BF16_NP)
     return xp.matmul(a, b)
