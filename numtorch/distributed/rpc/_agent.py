@@ -156,9 +156,12 @@ class Agent:
     def barrier(self):
         """Wait until every worker has reached ``shutdown`` (worker 0 coordinates)."""
         if self.rank == 0:
+            alive = []
             for c in self.peers:
-                _recv_obj(c, "shutdown")
-            for c in self.peers:
+                # a worker that died has no RPCs left either: the others may still finish
+                if _wire.recv_frame(c) is not None:
+                    alive.append(c)
+            for c in alive:
                 _send_obj(c, "go")
         else:
             _send_obj(self.master_sock, "arrived")
