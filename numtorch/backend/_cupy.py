@@ -17,6 +17,9 @@ _special = None
 _DEVICES = {}
 _PEAK = {}  # device index -> highest pool.used_bytes() seen by the allocator
 _PEAK_RESERVED = {}  # device index -> highest pool.total_bytes() seen by the allocator
+_ALLOCATED_TOTAL = {}  # device index -> bytes asked of the pool since the last reset
+_ROUTE_POOL = [None]  # a pool of its own taking the allocations (MemPool, graph capture)
+CACHE_BLOCKS = [True]  # torch.cuda.caching_allocator_enable
 
 
 def _bind(cupy_module, cupyx_module):
@@ -33,6 +36,10 @@ def reset_device_state():
     _DEVICES.clear()
     _PEAK.clear()
     _PEAK_RESERVED.clear()
+    _ALLOCATED_TOTAL.clear()
+    _ROUTE_POOL[0] = None
+    CACHE_BLOCKS[0] = True
+    SYNC_DEBUG[0] = 0
     from . import _cupy_random
 
     _cupy_random.reset()
@@ -52,13 +59,26 @@ def current_device_index():
 
 
 # -- transfers ------------------------------------------------------------------------------------
+SYNC_DEBUG = [0]  # torch.cuda.set_sync_debug_mode: 0 off, 1 warn, 2 raise on a blocking copy
+
+
 def to_host(array, non_blocking=False):
     """A NumPy copy of device array ``array``; ``non_blocking`` returns before the copy is
     done (into pinned memory, on the current stream), as torch's ``non_blocking`` does."""
     if not non_blocking:
+        if SYNC_DEBUG[0]:
+            _synchronizing()
         return array.get()
     out = cupyx.empty_pinned(array.shape, dtype=array.dtype)
     return array.get(stream=cp.cuda.get_current_stream(), out=out, blocking=False)
+
+
+def _synchronizing():
+    if SYNC_DEBUG[0] == 2:
+        raise RuntimeError("called a synchronizing CUDA operation")
+    import warnings
+
+    warnings.warn("called a synchronizing CUDA operation", UserWarning, stacklevel=4)
 
 
 def to_device(array, index, non_blocking=False):
@@ -86,6 +106,9 @@ def pin(array):
     """A copy of host array ``array`` in page-locked memory (same shape, dtype and values)."""
     out = cupyx.empty_pinned(array.shape, dtype=array.dtype)
     np.copyto(out, array)
+    from ._cupy_memory import count_pinned
+
+    count_pinned(out)
     return out
 
 
@@ -96,11 +119,22 @@ def _track_peak_memory():
     max_memory_allocated/max_memory_reserved need them). One Python call per allocation; the
     pool does the work."""
     pool = cp.get_default_memory_pool()
+    oom = cp.cuda.memory.OutOfMemoryError
+    route, cache = _ROUTE_POOL, CACHE_BLOCKS
 
     def allocate(size):
-        mem = pool.malloc(size)
+        private = route[0]
+        if private is not None:  # a MemPool in use, or a CUDA graph being captured
+            return private.malloc(size)
+        if not cache[0]:  # caching off: cached blocks go back to the driver first
+            pool.free_all_blocks()
+        try:
+            mem = pool.malloc(size)
+        except oom as e:
+            raise out_of_memory(size, pool) from e
         used = pool.used_bytes()
         dev = mem.device_id
+        _ALLOCATED_TOTAL[dev] = _ALLOCATED_TOTAL.get(dev, 0) + size
         if used > _PEAK.get(dev, 0):
             _PEAK[dev] = used
             total = pool.total_bytes()
@@ -109,6 +143,29 @@ def _track_peak_memory():
         return mem
 
     cp.cuda.set_allocator(allocate)
+
+
+def _format_size(n):
+    """Bytes as torch's allocator messages write them (``20.00 MiB``)."""
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= scale:
+            return f"{n / scale:.2f} {unit}"
+    return f"{n} bytes"
+
+
+def out_of_memory(size, pool):
+    """torch's ``OutOfMemoryError`` for a failed allocation of ``size`` bytes from ``pool``
+    (the current GPU's), with torch's account of where the memory is."""
+    from .._errors_device import OutOfMemoryError
+
+    index = cp.cuda.get_device_id()
+    free, total = mem_get_info(index)
+    used, reserved = pool.used_bytes(), pool.total_bytes()
+    return OutOfMemoryError(
+        f"CUDA out of memory. Tried to allocate {_format_size(size)}. GPU {index} has a total "
+        f"capacity of {_format_size(total)} of which {_format_size(free)} is free. Of the "
+        f"allocated memory {_format_size(used)} is allocated by PyTorch, and "
+        f"{_format_size(reserved - used)} is reserved by PyTorch but unallocated.")
 
 
 def memory_stats(index):

@@ -5,7 +5,9 @@ that need a device raise torch's error. With CuPy, tensors on ``'cuda'`` hold Cu
 every op runs on the GPU through the same code.
 """
 
-from .. import backend
+from typing import Union
+
+from .. import _legacy_types, backend
 from .._device import device as _torch_device
 from .._legacy_types import CUDA_TYPES
 from . import amp, comm  # noqa: F401
@@ -22,6 +24,17 @@ from .random import (  # noqa: F401
     get_rng_state, get_rng_state_all, initial_seed, manual_seed, manual_seed_all, seed,
     seed_all, set_rng_state, set_rng_state_all,
 )
+from . import (  # noqa: F401  (torch.cuda's submodules)
+    _allocator, _runtime, _storages, gds, graphs, green_contexts, jiterator, nccl, nvtx,
+    profiler, sparse, tunable,
+)
+from ._allocator import *  # noqa: F401,F403  (memory_summary, MemPool, caching_allocator_*...)
+from ._runtime import *  # noqa: F401,F403  (OutOfMemoryError, CudaError, get_arch_list...)
+from ._storages import *  # noqa: F401,F403  (torch.cuda.FloatStorage & co)
+from .graphs import (  # noqa: F401
+    CUDAGraph, graph, graph_pool_handle, is_current_stream_capturing, make_graphed_callables,
+)
+from .green_contexts import GreenContext  # noqa: F401
 
 __all__ = ["is_available", "device_count", "current_device", "set_device", "device",
            "device_of", "synchronize", "manual_seed", "manual_seed_all", "seed", "seed_all",
@@ -34,7 +47,12 @@ __all__ = ["is_available", "device_count", "current_device", "set_device", "devi
            "set_rng_state_all", "default_generators", "max_memory_reserved",
            "reset_peak_memory_stats", "reset_max_memory_allocated", "mem_get_info",
            "memory_stats", "memory_cached", "max_memory_cached", "reset_max_memory_cached",
-           "set_per_process_memory_fraction", "ExternalStream", "StreamContext", "set_stream"]
+           "set_per_process_memory_fraction", "ExternalStream", "StreamContext", "set_stream",
+           "BFloat16Tensor", "Device", "CUDAGraph", "graph", "graph_pool_handle",
+           "is_current_stream_capturing", "make_graphed_callables", "GreenContext", "gds",
+           "graphs", "green_contexts", "jiterator", "nccl", "nvtx", "profiler", "sparse",
+           "tunable"]
+__all__ += _allocator.__all__ + _runtime.__all__ + _storages.__all__
 
 def _lazy_cupy():
     cp = backend.cupy_or_none()
@@ -150,6 +168,14 @@ def current_blas_handle():
 
 (DoubleTensor, FloatTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor,
  ByteTensor, BoolTensor) = CUDA_TYPES.values()  # torch.cuda.FloatTensor & co
+# CuPy has no bfloat16 arrays: the name exists, making one fails as bfloat16 on cuda does
+BFloat16Tensor = _legacy_types._types(("bfloat16",), True, __name__)["BFloat16Tensor"]
+
+Device = Union[_torch_device, str, int, None]  # what the device= arguments take
+
+
+def __dir__():
+    return sorted(set(globals()) | {"default_generators"})
 
 
 def __getattr__(name):

@@ -68,8 +68,8 @@ def max_memory_cached(device=None):
 def reset_peak_memory_stats(device=None):
     """Start the peaks over from the current use."""
     cp = backend.cupy_or_none()
-    if cp is None:
-        raise backend.cuda_unavailable()
+    if cp is None:  # torch's CPU-only build lacks the function it calls
+        raise AttributeError("module 'torch._C' has no attribute '_cuda_resetPeakMemoryStats'")
     backend.helpers_for(cp).reset_peak(_index(device))
 
 
@@ -123,10 +123,18 @@ def memory_stats(device=None):
     if backend.cupy_or_none() is None:
         return collections.OrderedDict()
     alloc, peak, reserved, peak_reserved = _stats(device)
+    from ..backend import _cupy_memory
+
+    total = _cupy_memory.allocated_total(_index(device))
     out = collections.OrderedDict()
     for name, cur, top in (("allocated_bytes", alloc, peak), ("reserved_bytes", reserved,
                                                                peak_reserved),
                            ("active_bytes", alloc, peak)):
         out[f"{name}.all.current"] = cur
         out[f"{name}.all.peak"] = top
+        # running totals: bytes handed out since start (or reset_accumulated_memory_stats),
+        # and of those, the ones given back; the pool's reserve is counted as it grows
+        got = total if name != "reserved_bytes" else max(peak_reserved, reserved)
+        out[f"{name}.all.allocated"] = max(got, cur)
+        out[f"{name}.all.freed"] = max(got, cur) - cur
     return out

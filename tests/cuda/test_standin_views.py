@@ -10,7 +10,6 @@ and torch's rules for writes through expanded tensors are then checked against t
 
 import warnings
 
-import numpy as np
 import pytest
 import torch
 

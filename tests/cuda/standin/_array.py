@@ -552,32 +552,39 @@ ndarray.__invert__ = lambda self: _MODULE.invert(self)
 
 # -- the memory pool's bookkeeping --------------------------------------------------------------
 class _Pool:
-    used = 0
-    total = 0
+    """One memory pool's counters (the default pool's is ``POOL``)."""
+
+    def __init__(self):
+        self.used = 0
+        self.total = 0
 
 
 POOL = _Pool()
 _TRACKED = {}
-# set by _cuda: the current stream, and the allocator installed by cupy.cuda.set_allocator
-HOOKS = {"stream": lambda: None, "allocator": lambda: None}
+# set by _cuda: the current stream, the allocator installed by cupy.cuda.set_allocator, and
+# the default pool's malloc (used when no allocator is installed)
+HOOKS = {"stream": lambda: None, "allocator": lambda: None, "malloc": None}
 
 
-def _released(key, nbytes):
+def _released(key, nbytes, counter):
     _TRACKED.pop(key, None)
-    POOL.used -= nbytes
+    counter.used -= nbytes
 
 
 def _pool_track(arr):
-    """Count ``arr``'s bytes as allocated from the device pool until it is freed."""
+    """Count ``arr``'s bytes as allocated from a device pool until it is freed: CuPy asks the
+    installed allocator (default: the default pool) on the current stream, and a pool's
+    limit makes it raise ``OutOfMemoryError`` before anything is counted."""
     import weakref
 
     if arr.base is None and id(arr) not in _TRACKED and arr.nbytes:
         n = arr.nbytes
-        POOL.used += n
-        POOL.total = max(POOL.total, POOL.used)
-        _TRACKED[id(arr)] = weakref.finalize(arr, _released, id(arr), n)
-        # CuPy allocates through the installed allocator, on the current stream
         STATS["last_stream"] = HOOKS["stream"]()
-        allocator = HOOKS["allocator"]()
-        if allocator is not None:
-            allocator(n)
+        allocator = HOOKS["allocator"]() or HOOKS["malloc"]
+        mem = allocator(n) if allocator is not None else None
+        pool = getattr(mem, "pool", None)
+        counter = POOL if pool is None else pool._counter
+        if pool is None:  # a pool's malloc counts its bytes itself, as CuPy's does
+            counter.used += n
+            counter.total = max(counter.total, counter.used)
+        _TRACKED[id(arr)] = weakref.finalize(arr, _released, id(arr), n, counter)

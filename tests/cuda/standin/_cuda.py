@@ -14,6 +14,7 @@ import types
 
 import numpy as np
 
+from . import _array
 from ._array import HOOKS, POOL, STATS, ndarray
 from ._names import NAMES
 
@@ -22,8 +23,22 @@ _DEVICE_COUNT = 1
 _TOTAL_MEMORY = 80 * (1 << 30)
 
 
+_ERRORS = {1: ("cudaErrorInvalidValue", "invalid argument"),
+           2: ("cudaErrorMemoryAllocation", "out of memory"),
+           34: ("cudaErrorNotReady", "device not ready"),
+           101: ("cudaErrorInvalidDevice", "invalid device ordinal")}
+
+
 class CUDARuntimeError(RuntimeError):
-    """``cupy_backends.cuda.api.runtime.CUDARuntimeError``."""
+    """``cupy_backends.cuda.api.runtime.CUDARuntimeError``: made from a status code, worded
+    "name: description" as CuPy's (a message string is kept as it is)."""
+
+    def __init__(self, status):
+        self.status = status
+        if isinstance(status, int):
+            name, text = _ERRORS.get(status, (f"cudaError{status}", "unknown error"))
+            status = f"{name}: {text}"
+        super().__init__(status)
 
 
 def _check_device(idx):
@@ -127,6 +142,26 @@ class Stream:
             raise TypeError("wait_event takes a cupy.cuda.Event")
         STATS.setdefault("waits", []).append((self.ptr, event))
 
+    # graph capture: the stand-in runs kernels at once, so a graph records no work; capture
+    # and launch are noted in STATS so tests can check how numtorch drives them
+    def begin_capture(self, mode=None):
+        if self.ptr in (0, 1):
+            raise RuntimeError("cannot capture on the default (legacy) stream")
+        if getattr(self, "_capturing", False):
+            raise CUDARuntimeError("cudaErrorIllegalState: operation not permitted when stream "
+                                   "is capturing")
+        self._capturing = True
+        STATS["captures"] = STATS.get("captures", 0) + 1
+
+    def end_capture(self):
+        if not getattr(self, "_capturing", False):
+            raise CUDARuntimeError("cudaErrorIllegalState: stream is not capturing")
+        self._capturing = False
+        return Graph()
+
+    def is_capturing(self):
+        return getattr(self, "_capturing", False)
+
     def __eq__(self, other):
         return isinstance(other, Stream) and other.ptr == self.ptr
 
@@ -138,6 +173,46 @@ class Stream:
 
 
 Stream.null = Stream(null=True)
+
+
+class ExternalStream(Stream):
+    """``cupy.cuda.ExternalStream``: a stream made elsewhere, known by its handle."""
+
+    def __init__(self, ptr, device_id=-1):
+        super().__init__()
+        self.ptr = int(ptr)
+
+
+class Graph:
+    """``cupy.cuda.Graph``: what ``end_capture`` returns; ``launch`` is noted in STATS."""
+
+    def launch(self, stream=None):
+        stream = stream if stream is not None else get_current_stream()
+        STATS.setdefault("graph_launches", []).append(stream.ptr)
+
+    def upload(self, stream=None):
+        pass
+
+
+def alloc(size):
+    """``cupy.cuda.alloc``: ``size`` bytes through the installed allocator (a host buffer kept
+    alive by the returned pointer)."""
+    buf = np.empty(max(int(size), 1), dtype=np.uint8)
+    _array._pool_track(buf)
+    ptr = _array.MemoryPointer(buf.__array_interface__["data"][0],
+                               _array.Memory(buf.__array_interface__["data"][0], buf.nbytes))
+    _LIVE_RAW[ptr.ptr] = buf  # freed with the pointer (see _RawPointer)
+    return _RawPointer(ptr.ptr, ptr.mem)
+
+
+_LIVE_RAW = {}
+
+
+class _RawPointer(_array.MemoryPointer):
+    __slots__ = ()
+
+    def __del__(self):
+        _LIVE_RAW.pop(self.ptr, None)
 
 
 def get_current_stream(device_id=None):
@@ -174,34 +249,54 @@ def get_elapsed_time(start_event, end_event):
     return (end_event._t - start_event._t) * 1e3
 
 
+class OutOfMemoryError(MemoryError):
+    """``cupy.cuda.memory.OutOfMemoryError``, with CuPy's message."""
+
+    def __init__(self, size, total, limit=0):
+        msg = (f"Out of memory allocating {size:,} bytes (allocated so far: {total:,} bytes, "
+               f"limit set to: {limit:,} bytes).") if limit else \
+            f"Out of memory allocating {size:,} bytes (allocated so far: {total:,} bytes)."
+        super().__init__(msg)
+
+
 class MemoryPool:
-    """``cupy.cuda.MemoryPool``: ``used_bytes`` follows the live stand-in arrays."""
+    """``cupy.cuda.MemoryPool``: ``used_bytes`` follows the live stand-in arrays allocated
+    from it (the default pool's counters are ``POOL``; a new pool has its own)."""
+
+    def __init__(self, allocator=None):
+        self._counter = _array._Pool()
+        self._limit = 0
 
     def used_bytes(self):
-        return POOL.used
+        return self._counter.used
 
     def total_bytes(self):
-        return POOL.total
+        return self._counter.total
 
     def free_bytes(self):
-        return POOL.total - POOL.used
+        return self._counter.total - self._counter.used
 
     def free_all_blocks(self, stream=None):
-        POOL.total = POOL.used
+        self._counter.total = self._counter.used
 
     def n_free_blocks(self):
         return 0
 
     def malloc(self, size):
-        """A pointer to ``size`` bytes (already counted: the stand-in's arrays account for
-        their own memory when made, and only then call the allocator)."""
-        return types.SimpleNamespace(device_id=get_device_id(), size=size, ptr=0)
+        """A pointer to ``size`` bytes from this pool, counted as used until the array made on
+        it is freed; past the pool's limit, CuPy's ``OutOfMemoryError``."""
+        c = self._counter
+        if self._limit and c.used + size > self._limit:
+            raise OutOfMemoryError(size, c.total, self._limit)
+        c.used += size
+        c.total = max(c.total, c.used)
+        return types.SimpleNamespace(device_id=get_device_id(), size=size, ptr=0, pool=self)
 
     def set_limit(self, size=None, fraction=None):
-        self._limit = size
+        self._limit = int(fraction * _TOTAL_MEMORY) if fraction is not None else (size or 0)
 
     def get_limit(self):
-        return getattr(self, "_limit", 0)
+        return self._limit
 
 
 class PinnedMemoryPointer(bytearray):
@@ -239,6 +334,8 @@ class PinnedMemoryPool:
 
 
 _POOL = MemoryPool()
+_POOL._counter = POOL
+_array.HOOKS["malloc"] = _POOL.malloc
 _PINNED_POOL = PinnedMemoryPool()
 
 
@@ -307,6 +404,13 @@ def build_module():
     cuda.get_elapsed_time = get_elapsed_time
     cuda.set_allocator, cuda.get_allocator = set_allocator, get_allocator
     cuda.is_available = lambda: True
+    cuda.ExternalStream, cuda.Graph, cuda.alloc = ExternalStream, Graph, alloc
+    cuda.memory = types.SimpleNamespace(OutOfMemoryError=OutOfMemoryError, alloc=alloc,
+                                        MemoryPool=MemoryPool)
+    cuda.nvtx = types.SimpleNamespace(**{n: _recorder("nvtx", n) for n in (
+        "RangePush", "RangePop", "Mark", "RangeEnd")}, RangeStart=_range_start)
+    cuda.profiler = types.SimpleNamespace(start=_recorder("profiler", "start"),
+                                          stop=_recorder("profiler", "stop"))
     cuda.runtime = types.SimpleNamespace(
         getDeviceCount=lambda: _DEVICE_COUNT,
         getDevice=get_device_id,
@@ -316,12 +420,28 @@ def build_module():
             "totalGlobalMem": _TOTAL_MEMORY, "multiProcessorCount": 132})[1],
         memGetInfo=lambda: (_TOTAL_MEMORY - POOL.total, _TOTAL_MEMORY),
         runtimeGetVersion=lambda: 12080, driverGetVersion=lambda: 12080,
+        deviceCanAccessPeer=lambda a, b: (_check_device(a), _check_device(b), 0)[2],
+        profilerStart=_recorder("profiler", "start"), profilerStop=_recorder("profiler", "stop"),
         is_hip=False, CUDARuntimeError=CUDARuntimeError)
-    cuda.device = types.SimpleNamespace(get_cublas_handle=lambda: 1, Device=Device)
+    cuda.device = types.SimpleNamespace(get_cublas_handle=lambda: 1, get_cusolver_handle=lambda: 2,
+                                        Device=Device)
     for name in NAMES["cuda"]:
         if not hasattr(cuda, name):
             setattr(cuda, name, _missing(name))
     return cuda
+
+
+def _recorder(group, name):
+    """A function noting its calls in ``STATS[group]`` (NVTX ranges, profiler start/stop)."""
+    def function(*args, **kwargs):
+        STATS.setdefault(group, []).append((name,) + args)
+
+    return function
+
+
+def _range_start(message, color):
+    STATS.setdefault("nvtx", []).append(("RangeStart", message))
+    return len(STATS["nvtx"])
 
 
 def _missing(name):
