@@ -22,7 +22,8 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd.graph import Op
-from ..backend import helpers_for
+from ..backend import helpers_for, is_device_array
+from . import _intraop
 
 __all__ = []
 
@@ -81,6 +82,48 @@ def _offset_slices(kernel, stride, dilation, out):
     for js in itertools.product(*ranges):
         yield (Ellipsis,) + tuple(slice(j * d, j * d + (o - 1) * s + 1, s)
                                   for j, s, d, o in zip(js, stride, dilation, out))
+
+
+def _phase_right(shape, padding, right, kernel, stride, dilation, out):
+    """The right padding that lets ``_offset_views`` split every dim into whole stride phases
+    (None when every stride is 1: the plain slices are unit-stride already)."""
+    if all(s == 1 for s in stride) or 0 in out:
+        return None
+    return tuple(max(r, -(-_reach(o, k, s, d) // s) * s - p - n) for n, p, r, k, s, d, o in
+                 zip(shape, padding, right, kernel, stride, dilation, out))
+
+
+def _offset_views(xp, a, kernel, stride, dilation, out, phases):
+    """For each kernel offset in row-major order, the ``(N, C, *out)`` view of the padded ``a``
+    holding that offset's element of every window.
+
+    With ``phases`` (``a`` padded as ``_phase_right`` says) ``a`` is first copied once into
+    stride phases ``(s_0, ..., N, C, n_0/s_0, ...)``: every offset is then a unit-stride slice
+    of one phase, where a strided slice makes every later pass gather (measured 3x2 passes
+    per offset of a 3x3/2 max pool 44 -> 11 ms with the copy, on ResNet's stem output).
+    """
+    if phases is None:
+        return (a[sl] for sl in _offset_slices(kernel, stride, dilation, out))
+    nd = len(kernel)
+    sizes = [-(-_reach(o, k, s, d) // s) * s for o, k, s, d in zip(out, kernel, stride, dilation)]
+    crop = a[(slice(None),) * 2 + tuple(slice(0, z) for z in sizes)]
+    split = crop.reshape(a.shape[:2] + tuple(itertools.chain(*((z // s, s) for z, s in
+                                                                zip(sizes, stride)))))
+    perm = tuple(3 + 2 * i for i in range(nd)) + (0, 1) + tuple(2 + 2 * i for i in range(nd))
+    src = split.transpose(perm)
+    if is_device_array(a):
+        ph = xp.ascontiguousarray(src)
+    else:
+        ph = _intraop.copy(src)
+    lead = (slice(None), slice(None))
+
+    def views():
+        for js in itertools.product(*(range(k) for k in kernel)):
+            yield ph[tuple((j * d) % s for j, d, s in zip(js, dilation, stride)) + lead +
+                     tuple(slice((j * d) // s, (j * d) // s + o)
+                           for j, d, s, o in zip(js, dilation, stride, out))]
+
+    return views()
 
 
 def _plane_strides(spatial):
@@ -185,6 +228,7 @@ def _running_argmax(xp, views, count, has_nan, need_index):
         return best, None
     local = xp.zeros(best.shape, dtype=np.uint8 if count <= 256 else np.int64)
     upd = xp.empty(best.shape, dtype=bool)
+    step = xp.empty_like(local)
     for k, v in enumerate(views, 1):
         xp.greater(v, best, out=upd)
         if has_nan:
@@ -192,7 +236,10 @@ def _running_argmax(xp, views, count, has_nan, need_index):
             xp.copyto(best, v, where=upd)
         else:
             xp.maximum(best, v, out=best)
-        xp.copyto(local, k, where=upd)
+        # k exceeds every index recorded so far, so max(local, k * upd) records it where upd
+        # holds: two fast passes, where copyto(local, k, where=upd) measured 20x slower
+        xp.multiply(upd, local.dtype.type(k), out=step)
+        xp.maximum(local, step, out=local)
     return best, local
 
 
@@ -222,19 +269,23 @@ class MaxPool(Op):
         self.in_shape = x.shape
         right = _right_pad(spatial, kernel, stride, padding, dilation, out)
         fill = _lowest(x.dtype)
-        xp_ = _padded(xp, x, padding, right, fill)
         need_index = self.indices or self._recording
         has_nan = _has_nan(xp, x)
         n_win = int(np.prod(kernel))
         per_view = int(np.prod(x.shape[:2] + tuple(out)))
-        if _use_window_copy(n_win, per_view, per_view * n_win, x.size):
+        copy = _use_window_copy(n_win, per_view, per_view * n_win, x.size)
+        # the index passes gain from unit-stride views; a bare maximum does not (measured)
+        phases = None if copy or not need_index else _phase_right(spatial, padding, right, kernel, stride,
+                                                dilation, out)
+        xp_ = _padded(xp, x, padding, right if phases is None else phases, fill)
+        if copy:
             win = _windows(xp, xp_, kernel, stride, dilation, out)
             if not need_index:
                 return win.max(axis=-1)  # NaN propagates, as torch's value does
             local = _argmax_torch(xp, win, has_nan)
             y = xp.take_along_axis(win, local[..., None], axis=-1)[..., 0]
         else:
-            views = (xp_[sl] for sl in _offset_slices(kernel, stride, dilation, out))
+            views = _offset_views(xp, xp_, kernel, stride, dilation, out, phases)
             y, local = _running_argmax(xp, views, n_win, has_nan, need_index)
         if not need_index:
             return y
