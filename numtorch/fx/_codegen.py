@@ -93,6 +93,10 @@ class _Emitter:
         if torch_name is not None:
             self.globals["torch"] = _TorchNames()
             return torch_name
+        hint_name = _hint_of(obj)
+        if hint_name.startswith("torch.") and _resolve(hint_name) is obj:
+            self.globals["torch"] = _TorchNames()
+            return hint_name
         if getattr(builtins, getattr(obj, "__name__", ""), None) is obj:
             return obj.__name__
         for name, value in self.globals.items():

@@ -213,9 +213,11 @@ class Tracer(TracerBase):
 
     def _concrete_placeholder(self, p, value):
         # The input stays in the signature, with a check that callers pass the traced value.
+        # the traced input keeps a numbered name (``flag_1``), as in torch
         self.graph._graph_namespace.create_name(p.name, None)
         node = self.create_node("placeholder", p.name, (value,) if value is None else (), {},
                                 name=p.name)
+        node.target = node.name
         if value is None:
             self.create_proxy("call_function", _assert_is_none,
                               (self.proxy(node),

@@ -7,7 +7,6 @@ evaluated operands; subclasses override them to observe or change execution. A
 ``Transformer`` runs the same protocol on proxies, so the result is a new graph.
 """
 
-from . import _patching
 from ._symbolic_trace import Tracer
 from .graph import Graph
 from .graph_module import GraphModule
@@ -161,6 +160,12 @@ class Interpreter:
         return map_arg(args, load)
 
 
+class _TransformerProxy(Proxy):
+    def __init__(self, node, tracer):
+        self.tracer = tracer
+        self.node = node
+
+
 class _TransformerTracer(Tracer):
     def __init__(self, graph):
         super().__init__()
@@ -168,6 +173,9 @@ class _TransformerTracer(Tracer):
 
     def is_leaf_module(self, m, qualname):
         return True
+
+    def proxy(self, node):
+        return _TransformerProxy(node, self)
 
 
 class Transformer(Interpreter):
@@ -189,7 +197,7 @@ class Transformer(Interpreter):
             node = self.new_graph.placeholder(target)
         else:
             node = self.new_graph.placeholder(target, default_value=default)
-        return Proxy(node, self.tracer)
+        return _TransformerProxy(node, self.tracer)
 
     def get_attr(self, target, args, kwargs):
         return self.tracer.create_proxy("get_attr", target, args, kwargs)
@@ -203,11 +211,8 @@ class Transformer(Interpreter):
 
     def transform(self):
         """Run the transformation and return the new ``GraphModule``."""
-        _patching.activate()
-        try:
-            result = super().run(enable_io_processing=False)
-        finally:
-            _patching.deactivate()
+        # the namespaces stay unpatched, so overrides may compare targets with torch.relu & co
+        result = super().run(enable_io_processing=False)
         if result is not None:
             def strip_proxy(a):
                 return a.node if isinstance(a, Proxy) else a

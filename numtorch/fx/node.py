@@ -264,7 +264,7 @@ class Node:
             if placeholder_names is not None:
                 placeholder_names.append(self.target)
                 return None
-            default = f" (default={self.args[0]})" if self.args else ""
+            default = f"(default={self.args[0]})" if self.args else ""
             type_str = f"{_type_repr(self.type)} " if self.type is not None else ""
             return (f"%{self.name} : {type_str}[num_users={len(self.users)}] = "
                     f"placeholder[target={self.target}]{default}")

@@ -176,10 +176,11 @@ class Proxy:
 
     def __iter__(self):
         frame = inspect.currentframe().f_back
-        instructions = list(dis.get_instructions(frame.f_code))
+        instructions = dis.get_instructions(frame.f_code)
         offset = frame.f_lasti
-        for i, inst in enumerate(instructions):
-            if inst.offset > offset:
+        # `a, b = proxy` unpacks a known number of items: index them
+        for inst in instructions:
+            if inst.offset >= offset:
                 if inst.opname == "UNPACK_SEQUENCE":
                     return (self[j] for j in range(inst.argval))
                 break

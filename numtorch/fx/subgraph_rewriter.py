@@ -125,15 +125,20 @@ def replace_pattern(gm, pattern, replacement):
         if mapping is None:
             continue
         taken.update(g for p, g in mapping.items() if p.op != "placeholder")
-        matches.append(Match(anchor=node, nodes_map=dict(mapping)))
+        matches.append(Match(anchor=matcher.anchor, nodes_map=dict(mapping)))
 
     rep_placeholders = [n for n in replacement_graph.nodes if n.op == "placeholder"]
     for match in matches:
         mapping = match.nodes_map
         inputs = [mapping[p] for p in matcher.placeholders]
         val_map = dict(zip(rep_placeholders, inputs))
-        first_result = mapping[matcher.returns[0]]
-        insert_at = match.anchor
+        # torch puts the replacement just before the first user of the matched results
+        results = {mapping[r] for r in matcher.returns}
+        insert_at = mapping[matcher.anchor]
+        for candidate in graph.nodes:
+            if any(candidate in r.users for r in results):
+                insert_at = candidate
+                break
         with graph.inserting_before(insert_at):
             new_out = None
             for rnode in replacement_graph.nodes:
@@ -153,7 +158,6 @@ def replace_pattern(gm, pattern, replacement):
             else:
                 for user in list(old.users):
                     user._replace_input(old, new)
-        del first_result
         for p_node in reversed(list(pattern_graph.nodes)):
             if p_node.op in ("placeholder", "output"):
                 continue
