@@ -120,6 +120,7 @@ class _Pointwise(Op):
             # the values)
             arrays = tuple(a.astype(np.float32) if getattr(a, "dtype", None) == low else a
                            for a in arrays)
+            self.low_dtype = low  # a kernel that rounds as torch's half kernels do reads it
         y = self.kernel(self.xp, *arrays)
         if low is not None:
             y = y.astype(low)

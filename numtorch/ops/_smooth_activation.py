@@ -31,6 +31,14 @@ _ERFC_P = 0.3731375145583434
 _ERFC_COEF = (-0.1389938283350732, 0.4092931381347646, -0.1555607659224292,
               0.29925729178873245, 0.16014102603398636, 0.21564560613932493,
               0.21021699923989248)
+# torch's float16 GELU (found by experiment over every float16 value) computes, in float32,
+# x * 0.5 * (1 + erf(x / sqrt 2)) with erf from Abramowitz & Stegun 7.1.26 (five terms, an
+# absolute error near 1.5e-7): erf(z) = 1 - t (a1 + t (a2 + ...)) exp(-z^2), t = 1 / (1 + p z).
+# Its 1 + erf cancels for negative x, so its float16 results differ from the exact values;
+# numtorch's float16 GELU uses the same formula, in the same order, to give the same values.
+_AS_P = 0.3275911
+_AS_COEF = (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)  # a5 .. a1
+_F16 = np.dtype(np.float16)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -77,6 +85,14 @@ class SigmoidBackward(_Pointwise):
     """g_x = g * y * (1 - y) for real y; d/dy = g (1 - 2y), d/dg = y (1 - y)."""
 
     def kernel(self, xp, y, g):
+        if getattr(self, "low_dtype", None) == _F16:
+            # torch's float16 kernel rounds after each step (found by experiment):
+            # ((1 - y) * g) * y with a float16 rounding after the first two
+            d = (1 - y).astype(_F16).astype(y.dtype)
+            d *= g
+            d = d.astype(_F16).astype(y.dtype)
+            d *= y
+            return d
         d = 1 - y
         d *= y
         d *= g
@@ -98,7 +114,36 @@ class LogSigmoid(_Pointwise):
         return xp.subtract(xp.minimum(x, x.dtype.type(0)), t, out=t)
 
     def backward(self, grad):
-        return grad * sigmoid(-self.saved_inputs())
+        return LogSigmoidBackward.apply(self.saved_inputs(), grad)
+
+
+class LogSigmoidBackward(_Pointwise):
+    """g_x = g * sigmoid(-x), as z / (1 + z) (x >= 0) or 1 - z / (1 + z) (x < 0) with
+    z = exp(-|x|); d/dg = sigmoid(-x), d/dx = -g s (1 - s) with s = sigmoid(-x).
+
+    Why a primitive (numerics): torch's half-precision kernel rounds z to the input's dtype
+    and the rest once, in float32 (found by experiment: bit-identical on float16 and
+    bfloat16); one fused pass instead of neg, sigmoid and mul otherwise.
+    """
+
+    def kernel(self, xp, x, g):
+        z = xp.abs(x)
+        xp.negative(z, out=z)
+        xp.exp(z, out=z)
+        low = getattr(self, "low_dtype", None)
+        if low is not None:
+            z = z.astype(low).astype(x.dtype)
+        s = z + x.dtype.type(1)
+        xp.divide(z, s, out=s)
+        neg = x < 0
+        xp.subtract(x.dtype.type(1), s, out=s, where=neg)
+        s *= g
+        return s
+
+    def backward(self, gg):
+        x, g = self.saved_inputs()
+        s = sigmoid(-x)
+        return -(gg * g * s * (1 - s)), LogSigmoidBackward.apply(x, gg)
 
 
 class Softplus(_Pointwise):
@@ -276,6 +321,38 @@ def _cdf_pdf_part(xp, x, cdf, e, y):
         xp.multiply(x, cdf, out=y)
 
 
+def _normal_cdf_pdf_f16(xp, x, y=None):
+    """``_normal_cdf_pdf`` for inputs that were float16 (``x`` is their float32 copy), with
+    torch's float16 rounding: Phi(x) = (1 + erf(x / sqrt 2)) / 2, erf by the five-term form
+    above, evaluated in float32 in the order that reproduces torch's values."""
+    f = np.float32
+    z = x * f(_SQRT_HALF)
+    az = xp.abs(z)
+    t = az * f(_AS_P)
+    t += f(1)
+    xp.reciprocal(t, out=t)
+    p = xp.full_like(t, f(_AS_COEF[0]))
+    for c in _AS_COEF[1:]:
+        p *= t
+        p += f(c)
+    p *= t
+    xp.multiply(az, az, out=az)
+    xp.negative(az, out=az)
+    xp.exp(az, out=az)
+    p *= az
+    r = xp.subtract(f(1), p, out=p)  # erf(|z|)
+    erf = xp.where(z < 0, -r, r)
+    erf += f(1)
+    cdf = erf
+    cdf *= f(0.5)
+    e = x * x
+    e *= f(-0.5)
+    xp.exp(e, out=e)
+    if y is not None:
+        xp.multiply(x, cdf, out=y)  # x (1 + erf) / 2: the halving is exact
+    return cdf, e
+
+
 def _gelu_slope(xp, x, e, cdf, g):
     """g * (Phi(x) + x phi(x)): the exact GELU's input gradient, split like the forward."""
     dt = g.dtype
@@ -315,7 +392,8 @@ class Gelu(_Pointwise):
             y *= dt.type(0.5)
             return y
         y = xp.empty_like(x)
-        cdf, e = _normal_cdf_pdf(xp, x, y)
+        half = getattr(self, "low_dtype", None) == _F16
+        cdf, e = (_normal_cdf_pdf_f16 if half else _normal_cdf_pdf)(xp, x, y)
         self.save(cdf=cdf, e=e)
         return y
 
@@ -358,7 +436,8 @@ class GeluBackward(_Pointwise):
             return d
         cdf, e = self.cdf, self.e
         if cdf is None:
-            cdf, e = _normal_cdf_pdf(xp, x)
+            half = getattr(self, "low_dtype", None) == _F16
+            cdf, e = (_normal_cdf_pdf_f16 if half else _normal_cdf_pdf)(xp, x)
         return _gelu_slope(xp, x, e, cdf, g)
 
     def backward(self, gg):
