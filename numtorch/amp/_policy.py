@@ -229,6 +229,11 @@ def set_installed(on):
                 owned = name in vars(owner)
                 _installed.append((owner, name, original, owned))
                 setattr(owner, name, _wrap(original, policies, choose))
+            from . import _rnn_cells  # the recurrent cells: whole-step rules of their own
+
+            for owner, name, wrapper in _rnn_cells.entries():
+                _installed.append((owner, name, getattr(owner, name), name in vars(owner)))
+                setattr(owner, name, wrapper)
         elif not on and _installed:
             for owner, name, original, owned in reversed(_installed):
                 if owned:

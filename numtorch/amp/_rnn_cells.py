@@ -1,0 +1,125 @@
+"""Autocast for the single-step recurrent cells (``LSTMCell``, ``GRUCell``, ``RNNCell`` and
+``torch.lstm_cell``/``gru_cell``/``rnn_tanh_cell``/``rnn_relu_cell``), as torch's lists say.
+
+* CUDA: the cells are on torch's float16 list, so the whole step runs in the region's dtype:
+  input, states, weights and biases are cast, and both ``h'`` and ``c'`` come out in it.
+* CPU: the cells are not listed; torch runs its composite, whose two ``linear`` calls are
+  (gate pre-activations in bfloat16) while the pointwise tail promotes with the float32
+  states: an LSTM's ``(h', c')`` and a GRU's ``h'`` come back float32, an Elman cell's in
+  bfloat16 (nothing float32 enters after the linears).
+
+The step is written here with numtorch's differentiable ops in torch's own order, with
+``nn.functional.linear`` (which autocast casts, bias included) for the gate projections.
+"""
+
+from .. import _dtype
+from .._tensor import Tensor
+from . import _state
+
+CELL_FUNCTIONS = {"lstm_cell": "lstm", "gru_cell": "gru", "rnn_tanh_cell": "tanh",
+                  "rnn_relu_cell": "relu"}
+CELL_MODULES = {"LSTMCell": "lstm", "GRUCell": "gru", "RNNCell": None}
+
+
+def _step(kind, x, states, w_ih, w_hh, b_ih, b_hh):
+    from ..nn.functional import linear
+
+    h = states[0]
+    gi, gh = linear(x, w_ih, b_ih), linear(h, w_hh, b_hh)
+    if kind == "lstm":
+        i, f, g, o = (gi + gh).chunk(4, 1)
+        c = f.sigmoid() * states[1] + i.sigmoid() * g.tanh()
+        return o.sigmoid() * c.tanh(), c
+    if kind == "gru":
+        ir, iz, inn = gi.chunk(3, 1)
+        hr, hz, hn = gh.chunk(3, 1)
+        r = (ir + hr).sigmoid()
+        z = (iz + hz).sigmoid()
+        n = (inn + r * hn).tanh()
+        return (h - n) * z + n
+    s = gi + gh
+    return s.tanh() if kind == "tanh" else s.relu()
+
+
+def _low(t, device_type, target):
+    if isinstance(t, Tensor) and t.dtype in (_dtype.float32, _dtype.float16, _dtype.bfloat16) \
+            and t.device.type == device_type and t.dtype != target:
+        return _state.cached_cast(t, target)
+    return t
+
+
+def run(kind, x, states, weights):
+    """One step of ``kind`` ("lstm", "gru", "tanh", "relu") under the autocast region of
+    ``x``'s device (see the module docstring)."""
+    device_type = x.device.type
+    if device_type != "cuda":
+        return _step(kind, x, states, *weights)
+    target = _state.get_dtype("cuda")
+    x = _low(x, "cuda", target)
+    states = [_low(s, "cuda", target) for s in states]
+    weights = [_low(w, "cuda", target) for w in weights]
+    local = _state.local
+    local.busy = True  # already in the low dtype: the ops inside are not cast again
+    try:
+        return _step(kind, x, states, *weights)
+    finally:
+        local.busy = False
+
+
+def _active(x):
+    local = _state.local
+    return isinstance(x, Tensor) and not local.busy and local.enabled.get(x.device.type, False)
+
+
+def function_wrapper(name, original):
+    """``torch.lstm_cell``-style function ``original`` under autocast."""
+    kind = CELL_FUNCTIONS[name]
+
+    def autocast_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+        if not _active(input):
+            return original(input, hx, w_ih, w_hh, b_ih, b_hh)
+        states = list(hx) if kind == "lstm" else [hx]
+        return run(kind, input, states, (w_ih, w_hh, b_ih, b_hh))
+
+    autocast_cell.__name__ = autocast_cell.__qualname__ = name
+    autocast_cell.__doc__ = original.__doc__
+    autocast_cell.__autocast_original__ = original
+    return autocast_cell
+
+
+def module_wrapper(name, original):
+    """The ``forward`` of cell module class ``name`` under autocast."""
+    def forward(self, input, hx=None):
+        if not _active(input):
+            return original(self, input, hx)
+        kind = CELL_MODULES[name]
+        if kind is None:
+            if self.nonlinearity not in ("tanh", "relu"):
+                raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+            kind = self.nonlinearity
+        states = ([None, None] if hx is None else list(hx)) if kind == "lstm" else [hx]
+        x, states, batched = self._prepare(input, states)
+        out = run(kind, x, states, (self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh))
+        if batched:
+            return out
+        return tuple(o.squeeze(0) for o in out) if kind == "lstm" else out.squeeze(0)
+
+    forward.__name__ = "forward"
+    forward.__qualname__ = f"{name}.forward"
+    forward.__doc__ = original.__doc__
+    forward.__autocast_original__ = original
+    return forward
+
+
+def entries():
+    """``(owner, name, wrapper)`` for each function and module ``forward`` wrapped here."""
+    import numtorch
+    from ..nn.modules import _rnn_cell
+
+    for name in CELL_FUNCTIONS:
+        original = getattr(numtorch, name, None)
+        if original is not None:
+            yield numtorch, name, function_wrapper(name, original)
+    for name in CELL_MODULES:
+        cls = getattr(_rnn_cell, name)
+        yield cls, "forward", module_wrapper(name, vars(cls)["forward"])
