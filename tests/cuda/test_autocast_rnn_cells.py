@@ -126,5 +126,6 @@ def test_cuda_autocast_of_an_unbatched_lstm_cell_without_state():
         with numtorch.autocast("cuda", dtype=numtorch.float16):
             h, c = cell(numtorch.tensor(x, device="cuda"))
         assert h.shape == (4,) and h.dtype is numtorch.float16 and c.dtype is numtorch.float16
-        np.testing.assert_allclose(h.detach().float().cpu().numpy(), t_h[0].detach().float().numpy(), atol=2e-3)
-        np.testing.assert_allclose(c.detach().float().cpu().numpy(), t_c[0].detach().float().numpy(), atol=2e-3)
+        for got, want in ((h, t_h), (c, t_c)):
+            np.testing.assert_allclose(got.detach().float().cpu().numpy(),
+                                       want[0].detach().float().numpy(), atol=2e-3)
