@@ -310,6 +310,62 @@ def lu_factor_array(xp, a):
     return lu.reshape(batch + (m, n)), piv.reshape(batch + (k,)), info.reshape(batch)
 
 
+def lu_transposed(xp, a):
+    """LAPACK's LU of every ``A^T`` in ``a`` (..., n, n), for solves that reuse it, or None
+    where it does not pay (no SciPy, a GPU array, n < 64, an empty batch).
+
+    Why ``A^T``: a C-ordered matrix is its transpose in Fortran order, so getrf gets every
+    matrix without a transposing copy, and getrs's ``trans`` option solves with ``A`` (or,
+    through conjugates, ``A^H``). One getrf per matrix: for n >= 64 its O(n^3) work dwarfs the
+    Python call, and NumPy has no batched LU to call instead.
+
+    Returns:
+        ``(lu, piv, info)``: factors and 0-based pivots per matrix (batch shape kept), and
+        getrf's ``info`` (> 0 where a matrix is exactly singular).
+    """
+    sl = scipy_linalg(xp)
+    n = a.shape[-1]
+    if sl is None or n < 64 or a.size == 0 or a.dtype.kind not in "fc":
+        return None
+    from .._threads import fit_blas_threads
+
+    fit_blas_threads()
+    getrf = sl.lapack.get_lapack_funcs("getrf", (a,))
+    flat = a.reshape(-1, n, n)
+    lu = np.empty(flat.shape, dtype=a.dtype)
+    piv = np.empty(flat.shape[:2], dtype=np.int32)
+    info = np.zeros(flat.shape[0], dtype=np.int32)
+    for i in range(flat.shape[0]):
+        f, p, info[i] = getrf(flat[i].T)
+        lu[i], piv[i] = f.T, p
+    batch = a.shape[:-2]
+    return lu.reshape(a.shape), piv.reshape(batch + (n,)), info.reshape(batch)
+
+
+def lu_transposed_solve(lu, piv, b, adjoint=False):
+    """Solve ``A X = B`` (``A^H X = B`` when ``adjoint``) for every matrix of the broadcast
+    batch, from :func:`lu_transposed`'s factors of ``A^T``; ``b`` is (..., n, k)."""
+    sl = scipy_linalg(np)
+    getrs = sl.lapack.get_lapack_funcs("getrs", (lu, b))
+    n = lu.shape[-1]
+    shape = np.broadcast_shapes(lu.shape[:-2], b.shape[:-2])
+    lu_b = np.broadcast_to(lu, shape + (n, n)).reshape(-1, n, n)
+    piv_b = np.broadcast_to(piv, shape + (n,)).reshape(-1, n)
+    rhs = np.broadcast_to(b, shape + b.shape[-2:]).reshape((-1,) + b.shape[-2:])
+    # A = M^T for the factored M: A X = B is getrs with 'T'; A^H = conj(M), so A^H X = B is
+    # M conj(X) = conj(B), getrs without transposition
+    cplx = lu.dtype.kind == "c"
+    if adjoint and cplx:
+        rhs = rhs.conj()
+    out = np.empty(rhs.shape, dtype=np.result_type(lu.dtype, b.dtype))
+    trans = 0 if adjoint else 1
+    for i in range(out.shape[0]):
+        out[i] = getrs(lu_b[i].T, piv_b[i], rhs[i], trans=trans)[0]
+    if adjoint and cplx:
+        np.conjugate(out, out=out)
+    return out.reshape(shape + b.shape[-2:])
+
+
 def swaps_to_permutation(xp, piv, m):
     """Row order after LAPACK's swaps: ``perm[..., i]`` is the row of A that is row i of
     ``P^T A``, from 0-based swaps ``piv`` (row i exchanged with row piv[i], in order)."""
@@ -404,11 +460,14 @@ def solve_triangular_array(xp, a, b, upper, unit=False):
     if sl is not None and n >= 64:
         # large matrices: LAPACK's trsm costs O(n^2 k) against the O(n^3) of an LU, which
         # outweighs SciPy's Python loop over the batch
-        with np.errstate(all="ignore"):
-            x = sl.solve_triangular(np.broadcast_to(a, shape + (n, n)),
-                                    np.broadcast_to(b, shape + b.shape[-2:]), lower=not upper,
-                                    unit_diagonal=unit, check_finite=False)
-        return x.astype(dt, copy=False)
+        try:
+            with np.errstate(all="ignore"):
+                x = sl.solve_triangular(np.broadcast_to(a, shape + (n, n)),
+                                        np.broadcast_to(b, shape + b.shape[-2:]),
+                                        lower=not upper, unit_diagonal=unit, check_finite=False)
+            return x.astype(dt, copy=False)
+        except np.linalg.LinAlgError:
+            pass  # a zero on the diagonal: substitution below gives torch's inf/nan
     m = xp.triu(a) if upper else xp.tril(a)
     if unit:
         m = xp.where(xp.eye(n, dtype=bool), xp.ones((), dtype=m.dtype), m)
