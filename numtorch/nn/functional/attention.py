@@ -21,6 +21,7 @@ from ...ops.attention_ops import multi_head_attention_core, scaled_dot_product
 from .dropout import dropout as _dropout
 from .linear import linear as _linear
 from .padding import pad as _pad
+from ..attention import _flags as _sdp_flags
 
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
 
@@ -67,6 +68,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     for name, t in (("query", query), ("key", key), ("value", value)):
         if not isinstance(t, numtorch.Tensor):
             raise TypeError(f"{fn}(): argument '{name}' must be Tensor, not {type(t).__name__}")
+    if not (_sdp_flags.ENABLED[0] or _sdp_flags.ENABLED[1]):  # sdpa_kernel, enable_*_sdp
+        _sdp_flags.check(query.device.type)
     if not (query.dtype == key.dtype == value.dtype):
         raise RuntimeError(
             f"{fn}: expected query, key and value to have the same dtype, but got "
