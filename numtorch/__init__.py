@@ -127,6 +127,7 @@ from ._igamma import igamma, igammac  # noqa: F401,E402
 from ._histogramdd import histogramdd  # noqa: F401,E402
 from ._lowrank import svd_lowrank, pca_lowrank, lobpcg  # noqa: F401,E402
 from ._control_flow import cond, while_loop  # noqa: F401,E402
+from .nn.functional import native_channel_shuffle  # noqa: F401,E402
 
 newaxis = None
 

@@ -9,6 +9,12 @@ class _Matmul:
 
 matmul = _Matmul()
 
+# the scaled-dot-product-attention backend switches (state in nn.attention, used by sdpa_kernel)
+from ..nn.attention._flags import (  # noqa: E402,F401
+    enable_math_sdp, math_sdp_enabled, enable_flash_sdp, flash_sdp_enabled,
+    enable_mem_efficient_sdp, mem_efficient_sdp_enabled, enable_cudnn_sdp, cudnn_sdp_enabled,
+)
+
 
 def is_built():
     from .. import cuda

@@ -13,6 +13,8 @@ from .parallel import DataParallel  # noqa: F401,E402
 # The 1.4 docs' examples spell it torch.nn.DistributedDataParallel; torch 2.x dropped that
 # name, numtorch keeps it as the same class (seed API, thin shim).
 from .parallel import DistributedDataParallel  # noqa: F401,E402
+from . import attention, common_types, grad  # noqa: F401,E402  (torch.nn.attention, ...)
+from ._factory_kwargs import factory_kwargs  # noqa: F401,E402
 
 
 def __getattr__(name):

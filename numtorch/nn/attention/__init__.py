@@ -29,14 +29,6 @@ class SDPBackend(enum.IntEnum):
 
 
 @contextlib.contextmanager
-def _restore(enabled, priority):
-    try:
-        yield
-    finally:
-        _flags.ENABLED.update(enabled)
-        _flags.PRIORITY[:] = priority
-
-
 def sdpa_kernel(backends, set_priority=False):
     """A context manager allowing only ``backends`` for scaled dot product attention inside
     it (the previous choice comes back on exit).
@@ -56,15 +48,23 @@ def sdpa_kernel(backends, set_priority=False):
     """
     if isinstance(backends, SDPBackend):
         backends = [backends]
-    if not isinstance(backends, (list, tuple, set)) or not all(
-            isinstance(b, SDPBackend) for b in backends):
+    if not isinstance(backends, list):
         raise AssertionError(f"Backend must be an instance of SDPBackend or a list of "
                              f"SDPBackend instances, got {type(backends).__name__}")
-    previous = (dict(_flags.ENABLED), list(_flags.PRIORITY))
+    # like torch, entries that are not SDPBackend members enable nothing
+    backends = [b for b in backends if isinstance(b, SDPBackend)]
+    enabled, priority = dict(_flags.ENABLED), list(_flags.PRIORITY)
     chosen = {int(b) for b in backends}
     for value in _flags.ENABLED:
         _flags.ENABLED[value] = value in chosen
     if set_priority:
         order = [int(b) for b in backends if int(b) in _flags.ENABLED]
         _flags.PRIORITY[:] = order + [v for v in _flags.PRIORITY if v not in order]
-    return _restore(*previous)
+    try:
+        yield {}
+    finally:
+        _flags.ENABLED.update(enabled)
+        _flags.PRIORITY[:] = priority
+
+
+from . import bias  # noqa: E402,F401  (torch.nn.attention.bias after `import torch`)
