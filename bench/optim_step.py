@@ -1,14 +1,16 @@
 """The optimizer update alone: numtorch against PyTorch, in one process.
 
 For two parameter sets -- the 784-512-512-10 MLP of ``train_mlp.py`` (6 tensors, 670k
-values) and a GPT shaped like minGPT's ``gpt-micro`` (4 layers, d=128, vocabulary 65, block
-128: 53 tensors, many of them small) -- every optimizer below runs ``step()`` on fixed random
+values), a GPT shaped like minGPT's ``gpt-micro`` (4 layers, d=128, vocabulary 65, block
+128: 53 tensors, many of them small) and ``small`` (64 tensors of 2 to 512 values, where
+per-parameter overhead sets the time) -- every optimizer below runs ``step()`` on fixed random
 gradients, the libraries taking turns within each repeat. Printed per row: the median and best
 time of each library, the ratio of the medians (numtorch / torch) and the spread of the
 per-repeat ratios.
 
 Run ``python bench/optim_step.py`` (``--repeats N``, ``--threads N`` sets torch's intra-op
-threads; NumPy's elementwise work is single-threaded). This is a benchmark, not a test.
+threads; NumPy's elementwise work is single-threaded; ``--clock cpu --threads 1`` compares
+process CPU time, steadier on a busy machine; ``--sets small`` picks parameter sets). This is a benchmark, not a test.
 """
 
 import argparse
@@ -39,6 +41,11 @@ def gpt_shapes(layers=4, d=128, vocab=65, block=128):
     return out + [(d,), (d,), (vocab, d)]
 
 
+# many small tensors: where per-parameter overhead, not arithmetic, sets the step's time
+# (the 4-128-2 policy of the reinforcement-learning examples, repeated as in a small ensemble)
+SMALL = [(128, 4), (128,), (2, 128), (2,)] * 16
+
+
 OPTIMIZERS = {
     "SGD": lambda o, ps: o.SGD(ps, lr=0.01),
     "SGD momentum": lambda o, ps: o.SGD(ps, lr=0.01, momentum=0.9),
@@ -62,14 +69,14 @@ def make(lib, shapes, name):
     return opt.step
 
 
-def measure(fns, repeats, inner):
+def measure(fns, repeats, inner, clock=time.perf_counter):
     times = {k: [] for k in fns}
     for _ in range(repeats):
         for k, fn in fns.items():
-            start = time.perf_counter()
+            start = clock()
             for _ in range(inner):
                 fn()
-            times[k].append((time.perf_counter() - start) / inner)
+            times[k].append((clock() - start) / inner)
     return times
 
 
@@ -78,17 +85,25 @@ def main():
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--inner", type=int, default=10, help="steps per timed repeat")
     parser.add_argument("--threads", type=int, default=None, help="torch.set_num_threads")
+    parser.add_argument("--clock", choices=["wall", "cpu"], default="wall",
+                        help="cpu: process CPU time (steadier on a shared machine; use with "
+                             "--threads 1)")
+    parser.add_argument("--sets", default="MLP,gpt-micro,small",
+                        help="comma-separated parameter sets: MLP, gpt-micro, small")
     args = parser.parse_args()
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
     if torch is not None and args.threads:
         torch.set_num_threads(args.threads)
     print(f"optimizer step alone, median (best) of {args.repeats} x {args.inner} steps"
           + (f"; torch {torch.__version__}, {torch.get_num_threads()} threads" if torch else ""))
-    for set_name, shapes in (("MLP", MLP), ("gpt-micro", gpt_shapes())):
+    sets = {"MLP": MLP, "gpt-micro": gpt_shapes(), "small": SMALL}
+    for set_name in args.sets.split(","):
+        shapes = sets[set_name]
         for name in OPTIMIZERS:
             fns = {"numtorch": make(numtorch, shapes, name)}
             if torch is not None:
                 fns["torch"] = make(torch, shapes, name)
-            t = measure(fns, args.repeats, args.inner)
+            t = measure(fns, args.repeats, args.inner, clock)
             med = {k: float(np.median(v)) for k, v in t.items()}
             line = f"  {set_name:9s} {name:16s}" + "".join(
                 f" {k} {med[k] * 1e6:8.0f} us ({min(t[k]) * 1e6:6.0f})" for k in t)

@@ -1,10 +1,15 @@
 """SGD with momentum, dampening, Nesterov, weight decay and maximize (torch's update rule)."""
 
+import numpy as np
+
 from .. import backend
+from . import optimizer
 from ._checks import check_fused, check_lr, number
-from .optimizer import Optimizer, required, _make, split_update
+from .optimizer import Optimizer, hyperparameters, required, _make, split_update
 
 __all__ = ["SGD"]
+
+_SMALL = 1 << 14  # parameters up to this many values update with temporaries (64 KiB float32)
 
 
 def _sgd_part(xp, p, grad, buf, t, d, lr, wd, momentum, dampening, nesterov, negate):
@@ -68,6 +73,44 @@ class SGD(Optimizer):
                         foreach=foreach, differentiable=differentiable, fused=fused)
         super().__init__(params, defaults)
         check_fused(fused, foreach, differentiable)
+
+    def _step_group(self, group):
+        hp = hyperparameters(group)
+        if hp["momentum"] != 0 or hp.get("differentiable"):
+            return super()._step_group(group)
+        # Without momentum SGD keeps no state: each parameter is one or two NumPy passes, so
+        # the generic loop's per-parameter bookkeeping (state lookup, work buffers, the split
+        # check) would cost more than the update itself for small tensors, whose temporaries
+        # cost less than reusing a work buffer. Parameters this loop does not take (device
+        # arrays, large or mismatched gradients) go the usual, allocation-free way.
+        lr, wd, negate = hp["lr"], hp["weight_decay"], hp["maximize"]
+        small = min(_SMALL, optimizer._SPLIT_MIN - 1)  # what split_update would split stays
+        rest = None
+        for p in group["params"]:
+            g = p.grad
+            if g is None:
+                continue
+            a, ga = p._array, g._array
+            if type(a) is not np.ndarray or a.size > small or ga.shape != a.shape or \
+                    ga.dtype != a.dtype:
+                if rest is None:
+                    rest = []
+                rest.append(p)
+                continue
+            # the same passes, in the same order, as _sgd_part
+            if wd != 0:
+                d = a * wd
+                d = d - ga if negate else d + ga
+                a -= d * lr
+            elif negate:
+                a += ga * lr
+            else:
+                a -= ga * lr
+            p._vc[0] += 1  # the parameter changed in place
+        for p in rest or ():  # no state without momentum (torch keeps no entry either)
+            self._update(p, p.grad._array, {}, hp)
+            p._vc[0] += 1
+        return None
 
     def _update(self, param, grad, state, group):
         p = param._array
