@@ -59,7 +59,9 @@ def _resolve(path):
 
     if _by_torch_name is None:
         _names.torch_name_of(None)  # builds the table
-        _by_torch_name = {name: fn for name, fn in _names._table.values()}
+        # generated code calls the originals, not the proxy-recording wrappers
+        _by_torch_name = {name: fn for name, fn in _names._table.values()
+                          if not hasattr(fn, "__fx_original__")}
     if path in _by_torch_name:
         return _by_torch_name[path]
     value = numtorch

@@ -106,8 +106,19 @@ def original_of(fn):
     return getattr(fn, "__fx_original__", fn)
 
 
-def proxy_wrapper(orig, f_name=None, wrapped_leaf=False):
-    """A function that calls ``orig``, or records it when a proxy is among the arguments."""
+def proxy_wrapper(orig, f_name=None, wrapped_leaf=False, private=False):
+    """A function that calls ``orig``, or records it when a proxy is among the arguments.
+
+    Args:
+        orig: the function.
+        f_name (str, optional): its ``torch.nn.functional`` name (arguments are then recorded
+            as torch records them).
+        wrapped_leaf (bool): ``orig`` was registered with ``fx.wrap`` (generated code
+            re-registers it).
+        private (bool): the wrapper only exists during one trace (it is never what the user
+            sees as the function), so nodes always record ``orig``.
+    """
+    private = private or wrapped_leaf
     npos = _F_POSITIONAL.get(f_name) if f_name is not None else None
     as_method = f_name in _F_AS_METHOD
 
@@ -124,9 +135,18 @@ def proxy_wrapper(orig, f_name=None, wrapped_leaf=False):
             from . import _codegen
 
             _codegen.wrapped_functions[id(orig)] = orig
-        return tracer.create_proxy("call_function", orig, args, kwargs)
+        # While the wrappers stay installed, ``torch.sin`` *is* the wrapper, so nodes record
+        # it: comparisons such as ``node.target == torch.sin`` then keep working.
+        recorded = wrapper if _sticky and not private else orig
+        return tracer.create_proxy("call_function", recorded, args, kwargs)
 
     wrapper.__fx_original__ = orig
+    if not private:
+        from ._names import register_torch_name, torch_name_of
+
+        name = torch_name_of(orig)
+        if name is not None:
+            register_torch_name(wrapper, name)
     return wrapper
 
 

@@ -287,7 +287,7 @@ class Tracer(TracerBase):
         for key, value in list(fn_globals.items()):
             if not key.startswith("_") and callable(value) \
                     and id(value) in self._autowrap_function_ids:
-                patcher.set_item(fn_globals, key, _patching.proxy_wrapper(value))
+                patcher.set_item(fn_globals, key, _patching.proxy_wrapper(value, private=True))
 
     def _patch_wrapped(self, patcher):
         for (_, name), frame_globals in list(_wrapped_fns_to_patch.items()):
