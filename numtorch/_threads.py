@@ -173,7 +173,8 @@ def fit_blas_threads():
                 _state["cap"], _state["calm"] = free, 0
         else:
             _state["calm"] = 0
-        if not _blocks["depth"] and _state["cap"] != cap:
+        fresh = _state["scipy"] is None and "scipy.linalg" in sys.modules  # its BLAS too
+        if not _blocks["depth"] and (_state["cap"] != cap or fresh):
             _apply(_target())
 
 
