@@ -22,6 +22,8 @@ import numpy as np
 
 from .._tensor import _make
 from ..autograd.graph import Op
+from ..backend import is_device_array
+from ._intraop import run_split
 from .join import cat
 from .softmax import softmax
 
@@ -294,6 +296,18 @@ def _softmax_cols(xp, st, safe):
     return dead
 
 
+def _run_batch(part, q, scores):
+    """Run ``part(lo, hi)`` over the leading batch dim, split across the intra-op threads when
+    there is enough work: each batch entry is a few small GEMMs and softmax passes, which BLAS
+    runs on one thread at these sizes (the work is counted as 8 passes over the scores, about
+    what the forward and backward each make)."""
+    if q.ndim < 3 or is_device_array(q):
+        part(None, None)
+        return
+    n = q.shape[0]
+    run_split(part, n, 8 * (scores.size // max(n, 1)))
+
+
 class ScaledDotProductAttention(Op):
     """o = softmax(q k^T * scale + mask) v over the last two dims, batch dims equal.
 
@@ -310,23 +324,35 @@ class ScaledDotProductAttention(Op):
     def forward(self, q, k, v, mask=None):
         xp = self.xp
         dt = q.dtype.type
-        st = xp.matmul(k, q.swapaxes(-1, -2))  # scores^T: (..., S, L)
-        st *= dt(self.scale)
-        if self.causal:
-            st += _causal_t(xp, k.shape[-2], q.shape[-2], q.dtype)
-        if mask is not None:
-            add = mask
-            if mask.dtype == np.bool_:
-                add = xp.where(mask, dt(0), dt(-np.inf))
-            st += _swap(add)
-        dead = _softmax_cols(xp, st, mask is not None)
+        st = xp.empty(q.shape[:-2] + (k.shape[-2], q.shape[-2]), q.dtype)  # scores^T
         out = _empty_like_layout(xp, q, q.shape[:-1] + v.shape[-1:], v.dtype)
-        xp.matmul(st.swapaxes(-1, -2), v, out=out)
+        causal = _causal_t(xp, k.shape[-2], q.shape[-2], q.dtype) if self.causal else None
+        add = mask
+        if mask is not None and mask.dtype == np.bool_:
+            add = xp.where(mask, dt(0), dt(-np.inf))
+        dead = []
+
+        def part(lo, hi):
+            b = slice(lo, hi)
+            s = st[b]
+            xp.matmul(k[b], q[b].swapaxes(-1, -2), out=s)
+            s *= dt(self.scale)
+            if causal is not None:
+                s += causal
+            if add is not None:
+                s += _swap(add)
+            dead.append(_softmax_cols(xp, s, add is not None))
+            xp.matmul(s.swapaxes(-1, -2), v[b], out=out[b])
+
+        if mask is None:
+            _run_batch(part, q, st)
+        else:  # the rows that every key is masked for are found over the whole batch
+            part(None, None)
         if mask is None:
             self.save_inputs(q, k, v)
         else:
             self.save_inputs(q, k, v, mask)
-        self.save(pt=st, dead=None if dead is None else _swap(dead))
+        self.save(pt=st, dead=None if dead[0] is None else _swap(dead[0]))
         return self.save_output(out, 0)
 
     def backward_arrays(self, g):
@@ -336,30 +362,36 @@ class ScaledDotProductAttention(Op):
         has_mask = len(saved) > 3
         pt = self.saved("pt")
         o = self.saved_output(0)._array
-        # ds^T = p^T * (dp^T - colsum(dp^T * p^T)), dp^T = v g^T; the column sums are
-        # g_l . o_l (one pass over the smaller output)
-        dst = xp.matmul(v, g.swapaxes(-1, -2))
-        dots = xp.einsum("...ld,...ld->...l", g, o)
-        dst -= dots[..., None, :]
-        dst *= pt
         needs = self.needs_input_grad
         scale = q.dtype.type(self.scale)
-        dq = dk = dv = dmask = None
-        if needs[0]:
-            dq = _empty_like_layout(xp, q, q.shape, q.dtype)
-            xp.matmul(dst.swapaxes(-1, -2), k, out=dq)
-            dq *= scale
-        if needs[1]:
-            dk = _empty_like_layout(xp, k, k.shape, k.dtype)
-            xp.matmul(dst, q, out=dk)
-            dk *= scale
-        if needs[2]:
-            dv = _empty_like_layout(xp, v, v.shape, v.dtype)
-            xp.matmul(pt, g, out=dv)
-        if has_mask and needs[3]:
-            dmask = _swap(dst)
-            return dq, dk, dv, dmask
-        return (dq, dk, dv, None) if has_mask else (dq, dk, dv)
+        dq = _empty_like_layout(xp, q, q.shape, q.dtype) if needs[0] else None
+        dk = _empty_like_layout(xp, k, k.shape, k.dtype) if needs[1] else None
+        dv = _empty_like_layout(xp, v, v.shape, v.dtype) if needs[2] else None
+        dst = xp.empty(pt.shape, pt.dtype)
+
+        def part(lo, hi):
+            # ds^T = p^T * (dp^T - colsum(dp^T * p^T)), dp^T = v g^T; the column sums are
+            # g_l . o_l (one pass over the smaller output)
+            b = slice(lo, hi)
+            d, p, gb = dst[b], pt[b], g[b]
+            xp.matmul(v[b], gb.swapaxes(-1, -2), out=d)
+            dots = xp.einsum("...ld,...ld->...l", gb, o[b])
+            d -= dots[..., None, :]
+            d *= p
+            if dq is not None:
+                xp.matmul(d.swapaxes(-1, -2), k[b], out=dq[b])
+                dq[b] *= scale
+            if dk is not None:
+                xp.matmul(d, q[b], out=dk[b])
+                dk[b] *= scale
+            if dv is not None:
+                xp.matmul(p, gb, out=dv[b])
+
+        if has_mask:
+            part(None, None)
+            return dq, dk, dv, (_swap(dst) if needs[3] else None)
+        _run_batch(part, q, pt)
+        return dq, dk, dv
 
     def backward(self, g):
         saved = self.saved_inputs()

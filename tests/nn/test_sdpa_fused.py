@@ -109,3 +109,21 @@ def test_mask_with_causal_raises():
 def test_two_dim_operands_and_no_keys():
     check_op(_sdpa(is_causal=True), [(4, 5), (6, 5), (6, 3)])
     check_op(_sdpa(), [(2, 4, 5), (2, 0, 5), (2, 0, 3)], second_order=False)
+
+
+@pytest.mark.parametrize("causal", [True, False])
+def test_batch_split_across_threads(monkeypatch, causal):
+    # nanoGPT-sized calls split the batch across the intra-op threads; force the split on
+    # small inputs (parts of one batch entry each) and compare with torch
+    from numtorch.ops import _intraop
+
+    monkeypatch.setattr(_intraop, "_MIN_PART", 1)
+    threads = numtorch.get_num_threads()
+    numtorch.set_num_threads(2)
+    try:
+        assert _intraop.parts(3, 8) == 2
+        check_op(_sdpa(is_causal=causal), [(3, 2, 5, 4), (3, 2, 6, 4), (3, 2, 6, 3)],
+                 dtype="float32")
+        check_op(_nanogpt_heads, [(3, 5, 12)])
+    finally:
+        numtorch.set_num_threads(threads)
