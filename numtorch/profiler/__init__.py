@@ -9,6 +9,7 @@ active, ops pay a single ``None`` check.
 
 from ..optim.optimizer import register_optimizer_step_post_hook  # noqa: F401  (as torch)
 from ._collector import record_function
+from ..ops import profiler as _ops_profiler  # noqa: F401,E402  (torch.ops.profiler)
 from ._events import DeviceType
 from .profiler import (
     ProfilerAction,
