@@ -262,6 +262,13 @@ def _namespace_wrappers():
                 _by_original.setdefault(id(target), wrapper)
                 _by_original.setdefault(id(value), wrapper)
             _wrappers[(label, key)] = (spaces[label], wrapper)
+        from ..ops import profiler as ops_profiler
+
+        for key in ("_record_function_enter", "_record_function_enter_new",
+                    "_record_function_exit"):  # torch.ops.profiler, which fx programs emit
+            value = getattr(ops_profiler, key)
+            wrapper = _by_original.setdefault(id(value), proxy_wrapper(value))
+            _wrappers[("ops.profiler", key)] = (ops_profiler, wrapper)
     return _wrappers
 
 

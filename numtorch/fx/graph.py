@@ -7,7 +7,7 @@ end of the graph unless ``inserting_before``/``inserting_after`` says otherwise)
 
 import inspect
 
-from . import _codegen
+from . import _codegen, _patching
 from ._names import Namespace, target_to_str
 from .node import Node, map_arg
 
@@ -116,6 +116,11 @@ class Graph:
             raise AssertionError("args must be a tuple")
         if not isinstance(kwargs, dict):
             raise AssertionError("kwargs must be a dict")
+        if op == "call_function" and hasattr(target, "__fx_original__") \
+                and not _patching._sticky:
+            # a function read from a torch namespace during a trace is the temporary
+            # proxy-recording wrapper; the graph keeps the function itself
+            target = target.__fx_original__
         candidate = name if name is not None else target_to_str(target)
         name = self._graph_namespace.create_name(candidate, None)
         node = Node(self, name, op, target, args, kwargs, type_expr)

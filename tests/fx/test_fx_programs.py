@@ -177,6 +177,46 @@ inv = fx.GraphModule(gm, new)
 print(inv.code)
 print([round(v, 4) for v in f(inv(torch.tensor([1.5, 2.0]))).tolist()])
 ''',
+    "profiler_ranges.py": '''
+import torch
+import torch.fx
+
+
+class Foo(torch.nn.Module):
+    def forward(self, x):
+        with torch.profiler.record_function("foo"):
+            return torch.relu(x)
+
+
+class RangeTracer(torch.fx.Tracer):
+    def trace(self, root, concrete_args=None):
+        cls = torch.autograd.profiler.record_function
+        saved = cls.__enter__, cls.__exit__
+
+        def enter(ctx):
+            ctx.handle = self.create_proxy("call_function",
+                                           torch.ops.profiler._record_function_enter,
+                                           (ctx.name,), {})
+            return ctx.handle
+
+        def leave(ctx, *exc):
+            torch.ops.profiler._record_function_exit(ctx.handle)
+
+        cls.__enter__, cls.__exit__ = enter, leave
+        try:
+            return super().trace(root, concrete_args)
+        finally:
+            cls.__enter__, cls.__exit__ = saved
+
+
+tracer = RangeTracer()
+graph = tracer.trace(Foo())
+gm = torch.fx.GraphModule(tracer.root, graph)
+print(gm.code)
+with torch.autograd.profiler.profile() as prof:
+    out = gm(torch.tensor([-1.0, 2.0]))
+print(out, sorted({e.name for e in prof.function_events} & {"foo", "aten::relu"}))
+''',
 }
 
 
