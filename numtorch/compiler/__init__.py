@@ -1,0 +1,101 @@
+"""``torch.compiler``: the compiler's public switches. numtorch runs every program eagerly
+(``numtorch.compile`` returns the model as written), so nothing is ever being compiled or
+exported, and the decorators give back the function they wrap."""
+
+import contextlib
+
+from .._compat import compile  # noqa: F401,A004 - torch.compiler.compile is torch.compile
+
+__all__ = ["compile", "is_compiling", "is_dynamo_compiling", "is_exporting", "disable",
+           "allow_in_graph", "assume_constant_result", "reset", "list_backends",
+           "cudagraph_mark_step_begin", "set_stance", "wrap_numpy"]
+
+
+def is_compiling():
+    """False: numtorch never traces a program."""
+    return False
+
+
+def is_dynamo_compiling():
+    """False: numtorch never traces a program."""
+    return False
+
+
+def is_exporting():
+    """False: numtorch never exports a program."""
+    return False
+
+
+def disable(fn=None, recursive=True, *, reason=None):
+    """Keep ``fn`` out of compilation: numtorch compiles nothing, so ``fn`` itself comes back
+    (usable as ``@disable`` or ``@disable(recursive=False)``)."""
+    if fn is None:
+        return lambda f: f
+    return fn
+
+
+def allow_in_graph(fn):
+    """Let the compiler put ``fn`` into its graph as a call; returns ``fn``."""
+    return fn
+
+
+def assume_constant_result(fn):
+    """Let the compiler treat ``fn``'s result as a constant; returns ``fn``."""
+    return fn
+
+
+def wrap_numpy(fn):
+    """Let ``fn`` written on NumPy arrays take and return tensors: tensors are passed in as
+    arrays (``.numpy()``) and arrays in the result come back as tensors."""
+    import numpy as np
+
+    import numtorch
+
+    def convert(x, to_array):
+        if to_array and isinstance(x, numtorch.Tensor):
+            return x.numpy()
+        if not to_array and isinstance(x, np.ndarray):
+            return numtorch.from_numpy(x)
+        if isinstance(x, (list, tuple)):
+            return type(x)(convert(v, to_array) for v in x)
+        if isinstance(x, dict):
+            return {k: convert(v, to_array) for k, v in x.items()}
+        return x
+
+    def wrapped(*args, **kwargs):
+        out = fn(*convert(args, True), **convert(kwargs, True))
+        return convert(out, False)
+
+    wrapped.__name__ = getattr(fn, "__name__", "wrapped")
+    wrapped.__doc__ = fn.__doc__
+    return wrapped
+
+
+def reset():
+    """Clear the compiler's caches: there are none."""
+
+
+def list_backends(exclude_tags=("debug", "experimental")):
+    """The compiler backends ``numtorch.compile`` can use by name: none (it runs eagerly)."""
+    return []
+
+
+def cudagraph_mark_step_begin():
+    """Mark the start of a CUDA-graph step: numtorch records no CUDA graphs."""
+
+
+class _Stance(contextlib.ContextDecorator):
+    """What :func:`set_stance` returns: a context manager and decorator that changes
+    nothing."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def set_stance(stance="default", *, skip_guard_eval_unsafe=False, force_backend=None):
+    """Set how compiled functions behave (``"default"``, ``"force_eager"``, ...); usable as
+    a context manager or decorator. Every stance runs eagerly in numtorch."""
+    return _Stance()
