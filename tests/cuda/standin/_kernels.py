@@ -18,6 +18,8 @@ from ._array import STATS, ndarray, wrap
 REFERENCES = {}  # kernel name -> fn(*inputs, *outputs) writing into the outputs (NumPy)
 REDUCTIONS = {}  # kernel name -> fn(*inputs, axis, keepdims) -> tuple of outputs (NumPy)
 _PARAM = re.compile(r"^(raw\s+)?(\w+)\s+(\w+)$")
+_TYPE_NAMES = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+               "float16", "float32", "float64", "complex64", "complex128"}
 
 
 def reference(name, reduction=False):
@@ -37,10 +39,9 @@ def _parse(params):
         if m is None:
             raise ValueError(f"Invalid parameter: {p!r}")
         raw, typ, name = m.groups()
-        try:
-            dt = np.dtype(typ)
-        except TypeError:
-            dt = None  # a type placeholder such as T
+        # CuPy's type names; any other name is a type placeholder such as T (NumPy would read
+        # "T" as its string dtype)
+        dt = np.dtype(typ) if typ in _TYPE_NAMES else None
         out.append((bool(raw), typ, dt, name))
     return out
 

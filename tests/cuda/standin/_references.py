@@ -1,1 +1,56 @@
-"""NumPy references of numtorch's fused CUDA kernels (see _kernels.py)."""
+"""NumPy references of numtorch's fused CUDA kernels (see _kernels.py), written from the math
+each kernel computes (``numtorch/backend/_cupy_kernels.py``'s docstrings), in its dtype."""
+
+import numpy as np
+
+from ._kernels import reference
+
+
+def _adam(*args):
+    """A GPU kernel needs no work memory: the reference runs in blocks, so that its own
+    temporaries stay small (tests measure a step's host allocations on the stand-in)."""
+    arrays = [a.reshape(-1) if isinstance(a, np.ndarray) and a.ndim else a for a in args]
+    n = arrays[0].size
+    for lo in range(0, n, 2048):
+        _adam_block(*[a[lo:lo + 2048] if isinstance(a, np.ndarray) and a.ndim else a
+                      for a in arrays])
+
+
+def _adam_block(grad, lr, wd, eps, beta1, beta2, sgn, l2, bc2_sqrt, step_size, p, m, v,
+                vmax=None):
+    t = p.dtype.type
+    g = grad * sgn
+    if wd != 0:
+        if l2:
+            g = g + t(wd) * p
+        else:
+            p *= t(1 - lr * wd)
+    m += (g - m) * t(1 - beta1)
+    v[...] = v * t(beta2) + t(1 - beta2) * g * g
+    vv = v
+    if vmax is not None:
+        np.maximum(vmax, v, out=vmax)
+        vv = vmax
+    p -= t(step_size) * (m / (np.sqrt(vv) / t(bc2_sqrt) + t(eps)))
+
+
+@reference("numtorch_adam_update")
+def adam_update(*args):
+    _adam(*args)
+
+
+@reference("numtorch_adam_amsgrad_update")
+def adam_amsgrad_update(*args):
+    _adam(*args)
+
+
+@reference("numtorch_lstm_cell")
+def lstm_cell(z, c, n, h, cn, ig, fg, gg, og, tc):
+    with np.errstate(over="ignore"):
+        ig[...] = 1 / (1 + np.exp(-z[:, :n]))
+        fg[...] = 1 / (1 + np.exp(-z[:, n:2 * n]))
+        gg[...] = np.tanh(z[:, 2 * n:3 * n])
+        og[...] = 1 / (1 + np.exp(-z[:, 3 * n:]))
+    cn[...] = fg * c + ig * gg
+    tc[...] = np.tanh(cn)
+    h[...] = og * tc
