@@ -56,6 +56,9 @@ def _adam_part(xp, p, grad, m, v, vmax, t, g, lr, wd, eps, beta1, beta2, negate,
                step_size):
     """Adam's in-place update of (a part of) one parameter; ``t`` and ``g`` are work buffers
     (``g`` only for L2 weight decay)."""
+    if xp is not np and backend.helpers_for(xp).adam_update(  # one fused kernel on a GPU
+            p, grad, m, v, vmax, lr, wd, eps, beta1, beta2, negate, l2, bc2_sqrt, step_size):
+        return
     if wd != 0:
         if not l2:
             p *= 1 - lr * wd
