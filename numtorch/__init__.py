@@ -128,6 +128,7 @@ from ._histogramdd import histogramdd  # noqa: F401,E402
 from ._lowrank import svd_lowrank, pca_lowrank, lobpcg  # noqa: F401,E402
 from ._control_flow import cond, while_loop  # noqa: F401,E402
 from .nn.functional import native_channel_shuffle  # noqa: F401,E402
+from ._torch_misc_forms import *  # noqa: F401,F403,E402  (sym_int, q_scale, has_lapack, ...)
 
 newaxis = None
 
@@ -149,7 +150,8 @@ def __getattr__(name):
     # (as is the 0.x torch.legacy)
     # (as are torch.fft, torch.special, torch.func and torch.signal)
     if name in ("distributions", "legacy", "ao", "quantization", "fft", "special", "func",
-                "signal", "random", "_dynamo", "futures", "fx"):
+                "signal", "random", "_dynamo", "futures", "fx", "compiler", "functional",
+                "version", "torch_version"):
         import importlib
 
         return importlib.import_module("." + name, __name__)

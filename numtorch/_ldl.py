@@ -122,7 +122,7 @@ def ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None):
 def ldl_factor(A, *, hermitian=False, out=None):
     """:func:`ldl_factor_ex` without ``info``, raising when a factorization reports a
     problem (an exactly zero pivot)."""
-    _check_input("ldl_factor", A)
+    _check_input("ldl_factor_ex", A)  # torch checks (and words) it as ldl_factor_ex
     ld, piv, info = LDLFactor.apply(A, hermitian=hermitian)
     if bool((info != 0).any()):
         bad = int(info.reshape(-1)[(info.reshape(-1) != 0).nonzero()[0, 0]])

@@ -27,6 +27,7 @@ from .ops._lautil import (
     LinAlgError, check_matrix, check_square, check_tensor, cholesky_partial, disp,
     lu_factor_array, square_float,
 )
+from ._ldl import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: F401,E402  (LAPACK sytrf)
 from .ops.products import (  # noqa: F401  (the products of torch.linalg)
     linalg_cross as cross, linalg_diagonal as diagonal, multi_dot, vander, vecdot,
 )
