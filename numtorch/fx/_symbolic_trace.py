@@ -182,6 +182,9 @@ class Tracer(TracerBase):
         params = list(sig.parameters.values())
         if is_module:
             params = params[1:]
+        # torch makes the placeholder of *args after those of keyword-only parameters
+        order = {inspect.Parameter.VAR_POSITIONAL: 1, inspect.Parameter.VAR_KEYWORD: 2}
+        params.sort(key=lambda p: order.get(p.kind, 0))
         concrete_args = dict(concrete_args or {})
         if not isinstance(concrete_args, dict):
             raise AssertionError("concrete_args must be a dict")

@@ -70,7 +70,9 @@ class TracerBase:
             return a.__fx_create_arg__(self)
         if isinstance(a, tuple):
             if hasattr(a, "_fields"):
-                return type(a)(*(self.create_arg(x) for x in a))
+                # a named tuple holding traced values is built by a node of its own
+                args = tuple(self.create_arg(x) for x in a)
+                return self.create_node("call_function", type(a), args, {})
             return tuple(self.create_arg(x) for x in a)
         if isinstance(a, list):
             return [self.create_arg(x) for x in a]

@@ -410,3 +410,45 @@ def test_trace_errors_match_torch():
 
     rt, rn = _both(run)
     assert rn == rt
+
+
+def test_signatures_constants_and_named_tuples_match_torch():
+    import collections
+    import math
+
+    def run(lib):
+        pair = collections.namedtuple("PairOut", ["a", "b"])
+
+        def f(x: lib.Tensor, n: int = 2):
+            w = x.view(n, -1).to(lib.float16).new_zeros(3, dtype=lib.float32,
+                                                      device=lib.device("cpu"))
+            return pair(lib.relu(x) + math.sqrt(4) + float("inf"),
+                        w + lib.zeros(x.shape) + lib.ones_like(x) + x.size()[0])
+
+        def h(x, flag):
+            return x + 1 if flag else x - 1
+
+        class VarArgs(lib.nn.Module):
+            def forward(self, x, *args, scale=2.0):
+                return x * scale
+
+        gm = lib.fx.symbolic_trace(f)
+        out = gm(lib.ones(2, 3))
+        spec = lib.fx.symbolic_trace(h, concrete_args={"flag": True})
+        checks = [spec(lib.ones(1), True).tolist()]
+        try:
+            spec(lib.ones(1), False)
+        except AssertionError as e:
+            checks.append(str(e))
+        g = lib.fx.Graph()
+        a = g.placeholder("a")
+        b = g.call_function(lib.add, (a, 1), {"alpha": 2})
+        g.output((b, g.call_method("clamp", (b,), {"min": 0})))
+        from_dict = lib.fx.GraphModule({}, g)
+        added = from_dict.add_submodule("foo.bar", lib.nn.ReLU())
+        return (gm.code, str(gm.graph), type(out).__name__, [o.tolist() for o in out],
+                spec.code, checks, lib.fx.symbolic_trace(VarArgs()).code, from_dict.code,
+                added, str(from_dict))
+
+    rt, rn = _both(run)
+    assert rn == rt
