@@ -10,6 +10,11 @@
 
 The step is written here with numtorch's differentiable ops in torch's own order, with
 ``nn.functional.linear`` (which autocast casts, bias included) for the gate projections.
+
+The multi-step layers (``nn.LSTM``, ``nn.GRU``, ``nn.RNN``) follow torch's kernels: on CUDA
+its cuDNN RNN casts the whole layer (input, states, weights) to the region's dtype, for every
+mode; on the CPU ``mkldnn_rnn_layer`` does the same for LSTM, an Elman layer's composite ends
+up in bfloat16 too (each step's linears are), and a GRU's stays float32 (its states promote).
 """
 
 from .. import _dtype
@@ -111,6 +116,26 @@ def module_wrapper(name, original):
     return forward
 
 
+def layer_wrapper(original):
+    """``nn.modules.rnn._run_direction`` (one layer, one direction) under autocast."""
+    def run_direction(mode, x, h, c, weights, reverse, mask):
+        if not _active(x) or (x.device.type == "cpu" and mode == "GRU"):
+            return original(mode, x, h, c, weights, reverse, mask)
+        device_type = x.device.type
+        target = _state.get_dtype(device_type)
+        x, h, c = (_low(t, device_type, target) for t in (x, h, c))
+        weights = tuple(_low(w, device_type, target) for w in weights)
+        local = _state.local
+        local.busy = True
+        try:
+            return original(mode, x, h, c, weights, reverse, mask)
+        finally:
+            local.busy = False
+
+    run_direction.__autocast_original__ = original
+    return run_direction
+
+
 def entries():
     """``(owner, name, wrapper)`` for each function and module ``forward`` wrapped here."""
     import numtorch
@@ -123,3 +148,6 @@ def entries():
     for name in CELL_MODULES:
         cls = getattr(_rnn_cell, name)
         yield cls, "forward", module_wrapper(name, vars(cls)["forward"])
+    from ..nn.modules import rnn
+
+    yield rnn, "_run_direction", layer_wrapper(rnn._run_direction)

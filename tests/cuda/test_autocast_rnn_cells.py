@@ -129,3 +129,45 @@ def test_cuda_autocast_of_an_unbatched_lstm_cell_without_state():
         for got, want in ((h, t_h), (c, t_c)):
             np.testing.assert_allclose(got.detach().float().cpu().numpy(),
                                        want[0].detach().float().numpy(), atol=2e-3)
+
+
+LAYERS = [("LSTM", {}), ("LSTM", {"num_layers": 2}), ("GRU", {"bidirectional": True}),
+          ("RNN", {}), ("RNN", {"num_layers": 2, "nonlinearity": "relu"})]
+
+
+def _layer(lib, name, kw, device, region, src, x0):
+    m = _params(lib, getattr(lib.nn, name)(4, 3, **kw), src)
+    if device != "cpu":
+        m = m.to(device)
+    with region(lib):
+        out, h = m(lib.tensor(x0, device=device))
+    out.float().sum().backward()
+    hs = h if isinstance(h, tuple) else (h,)
+    return ([out.dtype] + [t.dtype for t in hs], out.detach().float().cpu().numpy(),
+            m.weight_ih_l0.grad.float().cpu().numpy())
+
+
+@pytest.mark.parametrize("name,kw", LAYERS, ids=str)
+def test_recurrent_layers_under_autocast_match_torch(name, kw):
+    """CPU: torch's own autocast (LSTM and Elman layers in bfloat16, GRU float32). CUDA (the
+    stand-in): torch's cuDNN autocast runs the whole layer in float16, so the oracle is the
+    same layer converted to float16 on torch's CPU."""
+    x0 = np.random.default_rng(2).standard_normal((5, 2, 4)).astype(np.float32)
+    src = getattr(torch.nn, name)(4, 3, **kw)
+    want = _layer(torch, name, kw, "cpu", lambda lib: lib.autocast("cpu", dtype=lib.bfloat16),
+                  src, x0)
+    got = _layer(numtorch, name, kw, "cpu", lambda lib: lib.autocast("cpu", dtype=lib.bfloat16),
+                 src, x0)
+    assert [str(t) for t in got[0]] == [str(t) for t in want[0]]
+    _close(got[1:], want[1:], 6e-2)
+    half = getattr(torch.nn, name)(4, 3, **kw)
+    half.load_state_dict(src.state_dict())
+    half = half.half()
+    t_out, t_h = half(torch.tensor(x0).half())
+    t_out.float().sum().backward()
+    with standin.active():
+        got = _layer(numtorch, name, kw, "cuda",
+                     lambda lib: lib.autocast("cuda", dtype=lib.float16), src, x0)
+    assert all(str(t) == "torch.float16" for t in got[0])
+    _close([got[1]], [t_out.detach().float().numpy()], 3e-3)
+    _close([got[2]], [half.weight_ih_l0.grad.float().numpy()], 2e-2)
