@@ -6,20 +6,30 @@
 rewrite graphs node by node, and ``replace_pattern`` rewrites matching subgraphs.
 """
 
+from . import _patching, immutable_collections, passes  # noqa: F401
+from ._symbolic_trace import PH, Tracer, symbolic_trace, wrap
 from .graph import Graph
 from .graph_module import GraphModule
 from .interpreter import Interpreter, Transformer
 from .node import Node, has_side_effect, map_arg
 from .proxy import Proxy
-from ._symbolic_trace import PH, Tracer, symbolic_trace, wrap
 from .subgraph_rewriter import replace_pattern
-from . import immutable_collections, passes  # noqa: F401
-from . import _patching
 
 _patching.install_aliases()
 
 __all__ = [
-    "symbolic_trace", "Tracer", "Graph", "GraphModule", "Node", "Proxy", "wrap", "PH",
-    "Interpreter", "Transformer", "replace_pattern", "map_arg", "has_side_effect",
+    "PH",
+    "Graph",
+    "GraphModule",
+    "Interpreter",
+    "Node",
+    "Proxy",
+    "Tracer",
+    "Transformer",
+    "has_side_effect",
+    "map_arg",
+    "replace_pattern",
+    "symbolic_trace",
+    "wrap",
 ]
 

@@ -55,6 +55,7 @@ _by_torch_name = None
 def _resolve(path):
     global _by_torch_name
     import numtorch
+
     from . import _names
 
     if _by_torch_name is None:
@@ -137,7 +138,7 @@ class _Emitter:
             return repr(arg)
         import numtorch
 
-        if isinstance(arg, numtorch.dtype) or isinstance(arg, numtorch.Size):
+        if isinstance(arg, (numtorch.dtype, numtorch.Size)):
             self.globals["torch"] = _TorchNames()
             return repr(arg)
         if isinstance(arg, numtorch.device):
@@ -244,7 +245,7 @@ def generate(graph, root_module="self"):
             body.append(f"return {em.repr_of(node.args[0])}")
             continue
         line = f"{node.name} = {em.expression(node, root_module)}"
-        dead = [n for n in to_delete.get(node, []) if n.op != "placeholder" or True]
+        dead = list(to_delete.get(node, []))
         if not node.users:
             dead = dead + [node]
         if dead:

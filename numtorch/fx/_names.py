@@ -11,7 +11,7 @@ import builtins
 import keyword
 import re
 
-__all__ = ["Namespace", "snake_case", "target_to_str", "qualified_name", "torch_name_of"]
+__all__ = ["Namespace", "qualified_name", "snake_case", "target_to_str", "torch_name_of"]
 
 # Names that generated code needs for itself (module globals it refers to).
 _RESERVED = (

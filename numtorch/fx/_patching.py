@@ -17,7 +17,7 @@ how many parameters each passes positionally (observed behaviour of torch 2.13).
 import functools
 import inspect
 
-__all__ = ["ensure_active", "Patcher", "proxy_wrapper", "original_of", "is_active"]
+__all__ = ["Patcher", "ensure_active", "is_active", "original_of", "proxy_wrapper"]
 
 _F_POSITIONAL = {
     "adaptive_avg_pool2d": 2, "adaptive_avg_pool3d": 2, "adaptive_max_pool1d": 2,
@@ -65,7 +65,7 @@ def _find_tracer(args, kwargs):
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _signature(fn):
     try:
         return inspect.signature(fn)
@@ -305,7 +305,7 @@ def ensure_active():
 
 def reset():
     """Remove sticky wrappers (used by tests to leave the process as they found it)."""
-    global _sticky, _active_depth, _namespace_patcher
+    global _sticky, _active_depth
     if _sticky:
         _sticky = False
         _active_depth = 1

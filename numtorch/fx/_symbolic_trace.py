@@ -3,18 +3,15 @@
 """
 
 import builtins
-import functools
 import inspect
 import math
 import operator
-import sys
 
-from . import _codegen, _patching
+from . import _patching
 from .graph import Graph
-from .node import Node
-from .proxy import ParameterProxy, Proxy, TracerBase, TraceError
+from .proxy import ParameterProxy, Proxy, TraceError, TracerBase
 
-__all__ = ["Tracer", "symbolic_trace", "wrap", "PH", "TraceError"]
+__all__ = ["PH", "TraceError", "Tracer", "symbolic_trace", "wrap"]
 
 
 class _PH:
@@ -59,8 +56,7 @@ def wrap(fn_or_name):
 
 
 def _is_numtorch_nn(module_name):
-    return (module_name.startswith("numtorch.nn") or module_name.startswith("numtorch.ao.nn")
-            or module_name.startswith("torch.nn"))
+    return module_name.startswith(("numtorch.nn", "numtorch.ao.nn", "torch.nn"))
 
 
 class Tracer(TracerBase):
@@ -95,7 +91,7 @@ class Tracer(TracerBase):
     def is_leaf_module(self, m, module_qualified_name):
         """True if ``m`` is recorded as one ``call_module`` node: torch.nn's modules except
         ``Sequential``."""
-        import numtorch.nn as nn
+        from numtorch import nn
 
         return _is_numtorch_nn(type(m).__module__) and not isinstance(m, nn.Sequential)
 
@@ -120,7 +116,7 @@ class Tracer(TracerBase):
 
     def getattr(self, attr, attr_val, parameter_proxy_cache):
         """Turn a parameter read inside ``forward`` into a ``get_attr`` proxy."""
-        import numtorch.nn as nn
+        from numtorch import nn
 
         if isinstance(attr_val, nn.Parameter):
             for name, param in self.root.named_parameters():
@@ -140,7 +136,7 @@ class Tracer(TracerBase):
         """As ``TracerBase.create_arg``, plus parameters, buffers, tensor attributes and
         submodules of the root become ``get_attr`` nodes; other tensors become constants."""
         import numtorch
-        import numtorch.nn as nn
+        from numtorch import nn
 
         if isinstance(a, nn.Parameter):
             for name, param in self.root.named_parameters():
@@ -222,20 +218,17 @@ class Tracer(TracerBase):
                                 name=p.name)
         node.target = node.name
         if value is None:
-            self.create_proxy("call_function", _assert_is_none,
-                              (self.proxy(node),
-                               f"{p.name} has been specialized to have value None but got "
-                               "another value"), {})
+            msg = f"{p.name} has been specialized to have value None but got another value"
+            self.create_proxy("call_function", _assert_is_none, (self.proxy(node), msg), {})
         else:
             eq = self.create_proxy("call_function", operator.eq, (self.proxy(node), value), {})
-            self.create_proxy("call_function", _assert,
-                              (eq, f"{p.name} has been specialized to have value {value} but "
-                                   "got another value"), {})
+            msg = f"{p.name} has been specialized to have value {value} but got another value"
+            self.create_proxy("call_function", _assert, (eq, msg), {})
         return value
 
     def trace(self, root, concrete_args=None):
         """Trace ``root`` (a Module or a function) and return the recorded ``Graph``."""
-        import numtorch.nn as nn
+        from numtorch import nn
 
         if isinstance(root, nn.Module):
             self.root = root
@@ -322,7 +315,7 @@ def _assert(condition, message):
     assert condition, message
 
 
-from ._names import register_torch_name  # noqa: E402
+from ._names import register_torch_name
 
 register_torch_name(_assert, "torch._assert")
 
@@ -344,7 +337,7 @@ def symbolic_trace(root, concrete_args=None):
         >>> [n.op for n in gm.graph.nodes]
         ['placeholder', 'call_module', 'output']
     """
-    import numtorch.nn as nn
+    from numtorch import nn
 
     from .graph_module import GraphModule
 

@@ -16,14 +16,14 @@ _counter = [0]
 
 
 def _module_base():
-    import numtorch.nn as nn
+    from numtorch import nn
 
     return nn.Module
 
 
 def _copy_attr(from_module, to_module, target):
     import numtorch
-    import numtorch.nn as nn
+    from numtorch import nn
 
     *prefix, field = target.split(".")
     for item in prefix:
@@ -44,7 +44,7 @@ def _copy_attr(from_module, to_module, target):
 
 def _assign_attr(from_obj, to_module, target):
     import numtorch
-    import numtorch.nn as nn
+    from numtorch import nn
 
     *prefix, field = target.split(".")
     for item in prefix:
@@ -81,7 +81,7 @@ class GraphModule(_module_base()):
         return super().__new__(cls)
 
     def __init__(self, root, graph, class_name="GraphModule"):
-        import numtorch.nn as nn
+        from numtorch import nn
 
         super().__init__()
         type(self).__name__ = class_name
@@ -158,7 +158,7 @@ class GraphModule(_module_base()):
 
         env = {}
         positional = list(args)
-        load = lambda a: map_arg(a, lambda n: env[n])  # noqa: E731
+        load = lambda a: map_arg(a, lambda n: env[n])
         for node in self._graph.nodes:
             if node.op == "placeholder":
                 name = node.target.lstrip("*")
@@ -220,7 +220,7 @@ class GraphModule(_module_base()):
         return text
 
     def __deepcopy__(self, memo):
-        import numtorch.nn as nn
+        from numtorch import nn
 
         state = {k: v for k, v in self.__dict__.items() if k != "_graph"}
         fake = nn.Module()
@@ -246,7 +246,7 @@ class GraphModule(_module_base()):
     def add_submodule(self, target, m):
         """Install module ``m`` at dotted path ``target`` (creating empty parents); returns
         False if a non-Module is in the way."""
-        import numtorch.nn as nn
+        from numtorch import nn
 
         *prefix, field = target.split(".")
         mod = self
@@ -294,7 +294,7 @@ class GraphModule(_module_base()):
 
 def _rebuild_graph_module(state, code):
     """Unpickle a GraphModule: re-run its code under a tracer that keeps every module a leaf."""
-    import numtorch.nn as nn
+    from numtorch import nn
 
     from ._symbolic_trace import Tracer
 

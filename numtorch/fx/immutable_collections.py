@@ -5,7 +5,7 @@ in place would leave those records stale, so such lists and dicts refuse mutatio
 assigns a new ``node.args`` instead.
 """
 
-__all__ = ["immutable_list", "immutable_dict"]
+__all__ = ["immutable_dict", "immutable_list"]
 
 _HINT = (
     "'{}' object does not support mutation. If you are attempting to modify the kwargs or "

@@ -221,7 +221,7 @@ class Transformer(Interpreter):
         return GraphModule(self.module, self.new_graph)
 
 
-import inspect as _inspect  # noqa: E402
+import inspect as _inspect
 
 _EMPTY = _inspect.Signature.empty
 del Node

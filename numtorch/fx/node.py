@@ -14,7 +14,7 @@ import types
 from ._names import qualified_name
 from .immutable_collections import immutable_dict, immutable_list
 
-__all__ = ["Node", "map_arg", "map_aggregate", "has_side_effect", "Target", "Argument"]
+__all__ = ["Argument", "Node", "Target", "has_side_effect", "map_aggregate", "map_arg"]
 
 Target = object
 Argument = object
@@ -221,7 +221,7 @@ class Node:
         self._replace_input(old_input, new_input)
 
     def _replace_input(self, old, new):
-        swap = lambda n: new if n is old else n  # noqa: E731
+        swap = lambda n: new if n is old else n
         self._update_args_kwargs(map_arg(self._args, swap), map_arg(self._kwargs, swap))
 
     def is_impure(self, impure_random=True):

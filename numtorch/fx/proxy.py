@@ -12,11 +12,16 @@ import inspect
 import operator
 
 from . import _patching
-from .graph import Graph
-from .node import Node, magic_methods, map_aggregate, unary_methods
+from .node import Node, magic_methods, unary_methods
 
-__all__ = ["TracerBase", "GraphAppendingTracer", "Proxy", "Attribute", "TraceError",
-           "ParameterProxy"]
+__all__ = [
+    "Attribute",
+    "GraphAppendingTracer",
+    "ParameterProxy",
+    "Proxy",
+    "TraceError",
+    "TracerBase",
+]
 
 
 class TraceError(ValueError):
@@ -280,11 +285,16 @@ for _name in magic_methods:
     setattr(Proxy, f"__{_dunder}__", _impl)
     if _name not in ("eq", "ne", "lt", "gt", "le", "ge", "getitem"):
         setattr(Proxy, f"__r{_dunder}__", _rimpl)
+
+
+def _unary(target):
+    def impl(self):
+        return self.tracer.create_proxy("call_function", target, (self,), {})
+
+    return impl
+
+
 for _name in unary_methods:
-    _target = getattr(operator, _name)
-    setattr(Proxy, f"__{_name}__",
-            (lambda t: lambda self: self.tracer.create_proxy("call_function", t, (self,), {}))(
-                _target))
+    setattr(Proxy, f"__{_name}__", _unary(getattr(operator, _name)))
 Proxy.__hash__ = object.__hash__  # __eq__ records a node; proxies stay usable as dict keys
-del _name, _impl, _rimpl, _dunder, _target
-__all__ += ["Graph"]
+del _name, _impl, _rimpl, _dunder

@@ -66,9 +66,7 @@ class _Matcher:
             return True
         if not isinstance(gn, Node) or gn in taken or gn.op != pn.op:
             return False
-        if pn.op == "get_attr":
-            same = True
-        elif pn.op == "call_module":
+        if pn.op == "get_attr" or pn.op == "call_module":
             same = True
         else:
             same = pn.target == gn.target
@@ -145,11 +143,11 @@ def replace_pattern(gm, pattern, replacement):
                 if rnode.op == "placeholder":
                     continue
                 if rnode.op == "output":
-                    new_out = map_arg(rnode.args[0], lambda n: val_map[n])
+                    new_out = map_arg(rnode.args[0], val_map.__getitem__)
                     break
                 if rnode.op in ("get_attr", "call_module") and replacement_gm is not None:
                     _copy_target(replacement_gm, gm, rnode.target)
-                val_map[rnode] = graph.node_copy(rnode, lambda n: val_map[n])
+                val_map[rnode] = graph.node_copy(rnode, val_map.__getitem__)
         outs = list(new_out) if isinstance(new_out, (tuple, list)) else [new_out]
         for p_ret, new in zip(matcher.returns, outs):
             old = mapping[p_ret]
@@ -169,12 +167,12 @@ def replace_pattern(gm, pattern, replacement):
 
 
 def _copy_target(src, dst, target):
+    """Give ``dst`` the attribute the replacement reads at ``target``, unless it has one."""
     from .graph_module import _copy_attr
 
-    try:
-        dst.get_submodule(target) if False else None
-        obj = dst
-        for atom in target.split("."):
-            obj = getattr(obj, atom)
-    except AttributeError:
-        _copy_attr(src, dst, target)
+    obj = dst
+    for atom in target.split("."):
+        if not hasattr(obj, atom):
+            _copy_attr(src, dst, target)
+            return
+        obj = getattr(obj, atom)

@@ -6,7 +6,7 @@ from typing import NamedTuple
 from ..interpreter import Interpreter
 from ..node import map_aggregate
 
-__all__ = ["TensorMetadata", "ShapeProp"]
+__all__ = ["ShapeProp", "TensorMetadata"]
 
 
 class TensorMetadata(NamedTuple):
