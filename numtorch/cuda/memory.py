@@ -138,3 +138,20 @@ def memory_stats(device=None):
         out[f"{name}.all.allocated"] = max(got, cur)
         out[f"{name}.all.freed"] = max(got, cur) - cur
     return out
+
+
+# torch.cuda.memory also holds the allocator API (defined in _allocator.py / _runtime.py)
+from ._allocator import (  # noqa: E402,F401
+    CUDAPluggableAllocator, MemPool, caching_allocator_alloc, caching_allocator_delete,
+    caching_allocator_disabled, caching_allocator_enable, change_current_allocator,
+    get_allocator_backend, get_per_process_memory_fraction, host_memory_stats,
+    host_memory_stats_as_nested_dict, memory_snapshot, memory_stats_as_nested_dict,
+    memory_summary, reset_accumulated_host_memory_stats, reset_accumulated_memory_stats,
+    reset_peak_host_memory_stats, use_mem_pool,
+)
+from ._runtime import list_gpu_processes  # noqa: E402,F401
+
+
+def is_initialized():
+    """True once CUDA is usable (CuPy found a GPU)."""
+    return backend.cupy_or_none() is not None

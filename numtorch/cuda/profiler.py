@@ -4,6 +4,7 @@
 import contextlib
 
 from .. import backend
+from ._runtime import check_error, cudart  # noqa: F401  (torch.cuda.profiler's names too)
 
 __all__ = ["start", "stop", "profile"]
 

@@ -22,6 +22,20 @@ def test_every_torch_cuda_name_exists():
     assert sorted(want - set(dir(numtorch.cuda))) == []
 
 
+@pytest.mark.parametrize("sub", ["memory", "graphs", "nvtx", "profiler", "nccl", "streams"])
+def test_torch_cuda_submodules_have_their_names(sub):
+    import types
+
+    t, n = getattr(torch.cuda, sub), getattr(numtorch.cuda, sub)
+    want = {k for k in dir(t) if not k.startswith("_") and k[0].islower() and
+            callable(getattr(t, k)) and not isinstance(getattr(t, k), types.ModuleType) and
+            getattr(getattr(t, k), "__module__", "").startswith("torch")}
+    want |= {k for k in dir(t) if k[:1].isupper() and k != "Tensor" and
+             isinstance(getattr(t, k), type) and
+             getattr(t, k).__module__.startswith("torch")}
+    assert sorted(want - set(dir(n))) == []
+
+
 def test_out_of_memory_error_is_one_class():
     assert numtorch.cuda.OutOfMemoryError is numtorch.OutOfMemoryError
     assert issubclass(numtorch.OutOfMemoryError, RuntimeError)
