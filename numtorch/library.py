@@ -1,0 +1,220 @@
+"""``torch.library``: user-defined operators (``custom_op``) with optional autograd formulas,
+per-device kernels and fake (shape-only) implementations.
+
+numtorch runs programs eagerly, so an operator is its Python implementation called through
+a :class:`CustomOpDef`; a registered autograd formula runs through
+:class:`numtorch.autograd.Function` (the node is named as torch names it), and the fake
+implementation is kept for code that asks for it. Operators are not added to a
+``torch.ops`` namespace (``numtorch.ops`` holds numtorch's own primitives).
+"""
+
+import inspect
+
+from ._tensor import Tensor
+from .autograd.function import Function
+from .autograd.grad_mode import is_grad_enabled, no_grad
+
+__all__ = ["custom_op", "CustomOpDef", "register_fake", "register_autograd",
+           "register_kernel", "impl_abstract", "infer_schema"]
+
+_REGISTRY = {}  # "namespace::name" -> CustomOpDef
+
+
+def _parse_name(qualname):
+    namespace, sep, name = qualname.partition("::")
+    if not sep or not namespace or not name:
+        raise ValueError(f"Expected there to be a namespace in {qualname}, i.e. The operator "
+                         f"name should look something like ns::foo")
+    return namespace, name
+
+
+def infer_schema(prototype_function, /, *, mutates_args, op_name=None):
+    """Check that every parameter of ``prototype_function`` has a type annotation (what
+    torch needs to infer an operator schema); returns a schema-like string."""
+    sig = inspect.signature(prototype_function)
+    for p in sig.parameters.values():
+        if p.annotation is inspect.Parameter.empty:
+            raise ValueError(f"infer_schema(func): Parameter {p.name} must have a type "
+                             f"annotation. Got func with signature {sig})")
+    params = ", ".join(p.name for p in sig.parameters.values())
+    return f"({params}) -> {getattr(sig.return_annotation, '__name__', sig.return_annotation)}"
+
+
+def _tensors(values):
+    for v in values:
+        if isinstance(v, Tensor):
+            yield v
+        elif isinstance(v, (list, tuple)):
+            yield from _tensors(v)
+
+
+class CustomOpDef:
+    """A custom operator made by :func:`custom_op`: call it like the function it wraps.
+
+    Attributes:
+        _namespace, _name, _qualname (str): ``"ns"``, ``"foo"`` and ``"ns::foo"``.
+    """
+
+    def __init__(self, namespace, name, fn, mutates_args):
+        self._namespace, self._name = namespace, name
+        self._qualname = f"{namespace}::{name}"
+        self._init_fn = fn
+        self._signature = inspect.signature(fn)
+        self._mutates_args = mutates_args
+        self._kernels = {}
+        self._abstract_fn = None
+        self._backward_fn = self._setup_context_fn = None
+        self.__name__ = name
+        self.__doc__ = fn.__doc__
+        params = self._signature.parameters
+        self._names = list(params)
+        self._kw_only = {n for n, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY}
+        self._autograd_cls = self._make_function()
+
+    def __repr__(self):
+        return f"<CustomOpDef({self._qualname})>"
+
+    # -- registration ---------------------------------------------------------------------
+    def register_kernel(self, device_types, fn=None):
+        """Use ``fn`` instead of the default implementation for inputs on
+        ``device_types`` (``"cpu"``, ``"cuda"`` or a list); usable as a decorator."""
+        def register(f):
+            types = [device_types] if isinstance(device_types, str) or device_types is None \
+                else list(device_types)
+            for t in types:
+                self._kernels[t] = f
+            return f
+
+        return register if fn is None else register(fn)
+
+    def register_fake(self, fn):
+        """Record the shape-only implementation (used by tracing compilers); returns
+        ``fn``."""
+        self._abstract_fn = fn
+        return fn
+
+    def register_autograd(self, backward, /, *, setup_context=None):
+        """Give the operator a derivative: ``setup_context(ctx, inputs, output)`` saves what
+        ``backward(ctx, *grads)`` needs; ``backward`` returns one gradient per input."""
+        self._backward_fn, self._setup_context_fn = backward, setup_context
+
+    # -- calling ----------------------------------------------------------------------------
+    def _kernel(self, args):
+        if self._kernels:
+            for t in _tensors(args):
+                fn = self._kernels.get(t.device.type)
+                if fn is not None:
+                    return fn
+            if None in self._kernels:
+                return self._kernels[None]
+        return self._init_fn
+
+    def _make_function(self):
+        """The autograd Function of this operator; its node is named as torch's
+        (``GeneratedBackwardFor_<ns>_<name>_defaultBackward``)."""
+        op = self
+
+        def forward(ctx, *values):
+            out = op._run(values)
+            if op._setup_context_fn is not None:
+                op._setup_context_fn(ctx, tuple(values), out)
+            return out
+
+        def backward(ctx, *grads):
+            if op._backward_fn is None:
+                raise RuntimeError(f"Trying to backward through {op._namespace}.{op._name}"
+                                   f".default but no autograd formula was registered. Please "
+                                   f"use register_autograd to add one.")
+            got = op._backward_fn(ctx, *grads)
+            return got if isinstance(got, tuple) else (got,)
+
+        name = f"GeneratedBackwardFor_{self._namespace}_{self._name}_default"
+        return type(name, (Function,), {"forward": staticmethod(forward),
+                                        "backward": staticmethod(backward)})
+
+    def _run(self, values):
+        """Call the implementation with the flat ``values`` of all parameters."""
+        names, kw_only = self._names, self._kw_only
+        pos = [v for n, v in zip(names, values) if n not in kw_only]
+        kws = {n: v for n, v in zip(names, values) if n in kw_only}
+        kernel = self._kernel(values)
+        with no_grad():
+            out = kernel(*pos, **kws)
+        for o in (out if isinstance(out, (tuple, list)) else (out,)):
+            if isinstance(o, Tensor) and any(o is v for v in _tensors(values)):
+                raise RuntimeError(f"{self._name} (with implementation in "
+                                   f"{inspect.getmodule(kernel)}): The output of this custom "
+                                   f"operator (1) must not also be an input to this custom "
+                                   f"operator and (2) may not alias any inputs to this custom "
+                                   f"operator or other returns.")
+        return out
+
+    def __call__(self, *args, **kwargs):
+        bound = self._signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        values = [bound.arguments[n] for n in self._names]
+        if self._mutates_args or not is_grad_enabled() or not any(
+                t.requires_grad for t in _tensors(values)):
+            return self._run(values)
+        return self._autograd_cls.apply(*values)
+
+
+def custom_op(name, fn=None, /, *, mutates_args, device_types=None, schema=None):
+    """Make ``fn`` an operator named ``"namespace::name"`` (usable as a decorator).
+
+    Args:
+        name (str): ``"namespace::name"``.
+        mutates_args (iterable of str or "unknown"): the parameters the function writes to
+            (required, as in torch).
+        device_types (str or list, optional): the devices ``fn`` is the kernel for.
+        schema (str, optional): accepted; the parameters' annotations are checked instead.
+
+    Returns:
+        CustomOpDef: call it like ``fn``; add ``register_autograd``, ``register_kernel``,
+        ``register_fake``.
+    """
+    namespace, opname = _parse_name(name)
+
+    def make(f):
+        if schema is None:
+            infer_schema(f, mutates_args=mutates_args)
+        mutated = () if mutates_args == "unknown" else tuple(mutates_args)
+        op = CustomOpDef(namespace, opname, f, mutated)
+        if device_types is not None:
+            op.register_kernel(device_types, f)
+        _REGISTRY[op._qualname] = op
+        return op
+
+    return make if fn is None else make(fn)
+
+
+def _lookup(op):
+    if isinstance(op, CustomOpDef):
+        return op
+    found = _REGISTRY.get(op)
+    if found is None:
+        raise ValueError(f"register: could not find operator {op!r}; define it with "
+                         f"torch.library.custom_op first")
+    return found
+
+
+def register_fake(op, func=None, /, *, lib=None, _stacklevel=1):
+    """Register the fake implementation of ``op`` (a :class:`CustomOpDef` or its name);
+    usable as a decorator."""
+    target = _lookup(op)
+    return target.register_fake if func is None else target.register_fake(func)
+
+
+impl_abstract = register_fake
+
+
+def register_autograd(op, backward, /, *, setup_context=None, lib=None):
+    """Register the derivative of ``op`` (a :class:`CustomOpDef` or its name); see
+    :meth:`CustomOpDef.register_autograd`."""
+    _lookup(op).register_autograd(backward, setup_context=setup_context)
+
+
+def register_kernel(op, device_types, func=None, /, *, lib=None):
+    """Register a per-device implementation of ``op``; see
+    :meth:`CustomOpDef.register_kernel`."""
+    return _lookup(op).register_kernel(device_types, func)

@@ -1,0 +1,75 @@
+"""``torch.overrides``: the ``__torch_function__`` protocol helpers that libraries call to
+let tensor-like objects override a function.
+
+numtorch's own functions do not dispatch on ``__torch_function__``; these helpers let a
+function written in Python (a library's, or a user's) do it, exactly as in torch: collect
+the arguments whose type defines ``__torch_function__``, subclasses before their bases,
+and call them until one does not return ``NotImplemented``.
+"""
+
+from ._tensor import Tensor
+
+__all__ = ["has_torch_function", "has_torch_function_unary", "has_torch_function_variadic",
+           "handle_torch_function", "is_tensor_like"]
+
+
+def _overrides(obj):
+    """True if ``obj``'s type defines ``__torch_function__`` (the plain Tensor does not)."""
+    return getattr(type(obj), "__torch_function__", None) is not None and type(obj) is not Tensor
+
+
+def has_torch_function(relevant_args):
+    """True if any object in ``relevant_args`` overrides functions via
+    ``__torch_function__``."""
+    return any(_overrides(a) for a in relevant_args)
+
+
+def has_torch_function_unary(obj):
+    """:func:`has_torch_function` for one argument."""
+    return _overrides(obj)
+
+
+def has_torch_function_variadic(*args):
+    """:func:`has_torch_function` for the arguments given one by one."""
+    return any(_overrides(a) for a in args)
+
+
+def _overloaded_args(relevant_args):
+    """One argument per overriding type, subclasses placed before their base classes."""
+    types, args = [], []
+    for arg in relevant_args:
+        t = type(arg)
+        if not _overrides(arg) or t in types:
+            continue
+        index = len(args)
+        for i, other in enumerate(types):
+            if issubclass(t, other):
+                index = i
+                break
+        types.insert(index, t)
+        args.insert(index, arg)
+    return args
+
+
+def handle_torch_function(public_api, relevant_args, *args, **kwargs):
+    """Call the ``__torch_function__`` overrides of ``relevant_args`` for ``public_api``
+    with ``args``/``kwargs``; the first result other than ``NotImplemented`` is returned.
+
+    Raises:
+        TypeError: when every override returns ``NotImplemented``.
+    """
+    overloaded = _overloaded_args(relevant_args)
+    types = tuple(type(a) for a in overloaded)
+    for arg in overloaded:
+        result = type(arg).__torch_function__(public_api, types, args, kwargs)
+        if result is not NotImplemented:
+            return result
+    name = getattr(public_api, "__module__", "") + "." + getattr(public_api, "__name__", "")
+    raise TypeError(f"no implementation found for '{name.lstrip('.')}' on types that "
+                    f"implement __torch_function__: {[type(a) for a in overloaded]}")
+
+
+def is_tensor_like(inp):
+    """True for a Tensor (or subclass) and for any object whose type defines
+    ``__torch_function__``."""
+    return isinstance(inp, Tensor) or getattr(type(inp), "__torch_function__", None) is not None
