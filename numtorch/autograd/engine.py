@@ -108,16 +108,9 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 grads_in = run_node_hooks(node, grads_in, buf)
             if not retain_graph and node._saved is not None:
                 node._release()
-            edges = node._edges
-            meta = node._in_meta
-            for i in range(min(len(edges), len(grads_in))):
-                e = edges[i]
-                if e is None:
+            for i, (e, g, m) in enumerate(zip(node._edges, grads_in, node._in_meta)):
+                if e is None or g is None:
                     continue
-                g = grads_in[i]
-                if g is None:
-                    continue
-                m = meta[i]
                 a = g._array
                 if a.shape != m[0] or a.dtype != m[1]:
                     g = _grad_shapes.fit(g, m, node, i)

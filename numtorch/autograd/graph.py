@@ -329,8 +329,9 @@ class Op(Node):
             if not any_edge or volatile:
                 edges = None
         else:
-            arrays = [x._array if isinstance(x, Tensor) else x for x in inputs]
-            for a in arrays:
+            for x in inputs:  # one loop, no comprehension frame: this path runs most often
+                a = x._array if isinstance(x, Tensor) else x
+                arrays.append(a)
                 if type(a) is not np.ndarray and hasattr(a, "__cuda_array_interface__"):
                     on_np = False
         self.xp = np if on_np else _check_devices(cls, inputs)
@@ -376,7 +377,8 @@ class Op(Node):
                 self._out_meta = ((out.shape, out.dtype),)
             self._in_meta = meta
             t = _NODE_TYPES.get(cls)  # the node class named as torch names this op's node
-            self.__class__ = t if t is not None and "node_name" not in self.__dict__ else \
+            # (``params`` is the node's __dict__: reading __dict__ itself would make a dict)
+            self.__class__ = t if t is not None and "node_name" not in params else \
                 node_type(self, cls)
             if self._saved is not None:
                 self._link_saved(inputs, outs)
@@ -417,7 +419,9 @@ class Op(Node):
         """Keep the given forward inputs (by identity) for backward, with their versions."""
         if not self._recording:
             return
-        saved = self._saved_dict()
+        saved = self._saved
+        if saved is None:
+            saved = self._saved = {}
         ins = self._inputs_arrays
         idx = []
         for a in arrays:
@@ -557,6 +561,7 @@ class Op(Node):
 # -- torch's node names --------------------------------------------------------------------
 _NODE_TYPES = {}  # op class -> its node class, for ops whose node name never varies
 _NAMED = {}  # (op class, name) -> node class
+_RULES = {}  # op class -> its naming rule (_rule_of), found once
 
 
 def node_type(node, cls):
@@ -565,7 +570,9 @@ def node_type(node, cls):
     base = cls._op_cls
     name = node.__dict__.get("node_name")
     if name is None:
-        rule = _rule_of(base)
+        rule = _RULES.get(base)
+        if rule is None:
+            rule = _RULES[base] = _rule_of(base)
         if type(rule) is str:
             t = _named(base, rule)
             _NODE_TYPES[cls] = t
