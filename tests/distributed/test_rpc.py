@@ -125,6 +125,8 @@ def run(rank, world, port, out):
         fut = rpc.rpc_async("w2", add, args=(t, t))
         res["async"] = [fut.wait().tolist(), fut.done(), str(fut.value().dtype)]
         res["then"] = rpc.rpc_async("w1", add, args=(1, 2)).then(lambda f: f.value() * 2).wait()
+        res["then_rpc"] = rpc.rpc_async("w1", add, args=(1, 2)).then(
+            lambda f: rpc.rpc_sync("w1", add, args=(f.value(), 10))).wait()
         res["wait_all"] = torch.futures.wait_all([rpc.rpc_async(f"w{i}", whoami)
                                                   for i in range(3)])
         col = torch.futures.collect_all([rpc.rpc_async("w1", add, args=(i, i)) for i in range(3)])

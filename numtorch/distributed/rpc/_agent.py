@@ -77,6 +77,8 @@ class Agent:
         self.options = options
         self.pool = concurrent.futures.ThreadPoolExecutor(
             max_workers=max(1, options.num_worker_threads), thread_name_prefix="rpc-worker")
+        self._callback_pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=4, thread_name_prefix="rpc-callback")
         self._ids = itertools.count()
         self.pending = {}  # request id -> Future
         self._pending_lock = threading.Lock()
@@ -254,10 +256,14 @@ class Agent:
                 self._idle.notify_all()
         if fut is None:
             return
-        if error is not None:
-            fut.set_exception(error)
+        complete = fut.set_exception if error is not None else fut.set_result
+        arg = error if error is not None else value
+        if fut._callbacks:
+            # callbacks may make RPCs themselves: run them off the thread that reads the
+            # replies of this connection, which they might be waiting for
+            self._callback_pool.submit(complete, arg)
         else:
-            fut.set_result(value)
+            complete(arg)
 
     def _timer_loop(self):
         with self._timer_cv:
@@ -331,6 +337,7 @@ class Agent:
                 pass
             s.close()
         self.pool.shutdown(wait=False)
+        self._callback_pool.shutdown(wait=False)
 
 
 def error_payload(me, exc):
