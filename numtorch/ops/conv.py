@@ -48,6 +48,7 @@ from ..autograd.graph import Op
 from ..backend import helpers_for, is_device_array
 from . import _intraop
 from . import conv_depthwise as _depthwise
+from . import conv_winograd as _winograd
 
 __all__ = []
 
@@ -230,6 +231,9 @@ def _conv_forward(xp, x, w, b, stride, padding, dilation, groups, out=None):
     if _depthwise.applies(x.shape[1], w.shape[0], groups, stride):
         _note("forward-depthwise")
         return _depthwise.forward(xp, x, w, b, padding, dilation, out)
+    if _winograd.applies(x, w, stride, dilation, groups, out):
+        _note("forward-winograd")
+        return _winograd.forward(xp, x, w, b, padding, out)
     if _flat_applies(w, groups, stride, out):
         _note("forward-flat")
         return _flat_forward(xp, x, w, b, padding, dilation, groups, out)

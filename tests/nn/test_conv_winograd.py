@@ -1,0 +1,95 @@
+"""Winograd F(2x2, 3x3) convolutions (``numtorch.ops.conv_winograd``) against torch: values,
+input/weight/bias gradients with random cotangents and second order in float64, float32
+within the oracle's tolerance, odd and even output sizes, asymmetric and wide padding,
+padding modes, batch 1, non-contiguous inputs, transposed convolutions; each case asserts
+the Winograd path really ran."""
+
+import numpy as np
+import pytest
+
+from numtorch.ops import conv as conv_ops
+from numtorch.ops import conv_winograd
+from tests.oracle import check_op
+
+
+@pytest.fixture
+def paths(monkeypatch):
+    taken = []
+    monkeypatch.setattr(conv_ops, "_PATHS", taken)
+    return taken
+
+
+@pytest.fixture
+def small(monkeypatch):
+    """Let small test shapes take the Winograd path."""
+    monkeypatch.setattr(conv_winograd, "_MIN_CHANNELS", 1)
+    monkeypatch.setattr(conv_winograd, "_MIN_TILES", 1)
+
+
+def _conv(**kw):
+    return lambda t, x, w, *b: t.nn.functional.conv2d(x, w, *b, **kw)
+
+
+def _padded_conv(mode, pad):
+    def fn(t, x, w, b):
+        F = t.nn.functional
+        return F.conv2d(F.pad(x, pad, mode=mode), w, b)
+    return fn
+
+
+CASES = [
+    (_conv(padding=1), [(2, 3, 6, 8), (4, 3, 3, 3), (4,)]),  # even output
+    (_conv(padding=1), [(2, 3, 7, 5), (4, 3, 3, 3)]),  # odd output: overhanging tiles
+    (_conv(), [(1, 2, 6, 7), (3, 2, 3, 3), (3,)]),  # no padding, batch 1
+    (_conv(padding=(2, 0)), [(2, 3, 4, 5), (2, 3, 3, 3)]),  # padding past the kernel
+    (_conv(padding="same"), [(2, 2, 5, 4), (3, 2, 3, 3)]),
+    (_padded_conv("reflect", (1, 2, 0, 1)), [(2, 3, 5, 6), (4, 3, 3, 3), (4,)]),
+    (_padded_conv("circular", (1, 1, 1, 1)), [(1, 3, 4, 4), (2, 3, 3, 3), (2,)]),
+    (lambda t, x, w, b: t.nn.functional.conv_transpose2d(x, w, b, padding=1),
+     [(2, 4, 5, 6), (4, 3, 3, 3), (3,)]),  # stride-1 transposed: a convolution of x
+]
+
+
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_winograd_conv_matches_torch(paths, small, case):
+    fn, shapes = CASES[case]
+    check_op(fn, shapes, non_contiguous=True)
+    assert "forward-winograd" in paths
+
+
+@pytest.mark.parametrize("case", [0, 1, 5])
+def test_winograd_conv_float32_matches_torch(paths, small, case):
+    fn, shapes = CASES[case]
+    check_op(fn, shapes, dtype="float32", second_order=False, non_contiguous=True)
+    assert "forward-winograd" in paths
+
+
+def test_winograd_at_default_thresholds_float32(paths):
+    # 64 channels, 2 x 6 x 6 tiles: the default thresholds pick Winograd for forward and
+    # the stride-1 input gradient; values of size ~1 keep float32 within 2e-4
+    check_op(_conv(padding=1), [(2, 64, 12, 11), (64, 64, 3, 3), (64,)], dtype="float32",
+             second_order=False, low=-0.5, high=0.5)
+    assert paths.count("forward-winograd") >= 2
+
+
+def test_winograd_skips_what_it_does_not_compute(paths, small):
+    check_op(_conv(padding=1, stride=2), [(2, 3, 6, 6), (4, 3, 3, 3)], grad=False)
+    check_op(_conv(padding=2, dilation=2), [(2, 3, 6, 6), (4, 3, 3, 3)], grad=False)
+    check_op(_conv(padding=1, groups=2), [(2, 4, 6, 6), (4, 2, 3, 3)], grad=False)
+    check_op(_conv(padding=1), [(2, 3, 6, 6), (4, 3, 5, 5)], grad=False)
+    assert "forward-winograd" not in paths
+
+
+def test_winograd_float32_error_is_within_a_few_ulps_of_float64(monkeypatch):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((4, 64, 14, 14)).astype(np.float32)
+    w = (rng.standard_normal((64, 64, 3, 3)) * 0.1).astype(np.float32)
+    got = conv_winograd.forward(np, x, w, None, ((1, 1), (1, 1)), (14, 14))
+    ref = conv_winograd.forward(np, x.astype(np.float64), w.astype(np.float64), None,
+                                ((1, 1), (1, 1)), (14, 14))
+    monkeypatch.setattr(conv_winograd, "_MIN_CHANNELS", 10**9)  # im2col + GEMM
+    direct = conv_ops._conv_forward(np, x, w, None, (1, 1), ((1, 1), (1, 1)), (1, 1), 1,
+                                    None)
+    scale = np.abs(ref).max()
+    # no worse than twice the error of the direct float32 sum
+    assert np.abs(got - ref).max() <= 2 * max(np.abs(direct - ref).max(), 1e-7 * scale)
