@@ -129,6 +129,7 @@ from ._lowrank import svd_lowrank, pca_lowrank, lobpcg  # noqa: F401,E402
 from ._control_flow import cond, while_loop  # noqa: F401,E402
 from .nn.functional import native_channel_shuffle  # noqa: F401,E402
 from ._torch_misc_forms import *  # noqa: F401,F403,E402  (sym_int, q_scale, has_lapack, ...)
+from ._from_file import from_file  # noqa: F401,E402
 
 newaxis = None
 
@@ -151,7 +152,7 @@ def __getattr__(name):
     # (as are torch.fft, torch.special, torch.func and torch.signal)
     if name in ("distributions", "legacy", "ao", "quantization", "fft", "special", "func",
                 "signal", "random", "_dynamo", "futures", "fx", "compiler", "functional",
-                "version", "torch_version"):
+                "version", "torch_version", "library", "overrides", "xpu", "mps"):
         import importlib
 
         return importlib.import_module("." + name, __name__)

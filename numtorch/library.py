@@ -21,10 +21,8 @@ _REGISTRY = {}  # "namespace::name" -> CustomOpDef
 
 
 def _parse_name(qualname):
-    namespace, sep, name = qualname.partition("::")
-    if not sep or not namespace or not name:
-        raise ValueError(f"Expected there to be a namespace in {qualname}, i.e. The operator "
-                         f"name should look something like ns::foo")
+    # torch unpacks the split as here: a name without "::" fails with Python's ValueError
+    namespace, name = qualname.split("::")
     return namespace, name
 
 
