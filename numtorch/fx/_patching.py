@@ -160,6 +160,14 @@ class Patcher:
         self._undo.append((setattr, obj, name, getattr(obj, name)))
         setattr(obj, name, value)
 
+    def set_class_attr(self, cls, name, value):
+        """Shadow ``cls.name`` (perhaps inherited) with ``value`` until ``restore``."""
+        if name in cls.__dict__:
+            self._undo.append((setattr, cls, name, cls.__dict__[name]))
+        else:
+            self._undo.append((lambda c, n, _v: delattr(c, n), cls, name, None))
+        setattr(cls, name, value)
+
     def set_item(self, d, name, value):
         if name in d:
             self._undo.append((dict.__setitem__, d, name, d[name]))
@@ -319,3 +327,33 @@ def patch_globals(patcher, fn_globals):
         wrapper = _by_original.get(id(value)) if callable(value) else None
         if wrapper is not None and original_of(wrapper) is value:
             patcher.set_item(fn_globals, key, wrapper)
+
+
+_method_wrappers = {}  # method name -> wrapper
+
+
+def _method_wrapper(name, method):
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        tracer = _find_tracer(args, kwargs)
+        if tracer is None:
+            return method(self, *args, **kwargs)
+        return tracer.create_proxy("call_method", name, (self,) + args, kwargs)
+
+    return wrapper
+
+
+def patch_tensor_methods(patcher):
+    """While tracing, a tensor method given a proxy argument (``self.pe.narrow(1, 0, n)``,
+    ``buf[0, i]``) records a ``call_method`` node on the tensor, as torch does."""
+    import numtorch
+
+    if not _method_wrappers:
+        for cls in reversed(numtorch.Tensor.__mro__[:-1]):
+            for name, value in vars(cls).items():
+                if (name.startswith("_") and name != "__getitem__") \
+                        or not inspect.isfunction(value):
+                    continue
+                _method_wrappers[name] = _method_wrapper(name, value)
+    for name, wrapper in _method_wrappers.items():
+        patcher.set_class_attr(numtorch.Tensor, name, wrapper)

@@ -265,6 +265,7 @@ class Tracer(TracerBase):
             patcher.set_attr(nn.Module, "__call__", module_call_wrapper)
             patcher.set_attr(nn.Module, "__getattr__", module_getattr_wrapper)
             _patching.patch_globals(patcher, fn_globals)
+            _patching.patch_tensor_methods(patcher)
             self._patch_autowrap(patcher, fn_globals)
             self._patch_wrapped(patcher)
             call_args = ([root] if is_module else []) + list(args)

@@ -450,3 +450,23 @@ def test_signatures_constants_and_named_tuples_match_torch():
 
     rt, rn = _both(run)
     assert rn == rt
+
+
+def test_tensor_methods_with_traced_arguments_match_torch():
+    def run(lib):
+        class PE(lib.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("pe", lib.arange(20.0).reshape(1, 10, 2))
+                self.w = lib.ones(4, 2)
+
+            def forward(self, x):
+                y = x + self.pe.narrow(1, 0, x.size(1)) + self.pe[0, x.size(1)]
+                z = self.w.view(x.size(0), -1).masked_fill(x.sum(1) > 0, 1.0)
+                return y, z
+
+        gm = lib.fx.symbolic_trace(PE())
+        return gm.code, [t.tolist() for t in gm(lib.ones(4, 3, 2))]
+
+    rt, rn = _both(run)
+    assert rn == rt
