@@ -4,11 +4,15 @@ Run ``python bench/conv_shapes.py`` (``--threads T``, ``--repeats R``, ``--clock
 ``--only SUBSTRING`` to pick shapes by name). For every shape a real CNN has (ResNet's 7x7
 stem and its 3x3/1x1 convs at batch 16 of 112x112, the 32-channel blocks of a CIFAR ResNet,
 the small MNIST net, depthwise convs as in MobileNet, a DCGAN transposed conv, conv1d and
-conv3d) it times three passes through the public API, each alone:
+conv3d; then ResNet's and the MNIST net's max pooling) it times three passes through the
+public API, each alone:
 
 * ``fwd``: ``y = conv(x, w)`` under ``no_grad``;
 * ``bwd-in``: the input gradient ``dL/dx`` only (``autograd.grad`` of ``y`` w.r.t. ``x``);
-* ``bwd-w``: the weight gradient ``dL/dw`` only.
+* ``bwd-w``: the weight gradient ``dL/dw`` only;
+
+and for pooling ``fwd`` (under ``no_grad``), ``fwd-grad`` (recording: the argmax is kept)
+and ``bwd`` (the input gradient), in ms only.
 
 Each pass does ``2 * N * C_out * C_in/groups * prod(kernel) * prod(out)`` useful flops
 (a transposed conv is counted as the convolution it transposes). The line shows the best time
@@ -62,6 +66,32 @@ SHAPES = [
     ("conv1d k3 64", 1, 32, 64, 256, 64, 3, 1, 1, 1, False),
     ("conv3d 3x3x3 16>32", 3, 4, 16, 16, 32, 3, 1, 1, 1, False),
 ]
+
+
+# name, N, C, spatial, kernel, stride, padding (2-d max pooling)
+POOLS = [
+    ("resnet18 maxpool 3x3/2", 16, 64, 56, 3, 2, 1),
+    ("mnist maxpool 2x2/2", 64, 64, 24, 2, 2, 0),
+]
+
+
+def pool_passes(lib, spec, seed=0):
+    """{pass name: callable} for 2-d max pooling: ``fwd`` under ``no_grad``, ``fwd-grad``
+    (recording, so the argmax is kept) and ``bwd`` (the input gradient alone)."""
+    _, n, c, s, k, st, p = spec
+    rng = np.random.default_rng(seed)
+    x = lib.from_numpy(rng.standard_normal((n, c, s, s)).astype(np.float32))
+    xr = x.detach().requires_grad_(True)
+    pool = lib.nn.functional.max_pool2d
+    y = pool(xr, k, st, p)
+    g = lib.from_numpy(rng.standard_normal(tuple(y.shape)).astype(np.float32))
+
+    def fwd():
+        with lib.no_grad():
+            pool(x, k, st, p)
+
+    return {"fwd": fwd, "fwd-grad": lambda: pool(xr, k, st, p),
+            "bwd": lambda: lib.autograd.grad(y, xr, g, retain_graph=True)}
 
 
 def gemm_peak(threads, clock, repeats):
@@ -168,6 +198,29 @@ def main():
                 line += (f" {best[1] * 1e3:9.2f} {work / best[1] / 1e9:6.1f} "
                          f"{best[0] / best[1]:6.2f}")
             print(line, flush=True)
+    for spec in POOLS:
+        if args.only and args.only not in spec[0]:
+            continue
+        nt_passes = pool_passes(numtorch, spec)
+        th_passes = pool_passes(torch, spec) if torch is not None else None
+        for name, fn in nt_passes.items():
+            fns = [fn] + ([th_passes[name]] if th_passes else [])
+            best = _best(fns, clock, args.repeats)
+            line = f"{spec[0]:28s} {name:8s} {best[0] * 1e3:10.2f} {'':6s} {'':6s}"
+            if th_passes:
+                line += f" {best[1] * 1e3:9.2f} {'':6s} {best[0] / best[1]:6.2f}"
+            print(line, flush=True)
+
+
+def _best(fns, clock, repeats):
+    """Best time of each function over ``repeats`` turns (after one warm-up call each)."""
+    for f in fns:
+        f()
+    best = [float("inf")] * len(fns)
+    for _ in range(repeats):
+        for i, f in enumerate(fns):
+            best[i] = min(best[i], _timed(f, clock))
+    return best
 
 
 if __name__ == "__main__":
