@@ -367,13 +367,13 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
         if type(self._array) is not np.ndarray and self.is_quantized:  # the value it stands for
             return self.dequantize().item()
         return self._array.reshape(()).item() if type(self._array) is np.ndarray else \
-            self._array.get().reshape(()).item()
+            backend.to_host(self._array).reshape(()).item()
 
     def tolist(self):
         """Return the values as (nested lists of) Python numbers."""
         if type(self._array) is not np.ndarray and self.is_quantized:
             raise RuntimeError("load_scalar: invalid type")
-        arr = self._array if type(self._array) is np.ndarray else self._array.get()
+        arr = self._array if type(self._array) is np.ndarray else backend.to_host(self._array)
         return arr.tolist()
 
     def numpy(self, *, force=False):

@@ -146,6 +146,8 @@ def to_host(array):
     """``array`` as a NumPy array (a copy from the device, or ``array`` itself)."""
     if type(array) is np.ndarray:
         return array
+    if is_device_array(array):  # (through the helper: torch.cuda.set_sync_debug_mode)
+        return _cupy_helpers().to_host(array)
     return array.get()
 
 

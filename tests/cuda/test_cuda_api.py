@@ -189,8 +189,9 @@ def test_nvtx_profiler_and_sync_debug(cuda):
     x = numtorch.ones(2, device="cuda")
     cuda.set_sync_debug_mode("warn")
     assert cuda.get_sync_debug_mode() == 1
-    with pytest.warns(UserWarning, match="called a synchronizing CUDA operation"):
-        x.cpu()
+    for sync in (x.cpu, x[0].item, x.tolist):
+        with pytest.warns(UserWarning, match="called a synchronizing CUDA operation"):
+            sync()
     cuda.set_sync_debug_mode("error")
     with pytest.raises(RuntimeError, match="called a synchronizing CUDA operation"):
         x.cpu()
