@@ -138,6 +138,9 @@ class GraphModule(_module_base()):
         linecache.cache[filename] = (len(self._code), None, self._code.splitlines(True),
                                      filename)
         namespace = dict(python_code.globals)
+        # what a pickle must carry besides the code (torch's own globals are rebuilt on load)
+        self._code_globals = {k: v for k, v in namespace.items()
+                              if k not in ("torch", "inf", "nan", "NoneType", "device")}
         exec(compile(self._code, filename, "exec"), namespace)
         forward = namespace["forward"]
         cls = type(self)
@@ -239,8 +242,9 @@ class GraphModule(_module_base()):
         return res
 
     def __reduce__(self):
-        state = {k: v for k, v in self.__dict__.items() if k not in ("_graph", "_code")}
-        return (_rebuild_graph_module, (state, self._code))
+        state = {k: v for k, v in self.__dict__.items()
+                 if k not in ("_graph", "_code", "_code_globals")}
+        return (_rebuild_graph_module, (state, self._code, self._code_globals))
 
     # ---- submodule management ---------------------------------------------------------
     def add_submodule(self, target, m):
@@ -292,8 +296,9 @@ class GraphModule(_module_base()):
                 self.delete_submodule(name)
 
 
-def _rebuild_graph_module(state, code):
+def _rebuild_graph_module(state, code, code_globals=None):
     """Unpickle a GraphModule: re-run its code under a tracer that keeps every module a leaf."""
+    import numtorch
     from numtorch import nn
 
     from ._symbolic_trace import Tracer
@@ -303,21 +308,15 @@ def _rebuild_graph_module(state, code):
             super().__init__()
             self.__dict__ = body
 
-    namespace = {}
-    globals_ = dict(_codegen.PythonCode("", {}).globals)
-    globals_.update({"torch": _codegen._TorchNames(), "inf": float("inf"),
-                     "nan": float("nan"), "NoneType": type(None)})
-    import numtorch
-
-    globals_["device"] = numtorch.device
-    exec(compile(code, "<graph module>", "exec"), {**globals_, **namespace}, namespace)
+    namespace = {"torch": _codegen._TorchNames(), "inf": float("inf"), "nan": float("nan"),
+                 "NoneType": type(None), "device": numtorch.device, **(code_globals or {})}
+    exec(compile(code, "<graph module>", "exec"), namespace)
     _CodeOnlyModule.forward = namespace["forward"]
 
     class _KeepModules(Tracer):
         def is_leaf_module(self, m, qualname):
             return True
 
-    body = dict(state)
-    module = _CodeOnlyModule(body)
+    module = _CodeOnlyModule(dict(state))
     graph = _KeepModules().trace(module)
     return GraphModule(module, graph, "GraphModule")

@@ -220,6 +220,38 @@ with torch.autograd.profiler.profile() as prof:
     out = gm(torch.tensor([-1.0, 2.0]))
 print(out, sorted({e.name for e in prof.function_events} & {"foo", "aten::relu"}))
 ''',
+    "save_load_wrapped.py": '''
+import io
+import torch
+import torch.fx
+
+
+def helper(x, k):
+    return x * k + 1
+
+
+torch.fx.wrap("helper")
+
+
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(2, 2)
+
+    def forward(self, x):
+        return helper(self.lin(x), 3).relu()
+
+
+gm = torch.fx.symbolic_trace(M())
+buf = io.BytesIO()
+torch.save(gm, buf)
+buf.seek(0)
+back = torch.load(buf, weights_only=False)
+print(back.code)
+print(back.graph)
+x = torch.ones(1, 2)
+print(torch.equal(back(x), gm(x)), sorted(back.state_dict()))
+''',
 }
 
 
