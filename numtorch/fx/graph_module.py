@@ -213,6 +213,9 @@ class GraphModule(_module_base()):
                 break
             header.append(line)
         out = [f"class {type(self).__name__}(torch.nn.Module):"]
+        header = [line for line in header if line.strip()]
+        if header:  # the wrap() registrations, indented into the class body
+            out += ["    " + line for line in header] + [""]
         for line in rest:
             out.append("    " + line if line.strip() else "")
             if line.startswith("def forward"):

@@ -302,7 +302,9 @@ def test_wrapped_function_is_a_leaf_like_torch():
             return _double_then_add(x, x).relu()
 
         gm = lib.fx.symbolic_trace(f)
-        return gm.code.replace(__name__.replace(".", "_"), "MOD"), gm(lib.ones(2)).tolist()
+        mod = __name__.replace(".", "_")
+        return (gm.code.replace(mod, "MOD"), gm(lib.ones(2)).tolist(),
+                gm.print_readable(print_output=False).replace(mod, "MOD"))
 
     rt, rn = _both(run)
     assert rn == rt
