@@ -152,7 +152,8 @@ def __getattr__(name):
     # (as are torch.fft, torch.special, torch.func and torch.signal)
     if name in ("distributions", "legacy", "ao", "quantization", "fft", "special", "func",
                 "signal", "random", "_dynamo", "futures", "fx", "compiler", "functional",
-                "version", "torch_version", "library", "overrides", "xpu", "mps"):
+                "version", "torch_version", "library", "overrides", "xpu", "mps",
+                "quasirandom"):
         import importlib
 
         return importlib.import_module("." + name, __name__)

@@ -243,6 +243,23 @@ class _TensorExtras:
         raise RuntimeError("row_indices expected sparse column compressed tensor layout but "
                            "got Strided")
 
+    def sparse_mask(self, mask):
+        """A sparse COO tensor with ``mask``'s indices and ``self``'s values at them."""
+        if not getattr(mask, "is_sparse", False):
+            raise NotImplementedError("Could not run 'aten::sparse_mask' with arguments from "
+                                      "the 'CPU' backend: mask must be a sparse tensor")
+        idx = mask._indices()
+        out = _nt.sparse_coo_tensor(idx, self[tuple(idx)], tuple(self.shape))
+        # the result is coalesced exactly when the mask is (its indices are reused as given)
+        return out.coalesce() if mask.is_coalesced() else out
+
+    def module_load(self, other, assign=False):
+        """What ``Module.load_state_dict`` puts in place of this parameter or buffer when
+        swapping tensors: ``other`` detached (``assign``) or ``self`` updated from it."""
+        if assign:
+            return other.detach()
+        return self.copy_(other).detach()
+
     def to_sparse_coo(self):
         """See :meth:`to_sparse`."""
         return self.to_sparse()

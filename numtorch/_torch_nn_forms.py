@@ -16,7 +16,8 @@ __all__ = [
     "binary_cross_entropy_with_logits", "cosine_embedding_loss", "margin_ranking_loss",
     "triplet_margin_loss", "hinge_embedding_loss", "poisson_nll_loss", "ctc_loss",
     "lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell", "conv_tbc", "constant_pad_nd",
-    "convolution",
+    "convolution", "grid_sampler", "grid_sampler_2d", "grid_sampler_3d", "affine_grid_generator",
+    "cudnn_is_acceptable",
 ]
 
 _REDUCTIONS = ("none", "mean", "sum")
@@ -239,3 +240,28 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
                   dilation)
     fn = (F.conv1d, F.conv2d, F.conv3d)[n - 1]
     return fn(input, weight, bias, stride, padding, dilation, groups)
+
+
+_INTERPOLATION = ("bilinear", "nearest", "bicubic")
+_PADDING = ("zeros", "border", "reflection")
+
+
+def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+    """:func:`numtorch.nn.functional.grid_sample` with ATen's int modes: interpolation 0
+    bilinear, 1 nearest, 2 bicubic; padding 0 zeros, 1 border, 2 reflection."""
+    return _F().grid_sample(input, grid, _INTERPOLATION[interpolation_mode],
+                            _PADDING[padding_mode], align_corners)
+
+
+grid_sampler_2d = grid_sampler
+grid_sampler_3d = grid_sampler
+
+
+def affine_grid_generator(theta, size, align_corners):
+    """:func:`numtorch.nn.functional.affine_grid` (``align_corners`` required)."""
+    return _F().affine_grid(theta, list(size), align_corners)
+
+
+def cudnn_is_acceptable(self):
+    """False: numtorch has no cuDNN kernels for any tensor."""
+    return False
