@@ -145,3 +145,17 @@ def test_single_multinomial_draw_of_bad_weights_raises_torchs_error(bad):
     w = np.array(bad, dtype=np.float32)
     nt_exc, th_exc = check_raises(lambda t, x: t.multinomial(x, 1), [w])
     assert str(nt_exc) == str(th_exc)
+
+
+@pytest.mark.parametrize("shapes", [[(4,), (3, 4), (3,)], [(4,), (3, 4)], [(5,), (1, 5), (1,)]])
+def test_linear_of_one_sample_matches_torch(shapes):
+    # a 1-D input (an actor-critic's state) takes the fused op: one node, named as torch's
+    def fn(t, x, w, b=None):
+        return t.nn.functional.linear(x, w, b)
+
+    check_op(fn, shapes)
+    check_op(fn, shapes, dtype="float32")
+    x, w = numtorch.randn(4, requires_grad=True), numtorch.randn(3, 4)
+    names = [type(numtorch.nn.functional.linear(x, w, *b).grad_fn).__name__
+             for b in ((numtorch.zeros(3),), ())]
+    assert names == ["ViewBackward0", "SqueezeBackward4"]

@@ -49,7 +49,7 @@ def linear(input, weight, bias=None):
     _need_tensor("linear", "weight", 2, weight)
     _need_tensor("linear", "bias", 3, bias, optional=True)
     xs, ws = input._array.shape, weight._array.shape
-    if len(ws) == 2 and len(xs) >= 2 and xs[-1] == ws[1]:
+    if len(ws) == 2 and xs and xs[-1] == ws[1]:
         # the common case goes straight to the fused op; everything else below is checks
         dt = input._array.dtype
         if (dt.kind == "f" and weight._array.dtype == dt
