@@ -112,3 +112,29 @@ def test_module_load():
 
     same(lambda t: fn(t, False))
     same(lambda t: fn(t, True))
+
+
+# -- fork / wait, symbolic number types -----------------------------------------------------
+
+def test_fork_wait():
+    def fn(t):
+        f = t.jit.fork(lambda a, b=1: a + b, t.ones(2), b=5)
+        g = t.fork(len, [1, 2, 3])
+        return f.done(), t.jit.wait(f), f.value(), t.wait(g)
+
+    same(fn)
+
+    def raising(t):
+        def bad():
+            raise ValueError("boom")
+
+        t.jit.fork(bad)
+
+    same(raising)
+    same(lambda t: t.wait(3), messages=False)
+
+
+def test_sym_types():
+    same(lambda t: [isinstance(v, (t.SymInt, t.SymFloat, t.SymBool))
+                    for v in (3, 2.5, True, t.ones(1))])
+    same(lambda t: [c.__name__ for c in (t.SymInt, t.SymFloat, t.SymBool)])

@@ -2,7 +2,9 @@
 they are given, so code that scripts a model for speed still runs (eagerly)."""
 
 __all__ = ["script", "trace", "ignore", "unused", "export", "is_scripting", "is_tracing",
-           "ScriptModule", "save", "load", "Final", "annotate"]
+           "ScriptModule", "save", "load", "Final", "annotate", "fork", "wait"]
+
+from .._fork import fork, wait  # noqa: E402  (eager: run now, return a completed future)
 
 
 def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
