@@ -3,7 +3,7 @@ they print under real torch.
 
 The programs here are our own, in the style of pytorch/examples' fx directory (op
 replacement, wrapped leaf functions, custom tracers, proxies appended to a graph by hand,
-subgraph rewriting, inverting a traced function). When a checkout of pytorch/examples is
+subgraph rewriting, inverting a traced function, fusing batch norms into convolutions). When a checkout of pytorch/examples is
 present (``NUMTORCH_FX_EXAMPLES`` or /work/ext/pytorch+examples/fx), its scripts are run too.
 """
 
@@ -251,6 +251,51 @@ print(back.code)
 print(back.graph)
 x = torch.ones(1, 2)
 print(torch.equal(back(x), gm(x)), sorted(back.state_dict()))
+''',
+    "fuse_conv_bn.py": '''
+import copy
+import torch, torch.fx as fx, torch.nn as nn
+from torch.nn.utils.fusion import fuse_conv_bn_eval
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3)
+        self.bn = nn.BatchNorm2d(4)
+        self.block = nn.Sequential(nn.Conv2d(4, 4, 1), nn.BatchNorm2d(4), nn.ReLU())
+    def forward(self, x):
+        return self.block(self.bn(self.conv(x))).mean()
+
+def fuse(model):
+    model = copy.deepcopy(model)
+    gm = fx.symbolic_trace(model)
+    modules = dict(gm.named_modules())
+    for node in gm.graph.nodes:
+        if node.op != "call_module" or type(modules[node.target]) is not nn.BatchNorm2d:
+            continue
+        prev = node.args[0]
+        if prev.op != "call_module" or type(modules[prev.target]) is not nn.Conv2d:
+            continue
+        fused = fuse_conv_bn_eval(modules[prev.target], modules[node.target])
+        parent, _, name = prev.target.rpartition(".")
+        setattr(modules[parent] if parent else gm, name, fused)
+        node.replace_all_uses_with(prev)
+        gm.graph.erase_node(node)
+    gm.graph.lint()
+    gm.delete_all_unused_submodules()
+    gm.recompile()
+    return gm
+
+torch.manual_seed(0)
+m = Net().eval()
+with torch.no_grad():
+    for bn in (m.bn, m.block[1]):
+        bn.running_mean.uniform_(-1, 1); bn.running_var.uniform_(0.5, 2)
+f = fuse(m)
+print(f.code)
+print(f)
+x = torch.randn(2, 3, 8, 8)
+print(torch.allclose(f(x), m(x), atol=1e-5))
 ''',
 }
 
