@@ -194,21 +194,22 @@ class Agent:
         lock = threading.Lock()
         while True:
             try:
-                frame = _wire.recv_frame(conn)
+                got = _wire.recv_message(conn)
             except OSError:
                 return
-            if frame is None:
+            if got is None:
                 return
-            req_id, data = pickle.loads(frame)
-            self.pool.submit(self._handle, conn, lock, peer, req_id, data)
+            (req_id,), msg = got
+            self.pool.submit(self._handle, conn, lock, peer, req_id, msg)
 
     def _handle(self, conn, lock, peer, req_id, data):
         from . import _handlers
 
         def reply(kind, payload):
+            if kind == _RESP_ERR:
+                payload = (pickle.dumps(payload), [])
             try:
-                _wire.send_frame(conn, lock, pickle.dumps((req_id, kind, payload),
-                                                          protocol=_wire.PROTOCOL))
+                _wire.send_message(conn, lock, (req_id, kind), payload)
             except OSError:
                 pass  # the caller is gone; nothing to tell
 
@@ -217,13 +218,13 @@ class Agent:
     def _read_responses(self, peer, sock):
         while True:
             try:
-                frame = _wire.recv_frame(sock)
+                got = _wire.recv_message(sock)
             except OSError:
-                frame = None
-            if frame is None:
+                got = None
+            if got is None:
                 self._fail_peer(peer)
                 return
-            req_id, kind, payload = pickle.loads(frame)
+            (req_id, kind), payload = got
             with self._pending_lock:
                 fut = self.pending.get(req_id)
             if fut is None:
@@ -236,7 +237,7 @@ class Agent:
                     continue
                 self._finish(req_id, value, None)
             else:
-                self._finish(req_id, None, _rebuild_error(payload))
+                self._finish(req_id, None, _rebuild_error(pickle.loads(payload[0])))
 
     def _fail_peer(self, peer):
         if self._closing:
@@ -292,7 +293,7 @@ class Agent:
             return c
 
     def send(self, peer, payload, timeout):
-        """Send a request (bytes from ``_wire.dumps``) and return the Future of its reply.
+        """Send a request (``_wire.dumps``'s message) and return the Future of its reply.
 
         Args:
             peer (int): the destination worker id.
@@ -312,8 +313,7 @@ class Agent:
                 self._timer_cv.notify()
         sock, lock = self._connection(peer)
         try:
-            _wire.send_frame(sock, lock, pickle.dumps((req_id, payload),
-                                                      protocol=_wire.PROTOCOL))
+            _wire.send_message(sock, lock, (req_id,), payload)
         except OSError as e:
             self._finish(req_id, None, RuntimeError(f"RPC to {self.infos[peer]} failed: {e}"))
         return fut

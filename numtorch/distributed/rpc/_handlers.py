@@ -14,10 +14,10 @@ from ._agent import _RESP_ERR, _RESP_OK, error_payload
 from .functions import is_async
 
 
-def run_request(agent, peer, data, reply):
-    """Decode ``data``, run it, and answer through ``reply(kind, payload)``."""
+def run_request(agent, peer, msg, reply):
+    """Decode ``msg``, run it, and answer through ``reply(kind, payload)``."""
     try:
-        (func, args, kwargs, rref_id), ctx = _wire.loads(data, peer)
+        (func, args, kwargs, rref_id), ctx = _wire.loads(msg, peer)
     except Exception as e:  # noqa: BLE001 - an undecodable request fails on the caller
         reply(_RESP_ERR, error_payload(agent.me, e))
         return

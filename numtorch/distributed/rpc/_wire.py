@@ -7,6 +7,10 @@ tensor that appears several times in a message, turns ``nn.Parameter`` back into
 Parameter, and is where distributed autograd hooks in: a tensor that requires grad, sent
 inside a distributed autograd context, becomes a "send" point on the sender and a "recv"
 point on the receiver (see ``numtorch.distributed.autograd``).
+
+Arrays go out of band (pickle protocol 5): a message is a small pickled body plus the
+arrays' raw buffers, written to the socket as they are and read into fresh buffers that the
+received arrays then use, so a tensor is copied once on each side, not once per layer.
 """
 
 import io
@@ -44,6 +48,30 @@ def recv_frame(sock):
         return None
     (n,) = _HEADER.unpack(head)
     return recv_exact(sock, n)
+
+
+def send_message(sock, lock, head, msg):
+    """Write ``head`` (small picklable tuple) and ``msg`` = (body, buffers) as one message."""
+    body, buffers = msg
+    views = [memoryview(b).cast("B") for b in buffers]
+    prefix = pickle.dumps((head, len(body), [v.nbytes for v in views]), protocol=PROTOCOL)
+    with lock:
+        sock.sendall(_HEADER.pack(len(prefix)) + prefix + body)
+        for v in views:
+            sock.sendall(v)
+
+
+def recv_message(sock):
+    """Read one message of :func:`send_message`: ``(head, (body, buffers))`` or None."""
+    prefix = recv_frame(sock)
+    if prefix is None:
+        return None
+    head, body_len, sizes = pickle.loads(prefix)
+    body = recv_exact(sock, body_len)
+    buffers = [recv_exact(sock, n) for n in sizes]
+    if body is None or any(b is None for b in buffers):
+        return None
+    return head, (body, buffers)
 
 
 class _Pickler(pickle.Pickler):
@@ -148,22 +176,27 @@ def dumps(obj, ctx=None):
     """Bytes of ``obj``; with ``ctx`` (an autograd context) tensors needing grad become sends.
 
     Returns:
-        bytes: the message, including the context id when ``ctx`` is given.
+        (bytes, list): the pickled body (with the context id when ``ctx`` is given) and the
+        arrays' buffers, sent out of band.
     """
     f = io.BytesIO()
     p = _Pickler(f, ctx)
     p.dump(obj)
     ctx_id = None if ctx is None else ctx.id
-    return pickle.dumps((f.getvalue(), p.tensors, ctx_id), protocol=PROTOCOL)
+    buffers = []
+    body = pickle.dumps((f.getvalue(), p.tensors, ctx_id), protocol=5,
+                        buffer_callback=buffers.append)
+    return body, [b.raw() for b in buffers]
 
 
-def loads(data, sender):
-    """Inverse of :func:`dumps`; ``sender`` is the peer's worker id.
+def loads(msg, sender):
+    """Inverse of :func:`dumps` (``msg`` is its ``(body, buffers)``); ``sender`` is the peer.
 
     Returns:
         (object, context or None): the message and the autograd context it belongs to.
     """
-    body, tensors, ctx_id = pickle.loads(data)
+    data, buffers = msg
+    body, tensors, ctx_id = pickle.loads(data, buffers=buffers)
     ctx = None
     if ctx_id is not None:
         from ..autograd import _context
