@@ -751,7 +751,7 @@ def _promote(inputs, to_float):
             try:
                 x = dt.type(x)
             except (OverflowError, ValueError):  # torch wraps out-of-range integers
-                x = np.array(x).astype(dt)
+                x = np.array(x).astype(dt)[()]  # a NumPy scalar: CuPy refuses host arrays
         out.append(x)
     return out
 
