@@ -136,7 +136,10 @@ class LogSigmoidBackward(_Pointwise):
         s = z + x.dtype.type(1)
         xp.divide(z, s, out=s)
         neg = x < 0
-        xp.subtract(x.dtype.type(1), s, out=s, where=neg)
+        if xp is np:
+            xp.subtract(x.dtype.type(1), s, out=s, where=neg)
+        else:  # CuPy's ufuncs take no where=
+            s = xp.where(neg, x.dtype.type(1) - s, s)
         s *= g
         return s
 
