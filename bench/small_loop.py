@@ -15,6 +15,10 @@ Workloads:
     ``sample``, ``log_prob``, appended to a list; after ``EPISODE`` steps the discounted
     returns are normalised, the loss ``sum(-log_prob * R)`` is backpropagated and Adam
     steps. Reported per environment step.
+(c) ``actor_critic``: the same examples' actor-critic step: a shared 4-128 layer with an
+    action head (softmax, ``Categorical``) and a value head on a (4,) state; per episode the
+    advantage ``R - value.item()``, ``smooth_l1_loss(value, tensor([R]))`` and two stacked
+    sums, then Adam. Reported per environment step.
 (b) ``tiny``: bench/overhead.py's tiny loop: ``(x * 1.0001 + 0.5).tanh().sum().backward()``
     on an (8, 8) float32 tensor. Reported per iteration.
 
@@ -103,6 +107,62 @@ def reinforce(lib, steps):
     return run, (steps // EPISODE) * EPISODE
 
 
+def actor_critic(lib, steps):
+    """Build workload (c); returns a callable that runs ``steps`` environment steps."""
+    import numpy as np
+
+    nn, F = lib.nn, lib.nn.functional
+    Categorical = lib.distributions.Categorical
+    lib.manual_seed(0)
+
+    class Policy(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.affine1 = nn.Linear(4, 128)
+            self.action_head = nn.Linear(128, 2)
+            self.value_head = nn.Linear(128, 1)
+
+        def forward(self, x):
+            x = F.relu(self.affine1(x))
+            return F.softmax(self.action_head(x), dim=-1), self.value_head(x)
+
+    model = Policy()
+    optimizer = lib.optim.Adam(model.parameters(), lr=3e-2)
+    eps = np.finfo(np.float32).eps.item()
+    rng = np.random.default_rng(0)
+    states = rng.standard_normal((EPISODE, 4)).astype(np.float32)
+
+    def episode():
+        saved, rewards = [], []
+        for t in range(EPISODE):
+            probs, value = model(lib.from_numpy(states[t]).float())
+            m = Categorical(probs)
+            action = m.sample()
+            saved.append((m.log_prob(action), value))
+            rewards.append(1.0 if action.item() == 0 else 0.5)
+        R, returns = 0.0, []
+        for r in rewards[::-1]:
+            R = r + 0.99 * R
+            returns.insert(0, R)
+        returns = lib.tensor(returns)
+        returns = (returns - returns.mean()) / (returns.std() + eps)
+        policy_losses, value_losses = [], []
+        for (log_prob, value), R in zip(saved, returns):
+            advantage = R - value.item()
+            policy_losses.append(-log_prob * advantage)
+            value_losses.append(F.smooth_l1_loss(value, lib.tensor([R])))
+        optimizer.zero_grad()
+        loss = lib.stack(policy_losses).sum() + lib.stack(value_losses).sum()
+        loss.backward()
+        optimizer.step()
+
+    def run():
+        for _ in range(steps // EPISODE):
+            episode()
+
+    return run, (steps // EPISODE) * EPISODE
+
+
 def tiny(lib, steps):
     """Build workload (b); returns a callable running ``steps`` tiny forward+backward steps."""
     import numpy as np
@@ -117,7 +177,8 @@ def tiny(lib, steps):
     return run, steps
 
 
-WORKLOADS = {"reinforce": (reinforce, 500), "tiny": (tiny, 2000)}
+WORKLOADS = {"reinforce": (reinforce, 500), "actor_critic": (actor_critic, 500),
+             "tiny": (tiny, 2000)}
 
 
 def run_one(name, workloads, repeats):
