@@ -290,15 +290,8 @@ class Graph:
         return _codegen.generate(self, root_module)
 
     def __str__(self):
-        placeholder_names = []
-        return_type = [""]
-        lines = []
-        for node in self.nodes:
-            text = node.format_node(None, return_type)
-            if text is not None:
-                lines.append("    " + text)
-        del placeholder_names
-        return f"graph(){return_type[0]}:\n" + "\n".join(lines) if lines else "graph():"
+        lines = ["    " + node.format_node() for node in self.nodes]
+        return "graph():\n" + "\n".join(lines) if lines else "graph():"
 
     def print_tabular(self):
         """Print the nodes as a table (opcode, name, target, args, kwargs), as torch does with

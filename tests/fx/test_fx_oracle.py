@@ -428,6 +428,9 @@ def test_signatures_constants_and_named_tuples_match_torch():
         def h(x, flag):
             return x + 1 if flag else x - 1
 
+        def annotated(x: lib.Tensor) -> lib.Tensor:
+            return x.relu()
+
         class VarArgs(lib.nn.Module):
             def forward(self, x, *args, scale=2.0):
                 return x * scale
@@ -448,7 +451,8 @@ def test_signatures_constants_and_named_tuples_match_torch():
         added = from_dict.add_submodule("foo.bar", lib.nn.ReLU())
         return (gm.code, str(gm.graph), type(out).__name__, [o.tolist() for o in out],
                 spec.code, checks, lib.fx.symbolic_trace(VarArgs()).code, from_dict.code,
-                added, str(from_dict))
+                added, str(from_dict), str(lib.fx.symbolic_trace(annotated).graph),
+                lib.fx.symbolic_trace(annotated).code)
 
     rt, rn = _both(run)
     assert rn == rt
