@@ -26,6 +26,7 @@ class context:
     """
 
     def __enter__(self):
+        _context.require_init()
         if _context.current_id() is not None:
             raise RuntimeError("Already have an autograd context id for this thread.")
         self.context_id = _context.new_id()

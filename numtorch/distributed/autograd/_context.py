@@ -61,12 +61,27 @@ def get_or_create(context_id):
         return ctx
 
 
+def require_init():
+    """Distributed autograd starts with RPC (``init_rpc``), as in torch.
+
+    Raises:
+        RuntimeError: before ``init_rpc``.
+    """
+    from ..rpc import _state
+
+    if not _state.is_running():
+        raise RuntimeError("Need to initialize distributed autograd using "
+                           "torch.distributed.autograd.init()")
+
+
 def lookup(context_id):
     """The context ``context_id``.
 
     Raises:
-        RuntimeError: when this worker does not know it (never made or already released).
+        RuntimeError: when this worker does not know it (never made or already released),
+            or before ``init_rpc``.
     """
+    require_init()
     with _lock:
         ctx = _contexts.get(context_id)
     if ctx is None:

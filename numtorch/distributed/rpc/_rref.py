@@ -49,6 +49,9 @@ class RRef:
     """
 
     def __init__(self, value, type_hint=None):
+        if not _state.is_running():
+            raise RuntimeError("Current RPC agent is not set! Did you initialize the RPC "
+                               "framework (e.g. by calling `rpc.init_rpc`)?")
         self._owner_id = _state.agent().rank
         self._rref_id = new_rref_id()
         self._created = None
