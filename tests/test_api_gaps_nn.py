@@ -166,3 +166,55 @@ def test_functional_extras():
     same(lambda t: t.native_channel_shuffle(t.arange(8.0).reshape(1, 4, 2), 2))
     same(lambda t: t.nn.functional.native_channel_shuffle(t.arange(12.0).reshape(1, 6, 2), 3))
     same(lambda t: t.nn.common_types.__name__.split(".")[-1])
+
+
+# -- linear cross entropy -------------------------------------------------------------------
+
+def test_linear_cross_entropy_functional():
+    x, W, b = _arr(4, 5), _arr(3, 5), _arr(3)
+    target = np.array([0, 2, 1, 2])
+    probs = rng.dirichlet(np.ones(3), size=4)
+    F = lambda t: t.nn.functional  # noqa: E731
+    check_op(lambda t, x, W: F(t).linear_cross_entropy(x, W, t.from_numpy(target)), [x, W])
+    check_op(lambda t, x, W, b: F(t).linear_cross_entropy(
+        x, W, t.from_numpy(target), linear_bias=b, reduction="none", ignore_index=2,
+        label_smoothing=0.1), [x, W, b])
+    check_op(lambda t, x, W: F(t).linear_cross_entropy(
+        x, W, t.from_numpy(target), weight=t.tensor([1.0, 2.0, 0.5], dtype=t.float64),
+        reduction="sum"), [x, W])
+    check_op(lambda t, x, W, p: F(t).linear_cross_entropy(x, W, p), [x, W, probs])
+    check_op(lambda t, x, W: F(t).linear_cross_entropy(x[0], W, t.tensor(1)), [x, W])
+    W2, b2 = _arr(3, 2, 5), _arr(3, 2)
+    t2 = rng.integers(0, 3, (4, 2))
+    check_op(lambda t, x, W, b: F(t).linear_cross_entropy(x, W, t.from_numpy(t2),
+                                                         linear_bias=b), [x, W2, b2])
+    same(lambda t: F(t).linear_cross_entropy(t.ones(4, 6, 5), t.ones(3, 5),
+                                             t.zeros(4, 6, dtype=t.long)))
+    same(lambda t: F(t).linear_cross_entropy(t.ones(4, 5), t.ones(3, 4),
+                                             t.zeros(4, dtype=t.long)))
+    same(lambda t: F(t).linear_cross_entropy(
+        t.from_numpy(x), t.from_numpy(W), t.from_numpy(target),
+        options=t.nn.LinearCrossEntropyOptions(batch_chunk_size=2)), rtol=1e-10)
+
+
+def test_linear_cross_entropy_module():
+    from tests.oracle import load_torch_state
+
+    x, tg = _arr(4, 5).astype("float32"), rng.integers(0, 3, (4, 2))
+    for kw in ({}, {"out_features": (2,), "bias": True}, {"reduction": "sum",
+                                                           "label_smoothing": 0.2}):
+        m_nt, m_th = (lib.nn.LinearCrossEntropyLoss(5, 3, **kw) for lib in (numtorch, torch))
+        load_torch_state(m_nt, m_th)
+        assert repr(m_nt).replace("numtorch", "torch") == repr(m_th)
+        target = tg if kw.get("out_features") else tg[:, 0]
+        out_nt = m_nt(numtorch.from_numpy(x), numtorch.from_numpy(target))
+        out_th = m_th(torch.from_numpy(x), torch.from_numpy(target))
+        np.testing.assert_allclose(out_nt.detach().numpy(), out_th.detach().numpy(), rtol=1e-5)
+        out_nt.backward()
+        out_th.backward()
+        np.testing.assert_allclose(m_nt.linear.weight.grad.numpy(),
+                                   m_th.linear.weight.grad.numpy(), rtol=1e-5, atol=1e-6)
+    w = lambda t: t.nn.LinearCrossEntropyLoss(5, 3, weight=t.ones(3))  # noqa: E731
+    same(lambda t: (list(w(t).state_dict()), [n for n, _ in w(t).named_buffers()]))
+    same(lambda t: repr(t.nn.LinearCrossEntropyOptions()))
+    same(lambda t: t.nn.LinearCrossEntropyLoss.__module__)

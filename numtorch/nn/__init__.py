@@ -15,6 +15,8 @@ from .parallel import DataParallel  # noqa: F401,E402
 from .parallel import DistributedDataParallel  # noqa: F401,E402
 from . import attention, common_types, grad  # noqa: F401,E402  (torch.nn.attention, ...)
 from ._factory_kwargs import factory_kwargs  # noqa: F401,E402
+from .modules.loss import LinearCrossEntropyLoss  # noqa: F401,E402
+from .modules.linear_cross_entropy_options import LinearCrossEntropyOptions  # noqa: F401,E402
 
 
 def __getattr__(name):

@@ -23,6 +23,11 @@ from ._channel_shuffle import channel_shuffle  # noqa: F401
 from ._channel_shuffle import channel_shuffle as native_channel_shuffle  # noqa: F401,E402
 from ..._torch_nn_forms import conv_tbc  # noqa: F401,E402  (F.conv_tbc is torch.conv_tbc)
 from .. import grad  # noqa: F401,E402  (F.grad is the module torch.nn.grad)
+from ._linear_cross_entropy import linear_cross_entropy  # noqa: F401,E402
+from ...overrides import (  # noqa: F401,E402  (torch re-exports these in F)
+    handle_torch_function, has_torch_function, has_torch_function_unary,
+    has_torch_function_variadic,
+)
 
 # torch defines every F function in the one module torch.nn.functional; pickles (a Transformer
 # layer's activation) and ``__module__`` checks name it, so the family files' functions say so.

@@ -377,3 +377,6 @@ class TripletMarginWithDistanceLoss(_Loss):
         return F.triplet_margin_with_distance_loss(
             anchor, positive, negative, distance_function=self.distance_function,
             margin=self.margin, swap=self.swap, reduction=self.reduction)
+
+
+from ._linear_cross_entropy import LinearCrossEntropyLoss  # noqa: E402,F401  (torch keeps it here)
