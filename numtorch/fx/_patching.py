@@ -200,15 +200,6 @@ def _namespaces():
     return spaces
 
 
-def _patchable(value):
-    if isinstance(value, type) or not callable(value):
-        return False
-    if not (inspect.isfunction(value) or inspect.isbuiltin(value)):
-        return False
-    module = getattr(value, "__module__", None) or ""
-    return module.startswith("numtorch") and not module.startswith("numtorch.fx")
-
-
 _aliases = {}  # (torch name) -> alias function
 
 
