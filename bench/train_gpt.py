@@ -15,7 +15,9 @@ torch`` in the model files resolves to numtorch. Each process times ``--iters`` 
 after warm-up; the parent prints the median and spread over ``--repeats`` processes per
 library and the ratio of the medians. ``--busy`` keeps one core busy in another process
 while measuring (see ``_busy.py``); each child reports its peak RSS above its baseline after
-importing the library. This is a benchmark, not a test.
+importing the library. ``--clock cpu`` times the process's CPU time instead of wall time
+(with ``--threads 1`` the steadiest measure on a busy machine). This is a benchmark, not a
+test.
 """
 
 import argparse
@@ -102,9 +104,10 @@ def child(args):
     step = make(torch, path, args.iters)
     for i in range(args.warmup):
         step(i)
-    start = time.perf_counter()
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    start = clock()
     losses = [step(i) for i in range(args.iters)]
-    elapsed = (time.perf_counter() - start) / args.iters
+    elapsed = (clock() - start) / args.iters
     print(json.dumps(dict(time=elapsed, loss=losses[-1], rss_import=after_import - base,
                           rss_peak=_rss_mb() - after_import)))
 
@@ -113,7 +116,7 @@ def run_child(lib, args):
     cmd = [sys.executable] + (["-m", "numtorch.run"] if lib == "numtorch" else []) + [
         os.path.abspath(__file__), "--child", "--program", args.program, "--iters",
         str(args.iters), "--warmup", str(args.warmup), "--mingpt", args.mingpt,
-        "--nanogpt", args.nanogpt, "--threads", str(args.threads)]
+        "--nanogpt", args.nanogpt, "--threads", str(args.threads), "--clock", args.clock]
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     out = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT, check=False)
     if out.returncode != 0:
@@ -130,6 +133,9 @@ def main():
     parser.add_argument("--busy", action="store_true", help="keep one core busy meanwhile")
     parser.add_argument("--threads", type=int, default=0,
                         help="set_num_threads in both libraries (0: their defaults)")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="cpu: the process's CPU time (steadier on a shared machine; use "
+                             "it with --threads 1, where no thread waits)")
     parser.add_argument("--mingpt", default=os.path.join(EXT, "karpathy+minGPT"))
     parser.add_argument("--nanogpt", default=os.path.join(EXT, "karpathy+nanoGPT"))
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -143,7 +149,8 @@ def main():
                 res[lib].append(run_child(lib, args))
     print(f"{args.program}: {args.iters} training iterations per process, {args.repeats} "
           f"processes per library{', one core kept busy' if args.busy else ''}"
-          f"{f', {args.threads} thread(s)' if args.threads else ''}")
+          f"{f', {args.threads} thread(s)' if args.threads else ''}"
+          f"{', process CPU time' if args.clock == 'cpu' else ''}")
     med = {}
     for lib, runs in res.items():
         med[lib], lo, hi = median_spread([r["time"] * 1e3 for r in runs])
