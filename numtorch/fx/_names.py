@@ -109,8 +109,9 @@ def _is_numtorch_function(value):
     return callable(value) and not isinstance(value, type) and module.startswith("numtorch")
 
 
-def _public_entries():
-    """(torch qualified name, key, function) for the public functions of the namespaces."""
+def _public_entries(subs=("linalg", "special", "fft")):
+    """(torch qualified name, key, function) for the public functions of the namespaces
+    (``torch``, ``torch.nn.functional`` and the submodules ``subs``)."""
     import importlib
 
     import numtorch
@@ -135,7 +136,7 @@ def _public_entries():
         else:
             name = _TORCH_OTHER.get(key, "torch." + key)
         entries.append((name, key, getattr(numtorch, key)))
-    for sub in ("linalg", "special", "fft"):
+    for sub in subs:
         module = importlib.import_module("numtorch." + sub)
         for key in getattr(module, "__all__", dir(module)):
             if not key.startswith("_"):
@@ -161,16 +162,19 @@ def torch_name_of(value):
     global _table
     if _table is None:
         _table = _build_table()
+        _table.update(_registered)
     entry = _table.get(id(value))
     return entry[0] if entry is not None and entry[1] is value else None
 
 
+_registered = {}  # names given by register_torch_name, kept until the table is built
+
+
 def register_torch_name(value, name):
     """Make ``value`` print as ``name`` (a function numtorch defines outside the namespaces)."""
-    global _table
-    if _table is None:
-        _table = _build_table()
-    _table[id(value)] = (name, value)
+    _registered[id(value)] = (name, value)
+    if _table is not None:
+        _table[id(value)] = (name, value)
 
 
 def qualified_name(func):

@@ -224,15 +224,20 @@ def _alias(orig, key, torch_name):
 def install_aliases():
     """Give each alias (``torch.arctan`` of ``torch.atan``) a function of its own in its
     namespace, as torch has, so graphs built by hand with it print its name."""
-    from ._names import _public_entries, torch_name_of
+    import numtorch
+    import numtorch.nn.functional as F
 
-    spaces = dict(_namespaces())
-    space_of = {"torch.nn.functional": "F", "torch": "torch", "torch._C._linalg": "linalg",
-                "torch._C._special": "special", "torch._C._fft": "fft"}
-    for torch_name, key, value in _public_entries():
-        if getattr(value, "__name__", None) == key or torch_name_of(value) == torch_name:
+    from ._names import _public_entries
+
+    # torch and torch.nn.functional hold the aliases (the lazily imported torch.fft and
+    # torch.special stay unimported); the canonical name is the one a function was defined as
+    entries = _public_entries(subs=())
+    canonical = {id(v): name for name, key, v in entries if getattr(v, "__name__", None) == key}
+    spaces = {"torch.nn.functional": F, "torch": numtorch}
+    for torch_name, key, value in entries:
+        if getattr(value, "__name__", None) == key or id(value) not in canonical:
             continue
-        space = spaces.get(space_of.get(torch_name.rsplit(".", 1)[0], ""))
+        space = spaces.get(torch_name.rsplit(".", 1)[0])
         if space is not None and getattr(space, key, None) is value:
             setattr(space, key, _alias(value, key, torch_name))
 
