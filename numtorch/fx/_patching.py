@@ -214,6 +214,9 @@ def _alias(orig, key, torch_name):
 
         alias.__name__ = alias.__qualname__ = key
         alias.__wrapped__ = orig
+        # pickles find the alias where it lives: numtorch.arctan
+        space = torch_name.rsplit(".", 1)[0]
+        alias.__module__ = "numtorch" + space[len("torch"):]
         from ._names import register_torch_name
 
         register_torch_name(alias, torch_name)
