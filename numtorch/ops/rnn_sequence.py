@@ -205,6 +205,7 @@ class LSTMSequence(_Sequence):
                                      for k in ("acts", "hfull", "cs", "tcs", "pre"))
         x, _, _, w_ih, w, _, w_hr = (None if a is None else a._array for a in self._inputs())
         go, mask = self._time_major(gout)
+        go = xp.ascontiguousarray(go.transpose(0, 2, 1))  # feature-major, as the loop's state
         if mask is not None:
             mask = mask.transpose(0, 2, 1)
         steps, gates, batch = acts.shape
@@ -235,8 +236,9 @@ class LSTMSequence(_Sequence):
         dc = gcn.T.astype(acts.dtype, copy=True)
         tmp = xp.empty_like(dc)
         wt = xp.ascontiguousarray(w.T)
+        needs = self.needs_input_grad
         for t in range(steps - 1, -1, -1):
-            dh += go[t].T
+            dh += go[t]
             if mask is not None:
                 dh, pass_h = self._split_masked(xp, dh, mask[t])
                 dc, pass_c = self._split_masked(xp, dc, mask[t])
@@ -248,12 +250,13 @@ class LSTMSequence(_Sequence):
             dc += tmp
             xp.multiply(fac3[t], dc, out=dz3[t])
             xp.multiply(fac[t, 3 * n:], dpre, out=dz[t, 3 * n:])
-            dh = wt @ dz[t]
-            dc *= f[t]
+            if t or needs[1]:  # the first step's state gradients reach only h0 and c0
+                dh = wt @ dz[t]
+            if t or needs[2]:
+                dc *= f[t]
             if mask is not None:
                 dh += pass_h
                 dc += pass_c
-        needs = self.needs_input_grad
         # the gate gradients as (T * B, 4H) rows, time-major in processing order
         dz2 = xp.ascontiguousarray(dz.transpose(0, 2, 1)).reshape(-1, gates)
         p, feat = w.shape[1], x.shape[-1]
@@ -277,7 +280,8 @@ class LSTMSequence(_Sequence):
         if w_hr is not None and needs[6]:
             dw_hr = (dhs.transpose(1, 0, 2).reshape(p, -1)
                      @ pre.transpose(1, 0, 2).reshape(n, -1).T)
-        return dx, dh.T, dc.T, dw_ih, dw, db, dw_hr
+        return (dx, dh.T if needs[1] else None, dc.T if needs[2] else None, dw_ih, dw, db,
+                dw_hr)
 
     @staticmethod
     def steps(x, h, c, w_ih, w_hh, b, w_hr, mask=None, reverse=False):
