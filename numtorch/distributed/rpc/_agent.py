@@ -16,6 +16,7 @@ import heapq
 import itertools
 import os
 import pickle
+import queue
 import socket
 import threading
 import time
@@ -23,7 +24,7 @@ import traceback
 from urllib.parse import urlparse
 
 from ... import futures as _futures
-from . import _wire
+from . import _rref, _wire
 from ._info import WorkerInfo
 
 _REQ, _RESP_OK, _RESP_ERR = 0, 1, 2
@@ -92,6 +93,7 @@ class Agent:
         self._rendezvous(options)
         self._start_thread(self._accept_loop, "rpc-accept")
         self._start_thread(self._timer_loop, "rpc-timer")
+        self._start_thread(self._collect_rrefs, "rpc-rref-gc")
 
     # -- rendezvous and shutdown barrier --------------------------------------------------
 
@@ -199,8 +201,42 @@ class Agent:
                 return
             if got is None:
                 return
-            (req_id,), msg = got
-            self.pool.submit(self._handle, conn, lock, peer, req_id, msg)
+            head, msg = got
+            if head[0] == "ctl":
+                _apply_control(pickle.loads(msg[0]))
+                continue
+            # decoded here, in arrival order: an RRef in a request is counted by its owner
+            # before a later "gone" notice on this connection is read
+            try:
+                request = _wire.loads(msg, peer)
+                (_, _, _, rref_id, fork_id), _ = request
+                if fork_id is not None:
+                    _rref.add_fork(rref_id, fork_id)
+            except Exception as e:  # noqa: BLE001 - answered as the request's error
+                request = e
+            self.pool.submit(self._handle, conn, lock, peer, head[0], request)
+            del got, msg, request  # an idle connection must not keep the last RRefs alive
+
+    def _collect_rrefs(self):
+        """Turn garbage-collected RRefs into counts here and notices to their owners."""
+        while not self._closing:
+            try:
+                event = _rref.collected.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            try:
+                if event[0] == "local":
+                    _rref.local_ref(event[1], -1)
+                else:
+                    _, owner, rref_id, fork_id = event
+                    self.send_control(owner, ("gone", rref_id, fork_id))
+            except OSError:
+                pass  # the owner has left: nothing to free there
+
+    def send_control(self, peer, notice):
+        """Send an RRef notice (read in order with this worker's requests, not answered)."""
+        sock, lock = self._connection(peer)
+        _wire.send_message(sock, lock, ("ctl",), (pickle.dumps(notice), []))
 
     def _handle(self, conn, lock, peer, req_id, data):
         from . import _handlers
@@ -236,8 +272,10 @@ class Agent:
                     self._finish(req_id, None, e)
                     continue
                 self._finish(req_id, value, None)
+                del value
             else:
                 self._finish(req_id, None, _rebuild_error(pickle.loads(payload[0])))
+            del fut  # nor the last reply's value, once its caller has dropped it
 
     def _fail_peer(self, peer):
         if self._closing:
@@ -338,6 +376,14 @@ class Agent:
             s.close()
         self.pool.shutdown(wait=False)
         self._callback_pool.shutdown(wait=False)
+
+
+def _apply_control(notice):
+    kind, rref_id, fork_id = notice
+    if kind == "add":
+        _rref.add_fork(rref_id, fork_id)
+    else:
+        _rref.drop_fork(rref_id, fork_id)
 
 
 def error_payload(me, exc):

@@ -14,13 +14,16 @@ from ._agent import _RESP_ERR, _RESP_OK, error_payload
 from .functions import is_async
 
 
-def run_request(agent, peer, msg, reply):
-    """Decode ``msg``, run it, and answer through ``reply(kind, payload)``."""
-    try:
-        (func, args, kwargs, rref_id), ctx = _wire.loads(msg, peer)
-    except Exception as e:  # noqa: BLE001 - an undecodable request fails on the caller
-        reply(_RESP_ERR, error_payload(agent.me, e))
+def run_request(agent, peer, request, reply):
+    """Run a decoded ``request`` and answer through ``reply(kind, payload)``.
+
+    ``request`` is ``((func, args, kwargs, rref_id, fork_id), context)``, or the exception
+    that decoding it raised.
+    """
+    if isinstance(request, Exception):  # an undecodable request fails on the caller
+        reply(_RESP_ERR, error_payload(agent.me, request))
         return
+    (func, args, kwargs, rref_id, _), ctx = request
     with _context.entered(ctx):
         try:
             out = func(*args, **kwargs)
@@ -31,11 +34,12 @@ def run_request(agent, peer, msg, reply):
     if rref_id is not None:
         # the owner keeps the value (or the error, raised by to_here); the caller only
         # learns that the request arrived and ran
-        target = _rref.owned_future(rref_id)
-        fut.add_done_callback(lambda f: _settle(target, f))
+        target = _rref.existing_future(rref_id)
+        if target is not None:  # None: every reference was dropped already
+            fut.add_done_callback(lambda f: _settle(target, f))
         fut.add_done_callback(lambda f: reply(_RESP_OK, _wire.dumps(None)))
         return
-    fut.add_done_callback(lambda f: _answer(agent, f, ctx, reply))
+    fut.add_done_callback(lambda f: _answer(agent, peer, f, ctx, reply))
 
 
 def _as_future(func, out):
@@ -64,14 +68,14 @@ def _settle(target, f):
         target.set_exception(e)
 
 
-def _answer(agent, f, ctx, reply):
+def _answer(agent, peer, f, ctx, reply):
     try:
         value = f.wait()
     except Exception as e:  # noqa: BLE001
         reply(_RESP_ERR, getattr(e, "_rpc_payload", None) or error_payload(agent.me, e))
         return
     try:
-        payload = _wire.dumps(value, ctx)
+        payload = _wire.dumps(value, ctx, peer)
     except Exception as e:  # noqa: BLE001 - an unpicklable result fails on the caller
         reply(_RESP_ERR, error_payload(agent.me, e))
         return

@@ -2,11 +2,21 @@
 
 An RRef is a (owner id, rref id) pair. The owner keeps the value in a table of Futures keyed
 by rref id, so a fetch that arrives before ``remote()`` has finished creating the value waits
-for it. Values stay in the owner's table until RPC shuts down (there is no reference
-counting across workers).
+for it.
+
+The owner frees a value once no reference to it is left anywhere. It counts its own live
+RRef objects, and knows every other worker's reference by a fork id: whoever sends an RRef
+to a worker other than the owner makes a new fork id and tells the owner (directly, before
+the message goes out); a user reference that is garbage-collected tells the owner it is
+gone. Both notices travel on the sender's connection to the owner, which reads them in
+order, so a worker's "added" for a fork it passes on always precedes its own "gone"; a
+"gone" that overtakes its "added" (they come from different workers) is remembered until
+the "added" arrives. Notices for collected RRefs are sent by a background thread, never
+from inside the garbage collector.
 """
 
 import itertools
+import queue
 import threading
 
 from ... import futures as _futures
@@ -14,27 +24,94 @@ from . import _state
 from .functions import is_async
 from .options import UNSET_RPC_TIMEOUT
 
+
+class _Entry:
+    __slots__ = ("fut", "forks", "early_gone", "local")
+
+    def __init__(self):
+        self.fut = _futures.Future()
+        self.forks = set()  # live references on other workers
+        self.early_gone = set()  # "gone" notices whose "added" has not arrived yet
+        self.local = 0  # live RRef objects on the owner itself
+
+
 _owned = {}
 _owned_lock = threading.Lock()
 _counter = itertools.count()
+collected = queue.SimpleQueue()  # ("local", rref_id) | ("user", owner, rref_id, fork_id)
 
 
 def new_rref_id():
     return (_state.agent().rank, next(_counter))
 
 
+def _entry(rref_id):
+    e = _owned.get(rref_id)
+    if e is None:
+        e = _owned[rref_id] = _Entry()
+    return e
+
+
+def _free_if_unused(rref_id, e):
+    if not e.forks and e.local <= 0 and not e.early_gone:
+        _owned.pop(rref_id, None)
+
+
 def owned_future(rref_id):
     """The owner's Future for ``rref_id`` (created empty on first use)."""
     with _owned_lock:
-        fut = _owned.get(rref_id)
-        if fut is None:
-            fut = _owned[rref_id] = _futures.Future()
-        return fut
+        return _entry(rref_id).fut
+
+
+def existing_future(rref_id):
+    """The owner's Future for ``rref_id``, or None once every reference to it is gone."""
+    with _owned_lock:
+        e = _owned.get(rref_id)
+        return None if e is None else e.fut
+
+
+def add_fork(rref_id, fork_id):
+    """The owner learns of a reference ``fork_id`` on another worker."""
+    with _owned_lock:
+        e = _entry(rref_id)
+        if fork_id in e.early_gone:
+            e.early_gone.discard(fork_id)
+            _free_if_unused(rref_id, e)
+        else:
+            e.forks.add(fork_id)
+
+
+def drop_fork(rref_id, fork_id):
+    """The reference ``fork_id`` on another worker is gone."""
+    with _owned_lock:
+        e = _entry(rref_id)
+        if fork_id in e.forks:
+            e.forks.discard(fork_id)
+        else:
+            e.early_gone.add(fork_id)
+        _free_if_unused(rref_id, e)
+
+
+def local_ref(rref_id, delta):
+    """An owner-side RRef object for ``rref_id`` was made (+1) or collected (-1)."""
+    with _owned_lock:
+        e = _entry(rref_id) if delta > 0 else _owned.get(rref_id)
+        if e is not None:
+            e.local += delta
+            _free_if_unused(rref_id, e)
+
+
+def live_count():
+    """How many values this worker keeps for RRefs (for tests)."""
+    with _owned_lock:
+        return len(_owned)
 
 
 def clear():
     with _owned_lock:
         _owned.clear()
+    while not collected.empty():
+        collected.get_nowait()
 
 
 class RRef:
@@ -55,15 +132,28 @@ class RRef:
         self._owner_id = _state.agent().rank
         self._rref_id = new_rref_id()
         self._created = None
+        self._fork_id = None
+        local_ref(self._rref_id, +1)
         owned_future(self._rref_id).set_result(value)
 
     @classmethod
-    def _from_wire(cls, owner_id, rref_id, created=None):
+    def _from_wire(cls, owner_id, rref_id, fork_id, created=None):
         r = cls.__new__(cls)
         r._owner_id, r._rref_id, r._created = owner_id, rref_id, created
         # a user (non-owner) reference has an id of its own, torch's "fork id"
-        r._fork_id = None if r.is_owner() else new_rref_id()
+        r._fork_id = None if r.is_owner() else fork_id
+        if r._fork_id is None:
+            local_ref(rref_id, +1)
         return r
+
+    def __del__(self):
+        try:
+            if self._fork_id is None:
+                collected.put(("local", self._rref_id))
+            else:
+                collected.put(("user", self._owner_id, self._rref_id, self._fork_id))
+        except Exception:  # noqa: BLE001 - interpreter shutdown: nothing left to tell
+            pass
 
     def __reduce__(self):
         raise RuntimeError("RRef is not picklable outside of RPC: pass it as an argument "

@@ -75,9 +75,10 @@ def recv_message(sock):
 
 
 class _Pickler(pickle.Pickler):
-    def __init__(self, f, ctx):
+    def __init__(self, f, ctx, dest):
         super().__init__(f, protocol=PROTOCOL)
         self.ctx = ctx
+        self.dest = dest
         self.tensors = []
         self._seen = {}
 
@@ -92,8 +93,23 @@ class _Pickler(pickle.Pickler):
                 self.tensors.append(_tensor_record(obj, self.ctx))
             return ("T", self._seen[key])
         if isinstance(obj, RRef):
-            return ("R", obj._owner_id, obj._rref_id)
+            return ("R", obj._owner_id, obj._rref_id, _fork_for(obj, self.dest))
         return None
+
+
+def _fork_for(rref, dest):
+    """The fork id under which ``dest`` will hold ``rref`` (None when ``dest`` owns it)."""
+    from . import _rref, _state
+
+    if dest is None or rref._owner_id == dest:
+        return None
+    fork_id = _rref.new_rref_id()
+    agent = _state.agent()
+    if rref._owner_id == agent.rank:
+        _rref.add_fork(rref._rref_id, fork_id)
+    else:
+        agent.send_control(rref._owner_id, ("add", rref._rref_id, fork_id))
+    return fork_id
 
 
 def _tensor_record(t, ctx):
@@ -127,7 +143,7 @@ class _Unpickler(pickle.Unpickler):
         if kind == "R":
             from ._rref import RRef
 
-            return RRef._from_wire(pid[1], pid[2])
+            return RRef._from_wire(pid[1], pid[2], pid[3])
         raise pickle.UnpicklingError(f"unknown persistent id {kind!r} in an RPC message")
 
 
@@ -172,15 +188,18 @@ def _recv_function():
     return _RECV[0]
 
 
-def dumps(obj, ctx=None):
+def dumps(obj, ctx=None, dest=None):
     """Bytes of ``obj``; with ``ctx`` (an autograd context) tensors needing grad become sends.
+
+    ``dest`` is the receiving worker's id: RRefs sent to a worker that does not own them
+    are registered with their owner under a new fork id.
 
     Returns:
         (bytes, list): the pickled body (with the context id when ``ctx`` is given) and the
         arrays' buffers, sent out of band.
     """
     f = io.BytesIO()
-    p = _Pickler(f, ctx)
+    p = _Pickler(f, ctx, dest)
     p.dump(obj)
     ctx_id = None if ctx is None else ctx.id
     buffers = []

@@ -83,7 +83,7 @@ def _resolve(agent, to):
     raise RuntimeError(f"Unknown destination worker {to}")
 
 
-def _send(to, func, args, kwargs, timeout, rref_id=None):
+def _send(to, func, args, kwargs, timeout, rref_id=None, fork_id=None):
     agent = _state.agent()
     peer = _resolve(agent, to)
     if not callable(func):
@@ -91,7 +91,8 @@ def _send(to, func, args, kwargs, timeout, rref_id=None):
     ctx = _context.current()
     if ctx is not None:
         ctx.peers.add(peer)
-    payload = _wire.dumps((func, tuple(args or ()), dict(kwargs or {}), rref_id), ctx)
+    payload = _wire.dumps((func, tuple(args or ()), dict(kwargs or {}), rref_id, fork_id),
+                          ctx, peer)
     if timeout is None or timeout == UNSET_RPC_TIMEOUT:
         timeout = agent.options.rpc_timeout
     return agent.send(peer, payload, timeout)
@@ -125,5 +126,8 @@ def remote(to, func, args=None, kwargs=None, timeout=UNSET_RPC_TIMEOUT):
     agent = _state.agent()
     peer = _resolve(agent, to)
     rref_id = _rref.new_rref_id()
-    created = _send(peer, func, args, kwargs, timeout, rref_id)
-    return _rref.RRef._from_wire(peer, rref_id, created)
+    # the caller's reference is the value's first fork (none when it owns the value itself)
+    fork_id = _rref.new_rref_id() if peer != agent.rank else None
+    rref = _rref.RRef._from_wire(peer, rref_id, fork_id)  # counted before the call runs
+    rref._created = _send(peer, func, args, kwargs, timeout, rref_id, fork_id)
+    return rref
