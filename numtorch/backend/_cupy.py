@@ -414,4 +414,4 @@ def ufunc_at(name, target, index, values):
 
 
 # the fused kernels (backend/_cupy_kernels.py), under the helper names the ops call
-from ._cupy_kernels import adam_update, lstm_cell  # noqa: E402
+from ._cupy_kernels import adam_update, gelu_erf, gelu_slope, lstm_cell  # noqa: E402,F401

@@ -126,13 +126,47 @@ def lstm_cell(z, c):
             and z.flags.c_contiguous and c.flags.c_contiguous):
         return None
     k = _kernel("numtorch_lstm_cell", _make_lstm)
-    if k is None:
+    return None if k is None else _run_or_none("numtorch_lstm_cell", k, z, c, c.shape[1])
+
+
+# -- the exact GELU (approximate='none') ------------------------------------------------------------
+def _make_gelu(cp):
+    return cp.ElementwiseKernel(
+        "T x", "T y, T cdf, T e",
+        "cdf = (T)0.5 * erfc(-x * (T)0.70710678118654752440); e = exp((T)-0.5 * x * x);"
+        " y = x * cdf;", "numtorch_gelu_erf")
+
+
+def _make_gelu_slope(cp):
+    return cp.ElementwiseKernel(
+        "T x, T e, T cdf, T g", "T d", "d = g * (cdf + x * e * (T)0.39894228040143267794);",
+        "numtorch_gelu_slope")
+
+
+def gelu_erf(x):
+    """GELU's ``x Phi(x)`` in one kernel, with the ``Phi(x)`` and ``exp(-x^2/2)`` its gradient
+    reuses: ``(y, cdf, e)``, or None when the fused path does not apply."""
+    if not _usable(x):
         return None
+    k = _kernel("numtorch_gelu_erf", _make_gelu)
+    return None if k is None else _run_or_none("numtorch_gelu_erf", k, x)
+
+
+def gelu_slope(x, e, cdf, g):
+    """The exact GELU's input gradient ``g (Phi(x) + x phi(x))`` in one kernel (None when the
+    fused path does not apply)."""
+    if not _usable(x, e, cdf, g):
+        return None
+    k = _kernel("numtorch_gelu_slope", _make_gelu_slope)
+    return None if k is None else _run_or_none("numtorch_gelu_slope", k, x, e, cdf, g)
+
+
+def _run_or_none(name, k, *args):
     try:
-        return k(z, c, c.shape[1])
+        return k(*args)
     except Exception as e:  # noqa: BLE001
         if type(e).__name__ not in ("CompileException", "NVRTCError"):
             raise
-        FAILED["numtorch_lstm_cell"] = e
-        _KERNELS.pop("numtorch_lstm_cell", None)
+        FAILED[name] = e
+        _KERNELS.pop(name, None)
         return None

@@ -104,3 +104,19 @@ def test_lstm_cell_gate_math_is_one_fused_kernel_matching_torch(cuda):
     assert "fused" not in standin.STATS
     for a, b in zip(fallback, got):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_exact_gelu_is_fused_forward_and_backward_matching_torch(cuda, dtype):
+    from tests.oracle import check_op
+
+    numtorch.set_default_device("cuda")
+    try:
+        check_op(lambda t, a: t.nn.functional.gelu(a), [(3, 4)], dtype=dtype, device="cuda")
+        assert {"numtorch_gelu_erf", "numtorch_gelu_slope"} <= set(standin.STATS["fused"])
+        _cupy_kernels.ENABLED[0] = False
+        standin.reset_stats()
+        check_op(lambda t, a: t.nn.functional.gelu(a), [(3, 4)], dtype=dtype, device="cuda")
+        assert "fused" not in standin.STATS
+    finally:
+        numtorch.set_default_device(None)

@@ -54,3 +54,18 @@ def lstm_cell(z, c, n, h, cn, ig, fg, gg, og, tc):
     cn[...] = fg * c + ig * gg
     tc[...] = np.tanh(cn)
     h[...] = og * tc
+
+
+@reference("numtorch_gelu_erf")
+def gelu_erf(x, y, cdf, e):
+    from scipy.special import erfc
+
+    t = x.dtype.type
+    cdf[...] = t(0.5) * erfc(-x * t(0.70710678118654752440))
+    e[...] = np.exp(t(-0.5) * x * x)
+    y[...] = x * cdf
+
+
+@reference("numtorch_gelu_slope")
+def gelu_slope(x, e, cdf, g, d):
+    d[...] = g * (cdf + x * e * x.dtype.type(0.39894228040143267794))
