@@ -359,8 +359,12 @@ def _normal_cdf_pdf_f16(xp, x, y=None):
 def _gelu_slope(xp, x, e, cdf, g):
     """g * (Phi(x) + x phi(x)): the exact GELU's input gradient, split like the forward."""
     dt = g.dtype
-    d = xp.empty_like(g)
     e, cdf = e.reshape(x.shape), cdf.reshape(x.shape)
+    if xp is not np:
+        d = helpers_for(xp).gelu_slope(x, e, cdf, g)  # a GPU: one kernel
+        if d is not None:
+            return d
+    d = xp.empty_like(g)
 
     def part_of(xs, es, cs, gs, ds):
         xp.multiply(xs, es, out=ds)
@@ -394,6 +398,11 @@ class Gelu(_Pointwise):
             y *= x
             y *= dt.type(0.5)
             return y
+        if xp is not np and getattr(self, "low_dtype", None) is None:
+            fused = helpers_for(xp).gelu_erf(x)  # a GPU: one kernel (None: not applicable)
+            if fused is not None:
+                self.save(cdf=fused[1], e=fused[2])
+                return fused[0]
         y = xp.empty_like(x)
         half = getattr(self, "low_dtype", None) == _F16
         cdf, e = (_normal_cdf_pdf_f16 if half else _normal_cdf_pdf)(xp, x, y)
