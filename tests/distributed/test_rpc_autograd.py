@@ -45,6 +45,19 @@ def ctx_grads(cid, *rrefs):
             assert p.grad is None
     return out
 
+def times(x, k):
+    return x * k
+
+def both(x, y):
+    return x * y + x
+
+def relay(x):
+    # the received tensor goes on to another call (back to w0) and is used here too
+    return rpc.rpc_sync("w0", times, args=(x, 3.0)) + x
+
+def sum_sq(x):
+    return (x ** 2).sum()
+
 def params_of(rref):
     return [p.tolist() for p in rref.local_value().parameters()]
 
@@ -76,6 +89,19 @@ def run(rank, world, port, out):
                 res["local_grad_untouched"] = all(p.grad is None for p in mid.parameters())
                 opt.step(cid)
                 losses.append(loss.item())
+        with dist_autograd.context() as cid:
+            a = torch.tensor([1.0, -2.0, 0.5], requires_grad=True)
+            b = a * 2
+            r1 = rpc.rpc_sync("w1", relay, args=(b,))
+            r2 = rpc.rpc_sync("w1", times, args=(b, 5.0))
+            r3 = rpc.rpc_sync("w1", both, args=(b, b))
+            dist_autograd.backward(cid, [(r1 * r2).sum() + r3.pow(2).sum()])
+            res["chain"] = dist_autograd.get_gradients(cid)[a].tolist()
+        with dist_autograd.context() as cid:
+            a = torch.tensor([0.5, 1.5], requires_grad=True)
+            rr = rpc.remote("w1", sum_sq, args=(a * 3,))
+            rr.backward(cid)
+            res["rref_backward"] = dist_autograd.get_gradients(cid)[a].tolist()
         try:
             with dist_autograd.context():
                 with dist_autograd.context():
