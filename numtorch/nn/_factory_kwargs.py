@@ -36,3 +36,6 @@ def factory_kwargs(kwargs):
             raise TypeError(f"{key} specified twice, in **kwargs and in factory_kwargs")
         merged[key] = value
     return merged
+
+
+factory_kwargs.__module__ = "numtorch.nn"  # torch defines it in torch.nn itself
