@@ -32,6 +32,9 @@ Kernel paths, chosen per shape by measurement (``bench/conv_shapes.py``); each i
 
 * 1x1 without padding over maps of at least ``_MIN_POINTWISE_LENGTH`` positions: a plain GEMM
   per sample for all three passes, no im2col (``forward-1x1``, ``input-1x1``, ``weight-1x1``);
+* 3x3 stride-1 single-group convolutions with many channels: Winograd F(2x2, 3x3) for the
+  forward (so also the stride-1 input gradient) and the weight gradient (``conv_winograd``;
+  ``forward-winograd``, ``weight-winograd``);
 * depthwise stride 1 (one filter per channel): flat padded planes, one contiguous slice per
   kernel tap (``conv_depthwise``; ``forward-depthwise``, ``weight-depthwise``);
 * 2-d stride 1 with few channels per group over rows of at least ``_FLAT_MIN_WIDTH``: im2col
@@ -327,6 +330,9 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
         gy4 = gy.reshape(n, groups, o // groups, _prod(out))
         dw = xp.matmul(gy4, xs.swapaxes(2, 3)).sum(0)  # (g, O/g, C/g)
         return dw.reshape((o, x.shape[1] // groups) + (1,) * nd)
+    if _winograd.applies_weight(x, gy, kernel, stride, dilation, groups):
+        _note("weight-winograd")
+        return _winograd.weight(xp, x, gy, padding)
     if _depthwise.applies(x.shape[1], o, groups, stride):
         _note("weight-depthwise")
         return _depthwise.weight(xp, x, gy, kernel, padding, dilation)
