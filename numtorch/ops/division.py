@@ -58,6 +58,8 @@ class DivBackward(Op):
     def forward(self, g, a, b):
         self.save_inputs(g, a, b)
         gb = -(g * ((a / b) / b))
+        if gb.shape != b.shape:  # a broadcast divisor (a normaliser): summed down here, on
+            gb = _sum_to(gb, b.shape)  # the array, rather than by one more op in the engine
         return (g / b, gb) if self.with_a else gb
 
     def backward(self, *ggs):
@@ -129,6 +131,14 @@ class DivTrunc(Op):
     def backward(self, grad):
         z = _zeros_like(grad)
         return z, z
+
+
+def _sum_to(arr, shape):
+    """``arr`` summed over the dims that broadcasting added to or stretched in ``shape``."""
+    lead = arr.ndim - len(shape)
+    dims = tuple(range(lead)) + tuple(lead + k for k, n in enumerate(shape)
+                                      if n == 1 and arr.shape[lead + k] != 1)
+    return arr.sum(axis=dims, keepdims=True).reshape(shape)
 
 
 def _check_int_divisor(xp, b):

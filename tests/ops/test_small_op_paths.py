@@ -51,6 +51,7 @@ def test_scatter_add_with_collisions_matches_torch():
 
 @pytest.mark.parametrize("ashape,bshape", [
     ((3, 4), (3, 4)), ((1, 2), (1, 1)), ((4, 1), (1, 5)), ((), (3,)), ((2, 3), ()),
+    ((2, 3, 4), (3, 1)), ((0, 3), (3,)),
 ])
 @pytest.mark.parametrize("which", ["both", "a", "b"])
 def test_division_gradients_match_torch(ashape, bshape, which):
