@@ -21,7 +21,9 @@ differentiable ops (``*_steps`` below) and differentiates that, so double backwa
 import contextlib
 
 from .._tensor import _make
-from .._threads import fit_blas_threads, single_blas_thread
+from ..backend import is_device_array
+from .._threads import (blas_threads_now, fit_blas_threads, single_blas_thread,
+                       small_gemm_kernels)
 from ..autograd import grad as _grad
 from ..autograd.graph import Op
 from ._smooth_activation import sigmoid
@@ -112,6 +114,25 @@ def _run_steps(xs, h, c, mask, reverse, step):
     return stack(outs, 0), h, c
 
 
+def _row_blocks(like, rows, k, n):
+    """Row ranges splitting a per-step ``(rows, k) @ (k, n)`` GEMM into pieces of at most
+    100^3 multiply-adds, or None to run it whole.
+
+    Why: below that size OpenBLAS's small-matrix kernels (AVX-512 cores) skip packing the
+    weight, which with a batch of ~20 columns is a third of the GEMM: a 512x161x20 step takes
+    43 us whole and 2 x 16 us in two pieces on one thread. Whole GEMMs stay when BLAS has
+    several threads (only they are split across them) or the kernels are not there.
+    """
+    macs = rows * k * n
+    if (macs <= 1_000_000 or is_device_array(like) or not small_gemm_kernels()
+            or blas_threads_now() > 1):
+        return None
+    most = max(1, 1_000_000 // (k * n))  # rows per piece within the limit
+    pieces = -(-rows // most)
+    step = -(-rows // pieces)  # as even as the pieces can be
+    return [(lo, min(lo + step, rows)) for lo in range(0, rows, step)]
+
+
 def _gate_rows(xp, w, n):
     """``w``'s 4H gate rows in the loop's order [i f o g], the sigmoid gates' rows halved."""
     rows = xp.empty_like(w)
@@ -172,9 +193,14 @@ class LSTMSequence(_Sequence):
         tcs = xp.empty((steps, n, batch), dt)
         hs[0] = h0.T
         cs[0] = c0.T
+        blocks = _row_blocks(x, gates, rows, batch)
         for t in range(steps):
             a = acts[t]
-            xp.matmul(wq, hfull[t], out=a)
+            if blocks is None:
+                xp.matmul(wq, hfull[t], out=a)
+            else:
+                for lo, hi in blocks:
+                    xp.matmul(wq[lo:hi], hfull[t], out=a[lo:hi])
             if not inline:
                 a += xq[t].T
             xp.tanh(a, out=a)
@@ -236,6 +262,8 @@ class LSTMSequence(_Sequence):
         dc = gcn.T.astype(acts.dtype, copy=True)
         tmp = xp.empty_like(dc)
         wt = xp.ascontiguousarray(w.T)
+        blocks = _row_blocks(wt, wt.shape[0], gates, batch)
+        dh_out = None if blocks is None else xp.empty((wt.shape[0], batch), acts.dtype)
         needs = self.needs_input_grad
         for t in range(steps - 1, -1, -1):
             dh += go[t]
@@ -251,7 +279,12 @@ class LSTMSequence(_Sequence):
             xp.multiply(fac3[t], dc, out=dz3[t])
             xp.multiply(fac[t, 3 * n:], dpre, out=dz[t, 3 * n:])
             if t or needs[1]:  # the first step's state gradients reach only h0 and c0
-                dh = wt @ dz[t]
+                if blocks is None:
+                    dh = wt @ dz[t]
+                else:  # dh is dead here (dz[t] holds what it gave): its buffer is reused
+                    dh = dh_out
+                    for lo, hi in blocks:
+                        xp.matmul(wt[lo:hi], dz[t], out=dh[lo:hi])
             if t or needs[2]:
                 dc *= f[t]
             if mask is not None:
