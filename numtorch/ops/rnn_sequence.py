@@ -116,7 +116,8 @@ def _run_steps(xs, h, c, mask, reverse, step):
 
 def _row_blocks(like, rows, k, n):
     """Row ranges splitting a per-step ``(rows, k) @ (k, n)`` GEMM into pieces of at most
-    100^3 multiply-adds, or None to run it whole.
+    100^3 multiply-adds, or None to run it whole (the batch-major GRU loops split the weight's
+    columns the same way: ``(n, k) @ (k, rows)``).
 
     Why: below that size OpenBLAS's small-matrix kernels (AVX-512 cores) skip packing the
     weight, which with a batch of ~20 columns is a third of the GEMM: a 512x161x20 step takes
@@ -362,8 +363,13 @@ class GRUSequence(_Sequence):
         hs[0] = h0
         gh = xp.empty((batch, gates), dt)
         with _blas_threads(batch * gates * n):
+            blocks = _row_blocks(wt, gates, n, batch)  # here blocks of gh's columns
             for t in range(steps):
-                xp.matmul(hs[t], wt, out=gh)
+                if blocks is None:
+                    xp.matmul(hs[t], wt, out=gh)
+                else:
+                    for lo, hi in blocks:
+                        xp.matmul(hs[t], wt[:, lo:hi], out=gh[:, lo:hi])
                 if b is not None:
                     gh += b
                 a = rz[t]
@@ -404,6 +410,9 @@ class GRUSequence(_Sequence):
         dxn = xp.empty_like(nn_)
         dh = ghn_grad.astype(nn_.dtype, copy=True)
         with _blas_threads(batch * 3 * n * n):
+            blocks = _row_blocks(w, n, 3 * n, batch)  # blocks of dh's columns
+            # two buffers in turn: a step reads the old dh after its GEMM wrote the new one
+            bufs = None if blocks is None else xp.empty((2, batch, n), nn_.dtype)
             for t in range(steps - 1, -1, -1):
                 dh += go[t]
                 if mask is not None:
@@ -412,7 +421,12 @@ class GRUSequence(_Sequence):
                 xp.multiply(fac[t].reshape(batch, 3, n), dh[:, None, :],
                             out=gt.reshape(batch, 3, n))
                 xp.multiply(fac_n[t], dh, out=dxn[t])
-                dh_next = gt @ w
+                if blocks is None:
+                    dh_next = gt @ w
+                else:
+                    dh_next = bufs[t % 2]
+                    for lo, hi in blocks:
+                        xp.matmul(gt, w[:, lo:hi], out=dh_next[:, lo:hi])
                 dh_next += dh * z[t]
                 dh = dh_next
                 if mask is not None:

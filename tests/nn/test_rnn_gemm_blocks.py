@@ -1,4 +1,4 @@
-"""The LSTM sequence op with its per-step GEMMs split into row blocks (ops/rnn_sequence.py
+"""The LSTM and GRU sequence ops with their per-step GEMMs split into row blocks (ops/rnn_sequence.py
 ``_row_blocks``, taken on one BLAS thread with OpenBLAS's small-matrix kernels), forced here
 on any machine, against torch: values and gradients with random cotangents for the layer
 options that reach the split loops (sizes above 100^3 multiply-adds per step)."""
@@ -18,10 +18,10 @@ def split(request, monkeypatch):
     return request.param
 
 
-def _pair(kwargs, seed=0):
+def _pair(kwargs, seed=0, kind="LSTM"):
     torch.manual_seed(seed)
-    ref = torch.nn.LSTM(**kwargs).double()
-    ours = numtorch.nn.LSTM(**kwargs).double()
+    ref = getattr(torch.nn, kind)(**kwargs).double()
+    ours = getattr(numtorch.nn, kind)(**kwargs).double()
     ours.load_state_dict({k: numtorch.from_numpy(v.detach().numpy().copy())
                           for k, v in ref.state_dict().items()})
     return ref, ours
@@ -33,18 +33,19 @@ def _compare(ref, ours, x, hx=None, lengths=None):
     for lib, m in ((torch, ref), (numtorch, ours)):
         xt = lib.from_numpy(x.copy()).requires_grad_()
         h = None if hx is None else tuple(lib.from_numpy(s.copy()).requires_grad_() for s in hx)
+        lstm = isinstance(m, lib.nn.LSTM)
         inp = xt
         if lengths is not None:
             inp = lib.nn.utils.rnn.pack_padded_sequence(xt, lengths, enforce_sorted=False)
-        out, (hn, cn) = m(inp, h)
+        out, state = m(inp, h if lstm or h is None else h[0])
         if lengths is not None:
             out = lib.nn.utils.rnn.pad_packed_sequence(out)[0]
-        got = [out, hn, cn]
+        got = [out] + (list(state) if lstm else [state])
         us = [np.random.default_rng(k).standard_normal(tuple(g.shape)) for k, g in
               enumerate(got)]
         loss = sum((g * lib.from_numpy(u)).sum() for g, u in zip(got, us))
         loss.backward()
-        grads = [xt.grad] + ([] if h is None else [s.grad for s in h]) + [
+        grads = [xt.grad] + ([] if h is None else [s.grad for s in h[:1 + lstm]]) + [
             p.grad for p in m.parameters()]
         outs.append([g.detach().numpy() for g in got] + [g.numpy() for g in grads])
     del rng
@@ -71,6 +72,22 @@ def test_lstm_blocks_with_state_and_packed(split):
     _compare(ref, ours, x, hx)
     lengths = rng.integers(1, 8, 20)
     lengths[0] = 7
+    _compare(ref, ours, x, hx, lengths=torch.from_numpy(lengths))
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(input_size=16, hidden_size=200),
+    dict(input_size=16, hidden_size=200, bias=False, bidirectional=True),
+])
+def test_gru_blocks_match_torch(split, kwargs):
+    ref, ours = _pair(kwargs, kind="GRU")
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((5, 20, 16))
+    _compare(ref, ours, x)
+    dirs = 2 if kwargs.get("bidirectional") else 1
+    hx = (rng.standard_normal((dirs, 20, 200)),)
+    lengths = rng.integers(1, 6, 20)
+    lengths[0] = 5
     _compare(ref, ours, x, hx, lengths=torch.from_numpy(lengths))
 
 
