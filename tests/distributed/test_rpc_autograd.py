@@ -6,7 +6,6 @@ under numtorch; the gradients each worker holds in the context, the losses over 
 ``DistributedOptimizer`` steps and the final parameters must agree.
 """
 
-import pytest
 
 from .test_rpc import run_both
 

@@ -41,6 +41,7 @@ def _leaves(roots):
 def run_backward(ctx, roots, grads):
     """Backward from ``roots`` (with cotangents ``grads``) inside ``ctx`` on this worker."""
     import numtorch
+
     from ..rpc import api
 
     leaves = _leaves(roots)

@@ -7,14 +7,17 @@ context, tensors that require grad are recorded on both ends so ``dist_autograd.
 can send gradients back along the calls.
 """
 
-from . import functions  # noqa: F401
+from . import functions
 from ._info import WorkerInfo
 from ._rref import RRef
 from ._state import is_running as _is_running  # noqa: F401
 from .api import get_worker_info, init_rpc, remote, rpc_async, rpc_sync, shutdown
 from .options import (  # noqa: F401
-    BackendType, RpcBackendOptions, TensorPipeRpcBackendOptions, DEFAULT_RPC_TIMEOUT_SEC,
+    DEFAULT_RPC_TIMEOUT_SEC,
     UNSET_RPC_TIMEOUT,
+    BackendType,
+    RpcBackendOptions,
+    TensorPipeRpcBackendOptions,
 )
 
 PyRRef = RRef

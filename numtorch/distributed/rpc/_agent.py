@@ -117,7 +117,7 @@ class Agent:
                     rank, entry = _recv_obj(conn, "rendezvous")
                     entries[rank] = entry
                     self.peers.append(conn)
-            except socket.timeout:
+            except TimeoutError:
                 raise RuntimeError(f"RPC rendezvous timed out: {len(entries)} of "
                                    f"{self.world_size} workers joined") from None
             finally:
@@ -166,7 +166,10 @@ class Agent:
                 if _wire.recv_frame(c) is not None:
                     alive.append(c)
             for c in alive:
-                _send_obj(c, "go")
+                try:
+                    _send_obj(c, "go")
+                except OSError:
+                    pass  # it arrived, then died: nobody is left there to release
         else:
             _send_obj(self.master_sock, "arrived")
             _recv_obj(self.master_sock, "shutdown")
@@ -346,7 +349,7 @@ class Agent:
             self.pending[req_id] = fut
         if timeout and timeout > 0:
             with self._timer_cv:
-                ms = int(round(timeout * 1000))
+                ms = round(timeout * 1000)
                 heapq.heappush(self._timeouts, (time.monotonic() + timeout, req_id, ms))
                 self._timer_cv.notify()
         sock, lock = self._connection(peer)

@@ -9,9 +9,9 @@ class WorkerInfo:
         id (int): its rank in the RPC group.
     """
 
-    __slots__ = ("name", "id")
+    __slots__ = ("id", "name")
 
-    def __init__(self, name, id):  # noqa: A002 - torch's argument name
+    def __init__(self, name, id):
         self.name = name
         self.id = id
 

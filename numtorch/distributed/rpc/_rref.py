@@ -26,7 +26,7 @@ from .options import UNSET_RPC_TIMEOUT
 
 
 class _Entry:
-    __slots__ = ("fut", "forks", "early_gone", "local")
+    __slots__ = ("early_gone", "forks", "fut", "local")
 
     def __init__(self):
         self.fut = _futures.Future()
@@ -152,7 +152,7 @@ class RRef:
                 collected.put(("local", self._rref_id))
             else:
                 collected.put(("user", self._owner_id, self._rref_id, self._fork_id))
-        except Exception:  # noqa: BLE001 - interpreter shutdown: nothing left to tell
+        except Exception:  # noqa: BLE001, S110 - interpreter shutdown: nothing left to tell
             pass
 
     def __reduce__(self):

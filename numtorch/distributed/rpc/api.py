@@ -6,7 +6,7 @@ from ..autograd import _context
 from . import _rref, _state, _wire
 from ._agent import Agent
 from ._info import WorkerInfo
-from .options import BackendType, TensorPipeRpcBackendOptions, UNSET_RPC_TIMEOUT
+from .options import UNSET_RPC_TIMEOUT, BackendType, TensorPipeRpcBackendOptions
 
 __all__ = ["get_worker_info", "init_rpc", "remote", "rpc_async", "rpc_sync", "shutdown"]
 
@@ -30,9 +30,9 @@ def init_rpc(name, backend=None, rank=-1, world_size=None, rpc_backend_options=N
     if _state.is_running():
         raise RuntimeError("RPC is already initialized")
     if rank is None or rank < 0:
-        rank = int(os.environ.get("RANK", -1))
+        rank = int(os.environ.get("RANK", "-1"))
     if world_size is None:
-        world_size = int(os.environ.get("WORLD_SIZE", -1))
+        world_size = int(os.environ.get("WORLD_SIZE", "-1"))
     if rank < 0 or world_size is None or world_size <= 0 or rank >= world_size:
         raise ValueError(f"init_rpc needs 0 <= rank < world_size, got rank={rank}, "
                          f"world_size={world_size}")

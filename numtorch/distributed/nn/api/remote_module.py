@@ -7,8 +7,8 @@ gradients reach the remote parameters), and ``remote_parameters`` gives RRefs fo
 ``DistributedOptimizer``. A RemoteModule can itself be passed in RPC arguments.
 """
 
-from ... import rpc
 from ....nn.modules.module import Module
+from ... import rpc
 
 
 def _parse_device(remote_device):
