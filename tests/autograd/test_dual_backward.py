@@ -11,7 +11,7 @@ import pytest
 
 import numtorch
 from numtorch.autograd.graph import Op
-from numtorch.ops.attention_ops import multi_head_attention_core
+from numtorch.ops.attention_ops import multi_head_attention_core, scaled_dot_product
 from numtorch.ops.linear_fused import linear_fused
 from numtorch.ops.rnn_ops import lstm_cell
 from numtorch.ops.rnn_sequence import gru_sequence, lstm_sequence, rnn_sequence
@@ -55,6 +55,12 @@ CASES = {
     ],
     "MultiHeadAttentionCore": [_mha(False, False, True), _mha(True, False, False),
                                _mha(False, True, True)],
+    "ScaledDotProductAttention": [
+        (lambda q, k, v: scaled_dot_product(q, k, v, None, 0.5, True),
+         [(2, 3, 4), (2, 5, 4), (2, 5, 3)]),
+        (lambda q, k, v, m: scaled_dot_product(q, k, v, m, 0.5, False),
+         [(2, 3, 4), (2, 5, 4), (2, 5, 3), (3, 5)]),
+    ],
 }
 
 
