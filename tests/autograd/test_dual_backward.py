@@ -53,6 +53,12 @@ CASES = {
         (lambda xs, h, w: rnn_sequence(xs, h, w, "relu", mask=_MASK, reverse=True),
          [(3, 2, 2), (2, 2), (2, 2)]),
     ],
+    "Solve": [  # 64 rows: the LU-reusing path (a diagonal shift keeps it well-conditioned)
+        (lambda a, b: numtorch.linalg.solve(a + 8 * numtorch.eye(64, dtype=a.dtype), b),
+         [(2, 64, 64), (2, 64, 3)]),
+        (lambda a, b: numtorch.linalg.solve(a + 8 * numtorch.eye(64, dtype=a.dtype), b),
+         [(64, 64), (2, 64, 3)]),  # one A for a batch of B
+    ],
     "MultiHeadAttentionCore": [_mha(False, False, True), _mha(True, False, False),
                                _mha(False, True, True)],
     "ScaledDotProductAttention": [
