@@ -194,7 +194,10 @@ def fit_blas_threads():
     except (OSError, ValueError, IndexError):
         _state["adapt"] = False  # no usable /proc: keep the user's count
         return
-    free = max(1, _cores() - others)
+    cores = _cores()
+    # /proc/loadavg counts the whole machine: on a share of its cores (a cpuset), expect a
+    # proportional share of the others' tasks on ours
+    free = max(1, cores - others * cores // max(cores, os.cpu_count() or cores))
     with _lock:
         cap = _state["cap"]
         if cap is None or free < cap:

@@ -81,6 +81,14 @@ def test_one_thread_block_restores_the_count_in_force_then(load):
     assert _blas_count() == 2
 
 
+def test_on_a_share_of_the_machine_others_count_in_proportion(load, monkeypatch):
+    monkeypatch.setattr(_threads.os, "cpu_count", lambda: 8)  # two of eight cores are ours
+    load(3)  # three tasks elsewhere on the machine: most likely not on our cores
+    assert _blas_count() == 2
+    load(4)  # four: one of them, in proportion, on ours
+    assert _blas_count() == 1
+
+
 def test_adaptation_off_keeps_the_users_count(load, monkeypatch):
     monkeypatch.setitem(_threads._state, "adapt", False)
     load(5)
