@@ -44,6 +44,16 @@ def is_available():
     return _mpi.is_mpi_available()
 
 
+def __getattr__(name):
+    # torch.distributed.rpc / .autograd are reachable as attributes, as in torch; imported
+    # on first use (with .optim and .nn) so that `import numtorch.distributed` stays light
+    if name in ("rpc", "autograd", "optim", "nn"):
+        import importlib
+
+        return importlib.import_module("." + name, __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "Backend", "DistBackendError", "DistError", "DistNetworkError", "DistStoreError",
     "GroupMember", "P2POp", "ProcessGroup", "ReduceOp", "Work", "all_gather",
