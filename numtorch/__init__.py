@@ -131,6 +131,7 @@ from .nn.functional import native_channel_shuffle  # noqa: F401,E402
 from ._torch_misc_forms import *  # noqa: F401,F403,E402  (sym_int, q_scale, has_lapack, ...)
 from ._from_file import from_file  # noqa: F401,E402
 from ._fork import fork, wait, Future, SymInt, SymFloat, SymBool  # noqa: F401,E402
+from ._torch_rnn_forms import lstm, gru, rnn_tanh, rnn_relu  # noqa: F401,E402
 
 newaxis = None
 

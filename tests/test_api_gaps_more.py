@@ -138,3 +138,31 @@ def test_sym_types():
     same(lambda t: [isinstance(v, (t.SymInt, t.SymFloat, t.SymBool))
                     for v in (3, 2.5, True, t.ones(1))])
     same(lambda t: [c.__name__ for c in (t.SymInt, t.SymFloat, t.SymBool)])
+
+
+# -- whole recurrent stacks from flat weights -----------------------------------------------
+
+@pytest.mark.parametrize("mode,kw", [
+    ("lstm", dict(num_layers=2, bidirectional=True)), ("lstm", dict(proj_size=2)),
+    ("gru", dict(num_layers=2)), ("rnn_tanh", dict(bias=False)),
+    ("rnn_relu", dict(bidirectional=True))])
+@pytest.mark.parametrize("batch_first", [False, True])
+def test_recurrent_stacks(mode, kw, batch_first):
+    import torch
+
+    cls = {"lstm": torch.nn.LSTM, "gru": torch.nn.GRU}.get(mode, torch.nn.RNN)
+    extra = {"nonlinearity": mode[4:]} if mode.startswith("rnn") else {}
+    m = cls(3, 4, batch_first=batch_first, **kw, **extra).double()
+    weights = [w.detach().numpy().copy() for w in m._flat_weights]
+    layers, dirs = m.num_layers, 2 if m.bidirectional else 1
+    hidden = m.proj_size or 4
+    x = _arr(2, 5, 3) if batch_first else _arr(5, 2, 3)
+    h = _arr(layers * dirs, 2, hidden)
+    c = _arr(layers * dirs, 2, 4)
+
+    def fn(t, x, h, c, *ws):
+        hx = (h, c) if mode == "lstm" else h
+        return getattr(t, mode)(x, hx, list(ws), m.bias, layers, 0.0, False, m.bidirectional,
+                                batch_first)
+
+    check_op(fn, [x, h, c] + weights, second_order=False)
