@@ -141,6 +141,12 @@ def result_type(tensor1, tensor2):
     return _result_type(tensor1, tensor2)
 
 
+def _assert(condition, message):
+    """Raise ``AssertionError(message)`` unless ``condition`` holds (``torch._assert``: an
+    assert that fx tracing records as a graph node instead of evaluating)."""
+    assert condition, message
+
+
 def can_cast(from_, to):
     """True if torch's casting rules allow ``from_`` to be cast to ``to`` in an op."""
     from ._dtype import can_cast as _can_cast
