@@ -129,7 +129,7 @@ def _public_entries(subs=("linalg", "special", "fft")):
             name = _F_OTHER.get(key, "torch.nn.functional." + key)
         entries.append((name, key, getattr(F, key)))
     for key in dir(numtorch):
-        if key.startswith("_"):
+        if key.startswith("_") and key != "_assert":  # torch._assert is meant for fx
             continue
         if key in _TORCH_FUNCTIONAL:
             name = "torch.functional." + key

@@ -223,7 +223,9 @@ class Tracer(TracerBase):
         else:
             eq = self.create_proxy("call_function", operator.eq, (self.proxy(node), value), {})
             msg = f"{p.name} has been specialized to have value {value} but got another value"
-            self.create_proxy("call_function", _assert, (eq, msg), {})
+            import numtorch
+
+            self.create_proxy("call_function", numtorch._assert, (eq, msg), {})
         return value
 
     def trace(self, root, concrete_args=None):
@@ -311,14 +313,6 @@ def _assert_is_none(value, msg):
     assert value is None, msg
 
 
-def _assert(condition, message):
-    """``torch._assert``: raise ``AssertionError(message)`` unless ``condition`` holds."""
-    assert condition, message
-
-
-from ._names import register_torch_name
-
-register_torch_name(_assert, "torch._assert")
 
 
 def symbolic_trace(root, concrete_args=None):

@@ -476,3 +476,21 @@ def test_tensor_methods_with_traced_arguments_match_torch():
 
     rt, rn = _both(run)
     assert rn == rt
+
+
+def test_torch_assert_is_recorded_like_torch():
+    def run(lib):
+        def f(x):
+            lib._assert(x.dim() == 2, "need 2d")
+            return x + 1
+
+        gm = lib.fx.symbolic_trace(f)
+        out = gm(lib.ones(2, 2)).tolist()
+        with pytest.raises(AssertionError) as info:
+            gm(lib.ones(2))
+        with pytest.raises(AssertionError) as plain:
+            lib._assert(lib.tensor(False), "boom")
+        return gm.code, str(gm.graph), out, str(info.value), str(plain.value)
+
+    rt, rn = _both(run)
+    assert rn == rt
