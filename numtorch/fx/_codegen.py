@@ -97,7 +97,8 @@ class _Emitter:
             self.globals["torch"] = _TorchNames()
             return torch_name
         hint_name = _hint_of(obj)
-        if hint_name.startswith("torch.") and _resolve(hint_name) is obj:
+        resolved = _resolve(hint_name) if hint_name.startswith("torch.") else None
+        if resolved is not None and getattr(resolved, "__fx_original__", resolved) is obj:
             self.globals["torch"] = _TorchNames()
             return hint_name
         if getattr(builtins, getattr(obj, "__name__", ""), None) is obj:

@@ -141,6 +141,8 @@ def _public_entries(subs=("linalg", "special", "fft")):
         for key in getattr(module, "__all__", dir(module)):
             if not key.startswith("_"):
                 entries.append((f"torch._C._{sub}.{sub}_{key}", key, getattr(module, key, None)))
+    # while proxies are about, the namespaces hold wrappers: list the functions themselves
+    entries = [(n, k, getattr(v, "__fx_original__", v)) for n, k, v in entries]
     return [e for e in entries if _is_numtorch_function(e[2])]
 
 

@@ -98,16 +98,47 @@ def _torch_style_args(fn, npos, args, kwargs):
     return tuple(positional), named
 
 
-_originals = {}  # id(wrapper) -> original
-
-
 def original_of(fn):
     """The function a proxy wrapper stands for (``fn`` itself if it is not a wrapper)."""
     return getattr(fn, "__fx_original__", fn)
 
 
+def _same(fn):
+    return fn
+
+
+class _ProxyWrapper:
+    """Stands in a torch namespace for a numtorch function while proxies are about: calls it,
+    or records it when a proxy is among the arguments.
+
+    It compares equal to (and hashes as) the function itself, so ``node.target ==
+    torch.sigmoid`` and ``{torch.sin: ...}[node.target]`` hold while it is installed; nodes
+    always record the function itself.
+    """
+
+    def __init__(self, orig, impl):
+        functools.update_wrapper(self, orig)
+        self.__fx_original__ = orig
+        self._impl = impl
+
+    def __call__(self, *args, **kwargs):
+        return self._impl(*args, **kwargs)
+
+    def __eq__(self, other):
+        return other is self or original_of(other) is self.__fx_original__
+
+    def __hash__(self):
+        return hash(self.__fx_original__)
+
+    def __repr__(self):
+        return repr(self.__fx_original__)
+
+    def __reduce__(self):
+        return (_same, (self.__fx_original__,))
+
+
 def proxy_wrapper(orig, f_name=None, wrapped_leaf=False, private=False):
-    """A function that calls ``orig``, or records it when a proxy is among the arguments.
+    """A callable that calls ``orig``, or records it when a proxy is among the arguments.
 
     Args:
         orig: the function.
@@ -115,15 +146,12 @@ def proxy_wrapper(orig, f_name=None, wrapped_leaf=False, private=False):
             as torch records them).
         wrapped_leaf (bool): ``orig`` was registered with ``fx.wrap`` (generated code
             re-registers it).
-        private (bool): the wrapper only exists during one trace (it is never what the user
-            sees as the function), so nodes always record ``orig``.
+        private (bool): the wrapper only exists during one trace, in a module's globals.
     """
-    private = private or wrapped_leaf
     npos = _F_POSITIONAL.get(f_name) if f_name is not None else None
     as_method = f_name in _F_AS_METHOD
 
-    @functools.wraps(orig)
-    def wrapper(*args, **kwargs):
+    def record(*args, **kwargs):
         tracer = _find_tracer(args, kwargs)
         if tracer is None:
             return orig(*args, **kwargs)
@@ -135,19 +163,13 @@ def proxy_wrapper(orig, f_name=None, wrapped_leaf=False, private=False):
             from . import _codegen
 
             _codegen.wrapped_functions[id(orig)] = orig
-        # While the wrappers stay installed, ``torch.sin`` *is* the wrapper, so nodes record
-        # it: comparisons such as ``node.target == torch.sin`` then keep working.
-        recorded = wrapper if _sticky and not private else orig
-        return tracer.create_proxy("call_function", recorded, args, kwargs)
+        return tracer.create_proxy("call_function", orig, args, kwargs)
 
-    wrapper.__fx_original__ = orig
-    if not private:
-        from ._names import register_torch_name, torch_name_of
-
-        name = torch_name_of(orig)
-        if name is not None:
-            register_torch_name(wrapper, name)
-    return wrapper
+    if private or wrapped_leaf:
+        wrapper = functools.wraps(orig)(record)
+        wrapper.__fx_original__ = orig
+        return wrapper
+    return _ProxyWrapper(orig, record)
 
 
 class Patcher:

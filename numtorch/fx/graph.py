@@ -116,11 +116,10 @@ class Graph:
             raise AssertionError("args must be a tuple")
         if not isinstance(kwargs, dict):
             raise AssertionError("kwargs must be a dict")
-        if op == "call_function" and hasattr(target, "__fx_original__") \
-                and not _patching._sticky:
-            # a function read from a torch namespace during a trace is the temporary
+        if op == "call_function":
+            # a function read from a torch namespace while proxies are about is the
             # proxy-recording wrapper; the graph keeps the function itself
-            target = target.__fx_original__
+            target = _patching.original_of(target)
         candidate = name if name is not None else target_to_str(target)
         name = self._graph_namespace.create_name(candidate, None)
         node = Node(self, name, op, target, args, kwargs, type_expr)

@@ -7,6 +7,7 @@ evaluated operands; subclasses override them to observe or change execution. A
 ``Transformer`` runs the same protocol on proxies, so the result is a new graph.
 """
 
+from . import _patching
 from ._symbolic_trace import Tracer
 from .graph import Graph
 from .graph_module import GraphModule
@@ -211,8 +212,13 @@ class Transformer(Interpreter):
 
     def transform(self):
         """Run the transformation and return the new ``GraphModule``."""
-        # the namespaces stay unpatched, so overrides may compare targets with torch.relu & co
-        result = super().run(enable_io_processing=False)
+        # overrides may call torch functions on the proxies (``return torch.neg(*args)``);
+        # the installed wrappers compare equal to the functions (``target == torch.sigmoid``)
+        _patching.activate()
+        try:
+            result = super().run(enable_io_processing=False)
+        finally:
+            _patching.deactivate()
         if result is not None:
             def strip_proxy(a):
                 return a.node if isinstance(a, Proxy) else a
