@@ -4,9 +4,9 @@ A numtorch tensor shares its memory with the producer (NumPy, CuPy, torch, JAX, 
 the other way round; no data is copied.
 """
 
-from ._tensor import Tensor, _make
 from . import backend
 from ._device import device as _device
+from ._tensor import Tensor, _make
 
 __all__ = ["from_dlpack", "to_dlpack"]
 

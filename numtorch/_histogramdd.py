@@ -43,7 +43,7 @@ def _edges(xp, column, n, bounds, d, dt):
     return xp.linspace(lo, hi, n + 1).astype(dt)
 
 
-def histogramdd(input, bins, *, range=None, weight=None, density=False):  # noqa: A002
+def histogramdd(input, bins, *, range=None, weight=None, density=False):
     """Count the points of ``input`` (shape ``(..., D)``: the last dimension holds each
     point's coordinates) in a D-dimensional grid of bins.
 

@@ -1,8 +1,8 @@
 """Top-level forms of small Tensor queries and copies: ``torch.detach``, ``torch.is_signed``,
 ``torch.is_same_size``, ``torch.get_device``, ``torch.fill`` and ``torch.typename``."""
 
-from ._tensor import Tensor
 from ._inplace_functions import _require_tensor
+from ._tensor import Tensor
 
 __all__ = ["detach", "is_signed", "is_same_size", "get_device", "fill", "typename",
            "nonzero_static"]

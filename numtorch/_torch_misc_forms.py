@@ -8,8 +8,8 @@ import math
 
 import numpy as np
 
-from ._tensor import Tensor
 from ._inplace_functions import _require_tensor
+from ._tensor import Tensor
 
 __all__ = [
     "sym_int", "sym_float", "sym_max", "sym_min", "sym_not", "sym_sqrt", "sym_ite", "sym_sum",
@@ -77,7 +77,7 @@ def sym_sum(args):
     return builtins.sum(args)
 
 
-def sym_constrain_range(size, *, min=None, max=None):  # noqa: A002 - torch's names
+def sym_constrain_range(size, *, min=None, max=None):
     """Check that ``size`` lies in ``[min, max]`` (bounds optional); returns None."""
     lo = -math.inf if min is None else min
     hi = math.inf if max is None else max
@@ -85,13 +85,13 @@ def sym_constrain_range(size, *, min=None, max=None):  # noqa: A002 - torch's na
         raise RuntimeError(f"Invalid value range for {size} between [{min}, {max}].")
 
 
-def sym_constrain_range_for_size(size, *, min=None, max=None):  # noqa: A002
+def sym_constrain_range_for_size(size, *, min=None, max=None):
     """Declare ``size`` a valid size in ``[min, max]``; nothing to check eagerly."""
 
 
 # -- norms, creation, sampling --------------------------------------------------------------
 
-def norm_except_dim(v, pow=2, dim=0):  # noqa: A002 - torch's name
+def norm_except_dim(v, pow=2, dim=0):
     """The ``pow``-norm of ``v`` over every dimension except ``dim``, kept with size 1 (the
     norm of weight normalisation); ``dim=-1`` takes the norm of the whole tensor."""
     from . import linalg

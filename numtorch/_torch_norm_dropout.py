@@ -7,9 +7,8 @@ statistics or masks. Each one here reorders its arguments and calls the ``F`` fu
 single definition of the math); the extra outputs are computed without gradient, as in torch.
 """
 
-from ._tensor import Tensor
-from .autograd.grad_mode import no_grad
 from ._inplace_functions import _dropout_form, _require_tensor
+from .autograd.grad_mode import no_grad
 
 __all__ = [
     "dropout", "alpha_dropout", "feature_dropout", "feature_alpha_dropout", "batch_norm",

@@ -11,6 +11,7 @@ __all__ = ["lstm", "gru", "rnn_tanh", "rnn_relu"]
 def _run(mode, input, h0, c0, params, has_biases, num_layers, dropout, train, bidirectional,
          batch_first):
     import numtorch
+
     from .nn import functional as F
     from .nn.modules.rnn import _run_direction
 

@@ -2,11 +2,32 @@
 (``einsum``, ``meshgrid``, ``stft``, ``unique``, ...). numtorch defines them elsewhere;
 this module names the same functions under torch's path."""
 
-import numtorch as _nt
+from numtorch import (
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    block_diag,
+    broadcast_shapes,
+    broadcast_tensors,
+    cartesian_prod,
+    cdist,
+    chain_matmul,
+    einsum,
+    istft,
+    lu,
+    meshgrid,
+    norm,
+    pca_lowrank,
+    split,
+    stft,
+    svd_lowrank,
+    tensordot,
+    unique,
+    unique_consecutive,
+    unravel_index,
+)
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "broadcast_tensors",
            "cartesian_prod", "block_diag", "cdist", "chain_matmul", "einsum", "istft", "lu",
            "norm", "meshgrid", "pca_lowrank", "split", "stft", "svd_lowrank", "tensordot",
            "unique", "unique_consecutive", "unravel_index"]
-
-globals().update({name: getattr(_nt, name) for name in __all__})

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 import numtorch
-from tests.oracle import check_op, check_raises, same
+from tests.oracle import check_op, same
 
 rng = np.random.default_rng(0)
 

@@ -151,7 +151,7 @@ def _items(d):
 
 
 def test_factory_kwargs():
-    fk = lambda t, kw: _items(t.nn.factory_kwargs(kw))  # noqa: E731
+    fk = lambda t, kw: _items(t.nn.factory_kwargs(kw))
     same(lambda t: fk(t, None))
     same(lambda t: fk(t, {"device": "cpu", "dtype": t.float64}))
     same(lambda t: fk(t, {"factory_kwargs": {"device": "cpu"}, "dtype": t.half}))
@@ -174,7 +174,7 @@ def test_linear_cross_entropy_functional():
     x, W, b = _arr(4, 5), _arr(3, 5), _arr(3)
     target = np.array([0, 2, 1, 2])
     probs = rng.dirichlet(np.ones(3), size=4)
-    F = lambda t: t.nn.functional  # noqa: E731
+    F = lambda t: t.nn.functional
     check_op(lambda t, x, W: F(t).linear_cross_entropy(x, W, t.from_numpy(target)), [x, W])
     check_op(lambda t, x, W, b: F(t).linear_cross_entropy(
         x, W, t.from_numpy(target), linear_bias=b, reduction="none", ignore_index=2,
@@ -214,7 +214,7 @@ def test_linear_cross_entropy_module():
         out_th.backward()
         np.testing.assert_allclose(m_nt.linear.weight.grad.numpy(),
                                    m_th.linear.weight.grad.numpy(), rtol=1e-5, atol=1e-6)
-    w = lambda t: t.nn.LinearCrossEntropyLoss(5, 3, weight=t.ones(3))  # noqa: E731
+    w = lambda t: t.nn.LinearCrossEntropyLoss(5, 3, weight=t.ones(3))
     same(lambda t: (list(w(t).state_dict()), [n for n, _ in w(t).named_buffers()]))
     same(lambda t: repr(t.nn.LinearCrossEntropyOptions()))
     same(lambda t: t.nn.LinearCrossEntropyLoss.__module__)

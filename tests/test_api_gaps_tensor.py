@@ -94,10 +94,6 @@ def test_reversed_and_delitem():
     same(delete)
 
 
-class _Tagged:
-    """A subclass body shared by both libraries' Tensor classes."""
-
-
 def _subclass(lib):
     return type("Tagged", (lib.Tensor,), {})
 
@@ -151,7 +147,7 @@ def test_is_view():
 
 
 def test_sparse_queries_on_dense():
-    x = lambda t: t.ones(2, 3)  # noqa: E731
+    x = lambda t: t.ones(2, 3)
     same(lambda t: (x(t).sparse_dim(), x(t).dense_dim()))
     for name in ("indices", "values", "crow_indices", "col_indices", "ccol_indices",
                  "row_indices"):

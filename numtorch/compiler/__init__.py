@@ -4,7 +4,7 @@ exported, and the decorators give back the function they wrap."""
 
 import contextlib
 
-from .._compat import compile  # noqa: F401,A004 - torch.compiler.compile is torch.compile
+from .._compat import compile
 
 __all__ = ["compile", "is_compiling", "is_dynamo_compiling", "is_exporting", "disable",
            "allow_in_graph", "assume_constant_result", "reset", "list_backends",

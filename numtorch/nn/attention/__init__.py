@@ -67,4 +67,4 @@ def sdpa_kernel(backends, set_priority=False):
         _flags.PRIORITY[:] = priority
 
 
-from . import bias  # noqa: E402,F401  (torch.nn.attention.bias after `import torch`)
+from . import bias  # noqa: F401  (torch.nn.attention.bias after `import torch`)
