@@ -21,6 +21,7 @@ gradients of any order work); the tests compare both with torch.
 import numpy as np
 
 from .._tensor import _make
+from .._threads import blas_threads_now, fit_blas_threads
 from ..autograd.graph import Op
 from ..backend import is_device_array
 from ._intraop import run_split
@@ -302,6 +303,12 @@ def _run_batch(part, q, scores):
     runs on one thread at these sizes (the work is counted as 8 passes over the scores, about
     what the forward and backward each make)."""
     if q.ndim < 3 or is_device_array(q):
+        part(None, None)
+        return
+    fit_blas_threads()
+    if blas_threads_now() < 2:
+        # other processes hold the cores (numtorch._threads caps BLAS then): a hand-off to a
+        # second thread would wait for a core (measured 10-20% slower at load 19)
         part(None, None)
         return
     n = q.shape[0]

@@ -115,15 +115,24 @@ def test_two_dim_operands_and_no_keys():
 def test_batch_split_across_threads(monkeypatch, causal):
     # nanoGPT-sized calls split the batch across the intra-op threads; force the split on
     # small inputs (parts of one batch entry each) and compare with torch
-    from numtorch.ops import _intraop
+    from numtorch.ops import _intraop, attention_ops
 
     monkeypatch.setattr(_intraop, "_MIN_PART", 1)
+    # as on an idle machine, whatever the load now (BLAS's thread cap follows the load)
+    monkeypatch.setattr(attention_ops, "fit_blas_threads", lambda: None)
+    monkeypatch.setattr(attention_ops, "blas_threads_now", lambda: 2)
+    splits = []
+    real = attention_ops.run_split
+    monkeypatch.setattr(attention_ops, "run_split",
+                        lambda k, n, unit: splits.append(_intraop.parts(n, unit)) or
+                        real(k, n, unit))
     threads = numtorch.get_num_threads()
     numtorch.set_num_threads(2)
     try:
-        assert _intraop.parts(3, 8) == 2
         check_op(_sdpa(is_causal=causal), [(3, 2, 5, 4), (3, 2, 6, 4), (3, 2, 6, 3)],
                  dtype="float32")
         check_op(_nanogpt_heads, [(3, 5, 12)])
     finally:
         numtorch.set_num_threads(threads)
+    if not numtorch.backend.is_device_array(numtorch.zeros(1)._array):
+        assert splits and all(k == 2 for k in splits)
