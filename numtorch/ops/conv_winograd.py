@@ -30,6 +30,7 @@ from . import _intraop
 
 _MIN_CHANNELS = 128
 _MIN_TILES = 64
+_MAX_BLOCK_BYTES = 64 << 20
 _KERNEL_ROWS = np.array([[1, 0, 0], [.5, .5, .5], [.5, -.5, .5], [0, 0, 1]])
 # U[4a + b] = sum_kl G[a, k] G[b, l] w[k, l]: the weight transform as one GEMM
 _WEIGHT_MAP = np.kron(_KERNEL_ROWS, _KERNEL_ROWS)  # (16, 9)
@@ -133,6 +134,13 @@ def _output_transform(xp, m, b, th, tw):
     return y
 
 
+def _samples_per_block(n, tiles_per_sample, channels, itemsize):
+    """Samples per block: the transformed tiles (16 per tile and channel) of a block stay
+    within ``_MAX_BLOCK_BYTES``, so a large batch never holds 4x its input at once."""
+    per_sample = 16 * tiles_per_sample * channels * itemsize
+    return max(1, min(n, _MAX_BLOCK_BYTES // max(per_sample, 1)))
+
+
 def forward(xp, x, w, b, padding, out):
     """y = conv2d(x, w) + b for a 3x3 kernel, stride 1, dilation 1, one group; ``padding``
     is ``((top, bottom), (left, right))`` and ``out`` the output's spatial size."""
@@ -140,18 +148,19 @@ def forward(xp, x, w, b, padding, out):
     o = w.shape[0]
     ho, wo = out
     th, tw = -(-ho // 2), -(-wo // 2)
-    p = _phases(xp, x, padding, th, tw)
-    v = _input_transform(xp, p, th, tw)
-    del p
     maps = xp.asarray(_WEIGHT_MAP.astype(x.dtype))
     ut = xp.matmul(maps, w.reshape(o * c, 9).T).reshape(16, o, c)  # (G g G^T), per filter
-    m = xp.matmul(v.reshape(16, th * tw * n, c), ut.transpose(0, 2, 1))
-    del v
     bias = None if b is None else b.astype(x.dtype, copy=False)
-    y = _output_transform(xp, m.reshape((4, 4, th, tw, n, o)), bias, th, tw)
-    del m
     full = xp.empty((n, o, 2 * th, 2 * tw), dtype=x.dtype)
-    _copy(xp, y.transpose(4, 5, 2, 0, 3, 1), full.reshape(n, o, th, 2, tw, 2))
+    step = _samples_per_block(n, th * tw, max(c, o), x.itemsize)
+    for i in range(0, n, step):
+        m = min(step, n - i)
+        v = _input_transform(xp, _phases(xp, x[i:i + m], padding, th, tw), th, tw)
+        prod = xp.matmul(v.reshape(16, th * tw * m, c), ut.transpose(0, 2, 1))
+        del v
+        y = _output_transform(xp, prod.reshape((4, 4, th, tw, m, o)), bias, th, tw)
+        del prod
+        _copy(xp, y.transpose(4, 5, 2, 0, 3, 1), full[i:i + m].reshape(m, o, th, 2, tw, 2))
     if (2 * th, 2 * tw) == (ho, wo):
         return full
     res = xp.empty((n, o, ho, wo), dtype=x.dtype)  # odd sizes: the last tiles overhang
@@ -204,12 +213,20 @@ def weight(xp, x, gy, padding):
     n, c = x.shape[:2]
     o = gy.shape[1]
     th, tw = -(-gy.shape[2] // 2), -(-gy.shape[3] // 2)
-    p = _phases(xp, x, padding, th, tw)
-    v = _input_transform(xp, p, th, tw).reshape(16, th * tw * n, c)
-    del p
-    dm = _gradient_tiles(xp, gy, th, tw).reshape(16, th * tw * n, o)
-    du = xp.matmul(dm.transpose(0, 2, 1), v)  # (16, O, C)
-    del v, dm
+    du = None
+    step = _samples_per_block(n, th * tw, max(c, o), x.itemsize)
+    for i in range(0, n, step):
+        m = min(step, n - i)
+        v = _input_transform(xp, _phases(xp, x[i:i + m], padding, th, tw), th, tw)
+        dm = _gradient_tiles(xp, gy[i:i + m], th, tw).reshape(16, th * tw * m, o)
+        part = xp.matmul(dm.transpose(0, 2, 1), v.reshape(16, th * tw * m, c))  # (16, O, C)
+        del v, dm
+        if du is None:
+            du = part
+        else:
+            du += part
+    if du is None:  # an empty batch
+        return xp.zeros((o, c, 3, 3), dtype=x.dtype)
     maps = xp.asarray(_WEIGHT_MAP.astype(x.dtype))
     dw = xp.matmul(maps.T, du.reshape(16, o * c))  # (9, O*C)
     return xp.ascontiguousarray(dw.T).reshape(o, c, 3, 3)

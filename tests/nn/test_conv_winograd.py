@@ -64,6 +64,12 @@ def test_winograd_conv_float32_matches_torch(paths, small, case):
     assert "forward-winograd" in paths
 
 
+def test_winograd_in_sample_blocks_matches_torch(paths, small, monkeypatch):
+    monkeypatch.setattr(conv_winograd, "_MAX_BLOCK_BYTES", 1)  # one sample per block
+    check_op(_conv(padding=1), [(3, 4, 5, 6), (2, 4, 3, 3), (2,)])
+    assert {"forward-winograd", "weight-winograd"} <= set(paths)
+
+
 def test_winograd_at_default_thresholds_float32(paths):
     # 128 channels, 2 x 6 x 6 tiles: the default thresholds pick Winograd for forward and
     # the stride-1 input gradient; small values keep float32 within the oracle's tolerance
