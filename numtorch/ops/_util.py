@@ -191,9 +191,13 @@ def storage_offset(t):
     if type(arr) is not np.ndarray:
         from .. import backend
 
-        helpers = backend.helpers_for(backend.xp_of(arr))
-        return (helpers.address(arr) - helpers.address(helpers.storage_root(arr))) // \
-            arr.itemsize
+        xp = backend.xp_of(arr)
+        if xp is np:  # a quantized tensor's QArray: its integers are the storage
+            arr = arr.ints
+        else:
+            helpers = backend.helpers_for(xp)
+            return (helpers.address(arr) - helpers.address(helpers.storage_root(arr))) // \
+                arr.itemsize
     # walk to the array that owns the memory; restrided views hang off as_strided's holder
     owner = arr
     base = arr.base
