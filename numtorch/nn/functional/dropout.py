@@ -12,6 +12,7 @@ import numpy as np
 
 from ... import _random
 from ..._tensor import Tensor, _make
+from ...autograd import inplace as _inplace
 from ...autograd.grad_mode import no_grad
 from ...ops.elementwise import Mul
 
@@ -76,8 +77,10 @@ def _dropout(input, p, training, inplace, feature, alpha):
     """The shared core: plain/feature and standard/alpha dropout on checked arguments."""
     if p == 0 or not training:
         return input
+    # not while numtorch.onnx records: its trace must see the random fill as a node
     if not (inplace or feature or alpha) and 0 < p < 1 and type(input._array) is np.ndarray \
-            and (input._array.dtype == np.float32 or input._array.dtype == np.float64):
+            and (input._array.dtype == np.float32 or input._array.dtype == np.float64) \
+            and _inplace._TRACE[0] is None:
         return _plain_dropout(input, p)
     shape = _feature_shape(input) if feature else tuple(input.shape)
     if p == 1:
