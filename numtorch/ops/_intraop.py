@@ -77,6 +77,24 @@ def run_split(kernel, n, unit=1):
             f.result()
 
 
+def _cores_taken():
+    """Whether BLAS runs on one thread now: the user asked for one, or other processes hold
+    the cores (``numtorch._threads`` then caps BLAS); a part handed to a second thread would
+    wait for a core (the fused attention split measured 10-20% slower so at load 19)."""
+    from .. import _threads
+
+    now = getattr(_threads, "blas_threads_now", None)
+    return now is not None and now() < 2
+
+
+def split(kernel, n, unit=1):
+    """``run_split``, except while ``_cores_taken``: then ``kernel(0, n)`` on this thread."""
+    if _cores_taken():
+        kernel(0, n)
+    else:
+        run_split(kernel, n, unit)
+
+
 def copy(src, out=None):
     """A C-contiguous copy of the (strided) NumPy array ``src``, written into ``out`` if given.
 
@@ -87,7 +105,7 @@ def copy(src, out=None):
     """
     if out is None:
         out = np.empty(src.shape, dtype=src.dtype)
-    k = parts(src.size) if src.ndim else 1
+    k = parts(src.size) if src.ndim and not _cores_taken() else 1
     axis = 0
     if k > 1 and src.shape[0] < 4 * k and src.shape[0] % k and src.ndim > 1 and \
             src.shape[1] > src.shape[0]:

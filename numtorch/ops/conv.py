@@ -471,7 +471,7 @@ def _col2im_into(buf, cols, stride, dilation):
     if is_device_array(buf):
         part(0, n)
     else:
-        _intraop.run_split(part, n, buf.size // n)
+        _intraop.split(part, n, buf.size // n)
 
 
 def _bias_grad(grad, nd):

@@ -50,7 +50,7 @@ def _split(xp, kernel, n, unit, like):
     if is_device_array(like):
         kernel(0, n)
     else:
-        _intraop.run_split(kernel, n, unit)
+        _intraop.split(kernel, n, unit)
 
 
 def _copy(xp, src, dst):

@@ -26,6 +26,7 @@ def split(monkeypatch):
 
     monkeypatch.setattr(_intraop, "_MIN_PART", 4)
     monkeypatch.setattr(_intraop, "run_split", watched)
+    monkeypatch.setattr(_intraop, "_cores_taken", lambda: False)  # as on an idle machine
     old = numtorch.get_num_threads()
     numtorch.set_num_threads(3)
     try:
@@ -66,6 +67,18 @@ def test_conv_split_across_threads_matches_torch(split, case):
         assert any(k > 1 for k in split)
 
 
+def test_no_split_while_blas_runs_one_thread(monkeypatch):
+    calls = []
+    monkeypatch.setattr(_intraop, "_MIN_PART", 4)
+    monkeypatch.setattr(_intraop, "run_split", lambda *a, **k: calls.append(a))
+    monkeypatch.setattr(_intraop, "_cores_taken", lambda: True)
+    x = np.arange(24.0).reshape(2, 3, 4)[:, ::-1]
+    np.testing.assert_array_equal(_intraop.copy(x), x)
+    done = []
+    _intraop.split(lambda lo, hi: done.append((lo, hi)), 10)
+    assert done == [(0, 10)] and not calls
+
+
 def test_conv_split_is_bitwise_the_single_thread_result(monkeypatch):
     rng = np.random.default_rng(0)
     x = rng.standard_normal((4, 6, 9, 8)).astype(np.float32)
@@ -82,6 +95,7 @@ def test_conv_split_is_bitwise_the_single_thread_result(monkeypatch):
     monkeypatch.setattr(conv_ops, "_THREADED", True)  # the same blocks both times
     one = run()
     monkeypatch.setattr(_intraop, "_MIN_PART", 4)
+    monkeypatch.setattr(_intraop, "_cores_taken", lambda: False)
     old = numtorch.get_num_threads()
     numtorch.set_num_threads(3)
     try:
