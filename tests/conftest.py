@@ -188,5 +188,11 @@ def _reset_state():
     numtorch.manual_seed(0)
     np.random.seed(0)
     dt = numtorch.get_default_dtype()
+    # torch's dynamo (torch.compile, torch.cond, while_loop, ...) turns off torch.distributions
+    # argument validation for the whole process; later tests compare torch's validation errors
+    tdist = sys.modules.get("torch.distributions")
+    validate = tdist.Distribution._validate_args if tdist is not None else None
     yield
     numtorch.set_default_dtype(dt)
+    if tdist is not None and tdist.Distribution._validate_args != validate:
+        tdist.Distribution.set_default_validate_args(validate)
