@@ -40,6 +40,8 @@ def test_float16_gelu_forward_every_value():
     ("sigmoid", "float16", 0.0),
     ("logsigmoid", "float16", 0.0),
     ("logsigmoid", "bfloat16", 0.0),
+    ("tanh", "float16", 0.0),
+    ("tanh", "bfloat16", 0.0),
 ])
 def test_half_backward_rounds_like_torch(name, dtype, allowed):
     rng = np.random.default_rng(5)
