@@ -7,6 +7,7 @@ False, and the NVML queries need ``nvidia-ml-py`` (``pynvml``) as torch's do.
 
 from .. import backend
 from .._errors_device import AcceleratorError, OutOfMemoryError  # noqa: F401  (re-exported)
+from .streams import _cupy, _index
 
 __all__ = ["CudaError", "DeferredCudaCallError", "cudaStatus", "check_error", "cudart",
            "can_device_access_peer", "current_solver_handle", "get_arch_list",
@@ -17,19 +18,6 @@ __all__ = ["CudaError", "DeferredCudaCallError", "cudaStatus", "check_error", "c
 
 has_half = True  # float16 arithmetic on the GPU (CuPy's float16 arrays)
 has_magma = False  # numtorch's GPU linear algebra is CuPy's (cuSOLVER), not MAGMA
-
-
-def _cupy():
-    cp = backend.cupy_or_none()
-    if cp is None:
-        raise backend.cuda_unavailable()
-    return cp
-
-
-def _index(device):
-    from .random import _index as index_of
-
-    return index_of("cuda" if device is None else device)
 
 
 class cudaStatus:
