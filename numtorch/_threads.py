@@ -35,8 +35,9 @@ _GETTERS = ("scipy_openblas_get_num_threads64_", "scipy_openblas_get_num_threads
             "openblas_get_num_threads", "MKL_Get_Max_Threads")
 _PERIOD = 0.1  # seconds between two looks at the machine's load
 _CALM = 3  # calm looks in a row before threads are given back
+_BUSY = 3  # busy looks in a row (_PERIOD apart) before BLAS gives up a core
 _state = {"lib": None, "searched": False, "scipy": None, "interop": 1, "user": None,
-          "cap": None, "calm": 0, "next": 0.0,
+          "cap": None, "calm": 0, "busy": 0, "next": 0.0,
           "adapt": os.environ.get("NUMTORCH_BLAS_ADAPT", "1") != "0"
           and os.path.exists("/proc/loadavg")}
 
@@ -165,13 +166,9 @@ def small_gemm_kernels():
 _SMALL_KERNEL_CORES = ("skylakex", "cooperlake", "sapphirerapids")
 
 
-def _running_elsewhere():
-    """Runnable tasks of other processes right now (``/proc/loadavg`` counts everyone's)."""
-    with open("/proc/loadavg", "rb") as f:
-        running = int(f.read().split()[3].split(b"/")[0])
-    if running <= 1:
-        return 0
-    own = 0  # this process's running threads, spinning BLAS workers included
+def _own_running():
+    """This process's threads in state R (spinning BLAS workers included)."""
+    own = 0
     for tid in os.listdir("/proc/self/task"):
         try:
             with open(f"/proc/self/task/{tid}/stat", "rb") as f:
@@ -179,7 +176,28 @@ def _running_elsewhere():
         except OSError:
             continue
         own += stat[stat.rindex(b")") + 2:stat.rindex(b")") + 3] == b"R"
-    return max(0, running - own)
+    return own
+
+
+def _look():
+    """One reading of other processes' runnable tasks. Our own threads are counted just
+    before and just after ``/proc/loadavg`` and the larger count is taken: a worker that
+    stops between the two reads would otherwise pass for another process's task."""
+    before = _own_running()
+    with open("/proc/loadavg", "rb") as f:
+        running = int(f.read().split()[3].split(b"/")[0])
+    if running <= 1:
+        return 0
+    return max(0, running - max(before, _own_running()))
+
+
+def _running_elsewhere():
+    """Runnable tasks of other processes right now (``/proc/loadavg`` counts everyone's).
+
+    A busy reading is confirmed by a second one and the smaller is kept: a kernel thread or a
+    moment's task seen once on an idle machine must not take a core from BLAS."""
+    others = _look()
+    return min(others, _look()) if others else 0
 
 
 def fit_blas_threads():
@@ -200,7 +218,11 @@ def fit_blas_threads():
     free = max(1, cores - others * cores // max(cores, os.cpu_count() or cores))
     with _lock:
         cap = _state["cap"]
-        if cap is None or free < cap:
+        busy = free < (cores if cap is None else cap)
+        _state["busy"] = _state["busy"] + 1 if busy else 0
+        if busy and _state["busy"] < _BUSY:
+            _state["calm"] = 0  # not yet: a kernel thread or a moment's task on an idle machine
+        elif busy or cap is None:
             _state["cap"], _state["calm"] = free, 0
         elif free > cap:
             _state["calm"] += 1
