@@ -5,6 +5,7 @@ import numpy as np
 from . import _dtype, return_types
 from ._tensor import Tensor, _make
 from .backend import xp_of
+from .ops._pointwise import _not_implemented
 
 __all__ = ["histogramdd"]
 
@@ -72,8 +73,7 @@ def histogramdd(input, bins, *, range=None, weight=None, density=False):
                         f"{type(input).__name__}")
     a = input._array
     if a.dtype.kind != "f":
-        raise NotImplementedError(f"\"histogramdd\" not implemented for "
-                                  f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
+        raise _not_implemented("histogramdd", a.dtype)
     if a.ndim < 2:
         raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
     xp = xp_of(a)

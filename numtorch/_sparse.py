@@ -17,7 +17,7 @@ type subclasses the left one's), so the dense operators need no check either.
 import numtorch as _nt
 
 from . import _layout
-from ._tensor import Tensor, _make, _parse_to
+from ._tensor import _DEEPCOPY_NON_LEAF, Tensor, _make, _parse_to
 
 __all__ = []
 
@@ -247,11 +247,7 @@ class SparseTensor(Tensor):
 
     def __deepcopy__(self, memo):
         if not self.is_leaf:
-            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
-                               "support the deepcopy protocol at the moment.  If you were "
-                               "attempting to deepcopy a module, this may be because of a "
-                               "torch.nn.utils.weight_norm usage, see "
-                               "https://github.com/pytorch/pytorch/pull/103001")
+            raise RuntimeError(_DEEPCOPY_NON_LEAF)
         s = self._array
         new = _nt.sparse_coo_tensor(s.indices.copy(), s.values.detach().clone(), s.shape,
                                     requires_grad=s.values.requires_grad,

@@ -58,6 +58,13 @@ def _factory_requires_grad(t):
     return t.requires_grad_(True)
 
 
+# torch's refusal to deepcopy a tensor that is not a graph leaf (dense and sparse alike)
+_DEEPCOPY_NON_LEAF = ("Only Tensors created explicitly by the user (graph leaves) support the "
+                      "deepcopy protocol at the moment.  If you were attempting to deepcopy a "
+                      "module, this may be because of a torch.nn.utils.weight_norm usage, see "
+                      "https://github.com/pytorch/pytorch/pull/103001")
+
+
 def _make(arr):
     """Wrap an xp array in a Tensor with no autograd history (internal fast constructor)."""
     t = _new(Tensor)
@@ -492,11 +499,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
 
     def __deepcopy__(self, memo):
         if not self.is_leaf:
-            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
-                               "support the deepcopy protocol at the moment.  If you were "
-                               "attempting to deepcopy a module, this may be because of a "
-                               "torch.nn.utils.weight_norm usage, see "
-                               "https://github.com/pytorch/pytorch/pull/103001")
+            raise RuntimeError(_DEEPCOPY_NON_LEAF)
         new = _new_like_class(type(self), _deepcopy_array(self._array, memo))
         new._requires_grad = self._requires_grad
         memo[id(self)] = new
