@@ -24,7 +24,7 @@ import traceback
 from urllib.parse import urlparse
 
 from ... import futures as _futures
-from . import _rref, _wire
+from . import _rref, _state, _wire
 from ._info import WorkerInfo
 
 _REQ, _RESP_OK, _RESP_ERR = 0, 1, 2
@@ -91,6 +91,10 @@ class Agent:
         self._closing = False
         self._server_socks = []
         self._rendezvous(options)
+        # A peer that finished the rendezvous first may already be calling us, and decoding
+        # its request (an RRef in the arguments) needs the process's agent: register before
+        # the first request can be read.
+        _state.set_agent(self)
         self._start_thread(self._accept_loop, "rpc-accept")
         self._start_thread(self._timer_loop, "rpc-timer")
         self._start_thread(self._collect_rrefs, "rpc-rref-gc")

@@ -37,7 +37,7 @@ def init_rpc(name, backend=None, rank=-1, world_size=None, rpc_backend_options=N
         raise ValueError(f"init_rpc needs 0 <= rank < world_size, got rank={rank}, "
                          f"world_size={world_size}")
     options = rpc_backend_options or TensorPipeRpcBackendOptions()
-    _state.set_agent(Agent(name, rank, world_size, options))
+    Agent(name, rank, world_size, options)  # registers itself before it serves requests
 
 
 def shutdown(graceful=True, timeout=0):
