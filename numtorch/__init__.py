@@ -37,6 +37,9 @@ from ._sampling import *  # noqa: F401,F403
 from . import _random_fills  # noqa: F401  (the values of Tensor.uniform_ & co)
 from .ops import *  # noqa: F401,F403
 from .ops import zeros_like as _ops_zeros_like  # noqa: F401
+from . import _ops_tree  # noqa: E402  (torch.ops.<namespace>: answered by the ops package)
+
+_ops_tree.install(ops)  # noqa: F405
 from ._creation import zeros_like  # noqa: F401,E402  (the public one, with dtype/device)
 from .autograd.grad_mode import (  # noqa: F401
     no_grad, enable_grad, set_grad_enabled, inference_mode, is_grad_enabled,

@@ -4,18 +4,22 @@ per-device kernels and fake (shape-only) implementations.
 numtorch runs programs eagerly, so an operator is its Python implementation called through
 a :class:`CustomOpDef`; a registered autograd formula runs through
 :class:`numtorch.autograd.Function` (the node is named as torch names it), and the fake
-implementation is kept for code that asks for it. Operators are not added to a
-``torch.ops`` namespace (``numtorch.ops`` holds numtorch's own primitives).
+implementation is kept for code that asks for it. Every operator is also reachable as
+``torch.ops.<namespace>.<name>`` (see numtorch/_ops_tree.py); operators declared by a schema
+string (``define``, ``impl``, ``Library``) live in numtorch/_ops_library.py.
 """
 
 import inspect
 
+from . import _ops_tree
+from ._ops_library import Library, define, defined, impl
+from ._ops_schema import FunctionSchema, annotation_type, default_text, returns_text
 from ._tensor import Tensor
 from .autograd.function import Function
 from .autograd.grad_mode import is_grad_enabled, no_grad
 
 __all__ = ["custom_op", "CustomOpDef", "register_fake", "register_autograd",
-           "register_kernel", "impl_abstract", "infer_schema"]
+           "register_kernel", "impl_abstract", "infer_schema", "Library", "define", "impl"]
 
 _REGISTRY = {}  # "namespace::name" -> CustomOpDef
 
@@ -27,15 +31,42 @@ def _parse_name(qualname):
 
 
 def infer_schema(prototype_function, /, *, mutates_args, op_name=None):
-    """Check that every parameter of ``prototype_function`` has a type annotation (what
-    torch needs to infer an operator schema); returns a schema-like string."""
+    """The operator schema torch infers from ``prototype_function``'s type annotations,
+    e.g. ``"(Tensor(a0!) x, float k=1.0) -> Tensor"`` (prefixed by ``op_name`` if given).
+
+    Raises:
+        ValueError: a parameter without annotation, or of a type or default value an
+        operator cannot take.
+    """
     sig = inspect.signature(prototype_function)
+    mutated = set(sig.parameters) if mutates_args == "unknown" else set(mutates_args)
+    parts, star, alias = [], False, 0
     for p in sig.parameters.values():
         if p.annotation is inspect.Parameter.empty:
             raise ValueError(f"infer_schema(func): Parameter {p.name} must have a type "
                              f"annotation. Got func with signature {sig})")
-    params = ", ".join(p.name for p in sig.parameters.values())
-    return f"({params}) -> {getattr(sig.return_annotation, '__name__', sig.return_annotation)}"
+        type_ = annotation_type(p.annotation)
+        if type_ is None:
+            raise ValueError(f"infer_schema(func): Parameter {p.name} has unsupported type "
+                             f"{p.annotation}. Got func with signature {sig})")
+        if p.name in mutated and type_.startswith("Tensor"):
+            type_ = type_.replace("Tensor", f"Tensor(a{alias}!)", 1)
+            alias += 1
+        text = f"{type_} {p.name}"
+        if p.default is not inspect.Parameter.empty:
+            default = default_text(p.default)
+            if default is None:
+                raise ValueError(f"infer_schema(func): Parameter {p.name} has an unsupported "
+                                 f"default value type {type(p.default)}. Please file an issue "
+                                 f"on GitHub so we can prioritize this. Got func with "
+                                 f"signature {sig})")
+            text += f"={default}"
+        if p.kind is inspect.Parameter.KEYWORD_ONLY and not star:
+            parts.append("*")
+            star = True
+        parts.append(text)
+    schema = f"({', '.join(parts)}) -> {returns_text(sig.return_annotation)}"
+    return schema if op_name is None else op_name + schema
 
 
 def _tensors(values):
@@ -174,25 +205,42 @@ def custom_op(name, fn=None, /, *, mutates_args, device_types=None, schema=None)
     namespace, opname = _parse_name(name)
 
     def make(f):
-        if schema is None:
-            infer_schema(f, mutates_args=mutates_args)
+        text = infer_schema(f, mutates_args=mutates_args) if schema is None else schema
+        parsed = FunctionSchema.parse(f"{namespace}::{opname}{text}")
+        earlier = defined(parsed.name)
+        if earlier is not None:
+            raise RuntimeError(
+                f"Tried to register an operator ({earlier.schema}) with the same name and "
+                f"overload name multiple times. Each overload's schema should only be "
+                f"registered with a single call to def(). Duplicate registration: registered "
+                f"at {inspect.getsourcefile(f)}. Original registration: registered at "
+                f"{earlier.where}")
         mutated = () if mutates_args == "unknown" else tuple(mutates_args)
         op = CustomOpDef(namespace, opname, f, mutated)
+        op._schema = parsed
         if device_types is not None:
             op.register_kernel(device_types, f)
         _REGISTRY[op._qualname] = op
+        packet = _ops_tree.namespace(namespace)._packet(opname)
+        packet._overloads.clear()  # a second custom_op of one name replaces the first
+        packet._add(parsed, lambda _schema, given: op(**given))
         return op
 
     return make if fn is None else make(fn)
 
 
 def _lookup(op):
+    """The CustomOpDef or DefinedOp named by ``op`` (either object, an OpOverload or packet,
+    or ``"ns::name[.overload]"``)."""
     if isinstance(op, CustomOpDef):
         return op
-    found = _REGISTRY.get(op)
+    if isinstance(op, _ops_tree.OpOverload):
+        op = op.name()
+    elif isinstance(op, _ops_tree.OpOverloadPacket):
+        op = op._qualified_op_name
+    found = _REGISTRY.get(op) or defined(op)
     if found is None:
-        raise ValueError(f"register: could not find operator {op!r}; define it with "
-                         f"torch.library.custom_op first")
+        raise RuntimeError(f"operator {op} does not exist")
     return found
 
 
@@ -200,7 +248,14 @@ def register_fake(op, func=None, /, *, lib=None, _stacklevel=1):
     """Register the fake implementation of ``op`` (a :class:`CustomOpDef` or its name);
     usable as a decorator."""
     target = _lookup(op)
-    return target.register_fake if func is None else target.register_fake(func)
+    if isinstance(target, CustomOpDef):
+        return target.register_fake if func is None else target.register_fake(func)
+
+    def register(f):
+        target.set_kernel("meta", f)
+        return f
+
+    return register if func is None else register(func)
 
 
 impl_abstract = register_fake
@@ -209,10 +264,23 @@ impl_abstract = register_fake
 def register_autograd(op, backward, /, *, setup_context=None, lib=None):
     """Register the derivative of ``op`` (a :class:`CustomOpDef` or its name); see
     :meth:`CustomOpDef.register_autograd`."""
-    _lookup(op).register_autograd(backward, setup_context=setup_context)
+    target = _lookup(op)
+    if isinstance(target, CustomOpDef):
+        target.register_autograd(backward, setup_context=setup_context)
+    else:
+        target.backward, target.setup_context = backward, setup_context
 
 
 def register_kernel(op, device_types, func=None, /, *, lib=None):
     """Register a per-device implementation of ``op``; see
     :meth:`CustomOpDef.register_kernel`."""
-    return _lookup(op).register_kernel(device_types, func)
+    target = _lookup(op)
+    if isinstance(target, CustomOpDef):
+        return target.register_kernel(device_types, func)
+
+    def register(f):
+        for t in [device_types] if isinstance(device_types, str) else device_types:
+            target.set_kernel(t, f)
+        return f
+
+    return register if func is None else register(func)
