@@ -48,19 +48,13 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                                   np.ones(a.shape, dtype=a.dtype))]
     else:
         root_grads = _grad_shapes.root_grads(outputs, grad_outputs, create_graph, fn_name)
-    root_arrays = [id(g._array) for g in root_grads]
-
-    capture = None
-    if inputs is not None:
-        capture = {}
-        for k, t in enumerate(inputs):
-            e = tuple(t) if isinstance(t, GradientEdge) else edge_of(t)
-            if e is None:
-                raise RuntimeError("One of the differentiated Tensors does not require grad")
-            capture.setdefault(e[0], []).append((e[1], k))
+    # ids of arrays a leaf must copy rather than adopt as its .grad: the root gradients (the
+    # caller's) and every array a leaf already adopted in this call (two leaves fed one array)
+    root_arrays = {id(g._array) for g in root_grads}
 
     buffers = {}
-    if capture is None:
+    prev = _state.enabled, _state.grad
+    if inputs is None:
         # Every node was created after the nodes it sends gradient to, so running them in
         # decreasing creation order (a heap keyed by sequence number) is a topological order:
         # no graph walk is needed before starting.
@@ -69,71 +63,48 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
             if node not in buffers:
                 heapq.heappush(heap, (-node._seq, id(node), node))
             _add_to_buffer(buffers, node, nr, g)
-        order, needed = _drain(heap), None
-    else:
-        heap = None
-        order = _topological_order([e[0] for e in roots])
-        needed = _needed(order, capture)
-        for (node, nr), g in zip(roots, root_grads):
-            _add_to_buffer(buffers, node, nr, g)
+        _state.enabled = _state.grad = create_graph  # backward runs in grad mode create_graph
+        try:
+            _run_all(heap, buffers, retain_graph, create_graph, root_arrays)
+        finally:
+            _state.enabled, _state.grad = prev
+        return None
 
-    captured = [None] * (len(inputs) if inputs is not None else 0)
+    capture = {}
+    for k, t in enumerate(inputs):
+        e = tuple(t) if isinstance(t, GradientEdge) else edge_of(t)
+        if e is None:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+        capture.setdefault(e[0], []).append((e[1], k))
+    order = _topological_order([e[0] for e in roots])
+    needed = _needed(order, capture)
+    for (node, nr), g in zip(roots, root_grads):
+        _add_to_buffer(buffers, node, nr, g)
+
+    captured = [None] * len(inputs)
     owned = set()  # (node, nr) of buffer sums this call made, which it may add into in place
-    prev = _state.enabled, _state.grad
-    _state.enabled = _state.grad = create_graph  # backward runs in grad mode create_graph
+    _state.enabled = _state.grad = create_graph
     try:
         for node in order:
             buf = buffers.get(node)
-            if buf is None or (needed is not None and node not in needed):
+            if buf is None or node not in needed:
                 continue
             buffers[node] = _RAN  # from now on a gradient reaching it would be lost
             if node._pre_hooks or node._retain or node._node_pre_hooks:
                 run_pre_hooks(node, buf)
-            if capture is not None and node in capture:
+            if node in capture:
                 for nr, k in capture[node]:
                     captured[k] = buf[nr]
                 if type(node) is AccumulateGrad:
                     continue
             elif type(node) is AccumulateGrad:
-                if capture is None and graph._hook is None:
-                    node._run(buf, create_graph, root_arrays)
-                elif capture is None:
-                    graph._hook.node(node, buf, create_graph, root_arrays)
                 continue
             grads_in = (node._run(buf, create_graph, root_arrays) if graph._hook is None else
                         graph._hook.node(node, buf, create_graph, root_arrays))
-            if _anomaly["enabled"]:
-                check_gradients(node, grads_in)
-            if node._hooks:
-                grads_in = run_node_hooks(node, grads_in, buf)
-            if not retain_graph and node._saved is not None:
-                node._release()
-            for i, (e, g, m) in enumerate(zip(node._edges, grads_in, node._in_meta)):
-                if e is None or g is None:
-                    continue
-                a = g._array
-                if a.shape != m[0] or a.dtype != m[1]:
-                    g = _grad_shapes.fit(g, m, node, i)
-                child, nr = e
-                b = buffers.get(child)
-                if b is None:
-                    b = buffers[child] = [None] * child._n_out
-                    b[nr] = g
-                    if heap is not None:
-                        heapq.heappush(heap, (-child._seq, id(child), child))
-                elif b is _RAN:
-                    _late_gradient(node, child)
-                elif b[nr] is None:
-                    b[nr] = g
-                elif create_graph:
-                    b[nr] = b[nr] + g
-                else:
-                    b[nr] = _accumulate(b[nr], g, owned, (child, nr))
+            _send(node, grads_in, buf, retain_graph, create_graph, buffers, None, owned)
     finally:
         _state.enabled, _state.grad = prev
 
-    if inputs is None:
-        return None
     for k, g in enumerate(captured):
         if g is None and not allow_unused:
             raise RuntimeError(f"The differentiated Tensor at index {k} appears to not have "
@@ -145,6 +116,91 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 _accumulate_into(t, g, create_graph)
         return None
     return captured
+
+
+def _run_all(heap, buffers, retain_graph, create_graph, root_arrays):
+    """Run every node reached from the heap's roots (plain ``backward()``: no inputs to
+    capture), in decreasing creation order; the hot loop of the engine."""
+    pop, push = heapq.heappop, heapq.heappush
+    owned = set()
+    while heap:
+        node = pop(heap)[2]
+        buf = buffers[node]
+        buffers[node] = _RAN  # from now on a gradient reaching it would be lost
+        if node._pre_hooks or node._retain or node._node_pre_hooks:
+            run_pre_hooks(node, buf)
+        hook = graph._hook
+        if type(node) is AccumulateGrad:
+            if hook is None:
+                node._run(buf, create_graph, root_arrays)
+            else:
+                hook.node(node, buf, create_graph, root_arrays)
+            continue
+        grads_in = (node._run(buf, create_graph, root_arrays) if hook is None else
+                    hook.node(node, buf, create_graph, root_arrays))
+        if _anomaly["enabled"] or node._hooks or (not retain_graph and node._saved is not None):
+            grads_in = _after_node(node, grads_in, buf, retain_graph)
+        i = 0
+        meta = node._in_meta
+        for e in node._edges:
+            g = grads_in[i]
+            if e is not None and g is not None:
+                a = g._array
+                m = meta[i]
+                if a.shape != m[0] or (a.dtype is not m[1] and a.dtype != m[1]):
+                    g = _grad_shapes.fit(g, m, node, i)
+                child, nr = e
+                b = buffers.get(child)
+                if b is None:
+                    b = buffers[child] = [None] * child._n_out
+                    b[nr] = g
+                    push(heap, (-child._seq, id(child), child))
+                elif b is _RAN:
+                    _late_gradient(node, child)
+                elif b[nr] is None:
+                    b[nr] = g
+                elif create_graph:
+                    b[nr] = b[nr] + g
+                else:
+                    b[nr] = _accumulate(b[nr], g, owned, (child, nr))
+            i += 1
+
+
+def _after_node(node, grads_in, buf, retain_graph):
+    """Anomaly checks, the node's hooks and freeing its saved values, after it ran."""
+    if _anomaly["enabled"]:
+        check_gradients(node, grads_in)
+    if node._hooks:
+        grads_in = run_node_hooks(node, grads_in, buf)
+    if not retain_graph and node._saved is not None:
+        node._release()
+    return grads_in
+
+
+def _send(node, grads_in, buf, retain_graph, create_graph, buffers, heap, owned):
+    """Hand the gradients ``node`` produced to the buffers of the nodes its edges lead to."""
+    grads_in = _after_node(node, grads_in, buf, retain_graph)
+    for i, (e, g, m) in enumerate(zip(node._edges, grads_in, node._in_meta)):
+        if e is None or g is None:
+            continue
+        a = g._array
+        if a.shape != m[0] or a.dtype != m[1]:
+            g = _grad_shapes.fit(g, m, node, i)
+        child, nr = e
+        b = buffers.get(child)
+        if b is None:
+            b = buffers[child] = [None] * child._n_out
+            b[nr] = g
+            if heap is not None:
+                heapq.heappush(heap, (-child._seq, id(child), child))
+        elif b is _RAN:
+            _late_gradient(node, child)
+        elif b[nr] is None:
+            b[nr] = g
+        elif create_graph:
+            b[nr] = b[nr] + g
+        else:
+            b[nr] = _accumulate(b[nr], g, owned, (child, nr))
 
 
 def _accumulate_into(t, g, create_graph):
@@ -185,13 +241,6 @@ def _add_to_buffer(buffers, node, nr, g):
     if buf is None:
         buf = buffers[node] = [None] * node._n_out
     buf[nr] = g if buf[nr] is None else buf[nr] + g
-
-
-def _drain(heap):
-    """Pop nodes from the heap in decreasing creation order (the loop pushes new ones)."""
-    pop = heapq.heappop
-    while heap:
-        yield pop(heap)[2]
 
 
 def _topological_order(start):

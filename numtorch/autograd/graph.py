@@ -162,6 +162,7 @@ class AccumulateGrad(Node):
                 arr = arr.copy()
             if t._grad is None and arr.dtype == t._array.dtype:
                 t._grad = _make(arr)  # the common case, inline: adopt the array
+                root_arrays.add(id(arr))  # a second leaf fed the same array copies it
             else:
                 add_to_grad(t, arr)
         if self._post_acc_hooks:

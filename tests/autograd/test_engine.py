@@ -253,3 +253,17 @@ def test_op_parameters_are_kept_apart_from_node_state():
     node = x.sum(1).grad_fn
     assert node.dims == (1,) and not node.keepdim
     assert not {"xp", "_edges", "_in_meta", "_saved", "_seq"} & set(vars(node))
+
+
+def test_leaves_fed_one_gradient_array_do_not_share_it():
+    # add's backward hands the same gradient to both operands: each leaf's .grad must be its
+    # own memory, so an in-place change to one (an optimizer step) leaves the other alone
+    def f(t):
+        x = t.ones(3, requires_grad=True)
+        y = t.ones(3, requires_grad=True)
+        z = t.ones(3, requires_grad=True)
+        (x + y + z).sum().backward()
+        x.grad.add_(1)
+        y.grad.mul_(3)
+        return x.grad, y.grad, z.grad
+    same(f)
