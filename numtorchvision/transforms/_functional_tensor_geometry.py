@@ -14,7 +14,7 @@ import numtorch as torch
 import numtorch.nn.functional as NF
 
 from ._functional_tensor import _assert_image_tensor, get_dimensions
-from ._resize_exact import resize_integer_aa
+from ._resize_exact import resize_integer_aa, resize_integer_plain
 
 _INT_DTYPES = (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
 
@@ -120,9 +120,10 @@ def resize(img, size, interpolation="bilinear", antialias=True):
     size = list(size)
     if antialias is None or interpolation not in ("bilinear", "bicubic"):
         antialias = False  # only these two modes have an antialiased form
-    if antialias and img.dtype in _INT_DTYPES and img.device.type == "cpu" and min(size) > 0 \
-            and img.numel() > 0:  # (interpolate reports bad sizes)
-        return _resize_integer_aa(img, size, interpolation)
+    if img.dtype in _INT_DTYPES and img.device.type == "cpu" and min(size) > 0 \
+            and img.numel() > 0 and interpolation in ("bilinear", "bicubic") and img.ndim > 2:
+        # (interpolate reports bad sizes)
+        return _resize_integer(img, size, interpolation, antialias)
     x, need_cast, squeeze, out_dtype = _cast_squeeze_in(img, [torch.float32, torch.float64])
     x, lead = _flatten_batch(x)
     align = False if interpolation in ("bilinear", "bicubic") else None
@@ -135,10 +136,19 @@ def resize(img, size, interpolation="bilinear", antialias=True):
     return _cast_squeeze_out(x, need_cast, squeeze, out_dtype)
 
 
-def _resize_integer_aa(img, size, interpolation):
-    """Antialiased resize of an integer image, rounded as torch's float32 kernel rounds so
-    that the pixels equal torchvision's (see ``_resize_exact``)."""
-    x = torch.from_numpy(resize_integer_aa(img.numpy(), size, interpolation))
+def _resize_integer(img, size, interpolation, antialias):
+    """Bilinear or bicubic resize of an integer image, rounded as torch's float32 kernels
+    round so that the pixels equal torchvision's (see ``_resize_exact``)."""
+    x4 = img.reshape(-1, *img.shape[-3:]) if img.ndim != 3 else img.unsqueeze(0)
+    channels_last = x4.is_contiguous(memory_format=torch.channels_last)
+    if antialias:
+        x = torch.from_numpy(resize_integer_aa(img.numpy(), size, interpolation))
+    else:
+        arr = resize_integer_plain(x4.numpy(), size, interpolation, torch.get_num_threads(),
+                                   channels_last)
+        x = torch.from_numpy(arr.reshape(*img.shape[:-2], *size))
+    if channels_last and img.ndim == 4 and not img.is_contiguous():
+        x = x.contiguous(memory_format=torch.channels_last)  # torch keeps the layout
     if interpolation == "bicubic" and img.dtype == torch.uint8:
         x = x.clamp(min=0, max=255)  # cubic overshoots
     return torch.round(x).to(img.dtype)
