@@ -115,6 +115,8 @@ class _Pointwise(Op):
             arrays = tuple(a.reshape(1) for a in arrays)
         low = arrays[0].dtype if arrays[0].dtype in _LOW_FLOATS else None
         if low is not None:
+            # torch hands some bfloat16 kernels to oneDNN only for dense inputs of 2+ values
+            self.low_dense = arrays[0].size > 1 and arrays[0].flags.c_contiguous
             # torch computes a half-precision activation in float32 and rounds once; NumPy
             # would round after every step of the kernel (an ulp off on a fifth to half of
             # the values)

@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from .. import _dtype
 from .._tensor import Tensor
 from ..backend import helpers_for, is_device_array
 from ._intraop import run_split
@@ -39,6 +40,7 @@ _ERFC_COEF = (-0.1389938283350732, 0.4092931381347646, -0.1555607659224292,
 _AS_P = 0.3275911
 _AS_COEF = (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)  # a5 .. a1
 _F16 = np.dtype(np.float16)
+_BF16 = np.dtype(_dtype.bfloat16.np) if _dtype._BF16_AVAILABLE else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -324,10 +326,9 @@ def _cdf_pdf_part(xp, x, cdf, e, y):
         xp.multiply(x, cdf, out=y)
 
 
-def _normal_cdf_pdf_f16(xp, x, y=None):
-    """``_normal_cdf_pdf`` for inputs that were float16 (``x`` is their float32 copy), with
-    torch's float16 rounding: Phi(x) = (1 + erf(x / sqrt 2)) / 2, erf by the five-term form
-    above, evaluated in float32 in the order that reproduces torch's values."""
+def _erf_as(xp, x):
+    """erf(x / sqrt 2) by the five-term form above, in float32, in the order that reproduces
+    torch's half-precision values (``x`` float32)."""
     f = np.float32
     z = x * f(_SQRT_HALF)
     az = xp.abs(z)
@@ -344,9 +345,15 @@ def _normal_cdf_pdf_f16(xp, x, y=None):
     xp.exp(az, out=az)
     p *= az
     r = xp.subtract(f(1), p, out=p)  # erf(|z|)
-    erf = xp.where(z < 0, -r, r)
-    erf += f(1)
-    cdf = erf
+    return xp.where(z < 0, -r, r)
+
+
+def _normal_cdf_pdf_f16(xp, x, y=None):
+    """``_normal_cdf_pdf`` for inputs that were float16 or bfloat16 (``x`` is their float32
+    copy), with torch's rounding: Phi(x) = (1 + erf(x / sqrt 2)) / 2, erf by ``_erf_as``."""
+    f = np.float32
+    cdf = _erf_as(xp, x)
+    cdf += f(1)
     cdf *= f(0.5)
     e = x * x
     e *= f(-0.5)
@@ -354,6 +361,51 @@ def _normal_cdf_pdf_f16(xp, x, y=None):
     if y is not None:
         xp.multiply(x, cdf, out=y)  # x (1 + erf) / 2: the halving is exact
     return cdf, e
+
+
+def _onednn_bf16(op):
+    """Whether torch runs this bfloat16 GELU through oneDNN: for a dense input of two or more
+    values on a CPU with AVX-512 (BW, VL, DQ), torch's condition for oneDNN's bfloat16
+    kernels. oneDNN orders the arithmetic its own way and its float32 -> bfloat16 conversion
+    flushes subnormal results to zero (found by experiment over every bfloat16 value)."""
+    if getattr(op, "low_dtype", None) != _BF16 or not getattr(op, "low_dense", False):
+        return False
+    if _AVX512["ok"] is None:
+        feats = getattr(getattr(np, "_core", np.core), "_multiarray_umath").__cpu_features__
+        _AVX512["ok"] = all(feats.get(k, False) for k in ("AVX512BW", "AVX512VL", "AVX512DQ"))
+    return _AVX512["ok"]
+
+
+_AVX512 = {"ok": None}
+
+
+def _flush_subnormals(xp, y):
+    """Signed zero in place of ``y``'s float32 subnormals (NaN and inf kept)."""
+    y *= xp.abs(y) >= np.float32(np.finfo(np.float32).tiny)
+    return y
+
+
+def _gelu_onednn_bf16(xp, x, g=None):
+    """GELU (``g`` None) or its input gradient for a bfloat16 input in torch's oneDNN order:
+    y = x (1 + erf) / 2 with x (1 + erf) formed first (it overflows to inf near the float32
+    maximum, as torch's does); slope = (1 + (erf + x sqrt(2/pi) exp(-x^2/2))) / 2."""
+    f = np.float32
+    erf = _erf_as(xp, x)
+    if g is None:
+        erf += f(1)
+        erf *= x
+    else:
+        e = x * x
+        e *= f(-0.5)
+        xp.exp(e, out=e)
+        e *= f(2 * _INV_SQRT_2PI)
+        e *= x
+        erf += e
+        erf += f(1)
+    erf *= f(0.5)
+    if g is not None:
+        erf *= g
+    return _flush_subnormals(xp, erf)
 
 
 def _gelu_slope(xp, x, e, cdf, g):
@@ -381,6 +433,40 @@ def _gelu_slope(xp, x, e, cdf, g):
     return d
 
 
+def _tanh_inner_half(xp, x):
+    """tanh(k (x + c x^3)) in torch's order for half-precision inputs (float32 ``x``)."""
+    dt = x.dtype
+    inner = x * x
+    inner *= x
+    inner *= dt.type(_GELU_CUBIC)
+    inner += x
+    inner *= dt.type(_SQRT_2_OVER_PI)
+    # tanh in float64, rounded once: torch's float32 tanh is nearly always the correctly
+    # rounded value (NumPy's float32 tanh is an ulp off on a third of values, which shows
+    # after 1 + tanh cancels for negative x)
+    return xp.tanh(inner.astype(np.float64)).astype(dt)
+
+
+def _tanh_slope_half(xp, x, g, t=None):
+    """g * d/dx of the tanh-form GELU in torch's order for half-precision inputs:
+    (1 + t) / 2 + (x / 2) (1 - t^2) k (1 + 3 c x^2)."""
+    dt = x.dtype
+    t = _tanh_inner_half(xp, x) if t is None else t.reshape(x.shape)
+    d = t * t
+    xp.subtract(dt.type(1), d, out=d)
+    d *= x * dt.type(0.5)
+    k = x * x
+    k *= dt.type(3 * _GELU_CUBIC)
+    k += dt.type(1)
+    k *= dt.type(_SQRT_2_OVER_PI)
+    d *= k
+    h = t + dt.type(1)
+    h *= dt.type(0.5)
+    h += d
+    h *= g
+    return h
+
+
 class Gelu(_Pointwise):
     """y = x Phi(x) (approximate='none') or x (1 + tanh(k (x + c x^3))) / 2 ('tanh');
     dy/dx = Phi(x) + x phi(x), resp. the derivative of the tanh form."""
@@ -388,6 +474,12 @@ class Gelu(_Pointwise):
     def kernel(self, xp, x):
         dt = x.dtype
         if self.approximate == "tanh":
+            if getattr(self, "low_dtype", None) is not None:
+                t = _tanh_inner_half(xp, x)
+                self.save(t=t)
+                y = t + dt.type(1)
+                y *= x * dt.type(0.5)
+                return y
             inner = x * x
             inner *= dt.type(_SQRT_2_OVER_PI * _GELU_CUBIC)
             inner += dt.type(_SQRT_2_OVER_PI)
@@ -403,8 +495,11 @@ class Gelu(_Pointwise):
             if fused is not None:
                 self.save(cdf=fused[1], e=fused[2])
                 return fused[0]
+        if _onednn_bf16(self):
+            self.save(cdf=None, e=None)  # the backward recomputes erf in its own order
+            return _gelu_onednn_bf16(xp, x)
         y = xp.empty_like(x)
-        half = getattr(self, "low_dtype", None) == _F16
+        half = getattr(self, "low_dtype", None) is not None
         cdf, e = (_normal_cdf_pdf_f16 if half else _normal_cdf_pdf)(xp, x, y)
         self.save(cdf=cdf, e=e)
         return y
@@ -426,6 +521,8 @@ class GeluBackward(_Pointwise):
     def kernel(self, xp, x, g):
         dt = g.dtype
         if self.approximate == "tanh":
+            if getattr(self, "low_dtype", None) is not None:
+                return _tanh_slope_half(xp, x, g, self.t)
             x2 = x * x
             t = self.t
             if t is None:
@@ -446,9 +543,11 @@ class GeluBackward(_Pointwise):
             d += h
             d *= g
             return d
+        if _onednn_bf16(self):
+            return _gelu_onednn_bf16(xp, x, g)
         cdf, e = self.cdf, self.e
         if cdf is None:
-            half = getattr(self, "low_dtype", None) == _F16
+            half = getattr(self, "low_dtype", None) is not None
             cdf, e = (_normal_cdf_pdf_f16 if half else _normal_cdf_pdf)(xp, x)
         return _gelu_slope(xp, x, e, cdf, g)
 
