@@ -137,3 +137,71 @@ def test_dist_autograd_gradients_and_distributed_optimizer_match_torch(tmp_path)
         assert _close(expected[key], got[key]), (key, expected[key], got[key])
     assert set(got) == set(expected)
     assert got["losses"][-1] < got["losses"][0]
+
+
+SECOND_BACKWARD = '''
+import torch.distributed.autograd as dist_autograd
+
+def times(x, k):
+    return x * k
+
+def attempt(fn):
+    try:
+        fn()
+        return "ok"
+    except Exception as e:
+        # torch appends the C++ stack of where it failed
+        return [type(e).__name__, str(e).split("\\nException raised from")[0]]
+
+def run(rank, world, port, out):
+    start(rank, world, port)
+    if rank == 0:
+        res = {}
+        # local graph only
+        with dist_autograd.context() as cid:
+            a = torch.tensor([1.0, 2.0], requires_grad=True)
+            loss = (a * a).sum()
+            dist_autograd.backward(cid, [loss])
+            res["local_2nd"] = attempt(lambda: dist_autograd.backward(cid, [loss]))
+            res["local_grads"] = dist_autograd.get_gradients(cid)[a].tolist()
+        with dist_autograd.context() as cid:
+            a = torch.tensor([1.0, 2.0], requires_grad=True)
+            loss = (a * a).sum()
+            dist_autograd.backward(cid, [loss], retain_graph=True)
+            res["local_retain_2nd"] = attempt(lambda: dist_autograd.backward(cid, [loss]))
+            res["local_retain_grads"] = dist_autograd.get_gradients(cid)[a].tolist()
+            res["local_3rd"] = attempt(lambda: dist_autograd.backward(cid, [loss]))
+        # graph through rpc
+        with dist_autograd.context() as cid:
+            a = torch.tensor([1.0, 2.0], requires_grad=True)
+            loss = rpc.rpc_sync("w1", times, args=(a * 2, 3.0)).sum()
+            dist_autograd.backward(cid, [loss])
+            res["rpc_2nd"] = attempt(lambda: dist_autograd.backward(cid, [loss]))
+            res["rpc_grads"] = dist_autograd.get_gradients(cid)[a].tolist()
+        with dist_autograd.context() as cid:
+            a = torch.tensor([1.0, 2.0], requires_grad=True)
+            loss = rpc.rpc_sync("w1", times, args=(a * 2, 3.0)).sum()
+            dist_autograd.backward(cid, [loss], retain_graph=True)
+            res["rpc_retain_2nd"] = attempt(lambda: dist_autograd.backward(cid, [loss], retain_graph=True))
+            res["rpc_retain_grads"] = dist_autograd.get_gradients(cid)[a].tolist()
+        # new loss, same context, fresh graph
+        with dist_autograd.context() as cid:
+            a = torch.tensor([1.0, 2.0], requires_grad=True)
+            dist_autograd.backward(cid, [(a * 3).sum()])
+            res["fresh_2nd"] = attempt(lambda: dist_autograd.backward(cid, [(a * a).sum()]))
+            res["fresh_grads"] = dist_autograd.get_gradients(cid)[a].tolist()
+        with open(out, "w") as fh:
+            json.dump(res, fh, indent=1)
+    rpc.shutdown()
+
+if __name__ == "__main__":
+    main(run, 2)
+'''
+
+
+def test_second_backward_in_one_context_frees_or_retains_like_torch(tmp_path):
+    """A second ``dist_autograd.backward`` through the same graph fails as torch's does
+    (``Error on Node <rank>: ...``, one prefix per worker) unless the first retained the
+    graph; a new graph in the same context adds to the context's gradients."""
+    expected, got = run_both(tmp_path, SECOND_BACKWARD)
+    assert got == expected

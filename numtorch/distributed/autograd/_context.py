@@ -29,6 +29,7 @@ class Context:
         self.recvs = {}
         self.grads = {}  # id(leaf) -> (leaf, gradient)
         self.peers = set()
+        self.pass_nodes = {}  # id(node) -> node: the graph the running backward walked here
 
     def add_send(self, tensor):
         msg_id = next(_msg_counter)

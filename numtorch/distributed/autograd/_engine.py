@@ -2,15 +2,20 @@
 
 Backward on a worker computes the gradients of every leaf its roots reach. Leaves that are
 tensors received in a message ("recv" points) pass their gradient back to the sender, which
-continues backward from the tensor it sent; other leaves add theirs into the context. The
-local graphs are kept (``retain_graph``) because one graph may be reached again from another
-send point of the same context; they are freed with the tensors when the context ends.
+continues backward from the tensor it sent; other leaves add theirs into the context.
+
+During one distributed backward a local graph may be reached again from another send point,
+so each local pass keeps its graph and records the nodes it walked; when the whole pass is
+done and ``retain_graph`` is False, every worker that took part frees those nodes, so a second
+backward through them fails as torch's does. An error on a worker reaches the caller as
+``Error on Node <rank>: ...``, one prefix per worker it passed through (torch's wording).
 """
 
 from . import _context
 
 
-def _leaves(roots):
+def _walk(roots):
+    """The leaves ``roots`` reach and the graph nodes met on the way."""
     seen, out = set(), []
     stack = []
     for r in roots:
@@ -20,12 +25,12 @@ def _leaves(roots):
                 out.append(r)
         else:
             stack.append(r.grad_fn)
-    visited = set()
+    visited = {}
     while stack:
         node = stack.pop()
         if node is None or id(node) in visited:
             continue
-        visited.add(id(node))
+        visited[id(node)] = node
         var = getattr(node, "variable", None)
         if var is not None and type(node).__name__ == "AccumulateGrad":
             if id(var) not in seen:
@@ -35,23 +40,42 @@ def _leaves(roots):
         for nxt, _ in getattr(node, "next_functions", ()):
             if nxt is not None:
                 stack.append(nxt)
-    return out
+    return out, visited.values()
+
+
+def _rank():
+    from ..rpc import _state
+
+    return _state.agent().rank
 
 
 def run_backward(ctx, roots, grads):
-    """Backward from ``roots`` (with cotangents ``grads``) inside ``ctx`` on this worker."""
+    """Backward from ``roots`` (with cotangents ``grads``) inside ``ctx`` on this worker.
+
+    Returns:
+        set: the ranks of the workers this pass ran on (this one included).
+
+    Raises:
+        RuntimeError: ``Error on Node <rank>: <what failed here or further on>``.
+    """
     import numtorch
 
     from ..rpc import api
 
-    leaves = _leaves(roots)
-    graph_roots = [(r, g) for r, g in zip(roots, grads) if r.grad_fn is not None]
-    results = [None] * len(leaves)
-    if graph_roots:
-        outs = numtorch.autograd.grad([r for r, _ in graph_roots], leaves,
-                                      grad_outputs=[g for _, g in graph_roots],
-                                      retain_graph=True, allow_unused=True)
-        results = list(outs)
+    leaves, nodes = _walk(roots)
+    with ctx.lock:
+        ctx.pass_nodes.update((id(n), n) for n in nodes)
+    workers = {_rank()}
+    try:
+        graph_roots = [(r, g) for r, g in zip(roots, grads) if r.grad_fn is not None]
+        results = [None] * len(leaves)
+        if graph_roots:
+            outs = numtorch.autograd.grad([r for r, _ in graph_roots], leaves,
+                                          grad_outputs=[g for _, g in graph_roots],
+                                          retain_graph=True, allow_unused=True)
+            results = list(outs)
+    except RuntimeError as e:
+        raise RuntimeError(f"Error on Node {_rank()}: {e}") from None
     # a root that is itself a leaf receives its cotangent directly
     for r, g in zip(roots, grads):
         if r.grad_fn is None and r.requires_grad:
@@ -67,20 +91,44 @@ def run_backward(ctx, roots, grads):
                                          args=(ctx.id, rec[2], g.detach())))
         else:
             ctx.accumulate(leaf, g.detach())
+    failure = None
     for f in pending:
-        f.wait()
+        error, ranks = f.wait()
+        workers |= ranks
+        failure = failure or error
+    if failure is not None:
+        raise RuntimeError(f"Error on Node {_rank()}: {failure}")
+    return workers
 
 
 def _backward_from_send(context_id, msg_id, grad):
+    """A gradient for a tensor this worker sent: ``(error text or None, ranks reached)``
+    (the error travels as a value so the caller can prefix it without the RPC's wrapping)."""
     ctx = _context.lookup(context_id)
     with ctx.lock:
         t = ctx.sends[msg_id]
-    run_backward(ctx, [t], [grad])
+    try:
+        return None, run_backward(ctx, [t], [grad])
+    except RuntimeError as e:
+        return str(e), {_rank()}
+
+
+def _free_pass(context_id):
+    """Free the saved values of the graph nodes the finished pass walked on this worker."""
+    ctx = _context.get_or_create(context_id)
+    with ctx.lock:
+        nodes, ctx.pass_nodes = list(ctx.pass_nodes.values()), {}
+    for node in nodes:
+        if getattr(node, "_saved", None) is not None:
+            node._release()
 
 
 def backward(context_id, roots, retain_graph=False):
-    """Run distributed backward from ``roots`` in context ``context_id``."""
+    """Run distributed backward from ``roots`` in context ``context_id``; unless
+    ``retain_graph``, the graphs it went through are freed on every worker afterwards."""
     import numtorch
+
+    from ..rpc import api
 
     ctx = _context.lookup(context_id)
     roots = list(roots)
@@ -94,7 +142,17 @@ def backward(context_id, roots, retain_graph=False):
         if r.numel() != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
     grads = [numtorch.ones_like(r).detach() for r in roots]
-    run_backward(ctx, roots, grads)
+    workers = {_rank()}
+    try:
+        workers = run_backward(ctx, roots, grads)
+    finally:
+        if not retain_graph:
+            me = _rank()
+            futs = [api.rpc_async(w, _free_pass, args=(context_id,))
+                    for w in workers if w != me]
+            _free_pass(context_id)
+            for f in futs:
+                f.wait()
 
 
 def _rref_backward_on_owner(rref, context_id, retain_graph):
