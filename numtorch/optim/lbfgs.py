@@ -174,7 +174,8 @@ class LBFGS(Optimizer):
     def _evaluate(self, closure, x, t, d):
         self._add_grad(t, d)
         with enable_grad():
-            loss = float(closure())
+            loss = closure()
+        loss = float(loss)  # read outside grad mode, as torch (no scalar-of-grad-tensor warning)
         g = self._flat_grad()
         self._set_params(x)
         return loss, g
@@ -267,7 +268,8 @@ class LBFGS(Optimizer):
                 opt_cond = False
                 if n_iter != max_iter:
                     with enable_grad():
-                        loss = float(closure())
+                        loss = closure()
+                    loss = float(loss)
                     flat_grad = self._flat_grad()
                     opt_cond = abs(flat_grad).max() <= tol_grad
                     ls_evals = 1
