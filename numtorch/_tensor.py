@@ -26,6 +26,7 @@ from ._quantized_tensor import _TensorQuantized
 from ._tensor_extras import _TensorExtras
 from . import _layout
 from ._grad_state import INFERENCE_ACTIVE as _INFERENCE_ACTIVE, new_version as _new_version
+from ._grad_state import _state as _grad_state_now  # torch warns only while grad mode is on
 
 __all__ = ["Tensor"]
 
@@ -458,12 +459,12 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
         return int(self._scalar("int64_t"))
 
     def __float__(self):
-        if _SCALAR_WARNED[0] is False and self.requires_grad:
+        if _SCALAR_WARNED[0] is False and self.requires_grad and _grad_state_now.enabled:
             _warn_scalar_of_grad_tensor()
         return float(self._scalar("double"))
 
     def __complex__(self):
-        if _SCALAR_WARNED[0] is False and self.requires_grad:
+        if _SCALAR_WARNED[0] is False and self.requires_grad and _grad_state_now.enabled:
             _warn_scalar_of_grad_tensor()
         return complex(self._scalar(None))
 
