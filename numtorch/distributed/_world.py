@@ -148,6 +148,7 @@ class World:
             error = DistBackendError(f"[rank {self.rank}] {what} failed: "
                                      f"{self.describe(src)} failed with {text}")
             error._numtorch_ack_to = src  # acknowledged once this rank reported it
+            error._numtorch_peer = src
             self.fail(error)
         while ctl.Iprobe(MPI.ANY_SOURCE, TAG_QUERY, st):
             src = st.Get_source()
@@ -160,14 +161,14 @@ class World:
         now = time.monotonic()
         for r in peers:
             if r in self.local_peers and not _alive(self.pids[r]):
-                self.fail(DistBackendError(
+                self.fail(_caused_by(r, DistBackendError(
                     f"[rank {self.rank}] {what} failed: {self.describe(r)} is no longer "
-                    "running (it exited or was killed)"))
+                    "running (it exited or was killed)")))
             left = self.exited.get(r)
             if left is not None and now - left > _EXIT_GRACE_S:
-                self.fail(DistBackendError(
+                self.fail(_caused_by(r, DistBackendError(
                     f"[rank {self.rank}] {what} failed: {self.describe(r)} left the job (its "
-                    "program ended) while this rank still waits for it"))
+                    "program ended) while this rank still waits for it")))
 
     def timed_out(self, what, peers):
         """Ask the peers what they are doing, then raise a timeout error naming them."""
@@ -312,6 +313,14 @@ def _alive(pid):
         return True
 
 
+def _caused_by(peer, error):
+    """Mark ``error`` as the consequence of rank ``peer``'s failure: the launcher then names
+    ``peer`` as the root cause even when this rank's report is written first (a killed rank is
+    seen dead here, as a zombie, before its supervisor reaps it and records the time)."""
+    error._numtorch_peer = peer
+    return error
+
+
 def _write_error_file(rank, exc, tb):
     """Leave the traceback where the launcher can summarise it (TORCHELASTIC_ERROR_FILE)."""
     path = os.environ.get("TORCHELASTIC_ERROR_FILE")
@@ -323,7 +332,7 @@ def _write_error_file(rank, exc, tb):
     try:
         with open(path, "w") as f:
             json.dump({"rank": rank, "time": time.time(), "type": type(exc).__name__,
-                       "message": str(exc),
+                       "message": str(exc), "peer": getattr(exc, "_numtorch_peer", None),
                        "traceback": "".join(traceback.format_exception(type(exc), exc, tb))}, f)
     except OSError:
         pass

@@ -254,9 +254,15 @@ def _describe(rec):
 
 
 def summary(script, records):
-    """torchrun's failure report: every failed rank, the first failure as the root cause."""
+    """torchrun's failure report: every failed rank, the first failure as the root cause.
+
+    A rank that failed because it saw another failed rank (its error file names that
+    ``peer``) comes after it whatever the times say: the two records are written by different
+    processes, and the one that saw the death may write first."""
+    failed_ranks = {r["rank"] for r in records.values() if r["exitcode"] != 0}
     failed = sorted((r for r in records.values() if r["exitcode"] != 0),
-                    key=lambda r: r.get("error", {}).get("time", r["time"]))
+                    key=lambda r: (r.get("error", {}).get("peer") in failed_ranks,
+                                   r.get("error", {}).get("time", r["time"])))
     if not failed:
         return None
     bar = "=" * 60

@@ -212,3 +212,23 @@ def test_killed_rank_under_plain_mpiexec_ends_the_job():
     assert proc.returncode != 0
     assert time.monotonic() - start < 20
     assert "rank 0 finished" not in proc.stdout
+
+
+def test_root_cause_is_the_dead_peer_even_when_the_survivor_wrote_first():
+    """The race behind the flaky launcher test: rank 0 sees killed rank 1 (a zombie) and
+    writes its report before rank 1's supervisor reaps it and records the time. The report
+    still names rank 1, because rank 0's error file says which peer caused its failure."""
+    from numtorch.distributed.run import summary
+
+    base = {"host": "h", "time": 100.0}
+    records = {
+        0: dict(base, rank=0, local_rank=0, pid=10, exitcode=1,
+                error={"time": 100.5, "type": "DistBackendError", "peer": 1,
+                       "message": "rank 1 (pid 11 on h) is no longer running"}),
+        1: dict(base, rank=1, local_rank=1, pid=11, exitcode=-9, time=100.9),
+    }
+    root = summary("job.py", records).split("Root Cause")[1]
+    assert "rank      : 1 (local_rank: 1)" in root and "Signal 9 (SIGKILL)" in root
+    records[0]["error"]["peer"] = None  # without the link, the earlier record wins
+    root = summary("job.py", records).split("Root Cause")[1]
+    assert "rank      : 0 (local_rank: 0)" in root
