@@ -2,8 +2,8 @@
 
 They belong to torch's ``nn.modules.rnn`` and are re-exported there; ``__module__`` names that
 file, so reprs, pickles and saved models use torch's path. Parameter names, shapes, gate order
-and initialisation follow torch; a step composes numtorch ops (``lstm_cell`` and
-``gru_update`` are fused for their gate arithmetic).
+and initialisation follow torch; an LSTMCell call is one op (``lstm_step``), the others
+compose numtorch ops (``gru_update`` fused for its gate arithmetic).
 """
 
 import math
@@ -11,7 +11,7 @@ import math
 import numtorch
 
 from ... import _creation
-from ...ops.rnn_ops import lstm_cell
+from ...ops.rnn_ops import lstm_step
 from ...ops.rnn_sequence import gru_update
 from .. import init
 from ..parameter import Parameter
@@ -165,9 +165,7 @@ class LSTMCell(RNNCellBase):
         """Return the next ``(h, c)``, each ``(B, H)`` (``(H,)`` for unbatched input)."""
         states = [None, None] if hx is None else list(hx)
         x, (h, c), batched = self._prepare(input, states)
-        gates = (_linear(x, self.weight_ih, self.bias_ih)
-                 + _linear(h, self.weight_hh, self.bias_hh))
-        h, c = lstm_cell(gates, c)
+        h, c = lstm_step(x, h, c, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
         return (h, c) if batched else (h.squeeze(0), c.squeeze(0))
 
 
