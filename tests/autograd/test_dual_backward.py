@@ -13,7 +13,7 @@ import numtorch
 from numtorch.autograd.graph import Op
 from numtorch.ops.attention_ops import multi_head_attention_core, scaled_dot_product
 from numtorch.ops.linear_fused import linear_fused
-from numtorch.ops.rnn_ops import lstm_cell
+from numtorch.ops.rnn_ops import lstm_cell, lstm_step
 from numtorch.ops.rnn_sequence import gru_sequence, lstm_sequence, rnn_sequence
 
 _MASK = numtorch.tensor([[[True], [True]], [[True], [True]], [[True], [False]]])  # (T, B, 1)
@@ -36,6 +36,10 @@ CASES = {
         (lambda x, w: linear_fused(x.transpose(0, 1), w), [(3, 2, 3), (2, 3)]),
     ],
     "LSTMCell": [(lambda z, c: lstm_cell(z, c), [(2, 8), (2, 2)])],
+    "LSTMStep": [(lambda x, h, c, wi, wh, bi, bh: lstm_step(x, h, c, wi, wh, bi, bh),
+                  [(2, 3), (2, 2), (2, 2), (8, 3), (8, 2), (8,), (8,)]),
+                 (lambda x, h, c, wi, wh: lstm_step(x, h, c, wi, wh), [(2, 1), (2, 2), (2, 2),
+                                                                       (8, 1), (8, 2)])],
     "LSTMSequence": [
         (lambda x, h, c, wi, wh, b: lstm_sequence(x, h, c, wi, wh, b),
          [(3, 2, 3), (2, 2), (2, 2), (8, 3), (8, 2), (8,)]),
