@@ -238,7 +238,11 @@ class Op(Node):
     sequence, fused attention) may also define ``backward_arrays(*grads)``: the same first-order
     gradients on raw xp arrays (arrays in, an array or None per input out). The engine runs it
     instead of ``backward`` whenever no graph is being built, and ``backward`` (composed of
-    numtorch ops, so differentiable) under ``create_graph``; the tests compare the two.
+    numtorch ops, so differentiable) under ``create_graph``; the tests compare the two. The
+    hottest small ops (mul, div, tanh, sum, ...) have one too, because on tiny tensors the
+    dispatch of the ops a composed backward applies costs several times the arithmetic; theirs
+    does exactly the array operations the composed one reaches (bit for bit) and returns
+    ``NotImplemented`` for the cases it leaves to ``backward`` (complex, mixed dtypes).
 
     Class attributes a subclass may set:
         differentiable: False for comparisons, argmax and friends (never a node).
@@ -497,6 +501,29 @@ class Op(Node):
             out.append(t)
         return out[0] if len(out) == 1 else tuple(out)
 
+    def saved_input_arrays(self):
+        """The saved forward inputs as raw arrays, checked for in-place changes as
+        ``saved_inputs`` checks them (what a ``backward_arrays`` reads)."""
+        saved = self._check_saved()
+        out = []
+        for i, arr, vc, version, leaf in saved["inputs"]:
+            if type(arr) is _Packed:
+                arr = arr.tensor()._array
+            elif vc is not None and vc[0] != version:
+                edge = None if leaf is not None or not self._edges else self._edges[i]
+                raise RuntimeError(_modified_message(self, arr, i, vc[0], version, edge=edge))
+            out.append(arr)
+        return out[0] if len(out) == 1 else tuple(out)
+
+    def saved_output_array(self, index=0):
+        """Output ``index`` as a raw array, checked as ``saved_output`` checks it."""
+        arr, vc, version = self._check_saved()["outputs"][index]
+        if type(arr) is _Packed:
+            return arr.tensor()._array
+        if vc[0] != version:
+            raise RuntimeError(_modified_message(self, arr, index, vc[0], version, output=True))
+        return arr
+
     def saved_output(self, index=0):
         """Output ``index`` as a Tensor whose grad_fn is this node (for double backward)."""
         saved = self._check_saved()
@@ -537,10 +564,14 @@ class Op(Node):
         elif grads[0] is None:
             return (None,) * len(self._edges)
         if self.backward_arrays is not None and not create_graph:
-            res = self.backward_arrays(*[None if g is None else g._array for g in grads])
-            if type(res) is not tuple:
-                res = (res,)
-            return tuple([None if a is None else _make(a) for a in res])
+            res = self.backward_arrays(grads[0]._array) if self._n_out == 1 else \
+                self.backward_arrays(*[None if g is None else g._array for g in grads])
+            if res is not NotImplemented:  # NotImplemented: a case left to ``backward``
+                if type(res) is not tuple:
+                    return (_make(res) if type(res) is np.ndarray else
+                            _make(_as_array(self, res)),)
+                return tuple([None if a is None else _make(a) if type(a) is np.ndarray else
+                              _make(_as_array(self, a)) for a in res])
         res = self.backward(*grads)
         if type(res) is not tuple:
             res = (res,)

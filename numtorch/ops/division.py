@@ -46,6 +46,24 @@ class Div(Op):
         gb = -grad * a / (b * b) if nb else None
         return ga, gb
 
+    def backward_arrays(self, g):
+        if g.dtype != self._out_meta[0][1] or g.dtype.kind == "c":
+            return NotImplemented
+        na, nb = self.needs_input_grad
+        if not nb:
+            return g / self.saved_input_arrays(), None
+        a, b = self.saved_input_arrays()
+        out = _div_grads(g, a, b, na)
+        return out if na else (None, out)
+
+
+def _div_grads(g, a, b, with_a):
+    """DivBackward's forward on arrays: ``(g / b, -g * ((a / b) / b))``, or only the second."""
+    gb = -(g * ((a / b) / b))
+    if gb.shape != b.shape:  # a broadcast divisor (a normaliser): summed down here, on the
+        gb = _sum_to(gb, b.shape)  # array, rather than by one more op in the engine
+    return (g / b, gb) if with_a else gb
+
 
 class DivBackward(Op):
     """Both gradients of real ``a / b`` in one op: ``(g / b, -g * ((a / b) / b))`` (only the
@@ -57,10 +75,7 @@ class DivBackward(Op):
 
     def forward(self, g, a, b):
         self.save_inputs(g, a, b)
-        gb = -(g * ((a / b) / b))
-        if gb.shape != b.shape:  # a broadcast divisor (a normaliser): summed down here, on
-            gb = _sum_to(gb, b.shape)  # the array, rather than by one more op in the engine
-        return (g / b, gb) if self.with_a else gb
+        return _div_grads(g, a, b, self.with_a)
 
     def backward(self, *ggs):
         g, a, b = self.saved_inputs()

@@ -72,6 +72,11 @@ class Sub(Op):
     def backward(self, grad):
         return grad, (-grad if self.alpha == 1 else grad * (-self.alpha))
 
+    def backward_arrays(self, g):
+        if self.alpha != 1:
+            return NotImplemented
+        return g, -g
+
 
 class Mul(Op):
     """y = a * b; dy/da = b, dy/db = a."""
@@ -90,6 +95,17 @@ class Mul(Op):
         if grad._array.dtype.kind == "c":  # promotion made both operands complex too
             a, b = (a if a is None else a.conj()), (b if b is None else b.conj())
         return (grad * b if b is not None else None), (grad * a if a is not None else None)
+
+    def backward_arrays(self, g):
+        # the products ``backward`` forms, on the arrays (its mul sees one dtype: no casts)
+        if g.dtype != self._out_meta[0][1] or g.dtype.kind == "c":
+            return NotImplemented
+        ea, eb = self._edges
+        saved = self.saved_input_arrays()
+        if ea is not None and eb is not None:
+            a, b = saved
+            return g * b, g * a
+        return (None, g * saved) if ea is None else (g * saved, None)
 
 
 class PowScalar(Op):

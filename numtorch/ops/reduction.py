@@ -44,6 +44,13 @@ def _expand_back(grad, in_shape, dims, keepdim):
     return ExpandBack.apply(grad, in_shape=tuple(in_shape), dims=tuple(dims), keepdim=keepdim)
 
 
+def _expand_back_array(xp, g, in_shape, dims, keepdim):
+    """ExpandBack's forward on arrays: ``g`` reduced over ``dims`` broadcast to ``in_shape``."""
+    if not keepdim and dims and g.ndim != len(in_shape):
+        g = g.reshape(_kept_shape(in_shape, dims))
+    return helpers_for(xp).expand_to(g, in_shape)
+
+
 class ExpandBack(Op):
     """y = g (reduced over ``dims``) broadcast to ``in_shape``; dg = gg summed over ``dims``.
 
@@ -53,9 +60,7 @@ class ExpandBack(Op):
     """
 
     def forward(self, g):
-        if not self.keepdim and self.dims and g.ndim != len(self.in_shape):
-            g = g.reshape(_kept_shape(self.in_shape, self.dims))
-        return helpers_for(self.xp).expand_to(g, self.in_shape)
+        return _expand_back_array(self.xp, g, self.in_shape, self.dims, self.keepdim)
 
     def backward(self, gg):
         return Sum.apply(gg, dims=self.dims, keepdim=self.keepdim, dtype=None)
@@ -93,6 +98,9 @@ class Sum(Op):
     def backward(self, grad):
         return ExpandBack.apply(grad, in_shape=self.in_shape, dims=self.dims,
                                 keepdim=self.keepdim)
+
+    def backward_arrays(self, g):
+        return _expand_back_array(self.xp, g, self.in_shape, self.dims, self.keepdim)
 
 
 class Mean(Op):

@@ -42,6 +42,9 @@ class Neg(Op):
     def backward(self, grad):
         return -grad
 
+    def backward_arrays(self, g):
+        return -g
+
 
 class Abs(Op):
     """y = |x|; dy/dx = sign(x) (0 at 0); for complex x, dL/dx = grad x / |x|."""
@@ -73,6 +76,12 @@ class Exp(Op):
 
     def backward(self, grad):
         return grad * _cj(self.saved_output())
+
+    def backward_arrays(self, g):
+        y = self.saved_output_array()
+        if g.dtype != y.dtype or g.dtype.kind == "c":
+            return NotImplemented
+        return g * y
 
 
 class Exp2(Op):
@@ -110,6 +119,12 @@ class Log(Op):
 
     def backward(self, grad):
         return grad / _cj(self.saved_inputs())
+
+    def backward_arrays(self, g):
+        x = self.saved_input_arrays()
+        if g.dtype != x.dtype or g.dtype.kind == "c":
+            return NotImplemented
+        return g / x
 
 
 class Log2(Op):
@@ -315,18 +330,29 @@ class Tanh(Op):
             return grad * _cj(1 - y * y)
         return TanhBackward.apply(y, grad)
 
+    def backward_arrays(self, g):
+        y = self.saved_output_array()
+        if y.dtype.kind == "c":
+            return NotImplemented
+        return _tanh_grad(y, g)
+
+
+def _tanh_grad(y, g):
+    """g * (1 - y^2) on arrays: TanhBackward's forward."""
+    if y.dtype == g.dtype and is_half(y.dtype):
+        # torch's half kernel works in float32 and rounds once (rounding each step differs by
+        # an ulp on ~40% of values)
+        y32 = y.astype(np.float32)
+        return (g.astype(np.float32) * (1 - y32 * y32)).astype(y.dtype)
+    return g * (1 - y * y)
+
 
 class TanhBackward(Op):
     """g_x = g * (1 - y^2) fused; d/dy = -2 y g, d/dg = 1 - y^2."""
 
     def forward(self, y, g):
         self.save_inputs(y, g)
-        if y.dtype == g.dtype and is_half(y.dtype):
-            # torch's half kernel works in float32 and rounds once (rounding each step
-            # differs by an ulp on ~40% of values)
-            y32 = y.astype(np.float32)
-            return (g.astype(np.float32) * (1 - y32 * y32)).astype(y.dtype)
-        return g * (1 - y * y)
+        return _tanh_grad(y, g)
 
     def backward(self, gg):
         y, g = self.saved_inputs()

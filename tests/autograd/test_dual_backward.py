@@ -16,6 +16,7 @@ from numtorch.ops.linear_fused import linear_fused
 from numtorch.ops.rnn_ops import lstm_cell, lstm_step
 from numtorch.ops.rnn_sequence import gru_sequence, lstm_sequence, rnn_sequence
 
+_CONST = numtorch.linspace(0.5, 2.0, 4, dtype=numtorch.float64)  # an operand needing no grad
 _MASK = numtorch.tensor([[[True], [True]], [[True], [True]], [[True], [False]]])  # (T, B, 1)
 
 
@@ -65,6 +66,20 @@ CASES = {
     ],
     "MultiHeadAttentionCore": [_mha(False, False, True), _mha(True, False, False),
                                _mha(False, True, True)],
+    # the small pointwise ops and sum: backward_arrays skips the dispatch of the ops their
+    # composed backward applies (test_small_ops_paths_agree_bit_for_bit checks exactness)
+    "Mul": [(lambda a, b: a * b, [(3, 4), (4,)]), (lambda a: a * 1.5, [(3, 4)]),
+            (lambda a: a * _CONST, [(3, 4)]), (lambda b: _CONST * b, [(1, 4)])],
+    "Sub": [(lambda a, b: a - b, [(2, 3), (3,)])],
+    "Neg": [(lambda a: -a, [(2, 3)])],
+    "Div": [(lambda a, b: a / (b + 3), [(2, 3), (2, 3)]),
+            (lambda a, b: a / (b + 3).sum(-1, keepdim=True), [(2, 3), (2, 3)]),
+            (lambda a: a / _CONST, [(2, 4)]), (lambda b: _CONST / (b + 3), [(2, 4)])],
+    "Exp": [(lambda a: a.exp(), [(2, 3)])],
+    "Log": [(lambda a: (a + 2).log(), [(2, 3)])],
+    "Tanh": [(lambda a: a.tanh(), [(2, 3)])],
+    "Sum": [(lambda a: a.sum(), [(2, 3)]), (lambda a: a.sum(1), [(2, 3, 2)]),
+            (lambda a: a.sum((0, 2), keepdim=True), [(2, 3, 2)])],
     "ScaledDotProductAttention": [
         (lambda q, k, v: scaled_dot_product(q, k, v, None, 0.5, True),
          [(2, 3, 4), (2, 5, 4), (2, 5, 3)]),
@@ -110,3 +125,82 @@ def test_both_backward_paths_agree(name, case):
             np.testing.assert_allclose(a.numpy(), b.detach().numpy(), rtol=1e-10, atol=1e-12,
                                        err_msg=f"input {k}")
     assert numtorch.autograd.gradgradcheck(lambda *a: tuple(_flat(fn(*a))), xs)
+
+
+_SMALL_OPS = [
+    ("mul", lambda a, b: a * b), ("mul_scalar", lambda a, b: a * 1.0001),
+    ("mul_const", lambda a, b: a * b.detach()), ("sub", lambda a, b: a - b),
+    ("neg", lambda a, b: -a), ("div", lambda a, b: a / (b + 3)),
+    ("div_const", lambda a, b: a.detach() / (b + 3)),
+    ("div_norm", lambda a, b: a / (b + 3).sum(-1, keepdim=True)), ("exp", lambda a, b: a.exp()),
+    ("log", lambda a, b: (a + 2).log()), ("tanh", lambda a, b: a.tanh()),
+    ("sum", lambda a, b: (a * b).sum(0)),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("name,fn", _SMALL_OPS, ids=[n for n, _ in _SMALL_OPS])
+def test_small_ops_paths_agree_bit_for_bit(name, fn, dtype):
+    # the raw-array path must not change a single bit of any gradient
+    rng = np.random.default_rng(1)
+    dt = getattr(numtorch, dtype)
+    xs = [numtorch.from_numpy(rng.uniform(-1, 1, s)).to(dt).requires_grad_()
+          for s in [(5, 4), (4,)]]
+    out = fn(*xs)
+    u = numtorch.from_numpy(rng.standard_normal(tuple(out.shape))).to(dt)
+    fast = numtorch.autograd.grad(out, xs, u, retain_graph=True, allow_unused=True)
+    composed = numtorch.autograd.grad(out, xs, u, create_graph=True, allow_unused=True)
+    for a, b in zip(fast, composed):
+        assert (a is None) == (b is None)
+        if a is not None:
+            assert a.dtype == b.dtype and a.shape == b.shape
+            np.testing.assert_array_equal(a.float().numpy(), b.detach().float().numpy())
+
+
+def test_small_ops_leave_complex_and_mixed_dtypes_to_backward():
+    # complex gradients take the conjugate and a gradient of another dtype needs torch's
+    # promotion: backward_arrays hands both cases back to the composed backward
+    import torch
+
+    rng = np.random.default_rng(2)
+    a_np, b_np = rng.standard_normal((2, 3)) + 1j * rng.standard_normal((2, 3)), \
+        rng.standard_normal((2, 3)) + 3
+    res = []
+    for lib in (numtorch, torch):
+        a = lib.tensor(a_np, requires_grad=True)
+        b = lib.tensor(b_np.astype(np.float32), requires_grad=True)
+        y = lib.tensor(b_np.astype(np.float32), requires_grad=True)
+        ((a * a).exp() / 2).sum().abs().backward()
+        (y * b).tanh().log().backward(lib.ones(2, 3, dtype=lib.float64))
+        res.append([a.grad.numpy(), b.grad.numpy(), y.grad.numpy()])
+    for ours, theirs in zip(*res):
+        assert ours.dtype == theirs.dtype
+        np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+
+
+def test_small_ops_saved_value_errors_match_torch():
+    # a saved value changed in place: the raw-array path raises torch's error, word for word
+    from tests.oracle import check_raises
+
+    def modified_output(t):
+        x = t.ones(3, requires_grad=True)
+        y = (x * 2).exp()
+        y.add_(1)
+        y.sum().backward()
+
+    def modified_input(t):
+        x = t.ones(3, requires_grad=True)
+        z = x * 2
+        y = z * x
+        z.mul_(3)
+        y.sum().backward()
+
+    def freed(t):
+        x = t.ones(3, requires_grad=True)
+        y = (x * 2).tanh().sum()
+        y.backward()
+        y.backward()
+
+    for fn in (modified_output, modified_input, freed):
+        ours, theirs = check_raises(fn)
+        assert str(ours) == str(theirs)
