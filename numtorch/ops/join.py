@@ -33,6 +33,41 @@ class Cat(Op):
             start += n
         return tuple(out)
 
+    def backward_arrays(self, g):
+        # the slices ``backward`` narrows out, as views of the gradient (a long list of small
+        # pieces, a loss made of per-step terms, pays no op dispatch per piece)
+        out, start = [], 0
+        lead = (slice(None),) * self.dim
+        for n, e in zip(self.sizes, self._edges):
+            if n is None:
+                out.append(None)
+                continue
+            out.append(g[lead + (slice(start, start + n),)] if e is not None else None)
+            start += n
+        return tuple(out)
+
+
+class Stack(Op):
+    """y = the inputs stacked along a new ``dim``; each input's gradient is its slice of grad.
+
+    Why a primitive: stacking many small tensors that need gradients (per-step losses) as
+    one node, instead of an unsqueeze node per input and a cat.
+    """
+
+    node_name = "StackBackward0"
+
+    def forward(self, *xs):
+        return self.xp.stack(xs, axis=self.dim)
+
+    def backward(self, grad):
+        return tuple(grad.select(self.dim, i) if e is not None else None
+                     for i, e in enumerate(self._edges))
+
+    def backward_arrays(self, g):
+        lead = (slice(None),) * self.dim
+        return tuple(g[lead + (i,)] if e is not None else None
+                     for i, e in enumerate(self._edges))
+
 
 # ---------------------------------------------------------------------------------------------
 # public functions
@@ -69,10 +104,20 @@ def cat(tensors, dim=0, *, out=None):
                     f"Sizes of tensors must match except in dimension {d}. Expected size "
                     f"{ref._array.shape[k]} but got size {x._array.shape[k]} for tensor "
                     f"number {i} in the list.")
-    dt = _dtype.result_type(*[_NdTag(x) for x in tensors])
-    tensors = [x if x.dtype is dt else x.to(dt) for x in tensors]
+    if not _one_dtype(tensors):
+        dt = _dtype.result_type(*[_NdTag(x) for x in tensors])
+        tensors = [x if x.dtype is dt else x.to(dt) for x in tensors]
     r = Cat.apply(*tensors, dim=d)
     return _out(r, out)
+
+
+def _one_dtype(tensors):
+    """True when every tensor has the first one's dtype (nothing to promote)."""
+    dt0 = tensors[0]._array.dtype
+    for x in tensors:
+        if x._array.dtype != dt0:
+            return False
+    return True
 
 
 class _NdTag:
@@ -100,17 +145,25 @@ def stack(tensors, dim=0, *, out=None):
     if out is None and _plain_stack(tensors):
         # nothing to record (default_collate's case): one array stack, no per-input nodes
         return _make(backend.xp_of(tensors[0]._array).stack([x._array for x in tensors], d))
+    if out is None and _one_dtype(tensors) and not _watched():
+        return Stack.apply(*tensors, dim=d)
     return rename_node(cat([x.unsqueeze(d) for x in tensors], d, out=out), "StackBackward0")
 
 
 _APPLY = Op.__dict__["apply"]  # the ONNX exporter swaps Op.apply while it traces
 
 
+def _watched():
+    """True while a profiler, vmap or exporter records the ops (they know unsqueeze and cat,
+    not the one-node stack)."""
+    return _graph._hook is not None or Op.__dict__["apply"] is not _APPLY
+
+
 def _plain_stack(tensors):
     """True when stacking records nothing and needs no promotion: no input wants a gradient
     (or grad mode is off), one dtype and array type, and no profiler, vmap or exporter
     watching the ops."""
-    if _graph._hook is not None or Op.__dict__["apply"] is not _APPLY:
+    if _watched():
         return False
     a0 = tensors[0]._array
     t0, dt0 = type(a0), a0.dtype

@@ -80,6 +80,10 @@ CASES = {
     "Tanh": [(lambda a: a.tanh(), [(2, 3)])],
     "Sum": [(lambda a: a.sum(), [(2, 3)]), (lambda a: a.sum(1), [(2, 3, 2)]),
             (lambda a: a.sum((0, 2), keepdim=True), [(2, 3, 2)])],
+    "Cat": [(lambda a, b, c: numtorch.cat([a, b, c], 1), [(2, 1), (2, 3), (2, 2)]),
+            (lambda a, b: numtorch.cat([a, _CONST, b]), [(1,), (2,)])],
+    "Stack": [(lambda a, b: numtorch.stack([a, b], -1), [(2, 3), (2, 3)]),
+              (lambda a, b: numtorch.stack([a, _CONST[0], b]), [(), ()])],
     "ScaledDotProductAttention": [
         (lambda q, k, v: scaled_dot_product(q, k, v, None, 0.5, True),
          [(2, 3, 4), (2, 5, 4), (2, 5, 3)]),
@@ -134,7 +138,8 @@ _SMALL_OPS = [
     ("div_const", lambda a, b: a.detach() / (b + 3)),
     ("div_norm", lambda a, b: a / (b + 3).sum(-1, keepdim=True)), ("exp", lambda a, b: a.exp()),
     ("log", lambda a, b: (a + 2).log()), ("tanh", lambda a, b: a.tanh()),
-    ("sum", lambda a, b: (a * b).sum(0)),
+    ("sum", lambda a, b: (a * b).sum(0)), ("cat", lambda a, b: numtorch.cat([b, a[1], b])),
+    ("stack", lambda a, b: numtorch.stack([b, a[0], a[3]], 1)),
 ]
 
 
