@@ -8,6 +8,7 @@ from typing import Optional
 import numpy as np
 
 import numtorch
+import numtorch.fx
 from numtorch import nn
 from numtorch.nn import functional as F
 
@@ -36,6 +37,12 @@ def _get_relative_position_bias(relative_position_bias_table, relative_position_
     n = window_size[0] * window_size[1]
     bias = relative_position_bias_table[relative_position_index].view(n, n, -1)
     return bias.permute(2, 0, 1).contiguous().unsqueeze(0)
+
+
+# the helpers below read shapes as Python ints: fx records each call as one node, as
+# torchvision has it
+numtorch.fx.wrap("_patch_merging_pad")
+numtorch.fx.wrap("_get_relative_position_bias")
 
 
 class PatchMerging(nn.Module):
@@ -152,6 +159,9 @@ def shifted_window_attention(input, qkv_weight, proj_weight, relative_position_b
     return x[:, :h, :w, :].contiguous()
 
 
+numtorch.fx.wrap("shifted_window_attention")
+
+
 class ShiftedWindowAttention(nn.Module):
     """Window attention with a learned table of relative position biases.
 
@@ -199,8 +209,9 @@ class ShiftedWindowAttention(nn.Module):
                                            self.relative_position_index, self.window_size)
 
     def forward(self, x):
+        bias = self.get_relative_position_bias()  # first: fx lists nodes in call order
         return shifted_window_attention(
-            x, self.qkv.weight, self.proj.weight, self.get_relative_position_bias(),
+            x, self.qkv.weight, self.proj.weight, bias,
             self.window_size, self.num_heads, shift_size=self.shift_size,
             attention_dropout=self.attention_dropout, dropout=self.dropout,
             qkv_bias=self.qkv.bias, proj_bias=self.proj.bias, training=self.training)
@@ -240,8 +251,9 @@ class ShiftedWindowAttentionV2(ShiftedWindowAttention):
         return 16 * numtorch.sigmoid(bias)
 
     def forward(self, x):
+        bias = self.get_relative_position_bias()  # first: fx lists nodes in call order
         return shifted_window_attention(
-            x, self.qkv.weight, self.proj.weight, self.get_relative_position_bias(),
+            x, self.qkv.weight, self.proj.weight, bias,
             self.window_size, self.num_heads, shift_size=self.shift_size,
             attention_dropout=self.attention_dropout, dropout=self.dropout,
             qkv_bias=self.qkv.bias, proj_bias=self.proj.bias, logit_scale=self.logit_scale,

@@ -17,12 +17,6 @@ __all__ = ["VisionTransformer", "ViT_B_16_Weights", "ViT_B_32_Weights", "ViT_L_1
            "vit_l_32", "vit_h_14"]
 
 
-def _check(cond, message):
-    # torch._assert semantics: an AssertionError that survives python -O
-    if not cond:
-        raise AssertionError(message)
-
-
 class ConvStemConfig(NamedTuple):
     """One convolution of an optional convolutional stem (instead of the patch projection)."""
 
@@ -76,8 +70,8 @@ class EncoderBlock(nn.Module):
         self.mlp = MLPBlock(hidden_dim, mlp_dim, dropout)
 
     def forward(self, input):
-        _check(input.dim() == 3,
-               f"Expected (batch_size, seq_length, hidden_dim) got {input.shape}")
+        numtorch._assert(input.dim() == 3,
+                         f"Expected (batch_size, seq_length, hidden_dim) got {input.shape}")
         x = self.ln_1(input)
         x, _ = self.self_attention(x, x, x, need_weights=False)
         x = self.dropout(x) + input
@@ -100,8 +94,8 @@ class Encoder(nn.Module):
         self.ln = norm_layer(hidden_dim)
 
     def forward(self, input):
-        _check(input.dim() == 3,
-               f"Expected (batch_size, seq_length, hidden_dim) got {input.shape}")
+        numtorch._assert(input.dim() == 3,
+                         f"Expected (batch_size, seq_length, hidden_dim) got {input.shape}")
         return self.ln(self.layers(self.dropout(input + self.pos_embedding)))
 
 
@@ -126,7 +120,7 @@ class VisionTransformer(nn.Module):
                  dropout=0.0, attention_dropout=0.0, num_classes=1000, representation_size=None,
                  norm_layer=partial(nn.LayerNorm, eps=1e-6), conv_stem_configs=None):
         super().__init__()
-        _check(image_size % patch_size == 0, "Input shape indivisible by patch size!")
+        numtorch._assert(image_size % patch_size == 0, "Input shape indivisible by patch size!")
         self.image_size = image_size
         self.patch_size = patch_size
         self.hidden_dim = hidden_dim
@@ -187,15 +181,20 @@ class VisionTransformer(nn.Module):
     def _process_input(self, x):
         n, _, h, w = x.shape
         p = self.patch_size
-        _check(h == self.image_size,
-               f"Wrong image height! Expected {self.image_size} but got {h}!")
-        _check(w == self.image_size, f"Wrong image width! Expected {self.image_size} but got {w}!")
-        x = self.conv_proj(x).reshape(n, self.hidden_dim, (h // p) * (w // p))
+        numtorch._assert(h == self.image_size,
+                         f"Wrong image height! Expected {self.image_size} but got {h}!")
+        numtorch._assert(w == self.image_size,
+                         f"Wrong image width! Expected {self.image_size} but got {w}!")
+        # the patch counts before the projection: fx graphs list the nodes in torchvision's
+        # order
+        rows, cols = h // p, w // p
+        x = self.conv_proj(x).reshape(n, self.hidden_dim, rows * cols)
         return x.permute(0, 2, 1)  # (N, tokens, hidden)
 
     def forward(self, x):
         x = self._process_input(x)
-        cls = self.class_token.expand(x.shape[0], -1, -1)
+        n = x.shape[0]
+        cls = self.class_token.expand(n, -1, -1)
         x = self.encoder(numtorch.cat([cls, x], dim=1))
         return self.heads(x[:, 0])
 
@@ -205,7 +204,7 @@ def _vision_transformer(patch_size, num_layers, num_heads, hidden_dim, mlp_dim, 
     if weights is not None:
         _ovewrite_named_param(kwargs, "num_classes", len(weights.meta["categories"]))
         side = weights.meta["min_size"]
-        _check(side[0] == side[1], "weights for a square input expected")
+        numtorch._assert(side[0] == side[1], "weights for a square input expected")
         _ovewrite_named_param(kwargs, "image_size", side[0])
     image_size = kwargs.pop("image_size", 224)
     model = VisionTransformer(image_size=image_size, patch_size=patch_size,

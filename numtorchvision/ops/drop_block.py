@@ -2,6 +2,7 @@
 maps, with the kept activations rescaled."""
 
 import numtorch
+import numtorch.fx
 from numtorch import nn
 from numtorch.nn import functional as F
 
@@ -60,6 +61,11 @@ def drop_block2d(input, p, block_size, inplace=False, eps=1e-06, training=True):
 def drop_block3d(input, p, block_size, inplace=False, eps=1e-06, training=True):
     """:func:`drop_block2d` for ``(N, C, D, H, W)`` volumes (cubes of side ``block_size``)."""
     return _drop_block(input, p, block_size, inplace, eps, training, 3)
+
+
+# one fx node each, as in torchvision (training mode draws a random mask)
+numtorch.fx.wrap("drop_block2d")
+numtorch.fx.wrap("drop_block3d")
 
 
 class DropBlock2d(nn.Module):

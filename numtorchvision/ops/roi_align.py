@@ -11,6 +11,7 @@ autograd through those products. Boxes get no gradient, as in torchvision.
 import numpy as np
 
 import numtorch
+import numtorch.fx
 from numtorch import nn
 from numtorch.nn.modules.utils import _pair
 
@@ -121,6 +122,7 @@ def _roi_align(input, rois, spatial_scale, pooled_h, pooled_w, sampling_ratio, a
     return out.contiguous()
 
 
+@numtorch.fx.wrap  # one fx node (the boxes' format is checked in Python)
 def roi_align(input, boxes, output_size, spatial_scale=1.0, sampling_ratio=-1, aligned=False):
     """Pool each region of interest to a fixed ``output_size`` grid by bilinear sampling.
 

@@ -9,6 +9,7 @@ and the backward of that is the gather at the same positions, so second derivati
 import numpy as np
 
 import numtorch
+import numtorch.fx
 from numtorch import backend, nn
 from numtorch.autograd.graph import Op
 from numtorch.nn.modules.utils import _pair
@@ -139,6 +140,7 @@ class _RoIPoolScatter(Op):
         return numtorch.where(keep, picked, numtorch.zeros_like(picked))
 
 
+@numtorch.fx.wrap  # one fx node (the boxes' format is checked in Python)
 def roi_pool(input, boxes, output_size, spatial_scale=1.0):
     """Max-pool each region of interest to a fixed ``output_size`` grid (Fast R-CNN).
 

@@ -2,6 +2,7 @@
 training, rescaling the survivors so the expected output is unchanged."""
 
 import numtorch
+import numtorch.fx
 from numtorch import nn
 
 __all__ = ["stochastic_depth", "StochasticDepth"]
@@ -34,6 +35,10 @@ def stochastic_depth(input, p, mode, training=True):
     if keep > 0.0:
         mask.div_(keep)
     return input * mask
+
+
+# fx records a call as one node (training mode draws a mask: not traceable through)
+numtorch.fx.wrap("stochastic_depth")
 
 
 class StochasticDepth(nn.Module):

@@ -32,7 +32,8 @@ def _sizes(rng, count):
         if kind == 0:  # upscale
             size = [int(h * rng.uniform(1.05, 3.2)), int(w * rng.uniform(1.05, 3.2))]
         elif kind == 1:  # downscale
-            size = [max(1, int(h * rng.uniform(0.2, 0.95))), max(1, int(w * rng.uniform(0.2, 0.95)))]
+            size = [max(1, int(h * rng.uniform(0.2, 0.95))),
+                    max(1, int(w * rng.uniform(0.2, 0.95)))]
         elif kind == 2:  # one edge kept
             size = [h, int(rng.integers(1, 150))] if k % 2 else [int(rng.integers(1, 150)), w]
         elif kind == 3:  # outputs whose edges sum to <= 128 (torch's pixel-at-a-time kernel)
