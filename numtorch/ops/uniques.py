@@ -1,0 +1,103 @@
+"""``unique`` and ``unique_consecutive``: the distinct values or slices of a tensor, with the
+inverse indices and counts on request (not differentiable).
+"""
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import _make
+from ..backend import helpers_for, xp_of
+from ._util import canonical_dim
+from .binning import _check_tensor
+
+__all__ = ["unique", "unique_consecutive"]
+
+
+def _unique_result(vals, inverse, counts, return_inverse, return_counts):
+    out = [vals]
+    if return_inverse:
+        out.append(_make(inverse.astype(np.int64)))
+    if return_counts:
+        out.append(_make(counts.astype(np.int64)))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False,  # noqa: A002
+           dim=None):
+    """The distinct values (or distinct slices along ``dim``), in ascending order.
+
+    Optionally also the index of each input entry in the result (``return_inverse``) and how
+    often each value occurs (``return_counts``). Not differentiable.
+
+    Note:
+        The result is sorted also with ``sorted=False``, one of the orders torch allows. Each
+        NaN is a value of its own, as in torch; slices along ``dim`` that hold NaN are sorted
+        with NaN last, where torch's order is left to its sort.
+
+    Example:
+        >>> torch.unique(torch.tensor([3, 1, 3]))
+        tensor([1, 3])
+    """
+    _check_tensor("unique", input)
+    a = input._array
+    if a.dtype.kind == "c":
+        raise NotImplementedError(f'"unique" not implemented for '
+                                  f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
+    xp = xp_of(a)
+    if dim is None:
+        lines, d = a.reshape(-1, 1), 0
+    else:
+        d = canonical_dim(dim, a.ndim)
+        lines = xp.moveaxis(a, d, 0).reshape(a.shape[d], -1)
+    n = lines.shape[0]
+    # sort the slices (NaN last, ties in input order), then start a group wherever a slice
+    # differs from the one before: NaN != NaN, so every NaN stays on its own, as in torch
+    if dim is None:
+        order = helpers_for(xp).argsort_stable(lines[:, 0])
+    else:
+        order = xp.lexsort(lines.T[::-1]) if lines.shape[1] else xp.arange(n)
+    s = lines[order]
+    start = xp.ones(n, dtype=bool)
+    if n > 1:
+        start[1:] = (s[1:] != s[:-1]).any(axis=1)
+    group = xp.cumsum(start) - 1
+    inv = xp.empty(n, dtype=np.int64)
+    inv[order] = group
+    firsts = order[start]
+    counts = xp.diff(xp.append(xp.flatnonzero(start), n))
+    if dim is None:
+        vals, inv = a.reshape(-1)[firsts], inv.reshape(a.shape)
+    else:
+        vals = xp.take(a, firsts, axis=d)
+    return _unique_result(_make(xp.ascontiguousarray(vals)), inv, counts, return_inverse,
+                          return_counts)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """Collapse each run of equal consecutive values (or slices along ``dim``) to one.
+
+    Example:
+        >>> torch.unique_consecutive(torch.tensor([1, 1, 2, 1]))
+        tensor([1, 2, 1])
+    """
+    _check_tensor("unique_consecutive", input)
+    a = input._array
+    xp = xp_of(a)
+    if dim is None:
+        lines, d = a.reshape(-1, 1), 0
+    else:
+        d = canonical_dim(dim, a.ndim)
+        lines = xp.moveaxis(a, d, 0).reshape(a.shape[d], -1)
+    n = lines.shape[0]
+    start = xp.ones(n, dtype=bool)
+    if n > 1:
+        start[1:] = (lines[1:] != lines[:-1]).any(axis=1)
+    inv = xp.cumsum(start) - 1
+    firsts = xp.flatnonzero(start)
+    counts = xp.diff(xp.append(firsts, n))
+    if dim is None:
+        vals, inv = a.reshape(-1)[firsts], inv.reshape(a.shape)
+    else:
+        vals = xp.take(a, firsts, axis=d)
+    return _unique_result(_make(xp.ascontiguousarray(vals)), inv, counts, return_inverse,
+                          return_counts)
