@@ -109,7 +109,7 @@ def _cofactor_svd(a):
     """det(A) A^-H without inverting A: U diag(prod_{j != i} s_j) V^H det(U V^H)^*."""
     from .decomp import svd_parts
     from .join import cat
-    from .shape import flip
+    from .rearrange import flip
 
     u, s, vh = svd_parts(a, False, True)
     one = s[..., :1] * 0 + 1
