@@ -12,7 +12,7 @@ from .. import _dtype
 from .._creation import _finish, check_pin_memory, dtype_arg
 from ..ops import fft_ops as _f
 from ..ops._pointwise import _out as _write_out, type_name as _type_name
-from ..ops.shape import roll as _roll
+from ..ops.rearrange import roll as _roll
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2",
            "rfftn", "irfftn", "hfft", "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn", "fftfreq",
