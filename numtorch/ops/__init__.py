@@ -25,8 +25,10 @@ _red = reduction.__all__ + _statistics.__all__
 from .shape import *  # noqa: F401,F403
 from .cast import *  # noqa: F401,F403
 from .join import *  # noqa: F401,F403
+from .rearrange import *  # noqa: F401,F403
 from .shape import __all__ as _shape
-_shape = _shape + cast.__all__ + join.__all__
+from . import rearrange
+_shape = _shape + cast.__all__ + join.__all__ + rearrange.__all__
 from .indexing import *  # noqa: F401,F403
 from .indexing import __all__ as _idx
 from .matmul import *  # noqa: F401,F403
@@ -46,11 +48,13 @@ _la = (decomp.__all__ + lu_decomp.__all__ + linsolve.__all__ + least_squares.__a
        + products.__all__ + lapack_legacy.__all__)
 
 from .sorting import *  # noqa: F401,F403
+from .binning import *  # noqa: F401,F403
+from .uniques import *  # noqa: F401,F403
 from .structure import *  # noqa: F401,F403
 from .index_updates import *  # noqa: F401,F403
 from .distances import *  # noqa: F401,F403
 from .repetition import *  # noqa: F401,F403
-from . import distances, index_updates, repetition, sorting, structure
+from . import binning, distances, index_updates, repetition, sorting, structure, uniques
 from . import inplace_writes  # noqa: E402,F401  (the Tensor methods' in-place writes)
 from .shape_extra import *  # noqa: F401,F403
 from .reducing_scatter import *  # noqa: F401,F403
@@ -63,7 +67,8 @@ from . import quantiles, reducing_scatter, shape_extra, statistics_extra, stride
 _extra = (shape_extra.__all__ + reducing_scatter.__all__ + strided_views.__all__
           + statistics_extra.__all__ + quantiles.__all__)
 
-__all__ = (_ew + _red + _shape + _idx + _lin + _sm + _la + sorting.__all__ + structure.__all__
+__all__ = (_ew + _red + _shape + _idx + _lin + _sm + _la + sorting.__all__ + binning.__all__
+           + uniques.__all__ + structure.__all__
            + index_updates.__all__ + distances.__all__ + repetition.__all__
            + _extra)
 

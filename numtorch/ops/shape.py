@@ -2,7 +2,8 @@
 
 ``squeeze``, ``unsqueeze``, ``flatten``, ``unflatten`` and ``view`` are ``Reshape``; ``transpose``,
 ``t`` and ``movedim`` are ``Permute``; ``narrow``, ``select``, ``split``, ``chunk`` and ``unbind``
-are basic indexing (``GetItem`` in indexing.py). Views also get torch's strides, including the
+are basic indexing (``GetItem`` in indexing.py); the copying ones (``flip``, ``roll``,
+``repeat``) and ``unfold`` are in rearrange.py. Views also get torch's strides, including the
 free ones of size-1 dims, so ``stride()`` reports torch's numbers. ``cat``/``stack`` live in
 join.py and ``clone``/``contiguous``/``to`` in cast.py.
 """
@@ -22,8 +23,7 @@ from .._size import size_args
 
 __all__ = ["reshape", "view", "permute", "transpose", "t", "expand", "squeeze", "unsqueeze",
            "flatten", "unflatten", "movedim", "split", "chunk", "narrow", "select", "unbind",
-           "unfold", "repeat", "flip", "fliplr", "flipud", "roll", "restride_", "swapaxes",
-           "swapdims", "moveaxis", "broadcast_to"]
+           "restride_", "swapaxes", "swapdims", "moveaxis", "broadcast_to"]
 
 
 def infer_shape(shape, numel):
@@ -152,91 +152,6 @@ def _expand_strides(in_shape, in_strides, shape):
             size, stride = 1, (shape[i + 1] * out[i + 1] if i + 1 < nd else 0)
         out[i] = stride if size == shape[i] else 0
     return tuple(out)
-
-
-class Unfold(Op):
-    """y[..., w, ..., k] = x[..., w*step + k, ...] (a view); dx adds the windows back."""
-
-    is_view = True
-
-    def forward(self, x):
-        self.in_shape = x.shape
-        d, size, step = self.dim, self.size, self.step
-        if x.ndim == 0:
-            return x.reshape(1)
-        if self.xp is np:
-            # windows that do not overlap may be written through, as in torch
-            win = np.lib.stride_tricks.sliding_window_view(
-                x, size, axis=d, writeable=x.flags.writeable and (step >= size or
-                                                                  x.shape[d] == size))
-        else:
-            win = self.xp.lib.stride_tricks.sliding_window_view(x, size, axis=d)
-        idx = [slice(None)] * win.ndim
-        idx[d] = slice(None, None, step)
-        return win[tuple(idx)]
-
-    def backward(self, grad):
-        return UnfoldBackward.apply(grad, in_shape=self.in_shape, dim=self.dim, size=self.size,
-                                    step=self.step)
-
-
-class UnfoldBackward(Op):
-    """dx[..., w*step + k, ...] += g[..., w, ..., k], one strided add per window offset k."""
-
-    def forward(self, g):
-        xp, d, size, step = self.xp, self.dim, self.size, self.step
-        out = xp.zeros(self.in_shape, dtype=g.dtype)
-        if not self.in_shape:
-            return g.reshape(())
-        n_win = g.shape[d]
-        for k in range(size):
-            dst = [slice(None)] * len(self.in_shape)
-            dst[d] = slice(k, k + step * (n_win - 1) + 1, step)
-            out[tuple(dst)] += g[..., k]
-        return out
-
-    def backward(self, gg):
-        return gg.unfold(self.dim, self.size, self.step)
-
-
-class Repeat(Op):
-    """y = x tiled ``repeats`` times; dx = grad summed over the tiles."""
-
-    def forward(self, x):
-        self.in_shape = x.shape
-        return self.xp.tile(x.reshape((1,) * (len(self.repeats) - x.ndim) + x.shape),
-                            self.repeats)
-
-    def backward(self, grad):
-        full = (1,) * (len(self.repeats) - len(self.in_shape)) + tuple(self.in_shape)
-        inter = []
-        for r, s in zip(self.repeats, full):
-            inter += [r, s]
-        g = grad.reshape(*inter).sum(dim=tuple(range(0, 2 * len(full), 2)))
-        return g.reshape(self.in_shape)
-
-
-class Flip(Op):
-    """y = x reversed along ``dims`` (a copy, as torch); dx = grad flipped back."""
-
-    def forward(self, x):
-        return self.xp.flip(x, axis=self.dims).copy() if self.dims else x.copy()
-
-    def backward(self, grad):
-        return grad.flip(*self.dims) if self.dims else grad
-
-
-class Roll(Op):
-    """y = x rolled by ``shifts`` along ``dims``; dx = grad rolled back."""
-
-    def forward(self, x):
-        if self.dims is None:
-            return self.xp.roll(x.reshape(-1), self.shifts).reshape(x.shape)
-        return self.xp.roll(x, self.shifts, axis=self.dims)
-
-    def backward(self, grad):
-        neg = tuple(-s for s in self.shifts) if isinstance(self.shifts, tuple) else -self.shifts
-        return Roll.apply(grad, shifts=neg, dims=self.dims)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -534,69 +449,6 @@ def unbind(input, dim=0):
     d = canonical_dim(dim, input._array.ndim)
     return tuple(_multi_view(select(input, d, i), "Unbind", i)
                  for i in range(input._array.shape[d]))
-
-
-def unfold(input, dimension, size, step):
-    """Return all windows of ``size`` with stride ``step`` along ``dimension`` (a view)."""
-    nd = input._array.ndim
-    d = canonical_dim(dimension, nd)
-    n = input._array.shape[d] if nd else 1
-    if size > n:
-        raise RuntimeError(f"maximum size for tensor at dimension {d} is {n} but size is {size}")
-    if step <= 0:
-        raise RuntimeError(f"step is {step} but must be > 0")
-    return Unfold.apply(input, dim=d, size=size, step=step)
-
-
-def repeat(input, *sizes):
-    """Tile ``input`` ``sizes[i]`` times along each dim (sizes may add leading dims)."""
-    sizes = shape_arg(sizes, "repeat", "repeats")
-    if len(sizes) < input._array.ndim:
-        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
-                           "of dimensions of tensor")
-    full = (1,) * (len(sizes) - input._array.ndim) + input._array.shape
-    out_shape = [r * s for r, s in zip(sizes, full)]
-    for d in out_shape:
-        if d < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {d}: "
-                               f"[{', '.join(map(str, out_shape))}]")
-    return Repeat.apply(input, repeats=sizes)
-
-
-def flip(input, *dims, **kwargs):
-    """Reverse the order of elements along ``dims`` (a copy)."""
-    dims = size_args(dims, kwargs, "dims", "flip")
-    dims = shape_arg(dims, "flip", "dims")
-    nd = input._array.ndim
-    dims = tuple(canonical_dim(d, nd) for d in dims)
-    if len(set(dims)) != len(dims):
-        d = next(d for d in dims if dims.count(d) > 1)
-        raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    return Flip.apply(input, dims=dims)
-
-
-def fliplr(input):
-    """Reverse the order of columns (dim 1); a copy."""
-    return flip(input, 1)
-
-
-def flipud(input):
-    """Reverse the order of rows (dim 0); a copy."""
-    return flip(input, 0)
-
-
-def roll(input, shifts, dims=None):
-    """Roll elements along ``dims`` (the flattened tensor when None) by ``shifts``."""
-    if dims is None:
-        return Roll.apply(input, shifts=int(shifts) if isinstance(shifts, int) else
-                          int(shifts[0]), dims=None)
-    shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
-    dims = (dims,) if isinstance(dims, int) else tuple(dims)
-    if len(shifts) != len(dims):
-        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
-                           f"{len(dims)}")
-    nd = input._array.ndim
-    return Roll.apply(input, shifts=shifts, dims=tuple(canonical_dim(d, nd) for d in dims))
 
 
 def restride_(self, fn, *args):

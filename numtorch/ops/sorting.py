@@ -1,4 +1,5 @@
-"""Sorting and selection: sort, argsort, msort, topk, kthvalue, median, nanmedian, mode and histc.
+"""Sorting and selection: sort, argsort, msort, topk, kthvalue, median, nanmedian, mode, cummax
+and cummin (histograms, bucketing and counts are in binning.py, unique in uniques.py).
 
 Each op finds its indices with one NumPy sort (not differentiable) and then reads the values
 with :func:`gather` at those fixed indices, so the gradient is routed back to the selected
@@ -7,12 +8,11 @@ positions by gather's own backward and double backward works.
 
 import numpy as np
 
-from .. import _dtype
-from .._tensor import Tensor, _make
+from .._tensor import _make
 from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for, xp_of
 from ..return_types import (
-    cummax as _cummax_t, cummin as _cummin_t, histogram as _histogram_t,
+    cummax as _cummax_t, cummin as _cummin_t,
     kthvalue as _kthvalue_t, median as _median_t, mode as _mode_t, sort as _sort_t,
     topk as _topk_t,
 )
@@ -20,10 +20,10 @@ from . import _tie_order
 from ._util import canonical_dim, check_int, refuse_dtype
 from .gather import Gather
 from ._pointwise import _out
+from .binning import _check_tensor
 
 __all__ = ["sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "mode",
-           "histc", "cummax", "cummin", "unique", "unique_consecutive", "searchsorted",
-           "bucketize", "bincount", "histogram"]
+           "cummax", "cummin"]
 
 
 def _argsort(a, d, descending, xp):
@@ -78,12 +78,6 @@ def _finish(input, vals, idx, d, keepdim):
     if not keepdim:
         vals, idx = vals.squeeze(d), idx.squeeze(d)
     return vals, idx
-
-
-def _check_tensor(fn, input):
-    if not isinstance(input, Tensor):
-        raise TypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(input).__name__}")
 
 
 def sort(input, dim=-1, descending=False, stable=False, *, out=None):
@@ -354,51 +348,6 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     return _out(_mode_t((rename_node(vals, "ModeBackward0"), idx)), out)
 
 
-def histc(input, bins=100, min=0, max=0, *, out=None):  # noqa: A002 - torch's names
-    """Count ``input``'s values in ``bins`` equal bins over ``[min, max]``.
-
-    With ``min == max`` the data's own range is used (widened by 1 each side if flat). Values
-    outside the range are not counted; the maximum falls in the last bin.
-
-    Example:
-        >>> torch.histc(torch.tensor([1., 2., 1.]), bins=4, min=0, max=3)
-        tensor([0., 2., 1., 0.])
-    """
-    _check_tensor("histc", input)
-    a = input._array.reshape(-1)
-    if a.dtype.kind not in "f":
-        raise NotImplementedError(f"\"histogram_cpu\" not implemented for "
-                                  f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
-    if bins <= 0:
-        raise RuntimeError(f"torch.histc: bins must be > 0, but got {bins} for bins")
-    xp = xp_of(a)
-    lo, hi = float(min), float(max)
-    from_data = lo == hi and a.size
-    if from_data:
-        lo, hi = float(a.min()), float(a.max())
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        # torch prints a NaN found in the data with its sign bit set
-        raise RuntimeError(f"torch.histc: range of [{_c_float(lo, from_data)}, "
-                           f"{_c_float(hi, from_data)}] is not finite")
-    if lo == hi:
-        lo, hi = lo - 1, hi + 1
-    if lo > hi:
-        raise RuntimeError("torch.histc: max must be larger than min")
-    keep = a[(a >= lo) & (a <= hi)]
-    lo_t, hi_t = a.dtype.type(lo), a.dtype.type(hi)
-    pos = ((keep - lo_t) * a.dtype.type(bins) / (hi_t - lo_t)).astype(np.int64)
-    pos = xp.minimum(pos, bins - 1)
-    counts = xp.bincount(pos, minlength=bins)[:bins].astype(a.dtype)
-    return _out(_make(counts), out)
-
-
-def _c_float(v, negative_nan=False):
-    """A float as torch's C++ messages print it (``%g``: 1, 2.5, inf, nan)."""
-    if v != v:
-        return "-nan" if negative_nan else "nan"
-    return f"{v:g}"
-
-
 def _cum_extreme(fn, input, dim):
     _check_tensor(fn, input)
     refuse_dtype(input, "c", fn + "_cpu")
@@ -436,224 +385,3 @@ def cummax(input, dim):
 def cummin(input, dim):
     """Running minimum along ``dim`` and its index (see :func:`cummax`)."""
     return _cummin_t(_cum_extreme("cummin", input, dim))
-
-
-def _unique_result(vals, inverse, counts, return_inverse, return_counts):
-    out = [vals]
-    if return_inverse:
-        out.append(_make(inverse.astype(np.int64)))
-    if return_counts:
-        out.append(_make(counts.astype(np.int64)))
-    return out[0] if len(out) == 1 else tuple(out)
-
-
-def unique(input, sorted=True, return_inverse=False, return_counts=False,  # noqa: A002
-           dim=None):
-    """The distinct values (or distinct slices along ``dim``), in ascending order.
-
-    Optionally also the index of each input entry in the result (``return_inverse``) and how
-    often each value occurs (``return_counts``). Not differentiable.
-
-    Note:
-        The result is sorted also with ``sorted=False``, one of the orders torch allows. Each
-        NaN is a value of its own, as in torch; slices along ``dim`` that hold NaN are sorted
-        with NaN last, where torch's order is left to its sort.
-
-    Example:
-        >>> torch.unique(torch.tensor([3, 1, 3]))
-        tensor([1, 3])
-    """
-    _check_tensor("unique", input)
-    a = input._array
-    if a.dtype.kind == "c":
-        raise NotImplementedError(f'"unique" not implemented for '
-                                  f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
-    xp = xp_of(a)
-    if dim is None:
-        lines, d = a.reshape(-1, 1), 0
-    else:
-        d = canonical_dim(dim, a.ndim)
-        lines = xp.moveaxis(a, d, 0).reshape(a.shape[d], -1)
-    n = lines.shape[0]
-    # sort the slices (NaN last, ties in input order), then start a group wherever a slice
-    # differs from the one before: NaN != NaN, so every NaN stays on its own, as in torch
-    if dim is None:
-        order = helpers_for(xp).argsort_stable(lines[:, 0])
-    else:
-        order = xp.lexsort(lines.T[::-1]) if lines.shape[1] else xp.arange(n)
-    s = lines[order]
-    start = xp.ones(n, dtype=bool)
-    if n > 1:
-        start[1:] = (s[1:] != s[:-1]).any(axis=1)
-    group = xp.cumsum(start) - 1
-    inv = xp.empty(n, dtype=np.int64)
-    inv[order] = group
-    firsts = order[start]
-    counts = xp.diff(xp.append(xp.flatnonzero(start), n))
-    if dim is None:
-        vals, inv = a.reshape(-1)[firsts], inv.reshape(a.shape)
-    else:
-        vals = xp.take(a, firsts, axis=d)
-    return _unique_result(_make(xp.ascontiguousarray(vals)), inv, counts, return_inverse,
-                          return_counts)
-
-
-def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
-    """Collapse each run of equal consecutive values (or slices along ``dim``) to one.
-
-    Example:
-        >>> torch.unique_consecutive(torch.tensor([1, 1, 2, 1]))
-        tensor([1, 2, 1])
-    """
-    _check_tensor("unique_consecutive", input)
-    a = input._array
-    xp = xp_of(a)
-    if dim is None:
-        lines, d = a.reshape(-1, 1), 0
-    else:
-        d = canonical_dim(dim, a.ndim)
-        lines = xp.moveaxis(a, d, 0).reshape(a.shape[d], -1)
-    n = lines.shape[0]
-    start = xp.ones(n, dtype=bool)
-    if n > 1:
-        start[1:] = (lines[1:] != lines[:-1]).any(axis=1)
-    inv = xp.cumsum(start) - 1
-    firsts = xp.flatnonzero(start)
-    counts = xp.diff(xp.append(firsts, n))
-    if dim is None:
-        vals, inv = a.reshape(-1)[firsts], inv.reshape(a.shape)
-    else:
-        vals = xp.take(a, firsts, axis=d)
-    return _unique_result(_make(xp.ascontiguousarray(vals)), inv, counts, return_inverse,
-                          return_counts)
-
-
-def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
-                 sorter=None, out=None):
-    """Where each value of ``input`` would go in the (last-dim) sorted ``sorted_sequence``.
-
-    ``right`` (or ``side="right"``) puts equal values after their matches. A 1-D sequence is
-    shared by every value; otherwise the leading dims of both must match and each row of
-    values searches its own row. A number ``input`` gives a 0-d result.
-
-    Example:
-        >>> torch.searchsorted(torch.tensor([1., 2., 3.]), torch.tensor([2.5]))
-        tensor([2])
-    """
-    if side is not None:
-        if side not in ("left", "right"):
-            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but "
-                               f"got {side}")
-        if right and side == "left":
-            raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites,"
-                               " got side of left while right was True")
-        right = side == "right"
-    seq = sorted_sequence._array
-    xp = xp_of(seq)
-    if sorter is not None:
-        seq = xp.take_along_axis(seq, sorter._array, axis=-1)
-    vals = input._array if isinstance(input, Tensor) else xp.asarray(input, dtype=seq.dtype)
-    how = "right" if right else "left"
-    if seq.ndim <= 1:
-        res = xp.searchsorted(seq.reshape(-1), vals, side=how)
-    else:
-        if seq.shape[:-1] != vals.shape[:-1]:
-            raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension "
-                               f"or the first N-1 dimensions of boundaries tensor and input "
-                               f"value tensor must match, but we got boundaries tensor "
-                               f"{list(seq.shape)} and input value tensor {list(vals.shape)}")
-        rows_s = seq.reshape(-1, seq.shape[-1])
-        rows_v = vals.reshape(-1, vals.shape[-1])
-        # one NumPy search per row (rows, not elements, are looped over)
-        res = xp.stack([xp.searchsorted(s_, v_, side=how) for s_, v_ in zip(rows_s, rows_v)])
-        res = res.reshape(vals.shape)
-    return _out(_make(xp.asarray(res, dtype=np.int32 if out_int32 else np.int64)), out)
-
-
-def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
-    """The bucket of each value for the sorted 1-D ``boundaries``: with ``right=False`` the
-    index ``i`` with ``boundaries[i-1] < x <= boundaries[i]``.
-
-    Example:
-        >>> torch.bucketize(torch.tensor([0.5, 2.]), torch.tensor([1., 2.]))
-        tensor([0, 1])
-    """
-    if boundaries._array.ndim != 1:
-        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim("
-                           f"{boundaries._array.ndim})")
-    return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
-
-
-def bincount(input, weights=None, minlength=0):
-    """Count how often each non-negative integer occurs in the 1-D ``input`` (summing
-    ``weights`` instead of ones when given).
-
-    Example:
-        >>> torch.bincount(torch.tensor([0, 2, 2]))
-        tensor([1, 0, 2])
-    """
-    _check_tensor("bincount", input)
-    a = input._array
-    if a.dtype.kind not in "iub":
-        raise NotImplementedError(f'"bincount_cpu" not implemented for '
-                                  f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
-    if a.ndim != 1 or (a.size and a.min() < 0):
-        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
-    if minlength < 0:
-        raise RuntimeError(f"minlength should be >= 0 (got {minlength})")
-    if weights is None:
-        return _make(xp_of(a).bincount(a, minlength=minlength).astype(np.int64))
-    w = weights._array
-    if w.shape != a.shape:
-        raise RuntimeError("weights should be 1-d and have the same length as input")
-    out_dtype = np.float32 if w.dtype == np.float32 else np.float64
-    return _make(xp_of(a).bincount(a, weights=w, minlength=minlength).astype(out_dtype))
-
-
-def histogram(input, bins=100, *, range=None, weight=None, density=False,  # noqa: A002
-              out=None):
-    """Histogram of a float tensor as ``(hist, bin_edges)``.
-
-    ``bins`` is a count of equal bins over ``range`` (the data's min and max by default) or a
-    1-D tensor of increasing edges. The last bin includes its right edge. ``weight`` sums
-    weights instead of ones; ``density`` scales to unit area.
-
-    Example:
-        >>> torch.histogram(torch.tensor([1., 2., 1., 4.]), 3).hist
-        tensor([2., 1., 1.])
-    """
-    _check_tensor("histogram", input)
-    a = input._array.reshape(-1)
-    if a.dtype.kind != "f":
-        raise RuntimeError(f"torch.histogram: input tensor must be floating point (got "
-                           f"{input.dtype})")
-    if isinstance(bins, Tensor):
-        edges = bins._array.astype(a.dtype)
-        if edges.ndim != 1 or edges.size < 2:
-            raise RuntimeError(f"torch.histogram(): bins tensor should have one dimension and "
-                               f"at least 2 elements, but got {edges.ndim} dimension(s) and "
-                               f"{edges.size} element(s)")
-    else:
-        if bins <= 0:
-            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins}")
-        if range is not None:
-            lo, hi = float(range[0]), float(range[1])
-        elif a.size:
-            lo, hi = float(a.min()), float(a.max())
-        else:
-            lo, hi = 0.0, 0.0
-        if lo > hi:
-            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
-                               f"{_c_float(lo)} max {_c_float(hi)} for dimension 0")
-        if not (np.isfinite(lo) and np.isfinite(hi)):
-            raise RuntimeError(f"torch.histogramdd: dimension 0's range [{_c_float(lo)}, "
-                               f"{_c_float(hi)}] is not finite")
-        if lo == hi:
-            lo, hi = lo - 0.5, hi + 0.5
-        edges = xp_of(a).linspace(lo, hi, bins + 1).astype(a.dtype)
-    w = None if weight is None else weight._array.reshape(-1)
-    hist, _ = xp_of(a).histogram(a, bins=edges, weights=w)
-    hist = hist.astype(a.dtype)
-    if density:
-        hist = hist / (hist.sum() * xp_of(a).diff(edges)).astype(a.dtype)
-    return _out(_histogram_t((_make(hist.astype(a.dtype)), _make(edges))), out)
