@@ -12,6 +12,7 @@ package's own submodules and keep working as before.
 """
 
 import importlib
+import importlib.util
 import types
 
 _NAMESPACES = {}  # "ns" -> _OpNamespace
@@ -189,6 +190,33 @@ class _OpsPackage(types.ModuleType):
         return namespace(name)
 
 
+def load_library(path):
+    """``torch.ops.load_library``: load the shared library at ``path`` into the process
+    (its static initialisers run, as torch's do; C++ operators written against libtorch
+    cannot register with numtorch, so they fail to load or stay absent from the tree)."""
+    import ctypes
+    import os
+
+    path = os.path.realpath(path)
+    try:
+        ctypes.CDLL(path)
+    except OSError as e:
+        raise OSError(f"Could not load this library: {path}") from e
+    _LOADED.add(path)
+
+
+def import_module(module):
+    """``torch.ops.import_module``: import the Python module that registers operators
+    (returns None, as torch's does)."""
+    importlib.import_module(module)
+
+
+_LOADED = set()
+
+
 def install(package):
-    """Make ``package`` (numtorch.ops) answer ``torch.ops.<namespace>``."""
+    """Make ``package`` (numtorch.ops) answer ``torch.ops.<namespace>``, with torch.ops's
+    ``load_library``, ``import_module`` and ``loaded_libraries``."""
     package.__class__ = _OpsPackage
+    package.load_library, package.import_module = load_library, import_module
+    package.loaded_libraries = _LOADED

@@ -90,7 +90,7 @@ def test_infer_schema_and_mutation():
             x.add_(n)
 
         schema = t.library.infer_schema(f, mutates_args=("x",))
-        op = t.library.custom_op("tops_m::f", mutates_args=("x",))(f)
+        t.library.custom_op("tops_m::f", mutates_args=("x",))(f)
         a = t.zeros(2)
         out = t.ops.tops_m.f(a, n=5)
         return schema, a, out, str(t.ops.tops_m.f.default._schema)
@@ -263,6 +263,11 @@ def test_aten_schemas_match_torch():
             got = str(getattr(getattr(mine, opname), overload)._schema)
             want = str(getattr(getattr(torch.ops.aten, opname), overload)._schema)
             assert got == want, (opname, overload)
+
+
+def test_load_library_and_import_module():
+    same(lambda t: t.ops.load_library("/nonexistent/libmyops.so"))
+    same(lambda t: (sorted(t.ops.loaded_libraries), t.ops.import_module("json")))
 
 
 def test_internal_ops_package_still_importable():
