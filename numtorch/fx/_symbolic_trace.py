@@ -283,10 +283,14 @@ class Tracer(TracerBase):
         return self.graph
 
     def _patch_autowrap(self, patcher, fn_globals):
-        for key, value in list(fn_globals.items()):
-            if not key.startswith("_") and callable(value) \
-                    and id(value) in self._autowrap_function_ids:
-                patcher.set_item(fn_globals, key, _patching.proxy_wrapper(value, private=True))
+        # the traced function's globals, and the autowrap modules' own namespaces (so that
+        # ``math.sqrt(...)`` and ``ops.fn(...)`` calls are leaves too, as in torch)
+        spaces = [fn_globals] + [vars(m) for m in self._autowrap_search]
+        for space in spaces:
+            for key, value in list(space.items()):
+                if not key.startswith("_") and callable(value) \
+                        and id(value) in self._autowrap_function_ids:
+                    patcher.set_item(space, key, _patching.proxy_wrapper(value, private=True))
 
     def _patch_wrapped(self, patcher):
         for (_, name), frame_globals in list(_wrapped_fns_to_patch.items()):

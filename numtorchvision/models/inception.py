@@ -152,12 +152,14 @@ class InceptionE(nn.Module):
         self.branch_pool = conv(in_channels, 192, kernel_size=1)
 
     def _forward(self, x):
+        # branch by branch, as torchvision (an fx graph lists the nodes in this order)
+        out = [self.branch1x1(x)]
         a = self.branch3x3_1(x)
+        out.append(numtorch.cat([self.branch3x3_2a(a), self.branch3x3_2b(a)], 1))
         b = _chain(x, self.branch3x3dbl_1, self.branch3x3dbl_2)
-        return [self.branch1x1(x),
-                numtorch.cat([self.branch3x3_2a(a), self.branch3x3_2b(a)], 1),
-                numtorch.cat([self.branch3x3dbl_3a(b), self.branch3x3dbl_3b(b)], 1),
-                self.branch_pool(F.avg_pool2d(x, kernel_size=3, stride=1, padding=1))]
+        out.append(numtorch.cat([self.branch3x3dbl_3a(b), self.branch3x3dbl_3b(b)], 1))
+        out.append(self.branch_pool(F.avg_pool2d(x, kernel_size=3, stride=1, padding=1)))
+        return out
 
     def forward(self, x):
         return numtorch.cat(self._forward(x), 1)

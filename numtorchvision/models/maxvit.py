@@ -110,8 +110,10 @@ class RelativePositionalMultiHeadAttention(nn.Module):
     def forward(self, x):
         b, g, p, d = x.shape
         h, dh = self.n_heads, self.head_dim
-        q, k, v = (t.reshape(b, g, p, h, dh).permute(0, 1, 3, 2, 4)
-                   for t in numtorch.chunk(self.to_qkv(x), 3, dim=-1))
+        q, k, v = numtorch.chunk(self.to_qkv(x), 3, dim=-1)  # unpacked: fx-traceable
+        q = q.reshape(b, g, p, h, dh).permute(0, 1, 3, 2, 4)
+        k = k.reshape(b, g, p, h, dh).permute(0, 1, 3, 2, 4)
+        v = v.reshape(b, g, p, h, dh).permute(0, 1, 3, 2, 4)
         scores = numtorch.matmul(q, (k * self.scale_factor).transpose(-2, -1))
         weights = F.softmax(scores + self.get_relative_positional_bias(), dim=-1)
         out = numtorch.matmul(weights, v).permute(0, 1, 3, 2, 4).reshape(b, g, p, d)

@@ -79,20 +79,27 @@ _TORCH_INITS = ("normal_", "uniform_", "trunc_normal_", "kaiming_normal_", "kaim
                 "xavier_uniform_", "xavier_normal_")
 
 
-def tv_build(builder, seed=0, **kwargs):
-    """A torchvision model with seeded random values everywhere (its own initialisation is
-    skipped: every value is drawn here, scaled by 1/sqrt(fan-in)), batch-norm statistics
-    included, so that no output is trivially zero."""
+@contextlib.contextmanager
+def torch_init_skipped():
+    """Leave torch's parameters as allocated while building (for tests of structure only,
+    or when every value is set next)."""
     saved = {n: getattr(torch.nn.init, n) for n in _TORCH_INITS}
     for n in _TORCH_INITS:
         setattr(torch.nn.init, n, lambda tensor, *a, **k: tensor)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            model = builder(weights=None, **kwargs)
+        yield
     finally:
         for n, fn in saved.items():
             setattr(torch.nn.init, n, fn)
+
+
+def tv_build(builder, seed=0, **kwargs):
+    """A torchvision model with seeded random values everywhere (its own initialisation is
+    skipped: every value is drawn here, scaled by 1/sqrt(fan-in)), batch-norm statistics
+    included, so that no output is trivially zero."""
+    with torch_init_skipped(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = builder(weights=None, **kwargs)
     return randomize_values(model, seed)
 
 

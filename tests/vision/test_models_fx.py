@@ -2,8 +2,6 @@
 fx.wrap'ed helpers and torch._assert checks as single call_function nodes), and the traced
 module computes what the model computes."""
 
-import contextlib
-
 import numpy as np
 import pytest
 import torch
@@ -20,26 +18,8 @@ import numtorchvision.models.convnext as NC
 import numtorchvision.models.efficientnet as NE
 import numtorchvision.models.swin_transformer as NS
 
-from ._model_helpers import (
-    _TORCH_INITS,
-    assert_outputs_close,
-    image,
-    randomize_values,
-    skipped_random_init,
-    to_numtorch,
-)
-
-
-@contextlib.contextmanager
-def _torch_init_skipped():
-    saved = {n: getattr(torch.nn.init, n) for n in _TORCH_INITS}
-    for n in _TORCH_INITS:
-        setattr(torch.nn.init, n, lambda tensor, *a, **k: tensor)
-    try:
-        yield
-    finally:
-        for n, fn in saved.items():
-            setattr(torch.nn.init, n, fn)
+from ._model_helpers import assert_outputs_close, image, randomize_values, \
+    skipped_random_init, to_numtorch, torch_init_skipped
 
 
 def _summary(gm):
@@ -56,7 +36,7 @@ def test_graph_matches_torchvision(name):
     # values play no part in tracing: both models are built without initialising them
     with skipped_random_init():
         ours = getattr(NM, name)().eval()
-    with _torch_init_skipped():
+    with torch_init_skipped():
         theirs = getattr(TM, name)().eval()
     rows, expected = _summary(nfx.symbolic_trace(ours)), _summary(tfx.symbolic_trace(theirs))
     assert rows == expected
@@ -85,7 +65,7 @@ _SMALL = {
 @pytest.mark.parametrize("name", sorted(_SMALL))
 def test_traced_module_computes_the_model(name):
     build, side = _SMALL[name]
-    with _torch_init_skipped():
+    with torch_init_skipped():
         theirs = randomize_values(build("tv")).eval()
     with skipped_random_init():
         ours = build("nt").eval()
