@@ -147,12 +147,13 @@ def backward(context_id, roots, retain_graph=False):
         workers = run_backward(ctx, roots, grads)
     finally:
         if not retain_graph:
-            me = _rank()
-            futs = [api.rpc_async(w, _free_pass, args=(context_id,))
-                    for w in workers if w != me]
             _free_pass(context_id)
-            for f in futs:
-                f.wait()
+            me = _rank()
+            for w in workers - {me}:
+                try:
+                    api.rpc_sync(w, _free_pass, args=(context_id,))
+                except RuntimeError:  # a worker that left has nothing to free any more
+                    pass
 
 
 def _rref_backward_on_owner(rref, context_id, retain_graph):
