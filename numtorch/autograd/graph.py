@@ -293,54 +293,38 @@ class Op(Node):
             inputs = _promote(inputs, cls.promote == "float")
         arrays = []
         on_np = True
-        grad_on = _state.enabled and cls.differentiable
-        if grad_on:  # most calls on plain data tensors: skip the edge bookkeeping entirely
-            for x in inputs:
-                if isinstance(x, Tensor) and (x._requires_grad or x._base is not None
-                                              or x._extra is not None):
-                    break
-            else:
-                grad_on = False
-        edges = meta = None
+        edges = None
         volatile = False
-        if grad_on:
-            edges = []
-            meta = []
-            any_edge = False
+        if _state.enabled and cls.differentiable:
+            # one pass: gather the arrays and find whether any input joins a graph; the edges
+            # are only built (second pass) when one does (most calls are on plain data)
             for x in inputs:
                 if isinstance(x, Tensor):
                     a = x._array
                     if type(a) is not np.ndarray:
                         on_np = False
                     arrays.append(a)
-                    meta.append((a.shape, a.dtype))
-                    if x._base is not None:
-                        e = edge_of(x)
-                    elif x._grad_fn is not None:
-                        e = (x._grad_fn, x._output_nr)
-                    elif x._requires_grad:
-                        e = (x._accum or accumulator(x), 0)
-                    else:
-                        e = None
-                        if x._extra is not None and x._extra.get("volatile"):
-                            volatile = True  # a 0.x volatile input: nothing records
-                    if e is not None:
-                        any_edge = True
-                    edges.append(e)
+                    if x._requires_grad or x._base is not None or x._extra is not None:
+                        edges = True
                 else:
                     arrays.append(x)
-                    meta.append(None)
-                    edges.append(None)
-            if not any_edge or volatile:
-                edges = None
+            if edges:
+                edges, meta = _edges(inputs)
+                if edges is None:
+                    volatile = meta  # True for a 0.x volatile input: nothing records
         else:
             for x in inputs:  # one loop, no comprehension frame: this path runs most often
-                a = x._array if isinstance(x, Tensor) else x
-                arrays.append(a)
-                if type(a) is not np.ndarray and hasattr(a, "__cuda_array_interface__"):
-                    on_np = False
-        self.xp = np if on_np else _check_devices(cls, inputs)
-        if self.xp is None:  # CPU 0-d tensors beside CUDA ones: moved over, as torch allows
+                if isinstance(x, Tensor):
+                    a = x._array
+                    arrays.append(a)
+                    if type(a) is not np.ndarray and on_np:
+                        on_np = not hasattr(a, "__cuda_array_interface__")
+                else:
+                    arrays.append(x)
+                    if type(x) not in _HOST and on_np:
+                        on_np = not hasattr(x, "__cuda_array_interface__")
+        xp = self.xp = np if on_np else _check_devices(cls, inputs)
+        if xp is None:  # CPU 0-d tensors beside CUDA ones: moved over, as torch allows
             return cls.apply(*_scalars_to_device(inputs), **params)
         if edges is None:
             self._recording = False
@@ -647,6 +631,43 @@ def rename_node(t, name):
     if fn is not None and isinstance(fn, Op):
         fn.__class__ = _named(fn._op_cls, name)
     return t
+
+
+# argument types that are never device arrays (no __cuda_array_interface__ lookup for them)
+_HOST = frozenset({int, float, bool, complex, str, tuple, list, slice, type(None), np.float32,
+                   np.float64, np.float16, np.int64, np.int32, np.bool_, np.complex64,
+                   np.complex128, np.dtype})
+
+
+def _edges(inputs):
+    """The edge (node, output_nr) or None of each input and its (shape, dtype) metadata;
+    (None, None) when no input has an edge or one is a 0.x volatile tensor."""
+    edges = []
+    meta = []
+    any_edge = volatile = False
+    for x in inputs:
+        if isinstance(x, Tensor):
+            a = x._array
+            meta.append((a.shape, a.dtype))
+            if x._base is not None:
+                e = edge_of(x)
+            elif x._grad_fn is not None:
+                e = (x._grad_fn, x._output_nr)
+            elif x._requires_grad:
+                e = (x._accum or accumulator(x), 0)
+            else:
+                e = None
+                if x._extra is not None and x._extra.get("volatile"):
+                    volatile = True
+            if e is not None:
+                any_edge = True
+            edges.append(e)
+        else:
+            meta.append(None)
+            edges.append(None)
+    if not any_edge or volatile:
+        return None, volatile
+    return edges, meta
 
 
 def _zeros_like_meta(meta, xp):

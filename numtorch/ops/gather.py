@@ -35,25 +35,34 @@ class Gather(Op):
         idx = _make(self.saved("index"))
         return scatter_into_zeros(self.in_shape, self.dim, idx, grad), None
 
+    def backward_arrays(self, g):
+        # GatherBackward's forward on the arrays (a policy's log_prob gathers on every step)
+        return _scatter_into_zeros(self.xp, g, self.saved("index"), tuple(self.in_shape),
+                                   self.dim), None
+
+
+def _scatter_into_zeros(xp, g, index, shape, d):
+    """zeros(shape) with ``g`` added at ``index`` along ``d``, on arrays."""
+    if not shape:  # a 0-d input: every gathered element was that one value
+        return xp.asarray(g.sum(dtype=g.dtype)).reshape(())
+    if index.ndim == 0:
+        index, g = index.reshape(1), g.reshape(1)
+    out = xp.zeros(shape, dtype=g.dtype)
+    if index.shape[d] == 1 and index.shape == g.shape and all(
+            index.shape[k] == shape[k] for k in range(len(shape)) if k != d):
+        out[_along_dim_index(xp, index, d)] = g  # one entry per line: no collisions
+        return out
+    full = _along_dim_index(xp, index, d)
+    helpers_for(xp).scatter_add(out, full, g)
+    return out
+
 
 class GatherBackward(Op):
     """y = zeros(shape) with grad added at ``index`` along ``dim``; dg = gather(gg)."""
 
     def forward(self, g, index):
-        xp, d = self.xp, self.dim
         self.save(index=index)
-        if not self.shape:  # a 0-d input: every gathered element was that one value
-            return xp.asarray(g.sum(dtype=g.dtype)).reshape(())
-        if index.ndim == 0:
-            index, g = index.reshape(1), g.reshape(1)
-        out = xp.zeros(self.shape, dtype=g.dtype)
-        if index.shape[d] == 1 and index.shape == g.shape and all(
-                index.shape[k] == self.shape[k] for k in range(len(self.shape)) if k != d):
-            out[_along_dim_index(xp, index, d)] = g  # one entry per line: no collisions
-            return out
-        full = _along_dim_index(xp, index, d)
-        helpers_for(xp).scatter_add(out, full, g)
-        return out
+        return _scatter_into_zeros(self.xp, g, index, self.shape, self.dim)
 
     def backward(self, gg):
         return Gather.apply(gg, _make(self.saved("index")), dim=self.dim), None

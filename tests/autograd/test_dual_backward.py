@@ -17,6 +17,7 @@ from numtorch.ops.rnn_ops import lstm_cell, lstm_step
 from numtorch.ops.rnn_sequence import gru_sequence, lstm_sequence, rnn_sequence
 
 _CONST = numtorch.linspace(0.5, 2.0, 4, dtype=numtorch.float64)  # an operand needing no grad
+_INDEX = numtorch.tensor([[2, 0, 2], [1, 1, 0]])  # repeats: gradients add up
 _MASK = numtorch.tensor([[[True], [True]], [[True], [True]], [[True], [False]]])  # (T, B, 1)
 
 
@@ -84,6 +85,8 @@ CASES = {
             (lambda a, b: numtorch.cat([a, _CONST, b]), [(1,), (2,)])],
     "Stack": [(lambda a, b: numtorch.stack([a, b], -1), [(2, 3), (2, 3)]),
               (lambda a, b: numtorch.stack([a, _CONST[0], b]), [(), ()])],
+    "Gather": [(lambda a: a.gather(1, _INDEX), [(2, 3)]),
+               (lambda a: a.gather(0, _INDEX[:, 1:2]), [(2, 3)])],
     "ScaledDotProductAttention": [
         (lambda q, k, v: scaled_dot_product(q, k, v, None, 0.5, True),
          [(2, 3, 4), (2, 5, 4), (2, 5, 3)]),
@@ -140,6 +143,8 @@ _SMALL_OPS = [
     ("log", lambda a, b: (a + 2).log()), ("tanh", lambda a, b: a.tanh()),
     ("sum", lambda a, b: (a * b).sum(0)), ("cat", lambda a, b: numtorch.cat([b, a[1], b])),
     ("stack", lambda a, b: numtorch.stack([b, a[0], a[3]], 1)),
+    ("gather", lambda a, b: a.gather(1, _INDEX.repeat(3, 1)[:5])),
+    ("gather_one", lambda a, b: a.gather(1, _INDEX.repeat(3, 1)[:5, :1])),
 ]
 
 
