@@ -210,13 +210,21 @@ class Clamp(Op):
 
     def backward(self, grad):
         # the mask carries no gradient: build it on the array in one pass instead of 3 ops
-        x = self.saved_inputs()._array
+        return where(_make(self._keep(self.saved_inputs()._array)), grad, 0.0)
+
+    def backward_arrays(self, g):
+        # backward's selection on the arrays (a policy's clamped probabilities, every step)
+        if g.dtype.kind != "f":
+            return NotImplemented
+        return self.xp.where(self._keep(self.saved_input_arrays()), g, g.dtype.type(0.0))
+
+    def _keep(self, x):
         keep = None
         if self.min is not None:
             keep = x >= self.min
         if self.max is not None:
             keep = x <= self.max if keep is None else keep & (x <= self.max)
-        return where(_make(keep), grad, 0.0)
+        return keep
 
 
 # ---------------------------------------------------------------------------------------------

@@ -87,6 +87,8 @@ CASES = {
               (lambda a, b: numtorch.stack([a, _CONST[0], b]), [(), ()])],
     "Gather": [(lambda a: a.gather(1, _INDEX), [(2, 3)]),
                (lambda a: a.gather(0, _INDEX[:, 1:2]), [(2, 3)])],
+    "Clamp": [(lambda a: a.clamp(-0.5, 0.5), [(2, 3)]), (lambda a: a.clamp(min=0.1), [(2, 3)]),
+              (lambda a: a.clamp(max=-0.2), [(2, 3)])],
     "ScaledDotProductAttention": [
         (lambda q, k, v: scaled_dot_product(q, k, v, None, 0.5, True),
          [(2, 3, 4), (2, 5, 4), (2, 5, 3)]),
@@ -143,6 +145,7 @@ _SMALL_OPS = [
     ("log", lambda a, b: (a + 2).log()), ("tanh", lambda a, b: a.tanh()),
     ("sum", lambda a, b: (a * b).sum(0)), ("cat", lambda a, b: numtorch.cat([b, a[1], b])),
     ("stack", lambda a, b: numtorch.stack([b, a[0], a[3]], 1)),
+    ("clamp", lambda a, b: (a * b).clamp(-0.3, 0.4)), ("clamp_min", lambda a, b: a.clamp(min=0.1)),
     ("gather", lambda a, b: a.gather(1, _INDEX.repeat(3, 1)[:5])),
     ("gather_one", lambda a, b: a.gather(1, _INDEX.repeat(3, 1)[:5, :1])),
 ]
