@@ -195,9 +195,6 @@ class GraphModule(_module_base()):
     def __str__(self):
         return "\n".join([_module_base().__repr__(self), self._code, _READABLE_HINT])
 
-    def __repr__(self):
-        return self.__str__()
-
     def _get_name(self):
         return type(self).__name__
 

@@ -1,3 +1,3 @@
 """``torch.fx.passes``: analyses and transformations of fx graphs."""
 
-from . import shape_prop  # noqa: F401
+from . import shape_prop, split_module  # noqa: F401
