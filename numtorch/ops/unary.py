@@ -67,7 +67,12 @@ class Abs(Op):
 
 
 class Exp(Op):
-    """y = e^x; dy/dx = y."""
+    """y = e^x; dy/dx = y.
+
+    Note: float32 results come from NumPy's own exp kernel, which differs from torch's by one
+    ulp on ~40% of inputs and by two on ~1% (tests/ops/test_exp_ulp.py). No cheap formula
+    gives torch's bits exactly; a float64 round trip would still miss 1% and costs 2.5-7x.
+    """
 
     promote = "float"
 
