@@ -43,15 +43,24 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_pool)
 
 
+_worker = threading.local()
+
+
 def _quiet(kernel, lo, hi):
-    # torch's kernels never warn; the worker threads need NumPy's error state set too
-    with np.errstate(all="ignore"):
-        kernel(lo, hi)
+    # torch's kernels never warn; the worker threads need NumPy's error state set too. A
+    # kernel running on a worker never splits again: its parts would queue behind the very
+    # workers that wait for them.
+    _worker.busy = True
+    try:
+        with np.errstate(all="ignore"):
+            return kernel(lo, hi)
+    finally:
+        _worker.busy = False
 
 
 def parts(n, unit=1):
     """How many parts a kernel over ``n`` items of ``unit`` elements each is split into."""
-    if n * unit < 2 * _MIN_PART or n < 2:
+    if n * unit < 2 * _MIN_PART or n < 2 or getattr(_worker, "busy", False):
         return 1
     from .._threads import get_num_threads
 

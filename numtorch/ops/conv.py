@@ -51,6 +51,7 @@ from ..autograd.graph import Op
 from ..backend import helpers_for, is_device_array
 from . import _intraop
 from . import conv_depthwise as _depthwise
+from . import conv_samples as _batch_split
 from . import conv_winograd as _winograd
 
 __all__ = []
@@ -143,6 +144,8 @@ def _threaded():
     it); ``_THREADED`` overrides the answer when it is not None."""
     if _THREADED is not None:
         return _THREADED
+    if _batch_split.in_part():  # one part of a batch split across cores: BLAS runs one thread
+        return False
     try:
         from .._threads import get_num_threads
     except ImportError:  # a build without the thread-count helper
@@ -499,18 +502,71 @@ class _ConvPair(Op):
             return gx, gw
         return gx, gw, (_bias_grad(grad, w.ndim - 2) if needs[2] else None)
 
+    def backward_arrays(self, grad):
+        """The first-order gradients on arrays, the batch split across cores when that pays
+        (``conv_samples``): each part computes its samples' input gradient and its share of
+        the weight and bias gradients."""
+        x, w = (t._array for t in self.saved_inputs())
+        needs = self.needs_input_grad
+        bias = len(needs) > 2 and needs[2]
+        xp, nd = self.xp, w.ndim - 2
+        size, kernel = tuple(x.shape[2:]), tuple(w.shape[2:])
+        geo = (self.stride, self.padding, self.dilation, self.groups)
+
+        def part(lo, hi):
+            g = grad[lo:hi]
+            gx = self._input_grad_array(xp, g, w, size, geo) if needs[0] else None
+            gw = _conv_weight(xp, *self._weight_operands(x[lo:hi], g), kernel,
+                              *geo) if needs[1] else None
+            return gx, gw, (_bias_grad(g, nd) if bias else None)
+
+        def combine(res):
+            gx, gw, gb = zip(*res)
+            return (_batch_split.joined(gx) if needs[0] else None,
+                    _batch_split.summed(gw) if needs[1] else None,
+                    _batch_split.summed(gb) if bias else None)
+
+        macs = x.shape[0] * _prod(self._conv_out(x, grad).shape[2:]) * w.size * sum(needs[:2])
+        gx, gw, gb = _by_samples(x.shape[0], (x, w, grad), macs, part, combine)
+        return (gx, gw) if len(needs) == 2 else (gx, gw, gb)
+
+
+def _by_samples(n, arrays, macs, kernel, combine):
+    """``kernel(0, n)``, or ``combine`` of ``kernel(lo, hi)`` over parts of the batch computed
+    on several cores (``conv_samples``: when the work is large and the cores are free)."""
+    k = _batch_split.parts(arrays, n, macs)
+    if k == 1:
+        return kernel(0, n)
+    return combine(_batch_split.run(kernel, n, k))
+
 
 class Conv(_ConvPair):
     """y = conv(x, w) (+ b); dx = conv_transpose(g, w), dw = conv_weight(x, g), db = sum(g)."""
 
     def forward(self, x, w, b=None):
         self.save_inputs(x, w)
-        return _conv_forward(self.xp, x, w, b, self.stride, self.padding, self.dilation,
-                             self.groups, self.__dict__.get("out"))
+        out = self.__dict__.get("out")
+        if out is None:
+            out = out_size(x.shape[2:], w.shape[2:], self.stride, self.padding, self.dilation)
+
+        def part(lo, hi):
+            return _conv_forward(self.xp, x[lo:hi], w, b, self.stride, self.padding,
+                                 self.dilation, self.groups, out)
+
+        return _by_samples(x.shape[0], (x, w, b), x.shape[0] * _prod(out) * w.size, part,
+                           _batch_split.joined)
 
     @staticmethod
     def _input_grad(grad, w, size, geo):
         return ConvTranspose.apply(grad, w, size=size, **geo)
+
+    @staticmethod
+    def _input_grad_array(xp, grad, w, size, geo):
+        return _conv_input(xp, grad, w, size, *geo)
+
+    @staticmethod
+    def _conv_out(x, grad):
+        return grad
 
     @staticmethod
     def _weight_operands(x, grad):
@@ -523,15 +579,28 @@ class ConvTranspose(_ConvPair):
 
     def forward(self, x, w, b=None):
         self.save_inputs(x, w)
-        y = _conv_input(self.xp, x, w, self.size, self.stride, self.padding, self.dilation,
-                        self.groups)
-        if b is not None:
-            y += b.reshape((-1,) + (1,) * (w.ndim - 2))
-        return y
+
+        def part(lo, hi):
+            y = _conv_input(self.xp, x[lo:hi], w, self.size, self.stride, self.padding,
+                            self.dilation, self.groups)
+            if b is not None:
+                y += b.reshape((-1,) + (1,) * (w.ndim - 2))
+            return y
+
+        return _by_samples(x.shape[0], (x, w, b), x.shape[0] * _prod(x.shape[2:]) * w.size,
+                           part, _batch_split.joined)
 
     @staticmethod
     def _input_grad(grad, w, size, geo):
         return Conv.apply(grad, w, out=size, **geo)
+
+    @staticmethod
+    def _input_grad_array(xp, grad, w, size, geo):
+        return _conv_forward(xp, grad, w, None, *geo, size)
+
+    @staticmethod
+    def _conv_out(x, grad):
+        return x
 
     @staticmethod
     def _weight_operands(x, grad):
