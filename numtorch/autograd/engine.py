@@ -138,8 +138,10 @@ def _run_all(heap, buffers, retain_graph, create_graph, root_arrays):
             continue
         grads_in = (node._run(buf, create_graph, root_arrays) if hook is None else
                     hook.node(node, buf, create_graph, root_arrays))
-        if _anomaly["enabled"] or node._hooks or (not retain_graph and node._saved is not None):
+        if _anomaly["enabled"] or node._hooks:
             grads_in = _after_node(node, grads_in, buf, retain_graph)
+        elif not retain_graph and node._saved is not None:
+            node._release()
         i = 0
         meta = node._in_meta
         for e in node._edges:

@@ -350,10 +350,19 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001 
         >>> torch.tensor([[1., 2.], [3., 4.]]).sum(0)
         tensor([4., 6.])
     """
+    if dim is None and keepdim is False and dtype is None and out is None and \
+            isinstance(input, Tensor) and input._array.dtype.kind in "fcV":
+        # ``loss.sum()``: the usual call, with nothing to check or convert
+        return Sum.apply(input, dims=_ALL_DIMS[input._array.ndim] if input._array.ndim < 8
+                         else tuple(range(input._array.ndim)), keepdim=False, dtype=None,
+                         node_name="SumBackward0")
     check_keepdim("sum", keepdim)
     dims = _dims_or_all(dim, input._array.ndim, "sum")
     return _out(Sum.apply(input, dims=dims, keepdim=keepdim, dtype=_int_acc(input, dtype),
                           node_name="SumBackward0" if dim is None else "SumBackward1"), out)
+
+
+_ALL_DIMS = [tuple(range(n)) for n in range(8)]
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):

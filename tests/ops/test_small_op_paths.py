@@ -160,3 +160,24 @@ def test_linear_of_one_sample_matches_torch(shapes):
     names = [type(numtorch.nn.functional.linear(x, w, *b).grad_fn).__name__
              for b in ((numtorch.zeros(3),), ())]
     assert names == ["ViewBackward0", "SqueezeBackward4"]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3), (2, 1, 3, 2)])
+def test_plain_sum_matches_torch(shape, dtype):
+    # ``x.sum()`` with no arguments skips the argument checks: values, dtype, node name and
+    # gradient as torch's
+    check_op(lambda t, x: x.sum(), [shape], dtype=dtype)
+    for lib in (numtorch, torch):
+        y = lib.ones(shape, requires_grad=True).sum()
+        assert y.grad_fn.name() == "SumBackward0"
+
+
+def test_sum_argument_errors_match_torch():
+    for fn in (lambda t: t.ones(2).sum(keepdim=1), lambda t: t.ones(2).sum(1.5),
+               lambda t: t.ones(2).sum(dtype="x")):
+        ours, theirs = check_raises(fn)
+    assert "keepdim" in str(check_raises(lambda t: t.ones(2).sum(0, 1))[0])
+    # integer and bool tensors still sum to int64
+    for dt in ("int32", "bool"):
+        assert numtorch.ones(3, dtype=getattr(numtorch, dt)).sum().dtype == numtorch.int64
