@@ -29,7 +29,12 @@ _F32, _F64 = np.float32, np.float64
 
 def _fma(a, b, c):
     """float32 ``a * b + c`` rounded once (through float64)."""
-    return (np.asarray(a, _F64) * b + c).astype(_F32)
+    t = np.multiply(a, b, dtype=_F64)  # (converting the operands first is 8x slower)
+    if isinstance(t, np.ndarray) and t.shape == np.broadcast_shapes(t.shape, np.shape(c)):
+        t += c
+    else:
+        t = t + c
+    return t.astype(_F32)
 
 
 def _bilinear(x):
