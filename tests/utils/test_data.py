@@ -248,3 +248,32 @@ def test_tensor_dataset_fast_batches_equal_per_sample_collation():
 def test_collate_error_names_the_field():
     with pytest.raises(RuntimeError, match="field 'img'"):
         ndata.default_collate([{"img": numtorch.ones(3)}, {"img": numtorch.ones(4)}])
+
+
+def _worker_warnings(lib, monkeypatch, cpus, num_workers, persistent=False, start=False):
+    import warnings
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cpus)))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        loader = lib.utils.data.DataLoader(list(range(4)), batch_size=2, num_workers=num_workers,
+                                           persistent_workers=persistent)
+        loader.check_worker_number_rationality()
+        if start:
+            assert [b.tolist() for b in loader] == [[0, 1], [2, 3]]
+    return [(w.category, str(w.message)) for w in caught]
+
+
+@pytest.mark.parametrize("cpus,num_workers", [(1, 2), (2, 2), (2, 0), (3, 4)])
+def test_worker_count_warning_matches_torch(monkeypatch, cpus, num_workers):
+    # minGPT's trainer asks for 4 workers; torch warns on a 2-CPU machine, once when the
+    # loader is made and again when its workers start
+    want = _worker_warnings(torch, monkeypatch, cpus, num_workers)
+    assert _worker_warnings(numtorch, monkeypatch, cpus, num_workers) == want
+    assert len(want) == (2 if num_workers > cpus else 0)
+
+
+def test_worker_count_warning_when_workers_start(monkeypatch):
+    want = _worker_warnings(torch, monkeypatch, 1, 2, persistent=True, start=True)
+    assert _worker_warnings(numtorch, monkeypatch, 1, 2, persistent=True, start=True) == want
+    assert len(want) == 3

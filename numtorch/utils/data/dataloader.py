@@ -1,6 +1,7 @@
 """``DataLoader``: batches from a dataset, in the main process or in worker processes."""
 
 import itertools
+import os
 import warnings
 
 from ._collate import default_collate, default_convert
@@ -114,6 +115,28 @@ class DataLoader:
             collate_fn = default_collate if batch_sampler is not None else default_convert
         self.collate_fn = collate_fn
         self._workers_iter = None
+        self.check_worker_number_rationality()
+
+    def check_worker_number_rationality(self):
+        """Warn, as torch does on construction and whenever workers start, when
+        ``num_workers`` exceeds the CPUs this process may run on (its affinity set)."""
+        if not self.num_workers:
+            return
+        affinity = hasattr(os, "sched_getaffinity")
+        cpus = len(os.sched_getaffinity(0)) if affinity else os.cpu_count()
+        if cpus is not None and self.num_workers <= cpus:
+            return
+        if cpus is None:
+            advice = ("DataLoader is not able to compute a suggested max number of worker in "
+                      "current system.")
+        else:
+            advice = (f"Our suggested max number of worker in current system is {cpus}"
+                      f"{'' if affinity else ' (`cpuset` is not taken into account)'}, which is "
+                      "smaller than what this DataLoader is going to create.")
+        warnings.warn(f"This DataLoader will create {self.num_workers} worker processes in total. "
+                      f"{advice} Please be aware that excessive worker creation might get "
+                      "DataLoader running slow or even freeze, lower the worker number to avoid "
+                      "potential slowness/freeze if necessary.", stacklevel=2)
 
     @property
     def _auto_collation(self):
@@ -135,10 +158,12 @@ class DataLoader:
 
         if self.persistent_workers:
             if self._workers_iter is None or not self._workers_iter.alive:
+                self.check_worker_number_rationality()
                 self._workers_iter = MultiProcessIter(self)
             else:
                 self._workers_iter._reset(self)
             return self._workers_iter
+        self.check_worker_number_rationality()
         return MultiProcessIter(self)
 
     def __len__(self):
