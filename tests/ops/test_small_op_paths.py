@@ -181,3 +181,27 @@ def test_sum_argument_errors_match_torch():
     # integer and bool tensors still sum to int64
     for dt in ("int32", "bool"):
         assert numtorch.ones(3, dtype=getattr(numtorch, dt)).sum().dtype == numtorch.int64
+
+
+def test_cat_of_many_pieces_and_its_errors_match_torch():
+    # per-step losses: many one-element pieces with gradients, one node
+    check_op(lambda t, *xs: t.cat(list(xs)).sum() * 2, [(1,)] * 12, dtype="float32")
+    check_op(lambda t, a, b, e: t.cat([a, e, b], 1), [(2, 3), (2, 1), (0,)])  # legacy empty
+    check_op(lambda t, a, e: t.cat([e, a, e]), [(2, 3), (0,)])
+    for fn in (lambda t: t.cat([t.ones(2, 3), t.ones(2, 2)]),
+               lambda t: t.cat([t.ones(2, 3), t.ones(2, 3, 1)]),
+               lambda t: t.cat([t.ones(()), t.ones(())]),
+               lambda t: t.cat([t.ones(2), 1.0]),
+               lambda t: t.cat([])):
+        ours, theirs = check_raises(fn)
+        assert str(ours) == str(theirs)
+
+
+def test_stack_of_pieces_that_need_gradients_is_one_node():
+    for lib in (numtorch, torch):
+        xs = [lib.tensor(float(i), requires_grad=True) for i in range(3)]
+        y = lib.stack(xs)
+        assert y.grad_fn.name() == "StackBackward0"
+        assert [type(f).__name__ for f, _ in y.grad_fn.next_functions] == ["AccumulateGrad"] * 3
+    check_op(lambda t, a, b, c: t.stack([a, b, c], 1), [(2, 3)] * 3)
+    check_op(lambda t, a, b: t.stack([a, b]), [(), ()], dtype="float32")
