@@ -58,11 +58,12 @@ def test_gelu_split_across_threads_is_bitwise_the_single_thread_result(monkeypat
     calls = []
     real = _intraop.run_split
 
-    def watched(kernel, n):
-        calls.append(_intraop.parts(n))
-        return real(kernel, n)
+    def watched(kernel, n, unit=1):
+        calls.append(_intraop.parts(n, unit))
+        return real(kernel, n, unit)
 
     old = numtorch.get_num_threads()
+    monkeypatch.setattr(_intraop, "_cores_taken", lambda: False)  # as on an idle machine
     monkeypatch.setattr(_intraop, "_MIN_PART", 256)
     monkeypatch.setattr("numtorch.ops._smooth_activation._BLOCK", 300)  # blocks within parts
     monkeypatch.setattr("numtorch.ops._smooth_activation.run_split", watched)
