@@ -114,9 +114,11 @@ class RelativePositionalMultiHeadAttention(nn.Module):
         q = q.reshape(b, g, p, h, dh).permute(0, 1, 3, 2, 4)
         k = k.reshape(b, g, p, h, dh).permute(0, 1, 3, 2, 4)
         v = v.reshape(b, g, p, h, dh).permute(0, 1, 3, 2, 4)
-        scores = numtorch.matmul(q, (k * self.scale_factor).transpose(-2, -1))
+        # einsum, as torchvision writes it: fx graphs show the same nodes
+        scores = numtorch.einsum("bghid,bghjd->bghij", q, k * self.scale_factor)
         weights = F.softmax(scores + self.get_relative_positional_bias(), dim=-1)
-        out = numtorch.matmul(weights, v).permute(0, 1, 3, 2, 4).reshape(b, g, p, d)
+        out = numtorch.einsum("bghij,bghjd->bghid", weights, v)
+        out = out.permute(0, 1, 3, 2, 4).reshape(b, g, p, d)
         return self.merge(out)
 
 

@@ -31,7 +31,8 @@ def _summary(gm):
     return rows
 
 
-@pytest.mark.parametrize("name", ["efficientnet_b0", "convnext_tiny", "vit_b_16", "swin_t"])
+@pytest.mark.parametrize("name", ["efficientnet_b0", "convnext_tiny", "vit_b_16", "swin_t",
+                                  "maxvit_t"])
 def test_graph_matches_torchvision(name):
     # values play no part in tracing: both models are built without initialising them
     with skipped_random_init():
@@ -56,6 +57,9 @@ _SMALL = {
         stochastic_depth_prob=0.2), 32),
     "vit": (lambda m: (NM if m == "nt" else TM).VisionTransformer(
         image_size=32, patch_size=8, num_layers=2, num_heads=2, hidden_dim=16, mlp_dim=32), 32),
+    "maxvit": (lambda m: (NM if m == "nt" else TM).MaxVit(
+        input_size=(32, 32), stem_channels=8, partition_size=2, block_channels=[8, 16],
+        block_layers=[1, 1], head_dim=4, stochastic_depth_prob=0.2, num_classes=10), 32),
     "swin": (lambda m: (NS if m == "nt" else TS).SwinTransformer(
         patch_size=[4, 4], embed_dim=16, depths=[2, 2], num_heads=[2, 2], window_size=[2, 2],
         stochastic_depth_prob=0.2, num_classes=10), 24),
