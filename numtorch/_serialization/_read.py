@@ -433,9 +433,10 @@ def resolve_weights_only(weights_only, pickle_module=None):
     if force:
         return True
     if force_no and unset:
-        warnings.warn("Environment variable TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD detected: "
-                      "weights_only was not passed to load, so it is forced to False.",
-                      UserWarning, stacklevel=3)
+        # torch's words, its missing space included
+        warnings.warn("Environment variable TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD detected, since the"
+                      "`weights_only` argument was not explicitly passed to `torch.load`, "
+                      "forcing weights_only=False.", UserWarning, stacklevel=3)
         return False
     return bool(weights_only)
 
