@@ -24,6 +24,7 @@ from .. import _dtype
 from ..autograd.graph import Op
 from ..backend import helpers_for, is_device_array
 from . import _intraop
+from . import conv_samples as _batch_split
 
 __all__ = []
 
@@ -36,6 +37,9 @@ _LOOP_MAX_WINDOW = 16
 _SMALL_VIEW = 8192
 # ... and the copied windows would be at most this much larger than the input itself.
 _WINDOW_COPY_FACTOR = 4
+# An elementwise pass over one element, in GEMM multiply-adds (the unit of conv_samples' split
+# threshold): pools of at least a few hundred thousand elements run split across free cores.
+_PASS_WORK = 16
 
 
 # ---------------------------------------------------------------------------------------------
@@ -256,6 +260,50 @@ def _use_window_copy(n_win, per_view, copy_size, input_size):
             copy_size <= _WINDOW_COPY_FACTOR * max(input_size, 1 << 16))
 
 
+def _max_pool_arrays(xp, x, kernel, stride, padding, dilation, out, need_index):
+    """(window maxima, torch's flat indices or None) of a batched ``x``; see :class:`MaxPool`."""
+    spatial = x.shape[2:]
+    right = _right_pad(spatial, kernel, stride, padding, dilation, out)
+    fill = _lowest(x.dtype)
+    has_nan = _has_nan(xp, x)
+    n_win = int(np.prod(kernel))
+    per_view = int(np.prod(x.shape[:2] + tuple(out)))
+    copy = _use_window_copy(n_win, per_view, per_view * n_win, x.size)
+    # the index passes gain from unit-stride views; a bare maximum does not (measured)
+    phases = None if copy or not need_index else _phase_right(spatial, padding, right, kernel,
+                                                              stride, dilation, out)
+    xp_ = _padded(xp, x, padding, right if phases is None else phases, fill)
+    if copy:
+        win = _windows(xp, xp_, kernel, stride, dilation, out)
+        if not need_index:
+            return win.max(axis=-1), None  # NaN propagates, as torch's value does
+        local = _argmax_torch(xp, win, has_nan)
+        y = xp.take_along_axis(win, local[..., None], axis=-1)[..., 0]
+    else:
+        views = _offset_views(xp, xp_, kernel, stride, dilation, out, phases)
+        y, local = _running_argmax(xp, views, n_win, has_nan, need_index)
+    if not need_index:
+        return y, None
+    if any(padding) or any(right):
+        # padding must never be reported: where every real value equals the fill, torch
+        # gives the window's first in-bounds element
+        at_fill = y == fill
+        if bool(at_fill.any()):
+            first = _first_valid_offset(xp, spatial, kernel, stride, padding, dilation, out)
+            local = xp.where(at_fill, first, local)
+    return y, _flat_index(xp, local, spatial, kernel, stride, padding, dilation, out)
+
+
+def _by_samples(x, work, kernel, combine):
+    """``kernel(0, n)`` over the batch of ``x``, or ``combine`` of ``kernel(lo, hi)`` over
+    parts of the batch on several cores (``conv_samples``: for large work on free cores)."""
+    n = x.shape[0]
+    k = _batch_split.parts((x,), n, work)
+    if k == 1:
+        return kernel(0, n)
+    return combine(_batch_split.run(kernel, n, k))
+
+
 class MaxPool(Op):
     """y = max over each window (torch's index rules); dx = grad scattered to the argmax.
 
@@ -264,41 +312,18 @@ class MaxPool(Op):
     """
 
     def forward(self, x):
-        xp = self.xp
-        kernel, stride, padding, dilation, out = (self.kernel, self.stride, self.padding,
-                                                  self.dilation, self.out)
-        spatial = x.shape[2:]
         self.in_shape = x.shape
-        right = _right_pad(spatial, kernel, stride, padding, dilation, out)
-        fill = _lowest(x.dtype)
         need_index = self.indices or self._recording
-        has_nan = _has_nan(xp, x)
-        n_win = int(np.prod(kernel))
-        per_view = int(np.prod(x.shape[:2] + tuple(out)))
-        copy = _use_window_copy(n_win, per_view, per_view * n_win, x.size)
-        # the index passes gain from unit-stride views; a bare maximum does not (measured)
-        phases = None if copy or not need_index else _phase_right(spatial, padding, right, kernel, stride,
-                                                dilation, out)
-        xp_ = _padded(xp, x, padding, right if phases is None else phases, fill)
-        if copy:
-            win = _windows(xp, xp_, kernel, stride, dilation, out)
-            if not need_index:
-                return win.max(axis=-1)  # NaN propagates, as torch's value does
-            local = _argmax_torch(xp, win, has_nan)
-            y = xp.take_along_axis(win, local[..., None], axis=-1)[..., 0]
-        else:
-            views = _offset_views(xp, xp_, kernel, stride, dilation, out, phases)
-            y, local = _running_argmax(xp, views, n_win, has_nan, need_index)
+        n_win = int(np.prod(self.kernel))
+
+        def part(lo, hi):
+            return _max_pool_arrays(self.xp, x[lo:hi], self.kernel, self.stride, self.padding,
+                                    self.dilation, self.out, need_index)
+
+        y, flat = _by_samples(x, x.size * n_win * _PASS_WORK, part, lambda res: tuple(
+            None if r[0] is None else _batch_split.joined(r) for r in zip(*res)))
         if not need_index:
             return y
-        if any(padding) or any(right):
-            # padding must never be reported: where every real value equals the fill, torch
-            # gives the window's first in-bounds element
-            at_fill = y == fill
-            if bool(at_fill.any()):
-                first = _first_valid_offset(xp, spatial, kernel, stride, padding, dilation, out)
-                local = xp.where(at_fill, first, local)
-        flat = _flat_index(xp, local, spatial, kernel, stride, padding, dilation, out)
         if self._recording:
             self.save(index=flat)
         return (y, flat) if self.indices else y
@@ -369,21 +394,30 @@ class PoolScatter(Op):
     def forward(self, g):
         xp = self.xp
         shape = self.shape
-        n, c = shape[:2]
+        c = shape[1]
         plane = int(np.prod(shape[2:]))
-        if self.mode == "put":
-            # written through a view so the result owns its memory (the engine would copy a
-            # view before storing it in .grad)
-            res = xp.zeros(shape, dtype=g.dtype)
-            rows = xp.arange(n * c, dtype=np.int64)[:, None]
-            res.reshape(n * c, plane)[rows, _planes(self.index)] = _planes(g)
-            return res
-        # Repeated positions must add up. One bincount over plane-offset positions is a single
-        # pass (it sums in float64; the result is rounded back once); measured 3-4x faster than
-        # a strided add per kernel offset for 3x3 windows with stride 2.
-        full = _planes(self.index) + xp.arange(n * c, dtype=np.int64)[:, None] * plane
-        res = xp.bincount(full.reshape(-1), weights=g.reshape(-1), minlength=n * c * plane)
-        return res.astype(g.dtype, copy=False).reshape(shape)
+        res = xp.empty(shape, dtype=g.dtype)
+        index = self.index
+
+        def part(lo, hi):
+            rows = (hi - lo) * c
+            dst = res[lo:hi].reshape(rows, plane)
+            if self.mode == "put":
+                # written through a view so the result owns its memory (the engine would copy
+                # a view before storing it in .grad)
+                dst[...] = 0
+                dst[xp.arange(rows, dtype=np.int64)[:, None], _planes(index[lo:hi])] = \
+                    _planes(g[lo:hi])
+                return
+            # Repeated positions must add up. One bincount over plane-offset positions is a
+            # single pass (it sums in float64; the assignment rounds once); measured 3-4x
+            # faster than a strided add per kernel offset for 3x3 windows with stride 2.
+            full = _planes(index[lo:hi]) + xp.arange(rows, dtype=np.int64)[:, None] * plane
+            dst[...] = xp.bincount(full.reshape(-1), weights=g[lo:hi].reshape(-1),
+                                   minlength=rows * plane).reshape(rows, plane)
+
+        _by_samples(g, res.size * _PASS_WORK, part, lambda _: None)
+        return res
 
     def backward(self, gg):
         return PoolGather.apply(gg, index=self.index, shape=self.shape, mode=self.mode)

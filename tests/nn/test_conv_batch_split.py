@@ -126,3 +126,21 @@ def test_split_outputs_equal_the_unsplit_ones(monkeypatch):
     many = run()
     for a, c in zip(one, many):  # GEMMs over fewer columns, partial sums in another order
         np.testing.assert_allclose(a, c, rtol=1e-5, atol=1e-4)
+
+
+POOLS = [
+    (lambda t, x: t.nn.functional.max_pool2d(x, 3, 2, 1), [(5, 3, 9, 8)]),  # overlapping
+    (lambda t, x: t.nn.functional.max_pool2d(x, 2), [(3, 4, 6, 6)]),  # disjoint windows
+    (lambda t, x: t.nn.functional.max_pool2d(x, 2, ceil_mode=True, return_indices=True)[1],
+     [(3, 2, 5, 7)]),
+    (lambda t, x: t.nn.functional.max_pool1d(x, 3, 1, 1), [(4, 3, 10)]),
+]
+
+
+@pytest.mark.parametrize("case", range(len(POOLS)))
+def test_max_pool_batch_split_matches_torch(split, case):
+    fn, shapes = POOLS[case]
+    check_op(fn, shapes)
+    check_op(fn, shapes, dtype="float32", second_order=False)
+    if oracle.DEVICE[0] == "cpu":
+        assert split and all(k > 1 for k in split)
