@@ -2,7 +2,8 @@
 PyTorch, forward alone and forward + backward, in one process.
 
 Shapes: (12, 64, 128) (nanoGPT's README CPU model), (64, 128, 128) (minGPT gpt-micro) and
-(64, 128, 512) (4M values); LayerNorm over the last dim, BatchNorm1d over dim 1, GELU exact.
+(64, 128, 512) (4M values); LayerNorm over the last dim, BatchNorm1d over dim 1, GELU exact;
+then BatchNorm2d (training mode) at ResNet-18's shapes in bench/train_resnet.py.
 The libraries take turns within each repeat; printed per row: best time of each and the
 ratio numtorch / torch. ``--threads N`` sets both libraries' thread counts (numtorch splits
 long elementwise kernels across its intra-op threads, as torch does); ``--clock cpu`` times
@@ -28,14 +29,20 @@ except ImportError:
     torch = None
 
 SHAPES = [(12, 64, 128), (64, 128, 128), (64, 128, 512)]
+# BatchNorm2d in training mode at bench/train_resnet.py's ResNet-18 shapes (batch 16, 112x112)
+BN2D_SHAPES = [(16, 64, 56, 56), (16, 64, 28, 28), (16, 128, 14, 14), (16, 256, 7, 7),
+               (16, 512, 4, 4)]
 
 
 def workloads(lib, shape):
     rng = np.random.default_rng(0)
     x = lib.from_numpy(rng.standard_normal(shape).astype(np.float32)).requires_grad_()
     gy = lib.from_numpy(rng.standard_normal(shape).astype(np.float32))
-    mods = {"LayerNorm": lib.nn.LayerNorm(shape[-1]), "BatchNorm1d": lib.nn.BatchNorm1d(shape[1]),
-            "GELU": lib.nn.GELU()}
+    if len(shape) == 4:
+        mods = {"BatchNorm2d": lib.nn.BatchNorm2d(shape[1])}
+    else:
+        mods = {"LayerNorm": lib.nn.LayerNorm(shape[-1]),
+                "BatchNorm1d": lib.nn.BatchNorm1d(shape[1]), "GELU": lib.nn.GELU()}
     out = {}
     for name, m in mods.items():
         def fwd(m=m):
@@ -63,7 +70,7 @@ def main():
             lib.set_num_threads(args.threads)
     print(f"best of {args.repeats}, {args.clock} clock"
           + (f", {args.threads} thread(s)" if args.threads else ""))
-    for shape in SHAPES:
+    for shape in SHAPES + BN2D_SHAPES:
         runs = {name: workloads(lib, shape) for name, lib in libs}
         for op in runs["numtorch"]:
             best = {}
@@ -75,7 +82,7 @@ def main():
                     start = clock()
                     runs[name][op]()
                     best[name] = min(best[name], clock() - start)
-            line = f"  {str(shape):15s} {op:16s}" + "".join(
+            line = f"  {str(shape):18s} {op:16s}" + "".join(
                 f" {name} {t * 1e3:8.3f} ms" for name, t in best.items())
             if torch is not None:
                 line += f"  ratio {best['numtorch'] / best['torch']:.2f}"
