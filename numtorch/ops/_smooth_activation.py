@@ -13,8 +13,8 @@ from .. import _dtype
 from .._tensor import Tensor
 from ..backend import helpers_for, is_device_array
 from . import _intraop
-from ._intraop import run_split
 from ._activation_base import _Pointwise, _select, select
+from ._intraop import run_split
 from ._pointwise import _check_tensor, _out
 from .unary import exp, tanh
 
@@ -384,7 +384,10 @@ def _onednn_bf16(op):
     if getattr(op, "low_dtype", None) != _BF16 or not getattr(op, "low_dense", False):
         return False
     if _AVX512["ok"] is None:
-        feats = getattr(getattr(np, "_core", np.core), "_multiarray_umath").__cpu_features__
+        try:  # NumPy 2's module path (NumPy 1's is numpy.core)
+            from numpy._core._multiarray_umath import __cpu_features__ as feats
+        except ImportError:  # pragma: no cover - NumPy 1
+            from numpy.core._multiarray_umath import __cpu_features__ as feats
         _AVX512["ok"] = all(feats.get(k, False) for k in ("AVX512BW", "AVX512VL", "AVX512DQ"))
     return _AVX512["ok"]
 
