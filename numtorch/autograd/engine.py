@@ -32,37 +32,20 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     """
     if retain_graph is None:
         retain_graph = create_graph
-    roots = []
-    for i, out in enumerate(outputs):
-        e = edge_of(out)
-        if e is None:
-            raise RuntimeError(f"element {i} of tensors does not require grad and does not "
-                               "have a grad_fn")
-        roots.append(e)
-    out0 = outputs[0]
-    if (len(outputs) == 1 and grad_outputs[0] is None and type(out0._array) is np.ndarray
-            and out0._array.size == 1 and out0._array.dtype.kind in "fcV"):
-        # loss.backward(): the implicit gradient of a scalar
-        a = out0._array  # (np.array is several times cheaper than np.ones for a 0-d one)
-        root_grads = [graph._make(np.array(1, dtype=a.dtype) if a.ndim == 0 else
-                                  np.ones(a.shape, dtype=a.dtype))]
-    else:
-        root_grads = _grad_shapes.root_grads(outputs, grad_outputs, create_graph, fn_name)
+    roots, root_grads = _roots(outputs, grad_outputs, create_graph, fn_name)
     # ids of arrays a leaf must copy rather than adopt as its .grad: the root gradients (the
     # caller's) and every array a leaf already adopted in this call (two leaves fed one array)
     root_arrays = {id(g._array) for g in root_grads}
-
     buffers = {}
+    for (node, nr), g in zip(roots, root_grads):
+        _add_to_buffer(buffers, node, nr, g)
     prev = _state.enabled, _state.grad
     if inputs is None:
         # Every node was created after the nodes it sends gradient to, so running them in
         # decreasing creation order (a heap keyed by sequence number) is a topological order:
         # no graph walk is needed before starting.
-        heap = []
-        for (node, nr), g in zip(roots, root_grads):
-            if node not in buffers:
-                heapq.heappush(heap, (-node._seq, id(node), node))
-            _add_to_buffer(buffers, node, nr, g)
+        heap = [(-node._seq, id(node), node) for node in buffers]
+        heapq.heapify(heap)
         _state.enabled = _state.grad = create_graph  # backward runs in grad mode create_graph
         try:
             _run_all(heap, buffers, retain_graph, create_graph, root_arrays)
@@ -78,9 +61,6 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
         capture.setdefault(e[0], []).append((e[1], k))
     order = _topological_order([e[0] for e in roots])
     needed = _needed(order, capture)
-    for (node, nr), g in zip(roots, root_grads):
-        _add_to_buffer(buffers, node, nr, g)
-
     captured = [None] * len(inputs)
     owned = set()  # (node, nr) of buffer sums this call made, which it may add into in place
     _state.enabled = _state.grad = create_graph
@@ -116,6 +96,25 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 _accumulate_into(t, g, create_graph)
         return None
     return captured
+
+
+def _roots(outputs, grad_outputs, create_graph, fn_name):
+    """The edge each output sends gradient along, and the output gradients."""
+    roots = []
+    for i, out in enumerate(outputs):
+        e = edge_of(out)
+        if e is None:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not "
+                               "have a grad_fn")
+        roots.append(e)
+    a = outputs[0]._array
+    if (len(outputs) == 1 and grad_outputs[0] is None and type(a) is np.ndarray
+            and a.size == 1 and a.dtype.kind in "fcV"):
+        # loss.backward(): the implicit gradient of a scalar (np.array is several times
+        # cheaper than np.ones for a 0-d one)
+        return roots, [graph._make(np.array(1, dtype=a.dtype) if a.ndim == 0 else
+                                   np.ones(a.shape, dtype=a.dtype))]
+    return roots, _grad_shapes.root_grads(outputs, grad_outputs, create_graph, fn_name)
 
 
 def _run_all(heap, buffers, retain_graph, create_graph, root_arrays):

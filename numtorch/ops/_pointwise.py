@@ -133,7 +133,8 @@ def _unary(cls, name, summary):
             from .._quantized_ops_float import quantized_dispatch
 
             return quantized_dispatch(name, input)
-        return _out(cls.apply(input), out, name)
+        r = cls.apply(input)
+        return r if out is None else _out(r, out, name)
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = (f"{summary}\n\n    Args:\n        input (Tensor): the input.\n"

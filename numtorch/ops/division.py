@@ -218,7 +218,8 @@ def div(input, other, *, rounding_mode=None, out=None):
     if not isinstance(other, Tensor):
         _check_number_or_tensor("div", other)
     if rounding_mode is None:
-        return _out(Div.apply(input, other), out, "div")
+        r = Div.apply(input, other)
+        return r if out is None else _out(r, out, "div")
     if rounding_mode == "floor":
         return _out(DivFloor.apply(input, other), out, "div")
     if rounding_mode == "trunc":

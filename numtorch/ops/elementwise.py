@@ -293,7 +293,8 @@ def add(input, other, *, alpha=1, out=None):
     if alpha != 1 or alpha is True:
         alpha = _check_alpha("add", input, other, alpha)
         return _out(Add.apply(input, other, alpha=alpha), out, "add")
-    return _out(Add.apply(input, other), out, "add")
+    r = Add.apply(input, other)
+    return r if out is None else _out(r, out, "add")
 
 
 def _bool_operand(x):
@@ -341,7 +342,8 @@ def sub(input, other, *, alpha=1, out=None):
     if alpha != 1:
         alpha = _check_alpha("sub", input, other, alpha)
         return _out(Sub.apply(input, other, alpha=alpha), out, "sub")
-    return _out(Sub.apply(input, other), out, "sub")
+    r = Sub.apply(input, other)
+    return r if out is None else _out(r, out, "sub")
 
 
 subtract = sub
@@ -372,7 +374,8 @@ def mul(input, other, *, out=None):
     """
     if not isinstance(other, Tensor):
         _check_number_or_tensor("mul", other)
-    return _out(Mul.apply(input, other), out, "mul")
+    r = Mul.apply(input, other)
+    return r if out is None else _out(r, out, "mul")
 
 
 multiply = mul
