@@ -33,7 +33,7 @@ class Neg(Op):
     """y = -x; dy/dx = -1."""
 
     def forward(self, x):
-        if x.dtype == np.bool_:
+        if x.dtype.kind == "b":
             raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "
                                "If you are trying to invert a mask, use the `~` or "
                                "`logical_not()` operator instead.")
