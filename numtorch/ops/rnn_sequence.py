@@ -31,6 +31,7 @@ from .activation import relu
 from .comparison import where
 from .join import stack
 from .rnn_ops import lstm_cell, unbind_steps
+from .rnn_overlap import LSTMWeightGrads, overlap_worker, spans, submit, wait
 from .unary import tanh
 
 __all__ = ["lstm_sequence", "gru_sequence", "rnn_sequence", "gru_update"]
@@ -239,23 +240,9 @@ class LSTMSequence(_Sequence):
         n = gates // 4
         # the gradients reaching each step's projected state, kept for W_hr's gradient
         dhs = xp.empty((steps,) + ghn.T.shape, acts.dtype) if w_hr is not None else None
-        i, f, o, g = (acts[:, k * n:(k + 1) * n] for k in range(4))  # forward's order
-        # gate-local derivative factors for all steps at once, in torch's gate order
-        dtanh_c = tcs * tcs
-        xp.subtract(1, dtanh_c, out=dtanh_c)
-        dtanh_c *= o
-        # sigmoid' = s (1 - s) for the whole array in two contiguous passes (in the forward's
-        # gate order, the g block's values unused), then each block's other factor, moving
-        # o's block to torch's order on the way
-        fac = xp.subtract(1, acts)
-        fac *= acts
-        fac[:, :n] *= g
-        fac[:, n:2 * n] *= cs[:-1]
-        xp.multiply(fac[:, 2 * n:3 * n], tcs, out=fac[:, 3 * n:])
-        blk = fac[:, 2 * n:3 * n]
-        xp.multiply(g, g, out=blk)  # tanh' = 1 - t^2
-        xp.subtract(1, blk, out=blk)
-        blk *= i
+        f = acts[:, n:2 * n]
+        fac = xp.empty_like(acts)  # gate-local derivative factors, torch's gate order
+        dtanh_c = xp.empty_like(tcs)
         fac3 = fac[:, :3 * n].reshape(steps, 3, n, batch)
         dz = xp.empty_like(acts)
         dz3 = dz[:, :3 * n].reshape(steps, 3, n, batch)
@@ -263,59 +250,78 @@ class LSTMSequence(_Sequence):
         dc = gcn.T.astype(acts.dtype, copy=True)
         tmp = xp.empty_like(dc)
         wt = xp.ascontiguousarray(w.T)
-        blocks = _row_blocks(wt, wt.shape[0], gates, batch)
-        dh_out = None if blocks is None else xp.empty((wt.shape[0], batch), acts.dtype)
         needs = self.needs_input_grad
-        for t in range(steps - 1, -1, -1):
-            dh += go[t]
-            if mask is not None:
-                dh, pass_h = self._split_masked(xp, dh, mask[t])
-                dc, pass_c = self._split_masked(xp, dc, mask[t])
-            dpre = dh
-            if w_hr is not None:
-                dhs[t] = dh
-                dpre = w_hr.T @ dh
-            xp.multiply(dpre, dtanh_c[t], out=tmp)
-            dc += tmp
-            xp.multiply(fac3[t], dc, out=dz3[t])
-            xp.multiply(fac[t, 3 * n:], dpre, out=dz[t, 3 * n:])
-            if t or needs[1]:  # the first step's state gradients reach only h0 and c0
-                if blocks is None:
-                    dh = wt @ dz[t]
-                else:  # dh is dead here (dz[t] holds what it gave): its buffer is reused
-                    dh = dh_out
-                    for lo, hi in blocks:
-                        xp.matmul(wt[lo:hi], dz[t], out=dh[lo:hi])
-            if t or needs[2]:
-                dc *= f[t]
-            if mask is not None:
-                dh += pass_h
-                dc += pass_c
-        # the gate gradients as (T * B, 4H) rows, time-major in processing order
-        dz2 = xp.ascontiguousarray(dz.transpose(0, 2, 1)).reshape(-1, gates)
-        p, feat = w.shape[1], x.shape[-1]
-        dw = dw_ih = dx = db = dw_hr = None
-        if self.inline:
-            # the GEMM inputs were [h; x_t; 1]: one GEMM gives [dW_hh dW_ih db]
-            daug = dz2.T @ hfull[:-1].transpose(0, 2, 1).reshape(-1, hfull.shape[1])
-            dw, dw_ih = daug[:, :p], daug[:, p:p + feat]
-            db = daug[:, p + feat] if self.present[5] else None
-        else:
-            if needs[4]:
-                dw = dz2.T @ hfull[:-1].transpose(0, 2, 1).reshape(-1, p)
-            if needs[3]:
-                xs = x[::-1] if self.reverse else x
-                dw_ih = dz2.T @ xs.reshape(-1, feat)
-            if self.present[5] and needs[5]:
-                db = dz2.sum(0)
-        if needs[0]:
-            dx = (dz2 @ w_ih).reshape(x.shape)
-            dx = dx[::-1] if self.reverse else dx
+        grads = LSTMWeightGrads(self, x, w_ih, w.shape[1], hfull, dz)
+        worker = overlap_worker(xp, steps, gates * batch)
+        with (single_blas_thread() if worker is not None else contextlib.nullcontext()):
+            blocks = _row_blocks(wt, wt.shape[0], gates, batch)
+            dh_out = None if blocks is None else xp.empty((wt.shape[0], batch), acts.dtype)
+            # Time runs in chunks (one without a second core, see
+            # ``rnn_overlap``): a chunk's
+            # factors are made before the loop reaches it, its weight gradients after
+            chunks = spans(steps, worker)
+            ready = [submit(worker, self._factors, xp, acts[lo:hi], cs[lo:hi], tcs[lo:hi],
+                             fac[lo:hi], dtanh_c[lo:hi]) for lo, hi in chunks]
+            done = []
+            for (lo, hi), fut in zip(chunks, ready):
+                wait(fut)
+                for t in range(hi - 1, lo - 1, -1):
+                    dh += go[t]
+                    if mask is not None:
+                        dh, pass_h = self._split_masked(xp, dh, mask[t])
+                        dc, pass_c = self._split_masked(xp, dc, mask[t])
+                    dpre = dh
+                    if w_hr is not None:
+                        dhs[t] = dh
+                        dpre = w_hr.T @ dh
+                    xp.multiply(dpre, dtanh_c[t], out=tmp)
+                    dc += tmp
+                    xp.multiply(fac3[t], dc, out=dz3[t])
+                    xp.multiply(fac[t, 3 * n:], dpre, out=dz[t, 3 * n:])
+                    if t or needs[1]:  # the first step's state gradients reach only h0, c0
+                        if blocks is None:
+                            dh = wt @ dz[t]
+                        else:  # dh is dead here (dz[t] holds what it gave): buffer reused
+                            dh = dh_out
+                            for b0, b1 in blocks:
+                                xp.matmul(wt[b0:b1], dz[t], out=dh[b0:b1])
+                    if t or needs[2]:
+                        dc *= f[t]
+                    if mask is not None:
+                        dh += pass_h
+                        dc += pass_c
+                done.append(submit(worker, grads.add, lo, hi))
+            for fut in done:
+                wait(fut)
+        dw, dw_ih, db, dx = grads.result()
+        dw_hr = None
         if w_hr is not None and needs[6]:
-            dw_hr = (dhs.transpose(1, 0, 2).reshape(p, -1)
+            dw_hr = (dhs.transpose(1, 0, 2).reshape(w.shape[1], -1)
                      @ pre.transpose(1, 0, 2).reshape(n, -1).T)
         return (dx, dh.T if needs[1] else None, dc.T if needs[2] else None, dw_ih, dw, db,
                 dw_hr)
+
+    @staticmethod
+    def _factors(xp, acts, cs, tcs, fac, dtanh_c):
+        """The gate-local derivative factors of some steps, in torch's gate order: ``fac``
+        [i f g o] = [s_i' g, s_f' c_prev, i tanh'(g), s_o' tanh(c)] and ``dtanh_c`` =
+        ``o tanh'(c)`` (``acts`` in the forward's order [i f o g], ``cs`` from the step before)."""
+        n = tcs.shape[1]
+        i, _, o, g = (acts[:, k * n:(k + 1) * n] for k in range(4))
+        xp.multiply(tcs, tcs, out=dtanh_c)
+        xp.subtract(1, dtanh_c, out=dtanh_c)
+        dtanh_c *= o
+        # sigmoid' = s (1 - s) over the whole array in two contiguous passes (the g block's
+        # values unused), then each block's other factor, moving o's block to torch's order
+        xp.subtract(1, acts, out=fac)
+        fac *= acts
+        fac[:, :n] *= g
+        fac[:, n:2 * n] *= cs
+        xp.multiply(fac[:, 2 * n:3 * n], tcs, out=fac[:, 3 * n:])
+        blk = fac[:, 2 * n:3 * n]
+        xp.multiply(g, g, out=blk)  # tanh' = 1 - t^2
+        xp.subtract(1, blk, out=blk)
+        blk *= i
 
     @staticmethod
     def steps(x, h, c, w_ih, w_hh, b, w_hr, mask=None, reverse=False):

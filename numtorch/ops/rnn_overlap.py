@@ -1,0 +1,122 @@
+"""The LSTM sequence op's backward side work, and the second thread it may run on.
+
+The backpropagation through time (``rnn_sequence.LSTMSequence.backward_arrays``) is a chain
+of small dependent steps, while the gate-derivative factors before it and the weight, bias and
+input gradients after it (a GEMM as large as all the recurrent ones together) depend on it only
+step by step. With two free cores the steps go in chunks: a worker thread makes the factors of
+the coming chunks and the gradients of the finished ones while the chain runs (both threads
+with one BLAS thread each); with one core the same code runs as one chunk, in line.
+"""
+
+import concurrent.futures
+import os
+
+import numpy as np
+
+from .._threads import blas_threads_now
+
+__all__ = ["LSTMWeightGrads", "overlap_worker", "spans", "submit", "wait"]
+
+class LSTMWeightGrads:
+    """The LSTM's weight, bias and input gradients from the gate gradients ``dz`` (T, 4H, B)
+    of the steps ``[lo, hi)`` at a time, summed over the calls (in any order)."""
+
+    def __init__(self, op, x, w_ih, p, hfull, dz):
+        self.op, self.x, self.w_ih, self.p, self.hfull, self.dz = op, x, w_ih, p, hfull, dz
+        self.xs = x[::-1] if op.reverse else x  # in processing order
+        self.sums = None  # [dW_hh | dW_ih | db] with the input inline, else (dW_hh, dW_ih, db)
+        self.dx = None
+
+    def add(self, lo, hi):
+        xp, op, hfull, needs = self.op.xp, self.op, self.hfull, self.op.needs_input_grad
+        gates = self.dz.shape[1]
+        # the gate gradients as (steps * B, 4H) rows
+        dz2 = xp.ascontiguousarray(self.dz[lo:hi].transpose(0, 2, 1)).reshape(-1, gates)
+        hs = hfull[lo:hi].transpose(0, 2, 1).reshape(-1, hfull.shape[1])
+        if op.inline:  # the GEMM inputs were [h; x_t; 1]: one GEMM gives [dW_hh dW_ih db]
+            part = (dz2.T @ hs,)
+        else:
+            part = (dz2.T @ hs if needs[4] else None,
+                    dz2.T @ self.xs[lo:hi].reshape(-1, self.x.shape[-1]) if needs[3] else None,
+                    dz2.sum(0) if op.present[5] and needs[5] else None)
+        if self.sums is None:
+            self.sums = part
+        else:
+            for acc, new in zip(self.sums, part):
+                if acc is not None:
+                    acc += new
+        if needs[0]:
+            if self.dx is None:
+                self.dx = xp.empty(self.xs.shape, dz2.dtype)
+            xp.matmul(dz2, self.w_ih, out=self.dx[lo:hi].reshape(-1, self.w_ih.shape[1]))
+
+    def result(self):
+        """(dW_hh, dW_ih, db, dx) in the caller's time order (None where not needed)."""
+        op, p, feat = self.op, self.p, self.x.shape[-1]
+        if op.inline:
+            (daug,) = self.sums
+            dw, dw_ih = daug[:, :p], daug[:, p:p + feat]
+            db = daug[:, p + feat] if op.present[5] else None
+        else:
+            dw, dw_ih, db = self.sums
+        dx = self.dx
+        if dx is not None and op.reverse:
+            dx = dx[::-1]
+        return dw, dw_ih, db, dx
+
+
+_POOL = {"worker": None}
+
+
+def overlap_worker(xp, steps, step_size):
+    """A one-thread executor for the backward's side work (the gate factors of the coming
+    steps, the weight gradients of the finished ones) while the recurrence runs here, or None.
+
+    Why: the recurrence is a chain of small dependent GEMMs that a second core barely speeds
+    up, while the factors and the weight-gradient GEMM (as large as all the recurrent ones
+    together) do not depend on it. Used when BLAS may use two threads now (the user's count,
+    as capped by the machine's load) and the layer is long enough to split.
+    """
+    if (steps < 2 * _SPAN_MIN or steps * step_size < _OVERLAP_MIN or xp is not np
+            or blas_threads_now() < 2):
+        return None
+    worker = _POOL["worker"]
+    if worker is None:
+        worker = _POOL["worker"] = concurrent.futures.ThreadPoolExecutor(
+            1, thread_name_prefix="numtorch-rnn")
+    return worker
+
+
+_SPAN_MIN = 4  # the fewest steps in a chunk of the overlapped backward
+_OVERLAP_MIN = 200_000  # gate values (steps x 4H x B) below which a layer runs on one thread
+
+
+def spans(steps, worker):
+    """``[lo, hi)`` chunks of the steps, last first (the backward's order)."""
+    if worker is None:
+        return [(0, steps)]
+    size = max(_SPAN_MIN, -(-steps // 6))
+    return [(max(0, hi - size), hi) for hi in range(steps, 0, -size)]
+
+
+def submit(worker, fn, *args):
+    """Run ``fn(*args)`` on ``worker`` (a future back), or here and now without one."""
+    if worker is None:
+        fn(*args)
+        return None
+    return worker.submit(fn, *args)
+
+
+def wait(fut):
+    """The result of ``submit`` is in (its exception raised here)."""
+    if fut is not None:
+        fut.result()
+
+
+def _reset_pool():
+    _POOL["worker"] = None  # a forked child has the executor but not its thread
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reset_pool)
+
