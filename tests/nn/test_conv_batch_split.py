@@ -144,3 +144,21 @@ def test_max_pool_batch_split_matches_torch(split, case):
     check_op(fn, shapes, dtype="float32", second_order=False)
     if oracle.DEVICE[0] == "cpu":
         assert split and all(k > 1 for k in split)
+
+
+def test_joined_parts_copied_on_their_own_cores(monkeypatch):
+    calls = []
+    real = _intraop.run_split
+
+    def watched(kernel, n, unit=1):
+        calls.append(_intraop.parts(n, unit))
+        return real(kernel, n, unit)
+
+    monkeypatch.setattr(_intraop, "_MIN_PART", 4)
+    monkeypatch.setattr(_intraop, "_cores_taken", lambda: False)
+    monkeypatch.setattr(_intraop, "run_split", watched)
+    monkeypatch.setattr(numtorch, "get_num_threads", lambda: 2)
+    monkeypatch.setattr("numtorch._threads.get_num_threads", lambda: 2)
+    parts = [np.arange(24.0).reshape(2, 3, 4), np.arange(12.0).reshape(1, 3, 4) - 5]
+    np.testing.assert_array_equal(conv_samples.joined(parts), np.concatenate(parts))
+    assert calls == [2]
