@@ -744,7 +744,11 @@ _FLOATISH = frozenset("fcV")  # "V": ml_dtypes bfloat16 (no other void dtype rea
 
 def _promote(inputs, to_float):
     """Cast tensors and Python scalars to the op's result dtype (torch's promotion rules)."""
-    if len(inputs) == 2:  # the hot case: a binary op; settle the common patterns quickly
+    if len(inputs) == 1:  # a unary op: only an integer input computed in floats changes
+        x = inputs[0]
+        if isinstance(x, Tensor) and (not to_float or x._array.dtype.kind in _FLOATISH):
+            return inputs
+    elif len(inputs) == 2:  # the hot case: a binary op; settle the common patterns quickly
         a, b = inputs
         if isinstance(a, Tensor):
             da = a._array.dtype
