@@ -80,6 +80,15 @@ def test_winograd_at_default_thresholds_float32(paths, monkeypatch):
     assert paths.count("forward-winograd") >= 2 and "weight-winograd" in paths
 
 
+def test_winograd_with_half_as_many_filters_at_default_thresholds(paths, monkeypatch):
+    # 64 inputs, 32 filters: the forward takes Winograd; its input gradient (32 -> 64) and
+    # the weight gradient (32 channels on one side) do not
+    monkeypatch.setattr(conv_samples, "_free_cores", lambda: 1)
+    check_op(_conv(padding=1), [(2, 64, 12, 11), (32, 64, 3, 3)], dtype="float32",
+             second_order=False, low=-0.5, high=0.5)
+    assert paths.count("forward-winograd") == 1 and "weight-winograd" not in paths
+
+
 def test_winograd_skips_what_it_does_not_compute(paths, small):
     check_op(_conv(padding=1, stride=2), [(2, 3, 6, 6), (4, 3, 3, 3)], second_order=False)
     check_op(_conv(padding=2, dilation=2), [(2, 3, 6, 6), (4, 3, 3, 3)], second_order=False)
