@@ -845,7 +845,9 @@ def _device_mismatch(cls, inputs):
 
 def _forward_on_device(node, arrays):
     for a in arrays:
-        if not isinstance(a, (np.ndarray, np.generic)) and hasattr(a, "device"):
+        # the protocol probe, not .device: a sparse payload answers unknown names with
+        # torch's "Could not run" error, which must name the op, not "device"
+        if not isinstance(a, (np.ndarray, np.generic)) and hasattr(a, "__cuda_array_interface__"):
             with a.device:
                 return node.forward(*arrays)
     return node.forward(*arrays)
