@@ -20,9 +20,9 @@ ms, 16x256x7x7 11.8 -> 8.5 ms, 16x512x4x4 14.4 -> 11.6 ms (one thread).
 Used where it measured faster than im2col + GEMM (see ``applies``): many channels (the
 transforms cost O(C + O) per tile, the GEMM saves O(C * O)) and enough tiles for the GEMMs;
 e.g. 16x128x14x14 with 128 filters 12.7 -> 8.4 ms, 16x256x7x7 11.6 -> 9.6 ms (one thread);
-64 channels 4-17% faster in every pass (8x64x28x28 6.4 -> 5.9 ms forward, 8x64x56x56 27.4 ->
-23.5, 32x64x16x16 9.8 -> 8.1; the halves of ResNet's layer-1 batch once the batch is split
-across cores), 32 and fewer slower.
+64 channels measured 4-17% faster alone (8x64x28x28 6.4 -> 5.9 ms forward) but 2.5% slower
+within a ResNet-18 step (646 -> 662 ms, one thread; its larger temporaries), 32 and fewer
+slower.
 """
 
 import numpy as np
@@ -30,7 +30,7 @@ import numpy as np
 from ..backend import is_device_array
 from . import _intraop
 
-_MIN_CHANNELS = 64
+_MIN_CHANNELS = 128
 _MIN_TILES = 64
 _MAX_BLOCK_BYTES = 64 << 20
 _KERNEL_ROWS = np.array([[1, 0, 0], [.5, .5, .5], [.5, -.5, .5], [0, 0, 1]])
@@ -44,12 +44,14 @@ def applies(x, w, stride, dilation, groups, out):
             or tuple(dilation) != (1, 1) or x.dtype.char not in "fd" or w.dtype != x.dtype):
         return False
     tiles = x.shape[0] * (-(-out[0] // 2)) * (-(-out[1] // 2))
-    # half as many filters suffice (one thread, CPU time: 64 -> 32 channels on 24x24 maps,
-    # the MNIST net's input gradient, 28.5 -> 24.5 ms; 128 -> 32 on 16x16 6.8 -> 5.3; 96 -> 48
-    # 6.2 -> 4.5; 64 -> 32 on 32x32 12.8 -> 13.4 is the one loss seen), not half the inputs
-    # (32 -> 64 on 26x26: 17.8 -> 22.0 ms)
-    return (x.shape[1] >= _MIN_CHANNELS and w.shape[0] >= _MIN_CHANNELS // 2
-            and tiles >= _MIN_TILES)
+    c, o = x.shape[1], w.shape[0]
+    # fewer filters than inputs gain from 64 inputs on (one thread, CPU time: 64 -> 32 channels
+    # on 24x24 maps, the MNIST net's input gradient, 28.5 -> 24.5 ms; 128 -> 32 on 16x16
+    # 6.8 -> 5.3; 96 -> 48 6.2 -> 4.5; 64 -> 32 on 32x32 12.8 -> 13.4 the one loss seen); more
+    # filters than inputs do not (32 -> 64 on 26x26: 17.8 -> 22.0 ms)
+    wide = min(c, o) >= _MIN_CHANNELS or (
+        c >= _MIN_CHANNELS // 2 and _MIN_CHANNELS // 4 <= o < c)
+    return wide and tiles >= _MIN_TILES
 
 
 def _split(xp, kernel, n, unit, like):
