@@ -89,6 +89,14 @@ CASES = {
                (lambda a: a.gather(0, _INDEX[:, 1:2]), [(2, 3)])],
     "Clamp": [(lambda a: a.clamp(-0.5, 0.5), [(2, 3)]), (lambda a: a.clamp(min=0.1), [(2, 3)]),
               (lambda a: a.clamp(max=-0.2), [(2, 3)])],
+    "Conv": [(lambda x, w, b: numtorch.nn.functional.conv2d(x, w, b, padding=1),
+              [(2, 3, 5, 5), (4, 3, 3, 3), (4,)]),
+             (lambda x, w: numtorch.nn.functional.conv1d(x, w, stride=2, groups=2),
+              [(2, 4, 7), (2, 2, 3)])],
+    "ConvTranspose": [(lambda x, w, b: numtorch.nn.functional.conv_transpose2d(
+                           x, w, b, stride=2, output_padding=1), [(2, 3, 3, 3), (3, 2, 3, 3), (2,)]),
+                      (lambda x, w: numtorch.nn.functional.conv_transpose1d(x, w, padding=1),
+                       [(1, 2, 5), (2, 3, 3)])],
     "ScaledDotProductAttention": [
         (lambda q, k, v: scaled_dot_product(q, k, v, None, 0.5, True),
          [(2, 3, 4), (2, 5, 4), (2, 5, 3)]),
@@ -103,7 +111,8 @@ def _dual_ops():
     while todo:
         cls = todo.pop()
         todo.extend(cls.__subclasses__())
-        if cls._op_cls is cls and cls.backward_arrays is not None:
+        # a class without a forward of its own is a shared base (conv's _ConvPair), not an op
+        if cls._op_cls is cls and cls.backward_arrays is not None and "forward" in vars(cls):
             found.add(cls.__name__)
     return found
 
