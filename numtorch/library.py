@@ -12,7 +12,7 @@ string (``define``, ``impl``, ``Library``) live in numtorch/_ops_library.py.
 import inspect
 
 from . import _ops_tree
-from ._ops_library import Library, define, defined, impl
+from ._ops_library import Library, _tensors, define, defined, impl
 from ._ops_schema import FunctionSchema, annotation_type, default_text, returns_text
 from ._tensor import Tensor
 from .autograd.function import Function
@@ -67,14 +67,6 @@ def infer_schema(prototype_function, /, *, mutates_args, op_name=None):
         parts.append(text)
     schema = f"({', '.join(parts)}) -> {returns_text(sig.return_annotation)}"
     return schema if op_name is None else op_name + schema
-
-
-def _tensors(values):
-    for v in values:
-        if isinstance(v, Tensor):
-            yield v
-        elif isinstance(v, (list, tuple)):
-            yield from _tensors(v)
 
 
 class CustomOpDef:
