@@ -97,6 +97,13 @@ def test_winograd_skips_what_it_does_not_compute(paths, small):
     assert not {"forward-winograd", "weight-winograd"} & set(paths)
 
 
+def test_winograd_skips_one_wide_outputs(paths, small):
+    # a 1x1 (or 1-wide) output would fill a whole 2x2 tile: im2col is cheaper there
+    check_op(_conv(padding=1), [(3, 4, 1, 1), (5, 4, 3, 3), (5,)])
+    check_op(_conv(padding=1), [(2, 4, 1, 6), (3, 4, 3, 3)], second_order=False)
+    assert not {"forward-winograd", "weight-winograd"} & set(paths)
+
+
 def test_winograd_float32_error_is_within_a_few_ulps_of_float64(monkeypatch):
     rng = np.random.default_rng(0)
     x = rng.standard_normal((4, 64, 14, 14)).astype(np.float32)
