@@ -28,3 +28,25 @@ def test_allocator_is_tuned_on_glibc(monkeypatch):
 def test_backend_changes_nothing_process_wide():
     assert not hasattr(backend, "tune_allocator")
     assert numtorch.log(numtorch.zeros(1)).item() == float("-inf")
+
+
+def _spin_setting(env, code="import numtorch"):
+    import os
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENBLAS_THREAD_TIMEOUT", "GOTO_THREAD_TIMEOUT")} | env
+    out = subprocess.run([sys.executable, "-c", code + "; import os; "
+                          "print(os.environ.get('OPENBLAS_THREAD_TIMEOUT'))"],
+                         env=env, capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def test_openblas_spin_is_shortened_before_numpy_loads():
+    assert _spin_setting({}) == "20"
+
+
+def test_openblas_spin_of_the_user_wins_and_a_loaded_numpy_is_left_alone():
+    assert _spin_setting({"OPENBLAS_THREAD_TIMEOUT": "5"}) == "5"
+    assert _spin_setting({"GOTO_THREAD_TIMEOUT": "7"}) == "None"
+    assert _spin_setting({}, "import numpy, numtorch") == "None"
