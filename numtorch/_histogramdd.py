@@ -1,11 +1,10 @@
 """``torch.histogramdd``: the histogram of points in D dimensions (counts carry no gradient)."""
 
-import numpy as np
-
 from . import _dtype, return_types
 from ._tensor import Tensor, _make
 from .backend import xp_of
 from .ops._pointwise import _not_implemented
+from .ops.binning import uniform_edges
 
 __all__ = ["histogramdd"]
 
@@ -18,30 +17,12 @@ def _c_name(t):
     return _dtype._TYPE_DISPLAY[t.dtype.name].lower()
 
 
-def _fmt(v):
-    return f"{v:g}"
-
-
 def _edges(xp, column, n, bounds, d, dt):
     """Equal-width edges of dimension ``d``: over ``bounds`` or the data's range (widened by
     one half on each side when flat)."""
     if n <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {n} for dimension {d}")
-    if bounds is not None:
-        lo, hi = bounds
-    elif column.size:
-        lo, hi = float(column.min()), float(column.max())
-    else:
-        lo, hi = 0.0, 0.0
-    if lo > hi:
-        raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
-                           f"{_fmt(lo)} max {_fmt(hi)} for dimension {d}")
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        raise RuntimeError(f"torch.histogramdd: dimension {d}'s range [{_fmt(lo)}, "
-                           f"{_fmt(hi)}] is not finite")
-    if lo == hi:
-        lo, hi = lo - 0.5, hi + 0.5
-    return xp.linspace(lo, hi, n + 1).astype(dt)
+    return uniform_edges(xp, column, n, bounds, d, dt)
 
 
 def histogramdd(input, bins, *, range=None, weight=None, density=False):

@@ -66,6 +66,26 @@ def _c_float(v, negative_nan=False):
     return f"{v:g}"
 
 
+def uniform_edges(xp, values, n, bounds, d, dt):
+    """``n + 1`` equal-width bin edges of dimension ``d`` (histogram and histogramdd): over
+    ``bounds`` or the range of ``values``, widened by one half on each side when flat."""
+    if bounds is not None:
+        lo, hi = bounds
+    elif values.size:
+        lo, hi = float(values.min()), float(values.max())
+    else:
+        lo, hi = 0.0, 0.0
+    if lo > hi:
+        raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
+                           f"{_c_float(lo)} max {_c_float(hi)} for dimension {d}")
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        raise RuntimeError(f"torch.histogramdd: dimension {d}'s range [{_c_float(lo)}, "
+                           f"{_c_float(hi)}] is not finite")
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    return xp.linspace(lo, hi, n + 1).astype(dt)
+
+
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
                  sorter=None, out=None):
     """Where each value of ``input`` would go in the (last-dim) sorted ``sorted_sequence``.
@@ -174,21 +194,8 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False,  # noq
     else:
         if bins <= 0:
             raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins}")
-        if range is not None:
-            lo, hi = float(range[0]), float(range[1])
-        elif a.size:
-            lo, hi = float(a.min()), float(a.max())
-        else:
-            lo, hi = 0.0, 0.0
-        if lo > hi:
-            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
-                               f"{_c_float(lo)} max {_c_float(hi)} for dimension 0")
-        if not (np.isfinite(lo) and np.isfinite(hi)):
-            raise RuntimeError(f"torch.histogramdd: dimension 0's range [{_c_float(lo)}, "
-                               f"{_c_float(hi)}] is not finite")
-        if lo == hi:
-            lo, hi = lo - 0.5, hi + 0.5
-        edges = xp_of(a).linspace(lo, hi, bins + 1).astype(a.dtype)
+        bounds = None if range is None else (float(range[0]), float(range[1]))
+        edges = uniform_edges(xp_of(a), a, bins, bounds, 0, a.dtype)
     w = None if weight is None else weight._array.reshape(-1)
     hist, _ = xp_of(a).histogram(a, bins=edges, weights=w)
     hist = hist.astype(a.dtype)
