@@ -2,6 +2,8 @@
 
 import sys
 
+import pytest
+
 import numtorch
 from numtorch import _process_settings, backend
 
@@ -46,7 +48,30 @@ def test_openblas_spin_is_shortened_before_numpy_loads():
     assert _spin_setting({}) == "20"
 
 
-def test_openblas_spin_of_the_user_wins_and_a_loaded_numpy_is_left_alone():
+def test_openblas_spin_of_the_user_wins():
     assert _spin_setting({"OPENBLAS_THREAD_TIMEOUT": "5"}) == "5"
     assert _spin_setting({"GOTO_THREAD_TIMEOUT": "7"}) == "None"
-    assert _spin_setting({}, "import numpy, numtorch") == "None"
+    assert _spin_setting({"OPENBLAS_THREAD_TIMEOUT": "5"}, "import numpy, numtorch") == "5"
+
+
+_NUMPY_FIRST = """
+import ctypes, numpy as np
+a = np.arange(90000, dtype=np.float32).reshape(300, 300) / 9e4
+want = a.astype(np.float64) @ a.astype(np.float64)
+a @ a  # OpenBLAS's workers have started and now spin
+libs = [ctypes.CDLL(l.split()[-1]) for l in open('/proc/self/maps') if 'openblas' in l]
+count = getattr(libs[0], 'scipy_openblas_get_num_threads64_', None) if libs else None
+before = count() if count else None
+import numtorch
+from numtorch import _process_settings as ps
+after = count() if count else None
+assert before == after, (before, after)
+assert np.allclose(a @ a, want, rtol=1e-5)
+print(bool(libs) == bool(ps._loaded_openblas_libraries()), end='; ')
+pass"""
+
+
+def test_openblas_spin_is_shortened_when_numpy_came_first():
+    if not sys.platform.startswith("linux"):
+        pytest.skip("OpenBLAS's loaded libraries are found through /proc")
+    assert _spin_setting({}, _NUMPY_FIRST) == "True; 20"
