@@ -537,3 +537,16 @@ def test_class_attack_in_a_fresh_process(tmp_path):
                          timeout=120, cwd=os.getcwd())
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "[2.0, 2.0]"
+
+
+@pytest.mark.parametrize("weights_only", [True, False])
+def test_damaged_zip_version_field_is_a_runtime_error(weights_only):
+    # a byte flip in a central directory entry's "version needed" field: zipfile's own
+    # NotImplementedError must not leak out as if numtorch lacked a feature
+    buf = io.BytesIO()
+    numtorch.save({"w": numtorch.arange(3.0)}, buf)
+    data = bytearray(buf.getvalue())
+    entry = data.index(b"PK\x01\x02")
+    data[entry + 6] = 0xd0  # version needed to extract: 20.8
+    with pytest.raises(RuntimeError, match="corrupt"):
+        numtorch.load(io.BytesIO(bytes(data)), weights_only=weights_only)

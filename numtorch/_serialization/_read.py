@@ -445,7 +445,7 @@ _CORRUPT = (EOFError, zipfile.BadZipFile, zlib.error, struct.error, KeyError, In
             MemoryError, OverflowError, RecursionError, UnicodeDecodeError)
 # also signs of a corrupt file when only numtorch's code runs; with weights_only=False they
 # may come from the checkpoint's own classes, and pass on unchanged as in torch
-_CORRUPT_WEIGHTS_ONLY = _CORRUPT + (ValueError, TypeError, AttributeError)
+_CORRUPT_WEIGHTS_ONLY = _CORRUPT + (ValueError, TypeError, AttributeError, NotImplementedError)
 
 
 def _load_file(fh, map_location, weights_only):
@@ -458,7 +458,9 @@ def _load_file(fh, map_location, weights_only):
         if head == b"PK\x03\x04":
             try:
                 zf = zipfile.ZipFile(fh)
-            except zipfile.BadZipFile as e:
+            except (zipfile.BadZipFile, NotImplementedError) as e:
+                # zipfile's NotImplementedError: a directory entry asks for a zip feature
+                # version it lacks; torch's writer never does, so the header is damaged
                 raise load_error(RuntimeError, f"load: the checkpoint zip archive is corrupt "
                                                f"or truncated ({e})") from None
             with zf:
