@@ -16,9 +16,9 @@ with torch.
 
 import numpy as np
 
-from .. import _dtype
 from ..autograd.graph import Op
 from ..backend import is_device_array
+from .matmul import product
 
 __all__ = ["linear_fused"]
 
@@ -74,7 +74,7 @@ def _x_wt(xp, x2, w):
     """x2 @ w^T for a 2-D ``x2``, C-contiguous, in the faster orientation (``_short_batch``)."""
     if _short_batch(x2.shape[0], w) and x2.dtype == w.dtype and not is_device_array(x2):
         return xp.ascontiguousarray(xp.matmul(w, x2.T).T)
-    return _dtype.opmath_matmul(xp, x2, w.T)
+    return product(xp, x2, w.T)
 
 
 def _column_sums(xp, g2):
@@ -108,7 +108,7 @@ class LinearFused(Op):
         gx = gw = gb = None
         if g.ndim == 2:
             if needs[0]:
-                gx = _dtype.opmath_matmul(xp, g, w)
+                gx = product(xp, g, w)
             g2 = g
             x2 = x
         else:
@@ -116,10 +116,10 @@ class LinearFused(Op):
             perm = None if x.flags.c_contiguous else _memory_order(x)
             g2 = _rows(g, perm)
             if needs[0]:
-                gx = _unfold(_dtype.opmath_matmul(xp, g2, w), g.shape, perm)
+                gx = _unfold(product(xp, g2, w), g.shape, perm)
             x2 = _rows(x, perm) if needs[1] else None
         if needs[1]:
-            gw = _dtype.opmath_matmul(xp, g2.T, x2)
+            gw = product(xp, g2.T, x2)
         if len(needs) > 2 and needs[2]:
             gb = _column_sums(xp, g2)
         return (gx, gw) if len(needs) == 2 else (gx, gw, gb)

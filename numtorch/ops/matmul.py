@@ -21,18 +21,11 @@ class MatMul(Op):
 
     def forward(self, a, b):
         self.save_inputs(a, b)
-        if a.shape[-1] == 1 and a.ndim >= 2 and b.ndim >= 2 and a.dtype == b.dtype and \
-                a.dtype != _dtype._BF16_NP:
-            # a sum over one term is the broadcast product, bit for bit: NumPy's matmul takes
-            # its slow non-BLAS loop for an inner size of 1 (Linear(1, n) forward, the input
-            # gradient of Linear(n, 1), outer products in 1-D matmul backward): (1024, 1) @
-            # (1, 512) float32 585 -> 143 us, (16, 64, 1) @ (16, 1, 64) 74 -> 23 us
-            return self.xp.multiply(a, b)
-        if b.ndim == 2 and a.ndim > 2:
+        if b.ndim == 2 and a.ndim > 2 and a.shape[-1] != 1:
             # fold the batch into the rows: one large GEMM instead of one per batch entry
             return _dtype.opmath_matmul(self.xp, a.reshape(-1, a.shape[-1]), b).reshape(
                 a.shape[:-1] + b.shape[-1:])
-        return _dtype.opmath_matmul(self.xp, a, b)
+        return product(self.xp, a, b)
 
     def backward(self, grad):
         a, b = self.saved_inputs()
@@ -60,6 +53,18 @@ class MatMul(Op):
             else:
                 gb = a.mT @ grad
         return ga, gb
+
+
+def product(xp, a, b):
+    """``a @ b`` of two arrays (``_dtype.opmath_matmul``), except that an inner size of 1 is
+    the broadcast product ``a * b``, bit for bit the same: NumPy's matmul takes its slow
+    non-BLAS loop there (Linear(1, n) forward with its transposed one-column weight, the input
+    gradient of Linear(n, 1), the outer products of 1-D matmul backward). One thread, float32:
+    (1024, 1) @ (1, 512) 585 -> 143 us (torch 163), (16, 64, 1) @ (16, 1, 64) 74 -> 23 us."""
+    if a.shape[-1] == 1 and a.ndim >= 2 and b.ndim >= 2 and a.dtype == b.dtype and \
+            a.dtype != _dtype._BF16_NP:
+        return xp.multiply(a, b)
+    return _dtype.opmath_matmul(xp, a, b)
 
 
 # how torch's C++ kernels spell dtypes in "expected m1 and m2 to have the same dtype"

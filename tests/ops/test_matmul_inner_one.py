@@ -26,6 +26,9 @@ def test_transposed_column_operands_match_torch(dtype):
              dtype=dtype)
     check_op(lambda t, x, w, b: t.nn.functional.linear(x, w, b), [(6, 1), (4, 1), (4,)],
              dtype=dtype)
+    check_op(lambda t, x, w, b: t.nn.functional.linear(x, w, b), [(1, 5), (4, 5), (4,)],
+             dtype=dtype)  # one row: the weight gradient g^T @ x has an inner size of 1
+    check_op(lambda t, x, w: t.nn.functional.linear(x, w), [(2, 3, 1), (4, 1)], dtype=dtype)
     check_op(lambda t, a, b: t.outer(a, b) + a.unsqueeze(1) @ b.unsqueeze(0), [(5,), (3,)],
              dtype=dtype)
 
@@ -45,6 +48,11 @@ def test_inner_size_one_skips_numpy_matmul(monkeypatch):
     assert calls == []
     numtorch.ones(2, 3) @ numtorch.ones(3, 2)
     assert calls == [((2, 3), (3, 2))]
+    calls.clear()
+    lin = numtorch.nn.Linear(1, 3)
+    x = numtorch.ones(1, 1, requires_grad=True)
+    lin(x).sum().backward()  # forward, input and weight gradients: inner sizes 1, 3, 1
+    assert calls == [((1, 3), (3, 1))]
 
 
 def test_inner_size_one_integers_and_bfloat16():
