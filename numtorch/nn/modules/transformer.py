@@ -5,6 +5,7 @@ forward passes are plain Python over those modules.
 """
 
 import copy
+import warnings
 
 from ... import _creation
 from .. import functional as F
@@ -28,6 +29,38 @@ def _activation_fn(activation):
             return F.gelu
         raise RuntimeError(f"activation should be relu/gelu, not {activation}")
     return activation
+
+
+def _relu_or_gelu(fn):
+    from .activation import GELU, ReLU
+
+    if fn is F.relu or isinstance(fn, ReLU):
+        return 1
+    if fn is F.gelu or isinstance(fn, GELU):
+        return 2
+    return 0
+
+
+def _nested_tensor_blocker(layer):
+    """Why torch's encoder would not take its nested-tensor fast path with ``layer`` (the
+    first reason in torch's order), or None."""
+    if not isinstance(layer, TransformerEncoderLayer):
+        return "encoder_layer was not TransformerEncoderLayer"
+    attn = layer.self_attn
+    checks = (
+        (layer.norm_first, "encoder_layer.norm_first was True"),
+        (not attn.batch_first, "encoder_layer.self_attn.batch_first was not True(use "
+                               "batch_first for better inference performance)"),
+        (not attn._qkv_same_embed_dim,
+         "encoder_layer.self_attn._qkv_same_embed_dim was not True"),
+        (attn.in_proj_bias is None, "encoder_layer.self_attn was passed bias=False"),
+        (not layer.activation_relu_or_gelu,
+         "encoder_layer.activation_relu_or_gelu was not True"),
+        (layer.norm1.eps != layer.norm2.eps,
+         "encoder_layer.norm1.eps was not equal to encoder_layer.norm2.eps"),
+        (attn.num_heads % 2 == 1, "encoder_layer.self_attn.num_heads is odd"),
+    )
+    return next((why for bad, why in checks if bad), None)
 
 
 def _clones(module, n):
@@ -75,6 +108,9 @@ class TransformerEncoderLayer(Module):
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
         self.activation = _activation_fn(activation)
+        # as torch: 1 for ReLU, 2 for GELU (names, functions or modules), else 0; one of the
+        # conditions of the encoder's nested-tensor fast path
+        self.activation_relu_or_gelu = _relu_or_gelu(self.activation)
 
     def _sa_block(self, x, attn_mask, key_padding_mask, is_causal):
         x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
@@ -170,10 +206,16 @@ class TransformerEncoder(Module):
         self.layers = _clones(encoder_layer, num_layers)
         self.num_layers = num_layers
         self.norm = norm
-        # Nested tensors are a CUDA/CPU fast path in torch; the flag is kept for API parity.
+        # Nested tensors are a fast path of torch's inference; numtorch keeps the flags (and
+        # torch's warning when the layer rules the path out) but always runs the plain layers.
         self.enable_nested_tensor = enable_nested_tensor
-        self.use_nested_tensor = False
+        self.use_nested_tensor = enable_nested_tensor
         self.mask_check = mask_check
+        why = _nested_tensor_blocker(encoder_layer) if enable_nested_tensor else None
+        if why is not None:
+            warnings.warn(f"enable_nested_tensor is True, but self.use_nested_tensor is False "
+                          f"because {why}", stacklevel=2)
+            self.use_nested_tensor = False
 
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
         """Pass ``src`` through every layer (and the final norm)."""
