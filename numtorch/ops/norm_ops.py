@@ -21,7 +21,7 @@ import numpy as np
 from .. import _dtype
 from ..autograd.graph import Op
 from ..backend import is_device_array
-from . import _intraop
+from . import _intraop, norm_channels
 from ._intraop import run_split
 from .join import cat
 
@@ -183,9 +183,17 @@ class NormalizeAffine(Op):
     def forward(self, x, w, b):
         if _rows_layout(self, x, w, b):
             return _rows_forward(self, x, w, b)
-        xc, invstd = _center(self, x)
         self.w_shape = None if w is None else w.shape
         self.b_shape = None if b is None else b.shape
+        if norm_channels.applies(self, x, w, b):  # batch norm, channels split across cores
+            y, xc, invstd = norm_channels.forward(self, x, w, b, _sum_keepdim)
+            if w is None:
+                self.save_inputs(x)
+            else:
+                self.save_inputs(x, w)
+            self.save(data=xc, centered=True, invstd=invstd)
+            return y
+        xc, invstd = _center(self, x)
         if w is None:
             self.save_inputs(x)
         else:
@@ -248,6 +256,10 @@ class NormalizeAffineBackward(Op):
                 results["w"] = _sum_to_shape(xp, gy, self.w_shape, data)
             if "b" in self.outs:
                 results["b"] = _sum_to_shape(xp, gy, self.b_shape)
+            out = tuple(results[k] for k in self.outs)
+            return out if len(out) > 1 else out[0]
+        if self.centered and gy.dtype == data.dtype and norm_channels.applies(self, gy, w, None):
+            results = norm_channels.backward(self, gy, w, data, invstd, self.outs, _sum_keepdim)
             out = tuple(results[k] for k in self.outs)
             return out if len(out) > 1 else out[0]
         count = gy.dtype.type(n)

@@ -1,0 +1,78 @@
+"""Batch norm's training forward and backward with the channels split across the intra-op
+threads (ops/norm_channels.py): values, gradients, running statistics and second order against
+torch and against the one-thread path."""
+
+import numpy as np
+import pytest
+import torch
+
+import numtorch
+from numtorch.ops import _intraop, norm_channels
+
+
+def _run(lib, x, gy, affine, make):
+    m = make(lib, x.shape[1], affine)
+    t = lib.from_numpy(x.copy()).requires_grad_()
+    y = m(t)
+    params = [t] + ([m.weight, m.bias] if affine else [])
+    grads = lib.autograd.grad(y, params, lib.from_numpy(gy), create_graph=True)
+    # second order: d/dx of <gx, v>
+    v = lib.from_numpy(np.linspace(-1, 1, x.size, dtype=x.dtype).reshape(x.shape))
+    (gg,) = lib.autograd.grad((grads[0] * v).sum(), [t])
+    return [y.detach().numpy()] + [g.detach().numpy() for g in grads] + [
+        gg.numpy(), m.running_mean.numpy(), m.running_var.numpy()]
+
+
+def _bn2d(lib, c, affine):
+    return lib.nn.BatchNorm2d(c, affine=affine)
+
+
+def _bn1d(lib, c, affine):
+    return lib.nn.BatchNorm1d(c, affine=affine)
+
+
+@pytest.mark.parametrize("affine", [True, False])
+@pytest.mark.parametrize("shape,make", [((4, 6, 10, 12), _bn2d), ((3, 5, 200), _bn1d)])
+def test_channel_split_matches_torch_and_one_thread(monkeypatch, shape, make, affine):
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal(shape) * 3 + 1).astype(np.float32)
+    gy = rng.standard_normal(shape).astype(np.float32)
+    one = _run(numtorch, x, gy, affine, make)
+    taken = []
+    real_fwd, real_bwd = norm_channels.forward, norm_channels.backward
+    monkeypatch.setattr(norm_channels, "forward", lambda *a: taken.append("f") or real_fwd(*a))
+    monkeypatch.setattr(norm_channels, "backward", lambda *a: taken.append("b") or real_bwd(*a))
+    monkeypatch.setattr(_intraop, "_MIN_PART", 200)
+    monkeypatch.setattr(_intraop, "_cores_taken", lambda: False)
+    old = numtorch.get_num_threads()
+    numtorch.set_num_threads(3)
+    try:
+        split = _run(numtorch, x, gy, affine, make)
+    finally:
+        numtorch.set_num_threads(old)
+    if not numtorch.backend.is_device_array(numtorch.from_numpy(x)._array):
+        assert "f" in taken and "b" in taken
+    ref = _run(torch, x, gy, affine, make)
+    for a, b, c in zip(split, one, ref):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(a, c, rtol=1e-4, atol=1e-4)
+
+
+def test_small_planes_and_one_thread_keep_the_general_path(monkeypatch):
+    monkeypatch.setattr(_intraop, "_cores_taken", lambda: False)
+    monkeypatch.setattr(_intraop, "_MIN_PART", 200)
+    op = type("Op", (), {"dims": (0, 2, 3), "n": 16 * 4 * 4, "xp": np})()
+    w = np.ones((1, 64, 1, 1), np.float32)
+    old = numtorch.get_num_threads()
+    numtorch.set_num_threads(2)
+    try:
+        big = np.zeros((16, 64, 10, 10), np.float32)
+        op.n = 16 * 100
+        assert norm_channels.applies(op, big, w, w)
+        op.n = 16 * 16
+        assert not norm_channels.applies(op, np.zeros((16, 64, 4, 4), np.float32), w, w)
+        numtorch.set_num_threads(1)
+        op.n = 16 * 100
+        assert not norm_channels.applies(op, big, w, w)
+    finally:
+        numtorch.set_num_threads(old)
