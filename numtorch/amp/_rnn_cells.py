@@ -9,7 +9,7 @@
   bfloat16 (nothing float32 enters after the linears).
 
 The step is written here with numtorch's differentiable ops in torch's own order, with
-``nn.functional.linear`` (which autocast casts, bias included) for the gate projections.
+``_cpu_linear`` (torch's CPU rounding of an autocast ``linear``) for the gate projections.
 
 The multi-step layers (``nn.LSTM``, ``nn.GRU``, ``nn.RNN``) follow torch's kernels: on CUDA
 its cuDNN RNN casts the whole layer (input, states, weights) to the region's dtype, for every
@@ -26,8 +26,30 @@ CELL_FUNCTIONS = {"lstm_cell": "lstm", "gru_cell": "gru", "rnn_tanh_cell": "tanh
 CELL_MODULES = {"LSTMCell": "lstm", "GRUCell": "gru", "RNNCell": None}
 
 
-def _step(kind, x, states, w_ih, w_hh, b_ih, b_hh):
+def _cpu_linear(x, w, b):
+    """``linear`` as torch's CPU autocast computes it: the operands cast to the region's
+    dtype, the product and bias summed in float32 and rounded once (a low-precision product
+    rounded before its bias is added differs in about a third of the elements, and a ReLU or a
+    long recurrence turns such differences into large ones). The gradients round the same way:
+    once, after float32 products."""
     from ..nn.functional import linear
+
+    target = _state.get_dtype("cpu")
+    args = [_low(t, "cpu", target) for t in (x, w, b)]
+    if any(t is not None and t.dtype != target for t in args):
+        return linear(x, w, b)  # not autocast's to lower (float64): as autocast leaves it
+    local = _state.local
+    busy, local.busy = local.busy, True
+    try:
+        x, w, b = (None if t is None else t.float() for t in args)
+        return linear(x, w, b).to(target)
+    finally:
+        local.busy = busy
+
+
+def _step(kind, x, states, w_ih, w_hh, b_ih, b_hh, linear=None):
+    if linear is None:  # CUDA: the inputs are already in the region's dtype
+        from ..nn.functional import linear
 
     h = states[0]
     gi, gh = linear(x, w_ih, b_ih), linear(h, w_hh, b_hh)
@@ -58,7 +80,7 @@ def run(kind, x, states, weights):
     ``x``'s device (see the module docstring)."""
     device_type = x.device.type
     if device_type != "cuda":
-        return _step(kind, x, states, *weights)
+        return _step(kind, x, states, *weights, linear=_cpu_linear)
     target = _state.get_dtype("cuda")
     x = _low(x, "cuda", target)
     states = [_low(s, "cuda", target) for s in states]
@@ -122,6 +144,10 @@ def layer_wrapper(original):
         if not _active(x) or (x.device.type == "cpu" and mode == "GRU"):
             return original(mode, x, h, c, weights, reverse, mask)
         device_type = x.device.type
+        if device_type == "cpu" and mode == "LSTM" and weights[4] is not None:
+            return _projected_lstm(x, h, c, weights, reverse, mask)
+        if device_type == "cpu" and mode != "LSTM":
+            return _elman(mode, x, h, weights, reverse, mask)
         target = _state.get_dtype(device_type)
         x, h, c = (_low(t, device_type, target) for t in (x, h, c))
         weights = tuple(_low(w, device_type, target) for w in weights)
@@ -134,6 +160,48 @@ def layer_wrapper(original):
 
     run_direction.__autocast_original__ = original
     return run_direction
+
+
+def _projected_lstm(x, h, c, weights, reverse, mask):
+    """A projected LSTM layer direction under CPU autocast, step by step as torch runs it
+    (oneDNN has no projection): the input projection, each step's recurrent ``linear`` and the
+    ``matmul`` by ``W_hr`` are cast to the region's dtype, while the cell state promotes with
+    ``c_0`` (a float32 ``c_0`` keeps ``c`` float32, as in torch)."""
+    linear = _cpu_linear
+    w_ih, w_hh, b_ih, b_hh, w_hr = weights
+    wr = w_hr.t()
+    # every step's h is a product's, so a padded step must keep h_0 in the same dtype
+    h = _low(h, "cpu", _state.get_dtype("cpu"))
+
+    def step(xt, h, c):
+        i, f, g, o = (linear(h, w_hh, b_hh) + xt).chunk(4, 1)
+        c = f.sigmoid() * c + i.sigmoid() * g.tanh()
+        return (o.sigmoid() * c.tanh()).matmul(wr), c
+
+    return _steps(linear(x, w_ih, b_ih), h, c, mask, reverse, step)
+
+
+def _elman(mode, x, h, weights, reverse, mask):
+    """An Elman layer direction under CPU autocast in torch's composite order: each step
+    adds two separately rounded bfloat16 ``linear`` results (``h W_hh^T + b_hh`` and the
+    precomputed ``x W_ih^T + b_ih``) before the nonlinearity; the whole layer run in bfloat16
+    would round elsewhere, and a ReLU flips on such differences."""
+    linear = _cpu_linear
+    w_ih, w_hh, b_ih, b_hh, _ = weights
+    h = _low(h, "cpu", _state.get_dtype("cpu"))
+    act = "tanh" if mode == "RNN_TANH" else "relu"
+
+    def step(xt, h, c):
+        return getattr(linear(h, w_hh, b_hh) + xt, act)(), None
+
+    out, h, _ = _steps(linear(x, w_ih, b_ih), h, None, mask, reverse, step)
+    return out, h, None
+
+
+def _steps(xs, h, c, mask, reverse, step):
+    from ..ops.rnn_sequence import _run_steps
+
+    return _run_steps(xs, h, c, None if mask is None else mask._array, reverse, step)
 
 
 def entries():
