@@ -1,13 +1,15 @@
-"""``numtorch.distributed``: torch's distributed API on MPI (mpi4py).
+"""``numtorch.distributed``: torch's distributed API on MPI (mpi4py) or on TCP sockets.
 
-Start the ranks with ``mpiexec -n N python train.py`` or with the torchrun-style launcher
-``python -m numtorch.distributed.run --nproc-per-node N train.py``, then call
-``init_process_group`` as in torch. The backend names "gloo", "nccl" and "mpi" are all served
-by MPI. Collectives move the tensors' arrays in place through MPI's buffer interface.
+Processes started by an MPI launcher (``mpiexec -n N python train.py``, or the torchrun-style
+``python -m numtorch.distributed.run --nproc-per-node N train.py``) run on MPI. Every other
+process (``torch.multiprocessing.spawn``, ``multiprocessing.Process``, separate shells) meets
+the others through a store as in torch (``env://`` MASTER_ADDR/MASTER_PORT, ``tcp://``,
+``file://`` or ``store=``) and runs on a socket transport with the same collectives. The
+backend names "gloo", "nccl" and "mpi" are served by whichever runs. Collectives move the
+tensors' arrays themselves (no pickling of tensors).
 
-mpi4py is optional (``pip install "numtorch[distributed]"``): without it this package still
-imports, ``is_available()`` and ``is_mpi_available()`` are False, and ``init_process_group``
-raises an error naming the extra.
+mpi4py is optional (``pip install "numtorch[distributed]"``): without it the socket transport
+still works; only a process started by an MPI launcher needs it.
 """
 
 from datetime import timedelta  # noqa: F401  (torch.distributed.timedelta exists too)
@@ -36,12 +38,13 @@ from ._objects import (  # noqa: F401
     scatter_object_list, send_object_list,
 )
 from ._work import Work  # noqa: F401
+from ._store import FileStore, HashStore, PrefixStore, Store, TCPStore  # noqa: F401
 from . import distributed_c10d  # noqa: F401
 
 
 def is_available():
-    """True when the distributed package can run here (mpi4py is installed)."""
-    return _mpi.is_mpi_available()
+    """True: processes an MPI launcher did not start run on sockets (standard library)."""
+    return True
 
 
 def __getattr__(name):
@@ -55,7 +58,8 @@ def __getattr__(name):
 
 
 __all__ = [
-    "Backend", "DistBackendError", "DistError", "DistNetworkError", "DistStoreError",
+    "Backend", "DistBackendError", "FileStore", "HashStore", "PrefixStore", "Store",
+    "TCPStore", "DistError", "DistNetworkError", "DistStoreError",
     "GroupMember", "P2POp", "ProcessGroup", "ReduceOp", "Work", "all_gather",
     "all_gather_coalesced", "all_gather_into_tensor", "all_gather_object", "all_reduce",
     "all_reduce_coalesced", "all_to_all", "all_to_all_single", "barrier",

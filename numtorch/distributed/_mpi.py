@@ -98,9 +98,19 @@ def launched_by_mpi():
 
 # -- reductions -------------------------------------------------------------------------
 
+_ENGINE = None  # the socket transport's stand-in for the MPI module, while it runs
+
+
+def use_engine(namespace):
+    """Take reduction ops from ``namespace`` instead of MPI (None: back to MPI)."""
+    global _ENGINE
+    _ENGINE = namespace
+    _PLANS.clear()
+
+
 def mpi_op(name):
     """The MPI reduction for a ReduceOp member name (AVG is SUM followed by a division)."""
-    MPI = mpi()
+    MPI = _ENGINE if _ENGINE is not None else mpi()
     return {"SUM": MPI.SUM, "AVG": MPI.SUM, "PRODUCT": MPI.PROD, "MIN": MPI.MIN,
             "MAX": MPI.MAX, "BAND": MPI.BAND, "BOR": MPI.BOR, "BXOR": MPI.BXOR}[name]
 
@@ -171,6 +181,8 @@ _cuda_aware = None
 def cuda_aware():
     """Whether MPI can read and write GPU memory directly (NUMTORCH_MPI_CUDA_AWARE overrides)."""
     global _cuda_aware
+    if _ENGINE is not None:
+        return False  # sockets read host memory only
     if _cuda_aware is None:
         env = os.environ.get("NUMTORCH_MPI_CUDA_AWARE")
         if env is not None:

@@ -60,10 +60,13 @@ class World:
         failure: once set, the error every later operation raises.
     """
 
-    def __init__(self, timeout_s):
-        MPI = _mpi.mpi()
+    def __init__(self, timeout_s, base=None, namespace=None, mesh=None, pids=None):
+        MPI = _mpi.mpi() if namespace is None else namespace
         self.MPI = MPI
-        base = MPI.COMM_WORLD
+        # the socket transport (mp.spawn and other processes not started by MPI) passes its
+        # world communicator, its stand-in for the MPI module and its connections
+        self.mesh = mesh
+        base = MPI.COMM_WORLD if base is None else base
         self.comm = base.Dup()
         self.ctl = base.Dup()
         self.rank, self.size = base.Get_rank(), base.Get_size()
@@ -110,6 +113,8 @@ class World:
         """
         if self.failure is not None:
             raise self.failure
+        if self.mesh is not None:
+            return self._wait_mesh(pending, what, peers, deadline)
         if _all_done(pending):
             return
         prev = self.waiting
@@ -136,6 +141,33 @@ class World:
                     next_check = now + 0.05
                     if now - start > _SPIN_S:  # a long wait is a wait for a peer: sleep
                         time.sleep(1e-3)
+        finally:
+            self.waiting = prev
+
+    def _wait_mesh(self, pending, what, peers, deadline):
+        """wait() on the socket transport: sleep until a message arrives or an operation
+        completes (its threads move the data; spinning here would only hold the GIL)."""
+        mesh = self.mesh
+        next_check = time.monotonic() + 0.05
+        prev, self.waiting = self.waiting, what
+        try:
+            while True:
+                v = mesh.version
+                try:
+                    if _all_done(pending):
+                        return
+                except DistBackendError as e:  # the transport lost a peer
+                    if getattr(e, "_numtorch_from_peer", False):
+                        raise
+                    self.fail(_caused_by(getattr(e, "_numtorch_peer", None), DistBackendError(
+                        f"[rank {self.rank}] {what} failed: {e}")))
+                now = time.monotonic()
+                if now >= next_check:
+                    self.poll(what, peers)
+                    if now > deadline:
+                        self.timed_out(what, peers)
+                    next_check = now + 0.05
+                mesh.idle(v, max(0.0, min(next_check, deadline + 0.001) - now))
         finally:
             self.waiting = prev
 

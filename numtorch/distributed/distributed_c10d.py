@@ -1,10 +1,11 @@
 """Process groups: ``init_process_group``, ``new_group``, ranks, backends and ``ReduceOp``.
 
-torch's backends ("gloo", "nccl", "mpi") are all served by MPI here: the name a program
-asks for is remembered (``get_backend`` returns it) and every operation runs on MPI
-communicators. The ranks and the world size come from the MPI launcher (``mpiexec`` or
-``python -m numtorch.distributed.run``); ``env://`` variables, ``rank=`` and ``world_size=``
-are checked against them.
+torch's backends ("gloo", "nccl", "mpi") are all served by one transport here: the name a
+program asks for is remembered (``get_backend`` returns it). Under an MPI launcher (``mpiexec``
+or ``python -m numtorch.distributed.run``) ranks and communicators are MPI's and ``env://``
+variables, ``rank=`` and ``world_size=`` are checked against them; any other process joins
+through a store onto the socket transport (``_sock_init``), whose communicators have the
+same interface.
 """
 
 import datetime
@@ -134,14 +135,12 @@ def is_mpi_available():
 
 
 def is_gloo_available():
-    """True when the "gloo" backend name can be used (it is served by MPI)."""
-    return _mpi.is_mpi_available()
+    """True: "gloo" is served by MPI under an MPI launcher, by sockets otherwise."""
+    return True
 
 
 def is_nccl_available():
-    """True when "nccl" can be used: MPI plus a CUDA device (CuPy)."""
-    if not _mpi.is_mpi_available():
-        return False
+    """True when "nccl" can be used: a CUDA device (CuPy)."""
     from .. import cuda
 
     return cuda.is_available()
@@ -236,27 +235,32 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
                        store=None, group_name="", pg_options=None, device_id=None):
     """Join the job and create the default process group of all its ranks.
 
-    The ranks are the processes that MPI started together: ``mpiexec -n N python
-    script.py``, or ``python -m numtorch.distributed.run --nproc-per-node N script.py``,
-    which also sets torch's environment variables. A process started alone is a job of one.
+    Under an MPI launcher (``mpiexec -n N python script.py``, or ``python -m
+    numtorch.distributed.run --nproc-per-node N script.py``) the ranks are MPI's. Any other
+    process (``mp.spawn``, ``multiprocessing.Process``, separate shells) meets the others
+    as in torch: through a TCPStore served by rank 0 (``env://``: MASTER_ADDR, MASTER_PORT,
+    RANK, WORLD_SIZE; or ``tcp://host:port``), a FileStore (``file:///path``) or ``store``;
+    the job then runs on direct TCP connections between the ranks.
 
     Args:
         backend (str, optional): "gloo", "nccl", "mpi" (or a "cpu:gloo,cuda:nccl" map);
-            every one runs on MPI. ``get_backend()`` returns what was asked for.
-        init_method (str, optional): "env://" (default), "tcp://..." or "file://...". The
-            rendezvous itself is MPI's; ``rank`` and ``world_size`` given in a URL's query
-            or the environment (RANK, WORLD_SIZE) must agree with MPI's.
-        timeout (timedelta, optional): how long an operation may wait for the other ranks
-            before it fails naming them. Default: 30 minutes.
-        world_size (int): the expected number of ranks (-1: take MPI's).
-        rank (int): this process's expected rank (-1: take MPI's).
-        store: not supported (the rendezvous is MPI's); must be None.
+            ``get_backend()`` returns what was asked for.
+        init_method (str, optional): "env://" (default), "tcp://host:port" or
+            "file:///path" (``?rank=..&world_size=..`` may carry the numbers). Under MPI,
+            ``rank`` and ``world_size`` must agree with MPI's.
+        timeout (timedelta, optional): how long the rendezvous and each operation may wait
+            for the other ranks before failing with an error naming them. Default: 30 min.
+        world_size (int): the number of ranks (-1: from the URL, environment or MPI).
+        rank (int): this process's rank (-1: from the URL, environment or MPI).
+        store (Store, optional): a store all ranks share, instead of ``init_method``.
         group_name, pg_options, device_id: accepted for compatibility.
 
     Raises:
-        ValueError: when called twice.
-        RuntimeError: when mpi4py is missing, or the requested world does not match the
-            processes MPI started.
+        ValueError: when called twice, or the rendezvous lacks a rank or world size.
+        DistStoreError: a rank did not join in time. DistNetworkError: rank 0's store could
+            not be reached (or its port is taken).
+        RuntimeError: under MPI, when mpi4py is missing or the requested world does not
+            match the processes MPI started.
     """
     global _world, _default_pg, _backend_name
     if _world is not None:
@@ -266,13 +270,23 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
             raise AssertionError("Cannot specify both init_method and store.")
         if world_size <= 0:
             raise AssertionError("world_size must be positive if using store")
-        raise RuntimeError("numtorch.distributed does its rendezvous through MPI; a "
-                           "torch Store cannot be used (pass init_method or nothing)")
+        if rank < 0:
+            raise AssertionError("rank must be non-negative if using store")
     timeout_s = _timeout_seconds(timeout)
-    under_mpi = _mpi.launched_by_mpi()
-    want_size, want_rank = _requested_rank_and_size(init_method or "env://", world_size, rank,
-                                                     under_mpi)
+    sockets = _use_sockets(store)
+    under_mpi = not sockets
+    if store is not None:
+        want_size, want_rank = world_size, rank
+    else:
+        want_size, want_rank = _requested_rank_and_size(init_method or "env://", world_size,
+                                                         rank, under_mpi)
     name = _check_backend(backend)
+    if sockets:
+        from ._sock_init import socket_world
+
+        w = socket_world(init_method or "env://", store, want_size, want_rank, timeout_s)
+        _start(w, name, timeout_s)
+        return
     MPI = _mpi.mpi()
     size, me = MPI.COMM_WORLD.Get_size(), MPI.COMM_WORLD.Get_rank()
     if want_size not in (-1, size):
@@ -284,13 +298,26 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
     if want_rank not in (-1, me):
         raise RuntimeError(f"init_process_group: rank {want_rank} was asked for, but MPI gave "
                            f"this process rank {me}; ranks come from the MPI launcher")
-    _world = World(timeout_s)
+    _start(World(timeout_s), name, timeout_s)
+
+
+def _use_sockets(store):
+    """Whether this job runs on the socket transport instead of MPI: always, unless an MPI
+    launcher started this process (NUMTORCH_DIST_TRANSPORT=mpi|socket overrides)."""
+    forced = os.environ.get("NUMTORCH_DIST_TRANSPORT", "").lower()
+    if forced in ("mpi", "socket"):
+        return forced == "socket"
+    return store is not None or not _mpi.launched_by_mpi()
+
+
+def _start(w, name, timeout_s):
+    global _world, _default_pg, _backend_name
+    _world = w
     _backend_name = name
-    _default_pg = ProcessGroup(_world, _world.comm, range(size), name, timeout_s, "0",
-                               "default_pg")
+    _default_pg = ProcessGroup(w, w.comm, range(w.size), name, timeout_s, "0", "default_pg")
     _groups[:] = [_default_pg]
     _created[0] = 1
-    _world.install_hooks()
+    w.install_hooks()
 
 
 def destroy_process_group(group=None):
@@ -307,6 +334,10 @@ def destroy_process_group(group=None):
             g._free()
         _groups.clear()
         _world.close()
+        if _world.mesh is not None:
+            from ._sock_init import close_socket_world
+
+            close_socket_world(_world)
         _world = _default_pg = _backend_name = None
         return
     if isinstance(group, ProcessGroup):

@@ -1,0 +1,95 @@
+"""Starting and ending a job on the socket transport (processes not started by MPI).
+
+``init_process_group`` meets the other ranks through a store, as torch does: ``env://``
+(MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE) and ``tcp://host:port`` use a TCPStore served
+by rank 0, ``file:///path`` a FileStore, ``store=`` the given one. The ranks then connect
+to each other directly (:func:`._sock_mesh.connect_mesh`) and the world runs on
+:class:`._sock_comm.SocketComm` communicators.
+"""
+
+import datetime
+import os
+from urllib.parse import parse_qs, urlparse
+
+from . import _mpi
+from ._sock_comm import NS, SocketComm
+from ._sock_mesh import connect_mesh
+from ._store import FileStore, PrefixStore, TCPStore
+from ._world import World
+
+
+def _missing(scheme, what):
+    return ValueError(f"Error initializing torch.distributed using {scheme}:// rendezvous: "
+                      f"{what} parameter missing")
+
+
+def _store_for(init_method, size, rank, timeout_s):
+    """(store, size, rank) for an ``init_method`` URL; the store is ours to close."""
+    timeout = datetime.timedelta(seconds=timeout_s)
+    if init_method.startswith("env://"):
+        env = os.environ
+        host, port = env["MASTER_ADDR"], int(env["MASTER_PORT"])
+        scheme = "env"
+    elif init_method.startswith(("tcp://", "file://")):
+        u = urlparse(init_method)
+        scheme = u.scheme
+        q = parse_qs(u.query)
+        if rank == -1 and "rank" in q:
+            rank = int(q["rank"][0])
+        if size == -1 and "world_size" in q:
+            size = int(q["world_size"][0])
+        if rank == -1:
+            raise _missing(scheme, "rank")
+        if size == -1:
+            raise _missing(scheme, "world size")
+        if scheme == "file":
+            _check(size, rank)
+            return FileStore(u.path, size), size, rank
+        host, port = u.hostname, u.port
+    else:
+        raise RuntimeError(f"No rendezvous handler for {init_method.split('://')[0]}://")
+    if size <= 0:
+        raise ValueError(f"TCPStore world size cannot be {size}")
+    _check(size, rank)
+    store = TCPStore(host, port, size, rank == 0, timeout, wait_for_workers=True)
+    return store, size, rank
+
+
+def _check(size, rank):
+    if not 0 <= rank < size:
+        raise RuntimeError(f"init_process_group: rank < size. {rank} vs {size} (rank must be "
+                           f"in [0, {size - 1}])")
+
+
+def socket_world(init_method, store, size, rank, timeout_s):
+    """Rendezvous, connect every rank and return the job's :class:`World`."""
+    own = None
+    if store is None:
+        store, size, rank = _store_for(init_method, size, rank, timeout_s)
+        own = store
+    else:
+        _check(size, rank)
+    try:
+        # the n-th init of each rank meets the n-th init of the others (a store or file that
+        # outlives a destroy_process_group keeps the earlier round's keys)
+        round_ = store.add(f"numtorch/round/{rank}", 1)
+        mesh, pids = connect_mesh(PrefixStore(f"numtorch/{round_}", store), rank, size,
+                                  timeout_s)
+    except BaseException:
+        if own is not None:
+            own.close()
+        raise
+    _mpi.use_engine(NS)
+    world = World(timeout_s, base=SocketComm(mesh, "w", range(size)), namespace=NS,
+                  mesh=mesh)
+    world._own_store = own
+    return world
+
+
+def close_socket_world(world):
+    """Close the connections and the store this job opened (ports are free afterwards)."""
+    world.mesh.close()
+    _mpi.use_engine(None)
+    own, world._own_store = getattr(world, "_own_store", None), None
+    if own is not None:
+        own.close()
