@@ -145,50 +145,32 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
                          _reduction(reduction), zero_infinity)
 
 
-def _gates(input, hx, w_ih, w_hh, b_ih, b_hh):
-    from .nn.modules._rnn_cell import _linear
-
-    return _linear(input, w_ih, b_ih), _linear(hx, w_hh, b_hh)
-
-
 def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
-    """One LSTM step from raw weights.
+    """One LSTM step from raw weights; see :func:`numtorch.ops.rnn_cell_forms.lstm_cell`."""
+    from .ops import rnn_cell_forms
 
-    Args:
-        input (Tensor): ``(B, I)``.
-        hx (sequence of Tensor): ``(h, c)``, each ``(B, H)``.
-        w_ih, w_hh (Tensor): ``(4H, I)`` and ``(4H, H)``, gates in the order i, f, g, o.
-        b_ih, b_hh (Tensor, optional): ``(4H,)``.
-
-    Returns:
-        tuple: the next ``(h, c)``.
-    """
-    from .ops.rnn_ops import lstm_cell as step
-
-    h, c = hx
-    gi, gh = _gates(input, h, w_ih, w_hh, b_ih, b_hh)
-    return step(gi + gh, c)
+    return rnn_cell_forms.lstm_cell(input, hx, w_ih, w_hh, b_ih, b_hh)
 
 
 def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
-    """One GRU step from raw weights (``(3H, I)``, ``(3H, H)``, gates r, z, n): the next
-    hidden state ``(B, H)``."""
-    from .ops.rnn_sequence import gru_update
+    """One GRU step from raw weights; see :func:`numtorch.ops.rnn_cell_forms.gru_cell`."""
+    from .ops import rnn_cell_forms
 
-    gi, gh = _gates(input, hx, w_ih, w_hh, b_ih, b_hh)
-    return gru_update(gi, gh, hx)
+    return rnn_cell_forms.gru_cell(input, hx, w_ih, w_hh, b_ih, b_hh)
 
 
 def rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
     """One Elman RNN step ``tanh(x W_ih^T + b_ih + h W_hh^T + b_hh)`` from raw weights."""
-    gi, gh = _gates(input, hx, w_ih, w_hh, b_ih, b_hh)
-    return (gi + gh).tanh()
+    from .ops import rnn_cell_forms
+
+    return rnn_cell_forms.rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih, b_hh)
 
 
 def rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
     """One Elman RNN step ``relu(x W_ih^T + b_ih + h W_hh^T + b_hh)`` from raw weights."""
-    gi, gh = _gates(input, hx, w_ih, w_hh, b_ih, b_hh)
-    return (gi + gh).relu()
+    from .ops import rnn_cell_forms
+
+    return rnn_cell_forms.rnn_relu_cell(input, hx, w_ih, w_hh, b_ih, b_hh)
 
 
 def conv_tbc(input, weight, bias, pad=0):

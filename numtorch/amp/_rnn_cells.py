@@ -105,7 +105,10 @@ def function_wrapper(name, original):
     def autocast_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
         if not _active(input):
             return original(input, hx, w_ih, w_hh, b_ih, b_hh)
-        states = list(hx) if kind == "lstm" else [hx]
+        from ..ops.rnn_cell_forms import check_cell, lstm_states
+
+        states = lstm_states(hx) if kind == "lstm" else [hx]
+        check_cell(kind, input, states, w_ih, w_hh)  # torch checks before it casts
         return run(kind, input, states, (w_ih, w_hh, b_ih, b_hh))
 
     autocast_cell.__name__ = autocast_cell.__qualname__ = name
