@@ -83,6 +83,7 @@ def socket_world(init_method, store, size, rank, timeout_s):
     world = World(timeout_s, base=SocketComm(mesh, "w", range(size)), namespace=NS,
                   mesh=mesh)
     world._own_store = own
+    world._store = store  # init_rpc on the same address meets through it (see rpc._agent)
     return world
 
 

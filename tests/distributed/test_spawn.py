@@ -172,3 +172,19 @@ def test_without_mpi4py_sockets_still_work():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, env=_launch.env())
     assert "OK [1.0, 1.0, 1.0]" in proc.stdout, proc.stderr
+
+
+def test_rpc_after_init_process_group_on_the_same_port_matches_torch(tmp_path):
+    """rpc/batch's pattern: mp.spawn, init_process_group, then init_rpc on the same
+    MASTER_PORT (worker 0's rendezvous goes through the group's store, as torch shares it)."""
+    got = {}
+    for lib in ("torch", "numtorch"):
+        d = tmp_path / lib
+        d.mkdir()
+        proc = _run([os.path.join(_launch.RANKS, "spawn_rpc.py"), lib, _free_port(), d])
+        try:
+            with open(d / "rank0.json") as f:
+                got[lib] = json.load(f)
+        except FileNotFoundError:
+            pytest.fail(f"{lib}: no result:\n{proc.stdout[-2000:]}\n{proc.stderr[-3000:]}")
+    assert got["numtorch"] == got["torch"]

@@ -59,6 +59,26 @@ def _connect(addr, deadline):
             time.sleep(0.05)
 
 
+_ROUNDS = itertools.count()
+
+
+def _group_store(master):
+    """The default process group's TCPStore when it is served at ``master``, else None."""
+    from .. import distributed_c10d as c10d
+
+    store = getattr(c10d._world, "_store", None)
+    base = store
+    while base is not None and hasattr(base, "underlying_store"):
+        base = base.underlying_store
+    if base is None or getattr(base, "port", None) != master[1]:
+        return None
+    try:
+        same = socket.gethostbyname(base.host) == socket.gethostbyname(master[0])
+    except OSError:
+        same = base.host == master[0]
+    return store if same else None
+
+
 def _send_obj(sock, obj):
     _wire.send_frame(sock, threading.Lock(), pickle.dumps(obj))
 
@@ -104,11 +124,18 @@ class Agent:
     def _rendezvous(self, options):
         master = _master_address(options.init_method)
         deadline = time.monotonic() + max(float(options.rpc_timeout), 60.0)
+        # init_process_group's TCPStore may already serve this address (rpc/batch's pattern,
+        # as torch shares it): then worker 0 listens on a free port and says which there
+        store, key = _group_store(master), f"numtorch/rpc/{next(_ROUNDS)}"
+        if store is not None and self.rank != 0:
+            master = (master[0], int(store.get(key)))
         if self.rank == 0:
             rv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             rv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            rv.bind((socket.gethostbyname(master[0]), master[1]))
+            rv.bind((socket.gethostbyname(master[0]), 0 if store is not None else master[1]))
             rv.listen(self.world_size)
+            if store is not None:
+                store.set(key, str(rv.getsockname()[1]))
             host = rv.getsockname()[0]
             self.listener = self._listen(host)
             entries = {0: (self.name, host, self.listener.getsockname()[1])}
