@@ -66,6 +66,9 @@ _DEEPCOPY_NON_LEAF = ("Only Tensors created explicitly by the user (graph leaves
                       "https://github.com/pytorch/pytorch/pull/103001")
 
 
+_F32 = np.dtype(np.float32)
+
+
 def _make(arr):
     """Wrap an xp array in a Tensor with no autograd history (internal fast constructor)."""
     t = _new(Tensor)
@@ -440,6 +443,8 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
     def __iter__(self):
         if self._array.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
+        if type(self) is Tensor and type(self._array) is np.ndarray and self._extra is None:
+            return iter(_nt.ops.indexing.rows(self))  # unbind(0)'s views, made directly
         return iter(self.unbind(0))
 
     def __contains__(self, element):
@@ -568,6 +573,8 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
 
     def float(self):
         """``self.to(torch.float32)``."""
+        if type(self._array) is np.ndarray and self._array.dtype is _F32 and self._extra is None:
+            return self  # already float32: what to() returns, without parsing its arguments
         return self.to(_dtype.float32)
 
     def double(self):

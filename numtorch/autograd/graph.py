@@ -262,8 +262,8 @@ class Op(Node):
     # parameters (the keyword arguments of ``apply``, read in forward/backward as ``self.dim``)
     # and whatever forward keeps for backward, so a view's replay takes exactly its parameters.
     __slots__ = ("xp", "_recording", "_seq", "_edges", "_in_meta", "_out_meta", "_n_out",
-                 "_inputs_arrays", "_saved", "_released", "_anomaly_trace", "_pre_hooks",
-                 "_node_pre_hooks", "_retain", "_hooks")
+                 "_inputs_arrays", "_in_tensors", "_saved", "_released", "_anomaly_trace",
+                 "_pre_hooks", "_node_pre_hooks", "_retain", "_hooks")
 
     differentiable = True
     backward_arrays = None  # the first-order fast path of a whole-layer op (see above)
@@ -286,9 +286,6 @@ class Op(Node):
         # This is the hottest function of the library: everything is inlined on purpose.
         if _hook is not None and not _hook.busy:
             return _hook.op(cls, inputs, params)
-        self = _new(cls)
-        if params:
-            self.__dict__ = params  # a fresh dict per call: adopt it instead of copying
         if cls.promote:
             inputs = _promote(inputs, cls.promote == "float")
         arrays = []
@@ -323,10 +320,13 @@ class Op(Node):
                     arrays.append(x)
                     if type(x) not in _HOST and on_np:
                         on_np = not hasattr(x, "__cuda_array_interface__")
-        xp = self.xp = np if on_np else _check_devices(cls, inputs)
-        if xp is None:  # CPU 0-d tensors beside CUDA ones: moved over, as torch allows
-            return cls.apply(*_scalars_to_device(inputs), **params)
         if edges is None:
+            self = _new(cls)
+            if params:
+                self.__dict__ = params  # a fresh dict per call: adopt it instead of copying
+            xp = self.xp = np if on_np else _check_devices(cls, inputs)
+            if xp is None:  # CPU 0-d tensors beside CUDA ones: moved over, as torch allows
+                return cls.apply(*_scalars_to_device(inputs), **params)
             self._recording = False
             try:
                 out = self.forward(*arrays) if on_np else _forward_on_device(self, arrays)
@@ -340,40 +340,58 @@ class Op(Node):
                 outs = _wrap_output(self, out, 0, False)
             if volatile:
                 _mark_volatile(outs)
+            if cls.is_view and self.__dict__.get("is_view", True):
+                _track_view(self, inputs[0], outs, params)
+            return outs
+        # the node is made as torch's node class when its name never varies (otherwise as the
+        # op class, renamed below once forward has set what the name depends on)
+        named = _NAMED.get((cls._op_cls, params["node_name"])) if "node_name" in params else \
+            _NODE_TYPES.get(cls)
+        self = _new(cls if named is None else named)
+        if params:
+            self.__dict__ = params
+        xp = self.xp = np if on_np else _check_devices(cls, inputs)
+        if xp is None:
+            return cls.apply(*_scalars_to_device(inputs), **params)
+        self._recording = True
+        self._seq = next(_sequence)
+        self._inputs_arrays = arrays
+        self._in_tensors = inputs
+        self._edges = edges  # set before forward: ops save only what needed grads read
+        self._saved = self._pre_hooks = self._node_pre_hooks = self._retain = None
+        self._hooks = None
+        try:
+            out = self.forward(*arrays) if on_np else _forward_on_device(self, arrays)
+        except MemoryError as e:  # NumPy's "Unable to allocate" in torch's words
+            raise _alloc_error(e) from None
+        if type(out) is np.ndarray:
+            outs = _make(out)
+            if out.dtype.kind in "fcV":
+                outs._requires_grad = True
+                outs._grad_fn = self
+            self._n_out = 1
+            self._out_meta = ((out.shape, out.dtype),)
+        elif type(out) is tuple:
+            outs = tuple(_wrap_output(self, o, i, True) for i, o in enumerate(out))
+            self._n_out = len(outs)
+            self._out_meta = tuple((o._array.shape, o._array.dtype) for o in outs)
         else:
-            self._recording = True
-            self._seq = next(_sequence)
-            self._inputs_arrays = arrays
-            self._edges = edges  # set before forward: ops save only what needed grads read
-            self._saved = self._pre_hooks = self._node_pre_hooks = self._retain = None
-            self._hooks = None
-            try:
-                out = self.forward(*arrays) if on_np else _forward_on_device(self, arrays)
-            except MemoryError as e:  # NumPy's "Unable to allocate" in torch's words
-                raise _alloc_error(e) from None
-            if type(out) is tuple:
-                outs = tuple(_wrap_output(self, o, i, True) for i, o in enumerate(out))
-                self._n_out = len(outs)
-                self._out_meta = tuple((o._array.shape, o._array.dtype) for o in outs)
-            else:
-                if type(out) is not np.ndarray:
-                    out = _as_array(self, out)
-                outs = _make(out)
-                if out.dtype.kind in "fcV":
-                    outs._requires_grad = True
-                    outs._grad_fn = self
-                self._n_out = 1
-                self._out_meta = ((out.shape, out.dtype),)
-            self._in_meta = meta
-            t = _NODE_TYPES.get(cls)  # the node class named as torch names this op's node
-            # (``params`` is the node's __dict__: reading __dict__ itself would make a dict)
-            self.__class__ = t if t is not None and "node_name" not in params else \
-                node_type(self, cls)
-            if self._saved is not None:
-                self._link_saved(inputs, outs)
-            if _anomaly["enabled"]:
-                self._anomaly_trace = forward_stack()
-            self._inputs_arrays = None
+            out = _as_array(self, out)
+            outs = _make(out)
+            if out.dtype.kind in "fcV":
+                outs._requires_grad = True
+                outs._grad_fn = self
+            self._n_out = 1
+            self._out_meta = ((out.shape, out.dtype),)
+        self._in_meta = meta
+        if named is None:
+            self.__class__ = node_type(self, cls)
+        saved = self._saved
+        if saved is not None and "outputs" in saved:
+            self._link_outputs(saved, outs)
+        if _anomaly["enabled"]:
+            self._anomaly_trace = forward_stack()
+        self._inputs_arrays = self._in_tensors = None
         if cls.is_view and self.__dict__.get("is_view", True):
             _track_view(self, inputs[0], outs, params)
         return outs
@@ -390,9 +408,30 @@ class Op(Node):
     def save_operands_for_product(self, a, b):
         """Save what the gradients of a bilinear op (a*b, a@b) need: ``b`` for a's gradient
         and ``a`` for b's, so an in-place change to an operand nobody needs is not an error."""
-        if self._recording:
-            ea, eb = self._edges
+        if not self._recording:
+            return
+        ea, eb = self._edges
+        if _SAVED_HOOKS[0]:
             self.save_inputs(*([a] if eb is not None else []), *([b] if ea is not None else []))
+            return
+        # the two operands are inputs 0 and 1: snapshot them without save_inputs' search
+        x, y = self._in_tensors
+        snaps = []
+        for i, arr, t, needed in ((0, a, x, eb), (1, b, y, ea)):
+            if needed is not None:
+                if isinstance(t, Tensor):
+                    vc = t._vc
+                    if type(vc) is InferenceVersion:
+                        raise RuntimeError(_INFERENCE_SAVED)
+                    snaps.append((i, arr, vc, vc[0],
+                                  t if t._grad_fn is None and t._requires_grad else None))
+                else:
+                    snaps.append((i, self.xp.asarray(arr), None, 0, None))
+        saved = self._saved
+        if saved is None:
+            self._saved = {"inputs": snaps}
+        else:
+            saved["inputs"] = snaps
 
     def saved_operands(self):
         """(a, b) saved by ``save_operands_for_product``, with None for what was not kept."""
@@ -408,19 +447,37 @@ class Op(Node):
         """Keep the given forward inputs (by identity) for backward, with their versions."""
         if not self._recording:
             return
+        ins = self._inputs_arrays
+        tensors = self._in_tensors
+        hooks = _packing() if _SAVED_HOOKS[0] else None
+        snaps = []
+        for a in arrays:
+            if ins[0] is a:
+                i = 0
+            else:
+                for i, b in enumerate(ins):
+                    if b is a:
+                        break
+                else:
+                    raise AssertionError(f"{type(self).__name__}.save_inputs: not an input "
+                                         "array")
+            x = tensors[i]
+            if isinstance(x, Tensor):
+                vc = x._vc
+                if type(vc) is InferenceVersion:
+                    raise RuntimeError(_INFERENCE_SAVED)
+                if hooks is not None:  # saved_tensors_hooks
+                    snaps.append((i, _Packed(x, hooks), None, 0, None))
+                else:
+                    snaps.append((i, a, vc, vc[0],
+                                  x if x._grad_fn is None and x._requires_grad else None))
+            else:
+                snaps.append((i, self.xp.asarray(a), None, 0, None))
         saved = self._saved
         if saved is None:
-            saved = self._saved = {}
-        ins = self._inputs_arrays
-        idx = []
-        for a in arrays:
-            for i, b in enumerate(ins):
-                if b is a:
-                    idx.append(i)
-                    break
-            else:
-                raise AssertionError(f"{type(self).__name__}.save_inputs: not an input array")
-        saved["inputs"] = idx
+            self._saved = {"inputs": snaps}
+        else:
+            saved["inputs"] = snaps
 
     def save_output(self, array, index=0):
         """Keep output ``index`` for backward (returned so forward can ``return save_output``)."""
@@ -438,31 +495,13 @@ class Op(Node):
             self._saved = {}
         return self._saved
 
-    def _link_saved(self, inputs, outs):
-        saved = self._saved
+    def _link_outputs(self, saved, outs):
+        # keep the wrapped output array: ufuncs hand back NumPy scalars for 0-d results
         outs = outs if type(outs) is tuple else (outs,)
-        idx = saved.get("inputs")
-        if idx is not None:
-            snaps = []
-            for i in idx:
-                x = inputs[i]
-                if isinstance(x, Tensor):
-                    if type(x._vc) is InferenceVersion:
-                        raise RuntimeError(_INFERENCE_SAVED)
-                    leaf = x if (x._grad_fn is None and x._requires_grad) else None
-                    if _SAVED_HOOKS[0] and _packing() is not None:  # saved_tensors_hooks
-                        snaps.append((i, _Packed(x, _packing()), None, 0, None))
-                        continue
-                    snaps.append((i, self._inputs_arrays[i], x._vc, x._vc[0], leaf))
-                else:
-                    snaps.append((i, self.xp.asarray(self._inputs_arrays[i]), None, 0, None))
-            saved["inputs"] = snaps
-        if "outputs" in saved:
-            # keep the wrapped output array: ufuncs hand back NumPy scalars for 0-d results
-            hooks = _packing() if _SAVED_HOOKS[0] else None
-            saved["outputs"] = {k: (outs[k]._array, outs[k]._vc, outs[k]._vc[0])
-                                if hooks is None else (_Packed(outs[k], hooks), None, 0)
-                                for k in saved["outputs"]}
+        hooks = _packing() if _SAVED_HOOKS[0] else None
+        saved["outputs"] = {k: (outs[k]._array, outs[k]._vc, outs[k]._vc[0])
+                            if hooks is None else (_Packed(outs[k], hooks), None, 0)
+                            for k in saved["outputs"]}
 
     def saved_inputs(self):
         """The saved forward inputs as Tensors joined to the graph (leaves are the leaves)."""

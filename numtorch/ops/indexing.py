@@ -322,6 +322,25 @@ def split_mixed_index(idx):
     return tuple(basic), tuple(adv)
 
 
+def rows(input):
+    """The items of ``iter(input)``: ``unbind(input, 0)``'s views (1-D or more).
+
+    Each row is the basic-index view ``input[i]`` marked as an output of unbind, applied
+    straight rather than through select's argument checks: iterating a tensor of returns or
+    rewards is a per-element loop in many training scripts.
+    """
+    out = []
+    for i in range(input._array.shape[0]):
+        r = GetItem.apply(input, index=(i, Ellipsis))
+        if r._extra is None:
+            r._extra = {}
+        r._extra["multi_view"] = ("Unbind", i)  # autograd refuses in-place writes to it
+        if r._grad_fn is not None:
+            rename_node(r, "UnbindBackward0")
+        out.append(r)
+    return out
+
+
 def getitem(input, index):
     """``input[index]``: views for basic indices, copies for tensor/list/mask indices."""
     if type(index) is list:

@@ -91,7 +91,10 @@ class Sum(Op):
     def forward(self, x):
         self.in_shape = x.shape
         if x.size <= _SMALL and self.dtype is None and not is_half(x.dtype):
-            return x.sum(axis=self.dims, keepdims=self.keepdim)  # no run long enough to matter
+            # no run long enough to matter (the ufunc's reduce skips ndarray.sum's wrapper)
+            if type(x) is np.ndarray:
+                return np.add.reduce(x, self.dims, None, None, self.keepdim)
+            return x.sum(axis=self.dims, keepdims=self.keepdim)
         y = fsum(x, self.dims, self.keepdim, self.dtype)
         return y if self.dtype is not None or y.dtype == x.dtype else y.astype(x.dtype)
 
