@@ -88,9 +88,11 @@ def forward(op, x, w, b, sum_keepdim):
     plane = x3.shape[2]
     w1 = None if w is None else w.reshape(1, c, 1)
     b1 = None if b is None else b.reshape(1, c, 1)
-    xc = xp.empty_like(x3)
-    y = xp.empty_like(x3)
-    xc2, y2 = xc.reshape(x2.shape), y.reshape(x2.shape)
+    # allocated in x's shape, computed through views: a returned view would be copied again
+    # by whoever must not alias it (a leaf's gradient accumulator)
+    xc_out, y_out = xp.empty_like(x), xp.empty_like(x)
+    xc, y2 = xc_out.reshape(x3.shape), y_out.reshape(x2.shape)
+    xc2 = xc_out.reshape(x2.shape)
     mean = xp.empty((1, c, 1), dtype=x.dtype)
     var = xp.empty_like(mean)
     invstd = xp.empty_like(mean)
@@ -118,7 +120,7 @@ def forward(op, x, w, b, sum_keepdim):
     if op.stats is not None:
         op.stats["mean"] = mean.reshape(kept)
         op.stats["var"] = var.reshape(kept)
-    return y.reshape(x.shape), xc.reshape(x.shape), invstd.reshape(kept)
+    return y_out, xc_out, invstd.reshape(kept)
 
 
 def backward(op, gy, w, data, invstd, outs, sum_keepdim):
@@ -131,7 +133,8 @@ def backward(op, gy, w, data, invstd, outs, sum_keepdim):
     plane = g3.shape[2]
     inv3 = invstd.reshape(1, c, 1)
     w1 = None if w is None else w.reshape(1, c, 1)
-    gx = xp.empty_like(g2) if "x" in outs else None
+    gx_out = xp.empty(gy.shape, dtype=gy.dtype) if "x" in outs else None
+    gx = None if gx_out is None else gx_out.reshape(g2.shape)
     sum_h = xp.empty((1, c, 1), dtype=gy.dtype)
     sum_hx = xp.empty_like(sum_h)
     count = gy.dtype.type(op.n)
@@ -154,7 +157,7 @@ def backward(op, gy, w, data, invstd, outs, sum_keepdim):
         _run(part, gy)
     results = {}
     if gx is not None:
-        results["x"] = gx.reshape(gy.shape)
+        results["x"] = gx_out
     if "w" in outs:
         results["w"] = sum_hx.reshape(op.w_shape)
     if "b" in outs:

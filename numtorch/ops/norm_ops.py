@@ -389,8 +389,9 @@ def _rows_forward(op, x, w, b):
     xp, n = op.xp, op.n
     rows = x.size // n
     x2 = x.reshape(rows, n)
-    data = xp.empty_like(x2)
-    y = xp.empty_like(x2)
+    # x's shape, not views of (rows, n): a leaf's accumulator copies views
+    data_out, y_out = xp.empty_like(x), xp.empty_like(x)
+    data, y = data_out.reshape(rows, n), y_out.reshape(rows, n)
     invstd = xp.empty((rows, 1), dtype=x.dtype)
     w1 = w.reshape(n)
     b1 = None if b is None else b.reshape(n)
@@ -408,8 +409,8 @@ def _rows_forward(op, x, w, b):
     op.w_shape = w.shape
     op.b_shape = None if b is None else b.shape
     op.save_inputs(x, w)
-    op.save(data=data.reshape(x.shape), centered=False, invstd=invstd.reshape(kept))
-    return y.reshape(x.shape)
+    op.save(data=data_out, centered=False, invstd=invstd.reshape(kept))
+    return y_out
 
 
 def _rows_forward_part(xp, xs, ds, ys, inv, w1, b1, count, eps):
@@ -434,7 +435,8 @@ def _rows_input_grad(op, gy, w):
     d2 = op.data.reshape(rows, n)
     inv2 = op.invstd.reshape(rows, 1)
     w1 = w.reshape(n)
-    gx = xp.empty_like(g2)
+    gx_out = xp.empty(gy.shape, dtype=gy.dtype)  # not a view (see _rows_forward)
+    gx = gx_out.reshape(rows, n)
     count = gy.dtype.type(n)
 
     def part(lo, hi):
@@ -443,7 +445,7 @@ def _rows_input_grad(op, gy, w):
                 _rows_grad_part(xp, g2[a:z], d2[a:z], gx[a:z], inv2[a:z], w1, count)
 
     _rows_split(part, rows, n)
-    return gx.reshape(gy.shape)
+    return gx_out
 
 
 def _rows_grad_part(xp, gs, ds, out, inv, w1, count):

@@ -117,3 +117,21 @@ def test_layer_norm_row_path_is_bitwise_the_general_path(monkeypatch, threads):
         np.testing.assert_array_equal(a, c)
     for a, c in zip(rows, run(torch)):
         np.testing.assert_allclose(a, c, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("shape,norm", [
+    ((16, 64, 12, 12), "batch"),  # ops/norm_channels.py
+    ((600, 512), "layer"),  # layer norm's row form
+])
+def test_norm_outputs_and_input_gradients_are_not_views(shape, norm):
+    # a view would be copied once more by a leaf's gradient accumulator (a full extra pass)
+    rng = np.random.default_rng(6)
+    x = numtorch.from_numpy(rng.standard_normal(shape).astype(np.float32)).requires_grad_()
+    F = numtorch.nn.functional
+    if norm == "batch":
+        y = F.batch_norm(x, None, None, training=True)
+    else:
+        y = F.layer_norm(x, (512,), numtorch.ones(512), numtorch.zeros(512))
+    (g,) = numtorch.autograd.grad(y, x, numtorch.ones_like(y))
+    if not numtorch.backend.is_device_array(x._array):
+        assert y._array.base is None and g._array.base is None
