@@ -527,7 +527,14 @@ class Op(Node):
     def saved_input_arrays(self):
         """The saved forward inputs as raw arrays, checked for in-place changes as
         ``saved_inputs`` checks them (what a ``backward_arrays`` reads)."""
-        saved = self._check_saved()
+        saved = self._saved
+        if saved is None:
+            saved = self._check_saved()  # raises
+        snaps = saved["inputs"]
+        if len(snaps) == 1:  # the usual case, inline
+            i, arr, vc, version, leaf = snaps[0]
+            if vc is not None and vc[0] == version:
+                return arr
         out = []
         for i, arr, vc, version, leaf in saved["inputs"]:
             if type(arr) is _Packed:
@@ -593,8 +600,11 @@ class Op(Node):
                 if type(res) is not tuple:
                     return (_make(res) if type(res) is np.ndarray else
                             _make(_as_array(self, res)),)
-                return tuple([None if a is None else _make(a) if type(a) is np.ndarray else
-                              _make(_as_array(self, a)) for a in res])
+                out = []
+                for a in res:  # a loop, not a comprehension: no frame per node
+                    out.append(None if a is None else _make(a) if type(a) is np.ndarray else
+                               _make(_as_array(self, a)))
+                return tuple(out)
         res = self.backward(*grads)
         if type(res) is not tuple:
             res = (res,)
