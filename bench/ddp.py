@@ -21,6 +21,10 @@ itself as the ranks):
    bandwidth, reduction speed), checked against the measured 2-rank step and used to
    predict the step time on 8 and 64 ranks over 10 and 100 Gbit/s networks.
 
+5. ``--sockets`` (run alone): the socket transport that serves processes started without
+   mpiexec (mp.spawn, env://), against torch's gloo on the same 2-process setup: all-reduce
+   per size and the MLP's DDP step (per-rank batch 64), library pairs alternating.
+
 Timings are noisy on a shared machine: the script reports medians and ranges, and the
 libraries / configurations alternate within each repeat. Two ranks on two cores suffer badly
 from other load (a collective stalls whenever either rank is descheduled), so the overhead,
@@ -378,6 +382,94 @@ def model_report(out, args):
             out["model"].setdefault(name, {})[label] = {"8": preds[0], "64": preds[1]}
 
 
+# -- 5. the socket transport (no mpiexec) against torch's gloo ---------------------------
+
+def worker_sockets(lib, repeats, steps):
+    """One rank of a 2-process env:// job (started apart, as mp.spawn does), numtorch's
+    socket transport or torch's gloo: all-reduce times per size and a DDP step (MLP)."""
+    if lib == "torch":
+        import torch
+    else:
+        import numtorch as torch
+    import importlib
+
+    dist, nn = torch.distributed, torch.nn
+    F = importlib.import_module(torch.__name__ + ".nn.functional")
+    dist.init_process_group("gloo")
+    res = {}
+    for size in SIZES:
+        t = torch.ones(size // 4)
+        inner = max(1, min(50, (1 << 20) // size))
+        dist.all_reduce(t)
+        ts = []
+        for _ in range(repeats):
+            dist.barrier()
+            t0 = time.perf_counter()
+            for _ in range(inner):
+                dist.all_reduce(t)
+            ts.append((time.perf_counter() - t0) / inner)
+        res[size] = ts
+    model, x, y = _workload("mlp", torch, nn, F, 64, seed=dist.get_rank())
+    ddp = nn.parallel.DistributedDataParallel(model)
+    opt = torch.optim.SGD(ddp.parameters(), lr=0.01)
+    ts = []
+    for rep in range(repeats + 1):
+        dist.barrier()
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            opt.zero_grad()
+            F.cross_entropy(ddp(x), y).backward()
+            opt.step()
+        if rep:
+            ts.append((time.perf_counter() - t0) / steps)
+    res["ddp_mlp_step"] = ts
+    if dist.get_rank() == 0:
+        print("RESULT " + json.dumps(res), flush=True)
+    dist.destroy_process_group()
+
+
+def _socket_pair(lib, repeats, steps):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    procs = []
+    for rank in (0, 1):
+        env = dict(os.environ, OMP_NUM_THREADS="1", RANK=str(rank), WORLD_SIZE="2",
+                   MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
+        procs.append(subprocess.Popen(
+            [sys.executable, os.path.abspath(__file__), "--worker", "sockets", lib,
+             str(repeats), str(steps)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, env=env))
+    outs = [p.communicate(timeout=600) for p in procs]
+    for line in outs[0][0].splitlines():
+        if line.startswith("RESULT "):
+            return json.loads(line[7:])
+    raise RuntimeError(f"socket worker {lib} failed:\n{outs[0][1][-3000:]}")
+
+
+def run_sockets(args):
+    """Numtorch's socket transport against torch's gloo, 2 ranks, alternating pairs."""
+    got = {"numtorch": [], "torch": []}
+    for _ in range(args.rounds):
+        for lib in ("numtorch", "torch"):
+            got[lib].append(_socket_pair(lib, args.repeats, args.steps))
+    print("5. socket transport (2 processes started apart, env://) vs torch gloo: median "
+          "of the per-round medians, ms [range]")
+    out = {}
+    for key in [str(s) for s in SIZES] + ["ddp_mlp_step"]:
+        row = {lib: [_med(r[key]) for r in got[lib]] for lib in got}
+        out[key] = row
+        label = _size(int(key)) if key.isdigit() else key
+        print(f"  {label:>12}: numtorch {_fmt_range(row['numtorch'])}  torch "
+              f"{_fmt_range(row['torch'])}  ratio "
+              f"{_med(row['numtorch']) / _med(row['torch']):.2f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"sockets": out}, f, indent=1)
+
+
 def _size(n):
     return f"{n >> 20} MB" if n >= 1 << 20 else f"{n >> 10} KB"
 
@@ -390,6 +482,8 @@ def main():
     p.add_argument("--json", default=None, help="write the raw numbers here")
     p.add_argument("--latency-us", type=float, default=25.0,
                    help="per-message latency of the modelled 10 Gbit/s network (100 Gbit/s: /5)")
+    p.add_argument("--sockets", action="store_true",
+                   help="only 5.: the socket transport (no mpiexec) against torch's gloo")
     p.add_argument("--worker", nargs="+", default=None, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.worker:
@@ -398,8 +492,13 @@ def main():
             worker_allreduce(int(rest[0]))
         elif kind == "overhead":
             worker_overhead(int(rest[0]))
+        elif kind == "sockets":
+            worker_sockets(rest[0], int(rest[1]), int(rest[2]))
         else:
             worker_step(rest[0], int(rest[1]), int(rest[2]), int(rest[3]), bool(int(rest[4])))
+        return
+    if args.sockets:
+        run_sockets(args)
         return
     run(args)
 

@@ -24,6 +24,7 @@ from ._world import DistBackendError
 
 _COLL = -1  # the tag of collective traffic (user tags are >= 0)
 _RING_MIN_BYTES = 1 << 15
+_SEGMENT_BYTES = 1 << 20  # a ring step's chunk travels in pieces of this size
 
 
 class _InPlace:
@@ -222,15 +223,28 @@ class SocketComm:
         n, me = self.n, self.me
         b = [k * buf.size // n for k in range(n + 1)]
         right, left = (me + 1) % n, (me - 1) % n
-        for step in range(n - 1):
-            s, r = (me - step) % n, (me - step - 1) % n
-            self._send(right, buf[b[s]:b[s + 1]])
-            part = buf[b[r]:b[r + 1]]
-            op(part, self._recv(left, buf.dtype), out=part)
-        for step in range(n - 1):
-            s, r = (me + 1 - step) % n, (me - step) % n
-            self._send(right, buf[b[s]:b[s + 1]])
-            buf[b[r]:b[r + 1]] = self._recv(left, buf.dtype)
+        seg = max(1, _SEGMENT_BYTES // buf.itemsize)
+
+        def pieces(c):  # chunk c as the segments it travels in
+            return [buf[i:min(i + seg, b[c + 1])] for i in range(b[c], b[c + 1], seg)]
+
+        for reducing in (True, False):  # reduce-scatter, then all-gather
+            for step in range(n - 1):
+                if reducing:
+                    s, r = (me - step) % n, (me - step - 1) % n
+                else:
+                    s, r = (me + 1 - step) % n, (me - step) % n
+                out, into = pieces(s), pieces(r)
+                # interleaved: the peer's next segment arrives while this one is reduced
+                for i in range(max(len(out), len(into))):
+                    if i < len(out):
+                        self._send(right, out[i])
+                    if i < len(into):
+                        got = self._recv(left, buf.dtype)
+                        if reducing:
+                            op(into[i], got, out=into[i])
+                        else:
+                            into[i][...] = got
 
     def Ireduce(self, sendbuf, recvbuf, op, root=0):
         if self.me != root:

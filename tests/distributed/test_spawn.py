@@ -73,14 +73,14 @@ def test_spawn_program_matches_torch(torch_spawn, tmp_path, mode):
         assert not os.path.exists(tmp_path / "rendezvous")  # the last store removed it
 
 
-def _separate(tmp_path, script):
-    """Two separately started processes (no launcher), env:// rendezvous."""
+def _separate(tmp_path, script, n=2):
+    """``n`` separately started processes (no launcher), env:// rendezvous."""
     port = _free_port()
     cmds = [[sys.executable, "-u", os.path.join(_launch.RANKS, script), str(tmp_path)]
-            for _ in range(2)]
+            for _ in range(n)]
     procs = []
     for r, c in enumerate(cmds):
-        env = dict(_launch.env(), RANK=str(r), WORLD_SIZE="2", MASTER_ADDR="127.0.0.1",
+        env = dict(_launch.env(), RANK=str(r), WORLD_SIZE=str(n), MASTER_ADDR="127.0.0.1",
                    MASTER_PORT=str(port))
         env.pop("NUMTORCH_DIST_TRANSPORT", None)
         procs.append(subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -94,7 +94,10 @@ def _separate(tmp_path, script):
             if p.poll() is None:
                 p.kill()
                 p.wait()
-    return _ranks(tmp_path, subprocess.CompletedProcess(cmds[0], 0, *outs[0]))
+    try:
+        return _launch.results(str(tmp_path), n)
+    except FileNotFoundError:
+        pytest.fail(f"no results:\n{outs[0][0][-2000:]}\n{outs[0][1][-3000:]}")
 
 
 @pytest.mark.parametrize("script,least", [("collectives.py", 600), ("ddp.py", 20)])
@@ -103,6 +106,14 @@ def test_mpi_scenarios_on_sockets(tmp_path, script, least):
     against NumPy and single-process training) pass on the socket transport too."""
     per_rank = _separate(tmp_path, script)
     assert len(per_rank[0]) >= least
+    assert _launch.failures(per_rank) == []
+
+
+def test_ring_all_reduce_on_three_ranks(tmp_path):
+    """The segmented ring (sizes past 1 MB, not divisible by 3) on 3 ranks, every reduction
+    and several dtypes, against NumPy."""
+    per_rank = _separate(tmp_path, "ring3.py", n=3)
+    assert len(per_rank[0]) == 30
     assert _launch.failures(per_rank) == []
 
 
