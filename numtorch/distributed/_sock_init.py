@@ -9,13 +9,14 @@ to each other directly (:func:`._sock_mesh.connect_mesh`) and the world runs on
 
 import datetime
 import os
+import time
 from urllib.parse import parse_qs, urlparse
 
 from . import _mpi
 from ._sock_comm import NS, SocketComm
 from ._sock_mesh import connect_mesh
 from ._store import FileStore, PrefixStore, TCPStore
-from ._world import World
+from ._world import DistNetworkError, World
 
 
 def _missing(scheme, what):
@@ -63,28 +64,40 @@ def _check(size, rank):
 
 def socket_world(init_method, store, size, rank, timeout_s):
     """Rendezvous, connect every rank and return the job's :class:`World`."""
-    own = None
-    if store is None:
-        store, size, rank = _store_for(init_method, size, rank, timeout_s)
-        own = store
-    else:
+    if store is not None:
         _check(size, rank)
-    try:
-        # the n-th init of each rank meets the n-th init of the others (a store or file that
-        # outlives a destroy_process_group keeps the earlier round's keys)
-        round_ = store.add(f"numtorch/round/{rank}", 1)
-        mesh, pids = connect_mesh(PrefixStore(f"numtorch/{round_}", store), rank, size,
-                                  timeout_s)
-    except BaseException:
-        if own is not None:
-            own.close()
-        raise
+        mesh = _meet(store, rank, size, timeout_s)
+        own = None
+    else:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            own, size, rank = _store_for(init_method, size, rank, timeout_s)
+            try:
+                mesh = _meet(own, rank, size, max(0.001, deadline - time.monotonic()))
+                break
+            except DistNetworkError as e:
+                own.close()
+                # a rank that re-initialises quickly after destroy_process_group can reach
+                # rank 0's previous store just before rank 0 closes it: meet again on the new
+                if not getattr(e, "_numtorch_lost", False) or time.monotonic() > deadline:
+                    raise
+            except BaseException:
+                own.close()
+                raise
+        store = own
     _mpi.use_engine(NS)
     world = World(timeout_s, base=SocketComm(mesh, "w", range(size)), namespace=NS,
                   mesh=mesh)
     world._own_store = own
     world._store = store  # init_rpc on the same address meets through it (see rpc._agent)
     return world
+
+
+def _meet(store, rank, size, timeout_s):
+    # the n-th init of each rank meets the n-th init of the others (a store or file that
+    # outlives a destroy_process_group keeps the earlier round's keys)
+    round_ = store.add(f"numtorch/round/{rank}", 1)
+    return connect_mesh(PrefixStore(f"numtorch/{round_}", store), rank, size, timeout_s)[0]
 
 
 def close_socket_world(world):

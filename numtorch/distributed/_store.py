@@ -387,8 +387,10 @@ class TCPStore(Store):
                 _send_msg(sock, (op, args, timeout_s))
                 out = _recv_msg(sock)
             except (OSError, EOFError, ConnectionError) as e:
-                raise DistNetworkError(f"TCPStore: lost the connection to the server at "
-                                       f"{self.host}:{self.port} ({e})") from None
+                lost = DistNetworkError(f"TCPStore: lost the connection to the server at "
+                                        f"{self.host}:{self.port} ({e})")
+                lost._numtorch_lost = True
+                raise lost from None
         if isinstance(out, Exception):
             raise out
         return out

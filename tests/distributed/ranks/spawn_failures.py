@@ -6,7 +6,7 @@ Usage: python spawn_failures.py CASE PORT OUT_DIR, CASE one of
   hangs   rank 1 never joins the all_reduce; rank 0's must time out (1.5 s) naming rank 1;
           rank 1 waits for rank 0's verdict file, so nothing depends on sleeps
   reinit  init, all_reduce, destroy (the store's port must be free again), then the same
-          again on the same port
+          again on the same port, rank 1 reaching rank 0's old store before it closes
 Rank 0 writes OUT_DIR/result.json: {"class", "message", "seconds"} or the reinit checks.
 """
 
@@ -77,6 +77,13 @@ def _reinit(rank, port, out):
         dist.all_reduce(t)
         res[f"sum{round_}"] = t.tolist()
         dist.barrier()
+        if rank == 0 and round_ == 0:
+            # the race: rank 1 re-initialises and reaches this (old) store before rank 0
+            # closes it; its rendezvous must move on to rank 0's next store
+            store = dist.distributed_c10d._world._store
+            end = time.monotonic() + 30
+            while int(store.get("numtorch/round/1")) < 2 and time.monotonic() < end:
+                time.sleep(0.005)
         dist.destroy_process_group()
         if rank == 0:
             res[f"port_free{round_}"] = _port_free(port)
