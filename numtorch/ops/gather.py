@@ -29,6 +29,9 @@ class Gather(Op):
             _check_index_range(index, x.size, d)
             return x.reshape(-1)[index.reshape(-1)].reshape(index.shape)
         _check_index_range(index, x.shape[d], d)
+        if x.size == x.shape[d] and index.size == index.shape[d]:
+            # one line along dim (a policy's log_prob for one state): a flat take
+            return x.reshape(-1).take(index)
         return x[_along_dim_index(self.xp, index, d)]
 
     def backward(self, grad):
@@ -48,6 +51,9 @@ def _scatter_into_zeros(xp, g, index, shape, d):
     if index.ndim == 0:
         index, g = index.reshape(1), g.reshape(1)
     out = xp.zeros(shape, dtype=g.dtype)
+    if index.size == 1 and g.size == 1 and out.size == shape[d]:
+        out.reshape(-1)[index.reshape(-1)] = g.reshape(-1)  # one line, one entry: flat
+        return out
     if index.shape[d] == 1 and index.shape == g.shape and all(
             index.shape[k] == shape[k] for k in range(len(shape)) if k != d):
         out[_along_dim_index(xp, index, d)] = g  # one entry per line: no collisions
@@ -219,10 +225,14 @@ def _check_index_tensor(fn, index, input, dim, src=None):
                            f"from dimension {dim}")
 
 
+_UNSIGNED = {np.dtype(np.int64): np.dtype(np.uint64), np.dtype(np.int32): np.dtype(np.uint32),
+             np.dtype(np.int16): np.dtype(np.uint16), np.dtype(np.int8): np.dtype(np.uint8)}
+
+
 def _check_index_range(index, size, dim):
     """gather/scatter take indices in ``[0, size)`` only (no negative indices, unlike x[i])."""
     # one reduction: negative indices read as unsigned are larger than any size
-    if index.size and index.view(index.dtype.str.replace("i", "u")).max() >= size:
+    if index.size and index.view(_UNSIGNED.get(index.dtype, index.dtype)).max() >= size:
         bad = (index < 0) | (index >= size)
         if bad.any():
             first = int(index.reshape(-1)[int(bad.reshape(-1).argmax())])

@@ -359,6 +359,14 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001 
         return Sum.apply(input, dims=_ALL_DIMS[input._array.ndim] if input._array.ndim < 8
                          else tuple(range(input._array.ndim)), keepdim=False, dtype=None,
                          node_name="SumBackward0")
+    if type(dim) is int and dtype is None and out is None and type(keepdim) is bool and \
+            isinstance(input, Tensor) and input._array.dtype.kind in "fcV":
+        # ``x.sum(-1, keepdim=True)`` (a distribution's normaliser): one int dim to settle
+        nd = input._array.ndim
+        dims = (canonical_dim(dim, nd),)
+        if not nd:  # a 0-d input takes dim 0 or -1 and has no axis to reduce
+            dims = ()
+        return Sum.apply(input, dims=dims, keepdim=keepdim, dtype=None, node_name="SumBackward1")
     check_keepdim("sum", keepdim)
     dims = _dims_or_all(dim, input._array.ndim, "sum")
     return _out(Sum.apply(input, dims=dims, keepdim=keepdim, dtype=_int_acc(input, dtype),

@@ -16,6 +16,9 @@ def _index(rng, shape, size, dtype=np.int64):
 @pytest.mark.parametrize("xshape,ishape,dim", [
     ((1, 2), (1, 1), 1),          # Categorical.log_prob of one state
     ((1, 2), (1, 1), -1),
+    ((1, 5), (1, 7), 1),          # one line, repeated indices (flat take; scatter-add back)
+    ((3, 1), (2, 1), 0),
+    ((1, 1, 4), (1, 1, 1), 2),
     ((5, 4), (5, 3), 1),
     ((5, 4), (2, 4), 0),
     ((5, 4), (3, 2), 1),          # index smaller than the input outside dim
@@ -34,14 +37,31 @@ def test_gather_matches_torch(xshape, ishape, dim, idx_dtype):
     check_op(lambda t, x, i: x.gather(dim, i) * 2, [xshape, idx], dtype="float32")
 
 
+@pytest.mark.parametrize("idx_dtype", [np.int64, np.int32])
 @pytest.mark.parametrize("bad", [-1, 2, 7])
-def test_gather_out_of_range_index_raises_torchs_error(bad):
-    idx = np.array([[0], [bad]])
+def test_gather_out_of_range_index_raises_torchs_error(bad, idx_dtype):
+    idx = np.array([[0], [bad]], dtype=idx_dtype)
     x = np.zeros((2, 2), dtype=np.float32)
     for lib in (numtorch, torch):
         with pytest.raises(RuntimeError) as e:
             lib.gather(lib.from_numpy(x), 1, lib.from_numpy(idx))
         assert f"index {bad} is out of bounds for dimension 1 with size 2" in str(e.value)
+
+
+@pytest.mark.parametrize("shape", [(), (2, 3), (0, 3), (1, 2)])
+@pytest.mark.parametrize("dim", [0, -1])
+@pytest.mark.parametrize("keepdim", [True, False])
+def test_sum_over_one_int_dim_matches_torch(shape, dim, keepdim):
+    check_op(lambda t, x: x.sum(dim, keepdim=keepdim), [shape])
+    check_op(lambda t, x: (t.sum(x, dim, keepdim), type(t.sum(x, dim).grad_fn).__name__),
+             [shape])
+
+
+@pytest.mark.parametrize("call", [lambda t: t.ones(2).sum(1), lambda t: t.tensor(1.0).sum(1),
+                                  lambda t: t.ones(2).sum(0, keepdim=1),
+                                  lambda t: t.ones(2, 3).sum(-3)])
+def test_sum_over_a_bad_int_dim_raises_torchs_error(call):
+    check_raises(call)
 
 
 def test_scatter_add_with_collisions_matches_torch():
