@@ -1,20 +1,21 @@
 """Random state: generators, seeding, and saving/restoring the generator state.
 
-Each CPU :class:`Generator` wraps a NumPy PCG64 bit generator; a CUDA one draws on its GPU
-(cuRAND through CuPy, ``backend.device_rng``), and every GPU has a default generator seeded by
-``manual_seed`` along with the CPU's. numtorch does not reproduce torch's random stream: a seed
-reproduces numtorch's own results exactly, and the distributions (not the values) match
-torch's. The sampling functions live in ``_sampling.py``.
+Each CPU :class:`Generator` draws torch's own CPU random stream (``_torch_rng.TorchStream``:
+torch's Mersenne Twister, seeding and samplers), so a seed gives torch's values for the common
+samplers, and its state is torch's 5056-byte format, which moves between the two libraries. A
+CUDA one draws on its GPU (cuRAND through CuPy, ``backend.device_rng``): those values are not
+torch's. Every GPU has a default generator seeded by ``manual_seed`` along with the CPU's. The
+sampling functions live in ``_sampling.py``.
 """
 
 import contextlib
-import pickle
 
 import numpy as np
 
 from . import _dtype, backend
 from ._device import default_device
 from ._tensor import Tensor, _make
+from ._torch_rng import TorchStream
 
 __all__ = ["Generator", "manual_seed", "seed", "initial_seed", "get_rng_state",
            "set_rng_state", "default_generator", "fork_rng"]
@@ -62,7 +63,7 @@ class Generator:
         if self.device.type == "cuda":
             self._rng = backend.device_rng(seed, self.device.index)
         else:
-            self._rng = np.random.Generator(np.random.PCG64(seed))
+            self._rng = TorchStream(seed)
         return self
 
     def seed(self):
@@ -79,7 +80,7 @@ class Generator:
         """The generator state as a uint8 tensor; pass it to :meth:`set_state` to rewind."""
         if self.device.type == "cuda":
             return _device_state(self._seed, self._rng)
-        data = pickle.dumps((self._seed, self._rng.bit_generator.state))
+        data = self._rng.state_bytes()
         return _make(np.frombuffer(data, dtype=np.uint8).copy())
 
     def set_state(self, new_state):
@@ -95,14 +96,9 @@ class Generator:
         if self.device.type == "cuda":
             self._seed = _set_device_state(self._rng, arr)
             return self
-        try:
-            seed_, state = pickle.loads(arr.tobytes())
-            rng = np.random.Generator(np.random.PCG64())
-            rng.bit_generator.state = state
-        except Exception:  # noqa: BLE001 - any failure means the bytes are not a state
-            raise RuntimeError("set_state: the given tensor is not a numtorch generator state "
-                               f"(a uint8 tensor of {arr.size} bytes)") from None
-        self._seed, self._rng = seed_, rng
+        rng = TorchStream(0)
+        rng.set_state_bytes(arr.reshape(-1).tobytes())
+        self._seed, self._rng = rng.seed, rng
         return self
 
     def clone_state(self):

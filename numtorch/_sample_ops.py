@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from . import backend
+from ._torch_rng import is_torch_stream as _torch_stream
 from .autograd.graph import Op
 
 _HALF_BELOW_ONE = np.float16(1.0 - 2.0 ** -11)  # the largest float16 below 1
@@ -23,6 +24,10 @@ def _xp(rng):
 
 def _uniform01(rng, shape, np_dtype):
     """Uniform samples in [0, 1) of a float or complex dtype (complex: both parts)."""
+    if np_dtype.kind == "c" and _torch_stream(rng):
+        # torch fills a complex tensor through its real view: real and imaginary alternate
+        real = np.float32 if np_dtype == np.complex64 else np.float64
+        return rng.random((*shape, 2), dtype=real).view(np_dtype).reshape(shape)
     if np_dtype.kind == "c":
         real = np.dtype(np.float32 if np_dtype == np.complex64 else np.float64)
         out = _xp(rng).empty(shape, dtype=np_dtype)
@@ -75,6 +80,13 @@ def _standard_normal(rng, shape, np_dtype):
     Half types are drawn in float32 and rounded, float32 (and complex64) never go through
     float64.
     """
+    if _torch_stream(rng):  # torch's CPU stream, half types too
+        if np_dtype.kind != "c":
+            return rng.standard_normal(shape, dtype=np_dtype)
+        # through the real view (parts alternate), with the standard deviation sqrt(1/2)
+        real = np.float32 if np_dtype == np.complex64 else np.float64
+        pairs = rng.normal(0.0, math.sqrt(0.5), (*shape, 2), real)
+        return pairs.view(np_dtype).reshape(shape)
     if np_dtype.kind == "c":
         real = np.dtype(np.float32 if np_dtype == np.complex64 else np.float64)
         out = _xp(rng).empty(shape, dtype=np_dtype)
@@ -139,8 +151,18 @@ class Bernoulli(_Sample):
 
     def forward(self, x):
         p = x if self.p is None else self.p
-        u = self.rng.random(x.shape, dtype=np.float64 if x.dtype == np.float64 else np.float32)
+        u = self.rng.random(x.shape, dtype=_bernoulli_draws(x.dtype, self.p))
         return (_like_input(u, x) < p).astype(x.dtype)
+
+
+def _bernoulli_draws(dtype, p):
+    """The uniforms a Bernoulli draw compares with ``p``, as torch's CPU kernels pick them:
+    float64 for one probability (a number: dropout's masks) or float64 probabilities, float32
+    for float32 and half probabilities."""
+    if p is None or not isinstance(p, (int, float)):
+        dtype = p.dtype if p is not None and hasattr(p, "dtype") else dtype
+        return np.float64 if dtype == np.float64 else np.float32
+    return np.float64
 
 
 class Poisson(_Sample):
@@ -154,26 +176,42 @@ class Poisson(_Sample):
         return _like_input(y, rate)
 
 
+def normal_fill(rng, shape, np_dtype, mean, std):
+    """N(mean, std**2) samples of a real float dtype, half types in float32 (not rounded)."""
+    work = _work_dtype(np_dtype)  # scaled in place, in float32 for float32 and half types
+    if _torch_stream(rng):  # torch's CPU stream: its arithmetic too
+        return rng.normal(mean, std, shape, np_dtype)
+    z = _standard_normal(rng, shape, work)
+    if std != 1:
+        z *= work.type(std)
+    if mean != 0:
+        z += work.type(mean)
+    return z
+
+
 class Uniform(_Sample):
     """Refill x with samples uniform in [low, high); dy/dx = 0."""
 
     def forward(self, x):
         work = _work_dtype(x.dtype)  # float32 draws and arithmetic stay float32
-        u = _uniform01(self.rng, x.shape, work)
         span = self.high - self.low
         if x.dtype.kind == "c":
+            u = _uniform01(self.rng, x.shape, work)
             y = (u.real * span + self.low) + 1j * (u.imag * span + self.low)
+            return _like_input(y.astype(x.dtype, copy=False), x)
+        if _torch_stream(self.rng):  # torch's CPU stream and arithmetic
+            y = self.rng.uniform(self.low, self.high, x.shape, x.dtype)
         else:
-            y = u
+            y = _uniform01(self.rng, x.shape, work)
             if span != 1:
                 y *= work.type(span)
             if self.low != 0:
                 y += work.type(self.low)
-            if work != x.dtype:  # rounding to a half type may reach ``high``: torch's never do
-                top = x.dtype.type(self.high)
-                if float(top) >= self.high:
-                    top = np.nextafter(top, x.dtype.type(-np.inf))
-                return _like_input(np.minimum(y.astype(x.dtype), top), x)
+        if work != x.dtype:  # rounding to a half type may reach ``high``: torch's never do
+            top = x.dtype.type(self.high)
+            if float(top) >= self.high:
+                top = np.nextafter(top, x.dtype.type(-np.inf))
+            return _like_input(np.minimum(y.astype(x.dtype), top), x)
         return _like_input(y.astype(x.dtype, copy=False), x)
 
 
@@ -181,12 +219,7 @@ class NormalFill(_Sample):
     """Refill x with samples from N(mean, std**2); dy/dx = 0."""
 
     def forward(self, x):
-        work = _work_dtype(x.dtype)  # scaled in place, in float32 for float32 and half types
-        z = _standard_normal(self.rng, x.shape, work)
-        if self.std != 1:
-            z *= work.type(self.std)
-        if self.mean != 0:
-            z += work.type(self.mean)
+        z = normal_fill(self.rng, x.shape, x.dtype, self.mean, self.std)
         return _like_input(z.astype(x.dtype, copy=False), x)
 
     def name(self):
@@ -197,8 +230,7 @@ class BernoulliFill(_Sample):
     """Refill x with 0/1 draws of probability p (a number or a tensor); dy/dx = dy/dp = 0."""
 
     def forward(self, x, p):
-        # float32 draws for all but float64 (dropout masks: half the bytes of float64 ones)
-        u = self.rng.random(x.shape, dtype=np.float64 if x.dtype == np.float64 else np.float32)
+        u = self.rng.random(x.shape, dtype=_bernoulli_draws(x.dtype, p))
         return (_like_input(u, x) < p).astype(x.dtype)
 
     def name(self):

@@ -26,9 +26,11 @@ from ._sample_ops import (
     _like_input,
     _standard_normal,
     _uniform01,
+    normal_fill,
 )
 from ._size import parse_size
 from ._tensor import Tensor, _make
+from ._torch_rng import is_torch_stream as _torch_stream
 
 __all__ = ["rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like",
            "normal", "bernoulli", "multinomial", "poisson"]
@@ -343,8 +345,11 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         dt = _float_dtype(dtype, "normal_kernel_cpu")
         shape = parse_size("normal", (size,))
         try:
-            z = _standard_normal(rng, shape, dt.np)
-            arr = (z * dt.np.type(std) + dt.np.type(mean)).astype(dt.np, copy=False)
+            if _torch_stream(rng):  # torch's normal_(mean, std) arithmetic
+                arr = normal_fill(rng, shape, dt.np, mean, std).astype(dt.np, copy=False)
+            else:
+                z = _standard_normal(rng, shape, dt.np)
+                arr = (z * dt.np.type(std) + dt.np.type(mean)).astype(dt.np, copy=False)
         except (MemoryError, ValueError) as e:
             raise result_alloc_error(e, shape, dt.itemsize) from None
         return _finish(arr, device, requires_grad, out)

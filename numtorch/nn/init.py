@@ -392,13 +392,12 @@ def sparse_(tensor, sparsity, std=0.01, generator=None):
     with no_grad():
         tensor.normal_(0, std, generator=generator)
         if n_zeros:
-            # an independent random permutation of the rows per column: argsort of uniforms
-            keys = tensor.new_empty((rows, cols)).uniform_(generator=generator)._array
-            xp = backend.xp_of(keys)
-            chosen = xp.argsort(keys, axis=0)[:n_zeros]
-            values = tensor._array.copy()
-            xp.put_along_axis(values, chosen, 0, axis=0)
-            tensor.copy_(_make(values))
+            # a random permutation of the rows per column, column by column (torch's draws)
+            from .._sampling import randperm
+
+            for col in range(cols):
+                rows_to_zero = randperm(rows, generator=generator, device=tensor.device)
+                tensor[rows_to_zero[:n_zeros], col] = 0
     return tensor
 
 

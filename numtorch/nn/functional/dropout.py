@@ -66,8 +66,9 @@ def _plain_dropout(input, p):
     """
     dt = input._array.dtype
     keep = 1.0 - p
-    # np.array: a 0-d input's draw comes back as a Python float
-    noise = np.array(_random.default_generator._rng.random(input._array.shape, dtype=dt) < keep,
+    # np.array: a 0-d input's draw comes back as a Python float; float64 uniforms, as torch's
+    # CPU bernoulli_(1 - p) draws them, so a seed gives torch's masks
+    noise = np.array(_random.default_generator._rng.random(input._array.shape) < keep,
                      dtype=dt)
     np.divide(noise, dt.type(keep), out=noise)
     return Mul.apply(input, _make(noise))

@@ -200,7 +200,7 @@ def draw_base_seed(loader):
     sampler's own draw in every iterator, so 0 and N workers see the same sample order."""
     from ..._random import rng_for
 
-    return int(rng_for(loader.generator).integers(0, 2 ** 62))
+    return int(rng_for(loader.generator).integers(0, 2 ** 63))  # torch: int64 random_()
 
 
 class _PinnedIter:

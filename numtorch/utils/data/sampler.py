@@ -13,7 +13,7 @@ def _generator_from(generator):
     ``manual_seed`` reproduces the order, as in torch)."""
     if generator is not None:
         return generator
-    seed = int(rng_for(None).integers(0, 2 ** 63 - 1))
+    seed = int(rng_for(None).integers(0, 2 ** 63))  # torch: an int64 random_()
     return Generator().manual_seed(seed)
 
 
@@ -90,7 +90,7 @@ class SubsetRandomSampler(Sampler):
         self.generator = generator
 
     def __iter__(self):
-        rng = rng_for(_generator_from(self.generator))
+        rng = rng_for(self.generator)  # the default generator itself when None, as torch's
         for i in rng.permutation(len(self.indices)).tolist():
             yield self.indices[i]
 
@@ -123,7 +123,7 @@ class WeightedRandomSampler(Sampler):
         from ..._tensor import _make
 
         idx = multinomial(_make(self.weights), self.num_samples, self.replacement,
-                          generator=_generator_from(self.generator))
+                          generator=self.generator)
         return iter(idx.tolist())
 
     def __len__(self):

@@ -1,0 +1,331 @@
+"""torch's CPU random stream, reproduced, behind the interface of a NumPy ``Generator``.
+
+torch's CPU generator is a 32-bit Mersenne Twister (MT19937) seeded from the low 32 bits of
+the seed, and each sampler turns its raw words into values in a fixed way. Measured against
+torch 2.13 (same seed, same calls, same values):
+
+- a float32 (or half) uniform takes one word, keeps its low 24 bits and scales by 2**-24; a
+  float64 uniform takes two words, the first as the high half of a 64-bit number, keeps 53
+  bits and scales by 2**-53;
+- integers in ``[low, low + range)`` are ``low + word % range``, with a 64-bit number instead
+  of a word when the range reaches 2**32;
+- a permutation is Fisher-Yates: for ``i = 0 .. n-2`` swap ``a[i]`` with
+  ``a[i + word % (n - i)]``;
+- normal samples: fewer than 16 come one at a time from two float64 uniforms by Box-Muller,
+  ``sqrt(-2 log(1 - u2)) * cos(2 pi u1)``, keeping the ``sin`` partner for the next one; 16
+  or more are first all drawn as uniforms of their dtype, then turned in blocks of 16 (the
+  first 8 give the radii from ``1 - u``, the last 8 the angles), and a tail that does not fill
+  a block takes 16 fresh uniforms for the last 16 places;
+- exponential, geometric and Cauchy samples transform float64 uniforms, and scalar-probability
+  Bernoulli draws (dropout) compare float64 uniforms.
+
+So ``torch.manual_seed(s)`` then ``randn``/``rand``/``randint``/``randperm``, module
+initialisation, dropout masks and shuffled DataLoader orders give torch's values. Float32
+normals in blocks are computed in float32, as torch's vectorised kernel does; its own log,
+sin and cos may round differently, so those can differ by an ulp or two. Samplers not listed
+(gamma, Poisson, binomial, log-normal, ...) draw from the same stream with NumPy's algorithms:
+reproducible under a seed, not torch's values.
+"""
+
+import math
+
+import numpy as np
+
+_N = 624
+_MASK53 = np.uint64((1 << 53) - 1)
+_MASK24 = np.uint64((1 << 24) - 1)
+_STATE_BYTES = 5056  # the size of torch's CPU generator state
+
+
+def _seed_key(seed32):
+    """The MT19937 state vector for a 32-bit seed (Matsumoto and Nishimura's seeding)."""
+    key = [seed32]
+    x = seed32
+    for j in range(1, _N):
+        x = (1812433253 * (x ^ (x >> 30)) + j) & 0xFFFFFFFF
+        key.append(x)
+    return np.array(key, dtype=np.uint32)
+
+
+def _count(size):
+    if size is None:
+        return 1
+    if isinstance(size, (int, np.integer)):
+        return int(size)
+    return math.prod(size)
+
+
+def _shaped(values, size):
+    if size is None:
+        return values[0].item() if values.dtype.kind != "f" else float(values[0])
+    return values.reshape(size if not isinstance(size, (int, np.integer)) else (int(size),))
+
+
+def is_torch_stream(rng):
+    """Whether ``rng`` is torch's CPU stream itself (not a GPU generator, nor a wrapper such as
+    vmap's, which must see the plain draws it can share across a batch)."""
+    return type(rng) is TorchStream
+
+
+class TorchStream:
+    """torch's CPU random stream: an MT19937 with torch's seeding and samplers.
+
+    Offers the methods of ``numpy.random.Generator`` numtorch's samplers call (``random``,
+    ``standard_normal``, ``integers``, ``permutation``, ``standard_exponential``, ...) with
+    torch's algorithms; any other attribute is NumPy's generator on the same bits.
+
+    Args:
+        seed (int): a seed in ``[0, 2**64)``; only its low 32 bits reach the Mersenne Twister,
+            as in torch.
+    """
+
+    def __init__(self, seed):
+        self.bit_generator = np.random.MT19937()
+        self._numpy = np.random.Generator(self.bit_generator)
+        self.seed = 0
+        self.reseed(seed)
+
+    def reseed(self, seed):
+        """Start over from ``seed`` (forgetting a cached normal sample)."""
+        self.seed = int(seed)
+        self._fresh_key = _seed_key(self.seed & 0xFFFFFFFF)
+        self._set_words(self._fresh_key, _N)
+        self.normal_cache = None  # the second value of the last scalar Box-Muller pair
+        self._float_cache = None  # torch's float twin of it: kept only for its state format
+
+    def _set_words(self, key, pos):
+        self.bit_generator.state = {"bit_generator": "MT19937",
+                                    "state": {"key": key, "pos": int(pos)}}
+
+    def __getattr__(self, name):  # NumPy's samplers for what torch's algorithms don't cover
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self._numpy, name)
+
+    # -- raw words ---------------------------------------------------------------------------
+    def words(self, n):
+        """``n`` raw 32-bit words (as uint64)."""
+        return self.bit_generator.random_raw(n)
+
+    def words64(self, n):
+        """``n`` 64-bit numbers, each from two words (the first is the high half)."""
+        raw = self.bit_generator.random_raw(2 * n)
+        hi = raw[0::2]
+        hi <<= np.uint64(32)
+        hi |= raw[1::2]
+        return hi
+
+    # -- NumPy Generator interface -----------------------------------------------------------
+    def random(self, size=None, dtype=np.float64, out=None):
+        """Uniform samples in [0, 1) of float32 (24 bits) or float64 (53 bits)."""
+        n = _count(size)
+        single = np.dtype(dtype) == np.float32
+        # the result first: a size past memory fails there, naming the result's bytes
+        values = np.empty(n, dtype=np.float32 if single else np.float64)
+        bits = self.words(n) if single else self.words64(n)
+        bits &= _MASK24 if single else _MASK53
+        values[...] = bits
+        values *= values.dtype.type(2.0 ** (-24 if single else -53))
+        if out is not None:
+            out[...] = values.reshape(out.shape)
+            return out
+        return _shaped(values, size)
+
+    def standard_normal(self, size=None, dtype=np.float64, out=None):
+        """Standard normal samples, drawn as torch draws them (see the module docstring);
+        ``dtype`` may also be a half type."""
+        storage = np.dtype(dtype)
+        values = self._normals(_count(size), storage).astype(storage, copy=False)
+        if out is not None:
+            out[...] = values.reshape(out.shape)
+            return out
+        return _shaped(values, size)
+
+    def _normals(self, n, storage):
+        """``n`` standard normals: float64 below 16 (torch's scalar path, to be rounded once
+        to ``storage``), else in the working dtype of ``storage``."""
+        if n < 16:
+            return np.array([self._scalar_normal() for _ in range(n)], dtype=np.float64)
+        work = _work(storage)
+        whole = n - n % 16
+        # torch draws every uniform before the blocks for float32/float64, and only the
+        # whole blocks' for the half types; the tail's 16 always come fresh, after
+        values = self.random(n if work == storage else whole, dtype=work)
+        _box_muller_blocks(values[:whole])
+        if whole != n:
+            tail = self.random(16, dtype=work)
+            _box_muller_blocks(tail)
+            if work != storage:
+                values = np.concatenate([values, tail[16 - n % 16:]])
+            values[n - 16:] = tail
+        return values
+
+    def normal(self, loc, scale, size, dtype):
+        """torch's ``normal_(loc, scale)`` for a float dtype: fewer than 16 samples scale in
+        float64, blocks in their working dtype (float32 for the half types) with one rounding
+        (torch fuses the multiply-add). Returns ``dtype`` values."""
+        storage = np.dtype(dtype)
+        n = _count(size)
+        z = self._normals(n, storage)
+        y = z * scale + loc if n < 16 else _fused(z, scale, loc)
+        return _shaped(y.astype(storage, copy=False), size)
+
+    def uniform(self, low, high, size, dtype):
+        """torch's ``uniform_(low, high)``: ``u * (high - low) + low`` in the dtype (float32
+        for the half types, with the bounds first rounded to the half type), one rounding."""
+        storage = np.dtype(dtype)
+        dtype = _work(storage)
+        if storage != dtype:
+            low, high = float(storage.type(low)), float(storage.type(high))
+        low, high = dtype.type(low), dtype.type(high)
+        u = self.random(_count(size), dtype=dtype)
+        return _shaped(_fused(u, high - low, low), size)
+
+    def _scalar_normal(self):
+        if self.normal_cache is not None:
+            value, self.normal_cache = self.normal_cache, None
+            return value
+        u1, u2 = self.random(2)
+        radius = math.sqrt(-2.0 * math.log(1.0 - u2))
+        theta = 2.0 * math.pi * u1
+        self.normal_cache = radius * math.sin(theta)
+        return radius * math.cos(theta)
+
+    def integers(self, low, high=None, size=None, dtype=np.int64, endpoint=False):
+        """Integers uniform in ``[low, high)`` (``[0, low)`` without ``high``)."""
+        if high is None:
+            low, high = 0, low
+        low, high = int(low), int(high) + bool(endpoint)
+        span = high - low
+        if span <= 0:
+            raise ValueError("high <= low")
+        n = _count(size)
+        if span == 1 << 64:
+            draws = self.words64(n)
+        elif span >= 1 << 32:
+            draws = self.words64(n) % np.uint64(span)
+        else:
+            draws = self.words(n) % np.uint64(span)
+        dtype = np.dtype(dtype)
+        if dtype == np.uint64 or high - 1 > np.iinfo(np.int64).max:
+            values = (draws + np.uint64(low)).astype(dtype, copy=False)
+        else:
+            values = draws.astype(np.int64)  # wraps for spans past 2**63: adding low unwraps
+            values += np.int64(low)
+            values = values.astype(dtype, copy=False)
+        return _shaped(values, size)
+
+    def permutation(self, x):
+        """A random order of ``range(x)`` (torch's randperm), or of an array's first axis."""
+        if not isinstance(x, (int, np.integer)):
+            x = np.asarray(x)
+            return x[self.permutation(len(x))]
+        n = int(x)
+        if n < 2:
+            return np.arange(n, dtype=np.int64)
+        spans = np.arange(n, 1, -1, dtype=np.uint64)
+        draws = self.words64(n - 1) if n > 1 << 32 else self.words(n - 1)
+        targets = (draws % spans).astype(np.int64)
+        targets += np.arange(n - 1, dtype=np.int64)
+        order = list(range(n))
+        for i, j in enumerate(targets.tolist()):  # sequential by nature: each swap sees the last
+            order[i], order[j] = order[j], order[i]
+        return np.array(order, dtype=np.int64)
+
+    def standard_exponential(self, size=None, dtype=np.float64):
+        values = -np.log1p(-self.random(_count(size)))
+        return _shaped(values.astype(dtype, copy=False), size)
+
+    def exponential(self, scale=1.0, size=None):
+        values = self.standard_exponential(_count(size))
+        values *= scale
+        return _shaped(values, size)
+
+    def geometric(self, p, size=None):
+        values = np.ceil(np.log(self.random(_count(size))) / math.log1p(-p))
+        return _shaped(values, size)
+
+    def standard_cauchy(self, size=None):
+        u = self.random(_count(size))
+        u -= 0.5
+        u *= math.pi
+        return _shaped(np.tan(u), size)
+
+    # -- torch's state format ----------------------------------------------------------------
+    def state_bytes(self):
+        """The state as torch's 5056-byte CPU generator state (so states move both ways)."""
+        st = self.bit_generator.state["state"]
+        pos = int(st["pos"])
+        if pos == _N and np.array_equal(st["key"], self._fresh_key):
+            pos = 0  # seeded, nothing drawn: torch says "next word 0, regenerate first"
+        buf = bytearray(_STATE_BYTES)
+        header = np.array([self.seed & 0xFFFFFFFFFFFFFFFF], np.uint64).tobytes()
+        buf[0:8] = header
+        buf[8:16] = np.array([_N + 1 - pos if pos else 1, 1], np.int32).tobytes()  # left, seeded
+        buf[16:24] = np.array([pos], np.uint64).tobytes()
+        buf[24:24 + 8 * _N] = st["key"].astype(np.uint64).tobytes()
+        tail = 24 + 8 * _N
+        cached = self.normal_cache
+        buf[tail:tail + 24] = np.array([0.0, cached or 0.0, 0.0], np.float64).tobytes()
+        buf[tail + 24:tail + 28] = np.array([cached is not None], np.int32).tobytes()
+        if self._float_cache is not None:
+            buf[tail + 32:tail + 36] = np.array([self._float_cache], np.float32).tobytes()
+            buf[tail + 36] = 1
+        return bytes(buf)
+
+    def set_state_bytes(self, data):
+        """Restore a state in torch's format (from :meth:`state_bytes` or from torch)."""
+        if len(data) != _STATE_BYTES:
+            raise RuntimeError(f"Expected a CPUGeneratorImplState of size {_STATE_BYTES} but "
+                               f"found the input RNG state size to be {len(data)}")
+        seed = int(np.frombuffer(data, np.uint64, 1, 0)[0])
+        left, _ = np.frombuffer(data, np.int32, 2, 8)
+        pos = int(np.frombuffer(data, np.uint64, 1, 16)[0])
+        if not 1 <= left <= _N or pos > _N:
+            raise RuntimeError("Invalid mt19937 state")
+        key = np.frombuffer(data, np.uint64, _N, 24).astype(np.uint32)
+        tail = 24 + 8 * _N
+        normal_y = float(np.frombuffer(data, np.float64, 1, tail + 8)[0])
+        normal_valid = int(np.frombuffer(data, np.int32, 1, tail + 24)[0])
+        self.seed = seed
+        self._fresh_key = key if left == 1 and pos == 0 else None
+        self._set_words(key, _N if left == 1 else pos)
+        self.normal_cache = normal_y if normal_valid else None
+        self._float_cache = float(np.frombuffer(data, np.float32, 1, tail + 32)[0]) \
+            if data[tail + 36] else None
+
+
+def _work(dtype):
+    dtype = np.dtype(dtype)
+    return dtype if dtype == np.float64 else np.dtype(np.float32)
+
+
+def _fused(x, scale, shift):
+    """``x * scale + shift`` rounded once to x's dtype, as a fused multiply-add gives it: a
+    float32 product is exact in float64; float64 goes through the x87 long double, which
+    agrees with a true fused result but for rare double roundings."""
+    if x.dtype == np.float32:
+        y = x.astype(np.float64)
+        y *= float(np.float32(scale))
+        y += float(np.float32(shift))
+        return y.astype(np.float32)
+    y = x.astype(np.longdouble)
+    y *= np.longdouble(scale)
+    y += np.longdouble(shift)
+    return y.astype(np.float64)
+
+
+def _box_muller_blocks(values):
+    """Turn uniforms into normals in place, 16 at a time: radii from the first 8 of a block,
+    angles from the last 8, in the values' own dtype."""
+    blocks = values.reshape(-1, 2, 8)
+    one = values.dtype.type(1)
+    radius = one - blocks[:, 0]
+    np.log(radius, out=radius)
+    radius *= values.dtype.type(-2)
+    np.sqrt(radius, out=radius)
+    theta = blocks[:, 1] * values.dtype.type(2 * math.pi)
+    np.cos(theta, out=blocks[:, 0])
+    blocks[:, 0] *= radius
+    np.sin(theta, out=blocks[:, 1])
+    blocks[:, 1] *= radius
