@@ -77,7 +77,8 @@ def _random_bounds(dt):
         return 1
     if dt._category == _dtype._INT:
         return int(np.iinfo(dt.np).max)
-    return 2 ** (np.finfo(dt.np).nmant + 1)  # every integer up to here is exact
+    # every integer up to here is exact; bfloat16 (ml_dtypes) has 7 mantissa bits
+    return 2 ** ((7 if dt is _dtype.bfloat16 else np.finfo(dt.np).nmant) + 1)
 
 
 def random_values(x, low, high, generator):
