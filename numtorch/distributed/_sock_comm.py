@@ -398,7 +398,12 @@ class SocketComm:
 def _work(q, mesh):
     """Run a communicator's collectives in order until ``Free`` (or the mesh closes)."""
     while True:
-        item = q.get()
+        try:
+            item = q.get(timeout=1.0)
+        except queue.Empty:
+            if mesh.closed:  # a communicator nobody freed (DDP's): end with the job
+                return
+            continue
         if item is None:
             return
         fn, req = item

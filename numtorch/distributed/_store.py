@@ -49,6 +49,7 @@ class _Table:
     def __init__(self):
         self.data = {}
         self.cond = threading.Condition()
+        self.closed = False  # a closed server's waiting requests end at once
 
     def call(self, op, args, timeout_s):
         with self.cond:
@@ -61,7 +62,7 @@ class _Table:
                 end = time.monotonic() + timeout_s
                 while not all(k in self.data for k in keys):
                     left = end - time.monotonic()
-                    if left <= 0:
+                    if left <= 0 or self.closed:
                         return _Timeout(keys)
                     self.cond.wait(left)
                 return self.data[keys[0]] if op == "get" else None
@@ -290,6 +291,9 @@ class _Server:
             conn.close()
 
     def close(self):
+        with self.table.cond:
+            self.table.closed = True
+            self.table.cond.notify_all()
         with self.lock:
             self.closed = True
             clients, self.clients = list(self.clients), set()

@@ -168,7 +168,7 @@ def test_missing_rank_times_out_naming_it(tmp_path):
 def test_destroy_frees_the_port_and_init_works_again(tmp_path):
     res, _ = _failure(tmp_path, "reinit")
     assert res == {"sum0": [3.0, 3.0], "port_free0": True, "sum1": [5.0, 5.0],
-                   "port_free1": True}
+                   "port_free1": True, "threads_left": []}
 
 
 def test_without_mpi4py_sockets_still_work():

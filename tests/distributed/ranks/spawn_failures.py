@@ -6,7 +6,8 @@ Usage: python spawn_failures.py CASE PORT OUT_DIR, CASE one of
   hangs   rank 1 never joins the all_reduce; rank 0's must time out (1.5 s) naming rank 1;
           rank 1 waits for rank 0's verdict file, so nothing depends on sleeps
   reinit  init, all_reduce, destroy (the store's port must be free again), then the same
-          again on the same port, rank 1 reaching rank 0's old store before it closes
+          again on the same port, rank 1 reaching rank 0's old store before it closes; no
+          transport thread may outlive the job
 Rank 0 writes OUT_DIR/result.json: {"class", "message", "seconds"} or the reinit checks.
 """
 
@@ -76,6 +77,8 @@ def _reinit(rank, port, out):
         t = torch.ones(2) * (rank + 1 + round_)
         dist.all_reduce(t)
         res[f"sum{round_}"] = t.tolist()
+        ddp = torch.nn.parallel.DistributedDataParallel(torch.nn.Linear(2, 1))
+        ddp(torch.ones(1, 2)).sum().backward()  # its communicator is never freed
         dist.barrier()
         if rank == 0 and round_ == 0:
             # the race: rank 1 re-initialises and reaches this (old) store before rank 0
@@ -88,7 +91,23 @@ def _reinit(rank, port, out):
         if rank == 0:
             res[f"port_free{round_}"] = _port_free(port)
     if rank == 0:
+        res["threads_left"] = _transport_threads()
         _write(out, res)
+
+
+def _transport_threads():
+    """The socket transport's threads still running a while after destroy (none expected:
+    readers end with their sockets, workers with the mesh, the store server when closed)."""
+    import threading
+
+    def ours():
+        return [t.name for t in threading.enumerate()
+                if t.name.startswith(("numtorch-dist", "TCPStore"))]
+
+    end = time.monotonic() + 10
+    while ours() and time.monotonic() < end:
+        time.sleep(0.02)
+    return ours()
 
 
 def run(rank, case, port, out):
