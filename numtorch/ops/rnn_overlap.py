@@ -30,15 +30,16 @@ class LSTMWeightGrads:
     def add(self, lo, hi):
         xp, op, hfull, needs = self.op.xp, self.op, self.hfull, self.op.needs_input_grad
         gates = self.dz.shape[1]
-        # the gate gradients as (steps * B, 4H) rows
-        dz2 = xp.ascontiguousarray(self.dz[lo:hi].transpose(0, 2, 1)).reshape(-1, gates)
-        hs = hfull[lo:hi].transpose(0, 2, 1).reshape(-1, hfull.shape[1])
+        # The gate gradients as (4H, steps * B) and the GEMM inputs as (rows, steps * B), the
+        # long axis ordered (step, sample): a copy that moves whole B-long runs (a transpose to
+        # (steps * B, 4H) rows cost 2-4x as much, 0.3 ms of mnist_rnn's step).
+        dzg = xp.ascontiguousarray(self.dz[lo:hi].transpose(1, 0, 2)).reshape(gates, -1)
         if op.inline:  # the GEMM inputs were [h; x_t; 1]: one GEMM gives [dW_hh dW_ih db]
-            part = (dz2.T @ hs,)
+            part = (dzg @ self._steps_major(hfull[lo:hi]).T,)
         else:
-            part = (dz2.T @ hs if needs[4] else None,
-                    dz2.T @ self.xs[lo:hi].reshape(-1, self.x.shape[-1]) if needs[3] else None,
-                    dz2.sum(0) if op.present[5] and needs[5] else None)
+            part = (dzg @ self._steps_major(hfull[lo:hi]).T if needs[4] else None,
+                    dzg @ self.xs[lo:hi].reshape(-1, self.x.shape[-1]) if needs[3] else None,
+                    dzg.sum(1) if op.present[5] and needs[5] else None)
         if self.sums is None:
             self.sums = part
         else:
@@ -47,8 +48,12 @@ class LSTMWeightGrads:
                     acc += new
         if needs[0]:
             if self.dx is None:
-                self.dx = xp.empty(self.xs.shape, dz2.dtype)
-            xp.matmul(dz2, self.w_ih, out=self.dx[lo:hi].reshape(-1, self.w_ih.shape[1]))
+                self.dx = xp.empty(self.xs.shape, dzg.dtype)
+            xp.matmul(dzg.T, self.w_ih, out=self.dx[lo:hi].reshape(-1, self.w_ih.shape[1]))
+
+    def _steps_major(self, h):
+        """``h`` (steps, rows, B) as (rows, steps * B)."""
+        return self.op.xp.ascontiguousarray(h.transpose(1, 0, 2)).reshape(h.shape[1], -1)
 
     def result(self):
         """(dW_hh, dW_ih, db, dx) in the caller's time order (None where not needed)."""
