@@ -232,11 +232,11 @@ def connect_mesh(store, rank, size, timeout_s):
         store.set("numtorch/session", token)
     store.set(f"numtorch/addr/{rank}", f"{host}|{_my_ip(store)}|{port}|{os.getpid()}")
     deadline = time.monotonic() + timeout_s
+    socks = {}
     try:
         token = _get(store, "numtorch/session", deadline, rank, size)
         addrs = [_get(store, f"numtorch/addr/{r}", deadline, rank, size).decode().split("|")
                  for r in range(size)]
-        socks = {}
         for r in range(rank):
             h, ip, p, _ = addrs[r]
             target = "127.0.0.1" if h == host else ip
@@ -266,7 +266,7 @@ def connect_mesh(store, rank, size, timeout_s):
             conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             socks[peer] = conn
     except BaseException:
-        for s in locals().get("socks", {}).values():
+        for s in socks.values():
             s.close()
         raise
     finally:

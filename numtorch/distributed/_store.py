@@ -85,6 +85,14 @@ class _Table:
                     self.cond.notify_all()
                     return desired
                 return cur
+            if op == "wait_count":  # until the counter args[0] reaches args[1]
+                end = time.monotonic() + timeout_s
+                while int(self.data.get(args[0], b"0")) < args[1] and not self.closed:
+                    left = end - time.monotonic()
+                    if left <= 0:
+                        break
+                    self.cond.wait(left)
+                return int(self.data.get(args[0], b"0"))
             if op == "check":
                 return all(k in self.data for k in args)
             if op == "delete_key":
@@ -368,15 +376,10 @@ class TCPStore(Store):
                 time.sleep(0.02)
 
     def _wait_workers(self, n, timeout_s):
-        end = time.monotonic() + timeout_s
-        while True:
-            joined = int(self._call("get", ("init/",), 1.0))
-            if joined >= n:
-                return
-            if time.monotonic() >= end:
-                raise DistStoreError(f"Timed out after {int(timeout_s) + 1} seconds waiting "
-                                     f"for clients. {joined}/{n} clients joined.")
-            self._call("wait", ("\0never",), min(0.05, max(0.0, end - time.monotonic())))
+        joined = self._call("wait_count", ("init/", n), timeout_s)
+        if joined < n:
+            raise DistStoreError(f"Timed out after {int(timeout_s) + 1} seconds waiting for "
+                                 f"clients. {joined}/{n} clients joined.")
 
     def _timed_out(self, keys, timeout_s):
         raise DistStoreError(f"wait timeout after {int(round(timeout_s * 1000))}ms, keys: "
