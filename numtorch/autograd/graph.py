@@ -292,7 +292,18 @@ class Op(Node):
         on_np = True
         edges = None
         volatile = False
-        if _state.enabled and cls.differentiable:
+        x = inputs[0] if len(inputs) == 1 else None
+        if type(x) is Tensor and _state.enabled and cls.differentiable and x._base is None \
+                and x._extra is None and type(x._array) is np.ndarray:
+            # one plain CPU tensor (a unary op): its edge without _edges' general loop
+            a = x._array
+            arrays.append(a)
+            if x._requires_grad:
+                fn = x._grad_fn
+                edges = [(fn, x._output_nr) if fn is not None else
+                         (x._accum or accumulator(x), 0)]
+                meta = [(a.shape, a.dtype)]
+        elif _state.enabled and cls.differentiable:
             # one pass: gather the arrays and find whether any input joins a graph; the edges
             # are only built (second pass) when one does (most calls are on plain data)
             for x in inputs:
