@@ -198,3 +198,30 @@ def test_double_backward_through_parameters(kind, packed):
         results.append([g.detach().numpy() for g in list(gs) + list(second)])
     for a, b in zip(*results):
         np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-9)
+
+
+@pytest.mark.parametrize("reduce", ["sum", "mean", "last_step"])
+@pytest.mark.parametrize("batch_first,bidirectional", [(False, True), (True, False)])
+def test_lstm_gradients_of_broadcast_and_strided_output_gradients(reduce, batch_first,
+                                                                  bidirectional):
+    """``out.sum()``/``out.mean()`` send a broadcast gradient (kept as a view by the backward)
+    and a batch-first layout a strided one; gradients equal torch's."""
+    rng = np.random.default_rng(7)
+    x0 = rng.standard_normal((3, 5, 4) if batch_first else (5, 3, 4)).astype(np.float32)
+    got = []
+    for lib in (torch, numtorch):
+        lib.manual_seed(0)
+        m = lib.nn.LSTM(4, 6, batch_first=batch_first, bidirectional=bidirectional)
+        if lib is numtorch:
+            with numtorch.no_grad():
+                for p, q in zip(m.parameters(), got[0][1]):
+                    p.copy_(numtorch.tensor(q))
+        x = lib.tensor(x0, requires_grad=True)
+        out = m(x)[0]
+        loss = {"sum": out.sum(), "mean": out.mean(),
+                "last_step": (out[:, -1] if batch_first else out[-1]).sum()}[reduce]
+        loss.backward()
+        got.append(([x.grad.numpy()] + [p.grad.numpy() for p in m.parameters()],
+                    [p.detach().numpy() for p in m.parameters()]))
+    for a, b in zip(got[1][0], got[0][0]):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
