@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import backend
 from . import _grad_shapes, graph
+from ._graph_walk import needed_nodes, topological_order
 from .anomaly_mode import _flags as _anomaly
 from .anomaly_mode import check_gradients
 from .grad_mode import _state
@@ -59,8 +60,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
         if e is None:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         capture.setdefault(e[0], []).append((e[1], k))
-    order = _topological_order([e[0] for e in roots])
-    needed = _needed(order, capture)
+    order = topological_order([e[0] for e in roots])
+    needed = needed_nodes(order, capture)
     captured = [None] * len(inputs)
     owned = set()  # (node, nr) of buffer sums this call made, which it may add into in place
     _state.enabled = _state.grad = create_graph
@@ -242,45 +243,3 @@ def _add_to_buffer(buffers, node, nr, g):
     if buf is None:
         buf = buffers[node] = [None] * node._n_out
     buf[nr] = g if buf[nr] is None else buf[nr] + g
-
-
-def _topological_order(start):
-    """Nodes reachable from ``start``, each after every node that sends it gradient."""
-    start = list(dict.fromkeys(start))
-    deps = dict.fromkeys(start, 0)  # doubles as the visited set
-    stack = list(start)
-    while stack:
-        for e in stack.pop()._edges:
-            if e is not None:
-                child = e[0]
-                if child in deps:
-                    deps[child] += 1
-                else:
-                    deps[child] = 1
-                    stack.append(child)
-    ready = [n for n in start if deps[n] == 0]
-    order = []
-    while ready:
-        node = ready.pop()
-        order.append(node)
-        for e in node._edges:
-            if e is not None:
-                child = e[0]
-                d = deps[child] - 1
-                deps[child] = d
-                if d == 0:
-                    ready.append(child)
-    return order
-
-
-def _needed(order, capture):
-    """Nodes that lie on some path to a captured input (others need not run)."""
-    needed = set(capture)
-    for node in reversed(order):
-        if node in needed:
-            continue
-        for e in node._edges:
-            if e is not None and e[0] in needed:
-                needed.add(node)
-                break
-    return needed

@@ -1,0 +1,50 @@
+"""Walking a graph before running it, for ``autograd.grad`` and ``backward(inputs=...)``.
+
+Plain ``backward()`` needs no walk (the engine runs nodes in decreasing creation order from a
+heap); asking for the gradients of chosen inputs does: the nodes reachable from the outputs in
+an order where each comes after every node that sends it gradient, and the subset of them that
+lies on a path to a chosen input (the others need not run). Both walks are iterative, so a
+graph of any depth works.
+"""
+
+
+def topological_order(start):
+    """Nodes reachable from ``start``, each after every node that sends it gradient."""
+    start = list(dict.fromkeys(start))
+    deps = dict.fromkeys(start, 0)  # doubles as the visited set
+    stack = list(start)
+    while stack:
+        for e in stack.pop()._edges:
+            if e is not None:
+                child = e[0]
+                if child in deps:
+                    deps[child] += 1
+                else:
+                    deps[child] = 1
+                    stack.append(child)
+    ready = [n for n in start if deps[n] == 0]
+    order = []
+    while ready:
+        node = ready.pop()
+        order.append(node)
+        for e in node._edges:
+            if e is not None:
+                child = e[0]
+                d = deps[child] - 1
+                deps[child] = d
+                if d == 0:
+                    ready.append(child)
+    return order
+
+
+def needed_nodes(order, capture):
+    """Nodes that lie on some path to a captured input (others need not run)."""
+    needed = set(capture)
+    for node in reversed(order):
+        if node in needed:
+            continue
+        for e in node._edges:
+            if e is not None and e[0] in needed:
+                needed.add(node)
+                break
+    return needed
