@@ -9,6 +9,7 @@ import numpy as np
 
 import numtorch as torch
 import numtorch.nn.functional as F
+from .._grad_state import _state as _grad_state
 
 __all__ = ["broadcast_all", "logits_to_probs", "clamp_probs", "probs_to_logits",
            "lazy_property", "tril_matrix_to_vec", "vec_to_tril_matrix"]
@@ -159,9 +160,15 @@ def logits_to_probs(logits, is_binary=False):
     return F.softmax(logits, dim=-1)
 
 
+_EPS = {}  # dtype -> its machine epsilon (a finfo per log_prob call costs more than the clamp)
+
+
 def clamp_probs(probs):
     """Keep probabilities a machine epsilon away from 0 and 1 so their logs stay finite."""
-    eps = torch.finfo(probs.dtype).eps
+    dt = probs.dtype
+    eps = _EPS.get(dt)
+    if eps is None:
+        eps = _EPS[dt] = torch.finfo(dt).eps
     return probs.clamp(min=eps, max=1 - eps)
 
 
@@ -187,8 +194,11 @@ class lazy_property:
     def __get__(self, instance, obj_type=None):
         if instance is None:
             return _lazy_property_and_property(self.wrapped)
-        with torch.enable_grad():
+        if _grad_state.grad:  # grad mode already on: enable_grad would change nothing
             value = self.wrapped(instance)
+        else:
+            with torch.enable_grad():
+                value = self.wrapped(instance)
         setattr(instance, self.wrapped.__name__, value)
         return value
 
