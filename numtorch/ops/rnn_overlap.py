@@ -10,22 +10,29 @@ with one BLAS thread each); with one core the same code runs as one chunk, in li
 
 import concurrent.futures
 import os
+import threading
 
 import numpy as np
 
 from .._threads import blas_threads_now
 
-__all__ = ["LSTMWeightGrads", "overlap_worker", "spans", "submit", "wait"]
+__all__ = ["LSTMWeightGrads", "overlap_worker", "spans", "submit", "wait", "finish"]
 
 class LSTMWeightGrads:
     """The LSTM's weight, bias and input gradients from the gate gradients ``dz`` (T, 4H, B)
-    of the steps ``[lo, hi)`` at a time, summed over the calls (in any order)."""
+    of the steps ``[lo, hi)`` at a time, summed over the calls (in ``expect``'s order, or as
+    they come)."""
 
     def __init__(self, op, x, w_ih, p, hfull, dz):
         self.op, self.x, self.w_ih, self.p, self.hfull, self.dz = op, x, w_ih, p, hfull, dz
         self.xs = x[::-1] if op.reverse else x  # in processing order
         self.sums = None  # [dW_hh | dW_ih | db] with the input inline, else (dW_hh, dW_ih, db)
-        self.dx = None
+        # Chunks may be added on two threads at once (see ``finish``): their products run
+        # unlocked, each writes its own rows of dx, and the sums take the parts in the order
+        # of ``order`` whichever thread made them, so the result does not depend on timing.
+        self.lock = threading.Lock()
+        self.order, self.parts = None, {}
+        self.dx = (op.xp.empty(self.xs.shape, dz.dtype) if op.needs_input_grad[0] else None)
 
     def add(self, lo, hi):
         xp, op, hfull, needs = self.op.xp, self.op, self.hfull, self.op.needs_input_grad
@@ -40,16 +47,24 @@ class LSTMWeightGrads:
             part = (dzg @ self._steps_major(hfull[lo:hi]).T if needs[4] else None,
                     dzg @ self.xs[lo:hi].reshape(-1, self.x.shape[-1]) if needs[3] else None,
                     dzg.sum(1) if op.present[5] and needs[5] else None)
-        if self.sums is None:
-            self.sums = part
-        else:
-            for acc, new in zip(self.sums, part):
-                if acc is not None:
-                    acc += new
         if needs[0]:
-            if self.dx is None:
-                self.dx = xp.empty(self.xs.shape, dzg.dtype)
             xp.matmul(dzg.T, self.w_ih, out=self.dx[lo:hi].reshape(-1, self.w_ih.shape[1]))
+        with self.lock:
+            if self.order is None:
+                self.order = [lo]
+            self.parts[lo] = part
+            while self.order and self.order[0] in self.parts:
+                part = self.parts.pop(self.order.pop(0))
+                if self.sums is None:
+                    self.sums = part
+                else:
+                    for acc, new in zip(self.sums, part):
+                        if acc is not None:
+                            acc += new
+
+    def expect(self, chunks):
+        """The ``[lo, hi)`` chunks that ``add`` will get, in the order their sums are taken."""
+        self.order = [lo for lo, _ in chunks]
 
     def _steps_major(self, h):
         """``h`` (steps, rows, B) as (rows, steps * B)."""
@@ -116,6 +131,22 @@ def wait(fut):
     """The result of ``submit`` is in (its exception raised here)."""
     if fut is not None:
         fut.result()
+
+
+def finish(pending, fn):
+    """Wait for ``pending`` (``(future, *args)`` of ``fn`` calls, in submission order), running
+    here those the worker has not started yet, the last submitted first.
+
+    Why: the worker's queue can outlast the recurrence (word_language_model's layers: its
+    input and weight GEMMs were twice the loop's time), and a thread that only waits leaves
+    a core idle; the two threads then meet in the middle of the queue.
+    """
+    for fut, *args in reversed(pending):
+        if fut is not None and fut.cancel():
+            fn(*args)
+    for fut, *_ in pending:
+        if fut is not None and not fut.cancelled():
+            fut.result()
 
 
 def _reset_pool():

@@ -31,7 +31,7 @@ from .activation import relu
 from .comparison import where
 from .join import stack
 from .rnn_ops import lstm_cell, unbind_steps
-from .rnn_overlap import LSTMWeightGrads, overlap_worker, spans, submit, wait
+from .rnn_overlap import LSTMWeightGrads, finish, overlap_worker, spans, submit, wait
 from .unary import tanh
 
 __all__ = ["lstm_sequence", "gru_sequence", "rnn_sequence", "gru_update"]
@@ -274,6 +274,7 @@ class LSTMSequence(_Sequence):
             # ``rnn_overlap``): a chunk's
             # factors are made before the loop reaches it, its weight gradients after
             chunks = spans(steps, worker)
+            grads.expect(chunks)
             ready = [submit(worker, self._factors, xp, acts[lo:hi], cs[lo:hi], tcs[lo:hi],
                              fac[lo:hi], dtanh_c[lo:hi]) for lo, hi in chunks]
             done = []
@@ -304,9 +305,8 @@ class LSTMSequence(_Sequence):
                     if mask is not None:
                         dh += pass_h
                         dc += pass_c
-                done.append(submit(worker, grads.add, lo, hi))
-            for fut in done:
-                wait(fut)
+                done.append((submit(worker, grads.add, lo, hi), lo, hi))
+            finish(done, grads.add)
         dw, dw_ih, db, dx = grads.result()
         dw_hr = None
         if w_hr is not None and needs[6]:
