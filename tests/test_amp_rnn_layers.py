@@ -63,7 +63,7 @@ def test_projected_lstm_under_cpu_autocast_matches_torch(kw, state):
 
 
 def _elman(lib, kw, src, d):
-    m = lib.nn.RNN(4, 5, **kw)
+    m = getattr(lib.nn, type(src).__name__)(4, 5, **kw)
     with lib.no_grad():
         for p, q in zip(m.parameters(), src.parameters()):
             p.copy_(lib.tensor(q.detach().numpy()))
@@ -76,17 +76,20 @@ def _elman(lib, kw, src, d):
 
 
 @pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("kw", [{"num_layers": 2, "nonlinearity": "relu"},
-                                {"bidirectional": True}], ids=str)
-def test_elman_layers_under_cpu_autocast_round_as_torch(kw, seed):
-    """torch's CPU Elman layer adds two bfloat16 ``linear`` results per step, each product
-    and bias summed in float32 and rounded once; rounded otherwise, a ReLU flips on ulp
-    differences and gradients differ by whole units. Same rounding: equal values."""
+@pytest.mark.parametrize("kind,kw", [("RNN", {"num_layers": 2, "nonlinearity": "relu"}),
+                                     ("RNN", {"bidirectional": True}),
+                                     ("GRU", {"num_layers": 2, "bidirectional": True})],
+                         ids=str)
+def test_elman_and_gru_layers_under_cpu_autocast_round_as_torch(kind, kw, seed):
+    """torch's CPU Elman and GRU layers step through composites of bfloat16 ``linear``
+    results (each product and bias summed in float32 and rounded once) and bfloat16 gates
+    (a GRU's state update promotes with its float32 state); rounded otherwise, a ReLU flips on
+    ulp differences and gradients differ by whole units. Same rounding: equal values."""
     rng = np.random.default_rng(seed)
     d = {"x": rng.standard_normal((6, 3, 4)).astype(np.float32),
          "gout": rng.standard_normal((6, 3, 10)).astype(np.float32)}
     torch.manual_seed(seed)
-    src = torch.nn.RNN(4, 5, **kw)
+    src = getattr(torch.nn, kind)(4, 5, **kw)
     (t_vals, t_grads), (n_vals, n_grads) = _elman(torch, kw, src, d), _elman(numtorch, kw, src, d)
     for g, w in zip(n_vals, t_vals):
         np.testing.assert_array_equal(g, w)

@@ -144,9 +144,11 @@ def module_wrapper(name, original):
 def layer_wrapper(original):
     """``nn.modules.rnn._run_direction`` (one layer, one direction) under autocast."""
     def run_direction(mode, x, h, c, weights, reverse, mask):
-        if not _active(x) or (x.device.type == "cpu" and mode == "GRU"):
+        if not _active(x):
             return original(mode, x, h, c, weights, reverse, mask)
         device_type = x.device.type
+        if device_type == "cpu" and mode == "GRU":
+            return _gru(x, h, weights, reverse, mask)
         if device_type == "cpu" and mode == "LSTM" and weights[4] is not None:
             return _projected_lstm(x, h, c, weights, reverse, mask)
         if device_type == "cpu" and mode != "LSTM":
@@ -198,6 +200,21 @@ def _elman(mode, x, h, weights, reverse, mask):
         return getattr(linear(h, w_hh, b_hh) + xt, act)(), None
 
     out, h, _ = _steps(linear(x, w_ih, b_ih), h, None, mask, reverse, step)
+    return out, h, None
+
+
+def _gru(x, h, weights, reverse, mask):
+    """A GRU layer direction under CPU autocast in torch's composite order: bfloat16 gate
+    products (the input's for all steps at once), bfloat16 gates, and the state update
+    promoting with ``h`` (float32 from a float32 ``h_0``)."""
+    from ..ops.rnn_sequence import gru_update
+
+    w_ih, w_hh, b_ih, b_hh, _ = weights
+
+    def step(xt, h, c):
+        return gru_update(xt, _cpu_linear(h, w_hh, b_hh), h), None
+
+    out, h, _ = _steps(_cpu_linear(x, w_ih, b_ih), h, None, mask, reverse, step)
     return out, h, None
 
 
