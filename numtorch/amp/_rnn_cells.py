@@ -13,8 +13,11 @@ The step is written here with numtorch's differentiable ops in torch's own order
 
 The multi-step layers (``nn.LSTM``, ``nn.GRU``, ``nn.RNN``) follow torch's kernels: on CUDA
 its cuDNN RNN casts the whole layer (input, states, weights) to the region's dtype, for every
-mode; on the CPU ``mkldnn_rnn_layer`` does the same for LSTM, an Elman layer's composite ends
-up in bfloat16 too (each step's linears are), and a GRU's stays float32 (its states promote).
+mode; on the CPU ``mkldnn_rnn_layer`` does the same for LSTM, while the other layers are
+composites, stepped through here the same way (``_elman``, ``_gru``, ``_projected_lstm``): an
+Elman layer ends up in bfloat16 (each step's linears are), a GRU's output stays float32 (its
+states promote), and a projected LSTM (no oneDNN kernel) has bfloat16 products and its cell
+state in ``c_0``'s dtype.
 """
 
 from .. import _dtype
