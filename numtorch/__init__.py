@@ -135,6 +135,9 @@ from ._torch_misc_forms import *  # noqa: F401,F403,E402  (sym_int, q_scale, has
 from ._from_file import from_file  # noqa: F401,E402
 from ._fork import fork, wait, Future, SymInt, SymFloat, SymBool  # noqa: F401,E402
 from ._torch_rnn_forms import lstm, gru, rnn_tanh, rnn_relu  # noqa: F401,E402
+from ._ops_axis_aliases import install as _install_axis_aliases  # noqa: E402
+
+_install_axis_aliases(globals(), Tensor)  # axis=/keepdims= spellings, as torch accepts
 
 newaxis = None
 

@@ -83,6 +83,12 @@ def uniform_edges(xp, values, n, bounds, d, dt):
                            f"{_c_float(hi)}] is not finite")
     if lo == hi:
         lo, hi = lo - 0.5, hi + 0.5
+    if np.dtype(dt) in (np.float32, np.float64):
+        # torch's edges are its linspace in the input's precision, not a float64 one cast down
+        from .._dtype import from_numpy_dtype
+        from .._ranges import _linspace_values
+
+        return xp.asarray(_linspace_values(lo, hi, n + 1, from_numpy_dtype(dt)))
     return xp.linspace(lo, hi, n + 1).astype(dt)
 
 

@@ -1,0 +1,78 @@
+"""Run the user programs under ``programs/`` with real torch or with numtorch; print JSON.
+
+Usage: ``python runner.py torch|numtorch [program ...]``. Each program file is split into cells
+at lines starting with ``#%%``; the first cell (imports) runs before every other cell, each
+cell in fresh globals, so one failing cell does not hide the rest. A cell's record is what it
+printed, then the class and message of the exception that ended it, then the warnings it raised.
+With numtorch, ``import torch`` resolves to numtorch through its import hook.
+"""
+
+import contextlib
+import io
+import json
+import re
+import os
+import sys
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROGRAMS = os.path.join(HERE, "programs")
+MARK = "\n=====PARITY-JSON=====\n"
+
+
+def cells_of(path):
+    """The prelude and the list of (label, source) cells of one program file."""
+    with open(path) as f:
+        text = f.read()
+    chunks = text.split("\n#%%")
+    prelude, cells = chunks[0], []
+    for i, chunk in enumerate(chunks[1:]):
+        first, _, body = chunk.partition("\n")
+        label = first.strip() or str(i)
+        # keep line numbers of the cell so both libraries report the same positions
+        cells.append((label, body))
+    return prelude, cells
+
+
+def run_cell(prelude, source, name):
+    out = io.StringIO()
+    glob = {"__name__": "__main__", "__file__": name}
+    with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(out):
+        warnings.simplefilter("always")
+        # the import hook's modules keep numtorch's __package__ (reported to its owner)
+        warnings.filterwarnings("ignore", category=ImportWarning)
+        try:
+            exec(compile(prelude, name, "exec"), glob)
+            glob["torch"].manual_seed(0)
+            exec(compile(source, name, "exec"), glob)
+        except BaseException as exc:  # noqa: BLE001 - a user program may raise anything
+            print(f"!! {type(exc).__name__}: {exc}")
+    for w in caught:
+        # the first line only: torch appends where in its C++ sources a warning came from
+        message = str(w.message).split("\n")[0].split(" (Triggered internally at")[0]
+        out.write(f"~~ {w.category.__name__}: {message}\n")
+    # object addresses differ from run to run
+    return re.sub(r" at 0x[0-9a-f]+>", " at 0x?>", out.getvalue())
+
+
+def main(argv):
+    lib, names = argv[0], argv[1:]
+    if lib == "numtorch":
+        from numtorch import _import_hook
+
+        _import_hook.install()
+    import torch  # noqa: F401 - the library under test, imported before any cell runs
+
+    torch.set_printoptions(profile="default")
+    names = names or sorted(n[:-3] for n in os.listdir(PROGRAMS) if n.endswith(".py"))
+    result = {}
+    for name in names:
+        prelude, cells = cells_of(os.path.join(PROGRAMS, name + ".py"))
+        for label, source in cells:
+            result[f"{name}:{label}"] = run_cell(prelude, source, name)
+    sys.stdout.write(MARK)
+    json.dump(result, sys.stdout, indent=0)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
