@@ -67,6 +67,28 @@ def test_input_gradient_by_col2im_matches_torch(paths, fn, shapes):
     assert "input-col2im" in paths and "input-as-conv" not in paths
 
 
+# stride-1 transposed convolutions whose output is many times their input (a GAN's first
+# layer on a 1x1 input): convolving the padded input would multiply mostly zeros
+SMALL_INPUT_TRANSPOSED = [
+    (_conv_t(2), [(3, 6, 1, 1), (6, 8, 4, 4), (8,)]),  # 1x1 -> 4x4
+    (_conv_t(2, padding=(1, 0)), [(2, 5, 2, 2), (5, 9, 5, 3)]),  # 2x2 -> 4x4
+    (_conv_t(1, groups=2), [(2, 4, 2), (4, 4, 6)]),  # 2 -> 7
+]
+
+
+@pytest.mark.parametrize("case", range(len(SMALL_INPUT_TRANSPOSED)))
+def test_stride1_transposed_conv_of_a_small_input_uses_col2im(paths, case):
+    fn, shapes = SMALL_INPUT_TRANSPOSED[case]
+    check_op(fn, shapes)
+    assert paths[0] == "input-col2im"
+
+
+def test_float32_transposed_conv_of_a_1x1_input_matches_torch(paths):
+    check_op(_conv_t(2), [(8, 20, 1, 1), (20, 16, 4, 4), (16,)], dtype="float32",
+             second_order=False)
+    assert paths[0] == "input-col2im"
+
+
 # 1x1 convolutions over maps of at least _MIN_POINTWISE_LENGTH positions: plain GEMMs
 POINTWISE = [
     (_conv(2), [(2, 6, 12, 12), (4, 6, 1, 1), (4,)]),
