@@ -232,9 +232,13 @@ def _accumulate(prev, g, owned, key):
     in by an op or a hook may be shared, so it is never written)."""
     a = prev._array
     if key in owned and a.dtype.kind in "fc":
-        backend.xp_of(a).add(a, g._array, out=a)
+        (np if type(a) is np.ndarray else backend.xp_of(a)).add(a, g._array, out=a)
         return prev
     owned.add(key)
+    b = g._array
+    if type(a) is np.ndarray and type(b) is np.ndarray and a.dtype is b.dtype and \
+            a.shape == b.shape:
+        return graph._make(a + b)  # what ``prev + g`` gives here (no graph), without the op
     return prev + g
 
 
