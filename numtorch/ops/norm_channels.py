@@ -20,11 +20,11 @@ from . import _intraop
 
 _BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _PASSES = 3  # the forward and backward each make ~5 passes: split from a third of the size
-# Values per (sample, channel) plane, at least: a part's view has planes as its contiguous
-# runs, and short runs make every pass slower. Training forward + backward, float32, batch
-# 16, calling thread's CPU time one thread -> two: 64x56x56 10.6 -> 6.5 ms, 64x28x28 2.06 ->
-# 1.54, 128x14x14 1.03 -> 0.80, 256x7x7 0.70 -> 0.58 (process CPU 0.70 -> 0.90), 512x4x4
-# 0.69 -> 0.84 (process CPU doubled)
+# Values per (sample, channel) plane for a split, at least: small problems lose more to the
+# hand-off than they gain. Training forward + backward, float32, batch 16, calling thread's
+# CPU time one thread -> two (first version, (1, C, 1) broadcasts, load ~2): 64x56x56 10.6 ->
+# 6.5 ms, 64x28x28 2.06 -> 1.54, 128x14x14 1.03 -> 0.80, 256x7x7 0.70 -> 0.58 (process CPU
+# 0.70 -> 0.90), 512x4x4 0.69 -> 0.84 (process CPU doubled)
 _MIN_PLANE = 100
 _SHORT_PLANE = 16
 
