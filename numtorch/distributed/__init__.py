@@ -14,7 +14,6 @@ still works; only a process started by an MPI launcher needs it.
 
 from datetime import timedelta  # noqa: F401  (torch.distributed.timedelta exists too)
 
-from . import _mpi
 from ._world import DistBackendError, DistError, DistNetworkError, DistStoreError
 from .distributed_c10d import (  # noqa: F401
     Backend, GroupMember, ProcessGroup, ReduceOp, default_pg_timeout, destroy_process_group,
@@ -38,7 +37,8 @@ from ._objects import (  # noqa: F401
     scatter_object_list, send_object_list,
 )
 from ._work import Work  # noqa: F401
-from ._store import FileStore, HashStore, PrefixStore, Store, TCPStore  # noqa: F401
+from ._store import HashStore, PrefixStore, Store, TCPStore  # noqa: F401
+from ._file_store import FileStore  # noqa: F401
 from . import distributed_c10d  # noqa: F401
 
 

@@ -15,7 +15,8 @@ from urllib.parse import parse_qs, urlparse
 from . import _mpi
 from ._sock_comm import NS, SocketComm
 from ._sock_mesh import connect_mesh
-from ._store import FileStore, PrefixStore, TCPStore
+from ._file_store import FileStore
+from ._store import PrefixStore, TCPStore
 from ._world import DistNetworkError, World
 
 
@@ -71,18 +72,21 @@ def socket_world(init_method, store, size, rank, timeout_s):
     else:
         deadline = time.monotonic() + timeout_s
         while True:
-            own, size, rank = _store_for(init_method, size, rank, timeout_s)
+            own = None
             try:
+                own, size, rank = _store_for(init_method, size, rank, timeout_s)
                 mesh = _meet(own, rank, size, max(0.001, deadline - time.monotonic()))
                 break
             except DistNetworkError as e:
-                own.close()
+                if own is not None:
+                    own.close()
                 # a rank that re-initialises quickly after destroy_process_group can reach
                 # rank 0's previous store just before rank 0 closes it: meet again on the new
                 if not getattr(e, "_numtorch_lost", False) or time.monotonic() > deadline:
                     raise
             except BaseException:
-                own.close()
+                if own is not None:
+                    own.close()
                 raise
         store = own
     _mpi.use_engine(NS)
