@@ -251,6 +251,22 @@ class TorchStream:
         u *= math.pi
         return _shaped(np.tan(u), size)
 
+    def standard_gamma(self, shape, size=None, dtype=np.float64, out=None):
+        """Gamma(shape, 1) samples, one per element of ``shape`` in C order, by torch's
+        Marsaglia-Tsang rejection (float64 uniforms and scalar normals, the normal cache
+        shared; shapes below 1 boosted by ``(1 - u) ** (1 / shape)``)."""
+        alpha = np.asarray(shape, dtype=np.float64)
+        if size is not None:
+            alpha = np.broadcast_to(alpha, size)
+        reader = _WordReader(self, 6 * alpha.size + 8)
+        values = np.array([reader.gamma(a) for a in alpha.ravel().tolist()], dtype=np.float64)
+        reader.finish()
+        values = values.reshape(alpha.shape).astype(dtype, copy=False)
+        if out is not None:
+            out[...] = values
+            return out
+        return values
+
     # -- torch's state format ----------------------------------------------------------------
     def state_bytes(self):
         """The state as torch's 5056-byte CPU generator state (so states move both ways)."""
@@ -293,6 +309,72 @@ class TorchStream:
         self.normal_cache = normal_y if normal_valid else None
         self._float_cache = float(np.frombuffer(data, np.float32, 1, tail + 32)[0]) \
             if data[tail + 36] else None
+
+
+class _WordReader:
+    """Words of a stream read ahead in bulk for samplers that take a varying number per
+    value (rejection): :meth:`finish` rewinds the stream and advances it by exactly the words
+    used, so the stream ends where torch's would."""
+
+    def __init__(self, stream, expected):
+        self.stream = stream
+        self.start = stream.bit_generator.state
+        self.words = stream.words(expected).tolist()
+        self.used = 0
+
+    def word(self):
+        if self.used == len(self.words):
+            self.words += self.stream.words(len(self.words) + 8).tolist()
+        self.used += 1
+        return self.words[self.used - 1]
+
+    def uniform(self):
+        hi = self.word()
+        return (((hi << 32) | self.word()) & ((1 << 53) - 1)) * 2.0 ** -53
+
+    def normal(self):
+        stream = self.stream
+        if stream.normal_cache is not None:
+            value, stream.normal_cache = stream.normal_cache, None
+            return value
+        u1 = self.uniform()
+        u2 = self.uniform()
+        radius = math.sqrt(-2.0 * math.log(1.0 - u2))
+        theta = 2.0 * math.pi * u1
+        stream.normal_cache = radius * math.sin(theta)
+        return radius * math.cos(theta)
+
+    def gamma(self, alpha):
+        if not alpha > 0:  # 0 gives 0 (after the boost's draw), NaN stays NaN
+            if alpha == 0:
+                self.uniform()
+                return 0.0
+            return math.nan
+        scale = 1.0
+        if alpha < 1:
+            scale = (1.0 - self.uniform()) ** (1.0 / alpha)
+            alpha += 1.0
+        d = alpha - _THIRD
+        c = 1.0 / math.sqrt(9.0 * d)
+        while True:
+            x = self.normal()
+            y = 1.0 + c * x
+            while y <= 0:
+                x = self.normal()
+                y = 1.0 + c * x
+            v = y * y * y
+            u = 1.0 - self.uniform()
+            xx = x * x
+            if u < 1.0 - 0.0331 * xx * xx or \
+                    math.log(u) < 0.5 * xx + d * (1.0 - v + math.log(v)):
+                return scale * d * v
+
+    def finish(self):
+        self.stream.bit_generator.state = self.start
+        self.stream.words(self.used)
+
+
+_THIRD = float(np.float32(1.0 / 3.0))  # torch's constant is the float32 third
 
 
 def _work(dtype):

@@ -65,6 +65,15 @@ DRAWS = {
                     .sample((9,)), True),
     "bernoulli_dist": (lambda t: t.distributions.Bernoulli(t.tensor([0.3, 0.6])).sample((5,)),
                        True),
+    "gamma_64": (lambda t: t.distributions.Gamma(t.tensor([0.3, 1.0, 2.5, 9.0], dtype=t.float64),
+                                                 2.0).sample((20,)), False),
+    "gamma_32": (lambda t: t.distributions.Gamma(t.tensor([0.3, 2.5]), 1.0).sample((9,)),
+                 "close"),
+    "dirichlet": (lambda t: t.distributions.Dirichlet(t.tensor([0.5, 2.0, 1.0]))
+                  .sample((4,)), "close"),
+    "beta_64": (lambda t: t.distributions.Beta(t.tensor([0.5, 2.0], dtype=t.float64),
+                                               t.tensor([1.5, 0.7], dtype=t.float64))
+                .sample((6,)), True),
     "mvn_dist": (lambda t: t.distributions.MultivariateNormal(t.zeros(2), t.eye(2))
                  .sample((3,)), True),
 }
