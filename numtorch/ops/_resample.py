@@ -247,6 +247,10 @@ def resize(input, sizes, scales, mode, align_corners, antialias):
     out = input
     for k, (n_out, scale) in enumerate(zip(sizes, scales)):
         n_in = input.shape[2 + k]
+        if n_in == n_out and (antialias or mode in ("linear", "bilinear", "trilinear")):
+            # torch copies a dim whose size does not change in these modes, whatever the
+            # scale factor says (bicubic without antialias and nearest do resample it)
+            continue
         if mode in ("nearest", "nearest-exact"):
             idx, w = _tables.nearest_table(xp, n_in, n_out, scale, mode == "nearest-exact")
         elif mode == "area":
@@ -258,7 +262,7 @@ def resize(input, sizes, scales, mode, align_corners, antialias):
         else:
             idx, w = _tables.linear_table(xp, dt, n_in, n_out, align_corners, scale)
         out = resample(out, 2 + k, idx, w, n_in)
-    return out
+    return input.clone() if out is input else out
 
 
 def grid_taps(input, coords, sizes, mode, padding_mode, align_corners):
