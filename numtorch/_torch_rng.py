@@ -267,6 +267,17 @@ class TorchStream:
             return out
         return values
 
+    def poisson(self, lam=1.0, size=None):
+        """Poisson(lam) samples, one per element in C order, as torch draws them: a product
+        of float64 uniforms below 10, Hormann's transformed rejection (PTRS) from 10 on."""
+        rate = np.asarray(lam, dtype=np.float64)
+        if size is not None:
+            rate = np.broadcast_to(rate, size)
+        reader = _WordReader(self, 4 * rate.size + 8)
+        values = np.array([reader.poisson(r) for r in rate.ravel().tolist()], dtype=np.float64)
+        reader.finish()
+        return values.reshape(rate.shape)
+
     # -- torch's state format ----------------------------------------------------------------
     def state_bytes(self):
         """The state as torch's 5056-byte CPU generator state (so states move both ways)."""
@@ -368,6 +379,39 @@ class _WordReader:
             if u < 1.0 - 0.0331 * xx * xx or \
                     math.log(u) < 0.5 * xx + d * (1.0 - v + math.log(v)):
                 return scale * d * v
+
+    def poisson(self, lam):
+        if lam >= 10:
+            return self._transformed_rejection(lam)
+        if not lam > 0:
+            return 0.0 if lam == 0 else math.nan
+        limit = math.exp(-lam)
+        count, product = 0, self.uniform()
+        while product > limit:
+            count += 1
+            product *= self.uniform()
+        return float(count)
+
+    def _transformed_rejection(self, lam):
+        """Hormann (1993), "The transformed rejection method for generating Poisson random
+        variables", algorithm PTRS."""
+        root, log_lam = math.sqrt(lam), math.log(lam)
+        b = 0.931 + 2.53 * root
+        a = -0.059 + 0.02483 * b
+        inv_alpha = 1.1239 + 1.1328 / (b - 3.4)
+        v_r = 0.9277 - 3.6224 / (b - 2)
+        while True:
+            u = self.uniform() - 0.5
+            v = self.uniform()
+            u_s = 0.5 - abs(u)
+            k = math.floor((2 * a / u_s + b) * u + lam + 0.43)
+            if u_s >= 0.07 and v <= v_r:
+                return float(k)
+            if k < 0 or (u_s < 0.013 and v > u_s):
+                continue
+            if math.log(v) + math.log(inv_alpha) - math.log(a / (u_s * u_s) + b) <= \
+                    -lam + k * log_lam - math.lgamma(k + 1):
+                return float(k)
 
     def finish(self):
         self.stream.bit_generator.state = self.start

@@ -74,6 +74,9 @@ DRAWS = {
     "beta_64": (lambda t: t.distributions.Beta(t.tensor([0.5, 2.0], dtype=t.float64),
                                                t.tensor([1.5, 0.7], dtype=t.float64))
                 .sample((6,)), True),
+    "poisson": (lambda t: t.poisson(t.tensor([0.0, 0.5, 3.0, 9.9, 10.0, 40.0, 1e4] * 3)), True),
+    "poisson_dist": (lambda t: t.distributions.Poisson(t.tensor([2.0, 15.0])).sample((5,)),
+                     True),
     "mvn_dist": (lambda t: t.distributions.MultivariateNormal(t.zeros(2), t.eye(2))
                  .sample((3,)), True),
 }
