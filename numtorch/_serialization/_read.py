@@ -453,7 +453,8 @@ def _load_file(fh, map_location, weights_only):
     head = fh.read(4)
     fh.seek(start)
     if not head:
-        raise RuntimeError("load: the file is empty; it is not a PyTorch checkpoint")
+        # torch fails in the unpickler: its weights-only one says nothing, pickle's says why
+        raise EOFError("" if weights_only else "Ran out of input")
     try:
         if head == b"PK\x03\x04":
             try:
