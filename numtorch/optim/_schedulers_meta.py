@@ -196,7 +196,9 @@ class SequentialLR(_Composite):
         idx = bisect_right(self._milestones, self.last_epoch)
         sched = self._schedulers[idx]
         if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
-            sched.step(0)
+            with warnings.catch_warnings():  # torch restarts the next one without a warning
+                warnings.filterwarnings("ignore", "The epoch parameter", UserWarning)
+                sched.step(0)
         else:
             sched.step()
         self._last_lr = sched.get_last_lr()
