@@ -50,6 +50,7 @@ import os
 from ..autograd.graph import Op
 from ..backend import helpers_for, is_device_array
 from . import _intraop
+from . import conv_col2im as _col2im_last
 from . import conv_depthwise as _depthwise
 from . import conv_samples as _batch_split
 from . import conv_winograd as _winograd
@@ -436,11 +437,13 @@ def _input_col2im(xp, gy, w, size, stride, padding, dilation, groups):
     out = tuple(gy.shape[2:])
     length = _prod(out)
     c_in = w.shape[1] * groups
+    step = _chunk(n, c_in * _prod(kernel) * length * gy.itemsize, length)
+    if _col2im_last.applies(c_in, groups):
+        return _col2im_last.input_grad(xp, gy, w, size, stride, padding, dilation, step, _copy)
     wt = w.reshape(groups, o // groups, -1).swapaxes(1, 2)  # (g, C/g * K, O/g)
     full = tuple(s + lo + hi for s, (lo, hi) in zip(size, padding))
     dx = xp.zeros((n, c_in) + full, dtype=xp.result_type(gy, w))
     gy3 = gy.reshape(n, o, length)
-    step = _chunk(n, c_in * _prod(kernel) * length * gy.itemsize, length)
     for i in range(0, n, step):
         m = min(step, n - i)
         cols = _matmul(xp, wt, _rows(xp, gy3, i, m, groups))  # (g, C/g * K, m * L)

@@ -1,0 +1,63 @@
+"""Strided input gradients and strided transposed convolutions with many channels take the
+channels-last col2im (``conv_col2im``): values, gradients and second order against torch."""
+
+import pytest
+
+from numtorch.ops import conv as conv_ops
+from numtorch.ops import conv_col2im
+from tests.oracle import check_op
+
+
+@pytest.fixture
+def watched(monkeypatch):
+    """Calls of the channels-last col2im while the test runs."""
+    calls = []
+    real = conv_col2im.input_grad
+
+    def spy(*args):
+        calls.append(args[1].shape)
+        return real(*args)
+
+    monkeypatch.setattr(conv_col2im, "input_grad", spy)
+    return calls
+
+
+def _conv(nd, **kw):
+    return lambda t, x, w, *b: getattr(t.nn.functional, f"conv{nd}d")(x, w, *b, **kw)
+
+
+def _conv_t(nd, **kw):
+    return lambda t, x, w, *b: getattr(t.nn.functional, f"conv_transpose{nd}d")(x, w, *b, **kw)
+
+
+CASES = [
+    (_conv(2, stride=2, padding=1), [(2, 32, 7, 6), (3, 32, 3, 3), (3,)]),
+    (_conv(2, stride=(2, 3), padding=(0, 2), dilation=(2, 1)), [(2, 32, 9, 8), (2, 32, 2, 3)]),
+    (_conv(1, stride=3, padding=1), [(3, 33, 11), (2, 33, 4)]),
+    (_conv(3, stride=2, padding=1), [(1, 32, 4, 5, 3), (2, 32, 3, 2, 3)]),
+    # dcgan's generator layers: k4 s2 p1 transposed, and an output padding
+    (_conv_t(2, stride=2, padding=1), [(2, 4, 3, 3), (4, 32, 4, 4), (32,)]),
+    (_conv_t(2, stride=2, padding=1, output_padding=1), [(2, 3, 3, 2), (3, 32, 3, 3)]),
+]
+
+
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_channels_last_col2im_matches_torch(watched, case):
+    fn, shapes = CASES[case]
+    check_op(fn, shapes)
+    assert watched
+
+
+@pytest.mark.parametrize("block_bytes", [1, 1 << 20])  # one sample per GEMM, or the batch
+def test_channels_last_col2im_float32_in_blocks(monkeypatch, watched, block_bytes):
+    monkeypatch.setattr(conv_ops, "_BLOCK_BYTES", block_bytes)
+    monkeypatch.setattr(conv_ops, "_MIN_BLOCK_COLUMNS", 1)
+    check_op(_conv_t(2, stride=2, padding=1), [(5, 16, 4, 4), (16, 48, 4, 4), (48,)],
+             dtype="float32", second_order=False)
+    assert watched
+
+
+def test_few_channels_keep_channels_first_col2im(watched):
+    check_op(_conv_t(2, stride=2, padding=1), [(2, 8, 3, 3), (8, 3, 4, 4)],
+             second_order=False)
+    assert not watched
