@@ -1,0 +1,1 @@
+"""Pieces of ``numtorch.utils.benchmark``, at the module paths torch gives them."""
