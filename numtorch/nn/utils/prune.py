@@ -288,8 +288,10 @@ class RandomUnstructured(BasePruningMethod):
 
     def compute_mask(self, t, default_mask):
         """``default_mask`` with ``amount`` further entries, drawn uniformly, set to zero."""
+        # torch prunes the entries with the largest draws: negated, the same stream prunes
+        # the same entries after the same seed.
         return _prune_smallest(self.amount, t, default_mask,
-                               lambda: _sampling.rand_like(t)._array)
+                               lambda: -_sampling.rand_like(t)._array)
 
     @classmethod
     def apply(cls, module, name, amount):
