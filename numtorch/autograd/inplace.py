@@ -30,10 +30,21 @@ def apply_inplace(self, fn, *args, **kwargs):
         _write(self, out, fn)
         return self
     _check_allowed(self)
-    out = fn(_shadow(self), *args, **kwargs)
+    out = fn(_shadow(self, copy=fn not in (_OUTPUT_SAVERS or _register_output_savers())),
+             *args, **kwargs)
     _write(self, out, fn)
     _rebase(self, out)
     return self
+
+
+_OUTPUT_SAVERS = set()  # ops whose backward keeps only their output: no copy of the input
+
+
+def _register_output_savers():
+    from ..ops import activation
+
+    _OUTPUT_SAVERS.add(activation.relu)
+    return _OUTPUT_SAVERS
 
 
 _UFUNCS = {}  # ops.add -> np.add, ...: filled on first use (ops import this module)
@@ -142,13 +153,15 @@ def _check_allowed(self):
                            "you want the inplace to be tracked).")
 
 
-def _shadow(self):
+def _shadow(self, copy=True):
     """A copy of ``self``'s current value carrying its current autograd edge.
 
     The op may save its input for backward; saving a copy keeps that value intact after the
-    write below (torch saves the original ``self`` of in-place ops the same way).
+    write below (torch saves the original ``self`` of in-place ops the same way). An op that
+    saves only its output (ReLU: ResNet's ``inplace=True``) reads ``self``'s array directly,
+    which saves a full pass over it.
     """
-    t = graph._make(self._array.copy())
+    t = graph._make(self._array.copy() if copy else self._array)
     e = edge_of(self)
     if e is not None:
         t._requires_grad = True

@@ -236,3 +236,34 @@ def test_inplace_on_multi_output_view_raises(make):
         make(y).mul_(3)
     nt_e, th_e = check_raises(f)
     assert str(nt_e).split(" is a view")[0] == str(th_e).split(" is a view")[0]
+
+
+def test_inplace_relu_reads_its_input_without_a_copy_and_matches_torch(monkeypatch):
+    # ReLU keeps only its output for backward, so the in-place form skips the defensive copy
+    # of its input; values and gradients stay torch's, through a view and a chain
+    import numpy as np
+    import torch
+
+    from numtorch.autograd import inplace
+
+    copies = []
+    real = inplace._shadow
+    monkeypatch.setattr(inplace, "_shadow",
+                        lambda t, copy=True: copies.append(copy) or real(t, copy))
+    rng = np.random.default_rng(0)
+    w = rng.standard_normal((4, 5)).astype(np.float32)
+    g = rng.standard_normal((4, 5)).astype(np.float32)
+
+    def run(lib):
+        a = lib.tensor(w, requires_grad=True)
+        b = a * 2
+        b[1:].relu_()
+        c = b - 0.5
+        lib.nn.functional.relu(c, inplace=True)
+        (c * lib.tensor(g)).sum().backward()
+        return c.detach().numpy(), a.grad.numpy()
+
+    ours, theirs = run(numtorch), run(torch)
+    np.testing.assert_array_equal(ours[0], theirs[0])
+    np.testing.assert_array_equal(ours[1], theirs[1])
+    assert copies == [False, False]
