@@ -238,7 +238,8 @@ def _accumulate(prev, g, owned, key):
     b = g._array
     if type(a) is np.ndarray and type(b) is np.ndarray and a.dtype is b.dtype and \
             a.shape == b.shape:
-        return graph._make(a + b)  # what ``prev + g`` gives here (no graph), without the op
+        r = a + b  # what ``prev + g`` gives here (no graph), without the op
+        return graph._make(r if type(r) is np.ndarray else np.asarray(r))  # 0-d: a scalar
     return prev + g
 
 

@@ -267,3 +267,19 @@ def test_leaves_fed_one_gradient_array_do_not_share_it():
         y.grad.mul_(3)
         return x.grad, y.grad, z.grad
     same(f)
+
+
+@pytest.mark.parametrize("shape", [(), (3,), (2, 2)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_gradients_meeting_at_one_input_sum_as_torch(shape, dtype):
+    # the engine adds the first two gradients on their arrays: a 0-d sum is a NumPy scalar,
+    # which must come back as a 0-d tensor (seen as a second-order gradient of a 0-d input)
+    def f(t):
+        x = t.tensor(np.linspace(0.2, 0.7, int(np.prod(shape))).reshape(shape),
+                     dtype=getattr(t, dtype), requires_grad=True)
+        y = (x * x * x + x.sin() + x * 2).sum()
+        (g,) = t.autograd.grad(y, x, create_graph=True)
+        g.sum().backward()
+        return x.grad.detach().numpy().copy(), x.grad.shape, str(x.grad.dtype).split(".")[-1]
+
+    same(f)
