@@ -512,13 +512,18 @@ def _single_draws(arr, rng):
     # weights >= 0 (NaN fails) and every total positive and finite: then all are finite
     if not (probs.min() >= 0 and tot.min() > 0 and tot.max() < np.inf):
         return None
+    if _torch_stream(rng):
+        # torch draws a single sample by an exponential race in the weights' dtype
+        q = rng.standard_exponential(probs.shape).astype(probs.dtype, copy=False)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.argmax(probs / q, axis=1).reshape(arr.shape[:-1] + (1,))
     cdf /= tot  # each row now ends at exactly 1.0, above every draw
     u = rng.random((probs.shape[0], 1))
     return (cdf <= u).sum(axis=1).reshape(arr.shape[:-1] + (1,))
 
 
 def _multinomial_draw(probs, rows, n_cat, num_samples, replacement, rng):
-    if replacement:
+    if replacement and num_samples > 1:  # torch races a single draw either way
         # inverse CDF: one searchsorted over all rows, each shifted into its own unit interval
         cdf = np.cumsum(probs, axis=1)
         cdf /= cdf[:, -1:]  # each row now ends at exactly 1.0
