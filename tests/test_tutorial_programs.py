@@ -23,3 +23,20 @@ def test_random_unstructured_prunes_torch_entries_after_same_seed(shape, amount)
         lib.nn.utils.prune.random_unstructured(m, "w", amount=amount)
         masks.append((first.tolist(), m.w_mask.tolist(), lib.rand(2).tolist()))
     assert masks[1] == masks[0]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("shape", [(104,), (1, 104), (5, 3), (2, 1)])
+@pytest.mark.parametrize("replacement", [False, True])
+def test_single_multinomial_draw_is_torch_after_same_seed(dtype, shape, replacement):
+    """nanoGPT's sample.py (torch.multinomial(probs, num_samples=1) per token) writes torch's
+    text from a torch checkpoint: one draw is torch's exponential race, also with
+    replacement, and later draws stay in step."""
+    got = []
+    for lib in (torch, numtorch):
+        lib.manual_seed(0)
+        w = lib.softmax(lib.randn(*shape) * 3, -1).to(getattr(lib, dtype))
+        lib.manual_seed(1337)
+        draws = [lib.multinomial(w, 1, replacement=replacement).tolist() for _ in range(20)]
+        got.append((draws, lib.rand(3).tolist()))
+    assert got[1] == got[0]
