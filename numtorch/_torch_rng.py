@@ -35,6 +35,10 @@ _N = 624
 _MASK53 = np.uint64((1 << 53) - 1)
 _MASK24 = np.uint64((1 << 24) - 1)
 _STATE_BYTES = 5056  # the size of torch's CPU generator state
+_SHIFT32 = np.uint64(32)
+_SCALE24 = np.float32(2.0 ** -24)
+_SCALE53 = 2.0 ** -53
+_BIG = 1 << 20
 
 
 def _seed_key(seed32):
@@ -50,7 +54,9 @@ def _seed_key(seed32):
 def _count(size):
     if size is None:
         return 1
-    if isinstance(size, (int, np.integer)):
+    if size.__class__ is int:
+        return size
+    if isinstance(size, np.integer):
         return int(size)
     return math.prod(size)
 
@@ -58,7 +64,9 @@ def _count(size):
 def _shaped(values, size):
     if size is None:
         return values[0].item() if values.dtype.kind != "f" else float(values[0])
-    return values.reshape(size if not isinstance(size, (int, np.integer)) else (int(size),))
+    if size.__class__ is tuple and len(size) != 1:
+        return values.reshape(size)
+    return values
 
 
 def is_torch_stream(rng):
@@ -119,13 +127,20 @@ class TorchStream:
     def random(self, size=None, dtype=np.float64, out=None):
         """Uniform samples in [0, 1) of float32 (24 bits) or float64 (53 bits)."""
         n = _count(size)
-        single = np.dtype(dtype) == np.float32
-        # the result first: a size past memory fails there, naming the result's bytes
-        values = np.empty(n, dtype=np.float32 if single else np.float64)
-        bits = self.words(n) if single else self.words64(n)
-        bits &= _MASK24 if single else _MASK53
-        values[...] = bits
-        values *= values.dtype.type(2.0 ** (-24 if single else -53))
+        single = dtype is np.float32 or dtype is not np.float64 and np.dtype(dtype) == np.float32
+        if n > _BIG:  # the result first: a size past memory fails there, naming its bytes
+            np.empty(n, dtype=np.float32 if single else np.float64)
+        if single:
+            bits = self.bit_generator.random_raw(n)
+            bits &= _MASK24
+            values = np.multiply(bits, _SCALE24, dtype=np.float32)
+        else:
+            raw = self.bit_generator.random_raw(2 * n)
+            bits = raw[0::2]
+            bits <<= _SHIFT32
+            bits |= raw[1::2]
+            bits &= _MASK53
+            values = np.multiply(bits, _SCALE53)
         if out is not None:
             out[...] = values.reshape(out.shape)
             return out
