@@ -116,7 +116,11 @@ def _write_out(result, out, name):
         if out.numel() != 0:
             warnings.warn(f"An output with one or more elements was resized since it had shape "
                           f"{list(out.shape)}, which does not match the required output shape "
-                          f"{list(result.shape)}.", UserWarning, stacklevel=4)
+                          f"{list(result.shape)}. This behavior is deprecated, and in a future "
+                          f"PyTorch release outputs will not be resized unless they have zero "
+                          f"elements. You can explicitly reuse an out tensor t by resizing it, "
+                          f"inplace, to zero elements with t.resize_(0).", UserWarning,
+                          stacklevel=4)
         xp = np if type(out._array) is np.ndarray else backend_xp(out._array)
         out._array = xp.empty(result._array.shape, out._array.dtype)
     return apply_inplace(out, lambda _, r: r, result)
