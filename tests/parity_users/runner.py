@@ -41,6 +41,8 @@ def run_cell(prelude, source, name):
         warnings.simplefilter("always")
         # the import hook's modules keep numtorch's __package__ (reported to its owner)
         warnings.filterwarnings("ignore", category=ImportWarning)
+        # NumPy 2 warns about torch's own __array_wrap__ (a torch defect, not behaviour)
+        warnings.filterwarnings("ignore", "__array_wrap__", DeprecationWarning)
         try:
             exec(compile(prelude, name, "exec"), glob)
             glob["torch"].manual_seed(0)
