@@ -345,11 +345,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         dt = _float_dtype(dtype, "normal_kernel_cpu")
         shape = parse_size("normal", (size,))
         try:
-            if _torch_stream(rng):  # torch's normal_(mean, std) arithmetic
-                arr = normal_fill(rng, shape, dt.np, mean, std).astype(dt.np, copy=False)
-            else:
-                z = _standard_normal(rng, shape, dt.np)
-                arr = (z * dt.np.type(std) + dt.np.type(mean)).astype(dt.np, copy=False)
+            arr = normal_fill(rng, shape, dt.np, mean, std).astype(dt.np, copy=False)
         except (MemoryError, ValueError) as e:
             raise result_alloc_error(e, shape, dt.itemsize) from None
         return _finish(arr, device, requires_grad, out)

@@ -270,13 +270,7 @@ class TorchStream:
         """Gamma(shape, 1) samples, one per element of ``shape`` in C order, by torch's
         Marsaglia-Tsang rejection (float64 uniforms and scalar normals, the normal cache
         shared; shapes below 1 boosted by ``(1 - u) ** (1 / shape)``)."""
-        alpha = np.asarray(shape, dtype=np.float64)
-        if size is not None:
-            alpha = np.broadcast_to(alpha, size)
-        reader = _WordReader(self, 6 * alpha.size + 8)
-        values = np.array([reader.gamma(a) for a in alpha.ravel().tolist()], dtype=np.float64)
-        reader.finish()
-        values = values.reshape(alpha.shape).astype(dtype, copy=False)
+        values = self._per_value(shape, size, "gamma", 6).astype(dtype, copy=False)
         if out is not None:
             out[...] = values
             return out
@@ -285,13 +279,19 @@ class TorchStream:
     def poisson(self, lam=1.0, size=None):
         """Poisson(lam) samples, one per element in C order, as torch draws them: a product
         of float64 uniforms below 10, Hormann's transformed rejection (PTRS) from 10 on."""
-        rate = np.asarray(lam, dtype=np.float64)
+        return self._per_value(lam, size, "poisson", 4)
+
+    def _per_value(self, params, size, sampler, words_each):
+        """One rejection draw per parameter (broadcast to ``size``), in C order, through a
+        :class:`_WordReader`; float64, in the parameters' shape."""
+        params = np.asarray(params, dtype=np.float64)
         if size is not None:
-            rate = np.broadcast_to(rate, size)
-        reader = _WordReader(self, 4 * rate.size + 8)
-        values = np.array([reader.poisson(r) for r in rate.ravel().tolist()], dtype=np.float64)
+            params = np.broadcast_to(params, size)
+        reader = _WordReader(self, words_each * params.size + 8)
+        draw = getattr(reader, sampler)
+        values = np.array([draw(v) for v in params.ravel().tolist()], dtype=np.float64)
         reader.finish()
-        return values.reshape(rate.shape)
+        return values.reshape(params.shape)
 
     # -- torch's state format ----------------------------------------------------------------
     def state_bytes(self):
