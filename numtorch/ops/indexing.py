@@ -343,7 +343,7 @@ def rows(input):
 
 def getitem(input, index):
     """``input[index]``: views for basic indices, copies for tensor/list/mask indices."""
-    if type(index) is list:
+    if type(index) is list or type(index) is str:
         index = _list_as_tuple(index)
     idx, advanced = convert_index(index, input)
     if advanced:
@@ -362,7 +362,7 @@ def setitem(input, index, value):
         if lim is None or not (lim[0] <= value <= lim[1] and (
                 tv is float and lim[2] or tv is int and _I64[0] <= value <= _I64[1])):
             value = _setitem_number(input, value)  # (a fitting number goes in as it is)
-    if type(index) is list:
+    if type(index) is list or type(index) is str:
         index = _list_as_tuple(index)
     idx, advanced = convert_index(index, input)
     if advanced:
@@ -394,6 +394,8 @@ def setitem(input, index, value):
             if not advanced and isinstance(value, Tensor):
                 from .shape import expand
 
+                while value.dim() and value.shape[0] == 1:  # torch drops leading ones first
+                    value = value[0]
                 expand(value, target)  # raises torch's copy_ error for the shapes
             raise RuntimeError(f"shape mismatch: value tensor of shape {list(np.shape(v))} "
                                f"cannot be broadcast to indexing result of shape "
