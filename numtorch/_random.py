@@ -109,6 +109,10 @@ class Generator:
 
 
 default_generator = Generator()
+# torch seeds its default CPU generator from the operating system's entropy when a process
+# starts (a fresh Generator() keeps the fixed seed above), so an unseeded program draws other
+# numbers on every run under either library
+default_generator.manual_seed(int(np.random.SeedSequence().entropy % (1 << 64)))
 
 
 class _DeviceDefaultGenerator(Generator):

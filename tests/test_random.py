@@ -537,3 +537,18 @@ def test_in_place_samplers_under_no_grad_work_on_leaves():
         w.uniform_(-0.1, 0.1)
         w.normal_(0, 0.02)
     assert w.requires_grad and w.is_leaf and float(w.abs().max()) < 0.2
+
+
+def test_unseeded_processes_draw_different_numbers_as_torch_does():
+    # torch seeds its default generator from OS entropy at start-up; a fresh Generator() keeps
+    # the fixed seed 67280421310721
+    import subprocess
+    import sys
+
+    code = ("import numtorch as t; print(t.initial_seed(), t.rand(1).item(), "
+            "t.Generator().initial_seed())")
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True).stdout.split() for _ in range(2)]
+    assert runs[0][:2] != runs[1][:2]
+    assert runs[0][2] == runs[1][2] == str(torch.Generator().initial_seed())
+    assert 0 <= int(runs[0][0]) < 2 ** 64

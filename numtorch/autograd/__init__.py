@@ -66,8 +66,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         (tensor([ 3., 12.]),)
     """
     if is_grads_batched:
-        raise RuntimeError("grad(): is_grads_batched=True is not supported by numtorch; call "
-                           "grad once per cotangent instead")
+        return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
+                             allow_unused, materialize_grads)
     if allow_unused is None:
         allow_unused = materialize_grads
     outs = _as_tuple(outputs)
@@ -83,6 +83,45 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 
         res = [r if r is not None else ops.zeros_like(t) for r, t in zip(res, ins)]
     return tuple(res)
+
+
+def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
+                  materialize_grads):
+    """``grad`` with ``is_grads_batched``: dim 0 of every cotangent indexes a batch of
+    cotangents; the result stacks one vector-Jacobian product per batch entry."""
+    import numtorch as nt
+
+    outs = _as_tuple(outputs)
+    ins = _as_tuple(inputs)
+    grads = _as_tuple(grad_outputs)
+    for i, (g, o) in enumerate(zip(grads, outs)):
+        if g is None or tuple(g.shape[1:]) != tuple(o.shape):
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each "
+                "grad_output as the batch dimension. The sizes of the remaining dimensions are "
+                "expected to match the shape of corresponding output, but a mismatch was "
+                f"detected: grad_output[{i}] has a shape of {g.shape[1:] if g is not None else None} "
+                f"and output[{i}] has a shape of {o.shape}. If you only want some tensors in "
+                "`grad_output` to be considered batched, consider using vmap.")
+    n = grads[0].shape[0] if grads else 0
+    if retain_graph is None:
+        retain_graph = create_graph
+    rows = []
+    for b in range(n):
+        rows.append(grad(outs, ins, tuple(g[b] for g in grads),
+                         retain_graph=retain_graph or b < n - 1, create_graph=create_graph,
+                         allow_unused=allow_unused, materialize_grads=materialize_grads))
+    result = []
+    for k, t in enumerate(ins):
+        column = [row[k] for row in rows]
+        if not column:
+            result.append(t.new_zeros((0,) + tuple(t.shape)))
+        elif all(c is None for c in column):
+            result.append(None)
+        else:
+            result.append(nt.stack([c if c is not None else nt.zeros_like(t)
+                                     for c in column]))
+    return tuple(result)
 
 
 from .gradcheck import gradcheck, gradgradcheck  # noqa: E402

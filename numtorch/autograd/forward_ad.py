@@ -12,8 +12,9 @@ tangents; others pay one scan of their inputs), and in-place ops move the tangen
 out-of-place result onto the tensor they write.
 
 Note: tangents live on the tensor objects, not on their memory: writing in place through a
-view of a dual tensor does not update the base's tangent; custom ``autograd.Function``s are
-not given tangents (torch requires a ``jvp`` method for them).
+view of a dual tensor does not update the base's tangent. A custom ``autograd.Function``
+runs its forward on plain values and gets its outputs' tangents from its own ``jvp`` (torch's
+rule; without one, forward mode raises NotImplementedError).
 """
 
 import weakref

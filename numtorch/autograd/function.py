@@ -171,8 +171,12 @@ def _run_function(ctx, forward, args, kwargs):
                        for a in args)
     ctx._in_meta = [(a._array.shape, a._array.dtype) if isinstance(a, graph.Tensor) else None
                     for a in args]
+    tangents = _input_tangents(ctx, args)
     with no_grad():
-        outputs = forward(*args, **kwargs)
+        if tangents is None:
+            outputs = forward(*args, **kwargs)
+        else:
+            outputs = _forward_on_primals(forward, args, kwargs)
     single = not isinstance(outputs, tuple)
     outs = (outputs,) if single else outputs
     dirty_ids = {id(t) for t in ctx._dirty}
@@ -216,7 +220,43 @@ def _run_function(ctx, forward, args, kwargs):
                          for t in ctx.to_save]
         ctx._edges = tuple(None for _ in args)
     ctx.to_save = ()
+    if tangents is not None:
+        _give_tangents(ctx, tangents, wrapped)
     return wrapped[0] if single else tuple(wrapped)
+
+
+def _input_tangents(ctx, args):
+    """The forward-mode tangents of ``args`` (None per arg without one), or None when no
+    dual level is open or no arg carries a tangent."""
+    from . import forward_ad
+
+    if forward_ad._state["level"] is None or not isinstance(ctx, FunctionCtx) \
+            or isinstance(ctx, _LegacyCtx):
+        return None
+    tangents = [forward_ad._tangent(a) if isinstance(a, graph.Tensor) else None for a in args]
+    return tangents if any(t is not None for t in tangents) else None
+
+
+def _forward_on_primals(forward, args, kwargs):
+    # a custom Function's forward sees plain values: its outputs' tangents come from jvp
+    from . import forward_ad
+
+    busy = forward_ad._state["busy"]
+    forward_ad._state["busy"] = True
+    try:
+        return forward(*args, **kwargs)
+    finally:
+        forward_ad._state["busy"] = busy
+
+
+def _give_tangents(ctx, tangents, wrapped):
+    from . import forward_ad
+
+    out = ctx._fn_cls.jvp(ctx, *tangents)
+    out = out if isinstance(out, tuple) else (out,)
+    for o, t in zip(wrapped, out):
+        if t is not None and isinstance(o, graph.Tensor):
+            forward_ad._set_tangent(o, t)
 
 
 class _FunctionMeta(type):
@@ -281,6 +321,12 @@ class Function(metaclass=_FunctionMeta):
                            "custom autograd.Function to use it with backward mode AD.")
 
     vjp = backward
+
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        """Forward mode: the outputs' tangents from the inputs' (subclasses override)."""
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
 
     def __call__(self, *args):
         """The 0.x call form: ``MyFn()(x)`` with ``forward(self, ...)`` as a plain method."""
