@@ -75,7 +75,7 @@ def meshgrid(*tensors, indexing=None):
         import warnings
 
         warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
-                      "indexing argument (using indexing='ij').", UserWarning, stacklevel=2)
+                      "indexing argument.", UserWarning, stacklevel=2)
         indexing = "ij"
     if indexing not in ("ij", "xy"):
         raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "

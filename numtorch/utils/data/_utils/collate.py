@@ -77,15 +77,15 @@ def collate(batch, *, collate_fn_map=None):
         except TypeError:
             return out
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):
-        return type(elem)(*(collate(list(s), collate_fn_map=collate_fn_map)
-                            for s in zip(*batch)))
+        # the fields go on as the tuples zip makes: a field of strings stays a tuple, as torch's
+        return type(elem)(*(collate(s, collate_fn_map=collate_fn_map) for s in zip(*batch)))
     if isinstance(elem, collections.abc.Sequence):
         it = iter(batch)
         n = len(next(it))
         if not all(len(e) == n for e in it):
             raise RuntimeError("each element in list of batch should be of equal size")
         transposed = list(zip(*batch))
-        cols = [_field(i, list(s), collate_fn_map) for i, s in enumerate(transposed)]
+        cols = [_field(i, s, collate_fn_map) for i, s in enumerate(transposed)]
         if isinstance(elem, tuple):
             return cols
         try:
