@@ -927,6 +927,8 @@ def _track_view(node, base_in, out, params):
         out._view_src = root._grad_fn
     else:
         out._view_fn = None
+        if base_in._requires_grad and out._array.dtype.kind in "fc":  # torch: still requires
+            out._requires_grad = True
 
 
 def replay_view(chain, t):

@@ -33,6 +33,10 @@ def apply_inplace(self, fn, *args, **kwargs):
     out = fn(_shadow(self, copy=fn not in (_OUTPUT_SAVERS or _register_output_savers())),
              *args, **kwargs)
     _write(self, out, fn)
+    saved = getattr(out._grad_fn, "_saved", None)
+    if saved and "outputs" in saved:  # an op that keeps its output now keeps self: torch
+        saved["outputs"] = {k: (a, self._vc, self._vc[0]) if vc is out._vc else (a, vc, v)
+                            for k, (a, vc, v) in saved["outputs"].items()}  # sees later writes
     _rebase(self, out)
     return self
 
@@ -134,7 +138,7 @@ def _check_allowed(self):
                                "operation.")
         return
     base = self._base
-    if base._grad_fn is None and base._requires_grad:
+    if base._grad_fn is None and base._requires_grad and self._view_fn is not None:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                            "in-place operation.")
     multi = self._extra.get("multi_view") if self._extra else None
