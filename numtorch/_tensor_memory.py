@@ -69,7 +69,7 @@ class _TensorMemory:
         from ._size import size_args
 
         shape = shape_arg(size_args(sizes, kwargs, "size", "resize_"))
-        if self.requires_grad and self.grad_fn is None:
+        if self.requires_grad:  # torch refuses non-leaves and under no_grad too
             raise RuntimeError("cannot resize variables that require grad")
         n = 1
         for d in shape:
