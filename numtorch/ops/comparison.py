@@ -205,7 +205,8 @@ class Clamp(Op):
         self.save_inputs(x)
         xp, lo, hi = self.xp, self.min, self.max
         if lo is not None and hi is not None and lo > hi:
-            return xp.full_like(x, hi)
+            out = xp.full_like(x, hi)
+            return xp.where(xp.isnan(x), x, out) if x.dtype.kind not in "iub" else out  # NaN stays
         return xp.clip(x, lo, hi).astype(x.dtype, copy=False)
 
     def backward(self, grad):
