@@ -112,18 +112,32 @@ def split_with_sizes(input, split_sizes, dim=0):
     return tuple(input.split(sizes, d))
 
 
+def _unsafe(pieces, name):
+    """The pieces as torch's unsafe variants give them: they share memory with the input but
+    autograd does not see them as views (in-place writes allowed, own version counters)."""
+    from .autograd.graph import rename_node
+
+    for piece in pieces:
+        if piece._extra is not None:
+            piece._extra.pop("multi_view", None)
+        piece._base = piece._view_fn = None
+        piece._vc = [0]
+        rename_node(piece, name)
+    return pieces
+
+
 def unsafe_split(input, split_size, dim=0):
-    """:func:`numtorch.split` with an int ``split_size``."""
+    """:func:`numtorch.split` with an int ``split_size``, outputs not tracked as views."""
     _require_tensor("unsafe_split", input)
-    return tuple(input.split(split_size, dim))
+    return _unsafe(tuple(input.split(split_size, dim)), "UnsafeSplitBackward0")
 
 
 def unsafe_split_with_sizes(input, split_sizes, dim=0):
-    """:func:`split_with_sizes` under torch's other name."""
-    return split_with_sizes(input, split_sizes, dim)
+    """:func:`split_with_sizes`, outputs not tracked as views."""
+    return _unsafe(split_with_sizes(input, split_sizes, dim), "UnsafeSplitWithSizesBackward0")
 
 
 def unsafe_chunk(input, chunks, dim=0):
-    """:func:`numtorch.chunk` under torch's other name."""
+    """:func:`numtorch.chunk`, outputs not tracked as views."""
     _require_tensor("unsafe_chunk", input)
-    return tuple(input.chunk(chunks, dim))
+    return _unsafe(tuple(input.chunk(chunks, dim)), "UnsafeSplitBackward0")

@@ -138,16 +138,6 @@ def _check_allowed(self):
                                "operation.")
         return
     base = self._base
-    if base._grad_fn is None and base._requires_grad and self._view_fn is not None:
-        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
-                           "in-place operation.")
-    multi = self._extra.get("multi_view") if self._extra else None
-    if multi is not None:
-        raise RuntimeError(f"Output {multi[1]} of {multi[0]} is a view and is being modified "
-                           "inplace. This view is the output of a function that returns "
-                           "multiple views. Such functions do not allow the output views to be "
-                           "modified inplace. You should replace the inplace operation by an "
-                           "out-of-place one.")
     if self._view_fn is None and (base._requires_grad or base._grad_fn is not None):
         raise RuntimeError("A view was created in no_grad mode and is being modified inplace "
                            "with grad mode enabled. Given that this use case is ambiguous and "
@@ -155,6 +145,16 @@ def _check_allowed(self):
                            "both the view and the inplace either both inside the no_grad block "
                            "(if you don't want the inplace to be tracked) or both outside (if "
                            "you want the inplace to be tracked).")
+    multi = self._extra.get("multi_view") if self._extra else None
+    if multi is not None:
+        raise RuntimeError(f"Output {multi[1]} of {multi[0]} is a view and is being modified "
+                           "inplace. This view is the output of a function that returns "
+                           "multiple views. Such functions do not allow the output views to be "
+                           "modified inplace. You should replace the inplace operation by an "
+                           "out-of-place one.")
+    if base._grad_fn is None and base._requires_grad:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
+                           "in-place operation.")
 
 
 def _shadow(self, copy=True):

@@ -186,3 +186,23 @@ for t in (r, q):
 with torch.no_grad():
     r.add_(1)
 print(w)
+#%% multi-output views inplace messages
+x = torch.randn(2, 3, requires_grad=True)
+y = x * 1
+for name, parts in (("unbind", y.unbind(1)), ("split", y.split([1, 2], 1)), ("chunk", y.chunk(2)), ("tensor_split", y.tensor_split(2, 1)), ("leaf", x.unbind(0)), ("leafsplit", x.split(1))):
+    try:
+        parts[-1].add_(1)
+    except RuntimeError as e:
+        print(name, e)
+with torch.no_grad():
+    a = y.unbind(0)
+try:
+    a[0].mul_(2)
+except RuntimeError as e:
+    print(e)
+p = y.unsafe_split(1)
+p[0].mul_(2)
+q = torch.unsafe_chunk(y, 3, 1)
+q[1].add_(1)
+(p[0] * p[1]).sum().backward()
+print(x.grad, p[0].grad_fn.name(), q[1].grad_fn.name(), y._version, p[0]._version)
