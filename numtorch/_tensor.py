@@ -97,6 +97,24 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
     __slots__ = ("_array", "_requires_grad", "_grad", "_grad_fn", "_output_nr", "_vc", "_base",
                  "_accum", "_extra", "_view_fn", "_view_src", "__weakref__", "__dict__")
 
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        """Run ``func`` and return its tensors as ``cls`` (what a subclass's
+        ``super().__torch_function__`` does; see numtorch/_torch_function.py)."""
+        from ._torch_function import default_torch_function
+
+        return default_torch_function(cls, func, types, args, kwargs)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        from . import _torch_function
+
+        if cls.__module__.startswith(("numtorch.", "numtorchvision.")):
+            if "__torch_function__" not in vars(cls):  # numtorch's own kinds take no part
+                cls.__torch_function__ = _torch_function._disabled_torch_function_impl
+        else:
+            _torch_function.install(cls)
+
     def __new__(cls, *args, device=None, **kwargs):
         vc = [0] if not _INFERENCE_ACTIVE[0] else _new_version()
         if cls is not Tensor and len(args) == 1 and type(args[0]) is np.ndarray and not kwargs:

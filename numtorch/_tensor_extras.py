@@ -163,8 +163,11 @@ class _TensorExtras:
     def as_subclass(self, cls):
         """``self`` seen as an instance of the Tensor subclass ``cls``: same data, and still
         attached to the autograd graph (through a view)."""
+        from ._torch_function import DisableTorchFunctionSubclass
+
         _check_subclass(cls)
-        return _retyped(self.view_as(self), cls)
+        with DisableTorchFunctionSubclass():  # as in torch, no __torch_function__ runs here
+            return _retyped(self.view_as(self), cls)
 
     @staticmethod
     def _make_subclass(cls, data, require_grad=False, dispatch_strides=False,

@@ -1,10 +1,11 @@
 """``torch.overrides``: the ``__torch_function__`` protocol helpers that libraries call to
 let tensor-like objects override a function.
 
-numtorch's own functions do not dispatch on ``__torch_function__``; these helpers let a
-function written in Python (a library's, or a user's) do it, exactly as in torch: collect
-the arguments whose type defines ``__torch_function__``, subclasses before their bases,
-and call them until one does not return ``NotImplemented``.
+numtorch's public functions and Tensor methods dispatch on it once a program defines a Tensor
+subclass (numtorch/_torch_function.py); these helpers let a function written in Python (a
+library's, or a user's) do the same, exactly as in torch: collect the arguments whose type
+takes part, subclasses before their bases, and call them until one does not return
+``NotImplemented``.
 """
 
 from ._tensor import Tensor
@@ -14,8 +15,11 @@ __all__ = ["has_torch_function", "has_torch_function_unary", "has_torch_function
 
 
 def _overrides(obj):
-    """True if ``obj``'s type defines ``__torch_function__`` (the plain Tensor does not)."""
-    return getattr(type(obj), "__torch_function__", None) is not None and type(obj) is not Tensor
+    """True if ``obj``'s type takes part in ``__torch_function__`` dispatch: it defines one,
+    is not the plain Tensor, and is not a type with the disabled implementation (Parameter)."""
+    from ._torch_function import _takes_part
+
+    return _takes_part(obj)
 
 
 def has_torch_function(relevant_args):
