@@ -10,6 +10,7 @@ import struct
 import subprocess
 import sys
 import zipfile
+import warnings
 
 import numpy as np
 import pytest
@@ -393,23 +394,48 @@ def test_truncated_zip_raises(cut):
         numtorch.load(io.BytesIO(data[:cut]))
 
 
-@pytest.mark.parametrize("cut", [5, 40, 120, -50, -1])
-def test_truncated_legacy_raises(cut):
+def _same_failure(data, weights_only=True):
+    """numtorch.load fails on ``data`` with torch's exception class and message."""
+    got = []
+    for lib in (torch, numtorch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(Exception) as info:
+                lib.load(io.BytesIO(data), weights_only=weights_only)
+        got.append((type(info.value).__name__, str(info.value)))
+    assert got[1] == got[0]
+
+
+@pytest.mark.parametrize("weights_only", [True, False])
+@pytest.mark.parametrize("cut", [2, 5, 20, 40, 120, 300, -50, -1])
+def test_truncated_legacy_raises(cut, weights_only):
     data = _save_bytes({"w": torch.arange(50.0)}, torch, _use_new_zipfile_serialization=False)
-    with pytest.raises((RuntimeError, pickle.UnpicklingError)):
-        numtorch.load(io.BytesIO(data[:cut]))
+    _same_failure(data[:cut], weights_only)
+
+
+@pytest.mark.parametrize("weights_only", [True, False])
+@pytest.mark.parametrize("data", [b"\x00" * 16, b"hello world", b"x", b"\xff" * 40, b"\n",
+                                  b"\x1f\x8b\x08\x00" + b"\x00" * 10, b'{"a": 1}', b".", b"(.",
+                                  b"K", b"\x93NUMPY\x01\x00", b"PK\x03\x04garbage",
+                                  b"PK\x03\x04" + b"\x00" * 40, pickle.dumps([1, 2], protocol=2),
+                                  pickle.dumps([1, 2], protocol=4), pickle.dumps({"a": 1})[:-3],
+                                  pickle.dumps(0x1950a86a20f9469cfc6c, protocol=2) + b"\x00"],
+                         ids=range(17))
+def test_garbage_bytes_fail_as_in_torch(data, weights_only):
+    _same_failure(data, weights_only)
 
 
 def test_non_checkpoint_files_raise(tmp_path):
-    with pytest.raises((RuntimeError, pickle.UnpicklingError)):
-        numtorch.load(io.BytesIO(b"hello, this is not a checkpoint at all"))
+    _same_failure(b"hello, this is not a checkpoint at all")
     zbuf = io.BytesIO()
     with zipfile.ZipFile(zbuf, "w") as zf:
         zf.writestr("readme.txt", "no data.pkl here")
-    with pytest.raises(RuntimeError, match="data.pkl"):
-        numtorch.load(io.BytesIO(zbuf.getvalue()))
-    with pytest.raises(RuntimeError, match="magic"):
-        numtorch.load(io.BytesIO(pickle.dumps(12345, protocol=2)))
+    _same_failure(zbuf.getvalue())
+    zbuf = io.BytesIO()
+    with zipfile.ZipFile(zbuf, "w") as zf:
+        zf.writestr("archive/data.pkl", b"garbage")
+    _same_failure(zbuf.getvalue())
+    _same_failure(pickle.dumps(12345, protocol=2), weights_only=False)
 
 
 def test_missing_storage_record_raises():

@@ -377,7 +377,7 @@ def test_legacy_counts_checked(case):
             "truncated": lambda: data[:-4]}[case]()
     for weights_only in (True, False):
         assert _outcome(torch, data, weights_only=weights_only)[0] is RuntimeError
-        with pytest.raises(RuntimeError, match=r"storage \d+"):
+        with pytest.raises(RuntimeError, match=r"storage \d+|unexpected EOF"):
             numtorch.load(io.BytesIO(data), weights_only=weights_only)
 
 
@@ -448,8 +448,10 @@ def test_allowed_tensor_constructor_failures_are_runtime_errors(args):
     b"\x80\x02cbuiltins\neval\nX\x01\x00\x00\x001\x85R.",
 ])
 def test_corrupt_pickles_fail_cleanly(payload):
-    with pytest.raises(pickle.UnpicklingError):
-        numtorch.load(io.BytesIO(_wrap(payload)))
+    want, got = _outcome(torch, _wrap(payload)), _outcome(numtorch, _wrap(payload))
+    assert want[0] != "ok" and got[0] is want[0]
+    if b"eval" not in payload:  # (a refused global is worded numtorch's way)
+        assert got[1] == want[1]
 
 
 # -- 6b. safetensors: what the format (and the safetensors package) accepts ------------------

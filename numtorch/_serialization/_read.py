@@ -22,7 +22,7 @@ from .._device import as_device
 from .._device import device as _device_cls
 from ._common import (_BF16, _BF16_BITS, _LEGACY_PROTOCOL, _MAGIC, _NP, _STORAGE_DTYPE,
                       _bf16_from_bits, _native_np, is_load_error, load_error)
-from ._unpickler import Full, WeightsOnly
+from ._unpickler import Full, PickleFault, WeightsOnly
 
 _MIN_VERSION, _MAX_VERSION = 1, 10  # the zip format versions torch 2.13 reads
 _CHUNK = 1 << 20  # bytes decompressed at a time straight into a storage
@@ -199,9 +199,8 @@ def _check_names(infos):
                                            f"absolute or '..' path: {name!r}")
     first = infos[0].filename
     if "/" not in first:
-        raise load_error(RuntimeError, f"load: the zip archive is not a PyTorch checkpoint: "
-                                       f"file in archive is not in a subdirectory: {first} "
-                                       f"(expected <name>/data.pkl)")
+        raise load_error(RuntimeError, f"[enforce fail at inline_container.cc:180] . file in "
+                                       f"archive is not in a subdirectory: {first}")
     prefix = first[:first.index("/") + 1]
     for info in infos:
         if not info.filename.startswith(prefix):
@@ -213,8 +212,9 @@ def _check_names(infos):
 def _check_version(zf, by_name, prefix):
     info = by_name.get(prefix + ".data/version") or by_name.get(prefix + "version")
     if info is None:
-        raise load_error(RuntimeError, "load: the checkpoint archive has no version record "
-                                       "(corrupt file)")
+        raise load_error(RuntimeError, 'Expected hasRecord("version") to be true, but got '
+                                       'false.  (Could this error message be improved?  If so, '
+                                       'please report an enhancement request to PyTorch.)')
     text = zf.read(info).decode("ascii", "replace").strip()
     try:
         version = int(text)
@@ -312,17 +312,23 @@ def _load_zip(zf, map_location, weights_only):
 
 
 # -- the legacy stream ---------------------------------------------------------------------
+def _header(f, header, weights_only):
+    reader = WeightsOnly(f, header)
+    if not weights_only:  # Python's pickle would run any opcode here
+        reader.only = None
+    return reader.load()
+
+
 def _load_legacy(f, map_location, weights_only):
     header = "the legacy checkpoint header"
-    magic = WeightsOnly(f, header).load()
+    magic = _header(f, header, weights_only)
     if magic != _MAGIC:
-        raise load_error(RuntimeError, "load: invalid magic number; the file is not a PyTorch "
-                                       "checkpoint (or it is corrupt)")
-    protocol = WeightsOnly(f, header).load()
+        raise load_error(RuntimeError, "Invalid magic number; corrupt file?")  # torch's words
+    protocol = _header(f, header, weights_only)
     if protocol != _LEGACY_PROTOCOL:
         raise load_error(RuntimeError, f"load: invalid legacy protocol version {protocol!r:.40}"
                                        f", expected {_LEGACY_PROTOCOL}")
-    info = WeightsOnly(f, header).load()
+    info = _header(f, header, weights_only)
     little = not isinstance(info, dict) or info.get("little_endian", True)
     byteorder = "little" if little else "big"
     record = "the pickled object"
@@ -363,10 +369,10 @@ def _load_legacy(f, map_location, weights_only):
             raise load_error(RuntimeError, f"load: storage {key} has the wrong size: the "
                                            f"object expects {numel} {dtype_name} elements, the "
                                            f"file holds a count of {count} (corrupt checkpoint)")
-        if count * disk.itemsize > end - f.tell():
-            raise load_error(RuntimeError, f"load: storage {key} of {count} {dtype_name} "
-                                           f"elements runs past the end of the file (truncated "
-                                           f"checkpoint)")
+        if count * disk.itemsize > end - f.tell():  # torch's words
+            raise load_error(RuntimeError, f"unexpected EOF, expected "
+                                           f"{count * disk.itemsize - (end - f.tell())} more "
+                                           f"bytes. The file might be corrupted.")
         out, in_place = _storage_array(count, dtype_name, byteorder, f"storage {key}")
         got = f.readinto(memoryview(out.view(np.uint8).reshape(-1))) if count else 0
         if got != out.nbytes:
@@ -462,11 +468,16 @@ def _load_file(fh, map_location, weights_only):
             except (zipfile.BadZipFile, NotImplementedError) as e:
                 # zipfile's NotImplementedError: a directory entry asks for a zip feature
                 # version it lacks; torch's writer never does, so the header is damaged
-                raise load_error(RuntimeError, f"load: the checkpoint zip archive is corrupt "
-                                               f"or truncated ({e})") from None
+                size = fh.seek(0, os.SEEK_END) - start
+                why = "not a ZIP archive" if size < 22 else (  # shorter than an end record
+                    "failed finding central directory" if "not a zip file" in str(e) else
+                    f"corrupt archive ({e})")
+                raise load_error(RuntimeError, _MINIZ.format(why)) from None
             with zf:
                 return _load_zip(zf, map_location, weights_only)
         return _load_legacy(fh, map_location, weights_only)
+    except PickleFault as e:
+        raise _in_torch_words(e, weights_only) from None
     except pickle.UnpicklingError as e:
         if weights_only and not str(e).startswith("Weights only"):
             raise pickle.UnpicklingError(f"Weights only load failed: {e}") from None
@@ -477,3 +488,48 @@ def _load_file(fh, map_location, weights_only):
         detail = "" if isinstance(e, (MemoryError, ValueError, OverflowError)) else f": {e}"
         raise RuntimeError(f"load: the checkpoint is truncated or corrupt, or not a PyTorch "
                            f"file ({type(e).__name__}{detail})") from None
+
+
+_WO_FAILED = ("Weights only load failed. In PyTorch 2.6, we changed the default value of the "
+              "`weights_only` argument in `torch.load` from `False` to `True`. Re-running "
+              "`torch.load` with `weights_only` set to `False` will likely succeed, but it can "
+              "result in arbitrary code execution. Do it only if you got the file from a "
+              "trusted source.\nPlease file an issue with the following so that we can make "
+              "`weights_only=True` compatible with your use case: WeightsUnpickler error: "
+              "\n\n{}\n\nCheck the documentation of torch.load to learn more about types "
+              "accepted by default with weights_only "
+              "https://pytorch.org/docs/stable/generated/torch.load.html.")
+_MINIZ = ("PytorchStreamReader failed reading zip archive: {}. This is an internal miniz error. "
+          "If you are seeing this error, there is a high likelihood that your checkpoint file "
+          "is corrupted. This can happen if the checkpoint was not saved properly, was "
+          "transferred incorrectly, or the file was modified after saving.")
+_PICKLE_OPS = frozenset(ord(op.code) for op in __import__("pickletools").opcodes)
+
+
+def _in_torch_words(fault, weights_only):
+    """The exception torch raises for a malformed pickle: its weights-only unpickler's, or
+    Python's pickle module's when ``weights_only`` is off (numtorch's own reader runs in both
+    cases; a malformed file is refused the same way)."""
+    kind, value = fault.kind, fault.value
+    if kind == "eof":
+        return EOFError("" if weights_only else "Ran out of input")
+    if kind == "memo":
+        return KeyError(value) if weights_only else pickle.UnpicklingError(
+            f"Memo value not found at index {value}")
+    if kind == "mark":
+        return IndexError("pop from empty list") if weights_only else pickle.UnpicklingError(
+            "unexpected MARK found")
+    if kind == "truncated":
+        if weights_only:
+            # torch's reader takes the short operand and then finds no opcode
+            return IndexError("index out of range") if value == 1 else EOFError("")
+        return pickle.UnpicklingError("pickle data was truncated")
+    if kind == "underflow":
+        return IndexError("pop from empty list") if weights_only else pickle.UnpicklingError(
+            "unpickling stack underflow")
+    if weights_only:
+        return pickle.UnpicklingError(_WO_FAILED.format(f"Unsupported operand {value}"))
+    if value not in _PICKLE_OPS:
+        shown = chr(value) if 32 <= value < 127 else f"\\x{value:02x}"
+        return pickle.UnpicklingError(f"invalid load key, '{shown}'.")
+    return pickle.UnpicklingError(str(fault))

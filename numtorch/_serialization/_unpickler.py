@@ -39,6 +39,21 @@ from ._common import _STORAGE_DTYPE, is_load_error, load_error
 _SAFE_GLOBALS = []
 _BLOCKED_MODULES = frozenset({"sys", "os", "posix", "nt"})
 _BIG_READ = 1 << 16  # reads longer than this are checked against the bytes left first
+# the opcodes torch's weights-only unpickler runs (found by feeding it each byte): it refuses
+# every other one, protocol 4's FRAME included, with "Unsupported operand <byte>"
+_TORCH_OPS = frozenset(b"()./GJKMNQRUX]abcehjqrstu}" + bytes([128, 129, 133, 134, 135, 136,
+                                                               137, 138, 143]))
+
+
+class PickleFault(pickle.UnpicklingError):
+    """A malformed pickle of a kind torch reports in its own words (``_read`` words it for
+    weights-only loading or as Python's pickle does): ``kind`` is "opcode" (``value`` the
+    byte), "eof" (no opcode left), "memo" (``value`` the missing index), "underflow",
+    "mark" (STOP in an empty MARK) or "truncated" (``value`` the bytes an operand needed)."""
+
+    def __init__(self, message, kind, value=None):
+        super().__init__(message)
+        self.kind, self.value = kind, value
 
 
 # -- the allow-lists ----------------------------------------------------------------------
@@ -205,6 +220,8 @@ class WeightsOnly:
             persistent ids are reported (the legacy format's first pass).
     """
 
+    only = _TORCH_OPS  # opcodes run (None: all it knows); _read widens it for weights_only=False
+
     def __init__(self, file, record="data.pkl", persistent_load=None, skim=False):
         self._file = file
         self._read = file.read
@@ -238,20 +255,24 @@ class WeightsOnly:
             data = self._read(n)
             if len(data) == n:
                 return data
-            raise self._corrupt("it ends in the middle of a value (truncated file)")
+            raise PickleFault(f"load: {self._record} is corrupt: it ends in the middle of a "
+                              f"value (truncated file)", "truncated", n)
         if n < 0:
             raise self._corrupt(f"negative length {n}")
         if self._end is not None and n > self._end - self._file.tell():
-            raise self._corrupt(f"a {n}-byte value runs past its end (truncated file)")
+            raise PickleFault(f"load: {self._record} is corrupt: a {n}-byte value runs past "
+                              f"its end (truncated file)", "truncated", n)
         data = self._read(n)
         if len(data) < n:
-            raise self._corrupt("it ends in the middle of a value (truncated file)")
+            raise PickleFault(f"load: {self._record} is corrupt: it ends in the middle of a "
+                              f"value (truncated file)", "truncated", n)
         return data
 
     def _line(self):
         line = self._readline()
         if not line.endswith(b"\n"):
-            raise self._corrupt("it ends in the middle of a text value (truncated file)")
+            raise PickleFault(f"load: {self._record} is corrupt: it ends in the middle of a "
+                              f"text value (truncated file)", "eof")
         return line[:-1]
 
     def _pop_mark(self):
@@ -385,19 +406,22 @@ class WeightsOnly:
             while True:
                 key = read(1)
                 if not key:
-                    raise self._corrupt("it ends before its STOP opcode (truncated file)")
+                    raise PickleFault(f"load: {self._record} is corrupt: it ends before its "
+                                      f"STOP opcode (truncated file)", "eof")
                 op = dispatch.get(key[0])
-                if op is None:
-                    raise pickle.UnpicklingError(f"load: {self._record} uses the pickle "
-                                                 f"opcode {key!r}, which weights-only "
-                                                 f"loading does not support")
+                if op is None or (self.only is not None and key[0] not in self.only):
+                    raise PickleFault(f"load: {self._record} uses the pickle opcode {key!r}, "
+                                      f"which weights-only loading does not support",
+                                      "opcode", key[0])
                 if op(self):
                     return self.stack.pop()
         except IndexError:
-            raise self._corrupt("an opcode lacks its operands or finds too few values on "
-                                "the stack (truncated or malformed)") from None
+            raise PickleFault(f"load: {self._record} is corrupt: an opcode lacks its operands "
+                              f"or finds too few values on the stack (truncated or malformed)",
+                              "underflow") from None
         except KeyError as e:
-            raise self._corrupt(f"it refers to a missing memo entry {e}") from None
+            raise PickleFault(f"load: {self._record} is corrupt: it refers to a missing memo "
+                              f"entry {e}", "memo", e.args[0] if e.args else None) from None
         except RecursionError:
             raise self._corrupt("it nests objects too deeply") from None
         except (UnicodeDecodeError, struct.error, ValueError) as e:
@@ -433,7 +457,12 @@ def _frame(u):
 @_op(pickle.STOP)
 def _stop(u):
     if u.metastack:
+        if not u.stack:
+            raise PickleFault(f"load: {u._record} is corrupt: STOP inside an unclosed MARK",
+                              "mark")
         raise u._corrupt("STOP inside an unclosed MARK")
+    if not u.stack:
+        raise IndexError  # (an underflow)
     if len(u.stack) != 1:
         raise u._corrupt("STOP with a stack that does not hold exactly one object")
     return True
@@ -491,7 +520,7 @@ def _binint(u):
 
 @_op(pickle.BININT1)
 def _binint1(u):
-    u.stack.append(u._read(1)[0])
+    u.stack.append(u._take(1)[0])
 
 
 @_op(pickle.BININT2)
@@ -548,7 +577,7 @@ def _binstring(u):
 
 @_op(pickle.SHORT_BINSTRING)
 def _short_binstring(u):
-    u.stack.append(u._take(u._read(1)[0]).decode("utf-8"))
+    u.stack.append(u._take(u._take(1)[0]).decode("utf-8"))
 
 
 @_op(pickle.UNICODE)
@@ -563,7 +592,7 @@ def _binunicode(u):
 
 @_op(pickle.SHORT_BINUNICODE)
 def _short_binunicode(u):
-    u.stack.append(_text(u, u._take(u._read(1)[0])))
+    u.stack.append(_text(u, u._take(u._take(1)[0])))
 
 
 @_op(pickle.BINUNICODE8)
@@ -734,7 +763,7 @@ def _get(u):
 
 @_op(pickle.BINGET)
 def _binget(u):
-    u.stack.append(u.memo[u._read(1)[0]])
+    u.stack.append(u.memo[u._take(1)[0]])
 
 
 @_op(pickle.LONG_BINGET)
@@ -749,7 +778,7 @@ def _put(u):
 
 @_op(pickle.BINPUT)
 def _binput(u):
-    u.memo[u._read(1)[0]] = u.stack[-1]
+    u.memo[u._take(1)[0]] = u.stack[-1]
 
 
 @_op(pickle.LONG_BINPUT)
