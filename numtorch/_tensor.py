@@ -513,7 +513,8 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
                             "index")
         return int(self.item())
 
-    __hash__ = object.__hash__
+    def __hash__(self):
+        return id(self)  # torch's value: the object's identity, as an int
 
     def __reduce_ex__(self, protocol):
         if type(self._array) is not np.ndarray and self.is_quantized:
