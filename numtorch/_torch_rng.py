@@ -242,8 +242,10 @@ class TorchStream:
         draws = self.words64(n - 1) if n > 1 << 32 else self.words(n - 1)
         targets = (draws % spans).astype(np.int64)
         targets += np.arange(n - 1, dtype=np.int64)
+        if n >= 1024:
+            return _swaps_result(targets, n)
         order = list(range(n))
-        for i, j in enumerate(targets.tolist()):  # sequential by nature: each swap sees the last
+        for i, j in enumerate(targets.tolist()):  # few swaps: the plain loop is quickest
             order[i], order[j] = order[j], order[i]
         return np.array(order, dtype=np.int64)
 
@@ -470,3 +472,40 @@ def _box_muller_blocks(values):
     blocks[:, 0] *= radius
     np.sin(theta, out=blocks[:, 1])
     blocks[:, 1] *= radius
+
+
+def _swaps_result(j, n):
+    """The array ``range(n)`` after the swaps ``a[k], a[j[k]]`` for k = 0 .. n-2 in order
+    (``j[k] >= k``), computed without a loop over the swaps.
+
+    Position p is written only by step p and by earlier steps whose target is p, so the value
+    a step k moves out of position k is what the last earlier step aimed at k put there, which
+    is in turn what that step moved out of its own position, and so on back to a position no
+    step wrote (whose value is its index): a forest whose roots are found by pointer jumping.
+    Step k leaves in position k what was at j[k] then: the value the previous step aimed at
+    j[k] brought (found the same way), or j[k] itself if none did.
+    """
+    m = n - 1
+    steps = np.arange(m, dtype=np.int64)
+    order = np.argsort(j, kind="stable")  # steps grouped by target, in time order
+    js = j[order]
+    same = js[1:] == js[:-1]
+    pred = np.full(m, -1, dtype=np.int64)  # the previous step with the same target
+    pred[order[1:][same]] = order[:-1][same]
+    ends = np.ones(m, dtype=bool)
+    ends[:-1] = ~same
+    writer = np.full(n, -1, dtype=np.int64)  # the last step aimed at each position ...
+    writer[js[ends]] = order[ends]
+    self_aimed = j == steps
+    writer[:m][self_aimed] = pred[self_aimed]  # ... before that position's own step
+    root = np.where(writer >= 0, writer, np.arange(n, dtype=np.int64))
+    while True:  # about log(depth) rounds; the chains are short (6 rounds at n = 10**6)
+        nxt = root[root]
+        if np.array_equal(nxt, root):
+            break
+        root = nxt
+    out = np.empty(n, dtype=np.int64)
+    out[m] = root[m]
+    moved_in = np.where(pred >= 0, root[np.maximum(pred, 0)], j)
+    out[:m] = np.where(self_aimed, root[:m], moved_in)
+    return out

@@ -24,6 +24,10 @@ DRAWS = {
     "randint_like": (lambda t: t.randint_like(t.zeros(4, 2), 7), True),
     "randperm": (lambda t: t.randperm(10), True),
     "randperm_large": (lambda t: t.randperm(3000)[-20:], True),
+    # whole permutations on both sides of the vectorised swaps' threshold (1024), then a draw
+    "randperm_threshold": (lambda t: t.cat([t.randperm(1023), t.randperm(1024), t.randperm(1025),
+                                            t.randperm(2), t.randint(0, 9, (3,))]), True),
+    "randperm_big": (lambda t: t.randperm(200_000)[::997], True),
     "normal_": (lambda t: t.empty(9).normal_(2.0, 3.0), True),
     "normal_tensors": (lambda t: t.normal(t.zeros(4), t.ones(4) * 2), True),
     "uniform_": (lambda t: t.empty(9).uniform_(-2.5, 4.0), True),
