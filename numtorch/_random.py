@@ -245,6 +245,8 @@ def rng_for(generator, device=None):
     or the device's default one. A CUDA generator draws on its GPU (NumPy's Generator methods
     returning CuPy arrays); torch's error when the generator's device type differs."""
     cuda = device is not None and device.type == "cuda"
+    if device is not None and device.type == "meta":
+        return backend.meta_rng()  # draws nothing; no generator advances, as in torch
     if generator is None:
         if cuda:
             return backend.default_device_rng(backend.resolve_device(device).index)

@@ -190,7 +190,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
     def get_device(self):
         """The CUDA device ordinal, or -1 for a CPU tensor."""
         d = self.device
-        return -1 if d.type == "cpu" else (d.index or 0)
+        return -1 if d.type in ("cpu", "meta") else (d.index or 0)
 
     def is_floating_point(self):
         """True for float16/32/64 tensors."""
@@ -399,6 +399,8 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
                                "to Scalar")
         if type(self._array) is not np.ndarray and self.is_quantized:  # the value it stands for
             return self.dequantize().item()
+        if backend.is_meta(self._array):
+            raise RuntimeError("Tensor.item() cannot be called on meta tensors")
         return self._array.reshape(()).item() if type(self._array) is np.ndarray else \
             backend.to_host(self._array).reshape(()).item()
 
@@ -792,6 +794,8 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
         """The address of the first element."""
         if type(self._array) is np.ndarray:
             return self._array.__array_interface__["data"][0]
+        if backend.is_meta(self._array):
+            return 0  # no data, as torch reports it
         return self._array.data.ptr
 
 

@@ -29,7 +29,11 @@ class _TensorLayout:
     is_maia = _always_false("True if the tensor is on a MAIA device (never in numtorch).")
     is_mtia = _always_false("True if the tensor is on an MTIA device (never in numtorch).")
     is_vulkan = _always_false("True if the tensor is on a Vulkan device (never in numtorch).")
-    is_meta = _always_false("True for a meta (shape-only) tensor (never in numtorch).")
+    @property
+    def is_meta(self):
+        """True for a meta tensor: a shape, dtype and strides without data."""
+        return self.device.type == "meta"
+
     is_mkldnn = _always_false("True for an MKL-DNN (oneDNN) tensor (never in numtorch).")
     is_sparse = _always_false("True for a sparse COO tensor (never in numtorch).")
     is_sparse_csr = _always_false("True for a sparse CSR tensor (never in numtorch).")

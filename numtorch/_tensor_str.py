@@ -241,13 +241,19 @@ def format_tensor(t, tensor_contents=None):
     plain = cls is Tensor or (cls.__name__ == "Parameter" and _is_parameter(cls))
     prefix = "tensor(" if plain else f"{cls.__name__}("
     indent = len(prefix)
-    arr = t._array if type(t._array) is np.ndarray else t._array.get()
+    meta = t.is_meta
+    arr = t._array if type(t._array) is np.ndarray or meta else t._array.get()
     dt = _dtype._FROM_NP[arr.dtype]
     default = _dtype.get_default_dtype()
     suffixes = []
     if t.device.type != "cpu":
         suffixes.append(f"device='{t.device}'")
-    if arr.size == 0:
+    if meta:  # no values: '...', the size always, and any dtype but the default float one
+        suffixes.append(f"size={tuple(arr.shape)}")
+        if dt is not default:
+            suffixes.append(f"dtype={dt!r}")
+        body = "..."
+    elif arr.size == 0:
         if arr.ndim != 1:
             suffixes.append(f"size={tuple(arr.shape)}")
         # with no elements to look at, only the default float dtype goes without saying

@@ -39,6 +39,8 @@ def root_grads(outputs, grad_outputs, create_graph, fn_name):
 def _ones_like(a):
     if type(a) is np.ndarray:
         return np.ones(a.shape, dtype=a.dtype)
+    if backend.is_meta(a):
+        return np.ones_like(a)  # a meta array (no data) again
     return backend.xp_of(a).ones(a.shape, dtype=a.dtype)
 
 

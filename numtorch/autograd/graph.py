@@ -19,6 +19,7 @@ from .. import _dtype
 from .. import backend
 from .._alloc_errors import alloc_error as _alloc_error
 from .._tensor import Tensor, _make
+from ..backend._meta import MetaArray as _Meta
 from ._graph_api import (  # noqa: F401  (torch.autograd.graph's public names live there)
     HOOKS_ACTIVE as _SAVED_HOOKS, GradientEdge, Packed as _Packed, current_hooks as _packing,
     disable_saved_tensors_hooks, get_gradient_edge, increment_version, save_on_cpu,
@@ -326,7 +327,8 @@ class Op(Node):
                     a = x._array
                     arrays.append(a)
                     if type(a) is not np.ndarray and on_np:
-                        on_np = not hasattr(a, "__cuda_array_interface__")
+                        on_np = not hasattr(a, "__cuda_array_interface__") and \
+                            type(a) is not _Meta
                 else:
                     arrays.append(x)
                     if type(x) not in _HOST and on_np:
@@ -744,6 +746,9 @@ def _check_devices(cls, inputs):
     for x in inputs:
         if isinstance(x, Tensor):
             a = x._array
+            # CPU tensors beside meta ones give meta results (torch's in-place ops allow it)
+            if type(a) is _Meta:
+                return np
             if type(a) is np.ndarray and a.ndim == 0:
                 cpu_scalars = True
                 continue
@@ -905,6 +910,8 @@ def _device_mismatch(cls, inputs):
 
 def _forward_on_device(node, arrays):
     for a in arrays:
+        if type(a) is _Meta:  # no data: shapes and dtypes only, every output on meta
+            return backend._meta.forward(node, arrays)
         # the protocol probe, not .device: a sparse payload answers unknown names with
         # torch's "Could not run" error, which must name the op, not "device"
         if not isinstance(a, (np.ndarray, np.generic)) and hasattr(a, "__cuda_array_interface__"):

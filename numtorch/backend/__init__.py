@@ -9,11 +9,20 @@ met. Tests may hand in a CPU stand-in for CuPy (``_use_cupy_for_tests``); nothin
 import numpy as np
 
 from .._device import CPU, device
-from . import _numpy
+from . import _meta, _numpy
 
 __all__ = ["xp_of", "get_xp", "device_of", "to_device", "helpers_for", "cupy_or_none",
            "cupyx_or_none", "cuda_unavailable", "is_device_array", "is_writeable", "to_host",
-           "resolve_device", "cuda_device_count", "pin", "is_pinned"]
+           "resolve_device", "cuda_device_count", "pin", "is_pinned", "is_meta", "meta_rng",
+           "META"]
+
+META = device("meta")
+is_meta = _meta.is_meta
+
+
+def meta_rng():
+    """The random source of meta tensors: it draws nothing (see ``_meta.py``)."""
+    return _meta.RNG
 
 
 def cuda_unavailable():
@@ -110,8 +119,10 @@ def get_xp(dev):
         if dev.index is not None and dev.index >= cp.cuda.runtime.getDeviceCount():
             raise RuntimeError("CUDA error: invalid device ordinal")
         return cp
+    if dev.type == "meta":
+        return _meta.XP  # factory functions make data-less arrays (ops still see NumPy)
     raise RuntimeError(f"numtorch: tensors cannot be stored on device type '{dev.type}'; only "
-                       "'cpu' and 'cuda' are supported")
+                       "'cpu', 'cuda' and 'meta' are supported")
 
 
 def resolve_device(dev):
@@ -126,6 +137,8 @@ def device_of(array):
     """The ``numtorch.device`` on which ``array`` lives."""
     if type(array) is np.ndarray:
         return CPU
+    if type(array) is _meta.MetaArray:
+        return META
     cp = _CUPY if _looked_up else cupy_or_none()
     if cp is not None and isinstance(array, cp.ndarray):
         return _cupy_helpers().cuda_device(array.device.id)
@@ -146,6 +159,8 @@ def to_host(array):
     """``array`` as a NumPy array (a copy from the device, or ``array`` itself)."""
     if type(array) is np.ndarray:
         return array
+    if type(array) is _meta.MetaArray:
+        raise _meta.no_data()
     if is_device_array(array):  # (through the helper: torch.cuda.set_sync_debug_mode)
         return _cupy_helpers().to_host(array)
     return array.get()
@@ -157,6 +172,13 @@ def to_device(array, dev, non_blocking=False):
     ``non_blocking=True`` lets a host-to-device copy from pinned memory run asynchronously on
     the current stream, and a device-to-host copy return before it finishes, as in torch.
     """
+    if type(array) is _meta.MetaArray:
+        if dev.type == "meta":
+            return array
+        raise _meta.no_data()
+    if dev.type == "meta":  # keep the shape, dtype and layout; drop the data
+        return _meta.as_meta(array) if isinstance(array, np.ndarray) else \
+            _meta.empty(array.shape, array.dtype)
     if dev.type == "cpu":
         if type(array) is np.ndarray:
             return array
@@ -218,6 +240,6 @@ def device_rng_initial_seed(index):
 
 def helpers_for(xp):
     """The helper namespace (scatter_add, erf, ...) matching an array module."""
-    if xp is np:
+    if xp is np or xp is _meta.XP:
         return _numpy
     return _cupy_helpers()

@@ -240,6 +240,12 @@ def _load_one(module, name, param, key, value, assign, error_msgs):
                         value = Parameter(value, requires_grad=param.requires_grad)
                 setattr(module, name, value)
             else:
+                if param.is_meta and not value.is_meta:
+                    warnings.warn(f"for {key}: copying from a non-meta parameter in the checkpoint "
+                                  "to a meta parameter in the current model, which is a no-op. "
+                                  "(Did you mean to pass `assign=True` to assign items in the "
+                                  "state dictionary to their corresponding key in the module "
+                                  "instead of copying them in place?)", stacklevel=3)
                 param.copy_(value)
     except Exception as e:  # noqa: BLE001 - reported with the key, like torch
         error_msgs.append(f'While copying the parameter named "{key}", whose dimensions in the '
