@@ -40,7 +40,9 @@ def dtype_arg(dtype, fn):
 
 
 def _host(t):
-    return t._array if type(t._array) is np.ndarray else t._array.get()
+    if type(t._array) is np.ndarray or backend.is_meta(t._array):  # meta stays meta
+        return t._array
+    return t._array.get()
 
 
 def _xp(dev):

@@ -525,7 +525,8 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
             return (rebuild_pickled, (self._array,))
         # the values (on the CPU), the class, requires_grad and Python attributes; not .grad
         dev = self.device
-        return (_rebuild, (self.detach().numpy(force=True), self.requires_grad, type(self),
+        arr = self._array if backend.is_meta(self._array) else self.detach().numpy(force=True)
+        return (_rebuild, (arr, self.requires_grad, type(self),
                            None if dev.type == "cpu" else str(dev), dict(self.__dict__) or None))
 
     def __deepcopy__(self, memo):

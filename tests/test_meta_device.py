@@ -204,6 +204,15 @@ MODULES = [
     " assign=True); out = [str(r), m.weight, type(m.weight).__name__]",
     "m = nn.Linear(3, 2); out = copy.deepcopy(m).to('meta'); out = [out.weight, m.weight.device]",
     "out = copy.deepcopy(nn.Parameter(torch.empty(2, 3, device='meta')))",
+    "import pickle\nout = pickle.loads(pickle.dumps(torch.empty(2, 3, device='meta',"
+    " dtype=torch.float64)))",
+    "out = torch.tensor(torch.empty(2, 3, device='meta'))",
+    "p = nn.Parameter(torch.empty(3, device='meta')); p.sum().backward();"
+    " torch.optim.Adam([p]).step(); torch.optim.SGD([p], lr=0.1, momentum=0.9).step();"
+    " out = [p, p.grad, nn.utils.clip_grad_norm_([p], 1.0)]",
+    "m = nn.Linear(3, 2).to('meta'); out = [torch.func.functional_call(m, {'weight':"
+    " torch.ones(2, 3), 'bias': torch.ones(2)}, (torch.ones(1, 3),)),"
+    " torch.vmap(lambda a: a * 2)(torch.empty(4, 3, device='meta'))]",
     "m = nn.Linear(3, 2).to('meta'); out = m(torch.empty(4, 3, device='meta'))",
     "m = nn.LSTM(4, 8, batch_first=True).to('meta'); out = m(torch.empty(2, 5, 4,"
     " device='meta'))",

@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from ... import _dtype
+from ... import _dtype, backend
 from ...backend import xp_of
 from ..._tensor import Tensor, _make
 from ...autograd.grad_mode import no_grad
@@ -70,7 +70,10 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
             f"The total norm of order {norm_type} for gradients from `parameters` is "
             "non-finite, so it cannot be clipped. To disable this error and scale the "
             "gradients by the non-finite norm anyway, set `error_if_nonfinite=False`")
-    return _make(xp.asarray(total, dtype=dtype))
+    total = xp.asarray(total, dtype=dtype)
+    if backend.is_meta(arrays[0]):  # meta gradients: a meta norm (the arithmetic left meta)
+        total = backend.to_device(total, backend.META)
+    return _make(total)
 
 
 def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
