@@ -169,6 +169,17 @@ def _resample(ctx):
     ctx.set(_weighted_gather(ctx, ctx.x(0), axis, index.T, weight.T))
 
 
+@converter("LinearResize", aten="aten::upsample")
+def _linear_resize(ctx):
+    # numtorch's float32 (bi)linear interpolation in torch's rounding: one weighted gather per
+    # resized (trailing) dim, as for Resample
+    index, weight = ctx.static("index"), ctx.static("weight")
+    x, rank = ctx.x(0), ctx.rank(0)
+    for k, (idx, w) in enumerate(zip(index, weight)):
+        x = _weighted_gather(ctx, x, rank - len(index) + k, np.stack(idx).T, np.stack(w).T)
+    ctx.set(x)
+
+
 def _standardize(ctx, x, dims, eps, dt):
     """(x - mean) / sqrt(var + eps) over ``dims`` and 1 / sqrt(var + eps) (kept dims)."""
     b = ctx.b

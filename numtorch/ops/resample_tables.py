@@ -50,6 +50,25 @@ def linear_table(xp, dt, in_size, out_size, align_corners, scale):
     return xp.stack([i0, i1]), xp.stack([1 - lam, lam])
 
 
+def torch_linear_table(in_size, out_size, align_corners, scale):
+    """``linear_table`` for float32 as torch's kernel makes it: the source coordinate
+    ``step * (j + 0.5) - 0.5`` by one fused multiply-add, and a dim whose size does not change
+    read one to one (weights 1 and 0). Returns ((i0, i1), (w0, w1)) NumPy arrays."""
+    f32 = np.float32
+    if in_size == out_size:
+        i0 = np.arange(out_size)
+        return (i0, i0), (np.ones(out_size, f32), np.zeros(out_size, f32))
+    step = f32(step_scale(in_size, out_size, align_corners, scale))
+    j = np.arange(out_size, dtype=f32)
+    if align_corners:
+        src = step * j
+    else:
+        src = np.maximum((np.float64(step) * (j + f32(0.5)) - 0.5).astype(f32), f32(0))
+    i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
+    lam = np.clip(src - i0.astype(f32), 0, 1).astype(f32)
+    return (i0, i0 + (i0 < in_size - 1)), (f32(1) - lam, lam)
+
+
 def cubic_weights(xp, t):
     """The four Keys-kernel weights of taps at offsets -1, 0, 1, 2 for fractional part ``t``
     (``t`` may be an array or a Tensor: the same formula serves ``grid_sample``)."""

@@ -221,3 +221,29 @@ INTERP_ERRORS = [
 def test_interpolate_errors_match_torch(fn, x):
     nt, th = check_raises(fn, [x])
     assert str(nt) == str(th)
+
+
+@pytest.mark.parametrize("shape,kw", [
+    ((2, 3, 16), {"size": 23, "mode": "linear"}),
+    ((1, 2, 9), {"scale_factor": 0.7, "mode": "linear", "align_corners": True}),
+    ((2, 3, 5, 7), {"size": (8, 11), "mode": "bilinear"}),
+    ((1, 2, 9, 6), {"size": (4, 13), "mode": "bilinear", "align_corners": True}),
+    ((2, 3, 5, 7), {"scale_factor": (1.7, 0.6), "mode": "bilinear"}),
+    ((1, 1, 4, 6), {"scale_factor": (1.4, 2.0), "mode": "bilinear"}),  # a size kept
+])
+def test_float32_linear_interpolation_rounds_as_torch(shape, kw, device):
+    # torch's kernel: float32 weight products and fused multiply-adds in its own order
+    x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+    x[0, 0, 0] = np.inf  # NaN where a zero weight meets it, as in torch
+    want = torch.nn.functional.interpolate(torch.from_numpy(x), **kw).numpy()
+    got = numtorch.nn.functional.interpolate(numtorch.from_numpy(x), **kw).cpu().numpy()
+    if str(device) == "cpu":
+        np.testing.assert_array_equal(got, want)
+    else:  # (CUDA kernels round their own way)
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+    g = np.random.default_rng(1).standard_normal(want.shape).astype(np.float32)
+    xt, xn = torch.from_numpy(x[1:] if shape[0] > 1 else x).requires_grad_(), None
+    xn = numtorch.from_numpy(xt.detach().numpy()).requires_grad_()
+    torch.nn.functional.interpolate(xt, **kw).backward(torch.from_numpy(g[len(g) - len(xt):]))
+    numtorch.nn.functional.interpolate(xn, **kw).backward(numtorch.from_numpy(g[len(g) - len(xt):]))
+    np.testing.assert_allclose(xn.grad.cpu().numpy(), xt.grad.numpy(), rtol=1e-5, atol=1e-5)

@@ -12,6 +12,7 @@ import warnings
 from ... import _dtype
 from ..._creation import ones, zeros
 from ..._ranges import linspace
+from ...autograd.graph import rename_node
 from ...ops import _resample
 from ...ops.join import stack
 from ...ops.repetition import meshgrid
@@ -147,7 +148,7 @@ def _grid_sample(input, grid, mode, padding_mode, align_corners):
                   for cd, s in zip(coords, sizes)]
     out = _resample.grid_taps(input.reshape(n, c, -1), coords, sizes, mode, padding_mode,
                               align_corners)
-    return out.reshape((n, c) + out_sp)
+    return rename_node(out.reshape((n, c) + out_sp), f"GridSampler{nd}DBackward0")  # torch's
 
 
 def _base_coords(theta, n, align_corners):
@@ -215,4 +216,5 @@ def affine_grid(theta, size, align_corners=None):
     cols.append(ones(cols[0].shape[0], dtype=theta.dtype, device=theta.device))
     base = stack(cols, 1)  # (points, nd + 1)
     grid = base @ theta.transpose(1, 2)  # (N, points, nd)
-    return grid.reshape(size[0], *spatial, len(spatial))
+    return rename_node(grid.reshape(size[0], *spatial, len(spatial)),
+                       "AffineGridGeneratorBackward0")  # torch's node name
