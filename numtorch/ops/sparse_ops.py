@@ -160,6 +160,9 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
                 [3., 0.]])
     """
     idx = _as_indices(indices)
+    from ..sparse._invariants import checks_for  # (numtorch.sparse imports this module)
+
+    check = checks_for(check_invariants)
     if device is not None and str(device).startswith("cuda"):
         raise RuntimeError("numtorch: sparse COO tensors are CPU-only (their kernels are "
                            "NumPy/SciPy); keep them on the CPU")
@@ -176,6 +179,8 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
         raise RuntimeError(f"indices and values must have same nnz, but got nnz from indices: "
                            f"{nnz}, nnz from values: {values.shape[0]}")
     dense_shape = tuple(values.shape[1:])
+    if nnz and (check or size is None):  # torch's checks (negative indices: always)
+        _check_indices(idx, None if size is None else tuple(int(s) for s in size))
     if size is None:
         size = tuple(int(m) + 1 for m in idx.max(1)) if nnz else (0,) * sparse_dim
         size += dense_shape
@@ -200,6 +205,17 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
         values = values.view(values.shape)  # built from a leaf: not itself a leaf, as in torch
     return make(idx, values, size, bool(is_coalesced) if is_coalesced is not None else nnz < 2,
                 origin)
+
+
+def _check_indices(idx, size):
+    """torch's errors for a negative index, or (``size`` given) one past its dimension."""
+    low, high = idx.min(1), idx.max(1)
+    for d in range(idx.shape[0]):
+        if low[d] < 0:
+            raise RuntimeError(f"found negative index {int(low[d])} for dim {d}")
+        if size is not None and d < len(size) and high[d] >= size[d]:
+            raise RuntimeError(f"size is inconsistent with indices: for dim {d}, size is "
+                               f"{size[d]} but found index {int(high[d])}")
 
 
 def _rebuild(indices, values, shape, coalesced):

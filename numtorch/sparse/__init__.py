@@ -14,7 +14,9 @@ from ._legacy import (  # noqa: F401  (the 0.x names torch.sparse.FloatTensor & 
     ShortTensor,
 )
 
-__all__ = ["addmm", "mm", "sum"]
+from ._invariants import check_sparse_tensor_invariants  # noqa: F401
+
+__all__ = ["addmm", "mm", "sum", "check_sparse_tensor_invariants"]
 
 
 def mm(mat1, mat2, reduce=None):

@@ -2,6 +2,8 @@
 pygcn's ``sparse_mx_to_torch_sparse_tensor``): calling one builds a sparse COO tensor, and
 ``isinstance`` checks a tensor's layout and dtype."""
 
+import warnings
+
 from .. import _dtype
 from .._size import Size
 from .._tensor import Tensor
@@ -13,6 +15,26 @@ _FORMS = (" * (*, torch.device device = None)\n"
           " * (Tensor indices, Tensor values, *, torch.device device = None)\n"
           " * (Tensor indices, Tensor values, tuple of ints size, *, torch.device device = None)\n"
           " * (tuple of ints size, *, torch.device device = None)\n")
+
+
+# torch's deprecation warnings, each given once per process (keyed by the call form)
+_DEPRECATED = {
+    "empty": ("torch.sparse.SparseTensor() is deprecated.  Please use "
+              "torch.sparse_coo_tensor((0,), dtype=)."),
+    "shape": ("torch.sparse.SparseTensor(shape, *, device=) is deprecated.  Please use "
+              "torch.sparse_coo_tensor(shape, dtype=, device=)."),
+    "iv": ("torch.sparse.SparseTensor(indices, values, *, device=) is deprecated.  Please use "
+           "torch.sparse_coo_tensor(indices, values, dtype=, device=)."),
+    "ivs": ("torch.sparse.SparseTensor(indices, values, shape, *, device=) is deprecated.  "
+            "Please use torch.sparse_coo_tensor(indices, values, shape, dtype=, device=)."),
+}
+_warned = set()
+
+
+def _deprecated(form):
+    if form not in _warned:
+        _warned.add(form)
+        warnings.warn(_DEPRECATED[form], UserWarning, stacklevel=3)
 
 
 def _describe(args):
@@ -34,13 +56,18 @@ class SparseLegacyType(type):
             size = None if len(args) == 2 else args[2]
             if size is None or (isinstance(size, (tuple, list)) and
                                 all(isinstance(s, int) for s in size)):
-                # the values keep their own dtype, as torch's legacy constructor does
-                return sparse_coo_tensor(args[0], args[1], size, device=device)
+                # the values keep their own dtype, as torch's legacy constructor does; it
+                # checks no invariants (and says nothing of them)
+                _deprecated("iv" if size is None else "ivs")
+                return sparse_coo_tensor(args[0], args[1], size, device=device,
+                                         check_invariants=False)
         if all(type(a) is int for a in args) or (len(args) == 1 and isinstance(args[0], Size)):
             size = tuple(args[0]) if len(args) == 1 and isinstance(args[0], Size) else args
+            _deprecated("shape" if size else "empty")
             size = size or (0,)
             return sparse_coo_tensor(nt.zeros(len(size), 0, dtype=nt.int64),
-                                     nt.zeros(0, dtype=cls.dtype), size, device=device)
+                                     nt.zeros(0, dtype=cls.dtype), size, device=device,
+                                     check_invariants=False)
         raise TypeError(f"new() received an invalid combination of arguments - got "
                         f"({_describe(args)}), but expected one of:\n{_FORMS}")
 
