@@ -19,6 +19,7 @@ import time
 import weakref
 
 from ._shm_channel import channel_pair
+from .dataloader import IterBase
 from ._worker import Failure, IterableEnd, worker_loop
 
 __all__ = ["MultiProcessIter"]
@@ -27,10 +28,11 @@ _JOIN_GRACE = 1.0  # seconds workers get to finish their task and exit at shutdo
 _Selector = getattr(selectors, "PollSelector", selectors.SelectSelector)  # no descriptor of its own
 
 
-class MultiProcessIter:
+class MultiProcessIter(IterBase):
     """Iterate a DataLoader's batches, loaded by worker processes."""
 
     def __init__(self, loader):
+        super().__init__(loader)
         self._owner = os.getpid()  # only this process may stop the workers (fork copies us)
         self._closed = False
         self.workers, self.channels, self.sentinels, self.pending = [], {}, {}, {}

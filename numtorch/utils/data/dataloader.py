@@ -203,6 +203,24 @@ def draw_base_seed(loader):
     return int(rng_for(loader.generator).integers(0, 2 ** 63))  # torch: int64 random_()
 
 
+class IterBase:
+    """What every loader iterator does first: torch's warnings about pinned memory, reported
+    (as torch's are) at the subclass's ``super().__init__(loader)`` line."""
+
+    def __init__(self, loader):
+        if not loader.pin_memory:
+            return
+        if loader.pin_memory_device:
+            warnings.warn(f"pin_memory_device is deprecated, the current accelerator will be used "
+                          f"as the device,ignore pin_memory_device='{loader.pin_memory_device}'.",
+                          stacklevel=2)
+        from ... import backend
+
+        if backend.cupy_or_none() is None:
+            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, "
+                          "then device pinned memory won't be used.", stacklevel=2)
+
+
 class _PinnedIter:
     """The batches of another iterator, each copied into pinned memory (torch pins in a
     thread; here it is done as each batch is handed out)."""
@@ -211,10 +229,7 @@ class _PinnedIter:
         from ... import backend
 
         self.batches = batches
-        self.enabled = backend.cupy_or_none() is not None
-        if not self.enabled:
-            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, "
-                          "then device pinned memory won't be used.", stacklevel=3)
+        self.enabled = backend.cupy_or_none() is not None  # (IterBase warned when not)
 
     def __iter__(self):
         return self
@@ -231,10 +246,11 @@ class _PinnedIter:
         return len(self.batches)
 
 
-class _SingleProcessIter:
+class _SingleProcessIter(IterBase):
     """Load batches in the main process."""
 
     def __init__(self, loader):
+        super().__init__(loader)
         self.loader = loader
         self.base_seed = draw_base_seed(loader)
         self.sampler_iter = iter(loader._index_sampler)
