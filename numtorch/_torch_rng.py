@@ -22,9 +22,10 @@ torch 2.13 (same seed, same calls, same values):
 So ``torch.manual_seed(s)`` then ``randn``/``rand``/``randint``/``randperm``, module
 initialisation, dropout masks and shuffled DataLoader orders give torch's values. Float32
 normals in blocks are computed in float32, as torch's vectorised kernel does; its own log,
-sin and cos may round differently, so those can differ by an ulp or two. Samplers not listed
-(gamma, Poisson, binomial, log-normal, ...) draw from the same stream with NumPy's algorithms:
-reproducible under a seed, not torch's values.
+sin and cos may round differently, so those can differ by an ulp or two. Gamma, Poisson and
+binomial draws follow torch's rejection samplers (float64 uniforms, one value at a time).
+Samplers not covered draw from the same stream with NumPy's algorithms: reproducible under a
+seed, not torch's values.
 """
 
 import math
@@ -283,6 +284,20 @@ class TorchStream:
         of float64 uniforms below 10, Hormann's transformed rejection (PTRS) from 10 on."""
         return self._per_value(lam, size, "poisson", 4)
 
+    def binomial(self, n, p, size=None):
+        """Binomial(n, p) samples, one per element of the broadcast parameters in C order, as
+        torch draws them (float64 uniforms): counting geometric waiting times while the mean
+        of the rarer outcome is below 10, Hormann's BTRS from 10 on; p above 1/2 draws the
+        complement."""
+        n, p = np.broadcast_arrays(np.asarray(n, np.float64), np.asarray(p, np.float64))
+        if size is not None:
+            n, p = np.broadcast_to(n, size), np.broadcast_to(p, size)
+        reader = _WordReader(self, 4 * n.size + 8)
+        values = np.array([reader.binomial(c, q) for c, q in
+                           zip(n.ravel().tolist(), p.ravel().tolist())], dtype=np.float64)
+        reader.finish()
+        return values.reshape(n.shape)
+
     def _per_value(self, params, size, sampler, words_each):
         """One rejection draw per parameter (broadcast to ``size``), in C order, through a
         :class:`_WordReader`; float64, in the parameters' shape."""
@@ -430,12 +445,75 @@ class _WordReader:
                     -lam + k * log_lam - math.lgamma(k + 1):
                 return float(k)
 
+    def binomial(self, count, prob):
+        if count <= 0 or prob <= 0:
+            return 0.0
+        if prob >= 1:
+            return count
+        if prob <= 0.5:
+            return self._binomial_rare(count, prob)
+        if prob > 0.5:
+            return count - self._binomial_rare(count, 1.0 - prob)
+        return math.nan
+
+    def _binomial_rare(self, count, prob):
+        if count * prob >= 10:
+            return self._btrs(count, prob)
+        # inversion by geometric waiting times: how many successes fit in ``count`` trials
+        log_q = math.log1p(-prob)
+        total, successes = 0.0, 0.0
+        while True:
+            u = self.uniform()
+            total += math.ceil(math.log(u) / log_q) if u > 0 else math.inf
+            if total > count:
+                return successes
+            successes += 1
+
+    def _btrs(self, count, prob):
+        """Hormann (1993), "The generation of binomial random variates", algorithm BTRS."""
+        spread = math.sqrt(count * prob * (1 - prob))
+        b = 1.15 + 2.53 * spread
+        a = -0.0873 + 0.0248 * b + 0.01 * prob
+        c = count * prob + 0.5
+        v_r = 0.92 - 4.2 / b
+        r = prob / (1 - prob)
+        alpha = (2.83 + 5.1 / b) * spread
+        m = math.floor((count + 1) * prob)
+        while True:
+            u = self.uniform() - 0.5
+            v = self.uniform()
+            u_s = 0.5 - abs(u)
+            k = math.floor((2 * a / u_s + b) * u + c)
+            if k < 0 or k > count:
+                continue
+            if u_s >= 0.07 and v <= v_r:
+                return float(k)
+            v = math.log(v * alpha / (a / (u_s * u_s) + b))
+            bound = ((m + 0.5) * math.log((m + 1) / (r * (count - m + 1)))
+                     + (count + 1) * math.log((count - m + 1) / (count - k + 1))
+                     + (k + 0.5) * math.log(r * (count - k + 1) / (k + 1))
+                     + _stirling_tail(m) + _stirling_tail(count - m)
+                     - _stirling_tail(k) - _stirling_tail(count - k))
+            if v <= bound:
+                return float(k)
+
     def finish(self):
         self.stream.bit_generator.state = self.start
         self.stream.words(self.used)
 
 
 _THIRD = float(np.float32(1.0 / 3.0))  # torch's constant is the float32 third
+# log(k!) - (k + 1/2) log(k + 1) + (k + 1) - log(2 pi) / 2 for k < 10 (Stirling's error)
+_STIRLING = [math.lgamma(k + 1) - (k + 0.5) * math.log(k + 1) + (k + 1)
+             - 0.5 * math.log(2 * math.pi) for k in range(10)]
+
+
+def _stirling_tail(k):
+    """The error of Stirling's formula for log(k!), from a table below 10, else its series."""
+    if k <= 9:
+        return _STIRLING[int(k)]
+    kp1sq = (k + 1) * (k + 1)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
 
 
 def _work(dtype):

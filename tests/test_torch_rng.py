@@ -81,6 +81,15 @@ DRAWS = {
     "poisson": (lambda t: t.poisson(t.tensor([0.0, 0.5, 3.0, 9.9, 10.0, 40.0, 1e4] * 3)), True),
     "poisson_dist": (lambda t: t.distributions.Poisson(t.tensor([2.0, 15.0])).sample((5,)),
                      True),
+    # inversion below a mean of 10 (of the rarer outcome), BTRS from 10 on, the complement
+    # above 1/2, torch's edge rules (p >= 1 gives the count, p <= 0 zero, NaN stays NaN)
+    "binomial": (lambda t: t.binomial(t.tensor([5.5, 10.0, 10.0, 10.0, 3.0, 0.0, 40.0, 100.0,
+                                                1000.0, 1e6, 30.0, 400.0] * 4),
+                                      t.tensor([0.3, 1.5, float("nan"), -0.2, 0.5, 0.5, 0.3,
+                                                0.3, 0.5, 0.2, 0.95, 0.97] * 4)), True),
+    "binomial_dist": (lambda t: t.distributions.Binomial(t.tensor([[5.0], [50.0]]),
+                                                         logits=t.tensor([0.3, -2.0]))
+                      .sample((4,)), True),
     "mvn_dist": (lambda t: t.distributions.MultivariateNormal(t.zeros(2), t.eye(2))
                  .sample((3,)), True),
 }

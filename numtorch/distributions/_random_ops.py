@@ -125,6 +125,8 @@ def binomial(count, prob, generator=None):
     n = _host64(count._array)
     p = _host64(prob._array)
     n, p = np.broadcast_arrays(n, p)
+    if hasattr(type(rng), "_per_value"):  # torch's stream: torch's sampler and edge rules
+        return _make(_on(xp_of(count._array), rng.binomial(n, p), count._array.dtype))
     bad = ~np.isfinite(p) | (p < 0) | (p > 1)
     # np.asarray: NumPy hands back a Python int for 0-d parameters
     draw = np.asarray(rng.binomial(n.astype(np.int64), np.where(bad, 0.5, p)), np.float64)
