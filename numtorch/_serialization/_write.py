@@ -532,6 +532,8 @@ def atomic_checkpoint(path, durable=None):
     if durable is None:
         durable = _fsync_requested()
     directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):  # torch's check and words (not the temporary file's)
+        raise RuntimeError(f"Parent directory {os.path.dirname(path)} does not exist.")
     fd, tmp = _open_temp(path)
     try:
         with os.fdopen(fd, "wb") as fh:
