@@ -386,7 +386,12 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
         tensor([1.5000, 3.5000])
     """
     if dtype is not None:
-        input = input.to(_dtype.as_dtype(dtype))
+        dtype = _dtype.as_dtype(dtype)
+        if dtype._category < _dtype._FLOAT and input.dtype._category != _dtype._QUANT:
+            raise RuntimeError(f"mean(): could not infer output dtype. Optional dtype must be "
+                               f"either a floating point or complex dtype. Got: "
+                               f"{_dtype._TYPE_DISPLAY[dtype.name]}")
+        input = input.to(dtype)
     if input.dtype._category < _dtype._FLOAT:
         if input.dtype._category == _dtype._QUANT:  # torch's quantized mean
             from .._quantized_ops_float import quantized_dispatch
