@@ -65,9 +65,11 @@ def _check_device(dev, location):
 
         if not cuda.is_available():
             raise load_error(RuntimeError,
-                             f"Attempting to deserialize object on a CUDA device ({location}) "
-                             f"but numtorch.cuda.is_available() is False. Pass "
-                             f"map_location=torch.device('cpu') to load on the CPU.")
+                             "Attempting to deserialize object on a CUDA device but "
+                             "torch.cuda.is_available() is False. If you are running on a "
+                             "CPU-only machine, please use torch.load with "
+                             "map_location=torch.device('cpu') to map your storages to the "
+                             "CPU.")
     return dev
 
 
@@ -479,8 +481,10 @@ def _load_file(fh, map_location, weights_only):
     except PickleFault as e:
         raise _in_torch_words(e, weights_only) from None
     except pickle.UnpicklingError as e:
+        if weights_only and str(e).startswith("Unsupported global"):
+            raise pickle.UnpicklingError(_WO_GLOBAL.format(e)) from None
         if weights_only and not str(e).startswith("Weights only"):
-            raise pickle.UnpicklingError(f"Weights only load failed: {e}") from None
+            raise pickle.UnpicklingError(_WO_REFUSED.format(e)) from None
         raise
     except (_CORRUPT_WEIGHTS_ONLY if weights_only else _CORRUPT) as e:
         if is_load_error(e):
@@ -499,6 +503,20 @@ _WO_FAILED = ("Weights only load failed. In PyTorch 2.6, we changed the default 
               "\n\n{}\n\nCheck the documentation of torch.load to learn more about types "
               "accepted by default with weights_only "
               "https://pytorch.org/docs/stable/generated/torch.load.html.")
+_WO_ADVICE = ("In PyTorch 2.6, we changed the default value of the `weights_only` argument in "
+              "`torch.load` from `False` to `True`. Re-running `torch.load` with "
+              "`weights_only` set to `False` will likely succeed, but it can result in "
+              "arbitrary code execution. Do it only if you got the file from a trusted source.")
+_WO_DOCS = ("\n\nCheck the documentation of torch.load to learn more about types accepted by "
+            "default with weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
+# a global outside the allow-list: torch offers both ways out
+_WO_GLOBAL = ("Weights only load failed. This file can still be loaded, to do so you have two "
+              "options, \x1b[1mdo those steps only if you trust the source of the "
+              "checkpoint\x1b[0m. \n\t(1) " + _WO_ADVICE + "\n\t(2) Alternatively, to load "
+              "with `weights_only=True` please check the recommended steps in the following "
+              "error message.\n\tWeightsUnpickler error: {}" + _WO_DOCS)
+# anything else it refuses (a blocked module)
+_WO_REFUSED = "Weights only load failed. " + _WO_ADVICE + "\n\n\n{}" + _WO_DOCS
 _MINIZ = ("PytorchStreamReader failed reading zip archive: {}. This is an internal miniz error. "
           "If you are seeing this error, there is a high likelihood that your checkpoint file "
           "is corrupted. This can happen if the checkpoint was not saved properly, was "

@@ -298,11 +298,10 @@ class WeightsOnly:
         if obj is None:
             short = full[len("builtins."):] if module == "builtins" else full
             raise pickle.UnpicklingError(
-                f"Unsupported global: GLOBAL {short} is not allowed by default. If you "
-                f"trust this class/function, allow it with "
-                f"numtorch.serialization.add_safe_globals([{short}]) or the "
-                f"numtorch.serialization.safe_globals([{short}]) context manager, or load "
-                f"with weights_only=False (which can run arbitrary code)")
+                f"Unsupported global: GLOBAL {short} was not an allowed global by default. "
+                f"Please use `torch.serialization.add_safe_globals([{short}])` or the "
+                f"`torch.serialization.safe_globals([{short}])` context manager to allowlist "
+                f"this global if you trust this class/function.")
         return obj
 
     def unsafe_globals(self):
@@ -447,6 +446,15 @@ def _proto(u):
     u.proto = u._take(1)[0]
     if u.proto > pickle.HIGHEST_PROTOCOL:
         raise u._corrupt(f"unsupported pickle protocol {u.proto}")
+    if u.proto != 2 and u.only is not None and not u._skim:
+        import warnings
+
+        # torch's weights-only unpickler says so for every protocol but its own default
+        warnings.warn(f"Detected pickle protocol {u.proto} in the checkpoint, which was not "
+                      "the default pickle protocol used by `torch.load` (2). The weights_only "
+                      "Unpickler might not support all instructions implemented by this "
+                      "protocol, please file an issue for adding support if you encounter "
+                      "this.", UserWarning, stacklevel=2)
 
 
 @_op(pickle.FRAME)
