@@ -224,8 +224,7 @@ def masked_scatter(input, mask, source):
         input = input.expand(shape)
     m = xp.broadcast_to(mask._array, shape)
     if int(m.sum()) > source._array.size:
-        raise RuntimeError(f"masked_scatter: Number of elements of source ({source._array.size})"
-                           f" < number of ones in mask ({int(m.sum())})")
+        raise RuntimeError("Number of elements of source < number of ones in mask")
     return MaskedScatter.apply(input, _make(xp.ascontiguousarray(m)), source)
 
 
