@@ -146,6 +146,30 @@ def test_ops_on_meta_match_torch(code):
     _same(code)
 
 
+HEAVY = [
+    # shapes of convolutions and pools come from their parameters: nothing is scanned, so a
+    # 53-terabyte input (pytorch/tutorials' reasoning_about_shapes recipe) takes no time
+    "out = nn.Conv2d(3, 5, 2, device='meta')(torch.rand(2**10, 3, 2**16, 2**16, device='meta'))"
+    "\nout = (repr(out), out.shape, out.dtype)",  # (too large to map: zero strides here)
+    "x = torch.empty(2, 3, 9, 9, device='meta'); out = [F.conv2d(x, torch.empty(6, 1, 3, 3,"
+    " device='meta'), stride=2, padding=1, dilation=2, groups=3), F.conv_transpose2d(x,"
+    " torch.empty(3, 4, 3, 3, device='meta'), stride=2, output_padding=1),"
+    " F.max_pool2d(x, 3, 2, 1, return_indices=True), F.max_pool2d(x, 2, ceil_mode=True),"
+    " F.avg_pool2d(x, 3, 2, 1, count_include_pad=False), F.conv1d(x[:, :, 0], torch.empty(2,"
+    " 3, 4, device='meta')), F.max_pool1d(x[:, :, 0], 2), F.conv3d(x[:, :, None],"
+    " torch.empty(2, 3, 1, 2, 2, device='meta'))]",
+    "m = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.MaxPool2d(2), nn.Conv2d(8, 4, 3),"
+    " nn.AvgPool2d(2), nn.ConvTranspose2d(4, 2, 2, stride=2)).to('meta');"
+    " x = torch.empty(2, 3, 32, 32, device='meta', requires_grad=True); y = m(x);"
+    " y.sum().backward(); out = [y, x.grad, [p.grad for p in m.parameters()]]",
+]
+
+
+@pytest.mark.parametrize("code", HEAVY)
+def test_convolutions_and_pools_on_meta_match_torch(code):
+    _same(code)
+
+
 AUTOGRAD = [
     "x = torch.ones(2, 3, device='meta', requires_grad=True); y = (x * 2).sum(); y.backward();"
     " out = [y, x.grad]",

@@ -5,7 +5,9 @@ How meta data is held (nothing outside ``backend/`` knows this):
 A meta tensor's array is a :class:`MetaArray`, an ``ndarray`` subclass laid over a *read-only,
 private, anonymous, unreserved memory mapping* of the array's byte size. The kernel backs such
 a mapping with its shared zero page: it costs address space, never memory, whatever its size
-(``nn.Linear(50000, 50000)`` on meta takes 10 GB of address space and 0 bytes of RAM). A
+(``nn.Linear(50000, 50000)`` on meta takes 10 GB of address space and 0 bytes of RAM;
+an array too large for the address space, tens of terabytes, falls back to one element seen
+through zero strides, and only its reported strides differ). A
 zero-stride array over one element would cost no address space either, but then
 ``stride()``, ``is_contiguous()``, transposes and slices would report NumPy's zero strides
 where torch reports the layout a real tensor would have. Over the mapping every NumPy view
@@ -63,7 +65,15 @@ def empty(shape, dtype, order="C"):
     if nbytes == 0:
         base = np.empty(shape, dtype)
     else:
-        buf = mmap.mmap(-1, nbytes, flags=_FLAGS, prot=mmap.PROT_READ)
+        try:
+            buf = mmap.mmap(-1, nbytes, flags=_FLAGS, prot=mmap.PROT_READ)
+        except (OSError, OverflowError):
+            # beyond the address space (tens of terabytes): one element seen through zero
+            # strides; such a tensor reports zero strides, everything else is the same
+            one = np.zeros(1, dtype)
+            one.flags.writeable = False
+            return np.lib.stride_tricks.as_strided(one, shape, (0,) * len(shape),
+                                                   writeable=False).view(MetaArray)
         base = np.frombuffer(buf, dtype=dtype, count=count)
         base = base.reshape(shape[::-1]).T if order == "F" else base.reshape(shape)
     return base.view(MetaArray)
@@ -402,11 +412,61 @@ _FUNCTIONS = {
 }
 
 
+# -- ops on meta tensors ---------------------------------------------------------------------------
+def _conv(node, x, w, b=None):
+    from ..ops.conv import out_size
+
+    out = node.__dict__.get("out")
+    if out is None:
+        out = out_size(x.shape[2:], w.shape[2:], node.stride, node.padding, node.dilation)
+    return empty((x.shape[0], w.shape[0]) + tuple(out), np.result_type(x, w))
+
+
+def _conv_transpose(node, x, w, b=None):
+    return empty((x.shape[0], w.shape[1] * node.groups) + tuple(node.size),
+                 np.result_type(x, w))
+
+
+def _max_pool(node, x):
+    y = empty(x.shape[:2] + tuple(node.out), x.dtype)
+    return (y, empty(y.shape, np.int64)) if node.indices else y
+
+
+def _avg_pool(node, x):
+    return empty(x.shape[:2] + tuple(node.out), x.dtype)
+
+
+# Ops whose forward would work through im2col copies or window scans of the (absent) data:
+# their output shapes straight from the parameters (what torch's meta kernels compute).
+_OP_RULES = {"Conv": _conv, "ConvTranspose": _conv_transpose, "MaxPool": _max_pool,
+             "AvgPool": _avg_pool}
+
+
+def _input_grads(node):
+    """The backward of an op run by a shape rule: each input's gradient has that input's shape and dtype, so it is
+    a fresh MetaArray; nothing runs (torch's meta backward kernels compute no values either)."""
+    from .._tensor import _make
+
+    def backward(*grads):
+        return tuple(None if e is None or m is None else _make(empty(m[0], m[1]))
+                     for e, m in zip(node._edges, node._in_meta))
+
+    return backward
+
+
 def forward(node, arrays):
-    """Run op ``node``'s forward on arrays some of which are meta; every output is meta."""
+    """Run op ``node`` on arrays some of which are meta; every output is meta, and so is every
+    gradient its backward gives."""
     if node.backward_arrays is not None:
-        # the engine's raw-array backward would skip this hook: backward goes through ops
-        node.backward_arrays = None
+        node.backward_arrays = None  # the engine's raw-array path would skip this hook
+    rule = _OP_RULES.get(getattr(node, "_op_cls", type(node)).__name__)
+    if rule is not None and not (len(arrays) > 1 and any(
+            type(a) is not MetaArray and isinstance(a, np.ndarray) for a in arrays[:2])):
+        if getattr(node, "_recording", False):
+            node.backward = _input_grads(node)  # its forward saved nothing to work from
+        return rule(node, *arrays)
+    # other ops run on the data-less arrays (NumPy hands each call to MetaArray) and their
+    # backward runs through meta ops, so create_graph records nodes as torch's does
     return _metas(node.forward(*arrays))
 
 
