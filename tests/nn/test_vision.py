@@ -247,3 +247,24 @@ def test_float32_linear_interpolation_rounds_as_torch(shape, kw, device):
     torch.nn.functional.interpolate(xt, **kw).backward(torch.from_numpy(g[len(g) - len(xt):]))
     numtorch.nn.functional.interpolate(xn, **kw).backward(numtorch.from_numpy(g[len(g) - len(xt):]))
     np.testing.assert_allclose(xn.grad.cpu().numpy(), xt.grad.numpy(), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("nd", [1, 2, 3])
+def test_interpolate_refuses_dtypes_as_torch(nd):
+    # the kernel name in torch's refusal depends on the mode, the rank and antialiasing
+    modes = {1: ["nearest", "linear", "area"], 2: ["nearest", "nearest-exact", "bilinear",
+                                                  "bicubic", "area"],
+             3: ["nearest", "trilinear", "area"]}[nd]
+    for dt in ("int8", "int32", "int64", "bool", "float16"):
+        for mode in modes:
+            for aa in (False, True) if mode in ("bilinear", "bicubic") else (False,):
+                got = []
+                for lib in (torch, numtorch):
+                    x = lib.zeros((1, 2) + (3,) * nd, dtype=getattr(lib, dt))
+                    try:
+                        y = lib.nn.functional.interpolate(x, scale_factor=2, mode=mode,
+                                                          antialias=aa)
+                        got.append(str(y.dtype))
+                    except NotImplementedError as e:
+                        got.append(str(e))
+                assert got[1] == got[0], (dt, mode, aa)

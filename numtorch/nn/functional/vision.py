@@ -250,15 +250,21 @@ _UPSAMPLE_NODES = {"nearest": "Nearest", "nearest-exact": "NearestExact", "linea
 
 def _resize(input, sizes, scales, mode, align_corners, antialias):
     dt = input.dtype
-    if mode in ("nearest", "nearest-exact"):
+    nd = input.dim() - 2
+    name = None  # the kernel torch names when it refuses the dtype
+    if antialias and dt is not _dtype.float32 and dt is not _dtype.float64 and \
+            dt is not _dtype.uint8:
+        name = "compute_index_ranges_weights"
+    elif mode in ("nearest", "nearest-exact"):
         if not (dt.is_floating_point or dt is _dtype.uint8):
-            raise NotImplementedError(f'"compute_indices_weights_nearest" not implemented for '
-                                      f"'{_dtype._TYPE_DISPLAY[dt.name]}'")
+            name = ("upsample_nearest2d_channels_last" if nd == 2
+                    else "compute_indices_weights_nearest")
     elif not dt.is_floating_point:
-        name = {"area": f"adaptive_avg_pool{input.dim() - 2}d"}.get(
-            mode, "compute_indices_weights_linear" if mode in ("linear", "bilinear",
-                                                               "trilinear")
+        name = {"area": "adaptive_avg_pool3d_cpu" if nd == 3 else "adaptive_avg_pool2d",
+                "bilinear": "upsample_bilinear2d_channels_last"}.get(
+            mode, "compute_indices_weights_linear" if mode in ("linear", "trilinear")
             else "compute_indices_weights_cubic")
+    if name is not None:
         raise NotImplementedError(f'"{name}" not implemented for '
                                   f"'{_dtype._TYPE_DISPLAY[dt.name]}'")
     _check_sizes(input, sizes)
