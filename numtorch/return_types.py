@@ -9,7 +9,7 @@ namedtuple forms ``max(values, indices)`` and ``max(values=..., indices=...)`` w
 from operator import itemgetter
 
 __all__ = ["max", "min", "aminmax", "sort", "topk", "kthvalue", "median", "mode", "cummax",
-           "cummin", "slogdet", "qr", "svd", "eigh", "eig", "lstsq", "triangular_solve",
+           "nanmedian", "cummin", "slogdet", "qr", "svd", "eigh", "eig", "lstsq", "triangular_solve",
            "geqrf", "linalg_slogdet", "linalg_eigh", "linalg_qr", "linalg_svd", "histogram"]
 
 
@@ -69,6 +69,7 @@ sort = _make("sort", ["values", "indices"])
 topk = _make("topk", ["values", "indices"])
 kthvalue = _make("kthvalue", ["values", "indices"])
 median = _make("median", ["values", "indices"])
+nanmedian = _make("nanmedian", ["values", "indices"])
 mode = _make("mode", ["values", "indices"])
 cummax = _make("cummax", ["values", "indices"])
 cummin = _make("cummin", ["values", "indices"])

@@ -13,7 +13,8 @@ from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for, xp_of
 from ..return_types import (
     cummax as _cummax_t, cummin as _cummin_t,
-    kthvalue as _kthvalue_t, median as _median_t, mode as _mode_t, sort as _sort_t,
+    kthvalue as _kthvalue_t, median as _median_t, mode as _mode_t, nanmedian as _nanmedian_t,
+    sort as _sort_t,
     topk as _topk_t,
 )
 from . import _tie_order
@@ -247,6 +248,8 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     k = check_int("kthvalue", "k", k, 1)
     a = _nd(input)
     d = canonical_dim(dim, a.ndim)
+    if a.shape[d] == 0:  # torch checks the size before k
+        raise IndexError(f"kthvalue(): Expected reduction dim {d} to have non-zero size.")
     if not 1 <= k <= a.shape[d]:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
 
@@ -293,7 +296,8 @@ def _median(fn, input, dim, keepdim, ignore_nan):
         # every entry equal to the median shares its gradient, as in torch
         return SelectTied.apply(input, value=value, node_name=node + "0")
     vals, idx = _select_kth(fn, input, dim, keepdim, _median_pos(ignore_nan))
-    return _median_t((rename_node(vals, node + "1"), idx))
+    named = _median_t if fn == "median" else _nanmedian_t
+    return named((rename_node(vals, node + "1"), idx))
 
 
 def median(input, dim=None, keepdim=False, *, out=None):
