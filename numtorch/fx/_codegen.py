@@ -65,6 +65,8 @@ def _resolve(path):
                           if not hasattr(fn, "__fx_original__")}
     if path in _by_torch_name:
         return _by_torch_name[path]
+    if any(name.startswith(path + ".") for name in _by_torch_name):
+        return None  # a prefix of printed names (torch._C._nn): resolved a level further down
     value = numtorch
     for part in path.split(".")[1:]:
         try:
