@@ -64,9 +64,10 @@ class TypedStorage:
 
     @property
     def device(self):
+        from . import backend
         from ._device import CPU
 
-        return CPU
+        return backend.META if backend.is_meta(self._array) else CPU
 
     # -- size and contents ---------------------------------------------------------------------
     def size(self):
@@ -270,9 +271,13 @@ _BY_NAME["UntypedStorage"] = UntypedStorage
 
 def storage_of(t, untyped=False):
     """The storage under tensor ``t``: its whole base memory block, shared."""
+    from .backend import is_meta
+
     root = _root(t._array)
     if root is None:  # a non-contiguous owner (rare): expose this tensor's own memory
         root = np.ascontiguousarray(t._array).reshape(-1)
+    elif is_meta(t._array):
+        root = root.view(type(t._array))  # a meta tensor's storage is meta too
     if untyped:
         return UntypedStorage(wrap=root.view(np.uint8))
     return _CLASS_OF[_dtype._FROM_NP[root.dtype]](wrap=root)
@@ -280,6 +285,10 @@ def storage_of(t, untyped=False):
 
 def is_shared_array(arr):
     """True if ``arr``'s memory is a shared mapping (made by ``share_array``)."""
+    from .backend import is_meta
+
+    if is_meta(arr):  # (a meta array lies over a private mapping that holds nothing)
+        return False
     a = arr
     while isinstance(a, np.ndarray):
         a = a.base

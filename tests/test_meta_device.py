@@ -88,6 +88,8 @@ CREATION = [
     "out = torch.ones(3).to('meta'); out = (out, torch.ones(3).to(device='meta', "
     "dtype=torch.float64))",
     "out = torch.ones(3, requires_grad=True).to('meta')",
+    "m = torch.empty(2, 3, device='meta'); out = (m.untyped_storage().device, m.is_shared(),"
+    " m.untyped_storage().nbytes(), m[1:].storage_offset(), m.t()[1:].storage_offset())",
 ]
 
 

@@ -192,7 +192,9 @@ def storage_offset(t):
         from .. import backend
 
         xp = backend.xp_of(arr)
-        if xp is np:  # a quantized tensor's QArray: its integers are the storage
+        if backend.is_meta(arr):
+            pass  # a NumPy view over no data: the walk below reads its offset
+        elif xp is np:  # a quantized tensor's QArray: its integers are the storage
             arr = arr.ints
         else:
             helpers = backend.helpers_for(xp)
