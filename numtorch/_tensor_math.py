@@ -1635,6 +1635,8 @@ class _TensorMath:
 
             if _quantized(self, src):
                 return self
+        if isinstance(src, _TensorMath) and src._array.ndim > self._array.ndim:  # torch refuses
+            raise _nt.ops.cast.copy_shape_error(self._array.shape, src._array.shape)
         return _inplace(self, _nt.ops.copy_value, src)
 
 

@@ -4,6 +4,8 @@ Each gives a new array (or the input itself when nothing changes); the gradient 
 unchanged, and the engine casts it back to the input's dtype.
 """
 
+import numpy as np
+
 from .. import backend
 from ..autograd.graph import Op
 from ._util import restride
@@ -38,6 +40,33 @@ def _copy_preserving_layout(x):
             return y  # not dense: NumPy's order-K strides are what torch infers too
         extent *= n
     return restride(backend.xp_of(y), y, x.strides)  # dense: same layout, size-1 dims too
+
+
+def copy_shape_error(dst, src):
+    """torch's error for ``dst.copy_(src)`` when ``src`` does not broadcast to ``dst``'s shape:
+    the first mismatching dim from the right, or the broadcast shape that is not dst's."""
+    nd = max(len(dst), len(src))
+    a, b = (1,) * (nd - len(dst)) + tuple(dst), (1,) * (nd - len(src)) + tuple(src)
+    for i in reversed(range(nd)):
+        if a[i] != b[i] and a[i] != 1 and b[i] != 1:
+            return RuntimeError(f"The size of tensor a ({a[i]}) must match the size of tensor b "
+                                f"({b[i]}) at non-singleton dimension {i}")
+    shape = [max(x, y) if min(x, y) else 0 for x, y in zip(a, b)]
+    return RuntimeError(f"output with shape {list(dst)} doesn't match the broadcast shape "
+                        f"{shape}")
+
+
+def real_part_for(dst_dtype, v):
+    """``v`` as written into a real tensor: a complex value loses its imaginary part with
+    torch's warning."""
+    kind = v.dtype.kind if hasattr(v, "dtype") else np.asarray(v).dtype.kind
+    if kind == "c" and np.dtype(dst_dtype).kind != "c":
+        import warnings
+
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      UserWarning, stacklevel=6)
+        return v.real
+    return v
 
 
 class Cast(Op):

@@ -17,6 +17,7 @@ from ..autograd.inplace import apply_inplace
 from ..autograd.grad_mode import _state
 from ..backend import helpers_for, is_writeable, to_device
 from ._util import canonical_dim, restride
+from .cast import copy_shape_error, real_part_for
 from ._index_args import (
     _BAD_INDEX, _FITS, _I64, _list_as_tuple, _sequence_to_index_array, _setitem_number,
     _type_name,
@@ -468,10 +469,9 @@ class Overwrite(Op):
     def forward(self, x, v):
         out = self.xp.empty(x.shape, dtype=x.dtype)
         try:
-            out[...] = v
+            out[...] = real_part_for(x.dtype, v)
         except ValueError:
-            raise RuntimeError(f"copy_: the source of shape {list(self.xp.shape(v))} cannot be "
-                               f"broadcast to the destination shape {list(x.shape)}") from None
+            raise copy_shape_error(x.shape, self.xp.shape(v)) from None
         return out
 
     def backward(self, grad):
