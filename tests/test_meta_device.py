@@ -173,6 +173,11 @@ def test_convolutions_and_pools_on_meta_match_torch(code):
 
 
 AUTOGRAD = [
+    # nanoGPT's GPT built under torch.device('meta') trains a step there: embedding backward
+    # (its own index bookkeeping runs on the absent data) and cross_entropy with targets
+    "e = nn.Embedding(10, 4, device='meta'); y = e(torch.zeros(3, 5, dtype=torch.long,"
+    " device='meta')); l = F.cross_entropy(y.view(-1, 4), torch.zeros(15, dtype=torch.long,"
+    " device='meta'), ignore_index=-1); l.backward(); out = [l, e.weight.grad]",
     "x = torch.ones(2, 3, device='meta', requires_grad=True); y = (x * 2).sum(); y.backward();"
     " out = [y, x.grad]",
     "x = torch.ones(2, 3, device='meta', requires_grad=True); y = x.exp().mean(1);"

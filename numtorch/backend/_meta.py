@@ -388,8 +388,19 @@ def _einsum(*operands, out=None, dtype=None, **kw):
     return out if out is not None else res
 
 
-def _no_nonzero(*args, **kwargs):
-    raise NotImplementedError(NONZERO_MESSAGE)
+_in_op = [0]  # > 0 while an op's forward runs on meta arrays (see ``forward``)
+
+
+def _no_nonzero(func):
+    """``func`` (np.nonzero & co) on meta: torch's refusal when a program asks for the indices
+    (``torch.nonzero``); inside an op's own forward, which only needs shapes of what it
+    builds from them, the zero-filled data answers."""
+    def rule(*args, **kwargs):
+        if not _in_op[0]:
+            raise NotImplementedError(NONZERO_MESSAGE)
+        return _metas(func(*_plain_args(args), **_plain_args(kwargs)))
+
+    return rule
 
 
 def _where(cond, *xy):
@@ -407,7 +418,8 @@ _FUNCTIONS = {
     np.ones_like: _like("ones_like"), np.full_like: _full_like, np.copyto: _copyto,
     np.ascontiguousarray: _contiguous, np.asfortranarray: _fortran, np.copy: _copy,
     np.dot: _dot, np.tensordot: _tensordot, np.einsum: _einsum,
-    np.nonzero: _no_nonzero, np.flatnonzero: _no_nonzero, np.argwhere: _no_nonzero,
+    np.nonzero: _no_nonzero(np.nonzero), np.flatnonzero: _no_nonzero(np.flatnonzero),
+    np.argwhere: _no_nonzero(np.argwhere),
     np.where: _where,
 }
 
@@ -467,7 +479,11 @@ def forward(node, arrays):
         return rule(node, *arrays)
     # other ops run on the data-less arrays (NumPy hands each call to MetaArray) and their
     # backward runs through meta ops, so create_graph records nodes as torch's does
-    return _metas(node.forward(*arrays))
+    _in_op[0] += 1
+    try:
+        return _metas(node.forward(*arrays))
+    finally:
+        _in_op[0] -= 1
 
 
 # -- creation and random draws on the meta device ------------------------------------------------
