@@ -454,3 +454,20 @@ PROGRAMS = sorted(P.items())
 def test_user_program(name):
     fn, opts = P[name]
     same(fn, **opts)
+
+
+def test_backward_inputs_on_a_retained_non_leaf_accumulates_once():
+    import torch
+
+    import numtorch
+
+    got = []
+    for lib in (numtorch, torch):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        h = x * 2
+        h.retain_grad()
+        (h ** 2).sum().backward(inputs=[h], retain_graph=True)
+        first = h.grad.tolist()
+        (h ** 2).sum().backward(inputs=[h, x])
+        got.append((first, h.grad.tolist(), x.grad.tolist()))
+    assert got[0] == got[1]

@@ -63,6 +63,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     order = topological_order([e[0] for e in roots])
     needed = needed_nodes(order, capture)
     captured = [None] * len(inputs)
+    retained = set()
     owned = set()  # (node, nr) of buffer sums this call made, which it may add into in place
     _state.enabled = _state.grad = create_graph
     try:
@@ -76,6 +77,9 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
             if node in capture:
                 for nr, k in capture[node]:
                     captured[k] = buf[nr]
+                    if accumulate and node._retain and nr in node._retain \
+                            and node._retain[nr]() is not None:
+                        retained.add(k)  # retain_grad's hook has put it in .grad already
                 if type(node) is AccumulateGrad:
                     continue
             elif type(node) is AccumulateGrad:
@@ -92,8 +96,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                                "been used in the graph. Set allow_unused=True if this is the "
                                "desired behavior.")
     if accumulate:
-        for t, g in zip(inputs, captured):
-            if g is not None:
+        for k, (t, g) in enumerate(zip(inputs, captured)):
+            if g is not None and k not in retained:
                 _accumulate_into(t, g, create_graph)
         return None
     return captured
