@@ -85,20 +85,30 @@ def _column_sums(xp, g2):
     return g2.sum(0)
 
 
+def _affine(xp, x, w, b):
+    """x @ w^T (+ b) over the last dim of ``x`` as one GEMM; the result keeps x's layout."""
+    if x.ndim == 2:
+        y = _x_wt(xp, x, w)
+    else:
+        # one large GEMM over all rows (not one per batch entry), rows in memory order
+        perm = None if x.flags.c_contiguous else _memory_order(x)
+        y = _unfold(_x_wt(xp, _rows(x, perm), w), x.shape, perm)
+    if b is not None:
+        y += b  # y is the GEMM's fresh output, so adding in place allocates nothing
+    return y
+
+
 class LinearFused(Op):
     """y = x @ W^T (+ b); dx = g @ W, dW = g^T @ x (batch dims folded), db = sum of g rows."""
 
     def forward(self, x, w, b=None):
         self.save_inputs(x, w)
-        if x.ndim == 2:
-            y = _x_wt(self.xp, x, w)
-        else:
-            # one large GEMM over all rows (not one per batch entry), rows in memory order
-            perm = None if x.flags.c_contiguous else _memory_order(x)
-            y = _unfold(_x_wt(self.xp, _rows(x, perm), w), x.shape, perm)
-        if b is not None:
-            y += b  # y is the GEMM's fresh output, so adding in place allocates nothing
-        return y
+        if b is not None and x.dtype.itemsize == 2:
+            # torch adds a half-precision bias to the float32 accumulator and rounds once;
+            # rounding the product first and again after the add differs on ~25% of values
+            f32 = self.xp.float32
+            return _affine(self.xp, x.astype(f32), w.astype(f32), b.astype(f32)).astype(x.dtype)
+        return _affine(self.xp, x, w, b)
 
     def backward_arrays(self, g):
         x, w = self.saved_inputs()
@@ -121,7 +131,10 @@ class LinearFused(Op):
         if needs[1]:
             gw = product(xp, g2.T, x2)
         if len(needs) > 2 and needs[2]:
-            gb = _column_sums(xp, g2)
+            if g2.dtype.itemsize == 2:  # summed in float32 and rounded once, as torch does
+                gb = _column_sums(xp, g2.astype(xp.float32)).astype(g2.dtype)
+            else:
+                gb = _column_sums(xp, g2)
         return (gx, gw) if len(needs) == 2 else (gx, gw, gb)
 
     def backward(self, grad):

@@ -320,3 +320,30 @@ def test_lazy_linear_dtype_follows_factory_kwargs():
         return str(m.weight.dtype), str(m.bias.dtype)
 
     same(fn)
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+@pytest.mark.parametrize("sx", [(64, 32), (3, 40, 32), (7, 1000)])
+def test_half_linear_rounds_once_as_torch(sx, dtype):
+    # torch adds the bias to the float32 accumulator and rounds once (a second rounding of
+    # the product first differed on ~25% of values); gradients are float32 sums rounded once
+    gen = torch.Generator().manual_seed(sum(sx))
+    tdt, ndt = getattr(torch, dtype), getattr(numtorch, dtype)
+    x = torch.randn(sx, generator=gen).to(tdt)
+    w = torch.randn(24, sx[-1], generator=gen).to(tdt)
+    b = (torch.randn(24, generator=gen) * 10).to(tdt)
+    gy = torch.randn(sx[:-1] + (24,), generator=gen).to(tdt)
+    ts = [v.clone().requires_grad_() for v in (x, w, b)]
+    ns = [numtorch.tensor(v.float().numpy()).to(ndt).requires_grad_() for v in (x, w, b)]
+    yt = torch.nn.functional.linear(*ts)
+    yn = numtorch.nn.functional.linear(*ns)
+    assert yn.dtype is ndt
+    yt.backward(gy)
+    yn.backward(numtorch.tensor(gy.float().numpy()).to(ndt))
+    # a value or two may differ by the accumulation order of the float32 GEMM
+    for got, want, limit in [(yn, yt, 0.002), (ns[0].grad, ts[0].grad, 0.002),
+                             (ns[1].grad, ts[1].grad, 0.002), (ns[2].grad, ts[2].grad, 0.002)]:
+        got = torch.from_numpy(got.detach().float().numpy())
+        want = want.float()
+        assert (got != want).sum().item() <= max(1, limit * want.numel())
+        torch.testing.assert_close(got, want, rtol=0.02, atol=0.02)

@@ -52,7 +52,7 @@ def linear(input, weight, bias=None):
     if len(ws) == 2 and xs and xs[-1] == ws[1]:
         # the common case goes straight to the fused op; everything else below is checks
         dt = input._array.dtype
-        if (dt.kind == "f" and weight._array.dtype == dt
+        if (_dtype.np_kind(dt) == "f" and weight._array.dtype == dt
                 and (bias is None or (bias._array.shape == ws[:1]
                                       and bias._array.dtype == dt))):
             return linear_fused(input, weight, bias)
