@@ -247,6 +247,11 @@ MODULES = [
     "m = nn.Linear(3, 2).to('meta'); out = m(torch.empty(4, 3, device='meta'))",
     "m = nn.LSTM(4, 8, batch_first=True).to('meta'); out = m(torch.empty(2, 5, 4,"
     " device='meta'))",
+    "m = nn.LSTM(4, 8, num_layers=2, bidirectional=True).to('meta');"
+    " y = m(torch.empty(5, 2, 4, device='meta'))[0]; y.sum().backward();"
+    " out = [y, [p.grad for p in m.parameters()]]",
+    "x = torch.ones(2, 3, device='meta', requires_grad=True); y = (x * x).sum(); y.backward()\n"
+    "y.backward()",
     "m = nn.TransformerEncoderLayer(8, 2, 16, batch_first=True, dropout=0.0).to('meta');"
     " out = m(torch.empty(2, 5, 8, device='meta'))",
 ]

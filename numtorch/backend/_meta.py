@@ -466,6 +466,20 @@ def _input_grads(node):
     return backward
 
 
+def _or_input_grads(node, backward):
+    fallback = _input_grads(node)
+
+    def run(*grads):
+        try:
+            return backward(*grads)
+        except Exception as e:  # noqa: BLE001 - the gradients' shapes and dtypes are known
+            if "a second time" in str(e):  # a freed graph stays an error, as in torch
+                raise
+            return fallback(*grads)
+
+    return run
+
+
 def forward(node, arrays):
     """Run op ``node`` on arrays some of which are meta; every output is meta, and so is every
     gradient its backward gives."""
@@ -478,7 +492,11 @@ def forward(node, arrays):
             node.backward = _input_grads(node)  # its forward saved nothing to work from
         return rule(node, *arrays)
     # other ops run on the data-less arrays (NumPy hands each call to MetaArray) and their
-    # backward runs through meta ops, so create_graph records nodes as torch's does
+    # backward runs through meta ops, so create_graph records nodes as torch's does; a
+    # backward that cannot run without data (one that replays its forward from saved state,
+    # as the recurrent layers' does) gives the input-shaped gradients instead
+    if getattr(node, "_recording", False):
+        node.backward = _or_input_grads(node, node.backward)
     _in_op[0] += 1
     try:
         return _metas(node.forward(*arrays))
