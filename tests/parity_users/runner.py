@@ -43,6 +43,8 @@ def run_cell(prelude, source, name):
         warnings.filterwarnings("ignore", category=ImportWarning)
         # NumPy 2 warns about torch's own __array_wrap__ (a torch defect, not behaviour)
         warnings.filterwarnings("ignore", "__array_wrap__", DeprecationWarning)
+        # torch's lazy imports of its own modules warn that torch.jit.script is deprecated
+        warnings.filterwarnings("ignore", "`torch.jit.script", DeprecationWarning)
         try:
             exec(compile(prelude, name, "exec"), glob)
             glob["torch"].manual_seed(0)
