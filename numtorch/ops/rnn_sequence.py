@@ -275,8 +275,12 @@ class LSTMSequence(_Sequence):
             # factors are made before the loop reaches it, its weight gradients after
             chunks = spans(steps, worker)
             grads.expect(chunks)
-            ready = [submit(worker, self._factors, xp, acts[lo:hi], cs[lo:hi], tcs[lo:hi],
-                             fac[lo:hi], dtanh_c[lo:hi]) for lo, hi in chunks]
+            # the first chunk's factors are made here: waiting for them would add the
+            # worker's wake-up (and a core still held by BLAS's spinning threads after the
+            # forward) to the loop's start
+            ready = [submit(worker if k else None, self._factors, xp, acts[lo:hi],
+                            cs[lo:hi], tcs[lo:hi], fac[lo:hi], dtanh_c[lo:hi])
+                     for k, (lo, hi) in enumerate(chunks)]
             done = []
             for (lo, hi), fut in zip(chunks, ready):
                 wait(fut)
