@@ -335,9 +335,18 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
         _float_arg("rrelu", input, "leaky_relu_cpu")
         return _maybe_inplace(input, inplace, _act.leaky_relu, (lower + upper) / 2.0)
     _float_arg("rrelu", input, "rrelu_with_noise_out_cpu")
+    if input.dtype is _dtype.float16:
+        raise NotImplementedError('"rrelu_with_noise_out_cpu" not implemented for \'Half\'')
     with no_grad():
-        slopes = input.detach().new_empty(input.shape).uniform_(lower, upper)
-        noise = _act.select(input.detach() <= 0, slopes, 1.0)
+        # torch's draws: one float64 uniform per non-positive element, in order, scaled to
+        # bounds rounded to the computation type (float32 below float64), then rounded again
+        negative = input.detach() <= 0
+        u = input.detach().new_empty(int(negative.sum()), dtype=_dtype.float64).uniform_()
+        opmath = _dtype.float64 if input.dtype is _dtype.float64 else _dtype.float32
+        lo, hi = (float(b) for b in input.detach().new_tensor([lower, upper],
+                                                              dtype=opmath).tolist())
+        noise = input.detach().new_ones(input.shape)
+        noise[negative] = (u * (hi - lo) + lo).to(input.dtype)
     return _maybe_inplace(input, inplace, _ew.mul, noise)
 
 
