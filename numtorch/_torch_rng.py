@@ -263,6 +263,12 @@ class TorchStream:
         values = np.ceil(np.log(self.random(_count(size))) / math.log1p(-p))
         return _shaped(values, size)
 
+    def lognormal(self, mean=0.0, sigma=1.0, size=None):
+        """exp(mean + sigma * z) in float64, one scalar normal per element (torch's
+        log_normal_ takes the one-at-a-time path whatever the size, cache included)."""
+        z = np.array([self._scalar_normal() for _ in range(_count(size))], dtype=np.float64)
+        return _shaped(np.exp(mean + sigma * z), size)
+
     def standard_cauchy(self, size=None):
         u = self.random(_count(size))
         u -= 0.5

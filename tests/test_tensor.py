@@ -188,7 +188,9 @@ def test_number_conversion_errors(fn):
 def test_hash_is_by_identity():
     a, b = numtorch.ones(2), numtorch.ones(2)
     assert hash(a) == hash(a) and hash(a) != hash(b)
-    assert a.__hash__ is not None and type(a).__hash__ is object.__hash__
+    t = torch.ones(2)
+    assert hash(t) == id(t)  # torch's value: the identity itself
+    assert hash(a) == id(a) and hash(b) == id(b)
     d = {a: 1, b: 2}
     assert d[a] == 1 and d[b] == 2
     assert len({a, b, a}) == 2
