@@ -98,7 +98,8 @@ def _cores_taken():
 
 def split(kernel, n, unit=1):
     """``run_split``, except while ``_cores_taken``: then ``kernel(0, n)`` on this thread."""
-    if _cores_taken():
+    # parts() first: inside a split part it answers at once, without the BLAS query
+    if parts(n, unit) == 1 or _cores_taken():
         kernel(0, n)
     else:
         run_split(kernel, n, unit)
@@ -114,7 +115,9 @@ def copy(src, out=None):
     """
     if out is None:
         out = np.empty(src.shape, dtype=src.dtype)
-    k = parts(src.size) if src.ndim and not _cores_taken() else 1
+    k = parts(src.size) if src.ndim else 1
+    if k > 1 and _cores_taken():
+        k = 1
     axis = 0
     if k > 1 and src.shape[0] < 4 * k and src.shape[0] % k and src.ndim > 1 and \
             src.shape[1] > src.shape[0]:

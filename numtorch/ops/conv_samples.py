@@ -77,11 +77,16 @@ def run(kernel, n, k):
         pool = _intraop._executor(len(bounds) - 1)
         futures = [pool.submit(_run, kernel, lo, hi) for lo, hi in bounds[1:]]
         _local.part = True
+        # the calling thread's part never splits again either (as on the workers): marked
+        # busy, its nested copies and splits skip the thread-count lock and BLAS query
+        was_busy = getattr(_intraop._worker, "busy", False)
+        _intraop._worker.busy = True
         try:
             with np.errstate(all="ignore"):
                 first = kernel(*bounds[0])
         finally:
             _local.part = False
+            _intraop._worker.busy = was_busy
             rest = [f.result() for f in futures]
     return [first] + rest
 
