@@ -213,7 +213,8 @@ def _check_index_tensor(fn, index, input, dim, src=None):
         raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
     if not index._array.size:
         return
-    too_big = [k for k, (a, b) in enumerate(zip(ishape, xshape)) if k != dim and a > b]
+    too_big = [] if ishape == xshape else \
+        [k for k, (a, b) in enumerate(zip(ishape, xshape)) if k != dim and a > b]
     if sshape is not None:
         if too_big or any(a > b for a, b in zip(ishape, sshape)):
             raise RuntimeError(f"Expected index {list(ishape)} to be no larger than self "
@@ -231,6 +232,12 @@ _UNSIGNED = {np.dtype(np.int64): np.dtype(np.uint64), np.dtype(np.int32): np.dty
 
 def _check_index_range(index, size, dim):
     """gather/scatter take indices in ``[0, size)`` only (no negative indices, unlike x[i])."""
+    if index.size == 1:  # a policy's one action: a Python compare beats a reduction
+        first = index.item()
+        if first < 0 or first >= size:
+            raise RuntimeError(f"index {first} is out of bounds for dimension {dim} with size "
+                               f"{size}")
+        return
     # one reduction: negative indices read as unsigned are larger than any size
     if index.size and index.view(_UNSIGNED.get(index.dtype, index.dtype)).max() >= size:
         bad = (index < 0) | (index >= size)
