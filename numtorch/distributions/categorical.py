@@ -119,6 +119,17 @@ class Categorical(Distribution):
             # the usual call, ``log_prob(sample())``: the index is the value's own array with
             # a trailing unit dim (no gradient flows to an integer value, so no ops are needed)
             return log_pmf.gather(-1, _make(arr.reshape(arr.shape + (1,)))).squeeze(-1)
+        if value._grad_fn is None and arr.dtype == np.int64 and type(arr) is np.ndarray:
+            # an int64 value of another shape (one action for a batch of one): its index
+            # column broadcast as a read-only view, without long/unsqueeze/expand ops
+            col = arr.reshape(arr.shape + (1,))
+            shape = _broadcast_shape(col.shape, log_pmf.shape)
+            index_shape = tuple(shape[:-1]) + (1,)
+            if col.shape != index_shape:
+                col = np.broadcast_to(col, index_shape)
+            if log_pmf.shape != shape:
+                log_pmf = log_pmf.expand(shape)
+            return log_pmf.gather(-1, _make(col)).squeeze(-1)
         value = value.long().unsqueeze(-1)
         # the value broadcast against the logits, but only its one index column is needed:
         # expand straight to that shape rather than broadcasting both and slicing

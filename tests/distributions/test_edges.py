@@ -192,3 +192,33 @@ def test_pickle_and_lazy_import():
             "import numtorch.distributions as D; assert numtorch.distributions is D; "
             "assert numtorch.distributions.Normal is D.normal.Normal")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("logits_shape,value_shape", [
+    ((1, 16), ()), ((16,), ()), ((3, 5), (1,)), ((3, 5), (2, 3)), ((3, 5), (4, 1)),
+    ((5,), (2, 3)), ((3, 5), (2,))])
+def test_categorical_log_prob_broadcast_int_values(logits_shape, value_shape):
+    """Integer values whose shape differs from the batch shape broadcast as torch's do
+    (values, shapes, gradients to the logits, and the clash error)."""
+    rng = np.random.default_rng(0)
+    lg = rng.standard_normal(logits_shape).astype(np.float32)
+    v = rng.integers(0, logits_shape[-1], value_shape)
+    got = []
+    for lib in (numtorch, torch):
+        logits = lib.tensor(lg, requires_grad=True)
+        try:
+            lp = lib.distributions.Categorical(logits=logits).log_prob(lib.tensor(v))
+        except (RuntimeError, ValueError) as e:
+            got.append((type(e).__name__, str(e)))
+            continue
+        cot = lib.tensor(np.linspace(-1, 1, int(np.prod(lp.shape))).reshape(tuple(lp.shape))
+                         .astype(np.float32))
+        lp.backward(cot)
+        got.append((lp.detach().numpy(), logits.grad.numpy()))
+    (a, b) = got
+    if isinstance(a[0], str) or isinstance(b[0], str):
+        assert a == b
+    else:
+        assert a[0].shape == b[0].shape and a[0].dtype == b[0].dtype
+        np.testing.assert_allclose(a[0], b[0], rtol=1e-6, atol=1e-6)
+        np.testing.assert_allclose(a[1], b[1], rtol=1e-6, atol=1e-6)
