@@ -471,3 +471,24 @@ def test_backward_inputs_on_a_retained_non_leaf_accumulates_once():
         (h ** 2).sum().backward(inputs=[h, x])
         got.append((first, h.grad.tolist(), x.grad.tolist()))
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("name", ["leaky_relu", "elu", "celu", "selu", "relu"])
+def test_in_place_activation_result_modified_again_fails_as_torch(name):
+    import torch
+
+    import numtorch
+
+    got = []
+    for lib in (numtorch, torch):
+        x = lib.tensor([-1.0, 2.0], requires_grad=True)
+        z = getattr(lib.nn.functional, name)(x * 1, inplace=True)
+        node = type(z.grad_fn).__name__
+        z.mul_(2)
+        with pytest.raises(RuntimeError) as info:
+            z.sum().backward()
+        got.append((node, str(info.value)))
+        x2 = lib.tensor([-1.0, 2.0], requires_grad=True)
+        getattr(lib.nn.functional, name)(x2 * 1, inplace=True).sum().backward()
+        got.append([round(v, 6) for v in x2.grad.tolist()])  # torch: from the result
+    assert got[:2] == got[2:]

@@ -525,6 +525,8 @@ class Op(Node):
                 arr = arr.tensor()._array  # joined to the graph below, like a kept array
             elif vc is not None and vc[0] != version:
                 edge = None if leaf is not None or not self._edges else self._edges[i]
+                if saved.get("result_kept"):  # an in-place op torch saves the result of
+                    edge = (self, 0)
                 raise RuntimeError(_modified_message(self, arr, i, vc[0], version, edge=edge))
             if leaf is not None:
                 out.append(leaf)
@@ -554,6 +556,8 @@ class Op(Node):
                 arr = arr.tensor()._array
             elif vc is not None and vc[0] != version:
                 edge = None if leaf is not None or not self._edges else self._edges[i]
+                if saved.get("result_kept"):  # an in-place op torch saves the result of
+                    edge = (self, 0)
                 raise RuntimeError(_modified_message(self, arr, i, vc[0], version, edge=edge))
             out.append(arr)
         return out[0] if len(out) == 1 else tuple(out)
@@ -964,7 +968,9 @@ def _modified_message(node, arr, index, now, expected, output=False, edge=_UNSET
     if edge is not None and edge[0] is not None:
         name = edge[0].name()
         base = name.rstrip("0123456789")
-        name = base[:-len("Backward")] if base.endswith("Backward") else name
+        if base.endswith("Backward"):  # torch keeps an overload number other than 0
+            digits = name[len(base):]
+            name = base[:-len("Backward")] + ("" if digits in ("", "0") else digits)
         if name == "CopySlices":
             name = "torch::autograd::CopySlices"
         which = f", which is output {edge[1]} of {name},"

@@ -37,8 +37,28 @@ def apply_inplace(self, fn, *args, **kwargs):
     if saved and "outputs" in saved:  # an op that keeps its output now keeps self: torch
         saved["outputs"] = {k: (a, self._vc, self._vc[0]) if vc is out._vc else (a, vc, v)
                             for k, (a, vc, v) in saved["outputs"].items()}  # sees later writes
+    keeper = (_RESULT_KEEPERS or _register_result_keepers()).get(fn)
+    if keeper and saved and "inputs" in saved:
+        # torch's in-place form of this op keeps its result (self) for backward, so a later
+        # write to self makes backward fail; numtorch keeps the copy of the input it computes
+        # from, but checks it against self's version from now on
+        saved["inputs"] = [(i, a, self._vc, self._vc[0], leaf)
+                           for (i, a, _vc, _v, leaf) in saved["inputs"]]
+        saved["result_kept"] = True  # the error then names this node, as torch's does
+        graph.rename_node(out, keeper)
     _rebase(self, out)
     return self
+
+
+_RESULT_KEEPERS = {}  # in-place ops whose torch form saves its result: op -> torch's node name
+
+
+def _register_result_keepers():
+    from ..ops import activation
+
+    _RESULT_KEEPERS.update({activation.leaky_relu: "LeakyReluBackward1",
+                            activation.elu: "EluBackward1", activation.celu: "CeluBackward1"})
+    return _RESULT_KEEPERS
 
 
 _OUTPUT_SAVERS = set()  # ops whose backward keeps only their output: no copy of the input
