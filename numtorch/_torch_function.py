@@ -150,6 +150,9 @@ def _takes_part(obj):
     if t is Tensor:
         return False
     impl = getattr(t, "__torch_function__", None)
+    if impl is not None and getattr(getattr(impl, "__func__", impl), "__module__",
+                                    "").startswith("torch."):
+        return False  # the real torch's tensors (DLPack exchange): numtorch does not dispatch
     if impl is None or getattr(impl, "__func__", impl) is _disabled_torch_function_impl:
         return False
     if isinstance(obj, Tensor):
@@ -225,6 +228,8 @@ def _wrap(func, reported_as=None, name=None, python_style=False):
         return func(*args, **kwargs)
 
     wrapper._torch_function_wrapped = True
+    # the innermost function, so a one-level unwrap still finds it
+    wrapper.__wrapped__ = getattr(func, "__wrapped__", func)
     return wrapper
 
 
@@ -310,6 +315,7 @@ def _install_functions():
     _installed[0] = True
     import importlib
 
+    wrapped = {}  # one wrapper per function, so aliases stay aliases (F.x is torch.x)
     for module_name in _MODULES:
         module = sys.modules.get(module_name) or importlib.import_module(module_name)
         for name, value in list(vars(module).items()):
@@ -317,5 +323,21 @@ def _install_functions():
                 continue
             if isinstance(value, types.FunctionType) and \
                     getattr(value, "__module__", "").startswith("numtorch"):
-                setattr(module, name, _wrap(value, name=_TORCH_NAMES[module_name].format(name),
-                                            python_style=module_name.endswith("functional")))
+                if id(value) not in wrapped:
+                    wrapped[id(value)] = (value, _wrap(
+                        value, name=_TORCH_NAMES[module_name].format(name),
+                        python_style=module_name.endswith("functional")))
+                setattr(module, name, wrapped[id(value)][1])
+                _ORIGINALS.append((module, name, value))
+
+
+_ORIGINALS = []  # (module, name, function) replaced by install: what uninstall puts back
+
+
+def uninstall():
+    """Put the public functions back (test isolation: one test's subclass must not change the
+    functions the next test sees). Subclasses keep their own dispatching methods."""
+    while _ORIGINALS:
+        module, name, value = _ORIGINALS.pop()
+        setattr(module, name, value)
+    _installed[0] = False

@@ -194,5 +194,8 @@ def _reset_state():
     validate = tdist.Distribution._validate_args if tdist is not None else None
     yield
     numtorch.set_default_dtype(dt)
+    # a test's Tensor subclass installs __torch_function__ dispatch on the public functions
+    # (numtorch/_torch_function.py); the next test starts without it
+    numtorch._torch_function.uninstall()
     if tdist is not None and tdist.Distribution._validate_args != validate:
         tdist.Distribution.set_default_validate_args(validate)
