@@ -62,15 +62,10 @@ def handle_torch_function(public_api, relevant_args, *args, **kwargs):
     Raises:
         TypeError: when every override returns ``NotImplemented``.
     """
-    overloaded = _overloaded_args(relevant_args)
-    types = tuple(type(a) for a in overloaded)
-    for arg in overloaded:
-        result = type(arg).__torch_function__(public_api, types, args, kwargs)
-        if result is not NotImplemented:
-            return result
+    from ._torch_function import _dispatch
+
     name = getattr(public_api, "__module__", "") + "." + getattr(public_api, "__name__", "")
-    raise TypeError(f"no implementation found for '{name.lstrip('.')}' on types that "
-                    f"implement __torch_function__: {[type(a) for a in overloaded]}")
+    return _dispatch(public_api, name.lstrip("."), True, relevant_args, args, kwargs)
 
 
 def is_tensor_like(inp):
