@@ -492,3 +492,23 @@ def test_in_place_activation_result_modified_again_fails_as_torch(name):
         getattr(lib.nn.functional, name)(x2 * 1, inplace=True).sum().backward()
         got.append([round(v, 6) for v in x2.grad.tolist()])  # torch: from the result
     assert got[:2] == got[2:]
+
+
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("kind", ["Conv1d", "Conv2d", "ConvTranspose2d", "Conv3d"])
+def test_convolution_dtype_mismatch_errors_as_torch(kind, bias):
+    import torch
+
+    import numtorch
+
+    shape = {"Conv1d": (1, 1, 5), "Conv3d": (1, 1, 5, 5, 5)}.get(kind, (1, 1, 5, 5))
+    got = []
+    for lib in (numtorch, torch):
+        conv = getattr(lib.nn, kind)(1, 2, 3, bias=bias)
+        seen = []
+        for dt in (lib.int32, lib.int64, lib.float64, lib.bfloat16, lib.float16, lib.uint8):
+            with pytest.raises(Exception) as info:
+                conv(lib.ones(shape, dtype=dt))
+            seen.append((type(info.value).__name__, str(info.value)))
+        got.append(seen)
+    assert got[0] == got[1]

@@ -51,17 +51,35 @@ def _need_tensor(fn, name, pos, value, optional=False):
                     f"{type(value).__name__}")
 
 
+def _cpp_name(dt):
+    """The C++ type torch names a dtype by in its convolution checks."""
+    from ...ops.matmul import _CPP_NAME
+
+    return {"bfloat16": "c10::BFloat16", "float16": "c10::Half"}.get(dt.name) or \
+        _CPP_NAME[dt.name]
+
+
 def _check_dtypes(fn, input, weight, bias):
     di, dw = input.dtype, weight.dtype
     if di is _dtype.bool:
         raise NotImplementedError(f'"slow_conv{fn[4:6]}_cpu" not implemented for \'Bool\'')
+    transposed = fn.startswith("conv_transpose")
+    # torch's order: a plain convolution compares the bias first; then the weight, whose
+    # message depends on the kernel torch would have picked
+    if not transposed and bias is not None and bias.dtype is not di:
+        raise RuntimeError(f"Input type ({_cpp_name(di)}) and bias type "
+                           f"({_cpp_name(bias.dtype)}) should be the same")
     if di is not dw:
-        if di.is_floating_point and dw.is_floating_point:
-            raise RuntimeError(f"expected scalar type {_dtype._TYPE_DISPLAY[di.name]} but found "
-                               f"{_dtype._TYPE_DISPLAY[dw.name]}")
-        raise RuntimeError(f"Input type (torch.{di._legacy}) and weight type "
-                           f"(torch.{dw._legacy}) should be the same or input should be a "
-                           f"MKLDNN tensor and weight is a dense tensor")
+        if transposed and not (di.is_floating_point or di.is_complex or di is _dtype.int64):
+            kernel = "slow_conv_transpose3d" if fn.endswith("3d") else "slow_conv_transpose2d"
+            raise NotImplementedError(f'"{kernel}_out_cpu" not implemented for '
+                                      f"'{_dtype._TYPE_DISPLAY[di.name]}'")
+        if di is _dtype.bfloat16:
+            raise RuntimeError(f"Input type (CPUBFloat16Type) and weight type "
+                               f"(torch.{dw._legacy}) should be the same or input should be a "
+                               f"MKLDNN tensor and weight is a dense tensor")
+        raise RuntimeError(f"expected scalar type {_dtype._TYPE_DISPLAY[di.name]} but found "
+                           f"{_dtype._TYPE_DISPLAY[dw.name]}")
     if bias is not None and bias.dtype is not di:
         from ...ops.matmul import _CPP_NAME
 
