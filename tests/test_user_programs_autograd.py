@@ -512,3 +512,21 @@ def test_convolution_dtype_mismatch_errors_as_torch(kind, bias):
             seen.append((type(info.value).__name__, str(info.value)))
         got.append(seen)
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("ishape, tshape, dtype", [
+    ((3, 5), (3,), "float32"), ((3, 5), (3, 4), "float32"), ((3, 5), (2,), "float32"),
+    ((5,), (2,), "float32"), ((5,), (2,), "int64"), ((2, 5, 4), (2, 3), "float32"),
+    ((2, 5, 4, 4), (2, 4), "float32"), ((3, 5), (3, 1), "int64")])
+def test_class_index_target_errors_in_torchs_order(ishape, tshape, dtype):
+    import torch
+
+    import numtorch
+
+    got = []
+    for lib in (numtorch, torch):
+        for fn in (lib.nn.functional.cross_entropy, lib.nn.functional.nll_loss):
+            with pytest.raises(Exception) as info:
+                fn(lib.zeros(ishape), lib.zeros(tshape, dtype=getattr(lib, dtype)))
+            got.append((type(info.value).__name__, str(info.value)))
+    assert got[:2] == got[2:]

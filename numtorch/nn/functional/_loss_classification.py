@@ -28,11 +28,12 @@ def _check_index_target(input, target, weight, fn):
     nd = input.dim()
     if nd < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {nd})")
-    if target.dtype is not _dtype.int64 and target.dtype is not _dtype.uint8:
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
-                           f"{type_name(target)}")
     tshape, ishape = tuple(target.shape), tuple(input.shape)
+    index_dtype = target.dtype is _dtype.int64 or target.dtype is _dtype.uint8
     if nd == 1:
+        if not index_dtype:  # torch looks at a 1-d input's target dtype first
+            raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
+                               f"{type_name(target)}")
         if target.dim() > 1 or (target.dim() == 1 and tshape[0] != 1):
             raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
                              f"{tshape[0] if target.dim() else 0}")
@@ -50,6 +51,10 @@ def _check_index_target(input, target, weight, fn):
                                f"{fmt_shape(tshape)}")
         raise RuntimeError(f"Expected target size {fmt_shape(ishape[:1] + ishape[2:])}, got "
                            f"{fmt_shape(tshape)}")
+    # with a batch, torch looks at the target's shape before its dtype
+    if not index_dtype:
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
+                           f"{type_name(target)}")
     n_classes = ishape[0] if nd == 1 else ishape[1]
     if weight is not None:
         check_tensor(fn, "weight", weight, 3)
