@@ -51,12 +51,13 @@ def _need_tensor(fn, name, pos, value, optional=False):
                     f"{type(value).__name__}")
 
 
-def _cpp_name(dt):
-    """The C++ type torch names a dtype by in its convolution checks."""
+def _bias_error(input, bias):
+    """torch's error for a bias whose dtype is not the input's (it names their C++ types)."""
     from ...ops.matmul import _CPP_NAME
 
-    return {"bfloat16": "c10::BFloat16", "float16": "c10::Half"}.get(dt.name) or \
-        _CPP_NAME[dt.name]
+    names = [{"bfloat16": "c10::BFloat16"}.get(t.dtype.name) or _CPP_NAME[t.dtype.name]
+             for t in (input, bias)]
+    return RuntimeError(f"Input type ({names[0]}) and bias type ({names[1]}) should be the same")
 
 
 def _check_dtypes(fn, input, weight, bias):
@@ -64,11 +65,11 @@ def _check_dtypes(fn, input, weight, bias):
     if di is _dtype.bool:
         raise NotImplementedError(f'"slow_conv{fn[4:6]}_cpu" not implemented for \'Bool\'')
     transposed = fn.startswith("conv_transpose")
-    # torch's order: a plain convolution compares the bias first; then the weight, whose
-    # message depends on the kernel torch would have picked
-    if not transposed and bias is not None and bias.dtype is not di:
-        raise RuntimeError(f"Input type ({_cpp_name(di)}) and bias type "
-                           f"({_cpp_name(bias.dtype)}) should be the same")
+    bias_differs = bias is not None and bias.dtype is not di
+    # torch's order: a plain convolution compares the bias first, a transposed one last; the
+    # weight's message depends on the kernel torch would have picked
+    if bias_differs and not transposed:
+        raise _bias_error(input, bias)
     if di is not dw:
         if transposed and not (di.is_floating_point or di.is_complex or di is _dtype.int64):
             kernel = "slow_conv_transpose3d" if fn.endswith("3d") else "slow_conv_transpose2d"
@@ -80,11 +81,8 @@ def _check_dtypes(fn, input, weight, bias):
                                f"MKLDNN tensor and weight is a dense tensor")
         raise RuntimeError(f"expected scalar type {_dtype._TYPE_DISPLAY[di.name]} but found "
                            f"{_dtype._TYPE_DISPLAY[dw.name]}")
-    if bias is not None and bias.dtype is not di:
-        from ...ops.matmul import _CPP_NAME
-
-        raise RuntimeError(f"Input type ({_CPP_NAME[di.name]}) and bias type "
-                           f"({_CPP_NAME[bias.dtype.name]}) should be the same")
+    if bias_differs:
+        raise _bias_error(input, bias)
 
 
 def _check_params(weight, params):
