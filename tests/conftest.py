@@ -17,9 +17,19 @@ def _device_params():
     env = os.environ.get("NUMTORCH_TEST_DEVICES")
     if env:
         return [d.strip() for d in env.split(",") if d.strip()]
+    if _UNDER_GPU_PLUGIN or _GPU_CHECK_BASELINE:
+        return ["cpu"]
     return ["cpu", "cuda" if numtorch.backend.cupy_or_none() is not None else "cuda-standin"]
 
 
+# ../shared/gpu/run_on_gpu.sh runs the suite twice on a GPU machine and compares the failing
+# node ids: once under its plugin (cuda_plugin: everything on cuda) and once plainly as the
+# CPU baseline (its folder .gpu/ on PYTHONPATH). Under the plugin the tests' one "cpu" param
+# runs on cuda, and the baseline runs only "cpu": both runs then carry the same ids, so only
+# CUDA-path failures differ between them.
+_UNDER_GPU_PLUGIN = "cuda_plugin" in sys.modules
+_GPU_CHECK_BASELINE = not _UNDER_GPU_PLUGIN and any(
+    p.rstrip("/").endswith("/.gpu") for p in os.environ.get("PYTHONPATH", "").split(os.pathsep))
 DEVICE_PARAMS = _device_params()
 
 
@@ -34,14 +44,14 @@ def device(request):
     param = request.param
     if param == "cuda" and numtorch.backend.cupy_or_none() is None:
         pytest.skip("no CUDA device (CuPy with a GPU) available")
-    name = "cpu" if param == "cpu" else "cuda"
+    name = "cpu" if param == "cpu" and not _UNDER_GPU_PLUGIN else "cuda"
     standin = None
     if param == "cuda-standin":
         from tests.cuda import standin
 
         standin.install()
     oracle.DEVICE[0] = name
-    restore = None
+    restore, default = None, numtorch.get_default_device()
     if name != "cpu":
         numtorch.set_default_device(name)
         restore = _test_code_conveniences(name)
@@ -50,7 +60,7 @@ def device(request):
     finally:
         oracle.DEVICE[0] = "cpu"
         if name != "cpu":
-            numtorch.set_default_device(None)
+            numtorch.set_default_device(None if default.type == "cpu" else default)
             restore()
         if standin is not None:
             standin.uninstall()
@@ -167,11 +177,11 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         callspec = getattr(item, "callspec", None)
         param = None if callspec is None else callspec.params.get("device")
-        if param not in ("cuda", "cuda-standin"):
+        if param not in ("cuda", "cuda-standin") and not (param == "cpu" and _UNDER_GPU_PLUGIN):
             keep.append(item)
             continue
-        nodeid = item.nodeid.replace("[cuda-", "[cuda-standin-", 1) if param == "cuda" else \
-            item.nodeid
+        nodeid = item.nodeid.replace(f"[{param}", "[cuda-standin", 1) \
+            if param != "cuda-standin" else item.nodeid
         key = _variant_free_key(item)
         if _excluded(nodeid) or (param == "cuda-standin" and not full and key in seen):
             drop.append(item)
