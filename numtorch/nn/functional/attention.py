@@ -142,7 +142,7 @@ def _canonical_mask(mask, name, other, other_name, target_dtype):
         warnings.warn(f"Support for mismatched {name} and {other_name} is deprecated. "
                       "Use same type for both instead.")
     if _is_bool(mask):
-        zeros = numtorch.zeros(tuple(mask.shape), dtype=target_dtype)
+        zeros = numtorch.zeros(tuple(mask.shape), dtype=target_dtype, device=mask.device)
         return zeros.masked_fill(mask, float("-inf"))
     return mask
 
@@ -279,9 +279,11 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     v = v.reshape(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1) \
         if static_v is None else static_v
     if add_zero_attn:
-        k = numtorch.cat([k, numtorch.zeros((bsz * num_heads, 1, head_dim), dtype=k.dtype)],
+        k = numtorch.cat([k, numtorch.zeros((bsz * num_heads, 1, head_dim), dtype=k.dtype,
+                                         device=k.device)],
                          dim=1)
-        v = numtorch.cat([v, numtorch.zeros((bsz * num_heads, 1, head_dim), dtype=v.dtype)],
+        v = numtorch.cat([v, numtorch.zeros((bsz * num_heads, 1, head_dim), dtype=v.dtype,
+                                         device=v.device)],
                          dim=1)
         if attn_mask is not None:
             attn_mask = _pad(attn_mask, (0, 1))

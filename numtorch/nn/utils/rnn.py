@@ -24,11 +24,12 @@ def invert_permutation(permutation):
     """
     if permutation is None:
         return None
-    perm = np.asarray(permutation.numpy() if isinstance(permutation, numtorch.Tensor)
-                      else permutation, dtype=np.int64)
+    device = permutation.device if isinstance(permutation, numtorch.Tensor) else None
+    perm = np.asarray(permutation.cpu().numpy() if device is not None else permutation,
+                      dtype=np.int64)
     inv = np.empty_like(perm)
     inv[perm] = np.arange(perm.size, dtype=np.int64)
-    return numtorch.from_numpy(inv)
+    return numtorch.from_numpy(inv).to(device or "cpu")
 
 
 class PackedSequence(namedtuple("PackedSequence_", ["data", "batch_sizes", "sorted_indices",
@@ -52,15 +53,22 @@ class PackedSequence(namedtuple("PackedSequence_", ["data", "batch_sizes", "sort
         return super().__new__(cls, data, batch_sizes, sorted_indices, unsorted_indices)
 
     def to(self, *args, **kwargs):
-        """Move or cast ``data`` (indices stay int64 on the CPU)."""
+        """Move or cast ``data``; the permutations follow it to its device, ``batch_sizes``
+        stays on the CPU (as in torch)."""
         data = self.data.to(*args, **kwargs)
         if data is self.data:
             return self
-        return type(self)(data, self.batch_sizes, self.sorted_indices, self.unsorted_indices)
+        moved = [None if i is None else i.to(data.device)
+                 for i in (self.sorted_indices, self.unsorted_indices)]
+        return type(self)(data, self.batch_sizes, *moved)
 
     def cpu(self, *args, **kwargs):
         """Return the sequence with ``data`` on the CPU."""
         return self.to("cpu")
+
+    def cuda(self, *args, **kwargs):
+        """Return the sequence with ``data`` (and its permutations) on a CUDA device."""
+        return self.to(self.data.cuda(*args, **kwargs).device)
 
     def double(self):
         """Return the sequence with float64 ``data``."""
@@ -106,7 +114,9 @@ def _pack_time_major(padded, lengths_sorted):
     steps, batch = padded.shape[0], padded.shape[1]
     idx, bs = _pack_index(lengths_sorted, batch)
     flat = padded.reshape((steps * batch,) + tuple(padded.shape[2:]))
-    return flat.index_select(0, numtorch.from_numpy(idx)), numtorch.from_numpy(bs)
+    # batch_sizes stays on the CPU, as torch's
+    return flat.index_select(0, numtorch.from_numpy(idx).to(padded.device)), \
+        numtorch.from_numpy(bs)
 
 
 def _unpack_time_major(data, batch_sizes, padding_value=0.0, total_length=None):
@@ -120,9 +130,10 @@ def _unpack_time_major(data, batch_sizes, padding_value=0.0, total_length=None):
     # rows absent from the packed data read the extra padding row appended at the end
     where = np.full(steps * batch, data.shape[0], dtype=np.int64)
     where[idx] = np.arange(idx.size)
-    pad = numtorch.full((1,) + tuple(data.shape[1:]), padding_value, dtype=data.dtype)
+    pad = numtorch.full((1,) + tuple(data.shape[1:]), padding_value, dtype=data.dtype,
+                        device=data.device)
     src = numtorch.cat([data, pad], 0)
-    out = src.index_select(0, numtorch.from_numpy(where))
+    out = src.index_select(0, numtorch.from_numpy(where).to(data.device))
     return out.reshape((steps, batch) + tuple(data.shape[1:])), lens
 
 
@@ -160,7 +171,7 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
         sorted_indices = None
     else:
         order = np.argsort(-np.asarray(lens, dtype=np.int64), kind="stable")
-        sorted_indices = numtorch.from_numpy(order.astype(np.int64))
+        sorted_indices = numtorch.from_numpy(order.astype(np.int64)).to(input.device)
         input = input.index_select(bdim, sorted_indices)
         lens = [lens[i] for i in order]
     if max(lens) > input.shape[1 - bdim]:
@@ -197,7 +208,7 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
     lengths = numtorch.from_numpy(lens.astype(np.int64))
     if sequence.unsorted_indices is not None:
         out = out.index_select(1, sequence.unsorted_indices)
-        lengths = lengths.index_select(0, sequence.unsorted_indices)
+        lengths = lengths.index_select(0, sequence.unsorted_indices.cpu())
     if batch_first:
         out = out.transpose(0, 1)
     return out, lengths
@@ -228,7 +239,8 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
     for s in sequences:
         missing = longest - int(s.shape[0])
         if missing:
-            fill = numtorch.full((missing,) + tuple(s.shape[1:]), padding_value, dtype=s.dtype)
+            fill = numtorch.full((missing,) + tuple(s.shape[1:]), padding_value, dtype=s.dtype,
+                                 device=s.device)
             s = numtorch.cat([s, fill] if padding_side == "right" else [fill, s], 0)
         rows.append(s)
     return numtorch.stack(rows, 0 if batch_first else 1)

@@ -1,0 +1,81 @@
+"""Paths of real GPU programs that made a tensor on the CPU in the middle of a cuda
+computation (a factory call without ``device=``): padding and packing sequences, attention
+masks. Each runs on the CuPy stand-in against torch on the CPU."""
+
+import numpy as np
+import pytest
+import torch
+
+import numtorch
+from tests.cuda import standin
+
+
+@pytest.fixture
+def cuda():
+    with standin.active():
+        yield
+
+
+def _close(a, b, **kw):
+    np.testing.assert_allclose(a.detach().cpu().numpy(), b.detach().numpy(), **kw)
+
+
+def _seqs(lib, device):
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal((n, 3)).astype("float32") for n in (2, 5, 3)]
+    return [lib.from_numpy(a).to(device) for a in arrays]
+
+
+def test_pad_sequence_on_cuda(cuda):
+    for side in ("right", "left"):
+        got = numtorch.nn.utils.rnn.pad_sequence(_seqs(numtorch, "cuda"), batch_first=True,
+                                                 padding_value=-1.0, padding_side=side)
+        want = torch.nn.utils.rnn.pad_sequence(_seqs(torch, "cpu"), batch_first=True,
+                                               padding_value=-1.0, padding_side=side)
+        assert got.device.type == "cuda"
+        _close(got, want)
+
+
+def test_packed_lstm_round_trip_on_cuda(cuda):
+    torch.manual_seed(0)
+    lstm_th = torch.nn.LSTM(3, 4, batch_first=True)
+    lstm_nt = numtorch.nn.LSTM(3, 4, batch_first=True)
+    lstm_nt.load_state_dict({k: numtorch.from_numpy(v.numpy().copy())
+                             for k, v in lstm_th.state_dict().items()})
+    lstm_nt = lstm_nt.cuda()
+    results = []
+    for lib, lstm, device in ((numtorch, lstm_nt, "cuda"), (torch, lstm_th, "cpu")):
+        packed = lib.nn.utils.rnn.pack_sequence(_seqs(lib, device), enforce_sorted=False)
+        out, (h, _) = lstm(packed)
+        padded, lengths = lib.nn.utils.rnn.pad_packed_sequence(out, batch_first=True,
+                                                               padding_value=9.0)
+        results.append((packed, padded, lengths, h))
+    (p_nt, pad_nt, len_nt, h_nt), (p_th, pad_th, len_th, h_th) = results
+    assert p_nt.data.device.type == "cuda" and p_nt.sorted_indices.device.type == "cuda"
+    assert p_nt.batch_sizes.device.type == "cpu" and len_nt.device.type == "cpu"
+    assert p_nt.cpu().unsorted_indices.device.type == "cpu"
+    assert p_nt.cpu().cuda().sorted_indices.device.type == "cuda"
+    assert len_nt.tolist() == len_th.tolist()
+    assert p_nt.batch_sizes.tolist() == p_th.batch_sizes.tolist()
+    _close(pad_nt, pad_th, rtol=1e-5, atol=1e-6)
+    _close(h_nt, h_th, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("add_zero_attn", [False, True])
+def test_attention_with_a_padding_mask_on_cuda(cuda, add_zero_attn):
+    rng = np.random.default_rng(1)
+    q = rng.standard_normal((2, 4, 8)).astype("float32")
+    pad = np.array([[False, False, True, True], [False] * 4])
+    torch.manual_seed(0)
+    th = torch.nn.MultiheadAttention(8, 2, batch_first=True, add_zero_attn=add_zero_attn)
+    nt = numtorch.nn.MultiheadAttention(8, 2, batch_first=True, add_zero_attn=add_zero_attn)
+    nt.load_state_dict({k: numtorch.from_numpy(v.numpy().copy())
+                        for k, v in th.state_dict().items()})
+    nt = nt.cuda()
+    qn = numtorch.from_numpy(q).cuda()
+    out, w = nt(qn, qn, qn, key_padding_mask=numtorch.from_numpy(pad).cuda())
+    qt = torch.from_numpy(q)
+    want, want_w = th(qt, qt, qt, key_padding_mask=torch.from_numpy(pad))
+    assert out.device.type == "cuda"
+    _close(out, want, rtol=1e-5, atol=1e-6)
+    _close(w, want_w, rtol=1e-5, atol=1e-6)
