@@ -115,3 +115,26 @@ def test_channels_last_gradient_flows_as_torch():
         (y * lib.arange(24.0).reshape(1, 2, 3, 4)).sum().backward()
         grads.append((x.grad.stride(), x.grad.numpy().tolist(), y.requires_grad, y.is_leaf))
     assert grads[0] == grads[1]
+
+
+def test_module_to_memory_format_reaches_4d_tensors_like_torch():
+    # Module.to(memory_format=...) converts only the 4-d/5-d parameters, buffers and grads;
+    # channels_last on a 5-d tensor is torch's rank error
+    def build(lib):
+        lib.manual_seed(0)
+        return lib.nn.Sequential(lib.nn.Conv2d(3, 4, 3), lib.nn.BatchNorm2d(4),
+                                 lib.nn.Linear(2, 2))
+
+    for fmt in ("channels_last", "contiguous_format"):
+        seen = []
+        for lib in (numtorch, torch):
+            m = build(lib)
+            m[0].weight.grad = lib.ones_like(m[0].weight)
+            m.to(lib.float64, memory_format=getattr(lib, "channels_last"))
+            m.to(memory_format=getattr(lib, fmt))
+            seen.append([(tuple(t.stride()), str(t.dtype)) for t in
+                         (m[0].weight, m[0].weight.grad, m[1].running_mean, m[2].weight)])
+        assert seen[0] == seen[1]
+    for lib in (numtorch, torch):
+        with pytest.raises(RuntimeError, match="required rank 4 tensor to use channels_last"):
+            lib.nn.Conv3d(1, 1, 1).to(memory_format=lib.channels_last)

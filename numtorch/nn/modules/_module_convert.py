@@ -81,7 +81,7 @@ class _ConversionMixin:
         dtype = kwargs.pop("dtype", None)
         device = kwargs.pop("device", None)
         kwargs.pop("non_blocking", None)
-        kwargs.pop("memory_format", None)
+        memory_format = kwargs.pop("memory_format", None)
         if kwargs:
             raise TypeError(f"to() received an invalid combination of arguments - got "
                             f"unexpected keyword argument '{next(iter(kwargs))}'")
@@ -100,9 +100,12 @@ class _ConversionMixin:
         device = as_device(device) if device is not None else None
 
         def convert(t):
+            # as torch: a memory format reaches the 4-d and 5-d tensors only
+            fmt = {} if memory_format is None or t.dim() not in (4, 5) else \
+                {"memory_format": memory_format}
             if dtype is not None and (t.is_floating_point() or t.is_complex()):
-                return t.to(device=device, dtype=dtype)
-            return t.to(device=device) if device is not None else t
+                return t.to(device=device, dtype=dtype, **fmt)
+            return t.to(device=device, **fmt) if device is not None or fmt else t
 
         return self._apply(convert)
 
