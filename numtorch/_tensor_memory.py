@@ -162,7 +162,8 @@ class _TensorMemory:
         arr = _legacy_new(args, kwargs, None, self.dtype, True)
         if isinstance(arr, Tensor):
             return _make(arr._array)
-        return _make(arr)
+        out = _make(arr)
+        return out if self.device.type == "cpu" else out.to(self.device)
 
     def is_signed(self):
         """True for signed dtypes (floats, complex and signed integers)."""

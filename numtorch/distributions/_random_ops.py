@@ -40,7 +40,7 @@ class _GammaSampleGrad(_NoSecondDerivative):
     what = "_standard_gamma_grad"
 
     def forward(self, alpha, x):
-        h = helpers_for(self.xp)
+        h = helpers_for(np)  # these compute on the host (float64 NumPy)
         return _on(self.xp, _gamma_math.standard_gamma_grad(np, h, _host64(alpha), _host64(x)),
                    x.dtype)
 
@@ -80,7 +80,7 @@ class _DirichletSampleGrad(_NoSecondDerivative):
     what = "_dirichlet_grad"
 
     def forward(self, x, alpha, total):
-        h = helpers_for(self.xp)
+        h = helpers_for(np)  # these compute on the host (float64 NumPy)
         x64, a64, t64 = _host64(x), _host64(alpha), _host64(total)
         g = _gamma_math.beta_grad(np, h, x64, a64, t64 - a64) / (1.0 - x64)
         return _on(self.xp, g, x.dtype)
@@ -140,7 +140,7 @@ class _GammaincAlphaGrad(_NoSecondDerivative):
     what = "igamma: input"
 
     def forward(self, a, x):
-        h = helpers_for(self.xp)
+        h = helpers_for(np)  # these compute on the host (float64 NumPy)
         a64, x64 = np.broadcast_arrays(_host64(a), _host64(x))
         with np.errstate(all="ignore"):
             logpdf = (a64 - 1) * np.log(x64) - x64 - h.gammaln(a64)
@@ -157,7 +157,7 @@ class Gammainc(Op):
 
     def forward(self, a, x):
         self.save_inputs(a, x)
-        p, _ = _gamma_math.igamma_pq(np, helpers_for(self.xp), _host64(a), _host64(x))
+        p, _ = _gamma_math.igamma_pq(np, helpers_for(np), _host64(a), _host64(x))
         return _on(self.xp, p, np.result_type(a.dtype, x.dtype))
 
     def backward(self, grad):

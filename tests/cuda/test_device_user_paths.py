@@ -79,3 +79,28 @@ def test_attention_with_a_padding_mask_on_cuda(cuda, add_zero_attn):
     assert out.device.type == "cuda"
     _close(out, want, rtol=1e-5, atol=1e-6)
     _close(w, want_w, rtol=1e-5, atol=1e-6)
+
+
+def test_distributions_on_cuda(cuda):
+    # Exponential.rsample built its draw with Tensor.new (a CPU tensor); the gamma family's
+    # host math (cdf, sample gradients) reached CuPy's helpers with NumPy arrays
+    rate = numtorch.tensor([0.5, 2.0], device="cuda")
+    assert rate.new(3).device.type == "cuda" and rate.new([1.0]).device.type == "cuda"
+    draw = numtorch.distributions.Exponential(rate).rsample((4,))
+    assert draw.device.type == "cuda" and tuple(draw.shape) == (4, 2)
+    conc = np.array([0.7, 3.0])
+    x = np.array([0.4, 2.5])
+    a = numtorch.tensor(conc, device="cuda", requires_grad=True)
+    xn = numtorch.tensor(x, device="cuda", requires_grad=True)
+    got = numtorch.distributions.Gamma(a, 1.0).cdf(xn)
+    got.sum().backward()
+    xt = torch.tensor(x, requires_grad=True)
+    want = torch.distributions.Gamma(torch.tensor(conc), 1.0).cdf(xt)
+    want.sum().backward()
+    _close(got, want, rtol=1e-10)
+    _close(xn.grad, xt.grad, rtol=1e-10)
+    assert a.grad.device.type == "cuda"  # numtorch differentiates in the shape, torch not
+    a.grad = None
+    s = numtorch.distributions.Gamma(a, 1.0).rsample((3,))
+    s.sum().backward()
+    assert s.device.type == "cuda" and a.grad.device.type == "cuda"
