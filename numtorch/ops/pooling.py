@@ -450,10 +450,22 @@ class MaxUnpool(Op):
     def forward(self, x):
         xp = self.xp
         n, c = x.shape[:2]
-        res = xp.zeros(self.shape, dtype=x.dtype)
+        size = int(np.prod(self.shape[2:]))
         rows = xp.arange(n * c, dtype=np.int64)[:, None]
-        res.reshape(n * c, int(np.prod(self.shape[2:])))[rows, _planes(self.index)] = _planes(x)
-        return res
+        index, values = _planes(self.index), _planes(x)
+        if xp is np:  # NumPy writes a repeated position in order: the last write wins
+            res = xp.zeros(self.shape, dtype=x.dtype)
+            res.reshape(n * c, size)[rows, index] = values
+            return res
+        # On a GPU the threads writing one position race (CuPy leaves the winner undefined):
+        # each position takes the input that names it last, found as the largest input
+        # position scattered there (an atomic max on int64), then gathered
+        last = xp.full((n * c, size), -1, dtype=np.int64)
+        order = xp.broadcast_to(xp.arange(index.shape[1], dtype=np.int64), index.shape)
+        helpers_for(xp).ufunc_at("maximum", last, (rows, index), order)
+        taken = xp.take_along_axis(values, xp.maximum(last, 0), axis=1)
+        res = xp.where(last >= 0, taken, xp.zeros((), dtype=x.dtype))
+        return res.reshape(self.shape)
 
     def backward(self, grad):
         return PoolGather.apply(grad, index=self.index, shape=self.shape, mode="bincount")
