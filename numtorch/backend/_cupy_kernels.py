@@ -9,7 +9,14 @@ Every kernel has a fallback: the function returns None (the caller then runs its
 code) when the inputs are outside what the kernel handles (dtype, layout) or when the kernel
 cannot be built on this machine (its compile error is kept in ``FAILED`` and the kernel is not
 tried again). ``ENABLED`` turns them all off (tests compare both paths).
+
+Every kernel is built with ``--fmad=false``: NVRTC's default contracts a product feeding an
+addition (``m + (g - m) * w``, ``p - s * q``) into one fused multiply-add rounded once, so the
+kernel would differ from the xp code (and torch's CPU update) by an ulp on some elements.
+Without contraction each operation rounds as the xp code's does, in the same order.
 """
+
+_OPTIONS = ("--fmad=false",)
 
 ENABLED = [True]
 FAILED = {}  # kernel name -> the exception that stopped it
@@ -72,14 +79,14 @@ _ADAM_IN = ("T grad, float64 lr, float64 wd, float64 eps, float64 beta1, float64
 
 def _make_adam(cp):
     return cp.ElementwiseKernel(_ADAM_IN, "T p, T m, T v", _ADAM_BODY % "",
-                                "numtorch_adam_update")
+                                "numtorch_adam_update", options=_OPTIONS)
 
 
 def _make_amsgrad(cp):
     return cp.ElementwiseKernel(_ADAM_IN, "T p, T m, T v, T vmax",
                                 _ADAM_BODY % ("vmax = (vmax != vmax || v <= vmax) ? vmax : v;"
                                               " vv = vmax;"),
-                                "numtorch_adam_amsgrad_update")
+                                "numtorch_adam_amsgrad_update", options=_OPTIONS)
 
 
 def adam_update(p, grad, m, v, vmax, lr, wd, eps, beta1, beta2, negate, l2, bc2_sqrt,
@@ -115,7 +122,7 @@ h = og * tc;
 def _make_lstm(cp):
     return cp.ElementwiseKernel("raw T z, T c, int64 n",
                                 "T h, T cn, T ig, T fg, T gg, T og, T tc", _LSTM_BODY,
-                                "numtorch_lstm_cell")
+                                "numtorch_lstm_cell", options=_OPTIONS)
 
 
 def lstm_cell(z, c):
@@ -134,13 +141,13 @@ def _make_gelu(cp):
     return cp.ElementwiseKernel(
         "T x", "T y, T cdf, T e",
         "cdf = (T)0.5 * erfc(-x * (T)0.70710678118654752440); e = exp((T)-0.5 * x * x);"
-        " y = x * cdf;", "numtorch_gelu_erf")
+        " y = x * cdf;", "numtorch_gelu_erf", options=_OPTIONS)
 
 
 def _make_gelu_slope(cp):
     return cp.ElementwiseKernel(
         "T x, T e, T cdf, T g", "T d", "d = g * (cdf + x * e * (T)0.39894228040143267794);",
-        "numtorch_gelu_slope")
+        "numtorch_gelu_slope", options=_OPTIONS)
 
 
 def gelu_erf(x):

@@ -7,6 +7,12 @@ parsed as CuPy parses them (``T x, raw float32 y``), every parameter must appear
 body, arguments are counted and type-checked against them, type placeholders are bound from the
 arguments, outputs are allocated with the broadcast shape and bound dtype (or taken from the
 call), and the reference writes into the outputs. A kernel whose name has no reference raises.
+
+Rounding as NVRTC compiles it: CuPy passes no ``--fmad`` option, and NVRTC's default
+(``--fmad=true``) contracts a product feeding an addition (``a * b + c``, also across
+statements) into one fused multiply-add, rounded once. A reference registered with
+``fmad=True`` receives ``fmad=`` (True unless the kernel was built with ``--fmad=false`` among
+its ``options``) and rounds its contractible expressions through :func:`fma` when it is set.
 """
 
 import re
@@ -22,12 +28,43 @@ _TYPE_NAMES = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "ui
                "float16", "float32", "float64", "complex64", "complex128"}
 
 
-def reference(name, reduction=False):
-    """Register the NumPy reference of kernel ``name`` (a decorator)."""
+def reference(name, reduction=False, fmad=False):
+    """Register the NumPy reference of kernel ``name`` (a decorator); with ``fmad`` the
+    reference takes the keyword ``fmad`` (whether NVRTC would contract ``a * b + c``)."""
     def register(fn):
+        fn._takes_fmad = fmad
         (REDUCTIONS if reduction else REFERENCES)[name] = fn
         return fn
     return register
+
+
+_NO_FMAD = frozenset({"--fmad=false", "-fmad=false"})
+
+
+def _split(x):
+    """Veltkamp's split of float64 ``x`` into two halves of 26 bits (their product is exact)."""
+    t = x * 134217729.0  # 2**27 + 1
+    hi = t - (t - x)
+    return hi, x - hi
+
+
+def fma(a, b, c):
+    """``a * b + c`` rounded once, as a GPU's fused multiply-add: float32 (and float16) work
+    in float64, where the product is exact; float64 adds the product's exact error (Dekker's
+    two-product) and the sum's (two-sum) before the one rounding."""
+    a, b, c = np.asarray(a), np.asarray(b), np.asarray(c)
+    dt = np.result_type(a, b, c)
+    with np.errstate(all="ignore"):
+        if dt != np.float64:
+            w = a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)
+            return w.astype(dt)
+        p = a * b
+        (ah, al), (bh, bl) = _split(a), _split(b)
+        e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+        s = p + c
+        z = s - p
+        r = s + (((p - (s - z)) + (c - z)) + e)
+        return np.where(np.isfinite(r), r, p + c)
 
 
 def _parse(params):
@@ -74,6 +111,8 @@ class ElementwiseKernel:
                  options=()):
         self.in_params, self.out_params = _parse(in_params), _parse(out_params)
         self.name, self.no_return, self.return_tuple = name, no_return, return_tuple
+        self.options = options
+        self.fmad = not _NO_FMAD.intersection(options)
         _check_body(name, self.in_params + self.out_params, operation, loop_prep, after_loop)
         self.nin, self.nout = len(self.in_params), len(self.out_params)
         self.nargs = self.nin + self.nout
@@ -86,6 +125,9 @@ class ElementwiseKernel:
         if fn is None:
             raise NotImplementedError(f"stand-in: kernel {self.name!r} has no NumPy reference "
                                       "in tests/cuda/standin/_references.py")
+        if type(self.options) is not tuple:  # CuPy's compile step (at the first call)
+            raise TypeError(f"Argument 'options' has incorrect type (expected tuple, got "
+                            f"{type(self.options).__name__})")
         for a in args:
             if type(a) is np.ndarray:
                 raise TypeError(f"Unsupported type {type(a)}")
@@ -107,7 +149,8 @@ class ElementwiseKernel:
                     np.broadcast_shapes(o.shape, shape)
         STATS["kernels"] += 1
         STATS.setdefault("fused", []).append(self.name)
-        fn(*[a._d if type(a) is ndarray else a for a in ins], *[o._d for o in outs])
+        kw = {"fmad": self.fmad} if fn._takes_fmad else {}
+        fn(*[a._d if type(a) is ndarray else a for a in ins], *[o._d for o in outs], **kw)
         if self.no_return:
             return None
         if self.nout == 1 and not self.return_tuple:

@@ -1,57 +1,66 @@
 """NumPy references of numtorch's fused CUDA kernels (see _kernels.py), written from the math
-each kernel computes (``numtorch/backend/_cupy_kernels.py``'s docstrings), in its dtype."""
+each kernel computes (``numtorch/backend/_cupy_kernels.py``'s docstrings), in its dtype.
+
+With ``fmad`` (a kernel built without ``--fmad=false``) each product that feeds an addition is
+fused with it and rounded once, as NVRTC contracts it: for ``u * v + x * y`` LLVM fuses the
+first product (``fma(u, v, x * y)``), and ``p - s * q`` becomes ``fma(-s, q, p)``.
+"""
 
 import numpy as np
 
-from ._kernels import reference
+from ._kernels import fma, reference
 
 
-def _adam(*args):
+def _mad(fmad):
+    return fma if fmad else (lambda a, b, c: a * b + c)
+
+
+def _adam(*args, fmad):
     """A GPU kernel needs no work memory: the reference runs in blocks, so that its own
     temporaries stay small (tests measure a step's host allocations on the stand-in)."""
     arrays = [a.reshape(-1) if isinstance(a, np.ndarray) and a.ndim else a for a in args]
     n = arrays[0].size
-    for lo in range(0, n, 2048):
-        _adam_block(*[a[lo:lo + 2048] if isinstance(a, np.ndarray) and a.ndim else a
-                      for a in arrays])
+    for lo in range(0, n, 1024):
+        _adam_block(*[a[lo:lo + 1024] if isinstance(a, np.ndarray) and a.ndim else a
+                      for a in arrays], mad=_mad(fmad))
 
 
 def _adam_block(grad, lr, wd, eps, beta1, beta2, sgn, l2, bc2_sqrt, step_size, p, m, v,
-                vmax=None):
+                vmax=None, *, mad):
     t = p.dtype.type
     g = grad * sgn
     if wd != 0:
         if l2:
-            g = g + t(wd) * p
+            g = mad(t(wd), p, g)  # g + wd * p
         else:
             p *= t(1 - lr * wd)
-    m += (g - m) * t(1 - beta1)
-    v[...] = v * t(beta2) + t(1 - beta2) * g * g
+    m[...] = mad(g - m, t(1 - beta1), m)  # m + (g - m) * (1 - beta1)
+    v[...] = mad(v, t(beta2), t(1 - beta2) * g * g)  # v * beta2 + (1 - beta2) * g * g
     vv = v
     if vmax is not None:
         np.maximum(vmax, v, out=vmax)
         vv = vmax
-    p -= t(step_size) * (m / (np.sqrt(vv) / t(bc2_sqrt) + t(eps)))
+    p[...] = mad(-t(step_size), m / (np.sqrt(vv) / t(bc2_sqrt) + t(eps)), p)
 
 
-@reference("numtorch_adam_update")
-def adam_update(*args):
-    _adam(*args)
+@reference("numtorch_adam_update", fmad=True)
+def adam_update(*args, fmad):
+    _adam(*args, fmad=fmad)
 
 
-@reference("numtorch_adam_amsgrad_update")
-def adam_amsgrad_update(*args):
-    _adam(*args)
+@reference("numtorch_adam_amsgrad_update", fmad=True)
+def adam_amsgrad_update(*args, fmad):
+    _adam(*args, fmad=fmad)
 
 
-@reference("numtorch_lstm_cell")
-def lstm_cell(z, c, n, h, cn, ig, fg, gg, og, tc):
+@reference("numtorch_lstm_cell", fmad=True)
+def lstm_cell(z, c, n, h, cn, ig, fg, gg, og, tc, *, fmad):
     with np.errstate(over="ignore"):
         ig[...] = 1 / (1 + np.exp(-z[:, :n]))
         fg[...] = 1 / (1 + np.exp(-z[:, n:2 * n]))
         gg[...] = np.tanh(z[:, 2 * n:3 * n])
         og[...] = 1 / (1 + np.exp(-z[:, 3 * n:]))
-    cn[...] = fg * c + ig * gg
+    cn[...] = _mad(fmad)(fg, c, ig * gg)
     tc[...] = np.tanh(cn)
     h[...] = og * tc
 
@@ -66,6 +75,6 @@ def gelu_erf(x, y, cdf, e):
     y[...] = x * cdf
 
 
-@reference("numtorch_gelu_slope")
-def gelu_slope(x, e, cdf, g, d):
-    d[...] = g * (cdf + x * e * x.dtype.type(0.39894228040143267794))
+@reference("numtorch_gelu_slope", fmad=True)
+def gelu_slope(x, e, cdf, g, d, *, fmad):
+    d[...] = g * _mad(fmad)(x * e, x.dtype.type(0.39894228040143267794), cdf)
