@@ -99,15 +99,16 @@ class _TensorMemory:
         already is. Views made before the move keep the old memory."""
         from .storage import share_array
 
-        if not self.is_shared():
+        if self.device.type == "cpu" and not self.is_shared():
             self._array = share_array(self._array)
-        return self
+        return self  # device memory: nothing to move (torch's no-op for CUDA too)
 
     def is_shared(self):
-        """True if the data lives in shared memory."""
+        """True if the data lives in shared memory (device memory counts as shared, as in
+        torch)."""
         from .storage import is_shared_array
 
-        return is_shared_array(self._array)
+        return self.device.type != "cpu" or is_shared_array(self._array)
 
     def pin_memory(self, device=None):
         """A copy of this CPU tensor in page-locked host memory (CuPy's pinned pool), from which

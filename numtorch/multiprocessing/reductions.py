@@ -17,6 +17,7 @@ import itertools
 import os
 import pickle
 import secrets
+import warnings
 from multiprocessing import reduction
 
 import numpy as np
@@ -123,6 +124,9 @@ def rebuild_tensor(cls, description, requires_grad, state):
     return _rebuild(_view(*description), requires_grad, cls, None, state)
 
 
+_WARNED_CUDA = [False]
+
+
 def reduce_tensor(t):
     """Pickle a CPU tensor as a handle to its (now) shared memory, with its offset, strides,
     class and ``requires_grad``; ``.grad`` is not sent. Tensors on other devices are copied."""
@@ -130,6 +134,11 @@ def reduce_tensor(t):
         raise RuntimeError(_NON_LEAF)
     from . import get_sharing_strategy
 
+    if t.device.type == "cuda" and not _WARNED_CUDA[0]:
+        _WARNED_CUDA[0] = True
+        warnings.warn("numtorch sends CUDA tensors to other processes as copies (it has no "
+                      "CUDA IPC): in-place updates made by the receiving process are not seen "
+                      "by the sender, as they would be in torch")
     if t.device.type != "cpu" or (_block_nbytes(t._array) == 0
                                   and get_sharing_strategy() == "file_descriptor"):
         # nothing to share: torch passes no descriptor for no memory (but names a file)

@@ -104,3 +104,11 @@ def test_distributions_on_cuda(cuda):
     s = numtorch.distributions.Gamma(a, 1.0).rsample((3,))
     s.sum().backward()
     assert s.device.type == "cuda" and a.grad.device.type == "cuda"
+
+
+def test_share_memory_of_cuda_tensors_is_a_no_op(cuda):
+    # hogwild-style programs call model.share_memory() on a cuda model (torch: a no-op)
+    m = numtorch.nn.Linear(3, 2).cuda()
+    w = m.weight._array
+    assert m.share_memory() is m and m.weight._array is w and m.weight.is_shared()
+    assert not numtorch.ones(2).is_shared()
