@@ -211,15 +211,54 @@ def scipy_linalg():
 
 
 def scatter_add(target, index, values):
-    """target[index] += values, accumulating repeated indices (in place)."""
-    cupyx.scatter_add(target, index, values)
+    """target[index] += values, accumulating repeated indices (in place). ``cupy.add.at``:
+    CuPy 14 deprecates ``cupyx.scatter_add``/``ndarray.scatter_add`` with a warning."""
+    ufunc_at("add", target, index, values)
 
 
 def index_add_rows(n_rows, index, values):
     """Sum rows of ``values`` into ``n_rows`` buckets given by the 1-D ``index``."""
     out = cp.zeros((n_rows,) + values.shape[1:], dtype=values.dtype)
-    cupyx.scatter_add(out, index, values)
+    ufunc_at("add", out, index, values)
     return out
+
+
+def write_last_wins(target, index, values):
+    """``target[index] = values`` where a memory element written more than once keeps the last
+    value, as NumPy and torch's CPU kernels leave it. CuPy's scatter kernel lets the GPU threads
+    race (the H100 kept the first), so the values are first made equal along each element's
+    writes: every write carries that element's last value. Needed for repeated indices and for
+    expanded (zero-stride) targets; a mask or a lone index writes as it is."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    arrays = [i for i in index if isinstance(i, cp.ndarray) and i.dtype != np.bool_]
+    if not arrays or target.size == 0 or (
+            0 not in target.strides and len(arrays) == 1 and arrays[0].size <= 1):
+        target[index] = values
+        return
+    item = target.itemsize
+    addr = 0
+    for g, st in zip(open_grids(target.shape), target.strides):
+        if st:
+            addr = addr + cp.broadcast_to(g, target.shape)[index] * (st // item)
+    shape = target[index].shape
+    addr = cp.broadcast_to(cp.asarray(addr), shape).reshape(-1)
+    n = addr.size
+    if n <= 1:
+        target[index] = values
+        return
+    vals = cp.broadcast_to(cp.asarray(values, dtype=target.dtype), shape).reshape(-1)
+    pos = cp.arange(n)
+    addr = addr - addr.min()
+    order = cp.argsort(addr * n + pos)  # unique keys: one element's writes stay in order
+    s = addr[order]
+    last = cp.ones(n, dtype=bool)
+    last[:-1] = s[1:] != s[:-1]
+    # the position of its run's last write, for every position in the sorted order
+    run_end = accumulate("minimum", cp.where(last, pos, n)[::-1], 0)[::-1]
+    unified = cp.empty_like(vals)
+    unified[order] = vals[order[run_end]]  # order is a permutation: no repeats here
+    target[index] = unified.reshape(shape)
 
 
 def erf(x):
@@ -360,11 +399,10 @@ def reduceat(name, a, starts, axis=0):
     elements onto its first one)."""
     if name == "add":
         return cp.add.reduceat(a, starts, axis=axis)
-    scatter = {"maximum": cupyx.scatter_max, "minimum": cupyx.scatter_min}[name]
     rows = cp.moveaxis(a, axis, 0)
     seg = cp.searchsorted(starts, cp.arange(rows.shape[0]), side="right") - 1
     out = rows[starts]  # a fancy-indexed copy, holding each run's first element
-    scatter(out, seg, rows)
+    ufunc_at(name, out, seg, rows)
     return cp.ascontiguousarray(cp.moveaxis(out, 0, axis))
 
 
@@ -374,19 +412,66 @@ def argsort_stable(a, axis=-1):
     return cp.argsort(a, axis=axis)
 
 
-_AT_ON_DEVICE = {"add", "subtract", "maximum", "minimum", "bitwise_and", "bitwise_or",
-                 "bitwise_xor"}
+# the target dtypes CuPy's atomic kernels behind ``<ufunc>.at`` take (others: TypeError), from
+# cupy/_core/_routines_indexing.pyx
+_ATOMIC_INT = ("int32", "int64", "uint32", "uint64")
+_AT_DTYPES = {"add": _ATOMIC_INT + ("float16", "float32", "float64"),
+              "subtract": ("int32", "uint32"), "maximum": _ATOMIC_INT, "minimum": _ATOMIC_INT,
+              "bitwise_and": _ATOMIC_INT, "bitwise_or": _ATOMIC_INT, "bitwise_xor": _ATOMIC_INT}
+_SIGN = np.int64(0x7FFFFFFFFFFFFFFF)
+
+
+def _order_key(a, nan_key):
+    """int64 keys ordered as the float values of ``a`` (-0.0 equal to 0.0), NaN as
+    ``nan_key``: the IEEE bits, with the magnitude bits of negative values flipped."""
+    bits = a.astype(np.float64).view(np.int64)
+    key = cp.where(bits < 0, bits ^ _SIGN, bits)
+    return cp.where(cp.isnan(a), nan_key, cp.where(a == 0, 0, key))
+
+
+def _float_extreme_at(name, target, index, values):
+    """``maximum``/``minimum.at`` on floats, exact and with NaN winning (torch's amax/amin).
+    CuPy's float atomics call ``fmaxf``/``fminf``: NaN loses, and float64 values are computed
+    in float32 (every element they touch comes back rounded). The values go through int64 keys
+    in the same order instead, which the integer atomics compare exactly."""
+    nan_key = np.iinfo(np.int64).max if name == "maximum" else np.iinfo(np.int64).min
+    before = _order_key(target, nan_key)
+    keys = before.copy()
+    getattr(cp, name).at(keys, index, _order_key(cp.asarray(values, dtype=target.dtype),
+                                                 nan_key))
+    bits = cp.where(keys < 0, keys ^ _SIGN, keys)
+    bits = cp.where(keys == nan_key, np.int64(0x7FF8000000000000), bits)  # NaN, sign bit clear
+    # only where a value won (a tie keeps the element, -0.0 included, as torch's compare does)
+    target[...] = cp.where(keys != before, bits.view(np.float64).astype(target.dtype), target)
 
 
 def ufunc_at(name, target, index, values):
     """``target[index] = name(target[index], values)`` in place, repeated indices applying
-    one after the other. CuPy's ``at`` covers a few ufuncs on numeric data; for the others
-    (``multiply``, ``logical_and``/``logical_or``, bool data) the updates are applied in rounds
-    in which no index repeats: round k takes each index's k-th occurrence, so there are as many
-    rounds as the most repeated index has occurrences."""
-    if name in _AT_ON_DEVICE and target.dtype.kind != "b":
-        getattr(cp, name).at(target, index, values)
-        return
+    one after the other. CuPy's ``at`` is an atomic kernel for a few ufuncs and dtypes
+    (``_AT_DTYPES``): narrower integers and bools run it in int32, complex sums on the real and
+    imaginary parts, float maxima and minima on ordered int64 keys (``_float_extreme_at``). For
+    the other ufuncs (``multiply``, ``logical_and``/``logical_or``...) the updates are applied
+    in rounds in which no index repeats: round k takes each index's k-th occurrence, so there
+    are as many rounds as the most repeated index has occurrences."""
+    dt = target.dtype
+    kinds = _AT_DTYPES.get(name)
+    if kinds is not None:
+        if dt.name in kinds:
+            getattr(cp, name).at(target, index, values)
+            return
+        if name in ("maximum", "minimum") and dt.kind == "f":
+            _float_extreme_at(name, target, index, values)
+            return
+        if name == "add" and dt.kind == "c":
+            v = cp.asarray(values, dtype=dt)
+            cp.add.at(target.real, index, v.real)
+            cp.add.at(target.imag, index, v.imag)
+            return
+        if name != "subtract" and dt.kind in "biu" and dt.itemsize < 4:
+            wide = target.astype(np.int32)
+            getattr(cp, name).at(wide, index, cp.asarray(values).astype(np.int32))
+            target[...] = wide.astype(dt)  # wraps as the narrow type's arithmetic does
+            return
     fn = getattr(cp, name)
     if not isinstance(index, tuple):
         index = (index,)

@@ -36,6 +36,12 @@ def scatter_add(target, index, values):
     np.add.at(target, index, values)
 
 
+def write_last_wins(target, index, values):
+    """``target[index] = values``, a memory element written more than once keeping the last
+    value (NumPy's order already; the CuPy helper has to arrange it)."""
+    target[index] = values
+
+
 def index_add_rows(n_rows, index, values):
     """Sum rows of ``values`` into ``n_rows`` buckets given by the 1-D ``index``.
 

@@ -121,7 +121,7 @@ class Scatter(Op):
         elif self.reduce == "multiply":
             helpers_for(xp).ufunc_at("multiply", out, full, vals)
         else:
-            out[full] = vals
+            helpers_for(xp).write_last_wins(out, full, vals)
         return out.reshape(x.shape)
 
     def backward(self, grad):

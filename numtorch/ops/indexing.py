@@ -15,7 +15,7 @@ from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
 from ..autograd.inplace import apply_inplace
 from ..autograd.grad_mode import _state
-from ..backend import helpers_for, is_writeable, to_device
+from ..backend import helpers_for, is_writeable, to_device, xp_of
 from ._util import canonical_dim, restride
 from .cast import copy_shape_error, real_part_for
 from ._index_args import (
@@ -46,7 +46,40 @@ def _index_error(e, shape):
     m = re.match(r"too many indices for array: array is (\d+)-dimensional", msg)
     if m:
         return IndexError(f"too many indices for tensor of dimension {m.group(1)}")
+    if msg.startswith("Index ") and " is out of bounds for axis " in msg:
+        msg = "i" + msg[1:]  # CuPy's wording of NumPy's message
     return IndexError(msg.replace("axis", "dimension"))
+
+
+def _check_device_index(items, shape):
+    """Torch's errors for index arrays on the GPU, where CuPy wraps out-of-range entries
+    instead of raising and reports arrays that do not broadcast with its own ValueError.
+
+    Reading whether an entry is out of range is a host sync per index array (torch's CUDA
+    kernels check on the device too; its CPU path, the oracle, raises at once).
+    """
+    arrays = [i for i in items if _is_array(i)]
+    if len(arrays) > 1:
+        shapes = [(int(i.sum()),) if i.dtype == np.bool_ else i.shape for i in arrays]
+        try:
+            np.broadcast_shapes(*shapes)
+        except ValueError:
+            raise IndexError("shape mismatch: indexing tensors could not be broadcast together "
+                             "with shapes " + ", ".join(str(list(sh)) for sh in shapes)) from None
+    pos = 0
+    for i in items:
+        if _is_array(i) and i.dtype != np.bool_:
+            n = shape[pos]
+            if i.size:
+                bad = (i >= n) | (i < -n)
+                if bad.any():
+                    raise IndexError(f"index {int(i[bad].ravel()[0])} is out of bounds for "
+                                     f"dimension {pos} with size {n}")
+            pos += 1
+        elif _is_array(i):
+            pos += i.ndim
+        elif i is not None and not isinstance(i, (bool, np.bool_)):
+            pos += 1
 
 
 _PLAIN_BOUNDS = (int, type(None))
@@ -120,6 +153,8 @@ def convert_index(index, x):
                 # them even when it stands for no dims; torch does not
                 out[k:k + 1] = [slice(None)] * (len(shape) - used)
                 break
+        if xp is not np:
+            _check_device_index(out, shape)
     return tuple(out), advanced
 
 
@@ -270,7 +305,7 @@ class IndexPut(Op):
                 v, out[self.index].shape))
         else:
             try:
-                out[self.index] = v
+                helpers_for(self.xp).write_last_wins(out, self.index, v)
             except IndexError as e:
                 raise _index_error(e, x.shape) from None
             except ValueError as e:
@@ -387,7 +422,10 @@ def setitem(input, index, value):
             dst = writeable_alias(dst)
         v = value._array if isinstance(value, Tensor) else value
         try:
-            dst[idx] = v
+            if advanced:
+                helpers_for(xp_of(dst)).write_last_wins(dst, idx, v)
+            else:
+                dst[idx] = v
         except IndexError as e:
             raise _index_error(e, dst.shape) from None
         except ValueError as e:

@@ -164,4 +164,4 @@ def write_indexed(alias, idx, value, accumulate=False, stacklevel=5):
     if accumulate:
         helpers_for(xp).scatter_add(alias, idx, xp.broadcast_to(v, alias[idx].shape))
     else:
-        alias[idx] = v
+        helpers_for(xp).write_last_wins(alias, idx, v)

@@ -1,10 +1,12 @@
 """Indexing against torch: ``x[idx]``, ``x[idx] = v``, gather/scatter, masks and nonzero."""
 
+import math
+
 import numpy as np
 import pytest
 
 import numtorch
-from tests.oracle import check_op, check_raises
+from tests.oracle import check_op, check_raises, same
 
 DTYPES = ("float32", "float64")
 
@@ -593,3 +595,32 @@ ERRORS = [
 def test_indexing_errors_match_torch(name, fn, match):
     arrays = [X] if fn.__code__.co_argcount == 2 else []
     check_raises(fn, arrays, match=match)
+
+
+def test_scatter_reduce_extremes_are_exact_and_keep_nan_like_torch():
+    # on CuPy, amax/amin go through ordered int64 keys (its float atomics drop NaN and compute
+    # float64 in float32): exact values, NaN wins (with torch's sign)
+    def fn(t):
+        x = t.tensor([0.1, 0.2, -0.5, 5.0, 0.0], dtype=t.float64)
+        s = t.tensor([float("nan"), 0.3, 0.25, -1e-300, 1.0, -2.0], dtype=t.float64)
+        i = t.tensor([0, 1, 2, 2, 3, 4])
+        return [(y, [math.copysign(1.0, v) for v in y.tolist()]) for y in (
+            x.to(dt).scatter_reduce(0, i, s.to(dt), r)
+            for r in ("amax", "amin") for dt in (t.float64, t.float32, t.float16))]
+
+    same(fn)
+
+
+def test_repeated_writes_keep_the_last_value_like_torch():
+    # CuPy's scatter kernel races on repeated positions (an H100 kept the first write)
+    def fn(t):
+        x = t.zeros(4, 3)
+        x[t.tensor([1, 1, 2, 1])] = t.arange(12.0).reshape(4, 3)
+        y = t.zeros(5).index_put((t.tensor([3, 0, 3]),), t.tensor([1.0, 2.0, 3.0]))
+        z = t.zeros(2, 3).scatter(1, t.tensor([[2, 2, 2], [0, 1, 0]]),
+                                  t.arange(6.0).reshape(2, 3))
+        w = t.zeros(3, 4)
+        w[t.tensor([0, 2, 0]), t.tensor([1, 1, 1])] = t.tensor([1.0, 2.0, 3.0])
+        return x, y, z, w
+
+    same(fn)

@@ -11,6 +11,7 @@ can assert that a training step makes none.
 
 import numpy as np
 
+from . import _indexing
 from ._names import NAMES
 
 # host syncs, implicit host-to-device copies of index arrays, kernels launched
@@ -386,14 +387,17 @@ class ndarray:
         return (wrap(self._d[i], root) for i in range(len(self._d)))
 
     def __getitem__(self, key):
-        return wrap(self._d[unwrap_index(key)], self._root())
+        key = unwrap_index(key)
+        if type(key) is not slice:  # CuPy's rules for scalars and index arrays (_indexing)
+            key = _indexing.cupy_key(self._d.shape, key)[0]
+        return wrap(self._d[key], self._root())
 
     def __setitem__(self, key, value):
         if type(value) is ndarray:
             value = value._d
         elif type(value) is np.ndarray or type(value) is list:
             STATS["h2d_index"] += 1
-        self._d[unwrap_index(key)] = value
+        _indexing.setitem(self._d, unwrap_index(key), value)
 
     # -- methods with CuPy's keywords -------------------------------------------------------
     def astype(self, dtype, order="K", casting=None, subok=None, copy=True):
@@ -450,13 +454,18 @@ class ndarray:
         return wrap(self._d.nonzero())
 
     def scatter_add(self, slices, value):
-        np.add.at(self._d, unwrap_index(slices), unwrap(value))
+        _indexing.scatter_method("add", self._d, unwrap_index(slices), unwrap(value))
 
     def scatter_max(self, slices, value):
-        np.maximum.at(self._d, unwrap_index(slices), unwrap(value))
+        _indexing.scatter_method("maximum", self._d, unwrap_index(slices), unwrap(value))
 
     def scatter_min(self, slices, value):
-        np.minimum.at(self._d, unwrap_index(slices), unwrap(value))
+        _indexing.scatter_method("minimum", self._d, unwrap_index(slices), unwrap(value))
+
+    def take(self, indices, axis=None, out=None):
+        if out is not None:
+            raise NotImplementedError("stand-in: take(out=) is not faked")
+        return wrap(_indexing.take(self._d, unwrap(indices), axis))
 
     def reduced_view(self, dtype=None):
         return self

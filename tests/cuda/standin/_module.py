@@ -12,7 +12,7 @@ import types
 
 import numpy as np
 
-from . import _array
+from . import _array, _indexing
 from ._array import STATS, check_dtype, ndarray, unsupported, unwrap, unwrap_index, wrap
 from ._names import NAMES
 
@@ -128,7 +128,7 @@ class ufunc:
         self._supported("at")
         if type(a) is not ndarray:
             raise unsupported(a)
-        getattr(np, self.__name__).at(a._d, unwrap_index(indices), self._operand(b))
+        _indexing.at(self.__name__, a._d, unwrap_index(indices), self._operand(b))
 
     def outer(self, A, B, **kwargs):
         A, B = MODULE.asarray(A), MODULE.asarray(B)
@@ -290,6 +290,11 @@ def build():
         pass  # NumPy 2 dropped these aliases; CuPy keeps them (unused by numtorch)
     cp.bool_ = np.bool_
     _fill(cp, {k: v for k, v in NAMES["cupy"].items() if v["kind"] != "module"}, np, "")
+
+    # CuPy's take and take_along_axis wrap out-of-range indices (_indexing)
+    cp.take = make_function("take", _indexing.take, ["a", "indices", "axis", "out"])
+    cp.take_along_axis = make_function("take_along_axis", _indexing.take_along_axis,
+                                       ["a", "indices", "axis"])
 
     cp.linalg = _sub("cupy.linalg")
     _fill(cp.linalg, NAMES["linalg"], np.linalg, "linalg.")
