@@ -210,6 +210,14 @@ def scipy_linalg():
     return None
 
 
+def linalg_raises():
+    """A context in which ``xp.linalg`` raises ``numpy.linalg.LinAlgError`` for a singular,
+    not positive-definite or non-convergent input. CuPy leaves the solvers' status codes on
+    the device and returns inf/NaN or plausible garbage unless told to read them; reading
+    them is one host synchronisation per call, as torch's checked functions do."""
+    return cupyx.errstate(linalg="raise")
+
+
 def scatter_add(target, index, values):
     """target[index] += values, accumulating repeated indices (in place). ``cupy.add.at``:
     CuPy 14 deprecates ``cupyx.scatter_add``/``ndarray.scatter_add`` with a warning."""

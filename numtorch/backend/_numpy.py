@@ -31,6 +31,14 @@ def scipy_linalg():
     return _scipy_linalg
 
 
+def linalg_raises():
+    """A context in which ``xp.linalg`` raises ``numpy.linalg.LinAlgError`` for a singular,
+    not positive-definite or non-convergent input: NumPy always does."""
+    import contextlib
+
+    return contextlib.nullcontext()
+
+
 def scatter_add(target, index, values):
     """target[index] += values, accumulating repeated indices (in place)."""
     np.add.at(target, index, values)

@@ -12,7 +12,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op
-from ..backend import helpers_for, to_host
+from ..backend import helpers_for, is_device_array, to_host
 
 __all__ = ["LinAlgError"]
 
@@ -419,8 +419,10 @@ def cholesky_partial(xp, a):
     return low.reshape(batch + (n, n)), info.reshape(batch)
 
 
-def inv_array(xp, a):
-    """Inverse of (..., n, n) arrays; raises ``numpy.linalg.LinAlgError`` if one is singular.
+def inv_array(xp, a, raises=True):
+    """Inverse of (..., n, n) arrays; raises ``numpy.linalg.LinAlgError`` if one is singular
+    (on a GPU only with ``raises``: otherwise the check's synchronisation is skipped and a
+    singular matrix gives inf/NaN).
 
     For n >= 32 LAPACK's getrf + getri (through SciPy, one call pair per matrix) is several
     times faster than NumPy's ``inv``, which solves against the identity; NumPy's batched
@@ -429,7 +431,10 @@ def inv_array(xp, a):
     sl = scipy_linalg(xp)
     n = a.shape[-1]
     if sl is None or n < 32 or a.size == 0:
-        return xp.linalg.inv(a)
+        if not raises:
+            return xp.linalg.inv(a)
+        with raising(xp):
+            return xp.linalg.inv(a)
     getrf, getri = sl.lapack.get_lapack_funcs(("getrf", "getri"), (a,))
     flat = a.reshape(-1, n, n)
     out = np.empty(flat.shape, dtype=flat.dtype)
@@ -530,6 +535,33 @@ def svd(xp, a, **kwargs):
     """``xp.linalg.svd(a, **kwargs)`` with torch's error for non-finite input (every torch
     function built on the SVD reports it as ``linalg.svd``)."""
     try:
-        return xp.linalg.svd(a, **kwargs)
+        with raising(xp):
+            out = xp.linalg.svd(a, **kwargs)
+        confirm_on_host(a, out[1] if kwargs.get("compute_uv", True) else out,
+                        lambda h: np.linalg.svd(h, compute_uv=False))
+        return out
     except np.linalg.LinAlgError:
         raise LinAlgError(_SVD_FAILED) from None
+
+
+def raising(xp):
+    """A context in which ``xp.linalg`` raises ``numpy.linalg.LinAlgError`` where the solver
+    reports a failure (a singular or not positive-definite matrix, no convergence), as NumPy
+    always does; on a GPU reading the solvers' status codes costs one host synchronisation.
+    The caller then diagnoses the failure on a host copy, so messages are the CPU's."""
+    return helpers_for(xp).linalg_raises()
+
+
+def confirm_on_host(a, values, host_run):
+    """On a GPU, where the factorization of ``a`` gave non-finite ``values`` (eigenvalues,
+    singular values) without a reported failure, run ``host_run`` on a host copy of ``a``:
+    the CPU's LAPACK then raises ``numpy.linalg.LinAlgError`` where it fails (NaN input), so
+    both devices raise for the same inputs. One host synchronisation; nothing on the CPU."""
+    if is_device_array(a) and values.size and not bool(_xp_arr(values).isfinite(values).all()):
+        host_run(to_numpy(a))
+
+
+def _xp_arr(a):
+    from ..backend import xp_of
+
+    return xp_of(a)

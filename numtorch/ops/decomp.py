@@ -20,8 +20,9 @@ from .._tensor import _make
 from ..autograd.graph import Op
 from ..backend import xp_of
 from ._lautil import (
-    LinAlgError, check_float, check_matrix, check_square, check_tensor, conj, diag_embed,
-    diagonal, disp, eye_like, mH, not_pd_error, real, to_complex, to_numpy, tril,
+    LinAlgError, check_float, check_matrix, check_square, check_tensor, confirm_on_host, conj,
+    diag_embed, diagonal, disp, eye_like, mH, not_pd_error, raising, real, to_complex, to_numpy,
+    tril,
 )
 from ._pointwise import _out
 from .comparison import where
@@ -51,7 +52,8 @@ class Cholesky(Op):
 
     def forward(self, a):
         try:
-            out = self.xp.linalg.cholesky(a)
+            with raising(self.xp):
+                out = self.xp.linalg.cholesky(a)
         except np.linalg.LinAlgError:
             raise not_pd_error(self.fn, a) from None
         if not self.xp.isfinite(out).all() and not self.xp.isfinite(a).all():
@@ -117,10 +119,15 @@ class Eigh(Op):
     def forward(self, a):
         xp = self.xp
         try:
-            if self.vectors or self._recording:
-                w, v = xp.linalg.eigh(a, UPLO=self.uplo)
-                return self.save_output(w, 0), self.save_output(v, 1)
-            return xp.linalg.eigvalsh(a, UPLO=self.uplo)
+            with raising(xp):
+                if self.vectors or self._recording:
+                    w, v = xp.linalg.eigh(a, UPLO=self.uplo)
+                else:
+                    w = v = xp.linalg.eigvalsh(a, UPLO=self.uplo)
+            confirm_on_host(a, w, lambda h: np.linalg.eigvalsh(h, UPLO=self.uplo))
+            if v is w:
+                return w
+            return self.save_output(w, 0), self.save_output(v, 1)
         except np.linalg.LinAlgError:
             raise LinAlgError(f"{self.fn}: The algorithm failed to converge because the input "
                               f"matrix is ill-conditioned or has too many repeated eigenvalues "
@@ -232,10 +239,16 @@ class SVD(Op):
     def forward(self, a):
         xp = self.xp
         try:
-            if self.compute_uv or self._recording:
-                u, s, vh = xp.linalg.svd(a, full_matrices=self.full_matrices)
-                return self.save_output(u, 0), self.save_output(s, 1), self.save_output(vh, 2)
-            return xp.linalg.svd(a, compute_uv=False)
+            with raising(xp):
+                if self.compute_uv or self._recording:
+                    u, s, vh = xp.linalg.svd(a, full_matrices=self.full_matrices)
+                else:
+                    u = vh = None
+                    s = xp.linalg.svd(a, compute_uv=False)
+            confirm_on_host(a, s, lambda h: np.linalg.svd(h, compute_uv=False))
+            if u is None:
+                return s
+            return self.save_output(u, 0), self.save_output(s, 1), self.save_output(vh, 2)
         except np.linalg.LinAlgError:
             raise LinAlgError(f"{self.fn}: The algorithm failed to converge because the input "
                               f"matrix contained non-finite values.") from None

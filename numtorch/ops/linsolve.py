@@ -6,6 +6,7 @@ solves and ``expm`` when it is installed); backward passes are numtorch ops, mos
 solves, so second derivatives work.
 """
 
+import contextlib
 import math
 import warnings
 
@@ -17,7 +18,7 @@ from ..autograd.graph import Op
 from ._lautil import (
     LinAlgError, batch_prefix, check_float, check_matrix, check_square, check_tensor, conj, disp,
     expm_array, eye_like, first_failure, inv_array, lu_factor_array, lu_transposed,
-    lu_transposed_solve, mH, singular_error, solve_triangular_array, square_float,
+    lu_transposed_solve, mH, raising, singular_error, solve_triangular_array, square_float,
     swaps_to_permutation, to_numpy, tril, triu,
 )
 from ._pointwise import _out
@@ -57,7 +58,7 @@ class Inverse(Op):
 
     def forward(self, a):
         try:
-            y = inv_array(self.xp, a)
+            y = inv_array(self.xp, a, raises=self.check)
         except np.linalg.LinAlgError:
             if self.check:
                 raise singular_error(self.fn, a) from None
@@ -99,10 +100,24 @@ class Det(Op):
     def backward(self, grad):
         a = self.saved_inputs()
         d = self.saved_output()
-        scale = (grad * conj(d)).unsqueeze(-1).unsqueeze(-1)
-        if not (d._array == 0).any():
-            return scale * mH(Inverse.apply(a, fn="linalg.det", check=False))
+        inv = Inverse.apply(a, fn="linalg.det", check=False)
+        if _well_conditioned(self.xp, a._array, d._array, inv._array):
+            scale = (grad * conj(d)).unsqueeze(-1).unsqueeze(-1)
+            return scale * mH(inv)
         return grad.unsqueeze(-1).unsqueeze(-1) * _cofactor_svd(a)
+
+
+def _well_conditioned(xp, a, d, inv):
+    """Whether ``det(A) A^-1`` is an accurate cofactor matrix for every matrix of ``a``: no
+    zero determinant and a 1-norm condition number below 1/sqrt(eps). Not only ``d == 0``: a
+    GPU's LU (fused multiply-adds) can leave an exactly singular matrix a determinant of 1e-16
+    and a huge finite inverse, whose product is right to first order but whose derivative is
+    rounding noise. The SVD form is exact for every matrix. One host synchronisation."""
+    if a.size == 0:
+        return True
+    eps = float(np.finfo(a.real.dtype).eps)
+    cond = xp.abs(a).sum(-2).max(-1) * xp.abs(inv).sum(-2).max(-1)
+    return bool(((d != 0) & (cond * math.sqrt(eps) <= 1)).all())
 
 
 def _cofactor_svd(a):
@@ -222,8 +237,9 @@ class Solve(Op):
             if fac is not None and not fac[2].any():
                 self.lu = fac[:2]
                 return self.save_output(lu_transposed_solve(fac[0], fac[1], b))
-            x = xp.linalg.solve(xp.broadcast_to(a, shape + a.shape[-2:]),
-                                xp.broadcast_to(b, shape + b.shape[-2:]))
+            with raising(xp) if self.check else contextlib.nullcontext():
+                x = xp.linalg.solve(xp.broadcast_to(a, shape + a.shape[-2:]),
+                                    xp.broadcast_to(b, shape + b.shape[-2:]))
         except np.linalg.LinAlgError:
             if not self.check:
                 with np.errstate(all="ignore"):

@@ -269,7 +269,7 @@ def _get_array_module(*args):
 
 def build():
     """Make the ``cupy`` and ``cupyx`` stand-in modules."""
-    from . import _cuda, _kernels, _random
+    from . import _cuda, _kernels, _linalg, _random
 
     cp = _sub("cupy")
     cp.__version__ = NAMES["cupy_version"]
@@ -315,7 +315,7 @@ def build():
     cpx.zeros_pinned = _cuda.zeros_pinned
     cpx.empty_like_pinned = _cuda.empty_like_pinned
     cpx.zeros_like_pinned = _cuda.zeros_like_pinned
-    cpx.errstate = _not_faked("cupyx.errstate")
+    _linalg.install(cp.linalg, cpx, make_function)  # no errors unless errstate says raise
     cpx.rsqrt = ufunc("rsqrt", lambda x, **kw: np.divide(1.0, np.sqrt(x), **kw), 1, 1)
     cpx.scipy = _sub("cupyx.scipy")
     cpx.scipy.special = _sub("cupyx.scipy.special")
