@@ -94,3 +94,18 @@ def test_det_second_derivative_at_a_gpu_singular_matrix():
     tgg, = torch.autograd.grad(tg.sum(), t)
     np.testing.assert_allclose(g, tg.detach().numpy(), atol=1e-12)
     np.testing.assert_allclose(gg, tgg.numpy(), atol=1e-12)
+
+
+def test_ex_variants_report_info_on_the_device():
+    # before numtorch read the status codes, inv_ex/solve_ex/cholesky_ex said info=0 on a GPU
+    from tests.oracle import check_op, check_raises
+
+    sing = np.stack([np.eye(2), SINGULAR])
+    not_pd = np.array([[4., 2., 1.], [2., 1., 3.], [1., 3., 5.]])
+    with standin.active():
+        check_op(lambda t, x: t.linalg.inv_ex(x).info, [sing], grad=False, device="cuda")
+        check_op(lambda t, x: t.linalg.cholesky_ex(x), [not_pd], grad=False, device="cuda")
+        check_op(lambda t, x: t.linalg.solve_ex(x, x[..., 0]).info, [sing], grad=False,
+                 device="cuda")
+        check_raises(lambda t, x: t.linalg.cholesky_ex(x, check_errors=True), [not_pd],
+                     match="minor of order 2", device="cuda")
