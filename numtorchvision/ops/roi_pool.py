@@ -11,6 +11,7 @@ import numpy as np
 import numtorch
 import numtorch.fx
 from numtorch import backend, nn
+from numtorch._tensor import _make
 from numtorch.autograd.graph import Op
 from numtorch.nn.modules.utils import _pair
 
@@ -134,7 +135,7 @@ class _RoIPoolScatter(Op):
 
     def backward(self, gg):
         # the scatter's adjoint: read gg back at the argmax positions
-        idx = numtorch.as_tensor(self.argmax, device=gg.device)
+        idx = _make(self.argmax)  # the backend array as it is (device memory on cuda)
         keep = idx >= 0
         picked = gg.reshape(-1)[idx.clamp(min=0)]
         return numtorch.where(keep, picked, numtorch.zeros_like(picked))

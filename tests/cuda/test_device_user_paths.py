@@ -112,3 +112,18 @@ def test_share_memory_of_cuda_tensors_is_a_no_op(cuda):
     w = m.weight._array
     assert m.share_memory() is m and m.weight._array is w and m.weight.is_shared()
     assert not numtorch.ones(2).is_shared()
+
+
+def test_roi_pool_second_order_on_cuda(cuda):
+    # the scatter's backward rebuilt its argmax from a device array through NumPy
+    from numtorchvision.ops import roi_pool
+
+    rng = np.random.default_rng(2)
+    x = numtorch.tensor(rng.standard_normal((1, 2, 6, 6)), device="cuda", requires_grad=True)
+    boxes = numtorch.tensor([[0, 0.0, 0.0, 4.0, 4.0], [0, 1.0, 2.0, 5.0, 5.0]], device="cuda",
+                            dtype=numtorch.float64)
+    y = roi_pool(x, boxes, output_size=2)
+    (g,) = numtorch.autograd.grad(y.pow(2).sum(), x, create_graph=True)
+    g.sum().backward()
+    assert x.grad.device.type == "cuda" and g.device.type == "cuda"
+    assert numtorch.autograd.gradgradcheck(lambda t: roi_pool(t, boxes, output_size=2), (x,))
