@@ -544,6 +544,21 @@ def svd(xp, a, **kwargs):
         raise LinAlgError(_SVD_FAILED) from None
 
 
+def eigh(xp, a, uplo="L", vectors=True):
+    """``xp.linalg.eigh`` (``eigvalsh`` without ``vectors``) with torch's error where the
+    solver fails (NaN input); every torch function built on it reports ``linalg.eigh``."""
+    try:
+        with raising(xp):
+            out = xp.linalg.eigh(a, UPLO=uplo) if vectors else xp.linalg.eigvalsh(a, UPLO=uplo)
+        confirm_on_host(a, out[0] if vectors else out,
+                        lambda h: np.linalg.eigvalsh(h, UPLO=uplo))
+        return tuple(out) if vectors else out
+    except np.linalg.LinAlgError:
+        raise LinAlgError(f"linalg.eigh: The algorithm failed to converge because the input "
+                          f"matrix is ill-conditioned or has too many repeated eigenvalues "
+                          f"(error code: {a.shape[-1] - 1}).") from None
+
+
 def raising(xp):
     """A context in which ``xp.linalg`` raises ``numpy.linalg.LinAlgError`` where the solver
     reports a failure (a singular or not positive-definite matrix, no convergence), as NumPy

@@ -9,7 +9,7 @@ import numpy as np
 from .. import _dtype, return_types
 from .._tensor import _make
 from ..autograd.graph import Op
-from ._lautil import check_tensor, disp, mH, svd
+from ._lautil import check_tensor, disp, eigh, mH, svd
 from .unary import abs as abs_
 
 __all__ = ["pinverse"]
@@ -44,7 +44,7 @@ class Pinv(Op):
         if min(m, n) == 0:
             return self.save_output(xp.zeros(a.shape[:-2] + (n, m), dtype=a.dtype))
         if self.hermitian:
-            w, v = xp.linalg.eigh(a)
+            w, v = eigh(xp, a)
             absw = xp.abs(w)
             cut = xp.maximum(atol[..., None], rtol[..., None] * absw.max(-1, keepdims=True))
             winv = xp.where(absw > cut, 1 / xp.where(absw > cut, w, 1), 0).astype(w.dtype)

@@ -422,6 +422,11 @@ NOT_PD = np.array([[1., 2.], [2., 1.]])
     (lambda t, x: t.linalg.eigh(x), [np.full((3, 3), np.nan)], "linalg.eigh: The algorithm"),
     (lambda t, x: t.linalg.svd(x), [np.full((3, 3), np.nan)], "linalg.svd: The algorithm"),
     (lambda t, x: t.linalg.eig(x), [np.full((3, 3), np.nan)], "should not contain infs or NaNs"),
+    (lambda t, x: t.linalg.pinv(x, hermitian=True), [np.full((3, 3), np.nan)],
+     "linalg.eigh: The algorithm failed to converge"),
+    (lambda t, x: t.linalg.matrix_rank(x, hermitian=True), [np.full((2, 3, 3), np.nan)],
+     "(error code: 2)"),
+    (lambda t, x: t.linalg.pinv(x), [np.full((2, 3), np.nan)], "linalg.svd: The algorithm"),
 ])
 def test_value_errors_raise_linalg_error_with_torch_message(fn, arrays, match):
     nt_exc, th_exc = check_raises(fn, arrays, match=match)
