@@ -156,7 +156,8 @@ def _numerical(func, inputs, i, parts, eps):
     if n:
         return [nt.stack(c) for c in columns]
     outs = _evaluate(func, inputs, parts)
-    return [nt.zeros(0, o.numel(), dtype=o.dtype if not x.dtype.is_complex else x.dtype)
+    return [nt.zeros(0, o.numel(), dtype=o.dtype if not x.dtype.is_complex else x.dtype,
+                     device=x.device)
             for o in outs]
 
 
@@ -174,17 +175,19 @@ def _analytical(outs, inputs, diff, parts):
             cols = {i: [] for i in diff}
             flat = out.numel()
             for e in range(flat if out.requires_grad else 0):
-                onehot = nt.zeros(flat, dtype=out.dtype)
+                onehot = nt.zeros(flat, dtype=out.dtype, device=out.device)
                 onehot[e] = 1
                 grads = autograd.grad(out, [inputs[i] for i in diff], onehot.reshape(out.shape),
                                       retain_graph=True, allow_unused=True)
                 for i, g in zip(diff, grads):
                     if g is None:
-                        g = nt.zeros(inputs[i].numel(), dtype=inputs[i].dtype)
+                        g = nt.zeros(inputs[i].numel(), dtype=inputs[i].dtype,
+                                     device=inputs[i].device)
                     cols[i].append(g.detach().reshape(-1))
             for i in diff:
                 table[p, i] = (nt.stack(cols[i], dim=1) if cols[i]
-                               else nt.zeros(inputs[i].numel(), flat, dtype=inputs[i].dtype))
+                               else nt.zeros(inputs[i].numel(), flat, dtype=inputs[i].dtype,
+                                        device=inputs[i].device))
         runs.append(table)
     return runs
 
@@ -238,7 +241,7 @@ def _check_forward(func, inputs, diff, parts, numerical, rtol, atol):
         x = inputs[i]
         rows = [[] for _ in parts]
         for k in range(x.numel()):
-            tangent = nt.zeros(x.numel(), dtype=x.dtype)
+            tangent = nt.zeros(x.numel(), dtype=x.dtype, device=x.device)
             tangent[k] = 1
             with fwAD.dual_level():
                 dual = list(inputs)
@@ -247,7 +250,7 @@ def _check_forward(func, inputs, diff, parts, numerical, rtol, atol):
                 for p, (_, j, view) in enumerate(parts):
                     out = view(outs[j])
                     t = fwAD.unpack_dual(out).tangent
-                    rows[p].append(nt.zeros(out.numel(), dtype=out.dtype) if t is None
+                    rows[p].append(nt.zeros(out.numel(), dtype=out.dtype, device=out.device) if t is None
                                    else t.detach().reshape(-1).clone())
         for p, (prefix, j, _) in enumerate(parts):
             an = nt.stack(rows[p]) if rows[p] else numerical[i][p]
@@ -293,7 +296,7 @@ def _check_batched(outs, inputs, diff, parts):
         out = view(outs[j])
         if not out.requires_grad or out.numel() == 0:
             continue
-        batch = nt.eye(out.numel(), dtype=out.dtype).reshape(out.numel(), *out.shape)
+        batch = nt.eye(out.numel(), dtype=out.dtype, device=out.device).reshape(out.numel(), *out.shape)
         batched = autograd.grad(out, [inputs[i] for i in diff], batch, retain_graph=True,
                                 allow_unused=True, is_grads_batched=True)
         for e in range(out.numel()):
@@ -318,10 +321,10 @@ def _projection_failure(func, inputs, outs, diff, parts, eps, rtol, atol, nondet
         out = view(outs[j])
         for i in diff:
             x = inputs[i]
-            u = nt.tensor(rng.standard_normal(tuple(out.shape)), dtype=out.dtype)
-            v = nt.tensor(rng.standard_normal(tuple(x.shape)), dtype=x.dtype)
+            u = nt.tensor(rng.standard_normal(tuple(out.shape)), dtype=out.dtype, device=out.device)
+            v = nt.tensor(rng.standard_normal(tuple(x.shape)), dtype=x.dtype, device=x.device)
             if x.dtype.is_complex:
-                v = v + 1j * nt.tensor(rng.standard_normal(tuple(x.shape)), dtype=x.dtype)
+                v = v + 1j * nt.tensor(rng.standard_normal(tuple(x.shape)), dtype=x.dtype, device=x.device)
             projections = []
             for _ in range(2):  # twice: the second run measures reentrancy
                 (g,) = autograd.grad(out, x, u, retain_graph=True, allow_unused=True)
@@ -442,7 +445,7 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
         for o in outs:
             if not (_differentiable(o) and o.requires_grad):
                 continue
-            g = nt.empty(tuple(o.shape), dtype=o.dtype).uniform_(-1, 1)
+            g = nt.empty(tuple(o.shape), dtype=o.dtype, device=o.device).uniform_(-1, 1)
             if gen_non_contig_grad_outputs and g.dim():
                 g = nt.stack([g, g], dim=-1)[..., 0]
             grad_outputs.append(g.requires_grad_())
