@@ -21,7 +21,11 @@ Run on a GPU machine with CuPy and a CUDA build of torch: ``python bench/gpu.py`
 for fewer steps, ``--only NAME[,NAME]``, ``--json FILE`` to save the results). Without a GPU,
 ``--standin`` runs every workload on the CPU stand-in for CuPy (tests/cuda/standin) against
 torch on the CPU: the timings then mean nothing, but the whole GPU code path of each workload
-runs and the loss curves are still compared. This is a benchmark, not a test.
+runs and the loss curves are still compared. ``--standin --count`` instead counts, per
+training step, the kernel launches and host synchronisations numtorch's CUDA path makes (the
+stand-in tallies them): at ~5-10 us of host time per CuPy launch, launches x 7 us is about the
+floor of numtorch's step time on a GPU whatever the GPU's speed. This is a benchmark, not a
+test.
 """
 
 import argparse
@@ -160,8 +164,9 @@ def _sync(torch, th_device):
         torch.cuda.synchronize()
 
 
-def run(torch, name, th_device, quick=False):
-    """Train ``name`` in both libraries; its loss gap, step times and ratio as a dict."""
+def run(torch, name, th_device, quick=False, count=False):
+    """Train ``name`` in both libraries; its loss gap, step times and ratio as a dict (with
+    ``count``, on the stand-in: the loss gap and one step's launches and syncs instead)."""
     make, loss_fn, opt_name, lr, batches, steps = WORKLOADS[name]
     steps = max(3, steps // 5) if quick else steps
     torch.manual_seed(0)
@@ -188,6 +193,15 @@ def run(torch, name, th_device, quick=False):
         b = step(torch, th_m, th_opt, torch.from_numpy(xb).to(th_device),
                  torch.from_numpy(yb).to(th_device)).item()
         gap = max(gap, abs(a - b) / max(abs(b), 1e-6))
+    if count:
+        from tests.cuda import standin
+
+        x, y = (nt.from_numpy(a).cuda() for a in data[0])
+        standin.reset_stats()
+        step(nt, nt_m, nt_opt, x, y)
+        return {"workload": name, "max_rel_loss_gap": gap,
+                "launches": standin.STATS["kernels"], "syncs": standin.STATS["sync"],
+                "floor_ms": round(standin.STATS["kernels"] * 7e-3, 2)}
 
     def timed(lib, m, opt, device):
         x, y = (lib.from_numpy(a) for a in data[0])
@@ -207,6 +221,15 @@ def run(torch, name, th_device, quick=False):
             "goal": GOALS[name]}
 
 
+def _print_row(r, count):
+    if count:
+        print(f"{r['workload']:<22}{r['launches']:>9}{r['syncs']:>6}{r['floor_ms']:>9.2f}"
+              f"{r['max_rel_loss_gap']:>10.1e}")
+    else:
+        print(f"{r['workload']:<22}{r['ms_numtorch']:>12.2f}{r['ms_torch']:>10.2f}"
+              f"{r['ratio']:>7.2f}{r['goal']:>6.1f}{r['max_rel_loss_gap']:>10.1e}")
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--quick", action="store_true", help="fewer timed steps")
@@ -214,7 +237,11 @@ def main(argv=None):
     p.add_argument("--json", default="", help="write the results to this file")
     p.add_argument("--standin", action="store_true",
                    help="no GPU: numtorch on the CPU stand-in for CuPy, torch on the CPU")
+    p.add_argument("--count", action="store_true",
+                   help="with --standin: kernel launches and host syncs per training step")
     args = p.parse_args(argv)
+    if args.count and not args.standin:
+        sys.exit("--count needs --standin (the stand-in counts the launches)")
     import torch
 
     if args.standin:
@@ -229,17 +256,19 @@ def main(argv=None):
         th_device = "cuda"
     names = [n for n in args.only.split(",") if n] or list(WORKLOADS)
     results = []
-    print(f"{'workload':<22}{'numtorch ms':>12}{'torch ms':>10}{'ratio':>7}{'goal':>6}"
-          f"{'loss gap':>10}")
+    if args.count:
+        print(f"{'workload':<22}{'launches':>9}{'syncs':>6}{'floor ms':>9}{'loss gap':>10}")
+    else:
+        print(f"{'workload':<22}{'numtorch ms':>12}{'torch ms':>10}{'ratio':>7}{'goal':>6}"
+              f"{'loss gap':>10}")
     for name in names:
         try:
-            r = run(torch, name, th_device, args.quick)
+            r = run(torch, name, th_device, args.quick, args.count)
         except Exception as e:  # noqa: BLE001 - report the failing workload and go on
             r = {"workload": name, "error": f"{type(e).__name__}: {e}"[:300]}
             print(f"{name:<22}FAILED {r['error']}")
         else:
-            print(f"{name:<22}{r['ms_numtorch']:>12.2f}{r['ms_torch']:>10.2f}{r['ratio']:>7.2f}"
-                  f"{r['goal']:>6.1f}{r['max_rel_loss_gap']:>10.1e}")
+            _print_row(r, args.count)
         results.append(r)
     if args.json:
         with open(args.json, "w") as f:

@@ -150,6 +150,14 @@ STANDIN_EXCLUDED = {
     "tests/nn/test_rnn.py::test_packed_input_with_state": "as test_packed_input",
     "tests/nn/test_rnn.py::test_lstm_projection_packed": "as test_packed_input",
     "tests/nn/test_rnn.py::test_packed_sequence_methods": "asserts a CPU PackedSequence",
+    "tests/nn/test_conv_paths.py": "the CPU's choice of convolution kernels; device arrays take "
+                                   "conv_device's paths (tests/nn/test_conv_device.py)",
+    "tests/nn/test_conv_winograd.py": "the CPU's Winograd kernel, as test_conv_paths.py",
+    "tests/nn/test_conv_batch_split.py": "splits a batch across CPU cores, as test_conv_paths.py",
+    "tests/nn/test_conv_col2im.py::test_channels_last_col2im_matches_torch":
+        "the CPU's col2im kernel, as test_conv_paths.py",
+    "tests/nn/test_conv_col2im.py::test_channels_last_col2im_float32_in_blocks":
+        "the CPU's col2im kernel, as test_conv_paths.py",
 }
 
 

@@ -42,6 +42,9 @@ Kernel paths, chosen per shape by measurement (``bench/conv_shapes.py``); each i
 * stride-1 input gradients (and stride-1 transposed convolutions) as a convolution of the
   output gradient (``input-as-conv``); strided ones through col2im (``input-col2im``);
 * everything else: im2col and GEMM in blocks (``forward-im2col``, ``weight-im2col``).
+
+Device (CuPy) arrays skip all of the above: ``conv_device`` runs one im2col copy and one GEMM
+per pass (``forward-device``, ``weight-device``, ``input-as-conv``, ``input-device-col2im``).
 """
 
 import itertools
@@ -52,6 +55,7 @@ from ..backend import helpers_for, is_device_array
 from . import _intraop
 from . import conv_col2im as _col2im_last
 from . import conv_depthwise as _depthwise
+from . import conv_device as _device
 from . import conv_samples as _batch_split
 from . import conv_winograd as _winograd
 
@@ -229,6 +233,9 @@ def _conv_forward(xp, x, w, b, stride, padding, dilation, groups, out=None):
     other goes through im2col and a GEMM block by block (see ``_chunk``)."""
     if out is None:
         out = out_size(x.shape[2:], w.shape[2:], stride, padding, dilation)
+    if is_device_array(x):
+        _note("forward-device")
+        return _device.forward(xp, x, w, b, stride, padding, dilation, groups, tuple(out))
     if _pointwise(w, padding, out):
         _note("forward-1x1")
         y = xp.matmul(_group_matrix(w, groups), _samples(xp, x, stride, out, groups))
@@ -329,6 +336,9 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
     nd = len(kernel)
     n, o = gy.shape[:2]
     out = tuple(gy.shape[2:])
+    if is_device_array(gy):
+        _note("weight-device")
+        return _device.weight(xp, x, gy, kernel, stride, padding, dilation, groups)
     if _pointwise(kernel, padding, out):
         _note("weight-1x1")
         xs = _samples(xp, x, stride, out, groups)  # (n, g, C/g, L)
@@ -377,6 +387,8 @@ def _conv_input(xp, gy, w, size, stride, padding, dilation, groups):
     for depthwise convolutions). Strided convolutions scatter through ``_col2im_into``.
     """
     out = tuple(gy.shape[2:])
+    if is_device_array(gy):
+        return _device_input(xp, gy, w, size, stride, padding, dilation, groups, out)
     if _pointwise(w, padding, out):
         _note("input-1x1")
         n, o = gy.shape[:2]
@@ -403,6 +415,18 @@ def _conv_input(xp, gy, w, size, stride, padding, dilation, groups):
         return _depthwise.input_scatter(xp, gy, w, size, stride, padding, dilation)
     _note("input-col2im")
     return _input_col2im(xp, gy, w, size, stride, padding, dilation, groups)
+
+
+def _device_input(xp, gy, w, size, stride, padding, dilation, groups, out):
+    """dx on a GPU (``conv_device``): stride 1 as a convolution of gy (one GEMM), strided
+    through one GEMM and col2im; a much larger dx (a transposed convolution of a tiny map)
+    takes col2im too, as on the CPU."""
+    if all(st == 1 for st in stride) and _prod(size) <= _MAX_AS_CONV_GROWTH * _prod(out):
+        _note("input-as-conv")
+        return _input_as_conv(xp, gy, w, size, padding, dilation, groups)
+    _note("input-device-col2im")
+    return _device.input_col2im(xp, gy, w, size, stride, padding, dilation, groups,
+                                _col2im_into)
 
 
 def _input_as_conv(xp, gy, w, size, padding, dilation, groups):

@@ -390,13 +390,17 @@ class ndarray:
         key = unwrap_index(key)
         if type(key) is not slice:  # CuPy's rules for scalars and index arrays (_indexing)
             key = _indexing.cupy_key(self._d.shape, key)[0]
-        return wrap(self._d[key], self._root())
+        r = self._d[key]
+        if not np.may_share_memory(r, self._d):
+            STATS["kernels"] += 1  # advanced indexing gathers in a kernel
+        return wrap(r, self._root())
 
     def __setitem__(self, key, value):
         if type(value) is ndarray:
             value = value._d
         elif type(value) is np.ndarray or type(value) is list:
             STATS["h2d_index"] += 1
+        STATS["kernels"] += 1  # a copy, fill or scatter kernel
         _indexing.setitem(self._d, unwrap_index(key), value)
 
     # -- methods with CuPy's keywords -------------------------------------------------------
@@ -404,7 +408,10 @@ class ndarray:
         dt = check_dtype(dtype)
         kw = {} if casting is None else {"casting": casting}
         r = self._d.astype(dt, order=order, copy=copy, **kw)
-        return self if r is self._d else wrap(r)
+        if r is self._d:
+            return self
+        STATS["kernels"] += 1
+        return wrap(r)
 
     def reshape(self, *shape, order="C", copy=None):
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
@@ -414,7 +421,10 @@ class ndarray:
                 raise TypeError("'cupy.ndarray' object cannot be interpreted as an integer")
         r = self._d.reshape(shape, order=order, copy=copy)
         # a reshape that had to copy is a new array (base None), as CuPy's
-        return wrap(r, self._root() if np.may_share_memory(r, self._d) else None)
+        if np.may_share_memory(r, self._d):
+            return wrap(r, self._root())
+        STATS["kernels"] += 1
+        return wrap(r)
 
     def transpose(self, *axes):
         if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
@@ -430,6 +440,7 @@ class ndarray:
 
     def copy(self, order="C"):
         r = self._d.copy(order=order)
+        STATS["kernels"] += 1
         _pool_track(r)
         return wrap(r)
 
@@ -442,6 +453,7 @@ class ndarray:
     def fill(self, value):
         if type(value) is np.ndarray:
             raise unsupported(value)
+        STATS["kernels"] += 1
         self._d.fill(unwrap(value))
 
     def sort(self, axis=-1, kind=None):
@@ -508,6 +520,8 @@ def _delegate(name, params):
         if type(r) is np.ndarray and r.base is not None and \
                 (r.base is self._d or r.base is self._d.base):
             return wrap(r, self._root())
+        if type(r) is np.ndarray or isinstance(r, np.generic):
+            STATS["kernels"] += 1  # a reduction, copy or elementwise method
         return wrap(r)
 
     method.__name__ = name

@@ -97,6 +97,7 @@ class ufunc:
                 if type(o) is not ndarray:
                     raise TypeError("Output arguments must be cupy.ndarray")
             kwargs["out"] = tuple(o._d for o in outs)
+            STATS["kernels"] += 1
             with np.errstate(all="ignore"):
                 self._fn(*ins, **kwargs)
             return outs[0] if len(outs) == 1 else tuple(outs)
@@ -157,15 +158,35 @@ def make_function(name, fn, params, qualname=None):
                 raise unsupported(first)
         if "dtype" in kwargs and kwargs["dtype"] is not None:
             check_dtype(kwargs["dtype"])
-        STATS["kernels"] += 1
         with np.errstate(all="ignore"):
             r = fn(*[_deep_unwrap(a) for a in args],
                    **{k: _deep_unwrap(v) for k, v in kwargs.items()})
-        return _result(r, args)
+        out = _result(r, args)
+        if name not in _NO_KERNEL and _launches(r, out):
+            STATS["kernels"] += 1
+        return out
 
     function.__name__ = name
     function.__qualname__ = qualname
     return function
+
+
+# functions that allocate or answer from metadata: no kernel on a GPU
+_NO_KERNEL = frozenset({"empty", "empty_like", "result_type", "can_cast", "min_scalar_type",
+                        "shape", "ndim", "size", "isscalar", "iscomplexobj", "isrealobj",
+                        "may_share_memory", "shares_memory", "broadcast_shapes"})
+
+
+def _launches(r, wrapped):
+    """Whether a function's NumPy result ``r`` (wrapped as ``wrapped``) stands for a kernel
+    launch: a new array does; a view of an argument, or a Python value, does not."""
+    if type(r) is np.ndarray:
+        return not (type(wrapped) is ndarray and wrapped._base is not None)
+    if isinstance(r, np.generic):
+        return True
+    if isinstance(r, (tuple, list)):
+        return any(type(v) is np.ndarray and v.base is None for v in r)
+    return False
 
 
 def _convert(fn, obj, *args, **kwargs):
@@ -249,7 +270,6 @@ def _sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=F
         raise NotImplementedError("Writeable views are not supported.")
     if type(x) is not ndarray:
         raise unsupported(x)
-    STATS["kernels"] += 1
     return wrap(np.lib.stride_tricks.sliding_window_view(x._d, window_shape, axis,
                                                          writeable=True))
 
