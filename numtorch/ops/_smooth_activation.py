@@ -12,7 +12,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor
 from ..backend import helpers_for, is_device_array
-from . import _intraop
+from . import _gelu_bf16_device, _intraop
 from ._activation_base import _Pointwise, _select, select
 from ._intraop import run_split
 from ._pointwise import _check_tensor, _out
@@ -487,6 +487,14 @@ class Gelu(_Pointwise):
     """y = x Phi(x) (approximate='none') or x (1 + tanh(k (x + c x^3))) / 2 ('tanh');
     dy/dx = Phi(x) + x phi(x), resp. the derivative of the tanh form."""
 
+    def forward(self, x):
+        y = super().forward(x)
+        if y.dtype == _BF16 and is_device_array(y) and not (
+                self.approximate == "none" and _onednn_bf16(self)):
+            # a GPU flushes float32 subnormals (oneDNN's results flush them too)
+            y = _gelu_bf16_device.tiny_forward(self.xp, x, y)
+        return y
+
     def kernel(self, xp, x):
         dt = x.dtype
         if self.approximate == "tanh":
@@ -533,6 +541,13 @@ class GeluBackward(_Pointwise):
     d/dx = g phi(x) (2 - x^2) (or the tanh form's second derivative)."""
 
     t = cdf = e = None  # values the forward pass already computed, when it ran with a graph
+
+    def forward(self, x, g):
+        d = super().forward(x, g)
+        if d.dtype == _BF16 and is_device_array(d) and self.approximate == "none" and \
+                not _onednn_bf16(self):  # a GPU flushes the float32 subnormal exp(-x^2/2)
+            d = _gelu_bf16_device.far_left_slope(self.xp, x, g, d, np.float32(_INV_SQRT_2PI))
+        return d
 
     def kernel(self, xp, x, g):
         dt = g.dtype

@@ -19,6 +19,7 @@ import re
 
 import numpy as np
 
+from . import _ftz
 from ._array import STATS, ndarray, wrap
 
 REFERENCES = {}  # kernel name -> fn(*inputs, *outputs) writing into the outputs (NumPy)
@@ -150,7 +151,11 @@ class ElementwiseKernel:
         STATS["kernels"] += 1
         STATS.setdefault("fused", []).append(self.name)
         kw = {"fmad": self.fmad} if fn._takes_fmad else {}
-        fn(*[a._d if type(a) is ndarray else a for a in ins], *[o._d for o in outs], **kw)
+        # float32 subnormals read and written as zeros (CuPy's -ftz=true, see _ftz)
+        fn(*[_ftz.flush(a._d) if type(a) is ndarray else a for a in ins],
+           *[o._d for o in outs], **kw)
+        for o in outs:
+            _ftz.flush_in_place(o._d)
         if self.no_return:
             return None
         if self.nout == 1 and not self.return_tuple:

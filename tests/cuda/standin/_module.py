@@ -12,7 +12,7 @@ import types
 
 import numpy as np
 
-from . import _array, _indexing
+from . import _array, _ftz, _indexing
 from ._array import STATS, check_dtype, ndarray, unsupported, unwrap, unwrap_index, wrap
 from ._names import NAMES
 
@@ -81,6 +81,9 @@ class ufunc:
             raise TypeError(f"Wrong number of arguments for '{self.name}'. It must be either "
                             f"{self.nin} or {self.nargs} (with outputs), but given {n}.")
         ins = [self._operand(a) for a in args[:self.nin]]
+        ftz = self.__name__ not in _ftz.EXEMPT and _ftz.computes_in_float32(ins, dtype)
+        if ftz:
+            ins = [_ftz.flush(a) for a in ins]
         outs = args[self.nin:]
         if out is not None:
             if outs:
@@ -100,10 +103,16 @@ class ufunc:
             STATS["kernels"] += 1
             with np.errstate(all="ignore"):
                 self._fn(*ins, **kwargs)
+            if ftz:
+                for o in outs:
+                    _ftz.flush_in_place(o._d)
             return outs[0] if len(outs) == 1 else tuple(outs)
         STATS["kernels"] += 1
         with np.errstate(all="ignore"):  # a GPU raises no floating-point warnings
-            return wrap(self._fn(*ins, **kwargs))
+            r = self._fn(*ins, **kwargs)
+        if ftz:
+            r = tuple(_ftz.flush(v) for v in r) if type(r) is tuple else _ftz.flush(r)
+        return wrap(r)
 
     def _supported(self, method):
         if self.__name__ not in NAMES["ufunc_methods"][method]:

@@ -1,0 +1,85 @@
+"""float32 subnormals flushed to zero, as CuPy's compiled kernels treat them.
+
+CuPy compiles every kernel it builds (ufuncs, ``ElementwiseKernel``, ``ReductionKernel``) with
+NVRTC's ``-ftz=true`` (``cupy/cuda/compiler.py``, ``_compile_with_cache_cuda``): single-precision
+instructions read a subnormal operand as a zero of the same sign and write a subnormal result
+as one. Double precision and half types are not affected, nor are operations on the bits
+(``signbit``, ``copysign``, ``isnan``...), conversions, selections (``where``) or cuBLAS.
+
+The stand-in's ufuncs and kernels apply this to their float32 (and complex64) operands and
+results, so a bfloat16 value below float32's normal range computed through float32 math comes
+out as zero on the stand-in as on a GPU.
+"""
+
+import threading
+
+import numpy as np
+
+TINY = np.float32(np.finfo(np.float32).tiny)
+_FLUSHED_TYPES = (np.dtype(np.float32), np.dtype(np.complex64))
+# ufuncs CuPy implements on the bits or through cuBLAS: their operands are not flushed
+EXEMPT = frozenset({"isnan", "isinf", "isfinite", "signbit", "copysign", "nextafter",
+                    "spacing", "frexp", "ldexp", "matmul"})
+
+
+def computes_in_float32(operands, dtype=None):
+    """Whether a ufunc on host ``operands`` (arrays and scalars) computes in float32 or
+    complex64 (``dtype`` when given, else the operands' promoted type): CuPy's -ftz=true
+    flushes subnormals there."""
+    try:
+        return np.dtype(np.result_type(*operands) if dtype is None else dtype) \
+            in _FLUSHED_TYPES
+    except (TypeError, ValueError):  # the ufunc itself reports what is wrong
+        return False
+
+
+# the test for subnormals runs in chunks through these buffers: a GPU kernel allocates nothing,
+# and tests measure a training step's host allocations on the stand-in
+_CHUNK = 1 << 16
+_ABS = np.empty(_CHUNK, np.float32)
+_LOW = np.empty(_CHUNK, bool)
+_NONZERO = np.empty(_CHUNK, bool)
+_LOCK = threading.Lock()
+
+
+def _any_subnormal(a):
+    if not a.flags.c_contiguous:
+        return bool(((np.abs(a) < TINY) & (a != 0)).any())
+    flat = a.reshape(-1)
+    with _LOCK:
+        for lo in range(0, flat.size, _CHUNK):
+            c = flat[lo:lo + _CHUNK]
+            n = c.size
+            b, low, nz = _ABS[:n], _LOW[:n], _NONZERO[:n]
+            np.abs(c, out=b)
+            np.less(b, TINY, out=low)
+            np.greater(b, 0, out=nz)
+            low &= nz
+            if low.any():
+                return True
+    return False
+
+
+def flush(a):
+    """``a`` with its float32 subnormals replaced by signed zeros (``a`` itself when none)."""
+    if isinstance(a, np.ndarray):
+        if a.dtype not in _FLUSHED_TYPES or a.size == 0:
+            return a
+        if a.dtype.kind == "c":
+            re, im = flush(a.real), flush(a.imag)
+            return a if re is a.real and im is a.imag else re + 1j * im
+        if not _any_subnormal(a):
+            return a
+        sub = (np.abs(a) < TINY) & (a != 0)
+        return np.where(sub, np.copysign(np.float32(0), a), a)
+    if isinstance(a, (np.float32, np.complex64)):
+        return flush(np.asarray(a))[()]
+    return a
+
+
+def flush_in_place(a):
+    """Flush the float32 subnormals of host array ``a`` (an output) in place."""
+    if isinstance(a, np.ndarray) and a.dtype in _FLUSHED_TYPES and a.size:
+        f = flush(a)
+        if f is not a:
+            a[...] = f
