@@ -508,3 +508,4 @@ def ufunc_at(name, target, index, values):
 
 # the fused kernels (backend/_cupy_kernels.py), under the helper names the ops call
 from ._cupy_kernels import adam_update, gelu_erf, gelu_slope, lstm_cell  # noqa: E402,F401
+from ._cupy_rnn import lstm_seq_grad, lstm_seq_step  # noqa: E402,F401

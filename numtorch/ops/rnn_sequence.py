@@ -21,7 +21,7 @@ differentiable ops (``*_steps`` below) and differentiates that, so double backwa
 import contextlib
 
 from .._tensor import _make
-from ..backend import is_device_array
+from ..backend import helpers_for, is_device_array
 from .._threads import (blas_threads_now, fit_blas_threads, single_blas_thread,
                        small_gemm_kernels)
 from ..autograd import grad as _grad
@@ -190,17 +190,26 @@ class LSTMSequence(_Sequence):
         inline = feat + 1 <= p
         rows = p + feat + 1 if inline else p
         hfull = xp.empty((steps + 1, rows, batch), dt)
+        # on a GPU each step is its GEMM and one fused kernel (backend ``lstm_seq_step``)
+        fused = is_device_array(x) and mask is None and w_hr is None
+        xqf = None
         if inline:
             wq = xp.concatenate([wq, _gate_rows(xp, w_ih, n),
                                  (xp.zeros((gates, 1), dt) if b is None
                                   else _gate_rows(xp, b[:, None], n))], axis=1)
             hfull[:steps, p:p + feat] = xr.transpose(0, 2, 1)
             hfull[:, p + feat] = 1
+        elif fused:  # (4H, T * B): step t's (4H, B) gates are columns t*B.. of each row
+            xqf = xp.dot(_gate_rows(xp, w_ih, n), xr.reshape(-1, feat).T)
+            if b is not None:
+                xqf += _gate_rows(xp, b[:, None], n)
+            xq_steps = xqf.reshape(gates, steps, batch).transpose(1, 0, 2)
         else:
             xq = xp.matmul(xr.reshape(-1, feat), _gate_rows(xp, w_ih, n).T).reshape(
                 steps, batch, gates)
             if b is not None:
                 xq += _gate_rows(xp, b, n)
+            xq_steps = xq.transpose(0, 2, 1)
         hs = hfull[:, :p]
         # with a projection h_t = W_hr (o * tanh(c_t)); ``pre`` keeps o * tanh(c_t)
         pre = xp.empty((steps, n, batch), dt) if w_hr is not None else hs[1:]
@@ -217,8 +226,12 @@ class LSTMSequence(_Sequence):
             else:
                 for lo, hi in blocks:
                     xp.matmul(wq[lo:hi], hfull[t], out=a[lo:hi])
+            if fused:
+                if helpers_for(xp).lstm_seq_step(a, xqf, t, cs[t], cs[t + 1], tcs[t], pre[t]):
+                    continue
+                fused = False  # the kernel does not apply: the xp code from here on
             if not inline:
-                a += xq[t].T
+                a += xq_steps[t]
             xp.tanh(a, out=a)
             s = a[:3 * n]
             s *= 0.5
@@ -260,8 +273,14 @@ class LSTMSequence(_Sequence):
         fac3 = fac[:, :3 * n].reshape(steps, 3, n, batch)
         dz = xp.empty_like(acts)
         dz3 = dz[:, :3 * n].reshape(steps, 3, n, batch)
-        dh = ghn.T.astype(acts.dtype, copy=True)
-        dc = gcn.T.astype(acts.dtype, copy=True)
+        # on a GPU each step is one fused kernel and its GEMM (backend ``lstm_seq_grad``)
+        fused = is_device_array(acts) and mask is None and w_hr is None
+        if fused:  # C-ordered state gradients, as the kernel takes them
+            dh, dc = xp.empty(ghn.T.shape, acts.dtype), xp.empty(gcn.T.shape, acts.dtype)
+            dh[...], dc[...] = ghn.T, gcn.T
+        else:
+            dh = ghn.T.astype(acts.dtype, copy=True)
+            dc = gcn.T.astype(acts.dtype, copy=True)
         tmp = xp.empty_like(dc)
         wt = xp.ascontiguousarray(w.T)
         needs = self.needs_input_grad
@@ -285,6 +304,13 @@ class LSTMSequence(_Sequence):
             for (lo, hi), fut in zip(chunks, ready):
                 wait(fut)
                 for t in range(hi - 1, lo - 1, -1):
+                    if fused:
+                        if helpers_for(xp).lstm_seq_grad(go[t], dtanh_c[t], f[t], fac[t], dh,
+                                                         dc, dz[t]):
+                            if t or needs[1]:
+                                dh = wt @ dz[t]
+                            continue
+                        fused = False
                     dh += go[t]
                     if mask is not None:
                         dh, pass_h = self._split_masked(xp, dh, mask[t])

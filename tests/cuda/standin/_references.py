@@ -78,3 +78,29 @@ def gelu_erf(x, y, cdf, e):
 @reference("numtorch_gelu_slope", fmad=True)
 def gelu_slope(x, e, cdf, g, d, *, fmad):
     d[...] = g * _mad(fmad)(x * e, x.dtype.type(0.39894228040143267794), cdf)
+
+
+@reference("numtorch_lstm_seq_step")
+def lstm_seq_step(xq, xrow, xoff, has_xq, cp, n, bsz, a, c, tc, h):
+    z = a.reshape(4, n, bsz)
+    if has_xq:
+        z += xq.reshape(4, n, xrow // bsz, bsz)[:, :, xoff // bsz]
+    np.tanh(z, out=z)
+    s = z[:3]
+    s *= 0.5
+    s += 0.5
+    cn = z[1] * cp
+    cn += z[0] * z[3]
+    c[...] = cn
+    tc[...] = np.tanh(cn)
+    h[...] = z[2] * tc
+
+
+@reference("numtorch_lstm_seq_grad")
+def lstm_seq_grad(go, dtc, fg, fac, n, bsz, dh, dc, dz):
+    dh += go
+    g = dc + dh * dtc
+    f4, z4 = fac.reshape(4, n, bsz), dz.reshape(4, n, bsz)
+    np.multiply(f4[:3], g, out=z4[:3])
+    np.multiply(f4[3], dh, out=z4[3])
+    dc[...] = g * fg
