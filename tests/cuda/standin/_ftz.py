@@ -33,29 +33,26 @@ def computes_in_float32(operands, dtype=None):
         return False
 
 
-# the test for subnormals runs in chunks through these buffers: a GPU kernel allocates nothing,
+# the test for subnormals runs in chunks through this buffer: a GPU kernel allocates nothing,
 # and tests measure a training step's host allocations on the stand-in
 _CHUNK = 1 << 16
-_ABS = np.empty(_CHUNK, np.float32)
-_LOW = np.empty(_CHUNK, bool)
-_NONZERO = np.empty(_CHUNK, bool)
+_BITS = np.empty(_CHUNK, np.uint32)
 _LOCK = threading.Lock()
 
 
 def _any_subnormal(a):
+    """Whether float32 ``a`` holds a subnormal: its magnitude bits minus one (zero wrapping
+    to the top) fall below 0x7fffff exactly for subnormals, so a minimum answers."""
     if not a.flags.c_contiguous:
         return bool(((np.abs(a) < TINY) & (a != 0)).any())
-    flat = a.reshape(-1)
+    flat = a.reshape(-1).view(np.uint32)
     with _LOCK:
         for lo in range(0, flat.size, _CHUNK):
             c = flat[lo:lo + _CHUNK]
-            n = c.size
-            b, low, nz = _ABS[:n], _LOW[:n], _NONZERO[:n]
-            np.abs(c, out=b)
-            np.less(b, TINY, out=low)
-            np.greater(b, 0, out=nz)
-            low &= nz
-            if low.any():
+            u = _BITS[:c.size]
+            np.bitwise_and(c, 0x7FFFFFFF, out=u)
+            np.subtract(u, 1, out=u)
+            if u.min() < 0x7FFFFF:
                 return True
     return False
 
@@ -75,6 +72,14 @@ def flush(a):
     if isinstance(a, (np.float32, np.complex64)):
         return flush(np.asarray(a))[()]
     return a
+
+
+def flush_all(operands):
+    """:func:`flush` of each operand (an array passed twice is tested once)."""
+    if len(operands) == 2 and operands[0] is operands[1]:
+        f = flush(operands[0])
+        return [f, f]
+    return [flush(a) for a in operands]
 
 
 def flush_in_place(a):

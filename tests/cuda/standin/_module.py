@@ -83,7 +83,7 @@ class ufunc:
         ins = [self._operand(a) for a in args[:self.nin]]
         ftz = self.__name__ not in _ftz.EXEMPT and _ftz.computes_in_float32(ins, dtype)
         if ftz:
-            ins = [_ftz.flush(a) for a in ins]
+            ins = _ftz.flush_all(ins)
         outs = args[self.nin:]
         if out is not None:
             if outs:
@@ -298,7 +298,7 @@ def _get_array_module(*args):
 
 def build():
     """Make the ``cupy`` and ``cupyx`` stand-in modules."""
-    from . import _cuda, _kernels, _linalg, _random
+    from . import _cuda, _kernels, _linalg, _random, _special
 
     cp = _sub("cupy")
     cp.__version__ = NAMES["cupy_version"]
@@ -351,6 +351,7 @@ def build():
     from scipy import special
 
     _fill(cpx.scipy.special, NAMES["cupyx.scipy.special"], special, "cupyx.scipy.special.")
+    _special.install(cp, cpx, ufunc)  # CuPy's own math where it differs from NumPy's
     cp._cupyx = cpx
     return cp, cpx
 
