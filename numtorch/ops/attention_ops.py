@@ -103,16 +103,10 @@ class MultiHeadAttentionCore(Op):
         if st.size:  # with no keys (or no queries) there is nothing to normalise
             m = st.max(axis=-2, keepdims=True)
             if self.safe:
-                dead = m == dt(-np.inf)
-                if dead.any():
-                    m[dead] = 0  # exp(-inf - 0) = 0: no NaN; the row sum is fixed below
-                else:
-                    dead = None
+                m, dead = _zero_dead(xp, m)
             st -= m
             xp.exp(st, out=st)
-            z = xp.einsum("nhsl->nhl", st)[:, :, None, :]
-            if dead is not None:
-                z[dead] = 1
+            z = _unit_dead(xp, xp.einsum("nhsl->nhl", st)[:, :, None, :], dead)
             st /= z
         length, n = q.shape[0], q.shape[1]
         out, (o4,) = _alloc(xp, length, n, 1, h, v.shape[-1] // h, v.dtype, _batch_major(q))
@@ -277,24 +271,40 @@ def _empty_like_layout(xp, like, shape, dtype):
 def _softmax_cols(xp, st, safe):
     """Softmax over axis -2 of the transposed scores ``st``, in place; returns the mask of
     query columns with every key at ``-inf`` (zero weights there) when ``safe``, else None."""
-    dt = st.dtype.type
     dead = None
     if not st.size:
         return None
     m = st.max(axis=-2, keepdims=True)
     if safe:
-        dead = m == dt(-np.inf)
-        if dead.any():
-            m[dead] = 0  # exp(-inf - 0) = 0: no NaN; the column sum is fixed below
-        else:
-            dead = None
+        m, dead = _zero_dead(xp, m)
     st -= m
     xp.exp(st, out=st)
-    z = xp.einsum("...sl->...l", st)[..., None, :]
-    if dead is not None:
-        z[dead] = 1
-    st /= z
+    st /= _unit_dead(xp, xp.einsum("...sl->...l", st)[..., None, :], dead)
     return dead
+
+
+def _zero_dead(xp, m):
+    """``(m, dead)``: the softmax maxima ``m`` with their ``-inf`` entries (every key masked)
+    set to 0, so that exp(-inf - 0) = 0 and no NaN arises, and the mask of those entries
+    (None on the CPU when there are none). On a GPU the mask is always kept, as a ``where``:
+    asking whether any entry is dead would make the host wait for the device."""
+    dead = m == m.dtype.type(-np.inf)
+    if is_device_array(m):
+        return xp.where(dead, m.dtype.type(0), m), dead
+    if dead.any():
+        m[dead] = 0
+        return m, dead
+    return m, None
+
+
+def _unit_dead(xp, z, dead):
+    """The softmax sums ``z`` with 1 where ``dead`` (their rows' weights stay 0)."""
+    if dead is None:
+        return z
+    if is_device_array(z):
+        return xp.where(dead, z.dtype.type(1), z)
+    z[dead] = 1
+    return z
 
 
 def _run_batch(part, q, scores):
