@@ -286,6 +286,8 @@ def erfc(x):
 
 def scipy_special(name):
     """``cupyx.scipy.special.<name>``; a function CuPy lacks runs SciPy's on a host copy."""
+    if name in ("i0", "i1", "i0e"):  # CUDA's Bessel functions differ from SciPy's at +-inf
+        return globals()[name]
     fn = getattr(_special, name, None)
     if fn is not None:
         return fn
@@ -313,18 +315,30 @@ def digamma(x):
 
 
 def polygamma(n, x):
-    """The ``n``-th derivative of the digamma function, elementwise."""
-    return _special.polygamma(n, x)
+    """The ``n``-th derivative of the digamma function, elementwise. CuPy's ``polygamma``
+    tests ``cupy.where(n == 0, ...)``, so the order must be a device array (a Python int
+    raises "'bool' object has no attribute 'astype'")."""
+    if n == 0:
+        return _special.digamma(x)
+    return _special.polygamma(cp.asarray(n), x)
 
 
 def i0(x):
-    """The modified Bessel function of the first kind, order 0, elementwise."""
-    return _special.i0(x)
+    """The modified Bessel function of the first kind, order 0, elementwise; NaN at +-inf as
+    torch and SciPy (CUDA's ``cyl_bessel_i0`` gives +inf there)."""
+    return cp.where(cp.isinf(x), np.nan, _special.i0(x))
 
 
 def i1(x):
-    """The modified Bessel function of the first kind, order 1, elementwise."""
-    return _special.i1(x)
+    """The modified Bessel function of the first kind, order 1, elementwise; NaN at +-inf as
+    torch and SciPy (``i0``'s CUDA function gives +inf there; the same guard here)."""
+    return cp.where(cp.isinf(x), np.nan, _special.i1(x))
+
+
+def i0e(x):
+    """exp(-|x|) I0(x), elementwise; 0 at +-inf as torch and SciPy (CuPy multiplies exp(-|x|)
+    by CUDA's ``cyl_bessel_i0``, +inf there: NaN)."""
+    return cp.where(cp.isinf(x), 0.0, _special.i0e(x))
 
 
 def sliding_window_view(x, window_shape, axis):

@@ -1,0 +1,89 @@
+"""Where CuPy 14's elementwise math differs from NumPy's, the stand-in follows CuPy (read from
+its source; the values were seen on an H100).
+
+- ``cupy.broadcast_arrays`` broadcasts only the device arrays among its arguments and hands
+  anything else (a Python int) back untouched (``internal._broadcast_core``), and
+  ``cupy.where`` calls ``condition.astype``: a Python ``bool`` condition raises
+  AttributeError. ``cupyx.scipy.special.polygamma`` is written on both, so a Python int order
+  fails there ('bool' object has no attribute 'astype').
+- ``cupyx.scipy.special.i0`` is CUDA's ``cyl_bessel_i0``: +inf at +-inf on the H100 (SciPy and
+  torch give NaN there); ``i0e`` multiplies it by ``exp(-|x|)``, which makes 0 * inf = NaN at
+  +-inf (SciPy and torch: 0).
+"""
+
+import numpy as np
+
+from ._array import ndarray
+
+
+def _broadcast_arrays(cp):
+    def broadcast_arrays(*args):
+        arrays = [a for a in args if type(a) is ndarray]
+        if not arrays:
+            return tuple(args)
+        shape = cp.broadcast_shapes(*(a.shape for a in arrays))
+        return tuple(cp.broadcast_to(a, shape) if type(a) is ndarray else a for a in args)
+
+    return broadcast_arrays
+
+
+def _where(original):
+    def where(condition, x=None, y=None):
+        if x is not None and y is not None and not hasattr(condition, "astype"):
+            raise AttributeError(f"'{type(condition).__name__}' object has no attribute "
+                                 "'astype'")
+        return original(condition, x, y)
+
+    where.__name__ = "where"
+    return where
+
+
+def _polygamma(cp, special):
+    def polygamma(n, x):
+        """CuPy's composition (cupyx/scipy/special/_polygamma.py)."""
+        n, x = cp.broadcast_arrays(n, x)
+        fac2 = (-1.0) ** (n + 1) * special.gamma(n + 1.0) * special.zeta(n + 1.0, x)
+        return cp.where(n == 0, special.digamma(x), fac2)
+
+    return polygamma
+
+
+def _elementwise(fn):
+    """A ufunc body (the stand-in's ``ufunc`` passes ``casting``/``dtype``/``out``) around a
+    function of arrays that takes no keywords (SciPy's Python-level ``zeta``)."""
+    def f(*ins, out=None, dtype=None, casting="same_kind", where=None):
+        r = np.asarray(fn(*ins))
+        if dtype is not None:
+            r = r.astype(dtype)
+        if out is not None:
+            np.copyto(out[0], r, casting=casting)
+            return out[0]
+        return r
+
+    return f
+
+
+def _cyl_bessel_i0(x):
+    """CUDA's ``cyl_bessel_i0``: SciPy's values, but +inf at +-inf."""
+    from scipy import special as sp
+
+    r = np.asarray(sp.i0(x))
+    return np.where(np.isinf(x), r.dtype.type(np.inf), r)
+
+
+def _i0e(x):
+    with np.errstate(invalid="ignore"):
+        return np.exp(-np.abs(x)) * _cyl_bessel_i0(x)
+
+
+def install(cp, cpx, ufunc):
+    """Replace the stand-in's NumPy-faithful names by CuPy-faithful ones."""
+    from scipy import special as sp
+
+    cp.broadcast_arrays = _broadcast_arrays(cp)
+    cp.where = _where(cp.where)
+    special = cpx.scipy.special
+    special.zeta = ufunc("zeta", _elementwise(sp.zeta), 2, 1)
+    special.polygamma = _polygamma(cp, special)
+    special.i0 = ufunc("i0", _elementwise(_cyl_bessel_i0), 1, 1)
+    special.i0e = ufunc("i0e", _elementwise(_i0e), 1, 1)

@@ -1,0 +1,40 @@
+"""The CuPy stand-in's elementwise math is CuPy 14's where it differs from NumPy's (each case
+read from CuPy's source and seen as a failure on an H100; see tests/cuda/standin/_special.py).
+"""
+
+import numpy as np
+import pytest
+from scipy import special as sp
+
+from tests.cuda import standin
+
+cp, cupyx = standin.modules()
+_INF = np.inf
+
+
+def _dev(values, dtype=np.float64):
+    return cp.asarray(np.array(values, dtype=dtype))
+
+
+def test_polygamma_needs_a_device_array_order():
+    x = _dev([0.5, 2.0, -1.5])
+    with pytest.raises(AttributeError, match="'bool' object has no attribute 'astype'"):
+        cupyx.scipy.special.polygamma(1, x)
+    for n in (0, 1, 3):
+        got = cupyx.scipy.special.polygamma(cp.asarray(n), x).get()
+        np.testing.assert_allclose(got, sp.polygamma(n, x.get()), rtol=1e-12)
+
+
+def test_broadcast_arrays_leaves_python_scalars_and_where_needs_an_array_condition():
+    a, n = cp.broadcast_arrays(_dev([[1.0], [2.0]]), 3)
+    assert a.shape == (2, 1) and n == 3 and type(n) is int
+    with pytest.raises(AttributeError, match="'bool' object has no attribute 'astype'"):
+        cp.where(True, _dev([1.0]), _dev([2.0]))
+    assert cp.where(_dev([1.0]) > 0, 1.0, 2.0).get().tolist() == [1.0]
+
+
+def test_bessel_i0_is_cuda_cyl_bessel_i0_at_infinity():
+    x = _dev([_INF, -_INF, 1.0])
+    assert cupyx.scipy.special.i0(x).get().tolist()[:2] == [_INF, _INF]  # SciPy: NaN
+    assert np.isnan(cupyx.scipy.special.i0e(x).get()[:2]).all()  # exp(-inf) * inf; SciPy: 0
+    np.testing.assert_allclose(cupyx.scipy.special.i0(x).get()[2], sp.i0(1.0), rtol=1e-15)
