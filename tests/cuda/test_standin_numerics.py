@@ -79,6 +79,9 @@ def test_float32_arithmetic_flushes_subnormals_to_signed_zero():
     assert (tiny * tiny).get().tolist() == [0.0, 0.0]  # subnormal products
     assert not (x > 0).get()[0]  # a comparison reads the subnormal as zero
     assert cp.exp(cp.asarray(np.array([-88.5], np.float32))).get()[0] == 0  # 3.4e-39
+    z = np.empty(1, np.complex64)
+    z.real, z.imag = _SUB, np.inf  # each part of a complex64 is flushed, infinities kept
+    assert cp.conjugate(cp.asarray(z)).get()[0] == complex(0, -np.inf)
     y = cp.ElementwiseKernel("T a", "T y", "y = a * (T)0.5", "standin_selftest_halve")(
         cp.asarray(np.array([2e-38], np.float32)))
     assert y.get()[0] == 0

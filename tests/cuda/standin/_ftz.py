@@ -63,8 +63,13 @@ def flush(a):
         if a.dtype not in _FLUSHED_TYPES or a.size == 0:
             return a
         if a.dtype.kind == "c":
-            re, im = flush(a.real), flush(a.imag)
-            return a if re is a.real and im is a.imag else re + 1j * im
+            real, imag = a.real, a.imag
+            re, im = flush(real), flush(imag)
+            if re is real and im is imag:
+                return a
+            out = np.empty_like(a)  # (re + 1j * im would turn an infinite part into NaN)
+            out.real, out.imag = re, im
+            return out
         if not _any_subnormal(a):
             return a
         sub = (np.abs(a) < TINY) & (a != 0)
