@@ -341,6 +341,39 @@ def i0e(x):
     return cp.where(cp.isinf(x), 0.0, _special.i0e(x))
 
 
+def floor_divide(a, b):
+    """``a // b`` with Python's (and torch's) rounding. CuPy's float kernel is
+    ``floor(a / b)``: ``1 // -inf`` gave -0.0 (torch -1), ``inf // 1`` inf (torch NaN) and
+    ``1 // 0.1`` gives 10 (torch 9). Floats take NumPy's rule instead: the quotient of
+    ``a - fmod(a, b)``, corrected by one where the remainder's sign differs from ``b``'s and
+    rounded to the nearest integer."""
+    if a.dtype.kind != "f":
+        return cp.floor_divide(a, b)
+    mod = cp.fmod(a, b)
+    div = (a - mod) / b
+    div = cp.where(_signs_differ(mod, b), div - 1, div)
+    fl = cp.floor(div)
+    fl = cp.where(div - fl > 0.5, fl + 1, fl)
+    q = cp.where(div != 0, fl, cp.copysign(0, a / b))
+    return cp.where(b == 0, a / b, q)
+
+
+def remainder(a, b):
+    """``a % b`` with the sign of ``b``, as torch: ``fmod`` moved by ``b`` where the signs
+    differ. CuPy's float kernel is ``a - floor(a / b) * b``, NaN for ``0 % inf`` (torch 0)
+    and for ``3 % inf`` (torch 3)."""
+    if a.dtype.kind != "f":
+        return cp.remainder(a, b)
+    mod = cp.fmod(a, b)
+    return cp.where(_signs_differ(mod, b), mod + b, mod)
+
+
+def _signs_differ(mod, b):
+    """Where the nonzero remainder ``mod`` and the divisor ``b`` (maybe a NumPy scalar) have
+    opposite signs."""
+    return cp.logical_and(mod != 0, cp.not_equal(mod < 0, b < 0))
+
+
 def sliding_window_view(x, window_shape, axis):
     """Sliding windows of ``window_shape`` over ``axis`` (a strided view)."""
     return cp.lib.stride_tricks.sliding_window_view(x, window_shape, axis=axis)

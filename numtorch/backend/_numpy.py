@@ -235,6 +235,16 @@ def _erfinv_newton(x):
     return np.copysign(y, x)
 
 
+def floor_divide(a, b):
+    """``a // b`` with Python's (and torch's) rounding (NumPy's ``floor_divide``)."""
+    return np.floor_divide(a, b)
+
+
+def remainder(a, b):
+    """``a % b`` with the sign of ``b`` (NumPy's ``remainder``)."""
+    return np.remainder(a, b)
+
+
 def sliding_window_view(x, window_shape, axis):
     """Sliding windows of ``window_shape`` over ``axis`` (a read-only strided view)."""
     return np.lib.stride_tricks.sliding_window_view(x, window_shape, axis=axis)

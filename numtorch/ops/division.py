@@ -9,6 +9,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Op
+from ..backend import helpers_for
 from ._pointwise import (
     _broadcast_error, _check_number_or_tensor, _check_tensor, _not_implemented, _out,
     _zeros_like,
@@ -107,8 +108,8 @@ class FloorDivide(Op):
             _check_int_divisor(xp, b)
         try:
             # NumPy's floor_divide corrects a / b for rounding as Python and torch do
-            # (1 // 0.1 == 9), which floor(a / b) does not
-            return xp.floor_divide(a, b)
+            # (1 // 0.1 == 9), which floor(a / b) (CuPy's float kernel) does not
+            return helpers_for(xp).floor_divide(a, b)
         except ValueError as e:
             _broadcast_error(e, a, b)
 
@@ -177,6 +178,8 @@ class _Modulo(Op):
                 raise _not_implemented(self.kernel, a.dtype)
             _check_int_divisor(self.xp, b)
         try:
+            if self.np_fn == "remainder":  # CuPy's float kernel is a - floor(a / b) * b
+                return helpers_for(self.xp).remainder(a, b)
             return getattr(self.xp, self.np_fn)(a, b)
         except ValueError as e:
             _broadcast_error(e, a, b)

@@ -38,3 +38,13 @@ def test_bessel_i0_is_cuda_cyl_bessel_i0_at_infinity():
     assert cupyx.scipy.special.i0(x).get().tolist()[:2] == [_INF, _INF]  # SciPy: NaN
     assert np.isnan(cupyx.scipy.special.i0e(x).get()[:2]).all()  # exp(-inf) * inf; SciPy: 0
     np.testing.assert_allclose(cupyx.scipy.special.i0(x).get()[2], sp.i0(1.0), rtol=1e-15)
+
+
+def test_float_floor_divide_and_remainder_are_cupys_formulas():
+    a, b = _dev([1.0, 1.0, _INF, 0.0, 3.0, 7.0]), _dev([0.1, -_INF, 1.0, _INF, _INF, 2.0])
+    q = (a // b).get()
+    assert q[0] == 10.0 and q[1] == 0.0 and np.signbit(q[1]) and q[2] == _INF  # NumPy: 9, -1, NaN
+    r = (a % b).get()
+    assert np.isnan(r[3:5]).all() and r[5] == 1.0  # 0 - 0 * inf; NumPy: 0 and 3
+    assert (cp.floor_divide(_dev([7, -7], np.int64), 2).get() == [3, -4]).all()
+    assert (cp.remainder(_dev([7, -7], np.int8), 3).get() == [1, 2]).all()

@@ -469,6 +469,15 @@ def test_rounding_modes_and_remainder_signs_match_torch(name, fn, dtype):
              else "float64", grad=False)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_floor_division_of_inexact_quotients_matches_torch(dtype):
+    # a / b rounds up to an integer here: floor(a / b) (CuPy's float kernel) is one too big
+    a = np.array([1.0, 0.3, -1.0, 7.0, 3.0, 1.0, -1.0, 5.0])
+    b = np.array([0.1, 0.1, 0.1, 0.7, 0.30000001, np.inf, np.inf, -np.inf])
+    check_op(lambda t, x, y: (x // y, x % y, t.div(x, y, rounding_mode="floor"), 2.0 // y),
+             [a.astype(dtype), b.astype(dtype)], dtype=dtype, grad=False)
+
+
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES)
 @pytest.mark.parametrize("decimals", [0, 1, 2, 3, -1, -2])
 def test_round_decimals_matches_torch(decimals, dtype):

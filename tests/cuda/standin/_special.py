@@ -9,9 +9,16 @@ its source; the values were seen on an H100).
 - ``cupyx.scipy.special.i0`` is CUDA's ``cyl_bessel_i0``: +inf at +-inf on the H100 (SciPy and
   torch give NaN there); ``i0e`` multiplies it by ``exp(-|x|)``, which makes 0 * inf = NaN at
   +-inf (SciPy and torch: 0).
+- float ``floor_divide`` is ``floor(a / b)`` and float ``remainder`` is ``a - floor(a / b) * b``
+  (``cupy/_core/include/cupy/carray.cuh``'s ``_floor_divide``, ``_routines_math.pyx``), the
+  product contracted into a fused multiply-add by NVRTC for float32/float64; NumPy and torch
+  correct the quotient with ``fmod``. So ``1 // -inf`` is -0.0 (torch -1), ``inf // 1`` is inf
+  (torch NaN), ``1 // 0.1`` is 10 (torch 9), and ``0 % inf`` is 0 - 0 * inf = NaN (torch 0).
 """
 
 import numpy as np
+
+from ._kernels import fma
 
 from ._array import ndarray
 
@@ -76,10 +83,40 @@ def _i0e(x):
         return np.exp(-np.abs(x)) * _cyl_bessel_i0(x)
 
 
+def _float_rule(np_fn, rule):
+    """A ufunc body: NumPy's ``np_fn`` for integers and the result dtype, CuPy's ``rule`` for
+    floats (computed in the result dtype)."""
+    def f(a, b, out=None, dtype=None, casting="same_kind", where=None):
+        kw = {"casting": casting} if dtype is None else {"casting": casting, "dtype": dtype}
+        r = np_fn(a, b, **kw)
+        t = np.asarray(r).dtype
+        if t.kind == "f":
+            r = np.asarray(rule(np.asarray(a).astype(t), np.asarray(b).astype(t)), dtype=t)
+        if out is not None:
+            np.copyto(out[0], r, casting=casting)
+            return out[0]
+        return r
+
+    return f
+
+
+def _floor_div(a, b):
+    return np.floor(a / b)
+
+
+def _remainder(a, b):
+    q = np.floor(a / b)
+    if a.dtype.itemsize >= 4:
+        return fma(-q, b, a)
+    return a - q * b  # the half types' operators round each step
+
+
 def install(cp, cpx, ufunc):
     """Replace the stand-in's NumPy-faithful names by CuPy-faithful ones."""
     from scipy import special as sp
 
+    cp.floor_divide = ufunc("floor_divide", _float_rule(np.floor_divide, _floor_div), 2, 1)
+    cp.remainder = cp.mod = ufunc("remainder", _float_rule(np.remainder, _remainder), 2, 1)
     cp.broadcast_arrays = _broadcast_arrays(cp)
     cp.where = _where(cp.where)
     special = cpx.scipy.special
