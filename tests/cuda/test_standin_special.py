@@ -48,3 +48,14 @@ def test_float_floor_divide_and_remainder_are_cupys_formulas():
     assert np.isnan(r[3:5]).all() and r[5] == 1.0  # 0 - 0 * inf; NumPy: 0 and 3
     assert (cp.floor_divide(_dev([7, -7], np.int64), 2).get() == [3, -4]).all()
     assert (cp.remainder(_dev([7, -7], np.int8), 3).get() == [1, 2]).all()
+
+
+def test_logical_ufuncs_have_no_complex_loops():
+    z = _dev([1j, 0], np.complex64)
+    for name in ("logical_and", "logical_or", "logical_xor"):
+        with pytest.raises(TypeError, match=r"Wrong type \(\(dtype\('complex64'\), dtype\("
+                                            rf"'complex64'\)\)\) of arguments for cupy_{name}"):
+            getattr(cp, name)(z, z)
+    with pytest.raises(TypeError, match="cupy_logical_not"):
+        cp.logical_not(z)
+    assert cp.logical_and(z != 0, z.real == 0).get().tolist() == [True, False]

@@ -1036,6 +1036,8 @@ _COMPLEX_OK = [
     ("where", lambda t, x, y: t.where(x == x, x, 0)), ("isclose", lambda t, x, y: t.isclose(x, y)),
     ("lerp", lambda t, x, y: t.lerp(x, y, 0.25)), ("addcmul", lambda t, x, y: t.addcmul(x, y, y)),
     ("logical_and", lambda t, x, y: t.logical_and(x, y)),
+    ("logical_or_xor_not", lambda t, x, y: (t.logical_or(x * 0, y), t.logical_xor(x, y * 0),
+                                            t.logical_not(x * 0), x.logical_and(y.real > 0))),
 ]
 
 

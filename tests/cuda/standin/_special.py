@@ -14,6 +14,8 @@ its source; the values were seen on an H100).
   product contracted into a fused multiply-add by NVRTC for float32/float64; NumPy and torch
   correct the quotient with ``fmod``. So ``1 // -inf`` is -0.0 (torch -1), ``inf // 1`` is inf
   (torch NaN), ``1 // 0.1`` is 10 (torch 9), and ``0 % inf`` is 0 - 0 * inf = NaN (torch 0).
+- ``logical_and``/``or``/``xor``/``not`` have no complex loops (``_routines_logic.pyx``'s
+  ``create_comparison``, ``cupy/_logic/ops.py``): TypeError "Wrong type ... of arguments".
 """
 
 import numpy as np
@@ -111,12 +113,27 @@ def _remainder(a, b):
     return a - q * b  # the half types' operators round each step
 
 
+def _real_only(name, np_fn):
+    """A ufunc body refusing complex operands as a CuPy ufunc without complex loops does."""
+    def f(*args, **kw):
+        ins = args[:np_fn.nin]
+        if any(np.asarray(x).dtype.kind == "c" for x in ins):
+            types = tuple(np.asarray(x).dtype for x in ins)
+            raise TypeError(f"Wrong type ({types}) of arguments for cupy_{name}")
+        return np_fn(*args, **kw)
+
+    return f
+
+
 def install(cp, cpx, ufunc):
     """Replace the stand-in's NumPy-faithful names by CuPy-faithful ones."""
     from scipy import special as sp
 
     cp.floor_divide = ufunc("floor_divide", _float_rule(np.floor_divide, _floor_div), 2, 1)
     cp.remainder = cp.mod = ufunc("remainder", _float_rule(np.remainder, _remainder), 2, 1)
+    for name in ("logical_and", "logical_or", "logical_xor", "logical_not"):
+        fn = getattr(np, name)
+        setattr(cp, name, ufunc(name, _real_only(name, fn), fn.nin, fn.nout))
     cp.broadcast_arrays = _broadcast_arrays(cp)
     cp.where = _where(cp.where)
     special = cpx.scipy.special
