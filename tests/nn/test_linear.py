@@ -324,7 +324,7 @@ def test_lazy_linear_dtype_follows_factory_kwargs():
 
 @pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
 @pytest.mark.parametrize("sx", [(64, 32), (3, 40, 32), (7, 1000)])
-def test_half_linear_rounds_once_as_torch(sx, dtype):
+def test_half_linear_rounds_once_as_torch(sx, dtype, device):
     # torch adds the bias to the float32 accumulator and rounds once (a second rounding of
     # the product first differed on ~25% of values); gradients are float32 sums rounded once
     gen = torch.Generator().manual_seed(sum(sx))
@@ -340,9 +340,11 @@ def test_half_linear_rounds_once_as_torch(sx, dtype):
     assert yn.dtype is ndt
     yt.backward(gy)
     yn.backward(numtorch.tensor(gy.float().numpy()).to(ndt))
-    # a value or two may differ by the accumulation order of the float32 GEMM
-    for got, want, limit in [(yn, yt, 0.002), (ns[0].grad, ts[0].grad, 0.002),
-                             (ns[1].grad, ts[1].grad, 0.002), (ns[2].grad, ts[2].grad, 0.002)]:
+    # a value or two may differ by the accumulation order of the float32 GEMM (cuBLAS's
+    # order on a GPU: 3 of the 768 weight-gradient values for (64, 32) on an H100)
+    lim = 0.002 if device == "cpu" else 0.005
+    for got, want, limit in [(yn, yt, lim), (ns[0].grad, ts[0].grad, lim),
+                             (ns[1].grad, ts[1].grad, lim), (ns[2].grad, ts[2].grad, lim)]:
         got = torch.from_numpy(got.detach().float().numpy())
         want = want.float()
         assert (got != want).sum().item() <= max(1, limit * want.numel())
