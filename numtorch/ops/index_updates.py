@@ -87,7 +87,8 @@ class IndexCopy(Op):
     def forward(self, x, index, src):
         self.save(index=index)
         out = x.copy()
-        out[(slice(None),) * self.dim + (index.reshape(-1),)] = src
+        helpers_for(self.xp).write_last_wins(
+            out, (slice(None),) * self.dim + (index.reshape(-1),), src)  # repeats: last wins
         return out
 
     def backward(self, grad):
@@ -269,7 +270,7 @@ def take(input, index):
         raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} "
                          f"elements.")
     flat = input.reshape(-1)
-    wrapped = _make(np.where(idx < 0, idx + n, idx).reshape(-1))
+    wrapped = _make(xp_of(idx).where(idx < 0, idx + n, idx).reshape(-1))
     return index_select_flat(flat, wrapped).reshape(tuple(idx.shape))
 
 

@@ -621,6 +621,8 @@ def test_repeated_writes_keep_the_last_value_like_torch():
                                   t.arange(6.0).reshape(2, 3))
         w = t.zeros(3, 4)
         w[t.tensor([0, 2, 0]), t.tensor([1, 1, 1])] = t.tensor([1.0, 2.0, 3.0])
-        return x, y, z, w
+        c = t.zeros(3, 2).index_copy(0, t.tensor([1, 1, 0]), t.arange(6.0).reshape(3, 2))
+        p = t.zeros(4).put_(t.tensor([1, 1]), t.tensor([5.0, 6.0]))
+        return x, y, z, w, c, p
 
     same(fn)
