@@ -368,6 +368,30 @@ def remainder(a, b):
     return cp.where(_signs_differ(mod, b), mod + b, mod)
 
 
+def true_divide(a, b):
+    """``a / b``; complex quotients by NumPy's rule (Smith's: scale by the divisor's larger
+    part; a zero divisor divides each part by zero), as torch's CPU kernels compute them.
+    CuPy's complex division scales by ``1 / (|c| + |d|)``, which makes every quotient by zero
+    NaN + NaN j (torch: inf or NaN per part) and ``(1+1j) / inf`` NaN (torch 0)."""
+    if a.dtype.kind != "c" and b.dtype.kind != "c":
+        return a / b
+    dt = cp.result_type(a, b)
+    a, b = cp.asarray(a, dtype=dt), cp.asarray(b, dtype=dt)
+    ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+    wide = cp.abs(br) >= cp.abs(bi)  # |c| >= |d|: divide through by c, else by d
+    zero = cp.logical_and(br == 0, bi == 0)
+    c = cp.where(wide, br, bi)
+    d = cp.where(wide, bi, br)
+    rat = d / cp.where(zero, 1, c)
+    scl = 1 / (c + d * rat)
+    re = cp.where(wide, ar + ai * rat, ar * rat + ai) * scl
+    im = cp.where(wide, ai - ar * rat, ai * rat - ar) * scl
+    out = cp.empty(cp.broadcast_shapes(a.shape, b.shape), dtype=dt)
+    out.real[...] = cp.where(zero, ar / cp.abs(br), re)
+    out.imag[...] = cp.where(zero, ai / cp.abs(br), im)
+    return out
+
+
 def _signs_differ(mod, b):
     """Where the nonzero remainder ``mod`` and the divisor ``b`` (maybe a NumPy scalar) have
     opposite signs."""
@@ -556,3 +580,4 @@ def ufunc_at(name, target, index, values):
 # the fused kernels (backend/_cupy_kernels.py), under the helper names the ops call
 from ._cupy_kernels import adam_update, gelu_erf, gelu_slope, lstm_cell  # noqa: E402,F401
 from ._cupy_rnn import lstm_seq_grad, lstm_seq_step  # noqa: E402,F401
+from ._cupy_norm import norm_apply, norm_grad, norm_invstd  # noqa: E402,F401

@@ -240,6 +240,11 @@ def floor_divide(a, b):
     return np.floor_divide(a, b)
 
 
+def true_divide(a, b):
+    """``a / b`` (NumPy's complex division is torch's CPU rule already)."""
+    return a / b
+
+
 def remainder(a, b):
     """``a % b`` with the sign of ``b`` (NumPy's ``remainder``)."""
     return np.remainder(a, b)

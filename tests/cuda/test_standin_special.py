@@ -59,3 +59,12 @@ def test_logical_ufuncs_have_no_complex_loops():
     with pytest.raises(TypeError, match="cupy_logical_not"):
         cp.logical_not(z)
     assert cp.logical_and(z != 0, z.real == 0).get().tolist() == [True, False]
+
+
+def test_complex_division_scales_by_the_divisor_as_thrust():
+    z = _dev([1 + 1j, 2j, 3, 1 + 1j], np.complex64)
+    w = _dev([0, 0, 0, _INF], np.complex64)
+    q = (z / w).get()
+    assert np.isnan(q.real).all() and np.isnan(q.imag).all()  # NumPy: inf+infj, nan+infj...
+    np.testing.assert_allclose((z / _dev([2j, 1, 1 - 1j, 4], np.complex64)).get(),
+                               z.get() / np.array([2j, 1, 1 - 1j, 4]), rtol=1e-6)

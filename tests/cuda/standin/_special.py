@@ -14,6 +14,9 @@ its source; the values were seen on an H100).
   product contracted into a fused multiply-add by NVRTC for float32/float64; NumPy and torch
   correct the quotient with ``fmod``. So ``1 // -inf`` is -0.0 (torch -1), ``inf // 1`` is inf
   (torch NaN), ``1 // 0.1`` is 10 (torch 9), and ``0 % inf`` is 0 - 0 * inf = NaN (torch 0).
+- complex ``true_divide`` (thrust's ``operator/`` in ``cupy/complex/arithmetic.h``) scales by
+  ``1 / (|c| + |d|)``: any quotient by zero is NaN + NaN j (NumPy and torch: inf or NaN per
+  part, so ``nan_to_num(z / 0)`` gave 0 on the GPU), and its sums of products are contracted.
 - ``logical_and``/``or``/``xor``/``not`` have no complex loops (``_routines_logic.pyx``'s
   ``create_comparison``, ``cupy/_logic/ops.py``): TypeError "Wrong type ... of arguments".
 """
@@ -85,14 +88,14 @@ def _i0e(x):
         return np.exp(-np.abs(x)) * _cyl_bessel_i0(x)
 
 
-def _float_rule(np_fn, rule):
-    """A ufunc body: NumPy's ``np_fn`` for integers and the result dtype, CuPy's ``rule`` for
-    floats (computed in the result dtype)."""
+def _float_rule(np_fn, rule, kind="f"):
+    """A ufunc body: NumPy's ``np_fn`` for the result dtype and other kinds, CuPy's ``rule``
+    for results of ``kind`` (computed in the result dtype)."""
     def f(a, b, out=None, dtype=None, casting="same_kind", where=None):
         kw = {"casting": casting} if dtype is None else {"casting": casting, "dtype": dtype}
         r = np_fn(a, b, **kw)
         t = np.asarray(r).dtype
-        if t.kind == "f":
+        if t.kind == kind:
             r = np.asarray(rule(np.asarray(a).astype(t), np.asarray(b).astype(t)), dtype=t)
         if out is not None:
             np.copyto(out[0], r, casting=casting)
@@ -125,6 +128,18 @@ def _real_only(name, np_fn):
     return f
 
 
+def _complex_quotient(a, b):
+    ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+    with np.errstate(all="ignore"):
+        oos = 1 / (np.abs(br) + np.abs(bi))
+        ars, ais, brs, bis = ar * oos, ai * oos, br * oos, bi * oos
+        oos = 1 / fma(brs, brs, bis * bis)
+        out = np.empty(np.broadcast_shapes(a.shape, b.shape), a.dtype)
+        out.real = fma(ars, brs, ais * bis) * oos
+        out.imag = fma(ais, brs, -(ars * bis)) * oos
+    return out
+
+
 def install(cp, cpx, ufunc):
     """Replace the stand-in's NumPy-faithful names by CuPy-faithful ones."""
     from scipy import special as sp
@@ -134,6 +149,8 @@ def install(cp, cpx, ufunc):
     for name in ("logical_and", "logical_or", "logical_xor", "logical_not"):
         fn = getattr(np, name)
         setattr(cp, name, ufunc(name, _real_only(name, fn), fn.nin, fn.nout))
+    cp.true_divide = cp.divide = ufunc(
+        "true_divide", _float_rule(np.true_divide, _complex_quotient, "c"), 2, 1)
     cp.broadcast_arrays = _broadcast_arrays(cp)
     cp.where = _where(cp.where)
     special = cpx.scipy.special
