@@ -593,7 +593,8 @@ def masked_select(input, mask):
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     shape = np.broadcast_shapes(input._array.shape, mask._array.shape)
     x = input.expand(shape) if input._array.shape != shape else input
-    m = mask._array if mask._array.shape == shape else np.broadcast_to(mask._array, shape)
+    m = mask._array if mask._array.shape == shape else \
+        xp_of(mask._array).broadcast_to(mask._array, shape)
     return AdvGetItem.apply(x, index=(m,), node_name="MaskedSelectBackward0")
 
 
