@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd.graph import Op
-from ..backend import is_device_array
+from ..backend import helpers_for, is_device_array
 from . import _intraop, norm_channels
 from ._intraop import run_split
 from .join import cat
@@ -93,8 +93,14 @@ def _center(op, x):
     with np.errstate(invalid="ignore", divide="ignore"):  # n == 0 gives NaN, as torch
         mean = _sum_keepdim(xp, x, dims) / count
         xc = x - mean
-        var = _sum_keepdim(xp, xc, dims, xc) / count
-        invstd = 1 / xp.sqrt(var + x.dtype.type(op.eps))
+        s2 = _sum_keepdim(xp, xc, dims, xc)
+        # on a GPU the per-group arithmetic is one kernel (same roundings), not four
+        fused = helpers_for(xp).norm_invstd(s2, count, op.eps) if is_device_array(x) else None
+        if fused is None:
+            var = s2 / count
+            invstd = 1 / xp.sqrt(var + x.dtype.type(op.eps))
+        else:
+            var, invstd = fused
     if op.stats is not None:
         op.stats["mean"] = mean
         op.stats["var"] = var
@@ -204,6 +210,11 @@ class NormalizeAffine(Op):
             # batch/instance norm: y = xc * (invstd * w) + b, one pass fewer than forming
             # xhat; the backward folds invstd into its per-group constants instead
             self.save(data=xc, centered=True, invstd=invstd)
+            if w is not None and b is not None and is_device_array(x) and \
+                    _per_group(b.shape, x.ndim, self.dims):
+                y = helpers_for(self.xp).norm_apply(xc, invstd, w, b)  # one pass on a GPU
+                if y is not None:
+                    return y
             y = xc * (invstd if w is None else invstd * w)
         else:
             xc *= invstd
@@ -266,14 +277,21 @@ class NormalizeAffineBackward(Op):
         # a weight constant over each group folds into the scale: no h = gy * w pass
         folded = w is None or _per_group(w.shape, gy.ndim, dims)
         h = gy if folded else gy * w
-        scale = invstd if w is None or not folded else invstd * w
         results = {}
         with np.errstate(invalid="ignore", divide="ignore"):
             sum_h = _sum_keepdim(xp, h, dims)
             sum_hx = _sum_keepdim(xp, h, dims, data)  # sum(h * xhat), up to invstd
-            if self.centered:
+            if "x" in self.outs and self.centered and folded and w is not None and \
+                    is_device_array(gy) and gy.dtype == data.dtype:
+                # a GPU: the per-group arithmetic in one kernel, the input gradient's four
+                # passes in another (same roundings); sum_hx is scaled by invstd in place
+                gx = helpers_for(xp).norm_grad(h, data, sum_h, sum_hx, invstd, w, n)
+                if gx is not None:
+                    results["x"] = gx
+            if "x" not in results and self.centered:
                 sum_hx *= invstd
-            if "x" in self.outs:
+            if "x" in self.outs and "x" not in results:
+                scale = invstd if w is None or not folded else invstd * w
                 k = sum_hx / count
                 gx = data * (k * invstd if self.centered else k)
                 xp.subtract(h, gx, out=gx)

@@ -183,7 +183,8 @@ def make_function(name, fn, params, qualname=None):
 # functions that allocate or answer from metadata: no kernel on a GPU
 _NO_KERNEL = frozenset({"empty", "empty_like", "result_type", "can_cast", "min_scalar_type",
                         "shape", "ndim", "size", "isscalar", "iscomplexobj", "isrealobj",
-                        "may_share_memory", "shares_memory", "broadcast_shapes"})
+                        "may_share_memory", "shares_memory", "broadcast_shapes",
+                        "as_strided"})
 
 
 def _launches(r, wrapped):

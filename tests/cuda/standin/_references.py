@@ -104,3 +104,32 @@ def lstm_seq_grad(go, dtc, fg, fac, n, bsz, dh, dc, dz):
     np.multiply(f4[:3], g, out=z4[:3])
     np.multiply(f4[3], dh, out=z4[3])
     dc[...] = g * fg
+
+
+@reference("numtorch_norm_invstd")
+def norm_invstd(s2, count, eps, var, invstd):
+    var[...] = s2 / count
+    invstd[...] = 1 / np.sqrt(var + eps)
+
+
+@reference("numtorch_norm_apply")
+def norm_apply(xc, invstd, w, b, y):
+    y[...] = xc * (invstd * w)
+    y += b
+
+
+@reference("numtorch_norm_grad_stats")
+def norm_grad_stats(sum_h, invstd, w, count, sum_hx, kk, m, scale):
+    sum_hx *= invstd
+    kk[...] = sum_hx / count * invstd
+    m[...] = sum_h / count
+    scale[...] = invstd * w
+
+
+@reference("numtorch_norm_grad_input")
+def norm_grad_input(h, data, kk, m, scale, gx):
+    t = data * kk
+    np.subtract(h, t, out=t)
+    t -= m
+    t *= scale
+    gx[...] = t
