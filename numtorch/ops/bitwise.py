@@ -130,6 +130,12 @@ class _Divisors(Op):
         if a.dtype.kind not in "iu":
             raise _not_implemented(f"{self.fn}_cpu", a.dtype)
         try:
+            if self.fn == "lcm" and a.dtype.kind == "i" and a.dtype.itemsize < 4:
+                # torch wraps |a| / gcd * |b| into the narrow type, which can leave it
+                # negative; CuPy negates the wrapped product when negative (lcm(-14, 13) is
+                # 74 there, -74 in torch): form the exact product in int32, then wrap
+                wide = np.dtype(np.int32)
+                return self.xp.lcm(a.astype(wide), b.astype(wide)).astype(a.dtype)
             return getattr(self.xp, self.fn)(a, b)
         except ValueError as e:
             _broadcast_error(e, a, b)

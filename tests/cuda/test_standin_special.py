@@ -68,3 +68,9 @@ def test_complex_division_scales_by_the_divisor_as_thrust():
     assert np.isnan(q.real).all() and np.isnan(q.imag).all()  # NumPy: inf+infj, nan+infj...
     np.testing.assert_allclose((z / _dev([2j, 1, 1 - 1j, 4], np.complex64)).get(),
                                z.get() / np.array([2j, 1, 1 - 1j, 4]), rtol=1e-6)
+
+
+def test_signed_lcm_negates_the_wrapped_product():
+    a, b = _dev([-14, 14, 6, 0], np.int8), _dev([13, 13, -4, 5], np.int8)
+    assert cp.lcm(a, b).get().tolist() == [74, 74, 12, 0]  # NumPy: -74, -74, 12, 0
+    assert cp.gcd(a, b).get().tolist() == [1, 1, 2, 5]

@@ -17,6 +17,9 @@ its source; the values were seen on an H100).
 - complex ``true_divide`` (thrust's ``operator/`` in ``cupy/complex/arithmetic.h``) scales by
   ``1 / (|c| + |d|)``: any quotient by zero is NaN + NaN j (NumPy and torch: inf or NaN per
   part, so ``nan_to_num(z / 0)`` gave 0 on the GPU), and its sums of products are contracted.
+- signed ``lcm`` (``cupy/_math/rational.py``) is ``r = a / gcd * b`` stored in the type, then
+  ``-r`` if negative: for int8/int16 the product is formed in C's ``int`` and wraps on the
+  store, so lcm(-14, 13) = int8(-182) = 74 (NumPy and torch wrap |a| / gcd * |b|: -74).
 - ``logical_and``/``or``/``xor``/``not`` have no complex loops (``_routines_logic.pyx``'s
   ``create_comparison``, ``cupy/_logic/ops.py``): TypeError "Wrong type ... of arguments".
 """
@@ -128,6 +131,17 @@ def _real_only(name, np_fn):
     return f
 
 
+def _lcm(a, b):
+    t = a.dtype
+    work = np.dtype(np.int64 if t.itemsize == 8 else np.int32)  # C promotes narrow types
+    x, y = a.astype(work), b.astype(work)
+    g = np.gcd(x, y)
+    with np.errstate(all="ignore"):
+        r = (x // np.where(g == 0, 1, g) * y).astype(t)  # exact quotient; the store wraps
+        r = np.where(r < 0, (-r.astype(work)).astype(t), r)
+    return np.where(g == 0, t.type(0), r)
+
+
 def _complex_quotient(a, b):
     ar, ai, br, bi = a.real, a.imag, b.real, b.imag
     with np.errstate(all="ignore"):
@@ -151,6 +165,7 @@ def install(cp, cpx, ufunc):
         setattr(cp, name, ufunc(name, _real_only(name, fn), fn.nin, fn.nout))
     cp.true_divide = cp.divide = ufunc(
         "true_divide", _float_rule(np.true_divide, _complex_quotient, "c"), 2, 1)
+    cp.lcm = ufunc("lcm", _float_rule(np.lcm, _lcm, "i"), 2, 1)
     cp.broadcast_arrays = _broadcast_arrays(cp)
     cp.where = _where(cp.where)
     special = cpx.scipy.special
