@@ -17,8 +17,18 @@ def allocated_total(index):
     return _cupy._ALLOCATED_TOTAL.get(index, 0)
 
 
-def reset_accumulated(index):
+_BASE = {}  # index -> bytes in use when the running totals were last reset
+
+
+def allocated_base(index):
+    """Bytes in use on ``index`` at the last :func:`reset_accumulated` (0 before any)."""
+    return _BASE.get(index, 0)
+
+
+def reset_accumulated(index, in_use=0):
+    """Restart the running totals; ``in_use`` bytes are live now (their later frees count)."""
     _cupy._ALLOCATED_TOTAL[index] = 0
+    _BASE[index] = in_use
 
 
 def memory_fraction(index):

@@ -55,7 +55,9 @@ def reset_accumulated_memory_stats(device=None):
     """Zero the running totals (bytes allocated and freed since start) of ``device``."""
     if backend.cupy_or_none() is None:
         raise _no_extension("_cuda_resetAccumulatedMemoryStats")
-    _memory().reset_accumulated(_index(device))
+    from .memory import memory_allocated
+
+    _memory().reset_accumulated(_index(device), memory_allocated(device))
 
 
 def _format(n):

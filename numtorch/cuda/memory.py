@@ -126,17 +126,23 @@ def memory_stats(device=None):
     from ..backend import _cupy_memory
 
     total = _cupy_memory.allocated_total(_index(device))
+    base = _cupy_memory.allocated_base(_index(device))
     out = collections.OrderedDict()
     for name, cur, top in (("allocated_bytes", alloc, peak), ("reserved_bytes", reserved,
                                                                peak_reserved),
                            ("active_bytes", alloc, peak)):
         out[f"{name}.all.current"] = cur
         out[f"{name}.all.peak"] = top
-        # running totals: bytes handed out since start (or reset_accumulated_memory_stats),
-        # and of those, the ones given back; the pool's reserve is counted as it grows
-        got = total if name != "reserved_bytes" else max(peak_reserved, reserved)
-        out[f"{name}.all.allocated"] = max(got, cur)
-        out[f"{name}.all.freed"] = max(got, cur) - cur
+        # running totals: bytes handed out since start (or reset_accumulated_memory_stats)
+        # and bytes given back since then (also of memory in use at the reset: ``base``);
+        # the pool's reserve is counted as it grows
+        if name == "reserved_bytes":
+            got = max(peak_reserved, reserved)
+            out[f"{name}.all.allocated"] = max(got, cur)
+            out[f"{name}.all.freed"] = max(got, cur) - cur
+        else:
+            out[f"{name}.all.allocated"] = max(total, cur - base)
+            out[f"{name}.all.freed"] = max(total + base - cur, 0)
     return out
 
 

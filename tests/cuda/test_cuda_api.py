@@ -2,6 +2,7 @@
 CPU-only build (values, exception classes and messages); on the CuPy stand-in, the allocator,
 graph, NVTX, sync-debug, storage and NCCL paths drive CuPy as they would on a GPU."""
 
+import gc
 import warnings
 
 import numpy as np
@@ -88,6 +89,9 @@ def test_without_cuda_as_torch(call):
 
 @pytest.fixture
 def cuda():
+    # tensors earlier tests left to the garbage collector would otherwise be freed in the
+    # middle of a test that counts the bytes in use
+    gc.collect()
     with standin.active():
         standin.reset_stats()
         yield numtorch.cuda
@@ -267,3 +271,15 @@ def test_jiterator_parses_the_template(cuda):
     assert fn.kernel_name == "my_op" and fn.kwargs_dict == {"alpha": 1.0}
     with pytest.raises(RuntimeError, match="must define one function template"):
         cuda.jiterator._create_jit_fn("not a template")
+
+
+def test_freed_after_a_reset_counts_memory_live_at_the_reset(cuda):
+    # torch counts every free after reset_accumulated_memory_stats, also of older tensors
+    x = numtorch.ones(1000, device="cuda")
+    cuda.reset_accumulated_memory_stats()
+    y = numtorch.ones(250, device="cuda")
+    del x
+    stats = cuda.memory_stats()
+    assert 1000 <= stats["allocated_bytes.all.allocated"] < 4000
+    assert stats["allocated_bytes.all.freed"] >= 4000
+    del y
