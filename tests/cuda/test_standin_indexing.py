@@ -90,3 +90,11 @@ def test_maximum_at_rounds_float64_through_float32_and_drops_nan():
 def test_at_refuses_dtypes_the_atomic_kernels_lack(name, dtype):
     with pytest.raises(TypeError, match=f"cupy.{name}.at only supports"):
         getattr(cp, name).at(cp.zeros(3, dtype=dtype), cp.asarray([0]), 1)
+
+
+def test_sorts_are_stable_as_cupys_radix_sort():
+    keys = np.tile(np.arange(4), 50)[::-1].copy()  # many ties, longer than NumPy's small sort
+    a = cp.asarray(keys)
+    expected = np.argsort(keys, kind="stable")
+    assert np.array_equal(cp.argsort(a).get(), expected)
+    assert np.array_equal(a.argsort().get(), expected)

@@ -456,11 +456,12 @@ class ndarray:
         STATS["kernels"] += 1
         self._d.fill(unwrap(value))
 
+    # CuPy sorts with a stable radix sort whatever ``kind`` says (NumPy's default is not stable)
     def sort(self, axis=-1, kind=None):
-        self._d.sort(axis=axis, kind=kind)
+        self._d.sort(axis=axis, kind="stable")
 
     def argsort(self, axis=-1, kind=None):
-        return wrap(self._d.argsort(axis=axis, kind=kind))
+        return wrap(self._d.argsort(axis=axis, kind="stable"))
 
     def nonzero(self):
         return wrap(self._d.nonzero())

@@ -321,6 +321,11 @@ def build():
     cp.bool_ = np.bool_
     _fill(cp, {k: v for k, v in NAMES["cupy"].items() if v["kind"] != "module"}, np, "")
 
+    # CuPy's sorts are always stable (NumPy's default is not)
+    cp.sort = make_function("sort", lambda a, axis=-1, kind=None: np.sort(a, axis, "stable"),
+                            ["a", "axis", "kind"])
+    cp.argsort = make_function("argsort", lambda a, axis=-1, kind=None: np.argsort(
+        a, axis, "stable"), ["a", "axis", "kind"])
     # CuPy's take and take_along_axis wrap out-of-range indices (_indexing)
     cp.take = make_function("take", _indexing.take, ["a", "indices", "axis", "out"])
     cp.take_along_axis = make_function("take_along_axis", _indexing.take_along_axis,
