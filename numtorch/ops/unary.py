@@ -514,7 +514,16 @@ class Round(_ZeroGrad):
     def forward(self, x):
         kind = _dtype.np_kind(x.dtype)
         if kind == "f":
-            return self.xp.round(x, self.decimals)
+            d = self.decimals
+            if not d:
+                return self.xp.round(x)
+            # scaled in the input's type, as torch and NumPy do (CuPy's round scales in
+            # double: float32 0.35 gave 0.3 there, torch 0.4)
+            # (half types in float32, as torch's kernels compute them)
+            w = x.astype(np.float32) if x.dtype.itemsize == 2 else x
+            f = w.dtype.type(10.0 ** (d if d > 0 else -d))  # (abs is the op here)
+            rint = self.xp.rint
+            return (rint(w / f) * f if d < 0 else rint(w * f) / f).astype(x.dtype, copy=False)
         if kind in "bc" or self.decimals:
             raise _not_implemented("round_cpu" if self.decimals else "round_vml_cpu", x.dtype)
         return x.copy()

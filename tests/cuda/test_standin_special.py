@@ -74,3 +74,10 @@ def test_signed_lcm_negates_the_wrapped_product():
     a, b = _dev([-14, 14, 6, 0], np.int8), _dev([13, 13, -4, 5], np.int8)
     assert cp.lcm(a, b).get().tolist() == [74, 74, 12, 0]  # NumPy: -74, -74, 12, 0
     assert cp.gcd(a, b).get().tolist() == [1, 1, 2, 5]
+
+
+def test_round_with_decimals_scales_in_double():
+    x = _dev([0.35, 0.25, -2.5, 1234.5678], np.float32)
+    assert cp.round(x, 1).get()[0] == np.float32(0.3)  # NumPy (in float32): 0.4
+    assert x.round(1).get()[0] == np.float32(0.3) and cp.around(x, -1).get()[3] == 1230
+    assert cp.round(x).get().tolist() == [0.0, 0.0, -2.0, 1235.0]

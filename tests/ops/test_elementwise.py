@@ -469,6 +469,14 @@ def test_rounding_modes_and_remainder_signs_match_torch(name, fn, dtype):
              else "float64", grad=False)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_round_decimals_of_half_types_matches_torch(dtype):
+    # torch scales half types in float32: 23.64 * 100 rounds to inf in float16 itself
+    a = np.array([23.64, 901.0, -711.5, 0.35, 1.25, -0.125, 6e4, 2.5])
+    check_op(lambda t, x: [t.round(x.to(getattr(t, dtype)), decimals=d).float()
+                           for d in (1, 2, 3, -1, -2)], [a.astype("float32")], dtype="float32")
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_floor_division_of_inexact_quotients_matches_torch(dtype):
     # a / b rounds up to an integer here: floor(a / b) (CuPy's float kernel) is one too big

@@ -357,7 +357,7 @@ def build():
     from scipy import special
 
     _fill(cpx.scipy.special, NAMES["cupyx.scipy.special"], special, "cupyx.scipy.special.")
-    _special.install(cp, cpx, ufunc)  # CuPy's own math where it differs from NumPy's
+    _special.install(cp, cpx, ufunc, make_function)  # CuPy's math where it is not NumPy's
     cp._cupyx = cpx
     return cp, cpx
 

@@ -20,6 +20,9 @@ its source; the values were seen on an H100).
 - signed ``lcm`` (``cupy/_math/rational.py``) is ``r = a / gcd * b`` stored in the type, then
   ``-r`` if negative: for int8/int16 the product is formed in C's ``int`` and wraps on the
   store, so lcm(-14, 13) = int8(-182) = 74 (NumPy and torch wrap |a| / gcd * |b|: -74).
+- ``round``/``around`` with ``decimals`` (``_round_float`` in ``cupy/_core/core.pyx``) scale by
+  10^|decimals| in double precision, whatever the float type: float32 0.35 (0.3499999940...)
+  rounds to 0.3, where NumPy and torch scale in float32 (3.5 exactly) and give 0.4.
 - ``logical_and``/``or``/``xor``/``not`` have no complex loops (``_routines_logic.pyx``'s
   ``create_comparison``, ``cupy/_logic/ops.py``): TypeError "Wrong type ... of arguments".
 """
@@ -28,7 +31,7 @@ import numpy as np
 
 from ._kernels import fma
 
-from ._array import ndarray
+from ._array import ndarray, wrap
 
 
 def _broadcast_arrays(cp):
@@ -142,6 +145,41 @@ def _lcm(a, b):
     return np.where(g == 0, t.type(0), r)
 
 
+def _round_in_double(x, decimals):
+    """CuPy's rounding of float or complex host array ``x``."""
+    if x.dtype.kind not in "fc" or decimals == 0:
+        return np.round(x, decimals)
+    if x.dtype.kind == "c":
+        out = np.empty_like(x)
+        out.real, out.imag = _round_in_double(x.real, decimals), _round_in_double(x.imag,
+                                                                                  decimals)
+        return out
+    f = 10.0 ** abs(decimals)
+    w = x.astype(np.float64)
+    with np.errstate(all="ignore"):
+        r = np.rint(w / f) * f if decimals < 0 else np.rint(w * f) / f
+    return r.astype(x.dtype)
+
+
+def _round_function(make_function, name):
+    def fn(a, decimals=0, out=None):
+        r = _round_in_double(a, decimals)
+        if out is not None:
+            out[...] = r
+            return out
+        return r
+
+    return make_function(name, fn, ["a", "decimals", "out"])
+
+
+def _round_method(self, decimals=0, out=None):
+    r = wrap(_round_in_double(self._d, decimals))
+    if out is not None:
+        out[...] = r
+        return out
+    return r
+
+
 def _complex_quotient(a, b):
     ar, ai, br, bi = a.real, a.imag, b.real, b.imag
     with np.errstate(all="ignore"):
@@ -154,7 +192,7 @@ def _complex_quotient(a, b):
     return out
 
 
-def install(cp, cpx, ufunc):
+def install(cp, cpx, ufunc, make_function):
     """Replace the stand-in's NumPy-faithful names by CuPy-faithful ones."""
     from scipy import special as sp
 
@@ -166,6 +204,9 @@ def install(cp, cpx, ufunc):
     cp.true_divide = cp.divide = ufunc(
         "true_divide", _float_rule(np.true_divide, _complex_quotient, "c"), 2, 1)
     cp.lcm = ufunc("lcm", _float_rule(np.lcm, _lcm, "i"), 2, 1)
+    for name in ("round", "around", "round_"):
+        setattr(cp, name, _round_function(make_function, name))
+    ndarray.round = _round_method
     cp.broadcast_arrays = _broadcast_arrays(cp)
     cp.where = _where(cp.where)
     special = cpx.scipy.special
