@@ -81,3 +81,15 @@ def test_round_with_decimals_scales_in_double():
     assert cp.round(x, 1).get()[0] == np.float32(0.3)  # NumPy (in float32): 0.4
     assert x.round(1).get()[0] == np.float32(0.3) and cp.around(x, -1).get()[3] == 1230
     assert cp.round(x).get().tolist() == [0.0, 0.0, -2.0, 1235.0]
+
+
+def test_sum_to_another_dtype_adds_in_tree_order():
+    rows = np.array([[-0.6264538, 0.1836433, -0.8356286, 1.5952808],
+                     [0.3295078, -0.8204684, 0.4874291, 0.7383247]])
+    x = cp.asarray(rows)
+    got = x.sum(axis=1, dtype=np.float32).get()
+    f = rows.astype(np.float32)
+    assert (got == (f[:, 0] + f[:, 2]) + (f[:, 1] + f[:, 3])).all()
+    assert (cp.sum(x, 1, np.float32).get() == got).all()
+    # the same dtype goes through CUB on a GPU; the stand-in keeps NumPy's order there
+    assert (x.astype(np.float32).sum(axis=1).get() == f.sum(axis=1)).all()

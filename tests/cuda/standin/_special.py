@@ -23,6 +23,10 @@ its source; the values were seen on an H100).
 - ``round``/``around`` with ``decimals`` (``_round_float`` in ``cupy/_core/core.pyx``) scale by
   10^|decimals| in double precision, whatever the float type: float32 0.35 (0.3499999940...)
   rounds to 0.3, where NumPy and torch scale in float32 (3.5 exactly) and give 0.4.
+- ``sum`` with a ``dtype`` other than the input's cannot use CUB (``cub._cub_reduce_dtype_
+  compatible``) and runs ``cupy_sum_with_dtype``: the input cast to ``dtype``, then each
+  thread's elements combined in a tree (x0 + x2) + (x1 + x3), where NumPy and torch add a short
+  row in order: an ulp apart in float32 (test_sum_mean_dtype_argument[cuda-sum]).
 - ``logical_and``/``or``/``xor``/``not`` have no complex loops (``_routines_logic.pyx``'s
   ``create_comparison``, ``cupy/_logic/ops.py``): TypeError "Wrong type ... of arguments".
 """
@@ -180,6 +184,49 @@ def _round_method(self, decimals=0, out=None):
     return r
 
 
+def _tree_sum(x, axis, dtype, keepdims):
+    """``x`` cast to ``dtype`` and summed over ``axis`` as a GPU block does: padded with zeros
+    to a power of two, each half added onto the other until one value is left."""
+    x = np.asarray(x).astype(dtype)
+    nd = x.ndim
+    axes = tuple(range(nd)) if axis is None else tuple(
+        a % nd for a in (axis if isinstance(axis, tuple) else (axis,)))
+    keep = [k for k in range(nd) if k not in axes]
+    y = x.transpose(keep + list(axes)).reshape([x.shape[k] for k in keep] + [-1])
+    n = y.shape[-1]
+    p = 1 << max(n - 1, 0).bit_length()
+    if p > n:
+        y = np.concatenate([y, np.zeros(y.shape[:-1] + (p - n,), y.dtype)], axis=-1)
+    while y.shape[-1] > 1:
+        h = y.shape[-1] // 2
+        y = y[..., :h] + y[..., h:]
+    y = y[..., 0] if n else np.zeros(y.shape[:-1], y.dtype)
+    if keepdims:
+        y = y.reshape([1 if k in axes else x.shape[k] for k in range(nd)])
+    return y
+
+
+def _with_dtype_reduction(np_sum):
+    def total(a, axis=None, dtype=None, out=None, keepdims=False):
+        if dtype is None or np.dtype(dtype) == np.asarray(a).dtype or \
+                np.dtype(dtype).kind != "f":
+            return np_sum(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+        r = _tree_sum(a, axis, dtype, keepdims)
+        if out is not None:
+            out[...] = r
+            return out
+        return r
+
+    return total
+
+
+def _sum_method(self, axis=None, dtype=None, out=None, keepdims=False):
+    if out is not None:
+        out = out._d
+    r = _with_dtype_reduction(np.sum)(self._d, axis, dtype, out, keepdims)
+    return wrap(np.asarray(r)) if out is None else out
+
+
 def _complex_quotient(a, b):
     ar, ai, br, bi = a.real, a.imag, b.real, b.imag
     with np.errstate(all="ignore"):
@@ -207,6 +254,9 @@ def install(cp, cpx, ufunc, make_function):
     for name in ("round", "around", "round_"):
         setattr(cp, name, _round_function(make_function, name))
     ndarray.round = _round_method
+    cp.sum = make_function("sum", _with_dtype_reduction(np.sum),
+                           ["a", "axis", "dtype", "out", "keepdims"])
+    ndarray.sum = _sum_method
     cp.broadcast_arrays = _broadcast_arrays(cp)
     cp.where = _where(cp.where)
     special = cpx.scipy.special
