@@ -264,6 +264,8 @@ _COMPLEX_VALUES = [
     ("logaddexp", lambda t, z, w: (t.logaddexp(z, w), t.logaddexp(z * 400, w * 400))),
     ("sinc", lambda t, z, w: t.sinc(z)),
     ("nan_to_num", lambda t, z, w: t.nan_to_num(z / 0)),
+    ("divide_by_zero_and_inf", lambda t, z, w: (t.reciprocal(z * 0), z / (w * 0),
+                                                z / t.full_like(w, float("inf")))),
     ("float_power", lambda t, z, w: (t.float_power(z, 2), t.float_power(z.real, 1j))),
     ("ldexp", lambda t, z, w: t.ldexp(z, t.tensor([1, 2, -1]))),
     ("sgn", lambda t, z, w: (t.sgn(z), t.sgn(z * 0))),
