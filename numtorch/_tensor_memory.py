@@ -108,7 +108,7 @@ class _TensorMemory:
         torch)."""
         from .storage import is_shared_array
 
-        return self.device.type != "cpu" or is_shared_array(self._array)
+        return self.device.type == "cuda" or is_shared_array(self._array)
 
     def pin_memory(self, device=None):
         """A copy of this CPU tensor in page-locked host memory (CuPy's pinned pool), from which
