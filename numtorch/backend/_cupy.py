@@ -40,9 +40,13 @@ def reset_device_state():
     _ROUTE_POOL[0] = None
     CACHE_BLOCKS[0] = True
     SYNC_DEBUG[0] = 0
-    from . import _cupy_random
+    from . import _cupy_kernels, _cupy_random
 
     _cupy_random.reset()
+    # kernels are built by one CuPy module (a real GPU's or the tests' stand-in): a kernel
+    # kept across a switch refuses the other module's arrays
+    _cupy_kernels._KERNELS.clear()
+    _cupy_kernels.FAILED.clear()
 
 
 def cuda_device(index):

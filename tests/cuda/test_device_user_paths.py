@@ -127,3 +127,15 @@ def test_roi_pool_second_order_on_cuda(cuda):
     g.sum().backward()
     assert x.grad.device.type == "cuda" and g.device.type == "cuda"
     assert numtorch.autograd.gradgradcheck(lambda t: roi_pool(t, boxes, output_size=2), (x,))
+
+
+def test_fused_kernels_are_forgotten_when_the_cupy_module_changes():
+    # a kernel built by the stand-in refused a real GPU's arrays later in the same process
+    # ("Output arguments must be cupy.ndarray" in the LSTM step on an H200)
+    from numtorch.backend import _cupy_kernels
+
+    with standin.active():
+        lstm = numtorch.nn.LSTM(3, 4).cuda()
+        lstm(numtorch.ones(5, 2, 3, device="cuda"))[0].sum().backward()
+        assert _cupy_kernels._KERNELS
+    assert not _cupy_kernels._KERNELS and not _cupy_kernels.FAILED
