@@ -6,12 +6,15 @@ tensor of its dtype (``torch.FloatTensor(2, 3)``, ``torch.LongTensor([1, 2])``, 
 metaclass serves both families; a CUDA name differs only in ``is_cuda``.
 """
 
+import warnings
+
 from . import _dtype, backend
 from ._tensor import Tensor, _legacy_new, _make
 
 __all__ = ["LegacyTensorType", "DoubleTensor", "FloatTensor", "HalfTensor", "BFloat16Tensor",
            "LongTensor", "IntTensor", "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor"]
 
+_WARNED = [False]
 _CPU_DTYPES = ("float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8",
                "uint8", "bool")
 _CUDA_DTYPES = tuple(d for d in _CPU_DTYPES if d != "bfloat16")
@@ -28,6 +31,11 @@ class LegacyTensorType(type):
         if cls.is_cuda and backend.cupy_or_none() is None:
             raise TypeError(f"type torch.cuda.{cls.__name__} not available. Torch not compiled "
                             f"with CUDA enabled.")
+        if cls.is_cuda and not _WARNED[0]:
+            _WARNED[0] = True  # torch says it once per process
+            warnings.warn("The torch.cuda.*DtypeTensor constructors are no longer recommended. "
+                          "It's best to use methods such as torch.tensor(data, dtype=*, "
+                          "device='cuda') to create tensors.", stacklevel=2)
         arr = _legacy_new(args, kwargs, device, cls.dtype, True)
         if isinstance(arr, Tensor):
             t = _make(arr._array)

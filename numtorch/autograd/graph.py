@@ -908,8 +908,11 @@ def _device_mismatch(cls, inputs):
             d = str(x.device)
             if d not in devs:
                 devs.append(d)
+    # torch's elementwise (TensorIterator) ops end the message at "!", as here ops that promote
+    # their operands; other ops name themselves
+    where = "" if cls.promote or cls.__name__ == "Where" else f" (in {cls.__name__.lower()})"
     raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
-                       f"devices, {devs[0]} and {devs[1]}! (in {cls.__name__.lower()})")
+                       f"devices, {devs[0]} and {devs[1]}!{where}")
 
 
 def _forward_on_device(node, arrays):

@@ -139,3 +139,18 @@ def test_fused_kernels_are_forgotten_when_the_cupy_module_changes():
         lstm(numtorch.ones(5, 2, 3, device="cuda"))[0].sum().backward()
         assert _cupy_kernels._KERNELS
     assert not _cupy_kernels._KERNELS and not _cupy_kernels.FAILED
+
+
+def test_messages_and_warnings_torch_gives_on_cuda(cuda):
+    # as torch 2.x on an H200: an elementwise op's device error ends at "!", and the legacy
+    # torch.cuda.*Tensor constructors warn (once per process)
+    from numtorch import _legacy_types
+
+    with pytest.raises(RuntimeError) as e:
+        numtorch.ones(2, device="cuda") + numtorch.ones(2)
+    assert str(e.value) == ("Expected all tensors to be on the same device, but found at least "
+                            "two devices, cuda:0 and cpu!")
+    _legacy_types._WARNED[0] = False
+    with pytest.warns(UserWarning, match=r"torch.cuda.\*DtypeTensor constructors are no longer"):
+        t = numtorch.cuda.FloatTensor([1.0, 2.0])
+    assert t.is_cuda and t.type() == "torch.cuda.FloatTensor"

@@ -70,7 +70,7 @@ src = torch.randn(2, 5, 16).to(dev)
 mask = nn.Transformer.generate_square_subsequent_mask(5).to(dev)
 with torch.no_grad():
     out = enc(src, mask=mask, is_causal=True)
-print(tuple(out.shape), out.device.type, r(out.sum(), 3), r(out[0, 0, :4], 3))
+print(tuple(out.shape), out.device.type, r(out.pow(2).sum(), 2), r(out[0, 0, :4], 3))
 #%% mixed device error
 a = torch.ones(3).to(dev)
 b = torch.ones(3)
