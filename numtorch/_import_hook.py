@@ -41,12 +41,15 @@ class _AliasLoader(importlib.abc.Loader):
         self.target = target
 
     def create_module(self, spec):
-        return importlib.import_module(self.target)
+        module = importlib.import_module(self.target)
+        self.real_spec = module.__spec__
+        return module
 
     def exec_module(self, module):
-        # The real module ran when it was imported; its attributes (__name__, __spec__,
-        # __file__) stay numtorch's, which the import system leaves alone when they are set.
-        pass
+        # The real module ran when it was imported. The import system keeps its __name__,
+        # __package__ and __file__ but overwrites __spec__ with the alias's: give it back, or
+        # the module's later relative imports warn that __package__ != __spec__.parent
+        module.__spec__ = self.real_spec
 
 
 class AliasFinder(importlib.abc.MetaPathFinder):

@@ -192,3 +192,24 @@ def test_module_mode_runs_an_aliased_torch_module(workdir):
                           env=ENV, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "nproc" in done.stdout
+
+
+def test_aliased_modules_keep_their_own_spec(tmp_path):
+    # the import system overwrote an aliased module's __spec__ with the alias's, so its later
+    # relative imports warned "__package__ != __spec__.parent" (ImportWarning on 3.11,
+    # DeprecationWarning on 3.12: torch.utils.checkpoint under a GPU user's program)
+    script = tmp_path / "prog.py"
+    script.write_text(
+        "import warnings\n"
+        "import torch\n"
+        "from torch.utils.checkpoint import checkpoint\n"
+        "import torch.utils.checkpoint as c\n"
+        "m = torch.nn.Linear(2, 2)\n"
+        "with warnings.catch_warnings(record=True) as w:\n"
+        "    warnings.simplefilter('always')\n"
+        "    checkpoint(m, torch.ones(1, 2, requires_grad=True), use_reentrant=False)\n"
+        "print(c.__spec__.name, [str(x.message) for x in w])\n")
+    out = subprocess.run([sys.executable, "-m", "numtorch.run", str(script)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "numtorch.utils.checkpoint []"
