@@ -18,16 +18,11 @@ with several, a batched ``matmul`` over groups. Zero padding is one zero-filled 
 copy. No Python loop runs over samples, blocks or positions.
 """
 
+from math import prod as _prod
+
 from ..backend import helpers_for
 
 __all__ = []
-
-
-def _prod(xs):
-    n = 1
-    for x in xs:
-        n *= x
-    return n
 
 
 def _padded(xp, x, padding):
