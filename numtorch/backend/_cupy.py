@@ -290,7 +290,8 @@ def erfc(x):
 
 def scipy_special(name):
     """``cupyx.scipy.special.<name>``; a function CuPy lacks runs SciPy's on a host copy."""
-    if name in ("i0", "i1", "i0e"):  # CUDA's Bessel functions differ from SciPy's at +-inf
+    if name in ("i0", "i1", "i0e", "i1e"):  # CUDA's Bessel functions differ from SciPy's at
+        # +-inf
         return globals()[name]
     fn = getattr(_special, name, None)
     if fn is not None:
@@ -343,6 +344,12 @@ def i0e(x):
     """exp(-|x|) I0(x), elementwise; 0 at +-inf as torch and SciPy (CuPy multiplies exp(-|x|)
     by CUDA's ``cyl_bessel_i0``, +inf there: NaN)."""
     return cp.where(cp.isinf(x), 0.0, _special.i0e(x))
+
+
+def i1e(x):
+    """exp(-|x|) I1(x), elementwise; +-0 at +-inf as torch and SciPy (CuPy multiplies exp(-|x|)
+    by CUDA's ``cyl_bessel_i1``, +-inf there: NaN, seen on an H200)."""
+    return cp.where(cp.isinf(x), cp.copysign(x.dtype.type(0), x), _special.i1e(x))
 
 
 def floor_divide(a, b):

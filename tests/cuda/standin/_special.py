@@ -98,6 +98,17 @@ def _i0e(x):
         return np.exp(-np.abs(x)) * _cyl_bessel_i0(x)
 
 
+def _i1e(x):
+    """CuPy's ``i1e``: ``exp(-|x|)`` times CUDA's ``cyl_bessel_i1`` (+-inf at +-inf), so NaN
+    at +-inf (an H200 gave NaN where torch gives +-0)."""
+    from scipy import special as sp
+
+    r = np.asarray(sp.i1(x))
+    r = np.where(np.isinf(x), np.copysign(r.dtype.type(np.inf), x), r)
+    with np.errstate(invalid="ignore"):
+        return np.exp(-np.abs(x)) * r
+
+
 def _float_rule(np_fn, rule, kind="f"):
     """A ufunc body: NumPy's ``np_fn`` for the result dtype and other kinds, CuPy's ``rule``
     for results of ``kind`` (computed in the result dtype)."""
@@ -264,3 +275,4 @@ def install(cp, cpx, ufunc, make_function):
     special.polygamma = _polygamma(cp, special)
     special.i0 = ufunc("i0", _elementwise(_cyl_bessel_i0), 1, 1)
     special.i0e = ufunc("i0e", _elementwise(_i0e), 1, 1)
+    special.i1e = ufunc("i1e", _elementwise(_i1e), 1, 1)
