@@ -9,3 +9,13 @@ import pytest
 def _on_each_device(device):
     """Make the test's numtorch side run on ``device`` (torch stays on the CPU)."""
     return device
+
+
+@pytest.fixture
+def paths(monkeypatch):
+    """The convolution kernel paths taken while the test runs, in call order."""
+    from numtorch.ops import conv as conv_ops
+
+    taken = []
+    monkeypatch.setattr(conv_ops, "_PATHS", taken)
+    return taken

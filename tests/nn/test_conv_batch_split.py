@@ -3,8 +3,6 @@ torch: forced to split on small shapes, every kernel path must give torch's valu
 gradients (each part computes its samples' input gradient and its share of the weight and
 bias gradients), and the split must really happen."""
 
-import warnings
-
 import numpy as np
 import pytest
 
@@ -12,6 +10,8 @@ import numtorch
 from numtorch.ops import _intraop, conv_samples, conv_winograd
 from numtorch.ops import conv as conv_ops
 from tests import oracle
+from tests.nn._conv_cases import conv as _conv
+from tests.nn._conv_cases import conv_t as _conv_t
 from tests.oracle import check_op
 
 
@@ -29,18 +29,6 @@ def split(monkeypatch):
     monkeypatch.setattr(conv_samples, "_free_cores", lambda: 3)  # as on an idle machine
     monkeypatch.setattr(conv_samples, "run", watched)
     return counts
-
-
-def _conv(nd, **kw):
-    def fn(t, x, w, *b):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return getattr(t.nn.functional, f"conv{nd}d")(x, w, *b, **kw)
-    return fn
-
-
-def _conv_t(nd, **kw):
-    return lambda t, x, w, *b: getattr(t.nn.functional, f"conv_transpose{nd}d")(x, w, *b, **kw)
 
 
 CASES = [

@@ -5,6 +5,8 @@ import pytest
 
 from numtorch.ops import conv as conv_ops
 from numtorch.ops import conv_col2im
+from tests.nn._conv_cases import conv as _conv
+from tests.nn._conv_cases import conv_t as _conv_t
 from tests.oracle import check_op
 
 
@@ -20,14 +22,6 @@ def watched(monkeypatch):
 
     monkeypatch.setattr(conv_col2im, "input_grad", spy)
     return calls
-
-
-def _conv(nd, **kw):
-    return lambda t, x, w, *b: getattr(t.nn.functional, f"conv{nd}d")(x, w, *b, **kw)
-
-
-def _conv_t(nd, **kw):
-    return lambda t, x, w, *b: getattr(t.nn.functional, f"conv_transpose{nd}d")(x, w, *b, **kw)
 
 
 CASES = [

@@ -2,35 +2,15 @@
 one GEMM, never the CPU's Winograd, blocks, flat planes or batch splits, so the number of
 kernels a convolution launches does not grow with the batch (issue 16, item 7)."""
 
-import warnings
-
 import numpy as np
 import pytest
 
 import numtorch
-from numtorch.ops import conv as conv_ops
+from tests.nn._conv_cases import conv as _conv
+from tests.nn._conv_cases import conv_t as _conv_t
 from tests.oracle import check_op
 
 DEVICE_PATHS = {"forward-device", "weight-device", "input-as-conv", "input-device-col2im"}
-
-
-@pytest.fixture
-def paths(monkeypatch):
-    taken = []
-    monkeypatch.setattr(conv_ops, "_PATHS", taken)
-    return taken
-
-
-def _conv(nd, **kw):
-    def fn(t, x, w, *b):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return getattr(t.nn.functional, f"conv{nd}d")(x, w, *b, **kw)
-    return fn
-
-
-def _conv_t(nd, **kw):
-    return lambda t, x, w, *b: getattr(t.nn.functional, f"conv_transpose{nd}d")(x, w, *b, **kw)
 
 
 CASES = [

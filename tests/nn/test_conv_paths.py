@@ -2,33 +2,12 @@
 path really ran: a shape class that stops reaching its kernel fails here, not just slows down.
 """
 
-import warnings
-
 import pytest
 
 from numtorch.ops import conv as conv_ops
+from tests.nn._conv_cases import conv as _conv
+from tests.nn._conv_cases import conv_t as _conv_t
 from tests.oracle import check_op
-
-
-@pytest.fixture
-def paths(monkeypatch):
-    """The kernel paths taken while the test runs, in call order."""
-    taken = []
-    monkeypatch.setattr(conv_ops, "_PATHS", taken)
-    return taken
-
-
-def _conv(nd, **kw):
-    def fn(t, x, w, *b):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # 'same' with even kernels warns in both
-            return getattr(t.nn.functional, f"conv{nd}d")(x, w, *b, **kw)
-    return fn
-
-
-def _conv_t(nd, **kw):
-    return lambda t, x, w, *b: getattr(t.nn.functional, f"conv_transpose{nd}d")(x, w, *b, **kw)
-
 
 # stride-1 input gradients computed as a convolution of the output gradient
 INPUT_AS_CONV = [

@@ -2,8 +2,6 @@
 threads (``numtorch.ops._intraop``) against torch: forced to split on small shapes, each path
 must give torch's values and gradients, and the split must really happen."""
 
-import warnings
-
 import numpy as np
 import pytest
 
@@ -11,6 +9,8 @@ import numtorch
 from numtorch.ops import _intraop
 from numtorch.ops import conv as conv_ops
 from tests import oracle
+from tests.nn._conv_cases import conv as _conv
+from tests.nn._conv_cases import conv_t as _conv_t
 from tests.oracle import check_op
 
 
@@ -33,18 +33,6 @@ def split(monkeypatch):
         yield counts
     finally:
         numtorch.set_num_threads(old)
-
-
-def _conv(nd, **kw):
-    def fn(t, x, w, *b):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return getattr(t.nn.functional, f"conv{nd}d")(x, w, *b, **kw)
-    return fn
-
-
-def _conv_t(nd, **kw):
-    return lambda t, x, w, *b: getattr(t.nn.functional, f"conv_transpose{nd}d")(x, w, *b, **kw)
 
 
 CASES = [
