@@ -92,6 +92,8 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     if not isinstance(input, Tensor):
         raise TypeError(f"stft(): argument 'input' (position 1) must be Tensor, not "
                         f"{type_name(input)}")
+    if window is None:  # torch warns before it checks return_complex
+        warnings.warn(_NO_WINDOW, UserWarning, stacklevel=2)
     complex_io = input.dtype.is_complex or (window is not None and window.dtype.is_complex)
     if return_complex is None:
         if not complex_io:
@@ -99,8 +101,6 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
                                "inputs, and will further require that return_complex=True in "
                                "a future PyTorch release.")
         return_complex = True
-    if window is None:
-        warnings.warn(_NO_WINDOW, UserWarning, stacklevel=2)
     if center:
         if align_to_window is not None:
             raise RuntimeError("stft align_to_window should only be set when center = false")

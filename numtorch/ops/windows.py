@@ -63,12 +63,17 @@ def _window(fn, length, periodic, dtype, device, requires_grad, values, pin_memo
     return _finish(arr, device, requires_grad)
 
 
-def _cosine_sum(coeffs):
+def _cosine_sum(coeffs, half_turns=False):
+    """``sum_j (-1)^j a_j cos(2 pi j n / N)``, rounded as torch rounds it: the highest
+    harmonic first and the constant last (in float64 a Blackman window's ends are then 0,
+    not -1.4e-17); ``half_turns`` forms the phase as ``(n * pi / N) * 2j`` (torch's Blackman)
+    instead of ``n * (2 pi / N) * j``."""
     def values(k, span):
+        base = k * (np.pi / span) if half_turns else k * (2 * np.pi / span)
         out = np.zeros_like(k)
-        for j, a in enumerate(coeffs):
-            out += (-1) ** j * a * np.cos(2 * np.pi * j * k / span)
-        return out
+        for j in range(len(coeffs) - 1, 0, -1):
+            out = out + (-1) ** j * coeffs[j] * np.cos(base * (2 * j if half_turns else j))
+        return out + coeffs[0]
     return values
 
 
@@ -119,7 +124,7 @@ def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, de
         tensor([-0., 1., -0.])
     """
     return _window("blackman_window", window_length, periodic, dtype, device, requires_grad,
-                   _cosine_sum((0.42, 0.5, 0.08)), pin_memory)
+                   _cosine_sum((0.42, 0.5, 0.08), half_turns=True), pin_memory)
 
 
 def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, device=None,
