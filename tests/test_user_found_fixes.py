@@ -30,3 +30,50 @@ def _warned(lib):
 
 def test_stft_warns_of_missing_window_before_return_complex_error():
     assert _warned(numtorch) == _warned(torch)
+
+
+_SPD = [[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]]
+_NODE_CASES = {
+    "det": lambda L, A: L.linalg.det(A), "tdet": lambda L, A: L.det(A),
+    "slogdet": lambda L, A: L.linalg.slogdet(A)[1], "inv": lambda L, A: L.linalg.inv(A),
+    "inverse": lambda L, A: L.inverse(A), "power-1": lambda L, A: L.linalg.matrix_power(A, -1),
+    "solve": lambda L, A: L.linalg.solve(A, A[:, :2]),
+    "cholesky": lambda L, A: L.linalg.cholesky(A),
+    "cholesky_upper": lambda L, A: L.linalg.cholesky(A, upper=True),
+    "qr": lambda L, A: L.linalg.qr(A)[0], "svd": lambda L, A: L.linalg.svd(A)[1],
+    "svdvals": lambda L, A: L.linalg.svdvals(A), "old_svd": lambda L, A: L.svd(A)[1],
+    "eigh": lambda L, A: L.linalg.eigh(A)[0], "eigvalsh": lambda L, A: L.linalg.eigvalsh(A),
+    "eig": lambda L, A: L.linalg.eig(A)[0], "pinv": lambda L, A: L.linalg.pinv(A),
+    "matrix_exp": lambda L, A: L.linalg.matrix_exp(A),
+    "lstsq": lambda L, A: L.linalg.lstsq(A, A[:, :1]).solution,
+    "lu_factor": lambda L, A: L.linalg.lu_factor(A)[0],
+    "solve_triangular": lambda L, A: L.linalg.solve_triangular(A.triu(), A, upper=True),
+    "triangular_solve": lambda L, A: L.triangular_solve(A, A.triu())[0],
+    "cross": lambda L, A: L.linalg.cross(A, A.flip(0)),
+    "cholesky_inverse": lambda L, A: L.cholesky_inverse(A.tril()),
+    "diagonal": lambda L, A: L.linalg.diagonal(A),
+    "dist": lambda L, A: L.dist(A, A.detach() * 2),
+    "cdist": lambda L, A: L.cdist(A, A.detach()),
+    "cdist_p1": lambda L, A: L.cdist(A, A.detach(), p=1),
+    "cdist_mm": lambda L, A: L.cdist(A, A.detach(), compute_mode="use_mm_for_euclid_dist"),
+    "baddbmm": lambda L, A: L.baddbmm(A[None], A[None], A[None]),
+}
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("case", sorted(_NODE_CASES))
+def test_linalg_graph_nodes_are_named_as_torch_names_them(case):
+    # users see these names in the repr of every result that requires grad
+    names = []
+    for L in (torch, numtorch):
+        A = L.tensor(_SPD, dtype=L.float64, requires_grad=True)
+        names.append(type(_NODE_CASES[case](L, A).grad_fn).__name__)
+    assert names[1] == names[0]
+
+
+def test_linalg_diagonal_is_a_view():
+    for L in (torch, numtorch):
+        a = L.zeros(2, 3, 4)
+        d = L.linalg.diagonal(a, offset=1, dim1=0, dim2=2)
+        d[1, 0] = 5.0
+        assert d._base is a and a[0, 1, 1].item() == 5.0 and tuple(d.shape) == (3, 2)

@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import _dtype, return_types
 from .._tensor import _make
-from ..autograd.graph import Op
+from ..autograd.graph import Op, rename_node
 from ..backend import xp_of
 from ._lautil import (
     LinAlgError, check_float, check_matrix, check_square, check_tensor, confirm_on_host, conj,
@@ -51,6 +51,9 @@ def _not_implemented_dtype(kernel, t):
 class Cholesky(Op):
     """L = chol(A), A = L L^H; dA = L^-H Phi L^-1, Phi = sym(tril(L^H gL)) (Murray 2016)."""
 
+    def node_name(node):  # noqa: N805 - a rule of the recorded node, not a method
+        return "CholeskyBackward0" if node.fn == "cholesky" else "LinalgCholeskyExBackward0"
+
     def forward(self, a):
         try:
             with raising(self.xp):
@@ -76,8 +79,10 @@ class Cholesky(Op):
 def cholesky_factor(input, upper, fn):
     """The Cholesky factor (lower, or upper = the conjugate transpose of the lower factor of
     the conjugate transpose, so the upper triangle is what is read)."""
-    if upper:
-        return mH(Cholesky.apply(mH(input), fn=fn))
+    if upper:  # one node in torch, the factor's
+        u = mH(Cholesky.apply(mH(input), fn=fn))
+        return rename_node(u, "CholeskyBackward0" if fn == "cholesky" else
+                           "LinalgCholeskyExBackward0")
     return Cholesky.apply(input, fn=fn)
 
 
@@ -116,6 +121,8 @@ def cholesky(input, upper=False, *, out=None):
 
 class Eigh(Op):
     """A = V diag(L) V^H; dA = V (diag(gL) + skew(V^H gV) / (L_j - L_i)) V^H."""
+
+    node_name = "LinalgEighBackward0"  # torch's linalg kernel node
 
     def forward(self, a):
         if not (self.vectors or self._recording):
@@ -157,6 +164,8 @@ def eigh(input, UPLO="L", vectors=True, fn="linalg.eigh"):
 class Eig(Op):
     """A V = V diag(L) (complex); dA = V^-H (diag(gL) + P(V^H gV) / conj(L_j - L_i)) V^H,
     where P removes the part that rescales unit-norm columns; real inputs take the real part."""
+
+    node_name = "LinalgEigBackward0"  # torch's linalg kernel node
 
     def forward(self, a):
         xp = self.xp
@@ -225,6 +234,8 @@ def eig(input, vectors=True, fn="linalg.eig"):
 class SVD(Op):
     """A = U diag(S) Vh; dA from the standard formulas (gaps S_j^2 - S_i^2 in the denominators;
     extra terms for the non-square part of U or V)."""
+
+    node_name = "LinalgSvdBackward0"  # torch's linalg kernel node
 
     def forward(self, a):
         xp = self.xp
@@ -329,6 +340,8 @@ def svd(input, some=True, compute_uv=True, *, out=None):
 class QR(Op):
     """A = Q R; dA = [gQ + Q copyltu(M)] R^-H, M = R gR^H - gQ^H Q (square or tall part;
     a wide A splits into a square block and the rest)."""
+
+    node_name = "LinalgQrBackward0"  # torch's linalg kernel node
 
     def forward(self, a):
         xp = self.xp

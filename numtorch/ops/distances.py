@@ -1,6 +1,7 @@
 """Distances and norms between tensors: dist, cdist and renorm (composites of norm ops)."""
 
 from .. import _dtype
+from ..autograd.graph import rename_node
 from ._util import canonical_dim
 from .comparison import where
 
@@ -16,7 +17,7 @@ def dist(input, other, p=2):
     """
     from ._statistics import norm
 
-    return norm(input - other, p)
+    return rename_node(norm(input - other, p), "DistBackward0")
 
 
 def renorm(input, p, dim, maxnorm):
@@ -64,4 +65,9 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     if p < 0:
         raise RuntimeError(f"cdist only supports non-negative p values (got {p})")
     diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
-    return norm(diff, p, dim=-1)
+    r = norm(diff, p, dim=-1)
+    # torch's node; its matrix-product route for Euclidean distances records a view instead
+    mm = p == 2 and (compute_mode == "use_mm_for_euclid_dist" or (
+        compute_mode == "use_mm_for_euclid_dist_if_necessary"
+        and (x1.shape[-2] > 25 or x2.shape[-2] > 25)))
+    return rename_node(r, "ViewBackward0" if mm else "CdistBackward0")

@@ -37,6 +37,8 @@ class Pinv(Op):
     """P = A^+ (SVD, or eigh when hermitian, cutting values at max(atol, rtol * max)); dA by the
     Golub-Pereyra formula in A and P."""
 
+    node_name = "LinalgPinvBackward0"  # torch's linalg kernel node
+
     def forward(self, a, atol, rtol):
         xp = self.xp
         self.save_inputs(a)
@@ -107,6 +109,8 @@ def pinverse(input, rcond=1e-15):
 class Lstsq(Op):
     """X = A^+ B through the SVD (the minimum-norm least-squares solution); the gradients are
     those of pinv(A) @ B, as in torch."""
+
+    node_name = "LinalgLstsqBackward0"  # torch's linalg kernel node
 
     def forward(self, a, b):
         xp = self.xp

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import _dtype, return_types
 from .._tensor import _make
-from ..autograd.graph import Op
+from ..autograd.graph import Op, rename_node
 from ._lautil import (
     LinAlgError, batch_prefix, check_float, check_matrix, check_square, check_tensor, conj, disp,
     expm_array, eye_like, first_failure, inv_array, lu_factor_array, lu_transposed,
@@ -56,6 +56,8 @@ def inv_noraise(xp, a):
 class Inverse(Op):
     """Y = A^-1; dA = -Y^H gY Y^H."""
 
+    node_name = "LinalgInvExBackward0"  # torch's linalg kernel node
+
     def forward(self, a):
         try:
             y = inv_array(self.xp, a, raises=self.check)
@@ -92,6 +94,8 @@ def inverse(input, *, out=None):
 
 class Det(Op):
     """d = det(A); dA = g conj(d) A^-H, the cofactor matrix (an SVD form for singular A)."""
+
+    node_name = "LinalgDetBackward0"  # torch's linalg kernel node
 
     def forward(self, a):
         self.save_inputs(a)
@@ -158,6 +162,8 @@ def det(input, *, out=None):
 
 class SlogDet(Op):
     """(sign, log|det A|); d(log|det|)/dA = A^-H (real A: the sign is locally constant)."""
+
+    node_name = "LinalgSlogdetBackward0"  # torch's linalg kernel node
 
     def forward(self, a):
         self.save_inputs(a)
@@ -226,6 +232,8 @@ class Solve(Op):
     factored twice (and NumPy's stacked solve runs LAPACK about half as fast as SciPy's getrf).
     ``backward`` (for ``create_graph``) stays a differentiable solve.
     """
+
+    node_name = "LinalgSolveExBackward0"  # torch's linalg kernel node
 
     def forward(self, a, b):
         xp = self.xp
@@ -316,6 +324,8 @@ def _broadcast_check(sa, sb):
 class TriangularSolve(Op):
     """X = A^-1 B (left) or B A^-1 for triangular A; dB = A^-H gX (or gX A^-H) and
     dA = -dB X^H (or -X^H dB) restricted to A's triangle (strict if unit diagonal)."""
+
+    node_name = "LinalgSolveTriangularBackward0"  # torch's linalg kernel node
 
     def forward(self, a, b):
         xp = self.xp
@@ -419,6 +429,7 @@ def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, 
     _check_b_a("triangular_solve_cpu", b, A, "triangular_solve")
     coef = A.mT if transpose else A
     x = solve_triangular(coef, b, upper=upper != transpose, unitriangular=unitriangular)
+    x = rename_node(x, "TriangularSolveBackward0")
     return _out(return_types.triangular_solve((x, _broadcast_clone(A, x))), out)
 
 
@@ -511,13 +522,16 @@ def cholesky_inverse(input, upper=False, *, out=None):
     eye = eye_like(input)
     if input._array.ndim > 2:
         eye = eye.expand(*input.shape)
-    return _out(CholeskySolve.apply(eye, mH(input) if upper else input), out)
+    r = CholeskySolve.apply(eye, mH(input) if upper else input)
+    return _out(rename_node(r, "CholeskyInverseBackward0"), out)
 
 
 # -- matrix exponential ---------------------------------------------------------------------------
 
 class MatrixExp(Op):
     """Y = exp(A); dA = the top-right block of exp([[A^H, G], [0, A^H]])."""
+
+    node_name = "LinalgMatrixExpBackward0"  # torch's linalg kernel node
 
     def forward(self, a):
         self.save_inputs(a)

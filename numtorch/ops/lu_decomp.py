@@ -32,6 +32,8 @@ class LUFactor(Op):
     """P^T A = L U packed in one matrix (LAPACK getrf); dA from the square LU formula
     P L^-H [tril(L^H gL, -1) + triu(gU U^H)] U^-H, extended to the tall and wide parts."""
 
+    node_name = "LinalgLuFactorExBackward0"  # torch's linalg kernel node
+
     def forward(self, a):
         xp = self.xp
         sl = scipy_linalg(xp)

@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, _make
+from ..autograd.graph import rename_node
 from ..backend import xp_of
 from ._lautil import check_matrix, check_square, check_tensor, disp, eye_like
 from ._pointwise import _out
@@ -108,7 +109,8 @@ def baddbmm(input, *args, beta=1, alpha=1, out=None):
     if not (input.dtype is batch1.dtype is batch2.dtype):
         raise RuntimeError(f"Input dtypes must be the same, got: input {_cname(input)}, "
                            f"batch1: {_cname(batch1)}, batch2: {_cname(batch2)}")
-    return _out(_combine("baddbmm", input, bmm(batch1, batch2), beta, alpha), out)
+    r = _combine("baddbmm", input, bmm(batch1, batch2), beta, alpha)
+    return _out(rename_node(r, "BaddbmmBackward0"), out)
 
 
 def _cname(t):
@@ -507,7 +509,7 @@ def linalg_cross(input, other, *, dim=-1, out=None, _name="linalg.cross"):
     i2 = _make(xp.asarray([2, 0, 1]))
     r = (index_select(input, d, i1) * index_select(other, d, i2)
          - index_select(input, d, i2) * index_select(other, d, i1))
-    return _out(r, out)
+    return _out(rename_node(r, "LinalgCrossBackward0"), out)
 
 
 def vecdot(x, y, *, dim=-1, out=None):
@@ -562,13 +564,7 @@ def linalg_diagonal(A, *, offset=0, dim1=-2, dim2=-1):
         >>> torch.linalg.diagonal(torch.tensor([[1., 2.], [3., 4.]]))
         tensor([1., 4.])
     """
-    from ._lautil import diagonal as main_diagonal
+    from .structure import diagonal
 
-    m = A.movedim((dim1, dim2), (-2, -1))
-    r, c = m.shape[-2:]
-    if offset >= 0:
-        m = m[..., :, offset:]
-    else:
-        m = m[..., -offset:, :]
-    k = max(0, min(m.shape[-2], m.shape[-1]))
-    return main_diagonal(m[..., :k, :k])
+    # torch.diagonal under another signature: a view of A (writes reach A), as in torch
+    return diagonal(A, offset, dim1, dim2)
