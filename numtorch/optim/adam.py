@@ -5,10 +5,11 @@ import math
 import numpy as np
 
 from .. import backend
+from . import _device_step
 from ._checks import (
     check_betas, check_fused, check_lr, check_nonneg, check_tensor_betas, check_tensor_lr,
 )
-from .optimizer import Optimizer, _make, split_update
+from .optimizer import Optimizer, _make, hyperparameters, split_update
 
 __all__ = ["Adam"]
 
@@ -114,6 +115,17 @@ class Adam(Optimizer):
                         decoupled_weight_decay=decoupled_weight_decay)
         super().__init__(params, defaults)
         check_fused(fused, foreach, differentiable)
+
+    def _step_group(self, group):
+        if _device_step.on_device(group["params"]):
+            hp = hyperparameters(group)
+            if not hp.get("differentiable"):
+                # a GPU: the device parameters' updates in a few multi-tensor launches
+                rest = _device_step.adam_step(self, group["params"], hp)
+                if not rest:
+                    return None
+                group = dict(group, params=rest)
+        return super()._step_group(group)
 
     def _init_state(self, state, param, group):
         moments_init(state, param)

@@ -3,7 +3,7 @@
 import numpy as np
 
 from .. import backend
-from . import optimizer
+from . import _device_step, optimizer
 from ._checks import check_fused, check_lr, number
 from .optimizer import Optimizer, hyperparameters, required, _make, split_update
 
@@ -76,7 +76,15 @@ class SGD(Optimizer):
 
     def _step_group(self, group):
         hp = hyperparameters(group)
-        if hp["momentum"] != 0 or hp.get("differentiable"):
+        if hp.get("differentiable"):
+            return super()._step_group(group)
+        if _device_step.on_device(group["params"]):
+            # a GPU: the device parameters' updates in a few multi-tensor launches
+            rest = _device_step.sgd_step(self, group["params"], hp)
+            if not rest:
+                return None
+            group = dict(group, params=rest)
+        if hp["momentum"] != 0:
             return super()._step_group(group)
         # Without momentum SGD keeps no state: each parameter is one or two NumPy passes, so
         # the generic loop's per-parameter bookkeeping (state lookup, work buffers, the split

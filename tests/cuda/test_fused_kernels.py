@@ -42,12 +42,17 @@ ADAMS = [("Adam", {}), ("Adam", {"amsgrad": True}), ("Adam", {"maximize": True})
          ("AdamW", {"amsgrad": True, "maximize": True})]
 
 
+@pytest.mark.parametrize("multi", [True, False], ids=["multi_tensor", "per_parameter"])
 @pytest.mark.parametrize("name,kwargs", ADAMS, ids=lambda v: str(v))
-def test_adam_update_is_one_fused_kernel_matching_torch(cuda, name, kwargs):
+def test_adam_update_is_one_fused_kernel_matching_torch(cuda, monkeypatch, name, kwargs, multi):
+    from numtorch.backend import _cupy_optim
+
+    if not multi:  # the per-parameter kernel, for parameters the multi-tensor one refuses
+        monkeypatch.setattr(_cupy_optim, "_usable", lambda groups: False)
     want = _train(torch, name, kwargs, "cpu")
     got = _train(numtorch, name, kwargs, "cuda")
-    kernel = "numtorch_adam_amsgrad_update" if kwargs.get("amsgrad") else \
-        "numtorch_adam_update"
+    kernel = "numtorch_multi_adam" if multi else "numtorch_adam_amsgrad_update" if \
+        kwargs.get("amsgrad") else "numtorch_adam_update"
     assert standin.STATS["fused"].count(kernel) == 3
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
     _cupy_kernels.ENABLED[0] = False  # the fallback: the optimizer's xp code
@@ -64,9 +69,13 @@ def test_a_kernel_that_cannot_be_built_falls_back(cuda, monkeypatch):
     def broken(cp):
         raise CompileException("nvrtc: error")
 
+    from numtorch.backend import _cupy_optim
+
     monkeypatch.setattr(_cupy_kernels, "_make_adam", broken)
+    monkeypatch.setattr(_cupy_optim, "_make_adam", lambda k, amsgrad: broken)
     got = _train(numtorch, "Adam", {}, "cuda")
     assert isinstance(_cupy_kernels.FAILED["numtorch_adam_update"], CompileException)
+    assert isinstance(_cupy_kernels.FAILED["numtorch_multi_adam_p1"], CompileException)
     np.testing.assert_allclose(got, _train(torch, "Adam", {}, "cpu"), rtol=1e-5, atol=1e-6)
 
 

@@ -133,3 +133,67 @@ def norm_grad_input(h, data, kk, m, scale, gx):
     t -= m
     t *= scale
     gx[...] = t
+
+
+def _multi(args, n_scalars):
+    """Split a multi-tensor kernel's arguments: per tensor ``(grad, end)`` inputs, the shared
+    scalars, then each tensor's outputs; returns (grads, scalars, per-tensor output lists)."""
+    k = 0
+    while isinstance(args[2 * k], np.ndarray):
+        k += 1
+    grads = [args[2 * t] for t in range(k)]
+    scalars = args[2 * k:2 * k + n_scalars]
+    outs = args[2 * k + n_scalars:]
+    w = len(outs) // k
+    return grads, scalars, [outs[t * w:(t + 1) * w] for t in range(k)]
+
+
+def _blocks(*arrays):
+    """Parts of 1024 elements of equally long flat arrays (a GPU kernel needs no work memory:
+    the references keep their own temporaries small, see ``_adam``)."""
+    n = arrays[0].size
+    for lo in range(0, n, 1024):
+        yield [a[lo:lo + 1024] for a in arrays]
+
+
+def _sgd_block(g, p, b, lr, wd, mom, damp, nesterov, n):
+    t = p.dtype.type
+    d = g
+    if wd != 0:
+        w = p * t(wd)
+        d, n = (w - d if n else w + d), 0
+    if b is not None:
+        b *= t(mom)
+        if damp != 0:
+            x = d * t(1 - damp)
+            b[...] = b - x if n else b + x
+        else:
+            b[...] = b - d if n else b + d
+        if nesterov:
+            x = b * t(mom)
+            d = x - d if n else x + d
+        else:
+            d = b.copy()
+        n = 0
+    x = d * t(lr)
+    p[...] = p + x if n else p - x
+
+
+@reference("numtorch_multi_sgd")
+def multi_sgd(*args):
+    grads, (lr, wd, mom, damp, nesterov, neg), outs = _multi(args, 6)
+    for g, arrays in zip(grads, outs):
+        for part in _blocks(g, *arrays):
+            g_, p_, *b_ = part
+            _sgd_block(g_, p_, b_[0] if b_ else None, lr, wd, mom, damp, nesterov, neg)
+
+
+@reference("numtorch_multi_adam")
+def multi_adam(*args):
+    grads, scalars, outs = _multi(args, 9)
+    for g, arrays in zip(grads, outs):
+        *moments, step = arrays
+        for part in _blocks(g, *moments):
+            _adam_block(part[0], *scalars, *part[1:], mad=_mad(False))
+        if g.size:
+            step += np.float32(1)
