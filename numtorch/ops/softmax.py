@@ -16,9 +16,10 @@ from .._tensor import Tensor, _make
 from ..autograd import graph as _graph
 from ..autograd.graph import Op
 from ._accumulate import fsum, is_half
+from ._intraop import split
 from ._util import canonical_dim
 
-__all__ = ["softmax", "log_softmax"]
+__all__ = ["log_softmax", "softmax"]
 
 _TINY = 16  # values, at most, for the scalar path
 _F3264 = (np.dtype(np.float32), np.dtype(np.float64))
@@ -81,6 +82,68 @@ def _tiny_call(input, dim, dtype, cls):
     return cls.apply(input, dim=nd - 1)
 
 
+# The row path (``_rows_ok``): a contiguous float32/float64 CPU array of at least _ROWS_MIN
+# values, softmax along its last dim of at most _ROW_MAX values, in blocks of about _BLOCK
+# values (each block's passes then reuse the cache), split across the intra-op threads.
+_ROWS_MIN = 4096
+_ROW_MAX = 1024  # longer rows keep the pairwise sums of the general path
+_BLOCK = 1 << 16
+# A row's sum of exp(x) (no max subtracted) within these bounds has every value that matters
+# finite and normal (see ``_softmax_block``); other rows take the max-shifted form.
+_SUM_RANGE = {np.dtype(np.float32): (2.0 ** -20, 2.0 ** 100),
+              np.dtype(np.float64): (2.0 ** -100, 2.0 ** 900)}
+
+
+def _rows_ok(x, d):
+    """Whether ``x`` takes the row path along ``d``."""
+    return (d == x.ndim - 1 and type(x) is np.ndarray and x.dtype in _F3264 and
+            x.size >= _ROWS_MIN and 1 < x.shape[-1] <= _ROW_MAX and x.flags.c_contiguous)
+
+
+def _over_rows(kernel, arrays, n, passes):
+    """Run ``kernel(*blocks)`` over blocks of rows of the (rows, n) views of ``arrays``,
+    parts of the rows on the intra-op threads while two cores are free."""
+    rows = arrays[0].size // n
+    flat = [a.reshape(rows, n) for a in arrays]
+    step = max(1, _BLOCK // n)
+
+    def part(lo, hi):
+        with np.errstate(all="ignore"):  # overflow and NaN rows are handled, as torch's
+            for a in range(lo, hi, step):
+                z = min(hi, a + step)
+                kernel(*(f[a:z] for f in flat))
+
+    split(part, rows, n * passes)
+
+
+def _softmax_block(xs, ys):
+    """Softmax of the rows of ``xs`` into ``ys``: exp(x) / sum(exp(x)) without the usual max
+    subtraction (a slow broadcast pass and a slow reduction with rows this short) wherever
+    the row's sum shows it is safe: finite (no overflow) and at least ``_SUM_RANGE``'s low
+    bound, so the row's largest term is far above the smallest normal value and any term
+    that underflowed weighs below 1e-30 (torch's values there are as tiny). Other rows (and
+    NaN or infinite values) take the max-shifted form, giving torch's results for them."""
+    np.exp(xs, out=ys)
+    s = np.einsum("ij->i", ys)
+    lo, hi = _SUM_RANGE[ys.dtype]
+    ok = (s >= lo) & (s <= hi)
+    if not ok.all():
+        bad = np.flatnonzero(~ok)
+        sub = xs[bad]
+        e = np.exp(sub - sub.max(axis=1, keepdims=True))
+        ys[bad] = e
+        s[bad] = np.einsum("ij->i", e)
+    np.reciprocal(s, out=s)  # as torch: a reciprocal, then products
+    ys *= s[:, None]
+
+
+def _softmax_grad_block(ys, gs, out):
+    """y * (g - sum(g * y)) over the rows (torch's order of operations)."""
+    s = np.einsum("ij,ij->i", gs, ys)
+    np.subtract(gs, s[:, None], out=out)
+    out *= ys
+
+
 class Softmax(Op):
     """y = exp(x - max) / sum(exp(x - max)); dx = y * (g - sum(g * y))."""
 
@@ -88,6 +151,10 @@ class Softmax(Op):
         d = self.dim
         if _tiny_ok(x, d):
             return self.save_output(_tiny_rows(x, False))
+        if _rows_ok(x, d):
+            y = np.empty_like(x)
+            _over_rows(_softmax_block, (x, y), x.shape[-1], 4)
+            return self.save_output(y)
         xa = x.astype(np.float32) if is_half(x.dtype) else x  # torch works in float32
         e = self.xp.exp(xa - xa.max(axis=d, keepdims=True))
         e *= 1 / fsum(e, (d,), keepdims=True)  # as torch: a reciprocal, then products
@@ -105,6 +172,11 @@ class SoftmaxBackward(Op):
     def forward(self, y, g):
         self.save_inputs(y, g)
         dt = g.dtype
+        if _rows_ok(y, self.dim) and type(g) is np.ndarray and g.dtype == y.dtype and \
+                g.flags.c_contiguous:
+            out = np.empty_like(y)
+            _over_rows(_softmax_grad_block, (y, g, out), y.shape[-1], 3)
+            return out
         if is_half(y.dtype):
             y, g = y.astype(np.float32), g.astype(np.float32)
         gy = g * y
