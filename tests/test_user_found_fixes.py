@@ -77,3 +77,20 @@ def test_linalg_diagonal_is_a_view():
         d = L.linalg.diagonal(a, offset=1, dim1=0, dim2=2)
         d[1, 0] = 5.0
         assert d._base is a and a[0, 1, 1].item() == 5.0 and tuple(d.shape) == (3, 2)
+
+
+def _aux_of(L):
+    def f(w, b):
+        y = (w * 2.0).sum() + b
+        return y ** 2, {"y": y, "t": (w * 3.0,)}
+    g, aux = L.func.grad(f, argnums=(0, 1), has_aux=True)(L.tensor([1.0, 2.0]), L.tensor(0.5))
+    return [(t.grad_fn is None, t.requires_grad, t.tolist()) for t in (aux["y"], aux["t"][0])]
+
+
+def test_func_grad_aux_comes_back_unwrapped():
+    # aux is handed back from the transform's level: no graph to the transformed inputs
+    assert _aux_of(numtorch) == _aux_of(torch)
+    for L in (torch, numtorch):
+        with pytest.raises(RuntimeError, match="Expected tensors, got unsupported type "
+                                               "<class 'int'>"):
+            L.func.grad(lambda x: (x.sum(), 3), has_aux=True)(L.ones(2))

@@ -21,7 +21,7 @@ from .. import autograd
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad
 from . import _batched as B
-from ._pytree import tree_flatten, tree_unflatten
+from ._pytree import tree_flatten, tree_map, tree_unflatten
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "linearize"]
 
@@ -129,6 +129,12 @@ def _detached(x, keep):
     return x.detach()
 
 
+def _aux_leaf(t, keep):
+    if not isinstance(t, Tensor):
+        raise RuntimeError(f"Expected tensors, got unsupported type {type(t)}")
+    return _detached(B.unwrap_owner(t), keep)
+
+
 def _grad_and_value(func, argnums, has_aux, args, kwargs):
     idx, single = _argnums(argnums, len(args))
     ins = _Inputs([args[i] for i in idx], expand=True)
@@ -159,7 +165,8 @@ def _grad_and_value(func, argnums, has_aux, args, kwargs):
     res = ins.grads(gs)
     res = res[0] if single else tuple(res)
     value = _detached(out, keep)
-    if has_aux:
+    if has_aux:  # torch hands aux back unwrapped from this level too: no graph to its inputs
+        aux = tree_map(lambda t: _aux_leaf(t, keep), aux)
         return res, (value, aux)
     return res, value
 
