@@ -94,3 +94,29 @@ def test_func_grad_aux_comes_back_unwrapped():
         with pytest.raises(RuntimeError, match="Expected tensors, got unsupported type "
                                                "<class 'int'>"):
             L.func.grad(lambda x: (x.sum(), 3), has_aux=True)(L.ones(2))
+
+
+_SEQ_FNS = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
+            "row_stack", "block_diag", "cartesian_prod", "meshgrid", "atleast_1d", "atleast_3d"]
+
+
+def _seq_outcome(L, name, kind):
+    t = L.ones(2)
+    arg = {"tensor": t, "int": 5, "bad_elem": [t, 2], "none_elem": (t, None), "empty": [],
+           "nested": [[t]], "list": [t, t]}[kind]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = getattr(L, name)(arg)
+        return "ok", type(r).__name__, [tuple(x.shape) for x in (r if isinstance(r, tuple)
+                                                               else (r,))]
+    except Exception as e:  # noqa: BLE001 - the class and message are what is compared
+        return type(e).__name__, str(e)
+
+
+@pytest.mark.parametrize("kind", ["tensor", "bad_elem", "none_elem", "empty", "nested", "list"])
+@pytest.mark.parametrize("name", _SEQ_FNS)
+def test_tensor_sequence_arguments_are_checked_as_torch(name, kind):
+    # torch.stack(t) of a Tensor is a TypeError in torch (numtorch stacked its rows), and every
+    # join names itself and the argument position as torch does
+    assert _seq_outcome(numtorch, name, kind) == _seq_outcome(torch, name, kind)

@@ -77,15 +77,37 @@ class Stack(Op):
 
 
 # ---------------------------------------------------------------------------------------------
+# argument checks with torch's wording
+
+
+def check_elements(tensors):
+    """Raise torch's TypeError when an element of a tensor sequence is not a Tensor."""
+    for i, x in enumerate(tensors):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(x).__name__}")
+
+
+def tensor_list(fn, tensors, empty=None):
+    """``tensors`` (a list or tuple of Tensors) as a list, else torch's TypeError naming
+    ``fn``; an empty one raises ``empty`` expects a non-empty TensorList when given (a
+    Tensor is refused, not iterated: ``torch.stack(t)`` is an error in torch)."""
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"{fn}(): argument 'tensors' (position 1) must be tuple of Tensors, "
+                        f"not {type(tensors).__name__}")
+    check_elements(tensors)
+    if empty and not tensors:
+        raise RuntimeError(f"{empty} expects a non-empty TensorList")
+    return list(tensors)
+
+
+# ---------------------------------------------------------------------------------------------
 # public functions
 
 
-def cat(tensors, dim=0, *, out=None):
+def cat(tensors, dim=0, *, out=None, _fn="cat"):
     """Concatenate tensors along an existing dim (dtypes are promoted as in torch)."""
-    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
-        raise TypeError(f"cat() argument 'tensors' must be tuple of Tensors, not "
-                        f"{type(tensors).__name__}")
-    tensors = list(tensors)
+    tensors = tensor_list(_fn, tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     legacy = False  # torch skips legacy 1-d empty tensors
@@ -138,14 +160,19 @@ class _NdTag:
         self._array = t._array if t._array.ndim else t._array.reshape(1)
 
 
-concat = concatenate = cat
+def concat(tensors, dim=0, *, out=None):
+    """Another name of :func:`cat`."""
+    return cat(tensors, dim, out=out, _fn="concat")
+
+
+def concatenate(tensors, axis=0, out=None):
+    """Another name of :func:`cat` (NumPy's)."""
+    return cat(tensors, axis, out=out, _fn="concatenate")
 
 
 def stack(tensors, dim=0, *, out=None):
     """Join same-shaped tensors along a new dim ``dim``."""
-    tensors = list(tensors)
-    if not tensors:
-        raise RuntimeError("stack expects a non-empty TensorList")
+    tensors = tensor_list("stack", tensors, "stack")
     shape0 = tensors[0]._array.shape
     for i, x in enumerate(tensors):
         if x._array.shape != shape0:
@@ -188,30 +215,46 @@ def _plain_stack(tensors):
 
 def hstack(tensors):
     """Stack horizontally (along dim 1, or dim 0 for 1-d tensors)."""
+    tensors = tensor_list("hstack", tensors, "hstack")
     ts = atleast_1d(*tensors) if len(tensors) > 1 else [atleast_1d(tensors[0])]
     return cat(ts, 0 if ts[0].dim() == 1 else 1)
 
 
-def vstack(tensors):
+def vstack(tensors, _fn="vstack"):
     """Stack vertically (along dim 0 after making inputs at least 2-d)."""
+    tensors = tensor_list(_fn, tensors, "vstack")
     ts = [atleast_2d(x) for x in tensors]
     return cat(ts, 0)
 
 
+def _sequence_arg(tensors):
+    """(the tensors, whether they came as one list) of ``f(a, b)`` or ``f([a, b])`` (torch's
+    atleast_* take either; a list always gives a tuple back)."""
+    listed = len(tensors) == 1 and isinstance(tensors[0], (list, tuple))
+    if listed:
+        tensors = tuple(tensors[0])
+    check_elements(tensors)
+    return tensors, listed
+
+
 def atleast_1d(*tensors):
     """Return each tensor with at least one dim (0-d ones become shape ``(1,)``)."""
+    tensors, listed = _sequence_arg(tensors)
     r = [x if x.dim() >= 1 else x.reshape(1) for x in tensors]
-    return r[0] if len(r) == 1 else tuple(r)
+    return r[0] if len(r) == 1 and not listed else tuple(r)
 
 
 def atleast_2d(*tensors):
     """Return each tensor with at least two dims (leading size-1 dims are added)."""
+    tensors, listed = _sequence_arg(tensors)
     r = [x if x.dim() >= 2 else x.reshape(1, -1) for x in tensors]
-    return r[0] if len(r) == 1 else tuple(r)
+    return r[0] if len(r) == 1 and not listed else tuple(r)
 
 
 def atleast_3d(*tensors):
     """Return each tensor with at least three dims, placed as NumPy's ``atleast_3d`` does."""
+    tensors, listed = _sequence_arg(tensors)
+
     def f(x):
         if x.dim() == 0:
             return x.reshape(1, 1, 1)
@@ -222,4 +265,4 @@ def atleast_3d(*tensors):
         return x
 
     r = [f(x) for x in tensors]
-    return r[0] if len(r) == 1 else tuple(r)
+    return r[0] if len(r) == 1 and not listed else tuple(r)

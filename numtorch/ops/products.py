@@ -361,8 +361,9 @@ def cartesian_prod(*tensors):
                 [2, 3],
                 [2, 4]])
     """
-    from .join import stack
+    from .join import check_elements, stack
 
+    check_elements(tensors)
     for t in tensors:
         if t._array.ndim != 1:
             raise RuntimeError(f"Expect a 1D vector, but got shape {list(t.shape)}")

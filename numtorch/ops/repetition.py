@@ -71,6 +71,11 @@ def meshgrid(*tensors, indexing=None):
     """
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
+    from .join import check_elements
+
+    check_elements(tensors)
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
     if indexing is None:
         import warnings
 

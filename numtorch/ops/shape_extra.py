@@ -158,23 +158,21 @@ def dsplit(input, indices_or_sections):
 
 def dstack(tensors, *, out=None):
     """Stack along the third dim, after making every tensor at least 3-D."""
-    if len(tensors) == 0:
-        raise RuntimeError("dstack expects a non-empty TensorList")
     ops = _ops()
+    tensors = ops.join.tensor_list("dstack", tensors, "dstack")
     return ops.cat([ops.atleast_3d(t) for t in tensors], 2, out=out)
 
 
 def column_stack(tensors, *, out=None):
     """Stack 0-d and 1-d tensors as columns (and 2-d ones as they are) side by side."""
-    if len(tensors) == 0:
-        raise RuntimeError("column_stack expects a non-empty TensorList")
+    tensors = _ops().join.tensor_list("column_stack", tensors, "column_stack")
     cols = [t.reshape(t._array.size, 1) if t._array.ndim <= 1 else t for t in tensors]
     return _with_out(_ops().hstack(cols), out)
 
 
 def row_stack(tensors, *, out=None):
     """Another name of :func:`vstack`."""
-    return _with_out(_ops().vstack(tensors), out)
+    return _with_out(_ops().join.vstack(tensors, _fn="row_stack"), out)
 
 
 def _with_out(res, out):
@@ -223,6 +221,7 @@ def broadcast_tensors(*tensors):
     """
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
+    _ops().join.check_elements(tensors)
     shape = ()
     for t in tensors:
         shape = _broadcast_two(shape, t._array.shape)

@@ -245,8 +245,9 @@ def block_diag(*tensors):
                 [0., 2., 2.]])
     """
     from .._creation import zeros
-    from .join import cat
+    from .join import cat, check_elements
 
+    check_elements(tensors)
     blocks = []
     for k, t in enumerate(tensors):
         nd = t._array.ndim
