@@ -228,9 +228,10 @@ def _matmul(xp, a, b, out=None):
     return xp.matmul(a, b, out=out)
 
 
-def _conv_forward(xp, x, w, b, stride, padding, dilation, groups, out=None):
+def _conv_forward(xp, x, w, b, stride, padding, dilation, groups, out=None, taps=None):
     """y = conv(x, w) + b: a 1x1 convolution over a large map is a plain GEMM per sample; any
-    other goes through im2col and a GEMM block by block (see ``_chunk``)."""
+    other goes through im2col and a GEMM block by block (see ``_chunk``). ``taps``: the
+    Winograd filters of ``w`` when the caller has them (``conv_winograd.forward``)."""
     if out is None:
         out = out_size(x.shape[2:], w.shape[2:], stride, padding, dilation)
     if is_device_array(x):
@@ -248,7 +249,7 @@ def _conv_forward(xp, x, w, b, stride, padding, dilation, groups, out=None):
         return _depthwise.forward(xp, x, w, b, padding, dilation, out)
     if _winograd.applies(x, w, stride, dilation, groups, out):
         _note("forward-winograd")
-        return _winograd.forward(xp, x, w, b, padding, out)
+        return _winograd.forward(xp, x, w, b, padding, out, taps)
     if _flat_applies(w, groups, stride, out):
         _note("forward-flat")
         return _flat_forward(xp, x, w, b, padding, dilation, groups, out)
@@ -378,13 +379,14 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
     return acc.reshape((o, view.shape[0] // groups) + tuple(kernel))
 
 
-def _conv_input(xp, gy, w, size, stride, padding, dilation, groups):
+def _conv_input(xp, gy, w, size, stride, padding, dilation, groups, filters=None):
     """dx = the input gradient of conv(x, w) (x of spatial ``size``) for output gradient gy.
 
     With stride 1 it is itself a convolution (of ``gy`` with the flipped, transposed weight),
     computed by ``_conv_forward``: one im2col copy instead of a GEMM into columns nine times
     the size of dx and nine read-modify-write passes of col2im (measured 1.3-4x faster, most
     for depthwise convolutions). Strided convolutions scatter through ``_col2im_into``.
+    ``filters``: the Winograd filters of ``w`` (``conv_winograd.filters``) when known.
     """
     out = tuple(gy.shape[2:])
     if is_device_array(gy):
@@ -409,7 +411,7 @@ def _conv_input(xp, gy, w, size, stride, padding, dilation, groups):
     if all(st == 1 for st in stride) and not small and (
             c_in >= _MIN_CHANNELS_AS_CONV or _depthwise.applies(c_in, w.shape[0], groups, stride)):
         _note("input-as-conv")
-        return _input_as_conv(xp, gy, w, size, padding, dilation, groups)
+        return _input_as_conv(xp, gy, w, size, padding, dilation, groups, filters)
     if _depthwise.applies(c_in, w.shape[0], groups, (1,)):
         _note("input-depthwise")
         return _depthwise.input_scatter(xp, gy, w, size, stride, padding, dilation)
@@ -429,12 +431,13 @@ def _device_input(xp, gy, w, size, stride, padding, dilation, groups, out):
                                 _col2im_into)
 
 
-def _input_as_conv(xp, gy, w, size, padding, dilation, groups):
+def _input_as_conv(xp, gy, w, size, padding, dilation, groups, filters=None):
     """dx = conv(gy, flip(w^T)) for a stride-1 convolution (see ``_conv_input``).
 
     Per dim, dx[s] = sum_k gy[s + lo - d*k] w[k] = sum_k' gy_p[s + d*k'] w[K-1-k'] with gy
     padded by ``d*(K-1) - lo`` in front and whatever makes ``size`` outputs behind; a negative
-    pad (a padding wider than the kernel) crops gy instead.
+    pad (a padding wider than the kernel) crops gy instead. Given the Winograd ``filters``
+    of ``w``, the flipped weight's are the same matrices reordered: it is never copied.
     """
     kernel = w.shape[2:]
     o, cg = w.shape[:2]
@@ -447,9 +450,12 @@ def _input_as_conv(xp, gy, w, size, padding, dilation, groups):
         pads.append((max(0, front), max(0, back)))
     wt = w.reshape((groups, o // groups, cg) + kernel).swapaxes(1, 2)
     wt = wt.reshape((cg * groups, o // groups) + kernel)
-    wt = xp.ascontiguousarray(wt[(slice(None),) * 2 + (slice(None, None, -1),) * len(kernel)])
+    wt = wt[(slice(None),) * 2 + (slice(None, None, -1),) * len(kernel)]
+    taps = None if filters is None else (filters, _winograd.FLIPPED)
+    if taps is None:
+        wt = xp.ascontiguousarray(wt)
     return _conv_forward(xp, gy[tuple(crop)], wt, None, (1,) * len(kernel), tuple(pads),
-                         dilation, groups, tuple(size))
+                         dilation, groups, tuple(size), taps)
 
 
 def _input_col2im(xp, gy, w, size, stride, padding, dilation, groups):
@@ -545,9 +551,11 @@ class _ConvPair(Op):
         size, kernel = tuple(x.shape[2:]), tuple(w.shape[2:])
         geo = (self.stride, self.padding, self.dilation, self.groups)
 
+        filters = self.__dict__.pop("winograd_filters", None)
+
         def part(lo, hi):
             g = grad[lo:hi]
-            gx = self._input_grad_array(xp, g, w, size, geo) if needs[0] else None
+            gx = self._input_grad_array(xp, g, w, size, geo, filters) if needs[0] else None
             gw = _conv_weight(xp, *self._weight_operands(x[lo:hi], g), kernel,
                               *geo) if needs[1] else None
             return gx, gw, (_bias_grad(g, nd) if bias else None)
@@ -563,10 +571,12 @@ class _ConvPair(Op):
         return (gx, gw) if len(needs) == 2 else (gx, gw, gb)
 
 
-def _by_samples(n, arrays, macs, kernel, combine):
+def _by_samples(n, arrays, macs, kernel, combine, k=None):
     """``kernel(0, n)``, or ``combine`` of ``kernel(lo, hi)`` over parts of the batch computed
-    on several cores (``conv_samples``: when the work is large and the cores are free)."""
-    k = _batch_split.parts(arrays, n, macs)
+    on several cores (``conv_samples``: when the work is large and the cores are free); ``k``
+    parts when the caller has asked ``conv_samples.parts`` already."""
+    if k is None:
+        k = _batch_split.parts(arrays, n, macs)
     if k == 1:
         return kernel(0, n)
     return combine(_batch_split.run(kernel, n, k))
@@ -580,21 +590,31 @@ class Conv(_ConvPair):
         out = self.__dict__.get("out")
         if out is None:
             out = out_size(x.shape[2:], w.shape[2:], self.stride, self.padding, self.dilation)
+        n = x.shape[0]
+        macs = n * _prod(out) * w.size
+        k = _batch_split.parts((x, w, b), n, macs)
+        taps = None
+        if not is_device_array(x) and _winograd.applies(x[:-(-n // k)], w, self.stride,
+                                                        self.dilation, self.groups, out):
+            # the filter transform is memory-bound (512 channels: ~4 ms): once for all the
+            # parts, and kept for the input gradient, which reuses it reordered
+            u = _winograd.filters(self.xp, w)
+            taps = (u.transpose(0, 2, 1), None)
+            self.winograd_filters = u
 
         def part(lo, hi):
             return _conv_forward(self.xp, x[lo:hi], w, b, self.stride, self.padding,
-                                 self.dilation, self.groups, out)
+                                 self.dilation, self.groups, out, taps)
 
-        return _by_samples(x.shape[0], (x, w, b), x.shape[0] * _prod(out) * w.size, part,
-                           _batch_split.joined)
+        return _by_samples(n, (x, w, b), macs, part, _batch_split.joined, k)
 
     @staticmethod
     def _input_grad(grad, w, size, geo):
         return ConvTranspose.apply(grad, w, size=size, **geo)
 
     @staticmethod
-    def _input_grad_array(xp, grad, w, size, geo):
-        return _conv_input(xp, grad, w, size, *geo)
+    def _input_grad_array(xp, grad, w, size, geo, filters=None):
+        return _conv_input(xp, grad, w, size, *geo, filters=filters)
 
     @staticmethod
     def _conv_out(x, grad):
@@ -627,7 +647,7 @@ class ConvTranspose(_ConvPair):
         return Conv.apply(grad, w, out=size, **geo)
 
     @staticmethod
-    def _input_grad_array(xp, grad, w, size, geo):
+    def _input_grad_array(xp, grad, w, size, geo, filters=None):
         return _conv_forward(xp, grad, w, None, *geo, size)
 
     @staticmethod

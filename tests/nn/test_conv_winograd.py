@@ -117,3 +117,22 @@ def test_winograd_float32_error_is_within_a_few_ulps_of_float64(monkeypatch):
     scale = np.abs(ref).max()
     # no worse than twice the error of the direct float32 sum
     assert np.abs(got - ref).max() <= 2 * max(np.abs(direct - ref).max(), 1e-7 * scale)
+
+
+@pytest.mark.parametrize("parts", [1, 2])
+def test_winograd_filters_transformed_once_per_convolution(paths, small, monkeypatch, parts):
+    # the forward transforms the weight once for all the batch's parts, and the input
+    # gradient reuses those filters reordered (flipped kernel) instead of transforming again
+    monkeypatch.setattr(conv_samples, "_MIN_PART_MACS", 1)
+    monkeypatch.setattr(conv_samples, "_free_cores", lambda: parts)
+    calls = []
+    real = conv_winograd.filters
+    monkeypatch.setattr(conv_winograd, "filters", lambda xp, w: calls.append(w.shape)
+                        or real(xp, w))
+    check_op(_conv(padding=1), [(4, 8, 6, 5), (5, 8, 3, 3), (5,)], dtype="float32",
+             second_order=False)
+    check_op(_conv(padding=1), [(4, 8, 6, 5), (5, 8, 3, 3), (5,)], second_order=False)
+    assert paths.count("forward-winograd") >= 4 and "weight-winograd" in paths
+    # check_op runs the op a few times; each forward is one transform, backward none
+    assert calls and all(s == (5, 8, 3, 3) for s in calls)
+    assert len(calls) == paths.count("forward-winograd") // (2 * parts)
