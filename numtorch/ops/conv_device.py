@@ -15,7 +15,9 @@ time with them), while cuBLAS wants one large GEMM. So device arrays take this p
 
 With a single group every GEMM is a 2-D ``dot`` (cuBLAS reads transposed views as they are);
 with several, a batched ``matmul`` over groups. Zero padding is one zero-filled buffer and one
-copy. No Python loop runs over samples, blocks or positions.
+copy. No Python loop runs over samples, blocks or positions. The columns of the forward and
+of the weight gradient come from one kernel (``backend/_cupy_conv.py``) that reads the
+unpadded input, zeros in the padding: one launch instead of a zero fill and two copies.
 """
 
 from math import prod as _prod
@@ -69,11 +71,13 @@ def forward(xp, x, w, b, stride, padding, dilation, groups, out):
     nd = len(kernel)
     n, o = x.shape[0], w.shape[0]
     length = _prod(out)
-    win = _windows(xp, _padded(xp, x, padding), kernel, stride, dilation, out, groups)
-    # (N, g, C/g, *out, *K) -> (g, C/g, *K, N, *out): GEMM rows in the weight's order
-    axes = (1, 2) + tuple(range(3 + nd, 3 + 2 * nd)) + (0,) + tuple(range(3, 3 + nd))
     ck = x.shape[1] // groups * _prod(kernel)
-    cols = xp.ascontiguousarray(win.transpose(axes)).reshape(groups, ck, n * length)
+    cols = helpers_for(xp).im2col(x, kernel, stride, padding, dilation, groups, out, "rows")
+    if cols is None:  # the xp code: padded copy, window view, one copy in GEMM order
+        win = _windows(xp, _padded(xp, x, padding), kernel, stride, dilation, out, groups)
+        # (N, g, C/g, *out, *K) -> (g, C/g, *K, N, *out): GEMM rows in the weight's order
+        axes = (1, 2) + tuple(range(3 + nd, 3 + 2 * nd)) + (0,) + tuple(range(3, 3 + nd))
+        cols = xp.ascontiguousarray(win.transpose(axes)).reshape(groups, ck, n * length)
     yt = _gemm(xp, w.reshape(groups, o // groups, ck), cols).reshape(o, n, length)
     y = xp.empty((n, o, length), dtype=yt.dtype)
     if b is None:
@@ -89,11 +93,13 @@ def weight(xp, x, gy, kernel, stride, padding, dilation, groups):
     nd = len(kernel)
     n, o = gy.shape[:2]
     out = tuple(gy.shape[2:])
-    win = _windows(xp, _padded(xp, x, padding), kernel, stride, dilation, out, groups)
-    # (N, g, C/g, *out, *K) -> (g, N, *out, C/g, *K): GEMM columns over every sample
-    axes = (1, 0) + tuple(range(3, 3 + nd)) + (2,) + tuple(range(3 + nd, 3 + 2 * nd))
     ck = x.shape[1] // groups * _prod(kernel)
-    cols = xp.ascontiguousarray(win.transpose(axes)).reshape(groups, n * _prod(out), ck)
+    cols = helpers_for(xp).im2col(x, kernel, stride, padding, dilation, groups, out, "cols")
+    if cols is None:
+        win = _windows(xp, _padded(xp, x, padding), kernel, stride, dilation, out, groups)
+        # (N, g, C/g, *out, *K) -> (g, N, *out, C/g, *K): GEMM columns over every sample
+        axes = (1, 0) + tuple(range(3, 3 + nd)) + (2,) + tuple(range(3 + nd, 3 + 2 * nd))
+        cols = xp.ascontiguousarray(win.transpose(axes)).reshape(groups, n * _prod(out), ck)
     dw = _gemm(xp, _rows_of(xp, gy, groups), cols)  # (g, O/g, C/g * K)
     return dw.reshape((o, x.shape[1] // groups) + kernel)
 

@@ -197,3 +197,32 @@ def multi_adam(*args):
             _adam_block(part[0], *scalars, *part[1:], mad=_mad(False))
         if g.size:
             step += np.float32(1)
+
+
+def _im2col(args, layout):
+    """The im2col kernels: window view of the zero-padded input, in GEMM order."""
+    x, n, c, cg, *dims, col = args
+    nd = len(dims) // 6
+    s, k, o, st, pd, dl = (dims[j::6] for j in range(6))
+    groups = c // cg
+    xp = np.zeros((n, c) + tuple(si + 2 * p + (ki - 1) * di for si, p, ki, di in
+                                 zip(s, pd, k, dl)), dtype=x.dtype)
+    xp[(slice(None),) * 2 + tuple(slice(p, p + si) for si, p in zip(s, pd))] = x
+    sn, sc, *sp = xp.strides
+    win = np.lib.stride_tricks.as_strided(
+        xp, (n, groups, cg) + tuple(o) + tuple(k),
+        (sn, sc * cg, sc) + tuple(a * b for a, b in zip(sp, st))
+        + tuple(a * b for a, b in zip(sp, dl)))
+    r = tuple(range(3, 3 + nd)), tuple(range(3 + nd, 3 + 2 * nd))
+    axes = ((1, 2) + r[1] + (0,) + r[0]) if layout == "rows" else ((1, 0) + r[0] + (2,) + r[1])
+    col[...] = win.transpose(axes).reshape(col.shape)
+
+
+@reference("numtorch_im2col_rows")
+def im2col_rows(*args):
+    _im2col(args, "rows")
+
+
+@reference("numtorch_im2col_cols")
+def im2col_cols(*args):
+    _im2col(args, "cols")

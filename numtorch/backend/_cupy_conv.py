@@ -1,0 +1,92 @@
+"""One CuPy kernel that writes a convolution's im2col columns straight from its input.
+
+Written with xp, the columns of a zero-padded convolution cost three launches and three
+passes: a zero-filled padded buffer, the copy of the input into it, and the copy of the
+strided window view into GEMM order; and the weight gradient built the padded input a second
+time. Here each column element reads its input value (or zero, in the padding) itself: one
+launch, one pass, no padded buffer. Only data moves, so the columns are the xp code's exactly.
+
+Two layouts, the GEMM operands of ``ops/conv_device.py``: ``"rows"`` for the forward,
+``(g, C/g, *K, N, *out)``, and ``"cols"`` for the weight gradient, ``(g, N, *out, C/g, *K)``.
+The kernel source depends on the number of spatial dims and the layout (built once each);
+sizes come as int64 scalars. :func:`im2col` returns None (the caller runs its xp code) when
+the kernel does not apply or cannot be built.
+"""
+
+from ._cupy_kernels import ENABLED, FAILED, _kernel, _OPTIONS
+
+
+def _source(nd, layout):
+    d = range(nd)
+    split = ["ptrdiff_t r = i;"]
+
+    def take(name, size):
+        split.append(f"const ptrdiff_t {name} = r % {size}; r /= {size};")
+
+    inner = ([(f"o{k}", f"O{k}") for k in d], [("nn", "N")],
+             [(f"k{k}", f"K{k}") for k in d], [("c", "CG")])
+    if layout == "cols":  # (g, N, *out, C/g, *K): the kernel taps vary fastest
+        inner = ([(f"k{k}", f"K{k}") for k in d], [("c", "CG")],
+                 [(f"o{k}", f"O{k}") for k in d], [("nn", "N")])
+    for part in inner:
+        for name, size in reversed(part):
+            take(name, size)
+    split.append("const ptrdiff_t ch = r * CG + c;")
+    src = [f"const ptrdiff_t s{k} = o{k} * st{k} + k{k} * dl{k} - pd{k};" for k in d]
+    inside = " && ".join(f"s{k} >= 0 && s{k} < S{k}" for k in d)
+    flat = "nn * C + ch"
+    for k in d:
+        flat = f"({flat}) * S{k} + s{k}"
+    return "\n".join(split + src + [f"col = ({inside}) ? x[{flat}] : (T)0;"])
+
+
+def _make(nd, layout):
+    def make(cp):
+        dims = ", ".join(f"int64 S{k}, int64 K{k}, int64 O{k}, int64 st{k}, int64 pd{k}, "
+                         f"int64 dl{k}" for k in range(nd))
+        return cp.ElementwiseKernel(f"raw T x, int64 N, int64 C, int64 CG, {dims}", "T col",
+                                    _source(nd, layout), f"numtorch_im2col_{layout}",
+                                    options=_OPTIONS)
+    return make
+
+
+def im2col(x, kernel, stride, padding, dilation, groups, out, layout):
+    """The im2col columns of ``x`` (N, C, *S) for a convolution with window ``kernel``,
+    ``stride``, ``padding`` ((lo, hi) per dim), ``dilation`` and ``groups`` whose output
+    spatial shape is ``out``, as a contiguous ``(g, C/g * K, N * L)`` (``layout="rows"``) or
+    ``(g, N * L, C/g * K)`` (``"cols"``) array; None when the kernel does not apply."""
+    from . import _cupy
+
+    nd = len(kernel)
+    if not ENABLED[0] or x.ndim != nd + 2 or x.size == 0 or nd not in (1, 2, 3):
+        return None
+    n, c = x.shape[:2]
+    cg = c // groups
+    ck, nl = cg * _size(kernel), n * _size(out)
+    shape = (groups, ck, nl) if layout == "rows" else (groups, nl, ck)
+    name = f"numtorch_im2col_{layout}{nd}"
+    k = _kernel(name, _make(nd, layout))
+    if k is None:
+        return None
+    col = _cupy.cp.empty(shape, dtype=x.dtype)
+    args = [x, n, c, cg]
+    for s, kk, o, st, (lo, _), dl in zip(x.shape[2:], kernel, out, stride, padding, dilation):
+        args += [s, kk, o, st, lo, dl]
+    try:
+        k(*args, col)
+    except Exception as e:  # noqa: BLE001  (NVRTC compiles at the first call)
+        if type(e).__name__ not in ("CompileException", "NVRTCError"):
+            raise
+        FAILED[name] = e
+        from . import _cupy_kernels
+
+        _cupy_kernels._KERNELS.pop(name, None)
+        return None
+    return col
+
+
+def _size(shape):
+    p = 1
+    for s in shape:
+        p *= s
+    return p

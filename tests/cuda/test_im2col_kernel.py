@@ -1,0 +1,119 @@
+"""The im2col kernel of device convolutions (backend/_cupy_conv.py) on the CuPy stand-in: the
+forward's and the weight gradient's columns come from one launch reading the unpadded input,
+with the xp code's values exactly (torch, the oracle, within float tolerance), for 1-3
+spatial dims, strides, dilations, groups and asymmetric ('same') padding."""
+
+import numpy as np
+import pytest
+import torch
+
+import numtorch
+from numtorch.backend import _cupy_kernels
+from tests.cuda import standin
+
+CASES = [
+    (1, (2, 4, 9), (6, 2, 3), dict(padding=2, stride=2, groups=2)),
+    (2, (2, 4, 7, 6), (6, 4, 3, 3), dict(padding=1)),
+    (2, (2, 4, 7, 6), (4, 2, 3, 2), dict(padding=(2, 1), stride=(2, 1), dilation=(1, 2),
+                                         groups=2)),
+    (2, (1, 3, 6, 6), (5, 3, 4, 4), dict(padding="same")),  # asymmetric: (1, 2) per dim
+    (2, (2, 3, 5, 5), (4, 3, 1, 1), dict(stride=2)),  # no padding
+    (3, (1, 2, 4, 5, 4), (3, 2, 2, 3, 2), dict(padding=1, stride=(1, 2, 1))),
+]
+
+
+@pytest.fixture
+def cuda():
+    with standin.active():
+        _cupy_kernels.FAILED.clear()
+        _cupy_kernels._KERNELS.clear()
+        yield
+    _cupy_kernels.ENABLED[0] = True
+    _cupy_kernels.FAILED.clear()
+    _cupy_kernels._KERNELS.clear()
+
+
+def _conv(lib, nd, xs, ws, kw, device):
+    rng = np.random.default_rng(nd)
+    x = lib.tensor(rng.standard_normal(xs), device=device, requires_grad=True)
+    w = lib.tensor(rng.standard_normal(ws), device=device, requires_grad=True)
+    y = getattr(lib.nn.functional, f"conv{nd}d")(x, w, **kw)
+    gy = lib.tensor(np.random.default_rng(9).standard_normal(tuple(y.shape)), device=device)
+    y.backward(gy)
+    return [t.detach().cpu().numpy() for t in (y, x.grad, w.grad)]
+
+
+@pytest.mark.parametrize("nd,xs,ws,kw", CASES, ids=str)
+def test_columns_from_one_kernel_with_the_xp_values(cuda, nd, xs, ws, kw):
+    standin.reset_stats()
+    got = _conv(numtorch, nd, xs, ws, kw, "cuda")
+    fused = standin.STATS.get("fused", [])
+    assert fused.count("numtorch_im2col_rows") >= 1
+    assert fused.count("numtorch_im2col_cols") == 1
+    launches = standin.STATS["kernels"]
+    _cupy_kernels.ENABLED[0] = False
+    standin.reset_stats()
+    plain = _conv(numtorch, nd, xs, ws, kw, "cuda")
+    padded = kw.get("padding", 0) not in (0, (0, 0))
+    assert launches < standin.STATS["kernels"] or not padded
+    for a, b, c in zip(got, plain, _conv(torch, nd, xs, ws, kw, "cpu")):
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_allclose(a, c, rtol=1e-10, atol=1e-10)
+
+
+def _run_source(src, x, scalars, size):
+    """Run the kernel's CUDA body on the host, every index at once: its integer index math
+    translated line by line to NumPy (a check of the source itself, which the stand-in's
+    reference does not read)."""
+    import re
+
+    env = dict(scalars, i=np.arange(size, dtype=np.int64))
+    for stmt in (s.strip() for s in src.replace("\n", ";").split(";")):
+        if not stmt:
+            continue
+        stmt = re.sub(r"^(const )?ptrdiff_t ", "", stmt)
+        m = re.fullmatch(r"(\w+) /= (\w+)", stmt)
+        if m:
+            env[m[1]] = env[m[1]] // env[m[2]]
+            continue
+        m = re.fullmatch(r"col = \((.*)\) \? x\[(.*)\] : \(T\)0", stmt)
+        if m:
+            cond = eval(" & ".join(f"({t})" for t in m[1].split(" && ")), {}, env)
+            flat = np.where(cond, eval(m[2], {}, env), 0)
+            return np.where(cond, x.reshape(-1)[flat], 0)
+        name, expr = stmt.split(" = ", 1)
+        env[name] = eval(expr, {}, env)
+    raise AssertionError("no store in the kernel body")
+
+
+@pytest.mark.parametrize("layout", ["rows", "cols"])
+@pytest.mark.parametrize("nd,xs,ws,kw", CASES, ids=str)
+def test_the_kernel_source_computes_the_columns(nd, xs, ws, kw, layout):
+    from numtorch.backend import _cupy_conv
+    from tests.cuda.standin._references import _im2col
+
+    x = np.random.default_rng(0).standard_normal(xs)
+    k = ws[2:]
+    groups = kw.get("groups", 1)
+    st = kw.get("stride", 1)
+    st = (st,) * nd if isinstance(st, int) else st
+    dl = kw.get("dilation", 1)
+    dl = (dl,) * nd if isinstance(dl, int) else dl
+    pd = kw.get("padding", 0)
+    if pd == "same":
+        pd = tuple((d * (kk - 1) // 2) for kk, d in zip(k, dl))
+    pd = (pd,) * nd if isinstance(pd, int) else pd
+    out = tuple((s + 2 * p - d * (kk - 1) - 1) // t + 1
+                for s, p, d, kk, t in zip(xs[2:], pd, dl, k, st))
+    n, c = xs[:2]
+    scalars = dict(N=n, C=c, CG=c // groups)
+    dims = []
+    for j, vals in enumerate(zip(xs[2:], k, out, st, pd, dl)):
+        scalars.update({f"{a}{j}": v for a, v in zip(("S", "K", "O", "st", "pd", "dl"), vals)})
+        dims += list(vals)
+    ck, nl = c // groups * int(np.prod(k)), n * int(np.prod(out))
+    shape = (groups, ck, nl) if layout == "rows" else (groups, nl, ck)
+    want = np.empty(shape)
+    _im2col((x, n, c, c // groups, *dims, want), layout)
+    got = _run_source(_cupy_conv._source(nd, layout), x, scalars, want.size)
+    np.testing.assert_array_equal(got.reshape(shape), want)
