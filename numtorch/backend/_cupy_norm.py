@@ -96,3 +96,72 @@ def norm_grad(h, data, sum_h, sum_hx, invstd, w, count):
         gx -= m
         gx *= scale
     return gx
+
+
+# -- layer norm: rows of n trailing values, elementwise weight and bias -------------------------
+def _make_rows_center(cp):
+    return cp.ElementwiseKernel(
+        "T x, raw T s, T count, int64 n", "T xc", "xc = x - s[i / n] / count;",
+        "numtorch_rows_center", options=_OPTIONS)
+
+
+def _make_rows_affine(cp):
+    return cp.ElementwiseKernel(
+        "T xc, raw T s2, T count, T eps, raw T w, raw T b, int64 n, int32 has_b",
+        "T data, T y, raw T invstd",
+        "const ptrdiff_t row = i / n, col = i % n;"
+        " T iv = (T)1 / sqrt(s2[row] / count + eps);"
+        " if (col == 0) invstd[row] = iv;"
+        " T d = xc * iv; data = d; T t = d * w[col]; y = has_b ? t + b[col] : t;",
+        "numtorch_rows_affine", options=_OPTIONS)
+
+
+def _make_rows_grad(cp):
+    return cp.ElementwiseKernel(
+        "T h, T data, raw T sum_h, raw T sum_hx, raw T invstd, T count, int64 n", "T gx",
+        "const ptrdiff_t row = i / n; T k = sum_hx[row] / count; T t = data * k; t = h - t;"
+        " t = t - sum_h[row] / count; gx = t * invstd[row];",
+        "numtorch_rows_grad", options=_OPTIONS)
+
+
+def _rows_ok(x, n, *params):
+    return (ENABLED[0] and x.dtype.name in _FLOATS and x.flags.c_contiguous and n > 0
+            and x.size > 0 and all(p is None or (p.dtype == x.dtype and p.size == n and
+                                                 p.flags.c_contiguous) for p in params))
+
+
+def rows_forward(x, w, b, n, eps, row_sums):
+    """Layer norm's forward over the trailing ``n`` values of each row of ``x`` with the
+    elementwise ``w`` (and ``b``): ``(y, xhat, invstd)``, invstd of shape ``(rows,)``, or
+    None when the kernels do not apply. ``row_sums(a, b=None)`` gives the per-row sums (of
+    ``a * b``) as the xp code forms them. Four launches (two sums, two kernels) where the xp
+    code takes eight, with its roundings: x - sum / n, then ``(xc * invstd) * w + b``."""
+    if not _rows_ok(x, n, w, b):
+        return None
+    t = x.dtype.type
+    count = t(n)
+    s = row_sums(x)
+    xc = _run("numtorch_rows_center", _make_rows_center, x, s, count, n)
+    if xc is None:
+        return None
+    s2 = row_sums(xc, xc)
+    from . import _cupy
+
+    invstd = _cupy.cp.empty(x.size // n, dtype=x.dtype)
+    data, y = _cupy.cp.empty_like(x), _cupy.cp.empty_like(x)
+    out = _run("numtorch_rows_affine", _make_rows_affine, xc, s2, count, t(eps), w,
+               w if b is None else b, n, int(b is not None), data, y, invstd)
+    return None if out is None else (y, data, invstd)
+
+
+def rows_grad(h, data, sum_h, sum_hx, invstd, n):
+    """Layer norm's input gradient ``invstd * ((h - xhat * (sum_hx / n)) - sum_h / n)`` per
+    row of ``n`` values (``h = gy * w``, ``sum_h`` and ``sum_hx`` its per-row sums alone and
+    times ``xhat``) in one kernel, with the xp code's roundings; None when it does not
+    apply."""
+    if not (_rows_ok(h, n) and data.dtype == h.dtype and data.shape == h.shape and
+            data.flags.c_contiguous and all(a.size * n == h.size and a.flags.c_contiguous
+                                            for a in (sum_h, sum_hx, invstd))):
+        return None
+    return _run("numtorch_rows_grad", _make_rows_grad, h, data, sum_h, sum_hx, invstd,
+                h.dtype.type(n), n)

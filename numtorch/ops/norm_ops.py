@@ -21,7 +21,7 @@ import numpy as np
 from .. import _dtype
 from ..autograd.graph import Op
 from ..backend import helpers_for, is_device_array
-from . import _intraop, norm_channels
+from . import _intraop, norm_channels, norm_device
 from ._intraop import run_split
 from .join import cat
 
@@ -199,6 +199,10 @@ class NormalizeAffine(Op):
                 self.save_inputs(x, w)
             self.save(data=xc, centered=True, invstd=invstd)
             return y
+        if w is not None and is_device_array(x) and getattr(self, "stats", None) is None:
+            y = norm_device.rows_forward(self, x, w, b, _sum_keepdim)  # GPU layer norm
+            if y is not None:
+                return y
         xc, invstd = _center(self, x)
         if w is None:
             self.save_inputs(x)
@@ -281,6 +285,11 @@ class NormalizeAffineBackward(Op):
         with np.errstate(invalid="ignore", divide="ignore"):
             sum_h = _sum_keepdim(xp, h, dims)
             sum_hx = _sum_keepdim(xp, h, dims, data)  # sum(h * xhat), up to invstd
+            if "x" in self.outs and not (self.centered or folded) and is_device_array(gy) \
+                    and norm_device.trailing(dims, gy.ndim):  # GPU layer norm: 1 kernel
+                gx = helpers_for(xp).rows_grad(h, data, sum_h, sum_hx, invstd, n)
+                if gx is not None:
+                    results["x"] = gx
             if "x" in self.outs and self.centered and folded and w is not None and \
                     is_device_array(gy) and gy.dtype == data.dtype:
                 # a GPU: the per-group arithmetic in one kernel, the input gradient's four

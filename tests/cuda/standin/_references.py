@@ -226,3 +226,35 @@ def im2col_rows(*args):
 @reference("numtorch_im2col_cols")
 def im2col_cols(*args):
     _im2col(args, "cols")
+
+
+def _row_of(a, n, size):
+    """Per-row values ``a`` (one per ``n`` elements) spread over ``size`` elements."""
+    return np.repeat(a.reshape(-1), n)[:size]
+
+
+@reference("numtorch_rows_center")
+def rows_center(x, s, count, n, xc):
+    xc[...] = (x.reshape(-1) - _row_of(s / count, n, x.size)).reshape(x.shape)
+
+
+@reference("numtorch_rows_affine")
+def rows_affine(xc, s2, count, eps, w, b, n, has_b, data, y, invstd):
+    iv = 1 / np.sqrt(s2.reshape(-1) / count + eps)
+    invstd.reshape(-1)[...] = iv
+    d = xc.reshape(-1, n) * iv.reshape(-1, 1)
+    data.reshape(-1, n)[...] = d
+    t = d * w.reshape(-1)
+    if has_b:
+        t += b.reshape(-1)
+    y.reshape(-1, n)[...] = t
+
+
+@reference("numtorch_rows_grad")
+def rows_grad(h, data, sum_h, sum_hx, invstd, count, n, gx):
+    rows = (-1, 1)
+    t = data.reshape(-1, n) * (sum_hx.reshape(rows) / count)
+    t = h.reshape(-1, n) - t
+    t -= sum_h.reshape(rows) / count
+    t *= invstd.reshape(rows)
+    gx.reshape(-1, n)[...] = t

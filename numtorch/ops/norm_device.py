@@ -1,0 +1,28 @@
+"""Layer norm on a GPU: ``NormalizeAffine``'s forward and input gradient over trailing dims
+with an elementwise weight, in the general path's roundings with fewer launches
+(``backend/_cupy_norm.py``: 8 -> 4 forward, 9 -> 4 for the input gradient)."""
+
+from ..backend import helpers_for
+
+
+def trailing(dims, ndim):
+    """Whether ``dims`` are the last ``len(dims)`` of ``ndim`` (each row normalised alone)."""
+    return bool(dims) and tuple(dims) == tuple(range(ndim - len(dims), ndim))
+
+
+def rows_forward(op, x, w, b, sum_keepdim):
+    """``NormalizeAffine.forward`` of layer norm on a device array, saving what its general
+    path saves (``xhat`` as uncentred data, invstd with the kept dims); None when the fused
+    kernels do not apply (per-group weight, other dims, dtypes or layouts)."""
+    nd, dims = x.ndim, op.dims
+    if not trailing(dims, nd) or (len(w.shape) == nd and all(w.shape[d] == 1 for d in dims)):
+        return None
+    res = helpers_for(op.xp).rows_forward(x, w, b, op.n, op.eps,
+                                          lambda a, c=None: sum_keepdim(op.xp, a, dims, c))
+    if res is None:
+        return None
+    y, data, invstd = res
+    op.save_inputs(x, w)
+    op.save(data=data, centered=False,
+            invstd=invstd.reshape(x.shape[:nd - len(dims)] + (1,) * len(dims)))
+    return y
