@@ -18,7 +18,7 @@ from ._intraop import run_split
 from ._pointwise import _check_tensor, _out
 from .unary import exp, tanh
 
-__all__ = ["sigmoid", "logsigmoid", "softplus", "silu", "mish", "gelu"]
+__all__ = ["gelu", "logsigmoid", "mish", "sigmoid", "silu", "softplus"]
 
 _SQRT_HALF = math.sqrt(0.5)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -33,6 +33,15 @@ _ERFC_P = 0.3731375145583434
 _ERFC_COEF = (-0.1389938283350732, 0.4092931381347646, -0.1555607659224292,
               0.29925729178873245, 0.16014102603398636, 0.21564560613932493,
               0.21021699923989248)
+# The same sum evaluated in u = t / s, with s making its leading coefficient 1, and
+# u = _ERFC_K / (|x| + _ERFC_SHIFT) (for x / sqrt 2's t): a division where a scaling, an
+# addition and a reciprocal were, and one multiplication fewer in the Horner chain (23 passes
+# of the forward's 25, ~9% of its time; NumPy's float32 divide is also vectorised where its
+# reciprocal is not). The halving of the tail is folded in as before.
+_ERFC_S = -((0.5 * -_ERFC_COEF[0]) ** (-1 / 7))  # 0.5 a_7 s^7 = 1 (a_7 < 0, so s < 0)
+_ERFC_SHIFT = 1 / (_ERFC_P * _SQRT_HALF)
+_ERFC_K = _ERFC_SHIFT / _ERFC_S
+_ERFC_MONIC = tuple(0.5 * c * _ERFC_S ** k for k, c in zip(range(6, 0, -1), _ERFC_COEF[1:]))
 # torch's float16 GELU (found by experiment over every float16 value) computes, in float32,
 # x * 0.5 * (1 + erf(x / sqrt 2)) with erf from Abramowitz & Stegun 7.1.26 (five terms, an
 # absolute error near 1.5e-7): erf(z) = 1 - t (a1 + t (a2 + ...)) exp(-z^2), t = 1 / (1 + p z).
@@ -321,14 +330,14 @@ def _cdf_pdf_part(xp, x, cdf, e, y):
     xp.exp(e, out=e)  # exp(-x^2/2), also the exp(-z^2) of erfc with z = x / sqrt(2)
     # tail = erfc(|x| / sqrt 2) / 2 (the halving is folded into the coefficients);
     # Phi = tail for x < 0, 1 - tail otherwise
-    t = xp.abs(x, out=cdf)
-    t *= dt.type(_ERFC_P * _SQRT_HALF)
-    t += dt.type(1)
-    xp.reciprocal(t, out=t)
-    p = xp.multiply(t, dt.type(0.5 * _ERFC_COEF[0]), out=y)
-    for c in _ERFC_COEF[1:]:
-        p += dt.type(0.5 * c)
-        p *= t
+    u = xp.abs(x, out=cdf)
+    u += dt.type(_ERFC_SHIFT)
+    xp.divide(dt.type(_ERFC_K), u, out=u)
+    p = xp.add(u, dt.type(_ERFC_MONIC[0]), out=y)
+    for c in _ERFC_MONIC[1:]:
+        p *= u
+        p += dt.type(c)
+    p *= u
     p *= e
     # Phi = |[x >= 0] - tail|: exactly the tail for x < 0 (no cancellation in 0.5 - tail,
     # which would cost the tail its relative accuracy), 1 - tail otherwise (tail <= 1/2)
