@@ -90,3 +90,77 @@ def _size(shape):
     for s in shape:
         p *= s
     return p
+
+
+# -- col2im: the input gradient of a strided convolution ---------------------------------------
+def _col2im_source(nd):
+    """Each input-gradient element sums the column entries of the taps whose window covers
+    it, in the order the xp code's per-tap strided adds reach it (taps in C order, from 0)."""
+    d = range(nd)
+    lines = ["ptrdiff_t r = i;"]
+    for k in reversed(d):
+        lines.append(f"const ptrdiff_t s{k} = r % S{k};")
+        lines.append(f"r /= S{k};")
+    lines += ["const ptrdiff_t c = r % C;", "const ptrdiff_t nn = r / C;", "T acc = 0;"]
+    depth = 0
+    for k in d:
+        pad = "    " * depth
+        lines += [f"{pad}for (ptrdiff_t k{k} = 0; k{k} < K{k}; ++k{k}) {{",
+                  f"{pad}    const ptrdiff_t t{k} = s{k} + pd{k} - k{k} * dl{k};",
+                  f"{pad}    if (t{k} < 0 || t{k} % st{k} != 0) continue;",
+                  f"{pad}    const ptrdiff_t o{k} = t{k} / st{k};",
+                  f"{pad}    if (o{k} >= O{k}) continue;"]
+        depth += 1
+    flat = "c"
+    for k in d:
+        flat = f"({flat}) * K{k} + k{k}"
+    flat = f"({flat}) * N + nn"
+    for k in d:
+        flat = f"({flat}) * O{k} + o{k}"
+    lines.append("    " * depth + f"acc = acc + cols[{flat}];")
+    for k in reversed(d):
+        lines.append("    " * k + "}")
+    lines.append("dx = acc;")
+    return "\n".join(lines)
+
+
+def _make_col2im(nd):
+    def make(cp):
+        dims = ", ".join(f"int64 S{k}, int64 K{k}, int64 O{k}, int64 st{k}, int64 pd{k}, "
+                         f"int64 dl{k}" for k in range(nd))
+        return cp.ElementwiseKernel(f"raw T cols, int64 N, int64 C, {dims}", "T dx",
+                                    _col2im_source(nd), "numtorch_col2im", options=_OPTIONS)
+    return make
+
+
+def col2im(cols, n, c, size, kernel, out, stride, padding, dilation):
+    """The input gradient ``(n, c, *size)`` from the GEMM columns ``cols`` (contiguous
+    ``(c, *kernel, n, *out)``) of a convolution with ``stride``, ``padding`` ((lo, hi) per
+    dim) and ``dilation``: one launch where the xp code zero-fills a padded buffer, adds each
+    tap's columns into a strided view of it and crops it; the same sums in the same order.
+    None when the kernel does not apply."""
+    from . import _cupy
+
+    nd = len(kernel)
+    if not ENABLED[0] or nd not in (1, 2, 3) or not cols.flags.c_contiguous or \
+            cols.dtype.name not in ("float32", "float64") or not cols.size:
+        return None
+    name = f"numtorch_col2im{nd}"
+    k = _kernel(name, _make_col2im(nd))
+    if k is None:
+        return None
+    dx = _cupy.cp.empty((n, c) + tuple(size), dtype=cols.dtype)
+    args = [cols, n, c]
+    for s, kk, o, st, (lo, _), dl in zip(size, kernel, out, stride, padding, dilation):
+        args += [s, kk, o, st, lo, dl]
+    try:
+        k(*args, dx)
+    except Exception as e:  # noqa: BLE001  (NVRTC compiles at the first call)
+        if type(e).__name__ not in ("CompileException", "NVRTCError"):
+            raise
+        FAILED[name] = e
+        from . import _cupy_kernels
+
+        _cupy_kernels._KERNELS.pop(name, None)
+        return None
+    return dx

@@ -114,6 +114,9 @@ def input_col2im(xp, gy, w, size, stride, padding, dilation, groups, col2im_into
     c_in = w.shape[1] * groups
     wt = w.reshape(groups, o // groups, w.shape[1] * _prod(kernel)).swapaxes(1, 2)
     cols = _gemm(xp, wt, _rows_of(xp, gy, groups)).reshape((c_in,) + kernel + (n,) + out)
+    dx = helpers_for(xp).col2im(cols, n, c_in, size, kernel, out, stride, padding, dilation)
+    if dx is not None:  # one kernel: each element sums its taps' columns
+        return dx
     full = tuple(s + lo + hi for s, (lo, hi) in zip(size, padding))
     dx = xp.zeros((n, c_in) + full, dtype=cols.dtype)
     col2im_into(dx, xp.moveaxis(cols, 1 + nd, 0), stride, dilation)

@@ -1,5 +1,6 @@
-"""The im2col kernel of device convolutions (backend/_cupy_conv.py) on the CuPy stand-in: the
-forward's and the weight gradient's columns come from one launch reading the unpadded input,
+"""The im2col and col2im kernels of device convolutions (backend/_cupy_conv.py) on the CuPy
+stand-in: the forward's and the weight gradient's columns come from one launch reading the
+unpadded input, a strided convolution's input gradient from one launch summing its taps,
 with the xp code's values exactly (torch, the oracle, within float tolerance), for 1-3
 spatial dims, strides, dilations, groups and asymmetric ('same') padding."""
 
@@ -50,6 +51,8 @@ def test_columns_from_one_kernel_with_the_xp_values(cuda, nd, xs, ws, kw):
     fused = standin.STATS.get("fused", [])
     assert fused.count("numtorch_im2col_rows") >= 1
     assert fused.count("numtorch_im2col_cols") == 1
+    strided = kw.get("stride", 1) != 1  # the input gradient through col2im
+    assert fused.count("numtorch_col2im") == int(strided)
     launches = standin.STATS["kernels"]
     _cupy_kernels.ENABLED[0] = False
     standin.reset_stats()
@@ -117,3 +120,59 @@ def test_the_kernel_source_computes_the_columns(nd, xs, ws, kw, layout):
     _im2col((x, n, c, c // groups, *dims, want), layout)
     got = _run_source(_cupy_conv._source(nd, layout), x, scalars, want.size)
     np.testing.assert_array_equal(got.reshape(shape), want)
+
+
+def _python_of(src):
+    """The col2im kernel body (one statement per line, loops indented) as a Python function
+    of ``i`` and the kernel's parameters, for a check of the CUDA source on the host."""
+    import re
+
+    out = ["def body(i, cols, env):", "    globals().update(env)"]
+    for line in src.splitlines():
+        ind = len(line) - len(line.lstrip())
+        stmt = line.strip().rstrip(";")
+        if stmt == "}":
+            continue
+        m = re.fullmatch(r"for \(ptrdiff_t (\w+) = 0; \1 < (\w+); \+\+\1\) \{", stmt)
+        if m:
+            stmt = f"for {m[1]} in range({m[2]}):"
+        elif stmt.startswith("if ("):
+            m = re.fullmatch(r"if \((.*)\) continue", stmt)
+            stmt = f"if {m[1].replace('||', 'or')}: continue"
+        else:
+            stmt = re.sub(r"^(const )?(ptrdiff_t|T) ", "", stmt)
+            stmt = stmt.replace(" /= ", " //= ").replace(" / ", " // ")
+            if stmt.startswith("dx = "):
+                stmt = "return " + stmt[5:]
+        out.append("    " + " " * ind + stmt)
+    ns = {}
+    exec("\n".join(out), ns)
+    return ns["body"]
+
+
+@pytest.mark.parametrize("nd,xs,ws,kw", [c for c in CASES if c[3].get("stride", 1) != 1],
+                         ids=str)
+def test_the_col2im_source_sums_the_taps(nd, xs, ws, kw):
+    from numtorch.backend import _cupy_conv
+    from tests.cuda.standin._references import col2im
+
+    k = ws[2:]
+    groups = kw.get("groups", 1)
+    norm = lambda v, d: (v,) * nd if isinstance(v, int) else v  # noqa: E731
+    st, dl, pd = norm(kw.get("stride", 1), nd), norm(kw.get("dilation", 1), nd), \
+        norm(kw.get("padding", 0), nd)
+    size = xs[2:]
+    out = tuple((s + 2 * p - d * (kk - 1) - 1) // t + 1
+                for s, p, d, kk, t in zip(size, pd, dl, k, st))
+    n, c = xs[0], ws[1] * groups
+    cols = np.random.default_rng(1).standard_normal((c,) + tuple(k) + (n,) + out)
+    dims, env = [], dict(N=n, C=c)
+    for j, vals in enumerate(zip(size, k, out, st, pd, dl)):
+        env.update({f"{a}{j}": v for a, v in zip(("S", "K", "O", "st", "pd", "dl"), vals)})
+        dims += list(vals)
+    want = np.empty((n, c) + tuple(size))
+    col2im(cols, n, c, *dims, want)
+    body = _python_of(_cupy_conv._col2im_source(nd))
+    flat = cols.reshape(-1)
+    got = np.array([body(i, flat, env) for i in range(want.size)])
+    np.testing.assert_array_equal(got.reshape(want.shape), want)

@@ -258,3 +258,21 @@ def rows_grad(h, data, sum_h, sum_hx, invstd, count, n, gx):
     t -= sum_h.reshape(rows) / count
     t *= invstd.reshape(rows)
     gx.reshape(-1, n)[...] = t
+
+
+@reference("numtorch_col2im")
+def col2im(cols, n, c, *args):
+    """Tap by tap strided adds into a zero-filled padded buffer, then the crop."""
+    import itertools
+
+    *dims, dx = args
+    s, k, o, st, pd, dl = (dims[j::6] for j in range(6))
+    nd = len(s)
+    full = tuple(si + 2 * p + (ki - 1) * di + 1 for si, p, ki, di in zip(s, pd, k, dl))
+    buf = np.zeros((n, c) + full, dtype=dx.dtype)
+    cols = np.moveaxis(cols.reshape((c,) + tuple(k) + (n,) + tuple(o)), 1 + nd, 0)
+    for kidx in itertools.product(*(range(ki) for ki in k)):
+        dst = tuple(slice(ki * di, ki * di + t * (oi - 1) + 1, t)
+                    for ki, di, t, oi in zip(kidx, dl, st, o))
+        buf[(slice(None),) * 2 + dst] += cols[(slice(None),) * 2 + kidx]
+    dx[...] = buf[(slice(None),) * 2 + tuple(slice(p, p + si) for si, p in zip(s, pd))]
