@@ -63,7 +63,10 @@ def _sigmoid_array(xp, x):
     e = xp.negative(x)
     xp.exp(e, out=e)
     e += x.dtype.type(1)
-    xp.reciprocal(e, out=e)
+    if e.dtype.kind == "f":  # NumPy's divide is vectorised, its reciprocal not: 2x, same bits
+        xp.divide(e.dtype.type(1), e, out=e)
+    else:
+        xp.reciprocal(e, out=e)
     return e
 
 
@@ -356,7 +359,7 @@ def _erf_as(xp, x):
     az = xp.abs(z)
     t = az * f(_AS_P)
     t += f(1)
-    xp.reciprocal(t, out=t)
+    xp.divide(f(1), t, out=t)
     p = xp.full_like(t, f(_AS_COEF[0]))
     for c in _AS_COEF[1:]:
         p *= t
