@@ -6,6 +6,29 @@ __all__ = ["compile", "use_deterministic_algorithms", "are_deterministic_algorit
 
 _flags = {"deterministic": False, "warn_only": False, "matmul_precision": "highest"}
 
+# the names torch.compile accepts for backend= (torch 2.13's registry), and inductor's modes
+_BACKENDS = frozenset({
+    "aot_eager", "aot_eager_decomp_partition", "aot_eager_decomp_partition_crossref",
+    "aot_eager_decomp_partition_with_mode", "aot_eager_default_partitioner", "aot_ts",
+    "cudagraphs", "eager", "eager_debug", "eager_noexcept", "inductor", "invoke_subgraph",
+    "openxla", "openxla_eval", "pre_dispatch_eager", "ts", "tvm"})
+_MODES = ("default", "lite", "reduce-overhead", "max-autotune-no-cudagraphs", "max-autotune")
+
+
+def _check_compile_args(backend, mode, options):
+    """torch.compile's own argument errors (raised when a model is given, as torch's)."""
+    if mode is not None and options is not None:
+        raise RuntimeError("Either mode or options can be specified, but both can't be "
+                           "specified at the same time.")
+    if not isinstance(backend, str):
+        return  # a callable backend (or anything else torch takes without looking)
+    if backend not in _BACKENDS:
+        from ._dynamo.exc import InvalidBackend
+
+        raise InvalidBackend(backend)
+    if backend == "inductor" and mode is not None and mode not in _MODES:
+        raise RuntimeError(f"Unrecognized mode={mode}, should be one of: {', '.join(_MODES)}")
+
 
 def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None,
             options=None, disable=False):  # noqa: A001 - torch's name
@@ -17,7 +40,9 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mo
     and as a decorator with or without arguments.
     """
     if model is None:
-        return lambda m: compile(m, disable=disable)
+        return lambda m: compile(m, fullgraph=fullgraph, dynamic=dynamic, backend=backend,
+                                 mode=mode, options=options, disable=disable)
+    _check_compile_args(backend, mode, options)
     if disable:
         return model
     from .nn.modules.module import Module

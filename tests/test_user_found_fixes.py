@@ -120,3 +120,89 @@ def test_tensor_sequence_arguments_are_checked_as_torch(name, kind):
     # torch.stack(t) of a Tensor is a TypeError in torch (numtorch stacked its rows), and every
     # join names itself and the argument position as torch does
     assert _seq_outcome(numtorch, name, kind) == _seq_outcome(torch, name, kind)
+
+
+def _jit_warnings(L, what):
+    m = L.nn.Linear(1, 1)
+
+    def f(x):
+        return x * 2
+
+    calls = {"script": lambda: L.jit.script(f), "trace_fn": lambda: L.jit.trace(f, L.ones(1)),
+             "trace_module": lambda: L.jit.trace(m, L.ones(1)),
+             "freeze": lambda: L.jit.freeze(m.eval()),
+             "fork_wait": lambda: L.jit.wait(L.jit.fork(f, L.ones(1)))}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        calls[what]()
+    return [(w.category.__name__, str(w.message)) for w in caught]
+
+
+@pytest.mark.parametrize("what", ["script", "trace_fn", "trace_module", "fork_wait"])
+def test_jit_warns_it_is_deprecated_as_torch(what):
+    assert _jit_warnings(numtorch, what) == _jit_warnings(torch, what)
+
+
+def test_jit_freeze_warns_as_torch():
+    # torch's freeze wants a scripted module; numtorch's script returns the module itself
+    assert _jit_warnings(numtorch, "freeze") == [
+        ("DeprecationWarning", "`torch.jit.freeze` is deprecated. Please use `torch.compile` "
+                               "instead.")]
+
+
+def test_jit_save_load_round_trip():
+    import io
+
+    m = numtorch.nn.Sequential(numtorch.nn.Linear(3, 2), numtorch.nn.ReLU())
+    buf = io.BytesIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        numtorch.jit.save(numtorch.jit.script(m), buf)
+        buf.seek(0)
+        back = numtorch.jit.load(buf)
+    x = numtorch.randn(4, 3)
+    assert numtorch.equal(back(x), m(x))
+
+
+def _compile_outcome(L, kw, decorator=False):
+    try:
+        if decorator:
+            L.compile(**kw)(lambda x: x)
+        else:
+            L.compile(lambda x: x, **kw)
+        return "ok"
+    except Exception as e:  # noqa: BLE001 - the class and message are what is compared
+        return type(e).__name__, isinstance(e, RuntimeError), str(e)
+
+
+@pytest.mark.parametrize("kw", [dict(mode="bogus"), dict(mode="bogus", backend="eager"),
+                                dict(backend="nope"), dict(mode="default", options={}),
+                                dict(mode="max-autotune"), dict(backend="aot_eager"),
+                                dict(mode="bogus", disable=True)])
+@pytest.mark.parametrize("decorator", [False, True])
+def test_compile_checks_its_arguments_as_torch(kw, decorator):
+    assert _compile_outcome(numtorch, kw, decorator) == _compile_outcome(torch, kw, decorator)
+
+
+_ONCE = """
+import sys, warnings
+if sys.argv[1] == "numtorch":
+    from numtorch import _import_hook
+    _import_hook.install()
+import torch
+z = torch.tensor([1 + 2j])
+for i in range(2):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        z.to(torch.float32); z.float(); torch.zeros(1).copy_(z)
+    print(i, [str(x.message).split(" (Triggered")[0] for x in w])
+"""
+
+
+def test_complex_to_real_cast_warns_once_per_process():
+    import subprocess
+    import sys
+
+    out = [subprocess.run([sys.executable, "-c", _ONCE, lib], capture_output=True, text=True,
+                          check=True).stdout for lib in ("torch", "numtorch")]
+    assert out[1] == out[0]

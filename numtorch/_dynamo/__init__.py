@@ -6,10 +6,10 @@ keys carry the ``_orig_mod.`` prefix, as torch's), ``config`` holds the flags pr
 ``reset``/``disable`` are accepted.
 """
 
-from . import config, eval_frame
+from . import config, eval_frame, exc
 from .eval_frame import OptimizedModule
 
-__all__ = ["OptimizedModule", "config", "disable", "eval_frame", "reset"]
+__all__ = ["OptimizedModule", "config", "disable", "eval_frame", "exc", "reset"]
 
 
 def reset():

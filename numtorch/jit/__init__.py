@@ -1,20 +1,69 @@
 """``numtorch.jit``: TorchScript does not exist here; ``script`` and ``trace`` return what
 they are given, so code that scripts a model for speed still runs (eagerly)."""
 
-__all__ = ["script", "trace", "ignore", "unused", "export", "is_scripting", "is_tracing",
-           "ScriptModule", "save", "load", "Final", "annotate", "fork", "wait"]
+__all__ = ["script", "trace", "trace_module", "freeze", "optimize_for_inference", "ignore",
+           "unused", "export", "is_scripting", "is_tracing", "ScriptModule", "save", "load",
+           "Final", "annotate", "fork", "wait"]
 
-from .._fork import fork, wait  # noqa: E402  (eager: run now, return a completed future)
+import warnings
+
+from .. import _fork
+
+
+def _deprecated(name, instead="switch to `torch.compile` or `torch.export`"):
+    # torch 2.13 deprecates TorchScript with these words (users filter on them)
+    msg = "Please " + instead
+    warnings.warn(f"`torch.jit.{name}` is deprecated. {msg}.", DeprecationWarning, stacklevel=3)
 
 
 def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
     """Return ``obj`` unchanged (numtorch runs everything eagerly)."""
+    _deprecated("script")
     return obj
 
 
 def trace(func, example_inputs=None, *args, **kwargs):
     """Return ``func`` unchanged (numtorch runs everything eagerly)."""
+    from ..nn import Module
+
+    _deprecated("trace")
+    # torch warns again from the helpers it goes through: tracing a module traces its
+    # forward method (twice over), a function once more
+    for name in ("trace_method", "trace_method") if isinstance(func, Module) else ("trace",):
+        _deprecated(name)
     return func
+
+
+def trace_module(mod, inputs, *args, **kwargs):
+    """Return ``mod`` unchanged (numtorch runs everything eagerly)."""
+    _deprecated("trace_method")
+    _deprecated("trace_method")
+    return mod
+
+
+def freeze(mod, preserved_attrs=None, optimize_numerics=True):
+    """Return ``mod`` unchanged: a module here is never scripted, so it has nothing to fold."""
+    _deprecated("freeze", "use `torch.compile` instead")
+    return mod
+
+
+def optimize_for_inference(mod, other_methods=None):
+    """Return ``mod`` unchanged (see :func:`freeze`)."""
+    _deprecated("optimize_for_inference", "use `torch.compile` instead")
+    _deprecated("freeze", "use `torch.compile` instead")
+    return mod
+
+
+def fork(func, *args, **kwargs):
+    """Run ``func`` now and return a completed future (numtorch has no TorchScript threads)."""
+    _deprecated("fork", "use `torch.compile` instead")
+    return _fork.fork(func, *args, **kwargs)
+
+
+def wait(future):
+    """The value of a future from :func:`fork`."""
+    _deprecated("wait", "use `torch.compile` instead")
+    return _fork.wait(future)
 
 
 def ignore(drop=False, **kwargs):
@@ -55,11 +104,22 @@ class _Final:
 Final = _Final()
 
 
-def save(m, f, **kwargs):
-    raise RuntimeError("numtorch.jit.save: TorchScript archives are not supported; save a "
-                       "state_dict with numtorch.save instead")
+def save(m, f, _extra_files=None):
+    """Save a "scripted" module (the module itself here) whole, for :func:`load`.
+
+    Note:
+        The file is numtorch's pickle of the module (``numtorch.save(m, f)``), not a
+        TorchScript archive: torch.jit.load cannot read it, nor this load torch's archives.
+    """
+    from ..serialization import save as _save
+
+    _deprecated("save", "switch to `torch.export`")
+    _save(m, f)
 
 
-def load(f, map_location=None, **kwargs):
-    raise RuntimeError("numtorch.jit.load: TorchScript archives are not supported; load a "
-                       "state_dict with numtorch.load instead")
+def load(f, map_location=None, _extra_files=None):
+    """Load a module written by :func:`save` (its classes must be importable)."""
+    from ..serialization import load as _load
+
+    _deprecated("load", "switch to `torch.export`")
+    return _load(f, map_location=map_location, weights_only=False)

@@ -56,15 +56,26 @@ def copy_shape_error(dst, src):
                         f"{shape}")
 
 
+_COMPLEX_CAST_WARNED = [False]
+
+
+def warn_complex_cast(stacklevel):
+    """torch's warning that a complex-to-real cast drops the imaginary part: once per process,
+    as torch's (a warn-once in its copy kernel), whatever the warnings filters say."""
+    if not _COMPLEX_CAST_WARNED[0]:
+        _COMPLEX_CAST_WARNED[0] = True
+        import warnings
+
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      UserWarning, stacklevel=stacklevel + 1)
+
+
 def real_part_for(dst_dtype, v):
     """``v`` as written into a real tensor: a complex value loses its imaginary part with
     torch's warning."""
     kind = v.dtype.kind if hasattr(v, "dtype") else np.asarray(v).dtype.kind
     if kind == "c" and np.dtype(dst_dtype).kind != "c":
-        import warnings
-
-        warnings.warn("Casting complex values to real discards the imaginary part",
-                      UserWarning, stacklevel=6)
+        warn_complex_cast(6)
         return v.real
     return v
 
@@ -75,10 +86,7 @@ class Cast(Op):
     def forward(self, x):
         self.src = x.dtype
         if x.dtype.kind == "c" and self.dtype.kind != "c":
-            import warnings
-
-            warnings.warn("Casting complex values to real discards the imaginary part",
-                          UserWarning, stacklevel=4)
+            warn_complex_cast(4)
             x = x.real
         return x.astype(self.dtype)
 

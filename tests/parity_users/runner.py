@@ -10,6 +10,7 @@ With numtorch, ``import torch`` resolves to numtorch through its import hook.
 import contextlib
 import io
 import json
+import linecache
 import re
 import os
 import sys
@@ -34,6 +35,13 @@ def cells_of(path):
     return prelude, cells
 
 
+def _source_file(name, text):
+    """``name``, with ``text`` registered as its lines so ``inspect.getsource`` (TorchScript,
+    torch.fx's error messages) finds the code of the prelude or of the cell running now."""
+    linecache.cache[name] = (len(text), None, text.splitlines(True), name)
+    return name
+
+
 def run_cell(prelude, source, name):
     out = io.StringIO()
     glob = {"__name__": "__main__", "__file__": name}
@@ -46,9 +54,9 @@ def run_cell(prelude, source, name):
         # torch's lazy imports of its own modules warn that torch.jit.script is deprecated
         warnings.filterwarnings("ignore", "`torch.jit.script", DeprecationWarning)
         try:
-            exec(compile(prelude, name, "exec"), glob)
+            exec(compile(prelude, _source_file(name + ".prelude", prelude), "exec"), glob)
             glob["torch"].manual_seed(0)
-            exec(compile(source, name, "exec"), glob)
+            exec(compile(source, _source_file(name, source), "exec"), glob)
         except BaseException as exc:  # noqa: BLE001 - a user program may raise anything
             print(f"!! {type(exc).__name__}: {exc}")
     for w in caught:
@@ -74,6 +82,9 @@ def main(argv):
         prelude, cells = cells_of(os.path.join(PROGRAMS, name + ".py"))
         for label, source in cells:
             result[f"{name}:{label}"] = run_cell(prelude, source, name)
+        # running a torch.compile'd function turns distributions' argument validation off for
+        # the whole process in torch; later programs expect the default
+        torch.distributions.Distribution.set_default_validate_args(True)
     sys.stdout.write(MARK)
     json.dump(result, sys.stdout, indent=0)
 
