@@ -85,12 +85,6 @@ def _order(fmt, ndim):
     return order
 
 
-def _permutations(fmt, ndim):
-    """The permutation to ``fmt``'s memory order (outermost first, e.g. N, H, W, C) and back."""
-    outer_first = tuple(reversed(_order(fmt, ndim)))
-    return outer_first, tuple(outer_first.index(d) for d in range(ndim))
-
-
 def is_contiguous_as(shape, strides, fmt):
     """Whether ``strides`` lay ``shape`` out densely in ``fmt``'s order (size-1 dimensions,
     whose stride never matters, are not checked)."""
@@ -109,11 +103,25 @@ def is_contiguous_as(shape, strides, fmt):
     return True
 
 
-def to_format(tensor, fmt):
-    """``tensor``'s values laid out in ``fmt`` (a channels-last format), recorded for autograd:
-    a permutation to the memory order, a contiguous copy, and the inverse permutation."""
-    outer_first, inverse = _permutations(fmt, tensor.dim())
-    return tensor.permute(outer_first).contiguous().permute(inverse)
+def to_format(tensor, fmt, node="CloneBackward0"):
+    """A copy of ``tensor`` laid out in ``fmt`` (a channels-last format) with torch's exact
+    strides (size-1 dims included), recorded for autograd as torch's ``node``."""
+    _order(fmt, tensor.dim())
+    from .autograd.graph import rename_node
+    from .nn.functional._memory_format import ToFormat
+
+    return rename_node(ToFormat.apply(tensor, fmt=fmt), node)
+
+
+def to_memory_format(tensor, fmt):
+    """``Tensor.to(memory_format=fmt)``: ``tensor`` itself when torch would suggest ``fmt``
+    for it already, else a copy laid out so."""
+    if fmt in _ORDER:
+        from .nn.functional._memory_format import suggest
+
+        _order(fmt, tensor.dim())
+        return tensor if suggest(tensor) is fmt else to_format(tensor, fmt, "ToCopyBackward0")
+    return tensor.contiguous(memory_format=fmt)
 
 
 def contiguous(tensor, fmt):
@@ -135,5 +143,7 @@ def array_in_format(array, fmt):
     (for new tensors, which have no autograd history to keep)."""
     if fmt not in _ORDER:
         return array
-    outer_first, inverse = _permutations(fmt, array.ndim)
-    return backend.xp_of(array).ascontiguousarray(array.transpose(outer_first)).transpose(inverse)
+    _order(fmt, array.ndim)
+    from .nn.functional._memory_format import array_as
+
+    return array_as(backend.xp_of(array), array, fmt)

@@ -559,7 +559,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
         fmt = kwargs.get("memory_format")
         if fmt is None or fmt is _layout.preserve_format:
             return out
-        return out.contiguous(memory_format=fmt)
+        return _layout.to_memory_format(out, fmt)
 
     def type(self, dtype=None, non_blocking=False, **kwargs):
         """Without arguments return the legacy type name (``'torch.FloatTensor'``); else cast.
@@ -757,10 +757,10 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
         if memory_format is None or memory_format is _layout.preserve_format:
             return _nt.ops.clone(self)
         _layout.check(memory_format, "clone")
-        if self.is_contiguous(memory_format):
-            return _nt.ops.clone(self)  # the copy keeps the layout
         if memory_format in (_layout.channels_last, _layout.channels_last_3d):
             return _layout.to_format(self, memory_format)
+        if self.is_contiguous(memory_format):
+            return _nt.ops.clone(self)  # the copy keeps the layout
         return _nt.ops.contiguous(self)
 
     def contiguous(self, memory_format=None):

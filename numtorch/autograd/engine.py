@@ -212,9 +212,13 @@ def _send(node, grads_in, buf, retain_graph, create_graph, buffers, heap, owned)
 def _accumulate_into(t, g, create_graph):
     if create_graph:
         graph.warn_create_graph_cycle()
+        if t._grad is None and not graph._same_layout(g._array, t._array):
+            from ._grad_layout import GradInLayout
+
+            g = GradInLayout.apply(g, like=t._array)
         t._grad = g if t._grad is None else t._grad + g
     else:
-        graph.add_to_grad(t, g._array.copy())
+        graph.add_to_grad(t, graph._copy_layout(g._array))
     acc = t._accum
     if acc is not None and acc._post_acc_hooks and t._grad_fn is None:
         run_post_accumulate_hooks(acc, t)

@@ -156,11 +156,19 @@ class AccumulateGrad(Node):
         if create_graph:
             warn_create_graph_cycle()
             old = t._grad
+            if old is None and not _same_layout(g._array, t._array):
+                from ._grad_layout import GradInLayout
+
+                g = GradInLayout.apply(g, like=t._array)
             t._grad = g if old is None else old + g
         else:
             arr = g._array
-            if arr.base is not None or id(arr) in root_arrays:  # never alias anyone's data
-                arr = arr.copy()
+            if t._grad is None and not _same_layout(arr, t._array):
+                from ._grad_layout import copy_as
+
+                arr = copy_as(arr, t._array)  # torch's layout contract: the leaf's strides
+            elif arr.base is not None or id(arr) in root_arrays:  # never alias anyone's data
+                arr = _copy_layout(arr)
             if t._grad is None and arr.dtype == t._array.dtype:
                 t._grad = _make(arr)  # the common case, inline: adopt the array
                 root_arrays.add(id(arr))  # a second leaf fed the same array copies it
@@ -176,6 +184,30 @@ class AccumulateGrad(Node):
         return "torch::autograd::AccumulateGrad"
 
 
+def _same_layout(arr, like):
+    """Whether gradient array ``arr`` may be kept as leaf array ``like``'s ``.grad`` as it is
+    (the row-major case inline; see ``_grad_layout`` for torch's rule)."""
+    try:
+        if arr.flags.c_contiguous and like.flags.c_contiguous:
+            return True
+    except AttributeError:  # arrays without flags (meta) have no layout to keep
+        return True
+    from ._grad_layout import obeys
+
+    return obeys(arr, like)
+
+
+def _copy_layout(arr):
+    """A copy of ``arr`` with its exact strides where it is dense (size-1 dims included)."""
+    flags = getattr(arr, "flags", None)
+    if flags is None or flags.c_contiguous and (arr.ndim < 2 or
+                                                arr.strides[-2] != arr.strides[-1]):
+        return arr.copy()  # row-major: NumPy's copy has the same strides (size-1 rows aside)
+    from ..ops.cast import _copy_preserving_layout
+
+    return _copy_preserving_layout(arr)
+
+
 def add_to_grad(t, arr):
     """Add ``arr`` (handed over by the caller) into leaf ``t``'s ``.grad`` while no graph is
     built: adopted as the gradient when there is none, else added in place as torch does."""
@@ -183,6 +215,10 @@ def add_to_grad(t, arr):
         arr = arr.astype(t._array.dtype)
     old = t._grad
     if old is None:
+        if not _same_layout(arr, t._array):
+            from ._grad_layout import copy_as
+
+            arr = copy_as(arr, t._array)
         t._grad = _make(arr)
     elif old.requires_grad:
         # torch adds into a .grad that has history in place (it keeps its grad_fn and

@@ -11,6 +11,7 @@ from ...backend import xp_of
 from ...ops import pool_windows as _windows
 from ...ops import pooling as _ops
 from . import _pooling_args as _impl
+from . import _memory_format as _mf
 from ._pooling_args import batched, unbatch
 
 __all__ = ["adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
@@ -55,6 +56,8 @@ def _adaptive_max(nd, input, output_size, return_indices):
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(out)}: "
                            f"{_impl.shape_str(shape)}")
     x, added = batched(input, nd)
+    fmt = _mf.batched_format(x, added) if nd == 2 else None  # torch: 3-d pools row-major
+    x = _mf.grad_input(x, fmt)
     spatial = tuple(x.shape[2:])
     if 0 not in out and all(n % o == 0 for n, o in zip(spatial, out)):
         # equal disjoint windows: an ordinary max pool
@@ -63,7 +66,7 @@ def _adaptive_max(nd, input, output_size, return_indices):
     else:
         index = _windows.adaptive_window_index(xp_of(x._array), spatial, out)
         result = _ops.window_max(x, index, False, return_indices)
-    return _adaptive_named(unbatch(result, added), nd, "Max")
+    return _adaptive_named(unbatch(_mf.outputs(result, fmt), added), nd, "Max")
 
 
 def _adaptive_named(result, nd, kind):
@@ -116,11 +119,11 @@ def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
     return _adaptive_max(3, input, output_size, True)
 
 
-def _adaptive_avg(nd, input, output_size):
+def _adaptive_avg(nd, input, output_size, layout=True):
     if input.is_quantized:  # the stored integers, pooled (numtorch/_quantized_ops_float.py)
         from ..._quantized_ops_float import on_int_values
 
-        return on_int_values(input, lambda t: _adaptive_avg(nd, t, output_size),
+        return on_int_values(input, lambda t: _adaptive_avg(nd, t, output_size, layout),
                              rounding=True)
     fn = f"adaptive_avg_pool{nd}d"
     if nd == 1:
@@ -136,6 +139,15 @@ def _adaptive_avg(nd, input, output_size):
                            f"but received {{{body}}}")
     _adaptive_input(fn, nd, input, False)
     x, added = batched(input, nd)
+    fmt = _mf.batched_format(x, added) if layout else None
+    if fmt is not None:  # torch: channels-last out of the 2-d pool, row-major out of the 3-d
+        if nd == 3:
+            return _adaptive_avg(nd, input, output_size, False).contiguous()
+        y = _adaptive_avg(nd, _mf.grad_input(x, fmt), output_size, False)
+        z = _mf.output(y, fmt)
+        if z is not y and all(o == 1 for o in out):  # torch restrides its global mean
+            return rename_node(z, "AsStridedBackward1")
+        return _adaptive_named(z, nd, "Avg")
     spatial = tuple(x.shape[2:])
     dims = tuple(range(2, 2 + nd))
     if all(o == 1 for o in out):

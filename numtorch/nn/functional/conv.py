@@ -12,6 +12,7 @@ from ... import _dtype
 from ..._tensor import Tensor
 from ...ops import conv as _ops
 from ...ops import conv_fold as _fold_ops
+from . import _memory_format as _mf
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
            "conv_transpose3d", "unfold", "fold"]
@@ -209,8 +210,13 @@ def _conv(fn, nd, input, weight, bias, stride, padding, dilation, groups):
                            f"({' x '.join(str(p) for p in padded)}). Kernel size: "
                            f"({' x '.join(str(e) for e in ext)}). Kernel size can't be greater "
                            f"than actual input size")
-    out = _ops.conv(input, weight, bias, stride, pads, dilation, groups)
-    return out if batched else out.squeeze(0)
+    fmt = _mf.conv_format(input, weight) if batched else None
+    if fmt is None:
+        out = _ops.conv(input, weight, bias, stride, pads, dilation, groups)
+        return out if batched else out.squeeze(0)
+    out = _ops.conv(_mf.grad_input(input, fmt), _mf.grad_weight(weight, fmt), bias, stride,
+                    pads, dilation, groups)
+    return _mf.output(out, fmt)
 
 
 def _conv_transpose(fn, nd, input, weight, bias, stride, padding, output_padding, groups,
@@ -266,9 +272,11 @@ def _conv_transpose(fn, nd, input, weight, bias, stride, padding, output_padding
         raise RuntimeError(f"{fn}: the padding {_size_list(padding)} leaves a non-positive "
                            f"output size {_size_list(size)} for an input of spatial size "
                            f"{_size_list(input.shape[2:])}")
-    out = _ops.conv_transpose(input, weight, bias, stride, tuple((pd, pd) for pd in padding),
-                               dilation, groups, size)
-    return out if batched else out.squeeze(0)
+    fmt = _mf.conv_format(input, weight) if batched else None
+    out = _ops.conv_transpose(_mf.grad_input(input, fmt), _mf.grad_weight(weight, fmt), bias,
+                              stride,
+                              tuple((pd, pd) for pd in padding), dilation, groups, size)
+    return _mf.output(out, fmt) if batched else out.squeeze(0)
 
 
 # ---------------------------------------------------------------------------------------------

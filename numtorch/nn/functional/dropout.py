@@ -13,6 +13,7 @@ import numpy as np
 from ... import _random
 from ..._tensor import Tensor, _make
 from ...autograd import inplace as _inplace
+from ...autograd._grad_layout import _dense
 from ...autograd.grad_mode import no_grad
 from ...ops.elementwise import Mul
 
@@ -34,10 +35,30 @@ def _check_input(fn, input):
                         f"{type(input).__name__}")
 
 
+def _memory_order(input, shape):
+    """The dims of ``input`` from outermost to innermost in memory when its noise of ``shape``
+    must follow its layout (torch draws noise ``empty_like`` the input, in memory order: a
+    channels-last or transposed input gets noise laid out, and drawn, as it is), else None."""
+    a = input._array
+    if a.flags.c_contiguous or tuple(shape) != a.shape:
+        return None
+    if not _dense(a.shape, a.strides, a.itemsize):
+        return None
+    return tuple(sorted(range(a.ndim), key=lambda d: -a.strides[d]))
+
+
+def _in_order(noise, order):
+    """``noise`` drawn in the permuted shape ``order`` gives, viewed in logical order."""
+    return noise if order is None else noise.permute(tuple(order.index(d)
+                                                           for d in range(len(order))))
+
+
 def _keep_noise(input, shape, p):
     """Bernoulli(1 - p) draws of ``shape`` in ``input``'s dtype and device (no gradient)."""
+    order = _memory_order(input, shape)
+    drawn = shape if order is None else tuple(shape[d] for d in order)
     with no_grad():
-        return input.detach().new_empty(shape).bernoulli_(1.0 - p)
+        return _in_order(input.detach().new_empty(drawn).bernoulli_(1.0 - p), order)
 
 
 def _apply(input, noise, shift, inplace):
@@ -68,9 +89,13 @@ def _plain_dropout(input, p):
     keep = 1.0 - p
     # np.array: a 0-d input's draw comes back as a Python float; float64 uniforms, as torch's
     # CPU bernoulli_(1 - p) draws them, so a seed gives torch's masks
-    noise = np.array(_random.default_generator._rng.random(input._array.shape) < keep,
-                     dtype=dt)
+    shape = input._array.shape
+    order = _memory_order(input, shape)
+    drawn = shape if order is None else tuple(shape[d] for d in order)
+    noise = np.array(_random.default_generator._rng.random(drawn) < keep, dtype=dt)
     np.divide(noise, dt.type(keep), out=noise)
+    if order is not None:
+        noise = noise.transpose(tuple(order.index(d) for d in range(len(order))))
     return Mul.apply(input, _make(noise))
 
 
@@ -85,8 +110,10 @@ def _dropout(input, p, training, inplace, feature, alpha):
         return _plain_dropout(input, p)
     shape = _feature_shape(input) if feature else tuple(input.shape)
     if p == 1:
+        order = _memory_order(input, shape)
         with no_grad():
-            zeros = input.detach().new_zeros(shape)
+            zeros = _in_order(input.detach().new_zeros(
+                shape if order is None else tuple(shape[d] for d in order)), order)
         return _apply(input, zeros, None, inplace)  # NaN * 0 stays NaN, as torch's
     noise = _keep_noise(input, shape, p)
     if not alpha:

@@ -9,6 +9,7 @@ from ... import _dtype, backend
 from ..._tensor import Tensor
 from ...autograd.graph import rename_node
 from ...ops import _resample
+from . import _memory_format as _mf
 
 __all__ = ["pad"]
 
@@ -152,7 +153,7 @@ def pad(input, pad, mode="constant", value=None):
             from ..._quantized_ops_float import constant_pad  # torch's quantized padding
 
             return constant_pad(input, pad, value)
-        return _constant(input, pad, value)
+        return _mf.output(_constant(input, pad, value), _mf.suggest(input))
     if mode not in _MODES:
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if value is not None and value != 0:
@@ -175,4 +176,5 @@ def pad(input, pad, mode="constant", value=None):
         return input.clone()
     if mode in ("reflect", "replicate"):  # torch's node for the whole pad
         rename_node(out, f"{'Reflection' if mode == 'reflect' else 'Replication'}Pad{k}DBackward0")
+        return _mf.output(out, _mf.suggest(input))  # torch keeps a channels-last layout
     return out

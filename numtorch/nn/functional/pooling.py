@@ -13,6 +13,7 @@ import numpy as np
 from ...backend import xp_of
 from ...ops import pool_windows as _windows
 from ...ops import pooling as _ops
+from . import _memory_format as _mf
 from . import _pooling_args as _impl
 from ._pooling_args import batched, unbatch
 
@@ -60,8 +61,10 @@ def _max_pool(fn, nd, input, kernel_size, stride, padding, dilation, ceil_mode, 
         out = _impl.pool_geometry(name, tuple(input.shape), kernel, stride, padding, dilation,
                                   ceil_mode, True)
     x, added = batched(input, nd)
-    result = _ops.max_pool(x, kernel, stride, padding, dilation, out, indices)
-    return unbatch(result, added)
+    fmt = _mf.batched_format(x, added)
+    result = _ops.max_pool(_mf.grad_input(x, fmt), kernel, stride, padding, dilation, out,
+                           indices)
+    return unbatch(_mf.outputs(result, fmt), added)
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
@@ -198,7 +201,12 @@ def _avg_pool(fn, nd, input, kernel_size, stride, padding, ceil_mode, count_incl
     x, added = batched(input, nd)
     divisor = _windows.avg_divisor(xp_of(x._array), tuple(x.shape[2:]), kernel, stride, padding,
                                 out, count_include_pad, divisor_override)
-    return unbatch(_ops.avg_pool(x, kernel, stride, padding, out, divisor), added)
+    fmt = _mf.batched_format(x, added)
+    if nd == 3 and fmt is not None:  # torch's 3-d average pooling writes row-major
+        return unbatch(_ops.avg_pool(x, kernel, stride, padding, out, divisor).contiguous(),
+                       added)
+    result = _ops.avg_pool(_mf.grad_input(x, fmt), kernel, stride, padding, out, divisor)
+    return unbatch(_mf.output(result, fmt), added)
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
@@ -306,8 +314,9 @@ def _max_unpool(nd, input, indices, kernel_size, stride, padding, output_size):
             vol = "x".join(str(s) for s in (size + (1,) if nd == 1 else size))
             raise RuntimeError(f"Found an invalid max index: {first} (output volumes are of size "
                                f"{vol})")
-    result = _ops.max_unpool(x, idx, tuple(x.shape[:2]) + size)
-    return unbatch(result, added)
+    fmt = _mf.batched_format(x, added)
+    result = _ops.max_unpool(_mf.grad_input(x, fmt), idx, tuple(x.shape[:2]) + size)
+    return unbatch(_mf.output(result, fmt), added)
 
 
 def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):

@@ -16,6 +16,7 @@ from ... import _dtype
 from ..._tensor import Tensor
 from ...autograd.graph import rename_node
 from ...ops import _resample
+from . import _memory_format as _mf
 
 __all__ = [
     "interpolate",
@@ -81,7 +82,13 @@ def pixel_shuffle(input, upscale_factor):
     k = len(lead)
     x = input.reshape(*lead, c // (r * r), r, r, h, w)
     x = x.permute(*range(k), k, k + 3, k + 1, k + 4, k + 2)
-    return x.reshape(*lead, c // (r * r), h * r, w * r).contiguous()
+    return _shuffled(input, x.reshape(*lead, c // (r * r), h * r, w * r))
+
+
+def _shuffled(input, out):
+    """``out`` in torch's layout for a pixel (un)shuffle of ``input``: channels-last stays."""
+    fmt = _mf.suggest(input)
+    return out.contiguous() if fmt is None else _mf.output(out, fmt)
 
 
 def pixel_unshuffle(input, downscale_factor):
@@ -107,7 +114,7 @@ def pixel_unshuffle(input, downscale_factor):
     k = len(lead)
     x = input.reshape(*lead, c, h // r, r, w // r, r)
     x = x.permute(*range(k), k, k + 2, k + 4, k + 1, k + 3)
-    return x.reshape(*lead, c * r * r, h // r, w // r).contiguous()
+    return _shuffled(input, x.reshape(*lead, c * r * r, h // r, w // r))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -232,16 +239,22 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
 
         return quantized_dispatch("interpolate", input, size, scale_factor, mode,
                                   align_corners, recompute_scale_factor)
-    out = _resize(input, sizes, scales, mode, align_corners, antialias)
     kind, nd = _UPSAMPLE_NODES.get(mode), input.dim() - 2
-    if out is input:
-        return out
+    # torch resizes a channels-last input to channels-last (3-d area pooling: row-major)
+    fmt = _mf.suggest(input) if nd > 1 else None
+    if fmt is not None and mode == "area" and nd == 3:
+        return interpolate(input.contiguous(), size, scale_factor, mode, align_corners,
+                           recompute_scale_factor, antialias)
+    x = _mf.grad_input(input, fmt)
+    out = _resize(x, sizes, scales, mode, align_corners, antialias)
+    if out is x:
+        return input
     if kind is not None:  # torch's node for the whole resize
         rename_node(out, f"Upsample{kind}{nd}D{'Aa' if antialias else ''}Backward0")
     elif mode == "area":  # torch's area mode is adaptive average pooling (a mean if global)
         rename_node(out, "SqueezeBackward1" if nd == 1 else "MeanBackward1"
                     if all(n == 1 for n in out.shape[2:]) else f"AdaptiveAvgPool{nd}DBackward0")
-    return out
+    return _mf.output(out, fmt)
 
 
 _UPSAMPLE_NODES = {"nearest": "Nearest", "nearest-exact": "NearestExact", "linear": "Linear",
