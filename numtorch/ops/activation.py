@@ -20,6 +20,8 @@ have a zero second derivative in ``x``, as in torch. The kink choices (the gradi
 relu, at the bounds of hardtanh, ...) follow torch and are tested against it on purpose.
 """
 
+import numpy as np
+
 from .. import _dtype
 from .._tensor import Tensor
 from ._activation_base import _keep, _PiecewiseSlopeBackward, _Pointwise, _select, select
@@ -35,12 +37,35 @@ __all__ = ["select", "relu", "threshold", "hardtanh", "leaky_relu", "hardshrink"
 # piecewise-linear activations
 
 
+_ZEROS = {}  # dtype -> _ZERO_RUN zeros, the second operand of ``_relu_flat``
+_ZERO_RUN = 1 << 16
+_ZERO_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _relu_flat(x):
+    """max(x, 0) of a contiguous float32/float64 CPU array, against runs of an array of zeros:
+    NumPy's vectorised maximum loop takes two arrays, while a scalar 0 gets its plain loop
+    (64K float32: 8.6 against 25 us; the same values)."""
+    zeros = _ZEROS.get(x.dtype)
+    if zeros is None:
+        zeros = _ZEROS[x.dtype] = np.zeros(_ZERO_RUN, x.dtype)
+    out = np.empty_like(x)
+    fx, fo, n = x.reshape(-1), out.reshape(-1), x.size
+    for lo in range(0, n, _ZERO_RUN):
+        hi = min(n, lo + _ZERO_RUN)
+        np.maximum(fx[lo:hi], zeros[:hi - lo], out=fo[lo:hi])
+    return out
+
+
 class Relu(_Pointwise):
     """y = max(x, 0); dy/dx = 1 where y > 0, else 0 (0 at x == 0, as torch)."""
 
     _saves = "output"
 
     def kernel(self, xp, x):
+        if type(x) is np.ndarray and x.dtype in _ZERO_DTYPES and x.size >= 1024 and \
+                x.flags.c_contiguous:
+            return _relu_flat(x)
         return xp.maximum(x, x.dtype.type(0))  # maximum (not fmax) keeps NaN, as torch
 
     def backward(self, grad):
