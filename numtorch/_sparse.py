@@ -158,6 +158,13 @@ class SparseTensor(Tensor):
     def coalesce(self):
         return _nt.ops.sparse_ops.coalesce(self)
 
+    def zero_(self):
+        """Drop every stored entry, in place (torch's ``zero_`` of a sparse tensor)."""
+        s = self._array
+        values = s.values.detach()[:0].clone()
+        self._array = SparseCOO(s.indices[:, :0].copy(), values, s.shape, True)
+        return self
+
     def to_dense(self, dtype=None, *, masked_grad=None):
         return _nt.ops.sparse_ops.to_dense(self, dtype)
 

@@ -166,7 +166,7 @@ def _run_all(heap, buffers, retain_graph, create_graph, root_arrays):
                 elif b[nr] is None:
                     b[nr] = g
                 elif create_graph:
-                    b[nr] = b[nr] + g
+                    b[nr] = _plus(b[nr], g)
                 else:
                     b[nr] = _accumulate(b[nr], g, owned, (child, nr))
             i += 1
@@ -204,13 +204,16 @@ def _send(node, grads_in, buf, retain_graph, create_graph, buffers, heap, owned)
         elif b[nr] is None:
             b[nr] = g
         elif create_graph:
-            b[nr] = b[nr] + g
+            b[nr] = _plus(b[nr], g)
         else:
             b[nr] = _accumulate(b[nr], g, owned, (child, nr))
 
 
 def _accumulate_into(t, g, create_graph):
-    if create_graph:
+    if (type(g) is not graph.Tensor or type(t._grad) not in graph._DENSE_GRAD) and \
+            graph._sparse_accumulate(t, g, create_graph):
+        pass
+    elif create_graph:
         graph.warn_create_graph_cycle()
         if t._grad is None and not graph._same_layout(g._array, t._array):
             from ._grad_layout import GradInLayout
@@ -234,10 +237,23 @@ def _late_gradient(node, child):
         f"order {node._seq} -> {child._seq}). Running it again would apply its backward twice.")
 
 
+def _plus(old, new):
+    """The sum of a buffered gradient and a newly arrived one, either maybe sparse: a sparse
+    gradient goes on the right of a dense one (dense + sparse is dense) and two sparse ones
+    concatenate newest first, as torch's input buffers add them."""
+    if type(old) is not graph.Tensor and old.is_sparse:
+        return new + old
+    return old + new
+
+
 def _accumulate(prev, g, owned, key):
     """``prev + g`` for a gradient buffer when no graph is built: the first sum makes a new
     array, which later gradients are added into in place (the engine owns it; an array handed
     in by an op or a hook may be shared, so it is never written)."""
+    if type(prev) is not graph.Tensor or type(g) is not graph.Tensor:
+        if prev.is_sparse or g.is_sparse:  # (an embedding's sparse=True gradient)
+            owned.discard(key)
+            return _plus(prev, g)
     a = prev._array
     if key in owned and a.dtype.kind in "fc":
         (np if type(a) is np.ndarray else backend.xp_of(a)).add(a, g._array, out=a)
@@ -255,4 +271,4 @@ def _add_to_buffer(buffers, node, nr, g):
     buf = buffers.get(node)
     if buf is None:
         buf = buffers[node] = [None] * node._n_out
-    buf[nr] = g if buf[nr] is None else buf[nr] + g
+    buf[nr] = g if buf[nr] is None else _plus(buf[nr], g)

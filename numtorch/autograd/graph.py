@@ -153,7 +153,10 @@ class AccumulateGrad(Node):
         t = self._variable()
         if g is None or t is None:
             return ()
-        if create_graph:
+        if (type(g) is not Tensor or type(t._grad) not in _DENSE_GRAD) and \
+                _sparse_accumulate(t, g, create_graph):
+            pass
+        elif create_graph:
             warn_create_graph_cycle()
             old = t._grad
             if old is None and not _same_layout(g._array, t._array):
@@ -182,6 +185,32 @@ class AccumulateGrad(Node):
 
     def name(self):
         return "torch::autograd::AccumulateGrad"
+
+
+_DENSE_GRAD = (Tensor, type(None))
+
+
+def _sparse_accumulate(t, g, create_graph):
+    """Add ``g`` into leaf ``t``'s ``.grad`` when either is a sparse COO tensor (an
+    embedding's ``sparse=True`` gradient), as torch does: sparse + sparse stays sparse (the
+    entries concatenated, uncoalesced), anything with a dense side becomes dense. Returns
+    False when both are dense (the caller's ordinary path)."""
+    from .._sparse import is_sparse
+
+    old = t._grad
+    if not is_sparse(g) and not is_sparse(old):
+        return False
+    if create_graph:
+        warn_create_graph_cycle()
+    if old is None:
+        t._grad = g if create_graph else g.detach()
+    elif is_sparse(old) and not is_sparse(g):
+        t._grad = g + old if create_graph else _make(g._array + old.to_dense()._array)
+    elif is_sparse(old) or create_graph:
+        t._grad = old + g
+    else:  # dense .grad: the sparse entries added in place
+        add_to_grad(t, g.to_dense()._array)
+    return True
 
 
 def _same_layout(arr, like):
@@ -865,6 +894,9 @@ def _promote(inputs, to_float):
                 return (a, da.type(b))
             elif type(b) is int and da.kind in _FLOATISH and not to_float and \
                     -(1 << 63) <= b < 1 << 64:
+                return (a, da.type(b))
+            elif type(b) is int and da.kind == "i" and da.itemsize == 8 and not to_float and \
+                    -(1 << 63) <= b < 1 << 63:  # long tensor and int: i + block_size
                 return (a, da.type(b))
     dt = None
     for x in inputs:  # fast path: one tensor dtype that every Python scalar fits

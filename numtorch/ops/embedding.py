@@ -26,6 +26,7 @@ class Embedding(Op):
 
     padding_idx = -1
     scale_grad_by_freq = False
+    sparse = False
 
     def forward(self, weight, indices):
         self.num_weights = weight.shape[0]
@@ -33,10 +34,36 @@ class Embedding(Op):
         return self.xp.take(weight, indices, axis=0)
 
     def backward(self, grad):
+        if self.sparse:
+            return _sparse_grad(self, grad), None
         return EmbeddingBackward.apply(grad, indices=self.saved("indices"),
                                        num_weights=self.num_weights,
                                        padding_idx=self.padding_idx,
                                        scale_grad_by_freq=self.scale_grad_by_freq), None
+
+
+def _sparse_grad(node, grad):
+    """The weight gradient as torch's ``sparse=True`` gives it: an uncoalesced sparse COO
+    tensor with one entry per looked-up index (in the indices' row-major order, the padding
+    index left out) whose values are the matching rows of ``grad``."""
+    if node.scale_grad_by_freq:
+        raise RuntimeError("embedding_backward: scale_grad_by_freq not supported with sparse "
+                           "gradients")
+    from .. import _sparse
+
+    idx = node.saved("indices")
+    row = tuple(grad.shape[idx.ndim:])
+    idx = np.asarray(idx, dtype=np.int64).reshape(-1)
+    values = grad.reshape((idx.shape[0],) + row)
+    if node.padding_idx >= 0:
+        keep = np.flatnonzero(idx != node.padding_idx)
+        if keep.shape[0] != idx.shape[0]:
+            idx = idx[keep]
+            values = values[_make(keep)]
+    if not values._array.flags.c_contiguous:
+        values = values.contiguous()
+    return _sparse.make(idx.reshape(1, -1), values, (node.num_weights,) + row,
+                        coalesced=idx.shape[0] < 2)
 
 
 class EmbeddingBackward(Op):
@@ -81,7 +108,7 @@ class EmbeddingBackward(Op):
         return out
 
 
-def embedding_rows(weight, indices, padding_idx=-1, scale_grad_by_freq=False):
+def embedding_rows(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
     """Gather rows ``weight[indices]`` with embedding gradient rules.
 
     Args:
@@ -89,6 +116,7 @@ def embedding_rows(weight, indices, padding_idx=-1, scale_grad_by_freq=False):
         indices (Tensor): integer indices, already checked to lie in ``[0, len(weight))``.
         padding_idx (int): a row whose gradient stays zero, or -1 for none. Default: -1.
         scale_grad_by_freq (bool): divide each row's gradient by its index's count.
+        sparse (bool): give ``weight`` a sparse COO gradient (CPU). Default: False.
 
     Returns:
         Tensor: shape ``indices.shape + weight.shape[1:]``.
@@ -99,10 +127,10 @@ def embedding_rows(weight, indices, padding_idx=-1, scale_grad_by_freq=False):
         tensor([[0., 0., 1.],
                 [1., 0., 0.]])
     """
-    if padding_idx < 0 and not scale_grad_by_freq:
+    if padding_idx < 0 and not scale_grad_by_freq and not sparse:
         return Embedding.apply(weight, indices)
     return Embedding.apply(weight, indices, padding_idx=padding_idx,
-                           scale_grad_by_freq=scale_grad_by_freq)
+                           scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
 
 
 def index_add_rows(values, index, n_rows):

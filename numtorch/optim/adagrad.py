@@ -2,6 +2,7 @@
 
 from .. import backend
 from ._checks import check_fused, check_lr, check_nonneg
+from . import _sparse_grads
 from .optimizer import Optimizer, _make
 
 __all__ = ["Adagrad"]
@@ -38,6 +39,8 @@ class Adagrad(Optimizer):
         for group in self.param_groups:
             for p in group["params"]:
                 self._init_state(self.state[p], p, group)
+
+    _sparse_step = _sparse_grads.adagrad  # only the gradient's rows change
 
     def _init_state(self, state, param, group):
         xp = backend.xp_of(param._array)

@@ -27,6 +27,7 @@ from .._tensor import Tensor, _make
 from ..autograd.grad_mode import no_grad
 from ..ops import _intraop
 from ..nn.modules._hooks import add_hook
+from . import _sparse_grads
 
 __all__ = ["Optimizer", "required", "register_optimizer_step_pre_hook",
            "register_optimizer_step_post_hook"]
@@ -231,6 +232,8 @@ class Optimizer:
                     continue
                 if set_to_none:
                     p.grad = None
+                elif _sparse_grads.sparse_grad(p.grad):
+                    p.grad.zero_()  # no entries left
                 else:
                     if p.grad.grad_fn is not None:
                         p.grad.detach_()
@@ -263,6 +266,9 @@ class Optimizer:
             g = p.grad
             if g is None:
                 continue
+            if type(g) is not Tensor and _sparse_grads.sparse_grad(g):
+                self._sparse_update(p, g, hp)
+                continue
             if hp.get("differentiable") and p._grad_fn is None and p._requires_grad:
                 # torch runs a differentiable step with grad on: the in-place update of a leaf
                 raise RuntimeError("a leaf Variable that requires grad is being used in an "
@@ -278,6 +284,20 @@ class Optimizer:
                 continue  # the in-place tensor ops bumped the version
             self._update(p, g._array, state, hp)
             p._vc[0] += 1  # the parameter changed in place
+
+    # SGD, Adagrad and SparseAdam: fn(opt, param, grad, state, group) stepping on a sparse
+    # gradient (numtorch/optim/_sparse_grads.py); other optimizers refuse one, as torch's do
+    _sparse_step = None
+
+    def _sparse_update(self, param, grad, group):
+        step = type(self)._sparse_step
+        if step is None:
+            raise _sparse_grads.refusal(self)
+        state = self.state[param]
+        if not state:
+            self._init_state(state, param, group)
+        step(self, param, grad, state, group)
+        param._vc[0] += 1  # the parameter changed in place
 
     def _update_in_graph(self, param, grad, state, group):
         update = getattr(self, "_update_graph", None)

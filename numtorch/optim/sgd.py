@@ -84,7 +84,7 @@ class SGD(Optimizer):
             if not rest:
                 return None
             group = dict(group, params=rest)
-        if hp["momentum"] != 0:
+        if hp["momentum"] != 0 or optimizer._sparse_grads.any_sparse(group["params"]):
             return super()._step_group(group)
         # Without momentum SGD keeps no state: each parameter is one or two NumPy passes, so
         # the generic loop's per-parameter bookkeeping (state lookup, work buffers, the split
@@ -119,6 +119,8 @@ class SGD(Optimizer):
             self._update(p, p.grad._array, {}, hp)
             p._vc[0] += 1
         return None
+
+    _sparse_step = optimizer._sparse_grads.sgd
 
     def _update(self, param, grad, state, group):
         p = param._array

@@ -1,21 +1,21 @@
-"""SparseAdam: Adam that only touches the coordinates present in the gradient.
-
-numtorch has no sparse tensors, so a dense gradient is accepted and read as a sparse one
-whose stored entries are its nonzero elements (torch's result for ``grad.to_sparse()``):
-coordinates with a zero gradient keep their moments and value unchanged.
-"""
+"""SparseAdam: Adam that only touches the rows present in a sparse COO gradient (the step is
+in ``_sparse_grads.py``); a dense CPU gradient is refused with torch's error."""
 
 import math
 
+import numpy as np
+
 from .. import backend
 from ._checks import check_betas, check_lr, number
+from . import _sparse_grads
 from .optimizer import Optimizer, _make
 
 __all__ = ["SparseAdam"]
 
 
 class SparseAdam(Optimizer):
-    """Lazy Adam for sparse gradients (see the module docstring for dense gradients).
+    """Lazy Adam for sparse gradients (``nn.Embedding(sparse=True)``): moments and parameters
+    change only at the gradient's entries.
 
     Args:
         params (iterable): parameters or parameter groups.
@@ -33,15 +33,25 @@ class SparseAdam(Optimizer):
         defaults = dict(lr=lr, betas=betas, eps=eps, maximize=maximize)
         super().__init__(params, defaults)
 
+    _sparse_step = _sparse_grads.sparse_adam
+
     def _init_state(self, state, param, group):
+        if param.device.type == "cpu" and not _sparse_grads.sparse_grad(param.grad):
+            self.state.pop(param, None)  # torch checks before making any state
+            raise _dense_error()
         xp = backend.xp_of(param._array)
         state["step"] = 0
         state["exp_avg"] = _make(xp.zeros_like(param._array))
         state["exp_avg_sq"] = _make(xp.zeros_like(param._array))
 
     def _update(self, param, grad, state, group):
+        # A device parameter's gradient is dense (numtorch's sparse tensors live on the CPU, so
+        # Embedding(sparse=True) on a GPU gives a dense one): its nonzero entries are read as
+        # the stored ones of a sparse gradient (torch's result for ``grad.to_sparse()``).
         p = param._array
         xp = backend.xp_of(p)
+        if xp is np:
+            raise _dense_error()
         g = -grad if group["maximize"] else grad
         state["step"] += 1
         step = state["step"]
@@ -53,3 +63,8 @@ class SparseAdam(Optimizer):
         step_size = group["lr"] * math.sqrt(1 - beta2 ** step) / (1 - beta1 ** step)
         upd = m / (xp.sqrt(v) + group["eps"])
         p -= xp.where(present, step_size * upd, 0).astype(p.dtype)
+
+
+def _dense_error():
+    return RuntimeError("SparseAdam does not support dense gradients, please consider Adam "
+                        "instead")

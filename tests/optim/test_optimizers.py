@@ -45,7 +45,7 @@ def _closure(lib, opt, w, b, x, sparse):
         opt.zero_grad()
         loss = _loss(lib, w, b, x, reg)
         loss.backward()
-        if sparse and lib is torch:
+        if sparse and (lib is torch or w.device.type == "cpu"):  # (numtorch: CPU-only COO)
             for p in (w, b):
                 p.grad = p.grad.to_sparse()
         return loss

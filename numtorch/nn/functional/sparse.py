@@ -68,7 +68,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         norm_type (float): the norm for ``max_norm``. Default: 2.
         scale_grad_by_freq (bool): divide each row's gradient by how often its index occurs
             in ``input``. Default: False.
-        sparse (bool): accepted for compatibility; gradients are dense. Default: False.
+        sparse (bool): give ``weight`` a sparse COO gradient (one entry per looked-up index;
+            see the note). Default: False.
 
     Returns:
         Tensor: shape ``input.shape + (embedding_dim,)``.
@@ -80,7 +81,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
                 [0., 1.]])
 
     Note:
-        ``sparse=True`` gives a dense gradient (numtorch has no sparse tensors). With
+        ``sparse=True`` gives a sparse gradient when ``weight`` is a CPU leaf; a ``weight``
+        computed from other tensors, or on a GPU, gets a dense one. With
         ``scale_grad_by_freq`` the second derivative includes the frequency scaling (torch's
         leaves it out).
     """
@@ -100,7 +102,15 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         raise IndexError("index out of range in self")
     if max_norm is not None:
         _renorm_rows(weight, idx, max_norm, norm_type)
-    return embedding_rows(weight, input, padding_idx, scale_grad_by_freq)
+    return embedding_rows(weight, input, padding_idx, scale_grad_by_freq,
+                          _sparse_grad(weight, sparse))
+
+
+def _sparse_grad(weight, sparse):
+    """Whether ``weight`` gets a sparse gradient: asked for, and a CPU leaf (numtorch's sparse
+    tensors live on the CPU, and only a leaf's accumulator takes one; a weight computed from
+    other tensors passes a dense gradient back through its graph)."""
+    return bool(sparse) and weight.grad_fn is None and weight.device.type == "cpu"
 
 
 def _bag_offsets(input, offsets, include_last_offset, per_sample_weights):
@@ -154,7 +164,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
         norm_type (float): the norm for ``max_norm``. Default: 2.
         scale_grad_by_freq (bool): divide row gradients by index frequency. Default: False.
         mode (str): ``'sum'``, ``'mean'`` or ``'max'``. Default: ``'mean'``.
-        sparse (bool): accepted; gradients are dense. Default: False.
+        sparse (bool): give ``weight`` a sparse COO gradient (as :func:`embedding`).
+            Default: False.
         per_sample_weights (Tensor, optional): a weight per index (``mode='sum'`` only).
         include_last_offset (bool): ``offsets`` has one extra, final entry. Default: False.
         padding_idx (int, optional): entries equal to this index are left out of every bag.
@@ -241,7 +252,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
         ids, idx = ids[sel], idx[sel]
         if psw is not None:
             psw = psw[_make(sel)]
-    rows = embedding_rows(weight, _make(idx), -1, scale_grad_by_freq)
+    rows = embedding_rows(weight, _make(idx), -1, scale_grad_by_freq,
+                          _sparse_grad(weight, sparse))
     if mode == "max":
         return bag_max(rows, ids, n_bags)
     if psw is not None:

@@ -39,7 +39,7 @@ class Embedding(Module):
         max_norm (float, optional): looked-up rows with a larger norm are rescaled in place.
         norm_type (float): the norm for ``max_norm``. Default: 2.
         scale_grad_by_freq (bool): divide row gradients by index frequency. Default: False.
-        sparse (bool): accepted; gradients are dense. Default: False.
+        sparse (bool): give ``weight`` a sparse COO gradient. Default: False.
 
     Shape:
         - Input: integer tensor of any shape. Output: ``input.shape + (embedding_dim,)``.
@@ -49,7 +49,8 @@ class Embedding(Module):
         torch.Size([2, 2, 3])
 
     Note:
-        ``sparse=True`` still produces a dense gradient (numtorch has no sparse tensors).
+        With ``sparse=True`` the weight's gradient is a sparse COO tensor (CPU weights; see
+        :func:`numtorch.nn.functional.embedding`); SGD, SparseAdam and Adagrad take it.
     """
 
     __constants__ = ["num_embeddings", "embedding_dim", "padding_idx", "max_norm", "norm_type",
@@ -140,7 +141,7 @@ class EmbeddingBag(Module):
         norm_type (float): the norm for ``max_norm``. Default: 2.
         scale_grad_by_freq (bool): divide row gradients by index frequency. Default: False.
         mode (str): ``'sum'``, ``'mean'`` or ``'max'``. Default: ``'mean'``.
-        sparse (bool): accepted; gradients are dense. Default: False.
+        sparse (bool): give ``weight`` a sparse COO gradient. Default: False.
         include_last_offset (bool): ``offsets`` has one extra, final entry. Default: False.
         padding_idx (int, optional): an index left out of every bag; its row starts at zero.
 

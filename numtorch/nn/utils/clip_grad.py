@@ -45,6 +45,16 @@ def _vector_norm(xp, a, p):
     return (mag ** p).sum() ** (1.0 / p)
 
 
+def _refuse_sparse(grads, op):
+    """torch's error for a sparse COO gradient (``nn.Embedding(sparse=True)``): its norm and
+    clamp kernels have no sparse version."""
+    for g in grads:
+        if g is not None and g.is_sparse:
+            from ..._sparse import _unsupported
+
+            raise _unsupported(op)
+
+
 def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=None):
     """The norm of all given tensors taken together, as if they were one long vector.
 
@@ -58,7 +68,9 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
         A 0-d Tensor (zero when ``tensors`` is empty).
     """
     norm_type = float(norm_type)
-    arrays = [t._array for t in _as_list(tensors) if t is not None]
+    tensors = [t for t in _as_list(tensors) if t is not None]
+    _refuse_sparse(tensors, "linalg_vector_norm")
+    arrays = [t._array for t in tensors]
     if not arrays:
         return _make(np.zeros((), dtype=_dtype.get_default_dtype().np))
     xp = xp_of(arrays[0])
@@ -140,7 +152,9 @@ def clip_grad_value_(parameters, clip_value, foreach=None):
         foreach: accepted for compatibility.
     """
     clip_value = float(clip_value)
+    parameters = _as_list(parameters)
+    _refuse_sparse([p.grad for p in parameters], "clamp_min_")
     with no_grad():
-        for p in _as_list(parameters):
+        for p in parameters:
             if p.grad is not None:
                 p.grad.clamp_(min=-clip_value, max=clip_value)
