@@ -134,24 +134,10 @@ def binomial(count, prob, generator=None):
     return _make(_on(xp_of(count._array), draw, count._array.dtype))
 
 
-class _GammaincAlphaGrad(_NoSecondDerivative):
-    """dP(a, x)/da = -pdf(x; a) * dx/da, from the implicit sample gradient."""
-
-    what = "igamma: input"
-
-    def forward(self, a, x):
-        h = helpers_for(np)  # these compute on the host (float64 NumPy)
-        a64, x64 = np.broadcast_arrays(_host64(a), _host64(x))
-        with np.errstate(all="ignore"):
-            logpdf = (a64 - 1) * np.log(x64) - x64 - h.gammaln(a64)
-            g = -np.exp(logpdf) * _gamma_math.standard_gamma_grad(np, h, a64, x64)
-        g = np.where((x64 > 0) & (a64 > 0), g, 0.0)
-        return _on(self.xp, g, np.result_type(a.dtype, x.dtype))
-
-
 class Gammainc(Op):
     """y = P(a, x), the regularized lower incomplete gamma function; dy/dx is the gamma
-    density, dy/da comes from the implicit sample gradient."""
+    density. dy/da is refused with torch's error (torch has no derivative of ``igamma`` with
+    respect to its first argument, so ``Gamma(a, r).cdf(x)`` gives none to ``a``)."""
 
     promote = "float"
 
@@ -169,7 +155,7 @@ class Gammainc(Op):
             pdf = exp(xlogy(a - 1, x) - x - lgamma(a))
             gx = grad * where(x > 0, pdf, 0.0 * pdf)
         if self.needs_input_grad[0]:
-            ga = grad * _GammaincAlphaGrad.apply(a, x)
+            raise NotImplementedError("the derivative for 'igamma: input' is not implemented.")
         return ga, gx
 
 

@@ -39,7 +39,10 @@ class StudentT(Distribution):
     @property
     def variance(self):
         df = self.df
-        finite = self.scale.pow(2) * df / (df - 2)
+        # the finite branch at a harmless df where it is not taken: its gradient there is
+        # zero, as in torch (df / (df - 2) at df = 2 would make it 0 * inf = nan)
+        dfs = torch.where(df > 2, df, torch.full_like(df, 3.0))
+        finite = self.scale.pow(2) * dfs / (dfs - 2)
         out = torch.where(df > 2, finite, torch.full_like(df, math.inf))
         return out.masked_fill(df <= 1, math.nan)
 
