@@ -206,3 +206,41 @@ def test_complex_to_real_cast_warns_once_per_process():
     out = [subprocess.run([sys.executable, "-c", _ONCE, lib], capture_output=True, text=True,
                           check=True).stdout for lib in ("torch", "numtorch")]
     assert out[1] == out[0]
+
+
+def _gradient_cases(L):
+    g = np.random.default_rng(0)
+    x = L.tensor(g.standard_normal((5, 6)))
+    co = L.tensor([0.0, 0.3, 1.1, 1.5, 2.8], dtype=L.float64)
+    co2 = L.tensor([0.0, 0.5, 0.7, 1.5, 2.0, 3.3], dtype=L.float64)
+    out = []
+    for t in (x, x.float()):
+        c, c2 = co.to(t.dtype), co2.to(t.dtype)
+        for kw in [{}, dict(spacing=0.7), dict(edge_order=2), dict(spacing=[0.3, 2.0]),
+                   dict(dim=1), dict(dim=-2, spacing=[3]), dict(spacing=[c, c2]),
+                   dict(spacing=[c, c2], edge_order=2), dict(spacing=(c2,), dim=1)]:
+            out += [(str(v.dtype), v.tolist()) for v in L.gradient(t, **kw)]
+    out.append([v.tolist() for v in L.gradient(L.tensor([1, 4, 9, 16]), spacing=2)])
+    out.append(L.gradient(L.tensor(2.0)))
+    for kw in [dict(edge_order=3), dict(spacing=[1.0, 2.0, 3.0]), dict(dim=(0, 0)),
+               dict(dim=[0, 1], spacing=[1.0]), dict(spacing=[L.ones(2, 2), L.ones(6)])]:
+        try:
+            L.gradient(x, **kw)
+        except Exception as e:  # noqa: BLE001 - the class and message are compared
+            out.append((type(e).__name__, str(e)))
+    return out
+
+
+def test_torch_gradient_matches_torch():
+    # torch.gradient was missing; values are bitwise torch's for these float32/float64 cases
+    assert _gradient_cases(numtorch) == _gradient_cases(torch)
+    a = np.random.default_rng(1).standard_normal((4, 5))
+    grads = []
+    for L in (torch, numtorch):
+        y = L.tensor(a, requires_grad=True)
+        r = L.gradient(y, spacing=[L.tensor([0.0, 1.0, 1.5, 3.0], dtype=L.float64),
+                                   L.arange(5, dtype=L.float64) * 2], edge_order=2)
+        (r[0] * r[0] + r[1]).sum().backward()
+        grads.append((type(r[0].grad_fn).__name__, y.grad.numpy()))
+    assert grads[0][0] == grads[1][0]
+    np.testing.assert_allclose(grads[1][1], grads[0][1], rtol=1e-12, atol=1e-12)

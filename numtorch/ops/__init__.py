@@ -61,11 +61,13 @@ from .reducing_scatter import *  # noqa: F401,F403
 from .strided_views import *  # noqa: F401,F403
 from .statistics_extra import *  # noqa: F401,F403
 from .quantiles import *  # noqa: F401,F403
-from . import quantiles, reducing_scatter, shape_extra, statistics_extra, strided_views
+from .numeric_gradient import *  # noqa: F401,F403
+from . import numeric_gradient, quantiles, reducing_scatter, shape_extra, statistics_extra
+from . import strided_views
 
 # functions beyond the seeds' API (issue 19)
 _extra = (shape_extra.__all__ + reducing_scatter.__all__ + strided_views.__all__
-          + statistics_extra.__all__ + quantiles.__all__)
+          + statistics_extra.__all__ + quantiles.__all__ + numeric_gradient.__all__)
 
 __all__ = (_ew + _red + _shape + _idx + _lin + _sm + _la + sorting.__all__ + binning.__all__
            + uniques.__all__ + structure.__all__
