@@ -510,7 +510,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
         return v
 
     def __index__(self):
-        if self.dtype._category != _dtype._INT or self._array.size != 1:
+        if self.dtype._category not in (_dtype._INT, _dtype._BOOL) or self._array.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an "
                             "index")
         return int(self.item())

@@ -5,6 +5,7 @@ copies. Where the advanced dims land follows torch, which differs from NumPy for
 mix ints with tensors (see :func:`split_mixed_index`). gather/scatter live in gather.py.
 """
 
+import operator
 import re
 
 import numpy as np
@@ -12,6 +13,7 @@ import numpy as np
 from .. import _dtype
 from .._creation import number_as
 from .._tensor import Tensor, _make
+from ..autograd import graph as _graph
 from ..autograd.graph import Op, rename_node
 from ..autograd.inplace import apply_inplace
 from ..autograd.grad_mode import _state
@@ -89,6 +91,36 @@ def _is_array(i):
     return hasattr(i, "dtype") and hasattr(i, "ndim")
 
 
+def _tensor_bounds(index):
+    """``index`` (a slice without step) as a slice of ints when each bound is None, an int
+    or a 0-d CPU integer tensor; else None (the general path converts and checks it)."""
+    out = []
+    for b in (index.start, index.stop):
+        t = type(b)
+        if t is int or b is None:
+            out.append(b)
+        elif t is Tensor and type(b._array) is np.ndarray and \
+                b._array.ndim == 0 and b._array.dtype.kind in "iu":
+            out.append(int(b._array))
+        else:
+            return None
+    return slice(out[0], out[1])
+
+
+def _slice_bound(v):
+    """A slice bound as an int (or None): integers and what has ``__index__`` (integer or
+    bool tensors), as torch; a float is refused, never truncated."""
+    if v is None or type(v) is int:
+        return v
+    if isinstance(v, Tensor):
+        return v.__index__()  # torch's own message for float tensors
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError("slice indices must be integers or None or have an __index__ "
+                        "method") from None
+
+
 def convert_index(index, x):
     """Turn a user index into a tuple NumPy understands; report whether it is advanced.
 
@@ -100,6 +132,10 @@ def convert_index(index, x):
     if shape and (kind is int or kind is slice and index.step is None and
                   type(index.start) in _PLAIN_BOUNDS and type(index.stop) in _PLAIN_BOUNDS):
         return (index, Ellipsis), False  # the common x[i] and x[a:b]
+    if shape and kind is slice and index.step is None:
+        bounds = _tensor_bounds(index)
+        if bounds is not None:  # x[i:i + n] with 0-d integer tensors (get_batch loops)
+            return (bounds, Ellipsis), False
     if not isinstance(index, tuple):
         if not shape and isinstance(index, (int, np.integer)) and not isinstance(index, bool):
             raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
@@ -132,10 +168,10 @@ def convert_index(index, x):
         elif isinstance(i, slice):
             if not shape:
                 raise IndexError("slice() cannot be applied to a 0-dim tensor.")
-            if i.step is not None and int(i.step) <= 0:
+            i = slice(*(_slice_bound(v) for v in (i.start, i.stop, i.step)))
+            if i.step is not None and i.step <= 0:
                 raise ValueError("step must be greater than zero")
-            out.append(slice(*(None if v is None else int(v) for v in (i.start, i.stop,
-                                                                       i.step))))
+            out.append(i)
         elif isinstance(i, (int, np.integer)):
             out.append(int(i))
         elif isinstance(i, (str, bytes)):
@@ -190,6 +226,9 @@ def _check_index_dims(items, shape):
         elif i is not None and not isinstance(i, (bool, np.bool_)):
             pos += 1
     return used
+
+
+_APPLY = Op.__dict__["apply"]  # the ONNX exporter swaps Op.apply while it traces
 
 
 class GetItem(Op):
@@ -365,6 +404,12 @@ def rows(input):
     straight rather than through select's argument checks: iterating a tensor of returns or
     rewards is a per-element loop in many training scripts.
     """
+    a = input._array
+    root = input._base if input._base is not None else input
+    if input._grad_fn is None and not input._requires_grad and root._grad_fn is None and \
+            not root._requires_grad and input._extra is None and type(a) is np.ndarray and \
+            _graph._hook is None and Op.__dict__["apply"] is _APPLY:
+        return _plain_rows(input, root, a)
     out = []
     for i in range(input._array.shape[0]):
         r = GetItem.apply(input, index=(i, Ellipsis))
@@ -373,6 +418,28 @@ def rows(input):
         r._extra["multi_view"] = ("Unbind", i)  # autograd refuses in-place writes to it
         if r._grad_fn is not None:
             rename_node(r, "UnbindBackward0")
+        out.append(r)
+    return out
+
+
+def _plain_rows(input, root, a):
+    """rows() of a CPU tensor outside any graph: the views GetItem.apply would make (same
+    base, version counter and replayable view record), built directly."""
+    vc = input._vc
+    parent = input._view_fn if input is not root else None
+    # a parent view made under no_grad has no record to replay, and then neither have these
+    grad = _state.enabled and (input is root or parent is not None)
+    out = []
+    for i in range(a.shape[0]):
+        r = _make(a[i, ...])
+        r._base = root
+        r._vc = vc
+        if grad:
+            r._view_fn = (GetItem, {"index": (i, Ellipsis)}, parent)
+            r._view_src = None  # the root's grad_fn
+        else:
+            r._view_fn = None
+        r._extra = {"multi_view": ("Unbind", i)}
         out.append(r)
     return out
 
