@@ -83,6 +83,47 @@ __device__ __forceinline__ void nt_adam(T& p, const T grad, T& m, T& v, T* vmax,
 }
 """
 
+_RMSPROP_FN = """
+__device__ __forceinline__ void nt_rmsprop(T& p, const T grad, T& sq, T* ga, T* buf,
+                                           const double lr, const double alpha,
+                                           const double eps, const double wd,
+                                           const double mom, const int centered,
+                                           const int neg) {
+    T g = neg ? -grad : grad;
+    if (wd != 0) g = g + (T)wd * p;
+    sq = sq * (T)alpha;
+    sq = sq + (T)(1 - alpha) * g * g;
+    T avg;
+    if (centered) {
+        T a = *ga;
+        a = a + (g - a) * (T)(1 - alpha);
+        *ga = a;
+        avg = sqrt(sq - a * a);
+    } else {
+        avg = sqrt(sq);
+    }
+    avg = avg + (T)eps;
+    if (mom > 0) {
+        T b = *buf * (T)mom;
+        b = b + g / avg;
+        *buf = b;
+        p = p - (T)lr * b;
+    } else {
+        p = p - (T)lr * (g / avg);
+    }
+}
+"""
+
+_ADAGRAD_FN = """
+__device__ __forceinline__ void nt_adagrad(T& p, const T grad, T& sum, const double clr,
+                                           const double wd, const double eps, const int neg) {
+    T g = neg ? -grad : grad;
+    if (wd != 0) g = g + (T)wd * p;
+    sum = sum + g * g;
+    p = p - (T)clr * (g / (sqrt(sum) + (T)eps));
+}
+"""
+
 
 def _body(k, call):
     """The kernel body: tensor ``t`` owns indices ``[e{t-1}, e{t})``; ``call(t)`` is its update
@@ -114,20 +155,27 @@ def _make_sgd(k, momentum):
     return make
 
 
-def _make_adam(k, amsgrad):
+def _make_stepped(k, kind, fn, states, scalars):
+    """A multi-tensor kernel that also advances each tensor's float32 step counter (a 0-d
+    raw output ``s{t}``): per tensor ``p``, the states ``states`` ((prefix, how) with how
+    "ref" for an always present array, "ptr" for an optional one given, "none" for one
+    absent: a null pointer), then the shared ``scalars`` ((type, name) pairs)."""
     def make(cp):
-        ins = ", ".join(f"raw T g{t}, int64 e{t}" for t in range(k)) + (
-            ", float64 lr, float64 wd, float64 eps, float64 beta1, float64 beta2, T sgn, "
-            "int32 l2, float64 bc2_sqrt, float64 step_size")
-        outs = ", ".join(f"raw T p{t}, raw T m{t}, raw T v{t}"
-                         + (f", raw T x{t}" if amsgrad else "") + f", raw float32 s{t}"
-                         for t in range(k))
-        vmax = (lambda t: f"&x{t}[j]") if amsgrad else (lambda t: "(T*)0")
-        body = _body(k, lambda t: f"nt_adam(p{t}[j], g{t}[j], m{t}[j], v{t}[j], {vmax(t)}, lr, "
-                                  "wd, eps, beta1, beta2, sgn, l2, bc2_sqrt, step_size); "
-                                  f"if (j == 0) s{t}[0] = s{t}[0] + 1.0f;")
-        return cp.ElementwiseKernel(ins, outs, body, "numtorch_multi_adam", preamble=_ADAM_FN,
-                                    options=_OPTIONS)
+        ins = ", ".join(f"raw T g{t}, int64 e{t}" for t in range(k)) + ", " + ", ".join(
+            f"{typ} {name}" for typ, name in scalars)
+        outs = ", ".join(", ".join([f"raw T p{t}"] + [
+            f"raw T {pre}{t}" for pre, how in states if how != "none"] + [f"raw float32 s{t}"])
+            for t in range(k))
+
+        def call(t):
+            args = [f"p{t}[j]", f"g{t}[j]"] + [
+                f"{pre}{t}[j]" if how == "ref" else f"&{pre}{t}[j]" if how == "ptr" else "(T*)0"
+                for pre, how in states] + [name for _, name in scalars]
+            return f"{fn}({', '.join(args)}); if (j == 0) s{t}[0] = s{t}[0] + 1.0f;"
+
+        source = {"adam": _ADAM_FN, "rmsprop": _RMSPROP_FN, "adagrad": _ADAGRAD_FN}[kind]
+        return cp.ElementwiseKernel(ins, outs, _body(k, call), f"numtorch_multi_{kind}",
+                                    preamble=source, options=_OPTIONS)
     return make
 
 
@@ -206,20 +254,16 @@ def multi_sgd(tensors, lr, wd, momentum, dampening, nesterov, negate):
     return _launches(tensors, per, launch)
 
 
-def multi_adam(tensors, steps, lr, wd, eps, beta1, beta2, negate, l2, bc2_sqrt, step_size):
-    """Adam's update of each ``(param, grad, exp_avg, exp_avg_sq[, max_exp_avg_sq])`` in
-    ``tensors`` (all with the amsgrad maximum, or none), advancing each 0-d float32 device
-    array of ``steps`` by one, in place. Every tensor shares the step's bias corrections; none
-    may be empty (an empty tensor's counter would not move). Returns how many tensors (from
-    the first) were updated, as :func:`multi_sgd`."""
-    if not _usable(tensors) or any(len(t) != len(tensors[0]) or t[0].size == 0
-                                   for t in tensors):
-        return 0
+def _multi_stepped(kind, fn, states, scalars, values, tensors, steps):
+    """Launch the ``kind`` kernel over ``tensors`` (each ``(param, grad, *present states)``)
+    advancing ``steps``; the number of tensors updated (see :func:`multi_sgd`)."""
+    width = 2 + sum(how != "none" for _, how in states)
+    if not _usable(tensors) or any(len(t) != width or t[0].size == 0 for t in tensors):
+        return 0  # (an empty tensor's step counter would not move)
     if any(s.dtype.name != "float32" or s.ndim != 0 for s in steps):
         return 0
-    amsgrad = len(tensors[0]) == 5
-    per = 8 + 16 + 32 * len(tensors[0])
-    sgn = tensors[0][0].dtype.type(-1 if negate else 1)
+    per = 8 + 16 + 32 * width
+    key = "".join(how[0] for _, how in states)
 
     def launch(lo, hi):
         k = hi - lo
@@ -228,9 +272,48 @@ def multi_adam(tensors, steps, lr, wd, eps, beta1, beta2, negate, l2, bc2_sqrt, 
             end += arrays[0].size
             ins += [arrays[1].reshape(-1), end]
             outs += [a.reshape(-1) for a in (arrays[0],) + tuple(arrays[2:])] + [s]
-        ins += [float(lr), float(wd), float(eps), float(beta1), float(beta2), sgn,
-                int(bool(l2)), float(bc2_sqrt), float(step_size)]
-        name = f"numtorch_multi_adam_{'a' if amsgrad else 'p'}{k}"
-        return _run(name, _make_adam(k, amsgrad), ins + outs, end)
+        name = f"numtorch_multi_{kind}_{key}{k}"
+        return _run(name, _make_stepped(k, kind, fn, states, scalars), ins + values + outs, end)
 
     return _launches(tensors, per, launch)
+
+
+def multi_adam(tensors, steps, lr, wd, eps, beta1, beta2, negate, l2, bc2_sqrt, step_size):
+    """Adam's update of each ``(param, grad, exp_avg, exp_avg_sq[, max_exp_avg_sq])`` in
+    ``tensors`` (all with the amsgrad maximum, or none), advancing each 0-d float32 device
+    array of ``steps`` by one, in place. Every tensor shares the step's bias corrections; none
+    may be empty. Returns how many tensors (from the first) were updated, as
+    :func:`multi_sgd`."""
+    if not tensors:
+        return 0
+    amsgrad = len(tensors[0]) == 5
+    sgn = tensors[0][0].dtype.type(-1 if negate else 1)
+    return _multi_stepped(
+        "adam", "nt_adam", (("m", "ref"), ("v", "ref"), ("x", "ptr" if amsgrad else "none")),
+        (("float64", "lr"), ("float64", "wd"), ("float64", "eps"), ("float64", "beta1"),
+         ("float64", "beta2"), ("T", "sgn"), ("int32", "l2"), ("float64", "bc2_sqrt"),
+         ("float64", "step_size")),
+        [float(lr), float(wd), float(eps), float(beta1), float(beta2), sgn, int(bool(l2)),
+         float(bc2_sqrt), float(step_size)], tensors, steps)
+
+
+def multi_rmsprop(tensors, steps, lr, alpha, eps, wd, momentum, centered, negate):
+    """RMSprop's update of each ``(param, grad, square_avg[, grad_avg][, momentum_buffer])``
+    (grad_avg when ``centered``, the buffer when ``momentum > 0``), advancing ``steps``, as
+    :func:`multi_adam`."""
+    return _multi_stepped(
+        "rmsprop", "nt_rmsprop", (("q", "ref"), ("a", "ptr" if centered else "none"),
+                                  ("b", "ptr" if momentum > 0 else "none")),
+        (("float64", "lr"), ("float64", "alpha"), ("float64", "eps"), ("float64", "wd"),
+         ("float64", "mom"), ("int32", "centered"), ("int32", "neg")),
+        [float(lr), float(alpha), float(eps), float(wd), float(momentum), int(bool(centered)),
+         int(bool(negate))], tensors, steps)
+
+
+def multi_adagrad(tensors, steps, clr, wd, eps, negate):
+    """Adagrad's update of each ``(param, grad, sum)`` with the step's learning rate ``clr``,
+    advancing ``steps``, as :func:`multi_adam`."""
+    return _multi_stepped(
+        "adagrad", "nt_adagrad", (("q", "ref"),),
+        (("float64", "clr"), ("float64", "wd"), ("float64", "eps"), ("int32", "neg")),
+        [float(clr), float(wd), float(eps), int(bool(negate))], tensors, steps)

@@ -97,12 +97,12 @@ def _same_layout(arrays, like):
                a.shape == like.shape and a.flags.c_contiguous for a in arrays)
 
 
-def adam_step(opt, params, hp):
-    """Adam's (and AdamW's) update of the device parameters of ``params``, their moments and
-    step counters; the parameters left for the per-parameter path."""
-    amsgrad = hp["amsgrad"]
-    keys = ("exp_avg", "exp_avg_sq", "max_exp_avg_sq") if amsgrad else ("exp_avg", "exp_avg_sq")
-    items, rest = [], []
+def _stepped(opt, params, hp, keys):
+    """The device parameters of ``params`` with the state arrays ``keys`` and a float32
+    step counter on the device, as ``(param, (arrays, step tensor, next step))`` items
+    grouped by dtype and next step (one launch series each: the step sets the bias
+    corrections), and the parameters left for the per-parameter path."""
+    groups, rest = {}, []
     for p in params:
         if p.grad is None:
             continue
@@ -114,24 +114,78 @@ def adam_step(opt, params, hp):
         if not state:
             opt._init_state(state, p, hp)
         step = state.get("step")
-        moments = [getattr(state.get(k), "_array", None) for k in keys]
-        if step is None or not _same_layout(moments, arrays[0]) or \
+        more = [getattr(state.get(k), "_array", None) for k in keys]
+        if step is None or not _same_layout(more, arrays[0]) or \
                 not backend.is_device_array(step._array):
             rest.append(p)
             continue
-        items.append((p, (arrays + tuple(moments), step, _next_step(step))))
-    lr, wd, eps = hp["lr"], hp["weight_decay"], hp["eps"]
-    beta1, beta2 = hp["betas"]
-    l2 = wd != 0 and not hp["decoupled_weight_decay"]
-    groups = {}
-    for item in items:  # one launch series per dtype and step count (bias corrections)
-        groups.setdefault((item[1][0][0].dtype, item[1][2]), []).append(item)
+        value = _next_step(step)
+        groups.setdefault((arrays[0].dtype, value), []).append(
+            (p, (arrays + tuple(more), step, value)))
+    return groups, rest
+
+
+def _launch_groups(groups, rest, run):
+    """``run(tensors, steps, next_step)`` -> tensors updated, per group; their step records
+    and versions advance, the others join ``rest``."""
     for (_, value), group in groups.items():
-        done = backend.helpers_for(backend.xp_of(group[0][1][0][0])).multi_adam(
-            [t for _, (t, _, _) in group], [s._array for _, (_, s, _) in group], lr, wd, eps,
-            beta1, beta2, hp["maximize"], l2, math.sqrt(1 - beta2 ** value),
-            lr / (1 - beta1 ** value))
+        done = run([t for _, (t, _, _) in group], [s._array for _, (_, s, _) in group], value)
         for _, (_, s, _) in group[:done]:
             _record_step(s, value)
         _finish(group, done, rest)
     return rest
+
+
+def _helpers(groups):
+    for group in groups.values():
+        return backend.helpers_for(backend.xp_of(group[0][1][0][0]))
+    return None
+
+
+def adam_step(opt, params, hp):
+    """Adam's (and AdamW's) update of the device parameters of ``params``, their moments and
+    step counters; the parameters left for the per-parameter path."""
+    keys = ("exp_avg", "exp_avg_sq") + (("max_exp_avg_sq",) if hp["amsgrad"] else ())
+    groups, rest = _stepped(opt, params, hp, keys)
+    lr, wd, eps = hp["lr"], hp["weight_decay"], hp["eps"]
+    beta1, beta2 = hp["betas"]
+    l2 = wd != 0 and not hp["decoupled_weight_decay"]
+    helpers = _helpers(groups)
+    return _launch_groups(groups, rest, lambda tensors, steps, value: helpers.multi_adam(
+        tensors, steps, lr, wd, eps, beta1, beta2, hp["maximize"], l2,
+        math.sqrt(1 - beta2 ** value), lr / (1 - beta1 ** value)))
+
+
+def rmsprop_step(opt, params, hp):
+    """RMSprop's update (centered, momentum, weight decay, maximize) of the device
+    parameters of ``params``; the parameters left for the per-parameter path."""
+    keys = ("square_avg",) + (("grad_avg",) if hp["centered"] else ()) + (
+        ("momentum_buffer",) if hp["momentum"] > 0 else ())
+    groups, rest = _stepped(opt, params, hp, keys)
+    helpers = _helpers(groups)
+    return _launch_groups(groups, rest, lambda tensors, steps, value: helpers.multi_rmsprop(
+        tensors, steps, hp["lr"], hp["alpha"], hp["eps"], hp["weight_decay"], hp["momentum"],
+        hp["centered"], hp["maximize"]))
+
+
+def adagrad_step(opt, params, hp):
+    """Adagrad's update of the device parameters of ``params``; the parameters left for the
+    per-parameter path."""
+    groups, rest = _stepped(opt, params, hp, ("sum",))
+    helpers = _helpers(groups)
+    return _launch_groups(groups, rest, lambda tensors, steps, value: helpers.multi_adagrad(
+        tensors, steps, hp["lr"] / (1 + (value - 1) * hp["lr_decay"]), hp["weight_decay"],
+        hp["eps"], hp["maximize"]))
+
+
+def step_group(opt, group, multi):
+    """The start of ``opt._step_group(group)`` for a group on a GPU: ``multi(opt, params, hp)``
+    updates what the kernels take; returns the group of the parameters left (None: all
+    done) for the per-parameter path."""
+    from .optimizer import hyperparameters
+
+    hp = hyperparameters(group)
+    if hp.get("differentiable"):
+        return group
+    rest = multi(opt, group["params"], hp)
+    return dict(group, params=rest) if rest else None

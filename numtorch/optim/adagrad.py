@@ -1,6 +1,7 @@
 """Adagrad: step sizes shrink with the accumulated squared gradients."""
 
 from .. import backend
+from . import _device_step
 from ._checks import check_fused, check_lr, check_nonneg
 from . import _sparse_grads
 from .optimizer import Optimizer, _make
@@ -41,6 +42,13 @@ class Adagrad(Optimizer):
                 self._init_state(self.state[p], p, group)
 
     _sparse_step = _sparse_grads.adagrad  # only the gradient's rows change
+
+    def _step_group(self, group):
+        if _device_step.on_device(group["params"]):  # a GPU: multi-tensor launches
+            group = _device_step.step_group(self, group, _device_step.adagrad_step)
+            if group is None:
+                return None
+        return super()._step_group(group)
 
     def _init_state(self, state, param, group):
         xp = backend.xp_of(param._array)

@@ -9,7 +9,7 @@ from . import _device_step
 from ._checks import (
     check_betas, check_fused, check_lr, check_nonneg, check_tensor_betas, check_tensor_lr,
 )
-from .optimizer import Optimizer, _make, hyperparameters, split_update
+from .optimizer import Optimizer, _make, split_update
 
 __all__ = ["Adam"]
 
@@ -117,14 +117,10 @@ class Adam(Optimizer):
         check_fused(fused, foreach, differentiable)
 
     def _step_group(self, group):
-        if _device_step.on_device(group["params"]):
-            hp = hyperparameters(group)
-            if not hp.get("differentiable"):
-                # a GPU: the device parameters' updates in a few multi-tensor launches
-                rest = _device_step.adam_step(self, group["params"], hp)
-                if not rest:
-                    return None
-                group = dict(group, params=rest)
+        if _device_step.on_device(group["params"]):  # a GPU: multi-tensor launches
+            group = _device_step.step_group(self, group, _device_step.adam_step)
+            if group is None:
+                return None
         return super()._step_group(group)
 
     def _init_state(self, state, param, group):

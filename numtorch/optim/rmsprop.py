@@ -1,6 +1,7 @@
 """RMSprop (optionally centered, with momentum), following torch's update."""
 
 from .. import backend
+from . import _device_step
 from ._checks import check_lr, check_nonneg
 from .optimizer import Optimizer, _make
 
@@ -33,6 +34,13 @@ class RMSprop(Optimizer):
                         weight_decay=weight_decay, capturable=capturable, foreach=foreach,
                         maximize=maximize, differentiable=differentiable)
         super().__init__(params, defaults)
+
+    def _step_group(self, group):
+        if _device_step.on_device(group["params"]):  # a GPU: multi-tensor launches
+            group = _device_step.step_group(self, group, _device_step.rmsprop_step)
+            if group is None:
+                return None
+        return super()._step_group(group)
 
     def _init_state(self, state, param, group):
         xp = backend.xp_of(param._array)

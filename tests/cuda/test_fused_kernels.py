@@ -72,10 +72,10 @@ def test_a_kernel_that_cannot_be_built_falls_back(cuda, monkeypatch):
     from numtorch.backend import _cupy_optim
 
     monkeypatch.setattr(_cupy_kernels, "_make_adam", broken)
-    monkeypatch.setattr(_cupy_optim, "_make_adam", lambda k, amsgrad: broken)
+    monkeypatch.setattr(_cupy_optim, "_make_stepped", lambda *args: broken)
     got = _train(numtorch, "Adam", {}, "cuda")
     assert isinstance(_cupy_kernels.FAILED["numtorch_adam_update"], CompileException)
-    assert isinstance(_cupy_kernels.FAILED["numtorch_multi_adam_p1"], CompileException)
+    assert isinstance(_cupy_kernels.FAILED["numtorch_multi_adam_rrn1"], CompileException)
     np.testing.assert_allclose(got, _train(torch, "Adam", {}, "cpu"), rtol=1e-5, atol=1e-6)
 
 

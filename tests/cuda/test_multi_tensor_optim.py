@@ -1,6 +1,6 @@
-"""Multi-tensor optimizer kernels (backend/_cupy_optim.py) on the CuPy stand-in: SGD and
-Adam/AdamW update all the device parameters of a group in a few launches, with the CPU path's
-values bit for bit (torch, the oracle, within float tolerance), the step counters in the
+"""Multi-tensor optimizer kernels (backend/_cupy_optim.py) on the CuPy stand-in: SGD,
+Adam/AdamW, RMSprop and Adagrad update all the device parameters of a group in a few
+launches, with the CPU path's values bit for bit (torch, the oracle, within float tolerance), the step counters in the
 state as torch's, and the per-parameter path taking over what the kernels do not take."""
 
 import numpy as np
@@ -47,7 +47,11 @@ CASES = [("SGD", {}), ("SGD", {"momentum": 0.9}), ("SGD", {"momentum": 0.9, "nes
          ("SGD", {"weight_decay": 0.1, "maximize": True}),
          ("Adam", {}), ("Adam", {"amsgrad": True}), ("Adam", {"maximize": True,
                                                               "weight_decay": 0.1}),
-         ("AdamW", {"weight_decay": 0.1}), ("AdamW", {"amsgrad": True, "maximize": True})]
+         ("AdamW", {"weight_decay": 0.1}), ("AdamW", {"amsgrad": True, "maximize": True}),
+         ("RMSprop", {}), ("RMSprop", {"centered": True, "weight_decay": 0.1}),
+         ("RMSprop", {"momentum": 0.9, "maximize": True}),
+         ("RMSprop", {"momentum": 0.5, "centered": True, "alpha": 0.9}),
+         ("Adagrad", {}), ("Adagrad", {"lr_decay": 0.1, "weight_decay": 0.1, "maximize": True})]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -56,9 +60,10 @@ def test_one_launch_per_step_with_the_cpu_values(cuda, name, kwargs, dtype):
     want, want_steps = _train(torch, name, kwargs, "cpu", dtype)
     cpu, cpu_steps = _train(numtorch, name, kwargs, "cpu", dtype)
     got, got_steps = _train(numtorch, name, kwargs, "cuda", dtype)
-    kernel = "numtorch_multi_" + ("sgd" if name == "SGD" else "adam")
+    kernel = "numtorch_multi_" + {"SGD": "sgd", "RMSprop": "rmsprop",
+                                  "Adagrad": "adagrad"}.get(name, "adam")
     # SGD's first momentum step makes the buffers on the per-parameter path
-    first = 1 if kwargs.get("momentum") else 0
+    first = 1 if name == "SGD" and kwargs.get("momentum") else 0
     assert standin.STATS["fused"].count(kernel) == 4 - first
     for a, b, c in zip(got, cpu, want):
         np.testing.assert_array_equal(a, b)

@@ -276,3 +276,55 @@ def col2im(cols, n, c, *args):
                     for ki, di, t, oi in zip(kidx, dl, st, o))
         buf[(slice(None),) * 2 + dst] += cols[(slice(None),) * 2 + kidx]
     dx[...] = buf[(slice(None),) * 2 + tuple(slice(p, p + si) for si, p in zip(s, pd))]
+
+
+def _rmsprop_block(g, lr, alpha, eps, wd, mom, centered, neg, p, sq, *more):
+    t = p.dtype.type
+    ga = more[0] if centered else None
+    buf = more[-1] if mom > 0 else None
+    g = -g if neg else g
+    if wd != 0:
+        g = g + t(wd) * p
+    sq *= t(alpha)
+    sq += t(1 - alpha) * g * g
+    if centered:
+        ga += (g - ga) * t(1 - alpha)
+        avg = np.sqrt(sq - ga * ga)
+    else:
+        avg = np.sqrt(sq)
+    avg += t(eps)
+    if buf is not None:
+        buf *= t(mom)
+        buf += g / avg
+        p -= t(lr) * buf
+    else:
+        p -= t(lr) * (g / avg)
+
+
+def _adagrad_block(g, clr, wd, eps, neg, p, s):
+    t = p.dtype.type
+    g = -g if neg else g
+    if wd != 0:
+        g = g + t(wd) * p
+    s += g * g
+    p -= t(clr) * (g / (np.sqrt(s) + t(eps)))
+
+
+def _stepped(args, n_scalars, block):
+    grads, scalars, outs = _multi(args, n_scalars)
+    for g, arrays in zip(grads, outs):
+        *states, step = arrays
+        for part in _blocks(g, *states):
+            block(part[0], *scalars, *part[1:])
+        if g.size:
+            step += np.float32(1)
+
+
+@reference("numtorch_multi_rmsprop")
+def multi_rmsprop(*args):
+    _stepped(args, 7, _rmsprop_block)
+
+
+@reference("numtorch_multi_adagrad")
+def multi_adagrad(*args):
+    _stepped(args, 4, _adagrad_block)
