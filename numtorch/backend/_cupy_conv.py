@@ -13,7 +13,7 @@ sizes come as int64 scalars. :func:`im2col` returns None (the caller runs its xp
 the kernel does not apply or cannot be built.
 """
 
-from ._cupy_kernels import ENABLED, FAILED, _kernel, _OPTIONS
+from ._cupy_kernels import _OPTIONS, ENABLED, FAILED, _kernel
 
 
 def _source(nd, layout):
@@ -74,7 +74,7 @@ def im2col(x, kernel, stride, padding, dilation, groups, out, layout):
         args += [s, kk, o, st, lo, dl]
     try:
         k(*args, col)
-    except Exception as e:  # noqa: BLE001  (NVRTC compiles at the first call)
+    except Exception as e:  # NVRTC compiles at the first call
         if type(e).__name__ not in ("CompileException", "NVRTCError"):
             raise
         FAILED[name] = e
@@ -155,7 +155,7 @@ def col2im(cols, n, c, size, kernel, out, stride, padding, dilation):
         args += [s, kk, o, st, lo, dl]
     try:
         k(*args, dx)
-    except Exception as e:  # noqa: BLE001  (NVRTC compiles at the first call)
+    except Exception as e:  # NVRTC compiles at the first call
         if type(e).__name__ not in ("CompileException", "NVRTCError"):
             raise
         FAILED[name] = e

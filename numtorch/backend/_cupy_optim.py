@@ -19,7 +19,7 @@ The helpers return False (nothing was changed) when the inputs are outside what 
 take or a kernel cannot be built here; the optimizer then runs its per-parameter path.
 """
 
-from ._cupy_kernels import ENABLED, FAILED, _kernel, _OPTIONS
+from ._cupy_kernels import _OPTIONS, ENABLED, FAILED, _kernel
 
 _FLOATS = ("float32", "float64")
 # bytes of the kernel's parameter block: a 1-d raw array is passed as a 32-byte struct (data,
@@ -208,7 +208,7 @@ def _run(name, make, args, total):
         return False
     try:
         k(*args, size=total)
-    except Exception as e:  # noqa: BLE001  (NVRTC compiles at the first call)
+    except Exception as e:  # NVRTC compiles at the first call
         if type(e).__name__ not in ("CompileException", "NVRTCError"):
             raise
         FAILED[name] = e

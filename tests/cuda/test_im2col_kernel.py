@@ -158,7 +158,7 @@ def test_the_col2im_source_sums_the_taps(nd, xs, ws, kw):
 
     k = ws[2:]
     groups = kw.get("groups", 1)
-    norm = lambda v, d: (v,) * nd if isinstance(v, int) else v  # noqa: E731
+    norm = lambda v, d: (v,) * nd if isinstance(v, int) else v
     st, dl, pd = norm(kw.get("stride", 1), nd), norm(kw.get("dilation", 1), nd), \
         norm(kw.get("padding", 0), nd)
     size = xs[2:]

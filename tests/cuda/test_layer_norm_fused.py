@@ -25,7 +25,7 @@ def cuda():
 
 def _run(lib, device, dtype, shape, ns, bias, second=False):
     rng = np.random.default_rng(0)
-    mk = lambda s: lib.tensor(rng.standard_normal(s).astype(dtype), device=device,  # noqa
+    mk = lambda s: lib.tensor(rng.standard_normal(s).astype(dtype), device=device,
                               requires_grad=True)
     x, w = mk(shape), mk(ns)
     b = mk(ns) if bias else None

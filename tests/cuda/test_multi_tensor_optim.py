@@ -1,7 +1,7 @@
 """Multi-tensor optimizer kernels (backend/_cupy_optim.py) on the CuPy stand-in: SGD,
 Adam/AdamW, RMSprop and Adagrad update all the device parameters of a group in a few
-launches, with the CPU path's values bit for bit (torch, the oracle, within float tolerance), the step counters in the
-state as torch's, and the per-parameter path taking over what the kernels do not take."""
+launches, with the CPU path's values bit for bit (torch, the oracle, within float
+tolerance), the step counters in the state as torch's, and the per-parameter path taking over what the kernels do not take."""
 
 import numpy as np
 import pytest
