@@ -29,10 +29,12 @@ def _ready(p):
     g = p.grad
     if g is None:
         return None
-    a, ga = p._array, g._array
+    a = p._array
+    if not backend.is_device_array(a):  # a host parameter in a group on a GPU
+        return None
+    ga = getattr(g, "_array", None)  # (a sparse gradient has none: CPU parameters only)
     if type(ga) is not type(a) or ga.shape != a.shape or ga.dtype != a.dtype or \
-            not backend.is_device_array(a) or not (a.flags.c_contiguous and
-                                                   ga.flags.c_contiguous):
+            not (a.flags.c_contiguous and ga.flags.c_contiguous):
         return None
     return a, ga
 
