@@ -256,9 +256,10 @@ class SparseTensor(Tensor):
         if not self.is_leaf:
             raise RuntimeError(_DEEPCOPY_NON_LEAF)
         s = self._array
-        new = _nt.sparse_coo_tensor(s.indices.copy(), s.values.detach().clone(), s.shape,
-                                    requires_grad=s.values.requires_grad,
-                                    is_coalesced=s.coalesced)
+        # (built directly: sparse_coo_tensor would warn about invariant checks, torch's copy
+        # does not)
+        values = s.values.detach().clone().requires_grad_(s.values.requires_grad)
+        new = make(s.indices.copy(), values, s.shape, s.coalesced)
         memo[id(self)] = new
         return new
 

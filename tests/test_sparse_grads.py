@@ -209,3 +209,23 @@ def test_zero_grad_and_clipping_with_sparse_gradients_as_torch():
         return res
 
     assert run(numtorch) == run(torch)
+
+
+def test_sparse_momentum_state_round_trips_through_state_dict_without_warning():
+    def run(lib):
+        import copy
+
+        e = lib.nn.Embedding.from_pretrained(lib.ones(4, 2), freeze=False, sparse=True)
+        opt = lib.optim.SGD(e.parameters(), lr=0.1, momentum=0.5)
+        for _ in range(2):
+            e(lib.tensor([1, 2])).sum().backward()
+            opt.step()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            sd = copy.deepcopy(opt.state_dict())
+        opt2 = lib.optim.SGD(e.parameters(), lr=0.1, momentum=0.5)
+        opt2.load_state_dict(sd)
+        buf = opt2.state[e.weight]["momentum_buffer"]
+        return buf.is_sparse, buf.to_dense().numpy().tolist(), e.weight.detach().numpy().tolist()
+
+    assert run(numtorch) == run(torch)
