@@ -133,52 +133,59 @@ def _norm_cdf(x):
 
 
 def _no_grad_trunc_normal_(tensor, mean, std, a, b, generator=None):
+    """torch 2.13's sampler, draw for draw (so a seeded init gives torch's values): when
+    ``[a, b]`` holds more than 30% of the normal's mass, whole fresh normal tensors replace
+    the out-of-range entries until none is left; otherwise uniform proposals on ``[a, b]``
+    are accepted with probability pdf(x) / pdf(mode), whole tensors of proposals and of
+    acceptance draws per round."""
+    if tensor.device.type == "meta":
+        return tensor  # no storage, nothing drawn (as torch)
     if mean < a - 2 * std or mean > b + 2 * std:
         warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The "
                       "distribution of values may be incorrect.", stacklevel=3)
     if a > b:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={a} > to={b}")
+    from .. import empty_like, where
+
     with no_grad():
-        lo, hi = _norm_cdf((a - mean) / std), _norm_cdf((b - mean) / std)
-        if hi - lo >= 0.5 and tensor._array.dtype.kind == "f":
-            # most normal draws land in [a, b]: draw, and redraw the few that do not (a
-            # handful of rounds, each on what is left; far cheaper than the quantile function)
-            _trunc_normal_by_rejection(tensor, mean, std, a, b, generator)
+        mass = _norm_cdf((b - mean) / std) - _norm_cdf((a - mean) / std)
+        if mass > 0.3:
+            # the bounds as the tensor's dtype holds them, so the test agrees with its values
+            lo, hi = tensor.new_tensor(a, device="cpu").item(), tensor.new_tensor(
+                b, device="cpu").item()
+            result = tensor.normal_(mean, std, generator=generator)
+            while True:
+                out = (result < lo) | (result > hi)
+                if not out.any():
+                    break
+                fresh = empty_like(result).normal_(mean, std, generator=generator)
+                result = where(out, fresh, result)
+            if result is not tensor:
+                tensor.copy_(result)
             return tensor
-        # inverse-CDF sampling: uniform draws between the CDF values of a and b, mapped back
-        # through the normal quantile (erfinv), then clamped against rounding at the ends
-        tensor.uniform_(2 * lo - 1, 2 * hi - 1, generator=generator)
-        arr = tensor._array
-        xp = backend.xp_of(arr)
-        z = backend.helpers_for(xp).erfinv(arr)
-        z = z * (std * math.sqrt(2.0)) + mean
-        tensor.copy_(_make(xp.clip(z, a, b).astype(arr.dtype, copy=False)))
+        mode = max(a, min(mean, b))
+        log_peak = -0.5 * ((mode - mean) / std) ** 2
+
+        def log_ratio(x):  # log(pdf(x) / pdf(mode)), in place on x
+            return x.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+
+        proposals = empty_like(tensor)
+        accept = empty_like(tensor)
+        tensor.uniform_(a, b, generator=generator)
+        proposals.copy_(tensor)
+        pending = accept.uniform_(generator=generator).log_().gt(log_ratio(proposals))
+        if pending.any():
+            result = tensor
+            while True:
+                proposals.uniform_(a, b, generator=generator)
+                result = where(pending, proposals, result)
+                rejected = accept.uniform_(generator=generator).log_().gt(log_ratio(proposals))
+                pending = where(pending, rejected, pending)
+                if not pending.any():
+                    break
+            tensor.copy_(result)
     return tensor
-
-
-def _trunc_normal_by_rejection(tensor, mean, std, a, b, generator):
-    import numpy as np
-
-    from .._random import rng_for
-    from .._sample_ops import _standard_normal, _work_dtype
-
-    rng = rng_for(generator)
-    arr = tensor._array
-    work = _work_dtype(arr.dtype)
-    z = _standard_normal(rng, (arr.size,), work)
-    std, mean = work.type(std), work.type(mean)
-    z *= std
-    z += mean
-    todo = np.flatnonzero((z < a) | (z > b))
-    while todo.size:
-        r = _standard_normal(rng, (todo.size,), work)
-        r *= std
-        r += mean
-        z[todo] = r
-        todo = todo[(r < a) | (r > b)]
-    np.clip(z, a, b, out=z)  # against rounding to the tensor's dtype beyond the ends
-    tensor.copy_(_make(z.reshape(arr.shape).astype(arr.dtype, copy=False)))
 
 
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
