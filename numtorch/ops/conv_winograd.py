@@ -19,10 +19,11 @@ ms, 16x256x7x7 11.8 -> 8.5 ms, 16x512x4x4 14.4 -> 11.6 ms (one thread).
 
 Used where it measured faster than im2col + GEMM (see ``applies``): many channels (the
 transforms cost O(C + O) per tile, the GEMM saves O(C * O)) and enough tiles for the GEMMs;
-e.g. 16x128x14x14 with 128 filters 12.7 -> 8.4 ms, 16x256x7x7 11.6 -> 9.6 ms (one thread);
-64 channels measured 4-17% faster alone (8x64x28x28 6.4 -> 5.9 ms forward) but 2.5% slower
-within a ResNet-18 step (646 -> 662 ms, one thread; its larger temporaries), 32 and fewer
-slower.
+e.g. 16x128x14x14 with 128 filters 12.7 -> 8.4 ms, 16x256x7x7 11.6 -> 9.6 ms (one thread).
+64 channels gain once the blocks are cache-sized (``_samples_per_block``): ResNet-18's
+64-channel 3x3 conv on 28x28 maps, batch 16, forward + both gradients 38 -> 30 ms (one thread,
+CPU time; torch 36); in one 64 MB block they had measured 2.5% slower within a ResNet step.
+32 and fewer channels are slower.
 """
 
 import numpy as np
@@ -30,7 +31,17 @@ import numpy as np
 from ..backend import is_device_array
 from . import _intraop
 
-_MIN_CHANNELS = 128
+_MIN_CHANNELS = 64
+# fewer filters than inputs: Winograd from this many inputs and filters on (see ``applies``)
+_NARROW_INPUTS = 64
+_NARROW_FILTERS = 32
+# a block of samples has about this many tiles (fewer make skinny GEMMs: ResNet-18's 7x7 maps,
+# 16 tiles per sample, 8.8 ms forward in one block of 16 samples, 10-21 in blocks of 1-8) ...
+_BLOCK_TILES = 256
+# ... or this many bytes of transformed tiles, if more: beyond, the temporaries fall out of
+# the cache (64 channels on 28x28 maps, batch 16: weight gradient 13.0 ms in one block, 9.0 in
+# blocks of one sample)
+_BLOCK_BYTES = 3 << 19
 _MIN_TILES = 64
 _MAX_BLOCK_BYTES = 64 << 20
 _KERNEL_ROWS = np.array([[1, 0, 0], [.5, .5, .5], [.5, -.5, .5], [0, 0, 1]])
@@ -53,7 +64,7 @@ def applies(x, w, stride, dilation, groups, out):
     # 6.8 -> 5.3; 96 -> 48 6.2 -> 4.5; 64 -> 32 on 32x32 12.8 -> 13.4 the one loss seen); more
     # filters than inputs do not (32 -> 64 on 26x26: 17.8 -> 22.0 ms)
     wide = min(c, o) >= _MIN_CHANNELS or (
-        c >= _MIN_CHANNELS // 2 and _MIN_CHANNELS // 4 <= o < c)
+        c >= _NARROW_INPUTS and _NARROW_FILTERS <= o < c)
     # a 1-wide output still pays for a whole 2x2 tile: on ResNet-18's last stage at 28x28
     # inputs (512 channels, 1x1 maps, batch 64) im2col + GEMM took 4.6 ms forward and 18.6
     # backward against Winograd's 13.9 and 29.0 (one thread, CPU time)
@@ -150,10 +161,12 @@ def _output_transform(xp, m, b, th, tw):
 
 
 def _samples_per_block(n, tiles_per_sample, channels, itemsize):
-    """Samples per block: the transformed tiles (16 per tile and channel) of a block stay
-    within ``_MAX_BLOCK_BYTES``, so a large batch never holds 4x its input at once."""
-    per_sample = 16 * tiles_per_sample * channels * itemsize
-    return max(1, min(n, _MAX_BLOCK_BYTES // max(per_sample, 1)))
+    """Samples per block: about ``_BLOCK_TILES`` tiles, more while the transformed tiles (16
+    per tile and channel) stay within ``_BLOCK_BYTES``, and never beyond ``_MAX_BLOCK_BYTES``,
+    so a large batch never holds 4x its input at once."""
+    per_sample = max(16 * tiles_per_sample * channels * itemsize, 1)
+    want = max(round(_BLOCK_TILES / max(tiles_per_sample, 1)), _BLOCK_BYTES // per_sample)
+    return max(1, min(n, want, _MAX_BLOCK_BYTES // per_sample))
 
 
 def filters(xp, w):

@@ -136,3 +136,23 @@ def test_winograd_filters_transformed_once_per_convolution(paths, small, monkeyp
     # check_op runs the op a few times; each forward is one transform, backward none
     assert calls and all(s == (5, 8, 3, 3) for s in calls)
     assert len(calls) == paths.count("forward-winograd") // (2 * parts)
+
+
+def test_winograd_for_64_channels_at_default_thresholds(paths, monkeypatch):
+    # 64 in, 64 out (ResNet's first stage): forward, input and weight gradients all Winograd
+    monkeypatch.setattr(conv_samples, "_free_cores", lambda: 1)
+    check_op(_conv(padding=1), [(2, 64, 12, 11), (64, 64, 3, 3)], dtype="float32",
+             second_order=False, low=-0.5, high=0.5)
+    assert paths.count("forward-winograd") >= 2 and "weight-winograd" in paths
+
+
+@pytest.mark.parametrize("n, side, channels, want", [
+    (16, 28, 64, 1),  # 196 tiles per sample, 0.8 MB of tiles: one sample per block
+    (64, 26, 64, 2),  # the MNIST net's input gradient: 169 tiles
+    (16, 14, 128, 5),  # 49 tiles
+    (16, 7, 256, 16),  # 16 tiles per sample: the whole batch
+    (16, 4, 512, 16),
+])
+def test_winograd_blocks_are_cache_sized_but_not_skinny(n, side, channels, want):
+    tiles = (-(-side // 2)) ** 2
+    assert conv_winograd._samples_per_block(n, tiles, channels, 4) == want
