@@ -9,6 +9,7 @@ puts the input's gradient back in the input's layout. Row-major inputs pay one s
 
 from ... import _dtype
 from ..._layout import channels_last, channels_last_3d, contiguous_format
+from ...autograd.grad_mode import _state as _grad_state
 from ...autograd.graph import Op, rename_node
 from ...ops._util import restride
 
@@ -129,7 +130,8 @@ def outputs(result, fmt):
 
 def grad_input(input, fmt):
     """``input``, whose gradient comes back laid out in ``fmt`` (None: ``input`` itself)."""
-    if fmt is None or fmt is contiguous_format or not input.requires_grad:
+    if fmt is None or fmt is contiguous_format or not input.requires_grad or \
+            not _grad_state.enabled:
         return input
     return GradToFormat.apply(input, fmt=fmt)
 
@@ -139,7 +141,7 @@ def grad_weight(weight, fmt):
     (torch's weight gradient of a channels-last convolution is channels-last; a row-major
     weight gets its own layout back from the leaf's layout rule anyway)."""
     if fmt is None or fmt is contiguous_format or not weight.requires_grad or \
-            suggest(weight) is not fmt:
+            not _grad_state.enabled or suggest(weight) is not fmt:
         return weight
     return GradToFormat.apply(weight, fmt=fmt)
 
