@@ -15,7 +15,14 @@ class _TensorMemory:
 
     def storage(self):
         """The typed storage (e.g. FloatStorage) sharing this tensor's whole memory block."""
+        from ._warn_once import warn_once
         from .storage import storage_of
+
+        warn_once("TypedStorage", "TypedStorage is deprecated. It will be removed in the future "
+                  "and UntypedStorage will be the only storage class. This should only matter "
+                  "to you if you are using storages directly.  To access UntypedStorage "
+                  "directly, use tensor.untyped_storage() instead of tensor.storage()",
+                  UserWarning, stacklevel=2)
 
         return storage_of(self)
 

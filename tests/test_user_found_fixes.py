@@ -262,3 +262,33 @@ def test_trunc_normal_draws_as_torch_2_13(kw, shape):
     assert res[1][1] == res[0][1]  # the same number of draws
     # torch's vectorised normal sampler may differ from numtorch's in the last bit
     np.testing.assert_allclose(res[1][0], res[0][0], rtol=0, atol=1e-6)
+
+
+_DEPRECATIONS = """
+import sys, warnings
+if sys.argv[1] == "numtorch":
+    from numtorch import _import_hook
+    _import_hook.install()
+import torch
+A = torch.tensor([[2.0, 1.0], [1.0, 3.0]])
+b = torch.ones(2, 1)
+LU, piv = torch.linalg.lu_factor(A)
+calls = [lambda: torch.lu(A), lambda: torch.cholesky(A), lambda: A.storage(),
+         lambda: torch.zeros(3).scatter_(0, torch.tensor([0]), torch.ones(1), reduce="add"),
+         lambda: torch.lu_solve(b, LU, piv), lambda: torch.qr(A, some=False), lambda: torch.qr(A),
+         lambda: torch.triangular_solve(b, A), lambda: torch.cross(torch.ones(3), torch.ones(3))]
+for f in calls * 2:
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        f()
+    print([str(x.message).split(" (Triggered")[0] for x in w])
+"""
+
+
+def test_deprecated_linalg_and_storage_warn_once_in_torchs_words():
+    import subprocess
+    import sys
+
+    out = [subprocess.run([sys.executable, "-c", _DEPRECATIONS, lib], capture_output=True,
+                          text=True, check=True).stdout for lib in ("torch", "numtorch")]
+    assert out[1] == out[0]

@@ -107,9 +107,14 @@ def cholesky(input, upper=False, *, out=None):
         Deprecated in torch in favour of :func:`numtorch.linalg.cholesky`.
     """
     check_tensor("cholesky", input, "input")
-    warnings.warn("torch.cholesky is deprecated in favor of torch.linalg.cholesky: "
-                  "L = torch.linalg.cholesky(A), and U = torch.linalg.cholesky(A).mH for "
-                  "upper=True.", UserWarning, stacklevel=2)
+    from .._warn_once import warn_once
+
+    warn_once("cholesky", "torch.cholesky is deprecated in favor of torch.linalg.cholesky and "
+              "will be removed in a future PyTorch release.\nL = torch.cholesky(A)\nshould be "
+              "replaced with\nL = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, "
+              "upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\nThis "
+              "transform will produce equivalent results for all valid (symmetric positive "
+              "definite) inputs.", UserWarning, stacklevel=2)
     check_matrix("cholesky", input)
     check_square("cholesky", input)
     if input.dtype._category < _dtype._FLOAT or input.dtype.itemsize == 2:
@@ -412,10 +417,13 @@ def qr(input, some=True, *, out=None):
     Note:
         Deprecated in torch in favour of :func:`numtorch.linalg.qr`.
     """
-    if not some:
-        warnings.warn("The boolean parameter 'some' of torch.qr is deprecated: use "
-                      "torch.linalg.qr(A, 'reduced' if some else 'complete').", UserWarning,
-                      stacklevel=2)
+    from .._warn_once import warn_once
+
+    warn_once("qr", "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in "
+              "a future PyTorch release.\nThe boolean parameter 'some' has been replaced with a "
+              "string parameter 'mode'.\nQ, R = torch.qr(A, some)\nshould be replaced with\n"
+              "Q, R = torch.linalg.qr(A, 'reduced' if some else 'complete')", UserWarning,
+              stacklevel=2)
     q, r = qr_parts(input, "reduced" if some else "complete", "qr")
     return _out(return_types.qr((q, r)), out)
 

@@ -261,6 +261,13 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     if isinstance(src, Tensor):
         if src.dtype is not input.dtype:
             raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+        if reduce is not None:
+            from .._warn_once import warn_once
+
+            warn_once("scatter_reduce_src", "The reduce argument of torch.scatter with Tensor "
+                      "src is deprecated and will be removed in a future PyTorch release. Use "
+                      "torch.scatter_reduce instead for more reduction options.", UserWarning,
+                      stacklevel=2)
     else:
         src = number_as(src, input.dtype)
     return Scatter.apply(input, index, src, dim=d, reduce=reduce)

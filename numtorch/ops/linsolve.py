@@ -420,9 +420,14 @@ def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, 
     """
     check_tensor("triangular_solve", b, "input")
     check_tensor("triangular_solve", A, "A")
-    warnings.warn("torch.triangular_solve is deprecated in favor of "
-                  "torch.linalg.solve_triangular (arguments reversed, no copy of A returned).",
-                  UserWarning, stacklevel=2)
+    from .._warn_once import warn_once
+
+    warn_once("triangular_solve", "torch.triangular_solve is deprecated in favor of "
+              "torch.linalg.solve_triangularand will be removed in a future PyTorch release.\n"
+              "torch.linalg.solve_triangular has its arguments reversed and does not return a "
+              "copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould be "
+              "replaced with\nX = torch.linalg.solve_triangular(A, B).", UserWarning,
+              stacklevel=2)
     if b._array.ndim < 2:
         raise RuntimeError(f"torch.triangular_solve: Expected b to have at least 2 dimensions, "
                            f"but it has {b._array.ndim} dimensions instead")

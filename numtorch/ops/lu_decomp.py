@@ -172,8 +172,14 @@ def lu(A, pivot=True, get_infos=False, out=None):
         >>> piv
         tensor([2, 2], dtype=torch.int32)
     """
-    warnings.warn("torch.lu is deprecated in favor of torch.linalg.lu_factor / "
-                  "torch.linalg.lu_factor_ex.", UserWarning, stacklevel=2)
+    from .._warn_once import warn_once
+
+    warn_once("lu", "torch.lu is deprecated in favor of torch.linalg.lu_factor / "
+              "torch.linalg.lu_factor_ex and will be removed in a future PyTorch release.\nLU, "
+              "pivots = torch.lu(A, compute_pivots)\nshould be replaced with\nLU, pivots = "
+              "torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info = torch.lu(A, "
+              "compute_pivots, get_infos=True)\nshould be replaced with\nLU, pivots, info = "
+              "torch.linalg.lu_factor_ex(A, compute_pivots)", UserWarning, stacklevel=2)
     lu_, piv, info = lu_factor_parts(A, pivot, "torch.lu_factor", check=not get_infos)
     if get_infos:
         return _out(return_types._lu_with_info((lu_, piv, info)), out)
@@ -229,7 +235,12 @@ def lu_solve(b, LU_data, LU_pivots, *, out=None):
         tensor([[1.],
                 [2.]])
     """
-    warnings.warn("torch.lu_solve is deprecated in favor of torch.linalg.lu_solve (arguments "
-                  "reordered: torch.linalg.lu_solve(LU, pivots, B)).", UserWarning,
-                  stacklevel=2)
+    from .._warn_once import warn_once
+
+    # torch's words, its missing space included
+    warn_once("lu_solve", "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand "
+              "will be removed in a future PyTorch release.\nNote that torch.linalg.lu_solve "
+              "has its arguments reversed.\nX = torch.lu_solve(B, LU, pivots)\nshould be "
+              "replaced with\nX = torch.linalg.lu_solve(LU, pivots, B)", UserWarning,
+              stacklevel=2)
     return _out(lu_solve_impl(LU_data, LU_pivots, b, fn="lu_solve"), out)

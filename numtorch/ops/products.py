@@ -390,9 +390,12 @@ def cross(input, other, dim=None, *, out=None):
         tensor([0., 0., 1.])
     """
     if dim is None:
-        warnings.warn("Using torch.cross without specifying the dim arg is deprecated. Please "
-                      "either pass the dim explicitly or simply use torch.linalg.cross.",
-                      UserWarning, stacklevel=2)
+        from .._warn_once import warn_once
+
+        warn_once("cross_dim", "Using torch.cross without specifying the dim arg is "
+                  "deprecated.\nPlease either pass the dim explicitly or simply use "
+                  "torch.linalg.cross.\nThe default value of dim will change to agree with that "
+                  "of linalg.cross in a future release.", UserWarning, stacklevel=2)
         shape = np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
         dim = next((i for i, s in enumerate(shape) if s == 3), None)
         if dim is None:
