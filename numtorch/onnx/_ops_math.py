@@ -368,7 +368,7 @@ def _softmax(ctx):
     ctx.set(ctx.b.softmax(x, ctx.static("dim"), ctx.rank(0), log=ctx.node.op == "LogSoftmax"))
 
 
-@converter("Cast", "Clone", "ToDevice", aten="aten::to")
+@converter("Cast", "Clone", "ToDevice", "ToFormat", "GradToFormat", aten="aten::to")
 def _cast(ctx):
     dt = _out_dtype(ctx)
     x = ctx.x(0, dt)
