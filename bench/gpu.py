@@ -24,8 +24,8 @@ torch on the CPU: the timings then mean nothing, but the whole GPU code path of 
 runs and the loss curves are still compared. ``--standin --count`` instead counts, per
 training step, the kernel launches and host synchronisations numtorch's CUDA path makes (the
 stand-in tallies them): at ~5-10 us of host time per CuPy launch, launches x 7 us is about the
-floor of numtorch's step time on a GPU whatever the GPU's speed. This is a benchmark, not a
-test.
+floor of numtorch's step time on a GPU whatever the GPU's speed; ``--sites N`` adds the N
+numtorch lines that launch the most. This is a benchmark, not a test.
 """
 
 import argparse
@@ -198,10 +198,14 @@ def run(torch, name, th_device, quick=False, count=False):
 
         x, y = (nt.from_numpy(a).cuda() for a in data[0])
         standin.reset_stats()
-        step(nt, nt_m, nt_opt, x, y)
-        return {"workload": name, "max_rel_loss_gap": gap,
-                "launches": standin.STATS["kernels"], "syncs": standin.STATS["sync"],
-                "floor_ms": round(standin.STATS["kernels"] * 7e-3, 2)}
+        sites = _launch_sites(lambda: step(nt, nt_m, nt_opt, x, y), standin.STATS) if \
+            count == "sites" else step(nt, nt_m, nt_opt, x, y)
+        r = {"workload": name, "max_rel_loss_gap": gap,
+             "launches": standin.STATS["kernels"], "syncs": standin.STATS["sync"],
+             "floor_ms": round(standin.STATS["kernels"] * 7e-3, 2)}
+        if count == "sites":
+            r["sites"] = sites.most_common()
+        return r
 
     def timed(lib, m, opt, device):
         x, y = (lib.from_numpy(a) for a in data[0])
@@ -219,6 +223,34 @@ def run(torch, name, th_device, quick=False, count=False):
     return {"workload": name, "max_rel_loss_gap": gap, "ms_numtorch": round(t_nt * 1e3, 3),
             "ms_torch": round(t_th * 1e3, 3), "ratio": round(t_nt / t_th, 2),
             "goal": GOALS[name]}
+
+
+def _launch_sites(fn, stats):
+    """Run ``fn`` noting, for every stand-in launch, the numtorch line that asked for it (the
+    innermost numtorch frame outside the stand-in); a Counter of ``file:line function``."""
+    import collections
+
+    sites, last = collections.Counter(), [stats.get("kernels", 0)]
+
+    def note(frame, event, arg):
+        k = stats.get("kernels", 0)
+        if k != last[0]:
+            f = frame
+            while f is not None and "/numtorch/" not in f.f_code.co_filename:
+                f = f.f_back
+            where = "?" if f is None else (f"{os.path.relpath(f.f_code.co_filename, ROOT)}:"
+                                           f"{f.f_lineno} {f.f_code.co_name}")
+            sites[where] += k - last[0]
+            last[0] = k
+        return note
+
+    sys.settrace(lambda frame, event, arg: note if "/standin/" in frame.f_code.co_filename
+                 else None)
+    try:
+        fn()
+    finally:
+        sys.settrace(None)
+    return sites
 
 
 def _print_row(r, count):
@@ -239,6 +271,8 @@ def main(argv=None):
                    help="no GPU: numtorch on the CPU stand-in for CuPy, torch on the CPU")
     p.add_argument("--count", action="store_true",
                    help="with --standin: kernel launches and host syncs per training step")
+    p.add_argument("--sites", type=int, default=0, metavar="N",
+                   help="with --count: also the N numtorch lines launching the most kernels")
     args = p.parse_args(argv)
     if args.count and not args.standin:
         sys.exit("--count needs --standin (the stand-in counts the launches)")
@@ -263,12 +297,15 @@ def main(argv=None):
               f"{'loss gap':>10}")
     for name in names:
         try:
-            r = run(torch, name, th_device, args.quick, args.count)
+            r = run(torch, name, th_device, args.quick,
+                    "sites" if args.count and args.sites else args.count)
         except Exception as e:  # noqa: BLE001 - report the failing workload and go on
             r = {"workload": name, "error": f"{type(e).__name__}: {e}"[:300]}
             print(f"{name:<22}FAILED {r['error']}")
         else:
             _print_row(r, args.count)
+            for where, n in r.get("sites", [])[:args.sites]:
+                print(f"{n:>8}  {where}")
         results.append(r)
     if args.json:
         with open(args.json, "w") as f:
