@@ -53,7 +53,7 @@ def _relu_flat(x):
     fx, fo, n = x.reshape(-1), out.reshape(-1), x.size
     for lo in range(0, n, _ZERO_RUN):
         hi = min(n, lo + _ZERO_RUN)
-        np.maximum(fx[lo:hi], zeros[:hi - lo], out=fo[lo:hi])
+        np.maximum(zeros[:hi - lo], fx[lo:hi], out=fo[lo:hi])  # ties give x: relu(-0.) is -0.
     return out
 
 
@@ -66,7 +66,9 @@ class Relu(_Pointwise):
         if type(x) is np.ndarray and x.dtype in _ZERO_DTYPES and x.size >= 1024 and \
                 x.flags.c_contiguous:
             return _relu_flat(x)
-        return xp.maximum(x, x.dtype.type(0))  # maximum (not fmax) keeps NaN, as torch
+        # maximum (not fmax) keeps NaN; NumPy's maximum gives its second operand on ties, so
+        # x second keeps torch's -0. for -0.
+        return xp.maximum(x.dtype.type(0), x)
 
     def backward(self, grad):
         return ReluBackward.apply(self.saved_output(), grad)
@@ -254,13 +256,15 @@ class Elu(_Pointwise):
 
     def kernel(self, xp, x):
         zero = x.dtype.type(0)
-        neg = xp.minimum(x, zero)  # exp only ever sees x <= 0: no overflow for large x
+        neg = xp.minimum(zero, x)  # exp only ever sees x <= 0: no overflow for large x
         if self.input_scale != 1:
             neg *= self.input_scale
         xp.expm1(neg, out=neg)
         if self.alpha != 1:
             neg *= self.alpha
-        neg += xp.maximum(x, zero)  # minimum/maximum (not fmin/fmax) propagate NaN
+        # minimum/maximum (not fmin/fmax) propagate NaN; x second (NumPy gives the second on
+        # ties) and expm1(-0.) keep torch's -0. for -0.
+        neg += xp.maximum(zero, x)
         if self.scale != 1:
             neg *= self.scale
         return neg

@@ -207,6 +207,11 @@ class Clamp(Op):
         if lo is not None and hi is not None and lo > hi:
             out = xp.full_like(x, hi)
             return xp.where(xp.isnan(x), x, out) if x.dtype.kind not in "iub" else out  # NaN stays
+        if x.dtype.kind == "f" and (lo is None or hi is None):
+            # clip with one bound runs maximum/minimum(x, bound), which give the bound on ties
+            # (clamp(-0., min=0) would be 0.); the two-bound clip keeps x, as torch
+            lo = -np.inf if lo is None else lo
+            hi = np.inf if hi is None else hi
         return xp.clip(x, lo, hi).astype(x.dtype, copy=False)
 
     def backward(self, grad):
