@@ -218,15 +218,19 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
     def T(self):
         """All dimensions reversed (torch deprecates it for tensors that are not 2-D)."""
         nd = self._array.ndim
-        if nd == 0:
-            warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity "
-                          "in these cases.", UserWarning, stacklevel=2)
+        if nd == 0:  # torch warns once per process, each of the two
+            from ._warn_once import warn_once
+
+            warn_once("T_0d", "Tensor.T is deprecated on 0-D tensors. This function is the "
+                      "identity in these cases.", UserWarning, stacklevel=2)
         elif nd != 2:
-            warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse "
-                          "their shape is deprecated and it will throw an error in a future "
-                          "release. Consider `x.mT` to transpose batches of matrices or "
-                          "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the "
-                          "dimensions of a tensor.", UserWarning, stacklevel=2)
+            from ._warn_once import warn_once
+
+            warn_once("T_nd", "The use of `x.T` on tensors of dimension other than 2 to reverse "
+                      "their shape is deprecated and it will throw an error in a future "
+                      "release. Consider `x.mT` to transpose batches of matrices or "
+                      "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the "
+                      "dimensions of a tensor.", UserWarning, stacklevel=2)
         return self.permute(*range(nd - 1, -1, -1))
 
     @property

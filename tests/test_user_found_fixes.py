@@ -276,7 +276,9 @@ LU, piv = torch.linalg.lu_factor(A)
 calls = [lambda: torch.lu(A), lambda: torch.cholesky(A), lambda: A.storage(),
          lambda: torch.zeros(3).scatter_(0, torch.tensor([0]), torch.ones(1), reduce="add"),
          lambda: torch.lu_solve(b, LU, piv), lambda: torch.qr(A, some=False), lambda: torch.qr(A),
-         lambda: torch.triangular_solve(b, A), lambda: torch.cross(torch.ones(3), torch.ones(3))]
+         lambda: torch.triangular_solve(b, A), lambda: torch.cross(torch.ones(3), torch.ones(3)),
+         lambda: torch.chain_matmul(A, A), lambda: torch.meshgrid(b[0], b[0]),
+         lambda: torch.ones(2, 2, 2).T, lambda: torch.tensor(1.0).T]
 for f in calls * 2:
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")

@@ -300,9 +300,11 @@ def chain_matmul(*matrices, out=None):
         tensor([[12.],
                 [12.]])
     """
-    warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch "
-                  "release. Use torch.linalg.multi_dot instead, which accepts a list of two or "
-                  "more tensors rather than multiple parameters.", UserWarning, stacklevel=2)
+    from .._warn_once import warn_once
+
+    warn_once("chain_matmul", "torch.chain_matmul is deprecated and will be removed in a future "
+              "PyTorch release. Use torch.linalg.multi_dot instead, which accepts a list of two "
+              "or more tensors rather than multiple parameters.", UserWarning, stacklevel=2)
     if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
         matrices = tuple(matrices[0])
     if not matrices:

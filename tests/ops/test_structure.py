@@ -253,6 +253,9 @@ def test_structure_errors_extra():
 
 
 def test_meshgrid_default_warns():
+    from numtorch import _warn_once
+
+    _warn_once._DONE.discard("meshgrid")  # torch warns once per process
     with pytest.warns(UserWarning, match="indexing"):
         grids = numtorch.meshgrid(numtorch.arange(2), numtorch.arange(3))
     assert tuple(grids[0].shape) == (2, 3)
