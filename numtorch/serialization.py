@@ -59,6 +59,9 @@ def save(obj, f, pickle_module=None, pickle_protocol=DEFAULT_PROTOCOL,
             format instead of the zip archive, as torch does (torch reads both).
         _disable_byteorder_record (bool): unused, the byte order is always little-endian.
     """
+    if not isinstance(f, (str, os.PathLike)) and not hasattr(f, "write"):
+        raise AttributeError("expected 'f' to be string, path, or a file-like object with a "
+                             "'write' attribute")
     if isinstance(f, (str, os.PathLike)):
         with atomic_checkpoint(f) as fh:
             if _use_new_zipfile_serialization:
@@ -119,6 +122,11 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
             return _load_file(fh, map_location, weights_only)
+    if not hasattr(f, "seek") and not hasattr(f, "read"):  # not a file at all: torch's words
+        raise AttributeError(f"'{type(f).__name__}' object has no attribute 'seek'. You can "
+                             f"only torch.load from a file that is seekable. Please pre-load "
+                             f"the data into a buffer like io.BytesIO and try to load from it "
+                             f"instead.")
     return _load_file(f, map_location, weights_only)
 
 

@@ -294,3 +294,16 @@ def test_deprecated_linalg_and_storage_warn_once_in_torchs_words():
     out = [subprocess.run([sys.executable, "-c", _DEPRECATIONS, lib], capture_output=True,
                           text=True, check=True).stdout for lib in ("torch", "numtorch")]
     assert out[1] == out[0]
+
+
+@pytest.mark.parametrize("f", [5, None, 3.5])
+def test_save_and_load_refuse_a_non_file_as_torch(f):
+    got = []
+    for L in (torch, numtorch):
+        row = []
+        for call in (lambda: L.save(L.ones(1), f), lambda: L.load(f)):
+            with pytest.raises(Exception) as info:
+                call()
+            row.append((type(info.value).__name__, str(info.value)))
+        got.append(row)
+    assert got[1] == got[0]
