@@ -184,30 +184,6 @@ def test_compile_checks_its_arguments_as_torch(kw, decorator):
     assert _compile_outcome(numtorch, kw, decorator) == _compile_outcome(torch, kw, decorator)
 
 
-_ONCE = """
-import sys, warnings
-if sys.argv[1] == "numtorch":
-    from numtorch import _import_hook
-    _import_hook.install()
-import torch
-z = torch.tensor([1 + 2j])
-for i in range(2):
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        z.to(torch.float32); z.float(); torch.zeros(1).copy_(z)
-    print(i, [str(x.message).split(" (Triggered")[0] for x in w])
-"""
-
-
-def test_complex_to_real_cast_warns_once_per_process():
-    import subprocess
-    import sys
-
-    out = [subprocess.run([sys.executable, "-c", _ONCE, lib], capture_output=True, text=True,
-                          check=True).stdout for lib in ("torch", "numtorch")]
-    assert out[1] == out[0]
-
-
 def _gradient_cases(L):
     g = np.random.default_rng(0)
     x = L.tensor(g.standard_normal((5, 6)))
@@ -278,7 +254,9 @@ calls = [lambda: torch.lu(A), lambda: torch.cholesky(A), lambda: A.storage(),
          lambda: torch.lu_solve(b, LU, piv), lambda: torch.qr(A, some=False), lambda: torch.qr(A),
          lambda: torch.triangular_solve(b, A), lambda: torch.cross(torch.ones(3), torch.ones(3)),
          lambda: torch.chain_matmul(A, A), lambda: torch.meshgrid(b[0], b[0]),
-         lambda: torch.ones(2, 2, 2).T, lambda: torch.tensor(1.0).T]
+         lambda: torch.ones(2, 2, 2).T, lambda: torch.tensor(1.0).T,
+         lambda: torch.tensor([1 + 2j]).to(torch.float32),
+         lambda: torch.zeros(1).copy_(torch.tensor([1 + 2j]))]
 for f in calls * 2:
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
@@ -287,7 +265,7 @@ for f in calls * 2:
 """
 
 
-def test_deprecated_linalg_and_storage_warn_once_in_torchs_words():
+def test_deprecations_and_complex_casts_warn_once_in_torchs_words():
     import subprocess
     import sys
 
