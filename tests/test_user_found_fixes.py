@@ -285,3 +285,33 @@ def test_save_and_load_refuse_a_non_file_as_torch(f):
             row.append((type(info.value).__name__, str(info.value)))
         got.append(row)
     assert got[1] == got[0]
+
+
+_ALLCLOSE_CASES = [
+    (lambda L: L.tensor([1.0]), lambda L: L.tensor([1.0001]), {}),
+    (lambda L: L.tensor([1.0]), lambda L: [1.0], {}),
+    (lambda L: [1.0, 2.0], lambda L: [1.0, 2.5], {}),
+    (lambda L: L.tensor([1.0]), lambda L: L.tensor([1.0], dtype=L.float64), {}),
+    (lambda L: L.tensor([1.0]), lambda L: L.tensor([1.1]), dict(atol=0.2, rtol=0)),
+    (lambda L: L.tensor([1.0]), lambda L: L.tensor([1.1]), dict(atol=0.2)),
+    (lambda L: L.tensor([float("nan")]), lambda L: L.tensor([float("nan")]), {}),
+    (lambda L: L.tensor([1, 2]), lambda L: L.tensor([1, 3]), dict(msg="custom")),
+    (lambda L: L.tensor([1.0], dtype=L.float16), lambda L: L.tensor([1.0009], dtype=L.float16),
+     {}),
+]
+
+
+@pytest.mark.parametrize("case", range(len(_ALLCLOSE_CASES)))
+def test_testing_assert_allclose_as_torch(case):
+    # the deprecated assert_allclose was missing
+    a, e, kw = _ALLCLOSE_CASES[case]
+    res = []
+    for L in (torch, numtorch):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            try:
+                out = L.testing.assert_allclose(a(L), e(L), **kw)
+            except Exception as ex:  # noqa: BLE001 - the class and message are compared
+                out = (type(ex).__name__, str(ex))
+        res.append((out, [(x.category.__name__, str(x.message)) for x in w]))
+    assert res[1] == res[0]

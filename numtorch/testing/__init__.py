@@ -17,7 +17,7 @@ from .._random import rng_for
 from .._size import Size
 from .._tensor import Tensor
 
-__all__ = ["assert_close", "make_tensor"]
+__all__ = ["assert_allclose", "assert_close", "make_tensor"]
 
 # (rtol, atol) used when the caller gives neither; dtypes not listed (ints, bool) compare
 # exactly. The values are torch's, so a test passes or fails the same way in both libraries.
@@ -316,8 +316,8 @@ def assert_close(actual, expected, *, allow_subclasses=True, rtol=None, atol=Non
     """
     if (rtol is None) != (atol is None):
         missing = "atol" if atol is None else "rtol"
-        raise ValueError(f"assert_close: both 'rtol' and 'atol' must be either specified or "
-                         f"omitted, but got no {missing}.")
+        raise ValueError(f"Both 'rtol' and 'atol' must be either specified or omitted, but got "
+                         f"no {missing}.")
     if rtol is not None and (rtol < 0 or atol < 0):
         raise ValueError(f"assert_close: 'rtol' and 'atol' must be non-negative, but got "
                          f"rtol={rtol} and atol={atol}")
@@ -463,3 +463,35 @@ def make_tensor(*shape, dtype, device, low=None, high=None, requires_grad=False,
     if memory_format is not None:
         result = result.contiguous(memory_format=memory_format)
     return result.requires_grad_(requires_grad) if requires_grad else result
+
+
+# assert_allclose's own defaults, looser than assert_close's for float32
+_ALLCLOSE_TOLERANCES = {"float16": (1e-3, 1e-3), "float32": (1e-4, 1e-5),
+                        "float64": (1e-5, 1e-8)}
+
+
+def assert_allclose(actual, expected, rtol=None, atol=None, equal_nan=True, msg=""):
+    """The deprecated predecessor of :func:`assert_close` (warns, as torch's does).
+
+    Non-tensors become tensors (``expected`` in ``actual``'s dtype), dtypes need not match,
+    NaNs compare equal by default, and the default tolerances are (rtol, atol) = (1e-3, 1e-3)
+    for float16, (1e-4, 1e-5) for float32 and (1e-5, 1e-8) for float64 (0 for others).
+    """
+    import warnings
+
+    from .. import tensor as _to_tensor
+
+    warnings.warn("`torch.testing.assert_allclose()` is deprecated since 1.12 and will be "
+                  "removed in a future release. Please use `torch.testing.assert_close()` "
+                  "instead. You can find detailed upgrade instructions in "
+                  "https://github.com/pytorch/pytorch/issues/61844.", FutureWarning,
+                  stacklevel=2)
+    if not isinstance(actual, Tensor):
+        actual = _to_tensor(actual)
+    if not isinstance(expected, Tensor):
+        expected = _to_tensor(expected, dtype=actual.dtype)
+    if rtol is None and atol is None:
+        pairs = [_ALLCLOSE_TOLERANCES.get(t.dtype.name, (0.0, 0.0)) for t in (actual, expected)]
+        rtol, atol = max(p[0] for p in pairs), max(p[1] for p in pairs)
+    assert_close(actual, expected, rtol=rtol, atol=atol, equal_nan=equal_nan,
+                 check_device=True, check_dtype=False, check_stride=False, msg=msg or None)
