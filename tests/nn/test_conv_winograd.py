@@ -81,12 +81,19 @@ def test_winograd_at_default_thresholds_float32(paths, monkeypatch):
 
 
 def test_winograd_with_half_as_many_filters_at_default_thresholds(paths, monkeypatch):
-    # 64 inputs, 32 filters: the forward takes Winograd; its input gradient (32 -> 64) and
-    # the weight gradient (32 channels on one side) do not
+    # 64 inputs, 32 filters: the forward and the weight gradient (32 channels on one side,
+    # twice as many on the other) take Winograd; the input gradient (32 -> 64) does not
     monkeypatch.setattr(conv_samples, "_free_cores", lambda: 1)
     check_op(_conv(padding=1), [(2, 64, 12, 11), (32, 64, 3, 3)], dtype="float32",
              second_order=False, low=-0.5, high=0.5)
-    assert paths.count("forward-winograd") == 1 and "weight-winograd" not in paths
+    assert paths.count("forward-winograd") == 1 and "weight-winograd" in paths
+
+
+def test_winograd_weight_gradient_skips_32_by_32_channels(paths, monkeypatch):
+    monkeypatch.setattr(conv_samples, "_free_cores", lambda: 1)
+    check_op(_conv(padding=1), [(2, 32, 12, 11), (32, 32, 3, 3)], dtype="float32",
+             second_order=False, low=-0.5, high=0.5)
+    assert not {"forward-winograd", "weight-winograd"} & set(paths)
 
 
 def test_winograd_skips_what_it_does_not_compute(paths, small):
