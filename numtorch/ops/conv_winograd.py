@@ -176,21 +176,16 @@ def _samples_per_block(n, tiles_per_sample, channels, itemsize):
 def filters(xp, w):
     """The transformed filters ``U = G w G^T`` of a ``(O, C, 3, 3)`` weight as ``(16, O, C)``.
 
-    One GEMM against the (16, 9) map, in column blocks split across the intra-op threads: it
-    reads the weight and writes 16/9 of it (ResNet-18's 512-channel layers: 9 + 17 MB, ~4 ms
-    on one core, memory-bound), which is why ``Conv`` computes it once per step for all the
-    batch's parts and for the input gradient (see ``forward``'s ``taps``).
+    One GEMM against the (16, 9) map, threaded by BLAS itself (split across the intra-op
+    threads instead, each part's GEMM started BLAS threads of its own: a two-core 128-channel
+    layer measured 20% slower so). It reads the weight and writes 16/9 of it (ResNet-18's
+    512-channel layers: 9 + 17 MB, ~4 ms on one core, memory-bound), which is why ``Conv``
+    computes it once for all the batch's parts and for the input gradient (``forward``'s
+    ``taps``).
     """
     o, c = w.shape[:2]
     maps = xp.asarray(_WEIGHT_MAP.astype(w.dtype))
-    w2 = w.reshape(o * c, 9)
-    u = xp.empty((16, o * c), dtype=w.dtype)
-
-    def cols(lo, hi):
-        xp.matmul(maps, w2[lo:hi].T, out=u[:, lo:hi])
-
-    _split(xp, cols, o * c, 16, w)
-    return u.reshape(16, o, c)
+    return xp.matmul(maps, w.reshape(o * c, 9).T).reshape(16, o, c)
 
 
 def forward(xp, x, w, b, padding, out, taps=None):
