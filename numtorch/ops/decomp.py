@@ -11,8 +11,6 @@ The public functions here are torch's top-level names (``torch.svd``, ``torch.qr
 ``numtorch.linalg`` wraps the same ops under the modern names.
 """
 
-import warnings
-
 import numpy as np
 
 from .. import _dtype, return_types
@@ -51,7 +49,7 @@ def _not_implemented_dtype(kernel, t):
 class Cholesky(Op):
     """L = chol(A), A = L L^H; dA = L^-H Phi L^-1, Phi = sym(tril(L^H gL)) (Murray 2016)."""
 
-    def node_name(node):  # noqa: N805 - a rule of the recorded node, not a method
+    def node_name(node):  # a rule of the recorded node (called as a plain function)
         return "CholeskyBackward0" if node.fn == "cholesky" else "LinalgCholeskyExBackward0"
 
     def forward(self, a):

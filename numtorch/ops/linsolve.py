@@ -8,7 +8,6 @@ solves, so second derivatives work.
 
 import contextlib
 import math
-import warnings
 
 import numpy as np
 
