@@ -66,6 +66,8 @@ class Relu(_Pointwise):
         if type(x) is np.ndarray and x.dtype in _ZERO_DTYPES and x.size >= 1024 and \
                 x.flags.c_contiguous:
             return _relu_flat(x)
+        if x.dtype.kind != "f":  # quantized payloads take x first; no signed zeros there
+            return xp.maximum(x, x.dtype.type(0))
         # maximum (not fmax) keeps NaN; NumPy's maximum gives its second operand on ties, so
         # x second keeps torch's -0. for -0.
         return xp.maximum(x.dtype.type(0), x)

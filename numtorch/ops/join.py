@@ -1,5 +1,7 @@
 """Joining tensors: ``cat`` (with torch's dtype promotion) and the ``stack`` family."""
 
+import numpy as np
+
 from .. import _dtype, backend
 from .._grad_state import _state
 from .._tensor import Tensor, _make
@@ -12,6 +14,17 @@ __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "atleast
            "atleast_2d", "atleast_3d"]
 
 
+def _torch_layout(xp, r):
+    """``r`` (a concatenate result) in torch's layout: NumPy keeps its inputs' stride order
+    (column-major for transposed matrices), torch writes row-major unless the inputs are
+    channels-last images, whose layout it keeps."""
+    if type(r) is not np.ndarray and not hasattr(r, "__cuda_array_interface__"):
+        return r  # meta and quantized payloads
+    if r.flags.c_contiguous or r.ndim in (4, 5) and xp.moveaxis(r, 1, -1).flags.c_contiguous:
+        return r
+    return xp.ascontiguousarray(r)
+
+
 class Cat(Op):
     """y = concatenation along ``dim``; each input's gradient is its slice of grad."""
 
@@ -22,13 +35,13 @@ class Cat(Op):
                 break
         else:  # one rank throughout (the usual case): nothing to skip
             self.sizes = [x.shape[d] for x in xs]
-            return self.xp.concatenate(xs, axis=d)
+            return _torch_layout(self.xp, self.xp.concatenate(xs, axis=d))
         # torch skips legacy 1-d empty tensors when the others have more dims
         nd = max(x.ndim for x in xs)
         skip = [x.ndim == 1 and x.shape[0] == 0 and nd > 1 for x in xs]
         self.sizes = [None if s else x.shape[self.dim] for x, s in zip(xs, skip)]
         parts = [x for x, s in zip(xs, skip) if not s] or list(xs)
-        return self.xp.concatenate(parts, axis=self.dim)
+        return _torch_layout(self.xp, self.xp.concatenate(parts, axis=self.dim))
 
     def backward(self, grad):
         out, start = [], 0
@@ -185,6 +198,12 @@ def stack(tensors, dim=0, *, out=None):
         a0 = tensors[0]._array
         xp = backend.xp_of(a0)
         arrays = [x._array for x in tensors]
+        if type(a0) is not np.ndarray and not hasattr(a0, "__cuda_array_interface__") or \
+                a0.ndim in (4, 5) and not a0.flags.c_contiguous and \
+                xp.moveaxis(a0, 1, -1).flags.c_contiguous:
+            # meta and quantized payloads stack themselves; channels-last images keep their
+            # layout in torch's stack, as in NumPy's
+            return _make(xp.stack(arrays, d))
         n = len(arrays)
         # into a row-major result whatever the inputs' layouts, as torch's
         res = xp.empty(shape0[:d] + (n,) + shape0[d:], dtype=a0.dtype)

@@ -164,3 +164,25 @@ def test_concatenate_takes_dim_and_axis():
     assert errs[0] == errs[1]
     errs = [_raised(lambda: lib.concatenate([lib.ones(1)] * 2, 0, lib.ones(2))) for lib in LIBS]
     assert errs[0] == errs[1]
+
+
+def test_cat_layout_as_torch():
+    def layouts(lib):
+        t = lib.randn(3, 4).t()
+        x = lib.randn(2, 3, 4, 5).contiguous(memory_format=lib.channels_last)
+        y = lib.randn(2, 3, 4, 5)
+        u = lib.randn(2, 3, 4, 5).permute(0, 2, 3, 1)
+        return [lib.cat([t, t]).stride(), lib.cat([t, t], 1).stride(), lib.cat([x, x]).stride(),
+                lib.cat([x, x], 1).stride(), lib.cat([x, y]).stride(), lib.cat([y, x]).stride(),
+                lib.cat([u, u]).stride(), lib.cat([t[:0], t]).stride(),
+                lib.stack([x, x]).stride(), lib.cat([t, t]).view(-1).shape]
+
+    assert layouts(numtorch) == layouts(torch)
+
+
+def test_stack_of_meta_and_quantized_payloads():
+    m = numtorch.stack([numtorch.empty(2, 3, device="meta")] * 4)
+    assert m.device.type == "meta" and m.shape == (4, 2, 3)
+    q = numtorch.quantize_per_tensor(numtorch.tensor([-1.0, 0.5]), 0.5, 0, numtorch.quint8)
+    s = numtorch.stack([q, q])
+    assert s.is_quantized and s.dequantize().tolist() == [[-0.0, 0.5], [-0.0, 0.5]]
