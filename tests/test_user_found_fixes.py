@@ -315,3 +315,13 @@ def test_testing_assert_allclose_as_torch(case):
                 out = (type(ex).__name__, str(ex))
         res.append((out, [(x.category.__name__, str(x.message)) for x in w]))
     assert res[1] == res[0]
+
+
+@pytest.mark.parametrize("args", [("i->i", []), ("i->i", ()), ("i->i",)])
+def test_einsum_without_operands_raises_torchs_value_error(args):
+    got = []
+    for L in (torch, numtorch):
+        with pytest.raises(Exception) as info:
+            L.einsum(*args)
+        got.append((type(info.value).__name__, str(info.value)))
+    assert got[1] == got[0]

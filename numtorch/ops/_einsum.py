@@ -340,6 +340,9 @@ def einsum(*args):
         equation, operands = args[0], args[1:]
         if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
             operands = tuple(operands[0])
+            if not operands:  # an empty operand list is no operand at all (torch's error)
+                raise ValueError("einsum(): must specify the equation string and at least one "
+                                 "operand, or at least one operand and its subscripts list")
     else:
         equation, operands = _from_sublists(args)
     for k, t in enumerate(operands):
