@@ -13,7 +13,7 @@ sizes come as int64 scalars. :func:`im2col` returns None (the caller runs its xp
 the kernel does not apply or cannot be built.
 """
 
-from ._cupy_kernels import _OPTIONS, ENABLED, FAILED, _kernel
+from ._cupy_kernels import _OPTIONS, ENABLED, _kernel, _launch
 
 
 def _source(nd, layout):
@@ -72,17 +72,7 @@ def im2col(x, kernel, stride, padding, dilation, groups, out, layout):
     args = [x, n, c, cg]
     for s, kk, o, st, (lo, _), dl in zip(x.shape[2:], kernel, out, stride, padding, dilation):
         args += [s, kk, o, st, lo, dl]
-    try:
-        k(*args, col)
-    except Exception as e:  # NVRTC compiles at the first call
-        if type(e).__name__ not in ("CompileException", "NVRTCError"):
-            raise
-        FAILED[name] = e
-        from . import _cupy_kernels
-
-        _cupy_kernels._KERNELS.pop(name, None)
-        return None
-    return col
+    return col if _launch(name, None, *args, col) else None
 
 
 def _size(shape):
@@ -153,14 +143,4 @@ def col2im(cols, n, c, size, kernel, out, stride, padding, dilation):
     args = [cols, n, c]
     for s, kk, o, st, (lo, _), dl in zip(size, kernel, out, stride, padding, dilation):
         args += [s, kk, o, st, lo, dl]
-    try:
-        k(*args, dx)
-    except Exception as e:  # NVRTC compiles at the first call
-        if type(e).__name__ not in ("CompileException", "NVRTCError"):
-            raise
-        FAILED[name] = e
-        from . import _cupy_kernels
-
-        _cupy_kernels._KERNELS.pop(name, None)
-        return None
-    return dx
+    return dx if _launch(name, None, *args, dx) else None

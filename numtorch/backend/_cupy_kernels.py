@@ -37,13 +37,13 @@ def _kernel(name, make):
     return k
 
 
-def _launch(name, make, *args):
+def _launch(name, make, *args, **kwargs):
     """Run kernel ``name`` on ``args``; False (and never again) when it fails to compile."""
     k = _kernel(name, make)
     if k is None:
         return False
     try:
-        k(*args)
+        k(*args, **kwargs)
     except Exception as e:  # noqa: BLE001  (NVRTC compiles at the first call)
         if type(e).__name__ not in ("CompileException", "NVRTCError"):
             raise

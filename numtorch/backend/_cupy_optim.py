@@ -19,7 +19,7 @@ The helpers return False (nothing was changed) when the inputs are outside what 
 take or a kernel cannot be built here; the optimizer then runs its per-parameter path.
 """
 
-from ._cupy_kernels import _OPTIONS, ENABLED, FAILED, _kernel
+from ._cupy_kernels import _OPTIONS, ENABLED, _launch
 
 _FLOATS = ("float32", "float64")
 # bytes of the kernel's parameter block: a 1-d raw array is passed as a 32-byte struct (data,
@@ -203,20 +203,7 @@ def _usable(groups):
 
 def _run(name, make, args, total):
     """Launch; False (and never again for this kernel) when it cannot be compiled."""
-    k = _kernel(name, make)
-    if k is None:
-        return False
-    try:
-        k(*args, size=total)
-    except Exception as e:  # NVRTC compiles at the first call
-        if type(e).__name__ not in ("CompileException", "NVRTCError"):
-            raise
-        FAILED[name] = e
-        from . import _cupy_kernels
-
-        _cupy_kernels._KERNELS.pop(name, None)
-        return False
-    return True
+    return _launch(name, make, *args, size=total)
 
 
 def _launches(tensors, per_tensor, launch):
