@@ -6,12 +6,12 @@ frame that overlaps a given hop), so gradients of every order come for free.
 """
 
 import math
-import warnings
 
 import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
+from .._warn_once import warn_once
 from . import fft_ops as _f
 from ._pointwise import type_name
 from ._resample import constant_pad
@@ -92,8 +92,8 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     if not isinstance(input, Tensor):
         raise TypeError(f"stft(): argument 'input' (position 1) must be Tensor, not "
                         f"{type_name(input)}")
-    if window is None:  # torch warns before it checks return_complex
-        warnings.warn(_NO_WINDOW, UserWarning, stacklevel=2)
+    if window is None:  # torch warns (once per process) before it checks return_complex
+        warn_once("stft-no-window", _NO_WINDOW, UserWarning, stacklevel=2)
     complex_io = input.dtype.is_complex or (window is not None and window.dtype.is_complex)
     if return_complex is None:
         if not complex_io:
@@ -155,10 +155,11 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     spec = spec.transpose(-1, -2)
     if return_complex:
         return spec
-    warnings.warn("stft with return_complex=False is deprecated. In a future pytorch release, "
-                  "stft will return complex tensors for all inputs, and return_complex=False "
-                  "will raise an error.\nNote: you can still call torch.view_as_real on the "
-                  "complex output to recover the old return format.", UserWarning, stacklevel=2)
+    warn_once("stft-real-output",
+              "stft with return_complex=False is deprecated. In a future pytorch release, "
+              "stft will return complex tensors for all inputs, and return_complex=False "
+              "will raise an error.\nNote: you can still call torch.view_as_real on the "
+              "complex output to recover the old return format.", UserWarning, stacklevel=2)
     from .complex_ops import view_as_real
 
     return view_as_real(spec)
@@ -206,7 +207,7 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
         raise RuntimeError("istft requires a complex-valued input tensor matching the output "
                            "from stft with return_complex=True.")
     if window is None:
-        warnings.warn(_NO_WINDOW_INV, UserWarning, stacklevel=2)
+        warn_once("istft-no-window", _NO_WINDOW_INV, UserWarning, stacklevel=2)
     hop = int(n_fft) // 4 if hop_length is None else hop_length
     win = int(n_fft) if win_length is None else win_length
 
@@ -267,9 +268,10 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
         raise fail("window overlap add min: 1")
     signal = signal / envelope
     if length is not None and signal.shape[-1] < length:
-        warnings.warn("The length of signal is shorter than the length parameter. Result is "
-                      "being padded with zeros in the tail. Please check your center and "
-                      "hop_length settings.", UserWarning, stacklevel=2)
+        warn_once("istft-short-signal",
+                  "The length of signal is shorter than the length parameter. Result is "
+                  "being padded with zeros in the tail. Please check your center and "
+                  "hop_length settings.", UserWarning, stacklevel=2)
         signal = constant_pad(signal, ((0, length - signal.shape[-1]),), 0)
     return signal
 
