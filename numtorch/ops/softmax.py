@@ -144,6 +144,12 @@ def _softmax_grad_block(ys, gs, out):
     out *= ys
 
 
+def _row_major(xp, x):
+    """``x`` row-major: torch's softmax writes a row-major result whatever the input's layout
+    (a transposed or channels-last input), and the ufuncs below follow their input's."""
+    return x if x.flags.c_contiguous else xp.ascontiguousarray(x)
+
+
 class Softmax(Op):
     """y = exp(x - max) / sum(exp(x - max)); dx = y * (g - sum(g * y))."""
 
@@ -155,8 +161,8 @@ class Softmax(Op):
             y = np.empty_like(x)
             _over_rows(_softmax_block, (x, y), x.shape[-1], 4)
             return self.save_output(y)
-        xa = x.astype(np.float32) if is_half(x.dtype) else x  # torch works in float32
-        e = self.xp.exp(xa - xa.max(axis=d, keepdims=True))
+        xa = _row_major(self.xp, x.astype(np.float32) if is_half(x.dtype) else x)
+        e = self.xp.exp(xa - xa.max(axis=d, keepdims=True))  # torch works in float32
         e *= 1 / fsum(e, (d,), keepdims=True)  # as torch: a reciprocal, then products
         return self.save_output(e.astype(x.dtype, copy=False))
 
@@ -200,8 +206,8 @@ class LogSoftmax(Op):
         xp, d = self.xp, self.dim
         if _tiny_ok(x, d):
             return self.save_output(_tiny_rows(x, True))
-        xa = x.astype(np.float32) if is_half(x.dtype) else x  # torch works in float32
-        shifted = xa - xa.max(axis=d, keepdims=True)
+        xa = _row_major(xp, x.astype(np.float32) if is_half(x.dtype) else x)
+        shifted = xa - xa.max(axis=d, keepdims=True)  # torch works in float32
         shifted -= xp.log(fsum(xp.exp(shifted), (d,), keepdims=True))
         return self.save_output(shifted.astype(x.dtype, copy=False))
 

@@ -232,7 +232,7 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     nd = input.ndim
     dt = input.dtype
     ct = _compute_dtype(input)
-    x = _cast(input, ct)
+    x = _cast(input.contiguous(), ct)  # torch's result is row-major whatever the input's layout
     view = lambda t: None if t is None else _channel_view(t, nd, ct)  # noqa: E731
     if use_input_stats:
         stats = {} if running_mean is not None or running_var is not None else None
@@ -312,7 +312,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     dt = input.dtype
     ct = _compute_dtype(input)
     nd = input.ndim
-    y = normalize_affine(_cast(input, ct), _cast(weight, ct), _cast(bias, ct),
+    # torch's result is row-major whatever the input's layout (transposed, channels-last)
+    y = normalize_affine(_cast(input.contiguous(), ct), _cast(weight, ct), _cast(bias, ct),
                          tuple(range(nd - len(ns), nd)), eps)
     return _cast(y, dt)
 
