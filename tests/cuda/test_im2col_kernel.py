@@ -23,15 +23,6 @@ CASES = [
 ]
 
 
-@pytest.fixture
-def cuda():
-    with standin.active():
-        _cupy_kernels.FAILED.clear()
-        _cupy_kernels._KERNELS.clear()
-        yield
-    _cupy_kernels.ENABLED[0] = True
-    _cupy_kernels.FAILED.clear()
-    _cupy_kernels._KERNELS.clear()
 
 
 def _conv(lib, nd, xs, ws, kw, device):

@@ -12,15 +12,6 @@ from numtorch.backend import _cupy_kernels
 from tests.cuda import standin
 
 
-@pytest.fixture
-def cuda():
-    with standin.active():
-        _cupy_kernels.FAILED.clear()
-        _cupy_kernels._KERNELS.clear()
-        yield
-    _cupy_kernels.ENABLED[0] = True
-    _cupy_kernels.FAILED.clear()
-    _cupy_kernels._KERNELS.clear()
 
 
 def _run(lib, device, dtype, shape, ns, bias, second=False):

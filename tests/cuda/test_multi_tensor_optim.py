@@ -14,16 +14,6 @@ from tests.cuda import standin
 SHAPES = [(4, 3), (3,), (2, 2, 3), (5,)]
 
 
-@pytest.fixture
-def cuda():
-    with standin.active():
-        standin.reset_stats()
-        _cupy_kernels.FAILED.clear()
-        _cupy_kernels._KERNELS.clear()
-        yield
-    _cupy_kernels.ENABLED[0] = True
-    _cupy_kernels.FAILED.clear()
-    _cupy_kernels._KERNELS.clear()
 
 
 def _train(lib, name, kwargs, device, dtype=np.float32, steps=4, shapes=SHAPES):
