@@ -344,3 +344,27 @@ def test_einsum_without_operands_raises_torchs_value_error(args):
             L.einsum(*args)
         got.append((type(info.value).__name__, str(info.value)))
     assert got[1] == got[0]
+
+
+_LSTM_PROJ_WARNING = """
+import sys, warnings
+lib = __import__(sys.argv[1])
+m = lib.nn.LSTM(2, 4, proj_size=2)
+for dt in ("float64", "float32", "float32", "bfloat16"):
+    mm = m.to(getattr(lib, dt))
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        mm(lib.zeros(3, 1, 2, dtype=getattr(lib, dt)))
+    print(dt, [(str(x.message).split(" (Triggered")[0], x.filename.split("/")[-1]) for x in w])
+"""
+
+
+def test_lstm_projection_warns_once_as_torch():
+    # torch's CPU LSTM tries oneDNN for float32/bfloat16 and says once, from nn/modules/rnn.py,
+    # that projections are not supported there; float64 never tries
+    import subprocess
+    import sys
+
+    out = [subprocess.run([sys.executable, "-c", _LSTM_PROJ_WARNING, lib], capture_output=True,
+                          text=True, check=True).stdout for lib in ("torch", "numtorch")]
+    assert out[1] == out[0]

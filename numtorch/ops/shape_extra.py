@@ -219,9 +219,7 @@ def broadcast_tensors(*tensors):
         >>> a.shape
         torch.Size([2, 3])
     """
-    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
-        tensors = tuple(tensors[0])
-    _ops().join.check_elements(tensors)
+    _ops().join.check_elements(tensors)  # a list is one bad element to torch, not unpacked
     shape = ()
     for t in tensors:
         shape = _broadcast_two(shape, t._array.shape)

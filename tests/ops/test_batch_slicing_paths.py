@@ -186,3 +186,18 @@ def test_stack_of_meta_and_quantized_payloads():
     q = numtorch.quantize_per_tensor(numtorch.tensor([-1.0, 0.5]), 0.5, 0, numtorch.quint8)
     s = numtorch.stack([q, q])
     assert s.is_quantized and s.dequantize().tolist() == [[-0.0, 0.5], [-0.0, 0.5]]
+
+
+def test_broadcast_tensors_takes_tensors_not_a_list():
+    def outcomes(lib):
+        a, b = lib.ones(2, 1), lib.ones(3)
+        calls = [lambda: lib.broadcast_tensors([a, b]), lambda: lib.broadcast_tensors((a, b)),
+                 lambda: lib.broadcast_tensors(a), lambda: lib.broadcast_tensors(),
+                 lambda: lib.broadcast_tensors(a, 3), lambda: lib.broadcast_tensors(a, b)]
+        out = []
+        for call in calls:
+            err = _raised(call)
+            out.append(err if err else [tuple(x.shape) for x in call()])
+        return out
+
+    assert outcomes(numtorch) == outcomes(torch)

@@ -13,6 +13,7 @@ import warnings
 import numtorch
 
 from ... import _creation
+from ..._warn_once import warn_once
 from ...ops.rnn_sequence import gru_sequence, lstm_sequence, rnn_sequence
 from .. import functional as F
 from ..parameter import Parameter
@@ -203,6 +204,11 @@ class RNNBase(Module):
                 raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got "
                                  f"{input.dim()}D tensor instead")
             batched = input.dim() == 3
+            if lstm and self.proj_size > 0 and input.device.type == "cpu" and \
+                    input.dtype in (numtorch.float32, numtorch.bfloat16):
+                # torch's CPU LSTM tries oneDNN for these dtypes and says once why it cannot
+                warn_once("lstm-proj-onednn", "LSTM with projections is not supported with "
+                          "oneDNN. Using default implementation.", UserWarning, stacklevel=1)
             x = input if batched else input.unsqueeze(1)
             if batched and self.batch_first:
                 x = x.transpose(0, 1)
