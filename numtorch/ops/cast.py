@@ -56,18 +56,13 @@ def copy_shape_error(dst, src):
                         f"{shape}")
 
 
-_COMPLEX_CAST_WARNED = [False]
-
-
 def warn_complex_cast(stacklevel):
     """torch's warning that a complex-to-real cast drops the imaginary part: once per process,
     as torch's (a warn-once in its copy kernel), whatever the warnings filters say."""
-    if not _COMPLEX_CAST_WARNED[0]:
-        _COMPLEX_CAST_WARNED[0] = True
-        import warnings
+    from .._warn_once import warn_once
 
-        warnings.warn("Casting complex values to real discards the imaginary part",
-                      UserWarning, stacklevel=stacklevel + 1)
+    warn_once("complex-cast", "Casting complex values to real discards the imaginary part",
+              UserWarning, stacklevel=stacklevel + 1)
 
 
 def real_part_for(dst_dtype, v):

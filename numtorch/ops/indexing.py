@@ -14,7 +14,7 @@ from .. import _dtype
 from .._creation import number_as
 from .._tensor import Tensor, _make
 from ..autograd import graph as _graph
-from ..autograd.graph import Op, rename_node
+from ..autograd.graph import Op, _track_view, rename_node
 from ..autograd.inplace import apply_inplace
 from ..autograd.grad_mode import _state
 from ..backend import helpers_for, is_writeable, to_device, xp_of
@@ -91,27 +91,14 @@ def _is_array(i):
     return hasattr(i, "dtype") and hasattr(i, "ndim")
 
 
-def _tensor_bounds(index):
-    """``index`` (a slice without step) as a slice of ints when each bound is None, an int
-    or a 0-d CPU integer tensor; else None (the general path converts and checks it)."""
-    out = []
-    for b in (index.start, index.stop):
-        t = type(b)
-        if t is int or b is None:
-            out.append(b)
-        elif t is Tensor and type(b._array) is np.ndarray and \
-                b._array.ndim == 0 and b._array.dtype.kind in "iu":
-            out.append(int(b._array))
-        else:
-            return None
-    return slice(out[0], out[1])
-
-
 def _slice_bound(v):
     """A slice bound as an int (or None): integers and what has ``__index__`` (integer or
     bool tensors), as torch; a float is refused, never truncated."""
     if v is None or type(v) is int:
         return v
+    if type(v) is Tensor and type(v._array) is np.ndarray and v._array.ndim == 0 and \
+            v._array.dtype.kind in "iu":
+        return int(v._array)  # x[i:i + n] in a get_batch loop: no __index__ checks needed
     if isinstance(v, Tensor):
         return v.__index__()  # torch's own message for float tensors
     try:
@@ -132,10 +119,8 @@ def convert_index(index, x):
     if shape and (kind is int or kind is slice and index.step is None and
                   type(index.start) in _PLAIN_BOUNDS and type(index.stop) in _PLAIN_BOUNDS):
         return (index, Ellipsis), False  # the common x[i] and x[a:b]
-    if shape and kind is slice and index.step is None:
-        bounds = _tensor_bounds(index)
-        if bounds is not None:  # x[i:i + n] with 0-d integer tensors (get_batch loops)
-            return (bounds, Ellipsis), False
+    if shape and kind is slice and index.step is None:  # x[i:i + n], tensor or odd bounds
+        return (slice(_slice_bound(index.start), _slice_bound(index.stop)), Ellipsis), False
     if not isinstance(index, tuple):
         if not shape and isinstance(index, (int, np.integer)) and not isinstance(index, bool):
             raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
@@ -409,7 +394,7 @@ def rows(input):
     if input._grad_fn is None and not input._requires_grad and root._grad_fn is None and \
             not root._requires_grad and input._extra is None and type(a) is np.ndarray and \
             _graph._hook is None and Op.__dict__["apply"] is _APPLY:
-        return _plain_rows(input, root, a)
+        return _plain_rows(input, a)
     out = []
     for i in range(input._array.shape[0]):
         r = GetItem.apply(input, index=(i, Ellipsis))
@@ -422,23 +407,13 @@ def rows(input):
     return out
 
 
-def _plain_rows(input, root, a):
-    """rows() of a CPU tensor outside any graph: the views GetItem.apply would make (same
-    base, version counter and replayable view record), built directly."""
-    vc = input._vc
-    parent = input._view_fn if input is not root else None
-    # a parent view made under no_grad has no record to replay, and then neither have these
-    grad = _state.enabled and (input is root or parent is not None)
+def _plain_rows(input, a):
+    """rows() of a CPU tensor outside any graph: the views GetItem.apply would make (the
+    same view tracking, by autograd's own function), without apply's dispatch per row."""
     out = []
     for i in range(a.shape[0]):
         r = _make(a[i, ...])
-        r._base = root
-        r._vc = vc
-        if grad:
-            r._view_fn = (GetItem, {"index": (i, Ellipsis)}, parent)
-            r._view_src = None  # the root's grad_fn
-        else:
-            r._view_fn = None
+        _track_view(GetItem, input, r, {"index": (i, Ellipsis)})
         r._extra = {"multi_view": ("Unbind", i)}
         out.append(r)
     return out

@@ -14,13 +14,22 @@ __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "atleast
            "atleast_2d", "atleast_3d"]
 
 
+def _payload(a):
+    """True for a meta or quantized payload, which joins itself (no flags or layouts)."""
+    return type(a) is not np.ndarray and not backend.is_device_array(a)
+
+
+def _channels_last_image(xp, a):
+    """True for a 4-d/5-d array laid out channels-last (not row-major)."""
+    return a.ndim in (4, 5) and not a.flags.c_contiguous and \
+        xp.moveaxis(a, 1, -1).flags.c_contiguous
+
+
 def _torch_layout(xp, r):
     """``r`` (a concatenate result) in torch's layout: NumPy keeps its inputs' stride order
     (column-major for transposed matrices), torch writes row-major unless the inputs are
     channels-last images, whose layout it keeps."""
-    if type(r) is not np.ndarray and not hasattr(r, "__cuda_array_interface__"):
-        return r  # meta and quantized payloads
-    if r.flags.c_contiguous or r.ndim in (4, 5) and xp.moveaxis(r, 1, -1).flags.c_contiguous:
+    if _payload(r) or r.flags.c_contiguous or _channels_last_image(xp, r):
         return r
     return xp.ascontiguousarray(r)
 
@@ -198,9 +207,7 @@ def stack(tensors, dim=0, *, out=None):
         a0 = tensors[0]._array
         xp = backend.xp_of(a0)
         arrays = [x._array for x in tensors]
-        if type(a0) is not np.ndarray and not hasattr(a0, "__cuda_array_interface__") or \
-                a0.ndim in (4, 5) and not a0.flags.c_contiguous and \
-                xp.moveaxis(a0, 1, -1).flags.c_contiguous:
+        if _payload(a0) or _channels_last_image(xp, a0):
             # meta and quantized payloads stack themselves; channels-last images keep their
             # layout in torch's stack, as in NumPy's
             return _make(xp.stack(arrays, d))
