@@ -8,6 +8,7 @@ puts the input's gradient back in the input's layout. Row-major inputs pay one s
 """
 
 from ... import _dtype
+from ..._layout import _ORDER as _FORMAT_ORDER
 from ..._layout import channels_last, channels_last_3d, contiguous_format
 from ...autograd.grad_mode import _state as _grad_state
 from ...autograd.graph import Op, rename_node
@@ -15,8 +16,8 @@ from ...ops._util import restride
 
 __all__ = []
 
-# dims from innermost to outermost in each format
-_ORDER = {4: (1, 3, 2, 0), 5: (1, 4, 3, 2, 0)}
+# dims from innermost to outermost in each format, by rank
+_ORDER = {4: _FORMAT_ORDER[channels_last], 5: _FORMAT_ORDER[channels_last_3d]}
 _FORMAT = {4: channels_last, 5: channels_last_3d}
 
 
