@@ -19,7 +19,7 @@ import functools
 
 from .. import autograd
 from .._tensor import Tensor
-from ..autograd.grad_mode import enable_grad
+from ..autograd.grad_mode import enable_grad, is_grad_enabled
 from . import _batched as B
 from ._pytree import tree_flatten, tree_map, tree_unflatten
 
@@ -123,6 +123,35 @@ def _build_graph():
     return _DEPTH[0] > 0
 
 
+def _keep_graph(ins, outs, grad_was_enabled):
+    """Whether results must stay differentiable: inside another transform, for inputs that
+    already require grad, or (with grad mode on at the call) when ``func`` closed over
+    tensors that require grad, whose graph the results then stay connected to, as torch's
+    do (``grad(f)(x).sum().backward()`` fills a captured weight's ``.grad``)."""
+    if _build_graph() or ins.connect:
+        return True
+    return grad_was_enabled and _reaches_outer_leaf(outs, ins.leaves)
+
+
+def _reaches_outer_leaf(outs, leaves):
+    from ..autograd.graph import AccumulateGrad
+
+    own = {id(leaf) for leaf in leaves}
+    stack = [o.grad_fn for o in outs if isinstance(o, Tensor) and o.grad_fn is not None]
+    seen = set()
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if isinstance(node, AccumulateGrad):
+            if id(node.variable) not in own:
+                return True
+            continue
+        stack.extend(e[0] for e in node._edges if e is not None)
+    return False
+
+
 def _detached(x, keep):
     if keep or not isinstance(x, Tensor):
         return x
@@ -138,6 +167,7 @@ def _aux_leaf(t, keep):
 def _grad_and_value(func, argnums, has_aux, args, kwargs):
     idx, single = _argnums(argnums, len(args))
     ins = _Inputs([args[i] for i in idx], expand=True)
+    grad_on = is_grad_enabled()
     out = _call(func, args, idx, ins.trees, kwargs)
     aux = None
     if has_aux:
@@ -153,8 +183,8 @@ def _grad_and_value(func, argnums, has_aux, args, kwargs):
         raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a scalar "
                            f"Tensor, got tensor with {out.dim()} dims. Maybe you wanted to use "
                            f"the vjp or jacrev APIs instead?")
-    keep = _build_graph() or ins.connect
     phys, _ = B.physical(out)
+    keep = _keep_graph(ins, [phys], grad_on)
     if phys.requires_grad:
         from .. import ones_like
 
@@ -226,9 +256,10 @@ def vjp(func, *primals, has_aux=False):
         (tensor([1.0000, 0.5403]),)
     """
     ins = _Inputs(primals, expand=True)
+    grad_on = is_grad_enabled()
     out = _call(func, primals, range(len(primals)), ins.trees, {})
     flat_out, out_spec, aux = _tensor_outputs(out, has_aux, "vjp(f, *primals)", "f(*primals)")
-    keep = _build_graph() or ins.connect
+    keep = _keep_graph(ins, [B.physical(o)[0] for o in flat_out], grad_on)
 
     def vjp_fn(cotangents):
         flat_c, c_spec = tree_flatten(cotangents)
@@ -285,6 +316,7 @@ def _linear_pushforward(func, primals, has_aux, strict):
     """Run ``func`` at ``primals`` and build ``g(u) = J^T u`` with graph; returns what
     ``jvp`` and ``linearize`` need."""
     ins = _Inputs(primals, expand=False)
+    ins.grad_on = is_grad_enabled()
     out = _call(func, primals, range(len(primals)), ins.trees, {})
     flat_out, out_spec, aux = _tensor_outputs(out, has_aux, "jvp(f, primals, tangents)",
                                               "f(*args)")
@@ -367,7 +399,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     """
     flat_t = _check_jvp_args(primals, tangents)
     ins, flat_out, out_spec, us, gs, aux = _linear_pushforward(func, primals, has_aux, strict)
-    keep = _build_graph() or ins.connect
+    keep = _keep_graph(ins, [B.physical(o)[0] for o in flat_out], ins.grad_on)
     jv = _push(ins, flat_out, us, gs, flat_t, keep)
     out = tree_unflatten([_detached(o, keep) for o in flat_out], out_spec)
     res = (out, tree_unflatten(jv, out_spec))
@@ -384,7 +416,7 @@ def linearize(func, *primals):
         tensor([3.])
     """
     ins, flat_out, out_spec, us, gs, _ = _linear_pushforward(func, primals, False, False)
-    keep = _build_graph() or ins.connect
+    keep = _keep_graph(ins, [B.physical(o)[0] for o in flat_out], ins.grad_on)
 
     def jvp_fn(*tangents):
         flat_t = _check_jvp_args(primals, tangents)
