@@ -210,18 +210,7 @@ def _send(node, grads_in, buf, retain_graph, create_graph, buffers, heap, owned)
 
 
 def _accumulate_into(t, g, create_graph):
-    if (type(g) is not graph.Tensor or type(t._grad) not in graph._DENSE_GRAD) and \
-            graph._sparse_accumulate(t, g, create_graph):
-        pass
-    elif create_graph:
-        graph.warn_create_graph_cycle()
-        if t._grad is None and not graph._same_layout(g._array, t._array):
-            from ._grad_layout import GradInLayout
-
-            g = GradInLayout.apply(g, like=t._array)
-        t._grad = g if t._grad is None else t._grad + g
-    else:
-        graph.add_to_grad(t, graph._copy_layout(g._array))
+    graph.accumulate(t, g, create_graph)  # always a copy: the captured g is returned too
     acc = t._accum
     if acc is not None and acc._post_acc_hooks and t._grad_fn is None:
         run_post_accumulate_hooks(acc, t)

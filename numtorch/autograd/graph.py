@@ -153,30 +153,7 @@ class AccumulateGrad(Node):
         t = self._variable()
         if g is None or t is None:
             return ()
-        if (type(g) is not Tensor or type(t._grad) not in _DENSE_GRAD) and \
-                _sparse_accumulate(t, g, create_graph):
-            pass
-        elif create_graph:
-            warn_create_graph_cycle()
-            old = t._grad
-            if old is None and not _same_layout(g._array, t._array):
-                from ._grad_layout import GradInLayout
-
-                g = GradInLayout.apply(g, like=t._array)
-            t._grad = g if old is None else old + g
-        else:
-            arr = g._array
-            if t._grad is None and not _same_layout(arr, t._array):
-                from ._grad_layout import copy_as
-
-                arr = copy_as(arr, t._array)  # torch's layout contract: the leaf's strides
-            elif arr.base is not None or id(arr) in root_arrays:  # never alias anyone's data
-                arr = _copy_layout(arr)
-            if t._grad is None and arr.dtype == t._array.dtype:
-                t._grad = _make(arr)  # the common case, inline: adopt the array
-                root_arrays.add(id(arr))  # a second leaf fed the same array copies it
-            else:
-                add_to_grad(t, arr)
+        accumulate(t, g, create_graph, root_arrays)
         if self._post_acc_hooks:
             from .hooks import run_post_accumulate_hooks
 
@@ -188,6 +165,40 @@ class AccumulateGrad(Node):
 
 
 _DENSE_GRAD = (Tensor, type(None))
+
+
+def accumulate(t, g, create_graph, root_arrays=None):
+    """Add gradient ``g`` into ``t.grad`` as torch does: kept in ``t``'s layout, a graph-built
+    sum with ``create_graph``, in place otherwise. ``root_arrays`` (ids of arrays already
+    handed out by this backward pass) lets an unshared array be adopted without a copy; with
+    None the gradient is always copied (the caller keeps ``g`` too)."""
+    if (type(g) is not Tensor or type(t._grad) not in _DENSE_GRAD) and \
+            _sparse_accumulate(t, g, create_graph):
+        return
+    if create_graph:
+        warn_create_graph_cycle()
+        old = t._grad
+        if old is None and not _same_layout(g._array, t._array):
+            from ._grad_layout import GradInLayout
+
+            g = GradInLayout.apply(g, like=t._array)
+        t._grad = g if old is None else old + g
+        return
+    arr = g._array
+    if root_arrays is None:
+        add_to_grad(t, _copy_layout(arr))
+        return
+    if t._grad is None and not _same_layout(arr, t._array):
+        from ._grad_layout import copy_as
+
+        arr = copy_as(arr, t._array)  # torch's layout contract: the leaf's strides
+    elif arr.base is not None or id(arr) in root_arrays:  # never alias anyone's data
+        arr = _copy_layout(arr)
+    if t._grad is None and arr.dtype == t._array.dtype:
+        t._grad = _make(arr)  # the common case, inline: adopt the array
+        root_arrays.add(id(arr))  # a second leaf fed the same array copies it
+    else:
+        add_to_grad(t, arr)
 
 
 def _sparse_accumulate(t, g, create_graph):
