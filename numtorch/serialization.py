@@ -12,7 +12,8 @@ Tensors placed on a CUDA device by ``map_location`` keep their values but not st
 import os
 import warnings
 
-from ._serialization._read import _load_file, resolve_weights_only, unsafe_globals_in
+from ._serialization._read import (_load_file, check_mmap, resolve_weights_only,
+                                   unsafe_globals_in)
 from ._serialization._unpickler import (  # noqa: F401  (the public safe-globals API)
     add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals)
 from ._serialization._safetensors import load_safetensors, save_safetensors  # noqa: F401
@@ -100,7 +101,9 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
             False where ``weights_only`` is not passed (with a warning), and setting both
             is an error (``NUMTORCH_FORCE_WEIGHTS_ONLY_LOAD`` and
             ``NUMTORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`` are the same switches).
-        mmap (bool): unused (storages are always read into memory).
+        mmap (bool): storages are always read into memory; as in torch, it needs a zip
+            checkpoint given by its path (else RuntimeError, or ValueError for a zip file
+            object).
         **pickle_load_args: accepted for torch's signature and ignored (text in pickles is
             always decoded as UTF-8).
 
@@ -121,7 +124,11 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
                       stacklevel=2)
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
+            if mmap:
+                check_mmap(fh, f)
             return _load_file(fh, map_location, weights_only)
+    if mmap and hasattr(f, "read") and hasattr(f, "seek"):
+        check_mmap(f, None)
     if not hasattr(f, "seek") and not hasattr(f, "read"):  # not a file at all: torch's words
         raise AttributeError(f"'{type(f).__name__}' object has no attribute 'seek'. You can "
                              f"only torch.load from a file that is seekable. Please pre-load "

@@ -269,6 +269,18 @@ def _read_compressed(zf, info, out, key):
                                            f"checkpoint)")
 
 
+def _read_whole(zf, info):
+    """A small record's bytes, refused (as torch does) when they are not as many as its
+    directory entry says: zipfile stops at the stored stream's end without checking."""
+    data = zf.read(info)
+    if len(data) != info.file_size:
+        raise load_error(RuntimeError, f"PytorchStreamReader failed reading file "
+                                       f"{info.filename.split('/', 1)[-1]}: unexpected "
+                                       f"decompressed size ({len(data)} bytes, its header "
+                                       f"says {info.file_size}; corrupt checkpoint)")
+    return data
+
+
 def _load_zip(zf, map_location, weights_only):
     infos = zf.infolist()
     prefix = _check_names(infos)
@@ -310,7 +322,7 @@ def _load_zip(zf, map_location, weights_only):
         return out if in_place else _to_native(out, dtype_name)
 
     loader = _make_loader(read, map_location, "data.pkl")
-    return _unpickle(io.BytesIO(zf.read(pkl)), "data.pkl", weights_only, loader)
+    return _unpickle(io.BytesIO(_read_whole(zf, pkl)), "data.pkl", weights_only, loader)
 
 
 # -- the legacy stream ---------------------------------------------------------------------
@@ -413,6 +425,21 @@ def unsafe_globals_in(fh):
 
 
 # -- entry point ----------------------------------------------------------------------------
+def check_mmap(fh, path):
+    """torch.load(mmap=True) maps only zip checkpoints opened by path: anything else is
+    refused with torch's error (numtorch reads the storages into memory either way)."""
+    start = fh.tell()
+    head = fh.read(4)
+    fh.seek(start)
+    if head != b"PK\x03\x04":
+        named = "" if path is None else f"{os.fspath(path)}, "
+        raise RuntimeError(f"mmap can only be used with files saved with `torch.save({named}"
+                           f"_use_new_zipfile_serialization=True), please torch.save your "
+                           f"checkpoint with this option in order to use mmap.")
+    if path is None:
+        raise ValueError("f must be a file path in order to use the mmap argument")
+
+
 _TRUE = ("1", "y", "yes", "true")
 
 
