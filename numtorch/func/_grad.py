@@ -23,21 +23,21 @@ from ..autograd.grad_mode import enable_grad, is_grad_enabled
 from . import _batched as B
 from ._pytree import tree_flatten, tree_map, tree_unflatten
 
-__all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "linearize"]
+__all__ = ["grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "linearize", "vjp"]
 
 _DEPTH = [0]  # transforms running right now: the ones inside must build differentiable results
 
 
 def _spec_str(spec):
-    if spec.kind is None:
+    if spec.is_leaf():
         return "*"
-    kids = ", ".join(_spec_str(c) for c in spec.children)
-    if spec.kind is list:
+    kids = ", ".join(_spec_str(c) for c in spec.children_specs)
+    if spec.type is list:
         return f"[{kids}]"
-    if spec.kind is dict:
+    if spec.type is dict:
         return "{" + ", ".join(f"{k!r}: {_spec_str(c)}" for k, c in
-                               zip(spec.context, spec.children)) + "}"
-    return f"({kids}{',' if len(spec.children) == 1 else ''})"
+                               zip(spec.context, spec.children_specs)) + "}"
+    return f"({kids}{',' if len(spec.children_specs) == 1 else ''})"
 
 
 def _argnums(argnums, n):

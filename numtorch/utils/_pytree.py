@@ -1,0 +1,474 @@
+"""Nested containers as trees: ``torch.utils._pytree``.
+
+A pytree is a leaf or a registered container whose children are pytrees. Flattening gives the
+leaves in order plus a ``TreeSpec`` recording each container's type and *context* (whatever its
+unflatten function needs beyond the children: a dict's keys, a namedtuple's class). Built-in
+nodes are tuple, list, dict, namedtuple, OrderedDict, defaultdict and deque; everything else is
+a leaf unless registered with :func:`register_pytree_node` or :func:`register_dataclass`.
+``torch.func`` uses this module for its ``in_dims``/``out_dims`` and nested inputs.
+"""
+
+import collections
+import dataclasses
+from typing import Any, NamedTuple
+
+__all__ = [
+    "SUPPORTED_NODES",
+    "Context",
+    "GetAttrKey",
+    "KeyEntry",
+    "KeyPath",
+    "LeafSpec",
+    "MappingKey",
+    "PyTree",
+    "SequenceKey",
+    "TreeSpec",
+    "is_namedtuple",
+    "is_namedtuple_class",
+    "is_namedtuple_instance",
+    "key_get",
+    "keystr",
+    "register_dataclass",
+    "register_pytree_node",
+    "tree_all",
+    "tree_all_only",
+    "tree_any",
+    "tree_any_only",
+    "tree_flatten",
+    "tree_flatten_with_path",
+    "tree_is_leaf",
+    "tree_iter",
+    "tree_leaves",
+    "tree_leaves_with_path",
+    "tree_map",
+    "tree_map_",
+    "tree_map_only",
+    "tree_map_only_",
+    "tree_map_with_path",
+    "tree_structure",
+    "tree_unflatten",
+    "treespec_dict",
+    "treespec_leaf",
+    "treespec_tuple",
+]
+
+PyTree = Any
+Context = Any
+
+
+@dataclasses.dataclass(frozen=True)
+class SequenceKey:
+    idx: int
+
+    def __str__(self):
+        return f"[{self.idx!r}]"
+
+    def get(self, sequence):
+        return sequence[self.idx]
+
+
+@dataclasses.dataclass(frozen=True)
+class MappingKey:
+    key: Any
+
+    def __str__(self):
+        return f"[{self.key!r}]"
+
+    def get(self, mapping):
+        return mapping[self.key]
+
+
+@dataclasses.dataclass(frozen=True)
+class GetAttrKey:
+    name: str
+
+    def __str__(self):
+        return f".{self.name}"
+
+    def get(self, obj):
+        return getattr(obj, self.name)
+
+
+KeyEntry = Any
+KeyPath = tuple
+
+
+class NodeDef(NamedTuple):
+    type: Any
+    flatten_fn: Any
+    unflatten_fn: Any
+    flatten_with_keys_fn: Any = None
+
+
+SUPPORTED_NODES = {}
+
+
+def register_pytree_node(cls, flatten_fn, unflatten_fn, *, serialized_type_name=None,
+                         to_dumpable_context=None, from_dumpable_context=None,
+                         flatten_with_keys_fn=None):
+    """Make ``cls`` a container: ``flatten_fn(obj) -> (children, context)`` and
+    ``unflatten_fn(children, context) -> obj``; ``flatten_with_keys_fn(obj)`` gives
+    ``([(key, child), ...], context)`` for the ``*_with_path`` functions."""
+    if cls in SUPPORTED_NODES:
+        raise ValueError(f"{cls} is already registered as pytree node.")
+    SUPPORTED_NODES[cls] = NodeDef(cls, flatten_fn, unflatten_fn, flatten_with_keys_fn)
+
+
+def register_dataclass(cls, *, field_names=None, drop_field_names=None):
+    """Register a dataclass: its fields (all of them, or ``field_names``) are the children."""
+    if not dataclasses.is_dataclass(cls):
+        raise ValueError(f"register_dataclass expects a dataclass, got {cls}")
+    drop = list(drop_field_names or [])
+    names = list(field_names) if field_names is not None else [
+        f.name for f in dataclasses.fields(cls) if f.init and f.name not in drop]
+
+    def flatten(obj):
+        return [getattr(obj, n) for n in names], [names, []]
+
+    def unflatten(values, context):
+        return cls(**dict(zip(context[0], values)))
+
+    def with_keys(obj):
+        return [(GetAttrKey(n), getattr(obj, n)) for n in names], [names, []]
+
+    register_pytree_node(cls, flatten, unflatten, flatten_with_keys_fn=with_keys)
+
+
+def is_namedtuple_class(cls):
+    return isinstance(cls, type) and issubclass(cls, tuple) and \
+        isinstance(getattr(cls, "_fields", None), tuple)
+
+
+def is_namedtuple_instance(obj):
+    return is_namedtuple_class(type(obj))
+
+
+def is_namedtuple(obj):
+    """A namedtuple class or instance."""
+    return is_namedtuple_class(obj if isinstance(obj, type) else type(obj))
+
+
+def _seq_keys(children):
+    return [SequenceKey(i) for i in range(len(children))]
+
+
+def _register_builtins():
+    register_pytree_node(
+        tuple, lambda t: (list(t), None), lambda v, c: tuple(v),
+        flatten_with_keys_fn=lambda t: (list(zip(_seq_keys(t), t)), None))
+    register_pytree_node(
+        list, lambda t: (list(t), None), lambda v, c: list(v),
+        flatten_with_keys_fn=lambda t: (list(zip(_seq_keys(t), t)), None))
+    register_pytree_node(
+        dict, lambda d: (list(d.values()), list(d.keys())), lambda v, c: dict(zip(c, v)),
+        flatten_with_keys_fn=lambda d: ([(MappingKey(k), v) for k, v in d.items()],
+                                        list(d.keys())))
+    register_pytree_node(
+        collections.namedtuple, lambda t: (list(t), type(t)), lambda v, c: c(*v),
+        flatten_with_keys_fn=lambda t: ([(GetAttrKey(n), x) for n, x in zip(t._fields, t)],
+                                        type(t)))
+    register_pytree_node(
+        collections.OrderedDict, lambda d: (list(d.values()), list(d.keys())),
+        lambda v, c: collections.OrderedDict(zip(c, v)),
+        flatten_with_keys_fn=lambda d: ([(MappingKey(k), v) for k, v in d.items()],
+                                        list(d.keys())))
+    register_pytree_node(
+        collections.defaultdict,
+        lambda d: (list(d.values()), [d.default_factory, list(d.keys())]),
+        lambda v, c: collections.defaultdict(c[0], zip(c[1], v)),
+        flatten_with_keys_fn=lambda d: ([(MappingKey(k), v) for k, v in d.items()],
+                                        [d.default_factory, list(d.keys())]))
+    register_pytree_node(
+        collections.deque, lambda d: (list(d), d.maxlen),
+        lambda v, c: collections.deque(v, maxlen=c),
+        flatten_with_keys_fn=lambda d: (list(zip(_seq_keys(d), d)), d.maxlen))
+
+
+_register_builtins()
+
+
+def _node_type(tree):
+    """The registry key of ``tree``'s container type, or None for a leaf."""
+    t = type(tree)
+    if is_namedtuple_class(t) and t not in SUPPORTED_NODES:
+        return collections.namedtuple
+    return t if t in SUPPORTED_NODES else None
+
+
+def _hashable(x):
+    if isinstance(x, list):
+        return tuple(_hashable(v) for v in x)
+    if isinstance(x, dict):
+        return tuple((k, _hashable(v)) for k, v in x.items())
+    return x
+
+
+class TreeSpec:
+    """A flattened tree's structure: ``type`` (None for a leaf), ``context`` and the
+    children's specs."""
+
+    __slots__ = ("children_specs", "context", "num_leaves", "num_nodes", "type")
+
+    def __init__(self, type, context, children_specs):
+        self.type, self.context = type, context
+        self.children_specs = list(children_specs)
+        self.num_leaves = 1 if type is None else sum(c.num_leaves for c in self.children_specs)
+        self.num_nodes = 1 + sum(c.num_nodes for c in self.children_specs)
+
+    @property
+    def num_children(self):
+        return len(self.children_specs)
+
+    def is_leaf(self):
+        return self.type is None
+
+    def children(self):
+        return list(self.children_specs)
+
+    def child(self, index):
+        return self.children_specs[index]
+
+    def __eq__(self, other):
+        if not isinstance(other, TreeSpec):
+            return NotImplemented
+        return (self.type == other.type and self.context == other.context
+                and self.children_specs == other.children_specs)
+
+    def __hash__(self):
+        return hash((self.type, _hashable(self.context), tuple(self.children_specs)))
+
+    def _repr(self, indent):
+        if self.type is None:
+            return "*"
+        name = getattr(self.type, "__name__", str(self.type))
+        out = f"TreeSpec({name}, {self.context!r}, ["
+        kids = self.children_specs
+        if kids:
+            indent += 2
+            out += kids[0]._repr(indent)
+            out += "," if len(kids) > 1 else ""
+            out += ",".join("\n" + " " * indent + k._repr(indent) for k in kids[1:])
+        return out + "])"
+
+    def __repr__(self):
+        return self._repr(0)
+
+    def unflatten(self, leaves):
+        if not isinstance(leaves, (list, tuple)):
+            leaves = list(leaves)
+        if len(leaves) != self.num_leaves:
+            raise ValueError(f"treespec.unflatten(leaves): `leaves` has length {len(leaves)} "
+                             f"but the spec refers to a pytree that holds {self.num_leaves} "
+                             f"items ({self}).")
+        it = iter(leaves)
+        return self._build(it)
+
+    def _build(self, it):
+        if self.type is None:
+            return next(it)
+        kids = [c._build(it) for c in self.children_specs]
+        return SUPPORTED_NODES[self.type].unflatten_fn(kids, self.context)
+
+    def flatten_up_to(self, tree):
+        """The subtrees of ``tree`` at this spec's leaves (``tree`` must have at least this
+        spec's structure)."""
+        out = []
+        self._up_to(tree, out)
+        return out
+
+    def _up_to(self, tree, out):
+        if self.type is None:
+            out.append(tree)
+            return
+        node = _node_type(tree)
+        if node != self.type:
+            raise ValueError(f"Node type mismatch; expected {self.type!r}, but got "
+                             f"{type(tree)!r}.")
+        kids, ctx = SUPPORTED_NODES[node].flatten_fn(tree)
+        if len(kids) != len(self.children_specs):
+            raise ValueError(f"Node arity mismatch; expected {len(self.children_specs)}, but "
+                             f"got {len(kids)}.")
+        if ctx != self.context:
+            raise ValueError(f"Node context mismatch for custom node type {self.type!r}.")
+        for spec, kid in zip(self.children_specs, kids):
+            spec._up_to(kid, out)
+
+
+class LeafSpec(TreeSpec):
+    """The spec of a single leaf (printed ``*``)."""
+
+    def __init__(self):
+        super().__init__(None, None, [])
+
+
+def treespec_leaf():
+    return LeafSpec()
+
+
+def treespec_tuple(iterable=()):
+    return TreeSpec(tuple, None, list(iterable))
+
+
+def treespec_dict(mapping=(), **kwargs):
+    d = dict(mapping, **kwargs)
+    return TreeSpec(dict, list(d.keys()), list(d.values()))
+
+
+def tree_is_leaf(tree, is_leaf=None):
+    if is_leaf is not None and is_leaf(tree):
+        return True
+    return _node_type(tree) is None
+
+
+def _flatten(tree, leaves, is_leaf):
+    if tree_is_leaf(tree, is_leaf):
+        leaves.append(tree)
+        return _LEAF
+    node = _node_type(tree)
+    kids, ctx = SUPPORTED_NODES[node].flatten_fn(tree)
+    return TreeSpec(node, ctx, [_flatten(k, leaves, is_leaf) for k in kids])
+
+
+_LEAF = LeafSpec()
+
+
+def tree_flatten(tree, is_leaf=None):
+    """``(leaves, treespec)`` of ``tree``; ``is_leaf(x)`` may stop the descent early."""
+    leaves = []
+    return leaves, _flatten(tree, leaves, is_leaf)
+
+
+def tree_unflatten(leaves, treespec):
+    """The tree ``treespec`` describes, with ``leaves`` in flattening order."""
+    if not isinstance(treespec, TreeSpec):
+        raise TypeError(f"Expected `treespec` to be an instance of PyTreeSpec but got item of "
+                        f"type {type(treespec)}.")
+    return treespec.unflatten(leaves)
+
+
+def tree_iter(tree, is_leaf=None):
+    """The leaves, lazily."""
+    if tree_is_leaf(tree, is_leaf):
+        yield tree
+        return
+    kids, _ = SUPPORTED_NODES[_node_type(tree)].flatten_fn(tree)
+    for k in kids:
+        yield from tree_iter(k, is_leaf)
+
+
+def tree_leaves(tree, is_leaf=None):
+    return tree_flatten(tree, is_leaf)[0]
+
+
+def tree_structure(tree, is_leaf=None):
+    return tree_flatten(tree, is_leaf)[1]
+
+
+def tree_map(func, tree, *rests, is_leaf=None):
+    """``func`` applied leaf by leaf (to the matching leaves of ``tree`` and ``rests``)."""
+    leaves, spec = tree_flatten(tree, is_leaf)
+    others = [spec.flatten_up_to(r) for r in rests]
+    return spec.unflatten([func(*xs) for xs in zip(leaves, *others)])
+
+
+def tree_map_(func, tree, *rests, is_leaf=None):
+    """Like :func:`tree_map` for ``func``'s side effects; returns ``tree`` itself."""
+    leaves, spec = tree_flatten(tree, is_leaf)
+    others = [spec.flatten_up_to(r) for r in rests]
+    for xs in zip(leaves, *others):
+        func(*xs)
+    return tree
+
+
+def _type_pred(type_or_types_or_pred):
+    t = type_or_types_or_pred
+    if isinstance(t, type) or (isinstance(t, tuple) and all(isinstance(x, type) for x in t)):
+        return lambda x: isinstance(x, t)
+    if callable(t):
+        return t
+    raise TypeError(f"Unexpected type_or_types_or_pred: {t!r}")
+
+
+def map_only(type_or_types_or_pred):
+    """Decorator: the wrapped function applies to matching values, others pass through."""
+    pred = _type_pred(type_or_types_or_pred)
+
+    def wrap(func):
+        def inner(x):
+            return func(x) if pred(x) else x
+
+        return inner
+
+    return wrap
+
+
+def tree_map_only(type_or_types_or_pred, func, tree, is_leaf=None):
+    return tree_map(map_only(type_or_types_or_pred)(func), tree, is_leaf=is_leaf)
+
+
+def tree_map_only_(type_or_types_or_pred, func, tree, is_leaf=None):
+    return tree_map_(map_only(type_or_types_or_pred)(func), tree, is_leaf=is_leaf)
+
+
+def tree_all(pred, tree, is_leaf=None):
+    return all(map(pred, tree_iter(tree, is_leaf)))
+
+
+def tree_any(pred, tree, is_leaf=None):
+    return any(map(pred, tree_iter(tree, is_leaf)))
+
+
+def tree_all_only(type_or_types, pred, tree, is_leaf=None):
+    match = _type_pred(type_or_types)
+    return all(pred(x) for x in tree_iter(tree, is_leaf) if match(x))
+
+
+def tree_any_only(type_or_types, pred, tree, is_leaf=None):
+    match = _type_pred(type_or_types)
+    return any(pred(x) for x in tree_iter(tree, is_leaf) if match(x))
+
+
+def _keyed_children(tree):
+    node = SUPPORTED_NODES[_node_type(tree)]
+    if node.flatten_with_keys_fn is not None:
+        return node.flatten_with_keys_fn(tree)[0]
+    raise ValueError(f"Did not find a flatten_with_keys_fn for type: {node.type}. Please pass a "
+                     f"flatten_with_keys_fn argument to register_pytree_node.")
+
+
+def _with_path(tree, path, out, is_leaf):
+    if tree_is_leaf(tree, is_leaf):
+        out.append((path, tree))
+        return
+    for key, kid in _keyed_children(tree):
+        _with_path(kid, path + (key,), out, is_leaf)
+
+
+def tree_flatten_with_path(tree, is_leaf=None):
+    """``([(key_path, leaf), ...], treespec)``."""
+    out = []
+    _with_path(tree, (), out, is_leaf)
+    return out, tree_structure(tree, is_leaf)
+
+
+def tree_leaves_with_path(tree, is_leaf=None):
+    return tree_flatten_with_path(tree, is_leaf)[0]
+
+
+def tree_map_with_path(func, tree, *rests, is_leaf=None):
+    """``func(key_path, leaf, *other_leaves)`` for every leaf."""
+    pairs, spec = tree_flatten_with_path(tree, is_leaf)
+    others = [spec.flatten_up_to(r) for r in rests]
+    return spec.unflatten([func(p, x, *o) for (p, x), *o in zip(pairs, *others)])
+
+
+def keystr(kp):
+    """A key path as source text: ``['a'][1].y``."""
+    return "".join(str(k) for k in kp)
+
+
+def key_get(obj, kp):
+    """The value at key path ``kp`` inside ``obj``."""
+    for k in kp:
+        obj = k.get(obj)
+    return obj
