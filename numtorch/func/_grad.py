@@ -23,7 +23,7 @@ from ..autograd.grad_mode import enable_grad, is_grad_enabled
 from . import _batched as B
 from ._pytree import tree_flatten, tree_map, tree_unflatten
 
-__all__ = ["grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "linearize", "vjp"]
+__all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "linearize"]
 
 _DEPTH = [0]  # transforms running right now: the ones inside must build differentiable results
 
