@@ -16,6 +16,7 @@ its ``options``) and rounds its contractible expressions through :func:`fma` whe
 """
 
 import re
+import sys
 
 import numpy as np
 
@@ -24,6 +25,11 @@ from ._array import STATS, ndarray, wrap
 
 REFERENCES = {}  # kernel name -> fn(*inputs, *outputs) writing into the outputs (NumPy)
 REDUCTIONS = {}  # kernel name -> fn(*inputs, axis, keepdims) -> tuple of outputs (NumPy)
+# What a real NVRTC has to compile (tests/cuda/test_nvrtc_compile.py): the keyword arguments
+# each ElementwiseKernel was built with -> the argument signatures it was launched with, and
+# the numtorch source lines that built kernels.
+LAUNCHED = {}
+BUILT_AT = set()
 _PARAM = re.compile(r"^(raw\s+)?(\w+)\s+(\w+)$")
 _TYPE_NAMES = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                "float16", "float32", "float64", "complex64", "complex128"}
@@ -117,6 +123,30 @@ class ElementwiseKernel:
         _check_body(name, self.in_params + self.out_params, operation, loop_prep, after_loop)
         self.nin, self.nout = len(self.in_params), len(self.out_params)
         self.nargs = self.nin + self.nout
+        self.built_with = (("in_params", in_params), ("out_params", out_params),
+                           ("operation", operation), ("name", name),
+                           ("reduce_dims", reduce_dims), ("preamble", preamble),
+                           ("no_return", no_return), ("return_tuple", return_tuple),
+                           ("loop_prep", loop_prep), ("after_loop", after_loop),
+                           ("options", options))
+        caller = sys._getframe(1)
+        BUILT_AT.add((caller.f_code.co_filename, caller.f_lineno))
+
+    def _record(self, args, types, shape, size):
+        """Note the launch's argument signature: per parameter ``("array", dtype, ndim,
+        c_contiguous)`` (a non-raw array as CuPy passes it after broadcasting) or
+        ``("scalar", dtype)``, then the type placeholders' dtypes and the loop's ndim."""
+        sig = []
+        for (raw, typ, dt, _), a in zip(self.in_params + self.out_params, args):
+            if type(a) is ndarray:
+                full = raw or a.shape == shape
+                sig.append(("array", a.dtype.str, a.ndim if raw else len(shape),
+                            bool(full and a.flags.c_contiguous)))
+            else:
+                sig.append(("scalar", (dt if dt is not None else types[typ]).str))
+        bound = tuple(sorted((k, v.str) for k, v in types.items()))
+        ndim = 1 if size is not None else len(shape)
+        LAUNCHED.setdefault(self.built_with, set()).add((tuple(sig), bound, ndim))
 
     def __call__(self, *args, size=None, block_size=None):
         if len(args) not in (self.nin, self.nargs):
@@ -148,6 +178,7 @@ class ElementwiseKernel:
                     raise TypeError("Output arguments must be cupy.ndarray")
                 if not raw and shapes and o.shape != shape:
                     np.broadcast_shapes(o.shape, shape)
+        self._record(args[:self.nin] + tuple(outs), types, shape, size)
         STATS["kernels"] += 1
         STATS.setdefault("fused", []).append(self.name)
         kw = {"fmad": self.fmad} if fn._takes_fmad else {}
