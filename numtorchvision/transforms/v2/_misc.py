@@ -1,0 +1,199 @@
+"""Identity, Lambda, Normalize, GaussianBlur, ToDtype, ConvertImageDtype,
+SanitizeBoundingBoxes."""
+
+import warnings
+
+import numtorch as torch
+
+from ... import tv_tensors
+from ..._pil import is_pil_image
+from ..transforms import _uniform
+from . import functional as F
+from ._transform import Transform
+from ._utils import (_parse_labels_getter, _setup_number_or_seq, _setup_size, get_bounding_boxes,
+                     has_any, tree_flatten, tree_unflatten)
+from .functional._misc import _sanitize_mask
+from .functional._utils import is_pure_tensor
+
+
+class Identity(Transform):
+    """The input unchanged."""
+
+    def transform(self, inpt, params):
+        return inpt
+
+
+class Lambda(Transform):
+    """``lambd`` applied to every input of the ``types`` given (default: any object)."""
+
+    _transformed_types = (object,)
+
+    def __init__(self, lambd, *types):
+        super().__init__()
+        self.lambd = lambd
+        self.types = types or self._transformed_types
+
+    def transform(self, inpt, params):
+        for type_ in self.types:
+            if isinstance(inpt, type_):
+                return self.lambd(inpt)
+        return inpt
+
+    def extra_repr(self):
+        extras = []
+        name = getattr(self.lambd, "__name__", None)
+        if name:
+            extras.append(name)
+        extras.append(f"types={[type.__name__ for type in self.types]}")
+        return ", ".join(extras)
+
+
+class Normalize(Transform):
+    """``(x - mean) / std`` per channel (floating images and videos)."""
+
+    def __init__(self, mean, std, inplace=False):
+        super().__init__()
+        self.mean = list(mean)
+        self.std = list(std)
+        self.inplace = inplace
+
+    def check_inputs(self, sample):
+        if has_any(sample, is_pil_image):
+            raise TypeError(f"{type(self).__name__}() does not support PIL images.")
+
+    def transform(self, inpt, params):
+        return self._call_kernel(F.normalize, inpt, mean=self.mean, std=self.std,
+                                 inplace=self.inplace)
+
+
+class GaussianBlur(Transform):
+    """Gaussian blur with sigma drawn from ``sigma`` ((min, max) or one value)."""
+
+    def __init__(self, kernel_size, sigma=(0.1, 2.0)):
+        super().__init__()
+        self.kernel_size = _setup_size(kernel_size,
+                                       "Kernel size should be a tuple/list of two integers")
+        for ks in self.kernel_size:
+            if ks <= 0 or ks % 2 == 0:
+                raise ValueError("Kernel size value should be an odd and positive number.")
+        self.sigma = _setup_number_or_seq(sigma, "sigma")
+        if not 0.0 < self.sigma[0] <= self.sigma[1]:
+            raise ValueError("sigma values should be positive and of the form (min, max). Got "
+                             f"{self.sigma}")
+
+    def make_params(self, flat_inputs):
+        sigma = _uniform(self.sigma[0], self.sigma[1])
+        return dict(sigma=[sigma, sigma])
+
+    def transform(self, inpt, params):
+        return self._call_kernel(F.gaussian_blur, inpt, self.kernel_size, **params)
+
+
+class ToDtype(Transform):
+    """Images and videos (and plain tensors) to ``dtype``, rescaled with ``scale=True``; a
+    dict gives a dtype per kind (``"others"``: the rest, None: pass through)."""
+
+    def __init__(self, dtype, scale=False):
+        super().__init__()
+        if not isinstance(dtype, (dict, torch.dtype)):
+            raise ValueError(f"dtype must be a dict or a torch.dtype, got {type(dtype)} instead")
+        if isinstance(dtype, dict) and torch.Tensor in dtype and any(
+                cls in dtype for cls in [tv_tensors.Image, tv_tensors.Video]):
+            warnings.warn(
+                "Got `dtype` values for `torch.Tensor` and either `tv_tensors.Image` or "
+                "`tv_tensors.Video`. Note that a plain `torch.Tensor` will *not* be transformed "
+                "by this (or any other transformation) in case a `tv_tensors.Image` or "
+                "`tv_tensors.Video` is present in the input.")
+        self.dtype = dtype
+        self.scale = scale
+
+    def transform(self, inpt, params):
+        if isinstance(self.dtype, torch.dtype):
+            if not is_pure_tensor(inpt) and not isinstance(inpt, (tv_tensors.Image,
+                                                                   tv_tensors.Video)):
+                return inpt
+            dtype = self.dtype
+        elif type(inpt) in self.dtype:
+            dtype = self.dtype[type(inpt)]
+        elif "others" in self.dtype:
+            dtype = self.dtype["others"]
+        else:
+            raise ValueError(
+                f"No dtype was specified for type {type(inpt)}. If you only need to convert the "
+                "dtype of images or videos, you can just pass e.g. dtype=torch.float32. If "
+                "you're passing a dict as dtype, you can use \"others\" as a catch-all key e.g. "
+                "dtype={tv_tensors.Mask: torch.int64, \"others\": None} to pass-through the rest "
+                "of the inputs.")
+        supports_scaling = is_pure_tensor(inpt) or isinstance(inpt, (tv_tensors.Image,
+                                                                     tv_tensors.Video))
+        if dtype is None:
+            if self.scale and supports_scaling:
+                warnings.warn("scale was set to True but no dtype was specified for images or "
+                              "videos: no scaling will be done.")
+            return inpt
+        return self._call_kernel(F.to_dtype, inpt, dtype=dtype, scale=self.scale)
+
+
+class ConvertImageDtype(Transform):
+    """``ToDtype(dtype, scale=True)`` (the v1 name)."""
+
+    def __init__(self, dtype=torch.float32):
+        super().__init__()
+        self.dtype = dtype
+
+    def transform(self, inpt, params):
+        return self._call_kernel(F.to_dtype, inpt, dtype=self.dtype, scale=True)
+
+
+class SanitizeBoundingBoxes(Transform):
+    """Drop boxes smaller than ``min_size`` / ``min_area`` or outside the canvas, with the
+    masks and labels (found by ``labels_getter``) that go with them."""
+
+    def __init__(self, min_size=1.0, min_area=1.0, labels_getter="default"):
+        super().__init__()
+        if min_size < 1:
+            raise ValueError(f"min_size must be >= 1, got {min_size}.")
+        self.min_size = min_size
+        if min_area < 1:
+            raise ValueError(f"min_area must be >= 1, got {min_area}.")
+        self.min_area = min_area
+        self.labels_getter = labels_getter
+        self._labels_getter = _parse_labels_getter(labels_getter)
+
+    def forward(self, *inputs):
+        inputs = inputs if len(inputs) > 1 else inputs[0]
+        labels = self._labels_getter(inputs)
+        if labels is not None:
+            msg = "The labels in the input to forward() must be a tensor or None, got {type} " \
+                  "instead."
+            if isinstance(labels, torch.Tensor):
+                labels = (labels,)
+            elif isinstance(labels, (tuple, list)):
+                for entry in labels:
+                    if not isinstance(entry, torch.Tensor):
+                        raise ValueError(msg.format(type=type(entry)))
+            else:
+                raise ValueError(msg.format(type=type(labels)))
+        flat_inputs, spec = tree_flatten(inputs)
+        boxes = get_bounding_boxes(flat_inputs)
+        if labels is not None:
+            for label in labels:
+                if boxes.shape[0] != label.shape[0]:
+                    raise ValueError(f"Number of boxes (shape={boxes.shape}) and must match the "
+                                     f"number of labels.Found labels with shape={label.shape}).")
+        valid = _sanitize_mask(boxes.as_subclass(torch.Tensor), boxes.format, boxes.canvas_size,
+                               self.min_size, self.min_area)
+        params = dict(valid=valid, labels=labels)
+        return tree_unflatten([self.transform(x, params) for x in flat_inputs], spec)
+
+    def transform(self, inpt, params):
+        is_label = params["labels"] is not None and any(inpt is label
+                                                        for label in params["labels"])
+        is_boxes_or_mask = isinstance(inpt, (tv_tensors.BoundingBoxes, tv_tensors.Mask))
+        if not (is_label or is_boxes_or_mask):
+            return inpt
+        try:
+            output = inpt.as_subclass(torch.Tensor)[params["valid"]]
+        except IndexError:
+            return inpt
+        return output if is_label else tv_tensors.wrap(output, like=inpt)

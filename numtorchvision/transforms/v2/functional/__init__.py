@@ -1,0 +1,33 @@
+"""``transforms.v2.functional``: each functional takes any input kind (plain tensor, Image,
+Video, Mask, BoundingBoxes, PIL image) and returns the same kind, through the kernel
+registered for it; ``register_kernel`` adds kernels for TVTensor kinds of your own."""
+
+from ...functional import InterpolationMode  # noqa: F401
+from ._color import (  # noqa: F401
+    adjust_brightness, adjust_brightness_image, adjust_contrast, adjust_contrast_image,
+    adjust_gamma, adjust_gamma_image, adjust_hue, adjust_hue_image, adjust_saturation,
+    adjust_saturation_image, adjust_sharpness, adjust_sharpness_image, autocontrast,
+    autocontrast_image, equalize, equalize_image, grayscale_to_rgb, grayscale_to_rgb_image,
+    invert, invert_image, permute_channels, permute_channels_image, posterize, posterize_image,
+    rgb_to_grayscale, rgb_to_grayscale_image, solarize, solarize_image, to_grayscale)
+from ._geometry import (  # noqa: F401
+    affine, affine_bounding_boxes, affine_image, affine_mask, affine_video, center_crop,
+    center_crop_bounding_boxes, center_crop_image, center_crop_mask, center_crop_video, crop,
+    crop_bounding_boxes, crop_image, crop_mask, crop_video, hflip, horizontal_flip,
+    horizontal_flip_bounding_boxes, horizontal_flip_image, horizontal_flip_mask,
+    horizontal_flip_video, pad, pad_bounding_boxes, pad_image, pad_mask, pad_video, resize,
+    resize_bounding_boxes, resize_image, resize_mask, resize_video, resized_crop,
+    resized_crop_bounding_boxes, resized_crop_image, resized_crop_mask, resized_crop_video,
+    rotate, rotate_bounding_boxes, rotate_image, rotate_mask, rotate_video, vertical_flip,
+    vertical_flip_bounding_boxes, vertical_flip_image, vertical_flip_mask, vertical_flip_video,
+    vflip)
+from ._meta import (  # noqa: F401
+    clamp_bounding_boxes, convert_bounding_box_format, get_dimensions, get_dimensions_image,
+    get_num_channels, get_num_channels_image, get_num_frames, get_num_frames_video, get_size,
+    get_size_bounding_boxes, get_size_image, get_size_mask)
+from ._misc import (  # noqa: F401
+    convert_image_dtype, erase, erase_image, erase_video, gaussian_blur, gaussian_blur_image,
+    gaussian_blur_video, normalize, normalize_image, normalize_video, sanitize_bounding_boxes,
+    to_dtype, to_dtype_image, to_dtype_video)
+from ._type_conversion import pil_to_tensor, to_image, to_pil_image  # noqa: F401
+from ._utils import register_kernel  # noqa: F401

@@ -1,0 +1,558 @@
+"""Geometric functionals (flips, resize, crops, pad, affine, rotate) for every input kind:
+images and videos through the v1 kernels of ``transforms.functional``, masks through the
+same kernels with nearest-neighbour sampling, bounding boxes by moving their coordinates
+(and clamping them to the new canvas, as the boxes' ``clamping_mode`` says)."""
+
+import numbers
+
+import numtorch as torch
+
+from .... import tv_tensors
+from ... import functional as F1
+from ..._functional_tensor_geometry import _compute_affine_output_size
+from ..._geometry import _get_inverse_affine_matrix
+from ...functional import InterpolationMode, _interpolation_modes_from_int
+from ._meta import _convert_bounding_box_format, clamp_bounding_boxes
+from ._utils import _call, _flat_image, _register, is_pure_tensor
+
+_XYXY = tv_tensors.BoundingBoxFormat.XYXY
+_IMAGE_KINDS = (torch.Tensor, tv_tensors.Image, tv_tensors.Video)
+_STRING_MODES = {m.value: m for m in InterpolationMode}
+
+
+def _check_interpolation(interpolation):
+    if isinstance(interpolation, str):
+        if interpolation not in _STRING_MODES:
+            raise ValueError(f"Invalid interpolation mode: '{interpolation}'. Supported string "
+                             f"values are: {list(_STRING_MODES)}.")
+        return _STRING_MODES[interpolation]
+    if isinstance(interpolation, int):
+        return _interpolation_modes_from_int(interpolation)
+    if not isinstance(interpolation, InterpolationMode):
+        raise ValueError("Argument interpolation should be an `InterpolationMode` or a "
+                         f"corresponding Pillow integer constant, but got {interpolation}.")
+    return interpolation
+
+
+def _as_mask_image(fn):
+    """A mask kernel from an image kernel: ``[H, W]`` masks get a channel for the call."""
+    def kernel(mask, *args, **kwargs):
+        squeeze = mask.ndim < 3
+        out = fn(mask.unsqueeze(0) if squeeze else mask, *args, **kwargs)
+        return out.squeeze(0) if squeeze else out
+
+    return kernel
+
+
+def _box_kernel(fn):
+    """Registered for BoundingBoxes: ``fn(plain, format, canvas_size, clamping_mode, ...)``
+    returns (boxes, new canvas size)."""
+    def dispatch(inpt, *args, **kwargs):
+        out, canvas = fn(inpt.as_subclass(torch.Tensor), inpt.format, inpt.canvas_size,
+                         inpt.clamping_mode, *args, **kwargs)
+        return tv_tensors.wrap(out, like=inpt, canvas_size=canvas)
+
+    return dispatch
+
+
+def _clamp(boxes, format, canvas, mode):
+    return clamp_bounding_boxes(boxes, format=format, canvas_size=canvas, clamping_mode=mode)
+
+
+# -- flips ------------------------------------------------------------------------------------
+def horizontal_flip(inpt):
+    """Mirror left-right."""
+    return _call(horizontal_flip, inpt)
+
+
+def vertical_flip(inpt):
+    """Mirror top-bottom."""
+    return _call(vertical_flip, inpt)
+
+
+hflip, vflip = horizontal_flip, vertical_flip
+
+
+@_register(horizontal_flip, *_IMAGE_KINDS, tv_tensors.Mask, "pil")
+def horizontal_flip_image(image):
+    return F1.hflip(image) if not isinstance(image, torch.Tensor) else image.flip(-1)
+
+
+@_register(vertical_flip, *_IMAGE_KINDS, tv_tensors.Mask, "pil")
+def vertical_flip_image(image):
+    return F1.vflip(image) if not isinstance(image, torch.Tensor) else image.flip(-2)
+
+
+horizontal_flip_mask = horizontal_flip_video = horizontal_flip_image
+vertical_flip_mask = vertical_flip_video = vertical_flip_image
+
+
+def _flip_boxes(boxes, format, canvas_size, axis):
+    """Mirror the x (axis 0) or y (axis 1) coordinates across the canvas."""
+    shape = boxes.shape
+    boxes = boxes.clone().reshape(-1, 4)
+    extent = canvas_size[1] if axis == 0 else canvas_size[0]
+    if format == _XYXY:
+        boxes[:, [axis + 2, axis]] = boxes[:, [axis, axis + 2]].sub_(extent).neg_()
+    elif format == tv_tensors.BoundingBoxFormat.XYWH:
+        boxes[:, axis].add_(boxes[:, axis + 2]).sub_(extent).neg_()
+    else:
+        boxes[:, axis].sub_(extent).neg_()
+    return boxes.reshape(shape)
+
+
+def horizontal_flip_bounding_boxes(bounding_boxes, format, canvas_size):
+    return _flip_boxes(bounding_boxes, _fmt(format), canvas_size, 0)
+
+
+def vertical_flip_bounding_boxes(bounding_boxes, format, canvas_size):
+    return _flip_boxes(bounding_boxes, _fmt(format), canvas_size, 1)
+
+
+def _fmt(format):
+    return tv_tensors.BoundingBoxFormat[format.upper()] if isinstance(format, str) else format
+
+
+@_register(horizontal_flip, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+def _hflip_boxes_dispatch(inpt):
+    out = horizontal_flip_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.format,
+                                         inpt.canvas_size)
+    return tv_tensors.wrap(out, like=inpt)
+
+
+@_register(vertical_flip, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+def _vflip_boxes_dispatch(inpt):
+    out = vertical_flip_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.format,
+                                       inpt.canvas_size)
+    return tv_tensors.wrap(out, like=inpt)
+
+
+# -- resize -----------------------------------------------------------------------------------
+def _compute_resized_output_size(canvas_size, size, max_size=None):
+    if isinstance(size, int):
+        size = [size]
+    elif max_size is not None and size is not None and len(size) != 1:
+        raise ValueError("max_size should only be passed if size is None or specifies the "
+                         "length of the smaller edge, i.e. size should be an int or a sequence "
+                         "of length 1 in torchscript mode.")
+    return F1._compute_resized_output_size(canvas_size, size=size, max_size=max_size,
+                                           allow_size_none=True)
+
+
+def resize(inpt, size, interpolation=InterpolationMode.BILINEAR, max_size=None,
+           antialias=True):
+    """Resize to ``size`` ((h, w); an int or [int]: the shorter edge, keeping the aspect
+    ratio; None: the longer edge becomes ``max_size``)."""
+    return _call(resize, inpt, size=size, interpolation=interpolation, max_size=max_size,
+                 antialias=antialias)
+
+
+@_register(resize, *_IMAGE_KINDS, "pil")
+def resize_image(image, size, interpolation=InterpolationMode.BILINEAR, max_size=None,
+                 antialias=True):
+    interpolation = _check_interpolation(interpolation)
+    antialias = False if antialias is None else antialias
+    if interpolation == InterpolationMode.LANCZOS and not antialias:
+        raise ValueError("InterpolationMode.LANCZOS requires antialias=True")
+    old_h, old_w = F1.get_dimensions(image)[1:]
+    new_size = _compute_resized_output_size((old_h, old_w), size=size, max_size=max_size)
+    if tuple(new_size) == (old_h, old_w):
+        return image
+    if not isinstance(image, torch.Tensor):
+        return F1.resize(image, new_size, interpolation=interpolation)
+    if image.numel() == 0:
+        return image.reshape(tuple(image.shape[:-2]) + tuple(new_size))
+    return _flat_image(image, lambda x: F1.resize(x, new_size, interpolation=interpolation,
+                                                  antialias=antialias))
+
+
+resize_video = resize_image
+
+
+@_register(resize, tv_tensors.Mask)
+def resize_mask(mask, size, interpolation=InterpolationMode.NEAREST, max_size=None,
+                antialias=None):
+    interpolation = _check_interpolation(interpolation)
+    if interpolation not in (InterpolationMode.NEAREST, InterpolationMode.NEAREST_EXACT):
+        interpolation = InterpolationMode.NEAREST  # masks keep their label values
+    return _as_mask_image(resize_image)(mask, size=size, interpolation=interpolation,
+                                        max_size=max_size)
+
+
+def resize_bounding_boxes(bounding_boxes, canvas_size, size, max_size=None, format=_XYXY,
+                          clamping_mode="soft"):
+    old_h, old_w = canvas_size
+    new_h, new_w = _compute_resized_output_size(canvas_size, size=size, max_size=max_size)
+    if (new_h, new_w) == (old_h, old_w):
+        return bounding_boxes, canvas_size
+    ratios = torch.tensor([new_w / old_w, new_h / old_h, new_w / old_w, new_h / old_h])
+    return bounding_boxes.mul(ratios).to(bounding_boxes.dtype), (new_h, new_w)
+
+
+@_register(resize, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+def _resize_boxes_dispatch(inpt, size, max_size=None, **kwargs):
+    out, canvas = resize_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.canvas_size,
+                                        size=size, max_size=max_size, format=inpt.format,
+                                        clamping_mode=inpt.clamping_mode)
+    return tv_tensors.wrap(out, like=inpt, canvas_size=canvas)
+
+
+# -- pad --------------------------------------------------------------------------------------
+def _parse_pad_padding(padding):
+    if isinstance(padding, int):
+        pad_left = pad_right = pad_top = pad_bottom = padding
+    elif isinstance(padding, (tuple, list)):
+        if len(padding) == 1:
+            pad_left = pad_right = pad_top = pad_bottom = padding[0]
+        elif len(padding) == 2:
+            pad_left = pad_right = padding[0]
+            pad_top = pad_bottom = padding[1]
+        elif len(padding) == 4:
+            pad_left, pad_top, pad_right, pad_bottom = padding
+        else:
+            raise ValueError("Padding must be an int or a 1, 2, or 4 element tuple, not a "
+                             f"{len(padding)} element tuple")
+    else:
+        raise TypeError(f"`padding` should be an integer or tuple or list of integers, but got "
+                        f"{padding}")
+    return [pad_left, pad_right, pad_top, pad_bottom]
+
+
+def pad(inpt, padding, fill=None, padding_mode="constant"):
+    """Pad the borders (``padding``: int, [lr, tb] or [l, t, r, b]) with ``fill`` (a number or
+    one value per channel) or by ``edge`` / ``reflect`` / ``symmetric`` copies."""
+    return _call(pad, inpt, padding=padding, fill=fill, padding_mode=padding_mode)
+
+
+@_register(pad, *_IMAGE_KINDS, "pil")
+def pad_image(image, padding, fill=None, padding_mode="constant"):
+    if not isinstance(image, torch.Tensor):
+        return F1.pad(image, padding, fill=0 if fill is None else fill,
+                      padding_mode=padding_mode)
+    left, right, top, bottom = _parse_pad_padding(padding)
+    if padding_mode not in ("constant", "edge", "reflect", "symmetric"):
+        raise ValueError("`padding_mode` should be either `'constant'`, `'edge'`, `'reflect'` "
+                         f"or `'symmetric'`, but got `'{padding_mode}'`.")
+    if fill is None:
+        fill = 0
+    vector = isinstance(fill, (list, tuple)) and len(fill) != 1
+    if isinstance(fill, (list, tuple)) and not vector:
+        fill = fill[0]
+    if vector and padding_mode != "constant":
+        raise ValueError(f"Padding mode '{padding_mode}' is not supported if fill is not scalar")
+    lrtb = [left, top, right, bottom]
+    out = _flat_image(image, lambda x: F1.pad(x, lrtb, fill=0 if vector else fill,
+                                              padding_mode=padding_mode))
+    if vector:
+        value = torch.tensor(fill).to(dtype=image.dtype).reshape(-1, 1, 1)
+        if top > 0:
+            out[..., :top, :] = value
+        if left > 0:
+            out[..., :, :left] = value
+        if bottom > 0:
+            out[..., -bottom:, :] = value
+        if right > 0:
+            out[..., :, -right:] = value
+    return out
+
+
+pad_video = pad_image
+
+
+@_register(pad, tv_tensors.Mask)
+def pad_mask(mask, padding, fill=None, padding_mode="constant"):
+    if fill is None:
+        fill = 0
+    if isinstance(fill, (tuple, list)):
+        raise ValueError("Non-scalar fill value is not supported")
+    return _as_mask_image(pad_image)(mask, padding=padding, fill=fill,
+                                     padding_mode=padding_mode)
+
+
+def pad_bounding_boxes(bounding_boxes, format, canvas_size, padding, padding_mode="constant",
+                       clamping_mode="soft"):
+    if padding_mode not in ["constant"]:
+        raise ValueError(f"Padding mode '{padding_mode}' is not supported with bounding boxes")
+    left, right, top, bottom = _parse_pad_padding(padding)
+    shift = [left, top, left, top] if _fmt(format) == _XYXY else [left, top, 0, 0]
+    boxes = bounding_boxes + torch.tensor(shift, dtype=bounding_boxes.dtype)
+    canvas = (canvas_size[0] + top + bottom, canvas_size[1] + left + right)
+    return _clamp(boxes, _fmt(format), canvas, clamping_mode), canvas
+
+
+@_register(pad, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+def _pad_boxes_dispatch(inpt, padding, fill=None, padding_mode="constant"):
+    out, canvas = pad_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.format,
+                                     inpt.canvas_size, padding, padding_mode,
+                                     clamping_mode=inpt.clamping_mode)
+    return tv_tensors.wrap(out, like=inpt, canvas_size=canvas)
+
+
+# -- crops ------------------------------------------------------------------------------------
+def crop(inpt, top, left, height, width):
+    """The ``height`` x ``width`` box at (``top``, ``left``); outside the image: zeros."""
+    return _call(crop, inpt, top=top, left=left, height=height, width=width)
+
+
+@_register(crop, *_IMAGE_KINDS, tv_tensors.Mask, "pil")
+def crop_image(image, top, left, height, width):
+    if not isinstance(image, torch.Tensor) or image.ndim >= 3:
+        return F1.crop(image, top, left, height, width)
+    return F1.crop(image.unsqueeze(0), top, left, height, width).squeeze(0)
+
+
+crop_mask = crop_video = crop_image
+
+
+def crop_bounding_boxes(bounding_boxes, format, top, left, height, width,
+                        clamping_mode="soft"):
+    shift = [left, top, left, top] if _fmt(format) == _XYXY else [left, top, 0, 0]
+    boxes = bounding_boxes - torch.tensor(shift, dtype=bounding_boxes.dtype)
+    canvas = (height, width)
+    return _clamp(boxes, _fmt(format), canvas, clamping_mode), canvas
+
+
+@_register(crop, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+def _crop_boxes_dispatch(inpt, top, left, height, width):
+    out, canvas = crop_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.format, top=top,
+                                      left=left, height=height, width=width,
+                                      clamping_mode=inpt.clamping_mode)
+    return tv_tensors.wrap(out, like=inpt, canvas_size=canvas)
+
+
+def _center_crop_parse_output_size(output_size):
+    if isinstance(output_size, numbers.Number):
+        return [int(output_size), int(output_size)]
+    if isinstance(output_size, (tuple, list)) and len(output_size) == 1:
+        return [output_size[0], output_size[0]]
+    return list(output_size)
+
+
+def center_crop(inpt, output_size):
+    """The centre box of ``output_size`` (zero-padded when the input is smaller)."""
+    return _call(center_crop, inpt, output_size=output_size)
+
+
+@_register(center_crop, *_IMAGE_KINDS, tv_tensors.Mask, "pil")
+def center_crop_image(image, output_size):
+    crop_h, crop_w = _center_crop_parse_output_size(output_size)
+    if isinstance(image, torch.Tensor) and image.numel() == 0:
+        return image.reshape(tuple(image.shape[:-2]) + (crop_h, crop_w))
+    if isinstance(image, torch.Tensor) and image.ndim < 3:
+        return F1.center_crop(image.unsqueeze(0), [crop_h, crop_w]).squeeze(0)
+    return F1.center_crop(image, [crop_h, crop_w])
+
+
+center_crop_mask = center_crop_video = center_crop_image
+
+
+def center_crop_bounding_boxes(bounding_boxes, format, canvas_size, output_size,
+                               clamping_mode="soft"):
+    crop_h, crop_w = _center_crop_parse_output_size(output_size)
+    top = int(round((canvas_size[0] - crop_h) / 2.0))
+    left = int(round((canvas_size[1] - crop_w) / 2.0))
+    return crop_bounding_boxes(bounding_boxes, format, top, left, crop_h, crop_w,
+                               clamping_mode=clamping_mode)
+
+
+@_register(center_crop, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+def _center_crop_boxes_dispatch(inpt, output_size):
+    out, canvas = center_crop_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.format,
+                                             inpt.canvas_size, output_size,
+                                             clamping_mode=inpt.clamping_mode)
+    return tv_tensors.wrap(out, like=inpt, canvas_size=canvas)
+
+
+def resized_crop(inpt, top, left, height, width, size, interpolation=InterpolationMode.BILINEAR,
+                 antialias=True):
+    """:func:`crop` then :func:`resize` to ``size``."""
+    return _call(resized_crop, inpt, top=top, left=left, height=height, width=width, size=size,
+                 interpolation=interpolation, antialias=antialias)
+
+
+@_register(resized_crop, *_IMAGE_KINDS, "pil")
+def resized_crop_image(image, top, left, height, width, size,
+                       interpolation=InterpolationMode.BILINEAR, antialias=True):
+    image = crop_image(image, top, left, height, width)
+    return resize_image(image, size, interpolation=interpolation, antialias=antialias)
+
+
+resized_crop_video = resized_crop_image
+
+
+@_register(resized_crop, tv_tensors.Mask)
+def resized_crop_mask(mask, top, left, height, width, size, **kwargs):
+    return resize_mask(crop_image(mask, top, left, height, width), size)
+
+
+def resized_crop_bounding_boxes(bounding_boxes, format, top, left, height, width, size,
+                                clamping_mode="soft"):
+    boxes, canvas = crop_bounding_boxes(bounding_boxes, format, top, left, height, width,
+                                        clamping_mode=clamping_mode)
+    return resize_bounding_boxes(boxes, canvas, size=size, format=format,
+                                 clamping_mode=clamping_mode)
+
+
+@_register(resized_crop, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+def _resized_crop_boxes_dispatch(inpt, top, left, height, width, size, **kwargs):
+    out, canvas = resized_crop_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.format,
+                                              top, left, height, width, size,
+                                              clamping_mode=inpt.clamping_mode)
+    return tv_tensors.wrap(out, like=inpt, canvas_size=canvas)
+
+
+# -- affine and rotate ------------------------------------------------------------------------
+def _affine_parse_args(angle, translate, scale, shear, center):
+    if not isinstance(angle, (int, float)):
+        raise TypeError("Argument angle should be int or float")
+    if not isinstance(translate, (list, tuple)):
+        raise TypeError("Argument translate should be a sequence")
+    if len(translate) != 2:
+        raise ValueError("Argument translate should be a sequence of length 2")
+    if scale <= 0.0:
+        raise ValueError("Argument scale should be positive")
+    if not isinstance(shear, (numbers.Number, list, tuple)):
+        raise TypeError("Shear should be either a single value or a sequence of two values")
+    shear = [shear, 0.0] if isinstance(shear, numbers.Number) else list(shear)
+    if len(shear) == 1:
+        shear = [shear[0], shear[0]]
+    if len(shear) != 2:
+        raise ValueError(f"Shear should be a sequence containing two values. Got {shear}")
+    if center is not None:
+        if not isinstance(center, (list, tuple)):
+            raise TypeError("Argument center should be a sequence")
+        center = [float(c) for c in center]
+    return float(angle), list(translate), shear, center
+
+
+def affine(inpt, angle, translate, scale, shear, interpolation=InterpolationMode.NEAREST,
+           fill=None, center=None):
+    """Rotate (degrees, clockwise), scale and shear about ``center`` (default: the centre),
+    then translate; the canvas keeps its size."""
+    return _call(affine, inpt, angle=angle, translate=translate, scale=scale, shear=shear,
+                 interpolation=interpolation, fill=fill, center=center)
+
+
+@_register(affine, *_IMAGE_KINDS, "pil")
+def affine_image(image, angle, translate, scale, shear, interpolation=InterpolationMode.NEAREST,
+                 fill=None, center=None):
+    interpolation = _check_interpolation(interpolation)
+    angle, translate, shear, center = _affine_parse_args(angle, translate, scale, shear, center)
+    return _flat_image(image, lambda x: F1.affine(x, angle, translate, scale, shear,
+                                                  interpolation=interpolation, fill=fill,
+                                                  center=center))
+
+
+affine_video = affine_image
+
+
+@_register(affine, tv_tensors.Mask)
+def affine_mask(mask, angle, translate, scale, shear, fill=None, center=None, **kwargs):
+    return _as_mask_image(affine_image)(mask, angle, translate, scale, shear,
+                                        interpolation=InterpolationMode.NEAREST, fill=fill,
+                                        center=center)
+
+
+def _affine_boxes_with_expand(boxes, format, canvas_size, angle, translate, scale, shear,
+                              center=None, expand=False, clamping_mode="soft"):
+    """Each box's four corners moved by the forward affine map, the box around them, then
+    (with ``expand``) shifted onto the enlarged canvas and clamped to it."""
+    if boxes.numel() == 0:
+        return boxes, canvas_size
+    format = _fmt(format)
+    shape, dtype = boxes.shape, boxes.dtype
+    need_cast = not boxes.is_floating_point()
+    boxes = boxes.float() if need_cast else boxes.clone()
+    boxes = _convert_bounding_box_format(boxes, format, _XYXY, inplace=True).reshape(-1, 4)
+    angle, translate, shear, center = _affine_parse_args(angle, translate, scale, shear, center)
+    height, width = canvas_size
+    if center is None:
+        center = [width * 0.5, height * 0.5]
+    forward = _get_inverse_affine_matrix(center, angle, translate, scale, shear, inverted=False)
+    matrix_t = torch.tensor(forward, dtype=boxes.dtype).reshape(2, 3).T
+    points = boxes[:, [[0, 1], [2, 1], [2, 3], [0, 3]]].reshape(-1, 2)
+    points = torch.cat([points, torch.ones(points.shape[0], 1, dtype=boxes.dtype)], dim=-1)
+    moved = torch.matmul(points, matrix_t).reshape(-1, 4, 2)
+    lo, hi = torch.aminmax(moved, dim=1)
+    out = torch.cat([lo, hi], dim=1)
+    if expand:
+        corners = torch.tensor([[0.0, 0.0, 1.0], [0.0, float(height), 1.0],
+                                [float(width), float(height), 1.0], [float(width), 0.0, 1.0]],
+                               dtype=boxes.dtype)
+        origin = torch.amin(torch.matmul(corners, matrix_t), dim=0, keepdim=True)
+        out.sub_(origin.repeat((1, 2)))
+        inverse = _get_inverse_affine_matrix(center, angle, translate, scale, shear)
+        new_w, new_h = _compute_affine_output_size(inverse, width, height)
+        canvas_size = (new_h, new_w)
+    out = _clamp(out, _XYXY, canvas_size, clamping_mode)
+    out = _convert_bounding_box_format(out, _XYXY, format, inplace=True).reshape(shape)
+    return (out.to(dtype) if need_cast else out), canvas_size
+
+
+def affine_bounding_boxes(bounding_boxes, format, canvas_size, angle, translate, scale, shear,
+                          center=None, clamping_mode="soft"):
+    return _affine_boxes_with_expand(bounding_boxes, format, canvas_size, angle, translate,
+                                     scale, shear, center=center,
+                                     clamping_mode=clamping_mode)[0]
+
+
+@_register(affine, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+def _affine_boxes_dispatch(inpt, angle, translate, scale, shear, center=None, **kwargs):
+    out = affine_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.format, inpt.canvas_size,
+                                angle, translate, scale, shear, center=center,
+                                clamping_mode=inpt.clamping_mode)
+    return tv_tensors.wrap(out, like=inpt)
+
+
+def rotate(inpt, angle, interpolation=InterpolationMode.NEAREST, expand=False, center=None,
+           fill=None):
+    """Rotate by ``angle`` degrees counter-clockwise about ``center``; ``expand`` grows the
+    canvas to hold the whole result."""
+    return _call(rotate, inpt, angle=angle, interpolation=interpolation, expand=expand,
+                 center=center, fill=fill)
+
+
+@_register(rotate, *_IMAGE_KINDS, "pil")
+def rotate_image(image, angle, interpolation=InterpolationMode.NEAREST, expand=False,
+                 center=None, fill=None):
+    if not isinstance(image, torch.Tensor):
+        return F1.rotate(image, angle, interpolation=_check_interpolation(interpolation),
+                         expand=expand, center=center, fill=fill)
+    angle = angle % 360
+    if center is None:  # quarter turns are exact transposes, as in torchvision
+        if angle == 0:
+            return image.clone()
+        if angle == 180:
+            return torch.rot90(image, k=2, dims=(-2, -1))
+        if expand or image.shape[-1] == image.shape[-2]:
+            if angle == 90:
+                return torch.rot90(image, k=1, dims=(-2, -1))
+            if angle == 270:
+                return torch.rot90(image, k=3, dims=(-2, -1))
+    interpolation = _check_interpolation(interpolation)
+    return _flat_image(image, lambda x: F1.rotate(x, float(angle), interpolation=interpolation,
+                                                  expand=expand, center=center, fill=fill))
+
+
+rotate_video = rotate_image
+
+
+@_register(rotate, tv_tensors.Mask)
+def rotate_mask(mask, angle, expand=False, center=None, fill=None, **kwargs):
+    return _as_mask_image(rotate_image)(mask, angle, interpolation=InterpolationMode.NEAREST,
+                                        expand=expand, center=center, fill=fill)
+
+
+def rotate_bounding_boxes(bounding_boxes, format, canvas_size, angle, expand=False, center=None,
+                          clamping_mode="soft"):
+    return _affine_boxes_with_expand(bounding_boxes, format, canvas_size, -angle, [0.0, 0.0],
+                                     1.0, [0.0, 0.0], center=center, expand=expand,
+                                     clamping_mode=clamping_mode)
+
+
+@_register(rotate, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+def _rotate_boxes_dispatch(inpt, angle, expand=False, center=None, **kwargs):
+    out, canvas = rotate_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.format,
+                                        inpt.canvas_size, angle, expand=expand, center=center,
+                                        clamping_mode=inpt.clamping_mode)
+    return tv_tensors.wrap(out, like=inpt, canvas_size=canvas)

@@ -1,0 +1,194 @@
+"""normalize, gaussian_blur, to_dtype, erase and sanitize_bounding_boxes for every kind."""
+
+import numtorch as torch
+
+from .... import tv_tensors
+from ... import functional as F1
+from ..._functional_tensor import _max_value
+from ._meta import _convert_bounding_box_format, _parse_format
+from ._utils import _call, _flat_image, _register, is_pure_tensor
+
+_IMAGE_KINDS = (torch.Tensor, tv_tensors.Image, tv_tensors.Video)
+
+
+def normalize(inpt, mean, std, inplace=False):
+    """``(x - mean) / std`` per channel (floating images and videos)."""
+    return _call(normalize, inpt, mean=mean, std=std, inplace=inplace)
+
+
+@_register(normalize, *_IMAGE_KINDS)
+def normalize_image(image, mean, std, inplace=False):
+    if not image.is_floating_point():
+        raise TypeError(f"Input tensor should be a float tensor. Got {image.dtype}.")
+    if image.ndim < 3:
+        raise ValueError("Expected tensor to be a tensor image of size (..., C, H, W). Got "
+                         f"{image.shape}.")
+    if isinstance(std, (tuple, list)):
+        divzero = not all(std)
+    else:
+        divzero = isinstance(std, (int, float)) and std == 0
+    if divzero:
+        raise ValueError("std evaluated to zero, leading to division by zero.")
+    mean = torch.as_tensor(mean, dtype=image.dtype)
+    std = torch.as_tensor(std, dtype=image.dtype)
+    if mean.ndim == 1:
+        mean = mean.view(-1, 1, 1)
+    if std.ndim == 1:
+        std = std.view(-1, 1, 1)
+    image = image.sub_(mean) if inplace else image.sub(mean)
+    return image.div_(std)
+
+
+normalize_video = normalize_image
+
+
+def gaussian_blur(inpt, kernel_size, sigma=None):
+    """Blur with a separable Gaussian kernel (odd sizes; ``sigma`` defaults to
+    ``0.15 * size + 0.35``), reflecting at the borders."""
+    return _call(gaussian_blur, inpt, kernel_size=kernel_size, sigma=sigma)
+
+
+@_register(gaussian_blur, *_IMAGE_KINDS, "pil")
+def gaussian_blur_image(image, kernel_size, sigma=None):
+    if isinstance(kernel_size, int):
+        kernel_size = [kernel_size, kernel_size]
+    elif len(kernel_size) != 2:
+        raise ValueError("If kernel_size is a sequence its length should be 2. Got "
+                         f"{len(kernel_size)}")
+    for k in kernel_size:
+        if k % 2 == 0 or k < 0:
+            raise ValueError(f"kernel_size should have odd and positive integers. Got "
+                             f"{kernel_size}")
+    if sigma is None:
+        sigma = [k * 0.15 + 0.35 for k in kernel_size]
+    elif isinstance(sigma, (list, tuple)):
+        if len(sigma) == 1:
+            sigma = [sigma[0], sigma[0]]
+        elif len(sigma) != 2:
+            raise ValueError(f"If sigma is a sequence, its length should be 2. Got {len(sigma)}")
+    elif isinstance(sigma, (int, float)):
+        sigma = [float(sigma), float(sigma)]
+    else:
+        raise TypeError(f"sigma should be either float or sequence of floats. Got {type(sigma)}")
+    for s in sigma:
+        if s <= 0.0:
+            raise ValueError(f"sigma should have positive values. Got {sigma}")
+    if isinstance(image, torch.Tensor) and image.numel() == 0:
+        return image
+    if not isinstance(image, torch.Tensor):
+        return F1.gaussian_blur(image, list(kernel_size), list(sigma))
+    return _flat_image(image, lambda x: F1.gaussian_blur(x, list(kernel_size), list(sigma)))
+
+
+gaussian_blur_video = gaussian_blur_image
+
+
+def _num_value_bits(dtype):
+    bits = {torch.uint8: 8, torch.int8: 7, torch.int16: 15, torch.int32: 31, torch.int64: 63}
+    if dtype not in bits:
+        raise TypeError(f"Number of value bits is only defined for integer dtypes, but got "
+                        f"{dtype}.")
+    return bits[dtype]
+
+
+def to_dtype(inpt, dtype=torch.float32, scale=False):
+    """``inpt`` in ``dtype``; with ``scale``, images and videos are rescaled from their
+    dtype's value range to the new one (masks and boxes are only cast)."""
+    return _call(to_dtype, inpt, dtype=dtype, scale=scale)
+
+
+@_register(to_dtype, *_IMAGE_KINDS)
+def to_dtype_image(image, dtype=torch.float32, scale=False):
+    if image.dtype == dtype:
+        return image
+    if not scale:
+        return image.to(dtype)
+    if image.is_floating_point():
+        if dtype.is_floating_point:
+            return image.to(dtype)
+        if (image.dtype == torch.float32 and dtype in (torch.int32, torch.int64)) or (
+                image.dtype == torch.float64 and dtype == torch.int64):
+            raise RuntimeError(f"The conversion from {image.dtype} to {dtype} cannot be "
+                               "performed safely.")
+        # 1.0 maps to the top value; the 1e-3 keeps it from overflowing
+        return image.mul(float(_max_value(dtype)) + 1.0 - 1e-3).to(dtype)
+    if dtype.is_floating_point:
+        return image.to(dtype).mul_(1.0 / _max_value(image.dtype))
+    bits_in, bits_out = _num_value_bits(image.dtype), _num_value_bits(dtype)
+    if bits_in > bits_out:
+        return image.bitwise_right_shift(bits_in - bits_out).to(dtype)
+    return image.to(dtype).bitwise_left_shift_(bits_out - bits_in)
+
+
+to_dtype_video = to_dtype_image
+
+
+@_register(to_dtype, tv_tensors.BoundingBoxes, tv_tensors.Mask, tv_tensor_wrapper=False)
+def _to_dtype_tensor_dispatch(inpt, dtype, scale=False):
+    return inpt.to(dtype)  # TVTensor.to keeps the kind and metadata
+
+
+def convert_image_dtype(image, dtype=torch.float32):
+    """``to_dtype(image, dtype, scale=True)`` (the v1 name)."""
+    return to_dtype(image, dtype=dtype, scale=True)
+
+
+def erase(inpt, i, j, h, w, v, inplace=False):
+    """Overwrite the ``h`` x ``w`` box at row ``i``, column ``j`` with ``v``."""
+    return _call(erase, inpt, i=i, j=j, h=h, w=w, v=v, inplace=inplace)
+
+
+@_register(erase, *_IMAGE_KINDS)
+def erase_image(image, i, j, h, w, v, inplace=False):
+    if not inplace:
+        image = image.clone()
+    image[..., i:i + h, j:j + w] = v
+    return image
+
+
+erase_video = erase_image
+
+
+@_register(erase, "pil")
+def _erase_image_pil(image, i, j, h, w, v, inplace=False):
+    t = F1.pil_to_tensor(image)
+    return F1.to_pil_image(erase_image(t, i, j, h, w, v, inplace=inplace), mode=image.mode)
+
+
+def _sanitize_mask(boxes, format, canvas_size, min_size=1.0, min_area=1.0):
+    boxes = _convert_bounding_box_format(boxes, format, tv_tensors.BoundingBoxFormat.XYXY)
+    ws, hs = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    valid = (ws >= min_size) & (hs >= min_size) & (boxes >= 0).all(dim=-1) & \
+        (ws * hs >= min_area)
+    image_h, image_w = canvas_size
+    valid &= (boxes[:, 0] <= image_w) & (boxes[:, 2] <= image_w)
+    valid &= (boxes[:, 1] <= image_h) & (boxes[:, 3] <= image_h)
+    return valid
+
+
+def sanitize_bounding_boxes(bounding_boxes, format=None, canvas_size=None, min_size=1.0,
+                            min_area=1.0):
+    """The boxes that are at least ``min_size`` wide and high, ``min_area`` in area and
+    inside the canvas, and the boolean mask that picks them (for labels and masks)."""
+    if is_pure_tensor(bounding_boxes):
+        if format is None or canvas_size is None:
+            raise ValueError(
+                "format and canvas_size cannot be None if bounding_boxes is a pure tensor. "
+                f"Got format={format} and canvas_size={canvas_size}.Set those to appropriate "
+                "values or pass bounding_boxes as a tv_tensors.BoundingBoxes object.")
+        valid = _sanitize_mask(bounding_boxes, _parse_format(format), canvas_size, min_size,
+                               min_area)
+        return bounding_boxes[valid], valid
+    if not isinstance(bounding_boxes, tv_tensors.BoundingBoxes):
+        raise ValueError("bounding_boxes must be a tv_tensors.BoundingBoxes instance or a pure "
+                         "tensor.")
+    if format is not None or canvas_size is not None:
+        raise ValueError(
+            "format and canvas_size must be None when bounding_boxes is a "
+            f"tv_tensors.BoundingBoxes instance. Got format={format} and "
+            f"canvas_size={canvas_size}. Leave those to None or pass bounding_boxes as a pure "
+            "tensor.")
+    plain = bounding_boxes.as_subclass(torch.Tensor)
+    valid = _sanitize_mask(plain, bounding_boxes.format, bounding_boxes.canvas_size, min_size,
+                           min_area)
+    return tv_tensors.wrap(plain[valid], like=bounding_boxes), valid
