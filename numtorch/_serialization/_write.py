@@ -3,6 +3,7 @@
 import collections
 import concurrent.futures
 import contextlib
+import errno
 import functools
 import importlib
 import io
@@ -373,7 +374,10 @@ class _ZipStream:
         self.entries = []
 
     def _write(self, data):
-        self.fp.write(data)
+        try:
+            self.fp.write(data)
+        except OSError as e:  # a full disk or a failing file object: torch's class
+            raise RuntimeError(f"PytorchStreamWriter failed writing file: {e}") from e
         self.pos += len(data) if isinstance(data, bytes) else data.nbytes
 
     def add(self, name, data, crc):
@@ -505,6 +509,13 @@ def _hold_old_file(path):
     return fd
 
 
+def _open_failed(code, cause=None):
+    """torch's error for a destination it cannot open for writing."""
+    why = os.strerror(code) if code else str(cause)
+    return RuntimeError(f"[enforce fail at inline_container.cc:747] . open file failed with "
+                        f"strerror: {why}")
+
+
 @contextlib.contextmanager
 def atomic_checkpoint(path, durable=None):
     """Open a temporary file next to ``path`` and rename it over ``path`` on success.
@@ -518,6 +529,12 @@ def atomic_checkpoint(path, durable=None):
     cannot lose the new file either; that is off by default because it costs as much as
     writing the file again (about 50 ms per 100 MB) and ``torch.save`` does not do it. A
     replaced file is released on a helper thread (see :func:`_hold_old_file`).
+
+    Where a rename would do what torch's ``open(path, "wb")`` cannot, it is not done: a
+    read-only destination is refused (torch's RuntimeError) and a FIFO or device is written
+    in place. A hard-linked destination is replaced, so its other names keep the old bytes
+    (torch's in-place write changes them too). Write errors (a full disk) are RuntimeErrors,
+    as in torch.
 
     Args:
         path (str or os.PathLike): the destination.
@@ -534,16 +551,33 @@ def atomic_checkpoint(path, durable=None):
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):  # torch's check and words (not the temporary file's)
         raise RuntimeError(f"Parent directory {os.path.dirname(path)} does not exist.")
-    fd, tmp = _open_temp(path)
+    if os.path.isdir(path):
+        raise _open_failed(errno.EISDIR)
+    if os.path.exists(path) and not os.path.isfile(path):
+        # a FIFO or a device (/dev/null): renaming over it would replace the node itself
+        # with a regular file, so it is written in place, as torch does
+        with open(path, "wb") as fh:
+            yield fh
+        return
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        # a read-only checkpoint stays as it is: torch cannot open it for writing
+        raise _open_failed(errno.EACCES)
+    try:
+        fd, tmp = _open_temp(path)
+    except OSError as e:
+        raise _open_failed(e.errno, e) from e
     try:
         with os.fdopen(fd, "wb") as fh:
             if hasattr(os, "fchmod"):
                 with contextlib.suppress(OSError):  # (no file there yet)
                     os.fchmod(fd, stat.S_IMODE(os.stat(path).st_mode))
             yield fh
-            fh.flush()
-            if durable:
-                getattr(os, "fdatasync", os.fsync)(fh.fileno())
+            try:
+                fh.flush()
+                if durable:
+                    getattr(os, "fdatasync", os.fsync)(fh.fileno())
+            except OSError as e:  # the disk filled up: torch's class
+                raise RuntimeError(f"PytorchStreamWriter failed writing file: {e}") from e
             if tmp is None:  # complete: now it may have a name (only for the rename below)
                 tmp = _name_temp(fd, path)
         old = _hold_old_file(path)
