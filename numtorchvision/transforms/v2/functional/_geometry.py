@@ -6,6 +6,7 @@ same kernels with nearest-neighbour sampling, bounding boxes by moving their coo
 import numbers
 
 import numtorch as torch
+from numtorch.nn import functional as NF
 
 from .... import tv_tensors
 from ... import functional as F1
@@ -162,8 +163,37 @@ def resize_image(image, size, interpolation=InterpolationMode.BILINEAR, max_size
         return F1.resize(image, new_size, interpolation=interpolation)
     if image.numel() == 0:
         return image.reshape(tuple(image.shape[:-2]) + tuple(new_size))
-    return _flat_image(image, lambda x: F1.resize(x, new_size, interpolation=interpolation,
-                                                  antialias=antialias))
+    return _interpolate(image, new_size, interpolation, antialias)
+
+
+# torchvision v2 resizes uint8 images with torch's native uint8 kernels for these modes on
+# x86 CPUs with AVX2 (and ARM); numtorch's interpolate reproduces those kernels. Other integer
+# images go through float32 and are rounded back.
+_NATIVE_UINT8 = (InterpolationMode.NEAREST, InterpolationMode.NEAREST_EXACT,
+                 InterpolationMode.BILINEAR, InterpolationMode.BICUBIC)
+
+
+def _interpolate(image, size, interpolation, antialias):
+    if interpolation not in (InterpolationMode.BILINEAR, InterpolationMode.BICUBIC):
+        antialias = False
+    shape = image.shape
+    dtype = image.dtype
+    x = image.reshape((-1,) + tuple(shape[-3:]))
+    need_cast = dtype not in (torch.float32, torch.float64) and not (
+        dtype == torch.uint8 and interpolation in _NATIVE_UINT8)
+    if need_cast:
+        x = x.to(torch.float32)
+    align = False if interpolation in (InterpolationMode.BILINEAR,
+                                       InterpolationMode.BICUBIC) else None
+    x = NF.interpolate(x, size=list(size), mode=interpolation.value, align_corners=align,
+                       antialias=antialias)
+    if need_cast:
+        if interpolation == InterpolationMode.BICUBIC and dtype == torch.uint8:
+            x = x.clamp_(min=0, max=255)
+        if not dtype.is_floating_point:
+            x = x.round_()
+        x = x.to(dtype)
+    return x.reshape(tuple(shape[:-3]) + (shape[-3],) + tuple(size))
 
 
 resize_video = resize_image
