@@ -16,4 +16,5 @@ from .radam import RAdam  # noqa: F401
 from .sparse_adam import SparseAdam  # noqa: F401
 from . import lr_scheduler  # noqa: F401
 from ._adafactor import Adafactor  # noqa: F401,E402
+from ._muon import Muon  # noqa: F401,E402
 from . import swa_utils  # noqa: F401,E402
