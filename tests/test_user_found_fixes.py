@@ -368,3 +368,80 @@ def test_lstm_projection_warns_once_as_torch():
     out = [subprocess.run([sys.executable, "-c", _LSTM_PROJ_WARNING, lib], capture_output=True,
                           text=True, check=True).stdout for lib in ("torch", "numtorch")]
     assert out[1] == out[0]
+
+
+def _index_with(L, dtype, zero_d, put):
+    x = L.arange(6)
+    i = L.tensor(2 if zero_d else [2], dtype=getattr(L, dtype))
+    if put:
+        x[i] = 1
+        return x
+    return x[i]
+
+
+@pytest.mark.parametrize("put", [False, True])
+@pytest.mark.parametrize("zero_d", [False, True])
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16",
+                                   "uint32", "uint64", "float32", "bool"])
+def test_index_tensor_dtypes_as_torch(dtype, zero_d, put):
+    # only long, int, byte (a mask, even 0-d, with a deprecation warning) and bool tensors
+    # index; numtorch took int8/int16/unsigned tensors and read a 0-d byte tensor as a number
+    from tests.oracle import same
+
+    same(lambda L: _index_with(L, dtype, zero_d, put), warns=True)
+
+
+@pytest.mark.parametrize("index", ["m", "m,0", "0,m2", "m,[0,1]", "m,m2", ":,m2"])
+@pytest.mark.parametrize("value", ["7.0", "L.tensor(7.0)", "L.tensor([[7.0]])",
+                                   "L.tensor([1.0, 2.0])"])
+def test_setitem_through_a_byte_mask_as_torch(index, value):
+    # a one-element value through a lone uint8 mask is torch's masked_fill_, which refuses it
+    from tests.oracle import same
+
+    def put(L):
+        y = L.zeros(2, 3)
+        m, m2 = L.tensor([1, 0], dtype=L.uint8), L.tensor([1, 0, 1], dtype=L.uint8)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            exec(f"y[{index}] = {value}", {"y": y, "m": m, "m2": m2, "L": L})
+        return y
+
+    same(put)
+
+
+@pytest.mark.parametrize("index", ["...,0,...", "0,...,1,...", "t,...,1,...", "...,...",
+                                   "...,...,...", "0,...,...,1", "mask,...,...", "...,None,..."])
+def test_several_ellipses_index_as_torch(index):
+    # torch expands each ellipsis to the dims no other entry names; NumPy refuses a second one
+    from tests.oracle import same
+
+    def get(L):
+        x = L.arange(24).view(2, 3, 4)
+        env = {"x": x, "t": L.tensor([0, 1]), "mask": L.tensor([[True, False, True]] * 2)}
+        return eval(f"x[{index}]", env)
+
+    same(get, messages=False)
+
+
+@pytest.mark.parametrize("put", [False, True])
+@pytest.mark.parametrize("index", ["[:, t5]", "[:, t0, t5]", "[t0, :, t5]", "[mask, t5]",
+                                   "[None, :, t7]", "[t5]", "[:, :, tm7]"])
+def test_index_out_of_range_names_torchs_dimension(index, put):
+    # torch names the place of the index tensor among the tensors, not the input's dim
+    from tests.oracle import same
+
+    def run(L):
+        x = L.zeros(2, 3, 4)
+        env = {"x": x, "t0": L.tensor([0]), "t5": L.tensor([5]), "t7": L.tensor([7]),
+               "tm7": L.tensor([-7]), "mask": L.tensor([[True, False, True]] * 2)}
+        exec(f"x{index} = 1" if put else f"x{index}", env)
+
+    same(run)
+
+
+def test_zero_slice_step_raises_pythons_message():
+    from tests.oracle import same
+
+    same(lambda L: L.arange(5)[::0])
+    same(lambda L: L.arange(5)[::-1])
+

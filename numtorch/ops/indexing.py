@@ -7,6 +7,7 @@ mix ints with tensors (see :func:`split_mixed_index`). gather/scatter live in ga
 
 import operator
 import re
+import warnings
 
 import numpy as np
 
@@ -35,9 +36,23 @@ __all__ = ["getitem", "setitem", "index_put", "gather", "scatter", "scatter_add"
            "argwhere", "copy_value", "full_like_value"]
 
 
-def _index_error(e, shape):
-    """NumPy's IndexError in torch's words."""
+def _index_error(e, shape, index=None):
+    """NumPy's IndexError in torch's words. With the advanced ``index``, an entry out of range
+    names its dimension as torch does: the place of its index tensor among the tensors (a
+    mask counting one per dim), not the input dim NumPy names."""
     msg = str(e)
+    m = re.match(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)$", msg)
+    if m and index is not None:
+        axis, pos, nth = int(m.group(2)), 0, 0
+        for i in index:
+            if _is_array(i):
+                width = i.ndim if i.dtype == np.bool_ else 1
+                if pos <= axis < pos + width:
+                    return IndexError(f"index {m.group(1)} is out of bounds for dimension "
+                                      f"{nth + axis - pos} with size {m.group(3)}")
+                pos, nth = pos + width, nth + width
+            elif i is not None and not isinstance(i, (bool, np.bool_)):
+                pos += 1
     m = re.match(r"shape mismatch: indexing arrays could not be broadcast together with shapes "
                  r"(.*)$", msg)
     if m:
@@ -85,6 +100,8 @@ def _check_device_index(items, shape):
 
 
 _PLAIN_BOUNDS = (int, type(None))
+# torch indexes with long, int, byte (a mask) and bool tensors, no other dtype
+_INDEX_DTYPES = (np.dtype(np.int64), np.dtype(np.int32), np.dtype(np.uint8), np.dtype(np.bool_))
 
 
 def _is_array(i):
@@ -126,18 +143,23 @@ def convert_index(index, x):
             raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                              "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
         index = (index,)
+    elif sum(1 for i in index if i is Ellipsis) > 1:
+        index = _spell_out_ellipses(index, len(shape))
     out = []
     advanced = False
     xp = np if type(x._array) is np.ndarray else None
     for i in index:
         if isinstance(i, Tensor):
-            if i._array.ndim == 0 and i.dtype._category == _dtype._INT:
+            a = i._array
+            if a.ndim == 0 and i.dtype._category == _dtype._INT and a.dtype != np.uint8:
                 out.append(int(i.item()))
                 continue
-            if i.dtype._category not in (_dtype._INT, _dtype._BOOL):
+            if a.dtype not in _INDEX_DTYPES:
                 raise IndexError("tensors used as indices must be long, int, byte or bool "
                                  "tensors")
-            a = i._array
+            if a.dtype == np.uint8 and a.ndim:  # (a 0-d byte tensor is a mask too, silently)
+                warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use "
+                              "a dtype torch.bool instead.", UserWarning, stacklevel=3)
             if a.dtype == np.uint8:
                 a = a.astype(bool)
             out.append(a if xp is np else to_device(a, x.device))
@@ -154,7 +176,9 @@ def convert_index(index, x):
             if not shape:
                 raise IndexError("slice() cannot be applied to a 0-dim tensor.")
             i = slice(*(_slice_bound(v) for v in (i.start, i.stop, i.step)))
-            if i.step is not None and i.step <= 0:
+            if i.step == 0:  # Python's own slice message, as torch's
+                raise ValueError("slice step cannot be zero")
+            if i.step is not None and i.step < 0:
                 raise ValueError("step must be greater than zero")
             out.append(i)
         elif isinstance(i, (int, np.integer)):
@@ -177,6 +201,23 @@ def convert_index(index, x):
         if xp is not np:
             _check_device_index(out, shape)
     return tuple(out), advanced
+
+
+def _spell_out_ellipses(index, ndim):
+    """Torch takes several ellipses, each standing for the dims no other entry indexes (so
+    only the first can be followed by more indices)."""
+    named = 0
+    for i in index:
+        if isinstance(i, Tensor) and i.dtype in (_dtype.bool, _dtype.uint8):
+            named += i.dim()
+        elif not (i is None or i is Ellipsis or isinstance(i, (bool, np.bool_))):
+            named += 1
+    out = []
+    for i in index:
+        out.extend([slice(None)] * max(ndim - named, 0) if i is Ellipsis else [i])
+    while out and type(out[-1]) is slice and out[-1] == slice(None):  # trailing whole-dim slices index nothing
+        out.pop()
+    return tuple(out)
 
 
 def _check_index_dims(items, shape):
@@ -279,7 +320,7 @@ class AdvGetItem(Op):
         try:
             y = x[self.index]
         except IndexError as e:
-            raise _index_error(e, x.shape) from None
+            raise _index_error(e, x.shape, self.index) from None
         if not y.flags.c_contiguous:
             # NumPy lays out x[:, idx] with the indexed dims outermost; torch returns a
             # row-major result for a row-major input
@@ -331,7 +372,7 @@ class IndexPut(Op):
             try:
                 helpers_for(self.xp).write_last_wins(out, self.index, v)
             except IndexError as e:
-                raise _index_error(e, x.shape) from None
+                raise _index_error(e, x.shape, self.index) from None
             except ValueError as e:
                 raise RuntimeError(f"shape mismatch: value tensor of shape "
                                    f"{list(np.shape(v))} cannot be broadcast to indexing result "
@@ -442,6 +483,7 @@ def setitem(input, index, value):
             value = _setitem_number(input, value)  # (a fitting number goes in as it is)
     if type(index) is list or type(index) is str:
         index = _list_as_tuple(index)
+    _refuse_byte_mask_fill(input, index, value)
     idx, advanced = convert_index(index, input)
     if advanced:
         _check_put_dtype(input, idx, value, True)
@@ -469,7 +511,7 @@ def setitem(input, index, value):
             else:
                 dst[idx] = v
         except IndexError as e:
-            raise _index_error(e, dst.shape) from None
+            raise _index_error(e, dst.shape, idx if advanced else None) from None
         except ValueError as e:
             target = dst[idx].shape
             if not advanced and isinstance(value, Tensor):
@@ -488,6 +530,33 @@ def setitem(input, index, value):
         apply_inplace(view, copy_value, value)
     else:
         apply_inplace(input, _index_put_converted, idx, value, False)
+
+
+def _refuse_byte_mask_fill(input, index, value):
+    """Torch writes a one-element value through a lone mask tensor with masked_fill_, which
+    takes no uint8 mask (reading one, or writing through it with other indices, works)."""
+    items = index if type(index) is tuple else (index,)
+    tensors = [i for i in items if isinstance(i, (Tensor, list, np.ndarray, range))]
+    if not (len(tensors) == 1 and isinstance(tensors[0], Tensor) and
+            tensors[0].dtype is _dtype.uint8 and tensors[0].dim() and
+            (not isinstance(value, Tensor) or value._array.size == 1)):
+        return
+    mask, shape = tensors[0], input.shape
+    spelled = _spell_out_ellipses(items, len(shape)) if any(i is Ellipsis for i in items) \
+        else items
+    pos = 0
+    for i in spelled:
+        if i is mask:
+            break
+        if i is not None and not isinstance(i, (bool, np.bool_)):
+            pos += 1
+    for j, n in enumerate(mask.shape):  # torch checks the mask's shape first
+        if pos + j < len(shape) and n != shape[pos + j]:
+            raise IndexError(f"The shape of the mask {list(mask.shape)} at index {j} does not "
+                             f"match the shape of the indexed tensor {list(shape)} at index "
+                             f"{pos + j}")
+    raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                       "unsigned char")
 
 
 def _basic_target(dst, idx):
