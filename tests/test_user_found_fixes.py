@@ -445,3 +445,34 @@ def test_zero_slice_step_raises_pythons_message():
     same(lambda L: L.arange(5)[::0])
     same(lambda L: L.arange(5)[::-1])
 
+
+def _scheduler_warnings(L, which, epoch):
+    S = L.optim.lr_scheduler
+    make = {"warm": lambda o: S.CosineAnnealingWarmRestarts(o, T_0=3),
+            "step": lambda o: S.StepLR(o, 2), "cyclic": lambda o: S.CyclicLR(o, 0.01, 0.1)}[which]
+    opt = L.optim.SGD([L.zeros(1, requires_grad=True)], lr=0.1, momentum=0.9)
+    sched = make(opt)
+    sched.step(epoch)
+    sched.step(epoch)
+    return opt.param_groups[0]["lr"]
+
+
+@pytest.mark.parametrize("epoch", [None, 1])
+@pytest.mark.parametrize("which", ["warm", "step", "cyclic"])
+def test_scheduler_step_warnings_as_torch(which, epoch):
+    # CosineAnnealingWarmRestarts never warns about the call order in torch (numtorch did);
+    # the epoch deprecation ends with torch's issue-tracker sentence
+    from tests.oracle import same
+
+    same(lambda L: _scheduler_warnings(L, which, epoch), warns=True)
+
+
+def test_scheduler_resume_without_initial_lr_message():
+    from tests.oracle import same
+
+    def make(L):
+        opt = L.optim.SGD([L.zeros(1, requires_grad=True)], lr=0.1)
+        return L.optim.lr_scheduler.StepLR(opt, 2, last_epoch=3)
+
+    same(make)
+

@@ -13,7 +13,9 @@ __all__ = ["LRScheduler", "_LRScheduler", "format_param", "warn_get_lr", "set_gr
 _EPOCH_DEPRECATION = ("The epoch parameter in `scheduler.step()` was not necessary and is being "
                       "deprecated where possible. Please use `scheduler.step()` to step the "
                       "scheduler. During the deprecation, if epoch is different from None, the "
-                      "closed form is used instead of the new chainable form, where available.")
+                      "closed form is used instead of the new chainable form, where available. "
+                      "Please open an issue if you are unable to replicate your use case: "
+                      "https://github.com/pytorch/pytorch/issues/new/choose.")
 
 
 def format_param(name, optimizer, param):
@@ -93,7 +95,11 @@ class LRScheduler:
             for i, group in enumerate(optimizer.param_groups):
                 if "initial_lr" not in group:
                     raise KeyError(f"param 'initial_lr' is not specified in param_groups[{i}] "
-                                   "when resuming an optimizer")
+                                   "when resuming scheduler with last_epoch >= 0.\nThis "
+                                   "typically happens when:\n1. You're trying to resume "
+                                   "training from a checkpoint but haven't properly loaded the "
+                                   "optimizer state\n2. You're using last_epoch >= 0 for a fresh "
+                                   "training run (not recommended)")
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         _track_optimizer_step(optimizer)

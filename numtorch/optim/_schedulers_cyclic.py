@@ -45,8 +45,10 @@ class CosineAnnealingWarmRestarts(LRScheduler):
                 for b in self.base_lrs]
 
     def step(self, epoch=None):
-        """Advance one epoch, or jump to the (possibly fractional) ``epoch``."""
-        self._check_call_order()
+        """Advance one epoch, or jump to the (possibly fractional) ``epoch``.
+
+        Unlike the other schedules, torch's does not warn when it runs before the optimizer's
+        first step (it is stepped per batch with fractional epochs, often before it)."""
         self._step_count += 1
         if epoch is None and self.last_epoch < 0:
             epoch = 0
