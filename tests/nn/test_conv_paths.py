@@ -5,6 +5,7 @@ path really ran: a shape class that stops reaching its kernel fails here, not ju
 import pytest
 
 from numtorch.ops import conv as conv_ops
+from numtorch.ops import conv_phases
 from tests.nn._conv_cases import conv as _conv
 from tests.nn._conv_cases import conv_t as _conv_t
 from tests.oracle import check_op
@@ -213,3 +214,42 @@ def test_many_channels_or_narrow_rows_use_im2col(paths):
     check_op(_conv(2, padding=1), [(1, 64, 3, 32), (2, 64, 3, 3)], grad=False)
     check_op(_conv(2, padding=1), [(2, 3, 5, 16), (4, 3, 3, 3)], grad=False)
     assert "forward-im2col" in paths and "forward-flat" not in paths
+
+# strided 2-d convolutions whose im2col columns come from phase planes (ops/conv_phases.py)
+PHASES = [
+    (_conv(2, stride=2, padding=3), [(2, 3, 13, 12), (4, 3, 7, 7), (4,)]),  # a ResNet stem
+    (_conv(2, stride=2, padding=1), [(2, 4, 9, 8), (5, 4, 3, 3)]),
+    (_conv(2, stride=2), [(2, 4, 10, 9), (3, 4, 3, 3)]),  # no padding, odd width
+    (_conv(2, stride=3, padding=1), [(1, 3, 11, 10), (2, 3, 3, 3), (2,)]),  # 3x3 phases
+    (_conv(2, stride=(2, 3), padding=(1, 2)), [(2, 3, 9, 12), (4, 3, 3, 5)]),
+    (_conv(2, stride=2, padding=(2, 0)), [(2, 2, 7, 9), (3, 2, 5, 2)]),  # even kernel width
+    (_conv(2, stride=4), [(2, 3, 9, 9), (2, 3, 5, 5)]),  # kernel past two strides
+    (_conv(2, stride=2, padding=1, groups=2), [(2, 4, 8, 8), (6, 2, 3, 3)]),
+    (_conv(2, stride=(1, 2), padding=1), [(2, 3, 6, 9), (4, 3, 3, 3)]),  # strided in one dim
+    # a strided transposed convolution's input gradient is this convolution of its gradient
+    (_conv_t(2, stride=2, padding=1), [(2, 4, 4, 5), (4, 3, 3, 3)]),
+]
+
+
+@pytest.mark.parametrize("case", range(len(PHASES)))
+def test_phase_plane_columns_match_torch(monkeypatch, paths, case):
+    monkeypatch.setattr(conv_phases, "MIN_WIDTH", 1)
+    fn, shapes = PHASES[case]
+    check_op(fn, shapes)
+    assert "columns-phases" in paths
+
+
+def test_phase_plane_columns_float32_in_blocks(monkeypatch, paths):
+    monkeypatch.setattr(conv_ops, "_BLOCK_BYTES", 1)
+    monkeypatch.setattr(conv_ops, "_MIN_BLOCK_COLUMNS", 1)
+    monkeypatch.setattr(conv_ops, "_THREADED", False)
+    check_op(_conv(2, stride=2, padding=3), [(3, 3, 70, 68), (8, 3, 7, 7), (8,)],
+             dtype="float32", second_order=False)
+    assert paths.count("columns-phases") >= 2  # forward and weight gradient
+
+
+def test_narrow_strided_outputs_keep_the_strided_view(paths):
+    # output rows shorter than MIN_WIDTH: the 3x3 stride-2 convs of a ResNet's later stages
+    check_op(_conv(2, stride=2, padding=1), [(2, 8, 14, 14), (8, 8, 3, 3)], grad=False)
+    check_op(_conv(2, stride=2), [(2, 8, 14, 14), (8, 8, 1, 1)], grad=False)  # 1x1: one phase
+    assert "columns-phases" not in paths
