@@ -60,6 +60,11 @@ def _factory_requires_grad(t):
 
 
 # torch's refusal to deepcopy a tensor that is not a graph leaf (dense and sparse alike)
+_DETACH_VIEW = ("Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
 _DEEPCOPY_NON_LEAF = ("Only Tensors created explicitly by the user (graph leaves) support the "
                       "deepcopy protocol at the moment.  If you were attempting to deepcopy a "
                       "module, this may be because of a torch.nn.utils.weight_norm usage, see "
@@ -360,7 +365,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
 
     def detach_(self):
         if self._base is not None and self._view_fn is not None:
-            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+            raise RuntimeError(_DETACH_VIEW)
         self._grad_fn, self._requires_grad, self._output_nr = None, False, 0
         return self
 

@@ -476,3 +476,56 @@ def test_scheduler_resume_without_initial_lr_message():
 
     same(make)
 
+
+def _dirty_versions(L, grad):
+    class AddOne(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.add_(1)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    b = L.ones(2, requires_grad=grad).clone()
+    versions = [AddOne.apply(b)._version]
+    with L.no_grad():
+        AddOne.apply(b)
+    return versions + [b._version]
+
+
+@pytest.mark.parametrize("grad", [True, False])
+def test_mark_dirty_bumps_the_version_as_torch(grad):
+    # torch counts a tensor marked dirty once more on top of the in-place op's own bump
+    from tests.oracle import same
+
+    same(lambda L: _dirty_versions(L, grad))
+
+
+def test_detach_of_a_view_in_place_message():
+    from tests.oracle import same
+
+    same(lambda L: (L.ones(3, requires_grad=True) * 2)[:2].detach_())
+
+
+def _create_graph_grads(L, leaf):
+    x = {"plain": lambda: L.tensor([1.0, 3.0]), "t": lambda: L.ones(2, 3).t(),
+         "expanded": lambda: L.ones(1, 2).expand(3, 2)}[leaf]().requires_grad_()
+    g = L.ones(x.shape)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        (x ** 3).backward(g, create_graph=True)
+        first = (x.grad.grad_fn.name(), x.grad.stride())
+        x.grad.mul_(5)  # torch's .grad is a copy: the incoming gradient stays as it was
+        (x ** 3).backward(g, create_graph=True)
+    return first, x.grad.grad_fn.name(), x.grad, g
+
+
+@pytest.mark.parametrize("leaf", ["plain", "t", "expanded"])
+def test_first_grad_under_create_graph_is_a_graph_copy(leaf):
+    # numtorch kept the incoming gradient itself as .grad (named after the op that made it)
+    from tests.oracle import same
+
+    same(lambda L: _create_graph_grads(L, leaf))

@@ -24,6 +24,11 @@ def _dense(shape, strides, itemsize):
     return True
 
 
+def is_dense(like):
+    """Whether array ``like`` covers its memory without gaps or overlap."""
+    return _dense(like.shape, like.strides, like.itemsize)
+
+
 def obeys(grad, like):
     """Whether array ``grad`` may become the ``.grad`` of a leaf holding array ``like``."""
     if _dense(like.shape, like.strides, like.itemsize):
@@ -54,3 +59,12 @@ class GradInLayout(Op):
 
     def backward(self, grad):
         return grad
+
+
+class CopyBackwards(GradInLayout):
+    """The copy a dense leaf's first ``.grad`` is under ``create_graph``; torch's node name."""
+
+    node_name = "CopyBackwards"
+
+    def name(self):
+        return "torch::autograd::CopyBackwards"

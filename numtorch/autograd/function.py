@@ -180,6 +180,9 @@ def _run_function(ctx, forward, args, kwargs):
     single = not isinstance(outputs, tuple)
     outs = (outputs,) if single else outputs
     dirty_ids = {id(t) for t in ctx._dirty}
+    for t in ctx._dirty:  # torch counts a marked in-place change once more, in any grad mode
+        if isinstance(t, graph.Tensor):
+            t._vc[0] += 1
     non_diff = {id(t) for t in ctx._non_differentiable}
     wrapped = []
     for i, o in enumerate(outs):

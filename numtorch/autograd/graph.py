@@ -178,10 +178,13 @@ def accumulate(t, g, create_graph, root_arrays=None):
     if create_graph:
         warn_create_graph_cycle()
         old = t._grad
-        if old is None and not _same_layout(g._array, t._array):
-            from ._grad_layout import GradInLayout
+        if old is None:
+            # torch's first .grad is a copy (never the incoming tensor) that stays in the graph
+            from ._grad_layout import CopyBackwards, GradInLayout, is_dense
 
-            g = GradInLayout.apply(g, like=t._array)
+            like = t._array
+            g = CopyBackwards.apply(g, like=like) if is_dense(like) else \
+                rename_node(GradInLayout.apply(g, like=like), "CloneBackward0")
         t._grad = g if old is None else old + g
         return
     arr = g._array
