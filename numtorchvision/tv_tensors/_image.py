@@ -36,7 +36,7 @@ class Video(TVTensor):
     def __new__(cls, data, *, dtype=None, device=None, requires_grad=None):
         tensor = cls._to_tensor(data, dtype=dtype, device=device, requires_grad=requires_grad)
         if tensor.ndim < 4:
-            raise ValueError(f"Tensor must be 4D or higher, got {tensor.ndim}D tensor.")
+            raise ValueError  # torchvision's (no message)
         return tensor.as_subclass(cls)
 
     def __repr__(self, *, tensor_contents=None):

@@ -8,6 +8,7 @@ from ... import functional as F1
 from ._utils import _call, _register
 
 _KINDS = (torch.Tensor, tv_tensors.Image, tv_tensors.Video, "pil")
+_NO_VIDEO = (torch.Tensor, tv_tensors.Image, "pil")  # torchvision has no video kernel here
 
 
 def _functional(name, v1, doc):
@@ -52,7 +53,7 @@ def rgb_to_grayscale(inpt, num_output_channels=1):
     return _call(rgb_to_grayscale, inpt, num_output_channels=num_output_channels)
 
 
-@_register(rgb_to_grayscale, *_KINDS)
+@_register(rgb_to_grayscale, *_NO_VIDEO)
 def rgb_to_grayscale_image(image, num_output_channels=1):
     if num_output_channels not in (1, 3):
         raise ValueError(f"num_output_channels must be 1 or 3, got {num_output_channels}.")
@@ -71,7 +72,7 @@ def grayscale_to_rgb(inpt):
     return _call(grayscale_to_rgb, inpt)
 
 
-@_register(grayscale_to_rgb, *_KINDS)
+@_register(grayscale_to_rgb, *_NO_VIDEO)
 def grayscale_to_rgb_image(image):
     if not isinstance(image, torch.Tensor):
         return image.convert(mode="RGB")
@@ -85,6 +86,11 @@ def permute_channels(inpt, permutation):
     return _call(permute_channels, inpt, permutation=permutation)
 
 
-@_register(permute_channels, torch.Tensor, tv_tensors.Image, tv_tensors.Video)
+@_register(permute_channels, *_KINDS)
 def permute_channels_image(image, permutation):
+    if not isinstance(image, torch.Tensor):
+        from ... import functional as F1
+
+        return F1.to_pil_image(permute_channels_image(F1.pil_to_tensor(image), permutation),
+                               mode=image.mode)
     return image[..., permutation, :, :]

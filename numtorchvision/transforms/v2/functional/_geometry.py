@@ -468,6 +468,9 @@ def affine_image(image, angle, translate, scale, shear, interpolation=Interpolat
                  fill=None, center=None):
     interpolation = _check_interpolation(interpolation)
     angle, translate, shear, center = _affine_parse_args(angle, translate, scale, shear, center)
+    if not isinstance(image, torch.Tensor):
+        return F1.affine(image, angle, translate, scale, shear, interpolation=interpolation,
+                         fill=fill, center=center)
     return _flat_image(image, lambda x: F1.affine(x, angle, translate, scale, shear,
                                                   interpolation=interpolation, fill=fill,
                                                   center=center))
