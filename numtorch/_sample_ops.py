@@ -22,6 +22,15 @@ def _xp(rng):
     return getattr(rng, "xp", np)
 
 
+def draws_below(rng, shape, p):
+    """``rng.random(shape) < p`` for a number ``p`` (float64 uniforms, as torch's
+    scalar-probability Bernoulli kernel compares them), as a bool array; torch's CPU stream
+    decides it on the raw bits without making the uniforms."""
+    if _torch_stream(rng):
+        return rng.below(shape, p)
+    return rng.random(shape) < p
+
+
 def _uniform01(rng, shape, np_dtype):
     """Uniform samples in [0, 1) of a float or complex dtype (complex: both parts)."""
     if np_dtype.kind == "c" and _torch_stream(rng):
@@ -150,9 +159,10 @@ class Bernoulli(_Sample):
     dy/dp = 0."""
 
     def forward(self, x):
-        p = x if self.p is None else self.p
-        u = self.rng.random(x.shape, dtype=_bernoulli_draws(x.dtype, self.p))
-        return (_like_input(u, x) < p).astype(x.dtype)
+        if self.p is None:
+            u = self.rng.random(x.shape, dtype=_bernoulli_draws(x.dtype, None))
+            return (_like_input(u, x) < x).astype(x.dtype)
+        return _like_input(draws_below(self.rng, x.shape, self.p), x).astype(x.dtype)
 
 
 def _bernoulli_draws(dtype, p):
@@ -230,6 +240,8 @@ class BernoulliFill(_Sample):
     """Refill x with 0/1 draws of probability p (a number or a tensor); dy/dx = dy/dp = 0."""
 
     def forward(self, x, p):
+        if isinstance(p, (int, float)):
+            return _like_input(draws_below(self.rng, x.shape, p), x).astype(x.dtype)
         u = self.rng.random(x.shape, dtype=_bernoulli_draws(x.dtype, p))
         return (_like_input(u, x) < p).astype(x.dtype)
 

@@ -2,8 +2,8 @@
 
 The noise is drawn from numtorch's default generator (``numtorch.manual_seed`` reproduces it)
 as a constant tensor, and the output is ``input * noise`` (plus a shift for alpha dropout), so
-the gradient is exactly the mask times the scale, as in torch. Values are not torch's random
-stream; their distribution is.
+the gradient is exactly the mask times the scale, as in torch. On the CPU the noise is torch's
+after the same seed (its Bernoulli draws compare float64 uniforms of torch's stream).
 """
 
 import warnings
@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 from ... import _random
+from ..._sample_ops import draws_below
 from ..._tensor import Tensor, _make
 from ...autograd import inplace as _inplace
 from ...autograd._grad_layout import _dense
@@ -87,13 +88,14 @@ def _plain_dropout(input, p):
     """
     dt = input._array.dtype
     keep = 1.0 - p
-    # np.array: a 0-d input's draw comes back as a Python float; float64 uniforms, as torch's
-    # CPU bernoulli_(1 - p) draws them, so a seed gives torch's masks
     shape = input._array.shape
     order = _memory_order(input, shape)
     drawn = shape if order is None else tuple(shape[d] for d in order)
-    noise = np.array(_random.default_generator._rng.random(drawn) < keep, dtype=dt)
-    np.divide(noise, dt.type(keep), out=noise)
+    # float64 uniforms below 1 - p, as torch's CPU bernoulli_(1 - p) draws them, so a seed
+    # gives torch's masks; kept places hold 1 / (1 - p) rounded to the dtype, what torch's
+    # noise.div_(1 - p) leaves there (out=: a 0-d product would be a NumPy scalar)
+    kept = draws_below(_random.default_generator._rng, drawn, keep)
+    noise = np.multiply(kept, dt.type(1) / dt.type(keep), out=np.empty(drawn, dt))
     if order is not None:
         noise = noise.transpose(tuple(order.index(d) for d in range(len(order))))
     return Mul.apply(input, _make(noise))
