@@ -117,6 +117,23 @@ def test_matmul_looks_at_the_load(load, monkeypatch):
     assert _blas_count() == 1
 
 
+def test_one_user_thread_skips_the_load_reading(load, monkeypatch):
+    # one thread cannot be capped further: the /proc reading is skipped, and the threads
+    # come back capped by the load once the user asks for two again
+    looks = []
+    monkeypatch.setattr(_threads, "_running_elsewhere", lambda: looks.append(1) or 1)
+    numtorch.set_num_threads(1)
+    for _ in range(_threads._BUSY):
+        _threads._state["next"] = 0.0
+        _threads.fit_blas_threads()
+    assert looks == [] and _blas_count() == 1
+    numtorch.set_num_threads(2)
+    for _ in range(_threads._BUSY):
+        _threads._state["next"] = 0.0
+        _threads.fit_blas_threads()
+    assert len(looks) == _threads._BUSY and _blas_count() == 1
+
+
 def test_running_elsewhere_reads_proc():
     if not _threads._state["adapt"] and not _threads.os.path.exists("/proc/loadavg"):
         pytest.skip("no /proc/loadavg")
