@@ -5,7 +5,7 @@ parameters after manual_seed (compared through the outputs)."""
 import numpy as np
 import pytest
 
-from ._v2_helpers import assert_same, run_both
+from ._v2_helpers import assert_same, libs, run_both
 
 rng = np.random.default_rng(0)
 IMG_U8 = rng.integers(0, 256, (3, 24, 32), dtype=np.uint8)
@@ -98,6 +98,8 @@ IMAGE_ONLY = {
     "auto_augment_cifar": lambda v2, T, t: v2.AutoAugment(v2.AutoAugmentPolicy.CIFAR10),
     "rand_augment": lambda v2, T, t: v2.RandAugment(),
     "trivial_augment": lambda v2, T, t: v2.TrivialAugmentWide(),
+    "augmix": lambda v2, T, t: v2.AugMix(),
+    "augmix_partial": lambda v2, T, t: v2.AugMix(severity=5, chain_depth=2, all_ops=False),
     "getting_started": lambda v2, T, t: v2.Compose([
         v2.ToImage(), v2.RandomResizedCrop(size=(16, 16), antialias=True),
         v2.RandomHorizontalFlip(p=0.5), v2.ToDtype(t.float32, scale=True),
@@ -112,11 +114,13 @@ def test_random_image_transforms_same_draws(name, kind):
     nt, tt = run_both(IMAGE_ONLY[name], ((kind, img), ("label", np.array(3))), seed=5, calls=6)
     # float colour maths may differ by a rounding step on uint8 images
     assert_same(nt, tt, atol=1.0 if name in ("color_jitter", "auto_augment", "rand_augment",
-                                             "trivial_augment", "auto_augment_cifar")
+                                             "trivial_augment", "auto_augment_cifar",
+                                             "augmix", "augmix_partial")
                 else 1e-5)
 
 
-@pytest.mark.parametrize("name", ["getting_started", "color_jitter", "gaussian_blur"])
+@pytest.mark.parametrize("name", ["getting_started", "color_jitter", "gaussian_blur",
+                                  "trivial_augment", "augmix", "auto_augment"])
 def test_pil_input(name):
     nt, tt = run_both(IMAGE_ONLY[name], ("pil", IMG_U8.transpose(1, 2, 0)), seed=3, calls=3)
     assert_same(nt, tt, atol=1e-5 if name == "getting_started" else 1.0)
@@ -162,3 +166,69 @@ def test_sanitize_bounding_boxes_drops_labels_and_masks():
     nt, tt = run_both(lambda v2, T, t: v2.SanitizeBoundingBoxes(), sample)
     assert_same(nt, tt)
     assert tuple(nt[0]["labels"].tolist()) == (0, 3)  # the 1x1 box stays
+
+
+MORE = {
+    "random_perspective": lambda v2, T, t: v2.RandomPerspective(0.6, p=0.8, fill=2),
+    "elastic": lambda v2, T, t: v2.ElasticTransform(alpha=30.0, sigma=3.0),
+    "scale_jitter": lambda v2, T, t: v2.ScaleJitter((40, 30), scale_range=(0.5, 1.5)),
+    "random_shortest_size": lambda v2, T, t: v2.RandomShortestSize([10, 16, 20], max_size=30),
+    "random_resize": lambda v2, T, t: v2.RandomResize(10, 30),
+    "photometric": lambda v2, T, t: v2.RandomPhotometricDistort(p=0.7),
+    "channel_permutation": lambda v2, T, t: v2.RandomChannelPermutation(),
+    "set_clamping_none_then_affine": lambda v2, T, t: v2.Compose([
+        v2.SetClampingMode(None), v2.RandomAffine(30, translate=(0.3, 0.3))]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MORE))
+@pytest.mark.parametrize("seed", [0, 3])
+def test_more_random_detection_transforms(name, seed):
+    nt, tt = run_both(MORE[name], _det(), seed=seed, calls=3)
+    assert_same(nt, tt, atol=1.0 if name == "photometric" else 1e-4)
+
+
+def test_five_ten_crop_and_their_refusals():
+    for make in (lambda v2, T, t: v2.FiveCrop(10), lambda v2, T, t: v2.TenCrop((8, 12), True)):
+        nt, tt = run_both(make, (("image", IMG_U8), ("pil", IMG_U8.transpose(1, 2, 0))))
+        assert_same(nt, tt)
+        nt, tt = run_both(make, _det())
+        assert_same(nt, tt)  # TypeError: boxes and masks are refused
+
+
+def test_rgb_gaussian_noise_temporal_linear():
+    gray = IMG_U8[:1]
+    nt, tt = run_both(lambda v2, T, t: v2.RGB(), (("image", gray), ("pil", gray[0])))
+    assert_same(nt, tt)
+    nt, tt = run_both(lambda v2, T, t: v2.GaussianNoise(sigma=0.2), ("image", IMG_F), seed=4,
+                      calls=2)
+    assert_same(nt, tt, atol=1e-6)
+    nt, tt = run_both(lambda v2, T, t: v2.GaussianNoise(), ("image", IMG_U8), seed=4)
+    assert_same(nt, tt)
+    video = rng.integers(0, 256, (7, 3, 4, 5), dtype=np.uint8)
+    nt, tt = run_both(lambda v2, T, t: v2.UniformTemporalSubsample(3), ("video", video))
+    assert_same(nt, tt)
+    w = rng.random((12, 12), dtype=np.float32)
+    m = rng.random(12, dtype=np.float32)
+    nt, tt = run_both(lambda v2, T, t: v2.LinearTransformation(t.from_numpy(w.copy()),
+                                                              t.from_numpy(m.copy())),
+                      ("image", rng.random((3, 2, 2), dtype=np.float32)))
+    assert_same(nt, tt, atol=1e-5)
+
+
+def test_to_tensor_deprecated():
+    import warnings
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        nt, tt = run_both(lambda v2, T, t: v2.ToTensor(), ("pil", IMG_U8.transpose(1, 2, 0)))
+    assert_same(nt, tt, atol=1e-7)
+    assert sum("ToTensor()` is deprecated" in str(w.message) for w in rec) == 2
+
+
+def test_transform_reprs():
+    def make(v2, T, t):
+        return v2.Compose([v2.RandomResizedCrop(16), v2.RandomHorizontalFlip(),
+                           v2.ToDtype(t.float32, scale=True), v2.ColorJitter(0.2),
+                           v2.Normalize([0.5], [0.5]), v2.RandomApply([v2.GaussianBlur(3)])])
+    reprs = [repr(make(*lib[1:], lib[0])) for lib in libs()]
+    assert reprs[0].replace("torch.float32", "F32") == reprs[1].replace("torch.float32", "F32")

@@ -190,3 +190,75 @@ class TrivialAugmentWide(_AutoAugmentBase):
                                     lambda: int(torch.randint(bins, ())))
         image = self._apply(image, name, magnitude)
         return self._unflatten_and_insert(flat, image)
+
+
+_AUGMIX_PARTIAL = {
+    "ShearX": (_lin(0.3), True), "ShearY": (_lin(0.3), True),
+    "TranslateX": (lambda n, h, w: torch.linspace(0.0, w / 3.0, n), True),
+    "TranslateY": (lambda n, h, w: torch.linspace(0.0, h / 3.0, n), True),
+    "Rotate": (_lin(30.0), True),
+    "Posterize": (lambda n, h, w: (4 - (torch.arange(n) / ((n - 1) / 4))).round().int(), False),
+    "Solarize": (lambda n, h, w: torch.linspace(1.0, 0.0, n), False),
+    "AutoContrast": (lambda n, h, w: None, False), "Equalize": (lambda n, h, w: None, False),
+}
+
+
+class AugMix(_AutoAugmentBase):
+    """``mixture_width`` chains of 1-3 (or ``chain_depth``) random operations at severity up to
+    ``severity``, mixed with Dirichlet(``alpha``) weights and blended with the original."""
+
+    _PARTIAL_AUGMENTATION_SPACE = _AUGMIX_PARTIAL
+    _AUGMENTATION_SPACE = {**_AUGMIX_PARTIAL,
+                           **{name: (_lin(0.9), True)
+                              for name in ("Brightness", "Color", "Contrast", "Sharpness")}}
+
+    def __init__(self, severity=3, mixture_width=3, chain_depth=-1, alpha=1.0, all_ops=True,
+                 interpolation="bilinear", fill=None):
+        super().__init__(interpolation=interpolation, fill=fill)
+        self._PARAMETER_MAX = 10
+        if not (1 <= severity <= self._PARAMETER_MAX):
+            raise ValueError(f"The severity must be between [1, {self._PARAMETER_MAX}]. Got "
+                             f"{severity} instead.")
+        self.severity = severity
+        self.mixture_width = mixture_width
+        self.chain_depth = chain_depth
+        self.alpha = alpha
+        self.all_ops = all_ops
+
+    def _sample_dirichlet(self, params):
+        # Dirichlet's sample is torch._sample_dirichlet of the concentrations (same draws)
+        return torch.distributions.Dirichlet(params).sample()
+
+    def forward(self, *inputs):
+        flat, orig = self._flatten_and_extract_image_or_video(inputs)
+        height, width = F.get_size(orig)
+        image = orig.as_subclass(torch.Tensor) if isinstance(orig, torch.Tensor) \
+            else F.pil_to_tensor(orig)
+        space = self._AUGMENTATION_SPACE if self.all_ops else self._PARTIAL_AUGMENTATION_SPACE
+        orig_dims = list(image.shape)
+        expected_ndim = 5 if isinstance(orig, tv_tensors.Video) else 4
+        batch = image.reshape([1] * max(expected_ndim - image.ndim, 0) + orig_dims)
+        n = batch.shape[0]
+        batch_dims = [n] + [1] * (batch.ndim - 1)
+        m = self._sample_dirichlet(torch.tensor([self.alpha, self.alpha]).expand(n, -1))
+        weights = self._sample_dirichlet(
+            torch.tensor([self.alpha] * self.mixture_width).expand(n, -1)) * m[:, 1].reshape(
+                [n, -1])
+        mix = m[:, 0].reshape(batch_dims) * batch
+        for i in range(self.mixture_width):
+            aug = batch
+            depth = self.chain_depth if self.chain_depth > 0 else \
+                int(torch.randint(low=1, high=4, size=(1,)).item())
+            for _ in range(depth):
+                name, (fn, signed) = self._get_random_item(space)
+                severity = self.severity
+                magnitude = self._magnitude(fn, signed, self._PARAMETER_MAX, height, width,
+                                            lambda: int(torch.randint(severity, ())))
+                aug = self._apply(aug, name, magnitude)
+            mix.add_(weights[:, i].reshape(batch_dims) * aug)
+        mix = mix.reshape(orig_dims).to(dtype=image.dtype)
+        if isinstance(orig, (tv_tensors.Image, tv_tensors.Video)):
+            mix = tv_tensors.wrap(mix, like=orig)
+        elif not isinstance(orig, torch.Tensor):
+            mix = F.to_pil_image(mix)
+        return self._unflatten_and_insert(flat, mix)

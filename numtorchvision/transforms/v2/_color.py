@@ -142,3 +142,66 @@ class RandomAdjustSharpness(_RandomApplyTransform):
     def transform(self, inpt, params):
         return self._call_kernel(F.adjust_sharpness, inpt,
                                  sharpness_factor=self.sharpness_factor)
+
+
+class RGB(Transform):
+    """One-channel images repeated to three channels (three-channel images unchanged)."""
+
+    def transform(self, inpt, params):
+        return self._call_kernel(F.grayscale_to_rgb, inpt)
+
+
+class RandomChannelPermutation(Transform):
+    """The channels in a random order."""
+
+    def make_params(self, flat_inputs):
+        num_channels, *_ = query_chw(flat_inputs)
+        return dict(permutation=torch.randperm(num_channels))
+
+    def transform(self, inpt, params):
+        return self._call_kernel(F.permute_channels, inpt, params["permutation"])
+
+
+class RandomPhotometricDistort(Transform):
+    """SSD's photometric distortion: each of brightness, contrast, saturation, hue and a
+    channel permutation with probability ``p``, contrast before or after the others."""
+
+    def __init__(self, brightness=(0.875, 1.125), contrast=(0.5, 1.5), saturation=(0.5, 1.5),
+                 hue=(-0.05, 0.05), p=0.5):
+        super().__init__()
+        self.brightness = brightness
+        self.contrast = contrast
+        self.hue = hue
+        self.saturation = saturation
+        self.p = p
+
+    def make_params(self, flat_inputs):
+        num_channels, *_ = query_chw(flat_inputs)
+        params = {}
+        for key, bounds in [("brightness_factor", self.brightness),
+                            ("contrast_factor", self.contrast),
+                            ("saturation_factor", self.saturation), ("hue_factor", self.hue)]:
+            params[key] = _uniform(bounds[0], bounds[1]) if torch.rand(1) < self.p else None
+        params["contrast_before"] = bool(torch.rand(()) < 0.5)
+        params["channel_permutation"] = (torch.randperm(num_channels)
+                                         if torch.rand(1) < self.p else None)
+        return params
+
+    def transform(self, inpt, params):
+        contrast = params["contrast_factor"]
+        if params["brightness_factor"] is not None:
+            inpt = self._call_kernel(F.adjust_brightness, inpt,
+                                     brightness_factor=params["brightness_factor"])
+        if contrast is not None and params["contrast_before"]:
+            inpt = self._call_kernel(F.adjust_contrast, inpt, contrast_factor=contrast)
+        if params["saturation_factor"] is not None:
+            inpt = self._call_kernel(F.adjust_saturation, inpt,
+                                     saturation_factor=params["saturation_factor"])
+        if params["hue_factor"] is not None:
+            inpt = self._call_kernel(F.adjust_hue, inpt, hue_factor=params["hue_factor"])
+        if contrast is not None and not params["contrast_before"]:
+            inpt = self._call_kernel(F.adjust_contrast, inpt, contrast_factor=contrast)
+        if params["channel_permutation"] is not None:
+            inpt = self._call_kernel(F.permute_channels, inpt,
+                                     permutation=params["channel_permutation"])
+        return inpt

@@ -29,3 +29,20 @@ class ClampBoundingBoxes(Transform):
 
     def transform(self, inpt, params):
         return F.clamp_bounding_boxes(inpt, clamping_mode=self.clamping_mode)
+
+
+class SetClampingMode(Transform):
+    """Boxes with their ``clamping_mode`` set ("soft", "hard" or None) for later transforms."""
+
+    _transformed_types = (tv_tensors.BoundingBoxes,)
+
+    def __init__(self, clamping_mode):
+        super().__init__()
+        self.clamping_mode = clamping_mode
+        if self.clamping_mode not in (None, "soft", "hard"):
+            raise ValueError(f"clamping_mode must be soft, hard or None, got {clamping_mode}")
+
+    def transform(self, inpt, params):
+        out = inpt.clone()
+        out.clamping_mode = self.clamping_mode
+        return out

@@ -3,6 +3,8 @@ SanitizeBoundingBoxes."""
 
 import warnings
 
+import numpy as np
+
 import numtorch as torch
 
 from ... import tv_tensors
@@ -92,6 +94,8 @@ class GaussianBlur(Transform):
 class ToDtype(Transform):
     """Images and videos (and plain tensors) to ``dtype``, rescaled with ``scale=True``; a
     dict gives a dtype per kind (``"others"``: the rest, None: pass through)."""
+
+    _transformed_types = (torch.Tensor,)
 
     def __init__(self, dtype, scale=False):
         super().__init__()
@@ -197,3 +201,92 @@ class SanitizeBoundingBoxes(Transform):
         except IndexError:
             return inpt
         return output if is_label else tv_tensors.wrap(output, like=inpt)
+
+
+class LinearTransformation(Transform):
+    """Flatten each image, subtract ``mean_vector`` and multiply by
+    ``transformation_matrix`` (whitening)."""
+
+    _transformed_types = (is_pure_tensor, tv_tensors.Image, tv_tensors.Video)
+
+    def __init__(self, transformation_matrix, mean_vector):
+        super().__init__()
+        if transformation_matrix.size(0) != transformation_matrix.size(1):
+            raise ValueError("transformation_matrix should be square. Got "
+                             f"{tuple(transformation_matrix.size())} rectangular matrix.")
+        if mean_vector.size(0) != transformation_matrix.size(0):
+            raise ValueError(f"mean_vector should have the same length {mean_vector.size(0)} as "
+                             "any one of the dimensions of the transformation_matrix "
+                             f"[{tuple(transformation_matrix.size())}]")
+        if transformation_matrix.dtype != mean_vector.dtype:
+            raise ValueError("Input tensors should have the same dtype. Got "
+                             f"{transformation_matrix.dtype} and {mean_vector.dtype}")
+        self.transformation_matrix = transformation_matrix
+        self.mean_vector = mean_vector
+
+    def check_inputs(self, sample):
+        if has_any(sample, is_pil_image):
+            raise TypeError(f"{type(self).__name__}() does not support PIL images.")
+
+    def transform(self, inpt, params):
+        shape = inpt.shape
+        n = shape[-3] * shape[-2] * shape[-1]
+        if n != self.transformation_matrix.shape[0]:
+            raise ValueError("Input tensor and transformation matrix have incompatible shape."
+                             f"[{shape[-3]} x {shape[-2]} x {shape[-1]}] != "
+                             f"{self.transformation_matrix.shape[0]}")
+        flat = inpt.as_subclass(torch.Tensor).reshape(-1, n) - self.mean_vector
+        output = torch.mm(flat, self.transformation_matrix.to(flat.dtype)).reshape(shape)
+        if isinstance(inpt, (tv_tensors.Image, tv_tensors.Video)):
+            output = tv_tensors.wrap(output, like=inpt)
+        return output
+
+
+class GaussianNoise(Transform):
+    """Add normal noise (``mean``, ``sigma``), clipped to the value range with ``clip``."""
+
+    def __init__(self, mean=0.0, sigma=0.1, clip=True):
+        super().__init__()
+        self.mean = mean
+        self.sigma = sigma
+        self.clip = clip
+
+    def transform(self, inpt, params):
+        return self._call_kernel(F.gaussian_noise, inpt, mean=self.mean, sigma=self.sigma,
+                                 clip=self.clip)
+
+
+class UniformTemporalSubsample(Transform):
+    """``num_samples`` evenly spaced frames of each video."""
+
+    _transformed_types = (torch.Tensor,)
+
+    def __init__(self, num_samples):
+        super().__init__()
+        self.num_samples = num_samples
+
+    def transform(self, inpt, params):
+        return self._call_kernel(F.uniform_temporal_subsample, inpt, self.num_samples)
+
+
+class ToTensor(Transform):
+    """Deprecated: PIL images and ndarrays as float tensors in [0, 1]; use
+    ``Compose([ToImage(), ToDtype(torch.float32, scale=True)])``."""
+
+    _transformed_types = (is_pil_image, np.ndarray)
+
+    def __init__(self):
+        warnings.warn("The transform `ToTensor()` is deprecated and will be removed in a future "
+                      "release. Instead, please use `v2.Compose([v2.ToImage(), "
+                      "v2.ToDtype(torch.float32, scale=True)])`.Output is equivalent up to "
+                      "float precision.")
+        super().__init__()
+
+    def transform(self, inpt, params):
+        return _v1_to_tensor(inpt)
+
+
+def _v1_to_tensor(inpt):
+    from ..functional import to_tensor
+
+    return to_tensor(inpt)

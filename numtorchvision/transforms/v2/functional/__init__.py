@@ -25,9 +25,38 @@ from ._meta import (  # noqa: F401
     clamp_bounding_boxes, convert_bounding_box_format, get_dimensions, get_dimensions_image,
     get_num_channels, get_num_channels_image, get_num_frames, get_num_frames_video, get_size,
     get_size_bounding_boxes, get_size_image, get_size_mask)
+from ._geometry_more import (  # noqa: F401
+    elastic, elastic_bounding_boxes, elastic_image, elastic_mask, elastic_transform,
+    elastic_video, five_crop, five_crop_image, five_crop_video, perspective,
+    perspective_bounding_boxes, perspective_image, perspective_mask, perspective_video,
+    ten_crop, ten_crop_image, ten_crop_video)
 from ._misc import (  # noqa: F401
     convert_image_dtype, erase, erase_image, erase_video, gaussian_blur, gaussian_blur_image,
-    gaussian_blur_video, normalize, normalize_image, normalize_video, sanitize_bounding_boxes,
-    to_dtype, to_dtype_image, to_dtype_video)
+    gaussian_blur_video, gaussian_noise, gaussian_noise_image, gaussian_noise_video,
+    get_image_size, normalize, normalize_image, normalize_video, sanitize_bounding_boxes,
+    to_dtype, to_dtype_image, to_dtype_video, to_tensor, uniform_temporal_subsample,
+    uniform_temporal_subsample_video)
 from ._type_conversion import pil_to_tensor, to_image, to_pil_image  # noqa: F401
-from ._utils import register_kernel  # noqa: F401
+from ._utils import is_pure_tensor, register_kernel  # noqa: F401
+
+# the video kernels are the image kernels (they work on any leading dimensions)
+adjust_brightness_video = adjust_brightness_image
+adjust_contrast_video = adjust_contrast_image
+adjust_gamma_video = adjust_gamma_image
+adjust_hue_video = adjust_hue_image
+adjust_saturation_video = adjust_saturation_image
+adjust_sharpness_video = adjust_sharpness_image
+autocontrast_video = autocontrast_image
+equalize_video = equalize_image
+invert_video = invert_image
+posterize_video = posterize_image
+solarize_video = solarize_image
+permute_channels_video = permute_channels_image
+get_dimensions_video = get_dimensions_image
+get_num_channels_video = get_num_channels_image
+get_size_video = get_size_image
+
+
+def get_image_num_channels(inpt):
+    """Deprecated name of :func:`get_num_channels`."""
+    return get_num_channels(inpt)

@@ -192,3 +192,66 @@ def sanitize_bounding_boxes(bounding_boxes, format=None, canvas_size=None, min_s
     valid = _sanitize_mask(plain, bounding_boxes.format, bounding_boxes.canvas_size, min_size,
                            min_area)
     return tv_tensors.wrap(plain[valid], like=bounding_boxes), valid
+
+
+def gaussian_noise(inpt, mean=0.0, sigma=0.1, clip=True):
+    """Add normal noise of ``mean`` and ``sigma`` (in [0, 1] units; uint8 images in 0-255
+    units), clipped to the value range with ``clip``."""
+    return _call(gaussian_noise, inpt, mean=mean, sigma=sigma, clip=clip)
+
+
+@_register(gaussian_noise, *_IMAGE_KINDS)
+def gaussian_noise_image(image, mean=0.0, sigma=0.1, clip=True):
+    if sigma < 0:
+        raise ValueError(f"sigma shouldn't be negative. Got {sigma}")
+    if image.is_floating_point():
+        out = image + (mean + torch.randn_like(image) * sigma)
+        return torch.clamp(out, 0, 1) if clip else out
+    if image.dtype == torch.uint8:
+        noise = ((mean * 255) + torch.randn_like(image, dtype=torch.float32) * (sigma * 255)
+                 ).to(torch.int16)
+        out = image + noise
+        if clip:
+            out = torch.clamp(out, 0, 255)
+        return out.to(torch.uint8)
+    raise ValueError(f"Input tensor is expected to be in uint8 or float dtype, got "
+                     f"dtype={image.dtype}")
+
+
+gaussian_noise_video = gaussian_noise_image
+
+
+@_register(gaussian_noise, "pil")
+def _gaussian_noise_pil(image, mean=0.0, sigma=0.1, clip=True):
+    raise ValueError("Gaussian Noise is not implemented for PIL images.")
+
+
+def uniform_temporal_subsample(inpt, num_samples):
+    """``num_samples`` frames evenly spaced over the video (dimension -4)."""
+    return _call(uniform_temporal_subsample, inpt, num_samples=num_samples)
+
+
+@_register(uniform_temporal_subsample, torch.Tensor, tv_tensors.Video)
+def uniform_temporal_subsample_video(video, num_samples):
+    indices = torch.linspace(0, video.shape[-4] - 1, num_samples).long()
+    return torch.index_select(video, -4, indices)
+
+
+def to_tensor(inpt):
+    """Deprecated: ``to_image`` followed by ``to_dtype(..., torch.float32, scale=True)``."""
+    import warnings
+
+    warnings.warn("The function `to_tensor(...)` is deprecated and will be removed in a future "
+                  "release. Instead, please use `to_image(...)` followed by `to_dtype(..., "
+                  "dtype=torch.float32, scale=True)`.")
+    return F1.to_tensor(inpt)
+
+
+def get_image_size(inpt):
+    """Deprecated: ``[width, height]`` (``get_size`` gives ``[height, width]``)."""
+    import warnings
+
+    warnings.warn("The function `get_image_size(...)` is deprecated and will be removed in a "
+                  "future release. Instead, please use `get_size(...)` which returns `[h, w]` "
+                  "instead of `[w, h]`.")
+    return F1.get_image_size(inpt)

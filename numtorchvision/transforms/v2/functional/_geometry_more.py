@@ -1,0 +1,213 @@
+"""perspective, elastic, five_crop and ten_crop for every kind they apply to (images through
+the v1 kernels, masks with nearest sampling, boxes by moving their corners)."""
+
+import numtorch as torch
+
+from .... import tv_tensors
+from ... import functional as F1
+from ..._functional_tensor_geometry import _create_identity_grid
+from ..._functional_tensor_geometry import perspective as _perspective_tensor
+from ..._geometry import _get_perspective_coeffs
+from ...functional import InterpolationMode
+from ._geometry import _as_mask_image, _check_interpolation, _clamp, _fmt
+from ._meta import _convert_bounding_box_format
+from ._utils import _KERNELS, _PILKind, _call, _flat_image, _register
+
+_XYXY = tv_tensors.BoundingBoxFormat.XYXY
+_IMAGE_KINDS = (torch.Tensor, tv_tensors.Image, tv_tensors.Video)
+
+
+def _perspective_coefficients(startpoints, endpoints, coefficients):
+    if coefficients is not None:
+        if startpoints is not None and endpoints is not None:
+            raise ValueError("The startpoints/endpoints and the coefficients shouldn't be "
+                             "defined concurrently.")
+        if len(coefficients) != 8:
+            raise ValueError("Argument coefficients should have 8 float values")
+        return coefficients
+    if startpoints is not None and endpoints is not None:
+        return _get_perspective_coeffs(startpoints, endpoints)
+    raise ValueError("Either the startpoints/endpoints or the coefficients must have non `None` "
+                     "values.")
+
+
+def perspective(inpt, startpoints, endpoints, interpolation=InterpolationMode.BILINEAR,
+                fill=None, coefficients=None):
+    """Warp so that the four ``startpoints`` corners go to ``endpoints`` (or by the 8
+    ``coefficients`` of the output-to-input map)."""
+    return _call(perspective, inpt, startpoints=startpoints, endpoints=endpoints,
+                 interpolation=interpolation, fill=fill, coefficients=coefficients)
+
+
+@_register(perspective, *_IMAGE_KINDS, "pil")
+def perspective_image(image, startpoints, endpoints, interpolation=InterpolationMode.BILINEAR,
+                      fill=None, coefficients=None):
+    coeffs = _perspective_coefficients(startpoints, endpoints, coefficients)
+    interpolation = _check_interpolation(interpolation)
+    if not isinstance(image, torch.Tensor):
+        from ..._functional_pil import perspective as _perspective_pil
+        from ...functional import pil_modes_mapping
+
+        return _perspective_pil(image, coeffs, interpolation=pil_modes_mapping[interpolation],
+                                fill=fill)
+    return _flat_image(image, lambda x: _perspective_tensor(x, coeffs, interpolation.value,
+                                                            fill=fill))
+
+
+perspective_video = perspective_image
+
+
+@_register(perspective, tv_tensors.Mask)
+def perspective_mask(mask, startpoints, endpoints, fill=None, coefficients=None, **kwargs):
+    return _as_mask_image(perspective_image)(mask, startpoints, endpoints,
+                                             interpolation=InterpolationMode.NEAREST, fill=fill,
+                                             coefficients=coefficients)
+
+
+def _inverse_perspective(c):
+    """The forward map's coefficients (input -> output) as two 2x3 matrices: numerator rows
+    and the shared denominator row."""
+    denom = c[0] * c[4] - c[1] * c[3]
+    if denom == 0:
+        raise RuntimeError(f"Provided perspective_coeffs {c} can not be inverted to transform "
+                           f"bounding boxes. Denominator is zero, denom={denom}")
+    inv = [(c[4] - c[5] * c[7]) / denom, (-c[1] + c[2] * c[7]) / denom,
+           (c[1] * c[5] - c[2] * c[4]) / denom, (-c[3] + c[5] * c[6]) / denom,
+           (c[0] - c[2] * c[6]) / denom, (-c[0] * c[5] + c[2] * c[3]) / denom,
+           (-c[4] * c[6] + c[3] * c[7]) / denom, (-c[0] * c[7] + c[1] * c[6]) / denom]
+    return [inv[0:3], inv[3:6]], [[inv[6], inv[7], 1.0], [inv[6], inv[7], 1.0]]
+
+
+def perspective_bounding_boxes(bounding_boxes, format, canvas_size, startpoints, endpoints,
+                               coefficients=None, clamping_mode="soft"):
+    if bounding_boxes.numel() == 0:
+        return bounding_boxes
+    coeffs = _perspective_coefficients(startpoints, endpoints, coefficients)
+    format = _fmt(format)
+    shape, dtype = bounding_boxes.shape, bounding_boxes.dtype
+    boxes = _convert_bounding_box_format(bounding_boxes, format, _XYXY).reshape(-1, 4)
+    work = boxes.dtype if boxes.is_floating_point() else torch.float32
+    numer, denom = _inverse_perspective(coeffs)
+    theta1, theta2 = torch.tensor(numer, dtype=work), torch.tensor(denom, dtype=work)
+    points = boxes[:, [[0, 1], [2, 1], [2, 3], [0, 3]]].reshape(-1, 2)
+    points = torch.cat([points, torch.ones(points.shape[0], 1)], dim=-1)
+    moved = torch.matmul(points, theta1.T).div_(torch.matmul(points, theta2.T)).reshape(-1, 4, 2)
+    lo, hi = torch.aminmax(moved, dim=1)
+    out = _clamp(torch.cat([lo, hi], dim=1), _XYXY, canvas_size, clamping_mode)
+    out = _convert_bounding_box_format(out, _XYXY, format, inplace=True).reshape(shape)
+    return out.to(dtype)
+
+
+@_register(perspective, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+def _perspective_boxes_dispatch(inpt, startpoints, endpoints, coefficients=None, **kwargs):
+    out = perspective_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.format,
+                                     inpt.canvas_size, startpoints, endpoints,
+                                     coefficients=coefficients,
+                                     clamping_mode=inpt.clamping_mode)
+    return tv_tensors.wrap(out, like=inpt)
+
+
+def elastic(inpt, displacement, interpolation=InterpolationMode.BILINEAR, fill=None):
+    """Move every pixel by ``displacement`` ([1, H, W, 2], in grid_sample's [-1, 1] units)."""
+    return _call(elastic, inpt, displacement=displacement, interpolation=interpolation,
+                 fill=fill)
+
+
+elastic_transform = elastic
+
+
+@_register(elastic, *_IMAGE_KINDS, "pil")
+def elastic_image(image, displacement, interpolation=InterpolationMode.BILINEAR, fill=None):
+    if not isinstance(displacement, torch.Tensor):
+        raise TypeError("Argument displacement should be a Tensor")
+    interpolation = _check_interpolation(interpolation)
+    if not isinstance(image, torch.Tensor):
+        return F1.elastic_transform(image, displacement, interpolation=interpolation, fill=fill)
+    expected = (1,) + tuple(image.shape[-2:]) + (2,)
+    if expected != tuple(displacement.shape):
+        raise ValueError(f"Argument displacement shape should be {expected}, but given "
+                         f"{displacement.shape}")
+    return _flat_image(image, lambda x: F1.elastic_transform(x, displacement,
+                                                             interpolation=interpolation,
+                                                             fill=fill))
+
+
+elastic_video = elastic_image
+
+
+@_register(elastic, tv_tensors.Mask)
+def elastic_mask(mask, displacement, fill=None, **kwargs):
+    return _as_mask_image(elastic_image)(mask, displacement,
+                                         interpolation=InterpolationMode.NEAREST, fill=fill)
+
+
+def elastic_bounding_boxes(bounding_boxes, format, canvas_size, displacement,
+                           clamping_mode="soft"):
+    """Each corner moved by the inverse displacement sampled at its (rounded up) pixel."""
+    expected = (1, canvas_size[0], canvas_size[1], 2)
+    if not isinstance(displacement, torch.Tensor):
+        raise TypeError("Argument displacement should be a Tensor")
+    if tuple(displacement.shape) != expected:
+        raise ValueError(f"Argument displacement shape should be {expected}, but given "
+                         f"{displacement.shape}")
+    if bounding_boxes.numel() == 0:
+        return bounding_boxes
+    format = _fmt(format)
+    work = bounding_boxes.dtype if bounding_boxes.is_floating_point() else torch.float32
+    displacement = displacement.to(dtype=work)
+    shape = bounding_boxes.shape
+    boxes = _convert_bounding_box_format(bounding_boxes.clone(), format, _XYXY).reshape(-1, 4)
+    inv_grid = _create_identity_grid(list(canvas_size)).to(work).sub_(displacement)
+    points = boxes[:, [[0, 1], [2, 1], [2, 3], [0, 3]]].reshape(-1, 2)
+    if points.is_floating_point():
+        points = points.ceil_()
+    index = points.to(dtype=torch.long)
+    index_x = index[:, 0].clamp(0, inv_grid.shape[2] - 1)
+    index_y = index[:, 1].clamp(0, inv_grid.shape[1] - 1)
+    t_size = torch.tensor(canvas_size[::-1], dtype=displacement.dtype)
+    moved = inv_grid[0, index_y, index_x, :].add_(1).mul_(0.5 * t_size).sub_(0.5)
+    lo, hi = torch.aminmax(moved.reshape(-1, 4, 2), dim=1)
+    out = torch.cat([lo, hi], dim=1).to(boxes.dtype)
+    out = _clamp(out, _XYXY, canvas_size, clamping_mode)
+    return _convert_bounding_box_format(out, _XYXY, format).reshape(shape)
+
+
+@_register(elastic, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+def _elastic_boxes_dispatch(inpt, displacement, **kwargs):
+    out = elastic_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.format, inpt.canvas_size,
+                                 displacement, clamping_mode=inpt.clamping_mode)
+    return tv_tensors.wrap(out, like=inpt)
+
+
+def _register_crops(functional, kernel):
+    """five/ten crop kernels: each crop of a TVTensor is wrapped back into its kind."""
+    def wrapped(inpt, *args, **kwargs):
+        return tuple(tv_tensors.wrap(o, like=inpt)
+                     for o in kernel(inpt.as_subclass(torch.Tensor), *args, **kwargs))
+
+    registry = _KERNELS.setdefault(functional, {})
+    registry[torch.Tensor] = registry[_PILKind] = kernel
+    registry[tv_tensors.Image] = registry[tv_tensors.Video] = wrapped
+
+
+def five_crop(inpt, size):
+    """The four corner crops and the centre crop: (tl, tr, bl, br, center)."""
+    return _call(five_crop, inpt, size=size)
+
+
+def five_crop_image(image, size):
+    return F1.five_crop(image, size)
+
+
+def ten_crop(inpt, size, vertical_flip=False):
+    """:func:`five_crop` of the input and of its mirror image."""
+    return _call(ten_crop, inpt, size=size, vertical_flip=vertical_flip)
+
+
+def ten_crop_image(image, size, vertical_flip=False):
+    return F1.ten_crop(image, size, vertical_flip=vertical_flip)
+
+
+five_crop_video, ten_crop_video = five_crop_image, ten_crop_image
+_register_crops(five_crop, five_crop_image)
+_register_crops(ten_crop, ten_crop_image)
