@@ -617,7 +617,7 @@ class Conv(_ConvPair):
                                                         self.dilation, self.groups, out):
             # the filter transform is memory-bound (512 channels: ~4 ms): once for all the
             # parts, and kept for the input gradient, which reuses it reordered
-            u = _winograd.filters(self.xp, w)
+            u = _winograd.filters(self.xp, w, k)
             taps = (u.transpose(0, 2, 1), None)
             self.winograd_filters = u
 

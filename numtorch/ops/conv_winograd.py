@@ -30,6 +30,7 @@ import numpy as np
 
 from ..backend import is_device_array
 from . import _intraop
+from . import conv_samples as _batch_split
 
 _MIN_CHANNELS = 64
 # fewer filters than inputs: Winograd from this many inputs and filters on (see ``applies``)
@@ -183,19 +184,31 @@ def _samples_per_block(n, tiles_per_sample, channels, itemsize):
     return max(1, min(n, want, _MAX_BLOCK_BYTES // per_sample))
 
 
-def filters(xp, w):
+def filters(xp, w, parts=1):
     """The transformed filters ``U = G w G^T`` of a ``(O, C, 3, 3)`` weight as ``(16, O, C)``.
 
-    One GEMM against the (16, 9) map, threaded by BLAS itself (split across the intra-op
-    threads instead, each part's GEMM started BLAS threads of its own: a two-core 128-channel
-    layer measured 20% slower so). It reads the weight and writes 16/9 of it (ResNet-18's
+    One GEMM against the (16, 9) map. It reads the weight and writes 16/9 of it (ResNet-18's
     512-channel layers: 9 + 17 MB, ~4 ms on one core, memory-bound), which is why ``Conv``
     computes it once for all the batch's parts and for the input gradient (``forward``'s
-    ``taps``).
+    ``taps``). With ``parts`` > 1 (the batch's parts, ``conv_samples``) the filters are cut
+    into that many ranges of output channels, each a one-thread GEMM on its own core: threaded
+    by BLAS, the K=9 GEMM kept the calling thread busier than one thread alone did (ResNet-18
+    step: 31 ms of it per step on one thread, 43 ms on the calling thread with two BLAS
+    threads); split across the intra-op threads without a one-thread BLAS, each part started
+    BLAS threads of its own (a two-core 128-channel layer measured 20% slower so).
     """
     o, c = w.shape[:2]
     maps = xp.asarray(_WEIGHT_MAP.astype(w.dtype))
-    return xp.matmul(maps, w.reshape(o * c, 9).T).reshape(16, o, c)
+    if parts == 1 or is_device_array(w):
+        return xp.matmul(maps, w.reshape(o * c, 9).T).reshape(16, o, c)
+    u = xp.empty((16, o, c), dtype=w.dtype)
+
+    def part(lo, hi):
+        xp.matmul(maps, w[lo:hi].reshape((hi - lo) * c, 9).T,
+                  out=u[:, lo:hi].reshape(16, (hi - lo) * c))
+
+    _batch_split.run(part, o, parts)
+    return u
 
 
 def forward(xp, x, w, b, padding, out, taps=None):

@@ -134,8 +134,8 @@ def test_winograd_filters_transformed_once_per_convolution(paths, small, monkeyp
     monkeypatch.setattr(conv_samples, "_free_cores", lambda: parts)
     calls = []
     real = conv_winograd.filters
-    monkeypatch.setattr(conv_winograd, "filters", lambda xp, w: calls.append(w.shape)
-                        or real(xp, w))
+    monkeypatch.setattr(conv_winograd, "filters", lambda xp, w, k=1: calls.append(w.shape)
+                        or real(xp, w, k))
     check_op(_conv(padding=1), [(4, 8, 6, 5), (5, 8, 3, 3), (5,)], dtype="float32",
              second_order=False)
     check_op(_conv(padding=1), [(4, 8, 6, 5), (5, 8, 3, 3), (5,)], second_order=False)
