@@ -380,6 +380,16 @@ def can_cast(from_, to):
     return from_._category <= to._category
 
 
+# eps, max, tiny and min of the 8-bit float formats (e8m0 holds powers of two only, all positive)
+_FLOAT8_LIMITS = {
+    "float8_e4m3fn": (2.0 ** -3, 448.0, 2.0 ** -6, -448.0),
+    "float8_e5m2": (2.0 ** -2, 57344.0, 2.0 ** -14, -57344.0),
+    "float8_e4m3fnuz": (2.0 ** -3, 240.0, 2.0 ** -7, -240.0),
+    "float8_e5m2fnuz": (2.0 ** -3, 57344.0, 2.0 ** -15, -57344.0),
+    "float8_e8m0fnu": (1.0, 2.0 ** 127, 2.0 ** -127, 2.0 ** -127),
+}
+
+
 class finfo:
     """Machine limits of a floating point dtype (the default dtype when called bare).
 
@@ -403,6 +413,12 @@ class finfo:
             raise TypeError("torch.finfo() requires a floating point input type. Use "
                             "torch.iinfo to handle 'torch.finfo'")
         real = _TO_REAL.get(type, type)
+        small = _FLOAT8_LIMITS.get(real.name)
+        if small is not None:  # no NumPy type to ask: the format's own limits
+            self.bits = 8
+            self.eps, self.max, self.tiny, self.min = small
+            self.smallest_normal, self.resolution, self.dtype = self.tiny, 1.0, real.name
+            return
         if real is bfloat16 and not _BF16_AVAILABLE:
             # bfloat16 is float32's upper half: same exponent range, 8 significand bits
             self.bits, self.eps, self.tiny, precision = 16, 2.0 ** -7, 2.0 ** -126, 2

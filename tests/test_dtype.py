@@ -301,3 +301,13 @@ def test_python_number_defaults_match_torch():
 
     for a, b in zip(fn(numtorch), fn(torch)):
         _same(a, b)
+
+
+@pytest.mark.parametrize("name", ["float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz",
+                                  "float8_e5m2fnuz", "float8_e8m0fnu"])
+def test_finfo_of_float8_formats_matches_torch(name):
+    # numtorch has no float8 arrays, but programs read the formats' limits (fp8 KV caches)
+    t, n = torch.finfo(getattr(torch, name)), numtorch.finfo(getattr(numtorch, name))
+    for attr in ("bits", "max", "min", "eps", "tiny", "smallest_normal", "resolution", "dtype"):
+        assert getattr(n, attr) == getattr(t, attr), attr
+    assert repr(n) == repr(t)

@@ -152,36 +152,100 @@ def _seq_keys(children):
     return [SequenceKey(i) for i in range(len(children))]
 
 
+# the built-in nodes' functions, by torch's private names (libraries register their own
+# dict-like classes with them: transformers' ModelOutput uses _dict_flatten_with_keys)
+def _tuple_flatten(t):
+    return list(t), None
+
+
+def _tuple_flatten_with_keys(t):
+    return list(zip(_seq_keys(t), t)), None
+
+
+def _tuple_unflatten(values, context):
+    return tuple(values)
+
+
+def _list_flatten(t):
+    return list(t), None
+
+
+def _list_flatten_with_keys(t):
+    return list(zip(_seq_keys(t), t)), None
+
+
+def _list_unflatten(values, context):
+    return list(values)
+
+
+def _dict_flatten(d):
+    return list(d.values()), list(d.keys())
+
+
+def _dict_flatten_with_keys(d):
+    return [(MappingKey(k), v) for k, v in d.items()], list(d.keys())
+
+
+def _dict_unflatten(values, context):
+    return dict(zip(context, values))
+
+
+def _namedtuple_flatten(t):
+    return list(t), type(t)
+
+
+def _namedtuple_flatten_with_keys(t):
+    return [(GetAttrKey(n), x) for n, x in zip(t._fields, t)], type(t)
+
+
+def _namedtuple_unflatten(values, context):
+    return context(*values)
+
+
+def _ordereddict_unflatten(values, context):
+    return collections.OrderedDict(zip(context, values))
+
+
+def _defaultdict_flatten(d):
+    return list(d.values()), [d.default_factory, list(d.keys())]
+
+
+def _defaultdict_flatten_with_keys(d):
+    return [(MappingKey(k), v) for k, v in d.items()], [d.default_factory, list(d.keys())]
+
+
+def _defaultdict_unflatten(values, context):
+    return collections.defaultdict(context[0], zip(context[1], values))
+
+
+def _deque_flatten(d):
+    return list(d), d.maxlen
+
+
+def _deque_flatten_with_keys(d):
+    return list(zip(_seq_keys(d), d)), d.maxlen
+
+
+def _deque_unflatten(values, context):
+    return collections.deque(values, maxlen=context)
+
+
 def _register_builtins():
-    register_pytree_node(
-        tuple, lambda t: (list(t), None), lambda v, c: tuple(v),
-        flatten_with_keys_fn=lambda t: (list(zip(_seq_keys(t), t)), None))
-    register_pytree_node(
-        list, lambda t: (list(t), None), lambda v, c: list(v),
-        flatten_with_keys_fn=lambda t: (list(zip(_seq_keys(t), t)), None))
-    register_pytree_node(
-        dict, lambda d: (list(d.values()), list(d.keys())), lambda v, c: dict(zip(c, v)),
-        flatten_with_keys_fn=lambda d: ([(MappingKey(k), v) for k, v in d.items()],
-                                        list(d.keys())))
-    register_pytree_node(
-        collections.namedtuple, lambda t: (list(t), type(t)), lambda v, c: c(*v),
-        flatten_with_keys_fn=lambda t: ([(GetAttrKey(n), x) for n, x in zip(t._fields, t)],
-                                        type(t)))
-    register_pytree_node(
-        collections.OrderedDict, lambda d: (list(d.values()), list(d.keys())),
-        lambda v, c: collections.OrderedDict(zip(c, v)),
-        flatten_with_keys_fn=lambda d: ([(MappingKey(k), v) for k, v in d.items()],
-                                        list(d.keys())))
-    register_pytree_node(
-        collections.defaultdict,
-        lambda d: (list(d.values()), [d.default_factory, list(d.keys())]),
-        lambda v, c: collections.defaultdict(c[0], zip(c[1], v)),
-        flatten_with_keys_fn=lambda d: ([(MappingKey(k), v) for k, v in d.items()],
-                                        [d.default_factory, list(d.keys())]))
-    register_pytree_node(
-        collections.deque, lambda d: (list(d), d.maxlen),
-        lambda v, c: collections.deque(v, maxlen=c),
-        flatten_with_keys_fn=lambda d: (list(zip(_seq_keys(d), d)), d.maxlen))
+    register_pytree_node(tuple, _tuple_flatten, _tuple_unflatten,
+                         flatten_with_keys_fn=_tuple_flatten_with_keys)
+    register_pytree_node(list, _list_flatten, _list_unflatten,
+                         flatten_with_keys_fn=_list_flatten_with_keys)
+    register_pytree_node(dict, _dict_flatten, _dict_unflatten,
+                         flatten_with_keys_fn=_dict_flatten_with_keys)
+    register_pytree_node(collections.namedtuple, _namedtuple_flatten, _namedtuple_unflatten,
+                         flatten_with_keys_fn=_namedtuple_flatten_with_keys)
+    register_pytree_node(collections.OrderedDict, _dict_flatten, _ordereddict_unflatten,
+                         flatten_with_keys_fn=_dict_flatten_with_keys)
+    register_pytree_node(collections.defaultdict, _defaultdict_flatten,
+                         _defaultdict_unflatten,
+                         flatten_with_keys_fn=_defaultdict_flatten_with_keys)
+    register_pytree_node(collections.deque, _deque_flatten, _deque_unflatten,
+                         flatten_with_keys_fn=_deque_flatten_with_keys)
 
 
 _register_builtins()
