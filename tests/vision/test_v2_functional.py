@@ -100,7 +100,7 @@ def test_color_and_misc(name, kind):
         # the registry's message names the library's own classes
         assert isinstance(nt, TypeError) and "supports inputs of type" in str(nt)
         return
-    assert_same(nt, tt, atol=1.0 if kind != "image_f32" else 1e-5)
+    assert_same(nt, tt, atol=1e-5)
 
 
 @pytest.mark.parametrize("src,dst,scale", [
