@@ -14,3 +14,12 @@ from .vision import VisionDataset
 __all__ = ["LSUN", "LSUNClass", "ImageFolder", "DatasetFolder", "FakeData", "CocoCaptions",
            "CocoDetection", "CIFAR10", "CIFAR100", "EMNIST", "FashionMNIST", "QMNIST", "MNIST",
            "KMNIST", "STL10", "SVHN", "VisionDataset"]
+
+
+def __getattr__(name):
+    # as torchvision: the v2 wrapper lives with tv_tensors and is imported on first use
+    if name == "wrap_dataset_for_transforms_v2":
+        from ..tv_tensors._dataset_wrapper import wrap_dataset_for_transforms_v2
+
+        return wrap_dataset_for_transforms_v2
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
