@@ -196,6 +196,7 @@ _DIRECT_WEIGHT_ELEMENTS = 1 << 18
 _MAX_BLOCKS = 1
 _MAX_BLOCK_BYTES = 64 << 20
 _THREADED = None
+_PER_SAMPLE_MAX_DEPTH = 32  # C * prod(kernel) up to which dw is one GEMM per sample
 _PHASED = True  # im2col from phase planes where it applies (off: to compare, as in bench)
 
 
@@ -372,6 +373,9 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
     if _depthwise.applies(x.shape[1], o, groups, stride):
         _note("weight-depthwise")
         return _depthwise.weight(xp, x, gy, kernel, padding, dilation)
+    if groups == 1 and x.shape[1] * _prod(kernel) <= _PER_SAMPLE_MAX_DEPTH:
+        _note("weight-per-sample")
+        return _weight_per_sample(xp, x, gy, kernel, stride, padding, dilation)
     _note("weight-im2col")
     block, out = _im2col(xp, x, kernel, stride, padding, dilation, out)
     length = _prod(out)
@@ -396,6 +400,32 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
     elif not direct:
         acc = _copy(xp, acc.swapaxes(1, 2))
     return acc.reshape((o, x.shape[1] // groups) + tuple(kernel))
+
+
+def _weight_per_sample(xp, x, gy, kernel, stride, padding, dilation):
+    """dw for few input channels times kernel taps (a network's first convolution): one GEMM
+    ``gy[i] @ cols[i]^T`` per sample, batched by matmul, summed over the samples.
+
+    The blocked GEMM of ``_conv_weight`` needs ``gy`` copied into its column layout, and with
+    a reduction of only ``C * prod(kernel)`` rows that copy is most of the work; per sample,
+    ``gy`` is read in place. MNIST's 1 -> 32 3x3 conv on 28x28, batch 64: 2.7 -> 0.73 ms, a
+    CIFAR-style 3 -> 16 on 32x32: 1.5 -> 0.7 ms (one thread, CPU time); with 16 channels
+    (144 rows) it lost, 5.6 -> 6.8 ms.
+    """
+    nd = len(kernel)
+    n, o = gy.shape[:2]
+    out = tuple(gy.shape[2:])
+    length = _prod(out)
+    win = _windows(xp, _pad_zeros(xp, x, padding), kernel, stride, dilation, out)
+    win = win.transpose((0, 1) + tuple(range(2 + nd, 2 + 2 * nd)) + tuple(range(2, 2 + nd)))
+    ck = x.shape[1] * _prod(kernel)
+    gy3 = gy.reshape(n, o, length)
+    acc = xp.zeros((o, ck), dtype=xp.result_type(x, gy))
+    step = max(1, _BLOCK_BYTES // max(ck * length * x.itemsize, 1))
+    for i in range(0, n, step):
+        cols = _copy(xp, win[i:i + step]).reshape(-1, ck, length)
+        acc += xp.matmul(gy3[i:i + step], cols.swapaxes(1, 2)).sum(0)
+    return acc.reshape((o, x.shape[1]) + tuple(kernel))
 
 
 def _conv_input(xp, gy, w, size, stride, padding, dilation, groups, filters=None):

@@ -253,3 +253,34 @@ def test_narrow_strided_outputs_keep_the_strided_view(paths):
     check_op(_conv(2, stride=2, padding=1), [(2, 8, 14, 14), (8, 8, 3, 3)], grad=False)
     check_op(_conv(2, stride=2), [(2, 8, 14, 14), (8, 8, 1, 1)], grad=False)  # 1x1: one phase
     assert "columns-phases" not in paths
+
+
+# weight gradients of few input channels times taps: one GEMM per sample (_weight_per_sample)
+PER_SAMPLE = [
+    (_conv(2), [(3, 1, 8, 7), (4, 1, 3, 3), (4,)]),  # an MNIST first layer
+    (_conv(2, padding=1, stride=2), [(2, 3, 9, 8), (5, 3, 3, 3)]),
+    (_conv(2, padding=(2, 1), dilation=(2, 1)), [(2, 2, 7, 6), (3, 2, 3, 2)]),
+    (_conv(1, padding=1), [(3, 4, 9), (5, 4, 5)]),
+    (_conv(3, padding=1), [(2, 1, 4, 5, 3), (2, 1, 3, 3, 3)]),
+    (_conv(2, padding=3, stride=2), [(2, 1, 16, 40), (3, 1, 5, 5)]),  # with phase columns
+]
+
+
+@pytest.mark.parametrize("case", range(len(PER_SAMPLE)))
+def test_weight_gradient_per_sample_matches_torch(paths, case):
+    fn, shapes = PER_SAMPLE[case]
+    check_op(fn, shapes)
+    assert "weight-per-sample" in paths and "weight-im2col" not in paths
+
+
+def test_weight_gradient_per_sample_float32_in_blocks(monkeypatch, paths):
+    monkeypatch.setattr(conv_ops, "_BLOCK_BYTES", 1)  # one sample per block
+    check_op(_conv(2, padding=1), [(5, 3, 12, 11), (8, 3, 3, 3), (8,)], dtype="float32",
+             second_order=False)
+    assert "weight-per-sample" in paths
+
+
+def test_weight_gradient_of_many_channels_keeps_the_blocked_gemm(paths):
+    check_op(_conv(2, padding=1), [(2, 4, 6, 5), (3, 4, 3, 3)], second_order=False)  # 36 rows
+    check_op(_conv(2, padding=1, groups=2), [(2, 4, 6, 5), (4, 2, 3, 3)], second_order=False)
+    assert "weight-im2col" in paths and "weight-per-sample" not in paths
