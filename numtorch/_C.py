@@ -8,6 +8,10 @@ Tensor subclasses written for torch use ``torch._C._disabled_torch_function_impl
 from ._torch_function import (  # noqa: F401
     DisableTorchFunction, DisableTorchFunctionSubclass, _disabled_torch_function_impl,
 )
+from ._function_mode import (  # noqa: F401
+    _is_torch_function_mode_enabled, _len_torch_function_stack,
+    _pop_mode as _pop_torch_function_stack, _push_mode as _push_on_torch_function_stack,
+)
 from .linalg import LinAlgError as _LinAlgError  # noqa: F401
 
 
@@ -16,3 +20,10 @@ def _is_torch_function_enabled():
     from ._torch_function import _all_disabled, _sub_disabled
 
     return not (_sub_disabled() or _all_disabled())
+
+
+def _get_function_stack_at(i):
+    """The ``i``-th active TorchFunctionMode, outermost first."""
+    from ._function_mode import stack
+
+    return stack()[i]

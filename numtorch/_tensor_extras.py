@@ -163,10 +163,10 @@ class _TensorExtras:
     def as_subclass(self, cls):
         """``self`` seen as an instance of the Tensor subclass ``cls``: same data, and still
         attached to the autograd graph (through a view)."""
-        from ._torch_function import DisableTorchFunctionSubclass
+        from ._torch_function import DisableTorchFunction
 
         _check_subclass(cls)
-        with DisableTorchFunctionSubclass():  # as in torch, no __torch_function__ runs here
+        with DisableTorchFunction():  # as in torch, no __torch_function__ (nor mode) runs here
             return _retyped(self.view_as(self), cls)
 
     @staticmethod

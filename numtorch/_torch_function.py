@@ -27,6 +27,8 @@ import sys
 import threading
 import types
 
+from . import _function_mode as _modes
+
 __all__ = ["DisableTorchFunctionSubclass", "DisableTorchFunction",
            "_disabled_torch_function_impl", "default_torch_function"]
 
@@ -220,6 +222,13 @@ def _wrap(func, reported_as=None, name=None, python_style=False):
     def wrapper(*args, **kwargs):
         if not _all_disabled():
             relevant = _relevant(args, kwargs)
+            if _modes.any_active():  # a TorchFunctionMode sees the call first
+                from ._tensor import Tensor
+
+                public = getattr(Tensor, reported_as) if reported_as else wrapper
+                kinds = tuple(type(a) for a in _overloaded(relevant)) if relevant else ()
+                return _modes.dispatch(public, kinds, args, kwargs or {},
+                                       lambda: wrapper(*args, **kwargs))
             if relevant:
                 from ._tensor import Tensor
 
@@ -285,6 +294,7 @@ def install(subclass):
         if name in _REFLECTED:
             wrapped = _reflected(wrapped, _REFLECTED[name])
         setattr(subclass, name, wrapped)
+    _subclass_since_modes[0] = True
     _install_functions()
 
 
@@ -307,6 +317,53 @@ def _tensor_method_names():
                     names.add(name)
         _METHOD_NAMES.extend(sorted(names))
     return _METHOD_NAMES
+
+
+def _overloaded(relevant):
+    from .overrides import _overloaded_args
+
+    return _overloaded_args(relevant)
+
+
+# whether the public functions were wrapped before the first mode entered, and whether a
+# Tensor subclass was defined since (either keeps the wrappers after the last mode exits)
+_functions_before_modes = [False]
+_subclass_since_modes = [False]
+_mode_swap = []  # (name, Tensor's own attribute or None if inherited, dispatching wrapper)
+
+
+def install_for_modes():
+    """Dispatching wrappers on the plain Tensor's methods and on the public functions while a
+    TorchFunctionMode is active (see ``_function_mode.py``)."""
+    from ._tensor import Tensor
+
+    if not _mode_swap:
+        for name in _tensor_method_names():
+            value = getattr(Tensor, name)
+            own = vars(Tensor).get(name)
+            if isinstance(value, property):
+                wrapped = _wrap_property(name, value)
+            else:
+                reported = _OPERATOR_AS.get(name, name)
+                binary = name in _OPERATORS and name not in _UNARY
+                wrapped = _wrap(value, reported, None if binary else f"torch.Tensor.{reported}")
+            _mode_swap.append((name, own, wrapped))
+    for name, _own, wrapped in _mode_swap:
+        setattr(Tensor, name, wrapped)
+    _functions_before_modes[0], _subclass_since_modes[0] = _installed[0], False
+    _install_functions()
+
+
+def uninstall_for_modes():
+    from ._tensor import Tensor
+
+    for name, own, _wrapped in _mode_swap:
+        if own is None:
+            delattr(Tensor, name)  # inherited: the base class's attribute shows again
+        else:
+            setattr(Tensor, name, own)
+    if not (_functions_before_modes[0] or _subclass_since_modes[0]):
+        uninstall()
 
 
 def _install_functions():

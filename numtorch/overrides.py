@@ -8,10 +8,16 @@ takes part, subclasses before their bases, and call them until one does not retu
 ``NotImplemented``.
 """
 
+from ._function_mode import (  # noqa: F401  (torch.overrides' mode API)
+    BaseTorchFunctionMode, TorchFunctionMode, _get_current_function_mode,
+    _get_current_function_mode_stack, _is_torch_function_mode_enabled,
+    _len_torch_function_stack, _pop_mode, _pop_mode_temporarily, _push_mode,
+)
 from ._tensor import Tensor
 
 __all__ = ["has_torch_function", "has_torch_function_unary", "has_torch_function_variadic",
-           "handle_torch_function", "is_tensor_like"]
+           "handle_torch_function", "is_tensor_like", "TorchFunctionMode",
+           "BaseTorchFunctionMode"]
 
 
 def _overrides(obj):
