@@ -12,7 +12,7 @@ import numtorch
 
 
 def _program(torch):
-    TorchFunctionMode = torch.overrides.TorchFunctionMode  (the library's own)
+    TorchFunctionMode = torch.overrides.TorchFunctionMode  # the library's own
     BaseTorchFunctionMode = torch.overrides.BaseTorchFunctionMode
     log = []
 
