@@ -529,3 +529,20 @@ def test_first_grad_under_create_graph_is_a_graph_copy(leaf):
     from tests.oracle import same
 
     same(lambda L: _create_graph_grads(L, leaf))
+
+
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+def test_ctc_loss_node_is_named_as_torch(reduction):
+    from tests.oracle import same
+
+    def name(L):
+        lp = L.randn(6, 2, 4).log_softmax(2).requires_grad_()
+        loss = L.nn.functional.ctc_loss(lp, L.tensor([[1, 2, 2], [3, 1, 0]]), L.tensor([6, 5]),
+                                        L.tensor([3, 2]), reduction=reduction)
+        fn = loss.grad_fn
+        while fn.next_functions and fn.name() != "CtcLossBackward0" and \
+                fn.next_functions[0][0] is not None:
+            fn = fn.next_functions[0][0]
+        return fn.name()
+
+    same(name)

@@ -505,6 +505,8 @@ class CTCLoss(Op):
     ``il``/``tl`` are the input and target lengths.
     """
 
+    node_name = "CtcLossBackward0"
+
     def forward(self, lp):
         xp = self.xp
         T, N, _ = lp.shape
