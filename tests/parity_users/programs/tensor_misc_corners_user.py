@@ -6,7 +6,8 @@ for f in (lambda: torch.Tensor([1], dtype=torch.int64), lambda: torch.LongTensor
     try:
         print(f())
     except (TypeError, RuntimeError) as e:
-        print(type(e).__name__, e)
+        # the class only for torch's argument-parser listing of every signature
+        print(type(e).__name__, str(e).split(" - ")[0])
 #%% type strings and conversions
 x = torch.arange(3)
 print(x.type(), x.type(torch.float64).type(), x.type("torch.IntTensor").dtype, x.float().type(), torch.ones(1, dtype=torch.bool).type(), x.is_floating_point(), x.is_signed())
