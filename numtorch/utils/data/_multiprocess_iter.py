@@ -121,7 +121,10 @@ class MultiProcessIter(IterBase):
             wid = next(self.worker_cycle)
             if wid in self.active:
                 break
-        self.links[wid].post((self.epoch, self.send_key, indices))
+        try:
+            self.links[wid].post((self.epoch, self.send_key, indices))
+        except OSError:  # its socket's other end is gone: the worker died (the sentinel says how)
+            self._worker_died([self.workers[wid]])
         self.send_key += 1
 
     def __iter__(self):
@@ -174,7 +177,10 @@ class MultiProcessIter(IterBase):
             for key, mask in events:
                 ch = key.fileobj
                 if mask & selectors.EVENT_WRITE:
-                    ch.flush()
+                    try:
+                        ch.flush()
+                    except OSError:  # as in _send: the worker is gone
+                        self._worker_died([self.workers[self.channels[ch]]])
                 if not mask & selectors.EVENT_READ:
                     continue
                 try:
