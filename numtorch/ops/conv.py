@@ -276,6 +276,9 @@ def _conv_forward(xp, x, w, b, stride, padding, dilation, groups, out=None, taps
     if _flat_applies(w, groups, stride, out):
         _note("forward-flat")
         return _flat_forward(xp, x, w, b, padding, dilation, groups, out)
+    if _per_sample(w.shape[1] * _prod(w.shape[2:]), groups, out):
+        _note("forward-per-sample")
+        return _forward_per_sample(xp, x, w, b, stride, padding, dilation, out)
     _note("forward-im2col")
     kernel = w.shape[2:]
     block, out = _im2col(xp, x, kernel, stride, padding, dilation, out)
@@ -373,7 +376,7 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
     if _depthwise.applies(x.shape[1], o, groups, stride):
         _note("weight-depthwise")
         return _depthwise.weight(xp, x, gy, kernel, padding, dilation)
-    if groups == 1 and x.shape[1] * _prod(kernel) <= _PER_SAMPLE_MAX_DEPTH:
+    if _per_sample(x.shape[1] * _prod(kernel), groups, out):
         _note("weight-per-sample")
         return _weight_per_sample(xp, x, gy, kernel, stride, padding, dilation)
     _note("weight-im2col")
@@ -400,6 +403,36 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
     elif not direct:
         acc = _copy(xp, acc.swapaxes(1, 2))
     return acc.reshape((o, x.shape[1] // groups) + tuple(kernel))
+
+
+def _per_sample(depth, groups, out):
+    """Whether a convolution reducing over ``depth = C/groups * prod(kernel)`` rows runs one
+    GEMM per sample (``_forward_per_sample``, ``_weight_per_sample``): a shallow reduction,
+    one group, and maps large enough that a sample's GEMM is not skinny (as for 1x1 convs)."""
+    return groups == 1 and depth <= _PER_SAMPLE_MAX_DEPTH and _prod(out) >= _MIN_POINTWISE_LENGTH
+
+
+def _forward_per_sample(xp, x, w, b, stride, padding, dilation, out):
+    """y = conv(x, w) + b for few input channels times taps: ``w @ cols[i]`` per sample,
+    batched by matmul, lands in y's layout, where the blocked GEMM's ``(O, m * L)`` result
+    needs a transposing copy into y (as large as y, against a GEMM of only
+    ``C * prod(kernel)`` multiply-adds per output)."""
+    kernel = tuple(w.shape[2:])
+    nd = len(kernel)
+    n, o = x.shape[0], w.shape[0]
+    length = _prod(out)
+    win = _windows(xp, _pad_zeros(xp, x, padding), kernel, stride, dilation, out)
+    win = win.transpose((0, 1) + tuple(range(2 + nd, 2 + 2 * nd)) + tuple(range(2, 2 + nd)))
+    ck = x.shape[1] * _prod(kernel)
+    wm = w.reshape(o, ck)
+    y = xp.empty((n, o, length), dtype=xp.result_type(x, w))
+    step = max(1, _BLOCK_BYTES // max(ck * length * x.itemsize, 1))
+    for i in range(0, n, step):
+        cols = _copy(xp, win[i:i + step]).reshape(-1, ck, length)
+        xp.matmul(wm, cols, out=y[i:i + step])
+    if b is not None:
+        y += b.reshape(o, 1)
+    return y.reshape((n, o) + tuple(out))
 
 
 def _weight_per_sample(xp, x, gy, kernel, stride, padding, dilation):

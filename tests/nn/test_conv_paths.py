@@ -234,6 +234,7 @@ PHASES = [
 @pytest.mark.parametrize("case", range(len(PHASES)))
 def test_phase_plane_columns_match_torch(monkeypatch, paths, case):
     monkeypatch.setattr(conv_phases, "MIN_WIDTH", 1)
+    monkeypatch.setattr(conv_ops, "_PER_SAMPLE_MAX_DEPTH", 0)  # few channels: im2col here
     fn, shapes = PHASES[case]
     check_op(fn, shapes)
     assert "columns-phases" in paths
@@ -255,32 +256,35 @@ def test_narrow_strided_outputs_keep_the_strided_view(paths):
     assert "columns-phases" not in paths
 
 
-# weight gradients of few input channels times taps: one GEMM per sample (_weight_per_sample)
+# forwards and weight gradients of few input channels times taps: one GEMM per sample
 PER_SAMPLE = [
-    (_conv(2), [(3, 1, 8, 7), (4, 1, 3, 3), (4,)]),  # an MNIST first layer
-    (_conv(2, padding=1, stride=2), [(2, 3, 9, 8), (5, 3, 3, 3)]),
-    (_conv(2, padding=(2, 1), dilation=(2, 1)), [(2, 2, 7, 6), (3, 2, 3, 2)]),
-    (_conv(1, padding=1), [(3, 4, 9), (5, 4, 5)]),
-    (_conv(3, padding=1), [(2, 1, 4, 5, 3), (2, 1, 3, 3, 3)]),
-    (_conv(2, padding=3, stride=2), [(2, 1, 16, 40), (3, 1, 5, 5)]),  # with phase columns
+    (_conv(2), [(3, 1, 14, 13), (4, 1, 3, 3), (4,)]),  # an MNIST first layer
+    (_conv(2, padding=1, stride=2), [(2, 3, 24, 22), (5, 3, 3, 3)]),
+    (_conv(2, padding=(2, 1), dilation=(2, 1)), [(2, 2, 14, 12), (3, 2, 3, 2)]),
+    (_conv(1, padding=1), [(3, 4, 140), (5, 4, 5)]),
+    (_conv(3, padding=1), [(2, 1, 6, 6, 5), (2, 1, 3, 3, 3)]),
+    (_conv(2, padding=3, stride=2), [(2, 1, 16, 40), (3, 1, 5, 5)]),  # wide strided rows
 ]
 
 
 @pytest.mark.parametrize("case", range(len(PER_SAMPLE)))
-def test_weight_gradient_per_sample_matches_torch(paths, case):
+def test_forward_and_weight_gradient_per_sample_match_torch(paths, case):
     fn, shapes = PER_SAMPLE[case]
     check_op(fn, shapes)
     assert "weight-per-sample" in paths and "weight-im2col" not in paths
+    assert "forward-per-sample" in paths and "forward-im2col" not in paths
 
 
-def test_weight_gradient_per_sample_float32_in_blocks(monkeypatch, paths):
+def test_per_sample_float32_in_blocks(monkeypatch, paths):
     monkeypatch.setattr(conv_ops, "_BLOCK_BYTES", 1)  # one sample per block
     check_op(_conv(2, padding=1), [(5, 3, 12, 11), (8, 3, 3, 3), (8,)], dtype="float32",
              second_order=False)
-    assert "weight-per-sample" in paths
+    assert "weight-per-sample" in paths and "forward-per-sample" in paths
 
 
-def test_weight_gradient_of_many_channels_keeps_the_blocked_gemm(paths):
-    check_op(_conv(2, padding=1), [(2, 4, 6, 5), (3, 4, 3, 3)], second_order=False)  # 36 rows
-    check_op(_conv(2, padding=1, groups=2), [(2, 4, 6, 5), (4, 2, 3, 3)], second_order=False)
+def test_many_channels_small_maps_or_groups_keep_the_blocked_gemm(paths):
+    check_op(_conv(2, padding=1), [(2, 4, 12, 11), (3, 4, 3, 3)], second_order=False)  # 36 rows
+    check_op(_conv(2, padding=1, groups=2), [(2, 4, 12, 11), (4, 2, 3, 3)], second_order=False)
+    check_op(_conv(2), [(2, 1, 8, 7), (3, 1, 3, 3)], second_order=False)  # 30 positions
     assert "weight-im2col" in paths and "weight-per-sample" not in paths
+    assert "forward-per-sample" not in paths
