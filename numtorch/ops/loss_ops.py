@@ -22,9 +22,10 @@ at the bottom.
 import numpy as np
 
 from .. import _dtype
-from ..backend import helpers_for
+from ..backend import helpers_for, is_device_array
 from .._tensor import _make
 from ..autograd.graph import Op
+from . import loss_device
 from ._accumulate import acc_dtype, fsum, is_half
 from .activation import sigmoid, softplus
 from .softmax import softmax
@@ -141,6 +142,10 @@ class CrossEntropyIndex(Op):
 
     def forward(self, x, t):
         xp, eps, w = self.xp, self.label_smoothing, self.weight
+        if is_device_array(x):
+            y = loss_device.forward(self, x, t)  # GPU: 7 launches
+            if y is not None:
+                return y
         nd, n_classes = x.ndim, x.shape[1]
         t_safe, wt = _class_weights(xp, t, w, self.ignore_index, x.dtype)
         idx = _target_index(xp, t_safe)
@@ -181,6 +186,12 @@ class CrossEntropyIndexBackward(Op):
     def forward(self, g, x):
         xp, idx = self.xp, self.idx
         self.save_inputs(g, x)
+        out = loss_device.grad(self, g) if is_device_array(g) else None  # GPU: 1 launch
+        if out is not None:
+            self.e = self.s = None
+            return out
+        if idx[0] is None:  # (the device forward keeps only the targets)
+            idx = (xp.arange(idx[1].shape[0]), idx[1])
         sc = g if self.factor is None else g * self.factor
         out = self.e * _along_classes(_times(sc, self.a) / self.s)
         out[idx] -= _times(sc, self.b)

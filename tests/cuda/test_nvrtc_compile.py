@@ -112,7 +112,17 @@ def _gelu(dtype):
     numtorch.nn.functional.gelu(x).square().sum().backward()
 
 
-WORKLOADS = [_train_optimizers, _train_adam_per_parameter, _conv, _norms, _recurrent, _gelu]
+def _losses(dtype):
+    x = numtorch.randn(6, 4, dtype=dtype, device="cuda", requires_grad=True)
+    t = numtorch.tensor([0, 3, 1, 2, 2, 1], device="cuda")
+    w = numtorch.rand(4, dtype=dtype, device="cuda")
+    for reduction in ("mean", "none"):
+        loss = numtorch.nn.functional.cross_entropy(x, t, weight=w, reduction=reduction)
+        loss.sum().backward()
+
+
+WORKLOADS = [_train_optimizers, _train_adam_per_parameter, _conv, _norms, _recurrent, _gelu,
+             _losses]
 
 
 @pytest.fixture(scope="module")
@@ -209,7 +219,8 @@ def test_every_launched_kernel_compiles(launched):
                  "numtorch_norm_invstd", "numtorch_norm_apply", "numtorch_norm_grad_stats",
                  "numtorch_norm_grad_input", "numtorch_rows_center", "numtorch_rows_affine",
                  "numtorch_rows_grad", "numtorch_lstm_seq_step", "numtorch_lstm_seq_grad",
-                 "numtorch_lstm_cell", "numtorch_gelu_erf", "numtorch_gelu_slope"):
+                 "numtorch_lstm_cell", "numtorch_gelu_erf", "numtorch_gelu_slope",
+                 "numtorch_ce_exp", "numtorch_ce_rows", "numtorch_loss_mean", "numtorch_ce_grad"):
         assert want in names
     compiled = 0
     for built_with, sigs in kernels.items():
@@ -268,7 +279,7 @@ def _construction_sites():
 def test_every_kernel_construction_is_compiled(launched):
     _, built_at = launched
     sites = _construction_sites()
-    assert len(sites) >= 19
+    assert len(sites) >= 23
     jiterator = {s for s in sites if s[0].endswith("jiterator.py")}  # its own test above
     missing = sorted(sites - built_at - jiterator)
     assert not missing, f"kernels no workload of this test builds: {missing}"

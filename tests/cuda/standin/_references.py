@@ -328,3 +328,39 @@ def multi_rmsprop(*args):
 @reference("numtorch_multi_adagrad")
 def multi_adagrad(*args):
     _stepped(args, 4, _adagrad_block)
+
+
+# -- cross-entropy (backend/_cupy_loss.py) -----------------------------------------------------
+@reference("numtorch_ce_exp")
+def ce_exp(x, m, n_classes, e):
+    e[...] = np.exp(x - m.reshape(-1, 1))
+
+
+@reference("numtorch_ce_rows")
+def ce_rows(x, m, s, t, w, n_classes, ignore, has_w, loss, wt, ts):
+    valid = t != ignore
+    ts[...] = np.where(valid, t, 0)
+    k = ts % n_classes  # CuPy's fancy indexing wraps an index into range
+    one = loss.dtype.type(1)
+    v = np.where(valid, w.reshape(-1)[k] if has_w else one, loss.dtype.type(0))
+    p = x.reshape(-1)[np.arange(t.size) * n_classes + k] - m.reshape(-1)
+    loss[...] = np.log(s) * v - p * v
+    wt[...] = v
+
+
+@reference("numtorch_loss_mean")
+def loss_mean(total, denom, out, factor):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        factor[...] = np.where(denom != 0, 1 / np.where(denom != 0, denom, 1), 1)
+        out[...] = total / denom
+
+
+@reference("numtorch_ce_grad")
+def ce_grad(e, g, f, s, a, b, ts, n_classes, g_rows, has_f, dx):
+    n = s.shape[0]
+    sc = g.reshape(-1) if g_rows else np.full(n, g.reshape(-1)[0], dtype=g.dtype)
+    if has_f:
+        sc = sc * f.reshape(-1)[0]
+    o = e * ((sc * a) / s)[:, None]
+    o[np.arange(n), ts % n_classes] -= sc * b
+    dx[...] = o
