@@ -103,12 +103,20 @@ class FlatParamHandle:
                              "`use_orig_params=False`")
         self.dtype = params[0].dtype
         self.np_dtype = params[0]._array.dtype
-        self.total = sum(s.numel for s in slots)
+        if use_orig_params and self.world > 1:
+            # each original parameter starts 16-byte aligned (its piece may be handed to
+            # kernels on its own); the gaps are zeros that no view covers
+            align = max(1, 16 // self.np_dtype.itemsize)
+            off = 0
+            for s in slots:
+                off = -(-off // align) * align
+                s.offset = off
+                off += s.numel
+        self.total = slots[-1].offset + slots[-1].numel if slots else 0
         self.shard_numel = -(-self.total // self.world) if self.total else 0
         full = np.zeros(self.shard_numel * self.world, self.np_dtype)
-        if params:
-            np.concatenate([np.asarray(p._array).reshape(-1) for p in params],
-                           out=full[:self.total])
+        for s, p in zip(slots, params):
+            full[s.offset:s.offset + s.numel] = np.asarray(p._array).reshape(-1)
         lo = self.rank * self.shard_numel
         local = full[lo:lo + self.shard_numel].copy()
         self.flat = FlatParameter(_make(local), requires_grad=any(grads))
@@ -201,12 +209,20 @@ class FlatParamHandle:
             LIVE[id(full)] = self
         else:
             src = _make(full)
-        pieces = src.split([s.numel for s in self.slots] + [full.size - self.total])
-        for s, piece in zip(self.slots, pieces):
+        pieces = src.split(self._split_sizes(full.size))
+        for s, piece in zip(self.slots, pieces[1::2]):
             v = piece.view(s.shape)
             for m, name, _ in [(s.module, s.name, s.fqn)] + s.aliases:
                 m.__dict__[name] = v
         self.views_on = True
+
+    def _split_sizes(self, size):
+        """[gap, param, gap, param, ..., tail] sizes covering the full array."""
+        out, at = [], 0
+        for s in self.slots:
+            out += [s.offset - at, s.numel]
+            at = s.offset + s.numel
+        return out + [size - at]
 
     def _set_placeholders(self):
         for s in self.slots:

@@ -148,9 +148,10 @@ class FullyShardedDataParallel(Module):
                 else:
                     ignored.add(id(x))
         if device_id is not None:
-            from ...device import device as _device
+            from ... import device as _device
 
-            dev = device_id if not isinstance(device_id, int) else _device("cuda", device_id)
+            dev = _device("cuda", device_id) if isinstance(device_id, int) else _device(
+                device_id)
             if getattr(dev, "type", "cpu") != "cpu":
                 module = module.to(dev)
         if param_init_fn is not None:
