@@ -546,3 +546,19 @@ def test_ctc_loss_node_is_named_as_torch(reduction):
         return fn.name()
 
     same(name)
+
+
+@pytest.mark.parametrize("num_samples", [None, 3, 5, 7, 10])
+@pytest.mark.parametrize("replacement", [False, True])
+def test_random_sampler_advances_a_generator_as_torch(replacement, num_samples):
+    # torch draws one extra (possibly empty) permutation per epoch; numtorch did not, so the
+    # second epoch of a sampler with its own generator differed
+    from tests.oracle import same
+
+    def epochs(L):
+        g = L.Generator().manual_seed(1)
+        s = L.utils.data.RandomSampler(range(5), replacement=replacement,
+                                       num_samples=num_samples, generator=g)
+        return [list(s), list(s), L.rand(2, generator=g)]
+
+    same(epochs)

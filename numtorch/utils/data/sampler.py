@@ -73,10 +73,12 @@ class RandomSampler(Sampler):
                 yield from rng.integers(0, n, size=k).tolist()
                 total -= k
             return
-        while total > 0:
-            perm = rng.permutation(n)
-            yield from perm[:min(total, n)].tolist()
-            total -= n
+        for _ in range(total // n):
+            yield from rng.permutation(n).tolist()
+        if total % n or self.generator is not None:
+            # torch draws one more permutation for the remainder, even an empty one: a
+            # caller's generator must advance as torch's does (a private one is dropped)
+            yield from rng.permutation(n)[:total % n].tolist()
 
     def __len__(self):
         return self.num_samples
