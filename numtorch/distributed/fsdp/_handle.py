@@ -93,10 +93,10 @@ class FlatParamHandle:
         self.world = group.size() if sharded else 1
         self.rank = group.rank() if sharded else 0
         params = [s.param for s in slots]
-        dtypes = {p.dtype for p in params}
-        if len(dtypes) > 1:
-            raise ValueError(f"Must flatten tensors with uniform dtype but got "
-                             f"{[p.dtype for p in params]}")
+        for p in params[1:]:
+            if p.dtype != params[0].dtype:
+                raise ValueError(f"Must flatten tensors with uniform dtype but got "
+                                 f"{params[0].dtype} and {p.dtype}")
         grads = {p.requires_grad for p in params}
         if len(grads) > 1 and not use_orig_params:
             raise ValueError("Must flatten tensors with uniform `requires_grad` when "

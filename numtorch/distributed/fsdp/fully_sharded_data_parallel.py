@@ -39,6 +39,7 @@ _DEFAULT_CONFIGS = {
 
 class _State:
     summoned = 0  # summon_full_params blocks open (names lose the wrapper prefix inside)
+    running = 0  # unit forwards and unshards for backward in progress
     in_state_dict = False
 
 
@@ -291,11 +292,15 @@ class FullyShardedDataParallel(Module):
         frees = (self.sharding_strategy in (ShardingStrategy.FULL_SHARD,
                                             ShardingStrategy.HYBRID_SHARD)
                  and not self._is_root and h.world > 1)
-        if grad and frees:
-            with saved_tensors_hooks(_handle.pack_saved, _handle.unpack_saved):
+        _State.running += 1
+        try:
+            if grad and frees:
+                with saved_tensors_hooks(_handle.pack_saved, _handle.unpack_saved):
+                    out = self.module(*args, **kwargs)
+            else:
                 out = self.module(*args, **kwargs)
-        else:
-            out = self.module(*args, **kwargs)
+        finally:
+            _State.running -= 1
         if grad and h.full_t is not None:
             for t in _tensors_in(out, []):
                 if t.requires_grad:
@@ -405,19 +410,15 @@ class FullyShardedDataParallel(Module):
         """Inside, every unit's original parameters are whole again (gathered), with their
         names; with ``writeback`` changes to them reach the shards when it exits."""
         if writeback and rank0_only:
-            raise NotImplementedError("writeback=True and rank0_only=True is not supported, "
-                                      "as model parameter shapes will be different across "
-                                      "ranks, and writing to them can lead to inconsistencies "
-                                      "across ranks when the context is exited.")
+            raise NotImplementedError("writeback=True and rank0_only=True is not supported "
+                                      "yet")
         if offload_to_cpu and not rank0_only:
             warnings.warn("offload_to_cpu=True and NO_SHARD is not supported yet", stacklevel=3)
         units = _units(module) if recurse else (
             [module] if isinstance(module, FullyShardedDataParallel) else [])
-        for u in units:
-            h = u._handle
-            if h is not None and (h.full_t is not None and h.views_on):
-                raise AssertionError("Cannot manually unshard parameters during forward/"
-                                     "backward")
+        if _State.running:
+            raise AssertionError("Cannot manually unshard parameters during forward/"
+                                 "backward")
         opened = []
         try:
             for u in units:
@@ -440,10 +441,8 @@ class FullyShardedDataParallel(Module):
                             optim_state_dict_config=None):
         """Set the kind of ``state_dict`` every unit in ``module`` returns; returns the
         previous settings."""
-        if not isinstance(state_dict_type, StateDictType):
-            raise AssertionError(f"Expected StateDictType, got {state_dict_type}")
-        units = _units(module)
         cfg_cls, optim_cls = _DEFAULT_CONFIGS[state_dict_type]
+        units = _units(module)
         if state_dict_config is None:
             state_dict_config = cfg_cls()
         if optim_state_dict_config is None:
@@ -462,8 +461,9 @@ class FullyShardedDataParallel(Module):
             u._state_dict_type = state_dict_type
             u._state_dict_config = state_dict_config
             u._optim_state_dict_config = optim_state_dict_config
-        if prev is None:
-            raise ValueError("No FSDP modules found in the module")
+        if prev is None:  # no unit: nothing changes, the defaults are what applies
+            prev = StateDictSettings(StateDictType.FULL_STATE_DICT, FullStateDictConfig(),
+                                     FullOptimStateDictConfig())
         return prev
 
     @staticmethod

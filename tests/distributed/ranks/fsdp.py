@@ -329,6 +329,37 @@ def case_sync_module_states():
     return None if every[0] == every[-1] else "ranks differ after sync_module_states"
 
 
+def case_frees_after_forward():
+    """FULL_SHARD: an inner unit's gathered parameters are released after its forward
+    (nothing keeps them: autograd saved tokens) and gathered again for backward."""
+    import weakref
+
+    model, ref = wrapped_mlp(), mlp()
+    seen = []
+    for unit in (model.module[0], model.module[2], model.module[4]):
+        unit.module.register_forward_hook(
+            lambda mod, i, o, u=unit: seen.append(weakref.ref(u._handle.full_arr)))
+    calls = []
+    real = dist.all_gather_into_tensor
+    dist.all_gather_into_tensor = lambda *a, **k: (calls.append(1), real(*a, **k))[1]
+    try:
+        x, y = batch(2, "mlp")
+        loss = loss_of(model, half(x), half(y), "mlp")
+        alive = [w() is not None for w in seen]
+        n_fwd = len(calls)
+        loss.backward()
+        n_bwd = len(calls) - n_fwd
+    finally:
+        dist.all_gather_into_tensor = real
+    if any(alive) or n_fwd != 3 or n_bwd != 3:
+        return f"alive after forward {alive}, gathers forward {n_fwd}, backward {n_bwd}"
+    loss_of(ref, x, y, "mlp").backward()
+    with FSDP.summon_full_params(model, with_grads=True):
+        got = {n: p.grad.clone() for n, p in model.named_parameters()}
+    d = max_diff(got, {n: p.grad for n, p in ref.named_parameters()})
+    return None if d < 1e-6 else f"gradients differ by {d}"
+
+
 for name, fn in sorted((k, v) for k, v in dict(globals()).items() if k.startswith("case_")):
     rec.check(name[5:], fn)
 
