@@ -93,9 +93,10 @@ def _plain_dropout(input, p):
     drawn = shape if order is None else tuple(shape[d] for d in order)
     # float64 uniforms below 1 - p, as torch's CPU bernoulli_(1 - p) draws them, so a seed
     # gives torch's masks; kept places hold 1 / (1 - p) rounded to the dtype, what torch's
-    # noise.div_(1 - p) leaves there (out=: a 0-d product would be a NumPy scalar)
-    kept = draws_below(_random.default_generator._rng, drawn, keep)
-    noise = np.multiply(kept, dt.type(1) / dt.type(keep), out=np.empty(drawn, dt))
+    # noise.div_(1 - p) leaves there (a cast, then an in-place product: 1.1 ms against 1.8
+    # for NumPy's mixed bool-float multiply on minGPT's 4M attention weights)
+    noise = draws_below(_random.default_generator._rng, drawn, keep).astype(dt)
+    noise *= dt.type(1) / dt.type(keep)
     if order is not None:
         noise = noise.transpose(tuple(order.index(d) for d in range(len(order))))
     return Mul.apply(input, _make(noise))
