@@ -37,6 +37,14 @@ from _busy import busy_core, median_spread  # noqa: E402
 EXT = os.environ.get("NUMTORCH_EXT", "/work/ext")
 
 
+def _loadavg():
+    try:
+        with open("/proc/loadavg") as f:
+            return f.read().split()[0]
+    except OSError:  # not Linux
+        return "?"
+
+
 def _rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -143,14 +151,18 @@ def main():
     if args.child:
         return child(args)
     res = {"numtorch": [], "torch": []}
+    load_before = _loadavg()
     with busy_core(args.busy):
         for _ in range(args.repeats):
             for lib in res:
                 res[lib].append(run_child(lib, args))
+    # the ratio moves with the machine's load even on CPU time (other processes evict the
+    # caches that NumPy's one-pass-per-op kernels re-read more often than torch's fused ones)
     print(f"{args.program}: {args.iters} training iterations per process, {args.repeats} "
           f"processes per library{', one core kept busy' if args.busy else ''}"
           f"{f', {args.threads} thread(s)' if args.threads else ''}"
-          f"{', process CPU time' if args.clock == 'cpu' else ''}")
+          f"{', process CPU time' if args.clock == 'cpu' else ''}; 1-min load "
+          f"{load_before} -> {_loadavg()}")
     med = {}
     for lib, runs in res.items():
         med[lib], lo, hi = median_spread([r["time"] * 1e3 for r in runs])
