@@ -4,10 +4,19 @@
 from ._bounding_boxes import BoundingBoxes, BoundingBoxFormat, is_rotated_bounding_format
 from ._image import Image, Mask, Video
 from ._return_type import set_return_type
-from ._tv_tensor import TVTensor
+from ._tv_tensor import TVTensor, _retype
 
-__all__ = ["TVTensor", "Image", "Video", "Mask", "BoundingBoxes", "BoundingBoxFormat",
-           "is_rotated_bounding_format", "set_return_type", "wrap"]
+__all__ = [
+    "BoundingBoxFormat",
+    "BoundingBoxes",
+    "Image",
+    "Mask",
+    "TVTensor",
+    "Video",
+    "is_rotated_bounding_format",
+    "set_return_type",
+    "wrap",
+]
 
 
 def wrap(wrappee, *, like, **kwargs):
@@ -16,4 +25,4 @@ def wrap(wrappee, *, like, **kwargs):
     wrap_method = getattr(type(like), "wrap", None)
     if wrap_method is not None:
         return wrap_method(wrappee, like, **kwargs)
-    return wrappee.as_subclass(type(like))
+    return _retype(wrappee, type(like))

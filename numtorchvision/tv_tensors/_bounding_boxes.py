@@ -5,7 +5,7 @@ from enum import Enum
 
 import numtorch as torch
 
-from ._tv_tensor import TVTensor
+from ._tv_tensor import TVTensor, _retype
 
 
 class BoundingBoxFormat(Enum):
@@ -63,7 +63,7 @@ class BoundingBoxes(TVTensor):
                 raise ValueError(f"Expected a 1D or 2D tensor, got {tensor.ndim}D")
         if clamping_mode is not None and clamping_mode not in ("hard", "soft"):
             raise ValueError(f"clamping_mode must be None, hard or soft, got {clamping_mode}.")
-        boxes = tensor.as_subclass(cls)
+        boxes = _retype(tensor, cls)
         boxes.format = _parse_format(format)
         boxes.canvas_size = canvas_size
         boxes.clamping_mode = clamping_mode
@@ -89,8 +89,8 @@ class BoundingBoxes(TVTensor):
         # the metadata of the first BoundingBoxes among the arguments
         flat = list(_flat(list(args) + list((kwargs or {}).values())))
         like = next(x for x in flat if isinstance(x, BoundingBoxes))
-        meta = dict(format=like.format, canvas_size=like.canvas_size,
-                    clamping_mode=like.clamping_mode, check_dims=False)
+        meta = {"format": like.format, "canvas_size": like.canvas_size,
+                    "clamping_mode": like.clamping_mode, "check_dims": False}
         if isinstance(output, torch.Tensor) and not isinstance(output, BoundingBoxes):
             output = BoundingBoxes._wrap(output, **meta)
         elif isinstance(output, (tuple, list)):

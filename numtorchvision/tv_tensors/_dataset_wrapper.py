@@ -127,8 +127,8 @@ def _dict_of_lists(list_of_dicts):
 
 
 def _coco_detection_factory(dataset, target_keys):
-    from . import BoundingBoxes, BoundingBoxFormat, Mask
     from ..transforms.v2 import functional as F
+    from . import BoundingBoxes, BoundingBoxFormat, Mask
 
     target_keys = _parse_target_keys(
         target_keys,
@@ -153,7 +153,7 @@ def _coco_detection_factory(dataset, target_keys):
         image_id = dataset.ids[idx]
         image, target = sample
         if not target:
-            return image, dict(image_id=image_id)
+            return image, {"image_id": image_id}
         canvas_size = tuple(F.get_size(image))
         batched = _dict_of_lists(target)
         out = {}

@@ -2,7 +2,7 @@
 ``Mask`` (``[..., H, W]``, segmentation or per-object detection masks)."""
 
 from .._pil import is_pil_image
-from ._tv_tensor import TVTensor
+from ._tv_tensor import TVTensor, _retype
 
 
 def _from_pil(data):
@@ -24,7 +24,7 @@ class Image(TVTensor):
             raise ValueError(f"Tensor must be 2D or higher, got {tensor.ndim}D tensor.")
         if tensor.ndim == 2:
             tensor = tensor.unsqueeze(0)
-        return tensor.as_subclass(cls)
+        return _retype(tensor, cls)
 
     def __repr__(self, *, tensor_contents=None):
         return self._make_repr()
@@ -37,7 +37,7 @@ class Video(TVTensor):
         tensor = cls._to_tensor(data, dtype=dtype, device=device, requires_grad=requires_grad)
         if tensor.ndim < 4:
             raise ValueError  # torchvision's (no message)
-        return tensor.as_subclass(cls)
+        return _retype(tensor, cls)
 
     def __repr__(self, *, tensor_contents=None):
         return self._make_repr()
@@ -50,4 +50,4 @@ class Mask(TVTensor):
     def __new__(cls, data, *, dtype=None, device=None, requires_grad=None):
         tensor = cls._to_tensor(_from_pil(data), dtype=dtype, device=device,
                                 requires_grad=requires_grad)
-        return tensor.as_subclass(cls)
+        return _retype(tensor, cls)

@@ -8,7 +8,6 @@ from PIL import Image as PILImage
 import numtorch
 
 
-
 def libs():
     from torchvision import tv_tensors as tvt
     from torchvision.transforms import v2 as tv2

@@ -23,24 +23,24 @@ KINDS = {
 }
 
 GEOMETRY = {
-    "resize": lambda F: (F.resize, dict(size=[13, 31])),
-    "resize_nearest": lambda F: (F.resize, dict(size=[30], interpolation=F.InterpolationMode.NEAREST)),
-    "resize_max_size": lambda F: (F.resize, dict(size=10, max_size=12)),
-    "crop": lambda F: (F.crop, dict(top=3, left=-2, height=12, width=20)),
-    "center_crop": lambda F: (F.center_crop, dict(output_size=[24, 10])),
-    "resized_crop": lambda F: (F.resized_crop, dict(top=2, left=4, height=10, width=15,
-                                                  size=[7, 9])),
-    "pad": lambda F: (F.pad, dict(padding=[2, 1, 0, 3], fill=9)),
+    "resize": lambda F: (F.resize, {"size": [13, 31]}),
+    "resize_nearest": lambda F: (F.resize, {"size": [30], "interpolation": F.InterpolationMode.NEAREST}),
+    "resize_max_size": lambda F: (F.resize, {"size": 10, "max_size": 12}),
+    "crop": lambda F: (F.crop, {"top": 3, "left": -2, "height": 12, "width": 20}),
+    "center_crop": lambda F: (F.center_crop, {"output_size": [24, 10]}),
+    "resized_crop": lambda F: (F.resized_crop, {"top": 2, "left": 4, "height": 10, "width": 15,
+                                                  "size": [7, 9]}),
+    "pad": lambda F: (F.pad, {"padding": [2, 1, 0, 3], "fill": 9}),
     "hflip": lambda F: (F.horizontal_flip, {}),
     "vflip": lambda F: (F.vertical_flip, {}),
-    "affine": lambda F: (F.affine, dict(angle=15.0, translate=[2, -3], scale=0.9,
-                                        shear=[4.0, 2.0])),
-    "affine_center": lambda F: (F.affine, dict(angle=-25, translate=[0, 0], scale=1.1, shear=0,
-                                               center=[3, 4])),
-    "rotate": lambda F: (F.rotate, dict(angle=33.0)),
-    "rotate_expand": lambda F: (F.rotate, dict(angle=-70.0, expand=True)),
-    "rotate_180": lambda F: (F.rotate, dict(angle=180)),
-    "rotate_270_expand": lambda F: (F.rotate, dict(angle=-90, expand=True)),
+    "affine": lambda F: (F.affine, {"angle": 15.0, "translate": [2, -3], "scale": 0.9,
+                                        "shear": [4.0, 2.0]}),
+    "affine_center": lambda F: (F.affine, {"angle": -25, "translate": [0, 0], "scale": 1.1, "shear": 0,
+                                               "center": [3, 4]}),
+    "rotate": lambda F: (F.rotate, {"angle": 33.0}),
+    "rotate_expand": lambda F: (F.rotate, {"angle": -70.0, "expand": True}),
+    "rotate_180": lambda F: (F.rotate, {"angle": 180}),
+    "rotate_270_expand": lambda F: (F.rotate, {"angle": -90, "expand": True}),
 }
 
 
@@ -64,18 +64,18 @@ def test_geometry_every_kind(name, kind):
 
 
 COLOR = {
-    "brightness": lambda F: (F.adjust_brightness, dict(brightness_factor=1.3)),
-    "contrast": lambda F: (F.adjust_contrast, dict(contrast_factor=0.6)),
-    "saturation": lambda F: (F.adjust_saturation, dict(saturation_factor=1.7)),
-    "hue": lambda F: (F.adjust_hue, dict(hue_factor=-0.2)),
-    "gamma": lambda F: (F.adjust_gamma, dict(gamma=0.7)),
-    "sharpness": lambda F: (F.adjust_sharpness, dict(sharpness_factor=2.0)),
-    "grayscale": lambda F: (F.rgb_to_grayscale, dict(num_output_channels=3)),
+    "brightness": lambda F: (F.adjust_brightness, {"brightness_factor": 1.3}),
+    "contrast": lambda F: (F.adjust_contrast, {"contrast_factor": 0.6}),
+    "saturation": lambda F: (F.adjust_saturation, {"saturation_factor": 1.7}),
+    "hue": lambda F: (F.adjust_hue, {"hue_factor": -0.2}),
+    "gamma": lambda F: (F.adjust_gamma, {"gamma": 0.7}),
+    "sharpness": lambda F: (F.adjust_sharpness, {"sharpness_factor": 2.0}),
+    "grayscale": lambda F: (F.rgb_to_grayscale, {"num_output_channels": 3}),
     "invert": lambda F: (F.invert, {}),
     "autocontrast": lambda F: (F.autocontrast, {}),
-    "gaussian_blur": lambda F: (F.gaussian_blur, dict(kernel_size=[5, 3], sigma=[1.2, 0.7])),
-    "erase": lambda F: (F.erase, dict(i=2, j=3, h=5, w=4, v=F.to_dtype(
-        build(("pure", np.full((3, 1, 1), 7, np.uint8)), _LIB[0]), scale=False, dtype=_LIB[0][0].uint8))),
+    "gaussian_blur": lambda F: (F.gaussian_blur, {"kernel_size": [5, 3], "sigma": [1.2, 0.7]}),
+    "erase": lambda F: (F.erase, {"i": 2, "j": 3, "h": 5, "w": 4, "v": F.to_dtype(
+        build(("pure", np.full((3, 1, 1), 7, np.uint8)), _LIB[0]), scale=False, dtype=_LIB[0][0].uint8)}),
 }
 _LIB = [None]
 
@@ -123,10 +123,10 @@ def test_to_dtype(src, dst, scale):
 
 
 def test_normalize_and_its_errors():
-    for spec, kw in [(("image", F32), dict(mean=[0.4, 0.5, 0.6], std=[0.2, 0.3, 0.1])),
-                     (("image", U8), dict(mean=[0.4], std=[0.2])),
-                     (("image", F32), dict(mean=[0.4], std=[0.0, 1, 1])),
-                     (("pure", F32[0]), dict(mean=[0.4], std=[0.3]))]:
+    for spec, kw in [(("image", F32), {"mean": [0.4, 0.5, 0.6], "std": [0.2, 0.3, 0.1]}),
+                     (("image", U8), {"mean": [0.4], "std": [0.2]}),
+                     (("image", F32), {"mean": [0.4], "std": [0.0, 1, 1]}),
+                     (("pure", F32[0]), {"mean": [0.4], "std": [0.3]})]:
         outs = []
         for lib in libs():
             try:

@@ -10,11 +10,18 @@ from numtorch.nn.functional import one_hot
 
 from ... import tv_tensors
 from ..._pil import is_pil_image
+from ...tv_tensors._tv_tensor import _plain
 from ..transforms import _randint, _uniform
 from . import functional as F
 from ._transform import Transform, _RandomApplyTransform
-from ._utils import _parse_labels_getter, has_any, query_chw, query_size, tree_flatten, \
-    tree_unflatten
+from ._utils import (
+    _parse_labels_getter,
+    has_any,
+    query_chw,
+    query_size,
+    tree_flatten,
+    tree_unflatten,
+)
 from .functional._utils import is_pure_tensor
 
 
@@ -64,8 +71,8 @@ class RandomErasing(_RandomApplyTransform):
         for _ in range(10):
             erase_area = area * _uniform(self.scale[0], self.scale[1])
             aspect_ratio = float(torch.exp(torch.tensor(_uniform(log_lo, log_hi))))
-            h = int(round(math.sqrt(erase_area * aspect_ratio)))
-            w = int(round(math.sqrt(erase_area / aspect_ratio)))
+            h = round(math.sqrt(erase_area * aspect_ratio))
+            w = round(math.sqrt(erase_area / aspect_ratio))
             if not (h < img_h and w < img_w):
                 continue
             if self.value is None:
@@ -77,7 +84,7 @@ class RandomErasing(_RandomApplyTransform):
             break
         else:
             i, j, h, w, v = 0, 0, img_h, img_w, None
-        return dict(i=i, j=j, h=h, w=w, v=v)
+        return {"i": i, "j": j, "h": h, "w": w, "v": v}
 
     def transform(self, inpt, params):
         if params["v"] is not None:
@@ -146,7 +153,7 @@ class MixUp(_BaseMixUpCutMix):
     Beta(alpha, alpha)), labels likewise (one-hot first)."""
 
     def make_params(self, flat_inputs):
-        return dict(lam=float(self._dist.sample(())))
+        return {"lam": float(self._dist.sample(()))}
 
     def transform(self, inpt, params):
         lam = params["lam"]
@@ -155,7 +162,7 @@ class MixUp(_BaseMixUpCutMix):
         if not self._is_pixels(inpt):
             return inpt
         self._check_image_or_video(inpt, batch_size=params["batch_size"])
-        plain = inpt.as_subclass(torch.Tensor)
+        plain = _plain(inpt)
         output = plain.roll(1, 0).mul_(1.0 - lam).add_(plain.mul(lam))
         return output if is_pure_tensor(inpt) else tv_tensors.wrap(output, like=inpt)
 
@@ -174,7 +181,7 @@ class CutMix(_BaseMixUpCutMix):
         x1, y1 = max(r_x - r_w_half, 0), max(r_y - r_h_half, 0)
         x2, y2 = min(r_x + r_w_half, W), min(r_y + r_h_half, H)
         lam_adjusted = float(1.0 - (x2 - x1) * (y2 - y1) / (W * H))
-        return dict(box=(x1, y1, x2, y2), lam_adjusted=lam_adjusted)
+        return {"box": (x1, y1, x2, y2), "lam_adjusted": lam_adjusted}
 
     def transform(self, inpt, params):
         if inpt is params["labels"]:
@@ -183,7 +190,7 @@ class CutMix(_BaseMixUpCutMix):
             return inpt
         self._check_image_or_video(inpt, batch_size=params["batch_size"])
         x1, y1, x2, y2 = params["box"]
-        plain = inpt.as_subclass(torch.Tensor)
+        plain = _plain(inpt)
         output = plain.clone()
         output[..., y1:y2, x1:x2] = plain.roll(1, 0)[..., y1:y2, x1:x2]
         return output if is_pure_tensor(inpt) else tv_tensors.wrap(output, like=inpt)

@@ -8,6 +8,7 @@ import numtorch as torch
 
 from ... import tv_tensors
 from ..._pil import is_pil_image
+from ...tv_tensors._tv_tensor import _plain
 from .._functional_tensor import _max_value
 from ..autoaugment import AutoAugment as _V1AutoAugment
 from ..autoaugment import AutoAugmentPolicy
@@ -232,7 +233,7 @@ class AugMix(_AutoAugmentBase):
     def forward(self, *inputs):
         flat, orig = self._flatten_and_extract_image_or_video(inputs)
         height, width = F.get_size(orig)
-        image = orig.as_subclass(torch.Tensor) if isinstance(orig, torch.Tensor) \
+        image = _plain(orig) if isinstance(orig, torch.Tensor) \
             else F.pil_to_tensor(orig)
         space = self._AUGMENTATION_SPACE if self.all_ops else self._PARTIAL_AUGMENTATION_SPACE
         orig_dims = list(image.shape)
@@ -253,7 +254,7 @@ class AugMix(_AutoAugmentBase):
                 name, (fn, signed) = self._get_random_item(space)
                 severity = self.severity
                 magnitude = self._magnitude(fn, signed, self._PARAMETER_MAX, height, width,
-                                            lambda: int(torch.randint(severity, ())))
+                                            lambda s=severity: int(torch.randint(s, ())))
                 aug = self._apply(aug, name, magnitude)
             mix.add_(weights[:, i].reshape(batch_dims) * aug)
         mix = mix.reshape(orig_dims).to(dtype=image.dtype)

@@ -30,7 +30,7 @@ class RandomGrayscale(_RandomApplyTransform):
 
     def make_params(self, flat_inputs):
         num_input_channels, *_ = query_chw(flat_inputs)
-        return dict(num_input_channels=num_input_channels)
+        return {"num_input_channels": num_input_channels}
 
     def transform(self, inpt, params):
         return self._call_kernel(F.rgb_to_grayscale, inpt,
@@ -73,8 +73,8 @@ class ColorJitter(Transform):
         factors = [None if r is None else _uniform(r[0], r[1])
                    for r in (self.brightness, self.contrast, self.saturation, self.hue)]
         b, c, s, h = factors
-        return dict(fn_idx=fn_idx, brightness_factor=b, contrast_factor=c, saturation_factor=s,
-                    hue_factor=h)
+        return {"fn_idx": fn_idx, "brightness_factor": b, "contrast_factor": c, "saturation_factor": s,
+                    "hue_factor": h}
 
     def transform(self, inpt, params):
         output = inpt
@@ -156,7 +156,7 @@ class RandomChannelPermutation(Transform):
 
     def make_params(self, flat_inputs):
         num_channels, *_ = query_chw(flat_inputs)
-        return dict(permutation=torch.randperm(num_channels))
+        return {"permutation": torch.randperm(num_channels)}
 
     def transform(self, inpt, params):
         return self._call_kernel(F.permute_channels, inpt, params["permutation"])

@@ -7,12 +7,20 @@ from collections.abc import Sequence
 import numtorch as torch
 
 from ... import tv_tensors
+from ...tv_tensors._tv_tensor import _plain
 from ..transforms import _randint, _uniform
 from . import functional as F
 from ._transform import Transform, _RandomApplyTransform
-from ._utils import (_check_padding_arg, _check_padding_mode_arg, _check_sequence_input,
-                     _get_fill, _setup_angle, _setup_fill_arg, _setup_number_or_seq,
-                     _setup_size, query_size)
+from ._utils import (
+    _check_padding_arg,
+    _check_padding_mode_arg,
+    _check_sequence_input,
+    _get_fill,
+    _setup_angle,
+    _setup_fill_arg,
+    _setup_size,
+    query_size,
+)
 from .functional._geometry import _parse_pad_padding
 
 _SIZE_MSG = "Please provide only two dimensions (h, w) for size."
@@ -97,8 +105,8 @@ class RandomResizedCrop(Transform):
         for _ in range(10):
             target_area = area * _uniform(self.scale[0], self.scale[1])
             aspect_ratio = float(torch.exp(torch.tensor(_uniform(log_lo, log_hi))))
-            w = int(round(math.sqrt(target_area * aspect_ratio)))
-            h = int(round(math.sqrt(target_area / aspect_ratio)))
+            w = round(math.sqrt(target_area * aspect_ratio))
+            h = round(math.sqrt(target_area / aspect_ratio))
             if 0 < w <= width and 0 < h <= height:
                 i = _randint(0, height - h + 1)
                 j = _randint(0, width - w + 1)
@@ -107,15 +115,15 @@ class RandomResizedCrop(Transform):
             in_ratio = float(width) / float(height)
             if in_ratio < min(self.ratio):
                 w = width
-                h = int(round(w / min(self.ratio)))
+                h = round(w / min(self.ratio))
             elif in_ratio > max(self.ratio):
                 h = height
-                w = int(round(h * max(self.ratio)))
+                w = round(h * max(self.ratio))
             else:
                 w, h = width, height
             i = (height - h) // 2
             j = (width - w) // 2
-        return dict(top=i, left=j, height=h, width=w)
+        return {"top": i, "left": j, "height": h, "width": w}
 
     def transform(self, inpt, params):
         return self._call_kernel(F.resized_crop, inpt, **params, size=self.size,
@@ -188,8 +196,8 @@ class RandomCrop(Transform):
         # torch.randint(..., size=()) draws as a one-element draw does
         top = _randint(0, padded_h - crop_h + 1) if padded_h > crop_h else 0
         left = _randint(0, padded_w - crop_w + 1) if padded_w > crop_w else 0
-        return dict(needs_crop=padded_h > crop_h or padded_w > crop_w, top=top, left=left,
-                    height=crop_h, width=crop_w, needs_pad=any(padding), padding=padding)
+        return {"needs_crop": padded_h > crop_h or padded_w > crop_w, "top": top, "left": left,
+                    "height": crop_h, "width": crop_w, "needs_pad": any(padding), "padding": padding}
 
     def transform(self, inpt, params):
         if params["needs_pad"]:
@@ -217,7 +225,7 @@ class RandomRotation(Transform):
         self.center = center
 
     def make_params(self, flat_inputs):
-        return dict(angle=_uniform(self.degrees[0], self.degrees[1]))
+        return {"angle": _uniform(self.degrees[0], self.degrees[1])}
 
     def transform(self, inpt, params):
         fill = _get_fill(self._fill, type(inpt))
@@ -262,8 +270,8 @@ class RandomAffine(Transform):
         if self.translate is not None:
             max_dx = float(self.translate[0] * width)
             max_dy = float(self.translate[1] * height)
-            translate = (int(round(_uniform(-max_dx, max_dx))),
-                         int(round(_uniform(-max_dy, max_dy))))
+            translate = (round(_uniform(-max_dx, max_dx)),
+                         round(_uniform(-max_dy, max_dy)))
         else:
             translate = (0, 0)
         scale = _uniform(self.scale[0], self.scale[1]) if self.scale is not None else 1.0
@@ -272,7 +280,7 @@ class RandomAffine(Transform):
             shear_x = _uniform(self.shear[0], self.shear[1])
             if len(self.shear) == 4:
                 shear_y = _uniform(self.shear[2], self.shear[3])
-        return dict(angle=angle, translate=translate, scale=scale, shear=(shear_x, shear_y))
+        return {"angle": angle, "translate": translate, "scale": scale, "shear": (shear_x, shear_y)}
 
     def transform(self, inpt, params):
         fill = _get_fill(self._fill, type(inpt))
@@ -299,8 +307,8 @@ class RandomZoomOut(_RandomApplyTransform):
         r = torch.rand(2)
         left = int((canvas_w - orig_w) * r[0])
         top = int((canvas_h - orig_h) * r[1])
-        return dict(padding=[left, top, canvas_w - (left + orig_w),
-                             canvas_h - (top + orig_h)])
+        return {"padding": [left, top, canvas_w - (left + orig_w),
+                             canvas_h - (top + orig_h)]}
 
     def transform(self, inpt, params):
         fill = _get_fill(self._fill, type(inpt))
@@ -341,7 +349,7 @@ class RandomIoUCrop(Transform):
             idx = int(torch.randint(low=0, high=len(self.options), size=(1,)))
             min_jaccard_overlap = self.options[idx]
             if min_jaccard_overlap >= 1.0:  # the "leave as it is" option
-                return dict()
+                return {}
             for _ in range(self.trials):
                 r = self.min_scale + (self.max_scale - self.min_scale) * torch.rand(2)
                 new_w = int(orig_w * r[0])
@@ -357,7 +365,7 @@ class RandomIoUCrop(Transform):
                 if left == right or top == bottom:
                     continue
                 xyxy = F.convert_bounding_box_format(
-                    bboxes.as_subclass(torch.Tensor), bboxes.format,
+                    _plain(bboxes), bboxes.format,
                     tv_tensors.BoundingBoxFormat.XYXY)
                 cx = 0.5 * (xyxy[..., 0] + xyxy[..., 2])
                 cy = 0.5 * (xyxy[..., 1] + xyxy[..., 3])
@@ -368,7 +376,7 @@ class RandomIoUCrop(Transform):
                 ious = box_iou(xyxy, crop)
                 if ious.max() < min_jaccard_overlap:
                     continue
-                return dict(top=top, left=left, height=new_h, width=new_w, is_within_crop_area=is_within)
+                return {"top": top, "left": left, "height": new_h, "width": new_w, "is_within_crop_area": is_within}
 
     def transform(self, inpt, params):
         if len(params) < 1:

@@ -10,8 +10,14 @@ from .._geometry import _get_perspective_coeffs
 from ..transforms import _randint
 from . import functional as F
 from ._transform import Transform, _RandomApplyTransform
-from ._utils import _get_fill, _setup_fill_arg, _setup_number_or_seq, _setup_size, has_any, \
-    query_size
+from ._utils import (
+    _get_fill,
+    _setup_fill_arg,
+    _setup_number_or_seq,
+    _setup_size,
+    has_any,
+    query_size,
+)
 
 _SIZE_MSG = "Please provide only two dimensions (h, w) for size."
 
@@ -76,7 +82,7 @@ class RandomPerspective(_RandomApplyTransform):
         botleft = [_randint(0, bound_w), _randint(height - bound_h, height)]
         startpoints = [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]]
         endpoints = [topleft, topright, botright, botleft]
-        return dict(coefficients=_get_perspective_coeffs(startpoints, endpoints))
+        return {"coefficients": _get_perspective_coeffs(startpoints, endpoints)}
 
     def transform(self, inpt, params):
         fill = _get_fill(self._fill, type(inpt))
@@ -108,7 +114,7 @@ class ElasticTransform(Transform):
         height, width = query_size(flat_inputs)
         dx = self._field(height, width, 0)
         dy = self._field(height, width, 1)
-        return dict(displacement=torch.concat([dx, dy], 1).permute([0, 2, 3, 1]))
+        return {"displacement": torch.concat([dx, dy], 1).permute([0, 2, 3, 1])}
 
     def transform(self, inpt, params):
         fill = _get_fill(self._fill, type(inpt))
@@ -141,7 +147,7 @@ class ScaleJitter(_RandomSize):
         orig_h, orig_w = query_size(flat_inputs)
         scale = self.scale_range[0] + torch.rand(1) * (self.scale_range[1] - self.scale_range[0])
         r = min(self.target_size[1] / orig_h, self.target_size[0] / orig_w) * scale
-        return dict(size=(int(orig_w * r), int(orig_h * r))[::-1])
+        return {"size": (int(orig_w * r), int(orig_h * r))[::-1]}
 
 
 class RandomShortestSize(_RandomSize):
@@ -159,7 +165,7 @@ class RandomShortestSize(_RandomSize):
         r = min_size / min(orig_h, orig_w)
         if self.max_size is not None:
             r = min(r, self.max_size / max(orig_h, orig_w))
-        return dict(size=(int(orig_h * r), int(orig_w * r)))
+        return {"size": (int(orig_h * r), int(orig_w * r))}
 
 
 class RandomResize(_RandomSize):
@@ -171,4 +177,4 @@ class RandomResize(_RandomSize):
         self.max_size = max_size
 
     def make_params(self, flat_inputs):
-        return dict(size=[_randint(self.min_size, self.max_size)])
+        return {"size": [_randint(self.min_size, self.max_size)]}

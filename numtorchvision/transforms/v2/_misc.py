@@ -9,11 +9,19 @@ import numtorch as torch
 
 from ... import tv_tensors
 from ..._pil import is_pil_image
+from ...tv_tensors._tv_tensor import _plain
 from ..transforms import _uniform
 from . import functional as F
 from ._transform import Transform
-from ._utils import (_parse_labels_getter, _setup_number_or_seq, _setup_size, get_bounding_boxes,
-                     has_any, tree_flatten, tree_unflatten)
+from ._utils import (
+    _parse_labels_getter,
+    _setup_number_or_seq,
+    _setup_size,
+    get_bounding_boxes,
+    has_any,
+    tree_flatten,
+    tree_unflatten,
+)
 from .functional._misc import _sanitize_mask
 from .functional._utils import is_pure_tensor
 
@@ -85,7 +93,7 @@ class GaussianBlur(Transform):
 
     def make_params(self, flat_inputs):
         sigma = _uniform(self.sigma[0], self.sigma[1])
-        return dict(sigma=[sigma, sigma])
+        return {"sigma": [sigma, sigma]}
 
     def transform(self, inpt, params):
         return self._call_kernel(F.gaussian_blur, inpt, self.kernel_size, **params)
@@ -185,9 +193,9 @@ class SanitizeBoundingBoxes(Transform):
                 if boxes.shape[0] != label.shape[0]:
                     raise ValueError(f"Number of boxes (shape={boxes.shape}) and must match the "
                                      f"number of labels.Found labels with shape={label.shape}).")
-        valid = _sanitize_mask(boxes.as_subclass(torch.Tensor), boxes.format, boxes.canvas_size,
+        valid = _sanitize_mask(_plain(boxes), boxes.format, boxes.canvas_size,
                                self.min_size, self.min_area)
-        params = dict(valid=valid, labels=labels)
+        params = {"valid": valid, "labels": labels}
         return tree_unflatten([self.transform(x, params) for x in flat_inputs], spec)
 
     def transform(self, inpt, params):
@@ -197,7 +205,7 @@ class SanitizeBoundingBoxes(Transform):
         if not (is_label or is_boxes_or_mask):
             return inpt
         try:
-            output = inpt.as_subclass(torch.Tensor)[params["valid"]]
+            output = _plain(inpt)[params["valid"]]
         except IndexError:
             return inpt
         return output if is_label else tv_tensors.wrap(output, like=inpt)
@@ -235,7 +243,7 @@ class LinearTransformation(Transform):
             raise ValueError("Input tensor and transformation matrix have incompatible shape."
                              f"[{shape[-3]} x {shape[-2]} x {shape[-1]}] != "
                              f"{self.transformation_matrix.shape[0]}")
-        flat = inpt.as_subclass(torch.Tensor).reshape(-1, n) - self.mean_vector
+        flat = _plain(inpt).reshape(-1, n) - self.mean_vector
         output = torch.mm(flat, self.transformation_matrix.to(flat.dtype)).reshape(shape)
         if isinstance(inpt, (tv_tensors.Image, tv_tensors.Video)):
             output = tv_tensors.wrap(output, like=inpt)

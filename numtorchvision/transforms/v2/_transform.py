@@ -30,7 +30,7 @@ class Transform(nn.Module):
         pass
 
     def make_params(self, flat_inputs):
-        return dict()
+        return {}
 
     def _call_kernel(self, functional, inpt, *args, **kwargs):
         kernel = _get_kernel(functional, inpt, allow_passthrough=True)

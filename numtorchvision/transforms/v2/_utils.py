@@ -5,8 +5,6 @@ import collections.abc
 import numbers
 from contextlib import suppress
 
-import numtorch as torch
-
 from ... import tv_tensors
 from ..._pil import is_pil_image
 from ..transforms import _check_sequence_input, _setup_angle, _setup_size  # noqa: F401
@@ -200,10 +198,10 @@ def _find_labels_default_heuristic(inputs):
                          f"or a tensor, but got {inputs} instead.")
     candidate = None
     with suppress(StopIteration):
-        candidate = next(k for k in inputs.keys() if k.lower() == "labels")
+        candidate = next(k for k in inputs if k.lower() == "labels")
     if candidate is None:
         with suppress(StopIteration):
-            candidate = next(k for k in inputs.keys() if "label" in k.lower())
+            candidate = next(k for k in inputs if "label" in k.lower())
     if candidate is None:
         raise ValueError("Could not infer where the labels are in the sample. Try passing a "
                          "callable as the labels_getter parameter?If there are no labels in the "

@@ -9,12 +9,13 @@ import numtorch as torch
 from numtorch.nn import functional as NF
 
 from .... import tv_tensors
+from ....tv_tensors._tv_tensor import _plain
 from ... import functional as F1
 from ..._functional_tensor_geometry import _compute_affine_output_size
 from ..._geometry import _get_inverse_affine_matrix
 from ...functional import InterpolationMode, _interpolation_modes_from_int
 from ._meta import _convert_bounding_box_format, clamp_bounding_boxes
-from ._utils import _call, _flat_image, _register, is_pure_tensor
+from ._utils import _call, _flat_image, _register
 
 _XYXY = tv_tensors.BoundingBoxFormat.XYXY
 _IMAGE_KINDS = (torch.Tensor, tv_tensors.Image, tv_tensors.Video)
@@ -49,7 +50,7 @@ def _box_kernel(fn):
     """Registered for BoundingBoxes: ``fn(plain, format, canvas_size, clamping_mode, ...)``
     returns (boxes, new canvas size)."""
     def dispatch(inpt, *args, **kwargs):
-        out, canvas = fn(inpt.as_subclass(torch.Tensor), inpt.format, inpt.canvas_size,
+        out, canvas = fn(_plain(inpt), inpt.format, inpt.canvas_size,
                          inpt.clamping_mode, *args, **kwargs)
         return tv_tensors.wrap(out, like=inpt, canvas_size=canvas)
 
@@ -116,14 +117,14 @@ def _fmt(format):
 
 @_register(horizontal_flip, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
 def _hflip_boxes_dispatch(inpt):
-    out = horizontal_flip_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.format,
+    out = horizontal_flip_bounding_boxes(_plain(inpt), inpt.format,
                                          inpt.canvas_size)
     return tv_tensors.wrap(out, like=inpt)
 
 
 @_register(vertical_flip, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
 def _vflip_boxes_dispatch(inpt):
-    out = vertical_flip_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.format,
+    out = vertical_flip_bounding_boxes(_plain(inpt), inpt.format,
                                        inpt.canvas_size)
     return tv_tensors.wrap(out, like=inpt)
 
@@ -221,7 +222,7 @@ def resize_bounding_boxes(bounding_boxes, canvas_size, size, max_size=None, form
 
 @_register(resize, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
 def _resize_boxes_dispatch(inpt, size, max_size=None, **kwargs):
-    out, canvas = resize_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.canvas_size,
+    out, canvas = resize_bounding_boxes(_plain(inpt), inpt.canvas_size,
                                         size=size, max_size=max_size, format=inpt.format,
                                         clamping_mode=inpt.clamping_mode)
     return tv_tensors.wrap(out, like=inpt, canvas_size=canvas)
@@ -312,7 +313,7 @@ def pad_bounding_boxes(bounding_boxes, format, canvas_size, padding, padding_mod
 
 @_register(pad, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
 def _pad_boxes_dispatch(inpt, padding, fill=None, padding_mode="constant"):
-    out, canvas = pad_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.format,
+    out, canvas = pad_bounding_boxes(_plain(inpt), inpt.format,
                                      inpt.canvas_size, padding, padding_mode,
                                      clamping_mode=inpt.clamping_mode)
     return tv_tensors.wrap(out, like=inpt, canvas_size=canvas)
@@ -344,7 +345,7 @@ def crop_bounding_boxes(bounding_boxes, format, top, left, height, width,
 
 @_register(crop, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
 def _crop_boxes_dispatch(inpt, top, left, height, width):
-    out, canvas = crop_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.format, top=top,
+    out, canvas = crop_bounding_boxes(_plain(inpt), inpt.format, top=top,
                                       left=left, height=height, width=width,
                                       clamping_mode=inpt.clamping_mode)
     return tv_tensors.wrap(out, like=inpt, canvas_size=canvas)
@@ -379,15 +380,15 @@ center_crop_mask = center_crop_video = center_crop_image
 def center_crop_bounding_boxes(bounding_boxes, format, canvas_size, output_size,
                                clamping_mode="soft"):
     crop_h, crop_w = _center_crop_parse_output_size(output_size)
-    top = int(round((canvas_size[0] - crop_h) / 2.0))
-    left = int(round((canvas_size[1] - crop_w) / 2.0))
+    top = round((canvas_size[0] - crop_h) / 2.0)
+    left = round((canvas_size[1] - crop_w) / 2.0)
     return crop_bounding_boxes(bounding_boxes, format, top, left, crop_h, crop_w,
                                clamping_mode=clamping_mode)
 
 
 @_register(center_crop, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
 def _center_crop_boxes_dispatch(inpt, output_size):
-    out, canvas = center_crop_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.format,
+    out, canvas = center_crop_bounding_boxes(_plain(inpt), inpt.format,
                                              inpt.canvas_size, output_size,
                                              clamping_mode=inpt.clamping_mode)
     return tv_tensors.wrap(out, like=inpt, canvas_size=canvas)
@@ -425,7 +426,7 @@ def resized_crop_bounding_boxes(bounding_boxes, format, top, left, height, width
 
 @_register(resized_crop, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
 def _resized_crop_boxes_dispatch(inpt, top, left, height, width, size, **kwargs):
-    out, canvas = resized_crop_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.format,
+    out, canvas = resized_crop_bounding_boxes(_plain(inpt), inpt.format,
                                               top, left, height, width, size,
                                               clamping_mode=inpt.clamping_mode)
     return tv_tensors.wrap(out, like=inpt, canvas_size=canvas)
@@ -531,7 +532,7 @@ def affine_bounding_boxes(bounding_boxes, format, canvas_size, angle, translate,
 
 @_register(affine, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
 def _affine_boxes_dispatch(inpt, angle, translate, scale, shear, center=None, **kwargs):
-    out = affine_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.format, inpt.canvas_size,
+    out = affine_bounding_boxes(_plain(inpt), inpt.format, inpt.canvas_size,
                                 angle, translate, scale, shear, center=center,
                                 clamping_mode=inpt.clamping_mode)
     return tv_tensors.wrap(out, like=inpt)
@@ -585,7 +586,7 @@ def rotate_bounding_boxes(bounding_boxes, format, canvas_size, angle, expand=Fal
 
 @_register(rotate, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
 def _rotate_boxes_dispatch(inpt, angle, expand=False, center=None, **kwargs):
-    out, canvas = rotate_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.format,
+    out, canvas = rotate_bounding_boxes(_plain(inpt), inpt.format,
                                         inpt.canvas_size, angle, expand=expand, center=center,
                                         clamping_mode=inpt.clamping_mode)
     return tv_tensors.wrap(out, like=inpt, canvas_size=canvas)

@@ -4,6 +4,7 @@ the v1 kernels, masks with nearest sampling, boxes by moving their corners)."""
 import numtorch as torch
 
 from .... import tv_tensors
+from ....tv_tensors._tv_tensor import _plain
 from ... import functional as F1
 from ..._functional_tensor_geometry import _create_identity_grid
 from ..._functional_tensor_geometry import perspective as _perspective_tensor
@@ -11,7 +12,7 @@ from ..._geometry import _get_perspective_coeffs
 from ...functional import InterpolationMode
 from ._geometry import _as_mask_image, _check_interpolation, _clamp, _fmt
 from ._meta import _convert_bounding_box_format
-from ._utils import _KERNELS, _PILKind, _call, _flat_image, _register
+from ._utils import _KERNELS, _call, _flat_image, _PILKind, _register
 
 _XYXY = tv_tensors.BoundingBoxFormat.XYXY
 _IMAGE_KINDS = (torch.Tensor, tv_tensors.Image, tv_tensors.Video)
@@ -100,7 +101,7 @@ def perspective_bounding_boxes(bounding_boxes, format, canvas_size, startpoints,
 
 @_register(perspective, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
 def _perspective_boxes_dispatch(inpt, startpoints, endpoints, coefficients=None, **kwargs):
-    out = perspective_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.format,
+    out = perspective_bounding_boxes(_plain(inpt), inpt.format,
                                      inpt.canvas_size, startpoints, endpoints,
                                      coefficients=coefficients,
                                      clamping_mode=inpt.clamping_mode)
@@ -174,7 +175,7 @@ def elastic_bounding_boxes(bounding_boxes, format, canvas_size, displacement,
 
 @_register(elastic, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
 def _elastic_boxes_dispatch(inpt, displacement, **kwargs):
-    out = elastic_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.format, inpt.canvas_size,
+    out = elastic_bounding_boxes(_plain(inpt), inpt.format, inpt.canvas_size,
                                  displacement, clamping_mode=inpt.clamping_mode)
     return tv_tensors.wrap(out, like=inpt)
 
@@ -183,7 +184,7 @@ def _register_crops(functional, kernel):
     """five/ten crop kernels: each crop of a TVTensor is wrapped back into its kind."""
     def wrapped(inpt, *args, **kwargs):
         return tuple(tv_tensors.wrap(o, like=inpt)
-                     for o in kernel(inpt.as_subclass(torch.Tensor), *args, **kwargs))
+                     for o in kernel(_plain(inpt), *args, **kwargs))
 
     registry = _KERNELS.setdefault(functional, {})
     registry[torch.Tensor] = registry[_PILKind] = kernel

@@ -4,6 +4,7 @@ import numtorch as torch
 
 from .... import tv_tensors
 from ...._pil import is_pil_image
+from ....tv_tensors._tv_tensor import _plain
 from ... import functional as F1
 from ._utils import _call, _register, is_pure_tensor
 
@@ -164,7 +165,7 @@ def convert_bounding_box_format(inpt, old_format=None, new_format=None, inplace=
         if old_format is not None:
             raise ValueError("For bounding box tv_tensor inputs, `old_format` must not be "
                              "passed.")
-        out = _convert_bounding_box_format(inpt.as_subclass(torch.Tensor), inpt.format,
+        out = _convert_bounding_box_format(_plain(inpt), inpt.format,
                                            new_format, inplace)
         return tv_tensors.wrap(out, like=inpt, format=new_format)
     raise TypeError("Input can either be a plain tensor or a bounding box tv_tensor, but got "
@@ -199,7 +200,7 @@ def clamp_bounding_boxes(inpt, format=None, canvas_size=None, clamping_mode="aut
                              "must not be passed.")
         if clamping_mode == "auto":
             clamping_mode = inpt.clamping_mode
-        out = _clamp_bounding_boxes(inpt.as_subclass(torch.Tensor), inpt.format,
+        out = _clamp_bounding_boxes(_plain(inpt), inpt.format,
                                     inpt.canvas_size, clamping_mode)
         return tv_tensors.wrap(out, like=inpt)
     raise TypeError("Input can either be a plain tensor or a bounding box tv_tensor, but got "

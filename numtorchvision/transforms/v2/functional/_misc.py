@@ -3,6 +3,7 @@
 import numtorch as torch
 
 from .... import tv_tensors
+from ....tv_tensors._tv_tensor import _plain
 from ... import functional as F1
 from ..._functional_tensor import _max_value
 from ._meta import _convert_bounding_box_format, _parse_format
@@ -188,7 +189,7 @@ def sanitize_bounding_boxes(bounding_boxes, format=None, canvas_size=None, min_s
             f"tv_tensors.BoundingBoxes instance. Got format={format} and "
             f"canvas_size={canvas_size}. Leave those to None or pass bounding_boxes as a pure "
             "tensor.")
-    plain = bounding_boxes.as_subclass(torch.Tensor)
+    plain = _plain(bounding_boxes)
     valid = _sanitize_mask(plain, bounding_boxes.format, bounding_boxes.canvas_size, min_size,
                            min_area)
     return tv_tensors.wrap(plain[valid], like=bounding_boxes), valid

@@ -8,6 +8,7 @@ import numtorch as torch
 
 from .... import tv_tensors
 from ...._pil import is_pil_image
+from ....tv_tensors._tv_tensor import _plain
 
 _KERNELS = {}
 
@@ -26,7 +27,7 @@ def _unwrapping(kernel):
     input's kind."""
     @functools.wraps(kernel)
     def wrapper(inpt, *args, **kwargs):
-        output = kernel(inpt.as_subclass(torch.Tensor), *args, **kwargs)
+        output = kernel(_plain(inpt), *args, **kwargs)
         return tv_tensors.wrap(output, like=inpt)
 
     return wrapper
