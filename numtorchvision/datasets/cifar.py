@@ -1,11 +1,11 @@
 """CIFAR-10 and CIFAR-100, read from the pickled batches of the "python version" archives."""
 
 import os
-import pickle
 
 import numpy as np
 
 from .._pil import pil
+from ._safe_pickle import load_data_pickle
 from .utils import _first_problem, check_integrity, download_and_extract_archive
 from .vision import VisionDataset
 
@@ -48,8 +48,13 @@ class CIFAR10(VisionDataset):
                                "download it" + _first_problem(self._files()))
         batches, self.targets = [], []
         for name, _ in (self.train_list if self.train else self.test_list):
-            with open(os.path.join(self.root, self.base_folder, name), "rb") as f:
-                entry = pickle.load(f, encoding="latin1")
+            path = os.path.join(self.root, self.base_folder, name)
+            entry = load_data_pickle(path, encoding="latin1")
+            data = entry.get("data") if isinstance(entry, dict) else None
+            if not (isinstance(data, np.ndarray) and data.ndim == 2 and data.shape[1] == 3072
+                    and ("labels" in entry or "fine_labels" in entry)):
+                raise RuntimeError(f"{path} is not a CIFAR batch (a dict of 'data', rows of "
+                                   f"3072 bytes, and labels); delete it and download it again")
             batches.append(entry["data"])
             self.targets.extend(entry["labels"] if "labels" in entry else entry["fine_labels"])
         # rows are 3072 bytes: the red plane, then green, then blue, each 32x32
@@ -61,8 +66,7 @@ class CIFAR10(VisionDataset):
         if not check_integrity(path, self.meta["md5"]):
             raise RuntimeError("Dataset metadata file not found or corrupted. You can use "
                                "download=True to download it")
-        with open(path, "rb") as f:
-            self.classes = pickle.load(f, encoding="latin1")[self.meta["key"]]
+        self.classes = load_data_pickle(path, encoding="latin1")[self.meta["key"]]
         self.class_to_idx = {name: i for i, name in enumerate(self.classes)}
 
     def __getitem__(self, index):

@@ -135,11 +135,30 @@ class DatasetFolder(VisionDataset):
 
 
 def pil_loader(path):
-    """Open an image file with Pillow and convert it to RGB."""
+    """Open an image file with Pillow and convert it to RGB.
+
+    A file Pillow cannot decode raises Pillow's exception, as in torchvision, with the file's
+    path added where Pillow's message lacks it ("image file is truncated" does not say which
+    of a dataset's thousands of files is).
+    """
     from .._pil import pil
 
     with open(path, "rb") as f:
-        return pil().open(f).convert("RGB")
+        try:
+            return pil().open(f).convert("RGB")
+        except (OSError, pil().DecompressionBombError) as e:
+            raise _naming(e, path) from e
+
+
+def _naming(err, path):
+    """``err``, or the same kind of exception with ``path`` in its message."""
+    text, where = str(err), os.fspath(path)
+    if where in text or getattr(err, "filename", None):
+        return err
+    try:
+        return type(err)(f"{text} (file: {where})")
+    except Exception:  # noqa: BLE001 - a subclass with another signature: keep the original
+        return err
 
 
 def accimage_loader(path):

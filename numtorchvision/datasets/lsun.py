@@ -8,6 +8,7 @@ import string
 from collections.abc import Iterable
 
 from .._pil import pil
+from ._safe_pickle import load_data_pickle
 from .utils import iterable_to_str, verify_str_arg
 from .vision import VisionDataset
 
@@ -61,8 +62,7 @@ class LSUNClass(VisionDataset):
         self.length = self._source.length
         cache_file = "_cache_" + "".join(c for c in root if c in string.ascii_letters)
         if os.path.isfile(cache_file):
-            with open(cache_file, "rb") as f:
-                self.keys = pickle.load(f)
+            self.keys = load_data_pickle(cache_file)
         else:
             self.keys = self._source.keys()
             with open(cache_file, "wb") as f:

@@ -1,6 +1,7 @@
 """MNIST and its relatives (Fashion-MNIST, KMNIST, EMNIST, QMNIST), read from the IDX files
 ("SN3 PascalVincent" format) under ``root/<ClassName>/raw``."""
 
+import math
 import os
 import shutil
 import string
@@ -368,7 +369,7 @@ def read_sn3_pascalvincent_tensor(path, strict=True):
         raise RuntimeError(f"{bad} (truncated header); delete it and download it again")
     sizes = [get_int(raw[4 * (i + 1):4 * (i + 2)]) for i in range(nd)]
     dt = np.dtype(_NP_TYPES[ty])
-    count = int(np.prod(sizes))
+    count = math.prod(sizes)  # Python ints: NumPy's product wraps past 2**63
     available = (len(raw) - header) // dt.itemsize
     if available < count:
         raise RuntimeError(f"{path} is truncated: its header promises {count} values of shape "
