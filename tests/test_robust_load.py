@@ -8,7 +8,6 @@ behave as torch's loader does (same class; deep containers load, without recursi
 """
 
 import io
-import os
 import pickle
 import struct
 import sys
@@ -99,7 +98,7 @@ def test_code_running_globals_refused_by_every_opcode(name, tmp_path):
 # -- 2. storage references: outside the archive, missing, the wrong type ---------------------
 def _tensor_pickle(size, stride, offset=0, numel=4, key="0", cls=b"torch\nFloatStorage",
                    location="cpu"):
-    ints = lambda xs: b"(" + b"".join(_enc(x) for x in xs) + b"t"  # noqa: E731
+    ints = lambda xs: b"(" + b"".join(_enc(x) for x in xs) + b"t"
     return (b"\x80\x02ctorch._utils\n_rebuild_tensor_v2\n((" + _enc("storage") + b"c" + cls
             + b"\n" + _enc(key) + _enc(location) + _enc(numel) + b"tQ" + _enc(offset)
             + ints(size) + ints(stride) + b"\x89ccollections\nOrderedDict\n)RtR.")
@@ -111,20 +110,20 @@ def _with_storage(pkl, nbytes=16):
 
 
 _REFS = {
-    "key_traversal": (dict(key="../../etc/passwd"), RuntimeError, "data/../../etc/passwd"),
-    "key_absolute": (dict(key="/etc/passwd"), RuntimeError, "missing"),
-    "key_missing": (dict(key="7"), RuntimeError, "data/7 is missing"),
-    "unknown_storage_type": (dict(cls=b"torch\nEvilStorage"), pickle.UnpicklingError,
+    "key_traversal": ({"key": "../../etc/passwd"}, RuntimeError, "data/../../etc/passwd"),
+    "key_absolute": ({"key": "/etc/passwd"}, RuntimeError, "missing"),
+    "key_missing": ({"key": "7"}, RuntimeError, "data/7 is missing"),
+    "unknown_storage_type": ({"cls": b"torch\nEvilStorage"}, pickle.UnpicklingError,
                              "EvilStorage"),
-    "os_as_storage_type": (dict(cls=b"os\nsystem"), pickle.UnpicklingError, WO_FAILED),
-    "offset_past_end": (dict(offset=3), RuntimeError, "outside its storage"),
-    "offset_negative": (dict(offset=-1), RuntimeError, "negative"),
-    "offset_huge": (dict(offset=2 ** 62), RuntimeError, "outside its storage"),
-    "stride_past_end": (dict(size=[2, 2], stride=[3, 1]), RuntimeError, "outside its storage"),
-    "numel_beyond_record": (dict(numel=2 ** 30), RuntimeError, "need 4294967296"),
-    "bad_device_index": (dict(location="cuda:99999999999"), RuntimeError,
+    "os_as_storage_type": ({"cls": b"os\nsystem"}, pickle.UnpicklingError, WO_FAILED),
+    "offset_past_end": ({"offset": 3}, RuntimeError, "outside its storage"),
+    "offset_negative": ({"offset": -1}, RuntimeError, "negative"),
+    "offset_huge": ({"offset": 2 ** 62}, RuntimeError, "outside its storage"),
+    "stride_past_end": ({"size": [2, 2], "stride": [3, 1]}, RuntimeError, "outside its storage"),
+    "numel_beyond_record": ({"numel": 2 ** 30}, RuntimeError, "need 4294967296"),
+    "bad_device_index": ({"location": "cuda:99999999999"}, RuntimeError,
                          "Could not parse device index"),
-    "unknown_device": (dict(location="xla:0"), RuntimeError, "xla"),
+    "unknown_device": ({"location": "xla:0"}, RuntimeError, "xla"),
 }
 
 

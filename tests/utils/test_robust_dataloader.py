@@ -71,7 +71,7 @@ def _run(data, dataset, **kw):
         if "exited unexpectedly" not in msg and "timed out" not in msg:
             _drain(it)
     elapsed = time.monotonic() - t0
-    it = dl = None  # noqa: F841 - the iterator (and its workers) go now
+    it = dl = None
     gc.collect()
     return got + (elapsed, pids)
 
