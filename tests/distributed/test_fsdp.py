@@ -34,6 +34,7 @@ def fsdp_run(tmp_path_factory):
 
 @pytest.mark.parametrize("prefix", ["train_", "no_sync", "full_state_dict",
                                     "sharded_state_dict", "local_state_dict", "frees_after_forward",
+                                    "optim_state_dict",
                                     "names_and_shapes", "summon_writeback", "eval_no_grad",
                                     "sync_module_states", "error_"])
 def test_fsdp_against_single_process(fsdp_run, prefix):

@@ -601,9 +601,9 @@ class FullyShardedDataParallel(Module):
 
     @staticmethod
     def optim_state_dict(model, optim, optim_state_dict=None, group=None):
-        """The optimizer's state keyed by parameter names, each state tensor whole
-        (FULL_STATE_DICT) as for the unwrapped model; needs ``use_orig_params=False``
-        flat shards or orig-param pieces alike."""
+        """The optimizer's state keyed by parameter names, each state tensor whole as
+        for the unwrapped model (FULL_STATE_DICT; SHARDED_STATE_DICT gives dim-0 chunks),
+        from flat shards and ``use_orig_params`` pieces alike."""
         from ._optim import full_optim_state_dict
 
         return full_optim_state_dict(model, optim,

@@ -360,6 +360,57 @@ def case_frees_after_forward():
     return None if d < 1e-6 else f"gradients differ by {d}"
 
 
+def optim_case(use_orig, kind=StateDictType.FULL_STATE_DICT):
+    ref, model = mlp(), wrapped_mlp(use_orig_params=use_orig)
+    opt_ref = torch.optim.Adam(ref.parameters(), lr=0.01)
+    opt = torch.optim.Adam(model.parameters(), lr=0.01)
+    for step in range(2):
+        x, y = batch(10 + step, "mlp")
+        for m, o, xs, ys in ((ref, opt_ref, x, y), (model, opt, half(x), half(y))):
+            o.zero_grad()
+            loss_of(m, xs, ys, "mlp").backward()
+            o.step()
+    with FSDP.state_dict_type(model, kind):
+        osd = FSDP.optim_state_dict(model, opt)
+    names = [n for n, _ in ref.named_parameters()]
+    want = opt_ref.state_dict()
+    if [g["params"] for g in osd["param_groups"]] != [names]:
+        return f"param_groups {osd['param_groups']}"
+    from numtorch.distributed.fsdp._shard import gather_chunks
+
+    for i, n in enumerate(names):
+        for key, v in want["state"][i].items():
+            got = osd["state"][n][key]
+            if kind == StateDictType.SHARDED_STATE_DICT and key != "step":
+                got = gather_chunks(got, dist.group.WORLD)
+            d = float((got.float() - v.float()).abs().max())
+            if d > 1e-6:
+                return f"{n} {key} differs by {d}"
+    # into a fresh model and optimizer, then one more step on both
+    fresh = wrapped_mlp(use_orig_params=use_orig)
+    with FSDP.state_dict_type(model, StateDictType.FULL_STATE_DICT):
+        sd = model.state_dict()
+    fresh.load_state_dict(sd)
+    opt2 = torch.optim.Adam(fresh.parameters(), lr=0.5)
+    with FSDP.state_dict_type(fresh, kind):
+        opt2.load_state_dict(FSDP.optim_state_dict_to_load(fresh, opt2, osd))
+    if opt2.param_groups[0]["lr"] != 0.01:
+        return f"lr {opt2.param_groups[0]['lr']}"
+    x, y = batch(20, "mlp")
+    for m, o, xs, ys in ((ref, opt_ref, x, y), (fresh, opt2, half(x), half(y))):
+        o.zero_grad()
+        loss_of(m, xs, ys, "mlp").backward()
+        o.step()
+    d = max_diff(full_params(fresh), dict(ref.named_parameters()))
+    return None if d < 1e-6 else f"after reloading, parameters differ by {d}"
+
+
+rec.check("optim_state_dict_flat", lambda: optim_case(False))
+rec.check("optim_state_dict_orig", lambda: optim_case(True))
+rec.check("optim_state_dict_sharded", lambda: optim_case(False,
+                                                         StateDictType.SHARDED_STATE_DICT))
+
+
 for name, fn in sorted((k, v) for k, v in dict(globals()).items() if k.startswith("case_")):
     rec.check(name[5:], fn)
 
