@@ -36,7 +36,8 @@ def fsdp_run(tmp_path_factory):
                                     "sharded_state_dict", "local_state_dict", "frees_after_forward",
                                     "optim_state_dict",
                                     "names_and_shapes", "summon_writeback", "eval_no_grad",
-                                    "sync_module_states", "error_"])
+                                    "sync_module_states", "mixed_precision_param_dtype",
+                                    "attribute_forwarding", "error_"])
 def test_fsdp_against_single_process(fsdp_run, prefix):
     _, per_rank = fsdp_run
     assert any(k.startswith(prefix) for k in per_rank[0]), sorted(per_rank[0])

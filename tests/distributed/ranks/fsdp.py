@@ -360,6 +360,36 @@ def case_frees_after_forward():
     return None if d < 1e-6 else f"gradients differ by {d}"
 
 
+def case_mixed_precision_param_dtype():
+    ref = mlp()
+    mp = MixedPrecision(param_dtype=torch.float64, reduce_dtype=torch.float64)
+    model = wrapped_mlp(mixed_precision=mp)
+    opts = [torch.optim.SGD(m.parameters(), lr=0.1) for m in (ref, model)]
+    for step in range(STEPS):
+        x, y = batch(30 + step, "mlp")
+        for m, o, xs, ys in ((ref, opts[0], x, y), (model, opts[1], half(x), half(y))):
+            o.zero_grad()
+            out = m(xs)
+            F.cross_entropy(out, ys).backward()
+            o.step()
+        if out.dtype != torch.float64:
+            return f"output dtype {out.dtype}"
+    for n, p in model.named_parameters():
+        if p.dtype != torch.float32 or p.grad.dtype != torch.float32:
+            return f"{n}: {p.dtype}, grad {p.grad.dtype}"
+    d = max_diff(full_params(model), dict(ref.named_parameters()))
+    return None if d < 1e-5 else f"parameters differ by {d}"
+
+
+def case_attribute_forwarding():
+    model = FSDP(nn.Linear(4, 3))
+    if model.in_features != 4 or model.out_features != 3:
+        return "wrapped module attributes"
+    with FSDP.summon_full_params(model):
+        if tuple(model.weight.shape) != (3, 4):
+            return f"weight {tuple(model.weight.shape)}"
+
+
 def optim_case(use_orig, kind=StateDictType.FULL_STATE_DICT):
     ref, model = mlp(), wrapped_mlp(use_orig_params=use_orig)
     opt_ref = torch.optim.Adam(ref.parameters(), lr=0.01)
