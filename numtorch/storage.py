@@ -212,11 +212,20 @@ class TypedStorage:
     @classmethod
     def from_file(cls, filename, shared=False, size=0):
         """A storage mapped from ``filename`` (``size`` elements; created if missing)."""
+        return cls._mapped(filename, shared, size)
+
+    @classmethod
+    def _mapped(cls, filename, shared, count):
         dt = np.dtype((cls.dtype or _dtype.uint8).np)
+        filename = os.fspath(filename)
         mode = "r+" if os.path.exists(filename) else "w+"
-        if mode == "w+" and size == 0:
+        if mode == "w+" and count == 0:
             return cls(wrap=np.empty(0, dtype=dt))
-        arr = np.memmap(filename, dtype=dt, mode=mode if shared else "c", shape=(size,))
+        need = count * dt.itemsize
+        if mode == "r+" and os.path.getsize(filename) < need:
+            raise RuntimeError(f"file <{filename}> size <{os.path.getsize(filename)}> is smaller "
+                               f"than the required mapping size <{need}>")
+        arr = np.memmap(filename, dtype=dt, mode=mode if shared else "c", shape=(count,))
         return cls(wrap=arr)
 
     def __repr__(self):
@@ -240,6 +249,12 @@ class UntypedStorage(TypedStorage):
 
     def nbytes(self):
         return int(self._array.nbytes)
+
+    @classmethod
+    def from_file(cls, filename, shared=False, nbytes=0):
+        """Bytes mapped from ``filename`` (``nbytes`` of them; the file is created if missing
+        and ``shared``). safetensors' ``safe_open`` reads checkpoints through this."""
+        return cls._mapped(filename, shared, nbytes)
 
 
 def _typed(name, d):

@@ -17,7 +17,8 @@ from ..backend import helpers_for
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
 from ._util import (
-    canonical_dim, check_int, elem_strides, fmt_shape, restride, shape_arg, view_strides,
+    canonical_dim, check_int, elem_strides, fmt_shape, restride, shape_arg, torch_stride,
+    view_strides,
 )
 from .._size import size_args
 
@@ -190,7 +191,7 @@ def _view_dtype(input, dt):
                 "(different element sizes)")
         if arr.ndim == 0:
             raise RuntimeError(f"self.dim() cannot be 0 {what}")
-        st = elem_strides(arr)
+        st = torch_stride(arr.shape, elem_strides(arr))  # an empty array's, as torch has them
         if st[-1] != 1 and arr.shape[-1] != 1:
             raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {st[-1]}")
         if new > old:
@@ -261,7 +262,8 @@ def expand(input, *sizes):
                            f"dimensions in the tensor ({len(shape)})")
     lead = len(sizes) - len(shape)
     out = []
-    for i, s in enumerate(sizes):
+    for i in range(len(sizes) - 1, -1, -1):  # from the last dim, as torch reports
+        s = sizes[i]
         if i < lead:
             if s == -1:
                 raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a "
@@ -276,7 +278,7 @@ def expand(input, *sizes):
                                f"size ({cur}) at non-singleton dimension {i}.  Target sizes: "
                                f"{fmt_shape(sizes)}.  Tensor sizes: {fmt_shape(shape)}")
         out.append(s)
-    return Expand.apply(input, shape=tuple(out))
+    return Expand.apply(input, shape=tuple(out[::-1]))
 
 
 broadcast_to = expand
