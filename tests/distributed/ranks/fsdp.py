@@ -390,6 +390,73 @@ def case_attribute_forwarding():
             return f"weight {tuple(model.weight.shape)}"
 
 
+def case_wrap_forms():
+    from numtorch.distributed.fsdp.wrap import CustomPolicy, enable_wrap, lambda_auto_wrap_policy, wrap
+
+    with enable_wrap(wrapper_cls=FSDP, sharding_strategy=ShardingStrategy.SHARD_GRAD_OP):
+        torch.manual_seed(0)
+        inner = nn.Sequential(wrap(nn.Linear(6, 16)), nn.ReLU(), wrap(nn.Linear(16, 15)),
+                              nn.Tanh(), nn.Linear(15, 3))
+    model = FSDP(inner)
+    kinds = [type(m).__name__ for m in model.module]
+    if kinds != ["FullyShardedDataParallel", "ReLU", "FullyShardedDataParallel", "Tanh",
+                 "Linear"] or model.module[0].sharding_strategy != \
+            ShardingStrategy.SHARD_GRAD_OP:
+        return f"enable_wrap: {kinds}"
+    if wrap(nn.Linear(2, 2)).__class__ is not nn.Linear:
+        return "wrap outside enable_wrap must return the module"
+    lam = FSDP(mlp(), auto_wrap_policy=functools.partial(
+        lambda_auto_wrap_policy, lambda_fn=lambda m: isinstance(m, nn.Linear) and
+        m.out_features == 15))
+    if [type(m).__name__ for m in lam.module][2] != "FullyShardedDataParallel" or \
+            isinstance(lam.module[0], FSDP):
+        return "lambda policy"
+    custom = FSDP(mlp(), auto_wrap_policy=CustomPolicy(
+        lambda m: {"sharding_strategy": ShardingStrategy.NO_SHARD}
+        if isinstance(m, nn.Linear) and m.out_features == 3 else False))
+    if custom.module[4].sharding_strategy != ShardingStrategy.NO_SHARD or \
+            custom.sharding_strategy != ShardingStrategy.FULL_SHARD:
+        return "custom policy kwargs"
+    # all three train like the plain model
+    ref = mlp()
+    x, y = batch(40, "mlp")
+    loss_of(ref, x, y, "mlp").backward()
+    for m in (model, lam, custom):
+        loss_of(m, half(x), half(y), "mlp").backward()
+        with FSDP.summon_full_params(m, with_grads=True):
+            got = {n: p.grad.clone() for n, p in m.named_parameters()}
+        d = max_diff(got, {n: p.grad for n, p in ref.named_parameters()})
+        if d > 1e-6:
+            return f"gradients differ by {d}"
+
+
+def case_ignored_modules():
+    m = mlp()
+    model = FSDP(m, ignored_modules=[m[4]])
+    names = [(n, tuple(p.shape)) for n, p in model.named_parameters()]
+    # 96 + 16 + 240 + 15 = 367 flattened -> 184 per rank; the ignored layer stays whole
+    want = [("_fsdp_wrapped_module.4.weight", (3, 15)), ("_fsdp_wrapped_module.4.bias", (3,)),
+            ("_fsdp_wrapped_module._flat_param", (184,))]
+    if sorted(names) != sorted(want):
+        return f"{names}"
+    x, _ = batch(41, "mlp")
+    d = float((model(half(x)) - mlp()(half(x))).abs().max())
+    return None if d < 1e-6 else f"outputs differ by {d}"
+
+
+def case_grad_accumulation():
+    """Two backwards without zero_grad sum into the shard gradient."""
+    ref, model = mlp(), wrapped_mlp()
+    for step in (50, 51):
+        x, y = batch(step, "mlp")
+        loss_of(ref, x, y, "mlp").backward()
+        loss_of(model, half(x), half(y), "mlp").backward()
+    with FSDP.summon_full_params(model, with_grads=True):
+        got = {n: p.grad.clone() for n, p in model.named_parameters()}
+    d = max_diff(got, {n: p.grad for n, p in ref.named_parameters()})
+    return None if d < 1e-6 else f"gradients differ by {d}"
+
+
 def optim_case(use_orig, kind=StateDictType.FULL_STATE_DICT):
     ref, model = mlp(), wrapped_mlp(use_orig_params=use_orig)
     opt_ref = torch.optim.Adam(ref.parameters(), lr=0.01)
