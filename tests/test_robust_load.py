@@ -11,6 +11,7 @@ import io
 import pickle
 import struct
 import sys
+import tracemalloc
 import warnings
 import zipfile
 
@@ -290,3 +291,22 @@ def test_a_refused_module_is_never_imported():
         with pytest.raises(pickle.UnpicklingError, match=WO_FAILED):
             numtorch.load(io.BytesIO(data), weights_only=weights_only)
     assert "this" not in sys.modules
+
+
+def test_stored_record_claiming_more_than_the_file_holds():
+    # a 3 GiB storage claimed by a tiny file (the zip directory and the pickle agree):
+    # refused before the array is allocated, as torch refuses the archive
+    n = 3 << 30
+    data = bytearray(_zip([("archive/data.pkl", _tensor_pickle([2], [1], numel=n // 4)),
+                           ("archive/data/0", b"\0" * 16), ("archive/version", b"3\n")]))
+    entry = data.index(b"PK\x01\x02", data.index(b"PK\x01\x02") + 4)
+    assert data[entry + 46:entry + 60] == b"archive/data/0"
+    data[entry + 20:entry + 28] = struct.pack("<II", n, n)  # compressed and full size
+    assert _outcome(torch, bytes(data))[0] is RuntimeError
+    tracemalloc.start()
+    try:
+        with pytest.raises(RuntimeError, match="claims 3221225472 bytes, more than the file"):
+            numtorch.load(io.BytesIO(bytes(data)))
+        assert tracemalloc.get_traced_memory()[1] < 1 << 24
+    finally:
+        tracemalloc.stop()

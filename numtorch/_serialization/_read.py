@@ -297,6 +297,8 @@ def _load_zip(zf, map_location, weights_only):
         if byteorder not in ("little", "big"):
             raise load_error(ValueError, f"Unknown endianness type: {byteorder}")
 
+    archive_end = zf.fp.seek(0, os.SEEK_END)  # a stored record's bytes must lie within
+
     def read(key, dtype_name, numel):
         info = by_name.get(f"{prefix}data/{key}")
         if info is None:
@@ -313,6 +315,11 @@ def _load_zip(zf, map_location, weights_only):
             raise load_error(RuntimeError, f"load: record data/{key} claims {expected} bytes "
                                            f"from {info.compress_size} compressed ones "
                                            f"(corrupt checkpoint)")
+        if info.compress_type == zipfile.ZIP_STORED and \
+                info.header_offset + expected > archive_end:
+            raise load_error(RuntimeError, f"load: record data/{key} claims {expected} bytes, "
+                                           f"more than the file holds (truncated or corrupt "
+                                           f"checkpoint)")
         out, in_place = _storage_array(numel, dtype_name, byteorder,
                                        f"storage record data/{key}")
         if info.compress_type == zipfile.ZIP_STORED and hasattr(zf.fp, "readinto"):
