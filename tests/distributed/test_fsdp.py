@@ -129,8 +129,8 @@ def test_import_path_used_by_transformers():
         "FullStateDictConfig(offload_to_cpu=False, rank0_only=False)"
     assert repr(fsdp.FullOptimStateDictConfig()) == \
         "FullOptimStateDictConfig(offload_to_cpu=True, rank0_only=False)"
+    from numtorch import nn
     from numtorch.distributed.fsdp.wrap import size_based_auto_wrap_policy
-    import numtorch.nn as nn
 
     assert size_based_auto_wrap_policy.FORCE_LEAF_MODULES == {nn.MultiheadAttention}
     assert size_based_auto_wrap_policy.EXCLUDE_WRAP_MODULES == {nn.ModuleList, nn.ModuleDict}

@@ -3,19 +3,19 @@
 See :class:`FullyShardedDataParallel` and docs/distributed.md.
 """
 
+from . import wrap
 from ._handle import FlatParameter
 from ._shard import ShardedTensor
-from .api import (BackwardPrefetch, CPUOffload, FullOptimStateDictConfig,
-                  FullStateDictConfig, LocalOptimStateDictConfig, LocalStateDictConfig,
-                  MixedPrecision, OptimStateDictConfig, OptimStateKeyType,
-                  ShardedOptimStateDictConfig, ShardedStateDictConfig, ShardingStrategy,
-                  StateDictConfig, StateDictSettings, StateDictType)
+from .api import (BackwardPrefetch, CPUOffload, FullOptimStateDictConfig, FullStateDictConfig,
+                  LocalOptimStateDictConfig, LocalStateDictConfig, MixedPrecision,
+                  OptimStateDictConfig, OptimStateKeyType, ShardedOptimStateDictConfig,
+                  ShardedStateDictConfig, ShardingStrategy, StateDictConfig, StateDictSettings,
+                  StateDictType)
 from .fully_sharded_data_parallel import FullyShardedDataParallel
-from . import wrap
 
-__all__ = ["FullyShardedDataParallel", "FlatParameter", "ShardingStrategy", "BackwardPrefetch",
-           "MixedPrecision", "CPUOffload", "StateDictType", "StateDictConfig",
-           "FullStateDictConfig", "LocalStateDictConfig", "ShardedStateDictConfig",
-           "OptimStateDictConfig", "FullOptimStateDictConfig", "LocalOptimStateDictConfig",
-           "ShardedOptimStateDictConfig", "StateDictSettings", "OptimStateKeyType",
-           "ShardedTensor", "wrap"]
+__all__ = ["BackwardPrefetch", "CPUOffload", "FlatParameter", "FullOptimStateDictConfig",
+           "FullStateDictConfig", "FullyShardedDataParallel", "LocalOptimStateDictConfig",
+           "LocalStateDictConfig", "MixedPrecision", "OptimStateDictConfig",
+           "OptimStateKeyType", "ShardedOptimStateDictConfig", "ShardedStateDictConfig",
+           "ShardedTensor", "ShardingStrategy", "StateDictConfig", "StateDictSettings",
+           "StateDictType", "wrap"]

@@ -16,7 +16,7 @@ whatever still holds an old one (arrays some ops keep of their own) stays correc
 
 import numpy as np
 
-from ..._tensor import Tensor, _make
+from ..._tensor import _make
 from ...autograd.grad_mode import no_grad
 from ...nn.parameter import Parameter
 
@@ -40,7 +40,7 @@ def _placeholder(shape, dtype):
 class _Slot:
     """One original parameter: where it lives in its module and in the flat array."""
 
-    __slots__ = ("module", "name", "fqn", "shape", "numel", "offset", "param", "aliases")
+    __slots__ = ("aliases", "fqn", "module", "name", "numel", "offset", "param", "shape")
 
     def __init__(self, module, name, fqn, param, offset):
         self.module, self.name, self.fqn, self.param = module, name, fqn, param
@@ -74,8 +74,9 @@ def collect_params(wrapped, is_unit, ignored):
 
 
 def predivide_factor(world):
-    """Split the averaging between before and after the reduction (keeps low-precision
-    sums in range): the largest power of two at most sqrt(world) that divides it."""
+    """How much of the averaging happens before the reduction (the rest after), keeping
+    low-precision sums in range: powers of two dividing ``world``, doubled while the
+    remaining factor ``world / f`` is still larger than ``f`` (2 ranks: all before)."""
     f = 1
     while world % f == 0 and world / f > f:
         f *= 2
@@ -384,7 +385,3 @@ def unpack_saved(packed):
     h.unshard()
     arr = np.ndarray(shape, h.full_arr.dtype, buffer=h.full_arr, offset=off, strides=strides)
     return _make(arr)
-
-
-def is_tensor(x):
-    return isinstance(x, Tensor)

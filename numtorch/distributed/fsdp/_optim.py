@@ -10,8 +10,8 @@ momentum) are gathered or cut; scalars (``step``) are the same on every rank and
 import numpy as np
 
 from ..._tensor import Tensor, _make
-from .api import StateDictType
 from ._shard import ShardedTensor, gather_chunks, make_sharded
+from .api import StateDictType
 
 __all__ = ["full_optim_state_dict", "shard_optim_state_dict"]
 
@@ -171,7 +171,7 @@ def shard_optim_state_dict(model, optim, full):
     """This rank's optimizer state dict from :func:`full_optim_state_dict`'s result."""
     from .fully_sharded_data_parallel import FullyShardedDataParallel
 
-    root = [m for m in model.modules() if isinstance(m, FullyShardedDataParallel)][0]
+    root = next(m for m in model.modules() if isinstance(m, FullyShardedDataParallel))
     layout = _layout(model, optim)
     fstate = {name: {k: gather_chunks(v, root.process_group) if isinstance(v, ShardedTensor)
                      else v for k, v in entry.items()}

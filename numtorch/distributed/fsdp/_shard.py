@@ -11,7 +11,7 @@ import numpy as np
 
 from ..._tensor import _make
 
-__all__ = ["ShardedTensor", "Shard", "ShardMetadata", "ShardedTensorMetadata"]
+__all__ = ["Shard", "ShardMetadata", "ShardedTensor", "ShardedTensorMetadata"]
 
 
 @dataclass

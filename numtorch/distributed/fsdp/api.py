@@ -7,11 +7,23 @@ them or print them behave the same.
 from dataclasses import dataclass
 from enum import Enum, auto
 
-__all__ = ["ShardingStrategy", "BackwardPrefetch", "MixedPrecision", "CPUOffload",
-           "StateDictType", "StateDictConfig", "FullStateDictConfig", "LocalStateDictConfig",
-           "ShardedStateDictConfig", "OptimStateDictConfig", "FullOptimStateDictConfig",
-           "LocalOptimStateDictConfig", "ShardedOptimStateDictConfig", "StateDictSettings",
-           "OptimStateKeyType"]
+__all__ = [
+    "BackwardPrefetch",
+    "CPUOffload",
+    "FullOptimStateDictConfig",
+    "FullStateDictConfig",
+    "LocalOptimStateDictConfig",
+    "LocalStateDictConfig",
+    "MixedPrecision",
+    "OptimStateDictConfig",
+    "OptimStateKeyType",
+    "ShardedOptimStateDictConfig",
+    "ShardedStateDictConfig",
+    "ShardingStrategy",
+    "StateDictConfig",
+    "StateDictSettings",
+    "StateDictType",
+]
 
 
 class ShardingStrategy(Enum):

@@ -12,17 +12,26 @@ import warnings
 import numpy as np
 
 from ..._tensor import Tensor, _make
-from ...autograd.grad_mode import is_grad_enabled, no_grad
 from ...autograd._graph_api import saved_tensors_hooks
+from ...autograd.grad_mode import is_grad_enabled, no_grad
 from ...nn.modules.module import Module
 from ...nn.parameter import Parameter
 from . import _handle
 from ._handle import FLAT_PARAM, FlatParamHandle, collect_params
 from ._shard import gather_chunks, local_of, make_sharded
-from .api import (BackwardPrefetch, CPUOffload, FullOptimStateDictConfig,
-                  FullStateDictConfig, LocalOptimStateDictConfig, LocalStateDictConfig,
-                  ShardedOptimStateDictConfig, ShardedStateDictConfig, ShardingStrategy,
-                  StateDictSettings, StateDictType)
+from .api import (
+    BackwardPrefetch,
+    CPUOffload,
+    FullOptimStateDictConfig,
+    FullStateDictConfig,
+    LocalOptimStateDictConfig,
+    LocalStateDictConfig,
+    ShardedOptimStateDictConfig,
+    ShardedStateDictConfig,
+    ShardingStrategy,
+    StateDictSettings,
+    StateDictType,
+)
 from .wrap import recursive_wrap
 
 __all__ = ["FullyShardedDataParallel"]
@@ -124,8 +133,6 @@ class FullyShardedDataParallel(Module):
         if group is c10d.GroupMember.NON_GROUP_MEMBER:
             raise ValueError("FullyShardedDataParallel: this rank is not a member of "
                              "process_group")
-        if isinstance(module, FullyShardedDataParallel):
-            pass  # torch allows wrapping a unit again (it becomes a unit with no params)
         strategy = sharding_strategy or ShardingStrategy.FULL_SHARD
         if group.size() == 1 and strategy != ShardingStrategy.NO_SHARD:
             warnings.warn(f"FSDP is switching to use `NO_SHARD` instead of {strategy} since "
@@ -136,7 +143,8 @@ class FullyShardedDataParallel(Module):
             ignored_modules = list(ignored_modules)
             for m in ignored_modules:
                 if isinstance(m, FullyShardedDataParallel):
-                    raise ValueError("`ignored_modules` should not include FSDP modules")
+                    raise ValueError(  # noqa: TRY004  (torch's class)
+                        "`ignored_modules` should not include FSDP modules")
                 for sub in m.modules():
                     ignored.add(id(sub))
                     ignored.update(id(p) for p in sub.parameters(recurse=False))
@@ -157,11 +165,12 @@ class FullyShardedDataParallel(Module):
                 module = module.to(dev)
         if param_init_fn is not None:
             param_init_fn(module)
-        kwargs = dict(process_group=process_group, sharding_strategy=sharding_strategy,
-                      cpu_offload=cpu_offload, backward_prefetch=backward_prefetch,
-                      mixed_precision=mixed_precision, device_id=device_id,
-                      sync_module_states=sync_module_states, forward_prefetch=forward_prefetch,
-                      limit_all_gathers=limit_all_gathers, use_orig_params=use_orig_params)
+        kwargs = {"process_group": process_group, "sharding_strategy": sharding_strategy,
+                  "cpu_offload": cpu_offload, "backward_prefetch": backward_prefetch,
+                  "mixed_precision": mixed_precision, "device_id": device_id,
+                  "sync_module_states": sync_module_states,
+                  "forward_prefetch": forward_prefetch,
+                  "limit_all_gathers": limit_all_gathers, "use_orig_params": use_orig_params}
         if auto_wrap_policy is not None:
             def make_unit(child, extra):
                 return FullyShardedDataParallel(child, ignored_modules=ignored_modules,
@@ -346,7 +355,7 @@ class FullyShardedDataParallel(Module):
         if not self._is_root:
             raise RuntimeError("`clip_grad_norm_()` should only be called on the root FSDP "
                                "instance")
-        from .. import all_reduce, ReduceOp
+        from .. import ReduceOp, all_reduce
 
         p = float(norm_type)
         sharded, replicated = [], []

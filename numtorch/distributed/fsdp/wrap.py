@@ -8,9 +8,16 @@ nested unit. The wrapping runs bottom-up, so inner units form first.
 
 import contextlib
 
-__all__ = ["always_wrap_policy", "lambda_auto_wrap_policy", "transformer_auto_wrap_policy",
-           "size_based_auto_wrap_policy", "ModuleWrapPolicy", "CustomPolicy", "enable_wrap",
-           "wrap"]
+__all__ = [
+    "CustomPolicy",
+    "ModuleWrapPolicy",
+    "always_wrap_policy",
+    "enable_wrap",
+    "lambda_auto_wrap_policy",
+    "size_based_auto_wrap_policy",
+    "transformer_auto_wrap_policy",
+    "wrap",
+]
 
 
 def always_wrap_policy(*args, **kwargs):

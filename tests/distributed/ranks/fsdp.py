@@ -4,7 +4,6 @@ Every rank also trains a plain reference model on the whole batch; FSDP's ranks 
 half of it. Run on 2 ranks: python -m numtorch.distributed.run --nproc-per-node 2 fsdp.py OUT
 """
 
-import copy
 import datetime
 import functools
 import json
@@ -13,17 +12,26 @@ import sys
 import warnings
 
 import numpy as np
+from _common import Recorder
 
 import numtorch as torch
 import numtorch.distributed as dist
-import numtorch.nn as nn
 import numtorch.nn.functional as F
-from numtorch.distributed.fsdp import (BackwardPrefetch, CPUOffload, FullStateDictConfig,
-                                       FullyShardedDataParallel as FSDP, MixedPrecision,
-                                       ShardingStrategy, StateDictType)
-from numtorch.distributed.fsdp.wrap import (ModuleWrapPolicy, size_based_auto_wrap_policy,
-                                            transformer_auto_wrap_policy)
-from _common import Recorder
+from numtorch import nn
+from numtorch.distributed.fsdp import (
+    BackwardPrefetch,
+    CPUOffload,
+    FullStateDictConfig,
+    MixedPrecision,
+    ShardingStrategy,
+    StateDictType,
+)
+from numtorch.distributed.fsdp import FullyShardedDataParallel as FSDP
+from numtorch.distributed.fsdp.wrap import (
+    ModuleWrapPolicy,
+    size_based_auto_wrap_policy,
+    transformer_auto_wrap_policy,
+)
 
 OUT = sys.argv[1]
 dist.init_process_group("gloo", timeout=datetime.timedelta(seconds=60))
@@ -140,7 +148,7 @@ for kind, wrap in (("mlp", None), ("mlp", "module"), ("transformer", "transforme
                 # (the key bias under softmax) into whole steps: compare with SGD
                 continue
             rec.check(f"train_{kind}_{wrap}_{strategy.name}_{opt_kind}",
-                      lambda: train_case(kind, strategy, opt_kind, wrap))
+                      lambda k=kind, s=strategy, o=opt_kind, w=wrap: train_case(k, s, o, w))
 rec.check("train_mlp_size_policy", lambda: train_case("mlp", ShardingStrategy.FULL_SHARD,
                                                       "sgd", "size"))
 rec.check("train_mlp_orig_params", lambda: train_case("mlp", ShardingStrategy.FULL_SHARD,
@@ -391,7 +399,12 @@ def case_attribute_forwarding():
 
 
 def case_wrap_forms():
-    from numtorch.distributed.fsdp.wrap import CustomPolicy, enable_wrap, lambda_auto_wrap_policy, wrap
+    from numtorch.distributed.fsdp.wrap import (
+        CustomPolicy,
+        enable_wrap,
+        lambda_auto_wrap_policy,
+        wrap,
+    )
 
     with enable_wrap(wrapper_cls=FSDP, sharding_strategy=ShardingStrategy.SHARD_GRAD_OP):
         torch.manual_seed(0)

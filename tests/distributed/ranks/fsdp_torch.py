@@ -14,9 +14,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 def main(rank, out, port, world):
     import torch
     import torch.distributed as dist
-    from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
-
     from fsdp_torch_case import run_case
+    from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
 
     warnings.simplefilter("ignore")
     torch.set_num_threads(1)
