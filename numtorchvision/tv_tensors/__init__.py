@@ -1,8 +1,9 @@
 """``numtorchvision.tv_tensors``: tensor kinds that tell the v2 transforms what their data is
-(``Image``, ``Video``, ``Mask``, ``BoundingBoxes``), as ``torchvision.tv_tensors``."""
+(``Image``, ``Video``, ``Mask``, ``BoundingBoxes``, ``KeyPoints``), as ``torchvision.tv_tensors``."""
 
 from ._bounding_boxes import BoundingBoxes, BoundingBoxFormat, is_rotated_bounding_format
 from ._image import Image, Mask, Video
+from ._keypoints import KeyPoints
 from ._return_type import set_return_type
 from ._tv_tensor import TVTensor, _retype
 
@@ -10,6 +11,7 @@ __all__ = [
     "BoundingBoxFormat",
     "BoundingBoxes",
     "Image",
+    "KeyPoints",
     "Mask",
     "TVTensor",
     "Video",

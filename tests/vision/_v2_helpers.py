@@ -37,6 +37,8 @@ def build(spec, lib):
             return tvt.Mask(t)
         if kind == "boxes":
             return tvt.BoundingBoxes(t, format=spec[2], canvas_size=spec[3])
+        if kind == "keypoints":
+            return tvt.KeyPoints(t, canvas_size=spec[2])
         if kind == "pil":
             return PILImage.fromarray(arr)
         return t  # "pure", "label"
@@ -72,6 +74,9 @@ def assert_same(a, b, atol=0.0, path="out"):
         assert type(a).__name__ == type(b).__name__, (path, type(a), type(b))
         assert str(a.dtype) == str(b.dtype), (path, a.dtype, b.dtype)
         assert tuple(a.shape) == tuple(b.shape), (path, a.shape, b.shape)
+        if type(b).__name__ == "KeyPoints":
+            assert tuple(a.canvas_size) == tuple(b.canvas_size), (path, a.canvas_size,
+                                                                  b.canvas_size)
         if type(b).__name__ == "BoundingBoxes":
             assert a.format.value == b.format.value, path
             assert tuple(a.canvas_size) == tuple(b.canvas_size), (path, a.canvas_size,

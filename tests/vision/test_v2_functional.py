@@ -20,6 +20,7 @@ KINDS = {
     "boxes_xywh": ("boxes", BOXES, "XYWH", (20, 26)),
     "boxes_cxcywh": ("boxes", BOXES, "CXCYWH", (20, 26)),
     "pil": ("pil", U8.transpose(1, 2, 0)),
+    "keypoints": ("keypoints", np.array([[3, 4], [25.5, 19], [0, 7]], np.float32), (20, 26)),
 }
 
 GEOMETRY = {
@@ -60,7 +61,9 @@ def _apply(name, table, kind):
 @pytest.mark.parametrize("name", sorted(GEOMETRY))
 def test_geometry_every_kind(name, kind):
     nt, tt = _apply(name, GEOMETRY, kind)
-    assert_same(nt, tt, atol=1e-4 if "f32" in kind or "boxes" in kind else 0)
+    # float32 point maths (matmul) may differ in the last bit
+    assert_same(nt, tt, atol=1e-4 if "f32" in kind or "boxes" in kind or "keypoints" in kind
+                else 0)
 
 
 COLOR = {
@@ -81,7 +84,7 @@ _LIB = [None]
 
 
 @pytest.mark.parametrize("kind", ["image_u8", "image_f32", "pure_u8", "video", "pil", "mask",
-                                  "boxes_xyxy"])
+                                  "boxes_xyxy", "keypoints"])
 @pytest.mark.parametrize("name", sorted(COLOR))
 def test_color_and_misc(name, kind):
     if name == "erase" and kind == "pil":
@@ -235,3 +238,29 @@ def test_sizes():
                        F.get_num_channels(build(KINDS["image_u8"], lib)),
                        F.get_num_frames(build(KINDS["video"], lib))])
     assert outs[0] == outs[1]
+
+
+def test_keypoint_kernels_and_errors():
+    outs = []
+    for lib in libs():
+        mod, v2, T = lib
+        F = v2.functional
+        p = mod.from_numpy(np.array([[3, 4], [25.5, 19], [-1, 7], [30, 2]], np.float32))
+        k = T.KeyPoints(p.clone(), canvas_size=(20, 26))
+        res = [F.clamp_keypoints(p, canvas_size=(20, 26)), F.clamp_keypoints(k),
+               F.sanitize_keypoints(k)[1], F.sanitize_keypoints(p.reshape(2, 2, 2),
+                                                                 canvas_size=(20, 26))[1],
+               F.perspective(k, [[0, 0], [25, 0], [25, 19], [0, 19]],
+                             [[2, 1], [24, 3], [22, 18], [1, 17]]),
+               F.elastic(k, mod.zeros(1, 20, 26, 2) + 0.05), F.to_dtype(k, mod.float64),
+               F.get_size(k)]
+        for bad in (lambda: F.clamp_keypoints(p), lambda: F.clamp_keypoints(k, canvas_size=(2, 2)),
+                    lambda: F.sanitize_keypoints(p), lambda: F.pad(k, [1], padding_mode="edge"),
+                    lambda: T.KeyPoints(mod.zeros(2, 3), canvas_size=(2, 2))):
+            try:
+                bad()
+                res.append(None)
+            except Exception as e:
+                res.append(e)
+        outs.append(res)
+    assert_same(*outs[::-1], atol=1e-5)

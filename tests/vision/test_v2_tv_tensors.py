@@ -64,13 +64,15 @@ OPS = {
 
 
 @pytest.mark.parametrize("op", sorted(OPS))
-@pytest.mark.parametrize("make", ["image", "boxes", "mask", "video"])
+@pytest.mark.parametrize("make", ["image", "boxes", "mask", "video", "keypoints"])
 def test_result_kinds(op, make):
     def fn(mod, T):
         if make == "image":
             x = _image(mod, T)
         elif make == "boxes":
             x = _boxes(mod, T)
+        elif make == "keypoints":
+            x = T.KeyPoints(mod.from_numpy(ARR.copy()).reshape(-1, 3, 2), canvas_size=(4, 5))
         elif make == "mask":
             x = T.Mask(mod.from_numpy(ARR.copy()))
         else:
@@ -82,6 +84,8 @@ def test_result_kinds(op, make):
     np.testing.assert_array_equal(a.detach().numpy(), b.detach().numpy())
     if _kind(b) == "BoundingBoxes":
         assert (a.format.value, a.canvas_size) == (b.format.value, b.canvas_size)
+    if _kind(b) == "KeyPoints":
+        assert a.canvas_size == b.canvas_size
 
 
 @pytest.mark.parametrize("op", ["add", "function", "index", "stack", "sum", "inplace",
@@ -117,7 +121,9 @@ def test_repr():
         return [repr(_image(mod, T).to(mod.uint8)), repr(_boxes(mod, T)),
                 repr(T.Mask(mod.from_numpy(ARR.copy()) > 5)),
                 repr(T.Video(mod.zeros(1, 1, 1, 2, dtype=mod.float64))),
-                repr(T.BoundingBoxFormat.XYXY), str(T.BoundingBoxFormat.CXCYWH)]
+                repr(T.BoundingBoxFormat.XYXY), str(T.BoundingBoxFormat.CXCYWH),
+                repr(T.KeyPoints([[1, 2], [3, 4]], canvas_size=(5, 6))),
+                repr(T.KeyPoints([1.5, 2], canvas_size=(5, 6)))]
 
     a, b = _both(fn)
     assert a == b

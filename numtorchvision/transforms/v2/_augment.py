@@ -55,7 +55,7 @@ class RandomErasing(_RandomApplyTransform):
         self._log_ratio = torch.log(torch.tensor(self.ratio))
 
     def _call_kernel(self, functional, inpt, *args, **kwargs):
-        if isinstance(inpt, (tv_tensors.BoundingBoxes, tv_tensors.Mask)):
+        if isinstance(inpt, (tv_tensors.BoundingBoxes, tv_tensors.KeyPoints, tv_tensors.Mask)):
             warnings.warn(f"{type(self).__name__}() is currently passing through inputs of type "
                           f"tv_tensors.{type(inpt).__name__}. This will likely change in the "
                           "future.")
@@ -104,7 +104,8 @@ class _BaseMixUpCutMix(Transform):
         inputs = inputs if len(inputs) > 1 else inputs[0]
         flat_inputs, spec = tree_flatten(inputs)
         needs = self._needs_transform_list(flat_inputs)
-        if has_any(flat_inputs, is_pil_image, tv_tensors.BoundingBoxes, tv_tensors.Mask):
+        if has_any(flat_inputs, is_pil_image, tv_tensors.BoundingBoxes, tv_tensors.Mask,
+                   tv_tensors.KeyPoints):
             raise ValueError(f"{type(self).__name__}() does not support PIL images, bounding "
                              "boxes, keypoints and masks.")
         labels = self._labels_getter(inputs)

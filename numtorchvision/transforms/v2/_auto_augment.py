@@ -66,7 +66,8 @@ class _AutoAugmentBase(Transform):
             if need and check_type(inpt, (tv_tensors.Image, is_pil_image, is_pure_tensor,
                                           tv_tensors.Video)):
                 found.append((idx, inpt))
-            elif isinstance(inpt, (tv_tensors.BoundingBoxes, tv_tensors.Mask)):
+            elif isinstance(inpt, (tv_tensors.BoundingBoxes, tv_tensors.Mask,
+                                   tv_tensors.KeyPoints)):
                 raise TypeError(f"Inputs of type {type(inpt).__name__} are not supported by "
                                 f"{type(self).__name__}()")
         if not found:

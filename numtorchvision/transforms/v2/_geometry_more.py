@@ -24,7 +24,7 @@ _SIZE_MSG = "Please provide only two dimensions (h, w) for size."
 
 class _MultiCrop(Transform):
     def _call_kernel(self, functional, inpt, *args, **kwargs):
-        if isinstance(inpt, (tv_tensors.BoundingBoxes, tv_tensors.Mask)):
+        if isinstance(inpt, (tv_tensors.BoundingBoxes, tv_tensors.KeyPoints, tv_tensors.Mask)):
             warnings.warn(f"{type(self).__name__}() is currently passing through inputs of type "
                           f"tv_tensors.{type(inpt).__name__}. This will likely change in the "
                           "future.")

@@ -46,3 +46,12 @@ class SetClampingMode(Transform):
         out = inpt.clone()
         out.clamping_mode = self.clamping_mode
         return out
+
+
+class ClampKeyPoints(Transform):
+    """KeyPoints moved onto the nearest pixel of their canvas."""
+
+    _transformed_types = (tv_tensors.KeyPoints,)
+
+    def transform(self, inpt, params):
+        return F.clamp_keypoints(inpt)

@@ -298,3 +298,52 @@ def _v1_to_tensor(inpt):
     from ..functional import to_tensor
 
     return to_tensor(inpt)
+
+
+class SanitizeKeyPoints(Transform):
+    """Drop the points (or point groups, along the first dimension) outside the canvas, with
+    their labels (``labels_getter``, None by default)."""
+
+    def __init__(self, labels_getter=None):
+        super().__init__()
+        self.labels_getter = labels_getter
+        self._labels_getter = _parse_labels_getter(labels_getter)
+
+    def forward(self, *inputs):
+        from ._utils import get_keypoints
+        from .functional._keypoints import _sanitize_keypoints_mask
+
+        inputs = inputs if len(inputs) > 1 else inputs[0]
+        labels = _check_labels(self._labels_getter(inputs))
+        flat_inputs, spec = tree_flatten(inputs)
+        points = get_keypoints(flat_inputs)
+        if labels is not None:
+            for label in labels:
+                if points.shape[0] != label.shape[0]:
+                    raise ValueError(f"Number of kepyoints (shape={points.shape}) must match the "
+                                     f"number of labels.Found labels with shape={label.shape}).")
+        valid = _sanitize_keypoints_mask(_plain(points), canvas_size=points.canvas_size)
+        params = dict(valid=valid, labels=labels)
+        return tree_unflatten([self.transform(x, params) for x in flat_inputs], spec)
+
+    def transform(self, inpt, params):
+        is_label = params["labels"] is not None and any(inpt is label
+                                                        for label in params["labels"])
+        if not (is_label or isinstance(inpt, tv_tensors.KeyPoints)):
+            return inpt
+        output = _plain(inpt)[params["valid"]]
+        return output if is_label else tv_tensors.wrap(output, like=inpt)
+
+
+def _check_labels(labels):
+    if labels is None:
+        return None
+    msg = "The labels in the input to forward() must be a tensor or None, got {type} instead."
+    if isinstance(labels, torch.Tensor):
+        return (labels,)
+    if isinstance(labels, (tuple, list)):
+        for entry in labels:
+            if not isinstance(entry, torch.Tensor):
+                raise ValueError(msg.format(type=type(entry)))
+        return labels
+    raise ValueError(msg.format(type=type(labels)))

@@ -106,7 +106,8 @@ def query_size(flat_inputs):
     """(height, width) shared by everything spatial in a sample."""
     sizes = {tuple(get_size(x)) for x in flat_inputs
              if check_type(x, (is_pure_tensor, tv_tensors.Image, _is_pil, tv_tensors.Video,
-                               tv_tensors.Mask, tv_tensors.BoundingBoxes))}
+                               tv_tensors.Mask, tv_tensors.BoundingBoxes,
+                               tv_tensors.KeyPoints))}
     if not sizes:
         raise TypeError("No image, video, mask, bounding box of keypoint was found in the sample")
     if len(sizes) > 1:
@@ -121,6 +122,14 @@ def get_bounding_boxes(flat_inputs):
         return next(x for x in flat_inputs if isinstance(x, tv_tensors.BoundingBoxes))
     except StopIteration:
         raise ValueError("No bounding boxes were found in the sample") from None
+
+
+def get_keypoints(flat_inputs):
+    """The (one) KeyPoints of a sample."""
+    try:
+        return next(x for x in flat_inputs if isinstance(x, tv_tensors.KeyPoints))
+    except StopIteration:
+        raise ValueError("No keypoints were found in the sample") from None
 
 
 # -- argument checks --------------------------------------------------------------------------

@@ -102,6 +102,11 @@ from ._geometry_more import (  # noqa: F401
     ten_crop_image,
     ten_crop_video,
 )
+from ._keypoints import (  # noqa: F401
+    affine_keypoints, center_crop_keypoints, clamp_keypoints, crop_keypoints, elastic_keypoints,
+    get_size_keypoints, horizontal_flip_keypoints, pad_keypoints, perspective_keypoints,
+    resize_keypoints, resized_crop_keypoints, rotate_keypoints, sanitize_keypoints,
+    vertical_flip_keypoints)
 from ._meta import (  # noqa: F401
     clamp_bounding_boxes,
     convert_bounding_box_format,

@@ -124,7 +124,8 @@ def to_dtype_image(image, dtype=torch.float32, scale=False):
 to_dtype_video = to_dtype_image
 
 
-@_register(to_dtype, tv_tensors.BoundingBoxes, tv_tensors.Mask, tv_tensor_wrapper=False)
+@_register(to_dtype, tv_tensors.BoundingBoxes, tv_tensors.Mask, tv_tensors.KeyPoints,
+           tv_tensor_wrapper=False)
 def _to_dtype_tensor_dispatch(inpt, dtype, scale=False):
     return inpt.to(dtype)  # TVTensor.to keeps the kind and metadata
 

@@ -1,0 +1,226 @@
+"""The KeyPoints kernels of the geometric functionals (points move as the pixels do; unlike
+boxes they are not clamped), and clamp_keypoints / sanitize_keypoints."""
+
+import numtorch as torch
+
+from .... import tv_tensors
+from ....tv_tensors._tv_tensor import _plain
+from ..._functional_tensor_geometry import _compute_affine_output_size, _create_identity_grid
+from ..._geometry import _get_inverse_affine_matrix
+from . import _geometry as G
+from . import _geometry_more as GM
+from . import _meta as M
+from ._utils import _register, is_pure_tensor
+
+KeyPoints = tv_tensors.KeyPoints
+
+
+def _dispatch(functional, fn):
+    """Register ``fn(plain, canvas_size, *args, **kwargs) -> (points, canvas)`` for
+    KeyPoints in ``functional``."""
+    @_register(functional, KeyPoints, tv_tensor_wrapper=False)
+    def dispatch(inpt, *args, **kwargs):
+        out, canvas = fn(_plain(inpt), inpt.canvas_size, *args, **kwargs)
+        return tv_tensors.wrap(out, like=inpt, canvas_size=canvas)
+
+    return dispatch
+
+
+def _flip(points, canvas_size, axis):
+    shape = points.shape
+    points = points.clone().reshape(-1, 2)
+    extent = canvas_size[1] if axis == 0 else canvas_size[0]
+    points[..., axis] = points[..., axis].sub_(extent - 1).neg_()
+    return points.reshape(shape)
+
+
+def horizontal_flip_keypoints(keypoints, canvas_size):
+    return _flip(keypoints, canvas_size, 0)
+
+
+def vertical_flip_keypoints(keypoints, canvas_size):
+    return _flip(keypoints, canvas_size, 1)
+
+
+def resize_keypoints(keypoints, size, canvas_size, max_size=None):
+    old_h, old_w = canvas_size
+    new_h, new_w = G._compute_resized_output_size(canvas_size, size=size, max_size=max_size)
+    if (new_h, new_w) == (old_h, old_w):
+        return keypoints, canvas_size
+    ratios = torch.tensor([new_w / old_w, new_h / old_h])
+    return keypoints.mul(ratios).to(keypoints.dtype), (new_h, new_w)
+
+
+def pad_keypoints(keypoints, canvas_size, padding, padding_mode="constant"):
+    if padding_mode not in ["constant"]:
+        raise ValueError(f"Padding mode '{padding_mode}' is not supported with KeyPoints "
+                         "(supported modes are constant)")
+    left, right, top, bottom = G._parse_pad_padding(padding)
+    shift = torch.tensor([left, top], dtype=keypoints.dtype)
+    return keypoints + shift, (canvas_size[0] + top + bottom, canvas_size[1] + left + right)
+
+
+def crop_keypoints(keypoints, top, left, height, width):
+    return keypoints - torch.tensor([left, top], dtype=keypoints.dtype), (height, width)
+
+
+def center_crop_keypoints(inpt, canvas_size, output_size):
+    crop_h, crop_w = G._center_crop_parse_output_size(output_size)
+    top = round((canvas_size[0] - crop_h) / 2.0)
+    left = round((canvas_size[1] - crop_w) / 2.0)
+    return crop_keypoints(inpt, top=top, left=left, height=crop_h, width=crop_w)
+
+
+def resized_crop_keypoints(keypoints, top, left, height, width, size):
+    keypoints, canvas = crop_keypoints(keypoints, top, left, height, width)
+    return resize_keypoints(keypoints, size=size, canvas_size=canvas)
+
+
+def _affine_keypoints_with_expand(keypoints, canvas_size, angle, translate, scale, shear,
+                                  center=None, expand=False):
+    if keypoints.numel() == 0:
+        return keypoints, canvas_size
+    dtype, shape = keypoints.dtype, keypoints.shape
+    keypoints = keypoints.clone() if keypoints.is_floating_point() else keypoints.float()
+    angle, translate, shear, center = G._affine_parse_args(angle, translate, scale, shear, center)
+    height, width = canvas_size
+    if center is None:
+        center = [width * 0.5, height * 0.5]
+    forward = _get_inverse_affine_matrix(center, angle, translate, scale, shear, inverted=False)
+    matrix_t = torch.tensor(forward, dtype=keypoints.dtype).reshape(2, 3).T
+    points = keypoints.reshape(-1, 2)
+    points = torch.cat([points, torch.ones(points.shape[0], 1, dtype=keypoints.dtype)], dim=-1)
+    moved = torch.matmul(points, matrix_t)
+    if expand:
+        corners = torch.tensor([[0.0, 0.0, 1.0], [0.0, float(height), 1.0],
+                                [float(width), float(height), 1.0], [float(width), 0.0, 1.0]],
+                               dtype=keypoints.dtype)
+        moved.sub_(torch.amin(torch.matmul(corners, matrix_t), dim=0, keepdim=True))
+        inverse = _get_inverse_affine_matrix(center, angle, translate, scale, shear)
+        new_w, new_h = _compute_affine_output_size(inverse, width, height)
+        canvas_size = (new_h, new_w)
+    return moved.reshape(shape).to(dtype), canvas_size
+
+
+def affine_keypoints(keypoints, canvas_size, angle, translate, scale, shear, center=None):
+    return _affine_keypoints_with_expand(keypoints, canvas_size, angle, translate, scale, shear,
+                                         center=center)
+
+
+def rotate_keypoints(keypoints, canvas_size, angle, expand=False, center=None):
+    return _affine_keypoints_with_expand(keypoints, canvas_size, -angle, [0.0, 0.0], 1.0,
+                                         [0.0, 0.0], center=center, expand=expand)
+
+
+def perspective_keypoints(keypoints, canvas_size, startpoints, endpoints, coefficients=None):
+    if keypoints.numel() == 0:
+        return keypoints
+    work = keypoints.dtype if keypoints.is_floating_point() else torch.float32
+    shape = keypoints.shape
+    points = keypoints.clone().reshape(-1, 2)
+    coeffs = GM._perspective_coefficients(startpoints, endpoints, coefficients)
+    if coeffs[0] * coeffs[4] - coeffs[1] * coeffs[3] == 0:
+        raise RuntimeError(f"Provided perspective_coeffs {coeffs} can not be inverted to "
+                           "transform keypoints. Denominator is zero, denom=0")
+    numer, denom = GM._inverse_perspective(coeffs)
+    theta1, theta2 = torch.tensor(numer, dtype=work), torch.tensor(denom, dtype=work)
+    points = torch.cat([points, torch.ones(points.shape[0], 1)], dim=-1)
+    moved = torch.matmul(points, theta1.T).div_(torch.matmul(points, theta2.T))
+    return moved.to(keypoints.dtype).reshape(shape)
+
+
+def elastic_keypoints(keypoints, canvas_size, displacement):
+    expected = (1, canvas_size[0], canvas_size[1], 2)
+    if not isinstance(displacement, torch.Tensor):
+        raise TypeError("Argument displacement should be a Tensor")
+    if tuple(displacement.shape) != expected:
+        raise ValueError(f"Argument displacement shape should be {expected}, but given "
+                         f"{displacement.shape}")
+    if keypoints.numel() == 0:
+        return keypoints
+    work = keypoints.dtype if keypoints.is_floating_point() else torch.float32
+    displacement = displacement.to(dtype=work)
+    shape = keypoints.shape
+    points = keypoints.clone().reshape(-1, 2)
+    inv_grid = _create_identity_grid(list(canvas_size)).to(work).sub_(displacement)
+    index = points.to(dtype=torch.long)
+    index_x = index[:, 0].clamp(0, inv_grid.shape[2] - 1)
+    index_y = index[:, 1].clamp(0, inv_grid.shape[1] - 1)
+    t_size = torch.tensor(canvas_size[::-1], dtype=displacement.dtype)
+    moved = inv_grid[0, index_y, index_x, :].add_(1).mul_(0.5 * t_size).sub_(0.5)
+    return moved.to(keypoints.dtype).reshape(shape)
+
+
+_dispatch(G.horizontal_flip, lambda p, c: (horizontal_flip_keypoints(p, c), c))
+_dispatch(G.vertical_flip, lambda p, c: (vertical_flip_keypoints(p, c), c))
+_dispatch(G.resize, lambda p, c, size, max_size=None, **k: resize_keypoints(p, size, c, max_size))
+_dispatch(G.pad, lambda p, c, padding, fill=None, padding_mode="constant":
+          pad_keypoints(p, c, padding, padding_mode))
+_dispatch(G.crop, lambda p, c, top, left, height, width: crop_keypoints(p, top, left, height,
+                                                                          width))
+_dispatch(G.center_crop, lambda p, c, output_size: center_crop_keypoints(p, c, output_size))
+_dispatch(G.resized_crop, lambda p, c, top, left, height, width, size, **k:
+          resized_crop_keypoints(p, top, left, height, width, size))
+_dispatch(G.affine, lambda p, c, angle, translate, scale, shear, center=None, **k:
+          affine_keypoints(p, c, angle, translate, scale, shear, center=center))
+_dispatch(G.rotate, lambda p, c, angle, expand=False, center=None, **k:
+          rotate_keypoints(p, c, angle, expand=expand, center=center))
+_dispatch(GM.perspective, lambda p, c, startpoints, endpoints, coefficients=None, **k:
+          (perspective_keypoints(p, c, startpoints, endpoints, coefficients), c))
+_dispatch(GM.elastic, lambda p, c, displacement, **k: (elastic_keypoints(p, c, displacement), c))
+
+
+@_register(M.get_size, KeyPoints, tv_tensor_wrapper=False)
+def get_size_keypoints(keypoints):
+    return list(keypoints.canvas_size)
+
+
+def _clamp_keypoints(keypoints, canvas_size):
+    dtype = keypoints.dtype
+    keypoints = keypoints.clone() if keypoints.is_floating_point() else keypoints.float()
+    # the last pixel, not the canvas edge as for boxes
+    keypoints[..., 0].clamp_(min=0, max=canvas_size[1] - 1)
+    keypoints[..., 1].clamp_(min=0, max=canvas_size[0] - 1)
+    return keypoints.to(dtype=dtype)
+
+
+def clamp_keypoints(inpt, canvas_size=None):
+    """Points moved onto the nearest pixel of their canvas."""
+    if is_pure_tensor(inpt):
+        if canvas_size is None:
+            raise ValueError("For pure tensor inputs, `canvas_size` has to be passed.")
+        return _clamp_keypoints(inpt, canvas_size=canvas_size)
+    if isinstance(inpt, KeyPoints):
+        if canvas_size is not None:
+            raise ValueError("For keypoints tv_tensor inputs, `canvas_size` must not be passed.")
+        return tv_tensors.wrap(_clamp_keypoints(_plain(inpt), canvas_size=inpt.canvas_size),
+                               like=inpt)
+    raise TypeError("Input can either be a plain tensor or a keypoints tv_tensor, but got "
+                    f"{type(inpt)} instead.")
+
+
+def _sanitize_keypoints_mask(key_points, canvas_size):
+    h, w = canvas_size
+    x, y = key_points[..., 0], key_points[..., 1]
+    valid = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    return valid.flatten(start_dim=1).all(dim=1) if valid.ndim > 1 else valid
+
+
+def sanitize_keypoints(key_points, canvas_size=None):
+    """The points (or point groups) inside their canvas, and the mask that picks them."""
+    if is_pure_tensor(key_points):
+        if canvas_size is None:
+            raise ValueError("canvas_size cannot be None if key_points is a pure tensor. Set it "
+                             "to an appropriate value or pass key_points as a "
+                             "tv_tensors.KeyPoints object.")
+        valid = _sanitize_keypoints_mask(key_points, canvas_size=canvas_size)
+        return key_points[valid], valid
+    if not isinstance(key_points, KeyPoints):
+        raise ValueError("key_points must be a tv_tensors.KeyPoints instance or a pure tensor.")
+    if canvas_size is not None:
+        raise ValueError("canvas_size must be None when key_points is a tv_tensors.KeyPoints "
+                         f"instance. Got canvas_size={canvas_size}. Leave it to None or pass "
+                         "key_points as a pure tensor.")
+    plain = _plain(key_points)
+    valid = _sanitize_keypoints_mask(plain, canvas_size=key_points.canvas_size)
+    return tv_tensors.wrap(plain[valid], like=key_points), valid

@@ -1,0 +1,51 @@
+"""``KeyPoints``: points ``[..., 2]`` (x, y) on an image (single points, polygons, polylines,
+skeletons), with the size of the image they belong to."""
+
+import numtorch as torch
+
+from ._bounding_boxes import _flat
+from ._tv_tensor import TVTensor, _retype
+
+
+class KeyPoints(TVTensor):
+    """Points of shape ``[..., 2]`` (one point: ``[2]``, made ``[1, 2]``); transforms move
+    them as the image moves.
+
+    Args:
+        data: anything :func:`numtorch.as_tensor` takes.
+        canvas_size (tuple of two ints): height and width of the image.
+        dtype, device, requires_grad: as for :func:`numtorch.as_tensor`.
+    """
+
+    @classmethod
+    def _wrap(cls, tensor, *, canvas_size, check_dims=True):
+        if check_dims:
+            if tensor.ndim == 1:
+                tensor = tensor.unsqueeze(0)
+            elif tensor.shape[-1] != 2:
+                raise ValueError(f"Expected a tensor of shape (..., 2), not {tensor.shape}")
+        points = _retype(tensor, cls)
+        points.canvas_size = canvas_size
+        return points
+
+    @classmethod
+    def wrap(cls, tensor, like, **kwargs):
+        return cls._wrap(tensor, canvas_size=kwargs.get("canvas_size", like.canvas_size))
+
+    def __new__(cls, data, *, canvas_size, dtype=None, device=None, requires_grad=None):
+        tensor = cls._to_tensor(data, dtype=dtype, device=device, requires_grad=requires_grad)
+        return cls._wrap(tensor, canvas_size=canvas_size)
+
+    @classmethod
+    def _wrap_output(cls, output, args=(), kwargs=None):
+        flat = list(_flat(list(args) + list((kwargs or {}).values())))
+        like = next(x for x in flat if isinstance(x, KeyPoints))
+        if isinstance(output, torch.Tensor) and not isinstance(output, KeyPoints):
+            output = KeyPoints._wrap(output, canvas_size=like.canvas_size, check_dims=False)
+        elif isinstance(output, (tuple, list)):
+            output = type(output)(KeyPoints._wrap(part, canvas_size=like.canvas_size,
+                                                  check_dims=False) for part in output)
+        return output
+
+    def __repr__(self, *, tensor_contents=None):
+        return self._make_repr(canvas_size=self.canvas_size)
