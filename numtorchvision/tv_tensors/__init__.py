@@ -1,5 +1,6 @@
 """``numtorchvision.tv_tensors``: tensor kinds that tell the v2 transforms what their data is
-(``Image``, ``Video``, ``Mask``, ``BoundingBoxes``, ``KeyPoints``), as ``torchvision.tv_tensors``."""
+(``Image``, ``Video``, ``Mask``, ``BoundingBoxes``, ``KeyPoints``), as
+``torchvision.tv_tensors``."""
 
 from ._bounding_boxes import BoundingBoxes, BoundingBoxFormat, is_rotated_bounding_format
 from ._image import Image, Mask, Video

@@ -73,8 +73,8 @@ class ColorJitter(Transform):
         factors = [None if r is None else _uniform(r[0], r[1])
                    for r in (self.brightness, self.contrast, self.saturation, self.hue)]
         b, c, s, h = factors
-        return {"fn_idx": fn_idx, "brightness_factor": b, "contrast_factor": c, "saturation_factor": s,
-                    "hue_factor": h}
+        return {"fn_idx": fn_idx, "brightness_factor": b, "contrast_factor": c,
+                "saturation_factor": s, "hue_factor": h}
 
     def transform(self, inpt, params):
         output = inpt

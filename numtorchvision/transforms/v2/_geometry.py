@@ -197,7 +197,8 @@ class RandomCrop(Transform):
         top = _randint(0, padded_h - crop_h + 1) if padded_h > crop_h else 0
         left = _randint(0, padded_w - crop_w + 1) if padded_w > crop_w else 0
         return {"needs_crop": padded_h > crop_h or padded_w > crop_w, "top": top, "left": left,
-                    "height": crop_h, "width": crop_w, "needs_pad": any(padding), "padding": padding}
+                "height": crop_h, "width": crop_w, "needs_pad": any(padding),
+                "padding": padding}
 
     def transform(self, inpt, params):
         if params["needs_pad"]:
@@ -280,7 +281,8 @@ class RandomAffine(Transform):
             shear_x = _uniform(self.shear[0], self.shear[1])
             if len(self.shear) == 4:
                 shear_y = _uniform(self.shear[2], self.shear[3])
-        return {"angle": angle, "translate": translate, "scale": scale, "shear": (shear_x, shear_y)}
+        return {"angle": angle, "translate": translate, "scale": scale,
+                "shear": (shear_x, shear_y)}
 
     def transform(self, inpt, params):
         fill = _get_fill(self._fill, type(inpt))
@@ -307,8 +309,8 @@ class RandomZoomOut(_RandomApplyTransform):
         r = torch.rand(2)
         left = int((canvas_w - orig_w) * r[0])
         top = int((canvas_h - orig_h) * r[1])
-        return {"padding": [left, top, canvas_w - (left + orig_w),
-                             canvas_h - (top + orig_h)]}
+        right, bottom = canvas_w - (left + orig_w), canvas_h - (top + orig_h)
+        return {"padding": [left, top, right, bottom]}
 
     def transform(self, inpt, params):
         fill = _get_fill(self._fill, type(inpt))
@@ -376,7 +378,8 @@ class RandomIoUCrop(Transform):
                 ious = box_iou(xyxy, crop)
                 if ious.max() < min_jaccard_overlap:
                     continue
-                return {"top": top, "left": left, "height": new_h, "width": new_w, "is_within_crop_area": is_within}
+                return {"top": top, "left": left, "height": new_h, "width": new_w,
+                        "is_within_crop_area": is_within}
 
     def transform(self, inpt, params):
         if len(params) < 1:

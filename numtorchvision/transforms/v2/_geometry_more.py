@@ -147,7 +147,7 @@ class ScaleJitter(_RandomSize):
         orig_h, orig_w = query_size(flat_inputs)
         scale = self.scale_range[0] + torch.rand(1) * (self.scale_range[1] - self.scale_range[0])
         r = min(self.target_size[1] / orig_h, self.target_size[0] / orig_w) * scale
-        return {"size": (int(orig_w * r), int(orig_h * r))[::-1]}
+        return {"size": (int(orig_h * r), int(orig_w * r))}
 
 
 class RandomShortestSize(_RandomSize):
