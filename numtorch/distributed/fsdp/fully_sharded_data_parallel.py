@@ -277,10 +277,13 @@ class FullyShardedDataParallel(Module):
                         b.data = b.data.to(mp.buffer_dtype)
 
     def _root_pre_forward(self):
+        # a unit whose last forward's backward has not run keeps its leaf: the next forward
+        # reuses it, so one backward through both graphs (model(a) + model(b)) reduces the
+        # summed gradient once; a graph that is never backwarded costs nothing
         for u in self._fsdp_units:
             h = u._handle
-            if h is not None and h.full_t is not None:
-                h.reset()
+            if h is not None and h.full_t is not None and h.views_on:
+                h.reshard()
 
     def forward(self, *args, **kwargs):
         self._lazy_init()

@@ -470,6 +470,21 @@ def case_grad_accumulation():
     return None if d < 1e-6 else f"gradients differ by {d}"
 
 
+def case_two_forwards_one_backward():
+    """model(a) and model(b) in one graph, one backward: like the plain model."""
+    ref, model = mlp(), wrapped_mlp()
+    x, y = batch(60, "mlp")
+    h, q = BATCH // 2, BATCH // 2 // N
+    (loss_of(ref, x[:h], y[:h], "mlp") + loss_of(ref, x[h:], y[h:], "mlp")).backward()
+    # the plain model saw [0:4] and [4:8]; rank r sees its quarter of each
+    a, b = slice(R * q, (R + 1) * q), slice(h + R * q, h + (R + 1) * q)
+    (loss_of(model, x[a], y[a], "mlp") + loss_of(model, x[b], y[b], "mlp")).backward()
+    with FSDP.summon_full_params(model, with_grads=True):
+        got = {n: p.grad.clone() for n, p in model.named_parameters()}
+    d = max_diff(got, {n: p.grad for n, p in ref.named_parameters()})
+    return None if d < 1e-6 else f"gradients differ by {d}"
+
+
 def optim_case(use_orig, kind=StateDictType.FULL_STATE_DICT):
     ref, model = mlp(), wrapped_mlp(use_orig_params=use_orig)
     opt_ref = torch.optim.Adam(ref.parameters(), lr=0.01)
