@@ -209,8 +209,11 @@ def _view_dtype(input, dt):
                                        f"but got {s}")
         if st[-1] != 1:  # a size-1 last dim: make it unit-stride so NumPy accepts the view
             arr = restride(backend.xp_of(arr), arr, arr.strides[:-1] + (arr.itemsize,))
+    out = arr.view(dt.np)
+    if out.size == 0:  # no bytes to share: a fresh empty array reports torch's strides
+        out = backend.xp_of(out).empty(out.shape, out.dtype)
     # torch returns an alias outside autograd: shared memory and version counter, no _base
-    t = _make(arr.view(dt.np))
+    t = _make(out)
     t._vc = input._vc
     return t
 
