@@ -199,7 +199,7 @@ def _bag_bookkeeping(weight, indices, offsets, n_bags, mode, pad):
         if mode == 0:
             zeros = indices.new_zeros((offsets.numel(),))
             return (offset2bag if need_map else indices.new_empty((0,))), zeros, zeros.clone()
-        keep = indices.new_ones((n,)) if pad is None else (indices != pad).long()
+        keep = indices.new_ones((n,)) if pad is None else (indices != pad).to(indices.dtype)
         bag_size = long_zeros.index_add(0, offset2bag, keep)
         if mode == 1:
             return offset2bag, bag_size, bag_size.clone()

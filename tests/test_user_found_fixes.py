@@ -562,3 +562,31 @@ def test_random_sampler_advances_a_generator_as_torch(replacement, num_samples):
         return [list(s), list(s), L.rand(2, generator=g)]
 
     same(epochs)
+
+
+_SOURCE_DTYPE_CASES = {
+    "index_add_": lambda L: L.zeros(3, dtype=L.long).index_add_(0, L.tensor([0]), L.tensor([1.5])),
+    "index_add": lambda L: L.index_add(L.zeros(3), 0, L.tensor([0]), L.ones(1, dtype=L.float64)),
+    "index_add_int": lambda L: L.zeros(3, dtype=L.int32).index_add_(0, L.tensor([0]), L.ones(1).long()),
+    "index_copy_": lambda L: L.zeros(3).index_copy_(0, L.tensor([0]), L.tensor([1])),
+    "index_copy": lambda L: L.zeros(3).index_copy(0, L.tensor([5]), L.ones(1, dtype=L.float64)),
+    "put_": lambda L: L.zeros(3).put_(L.tensor([0]), L.ones(1, dtype=L.float64)),
+    "put_accumulate": lambda L: L.zeros(3).put_(L.tensor([0, 1]), L.ones(1).double(), True),
+    "put_float_index": lambda L: L.zeros(3).put_(L.tensor([0.0]), L.ones(1, dtype=L.float64)),
+    "masked_scatter_": lambda L: L.zeros(3).masked_scatter_(L.tensor([True, False, False]),
+                                                             L.ones(1, dtype=L.float64)),
+    "take": lambda L: L.take(L.zeros(3), L.tensor([1.0])),
+    "index_fill_": lambda L: L.zeros(3).index_fill_(0, L.tensor([0.0]), 1),
+    "index_copy_float_index": lambda L: L.zeros(3).index_copy_(0, L.tensor([0.0]), L.ones(1)),
+    "index_copy_int_index": lambda L: L.zeros(3).index_copy_(0, L.tensor([0]).int(), L.ones(1)),
+    "index_add_float_index": lambda L: L.zeros(3).index_add_(0, L.tensor([0.0]), L.ones(1).double()),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_SOURCE_DTYPE_CASES))
+def test_index_writes_refuse_another_source_dtype_as_torch(case):
+    # index_add/index_copy/put cast the source silently in numtorch; torch refuses it
+    from tests.oracle import same
+
+    same(_SOURCE_DTYPE_CASES[case])
+

@@ -22,14 +22,20 @@ def _check_index(fn, index, allow_int32=True):
         raise TypeError(f"{fn}(): argument 'index' must be Tensor, not {type(index).__name__}")
     ok = (_dtype.int64, _dtype.int32) if allow_int32 else (_dtype.int64,)
     if index.dtype not in ok:
+        got = _dtype._TYPE_DISPLAY.get(index.dtype.name, index.dtype.name)
+        if fn == "index_fill_":
+            raise IndexError("index_fill_(): Expected dtype int64 for index.")
         if not allow_int32:
-            raise IndexError(f"{fn}(): Expected dtype int64 for index (got {index.dtype}).")
-        names = {"float32": "Float", "float64": "Double", "bool": "Bool"}
-        raise RuntimeError(f"{fn}(): Expected dtype int32/int64 for index but got: "
-                           f"{names.get(index.dtype.name, index.dtype.name)}")
+            raise RuntimeError(f"{fn}(): Expected a long tensor for index, but got {got}")
+        raise RuntimeError(f"{fn}(): Expected dtype int32/int64 for index but got: {got}")
     if index._array.ndim > 1:
         raise IndexError(f"{fn}(): Index is supposed to be a vector (got {index._array.ndim} "
                          f"dims)")
+
+
+def _display(dtype):
+    """A dtype as torch's kernels name it in messages ("Float", "Long")."""
+    return _dtype._TYPE_DISPLAY.get(dtype.name, dtype.name)
 
 
 def _check_source(fn, input, d, index, source):
@@ -120,6 +126,12 @@ def _index_op(fn, input, dim, index, source=None, allow_int32=True):
         if not isinstance(source, Tensor):
             raise TypeError(f"{fn}(): argument 'source' must be Tensor, not "
                             f"{type(source).__name__}")
+        if source.dtype is not input.dtype:  # torch casts neither way
+            a, b = _display(input.dtype), _display(source.dtype)
+            raise RuntimeError(f"index_add_(): self ({a}) and source ({b}) must have the same "
+                               f"scalar type" if fn == "index_add_" else
+                               f"{fn}(): self and source expected to have the same dtype, but "
+                               f"got (self) {a} and (source) {b}")
         _check_source(fn, input, d, index, source)
     _check_range(fn, index._array, input._array.shape[d] if nd else 1, d, nd == 0)
     return d
@@ -217,8 +229,9 @@ def masked_scatter(input, mask, source):
         raise TypeError(f"masked_scatter(): argument 'source' must be Tensor, not "
                         f"{type(source).__name__}")
     if source.dtype is not input.dtype:
+        # (torch's text runs "got" into the first name)
         raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes "
-                           f"but got {input.dtype} and {source.dtype}")
+                           f"but got{_display(input.dtype)} and {_display(source.dtype)}")
     xp = xp_of(input._array)
     shape = np.broadcast_shapes(input._array.shape, mask._array.shape)
     if tuple(shape) != tuple(input._array.shape):
@@ -235,8 +248,12 @@ def put(input, index, source, accumulate=False):
     from .indexing import index_put
 
     if not isinstance(index, Tensor) or index.dtype is not _dtype.int64:
-        got = index.dtype if isinstance(index, Tensor) else type(index).__name__
+        got = _display(index.dtype) if isinstance(index, Tensor) else type(index).__name__
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got {got}")
+    if isinstance(source, Tensor) and source.dtype is not input.dtype:
+        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got "
+                           f"self.dtype = {_display(input.dtype)} and source.dtype = "
+                           f"{_display(source.dtype)}")
     if index.numel() != source.numel():
         raise RuntimeError(f"put_(): Expected source and index to have the same number of "
                            f"elements, but got source.numel() = {source.numel()}, "
@@ -261,7 +278,7 @@ def take(input, index):
         tensor([1., 4.])
     """
     if not isinstance(index, Tensor) or index.dtype is not _dtype.int64:
-        got = index.dtype if isinstance(index, Tensor) else type(index).__name__
+        got = _display(index.dtype) if isinstance(index, Tensor) else type(index).__name__
         raise RuntimeError(f"take(): Expected a long tensor for index, but got {got}")
     n = input._array.size
     idx = index._array
