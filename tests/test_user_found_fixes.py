@@ -590,3 +590,20 @@ def test_index_writes_refuse_another_source_dtype_as_torch(case):
 
     same(_SOURCE_DTYPE_CASES[case])
 
+
+@pytest.mark.parametrize("sizes", [(2, 3, 4), (3, 2, 4), (-1, 2, 3), (4, 2, 5), (-1, 3, 3)])
+def test_expand_reports_the_last_mismatching_dim_as_torch(sizes):
+    from tests.oracle import same
+
+    same(lambda L: L.ones(2, 3).expand(*sizes))
+
+
+def test_grad_with_too_few_grad_outputs_message():
+    from tests.oracle import same
+
+    def run(L):
+        w = L.ones(2, requires_grad=True)
+        return L.autograd.grad([w.sum(), w.sum()], w, grad_outputs=[L.tensor(1.0)])
+
+    same(run)
+

@@ -74,8 +74,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     ins = _as_tuple(inputs)
     grads = _as_tuple(grad_outputs) or (None,) * len(outs)
     if len(grads) != len(outs):
-        raise RuntimeError(f"grad_outputs must have the same length as outputs, but got "
-                           f"{len(grads)} and {len(outs)}")
+        raise RuntimeError(f"got {len(outs)} tensors and {len(grads)} gradients")
     res = engine.run_backward(outs, grads, retain_graph, create_graph, inputs=ins,
                               allow_unused=allow_unused, accumulate=False, fn_name="grad")
     if materialize_grads:
