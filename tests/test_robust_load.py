@@ -310,3 +310,26 @@ def test_stored_record_claiming_more_than_the_file_holds():
         assert tracemalloc.get_traced_memory()[1] < 1 << 24
     finally:
         tracemalloc.stop()
+
+
+@pytest.mark.parametrize("index", [5, -1, 3])
+def test_sparse_indices_outside_the_size_are_refused(index):
+    # torch loads these unchecked unless invariant checks are on (then it raises what
+    # numtorch raises always): the index would be dropped, or wrap around in NumPy
+    t = torch.sparse_coo_tensor(torch.tensor([[0, index]]), torch.tensor([1.0, 2.0]), (3,),
+                                check_invariants=False)
+    buf = io.BytesIO()
+    torch.save(t, buf)
+    with torch.sparse.check_sparse_tensor_invariants(), pytest.raises(RuntimeError) as want:
+        torch.load(io.BytesIO(buf.getvalue()))
+    with pytest.raises(RuntimeError) as got:
+        numtorch.load(io.BytesIO(buf.getvalue()))
+    assert str(got.value) == str(want.value)
+
+
+def test_valid_sparse_checkpoint_still_loads():
+    t = torch.sparse_coo_tensor(torch.tensor([[0, 2, 2]]), torch.tensor([1.0, 2.0, 3.0]), (3,))
+    buf = io.BytesIO()
+    torch.save(t, buf)
+    got = numtorch.load(io.BytesIO(buf.getvalue()))
+    assert got.to_dense().tolist() == t.to_dense().tolist() == [1.0, 0.0, 5.0]

@@ -230,7 +230,10 @@ def _rebuild_sparse_tensor(layout, data):
         raise RuntimeError(f"rebuilding sparse tensors of layout {layout} is not supported "
                            "by numtorch")
     indices, values, size, coalesced = data[:4]
-    return sparse_coo_tensor(indices, values, size, is_coalesced=bool(coalesced))
+    # a checkpoint is untrusted: an index outside the size would read or drop the wrong
+    # element later (torch's load leaves that to a later check; NumPy wraps negative ones)
+    return sparse_coo_tensor(indices, values, size, is_coalesced=bool(coalesced),
+                             check_invariants=True)
 
 
 def to_sparse(input, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
