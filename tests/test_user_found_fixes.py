@@ -607,3 +607,27 @@ def test_grad_with_too_few_grad_outputs_message():
 
     same(run)
 
+
+_LSTM_HX = {
+    "h 2-D": lambda L: (L.ones(4, 1, 2), (L.zeros(1, 3), L.zeros(1, 1, 3))),
+    "unbatched 3-D": lambda L: (L.ones(4, 2), (L.zeros(1, 1, 3), L.zeros(1, 1, 3))),
+    "tensor of two": lambda L: (L.ones(4, 1, 2), L.zeros(2, 1, 3)),
+    "tensor of one": lambda L: (L.ones(4, 1, 2), L.zeros(1, 1, 3)),
+    "three states": lambda L: (L.ones(4, 1, 2), [L.zeros(1, 1, 3)] * 3),
+    "one state": lambda L: (L.ones(4, 1, 2), (L.zeros(1, 1, 3),)),
+    "list of two": lambda L: (L.ones(4, 1, 2), [L.zeros(1, 1, 3)] * 2),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_LSTM_HX))
+def test_lstm_hidden_state_mistakes_raise_as_torch(case):
+    # torch reads hx[0] and hx[1] first and names both dims; numtorch unpacked hx (ValueError)
+    # or checked one state at a time
+    from tests.oracle import same
+
+    def run(L):
+        L.manual_seed(0)
+        x, hx = _LSTM_HX[case](L)
+        return L.nn.LSTM(2, 3)(x, hx)[0].shape
+
+    same(run)

@@ -213,12 +213,17 @@ class RNNBase(Module):
             if batched and self.batch_first:
                 x = x.transpose(0, 1)
             batch = int(x.shape[1])
-            states = hx if (lstm and hx is not None) else ((hx,) if hx is not None else ())
-            for s in states:
-                if s.dim() != (3 if batched else 2):
-                    kind = "batched 3-D" if batched else "unbatched 2-D"
-                    raise RuntimeError(f"For {kind} input, hx should also be "
-                                       f"{3 if batched else 2}-D but got {s.dim()}-D tensor")
+            want, kind = (3, "batched 3-D") if batched else (2, "unbatched 2-D")
+            if lstm and hx is not None:
+                h, c = hx[0], hx[1]  # as torch: a lone tensor or a 1-tuple gives IndexError
+                if h.dim() != want or c.dim() != want:
+                    raise RuntimeError(f"For {kind} input, hx and cx should also be {want}-D "
+                                       f"but got ({h.dim()}-D, {c.dim()}-D) tensors")
+                if len(hx) != 2:
+                    raise RuntimeError("lstm expects two hidden states")
+            elif hx is not None and hx.dim() != want:
+                raise RuntimeError(f"For {kind} input, hx should also be {want}-D but got "
+                                   f"{hx.dim()}-D tensor")
             if not batched and hx is not None:
                 hx = tuple(s.unsqueeze(1) for s in hx) if lstm else hx.unsqueeze(1)
         if x.shape[-1] != self.input_size:
