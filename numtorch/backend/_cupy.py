@@ -596,3 +596,4 @@ from ._cupy_norm import rows_forward, rows_grad  # noqa: E402,F401
 from ._cupy_optim import multi_adagrad, multi_adam, multi_rmsprop, multi_sgd  # noqa: E402,F401
 from ._cupy_conv import col2im, im2col  # noqa: E402,F401
 from ._cupy_loss import ce_applies, ce_exp, ce_grad, ce_rows, loss_mean  # noqa: E402,F401
+from ._cupy_pool import max_pool, max_pool_grad  # noqa: E402,F401

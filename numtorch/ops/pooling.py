@@ -23,7 +23,7 @@ import numpy as np
 from .. import _dtype
 from ..autograd.graph import Op
 from ..backend import helpers_for, is_device_array
-from . import _intraop
+from . import _intraop, pool_device
 from . import conv_samples as _batch_split
 
 __all__ = []
@@ -266,6 +266,10 @@ def _use_window_copy(n_win, per_view, copy_size, input_size):
 
 def _max_pool_arrays(xp, x, kernel, stride, padding, dilation, out, need_index):
     """(window maxima, torch's flat indices or None) of a batched ``x``; see :class:`MaxPool`."""
+    if is_device_array(x):  # GPU: one kernel (pool_device)
+        r = pool_device.max_pool(xp, x, kernel, stride, padding, dilation, out)
+        if r is not None:
+            return r if need_index else (r[0], None)
     spatial = x.shape[2:]
     right = _right_pad(spatial, kernel, stride, padding, dilation, out)
     fill = _lowest(x.dtype)
@@ -334,7 +338,8 @@ class MaxPool(Op):
 
     def backward(self, grad, *_unused):
         mode = "bincount" if _overlaps(self.kernel, self.stride, self.dilation) else "put"
-        return PoolScatter.apply(grad, index=self.saved("index"), shape=self.in_shape, mode=mode)
+        return PoolScatter.apply(grad, index=self.saved("index"), shape=self.in_shape, mode=mode,
+                                 window=(self.kernel, self.stride, self.padding, self.dilation))
 
 
 class WindowMax(Op):
@@ -398,6 +403,11 @@ class PoolScatter(Op):
     def forward(self, g):
         xp = self.xp
         shape = self.shape
+        window = getattr(self, "window", None)  # a regular max pool's (from MaxPool)
+        if window is not None and is_device_array(g):  # GPU: one kernel (pool_device)
+            r = pool_device.max_pool_grad(xp, g, self.index, shape, window, self.mode != "put")
+            if r is not None:
+                return r
         c = shape[1]
         plane = int(np.prod(shape[2:]))
         res = xp.empty(shape, dtype=g.dtype)

@@ -121,8 +121,16 @@ def _losses(dtype):
         loss.sum().backward()
 
 
+def _pools(dtype):
+    F = numtorch.nn.functional
+    for nd, kw in ((1, dict(kernel_size=3, stride=2, padding=1)), (2, dict(kernel_size=2)),
+                   (3, dict(kernel_size=2, stride=1))):
+        x = numtorch.randn((2, 3) + (6,) * nd, dtype=dtype, device="cuda", requires_grad=True)
+        getattr(F, f"max_pool{nd}d")(x, **kw).square().sum().backward()
+
+
 WORKLOADS = [_train_optimizers, _train_adam_per_parameter, _conv, _norms, _recurrent, _gelu,
-             _losses]
+             _losses, _pools]
 
 
 @pytest.fixture(scope="module")
@@ -220,7 +228,8 @@ def test_every_launched_kernel_compiles(launched):
                  "numtorch_norm_grad_input", "numtorch_rows_center", "numtorch_rows_affine",
                  "numtorch_rows_grad", "numtorch_lstm_seq_step", "numtorch_lstm_seq_grad",
                  "numtorch_lstm_cell", "numtorch_gelu_erf", "numtorch_gelu_slope",
-                 "numtorch_ce_exp", "numtorch_ce_rows", "numtorch_loss_mean", "numtorch_ce_grad"):
+                 "numtorch_ce_exp", "numtorch_ce_rows", "numtorch_loss_mean", "numtorch_ce_grad",
+                 "numtorch_max_pool", "numtorch_max_pool_grad"):
         assert want in names
     compiled = 0
     for built_with, sigs in kernels.items():
@@ -279,7 +288,7 @@ def _construction_sites():
 def test_every_kernel_construction_is_compiled(launched):
     _, built_at = launched
     sites = _construction_sites()
-    assert len(sites) >= 23
+    assert len(sites) >= 25
     jiterator = {s for s in sites if s[0].endswith("jiterator.py")}  # its own test above
     missing = sorted(sites - built_at - jiterator)
     assert not missing, f"kernels no workload of this test builds: {missing}"

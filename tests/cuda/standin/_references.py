@@ -6,6 +6,8 @@ fused with it and rounded once, as NVRTC contracts it: for ``u * v + x * y`` LLV
 first product (``fma(u, v, x * y)``), and ``p - s * q`` becomes ``fma(-s, q, p)``.
 """
 
+import itertools
+
 import numpy as np
 
 from ._kernels import fma, reference
@@ -364,3 +366,51 @@ def ce_grad(e, g, f, s, a, b, ts, n_classes, g_rows, has_f, dx):
     o = e * ((sc * a) / s)[:, None]
     o[np.arange(n), ts % n_classes] -= sc * b
     dx[...] = o
+
+
+# -- max pooling (backend/_cupy_pool.py) -------------------------------------------------------
+def _pool_geometry(geo):
+    nd = len(geo) // 6
+    return nd, [geo[6 * k:6 * k + 6] for k in range(nd)]  # per dim: S, K, O, st, pd, dl
+
+
+@reference("numtorch_max_pool")
+def max_pool(x, *rest):
+    *geo, y, idx = rest
+    nd, dims = _pool_geometry(geo)
+    planes = x.reshape(-1, int(np.prod([d[0] for d in dims])))
+    out = tuple(d[2] for d in dims)
+    best = np.full((planes.shape[0],) + out, -np.inf, dtype=x.dtype)
+    arg = np.full(best.shape, -1, dtype=np.int64)
+    grids = np.meshgrid(*[np.arange(o) for o in out], indexing="ij")
+    for ks in itertools.product(*[range(d[1]) for d in dims]):
+        s = [g * d[3] - d[4] + k * d[5] for g, d, k in zip(grids, dims, ks)]
+        valid = np.logical_and.reduce([(v >= 0) & (v < d[0]) for v, d in zip(s, dims)])
+        pos = np.zeros(out, dtype=np.int64)
+        for v, d in zip(s, dims):
+            pos = pos * d[0] + np.where(valid, v, 0)
+        v = planes[:, pos.reshape(-1)].reshape(best.shape)
+        arg = np.where(valid & (arg < 0), pos, arg)
+        with np.errstate(invalid="ignore"):
+            upd = valid & ((v > best) | np.isnan(v))
+        best = np.where(upd, v, best)
+        arg = np.where(upd, pos, arg)
+    y[...] = best.reshape(y.shape)
+    idx[...] = arg.reshape(idx.shape)
+
+
+@reference("numtorch_max_pool_grad")
+def max_pool_grad(g, idx, overlap, *rest):
+    *geo, dx = rest
+    nd, dims = _pool_geometry(geo)
+    plane = int(np.prod([d[0] for d in dims]))
+    rows = dx.size // plane
+    ip = idx.reshape(rows, -1)
+    if overlap:  # sums in float64 in the outputs' order, rounded once
+        full = ip + np.arange(rows)[:, None] * plane
+        dx[...] = np.bincount(full.reshape(-1), weights=g.reshape(-1).astype(np.float64),
+                              minlength=rows * plane).reshape(dx.shape)
+        return
+    flat = np.zeros((rows, plane), dtype=dx.dtype)
+    flat[np.arange(rows)[:, None], ip] = g.reshape(rows, -1)
+    dx[...] = flat.reshape(dx.shape)
