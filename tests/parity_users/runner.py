@@ -85,6 +85,7 @@ def main(argv):
         # running a torch.compile'd function turns distributions' argument validation off for
         # the whole process in torch; later programs expect the default
         torch.distributions.Distribution.set_default_validate_args(True)
+        torch.set_default_dtype(torch.float32)  # a program may change it in its prelude
     sys.stdout.write(MARK)
     json.dump(result, sys.stdout, indent=0)
 
