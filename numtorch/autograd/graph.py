@@ -366,8 +366,20 @@ class Op(Node):
         # This is the hottest function of the library: everything is inlined on purpose.
         if _hook is not None and not _hook.busy:
             return _hook.op(cls, inputs, params)
-        if cls.promote:
-            inputs = _promote(inputs, cls.promote == "float")
+        promote = cls.promote
+        if promote:
+            # a float tensor into a float op, or two tensors of one dtype: nothing to cast
+            # (settled here: _promote's call is a tenth of a small op's dispatch)
+            x = inputs[0]
+            if type(x) is not Tensor:
+                inputs = _promote(inputs, promote == "float")
+            elif len(inputs) == 1:
+                if promote == "float" and x._array.dtype.kind not in _FLOATISH:
+                    inputs = _promote(inputs, True)
+            elif len(inputs) != 2 or type(inputs[1]) is not Tensor or \
+                    x._array.dtype is not inputs[1]._array.dtype or \
+                    (promote == "float" and x._array.dtype.kind not in _FLOATISH):
+                inputs = _promote(inputs, promote == "float")
         arrays = []
         on_np = True
         edges = None
@@ -574,7 +586,11 @@ class Op(Node):
     def save_output(self, array, index=0):
         """Keep output ``index`` for backward (returned so forward can ``return save_output``)."""
         if self._recording:
-            self._saved_dict().setdefault("outputs", {})[index] = array
+            saved = self._saved
+            if saved is None:
+                self._saved = {"outputs": {index: array}}
+            else:
+                saved.setdefault("outputs", {})[index] = array
         return array
 
     def save(self, **values):
@@ -589,6 +605,10 @@ class Op(Node):
 
     def _link_outputs(self, saved, outs):
         # keep the wrapped output array: ufuncs hand back NumPy scalars for 0-d results
+        if type(outs) is not tuple and not _SAVED_HOOKS[0]:  # one output, index 0
+            vc = outs._vc
+            saved["outputs"] = {0: (outs._array, vc, vc[0])}
+            return
         outs = outs if type(outs) is tuple else (outs,)
         hooks = _packing() if _SAVED_HOOKS[0] else None
         saved["outputs"] = {k: (outs[k]._array, outs[k]._vc, outs[k]._vc[0])

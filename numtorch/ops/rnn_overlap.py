@@ -74,9 +74,14 @@ class LSTMWeightGrads:
         """(dW_hh, dW_ih, db, dx) in the caller's time order (None where not needed)."""
         op, p, feat = self.op, self.p, self.x.shape[-1]
         if op.inline:
+            # row-major copies of the summed gradient's column blocks, each then taken as its
+            # parameter's .grad as it is (a strided block went through the engine's layout copy)
             (daug,) = self.sums
-            dw, dw_ih = daug[:, :p], daug[:, p:p + feat]
-            db = daug[:, p + feat] if op.present[5] else None
+            xp, needs = op.xp, op.needs_input_grad
+            dw = xp.ascontiguousarray(daug[:, :p]) if needs[4] else None
+            dw_ih = xp.ascontiguousarray(daug[:, p:p + feat]) if needs[3] else None
+            db = (xp.ascontiguousarray(daug[:, p + feat]) if op.present[5] and needs[5]
+                  else None)
         else:
             dw, dw_ih, db = self.sums
         dx = self.dx

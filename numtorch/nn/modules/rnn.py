@@ -231,9 +231,12 @@ class RNNBase(Module):
                                f"{self.input_size}, got {x.shape[-1]}")
         nl = self.num_layers * dirs
         if hx is None:
-            h0 = _creation.zeros((nl, batch, real_hidden), dtype=x.dtype, device=x.device)
-            c0 = (_creation.zeros((nl, batch, self.hidden_size), dtype=x.dtype, device=x.device)
-                  if lstm else None)
+            # every layer and direction starts from the same zeros (the ops only read them):
+            # two small tensors instead of (L*D, B, H) ones and their unbind's L*D select ops
+            h0 = _creation.zeros((batch, real_hidden), dtype=x.dtype, device=x.device)
+            c0 = (h0 if real_hidden == self.hidden_size else _creation.zeros(
+                (batch, self.hidden_size), dtype=x.dtype, device=x.device)) if lstm else None
+            hs, cs = (h0,) * nl, (c0,) * nl if lstm else None
         elif lstm:
             h0, c0 = hx
             self._check_hidden(h0, (nl, batch, real_hidden),
@@ -243,7 +246,8 @@ class RNNBase(Module):
         else:
             h0, c0 = hx, None
             self._check_hidden(h0, (nl, batch, real_hidden), "Expected hidden size {}, got {}")
-        hs, cs = h0.unbind(0), (c0.unbind(0) if lstm else None)
+        if hx is not None:
+            hs, cs = h0.unbind(0), (c0.unbind(0) if lstm else None)
         h_n, c_n = [], []
         for layer in range(self.num_layers):
             outs = []
