@@ -38,7 +38,8 @@ def fsdp_run(tmp_path_factory):
                                     "names_and_shapes", "summon_writeback", "eval_no_grad",
                                     "sync_module_states", "mixed_precision_param_dtype",
                                     "attribute_forwarding", "wrap_forms", "ignored_modules",
-                                    "grad_accumulation", "two_forwards_one_backward", "error_"])
+                                    "grad_accumulation", "two_forwards_one_backward", "checkpoint",
+                                    "error_"])
 def test_fsdp_against_single_process(fsdp_run, prefix):
     _, per_rank = fsdp_run
     assert any(k.startswith(prefix) for k in per_rank[0]), sorted(per_rank[0])

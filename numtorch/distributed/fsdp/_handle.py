@@ -132,6 +132,10 @@ class FlatParamHandle:
         self.views_on = False
         self.pending = None  # unsharded gradient summed up under no_sync
         self.grad_hook = None
+        # the leaf got a gradient this iteration: the next root forward starts a new leaf
+        # (until then every further gradient into it, e.g. from a checkpointed recompute,
+        # is reduced too)
+        self.backward_seen = False
         if use_orig_params:
             self._point_params_at_shard()
         else:
@@ -248,11 +252,12 @@ class FlatParamHandle:
             self._set_placeholders()
 
     def reset(self):
-        """Forget a forward whose backward never ran (a new iteration starts)."""
+        """Start a new iteration: forget this one's leaf and its hook."""
         if self.grad_hook is not None:
             self.grad_hook.remove()
             self.grad_hook = None
         self.full_t = None
+        self.backward_seen = False
         if self.full_arr is not None:
             LIVE.pop(id(self.full_arr), None)
         self.full_arr = None
@@ -266,6 +271,7 @@ class FlatParamHandle:
         t._grad = None
         if g is None:
             return
+        self.backward_seen = True
         g = g._array
         if self.pending is not None:
             g = g + self.pending
@@ -274,10 +280,6 @@ class FlatParamHandle:
             self.pending = g
             return
         self.reduce(g)
-        if self.grad_hook is not None:
-            self.grad_hook.remove()
-            self.grad_hook = None
-        self.full_t = None
         self.reshard()
 
     def reduce(self, g):

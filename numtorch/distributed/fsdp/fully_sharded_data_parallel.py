@@ -282,7 +282,11 @@ class FullyShardedDataParallel(Module):
         # summed gradient once; a graph that is never backwarded costs nothing
         for u in self._fsdp_units:
             h = u._handle
-            if h is not None and h.full_t is not None and h.views_on:
+            if h is None or h.full_t is None:
+                continue
+            if h.backward_seen:
+                h.reset()
+            elif h.views_on:
                 h.reshard()
 
     def forward(self, *args, **kwargs):

@@ -485,6 +485,43 @@ def case_two_forwards_one_backward():
     return None if d < 1e-6 else f"gradients differ by {d}"
 
 
+class Checkpointed(nn.Module):
+    """Blocks run through activation checkpointing, as transformers' models do."""
+
+    def __init__(self, reentrant):
+        super().__init__()
+        torch.manual_seed(0)
+        self.reentrant = reentrant
+        self.blocks = nn.ModuleList(nn.Sequential(nn.Linear(6, 6), nn.Tanh())
+                                    for _ in range(3))
+        self.head = nn.Linear(6, 3)
+
+    def forward(self, x):
+        from numtorch.utils.checkpoint import checkpoint
+
+        for b in self.blocks:
+            x = checkpoint(b, x, use_reentrant=self.reentrant) if self.training else b(x)
+        return self.head(x)
+
+
+def checkpoint_case(reentrant):
+    ref = Checkpointed(reentrant)
+    model = FSDP(Checkpointed(reentrant), auto_wrap_policy=ModuleWrapPolicy({nn.Sequential}))
+    opts = [torch.optim.SGD(m.parameters(), lr=0.1) for m in (ref, model)]
+    for step in range(STEPS):
+        x, y = batch(70 + step, "mlp")
+        for m, o, xs, ys in ((ref, opts[0], x, y), (model, opts[1], half(x), half(y))):
+            o.zero_grad()
+            F.cross_entropy(m(xs), ys).backward()
+            o.step()
+    d = max_diff(full_params(model), dict(ref.named_parameters()))
+    return None if d < 1e-6 else f"parameters differ by {d}"
+
+
+rec.check("checkpoint_reentrant", lambda: checkpoint_case(True))
+rec.check("checkpoint_non_reentrant", lambda: checkpoint_case(False))
+
+
 def optim_case(use_orig, kind=StateDictType.FULL_STATE_DICT):
     ref, model = mlp(), wrapped_mlp(use_orig_params=use_orig)
     opt_ref = torch.optim.Adam(ref.parameters(), lr=0.01)
