@@ -631,3 +631,26 @@ def test_lstm_hidden_state_mistakes_raise_as_torch(case):
         return L.nn.LSTM(2, 3)(x, hx)[0].shape
 
     same(run)
+
+
+_SAME_PADDING_WARNING = """
+import sys, warnings
+lib = __import__(sys.argv[1])
+x = lib.ones(1, 1, 4, 4)
+for i in range(2):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        lib.nn.functional.conv2d(x, lib.ones(1, 1, 2, 2), padding="same")
+        lib.nn.Conv1d(1, 1, 2, padding="same")(lib.ones(1, 1, 4))
+    print(i, [str(w.message).split(" (Triggered")[0] for w in caught])
+"""
+
+
+def test_conv_same_padding_warns_once_per_process():
+    # torch's C++ warn-once: the first uneven 'same' padding warns, no later conv does
+    import subprocess
+    import sys
+
+    out = [subprocess.run([sys.executable, "-c", _SAME_PADDING_WARNING, lib], capture_output=True,
+                          text=True, check=True).stdout for lib in ("torch", "numtorch")]
+    assert out[1] == out[0]

@@ -6,9 +6,9 @@ then calls one primitive of :mod:`numtorch.ops.conv`. Unbatched inputs get a bat
 for the call, as in torch.
 """
 
-import warnings
 
 from ... import _dtype
+from ..._warn_once import warn_once
 from ..._tensor import Tensor
 from ...ops import conv as _ops
 from ...ops import conv_fold as _fold_ops
@@ -114,10 +114,10 @@ def _resolve_padding(fn, padding, nd, kernel, dilation, stride):
             total = d * (k - 1)
             uneven |= total % 2 == 1
             pads.append((total // 2, total - total // 2))  # the extra pad goes on the right
-        if uneven:
-            warnings.warn("Using padding='same' with even kernel lengths and odd dilation may "
-                          "require a zero-padded copy of the input be created", UserWarning,
-                          stacklevel=4)
+        if uneven:  # torch's C++ warn-once: one warning per process, for every conv
+            warn_once("conv-same-uneven", "Using padding='same' with even kernel lengths and "
+                      "odd dilation may require a zero-padded copy of the input be created",
+                      UserWarning, stacklevel=4)
         return tuple(pads)
     return tuple((p, p) for p in padding)
 
