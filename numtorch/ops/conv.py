@@ -41,7 +41,12 @@ Kernel paths, chosen per shape by measurement (``bench/conv_shapes.py``); each i
   from flat padded planes, whose kernel-tap columns are contiguous runs (``forward-flat``);
 * stride-1 input gradients (and stride-1 transposed convolutions) as a convolution of the
   output gradient (``input-as-conv``); strided ones through col2im (``input-col2im``);
-* everything else: im2col and GEMM in blocks (``forward-im2col``, ``weight-im2col``).
+* a shallow reduction (``C * prod(kernel)`` of at most ``_PER_SAMPLE_MAX_DEPTH``: a network's
+  first layer) over maps of ``_MIN_POINTWISE_LENGTH``+ positions: one GEMM per sample, batched
+  (``forward-per-sample``, ``weight-per-sample``);
+* everything else: im2col and GEMM in blocks (``forward-im2col``, ``weight-im2col``), the
+  columns of strided 2-d convolutions with long output rows copied from phase planes
+  (``conv_phases``; ``columns-phases``).
 
 Device (CuPy) arrays skip all of the above: ``conv_device`` runs one im2col copy and one GEMM
 per pass (``forward-device``, ``weight-device``, ``input-as-conv``, ``input-device-col2im``).
