@@ -25,11 +25,28 @@ TORCH_NUMBERS = os.path.join(_launch.RANKS, "fsdp_torch_numbers.json")
 
 
 @pytest.fixture(scope="module")
-def fsdp_run(tmp_path_factory):
-    out = tmp_path_factory.mktemp("fsdp")
-    p = _launch.launcher("fsdp.py", out, "numbers", timeout=300)
-    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
-    return out, _launch.results(out)
+def runs(tmp_path_factory):
+    """The rank program under the launcher (MPI), and the torch comparison case started by
+    mp.spawn (numtorch's socket transport), at the same time."""
+    import socket
+
+    mpi_out = tmp_path_factory.mktemp("fsdp")
+    spawn_out = tmp_path_factory.mktemp("fsdp_spawn")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cmds = [_launch.launcher_cmd("fsdp.py", mpi_out, "numbers"),
+            [sys.executable, os.path.join(_launch.RANKS, "fsdp_torch.py"), str(spawn_out),
+             str(port), "numtorch"]]
+    procs = _launch.run_all(cmds, timeout=300)
+    for p in procs:
+        assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    return {"mpi": mpi_out, "sockets": spawn_out}
+
+
+@pytest.fixture(scope="module")
+def fsdp_run(runs):
+    return runs["mpi"], _launch.results(runs["mpi"])
 
 
 @pytest.mark.parametrize("prefix", ["train_", "no_sync", "full_state_dict",
@@ -51,9 +68,10 @@ def _close(a, b, tol):
     return all(abs(x - y) <= tol * (1 + abs(y)) for x, y in zip(a, b)) and len(a) == len(b)
 
 
+@pytest.mark.parametrize("transport", ["mpi", "sockets"])
 @pytest.mark.parametrize("tag", ["flat", "orig"])
-def test_fsdp_numbers_match_torch(fsdp_run, tag):
-    out, _ = fsdp_run
+def test_fsdp_numbers_match_torch(runs, transport, tag):
+    out = runs[transport]
     with open(TORCH_NUMBERS) as f:
         want = json.load(f)
     for r in (0, 1):
@@ -110,7 +128,7 @@ def test_world_size_one_without_mpiexec(tmp_path):
     script = tmp_path / "one.py"
     script.write_text(ONE_RANK)
     p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                       env=env, timeout=120)
+                       env=env, timeout=120, check=False)
     assert "ONE RANK OK" in p.stdout, p.stdout[-2000:] + p.stderr[-3000:]
 
 
