@@ -95,6 +95,7 @@ ONE_RANK = r"""
 import warnings
 import numtorch as torch, numtorch.distributed as dist, numtorch.nn as nn
 from numtorch.distributed.fsdp import FullyShardedDataParallel as FSDP, ShardingStrategy
+from numtorch.distributed.fsdp import StateDictType
 dist.init_process_group("gloo")
 torch.manual_seed(0)
 ref = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
@@ -114,9 +115,20 @@ for step in range(3):
         o.zero_grad()
         m(x).pow(2).mean().backward()
         o.step()
-sd = model.state_dict()
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    with FSDP.state_dict_type(model, StateDictType.SHARDED_STATE_DICT):
+        sd = model.state_dict()  # NO_SHARD: the full state dict, as torch gives
+assert [x.category for x in w][0] is FutureWarning, w
+assert "When using ``NO_SHARD`` for ``ShardingStrategy``, full_state_dict will be returned." \
+    in [str(x.message) for x in w], [str(x.message) for x in w]
 for k, v in ref.state_dict().items():
     assert float((sd[k] - v).abs().max()) < 1e-6, k
+try:
+    FSDP(nn.Linear(2, 2), device_id=0)
+    raise AssertionError("a CUDA device_id must be refused")
+except NotImplementedError as e:
+    assert "CPU tensors only" in str(e)
 dist.destroy_process_group()
 print("ONE RANK OK")
 """

@@ -46,6 +46,14 @@ _DEFAULT_CONFIGS = {
 }
 
 
+_DEPRECATED_SDT = (
+    "FSDP.state_dict_type() and FSDP.set_state_dict_type() are being deprecated. Please use "
+    "APIs, get_state_dict() and set_state_dict(), which can support different parallelisms, "
+    "FSDP1, FSDP2, DDP. API doc: https://pytorch.org/docs/stable/distributed.checkpoint.html"
+    "#torch.distributed.checkpoint.state_dict.get_state_dict .Tutorial: "
+    "https://pytorch.org/tutorials/recipes/distributed_checkpoint_recipe.html .")
+
+
 class _State:
     summoned = 0  # summon_full_params blocks open (names lose the wrapper prefix inside)
     running = 0  # unit forwards and unshards for backward in progress
@@ -161,8 +169,12 @@ class FullyShardedDataParallel(Module):
 
             dev = _device("cuda", device_id) if isinstance(device_id, int) else _device(
                 device_id)
-            if getattr(dev, "type", "cpu") != "cpu":
-                module = module.to(dev)
+        else:
+            dev = None
+        if (dev is not None and dev.type != "cpu") or any(
+                p.device.type != "cpu" for p in module.parameters()):
+            raise NotImplementedError("numtorch's FullyShardedDataParallel shards CPU "
+                                      "tensors only (its collectives stage NumPy arrays)")
         if param_init_fn is not None:
             param_init_fn(module)
         kwargs = {"process_group": process_group, "sharding_strategy": sharding_strategy,
@@ -457,6 +469,7 @@ class FullyShardedDataParallel(Module):
                             optim_state_dict_config=None):
         """Set the kind of ``state_dict`` every unit in ``module`` returns; returns the
         previous settings."""
+        warnings.warn(_DEPRECATED_SDT, FutureWarning, stacklevel=2)
         cfg_cls, optim_cls = _DEFAULT_CONFIGS[state_dict_type]
         units = _units(module)
         if state_dict_config is None:
@@ -509,7 +522,7 @@ class FullyShardedDataParallel(Module):
         if _State.in_state_dict:
             return super().state_dict(*args, destination=destination, prefix=prefix,
                                       keep_vars=keep_vars)
-        kind = self._state_dict_type
+        kind = self._effective_state_dict_type()
         _State.in_state_dict = True
         try:
             if kind == StateDictType.LOCAL_STATE_DICT:
@@ -523,7 +536,7 @@ class FullyShardedDataParallel(Module):
                     out[clean] = v
             else:
                 rank0 = (kind == StateDictType.FULL_STATE_DICT
-                         and self._state_dict_config.rank0_only)
+                         and getattr(self._state_dict_config, "rank0_only", False))
                 with FullyShardedDataParallel.summon_full_params(self, writeback=False):
                     raw = super().state_dict(keep_vars=keep_vars)
                     names = {id(p): n for n, p in super().named_parameters()}
@@ -548,6 +561,13 @@ class FullyShardedDataParallel(Module):
             destination[prefix + k] = v
         return destination
 
+    def _effective_state_dict_type(self):
+        if self.sharding_strategy == ShardingStrategy.NO_SHARD:
+            warnings.warn("When using ``NO_SHARD`` for ``ShardingStrategy``, full_state_dict "
+                          "will be returned.", stacklevel=3)
+            return StateDictType.FULL_STATE_DICT
+        return self._state_dict_type
+
     def _handle_for(self, clean_key):
         unit_path = clean_key[:-len(FLAT_PARAM)].rstrip(".")
         for name, m in self.named_modules():
@@ -558,7 +578,7 @@ class FullyShardedDataParallel(Module):
         raise KeyError(clean_key)
 
     def load_state_dict(self, state_dict, strict=True, assign=False):
-        kind = self._state_dict_type
+        kind = self._effective_state_dict_type()
         if kind == StateDictType.LOCAL_STATE_DICT:
             state = {}
             for key, v in state_dict.items():
