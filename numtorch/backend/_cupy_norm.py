@@ -165,3 +165,33 @@ def rows_grad(h, data, sum_h, sum_hx, invstd, n):
         return None
     return _run("numtorch_rows_grad", _make_rows_grad, h, data, sum_h, sum_hx, invstd,
                 h.dtype.type(n), n)
+
+
+# -- batch norm's running statistics ---------------------------------------------------------------
+def _make_running(cp):
+    return cp.ElementwiseKernel(
+        "T mean, T var, float64 unbias, float64 keep, float64 take", "T rm, T rv",
+        "T a = rm * (T)keep; T b = mean * (T)take; rm = a + b;"
+        " T u = var * (T)unbias; T c = rv * (T)keep; T d = u * (T)take; rv = c + d;",
+        "numtorch_running_stats", options=_OPTIONS)
+
+
+def running_update(rm, rv, mean, var, unbias, momentum):
+    """``rm = rm (1 - momentum) + mean momentum`` and the same of ``rv`` with ``var unbias``,
+    in place, in one launch where the xp code takes seven; False when it does not apply."""
+    arrays = (rm, rv, mean, var)
+    if not (ENABLED[0] and rm.dtype.name in _FLOATS and all(
+            a.dtype == rm.dtype and a.shape == rm.shape and a.flags.c_contiguous
+            for a in arrays)):
+        return False
+    k = _kernel("numtorch_running_stats", _make_running)
+    if k is None:
+        return False
+    try:
+        k(mean, var, float(unbias), 1 - momentum, float(momentum), rm, rv)
+    except Exception as e:  # noqa: BLE001  (NVRTC compiles at the first call)
+        if type(e).__name__ not in ("CompileException", "NVRTCError"):
+            raise
+        FAILED["numtorch_running_stats"] = e
+        return False
+    return True

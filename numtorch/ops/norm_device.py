@@ -2,7 +2,7 @@
 with an elementwise weight, in the general path's roundings with fewer launches
 (``backend/_cupy_norm.py``: 8 -> 4 forward, 9 -> 4 for the input gradient)."""
 
-from ..backend import helpers_for
+from ..backend import helpers_for, is_device_array, xp_of
 
 
 def trailing(dims, ndim):
@@ -26,3 +26,13 @@ def rows_forward(op, x, w, b, sum_keepdim):
     op.save(data=data, centered=False,
             invstd=invstd.reshape(x.shape[:nd - len(dims)] + (1,) * len(dims)))
     return y
+
+
+def running_update(running_mean, running_var, mean, var, count, momentum):
+    """Batch norm's update of its running estimates (arrays, in place, no version bump) from
+    the batch ``mean`` and biased ``var`` over ``count`` values per channel, in one launch on a
+    GPU; False when the fused kernel does not apply (the caller runs its own code)."""
+    if not is_device_array(running_mean) or type(mean) is not type(running_mean):
+        return False
+    return helpers_for(xp_of(running_mean)).running_update(
+        running_mean, running_var, mean, var, count / max(count - 1, 1), momentum)

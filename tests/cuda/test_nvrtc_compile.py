@@ -229,7 +229,7 @@ def test_every_launched_kernel_compiles(launched):
                  "numtorch_rows_grad", "numtorch_lstm_seq_step", "numtorch_lstm_seq_grad",
                  "numtorch_lstm_cell", "numtorch_gelu_erf", "numtorch_gelu_slope",
                  "numtorch_ce_exp", "numtorch_ce_rows", "numtorch_loss_mean", "numtorch_ce_grad",
-                 "numtorch_max_pool", "numtorch_max_pool_grad"):
+                 "numtorch_max_pool", "numtorch_max_pool_grad", "numtorch_running_stats"):
         assert want in names
     compiled = 0
     for built_with, sigs in kernels.items():
@@ -288,7 +288,7 @@ def _construction_sites():
 def test_every_kernel_construction_is_compiled(launched):
     _, built_at = launched
     sites = _construction_sites()
-    assert len(sites) >= 25
+    assert len(sites) >= 26
     jiterator = {s for s in sites if s[0].endswith("jiterator.py")}  # its own test above
     missing = sorted(sites - built_at - jiterator)
     assert not missing, f"kernels no workload of this test builds: {missing}"

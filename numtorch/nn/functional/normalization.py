@@ -14,6 +14,7 @@ from ...autograd.grad_mode import is_grad_enabled, no_grad
 from ...autograd.graph import rename_node
 from ..._creation import zeros
 from ...ops import cat, div
+from ...ops.norm_device import running_update as _running_update_device
 from ...ops.norm_ops import normalize_affine
 from ...ops._util import fmt_shape
 
@@ -169,7 +170,9 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         stats = {} if update else None
         y = normalize_affine(x, view(weight), view(bias), dims, eps, stats)
         n = input.numel() // max(channels, 1)
-        if update and n > 0:
+        if update and n > 0 and not _running_update_device(  # GPU: one launch
+                running_mean._array, running_var._array, stats["mean"].reshape(-1),
+                stats["var"].reshape(-1), n, momentum):
             _update_running(running_mean, stats["mean"].reshape(-1), momentum)
             unbiased = stats["var"].reshape(-1) * (n / max(n - 1, 1))
             _update_running(running_var, unbiased, momentum)

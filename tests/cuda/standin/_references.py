@@ -414,3 +414,13 @@ def max_pool_grad(g, idx, overlap, *rest):
     flat = np.zeros((rows, plane), dtype=dx.dtype)
     flat[np.arange(rows)[:, None], ip] = g.reshape(rows, -1)
     dx[...] = flat.reshape(dx.shape)
+
+
+@reference("numtorch_running_stats")
+def running_stats(mean, var, unbias, keep, take, rm, rv):
+    t = rm.dtype.type
+    rm *= t(keep)
+    rm += mean * t(take)
+    u = var * t(unbias)
+    rv *= t(keep)
+    rv += u * t(take)
