@@ -333,3 +333,39 @@ def test_valid_sparse_checkpoint_still_loads():
     torch.save(t, buf)
     got = numtorch.load(io.BytesIO(buf.getvalue()))
     assert got.to_dense().tolist() == t.to_dense().tolist() == [1.0, 0.0, 5.0]
+
+
+@pytest.mark.parametrize("member", ["data.pkl", "version", "byteorder", "data/0"])
+@pytest.mark.parametrize("weights_only", [True, False])
+def test_damaged_member_header_is_a_runtime_error(member, weights_only):
+    # an unknown compression method in one central directory entry: zipfile's
+    # NotImplementedError (or, for a shifted header, its ValueError) is a corrupt file, and
+    # must not pass through as if a checkpoint's own class had raised it
+    buf = io.BytesIO()
+    torch.save({"w": torch.arange(3.0)}, buf)
+    data = bytearray(buf.getvalue())
+    pos = 0
+    while True:
+        pos = data.index(b"PK\x01\x02", pos + 4)
+        name_len = struct.unpack("<H", data[pos + 28:pos + 30])[0]
+        if data[pos + 46:pos + 46 + name_len].decode().endswith("/" + member):
+            break
+    data[pos + 10:pos + 12] = struct.pack("<H", 99)  # compression method
+    assert _outcome(torch, bytes(data), weights_only=weights_only)[0] is RuntimeError
+    with pytest.raises(RuntimeError, match="corrupt"):
+        numtorch.load(io.BytesIO(bytes(data)), weights_only=weights_only)
+
+
+@pytest.mark.parametrize("cut", [4, 10, 30])
+@pytest.mark.parametrize("weights_only", [True, False])
+def test_shortened_local_header_is_a_runtime_error(cut, weights_only):
+    # bytes missing from data.pkl's local header: zipfile seeks before the file's start
+    # (ValueError, which passed through with weights_only=False)
+    buf = io.BytesIO()
+    torch.save({"w": torch.arange(3.0)}, buf)
+    data = buf.getvalue()
+    at = data.index(b"archive/data.pkl") + len(b"archive/data.pkl") + 4
+    data = data[:at] + data[at + cut:]
+    assert _outcome(torch, data, weights_only=weights_only)[0] is RuntimeError
+    with pytest.raises(RuntimeError, match="corrupt"):
+        numtorch.load(io.BytesIO(data), weights_only=weights_only)

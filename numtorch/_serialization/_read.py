@@ -217,7 +217,7 @@ def _check_version(zf, by_name, prefix):
         raise load_error(RuntimeError, 'Expected hasRecord("version") to be true, but got '
                                        'false.  (Could this error message be improved?  If so, '
                                        'please report an enhancement request to PyTorch.)')
-    text = zf.read(info).decode("ascii", "replace").strip()
+    text = _zread(zf, info).decode("ascii", "replace").strip()
     try:
         version = int(text)
     except ValueError:
@@ -256,7 +256,12 @@ def _read_compressed(zf, info, out, key):
     """Decompress a record chunk by chunk straight into ``out``; zipfile checks the CRC."""
     buf = out.view(np.uint8).reshape(-1)
     pos, n = 0, len(buf)
-    with zf.open(info) as src:
+    try:
+        src = zf.open(info)
+    except _ZIP_MEMBER_ERRORS as e:
+        raise load_error(RuntimeError, f"PytorchStreamReader failed reading file data/{key}: "
+                                       f"{e} (corrupt checkpoint)") from None
+    with src:
         while pos < n:
             chunk = src.read(min(_CHUNK, n - pos))
             if not chunk:
@@ -269,10 +274,26 @@ def _read_compressed(zf, info, out, key):
                                            f"checkpoint)")
 
 
+# what zipfile raises on a damaged member header (a seek before the file's start, an unknown
+# compression method, a bad CRC or stream): signs of a corrupt file whatever weights_only is
+_ZIP_MEMBER_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, ValueError, NotImplementedError,
+                      struct.error)
+
+
+def _zread(zf, info):
+    """A record's bytes; a damaged member is torch's RuntimeError naming the record."""
+    try:
+        return zf.read(info)
+    except _ZIP_MEMBER_ERRORS as e:
+        raise load_error(RuntimeError, f"PytorchStreamReader failed reading file "
+                                       f"{info.filename.split('/', 1)[-1]}: {e} (corrupt "
+                                       f"checkpoint)") from None
+
+
 def _read_whole(zf, info):
     """A small record's bytes, refused (as torch does) when they are not as many as its
     directory entry says: zipfile stops at the stored stream's end without checking."""
-    data = zf.read(info)
+    data = _zread(zf, info)
     if len(data) != info.file_size:
         raise load_error(RuntimeError, f"PytorchStreamReader failed reading file "
                                        f"{info.filename.split('/', 1)[-1]}: unexpected "
@@ -292,7 +313,7 @@ def _load_zip(zf, map_location, weights_only):
                                        "a PyTorch checkpoint")
     byteorder = "little"
     if prefix + "byteorder" in by_name:
-        raw = zf.read(by_name[prefix + "byteorder"])
+        raw = _zread(zf, by_name[prefix + "byteorder"])
         byteorder = raw.decode("ascii", "replace")
         if byteorder not in ("little", "big"):
             raise load_error(ValueError, f"Unknown endianness type: {byteorder}")
@@ -426,7 +447,7 @@ def unsafe_globals_in(fh):
         if pkl is None:
             raise load_error(RuntimeError, "load: the zip file has no data.pkl record; it is "
                                            "not a PyTorch checkpoint")
-        skim = WeightsOnly(io.BytesIO(zf.read(pkl)), "data.pkl", lambda pid: None, skim=True)
+        skim = WeightsOnly(io.BytesIO(_zread(zf, pkl)), "data.pkl", lambda pid: None, skim=True)
         skim.load()
         return skim.unsafe_globals()
 
