@@ -522,6 +522,38 @@ rec.check("checkpoint_reentrant", lambda: checkpoint_case(True))
 rec.check("checkpoint_non_reentrant", lambda: checkpoint_case(False))
 
 
+class Tied(nn.Module):
+    """Embedding and output layer share one weight (GPT's weight tying)."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.emb = nn.Embedding(11, 8)
+        self.block = nn.Sequential(nn.Linear(8, 8), nn.Tanh())
+        self.head = nn.Linear(8, 11, bias=False)
+        self.head.weight = self.emb.weight
+
+    def forward(self, x):
+        return self.head(self.block(self.emb(x)))
+
+
+def case_tied_weights():
+    ref = Tied()
+    model = FSDP(Tied(), auto_wrap_policy=ModuleWrapPolicy({nn.Sequential}))
+    opts = [torch.optim.SGD(m.parameters(), lr=0.5) for m in (ref, model)]
+    for step in range(STEPS):
+        x, y = batch(80 + step, "transformer")
+        for m, o, xs, ys in ((ref, opts[0], x, y), (model, opts[1], half(x), half(y))):
+            o.zero_grad()
+            F.cross_entropy(m(xs).reshape(-1, 11), ys.reshape(-1)).backward()
+            o.step()
+    sd, want = model.state_dict(), ref.state_dict()
+    if list(sd) != list(want):
+        return f"keys {list(sd)} vs {list(want)}"
+    d = max(float((sd[k] - want[k]).abs().max()) for k in want)
+    return None if d < 1e-6 else f"state differs by {d}"
+
+
 def optim_case(use_orig, kind=StateDictType.FULL_STATE_DICT):
     ref, model = mlp(), wrapped_mlp(use_orig_params=use_orig)
     opt_ref = torch.optim.Adam(ref.parameters(), lr=0.01)
