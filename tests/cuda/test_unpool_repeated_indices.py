@@ -57,16 +57,14 @@ def _random(nd, shape, dtype):
     return y, rng.integers(0, 5, shape)
 
 
+K3S1, K4S1, K2S1, K2 = ({"kernel_size": 3, "stride": 1}, {"kernel_size": 4, "stride": 1},
+                        {"kernel_size": 2, "stride": 1}, {"kernel_size": 2})
 CASES = [
-    ("pool2d_overlapping", 2, lambda dt: _pooled(2, (2, 3, 9, 9), dict(kernel_size=3, stride=1), dt),
-     dict(kernel_size=3, stride=1)),
-    ("pool1d_overlapping", 1, lambda dt: _pooled(1, (2, 4, 16), dict(kernel_size=4, stride=1), dt),
-     dict(kernel_size=4, stride=1)),
-    ("pool3d_overlapping", 3,
-     lambda dt: _pooled(3, (1, 2, 5, 5, 5), dict(kernel_size=2, stride=1), dt),
-     dict(kernel_size=2, stride=1)),
-    ("random2d", 2, lambda dt: _random(2, (2, 3, 4, 6), dt), dict(kernel_size=2)),
-    ("random1d", 1, lambda dt: _random(1, (3, 2, 12), dt), dict(kernel_size=2)),
+    ("pool2d_overlapping", 2, lambda dt: _pooled(2, (2, 3, 9, 9), K3S1, dt), K3S1),
+    ("pool1d_overlapping", 1, lambda dt: _pooled(1, (2, 4, 16), K4S1, dt), K4S1),
+    ("pool3d_overlapping", 3, lambda dt: _pooled(3, (1, 2, 5, 5, 5), K2S1, dt), K2S1),
+    ("random2d", 2, lambda dt: _random(2, (2, 3, 4, 6), dt), K2),
+    ("random1d", 1, lambda dt: _random(1, (3, 2, 12), dt), K2),
 ]
 
 
