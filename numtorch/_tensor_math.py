@@ -383,14 +383,14 @@ class _TensorMath:
     clip, clip_ = clamp, clamp_
 
     def clamp_min(self, min):  # noqa: A002
-        return _nt.ops.clamp(self, min, None)
+        return _nt.ops.clamp_min(self, min)
 
     def clamp_min_(self, min):  # noqa: A002
         _nt.ops.comparison.check_clamp_inplace(self, min, None)
         return _inplace(self, _nt.ops.clamp, min, None)
 
     def clamp_max(self, max):  # noqa: A002
-        return _nt.ops.clamp(self, None, max)
+        return _nt.ops.clamp_max(self, max)
 
     def clamp_max_(self, max):  # noqa: A002
         _nt.ops.comparison.check_clamp_inplace(self, None, max)

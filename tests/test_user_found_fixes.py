@@ -654,3 +654,27 @@ def test_conv_same_padding_warns_once_per_process():
     out = [subprocess.run([sys.executable, "-c", _SAME_PADDING_WARNING, lib], capture_output=True,
                           text=True, check=True).stdout for lib in ("torch", "numtorch")]
     assert out[1] == out[0]
+
+
+_NODE_NAME_CASES = {
+    "clamp_min": lambda L, x: x.clamp_min(0), "clamp_max": lambda L, x: L.clamp_max(x, 0),
+    "clamp_min_t": lambda L, x: x.clamp_min(L.zeros(3)), "clamp_max_t": lambda L, x: x.clamp_max(L.zeros(3)),
+    "clamp": lambda L, x: x.clamp(min=0), "digamma": lambda L, x: L.digamma(x),
+    "psi": lambda L, x: L.special.psi(x), "polygamma": lambda L, x: L.polygamma(0, x),
+    "polar": lambda L, x: L.polar(x.abs(), x),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_NODE_NAME_CASES))
+def test_composite_nodes_are_named_as_torch(case):
+    # clamp_min/clamp_max (ClampBackward1 before), digamma (PolygammaBackward0), polar
+    # (ComplexBackward0): the names a printed result shows
+    from tests.oracle import same
+
+    def run(L):
+        L.manual_seed(0)
+        x = L.randn(3, requires_grad=True)
+        y = _NODE_NAME_CASES[case](L, x)
+        return y.grad_fn.name(), y
+
+    same(run, rtol=1e-6, atol=1e-6)

@@ -589,9 +589,13 @@ clip = clamp
 
 def clamp_min(input, min, *, out=None):  # noqa: A002
     """Clamp from below: ``max(input, min)`` (see :func:`clamp`)."""
-    return clamp(input, min, None, out=out)
+    r = clamp(input, min, None)
+    rename_node(r, "ClampMinBackward1" if isinstance(min, Tensor) else "ClampMinBackward0")
+    return _out(r, out, "clamp_min")
 
 
 def clamp_max(input, max, *, out=None):  # noqa: A002
     """Clamp from above: ``min(input, max)`` (see :func:`clamp`)."""
-    return clamp(input, None, max, out=out)
+    r = clamp(input, None, max)
+    rename_node(r, "ClampMaxBackward1" if isinstance(max, Tensor) else "ClampMaxBackward0")
+    return _out(r, out, "clamp_max")

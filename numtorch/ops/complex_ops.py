@@ -281,7 +281,8 @@ def polar(abs, angle, *, out=None):  # noqa: A002 - torch's names
         tensor([2.+0.j])
     """
     _check_parts("polar", abs, angle, ("abs", "angle"))
-    return _out(Complex.apply(abs * angle.cos(), abs * angle.sin()), out, "polar")
+    z = Complex.apply(abs * angle.cos(), abs * angle.sin(), node_name="PolarBackward0")
+    return _out(z, out, "polar")
 
 
 def view_as_real(input):

@@ -255,7 +255,7 @@ def digamma(input, *, out=None):
         tensor([-0.5772, -1.9635])
     """
     _check_tensor("digamma", input)
-    return _out(Polygamma.apply(input, n=0), out, "digamma")
+    return _out(Polygamma.apply(input, n=0, node_name="DigammaBackward0"), out, "digamma")
 
 
 def _int_arg(fn, value, name, pos):
