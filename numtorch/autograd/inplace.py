@@ -115,6 +115,14 @@ def _ufunc_in_place(self, fn, args, kwargs):
     if dst.dtype.kind != "f" and (fn is _div_fn() or alpha != 1):
         return False  # an integer alpha is range-checked (and wrapped) by the general path
     if alpha != 1:
+        fused = _fused_alpha(fn, dst, src, alpha)
+        if fused is not None:  # torch's kernels round a + alpha * b once
+            try:
+                dst[...] = fused
+            except ValueError:
+                return False
+            self._vc[0] += 1
+            return True
         src = src * alpha
     try:
         _UFUNCS[fn](dst, src, out=dst)
@@ -127,6 +135,16 @@ def _ufunc_in_place(self, fn, args, kwargs):
 _ANY_INT = (-(1 << 63), (1 << 64) - 1)  # what torch reads a Python int into a float as
 _INT_RANGE = {np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max))
               for t in (np.int8, np.int16, np.int32, np.int64, np.uint8)}
+
+
+def _fused_alpha(fn, dst, src, alpha):
+    from ..ops import elementwise
+
+    if fn is elementwise.add:
+        return elementwise._fused(dst, src, alpha)
+    if fn is elementwise.sub:
+        return elementwise._fused(dst, src, -alpha)
+    return None
 
 
 def _div_fn():

@@ -33,6 +33,30 @@ __all__ = [
 # binary arithmetic
 
 
+_WIDER = {np.dtype(np.float32): np.float64}
+if np.finfo(np.longdouble).nmant > np.finfo(np.float64).nmant:  # x86's 80-bit long double
+    _WIDER[np.dtype(np.float64)] = np.longdouble
+
+
+def _fused(a, b, alpha):
+    """``a + alpha * b`` rounded once, as torch's CPU kernels compute it (a fused multiply-add):
+    float32 through float64, float64 through long double where it is wider (the product of two
+    operands is then exact or nearly so); None where no wider type helps."""
+    if type(a) is not np.ndarray:
+        return None
+    if type(b) is not np.ndarray:
+        if not isinstance(b, (float, int, np.floating)) or isinstance(b, bool):
+            return None
+        b = np.asarray(b, dtype=a.dtype)  # a number joins in the op's precision, as in torch
+    if a.dtype != b.dtype:
+        return None
+    wide = _WIDER.get(a.dtype)
+    if wide is None or isinstance(alpha, (bool, complex)):
+        return None
+    coef = wide(a.dtype.type(alpha))  # torch holds alpha in the op's own precision
+    return (a.astype(wide) + coef * b.astype(wide)).astype(a.dtype)
+
+
 class Add(Op):
     """y = a + alpha * b; dy/da = 1, dy/db = alpha."""
 
@@ -43,6 +67,9 @@ class Add(Op):
         try:
             if self.alpha == 1:
                 return a + b
+            out = _fused(a, b, self.alpha)
+            if out is not None:
+                return out
             if b.dtype is _dtype._BF16_NP:  # a Python float would promote bfloat16 to float32
                 return a + b * b.dtype.type(self.alpha)
             return a + b * self.alpha
@@ -63,6 +90,9 @@ class Sub(Op):
         try:
             if self.alpha == 1:
                 return a - b
+            out = _fused(a, b, -self.alpha)
+            if out is not None:
+                return out
             if b.dtype is _dtype._BF16_NP:  # a Python float would promote bfloat16 to float32
                 return a - b * b.dtype.type(self.alpha)
             return a - b * self.alpha
