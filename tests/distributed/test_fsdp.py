@@ -56,6 +56,7 @@ def fsdp_run(runs):
                                     "sync_module_states", "mixed_precision_param_dtype",
                                     "attribute_forwarding", "wrap_forms", "ignored_modules",
                                     "grad_accumulation", "two_forwards_one_backward", "checkpoint", "tied_weights",
+                                    "zero_grad_discards_inflight",
                                     "error_"])
 def test_fsdp_against_single_process(fsdp_run, prefix):
     _, per_rank = fsdp_run

@@ -24,7 +24,29 @@ FLAT_PARAM = "_flat_param"
 
 
 class FlatParameter(Parameter):
-    """The shard of a unit's flattened parameters that this rank owns (1-D)."""
+    """The shard of a unit's flattened parameters that this rank owns (1-D).
+
+    Its gradient's reduce-scatter runs in the background after the unit's backward; reading
+    or assigning ``.grad`` first waits for it (the optimizer step, clipping, zero_grad).
+    """
+
+    @property
+    def grad(self):
+        h = self.__dict__.get("_fsdp_handle")
+        if h is not None and h.inflight:
+            h.finish_reduce()
+        return Parameter.grad.fget(self)
+
+    @grad.setter
+    def grad(self, value):
+        h = self.__dict__.get("_fsdp_handle")
+        if h is not None and h.inflight:
+            h.finish_reduce()
+        Parameter.grad.fset(self, value)
+
+    @grad.deleter
+    def grad(self):
+        self.grad = None
 
 
 def _np_dtype(dtype):
@@ -121,6 +143,8 @@ class FlatParamHandle:
         lo = self.rank * self.shard_numel
         local = full[lo:lo + self.shard_numel].copy()
         self.flat = FlatParameter(_make(local), requires_grad=any(grads))
+        self.inflight = []  # (work, output, post factor, input kept alive) per reduction
+        self.flat.__dict__["_fsdp_handle"] = self
         self.flat._numels = [s.numel for s in slots]
         self.flat._shapes = [s.shape for s in slots]
         self.flat._fqns = [s.fqn for s in slots]
@@ -301,12 +325,30 @@ class FlatParamHandle:
                 out = t._array
             else:
                 out = np.empty(self.shard_numel, g.dtype)
-                self._dist.reduce_scatter_tensor(_make(out), _make(np.ascontiguousarray(g)),
-                                                 group=self.group)
+                g = np.ascontiguousarray(g)
+                work = self._dist.reduce_scatter_tensor(_make(out), _make(g),
+                                                        group=self.group,
+                                                        async_op=not self.use_orig_params)
+                if work is not None:
+                    # finished when the gradient is first needed (FlatParameter.grad)
+                    self.inflight.append((work, out, post, g))
+                    return
             if post > 1:
                 out = out / out.dtype.type(post)
         else:
             out = g
+        self._store(out, out is g)
+
+    def finish_reduce(self):
+        """Wait for the reduce-scatters in flight and add them into the shard gradient."""
+        pending, self.inflight = self.inflight, []
+        for work, out, post, _ in pending:
+            work.wait()
+            if post > 1:
+                out = out / out.dtype.type(post)
+            self._store(out, False)
+
+    def _store(self, out, aliases_input):
         keep_low = self.mp is not None and self.mp.keep_low_precision_grads
         if out.dtype != self.np_dtype and not keep_low:
             out = out.astype(self.np_dtype)
@@ -315,7 +357,7 @@ class FlatParamHandle:
             return
         with no_grad():
             if self.flat._grad is None:
-                self.flat.grad = _make(np.array(out, copy=True) if out is g else out)
+                self.flat._grad = _make(np.array(out, copy=True) if aliases_input else out)
             else:
                 self.flat._grad._array += out
 
@@ -344,6 +386,8 @@ class FlatParamHandle:
                 a, b = self._piece(s)
                 out[a:b] = np.asarray(s.param.grad._array).reshape(-1)
             return out
+        if self.inflight:
+            self.finish_reduce()
         g = self.flat._grad
         return None if g is None else g._array
 

@@ -554,6 +554,26 @@ def case_tied_weights():
     return None if d < 1e-6 else f"state differs by {d}"
 
 
+def case_zero_grad_discards_inflight():
+    """The reduce-scatter runs in the background; zero_grad before anything read the
+    gradient must still drop it, and the next backward's gradient stands alone."""
+    ref, model = mlp(), wrapped_mlp()
+    x, y = batch(90, "mlp")
+    loss_of(model, half(x), half(y), "mlp").backward()
+    inflight = sum(len(u._handle.inflight) for u in FSDP.fsdp_modules(model) if u._handle)
+    torch.optim.SGD(model.parameters(), lr=0.1).zero_grad()
+    if inflight != 3 or any(p.grad is not None for p in model.parameters()):
+        return f"{inflight} reductions in flight; grads after zero_grad: " \
+               f"{[p.grad is not None for p in model.parameters()]}"
+    x, y = batch(91, "mlp")
+    loss_of(ref, x, y, "mlp").backward()
+    loss_of(model, half(x), half(y), "mlp").backward()
+    with FSDP.summon_full_params(model, with_grads=True):
+        got = {n: p.grad.clone() for n, p in model.named_parameters()}
+    d = max_diff(got, {n: p.grad for n, p in ref.named_parameters()})
+    return None if d < 1e-6 else f"gradients differ by {d}"
+
+
 def optim_case(use_orig, kind=StateDictType.FULL_STATE_DICT):
     ref, model = mlp(), wrapped_mlp(use_orig_params=use_orig)
     opt_ref = torch.optim.Adam(ref.parameters(), lr=0.01)
