@@ -31,6 +31,15 @@ def _exited(pid):
     return not os.path.exists(f"/proc/{pid}")
 
 
+def _dead(pid):
+    """True once ``pid`` has exited (a zombie, not yet reaped, or gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
 def _children():
     out = subprocess.run(["ps", "--ppid", str(os.getpid()), "-o", "pid="], capture_output=True,
                          text=True, check=True).stdout
@@ -239,3 +248,25 @@ def test_pin_memory_without_accelerator_like_torch(num_workers):
                                       if "pin_memory" in str(w.message)})))
     assert outs[1] == outs[0]
     assert outs[0][1], "torch warns that pinning is off"
+
+
+def test_persistent_worker_killed_between_epochs():
+    # torch raises this from its SIGCHLD handler wherever the main process happens to be;
+    # numtorch raises it from the next epoch's first batch, then starts fresh workers
+    dl = ndata.DataLoader(_Items(numtorch), batch_size=2, num_workers=2,
+                          persistent_workers=True, timeout=30)
+    assert len(list(dl)) == 8
+    pids = [w.pid for w in dl._workers_iter.workers]
+    os.kill(pids[0], signal.SIGKILL)
+    t0 = time.monotonic()
+    while not _dead(pids[0]):
+        time.sleep(0.01)
+    with pytest.raises(RuntimeError, match=r"DataLoader worker \(pid\(s\) \d+\) exited"):
+        list(dl)
+    assert time.monotonic() - t0 < 3
+    batches = [b.tolist() for b in dl]
+    assert batches == [[[i, 2 * i], [i + 1, 2 * i + 2]] for i in range(0, 16, 2)]
+    fresh = [w.pid for w in dl._workers_iter.workers]
+    dl = None
+    gc.collect()
+    _assert_no_orphans(pids + fresh)
