@@ -662,6 +662,9 @@ _NODE_NAME_CASES = {
     "clamp": lambda L, x: x.clamp(min=0), "digamma": lambda L, x: L.digamma(x),
     "psi": lambda L, x: L.special.psi(x), "polygamma": lambda L, x: L.polygamma(0, x),
     "polar": lambda L, x: L.polar(x.abs(), x),
+    "var_mean": lambda L, x: L.var_mean(x)[0], "var_mean_mean": lambda L, x: L.var_mean(x)[1],
+    "std_mean": lambda L, x: L.std_mean(x, 0)[0], "std_mean_mean": lambda L, x: L.std_mean(x)[1],
+    "aminmax_min": lambda L, x: L.aminmax(x).min, "aminmax_max": lambda L, x: L.aminmax(x, dim=0)[1],
 }
 
 

@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
-from ..autograd.graph import Op
+from ..autograd.graph import Op, rename_node
 from ._accumulate import fsum, is_half
 from ._lautil import check_float
 from ._util import canonical_dim
@@ -218,7 +218,8 @@ def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
         (tensor(2.), tensor(2.))
     """
     v = _var("var_mean", input, dim, unbiased, keepdim, correction, False)
-    return v, mean(input, None if isinstance(dim, bool) else dim, keepdim)
+    m = mean(input, None if isinstance(dim, bool) else dim, keepdim)
+    return rename_node(v, "VarMeanBackward0"), rename_node(m, "VarMeanBackward0")  # torch's
 
 
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
@@ -229,7 +230,8 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
         (tensor(1.4142), tensor(2.))
     """
     s = _var("std_mean", input, dim, unbiased, keepdim, correction, True)
-    return s, mean(input, None if isinstance(dim, bool) else dim, keepdim)
+    m = mean(input, None if isinstance(dim, bool) else dim, keepdim)
+    return rename_node(s, "StdMeanBackward0"), rename_node(m, "StdMeanBackward0")  # torch's
 
 
 def logsumexp(input, dim, keepdim=False, *, out=None):

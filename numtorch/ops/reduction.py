@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, _make
-from ..autograd.graph import Op
+from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for
 from ..return_types import aminmax as _aminmax_t, max as _max_t, min as _min_t
 from ._accumulate import fsum, is_half, scan_dtype
@@ -548,8 +548,11 @@ def aminmax(input, *, dim=None, keepdim=False):
         dims = canonical_dims(dim, len(shape))
         if shape and shape[dims[0]] == 0:
             raise IndexError(f"aminmax: Expected reduction dim {dims[0]} to have non-zero size.")
-    return _aminmax_t((Amax.apply(input, dims=dims, keepdim=keepdim, fn="min"),
-                       Amax.apply(input, dims=dims, keepdim=keepdim, fn="max")))
+    # torch's one node for both results is named AminmaxBackward0
+    return _aminmax_t((Amax.apply(input, dims=dims, keepdim=keepdim, fn="min",
+                                  node_name="AminmaxBackward0"),
+                       Amax.apply(input, dims=dims, keepdim=keepdim, fn="max",
+                                  node_name="AminmaxBackward0")))
 
 
 def _arg(fn, input, dim, keepdim, out):
