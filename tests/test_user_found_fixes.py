@@ -665,6 +665,8 @@ _NODE_NAME_CASES = {
     "var_mean": lambda L, x: L.var_mean(x)[0], "var_mean_mean": lambda L, x: L.var_mean(x)[1],
     "std_mean": lambda L, x: L.std_mean(x, 0)[0], "std_mean_mean": lambda L, x: L.std_mean(x)[1],
     "aminmax_min": lambda L, x: L.aminmax(x).min, "aminmax_max": lambda L, x: L.aminmax(x, dim=0)[1],
+    "renorm": lambda L, x: x.view(1, 3).renorm(2, 0, 1),
+    "block_diag": lambda L, x: L.block_diag(x, x[:2].view(2, 1)),
 }
 
 

@@ -267,7 +267,7 @@ def block_diag(*tensors):
         parts = [zeros(r, left, dtype=dt), b.to(dt), zeros(r, total - left - c, dtype=dt)]
         rows.append(cat(parts, 1))
         left += c
-    return cat(rows, 0)
+    return rename_node(cat(rows, 0), "BlockDiagBackward0")  # torch's node name
 
 
 def fill_diagonal(input, fill_value, wrap=False):
