@@ -166,8 +166,10 @@ class _TensorExtras:
         from ._torch_function import DisableTorchFunction
 
         _check_subclass(cls)
+        from .autograd.graph import rename_node
+
         with DisableTorchFunction():  # as in torch, no __torch_function__ (nor mode) runs here
-            return _retyped(self.view_as(self), cls)
+            return _retyped(rename_node(self.view_as(self), "AliasBackward0"), cls)
 
     @staticmethod
     def _make_subclass(cls, data, require_grad=False, dispatch_strides=False,

@@ -137,3 +137,16 @@ def test_modes_are_per_thread():
         numtorch.ones(2).sum()
     t.join()
     assert seen and set(seen) == {threading.current_thread().name}
+
+
+def test_as_subclass_records_an_alias_as_torch():
+    names = []
+    for lib in (torch, numtorch):
+        class S(lib.Tensor):
+            pass
+
+        x = lib.ones(3, requires_grad=True)
+        y = x.as_subclass(S)
+        (y * 2).sum().backward()
+        names.append((type(y).__name__, y.grad_fn.name(), y._base is x, x.grad.tolist()))
+    assert names[0] == names[1]
