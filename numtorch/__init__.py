@@ -160,6 +160,9 @@ def can_cast(from_, to):
     return _can_cast(from_, to)
 
 
+_process_settings.freeze_import_objects()  # last: every import-time object exists now
+
+
 def __getattr__(name):
     # torch.distributions is imported on first use: it is large and keeps `import numtorch` fast
     # (as is the 0.x torch.legacy)

@@ -75,3 +75,22 @@ def test_openblas_spin_is_shortened_when_numpy_came_first():
     if not sys.platform.startswith("linux"):
         pytest.skip("OpenBLAS's loaded libraries are found through /proc")
     assert _spin_setting({}, _NUMPY_FIRST) == "True; 20"
+
+
+def _freeze_count(env):
+    import os
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k != "NUMTORCH_GC_FREEZE"} | env
+    out = subprocess.run([sys.executable, "-c", "import gc, numtorch; "
+                          "print(gc.get_freeze_count() > 1000, gc.isenabled())"],
+                         env=env, capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def test_import_time_objects_leave_the_collectors_walks():
+    assert _freeze_count({}) == "True True"  # frozen, and the collector still runs
+
+
+def test_gc_freeze_opt_out():
+    assert _freeze_count({"NUMTORCH_GC_FREEZE": "0"}) == "False True"
