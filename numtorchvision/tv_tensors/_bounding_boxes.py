@@ -7,39 +7,56 @@ import numtorch as torch
 
 from ._tv_tensor import TVTensor, _retype
 
+_ROTATED_NAMES = ("XYWHR", "CXCYWHR", "XYXYXYXY")
+_CLAMPING_MODES = (None, "hard", "soft")
+
 
 class BoundingBoxFormat(Enum):
     """How a box's four numbers are read: ``XYXY`` (top-left and bottom-right corners),
     ``XYWH`` (top-left corner, width, height) or ``CXCYWH`` (centre, width, height).
     torchvision's rotated formats (XYWHR, CXCYWHR, XYXYXYXY) are not implemented."""
 
-    XYXY = "XYXY"
-    XYWH = "XYWH"
-    CXCYWH = "CXCYWH"
+    XYXY, XYWH, CXCYWH = "XYXY", "XYWH", "CXCYWH"
 
 
 def is_rotated_bounding_format(format):
     """Whether ``format`` describes rotated boxes (none of numtorchvision's formats do)."""
-    if isinstance(format, (BoundingBoxFormat, str)):
-        return (format.value if isinstance(format, BoundingBoxFormat) else format) in (
-            "XYWHR", "CXCYWHR", "XYXYXYXY")
-    raise ValueError(f"format should be str or BoundingBoxFormat, got {type(format)}")
+    if isinstance(format, BoundingBoxFormat):
+        format = format.value
+    elif not isinstance(format, str):
+        raise ValueError(f"format should be str or BoundingBoxFormat, got {type(format)}")
+    return format in _ROTATED_NAMES
 
 
 def _parse_format(format):
-    if isinstance(format, str):
-        return BoundingBoxFormat[format.upper()]
-    return format
+    return BoundingBoxFormat[format.upper()] if isinstance(format, str) else format
 
 
-def _flat(values):
+def _leaves(values):
+    """The non-container items of nested lists, tuples and dict values, in order."""
     for v in values:
-        if isinstance(v, (list, tuple)):
-            yield from _flat(v)
-        elif isinstance(v, dict):
-            yield from _flat(list(v.values()))
+        if isinstance(v, dict):
+            yield from _leaves(list(v.values()))
+        elif isinstance(v, (list, tuple)):
+            yield from _leaves(v)
         else:
             yield v
+
+
+def first_of_kind(kind, args, kwargs):
+    """The first ``kind`` instance among a call's (nested) arguments."""
+    return next(x for x in _leaves(list(args) + list((kwargs or {}).values()))
+                if isinstance(x, kind))
+
+
+def carry_metadata(kind, output, source, build):
+    """A call's ``output`` (a tensor or a list/tuple of them) as ``kind`` with ``source``'s
+    metadata; ``build(tensor, source)`` makes one."""
+    if isinstance(output, torch.Tensor):
+        return output if isinstance(output, kind) else build(output, source)
+    if isinstance(output, (tuple, list)):
+        return type(output)(build(part, source) for part in output)
+    return output
 
 
 class BoundingBoxes(TVTensor):
@@ -55,25 +72,24 @@ class BoundingBoxes(TVTensor):
     """
 
     @classmethod
-    def _wrap(cls, tensor, *, format, canvas_size, clamping_mode="soft", check_dims=True):
-        if check_dims:
-            if tensor.ndim == 1:
+    def _dress(cls, tensor, format, canvas_size, clamping_mode="soft", shape_checked=False):
+        if not shape_checked:
+            if tensor.ndim == 1:  # a single box
                 tensor = tensor.unsqueeze(0)
-            elif tensor.ndim != 2:
+            if tensor.ndim != 2:
                 raise ValueError(f"Expected a 1D or 2D tensor, got {tensor.ndim}D")
-        if clamping_mode is not None and clamping_mode not in ("hard", "soft"):
+        if clamping_mode not in _CLAMPING_MODES:
             raise ValueError(f"clamping_mode must be None, hard or soft, got {clamping_mode}.")
         boxes = _retype(tensor, cls)
-        boxes.format = _parse_format(format)
-        boxes.canvas_size = canvas_size
+        boxes.format, boxes.canvas_size = _parse_format(format), canvas_size
         boxes.clamping_mode = clamping_mode
         return boxes
 
     @classmethod
     def wrap(cls, tensor, like, **kwargs):
-        return cls._wrap(tensor, format=kwargs.get("format", like.format),
-                         canvas_size=kwargs.get("canvas_size", like.canvas_size),
-                         clamping_mode=kwargs.get("clamping_mode", like.clamping_mode))
+        meta = {name: kwargs.get(name, getattr(like, name))
+                for name in ("format", "canvas_size", "clamping_mode")}
+        return cls._dress(tensor, **meta)
 
     def __new__(cls, data, *, format, canvas_size, clamping_mode="soft", dtype=None,
                 device=None, requires_grad=None):
@@ -81,21 +97,14 @@ class BoundingBoxes(TVTensor):
         if not torch.is_floating_point(tensor) and is_rotated_bounding_format(format):
             raise ValueError("Rotated bounding boxes should be floating point tensors, got "
                              f"{tensor.dtype}.")
-        return cls._wrap(tensor, format=format, canvas_size=canvas_size,
-                         clamping_mode=clamping_mode)
+        return cls._dress(tensor, format, canvas_size, clamping_mode)
 
     @classmethod
     def _wrap_output(cls, output, args=(), kwargs=None):
         # the metadata of the first BoundingBoxes among the arguments
-        flat = list(_flat(list(args) + list((kwargs or {}).values())))
-        like = next(x for x in flat if isinstance(x, BoundingBoxes))
-        meta = {"format": like.format, "canvas_size": like.canvas_size,
-                    "clamping_mode": like.clamping_mode, "check_dims": False}
-        if isinstance(output, torch.Tensor) and not isinstance(output, BoundingBoxes):
-            output = BoundingBoxes._wrap(output, **meta)
-        elif isinstance(output, (tuple, list)):
-            output = type(output)(BoundingBoxes._wrap(part, **meta) for part in output)
-        return output
+        source = first_of_kind(BoundingBoxes, args, kwargs)
+        return carry_metadata(BoundingBoxes, output, source, lambda t, s: BoundingBoxes._dress(
+            t, s.format, s.canvas_size, s.clamping_mode, shape_checked=True))
 
     def __repr__(self, *, tensor_contents=None):
         return self._make_repr(format=self.format, canvas_size=self.canvas_size,

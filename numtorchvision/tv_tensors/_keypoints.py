@@ -1,9 +1,7 @@
 """``KeyPoints``: points ``[..., 2]`` (x, y) on an image (single points, polygons, polylines,
 skeletons), with the size of the image they belong to."""
 
-import numtorch as torch
-
-from ._bounding_boxes import _flat
+from ._bounding_boxes import carry_metadata, first_of_kind
 from ._tv_tensor import TVTensor, _retype
 
 
@@ -18,9 +16,9 @@ class KeyPoints(TVTensor):
     """
 
     @classmethod
-    def _wrap(cls, tensor, *, canvas_size, check_dims=True):
-        if check_dims:
-            if tensor.ndim == 1:
+    def _dress(cls, tensor, canvas_size, shape_checked=False):
+        if not shape_checked:
+            if tensor.ndim == 1:  # a single point
                 tensor = tensor.unsqueeze(0)
             elif tensor.shape[-1] != 2:
                 raise ValueError(f"Expected a tensor of shape (..., 2), not {tensor.shape}")
@@ -30,22 +28,17 @@ class KeyPoints(TVTensor):
 
     @classmethod
     def wrap(cls, tensor, like, **kwargs):
-        return cls._wrap(tensor, canvas_size=kwargs.get("canvas_size", like.canvas_size))
+        return cls._dress(tensor, kwargs.get("canvas_size", like.canvas_size))
 
     def __new__(cls, data, *, canvas_size, dtype=None, device=None, requires_grad=None):
         tensor = cls._to_tensor(data, dtype=dtype, device=device, requires_grad=requires_grad)
-        return cls._wrap(tensor, canvas_size=canvas_size)
+        return cls._dress(tensor, canvas_size)
 
     @classmethod
     def _wrap_output(cls, output, args=(), kwargs=None):
-        flat = list(_flat(list(args) + list((kwargs or {}).values())))
-        like = next(x for x in flat if isinstance(x, KeyPoints))
-        if isinstance(output, torch.Tensor) and not isinstance(output, KeyPoints):
-            output = KeyPoints._wrap(output, canvas_size=like.canvas_size, check_dims=False)
-        elif isinstance(output, (tuple, list)):
-            output = type(output)(KeyPoints._wrap(part, canvas_size=like.canvas_size,
-                                                  check_dims=False) for part in output)
-        return output
+        source = first_of_kind(KeyPoints, args, kwargs)
+        return carry_metadata(KeyPoints, output, source, lambda t, s: KeyPoints._dress(
+            t, s.canvas_size, shape_checked=True))
 
     def __repr__(self, *, tensor_contents=None):
         return self._make_repr(canvas_size=self.canvas_size)

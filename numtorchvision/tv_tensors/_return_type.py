@@ -1,18 +1,22 @@
 """``set_return_type``: whether operations on TVTensors give plain tensors (the default) or
 keep the kind."""
 
-_RETURN_SUBCLASS = [False]
+_STATE = {"keep_kind": False}
+_CHOICES = {"tensor": False, "tvtensor": True}
 
 
-class _ReturnTypeCM:
-    def __init__(self, to_restore):
-        self.to_restore = to_restore
+class _Restore:
+    """Returned by ``set_return_type``: leaving its ``with`` block puts the previous setting
+    back (without a ``with`` the new setting simply stays)."""
+
+    def __init__(self, previous):
+        self._previous = previous
 
     def __enter__(self):
         return self
 
-    def __exit__(self, *args):
-        _RETURN_SUBCLASS[0] = self.to_restore
+    def __exit__(self, *exc_info):
+        _STATE["keep_kind"] = self._previous
 
 
 def set_return_type(return_type):
@@ -20,20 +24,18 @@ def set_return_type(return_type):
     ``"TVTensor"`` (the kind of their first TVTensor argument, with its metadata). Use it once
     for the whole program or as a context manager (``with set_return_type("TVTensor"):``).
     Transforms and functionals are not affected: they always return their input's kind."""
-    to_restore = _RETURN_SUBCLASS[0]
-    try:
-        value = {"tensor": False, "tvtensor": True}[return_type.lower()]
-    except KeyError:
-        raise ValueError(f"return_type must be 'TVTensor' or 'Tensor', got {return_type}") \
-            from None
+    previous = _STATE["keep_kind"]
+    value = _CHOICES.get(return_type.lower())
+    if value is None:
+        raise ValueError(f"return_type must be 'TVTensor' or 'Tensor', got {return_type}")
     if value:
         # numtorch's public functions dispatch only once some program asks for it
         from numtorch import _torch_function
 
         _torch_function._install_functions()
-    _RETURN_SUBCLASS[0] = value
-    return _ReturnTypeCM(to_restore)
+    _STATE["keep_kind"] = value
+    return _Restore(previous)
 
 
-def _must_return_subclass():
-    return _RETURN_SUBCLASS[0]
+def _keeps_kind():
+    return _STATE["keep_kind"]

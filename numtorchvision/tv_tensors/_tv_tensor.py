@@ -17,7 +17,7 @@ import numtorch as torch
 from numtorch import _torch_function
 from numtorch._torch_function import DisableTorchFunctionSubclass
 
-from ._return_type import _must_return_subclass
+from ._return_type import _keeps_kind
 
 # the methods whose result keeps the kind even under the default return type
 _FORCE_SUBCLASS = frozenset({"clone", "to", "detach", "requires_grad_", "pin_memory"})
@@ -52,16 +52,19 @@ class TVTensor(torch.Tensor):
 
     @staticmethod
     def _to_tensor(data, dtype=None, device=None, requires_grad=None):
+        """``data`` as a tensor; ``requires_grad`` None: as ``data`` if it is a tensor."""
+        tensor = torch.as_tensor(data, dtype=dtype, device=device)
         if requires_grad is None:
-            requires_grad = data.requires_grad if isinstance(data, torch.Tensor) else False
-        return torch.as_tensor(data, dtype=dtype, device=device).requires_grad_(requires_grad)
+            requires_grad = isinstance(data, torch.Tensor) and data.requires_grad
+        return tensor.requires_grad_(requires_grad)
 
     @classmethod
     def _wrap_output(cls, output, args=(), kwargs=None):
-        if isinstance(output, torch.Tensor) and not isinstance(output, cls):
-            output = _retype(output, cls)
+        """An operation's result as this kind (lists and tuples item by item)."""
         if isinstance(output, (tuple, list)):
-            output = type(output)(cls._wrap_output(part, args, kwargs) for part in output)
+            return type(output)(cls._wrap_output(part, args, kwargs) for part in output)
+        if isinstance(output, torch.Tensor) and not isinstance(output, cls):
+            return _retype(output, cls)
         return output
 
     @classmethod
@@ -71,20 +74,14 @@ class TVTensor(torch.Tensor):
 
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
-        if not all(issubclass(cls, t) for t in types):
+        if any(not issubclass(cls, kind) for kind in types):
             return NotImplemented
         with DisableTorchFunctionSubclass():
-            output = func(*args, **(kwargs or {}))
-        must_return_subclass = _must_return_subclass()
-        # the first argument must be the TVTensor: ``plain.to(image)`` stays plain
-        if must_return_subclass or (_func_name(func) in _FORCE_SUBCLASS and
-                                    _is_tensor_method(func) and args and
-                                    isinstance(args[0], cls)):
-            return cls._wrap_output(output, args, kwargs)
-        if not must_return_subclass and isinstance(output, cls):
-            # in-place methods hand back their TVTensor input: unwrap it
-            return _plain(output)
-        return output
+            result = func(*args, **(kwargs or {}))
+        if _keeps_kind() or _keeps_kind_anyway(cls, func, args):
+            return cls._wrap_output(result, args, kwargs)
+        # in-place methods hand back their TVTensor input: unwrap it
+        return _plain(result) if isinstance(result, cls) else result
 
     def _make_repr(self, **kwargs):
         extra = ", ".join(f"{key}={value}" for key, value in kwargs.items())
@@ -104,9 +101,11 @@ class TVTensor(torch.Tensor):
             del cls.__torch_function__
 
 
-def _is_tensor_method(func):
+def _keeps_kind_anyway(cls, func, args):
+    """clone/to/detach... called as methods of a TVTensor (``plain.to(image)`` stays plain)."""
     name = _func_name(func)
-    return name is not None and getattr(torch.Tensor, name, None) is func
+    return (name in _FORCE_SUBCLASS and getattr(torch.Tensor, name, None) is func
+            and bool(args) and isinstance(args[0], cls))
 
 
 def _install_method_dispatch():

@@ -1,6 +1,10 @@
-"""AutoAugment, RandAugment and TrivialAugmentWide for the one image or video of a sample
-(boxes and masks are refused, as in torchvision). The policies are the v1 module's; the
-random draws follow torchvision's v2 order (one draw per operation)."""
+"""AutoAugment, RandAugment, TrivialAugmentWide and AugMix for the one image or video of a
+sample (boxes, masks and key points are refused, as in torchvision). The AutoAugment policies
+are the v1 module's; the random draws follow torchvision's v2 order (one draw per operation).
+
+An operation's strengths are a table entry ``(levels, signed)``: ``levels(bins, h, w)`` gives
+the magnitude of each bin (None: the operation has no magnitude), and a signed operation
+tosses a coin for the sign once its bin is chosen."""
 
 import math
 
@@ -14,253 +18,268 @@ from ..autoaugment import AutoAugment as _V1AutoAugment
 from ..autoaugment import AutoAugmentPolicy
 from ..functional import InterpolationMode
 from . import functional as F
-from ._transform import Transform
-from ._utils import _get_fill, _setup_fill_arg, check_type, tree_flatten, tree_unflatten
+from ._checks import fill_for, fill_table
+from ._transform import Transform, _selection
+from ._utils import tree_flatten, tree_unflatten
 from .functional._geometry import _check_interpolation
 from .functional._utils import is_pure_tensor
 
-
-def _lin(top):
-    return lambda n, h, w: torch.linspace(0.0, top, n)
-
-
-def _posterize(steps):
-    return lambda n, h, w: (8 - (torch.arange(n) / ((n - 1) / steps))).round().int()
+_REFUSED = (tv_tensors.BoundingBoxes, tv_tensors.Mask, tv_tensors.KeyPoints)
+_SEVERITY_BINS = 10
 
 
-def _space(shear, translate_x, translate_y, rotate, color, posterize, first=(), last=()):
-    space = {name: (lambda n, h, w: None, False) for name in first}
-    space.update({"ShearX": (_lin(shear), True), "ShearY": (_lin(shear), True),
-                  "TranslateX": (translate_x, True), "TranslateY": (translate_y, True),
-                  "Rotate": (_lin(rotate), True)})
-    space.update({name: (_lin(color), True)
-                  for name in ("Brightness", "Color", "Contrast", "Sharpness")})
-    space["Posterize"] = (_posterize(posterize), False)
-    space["Solarize"] = (lambda n, h, w: torch.linspace(1.0, 0.0, n), False)
-    space.update({name: (lambda n, h, w: None, False) for name in ("AutoContrast", "Equalize")
-                  + tuple(last)})
-    return space
+def _none(bins, h, w):
+    return None
 
 
-_AA_TRANSLATE = (lambda n, h, w: torch.linspace(0.0, 150.0 / 331.0 * w, n),
-                 lambda n, h, w: torch.linspace(0.0, 150.0 / 331.0 * h, n))
+def _ramp(top):
+    return lambda bins, h, w: torch.linspace(0.0, top, bins)
 
 
-class _AutoAugmentBase(Transform):
-    def __init__(self, *, interpolation=InterpolationMode.NEAREST, fill=None):
-        super().__init__()
-        self.interpolation = _check_interpolation(interpolation)
-        self.fill = fill
-        self._fill = _setup_fill_arg(fill)
-
-    def _get_random_item(self, dct):
-        keys = tuple(dct.keys())
-        key = keys[int(torch.randint(len(keys), ()))]
-        return key, dct[key]
-
-    def _flatten_and_extract_image_or_video(self, inputs):
-        flat_inputs, spec = tree_flatten(inputs if len(inputs) > 1 else inputs[0])
-        needs = self._needs_transform_list(flat_inputs)
-        found = []
-        for idx, (inpt, need) in enumerate(zip(flat_inputs, needs)):
-            if need and check_type(inpt, (tv_tensors.Image, is_pil_image, is_pure_tensor,
-                                          tv_tensors.Video)):
-                found.append((idx, inpt))
-            elif isinstance(inpt, (tv_tensors.BoundingBoxes, tv_tensors.Mask,
-                                   tv_tensors.KeyPoints)):
-                raise TypeError(f"Inputs of type {type(inpt).__name__} are not supported by "
-                                f"{type(self).__name__}()")
-        if not found:
-            raise TypeError("Found no image in the sample.")
-        if len(found) > 1:
-            raise TypeError("Auto augment transformations are only properly defined for a "
-                            f"single image or video, but found {len(found)}.")
-        idx, image = found[0]
-        return (flat_inputs, spec, idx), image
-
-    @staticmethod
-    def _unflatten_and_insert(flat_inputs_with_spec, image):
-        flat_inputs, spec, idx = flat_inputs_with_spec
-        flat_inputs[idx] = image
-        return tree_unflatten(flat_inputs, spec)
-
-    def _apply(self, image, name, magnitude):
-        fill = _get_fill(self._fill, type(image))
-        interpolation = self.interpolation
-        if name == "Identity":
-            return image
-        if name in ("ShearX", "ShearY"):
-            angle = math.degrees(math.atan(magnitude))
-            shear = [angle, 0.0] if name == "ShearX" else [0.0, angle]
-            return F.affine(image, angle=0.0, translate=[0, 0], scale=1.0, shear=shear,
-                            interpolation=interpolation, fill=fill, center=[0, 0])
-        if name in ("TranslateX", "TranslateY"):
-            shift = [int(magnitude), 0] if name == "TranslateX" else [0, int(magnitude)]
-            return F.affine(image, angle=0.0, translate=shift, scale=1.0, shear=[0.0, 0.0],
-                            interpolation=interpolation, fill=fill)
-        if name == "Rotate":
-            return F.rotate(image, angle=magnitude, interpolation=interpolation, fill=fill)
-        factor_ops = {"Brightness": F.adjust_brightness, "Color": F.adjust_saturation,
-                      "Contrast": F.adjust_contrast, "Sharpness": F.adjust_sharpness}
-        if name in factor_ops:
-            return factor_ops[name](image, 1.0 + magnitude)
-        if name == "Posterize":
-            return F.posterize(image, bits=int(magnitude))
-        if name == "Solarize":
-            bound = _max_value(image.dtype) if isinstance(image, torch.Tensor) else 255.0
-            return F.solarize(image, threshold=bound * magnitude)
-        plain = {"AutoContrast": F.autocontrast, "Equalize": F.equalize, "Invert": F.invert}
-        if name in plain:
-            return plain[name](image)
-        raise ValueError(f"No transform available for {name}")
-
-    def _magnitude(self, magnitudes_fn, signed, num_bins, height, width, index):
-        magnitudes = magnitudes_fn(num_bins, height, width)
-        if magnitudes is None:
-            return 0.0
-        magnitude = float(magnitudes[index() if callable(index) else index])
-        if signed and torch.rand(()) <= 0.5:
-            magnitude *= -1
-        return magnitude
+def _falling(bins, h, w):
+    return torch.linspace(1.0, 0.0, bins)
 
 
-class AutoAugment(_AutoAugmentBase):
-    """One sub-policy of ``policy`` per call; each of its operations with its probability."""
-
-    _AUGMENTATION_SPACE = _space(0.3, *_AA_TRANSLATE, 30.0, 0.9, 4, last=("Invert",))
-
-    def __init__(self, policy=AutoAugmentPolicy.IMAGENET, interpolation=InterpolationMode.NEAREST,
-                 fill=None):
-        super().__init__(interpolation=interpolation, fill=fill)
-        self.policy = policy
-        self._policies = _V1AutoAugment._get_policies(None, policy)
-
-    def forward(self, *inputs):
-        flat, image = self._flatten_and_extract_image_or_video(inputs)
-        height, width = F.get_size(image)
-        policy = self._policies[int(torch.randint(len(self._policies), ()))]
-        for name, probability, magnitude_idx in policy:
-            if not torch.rand(()) <= probability:
-                continue
-            fn, signed = self._AUGMENTATION_SPACE[name]
-            magnitude = self._magnitude(fn, signed, 10, height, width, magnitude_idx or 0)
-            image = self._apply(image, name, magnitude)
-        return self._unflatten_and_insert(flat, image)
+def _bits(start, drop):
+    return lambda bins, h, w: (start - (torch.arange(bins) / ((bins - 1) / drop))).round().int()
 
 
-class RandAugment(_AutoAugmentBase):
-    """``num_ops`` operations drawn uniformly, each at bin ``magnitude`` of
-    ``num_magnitude_bins``."""
-
-    _AUGMENTATION_SPACE = _space(0.3, *_AA_TRANSLATE, 30.0, 0.9, 4, first=("Identity",))
-
-    def __init__(self, num_ops=2, magnitude=9, num_magnitude_bins=31,
-                 interpolation=InterpolationMode.NEAREST, fill=None):
-        super().__init__(interpolation=interpolation, fill=fill)
-        self.num_ops = num_ops
-        self.magnitude = magnitude
-        self.num_magnitude_bins = num_magnitude_bins
-
-    def forward(self, *inputs):
-        flat, image = self._flatten_and_extract_image_or_video(inputs)
-        height, width = F.get_size(image)
-        for _ in range(self.num_ops):
-            name, (fn, signed) = self._get_random_item(self._AUGMENTATION_SPACE)
-            magnitude = self._magnitude(fn, signed, self.num_magnitude_bins, height, width,
-                                        self.magnitude)
-            image = self._apply(image, name, magnitude)
-        return self._unflatten_and_insert(flat, image)
+def _table(shear, shift_x, shift_y, rotate, color, bits, first=(), last=()):
+    table = dict.fromkeys(first, (_none, False))
+    for name, levels in (("ShearX", _ramp(shear)), ("ShearY", _ramp(shear)),
+                         ("TranslateX", shift_x), ("TranslateY", shift_y),
+                         ("Rotate", _ramp(rotate))):
+        table[name] = (levels, True)
+    for name in ("Brightness", "Color", "Contrast", "Sharpness"):
+        table[name] = (_ramp(color), True)
+    table["Posterize"] = (_bits(8, bits), False)
+    table["Solarize"] = (_falling, False)
+    for name in ("AutoContrast", "Equalize") + tuple(last):
+        table[name] = (_none, False)
+    return table
 
 
-class TrivialAugmentWide(_AutoAugmentBase):
-    """One operation drawn uniformly, at a magnitude bin drawn uniformly."""
-
-    _AUGMENTATION_SPACE = _space(0.99, _lin(32.0), _lin(32.0), 135.0, 0.99, 6,
-                                 first=("Identity",))
-
-    def __init__(self, num_magnitude_bins=31, interpolation=InterpolationMode.NEAREST,
-                 fill=None):
-        super().__init__(interpolation=interpolation, fill=fill)
-        self.num_magnitude_bins = num_magnitude_bins
-
-    def forward(self, *inputs):
-        flat, image = self._flatten_and_extract_image_or_video(inputs)
-        height, width = F.get_size(image)
-        name, (fn, signed) = self._get_random_item(self._AUGMENTATION_SPACE)
-        bins = self.num_magnitude_bins
-        magnitude = self._magnitude(fn, signed, bins, height, width,
-                                    lambda: int(torch.randint(bins, ())))
-        image = self._apply(image, name, magnitude)
-        return self._unflatten_and_insert(flat, image)
+def _shift_share(share):
+    return (lambda bins, h, w: torch.linspace(0.0, share * w, bins),
+            lambda bins, h, w: torch.linspace(0.0, share * h, bins))
 
 
-_AUGMIX_PARTIAL = {
-    "ShearX": (_lin(0.3), True), "ShearY": (_lin(0.3), True),
-    "TranslateX": (lambda n, h, w: torch.linspace(0.0, w / 3.0, n), True),
-    "TranslateY": (lambda n, h, w: torch.linspace(0.0, h / 3.0, n), True),
-    "Rotate": (_lin(30.0), True),
-    "Posterize": (lambda n, h, w: (4 - (torch.arange(n) / ((n - 1) / 4))).round().int(), False),
-    "Solarize": (lambda n, h, w: torch.linspace(1.0, 0.0, n), False),
-    "AutoContrast": (lambda n, h, w: None, False), "Equalize": (lambda n, h, w: None, False),
+def _shift_third():  # w / 3.0, not w * (1 / 3.0): the two can differ in the last bit
+    return (lambda bins, h, w: torch.linspace(0.0, w / 3.0, bins),
+            lambda bins, h, w: torch.linspace(0.0, h / 3.0, bins))
+
+
+_AUTO_TABLE = _table(0.3, *_shift_share(150.0 / 331.0), 30.0, 0.9, 4, last=("Invert",))
+_RAND_TABLE = _table(0.3, *_shift_share(150.0 / 331.0), 30.0, 0.9, 4, first=("Identity",))
+_WIDE_TABLE = _table(0.99, _ramp(32.0), _ramp(32.0), 135.0, 0.99, 6, first=("Identity",))
+_AUGMIX_BASIC = {name: entry for name, entry in
+                 _table(0.3, *_shift_third(), 30.0, 0.0, 4).items()
+                 if name not in ("Brightness", "Color", "Contrast", "Sharpness")}
+_AUGMIX_BASIC["Posterize"] = (_bits(4, 4), False)
+_AUGMIX_ALL = {**_AUGMIX_BASIC, **dict.fromkeys(("Brightness", "Color", "Contrast", "Sharpness"),
+                                                (_ramp(0.9), True))}
+
+
+def _shear(image, strength, how, fill, axis):
+    degrees = math.degrees(math.atan(strength))
+    return F.affine(image, angle=0.0, translate=[0, 0], scale=1.0,
+                    shear=[degrees, 0.0] if axis == 0 else [0.0, degrees],
+                    interpolation=how, fill=fill, center=[0, 0])
+
+
+def _shift(image, strength, how, fill, axis):
+    return F.affine(image, angle=0.0, translate=[int(strength), 0] if axis == 0
+                    else [0, int(strength)], scale=1.0, shear=[0.0, 0.0], interpolation=how,
+                    fill=fill)
+
+
+def _solarize(image, strength, how, fill):
+    top = _max_value(image.dtype) if isinstance(image, torch.Tensor) else 255.0
+    return F.solarize(image, threshold=top * strength)
+
+
+def _factor(kernel):
+    return lambda image, strength, how, fill: kernel(image, 1.0 + strength)
+
+
+def _plain_op(kernel):
+    return lambda image, strength, how, fill: kernel(image)
+
+
+_OPS = {
+    "Identity": lambda image, strength, how, fill: image,
+    "ShearX": lambda *a: _shear(*a, axis=0),
+    "ShearY": lambda *a: _shear(*a, axis=1),
+    "TranslateX": lambda *a: _shift(*a, axis=0),
+    "TranslateY": lambda *a: _shift(*a, axis=1),
+    "Rotate": lambda image, strength, how, fill: F.rotate(image, angle=strength,
+                                                          interpolation=how, fill=fill),
+    "Brightness": _factor(F.adjust_brightness),
+    "Color": _factor(F.adjust_saturation),
+    "Contrast": _factor(F.adjust_contrast),
+    "Sharpness": _factor(F.adjust_sharpness),
+    "Posterize": lambda image, strength, how, fill: F.posterize(image, bits=int(strength)),
+    "Solarize": _solarize,
+    "AutoContrast": _plain_op(F.autocontrast),
+    "Equalize": _plain_op(F.equalize),
+    "Invert": _plain_op(F.invert),
 }
 
 
-class AugMix(_AutoAugmentBase):
+def _draw_below(n):
+    return int(torch.randint(n, ()))
+
+
+class _Augmenter(Transform):
+    """Finds the sample's single image or video, runs ``_augment`` on it and puts the result
+    back in its place."""
+
+    def __init__(self, interpolation, fill, **settings):
+        super().__init__()
+        self.interpolation = _check_interpolation(interpolation)
+        self.fill = fill
+        self._fill_by_type = fill_table(fill)
+        for key, value in settings.items():  # in repr order
+            setattr(self, key, value)
+
+    def forward(self, *inputs):
+        leaves, layout = tree_flatten(inputs[0] if len(inputs) == 1 else inputs)
+        flags = _selection(leaves, self._transformed_types)
+        spots = []
+        for at, (leaf, flag) in enumerate(zip(leaves, flags)):
+            if flag and (isinstance(leaf, (tv_tensors.Image, tv_tensors.Video))
+                         or is_pil_image(leaf) or is_pure_tensor(leaf)):
+                spots.append(at)
+            elif isinstance(leaf, _REFUSED):
+                raise TypeError(f"Inputs of type {type(leaf).__name__} are not supported by "
+                                f"{type(self).__name__}()")
+        if not spots:
+            raise TypeError("Found no image in the sample.")
+        if len(spots) > 1:
+            raise TypeError("Auto augment transformations are only properly defined for a "
+                            f"single image or video, but found {len(spots)}.")
+        leaves[spots[0]] = self._augment(leaves[spots[0]])
+        return tree_unflatten(leaves, layout)
+
+    def _pick(self, table):
+        names = list(table)
+        name = names[_draw_below(len(names))]
+        return name, table[name]
+
+    def _strength(self, entry, bins, size, choose_bin):
+        """The magnitude of an operation: its level at the bin ``choose_bin()`` returns, with
+        a random sign when the operation is signed (no draw when it has no magnitude)."""
+        levels, signed = entry
+        table = levels(bins, *size)
+        if table is None:
+            return 0.0
+        value = float(table[choose_bin()])
+        if signed and torch.rand(()) <= 0.5:
+            value = -value
+        return value
+
+    def _run(self, image, name, strength):
+        if name not in _OPS:
+            raise ValueError(f"No transform available for {name}")
+        return _OPS[name](image, strength, self.interpolation,
+                          fill_for(self._fill_by_type, image))
+
+
+class AutoAugment(_Augmenter):
+    """One sub-policy of ``policy`` per call; each of its operations with its probability."""
+
+    def __init__(self, policy=AutoAugmentPolicy.IMAGENET, interpolation=InterpolationMode.NEAREST,
+                 fill=None):
+        super().__init__(interpolation, fill, policy=policy)
+        self._steps = _V1AutoAugment._get_policies(None, policy)
+
+    def _augment(self, image):
+        size = tuple(F.get_size(image))
+        for name, chance, level in self._steps[_draw_below(len(self._steps))]:
+            if torch.rand(()) <= chance:
+                strength = self._strength(_AUTO_TABLE[name], 10, size, lambda level=level: level or 0)
+                image = self._run(image, name, strength)
+        return image
+
+
+class RandAugment(_Augmenter):
+    """``num_ops`` operations drawn uniformly, each at bin ``magnitude`` of
+    ``num_magnitude_bins``."""
+
+    def __init__(self, num_ops=2, magnitude=9, num_magnitude_bins=31,
+                 interpolation=InterpolationMode.NEAREST, fill=None):
+        super().__init__(interpolation, fill, num_ops=num_ops, magnitude=magnitude,
+                         num_magnitude_bins=num_magnitude_bins)
+
+    def _augment(self, image):
+        size = tuple(F.get_size(image))
+        for _ in range(self.num_ops):
+            name, entry = self._pick(_RAND_TABLE)
+            strength = self._strength(entry, self.num_magnitude_bins, size,
+                                      lambda: self.magnitude)
+            image = self._run(image, name, strength)
+        return image
+
+
+class TrivialAugmentWide(_Augmenter):
+    """One operation drawn uniformly, at a magnitude bin drawn uniformly."""
+
+    def __init__(self, num_magnitude_bins=31, interpolation=InterpolationMode.NEAREST,
+                 fill=None):
+        super().__init__(interpolation, fill, num_magnitude_bins=num_magnitude_bins)
+
+    def _augment(self, image):
+        name, entry = self._pick(_WIDE_TABLE)
+        bins = self.num_magnitude_bins
+        strength = self._strength(entry, bins, tuple(F.get_size(image)),
+                                  lambda: _draw_below(bins))
+        return self._run(image, name, strength)
+
+
+class AugMix(_Augmenter):
     """``mixture_width`` chains of 1-3 (or ``chain_depth``) random operations at severity up to
     ``severity``, mixed with Dirichlet(``alpha``) weights and blended with the original."""
 
-    _PARTIAL_AUGMENTATION_SPACE = _AUGMIX_PARTIAL
-    _AUGMENTATION_SPACE = {**_AUGMIX_PARTIAL,
-                           **{name: (_lin(0.9), True)
-                              for name in ("Brightness", "Color", "Contrast", "Sharpness")}}
-
     def __init__(self, severity=3, mixture_width=3, chain_depth=-1, alpha=1.0, all_ops=True,
                  interpolation="bilinear", fill=None):
-        super().__init__(interpolation=interpolation, fill=fill)
-        self._PARAMETER_MAX = 10
-        if not (1 <= severity <= self._PARAMETER_MAX):
-            raise ValueError(f"The severity must be between [1, {self._PARAMETER_MAX}]. Got "
+        super().__init__(interpolation, fill)
+        if not 1 <= severity <= _SEVERITY_BINS:
+            raise ValueError(f"The severity must be between [1, {_SEVERITY_BINS}]. Got "
                              f"{severity} instead.")
-        self.severity = severity
-        self.mixture_width = mixture_width
-        self.chain_depth = chain_depth
-        self.alpha = alpha
-        self.all_ops = all_ops
+        for key, value in (("severity", severity), ("mixture_width", mixture_width),
+                           ("chain_depth", chain_depth), ("alpha", alpha),
+                           ("all_ops", all_ops)):
+            setattr(self, key, value)
 
-    def _sample_dirichlet(self, params):
-        # Dirichlet's sample is torch._sample_dirichlet of the concentrations (same draws)
-        return torch.distributions.Dirichlet(params).sample()
+    def _chain(self, batch, size, table):
+        depth = self.chain_depth
+        if depth <= 0:
+            depth = int(torch.randint(low=1, high=4, size=(1,)).item())
+        for _ in range(depth):
+            name, entry = self._pick(table)
+            strength = self._strength(entry, _SEVERITY_BINS, size,
+                                      lambda: _draw_below(self.severity))
+            batch = self._run(batch, name, strength)
+        return batch
 
-    def forward(self, *inputs):
-        flat, orig = self._flatten_and_extract_image_or_video(inputs)
-        height, width = F.get_size(orig)
-        image = _plain(orig) if isinstance(orig, torch.Tensor) \
-            else F.pil_to_tensor(orig)
-        space = self._AUGMENTATION_SPACE if self.all_ops else self._PARTIAL_AUGMENTATION_SPACE
-        orig_dims = list(image.shape)
-        expected_ndim = 5 if isinstance(orig, tv_tensors.Video) else 4
-        batch = image.reshape([1] * max(expected_ndim - image.ndim, 0) + orig_dims)
+    def _augment(self, original):
+        size = tuple(F.get_size(original))
+        pixels = _plain(original) if isinstance(original, torch.Tensor) \
+            else F.pil_to_tensor(original)
+        shape = list(pixels.shape)
+        want = 5 if isinstance(original, tv_tensors.Video) else 4
+        batch = pixels.reshape([1] * max(want - pixels.ndim, 0) + shape)
         n = batch.shape[0]
-        batch_dims = [n] + [1] * (batch.ndim - 1)
-        m = self._sample_dirichlet(torch.tensor([self.alpha, self.alpha]).expand(n, -1))
-        weights = self._sample_dirichlet(
-            torch.tensor([self.alpha] * self.mixture_width).expand(n, -1)) * m[:, 1].reshape(
-                [n, -1])
-        mix = m[:, 0].reshape(batch_dims) * batch
-        for i in range(self.mixture_width):
-            aug = batch
-            depth = self.chain_depth if self.chain_depth > 0 else \
-                int(torch.randint(low=1, high=4, size=(1,)).item())
-            for _ in range(depth):
-                name, (fn, signed) = self._get_random_item(space)
-                severity = self.severity
-                magnitude = self._magnitude(fn, signed, self._PARAMETER_MAX, height, width,
-                                            lambda s=severity: int(torch.randint(s, ())))
-                aug = self._apply(aug, name, magnitude)
-            mix.add_(weights[:, i].reshape(batch_dims) * aug)
-        mix = mix.reshape(orig_dims).to(dtype=image.dtype)
-        if isinstance(orig, (tv_tensors.Image, tv_tensors.Video)):
-            mix = tv_tensors.wrap(mix, like=orig)
-        elif not isinstance(orig, torch.Tensor):
-            mix = F.to_pil_image(mix)
-        return self._unflatten_and_insert(flat, mix)
+        per_sample = [n] + [1] * (batch.ndim - 1)
+        dirichlet = torch.distributions.Dirichlet
+        keep = dirichlet(torch.tensor([self.alpha, self.alpha]).expand(n, -1)).sample()
+        share = dirichlet(torch.tensor([self.alpha] * self.mixture_width).expand(n, -1)).sample()
+        share = share * keep[:, 1].reshape([n, -1])
+        mixed = keep[:, 0].reshape(per_sample) * batch
+        table = _AUGMIX_ALL if self.all_ops else _AUGMIX_BASIC
+        for chain in range(self.mixture_width):
+            mixed.add_(share[:, chain].reshape(per_sample) * self._chain(batch, size, table))
+        mixed = mixed.reshape(shape).to(dtype=pixels.dtype)
+        if isinstance(original, (tv_tensors.Image, tv_tensors.Video)):
+            return tv_tensors.wrap(mixed, like=original)
+        return mixed if isinstance(original, torch.Tensor) else F.to_pil_image(mixed)

@@ -7,93 +7,91 @@ import numtorch as torch
 from numtorch import nn
 
 from ..transforms import _rand_below
-from ._transform import Transform
+from ._transform import Transform, checked_probability
 
 
-def _check_transforms(transforms, kinds=(Sequence,), what="a sequence of callables"):
-    if not isinstance(transforms, kinds):
-        raise TypeError(f"Argument transforms should be {what}")
-    if not transforms:
-        raise ValueError("Pass at least one transform")
+def _chain(steps, args):
+    """Each step on the previous one's output; several arguments stay a tuple throughout."""
+    spread = len(args) > 1
+    result = args if spread else args[0]
+    for step in steps:
+        result = step(*result) if spread else step(result)
+    return result
 
 
-def _run(transforms, inputs):
-    needs_unpacking = len(inputs) > 1
-    for transform in transforms:
-        outputs = transform(*inputs)
-        inputs = outputs if needs_unpacking else (outputs,)
-    return outputs
+class _Group(Transform):
+    """Holds a non-empty list of transforms and lists them in its repr."""
+
+    _accepted = (Sequence,)
+    _accepted_text = "a sequence of callables"
+
+    def _hold(self, transforms):
+        if not isinstance(transforms, self._accepted):
+            raise TypeError(f"Argument transforms should be {self._accepted_text}")
+        if not transforms:
+            raise ValueError("Pass at least one transform")
+        return transforms
+
+    def extra_repr(self):
+        return "\n".join("    " + str(t) for t in self.transforms)
 
 
-def _listing(transforms):
-    return "\n".join(f"    {t}" for t in transforms)
-
-
-class Compose(Transform):
+class Compose(_Group):
     """Apply ``transforms`` one after the other."""
 
     def __init__(self, transforms):
         super().__init__()
-        _check_transforms(transforms)
-        self.transforms = transforms
+        self.transforms = self._hold(transforms)
 
     def forward(self, *inputs):
-        return _run(self.transforms, inputs)
-
-    def extra_repr(self):
-        return _listing(self.transforms)
+        return _chain(self.transforms, inputs)
 
 
-class RandomApply(Transform):
+class RandomApply(_Group):
     """Apply all of ``transforms`` with probability ``p``, or none of them."""
+
+    _accepted = (Sequence, nn.ModuleList)
+    _accepted_text = "a sequence of callables or a `nn.ModuleList`"
 
     def __init__(self, transforms, p=0.5):
         super().__init__()
-        _check_transforms(transforms, (Sequence, nn.ModuleList),
-                          "a sequence of callables or a `nn.ModuleList`")
-        self.transforms = transforms
-        if not (0.0 <= p <= 1.0):
-            raise ValueError("`p` should be a floating point value in the interval [0.0, 1.0].")
-        self.p = p
+        self.transforms = self._hold(transforms)
+        self.p = checked_probability(p)
 
     def forward(self, *inputs):
-        if not _rand_below(self.p):
-            return inputs if len(inputs) > 1 else inputs[0]
-        return _run(self.transforms, inputs)
-
-    def extra_repr(self):
-        return _listing(self.transforms)
+        return _chain(self.transforms if _rand_below(self.p) else (), inputs)
 
 
-class RandomChoice(Transform):
+class RandomChoice(_Group):
     """Apply one of ``transforms``, picked with probabilities ``p`` (normalised; default
     uniform)."""
 
     def __init__(self, transforms, p=None):
-        _check_transforms(transforms)
-        if p is None:
-            p = [1] * len(transforms)
-        elif len(p) != len(transforms):
-            raise ValueError(f"Length of p doesn't match the number of transforms: {len(p)} != "
-                             f"{len(transforms)}")
+        self._hold(transforms)
+        weights = [1] * len(transforms) if p is None else p
+        if len(weights) != len(transforms):
+            raise ValueError(f"Length of p doesn't match the number of transforms: "
+                             f"{len(weights)} != {len(transforms)}")
         super().__init__()
         self.transforms = transforms
-        total = sum(p)
-        self.p = [prob / total for prob in p]
+        self.p = [w / sum(weights) for w in weights]
 
     def forward(self, *inputs):
-        idx = int(torch.multinomial(torch.tensor(self.p), 1))
-        return self.transforms[idx](*inputs)
+        return self.transforms[int(torch.multinomial(torch.tensor(self.p), 1))](*inputs)
+
+    extra_repr = Transform.extra_repr
 
 
-class RandomOrder(Transform):
+class RandomOrder(_Group):
     """Apply all of ``transforms`` in a random order."""
 
     def __init__(self, transforms):
-        _check_transforms(transforms)
+        self._hold(transforms)
         super().__init__()
         self.transforms = transforms
 
     def forward(self, *inputs):
-        order = torch.randperm(len(self.transforms)).tolist()
-        return _run([self.transforms[i] for i in order], inputs)
+        shuffled = torch.randperm(len(self.transforms)).tolist()
+        return _chain([self.transforms[i] for i in shuffled], inputs)
+
+    extra_repr = Transform.extra_repr

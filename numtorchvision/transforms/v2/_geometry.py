@@ -2,42 +2,50 @@
 (one set of random parameters per call)."""
 
 import math
+import warnings
 from collections.abc import Sequence
 
 import numtorch as torch
 
 from ... import tv_tensors
 from ...tv_tensors._tv_tensor import _plain
-from ..transforms import _randint, _uniform
+from ..transforms import _check_sequence_input, _randint, _setup_angle, _setup_size, _uniform
 from . import functional as F
-from ._transform import Transform, _RandomApplyTransform
-from ._utils import (
-    _check_padding_arg,
-    _check_padding_mode_arg,
-    _check_sequence_input,
-    _get_fill,
-    _setup_angle,
-    _setup_fill_arg,
-    _setup_size,
-    query_size,
-)
-from .functional._geometry import _parse_pad_padding
+from ._checks import check_padding, check_padding_mode, fill_for, fill_table
+from ._kernel_table import kernel_transform
+from ._transform import Transform, checked_probability
+from ._utils import get_bounding_boxes, has_all, query_size
+from .functional._geometry import pad_sides
 
-_SIZE_MSG = "Please provide only two dimensions (h, w) for size."
+_HW_ONLY = "Please provide only two dimensions (h, w) for size."
+_IOU_OPTIONS = (0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0)
 
-
-class RandomHorizontalFlip(_RandomApplyTransform):
-    """Mirror left-right with probability ``p``."""
-
-    def transform(self, inpt, params):
-        return self._call_kernel(F.horizontal_flip, inpt)
+RandomHorizontalFlip = kernel_transform(
+    "RandomHorizontalFlip", F.horizontal_flip, p=0.5, module=__name__,
+    doc="Mirror left-right with probability ``p``.")
+RandomVerticalFlip = kernel_transform(
+    "RandomVerticalFlip", F.vertical_flip, p=0.5, module=__name__,
+    doc="Mirror top-bottom with probability ``p``.")
 
 
-class RandomVerticalFlip(_RandomApplyTransform):
-    """Mirror top-bottom with probability ``p``."""
+class _Filled(Transform):
+    """A transform that fills new pixels: ``fill`` is a value or a dict by input type."""
 
-    def transform(self, inpt, params):
-        return self._call_kernel(F.vertical_flip, inpt)
+    def _keep_fill(self, fill):
+        self.fill = fill
+        self._fill_by_type = fill_table(fill)
+
+    def _filled(self, kernel, inpt, **kwargs):
+        return self._call_kernel(kernel, inpt, fill=fill_for(self._fill_by_type, inpt), **kwargs)
+
+
+def _optional_pair(value, name, ok, message):
+    """``value`` (None or a 2-sequence whose items all satisfy ``ok``)."""
+    if value is not None:
+        _check_sequence_input(value, name, req_sizes=(2,))
+        if not all(ok(v) for v in value):
+            raise ValueError(message)
+    return value
 
 
 class Resize(Transform):
@@ -45,14 +53,12 @@ class Resize(Transform):
 
     def __init__(self, size, interpolation="bilinear", max_size=None, antialias=True):
         super().__init__()
-        if isinstance(size, int):
-            size = [size]
-        elif isinstance(size, Sequence) and len(size) in {1, 2}:
-            size = list(size)
-        elif size is None:
+        if size is None:
             if not isinstance(max_size, int):
                 raise ValueError(f"max_size must be an integer when size is None, but got "
                                  f"{max_size} instead.")
+        elif isinstance(size, int) or (isinstance(size, Sequence) and len(size) in (1, 2)):
+            size = [size] if isinstance(size, int) else list(size)
         else:
             raise ValueError("size can be an integer, a sequence of one or two integers, or "
                              f"None, but got {size} instead.")
@@ -71,10 +77,31 @@ class CenterCrop(Transform):
 
     def __init__(self, size):
         super().__init__()
-        self.size = _setup_size(size, error_msg=_SIZE_MSG)
+        self.size = _setup_size(size, error_msg=_HW_ONLY)
 
     def transform(self, inpt, params):
         return self._call_kernel(F.center_crop, inpt, output_size=self.size)
+
+
+def _area_and_ratio_box(height, width, scale, log_ratio, ratio):
+    """Top, left, height, width of a box of a random share ``scale`` of the area and a random
+    aspect ratio (uniform in log space); after ten misses, the largest centred box whose
+    ratio is clamped into ``ratio``."""
+    for _ in range(10):
+        area = height * width * _uniform(scale[0], scale[1])
+        aspect = float(torch.exp(torch.tensor(_uniform(*log_ratio))))
+        w, h = round(math.sqrt(area * aspect)), round(math.sqrt(area / aspect))
+        if 0 < w <= width and 0 < h <= height:
+            top = _randint(0, height - h + 1)
+            return top, _randint(0, width - w + 1), h, w
+    lo, hi = min(ratio), max(ratio)
+    shape = float(width) / float(height)
+    h, w = height, width
+    if shape < lo:
+        h = round(w / lo)
+    elif shape > hi:
+        w = round(h * hi)
+    return (height - h) // 2, (width - w) // 2, h, w
 
 
 class RandomResizedCrop(Transform):
@@ -84,134 +111,90 @@ class RandomResizedCrop(Transform):
     def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0),
                  interpolation="bilinear", antialias=True):
         super().__init__()
-        self.size = _setup_size(size, error_msg=_SIZE_MSG)
-        if not isinstance(scale, Sequence):
-            raise TypeError("Scale should be a sequence")
-        if not isinstance(ratio, Sequence):
-            raise TypeError("Ratio should be a sequence")
-        if (scale[0] > scale[1]) or (ratio[0] > ratio[1]):
-            import warnings
+        self.size = _setup_size(size, error_msg=_HW_ONLY)
+        for value, what in ((scale, "Scale"), (ratio, "Ratio")):
+            if not isinstance(value, Sequence):
+                raise TypeError(f"{what} should be a sequence")
+        if scale[0] > scale[1] or ratio[0] > ratio[1]:
             warnings.warn("Scale and ratio should be of kind (min, max)")
         self.scale = scale
         self.ratio = ratio
         self.interpolation = interpolation
         self.antialias = antialias
-        self._log_ratio = torch.log(torch.tensor(self.ratio))
+        # float32 logs, as torchvision takes them
+        self._log_bounds = tuple(float(v) for v in torch.log(torch.tensor(ratio)))
 
     def make_params(self, flat_inputs):
         height, width = query_size(flat_inputs)
-        area = height * width
-        log_lo, log_hi = float(self._log_ratio[0]), float(self._log_ratio[1])
-        for _ in range(10):
-            target_area = area * _uniform(self.scale[0], self.scale[1])
-            aspect_ratio = float(torch.exp(torch.tensor(_uniform(log_lo, log_hi))))
-            w = round(math.sqrt(target_area * aspect_ratio))
-            h = round(math.sqrt(target_area / aspect_ratio))
-            if 0 < w <= width and 0 < h <= height:
-                i = _randint(0, height - h + 1)
-                j = _randint(0, width - w + 1)
-                break
-        else:  # fall back to the centre crop of the closest allowed ratio
-            in_ratio = float(width) / float(height)
-            if in_ratio < min(self.ratio):
-                w = width
-                h = round(w / min(self.ratio))
-            elif in_ratio > max(self.ratio):
-                h = height
-                w = round(h * max(self.ratio))
-            else:
-                w, h = width, height
-            i = (height - h) // 2
-            j = (width - w) // 2
-        return {"top": i, "left": j, "height": h, "width": w}
+        box = _area_and_ratio_box(height, width, self.scale, self._log_bounds, self.ratio)
+        return dict(zip(("top", "left", "height", "width"), box))
 
     def transform(self, inpt, params):
         return self._call_kernel(F.resized_crop, inpt, **params, size=self.size,
                                  interpolation=self.interpolation, antialias=self.antialias)
 
 
-class Pad(Transform):
+class Pad(_Filled):
     """Pad the borders (``padding``: int, [lr, tb] or [l, t, r, b])."""
 
     def __init__(self, padding, fill=0, padding_mode="constant"):
         super().__init__()
-        _check_padding_arg(padding)
-        _check_padding_mode_arg(padding_mode)
-        if not isinstance(padding, int):
-            padding = list(padding)
-        self.padding = padding
-        self.fill = fill
-        self._fill = _setup_fill_arg(fill)
+        check_padding(padding)
+        check_padding_mode(padding_mode)
+        self.padding = padding if isinstance(padding, int) else list(padding)
+        self._keep_fill(fill)
         self.padding_mode = padding_mode
 
     def transform(self, inpt, params):
-        fill = _get_fill(self._fill, type(inpt))
-        return self._call_kernel(F.pad, inpt, padding=self.padding, fill=fill,
-                                 padding_mode=self.padding_mode)
+        return self._filled(F.pad, inpt, padding=self.padding, padding_mode=self.padding_mode)
 
 
-class RandomCrop(Transform):
+class RandomCrop(_Filled):
     """A random ``size`` box, after optional ``padding`` (and padding to ``size`` when
     ``pad_if_needed``)."""
 
     def __init__(self, size, padding=None, pad_if_needed=False, fill=0,
                  padding_mode="constant"):
         super().__init__()
-        self.size = _setup_size(size, error_msg=_SIZE_MSG)
-        if pad_if_needed or padding is not None:
-            if padding is not None:
-                _check_padding_arg(padding)
-            _check_padding_mode_arg(padding_mode)
-        self.padding = _parse_pad_padding(padding) if padding else None
+        self.size = _setup_size(size, error_msg=_HW_ONLY)
+        if padding is not None:
+            check_padding(padding)
+        if padding is not None or pad_if_needed:
+            check_padding_mode(padding_mode)
+        self.padding = pad_sides(padding) if padding else None
         self.pad_if_needed = pad_if_needed
-        self.fill = fill
-        self._fill = _setup_fill_arg(fill)
+        self._keep_fill(fill)
         self.padding_mode = padding_mode
 
     def make_params(self, flat_inputs):
-        padded_h, padded_w = query_size(flat_inputs)
-        if self.padding is not None:
-            pad_left, pad_right, pad_top, pad_bottom = self.padding
-            padded_h += pad_top + pad_bottom
-            padded_w += pad_left + pad_right
-        else:
-            pad_left = pad_right = pad_top = pad_bottom = 0
-        crop_h, crop_w = self.size
-        if self.pad_if_needed:
-            if padded_h < crop_h:
-                diff = crop_h - padded_h
-                pad_top += diff
-                pad_bottom += diff
-                padded_h += 2 * diff
-            if padded_w < crop_w:
-                diff = crop_w - padded_w
-                pad_left += diff
-                pad_right += diff
-                padded_w += 2 * diff
-        if padded_h < crop_h or padded_w < crop_w:
-            raise ValueError(f"Required crop size {(crop_h, crop_w)} is larger than "
-                             f"{'padded ' if self.padding is not None else ''}input image size "
-                             f"{(padded_h, padded_w)}.")
-        padding = [pad_left, pad_top, pad_right, pad_bottom]
-        # torch.randint(..., size=()) draws as a one-element draw does
-        top = _randint(0, padded_h - crop_h + 1) if padded_h > crop_h else 0
-        left = _randint(0, padded_w - crop_w + 1) if padded_w > crop_w else 0
-        return {"needs_crop": padded_h > crop_h or padded_w > crop_w, "top": top, "left": left,
-                "height": crop_h, "width": crop_w, "needs_pad": any(padding),
-                "padding": padding}
+        height, width = query_size(flat_inputs)
+        want_h, want_w = self.size
+        left, right, top, bottom = self.padding or (0, 0, 0, 0)
+        height, width = height + top + bottom, width + left + right
+        if self.pad_if_needed:  # grow both sides by the whole shortfall, as torchvision does
+            short_h, short_w = max(want_h - height, 0), max(want_w - width, 0)
+            top, bottom, height = top + short_h, bottom + short_h, height + 2 * short_h
+            left, right, width = left + short_w, right + short_w, width + 2 * short_w
+        if height < want_h or width < want_w:
+            padded = "padded " if self.padding is not None else ""
+            raise ValueError(f"Required crop size {(want_h, want_w)} is larger than {padded}"
+                             f"input image size {(height, width)}.")
+        y0 = _randint(0, height - want_h + 1) if height > want_h else 0
+        x0 = _randint(0, width - want_w + 1) if width > want_w else 0
+        return {"pad": [left, top, right, bottom] if (left or top or right or bottom) else None,
+                "box": (y0, x0, want_h, want_w) if (height, width) != (want_h, want_w) else None}
 
     def transform(self, inpt, params):
-        if params["needs_pad"]:
-            fill = _get_fill(self._fill, type(inpt))
-            inpt = self._call_kernel(F.pad, inpt, padding=params["padding"], fill=fill,
-                                     padding_mode=self.padding_mode)
-        if params["needs_crop"]:
-            inpt = self._call_kernel(F.crop, inpt, top=params["top"], left=params["left"],
-                                     height=params["height"], width=params["width"])
+        if params["pad"] is not None:
+            inpt = self._filled(F.pad, inpt, padding=params["pad"],
+                                padding_mode=self.padding_mode)
+        if params["box"] is not None:
+            y0, x0, h, w = params["box"]
+            inpt = self._call_kernel(F.crop, inpt, top=y0, left=x0, height=h, width=w)
         return inpt
 
 
-class RandomRotation(Transform):
+class RandomRotation(_Filled):
     """Rotate by an angle drawn from ``degrees`` ((min, max), or d for (-d, d))."""
 
     def __init__(self, degrees, interpolation="nearest", expand=False, center=None, fill=0):
@@ -219,22 +202,19 @@ class RandomRotation(Transform):
         self.degrees = _setup_angle(degrees, name="degrees", req_sizes=(2,))
         self.interpolation = interpolation
         self.expand = expand
-        self.fill = fill
-        self._fill = _setup_fill_arg(fill)
-        if center is not None:
-            _check_sequence_input(center, "center", req_sizes=(2,))
-        self.center = center
+        self._keep_fill(fill)
+        self.center = _optional_pair(center, "center", lambda v: True, "")
 
     def make_params(self, flat_inputs):
-        return {"angle": _uniform(self.degrees[0], self.degrees[1])}
+        return {"angle": _uniform(*self.degrees)}
 
     def transform(self, inpt, params):
-        fill = _get_fill(self._fill, type(inpt))
-        return self._call_kernel(F.rotate, inpt, **params, interpolation=self.interpolation,
-                                 expand=self.expand, center=self.center, fill=fill)
+        return self._filled(F.rotate, inpt, angle=params["angle"],
+                            interpolation=self.interpolation, expand=self.expand,
+                            center=self.center)
 
 
-class RandomAffine(Transform):
+class RandomAffine(_Filled):
     """Random rotation (``degrees``), translation (fractions ``translate``), scale and
     shear."""
 
@@ -242,79 +222,61 @@ class RandomAffine(Transform):
                  fill=0, center=None):
         super().__init__()
         self.degrees = _setup_angle(degrees, name="degrees", req_sizes=(2,))
-        if translate is not None:
-            _check_sequence_input(translate, "translate", req_sizes=(2,))
-            for t in translate:
-                if not (0.0 <= t <= 1.0):
-                    raise ValueError("translation values should be between 0 and 1")
-        self.translate = translate
-        if scale is not None:
-            _check_sequence_input(scale, "scale", req_sizes=(2,))
-            for s in scale:
-                if s <= 0:
-                    raise ValueError("scale values should be positive")
-        self.scale = scale
-        if shear is not None:
-            self.shear = _setup_angle(shear, name="shear", req_sizes=(2, 4))
-        else:
-            self.shear = shear
+        self.translate = _optional_pair(translate, "translate", lambda v: 0.0 <= v <= 1.0,
+                                        "translation values should be between 0 and 1")
+        self.scale = _optional_pair(scale, "scale", lambda v: v > 0,
+                                    "scale values should be positive")
+        self.shear = (None if shear is None
+                      else _setup_angle(shear, name="shear", req_sizes=(2, 4)))
         self.interpolation = interpolation
-        self.fill = fill
-        self._fill = _setup_fill_arg(fill)
-        if center is not None:
-            _check_sequence_input(center, "center", req_sizes=(2,))
-        self.center = center
+        self._keep_fill(fill)
+        self.center = _optional_pair(center, "center", lambda v: True, "")
 
     def make_params(self, flat_inputs):
         height, width = query_size(flat_inputs)
-        angle = _uniform(self.degrees[0], self.degrees[1])
+        angle = _uniform(*self.degrees)
+        shift = (0, 0)
         if self.translate is not None:
-            max_dx = float(self.translate[0] * width)
-            max_dy = float(self.translate[1] * height)
-            translate = (round(_uniform(-max_dx, max_dx)),
-                         round(_uniform(-max_dy, max_dy)))
-        else:
-            translate = (0, 0)
-        scale = _uniform(self.scale[0], self.scale[1]) if self.scale is not None else 1.0
-        shear_x = shear_y = 0.0
+            reach = (float(self.translate[0] * width), float(self.translate[1] * height))
+            shift = tuple(round(_uniform(-r, r)) for r in reach)
+        zoom = 1.0 if self.scale is None else _uniform(*self.scale)
+        shear = [0.0, 0.0]
         if self.shear is not None:
-            shear_x = _uniform(self.shear[0], self.shear[1])
-            if len(self.shear) == 4:
-                shear_y = _uniform(self.shear[2], self.shear[3])
-        return {"angle": angle, "translate": translate, "scale": scale,
-                "shear": (shear_x, shear_y)}
+            for axis in range(len(self.shear) // 2):
+                shear[axis] = _uniform(*self.shear[2 * axis:2 * axis + 2])
+        return {"angle": angle, "translate": shift, "scale": zoom, "shear": tuple(shear)}
 
     def transform(self, inpt, params):
-        fill = _get_fill(self._fill, type(inpt))
-        return self._call_kernel(F.affine, inpt, **params, interpolation=self.interpolation,
-                                 fill=fill, center=self.center)
+        return self._filled(F.affine, inpt, **params, interpolation=self.interpolation,
+                            center=self.center)
 
 
-class RandomZoomOut(_RandomApplyTransform):
+class RandomZoomOut(_Filled):
     """Place the sample on a canvas ``side_range`` times larger (filled with ``fill``)."""
 
+    _coin = True
+
     def __init__(self, fill=0, side_range=(1.0, 4.0), p=0.5):
-        super().__init__(p=p)
-        self.fill = fill
-        self._fill = _setup_fill_arg(fill)
+        checked_probability(p)
+        super().__init__()
+        self.p = p
+        self._keep_fill(fill)
         _check_sequence_input(side_range, "side_range", req_sizes=(2,))
         self.side_range = side_range
-        if side_range[0] < 1.0 or side_range[0] > side_range[1]:
+        if not 1.0 <= side_range[0] <= side_range[1]:
             raise ValueError(f"Invalid side range provided {side_range}.")
 
     def make_params(self, flat_inputs):
-        orig_h, orig_w = query_size(flat_inputs)
-        r = self.side_range[0] + torch.rand(1) * (self.side_range[1] - self.side_range[0])
-        canvas_w, canvas_h = int(orig_w * r), int(orig_h * r)
-        r = torch.rand(2)
-        left = int((canvas_w - orig_w) * r[0])
-        top = int((canvas_h - orig_h) * r[1])
-        right, bottom = canvas_w - (left + orig_w), canvas_h - (top + orig_h)
-        return {"padding": [left, top, right, bottom]}
+        h, w = query_size(flat_inputs)
+        lo, hi = self.side_range
+        grow = lo + torch.rand(1) * (hi - lo)  # a float32 tensor: the canvas size rounds so
+        canvas_w, canvas_h = int(w * grow), int(h * grow)
+        where = torch.rand(2)
+        left, top = int((canvas_w - w) * where[0]), int((canvas_h - h) * where[1])
+        return {"padding": [left, top, canvas_w - w - left, canvas_h - h - top]}
 
     def transform(self, inpt, params):
-        fill = _get_fill(self._fill, type(inpt))
-        return self._call_kernel(F.pad, inpt, **params, fill=fill)
+        return self._filled(F.pad, inpt, padding=params["padding"])
 
 
 class RandomIoUCrop(Transform):
@@ -329,66 +291,57 @@ class RandomIoUCrop(Transform):
         self.max_scale = max_scale
         self.min_aspect_ratio = min_aspect_ratio
         self.max_aspect_ratio = max_aspect_ratio
-        if sampler_options is None:
-            sampler_options = [0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0]
-        self.options = sampler_options
+        self.options = list(_IOU_OPTIONS) if sampler_options is None else sampler_options
         self.trials = trials
 
     def check_inputs(self, flat_inputs):
-        from ._utils import has_all
         if not has_all(flat_inputs, tv_tensors.BoundingBoxes):
             raise TypeError(f"{type(self).__name__}() requires input sample to contain "
                             "tensor or PIL images and bounding boxes. Sample can also contain "
                             "masks.")
 
-    def make_params(self, flat_inputs):
+    def _try_crop(self, h, w, xyxy, min_iou):
+        """One trial: a crop box and the boxes whose centre it holds, or None."""
         from numtorchvision.ops import box_iou
 
-        from ._utils import get_bounding_boxes
-        orig_h, orig_w = query_size(flat_inputs)
-        bboxes = get_bounding_boxes(flat_inputs)
+        size = self.min_scale + (self.max_scale - self.min_scale) * torch.rand(2)
+        crop_w, crop_h = int(w * size[0]), int(h * size[1])
+        if not self.min_aspect_ratio <= crop_w / crop_h <= self.max_aspect_ratio:
+            return None
+        where = torch.rand(2)
+        x0, y0 = int((w - crop_w) * where[0]), int((h - crop_h) * where[1])
+        x1, y1 = x0 + crop_w, y0 + crop_h
+        if x0 == x1 or y0 == y1:
+            return None
+        mid_x = 0.5 * (xyxy[..., 0] + xyxy[..., 2])
+        mid_y = 0.5 * (xyxy[..., 1] + xyxy[..., 3])
+        inside = (x0 < mid_x) & (mid_x < x1) & (y0 < mid_y) & (mid_y < y1)
+        if not inside.any():
+            return None
+        if box_iou(xyxy, torch.tensor([[x0, y0, x1, y1]], dtype=xyxy.dtype)).max() < min_iou:
+            return None
+        return {"top": y0, "left": x0, "height": crop_h, "width": crop_w, "inside": inside}
+
+    def make_params(self, flat_inputs):
+        h, w = query_size(flat_inputs)
+        boxes = get_bounding_boxes(flat_inputs)
+        xyxy = F.convert_bounding_box_format(_plain(boxes), boxes.format,
+                                             tv_tensors.BoundingBoxFormat.XYXY)
         while True:
-            idx = int(torch.randint(low=0, high=len(self.options), size=(1,)))
-            min_jaccard_overlap = self.options[idx]
-            if min_jaccard_overlap >= 1.0:  # the "leave as it is" option
+            min_iou = self.options[_randint(0, len(self.options))]
+            if min_iou >= 1.0:  # the option that keeps the sample as it is
                 return {}
             for _ in range(self.trials):
-                r = self.min_scale + (self.max_scale - self.min_scale) * torch.rand(2)
-                new_w = int(orig_w * r[0])
-                new_h = int(orig_h * r[1])
-                aspect_ratio = new_w / new_h
-                if not (self.min_aspect_ratio <= aspect_ratio <= self.max_aspect_ratio):
-                    continue
-                r = torch.rand(2)
-                left = int((orig_w - new_w) * r[0])
-                top = int((orig_h - new_h) * r[1])
-                right = left + new_w
-                bottom = top + new_h
-                if left == right or top == bottom:
-                    continue
-                xyxy = F.convert_bounding_box_format(
-                    _plain(bboxes), bboxes.format,
-                    tv_tensors.BoundingBoxFormat.XYXY)
-                cx = 0.5 * (xyxy[..., 0] + xyxy[..., 2])
-                cy = 0.5 * (xyxy[..., 1] + xyxy[..., 3])
-                is_within = (left < cx) & (cx < right) & (top < cy) & (cy < bottom)
-                if not is_within.any():
-                    continue
-                crop = torch.tensor([[left, top, right, bottom]], dtype=xyxy.dtype)
-                ious = box_iou(xyxy, crop)
-                if ious.max() < min_jaccard_overlap:
-                    continue
-                return {"top": top, "left": left, "height": new_h, "width": new_w,
-                        "is_within_crop_area": is_within}
+                found = self._try_crop(h, w, xyxy, min_iou)
+                if found is not None:
+                    return found
 
     def transform(self, inpt, params):
-        if len(params) < 1:
+        if not params:
             return inpt
-        output = self._call_kernel(F.crop, inpt, top=params["top"], left=params["left"],
-                                   height=params["height"], width=params["width"])
-        if isinstance(output, tv_tensors.BoundingBoxes):
+        out = self._call_kernel(F.crop, inpt, top=params["top"], left=params["left"],
+                                height=params["height"], width=params["width"])
+        if isinstance(out, tv_tensors.BoundingBoxes):
             # boxes whose centre left the crop become empty; SanitizeBoundingBoxes drops them
-            output[~params["is_within_crop_area"]] = 0
-        return output
-
-
+            out[~params["inside"]] = 0
+        return out

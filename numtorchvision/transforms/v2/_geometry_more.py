@@ -7,122 +7,124 @@ import numtorch as torch
 
 from ... import tv_tensors
 from .._geometry import _get_perspective_coeffs
-from ..transforms import _randint
+from ..transforms import _randint, _setup_size
 from . import functional as F
-from ._transform import Transform, _RandomApplyTransform
-from ._utils import (
-    _get_fill,
-    _setup_fill_arg,
-    _setup_number_or_seq,
-    _setup_size,
-    has_any,
-    query_size,
-)
+from ._checks import number_pair
+from ._geometry import _Filled
+from ._transform import Transform, checked_probability
+from ._utils import has_any, query_size
 
-_SIZE_MSG = "Please provide only two dimensions (h, w) for size."
+_HW_ONLY = "Please provide only two dimensions (h, w) for size."
+_UNCROPPABLE = (tv_tensors.BoundingBoxes, tv_tensors.Mask)
+_CROP_PASSTHROUGH = (tv_tensors.BoundingBoxes, tv_tensors.KeyPoints, tv_tensors.Mask)
 
 
-class _MultiCrop(Transform):
-    def _call_kernel(self, functional, inpt, *args, **kwargs):
-        if isinstance(inpt, (tv_tensors.BoundingBoxes, tv_tensors.KeyPoints, tv_tensors.Mask)):
-            warnings.warn(f"{type(self).__name__}() is currently passing through inputs of type "
-                          f"tv_tensors.{type(inpt).__name__}. This will likely change in the "
-                          "future.")
-        return super()._call_kernel(functional, inpt, *args, **kwargs)
+class _CornerCrops(Transform):
+    """Five or ten crops per image: boxes and masks are refused, key points pass through with a
+    warning (as torchvision)."""
 
     def check_inputs(self, flat_inputs):
-        if has_any(flat_inputs, tv_tensors.BoundingBoxes, tv_tensors.Mask):
+        if has_any(flat_inputs, *_UNCROPPABLE):
             raise TypeError("BoundingBoxes'es and Mask's are not supported by "
                             f"{type(self).__name__}()")
 
+    def transform(self, inpt, params):
+        if isinstance(inpt, _CROP_PASSTHROUGH):
+            warnings.warn(f"{type(self).__name__}() is currently passing through inputs of type "
+                          f"tv_tensors.{type(inpt).__name__}. This will likely change in the "
+                          "future.")
+        kernel, extra = self._crops()
+        return self._call_kernel(kernel, inpt, self.size, **extra)
 
-class FiveCrop(_MultiCrop):
+
+class FiveCrop(_CornerCrops):
     """The four corner crops and the centre crop of ``size`` (a tuple per image)."""
 
     def __init__(self, size):
         super().__init__()
-        self.size = _setup_size(size, error_msg=_SIZE_MSG)
+        self.size = _setup_size(size, error_msg=_HW_ONLY)
 
-    def transform(self, inpt, params):
-        return self._call_kernel(F.five_crop, inpt, self.size)
+    def _crops(self):
+        return F.five_crop, {}
 
 
-class TenCrop(_MultiCrop):
+class TenCrop(_CornerCrops):
     """:class:`FiveCrop` of the image and of its mirror image."""
 
     def __init__(self, size, vertical_flip=False):
         super().__init__()
-        self.size = _setup_size(size, error_msg=_SIZE_MSG)
+        self.size = _setup_size(size, error_msg=_HW_ONLY)
         self.vertical_flip = vertical_flip
 
-    def transform(self, inpt, params):
-        return self._call_kernel(F.ten_crop, inpt, self.size, vertical_flip=self.vertical_flip)
+    def _crops(self):
+        return F.ten_crop, {"vertical_flip": self.vertical_flip}
 
 
-class RandomPerspective(_RandomApplyTransform):
+class RandomPerspective(_Filled):
     """With probability ``p``, move each corner inwards by up to ``distortion_scale`` of half
     the size and warp the sample accordingly."""
 
+    _coin = True
+
     def __init__(self, distortion_scale=0.5, p=0.5, interpolation="bilinear", fill=0):
-        super().__init__(p=p)
-        if not (0 <= distortion_scale <= 1):
+        checked_probability(p)
+        super().__init__()
+        self.p = p
+        if not 0 <= distortion_scale <= 1:
             raise ValueError("Argument distortion_scale value should be between 0 and 1")
         self.distortion_scale = distortion_scale
         self.interpolation = interpolation
-        self.fill = fill
-        self._fill = _setup_fill_arg(fill)
+        self._keep_fill(fill)
 
     def make_params(self, flat_inputs):
-        height, width = query_size(flat_inputs)
-        bound_h = int(self.distortion_scale * (height // 2)) + 1
-        bound_w = int(self.distortion_scale * (width // 2)) + 1
-        topleft = [_randint(0, bound_w), _randint(0, bound_h)]
-        topright = [_randint(width - bound_w, width), _randint(0, bound_h)]
-        botright = [_randint(width - bound_w, width), _randint(height - bound_h, height)]
-        botleft = [_randint(0, bound_w), _randint(height - bound_h, height)]
-        startpoints = [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]]
-        endpoints = [topleft, topright, botright, botleft]
-        return {"coefficients": _get_perspective_coeffs(startpoints, endpoints)}
+        h, w = query_size(flat_inputs)
+        reach_y = int(self.distortion_scale * (h // 2)) + 1
+        reach_x = int(self.distortion_scale * (w // 2)) + 1
+        near_x, far_x = (0, reach_x), (w - reach_x, w)
+        near_y, far_y = (0, reach_y), (h - reach_y, h)
+        # corners clockwise from the top left; x drawn before y for each
+        ranges = [(near_x, near_y), (far_x, near_y), (far_x, far_y), (near_x, far_y)]
+        moved = [[_randint(*rx), _randint(*ry)] for rx, ry in ranges]
+        corners = [[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]
+        return {"coefficients": _get_perspective_coeffs(corners, moved)}
 
     def transform(self, inpt, params):
-        fill = _get_fill(self._fill, type(inpt))
-        return self._call_kernel(F.perspective, inpt, startpoints=None, endpoints=None,
-                                 fill=fill, interpolation=self.interpolation, **params)
+        return self._filled(F.perspective, inpt, startpoints=None, endpoints=None,
+                            interpolation=self.interpolation, **params)
 
 
-class ElasticTransform(Transform):
+class ElasticTransform(_Filled):
     """Displace every pixel by smoothed random noise (strength ``alpha``, smoothness
     ``sigma``)."""
 
     def __init__(self, alpha=50.0, sigma=5.0, interpolation="bilinear", fill=0):
         super().__init__()
-        self.alpha = _setup_number_or_seq(alpha, "alpha")
-        self.sigma = _setup_number_or_seq(sigma, "sigma")
+        self.alpha = number_pair(alpha, "alpha")
+        self.sigma = number_pair(sigma, "sigma")
         self.interpolation = interpolation
-        self.fill = fill
-        self._fill = _setup_fill_arg(fill)
+        self._keep_fill(fill)
 
-    def _field(self, height, width, axis):
-        d = torch.rand(1, 1, height, width) * 2 - 1
-        if self.sigma[axis] > 0.0:
-            k = int(8 * self.sigma[axis] + 1)
-            k += 1 - k % 2
-            d = self._call_kernel(F.gaussian_blur, d, [k, k], list(self.sigma))
-        return d * self.alpha[axis] / (width if axis == 0 else height)
+    def _noise(self, h, w, axis, extent):
+        field = torch.rand(1, 1, h, w) * 2 - 1
+        spread = self.sigma[axis]
+        if spread > 0.0:
+            k = int(8 * spread + 1)
+            k = k if k % 2 else k + 1
+            field = self._call_kernel(F.gaussian_blur, field, [k, k], list(self.sigma))
+        return field * self.alpha[axis] / extent
 
     def make_params(self, flat_inputs):
-        height, width = query_size(flat_inputs)
-        dx = self._field(height, width, 0)
-        dy = self._field(height, width, 1)
-        return {"displacement": torch.concat([dx, dy], 1).permute([0, 2, 3, 1])}
+        h, w = query_size(flat_inputs)
+        fields = [self._noise(h, w, 0, w), self._noise(h, w, 1, h)]
+        return {"displacement": torch.concat(fields, 1).permute([0, 2, 3, 1])}
 
     def transform(self, inpt, params):
-        fill = _get_fill(self._fill, type(inpt))
-        return self._call_kernel(F.elastic, inpt, **params, fill=fill,
-                                 interpolation=self.interpolation)
+        return self._filled(F.elastic, inpt, **params, interpolation=self.interpolation)
 
 
-class _RandomSize(Transform):
+class _Rescale(Transform):
+    """Resizes to the ``size`` its ``make_params`` draws."""
+
     def __init__(self, interpolation, antialias):
         super().__init__()
         self.interpolation = interpolation
@@ -133,7 +135,11 @@ class _RandomSize(Transform):
                                  interpolation=self.interpolation, antialias=self.antialias)
 
 
-class ScaleJitter(_RandomSize):
+def _scaled(h, w, factor):
+    return int(h * factor), int(w * factor)
+
+
+class ScaleJitter(_Rescale):
     """Resize to ``target_size`` (w, h) times a factor drawn from ``scale_range``, keeping the
     aspect ratio."""
 
@@ -144,13 +150,14 @@ class ScaleJitter(_RandomSize):
         self.scale_range = scale_range
 
     def make_params(self, flat_inputs):
-        orig_h, orig_w = query_size(flat_inputs)
-        scale = self.scale_range[0] + torch.rand(1) * (self.scale_range[1] - self.scale_range[0])
-        r = min(self.target_size[1] / orig_h, self.target_size[0] / orig_w) * scale
-        return {"size": (int(orig_h * r), int(orig_w * r))}
+        h, w = query_size(flat_inputs)
+        lo, hi = self.scale_range
+        jitter = lo + torch.rand(1) * (hi - lo)  # float32 tensor arithmetic, as torchvision
+        fit = min(self.target_size[1] / h, self.target_size[0] / w)
+        return {"size": _scaled(h, w, fit * jitter)}
 
 
-class RandomShortestSize(_RandomSize):
+class RandomShortestSize(_Rescale):
     """Resize so that the shorter edge is one of ``min_size`` (and the longer at most
     ``max_size``)."""
 
@@ -160,15 +167,14 @@ class RandomShortestSize(_RandomSize):
         self.max_size = max_size
 
     def make_params(self, flat_inputs):
-        orig_h, orig_w = query_size(flat_inputs)
-        min_size = self.min_size[_randint(0, len(self.min_size))]
-        r = min_size / min(orig_h, orig_w)
+        h, w = query_size(flat_inputs)
+        factor = self.min_size[_randint(0, len(self.min_size))] / min(h, w)
         if self.max_size is not None:
-            r = min(r, self.max_size / max(orig_h, orig_w))
-        return {"size": (int(orig_h * r), int(orig_w * r))}
+            factor = min(factor, self.max_size / max(h, w))
+        return {"size": _scaled(h, w, factor)}
 
 
-class RandomResize(_RandomSize):
+class RandomResize(_Rescale):
     """Resize the shorter edge to a size drawn from [min_size, max_size)."""
 
     def __init__(self, min_size, max_size, interpolation="bilinear", antialias=True):

@@ -1,6 +1,7 @@
-"""Identity, Lambda, Normalize, GaussianBlur, ToDtype, ConvertImageDtype,
-SanitizeBoundingBoxes."""
+"""Identity, Lambda, Normalize, GaussianBlur, GaussianNoise, ToDtype, ConvertImageDtype,
+LinearTransformation, UniformTemporalSubsample, ToTensor and the two sanitizers."""
 
+import inspect
 import warnings
 
 import numpy as np
@@ -10,20 +11,40 @@ import numtorch as torch
 from ... import tv_tensors
 from ..._pil import is_pil_image
 from ...tv_tensors._tv_tensor import _plain
-from ..transforms import _uniform
+from ..transforms import _setup_size, _uniform
 from . import functional as F
+from ._checks import labels_getter_fn, number_pair
+from ._kernel_table import kernel_transform
 from ._transform import Transform
 from ._utils import (
-    _parse_labels_getter,
-    _setup_number_or_seq,
-    _setup_size,
     get_bounding_boxes,
-    has_any,
+    get_keypoints,
     tree_flatten,
     tree_unflatten,
 )
+from .functional._keypoints import _sanitize_keypoints_mask
 from .functional._misc import _sanitize_mask
 from .functional._utils import is_pure_tensor
+
+_IMAGE_KINDS = (tv_tensors.Image, tv_tensors.Video)
+
+GaussianNoise = kernel_transform(
+    "GaussianNoise", F.gaussian_noise, [("mean", 0.0), ("sigma", 0.1), ("clip", True)],
+    doc="Add normal noise (``mean``, ``sigma``), clipped to the value range with ``clip``.",
+    module=__name__)
+UniformTemporalSubsample = kernel_transform(
+    "UniformTemporalSubsample", F.uniform_temporal_subsample,
+    [("num_samples", inspect.Parameter.empty)], types=(torch.Tensor,),
+    doc="``num_samples`` evenly spaced frames of each video.", module=__name__)
+
+
+def _image_like(inpt):
+    return is_pure_tensor(inpt) or isinstance(inpt, _IMAGE_KINDS)
+
+
+def _no_pil(transform, leaves):
+    if any(is_pil_image(x) for x in leaves):
+        raise TypeError(f"{type(transform).__name__}() does not support PIL images.")
 
 
 class Identity(Transform):
@@ -44,18 +65,12 @@ class Lambda(Transform):
         self.types = types or self._transformed_types
 
     def transform(self, inpt, params):
-        for type_ in self.types:
-            if isinstance(inpt, type_):
-                return self.lambd(inpt)
-        return inpt
+        return self.lambd(inpt) if isinstance(inpt, tuple(self.types)) else inpt
 
     def extra_repr(self):
-        extras = []
         name = getattr(self.lambd, "__name__", None)
-        if name:
-            extras.append(name)
-        extras.append(f"types={[type.__name__ for type in self.types]}")
-        return ", ".join(extras)
+        kinds = f"types={[t.__name__ for t in self.types]}"
+        return f"{name}, {kinds}" if name else kinds
 
 
 class Normalize(Transform):
@@ -63,13 +78,9 @@ class Normalize(Transform):
 
     def __init__(self, mean, std, inplace=False):
         super().__init__()
-        self.mean = list(mean)
-        self.std = list(std)
-        self.inplace = inplace
+        self.mean, self.std, self.inplace = list(mean), list(std), inplace
 
-    def check_inputs(self, sample):
-        if has_any(sample, is_pil_image):
-            raise TypeError(f"{type(self).__name__}() does not support PIL images.")
+    check_inputs = _no_pil
 
     def transform(self, inpt, params):
         return self._call_kernel(F.normalize, inpt, mean=self.mean, std=self.std,
@@ -83,20 +94,26 @@ class GaussianBlur(Transform):
         super().__init__()
         self.kernel_size = _setup_size(kernel_size,
                                        "Kernel size should be a tuple/list of two integers")
-        for ks in self.kernel_size:
-            if ks <= 0 or ks % 2 == 0:
-                raise ValueError("Kernel size value should be an odd and positive number.")
-        self.sigma = _setup_number_or_seq(sigma, "sigma")
-        if not 0.0 < self.sigma[0] <= self.sigma[1]:
+        if any(k <= 0 or k % 2 == 0 for k in self.kernel_size):
+            raise ValueError("Kernel size value should be an odd and positive number.")
+        self.sigma = number_pair(sigma, "sigma")
+        lo, hi = self.sigma
+        if not 0.0 < lo <= hi:
             raise ValueError("sigma values should be positive and of the form (min, max). Got "
                              f"{self.sigma}")
 
     def make_params(self, flat_inputs):
-        sigma = _uniform(self.sigma[0], self.sigma[1])
-        return {"sigma": [sigma, sigma]}
+        return {"sigma": [_uniform(*self.sigma)] * 2}
 
     def transform(self, inpt, params):
         return self._call_kernel(F.gaussian_blur, inpt, self.kernel_size, **params)
+
+
+_NO_DTYPE = (
+    "No dtype was specified for type {}. If you only need to convert the dtype of images or "
+    "videos, you can just pass e.g. dtype=torch.float32. If you're passing a dict as dtype, you "
+    "can use \"others\" as a catch-all key e.g. dtype={{tv_tensors.Mask: torch.int64, "
+    "\"others\": None}} to pass-through the rest of the inputs.")
 
 
 class ToDtype(Transform):
@@ -109,8 +126,8 @@ class ToDtype(Transform):
         super().__init__()
         if not isinstance(dtype, (dict, torch.dtype)):
             raise ValueError(f"dtype must be a dict or a torch.dtype, got {type(dtype)} instead")
-        if isinstance(dtype, dict) and torch.Tensor in dtype and any(
-                cls in dtype for cls in [tv_tensors.Image, tv_tensors.Video]):
+        if (isinstance(dtype, dict) and torch.Tensor in dtype
+                and (tv_tensors.Image in dtype or tv_tensors.Video in dtype)):
             warnings.warn(
                 "Got `dtype` values for `torch.Tensor` and either `tv_tensors.Image` or "
                 "`tv_tensors.Video`. Note that a plain `torch.Tensor` will *not* be transformed "
@@ -119,31 +136,24 @@ class ToDtype(Transform):
         self.dtype = dtype
         self.scale = scale
 
+    def _dtype_of(self, inpt):
+        """The target dtype of ``inpt`` (None: leave it alone)."""
+        table = self.dtype
+        if not isinstance(table, dict):
+            return table if _image_like(inpt) else None
+        for key in (type(inpt), "others"):
+            if key in table:
+                return table[key]
+        raise ValueError(_NO_DTYPE.format(type(inpt)))
+
     def transform(self, inpt, params):
-        if isinstance(self.dtype, torch.dtype):
-            if not is_pure_tensor(inpt) and not isinstance(inpt, (tv_tensors.Image,
-                                                                   tv_tensors.Video)):
-                return inpt
-            dtype = self.dtype
-        elif type(inpt) in self.dtype:
-            dtype = self.dtype[type(inpt)]
-        elif "others" in self.dtype:
-            dtype = self.dtype["others"]
-        else:
-            raise ValueError(
-                f"No dtype was specified for type {type(inpt)}. If you only need to convert the "
-                "dtype of images or videos, you can just pass e.g. dtype=torch.float32. If "
-                "you're passing a dict as dtype, you can use \"others\" as a catch-all key e.g. "
-                "dtype={tv_tensors.Mask: torch.int64, \"others\": None} to pass-through the rest "
-                "of the inputs.")
-        supports_scaling = is_pure_tensor(inpt) or isinstance(inpt, (tv_tensors.Image,
-                                                                     tv_tensors.Video))
-        if dtype is None:
-            if self.scale and supports_scaling:
-                warnings.warn("scale was set to True but no dtype was specified for images or "
-                              "videos: no scaling will be done.")
-            return inpt
-        return self._call_kernel(F.to_dtype, inpt, dtype=dtype, scale=self.scale)
+        dtype = self._dtype_of(inpt)
+        if dtype is not None:
+            return self._call_kernel(F.to_dtype, inpt, dtype=dtype, scale=self.scale)
+        if self.scale and isinstance(self.dtype, dict) and _image_like(inpt):
+            warnings.warn("scale was set to True but no dtype was specified for images or "
+                          "videos: no scaling will be done.")
+        return inpt
 
 
 class ConvertImageDtype(Transform):
@@ -157,60 +167,6 @@ class ConvertImageDtype(Transform):
         return self._call_kernel(F.to_dtype, inpt, dtype=self.dtype, scale=True)
 
 
-class SanitizeBoundingBoxes(Transform):
-    """Drop boxes smaller than ``min_size`` / ``min_area`` or outside the canvas, with the
-    masks and labels (found by ``labels_getter``) that go with them."""
-
-    def __init__(self, min_size=1.0, min_area=1.0, labels_getter="default"):
-        super().__init__()
-        if min_size < 1:
-            raise ValueError(f"min_size must be >= 1, got {min_size}.")
-        self.min_size = min_size
-        if min_area < 1:
-            raise ValueError(f"min_area must be >= 1, got {min_area}.")
-        self.min_area = min_area
-        self.labels_getter = labels_getter
-        self._labels_getter = _parse_labels_getter(labels_getter)
-
-    def forward(self, *inputs):
-        inputs = inputs if len(inputs) > 1 else inputs[0]
-        labels = self._labels_getter(inputs)
-        if labels is not None:
-            msg = "The labels in the input to forward() must be a tensor or None, got {type} " \
-                  "instead."
-            if isinstance(labels, torch.Tensor):
-                labels = (labels,)
-            elif isinstance(labels, (tuple, list)):
-                for entry in labels:
-                    if not isinstance(entry, torch.Tensor):
-                        raise ValueError(msg.format(type=type(entry)))
-            else:
-                raise ValueError(msg.format(type=type(labels)))
-        flat_inputs, spec = tree_flatten(inputs)
-        boxes = get_bounding_boxes(flat_inputs)
-        if labels is not None:
-            for label in labels:
-                if boxes.shape[0] != label.shape[0]:
-                    raise ValueError(f"Number of boxes (shape={boxes.shape}) and must match the "
-                                     f"number of labels.Found labels with shape={label.shape}).")
-        valid = _sanitize_mask(_plain(boxes), boxes.format, boxes.canvas_size,
-                               self.min_size, self.min_area)
-        params = {"valid": valid, "labels": labels}
-        return tree_unflatten([self.transform(x, params) for x in flat_inputs], spec)
-
-    def transform(self, inpt, params):
-        is_label = params["labels"] is not None and any(inpt is label
-                                                        for label in params["labels"])
-        is_boxes_or_mask = isinstance(inpt, (tv_tensors.BoundingBoxes, tv_tensors.Mask))
-        if not (is_label or is_boxes_or_mask):
-            return inpt
-        try:
-            output = _plain(inpt)[params["valid"]]
-        except IndexError:
-            return inpt
-        return output if is_label else tv_tensors.wrap(output, like=inpt)
-
-
 class LinearTransformation(Transform):
     """Flatten each image, subtract ``mean_vector`` and multiply by
     ``transformation_matrix`` (whitening)."""
@@ -219,62 +175,32 @@ class LinearTransformation(Transform):
 
     def __init__(self, transformation_matrix, mean_vector):
         super().__init__()
-        if transformation_matrix.size(0) != transformation_matrix.size(1):
-            raise ValueError("transformation_matrix should be square. Got "
-                             f"{tuple(transformation_matrix.size())} rectangular matrix.")
-        if mean_vector.size(0) != transformation_matrix.size(0):
+        rows, cols = transformation_matrix.size(0), transformation_matrix.size(1)
+        shape = tuple(transformation_matrix.size())
+        if rows != cols:
+            raise ValueError(f"transformation_matrix should be square. Got {shape} rectangular "
+                             "matrix.")
+        if mean_vector.size(0) != rows:
             raise ValueError(f"mean_vector should have the same length {mean_vector.size(0)} as "
-                             "any one of the dimensions of the transformation_matrix "
-                             f"[{tuple(transformation_matrix.size())}]")
+                             f"any one of the dimensions of the transformation_matrix [{shape}]")
         if transformation_matrix.dtype != mean_vector.dtype:
             raise ValueError("Input tensors should have the same dtype. Got "
                              f"{transformation_matrix.dtype} and {mean_vector.dtype}")
         self.transformation_matrix = transformation_matrix
         self.mean_vector = mean_vector
 
-    def check_inputs(self, sample):
-        if has_any(sample, is_pil_image):
-            raise TypeError(f"{type(self).__name__}() does not support PIL images.")
+    check_inputs = _no_pil
 
     def transform(self, inpt, params):
-        shape = inpt.shape
-        n = shape[-3] * shape[-2] * shape[-1]
-        if n != self.transformation_matrix.shape[0]:
+        c, h, w = inpt.shape[-3:]
+        size = self.transformation_matrix.shape[0]
+        if c * h * w != size:
             raise ValueError("Input tensor and transformation matrix have incompatible shape."
-                             f"[{shape[-3]} x {shape[-2]} x {shape[-1]}] != "
-                             f"{self.transformation_matrix.shape[0]}")
-        flat = _plain(inpt).reshape(-1, n) - self.mean_vector
-        output = torch.mm(flat, self.transformation_matrix.to(flat.dtype)).reshape(shape)
-        if isinstance(inpt, (tv_tensors.Image, tv_tensors.Video)):
-            output = tv_tensors.wrap(output, like=inpt)
-        return output
-
-
-class GaussianNoise(Transform):
-    """Add normal noise (``mean``, ``sigma``), clipped to the value range with ``clip``."""
-
-    def __init__(self, mean=0.0, sigma=0.1, clip=True):
-        super().__init__()
-        self.mean = mean
-        self.sigma = sigma
-        self.clip = clip
-
-    def transform(self, inpt, params):
-        return self._call_kernel(F.gaussian_noise, inpt, mean=self.mean, sigma=self.sigma,
-                                 clip=self.clip)
-
-
-class UniformTemporalSubsample(Transform):
-    """``num_samples`` evenly spaced frames of each video."""
-
-    _transformed_types = (torch.Tensor,)
-
-    def __init__(self, num_samples):
-        super().__init__()
-        self.num_samples = num_samples
-
-    def transform(self, inpt, params):
-        return self._call_kernel(F.uniform_temporal_subsample, inpt, self.num_samples)
+                             f"[{c} x {h} x {w}] != {size}")
+        centred = _plain(inpt).reshape(-1, c * h * w) - self.mean_vector
+        out = torch.mm(centred, self.transformation_matrix.to(centred.dtype))
+        out = out.reshape(inpt.shape)
+        return tv_tensors.wrap(out, like=inpt) if isinstance(inpt, _IMAGE_KINDS) else out
 
 
 class ToTensor(Transform):
@@ -291,59 +217,99 @@ class ToTensor(Transform):
         super().__init__()
 
     def transform(self, inpt, params):
-        return _v1_to_tensor(inpt)
+        from ..functional import to_tensor
+
+        return to_tensor(inpt)
 
 
-def _v1_to_tensor(inpt):
-    from ..functional import to_tensor
-
-    return to_tensor(inpt)
+_LABELS_TYPE = ("The labels in the input to forward() must be a tensor or None, got {} "
+                "instead.")
 
 
-class SanitizeKeyPoints(Transform):
+def _labels_tuple(labels):
+    """The labels found in a sample as a tuple of tensors (or None)."""
+    if labels is None or isinstance(labels, torch.Tensor):
+        return labels if labels is None else (labels,)
+    if not isinstance(labels, (tuple, list)):
+        raise ValueError(_LABELS_TYPE.format(type(labels)))
+    for entry in labels:
+        if not isinstance(entry, torch.Tensor):
+            raise ValueError(_LABELS_TYPE.format(type(entry)))
+    return labels
+
+
+class _Sanitizer(Transform):
+    """Keeps the rows of one kind of annotation (and of the labels and the other kinds that
+    go with it) that a validity mask selects.  Subclasses name the kinds and the mask."""
+
+    _kept_kinds = ()
+    _index_errors_pass = False  # an input that cannot be indexed by the mask passes unchanged
+
+    def __init__(self, labels_getter):
+        super().__init__()
+        self.labels_getter = labels_getter
+        self._find_labels = labels_getter_fn(labels_getter)
+
+    def forward(self, *inputs):
+        sample = inputs[0] if len(inputs) == 1 else inputs
+        labels = _labels_tuple(self._find_labels(sample))
+        leaves, layout = tree_flatten(sample)
+        anchor = self._anchor(leaves)
+        for label in labels or ():
+            if anchor.shape[0] != label.shape[0]:
+                raise ValueError(self._count_message.format(anchor.shape, label.shape))
+        params = {"valid": self._valid(anchor), "labels": labels}
+        return tree_unflatten([self.transform(x, params) for x in leaves], layout)
+
+    def transform(self, inpt, params):
+        is_label = any(inpt is label for label in params["labels"] or ())
+        if not is_label and not isinstance(inpt, self._kept_kinds):
+            return inpt
+        try:
+            kept = _plain(inpt)[params["valid"]]
+        except IndexError:
+            if not self._index_errors_pass:
+                raise
+            return inpt
+        return kept if is_label else tv_tensors.wrap(kept, like=inpt)
+
+
+class SanitizeBoundingBoxes(_Sanitizer):
+    """Drop boxes smaller than ``min_size`` / ``min_area`` or outside the canvas, with the
+    masks and labels (found by ``labels_getter``) that go with them."""
+
+    _kept_kinds = (tv_tensors.BoundingBoxes, tv_tensors.Mask)
+    _index_errors_pass = True
+    _count_message = ("Number of boxes (shape={}) and must match the number of labels.Found "
+                      "labels with shape={}).")
+
+    def __init__(self, min_size=1.0, min_area=1.0, labels_getter="default"):
+        for name, value in (("min_size", min_size), ("min_area", min_area)):
+            if value < 1:
+                raise ValueError(f"{name} must be >= 1, got {value}.")
+        super().__init__(labels_getter)
+        self.min_size = min_size
+        self.min_area = min_area
+
+    _anchor = staticmethod(get_bounding_boxes)
+
+    def _valid(self, boxes):
+        return _sanitize_mask(_plain(boxes), boxes.format, boxes.canvas_size, self.min_size,
+                              self.min_area)
+
+
+class SanitizeKeyPoints(_Sanitizer):
     """Drop the points (or point groups, along the first dimension) outside the canvas, with
     their labels (``labels_getter``, None by default)."""
 
+    _kept_kinds = (tv_tensors.KeyPoints,)
+    _count_message = ("Number of kepyoints (shape={}) must match the number of labels.Found "
+                      "labels with shape={}).")
+
     def __init__(self, labels_getter=None):
-        super().__init__()
-        self.labels_getter = labels_getter
-        self._labels_getter = _parse_labels_getter(labels_getter)
+        super().__init__(labels_getter)
 
-    def forward(self, *inputs):
-        from ._utils import get_keypoints
-        from .functional._keypoints import _sanitize_keypoints_mask
+    _anchor = staticmethod(get_keypoints)
 
-        inputs = inputs if len(inputs) > 1 else inputs[0]
-        labels = _check_labels(self._labels_getter(inputs))
-        flat_inputs, spec = tree_flatten(inputs)
-        points = get_keypoints(flat_inputs)
-        if labels is not None:
-            for label in labels:
-                if points.shape[0] != label.shape[0]:
-                    raise ValueError(f"Number of kepyoints (shape={points.shape}) must match the "
-                                     f"number of labels.Found labels with shape={label.shape}).")
-        valid = _sanitize_keypoints_mask(_plain(points), canvas_size=points.canvas_size)
-        params = dict(valid=valid, labels=labels)
-        return tree_unflatten([self.transform(x, params) for x in flat_inputs], spec)
-
-    def transform(self, inpt, params):
-        is_label = params["labels"] is not None and any(inpt is label
-                                                        for label in params["labels"])
-        if not (is_label or isinstance(inpt, tv_tensors.KeyPoints)):
-            return inpt
-        output = _plain(inpt)[params["valid"]]
-        return output if is_label else tv_tensors.wrap(output, like=inpt)
-
-
-def _check_labels(labels):
-    if labels is None:
-        return None
-    msg = "The labels in the input to forward() must be a tensor or None, got {type} instead."
-    if isinstance(labels, torch.Tensor):
-        return (labels,)
-    if isinstance(labels, (tuple, list)):
-        for entry in labels:
-            if not isinstance(entry, torch.Tensor):
-                raise ValueError(msg.format(type=type(entry)))
-        return labels
-    raise ValueError(msg.format(type=type(labels)))
+    def _valid(self, points):
+        return _sanitize_keypoints_mask(_plain(points), canvas_size=points.canvas_size)

@@ -5,6 +5,10 @@ through, and gives back the same structure.
 
 Plain tensors: when the sample holds no Image, Video or PIL image, the first plain tensor is
 taken as the image and the other plain tensors are passed through (labels, ids...).
+
+Transforms applied only with a probability set ``_coin = True`` and keep ``p`` as an attribute:
+the coin is tossed after ``check_inputs`` and before ``make_params``, and a sample that loses
+the toss comes back as the very object that was passed in.
 """
 
 import enum
@@ -15,8 +19,32 @@ from numtorch import nn
 from ... import tv_tensors
 from ..._pil import is_pil_image
 from ..transforms import _rand_below
-from ._utils import check_type, has_any, tree_flatten, tree_unflatten
-from .functional._utils import _get_kernel, is_pure_tensor
+from ._utils import check_type, tree_flatten, tree_unflatten
+from .functional._utils import _kernel_for, is_pure_tensor
+
+_IMAGE_LIKE = (tv_tensors.Image, tv_tensors.Video)
+_REPR_VALUE_TYPES = (bool, int, float, str, tuple, list, enum.Enum)
+_P_MESSAGE = "`p` should be a floating point value in the interval [0.0, 1.0]."
+
+
+def checked_probability(p):
+    """``p`` when it is a probability, torchvision's ValueError otherwise."""
+    if 0.0 <= p <= 1.0:
+        return p
+    raise ValueError(_P_MESSAGE)
+
+
+def _selection(leaves, wanted):
+    """One flag per leaf: does the transform touch it?  Plain tensors count as images only
+    when nothing else in the sample is one, and then only the first of them."""
+    plain_is_image = not any(isinstance(x, _IMAGE_LIKE) or is_pil_image(x) for x in leaves)
+    flags = []
+    for leaf in leaves:
+        take = check_type(leaf, wanted)
+        if take and is_pure_tensor(leaf):
+            take, plain_is_image = plain_is_image, False
+        flags.append(take)
+    return flags
 
 
 class Transform(nn.Module):
@@ -25,6 +53,7 @@ class Transform(nn.Module):
 
     # the kinds transformed (types or predicates); other leaves pass through
     _transformed_types = (torch.Tensor, is_pil_image)
+    _coin = False
 
     def check_inputs(self, flat_inputs):
         pass
@@ -33,63 +62,24 @@ class Transform(nn.Module):
         return {}
 
     def _call_kernel(self, functional, inpt, *args, **kwargs):
-        kernel = _get_kernel(functional, inpt, allow_passthrough=True)
-        return kernel(inpt, *args, **kwargs)
+        return _kernel_for(functional, inpt, allow_passthrough=True)(inpt, *args, **kwargs)
 
     def transform(self, inpt, params):
         raise NotImplementedError
 
     def forward(self, *inputs):
-        flat_inputs, spec = tree_flatten(inputs if len(inputs) > 1 else inputs[0])
-        self.check_inputs(flat_inputs)
-        needs = self._needs_transform_list(flat_inputs)
-        params = self.make_params([x for x, n in zip(flat_inputs, needs) if n])
-        flat_outputs = [self.transform(x, params) if n else x for x, n in zip(flat_inputs, needs)]
-        return tree_unflatten(flat_outputs, spec)
-
-    def _needs_transform_list(self, flat_inputs):
-        needs_list = []
-        transform_pure_tensor = not has_any(flat_inputs, tv_tensors.Image, tv_tensors.Video,
-                                            is_pil_image)
-        for inpt in flat_inputs:
-            needs = True
-            if not check_type(inpt, self._transformed_types):
-                needs = False
-            elif is_pure_tensor(inpt):
-                if transform_pure_tensor:
-                    transform_pure_tensor = False
-                else:
-                    needs = False
-            needs_list.append(needs)
-        return needs_list
+        sample = inputs[0] if len(inputs) == 1 else inputs
+        leaves, layout = tree_flatten(sample)
+        self.check_inputs(leaves)
+        if self._coin and not _rand_below(self.p):
+            return sample
+        flags = _selection(leaves, self._transformed_types)
+        params = self.make_params([leaf for leaf, f in zip(leaves, flags) if f])
+        out = [self.transform(leaf, params) if f else leaf for leaf, f in zip(leaves, flags)]
+        return tree_unflatten(out, layout)
 
     def extra_repr(self):
-        extra = []
-        for name, value in self.__dict__.items():
-            if name.startswith("_") or name == "training":
-                continue
-            if not isinstance(value, (bool, int, float, str, tuple, list, enum.Enum)):
-                continue
-            extra.append(f"{name}={value}")
-        return ", ".join(extra)
-
-
-class _RandomApplyTransform(Transform):
-    """A transform applied with probability ``p`` (one draw per call, before the parameters)."""
-
-    def __init__(self, p=0.5):
-        if not (0.0 <= p <= 1.0):
-            raise ValueError("`p` should be a floating point value in the interval [0.0, 1.0].")
-        super().__init__()
-        self.p = p
-
-    def forward(self, *inputs):
-        inputs = inputs if len(inputs) > 1 else inputs[0]
-        flat_inputs, spec = tree_flatten(inputs)
-        self.check_inputs(flat_inputs)
-        if not _rand_below(self.p):  # torch.rand(1) >= p
-            return inputs
-        needs = self._needs_transform_list(flat_inputs)
-        params = self.make_params([x for x, n in zip(flat_inputs, needs) if n])
-        flat_outputs = [self.transform(x, params) if n else x for x, n in zip(flat_inputs, needs)]
-        return tree_unflatten(flat_outputs, spec)
+        shown = [f"{k}={v}" for k, v in self.__dict__.items()
+                 if not k.startswith("_") and k != "training"
+                 and isinstance(v, _REPR_VALUE_TYPES)]
+        return ", ".join(shown)

@@ -7,7 +7,7 @@ from .... import tv_tensors
 from ... import functional as F1
 from ..._functional_tensor import _max_value
 from ._misc import to_dtype_image
-from ._utils import _KERNELS, _call, _register
+from ._utils import _TABLE, _call, _register
 
 _KINDS = (torch.Tensor, tv_tensors.Image, tv_tensors.Video, "pil")
 _NO_VIDEO = (torch.Tensor, tv_tensors.Image, "pil")  # torchvision has no video kernel here
@@ -50,23 +50,47 @@ equalize, equalize_image = _functional(
 invert, invert_image = _functional("invert", F1.invert, "Invert the intensities.")
 
 
+def _tensor_kernel(pil_kernel):
+    """Decorates a tensor kernel so that PIL images go to ``pil_kernel`` instead."""
+    def wrap(tensor_kernel):
+        def kernel(image, *args, **kwargs):
+            if isinstance(image, torch.Tensor):
+                return tensor_kernel(image, *args, **kwargs)
+            return pil_kernel(image, *args, **kwargs)
+
+        kernel.__name__ = tensor_kernel.__name__
+        kernel.__doc__ = tensor_kernel.__doc__
+        return kernel
+    return wrap
+
+
+def _as_three_channels(image):
+    lead = (1,) * (image.ndim - 3)
+    return image.repeat(lead + (3, 1, 1))
+
+
 def rgb_to_grayscale(inpt, num_output_channels=1):
     """Luma of an RGB image as 1 or 3 channels."""
     return _call(rgb_to_grayscale, inpt, num_output_channels=num_output_channels)
+
+
+def _pil_grayscale(image, num_output_channels=1):
+    return F1.rgb_to_grayscale(image, num_output_channels)
 
 
 @_register(rgb_to_grayscale, *_NO_VIDEO)
 def rgb_to_grayscale_image(image, num_output_channels=1):
     if num_output_channels not in (1, 3):
         raise ValueError(f"num_output_channels must be 1 or 3, got {num_output_channels}.")
-    if isinstance(image, torch.Tensor) and image.shape[-3] == 1 and num_output_channels == 1:
-        return image.clone()
-    if isinstance(image, torch.Tensor) and image.shape[-3] == 1:
-        return image.repeat(tuple(1 for _ in image.shape[:-3]) + (3, 1, 1))
-    if not isinstance(image, torch.Tensor):
-        return F1.rgb_to_grayscale(image, num_output_channels)
+    return _grayscale_tensor(image, num_output_channels)
+
+
+@_tensor_kernel(_pil_grayscale)
+def _grayscale_tensor(image, channels):
+    if image.shape[-3] == 1:
+        return image.clone() if channels == 1 else _as_three_channels(image)
     gray = _luma(image).to(image.dtype)
-    return gray.expand(image.shape) if num_output_channels == 3 else gray
+    return gray if channels == 1 else gray.expand(image.shape)
 
 
 to_grayscale = rgb_to_grayscale
@@ -78,12 +102,9 @@ def grayscale_to_rgb(inpt):
 
 
 @_register(grayscale_to_rgb, *_NO_VIDEO)
+@_tensor_kernel(lambda image: image.convert(mode="RGB"))
 def grayscale_to_rgb_image(image):
-    if not isinstance(image, torch.Tensor):
-        return image.convert(mode="RGB")
-    if image.shape[-3] >= 3:
-        return image
-    return image.repeat(tuple(1 for _ in image.shape[:-3]) + (3, 1, 1))
+    return image if image.shape[-3] > 2 else _as_three_channels(image)
 
 
 def permute_channels(inpt, permutation):
@@ -91,27 +112,30 @@ def permute_channels(inpt, permutation):
     return _call(permute_channels, inpt, permutation=permutation)
 
 
-@_register(permute_channels, *_KINDS)
-def permute_channels_image(image, permutation):
-    if isinstance(image, torch.Tensor) and len(permutation) != image.shape[-3]:
-        raise ValueError("Length of permutation does not match number of channels: "
-                         f"{len(permutation)} != {image.shape[-3]}")
-    if not isinstance(image, torch.Tensor):
-        from ... import functional as F1
+def _pil_permute(image, permutation):
+    as_tensor = permute_channels_image(F1.pil_to_tensor(image), permutation)
+    return F1.to_pil_image(as_tensor, mode=image.mode)
 
-        return F1.to_pil_image(permute_channels_image(F1.pil_to_tensor(image), permutation),
-                               mode=image.mode)
+
+@_register(permute_channels, *_KINDS)
+@_tensor_kernel(_pil_permute)
+def permute_channels_image(image, permutation):
+    channels = image.shape[-3]
+    if len(permutation) != channels:
+        raise ValueError("Length of permutation does not match number of channels: "
+                         f"{len(permutation)} != {channels}")
     return image[..., permutation, :, :]
 
 
 # -- kernels whose float arithmetic differs from v1's in torchvision (a uint8 pixel can land
 #    one level apart): torchvision v2's order of operations, for tensors; PIL images keep the
 #    v1 (Pillow) kernels registered above
-def _check_channels(image):
-    c = image.shape[-3]
-    if c not in [1, 3]:
-        raise TypeError(f"Input image tensor permitted channel values are 1 or 3, but found {c}")
-    return c
+def _gray_or_rgb(image, message="Input image tensor permitted channel values are 1 or 3, but "
+                                "found {}"):
+    channels = image.shape[-3]
+    if channels != 1 and channels != 3:
+        raise TypeError(message.format(channels))
+    return channels
 
 
 def _add_scaled(a, b, alpha):
@@ -135,70 +159,72 @@ def _luma(image):
     return _add_scaled(_add_scaled(r.mul(0.2989), g, 0.587), b, 0.114).unsqueeze(dim=-3)
 
 
-def adjust_contrast_image(image, contrast_factor):
-    if not isinstance(image, torch.Tensor):
-        return _v1_contrast(image, contrast_factor)
-    if contrast_factor < 0:
-        raise ValueError(f"contrast_factor ({contrast_factor}) is not non-negative.")
-    fp = image.is_floating_point()
-    if _check_channels(image) == 3:
-        gray = _luma(image)
-        if not fp:
-            gray = gray.floor_()
-    else:
-        gray = image if fp else image.to(torch.float32)
-    mean = torch.mean(gray, dim=(-3, -2, -1), keepdim=True)
-    return _blend(image, mean, contrast_factor)
-
-
-def adjust_saturation_image(image, saturation_factor):
-    if not isinstance(image, torch.Tensor):
-        return _v1_saturation(image, saturation_factor)
-    if saturation_factor < 0:
-        raise ValueError(f"saturation_factor ({saturation_factor}) is not non-negative.")
-    if _check_channels(image) == 1:  # a gray image has no saturation (as in PIL)
-        return image
+def _gray_reference(image):
+    """The luma an RGB image is blended with (floored for integer images)."""
     gray = _luma(image)
-    if not image.is_floating_point():
-        gray = gray.floor_()
-    return _blend(image, gray, saturation_factor)
+    return gray if image.is_floating_point() else gray.floor_()
 
 
+def _non_negative(value, name):
+    if value < 0:
+        raise ValueError(f"{name} ({value}) is not non-negative.")
+
+
+@_tensor_kernel(_v1_contrast)
+def adjust_contrast_image(image, contrast_factor):
+    _non_negative(contrast_factor, "contrast_factor")
+    if _gray_or_rgb(image) == 3:
+        reference = _gray_reference(image)
+    else:
+        reference = image if image.is_floating_point() else image.to(torch.float32)
+    level = reference.mean(dim=(-3, -2, -1), keepdim=True)
+    return _blend(image, level, contrast_factor)
+
+
+@_tensor_kernel(_v1_saturation)
+def adjust_saturation_image(image, saturation_factor):
+    _non_negative(saturation_factor, "saturation_factor")
+    if _gray_or_rgb(image) == 1:  # a gray image has no saturation (as in PIL)
+        return image
+    return _blend(image, _gray_reference(image), saturation_factor)
+
+
+@_tensor_kernel(_v1_autocontrast)
 def autocontrast_image(image):
-    if not isinstance(image, torch.Tensor):
-        return _v1_autocontrast(image)
-    _check_channels(image)
+    _gray_or_rgb(image)
     if image.numel() == 0:
         return image
-    bound = _max_value(image.dtype)
-    fp = image.is_floating_point()
-    x = image if fp else image.to(torch.float32)
-    low = x.amin(dim=(-2, -1), keepdim=True)
-    high = x.amax(dim=(-2, -1), keepdim=True)
-    flat = high == low  # a constant channel stays as it is
-    inv_scale = high.sub_(low).mul_(1.0 / bound)
-    low[flat] = 0.0
-    inv_scale[flat] = 1.0
-    diff = x.sub(low) if fp else x.sub_(low)
-    return diff.div_(inv_scale).clamp_(0, bound).to(image.dtype)
+    top = _max_value(image.dtype)
+    is_float = image.is_floating_point()
+    work = image if is_float else image.to(torch.float32)
+    lo = work.amin(dim=(-2, -1), keepdim=True)
+    hi = work.amax(dim=(-2, -1), keepdim=True)
+    constant = hi == lo  # a constant channel stays as it is
+    step = (hi - lo).mul_(1.0 / top)
+    lo[constant] = 0.0
+    step[constant] = 1.0
+    shifted = work - lo if is_float else work.sub_(lo)
+    return shifted.div_(step).clamp_(0, top).to(image.dtype)
 
 
 def _rgb_to_hsv(image):
-    r, g, _ = image.unbind(dim=-3)
-    minc, maxc = torch.aminmax(image, dim=-3)
-    gray = maxc == minc  # hue and saturation 0; dividing by 1 there avoids NaN
-    chroma = maxc - minc
-    ones = torch.ones_like(maxc)
-    s = chroma / torch.where(gray, ones, maxc)
-    divisor = torch.where(gray, ones, chroma).unsqueeze_(dim=-3)
-    rc, gc, bc = ((maxc.unsqueeze(dim=-3) - image) / divisor).unbind(dim=-3)
-    not_r = maxc != r
-    is_g = maxc == g
-    hg = rc.add(2.0).sub_(bc).mul_(is_g & not_r)
-    hr = bc.sub_(gc).mul_(~not_r)
-    hb = gc.add_(4.0).sub_(rc).mul_(not_r & ~is_g)
-    h = hr.add_(hg).add_(hb).mul_(1.0 / 6.0).add_(1.0).fmod_(1.0)
-    return torch.stack((h, s, maxc), dim=-3)
+    red, green, _ = image.unbind(dim=-3)
+    low, value = torch.aminmax(image, dim=-3)
+    flat = value == low  # hue and saturation 0; dividing by 1 there avoids NaN
+    spread = value - low
+    one = torch.ones_like(value)
+    saturation = spread / torch.where(flat, one, value)
+    scaled = (value.unsqueeze(dim=-3) - image) / torch.where(flat, one, spread).unsqueeze_(-3)
+    dr, dg, db = scaled.unbind(dim=-3)
+    red_top = value == red
+    green_top = (value == green) & ~red_top
+    blue_top = ~red_top & ~(value == green)
+    # the three sectors' hues, each zeroed outside its sector, summed
+    hue = (db - dg) * red_top
+    hue = hue + (dr + 2.0 - db) * green_top
+    hue = hue + (dg + 4.0 - dr) * blue_top
+    hue = torch.fmod(hue * (1.0 / 6.0) + 1.0, 1.0)
+    return torch.stack((hue, saturation, value), dim=-3)
 
 
 # which of (v, p, q, t) each output channel takes in each hue sector
@@ -206,80 +232,66 @@ _SECTORS = [[0, 2, 1, 1, 3, 0], [3, 0, 0, 2, 1, 1], [1, 1, 3, 0, 0, 2]]
 
 
 def _hsv_to_rgb(image):
-    h, s, v = image.unbind(dim=-3)
-    h6 = h.mul(6)
-    i = torch.floor(h6)
-    f = h6.sub_(i)
-    i = i.to(dtype=torch.int32).remainder_(6)
-    sxf = s * f
-    one_minus_s = 1.0 - s
-    q = (1.0 - sxf).mul_(v).clamp_(0.0, 1.0)
-    t = sxf.add_(one_minus_s).mul_(v).clamp_(0.0, 1.0)
-    p = one_minus_s.mul_(v).clamp_(0.0, 1.0)
-    vpqt = torch.stack((v, p, q, t), dim=-3)
-    select = torch.tensor(_SECTORS, dtype=torch.long)[:, i.long()]
-    if select.ndim > 3:
-        select = select.moveaxis(0, -3)
-    return vpqt.gather(-3, select)
+    hue, sat, val = image.unbind(dim=-3)
+    sixths = hue * 6
+    whole = torch.floor(sixths)
+    frac = sixths - whole
+    sector = whole.to(dtype=torch.int32).remainder_(6).long()
+    sf = sat * frac
+    grey = 1.0 - sat
+    candidates = torch.stack((val, (grey * val).clamp_(0.0, 1.0),
+                              ((1.0 - sf) * val).clamp_(0.0, 1.0),
+                              ((sf + grey) * val).clamp_(0.0, 1.0)), dim=-3)
+    pick = torch.tensor(_SECTORS, dtype=torch.long)[:, sector]
+    return candidates.gather(-3, pick.moveaxis(0, -3) if pick.ndim > 3 else pick)
 
 
+@_tensor_kernel(_v1_hue)
 def adjust_hue_image(image, hue_factor):
-    if not isinstance(image, torch.Tensor):
-        return _v1_hue(image, hue_factor)
-    if not (-0.5 <= hue_factor <= 0.5):
+    if not -0.5 <= hue_factor <= 0.5:
         raise ValueError(f"hue_factor ({hue_factor}) is not in [-0.5, 0.5].")
-    if _check_channels(image) == 1 or image.numel() == 0:
+    if _gray_or_rgb(image) == 1 or image.numel() == 0:
         return image
-    orig_dtype = image.dtype
     hsv = _rgb_to_hsv(to_dtype_image(image, torch.float32, scale=True))
-    h, s, v = hsv.unbind(dim=-3)
-    h.add_(hue_factor).remainder_(1.0)
-    rgb = _hsv_to_rgb(torch.stack((h, s, v), dim=-3))
-    return to_dtype_image(rgb, orig_dtype, scale=True)
+    turned = torch.cat([(hsv[..., :1, :, :] + hue_factor).remainder_(1.0),
+                        hsv[..., 1:, :, :]], dim=-3)
+    return to_dtype_image(_hsv_to_rgb(turned), image.dtype, scale=True)
 
 
+@_tensor_kernel(_v1_sharpness)
 def adjust_sharpness_image(image, sharpness_factor):
-    if not isinstance(image, torch.Tensor):
-        return _v1_sharpness(image, sharpness_factor)
-    num_channels, height, width = image.shape[-3:]
-    if num_channels not in (1, 3):
-        raise TypeError(f"Input image tensor can have 1 or 3 channels, but found {num_channels}")
-    if sharpness_factor < 0:
-        raise ValueError(f"sharpness_factor ({sharpness_factor}) is not non-negative.")
-    if image.numel() == 0 or height <= 2 or width <= 2:
-        return image
     from numtorch.nn.functional import conv2d
 
-    fp = image.is_floating_point()
-    shape = image.shape
-    x = image.reshape(-1, num_channels, height, width)
-    kernel_dtype = image.dtype if fp else torch.float32
-    a, b = 1.0 / 13.0, 5.0 / 13.0
-    kernel = torch.tensor([[a, a, a], [a, b, a], [a, a, a]], dtype=kernel_dtype)
-    output = x.to(dtype=kernel_dtype, copy=True)
-    blurred = conv2d(output, kernel.expand(num_channels, 1, 3, 3), groups=num_channels)
-    if not fp:
-        blurred = blurred.round_()
-    inner = output[..., 1:-1, 1:-1]
-    inner.copy_(_add_scaled(inner, blurred.sub_(inner), 1.0 - sharpness_factor))
-    output = output.clamp_(0, _max_value(image.dtype))
-    if not fp:
-        output = output.to(image.dtype)
-    return output.reshape(shape)
+    channels = _gray_or_rgb(image, "Input image tensor can have 1 or 3 channels, but found {}")
+    _non_negative(sharpness_factor, "sharpness_factor")
+    height, width = image.shape[-2:]
+    if image.numel() == 0 or min(height, width) <= 2:
+        return image
+    is_float = image.is_floating_point()
+    work_dtype = image.dtype if is_float else torch.float32
+    # 3x3 smoothing: weight 5 in the middle, 1 around, over 13
+    weights = torch.full((3, 3), 1.0 / 13.0, dtype=work_dtype)
+    weights[1, 1] = 5.0 / 13.0
+    work = image.reshape(-1, channels, height, width).to(dtype=work_dtype, copy=True)
+    smooth = conv2d(work, weights.expand(channels, 1, 3, 3), groups=channels)
+    if not is_float:
+        smooth = smooth.round_()
+    middle = work[..., 1:-1, 1:-1]  # the border keeps its pixels
+    middle.copy_(_add_scaled(middle, smooth - middle, 1.0 - sharpness_factor))
+    work = work.clamp_(0, _max_value(image.dtype))
+    return (work if is_float else work.to(image.dtype)).reshape(image.shape)
 
 
+@_tensor_kernel(_v1_gamma)
 def adjust_gamma_image(image, gamma, gain=1.0):
-    if not isinstance(image, torch.Tensor):
-        return _v1_gamma(image, gamma, gain)
     if gamma < 0:
         raise ValueError("Gamma should be a non-negative real number")
-    if not image.is_floating_point():
-        output = to_dtype_image(image, torch.float32, scale=True).pow_(gamma)
-    else:
-        output = image.pow(gamma)
+    unit = image if image.is_floating_point() else to_dtype_image(image, torch.float32,
+                                                                  scale=True)
+    powered = unit.pow(gamma)
     if gain != 1.0:
-        output = output.mul_(gain).clamp_(0.0, 1.0)
-    return to_dtype_image(output, image.dtype, scale=True)
+        powered = (powered * gain).clamp_(0.0, 1.0)
+    return to_dtype_image(powered, image.dtype, scale=True)
 
 
 for _functional_, _kernel in ((adjust_saturation, adjust_saturation_image),
@@ -287,5 +299,5 @@ for _functional_, _kernel in ((adjust_saturation, adjust_saturation_image),
                               (adjust_gamma, adjust_gamma_image),
                               (adjust_contrast, adjust_contrast_image),
                               (autocontrast, autocontrast_image), (adjust_hue, adjust_hue_image)):
-    _KERNELS.pop(_functional_)
+    _TABLE.pop(_functional_)
     _register(_functional_, *_KINDS)(_kernel)

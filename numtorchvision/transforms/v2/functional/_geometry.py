@@ -115,14 +115,14 @@ def _fmt(format):
     return tv_tensors.BoundingBoxFormat[format.upper()] if isinstance(format, str) else format
 
 
-@_register(horizontal_flip, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+@_register(horizontal_flip, tv_tensors.BoundingBoxes, unwrap=False)
 def _hflip_boxes_dispatch(inpt):
     out = horizontal_flip_bounding_boxes(_plain(inpt), inpt.format,
                                          inpt.canvas_size)
     return tv_tensors.wrap(out, like=inpt)
 
 
-@_register(vertical_flip, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+@_register(vertical_flip, tv_tensors.BoundingBoxes, unwrap=False)
 def _vflip_boxes_dispatch(inpt):
     out = vertical_flip_bounding_boxes(_plain(inpt), inpt.format,
                                        inpt.canvas_size)
@@ -130,10 +130,10 @@ def _vflip_boxes_dispatch(inpt):
 
 
 # -- resize -----------------------------------------------------------------------------------
-def _compute_resized_output_size(canvas_size, size, max_size=None):
-    if isinstance(size, int):
-        size = [size]
-    elif max_size is not None and size is not None and len(size) != 1:
+def _resized_hw(canvas_size, size, max_size=None):
+    """(height, width) after a resize to ``size`` (int or [int]: the shorter edge)."""
+    size = [size] if isinstance(size, int) else size
+    if size is not None and len(size) != 1 and max_size is not None:
         raise ValueError("max_size should only be passed if size is None or specifies the "
                          "length of the smaller edge, i.e. size should be an int or a sequence "
                          "of length 1 in torchscript mode.")
@@ -153,11 +153,11 @@ def resize(inpt, size, interpolation=InterpolationMode.BILINEAR, max_size=None,
 def resize_image(image, size, interpolation=InterpolationMode.BILINEAR, max_size=None,
                  antialias=True):
     interpolation = _check_interpolation(interpolation)
-    antialias = False if antialias is None else antialias
-    if interpolation == InterpolationMode.LANCZOS and not antialias:
+    antialias = bool(antialias)  # None: off
+    if not antialias and interpolation == InterpolationMode.LANCZOS:
         raise ValueError("InterpolationMode.LANCZOS requires antialias=True")
     old_h, old_w = F1.get_dimensions(image)[1:]
-    new_size = _compute_resized_output_size((old_h, old_w), size=size, max_size=max_size)
+    new_size = _resized_hw((old_h, old_w), size=size, max_size=max_size)
     if tuple(new_size) == (old_h, old_w):
         return image
     if not isinstance(image, torch.Tensor):
@@ -174,27 +174,23 @@ _NATIVE_UINT8 = (InterpolationMode.NEAREST, InterpolationMode.NEAREST_EXACT,
                  InterpolationMode.BILINEAR, InterpolationMode.BICUBIC)
 
 
+_SMOOTH = (InterpolationMode.BILINEAR, InterpolationMode.BICUBIC)
+
+
 def _interpolate(image, size, interpolation, antialias):
-    if interpolation not in (InterpolationMode.BILINEAR, InterpolationMode.BICUBIC):
-        antialias = False
-    shape = image.shape
-    dtype = image.dtype
-    x = image.reshape((-1,) + tuple(shape[-3:]))
-    need_cast = dtype not in (torch.float32, torch.float64) and not (
-        dtype == torch.uint8 and interpolation in _NATIVE_UINT8)
-    if need_cast:
-        x = x.to(torch.float32)
-    align = False if interpolation in (InterpolationMode.BILINEAR,
-                                       InterpolationMode.BICUBIC) else None
-    x = NF.interpolate(x, size=list(size), mode=interpolation.value, align_corners=align,
-                       antialias=antialias)
-    if need_cast:
-        if interpolation == InterpolationMode.BICUBIC and dtype == torch.uint8:
-            x = x.clamp_(min=0, max=255)
-        if not dtype.is_floating_point:
-            x = x.round_()
-        x = x.to(dtype)
-    return x.reshape(tuple(shape[:-3]) + (shape[-3],) + tuple(size))
+    smooth = interpolation in _SMOOTH  # only these take antialias and align_corners
+    kind = image.dtype
+    via_float = kind not in (torch.float32, torch.float64) and not (
+        kind == torch.uint8 and interpolation in _NATIVE_UINT8)
+    batch = image.reshape((-1,) + tuple(image.shape[-3:]))
+    out = NF.interpolate(batch.to(torch.float32) if via_float else batch, size=list(size),
+                         mode=interpolation.value, align_corners=False if smooth else None,
+                         antialias=antialias and smooth)
+    if via_float:
+        if kind == torch.uint8 and interpolation == InterpolationMode.BICUBIC:
+            out = out.clamp_(min=0, max=255)
+        out = (out if kind.is_floating_point else out.round_()).to(kind)
+    return out.reshape(tuple(image.shape[:-2]) + tuple(size))
 
 
 resize_video = resize_image
@@ -213,14 +209,14 @@ def resize_mask(mask, size, interpolation=InterpolationMode.NEAREST, max_size=No
 def resize_bounding_boxes(bounding_boxes, canvas_size, size, max_size=None, format=_XYXY,
                           clamping_mode="soft"):
     old_h, old_w = canvas_size
-    new_h, new_w = _compute_resized_output_size(canvas_size, size=size, max_size=max_size)
+    new_h, new_w = _resized_hw(canvas_size, size=size, max_size=max_size)
     if (new_h, new_w) == (old_h, old_w):
         return bounding_boxes, canvas_size
     ratios = torch.tensor([new_w / old_w, new_h / old_h, new_w / old_w, new_h / old_h])
     return bounding_boxes.mul(ratios).to(bounding_boxes.dtype), (new_h, new_w)
 
 
-@_register(resize, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+@_register(resize, tv_tensors.BoundingBoxes, unwrap=False)
 def _resize_boxes_dispatch(inpt, size, max_size=None, **kwargs):
     out, canvas = resize_bounding_boxes(_plain(inpt), inpt.canvas_size,
                                         size=size, max_size=max_size, format=inpt.format,
@@ -229,24 +225,21 @@ def _resize_boxes_dispatch(inpt, size, max_size=None, **kwargs):
 
 
 # -- pad --------------------------------------------------------------------------------------
-def _parse_pad_padding(padding):
+# where left, right, top and bottom come from in a padding list of each allowed length
+_PAD_SOURCES = {1: (0, 0, 0, 0), 2: (0, 0, 1, 1), 4: (0, 2, 1, 3)}
+
+
+def pad_sides(padding):
+    """``padding`` (int, [all], [lr, tb] or [l, t, r, b]) as [left, right, top, bottom]."""
     if isinstance(padding, int):
-        pad_left = pad_right = pad_top = pad_bottom = padding
-    elif isinstance(padding, (tuple, list)):
-        if len(padding) == 1:
-            pad_left = pad_right = pad_top = pad_bottom = padding[0]
-        elif len(padding) == 2:
-            pad_left = pad_right = padding[0]
-            pad_top = pad_bottom = padding[1]
-        elif len(padding) == 4:
-            pad_left, pad_top, pad_right, pad_bottom = padding
-        else:
-            raise ValueError("Padding must be an int or a 1, 2, or 4 element tuple, not a "
-                             f"{len(padding)} element tuple")
-    else:
+        return [padding] * 4
+    if not isinstance(padding, (tuple, list)):
         raise TypeError(f"`padding` should be an integer or tuple or list of integers, but got "
                         f"{padding}")
-    return [pad_left, pad_right, pad_top, pad_bottom]
+    if len(padding) not in _PAD_SOURCES:
+        raise ValueError("Padding must be an int or a 1, 2, or 4 element tuple, not a "
+                         f"{len(padding)} element tuple")
+    return [padding[i] for i in _PAD_SOURCES[len(padding)]]
 
 
 def pad(inpt, padding, fill=None, padding_mode="constant"):
@@ -260,7 +253,7 @@ def pad_image(image, padding, fill=None, padding_mode="constant"):
     if not isinstance(image, torch.Tensor):
         return F1.pad(image, padding, fill=0 if fill is None else fill,
                       padding_mode=padding_mode)
-    left, right, top, bottom = _parse_pad_padding(padding)
+    left, right, top, bottom = pad_sides(padding)
     if padding_mode not in ("constant", "edge", "reflect", "symmetric"):
         raise ValueError("`padding_mode` should be either `'constant'`, `'edge'`, `'reflect'` "
                          f"or `'symmetric'`, but got `'{padding_mode}'`.")
@@ -302,16 +295,16 @@ def pad_mask(mask, padding, fill=None, padding_mode="constant"):
 
 def pad_bounding_boxes(bounding_boxes, format, canvas_size, padding, padding_mode="constant",
                        clamping_mode="soft"):
-    if padding_mode not in ["constant"]:
+    if padding_mode != "constant":
         raise ValueError(f"Padding mode '{padding_mode}' is not supported with bounding boxes")
-    left, right, top, bottom = _parse_pad_padding(padding)
+    left, right, top, bottom = pad_sides(padding)
     shift = [left, top, left, top] if _fmt(format) == _XYXY else [left, top, 0, 0]
     boxes = bounding_boxes + torch.tensor(shift, dtype=bounding_boxes.dtype)
     canvas = (canvas_size[0] + top + bottom, canvas_size[1] + left + right)
     return _clamp(boxes, _fmt(format), canvas, clamping_mode), canvas
 
 
-@_register(pad, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+@_register(pad, tv_tensors.BoundingBoxes, unwrap=False)
 def _pad_boxes_dispatch(inpt, padding, fill=None, padding_mode="constant"):
     out, canvas = pad_bounding_boxes(_plain(inpt), inpt.format,
                                      inpt.canvas_size, padding, padding_mode,
@@ -343,7 +336,7 @@ def crop_bounding_boxes(bounding_boxes, format, top, left, height, width,
     return _clamp(boxes, _fmt(format), canvas, clamping_mode), canvas
 
 
-@_register(crop, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+@_register(crop, tv_tensors.BoundingBoxes, unwrap=False)
 def _crop_boxes_dispatch(inpt, top, left, height, width):
     out, canvas = crop_bounding_boxes(_plain(inpt), inpt.format, top=top,
                                       left=left, height=height, width=width,
@@ -386,7 +379,7 @@ def center_crop_bounding_boxes(bounding_boxes, format, canvas_size, output_size,
                                clamping_mode=clamping_mode)
 
 
-@_register(center_crop, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+@_register(center_crop, tv_tensors.BoundingBoxes, unwrap=False)
 def _center_crop_boxes_dispatch(inpt, output_size):
     out, canvas = center_crop_bounding_boxes(_plain(inpt), inpt.format,
                                              inpt.canvas_size, output_size,
@@ -424,7 +417,7 @@ def resized_crop_bounding_boxes(bounding_boxes, format, top, left, height, width
                                  clamping_mode=clamping_mode)
 
 
-@_register(resized_crop, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+@_register(resized_crop, tv_tensors.BoundingBoxes, unwrap=False)
 def _resized_crop_boxes_dispatch(inpt, top, left, height, width, size, **kwargs):
     out, canvas = resized_crop_bounding_boxes(_plain(inpt), inpt.format,
                                               top, left, height, width, size,
@@ -433,27 +426,33 @@ def _resized_crop_boxes_dispatch(inpt, top, left, height, width, size, **kwargs)
 
 
 # -- affine and rotate ------------------------------------------------------------------------
-def _affine_parse_args(angle, translate, scale, shear, center):
-    if not isinstance(angle, (int, float)):
-        raise TypeError("Argument angle should be int or float")
-    if not isinstance(translate, (list, tuple)):
-        raise TypeError("Argument translate should be a sequence")
-    if len(translate) != 2:
-        raise ValueError("Argument translate should be a sequence of length 2")
-    if scale <= 0.0:
-        raise ValueError("Argument scale should be positive")
-    if not isinstance(shear, (numbers.Number, list, tuple)):
-        raise TypeError("Shear should be either a single value or a sequence of two values")
-    shear = [shear, 0.0] if isinstance(shear, numbers.Number) else list(shear)
-    if len(shear) == 1:
-        shear = [shear[0], shear[0]]
-    if len(shear) != 2:
-        raise ValueError(f"Shear should be a sequence containing two values. Got {shear}")
-    if center is not None:
-        if not isinstance(center, (list, tuple)):
-            raise TypeError("Argument center should be a sequence")
-        center = [float(c) for c in center]
-    return float(angle), list(translate), shear, center
+def affine_args(angle, translate, scale, shear, center):
+    """The affine arguments checked (torchvision's errors, in its order) and normalised:
+    (float angle, translate list, [shear x, shear y], center as floats or None)."""
+    rules = (
+        (lambda: isinstance(angle, (int, float)), TypeError,
+         "Argument angle should be int or float"),
+        (lambda: isinstance(translate, (list, tuple)), TypeError,
+         "Argument translate should be a sequence"),
+        (lambda: len(translate) == 2, ValueError,
+         "Argument translate should be a sequence of length 2"),
+        (lambda: scale > 0.0, ValueError, "Argument scale should be positive"),
+        (lambda: isinstance(shear, (numbers.Number, list, tuple)), TypeError,
+         "Shear should be either a single value or a sequence of two values"),
+    )
+    for holds, error, message in rules:
+        if not holds():
+            raise error(message)
+    if isinstance(shear, numbers.Number):
+        shears = [shear, 0.0]
+    else:
+        shears = list(shear) * 2 if len(shear) == 1 else list(shear)
+    if len(shears) != 2:
+        raise ValueError(f"Shear should be a sequence containing two values. Got {shears}")
+    if center is not None and not isinstance(center, (list, tuple)):
+        raise TypeError("Argument center should be a sequence")
+    pivot = None if center is None else [float(c) for c in center]
+    return float(angle), list(translate), shears, pivot
 
 
 def affine(inpt, angle, translate, scale, shear, interpolation=InterpolationMode.NEAREST,
@@ -468,7 +467,7 @@ def affine(inpt, angle, translate, scale, shear, interpolation=InterpolationMode
 def affine_image(image, angle, translate, scale, shear, interpolation=InterpolationMode.NEAREST,
                  fill=None, center=None):
     interpolation = _check_interpolation(interpolation)
-    angle, translate, shear, center = _affine_parse_args(angle, translate, scale, shear, center)
+    angle, translate, shear, center = affine_args(angle, translate, scale, shear, center)
     if not isinstance(image, torch.Tensor):
         return F1.affine(image, angle, translate, scale, shear, interpolation=interpolation,
                          fill=fill, center=center)
@@ -498,10 +497,9 @@ def _affine_boxes_with_expand(boxes, format, canvas_size, angle, translate, scal
     need_cast = not boxes.is_floating_point()
     boxes = boxes.float() if need_cast else boxes.clone()
     boxes = _convert_bounding_box_format(boxes, format, _XYXY, inplace=True).reshape(-1, 4)
-    angle, translate, shear, center = _affine_parse_args(angle, translate, scale, shear, center)
+    angle, translate, shear, center = affine_args(angle, translate, scale, shear, center)
     height, width = canvas_size
-    if center is None:
-        center = [width * 0.5, height * 0.5]
+    center = [width * 0.5, height * 0.5] if center is None else center  # the canvas centre
     forward = _get_inverse_affine_matrix(center, angle, translate, scale, shear, inverted=False)
     matrix_t = torch.tensor(forward, dtype=boxes.dtype).reshape(2, 3).T
     points = boxes[:, [[0, 1], [2, 1], [2, 3], [0, 3]]].reshape(-1, 2)
@@ -530,7 +528,7 @@ def affine_bounding_boxes(bounding_boxes, format, canvas_size, angle, translate,
                                      clamping_mode=clamping_mode)[0]
 
 
-@_register(affine, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+@_register(affine, tv_tensors.BoundingBoxes, unwrap=False)
 def _affine_boxes_dispatch(inpt, angle, translate, scale, shear, center=None, **kwargs):
     out = affine_bounding_boxes(_plain(inpt), inpt.format, inpt.canvas_size,
                                 angle, translate, scale, shear, center=center,
@@ -553,22 +551,18 @@ def rotate_image(image, angle, interpolation=InterpolationMode.NEAREST, expand=F
         return F1.rotate(image, angle, interpolation=_check_interpolation(interpolation),
                          expand=expand, center=center, fill=fill)
     angle = angle % 360
-    if center is None:  # quarter turns are exact transposes, as in torchvision
-        if angle == 0:
-            return image.clone()
-        if angle == 180:
-            return torch.rot90(image, k=2, dims=(-2, -1))
-        if expand or image.shape[-1] == image.shape[-2]:
-            if angle == 90:
-                return torch.rot90(image, k=1, dims=(-2, -1))
-            if angle == 270:
-                return torch.rot90(image, k=3, dims=(-2, -1))
+    # quarter turns about the centre are exact transposes, as in torchvision; odd ones only
+    # when the canvas may change shape or is square
+    turns = _QUARTERS.get(angle) if center is None else None
+    if turns is not None and (turns % 2 == 0 or expand or image.shape[-1] == image.shape[-2]):
+        return torch.rot90(image, k=turns, dims=(-2, -1)) if turns else image.clone()
     interpolation = _check_interpolation(interpolation)
     return _flat_image(image, lambda x: F1.rotate(x, float(angle), interpolation=interpolation,
                                                   expand=expand, center=center, fill=fill))
 
 
 rotate_video = rotate_image
+_QUARTERS = {0: 0, 90: 1, 180: 2, 270: 3}
 
 
 @_register(rotate, tv_tensors.Mask)
@@ -584,7 +578,7 @@ def rotate_bounding_boxes(bounding_boxes, format, canvas_size, angle, expand=Fal
                                      clamping_mode=clamping_mode)
 
 
-@_register(rotate, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+@_register(rotate, tv_tensors.BoundingBoxes, unwrap=False)
 def _rotate_boxes_dispatch(inpt, angle, expand=False, center=None, **kwargs):
     out, canvas = rotate_bounding_boxes(_plain(inpt), inpt.format,
                                         inpt.canvas_size, angle, expand=expand, center=center,

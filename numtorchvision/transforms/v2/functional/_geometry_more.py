@@ -12,24 +12,27 @@ from ..._geometry import _get_perspective_coeffs
 from ...functional import InterpolationMode
 from ._geometry import _as_mask_image, _check_interpolation, _clamp, _fmt
 from ._meta import _convert_bounding_box_format
-from ._utils import _KERNELS, _call, _flat_image, _PILKind, _register
+from ._utils import _TABLE, _call, _flat_image, _PILKind, _register
 
 _XYXY = tv_tensors.BoundingBoxFormat.XYXY
 _IMAGE_KINDS = (torch.Tensor, tv_tensors.Image, tv_tensors.Video)
 
 
 def _perspective_coefficients(startpoints, endpoints, coefficients):
-    if coefficients is not None:
-        if startpoints is not None and endpoints is not None:
-            raise ValueError("The startpoints/endpoints and the coefficients shouldn't be "
-                             "defined concurrently.")
-        if len(coefficients) != 8:
-            raise ValueError("Argument coefficients should have 8 float values")
-        return coefficients
-    if startpoints is not None and endpoints is not None:
+    """The 8 output-to-input coefficients: given, or solved from the corner pairs (exactly
+    one of the two must be given)."""
+    have_points = startpoints is not None and endpoints is not None
+    if coefficients is None:
+        if not have_points:
+            raise ValueError("Either the startpoints/endpoints or the coefficients must have "
+                             "non `None` values.")
         return _get_perspective_coeffs(startpoints, endpoints)
-    raise ValueError("Either the startpoints/endpoints or the coefficients must have non `None` "
-                     "values.")
+    if have_points:
+        raise ValueError("The startpoints/endpoints and the coefficients shouldn't be "
+                         "defined concurrently.")
+    if len(coefficients) != 8:
+        raise ValueError("Argument coefficients should have 8 float values")
+    return coefficients
 
 
 def perspective(inpt, startpoints, endpoints, interpolation=InterpolationMode.BILINEAR,
@@ -99,7 +102,7 @@ def perspective_bounding_boxes(bounding_boxes, format, canvas_size, startpoints,
     return out.to(dtype)
 
 
-@_register(perspective, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+@_register(perspective, tv_tensors.BoundingBoxes, unwrap=False)
 def _perspective_boxes_dispatch(inpt, startpoints, endpoints, coefficients=None, **kwargs):
     out = perspective_bounding_boxes(_plain(inpt), inpt.format,
                                      inpt.canvas_size, startpoints, endpoints,
@@ -121,16 +124,18 @@ elastic_transform = elastic
 def elastic_image(image, displacement, interpolation=InterpolationMode.BILINEAR, fill=None):
     if not isinstance(displacement, torch.Tensor):
         raise TypeError("Argument displacement should be a Tensor")
-    interpolation = _check_interpolation(interpolation)
-    if not isinstance(image, torch.Tensor):
-        return F1.elastic_transform(image, displacement, interpolation=interpolation, fill=fill)
-    expected = (1,) + tuple(image.shape[-2:]) + (2,)
-    if expected != tuple(displacement.shape):
-        raise ValueError(f"Argument displacement shape should be {expected}, but given "
+    mode = _check_interpolation(interpolation)
+
+    def warp(pixels):
+        return F1.elastic_transform(pixels, displacement, interpolation=mode, fill=fill)
+
+    if not isinstance(image, torch.Tensor):  # PIL
+        return warp(image)
+    want = (1, *image.shape[-2:], 2)
+    if tuple(displacement.shape) != want:
+        raise ValueError(f"Argument displacement shape should be {want}, but given "
                          f"{displacement.shape}")
-    return _flat_image(image, lambda x: F1.elastic_transform(x, displacement,
-                                                             interpolation=interpolation,
-                                                             fill=fill))
+    return _flat_image(image, warp)
 
 
 elastic_video = elastic_image
@@ -173,7 +178,7 @@ def elastic_bounding_boxes(bounding_boxes, format, canvas_size, displacement,
     return _convert_bounding_box_format(out, _XYXY, format).reshape(shape)
 
 
-@_register(elastic, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+@_register(elastic, tv_tensors.BoundingBoxes, unwrap=False)
 def _elastic_boxes_dispatch(inpt, displacement, **kwargs):
     out = elastic_bounding_boxes(_plain(inpt), inpt.format, inpt.canvas_size,
                                  displacement, clamping_mode=inpt.clamping_mode)
@@ -186,7 +191,7 @@ def _register_crops(functional, kernel):
         return tuple(tv_tensors.wrap(o, like=inpt)
                      for o in kernel(_plain(inpt), *args, **kwargs))
 
-    registry = _KERNELS.setdefault(functional, {})
+    registry = _TABLE.setdefault(functional, {})
     registry[torch.Tensor] = registry[_PILKind] = kernel
     registry[tv_tensors.Image] = registry[tv_tensors.Video] = wrapped
 

@@ -18,7 +18,7 @@ KeyPoints = tv_tensors.KeyPoints
 def _dispatch(functional, fn):
     """Register ``fn(plain, canvas_size, *args, **kwargs) -> (points, canvas)`` for
     KeyPoints in ``functional``."""
-    @_register(functional, KeyPoints, tv_tensor_wrapper=False)
+    @_register(functional, KeyPoints, unwrap=False)
     def dispatch(inpt, *args, **kwargs):
         out, canvas = fn(_plain(inpt), inpt.canvas_size, *args, **kwargs)
         return tv_tensors.wrap(out, like=inpt, canvas_size=canvas)
@@ -44,7 +44,7 @@ def vertical_flip_keypoints(keypoints, canvas_size):
 
 def resize_keypoints(keypoints, size, canvas_size, max_size=None):
     old_h, old_w = canvas_size
-    new_h, new_w = G._compute_resized_output_size(canvas_size, size=size, max_size=max_size)
+    new_h, new_w = G._resized_hw(canvas_size, size=size, max_size=max_size)
     if (new_h, new_w) == (old_h, old_w):
         return keypoints, canvas_size
     ratios = torch.tensor([new_w / old_w, new_h / old_h])
@@ -52,10 +52,10 @@ def resize_keypoints(keypoints, size, canvas_size, max_size=None):
 
 
 def pad_keypoints(keypoints, canvas_size, padding, padding_mode="constant"):
-    if padding_mode not in ["constant"]:
+    if padding_mode != "constant":
         raise ValueError(f"Padding mode '{padding_mode}' is not supported with KeyPoints "
                          "(supported modes are constant)")
-    left, right, top, bottom = G._parse_pad_padding(padding)
+    left, right, top, bottom = G.pad_sides(padding)
     shift = torch.tensor([left, top], dtype=keypoints.dtype)
     return keypoints + shift, (canvas_size[0] + top + bottom, canvas_size[1] + left + right)
 
@@ -82,10 +82,9 @@ def _affine_keypoints_with_expand(keypoints, canvas_size, angle, translate, scal
         return keypoints, canvas_size
     dtype, shape = keypoints.dtype, keypoints.shape
     keypoints = keypoints.clone() if keypoints.is_floating_point() else keypoints.float()
-    angle, translate, shear, center = G._affine_parse_args(angle, translate, scale, shear, center)
+    angle, translate, shear, center = G.affine_args(angle, translate, scale, shear, center)
     height, width = canvas_size
-    if center is None:
-        center = [width * 0.5, height * 0.5]
+    center = [width * 0.5, height * 0.5] if center is None else center  # the canvas centre
     forward = _get_inverse_affine_matrix(center, angle, translate, scale, shear, inverted=False)
     matrix_t = torch.tensor(forward, dtype=keypoints.dtype).reshape(2, 3).T
     points = keypoints.reshape(-1, 2)
@@ -170,40 +169,41 @@ _dispatch(GM.perspective, lambda p, c, startpoints, endpoints, coefficients=None
 _dispatch(GM.elastic, lambda p, c, displacement, **k: (elastic_keypoints(p, c, displacement), c))
 
 
-@_register(M.get_size, KeyPoints, tv_tensor_wrapper=False)
+@_register(M.get_size, KeyPoints, unwrap=False)
 def get_size_keypoints(keypoints):
     return list(keypoints.canvas_size)
 
 
-def _clamp_keypoints(keypoints, canvas_size):
-    dtype = keypoints.dtype
-    keypoints = keypoints.clone() if keypoints.is_floating_point() else keypoints.float()
-    # the last pixel, not the canvas edge as for boxes
-    keypoints[..., 0].clamp_(min=0, max=canvas_size[1] - 1)
-    keypoints[..., 1].clamp_(min=0, max=canvas_size[0] - 1)
-    return keypoints.to(dtype=dtype)
+def _onto_last_pixel(points, canvas_size):
+    """x in [0, width - 1], y in [0, height - 1]: the last pixel, not the canvas edge as for
+    boxes (computed in float for integer points)."""
+    work = points.clone() if points.is_floating_point() else points.float()
+    height, width = canvas_size
+    for axis, extent in ((0, width), (1, height)):
+        work[..., axis].clamp_(min=0, max=extent - 1)
+    return work.to(dtype=points.dtype)
 
 
 def clamp_keypoints(inpt, canvas_size=None):
     """Points moved onto the nearest pixel of their canvas."""
-    if is_pure_tensor(inpt):
-        if canvas_size is None:
-            raise ValueError("For pure tensor inputs, `canvas_size` has to be passed.")
-        return _clamp_keypoints(inpt, canvas_size=canvas_size)
     if isinstance(inpt, KeyPoints):
         if canvas_size is not None:
             raise ValueError("For keypoints tv_tensor inputs, `canvas_size` must not be passed.")
-        return tv_tensors.wrap(_clamp_keypoints(_plain(inpt), canvas_size=inpt.canvas_size),
-                               like=inpt)
-    raise TypeError("Input can either be a plain tensor or a keypoints tv_tensor, but got "
-                    f"{type(inpt)} instead.")
+        return tv_tensors.wrap(_onto_last_pixel(_plain(inpt), inpt.canvas_size), like=inpt)
+    if not is_pure_tensor(inpt):
+        raise TypeError("Input can either be a plain tensor or a keypoints tv_tensor, but got "
+                        f"{type(inpt)} instead.")
+    if canvas_size is None:
+        raise ValueError("For pure tensor inputs, `canvas_size` has to be passed.")
+    return _onto_last_pixel(inpt, canvas_size)
 
 
 def _sanitize_keypoints_mask(key_points, canvas_size):
-    h, w = canvas_size
-    x, y = key_points[..., 0], key_points[..., 1]
-    valid = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-    return valid.flatten(start_dim=1).all(dim=1) if valid.ndim > 1 else valid
+    """Per point (or per group along the first dimension): all of it on the canvas."""
+    height, width = canvas_size
+    xs, ys = key_points[..., 0], key_points[..., 1]
+    inside = (xs >= 0) & (ys >= 0) & (xs < width) & (ys < height)
+    return inside if inside.ndim < 2 else inside.flatten(start_dim=1).all(dim=1)
 
 
 def sanitize_keypoints(key_points, canvas_size=None):

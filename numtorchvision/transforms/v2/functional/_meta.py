@@ -17,7 +17,7 @@ def get_dimensions(inpt):
 
 
 @_register(get_dimensions, torch.Tensor, tv_tensors.Image, tv_tensors.Video, "pil",
-           tv_tensor_wrapper=False)
+           unwrap=False)
 def get_dimensions_image(image):
     if is_pil_image(image):
         return F1.get_dimensions(image)
@@ -36,7 +36,7 @@ def get_num_channels(inpt):
 
 
 @_register(get_num_channels, torch.Tensor, tv_tensors.Image, tv_tensors.Video, "pil",
-           tv_tensor_wrapper=False)
+           unwrap=False)
 def get_num_channels_image(image):
     return get_dimensions_image(image)[0]
 
@@ -47,17 +47,17 @@ def get_size(inpt):
 
 
 @_register(get_size, torch.Tensor, tv_tensors.Image, tv_tensors.Video, "pil",
-           tv_tensor_wrapper=False)
+           unwrap=False)
 def get_size_image(image):
     return get_dimensions_image(image)[1:]
 
 
-@_register(get_size, tv_tensors.Mask, tv_tensor_wrapper=False)
+@_register(get_size, tv_tensors.Mask, unwrap=False)
 def get_size_mask(mask):
     return list(mask.shape[-2:])
 
 
-@_register(get_size, tv_tensors.BoundingBoxes, tv_tensor_wrapper=False)
+@_register(get_size, tv_tensors.BoundingBoxes, unwrap=False)
 def get_size_bounding_boxes(bounding_box):
     return list(bounding_box.canvas_size)
 
@@ -67,7 +67,7 @@ def get_num_frames(inpt):
     return _call(get_num_frames, inpt)
 
 
-@_register(get_num_frames, torch.Tensor, tv_tensors.Video, tv_tensor_wrapper=False)
+@_register(get_num_frames, torch.Tensor, tv_tensors.Video, unwrap=False)
 def get_num_frames_video(video):
     return video.shape[-4]
 

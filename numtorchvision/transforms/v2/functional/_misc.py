@@ -24,23 +24,42 @@ def normalize_image(image, mean, std, inplace=False):
     if image.ndim < 3:
         raise ValueError("Expected tensor to be a tensor image of size (..., C, H, W). Got "
                          f"{image.shape}.")
-    if isinstance(std, (tuple, list)):
-        divzero = not all(std)
-    else:
-        divzero = isinstance(std, (int, float)) and std == 0
-    if divzero:
+    many = isinstance(std, (tuple, list))
+    if (not all(std)) if many else (isinstance(std, (int, float)) and std == 0):
         raise ValueError("std evaluated to zero, leading to division by zero.")
-    mean = torch.as_tensor(mean, dtype=image.dtype)
-    std = torch.as_tensor(std, dtype=image.dtype)
-    if mean.ndim == 1:
-        mean = mean.view(-1, 1, 1)
-    if std.ndim == 1:
-        std = std.view(-1, 1, 1)
-    image = image.sub_(mean) if inplace else image.sub(mean)
-    return image.div_(std)
+
+    def per_channel(values):  # a 1-D list broadcasts over (C, 1, 1)
+        t = torch.as_tensor(values, dtype=image.dtype)
+        return t.view(-1, 1, 1) if t.ndim == 1 else t
+
+    shift, spread = per_channel(mean), per_channel(std)
+    centred = image.sub_(shift) if inplace else image - shift
+    return centred.div_(spread)
 
 
 normalize_video = normalize_image
+
+
+def _blur_args(kernel_size, sigma):
+    """(kernel_size, sigma) as two-item sequences, checked with torchvision's messages."""
+    sizes = [kernel_size] * 2 if isinstance(kernel_size, int) else kernel_size
+    if len(sizes) != 2:
+        raise ValueError(f"If kernel_size is a sequence its length should be 2. Got {len(sizes)}")
+    if any(k < 0 or k % 2 == 0 for k in sizes):
+        raise ValueError(f"kernel_size should have odd and positive integers. Got {sizes}")
+    if sigma is None:  # grows with the kernel
+        sigmas = [0.15 * k + 0.35 for k in sizes]
+    elif isinstance(sigma, (int, float)):
+        sigmas = [float(sigma)] * 2
+    elif not isinstance(sigma, (list, tuple)):
+        raise TypeError(f"sigma should be either float or sequence of floats. Got {type(sigma)}")
+    elif len(sigma) in (1, 2):
+        sigmas = [sigma[0]] * 2 if len(sigma) == 1 else sigma
+    else:
+        raise ValueError(f"If sigma is a sequence, its length should be 2. Got {len(sigma)}")
+    if min(sigmas) <= 0.0:
+        raise ValueError(f"sigma should have positive values. Got {sigmas}")
+    return sizes, sigmas
 
 
 def gaussian_blur(inpt, kernel_size, sigma=None):
@@ -51,29 +70,7 @@ def gaussian_blur(inpt, kernel_size, sigma=None):
 
 @_register(gaussian_blur, *_IMAGE_KINDS, "pil")
 def gaussian_blur_image(image, kernel_size, sigma=None):
-    if isinstance(kernel_size, int):
-        kernel_size = [kernel_size, kernel_size]
-    elif len(kernel_size) != 2:
-        raise ValueError("If kernel_size is a sequence its length should be 2. Got "
-                         f"{len(kernel_size)}")
-    for k in kernel_size:
-        if k % 2 == 0 or k < 0:
-            raise ValueError(f"kernel_size should have odd and positive integers. Got "
-                             f"{kernel_size}")
-    if sigma is None:
-        sigma = [k * 0.15 + 0.35 for k in kernel_size]
-    elif isinstance(sigma, (list, tuple)):
-        if len(sigma) == 1:
-            sigma = [sigma[0], sigma[0]]
-        elif len(sigma) != 2:
-            raise ValueError(f"If sigma is a sequence, its length should be 2. Got {len(sigma)}")
-    elif isinstance(sigma, (int, float)):
-        sigma = [float(sigma), float(sigma)]
-    else:
-        raise TypeError(f"sigma should be either float or sequence of floats. Got {type(sigma)}")
-    for s in sigma:
-        if s <= 0.0:
-            raise ValueError(f"sigma should have positive values. Got {sigma}")
+    kernel_size, sigma = _blur_args(kernel_size, sigma)
     if isinstance(image, torch.Tensor) and image.numel() == 0:
         return image
     if not isinstance(image, torch.Tensor):
@@ -125,7 +122,7 @@ to_dtype_video = to_dtype_image
 
 
 @_register(to_dtype, tv_tensors.BoundingBoxes, tv_tensors.Mask, tv_tensors.KeyPoints,
-           tv_tensor_wrapper=False)
+           unwrap=False)
 def _to_dtype_tensor_dispatch(inpt, dtype, scale=False):
     return inpt.to(dtype)  # TVTensor.to keeps the kind and metadata
 
@@ -158,42 +155,45 @@ def _erase_image_pil(image, i, j, h, w, v, inplace=False):
 
 
 def _sanitize_mask(boxes, format, canvas_size, min_size=1.0, min_area=1.0):
-    boxes = _convert_bounding_box_format(boxes, format, tv_tensors.BoundingBoxFormat.XYXY)
-    ws, hs = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
-    valid = (ws >= min_size) & (hs >= min_size) & (boxes >= 0).all(dim=-1) & \
-        (ws * hs >= min_area)
-    image_h, image_w = canvas_size
-    valid &= (boxes[:, 0] <= image_w) & (boxes[:, 2] <= image_w)
-    valid &= (boxes[:, 1] <= image_h) & (boxes[:, 3] <= image_h)
-    return valid
+    """Which boxes are big enough and lie on the canvas (no negative or too large corner)."""
+    corners = _convert_bounding_box_format(boxes, format, tv_tensors.BoundingBoxFormat.XYXY)
+    x0, y0, x1, y1 = (corners[:, i] for i in range(4))
+    wide, tall = x1 - x0, y1 - y0
+    height, width = canvas_size
+    big_enough = (wide >= min_size) & (tall >= min_size) & (wide * tall >= min_area)
+    on_canvas = (corners >= 0).all(dim=-1) & (x0 <= width) & (x1 <= width) & \
+        (y0 <= height) & (y1 <= height)
+    return big_enough & on_canvas
 
 
 def sanitize_bounding_boxes(bounding_boxes, format=None, canvas_size=None, min_size=1.0,
                             min_area=1.0):
     """The boxes that are at least ``min_size`` wide and high, ``min_area`` in area and
     inside the canvas, and the boolean mask that picks them (for labels and masks)."""
+    given = f"format={format} and canvas_size={canvas_size}"
     if is_pure_tensor(bounding_boxes):
         if format is None or canvas_size is None:
             raise ValueError(
                 "format and canvas_size cannot be None if bounding_boxes is a pure tensor. "
-                f"Got format={format} and canvas_size={canvas_size}.Set those to appropriate "
-                "values or pass bounding_boxes as a tv_tensors.BoundingBoxes object.")
-        valid = _sanitize_mask(bounding_boxes, _parse_format(format), canvas_size, min_size,
-                               min_area)
-        return bounding_boxes[valid], valid
-    if not isinstance(bounding_boxes, tv_tensors.BoundingBoxes):
+                f"Got {given}.Set those to appropriate values or pass bounding_boxes as a "
+                "tv_tensors.BoundingBoxes object.")
+        data, fmt, canvas = bounding_boxes, _parse_format(format), canvas_size
+    elif isinstance(bounding_boxes, tv_tensors.BoundingBoxes):
+        if format is not None or canvas_size is not None:
+            raise ValueError(
+                "format and canvas_size must be None when bounding_boxes is a "
+                f"tv_tensors.BoundingBoxes instance. Got {given}. Leave those to None or pass "
+                "bounding_boxes as a pure tensor.")
+        data = _plain(bounding_boxes)
+        fmt, canvas = bounding_boxes.format, bounding_boxes.canvas_size
+    else:
         raise ValueError("bounding_boxes must be a tv_tensors.BoundingBoxes instance or a pure "
                          "tensor.")
-    if format is not None or canvas_size is not None:
-        raise ValueError(
-            "format and canvas_size must be None when bounding_boxes is a "
-            f"tv_tensors.BoundingBoxes instance. Got format={format} and "
-            f"canvas_size={canvas_size}. Leave those to None or pass bounding_boxes as a pure "
-            "tensor.")
-    plain = _plain(bounding_boxes)
-    valid = _sanitize_mask(plain, bounding_boxes.format, bounding_boxes.canvas_size, min_size,
-                           min_area)
-    return tv_tensors.wrap(plain[valid], like=bounding_boxes), valid
+    valid = _sanitize_mask(data, fmt, canvas, min_size, min_area)
+    kept = data[valid]
+    if data is not bounding_boxes:
+        kept = tv_tensors.wrap(kept, like=bounding_boxes)
+    return kept, valid
 
 
 def gaussian_noise(inpt, mean=0.0, sigma=0.1, clip=True):
@@ -206,18 +206,17 @@ def gaussian_noise(inpt, mean=0.0, sigma=0.1, clip=True):
 def gaussian_noise_image(image, mean=0.0, sigma=0.1, clip=True):
     if sigma < 0:
         raise ValueError(f"sigma shouldn't be negative. Got {sigma}")
-    if image.is_floating_point():
-        out = image + (mean + torch.randn_like(image) * sigma)
-        return torch.clamp(out, 0, 1) if clip else out
-    if image.dtype == torch.uint8:
-        noise = ((mean * 255) + torch.randn_like(image, dtype=torch.float32) * (sigma * 255)
-                 ).to(torch.int16)
-        out = image + noise
-        if clip:
-            out = torch.clamp(out, 0, 255)
-        return out.to(torch.uint8)
-    raise ValueError(f"Input tensor is expected to be in uint8 or float dtype, got "
-                     f"dtype={image.dtype}")
+    is_float = image.is_floating_point()
+    if not is_float and image.dtype != torch.uint8:
+        raise ValueError(f"Input tensor is expected to be in uint8 or float dtype, got "
+                         f"dtype={image.dtype}")
+    if is_float:  # noise in [0, 1] units
+        noisy = image + (mean + torch.randn_like(image) * sigma)
+        return noisy.clamp(0, 1) if clip else noisy
+    # uint8: noise in 0-255 units, truncated to whole levels before it is added
+    draw = torch.randn_like(image, dtype=torch.float32)
+    noisy = image + (mean * 255 + draw * (sigma * 255)).to(torch.int16)
+    return (noisy.clamp(0, 255) if clip else noisy).to(torch.uint8)
 
 
 gaussian_noise_video = gaussian_noise_image

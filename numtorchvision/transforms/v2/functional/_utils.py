@@ -10,7 +10,10 @@ from .... import tv_tensors
 from ...._pil import is_pil_image
 from ....tv_tensors._tv_tensor import _plain
 
-_KERNELS = {}
+# functional -> {input kind -> kernel}; _PILKind stands for PIL images
+_TABLE = {}
+_BUILTIN_KINDS = (tv_tensors.Image, tv_tensors.Video, tv_tensors.Mask, tv_tensors.BoundingBoxes)
+_OUR_NAMESPACE = "numtorchvision.transforms.v2.functional"
 
 
 class _PILKind:
@@ -22,91 +25,100 @@ def is_pure_tensor(inpt):
     return isinstance(inpt, torch.Tensor) and not isinstance(inpt, tv_tensors.TVTensor)
 
 
-def _unwrapping(kernel):
+def _on_plain_data(kernel):
     """``kernel`` run on the plain tensor inside a TVTensor, its result wrapped back into the
     input's kind."""
     @functools.wraps(kernel)
-    def wrapper(inpt, *args, **kwargs):
-        output = kernel(_plain(inpt), *args, **kwargs)
-        return tv_tensors.wrap(output, like=inpt)
+    def rewrapped(inpt, *args, **kwargs):
+        return tv_tensors.wrap(kernel(_plain(inpt), *args, **kwargs), like=inpt)
 
-    return wrapper
+    return rewrapped
 
 
-def _register_kernel_internal(functional, input_type, *, tv_tensor_wrapper=True):
-    registry = _KERNELS.setdefault(functional, {})
-    if input_type in registry:
+def _add_kernel(functional, kind, kernel, unwrap=True):
+    """Store ``kernel`` for ``kind``; a built-in TVTensor kind's kernel gets (and returns)
+    plain tensors unless ``unwrap`` is False."""
+    kernels = _TABLE.setdefault(functional, {})
+    if kind in kernels:
         raise ValueError(f"Functional {functional} already has a kernel registered for type "
-                         f"{input_type}.")
-
-    def decorator(kernel):
-        wraps = (isinstance(input_type, type) and issubclass(input_type, tv_tensors.TVTensor)
-                 and tv_tensor_wrapper)
-        registry[input_type] = _unwrapping(kernel) if wraps else kernel
-        return kernel
-
-    return decorator
+                         f"{kind}.")
+    is_tv_kind = isinstance(kind, type) and issubclass(kind, tv_tensors.TVTensor)
+    kernels[kind] = _on_plain_data(kernel) if (unwrap and is_tv_kind) else kernel
 
 
-_BUILTIN_KINDS = (tv_tensors.Image, tv_tensors.Video, tv_tensors.Mask, tv_tensors.BoundingBoxes)
+def _resolve_functional(functional):
+    if isinstance(functional, str):
+        from numtorchvision.transforms.v2 import functional as F
+
+        found = getattr(F, functional, None)
+        if found is None:
+            raise ValueError(f"Could not find functional with name '{functional}' in "
+                             "torchvision.transforms.v2.functional.")
+        return found
+    ours = callable(functional) and getattr(functional, "__module__", "").startswith(
+        _OUR_NAMESPACE)
+    if not ours:
+        raise ValueError("Kernels can only be registered on functionals from the "
+                         "torchvision.transforms.v2.functional namespace, but got "
+                         f"{functional}.")
+    return functional
 
 
 def register_kernel(functional, tv_tensor_cls):
     """Decorator: ``kernel`` handles ``tv_tensor_cls`` (a TVTensor subclass of your own) in
     ``functional`` (a v2 functional or its name). The kernel gets the TVTensor itself."""
-    if isinstance(functional, str):
-        from numtorchvision.transforms.v2 import functional as F
-
-        try:
-            functional = getattr(F, functional)
-        except AttributeError:
-            raise ValueError(f"Could not find functional with name '{functional}' in "
-                             "torchvision.transforms.v2.functional.") from None
-    elif not (callable(functional) and getattr(functional, "__module__", "").startswith(
-            "numtorchvision.transforms.v2.functional")):
-        raise ValueError("Kernels can only be registered on functionals from the "
-                         "torchvision.transforms.v2.functional namespace, but got "
-                         f"{functional}.")
+    functional = _resolve_functional(functional)
     if not (isinstance(tv_tensor_cls, type) and issubclass(tv_tensor_cls, tv_tensors.TVTensor)):
         raise ValueError("Kernels can only be registered for subclasses of "
                          f"torchvision.tv_tensors.TVTensor, but got {tv_tensor_cls}.")
     if tv_tensor_cls in _BUILTIN_KINDS:
         raise ValueError("Kernels cannot be registered for the builtin tv_tensor classes, but "
                          f"got {tv_tensor_cls}")
-    return _register_kernel_internal(functional, tv_tensor_cls, tv_tensor_wrapper=False)
+
+    def decorator(kernel):
+        _add_kernel(functional, tv_tensor_cls, kernel, unwrap=False)
+        return kernel
+
+    return decorator
 
 
-def _get_kernel(functional, inpt, *, allow_passthrough=False):
-    registry = _KERNELS.get(functional)
-    if not registry:
-        raise ValueError(f"No kernel registered for functional {functional.__name__}.")
+def _passthrough(inpt, *args, **kwargs):
+    return inpt
+
+
+def _lookup(kernels, inpt):
+    """The kernel for ``inpt``'s kind, or its nearest registered base class below TVTensor."""
     if is_pil_image(inpt):
-        if _PILKind in registry:
-            return registry[_PILKind]
-    else:
-        for cls in type(inpt).__mro__:
-            if cls in registry:
-                return registry[cls]
-            if cls is tv_tensors.TVTensor:
-                break
+        return kernels.get(_PILKind)
+    mro = type(inpt).__mro__
+    stop = mro.index(tv_tensors.TVTensor) + 1 if tv_tensors.TVTensor in mro else len(mro)
+    return next((kernels[c] for c in mro[:stop] if c in kernels), None)
+
+
+def _kernel_for(functional, inpt, *, allow_passthrough=False):
+    kernels = _TABLE.get(functional)
+    if not kernels:
+        raise ValueError(f"No kernel registered for functional {functional.__name__}.")
+    kernel = _lookup(kernels, inpt)
+    if kernel is not None:
+        return kernel
     if allow_passthrough:
-        return lambda inpt, *args, **kwargs: inpt
-    kinds = ", ".join("PIL.Image.Image" if k is _PILKind else f"{k.__module__}.{k.__qualname__}"
-                      for k in registry)
+        return _passthrough
+    names = ", ".join("PIL.Image.Image" if k is _PILKind else f"{k.__module__}.{k.__qualname__}"
+                      for k in kernels)
     raise TypeError(f"Functional F.{functional.__name__} supports inputs of type "
-                    f"[{kinds}], but got {type(inpt)} instead.")
+                    f"[{names}], but got {type(inpt)} instead.")
 
 
 def _call(functional, inpt, *args, **kwargs):
-    return _get_kernel(functional, inpt)(inpt, *args, **kwargs)
+    return _kernel_for(functional, inpt)(inpt, *args, **kwargs)
 
 
-def _register(functional, *kinds, tv_tensor_wrapper=True):
+def _register(functional, *kinds, unwrap=True):
     """Register one kernel for several kinds (``"pil"`` names PIL images)."""
     def decorator(kernel):
         for kind in kinds:
-            _register_kernel_internal(functional, _PILKind if kind == "pil" else kind,
-                                      tv_tensor_wrapper=tv_tensor_wrapper)(kernel)
+            _add_kernel(functional, _PILKind if kind == "pil" else kind, kernel, unwrap)
         return kernel
 
     return decorator
@@ -115,8 +127,8 @@ def _register(functional, *kinds, tv_tensor_wrapper=True):
 def _flat_image(image, fn):
     """``fn`` on ``image`` seen as a ``[N, C, H, W]`` batch (videos and extra batch
     dimensions), its result given back the leading dimensions."""
-    shape = image.shape
-    if image.ndim == 4 or image.ndim == 3:
+    if image.ndim in (3, 4):
         return fn(image)
-    out = fn(image.reshape((-1,) + tuple(shape[-3:])))
-    return out.reshape(tuple(shape[:-3]) + tuple(out.shape[-3:]))
+    lead = tuple(image.shape[:-3])
+    out = fn(image.reshape((-1,) + tuple(image.shape[-3:])))
+    return out.reshape(lead + tuple(out.shape[-3:]))
