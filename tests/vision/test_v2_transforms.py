@@ -231,3 +231,51 @@ def test_transform_reprs():
                            v2.Normalize([0.5], [0.5]), v2.RandomApply([v2.GaussianBlur(3)])])
     reprs = [repr(make(*lib[1:], lib[0])) for lib in libs()]
     assert reprs[0].replace("torch.float32", "F32") == reprs[1].replace("torch.float32", "F32")
+
+
+def _every_transform(v2, T, t):
+    return [v2.Resize(3), v2.CenterCrop(3), v2.RandomResizedCrop(4), v2.Pad(2, fill={T.Image: 1}),
+            v2.RandomCrop(3, padding=1, pad_if_needed=True), v2.RandomRotation(3, expand=True),
+            v2.RandomAffine(3, translate=(0.1, 0.1), scale=(0.9, 1.1), shear=(1, 2, 3, 4)),
+            v2.RandomZoomOut(fill=3), v2.RandomIoUCrop(), v2.RandomPerspective(),
+            v2.ElasticTransform(), v2.FiveCrop(3), v2.TenCrop(3, vertical_flip=True),
+            v2.ScaleJitter((3, 3)), v2.RandomShortestSize(3, 5), v2.RandomResize(2, 4),
+            v2.Lambda(lambda x: x), v2.Normalize([0.5], [0.2]), v2.GaussianBlur(3),
+            v2.ToDtype(t.float32, scale=True), v2.ConvertImageDtype(),
+            v2.LinearTransformation(t.eye(3), t.zeros(3)), v2.SanitizeBoundingBoxes(),
+            v2.SanitizeKeyPoints(), v2.RandomErasing(value=(1, 2, 3)), v2.MixUp(num_classes=3),
+            v2.CutMix(alpha=0.5, num_classes=2), v2.RandomApply([v2.RandomInvert()], p=0.3),
+            v2.RandomChoice([v2.RandomInvert(), v2.RGB()], p=[1, 3]),
+            v2.RandomOrder([v2.RandomInvert()]), v2.ColorJitter(0.2, (0.5, 1), 0.2, 0.1),
+            v2.RandomPhotometricDistort(), v2.AutoAugment(),
+            v2.AutoAugment(interpolation=v2.InterpolationMode.BILINEAR), v2.RandAugment(),
+            v2.TrivialAugmentWide(interpolation="bicubic"), v2.AugMix(interpolation=2),
+            v2.GaussianNoise(0.1), v2.RandomGrayscale(), v2.RandomChannelPermutation(),
+            v2.ToImage(), v2.ToPILImage(mode="RGB"), v2.ToPureTensor(), v2.PILToTensor(),
+            v2.UniformTemporalSubsample(3), v2.ConvertBoundingBoxFormat("XYXY"),
+            v2.ClampBoundingBoxes(), v2.SetClampingMode("hard"), v2.ClampKeyPoints(),
+            v2.RandomPosterize(3, p=0.2), v2.RandomSolarize(0.5), v2.RandomAdjustSharpness(2),
+            v2.RandomAutocontrast(), v2.RandomEqualize(), v2.RandomHorizontalFlip(0.2),
+            v2.RandomVerticalFlip(), v2.Grayscale(3), v2.RGB(), v2.Identity()]
+
+
+def test_every_transform_repr():
+    # the attribute order of each transform's repr, and interpolation kept as it was given
+    tv, nt = ([repr(x).split(" at 0x")[0] for x in _every_transform(*lib[1:], lib[0])]
+              for lib in libs())
+    assert [r.replace("torch.float32", "F32") for r in tv] == \
+        [r.replace("numtorch.float32", "F32").replace("torch.float32", "F32") for r in nt]
+
+
+@pytest.mark.parametrize("call", [
+    lambda v2: v2.RandomPosterize(), lambda v2: v2.RandomPosterize(2, 0.5, 3),
+    lambda v2: v2.RandomSolarize(threshold=1, q=2), lambda v2: v2.Grayscale(1, 2),
+    lambda v2: v2.RandomHorizontalFlip(p=1.5), lambda v2: v2.RandomApply([v2.RGB()], p=-1),
+    lambda v2: v2.UniformTemporalSubsample()])
+def test_constructor_misuse(call):
+    errors = []
+    for _, v2, _ in libs():
+        with pytest.raises(Exception) as info:
+            call(v2)
+        errors.append((type(info.value), str(info.value)))
+    assert errors[0] == errors[1]

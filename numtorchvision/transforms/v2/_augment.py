@@ -42,8 +42,6 @@ class RandomErasing(Transform):
 
     def __init__(self, p=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0.0, inplace=False):
         checked_probability(p)
-        super().__init__()
-        self.p = p
         fill = _erase_value(value)
         for bounds, what in ((scale, "Scale"), (ratio, "Ratio")):
             if not isinstance(bounds, Sequence):
@@ -52,10 +50,7 @@ class RandomErasing(Transform):
             warnings.warn("Scale and ratio should be of kind (min, max)")
         if not (scale[0] >= 0 and scale[1] <= 1):
             raise ValueError("Scale should be between 0 and 1")
-        self.scale = scale
-        self.ratio = ratio
-        self.value = fill
-        self.inplace = inplace
+        super().__init__(p=p, scale=scale, ratio=ratio, value=fill, inplace=inplace)
         self._log_bounds = tuple(float(v) for v in torch.log(torch.tensor(ratio)))
 
     def _patch(self, channels, h, w):
@@ -120,10 +115,8 @@ class _BatchMixer(Transform):
     videos by ``_mix_pixels``, the labels (one-hot first) by the weight it reports."""
 
     def __init__(self, *, alpha=1.0, num_classes=None, labels_getter="default"):
-        super().__init__()
-        self.alpha = float(alpha)
+        super().__init__(alpha=float(alpha), num_classes=num_classes)
         self._beta = torch.distributions.Beta(torch.tensor([alpha]), torch.tensor([alpha]))
-        self.num_classes = num_classes
         self._find_labels = labels_getter_fn(labels_getter)
 
     def forward(self, *inputs):

@@ -16,12 +16,10 @@ from ...tv_tensors._tv_tensor import _plain
 from .._functional_tensor import _max_value
 from ..autoaugment import AutoAugment as _V1AutoAugment
 from ..autoaugment import AutoAugmentPolicy
-from ..functional import InterpolationMode
 from . import functional as F
 from ._checks import fill_for, fill_table
 from ._transform import Transform, _selection
 from ._utils import tree_flatten, tree_unflatten
-from .functional._geometry import _check_interpolation
 from .functional._utils import is_pure_tensor
 
 _REFUSED = (tv_tensors.BoundingBoxes, tv_tensors.Mask, tv_tensors.KeyPoints)
@@ -135,12 +133,10 @@ class _Augmenter(Transform):
     back in its place."""
 
     def __init__(self, interpolation, fill, **settings):
-        super().__init__()
-        self.interpolation = _check_interpolation(interpolation)
-        self.fill = fill
-        self._fill_by_type = fill_table(fill)
-        for key, value in settings.items():  # in repr order
-            setattr(self, key, value)
+        table = fill_table(fill)
+        # kept as given (as torchvision 0.28); the kernels check it when they use it
+        super().__init__(interpolation=interpolation, fill=fill, **settings)
+        self._fill_by_type = table
 
     def forward(self, *inputs):
         leaves, layout = tree_flatten(inputs[0] if len(inputs) == 1 else inputs)
@@ -188,7 +184,7 @@ class _Augmenter(Transform):
 class AutoAugment(_Augmenter):
     """One sub-policy of ``policy`` per call; each of its operations with its probability."""
 
-    def __init__(self, policy=AutoAugmentPolicy.IMAGENET, interpolation=InterpolationMode.NEAREST,
+    def __init__(self, policy=AutoAugmentPolicy.IMAGENET, interpolation="nearest",
                  fill=None):
         super().__init__(interpolation, fill, policy=policy)
         self._steps = _V1AutoAugment._get_policies(None, policy)
@@ -207,7 +203,7 @@ class RandAugment(_Augmenter):
     ``num_magnitude_bins``."""
 
     def __init__(self, num_ops=2, magnitude=9, num_magnitude_bins=31,
-                 interpolation=InterpolationMode.NEAREST, fill=None):
+                 interpolation="nearest", fill=None):
         super().__init__(interpolation, fill, num_ops=num_ops, magnitude=magnitude,
                          num_magnitude_bins=num_magnitude_bins)
 
@@ -224,7 +220,7 @@ class RandAugment(_Augmenter):
 class TrivialAugmentWide(_Augmenter):
     """One operation drawn uniformly, at a magnitude bin drawn uniformly."""
 
-    def __init__(self, num_magnitude_bins=31, interpolation=InterpolationMode.NEAREST,
+    def __init__(self, num_magnitude_bins=31, interpolation="nearest",
                  fill=None):
         super().__init__(interpolation, fill, num_magnitude_bins=num_magnitude_bins)
 

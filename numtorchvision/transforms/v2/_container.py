@@ -40,8 +40,7 @@ class Compose(_Group):
     """Apply ``transforms`` one after the other."""
 
     def __init__(self, transforms):
-        super().__init__()
-        self.transforms = self._hold(transforms)
+        super().__init__(transforms=self._hold(transforms))
 
     def forward(self, *inputs):
         return _chain(self.transforms, inputs)
@@ -54,8 +53,7 @@ class RandomApply(_Group):
     _accepted_text = "a sequence of callables or a `nn.ModuleList`"
 
     def __init__(self, transforms, p=0.5):
-        super().__init__()
-        self.transforms = self._hold(transforms)
+        super().__init__(transforms=self._hold(transforms))
         self.p = checked_probability(p)
 
     def forward(self, *inputs):
@@ -72,9 +70,7 @@ class RandomChoice(_Group):
         if len(weights) != len(transforms):
             raise ValueError(f"Length of p doesn't match the number of transforms: "
                              f"{len(weights)} != {len(transforms)}")
-        super().__init__()
-        self.transforms = transforms
-        self.p = [w / sum(weights) for w in weights]
+        super().__init__(transforms=transforms, p=[w / sum(weights) for w in weights])
 
     def forward(self, *inputs):
         return self.transforms[int(torch.multinomial(torch.tensor(self.p), 1))](*inputs)
@@ -86,9 +82,7 @@ class RandomOrder(_Group):
     """Apply all of ``transforms`` in a random order."""
 
     def __init__(self, transforms):
-        self._hold(transforms)
-        super().__init__()
-        self.transforms = transforms
+        super().__init__(transforms=self._hold(transforms))
 
     def forward(self, *inputs):
         shuffled = torch.randperm(len(self.transforms)).tolist()

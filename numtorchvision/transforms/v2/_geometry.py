@@ -31,9 +31,11 @@ RandomVerticalFlip = kernel_transform(
 class _Filled(Transform):
     """A transform that fills new pixels: ``fill`` is a value or a dict by input type."""
 
-    def _keep_fill(self, fill):
-        self.fill = fill
-        self._fill_by_type = fill_table(fill)
+    def __init__(self, **settings):
+        """``settings`` are the public attributes in repr order, ``fill`` among them."""
+        table = fill_table(settings["fill"])
+        super().__init__(**settings)
+        self._fill_by_type = table
 
     def _filled(self, kernel, inpt, **kwargs):
         return self._call_kernel(kernel, inpt, fill=fill_for(self._fill_by_type, inpt), **kwargs)
@@ -52,7 +54,6 @@ class Resize(Transform):
     """Resize to ``size`` ((h, w); an int: the shorter edge, keeping the aspect ratio)."""
 
     def __init__(self, size, interpolation="bilinear", max_size=None, antialias=True):
-        super().__init__()
         if size is None:
             if not isinstance(max_size, int):
                 raise ValueError(f"max_size must be an integer when size is None, but got "
@@ -62,10 +63,8 @@ class Resize(Transform):
         else:
             raise ValueError("size can be an integer, a sequence of one or two integers, or "
                              f"None, but got {size} instead.")
-        self.size = size
-        self.interpolation = interpolation
-        self.max_size = max_size
-        self.antialias = antialias
+        super().__init__(size=size, interpolation=interpolation, max_size=max_size,
+                         antialias=antialias)
 
     def transform(self, inpt, params):
         return self._call_kernel(F.resize, inpt, self.size, interpolation=self.interpolation,
@@ -76,8 +75,7 @@ class CenterCrop(Transform):
     """The centre ``size`` box (zero-padded when the input is smaller)."""
 
     def __init__(self, size):
-        super().__init__()
-        self.size = _setup_size(size, error_msg=_HW_ONLY)
+        super().__init__(size=_setup_size(size, error_msg=_HW_ONLY))
 
     def transform(self, inpt, params):
         return self._call_kernel(F.center_crop, inpt, output_size=self.size)
@@ -110,17 +108,14 @@ class RandomResizedCrop(Transform):
 
     def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0),
                  interpolation="bilinear", antialias=True):
-        super().__init__()
-        self.size = _setup_size(size, error_msg=_HW_ONLY)
+        hw = _setup_size(size, error_msg=_HW_ONLY)
         for value, what in ((scale, "Scale"), (ratio, "Ratio")):
             if not isinstance(value, Sequence):
                 raise TypeError(f"{what} should be a sequence")
         if scale[0] > scale[1] or ratio[0] > ratio[1]:
             warnings.warn("Scale and ratio should be of kind (min, max)")
-        self.scale = scale
-        self.ratio = ratio
-        self.interpolation = interpolation
-        self.antialias = antialias
+        super().__init__(size=hw, scale=scale, ratio=ratio, interpolation=interpolation,
+                         antialias=antialias)
         # float32 logs, as torchvision takes them
         self._log_bounds = tuple(float(v) for v in torch.log(torch.tensor(ratio)))
 
@@ -138,12 +133,10 @@ class Pad(_Filled):
     """Pad the borders (``padding``: int, [lr, tb] or [l, t, r, b])."""
 
     def __init__(self, padding, fill=0, padding_mode="constant"):
-        super().__init__()
         check_padding(padding)
         check_padding_mode(padding_mode)
-        self.padding = padding if isinstance(padding, int) else list(padding)
-        self._keep_fill(fill)
-        self.padding_mode = padding_mode
+        super().__init__(padding=padding if isinstance(padding, int) else list(padding),
+                         fill=fill, padding_mode=padding_mode)
 
     def transform(self, inpt, params):
         return self._filled(F.pad, inpt, padding=self.padding, padding_mode=self.padding_mode)
@@ -155,16 +148,13 @@ class RandomCrop(_Filled):
 
     def __init__(self, size, padding=None, pad_if_needed=False, fill=0,
                  padding_mode="constant"):
-        super().__init__()
-        self.size = _setup_size(size, error_msg=_HW_ONLY)
+        hw = _setup_size(size, error_msg=_HW_ONLY)
         if padding is not None:
             check_padding(padding)
         if padding is not None or pad_if_needed:
             check_padding_mode(padding_mode)
-        self.padding = pad_sides(padding) if padding else None
-        self.pad_if_needed = pad_if_needed
-        self._keep_fill(fill)
-        self.padding_mode = padding_mode
+        super().__init__(size=hw, padding=pad_sides(padding) if padding else None,
+                         pad_if_needed=pad_if_needed, fill=fill, padding_mode=padding_mode)
 
     def make_params(self, flat_inputs):
         height, width = query_size(flat_inputs)
@@ -198,12 +188,10 @@ class RandomRotation(_Filled):
     """Rotate by an angle drawn from ``degrees`` ((min, max), or d for (-d, d))."""
 
     def __init__(self, degrees, interpolation="nearest", expand=False, center=None, fill=0):
-        super().__init__()
-        self.degrees = _setup_angle(degrees, name="degrees", req_sizes=(2,))
-        self.interpolation = interpolation
-        self.expand = expand
-        self._keep_fill(fill)
-        self.center = _optional_pair(center, "center", lambda v: True, "")
+        span = _setup_angle(degrees, name="degrees", req_sizes=(2,))
+        fill_table(fill)  # checked before the centre, as torchvision does
+        super().__init__(degrees=span, interpolation=interpolation, expand=expand,
+                         fill=fill, center=_optional_pair(center, "center", lambda v: True, ""))
 
     def make_params(self, flat_inputs):
         return {"angle": _uniform(*self.degrees)}
@@ -220,17 +208,18 @@ class RandomAffine(_Filled):
 
     def __init__(self, degrees, translate=None, scale=None, shear=None, interpolation="nearest",
                  fill=0, center=None):
-        super().__init__()
-        self.degrees = _setup_angle(degrees, name="degrees", req_sizes=(2,))
-        self.translate = _optional_pair(translate, "translate", lambda v: 0.0 <= v <= 1.0,
-                                        "translation values should be between 0 and 1")
-        self.scale = _optional_pair(scale, "scale", lambda v: v > 0,
-                                    "scale values should be positive")
-        self.shear = (None if shear is None
-                      else _setup_angle(shear, name="shear", req_sizes=(2, 4)))
-        self.interpolation = interpolation
-        self._keep_fill(fill)
-        self.center = _optional_pair(center, "center", lambda v: True, "")
+        settings = {
+            "degrees": _setup_angle(degrees, name="degrees", req_sizes=(2,)),
+            "translate": _optional_pair(translate, "translate", lambda v: 0.0 <= v <= 1.0,
+                                        "translation values should be between 0 and 1"),
+            "scale": _optional_pair(scale, "scale", lambda v: v > 0,
+                                    "scale values should be positive"),
+            "shear": None if shear is None else _setup_angle(shear, name="shear",
+                                                             req_sizes=(2, 4)),
+            "interpolation": interpolation, "fill": fill}
+        fill_table(fill)  # checked before the centre, as torchvision does
+        settings["center"] = _optional_pair(center, "center", lambda v: True, "")
+        super().__init__(**settings)
 
     def make_params(self, flat_inputs):
         height, width = query_size(flat_inputs)
@@ -258,13 +247,11 @@ class RandomZoomOut(_Filled):
 
     def __init__(self, fill=0, side_range=(1.0, 4.0), p=0.5):
         checked_probability(p)
-        super().__init__()
-        self.p = p
-        self._keep_fill(fill)
+        fill_table(fill)
         _check_sequence_input(side_range, "side_range", req_sizes=(2,))
-        self.side_range = side_range
         if not 1.0 <= side_range[0] <= side_range[1]:
             raise ValueError(f"Invalid side range provided {side_range}.")
+        super().__init__(p=p, fill=fill, side_range=side_range)
 
     def make_params(self, flat_inputs):
         h, w = query_size(flat_inputs)
@@ -286,13 +273,10 @@ class RandomIoUCrop(Transform):
 
     def __init__(self, min_scale=0.3, max_scale=1.0, min_aspect_ratio=0.5, max_aspect_ratio=2.0,
                  sampler_options=None, trials=40):
-        super().__init__()
-        self.min_scale = min_scale
-        self.max_scale = max_scale
-        self.min_aspect_ratio = min_aspect_ratio
-        self.max_aspect_ratio = max_aspect_ratio
-        self.options = list(_IOU_OPTIONS) if sampler_options is None else sampler_options
-        self.trials = trials
+        super().__init__(min_scale=min_scale, max_scale=max_scale,
+                         min_aspect_ratio=min_aspect_ratio, max_aspect_ratio=max_aspect_ratio,
+                         options=list(_IOU_OPTIONS) if sampler_options is None
+                         else sampler_options, trials=trials)
 
     def check_inputs(self, flat_inputs):
         if not has_all(flat_inputs, tv_tensors.BoundingBoxes):

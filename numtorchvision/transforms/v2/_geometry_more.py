@@ -41,8 +41,7 @@ class FiveCrop(_CornerCrops):
     """The four corner crops and the centre crop of ``size`` (a tuple per image)."""
 
     def __init__(self, size):
-        super().__init__()
-        self.size = _setup_size(size, error_msg=_HW_ONLY)
+        super().__init__(size=_setup_size(size, error_msg=_HW_ONLY))
 
     def _crops(self):
         return F.five_crop, {}
@@ -52,9 +51,7 @@ class TenCrop(_CornerCrops):
     """:class:`FiveCrop` of the image and of its mirror image."""
 
     def __init__(self, size, vertical_flip=False):
-        super().__init__()
-        self.size = _setup_size(size, error_msg=_HW_ONLY)
-        self.vertical_flip = vertical_flip
+        super().__init__(size=_setup_size(size, error_msg=_HW_ONLY), vertical_flip=vertical_flip)
 
     def _crops(self):
         return F.ten_crop, {"vertical_flip": self.vertical_flip}
@@ -68,13 +65,10 @@ class RandomPerspective(_Filled):
 
     def __init__(self, distortion_scale=0.5, p=0.5, interpolation="bilinear", fill=0):
         checked_probability(p)
-        super().__init__()
-        self.p = p
         if not 0 <= distortion_scale <= 1:
             raise ValueError("Argument distortion_scale value should be between 0 and 1")
-        self.distortion_scale = distortion_scale
-        self.interpolation = interpolation
-        self._keep_fill(fill)
+        super().__init__(p=p, distortion_scale=distortion_scale, interpolation=interpolation,
+                         fill=fill)
 
     def make_params(self, flat_inputs):
         h, w = query_size(flat_inputs)
@@ -98,11 +92,8 @@ class ElasticTransform(_Filled):
     ``sigma``)."""
 
     def __init__(self, alpha=50.0, sigma=5.0, interpolation="bilinear", fill=0):
-        super().__init__()
-        self.alpha = number_pair(alpha, "alpha")
-        self.sigma = number_pair(sigma, "sigma")
-        self.interpolation = interpolation
-        self._keep_fill(fill)
+        super().__init__(alpha=number_pair(alpha, "alpha"), sigma=number_pair(sigma, "sigma"),
+                         interpolation=interpolation, fill=fill)
 
     def _noise(self, h, w, axis, extent):
         field = torch.rand(1, 1, h, w) * 2 - 1
@@ -125,10 +116,8 @@ class ElasticTransform(_Filled):
 class _Rescale(Transform):
     """Resizes to the ``size`` its ``make_params`` draws."""
 
-    def __init__(self, interpolation, antialias):
-        super().__init__()
-        self.interpolation = interpolation
-        self.antialias = antialias
+    def __init__(self, interpolation, antialias, **sizes):
+        super().__init__(**sizes, interpolation=interpolation, antialias=antialias)
 
     def transform(self, inpt, params):
         return self._call_kernel(F.resize, inpt, size=params["size"],
@@ -145,9 +134,8 @@ class ScaleJitter(_Rescale):
 
     def __init__(self, target_size, scale_range=(0.1, 2.0), interpolation="bilinear",
                  antialias=True):
-        super().__init__(interpolation, antialias)
-        self.target_size = target_size
-        self.scale_range = scale_range
+        super().__init__(interpolation, antialias, target_size=target_size,
+                         scale_range=scale_range)
 
     def make_params(self, flat_inputs):
         h, w = query_size(flat_inputs)
@@ -162,9 +150,9 @@ class RandomShortestSize(_Rescale):
     ``max_size``)."""
 
     def __init__(self, min_size, max_size=None, interpolation="bilinear", antialias=True):
-        super().__init__(interpolation, antialias)
-        self.min_size = [min_size] if isinstance(min_size, int) else list(min_size)
-        self.max_size = max_size
+        super().__init__(interpolation, antialias,
+                         min_size=[min_size] if isinstance(min_size, int) else list(min_size),
+                         max_size=max_size)
 
     def make_params(self, flat_inputs):
         h, w = query_size(flat_inputs)
@@ -178,9 +166,7 @@ class RandomResize(_Rescale):
     """Resize the shorter edge to a size drawn from [min_size, max_size)."""
 
     def __init__(self, min_size, max_size, interpolation="bilinear", antialias=True):
-        super().__init__(interpolation, antialias)
-        self.min_size = min_size
-        self.max_size = max_size
+        super().__init__(interpolation, antialias, min_size=min_size, max_size=max_size)
 
     def make_params(self, flat_inputs):
         return {"size": [_randint(self.min_size, self.max_size)]}

@@ -60,9 +60,7 @@ class Lambda(Transform):
     _transformed_types = (object,)
 
     def __init__(self, lambd, *types):
-        super().__init__()
-        self.lambd = lambd
-        self.types = types or self._transformed_types
+        super().__init__(lambd=lambd, types=types or (object,))
 
     def transform(self, inpt, params):
         return self.lambd(inpt) if isinstance(inpt, tuple(self.types)) else inpt
@@ -77,8 +75,7 @@ class Normalize(Transform):
     """``(x - mean) / std`` per channel (floating images and videos)."""
 
     def __init__(self, mean, std, inplace=False):
-        super().__init__()
-        self.mean, self.std, self.inplace = list(mean), list(std), inplace
+        super().__init__(mean=list(mean), std=list(std), inplace=inplace)
 
     check_inputs = _no_pil
 
@@ -91,16 +88,14 @@ class GaussianBlur(Transform):
     """Gaussian blur with sigma drawn from ``sigma`` ((min, max) or one value)."""
 
     def __init__(self, kernel_size, sigma=(0.1, 2.0)):
-        super().__init__()
-        self.kernel_size = _setup_size(kernel_size,
-                                       "Kernel size should be a tuple/list of two integers")
-        if any(k <= 0 or k % 2 == 0 for k in self.kernel_size):
+        sizes = _setup_size(kernel_size, "Kernel size should be a tuple/list of two integers")
+        if any(k <= 0 or k % 2 == 0 for k in sizes):
             raise ValueError("Kernel size value should be an odd and positive number.")
-        self.sigma = number_pair(sigma, "sigma")
-        lo, hi = self.sigma
-        if not 0.0 < lo <= hi:
+        spread = number_pair(sigma, "sigma")
+        if not 0.0 < spread[0] <= spread[1]:
             raise ValueError("sigma values should be positive and of the form (min, max). Got "
-                             f"{self.sigma}")
+                             f"{spread}")
+        super().__init__(kernel_size=sizes, sigma=spread)
 
     def make_params(self, flat_inputs):
         return {"sigma": [_uniform(*self.sigma)] * 2}
@@ -123,7 +118,6 @@ class ToDtype(Transform):
     _transformed_types = (torch.Tensor,)
 
     def __init__(self, dtype, scale=False):
-        super().__init__()
         if not isinstance(dtype, (dict, torch.dtype)):
             raise ValueError(f"dtype must be a dict or a torch.dtype, got {type(dtype)} instead")
         if (isinstance(dtype, dict) and torch.Tensor in dtype
@@ -133,8 +127,7 @@ class ToDtype(Transform):
                 "`tv_tensors.Video`. Note that a plain `torch.Tensor` will *not* be transformed "
                 "by this (or any other transformation) in case a `tv_tensors.Image` or "
                 "`tv_tensors.Video` is present in the input.")
-        self.dtype = dtype
-        self.scale = scale
+        super().__init__(dtype=dtype, scale=scale)
 
     def _dtype_of(self, inpt):
         """The target dtype of ``inpt`` (None: leave it alone)."""
@@ -160,8 +153,7 @@ class ConvertImageDtype(Transform):
     """``ToDtype(dtype, scale=True)`` (the v1 name)."""
 
     def __init__(self, dtype=torch.float32):
-        super().__init__()
-        self.dtype = dtype
+        super().__init__(dtype=dtype)
 
     def transform(self, inpt, params):
         return self._call_kernel(F.to_dtype, inpt, dtype=self.dtype, scale=True)
@@ -174,7 +166,6 @@ class LinearTransformation(Transform):
     _transformed_types = (is_pure_tensor, tv_tensors.Image, tv_tensors.Video)
 
     def __init__(self, transformation_matrix, mean_vector):
-        super().__init__()
         rows, cols = transformation_matrix.size(0), transformation_matrix.size(1)
         shape = tuple(transformation_matrix.size())
         if rows != cols:
@@ -186,8 +177,7 @@ class LinearTransformation(Transform):
         if transformation_matrix.dtype != mean_vector.dtype:
             raise ValueError("Input tensors should have the same dtype. Got "
                              f"{transformation_matrix.dtype} and {mean_vector.dtype}")
-        self.transformation_matrix = transformation_matrix
-        self.mean_vector = mean_vector
+        super().__init__(transformation_matrix=transformation_matrix, mean_vector=mean_vector)
 
     check_inputs = _no_pil
 
@@ -245,10 +235,10 @@ class _Sanitizer(Transform):
     _kept_kinds = ()
     _index_errors_pass = False  # an input that cannot be indexed by the mask passes unchanged
 
-    def __init__(self, labels_getter):
-        super().__init__()
-        self.labels_getter = labels_getter
-        self._find_labels = labels_getter_fn(labels_getter)
+    def __init__(self, labels_getter, **settings):
+        finder = labels_getter_fn(labels_getter)
+        super().__init__(**settings, labels_getter=labels_getter)
+        self._find_labels = finder
 
     def forward(self, *inputs):
         sample = inputs[0] if len(inputs) == 1 else inputs
@@ -287,9 +277,7 @@ class SanitizeBoundingBoxes(_Sanitizer):
         for name, value in (("min_size", min_size), ("min_area", min_area)):
             if value < 1:
                 raise ValueError(f"{name} must be >= 1, got {value}.")
-        super().__init__(labels_getter)
-        self.min_size = min_size
-        self.min_area = min_area
+        super().__init__(labels_getter, min_size=min_size, min_area=min_area)
 
     _anchor = staticmethod(get_bounding_boxes)
 

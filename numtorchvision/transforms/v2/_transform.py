@@ -55,6 +55,12 @@ class Transform(nn.Module):
     _transformed_types = (torch.Tensor, is_pil_image)
     _coin = False
 
+    def __init__(self, **settings):
+        super().__init__()
+        # a subclass's public settings, given in the order its repr lists them
+        for key, value in settings.items():
+            setattr(self, key, value)
+
     def check_inputs(self, flat_inputs):
         pass
 
