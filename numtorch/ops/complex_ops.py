@@ -35,6 +35,7 @@ class Real(Op):
     """y = Re z (a view); dL/dz = grad + 0i."""
 
     is_view = True
+    node_name = "SelectBackward0"  # torch reads it as view_as_real(z)[..., 0]
 
     def forward(self, z):
         if z.dtype.kind != "c":  # real() of a real tensor returns it without this op
@@ -49,6 +50,7 @@ class Imag(Op):
     """y = Im z (a view); dL/dz = 0 + i grad."""
 
     is_view = True
+    node_name = "SelectBackward0"  # torch reads it as view_as_real(z)[..., 1]
 
     def forward(self, z):
         if z.dtype.kind != "c":

@@ -10,7 +10,7 @@ import numpy as np
 from .. import _dtype
 from .._creation import number_as
 from .._tensor import Tensor, _make
-from ..autograd.graph import Op
+from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for, xp_of
 from ._util import canonical_dim
 
@@ -266,7 +266,7 @@ def put(input, index, source, accumulate=False):
                          f"elements.")
     flat = index_put(input.reshape(-1), (index.reshape(-1),), source.reshape(-1).to(input.dtype),
                      accumulate)
-    return flat.reshape(input.shape)
+    return rename_node(flat.reshape(input.shape), "PutBackward0")  # torch's node name
 
 
 def take(input, index):
@@ -288,7 +288,8 @@ def take(input, index):
                          f"elements.")
     flat = input.reshape(-1)
     wrapped = _make(xp_of(idx).where(idx < 0, idx + n, idx).reshape(-1))
-    return index_select_flat(flat, wrapped).reshape(tuple(idx.shape))
+    return rename_node(index_select_flat(flat, wrapped).reshape(tuple(idx.shape)),
+                       "TakeBackward0")  # torch's node name
 
 
 def index_select_flat(flat, idx):

@@ -232,7 +232,8 @@ def kron(input, other, *, out=None):
     ea = a.reshape(tuple(x for s in a.shape for x in (s, 1)))
     eb = b.reshape(tuple(x for s in b.shape for x in (1, s)))
     prod = ea * eb
-    return _out(prod.reshape(tuple(p * q for p, q in zip(a.shape, b.shape))), out)
+    r = prod.reshape(tuple(p * q for p, q in zip(a.shape, b.shape)))
+    return _out(rename_node(r, "UnsafeViewBackward0"), out)  # torch's node name
 
 
 def _dims_list(dims):
@@ -459,7 +460,7 @@ def multi_dot(tensors, *, out=None):
         result = result.squeeze(0)
     elif col:
         result = result.squeeze(-1)
-    return _out(result, out)
+    return _out(rename_node(result, "ViewBackward0"), out)  # torch's node name
 
 
 def _cpp(t):

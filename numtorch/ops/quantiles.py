@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, _make
+from ..autograd.graph import rename_node
 from ._util import canonical_dim
 
 __all__ = ["nanquantile", "quantile"]
@@ -92,7 +93,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, name):
             out = out.unsqueeze(d + 1)
     if scalar_q:
         out = out.squeeze(0)
-    return out
+    return rename_node(out, "SqueezeBackward4")  # torch's node, for every q and dim
 
 
 def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
-from ..autograd.graph import Op
+from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for
 from ._util import canonical_dim
 from ._pointwise import (
@@ -313,7 +313,8 @@ def mvlgamma(input, p, *, out=None):
     x = input if input.dtype.is_floating_point else input.to(_dtype.get_default_dtype())
     offsets = x.new_tensor(np.arange(p) * -0.5)
     terms = lgamma(x.unsqueeze(-1) + offsets).sum(-1)
-    return _out(terms + p * (p - 1) / 4 * math.log(math.pi), out, "mvlgamma")
+    r = rename_node(terms + p * (p - 1) / 4 * math.log(math.pi), "MvlgammaBackward0")
+    return _out(r, out, "mvlgamma")
 
 
 def logit(input, eps=None, *, out=None):
@@ -395,8 +396,9 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
         else:
             xd = canonical_dim(dim, x.ndim)
             widths = x.narrow(xd, 1, n - 1) - x.narrow(xd, 0, n - 1)
-        return (pair * widths).sum(d) / 2
-    return pair.sum(d) * ((1 if dx is None else dx) / 2)
+        # torch's nodes: a division/multiplication by a Python scalar (its Backward1 form)
+        return rename_node((pair * widths).sum(d) / 2, "DivBackward1")
+    return rename_node(pair.sum(d) * ((1 if dx is None else dx) / 2), "MulBackward1")
 
 
 def trapz(y, x=None, *, dx=None, dim=-1):
