@@ -783,9 +783,12 @@ def _rule_of(base):
 def _named(base, name):
     t = _NAMED.get((base, name))
     if t is None:
-        t = _NAMED[(base, name)] = type(base)(name, (base,), {
-            "_op_cls": base, "__module__": base.__module__, "__qualname__": name,
-            "__doc__": f"The graph node of :class:`{base.__qualname__}`, named as in torch."})
+        short = name.rsplit("::", 1)[-1]
+        ns = {"_op_cls": base, "__module__": base.__module__, "__qualname__": short,
+              "__doc__": f"The graph node of :class:`{base.__qualname__}`, named as in torch."}
+        if short != name:  # a C++ node (CopySlices): torch's class is short, its name() not
+            ns["name"] = lambda self: name
+        t = _NAMED[(base, name)] = type(base)(short, (base,), ns)
     return t
 
 

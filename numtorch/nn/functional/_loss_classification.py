@@ -421,7 +421,8 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         h = h * weight[target.reshape(n)].unsqueeze(1)
     is_target = _make(t.reshape(n, 1) == xp_of(t).arange(n_classes)[None, :])
     loss = where(is_target, 0.0, h).sum(1) / n_classes
-    return reduce_loss(loss.reshape(tuple(target.shape)), red)
+    loss = reduce_loss(loss.reshape(tuple(target.shape)), red)
+    return rename_node(loss, "MultiMarginLossBackward0")  # torch's node, every reduction
 
 
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
@@ -470,4 +471,4 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     loss = where(pairs, h, 0.0).sum((1, 2)) / n_classes
     if nd < 2:
         loss = loss.reshape(())
-    return reduce_loss(loss, red)
+    return rename_node(reduce_loss(loss, red), "MultilabelMarginLossBackward0")

@@ -333,7 +333,8 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if not training:
         _float_arg("rrelu", input, "leaky_relu_cpu")
-        return _maybe_inplace(input, inplace, _act.leaky_relu, (lower + upper) / 2.0)
+        return rename_node(_maybe_inplace(input, inplace, _act.leaky_relu, (lower + upper) / 2.0),
+                           _RRELU_NODE[inplace])
     _float_arg("rrelu", input, "rrelu_with_noise_out_cpu")
     if input.dtype is _dtype.float16:
         raise NotImplementedError('"rrelu_with_noise_out_cpu" not implemented for \'Half\'')
@@ -347,7 +348,11 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
                                                               dtype=opmath).tolist())
         noise = input.detach().new_ones(input.shape)
         noise[negative] = (u * (hi - lo) + lo).to(input.dtype)
-    return _maybe_inplace(input, inplace, _ew.mul, noise)
+    return rename_node(_maybe_inplace(input, inplace, _ew.mul, noise), _RRELU_NODE[inplace])
+
+
+# torch's nodes for rrelu in both modes (its Backward1 is the in-place form)
+_RRELU_NODE = {False: "RreluWithNoiseBackward0", True: "RreluWithNoiseBackward1"}
 
 
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):

@@ -9,6 +9,7 @@ import numpy as np
 from ... import _dtype, backend
 from ..._tensor import _make
 from ...autograd.grad_mode import no_grad
+from ...autograd.graph import rename_node
 from ...ops._util import canonical_dim
 
 __all__ = ["cosine_similarity", "pairwise_distance", "pdist"]
@@ -123,4 +124,4 @@ def pdist(input, p=2):
     i, j = np.triu_indices(n, 1)
     xp = backend.xp_of(input._array)
     i, j = _make(xp.asarray(i)), _make(xp.asarray(j))
-    return (input[i] - input[j]).norm(p, 1)
+    return rename_node((input[i] - input[j]).norm(p, 1), "PdistBackward0")  # torch's node

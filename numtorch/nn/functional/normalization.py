@@ -256,7 +256,8 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
                                "use_input_stats is false")
         y = _normalize_with_running(x, running_mean, running_var, _cast(weight, ct),
                                     _cast(bias, ct), eps)
-    return _cast(y, dt)
+    # torch normalises a (1, N*C, ...) view and views the result back
+    return rename_node(_cast(y, dt), "ViewBackward0")
 
 
 def _shape_list(fn, normalized_shape):

@@ -177,4 +177,5 @@ def pad(input, pad, mode="constant", value=None):
     if mode in ("reflect", "replicate"):  # torch's node for the whole pad
         rename_node(out, f"{'Reflection' if mode == 'reflect' else 'Replication'}Pad{k}DBackward0")
         return _mf.output(out, _mf.suggest(input))  # torch keeps a channels-last layout
-    return out
+    # torch writes the wrapped slices into a new tensor: its node is the copy's
+    return rename_node(out, "torch::autograd::CopySlices")

@@ -12,6 +12,7 @@ from ... import _dtype, backend
 from ..._device import CPU
 from ..._tensor import Tensor, _make
 from ...autograd.grad_mode import no_grad
+from ...autograd.graph import rename_node
 from ...ops.embedding import bag_max, embedding_rows, index_add_rows
 
 __all__ = ["embedding", "embedding_bag", "one_hot"]
@@ -255,14 +256,17 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
     rows = embedding_rows(weight, _make(idx), -1, scale_grad_by_freq,
                           _sparse_grad(weight, sparse))
     if mode == "max":
-        return bag_max(rows, ids, n_bags)
+        return rename_node(bag_max(rows, ids, n_bags), _BAG_NODE)
     if psw is not None:
         rows = rows * psw.unsqueeze(-1)
     out = index_add_rows(rows, ids, n_bags)
     if mode == "mean":
         counts = xp.bincount(ids, minlength=n_bags)[:n_bags]
         out = out / _make(xp.maximum(counts, 1).astype(out._array.dtype)[:, None])
-    return out
+    return rename_node(out, _BAG_NODE)
+
+
+_BAG_NODE = "EmbeddingBagBackward0"  # torch's one node for every mode
 
 
 def one_hot(tensor, num_classes=-1):

@@ -82,7 +82,8 @@ def pixel_shuffle(input, upscale_factor):
     k = len(lead)
     x = input.reshape(*lead, c // (r * r), r, r, h, w)
     x = x.permute(*range(k), k, k + 3, k + 1, k + 4, k + 2)
-    return _shuffled(input, x.reshape(*lead, c // (r * r), h * r, w * r))
+    out = _shuffled(input, x.reshape(*lead, c // (r * r), h * r, w * r))
+    return rename_node(out, "PixelShuffleBackward0")  # torch's node name
 
 
 def _shuffled(input, out):
@@ -114,7 +115,8 @@ def pixel_unshuffle(input, downscale_factor):
     k = len(lead)
     x = input.reshape(*lead, c, h // r, r, w // r, r)
     x = x.permute(*range(k), k, k + 2, k + 4, k + 1, k + 3)
-    return _shuffled(input, x.reshape(*lead, c * r * r, h // r, w // r))
+    out = _shuffled(input, x.reshape(*lead, c * r * r, h // r, w // r))
+    return rename_node(out, "PixelUnshuffleBackward0")  # torch's node name
 
 
 # ---------------------------------------------------------------------------------------------
