@@ -10,7 +10,7 @@ from ..._geometry import _get_inverse_affine_matrix
 from . import _geometry as G
 from . import _geometry_more as GM
 from . import _meta as M
-from ._utils import _register, is_pure_tensor
+from ._utils import _register, _takes_metadata
 
 KeyPoints = tv_tensors.KeyPoints
 
@@ -186,16 +186,15 @@ def _onto_last_pixel(points, canvas_size):
 
 def clamp_keypoints(inpt, canvas_size=None):
     """Points moved onto the nearest pixel of their canvas."""
-    if isinstance(inpt, KeyPoints):
-        if canvas_size is not None:
-            raise ValueError("For keypoints tv_tensor inputs, `canvas_size` must not be passed.")
-        return tv_tensors.wrap(_onto_last_pixel(_plain(inpt), inpt.canvas_size), like=inpt)
-    if not is_pure_tensor(inpt):
-        raise TypeError("Input can either be a plain tensor or a keypoints tv_tensor, but got "
-                        f"{type(inpt)} instead.")
-    if canvas_size is None:
-        raise ValueError("For pure tensor inputs, `canvas_size` has to be passed.")
-    return _onto_last_pixel(inpt, canvas_size)
+    own = _takes_metadata(
+        inpt, KeyPoints, canvas_size is not None,
+        "For pure tensor inputs, `canvas_size` has to be passed.", canvas_size is None,
+        "For keypoints tv_tensor inputs, `canvas_size` must not be passed.",
+        TypeError("Input can either be a plain tensor or a keypoints tv_tensor, but got "
+                  f"{type(inpt)} instead."))
+    if not own:
+        return _onto_last_pixel(inpt, canvas_size)
+    return tv_tensors.wrap(_onto_last_pixel(_plain(inpt), inpt.canvas_size), like=inpt)
 
 
 def _sanitize_keypoints_mask(key_points, canvas_size):
@@ -208,19 +207,14 @@ def _sanitize_keypoints_mask(key_points, canvas_size):
 
 def sanitize_keypoints(key_points, canvas_size=None):
     """The points (or point groups) inside their canvas, and the mask that picks them."""
-    if is_pure_tensor(key_points):
-        if canvas_size is None:
-            raise ValueError("canvas_size cannot be None if key_points is a pure tensor. Set it "
-                             "to an appropriate value or pass key_points as a "
-                             "tv_tensors.KeyPoints object.")
-        valid = _sanitize_keypoints_mask(key_points, canvas_size=canvas_size)
-        return key_points[valid], valid
-    if not isinstance(key_points, KeyPoints):
-        raise ValueError("key_points must be a tv_tensors.KeyPoints instance or a pure tensor.")
-    if canvas_size is not None:
-        raise ValueError("canvas_size must be None when key_points is a tv_tensors.KeyPoints "
-                         f"instance. Got canvas_size={canvas_size}. Leave it to None or pass "
-                         "key_points as a pure tensor.")
-    plain = _plain(key_points)
-    valid = _sanitize_keypoints_mask(plain, canvas_size=key_points.canvas_size)
-    return tv_tensors.wrap(plain[valid], like=key_points), valid
+    own = _takes_metadata(
+        key_points, KeyPoints, canvas_size is not None,
+        "canvas_size cannot be None if key_points is a pure tensor. Set it to an appropriate "
+        "value or pass key_points as a tv_tensors.KeyPoints object.", canvas_size is None,
+        f"canvas_size must be None when key_points is a tv_tensors.KeyPoints instance. Got "
+        f"canvas_size={canvas_size}. Leave it to None or pass key_points as a pure tensor.",
+        ValueError("key_points must be a tv_tensors.KeyPoints instance or a pure tensor."))
+    data = _plain(key_points) if own else key_points
+    valid = _sanitize_keypoints_mask(data, key_points.canvas_size if own else canvas_size)
+    kept = data[valid]
+    return (tv_tensors.wrap(kept, like=key_points) if own else kept), valid

@@ -6,7 +6,7 @@ from .... import tv_tensors
 from ...._pil import is_pil_image
 from ....tv_tensors._tv_tensor import _plain
 from ... import functional as F1
-from ._utils import _call, _register, is_pure_tensor
+from ._utils import _call, _register, _takes_metadata
 
 BoundingBoxFormat = tv_tensors.BoundingBoxFormat
 
@@ -157,19 +157,20 @@ def convert_bounding_box_format(inpt, old_format=None, new_format=None, inplace=
         raise TypeError("convert_bounding_box_format() missing 1 required argument: "
                         "'new_format'")
     old_format, new_format = _parse_format(old_format), _parse_format(new_format)
-    if is_pure_tensor(inpt):
-        if old_format is None:
-            raise ValueError("For pure tensor inputs, `old_format` has to be passed.")
+    boxed = _takes_metadata(
+        inpt, tv_tensors.BoundingBoxes, old_format is not None,
+        "For pure tensor inputs, `old_format` has to be passed.", old_format is None,
+        "For bounding box tv_tensor inputs, `old_format` must not be passed.",
+        _not_boxes(inpt))
+    if not boxed:
         return _convert_bounding_box_format(inpt, old_format, new_format, inplace)
-    if isinstance(inpt, tv_tensors.BoundingBoxes):
-        if old_format is not None:
-            raise ValueError("For bounding box tv_tensor inputs, `old_format` must not be "
-                             "passed.")
-        out = _convert_bounding_box_format(_plain(inpt), inpt.format,
-                                           new_format, inplace)
-        return tv_tensors.wrap(out, like=inpt, format=new_format)
-    raise TypeError("Input can either be a plain tensor or a bounding box tv_tensor, but got "
-                    f"{type(inpt)} instead.")
+    out = _convert_bounding_box_format(_plain(inpt), inpt.format, new_format, inplace)
+    return tv_tensors.wrap(out, like=inpt, format=new_format)
+
+
+def _not_boxes(inpt):
+    return TypeError("Input can either be a plain tensor or a bounding box tv_tensor, but got "
+                     f"{type(inpt)} instead.")
 
 
 def _clamp_bounding_boxes(boxes, format, canvas_size, clamping_mode):
@@ -189,19 +190,16 @@ def clamp_bounding_boxes(inpt, format=None, canvas_size=None, clamping_mode="aut
     """Boxes cut to their canvas (``clamping_mode`` ``"auto"``: the boxes' own mode)."""
     if clamping_mode is not None and clamping_mode not in ("soft", "hard", "auto"):
         raise ValueError(f"clamping_mode must be soft, hard, auto or None, got {clamping_mode}")
-    if is_pure_tensor(inpt):
-        if format is None or canvas_size is None or clamping_mode == "auto":
-            raise ValueError("For pure tensor inputs, `format`, `canvas_size` and "
-                             "`clamping_mode` have to be passed.")
+    no_meta = format is None and canvas_size is None
+    boxed = _takes_metadata(
+        inpt, tv_tensors.BoundingBoxes,
+        format is not None and canvas_size is not None and clamping_mode != "auto",
+        "For pure tensor inputs, `format`, `canvas_size` and `clamping_mode` have to be "
+        "passed.", no_meta,
+        "For bounding box tv_tensor inputs, `format` and `canvas_size` must not be passed.",
+        _not_boxes(inpt))
+    if not boxed:
         return _clamp_bounding_boxes(inpt, _parse_format(format), canvas_size, clamping_mode)
-    if isinstance(inpt, tv_tensors.BoundingBoxes):
-        if format is not None or canvas_size is not None:
-            raise ValueError("For bounding box tv_tensor inputs, `format` and `canvas_size` "
-                             "must not be passed.")
-        if clamping_mode == "auto":
-            clamping_mode = inpt.clamping_mode
-        out = _clamp_bounding_boxes(_plain(inpt), inpt.format,
-                                    inpt.canvas_size, clamping_mode)
-        return tv_tensors.wrap(out, like=inpt)
-    raise TypeError("Input can either be a plain tensor or a bounding box tv_tensor, but got "
-                    f"{type(inpt)} instead.")
+    mode = inpt.clamping_mode if clamping_mode == "auto" else clamping_mode
+    out = _clamp_bounding_boxes(_plain(inpt), inpt.format, inpt.canvas_size, mode)
+    return tv_tensors.wrap(out, like=inpt)

@@ -7,7 +7,7 @@ from ....tv_tensors._tv_tensor import _plain
 from ... import functional as F1
 from ..._functional_tensor import _max_value
 from ._meta import _convert_bounding_box_format, _parse_format
-from ._utils import _call, _flat_image, _register, is_pure_tensor
+from ._utils import _call, _flat_image, _register, _takes_metadata
 
 _IMAGE_KINDS = (torch.Tensor, tv_tensors.Image, tv_tensors.Video)
 
@@ -171,29 +171,23 @@ def sanitize_bounding_boxes(bounding_boxes, format=None, canvas_size=None, min_s
     """The boxes that are at least ``min_size`` wide and high, ``min_area`` in area and
     inside the canvas, and the boolean mask that picks them (for labels and masks)."""
     given = f"format={format} and canvas_size={canvas_size}"
-    if is_pure_tensor(bounding_boxes):
-        if format is None or canvas_size is None:
-            raise ValueError(
-                "format and canvas_size cannot be None if bounding_boxes is a pure tensor. "
-                f"Got {given}.Set those to appropriate values or pass bounding_boxes as a "
-                "tv_tensors.BoundingBoxes object.")
-        data, fmt, canvas = bounding_boxes, _parse_format(format), canvas_size
-    elif isinstance(bounding_boxes, tv_tensors.BoundingBoxes):
-        if format is not None or canvas_size is not None:
-            raise ValueError(
-                "format and canvas_size must be None when bounding_boxes is a "
-                f"tv_tensors.BoundingBoxes instance. Got {given}. Leave those to None or pass "
-                "bounding_boxes as a pure tensor.")
-        data = _plain(bounding_boxes)
-        fmt, canvas = bounding_boxes.format, bounding_boxes.canvas_size
-    else:
-        raise ValueError("bounding_boxes must be a tv_tensors.BoundingBoxes instance or a pure "
-                         "tensor.")
-    valid = _sanitize_mask(data, fmt, canvas, min_size, min_area)
-    kept = data[valid]
-    if data is not bounding_boxes:
-        kept = tv_tensors.wrap(kept, like=bounding_boxes)
-    return kept, valid
+    boxed = _takes_metadata(
+        bounding_boxes, tv_tensors.BoundingBoxes, format is not None and canvas_size is not None,
+        f"format and canvas_size cannot be None if bounding_boxes is a pure tensor. Got {given}."
+        "Set those to appropriate values or pass bounding_boxes as a tv_tensors.BoundingBoxes "
+        "object.", format is None and canvas_size is None,
+        "format and canvas_size must be None when bounding_boxes is a tv_tensors.BoundingBoxes "
+        f"instance. Got {given}. Leave those to None or pass bounding_boxes as a pure tensor.",
+        ValueError("bounding_boxes must be a tv_tensors.BoundingBoxes instance or a pure "
+                   "tensor."))
+    if not boxed:
+        valid = _sanitize_mask(bounding_boxes, _parse_format(format), canvas_size, min_size,
+                               min_area)
+        return bounding_boxes[valid], valid
+    data = _plain(bounding_boxes)
+    valid = _sanitize_mask(data, bounding_boxes.format, bounding_boxes.canvas_size, min_size,
+                           min_area)
+    return tv_tensors.wrap(data[valid], like=bounding_boxes), valid
 
 
 def gaussian_noise(inpt, mean=0.0, sigma=0.1, clip=True):

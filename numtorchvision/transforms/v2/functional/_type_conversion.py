@@ -15,13 +15,12 @@ to_pil_image = F1.to_pil_image
 def to_image(inpt):
     """An :class:`~numtorchvision.tv_tensors.Image` from a PIL image, an ``(H, W, C)``
     ndarray or a tensor (values and dtype unchanged)."""
-    if isinstance(inpt, np.ndarray):
-        output = torch.from_numpy(np.atleast_3d(inpt)).permute((-1, -3, -2)).contiguous()
-    elif is_pil_image(inpt):
-        output = pil_to_tensor(inpt)
-    elif isinstance(inpt, torch.Tensor):
-        output = inpt
-    else:
+    if is_pil_image(inpt):
+        return tv_tensors.Image(pil_to_tensor(inpt))
+    if isinstance(inpt, np.ndarray):  # (H, W[, C]) -> (C, H, W), its own copy of the layout
+        return tv_tensors.Image(torch.from_numpy(np.atleast_3d(inpt)).permute((-1, -3, -2))
+                                .contiguous())
+    if not isinstance(inpt, torch.Tensor):
         raise TypeError("Input can either be a pure Tensor, a numpy array, or a PIL image, but "
                         f"got {type(inpt)} instead.")
-    return tv_tensors.Image(output)
+    return tv_tensors.Image(inpt)

@@ -132,3 +132,19 @@ def _flat_image(image, fn):
     lead = tuple(image.shape[:-3])
     out = fn(image.reshape((-1,) + tuple(image.shape[-3:])))
     return out.reshape(lead + tuple(out.shape[-3:]))
+
+
+def _takes_metadata(inpt, kind, plain_ok, plain_error, own_ok, own_error, other_error):
+    """Whether ``inpt`` is a ``kind`` TVTensor (True: it carries its metadata) or a plain
+    tensor (False: the caller passes it). ``plain_ok`` / ``own_ok`` say whether the metadata
+    arguments fit that case; when not, ValueError with the matching message. Any other input:
+    ``other_error``, an exception instance."""
+    if is_pure_tensor(inpt):
+        if not plain_ok:
+            raise ValueError(plain_error)
+        return False
+    if not isinstance(inpt, kind):
+        raise other_error
+    if not own_ok:
+        raise ValueError(own_error)
+    return True
