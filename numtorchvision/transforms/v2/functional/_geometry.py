@@ -486,6 +486,33 @@ def affine_mask(mask, angle, translate, scale, shear, fill=None, center=None, **
                                         center=center)
 
 
+def affine_points(points, canvas_size, angle, translate, scale, shear, center=None,
+                  expand=False):
+    """Float points ``[N, 2]`` moved by the forward affine map about ``center`` (default: the
+    canvas centre), and the canvas size; with ``expand``, the points are shifted onto the
+    canvas that holds the whole transformed image, whose size is returned instead."""
+    angle, translate, shear, center = affine_args(angle, translate, scale, shear, center)
+    height, width = canvas_size
+    pivot = [width * 0.5, height * 0.5] if center is None else center
+    forward = _get_inverse_affine_matrix(pivot, angle, translate, scale, shear, inverted=False)
+    to_xy = torch.tensor(forward, dtype=points.dtype).reshape(2, 3).T
+
+    def apply(xy):
+        ones = torch.ones(xy.shape[0], 1, dtype=xy.dtype)
+        return torch.matmul(torch.cat([xy, ones], dim=-1), to_xy)
+
+    moved = apply(points)
+    if not expand:
+        return moved, canvas_size
+    frame = torch.tensor([[0.0, 0.0], [0.0, float(height)], [float(width), float(height)],
+                          [float(width), 0.0]], dtype=points.dtype)
+    # subtracting before taking the boxes' min/max is exact: rounding is monotonic
+    moved = moved - torch.amin(apply(frame), dim=0, keepdim=True)
+    inverse = _get_inverse_affine_matrix(pivot, angle, translate, scale, shear)
+    new_w, new_h = _compute_affine_output_size(inverse, width, height)
+    return moved, (new_h, new_w)
+
+
 def _affine_boxes_with_expand(boxes, format, canvas_size, angle, translate, scale, shear,
                               center=None, expand=False, clamping_mode="soft"):
     """Each box's four corners moved by the forward affine map, the box around them, then
@@ -497,25 +524,11 @@ def _affine_boxes_with_expand(boxes, format, canvas_size, angle, translate, scal
     need_cast = not boxes.is_floating_point()
     boxes = boxes.float() if need_cast else boxes.clone()
     boxes = _convert_bounding_box_format(boxes, format, _XYXY, inplace=True).reshape(-1, 4)
-    angle, translate, shear, center = affine_args(angle, translate, scale, shear, center)
-    height, width = canvas_size
-    center = [width * 0.5, height * 0.5] if center is None else center  # the canvas centre
-    forward = _get_inverse_affine_matrix(center, angle, translate, scale, shear, inverted=False)
-    matrix_t = torch.tensor(forward, dtype=boxes.dtype).reshape(2, 3).T
-    points = boxes[:, [[0, 1], [2, 1], [2, 3], [0, 3]]].reshape(-1, 2)
-    points = torch.cat([points, torch.ones(points.shape[0], 1, dtype=boxes.dtype)], dim=-1)
-    moved = torch.matmul(points, matrix_t).reshape(-1, 4, 2)
-    lo, hi = torch.aminmax(moved, dim=1)
+    corners = boxes[:, [[0, 1], [2, 1], [2, 3], [0, 3]]].reshape(-1, 2)
+    moved, canvas_size = affine_points(corners, canvas_size, angle, translate, scale, shear,
+                                       center, expand)
+    lo, hi = torch.aminmax(moved.reshape(-1, 4, 2), dim=1)
     out = torch.cat([lo, hi], dim=1)
-    if expand:
-        corners = torch.tensor([[0.0, 0.0, 1.0], [0.0, float(height), 1.0],
-                                [float(width), float(height), 1.0], [float(width), 0.0, 1.0]],
-                               dtype=boxes.dtype)
-        origin = torch.amin(torch.matmul(corners, matrix_t), dim=0, keepdim=True)
-        out.sub_(origin.repeat((1, 2)))
-        inverse = _get_inverse_affine_matrix(center, angle, translate, scale, shear)
-        new_w, new_h = _compute_affine_output_size(inverse, width, height)
-        canvas_size = (new_h, new_w)
     out = _clamp(out, _XYXY, canvas_size, clamping_mode)
     out = _convert_bounding_box_format(out, _XYXY, format, inplace=True).reshape(shape)
     return (out.to(dtype) if need_cast else out), canvas_size

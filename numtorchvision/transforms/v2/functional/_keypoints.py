@@ -5,8 +5,7 @@ import numtorch as torch
 
 from .... import tv_tensors
 from ....tv_tensors._tv_tensor import _plain
-from ..._functional_tensor_geometry import _compute_affine_output_size, _create_identity_grid
-from ..._geometry import _get_inverse_affine_matrix
+from ..._functional_tensor_geometry import _create_identity_grid
 from . import _geometry as G
 from . import _geometry_more as GM
 from . import _meta as M
@@ -82,22 +81,8 @@ def _affine_keypoints_with_expand(keypoints, canvas_size, angle, translate, scal
         return keypoints, canvas_size
     dtype, shape = keypoints.dtype, keypoints.shape
     keypoints = keypoints.clone() if keypoints.is_floating_point() else keypoints.float()
-    angle, translate, shear, center = G.affine_args(angle, translate, scale, shear, center)
-    height, width = canvas_size
-    center = [width * 0.5, height * 0.5] if center is None else center  # the canvas centre
-    forward = _get_inverse_affine_matrix(center, angle, translate, scale, shear, inverted=False)
-    matrix_t = torch.tensor(forward, dtype=keypoints.dtype).reshape(2, 3).T
-    points = keypoints.reshape(-1, 2)
-    points = torch.cat([points, torch.ones(points.shape[0], 1, dtype=keypoints.dtype)], dim=-1)
-    moved = torch.matmul(points, matrix_t)
-    if expand:
-        corners = torch.tensor([[0.0, 0.0, 1.0], [0.0, float(height), 1.0],
-                                [float(width), float(height), 1.0], [float(width), 0.0, 1.0]],
-                               dtype=keypoints.dtype)
-        moved.sub_(torch.amin(torch.matmul(corners, matrix_t), dim=0, keepdim=True))
-        inverse = _get_inverse_affine_matrix(center, angle, translate, scale, shear)
-        new_w, new_h = _compute_affine_output_size(inverse, width, height)
-        canvas_size = (new_h, new_w)
+    moved, canvas_size = G.affine_points(keypoints.reshape(-1, 2), canvas_size, angle,
+                                         translate, scale, shear, center, expand)
     return moved.reshape(shape).to(dtype), canvas_size
 
 
