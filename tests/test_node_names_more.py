@@ -90,3 +90,20 @@ def test_rrelu_training_node_name(inplace):
         assert out.grad_fn.name() == want
         (g,) = L.autograd.grad(out.sum(), x)
         np.testing.assert_allclose(g.numpy(), (out / x).detach().numpy(), rtol=1e-6)
+
+
+def _sdpa_name(lib, shape, mask, causal, drop):
+    g = lib.Generator().manual_seed(0)
+    q, k, v = (lib.randn(*shape, generator=g).requires_grad_() for _ in range(3))
+    m = lib.ones(shape[-2], shape[-2], dtype=lib.bool).tril() if mask else None
+    o = lib.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=m, is_causal=causal,
+                                                       dropout_p=drop)
+    return o.grad_fn.name()
+
+
+@pytest.mark.parametrize("shape", [(4, 8), (2, 4, 8), (2, 3, 4, 8), (1, 2, 3, 4, 8)])
+@pytest.mark.parametrize("mask,causal,drop", [(False, False, 0.0), (True, False, 0.0),
+                                              (False, True, 0.0), (False, False, 0.2)])
+def test_sdpa_node_named_by_torch_cpu_kernel_choice(shape, mask, causal, drop):
+    assert _sdpa_name(numtorch, shape, mask, causal, drop) == \
+        _sdpa_name(torch, shape, mask, causal, drop)
