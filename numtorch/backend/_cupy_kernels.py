@@ -37,20 +37,32 @@ def _kernel(name, make):
     return k
 
 
-def _launch(name, make, *args, **kwargs):
-    """Run kernel ``name`` on ``args``; False (and never again) when it fails to compile."""
+_NOT_BUILT = object()
+
+
+def _attempt(name, make, args, kwargs):
     k = _kernel(name, make)
     if k is None:
-        return False
+        return _NOT_BUILT
     try:
-        k(*args, **kwargs)
+        return k(*args, **kwargs)
     except Exception as e:  # noqa: BLE001  (NVRTC compiles at the first call)
         if type(e).__name__ not in ("CompileException", "NVRTCError"):
             raise
         FAILED[name] = e
         _KERNELS.pop(name, None)
-        return False
-    return True
+        return _NOT_BUILT
+
+
+def _launch(name, make, *args, **kwargs):
+    """Run kernel ``name`` on ``args``; False (and never again) when it fails to compile."""
+    return _attempt(name, make, args, kwargs) is not _NOT_BUILT
+
+
+def _run(name, make, *args, **kwargs):
+    """Kernel ``name``'s result on ``args``; None (and never again) when it fails to compile."""
+    out = _attempt(name, make, args, kwargs)
+    return None if out is _NOT_BUILT else out
 
 
 def _usable(*arrays):

@@ -15,7 +15,7 @@ kernels take, or when a kernel cannot be built here.
 
 import numpy as np
 
-from ._cupy_kernels import ENABLED, FAILED, _OPTIONS, _kernel
+from ._cupy_kernels import ENABLED, _OPTIONS, _run as _call
 
 _FLOATS = ("float32", "float64")
 _WRAP = "ptrdiff_t k = t; k %= C; if (k < 0) k += C;"
@@ -54,19 +54,6 @@ def _make_grad(cp):
         " const ptrdiff_t t = ts[row]; " + _WRAP +
         " if (col == k) { T r = sc * b[row]; o = o - r; } dx = o;",
         "numtorch_ce_grad", options=_OPTIONS)
-
-
-def _call(name, make, *args):
-    k = _kernel(name, make)
-    if k is None:
-        return None
-    try:
-        return k(*args)
-    except Exception as e:  # noqa: BLE001  (NVRTC compiles at the first call)
-        if type(e).__name__ not in ("CompileException", "NVRTCError"):
-            raise
-        FAILED[name] = e
-        return None
 
 
 def ce_applies(x, t, weight):

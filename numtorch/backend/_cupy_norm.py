@@ -12,7 +12,7 @@ bit. The helpers return None (the caller runs its xp code) for dtypes outside fl
 or when a kernel cannot be built here.
 """
 
-from ._cupy_kernels import ENABLED, FAILED, _kernel, _OPTIONS
+from ._cupy_kernels import ENABLED, _OPTIONS, _launch, _run as _run_kernel
 
 _FLOATS = ("float32", "float64")
 
@@ -51,16 +51,7 @@ def _run(name, make, *args):
     if not ENABLED[0] or first.dtype.name not in _FLOATS or any(
             getattr(a, "dtype", first.dtype) != first.dtype for a in args):
         return None
-    k = _kernel(name, make)
-    if k is None:
-        return None
-    try:
-        return k(*args)
-    except Exception as e:  # noqa: BLE001  (NVRTC compiles at the first call)
-        if type(e).__name__ not in ("CompileException", "NVRTCError"):
-            raise
-        FAILED[name] = e
-        return None
+    return _run_kernel(name, make, *args)
 
 
 def norm_invstd(s2, count, eps):
@@ -184,14 +175,5 @@ def running_update(rm, rv, mean, var, unbias, momentum):
             a.dtype == rm.dtype and a.shape == rm.shape and a.flags.c_contiguous
             for a in arrays)):
         return False
-    k = _kernel("numtorch_running_stats", _make_running)
-    if k is None:
-        return False
-    try:
-        k(mean, var, float(unbias), 1 - momentum, float(momentum), rm, rv)
-    except Exception as e:  # noqa: BLE001  (NVRTC compiles at the first call)
-        if type(e).__name__ not in ("CompileException", "NVRTCError"):
-            raise
-        FAILED["numtorch_running_stats"] = e
-        return False
-    return True
+    return _launch("numtorch_running_stats", _make_running, mean, var, float(unbias),
+                   1 - momentum, float(momentum), rm, rv)

@@ -15,7 +15,7 @@ The helpers return None (the caller runs its xp code) outside float32/float64 co
 inputs or when a kernel cannot be built here.
 """
 
-from ._cupy_kernels import ENABLED, FAILED, _OPTIONS, _kernel
+from ._cupy_kernels import ENABLED, _OPTIONS, _run as _call
 
 _FLOATS = ("float32", "float64")
 
@@ -100,19 +100,6 @@ def _make_grad(nd):
                                     f"{_geometry_params(nd)}", "T dx", _grad_source(nd),
                                     "numtorch_max_pool_grad", options=_OPTIONS)
     return make
-
-
-def _call(name, make, *args):
-    k = _kernel(name, make)
-    if k is None:
-        return None
-    try:
-        return k(*args)
-    except Exception as e:  # noqa: BLE001  (NVRTC compiles at the first call)
-        if type(e).__name__ not in ("CompileException", "NVRTCError"):
-            raise
-        FAILED[name] = e
-        return None
 
 
 def _geometry(spatial, kernel, out, stride, padding, dilation):
