@@ -147,15 +147,20 @@ def elastic_mask(mask, displacement, fill=None, **kwargs):
                                          interpolation=InterpolationMode.NEAREST, fill=fill)
 
 
-def elastic_bounding_boxes(bounding_boxes, format, canvas_size, displacement,
-                           clamping_mode="soft"):
-    """Each corner moved by the inverse displacement sampled at its (rounded up) pixel."""
+def _check_displacement(displacement, canvas_size):
+    """The elastic displacement field must be a (1, H, W, 2) tensor of the canvas's size."""
     expected = (1, canvas_size[0], canvas_size[1], 2)
     if not isinstance(displacement, torch.Tensor):
         raise TypeError("Argument displacement should be a Tensor")
     if tuple(displacement.shape) != expected:
         raise ValueError(f"Argument displacement shape should be {expected}, but given "
                          f"{displacement.shape}")
+
+
+def elastic_bounding_boxes(bounding_boxes, format, canvas_size, displacement,
+                           clamping_mode="soft"):
+    """Each corner moved by the inverse displacement sampled at its (rounded up) pixel."""
+    _check_displacement(displacement, canvas_size)
     if bounding_boxes.numel() == 0:
         return bounding_boxes
     format = _fmt(format)

@@ -114,12 +114,7 @@ def perspective_keypoints(keypoints, canvas_size, startpoints, endpoints, coeffi
 
 
 def elastic_keypoints(keypoints, canvas_size, displacement):
-    expected = (1, canvas_size[0], canvas_size[1], 2)
-    if not isinstance(displacement, torch.Tensor):
-        raise TypeError("Argument displacement should be a Tensor")
-    if tuple(displacement.shape) != expected:
-        raise ValueError(f"Argument displacement shape should be {expected}, but given "
-                         f"{displacement.shape}")
+    GM._check_displacement(displacement, canvas_size)
     if keypoints.numel() == 0:
         return keypoints
     work = keypoints.dtype if keypoints.is_floating_point() else torch.float32
