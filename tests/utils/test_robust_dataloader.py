@@ -139,11 +139,44 @@ def test_worker_dies_mid_epoch(how, persistent):
         _assert_no_orphans(pids)
 
 
+_TORCH_KILLED = """
+import os, signal, sys, torch
+import torch.utils.data as data
+class D:
+    def __len__(self):
+        return 16
+    def __getitem__(self, i):
+        if i == 5:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return torch.tensor([i])
+it = iter(data.DataLoader(D(), num_workers=2, batch_size=2, timeout=30))
+pids = [w.pid for w in it._workers]
+try:
+    for _ in it:
+        pass
+    print("ok")
+except Exception as e:
+    msg, cause = str(e), str(e.__cause__) if e.__cause__ is not None else ""
+    for p in pids:
+        msg, cause = msg.replace(str(p), "PID"), cause.replace(str(p), "PID")
+    print(type(e).__name__ + "|" + msg + "|" + cause)
+sys.stdout.flush()
+os._exit(0)
+"""
+
+
 def test_worker_killed_mid_epoch_like_torch():
-    want = _run(tdata, _KillsItself(torch))
+    # torch's side runs in its own process: torch's iterator itself once hung here for minutes
+    # (a race in its shutdown), which must not stall the suite
+    try:
+        done = subprocess.run([sys.executable, "-c", _TORCH_KILLED], capture_output=True,
+                              text=True, timeout=90)
+    except subprocess.TimeoutExpired:
+        pytest.skip("torch's own DataLoader hung on the killed worker (its race, not ours)")
+    kind, msg, cause = done.stdout.rstrip("\n").splitlines()[-1].split("|")
     got = _run(ndata, _KillsItself(numtorch))
-    assert got[:3] == want[:3]
-    _assert_no_orphans(got[4] + want[4])
+    assert (got[0].__name__, got[1], got[2] or "") == (kind, msg, cause)
+    _assert_no_orphans(got[4])
 
 
 class _Hangs(_KillsItself):
