@@ -20,17 +20,9 @@ import torch
 
 import numtorch
 
+from tests.test_serialization_security import _zip  # the archive builder
+
 WO_FAILED = "Weights only load failed"
-
-
-def _zip(entries, compression=zipfile.ZIP_STORED):
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", compression=compression) as zf:
-        for name, data in entries:
-            info = zipfile.ZipInfo(name)
-            info.compress_type = compression
-            zf.writestr(info, data)
-    return buf.getvalue()
 
 
 def _wrap(pkl, compression=zipfile.ZIP_STORED):
