@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 
+from ...nn.parallel._reducer import flatten_outputs  # DDP's walk over outputs
 from ..._tensor import Tensor, _make
 from ...autograd._graph_api import saved_tensors_hooks
 from ...autograd.grad_mode import is_grad_enabled, no_grad
@@ -68,18 +69,6 @@ def _c10d():
 
 def _units(module):
     return [m for m in module.modules() if isinstance(m, FullyShardedDataParallel)]
-
-
-def _tensors_in(obj, out):
-    if isinstance(obj, Tensor):
-        out.append(obj)
-    elif isinstance(obj, (list, tuple)):
-        for x in obj:
-            _tensors_in(x, out)
-    elif isinstance(obj, dict):
-        for x in obj.values():
-            _tensors_in(x, out)
-    return out
 
 
 def _cast_floats(obj, dtype):
@@ -330,7 +319,7 @@ class FullyShardedDataParallel(Module):
         finally:
             _State.running -= 1
         if grad and h.full_t is not None:
-            for t in _tensors_in(out, []):
+            for t in flatten_outputs(out, []):
                 if t.requires_grad:
                     t.register_hook(self._make_pre_backward(h))
         if not grad or h.full_t is None or frees:
