@@ -48,3 +48,24 @@ def needed_nodes(order, capture):
                 needed.add(node)
                 break
     return needed
+
+
+def reaches_other_leaf(roots, leaves):
+    """Whether the graph below ``roots`` (nodes or None) accumulates into a leaf tensor other
+    than ``leaves``: torch.func's results stay differentiable with respect to such tensors."""
+    from .graph import AccumulateGrad
+
+    own = {id(leaf) for leaf in leaves}
+    stack = [r for r in roots if r is not None]
+    seen = set()
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if isinstance(node, AccumulateGrad):
+            if id(node.variable) not in own:
+                return True
+            continue
+        stack.extend(e[0] for e in node._edges if e is not None)
+    return False

@@ -134,22 +134,9 @@ def _keep_graph(ins, outs, grad_was_enabled):
 
 
 def _reaches_outer_leaf(outs, leaves):
-    from ..autograd.graph import AccumulateGrad
+    from ..autograd._graph_walk import reaches_other_leaf
 
-    own = {id(leaf) for leaf in leaves}
-    stack = [o.grad_fn for o in outs if isinstance(o, Tensor) and o.grad_fn is not None]
-    seen = set()
-    while stack:
-        node = stack.pop()
-        if node in seen:
-            continue
-        seen.add(node)
-        if isinstance(node, AccumulateGrad):
-            if id(node.variable) not in own:
-                return True
-            continue
-        stack.extend(e[0] for e in node._edges if e is not None)
-    return False
+    return reaches_other_leaf([o.grad_fn for o in outs if isinstance(o, Tensor)], leaves)
 
 
 def _detached(x, keep):
