@@ -138,12 +138,13 @@ _INT_RANGE = {np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max))
 
 
 def _fused_alpha(fn, dst, src, alpha):
-    from ..ops import elementwise
+    from .. import ops
+    from ..backend._fma import axpy_once
 
-    if fn is elementwise.add:
-        return elementwise._fused(dst, src, alpha)
-    if fn is elementwise.sub:
-        return elementwise._fused(dst, src, -alpha)
+    if fn is ops.add:
+        return axpy_once(dst, src, alpha)
+    if fn is ops.sub:
+        return axpy_once(dst, src, -alpha)
     return None
 
 
