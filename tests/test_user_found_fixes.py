@@ -709,3 +709,20 @@ def test_add_sub_with_alpha_round_once_as_torch():
                     else:
                         np.testing.assert_array_max_ulp(x, y, maxulp=1)
                         assert (x != y).mean() < 0.002
+
+
+def test_grad_accumulated_in_place_moves_its_version():
+    # a second backward adds into .grad in place: torch's version counter moves with it
+    def versions(L):
+        x = L.ones(2, requires_grad=True)
+        y = (x * 3).sum()
+        y.backward(retain_graph=True)
+        g = x.grad
+        seen = [g._version]
+        y.backward()
+        seen.append(g._version)
+        x.grad.zero_()
+        seen.append(g._version)
+        return seen, x.grad is g
+
+    assert versions(numtorch) == versions(torch)

@@ -271,6 +271,7 @@ def add_to_grad(t, arr):
         old._vc[0] += 1
     else:
         backend.xp_of(old._array).add(old._array, arr, out=old._array)
+        old._vc[0] += 1  # an in-place add: torch's version counter moves
 
 
 _CYCLE_WARNED = []
