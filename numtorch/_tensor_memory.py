@@ -84,8 +84,9 @@ class _TensorMemory:
         if n < 0 or n >= 2 ** 63:  # torch counts the elements in int64 before anything else
             raise RuntimeError("numel: integer multiplication overflow")
         flat = self._array.reshape(-1)
-        if n == flat.size and self._array.flags.c_contiguous:
-            self._array = self._array.reshape(shape)
+        if n <= flat.size and self._array.flags.c_contiguous:
+            # torch never shrinks a storage: the leading elements stay a view of it
+            self._array = flat[:n].reshape(shape)
         else:
             try:
                 new = np.empty(n, dtype=self._array.dtype)

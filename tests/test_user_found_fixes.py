@@ -726,3 +726,18 @@ def test_grad_accumulated_in_place_moves_its_version():
         return seen, x.grad is g
 
     assert versions(numtorch) == versions(torch)
+
+
+def test_data_setter_type_error_and_resize_down_keeps_storage():
+    # torch's message for a non-tensor .data; resize_ to fewer elements keeps the storage
+    msgs = []
+    for L in (torch, numtorch):
+        with pytest.raises(TypeError) as info:
+            L.ones(2).data = [1, 2]
+        msgs.append(str(info.value))
+    assert msgs[1] == msgs[0]
+    for L in (torch, numtorch):
+        a = L.arange(4.0)
+        a.resize_(1)
+        msgs.append((a.untyped_storage().nbytes(), a.tolist()))
+    assert msgs[3] == msgs[2]
