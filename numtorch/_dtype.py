@@ -295,8 +295,11 @@ def _promote(a, b):
                            f"{_TYPE_DISPLAY[b.name]}")
     if ca != cb:
         hi, lo = (a, b) if ca > cb else (b, a)
-        if hi._category == _COMPLEX and lo._category == _FLOAT and lo is float64:
-            return complex128
+        if hi._category == _COMPLEX and lo._category == _FLOAT:
+            # the complex type of the promoted real parts (complex32 with bfloat16: complex64)
+            real = _TO_REAL[hi]
+            joined = _promote(real, lo)
+            return hi if joined is real else _TO_COMPLEX[joined]
         return hi
     if ca == _INT:
         if {a, b} == {uint8, int8}:

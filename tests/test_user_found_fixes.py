@@ -741,3 +741,14 @@ def test_data_setter_type_error_and_resize_down_keeps_storage():
         a.resize_(1)
         msgs.append((a.untyped_storage().nbytes(), a.tolist()))
     assert msgs[3] == msgs[2]
+
+
+def test_promote_types_complex_with_float_joins_the_real_parts():
+    # complex32 with bfloat16 is complex64 (the real parts promote to float32); numtorch kept
+    # the complex side
+    names = ["float16", "bfloat16", "float32", "float64", "complex32", "complex64", "complex128"]
+    for a in names:
+        for b in names:
+            want = torch.promote_types(getattr(torch, a), getattr(torch, b))
+            got = numtorch.promote_types(getattr(numtorch, a), getattr(numtorch, b))
+            assert str(got) == str(want), (a, b)
