@@ -752,3 +752,35 @@ def test_promote_types_complex_with_float_joins_the_real_parts():
             want = torch.promote_types(getattr(torch, a), getattr(torch, b))
             got = numtorch.promote_types(getattr(numtorch, a), getattr(numtorch, b))
             assert str(got) == str(want), (a, b)
+
+
+_INDEX_WRITE_CASES = [  # (self shape, dim, index, source shape)
+    ((4, 2), 0, [[0]], (1, 2)), ((4, 2), 0, [[[0]]], (1, 2)), ((4, 2), 0, [0, 1], (3, 2)),
+    ((4, 2), 0, [0], (1, 3)), ((4, 2), 0, [0], (1, 2, 1)), ((4, 2), 0, [0, 1], (3, 3)),
+    ((4, 2), 0, 1, (2,)), ((4, 2), 1, [1], ()), ((4, 2, 5), 1, [0], (4, 1, 6)),
+    ((4, 2, 5), 2, [0], (3, 7, 1)), ((4, 2), 0, [0], ()), ((4,), 0, [2], ()),
+    ((), 0, [0], (1,)), ((), 0, [0], ()), ((4, 2), 1, [0], (4,)), ((4, 2), 0, [0, 1], (2,)),
+]
+
+
+@pytest.mark.parametrize("op", ["index_add_", "index_copy_", "index_add", "index_copy"])
+def test_index_add_copy_shape_checks_as_torch(op):
+    # torch checks index_add_ and index_copy_ in different orders, with different exception
+    # classes and words; index_copy_ takes a 0-d source for a 1-d input (numtorch raised)
+    for shape, dim, index, src in _INDEX_WRITE_CASES:
+        seen = []
+        for L in (torch, numtorch):
+            x = L.arange(float(np.prod(shape))).reshape(shape)
+            s = L.arange(float(np.prod(src))).reshape(src) + 10
+            try:
+                seen.append(getattr(x, op)(dim, L.tensor(index), s).tolist())
+            except Exception as e:  # noqa: BLE001 - the class is compared
+                seen.append((type(e).__name__, str(e)))
+        assert seen[1] == seen[0], (shape, dim, index, src)
+    for index in ([[0]], [[[0, 1]]]):
+        seen = []
+        for L in (torch, numtorch):
+            with pytest.raises(Exception) as info:
+                L.ones(3, 2).index_fill_(0, L.tensor(index), 1.0)
+            seen.append((type(info.value).__name__, str(info.value)))
+        assert seen[1] == seen[0]

@@ -28,9 +28,15 @@ def _check_index(fn, index, allow_int32=True):
         if not allow_int32:
             raise RuntimeError(f"{fn}(): Expected a long tensor for index, but got {got}")
         raise RuntimeError(f"{fn}(): Expected dtype int32/int64 for index but got: {got}")
-    if index._array.ndim > 1:
-        raise IndexError(f"{fn}(): Index is supposed to be a vector (got {index._array.ndim} "
-                         f"dims)")
+    nd = index._array.ndim
+    if nd > 1:  # each op words it its own way
+        if fn == "index_fill_":
+            raise RuntimeError("Index has to be a vector/scalar")
+        if fn == "index_copy_":
+            raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {nd})")
+        sizes = ", ".join(str(n) for n in index._array.shape)
+        raise IndexError(f"{fn}(): Index is supposed to be a vector, but got dim: {nd} with "
+                         f"type: {_display(index.dtype)} and size: [{sizes}]")
 
 
 def _display(dtype):
@@ -39,17 +45,36 @@ def _display(dtype):
 
 
 def _check_source(fn, input, d, index, source):
-    """source must match input outside ``dim`` and have len(index) entries along it."""
+    """source must match input outside ``dim`` and have len(index) entries along it; the
+    checks' order and wording are torch's, which differ between index_add_ and index_copy_."""
     xs, ss = input._array.shape, source._array.shape
     n = index._array.size
-    sd = ss[d] if source._array.ndim else 1
+    rest_x, rest_s = xs[:d] + xs[d + 1:], ss[:d] + ss[d + 1:]
+    if fn == "index_copy_":
+        if xs and ss and len(xs) != len(ss):
+            raise IndexError(f"index_copy_(): When source and destination are not scalars, their "
+                             f"dimensionality must match. Source dimensionality ({len(ss)}), "
+                             f"destination dimensionality ({len(xs)})")
+        if rest_x != rest_s:
+            raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice "
+                               f"shapes. Destination slice shape: "
+                               f"{' '.join(map(str, rest_x))} at dimension {d} and source slice "
+                               f"shape: {' '.join(map(str, rest_s))} at dimension 0.")
+        if n != (ss[d] if ss else 1):
+            raise IndexError(f"index_copy_(): Number of indices ({n}) should be equal to "
+                             f"source.size(dim) ({ss[d] if ss else 1})")
+        return
+    if d >= max(len(ss), 1):
+        raise RuntimeError(f"{fn}(): Indexing dim {d} is out of bounds of the source tensor "
+                           f"with dim {len(ss)}")
+    sd = ss[d] if ss else 1
     if n != sd:
         raise RuntimeError(f"{fn}(): Number of indices ({n}) should be equal to "
                            f"source.size(dim): ({sd}), for dim: {d}")
-    if len(xs) != len(ss) or any(a != b for k, (a, b) in enumerate(zip(xs, ss)) if k != d):
-        raise RuntimeError(f"{fn}(): Source/destination tensor must have same slice shapes. "
-                           f"Destination shape {tuple(xs)}, source shape {tuple(ss)} "
-                           f"(dim {d}).")
+    if len(xs) != len(ss) or rest_x != rest_s:
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = {list(xs)} source.shape = "
+                           f"{list(ss)}")
 
 
 def _check_range(fn, idx, size, d, scalar):
@@ -162,6 +187,8 @@ def index_copy(input, dim, index, source):
     d = _index_op("index_copy_", input, dim, index, source, allow_int32=False)
     if input._array.ndim == 0:
         return IndexCopy.apply(input.reshape(1), index, source.reshape(1), dim=0).reshape(())
+    if source._array.ndim == 0:  # a scalar into a 1-d input
+        source = source.reshape(1)
     return IndexCopy.apply(input, index, source, dim=d)
 
 
