@@ -91,7 +91,8 @@ def _roi_align(input, rois, spatial_scale, pooled_h, pooled_w, sampling_ratio, a
     n, c, height, width = input.shape
     k = rois.shape[0]
     if k == 0:
-        return input.new_zeros((0, c, pooled_h, pooled_w))
+        # still part of the graph, so the input's gradient is zeros rather than None
+        return input.reshape(-1)[:0].reshape(0, 1, 1, 1).expand(0, c, pooled_h, pooled_w)
     # the weights are small (K x bins x H) and built on the host; the products run where the
     # input lives
     r = rois.detach().cpu().numpy()

@@ -209,3 +209,16 @@ def test_roi_errors(fn):
         fn(x, [numtorch.zeros(3, 5)], 2)
     with pytest.raises(RuntimeError, match="same type as tensor for rois"):
         fn(x, numtorch.zeros(3, 5, dtype=numtorch.float64), 2)
+
+
+def test_roi_align_without_boxes_stays_in_the_graph():
+    # torchvision's kernel returns an empty result that is still connected to the input, so
+    # a pyramid level that received no box gets a zero gradient rather than None
+    x = torch.randn(1, 2, 5, 5, requires_grad=True)
+    _tv_roi_align(x, torch.zeros(0, 5), 1.0, 2, 2, -1, False).sum().backward()
+    nx = numtorch.randn(1, 2, 5, 5, requires_grad=True)
+    out = ops.roi_align(nx, numtorch.zeros(0, 5), 2)
+    assert out.shape == (0, 2, 2, 2)
+    out.sum().backward()
+    assert nx.grad is not None and x.grad is not None
+    assert not nx.grad.any()
