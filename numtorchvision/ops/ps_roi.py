@@ -1,0 +1,194 @@
+"""Position-sensitive RoI pooling (Dai et al., R-FCN): bin ``(p, q)`` of output channel ``c``
+reads only input channel ``(c * PH + p) * PW + q``, so the input carries ``C_out * PH * PW``
+channels.
+
+Both variants are separable averages: bin ``(p, q)`` of RoI ``k`` is
+``sum_{h,w} Ay[k, p, h] * X[b_k, chan(c, p, q), h, w] * Ax[k, q, w]``.
+``ps_roi_align`` takes ``Ay``/``Ax`` from RoIAlign's bilinear sample weights (always with the
+half-pixel shift, no minimum RoI size); ``ps_roi_pool`` uses box filters over the integer bin
+edges (the mean of the bin, 0 for an empty bin). The contraction is batched matrix products,
+so numtorch's autograd gives the input gradient (and its second derivative); boxes get none.
+"""
+
+import numpy as np
+
+import numtorch
+import numtorch.fx
+from numtorch import nn
+from numtorch.nn.modules.utils import _pair
+
+from ._utils import check_roi_boxes_shape, convert_boxes_to_roi_format
+from .roi_align import _axis_weights, _roi_geometry
+from .roi_pool import _bin_edges, _round_half_away
+
+__all__ = ["ps_roi_align", "PSRoIAlign", "ps_roi_pool", "PSRoIPool"]
+
+# RoIs per chunk are capped so that the (C, K, H) intermediate stays below this many elements
+_CHUNK_ELEMENTS = 1 << 24
+
+
+def _ps_contract(image, ay, ax, out_channels):
+    """``out[k, c, p, q] = sum_{h,w} ay[k, p, h] image[(c*P + p)*Q + q, h, w] ax[k, q, w]``."""
+    _, height, width = image.shape
+    k, ph, _ = ay.shape
+    pw = ax.shape[1]
+    grouped = image.reshape(out_channels, ph, pw, height, width)
+    # columns first: one (C*P*H, W) x (W, K) product per output column q
+    cols = grouped.permute(2, 0, 1, 3, 4).reshape(pw, out_channels * ph * height, width)
+    t = numtorch.matmul(cols, ax.permute(1, 2, 0))                    # (Q, C*P*H, K)
+    t = t.reshape(pw, out_channels, ph, height, k).permute(2, 4, 1, 0, 3)  # (P, K, C, Q, H)
+    t = t.reshape(ph, k, out_channels * pw, height)
+    rows = ay.permute(1, 0, 2).unsqueeze(-1)                           # (P, K, H, 1)
+    out = numtorch.matmul(t, rows).reshape(ph, k, out_channels, pw)
+    return out.permute(1, 2, 0, 3)
+
+
+def _pooled_by_weights(input, rois, pooled_h, pooled_w, weights):
+    """Run the contraction for every image's RoIs (chunked) and restore the RoI order."""
+    n, c, height, width = input.shape
+    if c % (pooled_h * pooled_w) != 0:
+        raise RuntimeError("input channels must be a multiple of pooling height * pooling "
+                           "width")
+    out_channels = c // (pooled_h * pooled_w)
+    k = rois.shape[0]
+    if k == 0:
+        return input.reshape(-1)[:0].reshape(0, 1, 1, 1).expand(0, out_channels, pooled_h,
+                                                                 pooled_w)
+    r = rois.detach().cpu().numpy()
+    ay, ax = weights(r, height, width)
+    ay_t = numtorch.as_tensor(ay, device=input.device)
+    ax_t = numtorch.as_tensor(ax, device=input.device)
+    batch = r[:, 0].astype(np.int64)
+    per_chunk = max(1, _CHUNK_ELEMENTS // max(1, c * height))
+    pieces, order = [], []
+    for b in np.unique(batch).tolist():
+        members = np.flatnonzero(batch == b)
+        for s in range(0, members.size, per_chunk):
+            sel = members[s:s + per_chunk]
+            idx = numtorch.as_tensor(sel, device=input.device)
+            pieces.append(_ps_contract(input[b], ay_t[idx], ax_t[idx], out_channels))
+            order.append(sel)
+    out = numtorch.cat(pieces, 0) if len(pieces) > 1 else pieces[0]
+    order = np.concatenate(order)
+    if (order != np.arange(k)).any():
+        inverse = np.empty_like(order)
+        inverse[order] = np.arange(k)
+        out = out[numtorch.as_tensor(inverse, device=input.device)]
+    return out.contiguous()
+
+
+def _box_filter(lo, hi, size, dtype):
+    """``(K, pooled, size)`` weights averaging rows ``[lo, hi)`` of each bin (0 if empty)."""
+    pos = np.arange(size)[None, None, :]
+    inside = (pos >= lo[:, :, None]) & (pos < hi[:, :, None])
+    count = np.maximum(hi - lo, 1).astype(dtype)[:, :, None]
+    return (inside / count).astype(dtype)
+
+
+def _prepare(input, boxes, output_size):
+    check_roi_boxes_shape(boxes)
+    rois = boxes
+    if not isinstance(rois, numtorch.Tensor):
+        rois = convert_boxes_to_roi_format(rois)
+    if rois.size(1) != 5:
+        raise RuntimeError("rois must have shape as Tensor[K, 5]")
+    if input.dtype != rois.dtype:
+        raise RuntimeError(f"Expected tensor for input to have the same type as tensor for "
+                           f"rois; but type {input.dtype} does not equal {rois.dtype}")
+    return rois, _pair(output_size)
+
+
+@numtorch.fx.wrap
+def ps_roi_align(input, boxes, output_size, spatial_scale=1.0, sampling_ratio=-1):
+    """Position-sensitive RoIAlign (R-FCN).
+
+    Args:
+        input (Tensor[N, C, H, W]): feature maps; ``C`` must be a multiple of
+            ``output_size[0] * output_size[1]``.
+        boxes (Tensor[K, 5] or list of Tensor[L, 4]): RoIs as ``(batch index, x1, y1, x2,
+            y2)`` rows, or one ``(x1, y1, x2, y2)`` tensor per image.
+        output_size (int or (int, int)): ``(height, width)`` of the pooled output.
+        spatial_scale (float): maps box coordinates onto the feature map. Default: 1.0.
+        sampling_ratio (int): samples per bin along each axis; <= 0 means adaptive
+            (``ceil(roi_size / output_size)``). Default: -1.
+
+    Returns:
+        Tensor[K, C / (output_size[0] * output_size[1]), output_size[0], output_size[1]].
+    """
+    rois, (ph, pw) = _prepare(input, boxes, output_size)
+
+    def weights(r, height, width):
+        dtype = r.dtype
+        x1, y1, w, h, gh, gw = _roi_geometry(np, r, spatial_scale, ph, pw, sampling_ratio,
+                                             True, dtype)
+        return (_axis_weights(np, y1, h, ph, gh, height, dtype),
+                _axis_weights(np, x1, w, pw, gw, width, dtype))
+
+    return _pooled_by_weights(input, rois, ph, pw, weights)
+
+
+@numtorch.fx.wrap
+def ps_roi_pool(input, boxes, output_size, spatial_scale=1.0):
+    """Position-sensitive RoI pooling (R-FCN): the mean of each integer bin.
+
+    Args:
+        input (Tensor[N, C, H, W]): feature maps; ``C`` must be a multiple of
+            ``output_size[0] * output_size[1]``.
+        boxes (Tensor[K, 5] or list of Tensor[L, 4]): RoIs, as for :func:`ps_roi_align`.
+        output_size (int or (int, int)): ``(height, width)`` of the pooled output.
+        spatial_scale (float): maps box coordinates onto the feature map. Default: 1.0.
+
+    Returns:
+        Tensor[K, C / (output_size[0] * output_size[1]), output_size[0], output_size[1]].
+    """
+    rois, (ph, pw) = _prepare(input, boxes, output_size)
+
+    def weights(r, height, width):
+        dtype = r.dtype
+        scaled = _round_half_away(r[:, 1:] * dtype.type(spatial_scale)).astype(np.int64)
+        x1, y1, x2, y2 = scaled.T
+        # a degenerate RoI still covers one cell
+        h_lo, h_hi = _bin_edges(y1, np.maximum(y2 - y1, 1), ph, height, dtype)
+        w_lo, w_hi = _bin_edges(x1, np.maximum(x2 - x1, 1), pw, width, dtype)
+        return _box_filter(h_lo, h_hi, height, dtype), _box_filter(w_lo, w_hi, width, dtype)
+
+    return _pooled_by_weights(input, rois, ph, pw, weights)
+
+
+class _PSModule(nn.Module):
+    def forward(self, input, rois):
+        return self._fn(input, rois, **self._settings())
+
+    def __repr__(self):
+        args = ", ".join(f"{k}={v}" for k, v in self._settings().items())
+        return f"{self.__class__.__name__}({args})"
+
+
+class PSRoIAlign(_PSModule):
+    """Module form of :func:`ps_roi_align`."""
+
+    _fn = staticmethod(ps_roi_align)
+
+    def __init__(self, output_size, spatial_scale, sampling_ratio):
+        super().__init__()
+        self.output_size = output_size
+        self.spatial_scale = spatial_scale
+        self.sampling_ratio = sampling_ratio
+
+    def _settings(self):
+        return {"output_size": self.output_size, "spatial_scale": self.spatial_scale,
+                "sampling_ratio": self.sampling_ratio}
+
+
+class PSRoIPool(_PSModule):
+    """Module form of :func:`ps_roi_pool`."""
+
+    _fn = staticmethod(ps_roi_pool)
+
+    def __init__(self, output_size, spatial_scale):
+        super().__init__()
+        self.output_size = output_size
+        self.spatial_scale = spatial_scale
+
+    def _settings(self):
+        return {"output_size": self.output_size, "spatial_scale": self.spatial_scale}
