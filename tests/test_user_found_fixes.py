@@ -784,3 +784,19 @@ def test_index_add_copy_shape_checks_as_torch(op):
                 L.ones(3, 2).index_fill_(0, L.tensor(index), 1.0)
             seen.append((type(info.value).__name__, str(info.value)))
         assert seen[1] == seen[0]
+
+
+def test_scatter_reduce_takes_max_min_spellings_forward_only():
+    # torch's forward reads 'max'/'min' as amax/amin; its backward refuses them
+    def run(L, r):
+        x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = L.full((2,), 1.5).scatter_reduce(0, L.tensor([0, 0, 1]), x, reduce=r)
+        with pytest.raises(RuntimeError) as info:
+            y.sum().backward()
+        ints = L.zeros(2, dtype=L.int64).scatter_reduce(0, L.tensor([0, 0, 1]),
+                                                         L.tensor([4, 2, 3]), reduce=r,
+                                                         include_self=False)
+        return y.tolist(), y.grad_fn.name(), str(info.value), ints.tolist()
+
+    for r in ("max", "min"):
+        assert run(numtorch, r) == run(torch, r)

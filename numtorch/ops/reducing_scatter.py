@@ -22,6 +22,7 @@ from .gather import _check_index_range, _check_index_tensor
 __all__ = ["index_reduce", "scatter_reduce"]
 
 _REDUCES = ("sum", "prod", "mean", "amax", "amin")
+_ALIASES = {"max": "amax", "min": "amin"}
 
 
 def _identity(reduce, dt):
@@ -58,6 +59,8 @@ class ScatterReduce(Op):
     multiplies it by the product of the other factors; amax/amin split it between ties.
     """
 
+    spelled = None  # 'max'/'min' when scatter_reduce was given torch's forward-only spellings
+
     def forward(self, x, index, src):
         xp, d, reduce = self.xp, self.dim, self.reduce
         if reduce in ("prod", "amax", "amin"):
@@ -91,6 +94,9 @@ class ScatterReduce(Op):
 
     def backward(self, grad):
         d, reduce, inc = self.dim, self.reduce, self.include_self
+        if self.spelled is not None:
+            raise RuntimeError(f"Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', "
+                               f"'amin' but got {self.spelled}.")
         index = _make(self.saved("index"))
         hit = _make(self.saved("hit"))
         nx, _, ns = self.needs_input_grad
@@ -162,6 +168,10 @@ def _prod_grads(grad, x, y, index, src, d, include_self):
 
 
 def _scatter_reduce(input, dim, index, src, reduce, include_self, fn):
+    spelled = None
+    if fn == "scatter_reduce" and reduce in _ALIASES:
+        # torch's forward takes 'max'/'min' for amax/amin; its backward then refuses them
+        spelled, reduce = reduce, _ALIASES[reduce]
     if reduce not in _REDUCES:
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got "
                            f"{reduce}")
@@ -169,7 +179,7 @@ def _scatter_reduce(input, dim, index, src, reduce, include_self, fn):
     _check_index_tensor("scatter", index, input, d, src)
     if src.dtype is not input.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
-    return ScatterReduce.apply(input, index, src, dim=d, reduce=reduce,
+    return ScatterReduce.apply(input, index, src, dim=d, reduce=reduce, spelled=spelled,
                                include_self=bool(include_self),
                                x_shape=tuple(input._array.shape),
                                index_shape=tuple(index._array.shape),
@@ -211,13 +221,13 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True):
         >>> torch.ones(2).index_reduce(0, torch.tensor([0, 0]), torch.tensor([2., 3.]), "prod")
         tensor([6., 1.])
     """
+    if reduce not in ("prod", "mean", "amax", "amin"):  # checked before torch's warning
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
+                           f"amin but got {reduce}.")
     if not _INDEX_REDUCE_WARNED:
         _INDEX_REDUCE_WARNED.append(True)
         warnings.warn("index_reduce() is in beta and the API may change at any time.",
                       UserWarning, stacklevel=2)
-    if reduce not in ("prod", "mean", "amax", "amin"):
-        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
-                           f"amin but got {reduce}.")
     nd = input._array.ndim
     d = canonical_dim(dim, nd)
     if index.dtype is not _dtype.int64 and index.dtype is not _dtype.int32:
