@@ -329,8 +329,15 @@ def _cdf_pdf_part(xp, x, cdf, e, y):
     float16/float32, through the refitted erfc form above; the buffers double as scratch."""
     dt = x.dtype
     xp.multiply(x, x, out=e)
-    e *= dt.type(-0.5)
-    xp.exp(e, out=e)  # exp(-x^2/2), also the exp(-z^2) of erfc with z = x / sqrt(2)
+    if dt == np.float32 and xp is np:
+        # NumPy's float32 exp2 is as accurate as its exp (both within 2.3e-7) at half the
+        # cost (393K values: 84 vs 178 us); the second rounding of the argument adds at most
+        # 2.6e-6 relative in the far tail (|x| = 12), where x^2's own rounding gives 4e-6
+        e *= dt.type(-0.5 / math.log(2.0))
+        xp.exp2(e, out=e)
+    else:
+        e *= dt.type(-0.5)
+        xp.exp(e, out=e)  # exp(-x^2/2), also the exp(-z^2) of erfc with z = x / sqrt(2)
     # tail = erfc(|x| / sqrt 2) / 2 (the halving is folded into the coefficients);
     # Phi = tail for x < 0, 1 - tail otherwise
     u = xp.abs(x, out=cdf)
