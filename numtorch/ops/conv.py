@@ -256,10 +256,31 @@ def _matmul(xp, a, b, out=None):
     return xp.matmul(a, b, out=out)
 
 
-def _conv_forward(xp, x, w, b, stride, padding, dilation, groups, out=None, taps=None):
+def _into(xp, y, res):
+    """``y`` written into ``res`` (``y`` itself when there is no ``res``, or it is ``res``)."""
+    if res is None or y is res:
+        return y
+    _copy(xp, y, res)
+    return res
+
+
+def _given(res, dtype):
+    """``res`` if a kernel may write its result ``dtype`` straight into it, else None."""
+    return res if res is not None and res.dtype == dtype else None
+
+
+def _conv_forward(xp, x, w, b, stride, padding, dilation, groups, out=None, taps=None,
+                  res=None):
     """y = conv(x, w) + b: a 1x1 convolution over a large map is a plain GEMM per sample; any
     other goes through im2col and a GEMM block by block (see ``_chunk``). ``taps``: the
-    Winograd filters of ``w`` when the caller has them (``conv_winograd.forward``)."""
+    Winograd filters of ``w`` when the caller has them (``conv_winograd.forward``). ``res``:
+    a contiguous array of y's shape to hold the result (one part's share of a batch split
+    across cores, so that the parts need no joining copy); it is what is returned then."""
+    return _into(xp, _forward_paths(xp, x, w, b, stride, padding, dilation, groups, out, taps,
+                                    res), res)
+
+
+def _forward_paths(xp, x, w, b, stride, padding, dilation, groups, out, taps, res):
     if out is None:
         out = out_size(x.shape[2:], w.shape[2:], stride, padding, dilation)
     if is_device_array(x):
@@ -277,20 +298,22 @@ def _conv_forward(xp, x, w, b, stride, padding, dilation, groups, out=None, taps
         return _depthwise.forward(xp, x, w, b, padding, dilation, out)
     if _winograd.applies(x, w, stride, dilation, groups, out):
         _note("forward-winograd")
-        return _winograd.forward(xp, x, w, b, padding, out, taps)
+        return _winograd.forward(xp, x, w, b, padding, out, taps, _given(res, x.dtype))
+    res = _given(res, xp.result_type(x, w))
     if _flat_applies(w, groups, stride, out):
         _note("forward-flat")
-        return _flat_forward(xp, x, w, b, padding, dilation, groups, out)
+        return _flat_forward(xp, x, w, b, padding, dilation, groups, out, res)
     if _per_sample(w.shape[1] * _prod(w.shape[2:]), groups, out):
         _note("forward-per-sample")
-        return _forward_per_sample(xp, x, w, b, stride, padding, dilation, out)
+        return _forward_per_sample(xp, x, w, b, stride, padding, dilation, out, res)
     _note("forward-im2col")
     kernel = w.shape[2:]
     block, out = _im2col(xp, x, kernel, stride, padding, dilation, out)
     n, o = x.shape[0], w.shape[0]
     length = _prod(out)
     wm = w.reshape(groups, o // groups, -1)
-    y = xp.empty((n, o, length), dtype=xp.result_type(x, w))
+    y = xp.empty((n, o, length), dtype=xp.result_type(x, w)) if res is None else \
+        res.reshape(n, o, length)
     step = _chunk(n, wm.shape[2] * groups * length * x.itemsize, length)
     bias = None if b is None else b.reshape(o, 1)
     for i in range(0, n, step):
@@ -302,7 +325,7 @@ def _conv_forward(xp, x, w, b, stride, padding, dilation, groups, out=None, taps
             _copy(xp, _matmul(xp, wm, cols).reshape(o, m, length).swapaxes(0, 1), y[i:i + m])
         if bias is not None:
             y[i:i + m] += bias
-    return y.reshape((n, o) + tuple(out))
+    return y.reshape((n, o) + tuple(out)) if res is None else res
 
 
 def _flat_applies(w, groups, stride, out):
@@ -314,7 +337,7 @@ def _flat_applies(w, groups, stride, out):
             and w.shape[1] * _prod(w.shape[2:]) <= _FLAT_MAX_DEPTH)
 
 
-def _flat_forward(xp, x, w, b, padding, dilation, groups, out):
+def _flat_forward(xp, x, w, b, padding, dilation, groups, out, res=None):
     """y = conv(x, w) + b (stride 1) with im2col from flat padded planes.
 
     Each (sample, channel) plane is zero-padded and flattened once; computing the output on
@@ -342,7 +365,7 @@ def _flat_forward(xp, x, w, b, padding, dilation, groups, out):
         (flat.strides[1],) + tuple(dl * st * item for dl, st in zip(dilation, plane_strides))
         + (flat.strides[0], item))
     wm = w.reshape(groups, o // groups, -1)
-    y = xp.empty((n, o) + tuple(out), dtype=xp.result_type(x, w))
+    y = xp.empty((n, o) + tuple(out), dtype=xp.result_type(x, w)) if res is None else res
     step = _chunk(n, wm.shape[2] * groups * length * x.itemsize, length)
     valid = (slice(None),) * 3 + tuple(slice(0, q) for q in out[1:])
     for i in range(0, n, step):
@@ -417,7 +440,7 @@ def _per_sample(depth, groups, out):
     return groups == 1 and depth <= _PER_SAMPLE_MAX_DEPTH and _prod(out) >= _MIN_POINTWISE_LENGTH
 
 
-def _forward_per_sample(xp, x, w, b, stride, padding, dilation, out):
+def _forward_per_sample(xp, x, w, b, stride, padding, dilation, out, res=None):
     """y = conv(x, w) + b for few input channels times taps: ``w @ cols[i]`` per sample,
     batched by matmul, lands in y's layout, where the blocked GEMM's ``(O, m * L)`` result
     needs a transposing copy into y (as large as y, against a GEMM of only
@@ -430,14 +453,15 @@ def _forward_per_sample(xp, x, w, b, stride, padding, dilation, out):
     win = win.transpose((0, 1) + tuple(range(2 + nd, 2 + 2 * nd)) + tuple(range(2, 2 + nd)))
     ck = x.shape[1] * _prod(kernel)
     wm = w.reshape(o, ck)
-    y = xp.empty((n, o, length), dtype=xp.result_type(x, w))
+    y = xp.empty((n, o, length), dtype=xp.result_type(x, w)) if res is None else \
+        res.reshape(n, o, length)
     step = max(1, _BLOCK_BYTES // max(ck * length * x.itemsize, 1))
     for i in range(0, n, step):
         cols = _copy(xp, win[i:i + step]).reshape(-1, ck, length)
         xp.matmul(wm, cols, out=y[i:i + step])
     if b is not None:
         y += b.reshape(o, 1)
-    return y.reshape((n, o) + tuple(out))
+    return y.reshape((n, o) + tuple(out)) if res is None else res
 
 
 def _weight_per_sample(xp, x, gy, kernel, stride, padding, dilation):
@@ -466,7 +490,7 @@ def _weight_per_sample(xp, x, gy, kernel, stride, padding, dilation):
     return acc.reshape((o, x.shape[1]) + tuple(kernel))
 
 
-def _conv_input(xp, gy, w, size, stride, padding, dilation, groups, filters=None):
+def _conv_input(xp, gy, w, size, stride, padding, dilation, groups, filters=None, res=None):
     """dx = the input gradient of conv(x, w) (x of spatial ``size``) for output gradient gy.
 
     With stride 1 it is itself a convolution (of ``gy`` with the flipped, transposed weight),
@@ -474,7 +498,13 @@ def _conv_input(xp, gy, w, size, stride, padding, dilation, groups, filters=None
     the size of dx and nine read-modify-write passes of col2im (measured 1.3-4x faster, most
     for depthwise convolutions). Strided convolutions scatter through ``_col2im_into``.
     ``filters``: the Winograd filters of ``w`` (``conv_winograd.filters``) when known.
+    ``res``: where to write dx, as for ``_conv_forward``.
     """
+    return _into(xp, _input_paths(xp, gy, w, size, stride, padding, dilation, groups, filters,
+                                  res), res)
+
+
+def _input_paths(xp, gy, w, size, stride, padding, dilation, groups, filters, res):
     out = tuple(gy.shape[2:])
     if is_device_array(gy):
         return _device_input(xp, gy, w, size, stride, padding, dilation, groups, out)
@@ -498,12 +528,13 @@ def _conv_input(xp, gy, w, size, stride, padding, dilation, groups, filters=None
     if all(st == 1 for st in stride) and not small and (
             c_in >= _MIN_CHANNELS_AS_CONV or _depthwise.applies(c_in, w.shape[0], groups, stride)):
         _note("input-as-conv")
-        return _input_as_conv(xp, gy, w, size, padding, dilation, groups, filters)
+        return _input_as_conv(xp, gy, w, size, padding, dilation, groups, filters, res)
     if _depthwise.applies(c_in, w.shape[0], groups, (1,)):
         _note("input-depthwise")
         return _depthwise.input_scatter(xp, gy, w, size, stride, padding, dilation)
     _note("input-col2im")
-    return _input_col2im(xp, gy, w, size, stride, padding, dilation, groups)
+    return _input_col2im(xp, gy, w, size, stride, padding, dilation, groups,
+                         _given(res, xp.result_type(gy, w)))
 
 
 def _device_input(xp, gy, w, size, stride, padding, dilation, groups, out):
@@ -518,7 +549,7 @@ def _device_input(xp, gy, w, size, stride, padding, dilation, groups, out):
                                 _col2im_into)
 
 
-def _input_as_conv(xp, gy, w, size, padding, dilation, groups, filters=None):
+def _input_as_conv(xp, gy, w, size, padding, dilation, groups, filters=None, res=None):
     """dx = conv(gy, flip(w^T)) for a stride-1 convolution (see ``_conv_input``).
 
     Per dim, dx[s] = sum_k gy[s + lo - d*k] w[k] = sum_k' gy_p[s + d*k'] w[K-1-k'] with gy
@@ -542,10 +573,10 @@ def _input_as_conv(xp, gy, w, size, padding, dilation, groups, filters=None):
     if taps is None:
         wt = xp.ascontiguousarray(wt)
     return _conv_forward(xp, gy[tuple(crop)], wt, None, (1,) * len(kernel), tuple(pads),
-                         dilation, groups, tuple(size), taps)
+                         dilation, groups, tuple(size), taps, res=res)
 
 
-def _input_col2im(xp, gy, w, size, stride, padding, dilation, groups):
+def _input_col2im(xp, gy, w, size, stride, padding, dilation, groups, res=None):
     """dx for any stride: per block one GEMM ``w^T @ gy`` into columns, then col2im into the
     block's samples."""
     kernel = tuple(w.shape[2:])
@@ -556,7 +587,8 @@ def _input_col2im(xp, gy, w, size, stride, padding, dilation, groups):
     c_in = w.shape[1] * groups
     step = _chunk(n, c_in * _prod(kernel) * length * gy.itemsize, length)
     if _col2im_last.applies(c_in, groups):
-        return _col2im_last.input_grad(xp, gy, w, size, stride, padding, dilation, step, _copy)
+        return _col2im_last.input_grad(xp, gy, w, size, stride, padding, dilation, step, _copy,
+                                       res)
     wt = w.reshape(groups, o // groups, -1).swapaxes(1, 2)  # (g, C/g * K, O/g)
     full = tuple(s + lo + hi for s, (lo, hi) in zip(size, padding))
     dx = xp.zeros((n, c_in) + full, dtype=xp.result_type(gy, w))
@@ -570,7 +602,7 @@ def _input_col2im(xp, gy, w, size, stride, padding, dilation, groups):
         return dx
     crop = dx[(slice(None),) * 2 + tuple(slice(lo, lo + s) for s, (lo, _) in
                                          zip(size, padding))]
-    return _copy(xp, crop)
+    return _copy(xp, crop, res)
 
 
 def _col2im_into(buf, cols, stride, dilation):
@@ -639,23 +671,43 @@ class _ConvPair(Op):
         geo = (self.stride, self.padding, self.dilation, self.groups)
 
         filters = self.__dict__.pop("winograd_filters", None)
+        macs = x.shape[0] * _prod(self._conv_out(x, grad).shape[2:]) * w.size * sum(needs[:2])
+        k = _batch_split.parts((x, w, grad), x.shape[0], macs)
+        whole = _split_result(xp, k, needs[0], x.shape, (grad, w))
 
         def part(lo, hi):
             g = grad[lo:hi]
-            gx = self._input_grad_array(xp, g, w, size, geo, filters) if needs[0] else None
+            gx = self._input_grad_array(
+                xp, g, w, size, geo, filters,
+                None if whole is None else whole[lo:hi]) if needs[0] else None
             gw = _conv_weight(xp, *self._weight_operands(x[lo:hi], g), kernel,
                               *geo) if needs[1] else None
             return gx, gw, (_bias_grad(g, nd) if bias else None)
 
         def combine(res):
             gx, gw, gb = zip(*res)
-            return (_batch_split.joined(gx) if needs[0] else None,
+            return (_joined(whole, gx) if needs[0] else None,
                     _batch_split.summed(gw) if needs[1] else None,
                     _batch_split.summed(gb) if bias else None)
 
-        macs = x.shape[0] * _prod(self._conv_out(x, grad).shape[2:]) * w.size * sum(needs[:2])
-        gx, gw, gb = _by_samples(x.shape[0], (x, w, grad), macs, part, combine)
+        gx, gw, gb = _by_samples(x.shape[0], (x, w, grad), macs, part, combine, k)
         return (gx, gw) if len(needs) == 2 else (gx, gw, gb)
+
+
+def _split_result(xp, k, needed, shape, operands):
+    """The array a batch split into ``k`` parts writes its per-sample result into, each part
+    its own samples (no joining copy: ResNet-18's split outputs and input gradients are
+    ~70 MB a step); None when not split or the operands' dtypes differ (the parts' results
+    then keep their own dtype, joined as before)."""
+    dtypes = {a.dtype for a in operands if a is not None}
+    if k == 1 or not needed or len(dtypes) != 1:
+        return None
+    return xp.empty(shape, dtype=dtypes.pop())
+
+
+def _joined(whole, parts):
+    """The parts' results as one batch: ``whole`` when they were written into it."""
+    return _batch_split.joined(parts) if whole is None else whole
 
 
 def _by_samples(n, arrays, macs, kernel, combine, k=None):
@@ -680,6 +732,7 @@ class Conv(_ConvPair):
         n = x.shape[0]
         macs = n * _prod(out) * w.size
         k = _batch_split.parts((x, w, b), n, macs)
+        whole = _split_result(self.xp, k, True, (n, w.shape[0]) + tuple(out), (x, w, b))
         taps = None
         if not is_device_array(x) and _winograd.applies(x[:-(-n // k)], w, self.stride,
                                                         self.dilation, self.groups, out):
@@ -691,17 +744,18 @@ class Conv(_ConvPair):
 
         def part(lo, hi):
             return _conv_forward(self.xp, x[lo:hi], w, b, self.stride, self.padding,
-                                 self.dilation, self.groups, out, taps)
+                                 self.dilation, self.groups, out, taps,
+                                 res=None if whole is None else whole[lo:hi])
 
-        return _by_samples(n, (x, w, b), macs, part, _batch_split.joined, k)
+        return _by_samples(n, (x, w, b), macs, part, lambda res: _joined(whole, res), k)
 
     @staticmethod
     def _input_grad(grad, w, size, geo):
         return ConvTranspose.apply(grad, w, size=size, **geo)
 
     @staticmethod
-    def _input_grad_array(xp, grad, w, size, geo, filters=None):
-        return _conv_input(xp, grad, w, size, *geo, filters=filters)
+    def _input_grad_array(xp, grad, w, size, geo, filters=None, res=None):
+        return _conv_input(xp, grad, w, size, *geo, filters=filters, res=res)
 
     @staticmethod
     def _conv_out(x, grad):
@@ -718,24 +772,29 @@ class ConvTranspose(_ConvPair):
 
     def forward(self, x, w, b=None):
         self.save_inputs(x, w)
+        n = x.shape[0]
+        macs = n * _prod(x.shape[2:]) * w.size
+        k = _batch_split.parts((x, w, b), n, macs)
+        whole = _split_result(self.xp, k, True, (n, w.shape[1] * self.groups) + tuple(self.size),
+                              (x, w, b))
 
         def part(lo, hi):
             y = _conv_input(self.xp, x[lo:hi], w, self.size, self.stride, self.padding,
-                            self.dilation, self.groups)
+                            self.dilation, self.groups,
+                            res=None if whole is None else whole[lo:hi])
             if b is not None:
                 y += b.reshape((-1,) + (1,) * (w.ndim - 2))
             return y
 
-        return _by_samples(x.shape[0], (x, w, b), x.shape[0] * _prod(x.shape[2:]) * w.size,
-                           part, _batch_split.joined)
+        return _by_samples(n, (x, w, b), macs, part, lambda res: _joined(whole, res), k)
 
     @staticmethod
     def _input_grad(grad, w, size, geo):
         return Conv.apply(grad, w, out=size, **geo)
 
     @staticmethod
-    def _input_grad_array(xp, grad, w, size, geo, filters=None):
-        return _conv_forward(xp, grad, w, None, *geo, size)
+    def _input_grad_array(xp, grad, w, size, geo, filters=None, res=None):
+        return _conv_forward(xp, grad, w, None, *geo, size, res=res)
 
     @staticmethod
     def _conv_out(x, grad):

@@ -25,9 +25,10 @@ def applies(c_in, groups):
     return groups == 1 and c_in >= MIN_CHANNELS
 
 
-def input_grad(xp, gy, w, size, stride, padding, dilation, step, copy):
+def input_grad(xp, gy, w, size, stride, padding, dilation, step, copy, res=None):
     """dx of spatial ``size`` for output gradient ``gy`` of a single-group convolution with
-    weight ``w``; ``step`` is the samples per GEMM block, ``copy`` a contiguous copy helper."""
+    weight ``w``; ``step`` is the samples per GEMM block, ``copy(xp, src, out)`` a contiguous
+    copy helper, ``res`` (optional) the array to copy dx into."""
     kernel = tuple(w.shape[2:])
     nd = len(kernel)
     n, o = gy.shape[:2]
@@ -61,4 +62,4 @@ def input_grad(xp, gy, w, size, stride, padding, dilation, step, copy):
         else:
             _intraop.split(part, m, blk.size // m)
     crop = dx[(slice(None),) + tuple(slice(lo, lo + s) for s, (lo, _) in zip(size, padding))]
-    return copy(xp, xp.moveaxis(crop, nd + 1, 1))
+    return copy(xp, xp.moveaxis(crop, nd + 1, 1), res)

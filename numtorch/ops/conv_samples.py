@@ -107,8 +107,28 @@ def joined(results):
 
 
 def summed(results):
-    """The parts' partial sums (weight or bias gradients) added up, in part order."""
+    """The parts' partial sums (weight or bias gradients) added up, in part order.
+
+    Large sums are added up split across the cores (``_intraop.split``): the serial adds ran
+    on the calling thread while the others waited (ResNet-18's 47 MB of weight gradients
+    every step). Each element still adds its parts in part order, so the values are those of
+    the serial sum."""
     total = results[0]
-    for r in results[1:]:
-        total += r
+    rest = results[1:]
+    flat = (isinstance(total, np.ndarray) and total.flags.c_contiguous
+            and total.flags.writeable and all(
+                isinstance(r, np.ndarray) and r.flags.c_contiguous and r.shape == total.shape
+                for r in rest))
+    if not flat or not rest:
+        for r in rest:
+            total += r
+        return total
+    whole = total.reshape(-1)
+    parts_ = [r.reshape(-1) for r in rest]
+
+    def add(lo, hi):
+        for r in parts_:
+            whole[lo:hi] += r[lo:hi]
+
+    _intraop.split(add, whole.size)
     return total

@@ -211,7 +211,7 @@ def filters(xp, w, parts=1):
     return u
 
 
-def forward(xp, x, w, b, padding, out, taps=None):
+def forward(xp, x, w, b, padding, out, taps=None, res=None):
     """y = conv2d(x, w) + b for a 3x3 kernel, stride 1, dilation 1, one group; ``padding``
     is ``((top, bottom), (left, right))`` and ``out`` the output's spatial size.
 
@@ -219,6 +219,7 @@ def forward(xp, x, w, b, padding, out, taps=None):
     ``u[order[t]]`` (``order`` None: ``u[t]``), e.g. ``(filters(w).transpose(0, 2, 1), None)``
     or, for the input gradient ``conv(gy, flip(w^T))`` of a convolution with weight ``w``,
     ``(filters(w), FLIPPED)``: no weight transform and no flipped copy of the weight.
+    ``res``, when given, is the contiguous ``(N, O, *out)`` array the result is written into.
     """
     n, c = x.shape[:2]
     o = w.shape[0]
@@ -228,7 +229,8 @@ def forward(xp, x, w, b, padding, out, taps=None):
         taps = (filters(xp, w).transpose(0, 2, 1), None)
     ut, order = taps
     bias = None if b is None else b.astype(x.dtype, copy=False)
-    res = xp.empty((n, o, ho, wo), dtype=x.dtype)
+    if res is None:
+        res = xp.empty((n, o, ho, wo), dtype=x.dtype)
     step = _samples_per_block(n, th * tw, max(c, o), x.itemsize)
     for i in range(0, n, step):
         m = min(step, n - i)

@@ -150,3 +150,45 @@ def test_joined_parts_copied_on_their_own_cores(monkeypatch):
     parts = [np.arange(24.0).reshape(2, 3, 4), np.arange(12.0).reshape(1, 3, 4) - 5]
     np.testing.assert_array_equal(conv_samples.joined(parts), np.concatenate(parts))
     assert calls == [2]
+
+
+def test_large_partial_sums_added_on_several_cores(monkeypatch):
+    # the weight gradients' partial sums: split across threads, each element still added in
+    # part order, so the values equal the serial sum's bit for bit
+    calls = []
+    real = _intraop.run_split
+
+    def watched(kernel, n, unit=1):
+        calls.append(_intraop.parts(n, unit))
+        return real(kernel, n, unit)
+
+    monkeypatch.setattr(_intraop, "_MIN_PART", 4)
+    monkeypatch.setattr(_intraop, "_cores_taken", lambda: False)
+    monkeypatch.setattr(_intraop, "run_split", watched)
+    monkeypatch.setattr(numtorch, "get_num_threads", lambda: 2)
+    monkeypatch.setattr("numtorch._threads.get_num_threads", lambda: 2)
+    rng = np.random.default_rng(1)
+    parts = [rng.standard_normal((5, 3, 3, 3)).astype(np.float32) for _ in range(3)]
+    expect = (parts[0] + parts[1]) + parts[2]
+    got = conv_samples.summed([p.copy() for p in parts])
+    np.testing.assert_array_equal(got, expect)
+    assert calls == [2]
+    # a non-contiguous part: the serial adds, same values
+    odd = [p.copy() for p in parts]
+    odd[1] = np.asfortranarray(odd[1])
+    np.testing.assert_array_equal(conv_samples.summed(odd), expect)
+    assert calls == [2]
+
+
+@pytest.mark.parametrize("case", [0, 1, 3, 5, 8, 9])
+def test_split_parts_write_into_one_result(split, monkeypatch, case):
+    # forward outputs and input gradients: each part writes its samples into one array, so
+    # nothing is joined (1x1 and depthwise parts copy into it themselves)
+    def no_join(results):
+        raise AssertionError("joined a split result")
+
+    monkeypatch.setattr(conv_samples, "joined", no_join)
+    fn, shapes = CASES[case]
+    check_op(fn, shapes, dtype="float32", second_order=False)
+    if oracle.DEVICE[0] == "cpu":
+        assert split and all(k > 1 for k in split)
