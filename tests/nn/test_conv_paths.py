@@ -141,6 +141,9 @@ def test_weight_gradient_in_blocks_either_orientation_matches_torch(monkeypatch,
     monkeypatch.setattr(conv_ops, "_THREADED", False)
     monkeypatch.setattr(conv_ops, "_DIRECT_WEIGHT_ELEMENTS", direct)
     check_op(_conv(2, stride=2, padding=1, groups=2), [(3, 4, 7, 6), (6, 2, 3, 3), (6,)])
+    # one sample per block (with one BLAS thread gy is read as a transposed view, no copy)
+    check_op(_conv(2, stride=2, padding=3), [(3, 3, 12, 11), (4, 3, 7, 7), (4,)],
+             dtype="float32", second_order=False, non_contiguous=True)
     assert "weight-im2col" in paths
 
 
