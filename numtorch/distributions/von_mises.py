@@ -6,7 +6,6 @@ import numpy as np
 
 import numtorch as torch
 
-from .._random import rng_for
 from . import constraints
 from ._bessel import i1_over_i0, log_i0
 from .distribution import Distribution
@@ -15,28 +14,27 @@ from .utils import broadcast_all, lazy_property
 __all__ = ["VonMises"]
 
 
-def _best_fisher(kappa, rng):
-    """One von Mises(0, kappa) angle per element of ``kappa`` (float64 NumPy array) by Best
-    and Fisher's (1979) wrapped-Cauchy rejection sampler; loops over rounds, each drawing
-    only for the still-rejected elements."""
+def _best_fisher(kappa):
+    """von Mises(0, kappa) angles, one per element of ``kappa`` (float64 NumPy array), by Best
+    and Fisher's (1979) wrapped-Cauchy rejection sampler in torch's draw order: every round
+    draws three float64 uniforms for every element (accepted ones too) and an element keeps
+    the candidate of the last round that accepted it; rounds go on until all have one."""
     tau = 1 + np.sqrt(1 + 4 * kappa ** 2)
     rho = (tau - np.sqrt(2 * tau)) / (2 * kappa)
     # the expression above cancels catastrophically for tiny kappa; its limit is 1/k + k
     r = np.where(kappa < 1e-5, 1 / kappa + kappa, (1 + rho ** 2) / (2 * rho))
     out = np.zeros(kappa.shape)
-    todo = np.arange(kappa.size)
-    flat_k, flat_r, flat_out = kappa.ravel(), r.ravel(), out.ravel()
-    while todo.size:
-        u1, u2, u3 = rng.random((3, todo.size))
-        k, rr = flat_k[todo], flat_r[todo]
+    done = np.zeros(kappa.shape, dtype=bool)
+    while not done.all():
+        u1, u2, u3 = torch.rand((3,) + kappa.shape, dtype=torch.float64).numpy()
         z = np.cos(math.pi * u1)
-        f = (1 + rr * z) / (rr + z)
-        c = k * (rr - f)
+        f = (1 + r * z) / (r + z)
+        c = kappa * (r - f)
         with np.errstate(divide="ignore", invalid="ignore"):
             accept = (c * (2 - c) - u2 > 0) | (np.log(c / u2) + 1 - c >= 0)
-        flat_out[todo[accept]] = np.sign(u3[accept] - 0.5) * np.arccos(f[accept])
-        todo = todo[~accept]
-    return flat_out.reshape(kappa.shape)
+        out = np.where(accept, np.sign(u3 - 0.5) * np.arccos(f), out)
+        done |= accept
+    return out
 
 
 class VonMises(Distribution):
@@ -75,7 +73,7 @@ class VonMises(Distribution):
         shape = self._extended_shape(sample_shape)
         with torch.no_grad():
             kappa = self._concentration.detach().expand(shape).cpu().numpy()
-            theta = _best_fisher(np.array(kappa, dtype=np.float64), rng_for(None))
+            theta = _best_fisher(np.array(kappa, dtype=np.float64))
             theta = torch.from_numpy(theta).to(device=self.loc.device)
             out = (theta + math.pi + self._loc.detach()) % (2 * math.pi) - math.pi
             return out.to(self.loc.dtype)
