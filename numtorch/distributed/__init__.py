@@ -50,10 +50,14 @@ def is_available():
 def __getattr__(name):
     # torch.distributed.rpc / .autograd are reachable as attributes, as in torch; imported
     # on first use (with .optim and .nn) so that `import numtorch.distributed` stays light
-    if name in ("rpc", "autograd", "optim", "nn"):
+    if name in ("rpc", "autograd", "optim", "nn", "tensor", "device_mesh"):
         import importlib
 
         return importlib.import_module("." + name, __name__)
+    if name in ("init_device_mesh", "DeviceMesh"):
+        from . import device_mesh
+
+        return getattr(device_mesh, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
