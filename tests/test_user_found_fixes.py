@@ -815,3 +815,19 @@ def test_von_mises_samples_are_torchs(kappa, shape, loc):
     (a, na), (b, nb) = run(torch), run(numtorch)
     np.testing.assert_allclose(b, a, atol=1e-6)
     assert na == nb
+
+
+def test_gamma_and_dirichlet_rsample_nodes_as_torch():
+    # torch clamps the gamma sample through a detached alias (the result stays a
+    # DivBackward0; numtorch's was an AddBackward0) and samples a Dirichlet through a Python
+    # autograd.Function (_DirichletBackward)
+    def run(L):
+        L.manual_seed(1)
+        a = L.tensor([2.0, 0.01], requires_grad=True)
+        r = L.tensor([1.0, 1e38], requires_grad=True)
+        g = L.distributions.Gamma(a, r).rsample((3,))
+        (g * L.arange(6.0).view(3, 2)).sum().backward()
+        d = L.distributions.Dirichlet(L.tensor([3.0, 1.0], requires_grad=True)).rsample((2,))
+        return g.grad_fn.name(), g.tolist(), r.grad.tolist(), type(d.grad_fn).__name__
+
+    assert run(numtorch) == run(torch)

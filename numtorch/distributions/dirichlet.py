@@ -4,6 +4,7 @@ import numtorch as torch
 import numtorch.nn.functional as F
 
 from . import constraints
+from ..autograd.graph import rename_node
 from ._random_ops import sample_dirichlet
 from .exp_family import ExponentialFamily
 
@@ -43,7 +44,9 @@ class Dirichlet(ExponentialFamily):
 
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
-        return sample_dirichlet(self.concentration.expand(shape))
+        # torch samples through a Python autograd.Function, whose node is _DirichletBackward
+        return rename_node(sample_dirichlet(self.concentration.expand(shape)),
+                           "_DirichletBackward")
 
     def log_prob(self, value):
         if self._validate_args:

@@ -54,9 +54,9 @@ class Gamma(ExponentialFamily):
         shape = self._extended_shape(sample_shape)
         value = standard_gamma(self.concentration.expand(shape)) / self.rate.expand(shape)
         # a huge rate can still round a sample to 0: keep it positive without touching the
-        # gradient
-        floor = value.detach().clamp(min=torch.finfo(value.dtype).tiny)
-        return value + (floor - value.detach())
+        # graph (the detached alias shares value's memory; the result stays the division)
+        value.detach().clamp_(min=torch.finfo(value.dtype).tiny)
+        return value
 
     def log_prob(self, value):
         value = torch.as_tensor(value, dtype=self.rate.dtype, device=self.rate.device)
