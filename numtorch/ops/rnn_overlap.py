@@ -33,6 +33,8 @@ class LSTMWeightGrads:
         self.lock = threading.Lock()
         self.order, self.parts = None, {}
         self.dx = (op.xp.empty(self.xs.shape, dz.dtype) if op.needs_input_grad[0] else None)
+        # the op's inputs: x, w_ih, w_hh, b_ih, b_hh, ... (either bias takes the same gradient)
+        self.wants_bias = any(op.present[k] and op.needs_input_grad[k] for k in (3, 4))
 
     def add(self, lo, hi):
         xp, op, hfull, needs = self.op.xp, self.op, self.hfull, self.op.needs_input_grad
@@ -44,9 +46,9 @@ class LSTMWeightGrads:
         if op.inline:  # the GEMM inputs were [h; x_t; 1]: one GEMM gives [dW_hh dW_ih db]
             part = (dzg @ self._steps_major(hfull[lo:hi]).T,)
         else:
-            part = (dzg @ self._steps_major(hfull[lo:hi]).T if needs[4] else None,
-                    dzg @ self.xs[lo:hi].reshape(-1, self.x.shape[-1]) if needs[3] else None,
-                    dzg.sum(1) if op.present[5] and needs[5] else None)
+            part = (dzg @ self._steps_major(hfull[lo:hi]).T if needs[2] else None,
+                    dzg @ self.xs[lo:hi].reshape(-1, self.x.shape[-1]) if needs[1] else None,
+                    dzg.sum(1) if self.wants_bias else None)
         if needs[0]:
             xp.matmul(dzg.T, self.w_ih, out=self.dx[lo:hi].reshape(-1, self.w_ih.shape[1]))
         with self.lock:
@@ -78,10 +80,9 @@ class LSTMWeightGrads:
             # parameter's .grad as it is (a strided block went through the engine's layout copy)
             (daug,) = self.sums
             xp, needs = op.xp, op.needs_input_grad
-            dw = xp.ascontiguousarray(daug[:, :p]) if needs[4] else None
-            dw_ih = xp.ascontiguousarray(daug[:, p:p + feat]) if needs[3] else None
-            db = (xp.ascontiguousarray(daug[:, p + feat]) if op.present[5] and needs[5]
-                  else None)
+            dw = xp.ascontiguousarray(daug[:, :p]) if needs[2] else None
+            dw_ih = xp.ascontiguousarray(daug[:, p:p + feat]) if needs[1] else None
+            db = xp.ascontiguousarray(daug[:, p + feat]) if self.wants_bias else None
         else:
             dw, dw_ih, db = self.sums
         dx = self.dx

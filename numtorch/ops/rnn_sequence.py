@@ -20,7 +20,9 @@ differentiable ops (``*_steps`` below) and differentiates that, so double backwa
 
 import contextlib
 
+from .. import _dtype
 from .._tensor import _make
+from ..backends import mkldnn as _mkldnn
 from ..backend import helpers_for, is_device_array
 from .._threads import (blas_threads_now, fit_blas_threads, single_blas_thread,
                        small_gemm_kernels)
@@ -159,8 +161,11 @@ def _gate_rows(xp, w, n):
 
 
 class LSTMSequence(_Sequence):
-    """LSTM: input ``x`` (T, B, F), ``h0``, ``c0`` (B, H), ``w_ih`` (4H, F), ``w_hh`` (4H, H),
-    ``b`` (4H,) (``b_ih + b_hh``) or None -> outputs (T, B, H), ``h_n``, ``c_n``.
+    """LSTM: input ``x`` (T, B, F), ``w_ih`` (4H, F), ``w_hh`` (4H, H), ``b_ih``, ``b_hh``
+    (4H,) or None, ``h0``, ``c0`` (B, H), ``w_hr`` or None -> outputs (T, B, H), ``h_n``,
+    ``c_n``. The inputs come in the order of torch's CPU layer node (oneDNN's), whose name
+    the node takes (see :func:`lstm_sequence`); the two biases are summed here, so that the
+    graph has no separate node for that sum.
 
     The loop keeps everything feature-major: states (H, B), gates (4H, B) with the gates in
     the order [i f o g] and the sigmoid gates' inputs halved, so that one tanh pass serves
@@ -171,10 +176,11 @@ class LSTMSequence(_Sequence):
     as ``w_hh``'s.
     """
 
-    def forward(self, x, h0, c0, w_ih, w_hh, b, w_hr):
+    def forward(self, x, w_ih, w_hh, b_ih, b_hh, h0, c0, w_hr=None):
         xp = self.xp
         fit_blas_threads()  # its per-step GEMMs use BLAS's threads: fewer on busy cores
-        self._save_present(x, h0, c0, w_ih, w_hh, b, w_hr)
+        self._save_present(x, w_ih, w_hh, b_ih, b_hh, h0, c0, w_hr)
+        b = b_ih if b_hh is None else (b_hh if b_ih is None else b_ih + b_hh)
         steps, batch, feat = x.shape
         gates, p = w_hh.shape  # p: the recurrent state's size (proj_size, else H)
         n = gates // 4
@@ -258,7 +264,9 @@ class LSTMSequence(_Sequence):
         fit_blas_threads()
         acts, hfull, cs, tcs, pre = (self.saved(k)
                                      for k in ("acts", "hfull", "cs", "tcs", "pre"))
-        x, _, _, w_ih, w, _, w_hr = (None if a is None else a._array for a in self._inputs())
+        ins = self._inputs()
+        x, w_ih, w, _, _, _, _, w_hr = (None if a is None else a._array
+                                        for a in ins + (None,) * (8 - len(ins)))
         go, mask = self._time_major(gout)
         go = _feature_major(xp, go)
         if mask is not None:
@@ -307,7 +315,7 @@ class LSTMSequence(_Sequence):
                     if fused:
                         if helpers_for(xp).lstm_seq_grad(go[t], dtanh_c[t], f[t], fac[t], dh,
                                                          dc, dz[t]):
-                            if t or needs[1]:
+                            if t or needs[5]:
                                 dh = wt @ dz[t]
                             continue
                         fused = False
@@ -323,14 +331,14 @@ class LSTMSequence(_Sequence):
                     dc += tmp
                     xp.multiply(fac3[t], dc, out=dz3[t])
                     xp.multiply(fac[t, 3 * n:], dpre, out=dz[t, 3 * n:])
-                    if t or needs[1]:  # the first step's state gradients reach only h0, c0
+                    if t or needs[5]:  # the first step's state gradients reach only h0, c0
                         if blocks is None:
                             dh = wt @ dz[t]
                         else:  # dh is dead here (dz[t] holds what it gave): buffer reused
                             dh = dh_out
                             for b0, b1 in blocks:
                                 xp.matmul(wt[b0:b1], dz[t], out=dh[b0:b1])
-                    if t or needs[2]:
+                    if t or needs[6]:
                         dc *= f[t]
                     if mask is not None:
                         dh += pass_h
@@ -338,12 +346,16 @@ class LSTMSequence(_Sequence):
                 done.append((submit(worker, grads.add, lo, hi), lo, hi))
             finish(done, grads.add)
         dw, dw_ih, db, dx = grads.result()
+        db_ih = db if self.present[3] and needs[3] else None
+        db_hh = db if self.present[4] and needs[4] else None
+        if db_ih is not None and db_hh is not None:
+            db_hh = db.copy()  # each parameter its own gradient array
         dw_hr = None
-        if w_hr is not None and needs[6]:
+        if w_hr is not None and needs[7]:
             dw_hr = (dhs.transpose(1, 0, 2).reshape(w.shape[1], -1)
                      @ pre.transpose(1, 0, 2).reshape(n, -1).T)
-        return (dx, dh.T if needs[1] else None, dc.T if needs[2] else None, dw_ih, dw, db,
-                dw_hr)
+        return (dx, dw_ih, dw, db_ih, db_hh, dh.T if needs[5] else None,
+                dc.T if needs[6] else None, dw_hr)[:len(ins)]
 
     @staticmethod
     def _factors(xp, acts, cs, tcs, fac, dtanh_c):
@@ -368,11 +380,12 @@ class LSTMSequence(_Sequence):
         blk *= i
 
     @staticmethod
-    def steps(x, h, c, w_ih, w_hh, b, w_hr, mask=None, reverse=False):
+    def steps(x, w_ih, w_hh, b_ih, b_hh, h, c, w_hr=None, mask=None, reverse=False):
         """The same layer with the fused cell per step (differentiable twice)."""
         xs = x.matmul(w_ih.t())
-        if b is not None:
-            xs = xs + b
+        for b in (b_ih, b_hh):
+            if b is not None:
+                xs = xs + b
         wt = w_hh.t()
         wr = None if w_hr is None else w_hr.t()
 
@@ -562,7 +575,8 @@ class RNNSequence(_Sequence):
         return out, h
 
 
-def lstm_sequence(x, h0, c0, w_ih, w_hh, b=None, w_hr=None, mask=None, reverse=False):
+def lstm_sequence(x, h0, c0, w_ih, w_hh, b=None, w_hr=None, mask=None, reverse=False,
+                  b_hh=None):
     """One LSTM layer direction; returns (outputs, h_n, c_n).
 
     Args:
@@ -570,27 +584,43 @@ def lstm_sequence(x, h0, c0, w_ih, w_hh, b=None, w_hr=None, mask=None, reverse=F
         h0, c0 (Tensor): ``(B, H)`` initial states.
         w_ih (Tensor): ``(4H, F)`` input weight.
         w_hh (Tensor): ``(4H, H)`` recurrent weight.
-        b (Tensor, optional): ``(4H,)``: ``b_ih + b_hh``.
+        b (Tensor, optional): ``(4H,)``: ``b_ih`` (or ``b_ih + b_hh``).
         w_hr (Tensor, optional): ``(P, H)`` projection (``proj_size``); then ``w_hh`` is
             ``(4H, P)`` and ``h0``, the outputs and ``h_n`` have P features.
         mask (Tensor, optional): ``(T, B, 1)`` bool, True where a step is real.
         reverse (bool): run from the last step to the first.
+        b_hh (Tensor, optional): ``(4H,)``, added to ``b`` inside the op.
+
+    The node is named as torch 2.13's CPU layer names its own: ``MkldnnRnnLayerBackward0``
+    where torch runs the layer with oneDNN (float32 or bfloat16, no projection, no packed
+    mask, ``backends.mkldnn.enabled``), else ``StackBackward0`` (its step-by-step form ends
+    in a stack of the steps' outputs).
     """
-    return LSTMSequence.apply(x, h0, c0, w_ih, w_hh, b, w_hr, mask=_mask_array(mask),
-                              reverse=reverse)
+    onednn = (w_hr is None and mask is None and x.dtype in _ONEDNN_DTYPES
+              and _mkldnn.enabled)
+    # without a projection the op has torch's seven inputs (the node's next_functions)
+    args = (x, w_ih, w_hh, b, b_hh, h0, c0) + (() if w_hr is None else (w_hr,))
+    return LSTMSequence.apply(*args, mask=_mask_array(mask), reverse=reverse,
+                              node_name=_LAYER_NODE if onednn else _STACK_NODE)
 
 
 def gru_sequence(xs, h0, w_hh, b_hh=None, mask=None, reverse=False):
     """One GRU layer direction over projected inputs (``x W_ih^T + b_ih``); returns
     (outputs, h_n). Arguments as :func:`lstm_sequence`, plus ``b_hh`` ``(3H,)`` or None."""
-    return GRUSequence.apply(xs, h0, w_hh, b_hh, mask=_mask_array(mask), reverse=reverse)
+    return GRUSequence.apply(xs, h0, w_hh, b_hh, mask=_mask_array(mask), reverse=reverse,
+                             node_name=_STACK_NODE)
 
 
 def rnn_sequence(xs, h0, w_hh, nonlinearity="tanh", mask=None, reverse=False):
     """One Elman RNN layer direction over projected inputs (``x W_ih^T + b_ih + b_hh``);
     returns (outputs, h_n). ``nonlinearity`` is ``"tanh"`` or ``"relu"``."""
     return RNNSequence.apply(xs, h0, w_hh, mask=_mask_array(mask), reverse=reverse,
-                             nonlinearity=nonlinearity)
+                             nonlinearity=nonlinearity, node_name=_STACK_NODE)
+
+
+# torch 2.13's CPU node names (GRU and Elman layers always run step by step there)
+_LAYER_NODE, _STACK_NODE = "MkldnnRnnLayerBackward0", "StackBackward0"
+_ONEDNN_DTYPES = (_dtype.float32, _dtype.bfloat16)
 
 
 def _mask_array(mask):

@@ -14,6 +14,7 @@ import numtorch
 
 from ... import _creation
 from ..._warn_once import warn_once
+from ...autograd.graph import rename_node
 from ...ops.rnn_sequence import gru_sequence, lstm_sequence, rnn_sequence
 from .. import functional as F
 from ..parameter import Parameter
@@ -34,12 +35,13 @@ def _run_direction(mode, x, h, c, weights, reverse, mask):
     sequence's true length, and a reversed pass starts at its last real step.
     """
     w_ih, w_hh, b_ih, b_hh, w_hr = weights
+    if mode == "LSTM":  # the op takes both biases (as torch's layer node does)
+        return lstm_sequence(x, h, c, w_ih, w_hh, b_ih, w_hr, mask=mask, reverse=reverse,
+                             b_hh=b_hh)
     # bias_hh can be folded into the input projection except for GRU's candidate gate
     b = b_ih
     if mode != "GRU" and b_hh is not None:
         b = b_hh if b is None else b + b_hh
-    if mode == "LSTM":
-        return lstm_sequence(x, h, c, w_ih, w_hh, b, w_hr, mask=mask, reverse=reverse)
     xs = _linear(x, w_ih, b)
     if mode == "GRU":
         out, h = gru_sequence(xs, h, w_hh, b_hh, mask=mask, reverse=reverse)
@@ -247,7 +249,9 @@ class RNNBase(Module):
             h0, c0 = hx, None
             self._check_hidden(h0, (nl, batch, real_hidden), "Expected hidden size {}, got {}")
         if hx is not None:
-            hs, cs = h0.unbind(0), (c0.unbind(0) if lstm else None)
+            # one select per layer and direction, as torch's layers take them (SelectBackward0)
+            hs = [h0.select(0, k) for k in range(nl)]
+            cs = [c0.select(0, k) for k in range(nl)] if lstm else None
         h_n, c_n = [], []
         for layer in range(self.num_layers):
             outs = []
@@ -272,7 +276,11 @@ class RNNBase(Module):
                 h_n = h_n.index_select(1, input.unsorted_indices)
                 c_n = c_n.index_select(1, input.unsorted_indices) if lstm else None
         elif batched:
-            output = x.transpose(0, 1) if self.batch_first else x
+            output = x
+            if self.batch_first:
+                output = x.transpose(0, 1)
+                if not lstm:  # torch's step-by-step GRU and Elman layers transpose in place
+                    rename_node(output, "TransposeBackward1")
         else:
             output = x.squeeze(1)
             h_n = h_n.squeeze(1)
