@@ -17,7 +17,7 @@ from numtorch import nn
 from numtorch.nn import init
 from numtorch.nn.modules.utils import _pair
 
-__all__ = ["deform_conv2d", "DeformConv2d"]
+__all__ = ["DeformConv2d", "deform_conv2d"]
 
 
 def _sample_columns(input, offset, mask, kh, kw, stride, padding, dilation, out_hw):

@@ -21,7 +21,7 @@ from ._utils import check_roi_boxes_shape, convert_boxes_to_roi_format
 from .roi_align import _axis_weights, _roi_geometry
 from .roi_pool import _bin_edges, _round_half_away
 
-__all__ = ["ps_roi_align", "PSRoIAlign", "ps_roi_pool", "PSRoIPool"]
+__all__ = ["PSRoIAlign", "PSRoIPool", "ps_roi_align", "ps_roi_pool"]
 
 # RoIs per chunk are capped so that the (C, K, H) intermediate stays below this many elements
 _CHUNK_ELEMENTS = 1 << 24
@@ -45,7 +45,7 @@ def _ps_contract(image, ay, ax, out_channels):
 
 def _pooled_by_weights(input, rois, pooled_h, pooled_w, weights):
     """Run the contraction for every image's RoIs (chunked) and restore the RoI order."""
-    n, c, height, width = input.shape
+    _, c, height, width = input.shape
     if c % (pooled_h * pooled_w) != 0:
         raise RuntimeError("input channels must be a multiple of pooling height * pooling "
                            "width")

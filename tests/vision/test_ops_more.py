@@ -141,7 +141,7 @@ def test_ps_pooling_errors():
 
 # -- deformable convolution --------------------------------------------------------------------
 
-_CONV = dict(stride=(2, 1), padding=(1, 2), dilation=(1, 2))
+_CONV = {"stride": (2, 1), "padding": (1, 2), "dilation": (1, 2)}
 
 
 def _conv_data(seed=0):
