@@ -5,12 +5,13 @@ State dict keys and shapes equal torchvision's, so torchvision checkpoints load 
 numtorch checkpoints load into torchvision. Families provided: AlexNet, ConvNeXt, DenseNet,
 EfficientNet (V1, V2), GoogLeNet, Inception v3, MaxViT, MNASNet, MobileNet (V2, V3), RegNet
 (X, Y), ResNet, ResNeXt, Wide ResNet, ShuffleNet V2, SqueezeNet, Swin Transformer (V1, V2), VGG
-and ViT: every classification model of torchvision 0.28. Not provided: the detection,
-segmentation, video, optical-flow and quantized models.
+and ViT: every classification model of torchvision 0.28; ``models.segmentation``: FCN,
+DeepLabV3 and LR-ASPP. Not provided: the detection, video, optical-flow and quantized models.
 """
 
 from ._api import (Weights, WeightsEnum, get_model, get_model_builder,  # noqa: F401
                    get_model_weights, get_weight, list_models)
+from . import segmentation  # noqa: F401
 from .alexnet import *  # noqa: F403
 from .convnext import *  # noqa: F403
 from .densenet import *  # noqa: F403

@@ -9,7 +9,7 @@ from numtorch import nn
 from . import functional as F
 from .functional import InterpolationMode
 
-__all__ = ["ImageClassification"]
+__all__ = ["ImageClassification", "SemanticSegmentation"]
 
 
 class ImageClassification(nn.Module):
@@ -60,3 +60,46 @@ class ImageClassification(nn.Module):
                 f"{self.interpolation}``, crops the centre ``crop_size={self.crop_size}``, "
                 f"scales the values to ``[0.0, 1.0]`` and normalises them with "
                 f"``mean={self.mean}`` and ``std={self.std}``.")
+
+
+class SemanticSegmentation(nn.Module):
+    """Resize the shorter side (no crop), scale to [0, 1] floats and normalise: the
+    evaluation preprocessing of the segmentation checkpoints.
+
+    Args:
+        resize_size (int or None): target of the shorter side; None keeps the size.
+        mean, std (sequence of float): normalisation.
+        interpolation (InterpolationMode): resampling filter. Default: bilinear.
+        antialias (bool, optional): antialias the resize. Default: True.
+    """
+
+    def __init__(self, *, resize_size, mean=(0.485, 0.456, 0.406), std=(0.229, 0.224, 0.225),
+                 interpolation=InterpolationMode.BILINEAR, antialias=True):
+        super().__init__()
+        self.resize_size = None if resize_size is None else [resize_size]
+        self.mean = list(mean)
+        self.std = list(std)
+        self.interpolation = interpolation
+        self.antialias = antialias
+
+    def forward(self, img):
+        if self.resize_size is not None:
+            img = F.resize(img, self.resize_size, interpolation=self.interpolation,
+                           antialias=self.antialias)
+        if not isinstance(img, numtorch.Tensor):
+            img = F.pil_to_tensor(img)
+        img = F.convert_image_dtype(img, numtorch.float)
+        return F.normalize(img, mean=self.mean, std=self.std)
+
+    def __repr__(self):
+        fields = (f"resize_size={self.resize_size}", f"mean={self.mean}", f"std={self.std}",
+                  f"interpolation={self.interpolation}")
+        return self.__class__.__name__ + "(" + "".join("\n    " + f for f in fields) + "\n)"
+
+    def describe(self):
+        """One paragraph (reStructuredText) saying what the preprocessing does."""
+        return (f"Takes a ``PIL.Image`` or an image ``Tensor`` of shape ``(C, H, W)`` or "
+                f"``(B, C, H, W)``. It resizes the shorter side to "
+                f"``resize_size={self.resize_size}`` with ``interpolation="
+                f"{self.interpolation}``, scales the values to ``[0.0, 1.0]`` and normalises "
+                f"them with ``mean={self.mean}`` and ``std={self.std}``.")
