@@ -21,6 +21,15 @@ from numtorchvision import ops
 
 def test_public_names_include_torchvisions():
     assert set(torchvision.ops.__all__) <= set(ops.__all__)
+    # and the submodules people import losses from
+    from numtorchvision.ops.ciou_loss import complete_box_iou_loss
+    from numtorchvision.ops.diou_loss import distance_box_iou_loss
+    from numtorchvision.ops.giou_loss import generalized_box_iou_loss
+    assert generalized_box_iou_loss is ops.generalized_box_iou_loss
+    assert distance_box_iou_loss is ops.distance_box_iou_loss
+    assert complete_box_iou_loss is ops.complete_box_iou_loss
+    theirs = {n for n in dir(torchvision.ops) if not n.startswith("_")}
+    assert theirs <= {n for n in dir(ops) if not n.startswith("_")}
 
 
 # -- position-sensitive pooling ----------------------------------------------------------------
