@@ -12,8 +12,12 @@ from .api import (BackwardPrefetch, CPUOffload, FullOptimStateDictConfig, FullSt
                   ShardedStateDictConfig, ShardingStrategy, StateDictConfig, StateDictSettings,
                   StateDictType)
 from .fully_sharded_data_parallel import FullyShardedDataParallel
+from ._fully_shard import (CPUOffloadPolicy, FSDPModule, MixedPrecisionPolicy, OffloadPolicy,
+                           fully_shard, register_fsdp_forward_method)
 
-__all__ = ["BackwardPrefetch", "CPUOffload", "FlatParameter", "FullOptimStateDictConfig",
+__all__ = ["BackwardPrefetch", "CPUOffload", "CPUOffloadPolicy", "FSDPModule",
+           "MixedPrecisionPolicy", "OffloadPolicy", "fully_shard",
+           "register_fsdp_forward_method", "FlatParameter", "FullOptimStateDictConfig",
            "FullStateDictConfig", "FullyShardedDataParallel", "LocalOptimStateDictConfig",
            "LocalStateDictConfig", "MixedPrecision", "OptimStateDictConfig",
            "OptimStateKeyType", "ShardedOptimStateDictConfig", "ShardedStateDictConfig",

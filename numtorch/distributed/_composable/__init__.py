@@ -1,0 +1,1 @@
+"""``torch.distributed._composable``: the per-module APIs (``fsdp.fully_shard``)."""
