@@ -831,3 +831,21 @@ def test_gamma_and_dirichlet_rsample_nodes_as_torch():
         return g.grad_fn.name(), g.tolist(), r.grad.tolist(), type(d.grad_fn).__name__
 
     assert run(numtorch) == run(torch)
+
+
+def test_pack_padded_sequence_length_checks_as_torch():
+    # a 2-d or 0-d lengths tensor is refused; the count, smallest-length and order checks come
+    # in torch's order with torch's words (numtorch flattened 2-d lengths and had its own count
+    # message)
+    cases = [[4, 1, 1], [4], [[4, 1]], [[4], [1]], 3, [0, 4], [4, 0], [4, 1, 0], [2, 3]]
+    for enforce in (True, False):
+        for lengths in cases:
+            seen = []
+            for L in (torch, numtorch):
+                x = L.zeros(4, 2, 3)
+                try:
+                    seen.append(L.nn.utils.rnn.pack_padded_sequence(
+                        x, L.tensor(lengths), enforce_sorted=enforce).batch_sizes.tolist())
+                except Exception as e:  # noqa: BLE001 - the class is compared
+                    seen.append((type(e).__name__, str(e)))
+            assert seen[1] == seen[0], (enforce, lengths)

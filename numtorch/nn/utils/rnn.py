@@ -153,27 +153,33 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
     Raises:
         RuntimeError: lengths not sorted while ``enforce_sorted``, or a length <= 0.
     """
+    nd = lengths.dim() if isinstance(lengths, numtorch.Tensor) else np.ndim(lengths)
+    if nd > 1 and not enforce_sorted:  # torch reorders the batch by them first
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    if nd != 1:  # torch reads lengths as an int64 tensor first, so the type is always Long
+        raise RuntimeError(f"'lengths' argument should be a 1D CPU int64 tensor, but got {nd}D "
+                           f"cpu Long tensor")
     lens = _lengths_list(lengths)
-    if any(v <= 0 for v in lens):
-        raise RuntimeError("Length of all samples has to be greater than 0, but found an "
-                           "element in 'lengths' that is <= 0")
     bdim = 0 if batch_first else 1
-    if len(lens) != input.shape[bdim]:
-        raise RuntimeError(f"pack_padded_sequence: expected {input.shape[bdim]} lengths "
-                           f"(the batch size), got {len(lens)}")
-    if enforce_sorted:
-        if any(lens[i] < lens[i + 1] for i in range(len(lens) - 1)):
-            raise RuntimeError(
-                "`lengths` array must be sorted in decreasing order when `enforce_sorted` is "
-                "True. You can pass `enforce_sorted=False` to pack_padded_sequence and/or "
-                "pack_sequence to sidestep this requirement if you do not need ONNX "
-                "exportability.")
-        sorted_indices = None
-    else:
+    sorted_indices = None
+    if not enforce_sorted:
         order = np.argsort(-np.asarray(lens, dtype=np.int64), kind="stable")
         sorted_indices = numtorch.from_numpy(order.astype(np.int64)).to(input.device)
         input = input.index_select(bdim, sorted_indices)
         lens = [lens[i] for i in order]
+    # torch's order of checks: the count, the last (smallest) length, then the order
+    if len(lens) != input.shape[bdim]:
+        raise RuntimeError(f"Expected `len(lengths)` to be equal to batch_size, but got "
+                           f"{len(lens)} (batch_size={input.shape[bdim]})")
+    if lens and lens[-1] <= 0:
+        raise RuntimeError("Length of all samples has to be greater than 0, but found an "
+                           "element in 'lengths' that is <= 0")
+    if any(lens[i] < lens[i + 1] for i in range(len(lens) - 1)):
+        raise RuntimeError(
+            "`lengths` array must be sorted in decreasing order when `enforce_sorted` is "
+            "True. You can pass `enforce_sorted=False` to pack_padded_sequence and/or "
+            "pack_sequence to sidestep this requirement if you do not need ONNX "
+            "exportability.")
     if max(lens) > input.shape[1 - bdim]:
         raise RuntimeError(f"pack_padded_sequence: a length {max(lens)} exceeds the padded "
                            f"length {input.shape[1 - bdim]}")
