@@ -26,6 +26,21 @@ def _inplace(self, fn, *args, **kwargs):
     return _nt.autograd.inplace.apply_inplace(self, fn, *args, **kwargs)
 
 
+# ``t + u``, ``t * 0.5``: operands ``ops.add``/``ops.mul`` would accept without a check or a
+# conversion go to the op at once (a function call and its checks are a tenth of a tiny op's
+# dispatch). The op classes are looked up at call time (``Op.apply`` may be swapped by tracing);
+# bound on first use, as ``ops`` imports ``Tensor``.
+_PLAIN = []  # [operand types, Add, Mul]
+
+
+def _plain():
+    from ._tensor import Tensor
+    from .ops.elementwise import Add, Mul
+
+    _PLAIN[:] = [frozenset({Tensor, float, int}), Add, Mul]
+    return _PLAIN
+
+
 class _TensorMath:
     """The math methods of Tensor.
 
@@ -39,13 +54,19 @@ class _TensorMath:
 
     # -- operators ----------------------------------------------------------------------------
     def __add__(self, other):
+        plain = _PLAIN or _plain()
         try:
+            if other.__class__ in plain[0]:
+                return plain[1].apply(self, other)
             return _nt.ops.add(self, other)
         except TypeError:
             return NotImplemented
 
     def __radd__(self, other):
+        plain = _PLAIN or _plain()
         try:
+            if other.__class__ in plain[0]:
+                return plain[1].apply(other, self)
             return _nt.ops.add(other, self)
         except TypeError:
             return NotImplemented
@@ -75,13 +96,19 @@ class _TensorMath:
             return NotImplemented
 
     def __mul__(self, other):
+        plain = _PLAIN or _plain()
         try:
+            if other.__class__ in plain[0]:
+                return plain[2].apply(self, other)
             return _nt.ops.mul(self, other)
         except TypeError:
             return NotImplemented
 
     def __rmul__(self, other):
+        plain = _PLAIN or _plain()
         try:
+            if other.__class__ in plain[0]:
+                return plain[2].apply(other, self)
             return _nt.ops.mul(other, self)
         except TypeError:
             return NotImplemented

@@ -34,19 +34,31 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     if retain_graph is None:
         retain_graph = create_graph
     roots, root_grads = _roots(outputs, grad_outputs, create_graph, fn_name)
-    # ids of arrays a leaf must copy rather than adopt as its .grad: the root gradients (the
-    # caller's) and every array a leaf already adopted in this call (two leaves fed one array)
-    root_arrays = {id(g._array) for g in root_grads}
-    buffers = {}
-    for (node, nr), g in zip(roots, root_grads):
-        _add_to_buffer(buffers, node, nr, g)
+    if len(roots) == 1:  # ``loss.backward()``: one root, no loops (comprehensions are frames)
+        (node, nr), = roots
+        g = root_grads[0]
+        # ids of arrays a leaf must copy rather than adopt as its .grad: the root gradients
+        # (the caller's) and every array a leaf already adopted in this call (two leaves fed
+        # one array)
+        root_arrays = {id(g._array)}
+        buf = [None] * node._n_out
+        buf[nr] = g
+        buffers = {node: buf}
+    else:
+        root_arrays = {id(g._array) for g in root_grads}
+        buffers = {}
+        for (node, nr), g in zip(roots, root_grads):
+            _add_to_buffer(buffers, node, nr, g)
     prev = _state.enabled, _state.grad
     if inputs is None:
         # Every node was created after the nodes it sends gradient to, so running them in
         # decreasing creation order (a heap keyed by sequence number) is a topological order:
         # no graph walk is needed before starting.
-        heap = [(-node._seq, id(node), node) for node in buffers]
-        heapq.heapify(heap)
+        if len(buffers) == 1:
+            heap = [(-node._seq, id(node), node)]
+        else:
+            heap = [(-node._seq, id(node), node) for node in buffers]
+            heapq.heapify(heap)
         _state.enabled = _state.grad = create_graph  # backward runs in grad mode create_graph
         try:
             _run_all(heap, buffers, retain_graph, create_graph, root_arrays)
@@ -105,6 +117,15 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
 
 def _roots(outputs, grad_outputs, create_graph, fn_name):
     """The edge each output sends gradient along, and the output gradients."""
+    out = outputs[0]
+    a = out._array
+    fn = out._grad_fn
+    if (fn is not None and out._base is None and grad_outputs[0] is None and len(outputs) == 1
+            and type(a) is np.ndarray and a.size == 1 and a.dtype.kind in "fcV"):
+        # ``loss.backward()`` on a loss computed in the graph: ``edge_of`` and the implicit
+        # gradient below, inline
+        return [(fn, out._output_nr)], [graph._make(np.array(1, dtype=a.dtype) if a.ndim == 0
+                                                    else np.ones(a.shape, dtype=a.dtype))]
     roots = []
     for i, out in enumerate(outputs):
         e = edge_of(out)

@@ -254,8 +254,9 @@ def _copy_layout(arr):
 def add_to_grad(t, arr):
     """Add ``arr`` (handed over by the caller) into leaf ``t``'s ``.grad`` while no graph is
     built: adopted as the gradient when there is none, else added in place as torch does."""
-    if arr.dtype != t._array.dtype:
-        arr = arr.astype(t._array.dtype)
+    dt = t._array.dtype
+    if arr.dtype is not dt and arr.dtype != dt:
+        arr = arr.astype(dt)
     old = t._grad
     if old is None:
         if not _same_layout(arr, t._array):
@@ -270,7 +271,8 @@ def add_to_grad(t, arr):
         old._array = old._array + arr
         old._vc[0] += 1
     else:
-        backend.xp_of(old._array).add(old._array, arr, out=old._array)
+        a = old._array
+        (np if type(a) is np.ndarray else backend.xp_of(a)).add(a, arr, out=a)
         old._vc[0] += 1  # an in-place add: torch's version counter moves
 
 
@@ -377,26 +379,62 @@ class Op(Node):
             elif len(inputs) == 1:
                 if promote == "float" and x._array.dtype.kind not in _FLOATISH:
                     inputs = _promote(inputs, True)
-            elif len(inputs) != 2 or type(inputs[1]) is not Tensor or \
+            elif len(inputs) != 2:
+                inputs = _promote(inputs, promote == "float")
+            elif type(inputs[1]) is float:
+                # ``x * 0.5`` on a float tensor: the scalar takes the tensor's dtype
+                dt = x._array.dtype
+                inputs = (x, dt.type(inputs[1])) if dt.kind in _FLOATISH else \
+                    _promote(inputs, promote == "float")
+            elif type(inputs[1]) is not Tensor or \
                     x._array.dtype is not inputs[1]._array.dtype or \
                     (promote == "float" and x._array.dtype.kind not in _FLOATISH):
                 inputs = _promote(inputs, promote == "float")
-        arrays = []
+        arrays = None
         on_np = True
         edges = None
         volatile = False
-        x = inputs[0] if len(inputs) == 1 else None
-        if type(x) is Tensor and _state.enabled and cls.differentiable and x._base is None \
-                and x._extra is None and type(x._array) is np.ndarray:
-            # one plain CPU tensor (a unary op): its edge without _edges' general loop
+        x = inputs[0]
+        n = len(inputs)
+        if n <= 2 and type(x) is Tensor and x._base is None and x._extra is None and \
+                type(x._array) is np.ndarray:
+            # a plain CPU tensor, alone (a unary op) or with a plain CPU tensor or a host
+            # scalar (a binary op): the arrays and edges without the general loops below
             a = x._array
-            arrays.append(a)
-            if x._requires_grad:
-                fn = x._grad_fn
-                edges = [(fn, x._output_nr) if fn is not None else
-                         (x._accum or accumulator(x), 0)]
-                meta = [(a.shape, a.dtype)]
+            record = _state.enabled and cls.differentiable
+            if n == 1:
+                arrays = [a]
+                if record and x._requires_grad:
+                    fn = x._grad_fn
+                    edges = [(fn, x._output_nr) if fn is not None else
+                             (x._accum or accumulator(x), 0)]
+                    meta = [(a.shape, a.dtype)]
+            else:
+                y = inputs[1]
+                if type(y) is Tensor:
+                    b = y._array
+                    if y._base is None and y._extra is None and type(b) is np.ndarray:
+                        arrays = [a, b]
+                        if record and (x._requires_grad or y._requires_grad):
+                            fn = x._grad_fn
+                            ex = (fn, x._output_nr) if fn is not None else \
+                                (x._accum or accumulator(x), 0) if x._requires_grad else None
+                            fn = y._grad_fn
+                            ey = (fn, y._output_nr) if fn is not None else \
+                                (y._accum or accumulator(y), 0) if y._requires_grad else None
+                            edges = [ex, ey]
+                            meta = [(a.shape, a.dtype), (b.shape, b.dtype)]
+                elif type(y) in _HOST:
+                    arrays = [a, y]
+                    if record and x._requires_grad:
+                        fn = x._grad_fn
+                        edges = [(fn, x._output_nr) if fn is not None else
+                                 (x._accum or accumulator(x), 0), None]
+                        meta = [(a.shape, a.dtype), None]
+        if arrays is not None:
+            pass
         elif _state.enabled and cls.differentiable:
+            arrays = []
             # one pass: gather the arrays and find whether any input joins a graph; the edges
             # are only built (second pass) when one does (most calls are on plain data)
             for x in inputs:
@@ -414,6 +452,7 @@ class Op(Node):
                 if edges is None:
                     volatile = meta  # True for a 0.x volatile input: nothing records
         else:
+            arrays = []
             for x in inputs:  # one loop, no comprehension frame: this path runs most often
                 if isinstance(x, Tensor):
                     a = x._array
@@ -704,15 +743,17 @@ class Op(Node):
 
     # -- engine interface -------------------------------------------------------------------
     def _run(self, grads, create_graph, root_arrays):
-        if self._n_out > 1:
+        n_out = self._n_out
+        if n_out > 1:
             # missing float gradients become zeros; integer outputs (indices) never get one
             grads = tuple(g if g is not None or m[1].kind not in "fcV" else
                           _zeros_like_meta(m, self.xp) for g, m in zip(grads, self._out_meta))
         elif grads[0] is None:
             return (None,) * len(self._edges)
-        if self.backward_arrays is not None and not create_graph:
-            res = self.backward_arrays(grads[0]._array) if self._n_out == 1 else \
-                self.backward_arrays(*[None if g is None else g._array for g in grads])
+        arrays_rule = self.backward_arrays
+        if arrays_rule is not None and not create_graph:
+            res = arrays_rule(grads[0]._array) if n_out == 1 else \
+                arrays_rule(*[None if g is None else g._array for g in grads])
             if res is not NotImplemented:  # NotImplemented: a case left to ``backward``
                 if type(res) is not tuple:
                     return (_make(res) if type(res) is np.ndarray else

@@ -105,7 +105,8 @@ class Mul(Op):
 
     def backward_arrays(self, g):
         # the products ``backward`` forms, on the arrays (its mul sees one dtype: no casts)
-        if g.dtype != self._out_meta[0][1] or g.dtype.kind == "c":
+        dt = self._out_meta[0][1]
+        if (g.dtype is not dt and g.dtype != dt) or dt.kind == "c":
             return NotImplemented
         ea, eb = self._edges
         saved = self.saved_input_arrays()

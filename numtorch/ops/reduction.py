@@ -46,7 +46,7 @@ def _expand_back(grad, in_shape, dims, keepdim):
 
 def _expand_back_array(xp, g, in_shape, dims, keepdim):
     """ExpandBack's forward on arrays: ``g`` reduced over ``dims`` broadcast to ``in_shape``."""
-    if not keepdim and dims and g.ndim != len(in_shape):
+    if not keepdim and dims and g.ndim != len(in_shape) and g.ndim:  # (0-d broadcasts as is)
         g = g.reshape(_kept_shape(in_shape, dims))
     return helpers_for(xp).expand_to(g, in_shape)
 
