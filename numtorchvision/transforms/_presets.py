@@ -9,7 +9,7 @@ from numtorch import nn
 from . import functional as F
 from .functional import InterpolationMode
 
-__all__ = ["ImageClassification", "SemanticSegmentation"]
+__all__ = ["ImageClassification", "SemanticSegmentation", "VideoClassification"]
 
 
 class ImageClassification(nn.Module):
@@ -103,3 +103,53 @@ class SemanticSegmentation(nn.Module):
                 f"``resize_size={self.resize_size}`` with ``interpolation="
                 f"{self.interpolation}``, scales the values to ``[0.0, 1.0]`` and normalises "
                 f"them with ``mean={self.mean}`` and ``std={self.std}``.")
+
+
+class VideoClassification(nn.Module):
+    """Per-frame resize (without antialiasing, as the video checkpoints were evaluated) and
+    centre crop, scaling to [0, 1] floats and normalisation of a ``(..., T, C, H, W)`` clip;
+    returns ``(..., C, T, H, W)``, the layout the video models take.
+
+    Args:
+        crop_size ((int, int)): the centre crop.
+        resize_size (int or (int, int)): the resize before the crop.
+        mean, std (sequence of float): normalisation (Kinetics-400 statistics by default).
+        interpolation (InterpolationMode): resampling filter. Default: bilinear.
+    """
+
+    def __init__(self, *, crop_size, resize_size, mean=(0.43216, 0.394666, 0.37645),
+                 std=(0.22803, 0.22145, 0.216989), interpolation=InterpolationMode.BILINEAR):
+        super().__init__()
+        self.crop_size = list(crop_size)
+        self.resize_size = list(resize_size)
+        self.mean = list(mean)
+        self.std = list(std)
+        self.interpolation = interpolation
+
+    def forward(self, vid):
+        single = vid.ndim < 5
+        if single:
+            vid = vid.unsqueeze(0)
+        n, t, c, h, w = vid.shape
+        frames = vid.reshape(-1, c, h, w)
+        frames = F.resize(frames, self.resize_size, interpolation=self.interpolation,
+                          antialias=False)
+        frames = F.center_crop(frames, self.crop_size)
+        frames = F.convert_image_dtype(frames, numtorch.float)
+        frames = F.normalize(frames, mean=self.mean, std=self.std)
+        out = frames.reshape(n, t, c, *frames.shape[-2:]).permute(0, 2, 1, 3, 4)
+        return out.squeeze(0) if single else out
+
+    def __repr__(self):
+        fields = (f"crop_size={self.crop_size}", f"resize_size={self.resize_size}",
+                  f"mean={self.mean}", f"std={self.std}", f"interpolation={self.interpolation}")
+        return self.__class__.__name__ + "(" + "".join("\n    " + f for f in fields) + "\n)"
+
+    def describe(self):
+        """One paragraph (reStructuredText) saying what the preprocessing does."""
+        return (f"Takes a batched ``(B, T, C, H, W)`` or single ``(T, C, H, W)`` video tensor. "
+                f"Each frame is resized to ``resize_size={self.resize_size}`` with "
+                f"``interpolation={self.interpolation}``, centre-cropped to "
+                f"``crop_size={self.crop_size}``, scaled to ``[0.0, 1.0]`` and normalised with "
+                f"``mean={self.mean}`` and ``std={self.std}``; the result is permuted to "
+                f"``(..., C, T, H, W)``.")

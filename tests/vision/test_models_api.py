@@ -22,7 +22,8 @@ def _tv_names():
 
 
 def test_registry_lists_torchvisions_classification_models():
-    provided = _tv_names() + tm.list_models(module=tm.segmentation)
+    provided = (_tv_names() + tm.list_models(module=tm.segmentation)
+                + tm.list_models(module=tm.video, include=["r3d_18", "mc3_18", "r2plus1d_18"]))
     assert nm.list_models() == sorted(provided)
     assert nm.list_models(module=nm) == _tv_names()
     assert nm.list_models(include=["resnet*", "vit_b*"], exclude="resnet1*") == tm.list_models(
@@ -33,7 +34,7 @@ def test_public_names_equal_torchvisions():
     def public(mod):
         return {n for n in dir(mod) if not n.startswith("_")}
 
-    left_out = {"detection", "optical_flow", "quantization", "video"}
+    left_out = {"detection", "optical_flow", "quantization"}
     assert public(nm) == public(tm) - left_out
     for name in ("resnet", "vgg", "densenet", "inception", "mobilenetv3", "regnet", "convnext",
                  "vision_transformer", "efficientnet", "mnasnet", "swin_transformer", "maxvit"):
