@@ -22,12 +22,11 @@ import contextlib
 
 from .. import _dtype
 from .._tensor import _make
-from ..backends import mkldnn as _mkldnn
-from ..backend import helpers_for, is_device_array
-from .._threads import (blas_threads_now, fit_blas_threads, single_blas_thread,
-                       small_gemm_kernels)
+from .._threads import blas_threads_now, fit_blas_threads, single_blas_thread, small_gemm_kernels
 from ..autograd import grad as _grad
 from ..autograd.graph import Op
+from ..backend import helpers_for, is_device_array
+from ..backends import mkldnn as _mkldnn
 from ._smooth_activation import sigmoid
 from .activation import relu
 from .comparison import where
@@ -225,7 +224,11 @@ class LSTMSequence(_Sequence):
         hs[0] = h0.T
         cs[0] = c0.T
         blocks = _row_blocks(x, gates, rows, batch)
-        for t in range(steps):
+        plain = not fused and w_hr is None and mask is None
+        if plain:
+            _plain_lstm_steps(xp, wq, blocks, hfull, p, acts, cs, tcs,
+                              None if inline else xq_steps)
+        for t in range(0 if plain else steps):
             a = acts[t]
             if blocks is None:
                 xp.matmul(wq, hfull[t], out=a)
@@ -256,8 +259,8 @@ class LSTMSequence(_Sequence):
         self.inline = inline
         self.save(acts=acts, hfull=hfull, cs=cs, tcs=tcs, pre=pre)
         out = hs[:0:-1] if self.reverse else hs[1:]
-        return (xp.ascontiguousarray(out.transpose(0, 2, 1)), hs[steps].T.copy(),
-                cs[steps].T.copy())
+        return (xp.ascontiguousarray(out.transpose(0, 2, 1)), hs[-1].T.copy(),
+                cs[-1].T.copy())
 
     def backward_arrays(self, gout, ghn, gcn):
         xp = self.xp
@@ -286,9 +289,9 @@ class LSTMSequence(_Sequence):
         if fused:  # C-ordered state gradients, as the kernel takes them
             dh, dc = xp.empty(ghn.T.shape, acts.dtype), xp.empty(gcn.T.shape, acts.dtype)
             dh[...], dc[...] = ghn.T, gcn.T
-        else:
-            dh = ghn.T.astype(acts.dtype, copy=True)
-            dc = gcn.T.astype(acts.dtype, copy=True)
+        else:  # row-major copies, as the loop's other (H, B) arrays (no strided passes)
+            dh = xp.array(ghn.T, dtype=acts.dtype, order="C")
+            dc = xp.array(gcn.T, dtype=acts.dtype, order="C")
         tmp = xp.empty_like(dc)
         wt = xp.ascontiguousarray(w.T)
         needs = self.needs_input_grad
@@ -309,9 +312,13 @@ class LSTMSequence(_Sequence):
                             cs[lo:hi], tcs[lo:hi], fac[lo:hi], dtanh_c[lo:hi])
                      for k, (lo, hi) in enumerate(chunks)]
             done = []
+            plain = not fused and mask is None and w_hr is None
             for (lo, hi), fut in zip(chunks, ready):
                 wait(fut)
-                for t in range(hi - 1, lo - 1, -1):
+                if plain:
+                    dh, dc = _plain_lstm_grads(xp, wt, blocks, dh_out, lo, hi, go, dtanh_c,
+                                               fac, f, dz, dh, dc, tmp, needs[5], needs[6])
+                for t in () if plain else range(hi - 1, lo - 1, -1):
                     if fused:
                         if helpers_for(xp).lstm_seq_grad(go[t], dtanh_c[t], f[t], fac[t], dh,
                                                          dc, dz[t]):
@@ -393,6 +400,73 @@ class LSTMSequence(_Sequence):
             hn, cn = lstm_cell(x + h.matmul(wt), c)
             return (hn if wr is None else hn.matmul(wr)), cn
         return _run_steps(xs, h, c, mask, reverse, step)
+
+
+def _plain_lstm_steps(xp, wq, blocks, hfull, p, acts, cs, tcs, xq):
+    """The LSTM forward loop without projection, mask or GPU kernel (``LSTMSequence``'s
+    arrays; ``xq`` the projected inputs (T, 4H, B) when they are not inline).
+
+    Why a loop of its own: a step is ~10 small array calls, and on a small layer the Python
+    around them (indexing each step's gate blocks and states) cost about as much as the calls;
+    here every per-step view comes from iterating the arrays in one ``zip``.
+    """
+    n = tcs.shape[1]
+    mm, tanh, mul = xp.matmul, xp.tanh, xp.multiply
+    if blocks is None:
+        blocks = [(0, acts.shape[1])]
+    wb = [wq[lo:hi] for lo, hi in blocks]
+    per_step = zip(acts, zip(*(acts[:, lo:hi] for lo, hi in blocks)), hfull, acts[:, :3 * n],
+                   acts[:, :n], acts[:, n:2 * n], acts[:, 2 * n:3 * n], acts[:, 3 * n:], cs,
+                   cs[1:], tcs, hfull[1:, :p], xq if xq is not None else acts)
+    for a, a_blocks, h_in, sig, i, f, o, g, c_prev, c, tc, h, x_t in per_step:
+        for w, a_b in zip(wb, a_blocks):
+            mm(w, h_in, out=a_b)
+        if xq is not None:
+            a += x_t
+        tanh(a, out=a)
+        sig *= 0.5  # sigmoid(z) = (1 + tanh(z / 2)) / 2: the rows were halved
+        sig += 0.5
+        mul(i, g, out=tc)
+        mul(f, c_prev, out=c)
+        c += tc
+        tanh(c, out=tc)
+        mul(o, tc, out=h)
+
+
+def _plain_lstm_grads(xp, wt, blocks, dh_out, lo, hi, go, dtanh_c, fac, f, dz, dh, dc, tmp,
+                      need_h0, need_c0):
+    """Steps ``hi - 1`` down to ``lo`` of the LSTM backward loop without projection, mask or
+    GPU kernel (``LSTMSequence.backward_arrays``' arrays): the gate gradients into ``dz``;
+    returns the state gradients (dh, dc) reaching step ``lo - 1``. As ``_plain_lstm_steps``,
+    every per-step view comes from iterating the arrays in one ``zip``."""
+    n = dc.shape[0]
+    mm, mul = xp.matmul, xp.multiply
+    if blocks is None:
+        blocks = [(0, wt.shape[0])]
+    if dh_out is None:
+        dh_out = xp.empty(dh.shape, dh.dtype)
+    wb = [wt[b0:b1] for b0, b1 in blocks]
+    out_b = [dh_out[b0:b1] for b0, b1 in blocks]
+    rev = slice(hi - 1, lo - 1 if lo else None, -1)
+    gates = dz.shape[1]
+    per_step = zip(range(hi - 1, lo - 1, -1), go[rev], dtanh_c[rev],
+                   fac[rev, :3 * n].reshape(-1, 3, n, dz.shape[2]), fac[rev, 3 * n:],
+                   dz[rev, :3 * n].reshape(-1, 3, n, dz.shape[2]), dz[rev, 3 * n:gates],
+                   dz[rev], f[rev])
+    for t, go_t, dtc, fac3, fac_o, dz3, dz_o, dz_t, f_t in per_step:
+        dh += go_t
+        mul(dh, dtc, out=tmp)
+        dc += tmp
+        mul(fac3, dc, out=dz3)
+        mul(fac_o, dh, out=dz_o)
+        if t or need_h0:  # the first step's state gradients reach only h0, c0
+            # dh is dead here (dz_t holds what it gave): dh_out may be the array it was
+            for w, o in zip(wb, out_b):
+                mm(w, dz_t, out=o)
+            dh = dh_out
+        if t or need_c0:
+            dc *= f_t
+    return dh, dc
 
 
 def gru_update(gi, gh, h):

@@ -36,9 +36,8 @@ def _outputs(lib, model, x, hx=None):
 
 
 CASES = [(kind, kw) for kind in ("LSTM", "GRU", "RNN")
-         for kw in (dict(), dict(num_layers=2), dict(bidirectional=True),
-                    dict(batch_first=True), dict(num_layers=2, bidirectional=True,
-                                                 batch_first=True))]
+         for kw in ({}, {"num_layers": 2}, {"bidirectional": True}, {"batch_first": True},
+                    {"num_layers": 2, "bidirectional": True, "batch_first": True})]
 
 
 @pytest.mark.parametrize("kind,kw", CASES)
