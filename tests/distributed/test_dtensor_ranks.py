@@ -4,7 +4,7 @@ ranks/dtensor_case.py runs the same program under torch (gloo, mp.spawn) and und
 numtorch (its socket transport, numtorch.multiprocessing.spawn), on 3 ranks (1-d mesh,
 uneven shards) and on 4 ranks (2x2 mesh); every rank records meshes, local shapes and
 offsets, layouts after redistribution, operation placements and values, gradients and three
-AdamW steps. Each record must be equal in the two runs.
+AdamW steps, and FSDP2 (fully_shard) training. Each record must be equal in the two runs.
 """
 
 import json
@@ -57,4 +57,4 @@ def test_dtensor_matches_torch_on_every_rank(runs, world):
             if a[key] != b[key]:
                 bad.append(f"rank {r} {key}:\n  numtorch {a[key]}\n  torch    {b[key]}")
     assert not bad, "\n".join(bad[:10])
-    assert len(theirs[0]) >= (48 if world == 3 else 19)
+    assert len(theirs[0]) >= (53 if world == 3 else 19)

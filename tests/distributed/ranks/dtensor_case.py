@@ -147,7 +147,46 @@ def run_case(torch, rank, world):
         losses.append(step_loss.full_tensor())
     record("adamw_losses", lambda: losses)
     record("adamw_params", lambda: [w1.full_tensor(), w2.full_tensor(), w1.to_local()])
+    fsdp2(torch, rank, record)
     return got
+
+
+def fsdp2(torch, rank, record):
+    """FSDP2: a 3-layer MLP with fully_shard on each Linear and the root, each rank training
+    on its own data with AdamW."""
+    from torch.distributed.fsdp import FSDPModule, fully_shard
+    from torch.distributed.tensor import DTensor
+
+    nn = torch.nn
+    model = nn.Sequential(nn.Linear(3, 8), nn.Tanh(), nn.Linear(8, 5), nn.ReLU(),
+                          nn.Linear(5, 2))
+    with torch.no_grad():
+        for i, p in enumerate(model.parameters()):
+            p.copy_(torch.linspace(-1, 1, p.numel()).reshape(p.shape) * (0.5 + 0.1 * i))
+    for layer in (model[0], model[2], model[4]):
+        fully_shard(layer)
+    fully_shard(model)
+    record("fsdp2_kind", lambda: [isinstance(model, FSDPModule), type(model).__name__,
+                                  type(model[0]).__name__,
+                                  [str(p.placements) for p in model.parameters()],
+                                  [isinstance(p, DTensor) for p in model.parameters()],
+                                  [list(p.shape) for p in model.parameters()],
+                                  [list(p.to_local().shape) for p in model.parameters()]])
+    x = torch.linspace(-1, 1, 12).reshape(4, 3) * (rank + 1)
+    y = torch.linspace(0, 1, 8).reshape(4, 2) - rank
+    opt = torch.optim.AdamW(model.parameters(), lr=0.05)
+    losses = []
+    for _ in range(3):
+        opt.zero_grad()
+        loss = ((model(x) - y) ** 2).mean()
+        loss.backward()
+        opt.step()
+        losses.append(loss.detach())
+    record("fsdp2_losses", lambda: losses)
+    record("fsdp2_grads", lambda: [[str(p.grad.placements), p.grad.full_tensor()]
+                                   for p in model.parameters()])
+    record("fsdp2_params", lambda: [p.full_tensor() for p in model.parameters()])
+    record("fsdp2_output", lambda: model(x))
 
 
 def main(rank, out, port, world, lib):
