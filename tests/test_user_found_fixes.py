@@ -849,3 +849,50 @@ def test_pack_padded_sequence_length_checks_as_torch():
                 except Exception as e:  # noqa: BLE001 - the class is compared
                     seen.append((type(e).__name__, str(e)))
             assert seen[1] == seen[0], (enforce, lengths)
+
+
+def test_custom_function_frees_saved_tensors_and_refuses_dirty_leaves():
+    # a custom Function's saved tensors are freed by a backward without retain_graph (a second
+    # backward raised nothing and accumulated again); mark_dirty on a leaf that requires grad
+    # (or a view of one) raises torch's errors after forward ran (the leaf got a grad_fn)
+    def run(L):
+        class Keep(L.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x.exp()
+
+            @staticmethod
+            def backward(ctx, g):
+                (x,) = ctx.saved_tensors
+                return g * x.exp()
+
+        class AddOne_(L.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                x.add_(1)
+                ctx.mark_dirty(x)
+                return x
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+        seen = []
+        x = L.tensor([0.0, 1.0], requires_grad=True)
+        y = Keep.apply(x)
+        y.sum().backward()
+        for again in (lambda: y.sum().backward(), lambda: y.grad_fn.saved_tensors):
+            with pytest.raises(RuntimeError) as info:
+                again()
+            seen.append(str(info.value)[:60])
+        a = L.tensor([1.0, 2.0], requires_grad=True)
+        for t in (a, a[:1]):
+            with pytest.raises(RuntimeError) as info:
+                AddOne_.apply(t)
+            seen.append((str(info.value), a.tolist(), a.grad_fn is None))
+        with L.no_grad():
+            seen.append(AddOne_.apply(a).grad_fn is None)
+        return seen, [round(v, 5) for v in x.grad.tolist()]
+
+    assert run(numtorch) == run(torch)

@@ -105,7 +105,7 @@ class FunctionCtx(Node):
 
     # -- engine interface ----------------------------------------------------------------
     def _release(self):
-        self._saved_in = None
+        self._saved_in = self._saved = None
         self._released = True
 
     def _run(self, grads, create_graph, root_arrays):
@@ -183,6 +183,14 @@ def _run_function(ctx, forward, args, kwargs):
     for t in ctx._dirty:  # torch counts a marked in-place change once more, in any grad mode
         if isinstance(t, graph.Tensor):
             t._vc[0] += 1
+            if record:  # torch's checks of a recorded in-place change, after forward ran
+                base = t._base
+                if base is not None and base._grad_fn is None and base._requires_grad:
+                    raise RuntimeError("a view of a leaf Variable that requires grad is being "
+                                       "used in an in-place operation.")
+                if base is None and t._grad_fn is None and t._requires_grad:
+                    raise RuntimeError("a leaf Variable that requires grad has been used in an "
+                                       "in-place operation.")
     non_diff = {id(t) for t in ctx._non_differentiable}
     wrapped = []
     for i, o in enumerate(outs):
@@ -218,6 +226,8 @@ def _run_function(ctx, forward, args, kwargs):
                 continue
             saved.append((t, t._vc, t._vc[0], out_idx, t._array))
         ctx._saved_in = saved
+        if saved:  # the engine frees what a node keeps (without retain_graph) when it has run
+            ctx._saved = saved
     else:
         ctx._saved_in = [None if t is None else (t, t._vc, t._vc[0], None, t._array)
                          for t in ctx.to_save]
