@@ -9,6 +9,7 @@ Cases (``--case``, several comma-separated, ``all`` for every one):
   wlm_lstm   word_language_model's RNN part: embedding (5045 words, 200) -> 2-layer LSTM(200,
              200, dropout 0.2) -> sum, seq 35, batch 20 (its decoder is a plain Linear);
   wlm_gru    the same with a GRU;
+  wlm_rnn    the same with an Elman RNN (RNN_TANH, word_language_model's ``--model RNN_TANH``);
   mnist_rnn  mnist_rnn's LSTM(28, 64, batch_first) over 28 rows of a batch of 64, last output;
   tsp        time_sequence_prediction's two LSTMCells (1 -> 51 -> 51, float64) over 100 steps
              of a batch of 97, a Linear on each step's output.
@@ -41,9 +42,10 @@ def _case(lib, name):
         model = lib.nn.LSTM(32, 128)
         x = lib.from_numpy(rng.standard_normal((35, 20, 32)).astype(np.float32))
         return model, lambda: model(x)[0].sum()
-    if name in ("wlm_lstm", "wlm_gru"):
+    if name in ("wlm_lstm", "wlm_gru", "wlm_rnn"):
         emb = lib.nn.Embedding(5045, 200)
-        rnn = (lib.nn.LSTM if name == "wlm_lstm" else lib.nn.GRU)(200, 200, 2, dropout=0.2)
+        kind = {"wlm_lstm": lib.nn.LSTM, "wlm_gru": lib.nn.GRU, "wlm_rnn": lib.nn.RNN}[name]
+        rnn = kind(200, 200, 2, dropout=0.2)
         model = lib.nn.ModuleList([emb, rnn])
         idx = lib.from_numpy(rng.integers(0, 5045, (35, 20)))
         return model, lambda: rnn(emb(idx))[0].sum()
@@ -91,8 +93,8 @@ def run(lib_name, case, steps, threads, clock):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--case", default="lstm", help="lstm, wlm_lstm, wlm_gru, mnist_rnn, tsp, "
-                   "comma-separated, or all")
+    p.add_argument("--case", default="lstm", help="lstm, wlm_lstm, wlm_gru, wlm_rnn, "
+                   "mnist_rnn, tsp, comma-separated, or all")
     p.add_argument("--steps", type=int, default=20)
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--busy", action="store_true", help="keep one core busy meanwhile")
@@ -108,7 +110,7 @@ def main():
         _compare(args, case)
 
 
-CASES = ("lstm", "wlm_lstm", "wlm_gru", "mnist_rnn", "tsp")
+CASES = ("lstm", "wlm_lstm", "wlm_gru", "wlm_rnn", "mnist_rnn", "tsp")
 
 
 def _compare(args, case):
