@@ -1,6 +1,5 @@
 """``DataLoader``: batches from a dataset, in the main process or in worker processes."""
 
-import itertools
 import os
 import warnings
 
@@ -179,7 +178,14 @@ def fetch(dataset, indices, auto_collation, collate_fn, iterator=None, drop_last
     """Load one batch: the samples at ``indices`` (map-style) or the next ones (iterable)."""
     if iterator is not None:
         if auto_collation:
-            data = list(itertools.islice(iterator, len(indices)))
+            # next() per sample, as torch: islice would call iter() on the dataset iterator
+            # again, and an IterableDataset whose __iter__ returns self restarts there
+            data = []
+            for _ in range(len(indices)):
+                try:
+                    data.append(next(iterator))
+                except StopIteration:
+                    break
             if not data or (drop_last and len(data) < len(indices)):
                 raise StopIteration
             return collate_fn(data)
