@@ -138,3 +138,42 @@ def test_joinable_is_abstract_like_torch():
             type("K", (cls,), {})()
         return str(e.value)
     assert err(NJ) == err(TJ)
+
+
+def _chunk_dataset(lib):
+    """transformers' PipelineChunkIterator: an IterableDataset whose __iter__ returns itself
+    and whose __next__ walks the chunks of each input (zero-shot classification, QA)."""
+
+    class Chunks(lib.utils.data.IterableDataset):
+        def __init__(self, sizes):
+            self.sizes = sizes
+
+        def __iter__(self):
+            self.it, self.sub = iter(self.sizes), None
+            return self
+
+        def __next__(self):
+            if self.sub is None:
+                self.sub = iter(range(next(self.it)))
+            try:
+                return next(self.sub)
+            except StopIteration:
+                self.sub = iter(range(next(self.it)))
+                return next(self.sub)
+
+    return Chunks([3, 2, 4])
+
+
+@pytest.mark.parametrize("batch_size,drop_last", [(1, False), (2, False), (2, True), (None, False)])
+def test_iterable_dataset_iterating_itself_is_not_restarted(batch_size, drop_last):
+    def batches(lib):
+        dl = lib.utils.data.DataLoader(_chunk_dataset(lib), batch_size=batch_size, drop_last=drop_last,
+                                       collate_fn=lambda b: b)
+        out = []
+        for b in dl:
+            out.append(b)
+            if len(out) > 20:  # numtorch's loader restarted the dataset each batch: never ended
+                break
+        return out
+
+    assert batches(numtorch) == batches(torch)
