@@ -9,10 +9,18 @@ backward is the transposed collective).
 from ..autograd.graph import Op
 from ..ops import cat as _cat
 
-__all__ = ["wait_tensor", "all_reduce", "all_gather_tensor", "reduce_scatter_tensor",
-           "all_to_all_single", "broadcast", "all_reduce_coalesced",
-           "all_gather_tensor_autograd", "reduce_scatter_tensor_autograd",
-           "all_to_all_single_autograd"]
+__all__ = [
+    "all_gather_tensor",
+    "all_gather_tensor_autograd",
+    "all_reduce",
+    "all_reduce_coalesced",
+    "all_to_all_single",
+    "all_to_all_single_autograd",
+    "broadcast",
+    "reduce_scatter_tensor",
+    "reduce_scatter_tensor_autograd",
+    "wait_tensor",
+]
 
 
 def _dist():

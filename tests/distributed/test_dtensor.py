@@ -5,16 +5,14 @@ own DTensor is tests/distributed/test_dtensor_ranks.py."""
 
 import pytest
 import torch
+import torch.distributed.tensor
+import torch.distributed.tensor.placement_types
 
 import numtorch
 from numtorch.distributed.device_mesh import DeviceMesh
-from numtorch.distributed.tensor import (DTensor, Partial, Replicate, Shard,
-                                         distribute_tensor)
+from numtorch.distributed.tensor import DTensor, Partial, Replicate, Shard, distribute_tensor
 from numtorch.distributed.tensor._utils import compute_local_shape_and_global_offset
 from tests.oracle import check_op, same
-
-import torch.distributed.tensor  # noqa: E402,F401
-import torch.distributed.tensor.placement_types  # noqa: E402,F401
 
 
 def pt(t):

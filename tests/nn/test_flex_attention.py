@@ -5,12 +5,11 @@ import warnings
 
 import pytest
 import torch
+import torch.nn.attention.flex_attention
 
 import numtorch
-import numtorch.nn.attention.flex_attention  # noqa: F401
+import numtorch.nn.attention.flex_attention
 from tests.oracle import check_op, same
-
-import torch.nn.attention.flex_attention  # noqa: F401,E402
 
 
 @pytest.fixture(autouse=True)

@@ -53,12 +53,16 @@ def get_model_state_dict(model, *, submodules=None, options=None):
 
 
 def set_model_state_dict(model, model_state_dict, *, options=None):
-    """Load ``model_state_dict`` (full tensors or DTensors) into ``model``; full tensors
-    meant for DTensor parameters are split to each rank's piece."""
-    from ..tensor import distribute_tensor
+    """Load ``model_state_dict`` into ``model``: with ``full_state_dict``, whole tensors meant
+    for DTensor parameters are split to each rank's piece; otherwise the entries must already
+    be laid out as the parameters are (``model.load_state_dict``)."""
     from ... import no_grad
+    from ..tensor import distribute_tensor
 
     options = options or StateDictOptions()
+    if not options.full_state_dict:
+        # pieces as they are (DTensors for DTensor parameters): the module's own loading
+        return model.load_state_dict(model_state_dict, strict=options.strict)
     current = model.state_dict(keep_vars=True)
     missing = [k for k in current if k not in model_state_dict]
     unexpected = [k for k in model_state_dict if k not in current]

@@ -9,13 +9,18 @@ optimizer updates the local shards.
 """
 
 import dataclasses
-from typing import Optional
 
 from ...autograd.graph import Op
 from .._functional_collectives import _dist
 
-__all__ = ["fully_shard", "FSDPModule", "MixedPrecisionPolicy", "OffloadPolicy",
-           "CPUOffloadPolicy", "register_fsdp_forward_method"]
+__all__ = [
+    "CPUOffloadPolicy",
+    "FSDPModule",
+    "MixedPrecisionPolicy",
+    "OffloadPolicy",
+    "fully_shard",
+    "register_fsdp_forward_method",
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -23,9 +28,9 @@ class MixedPrecisionPolicy:
     """Dtypes for the gathered parameters (``param_dtype``), the gradient reduction
     (``reduce_dtype``) and the forward outputs (``output_dtype``)."""
 
-    param_dtype: Optional[object] = None
-    reduce_dtype: Optional[object] = None
-    output_dtype: Optional[object] = None
+    param_dtype: object | None = None
+    reduce_dtype: object | None = None
+    output_dtype: object | None = None
     cast_forward_inputs: bool = True
 
 
@@ -153,8 +158,12 @@ def _post_forward(module, args, kwargs, output):
     return output
 
 
+_DEFAULT_MP = MixedPrecisionPolicy()
+_NO_OFFLOAD = OffloadPolicy()
+
+
 def fully_shard(module, *, mesh=None, reshard_after_forward=None, shard_placement_fn=None,
-                mp_policy=MixedPrecisionPolicy(), offload_policy=OffloadPolicy(),
+                mp_policy=_DEFAULT_MP, offload_policy=_NO_OFFLOAD,
                 ignored_params=None, dp_mesh_dims=None):
     """Shard ``module``'s parameters (those not already managed by an inner fully_shard)
     along dim 0 over ``mesh`` (default: all ranks), and gather them around its forward.

@@ -8,12 +8,28 @@ for how operations choose their layouts.
 from ..device_mesh import DeviceMesh, init_device_mesh
 from . import placement_types
 from ._api import DTensor, distribute_module, distribute_tensor
-from .placement_types import Partial, Placement, Replicate, Shard
 from ._factories import empty, full, ones, rand, randn, zeros
+from .placement_types import Partial, Placement, Replicate, Shard
 
-__all__ = ["DTensor", "DeviceMesh", "Partial", "Placement", "Replicate", "Shard",
-           "distribute_module", "distribute_tensor", "init_device_mesh", "empty", "full",
-           "ones", "rand", "randn", "zeros", "placement_types", "device_mesh"]
+__all__ = [
+    "DTensor",
+    "DeviceMesh",
+    "Partial",
+    "Placement",
+    "Replicate",
+    "Shard",
+    "device_mesh",
+    "distribute_module",
+    "distribute_tensor",
+    "empty",
+    "full",
+    "init_device_mesh",
+    "ones",
+    "placement_types",
+    "rand",
+    "randn",
+    "zeros",
+]
 
 
 def __getattr__(name):

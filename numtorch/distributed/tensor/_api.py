@@ -10,11 +10,11 @@ the rules in ``_dispatch.py`` and wrapped back.
 
 from ..._tensor import Size, Tensor, _make, _new
 from ...autograd.graph import accumulator
-from .placement_types import Partial, Replicate, Shard
 from ._redistribute import Redistribute
-from ._utils import compute_global_shape, compute_local_shape_and_global_offset
+from ._utils import compute_global_shape
+from .placement_types import Partial, Replicate, Shard
 
-__all__ = ["DTensor", "distribute_tensor", "distribute_module"]
+__all__ = ["DTensor", "distribute_module", "distribute_tensor"]
 
 _dispatch_ready = [False]
 
@@ -290,10 +290,6 @@ def distribute_tensor(tensor, device_mesh=None, placements=None, *, src_data_ran
                              "you want to call `redistribute` instead?")
         return tensor
     placements = _normalize(placements, device_mesh, tensor.dim())
-    for p in placements:
-        if isinstance(p, Partial):
-            raise RuntimeError(f"Trying to distribute tensor with unsupported placements "
-                               f"{p} on device mesh dimension 0!")
     data = tensor.detach()
     if src_data_rank is not None:
         data = _broadcast_from(data.clone(), device_mesh, src_data_rank)

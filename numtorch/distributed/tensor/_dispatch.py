@@ -18,27 +18,16 @@ import math
 
 from ..._tensor import Tensor
 from ..._torch_function import DisableTorchFunctionSubclass
-from .placement_types import Partial, Replicate, Shard
 from ._api import DTensor, _alias, _redistribute, _Spec, _wrap
 from ._redistribute import ReduceGrad
+from .placement_types import Partial, Replicate, Shard
 
 _PASSTHROUGH = frozenset({
     "backward", "requires_grad_", "retain_grad", "register_hook", "is_floating_point",
     "register_post_accumulate_grad_hook", "element_size", "is_complex", "get_device",
     "__get__", "data_ptr", "untyped_storage", "storage",
 })
-_POINTWISE = frozenset("""
-abs absolute acos acosh add addcdiv addcmul asin asinh atan atan2 atanh bitwise_and
-bitwise_not bitwise_or bitwise_xor ceil clamp clamp_max clamp_min clip clone contiguous copy
-cos cosh deg2rad detach digamma div divide double dropout elu eq erf erfc erfinv exp exp2
-expm1 float floor floor_divide fmod frac gelu ge greater greater_equal gt half hardsigmoid
-hardswish hardtanh isfinite isinf isnan le leaky_relu lerp lgamma less less_equal log log10
-log1p log2 log_sigmoid logical_and logical_not logical_or logical_xor logit lt masked_fill
-maximum minimum mish mul multiply nan_to_num ne neg negative not_equal positive pow
-rad2deg reciprocal relu relu6 remainder round rsqrt selu sigmoid sign sgn silu sin sinc
-sinh softplus sqrt square sub subtract tan tanh threshold to true_divide trunc type_as where
-xlogy zero fill ones_like zeros_like empty_like full_like bfloat16 int long bool
-""".split())
+_POINTWISE = frozenset(["abs", "absolute", "acos", "acosh", "add", "addcdiv", "addcmul", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "ceil", "clamp", "clamp_max", "clamp_min", "clip", "clone", "contiguous", "copy", "cos", "cosh", "deg2rad", "detach", "digamma", "div", "divide", "double", "dropout", "elu", "eq", "erf", "erfc", "erfinv", "exp", "exp2", "expm1", "float", "floor", "floor_divide", "fmod", "frac", "gelu", "ge", "greater", "greater_equal", "gt", "half", "hardsigmoid", "hardswish", "hardtanh", "isfinite", "isinf", "isnan", "le", "leaky_relu", "lerp", "lgamma", "less", "less_equal", "log", "log10", "log1p", "log2", "log_sigmoid", "logical_and", "logical_not", "logical_or", "logical_xor", "logit", "lt", "masked_fill", "maximum", "minimum", "mish", "mul", "multiply", "nan_to_num", "ne", "neg", "negative", "not_equal", "positive", "pow", "rad2deg", "reciprocal", "relu", "relu6", "remainder", "round", "rsqrt", "selu", "sigmoid", "sign", "sgn", "silu", "sin", "sinc", "sinh", "softplus", "sqrt", "square", "sub", "subtract", "tan", "tanh", "threshold", "to", "true_divide", "trunc", "type_as", "where", "xlogy", "zero", "fill", "ones_like", "zeros_like", "empty_like", "full_like", "bfloat16", "int", "long", "bool"])
 _LINEAR = frozenset({"add", "sub", "subtract", "neg", "negative", "positive", "mul",
                      "multiply", "div", "divide", "true_divide", "clone", "contiguous",
                      "detach", "to", "float", "double", "half", "bfloat16", "type_as", "copy",
@@ -80,8 +69,10 @@ def _substitute(args, kwargs, table):
 def _check_mixed(name, args, kwargs):
     for a in _walk(args, kwargs):
         if isinstance(a, Tensor) and not isinstance(a, DTensor) and a.dim() > 0:
-            raise RuntimeError(f"aten.{name}.Tensor got mixed torch.Tensor and DTensor, need "
-                               "to convert all torch.Tensor to DTensor before calling "
+            # torch names the aten overload: copy_ has only .default, the others .Tensor
+            overload = "default" if name == "copy_" else "Tensor"
+            raise RuntimeError(f"aten.{name}.{overload} got mixed torch.Tensor and DTensor, "
+                               "need to convert all torch.Tensor to DTensor before calling "
                                "distributed operators!")
 
 
@@ -90,19 +81,23 @@ def dispatch(func, args, kwargs):
     if name in _PASSTHROUGH:
         with DisableTorchFunctionSubclass():
             return func(*args, **kwargs)
-    base = name.strip("_")
     inplace = False
-    if name.startswith("__") and base[:1] in "ri" and base[1:] in _POINTWISE | _MATMUL:
-        inplace = base[0] == "i"
-        base = base[1:]
+    base = name
+    if name.startswith("__") and name.endswith("__"):
+        base = name[2:-2]
+        if base[:1] in "ri" and base[1:] in _POINTWISE | _MATMUL:
+            inplace = base[0] == "i"
+            base = base[1:]
     if base.endswith("_") and base[:-1] in _POINTWISE:
         inplace, base = True, base[:-1]
     dts = [a for a in _walk(args, kwargs) if isinstance(a, DTensor)]
-    _check_mixed(base, args, kwargs)
+    _check_mixed(base + "_" if inplace else base, args, kwargs)
     if base == "linear":
         return _linear(*args, **kwargs)
     if inplace:
         return _inplace(func, base, args, kwargs, dts)
+    if base == "setitem":
+        return _setitem(func, args, kwargs, dts)
     if base in _POINTWISE:
         return _pointwise(func, base, args, kwargs, dts)
     if base in _REDUCTIONS:
@@ -256,7 +251,7 @@ def _pointwise(func, base, args, kwargs, dts):
 def _inplace(func, base, args, kwargs, dts):
     self = args[0]
     if not isinstance(self, DTensor):
-        raise RuntimeError(f"aten.{base}_: the tensor written in place must be a DTensor")
+        raise TypeError(f"aten.{base}_: the tensor written in place must be a DTensor")
     if base not in _POINTWISE and base not in _MATMUL:
         raise NotImplementedError(f"numtorch's DTensor has no in-place rule for {base}_")
     _, targets = _pointwise_layout(base, dts, self._spec.shape, keep=self._spec.placements)
@@ -273,6 +268,14 @@ def _inplace(func, base, args, kwargs, dts):
     self._requires_grad = local._requires_grad
     self._array = local._array
     return self
+
+
+def _setitem(func, args, kwargs, dts):
+    self = args[0]
+    if any(not isinstance(p, Replicate) for p in self._spec.placements):
+        raise NotImplementedError("numtorch's DTensor supports item assignment only on a "
+                                  "Replicate DTensor; redistribute it first")
+    return _inplace(func, "copy", args, kwargs, dts)
 
 
 # -- reductions --------------------------------------------------------------------------

@@ -3,8 +3,8 @@ as one differentiable op (its backward moves the gradient back the other way).""
 
 from ...autograd.graph import Op
 from ...ops import cat as _cat
-from .placement_types import Partial, Replicate, Shard
 from ._utils import compute_local_shape
+from .placement_types import Partial, Replicate, Shard
 
 
 def _dist():
@@ -81,10 +81,9 @@ def transform(local, mesh, global_shape, src, dst):
             continue
         if isinstance(dst[i], Shard):
             local = _take_shard(local, mesh, i, dst[i].dim % ndim)
-        elif isinstance(dst[i], Partial):
-            # internal only: the value stays on coordinate 0 and the other terms are zero
-            if dst[i].reduce_op == "sum" and mesh.get_local_rank(i) != 0:
-                local = local.new_zeros(local.shape)
+        elif isinstance(dst[i], Partial) and dst[i].reduce_op == "sum":
+            # every rank holds an equal term (avg/max/min keep the value itself), as torch
+            local = local / mesh.size(i)
         current[i] = dst[i]
     return local
 

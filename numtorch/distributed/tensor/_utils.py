@@ -2,8 +2,11 @@
 
 from .placement_types import Shard, _StridedShard
 
-__all__ = ["compute_local_shape_and_global_offset", "compute_local_shape",
-           "compute_global_shape"]
+__all__ = [
+    "compute_global_shape",
+    "compute_local_shape",
+    "compute_local_shape_and_global_offset",
+]
 
 
 def compute_local_shape_and_global_offset(global_shape, mesh, placements):

@@ -3,7 +3,7 @@ tensor dimension, torch.chunk-style: ceil-sized pieces, the last ranks may get f
 none), ``Replicate()`` (a full copy everywhere) or ``Partial(op)`` (every rank holds a term;
 the tensor is their reduction)."""
 
-__all__ = ["Placement", "Shard", "Replicate", "Partial"]
+__all__ = ["Partial", "Placement", "Replicate", "Shard"]
 
 
 class Placement:

@@ -16,8 +16,14 @@ from ..._from_data import tensor as _tensor
 from ..._ranges import arange as _arange
 from ..._tensor import Tensor
 
-__all__ = ["BlockMask", "noop_mask", "and_masks", "or_masks", "create_mask",
-           "create_block_mask"]
+__all__ = [
+    "BlockMask",
+    "and_masks",
+    "create_block_mask",
+    "create_mask",
+    "noop_mask",
+    "or_masks",
+]
 
 _DEFAULT_SPARSE_BLOCK_SIZE = 128
 _LARGE_SPARSE_BLOCK_SIZE = 1 << 30

@@ -14,12 +14,30 @@ import warnings
 from ... import _dtype
 from ..._tensor import Tensor
 from ._block_mask import (  # noqa: F401
-    _DEFAULT_SPARSE_BLOCK_SIZE, _LARGE_SPARSE_BLOCK_SIZE, BlockMask, _sliced_mask_mod_error,
-    and_masks, create_block_mask, create_mask, index_grids, noop_mask, or_masks,
+    _DEFAULT_SPARSE_BLOCK_SIZE,
+    _LARGE_SPARSE_BLOCK_SIZE,
+    BlockMask,
+    _sliced_mask_mod_error,
+    and_masks,
+    create_block_mask,
+    create_mask,
+    index_grids,
+    noop_mask,
+    or_masks,
 )
 
-__all__ = ["BlockMask", "create_block_mask", "create_mask", "flex_attention", "and_masks",
-           "or_masks", "noop_mask", "AuxRequest", "AuxOutput", "FlexKernelOptions"]
+__all__ = [
+    "AuxOutput",
+    "AuxRequest",
+    "BlockMask",
+    "FlexKernelOptions",
+    "and_masks",
+    "create_block_mask",
+    "create_mask",
+    "flex_attention",
+    "noop_mask",
+    "or_masks",
+]
 
 # torch reads the compile-debug switch here; numtorch always runs the eager composition
 _FLEX_ATTENTION_DISABLE_COMPILE_DEBUG = False
@@ -36,8 +54,8 @@ class AuxRequest(typing.NamedTuple):
 class AuxOutput(typing.NamedTuple):
     """Extra outputs of :func:`flex_attention`: ``lse`` (B, H, Q) and ``max_scores``."""
 
-    lse: typing.Optional[Tensor] = None
-    max_scores: typing.Optional[Tensor] = None
+    lse: Tensor | None = None
+    max_scores: Tensor | None = None
 
 
 class FlexKernelOptions(typing.TypedDict, total=False):

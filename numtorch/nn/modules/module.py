@@ -27,8 +27,8 @@ from ._hooks import (  # noqa: F401  (public re-exports, as in torch.nn.modules.
 )
 from ._module_convert import _ConversionMixin
 from ._module_tree import _TreeMixin
-from ._state_dict import _IncompatibleKeys, _StateDictMixin  # noqa: F401 (torch's path)
 from ._state_dict import _EXTRA_STATE as _EXTRA_STATE_KEY_SUFFIX  # noqa: F401 (torch's name)
+from ._state_dict import _IncompatibleKeys, _StateDictMixin  # noqa: F401 (torch's path)
 
 __all__ = [
     "Module",

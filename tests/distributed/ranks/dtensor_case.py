@@ -42,7 +42,7 @@ def run_case(torch, rank, world):
     record("mesh", lambda: [repr(mesh), mesh.get_coordinate(), mesh.get_local_rank(),
                             mesh.size(), mesh.ndim, mesh.mesh.tolist()])
     for n in (1, 2, 3, 4, 5, 7, 8):
-        record(f"offsets_{n}", lambda: [clsgo((n, 3), mesh, [Shard(0)]),
+        record(f"offsets_{n}", lambda n=n: [clsgo((n, 3), mesh, [Shard(0)]),
                                         clsgo((3, n), mesh, [Shard(1)]),
                                         clsgo((n,), mesh, [Replicate()])])
     if world == 4:
@@ -51,7 +51,7 @@ def run_case(torch, rank, world):
                                  repr(m2["dp"]), m2["dp"].get_coordinate(),
                                  m2.get_local_rank("tp")])
         for n in (1, 3, 5, 7, 8):
-            record(f"offsets2_{n}", lambda: [clsgo((n, 6), m2, [Shard(0), Shard(0)]),
+            record(f"offsets2_{n}", lambda n=n: [clsgo((n, 6), m2, [Shard(0), Shard(0)]),
                                              clsgo((n, 6), m2, [Shard(0), Shard(1)]),
                                              clsgo((n, 6), m2, [Replicate(), Shard(0)])])
         x = torch.arange(35.).reshape(7, 5)
@@ -72,14 +72,19 @@ def run_case(torch, rank, world):
     record("S0_to_S1", lambda: layout(d.redistribute(mesh, [Shard(1)])))
     record("R_to_S0", lambda: layout(r.redistribute(mesh, [Shard(0)])))
     record("R_to_P", lambda: r.redistribute(mesh, [Partial()]))
+    record("distribute_P", lambda: layout(distribute_tensor(x, mesh, [Partial()])))
+    record("distribute_P_max", lambda: layout(distribute_tensor(x, mesh, [Partial("max")])))
     p = DTensor.from_local(torch.full((2, 3), float(rank + 1)), mesh, [Partial()])
     record("P_full", lambda: layout(p))
     record("P_to_S0", lambda: layout(p.redistribute(mesh, [Shard(0)])))
     record("P_avg", lambda: DTensor.from_local(torch.full((2,), float(rank + 1)), mesh,
                                                [Partial("avg")]).full_tensor())
-    record("from_local_shape", lambda: (lambda z: [list(z.shape), z.stride()])(
-        DTensor.from_local(torch.ones(rank + 1, 2), mesh, [Shard(0)], shape=(6, 2),
-                           stride=(2, 1))))
+    def from_local_shape():
+        z = DTensor.from_local(torch.ones(rank + 1, 2), mesh, [Shard(0)], shape=(6, 2),
+                               stride=(2, 1))
+        return [list(z.shape), z.stride()]
+
+    record("from_local_shape", from_local_shape)
     record("from_local_R", lambda: layout(DTensor.from_local(torch.full((2,), float(rank)),
                                                              mesh, [Replicate()])))
     record("from_local_run_check", lambda: DTensor.from_local(
@@ -148,7 +153,57 @@ def run_case(torch, rank, world):
     record("adamw_losses", lambda: losses)
     record("adamw_params", lambda: [w1.full_tensor(), w2.full_tensor(), w1.to_local()])
     fsdp2(torch, rank, record)
+    functional(torch, rank, world, mesh, record)
     return got
+
+
+def functional(torch, rank, world, mesh, record):
+    """Functional collectives (new tensors; the *_autograd ones differentiable) and the
+    full/sharded model state dict of a fully_shard model."""
+    import torch.distributed._functional_collectives as fc
+    from torch.distributed.checkpoint.state_dict import (
+        StateDictOptions,
+        get_model_state_dict,
+        set_model_state_dict,
+    )
+    from torch.distributed.fsdp import fully_shard
+
+    x = (torch.arange(6.).reshape(3, 2) + 10 * rank).requires_grad_()
+    record("fc_all_reduce", lambda: fc.wait_tensor(fc.all_reduce(x, "sum", mesh)))
+    record("fc_all_reduce_avg", lambda: fc.all_reduce(x, "avg", mesh))
+    record("fc_all_gather", lambda: fc.all_gather_tensor(x, 0, mesh))
+    record("fc_all_gather_dim1", lambda: fc.all_gather_tensor(x, 1, (mesh, 0)))
+    y = torch.arange(3. * world * 2).reshape(3 * world, 2) * (rank + 1)
+    record("fc_reduce_scatter", lambda: fc.reduce_scatter_tensor(y, "sum", 0, mesh))
+    record("fc_all_to_all", lambda: fc.all_to_all_single(y, None, None, mesh))
+
+    def gathered_grad():
+        out = fc.all_gather_tensor_autograd(x, 0, mesh)
+        (out * torch.arange(out.numel()).reshape(out.shape)).sum().backward()
+        return x.grad
+
+    record("fc_all_gather_grad", gathered_grad)
+    z = (torch.arange(2. * world) + rank).requires_grad_()
+
+    def all_to_all_grad():
+        out = fc.all_to_all_single_autograd(z, [2] * world, [2] * world, mesh)
+        (out * (torch.arange(out.numel()) + 1)).sum().backward()
+        return [out, z.grad]
+
+    record("fc_all_to_all_grad", all_to_all_grad)
+    model = torch.nn.Linear(3, 4)
+    with torch.no_grad():
+        model.weight.copy_(torch.linspace(-1, 1, 12).reshape(4, 3))
+        model.bias.copy_(torch.linspace(0, 1, 4))
+    fully_shard(model)
+    full = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True))
+    record("sd_full", lambda: [sorted(full), full["weight"], full["bias"]])
+    record("sd_sharded", lambda: [str(v.placements) for v in get_model_state_dict(model).values()])
+    new = {"weight": torch.ones(4, 3) * 2, "bias": torch.arange(4.)}
+    record("sd_set_pieces_mismatch", lambda: set_model_state_dict(model, new))
+    record("sd_set", lambda: [set_model_state_dict(
+        model, new, options=StateDictOptions(full_state_dict=True)), model.weight.full_tensor(),
+        model.bias.to_local()])
 
 
 def fsdp2(torch, rank, record):
