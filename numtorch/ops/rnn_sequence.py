@@ -318,10 +318,15 @@ class LSTMSequence(_Sequence):
             grads.expect(chunks)
             # the first chunk's factors are made here: waiting for them would add the
             # worker's wake-up (and a core still held by BLAS's spinning threads after the
-            # forward) to the loop's start
-            ready = [submit(worker if k else None, self._factors, xp, acts[lo:hi],
-                            cs[lo:hi], tcs[lo:hi], fac[lo:hi], dtanh_c[lo:hi])
-                     for k, (lo, hi) in enumerate(chunks)]
+            # forward) to the loop's start; the worker makes all the others in one go (each
+            # of its calls takes the GIL back once, and each time it does the loop here
+            # may wait for it: per chunk, that had cost the loop 40% more time)
+            lo0, hi0 = chunks[0]
+            ready = [submit(None, self._factors, xp, acts[lo0:hi0], cs[lo0:hi0],
+                            tcs[lo0:hi0], fac[lo0:hi0], dtanh_c[lo0:hi0])]
+            if lo0:
+                ready += [submit(worker, self._factors, xp, acts[:lo0], cs[:lo0], tcs[:lo0],
+                                 fac[:lo0], dtanh_c[:lo0])] * (len(chunks) - 1)
             done = []
             plain = not fused and mask is None and w_hr is None
             for (lo, hi), fut in zip(chunks, ready):
