@@ -24,7 +24,9 @@ def _tv_names():
 def test_registry_lists_torchvisions_classification_models():
     provided = (_tv_names() + tm.list_models(module=tm.segmentation)
                 + tm.list_models(module=tm.video, include=["r3d_18", "mc3_18", "r2plus1d_18",
-                                                           "s3d"]))
+                                                           "s3d"])
+                + [f"quantized_{n}" for n in ("resnet18", "resnet50", "resnext101_32x8d",
+                                               "resnext101_64x4d")])
     assert nm.list_models() == sorted(provided)
     assert nm.list_models(module=nm) == _tv_names()
     assert nm.list_models(include=["resnet*", "vit_b*"], exclude="resnet1*") == tm.list_models(
@@ -35,7 +37,7 @@ def test_public_names_equal_torchvisions():
     def public(mod):
         return {n for n in dir(mod) if not n.startswith("_")}
 
-    left_out = {"detection", "optical_flow", "quantization"}
+    left_out = {"detection", "optical_flow"}
     assert public(nm) == public(tm) - left_out
     for name in ("resnet", "vgg", "densenet", "inception", "mobilenetv3", "regnet", "convnext",
                  "vision_transformer", "efficientnet", "mnasnet", "swin_transformer", "maxvit"):
