@@ -27,3 +27,13 @@ def _get_function_stack_at(i):
     from ._function_mode import stack
 
     return stack()[i]
+
+
+def _get_accelerator():
+    """The device type programs should use: ``device('cuda')`` when CUDA is usable, else
+    ``device('cpu')`` (torch's CPU build answers cpu, unlike ``accelerator.current_accelerator``,
+    which answers None)."""
+    from . import cuda
+    from ._device import device
+
+    return device("cuda") if cuda.is_available() else device("cpu")
