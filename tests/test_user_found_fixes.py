@@ -896,3 +896,18 @@ def test_custom_function_frees_saved_tensors_and_refuses_dirty_leaves():
         return seen, [round(v, 5) for v in x.grad.tolist()]
 
     assert run(numtorch) == run(torch)
+
+
+def test_backward_of_complex_scalar_needs_a_gradient():
+    # loss.backward() on a complex scalar raises torch's error (numtorch's fast path seeded 1)
+    seen = []
+    for L in (torch, numtorch):
+        w = L.tensor([1 + 1j, 2 - 1j], requires_grad=True)
+        for run in (lambda: (w * 2).sum().backward(), lambda: L.autograd.grad((w * 2).sum(), w),
+                    lambda: (w * 2)[0].backward()):
+            with pytest.raises(RuntimeError) as info:
+                run()
+            seen.append(str(info.value))
+        (w * 2).sum().backward(L.tensor(1 + 0j))
+        seen.append(w.grad.tolist())
+    assert seen[4:] == seen[:4]

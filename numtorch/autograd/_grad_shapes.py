@@ -20,7 +20,7 @@ def root_grads(outputs, grad_outputs, create_graph, fn_name):
         if g is None:
             if out._array.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if out._array.dtype.kind not in "fcV":
+            if out._array.dtype.kind not in "fV":  # complex outputs need a gradient too
                 raise RuntimeError(f"grad can be implicitly created only for real scalar outputs "
                                    f"but got {out.dtype}")
             g = graph._make(_ones_like(out._array))

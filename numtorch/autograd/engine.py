@@ -121,7 +121,7 @@ def _roots(outputs, grad_outputs, create_graph, fn_name):
     a = out._array
     fn = out._grad_fn
     if (fn is not None and out._base is None and grad_outputs[0] is None and len(outputs) == 1
-            and type(a) is np.ndarray and a.size == 1 and a.dtype.kind in "fcV"):
+            and type(a) is np.ndarray and a.size == 1 and a.dtype.kind in "fV"):
         # ``loss.backward()`` on a loss computed in the graph: ``edge_of`` and the implicit
         # gradient below, inline
         return [(fn, out._output_nr)], [graph._make(np.array(1, dtype=a.dtype) if a.ndim == 0
@@ -135,7 +135,7 @@ def _roots(outputs, grad_outputs, create_graph, fn_name):
         roots.append(e)
     a = outputs[0]._array
     if (len(outputs) == 1 and grad_outputs[0] is None and type(a) is np.ndarray
-            and a.size == 1 and a.dtype.kind in "fcV"):
+            and a.size == 1 and a.dtype.kind in "fV"):
         # loss.backward(): the implicit gradient of a scalar (np.array is several times
         # cheaper than np.ones for a 0-d one)
         return roots, [graph._make(np.array(1, dtype=a.dtype) if a.ndim == 0 else
