@@ -29,15 +29,18 @@ from ._model_helpers import (
 from .test_models_api import _transform_facts
 
 TQ, NQ = tm.quantization, nm.quantization
-BUILDERS = ["resnet18", "resnet50", "resnext101_32x8d", "resnext101_64x4d"]
+BUILDERS = ["resnet18", "resnet50", "resnext101_32x8d", "resnext101_64x4d",
+            "shufflenet_v2_x0_5", "shufflenet_v2_x1_0", "shufflenet_v2_x1_5",
+            "shufflenet_v2_x2_0"]
 
 
 def test_registry_and_names():
     assert nm.list_models(module=NQ) == [f"quantized_{b}" for b in BUILDERS]
     assert nm.get_model_builder("quantized_resnet18") is NQ.resnet18
-    tv_resnet = sys.modules["torchvision.models.quantization.resnet"]
-    assert set(sys.modules["numtorchvision.models.quantization.resnet"].__all__) == set(
-        tv_resnet.__all__)
+    for mod in ("resnet", "shufflenetv2"):
+        theirs = sys.modules[f"torchvision.models.quantization.{mod}"]
+        ours = sys.modules[f"numtorchvision.models.quantization.{mod}"]
+        assert set(ours.__all__) == set(theirs.__all__)
     assert nm.get_model_weights("quantized_resnet50") is NQ.ResNet50_QuantizedWeights
 
 
@@ -65,7 +68,7 @@ def test_weights_enums_and_structure(name):
     assert structure(mine.state_dict()) == structure(tv.state_dict())
 
 
-@pytest.mark.parametrize("name", ["resnet18", "resnet50"])
+@pytest.mark.parametrize("name", ["resnet18", "resnet50", "shufflenet_v2_x1_0"])
 def test_float_outputs_after_state_transfer(name):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -105,7 +108,8 @@ def server(tmp_path_factory):
     srv.close()
 
 
-@pytest.mark.parametrize("name,how", [("resnet18", "pretrained"), ("resnet50", "enum")])
+@pytest.mark.parametrize("name,how", [("resnet18", "pretrained"), ("resnet50", "enum"),
+                                      ("shufflenet_v2_x0_5", "enum")])
 def test_quantized_checkpoint_gives_torchvisions_int8_outputs(server, tmp_path, monkeypatch,
                                                               name, how):
     monkeypatch.delenv("NUMTORCH_HOME", raising=False)

@@ -79,19 +79,26 @@ class QuantizableResNet(float_resnet.ResNet):
                 m.fuse_model(is_qat)
 
 
-def _quantizable_resnet(block, layers, weights, progress, quantize, kwargs):
+def _quantizable_build(construct, weights, progress, quantize, kwargs):
+    """Build ``construct(**kwargs)`` with fusable ReLUs, quantize it when asked (on the
+    weights' backend), then load the weights."""
     if weights is not None and "backend" in weights.meta:
         _ovewrite_named_param(kwargs, "backend", weights.meta["backend"])
     backend = kwargs.pop("backend", "fbgemm")
 
     def make(**kw):
-        model = QuantizableResNet(block, layers, **kw)
+        model = construct(**kw)
         _replace_relu(model)
         if quantize:
             quantize_model(model, backend)
         return model
 
     return _build(make, weights, progress, kwargs)
+
+
+def _quantizable_resnet(block, layers, weights, progress, quantize, kwargs):
+    return _quantizable_build(lambda **kw: QuantizableResNet(block, layers, **kw), weights,
+                              progress, quantize, kwargs)
 
 
 _RECIPE = ("https://github.com/pytorch/vision/tree/main/references/classification"
