@@ -270,6 +270,12 @@ class SparseTensor(Tensor):
     def __radd__(self, other):
         return _nt.ops.sparse_ops.add(other, self)
 
+    def __sub__(self, other):  # torch's sub is add with the negated other (and its errors)
+        return _nt.ops.sparse_ops.add(self, -other)
+
+    def __rsub__(self, other):
+        return _nt.ops.sparse_ops.add(other, -self)
+
     def __mul__(self, other):
         return _nt.ops.sparse_ops.mul(self, other)
 

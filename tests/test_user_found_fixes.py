@@ -911,3 +911,19 @@ def test_backward_of_complex_scalar_needs_a_gradient():
         (w * 2).sum().backward(L.tensor(1 + 0j))
         seen.append(w.grad.tolist())
     assert seen[4:] == seen[:4]
+
+
+def test_sparse_subtraction_as_torch():
+    # sparse - sparse and dense - sparse work (numtorch raised TypeError: unsupported operand
+    # type(s) for -: 'Tensor' and 'Tensor'); sparse - dense raises torch's add message
+    seen = []
+    for L in (torch, numtorch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a = L.sparse_coo_tensor([[0, 1, 1], [1, 0, 0]], [2.0, 3.0, 1.0], (2, 2))
+        d = L.tensor([[1.0, 2.0], [3.0, 4.0]])
+        seen.append(((a - a).is_sparse, (a - a).to_dense().tolist(), (d - a).tolist()))
+        with pytest.raises(RuntimeError) as info:
+            a - d
+        seen.append(str(info.value))
+    assert seen[2:] == seen[:2]
