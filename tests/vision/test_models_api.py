@@ -25,8 +25,9 @@ def test_registry_lists_torchvisions_classification_models():
     provided = (_tv_names() + tm.list_models(module=tm.segmentation)
                 + tm.list_models(module=tm.video, include=["r3d_18", "mc3_18", "r2plus1d_18",
                                                            "s3d"])
-                + [f"quantized_{n}" for n in ("resnet18", "resnet50", "resnext101_32x8d",
-                                               "resnext101_64x4d", "shufflenet_v2_x0_5",
+                + [f"quantized_{n}" for n in ("mobilenet_v2", "resnet18", "resnet50",
+                                               "resnext101_32x8d", "resnext101_64x4d",
+                                               "shufflenet_v2_x0_5",
                                                "shufflenet_v2_x1_0", "shufflenet_v2_x1_5",
                                                "shufflenet_v2_x2_0")])
     assert nm.list_models() == sorted(provided)

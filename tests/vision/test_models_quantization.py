@@ -29,7 +29,7 @@ from ._model_helpers import (
 from .test_models_api import _transform_facts
 
 TQ, NQ = tm.quantization, nm.quantization
-BUILDERS = ["resnet18", "resnet50", "resnext101_32x8d", "resnext101_64x4d",
+BUILDERS = ["mobilenet_v2", "resnet18", "resnet50", "resnext101_32x8d", "resnext101_64x4d",
             "shufflenet_v2_x0_5", "shufflenet_v2_x1_0", "shufflenet_v2_x1_5",
             "shufflenet_v2_x2_0"]
 
@@ -37,7 +37,7 @@ BUILDERS = ["resnet18", "resnet50", "resnext101_32x8d", "resnext101_64x4d",
 def test_registry_and_names():
     assert nm.list_models(module=NQ) == [f"quantized_{b}" for b in BUILDERS]
     assert nm.get_model_builder("quantized_resnet18") is NQ.resnet18
-    for mod in ("resnet", "shufflenetv2"):
+    for mod in ("mobilenetv2", "resnet", "shufflenetv2"):
         theirs = sys.modules[f"torchvision.models.quantization.{mod}"]
         ours = sys.modules[f"numtorchvision.models.quantization.{mod}"]
         assert set(ours.__all__) == set(theirs.__all__)
@@ -68,7 +68,8 @@ def test_weights_enums_and_structure(name):
     assert structure(mine.state_dict()) == structure(tv.state_dict())
 
 
-@pytest.mark.parametrize("name", ["resnet18", "resnet50", "shufflenet_v2_x1_0"])
+@pytest.mark.parametrize("name", ["resnet18", "resnet50", "shufflenet_v2_x1_0",
+                                  "mobilenet_v2"])
 def test_float_outputs_after_state_transfer(name):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -84,16 +85,17 @@ def test_float_outputs_after_state_transfer(name):
     assert_outputs_close(n, t)
 
 
-def _tv_quantized(name, seed):
+def _tv_quantized(name, seed, backend="fbgemm"):
     """torchvision's int8 model with seeded float values, quantized by torchvision's recipe
-    (fbgemm, per-channel weights) but calibrated on a small batch."""
+    (per-channel weights on fbgemm) but calibrated on a small batch."""
     tq = torch.ao.quantization
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         model = randomize_values(getattr(TQ, name)(weights=None), seed=seed).eval()
-        torch.backends.quantized.engine = "fbgemm"
-        model.qconfig = tq.QConfig(activation=tq.default_observer,
-                                   weight=tq.default_per_channel_weight_observer)
+        torch.backends.quantized.engine = backend
+        weight = (tq.default_per_channel_weight_observer if backend == "fbgemm"
+                  else tq.default_weight_observer)
+        model.qconfig = tq.QConfig(activation=tq.default_observer, weight=weight)
         model.fuse_model()
         tq.prepare(model, inplace=True)
         model(torch.tensor(image((2, 3, 48, 48), seed=seed)))
@@ -109,14 +111,15 @@ def server(tmp_path_factory):
 
 
 @pytest.mark.parametrize("name,how", [("resnet18", "pretrained"), ("resnet50", "enum"),
-                                      ("shufflenet_v2_x0_5", "enum")])
+                                      ("shufflenet_v2_x0_5", "enum"),
+                                      ("mobilenet_v2", "pretrained")])
 def test_quantized_checkpoint_gives_torchvisions_int8_outputs(server, tmp_path, monkeypatch,
                                                               name, how):
     monkeypatch.delenv("NUMTORCH_HOME", raising=False)
     monkeypatch.setenv("TORCH_HOME", str(tmp_path))
-    tmodel = _tv_quantized(name, seed=3)
     enum = nm.get_model_weights(f"quantized_{name}")
-    w = enum.IMAGENET1K_FBGEMM_V1
+    w = list(enum)[0]
+    tmodel = _tv_quantized(name, seed=3, backend=w.meta["backend"])
     stem = os.path.basename(w.url).rsplit("-", 1)[0].rsplit("_", 1)[0]
     url = publish(server, tmodel.state_dict(), stem)
     monkeypatch.setattr(w.value, "url", url)
@@ -133,7 +136,14 @@ def test_quantized_checkpoint_gives_torchvisions_int8_outputs(server, tmp_path, 
     x = image((2, 3, 40, 40), seed=4)
     t = tmodel(torch.tensor(x)).numpy()
     n = nmodel(numtorch.tensor(x)).numpy()
-    np.testing.assert_array_equal(n, t)  # same int8 arithmetic: bit-identical
+    if w.meta["backend"] == "fbgemm":
+        np.testing.assert_array_equal(n, t)  # same int8 arithmetic: bit-identical
+    else:
+        # qnnpack: numtorch's depthwise int8 convolution rounds a few values (about 0.1%)
+        # one step differently from torch's qnnpack kernel; allow one output step
+        step = float(nmodel.classifier[1].scale)
+        assert np.abs(n - t).max() <= step * 1.0001
+        assert (n != t).mean() < 0.1
 
 
 def test_float_weights_when_not_quantized(monkeypatch, tmp_path):
