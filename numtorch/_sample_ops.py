@@ -125,6 +125,17 @@ def _like_input(arr, like):
     return backend.xp_of(like).asarray(arr)
 
 
+def _in_memory_order(x, draw):
+    """``draw(shape)``'s samples for refilling the array ``x``, laid so that they fill ``x`` in
+    its memory order, as torch's fills walk a tensor (a transposed tensor gets its draws along
+    its strides, not along its logical last dimension)."""
+    if x.flags.c_contiguous or x.ndim < 2 or min(x.strides) <= 0:
+        return _like_input(draw(x.shape), x)
+    order = sorted(range(x.ndim), key=lambda d: -x.strides[d])
+    y = draw(tuple(x.shape[d] for d in order))
+    return _like_input(y.transpose(np.argsort(order)), x)
+
+
 def _integers(rng, low, high, shape, np_dtype):
     """Integers uniform in ``[low, high)`` stored as ``np_dtype`` (float, int or bool)."""
     if high - 1 > np.iinfo(np.int64).max:
@@ -209,20 +220,23 @@ class Uniform(_Sample):
             u = _uniform01(self.rng, x.shape, work)
             y = (u.real * span + self.low) + 1j * (u.imag * span + self.low)
             return _like_input(y.astype(x.dtype, copy=False), x)
+        return _in_memory_order(x, lambda shape: self._draw(shape, x.dtype, work, span))
+
+    def _draw(self, shape, dtype, work, span):
         if _torch_stream(self.rng):  # torch's CPU stream and arithmetic
-            y = self.rng.uniform(self.low, self.high, x.shape, x.dtype)
+            y = self.rng.uniform(self.low, self.high, shape, dtype)
         else:
-            y = _uniform01(self.rng, x.shape, work)
+            y = _uniform01(self.rng, shape, work)
             if span != 1:
                 y *= work.type(span)
             if self.low != 0:
                 y += work.type(self.low)
-        if work != x.dtype:  # rounding to a half type may reach ``high``: torch's never do
-            top = x.dtype.type(self.high)
+        if work != dtype:  # rounding to a half type may reach ``high``: torch's never do
+            top = dtype.type(self.high)
             if float(top) >= self.high:
-                top = np.nextafter(top, x.dtype.type(-np.inf))
-            return _like_input(np.minimum(y.astype(x.dtype), top), x)
-        return _like_input(y.astype(x.dtype, copy=False), x)
+                top = np.nextafter(top, dtype.type(-np.inf))
+            return np.minimum(y.astype(dtype), top)
+        return y.astype(dtype, copy=False)
 
 
 class NormalFill(_Sample):
@@ -241,7 +255,7 @@ class BernoulliFill(_Sample):
 
     def forward(self, x, p):
         if isinstance(p, (int, float)):
-            return _like_input(draws_below(self.rng, x.shape, p), x).astype(x.dtype)
+            return _in_memory_order(x, lambda shape: draws_below(self.rng, shape, p)).astype(x.dtype)
         u = self.rng.random(x.shape, dtype=_bernoulli_draws(x.dtype, p))
         return (_like_input(u, x) < p).astype(x.dtype)
 
@@ -253,7 +267,7 @@ class Random(_Sample):
     """Refill x with integers uniform in [low, high); dy/dx = 0."""
 
     def forward(self, x):
-        return _like_input(_integers(self.rng, self.low, self.high, x.shape, x.dtype), x)
+        return _in_memory_order(x, lambda shape: _integers(self.rng, self.low, self.high, shape, x.dtype))
 
 
 class Exponential(_Sample):

@@ -293,7 +293,10 @@ def _in_layout_of(input, t):
     if input._array.flags.c_contiguous or type(a) is not type(input._array):
         return t
     arr = backend.xp_of(a).empty_like(input._array, dtype=a.dtype, order="K")
-    arr[...] = a
+    # the draws fill the new tensor in its memory order, as torch's fill of empty_like does
+    strides = arr.strides
+    order = sorted(range(arr.ndim), key=lambda d: -strides[d])
+    arr.transpose(order)[...] = a.reshape([arr.shape[d] for d in order])
     t._array = arr
     return t
 

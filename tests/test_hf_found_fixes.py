@@ -177,3 +177,31 @@ def test_iterable_dataset_iterating_itself_is_not_restarted(batch_size, drop_las
         return out
 
     assert batches(numtorch) == batches(torch)
+
+
+def _fill_cases(lib):
+    """Random fills of tensors whose memory order is not their logical order (found tracing
+    dropout masks through transposed activations): torch walks the memory, numtorch walked the
+    logical order."""
+    out = []
+    for shape, perm in (((2, 4, 3), (0, 2, 1)), ((3, 5), (1, 0)), ((2, 3, 4, 5), (0, 2, 3, 1))):
+        base = lib.zeros(*shape).permute(*perm)
+        for seed, make in enumerate((
+                lambda: lib.empty_like(base).uniform_(-2, 3),
+                lambda: lib.empty_like(base).bernoulli_(0.3),
+                lambda: lib.empty_like(base).random_(0, 10),
+                lambda: lib.rand_like(base),
+                lambda: lib.randint_like(base, 0, 7),
+                lambda: lib.nn.functional.dropout(lib.ones_like(base), 0.4))):
+            lib.manual_seed(seed)
+            t = make()
+            out.append((tuple(t.stride()), t.double().flatten().tolist()))
+    lib.manual_seed(7)
+    out.append(lib.zeros(4, 6)[:, ::2].uniform_().flatten().tolist())
+    lib.manual_seed(8)
+    out.append(lib.zeros(6, 4).t()[::2].uniform_().flatten().tolist())
+    return out
+
+
+def test_random_fills_follow_memory_order_like_torch():
+    assert _fill_cases(numtorch) == _fill_cases(torch)
