@@ -396,10 +396,12 @@ class Op(Node):
         volatile = False
         x = inputs[0]
         n = len(inputs)
-        if n <= 2 and type(x) is Tensor and x._base is None and x._extra is None and \
+        if n <= 3 and isinstance(x, Tensor) and x._base is None and x._extra is None and \
                 type(x._array) is np.ndarray:
-            # a plain CPU tensor, alone (a unary op) or with a plain CPU tensor or a host
-            # scalar (a binary op): the arrays and edges without the general loops below
+            # a plain CPU tensor (or parameter), alone (a unary op), with a plain CPU tensor or
+            # a host scalar (a binary op) or with two plain CPU tensors (linear's x, W, b): the
+            # arrays and edges without the general loops below, which treat every Tensor
+            # subclass alike too
             a = x._array
             record = _state.enabled and cls.differentiable
             if n == 1:
@@ -409,9 +411,9 @@ class Op(Node):
                     edges = [(fn, x._output_nr) if fn is not None else
                              (x._accum or accumulator(x), 0)]
                     meta = [(a.shape, a.dtype)]
-            else:
+            elif n == 2:
                 y = inputs[1]
-                if type(y) is Tensor:
+                if isinstance(y, Tensor):
                     b = y._array
                     if y._base is None and y._extra is None and type(b) is np.ndarray:
                         arrays = [a, b]
@@ -431,6 +433,16 @@ class Op(Node):
                         edges = [(fn, x._output_nr) if fn is not None else
                                  (x._accum or accumulator(x), 0), None]
                         meta = [(a.shape, a.dtype), None]
+            else:
+                y, z = inputs[1], inputs[2]
+                if isinstance(y, Tensor) and isinstance(z, Tensor) and y._base is None and \
+                        y._extra is None and z._base is None and z._extra is None and \
+                        type(y._array) is np.ndarray and type(z._array) is np.ndarray:
+                    b, c = y._array, z._array
+                    arrays = [a, b, c]
+                    if record and (x._requires_grad or y._requires_grad or z._requires_grad):
+                        edges = [_plain_edge(x), _plain_edge(y), _plain_edge(z)]
+                        meta = [(a.shape, a.dtype), (b.shape, b.dtype), (c.shape, c.dtype)]
         if arrays is not None:
             pass
         elif _state.enabled and cls.differentiable:
@@ -847,6 +859,16 @@ def rename_node(t, name):
 _HOST = frozenset({int, float, bool, complex, str, tuple, list, slice, type(None), np.float32,
                    np.float64, np.float16, np.int64, np.int32, np.bool_, np.complex64,
                    np.complex128, np.dtype})
+
+
+def _plain_edge(t):
+    """``edge_of`` for a tensor that is not a view."""
+    fn = t._grad_fn
+    if fn is not None:
+        return (fn, t._output_nr)
+    if t._requires_grad:
+        return (t._accum or accumulator(t), 0)
+    return None
 
 
 def _edges(inputs):

@@ -45,14 +45,17 @@ def linear(input, weight, bias=None):
         tensor([[3., 3., 3., 3.],
                 [3., 3., 3., 3.]])
     """
-    _need_tensor("linear", "input", 1, input)
-    _need_tensor("linear", "weight", 2, weight)
-    _need_tensor("linear", "bias", 3, bias, optional=True)
+    if not (isinstance(input, Tensor) and isinstance(weight, Tensor)
+            and (bias is None or isinstance(bias, Tensor))):
+        _need_tensor("linear", "input", 1, input)
+        _need_tensor("linear", "weight", 2, weight)
+        _need_tensor("linear", "bias", 3, bias, optional=True)
     xs, ws = input._array.shape, weight._array.shape
     if len(ws) == 2 and xs and xs[-1] == ws[1]:
         # the common case goes straight to the fused op; everything else below is checks
         dt = input._array.dtype
-        if (_dtype.np_kind(dt) == "f" and weight._array.dtype == dt
+        wt = weight._array.dtype
+        if ((dt.kind == "f" or dt is _dtype._BF16_NP) and (wt is dt or wt == dt)
                 and (bias is None or (bias._array.shape == ws[:1]
                                       and bias._array.dtype == dt))):
             return linear_fused(input, weight, bias)
