@@ -255,7 +255,8 @@ class BernoulliFill(_Sample):
 
     def forward(self, x, p):
         if isinstance(p, (int, float)):
-            return _in_memory_order(x, lambda shape: draws_below(self.rng, shape, p)).astype(x.dtype)
+            draws = _in_memory_order(x, lambda shape: draws_below(self.rng, shape, p))
+            return draws.astype(x.dtype)
         u = self.rng.random(x.shape, dtype=_bernoulli_draws(x.dtype, p))
         return (_like_input(u, x) < p).astype(x.dtype)
 
@@ -267,7 +268,8 @@ class Random(_Sample):
     """Refill x with integers uniform in [low, high); dy/dx = 0."""
 
     def forward(self, x):
-        return _in_memory_order(x, lambda shape: _integers(self.rng, self.low, self.high, shape, x.dtype))
+        return _in_memory_order(
+            x, lambda shape: _integers(self.rng, self.low, self.high, shape, x.dtype))
 
 
 class Exponential(_Sample):

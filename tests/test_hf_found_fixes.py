@@ -38,7 +38,7 @@ def _run_ranks(script, lib, tmp_path, n=2, timeout=120):
     return outs
 
 
-# accelerate imports torch.distributed.algorithms.join at import time (Accelerator.join_uneven_inputs)
+# accelerate imports torch.distributed.algorithms.join at import time (join_uneven_inputs)
 _JOIN_SCRIPT = textwrap.dedent("""
     import json, sys
     lib, rank, ws, store = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
@@ -130,8 +130,9 @@ def test_join_uneven_inputs_like_torch(tmp_path):
 
 
 def test_joinable_is_abstract_like_torch():
-    from numtorch.distributed.algorithms import Joinable as NJ
     from torch.distributed.algorithms import Joinable as TJ
+
+    from numtorch.distributed.algorithms import Joinable as NJ
 
     def err(cls):
         with pytest.raises(TypeError) as e:
@@ -164,11 +165,12 @@ def _chunk_dataset(lib):
     return Chunks([3, 2, 4])
 
 
-@pytest.mark.parametrize("batch_size,drop_last", [(1, False), (2, False), (2, True), (None, False)])
+@pytest.mark.parametrize("batch_size,drop_last",
+                         [(1, False), (2, False), (2, True), (None, False)])
 def test_iterable_dataset_iterating_itself_is_not_restarted(batch_size, drop_last):
     def batches(lib):
-        dl = lib.utils.data.DataLoader(_chunk_dataset(lib), batch_size=batch_size, drop_last=drop_last,
-                                       collate_fn=lambda b: b)
+        dl = lib.utils.data.DataLoader(_chunk_dataset(lib), batch_size=batch_size,
+                                       drop_last=drop_last, collate_fn=lambda b: b)
         out = []
         for b in dl:
             out.append(b)
@@ -187,12 +189,12 @@ def _fill_cases(lib):
     for shape, perm in (((2, 4, 3), (0, 2, 1)), ((3, 5), (1, 0)), ((2, 3, 4, 5), (0, 2, 3, 1))):
         base = lib.zeros(*shape).permute(*perm)
         for seed, make in enumerate((
-                lambda: lib.empty_like(base).uniform_(-2, 3),
-                lambda: lib.empty_like(base).bernoulli_(0.3),
-                lambda: lib.empty_like(base).random_(0, 10),
-                lambda: lib.rand_like(base),
-                lambda: lib.randint_like(base, 0, 7),
-                lambda: lib.nn.functional.dropout(lib.ones_like(base), 0.4))):
+                lambda base=base: lib.empty_like(base).uniform_(-2, 3),
+                lambda base=base: lib.empty_like(base).bernoulli_(0.3),
+                lambda base=base: lib.empty_like(base).random_(0, 10),
+                lambda base=base: lib.rand_like(base),
+                lambda base=base: lib.randint_like(base, 0, 7),
+                lambda base=base: lib.nn.functional.dropout(lib.ones_like(base), 0.4))):
             lib.manual_seed(seed)
             t = make()
             out.append((tuple(t.stride()), t.double().flatten().tolist()))

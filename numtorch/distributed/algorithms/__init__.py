@@ -1,5 +1,5 @@
 """``numtorch.distributed.algorithms``: the join context manager for uneven inputs."""
 
-from .join import Join, JoinHook, Joinable
+from .join import Join, Joinable, JoinHook
 
 __all__ = ["Join", "JoinHook", "Joinable"]

@@ -1,4 +1,4 @@
-"""``Join``: lets ranks that ran out of inputs keep answering the collectives of those still running.
+"""``Join``: ranks that ran out of inputs keep answering the collectives of the others.
 
 Each rank still inside the loop announces itself once per iteration through
 ``Join.notify_join_context`` (an all-reduce of 1 by the first joinable); a rank that has left the
@@ -16,7 +16,7 @@ import numtorch
 from .. import _collectives
 from ..distributed_c10d import get_rank
 
-__all__ = ["JoinHook", "Joinable", "Join"]
+__all__ = ["Join", "JoinHook", "Joinable"]
 
 
 class JoinHook:
@@ -121,5 +121,6 @@ class Join:
         if config.throw_on_early_termination:
             someone_left, _ = _reduced(0, device, group)
             if someone_left.item():
-                raise RuntimeError("Detected at least one rank that exhausted inputs. Throwing across all ranks.")
+                raise RuntimeError("Detected at least one rank that exhausted inputs. "
+                                   "Throwing across all ranks.")
         return work
