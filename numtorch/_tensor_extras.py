@@ -37,6 +37,11 @@ def _size_text(shape):
     return "x".join(str(d) for d in shape)
 
 
+_MTIA_MISSING = ("Torch not compiled with MTIA enabled. Ensure you have `import "
+                 "mtia.host_runtime.torch_mtia.dynamic_library` in your python src file and "
+                 "include `//mtia/host_runtime/torch_mtia:torch_mtia` as your target dependency!")
+
+
 class _TensorExtras:
     """Mixin of :class:`numtorch.Tensor`: the methods listed in the module docstring."""
 
@@ -285,4 +290,8 @@ class _TensorExtras:
     def ipu(self, device=None, non_blocking=False, memory_format=None):
         """Copy to a Graphcore IPU: numtorch has none."""
         raise RuntimeError("PyTorch is not linked with support for ipu devices")
+
+    def mtia(self, device=None, non_blocking=False, memory_format=None):
+        """Copy to a Meta MTIA device: numtorch has none (torch's error when built without)."""
+        raise AssertionError(_MTIA_MISSING)
 

@@ -129,6 +129,30 @@ class _ConversionMixin:
         """Cast floating point parameters and buffers to float16; returns self."""
         return self._apply(lambda t: t.half() if t.is_floating_point() else t)
 
+    def bfloat16(self):
+        """Cast floating point parameters and buffers to bfloat16; returns self."""
+        return self._apply(lambda t: t.bfloat16() if t.is_floating_point() else t)
+
+    def xpu(self, device=None):
+        """Move to an Intel XPU: numtorch has none, so the tensors' error is raised."""
+        return self._apply(lambda t: t.xpu(device))
+
+    def ipu(self, device=None):
+        """Move to a Graphcore IPU: numtorch has none, so the tensors' error is raised."""
+        return self._apply(lambda t: t.ipu(device))
+
+    def mtia(self, device=None):
+        """Move to a Meta MTIA device: numtorch has none, so the tensors' error is raised."""
+        return self._apply(lambda t: t.mtia(device))
+
+    def compile(self, *args, **kwargs):
+        """Compile this module's forward in place (torch's ``Module.compile``): numtorch has no
+        compiler, so after the arguments are checked as ``torch.compile`` checks them the
+        module keeps running as written (its state-dict keys unchanged, as in torch)."""
+        from ..._compat import compile as _compile
+
+        _compile(lambda: None, *args, **kwargs)
+
     def type(self, dst_type):
         """Cast every parameter and buffer (integers too) to ``dst_type``; returns self."""
         return self._apply(lambda t: t.type(dst_type))
