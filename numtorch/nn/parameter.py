@@ -30,7 +30,18 @@ def _data_array(data, fn):
     return data._array
 
 
-class Parameter(Tensor):
+class _ParameterMeta(type):
+    """``isinstance(t, Parameter)`` also holds for a wrapper tensor (DTensor) that
+    ``Parameter(t)`` kept as its own class, as with torch's parameter metaclass."""
+
+    def __instancecheck__(cls, obj):
+        if type.__instancecheck__(cls, obj):
+            return True
+        return (cls is Parameter and getattr(type(obj), "_stays_itself_as_parameter", False)
+                and obj.__dict__.get("_is_param", False))
+
+
+class Parameter(Tensor, metaclass=_ParameterMeta):
     """A tensor that is a module parameter: assigning it to a Module attribute registers it.
 
     It is always a leaf: built from a tensor with history, it shares the values but not the
@@ -47,6 +58,12 @@ class Parameter(Tensor):
     """
 
     def __new__(cls, data=None, requires_grad=True):
+        if getattr(type(data), "_stays_itself_as_parameter", False):
+            # torch keeps a wrapper tensor's own class (a DTensor parameter is a DTensor,
+            # detached, with the flag set)
+            p = data.detach().requires_grad_(requires_grad)
+            p._is_param = True
+            return p
         p = _wrap_as(cls, _data_array(data, "Parameter"))
         if requires_grad:
             _tensor._factory_requires_grad(p)

@@ -132,3 +132,28 @@ def test_dtensor_factories_and_distribute_module(mesh):
     assert isinstance(lin.weight, DTensor) and lin.weight.placements == (Replicate(),)
     out = lin(distribute_tensor(numtorch.ones(4, 3), mesh, [Shard(0)]))
     assert out.placements == (Shard(0),) and out.shape == (4, 2)
+
+
+def test_shard_size_and_offset_matches_torch():
+    def fn(t):
+        S = pt(t).Shard
+        return [S.local_shard_size_and_offset(n, k, r) for n in (0, 1, 4, 5, 7, 8)
+                for k in (1, 2, 3, 4) for r in range(k)] + \
+            [S(0)._local_shard_size_and_offset(5, 3, 2)]
+
+    same(fn)
+
+
+def test_parameter_of_a_dtensor_is_the_dtensor(mesh):
+    d = distribute_tensor(numtorch.arange(6.).reshape(3, 2), mesh, [Shard(0)])
+    p = numtorch.nn.Parameter(d)
+    assert isinstance(p, DTensor) and isinstance(p, numtorch.nn.Parameter)
+    assert p.requires_grad and p.is_leaf and p.placements == (Shard(0),)
+    assert not isinstance(d, numtorch.nn.Parameter)
+    assert not isinstance(numtorch.zeros(2), numtorch.nn.Parameter)
+    lin = numtorch.nn.Linear(2, 3)
+    lin.weight = numtorch.nn.Parameter(distribute_tensor(numtorch.ones(3, 2), mesh,
+                                                         [Replicate()]))
+    assert isinstance(lin.weight, DTensor) and "weight" in dict(lin.named_parameters())
+    with pytest.raises(TypeError, match="cannot assign"):
+        lin.weight = d

@@ -124,6 +124,9 @@ class DTensor(Tensor):
         >>> d.full_tensor()                                                  # doctest: +SKIP
     """
 
+    # nn.Parameter(dtensor) is the DTensor itself, detached (see nn/parameter.py)
+    _stays_itself_as_parameter = True
+
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
         from ._dispatch import dispatch

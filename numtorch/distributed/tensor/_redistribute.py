@@ -25,7 +25,7 @@ def _gather_shard(local, mesh, mesh_dim, dim, full_size):
     of ``full_size``): padded to one size for all_gather, then trimmed."""
     parts = mesh.size(mesh_dim)
     placement = Shard(dim)
-    sizes = [placement._split(full_size, parts, j)[0] for j in range(parts)]
+    sizes = [placement.local_shard_size_and_offset(full_size, parts, j)[0] for j in range(parts)]
     chunk = max(sizes) if sizes else 0
     shape = list(local.shape)
     shape[dim] = chunk
@@ -51,7 +51,7 @@ def _reduce(local, mesh, mesh_dim, reduce_op):
 
 
 def _take_shard(local, mesh, mesh_dim, dim):
-    size, start = Shard(dim)._split(local.size(dim), mesh.size(mesh_dim),
+    size, start = Shard.local_shard_size_and_offset(local.size(dim), mesh.size(mesh_dim),
                                     mesh.get_local_rank(mesh_dim))
     return local.narrow(dim, start, size).contiguous()
 

@@ -34,7 +34,7 @@ def compute_local_shape_and_global_offset(global_shape, mesh, placements):
             size, start = _strided_split(local[dim], parts, coordinate[mesh_dim],
                                          placement.split_factor)
         else:
-            size, start = placement._split(local[dim], parts, coordinate[mesh_dim])
+            size, start = placement.local_shard_size_and_offset(local[dim], parts, coordinate[mesh_dim])
         local[dim] = size
         offset[dim] += start
     return tuple(local), tuple(offset)

@@ -31,11 +31,16 @@ class Shard(Placement):
     def is_shard(self, dim=None):
         return dim is None or dim == self.dim
 
-    def _split(self, size, num_chunks, index):
-        """(local size, offset) of chunk ``index`` of a dimension of ``size``."""
-        chunk = -(-size // num_chunks) if num_chunks else 0
-        start = min(index * chunk, size)
-        return min(size, start + chunk) - start, start
+    @staticmethod
+    def local_shard_size_and_offset(curr_local_size, num_chunks, rank):
+        """(local size, offset) of chunk ``rank`` of a dimension of ``curr_local_size`` split
+        in ``num_chunks`` torch.chunk-style (an empty chunk's offset is clamped to the end)."""
+        chunk = -(-curr_local_size // num_chunks) if num_chunks else 0
+        start = min(rank * chunk, curr_local_size)
+        return min(curr_local_size, start + chunk) - start, start
+
+    def _local_shard_size_and_offset(self, curr_local_size, num_chunks, rank):
+        return Shard.local_shard_size_and_offset(curr_local_size, num_chunks, rank)
 
     def __eq__(self, other):
         return type(other) is type(self) and other.dim == self.dim
