@@ -17,7 +17,7 @@ import numtorch as _nt
 from .. import _dtype
 from .._sparse import _unsupported, is_sparse, make
 from .._tensor import Tensor, _make
-from ..autograd.graph import Op
+from ..autograd.graph import Op, rename_node
 
 __all__ = ["sparse_coo_tensor", "spmm"]
 
@@ -442,3 +442,31 @@ def spmm(input, mat2):
     """``torch.spmm``: :func:`mm` with a sparse first operand."""
     return mm(input, mat2)
 
+
+
+def sparse_softmax(input, dim, dtype=None, log=False):
+    """Softmax (or log-softmax) of a sparse COO tensor along ``dim`` over its specified
+    entries only (unspecified ones count as -inf, so the pattern is kept); the result is
+    coalesced and differentiable through the values."""
+    c = coalesce(input)._array
+    vals = c.values if dtype is None else c.values.to(dtype)
+    sd = c.indices.shape[0]
+    d = _nt.ops.canonical_dim(dim, len(c.shape))
+    if d >= sd:  # a dense dimension: an ordinary softmax of the values
+        fn = _nt.nn.functional.log_softmax if log else _nt.nn.functional.softmax
+        out = fn(vals, d - sd + 1)
+    else:  # entries that differ only in index ``d`` form one group
+        keep = [k for k in range(sd) if k != d]
+        key = _linear(c.indices[keep], [c.shape[k] for k in keep])
+        _, group = np.unique(key, return_inverse=True)
+        n = int(group.max()) + 1 if group.size else 0
+        g = _index_tensor(group.reshape(-1))
+        top = _nt.full((n,) + tuple(vals.shape[1:]), -np.inf, dtype=vals.dtype)
+        top = top.index_reduce(0, g, vals.detach(), "amax").index_select(0, g)
+        shifted = vals - top
+        e = shifted.exp()
+        total = _nt.zeros((n,) + tuple(vals.shape[1:]), dtype=vals.dtype).index_add(0, g, e)
+        total = total.index_select(0, g)
+        out = shifted - total.log() if log else e / total
+    name = "LogSoftmaxBackward0" if log else "SoftmaxBackward0"
+    return make(c.indices, rename_node(out, "Sparse" + name), c.shape, True)

@@ -1,6 +1,7 @@
 """``torch.sparse``: products and reductions of sparse COO tensors (see ``numtorch._sparse``)."""
 
 from ..ops.sparse_ops import mm as _mm
+from ..ops.sparse_ops import sparse_softmax as _sparse_softmax
 from ..ops.sparse_ops import sparse_sum as _sparse_sum
 from ._legacy import (  # noqa: F401  (the 0.x names torch.sparse.FloatTensor & co)
     BoolTensor,
@@ -16,7 +17,7 @@ from ._legacy import (  # noqa: F401  (the 0.x names torch.sparse.FloatTensor & 
 
 from ._invariants import check_sparse_tensor_invariants  # noqa: F401
 
-__all__ = ["addmm", "mm", "sum", "check_sparse_tensor_invariants"]
+__all__ = ["addmm", "mm", "sum", "softmax", "log_softmax", "check_sparse_tensor_invariants"]
 
 
 def mm(mat1, mat2, reduce=None):
@@ -42,3 +43,14 @@ def sum(input, dim=None, dtype=None):
     """Sum of a sparse tensor's values: a dense 0-d tensor, or over ``dim`` (sparse while
     sparse dimensions remain)."""
     return _sparse_sum(input, dim, dtype)
+
+
+def softmax(input, dim, *, dtype=None):
+    """Softmax of a sparse COO tensor along ``dim`` over its specified entries (the others
+    count as -inf): a coalesced sparse tensor with the same pattern."""
+    return _sparse_softmax(input, dim, dtype)
+
+
+def log_softmax(input, dim, *, dtype=None):
+    """Log-softmax of a sparse COO tensor along ``dim`` over its specified entries."""
+    return _sparse_softmax(input, dim, dtype, log=True)
