@@ -100,3 +100,7 @@ try:
     float(torch.tensor(1 + 1j))
 except (RuntimeError, TypeError) as e:
     print(type(e).__name__, e)
+#%% sparse softmax
+a = torch.sparse_coo_tensor([[0, 1, 1, 0], [1, 0, 0, 0]], [2.0, 3.0, 1.0, -1.0], (2, 3))
+print(torch.sparse.softmax(a, 1))
+print(torch.sparse.log_softmax(a, 0).to_dense(), torch.sparse.softmax(a, 0, dtype=torch.float64).dtype)
