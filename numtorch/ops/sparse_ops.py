@@ -462,7 +462,8 @@ def sparse_softmax(input, dim, dtype=None, log=False):
         n = int(group.max()) + 1 if group.size else 0
         g = _index_tensor(group.reshape(-1))
         top = _nt.full((n,) + tuple(vals.shape[1:]), -np.inf, dtype=vals.dtype)
-        top = top.index_reduce(0, g, vals.detach(), "amax").index_select(0, g)
+        gx = g.view((-1,) + (1,) * (vals.dim() - 1)).expand(vals.shape)
+        top = top.scatter_reduce(0, gx, vals.detach(), "amax").index_select(0, g)
         shifted = vals - top
         e = shifted.exp()
         total = _nt.zeros((n,) + tuple(vals.shape[1:]), dtype=vals.dtype).index_add(0, g, e)
