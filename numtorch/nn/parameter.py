@@ -8,7 +8,7 @@ import numpy as np
 from .. import _tensor
 from .._tensor import Tensor
 
-__all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "is_lazy"]
+__all__ = ["Buffer", "Parameter", "UninitializedBuffer", "UninitializedParameter", "is_lazy"]
 
 
 def _wrap_as(cls, data):
@@ -30,15 +30,19 @@ def _data_array(data, fn):
     return data._array
 
 
+# wrapper tensor classes that Parameter(t) keeps as themselves (DTensor registers here)
+_KEPT_AS_ITSELF = set()
+
+
 class _ParameterMeta(type):
     """``isinstance(t, Parameter)`` also holds for a wrapper tensor (DTensor) that
     ``Parameter(t)`` kept as its own class, as with torch's parameter metaclass."""
 
     def __instancecheck__(cls, obj):
-        if type.__instancecheck__(cls, obj):
-            return True
-        return (cls is Parameter and getattr(type(obj), "_stays_itself_as_parameter", False)
-                and obj.__dict__.get("_is_param", False))
+        t = type(obj)
+        if t in _KEPT_AS_ITSELF:
+            return cls is Parameter and obj.__dict__.get("_is_param", False)
+        return t is cls or issubclass(t, cls)
 
 
 class Parameter(Tensor, metaclass=_ParameterMeta):
@@ -58,7 +62,7 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
     """
 
     def __new__(cls, data=None, requires_grad=True):
-        if getattr(type(data), "_stays_itself_as_parameter", False):
+        if type(data) in _KEPT_AS_ITSELF:
             # torch keeps a wrapper tensor's own class (a DTensor parameter is a DTensor,
             # detached, with the flag set)
             p = data.detach().requires_grad_(requires_grad)

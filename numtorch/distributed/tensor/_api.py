@@ -49,6 +49,13 @@ class _Spec:
         self.stride = tuple(stride) if stride is not None else _contiguous_stride(self.shape)
 
 
+def _keep_as_parameter(cls):
+    # nn.Parameter(dtensor) is the DTensor itself, detached (see nn/parameter.py)
+    from ...nn import parameter
+
+    parameter._KEPT_AS_ITSELF.add(cls)
+
+
 def _normalize(placements, mesh, ndim):
     if placements is None:
         placements = [Replicate()] * mesh.ndim
@@ -123,9 +130,6 @@ class DTensor(Tensor):
         >>> d = distribute_tensor(torch.arange(6.).view(3, 2), mesh, [Shard(0)])  # doctest: +SKIP
         >>> d.full_tensor()                                                  # doctest: +SKIP
     """
-
-    # nn.Parameter(dtensor) is the DTensor itself, detached (see nn/parameter.py)
-    _stays_itself_as_parameter = True
 
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
@@ -345,3 +349,6 @@ def distribute_module(module, device_mesh=None, partition_fn=None, input_fn=None
             lambda mod, inputs, outputs: output_fn(mod, outputs, device_mesh))
     return module
 
+
+
+_keep_as_parameter(DTensor)
