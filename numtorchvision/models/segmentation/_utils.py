@@ -31,18 +31,15 @@ class _SimpleSegmentationModel(nn.Module):
 
     def __init__(self, backbone, classifier, aux_classifier=None):
         super().__init__()
-        self.backbone = backbone
-        self.classifier = classifier
-        self.aux_classifier = aux_classifier
+        for name, part in (("backbone", backbone), ("classifier", classifier),
+                           ("aux_classifier", aux_classifier)):
+            setattr(self, name, part)
 
     def forward(self, x):
-        size = x.shape[-2:]
-        features = self.backbone(x)
-        heads = [("out", self.classifier)]
-        if self.aux_classifier is not None:
-            heads.append(("aux", self.aux_classifier))
-        return OrderedDict((key, _upsample_to(head(features[key]), size))
-                           for key, head in heads)
+        heads = [("out", self.classifier), ("aux", self.aux_classifier)]
+        maps = self.backbone(x)
+        return OrderedDict((key, _upsample_to(head(maps[key]), x.shape[-2:]))
+                           for key, head in heads if head is not None)
 
 
 def _voc_weights(file, num_params, miou, pixel_acc, ops, file_size, recipe_anchor):

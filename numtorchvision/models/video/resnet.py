@@ -127,6 +127,13 @@ class R2Plus1dStem(nn.Sequential):
                                    padding=(1, 0, 0), bias=False), *_bn_relu(64))
 
 
+_VIDEO_INIT = {
+    nn.Conv3d: partial(nn.init.kaiming_normal_, mode="fan_out", nonlinearity="relu"),
+    nn.BatchNorm3d: nn.init.ones_,
+    nn.Linear: partial(nn.init.normal_, mean=0.0, std=0.01),
+}
+
+
 class VideoResNet(nn.Module):
     """ResNet over ``(N, 3, T, H, W)`` clips.
 
@@ -153,23 +160,22 @@ class VideoResNet(nn.Module):
         self._init_weights(zero_init_residual)
 
     def _init_weights(self, zero_init_residual):
-        for m in self.modules():
-            if isinstance(m, nn.Conv3d):
-                nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity="relu")
-                if m.bias is not None:
-                    nn.init.constant_(m.bias, 0)
-            elif isinstance(m, nn.BatchNorm3d):
-                nn.init.constant_(m.weight, 1)
-                nn.init.constant_(m.bias, 0)
-            elif isinstance(m, nn.Linear):
-                nn.init.normal_(m.weight, 0, 0.01)
-                nn.init.constant_(m.bias, 0)
+        # weights: He (fan-out) for convolutions, N(0, 0.01) for the classifier, ones for
+        # norms; every bias zero. With zero_init_residual each block's last norm starts at 0
+        # so the block begins as the identity.
+        last_norms = set()
         if zero_init_residual:
             for m in self.modules():
-                last = getattr(m, "conv3", None) if isinstance(m, Bottleneck) else (
-                    getattr(m, "conv2", None) if isinstance(m, BasicBlock) else None)
+                last = {BasicBlock: "conv2", Bottleneck: "conv3"}.get(type(m))
                 if last is not None:
-                    nn.init.zeros_(last[1].weight)
+                    last_norms.add(getattr(m, last)[1])
+        for m in self.modules():
+            if isinstance(m, (nn.Conv3d, nn.BatchNorm3d, nn.Linear)):
+                _VIDEO_INIT[type(m) if type(m) in _VIDEO_INIT else nn.Conv3d](m.weight)
+                if m in last_norms:
+                    nn.init.zeros_(m.weight)
+                if m.bias is not None:
+                    nn.init.zeros_(m.bias)
 
     def _make_layer(self, block, conv_builder, planes, blocks, stride=1):
         downsample = None
