@@ -7,11 +7,16 @@ use) raise NotImplementedError. Save ``get_model_state_dict(model, options=
 StateDictOptions(full_state_dict=True))`` with ``torch.save`` or safetensors instead.
 """
 
-from . import state_dict  # noqa: F401
-from .hf_storage import HuggingFaceStorageReader, HuggingFaceStorageWriter  # noqa: F401
+from . import state_dict
+from .hf_storage import HuggingFaceStorageReader, HuggingFaceStorageWriter
 
-__all__ = ["save", "load", "state_dict", "HuggingFaceStorageReader",
-           "HuggingFaceStorageWriter"]
+__all__ = [
+    "HuggingFaceStorageReader",
+    "HuggingFaceStorageWriter",
+    "load",
+    "save",
+    "state_dict",
+]
 
 _REFUSAL = ("numtorch does not implement torch.distributed.checkpoint's storage format; "
             "gather the state dict with torch.distributed.checkpoint.state_dict."
