@@ -331,6 +331,12 @@ class Op(Node):
         differentiable: False for comparisons, argmax and friends (never a node).
         is_view: True when the output shares memory with input 0 (view tracking).
         promote: True to cast all Tensor and scalar inputs to torch's result dtype first.
+        out_layout: None (the forward's arrays as they come: elementwise ops keep their
+            input's layout, as torch's do), "contiguous" (torch allocates the result
+            row-major whatever the input's strides: reductions, scans, gather) or "format"
+            (the input's suggested memory format: channels-last stays channels-last, any other
+            layout becomes row-major). A user's ``.view`` after the op works or fails as in
+            torch only when the strides agree.
         node_name: torch's name for this op's graph node ("MulBackward0"), or a function of
             the node returning it when the name depends on the arguments; without it the name
             comes from ``node_names.RULES`` or is ``<Class>Backward0``. A call may also pass
@@ -363,6 +369,10 @@ class Op(Node):
                             "when no graph is built. once_differentiable is not an op option.")
         if "_op_cls" not in cls.__dict__:
             cls._op_cls = cls
+        layout = getattr(cls, "out_layout", None)
+        if layout is not None and ("forward" in cls.__dict__ or "out_layout" in cls.__dict__):
+            forward = getattr(cls.forward, "__wrapped__", cls.forward)
+            cls.forward = _laid_out(forward, layout == "format")
 
     @classmethod
     def apply(cls, *inputs, **params):
@@ -955,6 +965,49 @@ def _mark_volatile(outs):
         if t._extra is None:
             t._extra = {}
         t._extra["volatile"] = True
+
+
+def _laid_out(forward, keep_channels_last):
+    """``forward`` whose array results come back row-major (or, with ``keep_channels_last``,
+    channels-last when its first input is): see ``Op.out_layout``. Only outputs that are not
+    laid out so already are copied, so the common contiguous case costs a flag test."""
+
+    def fix(a, like):
+        if not hasattr(a, "flags") or a.ndim < 2:
+            return a
+        if keep_channels_last and a.ndim in (4, 5) and like is not None and \
+                like.ndim == a.ndim and _is_channels_last(like):
+            if _is_channels_last(a):
+                return a
+            order = (0, 2, 3, 1) if a.ndim == 4 else (0, 2, 3, 4, 1)
+            return backend.xp_of(a).ascontiguousarray(a.transpose(order)).transpose(
+                (0, 3, 1, 2) if a.ndim == 4 else (0, 4, 1, 2, 3))
+        return a if a.flags.c_contiguous else a.copy(order="C")
+
+    def laid_out_forward(self, *arrays):
+        out = forward(self, *arrays)
+        if type(out) is np.ndarray and out.flags.c_contiguous and not keep_channels_last:
+            return out
+        like = arrays[0] if arrays and hasattr(arrays[0], "strides") else None
+        if type(out) is tuple:
+            return tuple(fix(o, like) for o in out)
+        return fix(out, like)
+
+    laid_out_forward.__wrapped__ = forward
+    laid_out_forward.__doc__ = forward.__doc__
+    return laid_out_forward
+
+
+def _is_channels_last(a):
+    """Whether ``a`` (4-d or 5-d) has channels-last strides (channels innermost, then W, H
+    [, D], then the batch), size-1 dimensions not counting."""
+    dims = (1, 3, 2, 0) if a.ndim == 4 else (1, 4, 3, 2, 0)
+    expect = a.itemsize
+    for d in dims:
+        if a.shape[d] != 1 and a.strides[d] != expect:
+            return False
+        expect *= a.shape[d]
+    return not a.flags.c_contiguous  # both at once (ambiguous): torch suggests row-major
 
 
 def _as_array(node, arr):

@@ -118,6 +118,7 @@ class LinearResize(Op):
     first, then (low, low), (high, low), (high, high)); an FMA is exact in float64 then rounded
     once. ``index``/``weight`` hold one (2, out) table per dim; dx is the separable transpose.
     """
+    out_layout = "format"  # torch allocates in the input's memory format
 
     def forward(self, x):
         xp = self.xp

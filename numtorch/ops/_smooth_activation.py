@@ -120,6 +120,7 @@ class SigmoidBackward(_Pointwise):
 
 class LogSigmoid(_Pointwise):
     """y = log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|)); dy/dx = sigmoid(-x)."""
+    out_layout = "contiguous"  # torch allocates the result row-major
 
     def kernel(self, xp, x):
         t = xp.abs(x)

@@ -29,6 +29,7 @@ class Var(Op):
     ``std`` sets ``root``: y = sqrt(var) with dy/dx = dvar/dx / (2 y), taken as 0 where y == 0
     (torch's choice for constant inputs).
     """
+    out_layout = "contiguous"  # torch allocates the result row-major
 
     def forward(self, x):
         self.save_inputs(x)
@@ -62,6 +63,7 @@ class Var(Op):
 
 class LogSumExp(Op):
     """y = log(sum(exp(x))) over dims; dy/dx = exp(x - y) (the softmax)."""
+    out_layout = "contiguous"  # torch allocates the result row-major
 
     def forward(self, x):
         self.save_inputs(x)
@@ -85,6 +87,7 @@ class LogSumExp(Op):
 
 class Norm(Op):
     """y = (sum |x|^p)^(1/p) over dims; dy/dx = sign(x) |x|^(p-1) / y^(p-1) (0 where y == 0)."""
+    out_layout = "contiguous"  # torch allocates the result row-major
 
     def forward(self, x):
         self.save_inputs(x)

@@ -212,6 +212,17 @@ def storage_offset(t):
     return (start - owner.__array_interface__["data"][0]) // arr.itemsize
 
 
+def row_major_result(t):
+    """``t`` (a result the caller just made, shared with nobody) with its array row-major:
+    for ops whose result torch allocates contiguous whatever the input's strides, where the
+    NumPy expression behind them keeps the input's layout (a later ``.view`` must work as in
+    torch). The contiguous case costs a flag test."""
+    a = t._array
+    if a.ndim > 1 and hasattr(a, "flags") and not a.flags.c_contiguous:
+        t._array = a.copy(order="C")
+    return t
+
+
 def tensor_from_array(arr):
     """Wrap an xp array (no copy)."""
     return _make(arr)

@@ -2,7 +2,7 @@
 
 from .. import _dtype
 from ..autograd.graph import rename_node
-from ._util import canonical_dim
+from ._util import canonical_dim, row_major_result
 from .comparison import where
 
 __all__ = ["dist", "renorm", "cdist"]
@@ -36,7 +36,7 @@ def renorm(input, p, dim, maxnorm):
     others = tuple(k for k in range(nd) if k != d)
     n = norm(input, p, dim=others, keepdim=True)
     factor = where(n > maxnorm, maxnorm / (n + 1e-7), 1.0)
-    return rename_node(input * factor.to(input.dtype), "RenormBackward0")  # torch's name
+    return rename_node(row_major_result(input * factor.to(input.dtype)), "RenormBackward0")
 
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):

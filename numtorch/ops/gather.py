@@ -19,6 +19,7 @@ __all__ = ["gather", "scatter", "scatter_add", "take_along_dim"]
 
 class Gather(Op):
     """y[..i..] = x[.. index[..i..] ..] along ``dim``; dx scatters grad back (adding)."""
+    out_layout = "contiguous"  # torch allocates the result row-major
 
     def forward(self, x, index):
         self.in_shape = x.shape

@@ -19,7 +19,7 @@ from ..autograd.graph import Op, _track_view, rename_node
 from ..autograd.inplace import apply_inplace
 from ..autograd.grad_mode import _state
 from ..backend import helpers_for, is_writeable, to_device, xp_of
-from ._util import canonical_dim, restride
+from ._util import canonical_dim, restride, row_major_result
 from .cast import copy_shape_error, real_part_for
 from ._index_args import (
     _BAD_INDEX, _FITS, _I64, _list_as_tuple, _sequence_to_index_array, _setitem_number,
@@ -688,7 +688,7 @@ def masked_fill(input, mask, value):
         value = number_as(value, input.dtype)
     node = "MaskedFillBackward1" if isinstance(value, Tensor) else "MaskedFillBackward0"
     # a larger mask broadcasts the result, as in torch
-    return rename_node(where(mask, value, input), node)
+    return rename_node(row_major_result(where(mask, value, input)), node)
 
 
 # how torch's masked_fill names a mask dtype (C++ type names)

@@ -87,6 +87,7 @@ class Flip(Op):
 
 class Roll(Op):
     """y = x rolled by ``shifts`` along ``dims``; dx = grad rolled back."""
+    out_layout = "format"  # torch allocates in the input's memory format
 
     def forward(self, x):
         if self.dims is None:

@@ -87,6 +87,7 @@ def _rev_cumsum(t, d):
 
 class Sum(Op):
     """y = sum of x over dims; dy/dx = 1 (the gradient is broadcast back)."""
+    out_layout = "contiguous"  # torch allocates the result row-major
 
     def forward(self, x):
         self.in_shape = x.shape
@@ -126,6 +127,7 @@ def _short_sum_in_order(xp, x, dims, keepdim):
 
 class Mean(Op):
     """y = mean of x over dims; dy/dx = 1/n (the gradient is broadcast back)."""
+    out_layout = "contiguous"  # torch allocates the result row-major
 
     def forward(self, x):
         self.in_shape = x.shape
@@ -148,6 +150,7 @@ class Mean(Op):
 
 class Prod(Op):
     """y = product over dims; dy/dx_i = product of the other elements (zeros handled)."""
+    out_layout = "contiguous"  # torch allocates the result row-major
 
     def forward(self, x):
         self.save_inputs(x)
@@ -201,6 +204,7 @@ class Amax(Op):
     With ``nan_ties`` (torch's ``max()``/``min()`` over all elements) a NaN result shares the
     gradient among the NaN entries; ``amax``/``amin`` give NaN gradients there, as torch's do.
     """
+    out_layout = "contiguous"  # torch allocates the result row-major
 
     def forward(self, x):
         self.save_inputs(x)
@@ -263,6 +267,7 @@ class ArgReduce(Op):
 
 class Cumsum(Op):
     """y_k = sum_{i<=k} x_i; dx = reversed cumulative sum of the gradient."""
+    out_layout = "contiguous"  # torch allocates the result row-major
 
     def forward(self, x):
         acc = scan_dtype(x.dtype) if self.dtype is None else None
@@ -276,6 +281,7 @@ class Cumsum(Op):
 
 class Cumprod(Op):
     """y_k = prod_{i<=k} x_i; dx_k = sum_{j>=k} g_j prod_{i<=j, i!=k} x_i (zeros handled)."""
+    out_layout = "contiguous"  # torch allocates the result row-major
 
     def forward(self, x):
         self.save_inputs(x)
@@ -317,6 +323,7 @@ def _cumprod_grad(x, g, d, y=None):
 
 
 class _Logic(Op):
+    out_layout = "contiguous"  # torch allocates the result row-major
     differentiable = False
 
     def forward(self, x):

@@ -41,6 +41,7 @@ def _dtype_name(dt):
 class LogCumSumExp(Op):
     """y_i = log(sum_{j<=i} exp(x_j)) along ``dim``; dx = B g with
     B_ij = exp(x_i - y_j) for j >= i (see :class:`LogCumSumExpVjp`)."""
+    out_layout = "contiguous"  # torch allocates the result row-major
 
     node_name = "LogcumsumexpBackward0"
 

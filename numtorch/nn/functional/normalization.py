@@ -16,7 +16,8 @@ from ..._creation import zeros
 from ...ops import cat, div
 from ...ops.norm_device import running_update as _running_update_device
 from ...ops.norm_ops import normalize_affine
-from ...ops._util import fmt_shape
+from ...autograd.graph import _is_channels_last
+from ...ops._util import fmt_shape, row_major_result
 
 __all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm", "rms_norm",
            "local_response_norm", "normalize"]
@@ -179,7 +180,18 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     else:
         y = _normalize_with_running(x, running_mean, running_var, _cast(weight, ct),
                                     _cast(bias, ct), eps)
-    return rename_node(_cast(y, dt), "NativeBatchNormBackward0")
+    return rename_node(_in_input_format(_cast(y, dt), input), "NativeBatchNormBackward0")
+
+
+def _in_input_format(y, input):
+    """``y`` (just made) laid out as torch's batch and group norm allocate their result: in
+    the input's suggested memory format, so channels-last stays (NumPy keeps it already) and
+    any other non-contiguous layout becomes row-major."""
+    a = input._array
+    if a.ndim > 1 and hasattr(a, "flags") and not a.flags.c_contiguous and \
+            not (a.ndim in (4, 5) and _is_channels_last(a)):
+        return row_major_result(y)
+    return y
 
 
 def _verify_spatial_size(size, show):
@@ -367,7 +379,8 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     pview = lambda t: None if t is None else _cast(t, ct).reshape(  # noqa: E731
         1, num_groups, c // num_groups, 1)
     y = normalize_affine(grouped, pview(weight), pview(bias), (2, 3), eps)
-    return rename_node(_cast(y.reshape(shape), dt), "NativeGroupNormBackward0")
+    return rename_node(_in_input_format(_cast(y.reshape(shape), dt), input),
+                       "NativeGroupNormBackward0")
 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):

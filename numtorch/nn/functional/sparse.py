@@ -302,5 +302,5 @@ def one_hot(tensor, num_classes=-1):
             raise RuntimeError("Class values must be smaller than num_classes.")
     elif num_classes < 0:
         raise RuntimeError("Class values must be smaller than num_classes.")
-    out = (a[..., None] == xp.arange(num_classes)).astype(np.int64)
+    out = (a[..., None] == xp.arange(num_classes)).astype(np.int64, order="C")
     return _make(out)
