@@ -11,12 +11,11 @@ import numpy as np
 from ... import _dtype
 from ..._tensor import _make
 from ...autograd.grad_mode import is_grad_enabled, no_grad
-from ...autograd.graph import rename_node
+from ...autograd.graph import _is_channels_last, rename_node
 from ..._creation import zeros
 from ...ops import cat, div
 from ...ops.norm_device import running_update as _running_update_device
 from ...ops.norm_ops import normalize_affine
-from ...autograd.graph import _is_channels_last
 from ...ops._util import fmt_shape, row_major_result
 
 __all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm", "rms_norm",
