@@ -169,7 +169,7 @@ def __getattr__(name):
     # (as are torch.fft, torch.special, torch.func and torch.signal)
     if name in ("distributions", "legacy", "ao", "quantization", "fft", "special", "func",
                 "signal", "random", "_dynamo", "futures", "fx", "compiler", "functional",
-                "version", "torch_version", "library", "overrides", "xpu", "mps",
+                "version", "torch_version", "library", "overrides", "xpu", "mps", "mtia",
                 "quasirandom", "_C"):
         import importlib
 

@@ -52,3 +52,24 @@ def test_absent_devices_raise_torchs_error(name, what):
     with pytest.raises(type(ea.value)) as eb:
         getattr(tb, name)()
     assert str(eb.value) == str(ea.value)
+
+
+MTIA_CALLS = ["is_available", "device_count", "is_initialized", "init", "current_device",
+              "synchronize", "empty_cache", "memory_allocated", "memory_stats",
+              "is_bf16_supported", "set_device", "get_device_capability", "get_device_properties",
+              "current_stream", "default_stream", "get_rng_state", "initial_seed", "seed",
+              "seed_all", "manual_seed", "manual_seed_all", "max_memory_allocated",
+              "reset_peak_memory_stats", "record_memory_history", "snapshot", "get_rng_state_all"]
+
+
+@pytest.mark.parametrize("name", MTIA_CALLS)
+def test_torch_mtia_answers_as_torch_without_the_backend(name):
+    args = {"set_device": (0,), "manual_seed": (0,), "manual_seed_all": (0,)}.get(name, ())
+
+    def outcome(lib):
+        try:
+            return ("ok", getattr(lib.mtia, name)(*args))
+        except Exception as e:  # the class and words are what is compared
+            return (type(e).__name__, str(e))
+
+    assert outcome(numtorch) == outcome(torch)
