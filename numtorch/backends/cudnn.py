@@ -1,5 +1,7 @@
 """``backends.cudnn``: flags accepted for compatibility; numtorch has no cuDNN kernels."""
 
+from ._flag_context import FlagContext
+
 enabled = True
 benchmark = False
 deterministic = False
@@ -15,18 +17,9 @@ def version():
     return None
 
 
-class flags:
+class flags(FlagContext):
     """Context manager that sets the cudnn flags inside the block."""
 
     def __init__(self, enabled=False, benchmark=False, deterministic=False, allow_tf32=True):
-        self.values = dict(enabled=enabled, benchmark=benchmark, deterministic=deterministic,
-                           allow_tf32=allow_tf32)
-
-    def __enter__(self):
-        g = globals()
-        self.prev = {k: g[k] for k in self.values}
-        g.update(self.values)
-
-    def __exit__(self, *exc):
-        globals().update(self.prev)
-        return False
+        super().__init__(globals(), dict(enabled=enabled, benchmark=benchmark,
+                                         deterministic=deterministic, allow_tf32=allow_tf32))

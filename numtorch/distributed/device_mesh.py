@@ -96,13 +96,17 @@ class DeviceMesh:
 
     def get_group(self, mesh_dim=None):
         """The process group of ``mesh_dim`` (needed when the mesh has several dims)."""
-        if mesh_dim is None:
-            if self.ndim > 1:
-                raise RuntimeError(f"Found the DeviceMesh have {self.ndim} dimensions. Optional "
-                                   "kwarg `mesh_dim` needs to be specified when "
-                                   "device_mesh.ndim > 1.")
-            mesh_dim = 0
-        return self._groups[self._dim_index(mesh_dim)]
+        return self._groups[self._dim_index(self._one_dim(mesh_dim))]
+
+    def _one_dim(self, mesh_dim):
+        """``mesh_dim``, or 0 when it is None and the mesh has one dim (torch's error else)."""
+        if mesh_dim is not None:
+            return mesh_dim
+        if self.ndim > 1:
+            raise RuntimeError(f"Found the DeviceMesh have {self.ndim} dimensions. Optional "
+                               "kwarg `mesh_dim` needs to be specified when "
+                               "device_mesh.ndim > 1.")
+        return 0
 
     def get_all_groups(self):
         return list(self._groups)
@@ -113,13 +117,7 @@ class DeviceMesh:
 
     def get_local_rank(self, mesh_dim=None):
         """This rank's coordinate along ``mesh_dim``."""
-        if mesh_dim is None:
-            if self.ndim > 1:
-                raise RuntimeError(f"Found the DeviceMesh have {self.ndim} dimensions. Optional "
-                                   "kwarg `mesh_dim` needs to be specified when "
-                                   "device_mesh.ndim > 1.")
-            mesh_dim = 0
-        return self._coordinate[self._dim_index(mesh_dim)]
+        return self._coordinate[self._dim_index(self._one_dim(mesh_dim))]
 
     def get_coordinate(self):
         """This rank's coordinates in the mesh, or None when it is not part of it."""

@@ -2,18 +2,12 @@
 does on a machine without one: no devices, ``manual_seed`` does nothing, and calls that need
 the device raise torch's RuntimeError."""
 
+from .._absent_backend import needs_backend
+
 __all__ = ["is_available", "device_count", "manual_seed", "seed", "synchronize",
            "empty_cache", "get_rng_state", "set_rng_state", "current_allocated_memory",
            "driver_allocated_memory", "recommended_max_memory",
            "set_per_process_memory_fraction"]
-
-
-def _needs(what):
-    def fn(*args, **kwargs):
-        raise RuntimeError(f"Cannot execute {what}() without MPS backend.")
-
-    fn.__doc__ = f"Raise: numtorch has no MPS backend to run ``{what}`` on."
-    return fn
 
 
 def is_available():
@@ -30,10 +24,10 @@ def manual_seed(seed):
     """Seed the MPS generator: nothing to seed without a device."""
 
 
-synchronize = _needs("deviceSynchronize")
-empty_cache = _needs("emptyCache")
-get_rng_state = set_rng_state = seed = _needs("getDefaultGenerator")
-current_allocated_memory = _needs("getCurrentAllocatedMemory")
-driver_allocated_memory = _needs("getDriverAllocatedMemory")
-recommended_max_memory = _needs("getRecommendedMaxMemory")
-set_per_process_memory_fraction = _needs("setMemoryFraction")
+synchronize = needs_backend("deviceSynchronize", "MPS")
+empty_cache = needs_backend("emptyCache", "MPS")
+get_rng_state = set_rng_state = seed = needs_backend("getDefaultGenerator", "MPS")
+current_allocated_memory = needs_backend("getCurrentAllocatedMemory", "MPS")
+driver_allocated_memory = needs_backend("getDriverAllocatedMemory", "MPS")
+recommended_max_memory = needs_backend("getRecommendedMaxMemory", "MPS")
+set_per_process_memory_fraction = needs_backend("setMemoryFraction", "MPS")

@@ -2,6 +2,8 @@
 torch built without the backend: nothing is available, calls that need a device raise torch's
 errors, and the seeding and memory queries torch answers without one answer the same."""
 
+from .._absent_backend import (device_count, is_available, is_initialized, needs_backend,
+                               nothing, zero)
 from .._tensor_extras import _MTIA_MISSING
 
 __all__ = ["is_available", "device_count", "is_initialized", "init", "current_device",
@@ -13,32 +15,9 @@ __all__ = ["is_available", "device_count", "is_initialized", "init", "current_de
            "is_bf16_supported"]
 
 
-def _needs_backend(call):
-    def fail(*args, **kwargs):
-        raise RuntimeError(f"Cannot execute {call}() without MTIA backend.")
-
-    fail.__doc__ = f"Raise torch's error: {call}() needs the MTIA backend, which numtorch lacks."
-    return fail
-
-
 def _not_compiled(*args, **kwargs):
     """Raise torch's error for a build without MTIA."""
     raise AssertionError(_MTIA_MISSING)
-
-
-def is_available():
-    """False: numtorch has no MTIA backend."""
-    return False
-
-
-def device_count():
-    """0: numtorch sees no MTIA devices."""
-    return 0
-
-
-def is_initialized():
-    """False: there is no MTIA state to initialise."""
-    return False
 
 
 def is_bf16_supported(including_emulation=True):
@@ -56,15 +35,6 @@ def get_rng_state_all():
     return []
 
 
-def _nothing(*args, **kwargs):
-    """Nothing to do without an MTIA device (as torch without one)."""
-
-
-def _zero(*args, **kwargs):
-    """0 bytes: no MTIA memory is in use."""
-    return 0
-
-
 def manual_seed(seed):
     """Nothing to seed without an MTIA device."""
 
@@ -74,11 +44,11 @@ def manual_seed_all(seed):
 
 
 init = get_rng_state = initial_seed = _not_compiled
-current_device = get_device_capability = get_device_properties = _needs_backend(
-    "getCurrentDevice")
+current_device = get_device_capability = get_device_properties = needs_backend(
+    "getCurrentDevice", "MTIA")
 current_stream = default_stream = synchronize = set_rng_state = current_device
-set_device = _needs_backend("setCurrentDevice")
-empty_cache = _needs_backend("emptyCache")
-snapshot = _needs_backend("memorySnapshot")
-seed = seed_all = reset_peak_memory_stats = record_memory_history = _nothing
-memory_allocated = max_memory_allocated = _zero
+set_device = needs_backend("setCurrentDevice", "MTIA")
+empty_cache = needs_backend("emptyCache", "MTIA")
+snapshot = needs_backend("memorySnapshot", "MTIA")
+seed = seed_all = reset_peak_memory_stats = record_memory_history = nothing
+memory_allocated = max_memory_allocated = zero

@@ -2,6 +2,8 @@
 built without one: nothing is available, queries of a device raise, and the seeding and
 cache calls that torch makes safe without a device do nothing."""
 
+from .._absent_backend import device_count, is_available, is_initialized, nothing, zero
+
 __all__ = ["is_available", "device_count", "is_initialized", "init", "current_device",
            "set_device", "get_device_name", "get_device_properties", "synchronize",
            "current_stream", "get_rng_state", "set_rng_state", "empty_cache", "manual_seed",
@@ -13,32 +15,8 @@ def _absent(*args, **kwargs):
     raise AssertionError("Torch not compiled with XPU enabled")
 
 
-def is_available():
-    """False: numtorch has no XPU backend."""
-    return False
-
-
-def device_count():
-    """0: numtorch sees no XPU devices."""
-    return 0
-
-
-def is_initialized():
-    """False: there is no XPU state to initialise."""
-    return False
-
-
-def _nothing(*args, **kwargs):
-    """Nothing to do without an XPU device (as torch without one)."""
-
-
-def _zero(*args, **kwargs):
-    """0 bytes: no XPU memory is in use."""
-    return 0
-
-
 init = current_device = set_device = get_device_name = get_device_properties = _absent
 synchronize = current_stream = get_rng_state = set_rng_state = _absent
-empty_cache = manual_seed = manual_seed_all = seed = seed_all = _nothing
-memory_allocated = max_memory_allocated = memory_reserved = _zero
+empty_cache = manual_seed = manual_seed_all = seed = seed_all = nothing
+memory_allocated = max_memory_allocated = memory_reserved = zero
 _absent.__doc__ = "Raise: numtorch has no XPU device (torch's error when built without one)."
