@@ -34,6 +34,21 @@ def check_roi_boxes_shape(boxes):
         raise AssertionError("boxes is expected to be a Tensor[L, 5] or a List[Tensor[K, 4]]")
 
 
+def checked_rois(input, boxes):
+    """``boxes`` (a Tensor[K, 5] or a list of per-image Tensor[L, 4]) as the Tensor[K, 5] the
+    RoI ops read, after torchvision's shape and dtype checks."""
+    check_roi_boxes_shape(boxes)
+    rois = boxes
+    if not isinstance(rois, numtorch.Tensor):
+        rois = convert_boxes_to_roi_format(rois)
+    if rois.size(1) != 5:
+        raise RuntimeError("rois must have shape as Tensor[K, 5]")
+    if input.dtype != rois.dtype:
+        raise RuntimeError(f"Expected tensor for input to have the same type as tensor for "
+                           f"rois; but type {input.dtype} does not equal {rois.dtype}")
+    return rois
+
+
 def split_normalization_params(model, norm_classes=None):
     """Split the trainable parameters of ``model`` into those of normalisation layers and the
     rest (to give them different weight decay).

@@ -17,8 +17,8 @@ import numtorch.fx
 from numtorch import nn
 from numtorch.nn.modules.utils import _pair
 
-from ._utils import check_roi_boxes_shape, convert_boxes_to_roi_format
-from .roi_align import _axis_weights, _roi_geometry
+from ._utils import checked_rois
+from .roi_align import _axis_weights, _roi_geometry, per_image_chunks
 from .roi_pool import _bin_edges, _round_half_away
 
 __all__ = ["PSRoIAlign", "PSRoIPool", "ps_roi_align", "ps_roi_pool"]
@@ -60,21 +60,9 @@ def _pooled_by_weights(input, rois, pooled_h, pooled_w, weights):
     ax_t = numtorch.as_tensor(ax, device=input.device)
     batch = r[:, 0].astype(np.int64)
     per_chunk = max(1, _CHUNK_ELEMENTS // max(1, c * height))
-    pieces, order = [], []
-    for b in np.unique(batch).tolist():
-        members = np.flatnonzero(batch == b)
-        for s in range(0, members.size, per_chunk):
-            sel = members[s:s + per_chunk]
-            idx = numtorch.as_tensor(sel, device=input.device)
-            pieces.append(_ps_contract(input[b], ay_t[idx], ax_t[idx], out_channels))
-            order.append(sel)
-    out = numtorch.cat(pieces, 0) if len(pieces) > 1 else pieces[0]
-    order = np.concatenate(order)
-    if (order != np.arange(k)).any():
-        inverse = np.empty_like(order)
-        inverse[order] = np.arange(k)
-        out = out[numtorch.as_tensor(inverse, device=input.device)]
-    return out.contiguous()
+    return per_image_chunks(
+        input, batch, per_chunk,
+        lambda image, idx: _ps_contract(image, ay_t[idx], ax_t[idx], out_channels))
 
 
 def _box_filter(lo, hi, size, dtype):
@@ -86,16 +74,7 @@ def _box_filter(lo, hi, size, dtype):
 
 
 def _prepare(input, boxes, output_size):
-    check_roi_boxes_shape(boxes)
-    rois = boxes
-    if not isinstance(rois, numtorch.Tensor):
-        rois = convert_boxes_to_roi_format(rois)
-    if rois.size(1) != 5:
-        raise RuntimeError("rois must have shape as Tensor[K, 5]")
-    if input.dtype != rois.dtype:
-        raise RuntimeError(f"Expected tensor for input to have the same type as tensor for "
-                           f"rois; but type {input.dtype} does not equal {rois.dtype}")
-    return rois, _pair(output_size)
+    return checked_rois(input, boxes), _pair(output_size)
 
 
 @numtorch.fx.wrap

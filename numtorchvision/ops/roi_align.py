@@ -15,7 +15,7 @@ import numtorch.fx
 from numtorch import nn
 from numtorch.nn.modules.utils import _pair
 
-from ._utils import check_roi_boxes_shape, convert_boxes_to_roi_format
+from ._utils import checked_rois
 
 __all__ = ["roi_align", "RoIAlign"]
 
@@ -106,13 +106,20 @@ def _roi_align(input, rois, spatial_scale, pooled_h, pooled_w, sampling_ratio, a
     ay_t = numtorch.as_tensor(ay, device=input.device)
     ax_t = numtorch.as_tensor(ax, device=input.device)
     per_chunk = max(1, _CHUNK_ELEMENTS // max(1, pooled_h * c * width))
+    return per_image_chunks(input, batch, per_chunk,
+                            lambda image, idx: _contract(image, ay_t[idx], ax_t[idx]))
+
+
+def per_image_chunks(input, batch, per_chunk, contract):
+    """``contract(input[b], idx)`` over each image's RoIs (the RoI indices ``idx``, at most
+    ``per_chunk`` at a time, so the temporaries stay small), concatenated back in RoI order."""
+    k = batch.shape[0]
     pieces, order = [], []
     for b in np.unique(batch).tolist():
         members = np.flatnonzero(batch == b)
         for s in range(0, members.size, per_chunk):
             sel = members[s:s + per_chunk]
-            idx = numtorch.as_tensor(sel, device=input.device)
-            pieces.append(_contract(input[b], ay_t[idx], ax_t[idx]))
+            pieces.append(contract(input[b], numtorch.as_tensor(sel, device=input.device)))
             order.append(sel)
     out = numtorch.cat(pieces, 0) if len(pieces) > 1 else pieces[0]
     order = np.concatenate(order)
@@ -143,16 +150,8 @@ def roi_align(input, boxes, output_size, spatial_scale=1.0, sampling_ratio=-1, a
     Returns:
         Tensor[K, C, output_size[0], output_size[1]].
     """
-    check_roi_boxes_shape(boxes)
-    rois = boxes
+    rois = checked_rois(input, boxes)
     pooled_h, pooled_w = _pair(output_size)
-    if not isinstance(rois, numtorch.Tensor):
-        rois = convert_boxes_to_roi_format(rois)
-    if rois.size(1) != 5:
-        raise RuntimeError("rois must have shape as Tensor[K, 5]")
-    if input.dtype != rois.dtype:
-        raise RuntimeError(f"Expected tensor for input to have the same type as tensor for "
-                           f"rois; but type {input.dtype} does not equal {rois.dtype}")
     return _roi_align(input, rois, spatial_scale, pooled_h, pooled_w, sampling_ratio, aligned)
 
 

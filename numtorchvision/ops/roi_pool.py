@@ -15,7 +15,7 @@ from numtorch._tensor import _make
 from numtorch.autograd.graph import Op
 from numtorch.nn.modules.utils import _pair
 
-from ._utils import check_roi_boxes_shape, convert_boxes_to_roi_format
+from ._utils import checked_rois
 
 __all__ = ["roi_pool", "RoIPool"]
 
@@ -159,16 +159,8 @@ def roi_pool(input, boxes, output_size, spatial_scale=1.0):
     Returns:
         Tensor[K, C, output_size[0], output_size[1]].
     """
-    check_roi_boxes_shape(boxes)
-    rois = boxes
+    rois = checked_rois(input, boxes)
     pooled_h, pooled_w = _pair(output_size)
-    if not isinstance(rois, numtorch.Tensor):
-        rois = convert_boxes_to_roi_format(rois)
-    if rois.size(1) != 5:
-        raise RuntimeError("rois must have shape as Tensor[K, 5]")
-    if input.dtype != rois.dtype:
-        raise RuntimeError(f"Expected tensor for input to have the same type as tensor for "
-                           f"rois; but type {input.dtype} does not equal {rois.dtype}")
     return _RoIPool.apply(input, rois.detach(), spatial_scale=spatial_scale,
                           pooled_h=pooled_h, pooled_w=pooled_w)
 
