@@ -104,6 +104,18 @@ def _render(row, detail_name):
     return f"{name} #{seq}" + (f" ({', '.join(parts)})" if parts else "")
 
 
+# Works dropped before they finished (torch lets a program drop an async op's Work: the op
+# still completes). Their requests and the buffers MPI reads or writes stay referenced here
+# until the requests complete: freed early, a buffer's memory could be reused by a later
+# call's buffer while MPI still writes into it (a later fingerprint then read another call's
+# hash, and ranks that agreed were reported as disagreeing).
+_ABANDONED = []
+
+
+def _reap_abandoned():
+    _ABANDONED[:] = [w for w in _ABANDONED if not w.is_completed()]
+
+
 class Work:
     """A started operation: ``wait()`` for it, or ask ``is_completed()``.
 
@@ -131,6 +143,15 @@ class Work:
         self._done = False
         self._exc = None
         self._source = -1
+        if _ABANDONED:
+            _reap_abandoned()
+
+    def __del__(self):
+        try:
+            if not self._done and (self._pending or self._check is not None):
+                _ABANDONED.append(self)  # kept until it completes (see _ABANDONED)
+        except Exception:  # interpreter shutdown: nothing is left to protect
+            pass
 
     def _deadline(self, timeout):
         if timeout is not None:
