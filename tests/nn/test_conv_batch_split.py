@@ -134,7 +134,9 @@ def test_max_pool_batch_split_matches_torch(split, case):
         assert split and all(k > 1 for k in split)
 
 
-def test_joined_parts_copied_on_their_own_cores(monkeypatch):
+@pytest.fixture
+def split_calls(monkeypatch):
+    """Two threads, tiny parts allowed: the list of part counts each run_split call used."""
     calls = []
     real = _intraop.run_split
 
@@ -147,26 +149,20 @@ def test_joined_parts_copied_on_their_own_cores(monkeypatch):
     monkeypatch.setattr(_intraop, "run_split", watched)
     monkeypatch.setattr(numtorch, "get_num_threads", lambda: 2)
     monkeypatch.setattr("numtorch._threads.get_num_threads", lambda: 2)
+    return calls
+
+
+def test_joined_parts_copied_on_their_own_cores(split_calls):
+    calls = split_calls
     parts = [np.arange(24.0).reshape(2, 3, 4), np.arange(12.0).reshape(1, 3, 4) - 5]
     np.testing.assert_array_equal(conv_samples.joined(parts), np.concatenate(parts))
     assert calls == [2]
 
 
-def test_large_partial_sums_added_on_several_cores(monkeypatch):
+def test_large_partial_sums_added_on_several_cores(split_calls):
     # the weight gradients' partial sums: split across threads, each element still added in
     # part order, so the values equal the serial sum's bit for bit
-    calls = []
-    real = _intraop.run_split
-
-    def watched(kernel, n, unit=1):
-        calls.append(_intraop.parts(n, unit))
-        return real(kernel, n, unit)
-
-    monkeypatch.setattr(_intraop, "_MIN_PART", 4)
-    monkeypatch.setattr(_intraop, "_cores_taken", lambda: False)
-    monkeypatch.setattr(_intraop, "run_split", watched)
-    monkeypatch.setattr(numtorch, "get_num_threads", lambda: 2)
-    monkeypatch.setattr("numtorch._threads.get_num_threads", lambda: 2)
+    calls = split_calls
     rng = np.random.default_rng(1)
     parts = [rng.standard_normal((5, 3, 3, 3)).astype(np.float32) for _ in range(3)]
     expect = (parts[0] + parts[1]) + parts[2]
