@@ -18,6 +18,16 @@ finally:
 import numtorchvision
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A loopback HTTP server for checkpoint files (the pretrained-download tests)."""
+    from ._model_helpers import CheckpointServer
+
+    srv = CheckpointServer(str(tmp_path_factory.mktemp("served")))
+    yield srv
+    srv.close()
+
+
 @pytest.fixture
 def tv():
     """The real torchvision (the oracle)."""

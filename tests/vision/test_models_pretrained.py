@@ -18,15 +18,8 @@ from torchvision import models as tm
 import numtorch
 from numtorchvision import models as nm
 
-from ._model_helpers import (CheckpointServer, assert_outputs_close, image, publish,
+from ._model_helpers import (assert_outputs_close, image, publish,
                              randomize_values, skipped_random_init, to_numtorch, tv_build)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = CheckpointServer(str(tmp_path_factory.mktemp("served")))
-    yield srv
-    srv.close()
 
 
 @pytest.fixture

@@ -17,7 +17,6 @@ import numtorch
 from numtorchvision import models as nm
 
 from ._model_helpers import (
-    CheckpointServer,
     assert_outputs_close,
     image,
     publish,
@@ -101,13 +100,6 @@ def _tv_quantized(name, seed, backend="fbgemm"):
         model(torch.tensor(image((2, 3, 48, 48), seed=seed)))
         tq.convert(model, inplace=True)
     return model
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = CheckpointServer(str(tmp_path_factory.mktemp("served")))
-    yield srv
-    srv.close()
 
 
 @pytest.mark.parametrize("name,how", [("resnet18", "pretrained"), ("resnet50", "enum"),

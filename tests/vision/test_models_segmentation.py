@@ -17,7 +17,6 @@ import numtorch
 from numtorchvision import models as nm
 
 from ._model_helpers import (
-    CheckpointServer,
     assert_outputs_close,
     image,
     publish,
@@ -131,13 +130,6 @@ def test_training_mode_outputs_and_gradients(name, kw):
         assert_outputs_close(np_.grad, tp.grad, rel=1e-6, floor=1e-4 * overall)
     for (key, tb), (_, nb) in zip(tmodel.named_buffers(), nmodel.named_buffers()):
         assert_outputs_close(nb, tb, rel=1e-10) if tb.dtype.is_floating_point else None
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = CheckpointServer(str(tmp_path_factory.mktemp("served")))
-    yield srv
-    srv.close()
 
 
 @pytest.mark.parametrize("how", ["pretrained", "enum"])

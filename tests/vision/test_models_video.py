@@ -17,7 +17,6 @@ import numtorch
 from numtorchvision import models as nm
 
 from ._model_helpers import (
-    CheckpointServer,
     assert_outputs_close,
     image,
     publish,
@@ -127,13 +126,6 @@ def test_zero_init_residual_and_random_init_statistics():
     # kaiming normal, fan_out: std sqrt(2 / (out * k))
     w = m.layer3[0].conv1[0].weight
     assert float(w.detach().std()) == pytest.approx((2 / (256 * 27)) ** 0.5, rel=0.05)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = CheckpointServer(str(tmp_path_factory.mktemp("served")))
-    yield srv
-    srv.close()
 
 
 @pytest.mark.parametrize("how", ["pretrained", "enum"])
