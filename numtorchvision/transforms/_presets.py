@@ -12,6 +12,12 @@ from .functional import InterpolationMode
 __all__ = ["ImageClassification", "SemanticSegmentation", "VideoClassification"]
 
 
+def _repr(preset, names):
+    """``Name(`` then one ``name=value`` line per field, indented, then ``)``."""
+    lines = "".join(f"\n    {n}={getattr(preset, n)}" for n in names)
+    return f"{type(preset).__name__}({lines}\n)"
+
+
 class ImageClassification(nn.Module):
     """Resize, centre-crop, scale to [0, 1] floats and normalise: what an ImageNet
     classifier saw at evaluation time.
@@ -48,9 +54,7 @@ class ImageClassification(nn.Module):
         return F.normalize(img, mean=self.mean, std=self.std)
 
     def __repr__(self):
-        fields = (f"crop_size={self.crop_size}", f"resize_size={self.resize_size}",
-                  f"mean={self.mean}", f"std={self.std}", f"interpolation={self.interpolation}")
-        return self.__class__.__name__ + "(" + "".join("\n    " + f for f in fields) + "\n)"
+        return _repr(self, ("crop_size", "resize_size", "mean", "std", "interpolation"))
 
     def describe(self):
         """One paragraph (reStructuredText) saying what the preprocessing does."""
@@ -92,9 +96,7 @@ class SemanticSegmentation(nn.Module):
         return F.normalize(img, mean=self.mean, std=self.std)
 
     def __repr__(self):
-        fields = (f"resize_size={self.resize_size}", f"mean={self.mean}", f"std={self.std}",
-                  f"interpolation={self.interpolation}")
-        return self.__class__.__name__ + "(" + "".join("\n    " + f for f in fields) + "\n)"
+        return _repr(self, ("resize_size", "mean", "std", "interpolation"))
 
     def describe(self):
         """One paragraph (reStructuredText) saying what the preprocessing does."""
@@ -141,9 +143,7 @@ class VideoClassification(nn.Module):
         return out.squeeze(0) if single else out
 
     def __repr__(self):
-        fields = (f"crop_size={self.crop_size}", f"resize_size={self.resize_size}",
-                  f"mean={self.mean}", f"std={self.std}", f"interpolation={self.interpolation}")
-        return self.__class__.__name__ + "(" + "".join("\n    " + f for f in fields) + "\n)"
+        return _repr(self, ("crop_size", "resize_size", "mean", "std", "interpolation"))
 
     def describe(self):
         """One paragraph (reStructuredText) saying what the preprocessing does."""
