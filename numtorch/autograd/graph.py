@@ -975,13 +975,12 @@ def _laid_out(forward, keep_channels_last):
     def fix(a, like):
         if not hasattr(a, "flags") or a.ndim < 2:
             return a
-        if keep_channels_last and a.ndim in (4, 5) and like is not None and \
-                like.ndim == a.ndim and _is_channels_last(like):
-            if _is_channels_last(a):
+        if keep_channels_last and like is not None and like.ndim == a.ndim and \
+                channels_last_layout(like):
+            if channels_last_layout(a):
                 return a
-            order = (0, 2, 3, 1) if a.ndim == 4 else (0, 2, 3, 4, 1)
-            return backend.xp_of(a).ascontiguousarray(a.transpose(order)).transpose(
-                (0, 3, 1, 2) if a.ndim == 4 else (0, 4, 1, 2, 3))
+            xp = backend.xp_of(a)
+            return xp.moveaxis(xp.ascontiguousarray(xp.moveaxis(a, 1, -1)), -1, 1)
         return a if a.flags.c_contiguous else a.copy(order="C")
 
     def laid_out_forward(self, *arrays):
@@ -998,16 +997,11 @@ def _laid_out(forward, keep_channels_last):
     return laid_out_forward
 
 
-def _is_channels_last(a):
-    """Whether ``a`` (4-d or 5-d) has channels-last strides (channels innermost, then W, H
-    [, D], then the batch), size-1 dimensions not counting."""
-    dims = (1, 3, 2, 0) if a.ndim == 4 else (1, 4, 3, 2, 0)
-    expect = a.itemsize
-    for d in dims:
-        if a.shape[d] != 1 and a.strides[d] != expect:
-            return False
-        expect *= a.shape[d]
-    return not a.flags.c_contiguous  # both at once (ambiguous): torch suggests row-major
+def channels_last_layout(a):
+    """True for a 4-d/5-d array laid out channels-last and not also row-major (where both
+    hold, torch suggests row-major)."""
+    return a.ndim in (4, 5) and not a.flags.c_contiguous and \
+        backend.xp_of(a).moveaxis(a, 1, -1).flags.c_contiguous
 
 
 def _as_array(node, arr):

@@ -6,7 +6,7 @@ from .. import _dtype, backend
 from .._grad_state import _state
 from .._tensor import Tensor, _make
 from ..autograd import graph as _graph
-from ..autograd.graph import Op, rename_node
+from ..autograd.graph import Op, channels_last_layout, rename_node
 from ._pointwise import _out
 from ._util import canonical_dim, fmt_shape
 
@@ -19,17 +19,11 @@ def _payload(a):
     return type(a) is not np.ndarray and not backend.is_device_array(a)
 
 
-def _channels_last_image(xp, a):
-    """True for a 4-d/5-d array laid out channels-last (not row-major)."""
-    return a.ndim in (4, 5) and not a.flags.c_contiguous and \
-        xp.moveaxis(a, 1, -1).flags.c_contiguous
-
-
 def _torch_layout(xp, r):
     """``r`` (a concatenate result) in torch's layout: NumPy keeps its inputs' stride order
     (column-major for transposed matrices), torch writes row-major unless the inputs are
     channels-last images, whose layout it keeps."""
-    if _payload(r) or r.flags.c_contiguous or _channels_last_image(xp, r):
+    if _payload(r) or r.flags.c_contiguous or channels_last_layout(r):
         return r
     return xp.ascontiguousarray(r)
 
@@ -207,7 +201,7 @@ def stack(tensors, dim=0, *, out=None):
         a0 = tensors[0]._array
         xp = backend.xp_of(a0)
         arrays = [x._array for x in tensors]
-        if _payload(a0) or _channels_last_image(xp, a0):
+        if _payload(a0) or channels_last_layout(a0):
             # meta and quantized payloads stack themselves; channels-last images keep their
             # layout in torch's stack, as in NumPy's
             return _make(xp.stack(arrays, d))

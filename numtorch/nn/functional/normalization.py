@@ -11,7 +11,7 @@ import numpy as np
 from ... import _dtype
 from ..._tensor import _make
 from ...autograd.grad_mode import is_grad_enabled, no_grad
-from ...autograd.graph import _is_channels_last, rename_node
+from ...autograd.graph import channels_last_layout, rename_node
 from ..._creation import zeros
 from ...ops import cat, div
 from ...ops.norm_device import running_update as _running_update_device
@@ -188,7 +188,7 @@ def _in_input_format(y, input):
     any other non-contiguous layout becomes row-major."""
     a = input._array
     if a.ndim > 1 and hasattr(a, "flags") and not a.flags.c_contiguous and \
-            not (a.ndim in (4, 5) and _is_channels_last(a)):
+            not channels_last_layout(a):
         return row_major_result(y)
     return y
 
