@@ -21,6 +21,7 @@ from ._geometry import (
 from ._geometry_more import (
     ElasticTransform, FiveCrop, RandomPerspective, RandomResize, RandomShortestSize,
     ScaleJitter, TenCrop)
+from ._jpeg import JPEG
 from ._meta import ClampBoundingBoxes, ClampKeyPoints, ConvertBoundingBoxFormat, SetClampingMode
 from ._misc import (
     ConvertImageDtype, GaussianBlur, GaussianNoise, Identity, Lambda, LinearTransformation,

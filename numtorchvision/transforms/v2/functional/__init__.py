@@ -102,6 +102,7 @@ from ._geometry_more import (  # noqa: F401
     ten_crop_image,
     ten_crop_video,
 )
+from ._jpeg import jpeg, jpeg_image, jpeg_video  # noqa: F401
 from ._keypoints import (  # noqa: F401
     affine_keypoints, center_crop_keypoints, clamp_keypoints, crop_keypoints, elastic_keypoints,
     get_size_keypoints, horizontal_flip_keypoints, pad_keypoints, perspective_keypoints,
