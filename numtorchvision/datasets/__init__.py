@@ -23,3 +23,13 @@ def __getattr__(name):
 
         return wrap_dataset_for_transforms_v2
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# dense prediction, detection, optical flow and stereo (DatasetsB)
+from .cityscapes import Cityscapes  # noqa: E402
+from .kitti import Kitti  # noqa: E402
+from .sbd import SBDataset  # noqa: E402
+from .voc import VOCDetection, VOCSegmentation  # noqa: E402
+from .widerface import WIDERFace  # noqa: E402
+
+__all__ += ["Cityscapes", "Kitti", "SBDataset", "VOCDetection", "VOCSegmentation", "WIDERFace"]

@@ -1,0 +1,241 @@
+"""Small dense-prediction / detection / flow / stereo datasets in their real on-disk layouts
+(test_datasets_b*.py): images, VOC XML, SBD .mat, Cityscapes json, .flo, .pfm and 16-bit
+PNG files, written independently of numtorchvision's readers."""
+
+import json
+import os
+import struct
+import zlib
+
+import numpy as np
+from PIL import Image
+
+_RNG = np.random.default_rng(1234)
+
+
+def rng():
+    return _RNG
+
+
+def image(path, h=12, w=16, mode="RGB", ext=None):
+    """A random image file at ``path`` (its format from the extension)."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    bands = {"RGB": 3, "L": 1, "P": 1, "RGBA": 4}[mode]
+    arr = _RNG.integers(0, 256, size=(h, w, bands), dtype=np.uint8)
+    if mode == "P":
+        img = Image.fromarray(arr[..., 0] % 21, "L").convert("P")
+        img.putpalette(list(_RNG.integers(0, 256, size=768, dtype=np.uint8)))
+    else:
+        img = Image.fromarray(arr[..., 0] if bands == 1 else arr, "L" if mode == "P" else mode)
+    img.save(path)
+    return path
+
+
+def gray16(path, arr):
+    """A 16-bit grayscale PNG of ``arr`` (uint16)."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    Image.fromarray(arr.astype(np.uint16)).save(path)
+    return path
+
+
+def text(path, content):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(content)
+    return path
+
+
+def _paeth(a, b, c):
+    p = a + b - c
+    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+    return a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+
+
+def png16_rgb(path, arr, filters=(0, 1, 2, 3, 4)):
+    """A 16-bit RGB PNG of ``arr`` (H, W, 3 uint16), written by hand (Pillow cannot), with
+    the rows' filter types cycling through ``filters`` so a reader must undo all five."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    h, w, _ = arr.shape
+    rows = [arr[i].astype(">u2").tobytes() for i in range(h)]
+    bpp, out, prev = 6, [], bytes(6 * w)
+    for i, row in enumerate(rows):
+        kind = filters[i % len(filters)]
+        enc = bytearray(len(row))
+        for j, x in enumerate(row):
+            a = row[j - bpp] if j >= bpp else 0
+            b = prev[j]
+            c = prev[j - bpp] if j >= bpp else 0
+            pred = (0, a, b, (a + b) // 2, _paeth(a, b, c))[kind]
+            enc[j] = (x - pred) % 256
+        out.append(bytes([kind]) + bytes(enc))
+        prev = row
+
+    def chunk(tag, data):
+        return (struct.pack(">I", len(data)) + tag + data
+                + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF))
+
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 16, 2, 0, 0, 0))
+                + chunk(b"IDAT", zlib.compress(b"".join(out))) + chunk(b"IEND", b""))
+    return path
+
+
+def read_png16_rgb(path):
+    """Reference reader for :func:`png16_rgb` files (any filters): (H, W, 3) uint16."""
+    with open(path, "rb") as f:
+        return _decode(f.read())
+
+
+def _decode(data):
+    pos, idat, w, h = 8, b"", 0, 0
+    while pos < len(data):
+        n, tag = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if tag == b"IHDR":
+            w, h = struct.unpack(">II", body[:8])
+        elif tag == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw, bpp, stride = zlib.decompress(idat), 6, 6 * w
+    prev, rows = bytearray(stride), []
+    for i in range(h):
+        kind, line = raw[i * (stride + 1)], bytearray(raw[i * (stride + 1) + 1:(i + 1) * (stride + 1)])
+        for j in range(stride):
+            a = line[j - bpp] if j >= bpp else 0
+            b = prev[j]
+            c = prev[j - bpp] if j >= bpp else 0
+            pred = (0, a, b, (a + b) // 2, _paeth(a, b, c))[kind]
+            line[j] = (line[j] + pred) % 256
+        rows.append(bytes(line))
+        prev = line
+    return np.frombuffer(b"".join(rows), ">u2").reshape(h, w, 3).astype(np.uint16)
+
+
+def flo(path, flow):
+    """A Middlebury .flo file of ``flow`` (2, H, W)."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    _, h, w = flow.shape
+    with open(path, "wb") as f:
+        f.write(b"PIEH" + struct.pack("<ii", w, h)
+                + np.ascontiguousarray(flow.transpose(1, 2, 0), "<f4").tobytes())
+    return path
+
+
+def pfm(path, arr, little=True):
+    """A PFM file of ``arr`` ((H, W) grayscale or (H, W, 3) colour), rows stored bottom-up."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    h, w = arr.shape[:2]
+    kind = b"PF" if arr.ndim == 3 else b"Pf"
+    scale = -1.0 if little else 1.0
+    body = np.ascontiguousarray(arr[::-1], "<f4" if little else ">f4").tobytes()
+    with open(path, "wb") as f:
+        f.write(kind + b"\n" + f"{w} {h}\n".encode() + f"{scale}\n".encode() + body)
+    return path
+
+
+def voc_xml(path, name, objects, size=(16, 12)):
+    objs = "".join(
+        f"<object><name>{o}</name><pose>Unspecified</pose><truncated>0</truncated>"
+        f"<difficult>{k % 2}</difficult><bndbox><xmin>{1 + k}</xmin><ymin>2</ymin>"
+        f"<xmax>{9 + k}</xmax><ymax>10</ymax></bndbox><part><name>hand</name></part>"
+        f"<part><name>head</name></part></object>" for k, o in enumerate(objects))
+    return text(path, f"<annotation>\n  <folder>VOC2012</folder><filename>{name}.jpg</filename>"
+                      f"<source><database>The VOC Database</database><empty/></source>"
+                      f"<size><width>{size[0]}</width><height>{size[1]}</height><depth>3"
+                      f"</depth></size><segmented> </segmented>{objs}</annotation>")
+
+
+def voc_tree(root, base_dir="VOCdevkit/VOC2012", ids=("2008_000001", "2008_000002",
+                                                        "2008_000003")):
+    voc = os.path.join(root, base_dir)
+    for k, i in enumerate(ids):
+        image(os.path.join(voc, "JPEGImages", i + ".jpg"), h=10 + k, w=14)
+        image(os.path.join(voc, "SegmentationClass", i + ".png"), h=10 + k, w=14, mode="P")
+        voc_xml(os.path.join(voc, "Annotations", i + ".xml"), i,
+                [["dog"], [], ["cat", "person", "car"]][k % 3])
+    for sub in ("Main", "Segmentation"):
+        for split, part in (("train", ids[:2]), ("val", ids[2:]), ("trainval", ids),
+                            ("test", ids[1:])):
+            text(os.path.join(voc, "ImageSets", sub, split + ".txt"), "\n".join(part) + "\n")
+    return voc
+
+
+def sbd_tree(root, ids=("2008_000002", "2008_000003", "2008_000007")):
+    from scipy.io import savemat
+    from scipy.sparse import csc_matrix
+
+    for k, i in enumerate(ids):
+        h, w = 9 + k, 13
+        image(os.path.join(root, "img", i + ".jpg"), h=h, w=w)
+        seg = _RNG.integers(0, 21, size=(h, w)).astype(np.uint8)
+        cells = np.empty((20, 1), dtype=object)
+        for c in range(20):
+            cells[c, 0] = csc_matrix((_RNG.random((h, w)) > 0.8).astype(np.uint8))
+        gt = {"Segmentation": seg, "Boundaries": cells,
+              "CategoriesPresent": np.unique(seg)[None].astype(np.uint8)}
+        os.makedirs(os.path.join(root, "cls"), exist_ok=True)
+        savemat(os.path.join(root, "cls", i + ".mat"), {"GTcls": gt})
+    text(os.path.join(root, "train.txt"), "\n".join(ids[:2]) + "\n")
+    text(os.path.join(root, "val.txt"), ids[2] + "\n")
+    text(os.path.join(root, "train_noval.txt"), ids[0] + "\n")
+
+
+def cityscapes_tree(root, cities=("aachen", "bochum")):
+    splits = {"gtFine": ("train", "val", "test"), "gtCoarse": ("train", "train_extra", "val")}
+    for mode, names in splits.items():
+        for split in names:
+            for c, city in enumerate(cities):
+                for n in range(2):
+                    stem = f"{city}_{c:06d}_{n:06d}"
+                    img = os.path.join(root, "leftImg8bit", split, city,
+                                       stem + "_leftImg8bit.png")
+                    if not os.path.exists(img):
+                        image(img, h=8, w=10)
+                    tdir = os.path.join(root, mode, split, city)
+                    image(os.path.join(tdir, f"{stem}_{mode}_color.png"), h=8, w=10,
+                          mode="RGBA")
+                    gray16(os.path.join(tdir, f"{stem}_{mode}_instanceIds.png"),
+                           _RNG.integers(0, 30000, size=(8, 10)))
+                    image(os.path.join(tdir, f"{stem}_{mode}_labelIds.png"), h=8, w=10, mode="L")
+                    text(os.path.join(tdir, f"{stem}_{mode}_polygons.json"), json.dumps(
+                        {"imgHeight": 8, "imgWidth": 10, "objects": [
+                            {"label": "car", "polygon": [[1, 2], [3, 4], [5, 1]]}]}))
+
+
+def widerface_tree(root):
+    base = os.path.join(root, "widerface")
+    files = {"train": ["0--Parade/0_Parade_marchingband_1_5.jpg", "1--Handshaking/1_h_1.jpg",
+                       "1--Handshaking/1_h_2.jpg"],
+             "val": ["0--Parade/0_Parade_a_1.jpg", "2--Demo/2_d_9.jpg"],
+             "test": ["0--Parade/0_Parade_t_1.jpg", "9--Press/9_p_3.jpg"]}
+    for split, names in files.items():
+        for k, name in enumerate(names):
+            image(os.path.join(base, f"WIDER_{split}", "images", name), h=10 + k, w=12,
+                  mode="L" if k == 1 else "RGB")
+    for split in ("train", "val"):
+        lines = []
+        for k, name in enumerate(files[split]):
+            n = [2, 0, 3][k]
+            lines += [name, str(n)]
+            rows = [[int(v) for v in _RNG.integers(0, 9, size=10)] for _ in range(max(n, 1))]
+            if n == 0:
+                rows = [[0] * 10]
+            lines += [" ".join(map(str, r)) + " " for r in rows]
+        text(os.path.join(base, "wider_face_split", f"wider_face_{split}_bbx_gt.txt"),
+             "\n".join(lines) + "\n")
+    text(os.path.join(base, "wider_face_split", "wider_face_test_filelist.txt"),
+         "\n".join(files["test"]) + "\n")
+    return base
+
+
+def kitti_tree(root, folder="Kitti"):
+    raw = os.path.join(root, folder, "raw")
+    for loc, n in (("training", 3), ("testing", 2)):
+        for k in range(n):
+            image(os.path.join(raw, loc, "image_2", f"{k:06d}.png"), h=9, w=15)
+            if loc == "training":
+                rows = [f"{t} {0.5 * k:.2f} {k % 3} -1.57 {1 + k}.5 2.00 9.25 11.00 1.50 1.60 "
+                        f"3.70 -2.1 1.5 {8 + k}.4 0.{k}1"
+                        for t in ("Car", "Pedestrian")[:1 + k % 2]]
+                text(os.path.join(raw, loc, "label_2", f"{k:06d}.txt"), "\n".join(rows) + "\n")
+    return raw
