@@ -16,6 +16,11 @@ __all__ = ["LSUN", "LSUNClass", "ImageFolder", "DatasetFolder", "FakeData", "Coc
            "KMNIST", "STL10", "SVHN", "VisionDataset"]
 
 
+# image classification and captioning (DatasetsA)
+from .flowers102 import Flowers102  # noqa: E402
+
+__all__ += ["Flowers102"]
+
 def __getattr__(name):
     # as torchvision: the v2 wrapper lives with tv_tensors and is imported on first use
     if name == "wrap_dataset_for_transforms_v2":
