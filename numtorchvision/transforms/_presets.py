@@ -9,13 +9,35 @@ from numtorch import nn
 from . import functional as F
 from .functional import InterpolationMode
 
-__all__ = ["ImageClassification", "SemanticSegmentation", "VideoClassification"]
+__all__ = ["ObjectDetection", "ImageClassification", "SemanticSegmentation",
+           "VideoClassification"]
 
 
 def _repr(preset, names):
     """``Name(`` then one ``name=value`` line per field, indented, then ``)``."""
     lines = "".join(f"\n    {n}={getattr(preset, n)}" for n in names)
     return f"{type(preset).__name__}({lines}\n)"
+
+
+class ObjectDetection(nn.Module):
+    """What the detection checkpoints expect: the image as floats in [0, 1], at its own size
+    (the detector resizes and normalises internally).
+
+    Accepts a PIL image or a ``(C, H, W)`` / ``(B, C, H, W)`` tensor.
+    """
+
+    def forward(self, img):
+        if not isinstance(img, numtorch.Tensor):
+            img = F.pil_to_tensor(img)
+        return F.convert_image_dtype(img, numtorch.float)
+
+    def __repr__(self):
+        return f"{type(self).__name__}()"
+
+    def describe(self):
+        """One paragraph (reStructuredText) saying what the preprocessing does."""
+        return ("Takes a ``PIL.Image`` or an image ``Tensor`` of shape ``(C, H, W)`` or "
+                "``(B, C, H, W)`` and scales its values to ``[0.0, 1.0]``.")
 
 
 class ImageClassification(nn.Module):
