@@ -38,3 +38,6 @@ from .voc import VOCDetection, VOCSegmentation  # noqa: E402
 from .widerface import WIDERFace  # noqa: E402
 
 __all__ += ["Cityscapes", "Kitti", "SBDataset", "VOCDetection", "VOCSegmentation", "WIDERFace"]
+from ._optical_flow import HD1K, FlyingChairs, FlyingThings3D, KittiFlow, Sintel  # noqa: E402
+
+__all__ += ["FlyingChairs", "FlyingThings3D", "HD1K", "KittiFlow", "Sintel"]

@@ -239,3 +239,76 @@ def kitti_tree(root, folder="Kitti"):
                         for t in ("Car", "Pedestrian")[:1 + k % 2]]
                 text(os.path.join(raw, loc, "label_2", f"{k:06d}.txt"), "\n".join(rows) + "\n")
     return raw
+
+
+def _flow(h, w):
+    return (_RNG.standard_normal((2, h, w)) * 5).astype(np.float32)
+
+
+def kitti_flow_png(path, h, w):
+    """A KITTI flow PNG: (u, v) * 64 + 2**15 and a 0/1 valid channel."""
+    flow = np.round(_RNG.standard_normal((h, w, 2)) * 40 * 64 + 2 ** 15).clip(0, 65535)
+    valid = (_RNG.random((h, w, 1)) > 0.3)
+    return png16_rgb(path, np.concatenate([flow, valid], axis=2).astype(np.uint16))
+
+
+def sintel_tree(root):
+    base = os.path.join(root, "Sintel")
+    for split, folder in (("train", "training"), ("test", "test")):
+        for scene, n in (("alley_1", 3), ("bamboo_2", 2)):
+            for p in ("clean", "final"):
+                for k in range(n):
+                    image(os.path.join(base, folder, p, scene, f"frame_{k + 1:04d}.png"), 6, 8)
+            if split == "train":
+                for k in range(n - 1):
+                    flo(os.path.join(base, folder, "flow", scene, f"frame_{k + 1:04d}.flo"),
+                        _flow(6, 8))
+
+
+def flyingchairs_tree(root, n=4):
+    base = os.path.join(root, "FlyingChairs")
+    for k in range(n):
+        image(os.path.join(base, "data", f"{k + 1:05d}_img1.ppm"), 6, 8)
+        image(os.path.join(base, "data", f"{k + 1:05d}_img2.ppm"), 6, 8)
+        flo(os.path.join(base, "data", f"{k + 1:05d}_flow.flo"), _flow(6, 8))
+    text(os.path.join(base, "FlyingChairs_train_val.txt"), "1\n2\n1\n1\n"[:2 * n])
+
+
+def kittiflow_tree(root):
+    for split in ("training", "testing"):
+        base = os.path.join(root, "KittiFlow", split)
+        for k in range(2):
+            image(os.path.join(base, "image_2", f"{k:06d}_10.png"), 5, 7)
+            image(os.path.join(base, "image_2", f"{k:06d}_11.png"), 5, 7)
+            if split == "training":
+                kitti_flow_png(os.path.join(base, "flow_occ", f"{k:06d}_10.png"), 5, 7)
+
+
+def flyingthings_tree(root):
+    base = os.path.join(root, "FlyingThings3D")
+    for split in ("TRAIN", "TEST"):
+        for letter, seq in (("A", "0000"), ("B", "0001")):
+            for cam in ("left", "right"):
+                for p in ("frames_cleanpass", "frames_finalpass"):
+                    for k in range(3):
+                        image(os.path.join(base, p, split, letter, seq, cam, f"{6 + k:04d}.png"),
+                              5, 6)
+                for direction in ("into_future", "into_past"):
+                    for k in range(3):
+                        f3 = np.concatenate([_flow(5, 6), np.zeros((1, 5, 6), np.float32)])
+                        pfm(os.path.join(base, "optical_flow", split, letter, seq, direction,
+                                         cam, f"OpticalFlowInto{direction[5:].title()}_"
+                                              f"{6 + k:04d}_{cam[0].upper()}.pfm"),
+                            f3.transpose(1, 2, 0), little=k % 2 == 0)
+
+
+def hd1k_tree(root):
+    base = os.path.join(root, "hd1k")
+    for seq, n in ((0, 3), (1, 2), (35, 2)):
+        for k in range(n):
+            image(os.path.join(base, "hd1k_input", "image_2", f"{seq:06d}_{k:04d}.png"), 5, 6)
+            kitti_flow_png(os.path.join(base, "hd1k_flow_gt", "flow_occ",
+                                        f"{seq:06d}_{k:04d}.png"), 5, 6)
+    for k in range(2):
+        for f in (10, 11):
+            image(os.path.join(base, "hd1k_challenge", "image_2", f"{k:06d}_{f}.png"), 5, 6)
