@@ -17,9 +17,14 @@ __all__ = ["LSUN", "LSUNClass", "ImageFolder", "DatasetFolder", "FakeData", "Coc
 
 
 # image classification and captioning (DatasetsA)
+from .dtd import DTD  # noqa: E402
+from .fgvc_aircraft import FGVCAircraft  # noqa: E402
 from .flowers102 import Flowers102  # noqa: E402
+from .food101 import Food101  # noqa: E402
+from .oxford_iiit_pet import OxfordIIITPet  # noqa: E402
+from .stanford_cars import StanfordCars  # noqa: E402
 
-__all__ += ["Flowers102"]
+__all__ += ["DTD", "FGVCAircraft", "Flowers102", "Food101", "OxfordIIITPet", "StanfordCars"]
 
 def __getattr__(name):
     # as torchvision: the v2 wrapper lives with tv_tensors and is imported on first use
