@@ -104,8 +104,8 @@ def _with_storage(pkl, nbytes=16):
 
 _REFS = {
     "key_traversal": ({"key": "../../etc/passwd"}, RuntimeError, "data/../../etc/passwd"),
-    "key_absolute": ({"key": "/etc/passwd"}, RuntimeError, "missing"),
-    "key_missing": ({"key": "7"}, RuntimeError, "data/7 is missing"),
+    "key_absolute": ({"key": "/etc/passwd"}, RuntimeError, "data//etc/passwd: file not found"),
+    "key_missing": ({"key": "7"}, RuntimeError, "data/7: file not found"),
     "unknown_storage_type": ({"cls": b"torch\nEvilStorage"}, pickle.UnpicklingError,
                              "EvilStorage"),
     "os_as_storage_type": ({"cls": b"os\nsystem"}, pickle.UnpicklingError, WO_FAILED),
@@ -113,7 +113,7 @@ _REFS = {
     "offset_negative": ({"offset": -1}, RuntimeError, "negative"),
     "offset_huge": ({"offset": 2 ** 62}, RuntimeError, "outside its storage"),
     "stride_past_end": ({"size": [2, 2], "stride": [3, 1]}, RuntimeError, "outside its storage"),
-    "numel_beyond_record": ({"numel": 2 ** 30}, RuntimeError, "need 4294967296"),
+    "numel_beyond_record": ({"numel": 2 ** 30}, RuntimeError, "expected size (4294967296 bytes"),
     "bad_device_index": ({"location": "cuda:99999999999"}, RuntimeError,
                          "Could not parse device index"),
     "unknown_device": ({"location": "xla:0"}, RuntimeError, "xla"),
@@ -141,7 +141,7 @@ def test_storage_references_checked(case, weights_only):
 def test_missing_storage_record_is_a_runtime_error():
     data = _zip([("archive/data.pkl", _tensor_pickle([2], [1])), ("archive/version", b"3\n")])
     assert _outcome(torch, data)[0] is RuntimeError
-    with pytest.raises(RuntimeError, match="data/0 is missing"):
+    with pytest.raises(RuntimeError, match="data/0: file not found"):
         numtorch.load(io.BytesIO(data))
 
 
@@ -181,7 +181,7 @@ def test_mmap_of_a_short_storage_record_is_refused(tmp_path):
     path = tmp_path / "short.pt"
     path.write_bytes(_zip([(n, d[:8] if n.endswith("data/0") else d) for n, d in recs]))
     for mmap in (False, True):
-        with pytest.raises(RuntimeError, match="data/0 has 8 bytes, but its 100 float32"):
+        with pytest.raises(RuntimeError, match=r"record size \(8 bytes\) does not match expected size \(400 bytes"):
             numtorch.load(str(path), mmap=mmap)
 
 

@@ -420,7 +420,7 @@ def test_zip_tensor_geometry_checked(case):
         assert got[1].tolist() == want[1].tolist()
         return
     assert got[0] in LOAD_ERRORS, got
-    assert "load" in got[1] or "negative dimension" in got[1], got
+    assert "load" in got[1] or "negative dimension" in got[1] or "record size" in got[1], got
     if want[0] == "ok":  # torch accepts some of these (e.g. a huge zero-stride tensor)
         return
     assert want[0] in LOAD_ERRORS + (TypeError,)

@@ -948,3 +948,34 @@ def test_sparse_softmax_as_torch(fn):
 
     for dim in (0, 1):  # (torch's backward for dim=-1 drops a gradient: not mimicked)
         assert run(numtorch, dim) == run(torch, dim)
+
+
+def test_corrupt_zip_checkpoint_messages_as_torch():
+    # a missing data.pkl or storage record, or a short one, gave numtorch's own words
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    torch.save(torch.ones(3), buf)
+    src = zipfile.ZipFile(io.BytesIO(buf.getvalue()))
+
+    def rezip(edit):
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as z:
+            for n in src.namelist():
+                data = edit(n.split("/", 1)[1], src.read(n))
+                if data is not None:
+                    z.writestr(n, data)
+        return out.getvalue()
+
+    cases = [rezip(lambda k, d: None if k == "data.pkl" else d),
+             rezip(lambda k, d: None if k == "data/0" else d),
+             rezip(lambda k, d: d[:4] if k == "data/0" else d)]
+    for data in cases:
+        seen = []
+        for L in (torch, numtorch):
+            for wo in (True, False):
+                with pytest.raises(RuntimeError) as info:
+                    L.load(io.BytesIO(data), weights_only=wo)
+                seen.append(str(info.value))
+        assert len(set(seen)) == 1, seen

@@ -309,8 +309,7 @@ def _load_zip(zf, map_location, weights_only):
     _check_version(zf, by_name, prefix)
     pkl = by_name.get(prefix + "data.pkl")
     if pkl is None:
-        raise load_error(RuntimeError, "load: the zip file has no data.pkl record; it is not "
-                                       "a PyTorch checkpoint")
+        raise load_error(RuntimeError, _not_found("data.pkl"))
     byteorder = "little"
     if prefix + "byteorder" in by_name:
         raw = _zread(zf, by_name[prefix + "byteorder"])
@@ -323,14 +322,14 @@ def _load_zip(zf, map_location, weights_only):
     def read(key, dtype_name, numel):
         info = by_name.get(f"{prefix}data/{key}")
         if info is None:
-            raise load_error(RuntimeError, f"load: storage record data/{key} is missing from "
-                                           f"the checkpoint (corrupt file)")
+            raise load_error(RuntimeError, _not_found(f"data/{key}"))
         disk = _disk_dtype(dtype_name, byteorder)
         expected = numel * disk.itemsize
         if info.file_size != expected:
-            raise load_error(RuntimeError, f"load: record data/{key} has {info.file_size} "
-                                           f"bytes, but its {numel} {dtype_name} elements need "
-                                           f"{expected} (corrupt checkpoint)")
+            # torch reads every storage as bytes, so its message counts bytes as elements
+            raise load_error(RuntimeError, f"record size ({info.file_size} bytes) does not "
+                                           f"match expected size ({expected} bytes = {expected} "
+                                           f"elements * 1 bytes/element) for dtype Byte")
         if info.compress_type != zipfile.ZIP_STORED and \
                 expected > info.compress_size * _MAX_DEFLATE_RATIO + (1 << 16):
             raise load_error(RuntimeError, f"load: record data/{key} claims {expected} bytes "
@@ -445,8 +444,7 @@ def unsafe_globals_in(fh):
         prefix = _check_names(infos)
         pkl = {i.filename: i for i in infos}.get(prefix + "data.pkl")
         if pkl is None:
-            raise load_error(RuntimeError, "load: the zip file has no data.pkl record; it is "
-                                           "not a PyTorch checkpoint")
+            raise load_error(RuntimeError, _not_found("data.pkl"))
         skim = WeightsOnly(io.BytesIO(_zread(zf, pkl)), "data.pkl", lambda pid: None, skim=True)
         skim.load()
         return skim.unsafe_globals()
@@ -572,10 +570,16 @@ _WO_GLOBAL = ("Weights only load failed. This file can still be loaded, to do so
               "error message.\n\tWeightsUnpickler error: {}" + _WO_DOCS)
 # anything else it refuses (a blocked module)
 _WO_REFUSED = "Weights only load failed. " + _WO_ADVICE + "\n\n\n{}" + _WO_DOCS
-_MINIZ = ("PytorchStreamReader failed reading zip archive: {}. This is an internal miniz error. "
-          "If you are seeing this error, there is a high likelihood that your checkpoint file "
-          "is corrupted. This can happen if the checkpoint was not saved properly, was "
-          "transferred incorrectly, or the file was modified after saving.")
+_MINIZ_CORRUPT = (". This is an internal miniz error. If you are seeing this error, there is a "
+                  "high likelihood that your checkpoint file is corrupted. This can happen if "
+                  "the checkpoint was not saved properly, was transferred incorrectly, or the "
+                  "file was modified after saving.")
+_MINIZ = "PytorchStreamReader failed reading zip archive: {}" + _MINIZ_CORRUPT
+
+
+def _not_found(record):
+    """torch's error for a record (``data.pkl``, ``data/<key>``) absent from the archive."""
+    return f"PytorchStreamReader failed locating file {record}: file not found" + _MINIZ_CORRUPT
 _PICKLE_OPS = frozenset(ord(op.code) for op in __import__("pickletools").opcodes)
 
 
