@@ -1,36 +1,63 @@
-"""``torch.distributed.checkpoint``: saving and loading sharded state dicts.
+"""``torch.distributed.checkpoint``: saving and loading (sharded) state dicts in torch's
+on-disk format.
 
-numtorch has the state-dict helpers (``state_dict.get_model_state_dict`` and
-``set_model_state_dict``, which gather and scatter DTensors) but not torch's checkpoint
-storage format: :func:`save` and :func:`load` (and the Hugging Face storage classes'
-use) raise NotImplementedError. Save ``get_model_state_dict(model, options=
-StateDictOptions(full_state_dict=True))`` with ``torch.save`` or safetensors instead.
+A checkpoint is a directory: ``.metadata`` (the pickled ``Metadata``) and each rank's
+``__<rank>_<n>.distcp`` files of ``torch.save`` blobs. ``save`` writes one from any process
+count, ``load`` fills a state dict in place under any other sharding or world size;
+checkpoints written by torch 2.13 load here and the other way round. ``state_dict`` holds
+``get_state_dict``/``set_state_dict`` for models and optimizers (DTensor / FSDP2 aware).
 """
 
-from . import state_dict
+from . import (
+    api,
+    default_planner,
+    filesystem,
+    metadata,
+    planner,
+    state_dict,
+    state_dict_loader,
+    state_dict_saver,
+    stateful,
+    storage,
+)
+from .api import CheckpointException
+from .default_planner import DefaultLoadPlanner, DefaultSavePlanner
+from .filesystem import FileSystemReader, FileSystemWriter
 from .hf_storage import HuggingFaceStorageReader, HuggingFaceStorageWriter
+from .metadata import (
+    BytesStorageMetadata,
+    ChunkStorageMetadata,
+    Metadata,
+    TensorStorageMetadata,
+)
+from .planner import LoadPlan, LoadPlanner, ReadItem, SavePlan, SavePlanner, WriteItem
+from .state_dict_loader import load, load_state_dict
+from .state_dict_saver import async_save, save, save_state_dict
+from .storage import StorageReader, StorageWriter
 
 __all__ = [
+    "BytesStorageMetadata",
+    "CheckpointException",
+    "ChunkStorageMetadata",
+    "DefaultLoadPlanner",
+    "DefaultSavePlanner",
+    "FileSystemReader",
+    "FileSystemWriter",
     "HuggingFaceStorageReader",
     "HuggingFaceStorageWriter",
+    "LoadPlan",
+    "LoadPlanner",
+    "Metadata",
+    "ReadItem",
+    "SavePlan",
+    "SavePlanner",
+    "StorageReader",
+    "StorageWriter",
+    "TensorStorageMetadata",
+    "WriteItem",
+    "async_save",
     "load",
+    "load_state_dict",
     "save",
-    "state_dict",
+    "save_state_dict",
 ]
-
-_REFUSAL = ("numtorch does not implement torch.distributed.checkpoint's storage format; "
-            "gather the state dict with torch.distributed.checkpoint.state_dict."
-            "get_model_state_dict(model, options=StateDictOptions(full_state_dict=True)) and "
-            "save it with torch.save or safetensors")
-
-
-def save(state_dict, *, checkpoint_id=None, storage_writer=None, planner=None,
-         process_group=None, no_dist=False, use_cached=False):
-    """Not available in numtorch (see the module docstring); raises NotImplementedError."""
-    raise NotImplementedError(_REFUSAL)
-
-
-def load(state_dict, *, checkpoint_id=None, storage_reader=None, planner=None,
-         process_group=None, no_dist=False):
-    """Not available in numtorch (see the module docstring); raises NotImplementedError."""
-    raise NotImplementedError(_REFUSAL)

@@ -1,6 +1,6 @@
 """``torch.distributed.checkpoint.hf_storage``: where torch's checkpoint writes Hugging Face
-safetensors files. numtorch keeps the settings; using them with ``save``/``load`` raises (see
-``torch.distributed.checkpoint``)."""
+safetensors files. numtorch keeps the settings; reading such a checkpoint raises
+NotImplementedError (numtorch's checkpoints use torch's own format, ``filesystem.py``)."""
 
 __all__ = ["HuggingFaceStorageReader", "HuggingFaceStorageWriter"]
 
@@ -25,6 +25,6 @@ class HuggingFaceStorageReader:
         self.thread_count = thread_count
 
     def read_metadata(self):
-        from . import _REFUSAL
-
-        raise NotImplementedError(_REFUSAL)
+        raise NotImplementedError(
+            "numtorch's torch.distributed.checkpoint reads and writes torch's own format "
+            "(FileSystemReader/FileSystemWriter), not Hugging Face safetensors checkpoints")
