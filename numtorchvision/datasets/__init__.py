@@ -17,14 +17,24 @@ __all__ = ["LSUN", "LSUNClass", "ImageFolder", "DatasetFolder", "FakeData", "Coc
 
 
 # image classification and captioning (DatasetsA)
+from .clevr import CLEVRClassification  # noqa: E402
+from .country211 import Country211  # noqa: E402
 from .dtd import DTD  # noqa: E402
+from .eurosat import EuroSAT  # noqa: E402
 from .fgvc_aircraft import FGVCAircraft  # noqa: E402
 from .flowers102 import Flowers102  # noqa: E402
 from .food101 import Food101  # noqa: E402
+from .gtsrb import GTSRB  # noqa: E402
+from .imagenette import Imagenette  # noqa: E402
 from .oxford_iiit_pet import OxfordIIITPet  # noqa: E402
+from .rendered_sst2 import RenderedSST2  # noqa: E402
 from .stanford_cars import StanfordCars  # noqa: E402
+from .sun397 import SUN397  # noqa: E402
 
-__all__ += ["DTD", "FGVCAircraft", "Flowers102", "Food101", "OxfordIIITPet", "StanfordCars"]
+__all__ += ["CLEVRClassification", "Country211", "DTD", "EuroSAT", "FGVCAircraft", "Flowers102",
+            "Food101", "GTSRB", "Imagenette", "OxfordIIITPet", "RenderedSST2", "StanfordCars",
+            "SUN397"]
+
 
 def __getattr__(name):
     # as torchvision: the v2 wrapper lives with tv_tensors and is imported on first use
