@@ -56,3 +56,19 @@ __all__ += ["Cityscapes", "Kitti", "SBDataset", "VOCDetection", "VOCSegmentation
 from ._optical_flow import HD1K, FlyingChairs, FlyingThings3D, KittiFlow, Sintel  # noqa: E402
 
 __all__ += ["FlyingChairs", "FlyingThings3D", "HD1K", "KittiFlow", "Sintel"]
+from ._stereo_matching import (  # noqa: E402
+    CarlaStereo,
+    CREStereo,
+    ETH3DStereo,
+    FallingThingsStereo,
+    InStereo2k,
+    Kitti2012Stereo,
+    Kitti2015Stereo,
+    Middlebury2014Stereo,
+    SceneFlowStereo,
+    SintelStereo,
+)
+
+__all__ += ["CarlaStereo", "CREStereo", "ETH3DStereo", "FallingThingsStereo", "InStereo2k",
+            "Kitti2012Stereo", "Kitti2015Stereo", "Middlebury2014Stereo", "SceneFlowStereo",
+            "SintelStereo"]

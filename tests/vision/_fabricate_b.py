@@ -312,3 +312,126 @@ def hd1k_tree(root):
     for k in range(2):
         for f in (10, 11):
             image(os.path.join(base, "hd1k_challenge", "image_2", f"{k:06d}_{f}.png"), 5, 6)
+
+
+def _disp(h, w, negate=False):
+    d = (_RNG.random((h, w)) * 30 + 0.5).astype(np.float32)
+    return -d if negate else d
+
+
+def carla_tree(root):
+    for k in range(2):
+        scene = os.path.join(root, "carla-highres", "trainingF", f"scene{k}")
+        image(os.path.join(scene, "im0.png"), 5, 7)
+        image(os.path.join(scene, "im1.png"), 5, 7, mode="RGBA")
+        pfm(os.path.join(scene, "disp0GT.pfm"), _disp(5, 7, negate=k == 1))
+        pfm(os.path.join(scene, "disp1GT.pfm"), _disp(5, 7))
+
+
+def kitti_stereo_tree(root):
+    for split in ("training", "testing"):
+        b12, b15 = os.path.join(root, "Kitti2012", split), os.path.join(root, "Kitti2015", split)
+        for k in range(2):
+            image(os.path.join(b12, "colored_0", f"{k:06d}_10.png"), 5, 7)
+            image(os.path.join(b12, "colored_1", f"{k:06d}_10.png"), 5, 7, mode="L")
+            image(os.path.join(b15, "image_2", f"{k:06d}_10.png"), 5, 7)
+            image(os.path.join(b15, "image_3", f"{k:06d}_10.png"), 5, 7)
+            if split == "training":
+                levels = lambda: _RNG.integers(0, 30000, size=(5, 7))  # noqa: E731
+                gray16(os.path.join(b12, "disp_noc", f"{k:06d}_10.png"), levels())
+                gray16(os.path.join(b15, "disp_occ_0", f"{k:06d}_10.png"), levels())
+                gray16(os.path.join(b15, "disp_occ_1", f"{k:06d}_10.png"), levels())
+
+
+def middlebury_tree(root):
+    base = os.path.join(root, "Middlebury2014")
+    for split, scenes in (("train", ["Adirondack", "Piano"]), ("additional", ["Couch"])):
+        for scene in scenes:
+            for cal in ("perfect", "imperfect"):
+                d = os.path.join(base, split, f"{scene}-{cal}")
+                for name in ("im0.png", "im1.png", "im1E.png") + (("im1L.png",) if cal == "perfect" else ()):
+                    image(os.path.join(d, name), 5, 7)
+                disp = _disp(5, 7)
+                disp[0, :3] = np.inf
+                pfm(os.path.join(d, "disp0.pfm"), disp)
+                pfm(os.path.join(d, "disp1.pfm"), _disp(5, 7))
+    for scene in ("Plants", "Hoops"):
+        d = os.path.join(base, "test", scene)
+        image(os.path.join(d, "im0.png"), 5, 7)
+        image(os.path.join(d, "im1.png"), 5, 7)
+
+
+def eth3d_tree(root):
+    base = os.path.join(root, "ETH3D")
+    for k in range(2):
+        for folder in ("two_view_training", "two_view_test"):
+            image(os.path.join(base, folder, f"scene{k}", "im0.png"), 5, 7)
+            image(os.path.join(base, folder, f"scene{k}", "im1.png"), 5, 7)
+        gt = os.path.join(base, "two_view_training_gt", f"scene{k}")
+        pfm(os.path.join(gt, "disp0GT.pfm"), _disp(5, 7))
+        os.makedirs(gt, exist_ok=True)
+        Image.fromarray(((_RNG.random((5, 7)) > 0.5) * 255).astype(np.uint8)).save(
+            os.path.join(gt, "mask0nocc.png"))
+
+
+def crestereo_tree(root):
+    for part in ("shapenet", "reflective", "tree", "hole"):
+        for k in range(1 + (part == "tree")):
+            d = os.path.join(root, "CREStereo", part)
+            image(os.path.join(d, f"{k}_left.jpg"), 5, 7)
+            image(os.path.join(d, f"{k}_right.jpg"), 5, 7)
+            for side in ("left", "right"):
+                gray16(os.path.join(d, f"{k}_{side}.disp.png"), _RNG.integers(0, 9000, (5, 7)))
+
+
+def fallingthings_tree(root):
+    base = os.path.join(root, "FallingThings")
+    for scene in ("single/002_master_chef_can_16k/kitchen_0", "single/003_cracker_box/temple_1",
+                  "mixed/kitchen_2"):
+        d = os.path.join(base, *scene.split("/"))
+        text(os.path.join(d, "_camera_settings.json"), json.dumps(
+            {"camera_settings": [{"name": "left", "intrinsic_settings": {
+                "fx": 768.1605834960938, "fy": 768.1605834960938}}]}))
+        for k in range(2):
+            image(os.path.join(d, f"00000{k}.left.jpg"), 5, 7)
+            image(os.path.join(d, f"00000{k}.right.jpg"), 5, 7)
+            for side in ("left", "right"):
+                depth = _RNG.integers(0, 5000, (5, 7))
+                gray16(os.path.join(d, f"00000{k}.{side}.depth.png"), depth)
+
+
+def sceneflow_tree(root):
+    for variant, nest in (("FlyingThings3D", "TRAIN/A/0000"), ("Driving", "15mm/forwards/fast"),
+                          ("Monkaa", "a_rain_of_stones_x2")):
+        base = os.path.join(root, "SceneFlow", variant)
+        for k in range(2):
+            for side in ("left", "right"):
+                for p in ("frames_cleanpass", "frames_finalpass"):
+                    image(os.path.join(base, p, *nest.split("/"), side, f"{k:04d}.png"), 5, 7)
+                pfm(os.path.join(base, "disparity", *nest.split("/"), side, f"{k:04d}.pfm"),
+                    _disp(5, 7, negate=True))
+
+
+def sintel_stereo_tree(root):
+    base = os.path.join(root, "Sintel", "training")
+    for scene in ("alley_1", "cave_2"):
+        for k in range(2):
+            name = f"frame_{k + 1:04d}.png"
+            for folder in ("clean_left", "clean_right", "final_left", "final_right",
+                           "disparities"):
+                image(os.path.join(base, folder, scene, name), 5, 7)
+            for folder in ("occlusions", "outofframe"):
+                d = os.path.join(base, folder, scene)
+                os.makedirs(d, exist_ok=True)
+                Image.fromarray(((_RNG.random((5, 7)) > 0.7) * 255).astype(np.uint8)).save(
+                    os.path.join(d, name))
+
+
+def instereo2k_tree(root):
+    for split in ("train", "test"):
+        for k in range(2):
+            d = os.path.join(root, "InStereo2k", split, f"{k:06d}")
+            image(os.path.join(d, "left.png"), 5, 7)
+            image(os.path.join(d, "right.png"), 5, 7)
+            gray16(os.path.join(d, "left_disp.png"), _RNG.integers(0, 60000, (5, 7)))
+            gray16(os.path.join(d, "right_disp.png"), _RNG.integers(0, 60000, (5, 7)))
