@@ -151,16 +151,44 @@ def _init_optim_state(optim):
             p.grad = None
 
 
+def _as_dtensor_state(state, param):
+    """numtorch's optimizers keep a DTensor parameter's state as local tensors (they update
+    the local arrays); torch's state is DTensors laid out as the parameter. The local
+    tensors are wrapped (sharing their data, so ``dcp.load`` fills them in place)."""
+    if not _is_dtensor(param):
+        return state
+    from ..._tensor import Tensor
+    from ..tensor import DTensor
+
+    local_shape = tuple(param.to_local().shape)
+    out = {}
+    for k, v in state.items():
+        if (isinstance(v, Tensor) and not _is_dtensor(v) and k != "step"
+                and tuple(v.shape) == local_shape):
+            v = DTensor.from_local(v, param.device_mesh, param.placements, run_check=False,
+                                   shape=param.shape, stride=param.stride())
+        out[k] = v
+    return out
+
+
+def _as_local_state(state, param):
+    """The inverse of ``_as_dtensor_state`` for loading into numtorch's optimizer."""
+    if not _is_dtensor(param):
+        return state
+    return {k: (v.to_local() if _is_dtensor(v) else v) for k, v in state.items()}
+
+
 def _one_optimizer_state_dict(model, optim, names):
     _init_optim_state(optim)
     osd = optim.state_dict()
     order = [p for g in optim.param_groups for p in g["params"]]
-    seen, position = set(), {}
+    seen, position, param_at = set(), {}, {}
     for p in order:  # state_dict numbers each parameter once, in group order
         if id(p) not in seen:
             position[len(seen)] = names[id(p)]
+            param_at[len(seen)] = p
             seen.add(id(p))
-    state = {position[i]: s for i, s in osd["state"].items()}
+    state = {position[i]: _as_dtensor_state(s, param_at[i]) for i, s in osd["state"].items()}
     groups = []
     for g in osd["param_groups"]:
         g = dict(g)
@@ -249,7 +277,7 @@ def _load_one_optimizer(optim, osd, names, full):
             continue
         if full:
             s = {k: _distribute_like(v, p) for k, v in s.items()}
-        state[index[id(p)]] = s
+        state[index[id(p)]] = _as_local_state(s, p)
     optim.load_state_dict({"state": state, "param_groups": groups})
 
 

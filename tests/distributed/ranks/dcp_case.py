@@ -1,0 +1,151 @@
+"""Rank script for tests/distributed/test_dcp_ranks.py: sharded checkpoints on 2 MPI ranks.
+
+    mpiexec -n 2 python dcp_case.py OUT train   # FSDP2 training, dcp.save after step 3,
+                                                # 3 more steps (the uninterrupted run)
+    mpiexec -n 2 python dcp_case.py OUT resume  # fresh processes: dcp.load, 3 steps
+    mpiexec -n 2 python dcp_case.py OUT reshard # DTensors saved Shard(0)/Shard(1)/Replicate,
+                                                # loaded under other placements
+    python dcp_case.py OUT single               # one process, no process group: loads the
+                                                # 2-rank checkpoint into a plain model
+Each run writes OUT/<phase><rank>.json: losses and the values it compares.
+"""
+
+import json
+import os
+import sys
+import warnings
+
+import numpy as np
+
+import numtorch as torch
+import numtorch.distributed as dist
+import numtorch.distributed.checkpoint as dcp
+from numtorch import nn
+from numtorch.distributed.checkpoint.state_dict import (
+    StateDictOptions,
+    get_state_dict,
+    set_state_dict,
+)
+
+warnings.simplefilter("ignore")
+OUT, PHASE = sys.argv[1], sys.argv[2]
+CKPT = os.path.join(OUT, "ckpt")
+STEPS = 3
+
+
+def model():
+    torch.manual_seed(0)
+    return nn.Sequential(nn.Linear(6, 5), nn.Tanh(), nn.Linear(5, 3))  # uneven: 5 and 3 rows
+
+
+def batch(step, rank=None, world=2):
+    g = np.random.default_rng(100 + step)
+    x = torch.from_numpy(g.standard_normal((8, 6)).astype(np.float32))
+    y = torch.from_numpy(g.standard_normal((8, 3)).astype(np.float32))
+    if rank is None:
+        return x, y
+    n = 8 // world
+    return x[rank * n:(rank + 1) * n], y[rank * n:(rank + 1) * n]
+
+
+def train(m, opt, steps, start, rank=None, world=2):
+    losses = []
+    for s in range(start, start + steps):
+        x, y = batch(s, rank, world)
+        loss = ((m(x) - y) ** 2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(float(loss))
+    return losses
+
+
+def sharded():
+    from numtorch.distributed.fsdp import fully_shard
+    from numtorch.distributed.tensor import init_device_mesh
+
+    mesh = init_device_mesh("cpu", (dist.get_world_size(),))
+    m = model()
+    for layer in (m[0], m[2]):
+        fully_shard(layer, mesh=mesh)
+    fully_shard(m, mesh=mesh)
+    return m, torch.optim.AdamW(m.parameters(), lr=0.05, weight_decay=0.1), mesh
+
+
+def full(value):
+    return value.full_tensor() if hasattr(value, "full_tensor") else value
+
+
+def record(rank, res):
+    with open(os.path.join(OUT, f"{PHASE}{rank}.json"), "w") as f:
+        json.dump(res, f)
+
+
+def main():
+    if PHASE == "single":
+        m = model()
+        opt = torch.optim.AdamW(m.parameters(), lr=0.05, weight_decay=0.1)
+        msd, osd = get_state_dict(m, opt)
+        state = {"model": msd, "optim": osd, "step": -1}
+        dcp.load(state, checkpoint_id=CKPT)
+        set_state_dict(m, opt, model_state_dict=state["model"], optim_state_dict=state["optim"])
+        res = {"step": state["step"],
+               "params": {k: v.tolist() for k, v in m.state_dict().items()},
+               "exp_avg": {k: s["exp_avg"].tolist() for k, s in state["optim"]["state"].items()},
+               "losses": train(m, opt, STEPS, STEPS)}
+        record(0, res)
+        return
+    dist.init_process_group("gloo")
+    rank, world = dist.get_rank(), dist.get_world_size()
+    if PHASE == "train":
+        m, opt, _ = sharded()
+        res = {"losses": train(m, opt, STEPS, 0, rank, world)}
+        msd, osd = get_state_dict(m, opt)
+        dcp.save({"model": msd, "optim": osd, "step": STEPS}, checkpoint_id=CKPT)
+        full_sd = get_state_dict(m, opt, options=StateDictOptions(full_state_dict=True))
+        res["params"] = {k: v.tolist() for k, v in full_sd[0].items()}
+        res["exp_avg"] = {k: s["exp_avg"].tolist() for k, s in full_sd[1]["state"].items()}
+        res["local_shapes"] = {k: list(v.to_local().shape) for k, v in msd.items()}
+        res["after"] = train(m, opt, STEPS, STEPS, rank, world)
+    elif PHASE == "resume":
+        m, opt, _ = sharded()
+        msd, osd = get_state_dict(m, opt)
+        state = {"model": msd, "optim": osd, "step": 0}
+        dcp.load(state, checkpoint_id=CKPT)
+        set_state_dict(m, opt, model_state_dict=state["model"], optim_state_dict=state["optim"])
+        res = {"step": state["step"],
+               "params": {k: full(v).tolist() for k, v in m.state_dict().items()},
+               "after": train(m, opt, STEPS, STEPS, rank, world)}
+    elif PHASE == "reshard":
+        from numtorch.distributed.tensor import Replicate, Shard, distribute_tensor
+        from numtorch.distributed.tensor import init_device_mesh
+
+        mesh = init_device_mesh("cpu", (world,))
+        base = torch.arange(35, dtype=torch.float32).reshape(7, 5)
+        saved = {"s0": distribute_tensor(base, mesh, [Shard(0)]),
+                 "s1": distribute_tensor(base * 2, mesh, [Shard(1)]),
+                 "r": distribute_tensor(base * 3, mesh, [Replicate()]),
+                 "plain": base * 4, "meta": {"rank_independent": [1, 2]}}
+        dcp.save(saved, checkpoint_id=os.path.join(OUT, "reshard"))
+        zeros = torch.zeros(7, 5)
+        target = {"s0": distribute_tensor(zeros, mesh, [Shard(1)]),
+                  "s1": distribute_tensor(zeros, mesh, [Replicate()]),
+                  "r": distribute_tensor(zeros, mesh, [Shard(0)]),
+                  "plain": distribute_tensor(zeros, mesh, [Shard(0)]),
+                  "meta": {"rank_independent": None}}
+        dcp.load(target, checkpoint_id=os.path.join(OUT, "reshard"))
+        res = {k: full(v).tolist() for k, v in target.items() if k != "meta"}
+        res["local"] = {k: v.to_local().tolist() for k, v in target.items() if k != "meta"}
+        res["meta"] = target["meta"]
+        res["placements"] = {k: str(v.placements) for k, v in target.items() if k != "meta"}
+        try:
+            dcp.load({"s0": distribute_tensor(torch.zeros(7, 4), mesh, [Shard(0)])},
+                     checkpoint_id=os.path.join(OUT, "reshard"))
+        except dcp.CheckpointException as e:
+            res["mismatch"] = [str(e).splitlines()[0],
+                               {str(r): repr(x[0]) for r, x in e.failures.items()}]
+    record(rank, res)
+    dist.destroy_process_group()
+
+
+main()
