@@ -25,6 +25,7 @@ from .fgvc_aircraft import FGVCAircraft  # noqa: E402
 from .flowers102 import Flowers102  # noqa: E402
 from .food101 import Food101  # noqa: E402
 from .gtsrb import GTSRB  # noqa: E402
+from .imagenet import ImageNet  # noqa: E402
 from .imagenette import Imagenette  # noqa: E402
 from .oxford_iiit_pet import OxfordIIITPet  # noqa: E402
 from .rendered_sst2 import RenderedSST2  # noqa: E402
@@ -32,8 +33,8 @@ from .stanford_cars import StanfordCars  # noqa: E402
 from .sun397 import SUN397  # noqa: E402
 
 __all__ += ["CLEVRClassification", "Country211", "DTD", "EuroSAT", "FGVCAircraft", "Flowers102",
-            "Food101", "GTSRB", "Imagenette", "OxfordIIITPet", "RenderedSST2", "StanfordCars",
-            "SUN397"]
+            "Food101", "GTSRB", "ImageNet", "Imagenette", "OxfordIIITPet", "RenderedSST2",
+            "StanfordCars", "SUN397"]
 
 
 def __getattr__(name):
