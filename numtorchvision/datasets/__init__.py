@@ -17,6 +17,8 @@ __all__ = ["LSUN", "LSUNClass", "ImageFolder", "DatasetFolder", "FakeData", "Coc
 
 
 # image classification and captioning (DatasetsA)
+from .caltech import Caltech101, Caltech256  # noqa: E402
+from .celeba import CelebA  # noqa: E402
 from .clevr import CLEVRClassification  # noqa: E402
 from .country211 import Country211  # noqa: E402
 from .dtd import DTD  # noqa: E402
@@ -32,7 +34,7 @@ from .rendered_sst2 import RenderedSST2  # noqa: E402
 from .stanford_cars import StanfordCars  # noqa: E402
 from .sun397 import SUN397  # noqa: E402
 
-__all__ += ["CLEVRClassification", "Country211", "DTD", "EuroSAT", "FGVCAircraft", "Flowers102",
+__all__ += ["Caltech101", "Caltech256", "CelebA", "CLEVRClassification", "Country211", "DTD", "EuroSAT", "FGVCAircraft", "Flowers102",
             "Food101", "GTSRB", "ImageNet", "Imagenette", "OxfordIIITPet", "RenderedSST2",
             "StanfordCars", "SUN397"]
 
