@@ -17,6 +17,11 @@ def wrap_dataset_for_transforms_v2(dataset, target_keys=None):
     its ``transform``/``target_transform``/``transforms`` applied after the wrapping.
 
     Classification datasets (CIFAR, MNIST family, ImageFolder/DatasetFolder) are unchanged.
+    VOCDetection and Kitti give ``"boxes"`` (XYXY) and ``"labels"`` (``target_keys`` may add
+    ``"annotation"`` / the raw label fields); WIDERFace's ``"bbox"`` becomes XYXY boxes;
+    VOCSegmentation, SBDataset (``mode="segmentation"``) and Cityscapes ``"semantic"``
+    targets become Masks, Cityscapes ``"instance"`` a dict of per-instance ``"masks"`` and
+    ``"labels"``.
     :class:`~numtorchvision.datasets.CocoDetection`: the list of annotation dicts becomes one
     dict: ``"image_id"``, ``"boxes"`` (BoundingBoxes, XYXY) and ``"labels"`` by default;
     ``target_keys`` picks others (``"bbox"``, ``"category_id"``, ``"area"``, ``"iscrowd"``,
@@ -46,7 +51,14 @@ def _converters():
                            datasets.FashionMNIST, datasets.DatasetFolder, datasets.ImageFolder,
                            datasets.CocoCaptions], _unchanged)
     table[datasets.CocoDetection] = _CocoTargets
+    table.update({datasets.VOCDetection: _VOCTargets, datasets.Kitti: _KittiTargets,
+                  datasets.WIDERFace: _WiderFaceTargets,
+                  datasets.VOCSegmentation: _segmentation_masks, datasets.SBDataset: _sbd,
+                  datasets.Cityscapes: _cityscapes})
     return table
+
+
+_KEYED = ("CocoDetection", "VOCDetection", "Kitti", "WIDERFace")
 
 
 def _converter_for(dataset, target_keys):
@@ -73,7 +85,7 @@ def _converter_for(dataset, target_keys):
             message += (" If an automated wrapper for this dataset would be useful for you, "
                         "please open an issue at https://github.com/pytorch/vision/issues.")
         raise TypeError(message)
-    if target_keys is not None and known is not datasets.CocoDetection:
+    if target_keys is not None and known.__name__ not in _KEYED:
         raise ValueError("`target_keys` is currently only supported for `CocoDetection`, "
                          f"`VOCDetection`, `Kitti`, and `WIDERFace`, but got {known.__name__}.")
     return table[known](dataset, target_keys)
@@ -173,3 +185,171 @@ class _CocoTargets:
         for key in self.keys - _COCO_BUILT:
             target[key] = column[key]
         return image, target
+
+
+def _not_supported(what):
+    raise RuntimeError(f"{what} is currently not supported by this wrapper. If this would be "
+                       "helpful for you, please open an issue at "
+                       "https://github.com/pytorch/vision/issues.")
+
+
+def _mask(image):
+    """A PIL segmentation image as a ``(1, H, W)`` Mask."""
+    from ..transforms.v2 import functional as F
+    from . import Mask
+
+    return Mask(F.pil_to_tensor(image))
+
+
+def _segmentation_masks(dataset, target_keys):
+    return lambda index, sample: (sample[0], _mask(sample[1]))
+
+
+def _sbd(dataset, target_keys):
+    if dataset.mode == "boundaries":
+        _not_supported("SBDataset with mode='boundaries'")
+    return _segmentation_masks(dataset, target_keys)
+
+
+def _instances(image):
+    """A Cityscapes ``instanceIds`` image as one boolean mask per id and each id's class
+    (ids of 1000 and up are ``class * 1000 + instance``)."""
+    from . import Mask
+
+    ids_map = _mask(image).as_subclass(torch.Tensor)
+    ids = torch.unique(ids_map)
+    masks = ids_map.unsqueeze(0) == ids.reshape(-1, 1, 1, 1)
+    labels = torch.where(ids >= 1000, torch.div(ids, 1000, rounding_mode="floor"), ids)
+    return {"masks": Mask(masks), "labels": labels}
+
+
+def _cityscapes(dataset, target_keys):
+    readers = {"semantic": _mask, "instance": _instances}
+    if any(kind not in readers for kind in dataset.target_type):
+        _not_supported("`Cityscapes` dataset with `target_type=['polygon', 'color', ...]`")
+    kinds = list(dataset.target_type)
+
+    def convert(index, sample):
+        image, target = sample
+        parts = target if len(kinds) > 1 else (target,)
+        out = tuple(readers[kind](part) for kind, part in zip(kinds, parts))
+        return image, out if len(kinds) > 1 else out[0]
+
+    return convert
+
+
+class _KeyedTargets:
+    """A detection target turned into one dict of chosen keys: ``BUILT`` maps the keys this
+    wrapper makes to their builders; other available keys pass through unchanged."""
+
+    AVAILABLE = frozenset()
+    DEFAULT = frozenset()
+    BUILT = {}
+
+    def __init__(self, dataset, target_keys):
+        keys = self.DEFAULT if target_keys is None else target_keys
+        if keys == "all":
+            keys = self.AVAILABLE
+        unknown = set(keys) - self.AVAILABLE
+        if unknown:
+            raise ValueError(f"Target keys {sorted(unknown)} are not available")
+        self.dataset = dataset
+        self.keys = set(keys)
+
+    def __call__(self, index, sample):
+        from ..transforms.v2 import functional as F
+
+        image, target = sample
+        if target is None:  # test splits
+            return image, None
+        columns = self._columns(target)
+        canvas = tuple(F.get_size(image))
+        out = {}
+        for key in self._order(columns):
+            if key in self.keys:
+                build = self.BUILT.get(key)
+                out[key] = columns[key] if build is None else build(self, columns, canvas)
+        return image, out
+
+    def _columns(self, target):
+        return target
+
+    def _order(self, columns):
+        return list(self.BUILT) + [k for k in columns if k not in self.BUILT]
+
+
+def _boxes(values, canvas, fmt="XYXY"):
+    from . import BoundingBoxes, BoundingBoxFormat
+
+    return BoundingBoxes(values, format=getattr(BoundingBoxFormat, fmt), canvas_size=canvas)
+
+
+VOC_CLASSES = ["__background__", "aeroplane", "bicycle", "bird", "boat", "bottle", "bus", "car",
+               "cat", "chair", "cow", "diningtable", "dog", "horse", "motorbike", "person",
+               "pottedplant", "sheep", "sofa", "train", "tvmonitor"]
+KITTI_CLASSES = ["Car", "Van", "Truck", "Pedestrian", "Person_sitting", "Cyclist", "Tram", "Misc",
+                 "DontCare"]
+
+
+def _batched(records):
+    """A list of dicts as a dict of lists (keys in order of first appearance)."""
+    keys = list(dict.fromkeys(k for r in records for k in r))
+    return {k: [r[k] for r in records if k in r] for k in keys}
+
+
+class _VOCTargets(_KeyedTargets):
+    """VOCDetection's parsed XML: ``boxes`` (XYXY, from each object's ``bndbox``) and
+    ``labels`` (indices into the 20 VOC classes, 0 being the background)."""
+
+    AVAILABLE = frozenset({"annotation", "boxes", "labels"})
+    DEFAULT = frozenset({"boxes", "labels"})
+    BUILT = {
+        "boxes": lambda self, c, canvas: _boxes(
+            [[int(box[k]) for k in ("xmin", "ymin", "xmax", "ymax")] for box in c["bndbox"]],
+            canvas),
+        "labels": lambda self, c, canvas: torch.tensor([VOC_CLASSES.index(n) for n in c["name"]]),
+    }
+
+    def _columns(self, target):
+        columns = _batched(target["annotation"]["object"])
+        columns["annotation"] = target["annotation"]
+        return columns
+
+    def _order(self, columns):
+        return ["annotation", "boxes", "labels"]
+
+
+class _KittiTargets(_KeyedTargets):
+    """Kitti's list of object dicts: ``boxes`` (XYXY from ``bbox``), ``labels`` (indices into
+    the KITTI classes) and, on request, the raw fields as lists."""
+
+    AVAILABLE = frozenset({"type", "truncated", "occluded", "alpha", "bbox", "dimensions",
+                           "location", "rotation_y", "boxes", "labels"})
+    DEFAULT = frozenset({"boxes", "labels"})
+    BUILT = {
+        "boxes": lambda self, c, canvas: _boxes(c["bbox"], canvas),
+        "labels": lambda self, c, canvas: torch.tensor([KITTI_CLASSES.index(t)
+                                                        for t in c["type"]]),
+    }
+
+    def _columns(self, target):
+        return _batched(target)
+
+
+class _WiderFaceTargets(_KeyedTargets):
+    """WIDERFace's dict: ``bbox`` becomes XYXY BoundingBoxes, the attribute tensors stay."""
+
+    AVAILABLE = frozenset({"bbox", "blur", "expression", "illumination", "occlusion", "pose",
+                           "invalid"})
+    DEFAULT = AVAILABLE
+    BUILT = {
+        "bbox": lambda self, c, canvas: _xywh_to_xyxy(c["bbox"], canvas),
+    }
+
+
+def _xywh_to_xyxy(xywh, canvas):
+    from ..transforms.v2 import functional as F
+    from . import BoundingBoxFormat
+
+    return F.convert_bounding_box_format(_boxes(xywh, canvas, "XYWH"),
+                                         new_format=BoundingBoxFormat.XYXY)
