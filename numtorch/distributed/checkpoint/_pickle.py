@@ -34,6 +34,12 @@ _PATHS = {name: getattr(pathlib, name) for name in
           ("Path", "PosixPath", "WindowsPath", "PurePath", "PurePosixPath", "PureWindowsPath")}
 
 
+def class_name(cls):
+    """``module.name`` of a metadata class as torch names it (messages quote it)."""
+    key = _TORCH_NAME.get(cls)
+    return ".".join(key) if key else f"{cls.__module__}.{cls.__qualname__}"
+
+
 def _get_layout(name):
     """torch's layout constant for its printed name (``"torch.strided"``)."""
     found = _layout_by_name().get(name)

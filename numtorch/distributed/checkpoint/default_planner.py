@@ -204,8 +204,10 @@ def _read_items(fqn, md, value):
                          dest_offsets=Size((0,)), storage_index=MetadataIndex(fqn),
                          storage_offsets=Size((0,)), lengths=Size((0,)))]
     if not isinstance(value, Tensor):
+        from ._pickle import class_name
+
         raise ValueError(f"Invalid checkpoint metadata for {fqn}, expected "
-                         f"BytesStorageMetadata but found {type(md)}")
+                         f"BytesStorageMetadata but found <class '{class_name(type(md))}'>")
     found = _chunk_of(value)
     if found is None:
         return []

@@ -120,17 +120,18 @@ def set_model_state_dict(model, model_state_dict, *, options=None):
 
 def _init_optim_state(optim):
     """Create a fresh optimizer's state: one step on zero gradients with the learning rate
-    at 0 (parameters do not move), as torch's helper does."""
-    if optim.state:
+    at 0 (parameters do not move), as torch's helper does. Like torch's, it leaves the
+    optimizer alone when it has state already or any parameter has a gradient."""
+    params = [p for group in optim.param_groups for p in group["params"]]
+    if optim.state or any(p.grad is not None for p in params):
         return
     from ... import no_grad, zeros_like
 
     given = []
-    for group in optim.param_groups:
-        for p in group["params"]:
-            if p.requires_grad and p.grad is None:
-                p.grad = zeros_like(p)
-                given.append(p)
+    for p in params:
+        if p.requires_grad:
+            p.grad = zeros_like(p)
+            given.append(p)
     saved = []
     for group in optim.param_groups:
         lr = group.get("lr")

@@ -1,0 +1,133 @@
+"""The state dict both libraries checkpoint in tests/distributed/test_dcp.py.
+
+Everything takes the library module (``torch`` or ``numtorch``) as ``lib``, so the same code
+builds the state under either; values come from NumPy, not either library's RNG.
+"""
+
+import numpy as np
+
+
+def build(lib):
+    """A model's and an Adam optimizer's state after two steps, nested containers, a strided
+    int16 view, float64/int64/bool/bfloat16 tensors and plain values."""
+    g = np.random.default_rng(7)
+    m = lib.nn.Sequential(lib.nn.Linear(4, 3), lib.nn.ReLU(), lib.nn.Linear(3, 2))
+    with lib.no_grad():
+        for p in m.parameters():
+            p.copy_(lib.from_numpy(g.standard_normal(tuple(p.shape)).astype(np.float32)))
+    opt = lib.optim.Adam(m.parameters(), lr=0.01)
+    for _ in range(2):
+        x = lib.from_numpy(g.standard_normal((5, 4)).astype(np.float32))
+        loss = (m(x) ** 2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    grid = lib.arange(12, dtype=lib.int16).reshape(3, 4)
+    return {
+        "model": m.state_dict(),
+        "optim": opt.state_dict(),
+        "step": 7,
+        "name": "run-a",
+        "ratio": 0.25,
+        "flags": (True, None),
+        "lst": [3, "x", lib.ones(2, dtype=lib.float64)],
+        "nested": {"a": {"b": lib.arange(6, dtype=lib.int64).reshape(2, 3)}, "empty": {}},
+        "view": grid[:, 1:3],
+        "mask": lib.tensor([True, False, True]),
+        "half": lib.tensor([1.5, -2.25], dtype=lib.bfloat16),
+        "scalar": lib.tensor(3.5),
+    }
+
+
+def template(lib):
+    """The same structure with zeros and placeholders, for ``load`` to fill."""
+    z = lib.zeros
+    return {
+        "model": {"0.weight": z(3, 4), "0.bias": z(3), "2.weight": z(2, 3), "2.bias": z(2)},
+        "optim": {"state": {i: {"step": z(()), "exp_avg": z(s), "exp_avg_sq": z(s)}
+                            for i, s in enumerate([(3, 4), (3,), (2, 3), (2,)])},
+                  "param_groups": [{"lr": None, "betas": None, "eps": None,
+                                    "weight_decay": None, "amsgrad": None, "maximize": None,
+                                    "foreach": None, "capturable": None,
+                                    "differentiable": None, "fused": None,
+                                    "decoupled_weight_decay": None, "params": None}]},
+        "step": 0, "name": None, "ratio": None, "flags": None,
+        "lst": [0, 0, z(2, dtype=lib.float64)],
+        "nested": {"a": {"b": z(2, 3, dtype=lib.int64)}},
+        "view": z(3, 2, dtype=lib.int16),
+        "mask": z(3, dtype=lib.bool),
+        "half": z(2, dtype=lib.bfloat16),
+        "scalar": z(()),
+    }
+
+
+def dump(lib, value):
+    """A JSON-able picture of ``value``: tensors as dtype name, shape and values."""
+    if isinstance(value, lib.Tensor):
+        return {"dtype": str(value.dtype), "shape": list(value.shape),
+                "values": value.float().tolist() if value.dtype == lib.bfloat16
+                else value.tolist()}
+    if isinstance(value, dict):
+        return {str(k): dump(lib, v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [type(value).__name__] + [dump(lib, v) for v in value]
+    return value
+
+
+ERROR_CASES = {
+    # name: (template builder, planner kwargs)
+    "missing_key": lambda lib: {"model": {"0.weight": lib.zeros(3, 4), "nope": lib.zeros(1)}},
+    "missing_top": lambda lib: {"absent": 3},
+    "size_mismatch": lambda lib: {"model": {"0.weight": lib.zeros(4, 4)}},
+    "rank_mismatch": lambda lib: {"model": {"2.bias": lib.zeros(2, 1)}},
+    "tensor_into_bytes": lambda lib: {"model": {"0.bias": 3}},
+}
+
+
+def optim_cases(lib):
+    """``get_state_dict`` / ``get_optimizer_state_dict`` of fresh and trained optimizers,
+    dumped at once (torch's state dicts alias the live state tensors)."""
+    from importlib import import_module
+
+    sdm = import_module(lib.__name__ + ".distributed.checkpoint.state_dict")
+    g = np.random.default_rng(3)
+
+    def net():
+        m = lib.nn.Sequential(lib.nn.Linear(3, 2), lib.nn.Linear(2, 1))
+        with lib.no_grad():
+            for p in m.parameters():
+                p.copy_(lib.from_numpy(g.standard_normal(tuple(p.shape)).astype(np.float32)))
+        return m
+
+    out = {}
+    m = net()
+    m[1].weight.requires_grad_(False)
+    adam = lib.optim.Adam(m.parameters(), lr=0.1)
+    out["fresh_adam"] = dump(lib, sdm.get_state_dict(m, adam))
+    out["fresh_adam_params_after"] = dump(lib, [p.detach() for p in m.parameters()])
+    out["flat"] = dump(lib, sdm.get_optimizer_state_dict(
+        m, adam, options=sdm.StateDictOptions(flatten_optimizer_state_dict=True)))
+    m.zero_grad(set_to_none=False)
+    out["grads_present"] = dump(lib, sdm.get_optimizer_state_dict(
+        m, lib.optim.SGD(m.parameters(), lr=0.1, momentum=0.9)))
+    m2 = net()
+    sgd = lib.optim.SGD([{"params": m2[0].parameters(), "lr": 0.5},
+                         {"params": m2[1].parameters()}], lr=0.1, momentum=0.9)
+    x = lib.from_numpy(g.standard_normal((4, 3)).astype(np.float32))
+    m2(x).sum().backward()
+    sgd.step()
+    out["trained_sgd"] = dump(lib, sdm.get_optimizer_state_dict(m2, sgd))
+    # loading one optimizer's FQN state into a fresh one over another model
+    m3 = net()
+    sgd3 = lib.optim.SGD([{"params": m3[0].parameters(), "lr": 0.5},
+                          {"params": m3[1].parameters()}], lr=0.1, momentum=0.9)
+    sdm.set_state_dict(m3, sgd3, model_state_dict=m2.state_dict(),
+                       optim_state_dict=sdm.get_optimizer_state_dict(m2, sgd))
+    m3(x).sum().backward()
+    sgd3.step()
+    out["resumed_sgd_params"] = dump(lib, [p.detach() for p in m3.parameters()])
+    try:
+        sdm.set_model_state_dict(m3, {"x": lib.ones(1)})
+    except RuntimeError as e:
+        out["set_error"] = str(e)
+    return out
