@@ -95,3 +95,84 @@ def patch_md5(monkeypatch, classes, attr, value):
     """Set the class attribute ``attr`` to ``value`` on every class in ``classes``."""
     for cls in classes:
         monkeypatch.setattr(cls, attr, value)
+
+
+class Served:
+    """A loopback HTTP server for ``{path: bytes}``; ``url(path)`` gives the address and
+    ``hits`` the paths requested."""
+
+    def __init__(self):
+        import http.server
+        import threading
+
+        files, hits = self.files, self.hits = {}, []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                hits.append(self.path)
+                body = files.get(self.path)
+                if body is None:
+                    self.send_error(404)
+                    return
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self._srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(target=self._srv.serve_forever,
+                                        kwargs={"poll_interval": 0.05}, daemon=True)
+        self._thread.start()
+
+    def url(self, path=""):
+        return f"http://127.0.0.1:{self._srv.server_address[1]}/{path.lstrip('/')}"
+
+    def close(self):
+        self._srv.shutdown()
+        self._srv.server_close()
+        self._thread.join(timeout=5)
+
+
+@pytest.fixture
+def served():
+    srv = Served()
+    yield srv
+    srv.close()
+
+
+def tar_bytes(members, gz=False):
+    """A .tar (or .tar.gz) archive of {path inside: bytes}."""
+    import io
+    import tarfile
+
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz" if gz else "w") as tar:
+        for name, data in sorted(members.items()):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def zip_bytes(members):
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for name, data in sorted(members.items()):
+            z.writestr(name, data)
+    return buf.getvalue()
+
+
+def image_bytes(seed=0, size=(9, 11), fmt="PNG", mode="RGB"):
+    import io
+
+    rng = np.random.default_rng(seed)
+    shape = size if mode == "L" else (*size, len(mode))
+    buf = io.BytesIO()
+    Image.fromarray(rng.integers(0, 256, shape).astype(np.uint8), mode).save(buf, format=fmt)
+    return buf.getvalue()
