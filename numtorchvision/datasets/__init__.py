@@ -29,15 +29,20 @@ from .food101 import Food101  # noqa: E402
 from .gtsrb import GTSRB  # noqa: E402
 from .imagenet import ImageNet  # noqa: E402
 from .imagenette import Imagenette  # noqa: E402
+from .moving_mnist import MovingMNIST  # noqa: E402
+from .omniglot import Omniglot  # noqa: E402
 from .oxford_iiit_pet import OxfordIIITPet  # noqa: E402
 from .places365 import Places365  # noqa: E402
 from .rendered_sst2 import RenderedSST2  # noqa: E402
+from .semeion import SEMEION  # noqa: E402
 from .stanford_cars import StanfordCars  # noqa: E402
 from .sun397 import SUN397  # noqa: E402
+from .usps import USPS  # noqa: E402
 
 __all__ += ["Caltech101", "Caltech256", "CelebA", "CLEVRClassification", "Country211", "DTD",
             "EuroSAT", "FGVCAircraft", "Flowers102", "Food101", "GTSRB", "ImageNet", "Imagenette",
-            "OxfordIIITPet", "Places365", "RenderedSST2", "StanfordCars", "SUN397"]
+            "MovingMNIST", "Omniglot", "OxfordIIITPet", "Places365", "RenderedSST2", "SEMEION",
+            "StanfordCars", "SUN397", "USPS"]
 
 
 def __getattr__(name):

@@ -1,0 +1,59 @@
+"""USPS handwritten digits, read from the bzip2-compressed LIBSVM files ``usps.bz2`` (train)
+and ``usps.t.bz2`` (test) in ``root``: "<label 1..10> 1:<v> 2:<v> ... 256:<v>" with pixel
+values in [-1, 1]."""
+
+import bz2
+import os
+
+import numpy as np
+
+from .._pil import pil
+from .utils import download_url
+from .vision import VisionDataset
+
+
+class USPS(VisionDataset):
+    """USPS: 16x16 grey-scale digits (7,291 train, 2,007 test).
+
+    Args:
+        root (str or pathlib.Path): folder holding ``usps.bz2`` / ``usps.t.bz2``.
+        train (bool): the training file (default) or the test file.
+        transform, target_transform (callable, optional): for the image / the label.
+        download (bool): fetch the file (MD5-checked) if it is not there.
+
+    Attributes:
+        data (numpy.ndarray): uint8 images, (N, 16, 16); targets (list of int, 0-based).
+    """
+
+    split_list = {
+        "train": ["https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/multiclass/usps.bz2",
+                  "usps.bz2", "ec16c51db3855ca6c91edd34d0e9b197"],
+        "test": ["https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/multiclass/usps.t.bz2",
+                 "usps.t.bz2", "8ea070ee2aca1ac39742fdd1ef5ed118"],
+    }
+
+    def __init__(self, root, train=True, transform=None, target_transform=None,
+                 download=False):
+        super().__init__(root, transform=transform, target_transform=target_transform)
+        url, filename, md5 = self.split_list["train" if train else "test"]
+        path = os.path.join(self.root, filename)
+        if download and not os.path.exists(path):
+            download_url(url, self.root, filename, md5=md5)
+        with bz2.open(path) as f:
+            rows = [line.decode().split() for line in f]
+        # the feature indices are dropped: every row lists all 256 pixels in order
+        values = np.asarray([[field.split(":")[-1] for field in row[1:]] for row in rows],
+                            dtype=np.float32).reshape(-1, 16, 16)
+        self.data = ((values + 1) / 2 * 255).astype(np.uint8)
+        self.targets = [int(row[0]) - 1 for row in rows]
+
+    def __getitem__(self, index):
+        image, target = pil().fromarray(self.data[index]), int(self.targets[index])
+        if self.transform is not None:
+            image = self.transform(image)
+        if self.target_transform is not None:
+            target = self.target_transform(target)
+        return image, target
+
+    def __len__(self):
+        return len(self.data)
