@@ -5,6 +5,8 @@
     mpiexec -n 2 python dcp_case.py OUT resume  # fresh processes: dcp.load, 3 steps
     mpiexec -n 2 python dcp_case.py OUT reshard # DTensors saved Shard(0)/Shard(1)/Replicate,
                                                 # loaded under other placements
+    mpiexec -n 2 python dcp_case.py OUT load_torch  # fresh processes load the checkpoint
+                                                # torch wrote on 2 ranks (dcp_torch_ranks.py)
     python dcp_case.py OUT single               # one process, no process group: loads the
                                                 # 2-rank checkpoint into a plain model
 Each run writes OUT/<phase><rank>.json: losses and the values it compares.
@@ -15,7 +17,7 @@ import os
 import sys
 import warnings
 
-import numpy as np
+import dcp_state as S
 
 import numtorch as torch
 import numtorch.distributed as dist
@@ -33,43 +35,16 @@ CKPT = os.path.join(OUT, "ckpt")
 STEPS = 3
 
 
-def model():
-    torch.manual_seed(0)
-    return nn.Sequential(nn.Linear(6, 5), nn.Tanh(), nn.Linear(5, 3))  # uneven: 5 and 3 rows
-
-
-def batch(step, rank=None, world=2):
-    g = np.random.default_rng(100 + step)
-    x = torch.from_numpy(g.standard_normal((8, 6)).astype(np.float32))
-    y = torch.from_numpy(g.standard_normal((8, 3)).astype(np.float32))
-    if rank is None:
-        return x, y
-    n = 8 // world
-    return x[rank * n:(rank + 1) * n], y[rank * n:(rank + 1) * n]
-
-
-def train(m, opt, steps, start, rank=None, world=2):
-    losses = []
-    for s in range(start, start + steps):
-        x, y = batch(s, rank, world)
-        loss = ((m(x) - y) ** 2).mean()
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        losses.append(float(loss))
-    return losses
-
-
 def sharded():
-    from numtorch.distributed.fsdp import fully_shard
     from numtorch.distributed.tensor import init_device_mesh
 
     mesh = init_device_mesh("cpu", (dist.get_world_size(),))
-    m = model()
-    for layer in (m[0], m[2]):
-        fully_shard(layer, mesh=mesh)
-    fully_shard(m, mesh=mesh)
-    return m, torch.optim.AdamW(m.parameters(), lr=0.05, weight_decay=0.1), mesh
+    m = S.fsdp_shard(torch, S.fsdp_model(torch), mesh)
+    return m, S.fsdp_optimizer(torch, m), mesh
+
+
+def train(m, opt, steps, start, rank=None, world=2):
+    return S.fsdp_train(torch, m, opt, steps, start, rank, world)
 
 
 def full(value):
@@ -83,8 +58,8 @@ def record(rank, res):
 
 def main():
     if PHASE == "single":
-        m = model()
-        opt = torch.optim.AdamW(m.parameters(), lr=0.05, weight_decay=0.1)
+        m = S.fsdp_model(torch)
+        opt = S.fsdp_optimizer(torch, m)
         msd, osd = get_state_dict(m, opt)
         state = {"model": msd, "optim": osd, "step": -1}
         dcp.load(state, checkpoint_id=CKPT)
@@ -107,11 +82,12 @@ def main():
         res["exp_avg"] = {k: s["exp_avg"].tolist() for k, s in full_sd[1]["state"].items()}
         res["local_shapes"] = {k: list(v.to_local().shape) for k, v in msd.items()}
         res["after"] = train(m, opt, STEPS, STEPS, rank, world)
-    elif PHASE == "resume":
+    elif PHASE in ("resume", "load_torch"):
         m, opt, _ = sharded()
         msd, osd = get_state_dict(m, opt)
         state = {"model": msd, "optim": osd, "step": 0}
-        dcp.load(state, checkpoint_id=CKPT)
+        dcp.load(state, checkpoint_id=CKPT if PHASE == "resume"
+                 else os.path.join(OUT, "torch_ckpt"))
         set_state_dict(m, opt, model_state_dict=state["model"], optim_state_dict=state["optim"])
         res = {"step": state["step"],
                "params": {k: full(v).tolist() for k, v in m.state_dict().items()},

@@ -131,3 +131,48 @@ def optim_cases(lib):
     except RuntimeError as e:
         out["set_error"] = str(e)
     return out
+
+
+# -- the FSDP2 training both libraries run on 2 ranks (ranks/dcp_case.py, dcp_torch_ranks.py)
+def fsdp_model(lib):
+    """A 2-layer MLP whose layers split unevenly over 2 ranks (5 and 3 rows)."""
+    g = np.random.default_rng(11)
+    m = lib.nn.Sequential(lib.nn.Linear(6, 5), lib.nn.Tanh(), lib.nn.Linear(5, 3))
+    with lib.no_grad():
+        for p in m.parameters():
+            p.copy_(lib.from_numpy((0.4 * g.standard_normal(tuple(p.shape))).astype(np.float32)))
+    return m
+
+
+def fsdp_shard(lib, m, mesh):
+    fsdp = __import__(lib.__name__ + ".distributed.fsdp", fromlist=["fully_shard"])
+    for layer in (m[0], m[2]):
+        fsdp.fully_shard(layer, mesh=mesh)
+    fsdp.fully_shard(m, mesh=mesh)
+    return m
+
+
+def fsdp_optimizer(lib, m):
+    return lib.optim.AdamW(m.parameters(), lr=0.05, weight_decay=0.1)
+
+
+def fsdp_batch(lib, step, rank=None, world=2):
+    g = np.random.default_rng(100 + step)
+    x = lib.from_numpy(g.standard_normal((8, 6)).astype(np.float32))
+    y = lib.from_numpy(g.standard_normal((8, 3)).astype(np.float32))
+    if rank is None:
+        return x, y
+    n = 8 // world
+    return x[rank * n:(rank + 1) * n], y[rank * n:(rank + 1) * n]
+
+
+def fsdp_train(lib, m, opt, steps, start, rank=None, world=2):
+    losses = []
+    for s in range(start, start + steps):
+        x, y = fsdp_batch(lib, s, rank, world)
+        loss = ((m(x) - y) ** 2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(float(loss))
+    return losses

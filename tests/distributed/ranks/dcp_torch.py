@@ -52,7 +52,7 @@ else:  # full
             sd[fqn] = torch.zeros(m.size, dtype=m.properties.dtype)
         else:
             sd[fqn] = None
-    dcp.load(sd, checkpoint_id=ckpt, planner=dcp.DefaultLoadPlanner(flatten_state_dict=False))
+    dcp.load(sd, checkpoint_id=ckpt)
     res = {k: dump(torch, v) for k, v in sd.items()}
 with open(out, "w") as f:
     json.dump(res, f)
