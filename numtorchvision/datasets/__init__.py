@@ -29,6 +29,7 @@ from .food101 import Food101  # noqa: E402
 from .gtsrb import GTSRB  # noqa: E402
 from .imagenet import ImageNet  # noqa: E402
 from .imagenette import Imagenette  # noqa: E402
+from .lfw import LFWPairs, LFWPeople  # noqa: E402
 from .moving_mnist import MovingMNIST  # noqa: E402
 from .omniglot import Omniglot  # noqa: E402
 from .oxford_iiit_pet import OxfordIIITPet  # noqa: E402
@@ -41,8 +42,8 @@ from .usps import USPS  # noqa: E402
 
 __all__ += ["Caltech101", "Caltech256", "CelebA", "CLEVRClassification", "Country211", "DTD",
             "EuroSAT", "FGVCAircraft", "Flowers102", "Food101", "GTSRB", "ImageNet", "Imagenette",
-            "MovingMNIST", "Omniglot", "OxfordIIITPet", "Places365", "RenderedSST2", "SEMEION",
-            "StanfordCars", "SUN397", "USPS"]
+            "LFWPairs", "LFWPeople", "MovingMNIST", "Omniglot", "OxfordIIITPet", "Places365",
+            "RenderedSST2", "SEMEION", "StanfordCars", "SUN397", "USPS"]
 
 
 def __getattr__(name):
@@ -81,3 +82,8 @@ from ._stereo_matching import (  # noqa: E402
 __all__ += ["CarlaStereo", "CREStereo", "ETH3DStereo", "FallingThingsStereo", "InStereo2k",
             "Kitti2012Stereo", "Kitti2015Stereo", "Middlebury2014Stereo", "SceneFlowStereo",
             "SintelStereo"]
+from .hmdb51 import HMDB51  # noqa: E402
+from .kinetics import Kinetics  # noqa: E402
+from .ucf101 import UCF101  # noqa: E402
+
+__all__ += ["HMDB51", "Kinetics", "UCF101"]
