@@ -1,4 +1,5 @@
-"""``numtorchvision.io``: image files to and from uint8 tensors (through Pillow)."""
+"""``numtorchvision.io``: image files to and from uint8 tensors (through Pillow), video files
+through PyAV (optional, imported on first use)."""
 
 from .image import (  # noqa: F401
     ImageReadMode,
@@ -18,3 +19,6 @@ from .image import (  # noqa: F401
     write_jpeg,
     write_png,
 )
+from .video import read_video, read_video_timestamps, write_video  # noqa: E402,F401
+
+__all__ = [*__all__, "read_video", "read_video_timestamps", "write_video"]

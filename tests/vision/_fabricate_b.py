@@ -435,3 +435,52 @@ def instereo2k_tree(root):
             image(os.path.join(d, "right.png"), 5, 7)
             gray16(os.path.join(d, "left_disp.png"), _RNG.integers(0, 60000, (5, 7)))
             gray16(os.path.join(d, "right_disp.png"), _RNG.integers(0, 60000, (5, 7)))
+
+
+def video(path, frames=8, h=16, w=24, fps=10, codec="mpeg4", audio_rate=None):
+    """A small video file written with PyAV directly (random-ish frames, optional sine
+    audio)."""
+    import av
+
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    yy, xx = np.mgrid[0:h, 0:w]
+    with av.open(path, mode="w") as container:
+        stream = container.add_stream(codec, rate=fps)
+        stream.width, stream.height, stream.pix_fmt = w, h, "yuv420p"
+        astream = None
+        if audio_rate:
+            astream = container.add_stream("aac", rate=audio_rate)
+            astream.layout = "stereo"
+        for t in range(frames):
+            img = np.stack([(xx * 9 + t * 20) % 256, (yy * 13 + t * 7) % 256,
+                            _RNG.integers(0, 256, (h, w))], axis=2).astype(np.uint8)
+            container.mux(stream.encode(av.VideoFrame.from_ndarray(img, format="rgb24")))
+        container.mux(stream.encode())
+        if astream is not None:
+            n = int(audio_rate * frames / fps)
+            samples = (np.sin(np.arange(2 * n).reshape(2, n) / 7.0) * 0.3).astype(np.float32)
+            frame = av.AudioFrame.from_ndarray(samples, format="fltp", layout="stereo")
+            frame.sample_rate, frame.pts = audio_rate, 0
+            container.mux(astream.encode(frame))
+            container.mux(astream.encode())
+    return path
+
+
+def decoded_frames(path):
+    """(pts, RGB frames) of every video frame, decoded with PyAV directly."""
+    import av
+
+    with av.open(path) as container:
+        frames = sorted(((f.pts, f.to_ndarray(format="rgb24"))
+                         for f in container.decode(video=0)), key=lambda p: p[0])
+    return [p for p, _ in frames], np.stack([f for _, f in frames])
+
+
+def action_tree(root, classes=("Archery", "Biking"), per_class=3, ext="avi"):
+    """``root/<class>/v_<class>_g0<k>_c01.<ext>`` videos of 6-9 frames."""
+    paths = []
+    for c in classes:
+        for k in range(per_class):
+            paths.append(video(os.path.join(root, c, f"v_{c}_g0{k + 1}_c01.{ext}"),
+                               frames=6 + k, fps=[10, 15, 25][k % 3]))
+    return paths

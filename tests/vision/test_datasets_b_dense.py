@@ -183,3 +183,17 @@ def test_kitti(tmp_path):
     t = lambda i, t: (i.size, t)  # noqa: E731
     assert_same_dataset(D.Kitti(tmp_path, transforms=t), TD.Kitti(tmp_path, transforms=t))
     raises_alike(lambda: D.Kitti(tmp_path / "x"), lambda: TD.Kitti(tmp_path / "x"))
+
+
+def test_video_io_without_pyav_says_how_to_install(tmp_path):
+    import importlib.util
+
+    if importlib.util.find_spec("av") is not None:
+        pytest.skip("PyAV is installed (tests/vision/test_datasets_b_video.py covers it)")
+    import numtorchvision.io as nio
+
+    path = fab.text(str(tmp_path / "x.mp4"), "not a video")
+    for call in (lambda: nio.read_video(path), lambda: nio.read_video_timestamps(path),
+                 lambda: nio.write_video(str(tmp_path / "y.mp4"), numtorch.zeros(1, 2, 2, 3), 1)):
+        with pytest.raises(ImportError, match="PyAV is not installed"):
+            call()

@@ -1,0 +1,212 @@
+"""numtorchvision.io video functions (PyAV) and the video datasets (VideoClips, UCF101,
+HMDB51, Kinetics). torchvision 0.28 decodes video only through TorchCodec (absent here), so
+frames are checked against PyAV decoding the same files directly, and the clip sampling
+against torchvision's VideoClips / datasets built from the same precomputed timestamps."""
+
+import os
+import pickle
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import torch
+import torchvision.datasets as TD
+from torchvision.datasets import video_utils as tv_vu
+
+import numtorch
+import numtorchvision.datasets as D
+import numtorchvision.io as nio
+from numtorchvision.datasets import video_utils as nt_vu
+
+from . import _fabricate_b as fab
+from .test_datasets_b_dense import raises_alike
+
+av = pytest.importorskip("av")
+
+
+def test_write_then_read_is_lossless_and_ranges_match_pyav(tmp_path):
+    clip = fab.rng().integers(0, 256, (9, 16, 24, 3)).astype(np.uint8)
+    path = str(tmp_path / "a.mp4")
+    nio.write_video(path, numtorch.from_numpy(clip), 12.4, video_codec="libx264rgb",
+                    options={"crf": "0"})
+    frames, audio, info = nio.read_video(path)
+    assert frames.dtype == numtorch.uint8 and tuple(audio.shape) == (1, 0)
+    np.testing.assert_array_equal(frames.numpy(), clip)
+    assert info == {"video_fps": 12.0}
+    pts, fps = nio.read_video_timestamps(path)
+    assert pts == fab.decoded_frames(path)[0] and fps == 12.0
+    got = nio.read_video(path, pts[2], pts[5], output_format="TCHW")[0].numpy()
+    np.testing.assert_array_equal(got, clip[2:6].transpose(0, 3, 1, 2))
+    secs, _ = nio.read_video_timestamps(path, pts_unit="sec")
+    assert all(isinstance(s, Fraction) for s in secs) and secs[1] == Fraction(1, 12)
+    np.testing.assert_array_equal(nio.read_video(path, secs[4], pts_unit="sec")[0].numpy(),
+                                  clip[4:])
+    np.testing.assert_array_equal(nio.read_video(path, 0.24, 0.45, pts_unit="sec")[0].numpy(),
+                                  clip[3:6])
+
+
+def test_lossy_file_matches_direct_decoding_with_audio(tmp_path):
+    path = fab.video(str(tmp_path / "b.mp4"), frames=10, fps=10, audio_rate=8000)
+    pts, frames = fab.decoded_frames(path)
+    v, a, info = nio.read_video(path)
+    np.testing.assert_array_equal(v.numpy(), frames)
+    assert info == {"video_fps": 10.0, "audio_fps": 8000}
+    assert a.shape[0] == 2 and a.dtype == numtorch.float32 and a.shape[1] >= 8000
+    # 0.2 s to 0.5 s inclusive: 2401 samples at 8 kHz, the frames at 0.2, 0.3, 0.4, 0.5 s
+    v, a, _ = nio.read_video(path, 0.2, 0.5, pts_unit="sec")
+    np.testing.assert_array_equal(v.numpy(), frames[2:6])
+    assert tuple(a.shape) == (2, 2401)
+    with av.open(path) as c:
+        whole = np.concatenate([f.to_ndarray() for f in c.decode(audio=0)], axis=1)
+        start = next(iter(c.streams.audio)).start_time or 0
+    offset = round(0.2 * 8000) - start * 8000 // 8000
+    np.testing.assert_array_equal(a.numpy(), whole[:, offset:offset + 2401])
+
+
+def test_read_video_errors(tmp_path):
+    with pytest.raises(RuntimeError, match="File not found: .*nope.mp4"):
+        nio.read_video(str(tmp_path / "nope.mp4"))
+    path = fab.video(str(tmp_path / "c.avi"))
+    with pytest.raises(ValueError, match="end_pts should be larger than start_pts, got "
+                                         "start_pts=5 and end_pts=2"):
+        nio.read_video(path, 5, 2)
+    with pytest.raises(ValueError, match="output_format should be either 'THWC' or 'TCHW', "
+                                         "got CHW."):
+        nio.read_video(path, output_format="CHW")
+    v, a, info = nio.read_video(path, 10 ** 6)
+    assert tuple(v.shape) == (0, 1, 1, 3) and tuple(a.shape) == (1, 0)
+
+
+def _metadata_pair(paths, pts_lists, fps):
+    ours = {"video_paths": list(paths), "video_fps": list(fps),
+            "video_pts": [numtorch.tensor(p, dtype=numtorch.int64) for p in pts_lists]}
+    theirs = {"video_paths": list(paths), "video_fps": list(fps),
+              "video_pts": [torch.tensor(p, dtype=torch.int64) for p in pts_lists]}
+    return ours, theirs
+
+
+def _same_clips(a, b):
+    assert a.cumulative_sizes == b.cumulative_sizes and a.num_clips() == b.num_clips()
+    assert a.num_videos() == b.num_videos() and len(a) == len(b)
+    for x, y in zip(a.clips, b.clips):
+        assert tuple(x.shape) == tuple(y.shape)
+        np.testing.assert_array_equal(x.numpy(), y.numpy())
+    for x, y in zip(a.resampling_idxs, b.resampling_idxs):
+        if isinstance(y, torch.Tensor):
+            np.testing.assert_array_equal(x.numpy(), y.numpy())
+        else:
+            assert x == y
+    for i in range(b.num_clips()):
+        assert a.get_clip_location(i) == b.get_clip_location(i)
+
+
+@pytest.mark.parametrize("frame_rate", [None, 7, 5, 30, 12.5])
+@pytest.mark.parametrize("size,step", [(4, 3), (1, 1), (5, 2), (40, 1)])
+def test_videoclips_sampling_matches_torchvision(frame_rate, size, step):
+    pts = [list(range(0, 30, 3)), list(range(25)), list(range(0, 512 * 12, 512)), []]
+    ours, theirs = _metadata_pair(["a", "b", "c", "d"], pts, [10.0, 25.0, 12.0, None])
+    with warnings.catch_warnings(record=True) as wa:
+        warnings.simplefilter("always")
+        a = nt_vu.VideoClips(ours["video_paths"], size, step, frame_rate, ours)
+    with warnings.catch_warnings(record=True) as wb:
+        warnings.simplefilter("always")
+        b = tv_vu.VideoClips(theirs["video_paths"], size, step, frame_rate, theirs)
+    assert [str(w.message) for w in wa] == [str(w.message) for w in wb]
+    _same_clips(a, b)
+    assert sorted(vars(a)) == sorted(vars(b))
+    _same_clips(a.subset([2, 0]), b.subset([2, 0]))
+    _same_clips(pickle.loads(pickle.dumps(a)), b)
+    assert sorted(a.__getstate__()) == sorted(b.__getstate__())
+    raises_alike(lambda: a.get_clip(10 ** 4), lambda: b.get_clip(10 ** 4))
+
+
+def test_unfold_matches_torchvision():
+    for n, size, step, dil in ((10, 3, 2, 1), (10, 3, 1, 2), (4, 5, 1, 1), (7, 1, 3, 1)):
+        a = nt_vu.unfold(numtorch.arange(n), size, step, dil)
+        b = tv_vu.unfold(torch.arange(n), size, step, dil)
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+    raises_alike(lambda: nt_vu.unfold(numtorch.zeros(2, 2), 1, 1),
+                 lambda: tv_vu.unfold(torch.zeros(2, 2), 1, 1))
+    raises_alike(lambda: nt_vu.VideoClips([], output_format="x", _precomputed_metadata={}),
+                 lambda: tv_vu.VideoClips([], output_format="x", _precomputed_metadata={}))
+
+
+@pytest.mark.parametrize("frame_rate,fmt", [(None, "THWC"), (7, "TCHW"), (20, "THWC")])
+def test_videoclips_get_clip_reads_the_sampled_frames(tmp_path, frame_rate, fmt):
+    paths = fab.action_tree(str(tmp_path), classes=("A",))
+    clips = nt_vu.VideoClips(paths, 3, 2, frame_rate, num_workers=0, output_format=fmt)
+    decoded = [fab.decoded_frames(p) for p in paths]
+    assert [list(p.numpy()) for p in clips.video_pts] == [d[0] for d in decoded]
+    for i in range(clips.num_clips()):
+        video, audio, info, video_idx = clips.get_clip(i)
+        v, c = clips.get_clip_location(i)
+        pts, frames = decoded[video_idx]
+        index = [pts.index(int(p)) for p in clips.clips[v][c]]
+        if frame_rate is not None:
+            picks = clips.resampling_idxs[v][c]
+            if isinstance(picks, slice):
+                index = list(range(index[0], index[-1] + 1))[picks]
+            else:
+                index = [index[0] + int(k - picks[0]) for k in picks]
+            assert info["video_fps"] == frame_rate
+        want = frames[index]
+        got = video.numpy() if fmt == "THWC" else video.numpy().transpose(0, 2, 3, 1)
+        np.testing.assert_array_equal(got, want)
+
+
+def _tv_metadata(meta):
+    return {"video_paths": meta["video_paths"], "video_fps": meta["video_fps"],
+            "video_pts": [torch.from_numpy(p.numpy()) for p in meta["video_pts"]]}
+
+
+@pytest.fixture(scope="module")
+def ucf(tmp_path_factory):
+    root = tmp_path_factory.mktemp("ucf")
+    fab.action_tree(str(root / "videos"))
+    ann = root / "ann"
+    for fold in (1, 2, 3):
+        names = sorted(os.listdir(root / "videos" / "Archery")) + \
+            sorted(os.listdir(root / "videos" / "Biking"))
+        train = [n for k, n in enumerate(names) if (k + fold) % 3]
+        test = [n for n in names if n not in train]
+        fab.text(str(ann / f"trainlist0{fold}.txt"),
+                 "".join(f"{n.split('_')[1]}/{n} {1 + (n[2] == 'B')}\n" for n in train))
+        fab.text(str(ann / f"testlist0{fold}.txt"), "".join(f"{n.split('_')[1]}/{n}\n" for n in test))
+        for c in ("Archery", "Biking"):
+            fab.text(str(ann / f"{c}_test_split{fold}.txt"), "".join(
+                f"{n} {1 if n in train else 2} \n" for n in names if c in n) + "other.avi 0 \n")
+    return root
+
+
+@pytest.mark.parametrize("name", ["UCF101", "HMDB51"])
+@pytest.mark.parametrize("fold,train", [(1, True), (2, False), (3, True)])
+def test_ucf101_hmdb51(ucf, name, fold, train):
+    kw = dict(fold=fold, train=train, frame_rate=None, step_between_clips=2)
+    a = getattr(D, name)(str(ucf / "videos"), str(ucf / "ann"), 3, num_workers=0, **kw)
+    b = getattr(TD, name)(str(ucf / "videos"), str(ucf / "ann"), 3,
+                          _precomputed_metadata=_tv_metadata(a.metadata), **kw)
+    assert len(a) == len(b) > 0
+    assert a.indices == b.indices and a.samples == b.samples and a.classes == b.classes
+    _same_clips(a.video_clips, b.video_clips)
+    for i in range(len(a)):
+        video, audio, label = a[i]
+        v, _ = a.video_clips.get_clip_location(i)
+        assert label == b.samples[b.indices[v]][1]
+        assert tuple(video.shape)[1:] == (16, 24, 3)
+    raises_alike(lambda: getattr(D, name)(str(ucf / "videos"), str(ucf / "ann"), 3, fold=4),
+                 lambda: getattr(TD, name)(str(ucf / "videos"), str(ucf / "ann"), 3, fold=4))
+
+
+def test_kinetics(tmp_path):
+    fab.action_tree(str(tmp_path / "val"), classes=("abseiling", "zumba"), per_class=2, ext="mp4")
+    a = D.Kinetics(str(tmp_path), 4, split="val", num_workers=0, frame_rate=15)
+    b = TD.Kinetics(str(tmp_path), 4, split="val", frame_rate=15,
+                    _precomputed_metadata=_tv_metadata(a.metadata))
+    assert a.samples == b.samples and a.classes == b.classes and len(a) == len(b) > 0
+    _same_clips(a.video_clips, b.video_clips)
+    video, audio, label = a[len(a) - 1]
+    assert tuple(video.shape) == (4, 3, 16, 24) and label == 1
+    for kw in (dict(num_classes="500"), dict(split="dev"), dict(download=True)):
+        raises_alike(lambda: D.Kinetics(str(tmp_path), 4, **kw),
+                     lambda: TD.Kinetics(str(tmp_path), 4, **kw))
