@@ -182,6 +182,13 @@ _TYPE_DISPLAY = {"float32": "Float", "float64": "Double", "float16": "Half", "in
                  "bfloat16": "BFloat16", "quint8": "QUInt8", "qint8": "QInt8",
                  "qint32": "QInt32", "quint4x2": "QUInt4x2", "quint2x4": "QUInt2x4"}
 
+# how torch's C++ kernels name dtypes ("Expected out tensor to have dtype float, but got ...")
+_CPP_TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half",
+             "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int", "int16": "short int",
+             "int8": "signed char", "uint8": "unsigned char", "uint16": "unsigned short",
+             "uint32": "unsigned int", "uint64": "unsigned long", "bool": "bool",
+             "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+
 _default = [float32]
 
 

@@ -11,6 +11,7 @@ import numpy as np
 from . import _dtype, return_types
 from ._tensor import Tensor
 from .autograd.graph import Op
+from .ops._pointwise import _out
 
 __all__ = ["ldl_factor", "ldl_factor_ex", "ldl_solve"]
 
@@ -116,7 +117,7 @@ def ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None):
     if check_errors and bool((info != 0).any()):
         bad = int(info.reshape(-1)[(info.reshape(-1) != 0).nonzero()[0, 0]])
         raise RuntimeError(f"torch.linalg.ldl_factor_ex: Unknown error code: {bad}.")
-    return ldl_factor_ex_t((ld, piv, info))
+    return _out(ldl_factor_ex_t((ld, piv, info)), out, exact=True)
 
 
 def ldl_factor(A, *, hermitian=False, out=None):
@@ -127,7 +128,7 @@ def ldl_factor(A, *, hermitian=False, out=None):
     if bool((info != 0).any()):
         bad = int(info.reshape(-1)[(info.reshape(-1) != 0).nonzero()[0, 0]])
         raise RuntimeError(f"torch.linalg.ldl_factor: Unknown error code: {bad}.")
-    return ldl_factor_t((ld, piv))
+    return _out(ldl_factor_t((ld, piv)), out, exact=True)
 
 
 def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
@@ -158,4 +159,4 @@ def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
         raise RuntimeError(f"torch.linalg.ldl_solve: Expected LD and B to have the same "
                            f"dtype, but found LD of type {_dtype._TYPE_DISPLAY[LD.dtype.name]}"
                            f" and B of type {_dtype._TYPE_DISPLAY[B.dtype.name]} instead")
-    return LDLSolve.apply(LD, pivots, B, hermitian=hermitian)
+    return _out(LDLSolve.apply(LD, pivots, B, hermitian=hermitian), out, exact=True)

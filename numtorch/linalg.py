@@ -58,7 +58,7 @@ def inv(A, *, out=None):
         tensor([[0.5000, 0.0000],
                 [0.0000, 0.2500]])
     """
-    return _out(_solve.inverse_impl(A), out)
+    return _out(_solve.inverse_impl(A), out, exact=True)
 
 
 def inv_ex(A, *, check_errors=False, out=None):
@@ -80,7 +80,7 @@ def inv_ex(A, *, check_errors=False, out=None):
             raise
         res = _solve.Inverse.apply(A, fn="linalg.inv_ex", check=False)
         info = _make(lu_factor_array(xp_of(A._array), A._array)[2])
-    return _out(return_types.linalg_inv_ex((res, info)), out)
+    return _out(return_types.linalg_inv_ex((res, info)), out, exact=True)
 
 
 def _zeros_info(A):
@@ -94,7 +94,7 @@ def det(A, *, out=None):
         >>> torch.linalg.det(torch.tensor([[2., 1.], [1., 3.]]))
         tensor(5.)
     """
-    return _out(_solve.det_impl(A), out)
+    return _out(_solve.det_impl(A), out, exact=True)
 
 
 def slogdet(A, *, out=None):
@@ -104,7 +104,8 @@ def slogdet(A, *, out=None):
         >>> torch.linalg.slogdet(torch.eye(2) * 2).logabsdet
         tensor(1.3863)
     """
-    return _out(return_types.linalg_slogdet(_solve.slogdet_impl(A, "linalg.slogdet")), out)
+    return _out(return_types.linalg_slogdet(_solve.slogdet_impl(A, "linalg.slogdet")), out,
+                exact=True)
 
 
 def matrix_exp(A):
@@ -173,7 +174,7 @@ def cholesky(A, *, upper=False, out=None):
                 [1., 2.]])
     """
     _cholesky_checks("linalg.cholesky", A)
-    return _out(_decomp.cholesky_factor(A, upper, "linalg.cholesky"), out)
+    return _out(_decomp.cholesky_factor(A, upper, "linalg.cholesky"), out, exact=True)
 
 
 def _cholesky_checks(fn, A):
@@ -212,7 +213,7 @@ def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
         if upper:
             arr = xp.conj(xp.swapaxes(arr, -1, -2))
         low, info = _make(arr), _make(info_arr)
-    return _out(return_types.linalg_cholesky_ex((low, info)), out)
+    return _out(return_types.linalg_cholesky_ex((low, info)), out, exact=True)
 
 
 def qr(A, mode="reduced", *, out=None):
@@ -229,7 +230,7 @@ def qr(A, mode="reduced", *, out=None):
         tensor([[3., 1.],
                 [4., 2.]])
     """
-    return _out(return_types.linalg_qr(_decomp.qr_parts(A, mode, "linalg.qr")), out)
+    return _out(return_types.linalg_qr(_decomp.qr_parts(A, mode, "linalg.qr")), out, exact=True)
 
 
 def svd(A, full_matrices=True, *, driver=None, out=None):
@@ -246,7 +247,8 @@ def svd(A, full_matrices=True, *, driver=None, out=None):
         tensor([3., 2.])
     """
     _decomp._svd_checks("linalg.svd", A)
-    return _out(return_types.linalg_svd(_decomp.svd_parts(A, full_matrices, True)), out)
+    return _out(return_types.linalg_svd(_decomp.svd_parts(A, full_matrices, True)), out,
+                exact=True)
 
 
 def svdvals(A, *, driver=None, out=None):
@@ -257,7 +259,7 @@ def svdvals(A, *, driver=None, out=None):
         tensor([3., 2.])
     """
     _decomp._svd_checks("linalg.svdvals", A)
-    return _out(_decomp.svd_parts(A, False, False)[1], out)
+    return _out(_decomp.svd_parts(A, False, False)[1], out, exact=True)
 
 
 def eigh(A, UPLO="L", *, out=None):
@@ -271,7 +273,7 @@ def eigh(A, UPLO="L", *, out=None):
         >>> torch.linalg.eigh(torch.tensor([[2., 0.], [0., 1.]])).eigenvalues
         tensor([1., 2.])
     """
-    return _out(_decomp.eigh(A, UPLO, True), out)
+    return _out(_decomp.eigh(A, UPLO, True), out, exact=True)
 
 
 def eigvalsh(A, UPLO="L", *, out=None):
@@ -281,7 +283,7 @@ def eigvalsh(A, UPLO="L", *, out=None):
         >>> torch.linalg.eigvalsh(torch.tensor([[2., 0.], [0., 1.]]))
         tensor([1., 2.])
     """
-    return _out(_decomp.eigh(A, UPLO, False), out)
+    return _out(_decomp.eigh(A, UPLO, False), out, exact=True)
 
 
 def eig(A, *, out=None):
@@ -330,7 +332,7 @@ def lu_factor(A, *, pivot=True, out=None):
         tensor([2, 2], dtype=torch.int32)
     """
     lu_, piv, _ = _lu.lu_factor_parts(A, pivot, "torch.lu_factor", check=True)
-    return _out(return_types.linalg_lu_factor((lu_, piv)), out)
+    return _out(return_types.linalg_lu_factor((lu_, piv)), out, exact=True)
 
 
 def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
@@ -341,7 +343,7 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
         tensor(2, dtype=torch.int32)
     """
     lu_, piv, info = _lu.lu_factor_parts(A, pivot, "torch.lu_factor", check=check_errors)
-    return _out(return_types.linalg_lu_factor_ex((lu_, piv, info)), out)
+    return _out(return_types.linalg_lu_factor_ex((lu_, piv, info)), out, exact=True)
 
 
 def lu(A, *, pivot=True, out=None):
@@ -355,7 +357,7 @@ def lu(A, *, pivot=True, out=None):
     """
     lu_, piv, _ = _lu.lu_factor_parts(A, pivot, "linalg.lu", check=False)
     p, low, up = _lu.lu_unpack(lu_, piv)
-    return _out(return_types.linalg_lu((p, low, up)), out)
+    return _out(return_types.linalg_lu((p, low, up)), out, exact=True)
 
 
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
@@ -368,7 +370,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
         tensor([[1.],
                 [2.]])
     """
-    return _out(_lu.lu_solve_impl(LU, pivots, B, left=left, adjoint=adjoint), out)
+    return _out(_lu.lu_solve_impl(LU, pivots, B, left=left, adjoint=adjoint), out, exact=True)
 
 
 # -- solvers --------------------------------------------------------------------------------------
@@ -386,7 +388,7 @@ def solve(A, B, *, left=True, out=None):
         >>> torch.linalg.solve(torch.tensor([[2., 0.], [0., 4.]]), torch.tensor([2., 4.]))
         tensor([1., 1.])
     """
-    return _out(_solve.solve(A, B, left=left), out)
+    return _out(_solve.solve(A, B, left=left), out, exact=True)
 
 
 def solve_ex(A, B, *, left=True, check_errors=False, out=None):
@@ -405,7 +407,7 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
             raise
         x = _solve.solve(A, B, left=left, check=False, fn="linalg.solve_ex")
         info = _make(lu_factor_array(xp_of(A._array), A._array)[2])
-    return _out(return_types.linalg_solve_ex((x, info)), out)
+    return _out(return_types.linalg_solve_ex((x, info)), out, exact=True)
 
 
 def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):

@@ -102,3 +102,22 @@ _lu_with_info = _make("_lu_with_info", ["LU", "pivots", "info"])
 symeig = _make("symeig", ["eigenvalues", "eigenvectors"])
 __all__ += ["linalg_eig", "linalg_lstsq", "linalg_lu", "linalg_lu_factor", "linalg_lu_factor_ex",
             "linalg_cholesky_ex", "linalg_inv_ex", "linalg_solve_ex", "lu_unpack", "symeig"]
+
+
+# with ``out=`` torch returns a twin type named ``<name>_out`` (``torch.return_types.max_out``);
+# made for every type above, so they pickle by reference as the plain ones do
+_OUT_TWINS = {cls: _make(name + "_out", cls._fields) for name, cls in list(globals().items())
+              if isinstance(cls, type) and issubclass(cls, _ReturnType) and cls is not _ReturnType}
+globals().update({twin.__name__: twin for twin in _OUT_TWINS.values()})
+
+
+def out_variant(cls):
+    """The ``<name>_out`` twin of return type ``cls`` (``cls`` itself for a plain tuple)."""
+    twin = _OUT_TWINS.get(cls)
+    if twin is None:
+        if not issubclass(cls, _ReturnType) or cls.__name__.endswith("_out"):
+            return cls
+        # a type made elsewhere (linalg_ldl_factor): its twin, registered here
+        twin = _OUT_TWINS[cls] = _make(cls.__name__ + "_out", cls._fields)
+        globals()[twin.__name__] = twin
+    return twin

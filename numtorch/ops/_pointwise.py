@@ -91,27 +91,42 @@ def _is_float(x):
     return isinstance(x, (float, complex))
 
 
-def _out(result, out, name=None):
+def _out(result, out, name=None, exact=False):
     """Honour torch's ``out=`` argument: write ``result`` into ``out`` (resized if empty).
 
     ``result`` may be a tuple (or return type) of tensors with ``out`` a sequence of as many;
-    then the return value is the same kind of tuple holding the ``out`` tensors, as torch's.
-    Every op family uses this one helper (``name`` is the function named in the error).
+    then the return value is the same kind of tuple holding the ``out`` tensors, as torch's
+    (a return type becomes its ``<name>_out`` twin, as torch's does). Every op family uses
+    this one helper (``name`` is the function named in the error). ``exact``: the op's kernel
+    writes only its result's dtype (matrix products, most of linalg), so torch refuses an
+    ``out`` of any other dtype instead of casting into it; a string is the op's own message,
+    with ``{want}`` and ``{got}`` for the dtypes' display names.
     """
     if out is None:
         return result
     if isinstance(result, tuple):
-        return type(result)(tuple(_write_out(r, o, name) for r, o in zip(result, out)))
-    return _write_out(result, out, name)
+        from .. import return_types
+
+        kind = return_types.out_variant(type(result))
+        return kind(tuple(_write_out(r, o, name, exact) for r, o in zip(result, out)))
+    return _write_out(result, out, name, exact)
 
 
-def _write_out(result, out, name):
+def _write_out(result, out, name, exact=False):
     if (result.requires_grad or out.requires_grad) and is_grad_enabled():
         node = result.grad_fn  # named after the op, not after torch's node
         fn = name or getattr(node, "_op_cls", type(node)).__name__.lower()
         raise RuntimeError(f"{fn}(): functions with out=... arguments don't support "
                            f"automatic differentiation, but one of the arguments requires "
                            f"grad.")
+    if exact and out.dtype is not result.dtype:
+        if isinstance(exact, str):  # the op's own words, with torch's display names
+            show = _dtype._TYPE_DISPLAY
+            raise RuntimeError(exact.format(want=show[result.dtype.name],
+                                            got=show[out.dtype.name]))
+        cpp = _dtype._CPP_TYPE
+        raise RuntimeError(f"Expected out tensor to have dtype {cpp[result.dtype.name]}, but "
+                           f"got {cpp[out.dtype.name]} instead")
     if out.shape != result.shape:
         if out.numel() != 0:
             warnings.warn(f"An output with one or more elements was resized since it had shape "

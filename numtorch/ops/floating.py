@@ -258,10 +258,7 @@ def frexp(input, *, out=None):
         exponent=tensor([4, 0], dtype=torch.int32))
     """
     _check_tensor("frexp", input)
-    m, e = Frexp.apply(input)
-    if out is not None:
-        m, e = _out(m, out[0], "frexp"), _out(e, out[1], "frexp")
-    return return_types.frexp((m, e))
+    return _out(return_types.frexp(Frexp.apply(input)), out, "frexp")
 
 
 def ldexp(input, other, *, out=None):

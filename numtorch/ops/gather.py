@@ -12,6 +12,7 @@ from .._tensor import Tensor, _make
 from ..autograd.graph import Op
 from ..backend import helpers_for
 from ._accumulate import is_half
+from ._pointwise import _out
 from ._util import canonical_dim
 
 __all__ = ["gather", "scatter", "scatter_add", "take_along_dim"]
@@ -148,11 +149,11 @@ class Scatter(Op):
 # public functions
 
 
-def gather(input, dim, index, *, sparse_grad=False):
+def gather(input, dim, index, *, sparse_grad=False, out=None):
     """Collect values along ``dim`` at the positions in ``index`` (int64)."""
     d = canonical_dim(dim, input._array.ndim)
     _check_index_tensor("gather", index, input, d)
-    return Gather.apply(input, index, dim=d)
+    return _out(Gather.apply(input, index, dim=d), out, exact=True)
 
 
 def take_along_dim(input, indices, dim=None):

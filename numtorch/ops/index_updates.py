@@ -12,6 +12,7 @@ from .._creation import number_as
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for, xp_of
+from ._pointwise import _out
 from ._util import canonical_dim
 
 __all__ = ["index_add", "index_copy", "index_fill", "masked_scatter", "take", "put"]
@@ -296,7 +297,7 @@ def put(input, index, source, accumulate=False):
     return rename_node(flat.reshape(input.shape), "PutBackward0")  # torch's node name
 
 
-def take(input, index):
+def take(input, index, *, out=None):
     """Entries of ``input`` read as a flat vector at ``index`` (negative wraps); the result has
     ``index``'s shape.
 
@@ -315,8 +316,10 @@ def take(input, index):
                          f"elements.")
     flat = input.reshape(-1)
     wrapped = _make(xp_of(idx).where(idx < 0, idx + n, idx).reshape(-1))
-    return rename_node(index_select_flat(flat, wrapped).reshape(tuple(idx.shape)),
-                       "TakeBackward0")  # torch's node name
+    r = rename_node(index_select_flat(flat, wrapped).reshape(tuple(idx.shape)),
+                    "TakeBackward0")  # torch's node name
+    return _out(r, out, exact="take(): self and out expected to have the same dtype, but got "
+                              "self.dtype = {want} and out.dtype = {got}")
 
 
 def index_select_flat(flat, idx):

@@ -19,6 +19,7 @@ from ..autograd.graph import Op, _track_view, rename_node
 from ..autograd.inplace import apply_inplace
 from ..autograd.grad_mode import _state
 from ..backend import helpers_for, is_writeable, to_device, xp_of
+from ._pointwise import _out
 from ._util import canonical_dim, restride, row_major_result
 from .cast import copy_shape_error, real_part_for
 from ._index_args import (
@@ -645,8 +646,11 @@ def full_like_value(self, value):
     return Overwrite.apply(self, value)
 
 
-def index_select(input, dim, index):
+def index_select(input, dim, index, *, out=None):
     """Select entries along ``dim`` at the 1-D (or 0-D) ``index`` (a copy)."""
+    if out is not None:
+        return _out(index_select(input, dim, index), out,
+                    exact="index_select(): self and result must have the same scalar type")
     if not isinstance(index, Tensor):
         raise TypeError(f"index_select(): argument 'index' (position 2) must be Tensor, not "
                         f"{type(index).__name__}")
@@ -698,8 +702,11 @@ _C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half"
                  "complex128": "c10::complex<double>"}
 
 
-def masked_select(input, mask):
+def masked_select(input, mask, *, out=None):
     """Return the 1-D tensor of elements where the bool ``mask`` (broadcast) is True."""
+    if out is not None:
+        return _out(masked_select(input, mask), out,
+                    exact="masked_select(): self and result must have the same scalar type")
     if mask.dtype is not _dtype.bool:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     shape = np.broadcast_shapes(input._array.shape, mask._array.shape)
@@ -709,8 +716,11 @@ def masked_select(input, mask):
     return AdvGetItem.apply(x, index=(m,), node_name="MaskedSelectBackward0")
 
 
-def nonzero(input, *, as_tuple=False):
+def nonzero(input, *, as_tuple=False, out=None):
     """Indices of nonzero elements: an (n, ndim) int64 tensor, or a tuple of 1-D tensors."""
+    if out is not None and not as_tuple:
+        return _out(nonzero(input), out, exact="nonzero: Expected out tensor to have scalar "
+                                               "type {want} but got scalar type{got}")
     a = input._array
     xp = np if type(a) is np.ndarray else __import__("numtorch").backend.xp_of(a)
     idx = xp.nonzero(a) if a.ndim else xp.nonzero(a.reshape(1))

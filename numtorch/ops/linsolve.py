@@ -88,7 +88,7 @@ def inverse(input, *, out=None):
         tensor([[0.5000, 0.0000],
                 [0.0000, 0.2500]])
     """
-    return _out(inverse_impl(input), out)
+    return _out(inverse_impl(input), out, exact=True)
 
 
 class Det(Op):
@@ -434,7 +434,7 @@ def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, 
     coef = A.mT if transpose else A
     x = solve_triangular(coef, b, upper=upper != transpose, unitriangular=unitriangular)
     x = rename_node(x, "TriangularSolveBackward0")
-    return _out(return_types.triangular_solve((x, _broadcast_clone(A, x))), out)
+    return _out(return_types.triangular_solve((x, _broadcast_clone(A, x))), out, exact=True)
 
 
 def _broadcast_clone(A, x):

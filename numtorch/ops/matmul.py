@@ -181,7 +181,7 @@ def matmul(input, other, *, out=None):
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
                            f"{a.ndim}D and {b.ndim}D")
     _check_matmul(input, other)
-    return _out(MatMul.apply(input, other), out)
+    return _out(MatMul.apply(input, other), out, exact=True)
 
 
 def mm(input, mat2, *, out=None):
@@ -245,7 +245,8 @@ def dot(input, other, *, out=None):
     if input.dim() != 1 or other.dim() != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.dim()}D and {other.dim()}D "
                            f"tensors")
-    return matmul(input, other, out=out)
+    return _out(matmul(input, other), out,
+                exact="result dtype {got} does not match input dtype {want}")
 
 
 def vdot(input, other, *, out=None):
@@ -338,7 +339,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
         r = prod  # the broadcast shape of input is prod's shape, checked above
     else:
         r = (input if beta == 1 else input * beta) + prod
-    return _out(rename_node(r, "AddmmBackward0"), out)
+    return _out(rename_node(r, "AddmmBackward0"), out, exact=True)
 
 
 from ._einsum import einsum  # noqa: E402

@@ -66,7 +66,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
                 raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on the "
                                    f"dimension {d} because this dimension is empty and the "
                                    f"operation does not have an identity")
-    return _out(Norm.apply(x, p=p, dims=dims, keepdim=keepdim), out)
+    return _out(Norm.apply(x, p=p, dims=dims, keepdim=keepdim), out, exact=True)
 
 
 _MATRIX_ORDS = ("fro", "nuc", math.inf, -math.inf, 1, -1, 2, -2)

@@ -110,7 +110,7 @@ def baddbmm(input, *args, beta=1, alpha=1, out=None):
         raise RuntimeError(f"Input dtypes must be the same, got: input {_cname(input)}, "
                            f"batch1: {_cname(batch1)}, batch2: {_cname(batch2)}")
     r = _combine("baddbmm", input, bmm(batch1, batch2), beta, alpha)
-    return _out(rename_node(r, "BaddbmmBackward0"), out)
+    return _out(rename_node(r, "BaddbmmBackward0"), out, exact=True)
 
 
 def _cname(t):
@@ -183,7 +183,7 @@ def addmv(input, *args, beta=1, alpha=1, out=None):
                            f"{disp(input)}, {disp(mat)}, and {disp(vec)}")
     if input.dtype is _dtype.bool:
         raise NotImplementedError("\"addmv_impl_cpu\" not implemented for 'Bool'")
-    return _out(_combine("addmv", input, matmul(mat, vec), beta, alpha), out)
+    return _out(_combine("addmv", input, matmul(mat, vec), beta, alpha), out, exact=True)
 
 
 def addr(input, *args, beta=1, alpha=1, out=None):
@@ -405,7 +405,7 @@ def cross(input, other, dim=None, *, out=None):
             raise RuntimeError("no dimension of size 3 in input")
     if input.dtype is not other.dtype:
         raise RuntimeError(f"expected scalar type {disp(input)} but found {disp(other)}")
-    return _out(linalg_cross(input, other, dim=dim, _name="linalg.cross"), out)
+    return _out(linalg_cross(input, other, dim=dim, _name="linalg.cross"), out, exact=True)
 
 
 # -- products of numtorch.linalg (not exported at numtorch.*) ------------------------------

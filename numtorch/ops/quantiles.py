@@ -10,7 +10,11 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor, _make
 from ..autograd.graph import rename_node
+from ._pointwise import _out
 from ._util import canonical_dim
+
+# torch's words (for nanquantile too) for an out= of another dtype
+_OUT_DTYPE = "quantile() out tensor must be same dtype as the input tensor"
 
 __all__ = ["nanquantile", "quantile"]
 
@@ -114,16 +118,10 @@ def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=N
         tensor(1.5000)
     """
     res = _quantile(input, q, dim, keepdim, interpolation, False, "quantile")
-    if out is not None:
-        out.copy_(res)
-        return out
-    return res
+    return _out(res, out, exact=_OUT_DTYPE)
 
 
 def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
     """Like :func:`quantile`, ignoring NaN values (NaN only where a slice is all NaN)."""
     res = _quantile(input, q, dim, keepdim, interpolation, True, "nanquantile")
-    if out is not None:
-        out.copy_(res)
-        return out
-    return res
+    return _out(res, out, exact=_OUT_DTYPE)

@@ -461,7 +461,9 @@ def _amax(fn, input, dim, keepdim, out):
     all_dims = dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0)
     dims = _dims_or_all(dim, input._array.ndim, fn)
     _nonempty(fn, input._array.shape, dims, all_dims)
-    return _out(Amax.apply(input, dims=dims, keepdim=keepdim, fn=fn[1:]), out)
+    return _out(Amax.apply(input, dims=dims, keepdim=keepdim, fn=fn[1:]), out,
+                exact="Expected the dtype for input and out to match, but got {want} for "
+                      "input's dtype and {got} for out's dtype.")
 
 
 def amax(input, dim=(), keepdim=False, *, out=None):
@@ -502,9 +504,7 @@ def _max_min(fn, input, dim, keepdim, other, out):
     refuse_dtype(input, "c", message=fn + "(): does not support {} input")
     _nonempty(fn, input._array.shape, (d,), False)
     values, indices = MaxDim.apply(input, dim=d, keepdim=keepdim, fn=fn)
-    if out is not None:
-        values, indices = _out(values, out[0]), _out(indices, out[1])
-    return (_max_t if fn == "max" else _min_t)((values, indices))
+    return _out((_max_t if fn == "max" else _min_t)((values, indices)), out, exact=True)
 
 
 def max(input, dim=None, keepdim=False, *, other=None, out=None):  # noqa: A001
@@ -533,7 +533,7 @@ def min(input, dim=None, keepdim=False, *, other=None, out=None):  # noqa: A001
     return _max_min("min", input, dim, keepdim, other, out)
 
 
-def aminmax(input, *, dim=None, keepdim=False):
+def aminmax(input, *, dim=None, keepdim=False, out=None):
     """Return the named tuple ``(min, max)`` over ``dim`` (all elements when None).
 
     Example:
@@ -556,10 +556,10 @@ def aminmax(input, *, dim=None, keepdim=False):
         if shape and shape[dims[0]] == 0:
             raise IndexError(f"aminmax: Expected reduction dim {dims[0]} to have non-zero size.")
     # torch's one node for both results is named AminmaxBackward0
-    return _aminmax_t((Amax.apply(input, dims=dims, keepdim=keepdim, fn="min",
-                                  node_name="AminmaxBackward0"),
-                       Amax.apply(input, dims=dims, keepdim=keepdim, fn="max",
-                                  node_name="AminmaxBackward0")))
+    return _out(_aminmax_t((Amax.apply(input, dims=dims, keepdim=keepdim, fn="min",
+                                       node_name="AminmaxBackward0"),
+                            Amax.apply(input, dims=dims, keepdim=keepdim, fn="max",
+                                       node_name="AminmaxBackward0"))), out, exact=True)
 
 
 def _arg(fn, input, dim, keepdim, out):
@@ -572,7 +572,7 @@ def _arg(fn, input, dim, keepdim, out):
     else:
         d = canonical_dim(dim, len(shape))
         _nonempty(fn, shape, (d,) if shape else (), False)
-    return _out(ArgReduce.apply(input, dim=d, keepdim=keepdim, fn=fn), out)
+    return _out(ArgReduce.apply(input, dim=d, keepdim=keepdim, fn=fn), out, exact=True)
 
 
 def argmax(input, dim=None, keepdim=False, *, out=None):

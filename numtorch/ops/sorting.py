@@ -100,7 +100,7 @@ def sort(input, dim=-1, descending=False, stable=False, *, out=None):
     if input._array.ndim == 0:
         idx = idx.reshape(())
     vals = _pick(input, d, idx, "SortBackward1" if stable else "SortBackward0")
-    return _out(_sort_t((vals, _make(idx))), out)
+    return _out(_sort_t((vals, _make(idx))), out, exact=True)
 
 
 def argsort(input, dim=-1, descending=False, stable=False):
@@ -108,9 +108,9 @@ def argsort(input, dim=-1, descending=False, stable=False):
     return sort(input, dim, descending, stable).indices
 
 
-def msort(input):
+def msort(input, *, out=None):
     """Sort ``input`` along its first dim (values only)."""
-    return sort(input, 0).values
+    return _out(sort(input, 0).values, out, exact=True)
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A002 - torch's
@@ -148,7 +148,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
         idx = xp.take(order, xp.arange(k), axis=d).astype(np.int64, copy=False)
     if _plain_host(a) and input._array.ndim and k:
         idx = _torch_topk_ties(a, d, idx, k, largest, sorted)
-    return _out(_topk_t((_pick(input, d, idx, "TopkBackward0"), _make(idx))), out)
+    return _out(_topk_t((_pick(input, d, idx, "TopkBackward0"), _make(idx))), out, exact=True)
 
 
 def _plain_host(a):
@@ -375,7 +375,7 @@ def _cum_extreme(fn, input, dim):
         _make(idx)
 
 
-def cummax(input, dim):
+def cummax(input, dim, *, out=None):
     """Running maximum along ``dim`` and the index where each running maximum was last
     reached (NaN propagates).
 
@@ -383,9 +383,9 @@ def cummax(input, dim):
         >>> torch.cummax(torch.tensor([1., 3., 2.]), 0).indices
         tensor([0, 1, 1])
     """
-    return _cummax_t(_cum_extreme("cummax", input, dim))
+    return _out(_cummax_t(_cum_extreme("cummax", input, dim)), out)
 
 
-def cummin(input, dim):
+def cummin(input, dim, *, out=None):
     """Running minimum along ``dim`` and its index (see :func:`cummax`)."""
-    return _cummin_t(_cum_extreme("cummin", input, dim))
+    return _out(_cummin_t(_cum_extreme("cummin", input, dim)), out)

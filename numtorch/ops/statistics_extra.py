@@ -14,6 +14,7 @@ from .. import _dtype
 from ..backend import helpers_for
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
+from ._pointwise import _out
 from ._util import canonical_dim
 
 __all__ = [
@@ -129,13 +130,12 @@ def logcumsumexp(input, dim, *, out=None):
                                   f"'{_dtype_name(input.dtype)}'")
     d = canonical_dim(dim, input._array.ndim)
     res = LogCumSumExp.apply(input, dim=d)
-    if out is not None:
-        out.copy_(res)
-        return out
+    if out is not None:  # resized as torch's out= is (copy_ only broadcast into it)
+        return _out(res, out)
     return res
 
 
-def diff(input, n=1, dim=-1, prepend=None, append=None):
+def diff(input, n=1, dim=-1, prepend=None, append=None, *, out=None):
     """The ``n``-th forward difference along ``dim`` (``x[i+1] - x[i]``; for bool tensors,
     ``x[i+1] != x[i]``), after joining ``prepend`` and ``append`` to the ends.
 
@@ -167,7 +167,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
             break
         hi, lo = input.narrow(d, 1, size - 1), input.narrow(d, 0, size - 1)
         input = ops.logical_xor(hi, lo) if input.dtype is _dtype.bool else hi - lo
-    return input
+    return _out(input, out)
 
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
@@ -187,9 +187,8 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
         ops.sum(x, dtype=dtype) if not keepdim else \
         ops.sum(x, tuple(range(input._array.ndim)), True, dtype=dtype)
     res = rename_node(res, "NansumBackward0")
-    if out is not None:
-        out.copy_(res)
-        return out
+    if out is not None:  # resized as torch's out= is (copy_ only broadcast into it)
+        return _out(res, out)
     return res
 
 
@@ -202,9 +201,8 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     count = ops.logical_not(ops.isnan(input))
     dims = dim if dim is not None else tuple(range(input._array.ndim))
     res = nansum(input, dims, keepdim, dtype=dtype) / ops.sum(count, dims, keepdim)
-    if out is not None:
-        out.copy_(res)
-        return out
+    if out is not None:  # resized as torch's out= is (copy_ only broadcast into it)
+        return _out(res, out)
     return res
 
 
@@ -265,9 +263,8 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False, out=None
     a = elements._array if isinstance(elements, Tensor) else xp.asarray(elements)
     b = test_elements._array if isinstance(test_elements, Tensor) else xp.asarray(test_elements)
     res = _make(xp.asarray(xp.isin(a, b, assume_unique=assume_unique, invert=invert)))
-    if out is not None:
-        out.copy_(res)
-        return out
+    if out is not None:  # resized as torch's out= is (copy_ only broadcast into it)
+        return _out(res, out)
     return res
 
 

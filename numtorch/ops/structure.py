@@ -57,9 +57,9 @@ def diag(input, diagonal=0, *, out=None):
     nd = input._array.ndim
     if nd == 1:
         n = input._array.shape[0] + abs(diagonal)
-        return _out(DiagPut.apply(input, offset=diagonal, shape=(n, n)), out)
+        return _out(DiagPut.apply(input, offset=diagonal, shape=(n, n)), out, exact=True)
     if nd == 2:
-        return _out(DiagGet.apply(input, offset=diagonal), out)
+        return _out(DiagGet.apply(input, offset=diagonal), out, exact=True)
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")
 
 
@@ -150,7 +150,7 @@ def tril(input, diagonal=0, *, out=None):
         tensor([[1., 0.],
                 [1., 1.]])
     """
-    return _out(_triangle("tril", input, diagonal, False), out)
+    return _out(_triangle("tril", input, diagonal, False), out, exact=True)
 
 
 def triu(input, diagonal=0, *, out=None):
@@ -161,7 +161,7 @@ def triu(input, diagonal=0, *, out=None):
         tensor([[1., 1.],
                 [0., 1.]])
     """
-    return _out(_triangle("triu", input, diagonal, True), out)
+    return _out(_triangle("triu", input, diagonal, True), out, exact=True)
 
 
 def trace(input):
