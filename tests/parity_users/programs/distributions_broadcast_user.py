@@ -154,7 +154,6 @@ for d in [D.Normal(torch.zeros(2), 1.0), D.Categorical(probs=torch.ones(3) / 3),
           D.Gamma(torch.tensor(2.0), torch.tensor(3.0)), D.MultivariateNormal(torch.zeros(2), torch.eye(2)),
           D.StudentT(torch.tensor([3.0, 5.0])), D.Chi2(torch.tensor(4.0)), D.Weibull(1.0, torch.tensor([1.5])), D.Gumbel(0.0, 2.0),
           D.HalfNormal(torch.tensor([1.0, 2.0])), D.HalfCauchy(1.0), D.Pareto(1.0, torch.tensor(3.0)), D.Uniform(0.0, 3.0),
-          
           D.FisherSnedecor(torch.tensor(5.0), torch.tensor(6.0)), D.LogisticNormal(torch.zeros(2), 1.0), D.ContinuousBernoulli(torch.tensor([0.3]))]:
     vals = []
     for attr in ["mean", "mode", "variance"]:
