@@ -23,7 +23,9 @@ from .clevr import CLEVRClassification  # noqa: E402
 from .country211 import Country211  # noqa: E402
 from .dtd import DTD  # noqa: E402
 from .eurosat import EuroSAT  # noqa: E402
+from .fer2013 import FER2013  # noqa: E402
 from .fgvc_aircraft import FGVCAircraft  # noqa: E402
+from .flickr import Flickr8k, Flickr30k  # noqa: E402
 from .flowers102 import Flowers102  # noqa: E402
 from .food101 import Food101  # noqa: E402
 from .gtsrb import GTSRB  # noqa: E402
@@ -35,15 +37,17 @@ from .omniglot import Omniglot  # noqa: E402
 from .oxford_iiit_pet import OxfordIIITPet  # noqa: E402
 from .places365 import Places365  # noqa: E402
 from .rendered_sst2 import RenderedSST2  # noqa: E402
+from .sbu import SBU  # noqa: E402
 from .semeion import SEMEION  # noqa: E402
 from .stanford_cars import StanfordCars  # noqa: E402
 from .sun397 import SUN397  # noqa: E402
 from .usps import USPS  # noqa: E402
 
 __all__ += ["Caltech101", "Caltech256", "CelebA", "CLEVRClassification", "Country211", "DTD",
-            "EuroSAT", "FGVCAircraft", "Flowers102", "Food101", "GTSRB", "ImageNet", "Imagenette",
-            "LFWPairs", "LFWPeople", "MovingMNIST", "Omniglot", "OxfordIIITPet", "Places365",
-            "RenderedSST2", "SEMEION", "StanfordCars", "SUN397", "USPS"]
+            "EuroSAT", "FER2013", "FGVCAircraft", "Flickr8k", "Flickr30k", "Flowers102",
+            "Food101", "GTSRB", "ImageNet", "Imagenette", "LFWPairs", "LFWPeople", "MovingMNIST",
+            "Omniglot", "OxfordIIITPet", "Places365", "RenderedSST2", "SBU", "SEMEION",
+            "StanfordCars", "SUN397", "USPS"]
 
 
 def __getattr__(name):
