@@ -15,7 +15,7 @@ from .folder import default_loader
 from .utils import verify_str_arg
 from .vision import VisionDataset
 
-__all__ = ("KittiFlow", "Sintel", "FlyingThings3D", "FlyingChairs", "HD1K")
+__all__ = ("HD1K", "FlyingChairs", "FlyingThings3D", "KittiFlow", "Sintel")
 
 
 def _sorted_glob(*parts):

@@ -15,9 +15,18 @@ from ._dense_io import _read_pfm
 from .utils import download_and_extract_archive, verify_str_arg
 from .vision import VisionDataset
 
-__all__ = ("CarlaStereo", "CREStereo", "ETH3DStereo", "FallingThingsStereo", "InStereo2k",
-           "Kitti2012Stereo", "Kitti2015Stereo", "Middlebury2014Stereo", "SceneFlowStereo",
-           "SintelStereo")
+__all__ = (
+    "CREStereo",
+    "CarlaStereo",
+    "ETH3DStereo",
+    "FallingThingsStereo",
+    "InStereo2k",
+    "Kitti2012Stereo",
+    "Kitti2015Stereo",
+    "Middlebury2014Stereo",
+    "SceneFlowStereo",
+    "SintelStereo",
+)
 
 
 def _read_pfm_file(file_name):

@@ -6,8 +6,12 @@ import os
 import numtorch as torch
 
 from .._pil import pil
-from .utils import (download_and_extract_archive, download_file_from_google_drive,
-                    extract_archive, verify_str_arg)
+from .utils import (
+    download_and_extract_archive,
+    download_file_from_google_drive,
+    extract_archive,
+    verify_str_arg,
+)
 from .vision import VisionDataset
 
 # the columns of a box line after x, y, w, h, in file order

@@ -337,7 +337,7 @@ def kitti_stereo_tree(root):
             image(os.path.join(b15, "image_2", f"{k:06d}_10.png"), 5, 7)
             image(os.path.join(b15, "image_3", f"{k:06d}_10.png"), 5, 7)
             if split == "training":
-                levels = lambda: _RNG.integers(0, 30000, size=(5, 7))  # noqa: E731
+                levels = lambda: _RNG.integers(0, 30000, size=(5, 7))
                 gray16(os.path.join(b12, "disp_noc", f"{k:06d}_10.png"), levels())
                 gray16(os.path.join(b15, "disp_occ_0", f"{k:06d}_10.png"), levels())
                 gray16(os.path.join(b15, "disp_occ_1", f"{k:06d}_10.png"), levels())

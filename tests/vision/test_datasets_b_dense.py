@@ -180,7 +180,7 @@ def test_kitti(tmp_path):
         a, b = D.Kitti(tmp_path, train=train), TD.Kitti(tmp_path, train=train)
         assert_same_dataset(a, b)
         assert (a.images, a.targets, a._location) == (b.images, b.targets, b._location)
-    t = lambda i, t: (i.size, t)  # noqa: E731
+    t = lambda i, t: (i.size, t)
     assert_same_dataset(D.Kitti(tmp_path, transforms=t), TD.Kitti(tmp_path, transforms=t))
     raises_alike(lambda: D.Kitti(tmp_path / "x"), lambda: TD.Kitti(tmp_path / "x"))
 

@@ -11,7 +11,7 @@ import numtorchvision.datasets as D
 from numtorchvision.datasets import _dense_io
 
 from . import _fabricate_b as fab
-from .test_datasets_b_dense import assert_same, assert_same_dataset, raises_alike
+from .test_datasets_b_dense import assert_same_dataset, raises_alike
 
 
 @pytest.fixture

@@ -3,10 +3,8 @@
 
 import random
 
-import numpy as np
 import pytest
 import torchvision.datasets as TD
-import torchvision.datasets._stereo_matching as tv_stereo
 
 import numtorchvision.datasets as D
 

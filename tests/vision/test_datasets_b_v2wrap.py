@@ -137,8 +137,9 @@ def test_kitti(root, target_keys):
 
 
 def test_wrapped_transforms_run_on_converted_samples(root):
-    from numtorchvision.transforms import v2 as nv2
     from torchvision.transforms import v2 as tv2
+
+    from numtorchvision.transforms import v2 as nv2
 
     a = D.wrap_dataset_for_transforms_v2(D.Kitti(root, transforms=nv2.Compose(
         [nv2.PILToTensor(), nv2.RandomHorizontalFlip(p=1.0)])))
