@@ -136,6 +136,10 @@ def test_reshard_to_other_placements(out):
         assert got["local"]["s0"] == [row[:3] if r == 0 else row[3:] for row in base]
         assert got["local"]["r"] == scaled["r"][:4] if r == 0 else scaled["r"][4:]
         assert got["meta"] == {"rank_independent": [1, 2]}
+        assert got["one_rank_missing"] == ["CheckpointException ranks:dict_keys([1])",
+                                           "RuntimeError: Missing key in checkpoint "
+                                           "state_dict: extra."]
+        assert got["async"] == "Metadata" and got["async_back"] == base
         assert got["mismatch"] == [
             "CheckpointException ranks:dict_keys([0, 1])",
             {str(k): "ValueError('Size mismatch between saved torch.Size([7, 5]) and current: "

@@ -12,6 +12,7 @@ from . import (
     api,
     default_planner,
     filesystem,
+    format_utils,
     metadata,
     planner,
     state_dict,

@@ -303,3 +303,56 @@ class DefaultLoadPlanner(LoadPlanner):
 
     def commit_tensor(self, read_item, tensor):
         pass
+
+
+class _EmptyStateDictLoadPlanner(DefaultLoadPlanner):
+    """Loads a whole checkpoint without a template: the state dict handed to ``load`` is
+    rebuilt from the metadata (nested as it was saved; ``keys`` keeps only those entries)."""
+
+    def __init__(self, keys=None, *args, **kwargs):
+        self.keys = keys
+        super().__init__(*args, **kwargs)
+
+    def _wanted(self, fqn, path):
+        if not self.keys:
+            return True
+        return fqn in self.keys or str(path[0]) in self.keys
+
+    def set_up_planner(self, state_dict, metadata=None, is_coordinator=False):
+        from ... import empty
+
+        self.original_state_dict = state_dict
+        self.state_dict, self._slots = {}, {}
+        paths = (metadata.planner_data or {}) if self.flatten_state_dict else {}
+        for fqn, md in metadata.state_dict_metadata.items():
+            path = tuple(paths.get(fqn, (fqn,)))
+            if not self._wanted(fqn, path):
+                continue
+            value = (empty(tuple(md.size), dtype=md.properties.dtype)
+                     if isinstance(md, TensorStorageMetadata) else None)
+            container, key = _place(state_dict, path, value)
+            self.state_dict[fqn] = value
+            self._slots[fqn] = (container, key)
+            self.mappings[fqn] = path
+        self.metadata = metadata
+        self.is_coordinator = is_coordinator
+
+
+def _place(root, path, value):
+    """Put ``value`` at ``path`` under ``root``, making the dicts and lists on the way (an
+    int step is a list position); returns the container and key holding it."""
+    node = root
+    for step, nxt in zip(path[:-1], path[1:]):
+        child_kind = list if isinstance(nxt, int) else dict
+        if isinstance(node, list):
+            node.extend([None] * (step + 1 - len(node)))
+            if node[step] is None:
+                node[step] = child_kind()
+            node = node[step]
+        else:
+            node = node.setdefault(step, child_kind())
+    last = path[-1]
+    if isinstance(node, list):
+        node.extend([None] * (last + 1 - len(node)))
+    node[last] = value
+    return node, last

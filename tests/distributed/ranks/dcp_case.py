@@ -120,6 +120,20 @@ def main():
         except dcp.CheckpointException as e:
             res["mismatch"] = [str(e).splitlines()[0],
                                {str(r): repr(x[0]) for r, x in e.failures.items()}]
+        # only rank 1 asks for an entry the checkpoint lacks: every rank raises, naming it
+        ask = {"plain": distribute_tensor(zeros, mesh, [Shard(0)])}
+        if rank == 1:
+            ask["extra"] = torch.zeros(1)
+        try:
+            dcp.load(ask, checkpoint_id=os.path.join(OUT, "reshard"))
+        except dcp.CheckpointException as e:
+            res["one_rank_missing"] = [str(e).splitlines()[0], str(e).splitlines()[-1]]
+        fut = dcp.async_save({"x": distribute_tensor(base, mesh, [Shard(0)])},
+                             checkpoint_id=os.path.join(OUT, "async"))
+        res["async"] = type(fut.result()).__name__
+        back = {"x": distribute_tensor(zeros, mesh, [Replicate()])}
+        dcp.load(back, checkpoint_id=os.path.join(OUT, "async"))
+        res["async_back"] = back["x"].to_local().tolist()
     record(rank, res)
     dist.destroy_process_group()
 

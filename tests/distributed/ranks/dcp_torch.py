@@ -3,6 +3,7 @@
     python dcp_torch.py write CKPT OUT.json   # dcp.save of dcp_state.build(torch); dump
     python dcp_torch.py read CKPT OUT.json    # dcp.load into dcp_state.template(torch); dump
     python dcp_torch.py errors CKPT OUT.json  # the failing loads: class, first, last line
+    python dcp_torch.py convert CKPT OUT.json # format_utils.dcp_to_torch_save; dump the file
     python dcp_torch.py optim - OUT.json      # get_state_dict of fresh optimizers
     python dcp_torch.py full CKPT OUT.json    # dcp.load of a (sharded) checkpoint into
                                               # whole tensors: {fqn: values} of its metadata
@@ -42,6 +43,11 @@ elif mode == "errors":
         dcp.load({"a": 1})
     except BaseException as e:  # noqa: BLE001
         res["no_checkpoint_id"] = [type(e).__name__, str(e)]
+elif mode == "convert":
+    from torch.distributed.checkpoint.format_utils import dcp_to_torch_save
+
+    dcp_to_torch_save(ckpt, out + ".pt")
+    res = dump(torch, torch.load(out + ".pt", weights_only=False))
 elif mode == "optim":
     res = optim_cases(torch)
 else:  # full
