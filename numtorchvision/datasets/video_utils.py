@@ -65,21 +65,20 @@ class VideoClips:
                  _audio_samples=0, _audio_channels=0, output_format="THWC"):
         self.video_paths = video_paths
         self.num_workers = num_workers
-        # decoder hints kept for the API; PyAV decodes at the file's own size
-        self._video_width = _video_width
-        self._video_height = _video_height
-        self._video_min_dimension = _video_min_dimension
-        self._video_max_dimension = _video_max_dimension
-        self._audio_samples = _audio_samples
-        self._audio_channels = _audio_channels
+        # decoder hints, kept (and passed on by subset) for the API: PyAV decodes at the
+        # file's own size and sample rate
+        vars(self).update(_video_width=_video_width, _video_height=_video_height,
+                          _video_min_dimension=_video_min_dimension,
+                          _video_max_dimension=_video_max_dimension,
+                          _audio_samples=_audio_samples, _audio_channels=_audio_channels)
         self.output_format = output_format.upper()
         if self.output_format not in ("THWC", "TCHW"):
             raise ValueError(f"output_format should be either 'THWC' or 'TCHW', got "
                              f"{output_format}.")
-        if _precomputed_metadata is None:
-            self._compute_frame_pts()
-        else:
+        if _precomputed_metadata is not None:
             self._init_from_metadata(_precomputed_metadata)
+        else:
+            self._compute_frame_pts()
         self.compute_clips(clip_length_in_frames, frames_between_clips, frame_rate)
 
     def _compute_frame_pts(self):
@@ -107,15 +106,13 @@ class VideoClips:
     def subset(self, indices):
         """A VideoClips over the videos at ``indices`` (no timestamps are read again)."""
         metadata = {key: [values[i] for i in indices] for key, values in self.metadata.items()}
-        return type(self)(
-            metadata["video_paths"], clip_length_in_frames=self.num_frames,
-            frames_between_clips=self.step, frame_rate=self.frame_rate,
-            _precomputed_metadata=metadata, num_workers=self.num_workers,
-            _video_width=self._video_width, _video_height=self._video_height,
-            _video_min_dimension=self._video_min_dimension,
-            _video_max_dimension=self._video_max_dimension,
-            _audio_samples=self._audio_samples, _audio_channels=self._audio_channels,
-            output_format=self.output_format)
+        hints = {name: getattr(self, name) for name in (
+            "_video_width", "_video_height", "_video_min_dimension", "_video_max_dimension",
+            "_audio_samples", "_audio_channels")}
+        return type(self)(metadata["video_paths"], clip_length_in_frames=self.num_frames,
+                          frames_between_clips=self.step, frame_rate=self.frame_rate,
+                          _precomputed_metadata=metadata, num_workers=self.num_workers,
+                          output_format=self.output_format, **hints)
 
     @staticmethod
     def _resample_video_idx(num_frames, original_fps, new_fps):

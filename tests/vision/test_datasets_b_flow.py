@@ -58,6 +58,7 @@ def test_flyingchairs(tmp_path):
     for split in ("train", "val"):
         a, b = D.FlyingChairs(tmp_path, split=split), TD.FlyingChairs(tmp_path, split=split)
         assert_same_dataset(a, b)
+        assert repr(a) == repr(b)
         assert a._image_list == b._image_list and a._flow_list == b._flow_list
     raises_alike(lambda: D.FlyingChairs(tmp_path, split="test"),
                  lambda: TD.FlyingChairs(tmp_path, split="test"))
@@ -71,6 +72,7 @@ def test_sintel(tmp_path):
             a = D.Sintel(tmp_path, split=split, pass_name=pass_name)
             b = TD.Sintel(tmp_path, split=split, pass_name=pass_name)
             assert_same_dataset(a, b)
+            assert repr(a) == repr(b)
             assert a._image_list == b._image_list
     for kw in (dict(split="val"), dict(pass_name="albedo")):
         raises_alike(lambda: D.Sintel(tmp_path, **kw), lambda: TD.Sintel(tmp_path, **kw))
@@ -98,6 +100,7 @@ def test_kittiflow(tmp_path, tv_png16):
     for split in ("train", "test"):
         a, b = D.KittiFlow(tmp_path, split=split), TD.KittiFlow(tmp_path, split=split)
         assert_same_dataset(a, b)
+        assert repr(a) == repr(b)
         assert len(a[0]) == 4
     raises_alike(lambda: D.KittiFlow(tmp_path / "x"), lambda: TD.KittiFlow(tmp_path / "x"))
 
@@ -109,6 +112,7 @@ def test_flyingthings3d(tmp_path):
             a = D.FlyingThings3D(tmp_path, split=split, pass_name=pass_name, camera=camera)
             b = TD.FlyingThings3D(tmp_path, split=split, pass_name=pass_name, camera=camera)
             assert_same_dataset(a, b)
+            assert repr(a) == repr(b)
             assert a._image_list == b._image_list and a._flow_list == b._flow_list
     for kw in (dict(camera="middle"), dict(split="val"), dict(pass_name="x")):
         raises_alike(lambda: D.FlyingThings3D(tmp_path, **kw),
@@ -121,5 +125,6 @@ def test_hd1k(tmp_path, tv_png16):
     for split in ("train", "test"):
         a, b = D.HD1K(tmp_path, split=split), TD.HD1K(tmp_path, split=split)
         assert_same_dataset(a, b)
+        assert repr(a) == repr(b)
         assert a._image_list == b._image_list and a._flow_list == b._flow_list
     raises_alike(lambda: D.HD1K(tmp_path / "x"), lambda: TD.HD1K(tmp_path / "x"))

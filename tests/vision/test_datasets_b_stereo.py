@@ -36,6 +36,7 @@ def test_stereo_samples(tmp_path, name, make, variants):
         a, b = getattr(D, name)(tmp_path, **kw), getattr(TD, name)(tmp_path, **kw)
         assert a._images == b._images and a._disparities == b._disparities
         assert_same_dataset(a, b)
+        assert repr(a) == repr(b)
     # an empty root: the first pattern that found nothing
     raises_alike(lambda: getattr(D, name)(tmp_path / "none"),
                  lambda: getattr(TD, name)(tmp_path / "none"))
