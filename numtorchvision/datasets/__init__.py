@@ -30,6 +30,7 @@ from .flowers102 import Flowers102  # noqa: E402
 from .food101 import Food101  # noqa: E402
 from .gtsrb import GTSRB  # noqa: E402
 from .imagenet import ImageNet  # noqa: E402
+from .inaturalist import INaturalist  # noqa: E402
 from .imagenette import Imagenette  # noqa: E402
 from .lfw import LFWPairs, LFWPeople  # noqa: E402
 from .moving_mnist import MovingMNIST  # noqa: E402
@@ -45,9 +46,9 @@ from .usps import USPS  # noqa: E402
 
 __all__ += ["Caltech101", "Caltech256", "CelebA", "CLEVRClassification", "Country211", "DTD",
             "EuroSAT", "FER2013", "FGVCAircraft", "Flickr8k", "Flickr30k", "Flowers102",
-            "Food101", "GTSRB", "ImageNet", "Imagenette", "LFWPairs", "LFWPeople", "MovingMNIST",
-            "Omniglot", "OxfordIIITPet", "Places365", "RenderedSST2", "SBU", "SEMEION",
-            "StanfordCars", "SUN397", "USPS"]
+            "Food101", "GTSRB", "ImageNet", "Imagenette", "INaturalist", "LFWPairs",
+            "LFWPeople", "MovingMNIST", "Omniglot", "OxfordIIITPet", "Places365", "RenderedSST2",
+            "SBU", "SEMEION", "StanfordCars", "SUN397", "USPS"]
 
 
 def __getattr__(name):
