@@ -322,3 +322,29 @@ def test_format_utils_match_torch(torch_ckpt, numtorch_ckpt, tmp_path):
     empty = {}
     _quiet(dcp.load, empty, checkpoint_id=ckpt, planner=_EmptyStateDictLoadPlanner())
     assert empty == {}
+
+
+def test_user_planner_subclasses(tmp_path):
+    """The hooks users override on the default planners are the ones save/load call."""
+
+    class Prefixing(dcp.DefaultSavePlanner):
+        def set_up_planner(self, state_dict, storage_meta=None, is_coordinator=False):
+            super().set_up_planner({f"v1.{k}": v for k, v in state_dict.items()},
+                                   storage_meta, is_coordinator)
+
+        def transform_object(self, write_item, object):  # noqa: A002
+            if write_item.type.name == "BYTE_IO":
+                object = f"<{object}>"
+            return super().transform_object(write_item, object)
+
+    class Doubling(dcp.DefaultLoadPlanner):
+        def commit_tensor(self, read_item, tensor):
+            tensor.mul_(2)
+
+    _quiet(dcp.save, {"w": numtorch.arange(4.0), "tag": "x"}, checkpoint_id=tmp_path / "p",
+           planner=Prefixing())
+    meta = dcp.FileSystemReader(tmp_path / "p").read_metadata()
+    assert sorted(meta.state_dict_metadata) == ["v1.tag", "v1.w"]
+    back = {"v1": {"w": numtorch.zeros(4), "tag": None}}
+    _quiet(dcp.load, back, checkpoint_id=tmp_path / "p", planner=Doubling())
+    assert back["v1"]["w"].tolist() == [0.0, 2.0, 4.0, 6.0] and back["v1"]["tag"] == "<x>"

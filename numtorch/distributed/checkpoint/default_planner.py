@@ -170,14 +170,18 @@ class DefaultSavePlanner(SavePlanner):
         return new_plan
 
     def resolve_data(self, write_item):
-        value = self.lookup_object(write_item.index)
+        return self.transform_object(write_item, self.lookup_object(write_item.index))
+
+    def transform_object(self, write_item, object):  # noqa: A002  (torch's parameter name)
+        """What the storage layer writes for ``object``: bytes entries as their
+        ``torch.save`` bytes, DTensors as this rank's block."""
         if write_item.type is WriteItemType.BYTE_IO:
             from ... import save
 
             buf = io.BytesIO()
-            save(value, buf)
+            save(object, buf)
             return buf
-        return value.to_local() if isinstance(value, _dtensor_class()) else value
+        return object.to_local() if isinstance(object, _dtensor_class()) else object
 
     def lookup_object(self, index):
         return self.state_dict[index.fqn]
@@ -296,7 +300,10 @@ class DefaultLoadPlanner(LoadPlanner):
         return value.to_local() if isinstance(value, _dtensor_class()) else value
 
     def resolve_tensor(self, read_item):
-        tensor = self.lookup_tensor(read_item.dest_index)
+        return self.transform_tensor(read_item, self.lookup_tensor(read_item.dest_index))
+
+    def transform_tensor(self, read_item, tensor):
+        """The region of ``tensor`` that ``read_item`` fills."""
         for dim, (start, length) in enumerate(zip(read_item.dest_offsets, read_item.lengths)):
             tensor = tensor.narrow(dim, start, length)
         return tensor

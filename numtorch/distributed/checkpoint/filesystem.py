@@ -82,9 +82,15 @@ def _blob(obj):
 
 
 def _tensor_blob(tensor):
-    # the chunk alone, compact and without autograd state, as torch writes it
+    # the chunk alone, compact and without autograd state, as torch writes it (torch.save
+    # of a view would write the whole storage it looks into)
     t = tensor.detach()
-    t = t.contiguous().clone() if t.is_contiguous() else t.contiguous()
+    alone = (t.is_contiguous() and t.storage_offset() == 0
+             and t.untyped_storage().nbytes() == t.numel() * t.element_size())
+    if not alone:
+        t = t.contiguous()
+        if t.untyped_storage().nbytes() != t.numel() * t.element_size():
+            t = t.clone()
     return _blob(t)
 
 
