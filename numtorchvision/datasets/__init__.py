@@ -92,3 +92,5 @@ from .kinetics import Kinetics  # noqa: E402
 from .ucf101 import UCF101  # noqa: E402
 
 __all__ += ["HMDB51", "Kinetics", "UCF101"]
+# as in torchvision, listed though it is imported on first use (module __getattr__ above)
+__all__ += ["wrap_dataset_for_transforms_v2"]

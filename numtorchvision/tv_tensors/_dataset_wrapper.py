@@ -55,6 +55,8 @@ def _converters():
                   datasets.WIDERFace: _WiderFaceTargets,
                   datasets.VOCSegmentation: _segmentation_masks, datasets.SBDataset: _sbd,
                   datasets.Cityscapes: _cityscapes})
+    table.update(dict.fromkeys([datasets.Kinetics, datasets.UCF101, datasets.HMDB51],
+                               _video_classification))
     return table
 
 
@@ -221,6 +223,16 @@ def _instances(image):
     masks = ids_map.unsqueeze(0) == ids.reshape(-1, 1, 1, 1)
     labels = torch.where(ids >= 1000, torch.div(ids, 1000, rounding_mode="floor"), ids)
     return {"masks": Mask(masks), "labels": labels}
+
+
+def _video_classification(dataset, target_keys):
+    from . import Video
+
+    if dataset.video_clips.output_format == "THWC":
+        raise RuntimeError(f"{type(dataset).__name__} with `output_format='THWC'` is not "
+                           "supported by this wrapper, since it is not compatible with the "
+                           "transformations. Please use `output_format='TCHW'` instead.")
+    return lambda index, sample: (Video(sample[0]), *sample[1:])
 
 
 def _cityscapes(dataset, target_keys):

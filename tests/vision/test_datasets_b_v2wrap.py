@@ -148,3 +148,35 @@ def test_wrapped_transforms_run_on_converted_samples(root):
     for i in range(len(b)):
         assert_same_v2(a[i], b[i])
     assert isinstance(a[0][1]["boxes"], ntvt.BoundingBoxes)
+
+
+@pytest.mark.parametrize("name", ["UCF101", "HMDB51"])
+def test_video_datasets(tmp_path, name):
+    # no decoding: both libraries get the same timestamps and a stand-in clip reader
+    for c in ("A", "B"):
+        os.makedirs(tmp_path / "v" / c)
+        (tmp_path / "v" / c / f"x{c}.avi").write_bytes(b"")
+    fab.text(str(tmp_path / "ann" / "trainlist01.txt"), "A/xA.avi\nB/xB.avi\n")
+    fab.text(str(tmp_path / "ann" / "A_test_split1.txt"), "xA.avi 1\nxB.avi 1\n")
+    paths = [str(tmp_path / "v" / "A" / "xA.avi"), str(tmp_path / "v" / "B" / "xB.avi")]
+    pts = [list(range(5)), list(range(6))]
+    frames = fab.rng().integers(0, 256, (2, 3, 4, 5)).astype(np.uint8)
+    built = {}
+    for lib, tensor_lib in ((D, numtorch), (TD, torch)):
+        meta = {"video_paths": paths, "video_fps": [5.0, 5.0],
+                "video_pts": [tensor_lib.tensor(p) for p in pts]}
+        for fmt in ("THWC", "TCHW"):
+            ds = getattr(lib, name)(str(tmp_path / "v"), str(tmp_path / "ann"), 2,
+                                    _precomputed_metadata=meta, output_format=fmt)
+            ds.video_clips.get_clip = lambda i, t=tensor_lib: (
+                t.from_numpy(frames.copy()), t.ones(1, 3), {}, i % 2)
+            built[lib, fmt] = ds
+    raises_alike(lambda: D.wrap_dataset_for_transforms_v2(built[D, "THWC"]),
+                 lambda: TD.wrap_dataset_for_transforms_v2(built[TD, "THWC"]))
+    raises_alike(lambda: D.wrap_dataset_for_transforms_v2(built[D, "TCHW"], {"x"}),
+                 lambda: TD.wrap_dataset_for_transforms_v2(built[TD, "TCHW"], {"x"}))
+    a = D.wrap_dataset_for_transforms_v2(built[D, "TCHW"])
+    b = TD.wrap_dataset_for_transforms_v2(built[TD, "TCHW"])
+    assert len(a) == len(b) == 9  # 4 + 5 two-frame clips
+    for i in (0, 5):
+        assert_same_v2(a[i], b[i])
