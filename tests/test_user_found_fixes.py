@@ -1041,3 +1041,13 @@ def test_out_return_types_are_the_out_twins():
                  .__name__) for r in rs] + [type(L.max(A, 0)).__name__]
 
     assert run(numtorch) == run(torch)
+
+
+def test_jvp_outputs_keep_a_graph_only_where_they_reach_an_outer_leaf():
+    # every output (and tangent) of jvp required grad when any one reached a captured weight
+    def run(L):
+        w = L.ones(2, requires_grad=True)
+        p, t = L.func.jvp(lambda x: (x * w, x.sum(), x * 2), (L.ones(2),), (L.ones(2),))
+        return [a.requires_grad for a in p], [a.requires_grad for a in t], t[0].tolist()
+
+    assert run(numtorch) == run(torch)

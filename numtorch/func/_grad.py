@@ -324,8 +324,9 @@ def _linear_pushforward(func, primals, has_aux, strict):
     return ins, flat_out, out_spec, us, gs, aux
 
 
-def _push(ins, flat_out, us, gs, flat_t, keep):
-    """``J t`` for flat tangents ``flat_t`` (one per input leaf)."""
+def _push(ins, flat_out, us, gs, flat_t, keep, keeps=None):
+    """``J t`` for flat tangents ``flat_t`` (one per input leaf); ``keeps``: per output,
+    whether its tangent stays differentiable (``keep`` for all when None)."""
     from .. import zeros_like
 
     pairs = [(g, B.lower(B.unwrap_owner(t), lv)) for g, t, lv in zip(gs, flat_t, ins.levels)
@@ -337,11 +338,11 @@ def _push(ins, flat_out, us, gs, flat_t, keep):
     else:
         jv = [None] * len(us)
     res = []
-    for v, u, o in zip(jv, us, flat_out):
+    for i, (v, u, o) in enumerate(zip(jv, us, flat_out)):
         if v is None:
             v = zeros_like(u)
         v = B.lift(v, B.physical(o)[1])
-        res.append(_detached(v, keep))
+        res.append(_detached(v, keep if keeps is None else keeps[i]))
     return res
 
 
@@ -386,9 +387,11 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     """
     flat_t = _check_jvp_args(primals, tangents)
     ins, flat_out, out_spec, us, gs, aux = _linear_pushforward(func, primals, has_aux, strict)
-    keep = _keep_graph(ins, [B.physical(o)[0] for o in flat_out], ins.grad_on)
-    jv = _push(ins, flat_out, us, gs, flat_t, keep)
-    out = tree_unflatten([_detached(o, keep) for o in flat_out], out_spec)
+    # each output (and its tangent) stays differentiable only if it reaches a tensor that
+    # requires grad outside the transform, as torch's do
+    keeps = [_keep_graph(ins, [B.physical(o)[0]], ins.grad_on) for o in flat_out]
+    jv = _push(ins, flat_out, us, gs, flat_t, any(keeps), keeps)
+    out = tree_unflatten([_detached(o, k) for o, k in zip(flat_out, keeps)], out_spec)
     res = (out, tree_unflatten(jv, out_spec))
     return res + (aux,) if has_aux else res
 
