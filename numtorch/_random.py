@@ -23,6 +23,14 @@ __all__ = ["Generator", "manual_seed", "seed", "initial_seed", "get_rng_state",
 _DEFAULT_SEED = 67280421310721  # what a fresh torch.Generator reports as its initial seed
 
 
+def _check_state(new_state):
+    """torch's TypeErrors for a state that is not a uint8 tensor."""
+    if not isinstance(new_state, Tensor):
+        raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
+    if new_state.dtype is not _dtype.uint8:
+        raise TypeError("RNG state must be a torch.ByteTensor")
+
+
 class Generator:
     """A source of random numbers, seeded independently of the default one.
 
@@ -39,7 +47,16 @@ class Generator:
 
     def __init__(self, device="cpu"):
         self.device = default_device(device)
-        if self.device.type == "cuda":
+        kind = self.device.type
+        if kind == "mps":
+            raise RuntimeError("Cannot execute getNewGenerator() without MPS backend.")
+        if kind == "xpu":
+            raise RuntimeError("Cannot get XPU generator without ATen_xpu library.")
+        if kind not in ("cpu", "cuda"):
+            raise RuntimeError(f"{kind.upper()} device type not an accelerator.")
+        if kind == "cpu":
+            self.device = type(self.device)("cpu")  # one CPU generator: 'cpu:0' is 'cpu'
+        if kind == "cuda":
             if backend.cupy_or_none() is None:
                 from ._tensor import _NO_CUDA_LIBRARY
 
@@ -89,8 +106,7 @@ class Generator:
         Args:
             new_state (Tensor): a uint8 tensor from ``get_state``.
         """
-        if not isinstance(new_state, Tensor) or new_state.dtype is not _dtype.uint8:
-            raise TypeError("RNG state must be a torch.ByteTensor")
+        _check_state(new_state)
         arr = new_state._array if type(new_state._array) is np.ndarray else \
             new_state._array.get()
         if self.device.type == "cuda":
@@ -140,8 +156,7 @@ class _DeviceDefaultGenerator(Generator):
         return self
 
     def set_state(self, new_state):
-        if not isinstance(new_state, Tensor) or new_state.dtype is not _dtype.uint8:
-            raise TypeError("RNG state must be a torch.ByteTensor")
+        _check_state(new_state)
         arr = backend.to_host(new_state._array)
         rng = self._rng
         rng.initial = _set_device_state(rng, arr)

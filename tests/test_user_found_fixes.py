@@ -1051,3 +1051,22 @@ def test_jvp_outputs_keep_a_graph_only_where_they_reach_an_outer_leaf():
         return [a.requires_grad for a in p], [a.requires_grad for a in t], t[0].tolist()
 
     assert run(numtorch) == run(torch)
+
+
+def test_generator_devices_and_bad_states_as_torch():
+    # Generator(device='meta'/'lazy'/'mps'...) was accepted; 'cpu:0' kept its index; a
+    # non-tensor state gave the uint8 message
+    def run(L):
+        seen = []
+        for d in ["meta", "lazy", "mps", "xpu", "cpu:0", "cpu"]:
+            try:
+                seen.append(str(L.Generator(device=d).device))
+            except RuntimeError as e:
+                seen.append(str(e))
+        for bad in ["x", None, [1], L.zeros(3, dtype=L.int8)]:
+            with pytest.raises(TypeError) as info:
+                L.Generator().set_state(bad)
+            seen.append(str(info.value))
+        return seen
+
+    assert run(numtorch) == run(torch)
