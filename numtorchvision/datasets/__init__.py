@@ -36,6 +36,7 @@ from .lfw import LFWPairs, LFWPeople  # noqa: E402
 from .moving_mnist import MovingMNIST  # noqa: E402
 from .omniglot import Omniglot  # noqa: E402
 from .oxford_iiit_pet import OxfordIIITPet  # noqa: E402
+from .pcam import PCAM  # noqa: E402
 from .phototour import PhotoTour  # noqa: E402
 from .places365 import Places365  # noqa: E402
 from .rendered_sst2 import RenderedSST2  # noqa: E402
@@ -48,8 +49,8 @@ from .usps import USPS  # noqa: E402
 __all__ += ["Caltech101", "Caltech256", "CelebA", "CLEVRClassification", "Country211", "DTD",
             "EuroSAT", "FER2013", "FGVCAircraft", "Flickr8k", "Flickr30k", "Flowers102",
             "Food101", "GTSRB", "ImageNet", "Imagenette", "INaturalist", "LFWPairs",
-            "LFWPeople", "MovingMNIST", "Omniglot", "OxfordIIITPet", "PhotoTour", "Places365",
-            "RenderedSST2", "SBU", "SEMEION", "StanfordCars", "SUN397", "USPS"]
+            "LFWPeople", "MovingMNIST", "Omniglot", "OxfordIIITPet", "PCAM", "PhotoTour",
+            "Places365", "RenderedSST2", "SBU", "SEMEION", "StanfordCars", "SUN397", "USPS"]
 
 
 def __getattr__(name):
