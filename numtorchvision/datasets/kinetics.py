@@ -3,7 +3,6 @@ download of the official video archives and their sorting into class folders."""
 
 import csv
 import os
-import time
 import urllib.parse
 from functools import partial
 from multiprocessing import Pool
@@ -32,9 +31,6 @@ class Kinetics(_ClipDataset):
         num_download_workers (int): processes downloading archives.
         num_workers (int): processes reading the videos' timestamps.
         output_format (str): ``"TCHW"`` (default) or ``"THWC"``.
-
-    Raises:
-        RuntimeError: ``download=True`` while the split folder already exists.
     """
 
     _TAR_URLS = {
@@ -62,7 +58,6 @@ class Kinetics(_ClipDataset):
         self._legacy = _legacy
         if _legacy:
             # the old layout: class folders directly under root, frames THWC
-            print("Using legacy structure")
             self.split_folder, self.split, output_format = root, "unknown", "THWC"
             if download:
                 raise ValueError("Cannot download the videos using legacy_structure.")
@@ -90,20 +85,14 @@ class Kinetics(_ClipDataset):
         return video, audio, label
 
     def download_and_process_videos(self):
-        """Download the split's video archives, then sort the videos into class folders."""
-        start = time.time()
+        """Download the split's video archives (unless the split folder exists), then sort
+        the videos into class folders."""
         self._download_videos()
-        downloaded = time.time()
-        print("Elapsed time for downloading in mins ", (downloaded - start) / 60)
         self._make_ds_structure()
-        done = time.time()
-        print("Elapsed time for processing in mins ", (done - downloaded) / 60)
-        print("Elapsed time overall in mins ", (done - start) / 60)
 
     def _download_videos(self):
         if os.path.exists(self.split_folder):
-            raise RuntimeError(f"The directory {self.split_folder} already exists. If you want "
-                               f"to re-download or re-extract the images, delete the directory.")
+            return  # already downloaded (or laid out by hand)
         tars = os.path.join(self.root, "tars")
         lists = os.path.join(self.root, "files")
         list_url = self._TAR_URLS[self.num_classes].format(split=self.split)

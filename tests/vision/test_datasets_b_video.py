@@ -210,3 +210,55 @@ def test_kinetics(tmp_path):
     for kw in (dict(num_classes="500"), dict(split="dev"), dict(download=True)):
         raises_alike(lambda: D.Kinetics(str(tmp_path), 4, **kw),
                      lambda: TD.Kinetics(str(tmp_path), 4, **kw))
+
+
+def test_kinetics_download_matches_torchvision(server, tmp_path, monkeypatch):
+    import tarfile
+
+    src = tmp_path / "src"
+    rows = [("tai chi", "abc", 3, 13), ("jumpin' (high)", "x_y", 10, 20), ("tai chi", "zzz", 0, 10)]
+    tars = []
+    for k, (_, ytid, start, end) in enumerate(rows):
+        name = f"{ytid}_{start:06}_{end:06}.mp4"
+        fab.video(str(src / name), frames=4 + k)
+        tar = f"k400/part{k}.tar.gz"
+        os.makedirs(os.path.join(server.root, "k400", "val"), exist_ok=True)
+        with tarfile.open(os.path.join(server.root, tar), "w:gz") as t:
+            t.add(str(src / name), name)
+        tars.append(server.url(tar))
+    fab.text(os.path.join(server.root, "k400", "val", "k400_val_path.txt"), "\n".join(tars))
+    fab.text(os.path.join(server.root, "k400", "val.csv"), "label,youtube_id,time_start,time_end,"
+             "split\n" + "".join(f'"{lab}",{y},{s},{e},val\n' for lab, y, s, e in rows))
+    for cls in (D.Kinetics, TD.Kinetics):
+        monkeypatch.setattr(cls, "_TAR_URLS", {"400": server.url("k400/{split}/k400_{split}_path.txt")})
+        monkeypatch.setattr(cls, "_ANNOTATION_URLS", {"400": server.url("k400/{split}.csv")})
+    a = D.Kinetics(str(tmp_path / "nt"), 3, split="val", download=True, num_workers=0)
+    meta = _tv_metadata(a.metadata)
+    meta["video_paths"] = [p.replace(str(tmp_path / "nt"), str(tmp_path / "tv"))
+                           for p in meta["video_paths"]]
+    b = TD.Kinetics(str(tmp_path / "tv"), 3, split="val", download=True,
+                    _precomputed_metadata=meta)
+    listing = [sorted(os.path.relpath(os.path.join(d, f), r) for d, _, fs in os.walk(r) for f in fs)
+               for r in (tmp_path / "nt", tmp_path / "tv")]
+    assert listing[0] == listing[1]
+    assert "val/jumpin_high/x_y_000010_000020.mp4" in listing[0]
+    assert a.classes == b.classes == ["jumpin_high", "tai_chi"]
+    _same_clips(a.video_clips, b.video_clips)
+    # a second download=True finds the split folder and fetches nothing, in both
+    hits = dict(server.hits)
+    again = D.Kinetics(str(tmp_path / "nt"), 3, split="val", download=True, num_workers=0)
+    TD.Kinetics(str(tmp_path / "tv"), 3, split="val", download=True, _precomputed_metadata=meta)
+    assert server.hits == hits and len(again) == len(a)
+
+
+def test_kinetics_legacy_layout(tmp_path, capsys):
+    fab.action_tree(str(tmp_path), classes=("a", "b"), per_class=1, ext="mp4")
+    a = D.Kinetics(str(tmp_path), 2, _legacy=True, num_workers=0)
+    b = TD.Kinetics(str(tmp_path), 2, _legacy=True, _precomputed_metadata=_tv_metadata(a.metadata))
+    assert (a.split, a.split_folder, a.video_clips.output_format) == \
+        (b.split, b.split_folder, b.video_clips.output_format)
+    assert capsys.readouterr().out == ""
+    _same_clips(a.video_clips, b.video_clips)
+    assert tuple(a[0][0].shape) == (2, 16, 24, 3)
+    raises_alike(lambda: D.Kinetics(str(tmp_path), 2, _legacy=True, download=True),
+                 lambda: TD.Kinetics(str(tmp_path), 2, _legacy=True, download=True))
