@@ -92,3 +92,11 @@ def as_path(root):
 
 def index_of(names):
     return {name: i for i, name in enumerate(names)}
+
+
+def transformed(dataset, image, target):
+    """``(image, target)`` after the dataset's ``transforms`` (which wraps ``transform`` and
+    ``target_transform`` when those were given)."""
+    if dataset.transforms is None:
+        return image, target
+    return dataset.transforms(image, target)

@@ -5,7 +5,7 @@ annotations in ``caltech101/Annotations/<class>/annotation_NNNN.mat``) and Calte
 import os
 
 from .._pil import pil
-from ._listed import NOT_FOUND_OR_CORRUPT, as_list, load_mat, pick_targets, require
+from ._listed import NOT_FOUND_OR_CORRUPT, as_list, load_mat, pick_targets, require, transformed
 from .utils import download_and_extract_archive, extract_archive, verify_str_arg
 from .vision import VisionDataset
 
@@ -36,11 +36,7 @@ class _Caltech(VisionDataset):
         return len(self.index)
 
     def _finish(self, image, target):
-        if self.transform is not None:
-            image = self.transform(image)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
-        return image, target
+        return transformed(self, image, target)
 
 
 class Caltech101(_Caltech):

@@ -9,7 +9,7 @@ import pathlib
 import numpy as np
 
 from .._pil import pil
-from ._listed import check_split
+from ._listed import check_split, transformed
 from .utils import check_integrity
 from .vision import VisionDataset
 
@@ -62,11 +62,7 @@ class FER2013(VisionDataset):
     def __getitem__(self, idx):
         pixels, target = self._samples[idx]
         image = pil().fromarray(pixels.numpy())
-        if self.transform is not None:
-            image = self.transform(image)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
-        return image, target
+        return transformed(self, image, target)
 
     def extra_repr(self):
         return f"split={self._split}"

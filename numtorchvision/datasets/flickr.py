@@ -11,6 +11,7 @@ import os
 from collections import defaultdict
 from html.parser import HTMLParser
 
+from ._listed import transformed
 from .folder import default_loader
 from .vision import VisionDataset
 
@@ -64,11 +65,7 @@ class _Captions(VisionDataset):
     def __getitem__(self, index):
         img_id = self.ids[index]
         image, target = self.loader(self._path(img_id)), self.annotations[img_id]
-        if self.transform is not None:
-            image = self.transform(image)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
-        return image, target
+        return transformed(self, image, target)
 
     def __len__(self):
         return len(self.ids)

@@ -3,24 +3,31 @@ two MATLAB files."""
 
 import os
 
-from ._listed import ListedImages, NOT_FOUND_OR_CORRUPT, as_path, check_split, load_mat, require
+from ._listed import NOT_FOUND_OR_CORRUPT, ListedImages, as_path, check_split, load_mat, require
 from .folder import default_loader
 from .utils import check_integrity, download_and_extract_archive, download_url
 
-_CLASS_NAMES = """pink primrose|hard-leaved pocket orchid|canterbury bells|sweet pea|english
-marigold|tiger lily|moon orchid|bird of paradise|monkshood|globe thistle|snapdragon|colt's
-foot|king protea|spear thistle|yellow iris|globe-flower|purple coneflower|peruvian
-lily|balloon flower|giant white arum lily|fire lily|pincushion flower|fritillary|red
-ginger|grape hyacinth|corn poppy|prince of wales feathers|stemless gentian|artichoke|sweet
-william|carnation|garden phlox|love in the mist|mexican aster|alpine sea holly|ruby-lipped
-cattleya|cape flower|great masterwort|siam tulip|lenten rose|barbeton daisy|daffodil|sword
-lily|poinsettia|bolero deep blue|wallflower|marigold|buttercup|oxeye daisy|common
-dandelion|petunia|wild pansy|primula|sunflower|pelargonium|bishop of llandaff|gaura|geranium|orange
-dahlia|pink-yellow dahlia?|cautleya spicata|japanese anemone|black-eyed susan|silverbush|californian
-poppy|osteospermum|spring crocus|bearded iris|windflower|tree poppy|gazania|azalea|water
-lily|rose|thorn apple|morning glory|passion flower|lotus|toad lily|anthurium|frangipani|clematis|hibiscus|columbine|desert-rose|tree
-mallow|magnolia|cyclamen|watercress|canna lily|hippeastrum|bee balm|ball moss|foxglove|bougainvillea|camellia|mallow|mexican
-petunia|bromelia|blanket flower|trumpet creeper|blackberry lily"""
+_CLASS_NAMES = [
+    "pink primrose", "hard-leaved pocket orchid", "canterbury bells", "sweet pea",
+    "english marigold", "tiger lily", "moon orchid", "bird of paradise", "monkshood",
+    "globe thistle", "snapdragon", "colt's foot", "king protea", "spear thistle", "yellow iris",
+    "globe-flower", "purple coneflower", "peruvian lily", "balloon flower",
+    "giant white arum lily", "fire lily", "pincushion flower", "fritillary", "red ginger",
+    "grape hyacinth", "corn poppy", "prince of wales feathers", "stemless gentian", "artichoke",
+    "sweet william", "carnation", "garden phlox", "love in the mist", "mexican aster",
+    "alpine sea holly", "ruby-lipped cattleya", "cape flower", "great masterwort", "siam tulip",
+    "lenten rose", "barbeton daisy", "daffodil", "sword lily", "poinsettia", "bolero deep blue",
+    "wallflower", "marigold", "buttercup", "oxeye daisy", "common dandelion", "petunia",
+    "wild pansy", "primula", "sunflower", "pelargonium", "bishop of llandaff", "gaura",
+    "geranium", "orange dahlia", "pink-yellow dahlia?", "cautleya spicata", "japanese anemone",
+    "black-eyed susan", "silverbush", "californian poppy", "osteospermum", "spring crocus",
+    "bearded iris", "windflower", "tree poppy", "gazania", "azalea", "water lily", "rose",
+    "thorn apple", "morning glory", "passion flower", "lotus", "toad lily", "anthurium",
+    "frangipani", "clematis", "hibiscus", "columbine", "desert-rose", "tree mallow", "magnolia",
+    "cyclamen", "watercress", "canna lily", "hippeastrum", "bee balm", "ball moss", "foxglove",
+    "bougainvillea", "camellia", "mallow", "mexican petunia", "bromelia", "blanket flower",
+    "trumpet creeper", "blackberry lily",
+]
 
 
 class Flowers102(ListedImages):
@@ -43,7 +50,7 @@ class Flowers102(ListedImages):
                   "label": ("imagelabels.mat", "e0620be6f572b9609742df49c70aed4d"),
                   "setid": ("setid.mat", "a5357ecc9cb78c4bef273ce3793fc85c")}
     _splits_map = {"train": "trnid", "val": "valid", "test": "tstid"}
-    classes = " ".join(_CLASS_NAMES.split("\n")).split("|")
+    classes = _CLASS_NAMES
 
     def __init__(self, root, split="train", transform=None, target_transform=None,
                  download=False, loader=default_loader):

@@ -5,7 +5,7 @@ earlier ones ``<version>/<super category>/<numeric category id>/``."""
 import os
 
 from .._pil import pil
-from ._listed import NOT_FOUND_OR_CORRUPT, as_list, check_split, pick_targets, require
+from ._listed import NOT_FOUND_OR_CORRUPT, as_list, check_split, pick_targets, require, transformed
 from .utils import download_and_extract_archive
 from .vision import VisionDataset
 
@@ -110,11 +110,7 @@ class INaturalist(VisionDataset):
         image = pil().open(path) if self.loader is None else self.loader(path)
         target = pick_targets(self.target_type, lambda t: cat if t == "full"
                               else self.categories_map[cat][t])
-        if self.transform is not None:
-            image = self.transform(image)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
-        return image, target
+        return transformed(self, image, target)
 
     def __len__(self):
         return len(self.index)

@@ -5,7 +5,7 @@ them (it is MD5-checked, as torchvision does)."""
 
 import os
 
-from ._listed import NOT_FOUND_OR_CORRUPT, check_split, require
+from ._listed import NOT_FOUND_OR_CORRUPT, check_split, require, transformed
 from .folder import default_loader
 from .utils import check_integrity
 from .vision import VisionDataset
@@ -124,11 +124,7 @@ class LFWPeople(_LFW):
 
     def __getitem__(self, index):
         image, target = self._loader(self.data[index]), self.targets[index]
-        if self.transform is not None:
-            image = self.transform(image)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
-        return image, target
+        return transformed(self, image, target)
 
     def extra_repr(self):
         return super().extra_repr() + f"\nClasses (identities): {len(self.class_to_idx)}"
@@ -148,7 +144,7 @@ class LFWPairs(_LFW):
 
     def _get_pairs(self, images_dir):
         names, paths, targets = [], [], []
-        pairs_per_fold = lambda first: 2 * int(first[-1])  # noqa: E731 - matched + unmatched
+        pairs_per_fold = lambda first: 2 * int(first[-1])
         for block in self._folds(self._lines(self.labels_file), pairs_per_fold):
             for row in block:
                 if len(row) == 3:  # "<name> <no1> <no2>": the same person

@@ -4,7 +4,7 @@
 import os
 
 from .._pil import pil
-from ._listed import NOT_FOUND_OR_CORRUPT, require
+from ._listed import NOT_FOUND_OR_CORRUPT, require, transformed
 from .utils import check_integrity, download_and_extract_archive, list_dir, list_files
 from .vision import VisionDataset
 
@@ -56,11 +56,7 @@ class Omniglot(VisionDataset):
         path = os.path.join(self.target_folder, self._characters[label], name)
         image = pil().open(path, mode="r").convert("L") if self.loader is None \
             else self.loader(path)
-        if self.transform is not None:
-            image = self.transform(image)
-        if self.target_transform is not None:
-            label = self.target_transform(label)
-        return image, label
+        return transformed(self, image, label)
 
     def _zip(self):
         name = self._get_target_folder()

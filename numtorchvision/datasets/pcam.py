@@ -5,7 +5,7 @@ labels "y" (N, 1, 1, 1)). Reading them needs ``h5py``."""
 import pathlib
 
 from .._pil import pil
-from ._listed import check_split, require
+from ._listed import check_split, require, transformed
 from .utils import _decompress, download_file_from_google_drive
 from .vision import VisionDataset
 
@@ -71,11 +71,7 @@ class PCAM(VisionDataset):
             image = pil().fromarray(f["x"][idx]).convert("RGB")
         with self.h5py.File(self._file("targets")) as f:
             target = int(f["y"][idx, 0, 0, 0])
-        if self.transform is not None:
-            image = self.transform(image)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
-        return image, target
+        return transformed(self, image, target)
 
     def _check_exists(self):
         return all(self._file(kind).exists() for kind in ("images", "targets"))

@@ -5,7 +5,7 @@ only those that arrived are items."""
 
 import os
 
-from ._listed import NOT_FOUND_OR_CORRUPT, require
+from ._listed import NOT_FOUND_OR_CORRUPT, require, transformed
 from .folder import default_loader
 from .utils import check_integrity, download_and_extract_archive, download_url
 from .vision import VisionDataset
@@ -46,11 +46,7 @@ class SBU(VisionDataset):
     def __getitem__(self, index):
         image = self.loader(os.path.join(self.root, "dataset", self.photos[index]))
         target = self.captions[index]
-        if self.transform is not None:
-            image = self.transform(image)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
-        return image, target
+        return transformed(self, image, target)
 
     def __len__(self):
         return len(self.captions)

@@ -6,7 +6,7 @@ import os
 import numpy as np
 
 from .._pil import pil
-from ._listed import NOT_FOUND_OR_CORRUPT, require
+from ._listed import NOT_FOUND_OR_CORRUPT, require, transformed
 from .utils import check_integrity, download_url
 from .vision import VisionDataset
 
@@ -39,11 +39,7 @@ class SEMEION(VisionDataset):
 
     def __getitem__(self, index):
         image, target = pil().fromarray(self.data[index]), int(self.labels[index])
-        if self.transform is not None:
-            image = self.transform(image)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
-        return image, target
+        return transformed(self, image, target)
 
     def __len__(self):
         return len(self.data)

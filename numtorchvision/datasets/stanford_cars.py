@@ -29,12 +29,11 @@ class StanfordCars(ListedImages):
         self._split = check_split(split, ("train", "test"))
         self._base_folder = as_path(self.root) / "stanford_cars"
         devkit = self._base_folder / "devkit"
-        if self._split == "train":
-            self._annotations_mat_path = devkit / "cars_train_annos.mat"
-            self._images_base_path = self._base_folder / "cars_train"
-        else:
-            self._annotations_mat_path = self._base_folder / "cars_test_annos_withlabels.mat"
-            self._images_base_path = self._base_folder / "cars_test"
+        labels_in, images_in = {"train": (devkit / "cars_train_annos.mat", "cars_train"),
+                                "test": (self._base_folder / "cars_test_annos_withlabels.mat",
+                                         "cars_test")}[self._split]
+        self._annotations_mat_path = labels_in
+        self._images_base_path = self._base_folder / images_in
         if download:
             self.download()
         require(self._check_exists(), "Dataset not found.")

@@ -8,6 +8,7 @@ import os
 import numpy as np
 
 from .._pil import pil
+from ._listed import transformed
 from .utils import download_url
 from .vision import VisionDataset
 
@@ -49,11 +50,7 @@ class USPS(VisionDataset):
 
     def __getitem__(self, index):
         image, target = pil().fromarray(self.data[index]), int(self.targets[index])
-        if self.transform is not None:
-            image = self.transform(image)
-        if self.target_transform is not None:
-            target = self.target_transform(target)
-        return image, target
+        return transformed(self, image, target)
 
     def __len__(self):
         return len(self.data)

@@ -136,8 +136,9 @@ class Served:
         self._thread.join(timeout=5)
 
 
-@pytest.fixture
-def served():
+def serving():
+    """The body of a ``served`` fixture (``served = pytest.fixture(serving)`` in a test
+    module)."""
     srv = Served()
     yield srv
     srv.close()

@@ -14,7 +14,9 @@ import numtorchvision.datasets as D
 import numtorchvision.transforms as T
 
 from . import _fabricate as fab
-from ._datasets_a import image_bytes, same_dataset, same_error, served, zip_bytes  # noqa: F401
+from ._datasets_a import image_bytes, same_dataset, same_error, serving, zip_bytes
+
+served = pytest.fixture(serving)
 
 
 def _usps_bytes(n, seed):
@@ -107,7 +109,7 @@ def test_omniglot_download(tmp_path, served, monkeypatch, background):
     b = TD.Omniglot(tmp_path / "nt", background)
     same_dataset(a, b, ["_alphabets", "_characters", "_character_images",
                         "_flat_character_images", "target_folder"])
-    loader = lambda p: os.path.basename(p)  # noqa: E731
+    loader = lambda p: os.path.basename(p)
     same_dataset(D.Omniglot(tmp_path / "nt", background, loader=loader),
                  TD.Omniglot(tmp_path / "nt", background, loader=loader))
 

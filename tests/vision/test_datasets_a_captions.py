@@ -9,8 +9,9 @@ import torchvision.datasets as TD
 import numtorchvision.datasets as D
 
 from . import _fabricate as fab
-from ._datasets_a import (image, image_bytes, same_dataset, same_error, served,  # noqa: F401
-                          tar_bytes, text)
+from ._datasets_a import image, image_bytes, same_dataset, same_error, serving, tar_bytes, text
+
+served = pytest.fixture(serving)
 
 
 def _pixels(rng):

@@ -9,8 +9,9 @@ import numtorchvision.datasets as D
 import numtorchvision.datasets.inaturalist as nt_inat
 
 from . import _fabricate as fab
-from ._datasets_a import (image, image_bytes, same_dataset, same_error, served,  # noqa: F401
-                          tar_bytes)
+from ._datasets_a import image, image_bytes, same_dataset, same_error, serving, tar_bytes
+
+served = pytest.fixture(serving)
 
 SPECIES = ["00000_Plantae_Tracheophyta_Magnoliopsida_Rosales_Rosaceae_Rosa_canina",
            "00001_Animalia_Annelida_Clitellata_Haplotaxida_Lumbricidae_Lumbricus_terrestris",
@@ -49,7 +50,7 @@ def test_inaturalist_2021(tmp_path, target_type):
 @pytest.mark.parametrize("target_type", ["full", "super", ["super", "full"]])
 def test_inaturalist_pre2021(tmp_path, target_type):
     _inat2018(tmp_path)
-    loader = lambda p: p[len(str(tmp_path)):]  # noqa: E731
+    loader = lambda p: p[len(str(tmp_path)):]
     for kw in ({}, {"loader": loader}):
         same_dataset(D.INaturalist(tmp_path, "2018", target_type, **kw),
                      TD.INaturalist(tmp_path, "2018", target_type, **kw), ATTRS)

@@ -57,7 +57,7 @@ def test_lfw_people(lfw, split, image_set):
 def test_lfw_pairs(lfw, split):
     same_dataset(D.LFWPairs(lfw, split), TD.LFWPairs(lfw, split),
                  ["data", "targets", "pair_names", "labels_file", "images_dir"])
-    size = lambda im: im.size  # noqa: E731
+    size = lambda im: im.size
     same_dataset(D.LFWPairs(lfw, split, transform=size, target_transform=lambda t: -t),
                  TD.LFWPairs(lfw, split, transform=size, target_transform=lambda t: -t),
                  repr_too=False)

@@ -8,7 +8,9 @@ import torchvision.datasets as TD
 import numtorchvision.datasets as D
 
 from . import _fabricate as fab
-from ._datasets_a import image, same_dataset, same_error, served, text, zip_bytes  # noqa: F401
+from ._datasets_a import image, same_dataset, same_error, serving, text, zip_bytes
+
+served = pytest.fixture(serving)
 
 
 def _sheets(folder, n_sheets=3):
@@ -38,7 +40,7 @@ def test_phototour(tmp_path, train):
                  repr_too=False)
     same_dataset(D.PhotoTour(tmp_path / "nt", "liberty", train),
                  TD.PhotoTour(tmp_path / "nt", "liberty", train))
-    halve = lambda x: x // 2  # noqa: E731
+    halve = lambda x: x // 2
     same_dataset(D.PhotoTour(tmp_path / "nt", "liberty", train, transform=halve),
                  TD.PhotoTour(tmp_path / "nt", "liberty", train, transform=halve),
                  repr_too=False)

@@ -9,7 +9,9 @@ import torchvision.datasets as TD
 
 import numtorchvision.datasets as D
 
-from ._datasets_a import image, image_bytes, same_dataset, same_error, served, tar_bytes, text  # noqa: F401
+from ._datasets_a import image, image_bytes, same_dataset, same_error, serving, tar_bytes, text
+
+served = pytest.fixture(serving)
 
 CATEGORIES = "/b/bakery/shop 0\n/a/airfield 1\n/c/canyon 2\n"
 LISTS = {"places365_train_standard.txt": "/a/airfield/00000001.jpg 1\n"
