@@ -9,8 +9,12 @@ import numpy as np
 
 from .._pil import pil
 from ._listed import NOT_FOUND_OR_CORRUPT, pick_targets, require
-from .utils import check_integrity, download_file_from_google_drive, extract_archive, \
-    verify_str_arg
+from .utils import (
+    check_integrity,
+    download_file_from_google_drive,
+    extract_archive,
+    verify_str_arg,
+)
 from .vision import VisionDataset
 
 CSV = collections.namedtuple("CSV", ["header", "index", "data"])

@@ -8,7 +8,7 @@ import shutil
 import tempfile
 
 from ._listed import check_split, load_mat
-from .folder import ImageFolder, default_loader
+from .folder import ImageFolder
 from .utils import check_integrity, extract_archive
 
 ARCHIVE_META = {
