@@ -25,6 +25,7 @@ from ._graph_api import (  # noqa: F401  (torch.autograd.graph's public names li
     disable_saved_tensors_hooks, get_gradient_edge, increment_version, save_on_cpu,
     saved_tensors_hooks,
 )
+from ._pointwise_layout import pointwise_laid_out
 from .anomaly_mode import _flags as _anomaly, forward_stack
 from .grad_mode import InferenceVersion, _state
 
@@ -335,7 +336,9 @@ class Op(Node):
             input's layout, as torch's do), "contiguous" (torch allocates the result
             row-major whatever the input's strides: reductions, scans, gather) or "format"
             (the input's suggested memory format: channels-last stays channels-last, any other
-            layout becomes row-major). A user's ``.view`` after the op works or fails as in
+            layout becomes row-major) or "pointwise" (an elementwise op on several tensors:
+            the operands' layouts decide, the first one where they disagree; see
+            ``_pointwise_layout``). A user's ``.view`` after the op works or fails as in
             torch only when the strides agree.
         node_name: torch's name for this op's graph node ("MulBackward0"), or a function of
             the node returning it when the name depends on the arguments; without it the name
@@ -372,7 +375,8 @@ class Op(Node):
         layout = getattr(cls, "out_layout", None)
         if layout is not None and ("forward" in cls.__dict__ or "out_layout" in cls.__dict__):
             forward = getattr(cls.forward, "__wrapped__", cls.forward)
-            cls.forward = _laid_out(forward, layout == "format")
+            cls.forward = pointwise_laid_out(forward) if layout == "pointwise" else \
+                _laid_out(forward, layout == "format")
 
     @classmethod
     def apply(cls, *inputs, **params):

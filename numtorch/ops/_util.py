@@ -4,6 +4,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, _make
+from ..autograd._pointwise_layout import pointwise_result
 
 
 def canonical_dim(dim, ndim):
@@ -220,6 +221,14 @@ def row_major_result(t):
     a = t._array
     if a.ndim > 1 and hasattr(a, "flags") and not a.flags.c_contiguous:
         t._array = a.copy(order="C")
+    return t
+
+
+def pointwise_layout_result(t, *operands):
+    """``t`` (a result the caller just made, shared with nobody) laid out as torch lays out
+    one elementwise op on ``operands`` (tensors or numbers, in torch's operand order): for
+    composites such as addcmul, which torch computes in one pass over all three operands."""
+    t._array = pointwise_result(t._array, [getattr(o, "_array", o) for o in operands])
     return t
 
 

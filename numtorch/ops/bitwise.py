@@ -21,6 +21,7 @@ __all__ = [
 class _Logical(Op):
     """y = a and/or/xor b on truth values (any dtypes, no promotion); no gradient."""
 
+    out_layout = "pointwise"
     differentiable = False
 
     def forward(self, a, b):
@@ -36,6 +37,7 @@ class _Logical(Op):
 class _Bitwise(Op):
     """y = a &/|/^ b on integers and bools; no gradient."""
 
+    out_layout = "pointwise"
     promote = True
     differentiable = False
 
@@ -78,6 +80,7 @@ class _Shift(Op):
     undefined.
     """
 
+    out_layout = "pointwise"
     promote = True
     differentiable = False
 
@@ -123,6 +126,7 @@ class RightShift(_Shift):
 class _Divisors(Op):
     """y = gcd(a, b) or lcm(a, b) on integers (non-negative); no gradient."""
 
+    out_layout = "pointwise"
     promote = True
     differentiable = False
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, _make
+from ..autograd._pointwise_layout import pointwise_result
 from ..autograd.graph import Op, rename_node
 from ..backend import xp_of as backend_xp
 from ._pointwise import (
@@ -33,6 +34,7 @@ __all__ = [
 class _Compare(Op):
     """y = compare(a, b) after promotion; no gradient."""
 
+    out_layout = "pointwise"
     promote = True
     differentiable = False
 
@@ -108,6 +110,7 @@ class _Classify(Op):
 class Maximum(Op):
     """y = max(a, b) elementwise; the gradient is split in half where a == b (as torch)."""
 
+    out_layout = "pointwise"
     promote = True
 
     def forward(self, a, b):
@@ -128,6 +131,7 @@ class Maximum(Op):
 class Minimum(Op):
     """y = min(a, b) elementwise; the gradient is split in half where a == b (as torch)."""
 
+    out_layout = "pointwise"
     promote = True
 
     def forward(self, a, b):
@@ -149,6 +153,7 @@ class Fmax(Op):
     """y = max(a, b) ignoring NaN (NaN only where both are); dy/da = 1 where a >= b or b is NaN,
     dy/db = 1 elsewhere (ties go to a, as in torch)."""
 
+    out_layout = "pointwise"
     promote = True
     fn = "fmax"
 
@@ -181,6 +186,8 @@ class Fmin(Fmax):
 
 class Where(Op):
     """y = cond ? a : b; dy/da = cond, dy/db = not cond."""
+
+    out_layout = "pointwise"
 
     def forward(self, cond, a, b):
         self.save(cond=cond)
@@ -224,6 +231,8 @@ def _fill_where(cond, a, b):
 
 class Clamp(Op):
     """y = min(max(x, lo), hi) with number bounds; dy/dx = 1 inside [lo, hi], else 0."""
+
+    out_layout = "pointwise"
 
     def forward(self, x):
         if x.dtype.kind == "c":
@@ -391,7 +400,8 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     a, b = input._array, other._array
     xp = np if type(a) is np.ndarray else backend_xp(a)
     try:
-        return _make(xp.asarray(xp.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+        return _make(pointwise_result(
+            xp.asarray(xp.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)), (a, b)))
     except ValueError as e:
         _broadcast_error(e, a, b)
 

@@ -70,6 +70,8 @@ def _zero_like_scalar(t):
 class Complex(Op):
     """z = a + ib for real a and b; dL/da = Re grad, dL/db = Im grad."""
 
+    out_layout = "pointwise"
+
     def forward(self, a, b):
         xp = self.xp
         try:

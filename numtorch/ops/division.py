@@ -21,6 +21,7 @@ __all__ = ["div", "true_divide", "floor_divide", "remainder", "fmod", "divide"]
 class Div(Op):
     """y = a / b; dy/da = 1/b, dy/db = -a/b**2."""
 
+    out_layout = "pointwise"
     promote = "float"
 
     def forward(self, a, b):
@@ -99,6 +100,7 @@ class DivBackward(Op):
 class FloorDivide(Op):
     """y = floor(a / b) (integer or float); torch defines no derivative, so backward raises."""
 
+    out_layout = "pointwise"
     promote = True
 
     def forward(self, a, b):
@@ -130,6 +132,7 @@ class DivFloor(FloorDivide):
 class DivTrunc(Op):
     """y = trunc(a / b) for ``div(rounding_mode='trunc')``; dy/da = dy/db = 0 (as torch)."""
 
+    out_layout = "pointwise"
     promote = True
 
     def forward(self, a, b):
@@ -170,6 +173,7 @@ class _Modulo(Op):
     """y = a - round(a/b) * b; dy/da = 1, dy/db = -round(a/b) (the subclass picks the
     rounding, NumPy function and torch kernel name)."""
 
+    out_layout = "pointwise"
     promote = True
 
     def forward(self, a, b):

@@ -19,6 +19,7 @@ from ._pointwise import (
     _broadcast_error, _check_number_or_tensor, _check_tensor, _cj, _is_float,
     _not_implemented, _out, _zeros_like,
 )
+from ._util import pointwise_layout_result
 from .comparison import where
 from .division import div
 from .unary import log
@@ -37,6 +38,7 @@ __all__ = [
 class Add(Op):
     """y = a + alpha * b; dy/da = 1, dy/db = alpha."""
 
+    out_layout = "pointwise"
     promote = True
     alpha = 1
 
@@ -60,6 +62,7 @@ class Add(Op):
 class Sub(Op):
     """y = a - alpha * b; dy/da = 1, dy/db = -alpha."""
 
+    out_layout = "pointwise"
     promote = True
     alpha = 1
 
@@ -88,6 +91,7 @@ class Sub(Op):
 class Mul(Op):
     """y = a * b; dy/da = b, dy/db = a."""
 
+    out_layout = "pointwise"
     promote = True
 
     def forward(self, a, b):
@@ -148,6 +152,7 @@ class PowScalar(Op):
 class Pow(Op):
     """y = a ** b; dy/da = b * a ** (b - 1), dy/db = y * log(a) (0 where a == 0 and b >= 0)."""
 
+    out_layout = "pointwise"
     promote = True
 
     def forward(self, a, b):
@@ -191,6 +196,7 @@ def _int_power(xp, a, b):
 class Atan2(Op):
     """y = atan2(a, b); dy/da = b / (a^2 + b^2), dy/db = -a / (a^2 + b^2)."""
 
+    out_layout = "pointwise"
     promote = "float"
 
     def forward(self, a, b):
@@ -218,6 +224,8 @@ class Lerp(Op):
     Why a primitive: the two-sided formula composed with ``where`` would send NaN gradients
     through the branch not taken.
     """
+
+    out_layout = "pointwise"
 
     def forward(self, a, b, w=None):
         try:
@@ -514,8 +522,8 @@ def addcmul(input, tensor1, tensor2, *, value=1, out=None):
     if value != 1:
         value = _scalar_in(value, _accumulate_type(input, tensor1, tensor2))
     prod = mul(tensor1, tensor2)
-    return _out(rename_node(add(input, prod if value == 1 else mul(prod, value)),
-                            "AddcmulBackward0"), out, "addcmul")
+    r = rename_node(add(input, prod if value == 1 else mul(prod, value)), "AddcmulBackward0")
+    return _out(pointwise_layout_result(r, input, tensor1, tensor2), out, "addcmul")
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
@@ -540,8 +548,8 @@ def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
     if value != 1:
         value = _scalar_in(value, _accumulate_type(input, tensor1, tensor2))
     q = div(tensor1, tensor2)
-    return _out(rename_node(add(input, q if value == 1 else mul(q, value)), "AddcdivBackward0"),
-                out, "addcdiv")
+    r = rename_node(add(input, q if value == 1 else mul(q, value)), "AddcdivBackward0")
+    return _out(pointwise_layout_result(r, input, tensor1, tensor2), out, "addcdiv")
 
 
 def _accumulate_type(*tensors):

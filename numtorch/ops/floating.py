@@ -30,6 +30,7 @@ _LN2 = math.log(2.0)
 class Copysign(Op):
     """y = |a| with the sign of b; dy/da = y / a (0 at a == 0), dy/db = 0."""
 
+    out_layout = "pointwise"
     promote = "float"
 
     def forward(self, a, b):
@@ -87,6 +88,7 @@ class Frexp(Op):
 class Nextafter(Op):
     """y = the next float after a towards b; dy/da = 1 (0 where a == b), dy/db = 0."""
 
+    out_layout = "pointwise"
     promote = True
 
     def forward(self, a, b):
@@ -129,6 +131,7 @@ class NanToNum(Op):
 class Hypot(Op):
     """y = sqrt(a^2 + b^2); dy/da = a / y, dy/db = b / y."""
 
+    out_layout = "pointwise"
     promote = True
 
     def forward(self, a, b):
@@ -149,6 +152,7 @@ class Hypot(Op):
 class Logaddexp(Op):
     """y = log(e^a + e^b); dy/da = sigmoid(a - b), dy/db = sigmoid(b - a)."""
 
+    out_layout = "pointwise"
     promote = True
 
     def forward(self, a, b):
@@ -175,6 +179,7 @@ class Logaddexp(Op):
 class Logaddexp2(Op):
     """y = log2(2^a + 2^b); dy/da = sigmoid((a - b) ln 2), dy/db = sigmoid((b - a) ln 2)."""
 
+    out_layout = "pointwise"
     promote = True
 
     def forward(self, a, b):
@@ -195,6 +200,8 @@ class Logaddexp2(Op):
 class Heaviside(Op):
     """y = 0 for x < 0 (and NaN), ``values`` at x == 0, 1 for x > 0; torch defines no
     derivative, so backward raises."""
+
+    out_layout = "pointwise"
 
     def forward(self, x, values):
         xp = self.xp

@@ -269,6 +269,8 @@ class BinaryCrossEntropy(Op):
     """y = reduce(-w (t log x + (1-t) log(1-x))), logs clamped at -100;
     dx = w (x - t) / max(x (1 - x), 1e-12), dt = w (log(1 - x) - log(x))."""
 
+    out_layout = "pointwise"
+
     def forward(self, x, t):
         xp = self.xp
         if x.size and ((x < 0) | (x > 1)).any():
@@ -442,6 +444,7 @@ class PointwiseLoss(Op):
     """y = reduce(f(x - t)) for f = mse | l1 | smooth_l1 (beta) | huber (delta);
     dx = f'(x - t), dt = -f'(x - t)."""
 
+    out_layout = "pointwise"
     promote = True
 
     def forward(self, x, t):

@@ -207,6 +207,7 @@ class Xlogy(Op):
     """y = a log b (0 where a == 0 and b is not NaN); dy/da = log b (0 where a == 0),
     dy/db = a / b."""
 
+    out_layout = "pointwise"
     promote = "float"
 
     def forward(self, a, b):

@@ -201,6 +201,7 @@ class Entr(_Unary):
 class _Binary(Op):
     """A float function of two broadcast inputs (a Python number may stand for one)."""
 
+    out_layout = "pointwise"
     promote = "float"
     kernel = ""
     half = True
