@@ -25,11 +25,7 @@ def test_registry_lists_torchvisions_classification_models():
     provided = (_tv_names() + tm.list_models(module=tm.segmentation)
                 + tm.list_models(module=tm.video, include=["r3d_18", "mc3_18", "r2plus1d_18",
                                                            "s3d"])
-                + [f"quantized_{n}" for n in ("mobilenet_v2", "resnet18", "resnet50",
-                                               "resnext101_32x8d", "resnext101_64x4d",
-                                               "shufflenet_v2_x0_5",
-                                               "shufflenet_v2_x1_0", "shufflenet_v2_x1_5",
-                                               "shufflenet_v2_x2_0")])
+                + tm.list_models(module=tm.quantization))
     assert nm.list_models() == sorted(provided)
     assert nm.list_models(module=nm) == _tv_names()
     assert nm.list_models(include=["resnet*", "vit_b*"], exclude="resnet1*") == tm.list_models(

@@ -34,7 +34,8 @@ BUILDERS = ["mobilenet_v2", "resnet18", "resnet50", "resnext101_32x8d", "resnext
 
 
 def test_registry_and_names():
-    assert nm.list_models(module=NQ) == [f"quantized_{b}" for b in BUILDERS]
+    # (GoogLeNet, Inception v3 and MobileNetV3 are in test_quantized_more.py)
+    assert set(nm.list_models(module=NQ)) >= {f"quantized_{b}" for b in BUILDERS}
     assert nm.get_model_builder("quantized_resnet18") is NQ.resnet18
     for mod in ("mobilenetv2", "resnet", "shufflenetv2"):
         theirs = sys.modules[f"torchvision.models.quantization.{mod}"]
