@@ -3,6 +3,7 @@ annotations in ``caltech101/Annotations/<class>/annotation_NNNN.mat``) and Calte
 (``caltech256/256_ObjectCategories/NNN.<class>/NNN_NNNN.jpg``)."""
 
 import os
+import shutil
 
 from .._pil import pil
 from ._listed import NOT_FOUND_OR_CORRUPT, as_list, load_mat, pick_targets, require, transformed
@@ -85,9 +86,13 @@ class Caltech101(_Caltech):
             "https://data.caltech.edu/records/mzrjq-6wc02/files/caltech-101.zip",
             download_root=self.root, filename="caltech-101.zip",
             md5="3138e1922a9193bfa496528edbbc45d0")
+        # the zip holds one archive each for the images and the outlines; torchvision unpacks
+        # only the images (so its "annotation" targets fail after a download): both here
         unpacked = os.path.join(self.root, "caltech-101")
         for inner in ("101_ObjectCategories.tar.gz", "Annotations.tar"):
             extract_archive(os.path.join(unpacked, inner), self.root)
+        os.remove(os.path.join(self.root, "caltech-101.zip"))
+        shutil.rmtree(unpacked)
 
     def extra_repr(self):
         return f"Target type: {self.target_type}"
