@@ -150,7 +150,29 @@ def _cases():
     cases["MovingMNIST"] = ({"split": "test"}, {
         "http://www.cs.toronto.edu/~nitish/unsupervised_video/mnist_test_seq.npy":
         frames.getvalue()}, {})
+    cases["CelebA"] = _celeba_case()
     return cases
+
+
+def _celeba_case():
+    names = [f"{i:06d}.jpg" for i in range(1, 5)]
+
+    def rows(values, header=""):
+        return (header + "".join(f"{n} {' '.join(map(str, v))}\n"
+                                 for n, v in zip(names, values))).encode()
+
+    contents = {
+        "img_align_celeba.zip": zip_bytes({f"img_align_celeba/{n}": _jpeg(k)
+                                           for k, n in enumerate(names)}),
+        "list_attr_celeba.txt": rows([[1, -1], [-1, -1], [1, 1], [-1, 1]], "4\nA B \n"),
+        "identity_CelebA.txt": rows([[7], [3], [7], [1]]),
+        "list_bbox_celeba.txt": rows([[1, 2, 3, 4]] * 4, "4\nimage_id x_1 y_1 width height\n"),
+        "list_landmarks_align_celeba.txt": rows([list(range(10))] * 4, "4\n" + "x " * 10 + "\n"),
+        "list_eval_partition.txt": rows([[0], [1], [0], [2]]),
+    }
+    file_list = [(fid, fab.md5(contents[name]), name) for fid, _, name in TD.CelebA.file_list]
+    return ({"target_type": ["attr", "identity"]},
+            {fid: contents[name] for fid, _, name in file_list}, {"file_list": file_list})
 
 
 CASES = _cases()
