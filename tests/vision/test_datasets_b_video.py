@@ -262,3 +262,35 @@ def test_kinetics_legacy_layout(tmp_path, capsys):
     assert tuple(a[0][0].shape) == (2, 16, 24, 3)
     raises_alike(lambda: D.Kinetics(str(tmp_path), 2, _legacy=True, download=True),
                  lambda: TD.Kinetics(str(tmp_path), 2, _legacy=True, download=True))
+
+
+def test_video_training_pipeline(ucf):
+    """UCF101 clips (TCHW) through the v2 wrapper, v2 video transforms, a RandomClipSampler
+    and a DataLoader with a worker into a Conv3d training step."""
+    from numtorch import nn
+    from numtorch.utils.data import DataLoader
+    from numtorchvision.datasets.samplers import RandomClipSampler
+    from numtorchvision.transforms import v2
+
+    tf = v2.Compose([v2.Resize((8, 12)), v2.ToDtype(numtorch.float32, scale=True)])
+    ds = D.UCF101(str(ucf / "videos"), str(ucf / "ann"), 4, step_between_clips=2,
+                  output_format="TCHW", num_workers=0)
+    # as in torchvision, the wrapper applies only a dataset's ``transforms`` (UCF101 has a
+    # ``transform``): the v2 transforms run on the wrapped samples here
+    wrapped = D.wrap_dataset_for_transforms_v2(ds)
+    sampler = RandomClipSampler(ds.video_clips, 2)
+    loader = DataLoader(wrapped, batch_size=2, sampler=sampler, num_workers=1,
+                        collate_fn=lambda batch: (numtorch.stack([tf(b[0]) for b in batch]),
+                                                  numtorch.tensor([b[2] for b in batch])))
+    model = nn.Sequential(nn.Conv3d(3, 4, 3, padding=1), nn.AdaptiveAvgPool3d(1), nn.Flatten(),
+                          nn.Linear(4, 2))
+    opt = numtorch.optim.SGD(model.parameters(), lr=0.1)
+    seen = 0
+    for clips, labels in loader:
+        assert tuple(clips.shape[1:]) == (4, 3, 8, 12) and clips.dtype == numtorch.float32
+        loss = nn.functional.cross_entropy(model(clips.transpose(1, 2)), labels)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        seen += len(labels)
+    assert seen == len(sampler) > 0 and np.isfinite(loss.item())
