@@ -53,12 +53,11 @@ class OxfordIIITPet(ListedImages):
                 ids.append(image_id)
                 self._labels.append(int(label) - 1)
                 self._bin_labels.append(int(species) - 1)
-        # the breed names come from the image ids ("american_bulldog_12" -> "American Bulldog")
-        names = {}
-        for image_id, label in zip(ids, self._labels):
-            names.setdefault(label, " ".join(w.title() for w in image_id.rsplit("_", 1)[0]
-                                             .split("_")))
-        self.classes = [names[label] for label in sorted(names)]
+        # the breed names come from the image ids ("american_bulldog_12" -> "American Bulldog"),
+        # one entry per distinct (name, label), in label order
+        pairs = {(" ".join(w.title() for w in image_id.rsplit("_", 1)[0].split("_")), label)
+                 for image_id, label in zip(ids, self._labels)}
+        self.classes = [name for name, _ in sorted(pairs, key=lambda p: (p[1], p[0]))]
         self.class_to_idx = index_of(self.classes)
         self.bin_classes = ["Cat", "Dog"]
         self.bin_class_to_idx = index_of(self.bin_classes)
