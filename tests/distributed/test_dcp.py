@@ -348,3 +348,19 @@ def test_user_planner_subclasses(tmp_path):
     back = {"v1": {"w": numtorch.zeros(4), "tag": None}}
     _quiet(dcp.load, back, checkpoint_id=tmp_path / "p", planner=Doubling())
     assert back["v1"]["w"].tolist() == [0.0, 2.0, 4.0, 6.0] and back["v1"]["tag"] == "<x>"
+
+
+def test_destinations_of_every_kind(tmp_path):
+    """Whole chunks are read straight into contiguous destinations; other destinations
+    (strided views, other dtypes, parts of chunks) go through a loaded copy."""
+    src = numtorch.arange(12.0).reshape(3, 4)
+    _quiet(dcp.save, {"a": src, "b": src, "c": src, "d": src.to(numtorch.bfloat16)},
+           checkpoint_id=tmp_path / "k")
+    strided = numtorch.zeros(4, 3).t()
+    assert not strided.is_contiguous()
+    back = {"a": numtorch.zeros(3, 4), "b": strided, "c": numtorch.zeros(3, 4, dtype=numtorch.int32),
+            "d": numtorch.zeros(3, 4, dtype=numtorch.bfloat16)}
+    _quiet(dcp.load, back, checkpoint_id=tmp_path / "k")
+    assert back["a"].tolist() == src.tolist() and back["b"].tolist() == src.tolist()
+    assert back["c"].tolist() == src.int().tolist() and back["b"] is strided
+    assert back["d"].float().tolist() == src.tolist()

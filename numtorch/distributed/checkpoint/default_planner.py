@@ -304,9 +304,9 @@ class DefaultLoadPlanner(LoadPlanner):
 
     def transform_tensor(self, read_item, tensor):
         """The region of ``tensor`` that ``read_item`` fills."""
-        for dim, (start, length) in enumerate(zip(read_item.dest_offsets, read_item.lengths)):
-            tensor = tensor.narrow(dim, start, length)
-        return tensor
+        from .filesystem import _narrow
+
+        return _narrow(tensor, read_item.dest_offsets, read_item.lengths)
 
     def commit_tensor(self, read_item, tensor):
         pass

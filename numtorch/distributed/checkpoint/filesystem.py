@@ -16,6 +16,8 @@ import warnings
 from typing import Optional, Sequence
 
 from ... import futures as _futures
+from ._direct_read import read_into
+from .metadata import MetadataIndex
 from .planner import LoadItemType, WriteItemType
 from .storage import StorageReader, StorageWriter, WriteResult
 
@@ -214,6 +216,7 @@ class FileSystemReader(StorageReader):
         self.fs = FileSystem()
         self.path = self.fs.init_path(path)
         self.storage_data = {}
+        self.storage_chunk_sizes = {}
         self.load_id = str(uuid.uuid4())
 
     @property
@@ -243,6 +246,11 @@ class FileSystemReader(StorageReader):
 
     def set_up_storage_reader(self, metadata, is_coordinator, *args, **kwargs):
         self.storage_data = metadata.storage_data
+        # each saved chunk's sizes: a read of all of it may go straight into its destination
+        self.storage_chunk_sizes = {}
+        for fqn, md in metadata.state_dict_metadata.items():
+            for chunk in getattr(md, "chunks", ()):
+                self.storage_chunk_sizes[MetadataIndex(fqn, chunk.offsets)] = tuple(chunk.sizes)
 
     def prepare_local_plan(self, plan):
         return plan
@@ -266,14 +274,20 @@ class FileSystemReader(StorageReader):
                         f.seek(info.offset)
                         planner.load_bytes(item, io.BytesIO(f.read(info.length)))
                         continue
+                    target = planner.resolve_tensor(item).detach()
+                    whole = tuple(item.lengths) == tuple(
+                        self.storage_chunk_sizes.get(item.storage_index, ()))
+                    if whole and key not in loaded and read_into(
+                            f, info.offset, info.length, _Window, target):
+                        planner.commit_tensor(item, target)
+                        continue
                     saved = loaded.get(key)
                     if saved is None:
-                        f.seek(info.offset)
-                        saved = load(io.BytesIO(f.read(info.length)), map_location="cpu",
-                                     weights_only=True)
+                        # read in place from the file (no copy of the blob first)
+                        saved = load(_Window(f, info.offset, info.length),
+                                     map_location="cpu", weights_only=True)
                         loaded[key] = saved
                     piece = _narrow(saved, item.storage_offsets, item.lengths)
-                    target = planner.resolve_tensor(item).detach()
                     if tuple(target.shape) != tuple(piece.shape):
                         raise AssertionError(
                             f"req {item.storage_index} mismatch sizes {tuple(target.shape)} "
@@ -289,7 +303,39 @@ class FileSystemReader(StorageReader):
         return FileSystem.validate_checkpoint_id(checkpoint_id)
 
 
+class _Window(io.RawIOBase):
+    """``length`` bytes of the open file ``f`` from ``start``, as a file of their own."""
+
+    def __init__(self, f, start, length):
+        super().__init__()
+        self._f, self._start, self._length, self._pos = f, start, length, 0
+
+    def seekable(self):
+        return True
+
+    def readable(self):
+        return True
+
+    def tell(self):
+        return self._pos
+
+    def seek(self, offset, whence=io.SEEK_SET):
+        base = {io.SEEK_SET: 0, io.SEEK_CUR: self._pos, io.SEEK_END: self._length}[whence]
+        self._pos = max(0, base + offset)
+        return self._pos
+
+    def readinto(self, buffer):
+        view = memoryview(buffer).cast("B")
+        n = max(0, min(len(view), self._length - self._pos))
+        self._f.seek(self._start + self._pos)
+        got = self._f.readinto(view[:n])
+        self._pos += got
+        return got
+
+
 def _narrow(tensor, offsets, lengths):
+    """The ``lengths`` block of ``tensor`` starting at ``offsets`` (itself when whole)."""
     for dim, (start, length) in enumerate(zip(offsets, lengths)):
-        tensor = tensor.narrow(dim, start, length)
+        if start or length != tensor.shape[dim]:
+            tensor = tensor.narrow(dim, start, length)
     return tensor
