@@ -1,6 +1,7 @@
 """``wrap_dataset_for_transforms_v2``: numtorchvision's datasets with their samples in the
-tv_tensors the v2 transforms recognise (COCO detection targets as a dict with XYXY
-BoundingBoxes and labels), as torchvision's wrapper does for the same datasets."""
+tv_tensors the v2 transforms recognise (detection targets as dicts with XYXY BoundingBoxes
+and labels, segmentation targets as Masks, video clips as Video), as torchvision's wrapper
+does for the same datasets."""
 
 import collections.abc
 import copy

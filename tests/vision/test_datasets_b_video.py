@@ -294,3 +294,22 @@ def test_video_training_pipeline(ucf):
         opt.step()
         seen += len(labels)
     assert seen == len(sampler) > 0 and np.isfinite(loss.item())
+
+
+def test_h264_with_b_frames_and_short_gop(tmp_path):
+    import av as _av
+
+    path = str(tmp_path / "g.mp4")
+    clip = fab.rng().integers(0, 256, (30, 16, 24, 3)).astype(np.uint8)
+    with _av.open(path, "w") as c:
+        s = c.add_stream("libx264", rate=25)
+        s.width, s.height, s.pix_fmt = 24, 16, "yuv420p"
+        s.options = {"g": "6", "bf": "2"}  # a key frame every 6 frames, B-frames between
+        for img in clip:
+            c.mux(s.encode(_av.VideoFrame.from_ndarray(img, format="rgb24")))
+        c.mux(s.encode())
+    pts, frames = fab.decoded_frames(path)
+    assert nio.read_video_timestamps(path)[0] == pts
+    for s, e in ((0, 5), (7, 23), (13, 29), (12, 12), (20, 21)):
+        np.testing.assert_array_equal(nio.read_video(path, pts[s], pts[e])[0].numpy(),
+                                      frames[s:e + 1])
