@@ -32,7 +32,8 @@ NAMES = ["mc3_18", "r2plus1d_18", "r3d_18"]
 
 
 def test_registry_and_names():
-    assert nm.list_models(module=NV) == sorted(NAMES + ["s3d"])
+    # (Swin3D and MViT have their own test files)
+    assert set(nm.list_models(module=NV)) >= set(NAMES + ["s3d"])
     assert set(NV.resnet.__all__) == set(TV.resnet.__all__)
     tv_s3d = sys.modules["torchvision.models.video.s3d"]
     assert set(sys.modules["numtorchvision.models.video.s3d"].__all__) == set(tv_s3d.__all__)
