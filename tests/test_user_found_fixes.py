@@ -1070,3 +1070,32 @@ def test_generator_devices_and_bad_states_as_torch():
         return seen
 
     assert run(numtorch) == run(torch)
+
+
+_COMPLEX_GRAD_CASES = {
+    "mm": lambda L, a, b: a @ b, "mv": lambda L, a, b: a @ b[0], "vm": lambda L, a, b: b[0] @ a,
+    "dot": lambda L, a, b: L.dot(a[0], b[1]), "bmm": lambda L, a, b: a[None] @ b[None],
+    "linear": lambda L, a, b: L.nn.functional.linear(b, a, a[0]),
+    "einsum": lambda L, a, b: L.einsum("ij,jk->ik", a, b),
+    "prod": lambda L, a, b: (a * b).prod(1), "cumprod": lambda L, a, b: (a * b).cumprod(0),
+    "conv1d": lambda L, a, b: L.nn.functional.conv1d(a[None], b[:, :, None], padding=1),
+    "conv_t": lambda L, a, b: L.nn.functional.conv_transpose1d(a[None], b[:, :, None]),
+    "norm2": lambda L, a, b: L.linalg.vector_norm(a * b, dim=1),
+    "norm1": lambda L, a, b: L.linalg.vector_norm(a + b, 1, dim=0),
+    "norm3": lambda L, a, b: L.linalg.vector_norm(a - b, 3),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_COMPLEX_GRAD_CASES))
+def test_complex_gradients_are_conjugated_as_torch(case):
+    # matmul/einsum/prod/cumprod/conv gave the unconjugated Jacobian's product for complex
+    # inputs, and vector_norm refused complex gradients
+    def run(L):
+        a = L.tensor([[1 + 2j, 3 - 1j], [0.5j, 2.0]], dtype=L.complex128, requires_grad=True)
+        b = L.tensor([[1 - 1j, 0.5], [2j, -1 + 1j]], dtype=L.complex128, requires_grad=True)
+        out = _COMPLEX_GRAD_CASES[case](L, a, b)
+        w = L.ones(out.shape, dtype=out.dtype) * (1.5 - 0.5j if out.is_complex() else 2.0)
+        (out * w).real.sum().backward()
+        return np.round(a.grad.numpy(), 8).tolist(), np.round(b.grad.numpy(), 8).tolist()
+
+    assert run(numtorch) == run(torch)

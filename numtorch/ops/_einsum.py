@@ -96,7 +96,9 @@ def _contract2(xp, a, ta, b, tb, out):
 def _operand_grad(i, terms, out, xs, grad):
     """Gradient of the einsum with respect to operand ``i`` (composed of numtorch ops)."""
     term, x = terms[i], xs[i]
-    others = [(t, xs[k]) for k, t in enumerate(terms) if k != i]
+    # torch's complex convention: the other operands enter conjugated
+    others = [(t, xs[k].conj() if xs[k].is_complex() else xs[k])
+              for k, t in enumerate(terms) if k != i]
     avail = set(out).union(*[set(t) for t, _ in others])
     uniq = list(dict.fromkeys(term))  # first occurrences, in order
     target = "".join(c for c in uniq if c in avail)

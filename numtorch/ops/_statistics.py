@@ -113,18 +113,18 @@ class Norm(Op):
 
     def backward(self, grad):
         x = self.saved_inputs()
-        if x.dtype.is_complex:
-            raise RuntimeError("norm: the gradient for complex inputs is not supported")
+        # a complex entry's direction is x / |x| (sgn), as in torch's gradient
+        sign = x.sgn() if x.dtype.is_complex else x.sign()
         p, dims, kd = self.p, self.dims, self.keepdim
         g = _expand_back(grad, x.shape, dims, kd)
         if p == 0:
             return g * 0
         if p == 1:
-            return g * x.sign()
+            return g * sign
         y = _expand_back(self.saved_output(), x.shape, dims, kd)
         if p in (_INF, -_INF):
             mask = (x.abs() == y).to(g.dtype)
-            return g * x.sign() * (mask / mask.sum(dim=dims, keepdim=True))
+            return g * sign * (mask / mask.sum(dim=dims, keepdim=True))
         zero_norm = y == 0
         if p == 2:
             # torch's 2-norm has a NaN second derivative at 0 (the true one is unbounded);
@@ -135,10 +135,10 @@ class Norm(Op):
         y_safe = where(zero_norm, 1.0, y)
         scale = where(zero_norm, 0.0, g / y_safe.pow(p - 1))
         if p >= 1:
-            return x.sign() * x.abs().pow(p - 1) * scale
+            return sign * x.abs().pow(p - 1) * scale
         # |x|^(p-1) is infinite at x == 0 for p < 1: torch takes 0 there, and (as here) its
         # second derivative at those entries is NaN
-        return where(x == 0, 0.0, x.sign() * x.abs().pow(p - 1)) * scale
+        return where(x == 0, 0.0, sign * x.abs().pow(p - 1)) * scale
 
 
 def _nuclear_norm(input, dims, keepdim):

@@ -655,6 +655,8 @@ class _ConvPair(Op):
 
     def backward(self, grad):
         x, w = self.saved_inputs()
+        if x.is_complex() or w.is_complex():  # torch's complex convention: conjugates
+            x, w = x.conj(), w.conj()
         needs = self.needs_input_grad
         geo = _geometry(self)
         gx = self._input_grad(grad, w, tuple(x.shape[2:]), geo) if needs[0] else None
@@ -669,6 +671,8 @@ class _ConvPair(Op):
         (``conv_samples``): each part computes its samples' input gradient and its share of
         the weight and bias gradients."""
         x, w = (t._array for t in self.saved_inputs())
+        if x.dtype.kind == "c" or w.dtype.kind == "c":  # torch's complex convention
+            x, w = x.conj(), w.conj()
         needs = self.needs_input_grad
         bias = len(needs) > 2 and needs[2]
         xp, nd = self.xp, w.ndim - 2

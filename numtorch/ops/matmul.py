@@ -17,7 +17,8 @@ __all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "inner", "outer", "ger", 
 
 
 class MatMul(Op):
-    """y = a @ b (torch's matmul rules); da = g @ b^T, db = a^T @ g (1-D operands handled)."""
+    """y = a @ b (torch's matmul rules); da = g @ b^H, db = a^H @ g (1-D operands handled;
+    the conjugates are torch's convention for complex gradients)."""
 
     def forward(self, a, b):
         self.save_inputs(a, b)
@@ -29,6 +30,8 @@ class MatMul(Op):
 
     def backward(self, grad):
         a, b = self.saved_inputs()
+        if a.is_complex() or b.is_complex():
+            a, b = a.conj(), b.conj()
         na, nb = self.needs_input_grad
         ga = gb = None
         if a.ndim == 1 and b.ndim == 1:

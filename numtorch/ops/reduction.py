@@ -169,7 +169,10 @@ class Prod(Op):
         # y / x unless x holds zeros; on the GPU always the exact path below (testing for
         # zeros would read the device back every backward)
         if x.numel() == 0 or (x.device.type == "cpu" and not bool((x == 0).any())):
-            return g * _expand_back(self.saved_output(), x.shape, dims, self.keepdim) / x
+            y = _expand_back(self.saved_output(), x.shape, dims, self.keepdim)
+            if x.is_complex():  # torch's complex convention: the conjugate
+                return g * (y / x).conj()
+            return g * y / x
         # With zeros, y / x is 0/0. The product of the other elements is the exclusive
         # prefix product times the exclusive suffix product along the flattened reduced dims,
         # which is built from cumprod and so stays exact for double backward.
@@ -178,7 +181,8 @@ class Prod(Op):
         lines = x.permute(*perm).reshape(*[x.shape[d] for d in kept], -1)
         others = _exclusive_prod(lines, -1).reshape(*[x.shape[d] for d in perm])
         inv = np.argsort(perm).tolist()
-        return g * others.permute(*inv)
+        others = others.permute(*inv)
+        return g * (others.conj() if others.is_complex() else others)
 
 
 def _exclusive_prod(x, dim):
@@ -291,8 +295,10 @@ class Cumprod(Op):
         return self.save_output(self.xp.cumprod(x, axis=self.dim, dtype=self.dtype))
 
     def backward(self, grad):
-        x = self.saved_inputs()
-        return _cumprod_grad(x, grad, self.dim, self.saved_output())
+        x, y = self.saved_inputs(), self.saved_output()
+        if x.is_complex():  # holomorphic: torch's gradient uses the conjugate Jacobian
+            x, y = x.conj(), y.conj()
+        return _cumprod_grad(x, grad, self.dim, y)
 
 
 def _cumprod_grad(x, g, d, y=None):
