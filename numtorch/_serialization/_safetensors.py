@@ -44,8 +44,9 @@ def save_safetensors(tensors, path, metadata=None):
         if code is None:
             raise ValueError(f"save_safetensors: dtype {t.dtype} of {name!r} has no "
                              f"safetensors code")
+        # (ascontiguousarray turns a 0-d array into a 1-d one: the shape is put back)
         arr = np.ascontiguousarray(t.detach().numpy(force=True)).astype(
-            _NP[t.dtype.name], copy=False)
+            _NP[t.dtype.name], copy=False).reshape(tuple(t.shape))
         data = arr.reshape(-1).view(np.uint8).tobytes()
         header[name] = {"dtype": code, "shape": list(arr.shape),
                         "data_offsets": [pos, pos + len(data)]}
