@@ -58,6 +58,10 @@ def _converters():
                   datasets.Cityscapes: _cityscapes})
     table.update(dict.fromkeys([datasets.Kinetics, datasets.UCF101, datasets.HMDB51],
                                _video_classification))
+    table.update(dict.fromkeys([datasets.Caltech256, datasets.GTSRB, datasets.ImageNet,
+                                datasets.Imagenette], _unchanged))
+    table.update({datasets.Caltech101: _caltech101, datasets.CelebA: _celeba,
+                  datasets.OxfordIIITPet: _oxford_iiit_pet})
     return table
 
 
@@ -366,3 +370,37 @@ def _xywh_to_xyxy(xywh, canvas):
 
     return F.convert_bounding_box_format(_boxes(xywh, canvas, "XYWH"),
                                          new_format=BoundingBoxFormat.XYXY)
+
+
+def _per_kind(kinds, converters):
+    """A converter for datasets whose target is one value per requested kind (a single
+    value for one kind): ``converters[kind](value, image)`` replaces the kinds it names."""
+    def convert(index, sample):
+        image, target = sample
+        values = [target] if len(kinds) == 1 else list(target or ())
+        values = [converters.get(kind, lambda v, im: v)(v, image)
+                  for kind, v in zip(kinds, values)]
+        return image, values[0] if len(values) == 1 else tuple(values)
+    return convert
+
+
+def _caltech101(dataset, target_keys):
+    if "annotation" in dataset.target_type:
+        _not_supported("Caltech101 dataset with `target_type=['annotation', ...]`")
+    return _unchanged(dataset, target_keys)
+
+
+def _celeba(dataset, target_keys):
+    from ..transforms.v2 import functional as F
+
+    if any(kind in ("attr", "landmarks") for kind in dataset.target_type):
+        _not_supported("`CelebA` dataset with `target_type=['attr', 'landmarks', ...]`")
+    # CelebA's boxes are (x, y, width, height) on the image
+    return _per_kind(dataset.target_type, {
+        "bbox": lambda v, image: _xywh_to_xyxy(v, tuple(F.get_size(image)))})
+
+
+def _oxford_iiit_pet(dataset, target_keys):
+    if not dataset._target_types:  # the target is None, and stays None
+        return _unchanged(dataset, target_keys)
+    return _per_kind(dataset._target_types, {"segmentation": lambda v, image: _mask(v)})

@@ -101,3 +101,38 @@ def test_caltech256(tmp_path):
     same_dataset(D.Caltech256(tmp_path), TD.Caltech256(tmp_path),
                  ["categories", "index", "y", "root"])
     same_error(lambda: D.Caltech256(tmp_path / "x"), lambda: TD.Caltech256(tmp_path / "x"))
+
+
+@pytest.mark.parametrize("target_type", ["bbox", "identity", ["bbox", "identity"], [], "attr",
+                                         ["identity", "landmarks"]])
+def test_celeba_wrapped_for_v2(celeba, target_type):
+    from torchvision.datasets import wrap_dataset_for_transforms_v2 as tv_wrap
+
+    from numtorchvision.datasets import wrap_dataset_for_transforms_v2 as nt_wrap
+
+    def make(wrap, lib):
+        return wrap(lib.CelebA(celeba, "all", target_type))
+
+    if "attr" in target_type or "landmarks" in target_type:
+        same_error(lambda: make(nt_wrap, D), lambda: make(tv_wrap, TD), prefix=False)
+        return
+    a, b = make(nt_wrap, D), make(tv_wrap, TD)
+    same_dataset(a, b, repr_too=False)
+    bbox = (a[2][1] if target_type == "bbox" else a[2][1][0]) if "bbox" in target_type else None
+    if bbox is not None:
+        assert type(bbox).__name__ == "BoundingBoxes" and str(bbox.format).endswith("XYXY")
+
+
+@pytest.mark.parametrize("target_type", ["category", "annotation"])
+def test_caltech_wrapped_for_v2(tmp_path, target_type):
+    from torchvision.datasets import wrap_dataset_for_transforms_v2 as tv_wrap
+
+    from numtorchvision.datasets import wrap_dataset_for_transforms_v2 as nt_wrap
+
+    _caltech101(tmp_path)
+    if target_type == "annotation":
+        same_error(lambda: nt_wrap(D.Caltech101(tmp_path, target_type)),
+                   lambda: tv_wrap(TD.Caltech101(tmp_path, target_type)), prefix=False)
+    else:
+        same_dataset(nt_wrap(D.Caltech101(tmp_path, target_type)),
+                     tv_wrap(TD.Caltech101(tmp_path, target_type)), repr_too=False)

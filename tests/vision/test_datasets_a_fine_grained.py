@@ -163,3 +163,19 @@ def test_fgvc_aircraft(tmp_path):
     same_error(lambda: D.FGVCAircraft(tmp_path / "x"), lambda: TD.FGVCAircraft(tmp_path / "x"))
     same_error(lambda: D.FGVCAircraft(tmp_path, annotation_level="model"),
                lambda: TD.FGVCAircraft(tmp_path, annotation_level="model"), prefix=False)
+
+
+@pytest.mark.parametrize("target_types", ["category", "segmentation",
+                                          ["segmentation", "binary-category"], []])
+def test_oxford_iiit_pet_wrapped_for_v2(tmp_path, target_types):
+    from torchvision.datasets import wrap_dataset_for_transforms_v2 as tv_wrap
+
+    from numtorchvision.datasets import wrap_dataset_for_transforms_v2 as nt_wrap
+
+    _pets(tmp_path)
+    a = nt_wrap(D.OxfordIIITPet(tmp_path, target_types=target_types))
+    b = tv_wrap(TD.OxfordIIITPet(tmp_path, target_types=target_types))
+    same_dataset(a, b, repr_too=False)
+    if "segmentation" in target_types:
+        mask = a[0][1] if target_types == "segmentation" else a[0][1][0]
+        assert type(mask).__name__ == "Mask"

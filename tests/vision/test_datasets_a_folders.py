@@ -108,3 +108,15 @@ def test_clevr_classification(tmp_path):
                      TD.CLEVRClassification(tmp_path, split), ["_image_files", "_labels"])
     same_error(lambda: D.CLEVRClassification(tmp_path / "x"),
                lambda: TD.CLEVRClassification(tmp_path / "x"))
+
+
+def test_gtsrb_and_imagenette_wrapped_for_v2(tmp_path):
+    from torchvision.datasets import wrap_dataset_for_transforms_v2 as tv_wrap
+
+    from numtorchvision.datasets import wrap_dataset_for_transforms_v2 as nt_wrap
+
+    _tree(tmp_path / "gtsrb" / "GTSRB" / "Training", ["00000", "00001"], ext="ppm")
+    _tree(tmp_path / "imagenette2" / "train", ["n03888257", "n01440764"], ext="JPEG")
+    for name in ("GTSRB", "Imagenette"):
+        same_dataset(nt_wrap(getattr(D, name)(tmp_path)), tv_wrap(getattr(TD, name)(tmp_path)),
+                     repr_too=False)
