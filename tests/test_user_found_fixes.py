@@ -1099,3 +1099,11 @@ def test_complex_gradients_are_conjugated_as_torch(case):
         return np.round(a.grad.numpy(), 8).tolist(), np.round(b.grad.numpy(), 8).tolist()
 
     assert run(numtorch) == run(torch)
+
+
+def test_special_i1_and_ndtr_node_names_as_torch():
+    def run(L):
+        x = L.tensor([0.5, 2.0], requires_grad=True)
+        return [f(x).grad_fn.name() for f in (L.special.i1, L.special.ndtr, L.special.i1e)]
+
+    assert run(numtorch) == run(torch)

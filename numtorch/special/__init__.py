@@ -10,6 +10,7 @@ import math
 
 from .. import ops as _ops
 from .._tensor import Tensor
+from ..autograd.graph import rename_node
 from ..ops import polynomials as _poly
 from ..ops import special_extra as _x
 from ..ops._pointwise import _check_number_or_tensor, _check_tensor, _out, type_name
@@ -66,7 +67,8 @@ entr = _unary(_x.Entr, "entr", "The elementwise entropy ``-x log x`` (``-inf`` f
 erfcx = _unary(_x.Erfcx, "erfcx", "The scaled complementary error function "
                "``exp(x^2) erfc(x)``.")
 i0e = _unary(_x.I0e, "i0e", "``exp(-|x|) I0(x)``, the exponentially scaled Bessel function.")
-i1 = _unary(_I1, "i1", "The modified Bessel function of the first kind, order 1.")
+i1 = _unary(_I1, "i1", "The modified Bessel function of the first kind, order 1.",
+            node_name="SpecialI1Backward0")  # torch's node for special.i1
 i1e = _unary(_x.I1e, "i1e", "``exp(-|x|) I1(x)``, the exponentially scaled Bessel function.")
 log_ndtr = _unary(_x.LogNdtr, "log_ndtr",
                   "The log of the standard normal distribution function, accurate in the tails.")
@@ -113,7 +115,8 @@ def ndtr(input, *, out=None):
         tensor([0.5000])
     """
     _check_tensor("special_ndtr", input)
-    return _out((1 + _ops.erf(input * math.sqrt(0.5))) * 0.5, out, "special_ndtr")
+    r = rename_node((1 + _ops.erf(input * math.sqrt(0.5))) * 0.5, "MulBackward1")  # torch's
+    return _out(r, out, "special_ndtr")
 
 
 def logit(input, eps=None, *, out=None):
