@@ -29,7 +29,7 @@ for epoch in range(3):
         opt.zero_grad()
         loss.backward()
         opt.step()
-    print(f"epoch {epoch} loss {loss.item():.5f} batch {tuple(images.shape)} {masks.dtype}")
+    print(f"epoch {epoch} loss {loss.item():.4f} batch {tuple(images.shape)} {masks.dtype}")
 
 # detection: boxes follow the flip and the resize
 det_tf = v2.Compose([v2.RandomHorizontalFlip(p=1.0), v2.Resize((20, 30)), v2.ToImage()])
@@ -45,12 +45,12 @@ flow = datasets.FlyingChairs(root, split="train", transforms=lambda a, b, f, m: 
     v2.functional.pil_to_tensor(a), v2.functional.pil_to_tensor(b), torch.from_numpy(f), m))
 for img1, img2, fl in DataLoader(flow, batch_size=2):
     print("chairs", tuple(img1.shape), img2.float().mean().item(),
-          f"{fl.norm(dim=1).mean().item():.6f}")
+          f"{fl.norm(dim=1).mean().item():.4f}")  # float32 sums: 4 places
 
 # stereo: disparity statistics and a ConcatDataset of two stereo sets
 stereo = datasets.CarlaStereo(root)
 for left, right, disp in stereo:
-    print("carla", left.size, right.mode, disp.shape, disp.dtype, f"{disp.mean():.5f}")
+    print("carla", left.size, right.mode, disp.shape, disp.dtype, f"{disp.mean():.4f}")
 both = torch.utils.data.ConcatDataset([stereo, datasets.InStereo2k(root)])
 print("concat", len(both), [f"{both[i][2].max():.4f}" for i in range(len(both))])
 print(repr(datasets.FlyingChairs(root, split="val")))
