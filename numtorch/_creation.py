@@ -187,13 +187,21 @@ def _factory_dtype(dtype, out, fn):
     return dtype_arg(dtype, fn)
 
 
-def _filled(fn, size, kwargs, dtype, device, requires_grad, out, make, pin_memory=False):
+def _filled(fn, size, kwargs, dtype, device, requires_grad, out, make, pin_memory=False,
+            layout=None):
     shape = parse_size(fn, size, kwargs.pop("size", None),
                        "zeros: Dimension size must be non-negative." if fn == "zeros" else None)
     check_pin_memory(pin_memory, out)
     if kwargs:
         raise TypeError(f"{fn}() got an unexpected keyword argument '{next(iter(kwargs))}'")
     dt = _factory_dtype(dtype, out, fn)
+    if layout is _layout.sparse_coo:  # zeros/empty: no stored entries; ones: torch refuses
+        if fn == "ones":
+            raise RuntimeError("full(...) is not implemented for sparse layout")
+        from .ops.sparse_ops import sparse_coo_tensor
+
+        return sparse_coo_tensor(None, None, shape, dtype=dt, device=device,
+                                 requires_grad=requires_grad)
     dev = default_device(device)
     try:
         arr = make(_xp(dev), shape, dt.np)
@@ -217,7 +225,7 @@ def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=F
         torch.Size([2, 3])
     """
     return _filled("zeros", size, kwargs, dtype, device, requires_grad, out,
-                   lambda xp, s, d: xp.zeros(s, dtype=d), pin_memory)
+                   lambda xp, s, d: xp.zeros(s, dtype=d), pin_memory, layout)
 
 
 def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
@@ -229,7 +237,7 @@ def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=Fa
         tensor([1, 1])
     """
     return _filled("ones", size, kwargs, dtype, device, requires_grad, out,
-                   lambda xp, s, d: xp.ones(s, dtype=d), pin_memory)
+                   lambda xp, s, d: xp.ones(s, dtype=d), pin_memory, layout)
 
 
 def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
@@ -242,7 +250,7 @@ def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=F
     """
     return _filled("empty", size, kwargs, dtype, device, requires_grad, out,
                    lambda xp, s, d: _in_format(xp.empty(s, dtype=d), memory_format),
-                   pin_memory)
+                   pin_memory, layout)
 
 
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,

@@ -1107,3 +1107,25 @@ def test_special_i1_and_ndtr_node_names_as_torch():
         return [f(x).grad_fn.name() for f in (L.special.i1, L.special.ndtr, L.special.i1e)]
 
     assert run(numtorch) == run(torch)
+
+
+def test_sparse_matrix_vector_products_and_empty_constructors_as_torch():
+    # s @ v / mv(s, v) raised "mm: matrices expected"; sparse_coo_tensor(size) needed indices
+    # and values; zeros(layout=sparse_coo) silently gave a dense tensor
+    def run(L):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            w = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+            s = L.sparse_coo_tensor([[0, 1, 1], [2, 0, 2]], w, (2, 3))
+            v = L.tensor([1.0, -1.0, 0.5], requires_grad=True)
+            y = L.mv(s, v)
+            (y * L.tensor([1.0, 3.0])).sum().backward()
+            e1 = L.sparse_coo_tensor((2, 3))
+            e2 = L.zeros(4, 2, layout=L.sparse_coo, dtype=L.int64)
+            with pytest.raises(RuntimeError) as info:
+                L.ones(2, layout=L.sparse_coo)
+        return ((s @ v).tolist(), y.grad_fn.name(), v.grad.tolist(), w.grad.tolist(),
+                (L.tensor([1.0, 2.0]) @ s).tolist(), repr(e1), repr(e2), e1.is_coalesced(),
+                str(info.value))
+
+    assert run(numtorch) == run(torch)

@@ -177,7 +177,7 @@ def matmul(input, other, *, out=None):
         tensor([3., 3.])
     """
     if type(input) is SparseTensor or type(other) is SparseTensor:
-        return _sparse_mm(input, other)
+        return _sparse_matmul(input, other)
     _need_tensors("matmul", input, other)
     a, b = input._array, other._array
     if a.ndim == 0 or b.ndim == 0:
@@ -346,4 +346,4 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
 
 
 from ._einsum import einsum  # noqa: E402
-from .sparse_ops import mm as _sparse_mm  # noqa: E402
+from .sparse_ops import matmul as _sparse_matmul, mm as _sparse_mm  # noqa: E402

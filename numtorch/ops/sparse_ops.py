@@ -141,7 +141,7 @@ def _as_indices(indices):
     return np.ascontiguousarray(arr, dtype=np.int64)
 
 
-def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
+def sparse_coo_tensor(indices=None, values=None, size=None, *, dtype=None, device=None,
                       requires_grad=False, check_invariants=None, is_coalesced=None):
     """A sparse COO tensor with ``values[k]`` at position ``indices[:, k]``.
 
@@ -154,11 +154,20 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
         dtype, device, requires_grad: as for :func:`numtorch.tensor`.
         is_coalesced: declare the indices sorted and unique.
 
+    ``sparse_coo_tensor(size)`` (or ``size=`` alone) is an empty tensor of that shape.
+
     Example:
         >>> torch.sparse_coo_tensor([[0, 1], [1, 0]], [2., 3.], (2, 2)).to_dense()
         tensor([[0., 2.],
                 [3., 0.]])
     """
+    if values is None and size is None and indices is not None:  # sparse_coo_tensor(size)
+        indices, size = None, indices
+    if indices is None and values is None and size is not None:
+        dims = tuple(int(n) for n in size)
+        dt = _dtype.as_dtype(dtype) if dtype is not None else _dtype.get_default_dtype()
+        indices, values = np.zeros((len(dims), 0), np.int64), _nt.empty(0, dtype=dt)
+        is_coalesced = True if is_coalesced is None else is_coalesced
     idx = _as_indices(indices)
     from ..sparse._invariants import checks_for  # (numtorch.sparse imports this module)
 
@@ -435,7 +444,16 @@ def mm(input, mat2, dense_grad=True):
     return _sparse_dense(transpose(mat2, 0, 1), input.t(), dense_grad).t()
 
 
-matmul = mm
+def matmul(input, other):
+    """``@``, ``matmul`` and ``mv`` with a sparse matrix: a 1-D dense operand is a vector, as
+    in torch (the result is 1-D); otherwise :func:`mm`."""
+    if is_sparse(input) and not is_sparse(other) and isinstance(other, Tensor) and \
+            other.dim() == 1:
+        return rename_node(mm(input, other.unsqueeze(1)).squeeze(1), "MvBackward0")
+    if is_sparse(other) and not is_sparse(input) and isinstance(input, Tensor) and \
+            input.dim() == 1:
+        return mm(input.unsqueeze(0), other).squeeze(0)
+    return mm(input, other)
 
 
 def spmm(input, mat2):
