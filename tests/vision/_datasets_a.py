@@ -50,6 +50,10 @@ def same_dataset(a, b, attrs=(), repr_too=True):
         same(getattr(a, name), getattr(b, name), name)
     if repr_too:
         assert repr(a) == repr(b)
+    # every attribute torchvision's dataset object has (the v2 wrapper's objects hold others)
+    missing = (sorted(set(vars(b)) - set(vars(a)))
+               if type(b).__module__.startswith("torchvision.datasets") else [])
+    assert not missing, f"torchvision's dataset has attributes {missing} that ours lacks"
 
 
 def same_error(make_a, make_b, prefix=True):
