@@ -364,3 +364,46 @@ def test_destinations_of_every_kind(tmp_path):
     assert back["a"].tolist() == src.tolist() and back["b"].tolist() == src.tolist()
     assert back["c"].tolist() == src.int().tolist() and back["b"] is strided
     assert back["d"].float().tolist() == src.tolist()
+
+
+def _hf_files(path):
+    """Each safetensors file's header (sharding info parsed) and the index, for comparing."""
+    import struct
+
+    out = {}
+    for name in sorted(os.listdir(path)):
+        with open(os.path.join(path, name), "rb") as f:
+            data = f.read()
+        if name.endswith(".json"):
+            out[name] = json.loads(data)
+            continue
+        n = struct.unpack("<Q", data[:8])[0]
+        header = json.loads(data[8:8 + n])
+        meta = header.pop("__metadata__")
+        meta["DCP_SHARDING_INFO"] = json.loads(meta["DCP_SHARDING_INFO"])
+        out[name] = {"meta": meta, "entries": {k: [v["dtype"], v["shape"]]
+                                               for k, v in header.items()}}
+    return out
+
+
+def test_hugging_face_storage_both_directions(tmp_path):
+    want = _torch("hf_write", tmp_path / "theirs", tmp_path / "hf_theirs.json")
+    sd = dcp_state.hf_state(numtorch)
+    _quiet(dcp.save, sd, storage_writer=dcp.HuggingFaceStorageWriter(
+        tmp_path / "ours", fqn_to_index_mapping=dcp_state.HF_MAPPING))
+    assert _hf_files(tmp_path / "ours") == _hf_files(tmp_path / "theirs")
+    # torch reads numtorch's files, numtorch reads torch's
+    got = _torch("hf_read", tmp_path / "ours", tmp_path / "hf_read.json")
+    assert got == _json(dcp_state.dump(numtorch, sd))
+    back = {k: numtorch.zeros_like(v) for k, v in sd.items()}
+    _quiet(dcp.load, back, storage_reader=dcp.HuggingFaceStorageReader(tmp_path / "theirs"))
+    assert _json(dcp_state.dump(numtorch, back)) == want
+    # a plain Hugging Face file (no DCP metadata), loaded with a dtype change
+    (tmp_path / "plain").mkdir()
+    numtorch.serialization.save_safetensors({"w": numtorch.arange(6.0).reshape(2, 3)},
+                                            tmp_path / "plain" / "model.safetensors")
+    into = {"w": numtorch.zeros(2, 3, dtype=numtorch.float64)}
+    _quiet(dcp.load, into, storage_reader=dcp.HuggingFaceStorageReader(tmp_path / "plain"))
+    assert into["w"].tolist() == [[0, 1, 2], [3, 4, 5]] and into["w"].dtype == numtorch.float64
+    with pytest.raises(dcp.CheckpointException, match="stores tensors only"):
+        _quiet(dcp.save, {"n": 3}, storage_writer=dcp.HuggingFaceStorageWriter(tmp_path / "n"))

@@ -55,6 +55,10 @@ def out(tmp_path_factory):
                              _launch.mpiexec_cmd("dcp_case.py", d, "reshard")], timeout=400)
     for p in third:
         _ok(p)
+    _ok(_launch.mpiexec("dcp_case.py", d, "hf", timeout=300))
+    _ok(subprocess.run([sys.executable, os.path.join(_launch.RANKS, "dcp_torch.py"), "hf_read",
+                        str(d / "hf"), str(d / "torch_hf.json")], capture_output=True,
+                       text=True, timeout=300, env=_launch.env()))
     return d
 
 
@@ -144,3 +148,22 @@ def test_reshard_to_other_placements(out):
             "CheckpointException ranks:dict_keys([0, 1])",
             {str(k): "ValueError('Size mismatch between saved torch.Size([7, 5]) and current: "
                      "torch.Size([7, 4]) for s0')" for k in (0, 1)}]
+
+
+def test_hugging_face_files_from_two_ranks(out):
+    base = [[float(3 * i + j) for j in range(3)] for i in range(5)]
+    want = {k: [[x * f for x in row] for row in base] for k, f in (("s", 1), ("r", 2), ("p", 3))}
+    for r in (0, 1):
+        got = _read(out, f"hf{r}.json")
+        assert {k: got[k] for k in want} == want
+        assert got["local_s"] == [row[:2] if r == 0 else row[2:] for row in base]
+        assert got["files"] == ["model-00001-of-00002.safetensors",
+                                "model-00002-of-00002.safetensors",
+                                "model.safetensors.index.json", "sharded"]
+        # rank 0 holds s's first block and the replicated entries, rank 1 s's second block
+        assert got["sharded"] == ["shard-00001-model-00001-of-00002.safetensors",
+                                  "shard-00001-model-00002-of-00002.safetensors",
+                                  "shard-00002-model-00001-of-00002.safetensors"]
+    # torch reads the consolidated files
+    theirs = _read(out, "torch_hf.json")
+    assert {k: v["values"] for k, v in theirs.items()} == want

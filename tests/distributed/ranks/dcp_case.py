@@ -7,6 +7,8 @@
                                                 # loaded under other placements
     mpiexec -n 2 python dcp_case.py OUT load_torch  # fresh processes load the checkpoint
                                                 # torch wrote on 2 ranks (dcp_torch_ranks.py)
+    mpiexec -n 2 python dcp_case.py OUT hf      # Hugging Face files: each rank its shards,
+                                                # consolidated; loaded as Shard(1)
     python dcp_case.py OUT single               # one process, no process group: loads the
                                                 # 2-rank checkpoint into a plain model
 Each run writes OUT/<phase><rank>.json: losses and the values it compares.
@@ -134,6 +136,26 @@ def main():
         back = {"x": distribute_tensor(zeros, mesh, [Replicate()])}
         dcp.load(back, checkpoint_id=os.path.join(OUT, "async"))
         res["async_back"] = back["x"].to_local().tolist()
+    elif PHASE == "hf":
+        from numtorch.distributed.tensor import Replicate, Shard, distribute_tensor
+        from numtorch.distributed.tensor import init_device_mesh
+
+        mesh = init_device_mesh("cpu", (world,))
+        base = torch.arange(15, dtype=torch.float32).reshape(5, 3)
+        sd = {"s": distribute_tensor(base, mesh, [Shard(0)]),
+              "r": distribute_tensor(base * 2, mesh, [Replicate()]), "p": base * 3}
+        where = os.path.join(OUT, "hf")
+        dcp.save(sd, storage_writer=dcp.HuggingFaceStorageWriter(
+            where, save_distributed=True, enable_consolidation=True,
+            fqn_to_index_mapping={"s": 1, "r": 2, "p": 2}))
+        back = {"s": distribute_tensor(torch.zeros(5, 3), mesh, [Shard(1)]),
+                "r": torch.zeros(5, 3), "p": distribute_tensor(torch.zeros(5, 3), mesh,
+                                                               [Shard(0)])}
+        dcp.load(back, storage_reader=dcp.HuggingFaceStorageReader(where))
+        res = {k: full(v).tolist() for k, v in back.items()}
+        res["local_s"] = back["s"].to_local().tolist()
+        res["files"] = sorted(os.listdir(where))
+        res["sharded"] = sorted(os.listdir(os.path.join(where, "sharded")))
     record(rank, res)
     dist.destroy_process_group()
 

@@ -84,6 +84,19 @@ ERROR_CASES = {
 }
 
 
+HF_MAPPING = {"embed.weight": 1, "head.weight": 2, "head.bias": 2, "scale": 2}
+
+
+def hf_state(lib):
+    """Tensors for the Hugging Face safetensors storage (two files by HF_MAPPING)."""
+    g = np.random.default_rng(5)
+    return {"embed.weight": lib.from_numpy(g.standard_normal((6, 4)).astype(np.float32)),
+            "head.weight": lib.from_numpy(g.standard_normal((3, 4)).astype(np.float32))
+            .to(lib.bfloat16),
+            "head.bias": lib.arange(3, dtype=lib.int64),
+            "scale": lib.tensor(0.5, dtype=lib.float64)}
+
+
 def optim_cases(lib):
     """``get_state_dict`` / ``get_optimizer_state_dict`` of fresh and trained optimizers,
     dumped at once (torch's state dicts alias the live state tensors)."""

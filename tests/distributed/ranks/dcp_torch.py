@@ -4,6 +4,8 @@
     python dcp_torch.py read CKPT OUT.json    # dcp.load into dcp_state.template(torch); dump
     python dcp_torch.py errors CKPT OUT.json  # the failing loads: class, first, last line
     python dcp_torch.py convert CKPT OUT.json # format_utils.dcp_to_torch_save; dump the file
+    python dcp_torch.py hf_write DIR OUT.json # dcp.save of hf_state(torch), Hugging Face files
+    python dcp_torch.py hf_read DIR OUT.json  # every tensor of a Hugging Face directory
     python dcp_torch.py optim - OUT.json      # get_state_dict of fresh optimizers
     python dcp_torch.py full CKPT OUT.json    # dcp.load of a (sharded) checkpoint into
                                               # whole tensors: {fqn: values} of its metadata
@@ -18,7 +20,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import torch  # noqa: E402
 import torch.distributed.checkpoint as dcp  # noqa: E402
-from dcp_state import ERROR_CASES, build, dump, optim_cases, template  # noqa: E402
+from dcp_state import (  # noqa: E402
+    ERROR_CASES,
+    HF_MAPPING,
+    build,
+    dump,
+    hf_state,
+    optim_cases,
+    template,
+)
 
 warnings.simplefilter("ignore")
 mode, ckpt, out = sys.argv[1:4]
@@ -48,6 +58,17 @@ elif mode == "convert":
 
     dcp_to_torch_save(ckpt, out + ".pt")
     res = dump(torch, torch.load(out + ".pt", weights_only=False))
+elif mode == "hf_write":
+    sd = hf_state(torch)
+    dcp.save(sd, storage_writer=dcp.HuggingFaceStorageWriter(ckpt,
+                                                             fqn_to_index_mapping=HF_MAPPING))
+    res = dump(torch, sd)
+elif mode == "hf_read":
+    md = dcp.HuggingFaceStorageReader(ckpt).read_metadata()
+    sd = {fqn: torch.zeros(m.size, dtype=m.properties.dtype)
+          for fqn, m in md.state_dict_metadata.items()}
+    dcp.load(sd, storage_reader=dcp.HuggingFaceStorageReader(ckpt))
+    res = dump(torch, sd)
 elif mode == "optim":
     res = optim_cases(torch)
 else:  # full
