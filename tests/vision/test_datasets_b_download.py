@@ -158,3 +158,18 @@ def test_middlebury_download(server, tmp_path, monkeypatch):
         b = TD.Middlebury2014Stereo(tmp_path / "tv", download=True, **kw)
         assert_same_dataset(a, b)
     assert _listing(tmp_path / "nt") == _listing(tmp_path / "tv")
+
+
+def test_corrupt_voc_archive_is_refused(server, tmp_path, monkeypatch):
+    src = tmp_path / "src"
+    fab.voc_tree(str(src))
+    url, md5 = _pack(server, "voc2012-bad.tar", str(src), ["VOCdevkit"])
+    for module in (nt_voc, tv_voc):
+        table = {k: dict(v) for k, v in module.DATASET_YEAR_DICT.items()}
+        table["2012"].update(url=url, md5="0" * 32)  # not the served file's MD5
+        monkeypatch.setattr(module, "DATASET_YEAR_DICT", table)
+    for lib in (D, TD):
+        with pytest.raises(RuntimeError):
+            lib.VOCDetection(tmp_path / lib.__name__, download=True)
+    # nothing half-written is left where the dataset would be read from
+    assert not os.path.exists(tmp_path / D.__name__ / "VOCdevkit")
