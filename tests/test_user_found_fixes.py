@@ -1129,3 +1129,17 @@ def test_sparse_matrix_vector_products_and_empty_constructors_as_torch():
                 str(info.value))
 
     assert run(numtorch) == run(torch)
+
+
+def test_sparse_constructor_and_coalesce_node_names_as_torch():
+    def run(L):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            v = L.tensor([1.0, 2.0], requires_grad=True)
+            out = []
+            for vals in (v, v * 2):
+                s = L.sparse_coo_tensor(L.tensor([[0, 2]]), vals, (4,))
+                out += [s.grad_fn.name(), s.is_leaf, s.coalesce().grad_fn.name()]
+        return out
+
+    assert run(numtorch) == run(torch)

@@ -210,8 +210,10 @@ def sparse_coo_tensor(indices=None, values=None, size=None, *, dtype=None, devic
         values.requires_grad_(True)
         origin = _make(np.broadcast_to(np.zeros((), values._array.dtype), size))
         origin.requires_grad_(True)
-    elif values.requires_grad and values.grad_fn is None:
-        values = values.view(values.shape)  # built from a leaf: not itself a leaf, as in torch
+    elif values.requires_grad:
+        # not itself a leaf even when built from one, with torch's node name
+        values = rename_node(values.view(values.shape),
+                             "SparseCooTensorWithDimsAndTensorsBackward0")
     return make(idx, values, size, bool(is_coalesced) if is_coalesced is not None else nnz < 2,
                 origin)
 
@@ -310,7 +312,8 @@ def coalesce(input):
     if s.coalesced:
         return input
     order, starts, segment = _coalesce_plan(s)
-    values = SegmentSum.apply(s.values, order=order, starts=starts, segment=segment)
+    values = SegmentSum.apply(s.values, order=order, starts=starts, segment=segment,
+                              node_name="CoalesceBackward0")  # torch's node
     return make(np.ascontiguousarray(s.indices[:, order[starts]]), values, s.shape, True)
 
 
