@@ -1,7 +1,12 @@
-"""numtorchvision.datasets.samplers against torchvision 0.28's on VideoClips built from the
-same timestamps: the same indices (same random draws after the same seeds), lengths and
-errors."""
+"""VideoClips' clip sampling (no decoding: clips from precomputed timestamps) and
+numtorchvision.datasets.samplers against torchvision 0.28's: the same clips, resampling
+indices, locations, state, indices (same random draws after the same seeds) and errors.
+Runs without PyAV; decoding is in test_datasets_b_video.py."""
 
+import pickle
+import warnings
+
+import numpy as np
 import pytest
 import torch
 import torchvision.datasets.samplers as TS
@@ -63,3 +68,57 @@ def test_sampler_errors():
     # no process group: the defaults cannot be read
     raises_alike(lambda: NS.DistributedSampler(list(range(4))),
                  lambda: TS.DistributedSampler(list(range(4))))
+
+
+def _metadata_pair(paths, pts_lists, fps):
+    ours = {"video_paths": list(paths), "video_fps": list(fps),
+            "video_pts": [numtorch.tensor(p, dtype=numtorch.int64) for p in pts_lists]}
+    theirs = {"video_paths": list(paths), "video_fps": list(fps),
+              "video_pts": [torch.tensor(p, dtype=torch.int64) for p in pts_lists]}
+    return ours, theirs
+
+
+def _same_clips(a, b):
+    assert a.cumulative_sizes == b.cumulative_sizes and a.num_clips() == b.num_clips()
+    assert a.num_videos() == b.num_videos() and len(a) == len(b)
+    for x, y in zip(a.clips, b.clips):
+        assert tuple(x.shape) == tuple(y.shape)
+        np.testing.assert_array_equal(x.numpy(), y.numpy())
+    for x, y in zip(a.resampling_idxs, b.resampling_idxs):
+        if isinstance(y, torch.Tensor):
+            np.testing.assert_array_equal(x.numpy(), y.numpy())
+        else:
+            assert x == y
+    for i in range(b.num_clips()):
+        assert a.get_clip_location(i) == b.get_clip_location(i)
+
+
+@pytest.mark.parametrize("frame_rate", [None, 7, 5, 30, 12.5])
+@pytest.mark.parametrize("size,step", [(4, 3), (1, 1), (5, 2), (40, 1)])
+def test_videoclips_sampling_matches_torchvision(frame_rate, size, step):
+    pts = [list(range(0, 30, 3)), list(range(25)), list(range(0, 512 * 12, 512)), []]
+    ours, theirs = _metadata_pair(["a", "b", "c", "d"], pts, [10.0, 25.0, 12.0, None])
+    with warnings.catch_warnings(record=True) as wa:
+        warnings.simplefilter("always")
+        a = nt_vu.VideoClips(ours["video_paths"], size, step, frame_rate, ours)
+    with warnings.catch_warnings(record=True) as wb:
+        warnings.simplefilter("always")
+        b = tv_vu.VideoClips(theirs["video_paths"], size, step, frame_rate, theirs)
+    assert [str(w.message) for w in wa] == [str(w.message) for w in wb]
+    _same_clips(a, b)
+    assert sorted(vars(a)) == sorted(vars(b))
+    _same_clips(a.subset([2, 0]), b.subset([2, 0]))
+    _same_clips(pickle.loads(pickle.dumps(a)), b)
+    assert sorted(a.__getstate__()) == sorted(b.__getstate__())
+    raises_alike(lambda: a.get_clip(10 ** 4), lambda: b.get_clip(10 ** 4))
+
+
+def test_unfold_matches_torchvision():
+    for n, size, step, dil in ((10, 3, 2, 1), (10, 3, 1, 2), (4, 5, 1, 1), (7, 1, 3, 1)):
+        a = nt_vu.unfold(numtorch.arange(n), size, step, dil)
+        b = tv_vu.unfold(torch.arange(n), size, step, dil)
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+    raises_alike(lambda: nt_vu.unfold(numtorch.zeros(2, 2), 1, 1),
+                 lambda: tv_vu.unfold(torch.zeros(2, 2), 1, 1))
+    raises_alike(lambda: nt_vu.VideoClips([], output_format="x", _precomputed_metadata={}),
+                 lambda: tv_vu.VideoClips([], output_format="x", _precomputed_metadata={}))
