@@ -93,6 +93,8 @@ def test_resume_continues_the_uninterrupted_run(out):
         t, rs = _read(out, f"train{r}.json"), _read(out, f"resume{r}.json")
         assert rs["after"] == t["after"], r  # bit-identical losses after the restart
         assert rs["params"] == t["params"] and rs["step"] == 3
+        assert rs["broadcast"] == t["params"]  # broadcast_from_rank0 into a fresh model
+        assert rs["broadcast_local"] == t["local_shapes"]
 
 
 def test_one_process_loads_the_two_rank_checkpoint(out):

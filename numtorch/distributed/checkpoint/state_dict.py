@@ -77,11 +77,39 @@ def _param_names(model):
     return names
 
 
+def _check_options(options, submodules):
+    options = options or StateDictOptions()
+    if options.broadcast_from_rank0 and not options.full_state_dict:
+        raise ValueError("full_state_dict must be True when broadcast_from_rank0 is True.")
+    if submodules:
+        import warnings
+
+        warnings.warn("Getting submodules only model/optim state_dict is deprecated and will be "
+                      "removed in 2.5. This feature can be achieved by manually filtering out "
+                      "the state_dict returned from get_state_dict.", FutureWarning,
+                      stacklevel=3)
+    return options
+
+
+def _only_submodules(model, sd, submodules, keep_prefixes):
+    """The entries of ``submodules`` (named from the model, or from each submodule)."""
+    prefixes = [name + "." for name, mod in model.named_modules() if mod in submodules]
+    out = {}
+    for key, value in sd.items():
+        for prefix in prefixes:
+            if key.startswith(prefix):
+                out[key if keep_prefixes else key[len(prefix):]] = value
+                break
+    return out
+
+
 def get_model_state_dict(model, *, submodules=None, options=None):
     """``model.state_dict()``; with ``full_state_dict`` every DTensor is gathered to a plain
     tensor (with ``cpu_offload`` as well, only rank 0 keeps the entries, as in torch)."""
-    options = options or StateDictOptions()
+    options = _check_options(options, submodules)
     sd = model.state_dict()
+    if submodules:
+        sd = _only_submodules(model, sd, set(submodules), options.keep_submodule_prefixes)
     if options.ignore_frozen_params:
         frozen = {n for n, p in model.named_parameters() if not p.requires_grad}
         sd = {k: v for k, v in sd.items() if k not in frozen}
@@ -106,11 +134,24 @@ def _distribute_like(value, target):
     return value
 
 
+def _from_rank0(value):
+    """Rank 0's ``value`` on every rank (the others may pass an empty dict)."""
+    from .. import broadcast_object_list, get_rank, is_initialized
+
+    if not is_initialized():
+        return value
+    box = [value if get_rank() == 0 else None]
+    broadcast_object_list(box, src=0)
+    return box[0]
+
+
 def set_model_state_dict(model, model_state_dict, *, options=None):
     """Load ``model_state_dict`` into ``model`` (``load_state_dict``'s result and errors);
     with ``full_state_dict``, whole tensors meant for DTensor parameters are first split to
     each rank's block."""
-    options = options or StateDictOptions()
+    options = _check_options(options, None)
+    if options.broadcast_from_rank0:
+        model_state_dict = _from_rank0(model_state_dict)
     if options.full_state_dict:
         current = model.state_dict(keep_vars=True)
         model_state_dict = {k: _distribute_like(v, current.get(k))
@@ -213,7 +254,7 @@ def _flatten_optim(osd):
 
 def get_optimizer_state_dict(model, optimizers, *, submodules=None, options=None):
     """The optimizers' state dict keyed by parameter FQN (see the module docstring)."""
-    options = options or StateDictOptions()
+    options = _check_options(options, submodules)
     names = _param_names(model)
     merged = {"state": {}, "param_groups": []}
     for optim in _optimizers(optimizers):
@@ -285,7 +326,9 @@ def _load_one_optimizer(optim, osd, names, full):
 def set_optimizer_state_dict(model, optimizers, optim_state_dict, *, options=None):
     """Load an FQN-keyed optimizer state dict (as ``get_optimizer_state_dict`` gives) into
     the optimizers."""
-    options = options or StateDictOptions()
+    options = _check_options(options, None)
+    if options.broadcast_from_rank0:
+        optim_state_dict = _from_rank0(optim_state_dict)
     names = _param_names(model)
     for optim in _optimizers(optimizers):
         osd = optim_state_dict

@@ -92,8 +92,19 @@ def main():
                  else os.path.join(OUT, "torch_ckpt"))
         set_state_dict(m, opt, model_state_dict=state["model"], optim_state_dict=state["optim"])
         res = {"step": state["step"],
-               "params": {k: full(v).tolist() for k, v in m.state_dict().items()},
-               "after": train(m, opt, STEPS, STEPS, rank, world)}
+               "params": {k: full(v).tolist() for k, v in m.state_dict().items()}}
+        # rank 0's whole state dict, sent to every rank and split into a fresh sharded model
+        whole = get_state_dict(m, opt, options=StateDictOptions(full_state_dict=True))[0]
+        m2, opt2, _ = sharded()
+        set_state_dict(m2, opt2, model_state_dict=whole if rank == 0 else {},
+                       optim_state_dict={"state": {}, "param_groups": [
+                           dict(g, params=[n for n, _ in m2.named_parameters()])
+                           for g in opt2.state_dict()["param_groups"]]},
+                       options=StateDictOptions(full_state_dict=True,
+                                                broadcast_from_rank0=True))
+        res["broadcast"] = {k: full(v).tolist() for k, v in m2.state_dict().items()}
+        res["broadcast_local"] = {k: list(v.to_local().shape) for k, v in m2.state_dict().items()}
+        res["after"] = train(m, opt, STEPS, STEPS, rank, world)
     elif PHASE == "reshard":
         from numtorch.distributed.tensor import Replicate, Shard, distribute_tensor
         from numtorch.distributed.tensor import init_device_mesh

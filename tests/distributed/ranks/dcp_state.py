@@ -143,6 +143,24 @@ def optim_cases(lib):
         sdm.set_model_state_dict(m3, {"x": lib.ones(1)})
     except RuntimeError as e:
         out["set_error"] = str(e)
+    Options = sdm.StateDictOptions
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out["submodules"] = [list(sdm.get_model_state_dict(m3, submodules={m3[1]})), list(
+            sdm.get_model_state_dict(m3, submodules={m3[1]},
+                                     options=Options(keep_submodule_prefixes=False)))]
+    out["submodules_warning"] = [(w.category.__name__, str(w.message)) for w in caught]
+    m3[0].weight.requires_grad_(False)
+    m3.register_buffer("buf", lib.ones(1))
+    out["frozen"] = list(sdm.get_model_state_dict(m3, options=Options(ignore_frozen_params=True)))
+    out["not_strict"] = [list(r) for r in sdm.set_model_state_dict(
+        m3, {"1.weight": lib.zeros(1, 2)}, options=Options(strict=False))]
+    try:
+        sdm.set_model_state_dict(m3, {}, options=Options(broadcast_from_rank0=True))
+    except ValueError as e:
+        out["broadcast_error"] = str(e)
     return out
 
 
