@@ -122,3 +122,49 @@ def test_unfold_matches_torchvision():
                  lambda: tv_vu.unfold(torch.zeros(2, 2), 1, 1))
     raises_alike(lambda: nt_vu.VideoClips([], output_format="x", _precomputed_metadata={}),
                  lambda: tv_vu.VideoClips([], output_format="x", _precomputed_metadata={}))
+
+
+def _empty_videos(root, names):
+    import os
+
+    for name in names:
+        os.makedirs(os.path.dirname(os.path.join(root, name)), exist_ok=True)
+        open(os.path.join(root, name), "wb").close()
+    return sorted(os.path.join(root, n) for n in names)
+
+
+@pytest.mark.parametrize("name", ["UCF101", "HMDB51"])
+@pytest.mark.parametrize("fold,train", [(1, True), (2, False), (3, False)])
+def test_fold_selection_from_precomputed_timestamps(tmp_path, name, fold, train):
+    import torchvision.datasets as TD
+
+    import numtorchvision.datasets as D
+
+    from . import _fabricate_b as fab
+
+    names = [f"{c}/v_{c}_g0{k}_c01.avi" for c in ("Archery", "Biking", "Diving") for k in (1, 2, 3)]
+    paths = _empty_videos(str(tmp_path / "v"), names)
+    for f in (1, 2, 3):
+        train_set = [n for k, n in enumerate(names) if (k + f) % 3]
+        fab.text(str(tmp_path / "ann" / f"trainlist0{f}.txt"), "".join(f"{n} 1\n" for n in train_set))
+        fab.text(str(tmp_path / "ann" / f"testlist0{f}.txt"),
+                 "".join(f"{n}\n" for n in names if n not in train_set))
+        for c in ("Archery", "Biking", "Diving"):
+            fab.text(str(tmp_path / "ann" / f"{c}_test_split{f}.txt"), "".join(
+                f"{n.split('/')[1]} {1 if n in train_set else 2}\n" for n in names if c in n))
+    pts = [list(range(4 + k % 5)) for k in range(len(paths))]
+    fps = [float(10 + k) for k in range(len(paths))]
+    a = getattr(D, name)(str(tmp_path / "v"), str(tmp_path / "ann"), 3, 2, fold=fold, train=train,
+                         _precomputed_metadata={"video_paths": paths, "video_fps": fps,
+                                                "video_pts": [numtorch.tensor(p) for p in pts]})
+    b = getattr(TD, name)(str(tmp_path / "v"), str(tmp_path / "ann"), 3, 2, fold=fold, train=train,
+                          _precomputed_metadata={"video_paths": paths, "video_fps": fps,
+                                                 "video_pts": [torch.tensor(p) for p in pts]})
+    assert a.indices == b.indices and 0 < len(a.indices) < len(paths)
+    assert a.samples == b.samples and a.classes == b.classes and len(a) == len(b)
+    assert (a.fold, a.train) == (b.fold, b.train)
+    _same_clips(a.video_clips, b.video_clips)
+    _same_clips(a.full_video_clips, b.full_video_clips)
+    for kw in ({"fold": 0}, {"fold": 4}):
+        raises_alike(lambda: getattr(D, name)(str(tmp_path / "v"), str(tmp_path / "ann"), 3, **kw),
+                     lambda: getattr(TD, name)(str(tmp_path / "v"), str(tmp_path / "ann"), 3, **kw))
