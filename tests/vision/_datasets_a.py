@@ -181,3 +181,9 @@ def image_bytes(seed=0, size=(9, 11), fmt="PNG", mode="RGB"):
     buf = io.BytesIO()
     Image.fromarray(rng.integers(0, 256, shape).astype(np.uint8), mode).save(buf, format=fmt)
     return buf.getvalue()
+
+
+def file_tree(root):
+    """The files under ``root``, as sorted paths relative to it."""
+    return sorted(os.path.relpath(os.path.join(d, f), root)
+                  for d, _, files in os.walk(root) for f in files)

@@ -19,7 +19,7 @@ import torchvision.datasets as TD
 import numtorchvision.datasets as D
 
 from . import _fabricate as fab
-from ._datasets_a import image_bytes, same_dataset, serving, tar_bytes, zip_bytes
+from ._datasets_a import file_tree, image_bytes, same_dataset, serving, tar_bytes, zip_bytes
 
 served = pytest.fixture(serving)
 
@@ -178,11 +178,6 @@ def _celeba_case():
 CASES = _cases()
 
 
-def _tree(root):
-    return sorted(os.path.relpath(os.path.join(d, f), root)
-                  for d, _, files in os.walk(root) for f in files)
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_download_matches_torchvision(tmp_path, served, monkeypatch, name):
     kwargs, files, patches = CASES[name]
@@ -206,7 +201,7 @@ def test_download_matches_torchvision(tmp_path, served, monkeypatch, name):
     a = getattr(D, name)(tmp_path / "nt", download=True, **kwargs)
     b = getattr(TD, name)(tmp_path / "tv", download=True, **kwargs)
     assert seen["nt"] == seen["tv"]
-    nt_tree, tv_tree = _tree(tmp_path / "nt"), _tree(tmp_path / "tv")
+    nt_tree, tv_tree = file_tree(tmp_path / "nt"), file_tree(tmp_path / "tv")
     if name == "Caltech101":  # torchvision does not unpack the outlines' archive
         nt_tree = [p for p in nt_tree if not p.startswith("caltech101/Annotations/")]
     assert nt_tree == tv_tree, (sorted(set(nt_tree) - set(tv_tree)), sorted(set(tv_tree) - set(nt_tree)))

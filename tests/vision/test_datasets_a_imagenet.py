@@ -4,7 +4,6 @@ the unpacked layout, meta.bin (each library reads the other's), items and attrib
 
 import io
 import os
-import tarfile
 
 import numpy as np
 import pytest
@@ -15,20 +14,10 @@ import numtorchvision.datasets as D
 import numtorchvision.datasets.imagenet as nt_imagenet
 
 from . import _fabricate as fab
-from ._datasets_a import same_dataset, same_error
+from ._datasets_a import file_tree, same_dataset, same_error, tar_bytes
 
 WNIDS = ["n01440764", "n02102040", "n01443537"]
 WORDS = ["tench, Tinca tinca", "English springer, English springer spaniel", "goldfish"]
-
-
-def _tar(members, gz=False):
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w:gz" if gz else "w") as tar:
-        for name, data in members.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
-    return buf.getvalue()
 
 
 def _meta_mat():
@@ -52,11 +41,11 @@ def _archives(root):
         return fab.png_bytes(rng.integers(0, 256, (9, 7, 3)).astype(np.uint8), "JPEG")
 
     val_labels = [2, 1, 3, 1, 2]
-    devkit = _tar({"ILSVRC2012_devkit_t12/data/meta.mat": _meta_mat(),
+    devkit = tar_bytes({"ILSVRC2012_devkit_t12/data/meta.mat": _meta_mat(),
                    "ILSVRC2012_devkit_t12/data/ILSVRC2012_validation_ground_truth.txt":
                        "".join(f"{k}\n" for k in val_labels).encode()}, gz=True)
-    val = _tar({f"ILSVRC2012_val_{i + 1:08d}.JPEG": jpeg() for i in range(len(val_labels))})
-    train = _tar({f"{wnid}.tar": _tar({f"{wnid}_{j}.JPEG": jpeg() for j in range(2)})
+    val = tar_bytes({f"ILSVRC2012_val_{i + 1:08d}.JPEG": jpeg() for i in range(len(val_labels))})
+    train = tar_bytes({f"{wnid}.tar": tar_bytes({f"{wnid}_{j}.JPEG": jpeg() for j in range(2)})
                   for wnid in WNIDS})
     meta = {}
     for kind, data in (("devkit", devkit), ("val", val), ("train", train)):
@@ -77,16 +66,11 @@ def archives(tmp_path, monkeypatch):
     return roots
 
 
-def _tree(root):
-    return sorted(os.path.relpath(os.path.join(d, f), root)
-                  for d, _, files in os.walk(root) for f in files)
-
-
 @pytest.mark.parametrize("split", ["val", "train"])
 def test_imagenet_from_archives(archives, split):
     a = D.ImageNet(archives["nt"], split)
     b = TD.ImageNet(archives["tv"], split)
-    assert _tree(archives["nt"]) == _tree(archives["tv"])
+    assert file_tree(archives["nt"]) == file_tree(archives["tv"])
     same_dataset(a, b, ["classes", "class_to_idx", "wnids", "wnid_to_idx", "targets", "split"],
                  repr_too=False)
     assert repr(a).replace("/nt", "/tv") == repr(b)
