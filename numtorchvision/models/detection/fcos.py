@@ -194,6 +194,7 @@ class FCOS(nn.Module):
     """
 
     __annotations__ = {"box_coder": det_utils.BoxLinearCoder}
+    _target_messages = (False, True)
 
     def __init__(self, backbone, num_classes, min_size=800, max_size=1333, image_mean=None,
                  image_std=None, anchor_generator=None, head=None, center_sampling_radius=1.5,

@@ -50,17 +50,21 @@ def _rows_per_anchor(maps, columns):
     return numtorch.cat(flat, dim=1)
 
 
-def _check_training_targets(training, targets):
+def _check_training_targets(training, targets, name_type, name_shape):
+    """The training targets' checks; ``name_type`` / ``name_shape`` add what was found to
+    the messages (RetinaNet says neither, FCOS the shape, SSD both)."""
     if not training:
         return
     if targets is None:
         numtorch._assert(False, "targets should not be none when in training mode")
     for target in targets:
         boxes = target["boxes"]
+        found = f", got {type(boxes)}" if name_type else ""
         numtorch._assert(isinstance(boxes, numtorch.Tensor),
-                         "Expected target boxes to be of type Tensor.")
+                         f"Expected target boxes to be of type Tensor{found}.")
+        found = f", got {boxes.shape}" if name_shape else ""
         numtorch._assert(len(boxes.shape) == 2 and boxes.shape[-1] == 4,
-                         "Expected target boxes to be a tensor of shape [N, 4].")
+                         f"Expected target boxes to be a tensor of shape [N, 4]{found}.")
 
 
 def _check_degenerate(targets):
@@ -78,7 +82,7 @@ def _check_degenerate(targets):
 
 def _prepare(model, images, targets):
     """The one-stage models' common entry: target checks, the transform, feature maps."""
-    _check_training_targets(model.training, targets)
+    _check_training_targets(model.training, targets, *model._target_messages)
     original_sizes = []
     for img in images:
         size = img.shape[-2:]
@@ -336,6 +340,8 @@ class RetinaNet(nn.Module):
         topk_candidates (int): best candidates kept per level before NMS. Default: 1000.
         **kwargs: passed to :class:`GeneralizedRCNNTransform`.
     """
+
+    _target_messages = (False, False)
 
     def __init__(self, backbone, num_classes, min_size=800, max_size=1333, image_mean=None,
                  image_std=None, anchor_generator=None, head=None, proposal_matcher=None,

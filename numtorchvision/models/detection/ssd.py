@@ -155,6 +155,7 @@ class SSD(nn.Module):
 
     __annotations__ = {"box_coder": det_utils.BoxCoder,
                        "proposal_matcher": det_utils.Matcher}
+    _target_messages = (True, True)
 
     def __init__(self, backbone, anchor_generator, size, num_classes, image_mean=None,
                  image_std=None, head=None, score_thresh=0.01, nms_thresh=0.45,
