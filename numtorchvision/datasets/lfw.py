@@ -70,18 +70,18 @@ class _LFW(VisionDataset):
         with open(os.path.join(self.root, name)) as f:
             return [line.strip().split("\t") for line in f]
 
-    def _folds(self, rows, per_fold):
-        """The blocks of a list file: "10fold" files start with the number of folds (and, for
-        pairs, the pairs per fold); the Dev files hold one block."""
-        first, rows = rows[0], rows[1:]
-        folds = int(first[0]) if self.split == "10fold" else 1
-        if per_fold is None and self.split != "10fold":
-            rows = [first] + rows
+    def _blocks(self, rows, pairs):
+        """The blocks of entries of a list file. The "10fold" files start with the number of
+        folds (pairs files: and the pairs per fold); each people block starts with its
+        length; a pairs block is that many matched then as many mismatched pairs."""
+        rows = list(rows)
+        folds = int(rows[0][0]) if self.split == "10fold" else 1
+        if self.split == "10fold" or pairs:
+            header = rows.pop(0)
         for _ in range(folds):
-            count = int(rows[0][0]) if per_fold is None else per_fold(first)
-            start = 1 if per_fold is None else 0
-            yield rows[start:start + count]
-            rows = rows[start + count:]
+            count = 2 * int(header[-1]) if pairs else int(rows.pop(0)[0])
+            yield rows[:count]
+            rows = rows[count:]
 
     def extra_repr(self):
         return f"Alignment: {self.image_set}\nSplit: {self.split}"
@@ -111,7 +111,7 @@ class LFWPeople(_LFW):
 
     def _get_people(self):
         paths, targets = [], []
-        for block in self._folds(self._lines(self.labels_file), None):
+        for block in self._blocks(self._lines(self.labels_file), pairs=False):
             for identity, count in block:
                 for no in range(1, int(count) + 1):
                     paths.append(self._get_path(identity, no))
@@ -144,8 +144,7 @@ class LFWPairs(_LFW):
 
     def _get_pairs(self, images_dir):
         names, paths, targets = [], [], []
-        pairs_per_fold = lambda first: 2 * int(first[-1])
-        for block in self._folds(self._lines(self.labels_file), pairs_per_fold):
+        for block in self._blocks(self._lines(self.labels_file), pairs=True):
             for row in block:
                 if len(row) == 3:  # "<name> <no1> <no2>": the same person
                     (a, x), (b, y), same = (row[0], row[1]), (row[0], row[2]), 1
