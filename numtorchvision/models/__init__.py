@@ -7,11 +7,10 @@ EfficientNet (V1, V2), GoogLeNet, Inception v3, MaxViT, MNASNet, MobileNet (V2, 
 (X, Y), ResNet, ResNeXt, Wide ResNet, ShuffleNet V2, SqueezeNet, Swin Transformer (V1, V2), VGG
 and ViT: every classification model of torchvision 0.28; ``models.segmentation``: FCN,
 DeepLabV3 and LR-ASPP; ``models.video``: the video ResNets and S3D; ``models.quantization``:
-the quantizable ResNets. Not provided: the detection and optical-flow models, MViT, Swin3D
-and the other quantizable families.
+the quantizable families; ``models.optical_flow``: RAFT.
 """
 
-from . import quantization, segmentation, video  # noqa: F401
+from . import optical_flow, quantization, segmentation, video  # noqa: F401
 from ._api import (Weights, WeightsEnum, get_model, get_model_builder,  # noqa: F401
                    get_model_weights, get_weight, list_models)
 from .alexnet import *  # noqa: F403

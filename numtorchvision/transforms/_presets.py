@@ -10,7 +10,7 @@ from . import functional as F
 from .functional import InterpolationMode
 
 __all__ = ["ObjectDetection", "ImageClassification", "SemanticSegmentation",
-           "VideoClassification"]
+           "VideoClassification", "OpticalFlow"]
 
 
 def _repr(preset, names):
@@ -175,3 +175,26 @@ class VideoClassification(nn.Module):
                 f"``crop_size={self.crop_size}``, scaled to ``[0.0, 1.0]`` and normalised with "
                 f"``mean={self.mean}`` and ``std={self.std}``; the result is permuted to "
                 f"``(..., C, T, H, W)``.")
+
+
+class OpticalFlow(nn.Module):
+    """What the optical-flow checkpoints expect: both images as floats mapped from [0, 1]
+    to [-1, 1]. Accepts PIL images or ``(C, H, W)`` / ``(B, C, H, W)`` tensors."""
+
+    def forward(self, img1, img2):
+        out = []
+        for img in (img1, img2):
+            if not isinstance(img, numtorch.Tensor):
+                img = F.pil_to_tensor(img)
+            img = F.convert_image_dtype(img, numtorch.float)
+            out.append(F.normalize(img, mean=[0.5, 0.5, 0.5], std=[0.5, 0.5, 0.5]).contiguous())
+        return tuple(out)
+
+    def __repr__(self):
+        return f"{type(self).__name__}()"
+
+    def describe(self):
+        """One paragraph (reStructuredText) saying what the preprocessing does."""
+        return ("Takes two ``PIL.Image`` objects or image ``Tensor`` objects of shape "
+                "``(C, H, W)`` or ``(B, C, H, W)`` and rescales their values to "
+                "``[-1.0, 1.0]``.")

@@ -1,0 +1,3 @@
+"""Optical flow models: RAFT (large and small) with torchvision's structure and weights."""
+
+from .raft import *  # noqa: F403
