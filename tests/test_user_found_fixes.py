@@ -1143,3 +1143,17 @@ def test_sparse_constructor_and_coalesce_node_names_as_torch():
         return out
 
     assert run(numtorch) == run(torch)
+
+
+def test_clip_coefficient_rounds_in_the_norms_dtype_as_torch():
+    # the scale max_norm / (total + 1e-6) was worked out in float64: 1 ulp off torch's float32
+    def run(L):
+        grads = [L.full((3,), s) for s in (1.0, 10.0, 0.1)]
+        ps = [L.nn.Parameter(L.zeros(3)) for _ in grads]
+        for p, g in zip(ps, grads):
+            p.grad = g
+        total = L.nn.utils.get_total_norm([p.grad for p in ps])
+        L.nn.utils.clip_grads_with_norm_(ps, 1.0, total)
+        return [x.hex() for p in ps for x in p.grad.tolist()]
+
+    assert run(numtorch) == run(torch)

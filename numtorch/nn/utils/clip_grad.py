@@ -101,7 +101,12 @@ def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
     if not grads:
         return
     total = total_norm._array if isinstance(total_norm, Tensor) else np.asarray(total_norm)
-    coef = min(float(max_norm) / (float(total) + 1e-6), 1.0)
+    if isinstance(total_norm, Tensor) and total.dtype.kind == "f":
+        # torch's coefficient is tensor arithmetic in the norm's dtype (float32 roundings)
+        dt = total.dtype.type
+        coef = min(dt(max_norm) / (dt(float(total)) + dt(1e-6)), dt(1.0))
+    else:
+        coef = min(float(max_norm) / (float(total) + 1e-6), 1.0)
     # a non-finite norm scales to nan/zero as in torch, without NumPy's warning about it
     with no_grad(), np.errstate(invalid="ignore", over="ignore"):
         for g in grads:
