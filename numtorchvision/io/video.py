@@ -33,10 +33,13 @@ def _check_format(output_format):
 
 
 def _to_stream_units(value, time_base, rounding):
-    """Seconds (a number or Fraction) as a count of ``time_base`` ticks; infinity stays."""
+    """Seconds (a number or Fraction) as a count of ``time_base`` ticks; infinity stays.
+
+    A float is multiplied in floating point (0.2 s at 1/8000 is 1600 ticks, not the 1601 that
+    the exact value of the double 0.2 would round up to); Fractions stay exact."""
     if value == math.inf:
         return value
-    return int(rounding(Fraction(value) / Fraction(time_base)))
+    return int(rounding(value * (1 / Fraction(time_base))))
 
 
 def _frames_in(container, stream, start, end, length=lambda frame: 0):

@@ -257,3 +257,23 @@ def test_h264_with_b_frames_and_short_gop(tmp_path):
     for s, e in ((0, 5), (7, 23), (13, 29), (12, 12), (20, 21)):
         np.testing.assert_array_equal(nio.read_video(path, pts[s], pts[e])[0].numpy(),
                                       frames[s:e + 1])
+
+
+def test_audio_only_file(tmp_path):
+    import av as _av
+
+    path = str(tmp_path / "tone.wav")
+    samples = (np.sin(np.arange(2 * 4000).reshape(2, 4000) / 5.0) * 20000).astype(np.int16)
+    with _av.open(path, "w") as c:
+        s = c.add_stream("pcm_s16le", rate=8000)
+        s.layout = "stereo"
+        frame = _av.AudioFrame.from_ndarray(samples, format="s16p", layout="stereo")
+        frame.sample_rate, frame.pts = 8000, 0
+        c.mux(s.encode(frame))
+        c.mux(s.encode())
+    v, a, info = nio.read_video(path, pts_unit="sec")
+    assert tuple(v.shape) == (0, 1, 1, 3) and info == {"audio_fps": 8000}
+    np.testing.assert_array_equal(a.numpy(), samples)  # packed s16 back to (channels, samples)
+    _, part, _ = nio.read_video(path, 0.1, 0.2, pts_unit="sec")
+    np.testing.assert_array_equal(part.numpy(), samples[:, 800:1601])
+    assert nio.read_video_timestamps(path) == ([], None)
