@@ -110,6 +110,9 @@ def _cases():
             f"GTSRB/Final_Test/Images/{k:05d}.ppm": image_bytes(k, fmt="PPM") for k in range(2)}),
         gtsrb + "GTSRB_Final_Test_GT.zip": zip_bytes({
             "GT-final_test.csv": b"Filename;ClassId\n00000.ppm;4\n00001.ppm;0\n"})}, {})
+    cases["GTSRB:train"] = ({}, {gtsrb + "GTSRB-Training_fixed.zip": zip_bytes({
+        f"GTSRB/Training/{c:05d}/{k:05d}_00000.ppm": image_bytes(c + k, fmt="PPM")
+        for c in range(3) for k in range(2)})}, {})
     cases["Country211"] = ({"split": "valid"}, {
         "https://openaipublic.azureedge.net/clip/data/country211.tgz": tar_bytes({
             f"country211/{s}/{c}/{k}.jpg": _jpeg(k) for s in ("train", "valid", "test")
@@ -181,6 +184,7 @@ CASES = _cases()
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_download_matches_torchvision(tmp_path, served, monkeypatch, name):
     kwargs, files, patches = CASES[name]
+    name = name.split(":")[0]  # "GTSRB:train" is a second case of GTSRB
     table, md5s = {}, {}
     for i, (real, data) in enumerate(files.items()):
         path = f"/{i}/{os.path.basename(real)}"
@@ -230,6 +234,8 @@ _KNOWN_MD5S = {
     "GTSRB_Final_Test_Images.zip": "c7e4e6327067d32654124b0fe9e82185",
     "https://sid.erda.dk/public/archives/daaeac0d7ce1152aea9b61d9f1e19370/"
     "GTSRB_Final_Test_GT.zip": "fe31e9c9270bbcd7b84b7f21a9d9d9e5",
+    "https://sid.erda.dk/public/archives/daaeac0d7ce1152aea9b61d9f1e19370/"
+    "GTSRB-Training_fixed.zip": "513f3c79a4c5141765e10e952eaa2478",
     "https://openaipublic.azureedge.net/clip/data/country211.tgz":
         "84988d7644798601126c29e9877aab6a",
     "http://vision.princeton.edu/projects/2010/SUN/SUN397.tar.gz":
