@@ -3,7 +3,6 @@ point per feature-map cell predicts class logits, its distances to the four side
 and a centre-ness logit; no anchor boxes beyond the cell's own square."""
 
 import math
-import warnings
 from functools import partial
 
 import numtorch
@@ -16,14 +15,14 @@ from ...ops._iou_losses import generalized_box_iou_loss
 from ...ops.feature_pyramid_network import LastLevelP6P7
 from ...ops.focal_loss import sigmoid_focal_loss
 from .._api import WeightsEnum, register_model
-from .._utils import handle_legacy_interface
+from .._utils import _load_weights, handle_legacy_interface
 from ..resnet import ResNet50_Weights, resnet50
 from . import _utils as det_utils
 from .anchor_utils import AnchorGenerator
 from .backbone_utils import _resnet_fpn_extractor, _validate_trainable_layers
 from .retinanet import (_PAPER_DOCS, _coco_weights, _eager_result, _final_detections, _prepare,
-                        _redraw_tower, _rows_per_anchor, _settle_classes, _split_levels,
-                        _top_candidates)
+                        _redraw_tower, _returned, _rows_per_anchor, _settings, _settle_classes,
+                        _split_levels, _top_candidates)
 from .transform import GeneralizedRCNNTransform
 
 __all__ = ["FCOS", "FCOS_ResNet50_FPN_Weights", "fcos_resnet50_fpn"]
@@ -31,7 +30,8 @@ __all__ = ["FCOS", "FCOS_ResNet50_FPN_Weights", "fcos_resnet50_fpn"]
 
 def _gn_tower(in_channels, num_convs, norm_layer):
     """``num_convs`` x (3x3 conv, norm, ReLU) as one flat Sequential (drawn again by
-    :func:`_redraw_tower`)."""
+    :func:`_redraw_tower`); the norm defaults to GroupNorm with 32 groups."""
+    norm_layer = partial(nn.GroupNorm, 32) if norm_layer is None else norm_layer
     layers = []
     for _ in range(num_convs):
         conv = nn.Conv2d(in_channels, in_channels, kernel_size=3, stride=1, padding=1)
@@ -63,10 +63,8 @@ class FCOSClassificationHead(nn.Module):
     def __init__(self, in_channels, num_anchors, num_classes, num_convs=4,
                  prior_probability=0.01, norm_layer=None):
         super().__init__()
-        self.num_classes = num_classes
         self.num_anchors = num_anchors
-        if norm_layer is None:
-            norm_layer = partial(nn.GroupNorm, 32)
+        self.num_classes = num_classes
         self.conv = _gn_tower(in_channels, num_convs, norm_layer)
         _redraw_tower(self.conv)
         self.cls_logits = _conv3x3(in_channels, num_anchors * num_classes)
@@ -89,8 +87,6 @@ class FCOSRegressionHead(nn.Module):
 
     def __init__(self, in_channels, num_anchors, num_convs=4, norm_layer=None):
         super().__init__()
-        if norm_layer is None:
-            norm_layer = partial(nn.GroupNorm, 32)
         self.conv = _gn_tower(in_channels, num_convs, norm_layer)
         self.bbox_reg = _conv3x3(in_channels, num_anchors * 4)
         self.bbox_ctrness = _conv3x3(in_channels, num_anchors)
@@ -224,12 +220,9 @@ class FCOS(nn.Module):
         self.transform = GeneralizedRCNNTransform(
             min_size, max_size, [0.485, 0.456, 0.406] if image_mean is None else image_mean,
             [0.229, 0.224, 0.225] if image_std is None else image_std, **kwargs)
-        self.center_sampling_radius = center_sampling_radius
-        self.score_thresh = score_thresh
-        self.nms_thresh = nms_thresh
-        self.detections_per_img = detections_per_img
-        self.topk_candidates = topk_candidates
-        self._has_warned = False
+        _settings(self, center_sampling_radius=center_sampling_radius,
+                  score_thresh=score_thresh, nms_thresh=nms_thresh,
+                  detections_per_img=detections_per_img, topk_candidates=topk_candidates)
 
     def eager_outputs(self, losses, detections):
         return _eager_result(self, losses, detections)
@@ -313,12 +306,7 @@ class FCOS(nn.Module):
                                                      images.image_sizes)
             detections = self.transform.postprocess(detections, images.image_sizes,
                                                     original_sizes)
-        if numtorch.jit.is_scripting():
-            if not self._has_warned:
-                warnings.warn("FCOS always returns a (Losses, Detections) tuple in scripting")
-                self._has_warned = True
-            return losses, detections
-        return self.eager_outputs(losses, detections)
+        return _returned(self, losses, detections)
 
 
 class FCOS_ResNet50_FPN_Weights(WeightsEnum):
@@ -359,6 +347,4 @@ def fcos_resnet50_fpn(*, weights: FCOS_ResNet50_FPN_Weights | None = None,
     backbone = _resnet_fpn_extractor(resnet, trainable, returned_layers=[2, 3, 4],
                                      extra_blocks=LastLevelP6P7(256, 256))
     model = FCOS(backbone, num_classes, **kwargs)
-    if weights is not None:
-        model.load_state_dict(weights.get_state_dict(progress=progress, check_hash=True))
-    return model
+    return model if weights is None else _load_weights(model, weights, progress)

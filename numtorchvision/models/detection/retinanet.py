@@ -21,7 +21,7 @@ from ...ops.feature_pyramid_network import LastLevelP6P7
 from ...ops.focal_loss import sigmoid_focal_loss
 from .._api import Weights, WeightsEnum, register_model
 from .._meta import _COCO_CATEGORIES
-from .._utils import _MODELS_URL, _ovewrite_value_param, handle_legacy_interface
+from .._utils import _load_weights, _MODELS_URL, _ovewrite_value_param, handle_legacy_interface
 from ..resnet import ResNet50_Weights, resnet50
 from . import _utils as det_utils
 from ._utils import _box_loss, overwrite_eps
@@ -138,6 +138,24 @@ def _eager_result(model, losses, detections):
     return losses if model.training else detections
 
 
+def _settings(model, **values):
+    """The selection settings every one-stage model keeps as plain attributes."""
+    for key, value in values.items():
+        setattr(model, key, value)
+    model._has_warned = False
+
+
+def _returned(model, losses, detections):
+    """Scripted models return both dicts (warning once); eager ones what their mode makes."""
+    if numtorch.jit.is_scripting():
+        if not model._has_warned:
+            warnings.warn(f"{type(model).__name__} always returns a (Losses, Detections) tuple "
+                          f"in scripting")
+            model._has_warned = True
+        return losses, detections
+    return model.eager_outputs(losses, detections)
+
+
 def _coco_weights(file, num_params, box_map, ops, file_size, recipe, docs):
     """A :class:`Weights` entry for a COCO-trained detector."""
     from ...transforms._presets import ObjectDetection
@@ -222,12 +240,12 @@ class RetinaNetClassificationHead(_TowerHead):
     def __init__(self, in_channels, num_anchors, num_classes, prior_probability=0.01,
                  norm_layer=None):
         super().__init__()
+        self.num_anchors = num_anchors
+        self.num_classes = num_classes
         self.conv = _tower(in_channels, norm_layer)
         _redraw_tower(self.conv)
         self.cls_logits = _predictor(in_channels, num_anchors * num_classes,
                                      -math.log((1 - prior_probability) / prior_probability))
-        self.num_classes = num_classes
-        self.num_anchors = num_anchors
 
     def compute_loss(self, targets, head_outputs, matched_idxs):
         """Sigmoid focal loss summed over the anchors that are not ignored, divided by the
@@ -257,11 +275,11 @@ class RetinaNetRegressionHead(_TowerHead):
 
     def __init__(self, in_channels, num_anchors, norm_layer=None):
         super().__init__()
+        self._loss_type = "l1"
+        self.box_coder = det_utils.BoxCoder(weights=(1.0, 1.0, 1.0, 1.0))
         self.conv = _tower(in_channels, norm_layer)
         self.bbox_reg = _predictor(in_channels, num_anchors * 4, 0.0)
         _redraw_tower(self.conv)
-        self.box_coder = det_utils.BoxCoder(weights=(1.0, 1.0, 1.0, 1.0))
-        self._loss_type = "l1"
 
     def compute_loss(self, targets, head_outputs, anchors, matched_idxs):
         """The box loss (``_loss_type``) over each image's foreground anchors, divided by their
@@ -356,26 +374,19 @@ class RetinaNet(nn.Module):
             raise TypeError(f"anchor_generator should be of type AnchorGenerator or None instead "
                             f"of {type(anchor_generator)}")
         self.backbone = backbone
-        if anchor_generator is None:
-            anchor_generator = _default_anchorgen()
-        self.anchor_generator = anchor_generator
-        if head is None:
-            head = RetinaNetHead(backbone.out_channels,
-                                 anchor_generator.num_anchors_per_location()[0], num_classes)
-        self.head = head
-        if proposal_matcher is None:
-            proposal_matcher = det_utils.Matcher(fg_iou_thresh, bg_iou_thresh,
-                                                 allow_low_quality_matches=True)
-        self.proposal_matcher = proposal_matcher
+        self.anchor_generator = (_default_anchorgen() if anchor_generator is None
+                                 else anchor_generator)
+        self.head = head if head is not None else RetinaNetHead(
+            backbone.out_channels, self.anchor_generator.num_anchors_per_location()[0],
+            num_classes)
+        self.proposal_matcher = proposal_matcher if proposal_matcher is not None else (
+            det_utils.Matcher(fg_iou_thresh, bg_iou_thresh, allow_low_quality_matches=True))
         self.box_coder = det_utils.BoxCoder(weights=(1.0, 1.0, 1.0, 1.0))
         self.transform = GeneralizedRCNNTransform(
             min_size, max_size, [0.485, 0.456, 0.406] if image_mean is None else image_mean,
             [0.229, 0.224, 0.225] if image_std is None else image_std, **kwargs)
-        self.score_thresh = score_thresh
-        self.nms_thresh = nms_thresh
-        self.detections_per_img = detections_per_img
-        self.topk_candidates = topk_candidates
-        self._has_warned = False
+        _settings(self, score_thresh=score_thresh, nms_thresh=nms_thresh,
+                  detections_per_img=detections_per_img, topk_candidates=topk_candidates)
 
     def eager_outputs(self, losses, detections):
         return _eager_result(self, losses, detections)
@@ -421,13 +432,7 @@ class RetinaNet(nn.Module):
                                                      images.image_sizes)
             detections = self.transform.postprocess(detections, images.image_sizes,
                                                     original_sizes)
-        if numtorch.jit.is_scripting():
-            if not self._has_warned:
-                warnings.warn("RetinaNet always returns a (Losses, Detections) tuple in "
-                              "scripting")
-                self._has_warned = True
-            return losses, detections
-        return self.eager_outputs(losses, detections)
+        return _returned(self, losses, detections)
 
 
 # ---------------------------------------------------------------- weights and builders
@@ -473,9 +478,9 @@ def _retinanet(weights, weights_backbone, progress, num_classes, trainable_backb
     model = RetinaNet(backbone, num_classes, anchor_generator=anchor_generator, head=head,
                       **kwargs)
     if weights is not None:
-        model.load_state_dict(weights.get_state_dict(progress=progress, check_hash=True))
-        if weights == RetinaNet_ResNet50_FPN_Weights.COCO_V1:
-            overwrite_eps(model, 0.0)
+        _load_weights(model, weights, progress)
+    if weights == RetinaNet_ResNet50_FPN_Weights.COCO_V1:
+        overwrite_eps(model, 0.0)  # its FrozenBatchNorm statistics were fitted without eps
     return model
 
 

@@ -11,24 +11,29 @@ from numtorch.nn import functional as F
 
 from ...ops import boxes as box_ops
 from .._api import WeightsEnum, register_model
-from .._utils import handle_legacy_interface
+from .._utils import _load_weights, handle_legacy_interface
 from ..vgg import VGG16_Weights, vgg16
 from . import _utils as det_utils
 from .anchor_utils import DefaultBoxGenerator
 from .backbone_utils import _validate_trainable_layers
 from .retinanet import (_PAPER_DOCS, _coco_weights, _eager_result, _match_by_iou, _prepare,
-                        _rows_per_anchor, _settle_classes)
+                        _returned, _rows_per_anchor, _settings, _settle_classes)
 from .transform import GeneralizedRCNNTransform
 
 __all__ = ["SSD300_VGG16_Weights", "ssd300_vgg16"]
 
 
-def _xavier_init(module):
+def _init_convs(module, draw):
+    """Every convolution's weight from ``draw``, its bias zero."""
     for m in module.modules():
         if isinstance(m, nn.Conv2d):
-            nn.init.xavier_uniform_(m.weight)
+            draw(m.weight)
             if m.bias is not None:
                 nn.init.constant_(m.bias, 0.0)
+
+
+def _xavier_init(module):
+    _init_convs(module, nn.init.xavier_uniform_)
 
 
 class SSDScoringHead(nn.Module):
@@ -84,7 +89,20 @@ class SSDRegressionHead(SSDScoringHead):
         super().__init__(_conv_predictors(in_channels, num_anchors, 4), 4)
 
 
-class SSDHead(nn.Module):
+class _PairedHeads(nn.Module):
+    """A classification and a regression head run on the same maps."""
+
+    def __init__(self, classification_head, regression_head):
+        super().__init__()
+        self.classification_head = classification_head
+        self.regression_head = regression_head
+
+    def forward(self, x):
+        return {"bbox_regression": self.regression_head(x),
+                "cls_logits": self.classification_head(x)}
+
+
+class SSDHead(_PairedHeads):
     """SSD's classification and regression heads.
 
     Args:
@@ -94,13 +112,8 @@ class SSDHead(nn.Module):
     """
 
     def __init__(self, in_channels, num_anchors, num_classes):
-        super().__init__()
-        self.classification_head = SSDClassificationHead(in_channels, num_anchors, num_classes)
-        self.regression_head = SSDRegressionHead(in_channels, num_anchors)
-
-    def forward(self, x):
-        return {"bbox_regression": self.regression_head(x),
-                "cls_logits": self.classification_head(x)}
+        cls_head = SSDClassificationHead(in_channels, num_anchors, num_classes)
+        super().__init__(cls_head, SSDRegressionHead(in_channels, num_anchors))
 
 
 def _hardest_negatives(ce, positive, ratio):
@@ -128,6 +141,21 @@ def _per_class_top(scores, threshold, k):
     keep = (values > threshold) & (rank < k)
     cls, pos = numtorch.where(keep)
     return values[cls, pos], boxes[cls, pos], cls + 1
+
+
+def _check_map_count(channels, anchor_generator, style):
+    """One aspect-ratio list per feature map (``style`` wraps the counts: SSD puts them in
+    parentheses, SSDlite does not)."""
+    maps, ratios = len(channels), len(anchor_generator.aspect_ratios)
+    if maps != ratios:
+        raise ValueError(f"The length of the output channels from the backbone "
+                         f"{style.format(maps)} do not match the length of the anchor "
+                         f"generator aspect ratios {style.format(ratios)}")
+
+
+def _fixed_size_note(kwargs):
+    if "size" in kwargs:
+        warnings.warn("The size of the model is already fixed; ignoring the parameter.")
 
 
 class SSD(nn.Module):
@@ -162,33 +190,26 @@ class SSD(nn.Module):
                  detections_per_img=200, iou_thresh=0.5, topk_candidates=400,
                  positive_fraction=0.25, **kwargs):
         super().__init__()
-        self.backbone = backbone
-        self.anchor_generator = anchor_generator
-        self.box_coder = det_utils.BoxCoder(weights=(10.0, 10.0, 5.0, 5.0))
         if head is None:
-            if hasattr(backbone, "out_channels"):
-                out_channels = backbone.out_channels
-            else:
-                out_channels = det_utils.retrieve_out_channels(backbone, size)
-            if len(out_channels) != len(anchor_generator.aspect_ratios):
-                raise ValueError(
-                    f"The length of the output channels from the backbone ({len(out_channels)}) "
-                    f"do not match the length of the anchor generator aspect ratios "
-                    f"({len(anchor_generator.aspect_ratios)})")
-            head = SSDHead(out_channels, anchor_generator.num_anchors_per_location(),
-                           num_classes)
-        self.head = head
+            channels = getattr(backbone, "out_channels", None)
+            if channels is None:
+                channels = det_utils.retrieve_out_channels(backbone, size)
+            _check_map_count(channels, anchor_generator, "({})")
+            head = SSDHead(channels, anchor_generator.num_anchors_per_location(), num_classes)
+        # (10, 10, 5, 5): the centre deltas are scaled by 10, the log-size deltas by 5
+        self.box_coder = det_utils.BoxCoder(weights=(10.0, 10.0, 5.0, 5.0))
         self.proposal_matcher = det_utils.SSDMatcher(iou_thresh)
+        for key, part in (("backbone", backbone), ("anchor_generator", anchor_generator),
+                          ("head", head)):
+            setattr(self, key, part)
         self.transform = GeneralizedRCNNTransform(
             min(size), max(size), [0.0, 0.0, 0.0] if image_mean is None else image_mean,
             [1.0, 1.0, 1.0] if image_std is None else image_std, size_divisible=1,
             fixed_size=size, **kwargs)
-        self.score_thresh = score_thresh
-        self.nms_thresh = nms_thresh
-        self.detections_per_img = detections_per_img
-        self.topk_candidates = topk_candidates
-        self.neg_to_pos_ratio = (1.0 - positive_fraction) / positive_fraction
-        self._has_warned = False
+        # positive_fraction 0.25: three hard negatives per positive
+        _settings(self, score_thresh=score_thresh, nms_thresh=nms_thresh,
+                  detections_per_img=detections_per_img, topk_candidates=topk_candidates,
+                  neg_to_pos_ratio=(1.0 - positive_fraction) / positive_fraction)
 
     def eager_outputs(self, losses, detections):
         return _eager_result(self, losses, detections)
@@ -247,12 +268,7 @@ class SSD(nn.Module):
             detections = self.postprocess_detections(head_outputs, anchors, images.image_sizes)
             detections = self.transform.postprocess(detections, images.image_sizes,
                                                     original_sizes)
-        if numtorch.jit.is_scripting():
-            if not self._has_warned:
-                warnings.warn("SSD always returns a (Losses, Detections) tuple in scripting")
-                self._has_warned = True
-            return losses, detections
-        return self.eager_outputs(losses, detections)
+        return _returned(self, losses, detections)
 
 
 class SSDFeatureExtractorVGG(nn.Module):
@@ -299,8 +315,9 @@ class SSDFeatureExtractorVGG(nn.Module):
         self.extra = extra
 
     def forward(self, x):
-        x = self.features(x)
-        maps = [self.scale_weight.view(1, -1, 1, 1) * F.normalize(x)]
+        conv4_3 = self.features(x)
+        maps = [self.scale_weight.view(1, -1, 1, 1) * F.normalize(conv4_3)]
+        x = conv4_3
         for block in self.extra:
             x = block(x)
             maps.append(x)
@@ -350,8 +367,7 @@ def ssd300_vgg16(*, weights: SSD300_VGG16_Weights | None = None, progress: bool 
     """
     weights = SSD300_VGG16_Weights.verify(weights)
     weights_backbone = VGG16_Weights.verify(weights_backbone)
-    if "size" in kwargs:
-        warnings.warn("The size of the model is already fixed; ignoring the parameter.")
+    _fixed_size_note(kwargs)
     weights_backbone, num_classes = _settle_classes(weights, weights_backbone, num_classes)
     trainable = _validate_trainable_layers(weights is not None or weights_backbone is not None,
                                            trainable_backbone_layers, 5, 4)
@@ -364,7 +380,5 @@ def ssd300_vgg16(*, weights: SSD300_VGG16_Weights | None = None, progress: bool 
     kwargs = {"image_mean": [0.48235, 0.45882, 0.40784],
               "image_std": [1.0 / 255.0, 1.0 / 255.0, 1.0 / 255.0], **kwargs}
     model = SSD(backbone, anchor_generator, (300, 300), num_classes, **kwargs)
-    if weights is not None:
-        model.load_state_dict(weights.get_state_dict(progress=progress, check_hash=True))
-    return model
+    return model if weights is None else _load_weights(model, weights, progress)
 

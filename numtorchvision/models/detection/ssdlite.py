@@ -2,7 +2,6 @@
 SSD with depthwise-separable predictors and extra layers on a MobileNetV3-Large backbone
 tapped at its C4 expansion layer and its end, at a 320x320 input."""
 
-import warnings
 from collections import OrderedDict
 from functools import partial
 
@@ -10,23 +9,19 @@ from numtorch import nn
 
 from ...ops.misc import Conv2dNormActivation
 from .._api import WeightsEnum, register_model
-from .._utils import handle_legacy_interface
+from .._utils import _load_weights, handle_legacy_interface
 from ..mobilenetv3 import MobileNet_V3_Large_Weights, mobilenet_v3_large
 from . import _utils as det_utils
 from .anchor_utils import DefaultBoxGenerator
 from .backbone_utils import _validate_trainable_layers
 from .retinanet import _PAPER_DOCS, _coco_weights, _settle_classes
-from .ssd import SSD, SSDScoringHead
+from .ssd import SSD, SSDScoringHead, _check_map_count, _fixed_size_note, _init_convs, _PairedHeads
 
 __all__ = ["SSDLite320_MobileNet_V3_Large_Weights", "ssdlite320_mobilenet_v3_large"]
 
 
 def _normal_init(module):
-    for m in module.modules():
-        if isinstance(m, nn.Conv2d):
-            nn.init.normal_(m.weight, mean=0.0, std=0.03)
-            if m.bias is not None:
-                nn.init.constant_(m.bias, 0.0)
+    _init_convs(module, partial(nn.init.normal_, mean=0.0, std=0.03))
 
 
 def _prediction_block(in_channels, out_channels, kernel_size, norm_layer):
@@ -87,7 +82,7 @@ class SSDLiteRegressionHead(SSDScoringHead):
         super().__init__(_predictors(in_channels, num_anchors, 4, norm_layer), 4)
 
 
-class SSDLiteHead(nn.Module):
+class SSDLiteHead(_PairedHeads):
     """SSDlite's classification and regression heads.
 
     Args:
@@ -98,14 +93,8 @@ class SSDLiteHead(nn.Module):
     """
 
     def __init__(self, in_channels, num_anchors, num_classes, norm_layer):
-        super().__init__()
-        self.classification_head = SSDLiteClassificationHead(in_channels, num_anchors,
-                                                             num_classes, norm_layer)
-        self.regression_head = SSDLiteRegressionHead(in_channels, num_anchors, norm_layer)
-
-    def forward(self, x):
-        return {"bbox_regression": self.regression_head(x),
-                "cls_logits": self.classification_head(x)}
+        cls_head = SSDLiteClassificationHead(in_channels, num_anchors, num_classes, norm_layer)
+        super().__init__(cls_head, SSDLiteRegressionHead(in_channels, num_anchors, norm_layer))
 
 
 class SSDLiteFeatureExtractorMobileNet(nn.Module):
@@ -190,8 +179,7 @@ def ssdlite320_mobilenet_v3_large(
     """
     weights = SSDLite320_MobileNet_V3_Large_Weights.verify(weights)
     weights_backbone = MobileNet_V3_Large_Weights.verify(weights_backbone)
-    if "size" in kwargs:
-        warnings.warn("The size of the model is already fixed; ignoring the parameter.")
+    _fixed_size_note(kwargs)
     weights_backbone, num_classes = _settle_classes(weights, weights_backbone, num_classes)
     trainable = _validate_trainable_layers(weights is not None or weights_backbone is not None,
                                            trainable_backbone_layers, 6, 6)
@@ -205,20 +193,14 @@ def ssdlite320_mobilenet_v3_large(
     backbone = _mobilenet_extractor(mobilenet, trainable, norm_layer)
     size = (320, 320)
     anchor_generator = DefaultBoxGenerator([[2, 3]] * 6, min_ratio=0.2, max_ratio=0.95)
-    out_channels = det_utils.retrieve_out_channels(backbone, size)
-    num_anchors = anchor_generator.num_anchors_per_location()
-    if len(out_channels) != len(anchor_generator.aspect_ratios):
-        raise ValueError(
-            f"The length of the output channels from the backbone {len(out_channels)} do not "
-            f"match the length of the anchor generator aspect ratios "
-            f"{len(anchor_generator.aspect_ratios)}")
+    channels = det_utils.retrieve_out_channels(backbone, size)
+    _check_map_count(channels, anchor_generator, "{}")
     # inputs scaled from [0, 1] to [-1, 1]
     kwargs = {"score_thresh": 0.001, "nms_thresh": 0.55, "detections_per_img": 300,
               "topk_candidates": 300, "image_mean": [0.5, 0.5, 0.5],
               "image_std": [0.5, 0.5, 0.5], **kwargs}
     model = SSD(backbone, anchor_generator, size, num_classes,
-                head=SSDLiteHead(out_channels, num_anchors, num_classes, norm_layer), **kwargs)
-    if weights is not None:
-        model.load_state_dict(weights.get_state_dict(progress=progress, check_hash=True))
-    return model
+                head=SSDLiteHead(channels, anchor_generator.num_anchors_per_location(),
+                                 num_classes, norm_layer), **kwargs)
+    return model if weights is None else _load_weights(model, weights, progress)
 
