@@ -1,0 +1,33 @@
+"""The new datasets take the same constructor arguments, in the same order and with the same
+defaults, as torchvision 0.28's (users pass them by keyword and by position)."""
+
+import inspect
+
+import pytest
+import torchvision.datasets as TD
+
+import numtorchvision.datasets as D
+
+NAMES = ["Caltech101", "Caltech256", "CelebA", "CLEVRClassification", "Country211", "DTD",
+         "EuroSAT", "FER2013", "FGVCAircraft", "Flickr8k", "Flickr30k", "Flowers102", "Food101",
+         "GTSRB", "ImageNet", "Imagenette", "INaturalist", "LFWPairs", "LFWPeople",
+         "MovingMNIST", "Omniglot", "OxfordIIITPet", "PCAM", "PhotoTour", "Places365",
+         "RenderedSST2", "SBU", "SEMEION", "StanfordCars", "SUN397", "USPS"]
+
+
+def _params(cls):
+    out = []
+    for p in inspect.signature(cls).parameters.values():
+        default = p.default
+        if callable(default):  # the default loader: compare by name
+            default = default.__name__
+        out.append((p.name, p.kind, default))
+    return out
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_same_signature(name):
+    assert _params(getattr(D, name)) == _params(getattr(TD, name))
+    # the same module name (pickles and deep imports name it)
+    ours, theirs = getattr(D, name).__module__, getattr(TD, name).__module__
+    assert ours.split(".")[-1] == theirs.split(".")[-1]
