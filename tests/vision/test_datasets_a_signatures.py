@@ -31,3 +31,20 @@ def test_same_signature(name):
     # the same module name (pickles and deep imports name it)
     ours, theirs = getattr(D, name).__module__, getattr(TD, name).__module__
     assert ours.split(".")[-1] == theirs.split(".")[-1]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_same_class_data(name):
+    """The class-level tables (URLs, MD5s, file names, class names) users read or patch."""
+    ours = getattr(D, name)
+    shared = (TD.VisionDataset, TD.DatasetFolder, TD.ImageFolder)
+    tables = {}
+    for cls in reversed(getattr(TD, name).__mro__):  # the dataset's own and its bases'
+        if cls.__module__.startswith("torchvision.datasets") and cls not in shared:
+            tables.update(vars(cls))
+    for key, value in tables.items():
+        if key.startswith("__") or callable(value) or isinstance(value, (property, staticmethod,
+                                                                         classmethod)):
+            continue
+        assert hasattr(ours, key), key
+        assert getattr(ours, key) == value, key
