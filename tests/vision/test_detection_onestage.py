@@ -232,6 +232,30 @@ def test_ssdlite_backbone_draws_like_torchvision():
                 lambda: TD.ssdlite320_mobilenet_v3_large(**NO_DOWNLOAD, num_classes=3))
 
 
+@pytest.mark.parametrize("keys", ["flat", "wrong"])
+def test_retinanet_head_loads_version1_checkpoints(keys):
+    # version 1 of the RetinaNet heads had a flat conv/ReLU tower: its convolutions load into
+    # the conv-norm-activation blocks of version 2 (and other names do not)
+    import collections
+    results = []
+    for lib, D in ((torch, TD), (numtorch, ND)):
+        lib.manual_seed(0)
+        head = D.retinanet.RetinaNetClassificationHead(16, 3, 5)
+        old = collections.OrderedDict()
+        for k, v in head.state_dict().items():
+            parts = k.split(".")
+            if parts[0] == "conv":
+                k = f"conv.{int(parts[1]) * (2 if keys == 'flat' else 1)}.{parts[3]}"
+            old[k] = v.detach().clone() + 1
+        old._metadata = collections.OrderedDict([("", {"version": 1})])
+        fresh = D.retinanet.RetinaNetClassificationHead(16, 3, 5)
+        res = fresh.load_state_dict(old, strict=False)
+        results.append((sorted(res.missing_keys), sorted(res.unexpected_keys),
+                        float(fresh.conv[3][0].weight.sum())))
+    assert results[0][:2] == results[1][:2]
+    np.testing.assert_allclose(results[1][2], results[0][2], rtol=1e-5)
+
+
 # ---------------------------------------------------------------- eval detections
 
 def _compare_detections(n_out, t_out, scale):
@@ -279,6 +303,8 @@ def _loss_and_grads(model, lib, imgs, targets):
 # in float32, where its 0-255 inputs leave gradients equal to ~3e-3 of each tensor's largest
 # (in float64 every gradient agrees to 1.4e-14, checked by hand).
 TRAIN_DTYPE = {"ssd300_vgg16": (np.float32, 1e-5, 1e-2)}
+# an image without boxes: all its anchors are background (one model of each loss code)
+EMPTY_SECOND = {"retinanet_resnet50_fpn_v2", "fcos_resnet50_fpn", "ssdlite320_mobilenet_v3_large"}
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -290,6 +316,8 @@ def test_training_losses_and_gradients(name):
     imgs = [x.astype(dtype) for x in _images(name, seed=4)]
     targets = [{"boxes": t["boxes"].astype(dtype), "labels": t["labels"]}
                for t in _targets(SIZES[name], seed=5, num_classes=6)]
+    if name in EMPTY_SECOND:
+        targets[1] = {"boxes": np.zeros((0, 4), dtype), "labels": np.zeros(0, np.int64)}
     lt, gt = _loss_and_grads(tmodel, torch, imgs, targets)
     ln, gn = _loss_and_grads(nmodel, numtorch, imgs, targets)
     assert list(ln) == list(lt)

@@ -207,20 +207,20 @@ def _predictor(in_channels, out_channels, bias):
 
 
 class _TowerHead(nn.Module):
-    """A conv tower then a 3x3 predictor. Checkpoints of version 1 named the tower's
-    convolutions ``conv.<i>.weight``; version 2 wraps each in a conv-norm-activation block
-    (``conv.<i>.0.weight``)."""
+    """A conv tower then a 3x3 predictor. Version-1 checkpoints had a flat tower (conv, ReLU,
+    conv, ...: convolutions at ``conv.0/2/4/6``); version 2 has one conv-norm-activation
+    block per convolution (``conv.<k>.0``)."""
 
     _version = 2
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
                               unexpected_keys, error_msgs):
         if (local_metadata.get("version") or 0) < 2:
-            for i in range(4):
+            for k in range(4):
                 for kind in ("weight", "bias"):
-                    old = f"{prefix}conv.{i}.{kind}"
-                    if old in state_dict:
-                        state_dict[f"{prefix}conv.{i}.0.{kind}"] = state_dict.pop(old)
+                    flat = f"{prefix}conv.{2 * k}.{kind}"
+                    if flat in state_dict:
+                        state_dict[f"{prefix}conv.{k}.0.{kind}"] = state_dict.pop(flat)
         super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys,
                                       unexpected_keys, error_msgs)
 
