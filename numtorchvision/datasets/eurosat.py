@@ -26,3 +26,7 @@ class EuroSAT(_RootedImageFolder):
     def _download_root(self):
         return str(self._base_folder)
 
+    def download(self):
+        """Download and unpack the archive unless the images are already there."""
+        self._download()
+

@@ -48,3 +48,17 @@ def test_same_class_data(name):
             continue
         assert hasattr(ours, key), key
         assert getattr(ours, key) == value, key
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_same_methods(name):
+    """Every method and property torchvision's class (or its dataset base) defines, such as
+    download(), _check_exists() or category_name(), exists here too."""
+    shared = (TD.VisionDataset, TD.DatasetFolder, TD.ImageFolder)
+    ours = getattr(D, name)
+    for cls in getattr(TD, name).__mro__:
+        if not cls.__module__.startswith("torchvision.datasets") or cls in shared:
+            continue
+        for key, value in vars(cls).items():
+            if not key.startswith("__") and (callable(value) or isinstance(value, property)):
+                assert hasattr(ours, key), key
