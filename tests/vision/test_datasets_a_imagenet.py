@@ -78,6 +78,10 @@ def test_imagenet_from_archives(archives, split):
         os.path.relpath(p, archives["tv"]) for p, _ in b.imgs]
     # each library reads the meta.bin the other wrote
     assert nt_imagenet.load_meta_file(archives["tv"]) == tv_imagenet.load_meta_file(archives["nt"])
+    name_only = lambda p: os.path.basename(p)  # noqa: E731
+    same_dataset(D.ImageNet(archives["nt"], split, loader=name_only, target_transform=str),
+                 TD.ImageNet(archives["tv"], split, loader=name_only, target_transform=str),
+                 repr_too=False)
     # second time: the unpacked folders are used as they are
     os.remove(archives["nt"] / tv_imagenet.ARCHIVE_META[split][0])
     same_dataset(D.ImageNet(archives["nt"], split), a, repr_too=False)
