@@ -22,7 +22,8 @@ def _celeba(root):
         image(base / "img_align_celeba" / name, seed=i)
 
     def rows(values):
-        return "".join(f"{n} " + " ".join(str(int(v)) for v in row) + "\n"
+        # columns padded with runs of spaces, as in the real files ("000001.jpg -1  1  1")
+        return "".join(f"{n} " + " ".join(f"{int(v):>2}" for v in row) + "\n"
                        for n, row in zip(names, values))
     text(base / "list_eval_partition.txt", rows([[p] for p in parts]))
     text(base / "identity_CelebA.txt", rows(rng.integers(1, 50, (7, 1))))
