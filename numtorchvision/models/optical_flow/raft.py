@@ -92,10 +92,9 @@ class FeatureEncoder(nn.Module):
             if isinstance(m, nn.Conv2d):  # (biases keep their default draws)
                 nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity="relu")
             elif isinstance(m, (nn.BatchNorm2d, nn.InstanceNorm2d, nn.GroupNorm)):
-                if m.weight is not None:
-                    nn.init.constant_(m.weight, 1)
-                if m.bias is not None:
-                    nn.init.constant_(m.bias, 0)
+                for param, value in ((m.weight, 1.0), (m.bias, 0.0)):
+                    if param is not None:  # (None for affine-free instance norms)
+                        nn.init.constant_(param, value)
 
     def forward(self, x):
         for layer in (self.convnormrelu, self.layer1, self.layer2, self.layer3, self.conv):
@@ -181,17 +180,24 @@ class RecurrentBlock(nn.Module):
         return self.convgru2(self.convgru1(h, x), x)
 
 
+def _adopt(module, parts):
+    """Register ``parts`` (name -> module or value) on ``module`` in the given order."""
+    for name, part in parts.items():
+        setattr(module, name, part)
+
+
 class FlowHead(nn.Module):
     """Hidden state to a 2-channel flow update: 3x3 conv, ReLU, 3x3 conv."""
 
     def __init__(self, *, in_channels, hidden_size):
         super().__init__()
-        self.conv1 = nn.Conv2d(in_channels, hidden_size, 3, padding=1)
-        self.conv2 = nn.Conv2d(hidden_size, 2, 3, padding=1)
-        self.relu = nn.ReLU(inplace=True)
+        _adopt(self, {"conv1": nn.Conv2d(in_channels, hidden_size, kernel_size=3, padding=1),
+                      "conv2": nn.Conv2d(hidden_size, 2, kernel_size=3, padding=1),
+                      "relu": nn.ReLU(inplace=True)})
 
     def forward(self, x):
-        return self.conv2(self.relu(self.conv1(x)))
+        hidden = self.relu(self.conv1(x))
+        return self.conv2(hidden)
 
 
 class UpdateBlock(nn.Module):
@@ -200,9 +206,9 @@ class UpdateBlock(nn.Module):
 
     def __init__(self, *, motion_encoder, recurrent_block, flow_head):
         super().__init__()
-        self.motion_encoder = motion_encoder
-        self.recurrent_block = recurrent_block
-        self.flow_head = flow_head
+        _adopt(self, {"motion_encoder": motion_encoder, "recurrent_block": recurrent_block,
+                      "flow_head": flow_head})
+        # what RAFT reads to split the context encoder's output
         self.hidden_state_size = recurrent_block.hidden_size
 
     def forward(self, hidden_state, context, corr_features, flow):
@@ -298,12 +304,10 @@ class RAFT(nn.Module):
     def __init__(self, *, feature_encoder, context_encoder, corr_block, update_block,
                  mask_predictor=None):
         super().__init__()
-        self.feature_encoder = feature_encoder
-        self.context_encoder = context_encoder
-        self.corr_block = corr_block
-        self.update_block = update_block
-        self.mask_predictor = mask_predictor
-        if not hasattr(self.update_block, "hidden_state_size"):
+        _adopt(self, {"feature_encoder": feature_encoder, "context_encoder": context_encoder,
+                      "corr_block": corr_block, "update_block": update_block,
+                      "mask_predictor": mask_predictor})
+        if not hasattr(update_block, "hidden_state_size"):
             raise ValueError("The update_block parameter should expose a 'hidden_state_size' "
                              "attribute.")
 

@@ -107,11 +107,13 @@ def _inception_family_build(cls, weights, progress, quantize, kwargs, aux_attrs,
     keep_aux = kwargs.get("aux_logits", False)
     if weights is not None:
         kwargs.setdefault("transform_input", True)
-        _ovewrite_named_param(kwargs, "aux_logits", True)
-        _ovewrite_named_param(kwargs, "init_weights", False)
-        _ovewrite_named_param(kwargs, "num_classes", len(weights.meta["categories"]))
-        if "backend" in weights.meta:
-            _ovewrite_named_param(kwargs, "backend", weights.meta["backend"])
+        # what the checkpoint was built with: a caller's other choice is a ValueError
+        required = {"aux_logits": True, "init_weights": False,
+                    "num_classes": len(weights.meta["categories"])}
+        required.update({"backend": weights.meta["backend"]} if "backend" in weights.meta
+                        else {})
+        for name, value in required.items():
+            _ovewrite_named_param(kwargs, name, value)
     backend = kwargs.pop("backend", "fbgemm")
     model = cls(**kwargs)
     _replace_relu(model)

@@ -142,15 +142,17 @@ class ShiftedWindowAttention3d(nn.Module):
     def __init__(self, dim, window_size, shift_size, num_heads, qkv_bias=True, proj_bias=True,
                  attention_dropout=0.0, dropout=0.0):
         super().__init__()
-        if len(window_size) != 3 or len(shift_size) != 3:
+        if not len(window_size) == len(shift_size) == 3:
+            # (torchvision's message, which says 2)
             raise ValueError("window_size and shift_size must be of length 2")
-        self.window_size = window_size
-        self.shift_size = shift_size
-        self.num_heads = num_heads
-        self.attention_dropout = attention_dropout
-        self.dropout = dropout
-        self.qkv = nn.Linear(dim, dim * 3, bias=qkv_bias)
-        self.proj = nn.Linear(dim, dim, bias=proj_bias)
+        settings = {"window_size": window_size, "shift_size": shift_size,
+                    "num_heads": num_heads, "attention_dropout": attention_dropout,
+                    "dropout": dropout}
+        for key, value in settings.items():
+            setattr(self, key, value)
+        # draw order as torchvision: the two projections, then the bias table
+        self.qkv, self.proj = (nn.Linear(dim, dim * 3, bias=qkv_bias),
+                               nn.Linear(dim, dim, bias=proj_bias))
         self.define_relative_position_bias_table()
         self.define_relative_position_index()
 
@@ -240,18 +242,18 @@ class SwinTransformer3d(nn.Module):
                     norm_layer=norm_layer))
                 block_id += 1
             layers.append(nn.Sequential(*stage))
-            if i_stage < len(depths) - 1:
+            if i_stage + 1 < len(depths):  # merging between stages, not after the last
                 layers.append(downsample_layer(dim, norm_layer))
         self.features = nn.Sequential(*layers)
-        self.num_features = embed_dim * 2 ** (len(depths) - 1)
-        self.norm = norm_layer(self.num_features)
+        width = embed_dim * 2 ** (len(depths) - 1)
+        self.num_features = width
+        self.norm = norm_layer(width)
         self.avgpool = nn.AdaptiveAvgPool3d(1)
-        self.head = nn.Linear(self.num_features, num_classes)
-        for m in self.modules():
-            if isinstance(m, nn.Linear):
-                nn.init.trunc_normal_(m.weight, std=0.02)
-                if m.bias is not None:
-                    nn.init.zeros_(m.bias)
+        self.head = nn.Linear(width, num_classes)
+        for linear in (m for m in self.modules() if isinstance(m, nn.Linear)):
+            nn.init.trunc_normal_(linear.weight, std=0.02)
+            if linear.bias is not None:
+                nn.init.zeros_(linear.bias)
 
     def forward(self, x):
         x = self.norm(self.features(self.pos_drop(self.patch_embed(x))))
