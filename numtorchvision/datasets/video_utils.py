@@ -3,8 +3,11 @@ apart, optionally at a resampled frame rate) over a list of video files, read th
 :func:`numtorchvision.io.read_video`."""
 
 import bisect
+import itertools
 import math
 import warnings
+
+import numpy as np
 
 import numtorch as torch
 from numtorch.utils.data import DataLoader, Dataset
@@ -21,6 +24,23 @@ def unfold(tensor, size, step, dilation=1):
     span = dilation * (size - 1) + 1
     count = max((tensor.numel() - span) // step + 1, 0)
     return torch.as_strided(tensor, (count, size), (step * stride, dilation * stride))
+
+
+def _windows(arr, size, step):
+    """``unfold`` on a 1-D NumPy array: a writable strided view, no copy."""
+    count = max((arr.shape[0] - size) // step + 1, 0)
+    stride = arr.strides[0]
+    return np.lib.stride_tricks.as_strided(arr, (count, size), (step * stride, stride),
+                                           writeable=True)
+
+
+def _resampled(num_frames, original_fps, new_fps):
+    """Frame picks for a new rate: a slice for whole-number ratios, else int64 indices
+    floor(i * ratio) computed in float32 (as torch does for a float32 arange)."""
+    ratio = original_fps / new_fps
+    if float(ratio).is_integer():
+        return slice(None, None, int(ratio))
+    return np.floor(np.arange(num_frames, dtype=np.float32) * np.float32(ratio)).astype(np.int64)
 
 
 class _VideoTimestampsDataset(Dataset):
@@ -118,27 +138,26 @@ class VideoClips:
     def _resample_video_idx(num_frames, original_fps, new_fps):
         """Which original frame each of ``num_frames`` resampled frames shows: a slice when
         the rates divide evenly, else an int64 index tensor."""
-        ratio = original_fps / new_fps
-        if float(ratio).is_integer():
-            return slice(None, None, int(ratio))
-        return (torch.arange(num_frames, dtype=torch.float32) * ratio).floor().to(torch.int64)
+        picks = _resampled(num_frames, original_fps, new_fps)
+        return picks if isinstance(picks, slice) else torch.from_numpy(picks)
 
     @staticmethod
     def compute_clips_for_video(video_pts, num_frames, step, fps, frame_rate=None):
         """The clips of one video as a ``(num_clips, num_frames)`` tensor of timestamps, and
         per clip the resampling indices (or one slice per clip)."""
+        # NumPy views throughout: this runs once per video of datasets with 10^5 videos
         fps = 1 if fps is None else fps  # audio-only files
         frame_rate = fps if frame_rate is None else frame_rate
-        resampled = int(math.floor(len(video_pts) * frame_rate / fps))
-        idxs = VideoClips._resample_video_idx(resampled, fps, frame_rate)
-        clips = unfold(video_pts[idxs], num_frames, step)
-        if not clips.numel():
+        pts = video_pts.numpy() if isinstance(video_pts, torch.Tensor) else np.asarray(video_pts)
+        idxs = _resampled(int(math.floor(len(pts) * frame_rate / fps)), fps, frame_rate)
+        clips = _windows(pts[idxs], num_frames, step)
+        if not clips.size:
             warnings.warn("There aren't enough frames in the current video to get a clip for "
                           "the given clip length and frames between clips. The video (and "
                           "potentially others) will be skipped.")
         if isinstance(idxs, slice):
-            return clips, [idxs] * len(clips)
-        return clips, unfold(idxs, num_frames, step)
+            return torch.from_numpy(clips), [idxs] * len(clips)
+        return torch.from_numpy(clips), torch.from_numpy(_windows(idxs, num_frames, step))
 
     def compute_clips(self, num_frames, step, frame_rate=None):
         """(Re)build the clips for a clip length, step and frame rate (timestamps reused)."""
@@ -148,7 +167,7 @@ class VideoClips:
             clips, idxs = self.compute_clips_for_video(pts, num_frames, step, fps, frame_rate)
             self.clips.append(clips)
             self.resampling_idxs.append(idxs)
-        self.cumulative_sizes = torch.as_tensor([len(c) for c in self.clips]).cumsum(0).tolist()
+        self.cumulative_sizes = list(itertools.accumulate(len(c) for c in self.clips))
 
     def __len__(self):
         return self.num_clips()
