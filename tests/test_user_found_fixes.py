@@ -1157,3 +1157,47 @@ def test_clip_coefficient_rounds_in_the_norms_dtype_as_torch():
         return [x.hex() for p in ps for x in p.grad.tolist()]
 
     assert run(numtorch) == run(torch)
+
+
+def test_attention_mask_rules_and_messages_as_torch():
+    # sdpa: a mask with is_causal (4-d: both applied; else torch's error), integer and
+    # float64 masks refused, float32 masks serve half queries, torch's words for dtype and
+    # size mismatches; MultiheadAttention's padding-mask and key/value shape words; the
+    # encoder's mismatched-mask warning names its own arguments, once
+    def run(L):
+        F = L.nn.functional
+        L.manual_seed(0)
+        q, k, v = L.randn(1, 2, 3, 4), L.randn(1, 2, 5, 4), L.randn(1, 2, 5, 4)
+        mb = L.tensor([[True, False, True, True, False]] * 3)
+        out = [F.scaled_dot_product_attention(q, k, v, attn_mask=mb, is_causal=True).tolist()]
+        for f in (lambda: F.scaled_dot_product_attention(q[0], k[0], v[0], attn_mask=mb,
+                                                         is_causal=True),
+                  lambda: F.scaled_dot_product_attention(q, k, v, attn_mask=mb.long()),
+                  lambda: F.scaled_dot_product_attention(q, k, v, attn_mask=mb.double()),
+                  lambda: F.scaled_dot_product_attention(q.double(), k, v),
+                  lambda: F.scaled_dot_product_attention(q, k[..., :3], v)):
+            with pytest.raises(RuntimeError) as info:
+                f()
+            out.append(str(info.value))
+        out.append(F.scaled_dot_product_attention(q.half(), k.half(), v.half(),
+                                                  attn_mask=L.zeros(3, 5)).dtype == L.float16)
+        mha = L.nn.MultiheadAttention(8, 2)
+        x = L.randn(4, 2, 8)
+        for f in (lambda: mha(x, x, x, key_padding_mask=L.ones(3, 4, dtype=L.bool)),
+                  lambda: mha(x, x, x, key_padding_mask=L.ones(2, 5, dtype=L.bool)),
+                  lambda: mha(x, x[:3], x)):
+            with pytest.raises(AssertionError) as info:
+                f()
+            out.append(str(info.value))
+        enc = L.nn.TransformerEncoder(L.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0), 2,
+                                      enable_nested_tensor=False)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            enc(x, L.nn.Transformer.generate_square_subsequent_mask(4),
+                src_key_padding_mask=L.zeros(2, 4, dtype=L.bool))
+        out.append([str(w.message) for w in caught])
+        return out
+
+    got, want = run(numtorch), run(torch)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-6)
+    assert got[1:] == want[1:]

@@ -16,6 +16,7 @@ import warnings
 
 import numtorch
 
+from ... import _dtype
 from ...autograd import graph as _graph
 from ...ops.attention_ops import multi_head_attention_core, scaled_dot_product
 from .dropout import dropout as _dropout
@@ -70,20 +71,42 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             raise TypeError(f"{fn}(): argument '{name}' must be Tensor, not {type(t).__name__}")
     if not (_sdp_flags.ENABLED[0] or _sdp_flags.ENABLED[1]):  # sdpa_kernel, enable_*_sdp
         _sdp_flags.check(query.device.type)
+    cpp = _dtype._CPP_TYPE
     if not (query.dtype == key.dtype == value.dtype):
         raise RuntimeError(
-            f"{fn}: expected query, key and value to have the same dtype, but got "
-            f"query.dtype: {query.dtype}, key.dtype: {key.dtype}, value.dtype: {value.dtype}")
+            f"Expected query, key, and value to have the same dtype, but got query.dtype: "
+            f"{cpp[query.dtype.name]} key.dtype: {cpp[key.dtype.name]} and value.dtype: "
+            f"{cpp[value.dtype.name]} instead.")
+    if attn_mask is not None and attn_mask.dtype not in (_dtype.bool, _dtype.float32,
+                                                         query.dtype):
+        raise RuntimeError(
+            f"Expected attn_mask dtype to be bool or float or to match query dtype, but got "
+            f"attn_mask.dtype: {cpp[attn_mask.dtype.name]} and  query.dtype: "
+            f"{cpp[query.dtype.name]} instead.")
     if query.dim() < 2 or key.dim() < 2 or value.dim() < 2:
         raise RuntimeError(f"{fn}: expected query, key and value to have at least 2 "
                            f"dimensions, but got {query.dim()}, {key.dim()}, {value.dim()}")
-    if is_causal and attn_mask is not None:
-        raise RuntimeError(f"{fn}: _fused_sdp_choice: is_causal and attn_mask cannot both be "
-                           "set; pass a causal attn_mask or is_causal=True, not both")
     L, S, E = query.shape[-2], key.shape[-2], query.shape[-1]
-    if key.shape[-1] != E:
-        raise RuntimeError(f"{fn}: expected key.size(-1) == query.size(-1) == {E}, "
-                           f"but got {key.shape[-1]}")
+    if key.shape[-1] != E:  # torch's CPU path fails in its batched product
+        if query.dim() == 2:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({L}x{E} and "
+                               f"{key.shape[-1]}x{S})")
+        batch = math.prod(query.shape[:-2])
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{batch}, {E}] but got: [{batch}, {key.shape[-1]}].")
+    if attn_mask is not None and attn_mask.dtype is _dtype.float32 and \
+            query.dtype is not _dtype.float32:
+        attn_mask = attn_mask.to(query.dtype)  # a float32 mask serves any query dtype
+    if is_causal and attn_mask is not None:
+        # torch's math path refuses both; its CPU flash kernel (4-d inputs) applies both,
+        # the mask restricted to the causal pattern
+        if query.dim() != 4:
+            raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not "
+                               "be set when is_causal=True")
+        causal = numtorch.ones(L, S, dtype=_dtype.bool, device=query.device).tril()
+        attn_mask = attn_mask & causal if attn_mask.dtype is _dtype.bool else \
+            attn_mask.masked_fill(~causal, float("-inf"))
+        is_causal = False
     if value.shape[-2] != S:
         raise RuntimeError(f"{fn}: expected value.size(-2) == key.size(-2) == {S}, "
                            f"but got {value.shape[-2]}")
@@ -168,9 +191,10 @@ def _canonical_mask(mask, name, other, other_name, target_dtype):
 
 
 def _check_padding_mask(key_padding_mask, bsz, src_len):
-    if tuple(key_padding_mask.shape) != (bsz, src_len):
-        raise AssertionError(f"expecting key_padding_mask shape of {(bsz, src_len)}, but "
-                             f"got {tuple(key_padding_mask.shape)}")
+    for i, want in enumerate((bsz, src_len)):  # torch's words (its spelling too)
+        if key_padding_mask.shape[i] != want:
+            raise AssertionError(f"Expected key_padded_mask.shape[{i}] to be {want}, but got "
+                                 f"{key_padding_mask.shape[i]}")
 
 
 def _project_inputs(query, key, value, num_heads, in_proj_weight, in_proj_bias,
@@ -238,6 +262,10 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         raise AssertionError(f"For {'batched (3-D)' if batched else 'unbatched (2-D)'} "
                              "`query`, expected `attn_mask` to be `None`, 2-D or 3-D but "
                              f"found {attn_mask.dim()}-D tensor instead")
+    if batched and key_padding_mask is not None and key_padding_mask.dim() != 2:
+        raise AssertionError("For batched (3-D) `query`, expected `key_padding_mask` to be "
+                             f"`None` or 2-D but found {key_padding_mask.dim()}-D tensor "
+                             "instead")
     if not batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
         if key_padding_mask is not None:
@@ -254,9 +282,12 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     head_dim = embed_dim // num_heads
     if head_dim * num_heads != embed_dim:
         raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
-    if tuple(key.shape[:2]) != tuple(value.shape[:2]):
-        raise AssertionError(f"key's sequence and batch dims {tuple(key.shape[:2])} do not "
-                             f"match value's {tuple(value.shape[:2])}")
+    if use_separate_proj_weight:  # (kdim/vdim may differ: only the leading dims must agree)
+        if tuple(key.shape[:2]) != tuple(value.shape[:2]):
+            raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not "
+                                 f"match value's {value.shape[:2]}")
+    elif tuple(key.shape) != tuple(value.shape):
+        raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
     if is_causal and attn_mask is None:
         raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
                            "Transformer module method `generate_square_subsequent_mask` to "

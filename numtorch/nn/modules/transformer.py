@@ -9,6 +9,7 @@ import warnings
 
 from ... import _creation
 from .. import functional as F
+from ..functional.attention import _canonical_mask
 from .. import init
 from ._attention import MultiheadAttention
 from .container import ModuleList
@@ -72,6 +73,12 @@ def _square_causal_mask(sz, dtype=None):
     return _creation.full((sz, sz), float("-inf"), dtype=dtype).triu(diagonal=1)
 
 
+def _canonical_pair(padding_mask, padding_name, mask, mask_name, dtype):
+    """Both masks as additive float masks, converted once where torch converts them (its
+    mismatched-type warning names the caller's arguments; the layers below then see floats)."""
+    padding_mask = _canonical_mask(padding_mask, padding_name, mask, mask_name, dtype)
+    return padding_mask, _canonical_mask(mask, mask_name, None, "", dtype)
+
 class TransformerEncoderLayer(Module):
     """Self-attention followed by a feed-forward block, each with a residual and LayerNorm.
 
@@ -122,6 +129,8 @@ class TransformerEncoderLayer(Module):
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
         """Run one encoder layer over ``src``."""
+        src_key_padding_mask, src_mask = _canonical_pair(
+            src_key_padding_mask, "src_key_padding_mask", src_mask, "src_mask", src.dtype)
         x = src
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
@@ -220,6 +229,8 @@ class TransformerEncoder(Module):
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
         """Pass ``src`` through every layer (and the final norm)."""
         is_causal = bool(is_causal)
+        src_key_padding_mask, mask = _canonical_pair(
+            src_key_padding_mask, "src_key_padding_mask", mask, "mask", src.dtype)
         out = src
         for layer in self.layers:
             out = layer(out, src_mask=mask, is_causal=is_causal,
