@@ -3,7 +3,9 @@ and ``usps.t.bz2`` (test) in ``root``: "<label 1..10> 1:<v> 2:<v> ... 256:<v>" w
 values in [-1, 1]."""
 
 import bz2
+import io
 import os
+import re
 
 import numpy as np
 
@@ -41,12 +43,13 @@ class USPS(VisionDataset):
         if download and not os.path.exists(path):
             download_url(url, self.root, filename, md5=md5)
         with bz2.open(path) as f:
-            rows = [line.decode().split() for line in f]
-        # the feature indices are dropped: every row lists all 256 pixels in order
-        values = np.asarray([[field.split(":")[-1] for field in row[1:]] for row in rows],
-                            dtype=np.float32).reshape(-1, 16, 16)
+            text = f.read().decode()
+        # drop the "<index>:" in front of each pixel and let NumPy parse the table (parsed as
+        # float64 then rounded to float32, the same two steps as float(str) then float32)
+        table = np.loadtxt(io.StringIO(re.sub(r"(?<=\s)\d+:", "", text)), ndmin=2)
+        values = table[:, 1:].astype(np.float32).reshape(-1, 16, 16)
         self.data = ((values + 1) / 2 * 255).astype(np.uint8)
-        self.targets = [int(row[0]) - 1 for row in rows]
+        self.targets = [int(label) - 1 for label in table[:, 0].tolist()]
 
     def __getitem__(self, index):
         image, target = pil().fromarray(self.data[index]), int(self.targets[index])
