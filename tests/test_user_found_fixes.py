@@ -1175,7 +1175,8 @@ def test_attention_mask_rules_and_messages_as_torch():
                   lambda: F.scaled_dot_product_attention(q, k, v, attn_mask=mb.long()),
                   lambda: F.scaled_dot_product_attention(q, k, v, attn_mask=mb.double()),
                   lambda: F.scaled_dot_product_attention(q.double(), k, v),
-                  lambda: F.scaled_dot_product_attention(q, k[..., :3], v)):
+                  lambda: F.scaled_dot_product_attention(q, k[..., :3], v),
+                  lambda: F.scaled_dot_product_attention(q, k, v, dropout_p=1.5)):
             with pytest.raises(RuntimeError) as info:
                 f()
             out.append(str(info.value))

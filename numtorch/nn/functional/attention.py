@@ -115,6 +115,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         key = key.repeat_interleave(rep, dim=-3)
         value = value.repeat_interleave(rep, dim=-3)
     factor = 1.0 / math.sqrt(E) if scale is None else scale
+    if dropout_p > 1.0:  # torch's dropout check, a RuntimeError here (F.dropout's is a ValueError)
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
     if dropout_p <= 0.0:
         if _fusable(query, key, value, attn_mask):
             out = scaled_dot_product(query, key, value, attn_mask, factor, is_causal)
