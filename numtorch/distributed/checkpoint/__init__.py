@@ -8,7 +8,7 @@ checkpoints written by torch 2.13 load here and the other way round. ``state_dic
 ``get_state_dict``/``set_state_dict`` for models and optimizers (DTensor / FSDP2 aware).
 """
 
-from . import (
+from . import (  # noqa: F401  (torch's submodules, importable as attributes)
     api,
     default_planner,
     filesystem,

@@ -9,6 +9,7 @@ every saved chunk with it, so a checkpoint loads under any other sharding or wor
 """
 
 import io
+import itertools
 
 from ..._tensor import Tensor
 from . import _flatten
@@ -58,6 +59,20 @@ def _chunk_of(value):
             return None
         return local, Size(value.shape), Size(offsets)
     return value, Size(value.shape), Size((0,) * value.dim())
+
+
+def _reduced(value):
+    """A DTensor with Partial placements reduced to Replicate (its pending sums are not a
+    value to write; every rank reaches this in the same entry order)."""
+    if not isinstance(value, _dtensor_class()):
+        return value
+    from ..tensor import Replicate
+    from ..tensor.placement_types import Partial
+
+    if not any(isinstance(p, Partial) for p in value.placements):
+        return value
+    return value.redistribute(value.device_mesh, [Replicate() if isinstance(p, Partial) else p
+                                                  for p in value.placements])
 
 
 def _write_item(fqn, value):
@@ -142,7 +157,7 @@ class DefaultSavePlanner(SavePlanner):
     def set_up_planner(self, state_dict, storage_meta=None, is_coordinator=False):
         if self.flatten_state_dict:
             state_dict, self.mappings = _flatten.flatten_state_dict(state_dict)
-        self.state_dict = state_dict
+        self.state_dict = {k: _reduced(v) for k, v in state_dict.items()}
         self.storage_meta = storage_meta
         self.is_coordinator = is_coordinator
 
@@ -172,7 +187,7 @@ class DefaultSavePlanner(SavePlanner):
     def resolve_data(self, write_item):
         return self.transform_object(write_item, self.lookup_object(write_item.index))
 
-    def transform_object(self, write_item, object):  # noqa: A002  (torch's parameter name)
+    def transform_object(self, write_item, object):
         """What the storage layer writes for ``object``: bytes entries as their
         ``torch.save`` bytes, DTensors as this rank's block."""
         if write_item.type is WriteItemType.BYTE_IO:
@@ -210,7 +225,7 @@ def _read_items(fqn, md, value):
     if not isinstance(value, Tensor):
         from ._pickle import class_name
 
-        raise ValueError(f"Invalid checkpoint metadata for {fqn}, expected "
+        raise ValueError(f"Invalid checkpoint metadata for {fqn}, expected "  # noqa: TRY004
                          f"BytesStorageMetadata but found <class '{class_name(type(md))}'>")
     found = _chunk_of(value)
     if found is None:
@@ -349,7 +364,7 @@ def _place(root, path, value):
     """Put ``value`` at ``path`` under ``root``, making the dicts and lists on the way (an
     int step is a list position); returns the container and key holding it."""
     node = root
-    for step, nxt in zip(path[:-1], path[1:]):
+    for step, nxt in itertools.pairwise(path):
         child_kind = list if isinstance(nxt, int) else dict
         if isinstance(node, list):
             node.extend([None] * (step + 1 - len(node)))

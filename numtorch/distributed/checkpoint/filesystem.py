@@ -13,7 +13,7 @@ import os
 import pathlib
 import uuid
 import warnings
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from ... import futures as _futures
 from ._direct_read import read_into
@@ -39,7 +39,7 @@ class _StorageInfo:
     relative_path: str
     offset: int
     length: int
-    transform_descriptors: Optional[Sequence[str]] = None
+    transform_descriptors: Sequence[str] | None = None
 
 
 class FileSystemBase:

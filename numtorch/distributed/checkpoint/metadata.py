@@ -8,7 +8,7 @@ each chunk lies (see ``filesystem._StorageInfo``). The classes pickle under torc
 
 import dataclasses
 import enum
-from typing import Any, Optional
+from typing import Any
 
 __all__ = [
     "BytesStorageMetadata",
@@ -111,8 +111,8 @@ class StorageMeta:
     """Where and when a checkpoint was written or read."""
 
     checkpoint_id: Any = None
-    save_id: Optional[str] = None
-    load_id: Optional[str] = None
+    save_id: str | None = None
+    load_id: str | None = None
     modules: list = dataclasses.field(default_factory=list)
 
 
@@ -123,8 +123,8 @@ class Metadata:
     state_dict_metadata: dict
     planner_data: Any = None
     storage_data: Any = None
-    storage_meta: Optional[StorageMeta] = None
-    version: Optional[str] = None
+    storage_meta: StorageMeta | None = None
+    version: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -134,7 +134,7 @@ class MetadataIndex:
 
     fqn: str
     offset: Any = None
-    index: Optional[int] = dataclasses.field(hash=False, compare=False, default=None)
+    index: int | None = dataclasses.field(hash=False, compare=False, default=None)
 
     def __init__(self, fqn, offset=None, index=None):
         from ..._size import Size

@@ -9,7 +9,7 @@ carry them out (``filesystem.py``).
 import abc
 import dataclasses
 import enum
-from typing import Any, Optional
+from typing import Any
 
 from .metadata import ChunkStorageMetadata, MetadataIndex, TensorProperties
 
@@ -51,7 +51,7 @@ class WriteItem:
     index: MetadataIndex
     type: WriteItemType
     bytes_io_data: Any = None
-    tensor_data: Optional[TensorWriteData] = None
+    tensor_data: TensorWriteData | None = None
 
     def tensor_storage_size(self):
         """Bytes of the tensor chunk, or None for a bytes item."""

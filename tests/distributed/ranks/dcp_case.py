@@ -24,7 +24,6 @@ import dcp_state as S
 import numtorch as torch
 import numtorch.distributed as dist
 import numtorch.distributed.checkpoint as dcp
-from numtorch import nn
 from numtorch.distributed.checkpoint.state_dict import (
     StateDictOptions,
     get_state_dict,
@@ -106,8 +105,12 @@ def main():
         res["broadcast_local"] = {k: list(v.to_local().shape) for k, v in m2.state_dict().items()}
         res["after"] = train(m, opt, STEPS, STEPS, rank, world)
     elif PHASE == "reshard":
-        from numtorch.distributed.tensor import Replicate, Shard, distribute_tensor
-        from numtorch.distributed.tensor import init_device_mesh
+        from numtorch.distributed.tensor import (
+            Replicate,
+            Shard,
+            distribute_tensor,
+            init_device_mesh,
+        )
 
         mesh = init_device_mesh("cpu", (world,))
         base = torch.arange(35, dtype=torch.float32).reshape(7, 5)
@@ -115,18 +118,25 @@ def main():
                  "s1": distribute_tensor(base * 2, mesh, [Shard(1)]),
                  "r": distribute_tensor(base * 3, mesh, [Replicate()]),
                  "plain": base * 4, "meta": {"rank_independent": [1, 2]}}
+        from numtorch.distributed.tensor import DTensor, Partial
+
+        # each rank holds a term of a sum: the checkpoint holds the sum
+        saved["partial"] = DTensor.from_local(base * (rank + 1), mesh, [Partial()])
         dcp.save(saved, checkpoint_id=os.path.join(OUT, "reshard"))
         zeros = torch.zeros(7, 5)
         target = {"s0": distribute_tensor(zeros, mesh, [Shard(1)]),
                   "s1": distribute_tensor(zeros, mesh, [Replicate()]),
                   "r": distribute_tensor(zeros, mesh, [Shard(0)]),
                   "plain": distribute_tensor(zeros, mesh, [Shard(0)]),
-                  "meta": {"rank_independent": None}}
+                  "meta": {"rank_independent": None},
+                  "partial": torch.zeros(7, 5)}
         dcp.load(target, checkpoint_id=os.path.join(OUT, "reshard"))
         res = {k: full(v).tolist() for k, v in target.items() if k != "meta"}
-        res["local"] = {k: v.to_local().tolist() for k, v in target.items() if k != "meta"}
+        res["local"] = {k: v.to_local().tolist() for k, v in target.items()
+                        if k not in ("meta", "partial")}
         res["meta"] = target["meta"]
-        res["placements"] = {k: str(v.placements) for k, v in target.items() if k != "meta"}
+        res["placements"] = {k: str(v.placements) for k, v in target.items()
+                             if k not in ("meta", "partial")}
         try:
             dcp.load({"s0": distribute_tensor(torch.zeros(7, 4), mesh, [Shard(0)])},
                      checkpoint_id=os.path.join(OUT, "reshard"))
@@ -148,8 +158,12 @@ def main():
         dcp.load(back, checkpoint_id=os.path.join(OUT, "async"))
         res["async_back"] = back["x"].to_local().tolist()
     elif PHASE == "hf":
-        from numtorch.distributed.tensor import Replicate, Shard, distribute_tensor
-        from numtorch.distributed.tensor import init_device_mesh
+        from numtorch.distributed.tensor import (
+            Replicate,
+            Shard,
+            distribute_tensor,
+            init_device_mesh,
+        )
 
         mesh = init_device_mesh("cpu", (world,))
         base = torch.arange(15, dtype=torch.float32).reshape(5, 3)

@@ -74,6 +74,22 @@ def dump(lib, value):
     return value
 
 
+def close(a, b, tol=1e-6, where=""):
+    """Equal dumps, floats within ``tol`` (relative); names the first difference."""
+    if isinstance(b, float) and isinstance(a, (float, int)):
+        assert abs(a - b) <= tol * (1 + abs(b)), f"{where}: {a} != {b}"
+    elif isinstance(b, dict):
+        assert isinstance(a, dict) and set(a) == set(b), f"{where}: keys {a} vs {b}"
+        for k in b:
+            close(a[k], b[k], tol, f"{where}.{k}")
+    elif isinstance(b, list):
+        assert isinstance(a, list) and len(a) == len(b), f"{where}: {a} != {b}"
+        for i, (x, y) in enumerate(zip(a, b)):
+            close(x, y, tol, f"{where}[{i}]")
+    else:
+        assert a == b, f"{where}: {a!r} != {b!r}"
+
+
 ERROR_CASES = {
     # name: (template builder, planner kwargs)
     "missing_key": lambda lib: {"model": {"0.weight": lib.zeros(3, 4), "nope": lib.zeros(1)}},

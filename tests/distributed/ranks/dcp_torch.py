@@ -18,9 +18,9 @@ import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import torch  # noqa: E402
-import torch.distributed.checkpoint as dcp  # noqa: E402
-from dcp_state import (  # noqa: E402
+import torch
+import torch.distributed.checkpoint as dcp
+from dcp_state import (
     ERROR_CASES,
     HF_MAPPING,
     build,

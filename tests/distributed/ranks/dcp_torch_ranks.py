@@ -11,16 +11,16 @@ import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import dcp_state as S  # noqa: E402
-import torch  # noqa: E402
-import torch.distributed as dist  # noqa: E402
-import torch.distributed.checkpoint as dcp  # noqa: E402
-import torch.multiprocessing as mp  # noqa: E402
-from torch.distributed.checkpoint.state_dict import (  # noqa: E402
+import dcp_state as S
+import torch
+import torch.distributed as dist
+import torch.distributed.checkpoint as dcp
+import torch.multiprocessing as mp
+from torch.distributed.checkpoint.state_dict import (
     StateDictOptions,
     get_state_dict,
 )
-from torch.distributed.device_mesh import init_device_mesh  # noqa: E402
+from torch.distributed.device_mesh import init_device_mesh
 
 STEPS = 3
 
