@@ -114,28 +114,44 @@ class MultiHeadAttentionCore(Op):
         xp, h = self.xp, self.heads
         q, k, v, mask = _split(self, arrays)
         q4, k4, v4 = _heads(q, h), _heads(k, h), _heads(v, h)
-        q4t = _mT(xp, q4, k4.shape[-2])
-        st = xp.matmul(k4, q4t)  # scores^T: (N, H, S, L)
+        st = xp.empty(k4.shape[:-1] + q4.shape[-2:-1], q.dtype)  # scores^T: (N, H, S, L)
         dt = st.dtype.type
-        st *= dt(self.scale)
-        if mask is not None:
-            st += _swap(mask)
-        dead = None
-        done = _softmax_blocks(xp, st) if mask is None else None
-        if done is False:  # the block shift did not hold: per-query maxima instead
-            xp.matmul(k4, q4t, out=st)
-            st *= dt(self.scale)
-        if st.size and not done:  # with no keys (or no queries) there is nothing to normalise
-            m = st.max(axis=-2, keepdims=True)
-            if self.safe:
-                m, dead = _zero_dead(xp, m)
-            st -= m
-            xp.exp(st, out=st)
-            z = _unit_dead(xp, xp.einsum("nhsl->nhl", st)[:, :, None, :], dead)
-            st /= z
         length, n = q.shape[0], q.shape[1]
         out, (o4,) = _alloc(xp, length, n, 1, h, v.shape[-1] // h, v.dtype, _batch_major(q))
-        xp.matmul(st.transpose(0, 1, 3, 2), v4, out=o4)
+        deads = []
+
+        def part(lo, hi):
+            b = slice(lo, hi)
+            s, q4t = st[b], _mT(xp, q4[b], k4.shape[-2])
+
+            def scores(s):
+                xp.matmul(k4[b], q4t, out=s)
+                s *= dt(self.scale)
+                if mask is not None:
+                    s += _swap(mask)
+
+            scores(s)
+            done = _softmax_blocks(xp, s) if mask is None else None
+            if done is False:  # the block shift did not hold: per-query maxima instead
+                scores(s)
+            dead = None
+            if s.size and not done:  # with no keys (or no queries) nothing to normalise
+                m = s.max(axis=-2, keepdims=True)
+                if self.safe:
+                    m, dead = _zero_dead(xp, m)
+                s -= m
+                xp.exp(s, out=s)
+                z = _unit_dead(xp, xp.einsum("nhsl->nhl", s)[:, :, None, :], dead)
+                s /= z
+            if dead is not None:
+                deads.append((b, dead))
+            xp.matmul(s.transpose(0, 1, 3, 2), v4[b], out=o4[b])
+
+        if mask is None:
+            _run_batch(part, q4, st)
+        else:  # a mask may broadcast over the batch: one part
+            part(None, None)
+        dead = _gather_dead(xp, deads, st)
         if self.packed:
             self.save_inputs(*arrays[:1 if mask is None else 2])
         else:
@@ -159,19 +175,10 @@ class MultiHeadAttentionCore(Op):
         pt = _swap(self.saved_output(1)._array) if self.weights else self.saved("pt")
         q4, k4, v4 = _heads(q, h), _heads(k, h), _heads(v, h)
         g4 = _heads(g_out, h)
-        # ds^T = p^T * (dp^T - colsum(dp^T * p^T)) with dp^T = v g^T (+ g_p^T), in place.
-        # The column sums, sum_s p[l, s] (g_l . v_s), are g_l . o_l: one pass over the
-        # (smaller) output.
-        dst = xp.matmul(v4, _mT(xp, g4, v4.shape[-2]))
         length, n, ev = g_out.shape
         o = self.saved_output(0)._array.reshape(length, n, h, ev // h)
-        dots = xp.einsum("lnhd,lnhd->nhl", g_out.reshape(o.shape), o)
-        if g_p is not None:
-            gpt = _swap(g_p)
-            dst += gpt
-            dots += xp.einsum("nhsl,nhsl->nhl", gpt, pt)
-        dst -= dots[:, :, None, :]
-        dst *= pt
+        g_o = g_out.reshape(o.shape)
+        gpt = None if g_p is None else _swap(g_p)
         needs = self.needs_input_grad
         if self.packed:
             dqkv, (dq4, dk4, dv4) = _alloc(xp, q.shape[0], q.shape[1], 3, h,
@@ -182,14 +189,34 @@ class MultiHeadAttentionCore(Op):
                                                for a, need in zip((q, k, v), needs))
             grads = [dq, dk, dv]
         scale = q.dtype.type(self.scale)
-        if dq4 is not None:
-            xp.matmul(dst.transpose(0, 1, 3, 2), k4, out=dq4)
-            dq4 *= scale
-        if dk4 is not None:
-            xp.matmul(dst, q4, out=dk4)
-            dk4 *= scale
-        if dv4 is not None:
-            xp.matmul(pt, g4, out=dv4)
+        dst = xp.empty(pt.shape, pt.dtype)
+
+        def part(lo, hi):
+            # ds^T = p^T * (dp^T - colsum(dp^T * p^T)) with dp^T = v g^T (+ g_p^T), in
+            # place. The column sums, sum_s p[l, s] (g_l . v_s), are g_l . o_l: one pass
+            # over the (smaller) output.
+            b = slice(lo, hi)
+            d, p = dst[b], pt[b]
+            xp.matmul(v4[b], _mT(xp, g4[b], v4.shape[-2]), out=d)
+            dots = xp.einsum("lnhd,lnhd->nhl", g_o[:, b], o[:, b])
+            if gpt is not None:
+                d += gpt[b]
+                dots += xp.einsum("nhsl,nhsl->nhl", gpt[b], p)
+            d -= dots[:, :, None, :]
+            d *= p
+            if dq4 is not None:
+                xp.matmul(d.transpose(0, 1, 3, 2), k4[b], out=dq4[b])
+                dq4[b] *= scale
+            if dk4 is not None:
+                xp.matmul(d, q4[b], out=dk4[b])
+                dk4[b] *= scale
+            if dv4 is not None:
+                xp.matmul(p, g4[b], out=dv4[b])
+
+        if mask is None and gpt is None:
+            _run_batch(part, q4, pt)
+        else:  # a mask (or the weights' gradient) may broadcast over the batch: one part
+            part(None, None)
         grads.append(_swap(dst) if mask is not None and needs[-1] else None)
         return tuple(grads)
 
@@ -350,6 +377,19 @@ def _zero_dead(xp, m):
         m[dead] = 0
         return m, dead
     return m, None
+
+
+def _gather_dead(xp, deads, like):
+    """The (N, H, 1, L) mask of rows with every key masked, from the ``(batch slice, mask)``
+    pairs of the parts that had any (``like``: the scores); None when no part had one."""
+    if not deads:
+        return None
+    if len(deads) == 1 and deads[0][0] == slice(None, None):
+        return deads[0][1]
+    full = xp.zeros(like.shape[:-2] + (1, like.shape[-1]), dtype=bool)
+    for b, dead in deads:
+        full[b] = dead
+    return full
 
 
 def _unit_dead(xp, z, dead):

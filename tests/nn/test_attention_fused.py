@@ -239,3 +239,65 @@ def test_fused_mha_empty_and_single(lengths, need_weights):
     check_op(_mha_f(False, need_weights), _shapes(L, S, 2, 4), second_order=False)
     check_op(_mha_f(False, need_weights), _shapes(L, S, 2, 4))
 
+
+
+def _force_batch_split(monkeypatch, counts):
+    """As on an idle machine with two threads: the fused core splits its batch (tiny parts
+    allowed); ``counts`` receives the part count of each split call."""
+    from numtorch.ops import _intraop, attention_ops
+
+    monkeypatch.setattr(_intraop, "_MIN_PART", 1)
+    monkeypatch.setattr(attention_ops, "fit_blas_threads", lambda: None)
+    monkeypatch.setattr(attention_ops, "blas_threads_now", lambda: 2)
+    real = attention_ops.run_split
+    monkeypatch.setattr(attention_ops, "run_split",
+                        lambda k, n, unit: counts.append(_intraop.parts(n, unit)) or
+                        real(k, n, unit))
+
+
+@pytest.mark.parametrize("case", [CASES[0], CASES[3], CASES[5], CASES[1]])
+def test_fused_mha_batch_split(monkeypatch, case):
+    """The fused core's batch split across the intra-op threads (no mask): torch's values
+    and gradients, first and second order."""
+    counts = []
+    _force_batch_split(monkeypatch, counts)
+    threads = numtorch.get_num_threads()
+    numtorch.set_num_threads(2)
+    try:
+        for second_order in (False, True):
+            L, S = 5, (5 if case["self_attn"] else 3)
+            check_op(_mha_f(**case), _shapes(L, S, 3, 6, case.get("batch_first", False)),
+                     second_order=second_order, dtype="float32")
+    finally:
+        numtorch.set_num_threads(threads)
+    if not numtorch.backend.is_device_array(numtorch.zeros(1)._array):
+        assert counts and all(k == 2 for k in counts)
+
+
+def test_fused_mha_batch_split_is_bitwise(monkeypatch):
+    """Split or not, the fused core's output and input gradients are the same bits (each
+    batch entry is computed by the same NumPy calls either way)."""
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((4, 7, 16)).astype(np.float32)
+    m = numtorch.nn.MultiheadAttention(16, 4, batch_first=True)
+
+    def run():
+        t = numtorch.tensor(x, requires_grad=True)
+        out = m(t, t, t, need_weights=False)[0]
+        out.backward(numtorch.tensor(x[..., ::-1].copy()))
+        return out.detach().numpy(), t.grad.numpy(), m.in_proj_weight.grad.numpy()
+
+    whole = run()
+    m.zero_grad()
+    counts = []
+    _force_batch_split(monkeypatch, counts)
+    threads = numtorch.get_num_threads()
+    numtorch.set_num_threads(2)
+    try:
+        parts = run()
+    finally:
+        numtorch.set_num_threads(threads)
+    for a, b in zip(whole, parts):
+        np.testing.assert_array_equal(a, b)
+    if not numtorch.backend.is_device_array(numtorch.zeros(1)._array):
+        assert counts and all(k == 2 for k in counts)
