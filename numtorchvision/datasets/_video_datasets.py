@@ -35,9 +35,12 @@ class _ClipDataset(VisionDataset):
     def __len__(self):
         return self.video_clips.num_clips()
 
+    def _label(self, clip_video):
+        """The class index of the video a clip of ``self.video_clips`` comes from."""
+        return self.samples[self.indices[clip_video]][1]
+
     def __getitem__(self, idx):
-        video, audio, _, video_idx = self.video_clips.get_clip(idx)
-        label = self.samples[self.indices[video_idx]][1]
+        video, audio, _, clip_video = self.video_clips.get_clip(idx)
         if self.transform is not None:
             video = self.transform(video)
-        return video, audio, label
+        return video, audio, self._label(clip_video)

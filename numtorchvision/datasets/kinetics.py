@@ -77,12 +77,8 @@ class Kinetics(_ClipDataset):
     def metadata(self):
         return self.video_clips.metadata
 
-    def __getitem__(self, idx):
-        video, audio, _, video_idx = self.video_clips.get_clip(idx)
-        label = self.samples[video_idx][1]
-        if self.transform is not None:
-            video = self.transform(video)
-        return video, audio, label
+    def _label(self, clip_video):
+        return self.samples[clip_video][1]  # every video of the split is a clip source
 
     def download_and_process_videos(self):
         """Download the split's video archives (unless the split folder exists), then sort
