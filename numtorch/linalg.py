@@ -422,7 +422,8 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
         tensor([[1.],
                 [1.]])
     """
-    return _out(_solve.solve_triangular_checked(A, B, upper, left, unitriangular), out)
+    return _out(_solve.solve_triangular_checked(A, B, upper, left, unitriangular), out,
+                exact="expected scalar type {want} but found {got}")
 
 
 def lstsq(A, B, rcond=None, *, driver=None):

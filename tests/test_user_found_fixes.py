@@ -1000,6 +1000,16 @@ _OUT_CASES = {
     "nonzero": lambda L, A, o: L.nonzero(A, out=o), "diff": lambda L, A, o: L.diff(A, out=o),
     "quantile": lambda L, A, o: L.quantile(A, 0.5, 0, out=o),
     "nansum": lambda L, A, o: L.nansum(A, 0, out=o), "msort": lambda L, A, o: L.msort(A, out=o),
+    "norm": lambda L, A, o: L.linalg.norm(A, out=o),
+    "norm_dim": lambda L, A, o: L.linalg.norm(A, dim=0, out=o),
+    "matrix_norm": lambda L, A, o: L.linalg.matrix_norm(A, 2, out=o),
+    "multi_dot": lambda L, A, o: L.linalg.multi_dot([A, A, A], out=o),
+    "tensordot": lambda L, A, o: L.tensordot(A, A, 1, out=o),
+    "inner": lambda L, A, o: L.inner(A, A, out=o),
+    "vecdot": lambda L, A, o: L.linalg.vecdot(A, A, out=o),
+    "solve_triangular": lambda L, A, o: L.linalg.solve_triangular(A, A, upper=True, out=o),
+    "linalg_cross": lambda L, A, o: L.linalg.cross(A[:, :1].expand(2, 3), A[:, 1:].expand(2, 3),
+                                                   out=o),
 }
 
 

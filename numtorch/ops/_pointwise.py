@@ -100,7 +100,8 @@ def _out(result, out, name=None, exact=False):
     this one helper (``name`` is the function named in the error). ``exact``: the op's kernel
     writes only its result's dtype (matrix products, most of linalg), so torch refuses an
     ``out`` of any other dtype instead of casting into it; a string is the op's own message,
-    with ``{want}`` and ``{got}`` for the dtypes' display names.
+    with ``{want}`` and ``{got}`` for the dtypes' display names (``{want_c}``/``{got_c}``
+    for their C++ names).
     """
     if out is None:
         return result
@@ -120,10 +121,11 @@ def _write_out(result, out, name, exact=False):
                            f"automatic differentiation, but one of the arguments requires "
                            f"grad.")
     if exact and out.dtype is not result.dtype:
-        if isinstance(exact, str):  # the op's own words, with torch's display names
-            show = _dtype._TYPE_DISPLAY
-            raise RuntimeError(exact.format(want=show[result.dtype.name],
-                                            got=show[out.dtype.name]))
+        if isinstance(exact, str):  # the op's own words: display names, or C++ ones (_c)
+            show, cpp = _dtype._TYPE_DISPLAY, _dtype._CPP_TYPE
+            raise RuntimeError(exact.format(
+                want=show[result.dtype.name], got=show[out.dtype.name],
+                want_c=cpp[result.dtype.name], got_c=cpp[out.dtype.name]))
         cpp = _dtype._CPP_TYPE
         raise RuntimeError(f"Expected out tensor to have dtype {cpp[result.dtype.name]}, but "
                            f"got {cpp[out.dtype.name]} instead")

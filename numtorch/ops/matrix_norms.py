@@ -92,6 +92,9 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
 
     check_tensor("linalg.matrix_norm", A, "A")
     check_matrix("linalg.matrix_norm", A)
+    if out is not None:
+        return _out(matrix_norm(A, ord, dim, keepdim, dtype=dtype), out,
+                    exact="linalg.matrix_norm expected out tensor dtype {want} but got: {got}")
     if A.dtype._category < _dtype._FLOAT:
         raise RuntimeError(f"linalg.matrix_norm: Expected a floating point or complex tensor "
                            f"as input. Got {disp(A)}")
@@ -138,6 +141,9 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
         tensor(5.)
     """
     check_tensor("linalg.norm", A, "A")
+    if out is not None:
+        return _out(norm(A, ord, dim, keepdim, dtype=dtype), out,
+                    exact="linalg.norm expected out tensor dtype {want} but got: {got}")
     if dim is not None:
         dims = (dim,) if isinstance(dim, numbers.Integral) else tuple(dim)
         if isinstance(ord, str) or len(dims) == 2:

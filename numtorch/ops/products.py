@@ -289,7 +289,9 @@ def tensordot(a, b, dims=2, out=None):
     lhs = a.permute(*(fa + da)).reshape(-1, k)
     rhs = b.permute(*(db + fb)).reshape(k, -1)
     shape = [a.shape[d] for d in fa] + [b.shape[d] for d in fb]
-    return _out(matmul(lhs, rhs).reshape(shape), out)
+    return _out(matmul(lhs, rhs).reshape(shape), out,
+                exact="tensordot: Expected the output tensor to have dtype {want}, but got an "
+                      "output tensor with dtype {got}")
 
 
 def chain_matmul(*matrices, out=None):
@@ -315,7 +317,7 @@ def chain_matmul(*matrices, out=None):
             raise RuntimeError(f"Tensor dimension is {m._array.ndim}, expected 2 instead.")
     if len(matrices) == 1:
         return _out(matrices[0].clone(), out)
-    return _out(multi_dot(list(matrices)), out)
+    return multi_dot(list(matrices), out=out)
 
 
 def matrix_power(input, n, *, out=None, fn="linalg.matrix_power"):
@@ -460,7 +462,8 @@ def multi_dot(tensors, *, out=None):
         result = result.squeeze(0)
     elif col:
         result = result.squeeze(-1)
-    return _out(rename_node(result, "ViewBackward0"), out)  # torch's node name
+    return _out(rename_node(result, "ViewBackward0"), out,  # torch's node name
+                exact="multi_dot(): expected out tensor to have dtype {want_c} but got {got_c}")
 
 
 def _cpp(t):
@@ -516,7 +519,7 @@ def linalg_cross(input, other, *, dim=-1, out=None, _name="linalg.cross"):
     i2 = _make(xp.asarray([2, 0, 1]))
     r = (index_select(input, d, i1) * index_select(other, d, i2)
          - index_select(input, d, i2) * index_select(other, d, i1))
-    return _out(rename_node(r, "LinalgCrossBackward0"), out)
+    return _out(rename_node(r, "LinalgCrossBackward0"), out, exact=True)
 
 
 def vecdot(x, y, *, dim=-1, out=None):
@@ -536,7 +539,8 @@ def vecdot(x, y, *, dim=-1, out=None):
     if x.dtype is not y.dtype:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
                            f"x of type {disp(x)} and y of type {disp(y)} instead")
-    return _out((conj(x) * y).sum(dim), out)
+    return _out((conj(x) * y).sum(dim), out,
+                exact="linalg.vecdot: Expected out of dtype{want} but found {got}")
 
 
 def vander(x, *, N=None):
