@@ -175,24 +175,36 @@ def test_structure_and_weights_facts(name):
     assert count == ow.DEFAULT.meta["num_params"]
 
 
-def test_trained_backbone_variants_structure():
-    # a pretrained backbone switches to FrozenBatchNorm2d and freezes the early stages
-    # (construction only: random init skipped, no download)
-    for name, kw in [("retinanet_resnet50_fpn", {"trainable_backbone_layers": 2}),
-                     ("fcos_resnet50_fpn", {}), ("ssd300_vgg16", {}),
-                     ("ssdlite320_mobilenet_v3_large", {"trainable_backbone_layers": 3})]:
-        with warnings.catch_warnings(), skipped_random_init():
+BACKBONE_BUILDERS = {"retinanet": "resnet50", "fcos": "resnet50", "ssd": "vgg16",
+                     "ssdlite": "mobilenet_v3_large"}
+
+
+@pytest.mark.parametrize("name,layers", [("retinanet_resnet50_fpn", None),
+                                         ("retinanet_resnet50_fpn_v2", 1),
+                                         ("fcos_resnet50_fpn", 2), ("ssd300_vgg16", None),
+                                         ("ssdlite320_mobilenet_v3_large", 3)])
+def test_pretrained_backbone_structure(monkeypatch, name, layers):
+    # with backbone weights: FrozenBatchNorm2d (v1 ResNets), the early stages frozen, the full
+    # MobileNet tail. The backbone builders are wrapped to skip the download; the detection
+    # builders still see the weights enum.
+    module = name.split("_")[0].rstrip("0123456789")
+    built = {}
+    for D, skip in ((TD, torch_init_skipped), (ND, skipped_random_init)):
+        sub = getattr(D, module)
+        make = getattr(sub, BACKBONE_BUILDERS[module])
+        monkeypatch.setattr(sub, BACKBONE_BUILDERS[module],
+                            lambda *a, make=make, **k: make(*a, **{**k, "weights": None}))
+        with warnings.catch_warnings(), skip():
             warnings.simplefilter("ignore")
-            ours = getattr(ND, name)(weights=None, weights_backbone=None,
-                                     trainable_backbone_layers=kw.get(
-                                         "trainable_backbone_layers", 0))
-        with torch_init_skipped(), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            theirs = getattr(TD, name)(weights=None, weights_backbone=None,
-                                       trainable_backbone_layers=kw.get(
-                                           "trainable_backbone_layers", 0))
-        assert ([(k, p.requires_grad) for k, p in ours.named_parameters()]
-                == [(k, p.requires_grad) for k, p in theirs.named_parameters()]), name
+            built[D] = getattr(D, name)(weights=None, weights_backbone="DEFAULT",
+                                        trainable_backbone_layers=layers)
+    ours, theirs = built[ND], built[TD]
+    assert structure(ours.state_dict()) == structure(theirs.state_dict())
+    assert ([(k, p.requires_grad) for k, p in ours.named_parameters()]
+            == [(k, p.requires_grad) for k, p in theirs.named_parameters()])
+    assert ([type(m).__name__ for m in ours.modules()]
+            == [type(m).__name__ for m in theirs.modules()])
+    assert not all(p.requires_grad for p in ours.parameters())
 
 
 # ---------------------------------------------------------------- initialisation draws
@@ -432,6 +444,33 @@ def test_pretrained_download_with_hash_check(server, tmp_path, monkeypatch, how)
     with numtorch.no_grad():
         n = nmodel.eval()([numtorch.tensor(x) for x in imgs])
     _compare_detections(n, t, scale=120)
+
+
+def test_retinanet_coco_weights_build_the_frozen_model(monkeypatch):
+    # COCO_V1 weights: 91 classes, FrozenBatchNorm2d with eps 0 (the checkpoint was trained
+    # so), conv1 and layer1 frozen; the checkpoint's values are those loaded
+    tmodel = _tv_model("retinanet_resnet50_fpn", seed=12)
+    state = to_numtorch(tmodel.state_dict())
+    loaded = []
+
+    def fake_load(model, weights, progress):
+        loaded.append(weights)
+        model.load_state_dict(state)
+        return model
+
+    monkeypatch.setattr(ND.retinanet, "_load_weights", fake_load)
+    with skipped_random_init():
+        model = ND.retinanet_resnet50_fpn(weights="DEFAULT")
+    assert loaded == [ND.RetinaNet_ResNet50_FPN_Weights.COCO_V1]
+    frozen = [m for m in model.backbone.body.modules()
+              if type(m).__name__ == "FrozenBatchNorm2d"]
+    assert len(frozen) == 53 and all(m.eps == 0.0 for m in frozen)
+    assert not any(type(m).__name__ == "BatchNorm2d" for m in model.modules())
+    for key, p in model.backbone.body.named_parameters():
+        assert p.requires_grad == key.startswith(("layer2", "layer3", "layer4")), key
+    assert model.head.classification_head.num_classes == 91
+    np.testing.assert_array_equal(model.head.regression_head.bbox_reg.weight.detach().numpy(),
+                                  tmodel.head.regression_head.bbox_reg.weight.detach().numpy())
 
 
 def test_corrupt_checkpoint_fails_the_hash_check(server, tmp_path, monkeypatch):
