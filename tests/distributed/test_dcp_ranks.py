@@ -89,6 +89,7 @@ def test_resume_continues_the_uninterrupted_run(out):
         assert rs["params"] == t["params"] and rs["step"] == 3
         assert rs["broadcast"] == t["params"]  # broadcast_from_rank0 into a fresh model
         assert rs["broadcast_local"] == t["local_shapes"]
+        assert rs["from_meta"] == t["params"]  # a meta-device model is materialised first
 
 
 def test_one_process_loads_the_two_rank_checkpoint(out):

@@ -153,10 +153,20 @@ def set_model_state_dict(model, model_state_dict, *, options=None):
     if options.broadcast_from_rank0:
         model_state_dict = _from_rank0(model_state_dict)
     if options.full_state_dict:
+        _materialize(model)
         current = model.state_dict(keep_vars=True)
         model_state_dict = {k: _distribute_like(v, current.get(k))
                             for k, v in model_state_dict.items()}
     return model.load_state_dict(model_state_dict, strict=options.strict)
+
+
+def _materialize(model):
+    """A model built on the meta device gets (uninitialised) CPU storage, keeping its
+    parameter objects, so the loaded values can be copied in (torch loads full state dicts
+    into meta-initialised FSDP2 models)."""
+    tensors = list(model.parameters()) + list(model.buffers())
+    if any(t.device.type == "meta" for t in tensors):
+        model.to_empty(device="cpu")
 
 
 def _init_optim_state(optim):

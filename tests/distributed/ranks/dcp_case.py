@@ -36,10 +36,14 @@ CKPT = os.path.join(OUT, "ckpt")
 STEPS = 3
 
 
-def sharded():
+def _mesh():
     from numtorch.distributed.tensor import init_device_mesh
 
-    mesh = init_device_mesh("cpu", (dist.get_world_size(),))
+    return init_device_mesh("cpu", (dist.get_world_size(),))
+
+
+def sharded():
+    mesh = _mesh()
     m = S.fsdp_shard(torch, S.fsdp_model(torch), mesh)
     return m, S.fsdp_optimizer(torch, m), mesh
 
@@ -103,6 +107,14 @@ def main():
                                                 broadcast_from_rank0=True))
         res["broadcast"] = {k: full(v).tolist() for k, v in m2.state_dict().items()}
         res["broadcast_local"] = {k: list(v.to_local().shape) for k, v in m2.state_dict().items()}
+        # a model built on the meta device (as pytorch/examples' FSDP2 checkpoint.py does)
+        from numtorch.distributed.checkpoint.state_dict import set_model_state_dict
+
+        with torch.device("meta"):
+            m3 = S.fsdp_model(torch)
+        m3 = S.fsdp_shard(torch, m3, _mesh())
+        set_model_state_dict(m3, whole, options=StateDictOptions(full_state_dict=True))
+        res["from_meta"] = {k: full(v).tolist() for k, v in m3.state_dict().items()}
         res["after"] = train(m, opt, STEPS, STEPS, rank, world)
     elif PHASE == "reshard":
         from numtorch.distributed.tensor import (
