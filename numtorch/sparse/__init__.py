@@ -16,6 +16,8 @@ from ._legacy import (  # noqa: F401  (the 0.x names torch.sparse.FloatTensor & 
 )
 
 from ._invariants import check_sparse_tensor_invariants  # noqa: F401
+from . import _compressed_tensor  # noqa: F401  (CSR/CSC/BSR/BSC tensors)
+from ._compressed import compressed_mm as _compressed_mm, is_compressed as _is_compressed
 
 __all__ = ["addmm", "mm", "sum", "softmax", "log_softmax", "check_sparse_tensor_invariants"]
 
@@ -29,6 +31,10 @@ def mm(mat1, mat2, reduce=None):
         >>> torch.sparse.mm(s, torch.ones(2, 3)).shape
         torch.Size([2, 3])
     """
+    if _is_compressed(mat1) or _is_compressed(mat2):
+        if reduce is not None:
+            raise NotImplementedError("torch.sparse.mm: reduce= is not implemented by numtorch")
+        return _compressed_mm(mat1, mat2, dense_grad=False, name="SparseAddmmBackward0")
     if reduce is not None:
         raise RuntimeError("torch.sparse.mm: reduce is only supported for CSR tensors")
     return _mm(mat1, mat2, dense_grad=False)
@@ -36,6 +42,8 @@ def mm(mat1, mat2, reduce=None):
 
 def addmm(mat, mat1, mat2, *, beta=1.0, alpha=1.0):
     """``beta * mat + alpha * (mat1 @ mat2)`` with ``mat1`` sparse and ``mat`` dense."""
+    if _is_compressed(mat1) or _is_compressed(mat2):
+        return beta * mat + alpha * _compressed_mm(mat1, mat2, dense_grad=False)
     return beta * mat + alpha * _mm(mat1, mat2, dense_grad=False)
 
 

@@ -1,0 +1,337 @@
+"""``CompressedTensor``: the Tensor class of CSR/CSC/BSR/BSC tensors (see ``_compressed``).
+
+Autograd state lives on the values, as for COO tensors. Methods torch refuses on compressed
+layouts raise torch's own words; dense-only ops reach the storage record and refuse there.
+"""
+
+import numpy as np
+
+import numtorch as _nt
+
+from .. import _layout
+from .._tensor import _DEEPCOPY_NON_LEAF, Tensor, _make, _parse_to
+from . import _compressed as C
+
+__all__ = []
+
+
+def _indices_tensor(arr):
+    return _make(arr)
+
+
+class CompressedTensor(Tensor):
+    """A ``Tensor`` with a compressed sparse layout."""
+
+    __slots__ = ()
+
+    @property
+    def layout(self):
+        return self._array.layout
+
+    @property
+    def is_sparse(self):
+        return False
+
+    @property
+    def is_sparse_csr(self):
+        return self._array.layout is _layout.sparse_csr
+
+    @property
+    def device(self):
+        return self._array.values.device
+
+    def _nnz(self):
+        """The number of specified elements (blocks for BSR/BSC) per batch."""
+        return self._array.plain.shape[-1]
+
+    def sparse_dim(self):
+        return 2
+
+    def dense_dim(self):
+        return self._array.dense_dim
+
+    def values(self):
+        """The stored values (share autograd history with this tensor)."""
+        return self._array.values
+
+    def _index(self, kind):
+        s = self._array
+        name_c, name_p, rowwise = C._INFO[s.layout][1:4]
+        if kind in (name_c, name_p):
+            return _indices_tensor(s.compressed if kind == name_c else s.plain)
+        word = "row" if kind in ("crow_indices", "col_indices") else "column"
+        raise RuntimeError(f"{kind} expected sparse {word} compressed tensor layout but got "
+                           f"{C._INFO[s.layout][0]}")
+
+    def crow_indices(self):
+        return self._index("crow_indices")
+
+    def col_indices(self):
+        return self._index("col_indices")
+
+    def ccol_indices(self):
+        return self._index("ccol_indices")
+
+    def row_indices(self):
+        return self._index("row_indices")
+
+    def indices(self):
+        raise RuntimeError("indices expected sparse coordinate tensor layout but got "
+                           f"{C._INFO[self._array.layout][0]}")
+
+    def to_dense(self, dtype=None, *, masked_grad=None):
+        return C.to_dense(self, dtype)
+
+    def to_sparse(self, *args, layout=None, blocksize=None, dense_dim=None):
+        if args and layout is None:
+            layout = _layout.sparse_coo
+        return C.convert(self, layout or _layout.sparse_coo, blocksize, dense_dim)
+
+    def to_sparse_coo(self):
+        return C.convert(self, _layout.sparse_coo)
+
+    def to_sparse_csr(self, dense_dim=None):
+        return C.convert(self, _layout.sparse_csr)
+
+    def to_sparse_csc(self, dense_dim=None):
+        return C.convert(self, _layout.sparse_csc)
+
+    def to_sparse_bsr(self, blocksize, dense_dim=None):
+        return C.convert(self, _layout.sparse_bsr, blocksize)
+
+    def to_sparse_bsc(self, blocksize, dense_dim=None):
+        return C.convert(self, _layout.sparse_bsc, blocksize)
+
+    # -- refusals in torch's words -------------------------------------------------------------
+    def stride(self, dim=None):
+        raise RuntimeError("Sparse CSR tensors do not have strides")
+
+    def is_contiguous(self, memory_format=None):
+        raise RuntimeError("Sparse CSR tensors do not have is_contiguous")
+
+    def reshape(self, *shape):
+        return self.is_contiguous()
+
+    def numpy(self, *, force=False):
+        raise TypeError(f"can't convert {C._INFO[self._array.layout][0]} layout tensor to "
+                        "numpy. Use Tensor.to_dense() first.")
+
+    def untyped_storage(self):
+        # (torch's one implementation class serves all four layouts)
+        raise NotImplementedError("Cannot access storage of SparseCsrTensorImpl")
+
+    def view(self, *shape):
+        raise C._unsupported("view", self._array.layout)
+
+    def __getitem__(self, index):
+        raise C._unsupported("select.int", self._array.layout)
+
+    # -- autograd state (on the values) --------------------------------------------------------
+    @property
+    def requires_grad(self):
+        return self._array.values.requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self._array.values.requires_grad = value
+
+    def requires_grad_(self, requires_grad=True):
+        self._array.values.requires_grad_(requires_grad)
+        return self
+
+    @property
+    def grad_fn(self):
+        return self._array.values.grad_fn
+
+    @property
+    def is_leaf(self):
+        return self._array.values.grad_fn is None
+
+    @property
+    def grad(self):
+        origin = self._array.origin
+        if origin is not None and origin.is_leaf and origin.grad is not None:
+            return origin.grad  # torch.mm gives a compressed leaf a dense gradient
+        g = self._array.values.grad
+        if g is None:
+            return None
+        s = self._array
+        return C._new(s.compressed, s.plain, g, s.shape, s.layout)
+
+    @grad.setter
+    def grad(self, value):
+        origin = self._array.origin
+        if origin is not None and origin.is_leaf:
+            origin.grad = None
+        self._array.values.grad = None if value is None else value._array.values
+
+    def detach(self):
+        s = self._array
+        return C._new(s.compressed, s.plain, s.values.detach(), s.shape, s.layout)
+
+    def clone(self, *, memory_format=None):
+        s = self._array
+        return C._new(s.compressed.copy(), s.plain.copy(), s.values.clone(), s.shape, s.layout)
+
+    def to(self, *args, **kwargs):
+        dtype, dev, copy = _parse_to(args, kwargs)
+        if dev is not None and str(dev).startswith("cuda"):
+            raise RuntimeError("numtorch: sparse compressed tensors are CPU-only; keep them on "
+                               "the CPU")
+        s = self._array
+        values = s.values.to(dtype=dtype, device=dev, copy=copy)
+        if values is s.values:
+            return self
+        return C._new(s.compressed, s.plain, values, s.shape, s.layout)
+
+    def cpu(self, memory_format=None):
+        return self
+
+    def float(self, memory_format=None):
+        return self.to(_nt.float32)
+
+    def double(self, memory_format=None):
+        return self.to(_nt.float64)
+
+    def half(self, memory_format=None):
+        return self.to(_nt.float16)
+
+    def __deepcopy__(self, memo):
+        if not self.is_leaf:
+            raise RuntimeError(_DEEPCOPY_NON_LEAF)
+        s = self._array
+        values = s.values.detach().clone().requires_grad_(s.values.requires_grad)
+        new = C._new(s.compressed.copy(), s.plain.copy(), values, s.shape, s.layout)
+        memo[id(self)] = new
+        return new
+
+    # -- arithmetic: scalars only, as torch's compressed kernels allow here -------------------
+    def _scaled(self, factor):
+        s = self._array
+        return C._new(s.compressed, s.plain, s.values * factor, s.shape, s.layout, None)
+
+    def __mul__(self, other):
+        if isinstance(other, (int, float, bool, complex)) or (
+                isinstance(other, Tensor) and type(other) is Tensor and other.dim() == 0):
+            return self._scaled(other)
+        raise C._bad_layout(self._array.layout)
+
+    __rmul__ = __mul__
+
+    def mul(self, other):
+        return self * other
+
+    def __neg__(self):
+        s = self._array
+        return C._new(s.compressed, s.plain, -s.values, s.shape, s.layout)
+
+    neg = __neg__
+
+    def __truediv__(self, other):
+        raise C._bad_layout(self._array.layout)
+
+    div = __truediv__
+
+    def exp(self):
+        raise C._bad_layout(self._array.layout)
+
+    def __matmul__(self, other):
+        return C.compressed_matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return C.compressed_matmul(other, self)
+
+    def mm(self, mat2):
+        return C.compressed_mm(self, mat2)
+
+    def matmul(self, other):
+        return C.compressed_matmul(self, other)
+
+    def t(self):
+        if len(self._array.shape) != 2:
+            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
+                               f"{len(self._array.shape)}D")
+        from ..autograd.graph import rename_node
+
+        out = C.transpose(self, 0, 1)
+        rename_node(out._array.values, "TBackward0")
+        return out
+
+    def transpose(self, dim0, dim1):
+        from ..autograd.graph import rename_node
+
+        out = C.transpose(self, dim0, dim1)
+        rename_node(out._array.values, "TransposeBackward0")
+        return out
+
+    def __repr__(self, *, tensor_contents=None):
+        return _repr(self)
+
+    def __reduce_ex__(self, proto):
+        s = self._array
+        return (_nt.ops.sparse_ops._rebuild_sparse_tensor,
+                (s.layout, (_make(s.compressed), _make(s.plain), s.values.detach(),
+                            _nt.Size(s.shape))))
+
+
+CompressedTensor.__name__ = CompressedTensor.__qualname__ = "Tensor"
+CompressedTensor.__module__ = "numtorch"
+C.CompressedTensor = CompressedTensor
+
+
+def _strip_dtype(rep):
+    """A tensor repr without its ``dtype=`` part, and that part (or '')."""
+    cut = rep.rfind(", dtype=")
+    if cut == -1:
+        return rep, ""
+    return rep[:cut] + ")", rep[cut + 2:-1]
+
+
+def _part(t):
+    """A component's repr as torch prints it inside a sparse repr: no index dtype, and the
+    shape of an empty tensor."""
+    rep, dt = _strip_dtype(repr(t))
+    if t.numel() == 0 and "size=" not in rep:
+        rep = f"{rep[:-1]}, size={tuple(t.shape)})"
+    return rep, dt
+
+
+def _indent(text, n):
+    pad = " " * n
+    return "\n".join(line if i == 0 or not line else pad + line
+                     for i, line in enumerate(text.split("\n")))
+
+
+def _repr(t):
+    s = t._array
+    name_c, name_p = C._INFO[s.layout][1:3]
+    crep, _ = _part(_make(s.compressed))
+    prep, _ = _part(_make(s.plain))
+    vals = s.values.detach()
+    vrep, dt = _part(vals)
+    if dt == "dtype=torch.int64":
+        dt = ""
+    head = "tensor("
+    text = (f"{head}{name_c}={_indent(crep, len(head) + len(name_c) + 1)},\n"
+            f"       {name_p}={_indent(prep, 8 + len(name_p))},\n"
+            f"       values={_indent(vrep, 14)}")
+    size = "(" + ", ".join(str(d) for d in s.shape) + ("," if len(s.shape) == 1 else "") + ")"
+    suffixes = [f"size={size}", f"nnz={s.plain.shape[-1]}"]
+    if dt:
+        suffixes.append(dt)
+    suffixes.append(f"layout={s.layout!r}")
+    fn = s.values.grad_fn
+    if fn is not None:
+        suffixes.append(f"grad_fn=<{type(fn).__name__}>")
+    elif s.values.requires_grad:
+        suffixes.append("requires_grad=True")
+    # torch wraps a suffix onto a new line when the current line would pass its width
+    line = len(text) - text.rfind("\n") - 1
+    for suf in suffixes:
+        if line + len(suf) + 6 > 80:
+            text += ",\n       " + suf
+            line = 7 + len(suf)
+        else:
+            text += ", " + suf
+            line += 2 + len(suf)
+    return text + ")"
