@@ -171,6 +171,18 @@ class SparseTensor(Tensor):
     def to_sparse(self, *args, **kwargs):
         return _nt.ops.sparse_ops.to_sparse(self, *args, **kwargs)
 
+    def to_sparse_csr(self, dense_dim=None):
+        return _nt.sparse._compressed.coo_to_compressed(self, _layout.sparse_csr)
+
+    def to_sparse_csc(self, dense_dim=None):
+        return _nt.sparse._compressed.coo_to_compressed(self, _layout.sparse_csc)
+
+    def to_sparse_bsr(self, blocksize, dense_dim=None):
+        return _nt.sparse._compressed.coo_to_compressed(self, _layout.sparse_bsr, blocksize)
+
+    def to_sparse_bsc(self, blocksize, dense_dim=None):
+        return _nt.sparse._compressed.coo_to_compressed(self, _layout.sparse_bsc, blocksize)
+
     # -- autograd state (on the values) --------------------------------------------------------
     @property
     def requires_grad(self):

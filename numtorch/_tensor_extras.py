@@ -274,6 +274,34 @@ class _TensorExtras:
         """See :meth:`to_sparse`."""
         return self.to_sparse()
 
+    def to_sparse_csr(self, dense_dim=None):
+        """The non-zero entries as a CSR tensor (leading dimensions are batches)."""
+        return _nt.sparse._compressed.dense_to_compressed(self, _nt.sparse_csr, None, dense_dim)
+
+    def to_sparse_csc(self, dense_dim=None):
+        """The non-zero entries as a CSC tensor."""
+        return _nt.sparse._compressed.dense_to_compressed(self, _nt.sparse_csc, None, dense_dim)
+
+    def to_sparse_bsr(self, blocksize, dense_dim=None):
+        """The non-zero ``blocksize`` blocks as a BSR tensor."""
+        return _nt.sparse._compressed.dense_to_compressed(self, _nt.sparse_bsr, blocksize,
+                                                          dense_dim)
+
+    def to_sparse_bsc(self, blocksize, dense_dim=None):
+        """The non-zero ``blocksize`` blocks as a BSC tensor."""
+        return _nt.sparse._compressed.dense_to_compressed(self, _nt.sparse_bsc, blocksize,
+                                                          dense_dim)
+
+    def ccol_indices(self):
+        """The compressed column indices of a CSC/BSC tensor; a dense tensor has none."""
+        raise RuntimeError("ccol_indices expected sparse column compressed tensor layout but "
+                           f"got {'Sparse' if self.is_sparse else 'Strided'}")
+
+    def row_indices(self):
+        """The row indices of a CSC/BSC tensor; a dense tensor has none."""
+        raise RuntimeError("row_indices expected sparse column compressed tensor layout but "
+                           f"got {'Sparse' if self.is_sparse else 'Strided'}")
+
     def const_data_ptr(self):
         """The address of the first element (see :meth:`data_ptr`), for read-only use."""
         return self.data_ptr()

@@ -156,6 +156,13 @@ class _TorchReductions:
                                     ("torch.sparse_coo",))
             parts = (_make(s.indices), s.values.detach(), Size(s.shape), s.coalesced)
             return (_Global("torch._utils", "_rebuild_sparse_tensor"), (layout, parts))
+        if isinstance(obj, Tensor) and type(obj._array).__name__ == "SparseCompressed":
+            # CSR/CSC/BSR/BSC: torch's (layout, (compressed, plain, values, size))
+            s = obj._array
+            layout = _PendingReduce(_Global("torch.serialization", "_get_layout"),
+                                    (repr(s.layout),))
+            parts = (_make(s.compressed), _make(s.plain), s.values.detach(), Size(s.shape))
+            return (_Global("torch._utils", "_rebuild_sparse_tensor"), (layout, parts))
         if isinstance(obj, Tensor) and type(obj._array) is not np.ndarray and obj.is_quantized:
             return self._reduce_quantized(obj)
         if isinstance(obj, Tensor):

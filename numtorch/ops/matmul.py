@@ -178,6 +178,8 @@ def matmul(input, other, *, out=None):
     """
     if type(input) is SparseTensor or type(other) is SparseTensor:
         return _sparse_matmul(input, other)
+    if type(input) is _Compressed or type(other) is _Compressed:
+        return _compressed.compressed_matmul(input, other)
     _need_tensors("matmul", input, other)
     a, b = input._array, other._array
     if a.ndim == 0 or b.ndim == 0:
@@ -196,6 +198,8 @@ def mm(input, mat2, *, out=None):
     """
     if type(input) is SparseTensor or type(mat2) is SparseTensor:
         return _sparse_mm(input, mat2)
+    if type(input) is _Compressed or type(mat2) is _Compressed:
+        return _compressed.compressed_mm(input, mat2)
     _need_tensors("mm", input, mat2)
     if input.dim() != 2:
         raise RuntimeError("self must be a matrix")
@@ -349,3 +353,5 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
 
 from ._einsum import einsum  # noqa: E402
 from .sparse_ops import matmul as _sparse_matmul, mm as _sparse_mm  # noqa: E402
+from ..sparse import _compressed  # noqa: E402
+from ..sparse._compressed_tensor import CompressedTensor as _Compressed  # noqa: E402

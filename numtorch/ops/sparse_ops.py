@@ -237,6 +237,12 @@ def _rebuild(indices, values, shape, coalesced):
 def _rebuild_sparse_tensor(layout, data):
     """``torch._utils._rebuild_sparse_tensor`` in checkpoints: a COO tensor from
     ``(indices, values, size, is_coalesced)``."""
+    if layout in (_nt.sparse_csr, _nt.sparse_csc, _nt.sparse_bsr, _nt.sparse_bsc):
+        from ..sparse._compressed import sparse_compressed_tensor
+
+        compressed, plain, values, size = data[:4]
+        return sparse_compressed_tensor(compressed, plain, values, size, layout=layout,
+                                        check_invariants=True)
     if layout is not _nt.sparse_coo:
         raise RuntimeError(f"rebuilding sparse tensors of layout {layout} is not supported "
                            "by numtorch")
@@ -254,7 +260,13 @@ def to_sparse(input, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=
     stored when any of its elements is non-zero.
     """
     if layout is not None and layout is not _nt.sparse_coo:
-        raise RuntimeError(f"to_sparse for {layout} layout is not supported by numtorch")
+        from ..sparse import _compressed
+
+        if layout not in _compressed._INFO:
+            raise RuntimeError(f"to_sparse for {layout} layout is not supported by numtorch")
+        if is_sparse(input):
+            return _compressed.coo_to_compressed(input, layout, blocksize, dense_dim)
+        return _compressed.dense_to_compressed(input, layout, blocksize, dense_dim)
     if is_sparse(input):
         if sparse_dim is not None and sparse_dim != input.sparse_dim():
             raise RuntimeError("to_sparse: conversion from Sparse to Sparse with sparse_dim "
