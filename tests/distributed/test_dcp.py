@@ -250,6 +250,13 @@ def test_async_save_and_deprecated_entry_points(tmp_path):
     assert numtorch.equal(got["t"], t)
     with pytest.warns(UserWarning, match="assuming the intent is to save in a single process"):
         dcp.save({"t": t}, checkpoint_id=tmp_path / "e")
+    # without no_dist the deprecated pair needs a process group, as torch's do
+    for call in (lambda: dcp.save_state_dict({"t": t}, dcp.FileSystemWriter(tmp_path / "f")),
+                 lambda: dcp.load_state_dict(got, dcp.FileSystemReader(tmp_path / "d"))):
+        with pytest.raises(ValueError, match="^Default process group has not been "
+                                             "initialized, please make sure to call "
+                                             "init_process_group.$"):
+            _quiet(call)
 
 
 def test_writer_options_partial_load_and_overwrite(tmp_path, numtorch_ckpt):
