@@ -82,19 +82,19 @@ class CelebA(VisionDataset):
         self.attr_names = attr.header
 
     def _load_csv(self, filename, header=None):
+        """The file's header (split on runs of spaces: a trailing space gives a last empty
+        name, as torchvision keeps it), its first column and the int64 table after it."""
         from numtorch import from_numpy
 
         with open(os.path.join(self.root, self.base_folder, filename)) as f:
-            # fields are separated by runs of spaces; a trailing space ends in an empty field
-            # (the attribute header line has one, and torchvision keeps it)
-            rows = [re.split(" +", line.rstrip("\r\n").lstrip(" ")) for line in f
-                    if line.strip()]
+            lines = [line.rstrip("\r\n") for line in f if line.strip()]
         names = []
         if header is not None:
-            names, rows = rows[header], rows[header + 1:]
-        index = [row[0] for row in rows]
-        values = np.array([[int(v) for v in row[1:]] for row in rows], dtype=np.int64)
-        return CSV(names, index, from_numpy(values.reshape(len(rows), -1)))
+            names, lines = re.split(" +", lines[header].lstrip(" ")), lines[header + 1:]
+        index = [line.split(None, 1)[0] for line in lines]
+        columns = len(lines[0].split()) if lines else 1
+        values = np.loadtxt(lines, dtype=np.int64, usecols=range(1, columns), ndmin=2)
+        return CSV(names, index, from_numpy(values.reshape(len(lines), columns - 1)))
 
     def _text_files(self):
         return [(os.path.join(self.root, self.base_folder, name), md5)
