@@ -399,3 +399,19 @@ def test_hugging_face_storage_both_directions(tmp_path):
     assert into["w"].tolist() == [[0, 1, 2], [3, 4, 5]] and into["w"].dtype == numtorch.float64
     with pytest.raises(dcp.CheckpointException, match="stores tensors only"):
         _quiet(dcp.save, {"n": 3}, storage_writer=dcp.HuggingFaceStorageWriter(tmp_path / "n"))
+
+
+def test_device_tensors_round_trip(device, tmp_path):
+    """Tensors on the device are written as host data (the checkpoint loads anywhere) and
+    loaded back into device tensors, whole chunks and regions alike."""
+    src = numtorch.arange(12.0, device=device).reshape(3, 4)
+    _quiet(dcp.save, {"a": src, "n": 1}, checkpoint_id=tmp_path / "dev")
+    info = dcp.FileSystemReader(tmp_path / "dev").read_metadata()
+    assert str(info.state_dict_metadata["a"].properties.dtype) == "torch.float32"
+    back = {"a": numtorch.zeros(3, 4, device=device), "n": 0}
+    _quiet(dcp.load, back, checkpoint_id=tmp_path / "dev")
+    assert back["a"].device.type == src.device.type and back["n"] == 1
+    assert back["a"].cpu().tolist() == src.cpu().tolist()
+    on_cpu = {"a": numtorch.zeros(3, 4, device="cpu")}
+    _quiet(dcp.load, on_cpu, checkpoint_id=tmp_path / "dev")
+    assert on_cpu["a"].tolist() == src.cpu().tolist()

@@ -87,6 +87,8 @@ def _tensor_blob(tensor):
     # the chunk alone, compact and without autograd state, as torch writes it (torch.save
     # of a view would write the whole storage it looks into)
     t = tensor.detach()
+    if t.device.type != "cpu":  # a device tensor is written from a host copy, readable anywhere
+        t = t.cpu()
     alone = (t.is_contiguous() and t.storage_offset() == 0
              and t.untyped_storage().nbytes() == t.numel() * t.element_size())
     if not alone:
