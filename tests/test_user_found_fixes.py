@@ -1212,3 +1212,27 @@ def test_attention_mask_rules_and_messages_as_torch():
     got, want = run(numtorch), run(torch)
     np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-6)
     assert got[1:] == want[1:]
+
+
+def test_out_rules_of_reductions_and_same_dtype_unary_ops_as_torch():
+    # sum/prod/cumsum/cumprod accumulate in the out tensor's dtype, any dtype (numtorch refused
+    # a float result into an int out); abs/neg/sign/floor/ceil/trunc/frac/round refuse an out
+    # of another dtype (numtorch cast into it)
+    def run(L):
+        A = L.tensor([[2.7, -1.5], [0.5, 3.2]])
+        seen = []
+        for f in (lambda o: L.sum(A, 0, out=o), lambda o: L.sum(A, (0, 1), out=o),
+                  lambda o: L.prod(A, 0, out=o), lambda o: L.cumsum(A, 0, out=o),
+                  lambda o: L.cumprod(A, 1, out=o), lambda o: L.abs(A, out=o),
+                  lambda o: L.neg(A, out=o), lambda o: L.floor(A, out=o),
+                  lambda o: L.round(A, out=o), lambda o: L.frac(A, out=o),
+                  lambda o: L.sign(L.tensor([1, -2]), out=o)):
+            for dt in ("int64", "bool", "int8", "float64"):
+                o = L.empty(0, dtype=getattr(L, dt))
+                try:
+                    seen.append(f(o).tolist())
+                except (RuntimeError, NotImplementedError) as e:
+                    seen.append((type(e).__name__, str(e)))
+        return seen
+
+    assert run(numtorch) == run(torch)

@@ -143,8 +143,15 @@ def _write_out(result, out, name, exact=False):
     return apply_inplace(out, lambda _, r: r, result)
 
 
+# unary ops whose out= must already have the result's dtype (torch's kernels for these keep
+# the input's dtype and do not cast into another); the float-valued ones (exp, sin, ...) cast
+SAME_DTYPE_OUT = "Found dtype {got} but expected {want}"
+_SAME_DTYPE_UNARY = frozenset({"neg", "abs", "sign", "sgn", "floor", "ceil", "trunc", "frac"})
+
+
 def _unary(cls, name, summary):
     quantized = name == "tanh"  # the one generated function torch also runs on qtensors
+    exact = SAME_DTYPE_OUT if name in _SAME_DTYPE_UNARY else False
 
     def fn(input, *, out=None):
         if not isinstance(input, Tensor):
@@ -155,7 +162,7 @@ def _unary(cls, name, summary):
 
             return quantized_dispatch(name, input)
         r = cls.apply(input)
-        return r if out is None else _out(r, out, name)
+        return r if out is None else _out(r, out, name, exact)
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = (f"{summary}\n\n    Args:\n        input (Tensor): the input.\n"

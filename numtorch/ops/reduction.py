@@ -405,11 +405,19 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001 
         return Sum.apply(input, dims=dims, keepdim=keepdim, dtype=None, node_name="SumBackward1")
     check_keepdim("sum", keepdim)
     dims = _dims_or_all(dim, input._array.ndim, "sum")
+    dtype = _out_dtype(dtype, out)
     return _out(Sum.apply(input, dims=dims, keepdim=keepdim, dtype=_int_acc(input, dtype),
                           node_name="SumBackward0" if dim is None else "SumBackward1"), out)
 
 
 _ALL_DIMS = [tuple(range(n)) for n in range(8)]
+
+
+def _out_dtype(dtype, out):
+    """sum/prod/cumsum/cumprod with ``out=`` and no ``dtype`` accumulate in the out tensor's
+    dtype, whatever it is, as torch's do (so a float input summed into an int64 out is
+    truncated element by element first)."""
+    return out.dtype if out is not None and dtype is None else dtype
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
@@ -457,6 +465,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
         raise TypeError(f"prod(): argument 'dim' must be int, not {type(dim).__name__}")
     else:
         dims = canonical_dims(dim, input._array.ndim)
+    dtype = _out_dtype(dtype, out)
     return _out(Prod.apply(input, dims=dims, keepdim=keepdim, dtype=_int_acc(input, dtype),
                            node_name="ProdBackward0" if dim is None else "ProdBackward1"), out)
 
@@ -618,6 +627,9 @@ def cumsum(input, dim, *, dtype=None, out=None):
         >>> torch.tensor([1, 2, 3]).cumsum(0)
         tensor([1, 3, 6])
     """
+    dtype = _out_dtype(dtype, out)
+    if dtype is _dtype.bool and out is not None:
+        raise NotImplementedError('"cumsum_out_cpu" not implemented for \'Bool\'')
     return _scan(Cumsum, "cumsum", input, dim, dtype, out)
 
 
@@ -628,6 +640,9 @@ def cumprod(input, dim, *, dtype=None, out=None):
         >>> torch.tensor([1., 2., 3.]).cumprod(0)
         tensor([1., 2., 6.])
     """
+    dtype = _out_dtype(dtype, out)
+    if dtype is _dtype.bool and out is not None:
+        raise NotImplementedError('"cumprod_out_cpu" not implemented for \'Bool\'')
     return _scan(Cumprod, "cumprod", input, dim, dtype, out)
 
 

@@ -14,7 +14,8 @@ from .. import _dtype
 from ..autograd.graph import Op
 from ..backend import helpers_for
 from ._accumulate import is_half
-from ._pointwise import _check_tensor, _cj, _not_implemented, _out, _unary, _zeros_like
+from ._pointwise import (SAME_DTYPE_OUT, _check_tensor, _cj, _not_implemented, _out, _unary,
+                         _zeros_like)
 from .comparison import where
 from .complex_ops import Complex, imag, real
 
@@ -606,4 +607,4 @@ def round(input, *, decimals=0, out=None):  # noqa: A001
         tensor([0., 2., 1.])
     """
     _check_tensor("round", input)
-    return _out(Round.apply(input, decimals=decimals), out, "round")
+    return _out(Round.apply(input, decimals=decimals), out, "round", SAME_DTYPE_OUT)
