@@ -24,7 +24,7 @@ def _tv_names():
 def test_registry_lists_torchvisions_classification_models():
     provided = (_tv_names() + tm.list_models(module=tm.segmentation)
                 + tm.list_models(module=tm.video, include=["r3d_18", "mc3_18", "r2plus1d_18",
-                                                           "s3d", "swin3d_*"])
+                                                           "s3d", "swin3d_*", "mvit_*"])
                 + tm.list_models(module=tm.quantization)
                 + tm.list_models(module=tm.optical_flow))
     assert nm.list_models() == sorted(provided)
