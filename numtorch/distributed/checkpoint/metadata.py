@@ -11,6 +11,8 @@ import enum
 from typing import Any
 
 __all__ = [
+    "STATE_DICT_TYPE",
+    "STORAGE_TYPES",
     "BytesStorageMetadata",
     "ChunkStorageMetadata",
     "Metadata",
@@ -142,3 +144,8 @@ class MetadataIndex:
         object.__setattr__(self, "fqn", fqn)
         object.__setattr__(self, "offset", None if offset is None else Size(offset))
         object.__setattr__(self, "index", index)
+
+
+# the aliases torch's modules and users' type hints import
+STATE_DICT_TYPE = dict[str, Any]
+STORAGE_TYPES = TensorStorageMetadata | BytesStorageMetadata

@@ -11,9 +11,17 @@ import dataclasses
 import enum
 from typing import Any
 
-from .metadata import ChunkStorageMetadata, MetadataIndex, TensorProperties
+from .metadata import (  # noqa: F401  (torch's module exposes these names too)
+    STATE_DICT_TYPE,
+    ChunkStorageMetadata,
+    Metadata,
+    MetadataIndex,
+    StorageMeta,
+    TensorProperties,
+)
 
 __all__ = [
+    "BytesIOWriteData",
     "LoadItemType",
     "LoadPlan",
     "LoadPlanner",
@@ -35,6 +43,11 @@ class WriteItemType(enum.Enum):
 class LoadItemType(enum.Enum):
     TENSOR = enum.auto()
     BYTE_IO = enum.auto()
+
+
+@dataclasses.dataclass(frozen=True)
+class BytesIOWriteData:
+    nbytes: int
 
 
 @dataclasses.dataclass(frozen=True)
