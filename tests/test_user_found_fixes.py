@@ -1236,3 +1236,19 @@ def test_out_rules_of_reductions_and_same_dtype_unary_ops_as_torch():
         return seen
 
     assert run(numtorch) == run(torch)
+
+
+def test_nansum_out_dtype_as_torch():
+    # nansum with out= accumulates in the out dtype; an integer out of a float input is
+    # torch's NotImplementedError (dtype= works)
+    def run(L):
+        A = L.tensor([[2.7, float("nan")], [0.5, 3.2]])
+        seen = [L.nansum(A, dtype=L.int64).item()]
+        for dt in ("float16", "float64", "int64", "int32"):
+            try:
+                seen.append(L.nansum(A, 1, out=L.empty(0, dtype=getattr(L, dt))).tolist())
+            except NotImplementedError as e:
+                seen.append(str(e))
+        return seen
+
+    assert run(numtorch) == run(torch)

@@ -180,6 +180,12 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if input.dtype.is_complex:
         raise RuntimeError("nansum on CPU does not support complex inputs")
     ops = _ops()
+    if out is not None and dtype is None:  # as sum: accumulate in the out tensor's dtype
+        if input.dtype.is_floating_point and not out.dtype.is_floating_point:
+            # (torch's kernel then has no integer variant, though dtype= works)
+            raise NotImplementedError(f'"nansum_cpu" not implemented for '
+                                      f"'{_dtype._TYPE_DISPLAY[out.dtype.name]}'")
+        dtype = out.dtype
     x = input
     if input.dtype.is_floating_point:
         x = ops.where(ops.isnan(input), _make(np.zeros((), dtype=input._array.dtype)), input)
