@@ -14,6 +14,8 @@ reflected operators first (Python tries a right operand's reflected method first
 type subclasses the left one's), so the dense operators need no check either.
 """
 
+import numpy as np
+
 import numtorch as _nt
 
 from . import _layout
@@ -338,6 +340,17 @@ def _indent(text, n):
     return text.replace("\n", "\n" + " " * n)
 
 
+def _rewrapped(rep, arr, col):
+    """``rep`` (a part's own repr) with its bracketed body laid out for column ``col``, and
+    shifted back so that :func:`_indent` puts it there."""
+    from . import _tensor_str
+
+    body = _tensor_str._tensor_body(arr, col)
+    body = body.replace("\n" + " " * col, "\n" + " " * 7)
+    start, end = rep.index("["), rep.rindex("]") + 1
+    return rep[:start] + body + rep[end:]
+
+
 def _sparse_repr(t):
     """torch's layout: indices and values as tensors, then size, nnz, dtype and layout."""
     s = t._array
@@ -353,6 +366,11 @@ def _sparse_repr(t):
     if values.numel() == 0 and "size=" not in vrep:  # torch shows the empty values' shape
         vrep = f"{vrep[:-1]}, size={tuple(values.shape)})"
     irep = repr(_make(s.indices)).replace(", dtype=torch.int64)", ")")
+    # torch wraps each part's rows for the column the part starts at, not for column 0
+    if s.indices.size:
+        irep = _rewrapped(irep, s.indices, len("tensor(indices=tensor("))
+    if values.numel() and type(values._array) is np.ndarray:
+        vrep = _rewrapped(vrep, values._array, len("       values=tensor("))
     size = "(" + ", ".join(str(d) for d in s.shape) + ("," if len(s.shape) == 1 else "") + ")"
     head = "tensor(indices="
     out = (f"{head}{_indent(irep, len(head))},\n       values={_indent(vrep, 14)},\n"
