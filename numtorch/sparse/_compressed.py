@@ -15,6 +15,8 @@ over rows). Products expand blocks into element coordinates and reuse the COO pr
 primitive :class:`numtorch.ops.sparse_ops.SparseMM`.
 """
 
+import warnings
+
 import numpy as np
 
 import numtorch as _nt
@@ -128,7 +130,16 @@ def is_compressed(t):
     return type(t) is CompressedTensor
 
 
+_BETA = ("Sparse CSR tensor support is in beta state. If you miss a functionality in the "
+         "sparse tensor support, please submit a feature request to "
+         "https://github.com/pytorch/pytorch/issues.")
+_warned = []
+
+
 def _new(compressed, plain, values, shape, layout, origin=None):
+    if not _warned:  # torch's once-per-process notice, given by its one compressed tensor class
+        _warned.append(True)
+        warnings.warn(_BETA, UserWarning, stacklevel=4)
     t = _make(SparseCompressed(compressed, plain, values, shape, layout, origin))
     t.__class__ = CompressedTensor
     return t
@@ -230,14 +241,15 @@ def _index_array(x, name):
 def _check_invariants(comp, plain, nnz_values, shape, layout, blocksize):
     """torch's ``check_invariants`` validation (also run for inferred sizes)."""
     name_c, name_p, rowwise = _INFO[layout][1], _INFO[layout][2], _INFO[layout][3]
-    for arr, nm in ((comp, name_c), (plain, name_p)):
-        if arr.dtype not in (np.int32, np.int64):
-            raise RuntimeError(f"{name_c} and {name_p} must be an int32 or int64 type, but got: "
-                               f"{_dtype.from_numpy(arr.dtype)}")
-    if comp.dtype != plain.dtype:
-        raise RuntimeError(f"{name_c} and {name_p} must have the same dtype, bit got "
-                           f"{_dtype.from_numpy(comp.dtype)} and "
-                           f"{_dtype.from_numpy(plain.dtype)}, respectively")
+    def disp(arr):
+        return _dtype._TYPE_DISPLAY[_dtype.from_numpy_dtype(arr.dtype).name]
+
+    if comp.dtype != plain.dtype:  # (torch's wording, typo included)
+        raise RuntimeError(f"{name_c} and {name_p} must have the same dtype, bot got "
+                           f"{disp(comp)} and {disp(plain)}, respectively")
+    if comp.dtype not in (np.int32, np.int64):
+        raise RuntimeError(f"{name_c} and {name_p} dtype must be Int or Long, but got "
+                           f"{disp(comp)}")
     if comp.ndim != plain.ndim:
         raise RuntimeError(f"{name_c} and {name_p} must have the same number of dimensions, "
                            f"but got {comp.ndim} and {plain.ndim}, respectively")
@@ -365,8 +377,8 @@ def _check_shapes(comp, plain, values, size, layout):
                            f"(={list(values.shape[:bd])}) must be equal")
     if values.dim() <= bd or values.shape[bd] != plain.shape[-1]:
         got = values.shape[bd] if values.dim() > bd else 0
-        raise RuntimeError(f"{name_p}.shape[-1] (={plain.shape[-1]}) must be equal to "
-                           f"values.shape[{bd}] (={got})")
+        raise RuntimeError(f"{name_p}.shape[-1] must be equal to nnz (={got}) as defined by "
+                           f"values.shape[{bd}], but got {plain.shape[-1]}")
 
 
 def _layout_ctor(layout):
@@ -416,8 +428,9 @@ def dense_to_compressed(x, layout, blocksize=None, dense_dim=None):
     dd = 0 if dense_dim is None else int(dense_dim)
     nd = x.dim()
     if nd - dd < 2:
-        raise RuntimeError(f"Expected {'blocked ' if _INFO[layout][4] else ''}"
-                           f"{'at least 2D' if True else ''} tensor, got a {nd}D tensor")
+        # torch fails on its way to the column count of a 1-D input (an index error)
+        raise IndexError(f"select(): index 1 out of range for tensor of size "
+                         f"[{max(nd, 1) * (x.shape[0] if nd else 1)}, 1] at dimension 1")
     bd = nd - dd - 2
     shape = tuple(x.shape)
     rows, cols = shape[bd], shape[bd + 1]
@@ -481,15 +494,14 @@ def _to_coo(t):
     rows = (br[:, None] * r + ii.reshape(1, -1)).reshape(-1)
     cols = (bc[:, None] * c + jj.reshape(1, -1)).reshape(-1)
     bidx = np.repeat(batch, r * c)
-    vals = vals.reshape((-1,) + dense)
-    key = (bidx * s.shape[s.batch_dim] + rows) * s.shape[s.batch_dim + 1] + cols
-    order = np.argsort(key, kind="stable")
-    bsub = np.stack(np.unravel_index(bidx[order], bshape)) if bshape else \
-        np.zeros((0, order.shape[0]), np.int64)
-    idx = np.concatenate([bsub, rows[order][None], cols[order][None]])
-    values = _nt.index_select(vals, 0, _make(order))
+    values = vals.reshape((-1,) + dense)
+    # storage order, as torch keeps it: only CSR's (row-major) order is coalesced
+    bsub = np.stack(np.unravel_index(bidx, bshape)) if bshape else \
+        np.zeros((0, bidx.shape[0]), np.int64)
+    idx = np.concatenate([bsub, rows[None], cols[None]])
     return make(np.ascontiguousarray(idx, dtype=np.int64),
-                rename_node(values, "ToSparseBackward1"), s.shape, True)
+                rename_node(values.view(values.shape), "ToSparseBackward1"), s.shape,
+                s.layout is _layout.sparse_csr)
 
 
 def coo_to_compressed(t, layout, blocksize=None, dense_dim=None):
@@ -539,6 +551,7 @@ def compressed_mm(input, mat2, dense_grad=True, name="MmBackward0"):
         return compressed_sparse_sparse(input, mat2)
     sp, dense = (input, mat2) if is_compressed(input) else (mat2, input)
     s = sp._array
+    _check_blocked_product(s, sp is input, dense.dim() == 1)
     if s.batch_dim:
         raise RuntimeError(f"expand is unsupported for {_INFO[s.layout][0]} tensors")
     if dense.dim() != 2:
@@ -572,6 +585,26 @@ def compressed_mm(input, mat2, dense_grad=True, name="MmBackward0"):
     return rename_node(out, name)
 
 
+def _check_blocked_product(s, sparse_left, vector):
+    """torch's CPU refusals for blocked operands (BSC on the left, BSR on the right,
+    non-square blocks)."""
+    if not s.blocked:
+        return
+    name = _INFO[s.layout][0]
+    if sparse_left and s.layout is _layout.sparse_bsc:
+        if vector:
+            raise RuntimeError(f"torch.addmv: operation not supported for mat with {name} "
+                               "layout")
+        raise RuntimeError(f"addmm: computation on CPU is not implemented for Strided + {name} "
+                           "@ Strided")
+    if not sparse_left and s.layout is _layout.sparse_bsr:
+        raise RuntimeError(f"addmm: computation on CPU is not implemented for Strided + "
+                           f"Strided @ {name}")
+    r, c = s.blocksize
+    if r != c:
+        raise RuntimeError("MKL Sparse doesn't support matrices with non-square blocks.")
+
+
 def compressed_sparse_sparse(a, b):
     """Product of two compressed matrices: torch gives a CSR result (computed densely here
     from the two operands' values, so gradients still reach them)."""
@@ -588,6 +621,7 @@ def compressed_matmul(input, other):
     """``@``/``matmul``: a 1-D dense right operand is a vector (1-D result)."""
     if is_compressed(input) and isinstance(other, Tensor) and not is_compressed(other) and \
             other.dim() == 1:
+        _check_blocked_product(input._array, True, True)
         return rename_node(compressed_mm(input, other.unsqueeze(1)).squeeze(1), "MvBackward0")
     if is_compressed(other) and isinstance(input, Tensor) and input.dim() == 1:
         return compressed_mm(input.unsqueeze(0), other).squeeze(0)

@@ -8,7 +8,7 @@ import numpy as np
 
 import numtorch as _nt
 
-from .. import _layout
+from .. import _dtype, _layout, _tensor_str
 from .._tensor import _DEEPCOPY_NON_LEAF, Tensor, _make, _parse_to
 from . import _compressed as C
 
@@ -279,59 +279,32 @@ CompressedTensor.__module__ = "numtorch"
 C.CompressedTensor = CompressedTensor
 
 
-def _strip_dtype(rep):
-    """A tensor repr without its ``dtype=`` part, and that part (or '')."""
-    cut = rep.rfind(", dtype=")
-    if cut == -1:
-        return rep, ""
-    return rep[:cut] + ")", rep[cut + 2:-1]
-
-
-def _part(t):
-    """A component's repr as torch prints it inside a sparse repr: no index dtype, and the
-    shape of an empty tensor."""
-    rep, dt = _strip_dtype(repr(t))
-    if t.numel() == 0 and "size=" not in rep:
-        rep = f"{rep[:-1]}, size={tuple(t.shape)})"
-    return rep, dt
-
-
-def _indent(text, n):
-    pad = " " * n
-    return "\n".join(line if i == 0 or not line else pad + line
-                     for i, line in enumerate(text.split("\n")))
+def _component(arr, col):
+    """One part's ``tensor(...)`` text, its rows wrapped for a start at column ``col`` as torch
+    lays out the parts of a sparse repr (no dtype: torch names only the values' one, later)."""
+    if arr.size == 0:
+        return f"tensor([], size={tuple(arr.shape)})"
+    return "tensor(" + _tensor_str._tensor_body(arr, col + 7) + ")"
 
 
 def _repr(t):
     s = t._array
     name_c, name_p = C._INFO[s.layout][1:3]
-    crep, _ = _part(_make(s.compressed))
-    prep, _ = _part(_make(s.plain))
     vals = s.values.detach()
-    vrep, dt = _part(vals)
-    if dt == "dtype=torch.int64":
-        dt = ""
-    head = "tensor("
-    text = (f"{head}{name_c}={_indent(crep, len(head) + len(name_c) + 1)},\n"
-            f"       {name_p}={_indent(prep, 8 + len(name_p))},\n"
-            f"       values={_indent(vrep, 14)}")
+    head, pad = "tensor(", "       "
+    text = (f"{head}{name_c}={_component(s.compressed, len(head) + len(name_c) + 1)},\n"
+            f"{pad}{name_p}={_component(s.plain, len(pad) + len(name_p) + 1)},\n"
+            f"{pad}values={_component(np.asarray(vals._array), len(pad) + 7)}")
     size = "(" + ", ".join(str(d) for d in s.shape) + ("," if len(s.shape) == 1 else "") + ")"
     suffixes = [f"size={size}", f"nnz={s.plain.shape[-1]}"]
-    if dt:
-        suffixes.append(dt)
+    dt = vals.dtype
+    if dt not in (_dtype.get_default_dtype(), _dtype.default_complex(), _dtype.int64,
+                  _dtype.bool):
+        suffixes.append(f"dtype={dt!r}")
     suffixes.append(f"layout={s.layout!r}")
     fn = s.values.grad_fn
     if fn is not None:
         suffixes.append(f"grad_fn=<{type(fn).__name__}>")
     elif s.values.requires_grad:
         suffixes.append("requires_grad=True")
-    # torch wraps a suffix onto a new line when the current line would pass its width
-    line = len(text) - text.rfind("\n") - 1
-    for suf in suffixes:
-        if line + len(suf) + 6 > 80:
-            text += ",\n       " + suf
-            line = 7 + len(suf)
-        else:
-            text += ", " + suf
-            line += 2 + len(suf)
-    return text + ")"
+    return _tensor_str._add_suffixes(text, suffixes, len(head))
