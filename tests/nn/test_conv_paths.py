@@ -267,6 +267,7 @@ PER_SAMPLE = [
     (_conv(1, padding=1), [(3, 4, 140), (5, 4, 5)]),
     (_conv(3, padding=1), [(2, 1, 6, 6, 5), (2, 1, 3, 3, 3)]),
     (_conv(2, padding=3, stride=2), [(2, 1, 16, 40), (3, 1, 5, 5)]),  # wide strided rows
+    (_conv(2, padding=1, stride=2), [(2, 3, 24, 26), (4, 3, 4, 4)]),  # dcgan's first layer
 ]
 
 
@@ -286,7 +287,7 @@ def test_per_sample_float32_in_blocks(monkeypatch, paths):
 
 
 def test_many_channels_small_maps_or_groups_keep_the_blocked_gemm(paths):
-    check_op(_conv(2, padding=1), [(2, 4, 12, 11), (3, 4, 3, 3)], second_order=False)  # 36 rows
+    check_op(_conv(2, padding=1), [(2, 8, 12, 11), (9, 8, 3, 3)], second_order=False)  # 72 rows
     check_op(_conv(2, padding=1, groups=2), [(2, 4, 12, 11), (4, 2, 3, 3)], second_order=False)
     check_op(_conv(2), [(2, 1, 8, 7), (3, 1, 3, 3)], second_order=False)  # 30 positions
     assert "weight-im2col" in paths and "weight-per-sample" not in paths
