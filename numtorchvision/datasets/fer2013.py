@@ -51,10 +51,11 @@ class FER2013(VisionDataset):
             rows = [row for row in rows if row["Usage"] in _USAGE[self._split]]
         from numtorch import from_numpy
 
-        self._samples = [
-            (from_numpy(np.array(row["pixels"].split(), dtype=np.uint8).reshape(48, 48)),
-             int(row["emotion"]) if "emotion" in row else None)
-            for row in rows]
+        # all pixel strings parsed by NumPy at once: one (48, 48) uint8 tensor per row
+        pixels = (np.loadtxt([row["pixels"] for row in rows], dtype=np.uint8, ndmin=2)
+                  .reshape(-1, 48, 48) if rows else np.zeros((0, 48, 48), np.uint8))
+        self._samples = [(from_numpy(image), int(row["emotion"]) if "emotion" in row else None)
+                         for image, row in zip(pixels, rows)]
 
     def __len__(self):
         return len(self._samples)
