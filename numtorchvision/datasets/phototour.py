@@ -127,25 +127,19 @@ def read_image_file(data_dir, image_ext, n):
 
 def read_info_file(data_dir, info_file):
     """The 3D point id of each patch (first column of ``info.txt``), int64."""
-    from numtorch import tensor
+    from numtorch import from_numpy
 
-    with open(os.path.join(data_dir, info_file)) as f:
-        return tensor([int(line.split()[0]) for line in f], dtype=_int64())
+    path = os.path.join(data_dir, info_file)
+    return from_numpy(np.loadtxt(path, dtype=np.int64, usecols=0, ndmin=1))
 
 
 def read_matches_files(data_dir, matches_file):
-    """(patch1, patch2, same point) rows from the matches file, int64."""
-    from numtorch import tensor
+    """(patch1, patch2, same point) rows from the matches file, int64; "same point" compares
+    the two point-id fields as written."""
+    from numtorch import from_numpy
 
-    rows = []
-    with open(os.path.join(data_dir, matches_file)) as f:
-        for line in f:
-            p = line.split()
-            rows.append([int(p[0]), int(p[3]), int(p[1] == p[4])])
-    return tensor(rows, dtype=_int64())
-
-
-def _int64():
-    from numtorch import int64
-
-    return int64
+    path = os.path.join(data_dir, matches_file)
+    patches = np.loadtxt(path, dtype=np.int64, usecols=(0, 3), ndmin=2)
+    points = np.loadtxt(path, dtype=str, usecols=(1, 4), ndmin=2)
+    same = (points[:, 0] == points[:, 1]).astype(np.int64)
+    return from_numpy(np.ascontiguousarray(np.column_stack([patches, same])))
