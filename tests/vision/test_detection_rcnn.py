@@ -33,18 +33,23 @@ ENUMS = ["FasterRCNN_ResNet50_FPN_Weights", "FasterRCNN_ResNet50_FPN_V2_Weights"
          "FasterRCNN_MobileNet_V3_Large_320_FPN_Weights", "MaskRCNN_ResNet50_FPN_Weights",
          "MaskRCNN_ResNet50_FPN_V2_Weights", "KeypointRCNN_ResNet50_FPN_Weights"]
 # small images and few proposals keep each model's run short
-SMALL = {"min_size": 128, "max_size": 192, "rpn_pre_nms_top_n_test": 200,
-         "rpn_post_nms_top_n_test": 40, "rpn_pre_nms_top_n_train": 200,
-         "rpn_post_nms_top_n_train": 40, "rpn_batch_size_per_image": 64,
-         "box_batch_size_per_image": 32, "box_detections_per_img": 20}
-SIZES = [(120, 150), (100, 90)]
+SMALL = {"min_size": 64, "max_size": 96, "rpn_pre_nms_top_n_test": 200,
+         "rpn_post_nms_top_n_test": 30, "rpn_pre_nms_top_n_train": 200,
+         "rpn_post_nms_top_n_train": 30, "rpn_batch_size_per_image": 64,
+         "box_batch_size_per_image": 16, "box_detections_per_img": 10}
+SIZES = [(60, 75), (50, 45)]
 
 
 @pytest.fixture(autouse=True, scope="module")
 def _torchvision_kernels():
+    # one torch thread: the oracle's many small ops spend more CPU in idle worker threads
+    # than in work on this two-core machine (3x less CPU time measured)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
     with pytest.MonkeyPatch.context() as mp:
         patch_torchvision(mp)
         yield
+    torch.set_num_threads(threads)
 
 
 def _kwargs(name, **kw):
@@ -57,12 +62,15 @@ def _kwargs(name, **kw):
 def _pair(name, dtype=torch.float32, **kw):
     kw = _kwargs(name, **kw)
     tmodel = tv_build(getattr(TD, name), **kw)
-    # batch norms of the heads get weights near 1 (the helper only knows bn/norm names)
+    # batch norms of the heads get weights near 1 (the helper only knows bn/norm names), and
+    # the box regressors small outputs, so that boxes do not all stretch to the image borders
     g = torch.Generator().manual_seed(1)
     with torch.no_grad():
         for m in tmodel.modules():
             if isinstance(m, torch.nn.BatchNorm2d):
                 m.weight.copy_(1 + 0.1 * torch.randn(m.weight.shape, generator=g))
+        for reg in (tmodel.rpn.head.bbox_pred, tmodel.roi_heads.box_predictor.bbox_pred):
+            reg.weight.mul_(0.1)
     tmodel = tmodel.to(dtype)
     with skipped_random_init(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -84,7 +92,7 @@ def _targets(name, seed=1):
     out = []
     for h, w in SIZES:
         xy = rs.rand(3, 2) * [w * 0.6, h * 0.6]
-        wh = rs.rand(3, 2) * [w * 0.3, h * 0.3] + 8
+        wh = rs.rand(3, 2) * [w * 0.3, h * 0.3] + 5
         t = {"boxes": np.concatenate([xy, xy + wh], 1), "labels": np.array([1, 2, 1])}
         if name.startswith("mask"):
             t["masks"] = (rs.rand(3, h, w) > 0.5).astype(np.uint8)
@@ -103,12 +111,13 @@ def _close(n, t, rel, what):
     assert float(np.abs(a.astype(np.float64) - b).max(initial=0)) <= rel * scale, what
 
 
-@pytest.mark.parametrize("name", BUILDERS)
-def test_eval_detections_match_torchvision(name):
-    tmodel, nmodel = _pair(name, box_score_thresh=0.0)
+def _eval_both(name, dtype):
+    # loose NMS keeps many detections of the random networks (their boxes crowd together)
+    tmodel, nmodel = _pair(name, dtype=dtype, box_score_thresh=0.0, box_nms_thresh=0.95,
+                           rpn_nms_thresh=0.95)
     tmodel.eval()
     nmodel.eval()
-    imgs = _images()
+    imgs = _images(np.float64 if dtype == torch.float64 else np.float32)
     with torch.no_grad():
         t = tmodel([torch.tensor(i) for i in imgs])
     with numtorch.no_grad():
@@ -118,15 +127,31 @@ def test_eval_detections_match_torchvision(name):
         {"keypoints", "keypoints_scores"} if name.startswith("keypoint") else set())
     for a, b in zip(n, t):
         assert set(a) == set(b) == expected
-        assert len(b["boxes"]) > 2
+        assert len(b["boxes"]) > 5
         assert a["labels"].tolist() == b["labels"].tolist()
-        for key in expected - {"labels"}:
-            # masks and keypoints sit downstream of float32 box regression (rel ~3e-5)
-            _close(a[key], b[key], 1e-4 if key in ("boxes", "scores") else 1e-3, key)
+    return n, t
 
 
-@pytest.mark.parametrize("name", ["fasterrcnn_resnet50_fpn", "maskrcnn_resnet50_fpn_v2",
-                                  "keypointrcnn_resnet50_fpn",
+@pytest.mark.parametrize("name", BUILDERS)
+def test_eval_detections_match_torchvision(name):
+    n, t = _eval_both(name, torch.float64)
+    for a, b in zip(n, t):
+        for key in set(b) - {"labels"}:
+            # keypoints are float32 whatever the model's dtype: one float32 step
+            _close(a[key], b[key], 1e-7 if b[key].dtype == torch.float64 else 3e-7, key)
+
+
+@pytest.mark.parametrize("name", ["maskrcnn_resnet50_fpn", "keypointrcnn_resnet50_fpn"])
+def test_eval_detections_float32(name):
+    n, t = _eval_both(name, torch.float32)
+    for a, b in zip(n, t):
+        for key in set(b) - {"labels"}:
+            # float32 rounding, amplified where the random box regression cancels
+            _close(a[key], b[key], 1e-3, key)
+
+
+# the v1 ResNet path, RPN and box losses are exercised by the Keypoint R-CNN case
+@pytest.mark.parametrize("name", ["maskrcnn_resnet50_fpn_v2", "keypointrcnn_resnet50_fpn",
                                   "fasterrcnn_mobilenet_v3_large_320_fpn"])
 def test_training_losses_and_gradients_match_torchvision(name):
     tmodel, nmodel = _pair(name, dtype=torch.float64)

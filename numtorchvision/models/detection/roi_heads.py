@@ -92,12 +92,13 @@ def _cubic_weights(t):
     return [far(t + 1), near(t), near(1 - t), far(2 - t)]
 
 
-def _resample_rows(local, out_len, in_len, cubic):
+def _resample_rows(local, out_len, in_len, cubic, dtype):
     """``(N, L, in_len)`` matrices that resample a length-``in_len`` axis to ``out_len[n]``
-    samples (align_corners=False, bilinear or bicubic as torch's upsampling kernels), read
-    at the integer output positions ``local`` ``(N, L)``; the caller masks invalid rows."""
-    scale = float(in_len) / out_len.to(numtorch.float32)[:, None]
-    src = scale * (local.to(numtorch.float32) + 0.5) - 0.5
+    samples (align_corners=False, bilinear or bicubic as torch's upsampling kernels, in
+    ``dtype`` as they compute), read at the integer output positions ``local`` ``(N, L)``;
+    the caller masks invalid rows."""
+    scale = float(in_len) / out_len.to(dtype)[:, None]
+    src = scale * (local.to(dtype) + 0.5) - 0.5
     taps = numtorch.arange(in_len, device=local.device)
     if cubic:
         base = src.floor()
@@ -139,8 +140,8 @@ def heatmaps_to_keypoints(maps, rois):
         part = slice(lo, lo + step)
         w_int, h_int = wc[part].long(), hc[part].long()
         m = w_int.shape[0]
-        ry = _resample_rows(rows.expand(m, hmax), h_int, s, cubic=True).to(maps.dtype)
-        rx = _resample_rows(cols.expand(m, wmax), w_int, s, cubic=True).to(maps.dtype)
+        ry = _resample_rows(rows.expand(m, hmax), h_int, s, True, maps.dtype)
+        rx = _resample_rows(cols.expand(m, wmax), w_int, s, True, maps.dtype)
         up = ry[:, None] @ maps[part] @ rx[:, None].transpose(-1, -2)
         outside = (rows[None, :, None] >= h_int[:, None, None]) | (
             cols[None, None, :] >= w_int[:, None, None])
@@ -209,8 +210,8 @@ def paste_masks_in_image(masks, boxes, img_shape, padding=1):
     h = (y1 - y0 + 1).clamp(min=1)
     ys = numtorch.arange(im_h, device=boxes.device)[None, :] - y0[:, None]
     xs = numtorch.arange(im_w, device=boxes.device)[None, :] - x0[:, None]
-    ry = _resample_rows(ys, h, size, cubic=False).to(masks.dtype)
-    rx = _resample_rows(xs, w, size, cubic=False).to(masks.dtype)
+    ry = _resample_rows(ys, h, size, False, masks.dtype)
+    rx = _resample_rows(xs, w, size, False, masks.dtype)
     ry = ry * ((ys >= 0) & (ys <= (y1 - y0)[:, None])).to(ry.dtype)[..., None]
     rx = rx * ((xs >= 0) & (xs <= (x1 - x0)[:, None])).to(rx.dtype)[..., None]
     return (ry @ masks[:, 0] @ rx.transpose(1, 2))[:, None]
