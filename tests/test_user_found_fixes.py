@@ -1252,3 +1252,13 @@ def test_nansum_out_dtype_as_torch():
         return seen
 
     assert run(numtorch) == run(torch)
+
+
+def test_plateau_state_dict_key_order_as_torch():
+    def run(L):
+        w = L.zeros(1, requires_grad=True)
+        s = L.optim.lr_scheduler.ReduceLROnPlateau(L.optim.SGD([w], lr=0.5), mode="max")
+        s.step(3.0)
+        return list(s.state_dict())
+
+    assert run(numtorch) == run(torch)

@@ -56,10 +56,11 @@ class ReduceLROnPlateau(LRScheduler):
             raise ValueError("mode " + mode + " is unknown!")
         if threshold_mode not in ("rel", "abs"):
             raise ValueError("threshold mode " + threshold_mode + " is unknown!")
+        # (mode_worse first: the state dict lists the attributes in torch's order)
+        self.mode_worse = math.inf if mode == "min" else -math.inf
         self.mode = mode
         self.threshold = threshold
         self.threshold_mode = threshold_mode
-        self.mode_worse = math.inf if mode == "min" else -math.inf
 
     def _reset(self):
         self.best = self.mode_worse
