@@ -7,10 +7,11 @@ EfficientNet (V1, V2), GoogLeNet, Inception v3, MaxViT, MNASNet, MobileNet (V2, 
 (X, Y), ResNet, ResNeXt, Wide ResNet, ShuffleNet V2, SqueezeNet, Swin Transformer (V1, V2), VGG
 and ViT: every classification model of torchvision 0.28; ``models.segmentation``: FCN,
 DeepLabV3 and LR-ASPP; ``models.video``: the video ResNets and S3D; ``models.quantization``:
-the quantizable families; ``models.optical_flow``: RAFT.
+the quantizable families; ``models.optical_flow``: RAFT; ``models.detection``: Faster,
+Mask and Keypoint R-CNN, RetinaNet, FCOS, SSD and SSDlite.
 """
 
-from . import optical_flow, quantization, segmentation, video  # noqa: F401
+from . import detection, optical_flow, quantization, segmentation, video  # noqa: F401
 from ._api import (Weights, WeightsEnum, get_model, get_model_builder,  # noqa: F401
                    get_model_weights, get_weight, list_models)
 from .alexnet import *  # noqa: F403

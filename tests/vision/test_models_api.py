@@ -26,7 +26,8 @@ def test_registry_lists_torchvisions_classification_models():
                 + tm.list_models(module=tm.video, include=["r3d_18", "mc3_18", "r2plus1d_18",
                                                            "s3d", "swin3d_*", "mvit_*"])
                 + tm.list_models(module=tm.quantization)
-                + tm.list_models(module=tm.optical_flow))
+                + tm.list_models(module=tm.optical_flow)
+                + tm.list_models(module=tm.detection))
     assert nm.list_models() == sorted(provided)
     assert nm.list_models(module=nm) == _tv_names()
     assert nm.list_models(include=["resnet*", "vit_b*"], exclude="resnet1*") == tm.list_models(
@@ -37,8 +38,7 @@ def test_public_names_equal_torchvisions():
     def public(mod):
         return {n for n in dir(mod) if not n.startswith("_")}
 
-    left_out = {n for n in ("detection",) if not hasattr(nm, n)}
-    assert public(nm) == public(tm) - left_out
+    assert public(nm) == public(tm)
     for name in ("resnet", "vgg", "densenet", "inception", "mobilenetv3", "regnet", "convnext",
                  "vision_transformer", "efficientnet", "mnasnet", "swin_transformer", "maxvit"):
         assert set(getattr(nm, name).__all__) == set(getattr(tm, name).__all__), name
