@@ -25,9 +25,12 @@ from .. import _dtype, _layout
 from .._tensor import Tensor, _make
 from ..autograd.graph import rename_node
 
-__all__ = ["CompressedTensor", "is_compressed", "sparse_compressed_tensor", "sparse_csr_tensor",
-           "sparse_csc_tensor", "sparse_bsr_tensor", "sparse_bsc_tensor", "dense_to_compressed",
-           "compressed_mm", "compressed_matmul"]
+__all__ = ["compressed_matmul", "compressed_mm", "dense_to_compressed", "is_compressed",
+           "sparse_bsc_tensor", "sparse_bsr_tensor", "sparse_compressed_tensor",
+           "sparse_csc_tensor", "sparse_csr_tensor"]
+
+# the Tensor class of these layouts, set by ``_compressed_tensor`` (which builds on this module)
+CompressedTensor = None
 
 # layout -> (backend name in torch's messages, compressed-index name, plain-index name,
 #            rows compressed?, blocked?)
@@ -256,7 +259,7 @@ def _check_invariants(comp, plain, nnz_values, shape, layout, blocksize):
     bd = comp.ndim - 1
     n_comp = shape[bd] // blocksize[0] if rowwise else shape[bd + 1] // blocksize[1]
     n_plain = shape[bd + 1] // blocksize[1] if rowwise else shape[bd] // blocksize[0]
-    dim_word = ("rows" if rowwise else "columns") + ("" if blocksize == (1, 1) else "")
+    dim_word = "rows" if rowwise else "columns"
     if comp.shape[-1] != n_comp + 1:
         raise RuntimeError(f"{name_c}.shape[-1] must be equal to the number of {dim_word} + 1 "
                            f"(={n_comp + 1}), but got {comp.shape[-1]}")
@@ -331,8 +334,7 @@ def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=Non
     blocked = _INFO[layout][4]
     bd = comp.ndim - 1
     if size is None:
-        if check or True:
-            _infer_checks(comp, plain, values, layout)
+        _infer_checks(comp, plain, values, layout)
         blocksize = tuple(values.shape[bd + 1:bd + 3]) if blocked else (1, 1)
         n_comp = comp.shape[-1] - 1
         n_plain = int(plain.max()) + 1 if plain.size else 0
@@ -486,7 +488,7 @@ def _to_coo(t):
     from .._sparse import make
 
     s = t._array
-    batch, br, bc, (nb, nrb, ncb, r, c) = _coords(s)
+    batch, br, bc, (_, _, _, r, c) = _coords(s)
     vals = _flat_values(s)
     dense = tuple(vals.shape[3:])
     bshape = s.shape[:s.batch_dim]
@@ -524,9 +526,9 @@ def coo_to_compressed(t, layout, blocksize=None, dense_dim=None):
 
 # -- products ------------------------------------------------------------------------------------
 def _elements(s):
-    """Element-level (rows, cols) of every stored value and the values as a flat Tensor (a
-    differentiable view), for an unbatched tensor without dense dimensions."""
-    _, br, bc, (nb, nrb, ncb, r, c) = _coords(s)
+    """Element-level (rows, cols) of every stored value (blocks expanded row-major), in the
+    order of ``values.reshape(-1)``, for an unbatched tensor without dense dimensions."""
+    _, br, bc, (_, _, _, r, c) = _coords(s)
     ii, jj = np.meshgrid(np.arange(r), np.arange(c), indexing="ij")
     rows = (br[:, None] * r + ii.reshape(1, -1)).reshape(-1)
     cols = (bc[:, None] * c + jj.reshape(1, -1)).reshape(-1)
@@ -554,6 +556,8 @@ def compressed_mm(input, mat2, dense_grad=True, name="MmBackward0"):
     _check_blocked_product(s, sp is input, dense.dim() == 1)
     if s.batch_dim:
         raise RuntimeError(f"expand is unsupported for {_INFO[s.layout][0]} tensors")
+    if s.dense_dim:  # (torch's kernels look for strides on hybrid tensors)
+        raise RuntimeError("Sparse CSR tensors do not have strides")
     if dense.dim() != 2:
         if is_compressed(input) and dense.dim() == 1:
             raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but "

@@ -56,7 +56,7 @@ class CompressedTensor(Tensor):
 
     def _index(self, kind):
         s = self._array
-        name_c, name_p, rowwise = C._INFO[s.layout][1:4]
+        name_c, name_p = C._INFO[s.layout][1:3]
         if kind in (name_c, name_p):
             return _indices_tensor(s.compressed if kind == name_c else s.plain)
         word = "row" if kind in ("crow_indices", "col_indices") else "column"
