@@ -154,7 +154,8 @@ def pinv(A, *args, atol=None, rtol=None, hermitian=False, out=None):
         rtol = args[0]
         if len(args) > 1:
             hermitian = args[1]
-    return _out(_lsq.pinv_impl(A, atol=atol, rtol=rtol, hermitian=hermitian), out)
+    return _out(_lsq.pinv_impl(A, atol=atol, rtol=rtol, hermitian=hermitian), out,
+                castable="linalg.pinv")
 
 
 # -- factorizations -------------------------------------------------------------------------------
@@ -318,7 +319,8 @@ def householder_product(A, tau, *, out=None):
         tensor([[1., 0.],
                 [0., 1.]])
     """
-    return _out(_decomp.householder_product(A, tau), out)
+    return _out(_decomp.householder_product(A, tau), out,
+                castable="torch.linalg.householder_product")
 
 
 def lu_factor(A, *, pivot=True, out=None):
@@ -499,4 +501,4 @@ def tensorsolve(A, B, dims=None, *, out=None):
                            f"prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), "
                            f"but got {cols} != {rows}")
     x = solve(A.reshape(rows, cols), B.reshape(rows))
-    return _out(x.reshape(x_shape), out)
+    return _out(x.reshape(x_shape), out, castable="tensorsolve")

@@ -1010,6 +1010,12 @@ _OUT_CASES = {
     "solve_triangular": lambda L, A, o: L.linalg.solve_triangular(A, A, upper=True, out=o),
     "linalg_cross": lambda L, A, o: L.linalg.cross(A[:, :1].expand(2, 3), A[:, 1:].expand(2, 3),
                                                    out=o),
+    "pinv": lambda L, A, o: L.linalg.pinv(A, out=o), "cond": lambda L, A, o: L.linalg.cond(A, out=o),
+    "householder": lambda L, A, o: L.linalg.householder_product(A, A[0, :1], out=o),
+    "tensorsolve": lambda L, A, o: L.linalg.tensorsolve(A, A[0], out=o),
+    "cholesky_inverse": lambda L, A, o: L.cholesky_inverse(A, out=o),
+    "cholesky_solve": lambda L, A, o: L.cholesky_solve(A, A, out=o),
+    "matrix_power": lambda L, A, o: L.linalg.matrix_power(A, 2, out=o),
 }
 
 

@@ -91,7 +91,7 @@ def _is_float(x):
     return isinstance(x, (float, complex))
 
 
-def _out(result, out, name=None, exact=False):
+def _out(result, out, name=None, exact=False, castable=None):
     """Honour torch's ``out=`` argument: write ``result`` into ``out`` (resized if empty).
 
     ``result`` may be a tuple (or return type) of tensors with ``out`` a sequence of as many;
@@ -101,7 +101,8 @@ def _out(result, out, name=None, exact=False):
     writes only its result's dtype (matrix products, most of linalg), so torch refuses an
     ``out`` of any other dtype instead of casting into it; a string is the op's own message,
     with ``{want}`` and ``{got}`` for the dtypes' display names (``{want_c}``/``{got_c}``
-    for their C++ names).
+    for their C++ names). ``castable``: the op's name in torch's "Expected result to be safely
+    castable" error for an ``out`` of a lower dtype category (those ops cast otherwise).
     """
     if out is None:
         return result
@@ -110,16 +111,21 @@ def _out(result, out, name=None, exact=False):
 
         kind = return_types.out_variant(type(result))
         return kind(tuple(_write_out(r, o, name, exact) for r, o in zip(result, out)))
-    return _write_out(result, out, name, exact)
+    return _write_out(result, out, name, exact, castable)
 
 
-def _write_out(result, out, name, exact=False):
+def _write_out(result, out, name, exact=False, castable=None):
     if (result.requires_grad or out.requires_grad) and is_grad_enabled():
         node = result.grad_fn  # named after the op, not after torch's node
         fn = name or getattr(node, "_op_cls", type(node)).__name__.lower()
         raise RuntimeError(f"{fn}(): functions with out=... arguments don't support "
                            f"automatic differentiation, but one of the arguments requires "
                            f"grad.")
+    if castable and not _dtype.can_cast(result.dtype, out.dtype):
+        show = _dtype._TYPE_DISPLAY
+        raise RuntimeError(f"{castable}: Expected result to be safely castable from "
+                           f"{show[result.dtype.name]} dtype, but got result with dtype "
+                           f"{show[out.dtype.name]}")
     if exact and out.dtype is not result.dtype:
         if isinstance(exact, str):  # the op's own words: display names, or C++ ones (_c)
             show, cpp = _dtype._TYPE_DISPLAY, _dtype._CPP_TYPE

@@ -465,7 +465,8 @@ def cholesky_solve(input, input2, upper=False, *, out=None):
         raise RuntimeError(f"b should have at least 2 dimensions, but has {input._array.ndim} "
                            f"dimensions instead")
     _check_b_a("cholesky_solve_cpu", input, input2, "cholesky_solve")
-    return _out(CholeskySolve.apply(input, mH(input2) if upper else input2), out)
+    return _out(CholeskySolve.apply(input, mH(input2) if upper else input2), out,
+                castable="cholesky_solve")
 
 
 class CholeskySolve(Op):
@@ -527,7 +528,7 @@ def cholesky_inverse(input, upper=False, *, out=None):
     if input._array.ndim > 2:
         eye = eye.expand(*input.shape)
     r = CholeskySolve.apply(eye, mH(input) if upper else input)
-    return _out(rename_node(r, "CholeskyInverseBackward0"), out)
+    return _out(rename_node(r, "CholeskyInverseBackward0"), out, castable="cholesky_inverse")
 
 
 # -- matrix exponential ---------------------------------------------------------------------------

@@ -186,7 +186,7 @@ def cond(A, p=None, *, out=None):
     if p in (None, 2, -2):
         s = _svdvals(A)
         big, small = s[..., 0], s[..., -1]
-        return _out(big / small if p != -2 else small / big, out)
+        return _out(big / small if p != -2 else small / big, out, castable="linalg.cond")
     m, n = A.shape[-2:]
     if m != n:
         raise RuntimeError(f"linalg.cond(ord={p}): A must be batches of square matrices, but "
@@ -198,7 +198,7 @@ def cond(A, p=None, *, out=None):
     r = matrix_norm(A, p) * matrix_norm(inverse, p)
     if bool((info._array != 0).any()):
         r = where(info != 0, math.inf, r)
-    return _out(r, out)
+    return _out(r, out, castable="linalg.cond")
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None):

@@ -338,7 +338,8 @@ def matrix_power(input, n, *, out=None, fn="linalg.matrix_power"):
     if n == 0:
         # an all-false selection: the identity, with a zero gradient (NaN in input is ignored)
         never = _make(xp_of(input._array).zeros((), dtype=bool))
-        return _out(where(never, input, eye_like(input).expand(*input.shape)), out)
+        return _out(where(never, input, eye_like(input).expand(*input.shape)), out,
+                    exact=True, castable="matrix_power")
     if n < 0:
         from .linsolve import inverse_impl
 
@@ -353,7 +354,7 @@ def matrix_power(input, n, *, out=None, fn="linalg.matrix_power"):
         if not n:
             break
         power = matmul(power, power)
-    return _out(result, out)
+    return _out(result, out, exact=True, castable="matrix_power")
 
 
 def cartesian_prod(*tensors):
