@@ -256,6 +256,15 @@ def _samples(xp, x, stride, out, groups):
     return xs.reshape(x.shape[0], groups, x.shape[1] // groups, _prod(out))
 
 
+def _whole(kernel, size, padding, dilation, groups):
+    """Whether the kernel covers the whole unpadded input (a GAN discriminator's last layer,
+    a generator's first on a 1x1 map): the convolution is then one GEMM over the flattened
+    samples, with no im2col copy or col2im scatter (dcgan's 512 -> 1 4x4 layer on 4x4 maps
+    copied a transposed x for a GEMV, and took the col2im path for dx)."""
+    return (groups == 1 and tuple(kernel) == tuple(size) and all(d == 1 for d in dilation)
+            and not any(lo or hi for lo, hi in padding))
+
+
 def _matmul(xp, a, b, out=None):
     """Batched (over groups) matmul; a plain 2-D GEMM when there is a single group."""
     if a.shape[0] == 1:
@@ -294,6 +303,14 @@ def _forward_paths(xp, x, w, b, stride, padding, dilation, groups, out, taps, re
     if is_device_array(x):
         _note("forward-device")
         return _device.forward(xp, x, w, b, stride, padding, dilation, groups, tuple(out))
+    if _whole(w.shape[2:], x.shape[2:], padding, dilation, groups):
+        _note("forward-whole")
+        n, o = x.shape[0], w.shape[0]
+        ck = _prod(w.shape[1:])
+        y = xp.matmul(x.reshape(n, ck), w.reshape(o, ck).T)
+        if b is not None:
+            y += b
+        return y.reshape((n, o) + (1,) * (w.ndim - 2))
     if _pointwise(w, padding, out):
         _note("forward-1x1")
         y = xp.matmul(_group_matrix(w, groups), _samples(xp, x, stride, out, groups))
@@ -400,6 +417,10 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
     if is_device_array(gy):
         _note("weight-device")
         return _device.weight(xp, x, gy, kernel, stride, padding, dilation, groups)
+    if _whole(kernel, x.shape[2:], padding, dilation, groups):
+        _note("weight-whole")
+        dw = xp.matmul(gy.reshape(n, o).T, x.reshape(n, _prod(x.shape[1:])))
+        return dw.reshape((o, x.shape[1]) + tuple(kernel))
     if _pointwise(kernel, padding, out):
         _note("weight-1x1")
         xs = _samples(xp, x, stride, out, groups)  # (n, g, C/g, L)
@@ -516,6 +537,14 @@ def _input_paths(xp, gy, w, size, stride, padding, dilation, groups, filters, re
     out = tuple(gy.shape[2:])
     if is_device_array(gy):
         return _device_input(xp, gy, w, size, stride, padding, dilation, groups, out)
+    if _whole(w.shape[2:], size, padding, dilation, groups) and all(q == 1 for q in out):
+        _note("input-whole")
+        n, o = gy.shape[:2]
+        ck = _prod(w.shape[1:])
+        res = _given(res, xp.result_type(gy, w))
+        dx = xp.matmul(gy.reshape(n, o), w.reshape(o, ck),
+                       out=None if res is None else res.reshape(n, ck))
+        return dx.reshape((n, w.shape[1]) + tuple(size)) if res is None else res
     if _pointwise(w, padding, out):
         _note("input-1x1")
         n, o = gy.shape[:2]

@@ -50,7 +50,7 @@ def test_input_gradient_by_col2im_matches_torch(paths, fn, shapes):
 # stride-1 transposed convolutions whose output is many times their input (a GAN's first
 # layer on a 1x1 input): convolving the padded input would multiply mostly zeros
 SMALL_INPUT_TRANSPOSED = [
-    (_conv_t(2), [(3, 6, 1, 1), (6, 8, 4, 4), (8,)]),  # 1x1 -> 4x4
+    (_conv_t(2, padding=1), [(3, 6, 1, 1), (6, 8, 4, 4), (8,)]),  # 1x1 -> 2x2
     (_conv_t(2, padding=(1, 0)), [(2, 5, 2, 2), (5, 9, 5, 3)]),  # 2x2 -> 4x4
     (_conv_t(1, groups=2), [(2, 4, 2), (4, 4, 6)]),  # 2 -> 7
 ]
@@ -64,9 +64,46 @@ def test_stride1_transposed_conv_of_a_small_input_uses_col2im(paths, case):
 
 
 def test_float32_transposed_conv_of_a_1x1_input_matches_torch(paths):
-    check_op(_conv_t(2), [(8, 20, 1, 1), (20, 16, 4, 4), (16,)], dtype="float32",
+    check_op(_conv_t(2, padding=1), [(8, 20, 1, 1), (20, 16, 4, 4), (16,)], dtype="float32",
              second_order=False)
     assert paths[0] == "input-col2im"
+
+
+# kernels covering the whole unpadded input (dcgan's last discriminator layer, its
+# generator's first layer on 1x1 noise): one GEMM over the flattened samples
+WHOLE = [
+    (_conv(2), [(3, 6, 4, 4), (1, 6, 4, 4), (1,)]),  # 512 -> 1 on 4x4, scaled down
+    (_conv(2, stride=3), [(2, 5, 3, 2), (4, 5, 3, 2)]),  # the stride is never used
+    (_conv(1), [(2, 3, 5), (4, 3, 5), (4,)]),
+    (_conv(3), [(2, 2, 2, 3, 2), (3, 2, 2, 3, 2)]),
+    (_conv_t(2), [(3, 6, 1, 1), (6, 8, 4, 4), (8,)]),  # 1x1 -> 4x4
+    (_conv_t(2, stride=2), [(2, 5, 1, 1), (5, 3, 3, 2)]),
+]
+
+
+@pytest.mark.parametrize("case", range(len(WHOLE)))
+def test_kernel_over_the_whole_input_is_one_gemm(paths, case):
+    fn, shapes = WHOLE[case]
+    check_op(fn, shapes)
+    assert {"forward-whole", "input-whole", "weight-whole"} <= set(paths)
+    assert not any(p.endswith(("im2col", "col2im")) for p in paths)
+
+
+@pytest.mark.parametrize("fn,shapes", [
+    (_conv(2), [(8, 20, 4, 4), (3, 20, 4, 4), (3,)]),
+    (_conv_t(2), [(8, 20, 1, 1), (20, 16, 4, 4), (16,)]),
+    (_conv(2), [(0, 4, 3, 3), (2, 4, 3, 3), (2,)]),  # an empty batch
+])
+def test_float32_kernel_over_the_whole_input_matches_torch(paths, fn, shapes):
+    check_op(fn, shapes, dtype="float32", second_order=False)
+    assert "forward-whole" in paths or "input-whole" in paths
+
+
+def test_padding_groups_or_dilation_keep_the_general_paths(paths):
+    check_op(_conv(2, padding=1), [(2, 4, 2, 2), (3, 4, 4, 4)], second_order=False)
+    check_op(_conv(2, groups=2), [(2, 4, 3, 3), (2, 2, 3, 3)], second_order=False)
+    check_op(_conv(2, dilation=2), [(2, 4, 3, 3), (2, 4, 2, 2)], second_order=False)
+    assert not any(p.endswith("-whole") for p in paths)
 
 
 # 1x1 convolutions over maps of at least _MIN_POINTWISE_LENGTH positions: plain GEMMs
