@@ -7,6 +7,7 @@ that both libraries ask for the same URLs, unpack the same tree, read the same i
 fetch nothing the second time.
 """
 
+import importlib.util
 import inspect
 import io
 import os
@@ -154,7 +155,25 @@ def _cases():
         "http://www.cs.toronto.edu/~nitish/unsupervised_video/mnist_test_seq.npy":
         frames.getvalue()}, {})
     cases["CelebA"] = _celeba_case()
+    if importlib.util.find_spec("h5py") is not None:
+        cases["PCAM"] = _pcam_case()
     return cases
+
+
+def _pcam_case():
+    import h5py
+
+    rng = np.random.default_rng(0)
+    arrays = {"images": ("x", rng.integers(0, 256, (3, 96, 96, 3)).astype(np.uint8)),
+              "targets": ("y", rng.integers(0, 2, (3, 1, 1, 1)).astype(np.uint8))}
+    files = {}
+    for kind, (name, file_id, md5) in TD.PCAM._FILES["val"].items():
+        buf = io.BytesIO()
+        with h5py.File(buf, "w") as f:
+            f[arrays[kind][0]] = arrays[kind][1]
+        files[file_id] = fab.gz(buf.getvalue())
+        _KNOWN_MD5S[file_id] = md5
+    return {"split": "val"}, files, {}
 
 
 def _celeba_case():
@@ -177,45 +196,6 @@ def _celeba_case():
     return ({"target_type": ["attr", "identity"]},
             {fid: contents[name] for fid, _, name in file_list}, {"file_list": file_list})
 
-
-CASES = _cases()
-
-
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_download_matches_torchvision(tmp_path, served, monkeypatch, name):
-    kwargs, files, patches = CASES[name]
-    name = name.split(":")[0]  # "GTSRB:train" is a second case of GTSRB
-    table, md5s = {}, {}
-    for i, (real, data) in enumerate(files.items()):
-        path = f"/{i}/{os.path.basename(real)}"
-        served.files[path] = data
-        table[real] = served.url(path)
-    seen = {"nt": [], "tv": []}
-    for lib, key in ((D, "nt"), (TD, "tv")):
-        cls = getattr(lib, name)
-        for real, data in files.items():
-            if real in _KNOWN_MD5S:
-                md5s[_KNOWN_MD5S[real]] = fab.md5(data)
-        # the helpers are called from the modules of the class and its bases
-        for module in {sys.modules[c.__module__] for c in cls.__mro__
-                       if c.__module__.split(".")[0] in ("numtorchvision", "torchvision")}:
-            _redirect(monkeypatch, module, table, md5s, seen[key])
-        for attr, value in patches.items():
-            monkeypatch.setattr(cls, attr, value)
-    a = getattr(D, name)(tmp_path / "nt", download=True, **kwargs)
-    b = getattr(TD, name)(tmp_path / "tv", download=True, **kwargs)
-    assert seen["nt"] == seen["tv"]
-    nt_tree, tv_tree = file_tree(tmp_path / "nt"), file_tree(tmp_path / "tv")
-    if name == "Caltech101":  # torchvision does not unpack the outlines' archive
-        nt_tree = [p for p in nt_tree if not p.startswith("caltech101/Annotations/")]
-    assert nt_tree == tv_tree, (sorted(set(nt_tree) - set(tv_tree)), sorted(set(tv_tree) - set(nt_tree)))
-    same_dataset(a, b, repr_too=False)
-    if name == "Caltech101":  # here the outlines are there too
-        contour = D.Caltech101(tmp_path / "nt", "annotation")[1][1]
-        np.testing.assert_array_equal(contour, np.eye(2) * 2)
-    hits = len(served.hits)
-    getattr(D, name)(tmp_path / "nt", download=True, **kwargs)
-    assert len(served.hits) == hits
 
 
 _KNOWN_MD5S = {
@@ -252,3 +232,44 @@ _KNOWN_MD5S = {
     "http://www.cs.toronto.edu/~nitish/unsupervised_video/mnist_test_seq.npy":
         "be083ec986bfe91a449d63653c411eb2",
 }
+
+
+CASES = _cases()
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_download_matches_torchvision(tmp_path, served, monkeypatch, name):
+    kwargs, files, patches = CASES[name]
+    name = name.split(":")[0]  # "GTSRB:train" is a second case of GTSRB
+    table, md5s = {}, {}
+    for i, (real, data) in enumerate(files.items()):
+        path = f"/{i}/{os.path.basename(real)}"
+        served.files[path] = data
+        table[real] = served.url(path)
+    seen = {"nt": [], "tv": []}
+    for lib, key in ((D, "nt"), (TD, "tv")):
+        cls = getattr(lib, name)
+        for real, data in files.items():
+            if real in _KNOWN_MD5S:
+                md5s[_KNOWN_MD5S[real]] = fab.md5(data)
+        # the helpers are called from the modules of the class and its bases
+        for module in {sys.modules[c.__module__] for c in cls.__mro__
+                       if c.__module__.split(".")[0] in ("numtorchvision", "torchvision")}:
+            _redirect(monkeypatch, module, table, md5s, seen[key])
+        for attr, value in patches.items():
+            monkeypatch.setattr(cls, attr, value)
+    a = getattr(D, name)(tmp_path / "nt", download=True, **kwargs)
+    b = getattr(TD, name)(tmp_path / "tv", download=True, **kwargs)
+    assert seen["nt"] == seen["tv"]
+    nt_tree, tv_tree = file_tree(tmp_path / "nt"), file_tree(tmp_path / "tv")
+    if name == "Caltech101":  # torchvision does not unpack the outlines' archive
+        nt_tree = [p for p in nt_tree if not p.startswith("caltech101/Annotations/")]
+    assert nt_tree == tv_tree, (sorted(set(nt_tree) - set(tv_tree)),
+                                sorted(set(tv_tree) - set(nt_tree)))
+    same_dataset(a, b, repr_too=False)
+    if name == "Caltech101":  # here the outlines are there too
+        contour = D.Caltech101(tmp_path / "nt", "annotation")[1][1]
+        np.testing.assert_array_equal(contour, np.eye(2) * 2)
+    hits = len(served.hits)
+    getattr(D, name)(tmp_path / "nt", download=True, **kwargs)
+    assert len(served.hits) == hits
