@@ -161,3 +161,11 @@ def test_pretrained_download(server, tmp_path, monkeypatch):
     theirs = tmodel.state_dict()
     for key, v in nmodel.state_dict().items():
         np.testing.assert_array_equal(v.numpy(), theirs[key].numpy(), err_msg=key)
+
+
+def test_empty_block_setting():
+    with pytest.raises(ValueError) as theirs:
+        TM.MViT((64, 64), 4, [], False, False, False, False)
+    with pytest.raises(ValueError) as ours:
+        NM.MViT((64, 64), 4, [], False, False, False, False)
+    assert str(ours.value) == str(theirs.value)
