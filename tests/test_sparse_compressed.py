@@ -286,6 +286,37 @@ def scalar_mul_neg(L):
     return [x * 2, 3 * x, -x, x * L.tensor(0.5)]
 
 
+UNARY = ("relu", "abs", "sin", "tanh", "sqrt", "sign", "floor", "expm1", "log1p", "erf",
+         "signbit", "isnan", "angle", "exp", "cos", "sigmoid", "square")
+
+
+@case
+def unary_on_values(L):
+    x = L.tensor([[1., 0, -2], [0, 0.5, 0]]).to_sparse_csr()
+    out = []
+    for name in UNARY:
+        try:
+            out.append(getattr(x, name)())
+        except Exception as e:  # noqa: BLE001
+            out.append(e)
+    return out
+
+
+@case
+def add_and_sum(L):
+    x = L.tensor([[1., 0, -2], [0, 0.5, 0]], requires_grad=True)
+    y = L.tensor([[0., 3, -2], [0, 0.5, 0]])
+    c, d = x.to_sparse_csr(), y.to_sparse_csr()
+    out = [c + d, c + y, y + c, c.sum()]
+    for f in (lambda: c - d, lambda: c + L.ones(2, 4).to_sparse_csr(),
+              lambda: c.to_sparse_csc() + d.to_sparse_csc()):
+        try:
+            out.append(f())
+        except Exception as e:  # noqa: BLE001
+            out.append(e)
+    return out
+
+
 # -- products (values) --------------------------------------------------------------------------------
 for _lay in LAYOUTS:
     def _prod(L, lay=_lay):

@@ -632,6 +632,32 @@ def compressed_matmul(input, other):
     return compressed_mm(input, other)
 
 
+def add(a, b):
+    """``a + b`` with a compressed operand: two compressed tensors of one unblocked layout give
+    that layout over the union of their patterns; with a dense operand the sum is dense."""
+    if not isinstance(a, Tensor) or not isinstance(b, Tensor):
+        sp = a if is_compressed(a) else b
+        raise _bad_layout(sp._array.layout)
+    if is_compressed(a) and is_compressed(b):
+        la, lb = a._array.layout, b._array.layout
+        if la is not _layout.sparse_csr:  # (torch's kernel reads crow_indices of either)
+            raise RuntimeError(f"crow_indices expected sparse row compressed tensor layout but "
+                               f"got {_INFO[la][0]}")
+        if la is not lb or a._array.batch_dim or b._array.batch_dim:
+            raise _bad_layout(la)
+        if tuple(a.shape) != tuple(b.shape):
+            raise RuntimeError(f"torch.add: Expected input tensors to have the same shape, but "
+                               f"got tensor `self` with shape {list(a.shape)} and tensor `other` "
+                               f"with shape {list(b.shape)}")
+        total = (_to_coo(a) + _to_coo(b)).coalesce()
+        out = coo_to_compressed(total, la)
+        rename_node(out._array.values, "AddBackward0")
+        return out
+    if is_compressed(a):
+        return to_dense(a) + b
+    return a + to_dense(b)
+
+
 def transpose(t, dim0, dim1):
     """Swapping the two sparse dimensions flips the layout (CSR <-> CSC, BSR <-> BSC) with the
     same index arrays; blocks are transposed in place."""

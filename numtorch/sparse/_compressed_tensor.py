@@ -230,10 +230,20 @@ class CompressedTensor(Tensor):
     def __truediv__(self, other):
         raise C._bad_layout(self._array.layout)
 
-    div = __truediv__
+    div = __sub__ = __rsub__ = sub = __truediv__
 
-    def exp(self):
-        raise C._bad_layout(self._array.layout)
+    def __add__(self, other):
+        return C.add(self, other)
+
+    def __radd__(self, other):
+        return C.add(other, self)
+
+    add = __add__
+
+    def sum(self, dim=None, keepdim=False, dtype=None):
+        if dim is not None:
+            raise C._unsupported("sum.dim_IntList", self._array.layout)
+        return self._array.values.sum(dtype=dtype)
 
     def __matmul__(self, other):
         return C.compressed_matmul(self, other)
@@ -273,6 +283,35 @@ class CompressedTensor(Tensor):
                 (s.layout, (_make(s.compressed), _make(s.plain), s.values.detach(),
                             _nt.Size(s.shape))))
 
+
+def _mapped(name):
+    def method(self):
+        s = self._array
+        return C._new(s.compressed, s.plain, getattr(s.values, name)(), s.shape, s.layout)
+
+    method.__name__ = name
+    method.__doc__ = f"``{name}`` of the stored values (zero stays zero, so the pattern stays)."
+    return method
+
+
+def _refused(name):
+    def method(self, *args, **kwargs):
+        raise C._bad_layout(self._array.layout)
+
+    method.__name__ = name
+    method.__doc__ = f"Refused as torch refuses it: ``{name}`` maps zero to a non-zero value."
+    return method
+
+
+# unary functions that map zero to zero work on the values alone (torch's list); the others
+# would fill the unspecified entries, which torch refuses
+for _name in ("relu", "abs", "sin", "tan", "tanh", "sinh", "asin", "atan", "asinh", "atanh",
+              "sqrt", "sign", "sgn", "trunc", "floor", "ceil", "round", "frac", "expm1",
+              "log1p", "erf", "erfinv", "deg2rad", "rad2deg", "signbit", "isnan", "isinf",
+              "conj", "angle", "positive"):
+    setattr(CompressedTensor, _name, _mapped(_name))
+for _name in ("exp", "cos", "cosh", "sigmoid", "square", "log", "reciprocal", "rsqrt"):
+    setattr(CompressedTensor, _name, _refused(_name))
 
 CompressedTensor.__name__ = CompressedTensor.__qualname__ = "Tensor"
 CompressedTensor.__module__ = "numtorch"
