@@ -36,10 +36,7 @@ class ListedImages(VisionDataset):
         return self.loader(self._image_files[idx]), self._labels[idx]
 
     def __getitem__(self, idx):
-        image, target = self._item(idx)
-        if self.transforms is not None:
-            image, target = self.transforms(image, target)
-        return image, target
+        return transformed(self, *self._item(idx))
 
     def extra_repr(self):
         split = getattr(self, "_split", None)
@@ -100,3 +97,15 @@ def transformed(dataset, image, target):
     if dataset.transforms is None:
         return image, target
     return dataset.transforms(image, target)
+
+
+def fetch_unless_present(dataset, fetch, *args, **kwargs):
+    """Call ``fetch(*args, **kwargs)`` unless ``dataset._check_exists()`` already holds.
+
+    ``fetch`` is the dataset module's own download helper, passed in at call time so that the
+    module-level name (which tests redirect to a loopback server) is the one that runs.
+    """
+    if dataset._check_exists():
+        return False
+    fetch(*args, **kwargs)
+    return True
