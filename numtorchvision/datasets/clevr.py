@@ -3,7 +3,14 @@ with the scenes in ``clevr/CLEVR_v1.0/scenes/CLEVR_<split>_scenes.json``."""
 
 import json
 
-from ._listed import NOT_FOUND_OR_CORRUPT, ListedImages, as_path, check_split, require
+from ._listed import (
+    NOT_FOUND_OR_CORRUPT,
+    ListedImages,
+    as_path,
+    check_split,
+    fetch_unless_present,
+    require,
+)
 from .folder import default_loader
 from .utils import download_and_extract_archive
 
@@ -47,5 +54,5 @@ class CLEVRClassification(ListedImages):
         return self._data_folder.is_dir()
 
     def _download(self):
-        if not self._check_exists():
-            download_and_extract_archive(self._URL, str(self._base_folder), md5=self._MD5)
+        fetch_unless_present(self, download_and_extract_archive, self._URL,
+                             str(self._base_folder), md5=self._MD5)
