@@ -3,7 +3,7 @@
 
 import json
 
-from ._listed import ListedImages, as_path, check_split, index_of, require
+from ._listed import ListedImages, as_path, check_split, fetch_unless_present, index_of, require
 from .folder import default_loader
 from .utils import download_and_extract_archive
 
@@ -48,5 +48,5 @@ class Food101(ListedImages):
         return self._meta_folder.is_dir() and self._images_folder.is_dir()
 
     def _download(self):
-        if not self._check_exists():
-            download_and_extract_archive(self._URL, download_root=self.root, md5=self._MD5)
+        fetch_unless_present(self, download_and_extract_archive, self._URL,
+                             download_root=self.root, md5=self._MD5)
