@@ -3,7 +3,7 @@
 
 import os
 
-from ._listed import ListedImages, check_split, index_of, read_lines, require
+from ._listed import ListedImages, check_split, fetch_unless_present, index_of, read_lines, require
 from .folder import default_loader
 from .utils import download_and_extract_archive
 
@@ -54,5 +54,4 @@ class FGVCAircraft(ListedImages):
         return os.path.isdir(self._data_path)
 
     def _download(self):
-        if not self._check_exists():
-            download_and_extract_archive(self._URL, self.root)
+        fetch_unless_present(self, download_and_extract_archive, self._URL, self.root)
