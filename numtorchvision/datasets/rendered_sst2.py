@@ -1,7 +1,7 @@
 """Rendered SST2 (CLIP): sentences rendered as images in
 ``rendered-sst2/{train,valid,test}/{negative,positive}/*.png``."""
 
-from ._listed import ListedImages, as_path, check_split, index_of, require
+from ._listed import ListedImages, as_path, check_split, fetch_unless_present, index_of, require
 from .folder import default_loader, make_dataset
 from .utils import download_and_extract_archive
 
@@ -49,5 +49,5 @@ class RenderedSST2(ListedImages):
         return all((folder / name).is_dir() for name in self.classes)
 
     def _download(self):
-        if not self._check_exists():
-            download_and_extract_archive(self._URL, download_root=self.root, md5=self._MD5)
+        fetch_unless_present(self, download_and_extract_archive, self._URL,
+                             download_root=self.root, md5=self._MD5)
