@@ -1,7 +1,7 @@
 """SUN397: ``SUN397/<letter>/<scene>[/<sub>]/sun_*.jpg`` with the class list in
 ``SUN397/ClassName.txt`` ("/a/abbey")."""
 
-from ._listed import ListedImages, as_path, index_of, read_lines, require
+from ._listed import ListedImages, as_path, fetch_unless_present, index_of, read_lines, require
 from .folder import default_loader
 from .utils import download_and_extract_archive
 
@@ -38,6 +38,5 @@ class SUN397(ListedImages):
         return self._data_dir.is_dir()
 
     def _download(self):
-        if not self._check_exists():
-            download_and_extract_archive(self._DATASET_URL, download_root=self.root,
-                                         md5=self._DATASET_MD5)
+        fetch_unless_present(self, download_and_extract_archive, self._DATASET_URL,
+                             download_root=self.root, md5=self._DATASET_MD5)
