@@ -5,7 +5,7 @@
 import csv
 
 from .._pil import pil
-from ._listed import ListedImages, as_path, check_split, require
+from ._listed import ListedImages, as_path, check_split, fetch_unless_present, require
 from .folder import make_dataset
 from .utils import download_and_extract_archive
 
@@ -60,8 +60,9 @@ class GTSRB(ListedImages):
         return self._target_folder.is_dir()
 
     def download(self):
-        if self._check_exists():
-            return
+        fetch_unless_present(self, self._fetch_archives)
+
+    def _fetch_archives(self):
         for name, md5 in _ARCHIVES[self._split]:
             download_and_extract_archive(_HOST + name, download_root=str(self._base_folder),
                                          md5=md5)
