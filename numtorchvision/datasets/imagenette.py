@@ -3,7 +3,7 @@
 
 import pathlib
 
-from ._listed import ListedImages, as_path, check_split, require
+from ._listed import ListedImages, as_path, check_split, fetch_unless_present, require
 from .folder import default_loader, find_classes, make_dataset
 from .utils import download_and_extract_archive
 
@@ -76,6 +76,5 @@ class Imagenette(ListedImages):
         return self._size_root.exists()
 
     def _download(self):
-        if self._check_exists():
-            return
-        download_and_extract_archive(self._url, self.root, md5=self._md5)
+        fetch_unless_present(self, download_and_extract_archive, self._url, self.root,
+                             md5=self._md5)
