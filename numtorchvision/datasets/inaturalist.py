@@ -5,7 +5,15 @@ earlier ones ``<version>/<super category>/<numeric category id>/``."""
 import os
 
 from .._pil import pil
-from ._listed import NOT_FOUND_OR_CORRUPT, as_list, check_split, pick_targets, require, transformed
+from ._listed import (
+    NOT_FOUND_OR_CORRUPT,
+    as_list,
+    check_split,
+    fetch_unless_present,
+    pick_targets,
+    require,
+    transformed,
+)
 from .utils import download_and_extract_archive
 from .vision import VisionDataset
 
@@ -131,8 +139,9 @@ class INaturalist(VisionDataset):
         return os.path.exists(self.root) and len(os.listdir(self.root)) > 0
 
     def download(self):
-        if self._check_exists():
-            return
+        fetch_unless_present(self, self._fetch_and_rename)
+
+    def _fetch_and_rename(self):
         base = os.path.dirname(self.root)
         url = DATASET_URLS[self.version]
         download_and_extract_archive(url, base, filename=f"{self.version}.tgz",
