@@ -5,6 +5,7 @@ import os
 
 import numpy as np
 
+from ._listed import fetch_unless_present
 from .utils import download_url, verify_str_arg
 from .vision import VisionDataset
 
@@ -62,7 +63,5 @@ class MovingMNIST(VisionDataset):
         return os.path.exists(os.path.join(self._base_folder, self._filename))
 
     def download(self):
-        if self._check_exists():
-            return
-        download_url(url=self._URL, root=self._base_folder, filename=self._filename,
-                     md5=self._MD5)
+        fetch_unless_present(self, download_url, url=self._URL, root=self._base_folder,
+                             filename=self._filename, md5=self._MD5)
