@@ -53,9 +53,9 @@ class PhotoTour(VisionDataset):
     def __init__(self, root, name, train=True, transform=None, download=False):
         super().__init__(root, transform=transform)
         self.name = name
-        self.data_dir = os.path.join(self.root, name)
-        self.data_down = os.path.join(self.root, f"{name}.zip")
-        self.data_file = os.path.join(self.root, f"{name}.pt")
+        # the unpacked folder, the archive and the cached tensors share the name as a stem
+        self.data_dir, self.data_down, self.data_file = (
+            os.path.join(self.root, name + suffix) for suffix in ("", ".zip", ".pt"))
         self.train = train
         self.mean, self.std = self.means[name], self.stds[name]
         if download:
@@ -86,13 +86,12 @@ class PhotoTour(VisionDataset):
         return os.path.exists(self.data_dir)
 
     def download(self):
-        if self._check_datafile_exists():
+        # either the cached .pt or the unpacked sheets make the archive unnecessary
+        if self._check_datafile_exists() or self._check_downloaded():
             return
-        if not self._check_downloaded():
-            url, filename, md5 = self.urls[self.name]
-            download_url(url, self.root, filename, md5)
-            extract_archive(os.path.join(self.root, filename), self.data_dir,
-                            remove_finished=True)
+        url, filename, md5 = self.urls[self.name]
+        download_url(url, self.root, filename, md5)
+        extract_archive(os.path.join(self.root, filename), self.data_dir, remove_finished=True)
 
     def cache(self):
         """Read the patch sheets and text files once into ``<name>.pt``."""
