@@ -22,6 +22,12 @@ CSV = collections.namedtuple("CSV", ["header", "index", "data"])
 _SPLIT_CODES = {"train": 0, "valid": 1, "test": 2, "all": None}
 
 
+# the annotation files read at construction, each with the row of its column names (None: no
+# header row), in the order __init__ unpacks them
+_TABLES = (("list_eval_partition.txt", None), ("identity_CelebA.txt", None),
+           ("list_bbox_celeba.txt", 1), ("list_landmarks_align_celeba.txt", 1),
+           ("list_attr_celeba.txt", 1))
+
 class CelebA(VisionDataset):
     """Large-scale CelebFaces Attributes (CelebA).
 
@@ -66,11 +72,8 @@ class CelebA(VisionDataset):
             self.download()
         require(self._check_integrity(), NOT_FOUND_OR_CORRUPT, self._text_files())
         code = _SPLIT_CODES[verify_str_arg(split.lower(), "split", tuple(_SPLIT_CODES))]
-        splits = self._load_csv("list_eval_partition.txt")
-        identity = self._load_csv("identity_CelebA.txt")
-        bbox = self._load_csv("list_bbox_celeba.txt", header=1)
-        landmarks = self._load_csv("list_landmarks_align_celeba.txt", header=1)
-        attr = self._load_csv("list_attr_celeba.txt", header=1)
+        splits, identity, bbox, landmarks, attr = (self._load_csv(name, header=header)
+                                                   for name, header in _TABLES)
         rows = (slice(None) if code is None
                 else np.flatnonzero(splits.data.numpy()[:, 0] == code))
         self.filename = (splits.index if code is None
@@ -129,12 +132,12 @@ class CelebA(VisionDataset):
         target = pick_targets(self.target_type, lambda kind: self._target(kind, index))
         if self.transform is not None:
             image = self.transform(image)
-        if target is not None and self.target_transform is not None:
-            target = self.target_transform(target)
-        return image, target
+        if target is None or self.target_transform is None:
+            return image, target
+        return image, self.target_transform(target)
 
     def __len__(self):
-        return len(self.attr)
+        return len(self.filename)
 
     def extra_repr(self):
         return f"Target type: {self.target_type}\nSplit: {self.split}"
