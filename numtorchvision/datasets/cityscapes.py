@@ -6,6 +6,7 @@ import os
 from collections import namedtuple
 
 from .._pil import pil
+from ._listed import transformed
 from .utils import extract_archive, iterable_to_str, verify_str_arg
 from .vision import VisionDataset
 
@@ -82,9 +83,9 @@ class Cityscapes(VisionDataset):
     def __init__(self, root, split="train", mode="fine", target_type="instance",
                  transform=None, target_transform=None, transforms=None):
         super().__init__(root, transforms, transform, target_transform)
-        self.mode = "gtFine" if mode == "fine" else "gtCoarse"
-        self.images_dir = os.path.join(self.root, "leftImg8bit", split)
-        self.targets_dir = os.path.join(self.root, self.mode, split)
+        self.mode = {"fine": "gtFine"}.get(mode, "gtCoarse")
+        self.images_dir, self.targets_dir = (os.path.join(self.root, top, split)
+                                             for top in ("leftImg8bit", self.mode))
         self.split = split
         self.images, self.targets = [], []
         verify_str_arg(mode, "mode", ("fine", "coarse"))
@@ -125,9 +126,7 @@ class Cityscapes(VisionDataset):
         targets = [self._load_json(path) if kind == "polygon" else pil().open(path)
                    for kind, path in zip(self.target_type, self.targets[index])]
         target = tuple(targets) if len(targets) > 1 else targets[0]
-        if self.transforms is not None:
-            image, target = self.transforms(image, target)
-        return image, target
+        return transformed(self, image, target)
 
     def __len__(self):
         return len(self.images)
