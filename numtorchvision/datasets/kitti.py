@@ -4,6 +4,7 @@ annotations."""
 import os
 
 from .._pil import pil
+from ._listed import require, transformed
 from .utils import download_and_extract_archive
 from .vision import VisionDataset
 
@@ -48,8 +49,8 @@ class Kitti(VisionDataset):
         self._location = "training" if train else "testing"
         if download:
             self.download()
-        if not self._check_exists():
-            raise RuntimeError("Dataset not found. You may use download=True to download it.")
+        require(self._check_exists(),
+                "Dataset not found. You may use download=True to download it.")
         where = os.path.join(self._raw_folder, self._location)
         image_dir = os.path.join(where, self.image_dir_name)
         for name in os.listdir(image_dir):
@@ -61,9 +62,7 @@ class Kitti(VisionDataset):
     def __getitem__(self, index):
         image = pil().open(self.images[index])
         target = self._parse_target(index) if self.train else None
-        if self.transforms is not None:
-            image, target = self.transforms(image, target)
-        return image, target
+        return transformed(self, image, target)
 
     def _parse_target(self, index):
         with open(self.targets[index]) as f:
