@@ -6,6 +6,7 @@
 import os
 from urllib.parse import urljoin
 
+from ._listed import transformed
 from .folder import default_loader
 from .utils import check_integrity, download_and_extract_archive, verify_str_arg
 from .vision import VisionDataset
@@ -61,8 +62,7 @@ class Places365(VisionDataset):
                  transform=None, target_transform=None, loader=default_loader):
         super().__init__(root, transform=transform, target_transform=target_transform)
         self.split = self._verify_split(split)
-        self.small = small
-        self.loader = loader
+        self.small, self.loader = small, loader
         self.classes, self.class_to_idx = self.load_categories(download)
         self.imgs, self.targets = self.load_file_list(download)
         if download:
@@ -71,9 +71,7 @@ class Places365(VisionDataset):
     def __getitem__(self, index):
         path, target = self.imgs[index]
         image = self.loader(path)
-        if self.transforms is not None:
-            image, target = self.transforms(image, target)
-        return image, target
+        return transformed(self, image, target)
 
     def __len__(self):
         return len(self.imgs)
