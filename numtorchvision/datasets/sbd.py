@@ -7,7 +7,8 @@ import shutil
 import numpy as np
 
 from .._pil import pil
-from .utils import download_and_extract_archive, download_url, verify_str_arg
+from ._listed import check_split, transformed
+from .utils import download_and_extract_archive, download_url
 from .vision import VisionDataset
 
 
@@ -46,8 +47,8 @@ class SBDataset(VisionDataset):
                                "pip install scipy") from None
         super().__init__(root, transforms)
         self._loadmat = loadmat
-        self.image_set = verify_str_arg(image_set, "image_set", ("train", "val", "train_noval"))
-        self.mode = verify_str_arg(mode, "mode", ("segmentation", "boundaries"))
+        self.image_set = check_split(image_set, ("train", "val", "train_noval"), "image_set")
+        self.mode = check_split(mode, ("segmentation", "boundaries"), "mode")
         self.num_classes = 20
         root = self.root
         if download:
@@ -85,9 +86,7 @@ class SBDataset(VisionDataset):
     def __getitem__(self, index):
         image = pil().open(self.images[index]).convert("RGB")
         target = self._get_target(self.masks[index])
-        if self.transforms is not None:
-            image, target = self.transforms(image, target)
-        return image, target
+        return transformed(self, image, target)
 
     def __len__(self):
         return len(self.images)
