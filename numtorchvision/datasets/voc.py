@@ -6,6 +6,7 @@ import os
 from xml.etree.ElementTree import parse as _parse_xml
 
 from .._pil import pil
+from ._listed import transformed
 from .utils import download_and_extract_archive, verify_str_arg
 from .vision import VisionDataset
 
@@ -72,12 +73,10 @@ class _VOCBase(VisionDataset):
     def __getitem__(self, index):
         image = pil().open(self.images[index]).convert("RGB")
         target = self._load_target(self.targets[index])
-        if self.transforms is not None:
-            image, target = self.transforms(image, target)
-        return image, target
+        return transformed(self, image, target)
 
     def __len__(self):
-        return len(self.images)
+        return len(self.targets)
 
 
 class VOCSegmentation(_VOCBase):
