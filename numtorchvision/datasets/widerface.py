@@ -70,9 +70,9 @@ class WIDERFace(VisionDataset):
         if self.transform is not None:
             image = self.transform(image)
         target = None if self.split == "test" else info["annotations"]
-        if self.target_transform is not None:
-            target = self.target_transform(target)
-        return image, target
+        if self.target_transform is None:
+            return image, target
+        return image, self.target_transform(target)
 
     def __len__(self):
         return len(self.img_info)
