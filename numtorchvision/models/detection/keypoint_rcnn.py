@@ -9,8 +9,7 @@ from .._api import WeightsEnum, register_model
 from .._meta import _COCO_PERSON_CATEGORIES, _COCO_PERSON_KEYPOINT_NAMES
 from .._utils import _ovewrite_value_param, handle_legacy_interface
 from ..resnet import ResNet50_Weights
-from .faster_rcnn import (_RECIPES, FasterRCNN, _check_components, _coco_weights, _finish,
-                          _resnet50_fpn)
+from .faster_rcnn import _RECIPES, FasterRCNN, _coco_weights, _finish, _resnet50_fpn
 
 __all__ = ["KeypointRCNN", "KeypointRCNN_ResNet50_FPN_Weights", "keypointrcnn_resnet50_fpn"]
 
@@ -76,8 +75,10 @@ class KeypointRCNN(FasterRCNN):
                  box_batch_size_per_image=512, box_positive_fraction=0.25,
                  bbox_reg_weights=None, keypoint_roi_pool=None, keypoint_head=None,
                  keypoint_predictor=None, num_keypoints=None, **kwargs):
-        _check_components(backbone, None, None, "", [("keypoint_roi_pool", keypoint_roi_pool,
-                                                      MultiScaleRoIAlign)])
+        if not isinstance(keypoint_roi_pool, (MultiScaleRoIAlign, type(None))):
+            # torchvision's message, its unfilled placeholder included
+            raise TypeError("keypoint_roi_pool should be of type MultiScaleRoIAlign or None "
+                            "instead of {type(keypoint_roi_pool)}")
         if min_size is None:
             min_size = (640, 672, 704, 736, 768, 800)
         if num_keypoints is not None:
