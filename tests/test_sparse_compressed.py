@@ -192,6 +192,14 @@ BAD = {
     "int16_indices": _bad([0, 2, 3], [0, 2, 1], cdt="int16", pdt="int16"),
     "nnz_mismatch": _bad([0, 2, 3], [0, 2, 1], vals=(1., 2)),
     "csc_row_oob": _bad([0, 1, 2, 3], [0, 2, 0], layout="sparse_csc"),
+    "size_1d": _bad([0, 2, 3], [0, 2, 1], size=(6,)),
+    "ndim_mismatch": _bad([[0, 2, 3]], [0, 2, 1], size=(1, 2, 3)),
+    "batch_mismatch": _bad([[0, 2, 3]], [[0, 2, 1]], vals=((1., 2, 3), (1., 2, 3)),
+                           size=(1, 2, 3)),
+    "batch_nnz": _bad([[0, 1, 2], [0, 1, 1]], [[0, 1], [2, 0]], vals=((1., 2), (3, 4)),
+                      size=(2, 2, 3)),
+    "bsr_rows_not_divisible": _bad([0, 1], [1], vals=[[[1., 2], [3, 4]]], size=(3, 4),
+                                   layout="sparse_bsr"),
 }
 for _name, _fn in BAD.items():
     CASES["bad_" + _name] = _fn
@@ -251,6 +259,35 @@ def batched_dense_to_csr(L):
     d[1, 1, 0] = 3
     d[1, 1, 2] = 4
     return [d.to_sparse_csr(), d.to_sparse_csc(), d.to_sparse_csr().to_dense()]
+
+
+@case
+def batched_unequal_nnz(L):
+    d = L.zeros(2, 2, 3)
+    d[0, 0, 1] = 1
+    d[0, 1, 1] = 2
+    d[1, 1, 2] = 3
+    return d.to_sparse_csr()
+
+
+@case
+def deepcopy_and_pickle(L):
+    import copy
+    import pickle
+
+    out = [pickle.loads(pickle.dumps(L.eye(2).to_sparse_csc())).to_dense()]
+    try:
+        out.append(copy.deepcopy(L.eye(2).to_sparse_csr()))
+    except Exception as e:  # noqa: BLE001
+        out.append(e)
+    return out
+
+
+@case
+def sparse_mm_leaf_grad_is_compressed(L):
+    c = L.sparse_csr_tensor([0, 2, 3], [0, 2, 1], [1., 2, 3], (2, 3), requires_grad=True)
+    L.sparse.mm(c, L.tensor([[1., 2], [3, 4], [5, 6]])).sum().backward()
+    return c.grad
 
 
 @case

@@ -368,15 +368,26 @@ def _infer_checks(comp, plain, values, layout):
 
 def _check_shapes(comp, plain, values, size, layout):
     name_c, name_p = _INFO[layout][1], _INFO[layout][2]
+    if comp.ndim != plain.ndim:
+        raise RuntimeError(f"{name_c} and {name_p} dimensionalities must be equal but got "
+                           f"{comp.ndim} and {plain.ndim}, respectively")
     bd = comp.ndim - 1
     if len(size) < bd + 2:
         raise RuntimeError(f"tensor dimensionality must be sum of batch, base, and dense "
                            f"dimensionalities (={bd} + 2 + 0) but got {len(size)}")
-    if tuple(comp.shape[:-1]) != tuple(plain.shape[:-1]) or \
-            tuple(values.shape[:bd]) != tuple(comp.shape[:-1]):
+    batch = tuple(size[:bd])
+    if not (tuple(comp.shape[:-1]) == tuple(plain.shape[:-1]) ==
+            tuple(values.shape[:bd]) == batch):
         raise RuntimeError(f"all batch dimensions of {name_c} (={list(comp.shape[:-1])}), "
                            f"{name_p} (={list(plain.shape[:-1])}), and values "
-                           f"(={list(values.shape[:bd])}) must be equal")
+                           f"(={list(values.shape[:bd])}) must be equal to tensor batch "
+                           f"dimensions (={list(batch)})")
+    if _INFO[layout][4] and values.dim() >= bd + 3:
+        for k in (0, 1):
+            n, b = size[bd + k], values.shape[bd + 1 + k]
+            if b and n % b:
+                raise RuntimeError(f"tensor shape[{bd + k}] (={n}) must be divisible with "
+                                   f"blocksize[{k}] (={b}) as defined by values shape")
     if values.dim() <= bd or values.shape[bd] != plain.shape[-1]:
         got = values.shape[bd] if values.dim() > bd else 0
         raise RuntimeError(f"{name_p}.shape[-1] must be equal to nnz (={got}) as defined by "
