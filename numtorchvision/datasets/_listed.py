@@ -109,3 +109,10 @@ def fetch_unless_present(dataset, fetch, *args, **kwargs):
         return False
     fetch(*args, **kwargs)
     return True
+
+
+def check_choices(**choices):
+    """``verify_str_arg`` for each ``arg=(value, valid values)``, in keyword order (so the
+    first bad argument is the one reported, as when they are checked one by one)."""
+    for arg, (value, valid) in choices.items():
+        verify_str_arg(value, arg, valid)
