@@ -11,6 +11,7 @@ import numpy as np
 from numtorch.utils.data import ConcatDataset
 
 from ._dense_io import _read_16bits_png_with_flow_and_valid_mask, _read_flo, _read_pfm
+from ._listed import check_choices
 from .folder import default_loader
 from .utils import verify_str_arg
 from .vision import VisionDataset
@@ -89,8 +90,8 @@ class Sintel(FlowDataset):
     def __init__(self, root, split="train", pass_name="clean", transforms=None,
                  loader=default_loader):
         super().__init__(root=root, transforms=transforms, loader=loader)
-        verify_str_arg(split, "split", valid_values=("train", "test"))
-        verify_str_arg(pass_name, "pass_name", valid_values=("clean", "final", "both"))
+        check_choices(split=(split, ("train", "test")),
+                      pass_name=(pass_name, ("clean", "final", "both")))
         passes = ["clean", "final"] if pass_name == "both" else [pass_name]
         base = Path(root) / "Sintel"
         folder = "training" if split == "train" else split
@@ -180,12 +181,12 @@ class FlyingThings3D(FlowDataset):
     def __init__(self, root, split="train", pass_name="clean", camera="left", transforms=None,
                  loader=default_loader):
         super().__init__(root=root, transforms=transforms, loader=loader)
-        verify_str_arg(split, "split", valid_values=("train", "test"))
+        check_choices(split=(split, ("train", "test")),
+                      pass_name=(pass_name, ("clean", "final", "both")),
+                      camera=(camera, ("left", "right", "both")))
         split = split.upper()
-        verify_str_arg(pass_name, "pass_name", valid_values=("clean", "final", "both"))
         passes = {"clean": ["frames_cleanpass"], "final": ["frames_finalpass"],
                   "both": ["frames_cleanpass", "frames_finalpass"]}[pass_name]
-        verify_str_arg(camera, "camera", valid_values=("left", "right", "both"))
         cameras = ["left", "right"] if camera == "both" else [camera]
         base = Path(root) / "FlyingThings3D"
         for frames, cam, direction in itertools.product(passes, cameras,
