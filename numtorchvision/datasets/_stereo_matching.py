@@ -12,6 +12,7 @@ import numpy as np
 
 from .._pil import pil
 from ._dense_io import _read_pfm
+from ._listed import check_choices, check_split
 from .utils import download_and_extract_archive, verify_str_arg
 from .vision import VisionDataset
 
@@ -63,6 +64,9 @@ class StereoMatchingDataset(VisionDataset):
         self._images = []
         self._disparities = []
 
+    def __len__(self):
+        return len(self._images)
+
     def _read_img(self, file_path):
         img = pil().open(file_path)
         return img if img.mode == "RGB" else img.convert("RGB")
@@ -108,9 +112,6 @@ class StereoMatchingDataset(VisionDataset):
         if self._has_built_in_disparity_mask or masks[0] is not None:
             return images[0], images[1], disparities[0], masks[0]
         return images[0], images[1], disparities[0]
-
-    def __len__(self):
-        return len(self._images)
 
 
 class CarlaStereo(StereoMatchingDataset):
@@ -206,8 +207,7 @@ class Middlebury2014Stereo(StereoMatchingDataset):
     def __init__(self, root, split="train", calibration="perfect", use_ambient_views=False,
                  transforms=None, download=False):
         super().__init__(root, transforms)
-        verify_str_arg(split, "split", valid_values=("train", "test", "additional"))
-        self.split = split
+        self.split = check_split(split, ("train", "test", "additional"))
         if calibration:
             verify_str_arg(calibration, "calibration",
                            valid_values=("perfect", "imperfect", "both", None))
@@ -369,8 +369,8 @@ class SceneFlowStereo(StereoMatchingDataset):
 
     def __init__(self, root, variant="FlyingThings3D", pass_name="clean", transforms=None):
         super().__init__(root, transforms)
-        verify_str_arg(variant, "variant", valid_values=("FlyingThings3D", "Driving", "Monkaa"))
-        verify_str_arg(pass_name, "pass_name", valid_values=("clean", "final", "both"))
+        check_choices(variant=(variant, ("FlyingThings3D", "Driving", "Monkaa")),
+                      pass_name=(pass_name, ("clean", "final", "both")))
         passes = ["clean", "final"] if pass_name == "both" else [pass_name]
         nesting = "*" if variant == "Monkaa" else "*/*/*"
         base = Path(root) / "SceneFlow" / variant
