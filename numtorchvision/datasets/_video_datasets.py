@@ -28,12 +28,12 @@ class _ClipDataset(VisionDataset):
         self.indices = indices
         self.video_clips = clips.subset(indices)
 
+    def __len__(self):
+        return self.video_clips.num_clips()
+
     @property
     def metadata(self):
         return self.full_video_clips.metadata
-
-    def __len__(self):
-        return self.video_clips.num_clips()
 
     def _label(self, clip_video):
         """The class index of the video a clip of ``self.video_clips`` comes from."""
