@@ -33,8 +33,8 @@ class DTD(ListedImages):
                          loader=loader)
         self._base_folder = as_path(self.root) / type(self).__name__.lower()
         self._data_folder = self._base_folder / "dtd"
-        self._meta_folder = self._data_folder / "labels"
-        self._images_folder = self._data_folder / "images"
+        self._meta_folder, self._images_folder = (self._data_folder / sub
+                                                  for sub in ("labels", "images"))
         if download:
             self._download()
         require(self._check_exists())
