@@ -40,8 +40,8 @@ class OxfordIIITPet(ListedImages):
         super().__init__(root, transforms=transforms, transform=transform,
                          target_transform=target_transform)
         self._base_folder = as_path(self.root) / "oxford-iiit-pet"
-        self._images_folder = self._base_folder / "images"
-        self._anns_folder = self._base_folder / "annotations"
+        self._images_folder, self._anns_folder = (self._base_folder / sub
+                                                  for sub in ("images", "annotations"))
         self._segs_folder = self._anns_folder / "trimaps"
         if download:
             self._download()
