@@ -57,13 +57,13 @@ class FER2013(VisionDataset):
         self._samples = [(from_numpy(image), int(row["emotion"]) if "emotion" in row else None)
                          for image, row in zip(pixels, rows)]
 
-    def __len__(self):
-        return len(self._samples)
-
     def __getitem__(self, idx):
         pixels, target = self._samples[idx]
         image = pil().fromarray(pixels.numpy())
         return transformed(self, image, target)
+
+    def __len__(self):
+        return len(self._samples)
 
     def extra_repr(self):
         return f"split={self._split}"
