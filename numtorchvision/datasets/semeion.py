@@ -42,7 +42,7 @@ class SEMEION(VisionDataset):
         return transformed(self, image, target)
 
     def __len__(self):
-        return len(self.data)
+        return len(self.labels)
 
     def _check_integrity(self):
         return check_integrity(os.path.join(self.root, self.filename), self.md5_checksum)
