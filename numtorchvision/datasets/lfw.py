@@ -83,11 +83,11 @@ class _LFW(VisionDataset):
             yield rows[:count]
             rows = rows[count:]
 
-    def extra_repr(self):
-        return f"Alignment: {self.image_set}\nSplit: {self.split}"
-
     def __len__(self):
         return len(self.data)
+
+    def extra_repr(self):
+        return f"Alignment: {self.image_set}\nSplit: {self.split}"
 
 
 class LFWPeople(_LFW):
