@@ -61,13 +61,9 @@ class Imagenette(ListedImages):
         self.classes = [self._WNID_TO_CLASS[wnid] for wnid in self.wnids]
         self.class_to_idx = {name: i for i, names in enumerate(self.classes) for name in names}
         self._samples = make_dataset(self._image_root, self.wnid_to_idx, extensions=".jpeg")
-
-    def __len__(self):
-        return len(self._samples)
-
-    def _item(self, idx):
-        path, label = self._samples[idx]
-        return self.loader(path), label
+        # ListedImages reads items (and the length) from these two lists
+        self._image_files = [path for path, _ in self._samples]
+        self._labels = [label for _, label in self._samples]
 
     def extra_repr(self):
         return ""
