@@ -291,6 +291,42 @@ def sparse_mm_leaf_grad_is_compressed(L):
 
 
 @case
+def copy_in_place(L):
+    out = []
+    for src in (L.ones(3, 3).to_sparse_csr(), L.eye(3).to_sparse_csc(), L.eye(3),
+                (L.eye(3) * 2).to_sparse_csr(), L.eye(3, dtype=L.float64).to_sparse_csr()):
+        a = L.eye(3).to_sparse_csr()
+        try:
+            out.append(a.copy_(src))
+        except Exception as e:  # noqa: BLE001
+            out.append(e)
+    return out
+
+
+@case
+def module_with_csr_buffer(L):
+    """A GCN-style module holding its adjacency as a CSR buffer: forward, dtype moves,
+    state_dict save/load and load_state_dict (copy_ into the buffer)."""
+    import io
+
+    class Graph(L.nn.Module):
+        def __init__(self, scale):
+            super().__init__()
+            self.register_buffer("adj", (L.eye(4) * scale).to_sparse_csr())
+
+        def forward(self, x):
+            return self.adj @ x
+
+    m = Graph(1.0)
+    buf = io.BytesIO()
+    L.save(Graph(3.0).state_dict(), buf)
+    buf.seek(0)
+    m.load_state_dict(L.load(buf))
+    x = L.tensor(np.arange(8.).reshape(4, 2).astype("float32"))
+    return [m(x), m.double().adj, m.float().adj, m.adj.numel(), m.adj.is_floating_point()]
+
+
+@case
 def dense_dim_csr(L):
     return L.tensor(np.arange(24.).reshape(2, 3, 4).astype("float32")).to_sparse_csr(dense_dim=1)
 

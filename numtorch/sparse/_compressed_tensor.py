@@ -196,6 +196,24 @@ class CompressedTensor(Tensor):
     def half(self, memory_format=None):
         return self.to(_nt.float16)
 
+    def copy_(self, src, non_blocking=False):
+        """Copy ``src``'s indices and values in place (same layout and nnz, as torch asks)."""
+        s = self._array
+        src_layout = getattr(src, "layout", _layout.strided)
+        if src_layout is not s.layout:
+            raise RuntimeError(
+                "torch.copy_: copy of sparse compressed tensors having different layouts is not "
+                f"supported. self layout is {C._INFO[s.layout][0]} and src layout is "
+                f"{C._BACKEND_OF_LAYOUT.get(src_layout, src_layout)}")
+        o = src._array
+        if o.plain.shape[-1] != s.plain.shape[-1]:
+            raise RuntimeError("torch.copy_: only sparse compressed tensors with the same number "
+                               "of specified elements are supported.")
+        s.compressed = o.compressed.astype(s.compressed.dtype, copy=True)
+        s.plain = o.plain.astype(s.plain.dtype, copy=True)
+        s.values.copy_(o.values)
+        return self
+
     def __deepcopy__(self, memo):
         # torch's deepcopy reaches for a storage these layouts do not have
         raise NotImplementedError("Cannot access storage of SparseCsrTensorImpl")
