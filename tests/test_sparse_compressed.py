@@ -13,8 +13,10 @@ import torch as th
 
 import numtorch as nt
 
-warnings.filterwarnings("ignore", message="Sparse CSR tensor support is in beta state")
-warnings.filterwarnings("ignore", message="Sparse invariant checks are implicitly disabled")
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Sparse CSR tensor support is in beta state"),
+    pytest.mark.filterwarnings("ignore:Sparse invariant checks are implicitly disabled"),
+]
 
 LAYOUTS = ("sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc")
 CASES = {}
@@ -464,6 +466,19 @@ def test_matches_torch(name):
     _same(got, want)
 
 
+def test_warnings_name_the_callers_line():
+    code = """
+import warnings
+import {lib} as L
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    L.sparse_csr_tensor([0, 1], [0], [1.], (1, 1))
+    L.eye(2).to_sparse_csr()
+print(sorted((x.message.args[0][:30], x.lineno) for x in w))
+"""
+    assert _python(code.format(lib="numtorch")) == _python(code.format(lib="torch"))
+
+
 def test_layout_flags():
     x = nt.eye(3).to_sparse_csr()
     y = th.eye(3).to_sparse_csr()
@@ -544,6 +559,43 @@ def test_gradients(lay, kind, op):
         np.testing.assert_allclose(u, v, rtol=1e-5, atol=1e-5)
     if op != "to_dense_mul" and not refused:
         assert got[1] == want[1]
+
+
+@pytest.mark.parametrize("reduce", ["sum", "mean", "amax", "amin", "max"])
+def test_sparse_mm_reduce(reduce):
+    results = []
+    for L in (th, nt):
+        rng = np.random.default_rng(5)
+        a = rng.standard_normal((6, 5)).astype("float32")
+        a[rng.random(a.shape) < 0.5] = 0
+        a[2] = 0  # a row without entries
+        c0 = L.tensor(a).to_sparse_csr()
+        v = c0.values().detach().clone().requires_grad_(True)
+        c = L.sparse_csr_tensor(c0.crow_indices(), c0.col_indices(), v, (6, 5))
+        d = L.tensor(rng.standard_normal((5, 3)).astype("float32"), requires_grad=True)
+        out = L.sparse.mm(c, d, reduce)
+        out.backward(L.tensor(rng.standard_normal((6, 3)).astype("float32")))
+        results.append((out.detach().numpy(), type(out.grad_fn).__name__, v.grad.numpy(),
+                        d.grad.numpy()))
+    for u, w in zip(results[1], results[0]):
+        if isinstance(u, str):
+            assert u == w
+        else:
+            np.testing.assert_allclose(u, w, rtol=1e-5, atol=1e-5)
+
+
+@case
+def sparse_mm_reduce_errors(L):
+    a = L.tensor([[1., 0], [0, 2]])
+    out = []
+    for f in (lambda: L.sparse.mm(a.to_sparse_csr(), L.ones(2, 2), "prod"),
+              lambda: L.sparse.mm(a.to_sparse_csc(), L.ones(2, 2), "sum"),
+              lambda: L.sparse.mm(a.to_sparse(), L.ones(2, 2), "sum")):
+        try:
+            out.append(f())
+        except Exception as e:  # noqa: BLE001
+            out.append(e)
+    return out
 
 
 def test_requires_grad_leaf_gets_dense_grad_from_mm():

@@ -17,6 +17,7 @@ from ._legacy import (  # noqa: F401  (the 0.x names torch.sparse.FloatTensor & 
 
 from ._invariants import check_sparse_tensor_invariants  # noqa: F401
 from . import _compressed_tensor  # noqa: F401  (CSR/CSC/BSR/BSC tensors)
+from . import _compressed
 from ._compressed import compressed_mm as _compressed_mm, is_compressed as _is_compressed
 
 __all__ = ["addmm", "mm", "sum", "softmax", "log_softmax", "check_sparse_tensor_invariants"]
@@ -33,10 +34,12 @@ def mm(mat1, mat2, reduce=None):
     """
     if _is_compressed(mat1) or _is_compressed(mat2):
         if reduce is not None:
-            raise NotImplementedError("torch.sparse.mm: reduce= is not implemented by numtorch")
+            return _compressed.mm_reduce(mat1, mat2, reduce)
         return _compressed_mm(mat1, mat2, dense_grad=False, name="SparseAddmmBackward0")
     if reduce is not None:
-        raise RuntimeError("torch.sparse.mm: reduce is only supported for CSR tensors")
+        from .._sparse import _unsupported
+
+        raise _unsupported("_sparse_mm_reduce_impl")
     return _mm(mat1, mat2, dense_grad=False)
 
 

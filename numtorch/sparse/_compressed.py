@@ -139,10 +139,22 @@ _BETA = ("Sparse CSR tensor support is in beta state. If you miss a functionalit
 _warned = []
 
 
+def _caller_level():
+    """The ``stacklevel`` that names the first frame outside numtorch (the user's line)."""
+    import os
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(root):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def _new(compressed, plain, values, shape, layout, origin=None):
     if not _warned:  # torch's once-per-process notice, given by its one compressed tensor class
         _warned.append(True)
-        warnings.warn(_BETA, UserWarning, stacklevel=4)
+        warnings.warn(_BETA, UserWarning, stacklevel=_caller_level())
     t = _make(SparseCompressed(compressed, plain, values, shape, layout, origin))
     t.__class__ = CompressedTensor
     return t
@@ -397,6 +409,9 @@ def _check_shapes(comp, plain, values, size, layout):
 def _layout_ctor(layout):
     def ctor(compressed_indices, plain_indices, values, size=None, *, dtype=None,
              device=None, pin_memory=False, requires_grad=False, check_invariants=None):
+        from ._invariants import checks_for
+
+        check_invariants = checks_for(check_invariants)  # (its warning names the caller)
         return sparse_compressed_tensor(compressed_indices, plain_indices, values, size,
                                         dtype=dtype, layout=layout, device=device,
                                         requires_grad=requires_grad,
@@ -618,6 +633,36 @@ def _check_blocked_product(s, sparse_left, vector):
     r, c = s.blocksize
     if r != c:
         raise RuntimeError("MKL Sparse doesn't support matrices with non-square blocks.")
+
+
+_REDUCE_NODE = "SparseMmReduceImplBackward0"
+
+
+def mm_reduce(input, mat2, reduce):
+    """``torch.sparse.mm(csr, dense, reduce)``: per row, the products of its stored entries
+    with the matching rows of ``mat2`` reduced by "sum", "mean", "amax"/"max" or "amin"
+    (rows without entries give 0); differentiable in the values and ``mat2``."""
+    s = input._array
+    if s.layout is not _layout.sparse_csr:
+        raise RuntimeError(f"sparse_mm_reduce: expect self to be SparseCsr, got "
+                           f"{_INFO[s.layout][0]}")
+    if reduce not in ("sum", "mean", "amax", "amin", "max", "min"):
+        raise RuntimeError(f"sparse_mm_reduce: reduce type of {reduce} has not been enabled.")
+    if reduce == "sum":
+        return rename_node(compressed_mm(input, mat2, dense_grad=False), _REDUCE_NODE)
+    rows, cols = _elements(s)
+    m = s.shape[0]
+    contrib = s.values.reshape(-1, 1) * _nt.index_select(mat2, 0, _make(cols))
+    if reduce == "mean":
+        total = compressed_mm(input, mat2, dense_grad=False)
+        counts = np.maximum(np.diff(s.compressed.astype(np.int64)), 1)
+        out = total / _nt.tensor(counts.astype(total._array.dtype)).reshape(-1, 1)
+    else:
+        how = "amax" if reduce in ("amax", "max") else "amin"
+        index = _make(np.ascontiguousarray(np.broadcast_to(rows[:, None], contrib.shape)))
+        out = _nt.zeros((m, mat2.shape[1]), dtype=contrib.dtype).scatter_reduce(
+            0, index, contrib, how, include_self=False)
+    return rename_node(out, _REDUCE_NODE)
 
 
 def compressed_sparse_sparse(a, b):
