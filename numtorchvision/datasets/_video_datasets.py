@@ -23,6 +23,11 @@ class _ClipDataset(VisionDataset):
                            output_format=output_format)
         return video_list, clips
 
+    @staticmethod
+    def _check_fold(fold):
+        if fold not in (1, 2, 3):
+            raise ValueError(f"fold should be between 1 and 3, got {fold}")
+
     def _select(self, clips, indices):
         self.full_video_clips = clips
         self.indices = indices
