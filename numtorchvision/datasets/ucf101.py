@@ -26,8 +26,7 @@ class UCF101(_ClipDataset):
                  num_workers=1, _video_width=0, _video_height=0, _video_min_dimension=0,
                  _audio_samples=0, output_format="THWC"):
         super().__init__(root)
-        if not 1 <= fold <= 3:
-            raise ValueError(f"fold should be between 1 and 3, got {fold}")
+        self._check_fold(fold)
         self.fold, self.train = fold, train
         video_list, clips = self._scan(self.root, ("avi",), frames_per_clip, step_between_clips,
                                        frame_rate, _precomputed_metadata, num_workers,
