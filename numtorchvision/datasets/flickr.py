@@ -23,9 +23,8 @@ class Flickr8kParser(HTMLParser):
         super().__init__()
         self.root = root
         self.annotations = {}
-        self.in_table = False
-        self.current_tag = None
-        self.current_img = None
+        # inside the captions table; the tag opened last; the photo captions go to
+        self.in_table, self.current_tag, self.current_img = False, None, None
 
     # current_tag is the tag opened last; any closing tag clears it
     def handle_starttag(self, tag, attrs):
@@ -40,8 +39,10 @@ class Flickr8kParser(HTMLParser):
         if not self.in_table:
             return
         if data == "Image Not Found":
+            # the link's photo is gone: the captions that follow belong to no file
             self.current_img = None
-        elif self.current_tag == "a":
+            return
+        if self.current_tag == "a":
             self._new_photo(data)
         elif self.current_tag == "li" and self.current_img:
             self.annotations[self.current_img].append(data.strip())
@@ -56,8 +57,7 @@ class Flickr8kParser(HTMLParser):
 class _Captions(VisionDataset):
     def __init__(self, root, ann_file, transform, target_transform, loader):
         super().__init__(root, transform=transform, target_transform=target_transform)
-        self.ann_file = os.path.expanduser(ann_file)
-        self.loader = loader
+        self.ann_file, self.loader = os.path.expanduser(ann_file), loader
 
     def _path(self, img_id):
         return img_id
