@@ -39,10 +39,10 @@ class ImageNet(ImageFolder):
         root = self.root = os.path.expanduser(root)
         self.split = check_split(split, ("train", "val"))
         self.parse_archives()
-        wnid_to_classes = load_meta_file(self.root)[0]
         super().__init__(self.split_folder, **kwargs)
-        self.root = root
-        self.wnids, self.wnid_to_idx = self.classes, self.class_to_idx
+        # ImageFolder found the wnid folders under the split folder and took it as its root
+        self.root, self.wnids, self.wnid_to_idx = root, self.classes, self.class_to_idx
+        wnid_to_classes = load_meta_file(root)[0]
         self.classes = [wnid_to_classes[wnid] for wnid in self.wnids]
         self.class_to_idx = {name: i for i, names in enumerate(self.classes) for name in names}
 
@@ -50,8 +50,9 @@ class ImageNet(ImageFolder):
         """Unpack the devkit and this split's archive unless that was done before."""
         if not check_integrity(os.path.join(self.root, META_FILE)):
             parse_devkit_archive(self.root)
+        unpack = parse_train_archive if self.split == "train" else parse_val_archive
         if not os.path.isdir(self.split_folder):
-            (parse_train_archive if self.split == "train" else parse_val_archive)(self.root)
+            unpack(self.root)
 
     @property
     def split_folder(self):
