@@ -128,9 +128,10 @@ class INaturalist(VisionDataset):
         folder name)."""
         if category_type == "full":
             return self.all_categories[category_id]
-        if category_type not in self.categories_index:
+        level = self.categories_index.get(category_type)
+        if level is None:
             raise ValueError(f"Invalid category type '{category_type}'")
-        for name, number in self.categories_index[category_type].items():
+        for name, number in level.items():
             if number == category_id:
                 return name
         raise ValueError(f"Invalid category id {category_id} for {category_type}")
