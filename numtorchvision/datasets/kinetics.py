@@ -52,10 +52,8 @@ class Kinetics(_ClipDataset):
                  output_format="TCHW"):
         self.num_classes = verify_str_arg(num_classes, arg="num_classes",
                                           valid_values=["400", "600", "700"])
-        self.extensions = extensions
-        self.num_download_workers = num_download_workers
-        self.root = root
-        self._legacy = _legacy
+        self.extensions, self.num_download_workers = extensions, num_download_workers
+        self.root, self._legacy = root, _legacy
         if _legacy:
             # the old layout: class folders directly under root, frames THWC
             self.split_folder, self.split, output_format = root, "unknown", "THWC"
