@@ -5,8 +5,8 @@ import os
 
 import numpy as np
 
-from ._listed import fetch_unless_present
-from .utils import download_url, verify_str_arg
+from ._listed import check_split, fetch_unless_present, require
+from .utils import download_url
 from .vision import VisionDataset
 
 
@@ -29,9 +29,7 @@ class MovingMNIST(VisionDataset):
         super().__init__(root, transform=transform)
         self._base_folder = os.path.join(self.root, type(self).__name__)
         self._filename = self._URL.rsplit("/", 1)[-1]
-        if split is not None:
-            verify_str_arg(split, "split", ("train", "test"))
-        self.split = split
+        self.split = split if split is None else check_split(split, ("train", "test"))
         if not isinstance(split_ratio, int):
             raise TypeError(f"`split_ratio` should be an integer, but got {type(split_ratio)}")
         if not 1 <= split_ratio <= 19:
@@ -40,8 +38,8 @@ class MovingMNIST(VisionDataset):
         self.split_ratio = split_ratio
         if download:
             self.download()
-        if not self._check_exists():
-            raise RuntimeError("Dataset not found. You can use download=True to download it.")
+        require(self._check_exists(),
+                "Dataset not found. You can use download=True to download it.")
         from numtorch import from_numpy
 
         frames = np.load(os.path.join(self._base_folder, self._filename))
