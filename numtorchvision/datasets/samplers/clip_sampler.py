@@ -30,11 +30,8 @@ class DistributedSampler(Sampler):
         if len(dataset) % group_size != 0:
             raise ValueError(f"dataset length must be a multiplier of group size dataset "
                              f"length: {len(dataset)}, group size: {group_size}")
-        self.dataset = dataset
-        self.group_size = group_size
-        self.num_replicas = num_replicas
-        self.rank = rank
-        self.epoch = 0
+        self.dataset, self.group_size = dataset, group_size
+        self.num_replicas, self.rank, self.epoch = num_replicas, rank, 0
         groups_per_rank = math.ceil(len(dataset) // group_size / num_replicas)
         self.num_group_samples = groups_per_rank
         self.num_samples = groups_per_rank * group_size
