@@ -49,13 +49,13 @@ class _VideoTimestampsDataset(Dataset):
     def __init__(self, video_paths):
         self.video_paths = video_paths
 
-    def __len__(self):
-        return len(self.video_paths)
-
     def __getitem__(self, idx):
         from ..io.video import read_video_timestamps
 
         return read_video_timestamps(self.video_paths[idx])
+
+    def __len__(self):
+        return len(self.video_paths)
 
 
 def _collate_fn(x):
@@ -189,14 +189,13 @@ class VideoClips:
         Raises:
             IndexError: ``idx`` is past the last clip.
         """
-        from ..io.video import read_video
-
         if idx >= self.num_clips():
             raise IndexError(f"Index {idx} out of range ({self.num_clips()} number of clips)")
+        from ..io.video import read_video  # only once a clip is really read
+
         video_idx, clip_idx = self.get_clip_location(idx)
-        clip_pts = self.clips[video_idx][clip_idx]
-        video, audio, info = read_video(self.video_paths[video_idx], clip_pts[0].item(),
-                                        clip_pts[-1].item())
+        first, last = self.clips[video_idx][clip_idx][[0, -1]].tolist()
+        video, audio, info = read_video(self.video_paths[video_idx], first, last)
         if self.frame_rate is not None:
             picks = self.resampling_idxs[video_idx][clip_idx]
             if isinstance(picks, torch.Tensor):
