@@ -52,13 +52,21 @@ def input_grad(xp, gy, w, size, stride, padding, dilation, step, copy, res=None)
     crop = (slice(None),) + tuple(slice(lo, lo + s) for s, (lo, _) in zip(size, padding))
     gy3 = gy.reshape(n, o, length)
     dsts = _taps(kernel, stride, dilation, out)
+    # the taps below the stride (unit dilation, a kernel reaching the stride) write every
+    # position of [0, stride * out) once: they are assigned, not added, and only the rest of
+    # the buffer is zeroed
+    tiled = all(d == 1 and k >= st for k, d, st in zip(kernel, dilation, stride))
     for i in range(0, n, step):
         m = min(step, n - i)
         rows = gy3[i] if m == 1 else copy(xp, gy3[i:i + m].swapaxes(0, 1)).reshape(o, -1)
         cols = xp.matmul(rows.T, wm).reshape((m,) + out + (taps, c))
         blk = buf[:m]
-        blk.fill(0)
-        _add_taps(xp, blk, cols, dsts)
+        if tiled:
+            for d, (st, q) in enumerate(zip(stride, out)):
+                blk[(slice(None),) * (1 + d) + (slice(st * q, None),)] = 0
+        else:
+            blk.fill(0)
+        _add_taps(xp, blk, cols, dsts, tiled)
         copy(xp, xp.moveaxis(blk[crop], nd + 1, 1), dx[i:i + m])
     return dx
 
@@ -66,17 +74,22 @@ def input_grad(xp, gy, w, size, stride, padding, dilation, step, copy, res=None)
 def _taps(kernel, stride, dilation, out):
     """Per kernel tap: its index and the strided slice of the padded map it adds into."""
     return [(t, tuple(slice(k * d, k * d + st * (q - 1) + 1, st)
-                      for k, d, st, q in zip(kidx, dilation, stride, out)))
+                      for k, d, st, q in zip(kidx, dilation, stride, out)),
+             all(k < st for k, st in zip(kidx, stride)))
             for t, kidx in enumerate(itertools.product(*(range(k) for k in kernel)))]
 
 
-def _add_taps(xp, blk, cols, dsts):
-    """Add every tap's columns ``cols (m, *out, taps, C)`` into the block ``blk``."""
+def _add_taps(xp, blk, cols, dsts, tiled=False):
+    """Add every tap's columns ``cols (m, *out, taps, C)`` into the block ``blk``; ``tiled``:
+    the taps below the stride are assigned (they cover ``[0, stride * out)`` once)."""
     m = blk.shape[0]
 
     def part(lo, hi):
-        for t, dst in dsts:
-            blk[(slice(lo, hi),) + dst] += cols[lo:hi, ..., t, :]
+        for t, dst, first in dsts:
+            if tiled and first:
+                blk[(slice(lo, hi),) + dst] = cols[lo:hi, ..., t, :]
+            else:
+                blk[(slice(lo, hi),) + dst] += cols[lo:hi, ..., t, :]
 
     if is_device_array(blk) or m == 1:
         part(0, m)

@@ -32,6 +32,11 @@ CASES = [
     # dcgan's generator layers: k4 s2 p1 transposed, and an output padding
     (_conv_t(2, stride=2, padding=1), [(2, 4, 3, 3), (4, 32, 4, 4), (32,)]),
     (_conv_t(2, stride=2, padding=1, output_padding=1), [(2, 3, 3, 2), (3, 32, 3, 3)]),
+    # kernels reaching the stride: the taps below it are assigned, the rest of the buffer zeroed
+    (_conv_t(2, stride=(3, 2), padding=(1, 0), output_padding=(2, 1)),
+     [(2, 3, 3, 2), (3, 32, 4, 2), (32,)]),
+    (_conv_t(1, stride=2, output_padding=1), [(2, 5, 4), (5, 32, 2)]),
+    (_conv(2, stride=(2, 1), padding=(1, 0)), [(2, 32, 7, 5), (3, 32, 4, 1)]),
 ]
 
 
@@ -43,11 +48,16 @@ def test_channels_last_col2im_matches_torch(watched, case):
 
 
 @pytest.mark.parametrize("block_bytes", [1, 1 << 20])  # one sample per GEMM, or the batch
-def test_channels_last_col2im_float32_in_blocks(monkeypatch, watched, block_bytes):
+@pytest.mark.parametrize("fn,shapes", [
+    (_conv_t(2, stride=2, padding=1), [(5, 16, 4, 4), (16, 48, 4, 4), (48,)]),
+    # a reused block buffer: its zeroed border must not keep the previous block's values
+    (_conv_t(2, stride=3, padding=1, output_padding=2), [(5, 6, 3, 4), (6, 40, 4, 3)]),
+    (_conv(2, stride=2, dilation=(1, 2)), [(5, 40, 9, 9), (6, 40, 3, 2)]),
+])
+def test_channels_last_col2im_float32_in_blocks(monkeypatch, watched, block_bytes, fn, shapes):
     monkeypatch.setattr(conv_ops, "_BLOCK_BYTES", block_bytes)
     monkeypatch.setattr(conv_ops, "_MIN_BLOCK_COLUMNS", 1)
-    check_op(_conv_t(2, stride=2, padding=1), [(5, 16, 4, 4), (16, 48, 4, 4), (48,)],
-             dtype="float32", second_order=False)
+    check_op(fn, shapes, dtype="float32", second_order=False)
     assert watched
 
 
