@@ -1,8 +1,16 @@
-"""``torch.sparse``: products and reductions of sparse COO tensors (see ``numtorch._sparse``)."""
+"""``torch.sparse``: products and reductions of sparse COO tensors (see ``numtorch._sparse``)
+and of the compressed layouts CSR/CSC/BSR/BSC (see ``_compressed``)."""
 
 from ..ops.sparse_ops import mm as _mm
 from ..ops.sparse_ops import sparse_softmax as _sparse_softmax
 from ..ops.sparse_ops import sparse_sum as _sparse_sum
+from . import (
+    _compressed,
+    _compressed_tensor,  # noqa: F401  (CSR/CSC/BSR/BSC tensors)
+)
+from ._compressed import compressed_mm as _compressed_mm
+from ._compressed import is_compressed as _is_compressed
+from ._invariants import check_sparse_tensor_invariants  # noqa: F401
 from ._legacy import (  # noqa: F401  (the 0.x names torch.sparse.FloatTensor & co)
     BoolTensor,
     ByteTensor,
@@ -14,11 +22,6 @@ from ._legacy import (  # noqa: F401  (the 0.x names torch.sparse.FloatTensor & 
     LongTensor,
     ShortTensor,
 )
-
-from ._invariants import check_sparse_tensor_invariants  # noqa: F401
-from . import _compressed_tensor  # noqa: F401  (CSR/CSC/BSR/BSC tensors)
-from . import _compressed
-from ._compressed import compressed_mm as _compressed_mm, is_compressed as _is_compressed
 
 __all__ = ["addmm", "mm", "sum", "softmax", "log_softmax", "check_sparse_tensor_invariants"]
 
