@@ -1,7 +1,7 @@
 """``torch.layout`` and ``torch.memory_format``: their values, and memory formats on tensors.
 
-Every numtorch tensor is dense (``torch.strided``); the sparse layouts exist as values so code
-that compares or passes them runs. A memory format is a stride order: ``contiguous_format``
+Dense tensors are ``torch.strided``; sparse COO tensors (``numtorch._sparse``) and the compressed
+CSR/CSC/BSR/BSC ones (``numtorch.sparse._compressed``) report their own layout. A memory format is a stride order: ``contiguous_format``
 is row-major, ``channels_last`` keeps the channel of a 4-d ``(N, C, H, W)`` tensor innermost
 (strides ``(HWC, 1, WC, C)``), ``channels_last_3d`` the same for 5-d tensors;
 ``preserve_format`` keeps the input's order.

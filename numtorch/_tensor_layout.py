@@ -35,8 +35,10 @@ class _TensorLayout:
         return self.device.type == "meta"
 
     is_mkldnn = _always_false("True for an MKL-DNN (oneDNN) tensor (never in numtorch).")
-    is_sparse = _always_false("True for a sparse COO tensor (never in numtorch).")
-    is_sparse_csr = _always_false("True for a sparse CSR tensor (never in numtorch).")
+    # (the sparse tensor classes, numtorch._sparse and numtorch.sparse._compressed_tensor,
+    # answer True for their own layouts)
+    is_sparse = _always_false("True for a sparse COO tensor (False for a dense one).")
+    is_sparse_csr = _always_false("True for a sparse CSR tensor (False for a dense one).")
     is_nested = _always_false("True for a nested (jagged) tensor (never in numtorch).")
 
     def is_distributed(self):
