@@ -611,6 +611,18 @@ def test_requires_grad_leaf_gets_dense_grad_from_mm():
     np.testing.assert_allclose(grads[1][2], grads[0][2], rtol=1e-6)
 
 
+@case
+def leaf_grads_through_values(L):
+    out = []
+    for f in (lambda c: (c.to_dense() * L.arange(6.).reshape(2, 3)).sum(),
+              lambda c: (c * 2).to_dense().sum(), lambda c: (c @ L.ones(3)).sum(),
+              lambda c: (c.values() * L.tensor([1., -1, 2])).sum()):
+        c = L.sparse_csr_tensor([0, 2, 3], [0, 2, 1], [1., 2, 3], (2, 3), requires_grad=True)
+        f(c).backward()
+        out += [c.grad, c.values(), c]
+    return out
+
+
 def test_grad_fn_names():
     names = []
     for L in (th, nt):

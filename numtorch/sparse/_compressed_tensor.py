@@ -51,8 +51,14 @@ class CompressedTensor(Tensor):
         return self._array.dense_dim
 
     def values(self):
-        """The stored values (share autograd history with this tensor)."""
-        return self._array.values
+        """The stored values: a view that shares this tensor's autograd history (torch's
+        ``ValuesBackward0`` node when it requires grad)."""
+        v = self._array.values
+        if not v.requires_grad:
+            return v
+        from ..autograd.graph import rename_node
+
+        return rename_node(v.view(v.shape), "ValuesBackward0")
 
     def _index(self, kind):
         s = self._array
