@@ -8,7 +8,6 @@ weights enums, registry, pretrained loading through a loopback server, and error
 torchvision's compiled NMS and RoIAlign do not load with the CPU torch wheel; torch
 stand-ins with the kernels' rules replace them (``_detection_rcnn_reference``)."""
 
-import os
 import warnings
 
 import numpy as np
@@ -16,11 +15,10 @@ import pytest
 import torch
 
 import numtorch
-import numtorchvision
 import numtorchvision.models.detection as ND
 
 from ._detection_rcnn_reference import patch_torchvision
-from ._model_helpers import publish, skipped_random_init, to_numtorch, tv_build
+from ._model_helpers import skipped_random_init, to_numtorch, tv_build
 from .conftest import torchvision
 
 TD = torchvision.models.detection

@@ -306,7 +306,8 @@ def test_mobilenet_backbone(fpn, layers):
 
 def test_backbone_errors_and_trainable_layers():
     from numtorchvision.models import resnet18
-    with pytest.raises(ValueError, match=r"Trainable layers should be in the range \[0,5\], got 6"):
+    with pytest.raises(ValueError,
+                       match=r"Trainable layers should be in the range \[0,5\], got 6"):
         NB._resnet_fpn_extractor(resnet18(), 6)
     with pytest.raises(ValueError, match=r"Each returned layer should be in the range \[1,4\]"):
         NB._resnet_fpn_extractor(resnet18(), 3, returned_layers=[0, 1])

@@ -29,7 +29,8 @@ class BalancedPositiveNegativeSampler:
         self.positive_fraction = positive_fraction
 
     def _pick(self, candidates, count, like):
-        chosen = candidates[numtorch.randperm(candidates.numel(), device=candidates.device)[:count]]
+        order = numtorch.randperm(candidates.numel(), device=candidates.device)
+        chosen = candidates[order[:count]]
         mask = numtorch.zeros_like(like, dtype=numtorch.uint8)
         mask[chosen] = 1
         return mask
@@ -202,6 +203,16 @@ class SSDMatcher(Matcher):
         matches[best_pred] = numtorch.arange(best_pred.size(0), dtype=numtorch.int64,
                                              device=best_pred.device)
         return matches
+
+
+def _init_convs(module, kinds, zero_bias=True):
+    """He-normal (fan-out, ReLU gain) weights, and zero biases, for every ``kinds`` layer
+    inside ``module`` (the R-CNN heads' initialisation)."""
+    for m in module.modules():
+        if isinstance(m, kinds):
+            numtorch.nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity="relu")
+            if zero_bias and m.bias is not None:
+                numtorch.nn.init.zeros_(m.bias)
 
 
 def overwrite_eps(model, eps):

@@ -6,7 +6,8 @@ import warnings
 from numtorch import nn
 
 from ...ops import misc as misc_nn_ops
-from ...ops.feature_pyramid_network import ExtraFPNBlock, FeaturePyramidNetwork, LastLevelMaxPool
+from ...ops.feature_pyramid_network import (ExtraFPNBlock, FeaturePyramidNetwork,  # noqa: F401
+                                           LastLevelMaxPool)
 from .. import mobilenet, resnet
 from .._api import _enum_of_builder as _get_enum_from_fn
 from .._utils import IntermediateLayerGetter, handle_legacy_interface

@@ -13,7 +13,7 @@ from .._meta import _COCO_CATEGORIES
 from .._utils import _MODELS_URL, _ovewrite_value_param, handle_legacy_interface
 from ..mobilenetv3 import MobileNet_V3_Large_Weights, mobilenet_v3_large
 from ..resnet import ResNet50_Weights, resnet50
-from ._utils import overwrite_eps
+from ._utils import _init_convs, overwrite_eps
 from .anchor_utils import AnchorGenerator
 from .backbone_utils import _mobilenet_extractor, _resnet_fpn_extractor, _validate_trainable_layers
 from .generalized_rcnn import GeneralizedRCNN
@@ -56,11 +56,15 @@ class TwoMLPHead(nn.Module):
 
     def __init__(self, in_channels, representation_size):
         super().__init__()
-        self.fc6 = nn.Linear(in_channels, representation_size)
-        self.fc7 = nn.Linear(representation_size, representation_size)
+        widths = (in_channels, representation_size, representation_size)
+        for name, n_in, n_out in zip(("fc6", "fc7"), widths, widths[1:]):
+            setattr(self, name, nn.Linear(n_in, n_out))
 
     def forward(self, x):
-        return F.relu(self.fc7(F.relu(self.fc6(x.flatten(start_dim=1)))))
+        x = x.flatten(start_dim=1)
+        for layer in (self.fc6, self.fc7):
+            x = F.relu(layer(x))
+        return x
 
 
 class FastRCNNConvFCHead(nn.Sequential):
@@ -85,11 +89,7 @@ class FastRCNNConvFCHead(nn.Sequential):
             blocks += [nn.Linear(features, out), nn.ReLU(inplace=True)]
             features = out
         super().__init__(*blocks)
-        for m in self.modules():
-            if isinstance(m, nn.Conv2d):
-                nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity="relu")
-                if m.bias is not None:
-                    nn.init.zeros_(m.bias)
+        _init_convs(self, nn.Conv2d)
 
 
 class FastRCNNPredictor(nn.Module):
@@ -102,8 +102,9 @@ class FastRCNNPredictor(nn.Module):
 
     def __init__(self, in_channels, num_classes):
         super().__init__()
-        self.cls_score = nn.Linear(in_channels, num_classes)
-        self.bbox_pred = nn.Linear(in_channels, num_classes * 4)
+        # per class: one logit, four box deltas
+        for name, per_class in (("cls_score", 1), ("bbox_pred", 4)):
+            setattr(self, name, nn.Linear(in_channels, num_classes * per_class))
 
     def forward(self, x):
         if x.dim() == 4 and list(x.shape[2:]) != [1, 1]:
@@ -123,6 +124,12 @@ def _check_components(backbone, num_classes, predictor, predictor_name, typed):
                             f"{type(value)}")
     if num_classes is not None and predictor is not None:
         raise ValueError(f"num_classes should be None when {predictor_name} is specified")
+
+
+def _attach_branch(roi_heads, branch, roi_pool, head, predictor):
+    """Give the RoI heads a mask or keypoint branch (after the box branch, as registered)."""
+    for role, module in (("roi_pool", roi_pool), ("head", head), ("predictor", predictor)):
+        setattr(roi_heads, f"{branch}_{role}", module)
 
 
 class FasterRCNN(GeneralizedRCNN):

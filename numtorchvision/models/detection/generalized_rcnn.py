@@ -1,7 +1,6 @@
 """The skeleton of the R-CNN detectors: transform -> backbone -> RPN -> RoI heads ->
 postprocess; losses in training, detections in evaluation."""
 
-import warnings
 from collections import OrderedDict
 
 import numtorch
@@ -44,10 +43,9 @@ class GeneralizedRCNN(nn.Module):
 
     def __init__(self, backbone, rpn, roi_heads, transform):
         super().__init__()
-        self.transform = transform
-        self.backbone = backbone
-        self.rpn = rpn
-        self.roi_heads = roi_heads
+        for name, part in (("transform", transform), ("backbone", backbone), ("rpn", rpn),
+                           ("roi_heads", roi_heads)):
+            setattr(self, name, part)
         self._has_warned = False
 
     def eager_outputs(self, losses, detections):
@@ -73,10 +71,5 @@ class GeneralizedRCNN(nn.Module):
         detections, detector_losses = self.roi_heads(features, proposals, images.image_sizes,
                                                      targets)
         detections = self.transform.postprocess(detections, images.image_sizes, original_sizes)
-        losses = {**detector_losses, **proposal_losses}
-        if numtorch.jit.is_scripting():
-            if not self._has_warned:
-                warnings.warn("RCNN always returns a (Losses, Detections) tuple in scripting")
-                self._has_warned = True
-            return losses, detections
-        return self.eager_outputs(losses, detections)
+        # (TorchScript's (losses, detections) pair has no numtorch counterpart)
+        return self.eager_outputs({**detector_losses, **proposal_losses}, detections)

@@ -9,7 +9,9 @@ from .._api import WeightsEnum, register_model
 from .._meta import _COCO_PERSON_CATEGORIES, _COCO_PERSON_KEYPOINT_NAMES
 from .._utils import _ovewrite_value_param, handle_legacy_interface
 from ..resnet import ResNet50_Weights
-from .faster_rcnn import _RECIPES, FasterRCNN, _coco_weights, _finish, _resnet50_fpn
+from ._utils import _init_convs
+from .faster_rcnn import (_RECIPES, FasterRCNN, _attach_branch, _coco_weights, _finish,
+                          _resnet50_fpn)
 
 __all__ = ["KeypointRCNN", "KeypointRCNN_ResNet50_FPN_Weights", "keypointrcnn_resnet50_fpn"]
 
@@ -23,10 +25,7 @@ class KeypointRCNNHeads(nn.Sequential):
             blocks += [nn.Conv2d(in_channels, out, 3, stride=1, padding=1), nn.ReLU(inplace=True)]
             in_channels = out
         super().__init__(*blocks)
-        for m in self.children():
-            if isinstance(m, nn.Conv2d):
-                nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity="relu")
-                nn.init.constant_(m.bias, 0)
+        _init_convs(self, nn.Conv2d)
 
 
 class KeypointRCNNPredictor(nn.Module):
@@ -38,11 +37,8 @@ class KeypointRCNNPredictor(nn.Module):
         kernel = 4
         self.kps_score_lowres = nn.ConvTranspose2d(in_channels, num_keypoints, kernel, stride=2,
                                                    padding=kernel // 2 - 1)
-        nn.init.kaiming_normal_(self.kps_score_lowres.weight, mode="fan_out",
-                                nonlinearity="relu")
-        nn.init.constant_(self.kps_score_lowres.bias, 0)
-        self.up_scale = 2
-        self.out_channels = num_keypoints
+        _init_convs(self, nn.ConvTranspose2d)
+        self.out_channels, self.up_scale = num_keypoints, 2
 
     def forward(self, x):
         return F.interpolate(self.kps_score_lowres(x), scale_factor=float(self.up_scale),
@@ -104,17 +100,15 @@ class KeypointRCNN(FasterRCNN):
             box_score_thresh, box_nms_thresh, box_detections_per_img, box_fg_iou_thresh,
             box_bg_iou_thresh, box_batch_size_per_image, box_positive_fraction,
             bbox_reg_weights, **kwargs)
-        self.roi_heads.keypoint_roi_pool = keypoint_roi_pool
-        self.roi_heads.keypoint_head = keypoint_head
-        self.roi_heads.keypoint_predictor = keypoint_predictor
+        _attach_branch(self.roi_heads, "keypoint", keypoint_roi_pool, keypoint_head,
+                       keypoint_predictor)
 
 
 _PERSON = {"categories": _COCO_PERSON_CATEGORIES, "keypoint_names": _COCO_PERSON_KEYPOINT_NAMES}
 # the legacy entry's description is kept as published, indentation included
-_LEGACY_DOCS = """
-                These weights were produced by following a similar training recipe as on the paper but use a checkpoint
-                from an early epoch.
-            """
+_LEGACY_DOCS = ("\n" + " " * 16 + "These weights were produced by following a similar training "
+                "recipe as on the paper but use a checkpoint\n" + " " * 16
+                + "from an early epoch.\n" + " " * 12)
 
 
 class KeypointRCNN_ResNet50_FPN_Weights(WeightsEnum):

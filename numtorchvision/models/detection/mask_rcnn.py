@@ -10,8 +10,9 @@ from ...ops import misc as misc_nn_ops
 from .._api import WeightsEnum, register_model
 from .._utils import handle_legacy_interface
 from ..resnet import ResNet50_Weights
-from .faster_rcnn import (_ENHANCED_DOCS, _RECIPES, FasterRCNN, _check_components, _coco_weights,
-                          _finish, _resnet50_fpn, _settle_classes, _v2_heads)
+from ._utils import _init_convs
+from .faster_rcnn import (_ENHANCED_DOCS, _RECIPES, FasterRCNN, _attach_branch, _check_components,
+                          _coco_weights, _finish, _resnet50_fpn, _settle_classes, _v2_heads)
 
 __all__ = ["MaskRCNN", "MaskRCNN_ResNet50_FPN_Weights", "MaskRCNN_ResNet50_FPN_V2_Weights",
            "maskrcnn_resnet50_fpn", "maskrcnn_resnet50_fpn_v2"]
@@ -37,11 +38,7 @@ class MaskRCNNHeads(nn.Sequential):
                 norm_layer=norm_layer))
             in_channels = out
         super().__init__(*blocks)
-        for m in self.modules():
-            if isinstance(m, nn.Conv2d):
-                nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity="relu")
-                if m.bias is not None:
-                    nn.init.zeros_(m.bias)
+        _init_convs(self, nn.Conv2d)
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
                               unexpected_keys, error_msgs):
@@ -66,9 +63,8 @@ class MaskRCNNPredictor(nn.Sequential):
             ("relu", nn.ReLU(inplace=True)),
             ("mask_fcn_logits", nn.Conv2d(dim_reduced, num_classes, 1, 1, 0)),
         ]))
-        for name, param in self.named_parameters():
-            if "weight" in name:
-                nn.init.kaiming_normal_(param, mode="fan_out", nonlinearity="relu")
+        # weights only: the biases keep the layers' default initialisation
+        _init_convs(self, (nn.ConvTranspose2d, nn.Conv2d), zero_bias=False)
 
 
 class MaskRCNN(FasterRCNN):
@@ -114,9 +110,7 @@ class MaskRCNN(FasterRCNN):
             box_score_thresh, box_nms_thresh, box_detections_per_img, box_fg_iou_thresh,
             box_bg_iou_thresh, box_batch_size_per_image, box_positive_fraction,
             bbox_reg_weights, **kwargs)
-        self.roi_heads.mask_roi_pool = mask_roi_pool
-        self.roi_heads.mask_head = mask_head
-        self.roi_heads.mask_predictor = mask_predictor
+        _attach_branch(self.roi_heads, "mask", mask_roi_pool, mask_head, mask_predictor)
 
 
 class MaskRCNN_ResNet50_FPN_Weights(WeightsEnum):

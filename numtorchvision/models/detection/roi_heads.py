@@ -247,18 +247,15 @@ class RoIHeads(nn.Module):
                                                                        positive_fraction)
         self.box_coder = det_utils.BoxCoder(bbox_reg_weights if bbox_reg_weights is not None
                                             else (10.0, 10.0, 5.0, 5.0))
-        self.box_roi_pool = box_roi_pool
-        self.box_head = box_head
-        self.box_predictor = box_predictor
-        self.score_thresh = score_thresh
-        self.nms_thresh = nms_thresh
+        # registration order is the state dict's order: box, then mask, then keypoint parts
+        parts = {"box": (box_roi_pool, box_head, box_predictor),
+                 "mask": (mask_roi_pool, mask_head, mask_predictor),
+                 "keypoint": (keypoint_roi_pool, keypoint_head, keypoint_predictor)}
+        for branch, modules in parts.items():
+            for role, module in zip(("roi_pool", "head", "predictor"), modules):
+                setattr(self, f"{branch}_{role}", module)
+        self.score_thresh, self.nms_thresh = score_thresh, nms_thresh
         self.detections_per_img = detections_per_img
-        self.mask_roi_pool = mask_roi_pool
-        self.mask_head = mask_head
-        self.mask_predictor = mask_predictor
-        self.keypoint_roi_pool = keypoint_roi_pool
-        self.keypoint_head = keypoint_head
-        self.keypoint_predictor = keypoint_predictor
 
     def has_mask(self):
         return not any(m is None for m in (self.mask_roi_pool, self.mask_head,

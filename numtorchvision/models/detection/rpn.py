@@ -33,13 +33,13 @@ class RPNHead(nn.Module):
         self.conv = nn.Sequential(*[Conv2dNormActivation(in_channels, in_channels,
                                                          kernel_size=3, norm_layer=None)
                                     for _ in range(conv_depth)])
-        self.cls_logits = nn.Conv2d(in_channels, num_anchors, kernel_size=1, stride=1)
-        self.bbox_pred = nn.Conv2d(in_channels, num_anchors * 4, kernel_size=1, stride=1)
-        for m in self.modules():
-            if isinstance(m, nn.Conv2d):
-                nn.init.normal_(m.weight, std=0.01)
-                if m.bias is not None:
-                    nn.init.constant_(m.bias, 0)
+        # per anchor: one objectness logit, four box deltas
+        for name, per_anchor in (("cls_logits", 1), ("bbox_pred", 4)):
+            setattr(self, name, nn.Conv2d(in_channels, num_anchors * per_anchor, 1, 1))
+        convs = [m for m in self.modules() if isinstance(m, nn.Conv2d)]
+        for conv in convs:
+            nn.init.normal_(conv.weight, std=0.01)
+            nn.init.constant_(conv.bias, 0)
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
                               unexpected_keys, error_msgs):
@@ -101,19 +101,16 @@ class RegionProposalNetwork(nn.Module):
                  batch_size_per_image, positive_fraction, pre_nms_top_n, post_nms_top_n,
                  nms_thresh, score_thresh=0.0):
         super().__init__()
-        self.anchor_generator = anchor_generator
-        self.head = head
-        self.box_coder = det_utils.BoxCoder(weights=(1.0, 1.0, 1.0, 1.0))
+        self.anchor_generator, self.head = anchor_generator, head
+        self.box_coder = det_utils.BoxCoder(weights=(1.0,) * 4)
         self.box_similarity = box_ops.box_iou
         self.proposal_matcher = det_utils.Matcher(fg_iou_thresh, bg_iou_thresh,
                                                   allow_low_quality_matches=True)
         self.fg_bg_sampler = det_utils.BalancedPositiveNegativeSampler(batch_size_per_image,
                                                                        positive_fraction)
-        self._pre_nms_top_n = pre_nms_top_n
-        self._post_nms_top_n = post_nms_top_n
-        self.nms_thresh = nms_thresh
-        self.score_thresh = score_thresh
-        self.min_size = 1e-3
+        self._pre_nms_top_n, self._post_nms_top_n = pre_nms_top_n, post_nms_top_n
+        self.nms_thresh, self.score_thresh = nms_thresh, score_thresh
+        self.min_size = 1e-3  # proposals narrower or lower than this are dropped
 
     def _mode(self):
         return "training" if self.training else "testing"

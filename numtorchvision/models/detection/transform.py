@@ -71,14 +71,10 @@ class GeneralizedRCNNTransform(nn.Module):
     def __init__(self, min_size, max_size, image_mean, image_std, size_divisible=32,
                  fixed_size=None, **kwargs):
         super().__init__()
-        if not isinstance(min_size, (list, tuple)):
-            min_size = (min_size,)
-        self.min_size = min_size
-        self.max_size = max_size
-        self.image_mean = image_mean
-        self.image_std = image_std
+        self.min_size = min_size if isinstance(min_size, (list, tuple)) else (min_size,)
+        self.max_size, self.fixed_size = max_size, fixed_size
+        self.image_mean, self.image_std = image_mean, image_std
         self.size_divisible = size_divisible
-        self.fixed_size = fixed_size
         self._skip_resize = kwargs.pop("_skip_resize", False)
 
     def forward(self, images, targets=None):
