@@ -457,6 +457,32 @@ for _name, _fn in REFUSE.items():
     CASES["refuse_" + _name] = _refuse
 
 
+@case
+def sparse_mm_reduce_errors(L):
+    a = L.tensor([[1., 0], [0, 2]])
+    out = []
+    for f in (lambda: L.sparse.mm(a.to_sparse_csr(), L.ones(2, 2), "prod"),
+              lambda: L.sparse.mm(a.to_sparse_csc(), L.ones(2, 2), "sum"),
+              lambda: L.sparse.mm(a.to_sparse(), L.ones(2, 2), "sum")):
+        try:
+            out.append(f())
+        except Exception as e:  # noqa: BLE001
+            out.append(e)
+    return out
+
+
+@case
+def leaf_grads_through_values(L):
+    out = []
+    for f in (lambda c: (c.to_dense() * L.arange(6.).reshape(2, 3)).sum(),
+              lambda c: (c * 2).to_dense().sum(), lambda c: (c @ L.ones(3)).sum(),
+              lambda c: (c.values() * L.tensor([1., -1, 2])).sum()):
+        c = L.sparse_csr_tensor([0, 2, 3], [0, 2, 1], [1., 2, 3], (2, 3), requires_grad=True)
+        f(c).backward()
+        out += [c.grad, c.values(), c]
+    return out
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_matches_torch(name):
     with warnings.catch_warnings():
@@ -584,20 +610,6 @@ def test_sparse_mm_reduce(reduce):
             np.testing.assert_allclose(u, w, rtol=1e-5, atol=1e-5)
 
 
-@case
-def sparse_mm_reduce_errors(L):
-    a = L.tensor([[1., 0], [0, 2]])
-    out = []
-    for f in (lambda: L.sparse.mm(a.to_sparse_csr(), L.ones(2, 2), "prod"),
-              lambda: L.sparse.mm(a.to_sparse_csc(), L.ones(2, 2), "sum"),
-              lambda: L.sparse.mm(a.to_sparse(), L.ones(2, 2), "sum")):
-        try:
-            out.append(f())
-        except Exception as e:  # noqa: BLE001
-            out.append(e)
-    return out
-
-
 def test_requires_grad_leaf_gets_dense_grad_from_mm():
     grads = []
     for L in (th, nt):
@@ -609,18 +621,6 @@ def test_requires_grad_leaf_gets_dense_grad_from_mm():
             grads.append((s.is_leaf, s.grad.layout == L.strided, s.grad.numpy()))
     assert grads[0][:2] == grads[1][:2]
     np.testing.assert_allclose(grads[1][2], grads[0][2], rtol=1e-6)
-
-
-@case
-def leaf_grads_through_values(L):
-    out = []
-    for f in (lambda c: (c.to_dense() * L.arange(6.).reshape(2, 3)).sum(),
-              lambda c: (c * 2).to_dense().sum(), lambda c: (c @ L.ones(3)).sum(),
-              lambda c: (c.values() * L.tensor([1., -1, 2])).sum()):
-        c = L.sparse_csr_tensor([0, 2, 3], [0, 2, 1], [1., 2, 3], (2, 3), requires_grad=True)
-        f(c).backward()
-        out += [c.grad, c.values(), c]
-    return out
 
 
 def test_grad_fn_names():
