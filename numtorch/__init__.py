@@ -56,6 +56,7 @@ from .linalg import LinAlgError as _LinAlgError  # noqa: F401,E402  (torch._C._L
 from .ops.spectral import stft, istft  # noqa: F401,E402
 from .ops.sparse_ops import sparse_coo_tensor, spmm  # noqa: F401,E402  (sparse COO)
 from .ops.segment_reduce import segment_reduce  # noqa: F401,E402
+from ._torch_syncbn import *  # noqa: F401,F403,E402  (SyncBatchNorm building blocks)
 from .sparse._compressed import (  # noqa: F401,E402  (CSR/CSC/BSR/BSC)
     sparse_bsc_tensor, sparse_bsr_tensor, sparse_compressed_tensor, sparse_csc_tensor,
     sparse_csr_tensor)

@@ -113,3 +113,109 @@ def test_segment_reduce_axis_not_last_of_lengths():
         return lib.segment_reduce(lib.arange(12.).reshape(2, 6), "sum",
                                   lengths=lib.tensor([[2, 4], [3, 3]]), axis=0)
     _raises(lambda: call(nt), lambda: call(T))
+
+
+# -- SyncBatchNorm building blocks ---------------------------------------------------------
+SYNC_BN_CPU_ONLY_IN_CUDA = [
+    ("batch_norm_stats", lambda lib, x, v: lib.batch_norm_stats(x, 1e-5)),
+    ("batch_norm_elemt", lambda lib, x, v: lib.batch_norm_elemt(x, v, v, v, v, 1e-5)),
+    ("batch_norm_gather_stats", lambda lib, x, v: lib.batch_norm_gather_stats(
+        x, v[None], v[None], None, None, 0.1, 1e-5, 4)),
+    ("batch_norm_gather_stats_with_counts", lambda lib, x, v:
+        lib.batch_norm_gather_stats_with_counts(x, v[None], v[None], None, None, 0.1, 1e-5,
+                                                lib.tensor([4.]))),
+    ("batch_norm_backward_reduce", lambda lib, x, v: lib.batch_norm_backward_reduce(
+        x, x, v, v, v, True, True, True)),
+    ("batch_norm_backward_elemt", lambda lib, x, v: lib.batch_norm_backward_elemt(
+        x, x, v, v, v, v, v, lib.tensor([4], dtype=lib.int32))),
+]
+
+
+@pytest.mark.parametrize("name,call", SYNC_BN_CPU_ONLY_IN_CUDA, ids=lambda c: str(c)[:30])
+def test_sync_bn_blocks_refuse_cpu_like_torch(name, call):
+    with pytest.raises(NotImplementedError) as et:
+        call(T, T.ones(4, 3, 2), T.ones(3))
+    with pytest.raises(NotImplementedError) as en:
+        call(nt, nt.ones(4, 3, 2), nt.ones(3))
+    # torch's text goes on with its build's list of backends
+    assert str(et.value).startswith(str(en.value))
+    assert f"'aten::{name}'" in str(en.value)
+
+
+@pytest.mark.parametrize("weighted", [True, False])
+def test_sync_bn_blocks_on_two_ranks_equal_torch_batch_norm(weighted):
+    """Two 'ranks' (uneven batch halves) through stats -> gather_with_counts -> elemt and
+    backward_reduce -> (sum) -> backward_elemt give torch's batch_norm forward, running
+    estimates and gradients on the whole batch."""
+    from tests.cuda import standin
+
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((7, 3, 4))
+    w, b = rng.standard_normal(3), rng.standard_normal(3)
+    g = rng.standard_normal(x.shape)
+    eps, momentum = 1e-5, 0.2
+    xt = T.tensor(x, requires_grad=True)
+    wt = T.tensor(w, requires_grad=True) if weighted else None
+    bt = T.tensor(b, requires_grad=True) if weighted else None
+    rmt, rvt = T.zeros(3, dtype=T.float64), T.ones(3, dtype=T.float64)
+    yt = T.nn.functional.batch_norm(xt, rmt, rvt, wt, bt, True, momentum, eps)
+    yt.backward(T.tensor(g))
+    with standin.active():
+        dev = "cuda"
+        parts = [nt.tensor(x[:3], device=dev), nt.tensor(x[3:], device=dev)]
+        gs = [nt.tensor(g[:3], device=dev), nt.tensor(g[3:], device=dev)]
+        wn = nt.tensor(w, device=dev) if weighted else None
+        bn = nt.tensor(b, device=dev) if weighted else None
+        stats = [nt.batch_norm_stats(p, eps) for p in parts]
+        means = nt.stack([s[0] for s in stats])
+        invs = nt.stack([s[1] for s in stats])
+        counts = nt.tensor([3. * 4, 4. * 4], device=dev)
+        rm, rv = nt.zeros(3, dtype=nt.float64, device=dev), nt.ones(3, dtype=nt.float64,
+                                                                    device=dev)
+        mean, invstd = nt.batch_norm_gather_stats_with_counts(parts[0], means, invs, rm, rv,
+                                                             momentum, eps, counts)
+        ys = [nt.batch_norm_elemt(p, wn, bn, mean, invstd, eps) for p in parts]
+        _close(nt.cat(ys).cpu(), yt)
+        _close(rm.cpu(), rmt)
+        _close(rv.cpu(), rvt)
+        red = [nt.batch_norm_backward_reduce(gg, p, mean, invstd, wn, True, True, True)
+               for gg, p in zip(gs, parts)]
+        sum_dy, sum_dy_xmu = red[0][0] + red[1][0], red[0][1] + red[1][1]
+        cnt = nt.tensor([12, 16], dtype=nt.int32, device=dev)
+        dx = [nt.batch_norm_backward_elemt(gg, p, mean, invstd, wn, sum_dy, sum_dy_xmu, cnt)
+              for gg, p in zip(gs, parts)]
+        _close(nt.cat(dx).cpu(), xt.grad)
+        if weighted:
+            _close((red[0][2] + red[1][2]).cpu(), wt.grad)
+            _close((red[0][3] + red[1][3]).cpu(), bt.grad)
+        else:
+            assert red[0][2] is None
+        # the equal-count form
+        m2, i2 = nt.batch_norm_gather_stats(parts[0], means[:1].expand(2, 3),
+                                            invs[:1].expand(2, 3), None, None, momentum,
+                                            eps, 12)
+        _close(m2.cpu(), means[0].cpu())
+        _close(i2.cpu(), invs[0].cpu())
+
+
+@pytest.mark.parametrize("track", [True, False])
+def test_batch_norm_update_stats(track):
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((5, 3, 2, 2)).astype(np.float32)
+    rn = (nt.zeros(3), nt.ones(3)) if track else (None, None)
+    rt = (T.zeros(3), T.ones(3)) if track else (None, None)
+    a = nt.batch_norm_update_stats(nt.tensor(x), *rn, 0.3)
+    b = T.batch_norm_update_stats(T.tensor(x), *rt, 0.3)
+    for u, v in zip(a, b):
+        assert u.dtype == nt.float32
+        _close(u, v)
+    if track:
+        _close(rn[0], rt[0])
+        _close(rn[1], rt[1])
+
+
+def test_batch_norm_update_stats_mixed_dtype():
+    _raises(lambda: nt.batch_norm_update_stats(nt.ones(4, 3), nt.zeros(3, dtype=nt.float64),
+                                               nt.ones(3, dtype=nt.float64), 0.1),
+            lambda: T.batch_norm_update_stats(T.ones(4, 3), T.zeros(3, dtype=T.float64),
+                                              T.ones(3, dtype=T.float64), 0.1))
