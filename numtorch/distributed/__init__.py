@@ -40,6 +40,25 @@ from ._work import Work  # noqa: F401
 from ._store import HashStore, PrefixStore, Store, TCPStore  # noqa: F401
 from ._file_store import FileStore  # noqa: F401
 from . import distributed_c10d  # noqa: F401
+from .distributed_c10d import (  # noqa: F401
+    get_backend_config, new_subgroups_by_enumeration, split_group,
+)
+from ._debug import (  # noqa: F401
+    DebugLevel, breakpoint, get_debug_level, set_debug_level, set_debug_level_from_env,
+    supports_complex,
+)
+from ._options import (  # noqa: F401
+    AllreduceCoalescedOptions, AllreduceOptions, AllToAllOptions, BackendConfig,
+    BarrierOptions, BroadcastOptions, GatherOptions, ReduceOptions, ReduceScatterOptions,
+    ScatterOptions,
+)
+from ._world import QueueEmptyError  # noqa: F401
+from . import constants  # noqa: F401
+from . import logging_handlers  # noqa: F401
+
+# type aliases torch's signatures use: a group's name, a rank
+GroupName = str
+RankType = int
 
 
 def is_available():

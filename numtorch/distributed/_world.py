@@ -49,6 +49,10 @@ class DistStoreError(DistError):
     """A store-level failure (kept for torch compatibility)."""
 
 
+class QueueEmptyError(DistStoreError):
+    """A store queue had nothing to pop within the timeout."""
+
+
 class World:
     """Per-process state of an initialised job (one per ``init_process_group``).
 

@@ -67,6 +67,7 @@ class ProcessGroup:
         self._broken = None
         self.group_name = name
         self.group_desc = desc
+        self.bound_device_id = None  # init_process_group(device_id=...); split_group needs it
 
     def rank(self):
         return self._group_rank
@@ -77,6 +78,37 @@ class ProcessGroup:
     def name(self):
         """The backend's name as torch's process groups give it ("gloo" for CPU groups)."""
         return "gloo" if self._backend in ("undefined", "gloo") else self._backend
+
+    # torch's ProcessGroup methods: a list of tensors and an options record; they always
+    # return a Work (the record's asyncOp does not change that, as in torch)
+    def allreduce(self, tensors, opts=None):
+        from ._collectives import all_reduce
+        from ._options import AllreduceOptions
+
+        opts = AllreduceOptions() if opts is None else opts
+        return all_reduce(_one(tensors, "allreduce"), op=opts.reduceOp, group=self,
+                          async_op=True)
+
+    def broadcast(self, tensors, opts=None):
+        from ._collectives import broadcast
+        from ._options import BroadcastOptions
+
+        opts = BroadcastOptions() if opts is None else opts
+        return broadcast(_one(tensors, "broadcast"), group=self, group_src=opts.rootRank,
+                         async_op=True)
+
+    def reduce(self, tensors, opts=None):
+        from ._collectives import reduce
+        from ._options import ReduceOptions
+
+        opts = ReduceOptions() if opts is None else opts
+        return reduce(_one(tensors, "reduce"), op=opts.reduceOp, group=self,
+                      group_dst=opts.rootRank, async_op=True)
+
+    def barrier(self, opts=None):
+        from ._collectives import barrier
+
+        return barrier(group=self, async_op=True)  # opts' device ids name no CPU device
 
     def _next(self):
         """The call number of the next collective (checked across ranks)."""
@@ -96,6 +128,16 @@ class ProcessGroup:
                     c.Free()
             except Exception:
                 pass
+
+
+def _one(tensors, fn):
+    """The single tensor of a ProcessGroup method's tensor list (one device per process)."""
+    if isinstance(tensors, (list, tuple)):
+        if len(tensors) != 1:
+            raise ValueError(f"ProcessGroup.{fn}: expected one tensor per process, got "
+                             f"{len(tensors)}")
+        return tensors[0]
+    return tensors
 
 
 _world = None
@@ -285,7 +327,7 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
         from ._sock_init import socket_world
 
         w = socket_world(init_method or "env://", store, want_size, want_rank, timeout_s)
-        _start(w, name, timeout_s)
+        _start(w, name, timeout_s, device_id)
         return
     MPI = _mpi.mpi()
     size, me = MPI.COMM_WORLD.Get_size(), MPI.COMM_WORLD.Get_rank()
@@ -298,7 +340,7 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
     if want_rank not in (-1, me):
         raise RuntimeError(f"init_process_group: rank {want_rank} was asked for, but MPI gave "
                            f"this process rank {me}; ranks come from the MPI launcher")
-    _start(World(timeout_s), name, timeout_s)
+    _start(World(timeout_s), name, timeout_s, device_id)
 
 
 def _use_sockets(store):
@@ -310,11 +352,15 @@ def _use_sockets(store):
     return store is not None or not _mpi.launched_by_mpi()
 
 
-def _start(w, name, timeout_s):
+def _start(w, name, timeout_s, device_id=None):
     global _world, _default_pg, _backend_name
     _world = w
     _backend_name = name
     _default_pg = ProcessGroup(w, w.comm, range(w.size), name, timeout_s, "0", "default_pg")
+    if device_id is not None:
+        from .. import device as _device
+
+        _default_pg.bound_device_id = _device(device_id)
     _groups[:] = [_default_pg]
     _created[0] = 1
     w.install_hooks()
@@ -488,3 +534,95 @@ def new_subgroups(group_size=None, group=None, timeout=None, backend=None, pg_op
 
 
 __all__ += ["DistBackendError"]
+
+
+def new_subgroups_by_enumeration(ranks_per_subgroup_list, timeout=None, backend=None,
+                                 pg_options=None, group_desc=None):
+    """Create one group per list of global ranks (disjoint lists); every rank must call it.
+
+    Returns:
+        (ProcessGroup or None, list[ProcessGroup]): this rank's subgroup (None when it is in
+        none) and every subgroup (NON_GROUP_MEMBER entries for those it is not in).
+    """
+    if not ranks_per_subgroup_list:
+        raise ValueError("The arg 'ranks_per_subgroup_list' cannot be empty")
+    w = world()
+    owner = {}
+    for ranks in ranks_per_subgroup_list:
+        for r in ranks:
+            if r < 0 or r >= w.size:
+                raise ValueError(f"Rank {r} is out of range. Valid ranks are 0 to "
+                                 f"{w.size - 1} (world_size={w.size})")
+            if r in owner:
+                raise ValueError(f"Rank {r} has appeared in both subgroup {owner[r]} and "
+                                 f"{ranks}")
+            owner[r] = ranks
+    mine, every = None, []
+    for ranks in ranks_per_subgroup_list:
+        g = new_group(ranks, timeout=timeout, backend=backend, pg_options=pg_options,
+                      group_desc=group_desc)
+        every.append(g)
+        if w.rank in ranks:
+            mine = g
+    return mine, every
+
+
+def split_group(parent_pg=None, split_ranks=None, timeout=None, pg_options=None,
+                group_desc=None, backend=None):
+    """Split ``parent_pg`` (default: the world) into the disjoint groups ``split_ranks``
+    (global ranks); each rank gets the group it is listed in, or None. As in torch, the
+    default group must have been bound to a device (``init_process_group(device_id=...)``).
+    """
+    if not split_ranks:
+        raise ValueError("split_ranks cannot be None or empty")
+    w = world()
+    if _default_pg.bound_device_id is None:
+        raise RuntimeError("No device associated with the default pg, not safe to split any "
+                           "process groups")
+    parent = _default_pg if parent_pg is None else parent_pg
+    if parent is GroupMember.NON_GROUP_MEMBER:
+        return None
+    seen = set()
+    for ranks in split_ranks:
+        for r in ranks:
+            if r not in parent._ranks:
+                raise ValueError(f"rank {r} in split_ranks is not in the parent group "
+                                 f"{parent._ranks}")
+            if r in seen:
+                raise ValueError(f"rank {r} appears in more than one split group")
+            seen.add(r)
+    # one collective split of the parent's communicator: colour = index of the rank's list
+    colour = next((i for i, ranks in enumerate(split_ranks) if w.rank in ranks), None)
+    seq = parent._next()
+    from ._work import Fingerprint, Work
+
+    check = Fingerprint(parent, "new_group", seq,
+                        detail=hash(tuple(map(tuple, split_ranks))) & 0x3FFFFFFFFFFFFFFF)
+    Work(parent, parent._what("split_group", seq), [], parent._ranks, check,
+         detail_name="hash of split_ranks").wait()
+    mine = sorted(split_ranks[colour]) if colour is not None else None
+    comm = parent._comm.Split(w.MPI.UNDEFINED if colour is None else colour,
+                              mine.index(w.rank) if mine else 0)
+    gname = str(_created[0])
+    _created[0] += 1
+    if colour is None:
+        return None
+    timeout_s = _timeout_seconds(timeout) if timeout is not None else parent._timeout_s
+    name = _check_backend(backend) if backend is not None else parent._backend
+    g = ProcessGroup(w, comm, mine, name, timeout_s, gname, group_desc or "undefined")
+    g.bound_device_id = _default_pg.bound_device_id
+    _groups.append(g)
+    return g
+
+
+def get_backend_config(group=None):
+    """The group's device -> backend map as a string ("cpu:gloo,cuda:gloo")."""
+    from ._options import BackendConfig
+
+    g = resolve_group(group, "get_backend_config")
+    if g is GroupMember.NON_GROUP_MEMBER:
+        raise ValueError("Invalid process group specified")
+    return str(BackendConfig(g._backend))
+
+
+__all__ += ["new_subgroups_by_enumeration", "split_group", "get_backend_config"]

@@ -1,0 +1,139 @@
+"""torch.distributed names numtorch lacked: debug levels, supports_complex, option records,
+BackendConfig, subgroups by enumeration and split_group (2 MPI ranks), breakpoint."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+import torch.distributed as tdist
+
+import numtorch.distributed as dist
+
+from . import _launch
+
+
+def test_debug_level_enum_and_env(monkeypatch):
+    assert list(dist.DebugLevel.__members__) == list(tdist.DebugLevel.__members__)
+    for lib in (dist, tdist):
+        saved = lib.get_debug_level()
+        try:
+            monkeypatch.setenv("TORCH_DISTRIBUTED_DEBUG", "detail")
+            lib.set_debug_level_from_env()
+            assert str(lib.get_debug_level()) == "DebugLevel.DETAIL"
+            monkeypatch.delenv("TORCH_DISTRIBUTED_DEBUG")
+            lib.set_debug_level_from_env()
+            assert str(lib.get_debug_level()) == "DebugLevel.OFF"
+            lib.set_debug_level(lib.DebugLevel.INFO)
+            assert str(lib.get_debug_level()) == "DebugLevel.INFO"
+            monkeypatch.setenv("TORCH_DISTRIBUTED_DEBUG", "bogus")
+            with pytest.raises(ValueError, match="must be OFF, INFO, or DETAIL"):
+                lib.set_debug_level_from_env()
+            with pytest.raises(TypeError, match="incompatible function arguments"):
+                lib.set_debug_level("INFO")
+        finally:
+            lib.set_debug_level(saved)
+
+
+def test_supports_complex_per_op():
+    for name in ("SUM", "AVG", "PRODUCT", "MIN", "MAX", "BAND", "BOR", "BXOR", "PREMUL_SUM"):
+        got = dist.supports_complex(getattr(dist.ReduceOp, name))
+        assert got == tdist.supports_complex(getattr(tdist.ReduceOp, name)), name
+    with pytest.raises(TypeError):
+        dist.supports_complex("sum")
+
+
+def test_option_records_match_torch():
+    names = sorted(n for n in dir(tdist) if n.endswith("Options"))
+    assert names == sorted(n for n in dir(dist) if n.endswith("Options"))
+    for n in names:
+        ours, theirs = getattr(dist, n)(), getattr(tdist, n)()
+        fields = [a for a in dir(theirs) if not a.startswith("_")]
+        assert fields == [a for a in dir(ours) if not a.startswith("_")], n
+        for a in fields:
+            t, o = getattr(theirs, a), getattr(ours, a)
+            if isinstance(t, tdist.ReduceOp):
+                assert o == getattr(dist.ReduceOp, "SUM")
+            else:
+                assert o == t, (n, a)
+        with pytest.raises(TypeError, match="incompatible constructor arguments"):
+            getattr(dist, n)(timeout=None)
+
+
+@pytest.mark.parametrize("spec", ["gloo", "nccl", "mpi", "ucc", "undefined",
+                                  "cpu:gloo,cuda:nccl", "cpu:gloo", "GLOO"])
+def test_backend_config(spec):
+    ours, theirs = dist.BackendConfig(spec), tdist.BackendConfig(spec)
+    assert str(ours) == str(theirs)
+    assert ours.get_device_backend_map() == theirs.get_device_backend_map()
+
+
+def test_backend_config_errors():
+    with pytest.raises(ValueError, match="Duplicate device type cpu"):
+        dist.BackendConfig("cpu:gloo,cpu:mpi")
+    with pytest.warns(UserWarning, match="Device capability of foo unknown"):
+        assert str(dist.BackendConfig("foo")) == "cpu:foo,cuda:foo,xpu:foo"
+
+
+def test_plain_names_and_submodules():
+    assert issubclass(dist.QueueEmptyError, dist.DistStoreError)
+    assert dist.constants.default_pg_timeout == tdist.constants.default_pg_timeout
+    assert dist.constants.default_pg_nccl_timeout == tdist.constants.default_pg_nccl_timeout
+    assert list(dist.logging_handlers._log_handlers) == ["default"]
+    for fn in ("new_subgroups_by_enumeration", "split_group", "get_backend_config"):
+        with pytest.raises(ValueError, match="not been initialized"):
+            getattr(dist, fn)(*(([[0]],) if fn == "new_subgroups_by_enumeration" else ()),
+                              **({"split_ranks": [[0]]} if fn == "split_group" else {}))
+    with pytest.raises(ValueError, match="cannot be empty"):
+        dist.new_subgroups_by_enumeration([])
+    with pytest.raises(ValueError, match="split_ranks cannot be None or empty"):
+        dist.split_group(split_ranks=None)
+
+
+_ONE_RANK = """
+import sys, bdb, numtorch.distributed as dist
+dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1{dev})
+{body}
+"""
+
+
+def _one_rank(body, dev=""):
+    code = _ONE_RANK.format(dev=dev, body=body)
+    return subprocess.run([sys.executable, "-c", code], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=60, env=_launch.env())
+
+
+def test_split_group_needs_bound_device():
+    # torch 2.13: a default group without device_id cannot be split (gloo cannot bind one)
+    p = _one_rank("""
+try:
+    dist.split_group(split_ranks=[[0]])
+except RuntimeError as e:
+    print("ERR", e)
+""")
+    assert "ERR No device associated with the default pg, not safe to split" in p.stdout, \
+        p.stderr
+
+
+def test_breakpoint_without_terminal():
+    # stdin is /dev/null: pdb reads EOF on the first prompt and quits with bdb.BdbQuit,
+    # as torch's breakpoint does; the banner names the frame to go 'up' to
+    p = _one_rank("""
+try:
+    dist.breakpoint()
+except bdb.BdbQuit:
+    print("QUIT")
+dist.breakpoint(rank=0, skip=1)  # the first call from this line is skipped
+print("SKIPPED")
+""")
+    assert "Type 'up' to get to the frame that called dist.breakpoint(rank=0)" in p.stdout
+    assert "QUIT" in p.stdout and "SKIPPED" in p.stdout, p.stdout + p.stderr
+
+
+def test_subgroups_on_two_mpi_ranks(tmp_path):
+    p = _launch.mpiexec("dist_api_gaps.py", tmp_path, timeout=120)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    per_rank = _launch.results(tmp_path)
+    assert not _launch.failures(per_rank), _launch.failures(per_rank)
+    assert all(len(r) == 6 for r in per_rank)
