@@ -54,7 +54,9 @@ from ._options import (  # noqa: F401
 )
 from ._world import QueueEmptyError  # noqa: F401
 from . import constants  # noqa: F401
-from . import logging_handlers  # noqa: F401
+from . import logging_handlers, remote_device  # noqa: F401
+# the function shadows its module's name, as in torch
+from .rendezvous import register_rendezvous_handler, rendezvous  # noqa: F401
 
 # type aliases torch's signatures use: a group's name, a rank
 GroupName = str
@@ -69,7 +71,7 @@ def is_available():
 def __getattr__(name):
     # torch.distributed.rpc / .autograd are reachable as attributes, as in torch; imported
     # on first use (with .optim and .nn) so that `import numtorch.distributed` stays light
-    if name in ("rpc", "autograd", "optim", "nn", "tensor", "device_mesh"):
+    if name in ("rpc", "autograd", "optim", "nn", "tensor", "device_mesh", "algorithms"):
         import importlib
 
         return importlib.import_module("." + name, __name__)

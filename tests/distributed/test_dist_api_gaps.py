@@ -137,3 +137,68 @@ def test_subgroups_on_two_mpi_ranks(tmp_path):
     per_rank = _launch.results(tmp_path)
     assert not _launch.failures(per_rank), _launch.failures(per_rank)
     assert all(len(r) == 6 for r in per_rank)
+
+
+def _rdz_modules():
+    import numtorch.distributed.rendezvous  # noqa: F401
+    import torch.distributed.rendezvous  # noqa: F401
+
+    return (sys.modules["numtorch.distributed.rendezvous"],
+            sys.modules["torch.distributed.rendezvous"])
+
+
+def test_rendezvous_handlers_and_errors():
+    ours, theirs = _rdz_modules()
+    assert dist.rendezvous is ours.rendezvous and tdist.rendezvous is theirs.rendezvous
+    assert sorted(ours._rendezvous_handlers) == sorted(theirs._rendezvous_handlers)
+    cases = [lambda m: m.register_rendezvous_handler("env", None),
+             lambda m: next(m.rendezvous("foo://x")),
+             lambda m: m.rendezvous(5),
+             lambda m: next(m.rendezvous("file:///nonexistent/x", world_size=1)),
+             lambda m: next(m.rendezvous("file:///nonexistent/x", rank=0))]
+    for case in cases:
+        got = []
+        for m in (ours, theirs):
+            with pytest.raises((RuntimeError, ValueError)) as e:
+                case(m)
+            got.append((type(e.value), str(e.value)))
+        assert got[0][0].__name__ == got[1][0].__name__ and got[0][1] == got[1][1]
+
+
+def test_rendezvous_custom_and_file(tmp_path):
+    ours, theirs = _rdz_modules()
+    seen = []
+    for m in (ours, theirs):
+        def handler(url, **kw):
+            seen.append((url, kw))
+            yield "store", 0, 1
+        m.register_rendezvous_handler("dapi", handler)
+        try:
+            assert next(m.rendezvous("dapi://h/p?x=1", rank=0, world_size=1, tag=3)) == \
+                ("store", 0, 1)
+        finally:
+            m._rendezvous_handlers.pop("dapi")
+    assert seen[0] == seen[1] == ("dapi://h/p?x=1&rank=0&world_size=1", {"tag": 3})
+    store, rank, size = next(dist.rendezvous(f"file://{tmp_path}/fs", rank=0, world_size=1))
+    store.set("k", "v")
+    assert (store.get("k"), rank, size) == (b"v", 0, 1)
+
+
+@pytest.mark.parametrize("spec", ["worker1/cpu", "rank:0/cuda:1", "cpu", "worker0",
+                                  "rank:1/cpu", "a/b/c", "rank:x/cpu", ""])
+def test_remote_device(spec):
+    from torch.distributed.remote_device import _remote_device as T
+
+    from numtorch.distributed.remote_device import _remote_device as N
+
+    try:
+        t = T(spec)
+    except ValueError as e:
+        with pytest.raises(ValueError) as ours:
+            N(spec)
+        assert str(ours.value) == str(e)
+        return
+    n = N(spec)
+    assert (n.worker_name(), n.rank(), str(n.device()), str(n)) == \
+        (t.worker_name(), t.rank(), str(t.device()), str(t))
+    assert n == N(spec) and hash(n) == hash(N(spec))
