@@ -119,16 +119,27 @@ except RuntimeError as e:
 def test_breakpoint_without_terminal():
     # stdin is /dev/null: pdb reads EOF on the first prompt and quits with bdb.BdbQuit,
     # as torch's breakpoint does; the banner names the frame to go 'up' to
+    # skip counts calls made with skip > 0 from any line (torch 2.13: a, b, c below give
+    # skipped, stopped, stopped); another rank's breakpoint just passes the barrier
     p = _one_rank("""
+def call(tag):
+    try:
+        dist.breakpoint(skip=1)
+        print(tag, "skipped")
+    except bdb.BdbQuit:
+        print(tag, "stopped")
+call("a"); call("b")
 try:
-    dist.breakpoint()
+    dist.breakpoint(skip=1)
+    print("c skipped")
 except bdb.BdbQuit:
-    print("QUIT")
-dist.breakpoint(rank=0, skip=1)  # the first call from this line is skipped
-print("SKIPPED")
+    print("c stopped")
+dist.breakpoint(rank=3)
+print("d passed")
 """)
     assert "Type 'up' to get to the frame that called dist.breakpoint(rank=0)" in p.stdout
-    assert "QUIT" in p.stdout and "SKIPPED" in p.stdout, p.stdout + p.stderr
+    got = [ln for ln in p.stdout.splitlines() if ln[:2] in ("a ", "b ", "c ", "d ")]
+    assert got == ["a skipped", "b stopped", "c stopped", "d passed"], p.stdout + p.stderr
 
 
 def test_subgroups_on_two_mpi_ranks(tmp_path):
