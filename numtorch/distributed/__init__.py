@@ -54,7 +54,7 @@ from ._options import (  # noqa: F401
 )
 from ._world import QueueEmptyError  # noqa: F401
 from . import constants  # noqa: F401
-from . import logging_handlers, remote_device  # noqa: F401
+from . import c10d_logger, logging_handlers, remote_device  # noqa: F401
 # the function shadows its module's name, as in torch
 from .rendezvous import register_rendezvous_handler, rendezvous  # noqa: F401
 

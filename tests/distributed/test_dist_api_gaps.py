@@ -213,3 +213,34 @@ def test_remote_device(spec):
     assert (n.worker_name(), n.rank(), str(n.device()), str(n)) == \
         (t.worker_name(), t.rank(), str(t.device()), str(t))
     assert n == N(spec) and hash(n) == hash(N(spec))
+
+
+def test_c10d_logger_records_failures():
+    p = _one_rank("""
+import logging
+from numtorch.distributed import c10d_logger as L
+got = []
+class H(logging.Handler):
+    def emit(self, r):
+        got.append((r.levelname, r.msg))
+L._c10d_logger.addHandler(H())
+@L._exception_logger
+def boom(a):
+    raise ValueError("bad")
+try:
+    boom(3)
+except ValueError as e:
+    print("reraised", e)
+print(L._time_logger(lambda a: a + 1)(1))
+print(got)
+""")
+    want = {"func_name": "boom", "pg_name": "None", "backend": "gloo", "world_size": "1",
+            "group_size": "1", "global_rank": "0", "local_rank": "0", "error": "bad"}
+    assert p.stdout.splitlines() == ["reraised bad", "2", repr([("DEBUG", want)])], \
+        p.stdout + p.stderr
+    from numtorch.distributed import c10d_logger as L
+
+    assert L._get_msg_dict("f") == {"func_name": "f"}  # no job running
+    assert L._c10d_logger.name == "c10d-NullHandler-default"
+    with pytest.raises(KeyError):
+        L._get_or_create_logger("x")
