@@ -126,11 +126,11 @@ class _TensorMath:
             return NotImplemented
 
     def __rtruediv__(self, other):
+        # torch divides a number by a tensor as (1 / self) * other: two roundings, so e.g.
+        # 160 / tensor(37.) is 4.3243246, not the correctly rounded 4.3243241
         try:
-            return _nt.ops.div(other, self)
+            return self.reciprocal() * other
         except TypeError:
-            if isinstance(other, _np.ndarray):  # torch divides as other * (1 / self)
-                return self.reciprocal() * other
             return NotImplemented
 
     def __itruediv__(self, other):
@@ -1561,6 +1561,14 @@ class _TensorMath:
 
     def select_scatter(self, src, dim, index):
         return _nt.ops.select_scatter(self, src, dim, index)
+
+    def slice_inverse(self, src, dim=0, start=None, end=None, step=1):
+        return _nt.ops.slice_inverse(self, src, dim, start, end, step)
+
+    def hash_tensor(self, dim=None, *, keepdim=False, mode=0):
+        from .ops.hashing import hash_tensor
+
+        return hash_tensor(self, dim, keepdim=keepdim, mode=mode)
 
     def slice_scatter(self, src, dim=0, start=None, end=None, step=1):
         return _nt.ops.slice_scatter(self, src, dim, start, end, step)
