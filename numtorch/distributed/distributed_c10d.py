@@ -295,7 +295,10 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
         world_size (int): the number of ranks (-1: from the URL, environment or MPI).
         rank (int): this process's rank (-1: from the URL, environment or MPI).
         store (Store, optional): a store all ranks share, instead of ``init_method``.
-        group_name, pg_options, device_id: accepted for compatibility.
+        group_name, pg_options: accepted for compatibility.
+        device_id (torch.device, optional): binds the default group to a device, which
+            ``split_group`` requires, as in torch. Unlike torch's gloo, a CPU device is
+            accepted (numtorch has no accelerator to bind); an int raises torch's error.
 
     Raises:
         ValueError: when called twice, or the rendezvous lacks a rank or world size.
@@ -314,6 +317,10 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
             raise AssertionError("world_size must be positive if using store")
         if rank < 0:
             raise AssertionError("rank must be non-negative if using store")
+    if isinstance(device_id, int) and not isinstance(device_id, bool):
+        raise ValueError("device_id is an int, but no accelerator support is found from the "
+                         "current compilation. Please use a different compiled version that "
+                         "supports your accelerator.")
     timeout_s = _timeout_seconds(timeout)
     sockets = _use_sockets(store)
     under_mpi = not sockets

@@ -244,3 +244,8 @@ print(got)
     assert L._c10d_logger.name == "c10d-NullHandler-default"
     with pytest.raises(KeyError):
         L._get_or_create_logger("x")
+
+
+def test_init_int_device_id_is_torchs_error():
+    p = _one_rank("", dev=", device_id=0")
+    assert "ValueError: device_id is an int, but no accelerator support is found" in p.stderr
