@@ -1113,3 +1113,21 @@ def test_binary_tensor_methods_match_torch(name):
     args = make_args([(0.5, 2.0), NONZERO], [(3, 4), (3, 4)], "float64")
     check_op(lambda t, x, y: getattr(x, name)(y), args, second_order=False,
              grad=name != "floor_divide")
+
+
+def test_number_divided_by_tensor_rounds_as_torch():
+    # torch computes number / tensor as tensor.reciprocal() * number (two roundings)
+    g = np.random.RandomState(0)
+    a = (g.rand(4000) * 100 + 0.01).astype(np.float32)
+    got = [(160 / L.tensor(a)).numpy() for L in (torch, numtorch)]
+    np.testing.assert_array_equal(got[1], got[0])
+    nodes = []
+    for L in (torch, numtorch):
+        t = L.tensor([2.0, 5.0], requires_grad=True)
+        y = 3 / t
+        y.backward(L.tensor([1.0, -2.0]))
+        nodes.append((y.grad_fn.name(), y.grad_fn.next_functions[0][0].name(), t.grad.tolist()))
+    assert nodes[0] == nodes[1]
+    for L in (torch, numtorch):
+        with pytest.raises(TypeError, match="unsupported operand type"):
+            [1.0, 2.0] / L.tensor([1.0, 2.0])
