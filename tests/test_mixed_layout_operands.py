@@ -161,4 +161,3 @@ def test_random_layout_combinations_like_torch():
         np.testing.assert_allclose(n.numpy(), r.numpy(), rtol=1e-6)
         compared += 1
     assert compared > 150
-
