@@ -71,7 +71,8 @@ def is_available():
 def __getattr__(name):
     # torch.distributed.rpc / .autograd are reachable as attributes, as in torch; imported
     # on first use (with .optim and .nn) so that `import numtorch.distributed` stays light
-    if name in ("rpc", "autograd", "optim", "nn", "tensor", "device_mesh", "algorithms"):
+    if name in ("rpc", "autograd", "optim", "nn", "tensor", "device_mesh", "algorithms",
+                "utils"):
         import importlib
 
         return importlib.import_module("." + name, __name__)

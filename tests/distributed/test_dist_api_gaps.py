@@ -147,7 +147,7 @@ def test_subgroups_on_two_mpi_ranks(tmp_path):
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
     per_rank = _launch.results(tmp_path)
     assert not _launch.failures(per_rank), _launch.failures(per_rank)
-    assert all(len(r) == 6 for r in per_rank)
+    assert all(len(r) == 7 for r in per_rank)
 
 
 def _rdz_modules():
@@ -249,3 +249,36 @@ print(got)
 def test_init_int_device_id_is_torchs_error():
     p = _one_rank("", dev=", device_id=0")
     assert "ValueError: device_id is an int, but no accelerator support is found" in p.stderr
+
+
+def test_utils_helpers_match_torch(capsys):
+    import collections
+
+    import numtorch as nt
+    from torch.distributed import utils as TU
+
+    from numtorch.distributed import utils as NU
+
+    assert NU._pack_kwargs(1, 2, a=3, b=4) == TU._pack_kwargs(1, 2, a=3, b=4)
+    flat = TU._pack_kwargs(1, 2, a=3, b=4)
+    assert NU._unpack_kwargs(*flat) == TU._unpack_kwargs(*flat)
+    for lib in (NU, TU):
+        with pytest.raises(AssertionError, match="too many keys 3 vs. 2"):
+            lib._unpack_kwargs((1, 2), ("a", "b", "c"))
+    assert "too many keys" in capsys.readouterr().out
+    sds = [{"a.x": 1, "a.y": 2, "b": 3} for _ in range(2)]
+    NU._replace_by_prefix(sds[0], "a.", "c.")
+    TU._replace_by_prefix(sds[1], "a.", "c.")
+    assert sds[0] == sds[1] and list(sds[0]) == list(sds[1])
+    P = collections.namedtuple("P", "u v")
+    for lib, mk in ((NU, nt.ones), (TU, torch.ones)):
+        out = lib._apply_to_tensors(lambda t: t * 2, {"k": [mk(1), (mk(1), 3)], "s": "x",
+                                                      "p": P(mk(1), 1)})
+        assert out["k"][0].tolist() == [2.0] and out["k"][1][1] == 3 and out["s"] == "x"
+        assert type(out["p"]) is P and out["p"].u.tolist() == [2.0]
+    a, k = NU._cast_forward_inputs(nt.float16, nt.ones(2), nt.arange(2), x=nt.ones(1))
+    assert (a[0].dtype, a[1].dtype, k["x"].dtype) == (nt.float16, nt.int64, nt.float16)
+    outer = nt.nn.Sequential(nt.nn.Linear(1, 1), nt.nn.Linear(1, 1))
+    other = nt.nn.ReLU()
+    assert NU._get_root_modules([outer[0], outer, other]) == [outer, other]
+    assert dist.utils is NU

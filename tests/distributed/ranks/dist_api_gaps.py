@@ -98,7 +98,21 @@ def pg_methods():
     assert dist.get_backend_config() == "cpu:gloo,cuda:gloo"
 
 
-for name, fn in [("enum_singletons", enum_singletons), ("enum_pair_unsorted", enum_pair_unsorted),
+def sync_module_states():
+    from numtorch.distributed.utils import _sync_module_states
+
+    torch.manual_seed(R)  # different weights on each rank
+    m = torch.nn.BatchNorm1d(3)
+    with torch.no_grad():
+        m.weight.fill_(R + 1.0)
+        m.running_mean.fill_(R + 2.0)
+        m.bias.fill_(R + 3.0)
+    _sync_module_states(m, dist.group.WORLD, 250 * 1024 * 1024, 1, {"bias"})
+    assert m.weight.tolist() == [2.0] * 3 and m.running_mean.tolist() == [3.0] * 3
+    assert m.bias.tolist() == [R + 3.0] * 3  # ignored
+
+
+for name, fn in [("sync_module_states", sync_module_states), ("enum_singletons", enum_singletons), ("enum_pair_unsorted", enum_pair_unsorted),
                  ("enum_errors", enum_errors), ("split_each", split_each),
                  ("split_all_and_one", split_all_and_one), ("pg_methods", pg_methods)]:
     rec.check(name, fn)
