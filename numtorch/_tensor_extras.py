@@ -243,16 +243,6 @@ class _TensorExtras:
         raise RuntimeError("col_indices expected sparse row compressed tensor layout but got "
                            "Strided")
 
-    def ccol_indices(self):
-        """The compressed column indices of a CSC/BSC tensor; a dense tensor has none."""
-        raise RuntimeError("ccol_indices expected sparse column compressed tensor layout but "
-                           "got Strided")
-
-    def row_indices(self):
-        """The row indices of a CSC/BSC tensor; a dense tensor has none."""
-        raise RuntimeError("row_indices expected sparse column compressed tensor layout but "
-                           "got Strided")
-
     def sparse_mask(self, mask):
         """A sparse COO tensor with ``mask``'s indices and ``self``'s values at them."""
         if not getattr(mask, "is_sparse", False):
