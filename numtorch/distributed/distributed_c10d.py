@@ -105,6 +105,52 @@ class ProcessGroup:
         return reduce(_one(tensors, "reduce"), op=opts.reduceOp, group=self,
                       group_dst=opts.rootRank, async_op=True)
 
+    def allreduce_coalesced(self, tensors, opts=None):
+        from ._collectives import all_reduce_coalesced
+        from ._options import AllreduceCoalescedOptions
+
+        opts = AllreduceCoalescedOptions() if opts is None else opts
+        return all_reduce_coalesced(list(tensors), op=opts.reduceOp, group=self,
+                                    async_op=True)
+
+    def allgather(self, output_tensors, input_tensors, opts=None):
+        from ._collectives import all_gather
+
+        return all_gather(_one(output_tensors, "allgather"), _one(input_tensors, "allgather"),
+                          group=self, async_op=True)
+
+    def gather(self, output_tensors, input_tensors, opts=None):
+        from ._collectives import gather
+        from ._options import GatherOptions
+
+        opts = GatherOptions() if opts is None else opts
+        out = _one(output_tensors, "gather") if output_tensors else None
+        return gather(_one(input_tensors, "gather"), gather_list=out, group=self,
+                      group_dst=opts.rootRank, async_op=True)
+
+    def scatter(self, output_tensors, input_tensors, opts=None):
+        from ._collectives import scatter
+        from ._options import ScatterOptions
+
+        opts = ScatterOptions() if opts is None else opts
+        src = _one(input_tensors, "scatter") if input_tensors else None
+        return scatter(_one(output_tensors, "scatter"), scatter_list=src, group=self,
+                       group_src=opts.rootRank, async_op=True)
+
+    def reduce_scatter(self, output_tensors, input_tensors, opts=None):
+        from ._collectives import reduce_scatter
+        from ._options import ReduceScatterOptions
+
+        opts = ReduceScatterOptions() if opts is None else opts
+        return reduce_scatter(_one(output_tensors, "reduce_scatter"),
+                              list(_one(input_tensors, "reduce_scatter")), op=opts.reduceOp,
+                              group=self, async_op=True)
+
+    def alltoall(self, output_tensors, input_tensors, opts=None):
+        from ._all_to_all import all_to_all
+
+        return all_to_all(list(output_tensors), list(input_tensors), group=self, async_op=True)
+
     def barrier(self, opts=None):
         from ._collectives import barrier
 

@@ -95,6 +95,32 @@ def pg_methods():
     pg.reduce([t], r).wait()
     assert R != 0 or t.item() == 5.0
     pg.barrier(dist.BarrierOptions()).wait()
+    a = [torch.tensor([R + 1.0]), torch.tensor([2.0, R])]
+    c = dist.AllreduceCoalescedOptions()
+    c.reduceOp = dist.ReduceOp.PRODUCT
+    pg.allreduce_coalesced(a, c).wait()
+    assert a[0].tolist() == [2.0] and a[1].tolist() == [4.0, 0.0], a
+    out = [[torch.zeros(1), torch.zeros(1)]]
+    pg.allgather(out, [torch.tensor([R + 7.0])]).wait()
+    assert [t.item() for t in out[0]] == [7.0, 8.0]
+    go = dist.GatherOptions()
+    go.rootRank = 1
+    out = [[torch.zeros(1), torch.zeros(1)]] if R == 1 else []
+    pg.gather(out, [torch.tensor([R * 10.0])], go).wait()
+    assert R == 0 or [t.item() for t in out[0]] == [0.0, 10.0]
+    so = dist.ScatterOptions()
+    got = [torch.zeros(1)]
+    pg.scatter(got, [[torch.tensor([5.0]), torch.tensor([6.0])]] if R == 0 else [], so).wait()
+    assert got[0].item() == 5.0 + R
+    ro = dist.ReduceScatterOptions()
+    ro.reduceOp = dist.ReduceOp.MAX
+    got = [torch.zeros(1)]
+    pg.reduce_scatter(got, [[torch.tensor([R + 0.0]), torch.tensor([3.0 - R])]], ro).wait()
+    assert got[0].item() == [1.0, 3.0][R]
+    got = [torch.zeros(1), torch.zeros(1)]
+    pg.alltoall(got, [torch.tensor([10.0 * R]), torch.tensor([10.0 * R + 1])],
+                dist.AllToAllOptions()).wait()
+    assert [t.item() for t in got] == [float(R), 10.0 + R]
     assert dist.get_backend_config() == "cpu:gloo,cuda:gloo"
 
 
