@@ -21,6 +21,7 @@ __all__ = [
     "as_strided_scatter",
     "diagonal_scatter",
     "select_scatter",
+    "slice_inverse",
     "slice_scatter",
 ]
 
@@ -143,6 +144,41 @@ def as_strided(input, size, stride, storage_offset=None):
     """
     size, stride, offset = _geometry_args(input, size, stride, storage_offset)
     return AsStrided.apply(input, size=size, stride=stride, storage_offset=offset)
+
+
+class SliceInverse(AsStrided):
+    """y = the storage under x (a slice of some base) read with src's geometry: the base back;
+    dx = grad[start:end:step] along dim (the slice that made x), dsrc = grad with that slice
+    zeroed (src stands for the rest of the base)."""
+
+    def forward(self, x, src):
+        return super().forward(x)
+
+    def backward(self, grad):
+        nx, ns = self.needs_input_grad
+        d, start, end, step = self.slice_args
+        key = (slice(None),) * d + (slice(start, end, step),)
+        gx = grad[key] if nx else None
+        gs = slice_scatter(grad, grad[key].new_zeros(()).expand(grad[key].shape), d, start,
+                           end, step) if ns else None
+        return gx, gs
+
+
+def slice_inverse(input, src, dim=0, start=None, end=None, step=1):
+    """The view that ``input[..., start:end:step]`` (along ``dim``) was taken from, given a
+    tensor ``src`` shaped and strided like it: the storage under ``input`` read with ``src``'s
+    sizes, strides and offset.
+
+    Example:
+        >>> base = torch.arange(6.).reshape(2, 3)
+        >>> torch.slice_inverse(base[:, 1:], base, 1, 1)
+        tensor([[0., 1., 2.],
+                [3., 4., 5.]])
+    """
+    d = canonical_dim(dim, src._array.ndim)
+    size, stride, offset = _geometry_args(src, src._array.shape, elem_strides(src._array), None)
+    return SliceInverse.apply(input, src, size=size, stride=stride, storage_offset=offset,
+                              slice_args=(d, start, end, step))
 
 
 def as_strided_(input, size, stride, storage_offset=None):
