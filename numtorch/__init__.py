@@ -57,6 +57,8 @@ from .ops.spectral import stft, istft  # noqa: F401,E402
 from .ops.sparse_ops import sparse_coo_tensor, spmm  # noqa: F401,E402  (sparse COO)
 from .ops.segment_reduce import segment_reduce  # noqa: F401,E402
 from ._torch_syncbn import *  # noqa: F401,F403,E402  (SyncBatchNorm building blocks)
+from ._native_norm import native_norm  # noqa: F401,E402
+from .ops.hashing import hash_tensor  # noqa: F401,E402
 from .sparse._compressed import (  # noqa: F401,E402  (CSR/CSC/BSR/BSC)
     sparse_bsc_tensor, sparse_bsr_tensor, sparse_compressed_tensor, sparse_csc_tensor,
     sparse_csr_tensor)
