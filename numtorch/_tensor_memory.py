@@ -158,11 +158,24 @@ class _TensorMemory:
 
     def map_(self, tensor, callable):  # noqa: A002
         """Replace every element by ``callable(self_elem, other_elem)`` (``tensor`` broadcast)."""
-        other = np.broadcast_to(tensor._array, self._array.shape).reshape(-1).tolist()
-        values = [callable(a, b) for a, b in zip(self._array.reshape(-1).tolist(), other)]
-        self._array[...] = np.asarray(values, dtype=self._array.dtype).reshape(self.shape)
-        self._vc[0] += 1
-        return self
+        return _map_elements(self, (tensor,), callable)
+
+    def map2_(self, x, y, callable):  # noqa: A002
+        """Replace every element by ``callable(self_elem, x_elem, y_elem)`` (``x`` and ``y``
+        broadcast to this tensor's shape and of its dtype; CPU only, a Python loop)."""
+        from ._tensor import Tensor
+
+        if self.requires_grad:
+            raise RuntimeError("Can't call map2_() on Variable that requires grad. Use "
+                               "var.detach().map2_() instead.")
+        for pos, (name, t) in enumerate((("x", x), ("y", y)), 1):
+            if not isinstance(t, Tensor):
+                raise TypeError(f"map2_(): argument '{name}' (position {pos}) must be Tensor, "
+                                f"not {type(t).__name__}")
+            if t.dtype != self.dtype:
+                raise TypeError(f"map2_: expected {self.type()} for argument '{name}' "
+                                f"(got {t.type()})")
+        return _map_elements(self, (x.expand(self.shape), y.expand(self.shape)), callable)
 
     def new(self, *args, **kwargs):
         """0.x constructor of the same dtype and device (``x.new(2, 3)``, ``x.new([1, 2])``)."""
@@ -181,6 +194,20 @@ class _TensorMemory:
     def index(self, m):
         """0.x: ``x.index(m)`` is ``x[m]``."""
         return self[m]
+
+
+def _map_elements(self, others, fn):
+    """``self[i] = fn(self[i], *(o[i] for o in others))`` element by element, in place."""
+    columns = [np.broadcast_to(o._array, self._array.shape).reshape(-1).tolist()
+               for o in others]
+    values = [fn(*args) for args in zip(self._array.reshape(-1).tolist(), *columns)]
+    if self._array.dtype.kind in "fc":
+        for v in values:  # NumPy would parse strings; torch takes only numbers
+            if not isinstance(v, (int, float, complex, np.number)):
+                raise TypeError(f"must be real number, not {type(v).__name__}")
+    self._array[...] = np.asarray(values, dtype=self._array.dtype).reshape(self.shape)
+    self._vc[0] += 1
+    return self
 
 
 def _wrap(array):
