@@ -323,13 +323,54 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
                                 f"type {type(value).__name__}")
             if value._array.shape != self._array.shape:
                 raise RuntimeError("assigned grad has data of a different size")
-            if value._array.dtype != self._array.dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+            want = self.grad_dtype if self._grad_fn is None else self.dtype
+            if want is not None and value.dtype is not want:
+                from .ops.indexing import _C_TYPE_NAMES
+
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype "
+                    f"'{_C_TYPE_NAMES.get(value.dtype.name, value.dtype.name)}' to a tensor with "
+                    f"grad_dtype '{_dtype._TYPE_DISPLAY[want.name]}'. The gradient must match "
+                    "the tensor's grad_dtype (defaults to the tensor's dtype). You can set the "
+                    "tensor's grad_dtype attribute with a specific dtype, or None to allow any "
+                    "dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
+                    "gradient may break downstream systems that assume they match.")
         self._grad = value
 
     @grad.deleter
     def grad(self):
         self._grad = None
+
+    @property
+    def grad_dtype(self):
+        """The dtype the engine casts this leaf's incoming gradients to (default: the
+        tensor's dtype; None: any dtype is kept). Leaf tensors only."""
+        if self._grad_fn is not None:
+            raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
+        extra = self._extra
+        if extra and "grad_dtype" in extra:
+            return extra["grad_dtype"]
+        return self.dtype
+
+    @grad_dtype.setter
+    def grad_dtype(self, value):
+        if self._grad_fn is not None:
+            raise RuntimeError("grad_dtype can only be set on leaf tensors.")
+        if value is not None and not isinstance(value, _dtype.dtype):
+            raise RuntimeError(f"grad_dtype must be a torch.dtype or None, but got "
+                               f"{type(value).__name__}")
+        old = self._grad
+        if value is not None and old is not None and old.dtype is not value:
+            from .ops.indexing import _C_TYPE_NAMES
+
+            raise RuntimeError(
+                f"Cannot set grad_dtype to '{_dtype._TYPE_DISPLAY[value.name]}' because there is "
+                f"already a gradient with dtype '{_C_TYPE_NAMES.get(old.dtype.name)}'. Please "
+                "clear the gradient (.grad = None) before changing grad_dtype, or ensure the new "
+                "grad_dtype matches the existing gradient's dtype.")
+        if self._extra is None:
+            self._extra = {}
+        self._extra["grad_dtype"] = value
 
     @property
     def retains_grad(self):

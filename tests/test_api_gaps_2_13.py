@@ -219,3 +219,205 @@ def test_batch_norm_update_stats_mixed_dtype():
                                                nt.ones(3, dtype=nt.float64), 0.1),
             lambda: T.batch_norm_update_stats(T.ones(4, 3), T.zeros(3, dtype=T.float64),
                                               T.ones(3, dtype=T.float64), 0.1))
+
+
+# -- slice_inverse -------------------------------------------------------------------------
+@pytest.mark.parametrize("case", ["step", "rows", "transposed_src", "contiguous_src"])
+def test_slice_inverse_geometry_values_and_grad(case):
+    rng = np.random.default_rng(5)
+    data = rng.standard_normal((3, 10))
+    g = rng.standard_normal((3, 10))
+
+    def run(lib):
+        base = lib.tensor(data, requires_grad=True)
+        work = base * 1.0  # a non-leaf base whose slices are views
+        if case == "step":
+            v, src, args = work[:, 2:10:2], work, (1, 2, 10, 2)
+        elif case == "rows":
+            v, src, args = work[1:], lib.zeros(3, 10, dtype=lib.float64), (0, 1)
+        elif case == "transposed_src":
+            v, src, args = work.t()[1:], work.t(), (0, 1)
+        else:
+            v, src, args = work.t()[1:], lib.empty(10, 3, dtype=lib.float64), (0, 1)
+        out = lib.slice_inverse(v, src, *args)
+        same = v.slice_inverse(src, *args)
+        grad_g = lib.tensor(g if out.shape == (3, 10) else g.T)
+        out.backward(grad_g)
+        return out, same, base.grad
+
+    (o1, s1, g1), (o2, s2, g2) = run(nt), run(T)
+    assert tuple(o1.shape) == tuple(o2.shape) and o1.stride() == o2.stride()
+    assert o1.storage_offset() == o2.storage_offset()
+    assert o1.grad_fn.name() == o2.grad_fn.name() == "SliceInverseBackward0"
+    _close(o1, o2)
+    _close(s1, s2)
+    _close(g1, g2)
+
+
+def test_slice_inverse_out_of_storage():
+    _raises(lambda: nt.slice_inverse(nt.arange(12.).reshape(3, 4), nt.zeros(3, 10), 1, 2, 10, 2),
+            lambda: T.slice_inverse(T.arange(12.).reshape(3, 4), T.zeros(3, 10), 1, 2, 10, 2))
+
+
+# -- native_norm ---------------------------------------------------------------------------
+@pytest.mark.parametrize("args", [(), (3,), (float("inf"),), (0,), (1,), (2, [0, 1], False, None),
+                                  (2, [], False, None)], ids=str)
+def test_native_norm_sparse_values(args):
+    dense = np.array([[3., 0., 1.5], [0., -4., 0.]], dtype=np.float32)
+    a = nt.native_norm(nt.tensor(dense).to_sparse(), *args)
+    b = T.native_norm(T.tensor(dense).to_sparse(), *args)
+    assert a.dtype == nt.float32 and a.shape == ()
+    _close(a, b)
+
+
+@pytest.mark.parametrize("case", ["dense", "dense_full_form", "dim", "dtype", "long"])
+def test_native_norm_errors(case):
+    def call(lib):
+        s = lib.tensor([[3., 0.], [0., -4.]])
+        if case == "dense":
+            return lib.native_norm(s)
+        if case == "dense_full_form":
+            return lib.native_norm(s, 2, [0], False, None)
+        if case == "long":
+            return lib.native_norm(lib.tensor([[1, 0], [0, 2]]).to_sparse())
+        s = s.to_sparse()
+        if case == "dim":
+            return lib.native_norm(s, 1, [1], True, None)
+        return lib.native_norm(s, 2, [0, 1], False, lib.float64)
+
+    with pytest.raises(Exception) as et:
+        call(T)
+    with pytest.raises(Exception) as en:
+        call(nt)
+    assert type(en.value) is type(et.value)
+    assert str(et.value).startswith(str(en.value))  # torch then lists its build's backends
+
+
+# -- map2_ ---------------------------------------------------------------------------------
+def test_map2_values_broadcast_and_dtype_rounding():
+    for lib in (nt, T):
+        a = lib.tensor([[1., 1., 1.], [2., 2., 2.]])
+        r = a.map2_(lib.tensor([1., 2., 3.]), lib.tensor([[5.], [6.]]), lambda x, y, z: x + y * z)
+        assert r is a
+    _close(nt.tensor([[1., 1., 1.], [2., 2., 2.]]).map2_(
+        nt.tensor([1., 2., 3.]), nt.tensor([[5.], [6.]]), lambda x, y, z: x + y * z),
+        T.tensor([[1., 1., 1.], [2., 2., 2.]]).map2_(
+        T.tensor([1., 2., 3.]), T.tensor([[5.], [6.]]), lambda x, y, z: x + y * z))
+    ia, ib = nt.tensor([1, 2, 3]), T.tensor([1, 2, 3])
+    ia.map2_(ia.clone(), ia.clone(), lambda x, y, z: x * 1.5)
+    ib.map2_(ib.clone(), ib.clone(), lambda x, y, z: x * 1.5)
+    assert ia.tolist() == ib.tolist()
+    ta, tb = nt.arange(6.).reshape(2, 3).t(), T.arange(6.).reshape(2, 3).t()
+    ta.map2_(nt.ones(3, 2), nt.ones(3, 2) * 2, lambda x, y, z: x + y + z)
+    tb.map2_(T.ones(3, 2), T.ones(3, 2) * 2, lambda x, y, z: x + y + z)
+    assert ta.tolist() == tb.tolist()
+
+
+@pytest.mark.parametrize("case", ["grad", "x_dtype", "y_dtype", "x_not_tensor", "y_not_tensor",
+                                  "shape", "str_result"])
+def test_map2_errors(case):
+    def call(lib):
+        a = lib.tensor([1., 2., 3.], requires_grad=case == "grad")
+        x, y = lib.tensor([1., 2., 3.]), lib.tensor([4., 5., 6.])
+        fn = lambda p, q, r: p + q + r  # noqa: E731
+        if case == "x_dtype":
+            x = x.long()
+        elif case == "y_dtype":
+            y = y.long()
+        elif case == "x_not_tensor":
+            x = 1
+        elif case == "y_not_tensor":
+            y = 2
+        elif case == "shape":
+            x = lib.tensor([1., 2.])
+        elif case == "str_result":
+            fn = lambda p, q, r: "s"  # noqa: E731
+        return a.map2_(x, y, fn)
+
+    _raises(lambda: call(nt), lambda: call(T))
+
+
+# -- grad_dtype ----------------------------------------------------------------------------
+def test_grad_dtype_default_set_and_accumulate():
+    for lib in (nt, T):
+        a = lib.ones(3, requires_grad=True)
+        assert a.grad_dtype == lib.float32
+        assert lib.ones(2).grad_dtype == lib.float32
+    a, b = nt.ones(3, requires_grad=True), T.ones(3, requires_grad=True)
+    a.grad_dtype, b.grad_dtype = nt.float64, T.float64
+    for _ in range(2):
+        (a * 2).sum().backward()
+        (b * 2).sum().backward()
+    assert a.grad.dtype == nt.float64 and b.grad.dtype == T.float64
+    _close(a.grad, b.grad)
+    a, b = nt.ones(3, requires_grad=True), T.ones(3, requires_grad=True)
+    a.grad_dtype, b.grad_dtype = None, None
+    assert a.grad_dtype is None and b.grad_dtype is None
+    a.grad, b.grad = nt.ones(3, dtype=nt.float64), T.ones(3, dtype=T.float64)
+    assert a.grad.dtype == nt.float64
+    a, b = nt.ones(3, requires_grad=True), T.ones(3, requires_grad=True)
+    a.grad_dtype, b.grad_dtype = nt.float16, T.float16
+    (a * 2).sum().backward(create_graph=True)
+    (b * 2).sum().backward(create_graph=True)
+    assert a.grad.dtype == nt.float16 and b.grad.dtype == T.float16
+
+
+@pytest.mark.parametrize("case", ["get_nonleaf", "set_nonleaf", "set_int", "existing_grad",
+                                  "assign_mismatch", "assign_default_mismatch"])
+def test_grad_dtype_errors(case):
+    def call(lib):
+        a = lib.ones(3, requires_grad=True)
+        if case == "get_nonleaf":
+            return (a * 2).grad_dtype
+        if case == "set_nonleaf":
+            (a * 2).grad_dtype = lib.float64
+        if case == "set_int":
+            a.grad_dtype = 3
+        if case == "existing_grad":
+            a.grad = lib.ones(3)
+            a.grad_dtype = lib.float64
+        if case == "assign_mismatch":
+            a.grad_dtype = lib.float64
+            a.grad = lib.ones(3)
+        if case == "assign_default_mismatch":
+            a.grad = lib.ones(3, dtype=lib.float64)
+
+    _raises(lambda: call(nt), lambda: call(T))
+
+
+# -- hash_tensor ---------------------------------------------------------------------------
+@pytest.mark.parametrize("case", [
+    ("bool", [True, False, True], None, False), ("uint8", [200, 3], None, False),
+    ("int8", [-1, 3], None, False), ("int64", [[1, 2], [3, 4]], 1, False),
+    ("float16", [1.5, 2.5], None, False), ("bfloat16", [1.5, 2.5], None, False),
+    ("float32", [float("nan"), -0.0, 3.25], None, False),
+    ("float64", [[0.1, 0.2], [0.3, -7.]], (0, 1), True), ("int32", [[1, 2], [3, 4]], 0, True),
+    ("int64", 5, None, False),
+], ids=str)
+def test_hash_tensor_values(case):
+    name, data, dim, keepdim = case
+    a = nt.hash_tensor(nt.tensor(data, dtype=getattr(nt, name)), dim, keepdim=keepdim)
+    b = T.hash_tensor(T.tensor(data, dtype=getattr(T, name)), dim, keepdim=keepdim)
+    assert a.dtype == nt.uint64 and tuple(a.shape) == tuple(b.shape)
+    assert a.tolist() == b.tolist()
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((4, 5)).astype(np.float32)
+    assert nt.tensor(x).hash_tensor(1).tolist() == T.tensor(x).hash_tensor(1).tolist()
+
+
+@pytest.mark.parametrize("case", ["complex", "uint32", "empty", "mode", "dim_range", "zero_dim"])
+def test_hash_tensor_errors(case):
+    def call(lib):
+        if case == "complex":
+            return lib.hash_tensor(lib.tensor([1 + 2j]))
+        if case == "uint32":
+            return lib.hash_tensor(lib.tensor([1, 2], dtype=lib.uint32))
+        if case == "empty":
+            return lib.hash_tensor(lib.tensor([]))
+        if case == "mode":
+            return lib.hash_tensor(lib.tensor([1.]), mode=1)
+        if case == "dim_range":
+            return lib.hash_tensor(lib.ones(2, 2), 2)
+        return lib.hash_tensor(lib.zeros(2, 0), 1)
+
+    _raises(lambda: call(nt), lambda: call(T))

@@ -186,6 +186,9 @@ def accumulate(t, g, create_graph, root_arrays=None):
             like = t._array
             g = CopyBackwards.apply(g, like=like) if is_dense(like) else \
                 rename_node(GradInLayout.apply(g, like=like), "CloneBackward0")
+        extra = t._extra
+        if extra and extra.get("grad_dtype", g.dtype) not in (None, g.dtype):
+            g = g.to(extra["grad_dtype"])
         t._grad = g if old is None else old + g
         return
     arr = g._array
@@ -198,9 +201,12 @@ def accumulate(t, g, create_graph, root_arrays=None):
         arr = copy_as(arr, t._array)  # torch's layout contract: the leaf's strides
     elif arr.base is not None or id(arr) in root_arrays:  # never alias anyone's data
         arr = _copy_layout(arr)
-    if t._grad is None and arr.dtype == t._array.dtype:
+    if t._grad is None and arr.dtype == t._array.dtype and not (
+            t._extra and "grad_dtype" in t._extra):
         t._grad = _make(arr)  # the common case, inline: adopt the array
         root_arrays.add(id(arr))  # a second leaf fed the same array copies it
+    elif t._extra and "grad_dtype" in t._extra:
+        add_to_grad(t, _copy_layout(arr))  # may keep arr's dtype: never share it
     else:
         add_to_grad(t, arr)
 
@@ -256,6 +262,9 @@ def add_to_grad(t, arr):
     """Add ``arr`` (handed over by the caller) into leaf ``t``'s ``.grad`` while no graph is
     built: adopted as the gradient when there is none, else added in place as torch does."""
     dt = t._array.dtype
+    extra = t._extra
+    if extra and "grad_dtype" in extra:  # a leaf's own gradient dtype (None: any)
+        dt = arr.dtype if extra["grad_dtype"] is None else extra["grad_dtype"].np
     if arr.dtype is not dt and arr.dtype != dt:
         arr = arr.astype(dt)
     old = t._grad
