@@ -3,11 +3,17 @@
 
 import enum
 import os
-import pdb
+import pdb  # noqa: T100  (breakpoint is a debugger entry point)
 import sys
 
-__all__ = ["DebugLevel", "get_debug_level", "set_debug_level", "set_debug_level_from_env",
-           "supports_complex", "breakpoint"]
+__all__ = [
+    "DebugLevel",
+    "breakpoint",
+    "get_debug_level",
+    "set_debug_level",
+    "set_debug_level_from_env",
+    "supports_complex",
+]
 
 
 class DebugLevel(enum.Enum):

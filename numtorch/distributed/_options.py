@@ -3,31 +3,27 @@ opts)``), and ``BackendConfig`` (a device -> backend map parsed from a backend s
 
 import datetime
 import warnings
+from typing import ClassVar
 
 from ._names import Backend, ReduceOp
 
-__all__ = ["AllreduceOptions", "AllreduceCoalescedOptions", "BroadcastOptions",
-           "ReduceOptions", "GatherOptions", "ScatterOptions", "ReduceScatterOptions",
-           "BarrierOptions", "AllToAllOptions", "BackendConfig"]
+__all__ = [
+    "AllToAllOptions",
+    "AllreduceCoalescedOptions",
+    "AllreduceOptions",
+    "BackendConfig",
+    "BarrierOptions",
+    "BroadcastOptions",
+    "GatherOptions",
+    "ReduceOptions",
+    "ReduceScatterOptions",
+    "ScatterOptions",
+]
 
 _UNSET_TIMEOUT = datetime.timedelta(milliseconds=-1)  # torch's "use the group's timeout"
 
-# (class name, extra fields and their defaults); every record also has asyncOp and timeout
-_FIELDS = {
-    "AllreduceOptions": {"reduceOp": ReduceOp.SUM},
-    "AllreduceCoalescedOptions": {"reduceOp": ReduceOp.SUM},
-    "BroadcastOptions": {"rootRank": 0, "rootTensor": 0},
-    "ReduceOptions": {"reduceOp": ReduceOp.SUM, "rootRank": 0, "rootTensor": 0},
-    "GatherOptions": {"rootRank": 0},
-    "ScatterOptions": {"rootRank": 0},
-    "ReduceScatterOptions": {"reduceOp": ReduceOp.SUM},
-    "BarrierOptions": {"device": None, "device_ids": list},
-    "AllToAllOptions": {},
-}
-
-
 class _Options:
-    _fields = {}
+    _fields: ClassVar[dict] = {}
 
     def __init__(self, *args, **kwargs):
         if args or kwargs:
@@ -45,8 +41,21 @@ class _Options:
         return None if self.timeout == _UNSET_TIMEOUT else self.timeout
 
 
-for _name, _f in _FIELDS.items():
-    globals()[_name] = type(_name, (_Options,), {"_fields": _f, "__module__": __name__})
+def _record(name, fields):
+    return type(name, (_Options,), {"_fields": fields, "__module__": __name__})
+
+
+# every record also has asyncOp and timeout
+AllreduceOptions = _record("AllreduceOptions", {"reduceOp": ReduceOp.SUM})
+AllreduceCoalescedOptions = _record("AllreduceCoalescedOptions", {"reduceOp": ReduceOp.SUM})
+BroadcastOptions = _record("BroadcastOptions", {"rootRank": 0, "rootTensor": 0})
+ReduceOptions = _record("ReduceOptions",
+                        {"reduceOp": ReduceOp.SUM, "rootRank": 0, "rootTensor": 0})
+GatherOptions = _record("GatherOptions", {"rootRank": 0})
+ScatterOptions = _record("ScatterOptions", {"rootRank": 0})
+ReduceScatterOptions = _record("ReduceScatterOptions", {"reduceOp": ReduceOp.SUM})
+BarrierOptions = _record("BarrierOptions", {"device": None, "device_ids": list})
+AllToAllOptions = _record("AllToAllOptions", {})
 
 
 _KNOWN_DEVICES = {"gloo": ("cpu", "cuda"), "nccl": ("cuda",), "mpi": ("cpu", "cuda"),

@@ -24,11 +24,11 @@ def rendezvous(url, rank=-1, world_size=-1, **kwargs):
     """The handler's generator for ``url``; rank and world_size (when given) are added to
     the URL's query, where handlers read them."""
     if not isinstance(url, str):
-        raise RuntimeError(f"`url` must be a string. {type(url)}: {url}")
+        raise RuntimeError(f"`url` must be a string. {type(url)}: {url}")  # noqa: TRY004
     if not isinstance(rank, int):
-        raise RuntimeError(f"`rank` must be an integer. {rank}")
+        raise RuntimeError(f"`rank` must be an integer. {rank}")  # noqa: TRY004
     if not isinstance(world_size, int):
-        raise RuntimeError(f"`world_size` must be an integer. {world_size}")
+        raise RuntimeError(f"`world_size` must be an integer. {world_size}")  # noqa: TRY004
     extra = [f"{k}={v}" for k, v in (("rank", rank), ("world_size", world_size)) if v != -1]
     if extra:
         sep = "&" if urlparse(url).query else "?"

@@ -7,9 +7,10 @@ mpiexec -n 2 python dist_api_gaps.py OUT_DIR
 import datetime
 import sys
 
+from _common import Recorder
+
 import numtorch as torch
 import numtorch.distributed as dist
-from _common import Recorder
 
 OUT = sys.argv[1]
 dist.init_process_group("gloo", timeout=datetime.timedelta(seconds=20),
@@ -138,7 +139,8 @@ def sync_module_states():
     assert m.bias.tolist() == [R + 3.0] * 3  # ignored
 
 
-for name, fn in [("sync_module_states", sync_module_states), ("enum_singletons", enum_singletons), ("enum_pair_unsorted", enum_pair_unsorted),
+for name, fn in [("sync_module_states", sync_module_states),
+                 ("enum_singletons", enum_singletons), ("enum_pair_unsorted", enum_pair_unsorted),
                  ("enum_errors", enum_errors), ("split_each", split_each),
                  ("split_all_and_one", split_all_and_one), ("pg_methods", pg_methods)]:
     rec.check(name, fn)
