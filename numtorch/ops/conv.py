@@ -30,6 +30,9 @@ Padding is given per spatial dim as ``(low, high)`` pairs, so the asymmetric pad
 Kernel paths, chosen per shape by measurement (``bench/conv_shapes.py``); each is named by
 ``_note`` so that tests can assert which one a shape class takes:
 
+* a kernel covering the whole unpadded input (one output position: a GAN's last
+  discriminator layer or first generator layer): one GEMM over the flattened samples
+  (``forward-whole``, ``input-whole``, ``weight-whole``);
 * 1x1 without padding over maps of at least ``_MIN_POINTWISE_LENGTH`` positions: a plain GEMM
   per sample for all three passes, no im2col (``forward-1x1``, ``input-1x1``, ``weight-1x1``);
 * 3x3 stride-1 single-group convolutions with many channels: Winograd F(2x2, 3x3) for the
