@@ -35,7 +35,12 @@ _SPLIT_COPIES = {
     "unbind_copy": lambda x, dim=0: x.unbind(dim),
 }
 
-__all__ = sorted(_VIEW_COPIES) + sorted(_SPLIT_COPIES) + [
+# the parts of a sparse tensor; torch has their copies for the compressed layouts only (a COO
+# input reaches no kernel), the dense-input errors being the parts' own
+_SPARSE_PART_COPIES = ("ccol_indices_copy", "col_indices_copy", "crow_indices_copy",
+                       "indices_copy", "row_indices_copy", "values_copy")
+
+__all__ = sorted(_VIEW_COPIES) + sorted(_SPLIT_COPIES) + list(_SPARSE_PART_COPIES) + [
     "detach_copy", "split_with_sizes", "unsafe_split", "unsafe_chunk",
     "unsafe_split_with_sizes",
 ]
@@ -74,6 +79,32 @@ for _name, _view in _VIEW_COPIES.items():
 for _name, _view in _SPLIT_COPIES.items():
     globals()[_name] = _copy_form(_name, _view, True)
 del _name, _view
+
+
+def _sparse_part_copy(name):
+    part = name[:-len("_copy")]
+
+    def fn(input):
+        _require_tensor(name, input)
+        if input.is_sparse:
+            device = "CUDA" if input.device.type == "cuda" else "CPU"
+            raise NotImplementedError(
+                f"Could not run 'aten::{name}' with arguments from the 'Sparse{device}' "
+                "backend. This could be because the operator doesn't exist for this backend, or "
+                "was omitted during the selective/custom build process (if using custom build). "
+                "If you are a Facebook employee using PyTorch on mobile, please visit "
+                "https://fburl.com/ptmfixes for possible resolutions.")
+        return getattr(input, part)().clone()
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"A copy of :meth:`numtorch.Tensor.{part}` of a sparse compressed tensor "
+                  "(as torch, COO tensors have no such kernel).")
+    return fn
+
+
+for _name in _SPARSE_PART_COPIES:
+    globals()[_name] = _sparse_part_copy(_name)
+del _name
 
 
 def detach_copy(input):

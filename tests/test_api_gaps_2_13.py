@@ -421,3 +421,42 @@ def test_hash_tensor_errors(case):
         return lib.hash_tensor(lib.zeros(2, 0), 1)
 
     _raises(lambda: call(nt), lambda: call(T))
+
+
+# -- sparse part copies --------------------------------------------------------------------
+PART_COPIES = ["indices_copy", "values_copy", "crow_indices_copy", "col_indices_copy",
+               "ccol_indices_copy", "row_indices_copy"]
+
+
+@pytest.mark.parametrize("name", PART_COPIES)
+@pytest.mark.parametrize("layout", ["strided", "coo", "csr", "csc", "bsr"])
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_sparse_part_copies(name, layout):
+    dense = [[1., 0., 0.], [2., 3., 0.]]
+
+    def make(lib):
+        x = lib.tensor(dense)
+        if layout == "coo":
+            return x.to_sparse()
+        if layout == "csr":
+            return x.to_sparse_csr()
+        if layout == "csc":
+            return x.to_sparse_csc()
+        if layout == "bsr":
+            return x.to_sparse_bsr((1, 1))
+        return x
+
+    try:
+        want = getattr(T, name)(make(T))
+    except Exception as e:  # noqa: BLE001 - the error itself is compared
+        with pytest.raises(type(e)) as got:
+            getattr(nt, name)(make(nt))
+        assert str(e).startswith(str(got.value))
+        return
+    src = make(nt)
+    out = getattr(nt, name)(src)
+    assert out.dtype == getattr(nt, str(want.dtype).split(".")[1])
+    assert tuple(out.shape) == tuple(want.shape) and out.tolist() == want.tolist()
+    assert out.layout == nt.strided
+    out.add_(1)  # a copy: the sparse tensor's part is unchanged
+    assert getattr(src, name[:-5])().tolist() == want.tolist()
