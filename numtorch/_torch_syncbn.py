@@ -12,9 +12,9 @@ they raise its NotImplementedError, as torch does. All are compositions of numto
 from . import _dtype
 from .autograd.grad_mode import no_grad
 
-__all__ = ["batch_norm_stats", "batch_norm_elemt", "batch_norm_gather_stats",
-           "batch_norm_gather_stats_with_counts", "batch_norm_backward_reduce",
-           "batch_norm_backward_elemt", "batch_norm_update_stats"]
+__all__ = ["batch_norm_backward_elemt", "batch_norm_backward_reduce", "batch_norm_elemt",
+           "batch_norm_gather_stats", "batch_norm_gather_stats_with_counts", "batch_norm_stats",
+           "batch_norm_update_stats"]
 
 _NO_CPU = ("Could not run 'aten::{}' with arguments from the 'CPU' backend. This could be "
            "because the operator doesn't exist for this backend, or was omitted during the "

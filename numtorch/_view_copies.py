@@ -40,7 +40,7 @@ _SPLIT_COPIES = {
 _SPARSE_PART_COPIES = ("ccol_indices_copy", "col_indices_copy", "crow_indices_copy",
                        "indices_copy", "row_indices_copy", "values_copy")
 
-__all__ = sorted(_VIEW_COPIES) + sorted(_SPLIT_COPIES) + list(_SPARSE_PART_COPIES) + [
+__all__ = sorted(_VIEW_COPIES) + sorted(_SPLIT_COPIES) + sorted(_SPARSE_PART_COPIES) + [
     "detach_copy", "split_with_sizes", "unsafe_split", "unsafe_chunk",
     "unsafe_split_with_sizes",
 ]

@@ -38,10 +38,8 @@ def test_segment_reduce_1d_values_and_grad(reduce, initial, by):
     lengths = np.array([3, 0, 4, 1, 0, 3])
     idx = lengths if by == "lengths" else np.concatenate([[0], np.cumsum(lengths)])
     a, b = _both(data, requires_grad=True)
-    kw = {by: None}
     ya = nt.segment_reduce(a, reduce, **{by: nt.tensor(idx)}, initial=initial)
     yb = T.segment_reduce(b, reduce, **{by: T.tensor(idx)}, initial=initial)
-    del kw
     _close(ya, yb)
     assert ya.dtype == nt.float64 and tuple(ya.shape) == tuple(yb.shape)
     assert ya.grad_fn.name() == yb.grad_fn.name()
@@ -89,9 +87,9 @@ def test_segment_reduce_half_and_unsafe():
 
 
 @pytest.mark.parametrize("case", [
-    dict(lengths=[2, 2]), dict(), dict(lengths=[2., 4.]), dict(lengths=[-1, 7]),
-    dict(lengths=[2, 4], axis=1), dict(reduce="foo", lengths=[6]),
-    dict(data="long", lengths=[6]),
+    {"lengths": [2, 2]}, {}, {"lengths": [2., 4.]}, {"lengths": [-1, 7]},
+    {"lengths": [2, 4], "axis": 1}, {"reduce": "foo", "lengths": [6]},
+    {"data": "long", "lengths": [6]},
 ])
 def test_segment_reduce_errors(case):
     case = dict(case)
@@ -319,7 +317,9 @@ def test_map2_errors(case):
     def call(lib):
         a = lib.tensor([1., 2., 3.], requires_grad=case == "grad")
         x, y = lib.tensor([1., 2., 3.]), lib.tensor([4., 5., 6.])
-        fn = lambda p, q, r: p + q + r  # noqa: E731
+        def fn(p, q, r):
+            return p + q + r
+
         if case == "x_dtype":
             x = x.long()
         elif case == "y_dtype":
@@ -331,7 +331,8 @@ def test_map2_errors(case):
         elif case == "shape":
             x = lib.tensor([1., 2.])
         elif case == "str_result":
-            fn = lambda p, q, r: "s"  # noqa: E731
+            def fn(p, q, r):
+                return "s"
         return a.map2_(x, y, fn)
 
     _raises(lambda: call(nt), lambda: call(T))
