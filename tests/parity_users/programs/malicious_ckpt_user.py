@@ -144,7 +144,7 @@ class Killer(torch.utils.data.Dataset):
     def __len__(self):
         return 8
     def __getitem__(self, i):
-        if i == 5:
+        if i == 0:  # (killed before any batch: which sent batches arrive first is racy)
             os.kill(os.getpid(), signal.SIGKILL)
         return i
 # plain lists: a tensor batch is passed by file descriptor, and torch then fails racily
@@ -179,7 +179,7 @@ class Exiter(torch.utils.data.Dataset):
     def __len__(self):
         return 4
     def __getitem__(self, i):
-        if i == 2:
+        if i == 0:
             os._exit(3)
         return i
 try:
