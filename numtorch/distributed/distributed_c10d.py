@@ -364,9 +364,10 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
         if rank < 0:
             raise AssertionError("rank must be non-negative if using store")
     if isinstance(device_id, int) and not isinstance(device_id, bool):
-        raise ValueError("device_id is an int, but no accelerator support is found from the "
-                         "current compilation. Please use a different compiled version that "
-                         "supports your accelerator.")
+        raise ValueError(  # noqa: TRY004  (torch's class for this case)
+            "device_id is an int, but no accelerator support is found from the "
+            "current compilation. Please use a different compiled version that "
+            "supports your accelerator.")
     timeout_s = _timeout_seconds(timeout)
     sockets = _use_sockets(store)
     under_mpi = not sockets
@@ -668,6 +669,9 @@ def split_group(parent_pg=None, split_ranks=None, timeout=None, pg_options=None,
     return g
 
 
+from ._debug import supports_complex  # torch's c10d module exports it too
+
+
 def get_backend_config(group=None):
     """The group's device -> backend map as a string ("cpu:gloo,cuda:gloo")."""
     from ._options import BackendConfig
@@ -678,4 +682,5 @@ def get_backend_config(group=None):
     return str(BackendConfig(g._backend))
 
 
-__all__ += ["new_subgroups_by_enumeration", "split_group", "get_backend_config"]
+__all__ += ["get_backend_config", "new_subgroups_by_enumeration", "split_group",
+            "supports_complex"]
