@@ -461,3 +461,20 @@ def test_sparse_part_copies(name, layout):
     assert out.layout == nt.strided
     out.add_(1)  # a copy: the sparse tensor's part is unchanged
     assert getattr(src, name[:-5])().tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("reduce", REDUCES)
+@pytest.mark.parametrize("by", ["offsets", "lengths"])
+def test_segment_reduce_gaps_between_segments(reduce, by):
+    """Offsets that skip rows and unsafe lengths that leave a row's tail out."""
+    x = np.arange(12.).reshape(2, 6) - 4.5
+    idx = [[1, 2, 5], [0, 3, 4]] if by == "offsets" else [[2, 1], [3, 3]]
+    a = nt.tensor(x, requires_grad=True)
+    b = T.tensor(x, requires_grad=True)
+    ya = nt.segment_reduce(a, reduce, axis=1, unsafe=True, **{by: nt.tensor(idx)})
+    yb = T.segment_reduce(b, reduce, axis=1, unsafe=True, **{by: T.tensor(idx)})
+    _close(ya, yb)
+    g = np.random.default_rng(7).standard_normal(tuple(yb.shape))
+    ya.backward(nt.tensor(g))
+    yb.backward(T.tensor(g))
+    _close(a.grad, b.grad)

@@ -7,7 +7,7 @@ scatter-add pair (``Embedding`` / ``index_add_rows``), so gradients of any order
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, backend
 from .._tensor import _make
 from ..autograd.graph import Op
 from ._accumulate import is_half
@@ -41,7 +41,9 @@ def _segments(data, lengths, offsets, axis, unsafe):
     if axis != index.dim() - 1:
         raise RuntimeError("segment_reduce(): Expected axis to be the last dimension of "
                            f"lengths but got {axis}.")
-    idx = index._array.astype(np.int64).reshape(-1, index.shape[-1] if index.dim() else 1)
+    # boundaries live on the host: the output's size depends on them (torch syncs too)
+    idx = np.asarray(index.detach().cpu()._array, dtype=np.int64).reshape(
+        -1, index.shape[-1] if index.dim() else 1)
     if use_lengths:
         if (idx < 0).any():
             raise RuntimeError("lengths contains negative value!")
@@ -80,21 +82,24 @@ class SegmentReduce(Op):
         starts, ends, reduce, initial = self.starts, self.ends, self.reduce, self.initial
         name, empty = _UFUNCS[reduce]
         work = x.astype(np.float32) if is_half(x.dtype) else x
-        full = starts < ends
+        full_host = starts < ends
+        full = xp.asarray(full_host)
         out = xp.full((starts.shape[0],) + x.shape[1:], empty, dtype=work.dtype)
-        if full.any():
-            # interleaved (start, end) pairs: reduceat's even results are the segments; a
-            # padding row lets an end equal the row count
-            pad = xp.concatenate([work, xp.zeros((1,) + work.shape[1:], work.dtype)])
-            pairs = xp.asarray(np.stack([starts[full], ends[full]], axis=1).reshape(-1))
-            out[full] = getattr(np, name).reduceat(pad, pairs, axis=0)[::2]
+        if full_host.any():
+            # one reduceat over the runs between all segment boundaries (strictly increasing):
+            # the runs that begin a segment are the segments, the others are gaps
+            s, e = starts[full_host], ends[full_host]
+            cuts = np.unique(np.concatenate([s, e]))
+            cuts = cuts[cuts < x.shape[0]]
+            runs = backend.helpers_for(xp).reduceat(name, work, xp.asarray(cuts))
+            out[full] = runs[xp.asarray(np.searchsorted(cuts, s))]
         lens = (ends - starts).astype(work.dtype).reshape((-1,) + (1,) * (x.ndim - 1))
         if reduce == "mean":
             top = out if initial is None else out + initial
             with np.errstate(invalid="ignore", divide="ignore"):
                 out = top / xp.asarray(lens)
         elif initial is not None:
-            out = getattr(np, name)(out, xp.asarray(initial, dtype=work.dtype))
+            out = getattr(xp, name)(out, xp.asarray(initial, dtype=work.dtype))
         if initial is not None:
             out[~full] = initial
         return self.save_output(out.astype(x.dtype, copy=False).reshape(self.shape))
