@@ -18,6 +18,7 @@ pass over row-major order that steps past unranked pairs.
 import numpy as np
 
 from .. import backend
+from ..backend._meta import MetaArray
 
 
 def _broadcast_strides(a, shape):
@@ -81,8 +82,8 @@ def _relaid(out, arrays):
 def pointwise_result(out, arrays):
     """``out``, an elementwise result of ``arrays`` (arrays or Python numbers, in torch's
     operand order), laid out as torch lays it out: the same array when it already is."""
-    if not hasattr(out, "ndim") or out.ndim < 2 or out.size < 2:
-        return out
+    if not hasattr(out, "ndim") or out.ndim < 2 or out.size < 2 or type(out) is MetaArray:
+        return out  # a meta array carries strides its own arithmetic already chose
     first = arrays[0]
     if getattr(first, "shape", None) == out.shape and 0 not in first.strides:
         # the first operand ranks every pair of dimensions itself: its layout is the result's
