@@ -98,7 +98,47 @@ def is_sparse(t):
     return type(t) is SparseTensor
 
 
-class SparseTensor(Tensor):
+class ValuesAutograd:
+    """The autograd state of a sparse tensor (COO or compressed), which lives on its values
+    tensor; ``_grad_of_values`` turns the values' gradient into one of the tensor's layout."""
+
+    @property
+    def requires_grad(self):
+        return self._array.values.requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self._array.values.requires_grad = value
+
+    def requires_grad_(self, requires_grad=True):
+        self._array.values.requires_grad_(requires_grad)
+        return self
+
+    @property
+    def grad_fn(self):
+        return self._array.values.grad_fn
+
+    @property
+    def is_leaf(self):
+        return self._array.values.grad_fn is None
+
+    @property
+    def grad(self):
+        origin = self._array.origin
+        if origin is not None and origin.is_leaf and origin.grad is not None:
+            return origin.grad  # torch.mm & co. give a sparse leaf a dense gradient
+        g = self._array.values.grad
+        return None if g is None else self._grad_of_values(g)
+
+    @grad.setter
+    def grad(self, value):
+        origin = self._array.origin
+        if origin is not None and origin.is_leaf:
+            origin.grad = None
+        self._array.values.grad = None if value is None else value._array.values
+
+
+class SparseTensor(ValuesAutograd, Tensor):
     """A ``Tensor`` with ``layout == torch.sparse_coo`` (see the module docstring).
 
     Autograd state lives on ``values``: ``requires_grad``, ``grad_fn`` and ``grad`` read it, and
@@ -185,43 +225,8 @@ class SparseTensor(Tensor):
     def to_sparse_bsc(self, blocksize, dense_dim=None):
         return _nt.sparse._compressed.coo_to_compressed(self, _layout.sparse_bsc, blocksize)
 
-    # -- autograd state (on the values) --------------------------------------------------------
-    @property
-    def requires_grad(self):
-        return self._array.values.requires_grad
-
-    @requires_grad.setter
-    def requires_grad(self, value):
-        self._array.values.requires_grad = value
-
-    def requires_grad_(self, requires_grad=True):
-        self._array.values.requires_grad_(requires_grad)
-        return self
-
-    @property
-    def grad_fn(self):
-        return self._array.values.grad_fn
-
-    @property
-    def is_leaf(self):
-        return self._array.values.grad_fn is None
-
-    @property
-    def grad(self):
-        origin = self._array.origin
-        if origin is not None and origin.is_leaf and origin.grad is not None:
-            return origin.grad  # torch.mm & co. give a sparse leaf a dense gradient
-        g = self._array.values.grad
-        if g is None:
-            return None
+    def _grad_of_values(self, g):
         return _nt.ops.sparse_ops.leaf_grad(self, g)
-
-    @grad.setter
-    def grad(self, value):
-        origin = self._array.origin
-        if origin is not None and origin.is_leaf:
-            origin.grad = None
-        self._array.values.grad = None if value is None else value._array.values
 
     def detach(self):
         s = self._array

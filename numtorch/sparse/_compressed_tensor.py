@@ -9,6 +9,7 @@ import numpy as np
 import numtorch as _nt
 
 from .. import _dtype, _layout, _tensor_str
+from .._sparse import ValuesAutograd
 from .._tensor import Tensor, _make, _parse_to
 from . import _compressed as C
 
@@ -19,7 +20,7 @@ def _indices_tensor(arr):
     return _make(arr)
 
 
-class CompressedTensor(Tensor):
+class CompressedTensor(ValuesAutograd, Tensor):
     """A ``Tensor`` with a compressed sparse layout."""
 
     __slots__ = ()
@@ -132,44 +133,9 @@ class CompressedTensor(Tensor):
     def __getitem__(self, index):
         raise C._unsupported("select.int", self._array.layout)
 
-    # -- autograd state (on the values) --------------------------------------------------------
-    @property
-    def requires_grad(self):
-        return self._array.values.requires_grad
-
-    @requires_grad.setter
-    def requires_grad(self, value):
-        self._array.values.requires_grad = value
-
-    def requires_grad_(self, requires_grad=True):
-        self._array.values.requires_grad_(requires_grad)
-        return self
-
-    @property
-    def grad_fn(self):
-        return self._array.values.grad_fn
-
-    @property
-    def is_leaf(self):
-        return self._array.values.grad_fn is None
-
-    @property
-    def grad(self):
-        origin = self._array.origin
-        if origin is not None and origin.is_leaf and origin.grad is not None:
-            return origin.grad  # torch.mm gives a compressed leaf a dense gradient
-        g = self._array.values.grad
-        if g is None:
-            return None
+    def _grad_of_values(self, g):
         s = self._array
         return C._new(s.compressed, s.plain, g, s.shape, s.layout)
-
-    @grad.setter
-    def grad(self, value):
-        origin = self._array.origin
-        if origin is not None and origin.is_leaf:
-            origin.grad = None
-        self._array.values.grad = None if value is None else value._array.values
 
     def detach(self):
         s = self._array
