@@ -1268,3 +1268,46 @@ def test_plateau_state_dict_key_order_as_torch():
         return list(s.state_dict())
 
     assert run(numtorch) == run(torch)
+
+
+_MORE_OUT_CASES = {
+    "where": lambda L, A, o: L.where(A > 1, A, A, out=o),
+    "where_number": lambda L, A, o: L.where(A > 1, A, 0.0, out=o),
+    "clamp": lambda L, A, o: L.clamp(A, 0, 1.5, out=o),
+    "clamp_tensor": lambda L, A, o: L.clamp(A, min=L.tensor(1.5), out=o),
+    "clamp_min": lambda L, A, o: L.clamp_min(A, 1.5, out=o),
+    "clamp_max": lambda L, A, o: L.clamp_max(A, 1.5, out=o),
+    "clip": lambda L, A, o: L.clip(A, 0, 1.5, out=o),
+    "conj_physical": lambda L, A, o: L.conj_physical(A, out=o),
+    "bitwise_not": lambda L, A, o: L.bitwise_not(A.long(), out=o),
+    "nan_to_num": lambda L, A, o: L.nan_to_num(A, out=o),
+    "searchsorted": lambda L, A, o: L.searchsorted(L.tensor([1.0, 2.5]), A, out=o),
+    "searchsorted32": lambda L, A, o: L.searchsorted(L.tensor([1.0, 2.5]), A, out_int32=True,
+                                                      out=o),
+    "bucketize": lambda L, A, o: L.bucketize(A, L.tensor([1.0, 2.5]), out=o),
+    "cat": lambda L, A, o: L.cat([A, A], out=o), "concat": lambda L, A, o: L.concat([A, A], out=o),
+    "cat_int": lambda L, A, o: L.cat([A.long(), A.long()], out=o),
+    "stack": lambda L, A, o: L.stack([A, A], out=o), "hstack": lambda L, A, o: L.hstack([A, A], out=o),
+    "vstack": lambda L, A, o: L.vstack([A, A], out=o),
+    "row_stack": lambda L, A, o: L.row_stack([A, A], out=o),
+    "column_stack": lambda L, A, o: L.column_stack([A, A], out=o),
+    "dstack": lambda L, A, o: L.dstack([A, A], out=o),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_MORE_OUT_CASES))
+def test_more_out_dtype_rules_as_torch(case):
+    # clamp with number bounds, conj_physical, bitwise_not and nan_to_num refuse an out= of
+    # another dtype; searchsorted/bucketize check it up front; cat and the stacks refuse a
+    # dtype they cannot cast into (numtorch cast into all of them); where took no out=
+    def run(L, dt):
+        A = L.tensor([[2.0, 1.0], [1.0, 3.0]])
+        o = L.empty(0, dtype=getattr(L, dt))
+        try:
+            r = _MORE_OUT_CASES[case](L, A, o)
+            return "ok", r is o, o.dtype == r.dtype, np.round(o.numpy().astype(float), 5).tolist()
+        except Exception as e:  # noqa: BLE001 - the class and words are compared
+            return type(e).__name__, str(e)
+
+    for dt in ("float32", "float64", "int64", "int32", "bool", "float16"):
+        assert run(numtorch, dt) == run(torch, dt), dt

@@ -152,7 +152,8 @@ def _write_out(result, out, name, exact=False, castable=None):
 # unary ops whose out= must already have the result's dtype (torch's kernels for these keep
 # the input's dtype and do not cast into another); the float-valued ones (exp, sin, ...) cast
 SAME_DTYPE_OUT = "Found dtype {got} but expected {want}"
-_SAME_DTYPE_UNARY = frozenset({"neg", "abs", "sign", "sgn", "floor", "ceil", "trunc", "frac"})
+_SAME_DTYPE_UNARY = frozenset({"neg", "abs", "sign", "sgn", "floor", "ceil", "trunc", "frac",
+                               "bitwise_not"})
 
 
 def _unary(cls, name, summary):

@@ -112,6 +112,13 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
             raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites,"
                                " got side of left while right was True")
         right = side == "right"
+    want = _dtype.int32 if out_int32 else _dtype.int64
+    if out is not None and out.dtype is not want:
+        raise RuntimeError(f"torch.searchsorted(): output tensor's dtype is wrong, it can only be "
+                           f"Int(int32) or Long(int64) depending on whether out_int32 flag is "
+                           f"True, but we got output tensor's dtype "
+                           f"{_dtype._TYPE_DISPLAY[out.dtype.name]} and out_int32 flag is "
+                           f"{bool(out_int32)}")
     seq = sorted_sequence._array
     xp = xp_of(seq)
     if sorter is not None:

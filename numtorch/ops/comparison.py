@@ -16,7 +16,8 @@ from ..autograd._pointwise_layout import pointwise_result
 from ..autograd.graph import Op, rename_node
 from ..backend import xp_of as backend_xp
 from ._pointwise import (
-    _NUMBER, _broadcast_error, _check_number_or_tensor, _check_tensor, _not_implemented, _out,
+    _NUMBER, SAME_DTYPE_OUT, _broadcast_error, _check_number_or_tensor, _check_tensor,
+    _not_implemented, _out,
 )
 
 __all__ = [
@@ -464,13 +465,15 @@ def fmin(input, other, *, out=None):
     return _out(Fmin.apply(input, other), out, "fmin")
 
 
-def where(condition, input=None, other=None):
+def where(condition, input=None, other=None, *, out=None):
     """Pick ``input`` where ``condition`` is true and ``other`` elsewhere.
 
     Args:
         condition (Tensor): a bool tensor (uint8 is accepted, as torch still does).
         input (Tensor or Number): values where ``condition`` is true.
         other (Tensor or Number): values where it is false.
+        out (Tensor, optional): tensor to write the result into; ``input`` and ``other``
+            must then be tensors (torch's overload with ``out`` takes no numbers).
 
     Returns:
         Tensor: the broadcast selection in the promoted dtype of ``input`` and ``other``.
@@ -493,6 +496,9 @@ def where(condition, input=None, other=None):
         else:
             raise RuntimeError(f"where expected condition to be a boolean tensor, but got a "
                                f"tensor with dtype {_dtype._TYPE_DISPLAY[condition.dtype.name]}")
+    if out is not None:
+        _check_tensor("where", input, "input", 2)
+        _check_tensor("where", other, "other", 3)
     dt = _dtype.result_type(input, other)
     if isinstance(input, Tensor):
         a = input if input._array.dtype == dt.np else input.to(dt)
@@ -504,7 +510,10 @@ def where(condition, input=None, other=None):
     else:
         _check_number_or_tensor("where", other, "other", 3)
         b = _scalar_as(dt, other)
-    return Where.apply(condition, a, b)
+    r = Where.apply(condition, a, b)
+    if out is None:
+        return r
+    return _out(r, out, "where", "Expected out type to be {want} but got {got}")
 
 
 def _scalar_as(dt, value):
@@ -591,7 +600,8 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
         # torch wraps in-range negative bounds of unsigned tensors (-2 -> 254 for uint8)
         min, max = (None if b is None else int(np.array(b).astype(dt.np)) for b in (min, max))
     x = input if input.dtype is dt else input.to(dt)
-    return _out(Clamp.apply(x, min=min, max=max), out, "clamp")
+    # number bounds: torch's kernel writes only the result's dtype (tensor bounds cast)
+    return _out(Clamp.apply(x, min=min, max=max), out, "clamp", SAME_DTYPE_OUT)
 
 
 clip = clamp
@@ -601,11 +611,11 @@ def clamp_min(input, min, *, out=None):  # noqa: A002
     """Clamp from below: ``max(input, min)`` (see :func:`clamp`)."""
     r = clamp(input, min, None)
     rename_node(r, "ClampMinBackward1" if isinstance(min, Tensor) else "ClampMinBackward0")
-    return _out(r, out, "clamp_min")
+    return _out(r, out, "clamp_min", not isinstance(min, Tensor) and SAME_DTYPE_OUT)
 
 
 def clamp_max(input, max, *, out=None):  # noqa: A002
     """Clamp from above: ``min(input, max)`` (see :func:`clamp`)."""
     r = clamp(input, None, max)
     rename_node(r, "ClampMaxBackward1" if isinstance(max, Tensor) else "ClampMaxBackward0")
-    return _out(r, out, "clamp_max")
+    return _out(r, out, "clamp_max", not isinstance(max, Tensor) and SAME_DTYPE_OUT)

@@ -21,7 +21,7 @@ from .. import _dtype
 from .._tensor import _make
 from ..autograd.graph import Op
 from ..backend import helpers_for, xp_of
-from ._pointwise import _broadcast_error, _check_tensor, _out, _zeros_like
+from ._pointwise import SAME_DTYPE_OUT, _broadcast_error, _check_tensor, _out, _zeros_like
 from .comparison import where
 
 __all__ = ["real", "imag", "conj", "conj_physical", "resolve_conj", "resolve_neg", "is_conj",
@@ -206,7 +206,7 @@ def conj(input):
 def conj_physical(input, *, out=None):
     """Return the complex conjugate as a new tensor (``input`` itself if it is not complex)."""
     _check_tensor("conj_physical", input)
-    return _out(conj(input), out, "conj_physical")
+    return _out(conj(input), out, "conj_physical", SAME_DTYPE_OUT)
 
 
 def resolve_conj(input):

@@ -324,7 +324,8 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
             raise TypeError(f"nan_to_num(): argument '{name}' must be float, not "
                             f"{type(v).__name__}")
     return _out(NanToNum.apply(input, nan=0.0 if nan is None else nan, posinf=posinf,
-                               neginf=neginf), out, "nan_to_num")
+                               neginf=neginf), out, "nan_to_num",
+                "nan_to_num: dtype of out: {got} should be same as input: {want}")
 
 
 def _float_pair(fn, *operands):

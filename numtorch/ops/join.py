@@ -156,6 +156,9 @@ def cat(tensors, dim=0, *, out=None, _fn="cat"):
     if not _one_dtype(tensors):
         dt = _dtype.result_type(*[_NdTag(x) for x in tensors])
         tensors = [x if x.dtype is dt else x.to(dt) for x in tensors]
+    if out is not None and not _dtype.can_cast(tensors[0].dtype, out.dtype):
+        raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
+                        f"{_dtype._TYPE_DISPLAY[out.dtype.name]}")
     r = Cat.apply(*tensors, dim=d)
     return _out(r, out)
 
@@ -247,18 +250,18 @@ def _plain_stack(tensors):
     return True
 
 
-def hstack(tensors):
+def hstack(tensors, *, out=None):
     """Stack horizontally (along dim 1, or dim 0 for 1-d tensors)."""
     tensors = tensor_list("hstack", tensors, "hstack")
     ts = atleast_1d(*tensors) if len(tensors) > 1 else [atleast_1d(tensors[0])]
-    return cat(ts, 0 if ts[0].dim() == 1 else 1)
+    return cat(ts, 0 if ts[0].dim() == 1 else 1, out=out)
 
 
-def vstack(tensors, _fn="vstack"):
+def vstack(tensors, _fn="vstack", *, out=None):
     """Stack vertically (along dim 0 after making inputs at least 2-d)."""
     tensors = tensor_list(_fn, tensors, "vstack")
     ts = [atleast_2d(x) for x in tensors]
-    return cat(ts, 0)
+    return cat(ts, 0, out=out)
 
 
 def _sequence_arg(tensors):

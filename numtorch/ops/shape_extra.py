@@ -167,19 +167,12 @@ def column_stack(tensors, *, out=None):
     """Stack 0-d and 1-d tensors as columns (and 2-d ones as they are) side by side."""
     tensors = _ops().join.tensor_list("column_stack", tensors, "column_stack")
     cols = [t.reshape(t._array.size, 1) if t._array.ndim <= 1 else t for t in tensors]
-    return _with_out(_ops().hstack(cols), out)
+    return _ops().join.hstack(cols, out=out)
 
 
 def row_stack(tensors, *, out=None):
     """Another name of :func:`vstack`."""
-    return _with_out(_ops().join.vstack(tensors, _fn="row_stack"), out)
-
-
-def _with_out(res, out):
-    if out is None:
-        return res
-    out.resize_(res.shape).copy_(res)
-    return out
+    return _ops().join.vstack(tensors, _fn="row_stack", out=out)
 
 
 def tile(input, dims):
