@@ -8,6 +8,7 @@ positions by gather's own backward and double backward works.
 
 import numpy as np
 
+from .. import _dtype
 from .._tensor import _make
 from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for, xp_of
@@ -260,7 +261,33 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
 
     ties = _torch_kth_ties(k - 1) if _plain_host(a) else None
     res = _select_kth("kthvalue", input, d, keepdim, kth, ties)
-    return _out(_kthvalue_t((rename_node(res[0], "KthvalueBackward0"), res[1])), out)
+    return _pair_out(_kthvalue_t((rename_node(res[0], "KthvalueBackward0"), res[1])), out,
+                     "output values must be of same type as input",
+                     "output indices must be of scalar type Long")
+
+
+_MEDIAN_VALUES = ("Expected tensor for 'values' to have the same type as tensor for argument #2 "
+                  "'self'; but type {got_t} does not equal {want_t} (while checking arguments "
+                  "for median)")
+_MEDIAN_INDICES = ("Expected tensor for argument #1 'indices' to have scalar type Long; but got "
+                   "{got_t} instead (while checking arguments for median)")
+_CUM_OUT = "expected scalar_type {want} but found {got}"
+
+
+def _pair_out(result, out, values_msg, indices_msg, indices_first=False):
+    """``_out`` for a ``(values, indices)`` result whose kernel writes only the input's dtype
+    and int64 indices: torch refuses an ``out`` pair of other dtypes in the op's own words
+    (``{want}``/``{got}`` display names, ``{want_t}``/``{got_t}`` legacy tensor types),
+    checking the values first unless ``indices_first`` (median's order)."""
+    if out is not None:
+        checks = list(zip(result, out, (values_msg, indices_msg)))
+        for res, o, msg in (checks[::-1] if indices_first else checks):
+            if o.dtype is not res.dtype:
+                show = _dtype._TYPE_DISPLAY
+                raise RuntimeError(msg.format(
+                    want=show[res.dtype.name], got=show[o.dtype.name],
+                    want_t=f"torch.{res.dtype._legacy}", got_t=f"torch.{o.dtype._legacy}"))
+    return _out(result, out)
 
 
 def _median_pos(ignore_nan):
@@ -310,12 +337,18 @@ def median(input, dim=None, keepdim=False, *, out=None):
         >>> torch.median(torch.tensor([1., 4., 2., 3.]))
         tensor(2.)
     """
-    return _out(_median("median", input, dim, keepdim, False), out)
+    r = _median("median", input, dim, keepdim, False)
+    if dim is None:
+        return _out(r, out)
+    return _pair_out(r, out, _MEDIAN_VALUES, _MEDIAN_INDICES, indices_first=True)
 
 
 def nanmedian(input, dim=None, keepdim=False, *, out=None):
     """Like :func:`median`, but NaN entries are left out (all-NaN lines give NaN)."""
-    return _out(_median("nanmedian", input, dim, keepdim, True), out)
+    r = _median("nanmedian", input, dim, keepdim, True)
+    if dim is None:
+        return _out(r, out)
+    return _pair_out(r, out, _MEDIAN_VALUES, _MEDIAN_INDICES, indices_first=True)
 
 
 def mode(input, dim=-1, keepdim=False, *, out=None):
@@ -349,7 +382,9 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     idx = xp.moveaxis(last.reshape(moved), -1, d).astype(np.int64)
     vals = _pick(input, d, idx.reshape(()) if input._array.ndim == 0 else idx)
     vals, idx = _finish(input, vals, _make(idx), d, keepdim)
-    return _out(_mode_t((rename_node(vals, "ModeBackward0"), idx)), out)
+    return _pair_out(_mode_t((rename_node(vals, "ModeBackward0"), idx)), out,
+                     "expected scalar type '{want}' but got '{got}' for values output",
+                     "expected scalar type '{want}' but got '{got}' for indices output")
 
 
 def _cum_extreme(fn, input, dim):
@@ -383,9 +418,9 @@ def cummax(input, dim, *, out=None):
         >>> torch.cummax(torch.tensor([1., 3., 2.]), 0).indices
         tensor([0, 1, 1])
     """
-    return _out(_cummax_t(_cum_extreme("cummax", input, dim)), out)
+    return _pair_out(_cummax_t(_cum_extreme("cummax", input, dim)), out, _CUM_OUT, _CUM_OUT)
 
 
 def cummin(input, dim, *, out=None):
     """Running minimum along ``dim`` and its index (see :func:`cummax`)."""
-    return _out(_cummin_t(_cum_extreme("cummin", input, dim)), out)
+    return _pair_out(_cummin_t(_cum_extreme("cummin", input, dim)), out, _CUM_OUT, _CUM_OUT)
