@@ -97,7 +97,9 @@ def _resample_rows(local, out_len, in_len, cubic, dtype):
     samples (align_corners=False, bilinear or bicubic as torch's upsampling kernels, in
     ``dtype`` as they compute), read at the integer output positions ``local`` ``(N, L)``;
     the caller masks invalid rows."""
-    scale = float(in_len) / out_len.to(dtype)[:, None]
+    out_len = out_len.to(dtype)[:, None]
+    # a true division, as the kernels' float scale (a number / tensor is reciprocal * number)
+    scale = numtorch.full_like(out_len, float(in_len)) / out_len
     src = scale * (local.to(dtype) + 0.5) - 0.5
     taps = numtorch.arange(in_len, device=local.device)
     if cubic:
