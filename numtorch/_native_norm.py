@@ -4,15 +4,10 @@ torch registers it for sparse COO storage only (a full reduction over the stored
 dense and compressed tensors get its dispatcher error. No gradient, as in torch.
 """
 
+from ._dispatch_error import no_kernel
 from .autograd.grad_mode import no_grad
 
 __all__ = ["native_norm"]
-
-_NO_KERNEL = ("Could not run 'aten::{}' with arguments from the '{}' backend. This could be "
-              "because the operator doesn't exist for this backend, or was omitted during the "
-              "selective/custom build process (if using custom build). If you are a Facebook "
-              "employee using PyTorch on mobile, please visit https://fburl.com/ptmfixes for "
-              "possible resolutions.")
 
 _UNSET = object()
 
@@ -33,7 +28,7 @@ def native_norm(input, p=2, dim=_UNSET, keepdim=_UNSET, dtype=_UNSET):
     device = "CUDA" if input.device.type == "cuda" else "CPU"
     if not input.is_sparse:
         prefix = "SparseCsr" if input.layout is not _strided() else ""
-        raise NotImplementedError(_NO_KERNEL.format(op, prefix + device))
+        raise no_kernel(op, prefix + device, mobile_hint=True)
     if not (input.is_floating_point() or input.is_complex()):
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
                            f"Got {_type_name(input.dtype)} instead.")

@@ -8,15 +8,13 @@ NotImplementedError for the CPU backend, as torch does.
 import numpy as np
 
 from . import _dtype
+from ._dispatch_error import no_kernel
 from ._quantized_array import QArray, dequantize_array
 from ._quantized_scheme import (per_channel_affine, per_channel_affine_float_qparams,
                                 per_tensor_affine)
 
 __all__ = ["_TensorQuantized", "make_quantized", "wrap_qarray"]
 
-_CPU = ("Could not run 'aten::{}' with arguments from the 'CPU' backend. This could be because "
-        "the operator doesn't exist for this backend, or was omitted during the selective/"
-        "custom build process (if using custom build).")
 _NOT_PER_TENSOR = ("Expected quantizer->qscheme() == kPerTensorAffine to be true, but got "
                    "false.  (Could this error message be improved?  If so, please report an "
                    "enhancement request to PyTorch.)")
@@ -41,7 +39,7 @@ def make_quantized(ints, qdtype, quantizer):
 def _qarray(t, op):
     a = t._array
     if type(a) is not QArray:
-        raise NotImplementedError(_CPU.format(op))
+        raise no_kernel(op, "CPU")
     return a
 
 

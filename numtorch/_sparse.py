@@ -19,16 +19,14 @@ import numpy as np
 import numtorch as _nt
 
 from . import _layout
+from ._dispatch_error import no_kernel
 from ._tensor import _DEEPCOPY_NON_LEAF, Tensor, _make, _parse_to
 
 __all__ = []
 
 
 def _unsupported(name):
-    return NotImplementedError(
-        f"Could not run 'aten::{name}' with arguments from the 'SparseCPU' backend. This could "
-        "be because the operator doesn't exist for this backend, or was omitted during the "
-        "selective/custom build process (if using custom build).")
+    return no_kernel(name, "SparseCPU")
 
 
 class SparseCOO:

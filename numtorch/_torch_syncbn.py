@@ -10,22 +10,17 @@ they raise its NotImplementedError, as torch does. All are compositions of numto
 """
 
 from . import _dtype
+from ._dispatch_error import no_kernel
 from .autograd.grad_mode import no_grad
 
 __all__ = ["batch_norm_backward_elemt", "batch_norm_backward_reduce", "batch_norm_elemt",
            "batch_norm_gather_stats", "batch_norm_gather_stats_with_counts", "batch_norm_stats",
            "batch_norm_update_stats"]
 
-_NO_CPU = ("Could not run 'aten::{}' with arguments from the 'CPU' backend. This could be "
-           "because the operator doesn't exist for this backend, or was omitted during the "
-           "selective/custom build process (if using custom build). If you are a Facebook "
-           "employee using PyTorch on mobile, please visit https://fburl.com/ptmfixes for "
-           "possible resolutions.")
-
 
 def _cuda_only(name, input):
     if input.device.type == "cpu":
-        raise NotImplementedError(_NO_CPU.format(name))
+        raise no_kernel(name, "CPU", mobile_hint=True)
 
 
 def _dims(x):

@@ -6,6 +6,7 @@ memory with its input; gradients flow as through the view. The ``unsafe_`` split
 plain splits: torch only skips a view-aliasing check that numtorch does not make.
 """
 
+from ._dispatch_error import no_kernel
 from ._inplace_functions import _require_tensor
 
 _VIEW_COPIES = {
@@ -88,12 +89,7 @@ def _sparse_part_copy(name):
         _require_tensor(name, input)
         if input.is_sparse:
             device = "CUDA" if input.device.type == "cuda" else "CPU"
-            raise NotImplementedError(
-                f"Could not run 'aten::{name}' with arguments from the 'Sparse{device}' "
-                "backend. This could be because the operator doesn't exist for this backend, or "
-                "was omitted during the selective/custom build process (if using custom build). "
-                "If you are a Facebook employee using PyTorch on mobile, please visit "
-                "https://fburl.com/ptmfixes for possible resolutions.")
+            raise no_kernel(name, f"Sparse{device}", mobile_hint=True)
         return getattr(input, part)().clone()
 
     fn.__name__ = fn.__qualname__ = name

@@ -22,6 +22,7 @@ import numpy as np
 import numtorch as _nt
 
 from .. import _dtype, _layout
+from .._dispatch_error import no_kernel
 from .._tensor import Tensor, _make
 from ..autograd.graph import rename_node
 
@@ -47,10 +48,7 @@ _BACKEND_OF_LAYOUT = {_layout.strided: "Strided", _layout.sparse_coo: "Sparse",
 
 
 def _unsupported(name, layout):
-    return NotImplementedError(
-        f"Could not run 'aten::{name}' with arguments from the '{_INFO[layout][0]}CPU' backend. "
-        "This could be because the operator doesn't exist for this backend, or was omitted "
-        "during the selective/custom build process (if using custom build).")
+    return no_kernel(name, f"{_INFO[layout][0]}CPU")
 
 
 def _bad_layout(layout):

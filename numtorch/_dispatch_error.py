@@ -1,0 +1,17 @@
+"""torch's dispatcher error for an op with no kernel for a tensor's backend (dense CPU, sparse,
+quantized...): one wording, shared by every place numtorch refuses such a call as torch does."""
+
+__all__ = ["no_kernel"]
+
+
+def no_kernel(op, backend, mobile_hint=False):
+    """The NotImplementedError torch raises when ``aten::<op>`` has no ``backend`` kernel
+    (``"CPU"``, ``"SparseCPU"``, ...); ``mobile_hint`` adds the sentence some of torch's
+    builds append."""
+    msg = (f"Could not run 'aten::{op}' with arguments from the '{backend}' backend. This could "
+           "be because the operator doesn't exist for this backend, or was omitted during the "
+           "selective/custom build process (if using custom build).")
+    if mobile_hint:
+        msg += (" If you are a Facebook employee using PyTorch on mobile, please visit "
+                "https://fburl.com/ptmfixes for possible resolutions.")
+    return NotImplementedError(msg)
