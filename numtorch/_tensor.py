@@ -325,11 +325,9 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
                 raise RuntimeError("assigned grad has data of a different size")
             want = self.grad_dtype if self._grad_fn is None else self.dtype
             if want is not None and value.dtype is not want:
-                from .ops.indexing import _C_TYPE_NAMES
-
+                got = _dtype._CPP_TYPE.get(value.dtype.name, value.dtype.name)
                 raise RuntimeError(
-                    f"attempting to assign a gradient with dtype "
-                    f"'{_C_TYPE_NAMES.get(value.dtype.name, value.dtype.name)}' to a tensor with "
+                    f"attempting to assign a gradient with dtype '{got}' to a tensor with "
                     f"grad_dtype '{_dtype._TYPE_DISPLAY[want.name]}'. The gradient must match "
                     "the tensor's grad_dtype (defaults to the tensor's dtype). You can set the "
                     "tensor's grad_dtype attribute with a specific dtype, or None to allow any "
@@ -361,11 +359,9 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
                                f"{type(value).__name__}")
         old = self._grad
         if value is not None and old is not None and old.dtype is not value:
-            from .ops.indexing import _C_TYPE_NAMES
-
             raise RuntimeError(
                 f"Cannot set grad_dtype to '{_dtype._TYPE_DISPLAY[value.name]}' because there is "
-                f"already a gradient with dtype '{_C_TYPE_NAMES.get(old.dtype.name)}'. Please "
+                f"already a gradient with dtype '{_dtype._CPP_TYPE.get(old.dtype.name)}'. Please "
                 "clear the gradient (.grad = None) before changing grad_dtype, or ensure the new "
                 "grad_dtype matches the existing gradient's dtype.")
         if self._extra is None:

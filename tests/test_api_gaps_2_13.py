@@ -478,3 +478,26 @@ def test_segment_reduce_gaps_between_segments(reduce, by):
     ya.backward(nt.tensor(g))
     yb.backward(T.tensor(g))
     _close(a.grad, b.grad)
+
+
+def test_grad_dtype_messages_name_bfloat16_and_bool_as_torch():
+    # the C++ type names of every dtype (bfloat16 was printed as 'None' in one message)
+    def run(L):
+        out = []
+        for v in (L.ones(2, dtype=L.bfloat16), L.ones(2, dtype=L.bool)):
+            t = L.zeros(2, requires_grad=True)
+            try:
+                t.grad = v
+            except RuntimeError as e:
+                out.append(str(e))
+        t = L.zeros(2, requires_grad=True)
+        t.grad_dtype = None
+        t.grad = L.ones(2, dtype=L.bfloat16)
+        try:
+            t.grad_dtype = L.float64
+        except RuntimeError as e:
+            out.append(str(e))
+        return out
+
+    got = run(nt)
+    assert len(got) == 3 and got == run(T)
