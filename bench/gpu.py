@@ -288,6 +288,9 @@ def main(argv=None):
             sys.exit("bench/gpu.py needs a GPU with CuPy and a CUDA build of torch "
                      "(or --standin to run the code paths on the CPU)")
         th_device = "cuda"
+        # both libraries in full float32 (torch's cuDNN convolutions default to TF32)
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
     names = [n for n in args.only.split(",") if n] or list(WORKLOADS)
     results = []
     if args.count:
