@@ -80,6 +80,36 @@ def _swap(a):
     return a[:, None] if a.ndim == 1 else a.swapaxes(-1, -2)
 
 
+# Sums over the keys: one einsum pass on the CPU (no temporary); on a GPU cupy.einsum parses
+# its subscripts in Python at every call (~250 us of host time against ~10 us for a reduction
+# or an elementwise launch), so there the sums are reductions and the products ufuncs.
+def _col_sums(xp, st):
+    """The sums over axis -2 of the transposed scores ``st`` (..., S, L), as (..., 1, L)."""
+    if xp is np:
+        return xp.einsum("...sl->...l", st)[..., None, :]
+    return st.sum(axis=-2, keepdims=True)
+
+
+def _col_dots(xp, a, b):
+    """sum over axis -2 of ``a * b`` (transposed scores), as (..., 1, L)."""
+    if xp is np:
+        return xp.einsum("...sl,...sl->...l", a, b)[..., None, :]
+    return (a * b).sum(axis=-2, keepdims=True)
+
+
+def _row_dots(xp, g, o, spec):
+    """The dot products ``g_l . o_l`` of the output gradient and the output over their last
+    dim, shaped (..., 1, L) to broadcast over transposed scores: ``spec`` is the CPU's einsum
+    from ``g``'s dims to the scores' leading dims and L (``lnhd`` heads of a (L, N, E) tensor
+    go to ``nhl``; batch-first operands keep their order)."""
+    if xp is np:
+        return xp.einsum(spec, g, o)[..., None, :]
+    dots = (g * o).sum(axis=-1)
+    if g.ndim == 4 and spec.startswith("lnhd"):  # (L, N, H) -> (N, H, L)
+        dots = dots.transpose(1, 2, 0)
+    return dots[..., None, :]
+
+
 def _mT(xp, a, rows):
     """``a``'s matrices transposed, as the second operand of a batched ``matmul`` whose first
     operand's matrices have ``rows`` rows: a
@@ -141,8 +171,7 @@ class MultiHeadAttentionCore(Op):
                     m, dead = _zero_dead(xp, m)
                 s -= m
                 xp.exp(s, out=s)
-                z = _unit_dead(xp, xp.einsum("nhsl->nhl", s)[:, :, None, :], dead)
-                s /= z
+                s /= _unit_dead(xp, _col_sums(xp, s), dead)
             if dead is not None:
                 deads.append((b, dead))
             xp.matmul(s.transpose(0, 1, 3, 2), v4[b], out=o4[b])
@@ -198,11 +227,11 @@ class MultiHeadAttentionCore(Op):
             b = slice(lo, hi)
             d, p = dst[b], pt[b]
             xp.matmul(v4[b], _mT(xp, g4[b], v4.shape[-2]), out=d)
-            dots = xp.einsum("lnhd,lnhd->nhl", g_o[:, b], o[:, b])
+            dots = _row_dots(xp, g_o[:, b], o[:, b], "lnhd,lnhd->nhl")
             if gpt is not None:
                 d += gpt[b]
-                dots += xp.einsum("nhsl,nhsl->nhl", gpt[b], p)
-            d -= dots[:, :, None, :]
+                dots += _col_dots(xp, gpt[b], p)
+            d -= dots
             d *= p
             if dq4 is not None:
                 xp.matmul(d.transpose(0, 1, 3, 2), k4[b], out=dq4[b])
@@ -331,7 +360,7 @@ def _softmax_cols(xp, st, safe):
         m, dead = _zero_dead(xp, m)
     st -= m
     xp.exp(st, out=st)
-    st /= _unit_dead(xp, xp.einsum("...sl->...l", st)[..., None, :], dead)
+    st /= _unit_dead(xp, _col_sums(xp, st), dead)
     return dead
 
 
@@ -498,8 +527,7 @@ class ScaledDotProductAttention(Op):
             b = slice(lo, hi)
             d, p, gb = dst[b], pt[b], g[b]
             xp.matmul(v[b], _mT(xp, gb, v.shape[-2]), out=d)
-            dots = xp.einsum("...ld,...ld->...l", gb, o[b])
-            d -= dots[..., None, :]
+            d -= _row_dots(xp, gb, o[b], "...ld,...ld->...l")
             d *= p
             if dq is not None:
                 xp.matmul(d.swapaxes(-1, -2), k[b], out=dq[b])
