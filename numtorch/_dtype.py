@@ -185,9 +185,12 @@ _TYPE_DISPLAY = {"float32": "Float", "float64": "Double", "float16": "Half", "in
 # how torch's C++ kernels name dtypes ("Expected out tensor to have dtype float, but got ...")
 _CPP_TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half",
              "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int", "int16": "short int",
-             "int8": "signed char", "uint8": "unsigned char", "uint16": "unsigned short",
-             "uint32": "unsigned int", "uint64": "unsigned long", "bool": "bool",
-             "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+             "int8": "signed char", "uint8": "unsigned char", "uint16": "short unsigned int",
+             "uint32": "unsigned int", "uint64": "long unsigned int", "bool": "bool",
+             "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
+             "float8_e4m3fn": "c10::Float8_e4m3fn", "float8_e5m2": "c10::Float8_e5m2",
+             "float8_e4m3fnuz": "c10::Float8_e4m3fnuz", "float8_e5m2fnuz": "c10::Float8_e5m2fnuz",
+             "float8_e8m0fnu": "c10::Float8_e8m0fnu"}
 
 _default = [float32]
 

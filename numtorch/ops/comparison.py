@@ -535,8 +535,6 @@ def _check_int_bound(dt, v):
 def check_clamp_inplace(input, min, max):  # noqa: A002 - torch's names
     """torch's clamp_ with Python number bounds refuses a float bound on an integer tensor in
     its kernel's words (C++ type names: 'long int'), unlike the generic in-place check."""
-    from .matmul import _CPP_NAME
-
     if isinstance(min, Tensor) or isinstance(max, Tensor) or not isinstance(input, Tensor):
         return
     if input.dtype._category == _dtype._QUANT:  # torch has no in-place quantized clamp
@@ -545,9 +543,9 @@ def check_clamp_inplace(input, min, max):  # noqa: A002 - torch's names
         raise not_supported("clamp.out")
     dt = _dtype.result_type(input, min, max)
     if dt is not input.dtype and not _dtype.can_cast(dt, input.dtype) \
-            and dt.name in _CPP_NAME and input.dtype.name in _CPP_NAME:
+            and dt.name in _dtype._CPP_TYPE and input.dtype.name in _dtype._CPP_TYPE:
         raise RuntimeError(f"result type {_dtype._TYPE_DISPLAY[dt.name]} can't be cast to the "
-                           f"desired output type {_CPP_NAME[input.dtype.name]}")
+                           f"desired output type {_dtype._CPP_TYPE[input.dtype.name]}")
 
 
 def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names

@@ -682,7 +682,7 @@ def masked_fill(input, mask, value):
                         f"{type(mask).__name__}")
     if mask.dtype is not _dtype.bool:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
-                           f"{_C_TYPE_NAMES.get(mask.dtype.name, mask.dtype.name)}")
+                           f"{_dtype._CPP_TYPE.get(mask.dtype.name, mask.dtype.name)}")
     if isinstance(value, Tensor):
         if value._array.ndim != 0:
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but "
@@ -693,13 +693,6 @@ def masked_fill(input, mask, value):
     node = "MaskedFillBackward1" if isinstance(value, Tensor) else "MaskedFillBackward0"
     # a larger mask broadcasts the result, as in torch
     return rename_node(row_major_result(where(mask, value, input)), node)
-
-
-# how torch's masked_fill names a mask dtype (C++ type names)
-_C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
-                 "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
-                 "uint8": "unsigned char", "complex64": "c10::complex<float>",
-                 "complex128": "c10::complex<double>"}
 
 
 def masked_select(input, mask, *, out=None):

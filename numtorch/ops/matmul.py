@@ -70,11 +70,6 @@ def product(xp, a, b):
     return _dtype.opmath_matmul(xp, a, b)
 
 
-# how torch's C++ kernels spell dtypes in "expected m1 and m2 to have the same dtype"
-_CPP_NAME = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
-             "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-             "bool": "bool", "complex64": "c10::complex<float>",
-             "complex128": "c10::complex<double>"}
 
 
 def _disp(t):
@@ -142,8 +137,9 @@ def _check_matmul(input, other):
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied "
                                f"({rows}x{a.shape[-1]} and {_dims(b.shape)})")
         if input.dtype is not other.dtype:
+            cpp = _dtype._CPP_TYPE
             raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
-                               f"{_CPP_NAME[input.dtype.name]} != {_CPP_NAME[other.dtype.name]}")
+                               f"{cpp[input.dtype.name]} != {cpp[other.dtype.name]}")
     else:
         batch = _broadcast_batch(a.shape[:-2], b.shape[:-2])
         if a.shape[-1] != b.shape[-2]:

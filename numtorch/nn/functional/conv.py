@@ -54,10 +54,7 @@ def _need_tensor(fn, name, pos, value, optional=False):
 
 def _bias_error(input, bias):
     """torch's error for a bias whose dtype is not the input's (it names their C++ types)."""
-    from ...ops.matmul import _CPP_NAME
-
-    names = [{"bfloat16": "c10::BFloat16"}.get(t.dtype.name) or _CPP_NAME[t.dtype.name]
-             for t in (input, bias)]
+    names = [_dtype._CPP_TYPE.get(t.dtype.name, t.dtype.name) for t in (input, bias)]
     return RuntimeError(f"Input type ({names[0]}) and bias type ({names[1]}) should be the same")
 
 

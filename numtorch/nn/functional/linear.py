@@ -9,11 +9,6 @@ from ...ops.linear_fused import linear_fused
 
 __all__ = ["linear", "bilinear"]
 
-# how torch's C++ kernels spell dtypes in the mm/addmm dtype-mismatch messages
-_CPP_NAME = {"float32": "float", "float64": "double", "float16": "c10::Half",
-             "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
-             "uint8": "unsigned char", "bool": "bool", "complex64": "c10::complex<float>",
-             "complex128": "c10::complex<double>"}
 _SHORT_NAME = {"float32": "float", "float64": "double", "float16": "half", "int64": "long",
                "int32": "int", "int16": "short", "int8": "char", "uint8": "unsigned char",
                "bool": "bool", "complex64": "complex<float>", "complex128": "complex<double>"}
@@ -88,8 +83,9 @@ def _linear_general(input, weight, bias):
             raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
                                f"{disp[input.dtype.name]} and {disp[weight.dtype.name]}")
     if input.dtype is not weight.dtype:
+        cpp = _dtype._CPP_TYPE
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
-                           f"{_CPP_NAME[input.dtype.name]} != {_CPP_NAME[weight.dtype.name]}")
+                           f"{cpp[input.dtype.name]} != {cpp[weight.dtype.name]}")
     if bias is None:
         return matmul(input, weight.t())
     out_shape = xs[:-1] + ws[:1]
