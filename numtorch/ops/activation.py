@@ -57,6 +57,19 @@ def _relu_flat(x):
     return out
 
 
+def _positive_part(xp, x):
+    """max(x, 0) of float array ``x`` with torch's signs: -0. stays -0., NaN stays NaN.
+
+    NumPy's maximum gives its second operand on ties, so maximum(0, x) keeps x's -0.; CUDA's
+    max (CuPy's maximum) orders +0. above -0. whatever the operand order (relu(-0.) came back
+    +0. on an H200). CuPy's clip keeps x on ties and NaN, so device arrays take it; the host
+    keeps the cheaper maximum (clip costs ~2 us more on small arrays)."""
+    zero = x.dtype.type(0)
+    if type(x) is np.ndarray:
+        return np.maximum(zero, x)
+    return xp.clip(x, zero, x.dtype.type(np.inf)).astype(x.dtype, copy=False)
+
+
 class Relu(_Pointwise):
     """y = max(x, 0); dy/dx = 1 where y > 0, else 0 (0 at x == 0, as torch)."""
 
@@ -68,9 +81,7 @@ class Relu(_Pointwise):
             return _relu_flat(x)
         if x.dtype.kind != "f":  # quantized payloads take x first; no signed zeros there
             return xp.maximum(x, x.dtype.type(0))
-        # maximum (not fmax) keeps NaN; NumPy's maximum gives its second operand on ties, so
-        # x second keeps torch's -0. for -0.
-        return xp.maximum(x.dtype.type(0), x)
+        return _positive_part(xp, x)
 
     def backward(self, grad):
         return ReluBackward.apply(self.saved_output(), grad)
@@ -134,6 +145,10 @@ class LeakyRelu(_Pointwise):
         slope = self.negative_slope
         y = x * x.dtype.type(slope)  # a Python float would widen bfloat16 to float32
         if slope == 0:  # +inf * 0 is NaN, which max would pick; torch keeps +inf (-inf -> NaN)
+            return _select(xp, x > 0, x, y, x.dtype)
+        if slope < 0 and type(x) is not np.ndarray:
+            # +0. beside slope * +0. = -0.: torch gives -0., NumPy's max its second operand
+            # (-0.), CUDA's max +0. whatever the order
             return _select(xp, x > 0, x, y, x.dtype)
         return (xp.maximum if slope <= 1 else xp.minimum)(x, y, out=y)
 
@@ -264,9 +279,9 @@ class Elu(_Pointwise):
         xp.expm1(neg, out=neg)
         if self.alpha != 1:
             neg *= self.alpha
-        # minimum/maximum (not fmin/fmax) propagate NaN; x second (NumPy gives the second on
-        # ties) and expm1(-0.) keep torch's -0. for -0.
-        neg += xp.maximum(zero, x)
+        # minimum (not fmin) propagates NaN; the positive part keeps -0. (on NumPy and CUDA:
+        # see _positive_part) and expm1(-0.) is -0.: torch's -0. for -0.
+        neg += _positive_part(xp, x)
         if self.scale != 1:
             neg *= self.scale
         return neg

@@ -1,7 +1,9 @@
 """Signed zeros as torch: relu, clamp and the ELU family keep the input's -0. where torch
 does. NumPy's maximum/minimum give their second operand on ties and clip with one bound runs
-them, so numtorch orders the operands (and bounds) to keep torch's sign; a printed tensor shows
-it (tensor([-0.]) against tensor([0.])). torch.maximum/minimum themselves are left as NumPy's:
+them, so numtorch orders the operands (and bounds) to keep torch's sign; CUDA's max/min order
++0. above -0. whatever the operands' order, so device arrays take a two-bound clip or a
+selection instead (tests/cuda/standin follows CUDA's rule). A printed tensor shows the sign
+(tensor([-0.]) against tensor([0.])). torch.maximum/minimum themselves are left as NumPy's:
 torch's own tie rule differs between its vectorised body and its scalar tail."""
 
 import pytest
@@ -38,6 +40,8 @@ CASES = {
     "clamp_tensor_bounds": lambda L, x: L.clamp(x, min=L.zeros(()), max=L.ones(())),
     "hardtanh": lambda L, x: L.nn.functional.hardtanh(x, 0.0, 1.0),
     "relu6": lambda L, x: L.nn.functional.relu6(x),
+    "leaky_relu_negative_slope": lambda L, x: L.nn.functional.leaky_relu(x, -0.5),
+    "leaky_relu_steep": lambda L, x: L.nn.functional.leaky_relu(x, 2.0),
 }
 
 

@@ -29,6 +29,16 @@ its source; the values were seen on an H100).
   row in order: an ulp apart in float32 (test_sum_mean_dtype_argument[cuda-sum]).
 - ``logical_and``/``or``/``xor``/``not`` have no complex loops (``_routines_logic.pyx``'s
   ``create_comparison``, ``cupy/_logic/ops.py``): TypeError "Wrong type ... of arguments".
+- float ``maximum``/``minimum`` are ``max``/``min`` of CUDA after a NaN test, and
+  ``fmax``/``fmin`` are CUDA's ``fmax``/``fmin`` (``cupy/_math/misc.py``; the half types convert
+  to float, ``cupy/_core/include/cupy/float16.cuh``): all compile to PTX ``max``/``min``, which
+  order +0.0 above -0.0 (the PTX ISA's semantics of ``max.f32``/``max.f64``). So max(-0., 0.) is
+  +0. and min(0., -0.) is -0. in either operand order, where NumPy gives its second operand on
+  ties (relu(-0.) written as maximum(0, x) gave +0. on an H200, torch and NumPy -0.).
+- ``clip`` is one ufunc, ``in1 > in2 ? in2 : (in0 < in1 ? in1 : (in0 > in2 ? in2 : in0))``
+  (``_routines_math.pyx``), a missing bound being -inf/+inf (or the integer type's limits):
+  ties keep x (-0. stays -0. against a 0 bound), a NaN x stays NaN, and lo > hi gives hi.
+  NumPy's clip with one bound runs maximum/minimum and gives the bound on ties.
 """
 
 import numpy as np
@@ -252,6 +262,73 @@ def _complex_quotient(a, b):
     return out
 
 
+def _zero_ordered(np_fn, larger):
+    """A ufunc body: NumPy's ``np_fn`` (maximum, minimum, fmax, fmin; NaN rules as CuPy's), with
+    zeros of both signs ordered as PTX's ``max``/``min`` order them (+0. above -0.)."""
+    def f(a, b, out=None, dtype=None, casting="same_kind", where=None):
+        kw = {"casting": casting}
+        if dtype is not None:
+            kw["dtype"] = dtype
+        if where is not None:
+            kw["where"] = where
+        if out is not None:
+            kw["out"] = out
+        x, y = np.asarray(a), np.asarray(b)
+        negative = None
+        if x.dtype.kind in "fiub" and y.dtype.kind in "fiub":
+            both = (x == 0) & (y == 0)  # read before an ``out`` that is an operand changes
+            if where is not None:
+                both &= where
+            if both.any():
+                sx, sy = np.signbit(x), np.signbit(y)
+                negative = (sx & sy) if larger else (sx | sy)
+        r = np_fn(a, b, **kw)
+        if negative is not None and r.dtype.kind == "f":
+            np.copyto(r, np.where(negative, r.dtype.type(-0.0), r.dtype.type(0.0)),
+                      where=np.broadcast_to(both, r.shape))
+        return r
+
+    return f
+
+
+def _clip(a, a_min, a_max, out=None):
+    """CuPy's clip of host array ``a`` (see the module docstring)."""
+    kind = a.dtype.kind
+    if a_min is None:
+        a_min = a.dtype.type(-np.inf) if kind == "f" else \
+            np.iinfo(a.dtype).min if kind in "iu" else None
+    if a_max is None:
+        a_max = a.dtype.type(np.inf) if kind == "f" else \
+            np.iinfo(a.dtype).max if kind in "iu" else None
+    if kind == "c":
+        raise TypeError(f"Wrong type ({a.dtype}, {np.asarray(a_min).dtype}, "
+                        f"{np.asarray(a_max).dtype}) of arguments for cupy_clip")
+    r = np.clip(a, a_min, a_max)  # the loop's dtype and shape (and NumPy's errors)
+    if r.dtype.kind == "f":
+        x, lo, hi = (np.asarray(v).astype(r.dtype) for v in (a, a_min, a_max))
+        r = np.where(lo > hi, hi, np.where(x < lo, lo, np.where(x > hi, hi, x)))
+        r = np.ascontiguousarray(r, dtype=a.dtype if r.dtype == a.dtype else r.dtype)
+    if out is not None:
+        np.copyto(out, r, casting="same_kind")
+        return out
+    return r
+
+
+def _clip_method(self, min=None, max=None, out=None):  # noqa: A002 - CuPy's names
+    STATS["kernels"] += 1
+    r = _clip(self._d, _unwrap_scalar(min), _unwrap_scalar(max),
+              None if out is None else out._d)
+    return out if out is not None else wrap(r)
+
+
+def _clip_function(a, a_min, a_max, out=None):
+    return a.clip(a_min, a_max, out=out)  # as CuPy's (cupy/_math/misc.py)
+
+
+def _unwrap_scalar(v):
+    return v._d if type(v) is ndarray else v
+
+
 def install(cp, cpx, ufunc, make_function):
     """Replace the stand-in's NumPy-faithful names by CuPy-faithful ones."""
     from scipy import special as sp
@@ -264,6 +341,11 @@ def install(cp, cpx, ufunc, make_function):
     cp.true_divide = cp.divide = ufunc(
         "true_divide", _float_rule(np.true_divide, _complex_quotient, "c"), 2, 1)
     cp.lcm = ufunc("lcm", _float_rule(np.lcm, _lcm, "i"), 2, 1)
+    for name, larger in (("maximum", True), ("minimum", False), ("fmax", True),
+                         ("fmin", False)):
+        setattr(cp, name, ufunc(name, _zero_ordered(getattr(np, name), larger), 2, 1))
+    cp.clip = _clip_function
+    ndarray.clip = _clip_method
     for name in ("round", "around", "round_"):
         setattr(cp, name, _round_function(make_function, name))
     ndarray.round = _round_method
