@@ -593,6 +593,7 @@ from ._cupy_kernels import adam_update, gelu_erf, gelu_slope, lstm_cell  # noqa:
 from ._cupy_rnn import lstm_seq_grad, lstm_seq_step  # noqa: E402,F401
 from ._cupy_norm import norm_apply, norm_grad, norm_invstd  # noqa: E402,F401
 from ._cupy_norm import rows_forward, rows_grad, running_update  # noqa: E402,F401
+from ._cupy_norm import channel_sums  # noqa: E402,F401
 from ._cupy_optim import multi_adagrad, multi_adam, multi_rmsprop, multi_sgd  # noqa: E402,F401
 from ._cupy_conv import col2im, im2col  # noqa: E402,F401
 from ._cupy_loss import ce_applies, ce_exp, ce_grad, ce_rows, loss_mean  # noqa: E402,F401

@@ -73,6 +73,8 @@ def _sum_keepdim(xp, a, dims, b=None):
             return r.reshape(kept)
         m = a if b is None else a * b
         return m.sum(axis=dims, keepdims=True)
+    if is_device_array(a):
+        return _device_sums(xp, a, dims, b, kept)
     if a.flags.c_contiguous and (b is None or b.flags.c_contiguous):
         a = a.reshape(merged)
         b = None if b is None else b.reshape(merged)
@@ -83,6 +85,46 @@ def _sum_keepdim(xp, a, dims, b=None):
         return m.sum(axis=dims, keepdims=True)
     r = xp.einsum(spec, a) if b is None else xp.einsum(spec, a, b)
     return r.reshape(kept)
+
+
+@functools.lru_cache(maxsize=512)
+def _channel_view(shape, dims):
+    """``shape`` summed over ``dims`` as a (P, C, L) array summed over P and L (size-1 dims
+    on either side), or None when it is not of that form (batch norm's (N, C, *spatial));
+    rows and columns (layer norm, 1-d batch norm) take CuPy's ``sum``."""
+    runs = []
+    for i, size in enumerate(shape):
+        if size == 1:
+            continue
+        summed = i in dims
+        if runs and runs[-1][1] == summed:
+            runs[-1][0] *= size
+        else:
+            runs.append([size, summed])
+    if tuple(summed for _, summed in runs) != (True, False, True):
+        return None
+    return tuple(size for size, _ in runs)
+
+
+def _device_sums(xp, a, dims, b, kept, both=False):
+    """``_sum_keepdim`` on a GPU: no einsum (its Python parsing costs ~250 us of host time
+    a call); per-channel sums in two kernels (``channel_sums``), else CuPy's ``sum``. With
+    ``both``: the pair (sum(a), sum(a * b))."""
+    view = _channel_view(a.shape, dims)
+    if view is not None and (b is None or b.shape == a.shape):
+        r = helpers_for(xp).channel_sums(a, b, *view, both=both)
+        if r is not None:
+            return (r[0].reshape(kept), r[1].reshape(kept)) if both else r.reshape(kept)
+    if both:
+        return a.sum(axis=dims, keepdims=True), (a * b).sum(axis=dims, keepdims=True)
+    return (a if b is None else a * b).sum(axis=dims, keepdims=True)
+
+
+def _sum_pair(xp, a, dims, b):
+    """(sum(a), sum(a * b)) over ``dims`` (kept): on a GPU one pass reads both arrays."""
+    if is_device_array(a) and a.dtype in _BLAS_FLOATS:
+        return _device_sums(xp, a, dims, b, _plan(a.shape, dims, True)[3], both=True)
+    return _sum_keepdim(xp, a, dims), _sum_keepdim(xp, a, dims, b)
 
 
 def _center(op, x):
@@ -283,8 +325,7 @@ class NormalizeAffineBackward(Op):
         h = gy if folded else gy * w
         results = {}
         with np.errstate(invalid="ignore", divide="ignore"):
-            sum_h = _sum_keepdim(xp, h, dims)
-            sum_hx = _sum_keepdim(xp, h, dims, data)  # sum(h * xhat), up to invstd
+            sum_h, sum_hx = _sum_pair(xp, h, dims, data)  # sum(h * xhat), up to invstd
             if "x" in self.outs and not (self.centered or folded) and is_device_array(gy) \
                     and norm_device.trailing(dims, gy.ndim):  # GPU layer norm: 1 kernel
                 gx = helpers_for(xp).rows_grad(h, data, sum_h, sum_hx, invstd, n)

@@ -92,6 +92,8 @@ def _norms(dtype):
     nn = numtorch.nn
     x = numtorch.randn(4, 3, 5, 5, dtype=dtype, device="cuda", requires_grad=True)
     nn.BatchNorm2d(3).cuda().to(dtype)(x).square().sum().backward()
+    x = numtorch.randn(2, 3, 6, 6, dtype=dtype, device="cuda", requires_grad=True)
+    nn.BatchNorm2d(3).cuda().to(dtype)(x).square().sum().backward()  # the warp sums (L >= 32)
     x = numtorch.randn(3, 4, 8, dtype=dtype, device="cuda", requires_grad=True)
     for bias in (True, False):
         nn.LayerNorm(8, bias=bias).cuda().to(dtype)(x).square().sum().backward()

@@ -424,3 +424,46 @@ def running_stats(mean, var, unbias, keep, take, rm, rv):
     u = var * t(unbias)
     rv *= t(keep)
     rv += u * t(take)
+
+
+def _chunk_sums(a, b, mode, p, c, length, s, chunk):
+    """Per (chunk of ``chunk`` samples, channel, position) sums of a (P, C, L) view: the
+    planes (a; a * b; or both) as an array (planes, S, C, L)."""
+    a3 = a.reshape(p, c, length)
+    terms = {0: [a3], 1: [a3 * b.reshape(a3.shape)]}.get(mode)
+    if terms is None:
+        terms = [a3, a3 * b.reshape(a3.shape)]
+    pad = s * chunk - p
+    out = []
+    for t in terms:
+        t = np.concatenate([t, np.zeros((pad, c, length), dtype=t.dtype)]) if pad else t
+        out.append(t.reshape(s, chunk, c, length).sum(axis=1))
+    return np.stack(out)
+
+
+@reference("numtorch_sums_warp")
+def sums_warp(a, b, mode, p, c, length, s, chunk, part):
+    """Partial sums per (channel, chunk of samples) over the chunk's rows, laid out
+    (plane, C, S)."""
+    sums = _chunk_sums(a, b, mode, p, c, length, s, chunk).sum(axis=3)  # (planes, S, C)
+    part[:sums.size] = sums.transpose(0, 2, 1).reshape(-1)
+
+
+@reference("numtorch_sums_cols")
+def sums_cols(a, b, mode, p, c, length, s, chunk, part):
+    """Partial sums per (chunk of samples, channel, position), laid out (plane, S, C, L)."""
+    sums = _chunk_sums(a, b, mode, p, c, length, s, chunk)
+    part[:sums.size] = sums.reshape(-1)
+
+
+@reference("numtorch_sums_finish")
+def sums_finish(part, c, s, lf, s_s, s_c, plane, y):
+    """Per (plane, channel): the sum of its S x Lf partials, in the kernel's order."""
+    flat = y.reshape(-1)
+    for pl in range(flat.size // c):
+        idx = (pl * plane + np.arange(c)[:, None, None] * s_c + np.arange(s)[None, :, None]
+               * s_s + np.arange(lf)[None, None, :])
+        acc = np.zeros(c, dtype=y.dtype)
+        for j in range(s * lf):
+            acc += part[idx.reshape(c, -1)[:, j]]
+        flat[pl * c:(pl + 1) * c] = acc
