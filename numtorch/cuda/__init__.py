@@ -150,14 +150,22 @@ def get_device_capability(device=None):
 
 
 def get_device_properties(device=None):
+    """The GPU's properties under torch's names (``total_memory``, ``multi_processor_count``,
+    ``major``/``minor``...)."""
+    from ._properties import _CudaDeviceProperties
+
     cp = _lazy_cupy()
     idx = current_device() if device is None else _index(device)
-    return cp.cuda.runtime.getDeviceProperties(idx)
+    return _CudaDeviceProperties(cp.cuda.runtime.getDeviceProperties(idx))
 
 
 def is_bf16_supported(including_emulation=True):
-    """Always False: CuPy has no bfloat16 arrays, so bfloat16 tensors live on the CPU only."""
-    return False
+    """True on a GPU of compute capability 8.0 or newer (native bfloat16); on an older one only
+    with ``including_emulation`` (CuPy's bfloat16 arrays compute through float32 there, as
+    torch's emulation does). False without a GPU."""
+    if not is_available():
+        return False
+    return get_device_capability()[0] >= 8 or bool(including_emulation)
 
 
 def current_blas_handle():
@@ -168,7 +176,6 @@ def current_blas_handle():
 
 (DoubleTensor, FloatTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor,
  ByteTensor, BoolTensor) = CUDA_TYPES.values()  # torch.cuda.FloatTensor & co
-# CuPy has no bfloat16 arrays: the name exists, making one fails as bfloat16 on cuda does
 BFloat16Tensor = _legacy_types._types(("bfloat16",), True, __name__)["BFloat16Tensor"]
 
 Device = Union[_torch_device, str, int, None]  # what the device= arguments take
