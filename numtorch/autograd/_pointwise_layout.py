@@ -120,3 +120,15 @@ def pointwise_laid_out(forward):
     laid_out_forward.__wrapped__ = forward
     laid_out_forward.__doc__ = forward.__doc__
     return laid_out_forward
+
+
+def device_elementwise_result(out, arrays):
+    """``out``, an elementwise op's result on device arrays, laid out as NumPy lays out the same
+    result on the host: like its operands (torch's rule, see ``pointwise_result``). CuPy
+    allocates the outputs of its ufuncs and kernels row-major whatever the operands' layout
+    (``cupy/_core/_kernel.pyx``), so a channels-last or transposed operand would come back
+    row-major. Operands all row-major cost a flag test; tuples (frexp) are laid out one by
+    one. Ops declare it with ``out_layout = "elementwise"`` (see ``Op``)."""
+    if type(out) is tuple:
+        return tuple(pointwise_result(o, arrays) for o in out)
+    return pointwise_result(out, arrays)

@@ -25,7 +25,7 @@ from ._graph_api import (  # noqa: F401  (torch.autograd.graph's public names li
     disable_saved_tensors_hooks, get_gradient_edge, increment_version, save_on_cpu,
     saved_tensors_hooks,
 )
-from ._pointwise_layout import pointwise_laid_out
+from ._pointwise_layout import device_elementwise_result, pointwise_laid_out
 from .anomaly_mode import _flags as _anomaly, forward_stack
 from .grad_mode import InferenceVersion, _state
 
@@ -347,8 +347,11 @@ class Op(Node):
             (the input's suggested memory format: channels-last stays channels-last, any other
             layout becomes row-major) or "pointwise" (an elementwise op on several tensors:
             the operands' layouts decide, the first one where they disagree; see
-            ``_pointwise_layout``). A user's ``.view`` after the op works or fails as in
-            torch only when the strides agree.
+            ``_pointwise_layout``) or "elementwise" (an op whose forward NumPy's ufuncs lay out
+            like their operands, as torch does: nothing to do on the host; on device arrays,
+            which CuPy allocates row-major, the result is laid out by the "pointwise" rule).
+            A user's ``.view`` after the op works or fails as in torch only when the strides
+            agree.
         node_name: torch's name for this op's graph node ("MulBackward0"), or a function of
             the node returning it when the name depends on the arguments; without it the name
             comes from ``node_names.RULES`` or is ``<Class>Backward0``. A call may also pass
@@ -368,6 +371,7 @@ class Op(Node):
 
     differentiable = True
     backward_arrays = None  # the first-order fast path of a whole-layer op (see above)
+    device_layout = None  # fn(out, arrays) -> out on device arrays (out_layout "elementwise")
     is_view = False
     promote = False
     _op_cls = None  # the op class itself; on a generated node class, the op it names
@@ -382,7 +386,9 @@ class Op(Node):
         if "_op_cls" not in cls.__dict__:
             cls._op_cls = cls
         layout = getattr(cls, "out_layout", None)
-        if layout is not None and ("forward" in cls.__dict__ or "out_layout" in cls.__dict__):
+        if layout == "elementwise":
+            cls.device_layout = staticmethod(device_elementwise_result)
+        elif layout is not None and ("forward" in cls.__dict__ or "out_layout" in cls.__dict__):
             forward = getattr(cls.forward, "__wrapped__", cls.forward)
             cls.forward = pointwise_laid_out(forward) if layout == "pointwise" else \
                 _laid_out(forward, layout == "format")
@@ -1152,8 +1158,16 @@ def _forward_on_device(node, arrays):
         # torch's "Could not run" error, which must name the op, not "device"
         if not isinstance(a, (np.ndarray, np.generic)) and hasattr(a, "__cuda_array_interface__"):
             with a.device:
-                return node.forward(*arrays)
+                return _device_forward(node, arrays)
     return node.forward(*arrays)
+
+
+def _device_forward(node, arrays):
+    """``node.forward`` on device arrays, its result laid out by the op's ``device_layout``
+    (CuPy allocates results row-major where NumPy keeps the operands' layout)."""
+    out = node.forward(*arrays)
+    layout = node.device_layout
+    return out if layout is None else layout(out, arrays)
 
 
 def _track_view(node, base_in, out, params):
