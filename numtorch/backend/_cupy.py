@@ -598,3 +598,5 @@ from ._cupy_optim import multi_adagrad, multi_adam, multi_rmsprop, multi_sgd  # 
 from ._cupy_conv import col2im, im2col  # noqa: E402,F401
 from ._cupy_loss import ce_applies, ce_exp, ce_grad, ce_rows, loss_mean  # noqa: E402,F401
 from ._cupy_pool import max_pool, max_pool_grad  # noqa: E402,F401
+from ._cupy_rows import layer_norm_forward, layer_norm_grad_input  # noqa: E402,F401
+from ._cupy_rows import layer_norm_grad_params, layer_norm_rows_ok  # noqa: E402,F401

@@ -17,8 +17,13 @@ def rows_forward(op, x, w, b, sum_keepdim):
     nd, dims = x.ndim, op.dims
     if not trailing(dims, nd) or (len(w.shape) == nd and all(w.shape[d] == 1 for d in dims)):
         return None
-    res = helpers_for(op.xp).rows_forward(x, w, b, op.n, op.eps,
-                                          lambda a, c=None: sum_keepdim(op.xp, a, dims, c))
+    helpers = helpers_for(op.xp)
+    res = None
+    if helpers.layer_norm_rows_ok(x, op.n, w, b):  # one launch for the whole forward
+        res = helpers.layer_norm_forward(x, w, b, op.n, op.eps)
+    if res is None:
+        res = helpers.rows_forward(x, w, b, op.n, op.eps,
+                                   lambda a, c=None: sum_keepdim(op.xp, a, dims, c))
     if res is None:
         return None
     y, data, invstd = res
@@ -26,6 +31,38 @@ def rows_forward(op, x, w, b, sum_keepdim):
     op.save(data=data, centered=False,
             invstd=invstd.reshape(x.shape[:nd - len(dims)] + (1,) * len(dims)))
     return y
+
+
+def rows_backward(op, gy, w):
+    """``NormalizeAffineBackward.forward`` of layer norm on a device array (the requested
+    gradients of ``op.outs`` as it returns them) from the saved xhat and invstd: the input
+    gradient in one launch, the weight and bias gradients together in two; None when the
+    whole-row kernels do not apply (the general path runs)."""
+    nd, dims = gy.ndim, op.dims
+    data, n = op.data, op.n
+    if op.centered or w is None or not trailing(dims, nd) or data.shape != gy.shape or \
+            data.dtype != gy.dtype or not data.flags.c_contiguous or \
+            not op.invstd.flags.c_contiguous or \
+            (len(w.shape) == nd and all(w.shape[d] == 1 for d in dims)):
+        return None
+    helpers = helpers_for(op.xp)
+    if not helpers.layer_norm_rows_ok(gy, n, w, None):
+        return None
+    got = {}
+    if "x" in op.outs:
+        got["x"] = helpers.layer_norm_grad_input(gy, data, op.invstd, w, n)
+        if got["x"] is None:
+            return None
+    if "w" in op.outs or "b" in op.outs:
+        sums = helpers.layer_norm_grad_params(gy, data, n)
+        if sums is None:
+            return None
+        # the parameters hold the n values of a row (normalized_shape, maybe with leading 1s)
+        got["w"] = sums[0].reshape(op.w_shape)
+        if op.b_shape is not None:
+            got["b"] = sums[1].reshape(op.b_shape)
+    out = tuple(got[k] for k in op.outs)
+    return out if len(out) > 1 else out[0]
 
 
 def running_update(running_mean, running_var, mean, var, count, momentum):

@@ -306,6 +306,10 @@ class NormalizeAffineBackward(Op):
             shapes = {"x": gy.shape, "w": self.w_shape, "b": self.b_shape}
             out = tuple(xp.zeros(shapes[k], dtype=gy.dtype) for k in self.outs)
             return out if len(out) > 1 else out[0]
+        if is_device_array(gy):  # GPU layer norm: whole-row kernels (3 launches, not 8)
+            out = norm_device.rows_backward(self, gy, w)
+            if out is not None:
+                return out
         if "x" in self.outs and not self.centered and _rows_layout(self, gy, w, None) and \
                 gy.dtype == data.dtype and data.flags.c_contiguous:
             results = {"x": _rows_input_grad(self, gy, w)}

@@ -97,6 +97,9 @@ def _norms(dtype):
     x = numtorch.randn(3, 4, 8, dtype=dtype, device="cuda", requires_grad=True)
     for bias in (True, False):
         nn.LayerNorm(8, bias=bias).cuda().to(dtype)(x).square().sum().backward()
+    x = numtorch.randn(8, 9, 8, dtype=dtype, device="cuda", requires_grad=True)  # 72 rows
+    for bias in (True, False):  # the whole-row kernels (backend/_cupy_rows.py)
+        nn.LayerNorm(8, bias=bias).cuda().to(dtype)(x).square().sum().backward()
 
 
 def _recurrent(dtype):
@@ -231,7 +234,9 @@ def test_every_launched_kernel_compiles(launched):
                  "numtorch_rows_grad", "numtorch_lstm_seq_step", "numtorch_lstm_seq_grad",
                  "numtorch_lstm_cell", "numtorch_gelu_erf", "numtorch_gelu_slope",
                  "numtorch_ce_exp", "numtorch_ce_rows", "numtorch_loss_mean", "numtorch_ce_grad",
-                 "numtorch_max_pool", "numtorch_max_pool_grad", "numtorch_running_stats"):
+                 "numtorch_max_pool", "numtorch_max_pool_grad", "numtorch_running_stats",
+                 "numtorch_ln_forward", "numtorch_ln_grad_rows", "numtorch_ln_grad_cols_part",
+                 "numtorch_ln_grad_cols"):
         assert want in names
     compiled = 0
     for built_with, sigs in kernels.items():

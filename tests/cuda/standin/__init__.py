@@ -32,6 +32,7 @@ __all__ = ["active", "install", "uninstall", "modules", "STATS", "ndarray", "ref
 def modules():
     """The stand-in ``(cupy, cupyx)`` modules."""
     from . import _references  # noqa: F401  (registers the fused kernels' references)
+    from . import _references_rows  # noqa: F401  (layer norm's whole-row kernels)
 
     return get()
 
