@@ -425,6 +425,9 @@ def build_module():
         is_hip=False, CUDARuntimeError=CUDARuntimeError)
     cuda.device = types.SimpleNamespace(get_cublas_handle=lambda: 1, get_cusolver_handle=lambda: 2,
                                         Device=Device)
+    from . import _cublas
+
+    cuda.cublas = _cublas  # (CuPy's cupy.cuda.cublas, imported on first access there)
     for name in NAMES["cuda"]:
         if not hasattr(cuda, name):
             setattr(cuda, name, _missing(name))
