@@ -1,27 +1,41 @@
-"""Fused CuPy kernels for the LSTM sequence op's time loop (``ops/rnn_sequence.py``).
+"""The LSTM sequence op's time loops on a GPU (``ops/rnn_sequence.py``), each step one cuBLAS
+GEMM and one fused kernel.
 
 The loop is feature-major: gates ``a`` (4H, B) in the order [i f o g] with the sigmoid gates'
 pre-activations halved (sigmoid(z) = tanh(z/2)/2 + 1/2), states (H, B). Written with xp, one
 step is a recurrent GEMM and about nine elementwise passes forward (seven backward), each a
-kernel launch of ~5-10 us host time on a GPU: the loop's time there was its launches (the LSTM
-language model's step 13x torch's). Here a step is the GEMM and ONE kernel each way.
+kernel launch of ~5-10 us host time on a GPU. Here a step is the GEMM and ONE kernel each way.
+
+Why the whole loop lives here: on a GPU the loop is host-bound (an H200 ran the LSTM language
+model's two layers' kernels in 1.3 ms of a 15.7 ms step), and per step the Python around the
+two launches cost more than they did: a view per array per step (CuPy's integer indexing runs
+its full index parser), ``cupy.matmul``'s checks, argument and layout checks, the kernel
+lookup. Here everything that is the same for every step is done once per layer: the kernels
+take whole arrays and the step number (every argument raw, the loop size given), and the
+recurrent GEMM is one ``cublasGemmEx`` call on precomputed addresses, with the arguments
+``cupy.matmul`` would pass for the step's matrices (same transposes, leading dimensions,
+compute type and algorithm: the same cuBLAS computation, so the same bits).
 
 Each kernel performs the xp code's operations in the same order and, built with
 ``--fmad=false`` as the other fused kernels (``_cupy_kernels``), rounds each as the xp code
-does, so the fused and unfused loops agree bit for bit. The helpers return False (the caller
+does, so the fused and unfused loops agree bit for bit. The loops return False (the caller
 then runs its xp code) for dtypes or layouts outside what the kernels take, or when a kernel
 cannot be built here (``_cupy_kernels.FAILED``).
 """
+
+import os
+
+import numpy as np
 
 from ._cupy_kernels import ENABLED, _kernel, _launch, _OPTIONS
 
 _FLOATS = ("float32", "float64")
 
 _STEP_BODY = """
-const ptrdiff_t nb = n * bsz;
-T zi = a[i], zf = a[i + nb], zo = a[i + 2 * nb], zg = a[i + 3 * nb];
+const ptrdiff_t nb = n * bsz, a0 = step * 4 * nb + i, s0 = step * nb + i;
+T zi = a[a0], zf = a[a0 + nb], zo = a[a0 + 2 * nb], zg = a[a0 + 3 * nb];
 if (has_xq) {
-    const ptrdiff_t x0 = (i / bsz) * xrow + xoff + i % bsz, xk = n * xrow;
+    const ptrdiff_t x0 = (i / bsz) * xrow + step * bsz + i % bsz, xk = n * xrow;
     zi = zi + xq[x0];
     zf = zf + xq[x0 + xk];
     zo = zo + xq[x0 + 2 * xk];
@@ -31,77 +45,204 @@ zi = tanh(zi) * (T)0.5 + (T)0.5;
 zf = tanh(zf) * (T)0.5 + (T)0.5;
 zo = tanh(zo) * (T)0.5 + (T)0.5;
 zg = tanh(zg);
-a[i] = zi;
-a[i + nb] = zf;
-a[i + 2 * nb] = zo;
-a[i + 3 * nb] = zg;
+a[a0] = zi;
+a[a0 + nb] = zf;
+a[a0 + 2 * nb] = zo;
+a[a0 + 3 * nb] = zg;
 T ig = zi * zg;
-T cn = zf * cp;
+T cn = zf * cs[s0];
 cn = cn + ig;
-c = cn;
-T t = tanh(cn);
-tc = t;
-h = zo * t;
+cs[s0 + nb] = cn;
+T th = tanh(cn);
+tcs[s0] = th;
+hs[(step + 1) * hrow + i] = zo * th;
 """
 
 
 def _make_step(cp):
     return cp.ElementwiseKernel(
-        "raw T xq, int64 xrow, int64 xoff, int32 has_xq, T cp, int64 n, int64 bsz",
-        "raw T a, T c, T tc, T h", _STEP_BODY, "numtorch_lstm_seq_step", options=_OPTIONS)
+        "raw T xq, int64 xrow, int32 has_xq, int64 step, int64 n, int64 bsz, int64 hrow",
+        "raw T a, raw T cs, raw T tcs, raw T hs", _STEP_BODY, "numtorch_lstm_seq_step",
+        options=_OPTIONS)
 
 
 _GRAD_BODY = """
-const ptrdiff_t nb = n * bsz;
-T d = dh + go;
-dh = d;
-T e = d * dtc;
-T g = dc + e;
-dz[i] = fac[i] * g;
-dz[i + nb] = fac[i + nb] * g;
-dz[i + 2 * nb] = fac[i + 2 * nb] * g;
-dz[i + 3 * nb] = fac[i + 3 * nb] * d;
-dc = g * fg;
+const ptrdiff_t nb = n * bsz, s0 = step * nb + i, g0 = step * 4 * nb + i;
+T d = dh[i] + go[s0];
+dh[i] = d;
+T e = d * dtc[s0];
+T g = dc[i] + e;
+dz[g0] = fac[g0] * g;
+dz[g0 + nb] = fac[g0 + nb] * g;
+dz[g0 + 2 * nb] = fac[g0 + 2 * nb] * g;
+dz[g0 + 3 * nb] = fac[g0 + 3 * nb] * d;
+dc[i] = g * acts[g0 + nb];
 """
 
 
 def _make_grad(cp):
     return cp.ElementwiseKernel(
-        "T go, T dtc, T fg, raw T fac, int64 n, int64 bsz", "T dh, T dc, raw T dz", _GRAD_BODY,
-        "numtorch_lstm_seq_grad", options=_OPTIONS)
+        "raw T go, raw T dtc, raw T acts, raw T fac, int64 step, int64 n, int64 bsz",
+        "raw T dh, raw T dc, raw T dz", _GRAD_BODY, "numtorch_lstm_seq_grad", options=_OPTIONS)
 
 
-def _contiguous(*arrays):
+def _usable(*arrays):
     first = arrays[0]
-    return ENABLED[0] and first.dtype.name in _FLOATS and all(
-        a.dtype == first.dtype and a.flags.c_contiguous for a in arrays)
-
-
-def lstm_seq_step(a, xq, t, c_prev, c, tc, h):
-    """One forward step of the loop after its recurrent GEMM (into ``a`` (4H, B)): adds the
-    input projection's step ``t`` when ``xq`` (4H, T * B) is given, activates ``a`` in place
-    and writes the new cell ``c``, ``tanh(c)`` into ``tc`` and the state into ``h`` (all
-    (H, B)). False when the fused kernel does not apply."""
-    n, bsz = c_prev.shape
-    arrays = (a, c_prev, c, tc, h) if xq is None else (a, xq, c_prev, c, tc, h)
-    if not _contiguous(*arrays) or a.shape != (4 * n, bsz):
+    dt = first.dtype
+    if not ENABLED[0] or dt.name not in _FLOATS:
         return False
+    for a in arrays:
+        if a.dtype != dt or not a.flags.c_contiguous:
+            return False
+    return True
+
+
+def lstm_seq_forward(wq, hfull, acts, cs, tcs, xq):
+    """The forward loop over all steps: step ``t``'s gates ``acts[t]`` (4H, B) = ``wq`` (4H, R)
+    @ ``hfull[t]`` (R, B) (its first H rows the state), then the fused kernel: adds the input
+    projection's step ``t`` when ``xq`` (4H, T * B) is given, activates ``acts[t]`` in place,
+    writes the cell ``cs[t + 1]``, ``tanh`` of it into ``tcs[t]`` and the state into the first
+    H rows of ``hfull[t + 1]``. False (nothing done that the xp loop does not redo) when the
+    kernels do not apply."""
+    steps, gates, bsz = acts.shape
+    n = gates // 4
+    arrays = (wq, hfull, acts, cs, tcs) if xq is None else (wq, hfull, acts, cs, tcs, xq)
+    if not steps or not _usable(*arrays) or hfull.shape[0] != steps + 1 or \
+            hfull.shape[2] != bsz or cs.shape != (steps + 1, n, bsz):
+        return False
+    gemm = _StepGemm(wq, hfull, acts)
+    xrow, has = (xq.shape[1], 1) if xq is not None else (0, 0)
     if xq is None:
-        xq, xrow, has = a, 0, 0
-    else:
-        xrow, has = xq.shape[1], 1
-    return _launch("numtorch_lstm_seq_step", _make_step, xq, xrow, t * bsz, has, c_prev, n,
-                   bsz, a, c, tc, h)
-
-
-def lstm_seq_grad(go, dtc, fg, fac, dh, dc, dz):
-    """One backward step before its recurrent GEMM: ``dh += go``; ``dc += dh * dtc``; the gate
-    gradients ``dz`` (4H, B) = ``fac`` (4H, B) times ``dc`` (gates i, f, g) or ``dh`` (o);
-    then ``dc *= fg``. ``dh``, ``dc`` (H, B) are updated in place. False when the fused kernel
-    does not apply."""
-    n = dh.shape[0]
-    if (not _contiguous(dtc, fac, dh, dc, dz) or go.dtype != dh.dtype or fg.dtype != dh.dtype
-            or fac.shape != (4 * n, dh.shape[1]) or dz.shape != fac.shape):
+        xq = acts  # (unread)
+    hrow = hfull.shape[1] * bsz
+    size = n * bsz
+    gemm(0)
+    if not _launch("numtorch_lstm_seq_step", _make_step, xq, xrow, has, 0, n, bsz, hrow,
+                   acts, cs, tcs, hfull, size=size):
         return False
-    return _launch("numtorch_lstm_seq_grad", _make_grad, go, dtc, fg, fac, n, dh.shape[1], dh,
-                   dc, dz)
+    kernel = _kernel("numtorch_lstm_seq_step", _make_step)  # built and run: no fallback now
+    for t in range(1, steps):
+        gemm(t)
+        kernel(xq, xrow, has, t, n, bsz, hrow, acts, cs, tcs, hfull, size=size)
+    return True
+
+
+def lstm_seq_backward(wt, go, dtc, acts, fac, dh, dc, dz, lo, hi, first_gemm):
+    """Steps ``hi - 1`` down to ``lo`` of the backward loop: the fused kernel (``dh += go[t]``;
+    ``dc += dh * dtc[t]``; the gate gradients ``dz[t]`` = ``fac[t]`` times ``dc`` (gates i, f,
+    g) or ``dh`` (o); ``dc *= f[t]``, the forget gate of ``acts[t]``), then the GEMM ``dh = wt
+    @ dz[t]`` (skipped at step 0 unless ``first_gemm``). ``dh``, ``dc`` (H, B) are updated in
+    place. False (nothing done) when the kernels do not apply."""
+    steps, gates, bsz = dz.shape
+    n = gates // 4
+    if hi <= lo or not _usable(wt, go, dtc, acts, fac, dh, dc, dz) or go.shape != dtc.shape or \
+            fac.shape != dz.shape or acts.shape != dz.shape or dh.shape != (n, bsz):
+        return False
+    gemm = _StepGemm(wt, dz, dh)
+    size = n * bsz
+    t = hi - 1
+    if not _launch("numtorch_lstm_seq_grad", _make_grad, go, dtc, acts, fac, t, n, bsz, dh, dc,
+                   dz, size=size):
+        return False
+    kernel = _kernel("numtorch_lstm_seq_grad", _make_grad)
+    if t or first_gemm:
+        gemm(t)
+    for t in range(hi - 2, lo - 1, -1):
+        kernel(go, dtc, acts, fac, t, n, bsz, dh, dc, dz, size=size)
+        if t or first_gemm:
+            gemm(t)
+    return True
+
+
+# -- the recurrent GEMM ---------------------------------------------------------------------------
+class _StepGemm:
+    """``c[t] = a @ b[t]`` for C-contiguous device arrays, where ``a`` is a fixed (M, K) matrix
+    and each of ``b``, ``c`` is either fixed (2-D) or a stack whose step ``t`` is a matrix.
+
+    ``cupy.matmul`` on 2-D arrays ends in one ``cublasGemmEx`` call, after ~20 Python-level
+    steps (result dtype, compute capability, transposed views, overlap checks) and a view per
+    operand; for the same matrices those arguments never change, so they are worked out once
+    here and each step passes only its addresses. Where CuPy would not reach ``gemmEx``
+    (HIP, compute capability below 5.0, a 1 x 1 result) or the cuBLAS module is missing, the
+    steps call ``matmul`` on views instead.
+    """
+
+    def __init__(self, a, b, c):
+        from . import _cupy
+
+        cp = _cupy.cp
+        self.a, self.b, self.c = a, b, c
+        b0 = b if b.ndim == 2 else b[0]
+        c0 = c if c.ndim == 2 else c[0]
+        item = a.itemsize
+        self.b_step = b.strides[0] if b.ndim == 3 else 0
+        self.c_step = c.strides[0] if c.ndim == 3 else 0
+        plan = _gemm_plan(cp, a.dtype)
+        rows, k = a.shape
+        cols = b0.shape[1]
+        self.call = None
+        if plan is None or (rows == 1 and cols == 1):
+            self.matmul = cp.matmul
+            return
+        cublas, compute, algo = plan
+        # CuPy's dot: A^T B as (k, rows) and (k, cols) operands, each given to cuBLAS as it
+        # lies (an F-ordered one as is, a C-ordered one transposed), computing C^T = B^T A
+        ta, lda = _cublas_layout(a.T, 0, item)
+        tb, ldb = _cublas_layout(b0, 1, item)
+        dtype_code = 0 if a.dtype.char == "f" else 1  # CUDA_R_32F, CUDA_R_64F
+        self.one = np.ones(1, a.dtype)
+        self.zero = np.zeros(1, a.dtype)
+        self.call = cublas.gemmEx
+        self.handle = cp.cuda.device.get_cublas_handle()
+        self.head = (tb, ta, cols, rows, k, self.one.ctypes.data)
+        self.b_ptr, self.b_args = b0.data.ptr, (dtype_code, ldb, a.data.ptr, dtype_code, lda,
+                                                self.zero.ctypes.data)
+        self.c_ptr, self.c_args = c0.data.ptr, (dtype_code, cols, compute, algo)
+
+    def __call__(self, t):
+        call = self.call
+        if call is None:
+            b, c = self.b, self.c
+            self.matmul(self.a, b if b.ndim == 2 else b[t], out=c if c.ndim == 2 else c[t])
+            return
+        call(self.handle, *self.head, self.b_ptr + t * self.b_step, *self.b_args,
+             self.c_ptr + t * self.c_step, *self.c_args)
+
+
+def _cublas_layout(m, trans, item):
+    """(transpose flag, leading dimension) with which CuPy hands the 2-D operand ``m`` to
+    cuBLAS (``_mat_to_cublas_contiguous``): an F-ordered matrix as it is, a C-ordered one as
+    its transpose."""
+    if m.flags.f_contiguous:
+        return trans, max(m.strides[1] // item, m.shape[0])
+    return 1 - trans, m.strides[0] // item
+
+
+def _gemm_plan(cp, dtype):
+    """(cuBLAS module, compute type, algorithm) as ``cupy.matmul`` picks them for ``dtype`` on
+    the current device, or None where it would not call ``gemmEx`` (cached per device)."""
+    name = f"numtorch_rnn_gemm_{dtype.char}{cp.cuda.Device().id}"
+    plan = _kernel(name, lambda cp: _make_plan(cp, dtype))
+    return plan or None
+
+
+def _make_plan(cp, dtype):
+    cublas = getattr(cp.cuda, "cublas", None)
+    if cublas is None or getattr(cp.cuda.runtime, "is_hip", False):
+        return False
+    cc = int(cp.cuda.Device().compute_capability)
+    if cc < 50:
+        return False
+    # CuPy's compute type for the dtype (cupy._core.set_compute_type, else CUPY_TF32)
+    linalg = getattr(getattr(cp, "_core", None), "_routines_linalg", None)
+    if linalg is not None:
+        kind = linalg.get_compute_type(dtype)
+    else:
+        kind = 7 if dtype.char == "f" and int(os.environ.get("CUPY_TF32", "0")) > 0 else 1
+    if dtype.char == "f":
+        compute = (cublas.CUBLAS_COMPUTE_32F_PEDANTIC if kind == 2 else
+                   cublas.CUBLAS_COMPUTE_32F_FAST_TF32 if kind == 7 else cublas.CUBLAS_COMPUTE_32F)
+    else:
+        compute = cublas.CUBLAS_COMPUTE_64F_PEDANTIC if kind == 2 else cublas.CUBLAS_COMPUTE_64F
+    algo = cublas.CUBLAS_GEMM_DEFAULT_TENSOR_OP if cc >= 80 else cublas.CUBLAS_GEMM_DEFAULT
+    return cublas, compute, algo

@@ -196,7 +196,7 @@ class LSTMSequence(_Sequence):
         inline = feat + 1 <= p
         rows = p + feat + 1 if inline else p
         hfull = xp.empty((steps + 1, rows, batch), dt)
-        # on a GPU each step is its GEMM and one fused kernel (backend ``lstm_seq_step``)
+        # on a GPU each step is its GEMM and one fused kernel (backend ``lstm_seq_forward``)
         fused = is_device_array(x) and mask is None and w_hr is None
         xqf = None
         if inline:  # [W_hh W_ih b] written in place (no concatenation copy)
@@ -231,21 +231,21 @@ class LSTMSequence(_Sequence):
         hs[0] = h0.T
         cs[0] = c0.T
         blocks = _row_blocks(x, gates, rows, batch)
-        plain = not fused and w_hr is None and mask is None
-        if plain:
+        if fused and helpers_for(xp).lstm_seq_forward(wq, hfull, acts, cs, tcs, xqf):
+            steps_xp = 0  # the whole loop ran on the GPU
+        elif w_hr is None and mask is None:
             _plain_lstm_steps(xp, wq, blocks, hfull, p, acts, cs, tcs,
                               None if inline else xq_steps)
-        for t in range(0 if plain else steps):
+            steps_xp = 0
+        else:
+            steps_xp = steps
+        for t in range(steps_xp):
             a = acts[t]
             if blocks is None:
                 xp.matmul(wq, hfull[t], out=a)
             else:
                 for lo, hi in blocks:
                     xp.matmul(wq[lo:hi], hfull[t], out=a[lo:hi])
-            if fused:
-                if helpers_for(xp).lstm_seq_step(a, xqf, t, cs[t], cs[t + 1], tcs[t], pre[t]):
-                    continue
-                fused = False  # the kernel does not apply: the xp code from here on
             if not inline:
                 a += xq_steps[t]
             xp.tanh(a, out=a)
@@ -291,11 +291,13 @@ class LSTMSequence(_Sequence):
         fac3 = fac[:, :3 * n].reshape(steps, 3, n, batch)
         dz = xp.empty_like(acts)
         dz3 = dz[:, :3 * n].reshape(steps, 3, n, batch)
-        # on a GPU each step is one fused kernel and its GEMM (backend ``lstm_seq_grad``)
+        # on a GPU each step is one fused kernel and its GEMM (backend ``lstm_seq_backward``)
         fused = is_device_array(acts) and mask is None and w_hr is None
-        if fused:  # C-ordered state gradients, as the kernel takes them
+        if fused:  # C-ordered state and output gradients, as the kernel takes them
             dh, dc = xp.empty(ghn.T.shape, acts.dtype), xp.empty(gcn.T.shape, acts.dtype)
             dh[...], dc[...] = ghn.T, gcn.T
+            if not go.flags.c_contiguous:  # (a broadcast gradient)
+                go = xp.ascontiguousarray(go)
         else:  # row-major copies, as the loop's other (H, B) arrays (no strided passes)
             dh = xp.array(ghn.T, dtype=acts.dtype, order="C")
             dc = xp.array(gcn.T, dtype=acts.dtype, order="C")
@@ -328,20 +330,20 @@ class LSTMSequence(_Sequence):
                 ready += [submit(worker, self._factors, xp, acts[:lo0], cs[:lo0], tcs[:lo0],
                                  fac[:lo0], dtanh_c[:lo0])] * (len(chunks) - 1)
             done = []
-            plain = not fused and mask is None and w_hr is None
+            plain = mask is None and w_hr is None
             for (lo, hi), fut in zip(chunks, ready):
                 wait(fut)
-                if plain:
+                steps_xp = ()
+                if fused and helpers_for(xp).lstm_seq_backward(wt, go, dtanh_c, acts, fac, dh,
+                                                               dc, dz, lo, hi, needs[5]):
+                    pass  # these steps ran on the GPU
+                elif plain:
+                    fused = False
                     dh, dc = _plain_lstm_grads(xp, wt, blocks, dh_out, lo, hi, go, dtanh_c,
                                                fac, f, dz, dh, dc, tmp, needs[5], needs[6])
-                for t in () if plain else range(hi - 1, lo - 1, -1):
-                    if fused:
-                        if helpers_for(xp).lstm_seq_grad(go[t], dtanh_c[t], f[t], fac[t], dh,
-                                                         dc, dz[t]):
-                            if t or needs[5]:
-                                dh = wt @ dz[t]
-                            continue
-                        fused = False
+                else:
+                    steps_xp = range(hi - 1, lo - 1, -1)
+                for t in steps_xp:
                     dh += go[t]
                     if mask is not None:
                         dh, pass_h = self._split_masked(xp, dh, mask[t])

@@ -49,3 +49,91 @@ def test_lstm_step_costs_four_launches_and_no_sync(feat):
         _, long, s2 = _run(15, feat)
     assert long - short == 80, (short, long)
     assert s1 == s2 == 0
+
+
+@pytest.mark.parametrize("feat,hidden,batch", [(4, 16, 1), (40, 16, 1), (3, 1, 1), (5, 2, 4)])
+def test_fused_lstm_loop_bit_for_bit_on_small_shapes(feat, hidden, batch):
+    """Batch 1 (a (R, 1) step matrix is F- as well as C-ordered: cuBLAS gets it transposed, as
+    from cupy.matmul) and a 1 x 1 recurrent product (matmul's own path there)."""
+    def run(enabled):
+        _cupy_kernels.ENABLED[0] = enabled
+        try:
+            numtorch.manual_seed(0)
+            m = numtorch.nn.LSTM(feat, hidden, num_layers=2).cuda()
+            rng = np.random.default_rng(2)
+            x = numtorch.from_numpy(rng.standard_normal((6, batch, feat)).astype(np.float32))
+            x = x.cuda().requires_grad_(True)
+            h0 = numtorch.zeros(2, batch, hidden, device="cuda", requires_grad=True)
+            out, (h, c) = m(x, (h0, h0))
+            (out.square().sum() + h.sum() + c.square().sum()).backward()
+        finally:
+            _cupy_kernels.ENABLED[0] = True
+        return [t.detach().cpu().numpy() for t in (out, h, c, x.grad, h0.grad)] + \
+            [p.grad.cpu().numpy() for p in m.parameters()]
+
+    with standin.active():
+        fused, plain = run(True), run(False)
+    for a, b in zip(fused, plain):
+        np.testing.assert_array_equal(a, b)
+
+
+def _spy_gemm(monkeypatch):
+    from tests.cuda.standin import _cublas
+
+    calls = []
+    real = _cublas.gemmEx
+    monkeypatch.setattr(_cublas, "gemmEx", lambda *a: (calls.append(a), real(*a))[1])
+    return calls
+
+
+def test_recurrent_gemm_is_one_cublas_call_per_step(monkeypatch):
+    """The steps' GEMMs go straight to cublasGemmEx (no cupy.matmul, no per-step views): 5
+    steps x 2 layers forward, and backward all but each layer's first step (h0 needs no
+    gradient)."""
+    calls = _spy_gemm(monkeypatch)
+    with standin.active():
+        _run(5, 4)
+    assert len(calls) == 10 + 8
+    fwd = calls[0]
+    # cupy.matmul's arguments for W (4H, R) @ h (R, B): cuBLAS's C^T = h^T W^T, no transposes
+    assert fwd[1:6] == (0, 0, 3, 64, 16 + 4 + 1)
+
+
+def test_loop_without_direct_cublas_gives_the_same_bits(monkeypatch):
+    """Where CuPy would not reach gemmEx (HIP, old GPUs) the loops call matmul per step."""
+    from numtorch.backend import _cupy_rnn
+
+    with standin.active():
+        direct, n_direct, _ = _run(5, 40)
+    calls = _spy_gemm(monkeypatch)
+    monkeypatch.setattr(_cupy_rnn, "_gemm_plan", lambda cp, dtype: None)
+    with standin.active():
+        fallback, n_fallback, _ = _run(5, 40)
+    assert not calls and n_direct == n_fallback
+    for a, b in zip(direct, fallback):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_stand_in_cublas_reads_only_live_device_memory():
+    """The stand-in's gemmEx works on addresses as cuBLAS does: a product of stand-in arrays
+    is NumPy's, and a leading dimension that reaches past the array raises."""
+    from tests.cuda.standin import _cublas
+
+    with standin.active() as cp:
+        rng = np.random.default_rng(0)
+        a = cp.asarray(rng.standard_normal((6, 5)).astype(np.float32))
+        b = cp.asarray(rng.standard_normal((5, 3)).astype(np.float32))
+        c = cp.empty((6, 3), np.float32)
+        one, zero = np.ones(1, np.float32), np.zeros(1, np.float32)
+        args = (1, 0, 0, 3, 6, 5, one.ctypes.data, b.data.ptr, 0, 3, a.data.ptr, 0, 5,
+                zero.ctypes.data, c.data.ptr, 0, 3, _cublas.CUBLAS_COMPUTE_32F, -1)
+        _cublas.gemmEx(*args)
+        np.testing.assert_array_equal(c.get(), a.get() @ b.get())
+        bad = list(args)
+        bad[12] = 6  # lda past a's end
+        with pytest.raises(_cublas.CUBLASError, match="outside every live device array"):
+            _cublas.gemmEx(*bad)
+        bad = list(args)
+        bad[9] = 2  # ldb below the rows
+        with pytest.raises(_cublas.CUBLASError, match="INVALID_VALUE"):
+            _cublas.gemmEx(*bad)

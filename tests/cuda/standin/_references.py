@@ -83,29 +83,42 @@ def gelu_slope(x, e, cdf, g, d, *, fmad):
 
 
 @reference("numtorch_lstm_seq_step")
-def lstm_seq_step(xq, xrow, xoff, has_xq, cp, n, bsz, a, c, tc, h):
-    z = a.reshape(4, n, bsz)
+def lstm_seq_step(xq, xrow, has_xq, step, n, bsz, hrow, a, cs, tcs, hs):
+    """Step ``step`` of the whole-sequence arrays: gates ``a`` (T, 4H, B), cells ``cs``
+    (T + 1, H, B), ``tcs`` (T, H, B), states in the first H rows of ``hs`` (T + 1, R, B)."""
+    nb = n * bsz
+    z = a.reshape(-1)[step * 4 * nb:(step + 1) * 4 * nb].reshape(4, n, bsz)
     if has_xq:
-        z += xq.reshape(4, n, xrow // bsz, bsz)[:, :, xoff // bsz]
+        z += xq.reshape(4, n, xrow // bsz, bsz)[:, :, step]
     np.tanh(z, out=z)
     s = z[:3]
     s *= 0.5
     s += 0.5
-    cn = z[1] * cp
+    c_all = cs.reshape(-1)
+    cn = z[1] * c_all[step * nb:(step + 1) * nb].reshape(n, bsz)
     cn += z[0] * z[3]
-    c[...] = cn
+    c_all[(step + 1) * nb:(step + 2) * nb] = cn.reshape(-1)
+    tc = tcs.reshape(-1)[step * nb:(step + 1) * nb].reshape(n, bsz)
     tc[...] = np.tanh(cn)
-    h[...] = z[2] * tc
+    h0 = (step + 1) * hrow
+    hs.reshape(-1)[h0:h0 + nb] = (z[2] * tc).reshape(-1)
 
 
 @reference("numtorch_lstm_seq_grad")
-def lstm_seq_grad(go, dtc, fg, fac, n, bsz, dh, dc, dz):
-    dh += go
-    g = dc + dh * dtc
-    f4, z4 = fac.reshape(4, n, bsz), dz.reshape(4, n, bsz)
+def lstm_seq_grad(go, dtc, acts, fac, step, n, bsz, dh, dc, dz):
+    """Step ``step`` of the whole-sequence arrays: ``go``, ``dtc`` (T, H, B), ``acts``, ``fac``,
+    ``dz`` (T, 4H, B); the state gradients ``dh``, ``dc`` (H, B) in place."""
+    nb = n * bsz
+
+    def at(x, k):
+        return x.reshape(-1)[step * k * nb:(step + 1) * k * nb].reshape(k, n, bsz)
+
+    dh += at(go, 1)[0]
+    g = dc + dh * at(dtc, 1)[0]
+    f4, z4 = at(fac, 4), at(dz, 4)
     np.multiply(f4[:3], g, out=z4[:3])
     np.multiply(f4[3], dh, out=z4[3])
-    dc[...] = g * fg
+    dc[...] = g * at(acts, 4)[1]
 
 
 @reference("numtorch_norm_invstd")
