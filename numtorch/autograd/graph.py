@@ -499,12 +499,11 @@ class Op(Node):
                     a = x._array
                     arrays.append(a)
                     if type(a) is not np.ndarray and on_np:
-                        on_np = not hasattr(a, "__cuda_array_interface__") and \
-                            type(a) is not _Meta
+                        on_np = _host_like(a) and type(a) is not _Meta
                 else:
                     arrays.append(x)
                     if type(x) not in _HOST and on_np:
-                        on_np = not hasattr(x, "__cuda_array_interface__")
+                        on_np = _host_like(x)
         if edges is None:
             self = _new(cls)
             if params:
@@ -561,7 +560,8 @@ class Op(Node):
             self._n_out = len(outs)
             self._out_meta = tuple((o._array.shape, o._array.dtype) for o in outs)
         else:
-            out = _as_array(self, out)
+            if type(out) is not backend.DEVICE_ARRAY:
+                out = _as_array(self, out)
             outs = _make(out)
             if out.dtype.kind in "fcV":
                 outs._requires_grad = True
@@ -940,6 +940,24 @@ def _check_devices(cls, inputs):
     """The array module shared by all tensor inputs; torch's error if they differ. None when
     CPU 0-d tensors meet tensors of one CUDA device: torch takes those as scalars, so the
     caller moves them there and applies the op again."""
+    dev_array = backend.DEVICE_ARRAY
+    if dev_array is not None:
+        # the common case: every tensor on the one GPU (or on one of several), a few type tests
+        one = backend.ONLY_DEVICE is not None
+        where = -1
+        for x in inputs:
+            if isinstance(x, Tensor):
+                a = x._array
+                if type(a) is not dev_array:
+                    break
+                i = 0 if one else a.data.device_id
+                if i != where:
+                    if where >= 0:
+                        break
+                    where = i
+        else:
+            if where >= 0:
+                return backend._CUPY
     xp = None
     cpu_scalars = False
     for x in inputs:
@@ -1029,8 +1047,15 @@ def _as_array(node, arr):
     return arr
 
 
+def _host_like(a):
+    """Whether an operand that is not a NumPy array keeps an op on the CPU path: anything but
+    a CuPy array (its class, then the array protocol: building CuPy's
+    ``__cuda_array_interface__`` dict costs a few microseconds)."""
+    return type(a) is not backend.DEVICE_ARRAY and not hasattr(a, "__cuda_array_interface__")
+
+
 def _wrap_output(node, arr, index, record):
-    if type(arr) is not np.ndarray:
+    if type(arr) is not np.ndarray and type(arr) is not backend.DEVICE_ARRAY:
         arr = _as_array(node, arr)
     t = _make(arr)
     if record and arr.dtype.kind in "fcV":
@@ -1151,8 +1176,20 @@ def _device_mismatch(cls, inputs):
 
 
 def _forward_on_device(node, arrays):
+    dev_array = backend.DEVICE_ARRAY
     for a in arrays:
-        if type(a) is _Meta:  # no data: shapes and dtypes only, every output on meta
+        t = type(a)
+        if t is dev_array:
+            # CuPy's current device must be the array's: with one GPU it always is, else it
+            # is switched only when it differs (a ``with`` on CuPy's Device is two runtime calls)
+            if backend.ONLY_DEVICE is not None or \
+                    a.data.device_id == backend._CUPY.cuda.get_device_id():
+                out = node.forward(*arrays)  # (_device_forward, inline)
+                layout = node.device_layout
+                return out if layout is None else layout(out, arrays)
+            with a.device:
+                return _device_forward(node, arrays)
+        if t is _Meta:  # no data: shapes and dtypes only, every output on meta
             return backend._meta.forward(node, arrays)
         # the protocol probe, not .device: a sparse payload answers unknown names with
         # torch's "Could not run" error, which must name the op, not "device"

@@ -41,6 +41,12 @@ def cuda_unavailable():
 _CUPY = None
 _CUPYX = None
 _looked_up = False
+# What the device fast paths (autograd.graph, device_of) test against, set with the modules:
+# CuPy's array class, and the device of every CuPy array when only one GPU is visible (then no
+# array can be elsewhere and no op needs to switch devices); None otherwise.
+DEVICE_ARRAY = None
+ONLY_DEVICE = None
+_HELPERS = None  # the _cupy helper module, imported once
 
 
 def cupy_or_none():
@@ -58,6 +64,7 @@ def cupy_or_none():
             _CUPY = _CUPYX = None
         if _CUPY is not None:
             _cupy_helpers()._bind(_CUPY, _CUPYX)
+        _note_device_types()
     return _CUPY
 
 
@@ -82,11 +89,30 @@ def _use_cupy_for_tests(cupy_module, cupyx_module):
     helpers = _cupy_helpers()
     helpers._bind(cupy_module, cupyx_module)
     helpers.reset_device_state()
+    _note_device_types()
+
+
+def _note_device_types():
+    global DEVICE_ARRAY, ONLY_DEVICE
+    cp = _CUPY
+    DEVICE_ARRAY = None if cp is None else cp.ndarray
+    ONLY_DEVICE = None
+    if cp is not None and cp.cuda.runtime.getDeviceCount() == 1:
+        ONLY_DEVICE = _cupy_helpers().cuda_device(0)
 
 
 def _cupy_helpers():
+    h = _HELPERS
+    if h is None:
+        return _import_helpers()
+    return h
+
+
+def _import_helpers():
+    global _HELPERS
     from . import _cupy
 
+    _HELPERS = _cupy
     return _cupy
 
 
@@ -139,9 +165,13 @@ def device_of(array):
         return CPU
     if type(array) is _meta.MetaArray:
         return META
+    if type(array) is DEVICE_ARRAY:
+        d = ONLY_DEVICE
+        # (``data.device_id``: ``array.device`` makes a new CuPy Device object every time)
+        return d if d is not None else _cupy_helpers().cuda_device(array.data.device_id)
     cp = _CUPY if _looked_up else cupy_or_none()
     if cp is not None and isinstance(array, cp.ndarray):
-        return _cupy_helpers().cuda_device(array.device.id)
+        return _cupy_helpers().cuda_device(array.data.device_id)
     return CPU
 
 
