@@ -15,9 +15,9 @@ cp = None  # the cupy module (bound by backend._bind)
 cupyx = None
 _special = None
 _DEVICES = {}
-_PEAK = {}  # device index -> highest pool.used_bytes() seen by the allocator
-_PEAK_RESERVED = {}  # device index -> highest pool.total_bytes() seen by the allocator
-_ALLOCATED_TOTAL = {}  # device index -> bytes asked of the pool since the last reset
+# device index -> [bytes asked of the pool since the last reset, highest pool.used_bytes() and
+# highest pool.total_bytes() seen by the allocator]; lists the allocator updates in place
+_COUNTS = {}
 _ROUTE_POOL = [None]  # a pool of its own taking the allocations (MemPool, graph capture)
 CACHE_BLOCKS = [True]  # torch.cuda.caching_allocator_enable
 
@@ -34,9 +34,8 @@ def _bind(cupy_module, cupyx_module):
 def reset_device_state():
     """Forget per-device state (generators, peaks) when the CuPy module changes (tests)."""
     _DEVICES.clear()
-    _PEAK.clear()
-    _PEAK_RESERVED.clear()
-    _ALLOCATED_TOTAL.clear()
+    for c in _COUNTS.values():  # (zeroed in place: the allocator holds device 0's list)
+        c[:] = [0, 0, 0]
     _ROUTE_POOL[0] = None
     CACHE_BLOCKS[0] = True
     SYNC_DEBUG[0] = 0
@@ -90,7 +89,7 @@ def to_device(array, index, non_blocking=False):
     with ``non_blocking`` (torch's contract: the source may be changed once the call returns
     otherwise)."""
     if isinstance(array, cp.ndarray):
-        if array.device.id == index:
+        if array.data.device_id == index:
             return array
         with cp.cuda.Device(index):
             return array.copy()
@@ -117,36 +116,75 @@ def pin(array):
 
 
 # -- memory accounting ----------------------------------------------------------------------------
+def counts(index):
+    """Device ``index``'s ``[bytes allocated since the last reset, peak used, peak reserved]``
+    (the list the allocator updates)."""
+    c = _COUNTS.get(index)
+    if c is None:
+        c = _COUNTS[index] = [0, 0, 0]
+    return c
+
+
 def _track_peak_memory():
-    """Route CuPy's allocations through its default pool while recording the peaks of
-    ``used_bytes`` and ``total_bytes`` per device (CuPy's pool keeps no peak; torch's
-    max_memory_allocated/max_memory_reserved need them). One Python call per allocation; the
-    pool does the work."""
+    """Route CuPy's allocations through its default pool while recording, per device, the
+    bytes asked and the peaks of ``used_bytes`` and ``total_bytes`` (CuPy's pool keeps no
+    peak; torch's max_memory_allocated/max_memory_reserved need them, exact, so every
+    allocation is seen). One Python call per allocation, kept to a few operations: the
+    pool's methods bound once, device 0's counters closed over when it is the only GPU."""
     pool = cp.get_default_memory_pool()
     oom = cp.cuda.memory.OutOfMemoryError
     route, cache = _ROUTE_POOL, CACHE_BLOCKS
+    malloc, used_bytes, total_bytes = pool.malloc, pool.used_bytes, pool.total_bytes
 
-    def allocate(size):
+    def special(size):
         private = route[0]
         if private is not None:  # a MemPool in use, or a CUDA graph being captured
             return private.malloc(size)
-        if not cache[0]:  # caching off: cached blocks go back to the driver first
-            pool.free_all_blocks()
+        pool.free_all_blocks()  # caching off: cached blocks go back to the driver first
+        return allocate(size)
+
+    def allocate(size):
         try:
-            mem = pool.malloc(size)
+            mem = malloc(size)
         except oom as e:
             raise out_of_memory(size, pool) from e
-        used = pool.used_bytes()
-        dev = mem.device_id
-        _ALLOCATED_TOTAL[dev] = _ALLOCATED_TOTAL.get(dev, 0) + size
-        if used > _PEAK.get(dev, 0):
-            _PEAK[dev] = used
-            total = pool.total_bytes()
-            if total > _PEAK_RESERVED.get(dev, 0):
-                _PEAK_RESERVED[dev] = total
+        c = counts(mem.device_id)
+        c[0] += size
+        used = used_bytes()
+        if used > c[1]:
+            c[1] = used
+            total = total_bytes()
+            if total > c[2]:
+                c[2] = total
         return mem
 
-    cp.cuda.set_allocator(allocate)
+    if cp.cuda.runtime.getDeviceCount() != 1:
+        def allocate_any(size):
+            if route[0] is not None or not cache[0]:
+                return special(size)
+            return allocate(size)
+
+        cp.cuda.set_allocator(allocate_any)
+        return
+    c = counts(0)
+
+    def allocate_one(size):
+        if route[0] is not None or not cache[0]:
+            return special(size)
+        try:
+            mem = malloc(size)
+        except oom as e:
+            raise out_of_memory(size, pool) from e
+        c[0] += size
+        used = used_bytes()
+        if used > c[1]:
+            c[1] = used
+            total = total_bytes()
+            if total > c[2]:
+                c[2] = total
+        return mem
+
+    cp.cuda.set_allocator(allocate_one)
 
 
 def _format_size(n):
@@ -177,16 +215,16 @@ def memory_stats(index):
     pool = cp.get_default_memory_pool()
     with cp.cuda.Device(index):  # CuPy's pool answers for the current device
         used, total = pool.used_bytes(), pool.total_bytes()
-    return (used, max(_PEAK.get(index, 0), used), total,
-            max(_PEAK_RESERVED.get(index, 0), total))
+    c = counts(index)
+    return used, max(c[1], used), total, max(c[2], total)
 
 
 def reset_peak(index):
     """Start the peaks over from the current use (``reset_peak_memory_stats``)."""
     pool = cp.get_default_memory_pool()
     with cp.cuda.Device(index):
-        _PEAK[index] = pool.used_bytes()
-        _PEAK_RESERVED[index] = pool.total_bytes()
+        c = counts(index)
+        c[1], c[2] = pool.used_bytes(), pool.total_bytes()
 
 
 def empty_cache():

@@ -14,7 +14,7 @@ _HOST = {"current": 0, "peak": 0, "allocated": 0, "allocations": 0, "live": 0}
 
 def allocated_total(index):
     """Bytes asked of ``index``'s pool since start or :func:`reset_accumulated`."""
-    return _cupy._ALLOCATED_TOTAL.get(index, 0)
+    return _cupy.counts(index)[0]
 
 
 _BASE = {}  # index -> bytes in use when the running totals were last reset
@@ -27,7 +27,7 @@ def allocated_base(index):
 
 def reset_accumulated(index, in_use=0):
     """Restart the running totals; ``in_use`` bytes are live now (their later frees count)."""
-    _cupy._ALLOCATED_TOTAL[index] = 0
+    _cupy.counts(index)[0] = 0
     _BASE[index] = in_use
 
 
