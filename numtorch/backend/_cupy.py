@@ -542,10 +542,11 @@ def argsort_stable(a, axis=-1):
 
 # the target dtypes CuPy's atomic kernels behind ``<ufunc>.at`` take (others: TypeError), from
 # cupy/_core/_routines_indexing.pyx
-_ATOMIC_INT = ("int32", "int64", "uint32", "uint64")
-_AT_DTYPES = {"add": _ATOMIC_INT + ("float16", "float32", "float64"),
-              "subtract": ("int32", "uint32"), "maximum": _ATOMIC_INT, "minimum": _ATOMIC_INT,
-              "bitwise_and": _ATOMIC_INT, "bitwise_or": _ATOMIC_INT, "bitwise_xor": _ATOMIC_INT}
+_ATOMIC_INT = tuple(np.dtype(n) for n in ("int32", "int64", "uint32", "uint64"))
+_AT_DTYPES = {"add": _ATOMIC_INT + tuple(np.dtype(n) for n in ("float16", "float32", "float64")),
+              "subtract": (np.dtype(np.int32), np.dtype(np.uint32)), "maximum": _ATOMIC_INT,
+              "minimum": _ATOMIC_INT, "bitwise_and": _ATOMIC_INT, "bitwise_or": _ATOMIC_INT,
+              "bitwise_xor": _ATOMIC_INT}  # (dtypes: NumPy's dtype.name is slow)
 _SIGN = np.int64(0x7FFFFFFFFFFFFFFF)
 
 
@@ -584,7 +585,7 @@ def ufunc_at(name, target, index, values):
     dt = target.dtype
     kinds = _AT_DTYPES.get(name)
     if kinds is not None:
-        if dt.name in kinds:
+        if dt in kinds:
             getattr(cp, name).at(target, index, values)
             return
         if name in ("maximum", "minimum") and dt.kind == "f":

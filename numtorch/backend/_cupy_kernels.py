@@ -16,12 +16,17 @@ kernel would differ from the xp code (and torch's CPU update) by an ulp on some 
 Without contraction each operation rounds as the xp code's does, in the same order.
 """
 
+import numpy as np
+
 _OPTIONS = ("--fmad=false",)
 
 ENABLED = [True]
 FAILED = {}  # kernel name -> the exception that stopped it
 _KERNELS = {}
-_FLOATS = ("float32", "float64")
+# the dtypes the kernels are written for, compared as dtypes: NumPy's ``dtype.name`` is
+# computed in Python (several microseconds a call, on every launch's check)
+FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+_FLOATS = FLOATS
 
 
 def _kernel(name, make):
@@ -41,9 +46,11 @@ _NOT_BUILT = object()
 
 
 def _attempt(name, make, args, kwargs):
-    k = _kernel(name, make)
+    k = _KERNELS.get(name)
     if k is None:
-        return _NOT_BUILT
+        k = _kernel(name, make)
+        if k is None:
+            return _NOT_BUILT
     try:
         return k(*args, **kwargs)
     except Exception as e:  # noqa: BLE001  (NVRTC compiles at the first call)
@@ -67,7 +74,7 @@ def _run(name, make, *args, **kwargs):
 
 def _usable(*arrays):
     first = arrays[0]
-    return ENABLED[0] and first.dtype.name in _FLOATS and all(
+    return ENABLED[0] and first.dtype in _FLOATS and all(
         a.dtype == first.dtype and a.shape == first.shape and a.flags.c_contiguous
         for a in arrays)
 
@@ -140,7 +147,7 @@ def _make_lstm(cp):
 def lstm_cell(z, c):
     """One LSTM step's gate math in one kernel: from pre-activations ``z`` (B, 4H) and cell
     ``c`` (B, H), the tuple ``(h, c', i, f, g, o, tanh(c'))``; None when it does not apply."""
-    if not (ENABLED[0] and c.dtype.name in _FLOATS and z.dtype == c.dtype and z.ndim == 2
+    if not (ENABLED[0] and c.dtype in _FLOATS and z.dtype == c.dtype and z.ndim == 2
             and c.ndim == 2 and z.shape == (c.shape[0], 4 * c.shape[1])
             and z.flags.c_contiguous and c.flags.c_contiguous):
         return None

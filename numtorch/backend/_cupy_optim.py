@@ -19,9 +19,11 @@ The helpers return False (nothing was changed) when the inputs are outside what 
 take or a kernel cannot be built here; the optimizer then runs its per-parameter path.
 """
 
-from ._cupy_kernels import _OPTIONS, ENABLED, _launch
+import numpy as np
 
-_FLOATS = ("float32", "float64")
+from ._cupy_kernels import _OPTIONS, ENABLED, FLOATS as _FLOATS, _launch
+
+_F32 = np.dtype(np.float32)
 # bytes of the kernel's parameter block: a 1-d raw array is passed as a 32-byte struct (data,
 # size, shape, strides), a 0-d one as 16, a scalar as 8; CUDA takes 4 KiB on every GPU
 _PARAM_BYTES = 4096 - 256  # room for the shared scalars and the indexer
@@ -191,7 +193,7 @@ def _usable(groups):
     if not ENABLED[0] or not groups:
         return False
     dt = groups[0][0].dtype
-    if dt.name not in _FLOATS:
+    if dt not in _FLOATS:
         return False
     for arrays in groups:
         n = arrays[0].size
@@ -247,7 +249,7 @@ def _multi_stepped(kind, fn, states, scalars, values, tensors, steps):
     width = 2 + sum(how != "none" for _, how in states)
     if not _usable(tensors) or any(len(t) != width or t[0].size == 0 for t in tensors):
         return 0  # (an empty tensor's step counter would not move)
-    if any(s.dtype.name != "float32" or s.ndim != 0 for s in steps):
+    if any(s.dtype != _F32 or s.ndim != 0 for s in steps):
         return 0
     per = 8 + 16 + 32 * width
     key = "".join(how[0] for _, how in states)

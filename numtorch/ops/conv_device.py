@@ -7,8 +7,8 @@ time with them), while cuBLAS wants one large GEMM. So device arrays take this p
 
 * forward: ``cols (g, C/g * K, N * L)`` from one strided window view (one copy), one GEMM
   ``W (g, O/g, C/g * K) @ cols``, one copy to ``(N, O, L)`` that also adds the bias;
-* weight gradient: ``gy (g, O/g, N * L) @ cols (g, N * L, C/g * K)``, a single GEMM whose long
-  reduction runs over every sample and position;
+* weight gradient: ``gy (g, O/g, N * L) @ cols^T``, the forward's column layout read
+  transposed: a single GEMM whose long reduction runs over every sample and position;
 * input gradient: for stride 1, the convolution of ``gy`` with the flipped weight (``conv``'s
   ``_input_as_conv``, which lands in ``forward`` here); otherwise one GEMM into columns and one
   strided add per kernel tap (col2im).
@@ -65,19 +65,29 @@ def _rows_of(xp, g, groups):
     return t.reshape(groups, o // groups, n * length)
 
 
+def _columns(xp, x, kernel, stride, padding, dilation, groups, out):
+    """The GEMM operand ``(g, C/g * K, N * L)`` of ``x``: rows in the weight's order, one
+    column per sample and output position (one kernel on a GPU, else the xp code)."""
+    cols = helpers_for(xp).im2col(x, kernel, stride, padding, dilation, groups, out)
+    if cols is not None:
+        return cols
+    # the xp code: padded copy, window view, one copy in GEMM order
+    nd = len(kernel)
+    n = x.shape[0]
+    win = _windows(xp, _padded(xp, x, padding), kernel, stride, dilation, out, groups)
+    # (N, g, C/g, *out, *K) -> (g, C/g, *K, N, *out)
+    axes = (1, 2) + tuple(range(3 + nd, 3 + 2 * nd)) + (0,) + tuple(range(3, 3 + nd))
+    ck = x.shape[1] // groups * _prod(kernel)
+    return xp.ascontiguousarray(win.transpose(axes)).reshape(groups, ck, n * _prod(out))
+
+
 def forward(xp, x, w, b, stride, padding, dilation, groups, out):
     """``conv(x, w) + b`` with output spatial shape ``out``."""
     kernel = tuple(w.shape[2:])
-    nd = len(kernel)
     n, o = x.shape[0], w.shape[0]
     length = _prod(out)
     ck = x.shape[1] // groups * _prod(kernel)
-    cols = helpers_for(xp).im2col(x, kernel, stride, padding, dilation, groups, out, "rows")
-    if cols is None:  # the xp code: padded copy, window view, one copy in GEMM order
-        win = _windows(xp, _padded(xp, x, padding), kernel, stride, dilation, out, groups)
-        # (N, g, C/g, *out, *K) -> (g, C/g, *K, N, *out): GEMM rows in the weight's order
-        axes = (1, 2) + tuple(range(3 + nd, 3 + 2 * nd)) + (0,) + tuple(range(3, 3 + nd))
-        cols = xp.ascontiguousarray(win.transpose(axes)).reshape(groups, ck, n * length)
+    cols = _columns(xp, x, kernel, stride, padding, dilation, groups, out)
     yt = _gemm(xp, w.reshape(groups, o // groups, ck), cols).reshape(o, n, length)
     y = xp.empty((n, o, length), dtype=yt.dtype)
     if b is None:
@@ -88,19 +98,13 @@ def forward(xp, x, w, b, stride, padding, dilation, groups, out):
 
 
 def weight(xp, x, gy, kernel, stride, padding, dilation, groups):
-    """The weight gradient of ``conv(x, w)`` for output gradient ``gy``."""
+    """The weight gradient of ``conv(x, w)`` for output gradient ``gy``: ``gy (g, O/g, N * L)
+    @ cols^T``, the forward's columns read transposed (no second layout, no copy)."""
     kernel = tuple(kernel)
-    nd = len(kernel)
-    n, o = gy.shape[:2]
+    o = gy.shape[1]
     out = tuple(gy.shape[2:])
-    ck = x.shape[1] // groups * _prod(kernel)
-    cols = helpers_for(xp).im2col(x, kernel, stride, padding, dilation, groups, out, "cols")
-    if cols is None:
-        win = _windows(xp, _padded(xp, x, padding), kernel, stride, dilation, out, groups)
-        # (N, g, C/g, *out, *K) -> (g, N, *out, C/g, *K): GEMM columns over every sample
-        axes = (1, 0) + tuple(range(3, 3 + nd)) + (2,) + tuple(range(3 + nd, 3 + 2 * nd))
-        cols = xp.ascontiguousarray(win.transpose(axes)).reshape(groups, n * _prod(out), ck)
-    dw = _gemm(xp, _rows_of(xp, gy, groups), cols)  # (g, O/g, C/g * K)
+    cols = _columns(xp, x, kernel, stride, padding, dilation, groups, out)
+    dw = _gemm(xp, _rows_of(xp, gy, groups), cols.swapaxes(1, 2))  # (g, O/g, C/g * K)
     return dw.reshape((o, x.shape[1] // groups) + kernel)
 
 

@@ -40,9 +40,10 @@ def test_columns_from_one_kernel_with_the_xp_values(cuda, nd, xs, ws, kw):
     standin.reset_stats()
     got = _conv(numtorch, nd, xs, ws, kw, "cuda")
     fused = standin.STATS.get("fused", [])
-    assert fused.count("numtorch_im2col_rows") >= 1
-    assert fused.count("numtorch_im2col_cols") == 1
+    # the forward's and the weight gradient's columns (one layout), and a stride-1 input
+    # gradient's (a convolution of gy)
     strided = kw.get("stride", 1) != 1  # the input gradient through col2im
+    assert fused.count(f"numtorch_im2col{nd}") == 2 + (not strided)
     assert fused.count("numtorch_col2im") == int(strided)
     launches = standin.STATS["kernels"]
     _cupy_kernels.ENABLED[0] = False
@@ -55,62 +56,68 @@ def test_columns_from_one_kernel_with_the_xp_values(cuda, nd, xs, ws, kw):
         np.testing.assert_allclose(a, c, rtol=1e-10, atol=1e-10)
 
 
-def _run_source(src, x, scalars, size):
-    """Run the kernel's CUDA body on the host, every index at once: its integer index math
-    translated line by line to NumPy (a check of the source itself, which the stand-in's
-    reference does not read)."""
+def _c_to_python(src, name):
+    """A kernel body (one statement per line, loops and blocks indented by four) as a Python
+    function ``name(i, env)`` that runs it for thread ``i``: C's integer casts dropped,
+    divisions floored (every value divided here is non-negative), ``?:`` as a conditional,
+    array stores and loads on the NumPy arrays in ``env``."""
     import re
 
-    env = dict(scalars, i=np.arange(size, dtype=np.int64))
-    for stmt in (s.strip() for s in src.replace("\n", ";").split(";")):
-        if not stmt:
+    out = [f"def {name}(i, env):", "    globals().update(env)"]
+    for line in src.splitlines():
+        ind = len(line) - len(line.lstrip())
+        stmt = line.strip().rstrip(";").rstrip()
+        if stmt == "}":
             continue
-        stmt = re.sub(r"^(const )?ptrdiff_t ", "", stmt)
-        m = re.fullmatch(r"(\w+) /= (\w+)", stmt)
+        m = re.fullmatch(r"for \(int (\w+) = 0; \1 < (\w+); \+\+\1\) \{", stmt)
         if m:
-            env[m[1]] = env[m[1]] // env[m[2]]
-            continue
-        m = re.fullmatch(r"col = \((.*)\) \? x\[(.*)\] : \(T\)0", stmt)
-        if m:
-            cond = eval(" & ".join(f"({t})" for t in m[1].split(" && ")), {}, env)
-            flat = np.where(cond, eval(m[2], {}, env), 0)
-            return np.where(cond, x.reshape(-1)[flat], 0)
-        name, expr = stmt.split(" = ", 1)
-        env[name] = eval(expr, {}, env)
-    raise AssertionError("no store in the kernel body")
+            stmt = f"for {m[1]} in range({m[2]}):"
+        else:
+            stmt = re.sub(r"^(const )?(unsigned int|int|ptrdiff_t|bool|T) ", "", stmt)
+            stmt = re.sub(r"\((unsigned int|int|ptrdiff_t|T)\)", "", stmt)
+            stmt = stmt.replace(" /= ", " //= ").replace(" / ", " // ").replace("&&", "and")
+            m = re.fullmatch(r"(.*) = (\w+) \? (.*) : 0", stmt)
+            if m:
+                stmt = f"{m[1]} = ({m[3]}) if {m[2]} else 0"
+        out.append("    " + " " * ind + stmt)
+    ns = {}
+    exec("\n".join(out), ns)
+    return ns[name]
 
 
-@pytest.mark.parametrize("layout", ["rows", "cols"])
+def _geometry(nd, xs, ws, kw):
+    k = ws[2:]
+    norm = lambda v: (v,) * nd if isinstance(v, int) else tuple(v)
+    st, dl = norm(kw.get("stride", 1)), norm(kw.get("dilation", 1))
+    pd = kw.get("padding", 0)
+    if pd == "same":
+        pd = tuple((d * (kk - 1) // 2) for kk, d in zip(k, dl))
+    pd = norm(pd)
+    out = tuple((s + 2 * p - d * (kk - 1) - 1) // t + 1
+                for s, p, d, kk, t in zip(xs[2:], pd, dl, k, st))
+    return k, st, pd, dl, out
+
+
 @pytest.mark.parametrize("nd,xs,ws,kw", CASES, ids=str)
-def test_the_kernel_source_computes_the_columns(nd, xs, ws, kw, layout):
+def test_the_kernel_source_computes_the_columns(nd, xs, ws, kw):
+    """The im2col body run thread by thread on the host against the window view's columns
+    (a check of the CUDA source itself, which the stand-in's reference does not read)."""
     from numtorch.backend import _cupy_conv
     from tests.cuda.standin._references import _im2col
 
     x = np.random.default_rng(0).standard_normal(xs)
-    k = ws[2:]
-    groups = kw.get("groups", 1)
-    st = kw.get("stride", 1)
-    st = (st,) * nd if isinstance(st, int) else st
-    dl = kw.get("dilation", 1)
-    dl = (dl,) * nd if isinstance(dl, int) else dl
-    pd = kw.get("padding", 0)
-    if pd == "same":
-        pd = tuple((d * (kk - 1) // 2) for kk, d in zip(k, dl))
-    pd = (pd,) * nd if isinstance(pd, int) else pd
-    out = tuple((s + 2 * p - d * (kk - 1) - 1) // t + 1
-                for s, p, d, kk, t in zip(xs[2:], pd, dl, k, st))
+    k, st, pd, dl, out = _geometry(nd, xs, ws, kw)
     n, c = xs[:2]
-    scalars = dict(N=n, C=c, CG=c // groups)
-    dims = []
+    want = _im2col(x, k, st, pd, dl, out)
+    length = int(np.prod(out))
+    env = dict(x=x.reshape(-1), C=c, NL=n * length, L=length, KK=int(np.prod(k)))
     for j, vals in enumerate(zip(xs[2:], k, out, st, pd, dl)):
-        scalars.update({f"{a}{j}": v for a, v in zip(("S", "K", "O", "st", "pd", "dl"), vals)})
-        dims += list(vals)
-    ck, nl = c // groups * int(np.prod(k)), n * int(np.prod(out))
-    shape = (groups, ck, nl) if layout == "rows" else (groups, nl, ck)
-    want = np.empty(shape)
-    _im2col((x, n, c, c // groups, *dims, want), layout)
-    got = _run_source(_cupy_conv._source(nd, layout), x, scalars, want.size)
-    np.testing.assert_array_equal(got.reshape(shape), want)
+        env.update({f"{a}{j}": v for a, v in zip(("S", "K", "O", "st", "pd", "dl"), vals)})
+    env["col"] = got = np.full(want.size, np.nan)
+    body = _c_to_python(_cupy_conv._source(nd), "body")
+    for i in range(c * n * length):
+        body(i, env)
+    np.testing.assert_array_equal(got.reshape(want.shape), want)
 
 
 def _python_of(src):

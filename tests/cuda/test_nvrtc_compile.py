@@ -228,7 +228,7 @@ def test_every_launched_kernel_compiles(launched):
     # what the catalogue is there for: each family of numtorch's kernels
     for want in ("numtorch_multi_sgd", "numtorch_multi_adam", "numtorch_multi_rmsprop",
                  "numtorch_multi_adagrad", "numtorch_adam_update", "numtorch_adam_amsgrad_update",
-                 "numtorch_im2col_rows", "numtorch_im2col_cols", "numtorch_col2im",
+                 "numtorch_im2col1", "numtorch_im2col2", "numtorch_im2col3", "numtorch_col2im",
                  "numtorch_norm_invstd", "numtorch_norm_apply", "numtorch_norm_grad_stats",
                  "numtorch_norm_grad_input", "numtorch_rows_center", "numtorch_rows_affine",
                  "numtorch_rows_grad", "numtorch_lstm_seq_step", "numtorch_lstm_seq_grad",

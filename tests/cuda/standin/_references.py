@@ -214,33 +214,37 @@ def multi_adam(*args):
             step += np.float32(1)
 
 
-def _im2col(args, layout):
-    """The im2col kernels: window view of the zero-padded input, in GEMM order."""
-    x, n, c, cg, *dims, col = args
-    nd = len(dims) // 6
-    s, k, o, st, pd, dl = (dims[j::6] for j in range(6))
-    groups = c // cg
+def _im2col(x, kernel, stride, padding, dilation, out):
+    """The columns (C * K, N * L) of x (N, C, *S): window view of the zero-padded input in
+    GEMM order (rows: channel, then taps; columns: sample, then output position)."""
+    nd = len(kernel)
+    n, c = x.shape[:2]
     xp = np.zeros((n, c) + tuple(si + 2 * p + (ki - 1) * di for si, p, ki, di in
-                                 zip(s, pd, k, dl)), dtype=x.dtype)
-    xp[(slice(None),) * 2 + tuple(slice(p, p + si) for si, p in zip(s, pd))] = x
+                                 zip(x.shape[2:], padding, kernel, dilation)), dtype=x.dtype)
+    xp[(slice(None),) * 2 + tuple(slice(p, p + si) for si, p in zip(x.shape[2:], padding))] = x
     sn, sc, *sp = xp.strides
     win = np.lib.stride_tricks.as_strided(
-        xp, (n, groups, cg) + tuple(o) + tuple(k),
-        (sn, sc * cg, sc) + tuple(a * b for a, b in zip(sp, st))
-        + tuple(a * b for a, b in zip(sp, dl)))
-    r = tuple(range(3, 3 + nd)), tuple(range(3 + nd, 3 + 2 * nd))
-    axes = ((1, 2) + r[1] + (0,) + r[0]) if layout == "rows" else ((1, 0) + r[0] + (2,) + r[1])
-    col[...] = win.transpose(axes).reshape(col.shape)
+        xp, (n, c) + tuple(out) + tuple(kernel),
+        (sn, sc) + tuple(a * b for a, b in zip(sp, stride))
+        + tuple(a * b for a, b in zip(sp, dilation)))
+    axes = (1,) + tuple(range(2 + nd, 2 + 2 * nd)) + (0,) + tuple(range(2, 2 + nd))
+    return win.transpose(axes).reshape(c * int(np.prod(kernel)), -1)
 
 
-@reference("numtorch_im2col_rows")
-def im2col_rows(*args):
-    _im2col(args, "rows")
+def _im2col_kernel(x, c, nl, length, kk, *args):
+    """(x, C, N * L, L, K, then per dim S, K, O (not for the first dim), stride, pad, dilation;
+    the output col)."""
+    *dims, col = args
+    dims = dims[:2] + [None] + dims[2:]  # the first dim's O: L over the others'
+    s, k, o, st, pd, dl = (list(dims[j::6]) for j in range(6))
+    o[0] = length // int(np.prod(o[1:]))
+    s, k, o, st, pd, dl = map(tuple, (s, k, o, st, pd, dl))
+    n = nl // length
+    col.reshape(-1)[...] = _im2col(x.reshape((n, c) + s), k, st, pd, dl, o).reshape(-1)
 
 
-@reference("numtorch_im2col_cols")
-def im2col_cols(*args):
-    _im2col(args, "cols")
+for _nd in (1, 2, 3):
+    reference(f"numtorch_im2col{_nd}")(_im2col_kernel)
 
 
 def _row_of(a, n, size):
