@@ -19,7 +19,7 @@ H200). The kernel source depends on the number of spatial dims only (built once 
 cannot be built.
 """
 
-from ._cupy_kernels import _OPTIONS, ENABLED, _kernel, _launch
+from ._cupy_kernels import _OPTIONS, ENABLED, FLOATS, _kernel, _launch
 
 _INT_MAX = (1 << 31) - 1
 
@@ -155,7 +155,7 @@ def col2im(cols, n, c, size, kernel, out, stride, padding, dilation):
 
     nd = len(kernel)
     if not ENABLED[0] or nd not in (1, 2, 3) or not cols.flags.c_contiguous or \
-            cols.dtype.name not in ("float32", "float64") or not cols.size:
+            cols.dtype not in FLOATS or not cols.size:
         return None
     name = f"numtorch_col2im{nd}"
     k = _kernel(name, _make_col2im(nd))
