@@ -15,9 +15,9 @@ kernels take, or when a kernel cannot be built here.
 
 import numpy as np
 
-from ._cupy_kernels import ENABLED, _OPTIONS, _run as _call
+from ._cupy_kernels import ENABLED, FLOATS, _OPTIONS, _run as _call
 
-_FLOATS = ("float32", "float64")
+_FLOATS = FLOATS  # dtypes: NumPy's dtype.name is slow
 _WRAP = "ptrdiff_t k = t; k %= C; if (k < 0) k += C;"
 
 
@@ -59,7 +59,7 @@ def _make_grad(cp):
 def ce_applies(x, t, weight):
     """Whether the fused kernels take cross-entropy of scores ``x`` (N, C), targets ``t``
     (N,) and the optional class ``weight`` (C,)."""
-    return (ENABLED[0] and x.dtype.name in _FLOATS and x.ndim == 2 and x.shape[0] > 0
+    return (ENABLED[0] and x.dtype in _FLOATS and x.ndim == 2 and x.shape[0] > 0
             and x.shape[1] > 0 and x.flags.c_contiguous and t.ndim == 1
             and t.dtype == np.int64 and t.shape[0] == x.shape[0]
             and (weight is None or (weight.dtype == x.dtype and weight.shape == x.shape[1:]

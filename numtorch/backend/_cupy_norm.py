@@ -12,9 +12,9 @@ bit. The helpers return None (the caller runs its xp code) for dtypes outside fl
 or when a kernel cannot be built here.
 """
 
-from ._cupy_kernels import ENABLED, _OPTIONS, _launch, _run as _run_kernel
+from ._cupy_kernels import ENABLED, FLOATS, _OPTIONS, _launch, _run as _run_kernel
 
-_FLOATS = ("float32", "float64")
+_FLOATS = FLOATS  # dtypes: NumPy's dtype.name is slow
 
 
 def _make_invstd(cp):
@@ -48,7 +48,7 @@ def _make_grad_input(cp):
 def _run(name, make, *args):
     """The kernel's outputs, or None when it does not apply or cannot be built."""
     first = args[0]
-    if not ENABLED[0] or first.dtype.name not in _FLOATS or any(
+    if not ENABLED[0] or first.dtype not in _FLOATS or any(
             getattr(a, "dtype", first.dtype) != first.dtype for a in args):
         return None
     return _run_kernel(name, make, *args)
@@ -116,7 +116,7 @@ def _make_rows_grad(cp):
 
 
 def _rows_ok(x, n, *params):
-    return (ENABLED[0] and x.dtype.name in _FLOATS and x.flags.c_contiguous and n > 0
+    return (ENABLED[0] and x.dtype in _FLOATS and x.flags.c_contiguous and n > 0
             and x.size > 0 and all(p is None or (p.dtype == x.dtype and p.size == n and
                                                  p.flags.c_contiguous) for p in params))
 
@@ -171,7 +171,7 @@ def running_update(rm, rv, mean, var, unbias, momentum):
     """``rm = rm (1 - momentum) + mean momentum`` and the same of ``rv`` with ``var unbias``,
     in place, in one launch where the xp code takes seven; False when it does not apply."""
     arrays = (rm, rv, mean, var)
-    if not (ENABLED[0] and rm.dtype.name in _FLOATS and all(
+    if not (ENABLED[0] and rm.dtype in _FLOATS and all(
             a.dtype == rm.dtype and a.shape == rm.shape and a.flags.c_contiguous
             for a in arrays)):
         return False
@@ -275,7 +275,7 @@ def channel_sums(a, b, p, c, length, both=False):
     the first and last dims: a ``(c,)`` array, or None when the kernels do not apply."""
     from . import _cupy
 
-    if not (ENABLED[0] and a.dtype.name in _FLOATS and a.flags.c_contiguous and a.size and
+    if not (ENABLED[0] and a.dtype in _FLOATS and a.flags.c_contiguous and a.size and
             a.size == p * c * length and (b is None or (
                 b.dtype == a.dtype and b.shape == a.shape and b.flags.c_contiguous))):
         return None

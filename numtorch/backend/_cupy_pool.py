@@ -15,9 +15,12 @@ The helpers return None (the caller runs its xp code) outside float32/float64 co
 inputs or when a kernel cannot be built here.
 """
 
-from ._cupy_kernels import ENABLED, _OPTIONS, _run as _call
+import numpy as np
 
-_FLOATS = ("float32", "float64")
+from ._cupy_kernels import ENABLED, FLOATS, _OPTIONS, _run as _call
+
+_FLOATS = FLOATS  # dtypes: NumPy's dtype.name is slow
+_I64 = np.dtype(np.int64)
 
 
 def _geometry_params(nd):
@@ -115,7 +118,7 @@ def max_pool(x, kernel, stride, padding, dilation, out):
     from . import _cupy
 
     nd = len(kernel)
-    if not (ENABLED[0] and x.dtype.name in _FLOATS and x.ndim == nd + 2 and nd in (1, 2, 3)
+    if not (ENABLED[0] and x.dtype in _FLOATS and x.ndim == nd + 2 and nd in (1, 2, 3)
             and x.flags.c_contiguous and x.size and all(o > 0 for o in out)):
         return None
     shape = x.shape[:2] + tuple(out)
@@ -133,9 +136,9 @@ def max_pool_grad(g, idx, shape, kernel, stride, padding, dilation, overlap):
     from . import _cupy
 
     nd = len(kernel)
-    if not (ENABLED[0] and g.dtype.name in _FLOATS and g.ndim == nd + 2 and nd in (1, 2, 3)
+    if not (ENABLED[0] and g.dtype in _FLOATS and g.ndim == nd + 2 and nd in (1, 2, 3)
             and g.flags.c_contiguous and idx.flags.c_contiguous and idx.shape == g.shape
-            and idx.dtype.name == "int64" and g.size):
+            and idx.dtype == _I64 and g.size):
         return None
     dx = _cupy.cp.empty(shape, dtype=g.dtype)
     args = _geometry(shape[2:], kernel, g.shape[2:], stride, padding, dilation)

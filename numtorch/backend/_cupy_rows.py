@@ -15,9 +15,9 @@ ulp or two of the exact value). Rows longer than ``_MAX_ROW`` or too few rows to
 GPU keep the reduction-based path (a thread looping over a long row is slow).
 """
 
-from ._cupy_kernels import ENABLED, _OPTIONS, _run
+from ._cupy_kernels import ENABLED, FLOATS, _OPTIONS, _run
 
-_FLOATS = ("float32", "float64")
+_FLOATS = FLOATS  # dtypes: NumPy's dtype.name is slow
 _MAX_ROW = 1024  # values per row for the one-thread-per-row kernels
 _MIN_ROWS = 64
 _CHUNK = 32  # rows per partial column sum
@@ -107,7 +107,7 @@ def layer_norm_rows_ok(x, n, w, b):
     with the elementwise ``w`` (and ``b``): float32/float64, one dtype, contiguous, short
     rows, enough of them."""
     rows = x.size // n if n else 0
-    return (ENABLED[0] and x.dtype.name in _FLOATS and 0 < n <= _MAX_ROW and rows >= _MIN_ROWS
+    return (ENABLED[0] and x.dtype in _FLOATS and 0 < n <= _MAX_ROW and rows >= _MIN_ROWS
             and x.flags.c_contiguous and all(
                 p is None or (p.dtype == x.dtype and p.size == n and p.flags.c_contiguous)
                 for p in (w, b)))
