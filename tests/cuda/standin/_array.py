@@ -273,6 +273,12 @@ class ndarray:
         return Flags(f.c_contiguous, f.f_contiguous, self._base is None)
 
     @property
+    def _c_contiguous(self):
+        """CuPy's readonly C attribute behind ``flags.c_contiguous`` (cupy/_core/core.pxd),
+        which numtorch reads on hot device paths (``flags`` makes a Python object)."""
+        return self._d.flags.c_contiguous
+
+    @property
     def base(self):
         return self._base
 
