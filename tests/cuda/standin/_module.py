@@ -171,7 +171,7 @@ def make_function(name, fn, params, qualname=None):
             r = fn(*[_deep_unwrap(a) for a in args],
                    **{k: _deep_unwrap(v) for k, v in kwargs.items()})
         out = _result(r, args)
-        if name not in _NO_KERNEL and _launches(r, out):
+        if name not in _NO_KERNEL and (_launches(r, out) or name in _WRITES):
             STATS["kernels"] += 1
         return out
 
@@ -209,6 +209,10 @@ def _convert(fn, obj, *args, **kwargs):
         kwargs.pop("blocking", None)
     dtype = kwargs.get("dtype", args[0] if args else None)
     if dtype is not None:
+# functions that return nothing but write into an argument in one kernel
+_WRITES = frozenset({"copyto"})
+
+
         check_dtype(dtype)
     if type(obj) is ndarray:
         r = fn(obj._d, *args, **kwargs)
