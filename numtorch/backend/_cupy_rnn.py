@@ -10,15 +10,16 @@ Why the whole loop lives here: on a GPU the loop is host-bound (an H200 ran the 
 model's two layers' kernels in 1.3 ms of a 15.7 ms step), and per step the Python around the
 two launches cost more than they did: a view per array per step (CuPy's integer indexing runs
 its full index parser), ``cupy.matmul``'s checks, argument and layout checks, the kernel
-lookup. Here everything that is the same for every step is done once per layer: the kernels
-take whole arrays and the step number (every argument raw, the loop size given), and the
-recurrent GEMM is one ``cublasGemmEx`` call on precomputed addresses, with the arguments
+lookup, an ``ElementwiseKernel``'s analysis of its arguments. Here everything that is the same
+for every step is done once per layer: the kernels are ``RawKernel``s taking whole arrays and
+the step number, launched with a fixed argument tuple but for the step, and the recurrent GEMM is one ``cublasGemmEx`` call on precomputed addresses, with the arguments
 ``cupy.matmul`` would pass for the step's matrices (same transposes, leading dimensions,
 compute type and algorithm: the same cuBLAS computation, so the same bits).
 
 Each kernel performs the xp code's operations in the same order and, built with
 ``--fmad=false`` as the other fused kernels (``_cupy_kernels``), rounds each as the xp code
-does, so the fused and unfused loops agree bit for bit. The loops return False (the caller
+does (CuPy builds raw kernels with ``-ftz=true`` as its elementwise ones), so the fused and
+unfused loops agree bit for bit. The loops return False (the caller
 then runs its xp code) for dtypes or layouts outside what the kernels take, or when a kernel
 cannot be built here (``_cupy_kernels.FAILED``).
 """
@@ -27,69 +28,80 @@ import os
 
 import numpy as np
 
-from ._cupy_kernels import ENABLED, _kernel, _launch, _OPTIONS
+from ._cupy_kernels import ENABLED, FLOATS, _kernel, _launch, _OPTIONS
 
-_FLOATS = ("float32", "float64")
-
-_STEP_BODY = """
-const ptrdiff_t nb = n * bsz, a0 = step * 4 * nb + i, s0 = step * nb + i;
-T zi = a[a0], zf = a[a0 + nb], zo = a[a0 + 2 * nb], zg = a[a0 + 3 * nb];
-if (has_xq) {
-    const ptrdiff_t x0 = (i / bsz) * xrow + step * bsz + i % bsz, xk = n * xrow;
-    zi = zi + xq[x0];
-    zf = zf + xq[x0 + xk];
-    zo = zo + xq[x0 + 2 * xk];
-    zg = zg + xq[x0 + 3 * xk];
+# Raw kernels: a launch passes its arguments as they are (~3-5 us of host time on a GPU, where an
+# ElementwiseKernel's argument analysis took ~20 us). ``T`` is typedef'd per dtype; Python ints
+# reach the ``long long`` parameters as 8 bytes, as CuPy passes them.
+_STEP_SRC = r"""
+extern "C" __global__ void numtorch_lstm_seq_step(
+        const T* xq, long long xrow, long long has_xq, long long step, long long n,
+        long long bsz, long long hrow, T* a, T* cs, T* tcs, T* hs) {
+    const long long nb = n * bsz;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < nb;
+            i += (long long)gridDim.x * blockDim.x) {
+        const long long a0 = step * 4 * nb + i, s0 = step * nb + i;
+        T zi = a[a0], zf = a[a0 + nb], zo = a[a0 + 2 * nb], zg = a[a0 + 3 * nb];
+        if (has_xq) {
+            const long long x0 = (i / bsz) * xrow + step * bsz + i % bsz, xk = n * xrow;
+            zi = zi + xq[x0];
+            zf = zf + xq[x0 + xk];
+            zo = zo + xq[x0 + 2 * xk];
+            zg = zg + xq[x0 + 3 * xk];
+        }
+        zi = tanh(zi) * (T)0.5 + (T)0.5;
+        zf = tanh(zf) * (T)0.5 + (T)0.5;
+        zo = tanh(zo) * (T)0.5 + (T)0.5;
+        zg = tanh(zg);
+        a[a0] = zi;
+        a[a0 + nb] = zf;
+        a[a0 + 2 * nb] = zo;
+        a[a0 + 3 * nb] = zg;
+        T ig = zi * zg;
+        T cn = zf * cs[s0];
+        cn = cn + ig;
+        cs[s0 + nb] = cn;
+        T th = tanh(cn);
+        tcs[s0] = th;
+        hs[(step + 1) * hrow + i] = zo * th;
+    }
 }
-zi = tanh(zi) * (T)0.5 + (T)0.5;
-zf = tanh(zf) * (T)0.5 + (T)0.5;
-zo = tanh(zo) * (T)0.5 + (T)0.5;
-zg = tanh(zg);
-a[a0] = zi;
-a[a0 + nb] = zf;
-a[a0 + 2 * nb] = zo;
-a[a0 + 3 * nb] = zg;
-T ig = zi * zg;
-T cn = zf * cs[s0];
-cn = cn + ig;
-cs[s0 + nb] = cn;
-T th = tanh(cn);
-tcs[s0] = th;
-hs[(step + 1) * hrow + i] = zo * th;
 """
 
-
-def _make_step(cp):
-    return cp.ElementwiseKernel(
-        "raw T xq, int64 xrow, int32 has_xq, int64 step, int64 n, int64 bsz, int64 hrow",
-        "raw T a, raw T cs, raw T tcs, raw T hs", _STEP_BODY, "numtorch_lstm_seq_step",
-        options=_OPTIONS)
-
-
-_GRAD_BODY = """
-const ptrdiff_t nb = n * bsz, s0 = step * nb + i, g0 = step * 4 * nb + i;
-T d = dh[i] + go[s0];
-dh[i] = d;
-T e = d * dtc[s0];
-T g = dc[i] + e;
-dz[g0] = fac[g0] * g;
-dz[g0 + nb] = fac[g0 + nb] * g;
-dz[g0 + 2 * nb] = fac[g0 + 2 * nb] * g;
-dz[g0 + 3 * nb] = fac[g0 + 3 * nb] * d;
-dc[i] = g * acts[g0 + nb];
+_GRAD_SRC = r"""
+extern "C" __global__ void numtorch_lstm_seq_grad(
+        const T* go, const T* dtc, const T* acts, const T* fac, long long step, long long n,
+        long long bsz, T* dh, T* dc, T* dz) {
+    const long long nb = n * bsz;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < nb;
+            i += (long long)gridDim.x * blockDim.x) {
+        const long long s0 = step * nb + i, g0 = step * 4 * nb + i;
+        T d = dh[i] + go[s0];
+        dh[i] = d;
+        T e = d * dtc[s0];
+        T g = dc[i] + e;
+        dz[g0] = fac[g0] * g;
+        dz[g0 + nb] = fac[g0 + nb] * g;
+        dz[g0 + 2 * nb] = fac[g0 + 2 * nb] * g;
+        dz[g0 + 3 * nb] = fac[g0 + 3 * nb] * d;
+        dc[i] = g * acts[g0 + nb];
+    }
+}
 """
+_BLOCK = 128
 
 
-def _make_grad(cp):
-    return cp.ElementwiseKernel(
-        "raw T go, raw T dtc, raw T acts, raw T fac, int64 step, int64 n, int64 bsz",
-        "raw T dh, raw T dc, raw T dz", _GRAD_BODY, "numtorch_lstm_seq_grad", options=_OPTIONS)
+def _raw(source, name, dtype):
+    """(cache key, maker) of kernel ``name`` built from ``source`` for ``dtype``."""
+    ctype = "float" if dtype.char == "f" else "double"
+    return (f"{name}_{dtype.char}",
+            lambda cp: cp.RawKernel(f"typedef {ctype} T;\n{source}", name, options=_OPTIONS))
 
 
 def _usable(*arrays):
     first = arrays[0]
     dt = first.dtype
-    if not ENABLED[0] or dt.name not in _FLOATS:
+    if not ENABLED[0] or dt not in FLOATS:
         return False
     for a in arrays:
         if a.dtype != dt or not a.flags.c_contiguous:
@@ -115,15 +127,16 @@ def lstm_seq_forward(wq, hfull, acts, cs, tcs, xq):
     if xq is None:
         xq = acts  # (unread)
     hrow = hfull.shape[1] * bsz
-    size = n * bsz
+    grid, block = ((n * bsz + _BLOCK - 1) // _BLOCK,), (_BLOCK,)
+    key, make = _raw(_STEP_SRC, "numtorch_lstm_seq_step", acts.dtype)
     gemm(0)
-    if not _launch("numtorch_lstm_seq_step", _make_step, xq, xrow, has, 0, n, bsz, hrow,
-                   acts, cs, tcs, hfull, size=size):
+    if not _launch(key, make, grid, block, (xq, xrow, has, 0, n, bsz, hrow, acts, cs, tcs,
+                                            hfull)):
         return False
-    kernel = _kernel("numtorch_lstm_seq_step", _make_step)  # built and run: no fallback now
+    kernel = _kernel(key, make)  # built and run: no fallback from here
     for t in range(1, steps):
         gemm(t)
-        kernel(xq, xrow, has, t, n, bsz, hrow, acts, cs, tcs, hfull, size=size)
+        kernel(grid, block, (xq, xrow, has, t, n, bsz, hrow, acts, cs, tcs, hfull))
     return True
 
 
@@ -139,16 +152,16 @@ def lstm_seq_backward(wt, go, dtc, acts, fac, dh, dc, dz, lo, hi, first_gemm):
             fac.shape != dz.shape or acts.shape != dz.shape or dh.shape != (n, bsz):
         return False
     gemm = _StepGemm(wt, dz, dh)
-    size = n * bsz
+    grid, block = ((n * bsz + _BLOCK - 1) // _BLOCK,), (_BLOCK,)
+    key, make = _raw(_GRAD_SRC, "numtorch_lstm_seq_grad", dz.dtype)
     t = hi - 1
-    if not _launch("numtorch_lstm_seq_grad", _make_grad, go, dtc, acts, fac, t, n, bsz, dh, dc,
-                   dz, size=size):
+    if not _launch(key, make, grid, block, (go, dtc, acts, fac, t, n, bsz, dh, dc, dz)):
         return False
-    kernel = _kernel("numtorch_lstm_seq_grad", _make_grad)
+    kernel = _kernel(key, make)
     if t or first_gemm:
         gemm(t)
     for t in range(hi - 2, lo - 1, -1):
-        kernel(go, dtc, acts, fac, t, n, bsz, dh, dc, dz, size=size)
+        kernel(grid, block, (go, dtc, acts, fac, t, n, bsz, dh, dc, dz))
         if t or first_gemm:
             gemm(t)
     return True

@@ -30,6 +30,7 @@ import numtorch
 from numtorch.backend import _cupy_kernels, _cupy_optim
 from tests.cuda import standin
 from tests.cuda.standin import _kernels as standin_kernels
+from tests.cuda.standin import _raw as standin_raw
 
 
 def _nvrtc():
@@ -143,6 +144,7 @@ def launched():
     """The stand-in's record of the kernels the catalogue built and launched."""
     standin_kernels.LAUNCHED.clear()
     standin_kernels.BUILT_AT.clear()
+    standin_raw.BUILT.clear()
     with standin.active():
         _cupy_kernels.FAILED.clear()
         _cupy_kernels._KERNELS.clear()
@@ -159,7 +161,7 @@ def launched():
             _cupy_optim._usable = saved
             _cupy_kernels.FAILED.clear()
             _cupy_kernels._KERNELS.clear()
-    return dict(standin_kernels.LAUNCHED), set(standin_kernels.BUILT_AT)
+    return dict(standin_kernels.LAUNCHED), set(standin_kernels.BUILT_AT), set(standin_raw.BUILT)
 
 
 # -- 2. CuPy's source for a signature, compiled ------------------------------------------------
@@ -223,7 +225,7 @@ def _real(built_with):
 
 
 def test_every_launched_kernel_compiles(launched):
-    kernels, _ = launched
+    kernels, _, _ = launched
     names = {dict(b)["name"] for b in kernels}
     # what the catalogue is there for: each family of numtorch's kernels
     for want in ("numtorch_multi_sgd", "numtorch_multi_adam", "numtorch_multi_rmsprop",
@@ -231,8 +233,8 @@ def test_every_launched_kernel_compiles(launched):
                  "numtorch_im2col1", "numtorch_im2col2", "numtorch_im2col3", "numtorch_col2im",
                  "numtorch_norm_invstd", "numtorch_norm_apply", "numtorch_norm_grad_stats",
                  "numtorch_norm_grad_input", "numtorch_rows_center", "numtorch_rows_affine",
-                 "numtorch_rows_grad", "numtorch_lstm_seq_step", "numtorch_lstm_seq_grad",
-                 "numtorch_lstm_cell", "numtorch_gelu_erf", "numtorch_gelu_slope",
+                 "numtorch_rows_grad", "numtorch_lstm_cell", "numtorch_gelu_erf",
+                 "numtorch_gelu_slope",
                  "numtorch_ce_exp", "numtorch_ce_rows", "numtorch_loss_mean", "numtorch_ce_grad",
                  "numtorch_max_pool", "numtorch_max_pool_grad", "numtorch_running_stats",
                  "numtorch_ln_forward", "numtorch_ln_grad_rows", "numtorch_ln_grad_cols_part",
@@ -245,6 +247,37 @@ def test_every_launched_kernel_compiles(launched):
             compile_kernel(kernel, sig, bound, ndim)
             compiled += 1
     assert compiled >= 2 * len(names)  # float32 and float64 at least
+
+
+def compile_raw(code, name, options):
+    """Compile a ``RawKernel``'s source as CuPy does (``compile_with_cache``: its options plus
+    CuPy's, ``-ftz=true``) for sm_90; an AssertionError with NVRTC's log when it refuses."""
+    from cupy._core import core
+    from cupy.cuda import compiler
+
+    opts = core.assemble_cupy_compiler_options(options) + ("-ftz=true", f"-arch=sm_{ARCH}")
+    prog = compiler._NVRTCProgram(code, f"{name}.cu", method="cubin")
+    try:
+        cubin, _ = prog.compile(opts)
+    except compiler.CompileException as e:
+        raise AssertionError(f"NVRTC rejects {name}:\n{e.get_message()}\n{code}") from None
+    assert cubin[:4] == b"\x7fELF" and name.encode() in cubin
+    return cubin
+
+
+def test_every_raw_kernel_compiles(launched):
+    _, _, raw = launched
+    names = {name for _, name, _ in raw}
+    assert {"numtorch_lstm_seq_step", "numtorch_lstm_seq_grad"} <= names
+    for code, name, options in sorted(raw):
+        compile_raw(code, name, options)
+    assert len(raw) >= 2 * len(names)  # float32 and float64 at least
+
+
+def test_nvrtc_reports_an_error_in_a_raw_kernel():
+    code = 'extern "C" __global__ void numtorch_bad(float* y) { y[0] = undeclared_name; }'
+    with pytest.raises(AssertionError, match="undeclared_name"):
+        compile_raw(code, "numtorch_bad", ())
 
 
 def test_jiterator_wrapper_compiles():
@@ -293,7 +326,7 @@ def _construction_sites():
 
 
 def test_every_kernel_construction_is_compiled(launched):
-    _, built_at = launched
+    _, built_at, _ = launched
     sites = _construction_sites()
     assert len(sites) >= 26
     jiterator = {s for s in sites if s[0].endswith("jiterator.py")}  # its own test above

@@ -137,3 +137,32 @@ def test_stand_in_cublas_reads_only_live_device_memory():
         bad[9] = 2  # ldb below the rows
         with pytest.raises(_cublas.CUBLASError, match="INVALID_VALUE"):
             _cublas.gemmEx(*bad)
+
+
+def test_stand_in_raw_kernel_checks_arguments_as_the_driver_reads_them():
+    """A RawKernel argument CuPy would pass in another width or type than the C parameter
+    (a Python int to an ``int``: 8 bytes read as 4) is refused on the stand-in."""
+    from tests.cuda.standin import REFERENCES
+
+    code = ('typedef float T;\nextern "C" __global__ void numtorch_test_raw(const T* x, '
+            'int k, long long m, T* y) { y[0] = x[0] * k + m; }')
+
+    def ref(x, k, m, y):
+        y[0] = x[0] * k + m
+
+    REFERENCES["numtorch_test_raw"] = ref
+    try:
+        with standin.active() as cp:
+            kernel = cp.RawKernel(code, "numtorch_test_raw", options=("--fmad=false",))
+            x, y = cp.full(2, 3, np.float32), cp.zeros(2, np.float32)
+            kernel((1,), (32,), (x, np.int32(2), 1, y))
+            assert y.get()[0] == 7
+            for bad in [(x, 2, 1, y), (x, np.int32(2), 1.0, y), (x.astype(np.float64),
+                                                                  np.int32(2), 1, y),
+                        (x, np.int32(2), y)]:
+                with pytest.raises(TypeError):
+                    kernel((1,), (32,), bad)
+            with pytest.raises(TypeError, match="options"):
+                cp.RawKernel(code, "numtorch_test_raw", options=["--fmad=false"])
+    finally:
+        del REFERENCES["numtorch_test_raw"]

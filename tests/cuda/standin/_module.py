@@ -303,7 +303,7 @@ def _get_array_module(*args):
 
 def build():
     """Make the ``cupy`` and ``cupyx`` stand-in modules."""
-    from . import _cuda, _kernels, _linalg, _random, _special
+    from . import _cuda, _kernels, _linalg, _random, _raw, _special
 
     cp = _sub("cupy")
     cp.__version__ = NAMES["cupy_version"]
@@ -316,7 +316,7 @@ def build():
     cp.get_default_pinned_memory_pool = _cuda.get_default_pinned_memory_pool
     cp.ElementwiseKernel = _kernels.ElementwiseKernel
     cp.ReductionKernel = _kernels.ReductionKernel
-    cp.RawKernel = _kernels.RawKernel
+    cp.RawKernel = _raw.RawKernel
     cp.fuse = _kernels.fuse
     cp.cuda = _cuda.build_module()
     cp.random = _random.build_module()
