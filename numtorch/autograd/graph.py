@@ -237,6 +237,10 @@ def _sparse_accumulate(t, g, create_graph):
 def _same_layout(arr, like):
     """Whether gradient array ``arr`` may be kept as leaf array ``like``'s ``.grad`` as it is
     (the row-major case inline; see ``_grad_layout`` for torch's rule)."""
+    if type(arr) is backend.DEVICE_ARRAY and type(like) is backend.DEVICE_ARRAY:
+        contiguous = backend.DEVICE_C_CONTIGUOUS  # (CuPy's .flags is a new object each time)
+        if contiguous(arr) and contiguous(like):
+            return True
     try:
         if arr.flags.c_contiguous and like.flags.c_contiguous:
             return True
@@ -796,13 +800,14 @@ class Op(Node):
             res = arrays_rule(grads[0]._array) if n_out == 1 else \
                 arrays_rule(*[None if g is None else g._array for g in grads])
             if res is not NotImplemented:  # NotImplemented: a case left to ``backward``
+                dev = backend.DEVICE_ARRAY
                 if type(res) is not tuple:
-                    return (_make(res) if type(res) is np.ndarray else
+                    return (_make(res) if type(res) is np.ndarray or type(res) is dev else
                             _make(_as_array(self, res)),)
                 out = []
                 for a in res:  # a loop, not a comprehension: no frame per node
-                    out.append(None if a is None else _make(a) if type(a) is np.ndarray else
-                               _make(_as_array(self, a)))
+                    out.append(None if a is None else _make(a) if type(a) is np.ndarray or
+                               type(a) is dev else _make(_as_array(self, a)))
                 return tuple(out)
         res = self.backward(*grads)
         if type(res) is not tuple:

@@ -6,6 +6,8 @@ differently. CuPy is imported lazily, only when a CUDA device is asked for or a 
 met. Tests may hand in a CPU stand-in for CuPy (``_use_cupy_for_tests``); nothing else does.
 """
 
+import operator
+
 import numpy as np
 
 from .._device import CPU, device
@@ -47,6 +49,16 @@ _looked_up = False
 DEVICE_ARRAY = None
 ONLY_DEVICE = None
 _HELPERS = None  # the _cupy helper module, imported once
+
+
+def _flags_c_contiguous(a):
+    return a.flags.c_contiguous
+
+
+# ``c_contiguous(device_array)``: CuPy's ``flags`` builds a Python Flags object per access
+# (~0.5 us); its array keeps the answer in the readonly C attribute ``_c_contiguous``
+# (cupy/_core/core.pxd), read through a C-level getter when the bound module has it
+DEVICE_C_CONTIGUOUS = _flags_c_contiguous
 
 
 def cupy_or_none():
@@ -93,9 +105,11 @@ def _use_cupy_for_tests(cupy_module, cupyx_module):
 
 
 def _note_device_types():
-    global DEVICE_ARRAY, ONLY_DEVICE
+    global DEVICE_ARRAY, ONLY_DEVICE, DEVICE_C_CONTIGUOUS
     cp = _CUPY
     DEVICE_ARRAY = None if cp is None else cp.ndarray
+    DEVICE_C_CONTIGUOUS = operator.attrgetter("_c_contiguous") if \
+        hasattr(DEVICE_ARRAY, "_c_contiguous") else _flags_c_contiguous
     ONLY_DEVICE = None
     if cp is not None and cp.cuda.runtime.getDeviceCount() == 1:
         ONLY_DEVICE = _cupy_helpers().cuda_device(0)

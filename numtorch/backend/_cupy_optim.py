@@ -21,6 +21,7 @@ take or a kernel cannot be built here; the optimizer then runs its per-parameter
 
 import numpy as np
 
+from .. import backend as _backend
 from ._cupy_kernels import _OPTIONS, ENABLED, FLOATS as _FLOATS, _launch
 
 _F32 = np.dtype(np.float32)
@@ -195,10 +196,11 @@ def _usable(groups):
     dt = groups[0][0].dtype
     if dt not in _FLOATS:
         return False
+    contiguous = _backend.DEVICE_C_CONTIGUOUS
     for arrays in groups:
         n = arrays[0].size
         for a in arrays:
-            if a.dtype != dt or a.size != n or not a.flags.c_contiguous:
+            if a.dtype != dt or a.size != n or not contiguous(a):
                 return False
     return True
 

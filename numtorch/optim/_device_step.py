@@ -26,15 +26,16 @@ def on_device(params):
 def _ready(p):
     """``(param array, grad array)`` when both are contiguous device arrays of one shape and
     dtype, else None."""
-    g = p.grad
+    g = p._grad  # (an optimizer's parameters are leaves: .grad's non-leaf warning cannot apply)
     if g is None:
         return None
     a = p._array
-    if not backend.is_device_array(a):  # a host parameter in a group on a GPU
-        return None
+    if type(a) is not backend.DEVICE_ARRAY and not backend.is_device_array(a):
+        return None  # a host parameter in a group on a GPU
     ga = getattr(g, "_array", None)  # (a sparse gradient has none: CPU parameters only)
+    contiguous = backend.DEVICE_C_CONTIGUOUS
     if type(ga) is not type(a) or ga.shape != a.shape or ga.dtype != a.dtype or \
-            not (a.flags.c_contiguous and ga.flags.c_contiguous):
+            not (contiguous(a) and contiguous(ga)):
         return None
     return a, ga
 
@@ -57,15 +58,19 @@ def sgd_step(opt, params, hp):
     parameters left for the per-parameter path (first momentum steps included)."""
     momentum = hp["momentum"]
     items, rest = [], []
+    state = opt.state
+    contiguous = backend.DEVICE_C_CONTIGUOUS
     for p in params:
-        if p.grad is None:
+        if p._grad is None:
             continue
         arrays = _ready(p)
         if arrays is not None and momentum != 0:
-            buf = opt.state[p].get("momentum_buffer") if p in opt.state else None
+            st = state.get(p)  # (.get: opt.state may make missing entries)
+            buf = None if st is None else st.get("momentum_buffer")
             b = None if buf is None else buf._array
-            arrays = None if b is None or b.dtype != arrays[0].dtype or \
-                b.shape != arrays[0].shape or not b.flags.c_contiguous else arrays + (b,)
+            arrays = None if b is None or type(b) is not type(arrays[0]) or \
+                b.dtype != arrays[0].dtype or b.shape != arrays[0].shape or \
+                not contiguous(b) else arrays + (b,)
         if arrays is None:
             rest.append(p)
         else:
@@ -95,8 +100,13 @@ def _record_step(step, value):
 
 
 def _same_layout(arrays, like):
-    return all(a is not None and type(a) is type(like) and a.dtype == like.dtype and
-               a.shape == like.shape and a.flags.c_contiguous for a in arrays)
+    contiguous = backend.DEVICE_C_CONTIGUOUS
+    t, dt, shape = type(like), like.dtype, like.shape
+    for a in arrays:  # (a loop: no generator frame per parameter)
+        if a is None or type(a) is not t or a.dtype != dt or a.shape != shape or \
+                not contiguous(a):
+            return False
+    return True
 
 
 def _stepped(opt, params, hp, keys):
@@ -105,20 +115,23 @@ def _stepped(opt, params, hp, keys):
     grouped by dtype and next step (one launch series each: the step sets the bias
     corrections), and the parameters left for the per-parameter path."""
     groups, rest = {}, []
+    dev = backend.DEVICE_ARRAY
     for p in params:
-        if p.grad is None:
+        if p._grad is None:
             continue
         arrays = _ready(p)
-        if arrays is None or p.numel() == 0:
+        if arrays is None or arrays[0].size == 0:
             rest.append(p)
             continue
         state = opt.state[p]
         if not state:
             opt._init_state(state, p, hp)
         step = state.get("step")
-        more = [getattr(state.get(k), "_array", None) for k in keys]
+        more = []
+        for k in keys:
+            more.append(getattr(state.get(k), "_array", None))
         if step is None or not _same_layout(more, arrays[0]) or \
-                not backend.is_device_array(step._array):
+                (type(step._array) is not dev and not backend.is_device_array(step._array)):
             rest.append(p)
             continue
         value = _next_step(step)

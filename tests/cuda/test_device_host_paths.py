@@ -113,3 +113,13 @@ def test_allocator_statistics_with_one_or_several_gpus(cuda, monkeypatch, device
     finally:
         monkeypatch.undo()
         _cupy._track_peak_memory()
+
+
+def test_contiguity_read_from_cupys_attribute(cuda):
+    # the C attribute where the module has it (CuPy 14 and the stand-in), else flags
+    cp = standin.modules()[0]
+    assert backend.DEVICE_C_CONTIGUOUS is not backend._flags_c_contiguous
+    a = cp.ones((3, 4), dtype=np.float32)
+    for x in (a, a.T, a[:, ::2], a[1:], cp.ones(0)):
+        assert backend.DEVICE_C_CONTIGUOUS(x) == backend._flags_c_contiguous(x) == \
+            x.flags.c_contiguous
