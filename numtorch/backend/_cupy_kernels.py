@@ -18,6 +18,8 @@ Without contraction each operation rounds as the xp code's does, in the same ord
 
 import numpy as np
 
+from .. import backend as _backend
+
 _OPTIONS = ("--fmad=false",)
 
 ENABLED = [True]
@@ -74,9 +76,13 @@ def _run(name, make, *args, **kwargs):
 
 def _usable(*arrays):
     first = arrays[0]
-    return ENABLED[0] and first.dtype in _FLOATS and all(
-        a.dtype == first.dtype and a.shape == first.shape and a.flags.c_contiguous
-        for a in arrays)
+    if not ENABLED[0] or first.dtype not in _FLOATS:
+        return False
+    contiguous = _backend.DEVICE_C_CONTIGUOUS  # (CuPy's .flags is a new object each time)
+    for a in arrays:
+        if a.dtype != first.dtype or a.shape != first.shape or not contiguous(a):
+            return False
+    return True
 
 
 # -- Adam / AdamW ---------------------------------------------------------------------------------
