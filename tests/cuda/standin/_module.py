@@ -187,6 +187,10 @@ _NO_KERNEL = frozenset({"empty", "empty_like", "result_type", "can_cast", "min_s
                         "as_strided"})
 
 
+# functions that return nothing but write into an argument in one kernel
+_WRITES = frozenset({"copyto"})
+
+
 def _launches(r, wrapped):
     """Whether a function's NumPy result ``r`` (wrapped as ``wrapped``) stands for a kernel
     launch: a new array does; a view of an argument, or a Python value, does not."""
@@ -209,10 +213,6 @@ def _convert(fn, obj, *args, **kwargs):
         kwargs.pop("blocking", None)
     dtype = kwargs.get("dtype", args[0] if args else None)
     if dtype is not None:
-# functions that return nothing but write into an argument in one kernel
-_WRITES = frozenset({"copyto"})
-
-
         check_dtype(dtype)
     if type(obj) is ndarray:
         r = fn(obj._d, *args, **kwargs)
