@@ -274,6 +274,12 @@ def _accumulate(prev, g, owned, key):
             a.shape == b.shape:
         r = a + b  # what ``prev + g`` gives here (no graph), without the op
         return graph._make(r if type(r) is np.ndarray else np.asarray(r))  # 0-d: a scalar
+    dev = backend.DEVICE_ARRAY
+    if type(a) is dev and type(b) is dev and a.dtype is b.dtype and a.shape == b.shape and \
+            backend.ONLY_DEVICE is not None:
+        contiguous = backend.DEVICE_C_CONTIGUOUS
+        if contiguous(a) and contiguous(b):  # the op's result: row-major, as CuPy's sum is
+            return graph._make(a + b)
     return prev + g
 
 

@@ -23,7 +23,7 @@ import numpy as np
 from .._tensor import _make
 from .._threads import blas_threads_now, fit_blas_threads, small_gemm_kernels
 from ..autograd.graph import Op
-from ..backend import is_device_array
+from ..backend import helpers_for, is_device_array
 from ._intraop import run_split
 from .join import cat
 from .softmax import softmax
@@ -140,7 +140,13 @@ class MultiHeadAttentionCore(Op):
     and every product then reads p^T or ds^T as it lies (BLAS takes either orientation).
     """
 
+    on_device = False  # whether forward took the GPU path (_mha_device_forward)
+
     def forward(self, *arrays):
+        if self.xp is not np:
+            out = _mha_device_forward(self, arrays)
+            if out is not None:
+                return out
         xp, h = self.xp, self.heads
         q, k, v, mask = _split(self, arrays)
         q4, k4, v4 = _heads(q, h), _heads(k, h), _heads(v, h)
@@ -194,6 +200,8 @@ class MultiHeadAttentionCore(Op):
         return out
 
     def backward_arrays(self, g_out, g_p=None):
+        if self.on_device:
+            return _mha_device_backward(self, g_out, g_p)
         xp, h = self.xp, self.heads
         saved = self.saved_inputs()
         saved = saved if type(saved) is tuple else (saved,)
@@ -291,6 +299,114 @@ class MultiHeadAttentionCore(Op):
         if self.packed:
             return cat([dq, dk, dv], -1), dmask
         return dq, dk, dv, dmask
+
+
+# -- the GPU path ---------------------------------------------------------------------------------
+# cupy.matmul copies every operand (and output) that is not C-contiguous, so products of the
+# strided head views cost hidden copy launches, and the softmax as xp code is nine launches.
+# Here the heads are copied once into C-contiguous (N, H, T, d) arrays (packed q, k, v in one
+# copy), the scores are (N, H, L, S) with each query's keys contiguous, every product reads
+# C-contiguous operands, and the softmax and its backward are whole-row kernels (the backward's
+# also writes ds^T and p^T, the transposed operands of the key and value gradients): forward 6
+# launches, backward 8, where the strided xp path takes about 16 and 19 with cupy's copies.
+def _mha_device_forward(op, arrays):
+    """``MultiHeadAttentionCore.forward`` on device arrays; None when the whole-row kernels do
+    not apply (dtypes, long rows, no values) and the general path runs."""
+    xp, h = op.xp, op.heads
+    q, k, v, mask = _split(op, arrays)
+    length, n, s_len = q.shape[0], q.shape[1], k.shape[0]
+    dt = q.dtype
+    helpers = helpers_for(xp)
+    if not (k.dtype == dt and v.dtype == dt and (mask is None or mask.dtype == dt) and
+            helpers.attention_rows_ok((n, h, length, s_len), dt) and q.shape[-1] and
+            v.shape[-1]):
+        return None
+    d, dv = q.shape[-1] // h, v.shape[-1] // h
+    if op.packed:
+        buf = xp.empty((3, n, h, length, d), dt)
+        xp.copyto(buf, arrays[0].reshape(length, n, 3, h, d).transpose(2, 1, 3, 0, 4))
+        q4, k4, v4 = buf[0], buf[1], buf[2]
+    else:
+        q4, k4, v4 = (xp.ascontiguousarray(_heads(a, h)) for a in (q, k, v))
+    s = xp.matmul(q4, xp.ascontiguousarray(k4.swapaxes(-1, -2)))  # (N, H, L, S)
+    scale = op.scale
+    if mask is not None:
+        s *= dt.type(scale)
+        s += mask
+        scale = 1.0
+    dead = helpers.attention_softmax(s, scale, op.safe)
+    if dead is None:
+        return None
+    out, (o4,) = _alloc(xp, length, n, 1, h, dv, dt, _batch_major(q))
+    xp.copyto(o4, xp.matmul(s, v4))
+    op.on_device = True
+    if op.packed:
+        op.save_inputs(*arrays[:1 if mask is None else 2])
+    else:
+        op.save_inputs(*arrays[:3 if mask is None else 4])
+    op.save(heads=(q4, k4, v4), layouts=[(a.shape, _batch_major(a)) for a in (q, k, v)],
+            has_mask=mask is not None,
+            dead=dead.reshape(n, h, length, 1) if op.safe else None)
+    if op.weights:
+        return out, op.save_output(s, 1)
+    op.save(p=s)
+    return out
+
+
+def _mha_device_backward(op, g_out, g_p):
+    """``MultiHeadAttentionCore.backward_arrays`` after ``_mha_device_forward``."""
+    xp, h = op.xp, op.heads
+    op.saved_input_arrays()  # raises torch's error for an input changed in place since
+    q4, k4, v4 = op.saved("heads")
+    p = op.saved_output_array(1) if op.weights else op.saved("p")
+    n, _, length, s_len = p.shape
+    dt = p.dtype
+    needs = op.needs_input_grad
+    g4 = xp.empty((n, h, length, v4.shape[-1]), dt)
+    xp.copyto(g4, _heads(g_out, h))
+    dp = xp.matmul(g4, xp.ascontiguousarray(v4.swapaxes(-1, -2)))  # (N, H, L, S)
+    if g_p is not None:
+        dp += g_p
+    # a float mask's gradient is ds itself: then the scale goes on the input gradients
+    mask_grad = bool(needs[-1]) and op.saved("has_mask")
+    scale = 1.0 if mask_grad else op.scale
+    got = helpers_for(xp).attention_softmax_grad(p.reshape(-1, length, s_len),
+                                                 dp.reshape(-1, length, s_len), scale)
+    dst, pt = (a.reshape(n, h, s_len, length) for a in got)
+    products = ((dp, k4), (dst, q4), (pt, g4))  # dq, dk, dv
+
+    def scaled(r, i):
+        if mask_grad and i < 2:
+            r *= dt.type(op.scale)
+        return r
+
+    layouts = op.saved("layouts")
+    if op.packed:
+        grads = [None]
+        if needs[0]:
+            d = q4.shape[-1]
+            gb = xp.empty((3, n, h, length, d), dt)
+            for i, (a, b) in enumerate(products):
+                xp.matmul(a, b, out=gb[i])
+            if mask_grad:
+                gb[:2] *= dt.type(op.scale)
+            bm = layouts[0][1]
+            raw = xp.empty((n, length, 3, h, d) if bm else (length, n, 3, h, d), dt)
+            xp.copyto(raw, gb.transpose(1, 3, 0, 2, 4) if bm else gb.transpose(3, 1, 0, 2, 4))
+            grads[0] = raw.reshape(n, length, 3 * h * d).transpose(1, 0, 2) if bm else \
+                raw.reshape(length, n, 3 * h * d)
+    else:
+        grads = []
+        for i, ((a, b), (shape, bm)) in enumerate(zip(products, layouts)):
+            if not needs[i]:
+                grads.append(None)
+                continue
+            t, nb, e = shape
+            full, (view,) = _alloc(xp, t, nb, 1, h, e // h, dt, bm)
+            xp.copyto(view, scaled(xp.matmul(a, b), i))
+            grads.append(full)
+    grads.append(dp if mask_grad else None)
+    return tuple(grads)
 
 
 def multi_head_attention_core(q, k, v, mask, num_heads, scale, safe=True,

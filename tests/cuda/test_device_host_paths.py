@@ -123,3 +123,19 @@ def test_contiguity_read_from_cupys_attribute(cuda):
     for x in (a, a.T, a[:, ::2], a[1:], cp.ones(0)):
         assert backend.DEVICE_C_CONTIGUOUS(x) == backend._flags_c_contiguous(x) == \
             x.flags.c_contiguous
+
+
+def _fan_out(lib, device):
+    # y feeds three consumers: the engine sums their gradients (a new array, then in place)
+    rng = np.random.default_rng(1)
+    x = lib.tensor(rng.standard_normal((4, 3)).astype(np.float32), device=device,
+                   requires_grad=True)
+    y = x * 2
+    (y.exp() + y.sin() + y * 3).sum().backward()
+    yt = x.t() * 2  # a transposed (not row-major) operand: the engine's sum takes the op
+    ((yt.exp() + yt.cos()) * lib.arange(4.0, device=device)).sum().backward()
+    return x.grad.cpu().numpy()
+
+
+def test_gradients_meeting_at_one_node(gpus):
+    np.testing.assert_allclose(_fan_out(numtorch, "cuda"), _fan_out(torch, "cpu"), rtol=1e-5)

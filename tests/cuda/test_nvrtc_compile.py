@@ -136,7 +136,23 @@ def _pools(dtype):
 
 
 WORKLOADS = [_train_optimizers, _train_adam_per_parameter, _conv, _norms, _recurrent, _gelu,
-             _losses, _pools]
+             _losses, _pools, _attention]
+def _attention(dtype):
+    nn = numtorch.nn
+    x = numtorch.randn(2, 5, 8, dtype=dtype, device="cuda", requires_grad=True)
+    mha = nn.MultiheadAttention(8, 2, batch_first=True).cuda().to(dtype)
+    out, w = mha(x, x, x)  # packed projections, the weights returned
+    (out.square().sum() + w.sum()).backward()
+    mask = numtorch.zeros(5, 5, dtype=dtype, device="cuda").masked_fill(
+        numtorch.ones(5, 5, dtype=numtorch.bool, device="cuda").triu(1), float("-inf"))
+    mask.requires_grad_(True)  # a float mask's gradient: the unscaled kernel
+    mem = numtorch.randn(2, 4, 8, dtype=dtype, device="cuda")
+    out, _ = mha(x, mem, mem, need_weights=False)
+    out.sum().backward()
+    out, _ = mha(x, x, x, attn_mask=mask, need_weights=False)
+    out.sum().backward()
+
+
 
 
 @pytest.fixture(scope="module")
@@ -238,7 +254,8 @@ def test_every_launched_kernel_compiles(launched):
                  "numtorch_ce_exp", "numtorch_ce_rows", "numtorch_loss_mean", "numtorch_ce_grad",
                  "numtorch_max_pool", "numtorch_max_pool_grad", "numtorch_running_stats",
                  "numtorch_ln_forward", "numtorch_ln_grad_rows", "numtorch_ln_grad_cols_part",
-                 "numtorch_ln_grad_cols"):
+                 "numtorch_ln_grad_cols", "numtorch_attn_softmax",
+                 "numtorch_attn_softmax_grad"):
         assert want in names
     compiled = 0
     for built_with, sigs in kernels.items():

@@ -33,6 +33,7 @@ def modules():
     """The stand-in ``(cupy, cupyx)`` modules."""
     from . import _references  # noqa: F401  (registers the fused kernels' references)
     from . import _references_rows  # noqa: F401  (layer norm's whole-row kernels)
+    from . import _references_attention  # noqa: F401  (attention's softmax rows)
 
     return get()
 
