@@ -362,6 +362,9 @@ def build():
 
     _fill(cpx.scipy.special, NAMES["cupyx.scipy.special"], special, "cupyx.scipy.special.")
     _special.install(cp, cpx, ufunc, make_function)  # CuPy's math where it is not NumPy's
+    from . import _types
+
+    _types.install(cp, cpx, ufunc)  # CuPy's result dtypes (its ufuncs' type loops)
     cp._cupyx = cpx
     return cp, cpx
 

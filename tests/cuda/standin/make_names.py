@@ -90,8 +90,64 @@ def _class_methods(cls):
     return out
 
 
+# ufuncs CuPy's public functions call without exporting them (``cupy.where`` calls
+# ``_where_ufunc``, ``clip``/``ndarray.clip`` ``_clip``, ``around`` ``_round_ufunc``...)
+_PRIVATE_UFUNCS = {"where": "cupy._sorting.search._where_ufunc",
+                   "clip": "cupy._core._routines_math._clip",
+                   "around": "cupy._core.core._round_ufunc",
+                   "nan_to_num": "cupy._math.misc._nan_to_num",
+                   "isclose": "cupy._logic.comparison._is_close"}
+
+
+def _loop(op):
+    """One type loop as ``"ff->f"`` (``dtype.char``; bfloat16's is ``E``), ``!`` in front when
+    CuPy refuses that combination, with the message it raises."""
+    sig = "".join(t.char for t in op.in_types) + "->" + "".join(t.char for t in op.out_types)
+    if op.error_func is None:
+        return sig
+    try:
+        op.error_func()
+    except TypeError as e:
+        return f"!{sig}!{e}"
+    return sig
+
+
+def _ufunc_types():
+    """Every ufunc's type loops in CuPy's order (it takes the first the inputs cast to), as
+    indexes into a table of distinct loop lists (most ufuncs share a few), the ufuncs that
+    first drop a Python int's weakness against integer arrays (``promote_types``), and the
+    ufuncs whose ``dtype=`` search runs over other loops (``out_ops``)."""
+    import importlib
+
+    found = {}
+    for mod, prefix in ((cupy, ""), (cupyx, "cupyx."),
+                        (cupyx.scipy.special, "cupyx.scipy.special.")):
+        for n in dir(mod):
+            u = getattr(mod, n)
+            if isinstance(u, cupy.ufunc):
+                found[prefix + n] = u
+    for key, path in _PRIVATE_UFUNCS.items():
+        mod, _, attr = path.rpartition(".")
+        found[key] = getattr(importlib.import_module(mod), attr)
+    tables, index, ufuncs, weak_int, out_ops = [], {}, {}, [], {}
+    for key in sorted(found):
+        u = found[key]
+        loops = tuple(_loop(op) for op in u._ops.ops)
+        if loops not in index:
+            index[loops] = len(tables)
+            tables.append(list(loops))
+        ufuncs[key] = index[loops]
+        if u._ops.promote_types is not None:
+            weak_int.append(key)
+        if u._out_ops is not None:
+            out_ops[key] = [_loop(op) for op in u._out_ops.ops]
+    return {"tables": tables, "ufuncs": ufuncs, "promote_weak_int": weak_int,
+            "out_ops": out_ops}
+
+
 def main():
     data = {
+        "ufunc_types": _ufunc_types(),
         "cupy_version": cupy.__version__,
         "cupy": _namespace(cupy),
         "ufunc_methods": _UFUNC_METHODS,
