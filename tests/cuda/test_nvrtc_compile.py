@@ -135,8 +135,6 @@ def _pools(dtype):
         getattr(F, f"max_pool{nd}d")(x, **kw).square().sum().backward()
 
 
-WORKLOADS = [_train_optimizers, _train_adam_per_parameter, _conv, _norms, _recurrent, _gelu,
-             _losses, _pools, _attention]
 def _attention(dtype):
     nn = numtorch.nn
     x = numtorch.randn(2, 5, 8, dtype=dtype, device="cuda", requires_grad=True)
@@ -153,6 +151,8 @@ def _attention(dtype):
     out.sum().backward()
 
 
+WORKLOADS = [_train_optimizers, _train_adam_per_parameter, _conv, _norms, _recurrent, _gelu,
+             _losses, _pools, _attention]
 
 
 @pytest.fixture(scope="module")
