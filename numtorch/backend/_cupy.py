@@ -632,12 +632,10 @@ from ._cupy_kernels import adam_update, gelu_erf, gelu_slope, lstm_cell  # noqa:
 from ._cupy_rnn import lstm_seq_backward, lstm_seq_forward  # noqa: E402,F401
 from ._cupy_norm import norm_apply, norm_grad, norm_invstd  # noqa: E402,F401
 from ._cupy_norm import rows_forward, rows_grad, running_update  # noqa: E402,F401
-from ._cupy_norm import channel_sums  # noqa: E402,F401
+from ._cupy_norm import bn_center, bn_grad, channel_sums  # noqa: E402,F401
 from ._cupy_optim import multi_adagrad, multi_adam, multi_rmsprop, multi_sgd  # noqa: E402,F401
 from ._cupy_conv import col2im, im2col  # noqa: E402,F401
 from ._cupy_loss import ce_applies, ce_exp, ce_grad, ce_rows, loss_mean  # noqa: E402,F401
 from ._cupy_pool import max_pool, max_pool_grad  # noqa: E402,F401
 from ._cupy_rows import layer_norm_forward, layer_norm_grad_input  # noqa: E402,F401
 from ._cupy_rows import layer_norm_grad_params, layer_norm_rows_ok  # noqa: E402,F401
-from ._cupy_attention import attention_rows_ok, attention_softmax  # noqa: E402,F401
-from ._cupy_attention import attention_softmax_grad  # noqa: E402,F401

@@ -185,8 +185,10 @@ def running_update(rm, rv, mean, var, unbias, momentum):
 # transposing copies and a gemv; CuPy's own reduction runs one block per channel (64 blocks
 # on a 132-SM GPU). Here two launches: partial sums over chunks of samples, each read with
 # consecutive threads on consecutive addresses, then a short fixed-order sum of the partials
-# per channel (deterministic: the same launch shape gives the same sums).
-# mode: 0 sums a, 1 sums a * b, 2 both (two planes of partials, two rows of output).
+# per channel (deterministic: the same launch shape gives the same sums), which can also
+# finish batch norm's per-channel arithmetic (mean; var and invstd; the gradient's factors).
+# mode: 0 sums a, 1 sums a * b, 2 both (two planes of partials), 3 writes xc = a - mean[c]
+# and sums xc * xc (batch norm's centring and its variance's sum in one pass).
 _SUMS_WARP = """
 const ptrdiff_t lane = i & 31, wp = i >> 5;
 const ptrdiff_t c = wp / S, s = wp - c * S;
@@ -197,11 +199,18 @@ const ptrdiff_t dp = 32 / L, dl = 32 - dp * L;
 ptrdiff_t l = lane % L;
 ptrdiff_t k = (p0 + lane / L) * CL + c * L + l;
 const ptrdiff_t step = dp * CL + dl, wrap = CL - L;
+const T mc = mode == 3 ? mean[c] : (T)0;
 T s1 = 0, s2 = 0;
 for (ptrdiff_t j = lane; j < len; j += 32) {
     const T v = a[k];
-    if (mode != 1) s1 = s1 + v;
-    if (mode != 0) s2 = s2 + v * b[k];
+    if (mode == 3) {
+        const T d = v - mc;
+        xc[k] = d;
+        s2 = s2 + d * d;
+    } else {
+        if (mode != 1) s1 = s1 + v;
+        if (mode != 0) s2 = s2 + v * b[k];
+    }
     l += dl;
     k += step;
     if (l >= L) { l -= L; k += wrap; }
@@ -211,7 +220,7 @@ for (int off = 16; off > 0; off >>= 1) {
     s2 = s2 + __shfl_down_sync(0xffffffffu, s2, off);
 }
 if (lane == 0) {
-    part[wp] = mode == 1 ? s2 : s1;
+    part[wp] = (mode == 1 || mode == 3) ? s2 : s1;
     if (mode == 2) part[wp + C * S] = s2;
 }
 """
@@ -221,44 +230,73 @@ const ptrdiff_t CL = C * L;
 const ptrdiff_t s = i / CL, q = i - s * CL;
 const ptrdiff_t p0 = s * chunk;
 const ptrdiff_t p1 = (p0 + chunk < P) ? (ptrdiff_t)(p0 + chunk) : (ptrdiff_t)P;
+const T mc = mode == 3 ? mean[q / L] : (T)0;
 T s1 = 0, s2 = 0;
 ptrdiff_t k = p0 * CL + q;
 for (ptrdiff_t p = p0; p < p1; ++p, k += CL) {
     const T v = a[k];
-    if (mode != 1) s1 = s1 + v;
-    if (mode != 0) s2 = s2 + v * b[k];
+    if (mode == 3) {
+        const T d = v - mc;
+        xc[k] = d;
+        s2 = s2 + d * d;
+    } else {
+        if (mode != 1) s1 = s1 + v;
+        if (mode != 0) s2 = s2 + v * b[k];
+    }
 }
-part[i] = mode == 1 ? s2 : s1;
+part[i] = (mode == 1 || mode == 3) ? s2 : s1;
 if (mode == 2) part[i + S * CL] = s2;
 """
 
-_SUMS_FINISH = """
-const ptrdiff_t pl = i / C, c = i - pl * C;
-const ptrdiff_t base = pl * plane + c * sC;
-T acc = 0;
+# the partials of channel c, plane pl (rows of S x Lf values, strides sS and sC), in order
+_ACC = """
+T %(out)s = 0;
 for (ptrdiff_t s = 0; s < S; ++s) {
-    for (ptrdiff_t l = 0; l < Lf; ++l) acc = acc + part[base + s * sS + l];
+    for (ptrdiff_t l = 0; l < Lf; ++l) %(out)s = %(out)s + part[%(base)s + s * sS + l];
 }
-y = acc;
 """
 
-_SUMS_IN = "raw T a, raw T b, int32 mode, int64 P, int64 C, int64 L, int64 S, int64 chunk"
+_SUMS_FINISH = ("const ptrdiff_t pl = i / C, c = i - pl * C;" +
+                _ACC % dict(out="acc", base="pl * plane + c * sC") + "y = acc / div;")
+
+_SUMS_INVSTD = (_ACC % dict(out="acc", base="i * sC") +
+                "T v = acc / count; var = v; invstd = (T)1 / sqrt(v + eps);")
+
+# numtorch_norm_grad_stats's arithmetic on the two finished sums
+_SUMS_GRAD_STATS = (_ACC % dict(out="sh", base="i * sC") +
+                    _ACC % dict(out="shx", base="plane + i * sC") +
+                    "sum_h = sh; T t = shx * invstd; sum_hx = t; kk = (t / count) * invstd;"
+                    " m = sh / count; scale = invstd * w;")
+
+_SUMS_IN = ("raw T a, raw T b, raw T mean, int32 mode, int64 P, int64 C, int64 L, int64 S, "
+            "int64 chunk")
+_PARTS = "raw T part, int64 S, int64 Lf, int64 sS, int64 sC"
 
 
 def _make_sums_warp(cp):
-    return cp.ElementwiseKernel(_SUMS_IN, "raw T part", _SUMS_WARP, "numtorch_sums_warp",
-                                options=_OPTIONS)
+    return cp.ElementwiseKernel(_SUMS_IN, "raw T part, raw T xc", _SUMS_WARP,
+                                "numtorch_sums_warp", options=_OPTIONS)
 
 
 def _make_sums_cols(cp):
-    return cp.ElementwiseKernel(_SUMS_IN, "raw T part", _SUMS_COLS, "numtorch_sums_cols",
-                                options=_OPTIONS)
+    return cp.ElementwiseKernel(_SUMS_IN, "raw T part, raw T xc", _SUMS_COLS,
+                                "numtorch_sums_cols", options=_OPTIONS)
 
 
 def _make_sums_finish(cp):
-    return cp.ElementwiseKernel(
-        "raw T part, int64 C, int64 S, int64 Lf, int64 sS, int64 sC, int64 plane", "T y",
-        _SUMS_FINISH, "numtorch_sums_finish", options=_OPTIONS)
+    return cp.ElementwiseKernel(f"{_PARTS}, int64 C, int64 plane, T div", "T y",
+                                _SUMS_FINISH, "numtorch_sums_finish", options=_OPTIONS)
+
+
+def _make_sums_invstd(cp):
+    return cp.ElementwiseKernel(f"{_PARTS}, T count, T eps", "T var, T invstd", _SUMS_INVSTD,
+                                "numtorch_sums_invstd", options=_OPTIONS)
+
+
+def _make_sums_grad_stats(cp):
+    return cp.ElementwiseKernel(f"{_PARTS}, int64 plane, T invstd, T w, T count",
+                                "T sum_h, T sum_hx, T kk, T m, T scale", _SUMS_GRAD_STATS,
+                                "numtorch_sums_grad_stats", options=_OPTIONS)
 
 
 _WARPS = 8192  # ~62 resident warps per SM on a 132-SM GPU: enough loads in flight
@@ -269,36 +307,103 @@ def _ceil(a, b):
     return -(-a // b)
 
 
+def _contiguous_like(a, *others):
+    return ENABLED[0] and a.dtype in _FLOATS and a.flags.c_contiguous and a.size and all(
+        o.dtype == a.dtype and o.shape == a.shape and o.flags.c_contiguous for o in others)
+
+
+def _partials(a, b, mean, xc, mode, p, c, length):
+    """Launch the partial sums of ``a`` viewed (p, c, length): ``(part, (S, Lf, sS, sC,
+    plane))`` (the partials' layout for the finishing kernels), or None."""
+    from . import _cupy
+
+    if length >= 32:  # a warp per (channel, chunk of samples), lanes along the rows
+        s = max(1, min(p, _ceil(_WARPS, c), p * length // 512))
+        chunk = _ceil(p, s)
+        s = _ceil(p, chunk)
+        name, make, size = "numtorch_sums_warp", _make_sums_warp, c * s * 32
+        layout = (s, 1, 1, s, c * s)
+    else:  # a thread per (chunk of samples, channel, position), threads along the rows
+        s = max(1, min(_ceil(p, 16), _ceil(_THREADS, c * length)))
+        chunk = _ceil(p, s)
+        s = _ceil(p, chunk)
+        name, make, size = "numtorch_sums_cols", _make_sums_cols, s * c * length
+        layout = (s, length, c * length, length, s * c * length)
+    part = _cupy.cp.empty((2 if mode == 2 else 1) * layout[4], dtype=a.dtype)
+    ok = _launch(name, make, a, a if b is None else b, a if mean is None else mean, mode, p, c,
+                 length, s, chunk, part, part if xc is None else xc, size=size)
+    return (part, layout) if ok else None
+
+
 def channel_sums(a, b, p, c, length, both=False):
     """Per-channel sums of ``a`` (or of ``a * b``; ``both``: of ``a`` and of ``a * b``, as
     rows of a (2, C) array) for contiguous ``a``, ``b`` viewed as (p, c, length), summed over
     the first and last dims: a ``(c,)`` array, or None when the kernels do not apply."""
     from . import _cupy
 
-    if not (ENABLED[0] and a.dtype in _FLOATS and a.flags.c_contiguous and a.size and
-            a.size == p * c * length and (b is None or (
-                b.dtype == a.dtype and b.shape == a.shape and b.flags.c_contiguous))):
+    if not (a.size == p * c * length and _contiguous_like(a, *(() if b is None else (b,)))):
         return None
-    mode = 2 if both else (0 if b is None else 1)
-    if length >= 32:  # a warp per (channel, chunk of samples), lanes along the rows
-        s = max(1, min(p, _ceil(_WARPS, c), p * length // 512))
-        chunk = _ceil(p, s)
-        s = _ceil(p, chunk)
-        name, make, size = "numtorch_sums_warp", _make_sums_warp, c * s * 32
-        lf, s_s, s_c, plane = 1, 1, s, c * s
-    else:  # a thread per (chunk of samples, channel, position), threads along the rows
-        s = max(1, min(_ceil(p, 16), _ceil(_THREADS, c * length)))
-        chunk = _ceil(p, s)
-        s = _ceil(p, chunk)
-        name, make, size = "numtorch_sums_cols", _make_sums_cols, s * c * length
-        lf, s_s, s_c, plane = length, c * length, length, s * c * length
-    planes = 2 if both else 1
-    part = _cupy.cp.empty(planes * c * s * lf, dtype=a.dtype)
-    if not _launch(name, make, a, a if b is None else b, mode, p, c, length, s, chunk, part,
-                   size=size):
+    got = _partials(a, b, None, None, 2 if both else (0 if b is None else 1), p, c, length)
+    if got is None:
         return None
-    y = _cupy.cp.empty((planes, c) if both else (c,), dtype=a.dtype)
-    if not _launch("numtorch_sums_finish", _make_sums_finish, part, c, s, lf, s_s, s_c, plane,
-                   y):
+    part, layout = got
+    y = _cupy.cp.empty((2, c) if both else (c,), dtype=a.dtype)
+    ok = _launch("numtorch_sums_finish", _make_sums_finish, part, *layout[:4], c, layout[4],
+                 a.dtype.type(1), y)
+    return y if ok else None
+
+
+def bn_center(x, p, c, length, count, eps):
+    """Batch norm's statistics over contiguous ``x`` viewed (p, c, length): ``(mean, xc, var,
+    invstd)`` (per channel, (c,); ``xc = x - mean`` in x's shape) in four launches where the
+    xp code takes eight (sum, divide, subtract, the sum of squares, the invstd kernel), with
+    its operations and roundings; None when the kernels do not apply."""
+    from . import _cupy
+
+    if not (x.size == p * c * length and _contiguous_like(x)):
         return None
-    return y
+    t = x.dtype.type
+    got = _partials(x, None, None, None, 0, p, c, length)
+    if got is None:
+        return None
+    part, layout = got
+    mean = _cupy.cp.empty(c, dtype=x.dtype)
+    if not _launch("numtorch_sums_finish", _make_sums_finish, part, *layout[:4], c, layout[4],
+                   t(count), mean):
+        return None
+    xc = _cupy.cp.empty_like(x)
+    got = _partials(x, None, mean, xc, 3, p, c, length)
+    if got is None:
+        return None
+    part, layout = got
+    var, invstd = (_cupy.cp.empty(c, dtype=x.dtype) for _ in range(2))
+    if not _launch("numtorch_sums_invstd", _make_sums_invstd, part, *layout[:4], t(count),
+                   t(eps), var, invstd):
+        return None
+    return mean, xc, var, invstd
+
+
+def bn_grad(h, data, invstd, w, p, c, length, count):
+    """Batch norm's input gradient (``numtorch_norm_grad_input`` of the factors
+    ``numtorch_norm_grad_stats`` forms) from the output gradient ``h`` and the centred input
+    ``data`` viewed (p, c, length), with per-channel ``invstd`` and ``w`` (c values each):
+    ``(gx, sum_h, sum_hx)``, sum_hx scaled by invstd, in three launches (one pass reading
+    ``h`` and ``data`` for both sums); None when the kernels do not apply."""
+    from . import _cupy
+
+    if not (h.size == p * c * length and _contiguous_like(h, data) and all(
+            v.size == c and v.dtype == h.dtype and v.flags.c_contiguous for v in (invstd, w))):
+        return None
+    got = _partials(h, data, None, None, 2, p, c, length)
+    if got is None:
+        return None
+    part, layout = got
+    outs = [_cupy.cp.empty(c, dtype=h.dtype) for _ in range(5)]
+    if not _launch("numtorch_sums_grad_stats", _make_sums_grad_stats, part, *layout,
+                   invstd.reshape(c), w.reshape(c), h.dtype.type(count), *outs):
+        return None
+    sum_h, sum_hx, kk, m, scale = outs
+    per = (1, c, 1)
+    gx = _run("numtorch_norm_grad_input", _make_grad_input, h.reshape(p, c, length),
+              data.reshape(p, c, length), kk.reshape(per), m.reshape(per), scale.reshape(per))
+    return None if gx is None else (gx.reshape(h.shape), sum_h, sum_hx)

@@ -127,10 +127,40 @@ def _sum_pair(xp, a, dims, b):
     return _sum_keepdim(xp, a, dims), _sum_keepdim(xp, a, dims, b)
 
 
+def _device_center(op, x):
+    """``_center`` of batch norm on a GPU: the per-channel kernels (4 launches, the general
+    path's operations); None when they do not apply."""
+    view = _channel_view(x.shape, op.dims)
+    res = None if view is None else helpers_for(op.xp).bn_center(x, *view, op.n, op.eps)
+    if res is None:
+        return None
+    mean, xc, var, invstd = res
+    kept = _plan(x.shape, op.dims, False)[3]
+    if op.stats is not None:
+        op.stats["mean"] = mean.reshape(kept)
+        op.stats["var"] = var.reshape(kept)
+    return xc, invstd.reshape(kept)
+
+
+def _device_grad(xp, h, data, invstd, w, dims, n):
+    """Batch norm's input gradient and per-channel sums on a GPU (3 launches): ``(gx, sum_h,
+    sum_hx)`` with sum_hx scaled by invstd, the sums in their kept shape; or None."""
+    view = _channel_view(h.shape, dims)
+    res = None if view is None else helpers_for(xp).bn_grad(h, data, invstd, w, *view, n)
+    if res is None:
+        return None
+    kept = _plan(h.shape, dims, True)[3]
+    return res[0], res[1].reshape(kept), res[2].reshape(kept)
+
+
 def _center(op, x):
     """(x - mean, invstd) over ``op.dims``; the batch mean and biased variance go to
     ``op.stats`` when it is a dict (running-statistics updates need them)."""
     xp, dims = op.xp, op.dims
+    if is_device_array(x) and x.dtype in _BLAS_FLOATS:
+        fused = _device_center(op, x)
+        if fused is not None:
+            return fused
     count = x.dtype.type(op.n)
     with np.errstate(invalid="ignore", divide="ignore"):  # n == 0 gives NaN, as torch
         mean = _sum_keepdim(xp, x, dims) / count
@@ -329,14 +359,23 @@ class NormalizeAffineBackward(Op):
         h = gy if folded else gy * w
         results = {}
         with np.errstate(invalid="ignore", divide="ignore"):
-            sum_h, sum_hx = _sum_pair(xp, h, dims, data)  # sum(h * xhat), up to invstd
+            fused = None
+            if "x" in self.outs and self.centered and folded and w is not None and \
+                    is_device_array(gy) and gy.dtype == data.dtype:
+                # batch norm on a GPU: both sums in one pass, the per-channel arithmetic
+                # with the last of them, the input gradient in one more kernel
+                fused = _device_grad(xp, h, data, invstd, w, dims, n)
+            if fused is not None:
+                results["x"], sum_h, sum_hx = fused
+            else:
+                sum_h, sum_hx = _sum_pair(xp, h, dims, data)  # sum(h * xhat), up to invstd
             if "x" in self.outs and not (self.centered or folded) and is_device_array(gy) \
                     and norm_device.trailing(dims, gy.ndim):  # GPU layer norm: 1 kernel
                 gx = helpers_for(xp).rows_grad(h, data, sum_h, sum_hx, invstd, n)
                 if gx is not None:
                     results["x"] = gx
-            if "x" in self.outs and self.centered and folded and w is not None and \
-                    is_device_array(gy) and gy.dtype == data.dtype:
+            if "x" in self.outs and "x" not in results and self.centered and folded and \
+                    w is not None and is_device_array(gy) and gy.dtype == data.dtype:
                 # a GPU: the per-group arithmetic in one kernel, the input gradient's four
                 # passes in another (same roundings); sum_hx is scaled by invstd in place
                 gx = helpers_for(xp).norm_grad(h, data, sum_h, sum_hx, invstd, w, n)

@@ -93,15 +93,23 @@ def _bn_step(lib, device, x, gy):
                                                 m.running_mean, m.running_var)]
 
 
-@pytest.mark.parametrize("shape", [(8, 5, 6, 6), (3, 4, 2, 3)], ids=str)
+@pytest.mark.parametrize("shape", [(8, 5, 6, 6), (3, 4, 2, 3), (5, 3, 1, 1)], ids=str)
 def test_batch_norm_through_the_sums_kernels_is_torch(cuda, shape):
+    """Batch norm's training step on a GPU in the sums kernels: torch's values."""
     rng = np.random.default_rng(2)
     x = (rng.standard_normal(shape) * 3 + 1).astype(np.float32)
     gy = rng.standard_normal(shape).astype(np.float32)
     standin.reset_stats()
     got = _bn_step(numtorch, "cuda", x, gy)
     names = standin.STATS["fused"]
-    # forward: sum(x) and sum(xc * xc); backward: sum(h) and sum(h * xhat) in one pass
-    assert names.count("numtorch_sums_finish") == 3
+    # forward: sum(x) finished into the mean, xc with sum(xc * xc) finished into var and
+    # invstd; backward: sum(h) and sum(h * xhat) in one pass, finished into the factors
+    kinds = ("numtorch_sums_finish", "numtorch_sums_invstd", "numtorch_sums_grad_stats",
+             "numtorch_norm_grad_input")
+    # (a 1x1 map is (N, C): CuPy's sums over the batch and the norm kernels' path)
+    fused = shape[2] * shape[3] > 1
+    assert [names.count(k) for k in kinds] == [int(fused)] * 3 + [1]
+    partials = "numtorch_sums_warp" if shape[2] * shape[3] >= 32 else "numtorch_sums_cols"
+    assert names.count(partials) == 3 * fused
     for a, t in zip(got, _bn_step(torch, "cpu", x, gy)):
         np.testing.assert_allclose(a, t, rtol=1e-4, atol=1e-5)

@@ -9,12 +9,12 @@ import numtorch
 from tests.cuda import standin
 
 
-_NORM_KERNELS = ("norm_invstd", "norm_apply", "norm_grad")
+_NORM_KERNELS = ("norm_invstd", "norm_apply", "norm_grad", "bn_center", "bn_grad")
 
 
 def _run(dtype, enabled=True):
     """``enabled=False``: the norm kernels off (their xp code), the per-channel sums still
-    the kernels' (``test_channel_sums.py`` compares those with the xp sums)."""
+    the kernels' (``test_channel_sums.py`` compares those with NumPy's and torch's)."""
     from numtorch.backend import _cupy
 
     saved = {k: getattr(_cupy, k) for k in _NORM_KERNELS}
@@ -32,7 +32,8 @@ def _run(dtype, enabled=True):
         y = m(x)
         (y * y).sum().backward()
         launches, syncs = standin.STATS["kernels"], standin.STATS["sync"]
-        fused = [k for k in standin.STATS.get("fused", []) if k.startswith("numtorch_norm")]
+        fused = [k for k in standin.STATS.get("fused", [])
+                 if k.startswith(("numtorch_norm", "numtorch_sums"))]
     finally:
         for k, v in saved.items():
             setattr(_cupy, k, v)
@@ -49,9 +50,14 @@ def test_fused_batch_norm_is_the_xp_code_bit_for_bit(dtype):
         plain, n_plain, _, none = _run(dt, enabled=False)
     for a, b in zip(fused, plain):
         np.testing.assert_array_equal(a, b)
-    # the affine layer: invstd + apply forward, grad stats + grad input backward; the other
-    # layer's forward takes the invstd kernel
-    assert sorted(names) == sorted(["numtorch_norm_invstd"] * 2 + [
-        "numtorch_norm_apply", "numtorch_norm_grad_stats", "numtorch_norm_grad_input"])
-    assert none == [] and s_fused == 0
-    assert n_fused <= n_plain - 12, (n_fused, n_plain)
+    # (4, 8, 5, 5): 25 positions per channel, the column partials. Forward, each layer: the
+    # sums of x, finished into the mean, the centring with the sums of squares, finished into
+    # var and invstd; the affine layer's y in one more. Backward: the affine layer's two sums
+    # in one pass, finished into the gradient's factors, and its input gradient; the other
+    # layer (no weight) its two sums in one pass, finished, and the xp code.
+    want = {"numtorch_sums_cols": 6, "numtorch_sums_finish": 3, "numtorch_sums_invstd": 2,
+            "numtorch_norm_apply": 1, "numtorch_sums_grad_stats": 1,
+            "numtorch_norm_grad_input": 1}
+    assert {k: names.count(k) for k in set(names)} == want
+    assert set(none) == {"numtorch_sums_cols", "numtorch_sums_finish"} and s_fused == 0
+    assert n_fused <= n_plain - 20, (n_fused, n_plain)

@@ -95,6 +95,8 @@ def _norms(dtype):
     nn.BatchNorm2d(3).cuda().to(dtype)(x).square().sum().backward()
     x = numtorch.randn(2, 3, 6, 6, dtype=dtype, device="cuda", requires_grad=True)
     nn.BatchNorm2d(3).cuda().to(dtype)(x).square().sum().backward()  # the warp sums (L >= 32)
+    x = numtorch.randn(4, 3, dtype=dtype, device="cuda", requires_grad=True)
+    nn.BatchNorm1d(3).cuda().to(dtype)(x).square().sum().backward()  # (N, C): the norm kernels
     x = numtorch.randn(3, 4, 8, dtype=dtype, device="cuda", requires_grad=True)
     for bias in (True, False):
         nn.LayerNorm(8, bias=bias).cuda().to(dtype)(x).square().sum().backward()

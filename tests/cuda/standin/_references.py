@@ -443,13 +443,18 @@ def running_stats(mean, var, unbias, keep, take, rm, rv):
     rv += u * t(take)
 
 
-def _chunk_sums(a, b, mode, p, c, length, s, chunk):
+def _chunk_sums(a, b, mean, mode, p, c, length, s, chunk, xc):
     """Per (chunk of ``chunk`` samples, channel, position) sums of a (P, C, L) view: the
-    planes (a; a * b; or both) as an array (planes, S, C, L)."""
+    planes (a; a * b; both; or (a - mean)^2, writing xc = a - mean) as (planes, S, C, L)."""
     a3 = a.reshape(p, c, length)
-    terms = {0: [a3], 1: [a3 * b.reshape(a3.shape)]}.get(mode)
-    if terms is None:
-        terms = [a3, a3 * b.reshape(a3.shape)]
+    if mode == 3:
+        d = a3 - mean.reshape(1, c, 1)
+        xc.reshape(-1)[:d.size] = d.reshape(-1)
+        terms = [d * d]
+    else:
+        terms = {0: [a3], 1: [a3 * b.reshape(a3.shape)]}.get(mode)
+        if terms is None:
+            terms = [a3, a3 * b.reshape(a3.shape)]
     pad = s * chunk - p
     out = []
     for t in terms:
@@ -459,28 +464,49 @@ def _chunk_sums(a, b, mode, p, c, length, s, chunk):
 
 
 @reference("numtorch_sums_warp")
-def sums_warp(a, b, mode, p, c, length, s, chunk, part):
+def sums_warp(a, b, mean, mode, p, c, length, s, chunk, part, xc):
     """Partial sums per (channel, chunk of samples) over the chunk's rows, laid out
     (plane, C, S)."""
-    sums = _chunk_sums(a, b, mode, p, c, length, s, chunk).sum(axis=3)  # (planes, S, C)
+    sums = _chunk_sums(a, b, mean, mode, p, c, length, s, chunk, xc).sum(axis=3)
     part[:sums.size] = sums.transpose(0, 2, 1).reshape(-1)
 
 
 @reference("numtorch_sums_cols")
-def sums_cols(a, b, mode, p, c, length, s, chunk, part):
+def sums_cols(a, b, mean, mode, p, c, length, s, chunk, part, xc):
     """Partial sums per (chunk of samples, channel, position), laid out (plane, S, C, L)."""
-    sums = _chunk_sums(a, b, mode, p, c, length, s, chunk)
+    sums = _chunk_sums(a, b, mean, mode, p, c, length, s, chunk, xc)
     part[:sums.size] = sums.reshape(-1)
 
 
+def _finish(part, c, s, lf, s_s, s_c, base, dtype):
+    """Per channel: the sum of its S x Lf partials from ``base``, in the kernel's order."""
+    idx = (base + np.arange(c)[:, None] * s_c + (np.arange(s)[:, None] * s_s
+                                                 + np.arange(lf)[None, :]).reshape(1, -1))
+    acc = np.zeros(c, dtype=dtype)
+    for j in range(s * lf):
+        acc += part[idx[:, j]]
+    return acc
+
+
 @reference("numtorch_sums_finish")
-def sums_finish(part, c, s, lf, s_s, s_c, plane, y):
-    """Per (plane, channel): the sum of its S x Lf partials, in the kernel's order."""
+def sums_finish(part, s, lf, s_s, s_c, c, plane, div, y):
     flat = y.reshape(-1)
     for pl in range(flat.size // c):
-        idx = (pl * plane + np.arange(c)[:, None, None] * s_c + np.arange(s)[None, :, None]
-               * s_s + np.arange(lf)[None, None, :])
-        acc = np.zeros(c, dtype=y.dtype)
-        for j in range(s * lf):
-            acc += part[idx.reshape(c, -1)[:, j]]
-        flat[pl * c:(pl + 1) * c] = acc
+        flat[pl * c:(pl + 1) * c] = _finish(part, c, s, lf, s_s, s_c, pl * plane,
+                                            y.dtype) / div
+
+
+@reference("numtorch_sums_invstd")
+def sums_invstd(part, s, lf, s_s, s_c, count, eps, var, invstd):
+    var[...] = _finish(part, var.size, s, lf, s_s, s_c, 0, var.dtype) / count
+    invstd[...] = 1 / np.sqrt(var + eps)
+
+
+@reference("numtorch_sums_grad_stats")
+def sums_grad_stats(part, s, lf, s_s, s_c, plane, invstd, w, count, sum_h, sum_hx, kk, m,
+                    scale):
+    c = sum_h.size
+    sum_h[...] = _finish(part, c, s, lf, s_s, s_c, 0, sum_h.dtype)
+    shx = _finish(part, c, s, lf, s_s, s_c, plane, sum_h.dtype)
+    norm_grad_stats(sum_h, invstd, w, count, shx, kk, m, scale)  # scales shx by invstd
+    sum_hx[...] = shx
