@@ -68,23 +68,42 @@ extern "C" __global__ void numtorch_lstm_seq_step(
 }
 """
 
+# The gate-local factors are made here from the forward's values, each with the operations of
+# ``LSTMSequence._factors`` in its order (the xp loop makes them for all steps first).
 _GRAD_SRC = r"""
 extern "C" __global__ void numtorch_lstm_seq_grad(
-        const T* go, const T* dtc, const T* acts, const T* fac, long long step, long long n,
+        const T* go, const T* acts, const T* cs, const T* tcs, long long step, long long n,
         long long bsz, T* dh, T* dc, T* dz) {
     const long long nb = n * bsz;
     for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < nb;
             i += (long long)gridDim.x * blockDim.x) {
         const long long s0 = step * nb + i, g0 = step * 4 * nb + i;
+        const T ai = acts[g0], af = acts[g0 + nb], ao = acts[g0 + 2 * nb], ag = acts[g0 + 3 * nb];
+        const T tc = tcs[s0];
+        T dtc = tc * tc;
+        dtc = (T)1 - dtc;
+        dtc = dtc * ao;
+        T fi = (T)1 - ai;
+        fi = fi * ai;
+        fi = fi * ag;
+        T ff = (T)1 - af;
+        ff = ff * af;
+        ff = ff * cs[s0];
+        T fo = (T)1 - ao;
+        fo = fo * ao;
+        fo = fo * tc;
+        T fg = ag * ag;
+        fg = (T)1 - fg;
+        fg = fg * ai;
         T d = dh[i] + go[s0];
         dh[i] = d;
-        T e = d * dtc[s0];
+        T e = d * dtc;
         T g = dc[i] + e;
-        dz[g0] = fac[g0] * g;
-        dz[g0 + nb] = fac[g0 + nb] * g;
-        dz[g0 + 2 * nb] = fac[g0 + 2 * nb] * g;
-        dz[g0 + 3 * nb] = fac[g0 + 3 * nb] * d;
-        dc[i] = g * acts[g0 + nb];
+        dz[g0] = fi * g;
+        dz[g0 + nb] = ff * g;
+        dz[g0 + 2 * nb] = fg * g;
+        dz[g0 + 3 * nb] = fo * d;
+        dc[i] = g * af;
     }
 }
 """
@@ -140,28 +159,31 @@ def lstm_seq_forward(wq, hfull, acts, cs, tcs, xq):
     return True
 
 
-def lstm_seq_backward(wt, go, dtc, acts, fac, dh, dc, dz, lo, hi, first_gemm):
-    """Steps ``hi - 1`` down to ``lo`` of the backward loop: the fused kernel (``dh += go[t]``;
-    ``dc += dh * dtc[t]``; the gate gradients ``dz[t]`` = ``fac[t]`` times ``dc`` (gates i, f,
-    g) or ``dh`` (o); ``dc *= f[t]``, the forget gate of ``acts[t]``), then the GEMM ``dh = wt
-    @ dz[t]`` (skipped at step 0 unless ``first_gemm``). ``dh``, ``dc`` (H, B) are updated in
-    place. False (nothing done) when the kernels do not apply."""
+def lstm_seq_backward(wt, go, acts, cs, tcs, dh, dc, dz, first_gemm):
+    """The backward loop over all steps, last first: the fused kernel (from the forward's gates
+    ``acts[t]``, cells ``cs[t]`` and ``tcs[t]`` = tanh(``cs[t + 1]``) the gate-local factors
+    (``LSTMSequence._factors``); ``dh += go[t]``; ``dc += dh * o tanh'(c)``; the gate
+    gradients ``dz[t]`` (torch's order) = the factors times ``dc`` (gates i, f, g) or ``dh``
+    (o); ``dc *= f``), then the GEMM ``dh = wt @ dz[t]`` (skipped at step 0 unless
+    ``first_gemm``). ``dh``, ``dc`` (H, B) are updated in place. False (nothing done) when the
+    kernels do not apply."""
     steps, gates, bsz = dz.shape
     n = gates // 4
-    if hi <= lo or not _usable(wt, go, dtc, acts, fac, dh, dc, dz) or go.shape != dtc.shape or \
-            fac.shape != dz.shape or acts.shape != dz.shape or dh.shape != (n, bsz):
+    if not steps or not _usable(wt, go, acts, cs, tcs, dh, dc, dz) or \
+            go.shape != tcs.shape or acts.shape != dz.shape or dh.shape != (n, bsz) or \
+            cs.shape != (steps + 1, n, bsz):
         return False
     gemm = _StepGemm(wt, dz, dh)
     grid, block = ((n * bsz + _BLOCK - 1) // _BLOCK,), (_BLOCK,)
     key, make = _raw(_GRAD_SRC, "numtorch_lstm_seq_grad", dz.dtype)
-    t = hi - 1
-    if not _launch(key, make, grid, block, (go, dtc, acts, fac, t, n, bsz, dh, dc, dz)):
+    t = steps - 1
+    if not _launch(key, make, grid, block, (go, acts, cs, tcs, t, n, bsz, dh, dc, dz)):
         return False
     kernel = _kernel(key, make)
     if t or first_gemm:
         gemm(t)
-    for t in range(hi - 2, lo - 1, -1):
-        kernel(grid, block, (go, dtc, acts, fac, t, n, bsz, dh, dc, dz))
+    for t in range(steps - 2, -1, -1):
+        kernel(grid, block, (go, acts, cs, tcs, t, n, bsz, dh, dc, dz))
         if t or first_gemm:
             gemm(t)
     return True

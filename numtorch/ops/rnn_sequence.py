@@ -286,26 +286,31 @@ class LSTMSequence(_Sequence):
         # the gradients reaching each step's projected state, kept for W_hr's gradient
         dhs = xp.empty((steps,) + ghn.T.shape, acts.dtype) if w_hr is not None else None
         f = acts[:, n:2 * n]
-        fac = xp.empty_like(acts)  # gate-local derivative factors, torch's gate order
-        dtanh_c = xp.empty_like(tcs)
-        fac3 = fac[:, :3 * n].reshape(steps, 3, n, batch)
         dz = xp.empty_like(acts)
         dz3 = dz[:, :3 * n].reshape(steps, 3, n, batch)
-        # on a GPU each step is one fused kernel and its GEMM (backend ``lstm_seq_backward``)
-        fused = is_device_array(acts) and mask is None and w_hr is None
-        if fused:  # C-ordered state and output gradients, as the kernel takes them
+        wt = w.T
+        needs = self.needs_input_grad
+        grads = LSTMWeightGrads(self, x, w_ih, w.shape[1], hfull, dz)
+        # on a GPU each step is one fused kernel (the gate factors made in it) and its GEMM
+        # (backend ``lstm_seq_backward``)
+        on_gpu = is_device_array(acts) and mask is None and w_hr is None
+        if on_gpu:  # C-ordered arrays, as the kernel takes them
             dh, dc = xp.empty(ghn.T.shape, acts.dtype), xp.empty(gcn.T.shape, acts.dtype)
             dh[...], dc[...] = ghn.T, gcn.T
             if not go.flags.c_contiguous:  # (a broadcast gradient)
                 go = xp.ascontiguousarray(go)
+            wt = xp.ascontiguousarray(wt)
+            on_gpu = helpers_for(xp).lstm_seq_backward(wt, go, acts, cs, tcs, dh, dc, dz,
+                                                        needs[5])
         else:  # row-major copies, as the loop's other (H, B) arrays (no strided passes)
             dh = xp.array(ghn.T, dtype=acts.dtype, order="C")
             dc = xp.array(gcn.T, dtype=acts.dtype, order="C")
+        if not on_gpu:
+            fac = xp.empty_like(acts)  # gate-local derivative factors, torch's gate order
+            dtanh_c = xp.empty_like(tcs)
+            fac3 = fac[:, :3 * n].reshape(steps, 3, n, batch)
         tmp = xp.empty_like(dc)
-        wt = w.T
-        needs = self.needs_input_grad
-        grads = LSTMWeightGrads(self, x, w_ih, w.shape[1], hfull, dz)
-        worker = overlap_worker(xp, steps, gates * batch)
+        worker = None if on_gpu else overlap_worker(xp, steps, gates * batch)
         with (single_blas_thread() if worker is not None else contextlib.nullcontext()):
             blocks = _row_blocks(w, wt.shape[0], gates, batch)
             if blocks is None:
@@ -324,8 +329,9 @@ class LSTMSequence(_Sequence):
             # of its calls takes the GIL back once, and each time it does the loop here
             # may wait for it: per chunk, that had cost the loop 40% more time)
             lo0, hi0 = chunks[0]
-            ready = [submit(None, self._factors, xp, acts[lo0:hi0], cs[lo0:hi0],
-                            tcs[lo0:hi0], fac[lo0:hi0], dtanh_c[lo0:hi0])]
+            ready = [None] if on_gpu else [submit(None, self._factors, xp, acts[lo0:hi0],
+                                                  cs[lo0:hi0], tcs[lo0:hi0], fac[lo0:hi0],
+                                                  dtanh_c[lo0:hi0])]
             if lo0:
                 ready += [submit(worker, self._factors, xp, acts[:lo0], cs[:lo0], tcs[:lo0],
                                  fac[:lo0], dtanh_c[:lo0])] * (len(chunks) - 1)
@@ -334,11 +340,9 @@ class LSTMSequence(_Sequence):
             for (lo, hi), fut in zip(chunks, ready):
                 wait(fut)
                 steps_xp = ()
-                if fused and helpers_for(xp).lstm_seq_backward(wt, go, dtanh_c, acts, fac, dh,
-                                                               dc, dz, lo, hi, needs[5]):
-                    pass  # these steps ran on the GPU
+                if on_gpu:
+                    pass  # the steps ran on the GPU
                 elif plain:
-                    fused = False
                     dh, dc = _plain_lstm_grads(xp, wt, blocks, dh_out, lo, hi, go, dtanh_c,
                                                fac, f, dz, dh, dc, tmp, needs[5], needs[6])
                 else:

@@ -166,3 +166,18 @@ def test_stand_in_raw_kernel_checks_arguments_as_the_driver_reads_them():
                 cp.RawKernel(code, "numtorch_test_raw", options=["--fmad=false"])
     finally:
         del REFERENCES["numtorch_test_raw"]
+
+
+@pytest.mark.parametrize("kernel", ["numtorch_lstm_seq_step", "numtorch_lstm_seq_grad"])
+def test_a_kernel_that_cannot_be_built_falls_back_to_the_xp_loop(kernel, monkeypatch):
+    """One loop on the GPU kernel, the other on the xp code (its kernel refused, as after a
+    compile error): the same bits, with more launches."""
+    with standin.active():
+        fused, n_fused, _ = _run(5, 40)
+        key = f"{kernel}_f"  # (float32)
+        monkeypatch.delitem(_cupy_kernels._KERNELS, key)
+        monkeypatch.setitem(_cupy_kernels.FAILED, key, RuntimeError("refused"))
+        mixed, n_mixed, _ = _run(5, 40)
+    for a, b in zip(fused, mixed):
+        np.testing.assert_array_equal(a, b)
+    assert n_mixed > n_fused

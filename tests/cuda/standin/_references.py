@@ -105,20 +105,27 @@ def lstm_seq_step(xq, xrow, has_xq, step, n, bsz, hrow, a, cs, tcs, hs):
 
 
 @reference("numtorch_lstm_seq_grad")
-def lstm_seq_grad(go, dtc, acts, fac, step, n, bsz, dh, dc, dz):
-    """Step ``step`` of the whole-sequence arrays: ``go``, ``dtc`` (T, H, B), ``acts``, ``fac``,
-    ``dz`` (T, 4H, B); the state gradients ``dh``, ``dc`` (H, B) in place."""
+def lstm_seq_grad(go, acts, cs, tcs, step, n, bsz, dh, dc, dz):
+    """Step ``step`` of the whole-sequence arrays: ``go``, ``tcs`` (T, H, B), ``cs``
+    (T + 1, H, B), ``acts`` (gates [i f o g]) and ``dz`` (torch's order [i f g o]) (T, 4H, B);
+    the gate-local factors made from the forward's values as ``LSTMSequence._factors`` makes
+    them; the state gradients ``dh``, ``dc`` (H, B) in place."""
     nb = n * bsz
 
     def at(x, k):
         return x.reshape(-1)[step * k * nb:(step + 1) * k * nb].reshape(k, n, bsz)
 
+    ai, af, ao, ag = at(acts, 4)
+    tc, c_prev = at(tcs, 1)[0], at(cs, 1)[0]
+    dtc = (1 - tc * tc) * ao
+    fac = [(1 - ai) * ai * ag, (1 - af) * af * c_prev, (1 - ag * ag) * ai, (1 - ao) * ao * tc]
     dh += at(go, 1)[0]
-    g = dc + dh * at(dtc, 1)[0]
-    f4, z4 = at(fac, 4), at(dz, 4)
-    np.multiply(f4[:3], g, out=z4[:3])
-    np.multiply(f4[3], dh, out=z4[3])
-    dc[...] = g * at(acts, 4)[1]
+    g = dc + dh * dtc
+    z4 = at(dz, 4)
+    for k in range(3):
+        np.multiply(fac[k], g, out=z4[k])
+    np.multiply(fac[3], dh, out=z4[3])
+    dc[...] = g * af
 
 
 @reference("numtorch_norm_invstd")
