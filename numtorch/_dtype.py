@@ -481,7 +481,8 @@ _BF16_NP = bfloat16.np if _BF16_AVAILABLE else None
 def opmath_matmul(xp, a, b):
     """``xp.matmul(a, b)``; bfloat16 operands are multiplied in float32 (through BLAS) and the
     result rounded once, as torch accumulates bfloat16 products in float32."""
-    _fit_blas_threads()  # fewer BLAS threads while other processes keep the cores busy
+    if xp is np:  # (a GPU's products use no BLAS threads)
+        _fit_blas_threads()  # fewer BLAS threads while other processes keep the cores busy
     if a.dtype is _BF16_NP:
         return xp.matmul(a.astype(np.float32), b.astype(np.float32)).astype(_BF16_NP)
     return xp.matmul(a, b)
