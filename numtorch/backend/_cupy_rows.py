@@ -140,10 +140,12 @@ def layer_norm_grad_input(gy, data, invstd, w, n):
     return None if out is None else gx
 
 
-def layer_norm_grad_params(gy, data, n):
-    """``(sum over rows of gy * xhat, sum over rows of gy)``, each of ``n`` values, in two
+def layer_norm_grad_params(gy, data, n, w_shape, b_shape):
+    """``(sum over rows of gy * xhat, sum over rows of gy)``, each of ``n`` values shaped
+    ``w_shape`` and ``b_shape`` (``b_shape`` None: the second is a work array), in two
     launches (partials over chunks of rows, then their fixed-order sums); None when the
-    kernels cannot be built."""
+    kernels cannot be built. Allocated in their final shapes: a reshaped view would be copied
+    again when the engine stores it as a parameter's ``.grad``."""
     from . import _cupy
 
     cp = _cupy.cp
@@ -153,7 +155,7 @@ def layer_norm_grad_params(gy, data, n):
     if _run("numtorch_ln_grad_cols_part", _make_grad_cols_part, gy, data, rows, n, _CHUNK,
             pw, pb, size=chunks * n) is None:
         return None
-    gw, gb = cp.empty(n, dtype=gy.dtype), cp.empty(n, dtype=gy.dtype)
+    gw, gb = cp.empty(w_shape, dtype=gy.dtype), cp.empty(b_shape or n, dtype=gy.dtype)
     if _run("numtorch_ln_grad_cols", _make_grad_cols, pw, pb, chunks, n, gw, gb,
             size=n) is None:
         return None

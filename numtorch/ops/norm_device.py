@@ -54,13 +54,11 @@ def rows_backward(op, gy, w):
         if got["x"] is None:
             return None
     if "w" in op.outs or "b" in op.outs:
-        sums = helpers.layer_norm_grad_params(gy, data, n)
+        # the parameters hold the n values of a row (normalized_shape, maybe with leading 1s)
+        sums = helpers.layer_norm_grad_params(gy, data, n, op.w_shape, op.b_shape)
         if sums is None:
             return None
-        # the parameters hold the n values of a row (normalized_shape, maybe with leading 1s)
-        got["w"] = sums[0].reshape(op.w_shape)
-        if op.b_shape is not None:
-            got["b"] = sums[1].reshape(op.b_shape)
+        got["w"], got["b"] = sums
     out = tuple(got[k] for k in op.outs)
     return out if len(out) > 1 else out[0]
 
