@@ -62,7 +62,8 @@ class Generator:
 
                 raise RuntimeError(_NO_CUDA_LIBRARY.replace("Cannot initialize CUDA",
                                                             "Cannot get CUDA generator", 1))
-            self.device = backend.resolve_device(self.device)
+            # torch reports the device as given ('cuda' stays 'cuda'); draws use its GPU
+            self._index = backend.resolve_device(self.device).index
         self.manual_seed(_DEFAULT_SEED)
 
     def manual_seed(self, seed):
@@ -78,7 +79,7 @@ class Generator:
             seed += 1 << 64
         self._seed = seed
         if self.device.type == "cuda":
-            self._rng = backend.device_rng(seed, self.device.index)
+            self._rng = backend.device_rng(seed, self._index)
         else:
             self._rng = TorchStream(seed)
         return self

@@ -317,14 +317,15 @@ def _cuda_checkpoint():
 
 
 @pytest.mark.parametrize("where", [
-    "cpu", "device", "dict", "callable_same", "callable_cpu", "callable_none"])
+    "cpu", "device", "dict", "callable_same", "callable_cpu", "callable_none",
+    "callable_as_is"])
 def test_map_location_forms(where):
     forms = {"cpu": "cpu", "device": numtorch.device("cpu"), "dict": {"cuda:0": "cpu"},
              "callable_same": lambda s, loc: s.cpu(), "callable_cpu": lambda s, loc: "cpu",
-             "callable_none": lambda s, loc: None}
+             "callable_none": lambda s, loc: None, "callable_as_is": lambda s, loc: s}
     th_forms = {"cpu": "cpu", "device": torch.device("cpu"), "dict": {"cuda:0": "cpu"},
                 "callable_same": lambda s, loc: s.cpu(), "callable_cpu": lambda s, loc: s,
-                "callable_none": lambda s, loc: s}
+                "callable_none": lambda s, loc: s, "callable_as_is": lambda s, loc: s}
     data = _cuda_checkpoint()
     if where == "callable_none" and not numtorch.cuda.is_available():
         with pytest.raises(RuntimeError, match="CUDA"):

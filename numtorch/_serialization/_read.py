@@ -82,8 +82,10 @@ def _place(array, location, map_location):
     elif isinstance(map_location, dict):
         target = map_location.get(location, location)
     elif callable(map_location):
+        # torch hands the function the storage as read, on the CPU: `lambda s, loc: s` is
+        # the idiom that loads a GPU checkpoint on a CPU-only machine
         st = _LoadedStorage(array, _dtype._FROM_NP.get(array.dtype, _dtype.float32),
-                            as_device(location))
+                            as_device("cpu"))
         res = map_location(st, location)
         target = location if res is None else (
             res.device if isinstance(res, _LoadedStorage) else res)

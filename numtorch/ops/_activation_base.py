@@ -104,6 +104,7 @@ class _Pointwise(Op):
     """
 
     _saves = "input"
+    out_layout = "elementwise"  # laid out like the operands (on device arrays too)
 
     def forward(self, *arrays):
         if self._saves == "input":

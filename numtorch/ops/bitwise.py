@@ -53,6 +53,8 @@ class _Bitwise(Op):
 class LogicalNot(Op):
     """y = not x (x == 0); no gradient."""
 
+    out_layout = "elementwise"
+
     differentiable = False
 
     def forward(self, x):
@@ -63,6 +65,8 @@ class LogicalNot(Op):
 
 class BitwiseNot(Op):
     """y = ~x on integers (logical not on bools); no gradient."""
+
+    out_layout = "elementwise"
 
     differentiable = False
 

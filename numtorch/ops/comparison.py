@@ -97,6 +97,8 @@ class Ge(_Order):
 class _Classify(Op):
     """y = isnan/isinf/isfinite/isposinf/isneginf(x) (constant for integers); no gradient."""
 
+    out_layout = "elementwise"
+
     differentiable = False
 
     def forward(self, x):

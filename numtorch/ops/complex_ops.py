@@ -102,6 +102,8 @@ class Angle(Op):
     """y = atan2(Im z, Re z) (0 or pi for real z); dL/dz = grad i z / |z|^2 (0 at 0, and 0 for
     real z)."""
 
+    out_layout = "elementwise"
+
     promote = "float"
     complex_input = False
 

@@ -77,6 +77,8 @@ class DivBackward(Op):
     ``probs / probs.sum(-1, keepdim=True)`` (``Categorical``) runs it on every step.
     """
 
+    out_layout = "elementwise"
+
     def forward(self, g, a, b):
         self.save_inputs(g, a, b)
         return _div_grads(g, a, b, self.with_a)

@@ -123,6 +123,8 @@ class Mul(Op):
 class PowScalar(Op):
     """y = x ** p for a Python-number p; dy/dx = p * x ** (p - 1) (0 when p == 0)."""
 
+    out_layout = "elementwise"
+
     def forward(self, x):
         self.save_inputs(x)
         p = self.exponent

@@ -55,6 +55,8 @@ class Copysign(Op):
 class Signbit(Op):
     """y = True where the sign bit of x is set (-0.0 included); no gradient."""
 
+    out_layout = "elementwise"
+
     differentiable = False
 
     def forward(self, x):
@@ -70,6 +72,8 @@ class Signbit(Op):
 
 class Frexp(Op):
     """(m, e) with x = m 2^e and 0.5 <= |m| < 1; dm/dx = 2^-e, e has no gradient."""
+
+    out_layout = "elementwise"
 
     def forward(self, x):
         if _dtype.np_kind(x.dtype) != "f":
@@ -109,6 +113,8 @@ class Nextafter(Op):
 class NanToNum(Op):
     """y = x with NaN and +-inf replaced by finite numbers; dy/dx = 1 where x is finite, else
     0."""
+
+    out_layout = "elementwise"
 
     def forward(self, x):
         xp = self.xp

@@ -6,6 +6,7 @@ from .. import _dtype, backend
 from .._grad_state import _state
 from .._tensor import Tensor, _make
 from ..autograd import graph as _graph
+from ..autograd._pointwise_layout import torch_order
 from ..autograd.graph import Op, channels_last_layout, rename_node
 from ._pointwise import _out
 from ._util import canonical_dim, fmt_shape
@@ -19,13 +20,56 @@ def _payload(a):
     return type(a) is not np.ndarray and not backend.is_device_array(a)
 
 
-def _torch_layout(xp, r):
-    """``r`` (a concatenate result) in torch's layout: NumPy keeps its inputs' stride order
-    (column-major for transposed matrices), torch writes row-major unless the inputs are
-    channels-last images, whose layout it keeps."""
+def _concatenate(xp, parts, axis):
+    """``xp.concatenate(parts, axis)`` in torch's layout: row-major unless the inputs are
+    channels-last images, whose layout torch keeps. NumPy keeps its inputs' stride order
+    (column-major for transposed matrices: copied row-major here); CuPy writes row-major
+    whatever the inputs (``core.ndarray(shape)``), so channels-last device inputs get a
+    channels-last array to be written into."""
+    a0 = parts[0]
+    if type(a0) is not np.ndarray and not _payload(a0) and a0.ndim in (4, 5) and \
+            all(channels_last_layout(p) for p in parts):
+        shape = list(a0.shape)
+        shape[axis] = sum(p.shape[axis] for p in parts)
+        out = xp.empty_like(a0, dtype=xp.result_type(*parts), shape=shape)
+        return xp.concatenate(parts, axis=axis, out=out)
+    r = xp.concatenate(parts, axis=axis)
     if _payload(r) or r.flags.c_contiguous or channels_last_layout(r):
         return r
     return xp.ascontiguousarray(r)
+
+
+def _stack(xp, arrays, d):
+    """``xp.stack(arrays, d)`` of arrays of one shape and dtype in torch's layout: row-major,
+    unless the inputs are channels-last images, whose layout torch keeps (its strides for
+    the new dim, see ``_stacked_like``). Meta and quantized payloads stack themselves."""
+    a0 = arrays[0]
+    if _payload(a0):
+        return xp.stack(arrays, d)
+    shape0, n = a0.shape, len(arrays)
+    if channels_last_layout(a0):
+        res = _stacked_like(xp, a0, n, d)
+        xp.stack(arrays, d, out=res)
+        return res
+    res = xp.empty(shape0[:d] + (n,) + shape0[d:], dtype=a0.dtype)
+    if d == 0 and shape0:  # one concatenate: a third of xp.stack's per-array overhead
+        xp.concatenate(arrays, out=res.reshape((n * shape0[0],) + shape0[1:]))
+    else:
+        xp.stack(arrays, d, out=res)
+    return res
+
+
+def _stacked_like(xp, a0, n, d):
+    """An empty stack of ``n`` channels-last arrays like ``a0`` along new dim ``d``: its dims
+    ordered by torch's rule over ``a0``'s strides with the new dim's stride as torch's
+    unsqueeze gives it (``torch.stack`` of channels-last images along dim 0 keeps each image
+    channels-last, the new dim outermost, as NumPy's stack does)."""
+    strides = list(a0.strides)
+    strides.insert(d, a0.shape[d] * a0.strides[d] if d < a0.ndim else a0.itemsize)
+    shape = a0.shape[:d] + (n,) + a0.shape[d:]
+    outer_first = torch_order(shape, [strides])[::-1]
+    buf = xp.empty([shape[k] for k in outer_first], dtype=a0.dtype)
+    return buf.transpose(tuple(int(k) for k in np.argsort(outer_first)))
 
 
 class Cat(Op):
@@ -38,13 +82,13 @@ class Cat(Op):
                 break
         else:  # one rank throughout (the usual case): nothing to skip
             self.sizes = [x.shape[d] for x in xs]
-            return _torch_layout(self.xp, self.xp.concatenate(xs, axis=d))
+            return _concatenate(self.xp, xs, d)
         # torch skips legacy 1-d empty tensors when the others have more dims
         nd = max(x.ndim for x in xs)
         skip = [x.ndim == 1 and x.shape[0] == 0 and nd > 1 for x in xs]
         self.sizes = [None if s else x.shape[self.dim] for x, s in zip(xs, skip)]
         parts = [x for x, s in zip(xs, skip) if not s] or list(xs)
-        return _torch_layout(self.xp, self.xp.concatenate(parts, axis=self.dim))
+        return _concatenate(self.xp, parts, self.dim)
 
     def backward(self, grad):
         out, start = [], 0
@@ -80,7 +124,7 @@ class Stack(Op):
     node_name = "StackBackward0"
 
     def forward(self, *xs):
-        return self.xp.stack(xs, axis=self.dim)
+        return _stack(self.xp, xs, self.dim)
 
     def backward(self, grad):
         return tuple(grad.select(self.dim, i) if e is not None else None
@@ -202,20 +246,7 @@ def stack(tensors, dim=0, *, out=None):
     if out is None and _plain_stack(tensors):
         # nothing to record (default_collate's case): one array stack, no per-input nodes
         a0 = tensors[0]._array
-        xp = backend.xp_of(a0)
-        arrays = [x._array for x in tensors]
-        if _payload(a0) or channels_last_layout(a0):
-            # meta and quantized payloads stack themselves; channels-last images keep their
-            # layout in torch's stack, as in NumPy's
-            return _make(xp.stack(arrays, d))
-        n = len(arrays)
-        # into a row-major result whatever the inputs' layouts, as torch's
-        res = xp.empty(shape0[:d] + (n,) + shape0[d:], dtype=a0.dtype)
-        if d == 0 and shape0:  # one concatenate: a third of xp.stack's per-array overhead
-            xp.concatenate(arrays, out=res.reshape((n * shape0[0],) + shape0[1:]))
-        else:
-            xp.stack(arrays, d, out=res)
-        return _make(res)
+        return _make(_stack(backend.xp_of(a0), [x._array for x in tensors], d))
     if out is None and _one_dtype(tensors) and not _watched():
         return Stack.apply(*tensors, dim=d)
     return rename_node(cat([x.unsqueeze(d) for x in tensors], d, out=out), "StackBackward0")

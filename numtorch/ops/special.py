@@ -34,6 +34,8 @@ _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 class _Special(Op):
     """A float function of one input whose values come from a backend helper."""
 
+    out_layout = "elementwise"
+
     promote = "float"
     kernel = ""  # torch's kernel name, for its "not implemented for 'ComplexFloat'" error
 
@@ -153,6 +155,8 @@ class I1(_Special):
 class Sinc(Op):
     """y = sin(pi x) / (pi x) (1 at 0); dy/dx = (cos(pi x) - y) / x (0 at 0)."""
 
+    out_layout = "elementwise"
+
     promote = "float"
 
     def forward(self, x):
@@ -178,6 +182,8 @@ class Sinc(Op):
 class Logit(Op):
     """y = log(z / (1 - z)), z = x held inside [eps, 1 - eps]; dy/dx = 1 / (x (1 - x)) where x
     is inside (0 outside)."""
+
+    out_layout = "elementwise"
 
     promote = "float"
 

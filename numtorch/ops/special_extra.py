@@ -38,6 +38,8 @@ class _Unary(Op):
     (torch's newer special functions reject them), ``kernel`` names torch's kernel in the
     dtype error."""
 
+    out_layout = "elementwise"
+
     promote = "float"
     kernel = ""
     half = True

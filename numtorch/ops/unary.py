@@ -33,6 +33,8 @@ __all__ = [
 class Neg(Op):
     """y = -x; dy/dx = -1."""
 
+    out_layout = "elementwise"
+
     def forward(self, x):
         if x.dtype.kind == "b":
             raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "
@@ -49,6 +51,8 @@ class Neg(Op):
 
 class Abs(Op):
     """y = |x|; dy/dx = sign(x) (0 at 0); for complex x, dL/dx = grad x / |x|."""
+
+    out_layout = "elementwise"
 
     def forward(self, x):
         if x.dtype.kind == "b":
@@ -75,6 +79,8 @@ class Exp(Op):
     gives torch's bits exactly; a float64 round trip would still miss 1% and costs 2.5-7x.
     """
 
+    out_layout = "elementwise"
+
     promote = "float"
 
     def forward(self, x):
@@ -93,6 +99,8 @@ class Exp(Op):
 class Exp2(Op):
     """y = 2^x; dy/dx = y * ln 2."""
 
+    out_layout = "elementwise"
+
     promote = "float"
 
     def forward(self, x):
@@ -105,6 +113,8 @@ class Exp2(Op):
 class Expm1(Op):
     """y = e^x - 1; dy/dx = y + 1."""
 
+    out_layout = "elementwise"
+
     promote = "float"
 
     def forward(self, x):
@@ -116,6 +126,8 @@ class Expm1(Op):
 
 class Log(Op):
     """y = ln x; dy/dx = 1/x."""
+
+    out_layout = "elementwise"
 
     promote = "float"
 
@@ -136,6 +148,8 @@ class Log(Op):
 class Log2(Op):
     """y = log2 x; dy/dx = 1/(x ln 2)."""
 
+    out_layout = "elementwise"
+
     promote = "float"
 
     def forward(self, x):
@@ -148,6 +162,8 @@ class Log2(Op):
 
 class Log10(Op):
     """y = log10 x; dy/dx = 1/(x ln 10)."""
+
+    out_layout = "elementwise"
 
     promote = "float"
 
@@ -162,6 +178,8 @@ class Log10(Op):
 class Log1p(Op):
     """y = ln(1 + x); dy/dx = 1/(1 + x)."""
 
+    out_layout = "elementwise"
+
     promote = "float"
 
     def forward(self, x):
@@ -175,6 +193,8 @@ class Log1p(Op):
 class Sqrt(Op):
     """y = sqrt(x); dy/dx = 1/(2y)."""
 
+    out_layout = "elementwise"
+
     promote = "float"
 
     def forward(self, x):
@@ -186,6 +206,8 @@ class Sqrt(Op):
 
 class Rsqrt(Op):
     """y = x^(-1/2); dy/dx = -y^3 / 2."""
+
+    out_layout = "elementwise"
 
     promote = "float"
 
@@ -204,6 +226,8 @@ class Rsqrt(Op):
 class Reciprocal(Op):
     """y = 1/x; dy/dx = -y^2."""
 
+    out_layout = "elementwise"
+
     promote = "float"
 
     def forward(self, x):
@@ -221,6 +245,8 @@ class Reciprocal(Op):
 class Sin(Op):
     """y = sin x; dy/dx = cos x."""
 
+    out_layout = "elementwise"
+
     promote = "float"
 
     def forward(self, x):
@@ -233,6 +259,8 @@ class Sin(Op):
 
 class Cos(Op):
     """y = cos x; dy/dx = -sin x."""
+
+    out_layout = "elementwise"
 
     promote = "float"
 
@@ -247,6 +275,8 @@ class Cos(Op):
 class Tan(Op):
     """y = tan x; dy/dx = 1 + y^2."""
 
+    out_layout = "elementwise"
+
     promote = "float"
 
     def forward(self, x):
@@ -259,6 +289,8 @@ class Tan(Op):
 
 class Asin(Op):
     """y = asin x; dy/dx = 1/sqrt(1 - x^2)."""
+
+    out_layout = "elementwise"
 
     promote = "float"
 
@@ -274,6 +306,8 @@ class Asin(Op):
 class Acos(Op):
     """y = acos x; dy/dx = -1/sqrt(1 - x^2)."""
 
+    out_layout = "elementwise"
+
     promote = "float"
 
     def forward(self, x):
@@ -287,6 +321,8 @@ class Acos(Op):
 
 class Atan(Op):
     """y = atan x; dy/dx = 1/(1 + x^2)."""
+
+    out_layout = "elementwise"
 
     promote = "float"
 
@@ -302,6 +338,8 @@ class Atan(Op):
 class Sinh(Op):
     """y = sinh x; dy/dx = cosh x."""
 
+    out_layout = "elementwise"
+
     promote = "float"
 
     def forward(self, x):
@@ -315,6 +353,8 @@ class Sinh(Op):
 class Cosh(Op):
     """y = cosh x; dy/dx = sinh x."""
 
+    out_layout = "elementwise"
+
     promote = "float"
 
     def forward(self, x):
@@ -327,6 +367,8 @@ class Cosh(Op):
 
 class Tanh(Op):
     """y = tanh x; dy/dx = 1 - y^2."""
+
+    out_layout = "elementwise"
 
     promote = "float"
 
@@ -359,6 +401,8 @@ def _tanh_grad(y, g):
 class TanhBackward(Op):
     """g_x = g * (1 - y^2) fused; d/dy = -2 y g, d/dg = 1 - y^2."""
 
+    out_layout = "elementwise"
+
     def forward(self, y, g):
         self.save_inputs(y, g)
         return _tanh_grad(y, g)
@@ -370,6 +414,8 @@ class TanhBackward(Op):
 
 class Asinh(Op):
     """y = asinh x; dy/dx = 1/sqrt(x^2 + 1)."""
+
+    out_layout = "elementwise"
 
     promote = "float"
 
@@ -385,6 +431,8 @@ class Asinh(Op):
 class Acosh(Op):
     """y = acosh x; dy/dx = 1/sqrt(x^2 - 1)."""
 
+    out_layout = "elementwise"
+
     promote = "float"
 
     def forward(self, x):
@@ -399,6 +447,8 @@ class Acosh(Op):
 class Atanh(Op):
     """y = atanh x; dy/dx = 1/(1 - x^2)."""
 
+    out_layout = "elementwise"
+
     promote = "float"
 
     def forward(self, x):
@@ -412,6 +462,8 @@ class Atanh(Op):
 
 class Erf(Op):
     """y = erf x; dy/dx = 2/sqrt(pi) e^(-x^2)."""
+
+    out_layout = "elementwise"
 
     promote = "float"
 
@@ -428,6 +480,8 @@ class Erf(Op):
 
 class _ZeroGrad(Op):
     """Piecewise-constant functions: the gradient is zero almost everywhere (as torch)."""
+
+    out_layout = "elementwise"
 
     def backward(self, grad):
         return _zeros_like(grad)
@@ -535,6 +589,8 @@ class Round(_ZeroGrad):
 
 class Frac(Op):
     """y = x - trunc(x); dy/dx = 1."""
+
+    out_layout = "elementwise"
 
     def forward(self, x):
         if _dtype.np_kind(x.dtype) != "f":

@@ -4,6 +4,13 @@
 - zeros of both signs: CuPy's float maximum/minimum/fmax/fmin compile to PTX ``max``/``min``,
   which order +0. above -0. in either operand order (NumPy gives its second operand on ties);
   its clip keeps x on ties (NumPy's one-bound clip gives the bound).
+- result layouts: CuPy allocates the outputs of its ufuncs, elementwise and reduction kernels,
+  joins, ``where``, reductions, scans, sorts and gathers row-major (``_ndarray_init`` without an
+  order in ``cupy/_core/_kernel.pyx``, ``core.ndarray(shape)`` in ``concatenate``,
+  ``astype(order='C')`` in ``scan_core``), where NumPy keeps the operands' layout (order 'K');
+  ``astype``, ``copy(order='K')``, ``array`` and the ``*_like`` functions keep it in both
+  (``_get_strides_for_order_K``). The H200 run showed it: relu and batch norm of channels-last
+  images and ``torch.cat`` of them came back row-major.
 """
 
 import numpy as np
@@ -53,6 +60,12 @@ def test_max_min_into_out_and_in_place_follow_cuda():
     assert _bits(z) == ["-0.0", "0.0"]
 
 
+def test_zero_dimensional_max_min():
+    r = cp.maximum(cp.asarray(np.float64(-0.0)), 0.0)
+    assert r.ndim == 0 and repr(float(r)) == "0.0"
+    assert repr(float(cp.minimum(0.0, cp.asarray(np.float32(-0.0))))) == "-0.0"
+
+
 def test_integer_max_min_unchanged():
     a = cp.asarray(np.array([0, -3, 5], np.int64))
     np.testing.assert_array_equal(cp.maximum(a, 0).get(), [0, 0, 5])
@@ -80,3 +93,92 @@ def test_clip_of_integers_and_complex():
     assert cp.clip(a, 0, None).dtype == np.int32
     with pytest.raises(TypeError, match="cupy_clip"):
         cp.clip(cp.asarray(np.ones(2, np.complex64)), 0, 1)
+
+
+def _host_and_device(shape=(2, 3, 4, 5)):
+    h = np.moveaxis(np.arange(np.prod(shape), dtype=np.float32).reshape(
+        (shape[0],) + shape[2:] + (shape[1],)), -1, 1)  # channels-last
+    return h, cp.asarray(h)
+
+
+def test_channels_last_host_array_and_its_device_copy():
+    h, d = _host_and_device()
+    assert d.strides == h.strides and not d.flags.c_contiguous
+
+
+RESULTS = {
+    "ufunc": lambda m, x: m.sqrt(x),
+    "binary ufunc": lambda m, x: m.add(x, x),
+    "operator": lambda m, x: x * 2,
+    "negation": lambda m, x: -x,
+    "where": lambda m, x: m.where(x > 3, x, 0),
+    "concatenate": lambda m, x: m.concatenate([x, x]),
+    "concatenate dim 1": lambda m, x: m.concatenate([x, x], axis=1),
+    "stack": lambda m, x: m.stack([x, x]),
+    "sum keepdims": lambda m, x: m.sum(x, axis=0, keepdims=True),
+    "sum method": lambda m, x: x.sum(axis=2),
+    "max method": lambda m, x: x.max(axis=3, keepdims=True),
+    "cumsum": lambda m, x: m.cumsum(x, axis=2),
+    "cumsum method": lambda m, x: x.cumsum(axis=1),
+    "sort": lambda m, x: m.sort(x, axis=1),
+    "gather": lambda m, x: x[:, [0, 2]],
+    "clip": lambda m, x: m.clip(x, 1, 5),
+    "clip method": lambda m, x: x.clip(1, 5),
+    "diff": lambda m, x: m.diff(x, axis=2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RESULTS))
+def test_results_are_row_major_where_numpy_keeps_the_layout(name):
+    h, d = _host_and_device()
+    want = RESULTS[name](np, h)
+    got = RESULTS[name](cp, d)
+    np.testing.assert_array_equal(got.get(), want)
+    assert got.flags.c_contiguous
+    assert not want.flags.c_contiguous  # NumPy keeps (part of) the channels-last order
+
+
+KEPT = {
+    "astype": lambda m, x: x.astype(np.float64),
+    "copy K": lambda m, x: x.copy(order="K"),
+    "array": lambda m, x: m.array(x),
+    "empty_like": lambda m, x: m.empty_like(x),
+    "zeros_like": lambda m, x: m.zeros_like(x),
+    "full_like": lambda m, x: m.full_like(x, 2),
+    "transpose": lambda m, x: x.transpose(0, 2, 3, 1),
+    "slice": lambda m, x: x[:, 1:],
+}
+
+
+@pytest.mark.parametrize("name", sorted(KEPT))
+def test_order_k_results_and_views_keep_the_layout_as_numpy(name):
+    h, d = _host_and_device()
+    assert KEPT[name](cp, d).strides == KEPT[name](np, h).strides
+
+
+def test_default_copy_is_row_major_in_both():
+    h, d = _host_and_device()
+    assert d.copy().flags.c_contiguous and h.copy().flags.c_contiguous
+
+
+def test_outputs_given_are_written_and_handed_back():
+    h, d = _host_and_device()
+    out = cp.empty_like(d)
+    assert cp.exp(d, out=out) is out and out.strides == d.strides
+    big = cp.empty_like(d, shape=(4, 3, 4, 5))  # channels-last, twice the batch
+    assert cp.concatenate([d, d], out=big) is big and not big.flags.c_contiguous
+    np.testing.assert_array_equal(big.get(), np.concatenate([h, h]))
+    res = cp.empty((2,) + d.shape, np.float32)
+    assert cp.stack([d, d], 0, out=res) is res
+
+
+@standin.reference("standin_selftest_twice")
+def _twice(x, y):
+    y[...] = 2 * x
+
+
+def test_elementwise_kernel_outputs_are_row_major():
+    h, d = _host_and_device()
+    y = cp.ElementwiseKernel("T x", "T y", "y = 2 * x", "standin_selftest_twice")(d)
+    assert y.flags.c_contiguous
+    np.testing.assert_array_equal(y.get(), 2 * h)

@@ -68,6 +68,17 @@ def wrap(r, base=None):
     return r
 
 
+def row_major(r):
+    """``r`` (a new host result) laid out row-major, as CuPy allocates the outputs of its
+    ufuncs, kernels, reductions, scans, sorts, joins and gathers (``_ndarray_init`` without an
+    order, ``cupy/_core/_kernel.pyx``); NumPy's keep their operands' layout (order 'K')."""
+    if type(r) is np.ndarray and not r.flags.c_contiguous:
+        return r.copy(order="C")
+    if type(r) is tuple:
+        return tuple(row_major(v) for v in r)
+    return r
+
+
 def _make_writeable(view):
     """CuPy arrays have no read-only flag: a broadcast (zero-stride) view can be written, the
     write landing on the shared elements. NumPy hands such views back read-only."""
@@ -399,6 +410,7 @@ class ndarray:
         r = self._d[key]
         if not np.may_share_memory(r, self._d):
             STATS["kernels"] += 1  # advanced indexing gathers in a kernel
+            return wrap(row_major(r))  # into a new row-major array (_routines_indexing.pyx)
         return wrap(r, self._root())
 
     def __setitem__(self, key, value):
@@ -467,7 +479,7 @@ class ndarray:
         self._d.sort(axis=axis, kind="stable")
 
     def argsort(self, axis=-1, kind=None):
-        return wrap(self._d.argsort(axis=axis, kind="stable"))
+        return wrap(row_major(self._d.argsort(axis=axis, kind="stable")))
 
     def nonzero(self):
         return wrap(self._d.nonzero())
@@ -509,6 +521,13 @@ def _rebuild(host):
     return MODULE.asarray(host)
 
 
+# methods whose CuPy results are new row-major arrays: reductions (``_reduction.pyx``), scans
+# (``scan_core``: ``astype(order='C')``), ufunc-based methods
+ROW_MAJOR_METHODS = frozenset({"sum", "prod", "max", "min", "argmax", "argmin", "mean", "var",
+                               "std", "any", "all", "cumsum", "cumprod", "conj", "conjugate",
+                               "round", "ptp", "trace", "nonzero", "dot"})
+
+
 def _delegate(name, params):
     """A method calling the NumPy method of the same name, with CuPy's keywords only."""
     allowed = frozenset(p for p in (params or ()) if p not in ("*", "**"))
@@ -529,8 +548,11 @@ def _delegate(name, params):
             return wrap(r, self._root())
         if type(r) is np.ndarray or isinstance(r, np.generic):
             STATS["kernels"] += 1  # a reduction, copy or elementwise method
+        if row:
+            r = row_major(r)
         return wrap(r)
 
+    row = name in ROW_MAJOR_METHODS
     method.__name__ = name
     return method
 

@@ -225,7 +225,7 @@ class ReductionKernel:
         if out is not None:
             out._d[...] = r
             return out
-        return wrap(np.array(r))
+        return wrap(np.array(r, order="C"))  # a new row-major array, as CuPy's
 
 
 class RawKernel:

@@ -13,7 +13,8 @@ import types
 import numpy as np
 
 from . import _array, _ftz, _indexing
-from ._array import STATS, check_dtype, ndarray, unsupported, unwrap, unwrap_index, wrap
+from ._array import (STATS, check_dtype, ndarray, row_major, unsupported, unwrap, unwrap_index,
+                     wrap)
 from ._names import NAMES
 
 # CuPy's parameter names for "the array this function works on": CuPy calls its methods or
@@ -112,7 +113,7 @@ class ufunc:
             r = self._fn(*ins, **kwargs)
         if ftz:
             r = tuple(_ftz.flush(v) for v in r) if type(r) is tuple else _ftz.flush(r)
-        return wrap(r)
+        return wrap(row_major(r))  # CuPy allocates ufunc outputs row-major (NumPy: order K)
 
     def _supported(self, method):
         if self.__name__ not in NAMES["ufunc_methods"][method]:
@@ -153,6 +154,7 @@ def make_function(name, fn, params, qualname=None):
         frozenset(p for p in params if p != "*")
     array_first = bool(params) and params[0] in _ARRAY_FIRST and name not in _SCALAR_OK
     converter = name in _CONVERTERS
+    row = name in ROW_MAJOR_FUNCTIONS
 
     def function(*args, **kwargs):
         if allowed is not None:
@@ -170,6 +172,13 @@ def make_function(name, fn, params, qualname=None):
         with np.errstate(all="ignore"):
             r = fn(*[_deep_unwrap(a) for a in args],
                    **{k: _deep_unwrap(v) for k, v in kwargs.items()})
+        given = kwargs.get("out")
+        if type(given) is ndarray and r is given._d:  # written into ``out``, which CuPy
+            if name not in _NO_KERNEL:                  # hands back
+                STATS["kernels"] += 1
+            return given
+        if row:
+            r = row_major(r) if type(r) is not list else [row_major(v) for v in r]
         out = _result(r, args)
         if name not in _NO_KERNEL and (_launches(r, out) or name in _WRITES):
             STATS["kernels"] += 1
@@ -179,6 +188,19 @@ def make_function(name, fn, params, qualname=None):
     function.__qualname__ = qualname
     return function
 
+
+# functions whose CuPy results are new row-major arrays (NumPy's keep the operands' layout):
+# joins (``concatenate`` allocates ``core.ndarray(shape)``; the stacks call it), ``where`` (a
+# ufunc), reductions (``_reduction.pyx``), scans (``scan_core``), sorts (``a.copy()`` then an
+# in-place sort), ufunc compositions (``diff``, ``nan_to_num``...) and gathers
+ROW_MAJOR_FUNCTIONS = frozenset({
+    "concatenate", "concat", "stack", "hstack", "vstack", "dstack", "column_stack", "row_stack",
+    "where", "sort", "argsort", "cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum",
+    "cumulative_prod", "sum", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "mean",
+    "var", "std", "any", "all", "nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar",
+    "nanstd", "nanargmax", "nanargmin", "count_nonzero", "ptp", "diff", "nan_to_num", "isclose",
+    "round", "around", "round_", "take", "take_along_axis", "choose", "compress", "extract",
+    "logsumexp", "angle", "real_if_close", "sinc", "i0", "heaviside"})
 
 # functions that allocate or answer from metadata: no kernel on a GPU
 _NO_KERNEL = frozenset({"empty", "empty_like", "result_type", "can_cast", "min_scalar_type",

@@ -45,7 +45,7 @@ import numpy as np
 
 from ._kernels import fma
 
-from ._array import STATS, ndarray, wrap
+from ._array import STATS, ndarray, row_major, wrap
 
 
 def _broadcast_arrays(cp):
@@ -199,7 +199,7 @@ def _round_function(make_function, name):
 
 def _round_method(self, decimals=0, out=None):
     STATS["kernels"] += 1  # (a method replaced here counts its launch as the others do)
-    r = wrap(_round_in_double(self._d, decimals))
+    r = wrap(row_major(_round_in_double(self._d, decimals)))
     if out is not None:
         out[...] = r
         return out
@@ -247,7 +247,7 @@ def _sum_method(self, axis=None, dtype=None, out=None, keepdims=False):
     if out is not None:
         out = out._d
     r = _with_dtype_reduction(np.sum)(self._d, axis, dtype, out, keepdims)
-    return wrap(np.asarray(r)) if out is None else out
+    return wrap(row_major(np.asarray(r))) if out is None else out
 
 
 def _complex_quotient(a, b):
@@ -284,6 +284,8 @@ def _zero_ordered(np_fn, larger):
                 negative = (sx & sy) if larger else (sx | sy)
         r = np_fn(a, b, **kw)
         if negative is not None and r.dtype.kind == "f":
+            if type(r) is not np.ndarray:  # a NumPy scalar from 0-d operands
+                r = np.array(r)
             np.copyto(r, np.where(negative, r.dtype.type(-0.0), r.dtype.type(0.0)),
                       where=np.broadcast_to(both, r.shape))
         return r
@@ -307,11 +309,10 @@ def _clip(a, a_min, a_max, out=None):
     if r.dtype.kind == "f":
         x, lo, hi = (np.asarray(v).astype(r.dtype) for v in (a, a_min, a_max))
         r = np.where(lo > hi, hi, np.where(x < lo, lo, np.where(x > hi, hi, x)))
-        r = np.ascontiguousarray(r, dtype=a.dtype if r.dtype == a.dtype else r.dtype)
     if out is not None:
         np.copyto(out, r, casting="same_kind")
         return out
-    return r
+    return row_major(r)
 
 
 def _clip_method(self, min=None, max=None, out=None):  # noqa: A002 - CuPy's names
