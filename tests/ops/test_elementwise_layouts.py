@@ -19,7 +19,9 @@ def _inputs(lib):
     return {"channels_last": img, "transposed": mat, "permuted": cube}
 
 
-F = lambda lib: lib.nn.functional  # noqa: E731
+def F(lib):
+    return lib.nn.functional
+
 
 OPS = {
     "neg": lambda L, x: -x,

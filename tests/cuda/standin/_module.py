@@ -13,8 +13,7 @@ import types
 import numpy as np
 
 from . import _array, _ftz, _indexing
-from ._array import (STATS, check_dtype, ndarray, row_major, unsupported, unwrap, unwrap_index,
-                     wrap)
+from ._array import STATS, check_dtype, ndarray, row_major, unsupported, unwrap, unwrap_index, wrap
 from ._names import NAMES
 
 # CuPy's parameter names for "the array this function works on": CuPy calls its methods or

@@ -315,7 +315,7 @@ def _clip(a, a_min, a_max, out=None):
     return row_major(r)
 
 
-def _clip_method(self, min=None, max=None, out=None):  # noqa: A002 - CuPy's names
+def _clip_method(self, min=None, max=None, out=None):  # CuPy's names
     STATS["kernels"] += 1
     r = _clip(self._d, _unwrap_scalar(min), _unwrap_scalar(max),
               None if out is None else out._d)
