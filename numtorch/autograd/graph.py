@@ -1167,6 +1167,11 @@ class _CastForOp(Op):
 
 
 def _device_mismatch(cls, inputs):
+    from ._device_errors import argument_mismatch
+
+    message = argument_mismatch(cls, inputs)
+    if message is not None:
+        raise RuntimeError(message)
     devs = []
     for x in inputs:
         if isinstance(x, Tensor):
