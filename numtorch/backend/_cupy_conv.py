@@ -107,23 +107,25 @@ def _size(shape):
 # -- col2im: the input gradient of a strided convolution ---------------------------------------
 def _col2im_source(nd):
     """Each input-gradient element sums the column entries of the taps whose window covers
-    it, in the order the xp code's per-tap strided adds reach it (taps in C order, from 0)."""
+    it, in the order the xp code's per-tap strided adds reach it (taps in C order, from 0).
+    Index math in 32 bits (the caller checks the sizes): 64-bit division and modulo, emulated
+    in many instructions on a GPU, made the previous version compute-bound."""
     d = range(nd)
-    lines = ["ptrdiff_t r = i;"]
+    lines = ["unsigned int r = (unsigned int)i;"]
     for k in reversed(d):
-        lines.append(f"const ptrdiff_t s{k} = r % S{k};")
+        lines.append(f"const int s{k} = (int)(r % S{k});")
         lines.append(f"r /= S{k};")
-    lines += ["const ptrdiff_t c = r % C;", "const ptrdiff_t nn = r / C;", "T acc = 0;"]
+    lines += ["const int c = (int)(r % C);", "const int nn = (int)(r / C);", "T acc = 0;"]
     depth = 0
     for k in d:
         pad = "    " * depth
-        lines += [f"{pad}for (ptrdiff_t k{k} = 0; k{k} < K{k}; ++k{k}) {{",
-                  f"{pad}    const ptrdiff_t t{k} = s{k} + pd{k} - k{k} * dl{k};",
+        lines += [f"{pad}for (int k{k} = 0; k{k} < K{k}; ++k{k}) {{",
+                  f"{pad}    const int t{k} = s{k} + pd{k} - k{k} * dl{k};",
                   f"{pad}    if (t{k} < 0 || t{k} % st{k} != 0) continue;",
-                  f"{pad}    const ptrdiff_t o{k} = t{k} / st{k};",
+                  f"{pad}    const int o{k} = t{k} / st{k};",
                   f"{pad}    if (o{k} >= O{k}) continue;"]
         depth += 1
-    flat = "c"
+    flat = "(ptrdiff_t)c"
     for k in d:
         flat = f"({flat}) * K{k} + k{k}"
     flat = f"({flat}) * N + nn"
@@ -138,9 +140,9 @@ def _col2im_source(nd):
 
 def _make_col2im(nd):
     def make(cp):
-        dims = ", ".join(f"int64 S{k}, int64 K{k}, int64 O{k}, int64 st{k}, int64 pd{k}, "
-                         f"int64 dl{k}" for k in range(nd))
-        return cp.ElementwiseKernel(f"raw T cols, int64 N, int64 C, {dims}", "T dx",
+        dims = ", ".join(f"int32 S{k}, int32 K{k}, int32 O{k}, int32 st{k}, int32 pd{k}, "
+                         f"int32 dl{k}" for k in range(nd))
+        return cp.ElementwiseKernel(f"raw T cols, int32 N, int32 C, {dims}", "T dx",
                                     _col2im_source(nd), "numtorch_col2im", options=_OPTIONS)
     return make
 
@@ -155,7 +157,8 @@ def col2im(cols, n, c, size, kernel, out, stride, padding, dilation):
 
     nd = len(kernel)
     if not ENABLED[0] or nd not in (1, 2, 3) or not cols.flags.c_contiguous or \
-            cols.dtype not in FLOATS or not cols.size:
+            cols.dtype not in FLOATS or not cols.size or cols.size > _INT_MAX or \
+            n * c * _size(size) > _INT_MAX:
         return None
     name = f"numtorch_col2im{nd}"
     k = _kernel(name, _make_col2im(nd))

@@ -131,14 +131,15 @@ def _python_of(src):
         stmt = line.strip().rstrip(";")
         if stmt == "}":
             continue
-        m = re.fullmatch(r"for \(ptrdiff_t (\w+) = 0; \1 < (\w+); \+\+\1\) \{", stmt)
+        m = re.fullmatch(r"for \(int (\w+) = 0; \1 < (\w+); \+\+\1\) \{", stmt)
         if m:
             stmt = f"for {m[1]} in range({m[2]}):"
         elif stmt.startswith("if ("):
             m = re.fullmatch(r"if \((.*)\) continue", stmt)
             stmt = f"if {m[1].replace('||', 'or')}: continue"
         else:
-            stmt = re.sub(r"^(const )?(ptrdiff_t|T) ", "", stmt)
+            stmt = re.sub(r"^(const )?(unsigned int|int|T) ", "", stmt)
+            stmt = re.sub(r"\((unsigned int|int|ptrdiff_t)\)", "", stmt)
             stmt = stmt.replace(" /= ", " //= ").replace(" / ", " // ")
             if stmt.startswith("dx = "):
                 stmt = "return " + stmt[5:]
