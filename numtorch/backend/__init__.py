@@ -157,7 +157,9 @@ def get_xp(dev):
         if cp is None:
             raise cuda_unavailable()
         if dev.index is not None and dev.index >= cp.cuda.runtime.getDeviceCount():
-            raise RuntimeError("CUDA error: invalid device ordinal")
+            from .._errors_device import AcceleratorError  # torch's class (a RuntimeError)
+
+            raise AcceleratorError("CUDA error: invalid device ordinal")
         return cp
     if dev.type == "meta":
         return _meta.XP  # factory functions make data-less arrays (ops still see NumPy)

@@ -61,3 +61,10 @@ def test_device_mismatch_words(x, case):
 def test_cpu_scalars_still_combine(x):
     assert (x @ numtorch.ones(3, 2, device="cuda") * numtorch.tensor(2.0)).device.type == "cuda"
     assert numtorch.cat([x, x]).device.type == "cuda"
+
+
+def test_invalid_ordinal_is_an_accelerator_error(x):
+    # torch 2.11 on an H200: AcceleratorError (a RuntimeError), 'CUDA error: invalid device ordinal'
+    with pytest.raises(numtorch.AcceleratorError, match="^CUDA error: invalid device ordinal"):
+        numtorch.ones(2, device="cuda:7")
+    assert issubclass(numtorch.AcceleratorError, RuntimeError)
