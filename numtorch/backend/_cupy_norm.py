@@ -248,10 +248,13 @@ part[i] = (mode == 1 || mode == 3) ? s2 : s1;
 if (mode == 2) part[i + S * CL] = s2;
 """
 
-# the partials of channel c, plane pl (rows of S x Lf values, strides sS and sC), in order
+# the partials of channel c, plane pl (rows of S x Lf values, strides sS and sC), added in
+# order (unrolled: the loads issue together, the additions keep their order)
 _ACC = """
 T %(out)s = 0;
+#pragma unroll 4
 for (ptrdiff_t s = 0; s < S; ++s) {
+    #pragma unroll 4
     for (ptrdiff_t l = 0; l < Lf; ++l) %(out)s = %(out)s + part[%(base)s + s * sS + l];
 }
 """
@@ -324,7 +327,9 @@ def _partials(a, b, mean, xc, mode, p, c, length):
         name, make, size = "numtorch_sums_warp", _make_sums_warp, c * s * 32
         layout = (s, 1, 1, s, c * s)
     else:  # a thread per (chunk of samples, channel, position), threads along the rows
-        s = max(1, min(_ceil(p, 16), _ceil(_THREADS, c * length)))
+        # at most 64 partials per channel: the finishing kernels add them one thread per
+        # channel (a few us of latency each at most)
+        s = max(1, min(_ceil(p, 16), _ceil(_THREADS, c * length), 64 // length))
         chunk = _ceil(p, s)
         s = _ceil(p, chunk)
         name, make, size = "numtorch_sums_cols", _make_sums_cols, s * c * length
