@@ -639,3 +639,6 @@ from ._cupy_loss import ce_applies, ce_exp, ce_grad, ce_rows, loss_mean  # noqa:
 from ._cupy_pool import max_pool, max_pool_grad  # noqa: E402,F401
 from ._cupy_rows import layer_norm_forward, layer_norm_grad_input  # noqa: E402,F401
 from ._cupy_rows import layer_norm_grad_params, layer_norm_rows_ok  # noqa: E402,F401
+from ._cupy_attention import attention_rows_ok, attention_softmax  # noqa: E402,F401
+from ._cupy_attention import attention_softmax_grad, softmax_rows  # noqa: E402,F401
+from ._cupy_attention import softmax_rows_grad  # noqa: E402,F401

@@ -1,4 +1,5 @@
-"""Attention's softmax on a GPU in whole-row kernels (``ops/attention_ops.py``'s device path).
+"""Softmax on a GPU in whole-row kernels: attention's (``ops/attention_ops.py``'s device path)
+and ``softmax`` over the last dim (``ops/softmax.py``).
 
 With xp arrays the attention softmax is nine launches forward (scale, max, the all-masked
 test and its two selections, subtract, exp, sum, divide) and its backward five (the row dots
@@ -10,11 +11,16 @@ the forward kernel scales, shifts by the row maximum, exponentiates and normalis
 kernel forms ds = p * (dp - sum(dp * p)) times the scale in place and also writes ds^T and
 p^T, the operands the key and value gradients' products need C-contiguous.
 
+``softmax`` over a last dim as xp code is five launches (max, subtract, exp, sum, the
+reciprocal's product) and its backward four; here one each, with the xp code's operations
+per value (y = e * (1 / sum), gx = g * y - y * sum(g * y)).
+
 The row sums accumulate in float64 and round once. Rows longer than ``_MAX_KEYS`` keep the
 xp path (a thread looping over a long row is slow).
 """
 
-from ._cupy_kernels import ENABLED, _OPTIONS, _run
+from .. import backend as _backend
+from ._cupy_kernels import ENABLED, FLOATS, _OPTIONS, _run
 
 _FLOATS = ("float32", "float64")
 _MAX_KEYS = 1024
@@ -58,6 +64,76 @@ for (ptrdiff_t j = 0; j < m; ++j) {
     pt[tb + j * L] = pj;
 }
 """
+
+
+_SOFTMAX_ROWS = """
+const ptrdiff_t base = i * m;
+T mx = x[base];
+for (ptrdiff_t j = 1; j < m; ++j) {
+    const T v = x[base + j];
+    if (v > mx || v != v) mx = v;
+}
+double z = 0;
+for (ptrdiff_t j = 0; j < m; ++j) {
+    const T e = exp(x[base + j] - mx);
+    y[base + j] = e;
+    z += (double)e;
+}
+const T r = (T)1 / (T)z;
+for (ptrdiff_t j = 0; j < m; ++j) y[base + j] = y[base + j] * r;
+"""
+
+_SOFTMAX_ROWS_GRAD = """
+const ptrdiff_t base = i * m;
+double acc = 0;
+for (ptrdiff_t j = 0; j < m; ++j) acc += (double)(g[base + j] * y[base + j]);
+const T dot = (T)acc;
+for (ptrdiff_t j = 0; j < m; ++j) {
+    const T yj = y[base + j];
+    const T t = g[base + j] * yj;
+    gx[base + j] = t - yj * dot;
+}
+"""
+
+
+def _make_softmax_rows(cp):
+    return cp.ElementwiseKernel("raw T x, int64 m", "raw T y", _SOFTMAX_ROWS,
+                                "numtorch_softmax_rows", options=_OPTIONS)
+
+
+def _make_softmax_rows_grad(cp):
+    return cp.ElementwiseKernel("raw T y, raw T g, int64 m", "raw T gx", _SOFTMAX_ROWS_GRAD,
+                                "numtorch_softmax_rows_grad", options=_OPTIONS)
+
+
+def softmax_rows(x):
+    """Softmax over the last dim of ``x`` in one launch (a new C-contiguous array; a strided
+    ``x`` is copied first), or None when the kernel does not apply (dtype, long rows) or
+    cannot be built."""
+    m = x.shape[-1] if x.ndim else 0
+    if not (ENABLED[0] and x.dtype in FLOATS and 0 < m <= _MAX_KEYS and x.size):
+        return None
+    from . import _cupy
+
+    if not _backend.DEVICE_C_CONTIGUOUS(x):  # torch's result is row-major in any case
+        x = _cupy.cp.ascontiguousarray(x)
+    y = _cupy.cp.empty(x.shape, dtype=x.dtype)
+    return _run("numtorch_softmax_rows", _make_softmax_rows, x, m, y, size=x.size // m)
+
+
+def softmax_rows_grad(y, g):
+    """``g * y - y * sum(g * y)`` over the last dim in one launch, or None when the kernel
+    does not apply (``y`` and ``g`` of one dtype and shape, C-contiguous) or cannot be built."""
+    m = y.shape[-1] if y.ndim else 0
+    if not (ENABLED[0] and y.dtype in FLOATS and g.dtype == y.dtype and g.shape == y.shape and
+            0 < m <= _MAX_KEYS and y.size and _backend.DEVICE_C_CONTIGUOUS(y) and
+            _backend.DEVICE_C_CONTIGUOUS(g)):
+        return None
+    from . import _cupy
+
+    gx = _cupy.cp.empty_like(y)
+    return _run("numtorch_softmax_rows_grad", _make_softmax_rows_grad, y, g, m, gx,
+                size=y.size // m)
 
 
 def _make_softmax(cp):

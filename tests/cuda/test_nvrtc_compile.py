@@ -151,6 +151,8 @@ def _attention(dtype):
     out.sum().backward()
     out, _ = mha(x, x, x, attn_mask=mask, need_weights=False)
     out.sum().backward()
+    y = numtorch.nn.functional.softmax(x, -1)  # the last-dim softmax kernels
+    (y * y).sum().backward()
 
 
 WORKLOADS = [_train_optimizers, _train_adam_per_parameter, _conv, _norms, _recurrent, _gelu,
@@ -257,7 +259,8 @@ def test_every_launched_kernel_compiles(launched):
                  "numtorch_max_pool", "numtorch_max_pool_grad", "numtorch_running_stats",
                  "numtorch_ln_forward", "numtorch_ln_grad_rows", "numtorch_ln_grad_cols_part",
                  "numtorch_ln_grad_cols", "numtorch_attn_softmax",
-                 "numtorch_attn_softmax_grad"):
+                 "numtorch_attn_softmax_grad", "numtorch_softmax_rows",
+                 "numtorch_softmax_rows_grad"):
         assert want in names
     compiled = 0
     for built_with, sigs in kernels.items():

@@ -33,3 +33,20 @@ def attn_softmax_grad(p, scale, m, L, dp, dst, pt):
     d3[...] = ds
     dst.reshape(b, m, L)[...] = ds.transpose(0, 2, 1)
     pt.reshape(b, m, L)[...] = p3.transpose(0, 2, 1)
+
+
+@reference("numtorch_softmax_rows")
+def softmax_rows(x, m, y):
+    a = x.reshape(-1, m)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        e = np.exp(a - a.max(axis=1, keepdims=True))
+        z = e.sum(axis=1, dtype=np.float64, keepdims=True).astype(x.dtype)
+        y.reshape(-1, m)[...] = e * (x.dtype.type(1) / z)
+
+
+@reference("numtorch_softmax_rows_grad")
+def softmax_rows_grad(y, g, m, gx):
+    y2, g2 = y.reshape(-1, m), g.reshape(-1, m)
+    t = g2 * y2
+    dot = t.sum(axis=1, dtype=np.float64, keepdims=True).astype(y.dtype)
+    gx.reshape(-1, m)[...] = t - y2 * dot
