@@ -50,6 +50,11 @@ def test_where_keeps_the_types_cupy_has_loops_for(dtype):
         assert cp.where(_mask(), x, -np.inf).dtype == dtype  # a weak float fits 'e'/'f'/'d'
 
 
+def test_where_takes_a_numpy_bool_condition():
+    r = cp.where(np.float32(0.5) == 0, _dev(BF16), 1.0)  # a NumPy bool has astype too
+    assert r.dtype == F32 and (r.get() == 1.0).all()
+
+
 def test_where_mixes_as_cupy_promotes():
     assert cp.where(_mask(), _dev(F16), _dev(F32)).dtype == F32
     assert cp.where(_mask(), _dev(BF16), _dev(F16)).dtype == F32

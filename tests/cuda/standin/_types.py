@@ -219,7 +219,7 @@ def install(cp, cpx, ufunc):
         if x is None or y is None:
             return where_values(condition, x, y)
         cond = condition.astype(bool, copy=False)  # as CuPy's where does first
-        ins, _ = cast_inputs("where", [cond._d, _host(x), _host(y)])
+        ins, _ = cast_inputs("where", [_host(cond), _host(x), _host(y)])
         return where_values(cond, _device(ins[1]), _device(ins[2]))
 
     def clip(self, min=None, max=None, out=None):  # noqa: A002 - CuPy's names
