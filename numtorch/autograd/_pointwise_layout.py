@@ -129,6 +129,13 @@ def device_elementwise_result(out, arrays):
     (``cupy/_core/_kernel.pyx``), so a channels-last or transposed operand would come back
     row-major. Operands all row-major cost a flag test; tuples (frexp) are laid out one by
     one. Ops declare it with ``out_layout = "elementwise"`` (see ``Op``)."""
+    for a in arrays:
+        # CuPy's read-only contiguity bit (``flags`` builds an object per call); numbers and
+        # None (a missing weight) have none
+        if not getattr(a, "_c_contiguous", True):
+            break
+    else:
+        return out  # row-major operands: CuPy's row-major result is torch's layout
     if type(out) is tuple:
         return tuple(pointwise_result(o, arrays) for o in out)
     return pointwise_result(out, arrays)

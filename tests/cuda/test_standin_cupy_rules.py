@@ -104,6 +104,10 @@ def _host_and_device(shape=(2, 3, 4, 5)):
 def test_channels_last_host_array_and_its_device_copy():
     h, d = _host_and_device()
     assert d.strides == h.strides and not d.flags.c_contiguous
+    # CuPy's read-only contiguity attributes (core.pxd) agree with its flags
+    for a in (d, cp.exp(d), d.transpose(0, 2, 3, 1), d[:, :, ::2]):
+        assert (a._c_contiguous, a._f_contiguous) == (a.flags.c_contiguous,
+                                                      a.flags.f_contiguous)
 
 
 RESULTS = {

@@ -293,6 +293,16 @@ class ndarray:
     def base(self):
         return self._base
 
+    # CuPy's ndarray exposes its contiguity bits as read-only attributes (core.pxd), a
+    # cheaper test than ``flags`` (which builds a Flags object per call)
+    @property
+    def _c_contiguous(self):
+        return self._d.flags.c_contiguous
+
+    @property
+    def _f_contiguous(self):
+        return self._d.flags.f_contiguous
+
     @property
     def data(self):
         owner = _owner(self._d)
