@@ -104,8 +104,16 @@ def weight(xp, x, gy, kernel, stride, padding, dilation, groups):
     o = gy.shape[1]
     out = tuple(gy.shape[2:])
     cols = _columns(xp, x, kernel, stride, padding, dilation, groups, out)
-    dw = _gemm(xp, _rows_of(xp, gy, groups), cols.swapaxes(1, 2))  # (g, O/g, C/g * K)
-    return dw.reshape((o, x.shape[1] // groups) + kernel)
+    if groups == 1:
+        dw = _gemm(xp, _rows_of(xp, gy, groups), cols.swapaxes(1, 2))  # (1, O, C * K)
+        return dw.reshape((o, x.shape[1]) + kernel)
+    # batched over groups: CuPy's matmul copies a transposed operand, so transpose gy (the
+    # copy it needs anyway, 1/K of the columns' size) rather than the columns, then the
+    # (small) weight-sized result
+    n, length = gy.shape[0], _prod(out)
+    gyt = xp.ascontiguousarray(gy.reshape(n, groups, o // groups, length).transpose(1, 0, 3, 2))
+    dwt = xp.matmul(cols, gyt.reshape(groups, n * length, o // groups))  # (g, C/g * K, O/g)
+    return xp.ascontiguousarray(dwt.swapaxes(1, 2)).reshape((o, x.shape[1] // groups) + kernel)
 
 
 def input_col2im(xp, gy, w, size, stride, padding, dilation, groups, col2im_into):
