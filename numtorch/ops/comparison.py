@@ -14,6 +14,7 @@ from .. import _dtype
 from .._tensor import Tensor, _make
 from ..autograd._pointwise_layout import pointwise_result
 from ..autograd.graph import Op, rename_node
+from ..backend import _keep_dtype as keep_dtype
 from ..backend import xp_of as backend_xp
 from ._pointwise import (
     _NUMBER, SAME_DTYPE_OUT, _broadcast_error, _check_number_or_tensor, _check_tensor,
@@ -199,7 +200,9 @@ class Where(Op):
             if y is not None:
                 return y
         try:
-            return self.xp.where(cond, a, b)
+            if self.xp is np:
+                return np.where(cond, a, b)
+            return keep_dtype.where(self.xp, cond, a, b)  # CuPy's where has no bfloat16 loop
         except ValueError as e:
             _broadcast_error(e, cond, a, b)
 
@@ -244,8 +247,9 @@ class Clamp(Op):
         xp, lo, hi = self.xp, self.min, self.max
         if lo is not None and hi is not None and lo > hi:
             out = xp.full_like(x, hi)
-            return xp.where(xp.isnan(x), x, out) if x.dtype.kind not in "iub" else out  # NaN stays
-        if x.dtype.kind == "f" and (lo is None or hi is None):
+            return keep_dtype.where(xp, xp.isnan(x), x, out) if x.dtype.kind not in "iub" \
+                else out  # NaN stays
+        if _dtype.np_kind(x.dtype) == "f" and (lo is None or hi is None):
             # clip with one bound runs maximum/minimum(x, bound), which give the bound on ties
             # (clamp(-0., min=0) would be 0.); the two-bound clip keeps x, as torch
             lo = -np.inf if lo is None else lo

@@ -20,6 +20,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import _make
 from ..autograd.graph import Op
+from ..backend import _keep_dtype as keep_dtype
 from ..backend import helpers_for, xp_of
 from ._pointwise import SAME_DTYPE_OUT, _broadcast_error, _check_tensor, _out, _zeros_like
 from .comparison import where
@@ -114,8 +115,8 @@ class Angle(Op):
             self.save_inputs(z)
             return xp.angle(z)
         # torch: pi for negative numbers, 0 for zeros of either sign, NaN for NaN
-        y = xp.where(z < 0, z.dtype.type(math.pi), z.dtype.type(0))
-        return xp.where(xp.isnan(z), z, y)
+        y = keep_dtype.where(xp, z < 0, z.dtype.type(math.pi), z.dtype.type(0))
+        return keep_dtype.where(xp, xp.isnan(z), z, y)
 
     def backward(self, grad):
         if not self.complex_input:  # the angle of a real number is piecewise constant

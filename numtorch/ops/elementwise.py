@@ -14,6 +14,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.graph import Op, rename_node
+from ..backend import _keep_dtype as keep_dtype
 from ..backend._fma import axpy_once as _fused
 from ._pointwise import (
     _broadcast_error, _check_number_or_tensor, _check_tensor, _cj, _is_float,
@@ -238,7 +239,7 @@ class Lerp(Op):
                     return a + d * a.dtype.type(w)
                 return b - d * a.dtype.type(1 - w)
             self.save_inputs(a, b, w)
-            return self.xp.where(self.xp.abs(w) < 0.5, a + w * d, b - d * (1 - w))
+            return keep_dtype.where(self.xp, self.xp.abs(w) < 0.5, a + w * d, b - d * (1 - w))
         except ValueError as e:
             _broadcast_error(e, a, b, *(() if w is None else (w,)))
 

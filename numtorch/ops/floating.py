@@ -13,6 +13,7 @@ import numpy as np
 from .. import _dtype, return_types
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op
+from ..backend import _keep_dtype as keep_dtype
 from ._pointwise import (
     _broadcast_error, _check_number_or_tensor, _check_tensor, _cj, _not_implemented, _out,
     _zeros_like,
@@ -212,7 +213,7 @@ class Heaviside(Op):
     def forward(self, x, values):
         xp = self.xp
         try:
-            return xp.where(x == 0, values, (x > 0).astype(x.dtype))
+            return keep_dtype.where(xp, x == 0, values, (x > 0).astype(x.dtype))
         except ValueError as e:
             _broadcast_error(e, x, values)
 

@@ -17,6 +17,7 @@ from .. import _dtype
 from .._tensor import Tensor
 from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for
+from ..backend import _keep_dtype as keep_dtype
 from ._util import canonical_dim
 from ._pointwise import (
     _broadcast_error, _check_number_or_tensor, _check_tensor, _cj, _not_implemented, _out,
@@ -195,7 +196,7 @@ class Logit(Op):
         if eps is not None:
             lo, hi = x.dtype.type(eps), x.dtype.type(1 - eps)
             # torch tests the lower bound first, so eps > 0.5 does not give clamp's answer
-            x = xp.where(x < lo, lo, xp.where(x > hi, hi, x))
+            x = keep_dtype.where(xp, x < lo, lo, keep_dtype.where(xp, x > hi, hi, x))
         return xp.log(x / (1 - x))
 
     def backward(self, grad):
@@ -225,7 +226,7 @@ class Xlogy(Op):
             y = a * xp.log(b)
         except ValueError as e:
             _broadcast_error(e, a, b)
-        return xp.where((a == 0) & ~xp.isnan(b), y.dtype.type(0), y)
+        return keep_dtype.where(xp, (a == 0) & ~xp.isnan(b), y.dtype.type(0), y)
 
     def backward(self, grad):
         a, b = self.saved_inputs()

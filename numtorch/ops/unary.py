@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd.graph import Op
+from ..backend import _keep_dtype as keep_dtype
 from ..backend import helpers_for
 from ._accumulate import is_half
 from ._pointwise import (SAME_DTYPE_OUT, _check_tensor, _cj, _not_implemented, _out, _unary,
@@ -501,7 +502,7 @@ class Sign(_ZeroGrad):
             # NumPy gives NaN for NaN; torch's (0 < x) - (x < 0) gives 0
             y = self.xp.sign(x, out=self.xp.empty_like(x))
             if x.dtype is _dtype._BF16_NP:  # nan_to_num passes non-NumPy float types through
-                return self.xp.where(self.xp.isnan(y), y.dtype.type(0), y)
+                return keep_dtype.where(self.xp, self.xp.isnan(y), y.dtype.type(0), y)
             return self.xp.nan_to_num(y, copy=False, nan=0.0)
         return self.xp.sign(x)
 
@@ -574,7 +575,8 @@ class Round(_ZeroGrad):
         if kind == "f":
             d = self.decimals
             if not d:
-                return self.xp.round(x)
+                y = self.xp.round(x)  # (CuPy's has no bfloat16 loop: float32 comes back)
+                return y if y.dtype == x.dtype else y.astype(x.dtype)
             # scaled in the input's type, as torch and NumPy do (CuPy's round scales in
             # double: float32 0.35 gave 0.3 there, torch 0.4)
             # (half types in float32, as torch's kernels compute them)
