@@ -71,15 +71,14 @@ def _make(nd):
 
 
 def im2col(x, kernel, stride, padding, dilation, groups, out):
-    """The im2col columns of contiguous ``x`` (N, C, *S) for a convolution with window
+    """The im2col columns of ``x`` (N, C, *S) for a convolution with window
     ``kernel``, ``stride``, ``padding`` ((lo, hi) per dim), ``dilation`` and ``groups`` whose
     output spatial shape is ``out``, as a contiguous ``(g, C/g * K, N * L)`` array; None when
     the kernel does not apply."""
     from . import _cupy
 
     nd = len(kernel)
-    if not ENABLED[0] or x.ndim != nd + 2 or x.size == 0 or nd not in (1, 2, 3) or \
-            not x.flags.c_contiguous:
+    if not ENABLED[0] or x.ndim != nd + 2 or x.size == 0 or nd not in (1, 2, 3):
         return None
     n, c = x.shape[:2]
     kk, length = _size(kernel), _size(out)
@@ -89,6 +88,8 @@ def im2col(x, kernel, stride, padding, dilation, groups, out):
     name = f"numtorch_im2col{nd}"
     if _kernel(name, _make(nd)) is None:
         return None
+    if not x.flags.c_contiguous:  # (channels-last): one copy, not the xp code's three
+        x = _cupy.cp.ascontiguousarray(x)
     col = _cupy.cp.empty((groups, c // groups * kk, nl), dtype=x.dtype)
     args = [x, c, nl, length, kk]
     for j, (s, k, o, st, (lo, _), dl) in enumerate(zip(x.shape[2:], kernel, out, stride,

@@ -175,3 +175,22 @@ def test_the_col2im_source_sums_the_taps(nd, xs, ws, kw):
     flat = cols.reshape(-1)
     got = np.array([body(i, flat, env) for i in range(want.size)])
     np.testing.assert_array_equal(got.reshape(want.shape), want)
+
+
+def test_channels_last_input_takes_the_kernel_after_one_copy(cuda):
+    """A channels-last input is made contiguous once for the kernel (the xp code would take
+    a zero fill and two copies); the values are the contiguous input's."""
+    rng = np.random.default_rng(3)
+    xa, wa = rng.standard_normal((2, 4, 6, 5)), rng.standard_normal((3, 4, 3, 3))
+    outs = []
+    for cl in (False, True):
+        x = numtorch.tensor(xa, device="cuda", requires_grad=True)
+        w = numtorch.tensor(wa, device="cuda", requires_grad=True)
+        xin = x.to(memory_format=numtorch.channels_last) if cl else x
+        standin.reset_stats()
+        y = numtorch.nn.functional.conv2d(xin, w, padding=1)
+        assert standin.STATS["fused"].count("numtorch_im2col2") == 1
+        y.backward(numtorch.ones_like(y))
+        outs.append([t.detach().cpu().numpy() for t in (y, x.grad, w.grad)])
+    for a, b in zip(*outs):
+        np.testing.assert_array_equal(a, b)
