@@ -425,16 +425,19 @@ class Op(Node):
                 inputs = _promote(inputs, promote == "float")
         arrays = None
         on_np = True
+        dev_xp = None  # CuPy, when the fast path below settled the devices
         edges = None
         volatile = False
         x = inputs[0]
         n = len(inputs)
-        if n <= 3 and isinstance(x, Tensor) and x._base is None and x._extra is None and \
-                type(x._array) is np.ndarray:
+        if n <= 3 and isinstance(x, Tensor) and x._base is None and x._extra is None and (
+                (kind := type(x._array)) is np.ndarray or
+                kind is backend.DEVICE_ARRAY and backend.ONLY_DEVICE is not None):
             # a plain CPU tensor (or parameter), alone (a unary op), with a plain CPU tensor or
             # a host scalar (a binary op) or with two plain CPU tensors (linear's x, W, b): the
             # arrays and edges without the general loops below, which treat every Tensor
-            # subclass alike too
+            # subclass alike too. The same for tensors on the one GPU (arrays of CuPy's class
+            # on every side): nothing to check of their devices
             a = x._array
             record = _state.enabled and cls.differentiable
             if n == 1:
@@ -448,7 +451,7 @@ class Op(Node):
                 y = inputs[1]
                 if isinstance(y, Tensor):
                     b = y._array
-                    if y._base is None and y._extra is None and type(b) is np.ndarray:
+                    if y._base is None and y._extra is None and type(b) is kind:
                         arrays = [a, b]
                         if record and (x._requires_grad or y._requires_grad):
                             fn = x._grad_fn
@@ -470,12 +473,15 @@ class Op(Node):
                 y, z = inputs[1], inputs[2]
                 if isinstance(y, Tensor) and isinstance(z, Tensor) and y._base is None and \
                         y._extra is None and z._base is None and z._extra is None and \
-                        type(y._array) is np.ndarray and type(z._array) is np.ndarray:
+                        type(y._array) is kind and type(z._array) is kind:
                     b, c = y._array, z._array
                     arrays = [a, b, c]
                     if record and (x._requires_grad or y._requires_grad or z._requires_grad):
                         edges = [_plain_edge(x), _plain_edge(y), _plain_edge(z)]
                         meta = [(a.shape, a.dtype), (b.shape, b.dtype), (c.shape, c.dtype)]
+            if arrays is not None and kind is not np.ndarray:
+                on_np = False
+                dev_xp = backend._CUPY
         if arrays is not None:
             pass
         elif _state.enabled and cls.differentiable:
@@ -512,7 +518,7 @@ class Op(Node):
             self = _new(cls)
             if params:
                 self.__dict__ = params  # a fresh dict per call: adopt it instead of copying
-            xp = self.xp = np if on_np else _check_devices(cls, inputs)
+            xp = self.xp = np if on_np else dev_xp or _check_devices(cls, inputs)
             if xp is None:  # CPU 0-d tensors beside CUDA ones: moved over, as torch allows
                 return cls.apply(*_scalars_to_device(inputs), **params)
             self._recording = False
@@ -525,7 +531,8 @@ class Op(Node):
             elif type(out) is tuple:
                 outs = tuple(_wrap_output(self, o, i, False) for i, o in enumerate(out))
             else:
-                outs = _wrap_output(self, out, 0, False)
+                outs = _make(out) if type(out) is backend.DEVICE_ARRAY else \
+                    _wrap_output(self, out, 0, False)
             if volatile:
                 _mark_volatile(outs)
             if cls.is_view and self.__dict__.get("is_view", True):
@@ -538,7 +545,7 @@ class Op(Node):
         self = _new(cls if named is None else named)
         if params:
             self.__dict__ = params
-        xp = self.xp = np if on_np else _check_devices(cls, inputs)
+        xp = self.xp = np if on_np else dev_xp or _check_devices(cls, inputs)
         if xp is None:
             return cls.apply(*_scalars_to_device(inputs), **params)
         self._recording = True
