@@ -28,8 +28,10 @@ _MAX_KEYS = 1024
 # the maximum propagates NaN (as xp's max), so a row with a NaN score is NaN throughout
 _SOFTMAX = """
 const ptrdiff_t base = i * m;
+const ptrdiff_t l = i % L;
+const ptrdiff_t lim = (causal && l + 1 < m) ? l + 1 : m;
 T mx = s[base] * scale;
-for (ptrdiff_t j = 1; j < m; ++j) {
+for (ptrdiff_t j = 1; j < lim; ++j) {
     const T v = s[base + j] * scale;
     if (v > mx || v != v) mx = v;
 }
@@ -39,13 +41,14 @@ if (none) {
     for (ptrdiff_t j = 0; j < m; ++j) s[base + j] = (T)0;
 } else {
     double z = 0;
-    for (ptrdiff_t j = 0; j < m; ++j) {
+    for (ptrdiff_t j = 0; j < lim; ++j) {
         const T e = exp(s[base + j] * scale - mx);
         s[base + j] = e;
         z += (double)e;
     }
+    for (ptrdiff_t j = lim; j < m; ++j) s[base + j] = (T)0;
     const T zt = (T)z;
-    for (ptrdiff_t j = 0; j < m; ++j) s[base + j] = s[base + j] / zt;
+    for (ptrdiff_t j = 0; j < lim; ++j) s[base + j] = s[base + j] / zt;
 }
 """
 
@@ -138,7 +141,7 @@ def softmax_rows_grad(y, g):
 
 def _make_softmax(cp):
     return cp.ElementwiseKernel(
-        "T scale, int64 m, bool safe", "raw T s, raw bool dead", _SOFTMAX,
+        "T scale, int64 m, int64 L, bool safe, bool causal", "raw T s, raw bool dead", _SOFTMAX,
         "numtorch_attn_softmax", options=_OPTIONS)
 
 
@@ -157,17 +160,19 @@ def attention_rows_ok(s_shape, dtype):
     return ENABLED[0] and dtype.name in _FLOATS and 0 < keys <= _MAX_KEYS and size > 0
 
 
-def attention_softmax(s, scale, safe):
-    """Softmax over the last dim of the C-contiguous scores ``s`` times ``scale``, in place;
-    returns the (rows,) bool array of rows with every score ``-inf`` (zero weights there when
-    ``safe``), or None when the kernel cannot be built (``s`` untouched)."""
+def attention_softmax(s, scale, safe, causal=False):
+    """Softmax over the last dim of the C-contiguous scores ``s`` (..., L, S) times ``scale``,
+    in place; with ``causal`` key j is masked for query l when j > l. Returns the (rows,) bool
+    array of rows with every score ``-inf`` (zero weights there when ``safe``), or None when
+    the kernel cannot be built (``s`` untouched)."""
     from . import _cupy
 
     m = s.shape[-1]
     rows = s.size // m
     dead = _cupy.cp.empty(rows, dtype=bool)
-    out = _run("numtorch_attn_softmax", _make_softmax, s.dtype.type(scale), m, bool(safe), s,
-               dead, size=rows)
+    length = s.shape[-2] if s.ndim > 1 else 1
+    out = _run("numtorch_attn_softmax", _make_softmax, s.dtype.type(scale), m, length,
+               bool(safe), bool(causal), s, dead, size=rows)
     return None if out is None else dead
 
 

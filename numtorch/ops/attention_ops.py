@@ -578,7 +578,13 @@ class ScaledDotProductAttention(Op):
     and the input gradients are laid out like the corresponding inputs.
     """
 
+    on_device = False  # whether forward took the GPU path (_sdpa_device_forward)
+
     def forward(self, q, k, v, mask=None):
+        if self.xp is not np:
+            out = _sdpa_device_forward(self, q, k, v, mask)
+            if out is not None:
+                return out
         xp = self.xp
         dt = q.dtype.type
         st = xp.empty(q.shape[:-2] + (k.shape[-2], q.shape[-2]), q.dtype)  # scores^T
@@ -624,6 +630,8 @@ class ScaledDotProductAttention(Op):
         return self.save_output(out, 0)
 
     def backward_arrays(self, g):
+        if self.on_device:
+            return _sdpa_device_backward(self, g)
         xp = self.xp
         saved = self.saved_inputs()
         q, k, v = (t._array for t in saved[:3])
@@ -689,6 +697,75 @@ class ScaledDotProductAttention(Op):
         if mask is None:
             return dq, dk, dv
         return dq, dk, dv, (ds if needs[3] else None)
+
+
+def _sdpa_device_forward(op, q, k, v, mask):
+    """``ScaledDotProductAttention.forward`` on device arrays as the multi-head core's GPU
+    path (C-contiguous operands for every product, the whole-row softmax kernel, scores
+    (..., L, S)); None when the kernels do not apply (the general path runs)."""
+    xp = op.xp
+    dt = q.dtype
+    length, s_len = q.shape[-2], k.shape[-2]
+    helpers = helpers_for(xp)
+    if not (k.dtype == dt and v.dtype == dt and q.shape[-1] and v.shape[-1] and
+            (mask is None or mask.dtype == np.bool_ or mask.dtype == dt) and
+            helpers.attention_rows_ok(q.shape[:-2] + (length, s_len), dt)):
+        return None
+    qc, kc, vc = (xp.ascontiguousarray(a) for a in (q, k, v))
+    s = xp.matmul(qc, xp.ascontiguousarray(kc.swapaxes(-1, -2)))  # (..., L, S)
+    scale = op.scale
+    if mask is not None:
+        s *= dt.type(scale)
+        scale = 1.0
+        s += xp.where(mask, dt.type(0), dt.type(-np.inf)) if mask.dtype == np.bool_ else mask
+    dead = helpers.attention_softmax(s, scale, mask is not None, op.causal)  # (causal: j > l)
+    if dead is None:
+        return None
+    out = _empty_like_layout(xp, q, q.shape[:-1] + v.shape[-1:], dt)
+    xp.matmul(s, vc, out=out)
+    op.on_device = True
+    if mask is None:
+        op.save_inputs(q, k, v)
+    else:
+        op.save_inputs(q, k, v, mask)
+    op.save(p=s, heads=(qc, kc, vc), has_mask=mask is not None,
+            dead=None if mask is None else dead.reshape(s.shape[:-1] + (1,)))
+    return out
+
+
+def _sdpa_device_backward(op, g):
+    """``ScaledDotProductAttention.backward_arrays`` after ``_sdpa_device_forward``: the
+    gradients laid out like the corresponding inputs (as the general path)."""
+    xp = op.xp
+    saved = op.saved_input_arrays()
+    q, k, v = saved[:3]
+    qc, kc, vc = op.saved("heads")
+    p = op.saved("p")
+    length, s_len = p.shape[-2], p.shape[-1]
+    lead = p.shape[:-2]
+    dt = p.dtype
+    needs = op.needs_input_grad
+    has_mask = op.saved("has_mask")
+    mask_grad = has_mask and bool(needs[3]) and saved[3].dtype != np.bool_
+    gc = xp.ascontiguousarray(g)
+    dp = xp.matmul(gc, xp.ascontiguousarray(vc.swapaxes(-1, -2)))  # (..., L, S)
+    scale = 1.0 if mask_grad else op.scale
+    got = helpers_for(xp).attention_softmax_grad(p.reshape(-1, length, s_len),
+                                                 dp.reshape(-1, length, s_len), scale)
+    dst, pt = (a.reshape(lead + (s_len, length)) for a in got)
+    grads = []
+    for i, (a, b, like) in enumerate(((dp, kc, q), (dst, qc, k), (pt, gc, v))):
+        if not needs[i]:
+            grads.append(None)
+            continue
+        r = _empty_like_layout(xp, like, like.shape, dt)
+        xp.matmul(a, b, out=r)
+        if mask_grad and i < 2:
+            r *= dt.type(op.scale)
+        grads.append(r)
+    if has_mask:
+        grads.append(dp if mask_grad else None)
+    return tuple(grads)
 
 
 def scaled_dot_product(query, key, value, mask, scale, causal):

@@ -135,3 +135,34 @@ def test_fewer_launches_than_the_xp_path(cuda):
     (gt,) = torch.autograd.grad(ot, t, torch.ones_like(ot))
     np.testing.assert_allclose(o, ot.detach().numpy(), rtol=2e-5, atol=2e-6)
     np.testing.assert_allclose(dqkv, gt.numpy(), rtol=2e-5, atol=2e-6)
+
+
+def _sdpa(lib, device, causal, dtype=np.float32):
+    """nanoGPT's layout: q, k, v heads cut from one (B, T, 3C) projection, transposed."""
+    rng = np.random.default_rng(5)
+    qkv = lib.from_numpy(rng.standard_normal((2, 6, 3 * 16)).astype(dtype)).to(device)
+    qkv.requires_grad_(True)
+    q, k, v = (t.reshape(2, 6, 4, 4).transpose(1, 2) for t in qkv.split(16, dim=2))
+    y = lib.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    out = y.transpose(1, 2).contiguous().reshape(2, 6, 16)
+    g = lib.from_numpy(np.sin(np.arange(out.numel())).reshape(2, 6, 16).astype(dtype))
+    (gq,) = lib.autograd.grad(out, qkv, g.to(device))
+    return out.detach().cpu().numpy(), gq.cpu().numpy()
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_sdpa_in_row_kernels(cuda, causal):
+    want = _sdpa(torch, "cpu", causal, np.float64)
+    standin.reset_stats()
+    got = _sdpa(numtorch, "cuda", causal, np.float64)
+    fused = standin.STATS.get("fused", [])
+    assert fused.count("numtorch_attn_softmax") == 1
+    assert fused.count("numtorch_attn_softmax_grad") == 1
+    launches = standin.STATS["kernels"]
+    _cupy_kernels.ENABLED[0] = False
+    standin.reset_stats()
+    plain = _sdpa(numtorch, "cuda", causal, np.float64)
+    assert launches <= standin.STATS["kernels"] - 5
+    for a, b, c in zip(got, want, plain):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(a, c, rtol=1e-10, atol=1e-12)

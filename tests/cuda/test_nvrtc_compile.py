@@ -153,6 +153,8 @@ def _attention(dtype):
     out.sum().backward()
     y = numtorch.nn.functional.softmax(x, -1)  # the last-dim softmax kernels
     (y * y).sum().backward()
+    q = x.reshape(2, 5, 2, 4).transpose(1, 2)  # scaled_dot_product_attention, causal
+    numtorch.nn.functional.scaled_dot_product_attention(q, q, q, is_causal=True).sum().backward()
 
 
 WORKLOADS = [_train_optimizers, _train_adam_per_parameter, _conv, _norms, _recurrent, _gelu,

@@ -7,10 +7,13 @@ from ._kernels import reference
 
 
 @reference("numtorch_attn_softmax")
-def attn_softmax(scale, m, safe, s, dead):
+def attn_softmax(scale, m, L, safe, causal, s, dead):
     rows = s.size // m
     a = s.reshape(rows, m)
     v = a * s.dtype.type(scale)
+    if causal:  # key j masked for query l = row % L when j > l
+        l = np.arange(rows) % L
+        v = np.where(np.arange(m)[None, :] > l[:, None], s.dtype.type(-np.inf), v)
     mx = v.max(axis=1, keepdims=True)  # NaN propagates, as the kernel's comparison
     none = (np.isinf(mx) & (mx < 0)).reshape(-1) & bool(safe)
     dead.reshape(-1)[:rows] = none
