@@ -205,6 +205,13 @@ def _usable(groups):
     return True
 
 
+def _flat(a):
+    """``a`` (contiguous) as the 1-d raw array the kernels index: a view, except for a 1-d
+    array itself (each CuPy reshape is a microsecond or two of host time; biases and norm
+    weights are most of a model's parameters)."""
+    return a if a.ndim == 1 else a.reshape(-1)
+
+
 def _run(name, make, args, total):
     """Launch; False (and never again for this kernel) when it cannot be compiled."""
     return _launch(name, make, *args, size=total)
@@ -235,8 +242,9 @@ def multi_sgd(tensors, lr, wd, momentum, dampening, nesterov, negate):
         ins, outs, end = [], [], 0
         for arrays in tensors[lo:hi]:
             end += arrays[0].size
-            ins += [arrays[1].reshape(-1), end]
-            outs += [a.reshape(-1) for a in (arrays[0],) + tuple(arrays[2:])]
+            ins += [_flat(arrays[1]), end]
+            for a in (arrays[0],) + tuple(arrays[2:]):
+                outs.append(_flat(a))
         ins += [float(lr), float(wd), float(momentum), float(dampening), int(bool(nesterov)),
                 int(bool(negate))]
         name = f"numtorch_multi_sgd_{'m' if with_buf else 'p'}{k}"
@@ -261,8 +269,10 @@ def _multi_stepped(kind, fn, states, scalars, values, tensors, steps):
         ins, outs, end = [], [], 0
         for arrays, s in zip(tensors[lo:hi], steps[lo:hi]):
             end += arrays[0].size
-            ins += [arrays[1].reshape(-1), end]
-            outs += [a.reshape(-1) for a in (arrays[0],) + tuple(arrays[2:])] + [s]
+            ins += [_flat(arrays[1]), end]
+            for a in (arrays[0],) + tuple(arrays[2:]):
+                outs.append(_flat(a))
+            outs.append(s)
         name = f"numtorch_multi_{kind}_{key}{k}"
         return _run(name, _make_stepped(k, kind, fn, states, scalars), ins + values + outs, end)
 
