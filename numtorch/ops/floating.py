@@ -44,7 +44,7 @@ class Copysign(Op):
             _broadcast_error(e, a, b)
         if self._recording and self.needs_input_grad[0]:
             # the ratio is +-1 (NaN where a is NaN or infinite, as torch's y / a gives)
-            self.save(ratio=xp.where(a == 0, y.dtype.type(0), y / a))
+            self.save(ratio=keep_dtype.where(xp, a == 0, y.dtype.type(0), y / a))
         return y
 
     def backward(self, grad):

@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
+from ..backend import _keep_dtype as keep_dtype
 from ..backend import helpers_for
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
@@ -63,8 +64,9 @@ class LogCumSumExp(Op):
 def _signed_log_parts(xp, v):
     """log of the positive and of the negative part of ``v`` (-inf where the part is 0)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        return (xp.where(v > 0, xp.log(xp.where(v > 0, v, 1)), -np.inf),
-                xp.where(v < 0, xp.log(xp.where(v < 0, -v, 1)), -np.inf))
+        one, inf = v.dtype.type(1), v.dtype.type(-np.inf)  # (CuPy's where: no bfloat16 loop)
+        return (keep_dtype.where(xp, v > 0, xp.log(keep_dtype.where(xp, v > 0, v, one)), inf),
+                keep_dtype.where(xp, v < 0, xp.log(keep_dtype.where(xp, v < 0, -v, one)), inf))
 
 
 def _lcse(xp, a, d, reverse=False):
@@ -90,7 +92,8 @@ class LogCumSumExpVjp(Op):
         pos, neg = _signed_log_parts(xp, g)
         with np.errstate(invalid="ignore", over="ignore"):
             out = xp.exp(x + _lcse(xp, pos - y, d, True)) - xp.exp(x + _lcse(xp, neg - y, d, True))
-        return self.save_output(xp.where(x == -np.inf, 0, out).astype(g.dtype, copy=False))
+        out = keep_dtype.where(xp, x == -np.inf, out.dtype.type(0), out)
+        return self.save_output(out.astype(g.dtype, copy=False))
 
     def backward(self, gg):
         g, x, y = self.saved_inputs()
@@ -109,7 +112,8 @@ class LogCumSumExpJvp(Op):
         pos, neg = _signed_log_parts(xp, v)
         with np.errstate(invalid="ignore", over="ignore"):
             out = xp.exp(_lcse(xp, x + pos, d) - y) - xp.exp(_lcse(xp, x + neg, d) - y)
-        return self.save_output(xp.where(y == -np.inf, 0, out).astype(v.dtype, copy=False))
+        out = keep_dtype.where(xp, y == -np.inf, out.dtype.type(0), out)
+        return self.save_output(out.astype(v.dtype, copy=False))
 
     def backward(self, ww):
         v, x, y = self.saved_inputs()

@@ -9,6 +9,8 @@ model runs, is compared here: the result's and the gradients' dtypes on the stan
 CPU path's, and values within half-precision tolerance.
 """
 
+import traceback
+
 import numpy as np
 import pytest
 
@@ -193,3 +195,46 @@ def test_autocast_attention_block_keeps_dtypes_on_cuda(dtype):
         dev = run("cuda")
     assert dev[:2] == cpu[:2]
     np.testing.assert_allclose(dev[2], cpu[2], rtol=5e-2, atol=5e-2)
+
+
+_EXACT_BF16 = {
+    "masked_fill": lambda x: x.masked_fill(x > 0, float("-inf")),
+    "where": lambda x: numtorch.where(x > 0, x, x.flip(0)),
+    "sign": lambda x: x.sign(),
+    "copysign": lambda x: numtorch.copysign(x, x.flip(0)),
+    "logcumsumexp": lambda x: x.logcumsumexp(-1),
+    "lerp": lambda x: numtorch.lerp(x, x.flip(0), x.abs()),
+    "xlogy": lambda x: numtorch.xlogy(x, x.abs() + 0.5),
+    "logit_eps": lambda x: numtorch.logit(x.sigmoid(), eps=1e-3),
+    "heaviside": lambda x: numtorch.heaviside(x, x.flip(0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_EXACT_BF16))
+def test_bfloat16_selections_take_no_float32_detour(name, monkeypatch):
+    """The forward and backward of these run no CuPy call that turns bfloat16 into float32
+    (CuPy's where has no bfloat16 loop; a float32 intermediate saved for backward made a
+    float32 gradient of copysign)."""
+    from tests.cuda.standin import _types
+
+    detours, resolve = [], _types.cast_inputs
+
+    def spy(key, ins, dtype=None):
+        got = resolve(key, ins, dtype)
+        kinds = [getattr(v, "dtype", None) for v in ins]
+        if dtype is None and got[1][0] == np.float32 and numtorch._dtype._BF16_NP in kinds and \
+                not any(k in (np.float32, np.float64) for k in kinds):
+            detours.append((key, kinds, [f"{f.filename}:{f.lineno}" for f in
+                                         traceback.extract_stack()[-4:-1]]))
+        return got
+
+    monkeypatch.setattr(_types, "cast_inputs", spy)
+    x = np.random.default_rng(2).uniform(-2, 2, (4, 4)).astype(np.float32)
+    with standin.active():
+        t = numtorch.from_numpy(x).to(numtorch.bfloat16).to("cuda").requires_grad_()
+        y = _EXACT_BF16[name](t)
+        assert y.dtype == numtorch.bfloat16
+        if name != "heaviside":  # (torch defines no derivative)
+            y.float().sum().backward()
+            assert t.grad.dtype == numtorch.bfloat16
+    assert not detours, detours
