@@ -28,6 +28,7 @@ import os
 
 import numpy as np
 
+from .. import backend as _backend
 from ._cupy_kernels import ENABLED, FLOATS, _kernel, _launch, _OPTIONS
 
 # Raw kernels: a launch passes its arguments as they are (~3-5 us of host time on a GPU, where an
@@ -107,7 +108,44 @@ extern "C" __global__ void numtorch_lstm_seq_grad(
     }
 }
 """
+# The recurrent weight's (and input weight's, bias's) rows in the loops' gate order: torch's
+# [i f g o] blocks of n rows as [i f o g], the sigmoid gates' rows times 0.5 (exact, as the xp
+# code's multiply), g's copied. ``dst`` may be a column block of a wider matrix (row stride
+# ``ld``).
+_ROWS_SRC = r"""
+extern "C" __global__ void numtorch_lstm_gate_rows(
+        const T* src, long long k, long long n, T* dst, long long ld) {
+    const long long total = 4 * n * k;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < total;
+            i += (long long)gridDim.x * blockDim.x) {
+        const long long r = i / k, c = i % k, gate = r / n, j = r % n;
+        const T v = src[i];
+        if (gate == 2) {
+            dst[(3 * n + j) * ld + c] = v;
+        } else {
+            dst[((gate == 3 ? 2 : gate) * n + j) * ld + c] = v * (T)0.5;
+        }
+    }
+}
+"""
 _BLOCK = 128
+
+
+def lstm_gate_rows(w, rows, n):
+    """``rows`` (4H, k) = ``w`` (4H, k, C-ordered)'s gate rows in the loops' order [i f o g],
+    the sigmoid gates' rows halved, in one launch (the xp code takes three); ``rows`` may be a
+    column block of a wider C-ordered matrix (or both are (4H,) vectors). False when the
+    kernel does not apply."""
+    if w.ndim == 1 and rows.ndim == 1:
+        w, rows = w[:, None], rows[:, None]
+    if w.ndim != 2 or rows.ndim != 2 or not _usable(w) or rows.dtype != w.dtype or rows.shape != w.shape or \
+            w.shape[0] != 4 * n or not w.size or rows.strides[1] != rows.itemsize or \
+            rows.strides[0] % rows.itemsize:
+        return False
+    k = w.shape[1]
+    key, make = _raw(_ROWS_SRC, "numtorch_lstm_gate_rows", w.dtype)
+    grid = ((w.size + _BLOCK - 1) // _BLOCK,)
+    return _launch(key, make, grid, (_BLOCK,), (w, k, n, rows, rows.strides[0] // rows.itemsize))
 
 
 def _raw(source, name, dtype):
@@ -122,8 +160,9 @@ def _usable(*arrays):
     dt = first.dtype
     if not ENABLED[0] or dt not in FLOATS:
         return False
+    contiguous = _backend.DEVICE_C_CONTIGUOUS  # (CuPy's .flags is a new object each time)
     for a in arrays:
-        if a.dtype != dt or not a.flags.c_contiguous:
+        if a.dtype != dt or not contiguous(a):
             return False
     return True
 

@@ -128,6 +128,18 @@ def lstm_seq_grad(go, acts, cs, tcs, step, n, bsz, dh, dc, dz):
     dc[...] = g * af
 
 
+@reference("numtorch_lstm_gate_rows")
+def lstm_gate_rows(src, k, n, dst, ld):
+    """``dst`` (4n, k) at row stride ``ld`` = ``src``'s gate blocks [i f g o] as [i f o g], the
+    sigmoid gates' halved (``src`` the whole C-ordered (4n, k) matrix)."""
+    w = src.reshape(4, n, k)
+    item = dst.itemsize
+    out = np.lib.stride_tricks.as_strided(dst, (4, n, k), (n * ld * item, ld * item, item))
+    for to, frm in ((0, 0), (1, 1), (2, 3)):
+        np.multiply(w[frm], dst.dtype.type(0.5), out=out[to])
+    out[3] = w[2]
+
+
 @reference("numtorch_norm_invstd")
 def norm_invstd(s2, count, eps, var, invstd):
     var[...] = s2 / count
