@@ -25,6 +25,7 @@ from ._names import NAMES
 _TYPES = NAMES["ufunc_types"]
 _WEAK_INT = frozenset(_TYPES["promote_weak_int"])
 _CACHE = {}
+_RESOLVED = {}
 
 
 def _dtype(char):
@@ -90,6 +91,19 @@ def resolve(key, in_types, weaks=None, dtype=None):
     """The loop ``(in_dtypes, out_dtypes)`` CuPy's ufunc ``key`` runs for inputs of
     ``in_types`` (``weaks``: each input's weak Python type or False), or for ``dtype=``.
     Raises CuPy's TypeError where it has no loop or refuses the one it finds."""
+    ck = (key, in_types, weaks, dtype)  # CuPy caches its choice per ufunc the same way
+    found = _RESOLVED.get(ck)
+    if found is None:
+        found = _RESOLVED[ck] = _search(key, in_types, weaks, dtype)
+    if type(found) is str:
+        raise TypeError(found)
+    if found[2] is not None:
+        raise TypeError(found[2])
+    return found[0], found[1]
+
+
+def _search(key, in_types, weaks, dtype):
+    """The loop of :func:`resolve`, or the message of CuPy's TypeError when none fits."""
     if dtype is not None:
         dtype = np.dtype(dtype)
         found = next((lp for lp in loops(key, out_ops=True)
@@ -126,10 +140,8 @@ def resolve(key, in_types, weaks=None, dtype=None):
                 break
         what = tuple(in_types)
     if found is None:
-        raise TypeError(f"Wrong type ({what}) of arguments for cupy_{key.rsplit('.', 1)[-1]}")
-    if found[2] is not None:
-        raise TypeError(found[2])
-    return found[0], found[1]
+        return f"Wrong type ({what}) of arguments for cupy_{key.rsplit('.', 1)[-1]}"
+    return found
 
 
 def _cast(x, t):
@@ -222,7 +234,7 @@ def install(cp, cpx, ufunc):
         ins, _ = cast_inputs("where", [_host(cond), _host(x), _host(y)])
         return where_values(cond, _device(ins[1]), _device(ins[2]))
 
-    def clip(self, min=None, max=None, out=None):  # noqa: A002 - CuPy's names
+    def clip(self, min=None, max=None, out=None):  # CuPy's names
         kind = self.dtype.kind  # CuPy fills a missing bound of float and integer arrays only
         if min is None and kind in "fiu":
             min = self.dtype.type(-np.inf) if kind == "f" else np.iinfo(self.dtype).min
