@@ -20,7 +20,7 @@ xp path (a thread looping over a long row is slow).
 """
 
 from .. import backend as _backend
-from ._cupy_kernels import ENABLED, FLOATS, _OPTIONS, _run
+from ._cupy_kernels import _OPTIONS, ENABLED, FLOATS, _run
 
 _FLOATS = ("float32", "float64")
 _MAX_KEYS = 1024

@@ -15,7 +15,7 @@ ulp or two of the exact value). Rows longer than ``_MAX_ROW`` or too few rows to
 GPU keep the reduction-based path (a thread looping over a long row is slow).
 """
 
-from ._cupy_kernels import ENABLED, FLOATS, _OPTIONS, _run
+from ._cupy_kernels import _OPTIONS, ENABLED, FLOATS, _run
 
 _FLOATS = FLOATS  # dtypes: NumPy's dtype.name is slow
 _MAX_ROW = 1024  # values per row for the one-thread-per-row kernels

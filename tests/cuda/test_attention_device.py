@@ -57,7 +57,7 @@ def _case(dtype, batch_first, kdim=None, mask=None, need_weights=True):
     return want, got, fused
 
 
-_TOL = {"float32": dict(rtol=2e-4, atol=2e-5), "float64": dict(rtol=1e-9, atol=1e-11)}
+_TOL = {"float32": {"rtol": 2e-4, "atol": 2e-5}, "float64": {"rtol": 1e-9, "atol": 1e-11}}
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])

@@ -16,8 +16,6 @@ from numtorch.backend import _cupy_kernels
 from tests.cuda import standin
 
 
-
-
 def _run(lib, device, dtype, shape, ns, bias, second=False):
     rng = np.random.default_rng(0)
     mk = lambda s: lib.tensor(rng.standard_normal(s).astype(dtype), device=device,
@@ -48,7 +46,7 @@ def test_layer_norm_rows_in_fused_kernels(cuda, dtype, shape, ns, bias):
     standin.reset_stats()
     plain = _run(numtorch, "cuda", dtype, shape, ns, bias)
     assert launches <= standin.STATS["kernels"] - 9
-    tol = dict(rtol=1e-4, atol=1e-5) if dtype == np.float32 else dict(rtol=1e-10, atol=1e-12)
+    tol = {"rtol": 1e-4, "atol": 1e-5} if dtype == np.float32 else {"rtol": 1e-10, "atol": 1e-12}
     for a, p, t in zip(got, plain, _run(torch, "cpu", dtype, shape, ns, bias)):
         np.testing.assert_array_equal(a, p)
         np.testing.assert_allclose(a, t, **tol)
@@ -79,7 +77,7 @@ def test_layer_norm_in_whole_row_kernels(cuda, dtype, shape, ns, bias):
     standin.reset_stats()
     plain = _run(numtorch, "cuda", dtype, shape, ns, bias)
     assert standin.STATS["kernels"] >= 14
-    tol = dict(rtol=1e-4, atol=1e-5) if dtype == np.float32 else dict(rtol=1e-10, atol=1e-12)
+    tol = {"rtol": 1e-4, "atol": 1e-5} if dtype == np.float32 else {"rtol": 1e-10, "atol": 1e-12}
     for a, p, t in zip(got, plain, _run(torch, "cpu", dtype, shape, ns, bias)):
         np.testing.assert_allclose(a, p, **tol)
         np.testing.assert_allclose(a, t, **tol)

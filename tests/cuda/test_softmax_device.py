@@ -26,7 +26,7 @@ def _run(lib, device, a, dim, transpose=False, second=False):
     return [t.detach().cpu().numpy() for t in out]
 
 
-_TOL = {np.float32: dict(rtol=1e-5, atol=1e-6), np.float64: dict(rtol=1e-12, atol=1e-14)}
+_TOL = {np.float32: {"rtol": 1e-5, "atol": 1e-6}, np.float64: {"rtol": 1e-12, "atol": 1e-14}}
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
