@@ -89,11 +89,10 @@ def forward(xp, x, w, b, stride, padding, dilation, groups, out):
     ck = x.shape[1] // groups * _prod(kernel)
     cols = _columns(xp, x, kernel, stride, padding, dilation, groups, out)
     yt = _gemm(xp, w.reshape(groups, o // groups, ck), cols).reshape(o, n, length)
+    if b is None:  # (one copy; less host work than an empty array and a slice assignment)
+        return xp.ascontiguousarray(yt.swapaxes(0, 1)).reshape((n, o) + tuple(out))
     y = xp.empty((n, o, length), dtype=yt.dtype)
-    if b is None:
-        y[...] = yt.swapaxes(0, 1)
-    else:
-        xp.add(yt.swapaxes(0, 1), b.reshape(o, 1), out=y)
+    xp.add(yt.swapaxes(0, 1), b.reshape(o, 1), out=y)
     return y.reshape((n, o) + tuple(out))
 
 
