@@ -77,8 +77,10 @@ def _sum_to(g, shape, node, i):
         else:
             _bad_grad(node, i, gshape, shape)
     if dims:
-        g = g.sum(dim=tuple(dims), keepdim=True)
-    if lead or g._array.shape != shape:
+        # only leading dims summed (a bias, a norm's weight): the sum has the input's shape
+        # already, a fresh array the engine may adopt (a reshaped view it would copy)
+        g = g.sum(dim=tuple(dims), keepdim=len(dims) > lead)
+    if g._array.shape != shape:
         g = g.reshape(shape)
     return g
 
