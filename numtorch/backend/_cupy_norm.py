@@ -12,7 +12,8 @@ bit. The helpers return None (the caller runs its xp code) for dtypes outside fl
 or when a kernel cannot be built here.
 """
 
-from ._cupy_kernels import ENABLED, FLOATS, _OPTIONS, _launch, _run as _run_kernel
+from ._cupy_kernels import _OPTIONS, ENABLED, FLOATS, _launch
+from ._cupy_kernels import _run as _run_kernel
 
 _FLOATS = FLOATS  # dtypes: NumPy's dtype.name is slow
 
@@ -260,14 +261,14 @@ for (ptrdiff_t s = 0; s < S; ++s) {
 """
 
 _SUMS_FINISH = ("const ptrdiff_t pl = i / C, c = i - pl * C;" +
-                _ACC % dict(out="acc", base="pl * plane + c * sC") + "y = acc / div;")
+                _ACC % {"out": "acc", "base": "pl * plane + c * sC"} + "y = acc / div;")
 
-_SUMS_INVSTD = (_ACC % dict(out="acc", base="i * sC") +
+_SUMS_INVSTD = (_ACC % {"out": "acc", "base": "i * sC"} +
                 "T v = acc / count; var = v; invstd = (T)1 / sqrt(v + eps);")
 
 # numtorch_norm_grad_stats's arithmetic on the two finished sums
-_SUMS_GRAD_STATS = (_ACC % dict(out="sh", base="i * sC") +
-                    _ACC % dict(out="shx", base="plane + i * sC") +
+_SUMS_GRAD_STATS = (_ACC % {"out": "sh", "base": "i * sC"} +
+                    _ACC % {"out": "shx", "base": "plane + i * sC"} +
                     "sum_h = sh; T t = shx * invstd; sum_hx = t; kk = (t / count) * invstd;"
                     " m = sh / count; scale = invstd * w;")
 

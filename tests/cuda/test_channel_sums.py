@@ -32,7 +32,8 @@ def test_channel_sums_match_float64_sums(cuda, shape, dtype):
     rng = np.random.default_rng(0)
     a, b = (rng.standard_normal(shape).astype(dtype) for _ in range(2))
     da, db = cp.asarray(a), cp.asarray(b)
-    tol = dict(rtol=1e-5, atol=1e-4) if dtype == np.float32 else dict(rtol=1e-12, atol=1e-10)
+    tol = {"rtol": 1e-5, "atol": 1e-4} if dtype == np.float32 else {"rtol": 1e-12,
+                                                                 "atol": 1e-10}
     want_a = a.astype(np.float64).sum(axis=(0, 2))
     want_ab = (a.astype(np.float64) * b).sum(axis=(0, 2))
     one = _cupy.channel_sums(da, None, *shape)

@@ -13,13 +13,13 @@ from numtorch.backend import _cupy_kernels
 from tests.cuda import standin
 
 CASES = [
-    (1, (2, 4, 9), (6, 2, 3), dict(padding=2, stride=2, groups=2)),
-    (2, (2, 4, 7, 6), (6, 4, 3, 3), dict(padding=1)),
-    (2, (2, 4, 7, 6), (4, 2, 3, 2), dict(padding=(2, 1), stride=(2, 1), dilation=(1, 2),
-                                         groups=2)),
-    (2, (1, 3, 6, 6), (5, 3, 4, 4), dict(padding="same")),  # asymmetric: (1, 2) per dim
-    (2, (2, 3, 5, 5), (4, 3, 1, 1), dict(stride=2)),  # no padding
-    (3, (1, 2, 4, 5, 4), (3, 2, 2, 3, 2), dict(padding=1, stride=(1, 2, 1))),
+    (1, (2, 4, 9), (6, 2, 3), {"padding": 2, "stride": 2, "groups": 2}),
+    (2, (2, 4, 7, 6), (6, 4, 3, 3), {"padding": 1}),
+    (2, (2, 4, 7, 6), (4, 2, 3, 2), {"padding": (2, 1), "stride": (2, 1), "dilation": (1, 2),
+                                     "groups": 2}),
+    (2, (1, 3, 6, 6), (5, 3, 4, 4), {"padding": "same"}),  # asymmetric: (1, 2) per dim
+    (2, (2, 3, 5, 5), (4, 3, 1, 1), {"stride": 2}),  # no padding
+    (3, (1, 2, 4, 5, 4), (3, 2, 2, 3, 2), {"padding": 1, "stride": (1, 2, 1)}),
 ]
 
 
@@ -81,7 +81,7 @@ def _c_to_python(src, name):
                 stmt = f"{m[1]} = ({m[3]}) if {m[2]} else 0"
         out.append("    " + " " * ind + stmt)
     ns = {}
-    exec("\n".join(out), ns)
+    exec("\n".join(out), ns)  # noqa: S102 (our own kernel source, translated)
     return ns[name]
 
 
@@ -110,7 +110,7 @@ def test_the_kernel_source_computes_the_columns(nd, xs, ws, kw):
     n, c = xs[:2]
     want = _im2col(x, k, st, pd, dl, out)
     length = int(np.prod(out))
-    env = dict(x=x.reshape(-1), C=c, NL=n * length, L=length, KK=int(np.prod(k)))
+    env = {"x": x.reshape(-1), "C": c, "NL": n * length, "L": length, "KK": int(np.prod(k))}
     for j, vals in enumerate(zip(xs[2:], k, out, st, pd, dl)):
         env.update({f"{a}{j}": v for a, v in zip(("S", "K", "O", "st", "pd", "dl"), vals)})
     env["col"] = got = np.full(want.size, np.nan)
@@ -145,7 +145,7 @@ def _python_of(src):
                 stmt = "return " + stmt[5:]
         out.append("    " + " " * ind + stmt)
     ns = {}
-    exec("\n".join(out), ns)
+    exec("\n".join(out), ns)  # noqa: S102 (our own kernel source, translated)
     return ns["body"]
 
 
@@ -165,7 +165,7 @@ def test_the_col2im_source_sums_the_taps(nd, xs, ws, kw):
                 for s, p, d, kk, t in zip(size, pd, dl, k, st))
     n, c = xs[0], ws[1] * groups
     cols = np.random.default_rng(1).standard_normal((c,) + tuple(k) + (n,) + out)
-    dims, env = [], dict(N=n, C=c)
+    dims, env = [], {"N": n, "C": c}
     for j, vals in enumerate(zip(size, k, out, st, pd, dl)):
         env.update({f"{a}{j}": v for a, v in zip(("S", "K", "O", "st", "pd", "dl"), vals)})
         dims += list(vals)

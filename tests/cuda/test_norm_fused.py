@@ -8,7 +8,6 @@ import pytest
 import numtorch
 from tests.cuda import standin
 
-
 _NORM_KERNELS = ("norm_invstd", "norm_apply", "norm_grad", "bn_center", "bn_grad")
 
 
