@@ -121,11 +121,14 @@ def _roots(outputs, grad_outputs, create_graph, fn_name):
     a = out._array
     fn = out._grad_fn
     if (fn is not None and out._base is None and grad_outputs[0] is None and len(outputs) == 1
-            and type(a) is np.ndarray and a.size == 1 and a.dtype.kind in "fV"):
+            and (type(a) is np.ndarray or type(a) is backend.DEVICE_ARRAY and
+                 backend.ONLY_DEVICE is not None) and a.size == 1 and a.dtype.kind in "fV"):
         # ``loss.backward()`` on a loss computed in the graph: ``edge_of`` and the implicit
-        # gradient below, inline
-        return [(fn, out._output_nr)], [graph._make(np.array(1, dtype=a.dtype) if a.ndim == 0
-                                                    else np.ones(a.shape, dtype=a.dtype))]
+        # gradient below, inline (on the host, or on the one GPU)
+        if type(a) is np.ndarray:
+            return [(fn, out._output_nr)], [graph._make(
+                np.array(1, dtype=a.dtype) if a.ndim == 0 else np.ones(a.shape, dtype=a.dtype))]
+        return [(fn, out._output_nr)], [graph._make(backend._CUPY.ones(a.shape, dtype=a.dtype))]
     roots = []
     for i, out in enumerate(outputs):
         e = edge_of(out)

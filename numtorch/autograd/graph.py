@@ -523,7 +523,8 @@ class Op(Node):
                 return cls.apply(*_scalars_to_device(inputs), **params)
             self._recording = False
             try:
-                out = self.forward(*arrays) if on_np else _forward_on_device(self, arrays)
+                out = self.forward(*arrays) if on_np or dev_xp is not None and \
+                    self.device_layout is None else _forward_on_device(self, arrays)
             except MemoryError as e:  # NumPy's "Unable to allocate" in torch's words
                 raise _alloc_error(e) from None
             if type(out) is np.ndarray:
@@ -556,7 +557,8 @@ class Op(Node):
         self._saved = self._pre_hooks = self._node_pre_hooks = self._retain = None
         self._hooks = None
         try:
-            out = self.forward(*arrays) if on_np else _forward_on_device(self, arrays)
+            out = self.forward(*arrays) if on_np or dev_xp is not None and \
+                    self.device_layout is None else _forward_on_device(self, arrays)
         except MemoryError as e:  # NumPy's "Unable to allocate" in torch's words
             raise _alloc_error(e) from None
         if type(out) is np.ndarray:
