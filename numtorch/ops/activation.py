@@ -57,17 +57,14 @@ def _relu_flat(x):
     return out
 
 
-def _positive_part(xp, x):
-    """max(x, 0) of float array ``x`` with torch's signs: -0. stays -0., NaN stays NaN.
+def _device_positive_part(xp, x):
+    """max(x, 0) of a float device array with torch's signs: -0. stays -0., NaN stays NaN.
 
-    NumPy's maximum gives its second operand on ties, so maximum(0, x) keeps x's -0.; CUDA's
-    max (CuPy's maximum) orders +0. above -0. whatever the operand order (relu(-0.) came back
-    +0. on an H200). CuPy's clip keeps x on ties and NaN, so device arrays take it; the host
-    keeps the cheaper maximum (clip costs ~2 us more on small arrays)."""
-    zero = x.dtype.type(0)
-    if type(x) is np.ndarray:
-        return np.maximum(zero, x)
-    return xp.clip(x, zero, x.dtype.type(np.inf)).astype(x.dtype, copy=False)
+    NumPy's maximum gives its second operand on ties, so maximum(0, x) keeps x's -0. on the
+    host; CUDA's max (CuPy's maximum) orders +0. above -0. whatever the operand order
+    (relu(-0.) came back +0. on an H200). CuPy's clip keeps x on ties and NaN: device arrays
+    take it (the host keeps maximum, inline: clip costs ~2 us more on small arrays)."""
+    return xp.clip(x, x.dtype.type(0), x.dtype.type(np.inf)).astype(x.dtype, copy=False)
 
 
 class Relu(_Pointwise):
@@ -81,7 +78,9 @@ class Relu(_Pointwise):
             return _relu_flat(x)
         if x.dtype.kind != "f":  # quantized payloads take x first; no signed zeros there
             return xp.maximum(x, x.dtype.type(0))
-        return _positive_part(xp, x)
+        if type(x) is np.ndarray:  # x second: NumPy gives it on ties, torch's -0. for -0.
+            return np.maximum(x.dtype.type(0), x)
+        return _device_positive_part(xp, x)
 
     def backward(self, grad):
         return ReluBackward.apply(self.saved_output(), grad)
@@ -279,9 +278,10 @@ class Elu(_Pointwise):
         xp.expm1(neg, out=neg)
         if self.alpha != 1:
             neg *= self.alpha
-        # minimum (not fmin) propagates NaN; the positive part keeps -0. (on NumPy and CUDA:
-        # see _positive_part) and expm1(-0.) is -0.: torch's -0. for -0.
-        neg += _positive_part(xp, x)
+        # minimum (not fmin) propagates NaN; the positive part keeps -0. (NumPy's maximum
+        # gives x, its second operand, on ties; see _device_positive_part) and expm1(-0.) is
+        # -0.: torch's -0. for -0.
+        neg += np.maximum(zero, x) if type(x) is np.ndarray else _device_positive_part(xp, x)
         if self.scale != 1:
             neg *= self.scale
         return neg
