@@ -20,48 +20,51 @@ xp path (a thread looping over a long row is slow).
 """
 
 from .. import backend as _backend
-from ._cupy_kernels import _OPTIONS, ENABLED, FLOATS, _run
+from ._cupy_kernels import ENABLED, FLOATS
+from ._cupy_rows import launch_rows, raw_rows_kernel
 
 _FLOATS = ("float32", "float64")
 _MAX_KEYS = 1024
 
 # the maximum propagates NaN (as xp's max), so a row with a NaN score is NaN throughout
 _SOFTMAX = """
-const ptrdiff_t base = i * m;
-const ptrdiff_t l = i % L;
-const ptrdiff_t lim = (causal && l + 1 < m) ? l + 1 : m;
-T mx = s[base] * scale;
-for (ptrdiff_t j = 1; j < lim; ++j) {
-    const T v = s[base + j] * scale;
+const long long base = i * m;
+const T sc = (T)scale;  // rounded to T, as the xp code's scalar
+const long long l = i % L;
+const long long lim = (causal && l + 1 < m) ? l + 1 : m;
+T mx = s[base] * sc;
+for (long long j = 1; j < lim; ++j) {
+    const T v = s[base + j] * sc;
     if (v > mx || v != v) mx = v;
 }
 const bool none = safe && mx < (T)0 && isinf(mx);
 dead[i] = none;
 if (none) {
-    for (ptrdiff_t j = 0; j < m; ++j) s[base + j] = (T)0;
+    for (long long j = 0; j < m; ++j) s[base + j] = (T)0;
 } else {
     double z = 0;
-    for (ptrdiff_t j = 0; j < lim; ++j) {
-        const T e = exp(s[base + j] * scale - mx);
+    for (long long j = 0; j < lim; ++j) {
+        const T e = exp(s[base + j] * sc - mx);
         s[base + j] = e;
         z += (double)e;
     }
-    for (ptrdiff_t j = lim; j < m; ++j) s[base + j] = (T)0;
+    for (long long j = lim; j < m; ++j) s[base + j] = (T)0;
     const T zt = (T)z;
-    for (ptrdiff_t j = 0; j < lim; ++j) s[base + j] = s[base + j] / zt;
+    for (long long j = 0; j < lim; ++j) s[base + j] = s[base + j] / zt;
 }
 """
 
 # row i = (b, l) of the (B, L, m) weights; its transposes go to (b, j, l) of (B, m, L)
 _SOFTMAX_GRAD = """
-const ptrdiff_t base = i * m, b = i / L, l = i - b * L, tb = b * m * L + l;
+const long long base = i * m, b = i / L, l = i - b * L, tb = b * m * L + l;
+const T sc = (T)scale;
 double acc = 0;
-for (ptrdiff_t j = 0; j < m; ++j) acc += (double)dp[base + j] * (double)p[base + j];
+for (long long j = 0; j < m; ++j) acc += (double)dp[base + j] * (double)p[base + j];
 const T dot = (T)acc;
-for (ptrdiff_t j = 0; j < m; ++j) {
+for (long long j = 0; j < m; ++j) {
     const T pj = p[base + j];
     const T d = (dp[base + j] - dot) * pj;
-    const T v = d * scale;
+    const T v = d * sc;
     dp[base + j] = v;
     dst[tb + j * L] = v;
     pt[tb + j * L] = pj;
@@ -70,43 +73,33 @@ for (ptrdiff_t j = 0; j < m; ++j) {
 
 
 _SOFTMAX_ROWS = """
-const ptrdiff_t base = i * m;
+const long long base = i * m;
 T mx = x[base];
-for (ptrdiff_t j = 1; j < m; ++j) {
+for (long long j = 1; j < m; ++j) {
     const T v = x[base + j];
     if (v > mx || v != v) mx = v;
 }
 double z = 0;
-for (ptrdiff_t j = 0; j < m; ++j) {
+for (long long j = 0; j < m; ++j) {
     const T e = exp(x[base + j] - mx);
     y[base + j] = e;
     z += (double)e;
 }
 const T r = (T)1 / (T)z;
-for (ptrdiff_t j = 0; j < m; ++j) y[base + j] = y[base + j] * r;
+for (long long j = 0; j < m; ++j) y[base + j] = y[base + j] * r;
 """
 
 _SOFTMAX_ROWS_GRAD = """
-const ptrdiff_t base = i * m;
+const long long base = i * m;
 double acc = 0;
-for (ptrdiff_t j = 0; j < m; ++j) acc += (double)(g[base + j] * y[base + j]);
+for (long long j = 0; j < m; ++j) acc += (double)(g[base + j] * y[base + j]);
 const T dot = (T)acc;
-for (ptrdiff_t j = 0; j < m; ++j) {
+for (long long j = 0; j < m; ++j) {
     const T yj = y[base + j];
     const T t = g[base + j] * yj;
     gx[base + j] = t - yj * dot;
 }
 """
-
-
-def _make_softmax_rows(cp):
-    return cp.ElementwiseKernel("raw T x, int64 m", "raw T y", _SOFTMAX_ROWS,
-                                "numtorch_softmax_rows", options=_OPTIONS)
-
-
-def _make_softmax_rows_grad(cp):
-    return cp.ElementwiseKernel("raw T y, raw T g, int64 m", "raw T gx", _SOFTMAX_ROWS_GRAD,
-                                "numtorch_softmax_rows_grad", options=_OPTIONS)
 
 
 def softmax_rows(x):
@@ -121,7 +114,7 @@ def softmax_rows(x):
     if not _backend.DEVICE_C_CONTIGUOUS(x):  # torch's result is row-major in any case
         x = _cupy.cp.ascontiguousarray(x)
     y = _cupy.cp.empty(x.shape, dtype=x.dtype)
-    return _run("numtorch_softmax_rows", _make_softmax_rows, x, m, y, size=x.size // m)
+    return y if launch_rows(_SOFTMAX_ROWS_K, x.dtype, x.size // m, (x, m, y)) else None
 
 
 def softmax_rows_grad(y, g):
@@ -135,20 +128,20 @@ def softmax_rows_grad(y, g):
     from . import _cupy
 
     gx = _cupy.cp.empty_like(y)
-    return _run("numtorch_softmax_rows_grad", _make_softmax_rows_grad, y, g, m, gx,
-                size=y.size // m)
+    return gx if launch_rows(_SOFTMAX_ROWS_GRAD_K, y.dtype, y.size // m, (y, g, m, gx)) else None
 
 
-def _make_softmax(cp):
-    return cp.ElementwiseKernel(
-        "T scale, int64 m, int64 L, bool safe, bool causal", "raw T s, raw bool dead", _SOFTMAX,
-        "numtorch_attn_softmax", options=_OPTIONS)
-
-
-def _make_softmax_grad(cp):
-    return cp.ElementwiseKernel(
-        "raw T p, T scale, int64 m, int64 L", "raw T dp, raw T dst, raw T pt", _SOFTMAX_GRAD,
-        "numtorch_attn_softmax_grad", options=_OPTIONS)
+_SOFTMAX_K = raw_rows_kernel(
+    "numtorch_attn_softmax", "double scale, long long m, long long L, bool safe, bool causal, "
+    "T* s, bool* dead", _SOFTMAX)
+_SOFTMAX_GRAD_K = raw_rows_kernel(
+    "numtorch_attn_softmax_grad", "const T* p, double scale, long long m, long long L, "
+    "T* dp, T* dst, T* pt", _SOFTMAX_GRAD)
+_SOFTMAX_ROWS_K = raw_rows_kernel(
+    "numtorch_softmax_rows", "const T* x, long long m, T* y", _SOFTMAX_ROWS)
+_SOFTMAX_ROWS_GRAD_K = raw_rows_kernel(
+    "numtorch_softmax_rows_grad", "const T* y, const T* g, long long m, T* gx",
+    _SOFTMAX_ROWS_GRAD)
 
 
 def attention_rows_ok(s_shape, dtype):
@@ -171,9 +164,9 @@ def attention_softmax(s, scale, safe, causal=False):
     rows = s.size // m
     dead = _cupy.cp.empty(rows, dtype=bool)
     length = s.shape[-2] if s.ndim > 1 else 1
-    out = _run("numtorch_attn_softmax", _make_softmax, s.dtype.type(scale), m, length,
-               bool(safe), bool(causal), s, dead, size=rows)
-    return None if out is None else dead
+    ok = launch_rows(_SOFTMAX_K, s.dtype, rows, (float(scale), m, length, bool(safe),
+                                                 bool(causal), s, dead))
+    return dead if ok else None
 
 
 def attention_softmax_grad(p, dp, scale):
@@ -186,6 +179,6 @@ def attention_softmax_grad(p, dp, scale):
     b, length, m = p.shape
     dst = cp.empty((b, m, length), dtype=p.dtype)
     pt = cp.empty((b, m, length), dtype=p.dtype)
-    out = _run("numtorch_attn_softmax_grad", _make_softmax_grad, p, p.dtype.type(scale), m,
-               length, dp, dst, pt, size=b * length)
-    return None if out is None else (dst, pt)
+    ok = launch_rows(_SOFTMAX_GRAD_K, p.dtype, b * length, (p, float(scale), m, length, dp,
+                                                            dst, pt))
+    return (dst, pt) if ok else None

@@ -15,23 +15,47 @@ ulp or two of the exact value). Rows longer than ``_MAX_ROW`` or too few rows to
 GPU keep the reduction-based path (a thread looping over a long row is slow).
 """
 
-from ._cupy_kernels import _OPTIONS, ENABLED, FLOATS, _run
+from ._cupy_kernels import _OPTIONS, ENABLED, FLOATS, _launch
 
 _FLOATS = FLOATS  # dtypes: NumPy's dtype.name is slow
 _MAX_ROW = 1024  # values per row for the one-thread-per-row kernels
 _MIN_ROWS = 64
 _CHUNK = 32  # rows per partial column sum
+_BLOCK = 128
+
+
+def raw_rows_kernel(name, params, body):
+    """``{dtype char: (cache key, maker)}`` of the ``RawKernel`` ``name``: thread ``i`` of a
+    grid-stride loop over ``count`` runs ``body``, with ``T`` the float type. A raw launch
+    passes its argument tuple as it is, where an ``ElementwiseKernel`` analyses every
+    argument at each call (~20 us of host time)."""
+    source = (f'extern "C" __global__ void {name}({params}, long long count) {{\n'
+              "for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count;"
+              " i += (long long)gridDim.x * blockDim.x) {\n" + body + "}\n}\n")
+
+    def maker(ctype):
+        return lambda cp: cp.RawKernel(f"typedef {ctype} T;\n{source}", name, options=_OPTIONS)
+
+    return {"f": (name + "_f", maker("float")), "d": (name + "_d", maker("double"))}
+
+
+def launch_rows(kernels, dtype, count, args):
+    """Launch one of ``raw_rows_kernel``'s kernels for ``dtype`` over ``count`` threads;
+    False (and never again) when it cannot be built."""
+    key, make = kernels[dtype.char]
+    grid = (min((count + _BLOCK - 1) // _BLOCK, 1 << 16),)
+    return _launch(key, make, grid, (_BLOCK,), args + (count,))
 
 _FORWARD = """
-const ptrdiff_t base = i * n;
+const long long base = i * n;
 double s = 0;
-for (ptrdiff_t j = 0; j < n; ++j) s += (double)x[base + j];
+for (long long j = 0; j < n; ++j) s += (double)x[base + j];
 const T mean = (T)(s / (double)n);
 double s2 = 0;
-for (ptrdiff_t j = 0; j < n; ++j) { const double d = (double)(x[base + j] - mean); s2 += d * d; }
+for (long long j = 0; j < n; ++j) { const double d = (double)(x[base + j] - mean); s2 += d * d; }
 const T iv = (T)(1.0 / sqrt(s2 / (double)n + (double)eps));
 invstd[i] = iv;
-for (ptrdiff_t j = 0; j < n; ++j) {
+for (long long j = 0; j < n; ++j) {
     const T d = (x[base + j] - mean) * iv;
     data[base + j] = d;
     const T t = d * w[j];
@@ -40,15 +64,15 @@ for (ptrdiff_t j = 0; j < n; ++j) {
 """
 
 _GRAD_ROWS = """
-const ptrdiff_t base = i * n;
+const long long base = i * n;
 double sh = 0, shx = 0;
-for (ptrdiff_t j = 0; j < n; ++j) {
+for (long long j = 0; j < n; ++j) {
     const T h = gy[base + j] * w[j];
     sh += (double)h;
     shx += (double)h * (double)data[base + j];
 }
 const T mh = (T)(sh / (double)n), mhx = (T)(shx / (double)n), iv = invstd[i];
-for (ptrdiff_t j = 0; j < n; ++j) {
+for (long long j = 0; j < n; ++j) {
     const T h = gy[base + j] * w[j];
     const T t = (h - mh) - data[base + j] * mhx;
     gx[base + j] = t * iv;
@@ -57,10 +81,10 @@ for (ptrdiff_t j = 0; j < n; ++j) {
 
 # partial column sums: thread i owns column i % n of the chunk i / n of ``chunk`` rows
 _GRAD_COLS_PART = """
-const ptrdiff_t col = i % n, c = i / n;
-const ptrdiff_t r1 = min(rows, (c + 1) * chunk);
+const long long col = i % n, c = i / n;
+const long long r1 = min(rows, (c + 1) * chunk);
 double sw = 0, sb = 0;
-for (ptrdiff_t r = c * chunk; r < r1; ++r) {
+for (long long r = c * chunk; r < r1; ++r) {
     const T g = gy[r * n + col];
     sb += (double)g;
     sw += (double)g * (double)data[r * n + col];
@@ -71,35 +95,24 @@ pb[i] = sb;
 
 _GRAD_COLS = """
 double sw = 0, sb = 0;
-for (ptrdiff_t c = 0; c < chunks; ++c) { sw += pw[c * n + i]; sb += pb[c * n + i]; }
+for (long long c = 0; c < chunks; ++c) { sw += pw[c * n + i]; sb += pb[c * n + i]; }
 gw[i] = (T)sw;
 gb[i] = (T)sb;
 """
 
 
-def _make_forward(cp):
-    return cp.ElementwiseKernel(
-        "raw T x, raw T w, raw T b, T eps, int64 n, int32 has_b", "raw T data, raw T y, raw T invstd",
-        _FORWARD, "numtorch_ln_forward", options=_OPTIONS)
-
-
-def _make_grad_rows(cp):
-    return cp.ElementwiseKernel(
-        "raw T gy, raw T data, raw T invstd, raw T w, int64 n", "raw T gx", _GRAD_ROWS,
-        "numtorch_ln_grad_rows", options=_OPTIONS)
-
-
-def _make_grad_cols_part(cp):
-    return cp.ElementwiseKernel(
-        "raw T gy, raw T data, int64 rows, int64 n, int64 chunk",
-        "raw float64 pw, raw float64 pb", _GRAD_COLS_PART, "numtorch_ln_grad_cols_part",
-        options=_OPTIONS)
-
-
-def _make_grad_cols(cp):
-    return cp.ElementwiseKernel(
-        "raw float64 pw, raw float64 pb, int64 chunks, int64 n", "raw T gw, raw T gb",
-        _GRAD_COLS, "numtorch_ln_grad_cols", options=_OPTIONS)
+_FORWARD_K = raw_rows_kernel(
+    "numtorch_ln_forward", "const T* x, const T* w, const T* b, double eps, long long n, "
+    "bool has_b, T* data, T* y, T* invstd", _FORWARD)
+_GRAD_ROWS_K = raw_rows_kernel(
+    "numtorch_ln_grad_rows", "const T* gy, const T* data, const T* invstd, const T* w, "
+    "long long n, T* gx", _GRAD_ROWS)
+_GRAD_COLS_PART_K = raw_rows_kernel(
+    "numtorch_ln_grad_cols_part", "const T* gy, const T* data, long long rows, long long n, "
+    "long long chunk, double* pw, double* pb", _GRAD_COLS_PART)
+_GRAD_COLS_K = raw_rows_kernel(
+    "numtorch_ln_grad_cols", "const double* pw, const double* pb, long long chunks, "
+    "long long n, T* gw, T* gb", _GRAD_COLS)
 
 
 def layer_norm_rows_ok(x, n, w, b):
@@ -123,9 +136,10 @@ def layer_norm_forward(x, w, b, n, eps):
     rows = x.size // n
     data, y = cp.empty_like(x), cp.empty_like(x)
     invstd = cp.empty(rows, dtype=x.dtype)
-    out = _run("numtorch_ln_forward", _make_forward, x, w, w if b is None else b,
-               x.dtype.type(eps), n, int(b is not None), data, y, invstd, size=rows)
-    return None if out is None else (y, data, invstd)
+    if not launch_rows(_FORWARD_K, x.dtype, rows, (x, w, w if b is None else b, float(eps), n,
+                                                   b is not None, data, y, invstd)):
+        return None
+    return y, data, invstd
 
 
 def layer_norm_grad_input(gy, data, invstd, w, n):
@@ -135,9 +149,9 @@ def layer_norm_grad_input(gy, data, invstd, w, n):
     from . import _cupy
 
     gx = _cupy.cp.empty_like(gy)
-    out = _run("numtorch_ln_grad_rows", _make_grad_rows, gy, data, invstd, w, n, gx,
-               size=gy.size // n)
-    return None if out is None else gx
+    if not launch_rows(_GRAD_ROWS_K, gy.dtype, gy.size // n, (gy, data, invstd, w, n, gx)):
+        return None
+    return gx
 
 
 def layer_norm_grad_params(gy, data, n, w_shape, b_shape):
@@ -152,11 +166,10 @@ def layer_norm_grad_params(gy, data, n, w_shape, b_shape):
     rows = gy.size // n
     chunks = -(-rows // _CHUNK)
     pw, pb = cp.empty(chunks * n, dtype=cp.float64), cp.empty(chunks * n, dtype=cp.float64)
-    if _run("numtorch_ln_grad_cols_part", _make_grad_cols_part, gy, data, rows, n, _CHUNK,
-            pw, pb, size=chunks * n) is None:
+    if not launch_rows(_GRAD_COLS_PART_K, gy.dtype, chunks * n,
+                       (gy, data, rows, n, _CHUNK, pw, pb)):
         return None
     gw, gb = cp.empty(w_shape, dtype=gy.dtype), cp.empty(b_shape or n, dtype=gy.dtype)
-    if _run("numtorch_ln_grad_cols", _make_grad_cols, pw, pb, chunks, n, gw, gb,
-            size=n) is None:
+    if not launch_rows(_GRAD_COLS_K, gy.dtype, n, (pw, pb, chunks, n, gw, gb)):
         return None
     return gw, gb

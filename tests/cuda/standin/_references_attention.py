@@ -1,5 +1,6 @@
 """NumPy references of the whole-row attention softmax kernels
-(``numtorch/backend/_cupy_attention.py``), written from the math they compute."""
+(``numtorch/backend/_cupy_attention.py``, RawKernels: the arguments in their C parameter order,
+the thread count last), written from the math they compute."""
 
 import numpy as np
 
@@ -7,7 +8,7 @@ from ._kernels import reference
 
 
 @reference("numtorch_attn_softmax")
-def attn_softmax(scale, m, L, safe, causal, s, dead):
+def attn_softmax(scale, m, L, safe, causal, s, dead, count):
     rows = s.size // m
     a = s.reshape(rows, m)
     v = a * s.dtype.type(scale)
@@ -26,7 +27,7 @@ def attn_softmax(scale, m, L, safe, causal, s, dead):
 
 
 @reference("numtorch_attn_softmax_grad")
-def attn_softmax_grad(p, scale, m, L, dp, dst, pt):
+def attn_softmax_grad(p, scale, m, L, dp, dst, pt, count):
     b = p.size // (m * L)
     p3, d3 = p.reshape(b, L, m), dp.reshape(b, L, m)
     dot = np.einsum("blm,blm->bl", d3.astype(np.float64), p3.astype(np.float64))
@@ -39,7 +40,7 @@ def attn_softmax_grad(p, scale, m, L, dp, dst, pt):
 
 
 @reference("numtorch_softmax_rows")
-def softmax_rows(x, m, y):
+def softmax_rows(x, m, y, count):
     a = x.reshape(-1, m)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         e = np.exp(a - a.max(axis=1, keepdims=True))
@@ -48,7 +49,7 @@ def softmax_rows(x, m, y):
 
 
 @reference("numtorch_softmax_rows_grad")
-def softmax_rows_grad(y, g, m, gx):
+def softmax_rows_grad(y, g, m, gx, count):
     y2, g2 = y.reshape(-1, m), g.reshape(-1, m)
     t = g2 * y2
     dot = t.sum(axis=1, dtype=np.float64, keepdims=True).astype(y.dtype)

@@ -1,5 +1,6 @@
-"""NumPy references of the whole-row layer-norm kernels (``numtorch/backend/_cupy_rows.py``),
-written from the math they compute: row sums in float64, rounded to the array's dtype where
+"""NumPy references of the whole-row layer-norm kernels (``numtorch/backend/_cupy_rows.py``,
+RawKernels: the arguments in their C parameter order, the thread count last), written from the
+math they compute: row sums in float64, rounded to the array's dtype where
 the kernels round (the mean, the mean of h and of h * xhat, invstd, the column sums)."""
 
 import numpy as np
@@ -8,7 +9,7 @@ from ._kernels import reference
 
 
 @reference("numtorch_ln_forward")
-def ln_forward(x, w, b, eps, n, has_b, data, y, invstd):
+def ln_forward(x, w, b, eps, n, has_b, data, y, invstd, count):
     t = x.dtype.type
     x2 = x.reshape(-1, n)
     rows = x2.shape[0]
@@ -27,7 +28,7 @@ def ln_forward(x, w, b, eps, n, has_b, data, y, invstd):
 
 
 @reference("numtorch_ln_grad_rows")
-def ln_grad_rows(gy, data, invstd, w, n, gx):
+def ln_grad_rows(gy, data, invstd, w, n, gx, count):
     g2, d2 = gy.reshape(-1, n), data.reshape(-1, n)
     h = g2 * w.reshape(-1)[:n]
     mh = (h.sum(axis=1, dtype=np.float64) / n).astype(gy.dtype).reshape(-1, 1)
@@ -38,7 +39,7 @@ def ln_grad_rows(gy, data, invstd, w, n, gx):
 
 
 @reference("numtorch_ln_grad_cols_part")
-def ln_grad_cols_part(gy, data, rows, n, chunk, pw, pb):
+def ln_grad_cols_part(gy, data, rows, n, chunk, pw, pb, count):
     g2 = gy.reshape(-1)[:rows * n].reshape(rows, n).astype(np.float64)
     d2 = data.reshape(-1)[:rows * n].reshape(rows, n).astype(np.float64)
     chunks = pw.size // n
@@ -50,6 +51,6 @@ def ln_grad_cols_part(gy, data, rows, n, chunk, pw, pb):
 
 
 @reference("numtorch_ln_grad_cols")
-def ln_grad_cols(pw, pb, chunks, n, gw, gb):
+def ln_grad_cols(pw, pb, chunks, n, gw, gb, count):
     gw.reshape(-1)[:n] = pw.reshape(chunks, n).sum(axis=0).astype(gw.dtype)
     gb.reshape(-1)[:n] = pb.reshape(chunks, n).sum(axis=0).astype(gb.dtype)
