@@ -15,7 +15,7 @@ from .. import _dtype
 from .._tensor import Tensor, _make
 from ..autograd import graph as _graph
 from ..autograd.graph import Op
-from ..backend import helpers_for
+from ..backend import helpers_for, is_device_array
 from ._accumulate import fsum, is_half
 from ._intraop import split
 from ._util import canonical_dim
@@ -162,7 +162,7 @@ class Softmax(Op):
             y = np.empty_like(x)
             _over_rows(_softmax_block, (x, y), x.shape[-1], 4)
             return self.save_output(y)
-        if d == x.ndim - 1 and type(x) is not np.ndarray:  # a GPU: one row kernel
+        if d == x.ndim - 1 and is_device_array(x):  # a GPU: one row kernel (not meta)
             y = helpers_for(self.xp).softmax_rows(x)
             if y is not None:
                 return self.save_output(y)
@@ -188,7 +188,7 @@ class SoftmaxBackward(Op):
             out = np.empty_like(y)
             _over_rows(_softmax_grad_block, (y, g, out), y.shape[-1], 3)
             return out
-        if self.dim == y.ndim - 1 and type(y) is not np.ndarray:  # a GPU: one row kernel
+        if self.dim == y.ndim - 1 and is_device_array(y):  # a GPU: one row kernel
             out = helpers_for(self.xp).softmax_rows_grad(y, g)
             if out is not None:
                 return out
