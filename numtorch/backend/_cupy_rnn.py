@@ -187,13 +187,13 @@ def lstm_seq_forward(wq, hfull, acts, cs, tcs, xq):
     hrow = hfull.shape[1] * bsz
     grid, block = ((n * bsz + _BLOCK - 1) // _BLOCK,), (_BLOCK,)
     key, make = _raw(_STEP_SRC, "numtorch_lstm_seq_step", acts.dtype)
-    gemm(0)
+    gemm(0, 0, 0)
     if not _launch(key, make, grid, block, (xq, xrow, has, 0, n, bsz, hrow, acts, cs, tcs,
                                             hfull)):
         return False
     kernel = _kernel(key, make)  # built and run: no fallback from here
     for t in range(1, steps):
-        gemm(t)
+        gemm(0, t, t)
         kernel(grid, block, (xq, xrow, has, t, n, bsz, hrow, acts, cs, tcs, hfull))
     return True
 
@@ -220,18 +220,19 @@ def lstm_seq_backward(wt, go, acts, cs, tcs, dh, dc, dz, first_gemm):
         return False
     kernel = _kernel(key, make)
     if t or first_gemm:
-        gemm(t)
+        gemm(0, t, 0)
     for t in range(steps - 2, -1, -1):
         kernel(grid, block, (go, acts, cs, tcs, t, n, bsz, dh, dc, dz))
         if t or first_gemm:
-            gemm(t)
+            gemm(0, t, 0)
     return True
 
 
 # -- the recurrent GEMM ---------------------------------------------------------------------------
 class _StepGemm:
-    """``c[t] = a @ b[t]`` for C-contiguous device arrays, where ``a`` is a fixed (M, K) matrix
-    and each of ``b``, ``c`` is either fixed (2-D) or a stack whose step ``t`` is a matrix.
+    """``gemm(ta, tb, tc)``: ``c[tc] = a[ta] @ b[tb]`` for C-contiguous device arrays, each
+    operand either one fixed matrix (2-D, its step ignored) or a stack whose step ``t`` is a
+    matrix (3-D).
 
     ``cupy.matmul`` on 2-D arrays ends in one ``cublasGemmEx`` call, after ~20 Python-level
     steps (result dtype, compute capability, transposed views, overlap checks) and a view per
@@ -246,13 +247,12 @@ class _StepGemm:
 
         cp = _cupy.cp
         self.a, self.b, self.c = a, b, c
-        b0 = b if b.ndim == 2 else b[0]
-        c0 = c if c.ndim == 2 else c[0]
+        a0, b0, c0 = (x if x.ndim == 2 else x[0] for x in (a, b, c))
         item = a.itemsize
-        self.b_step = b.strides[0] if b.ndim == 3 else 0
-        self.c_step = c.strides[0] if c.ndim == 3 else 0
+        self.a_step, self.b_step, self.c_step = (x.strides[0] if x.ndim == 3 else 0
+                                                 for x in (a, b, c))
         plan = _gemm_plan(cp, a.dtype)
-        rows, k = a.shape
+        rows, k = a0.shape
         cols = b0.shape[1]
         self.call = None
         if plan is None or (rows == 1 and cols == 1):
@@ -261,7 +261,7 @@ class _StepGemm:
         cublas, compute, algo = plan
         # CuPy's dot: A^T B as (k, rows) and (k, cols) operands, each given to cuBLAS as it
         # lies (an F-ordered one as is, a C-ordered one transposed), computing C^T = B^T A
-        ta, lda = _cublas_layout(a.T, 0, item)
+        ta, lda = _cublas_layout(a0.T, 0, item)
         tb, ldb = _cublas_layout(b0, 1, item)
         dtype_code = 0 if a.dtype.char == "f" else 1  # CUDA_R_32F, CUDA_R_64F
         self.one = np.ones(1, a.dtype)
@@ -269,18 +269,35 @@ class _StepGemm:
         self.call = cublas.gemmEx
         self.handle = cp.cuda.device.get_cublas_handle()
         self.head = (tb, ta, cols, rows, k, self.one.ctypes.data)
-        self.b_ptr, self.b_args = b0.data.ptr, (dtype_code, ldb, a.data.ptr, dtype_code, lda,
-                                                self.zero.ctypes.data)
+        self.b_ptr, self.b_args = b0.data.ptr, (dtype_code, ldb)
+        self.a_ptr, self.a_args = a0.data.ptr, (dtype_code, lda, self.zero.ctypes.data)
         self.c_ptr, self.c_args = c0.data.ptr, (dtype_code, cols, compute, algo)
 
-    def __call__(self, t):
+    def __call__(self, ta, tb, tc):
         call = self.call
         if call is None:
-            b, c = self.b, self.c
-            self.matmul(self.a, b if b.ndim == 2 else b[t], out=c if c.ndim == 2 else c[t])
+            a, b, c = self.a, self.b, self.c
+            self.matmul(a if a.ndim == 2 else a[ta], b if b.ndim == 2 else b[tb],
+                        out=c if c.ndim == 2 else c[tc])
             return
-        call(self.handle, *self.head, self.b_ptr + t * self.b_step, *self.b_args,
-             self.c_ptr + t * self.c_step, *self.c_args)
+        call(self.handle, *self.head, self.b_ptr + tb * self.b_step, *self.b_args,
+             self.a_ptr + ta * self.a_step, *self.a_args, self.c_ptr + tc * self.c_step,
+             *self.c_args)
+
+
+def step_gemm(a, b, c):
+    """The recurrent GEMM of a loop over time on the GPU, its arguments worked out once:
+    ``gemm(ta, tb, tc)`` computes ``c[tc] = a[ta] @ b[tb]``, each operand a C-ordered matrix
+    (2-D, the same every step) or a C-ordered stack of them (3-D, indexed by the step), as
+    ``cupy.matmul`` would (the same cuBLAS call). None when the operands do not suit (the
+    caller keeps its ``matmul``)."""
+    if not _usable(a, b, c) or not 2 <= min(a.ndim, b.ndim, c.ndim) <= max(
+            a.ndim, b.ndim, c.ndim) <= 3 or not a.size or not b.size:
+        return None
+    rows, k = a.shape[-2:]
+    if b.shape[-2] != k or c.shape[-2:] != (rows, b.shape[-1]) or not c.size:
+        return None
+    return _StepGemm(a, b, c)
 
 
 def _cublas_layout(m, trans, item):

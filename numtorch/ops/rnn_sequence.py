@@ -150,6 +150,12 @@ def _feature_major(xp, g):
     return xp.ascontiguousarray(g.transpose(0, 2, 1))
 
 
+def _step_gemm(xp, a, b, c):
+    """On a GPU, the loop's recurrent GEMM with its cuBLAS arguments worked out once
+    (``gemm(ta, tb, tc)``: ``c[tc] = a[ta] @ b[tb]``, see backend ``step_gemm``); else None."""
+    return helpers_for(xp).step_gemm(a, b, c) if is_device_array(a) else None
+
+
 def _gate_rows(xp, w, n, rows=None):
     """``w``'s 4H gate rows in the loop's order [i f o g], the sigmoid gates' rows halved
     (into ``rows`` when given)."""
@@ -523,10 +529,13 @@ class GRUSequence(_Sequence):
         hs = xp.empty((steps + 1, batch, n), dt)
         hs[0] = h0
         gh = xp.empty((batch, gates), dt)
+        gemm = _step_gemm(xp, hs, wt, gh)  # on a GPU: one cuBLAS call a step, no views
         with _blas_threads(batch * gates * n):
             blocks = _row_blocks(wt, gates, n, batch)  # here blocks of gh's columns
             for t in range(steps):
-                if blocks is None:
+                if gemm is not None:
+                    gemm(t, 0, 0)
+                elif blocks is None:
                     xp.matmul(hs[t], wt, out=gh)
                 else:
                     for lo, hi in blocks:
@@ -573,7 +582,12 @@ class GRUSequence(_Sequence):
         with _blas_threads(batch * 3 * n * n):
             blocks = _row_blocks(w, n, 3 * n, batch)  # blocks of dh's columns
             # two buffers in turn: a step reads the old dh after its GEMM wrote the new one
-            bufs = None if blocks is None else xp.empty((2, batch, n), nn_.dtype)
+            gemm = None
+            if is_device_array(w):
+                bufs = xp.empty((2, batch, n), nn_.dtype)
+                gemm = _step_gemm(xp, dgh, w, bufs)
+            else:
+                bufs = None if blocks is None else xp.empty((2, batch, n), nn_.dtype)
             for t in range(steps - 1, -1, -1):
                 dh += go[t]
                 if mask is not None:
@@ -582,7 +596,10 @@ class GRUSequence(_Sequence):
                 xp.multiply(fac[t].reshape(batch, 3, n), dh[:, None, :],
                             out=gt.reshape(batch, 3, n))
                 xp.multiply(fac_n[t], dh, out=dxn[t])
-                if blocks is None:
+                if gemm is not None:
+                    gemm(t, 0, t % 2)
+                    dh_next = bufs[t % 2]
+                elif blocks is None:
                     dh_next = gt @ w
                 else:
                     dh_next = bufs[t % 2]
@@ -624,10 +641,14 @@ class RNNSequence(_Sequence):
         hs = xp.empty((steps + 1, batch, n), xs.dtype)
         hs[0] = h0
         tanh = self.nonlinearity == "tanh"
+        gemm = _step_gemm(xp, hs, wt, hs)  # on a GPU: one cuBLAS call a step, no views
         with _blas_threads(batch * n * n):
             for t in range(steps):
                 h = hs[t + 1]
-                xp.matmul(hs[t], wt, out=h)
+                if gemm is not None:
+                    gemm(t, 0, t + 1)
+                else:
+                    xp.matmul(hs[t], wt, out=h)
                 h += xs[t]
                 if tanh:
                     xp.tanh(h, out=h)
@@ -648,13 +669,19 @@ class RNNSequence(_Sequence):
         fac = 1 - h * h if self.nonlinearity == "tanh" else (h > 0).astype(h.dtype)
         da = xp.empty_like(fac)
         dh = ghn.astype(h.dtype, copy=True)
+        buf = xp.empty_like(dh) if is_device_array(w) else None
+        gemm = None if buf is None else _step_gemm(xp, da, w, buf)
         with _blas_threads(batch * n * n):
             for t in range(steps - 1, -1, -1):
                 dh += go[t]
                 if mask is not None:
                     dh, pass_h = self._split_masked(xp, dh, mask[t])
                 xp.multiply(dh, fac[t], out=da[t])
-                dh = da[t] @ w
+                if gemm is not None:  # dh is dead here (da[t] holds what it gave)
+                    gemm(t, 0, 0)
+                    dh = buf
+                else:
+                    dh = da[t] @ w
                 if mask is not None:
                     dh += pass_h
         dw = da.reshape(-1, n).T @ hs[:-1].reshape(-1, n)

@@ -181,3 +181,30 @@ def test_a_kernel_that_cannot_be_built_falls_back_to_the_xp_loop(kernel, monkeyp
     for a, b in zip(fused, mixed):
         np.testing.assert_array_equal(a, b)
     assert n_mixed > n_fused
+
+
+@pytest.mark.parametrize("kind", ["GRU", "RNN"])
+def test_gru_and_elman_recurrent_gemm_is_one_cublas_call_per_step(kind, monkeypatch):
+    """GRU and Elman layers on a GPU: each step's recurrent GEMM is one cublasGemmEx call on
+    precomputed addresses (forward and backward), bit for bit the matmul-per-step loops."""
+    from numtorch.backend import _cupy_rnn
+
+    def run():
+        numtorch.manual_seed(0)
+        m = getattr(numtorch.nn, kind)(3, 5, num_layers=2).cuda()
+        x = numtorch.from_numpy(np.random.default_rng(3).standard_normal((6, 2, 3))
+                                .astype(np.float32)).cuda().requires_grad_(True)
+        out, h = m(x)
+        (out.square().sum() + h.sum()).backward()
+        return [t.detach().cpu().numpy() for t in (out, h, x.grad)] + \
+            [p.grad.cpu().numpy() for p in m.parameters()]
+
+    calls = _spy_gemm(monkeypatch)
+    with standin.active():
+        direct = run()
+        n_direct = len(calls)
+        monkeypatch.setattr(_cupy_rnn, "_gemm_plan", lambda cp, dtype: None)
+        fallback = run()
+    assert n_direct == 2 * 6 * 2 and len(calls) == n_direct  # 6 steps, 2 layers, both ways
+    for a, b in zip(direct, fallback):
+        np.testing.assert_array_equal(a, b)
