@@ -1,7 +1,9 @@
 """Regenerate ``cupy_names.json`` from a real CuPy (run once per CuPy release; no GPU needed).
 
     pip install --target /tmp/cupy_site cupy-cuda12x
-    PYTHONPATH=/tmp/cupy_site python tests/cuda/standin/make_names.py
+    PYTHONPATH=/tmp/cupy_site python -P tests/cuda/standin/make_names.py
+
+(``-P``: this folder's ``_random.py`` would otherwise shadow CPython's ``_random`` module.)
 
 ``import cupy`` works on a machine without a GPU (only allocating fails), so the set of names CuPy
 offers, the keywords its functions take and the methods of ``cupy.ndarray`` are read from the
