@@ -14,6 +14,8 @@ numtorch ops, run under ``create_graph`` (so double backward works); the tests c
 with torch.
 """
 
+import functools
+
 import numpy as np
 
 from ..autograd.graph import Op
@@ -27,10 +29,21 @@ _BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 def _memory_order(a):
     """The leading dims of ``a`` sorted from the largest stride down, or None if in order."""
-    lead = a.ndim - 1
-    st = a.strides
-    perm = tuple(sorted(range(lead), key=lambda i: -st[i]))
+    return _order_of(a.strides[:-1])
+
+
+# (the permutation and its inverse are looked up per call: a handful of shapes per model, and
+# sorting them each time cost a few microseconds a call on a GPU's host-bound path)
+@functools.lru_cache(maxsize=256)
+def _order_of(strides):
+    lead = len(strides)
+    perm = tuple(sorted(range(lead), key=lambda i: -strides[i]))
     return None if perm == tuple(range(lead)) else perm
+
+
+@functools.lru_cache(maxsize=256)
+def _inverse(perm):
+    return tuple(sorted(range(len(perm)), key=perm.__getitem__)) + (len(perm),)
 
 
 def _rows(a, perm):
@@ -46,8 +59,7 @@ def _unfold(y2, shape, perm):
     if perm is None:
         return y2.reshape(shape[:-1] + y2.shape[-1:])
     y = y2.reshape(tuple(shape[i] for i in perm) + y2.shape[-1:])
-    inv = sorted(range(len(perm)), key=perm.__getitem__)
-    return y.transpose(tuple(inv) + (len(perm),))
+    return y.transpose(_inverse(perm))
 
 
 def _short_batch(rows, w):
