@@ -15,6 +15,7 @@ ulp or two of the exact value). Rows longer than ``_MAX_ROW`` or too few rows to
 GPU keep the reduction-based path (a thread looping over a long row is slow).
 """
 
+from .. import backend as _backend
 from ._cupy_kernels import _OPTIONS, ENABLED, FLOATS, _launch
 
 _FLOATS = FLOATS  # dtypes: NumPy's dtype.name is slow
@@ -120,10 +121,14 @@ def layer_norm_rows_ok(x, n, w, b):
     with the elementwise ``w`` (and ``b``): float32/float64, one dtype, contiguous, short
     rows, enough of them."""
     rows = x.size // n if n else 0
-    return (ENABLED[0] and x.dtype in _FLOATS and 0 < n <= _MAX_ROW and rows >= _MIN_ROWS
-            and x.flags.c_contiguous and all(
-                p is None or (p.dtype == x.dtype and p.size == n and p.flags.c_contiguous)
-                for p in (w, b)))
+    contiguous = _backend.DEVICE_C_CONTIGUOUS  # (CuPy's .flags is a new object each time)
+    if not (ENABLED[0] and x.dtype in _FLOATS and 0 < n <= _MAX_ROW and rows >= _MIN_ROWS
+            and contiguous(x)):
+        return False
+    for p in (w, b):
+        if p is not None and not (p.dtype == x.dtype and p.size == n and contiguous(p)):
+            return False
+    return True
 
 
 def layer_norm_forward(x, w, b, n, eps):

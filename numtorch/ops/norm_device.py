@@ -2,6 +2,7 @@
 with an elementwise weight, in the general path's roundings with fewer launches
 (``backend/_cupy_norm.py``: 8 -> 4 forward, 9 -> 4 for the input gradient)."""
 
+from .. import backend
 from ..backend import helpers_for, is_device_array, xp_of
 
 
@@ -40,9 +41,9 @@ def rows_backward(op, gy, w):
     whole-row kernels do not apply (the general path runs)."""
     nd, dims = gy.ndim, op.dims
     data, n = op.data, op.n
+    contiguous = backend.DEVICE_C_CONTIGUOUS  # (CuPy's .flags is a new object each time)
     if op.centered or w is None or not trailing(dims, nd) or data.shape != gy.shape or \
-            data.dtype != gy.dtype or not data.flags.c_contiguous or \
-            not op.invstd.flags.c_contiguous or \
+            data.dtype != gy.dtype or not contiguous(data) or not contiguous(op.invstd) or \
             (len(w.shape) == nd and all(w.shape[d] == 1 for d in dims)):
         return None
     helpers = helpers_for(op.xp)
