@@ -228,6 +228,81 @@ def lstm_seq_backward(wt, go, acts, cs, tcs, dh, dc, dz, first_gemm):
     return True
 
 
+# -- the Elman layer --------------------------------------------------------------------------
+_RNN_STEP_SRC = r"""
+extern "C" __global__ void numtorch_rnn_tanh_step(
+        const T* xs, long long step, long long nb, T* hs) {
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < nb;
+            i += (long long)gridDim.x * blockDim.x) {
+        const long long o = (step + 1) * nb + i;
+        T v = hs[o] + xs[step * nb + i];
+        hs[o] = tanh(v);
+    }
+}
+"""
+
+_RNN_GRAD_SRC = r"""
+extern "C" __global__ void numtorch_rnn_seq_grad(
+        const T* go, const T* fac, long long step, long long nb, T* dh, T* da) {
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < nb;
+            i += (long long)gridDim.x * blockDim.x) {
+        const long long s0 = step * nb + i;
+        T d = dh[i] + go[s0];
+        dh[i] = d;
+        da[s0] = d * fac[s0];
+    }
+}
+"""
+
+
+def rnn_tanh_forward(xs, wt, hs):
+    """The tanh Elman layer's forward loop over all steps: ``hs[t + 1]`` (B, H) = tanh(``hs[t]``
+    @ ``wt`` + ``xs[t]``), the GEMM then one kernel a step (the xp loop: GEMM, add, tanh).
+    False (nothing done that the xp loop does not redo) when the kernel does not apply."""
+    steps, bsz, n = xs.shape
+    if not steps or not xs.size or not _usable(xs, wt, hs) or hs.shape != (steps + 1, bsz, n):
+        return False
+    gemm = step_gemm(hs, wt, hs)
+    if gemm is None:
+        return False
+    nb = bsz * n
+    grid, block = ((nb + _BLOCK - 1) // _BLOCK,), (_BLOCK,)
+    key, make = _raw(_RNN_STEP_SRC, "numtorch_rnn_tanh_step", xs.dtype)
+    gemm(0, 0, 1)
+    if not _launch(key, make, grid, block, (xs, 0, nb, hs)):
+        return False
+    kernel = _kernel(key, make)
+    for t in range(1, steps):
+        gemm(t, 0, t + 1)
+        kernel(grid, block, (xs, t, nb, hs))
+    return True
+
+
+def rnn_seq_backward(w, go, fac, dh, da):
+    """The Elman layer's backward loop over all steps, last first: ``dh += go[t]``, ``da[t] =
+    dh * fac[t]`` in one kernel, then ``dh = da[t] @ w`` into ``dh`` (it is dead by then).
+    False (nothing done) when the kernel does not apply."""
+    steps, bsz, n = da.shape
+    if not steps or not da.size or not _usable(w, go, fac, dh, da) or \
+            go.shape != da.shape or fac.shape != da.shape or dh.shape != (bsz, n):
+        return False
+    gemm = step_gemm(da, w, dh)
+    if gemm is None:
+        return False
+    nb = bsz * n
+    grid, block = ((nb + _BLOCK - 1) // _BLOCK,), (_BLOCK,)
+    key, make = _raw(_RNN_GRAD_SRC, "numtorch_rnn_seq_grad", da.dtype)
+    t = steps - 1
+    if not _launch(key, make, grid, block, (go, fac, t, nb, dh, da)):
+        return False
+    kernel = _kernel(key, make)
+    gemm(t, 0, 0)
+    for t in range(steps - 2, -1, -1):
+        kernel(grid, block, (go, fac, t, nb, dh, da))
+        gemm(t, 0, 0)
+    return True
+
+
 # -- the recurrent GEMM ---------------------------------------------------------------------------
 class _StepGemm:
     """``gemm(ta, tb, tc)``: ``c[tc] = a[ta] @ b[tb]`` for C-contiguous device arrays, each

@@ -641,9 +641,16 @@ class RNNSequence(_Sequence):
         hs = xp.empty((steps + 1, batch, n), xs.dtype)
         hs[0] = h0
         tanh = self.nonlinearity == "tanh"
-        gemm = _step_gemm(xp, hs, wt, hs)  # on a GPU: one cuBLAS call a step, no views
+        # on a GPU: a tanh layer's step is its GEMM and one kernel (backend rnn_tanh_forward);
+        # else the GEMM is one cuBLAS call a step without views
+        done = False
+        if tanh and mask is None and is_device_array(xs):
+            if not xs.flags.c_contiguous:  # (reversed in time)
+                xs = xp.ascontiguousarray(xs)
+            done = helpers_for(xp).rnn_tanh_forward(xs, wt, hs)
+        gemm = None if done else _step_gemm(xp, hs, wt, hs)
         with _blas_threads(batch * n * n):
-            for t in range(steps):
+            for t in range(0 if done else steps):
                 h = hs[t + 1]
                 if gemm is not None:
                     gemm(t, 0, t + 1)
@@ -669,10 +676,18 @@ class RNNSequence(_Sequence):
         fac = 1 - h * h if self.nonlinearity == "tanh" else (h > 0).astype(h.dtype)
         da = xp.empty_like(fac)
         dh = ghn.astype(h.dtype, copy=True)
-        buf = xp.empty_like(dh) if is_device_array(w) else None
-        gemm = None if buf is None else _step_gemm(xp, da, w, buf)
+        buf = gemm = None
+        if is_device_array(w):  # a step: one kernel and the GEMM (backend rnn_seq_backward)
+            if mask is None and not go.flags.c_contiguous:
+                go = xp.ascontiguousarray(go)  # (a broadcast gradient)
+            done = mask is None and helpers_for(xp).rnn_seq_backward(w, go, fac, dh, da)
+            if not done:
+                buf = xp.empty_like(dh)
+                gemm = _step_gemm(xp, da, w, buf)
+        else:
+            done = False
         with _blas_threads(batch * n * n):
-            for t in range(steps - 1, -1, -1):
+            for t in range(-1 if done else steps - 1, -1, -1):
                 dh += go[t]
                 if mask is not None:
                     dh, pass_h = self._split_masked(xp, dh, mask[t])

@@ -110,6 +110,8 @@ def _recurrent(dtype):
     x = numtorch.randn(5, 2, 4, dtype=dtype, device="cuda", requires_grad=True)
     out, (h, c) = nn.LSTM(4, 6).cuda().to(dtype)(x)
     (out.square().sum() + c.sum()).backward()
+    out, h = nn.RNN(4, 6).cuda().to(dtype)(x)
+    (out.square().sum() + h.sum()).backward()
     cell = nn.LSTMCell(4, 6).cuda().to(dtype)
     h, c = cell(x[0])
     (h.square().sum() + c.sum()).backward()
@@ -288,7 +290,8 @@ def compile_raw(code, name, options):
 def test_every_raw_kernel_compiles(launched):
     _, _, raw = launched
     names = {name for _, name, _ in raw}
-    assert {"numtorch_lstm_seq_step", "numtorch_lstm_seq_grad", "numtorch_ln_forward",
+    assert {"numtorch_lstm_seq_step", "numtorch_lstm_seq_grad", "numtorch_lstm_gate_rows",
+            "numtorch_rnn_tanh_step", "numtorch_rnn_seq_grad", "numtorch_ln_forward",
             "numtorch_ln_grad_rows", "numtorch_ln_grad_cols_part", "numtorch_ln_grad_cols",
             "numtorch_attn_softmax", "numtorch_attn_softmax_grad", "numtorch_softmax_rows",
             "numtorch_softmax_rows_grad"} <= names

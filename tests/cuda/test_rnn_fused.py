@@ -208,3 +208,34 @@ def test_gru_and_elman_recurrent_gemm_is_one_cublas_call_per_step(kind, monkeypa
     assert n_direct == 2 * 6 * 2 and len(calls) == n_direct  # 6 steps, 2 layers, both ways
     for a, b in zip(direct, fallback):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("nonlinearity,kw", [("tanh", {}), ("relu", {}),
+                                             ("tanh", {"bidirectional": True})])
+def test_fused_elman_loop_is_the_xp_loop_bit_for_bit(nonlinearity, kw):
+    """A tanh Elman step is its GEMM and one kernel forward (relu keeps the xp step: CUDA's
+    max has its own signed-zero and NaN rules), and one kernel and the GEMM backward."""
+    def run(steps, enabled):
+        _cupy_kernels.ENABLED[0] = enabled
+        try:
+            numtorch.manual_seed(0)
+            m = numtorch.nn.RNN(3, 5, num_layers=2, nonlinearity=nonlinearity, **kw).cuda()
+            x = numtorch.from_numpy(np.random.default_rng(4).standard_normal((steps, 2, 3))
+                                    .astype(np.float32)).cuda().requires_grad_(True)
+            standin.reset_stats()
+            out, h = m(x)
+            (out.square().sum() + h.sum()).backward()
+            launches = standin.STATS["kernels"]
+        finally:
+            _cupy_kernels.ENABLED[0] = True
+        return [t.detach().cpu().numpy() for t in (out, h, x.grad)] + \
+            [p.grad.cpu().numpy() for p in m.parameters()], launches
+
+    with standin.active():
+        fused, n5 = run(5, True)
+        plain, _ = run(5, False)
+        _, n15 = run(15, True)
+    for a, b in zip(fused, plain):
+        np.testing.assert_array_equal(a, b)
+    per_step = 2 + 2 if nonlinearity == "tanh" else 3 + 2  # forward + backward, one layer
+    assert n15 - n5 == 10 * 2 * per_step * (2 if kw else 1)

@@ -140,6 +140,23 @@ def lstm_gate_rows(src, k, n, dst, ld):
     out[3] = w[2]
 
 
+@reference("numtorch_rnn_tanh_step")
+def rnn_tanh_step(xs, step, nb, hs):
+    """Step ``step``: the state ``hs[step + 1]`` (holding its GEMM) plus ``xs[step]``, tanh."""
+    h = hs.reshape(-1)[(step + 1) * nb:(step + 2) * nb]
+    h += xs.reshape(-1)[step * nb:(step + 1) * nb]
+    np.tanh(h, out=h)
+
+
+@reference("numtorch_rnn_seq_grad")
+def rnn_seq_grad(go, fac, step, nb, dh, da):
+    """Step ``step``: ``dh += go[step]``; ``da[step] = dh * fac[step]``."""
+    at = slice(step * nb, (step + 1) * nb)
+    d = dh.reshape(-1)
+    d += go.reshape(-1)[at]
+    np.multiply(d, fac.reshape(-1)[at], out=da.reshape(-1)[at])
+
+
 @reference("numtorch_norm_invstd")
 def norm_invstd(s2, count, eps, var, invstd):
     var[...] = s2 / count
