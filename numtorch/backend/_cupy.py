@@ -153,9 +153,7 @@ def _track_peak_memory():
         used = used_bytes()
         if used > c[1]:
             c[1] = used
-            total = total_bytes()
-            if total > c[2]:
-                c[2] = total
+            c[2] = max(c[2], total_bytes())
         return mem
 
     if cp.cuda.runtime.getDeviceCount() != 1:
@@ -179,9 +177,7 @@ def _track_peak_memory():
         used = used_bytes()
         if used > c[1]:
             c[1] = used
-            total = total_bytes()
-            if total > c[2]:
-                c[2] = total
+            c[2] = max(c[2], total_bytes())
         return mem
 
     cp.cuda.set_allocator(allocate_one)

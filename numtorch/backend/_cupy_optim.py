@@ -22,7 +22,8 @@ take or a kernel cannot be built here; the optimizer then runs its per-parameter
 import numpy as np
 
 from .. import backend as _backend
-from ._cupy_kernels import _OPTIONS, ENABLED, FLOATS as _FLOATS, _launch
+from ._cupy_kernels import _OPTIONS, ENABLED, _launch
+from ._cupy_kernels import FLOATS as _FLOATS
 
 _F32 = np.dtype(np.float32)
 # bytes of the kernel's parameter block: a 1-d raw array is passed as a 32-byte struct (data,
