@@ -134,6 +134,8 @@ def xp_of(array):
     """The array module (numpy or cupy) that owns ``array``."""
     if type(array) is np.ndarray:
         return np
+    if type(array) is DEVICE_ARRAY:
+        return _CUPY
     cp = _CUPY if _looked_up else cupy_or_none()
     if cp is not None and isinstance(array, cp.ndarray):
         return cp
@@ -144,6 +146,8 @@ def is_device_array(array):
     """True for a CuPy array (a CUDA tensor's data)."""
     if type(array) is np.ndarray:
         return False
+    if type(array) is DEVICE_ARRAY:
+        return True
     cp = _CUPY if _looked_up else cupy_or_none()
     return cp is not None and isinstance(array, cp.ndarray)
 
