@@ -303,6 +303,81 @@ def rnn_seq_backward(w, go, fac, dh, da):
     return True
 
 
+# -- the GRU layer ----------------------------------------------------------------------------
+_GRU_STEP_SRC = r"""
+extern "C" __global__ void numtorch_gru_step(
+        const T* xs, const T* gh, const T* bias, long long has_bias, long long step,
+        long long n, long long bsz, T* rz, T* nn, T* ghn, T* hs) {
+    const long long nb = n * bsz;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < nb;
+            i += (long long)gridDim.x * blockDim.x) {
+        const long long b = i / n, j = i % n, g0 = b * 3 * n + j;
+        const long long x0 = step * bsz * 3 * n + g0, s0 = step * nb + i;
+        T gr = gh[g0], gz = gh[g0 + n], gn = gh[g0 + 2 * n];
+        if (has_bias) {
+            gr = gr + bias[j];
+            gz = gz + bias[n + j];
+            gn = gn + bias[2 * n + j];
+        }
+        T r = xs[x0] + gr;
+        T z = xs[x0 + n] + gz;
+        r = r * (T)0.5;
+        z = z * (T)0.5;
+        r = tanh(r);
+        z = tanh(z);
+        r = r * (T)0.5;
+        z = z * (T)0.5;
+        r = r + (T)0.5;
+        z = z + (T)0.5;
+        rz[step * bsz * 2 * n + b * 2 * n + j] = r;
+        rz[step * bsz * 2 * n + b * 2 * n + n + j] = z;
+        ghn[s0] = gn;
+        T nt = r * gn;
+        nt = nt + xs[x0 + 2 * n];
+        nt = tanh(nt);
+        nn[s0] = nt;
+        T h = hs[s0] - nt;
+        h = h * z;
+        h = h + nt;
+        hs[s0 + nb] = h;
+    }
+}
+"""
+
+
+def gru_forward(xs, wt, bias, hs, rz, nn, ghn):
+    """The GRU layer's forward loop over all steps: ``gh = hs[t] @ wt`` (B, 3H) by one cuBLAS
+    call, then one kernel doing the xp loop's gate math in its order (bias, the halved-tanh
+    sigmoids of r and z into ``rz[t]``, ``ghn[t]``, the candidate ``nn[t]``, the state
+    ``hs[t + 1]``). False (nothing done that the xp loop does not redo) when it does not
+    apply."""
+    steps, bsz, gates = xs.shape
+    n = gates // 3
+    arrays = (xs, wt, hs, rz, nn, ghn) + (() if bias is None else (bias,))
+    if not steps or not xs.size or not _usable(*arrays) or hs.shape != (steps + 1, bsz, n) \
+            or rz.shape != (steps, bsz, 2 * n) or nn.shape != (steps, bsz, n) \
+            or ghn.shape != nn.shape \
+            or wt.shape != (n, gates) or (bias is not None and bias.shape != (gates,)):
+        return False
+    from . import _cupy
+
+    gh = _cupy.cp.empty((bsz, gates), xs.dtype)
+    gemm = step_gemm(hs, wt, gh)
+    if gemm is None:
+        return False
+    has_b, bias = (0, gh) if bias is None else (1, bias)
+    grid, block = ((n * bsz + _BLOCK - 1) // _BLOCK,), (_BLOCK,)
+    key, make = _raw(_GRU_STEP_SRC, "numtorch_gru_step", xs.dtype)
+    gemm(0, 0, 0)
+    if not _launch(key, make, grid, block, (xs, gh, bias, has_b, 0, n, bsz, rz, nn, ghn, hs)):
+        return False
+    kernel = _kernel(key, make)
+    for t in range(1, steps):
+        gemm(t, 0, 0)
+        kernel(grid, block, (xs, gh, bias, has_b, t, n, bsz, rz, nn, ghn, hs))
+    return True
+
+
 # -- the recurrent GEMM ---------------------------------------------------------------------------
 class _StepGemm:
     """``gemm(ta, tb, tc)``: ``c[tc] = a[ta] @ b[tb]`` for C-contiguous device arrays, each

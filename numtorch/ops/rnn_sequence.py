@@ -528,11 +528,16 @@ class GRUSequence(_Sequence):
         ghn = xp.empty((steps, batch, n), dt)
         hs = xp.empty((steps + 1, batch, n), dt)
         hs[0] = h0
+        done = False
+        if mask is None and is_device_array(xs):  # a step: its GEMM and one kernel
+            if not xs.flags.c_contiguous:  # (reversed in time)
+                xs = xp.ascontiguousarray(xs)
+            done = helpers_for(xp).gru_forward(xs, wt, b, hs, rz, nn_, ghn)
         gh = xp.empty((batch, gates), dt)
-        gemm = _step_gemm(xp, hs, wt, gh)  # on a GPU: one cuBLAS call a step, no views
+        gemm = None if done else _step_gemm(xp, hs, wt, gh)  # (one cuBLAS call a step)
         with _blas_threads(batch * gates * n):
             blocks = _row_blocks(wt, gates, n, batch)  # here blocks of gh's columns
-            for t in range(steps):
+            for t in range(0 if done else steps):
                 if gemm is not None:
                     gemm(t, 0, 0)
                 elif blocks is None:

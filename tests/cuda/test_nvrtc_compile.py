@@ -112,6 +112,9 @@ def _recurrent(dtype):
     (out.square().sum() + c.sum()).backward()
     out, h = nn.RNN(4, 6).cuda().to(dtype)(x)
     (out.square().sum() + h.sum()).backward()
+    for bias in (True, False):
+        out, h = nn.GRU(4, 6, bias=bias).cuda().to(dtype)(x)
+        (out.square().sum() + h.sum()).backward()
     cell = nn.LSTMCell(4, 6).cuda().to(dtype)
     h, c = cell(x[0])
     (h.square().sum() + c.sum()).backward()
@@ -291,7 +294,8 @@ def test_every_raw_kernel_compiles(launched):
     _, _, raw = launched
     names = {name for _, name, _ in raw}
     assert {"numtorch_lstm_seq_step", "numtorch_lstm_seq_grad", "numtorch_lstm_gate_rows",
-            "numtorch_rnn_tanh_step", "numtorch_rnn_seq_grad", "numtorch_ln_forward",
+            "numtorch_rnn_tanh_step", "numtorch_rnn_seq_grad", "numtorch_gru_step",
+            "numtorch_ln_forward",
             "numtorch_ln_grad_rows", "numtorch_ln_grad_cols_part", "numtorch_ln_grad_cols",
             "numtorch_attn_softmax", "numtorch_attn_softmax_grad", "numtorch_softmax_rows",
             "numtorch_softmax_rows_grad"} <= names

@@ -239,3 +239,32 @@ def test_fused_elman_loop_is_the_xp_loop_bit_for_bit(nonlinearity, kw):
         np.testing.assert_array_equal(a, b)
     per_step = 2 + 2 if nonlinearity == "tanh" else 3 + 2  # forward + backward, one layer
     assert n15 - n5 == 10 * 2 * per_step * (2 if kw else 1)
+
+
+@pytest.mark.parametrize("kw", [{}, {"bias": False}, {"bidirectional": True}])
+def test_fused_gru_forward_is_the_xp_loop_bit_for_bit(kw):
+    """A GRU forward step is its GEMM and one kernel (the xp step: ~10 launches); the
+    backward keeps its xp step around the direct GEMM."""
+    def run(steps, enabled):
+        _cupy_kernels.ENABLED[0] = enabled
+        try:
+            numtorch.manual_seed(0)
+            m = numtorch.nn.GRU(3, 5, num_layers=2, **kw).cuda()
+            x = numtorch.from_numpy(np.random.default_rng(5).standard_normal((steps, 2, 3))
+                                    .astype(np.float32)).cuda().requires_grad_(True)
+            standin.reset_stats()
+            out, h = m(x)
+            launches = standin.STATS["kernels"]
+            (out.square().sum() + h.sum()).backward()
+        finally:
+            _cupy_kernels.ENABLED[0] = True
+        return [t.detach().cpu().numpy() for t in (out, h, x.grad)] + \
+            [p.grad.cpu().numpy() for p in m.parameters()], launches
+
+    with standin.active():
+        fused, n5 = run(5, True)
+        plain, p5 = run(5, False)
+        _, n15 = run(15, True)
+    for a, b in zip(fused, plain):
+        np.testing.assert_array_equal(a, b)
+    assert n15 - n5 == 10 * 2 * 2 * (2 if kw.get("bidirectional") else 1)  # forward launches

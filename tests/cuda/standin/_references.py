@@ -157,6 +157,28 @@ def rnn_seq_grad(go, fac, step, nb, dh, da):
     np.multiply(d, fac.reshape(-1)[at], out=da.reshape(-1)[at])
 
 
+@reference("numtorch_gru_step")
+def gru_step(xs, gh, bias, has_bias, step, n, bsz, rz, nn, ghn, hs):
+    """Step ``step`` after its GEMM ``gh`` (B, 3H): the xp loop's gate math, in its order."""
+    g = gh + bias if has_bias else gh.copy()
+    x = xs[step]
+    a = rz[step]
+    np.add(x[:, :2 * n], g[:, :2 * n], out=a)
+    a *= 0.5
+    np.tanh(a, out=a)
+    a *= 0.5
+    a += 0.5
+    ghn[step] = g[:, 2 * n:]
+    nt = nn[step]
+    np.multiply(a[:, :n], g[:, 2 * n:], out=nt)
+    nt += x[:, 2 * n:]
+    np.tanh(nt, out=nt)
+    h = hs[step + 1]
+    np.subtract(hs[step], nt, out=h)
+    h *= a[:, n:]
+    h += nt
+
+
 @reference("numtorch_norm_invstd")
 def norm_invstd(s2, count, eps, var, invstd):
     var[...] = s2 / count
