@@ -626,7 +626,7 @@ def ufunc_at(name, target, index, values):
 # the fused kernels (backend/_cupy_kernels.py), under the helper names the ops call
 from ._cupy_kernels import adam_update, gelu_erf, gelu_slope, lstm_cell  # noqa: E402,F401
 from ._cupy_rnn import lstm_gate_rows, lstm_seq_backward, lstm_seq_forward  # noqa: E402,F401
-from ._cupy_rnn import gru_forward, rnn_seq_backward, rnn_tanh_forward  # noqa: E402,F401
+from ._cupy_rnn import gru_backward, gru_forward, rnn_seq_backward, rnn_tanh_forward  # noqa: E402,F401,E501
 from ._cupy_rnn import step_gemm  # noqa: E402,F401
 from ._cupy_norm import norm_apply, norm_grad, norm_invstd  # noqa: E402,F401
 from ._cupy_norm import rows_forward, rows_grad, running_update  # noqa: E402,F401

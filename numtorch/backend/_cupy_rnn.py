@@ -378,6 +378,68 @@ def gru_forward(xs, wt, bias, hs, rz, nn, ghn):
     return True
 
 
+# The previous step's tail (``dh = dh_next + dh * z``, after its GEMM) is done at the start of
+# the next step's kernel, in the xp code's order.
+_GRU_GRAD_SRC = r"""
+extern "C" __global__ void numtorch_gru_grad(
+        const T* go, const T* fac, const T* facn, const T* rz, long long step, long long last,
+        long long n, long long bsz, const T* dcur, T* dold, T* dgh, T* dxn) {
+    const long long nb = n * bsz;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < nb;
+            i += (long long)gridDim.x * blockDim.x) {
+        const long long b = i / n, j = i % n, s0 = step * nb + i;
+        const long long g0 = step * bsz * 3 * n + b * 3 * n + j;
+        T d;
+        if (step == last) {
+            d = dold[i];
+        } else {
+            T p = dold[i] * rz[(step + 1) * bsz * 2 * n + b * 2 * n + n + j];
+            d = dcur[i] + p;
+        }
+        d = d + go[s0];
+        dold[i] = d;
+        dgh[g0] = fac[g0] * d;
+        dgh[g0 + n] = fac[g0 + n] * d;
+        dgh[g0 + 2 * n] = fac[g0 + 2 * n] * d;
+        dxn[s0] = facn[s0] * d;
+    }
+}
+"""
+
+
+def gru_backward(w, go, fac, facn, rz, dh, dgh, dxn):
+    """The GRU layer's backward loop over all steps, last first: one kernel (the previous
+    step's ``dh = dh_next + dh * z``, then ``dh += go[t]``, the gate gradients ``dgh[t]`` =
+    ``fac[t]`` times dh per gate block and ``dxn[t]`` = ``facn[t] * dh``), then ``dh_next =
+    dgh[t] @ w``; after the loop the last tail. ``dh`` (B, H) holds the initial gradient and
+    is replaced by the result (returned). None (nothing done) when it does not apply."""
+    steps, bsz, gates = dgh.shape
+    n = gates // 3
+    if not steps or not dgh.size or not _usable(w, go, fac, facn, rz, dh, dgh, dxn) or \
+            go.shape != dxn.shape or facn.shape != dxn.shape or fac.shape != dgh.shape or \
+            rz.shape != (steps, bsz, 2 * n) or dh.shape != (bsz, n) or w.shape != (gates, n):
+        return None
+    from . import _cupy
+
+    dcur = _cupy.cp.empty_like(dh)
+    gemm = step_gemm(dgh, w, dcur)
+    if gemm is None:
+        return None
+    last = steps - 1
+    grid, block = ((n * bsz + _BLOCK - 1) // _BLOCK,), (_BLOCK,)
+    key, make = _raw(_GRU_GRAD_SRC, "numtorch_gru_grad", dgh.dtype)
+    if not _launch(key, make, grid, block, (go, fac, facn, rz, last, last, n, bsz, dcur, dh,
+                                            dgh, dxn)):
+        return None
+    kernel = _kernel(key, make)
+    gemm(last, 0, 0)
+    for t in range(last - 1, -1, -1):
+        kernel(grid, block, (go, fac, facn, rz, t, last, n, bsz, dcur, dh, dgh, dxn))
+        gemm(t, 0, 0)
+    dcur += dh * rz[0, :, n:]  # the first step's tail, as the xp loop's
+    return dcur
+
+
 # -- the recurrent GEMM ---------------------------------------------------------------------------
 class _StepGemm:
     """``gemm(ta, tb, tc)``: ``c[tc] = a[ta] @ b[tb]`` for C-contiguous device arrays, each

@@ -584,16 +584,23 @@ class GRUSequence(_Sequence):
         dgh = xp.empty_like(fac)
         dxn = xp.empty_like(nn_)
         dh = ghn_grad.astype(nn_.dtype, copy=True)
+        done = None
+        if mask is None and is_device_array(w):  # a step: one kernel and its GEMM
+            if not go.flags.c_contiguous:  # (reversed, or a broadcast gradient)
+                go = xp.ascontiguousarray(go)
+            done = helpers_for(xp).gru_backward(w, go, fac, fac_n, rz, dh, dgh, dxn)
         with _blas_threads(batch * 3 * n * n):
             blocks = _row_blocks(w, n, 3 * n, batch)  # blocks of dh's columns
             # two buffers in turn: a step reads the old dh after its GEMM wrote the new one
             gemm = None
-            if is_device_array(w):
+            if done is not None:
+                dh = done
+            elif is_device_array(w):
                 bufs = xp.empty((2, batch, n), nn_.dtype)
                 gemm = _step_gemm(xp, dgh, w, bufs)
             else:
                 bufs = None if blocks is None else xp.empty((2, batch, n), nn_.dtype)
-            for t in range(steps - 1, -1, -1):
+            for t in range(-1 if done is not None else steps - 1, -1, -1):
                 dh += go[t]
                 if mask is not None:
                     dh, pass_h = self._split_masked(xp, dh, mask[t])

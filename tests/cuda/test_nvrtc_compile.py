@@ -295,6 +295,7 @@ def test_every_raw_kernel_compiles(launched):
     names = {name for _, name, _ in raw}
     assert {"numtorch_lstm_seq_step", "numtorch_lstm_seq_grad", "numtorch_lstm_gate_rows",
             "numtorch_rnn_tanh_step", "numtorch_rnn_seq_grad", "numtorch_gru_step",
+            "numtorch_gru_grad",
             "numtorch_ln_forward",
             "numtorch_ln_grad_rows", "numtorch_ln_grad_cols_part", "numtorch_ln_grad_cols",
             "numtorch_attn_softmax", "numtorch_attn_softmax_grad", "numtorch_softmax_rows",

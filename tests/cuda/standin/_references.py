@@ -179,6 +179,20 @@ def gru_step(xs, gh, bias, has_bias, step, n, bsz, rz, nn, ghn, hs):
     h += nt
 
 
+@reference("numtorch_gru_grad")
+def gru_grad(go, fac, facn, rz, step, last, n, bsz, dcur, dold, dgh, dxn):
+    """Step ``step`` of the GRU backward: the previous step's tail (``dcur + dold * z``), then
+    ``+ go``, the gate gradients and ``dxn``, as the xp loop's operations."""
+    if step == last:
+        d = dold.copy()
+    else:
+        d = dcur + dold * rz[step + 1, :, n:]
+    d += go[step]
+    dold[...] = d
+    np.multiply(fac[step].reshape(bsz, 3, n), d[:, None, :], out=dgh[step].reshape(bsz, 3, n))
+    np.multiply(facn[step], d, out=dxn[step])
+
+
 @reference("numtorch_norm_invstd")
 def norm_invstd(s2, count, eps, var, invstd):
     var[...] = s2 / count
