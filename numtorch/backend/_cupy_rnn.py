@@ -1,27 +1,28 @@
-"""The LSTM sequence op's time loops on a GPU (``ops/rnn_sequence.py``), each step one cuBLAS
-GEMM and one fused kernel.
+"""The recurrent layers' time loops on a GPU (``ops/rnn_sequence.py``: LSTM, GRU, Elman), each
+step one cuBLAS GEMM and one fused kernel each way.
 
-The loop is feature-major: gates ``a`` (4H, B) in the order [i f o g] with the sigmoid gates'
-pre-activations halved (sigmoid(z) = tanh(z/2)/2 + 1/2), states (H, B). Written with xp, one
-step is a recurrent GEMM and about nine elementwise passes forward (seven backward), each a
-kernel launch of ~5-10 us host time on a GPU. Here a step is the GEMM and ONE kernel each way.
+The LSTM loop is feature-major: gates ``a`` (4H, B) in the order [i f o g] with the sigmoid
+gates' pre-activations halved (sigmoid(z) = tanh(z/2)/2 + 1/2), states (H, B). Written with xp,
+one step is a recurrent GEMM and about nine elementwise passes forward (seven backward), each a
+kernel launch of ~5-10 us host time on a GPU (a GRU step ten each way).
 
 Why the whole loop lives here: on a GPU the loop is host-bound (an H200 ran the LSTM language
 model's two layers' kernels in 1.3 ms of a 15.7 ms step), and per step the Python around the
-two launches cost more than they did: a view per array per step (CuPy's integer indexing runs
-its full index parser), ``cupy.matmul``'s checks, argument and layout checks, the kernel
-lookup, an ``ElementwiseKernel``'s analysis of its arguments. Here everything that is the same
-for every step is done once per layer: the kernels are ``RawKernel``s taking whole arrays and
-the step number, launched with a fixed argument tuple but for the step, and the recurrent GEMM is one ``cublasGemmEx`` call on precomputed addresses, with the arguments
+launches cost more than they did: a view per array per step (CuPy's integer indexing runs its
+full index parser), ``cupy.matmul``'s checks, argument and layout checks, the kernel lookup,
+an ``ElementwiseKernel``'s analysis of its arguments. Here everything that is the same for
+every step is done once per layer: the kernels are ``RawKernel``s taking whole arrays and the
+step number, launched with a fixed argument tuple but for the step, and the recurrent GEMM is
+one ``cublasGemmEx`` call on precomputed addresses (``step_gemm``), with the arguments
 ``cupy.matmul`` would pass for the step's matrices (same transposes, leading dimensions,
 compute type and algorithm: the same cuBLAS computation, so the same bits).
 
 Each kernel performs the xp code's operations in the same order and, built with
 ``--fmad=false`` as the other fused kernels (``_cupy_kernels``), rounds each as the xp code
 does (CuPy builds raw kernels with ``-ftz=true`` as its elementwise ones), so the fused and
-unfused loops agree bit for bit. The loops return False (the caller
-then runs its xp code) for dtypes or layouts outside what the kernels take, or when a kernel
-cannot be built here (``_cupy_kernels.FAILED``).
+unfused loops agree bit for bit. The loops return False (the caller then runs its xp code) for
+dtypes or layouts outside what the kernels take, or when a kernel cannot be built here
+(``_cupy_kernels.FAILED``).
 """
 
 import os
@@ -29,7 +30,7 @@ import os
 import numpy as np
 
 from .. import backend as _backend
-from ._cupy_kernels import ENABLED, FLOATS, _kernel, _launch, _OPTIONS
+from ._cupy_kernels import _OPTIONS, ENABLED, FLOATS, _kernel, _launch
 
 # Raw kernels: a launch passes its arguments as they are (~3-5 us of host time on a GPU, where an
 # ElementwiseKernel's argument analysis took ~20 us). ``T`` is typedef'd per dtype; Python ints
@@ -138,9 +139,9 @@ def lstm_gate_rows(w, rows, n):
     kernel does not apply."""
     if w.ndim == 1 and rows.ndim == 1:
         w, rows = w[:, None], rows[:, None]
-    if w.ndim != 2 or rows.ndim != 2 or not _usable(w) or rows.dtype != w.dtype or rows.shape != w.shape or \
-            w.shape[0] != 4 * n or not w.size or rows.strides[1] != rows.itemsize or \
-            rows.strides[0] % rows.itemsize:
+    if w.ndim != 2 or rows.ndim != 2 or not _usable(w) or rows.dtype != w.dtype or \
+            rows.shape != w.shape or w.shape[0] != 4 * n or not w.size or \
+            rows.strides[1] != rows.itemsize or rows.strides[0] % rows.itemsize:
         return False
     k = w.shape[1]
     key, make = _raw(_ROWS_SRC, "numtorch_lstm_gate_rows", w.dtype)

@@ -17,7 +17,7 @@ import ctypes
 
 import numpy as np
 
-from ._array import STATS, _TRACKED
+from ._array import _TRACKED, STATS
 
 # cudaDataType / cublasComputeType_t / cublasGemmAlgo_t values (the CUDA headers')
 CUDA_R_32F, CUDA_R_64F = 0, 1
@@ -64,12 +64,12 @@ def _matrix(ptr, dtype, rows, cols, ld, what):
     return np.lib.stride_tricks.as_strided(buf, (cols, rows), (ld * item, item))
 
 
-def setStream(handle, stream):  # noqa: N802 (cuBLAS's name)
+def setStream(handle, stream):
     pass
 
 
-def gemmEx(handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C,  # noqa: N802,N803
-           Ctype, ldc, computeType, algo):
+def gemmEx(handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype,
+           ldb, beta, C, Ctype, ldc, computeType, algo):
     if handle != HANDLE:
         raise CUBLASError("CUBLAS_STATUS_NOT_INITIALIZED: not the stand-in's handle")
     if not (Atype == Btype == Ctype) or Atype not in _TYPES:

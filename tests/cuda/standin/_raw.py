@@ -46,8 +46,8 @@ def _signature(code, name):
                   code)
     if m is None:
         raise RuntimeError(f"CUDA_ERROR_NOT_FOUND: named symbol not found ({name})")
-    typedefs = dict((alias, real.strip()) for real, alias in
-                    re.findall(r"typedef\s+([\w ]+?)\s+(\w+)\s*;", code))
+    typedefs = {alias: real.strip() for real, alias in
+                re.findall(r"typedef\s+([\w ]+?)\s+(\w+)\s*;", code)}
     params = []
     for p in (s.strip() for s in m.group(1).split(",")):
         if not p:
