@@ -1187,8 +1187,10 @@ def _device_mismatch(cls, inputs):
             d = str(x.device)
             if d not in devs:
                 devs.append(d)
-    # torch's elementwise (TensorIterator) ops end the message at "!", as here ops that promote
-    # their operands; other ops name themselves
+    # torch's elementwise (TensorIterator) ops name the GPU before the CPU whatever the operand
+    # order (torch 2.11 on an H200: cpu + cuda says "cuda:0 and cpu!") and end at "!", as here
+    # ops that promote their operands; other ops name themselves
+    devs.sort(key=lambda d: d == "cpu")
     where = "" if cls.promote or cls.__name__ == "Where" else f" (in {cls.__name__.lower()})"
     raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
                        f"devices, {devs[0]} and {devs[1]}!{where}")

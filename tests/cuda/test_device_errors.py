@@ -45,6 +45,9 @@ CASES = {
                "got index is on cpu, different from other tensors on cuda:0 (when checking "
                "argument in method wrapper_CUDA_gather)"),
     "add": (lambda x: x + numtorch.ones(3), "found at least two devices, cuda:0 and cpu!"),
+    # the GPU first whatever the operand order (torch 2.11 on an H200)
+    "add_cpu_first": (lambda x: numtorch.ones(3) + x,
+                      "found at least two devices, cuda:0 and cpu!"),
     "where": (lambda x: numtorch.where(x > 0, x, numtorch.ones(2, 3)),
               "found at least two devices, cuda:0 and cpu!"),
 }
