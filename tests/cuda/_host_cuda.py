@@ -59,7 +59,7 @@ def launch(kernels, dtype, count, args, block=128):
 
     class _Capture:  # the kernel maker's view of CuPy: keep the source it builds
         @staticmethod
-        def RawKernel(code, name, options=()):  # noqa: N802 - CuPy's name
+        def RawKernel(code, name, options=()):  # CuPy's name
             seen["code"], seen["name"] = code, name
 
     make(_Capture)
