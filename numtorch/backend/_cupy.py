@@ -135,20 +135,19 @@ def _track_peak_memory():
     oom = cp.cuda.memory.OutOfMemoryError
     route, cache = _ROUTE_POOL, CACHE_BLOCKS
     malloc, used_bytes, total_bytes = pool.malloc, pool.used_bytes, pool.total_bytes
+    only = counts(0) if cp.cuda.runtime.getDeviceCount() == 1 else None
 
-    def special(size):
+    def allocate(size):
         private = route[0]
         if private is not None:  # a MemPool in use, or a CUDA graph being captured
             return private.malloc(size)
-        pool.free_all_blocks()  # caching off: cached blocks go back to the driver first
-        return allocate(size)
-
-    def allocate(size):
+        if not cache[0]:  # caching off: cached blocks go back to the driver first
+            pool.free_all_blocks()
         try:
             mem = malloc(size)
         except oom as e:
             raise out_of_memory(size, pool) from e
-        c = counts(mem.device_id)
+        c = only if only is not None else counts(mem.device_id)
         c[0] += size
         used = used_bytes()
         if used > c[1]:
@@ -156,31 +155,7 @@ def _track_peak_memory():
             c[2] = max(c[2], total_bytes())
         return mem
 
-    if cp.cuda.runtime.getDeviceCount() != 1:
-        def allocate_any(size):
-            if route[0] is not None or not cache[0]:
-                return special(size)
-            return allocate(size)
-
-        cp.cuda.set_allocator(allocate_any)
-        return
-    c = counts(0)
-
-    def allocate_one(size):
-        if route[0] is not None or not cache[0]:
-            return special(size)
-        try:
-            mem = malloc(size)
-        except oom as e:
-            raise out_of_memory(size, pool) from e
-        c[0] += size
-        used = used_bytes()
-        if used > c[1]:
-            c[1] = used
-            c[2] = max(c[2], total_bytes())
-        return mem
-
-    cp.cuda.set_allocator(allocate_one)
+    cp.cuda.set_allocator(allocate)
 
 
 def _format_size(n):
