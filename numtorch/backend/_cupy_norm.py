@@ -190,6 +190,18 @@ def running_update(rm, rv, mean, var, unbias, momentum):
 # finish batch norm's per-channel arithmetic (mean; var and invstd; the gradient's factors).
 # mode: 0 sums a, 1 sums a * b, 2 both (two planes of partials), 3 writes xc = a - mean[c]
 # and sums xc * xc (batch norm's centring and its variance's sum in one pass).
+# one value's share of the sums (both kernels below): element k of a (and b), centred in mode 3
+_TERM = """
+const T v = a[k];
+if (mode == 3) {
+    const T d = v - mc;
+    xc[k] = d;
+    s2 = s2 + d * d;
+} else {
+    if (mode != 1) s1 = s1 + v;
+    if (mode != 0) s2 = s2 + v * b[k];
+}
+"""
 _SUMS_WARP = """
 const ptrdiff_t lane = i & 31, wp = i >> 5;
 const ptrdiff_t c = wp / S, s = wp - c * S;
@@ -203,16 +215,7 @@ const ptrdiff_t step = dp * CL + dl, wrap = CL - L;
 const T mc = mode == 3 ? mean[c] : (T)0;
 T s1 = 0, s2 = 0;
 for (ptrdiff_t j = lane; j < len; j += 32) {
-    const T v = a[k];
-    if (mode == 3) {
-        const T d = v - mc;
-        xc[k] = d;
-        s2 = s2 + d * d;
-    } else {
-        if (mode != 1) s1 = s1 + v;
-        if (mode != 0) s2 = s2 + v * b[k];
-    }
-    l += dl;
+""" + _TERM + """    l += dl;
     k += step;
     if (l >= L) { l -= L; k += wrap; }
 }
@@ -235,16 +238,7 @@ const T mc = mode == 3 ? mean[q / L] : (T)0;
 T s1 = 0, s2 = 0;
 ptrdiff_t k = p0 * CL + q;
 for (ptrdiff_t p = p0; p < p1; ++p, k += CL) {
-    const T v = a[k];
-    if (mode == 3) {
-        const T d = v - mc;
-        xc[k] = d;
-        s2 = s2 + d * d;
-    } else {
-        if (mode != 1) s1 = s1 + v;
-        if (mode != 0) s2 = s2 + v * b[k];
-    }
-}
+""" + _TERM + """}
 part[i] = (mode == 1 || mode == 3) ? s2 : s1;
 if (mode == 2) part[i + S * CL] = s2;
 """
