@@ -54,11 +54,12 @@ def run_pre_hooks(node, buf):
     if pre:
         for nr, hooks in pre.items():
             for h in list(hooks):
-                g = buf[nr]
-                if g is None:
-                    continue
-                r = h(g)
+                g = buf[nr]  # None: an output of a multi-output node that got no gradient
+                r = h(g)  # (torch calls the hook with None there too)
                 if r is not None:
+                    if g is None:
+                        raise RuntimeError("can't replace a None gradient with a non-None "
+                                           "value")
                     buf[nr] = _checked(h, r, g)
     retain = node._retain
     if retain:

@@ -185,12 +185,15 @@ def _check_allowed(self):
                            "(if you don't want the inplace to be tracked) or both outside (if "
                            "you want the inplace to be tracked).")
     multi = self._extra.get("multi_view") if self._extra else None
+    if multi is None and _from_multi_output(self):
+        fn = self._grad_fn
+        if fn is None:  # a piece of a tensor outside the graph, written with a graph operand
+            raise RuntimeError("A view was created in no_grad mode and is being modified "
+                               "inplace with grad mode enabled. " + _MULTI_VIEW_TAIL)
+        multi = (fn.name().removesuffix("Backward0"), self._output_nr)
     if multi is not None:
         raise RuntimeError(f"Output {multi[1]} of {multi[0]} is a view and is being modified "
-                           "inplace. This view is the output of a function that returns "
-                           "multiple views. Such functions do not allow the output views to be "
-                           "modified inplace. You should replace the inplace operation by an "
-                           "out-of-place one.")
+                           f"inplace. {_MULTI_VIEW_TAIL}")
     if base._grad_fn is None and base._requires_grad:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                            "in-place operation.")
@@ -248,9 +251,31 @@ def _rebase(self, out):
     refresh_view(self)
 
 
+_MULTI_VIEW_TAIL = ("This view is the output of a function that returns multiple views. Such "
+                    "functions do not allow the output views to be modified inplace. You should "
+                    "replace the inplace operation by an out-of-place one.")
+
+
+def _from_multi_output(view):
+    """Whether ``view`` is, or was viewed from, one output of an op returning several views
+    (split, unbind): its view chain passes through a step marked ``multi_output``."""
+    chain = view._view_fn
+    while chain is not None:
+        cls, _, chain = chain
+        if getattr(cls, "multi_output", False):
+            return True
+    return False
+
+
 def refresh_view(view):
     """Rebuild a view's grad_fn from its base after the base's history changed."""
     base = view._base
+    if (base._grad_fn is not None or base._requires_grad) and _from_multi_output(view):
+        fn = view._grad_fn  # torch regenerates no such view: its node's outputs are fixed
+        name = fn.name().removesuffix("Backward0") if fn is not None else "None"
+        raise RuntimeError(f"Output {view._output_nr} of {name} is a view and its base or "
+                           f"another view of its base has been modified inplace. "
+                           f"{_MULTI_VIEW_TAIL}")
     if base._grad_fn is not None or base._requires_grad:
         with enable_grad():
             # torch regenerates such a view with one as_strided node; so is it named here

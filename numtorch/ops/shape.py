@@ -1,9 +1,9 @@
 """Shape ops. Views (``is_view = True``) share memory with their input exactly when torch's do.
 
 ``squeeze``, ``unsqueeze``, ``flatten``, ``unflatten`` and ``view`` are ``Reshape``; ``transpose``,
-``t`` and ``movedim`` are ``Permute``; ``narrow``, ``select``, ``split``, ``chunk`` and ``unbind``
-are basic indexing (``GetItem`` in indexing.py); the copying ones (``flip``, ``roll``,
-``repeat``) and ``unfold`` are in rearrange.py. Views also get torch's strides, including the
+``t`` and ``movedim`` are ``Permute``; ``narrow`` and ``select`` are basic indexing (``GetItem``
+in indexing.py); ``split``, ``chunk`` and ``unbind`` are one node per call (multi_view.py); the
+copying ones (``flip``, ``roll``, ``repeat``) and ``unfold`` are in rearrange.py. Views also get torch's strides, including the
 free ones of size-1 dims, so ``stride()`` reports torch's numbers. ``cat``/``stack`` live in
 join.py and ``clone``/``contiguous``/``to`` in cast.py.
 """
@@ -420,27 +420,11 @@ def split(tensor, split_size_or_sections, dim=0):
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
                                f"(input tensor's size at dimension {d}), but got "
                                f"split_sizes={sizes}")
-    from .indexing import GetItem
+    from .multi_view import split_pieces
 
-    out, start = [], 0
-    origin = "Split" if isinstance(split_size_or_sections, int) else "SplitWithSizes"
-    lead = (slice(None),) * d
-    for i, s in enumerate(sizes):
-        # the index narrow() would build, applied straight: the sizes are in range already
-        # (nanoGPT's qkv split: 35 -> 17 us)
-        piece = GetItem.apply(tensor, index=lead + (slice(start, start + s), Ellipsis))
-        out.append(_multi_view(piece, origin, i))
-        start += s
-    return tuple(out)
-
-
-def _multi_view(piece, origin, index):
-    """Mark one output of a function returning several views: autograd refuses in-place
-    writes to it (torch's rule), which ``autograd.inplace`` reads from ``_extra``."""
-    if piece._extra is None:
-        piece._extra = {}
-    piece._extra["multi_view"] = (origin, index)
-    return rename_node(piece, origin + "Backward0")
+    origin = "SplitBackward0" if isinstance(split_size_or_sections, int) else \
+        "SplitWithSizesBackward0"
+    return split_pieces(tensor, d, sizes, origin)
 
 
 def chunk(input, chunks, dim=0):
@@ -457,9 +441,9 @@ def chunk(input, chunks, dim=0):
 
 def unbind(input, dim=0):
     """Return every slice along ``dim`` as a tuple of views."""
-    d = canonical_dim(dim, input._array.ndim)
-    return tuple(_multi_view(select(input, d, i), "Unbind", i)
-                 for i in range(input._array.shape[d]))
+    from .multi_view import unbind_pieces
+
+    return unbind_pieces(input, canonical_dim(dim, input._array.ndim))
 
 
 def restride_(self, fn, *args):
