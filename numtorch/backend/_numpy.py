@@ -59,6 +59,12 @@ def index_add_rows(n_rows, index, values):
     out = np.zeros((n_rows,) + values.shape[1:], dtype=values.dtype)
     if index.size == 0:
         return out
+    if index.size <= n_rows and index.dtype.kind == "i" and \
+            np.bincount(index, minlength=n_rows).max() == 1:
+        # every row gets at most one value (a position embedding's arange): 0 + v is v, so a
+        # plain write gives the sums bit for bit (nanoGPT's wpe: 49 -> 5 us)
+        out[index] = values
+        return out
     order = np.argsort(index, kind="stable")
     sorted_idx = index[order]
     starts = np.flatnonzero(np.r_[True, sorted_idx[1:] != sorted_idx[:-1]])
