@@ -129,6 +129,7 @@ FUNCTIONS = {
     "cosine": lambda x: F.cosine_similarity(x, x.flip(0), dim=1),
     "pixel_shuffle": lambda x: F.pixel_shuffle(x[:, :1].repeat(1, 4, 1, 1), 2),
     "stack_split": lambda x: torch.stack(torch.split(x, [1, 2], 1)[1].chunk(2, 1), 1),
+    "unbind_split": lambda x: torch.stack(x.unbind(2)[::-1], 1) + x.split(2, 3)[1].sum(),
     "bmm": lambda x: torch.baddbmm(x[0, :, :4, :4], x[0], x[1].transpose(1, 2)[:, :5, :4]),
     "addmm": lambda x: torch.addmm(x[0, 0, :, :4], x[0, 0], x[0, 1].t()[:5, :4]),
     "lrn": nn.LocalResponseNorm(2), "upsample": nn.Upsample(scale_factor=2),

@@ -235,7 +235,7 @@ _ELEMENTWISE_MODULES = ("elementwise", "division", "unary", "comparison", "bitwi
 _DIMS = ("Sum Mean Prod Amax _Logic ExpandBack Cumsum Cumprod MaxDim ArgReduce Softmax "
          "LogSoftmax SoftmaxBackward LogSoftmaxBackward LogSumExp Var Norm LogCumSumExp Flip "
          "Roll Unfold UnfoldBackward Reshape Expand Gather GatherBackward Scatter Cat FftC2C "
-         "FftR2C FftC2R Diagonal DiagonalScatter Resample ResampleBackward")
+         "FftR2C FftC2R Diagonal DiagonalScatter Resample ResampleBackward Split Unbind")
 _TRAILING = ("Triangle DiagEmbed ViewAsReal ViewAsComplex ConstantPad Inverse Det SlogDet "
              "Cholesky MatrixExp SVD QR Eigh")
 

@@ -184,6 +184,19 @@ def _getitem(ctx):
     ctx.set(x)
 
 
+@converter("Split", aten="aten::split_with_sizes")
+def _split(ctx):
+    # split / chunk: one node with a piece per output (ops/multi_view.py)
+    ctx.set(*ctx.b.split(ctx.x(0), ctx.static("sizes"), int(ctx.static("dim"))))
+
+
+@converter("Unbind", aten="aten::unbind")
+def _unbind(ctx):
+    d = int(ctx.static("dim"))
+    pieces = ctx.b.split(ctx.x(0), [1] * np.shape(ctx.arr(0))[d], d)
+    ctx.set(*[ctx.b.squeeze(p, [d]) for p in pieces])
+
+
 @converter("AdvGetItem", aten="aten::index")
 def _adv_getitem(ctx):
     b = ctx.b

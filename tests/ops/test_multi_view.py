@@ -202,3 +202,18 @@ def test_split_backward_buffer_dtype_float32():
     assert x.grad.dtype == numtorch.float32
     np.testing.assert_array_equal(x.grad.numpy()[:, 2:4], 2)
     np.testing.assert_array_equal(x.grad.numpy()[:, [0, 1, 4, 5]], 0)
+
+
+def test_vmap_and_func_grad_through_pieces():
+    """vmap shifts the pieces' dim past the batch dim (a batching rule: no per-sample
+    fallback warning); func.grad / jacrev differentiate through the one node."""
+    def f(t):
+        x = t.arange(24.0).reshape(2, 3, 4)
+        w = t.arange(12.0).reshape(3, 4) / 5
+        return (t.func.vmap(lambda s: t.stack(s.split(2, 1)[::-1]).sum(0))(x),
+                t.func.vmap(lambda s: s.unbind(0)[1] * 2)(x),
+                t.func.vmap(lambda s: s.chunk(2, -1)[0], in_dims=2)(x),
+                t.func.grad(lambda w: (w.split(2, 1)[1] ** 2).sum())(w).detach(),
+                t.func.jacrev(lambda w: w.unbind(1)[2])(w))
+
+    same(f, warns=True)
