@@ -21,8 +21,7 @@ import numpy as np
 from .. import _dtype
 from ..autograd.graph import Op
 from ..backend import helpers_for, is_device_array
-from . import _intraop, norm_channels, norm_device
-from ._intraop import run_split
+from . import norm_channels, norm_device, norm_rows
 from .join import cat
 
 __all__ = ["normalize_affine", "cross_map_lrn2d"]
@@ -261,8 +260,8 @@ class NormalizeAffine(Op):
     out_layout = "elementwise"  # like x: a channels-last batch/group norm stays channels-last
 
     def forward(self, x, w, b):
-        if _rows_layout(self, x, w, b):
-            return _rows_forward(self, x, w, b)
+        if norm_rows.applies(self, x, w, b):  # layer norm on the CPU
+            return norm_rows.forward(self, x, w, b)
         self.w_shape = None if w is None else w.shape
         self.b_shape = None if b is None else b.shape
         if norm_channels.applies(self, x, w, b):  # batch norm, channels split across cores
@@ -342,15 +341,10 @@ class NormalizeAffineBackward(Op):
             out = norm_device.rows_backward(self, gy, w)
             if out is not None:
                 return out
-        if "x" in self.outs and not self.centered and _rows_layout(self, gy, w, None) and \
-                gy.dtype == data.dtype and data.flags.c_contiguous:
-            results = {"x": _rows_input_grad(self, gy, w)}
-            if "w" in self.outs:
-                results["w"] = _sum_to_shape(xp, gy, self.w_shape, data)
-            if "b" in self.outs:
-                results["b"] = _sum_to_shape(xp, gy, self.b_shape)
-            out = tuple(results[k] for k in self.outs)
-            return out if len(out) > 1 else out[0]
+        if not self.centered and norm_rows.applies(self, gy, w, None) and \
+                type(data) is np.ndarray and data.dtype == gy.dtype and \
+                data.shape == gy.shape and data.flags.c_contiguous:
+            return norm_rows.backward(self, gy, w)
         if self.centered and gy.dtype == data.dtype and norm_channels.applies(self, gy, w, None):
             results = norm_channels.backward(self, gy, w, data, invstd, self.outs, _sum_keepdim)
             out = tuple(results[k] for k in self.outs)
@@ -451,125 +445,6 @@ class NormalizeAffineBackward(Op):
         if w is None:
             return d_gy, d_x, None
         return d_gy, d_x, d_w
-
-
-def _rows_layout(op, x, w, b):
-    """Whether layer norm's row form applies: the normalised dims are the trailing ones of a
-    large contiguous CPU array, with no batch statistics wanted and elementwise (not
-    per-group) affine parameters, so every row is independent and the rows can be split
-    across the intra-op threads (``_intraop``)."""
-    k = len(op.dims)
-    nd = x.ndim
-    if not (k and op.dims == tuple(range(nd - k, nd)) and getattr(op, "stats", None) is None
-            and x.dtype in _BLAS_FLOATS and x.flags.c_contiguous and not is_device_array(x)
-            and op.n > 1):
-        return False
-    # large arrays: the row blocks reuse the cache (faster on one core too); smaller ones
-    # (nanoGPT's (768, 128)) only when the rows are split across two free cores
-    if x.size < 2 * _intraop._MIN_PART and (
-            x.size * _ROW_PASSES < 2 * _intraop._MIN_PART or _intraop._cores_taken()):
-        return False
-    for p in (w, b):
-        if p is not None and (p.size != op.n or p.dtype != x.dtype or p.ndim > nd):
-            return False
-    return w is not None and not _per_group(w.shape, nd, op.dims)
-
-
-_BLOCK = 1 << 18  # values per block of rows: a block's passes reuse the cache, not memory
-_ROW_PASSES = 3  # a row pass does ~6 passes over the values: split from a third of the size
-
-
-def _blocks(lo, hi, n):
-    """(start, stop) ranges of rows [lo, hi) (rows of ``n`` values) of about ``_BLOCK``
-    values each: on (8192, 512) float32, forward 7.2 -> 6.2 ms and input gradient 8.8 ->
-    6.3 ms on one core."""
-    step = max(1, _BLOCK // n)
-    return [(a, min(hi, a + step)) for a in range(lo, hi, step)]
-
-
-def _rows_split(part, rows, n):
-    """``run_split`` over the rows unless ``_intraop._cores_taken`` (then one thread)."""
-    if _intraop._cores_taken():
-        part(0, rows)
-    else:
-        run_split(part, rows, n * _ROW_PASSES)
-
-
-def _rows_forward(op, x, w, b):
-    """NormalizeAffine.forward in row form: per row mean, centred values, variance, invstd,
-    normalised values (saved) and y, each part of the rows on its own thread; the same
-    operations in the same order as the general path, so the values are bit-identical."""
-    xp, n = op.xp, op.n
-    rows = x.size // n
-    x2 = x.reshape(rows, n)
-    # x's shape, not views of (rows, n): a leaf's accumulator copies views
-    data_out, y_out = xp.empty_like(x), xp.empty_like(x)
-    data, y = data_out.reshape(rows, n), y_out.reshape(rows, n)
-    invstd = xp.empty((rows, 1), dtype=x.dtype)
-    w1 = w.reshape(n)
-    b1 = None if b is None else b.reshape(n)
-    count = x.dtype.type(n)
-    eps = x.dtype.type(op.eps)
-
-    def part(lo, hi):
-        with np.errstate(invalid="ignore", divide="ignore"):  # as the general path
-            for a, z in _blocks(lo, hi, n):
-                _rows_forward_part(xp, x2[a:z], data[a:z], y[a:z], invstd[a:z], w1, b1,
-                                   count, eps)
-
-    _rows_split(part, rows, n)
-    kept = x.shape[:x.ndim - len(op.dims)] + (1,) * len(op.dims)
-    op.w_shape = w.shape
-    op.b_shape = None if b is None else b.shape
-    op.save_inputs(x, w)
-    op.save(data=data_out, centered=False, invstd=invstd.reshape(kept))
-    return y_out
-
-
-def _rows_forward_part(xp, xs, ds, ys, inv, w1, b1, count, eps):
-    """One part of ``_rows_forward``'s rows."""
-    mean = xp.einsum("ij->i", xs).reshape(-1, 1) / count
-    xp.subtract(xs, mean, out=ds)
-    var = xp.einsum("ij,ij->i", ds, ds).reshape(-1, 1) / count
-    xp.divide(1, xp.sqrt(var + eps), out=inv)
-    ds *= inv
-    xp.multiply(ds, w1, out=ys)
-    if b1 is not None:
-        ys += b1
-
-
-def _rows_input_grad(op, gy, w):
-    """NormalizeAffineBackward's input gradient in row form (see ``_rows_forward``):
-    gx = invstd * (h - mean(h) - xhat * mean(h * xhat)), h = gy * w, parts of the rows on
-    the intra-op threads, in the general path's order of operations."""
-    xp, n = op.xp, op.n
-    rows = gy.size // n
-    g2 = gy.reshape(rows, n)
-    d2 = op.data.reshape(rows, n)
-    inv2 = op.invstd.reshape(rows, 1)
-    w1 = w.reshape(n)
-    gx_out = xp.empty(gy.shape, dtype=gy.dtype)  # not a view (see _rows_forward)
-    gx = gx_out.reshape(rows, n)
-    count = gy.dtype.type(n)
-
-    def part(lo, hi):
-        with np.errstate(invalid="ignore", divide="ignore"):  # as the general path
-            for a, z in _blocks(lo, hi, n):
-                _rows_grad_part(xp, g2[a:z], d2[a:z], gx[a:z], inv2[a:z], w1, count)
-
-    _rows_split(part, rows, n)
-    return gx_out
-
-
-def _rows_grad_part(xp, gs, ds, out, inv, w1, count):
-    """One part of ``_rows_input_grad``'s rows."""
-    h = gs * w1
-    sum_h = xp.einsum("ij->i", h).reshape(-1, 1)
-    k = xp.einsum("ij,ij->i", h, ds).reshape(-1, 1) / count
-    xp.multiply(ds, k, out=out)
-    xp.subtract(h, out, out=out)
-    out -= sum_h / count
-    out *= inv
 
 
 @functools.lru_cache(maxsize=512)

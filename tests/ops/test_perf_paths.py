@@ -81,12 +81,15 @@ def test_gelu_split_across_threads_is_bitwise_the_single_thread_result(monkeypat
     np.testing.assert_allclose(split[0], ref, rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("threads", [1, 3])
-def test_layer_norm_row_path_is_bitwise_the_general_path(monkeypatch, threads):
-    from numtorch.ops import _intraop, norm_ops
+@pytest.mark.parametrize("shift", [1.0, 300.0])  # 300: the one-pass variance would cancel
+def test_layer_norm_row_path_is_the_same_on_any_thread_count(monkeypatch, shift):
+    """The row form's block grid does not depend on the thread count, so neither do its
+    values (forward with and without grad, and the three gradients); they are torch's and
+    the general path's within tolerance."""
+    from numtorch.ops import _intraop, norm_rows
 
     rng = np.random.default_rng(4)
-    x = rng.standard_normal((6, 50, 40)).astype(np.float32) * 3 + 1
+    x = rng.standard_normal((6, 50, 40)).astype(np.float32) * 3 + shift
     w = rng.standard_normal(40).astype(np.float32)
     b = rng.standard_normal(40).astype(np.float32)
     gy = rng.standard_normal(x.shape).astype(np.float32)
@@ -95,28 +98,34 @@ def test_layer_norm_row_path_is_bitwise_the_general_path(monkeypatch, threads):
         t = lib.from_numpy(x.copy()).requires_grad_()
         ws = [lib.from_numpy(a.copy()).requires_grad_() for a in (w, b)]
         y = lib.nn.functional.layer_norm(t, (40,), *ws)
+        with lib.no_grad():
+            y0 = lib.nn.functional.layer_norm(t, (40,), *ws)
         grads = lib.autograd.grad(y, [t, *ws], lib.from_numpy(gy))
-        return [y.detach().numpy()] + [g.numpy() for g in grads]
+        return [y.detach().numpy(), y0.numpy()] + [g.numpy() for g in grads]
 
-    monkeypatch.setattr(_intraop, "_MIN_PART", 10**9)  # the general path
-    general = run(numtorch)
     taken = []
-    real = norm_ops._rows_forward
-    monkeypatch.setattr(norm_ops, "_rows_forward", lambda *a: taken.append(1) or real(*a))
+    real = norm_rows.forward
+    monkeypatch.setattr(norm_rows, "forward", lambda *a: taken.append(1) or real(*a))
+    monkeypatch.setattr(_intraop, "_cores_taken", lambda: False)  # as on an idle machine
     monkeypatch.setattr(_intraop, "_MIN_PART", 500)
-    monkeypatch.setattr(norm_ops, "_BLOCK", 7 * 40)  # blocks of 7 rows within each part
+    monkeypatch.setattr(norm_rows, "_BLOCK", 7 * 40)  # blocks of 7 rows within each part
     old = numtorch.get_num_threads()
-    numtorch.set_num_threads(threads)
     try:
-        rows = run(numtorch)
+        numtorch.set_num_threads(1)
+        one = run(numtorch)
+        numtorch.set_num_threads(3)
+        split = run(numtorch)
     finally:
         numtorch.set_num_threads(old)
+    monkeypatch.setattr(norm_rows, "applies", lambda *a: False)
+    general = run(numtorch)
     if not numtorch.backend.is_device_array(numtorch.from_numpy(x)._array):
         assert taken
-    for a, c in zip(general, rows):
+    ref = run(torch)
+    for a, c, g, r in zip(one, split, general, ref):
         np.testing.assert_array_equal(a, c)
-    for a, c in zip(rows, run(torch)):
-        np.testing.assert_allclose(a, c, rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(a, r, rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(g, r, rtol=1e-4, atol=1e-4)
 
 
 @pytest.mark.parametrize("shape,norm", [
