@@ -17,6 +17,7 @@ from ._alloc_errors import alloc_error, result_alloc_error
 from ._device import default_device
 from ._size import parse_size
 from ._tensor import Tensor, _make
+from ._preserve_layout import empty_preserving
 
 __all__ = ["zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like",
            "empty_like", "eye", "empty_strided", "scalar_tensor", "is_tensor", "is_storage",
@@ -386,7 +387,22 @@ def _made_like(input, dt, dev, order, requires_grad, make):
             arr = make(_xp(dev), _xp(dev).empty(input._array.shape, dtype=dt.np), dt.np, "C")
     except (MemoryError, ValueError) as e:
         raise result_alloc_error(e, input._array.shape, dt.itemsize) from None
+    if order == "K" and dev == input.device:
+        arr = _preserving(input._array, arr)
     return _finish(_in_format(arr, fmt), dev, requires_grad)
+
+
+def _preserving(like, arr):
+    """``arr`` (made like ``like``) in torch's preserve_format layout: NumPy's order "K"
+    ranks an expanded (stride-0) dim otherwise (see _preserve_layout.py)."""
+    if like.flags.c_contiguous and 1 not in like.shape or type(like) is not type(arr) or not (
+            type(like) is np.ndarray or backend.is_device_array(like)):
+        return arr
+    out = empty_preserving(backend.xp_of(arr), like, arr.dtype)
+    if out.strides != arr.strides:
+        out[...] = arr
+        return out
+    return arr
 
 
 def _in_format(arr, memory_format):

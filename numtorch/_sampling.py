@@ -29,6 +29,7 @@ from ._sample_ops import (
     normal_fill,
 )
 from ._size import parse_size
+from ._preserve_layout import empty_preserving
 from ._tensor import Tensor, _make
 from ._torch_rng import is_torch_stream as _torch_stream
 
@@ -290,9 +291,9 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=
 def _in_layout_of(input, t):
     """``t`` re-laid out with ``input``'s memory order, as torch's ``*_like`` keep strides."""
     a = t._array
-    if input._array.flags.c_contiguous or type(a) is not type(input._array):
+    if input._array.flags.c_contiguous and 1 not in a.shape or type(a) is not type(input._array):
         return t
-    arr = backend.xp_of(a).empty_like(input._array, dtype=a.dtype, order="K")
+    arr = empty_preserving(backend.xp_of(a), input._array, a.dtype)
     # the draws fill the new tensor in its memory order, as torch's fill of empty_like does
     strides = arr.strides
     order = sorted(range(arr.ndim), key=lambda d: -strides[d])

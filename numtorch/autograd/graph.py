@@ -257,6 +257,8 @@ def _copy_layout(arr):
     if flags is None or flags.c_contiguous and (arr.ndim < 2 or
                                                 arr.strides[-2] != arr.strides[-1]):
         return arr.copy()  # row-major: NumPy's copy has the same strides (size-1 rows aside)
+    if any(st == 0 and n > 1 for st, n in zip(arr.strides, arr.shape)):
+        return arr.copy()  # an expanded gradient is stored row-major
     from ..ops.cast import _copy_preserving_layout
 
     return _copy_preserving_layout(arr)

@@ -213,7 +213,12 @@ def _hnd(name, input, s, dim, norm, out, inverse):
     norm = _f.check_norm(fn, norm)
     dims, sizes = _f.dims_and_sizes(fn, input, s, dim)
     if inverse:
-        y = _f.r2c(name, input, dims, sizes, _f.dual_norm(norm)).conj()
+        # the one-sided transform over the last dim, then a complex one over the others (the
+        # order shows in the result's memory layout)
+        y = _f.r2c(name, input, dims[-1:], sizes[-1:], _f.dual_norm(norm))
+        if len(dims) > 1:
+            y = _f.c2c(name, y, dims[:-1], sizes[:-1], _f.dual_norm(norm), True)
+        y = y.conj()
     else:
         x = _f._complex_input(name, input, complex_only=True).conj()
         y = _f.c2r(name, x, dims, sizes, _f.dual_norm(norm))

@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import backend
 from ..autograd.graph import Op
+from .._preserve_layout import copy_preserving
 from ._util import restride
 
 __all__ = ["clone", "contiguous", "to"]
@@ -18,7 +19,7 @@ class Clone(Op):
     """
 
     def forward(self, x):
-        if not self.__dict__.get("preserve") or x.flags.c_contiguous:
+        if not self.__dict__.get("preserve") or x.flags.c_contiguous and 1 not in x.shape:
             return x.copy()
         return _copy_preserving_layout(x)
 
@@ -28,8 +29,11 @@ class Clone(Op):
 
 def _copy_preserving_layout(x):
     """Copy ``x`` the way torch's ``clone()`` does (``preserve_format``): a dense
-    non-overlapping ``x`` keeps its exact strides, others follow the order of x's strides,
-    and an expanded (stride-0) ``x`` becomes row-major."""
+    non-overlapping ``x`` keeps its exact strides, others become dense in the order of x's
+    strides (see ``_preserve_layout``)."""
+    if type(x) is np.ndarray or backend.is_device_array(x):
+        return copy_preserving(backend.xp_of(x), x)
+    # other array types (quantized, meta): their own order-K copy
     if any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):
         return x.copy()
     y = x.copy(order="K")
@@ -83,7 +87,9 @@ class Cast(Op):
         if x.dtype.kind == "c" and self.dtype.kind != "c":
             warn_complex_cast(4)
             x = x.real
-        return x.astype(self.dtype)
+        if not (type(x) is np.ndarray or backend.is_device_array(x)):
+            return x.astype(self.dtype)
+        return copy_preserving(self.xp, x, self.dtype)  # torch's layout for a strided x
 
     def backward(self, grad):
         return grad

@@ -35,6 +35,37 @@ __all__ = []
 _DUAL = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
 
 
+def _in_torch_layout(xp, y, x, dims, halved_last):
+    """``y`` (a transform of ``x`` over ``dims``) laid out in memory as torch lays out its
+    transforms: the untransformed dims outermost, in ``x``'s memory order, then the transformed
+    ones in ``x``'s memory order, except that a one-sided transform's last dim (the halved or
+    restored one) is innermost. Equal strides keep dim order among the untransformed dims and
+    reverse it among the transformed ones, as torch does. Only a transposed or non-trailing
+    transform pays a copy."""
+    strides, shape = x.strides, x.shape
+
+    def rank(d):  # outermost first; equal strides put the longer dim inside
+        return -strides[d], shape[d]
+
+    inner = sorted(sorted(dims), key=rank)
+    if halved_last:
+        inner.remove(dims[-1])
+        inner.append(dims[-1])
+    order = sorted((d for d in range(x.ndim) if d not in dims), key=rank) + inner
+    want = [0] * y.ndim
+    step = y.itemsize
+    for d in reversed(order):
+        want[d] = step
+        step *= y.shape[d]
+    if list(y.strides) == want:
+        return y
+    if all(a == b or n == 1 for a, b, n in zip(y.strides, want, y.shape)):
+        return xp.lib.stride_tricks.as_strided(y, y.shape, want)
+    out = xp.empty([y.shape[d] for d in order], dtype=y.dtype).transpose(np.argsort(order))
+    out[...] = y
+    return out
+
+
 class FftC2C(Op):
     """y = DFT over ``dims`` (e^+i when ``inverse``, else e^-i) scaled as ``norm`` says;
     dx = the opposite transform with the dual scaling (real inputs keep the real part)."""
@@ -46,7 +77,8 @@ class FftC2C(Op):
         fn = fft.ifftn if self.inverse else fft.fftn
         y = fn(x, axes=self.dims, norm=self.norm)
         want = np.complex128 if x.dtype in (np.float64, np.complex128) else np.complex64
-        return y.astype(want, copy=False)  # NumPy < 2 computes single precision in double
+        y = y.astype(want, copy=False)  # NumPy < 2 computes single precision in double
+        return _in_torch_layout(self.xp, y, x, self.dims, False)
 
     def backward(self, grad):
         return FftC2C.apply(grad, dims=self.dims, inverse=not self.inverse,
@@ -62,7 +94,8 @@ class FftR2C(Op):
     def forward(self, x):
         self.last_n = x.shape[self.dims[-1]]
         y = self.xp.fft.rfftn(x, axes=self.dims, norm=self.norm)
-        return y.astype(np.complex128 if x.dtype == np.float64 else np.complex64, copy=False)
+        y = y.astype(np.complex128 if x.dtype == np.float64 else np.complex64, copy=False)
+        return _in_torch_layout(self.xp, y, x, self.dims, True)
 
     def backward(self, grad):
         d = self.dims[-1]
@@ -81,7 +114,8 @@ class FftC2R(Op):
     def forward(self, x):
         s = [x.shape[d] for d in self.dims[:-1]] + [self.last_n]
         y = self.xp.fft.irfftn(x, s=s, axes=self.dims, norm=self.norm)
-        return y.astype(np.float64 if x.dtype == np.complex128 else np.float32, copy=False)
+        y = y.astype(np.float64 if x.dtype == np.complex128 else np.float32, copy=False)
+        return _in_torch_layout(self.xp, y, x, self.dims, True)
 
     def backward(self, grad):
         g = FftR2C.apply(grad, dims=self.dims, norm=_DUAL[self.norm])
@@ -194,6 +228,11 @@ def _resize(x, dims, sizes):
     want = dict(zip(dims, sizes))
     if all(shape[d] == n for d, n in want.items()):
         return x
+    if all(shape[d] >= n for d, n in want.items()):
+        # a crop alone is a view (the transform's memory layout follows the input's)
+        for d, n in want.items():
+            x = x.narrow(d, 0, n)
+        return x
     first = min(dims)
     pads = tuple((0, want.get(d, shape[d]) - shape[d]) for d in range(first, len(shape)))
     return constant_pad(x, pads, 0)
@@ -219,9 +258,14 @@ def _full_sizes(x, dims, sizes):
     return [x._array.shape[d] if n is None else n for d, n in zip(dims, sizes)]
 
 
+_CAST_FIRST = frozenset(("fft2", "ifft2", "fftn", "ifftn"))
+
+
 def c2c(fn, input, dims, sizes, norm, forward):
-    """A complex transform over ``dims`` after resizing to ``sizes``."""
-    x = _complex_input(fn, input)
+    """A complex transform over ``dims`` after resizing to ``sizes``. The n-dimensional
+    transforms cast a real input to complex first (``fft``/``ifft`` transform it as it is),
+    which shows in the result's memory layout where the input overlaps itself."""
+    x = _complex_input(fn, input, complex_only=fn in _CAST_FIRST)
     sizes = _full_sizes(x, dims, sizes)
     for n in sizes:
         if n < 1:
