@@ -1,20 +1,21 @@
-"""The LSTM and GRU sequence ops with their per-step GEMMs split into row blocks (ops/rnn_sequence.py
-``_row_blocks``, taken on one BLAS thread with OpenBLAS's small-matrix kernels), forced here
-on any machine, against torch: values and gradients with random cotangents for the layer
-options that reach the split loops (sizes above 100^3 multiply-adds per step)."""
+"""The LSTM and GRU sequence ops with their per-step GEMMs split into row blocks
+(ops/rnn_sequence_base.py ``_row_blocks``, taken on one BLAS thread with OpenBLAS's
+small-matrix kernels), forced here on any machine, against torch: values and gradients with
+random cotangents for the layer options that reach the split loops (sizes above 100^3
+multiply-adds per step)."""
 
 import numpy as np
 import pytest
 import torch
 
 import numtorch
-from numtorch.ops import rnn_sequence
+from numtorch.ops import rnn_sequence_base
 
 
 @pytest.fixture(params=[True, False], ids=["blocks", "whole"])
 def split(request, monkeypatch):
-    monkeypatch.setattr(rnn_sequence, "small_gemm_kernels", lambda: request.param)
-    monkeypatch.setattr(rnn_sequence, "blas_threads_now", lambda: 1)
+    monkeypatch.setattr(rnn_sequence_base, "small_gemm_kernels", lambda: request.param)
+    monkeypatch.setattr(rnn_sequence_base, "blas_threads_now", lambda: 1)
     return request.param
 
 
@@ -92,15 +93,15 @@ def test_gru_blocks_match_torch(split, kwargs):
 
 
 def test_blocks_cover_the_rows_below_the_kernel_limit(monkeypatch):
-    monkeypatch.setattr(rnn_sequence, "small_gemm_kernels", lambda: True)
-    monkeypatch.setattr(rnn_sequence, "blas_threads_now", lambda: 1)
+    monkeypatch.setattr(rnn_sequence_base, "small_gemm_kernels", lambda: True)
+    monkeypatch.setattr(rnn_sequence_base, "blas_threads_now", lambda: 1)
     like = np.zeros(1, np.float32)
-    assert rnn_sequence._row_blocks(like, 256, 100, 20) is None
-    blocks = rnn_sequence._row_blocks(like, 512, 161, 20)
+    assert rnn_sequence_base._row_blocks(like, 256, 100, 20) is None
+    blocks = rnn_sequence_base._row_blocks(like, 512, 161, 20)
     assert blocks == [(0, 256), (256, 512)]
-    blocks = rnn_sequence._row_blocks(like, 1000, 300, 20)
+    blocks = rnn_sequence_base._row_blocks(like, 1000, 300, 20)
     assert blocks[0][0] == 0 and blocks[-1][1] == 1000
     assert all(hi - lo > 0 and (hi - lo) * 300 * 20 <= 1_000_000 for lo, hi in blocks)
     assert all(a[1] == b[0] for a, b in zip(blocks, blocks[1:]))
-    monkeypatch.setattr(rnn_sequence, "blas_threads_now", lambda: 2)
-    assert rnn_sequence._row_blocks(like, 512, 161, 20) is None
+    monkeypatch.setattr(rnn_sequence_base, "blas_threads_now", lambda: 2)
+    assert rnn_sequence_base._row_blocks(like, 512, 161, 20) is None

@@ -13,7 +13,7 @@ import torch
 
 import numtorch
 
-from numtorch.ops import rnn_overlap, rnn_sequence
+from numtorch.ops import rnn_lstm, rnn_overlap
 from tests.nn.test_rnn_gemm_blocks import _compare, _pair
 
 
@@ -23,7 +23,7 @@ def overlap(monkeypatch, device):
     monkeypatch.setattr(rnn_overlap, "_OVERLAP_MIN", 0)
     calls = []
     spans = rnn_overlap.spans
-    monkeypatch.setattr(rnn_sequence, "spans",
+    monkeypatch.setattr(rnn_lstm, "spans",
                         lambda steps, worker: calls.append(worker) or spans(steps, worker))
     yield
     if device == "cpu":  # every backward went through it (not the GPU's: one stream)
@@ -72,7 +72,7 @@ def test_main_thread_takes_the_chunks_the_worker_has_not_started(overlap, monkey
     torch's."""
     ref, ours = _pair(dict(input_size=3, hidden_size=5, num_layers=2, bidirectional=True))
     x = np.random.default_rng(4).standard_normal((24, 2, 3))
-    add, finish, where = rnn_overlap.LSTMWeightGrads.add, rnn_sequence.finish, []
+    add, finish, where = rnn_overlap.LSTMWeightGrads.add, rnn_lstm.finish, []
 
     def add_noting_thread(self, lo, hi):
         on_worker = threading.current_thread() is not threading.main_thread()
@@ -87,7 +87,7 @@ def test_main_thread_takes_the_chunks_the_worker_has_not_started(overlap, monkey
     monkeypatch.setattr(rnn_overlap.LSTMWeightGrads, "add", add_noting_thread)
     runs = []
     for slow_worker, fin in ((True, finish), (False, late_finish)):
-        monkeypatch.setattr(rnn_sequence, "finish", fin)
+        monkeypatch.setattr(rnn_lstm, "finish", fin)
         where.clear()
         runs.append(_grads(ours, x))
         if device == "cpu":  # stolen, then all on the worker
