@@ -316,6 +316,70 @@ _BLOCK = 1 << 18
 _GELU_PASSES = 4
 
 
+def _gelu_erf_rows(x, y, slope):
+    """Exact GELU of a contiguous float32 CPU array into ``y``, and (``slope`` not None) its
+    slope Phi(x) + x phi(x) into ``slope``, block by block: Phi and exp(-x^2/2) live only in
+    two block-sized scratch arrays per thread (no full-size arrays to allocate and stream
+    back from memory), and the slope is formed while they are in the cache, so the backward
+    is one product (the same operations in the same order as ``_gelu_slope``: same bits)."""
+    fx, fy = x.reshape(-1), y.reshape(-1)
+    fs = None if slope is None else slope.reshape(-1)
+    f = np.float32
+
+    def part(lo, hi):
+        cdf = np.empty(min(_BLOCK, hi - lo), dtype=np.float32)
+        e = np.empty_like(cdf)
+        for a in range(lo, hi, _BLOCK):
+            z = min(hi, a + _BLOCK)
+            c, ee, xs = cdf[:z - a], e[:z - a], fx[a:z]
+            _cdf_pdf_part(np, xs, c, ee, fy[a:z])
+            if fs is not None:
+                d = fs[a:z]
+                np.multiply(xs, ee, out=d)
+                d *= f(_INV_SQRT_2PI)
+                d += c
+
+    _split(part, x.size, _GELU_PASSES)
+
+
+def _gelu_tanh_rows(x, y, slope):
+    """The tanh-form GELU of a contiguous CPU float array into ``y`` and (not None) its slope
+    into ``slope``, block by block with block-sized scratch (as ``_gelu_erf_rows``); the
+    operations and their order are ``Gelu.kernel``'s and ``GeluBackward.kernel``'s."""
+    dt = x.dtype
+    fx, fy = x.reshape(-1), y.reshape(-1)
+    fs = None if slope is None else slope.reshape(-1)
+
+    def part(lo, hi):
+        t = np.empty(min(_BLOCK, hi - lo), dtype=dt)
+        w = np.empty_like(t) if fs is not None else None
+        for a in range(lo, hi, _BLOCK):
+            z = min(hi, a + _BLOCK)
+            xs, ys, ts = fx[a:z], fy[a:z], t[:z - a]
+            np.multiply(xs, xs, out=ts)
+            ts *= dt.type(_SQRT_2_OVER_PI * _GELU_CUBIC)
+            ts += dt.type(_SQRT_2_OVER_PI)
+            ts *= xs
+            np.tanh(ts, out=ts)
+            np.add(ts, dt.type(1), out=ys)
+            ys *= xs
+            ys *= dt.type(0.5)
+            if fs is not None:  # slope = (1 + t) / 2 + (1 - t^2) x k (1 + 3 c x^2) / 2
+                ws, d = w[:z - a], fs[a:z]
+                np.multiply(xs, xs, out=ws)
+                ws *= dt.type(1.5 * _GELU_CUBIC * _SQRT_2_OVER_PI)
+                ws += dt.type(0.5 * _SQRT_2_OVER_PI)
+                ws *= xs
+                np.multiply(ts, ts, out=d)
+                np.subtract(dt.type(1), d, out=d)
+                d *= ws
+                ts += dt.type(1)
+                ts *= dt.type(0.5)
+                d += ts
+
+    _split(part, x.size, _GELU_PASSES)
+
+
 def _split(kernel, n, unit):
     """``run_split`` while two cores are free (``_intraop._cores_taken``: the user's thread
     count, or the load-aware cap of ``numtorch._threads``), else the whole range here."""
@@ -524,6 +588,12 @@ class Gelu(_Pointwise):
                 y = t + dt.type(1)
                 y *= x * dt.type(0.5)
                 return y
+            if xp is np and x.flags.c_contiguous and dt.kind == "f":
+                y = np.empty_like(x)
+                slope = np.empty_like(x) if self._recording else None
+                _gelu_tanh_rows(x, y, slope)
+                self.save(t=None, slope=slope)
+                return y
             inner = x * x
             inner *= dt.type(_SQRT_2_OVER_PI * _GELU_CUBIC)
             inner += dt.type(_SQRT_2_OVER_PI)
@@ -544,6 +614,11 @@ class Gelu(_Pointwise):
             return _gelu_onednn_bf16(xp, x)
         y = xp.empty_like(x)
         half = getattr(self, "low_dtype", None) is not None
+        if not half and dt == np.float32 and xp is np and x.flags.c_contiguous:
+            slope = np.empty_like(x) if self._recording else None
+            _gelu_erf_rows(x, y, slope)
+            self.save(cdf=None, e=None, slope=slope)
+            return y
         cdf, e = (_normal_cdf_pdf_f16 if half else _normal_cdf_pdf)(xp, x, y)
         self.save(cdf=cdf, e=e)
         return y
@@ -551,16 +626,21 @@ class Gelu(_Pointwise):
     def backward(self, grad):
         x = self.saved_inputs()
         if self.approximate == "tanh":
-            return GeluBackward.apply(x, grad, approximate="tanh", t=self.saved("t"))
-        return GeluBackward.apply(x, grad, approximate="none", cdf=self.saved("cdf"),
-                                  e=self.saved("e"))
+            extra = self._check_saved().get("extra", {})
+            return GeluBackward.apply(x, grad, approximate="tanh", t=extra.get("t"),
+                                      slope=extra.get("slope"))
+        extra = self._check_saved().get("extra", {})
+        return GeluBackward.apply(x, grad, approximate="none", cdf=extra.get("cdf"),
+                                  e=extra.get("e"), slope=extra.get("slope"))
 
 
 class GeluBackward(_Pointwise):
     """g_x = g (Phi(x) + x phi(x)) (or the tanh form's slope); d/dg = that slope,
     d/dx = g phi(x) (2 - x^2) (or the tanh form's second derivative)."""
 
-    t = cdf = e = None  # values the forward pass already computed, when it ran with a graph
+    # values the forward pass already computed, when it ran with a graph (slope: the exact
+    # GELU's Phi(x) + x phi(x), for float32 on the CPU)
+    t = cdf = e = slope = None
 
     def forward(self, x, g):
         d = super().forward(x, g)
@@ -574,6 +654,8 @@ class GeluBackward(_Pointwise):
         if self.approximate == "tanh":
             if getattr(self, "low_dtype", None) is not None:
                 return _tanh_slope_half(xp, x, g, self.t)
+            if self.slope is not None and self.slope.dtype == dt:
+                return np.multiply(self.slope.reshape(g.shape), g)  # the bits of the below
             x2 = x * x
             t = self.t
             if t is None:
@@ -596,6 +678,8 @@ class GeluBackward(_Pointwise):
             return d
         if _onednn_bf16(self):
             return _gelu_onednn_bf16(xp, x, g)
+        if self.slope is not None and self.slope.dtype == dt and g.flags.c_contiguous:
+            return np.multiply(self.slope.reshape(g.shape), g)  # the same bits as below
         cdf, e = self.cdf, self.e
         if cdf is None:
             half = getattr(self, "low_dtype", None) is not None
