@@ -3,13 +3,15 @@ PyTorch, forward alone and forward + backward, in one process.
 
 Shapes: (12, 64, 128) (nanoGPT's README CPU model), (64, 128, 128) (minGPT gpt-micro) and
 (64, 128, 512) (4M values); LayerNorm over the last dim, BatchNorm1d over dim 1, GELU exact;
-then BatchNorm2d (training mode) at ResNet-18's shapes in bench/train_resnet.py.
-The libraries take turns within each repeat; printed per row: best time of each and the
-ratio numtorch / torch. ``--threads N`` sets both libraries' thread counts (numtorch splits
-long elementwise kernels across its intra-op threads, as torch does); ``--clock cpu`` times
-the calling thread's CPU time instead of wall time (steadier on a shared machine, but it
-leaves out work done on other threads, so use it with ``--threads 1``). This is a benchmark,
-not a test.
+GELU tanh (approximate='tanh'); then BatchNorm2d (training mode) at ResNet-18's shapes in
+bench/train_resnet.py. The libraries take turns within each repeat; printed per row: the
+median (``--stat best``: the best) time of each, the ratio numtorch / torch and, for the
+median, the ratio's spread as the ratios of the two libraries' quartiles. ``--only`` picks
+workloads by name prefix (``--only LayerNorm,GELU``). ``--threads N`` sets both libraries'
+thread counts (numtorch splits long elementwise kernels across its intra-op threads, as torch
+does); ``--clock cpu`` times the calling thread's CPU time instead of wall time (steadier on
+a shared machine, but it leaves out work done on other threads, so use it with
+``--threads 1``). This is a benchmark, not a test.
 """
 
 import argparse
@@ -21,7 +23,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import numtorch  # noqa: E402
+import numtorch
 
 try:
     import torch
@@ -42,7 +44,8 @@ def workloads(lib, shape):
         mods = {"BatchNorm2d": lib.nn.BatchNorm2d(shape[1])}
     else:
         mods = {"LayerNorm": lib.nn.LayerNorm(shape[-1]),
-                "BatchNorm1d": lib.nn.BatchNorm1d(shape[1]), "GELU": lib.nn.GELU()}
+                "BatchNorm1d": lib.nn.BatchNorm1d(shape[1]), "GELU": lib.nn.GELU(),
+                "GELU tanh": lib.nn.GELU("tanh")}
     out = {}
     for name, m in mods.items():
         def fwd(m=m):
@@ -62,30 +65,40 @@ def main():
     parser.add_argument("--repeats", type=int, default=9)
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    parser.add_argument("--stat", choices=("median", "best"), default="median")
+    parser.add_argument("--only", default="", help="comma-separated workload name prefixes")
     args = parser.parse_args()
+    only = tuple(p for p in args.only.split(",") if p)
     clock = time.perf_counter if args.clock == "wall" else time.thread_time
     libs = [("numtorch", numtorch)] + ([("torch", torch)] if torch is not None else [])
     if args.threads:
         for _, lib in libs:
             lib.set_num_threads(args.threads)
-    print(f"best of {args.repeats}, {args.clock} clock"
+    print(f"{args.stat} of {args.repeats}, {args.clock} clock"
           + (f", {args.threads} thread(s)" if args.threads else ""))
     for shape in SHAPES + BN2D_SHAPES:
         runs = {name: workloads(lib, shape) for name, lib in libs}
         for op in runs["numtorch"]:
-            best = {}
+            if only and not op.startswith(only):
+                continue
+            times = {}
             for name in runs:
                 runs[name][op]()
-                best[name] = float("inf")
+                times[name] = []
             for _ in range(args.repeats):
                 for name in runs:
                     start = clock()
                     runs[name][op]()
-                    best[name] = min(best[name], clock() - start)
-            line = f"  {str(shape):18s} {op:16s}" + "".join(
-                f" {name} {t * 1e3:8.3f} ms" for name, t in best.items())
+                    times[name].append(clock() - start)
+            pick = {name: np.percentile(t, [25, 50, 75]) if args.stat == "median" else
+                    [min(t)] * 3 for name, t in times.items()}
+            line = f"  {shape!s:18s} {op:16s}" + "".join(
+                f" {name} {q[1] * 1e3:8.3f} ms" for name, q in pick.items())
             if torch is not None:
-                line += f"  ratio {best['numtorch'] / best['torch']:.2f}"
+                nt, th = pick["numtorch"], pick["torch"]
+                line += f"  ratio {nt[1] / th[1]:.2f}"
+                if args.stat == "median":
+                    line += f" ({nt[0] / th[2]:.2f}-{nt[2] / th[0]:.2f})"
             print(line)
 
 
