@@ -15,9 +15,9 @@ import numpy as np
 from . import _dtype, _layout, backend
 from ._alloc_errors import alloc_error, result_alloc_error
 from ._device import default_device
+from ._preserve_layout import empty_preserving
 from ._size import parse_size
 from ._tensor import Tensor, _make
-from ._preserve_layout import empty_preserving
 
 __all__ = ["zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like",
            "empty_like", "eye", "empty_strided", "scalar_tensor", "is_tensor", "is_storage",

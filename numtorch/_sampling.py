@@ -17,6 +17,7 @@ from . import _dtype, backend
 from ._alloc_errors import alloc_error, result_alloc_error
 from ._creation import _finish, _int_arg, check_pin_memory, dtype_arg, write_out
 from ._device import default_device
+from ._preserve_layout import empty_preserving
 from ._random import rng_for
 from ._sample_ops import (
     Bernoulli,
@@ -29,7 +30,6 @@ from ._sample_ops import (
     normal_fill,
 )
 from ._size import parse_size
-from ._preserve_layout import empty_preserving
 from ._tensor import Tensor, _make
 from ._torch_rng import is_torch_stream as _torch_stream
 

@@ -334,6 +334,90 @@ class SparseTensor(ValuesAutograd, Tensor):
                 (_make(s.indices), s.values.detach(), s.shape, s.coalesced))
 
 
+# Elementwise functions with f(0) == 0 run on a sparse COO tensor's stored values only, as in
+# torch: the result keeps the indices (of the coalesced input: torch coalesces first, except
+# for the sign flips). Each name maps to its in-place form, None where torch has none for
+# sparse tensors. Aliases name torch's own op in the in-place error.
+ZERO_PRESERVING = {
+    "abs": "abs_", "absolute": "absolute_", "neg": "neg_", "negative": "negative_",
+    "sin": "sin_", "sinh": "sinh_", "tan": "tan_", "tanh": "tanh_", "asin": "asin_",
+    "arcsin": "arcsin_", "asinh": "asinh_", "arcsinh": "arcsinh_", "atan": "atan_",
+    "arctan": "arctan_", "atanh": "atanh_", "arctanh": "arctanh_", "sqrt": "sqrt_",
+    "erf": "erf_", "erfinv": "erfinv_", "log1p": "log1p_", "expm1": "expm1_", "relu": "relu_",
+    "sign": "sign_", "sgn": "sgn_", "floor": "floor_", "ceil": "ceil_", "round": "round_",
+    "trunc": "trunc_", "fix": "fix_", "frac": "frac_", "square": None, "deg2rad": "deg2rad_",
+    "rad2deg": "rad2deg_", "nan_to_num": "nan_to_num_", "positive": None, "isnan": None,
+    "isinf": None, "isposinf": None, "isneginf": None, "signbit": None,
+}
+_UNCOALESCED_OK = frozenset({"neg", "negative", "positive", "neg_", "negative_"})
+_ALIAS = {"absolute_": "abs_", "arcsin_": "asin_", "arcsinh_": "asinh_", "arctan_": "atan_",
+          "arctanh_": "atanh_", "fix_": "trunc_"}
+# ops with no sparse kernel whose dense path would fail under another name
+_NO_KERNEL = {"sigmoid": "sigmoid", "rsqrt": "rsqrt", "reciprocal": "reciprocal",
+              "angle": "angle", "logical_not": "logical_not.out", "bitwise_not": "bitwise_not",
+              "digamma": "digamma", "lgamma": "lgamma", "sinc": "sinc", "clamp": "clamp",
+              "clip": "clamp", "acos": "acos", "arccos": "acos", "logit": "logit",
+              "square_": "pow_.Scalar"}
+_NO_KERNEL.update({n + "_": n + "_" for n in ("exp", "cos", "log", "sigmoid", "cosh", "acos",
+                                              "exp2", "log2", "log10", "rsqrt", "reciprocal",
+                                              "erfc", "digamma", "lgamma", "logit", "clamp")})
+
+
+def map_values(input, name, *args, **kwargs):
+    """``input.<name>(...)`` of a sparse tensor: the dense method on its (coalesced) values."""
+    if name == "round" and (args or kwargs.get("decimals")):
+        raise _unsupported("round.decimals")
+    if name not in _UNCOALESCED_OK and not input._array.coalesced:
+        input = _nt.ops.sparse_ops.coalesce(input)
+    s = input._array
+    values = getattr(s.values, name)(*args, **kwargs)
+    return make(s.indices, values, s.shape, s.coalesced)
+
+
+def map_values_(input, name, *args, **kwargs):
+    """The in-place form: the values change in place, the indices stay."""
+    if name == "round_" and (args or kwargs.get("decimals")):
+        raise _unsupported("round_.decimals")
+    if name not in _UNCOALESCED_OK and not input._array.coalesced:
+        raise RuntimeError(f"{_ALIAS.get(name, name)} requires coalesced input")
+    getattr(input._array.values, name)(*args, **kwargs)
+    return input
+
+
+def _method(name):
+    def method(self, *args, **kwargs):
+        return map_values(self, name, *args, **kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+def _method_(name):
+    def method(self, *args, **kwargs):
+        return map_values_(self, name, *args, **kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+def _no_kernel(op):
+    def method(self, *args, **kwargs):
+        raise _unsupported(op)
+
+    return method
+
+
+def _add_value_methods():
+    for name, inplace in ZERO_PRESERVING.items():
+        setattr(SparseTensor, name, _method(name))
+        if inplace:
+            setattr(SparseTensor, inplace, _method_(inplace))
+    for name, op in _NO_KERNEL.items():
+        setattr(SparseTensor, name, _no_kernel(op))
+
+
+_add_value_methods()
+
 # prints as torch's class does (type(t) is torch.Tensor for sparse tensors too)
 SparseTensor.__name__ = SparseTensor.__qualname__ = "Tensor"
 SparseTensor.__module__ = "numtorch"

@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
+from .._sparse import ZERO_PRESERVING, SparseCOO, map_values
 from .._tensor import Tensor, _make
 from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.inplace import apply_inplace
@@ -163,11 +164,13 @@ def _unary(cls, name, summary):
     def fn(input, *, out=None):
         if not isinstance(input, Tensor):
             _check_tensor(name, input)
-        elif quantized and out is None and input._array.__class__ is not np.ndarray and \
-                input.is_quantized:
-            from .._quantized_ops_float import quantized_dispatch
+        elif input._array.__class__ is not np.ndarray:
+            if quantized and out is None and input.is_quantized:
+                from .._quantized_ops_float import quantized_dispatch
 
-            return quantized_dispatch(name, input)
+                return quantized_dispatch(name, input)
+            if input._array.__class__ is SparseCOO and out is None and name in ZERO_PRESERVING:
+                return map_values(input, name)
         r = cls.apply(input)
         return r if out is None else _out(r, out, name, exact)
 

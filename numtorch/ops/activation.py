@@ -23,6 +23,7 @@ relu, at the bounds of hardtanh, ...) follow torch and are tested against it on 
 import numpy as np
 
 from .. import _dtype
+from .._sparse import SparseCOO, map_values
 from .._tensor import Tensor
 from ._activation_base import _keep, _PiecewiseSlopeBackward, _Pointwise, _select, select
 from ._pointwise import _check_tensor
@@ -330,6 +331,8 @@ def relu(input):
     """
     if input.__class__ is not Tensor or not _dtype._INT <= input.dtype._category <= _dtype._FLOAT:
         _check_tensor("relu", input)
+        if input._array.__class__ is SparseCOO:  # stored values only, as torch
+            return map_values(input, "relu")
         if input.dtype._category == _dtype._BOOL:
             raise RuntimeError("Boolean inputs not supported for relu")
         if input.dtype._category == _dtype._COMPLEX:

@@ -7,8 +7,8 @@ unchanged, and the engine casts it back to the input's dtype.
 import numpy as np
 
 from .. import backend
-from ..autograd.graph import Op
 from .._preserve_layout import copy_preserving
+from ..autograd.graph import Op
 from ._util import restride
 
 __all__ = ["clone", "contiguous", "to"]

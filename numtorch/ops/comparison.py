@@ -11,6 +11,7 @@ import operator
 import numpy as np
 
 from .. import _dtype
+from .._sparse import SparseCOO, map_values
 from .._tensor import Tensor, _make
 from ..autograd._pointwise_layout import pointwise_result
 from ..autograd.graph import Op, rename_node
@@ -331,12 +332,16 @@ ge = greater_equal = _compare(Ge, "ge", ">=")
 def isnan(input):
     """Return True where ``input`` is NaN (never for integer tensors)."""
     _check_tensor("isnan", input)
+    if input._array.__class__ is SparseCOO:  # stored values only, as torch
+        return map_values(input, "isnan")
     return _Classify.apply(input, fn="isnan")
 
 
 def isinf(input):
     """Return True where ``input`` is +inf or -inf."""
     _check_tensor("isinf", input)
+    if input._array.__class__ is SparseCOO:  # stored values only, as torch
+        return map_values(input, "isinf")
     return _Classify.apply(input, fn="isinf")
 
 
@@ -349,12 +354,16 @@ def isfinite(input):
 def isposinf(input, *, out=None):
     """Return True where ``input`` is +inf (complex tensors are rejected, as in torch)."""
     _check_tensor("isposinf", input)
+    if out is None and input._array.__class__ is SparseCOO:  # stored values only, as torch
+        return map_values(input, "isposinf")
     return _out(_Classify.apply(input, fn="isposinf"), out, "isposinf")
 
 
 def isneginf(input, *, out=None):
     """Return True where ``input`` is -inf (complex tensors are rejected, as in torch)."""
     _check_tensor("isneginf", input)
+    if out is None and input._array.__class__ is SparseCOO:  # stored values only, as torch
+        return map_values(input, "isneginf")
     return _out(_Classify.apply(input, fn="isneginf"), out, "isneginf")
 
 

@@ -12,6 +12,7 @@ The other pointwise families live in ``division.py``, ``unary.py``, ``comparison
 import numpy as np
 
 from .. import _dtype
+from .._sparse import SparseCOO, map_values
 from .._tensor import Tensor
 from ..autograd.graph import Op, rename_node
 from ..backend import _keep_dtype as keep_dtype
@@ -462,6 +463,8 @@ def square(input, *, out=None):
         tensor([4., 9.])
     """
     _check_tensor("square", input)
+    if out is None and input._array.__class__ is SparseCOO:  # stored values only, as torch
+        return map_values(input, "square")
     return _out(pow(input, 2), out, "square")
 
 

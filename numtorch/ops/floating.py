@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from .. import _dtype, return_types
+from .._sparse import SparseCOO, map_values
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op
 from ..backend import _keep_dtype as keep_dtype
@@ -251,6 +252,8 @@ def signbit(input, *, out=None):
         tensor([ True,  True, False, False])
     """
     _check_tensor("signbit", input)
+    if out is None and input._array.__class__ is SparseCOO:  # stored values only, as torch
+        return map_values(input, "signbit")
     return _out(Signbit.apply(input), out, "signbit")
 
 
@@ -325,6 +328,8 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
         tensor([ 0.,  9., -1.])
     """
     _check_tensor("nan_to_num", input)
+    if out is None and input._array.__class__ is SparseCOO:  # stored values only, as torch
+        return map_values(input, "nan_to_num", nan, posinf, neginf)
     for name, v in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
         if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float,
                                                                         np.number))):
@@ -447,6 +452,8 @@ def deg2rad(input, *, out=None):
         >>> torch.deg2rad(torch.tensor([180., 90.]))
         tensor([3.1416, 1.5708])
     """
+    if out is None and isinstance(input, Tensor) and input._array.__class__ is SparseCOO:
+        return map_values(input, "deg2rad")
     return _angle_units("deg2rad", input, math.pi / 180.0, out)
 
 
@@ -457,4 +464,6 @@ def rad2deg(input, *, out=None):
         >>> torch.rad2deg(torch.tensor([3.141592653589793, 1.]))
         tensor([180.0000,  57.2958])
     """
+    if out is None and isinstance(input, Tensor) and input._array.__class__ is SparseCOO:
+        return map_values(input, "rad2deg")
     return _angle_units("rad2deg", input, 180.0 / math.pi, out)

@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from .. import _dtype
+from .._sparse import SparseCOO, map_values
 from ..autograd.graph import Op
 from ..backend import _keep_dtype as keep_dtype
 from ..backend import helpers_for
@@ -665,4 +666,7 @@ def round(input, *, decimals=0, out=None):  # noqa: A001
         tensor([0., 2., 1.])
     """
     _check_tensor("round", input)
+    if out is None and input._array.__class__ is SparseCOO:  # stored values only, as torch
+        return map_values(input, "round", decimals=decimals) if decimals else \
+            map_values(input, "round")
     return _out(Round.apply(input, decimals=decimals), out, "round", SAME_DTYPE_OUT)
