@@ -326,7 +326,56 @@ class SparseTensor(ValuesAutograd, Tensor):
         return _nt.ops.sparse_ops.transpose(self, dim0, dim1)
 
     def __getitem__(self, index):
-        raise _unsupported("index")
+        return _nt.ops.sparse_ops.getitem(self, index)
+
+    def select(self, dim, index):
+        return _nt.ops.sparse_ops.select(self, dim, index)
+
+    def permute(self, *dims):
+        dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
+        return _nt.ops.sparse_ops.permute(self, dims)
+
+    def unsqueeze(self, dim):
+        return _nt.ops.sparse_ops.unsqueeze(self, dim)
+
+    def pow(self, exponent):
+        return _nt.ops.sparse_ops.pow(self, exponent)
+
+    __pow__ = pow
+
+    # -- what has no sparse form, in torch's words ----------------------------------------------
+    def view(self, *shape):
+        raise _unsupported("view")
+
+    def reshape(self, *shape):
+        raise RuntimeError("reshape is not implemented for sparse tensors")
+
+    def flatten(self, start_dim=0, end_dim=-1):
+        raise RuntimeError("reshape is not implemented for sparse tensors")
+
+    def expand(self, *sizes):
+        raise RuntimeError("expand is unsupported for Sparse tensors")
+
+    def contiguous(self, memory_format=None):
+        raise RuntimeError("unsupported memory format option Contiguous")
+
+    def is_contiguous(self, memory_format=None):
+        return False
+
+    def stride(self, dim=None):
+        return (0,) * len(self._array.shape) if dim is None else 0
+
+    def mean(self, *args, **kwargs):
+        raise _unsupported("mean.dim")
+
+    def numpy(self, *, force=False):
+        raise TypeError("can't convert Sparse layout tensor to numpy. Use Tensor.to_dense() "
+                        "first.")
+
+    def _no_storage(self, *args, **kwargs):
+        raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
+
+    tolist = data_ptr = _no_storage
 
     def __reduce_ex__(self, proto):
         s = self._array
@@ -461,10 +510,15 @@ def _sparse_repr(t):
     size = "(" + ", ".join(str(d) for d in s.shape) + ("," if len(s.shape) == 1 else "") + ")"
     head = "tensor(indices="
     out = (f"{head}{_indent(irep, len(head))},\n       values={_indent(vrep, 14)},\n"
-           f"       size={size}, nnz={s.indices.shape[1]}{dtype_note}, layout=torch.sparse_coo")
+           f"       size={size}")
+    # the rest as a dense tensor's suffixes: on the line while they fit in linewidth
+    suffixes = [f"nnz={s.indices.shape[1]}"] + ([dtype_note[2:]] if dtype_note else [])
+    suffixes.append("layout=torch.sparse_coo")
     fn = s.values.grad_fn
     if fn is not None:
-        out += f",\n       grad_fn=<{type(fn).__name__}>"
+        suffixes.append(f"grad_fn=<{type(fn).__name__}>")
     elif s.values.requires_grad:
-        out += ",\n       requires_grad=True"
-    return out + ")"
+        suffixes.append("requires_grad=True")
+    from ._tensor_str import _add_suffixes
+
+    return _add_suffixes(out, suffixes, 7)

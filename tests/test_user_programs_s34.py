@@ -154,7 +154,7 @@ def test_sparse_zero_preserving_unary(name):
                                   "fix_", "absolute_", "arcsin_", "round_"])
 def test_sparse_zero_preserving_unary_in_place(name):
     for coalesce in (False, True):
-        def f(L):
+        def f(L, coalesce=coalesce):
             s = _uncoalesced(L)
             s = s.coalesce() if coalesce else s
             out = getattr(s, name)()
@@ -182,3 +182,62 @@ def test_sparse_unary_round_decimals_and_gradient():
         lib.sparse.sum(s.abs().square().log1p() * 3 + s.relu().deg2rad()).backward()
         grads.append([round(g, 6) for g in v.grad.tolist()])
     assert grads[0] == grads[1]
+
+
+# -- sparse COO: integer indexing, select, unsqueeze, permute, pow; errors of the rest -----------
+def _sparse_inputs(lib):
+    return [lib.tensor([[0., 1., 0.], [2., 0., 3.]]).to_sparse(),
+            lib.sparse_coo_tensor(lib.tensor([[1, 0, 1, 1], [2, 1, 0, 2]]),
+                                  lib.tensor([1., 2., 3., 4.]), (2, 3)),
+            lib.arange(12.).reshape(2, 3, 2).to_sparse(2)]
+
+
+def _sparse_state(out):
+    if out.layout.__class__.__name__ == "layout" and "sparse" not in str(out.layout):
+        return "dense", out.tolist()
+    return (out.is_coalesced(), out._nnz(), out._indices().tolist(), out._values().tolist(),
+            tuple(out.shape), out.sparse_dim(), out.dense_dim())
+
+
+SPARSE_SHAPE = {
+    "unsqueeze0": lambda s: s.unsqueeze(0), "unsqueeze1": lambda s: s.unsqueeze(1),
+    "unsqueeze_last": lambda s: s.unsqueeze(-1), "select0": lambda s: s.select(0, 1),
+    "select_last": lambda s: s.select(-1, 0), "select_neg": lambda s: s.select(1, -1),
+    "getitem": lambda s: s[1], "getitem_neg": lambda s: s[-2], "getitem2": lambda s: s[1, 2],
+    "getitem_zero": lambda s: s[0, 0], "getitem_out": lambda s: s[7],
+    "select_out": lambda s: s.select(1, 9), "pow2": lambda s: s.pow(2),
+    "pow_half": lambda s: s ** 0.5, "pow0": lambda s: s ** 0,
+    "permute": lambda s: s.permute(1, 0) if s.dim() == 2 else s.permute(1, 0, 2),
+    "view": lambda s: s.view(-1), "reshape": lambda s: s.reshape(-1),
+    "flatten": lambda s: s.flatten(), "expand": lambda s: s.expand(2, *s.shape),
+    "contiguous": lambda s: s.contiguous(), "mean": lambda s: s.mean(),
+    "numpy": lambda s: s.numpy(), "tolist": lambda s: s.tolist(),
+    "stride": lambda s: s.stride(), "is_contiguous": lambda s: s.is_contiguous(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SPARSE_SHAPE))
+def test_sparse_shape_ops_and_refusals(name):
+    fn = SPARSE_SHAPE[name]
+    for a, b in zip(_sparse_inputs(numtorch), _sparse_inputs(torch)):
+        outs = []
+        for lib, x in ((numtorch, a), (torch, b)):
+            try:
+                out = fn(x)
+                outs.append(_sparse_state(out) if hasattr(out, "layout") else out)
+            except Exception as e:  # noqa: BLE001 - the error is what gets compared
+                outs.append((type(e).__name__, str(e).split(". This could")[0]))
+        assert str(outs[0]) == str(outs[1])
+
+
+def test_sparse_torch_pow_and_gradient_through_unsqueeze_and_select():
+    grads = []
+    for lib in (numtorch, torch):
+        assert _sparse_state(lib.pow(_sparse_inputs(lib)[1], 2)) is not None
+        v = lib.tensor([1., 2., 3.], requires_grad=True)
+        s = lib.sparse_coo_tensor(lib.tensor([[0, 1, 1], [1, 0, 2]]), v, (2, 3))
+        (lib.sparse.sum(s.pow(2) * 2) + s.coalesce()[1, 2]).backward()
+        grads.append(v.grad.tolist())
+    assert grads[0] == grads[1]
+    want = _sparse_state(torch.pow(_sparse_inputs(torch)[1], 2))
+    assert str(_sparse_state(numtorch.pow(_sparse_inputs(numtorch)[1], 2))) == str(want)

@@ -433,6 +433,8 @@ def pow(input, exponent, *, out=None):  # noqa: A001 - torch's name
                 _scalar_in(exponent, dt)
             elif dt is _dtype.float16 or dt is _dtype.bfloat16:
                 _scalar_in(float(exponent), dt)
+            if input._array.__class__ is SparseCOO and out is None:
+                return input.pow(exponent)  # the stored values raised
             x = input if input.dtype is dt else input.to(dt)
             return _out(PowScalar.apply(x, exponent=exponent), out, "pow")
         raise RuntimeError("Integers to negative integer powers are not allowed.")

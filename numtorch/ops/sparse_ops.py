@@ -504,3 +504,87 @@ def sparse_softmax(input, dim, dtype=None, log=False):
         out = shifted - total.log() if log else e / total
     name = "LogSoftmaxBackward0" if log else "SoftmaxBackward0"
     return make(c.indices, rename_node(out, "Sparse" + name), c.shape, True)
+
+
+# -- shape: unsqueeze, select, integer indexing, pow ---------------------------------------------
+def unsqueeze(input, dim):
+    """A size-1 dim at ``dim``: a zero index row among the sparse dims, else a dense dim of the
+    values (torch marks the result uncoalesced either way)."""
+    s = input._array
+    sd = s.indices.shape[0]
+    d = _nt.ops.canonical_dim(dim, len(s.shape) + 1)
+    shape = s.shape[:d] + (1,) + s.shape[d:]
+    if d <= sd:
+        zero = np.zeros((1, s.indices.shape[1]), dtype=s.indices.dtype)
+        indices = np.concatenate([s.indices[:d], zero, s.indices[d:]])
+        return make(indices, s.values, shape, False)
+    return make(s.indices, s.values.unsqueeze(d - sd + 1), shape, False)
+
+
+def select(input, dim, index, getitem=False):
+    """The slice at ``index`` along ``dim``: the entries stored there, with that index row
+    dropped (a dense scalar once no dim is left); along a dense dim, the values' slice."""
+    s = input._array
+    sd = s.indices.shape[0]
+    d = _nt.ops.canonical_dim(dim, len(s.shape))
+    size = s.shape[d]
+    if not -size <= index < size:
+        if getitem:
+            raise IndexError(f"index {index} is out of bounds for dimension {d} with size {size}")
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{list(s.shape)} at dimension {d}")
+    index %= size
+    shape = s.shape[:d] + s.shape[d + 1:]
+    nnz = s.indices.shape[1]
+    if d >= sd:  # (torch calls the result coalesced only when it has at most one entry)
+        return make(s.indices, s.values.select(d - sd + 1, index), shape, nnz <= 1)
+    keep = np.flatnonzero(s.indices[d] == index)
+    values = s.values[_make(keep)]
+    if sd == 1:  # nothing sparse left: the stored values (duplicates summed) or zeros
+        return values.sum(0)
+    indices = np.delete(s.indices[:, keep], d, axis=0)
+    return make(indices, values, shape, keep.size <= 1)
+
+
+def getitem(input, index):
+    """``t[i]`` and ``t[i, j, ...]`` with integers; other indices have no sparse kernel."""
+    items = index if isinstance(index, tuple) else (index,)
+    if not items or not all(isinstance(i, int) and not isinstance(i, bool) for i in items):
+        raise _unsupported("index")
+    out = input
+    for i in items:
+        out = select(out, 0, i, getitem=True)
+    return out
+
+
+def pow(input, exponent):
+    """``sparse ** exponent`` for a positive number: the coalesced values raised."""
+    if isinstance(exponent, Tensor):
+        raise _unsupported("pow.Tensor_Tensor" if exponent.dim() else "pow.Tensor_Scalar")
+    if exponent == 0:
+        raise RuntimeError("pow: cannot raise to zeroth power on sparse tensor; it would make "
+                           "the result tensor dense")
+    s = coalesce(input)._array
+    return make(s.indices, s.values.pow(exponent), s.shape, True)
+
+
+def permute(input, dims):
+    """Sparse dims reorder their index rows, dense dims the values' dims (torch keeps the two
+    groups apart)."""
+    s = input._array
+    sd = s.indices.shape[0]
+    perm = [_nt.ops.canonical_dim(d, len(s.shape)) for d in dims]
+    if sorted(perm) != list(range(len(s.shape))):
+        raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does "
+                           "not match the length of the desired ordering of dimensions i.e. "
+                           f"input.dim() = {len(s.shape)} is not equal to len(dims) = "
+                           f"{len(perm)}" if len(perm) != len(s.shape) else
+                           "permute(): duplicate dims are not allowed.")
+    if sorted(perm[:sd]) != list(range(sd)):
+        raise RuntimeError("permute(sparse_coo): transpose between sparse and dense dimensions "
+                           "is not allowed. Transpositions are only allowed between sparse or "
+                           "between dense dimensions.")
+    values = s.values.permute([0] + [d - sd + 1 for d in perm[sd:]])
+    shape = [s.shape[d] for d in perm]
+    coalesced = s.coalesced and perm[:sd] == list(range(sd))
+    return make(np.ascontiguousarray(s.indices[perm[:sd]]), values, shape, coalesced)
