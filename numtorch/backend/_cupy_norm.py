@@ -190,16 +190,19 @@ def running_update(rm, rv, mean, var, unbias, momentum):
 # finish batch norm's per-channel arithmetic (mean; var and invstd; the gradient's factors).
 # mode: 0 sums a, 1 sums a * b, 2 both (two planes of partials), 3 writes xc = a - mean[c]
 # and sums xc * xc (batch norm's centring and its variance's sum in one pass).
+# The sums accumulate in double, partials included, and round to T once at the end (a float32
+# lane summing a chunk of thousands of values in float32 lost ~1e-5 relative: LeNet's loss
+# moved 4.2e-5 from torch's on a GPU); the products of float32 values are exact in double.
 # one value's share of the sums (both kernels below): element k of a (and b), centred in mode 3
 _TERM = """
 const T v = a[k];
 if (mode == 3) {
     const T d = v - mc;
     xc[k] = d;
-    s2 = s2 + d * d;
+    s2 = s2 + (double)d * (double)d;
 } else {
-    if (mode != 1) s1 = s1 + v;
-    if (mode != 0) s2 = s2 + v * b[k];
+    if (mode != 1) s1 = s1 + (double)v;
+    if (mode != 0) s2 = s2 + (double)v * (double)b[k];
 }
 """
 _SUMS_WARP = """
@@ -213,7 +216,7 @@ ptrdiff_t l = lane % L;
 ptrdiff_t k = (p0 + lane / L) * CL + c * L + l;
 const ptrdiff_t step = dp * CL + dl, wrap = CL - L;
 const T mc = mode == 3 ? mean[c] : (T)0;
-T s1 = 0, s2 = 0;
+double s1 = 0, s2 = 0;
 for (ptrdiff_t j = lane; j < len; j += 32) {
 """ + _TERM + """    l += dl;
     k += step;
@@ -235,7 +238,7 @@ const ptrdiff_t s = i / CL, q = i - s * CL;
 const ptrdiff_t p0 = s * chunk;
 const ptrdiff_t p1 = (p0 + chunk < P) ? (ptrdiff_t)(p0 + chunk) : (ptrdiff_t)P;
 const T mc = mode == 3 ? mean[q / L] : (T)0;
-T s1 = 0, s2 = 0;
+double s1 = 0, s2 = 0;
 ptrdiff_t k = p0 * CL + q;
 for (ptrdiff_t p = p0; p < p1; ++p, k += CL) {
 """ + _TERM + """}
@@ -244,14 +247,16 @@ if (mode == 2) part[i + S * CL] = s2;
 """
 
 # the partials of channel c, plane pl (rows of S x Lf values, strides sS and sC), added in
-# order (unrolled: the loads issue together, the additions keep their order)
+# order in double (unrolled: the loads issue together, the additions keep their order), the
+# total rounded to T once
 _ACC = """
-T %(out)s = 0;
+double %(out)s_ = 0;
 #pragma unroll 4
 for (ptrdiff_t s = 0; s < S; ++s) {
     #pragma unroll 4
-    for (ptrdiff_t l = 0; l < Lf; ++l) %(out)s = %(out)s + part[%(base)s + s * sS + l];
+    for (ptrdiff_t l = 0; l < Lf; ++l) %(out)s_ = %(out)s_ + part[%(base)s + s * sS + l];
 }
+const T %(out)s = (T)%(out)s_;
 """
 
 _SUMS_FINISH = ("const ptrdiff_t pl = i / C, c = i - pl * C;" +
@@ -268,16 +273,16 @@ _SUMS_GRAD_STATS = (_ACC % {"out": "sh", "base": "i * sC"} +
 
 _SUMS_IN = ("raw T a, raw T b, raw T mean, int32 mode, int64 P, int64 C, int64 L, int64 S, "
             "int64 chunk")
-_PARTS = "raw T part, int64 S, int64 Lf, int64 sS, int64 sC"
+_PARTS = "raw float64 part, int64 S, int64 Lf, int64 sS, int64 sC"
 
 
 def _make_sums_warp(cp):
-    return cp.ElementwiseKernel(_SUMS_IN, "raw T part, raw T xc", _SUMS_WARP,
+    return cp.ElementwiseKernel(_SUMS_IN, "raw float64 part, raw T xc", _SUMS_WARP,
                                 "numtorch_sums_warp", options=_OPTIONS)
 
 
 def _make_sums_cols(cp):
-    return cp.ElementwiseKernel(_SUMS_IN, "raw T part, raw T xc", _SUMS_COLS,
+    return cp.ElementwiseKernel(_SUMS_IN, "raw float64 part, raw T xc", _SUMS_COLS,
                                 "numtorch_sums_cols", options=_OPTIONS)
 
 
@@ -329,9 +334,9 @@ def _partials(a, b, mean, xc, mode, p, c, length):
         s = _ceil(p, chunk)
         name, make, size = "numtorch_sums_cols", _make_sums_cols, s * c * length
         layout = (s, length, c * length, length, s * c * length)
-    part = _cupy.cp.empty((2 if mode == 2 else 1) * layout[4], dtype=a.dtype)
+    part = _cupy.cp.empty((2 if mode == 2 else 1) * layout[4], dtype=_cupy.cp.float64)
     ok = _launch(name, make, a, a if b is None else b, a if mean is None else mean, mode, p, c,
-                 length, s, chunk, part, part if xc is None else xc, size=size)
+                 length, s, chunk, part, a if xc is None else xc, size=size)  # (xc: mode 3)
     return (part, layout) if ok else None
 
 

@@ -15,6 +15,7 @@ import numpy as np
 
 _PRELUDE = r"""
 #include <cmath>
+#include <cstddef>
 #include <algorithm>
 using std::min; using std::max; using std::isinf; using std::isnan; using std::exp;
 using std::sqrt;
@@ -63,19 +64,77 @@ def launch(kernels, dtype, count, args, block=128):
             seen["code"], seen["name"] = code, name
 
     make(_Capture)
-    fn, params = _build(seen["code"], seen["name"])
+    _call(seen["code"], seen["name"], count, tuple(args) + (count,), block)
+
+
+def _call(code, name, count, args, block):
+    fn, params = _build(code, name)
     cargs = []
-    for p, a in zip(params, tuple(args) + (count,)):
+    for p, a in zip(params, args):
         if "*" in p:
             assert isinstance(a, np.ndarray) and a.flags.c_contiguous
             cargs.append(ctypes.c_void_p(a.ctypes.data))
         elif p.startswith("double"):
             cargs.append(ctypes.c_double(a))
+        elif p.startswith("float"):
+            cargs.append(ctypes.c_float(a))
         elif p.startswith("long long"):
             cargs.append(ctypes.c_longlong(a))
+        elif p.startswith("int "):
+            cargs.append(ctypes.c_int(a))
         elif p.startswith("bool"):
             cargs.append(ctypes.c_bool(a))
         else:
             raise TypeError(f"unsupported kernel parameter {p!r}")
     grid = min((count + block - 1) // block, 1 << 16)
     fn(ctypes.c_longlong(grid), ctypes.c_longlong(block), *cargs)
+
+
+_CTYPES = {"float32": "float", "float64": "double", "int32": "int", "int64": "long long",
+           "bool": "bool"}
+
+
+def launch_elementwise(make, args, size=None, block=128):
+    """Run the ``cupy.ElementwiseKernel`` that ``make(cp)`` builds on host arrays and scalars
+    ``args`` (inputs then outputs, as CuPy takes them) over ``size`` indices (default: the
+    size of the first array argument that is not ``raw``), from its CUDA source: ``raw``
+    parameters become pointers indexed by the body itself, the others the ``i``-th element
+    of their array (or the scalar passed), ``T`` the dtype of the first array bound to it.
+    For kernels without warp-level primitives (threads run one at a time here)."""
+    seen = {}
+
+    class _Capture:
+        @staticmethod
+        def ElementwiseKernel(in_params, out_params, operation, name, **kwargs):  # CuPy's
+            seen.update(ins=in_params, outs=out_params, body=operation, name=name)
+
+    make(_Capture)
+    decls = [(d.split(), False) for d in seen["ins"].split(",")] + \
+        [(d.split(), True) for d in seen["outs"].split(",")]
+    ctype = None
+    for (words, _), a in zip(decls, args):
+        if words[-2] == "T" and isinstance(a, np.ndarray):
+            ctype = _CTYPES[a.dtype.name]
+            break
+    params, prologue = [], []
+    for (words, out), a in zip(decls, args):
+        raw = words[0] == "raw"
+        t, pname = words[-2], words[-1]
+        ct = ctype if t == "T" else _CTYPES[t]
+        if isinstance(a, np.ndarray):
+            if raw:
+                params.append(f"{'' if out else 'const '}{ct}* {pname}")
+            else:
+                params.append(f"{ct}* {pname}_p")
+                prologue.append(f"{ct}& {pname} = {pname}_p[i];")
+                if size is None:
+                    size = a.size
+        else:
+            params.append(f"{ct} {pname}")
+    name = seen["name"]
+    code = (f"typedef {ctype} T;\n"
+            f'extern "C" __global__ void {name}({", ".join(params)}, long long n_index_) {{\n'
+            "for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n_index_;"
+            " i += (long long)gridDim.x * blockDim.x) {\n" + " ".join(prologue) + "\n" +
+            seen["body"] + "\n}\n}\n")
+    _call(code, name, size, tuple(args) + (size,), block)

@@ -516,17 +516,19 @@ def running_stats(mean, var, unbias, keep, take, rm, rv):
 
 
 def _chunk_sums(a, b, mean, mode, p, c, length, s, chunk, xc):
-    """Per (chunk of ``chunk`` samples, channel, position) sums of a (P, C, L) view: the
-    planes (a; a * b; both; or (a - mean)^2, writing xc = a - mean) as (planes, S, C, L)."""
+    """Per (chunk of ``chunk`` samples, channel, position) float64 sums of a (P, C, L) view:
+    the planes (a; a * b; both; or (a - mean)^2, writing xc = a - mean in a's dtype) as
+    (planes, S, C, L), each term formed in float64 as the kernels do."""
     a3 = a.reshape(p, c, length)
     if mode == 3:
         d = a3 - mean.reshape(1, c, 1)
         xc.reshape(-1)[:d.size] = d.reshape(-1)
+        d = d.astype(np.float64)
         terms = [d * d]
     else:
-        terms = {0: [a3], 1: [a3 * b.reshape(a3.shape)]}.get(mode)
-        if terms is None:
-            terms = [a3, a3 * b.reshape(a3.shape)]
+        a64 = a3.astype(np.float64)
+        ab = a64 * b.reshape(a3.shape) if mode else None
+        terms = {0: [a64], 1: [ab], 2: [a64, ab]}[mode]
     pad = s * chunk - p
     out = []
     for t in terms:
@@ -551,13 +553,14 @@ def sums_cols(a, b, mean, mode, p, c, length, s, chunk, part, xc):
 
 
 def _finish(part, c, s, lf, s_s, s_c, base, dtype):
-    """Per channel: the sum of its S x Lf partials from ``base``, in the kernel's order."""
+    """Per channel: the float64 sum of its S x Lf partials from ``base`` in the kernel's
+    order, rounded to ``dtype`` once."""
     idx = (base + np.arange(c)[:, None] * s_c + (np.arange(s)[:, None] * s_s
                                                  + np.arange(lf)[None, :]).reshape(1, -1))
-    acc = np.zeros(c, dtype=dtype)
+    acc = np.zeros(c, dtype=np.float64)
     for j in range(s * lf):
         acc += part[idx[:, j]]
-    return acc
+    return acc.astype(dtype)
 
 
 @reference("numtorch_sums_finish")
