@@ -12,19 +12,27 @@ CuPy would pass for that parameter without corrupting it:
   parameter takes only ``numpy.int32``), ``float`` only ``numpy.float32``, ``double`` a
   Python float or ``numpy.float64``, ``bool`` a Python or NumPy bool.
 
+A kernel indexes its pointers' memory as it likes, with no idea of an array's strides: CuPy
+passes a view's ``data.ptr`` (its first element's address) and nothing else. So a pointer's
+array reaches the reference as the GPU sees it: the C-contiguous array of its shape that
+starts at that address (``raw_view``) -- a transposed, sliced or expanded view gives the
+reference the bytes the kernel would read, not its logical values, and a range that runs past
+the end of the memory block raises as the out-of-bounds read it would be.
+
 The reference gets the whole arrays (as host arrays) and the scalars in parameter order. float32
 subnormals are flushed as CuPy's ``-ftz=true`` build treats them, as the ``ElementwiseKernel``
 stand-in does: in copies of the ``const`` pointers' arrays before the call, in the others (the
 outputs) after it. ``BUILT`` records each kernel's (code, name, options) for the NVRTC test.
 """
 
+import ctypes
 import re
 import sys
 
 import numpy as np
 
 from . import _ftz
-from ._array import STATS, ndarray
+from ._array import STATS, _owner, ndarray
 from ._kernels import BUILT_AT, REFERENCES
 
 BUILT = set()  # (code, name, options) of every RawKernel made (tests/cuda/test_nvrtc_compile.py)
@@ -65,6 +73,26 @@ def _signature(code, name):
     return params
 
 
+def raw_view(a, name, k):
+    """The host memory a kernel sees through the pointer of the stand-in array ``a``: ``a``'s
+    own array when C-contiguous, else the C-contiguous array of its shape starting at its
+    first element's address inside the same block (raises when that runs off the block)."""
+    d = a._d
+    if d.flags.c_contiguous:
+        return d
+    owner = _owner(d)
+    start = owner.__array_interface__["data"][0]
+    ptr = d.__array_interface__["data"][0]
+    offset = ptr - start
+    if offset < 0 or offset + d.nbytes > owner.nbytes:
+        raise RuntimeError(
+            f"stand-in RawKernel {name}: argument {k}, a non-contiguous view (shape "
+            f"{d.shape}, strides {d.strides}), read as a contiguous array from its data "
+            "pointer, runs outside its memory block: cudaErrorIllegalAddress")
+    raw = np.frombuffer((ctypes.c_char * d.nbytes).from_address(ptr), dtype=d.dtype)
+    return raw.reshape(d.shape)
+
+
 class RawKernel:
     """``cupy.RawKernel`` running the NumPy reference registered under its function name."""
 
@@ -101,11 +129,12 @@ class RawKernel:
                 if type(a) is not ndarray or a.dtype != dt:
                     raise TypeError(f"stand-in RawKernel {self.name}: argument {k} must be a "
                                     f"device array of {np.dtype(dt)}, got {a!r:.80}")
+                d = raw_view(a, self.name, k)
                 if const:
-                    host.append(_ftz.flush(a._d))
+                    host.append(_ftz.flush(d))
                 else:
-                    host.append(a._d)
-                    outputs.append(a._d)
+                    host.append(d)
+                    outputs.append(d)
             else:
                 want, accepted = dt
                 if type(a) not in accepted:
