@@ -4,7 +4,9 @@ torch's elementwise (TensorIterator) ops say "found at least two devices, A and 
 CUDA kernels check their arguments one by one name the first argument whose device differs from
 the first tensor argument's, and the kernel wrapper that checked ("... but got mat2 is on cpu,
 different from other tensors on cuda:0 (when checking argument in method wrapper_CUDA_mm)").
-Seen on an H200 with torch 2.11: cat, mm (``x @ y`` of matrices) and index_select. The table maps
+Seen on an H200 with torch 2.11: cat, mm (``x @ y`` of matrices) and index_select (an index on
+the CPU: "got index is on cpu, ... wrapper_CUDA__index_select"); take, put_ and masked_select
+follow the same generated check (``check_same_device``). The table maps
 numtorch's op classes to the arguments torch's kernel checks, in torch's order, as positions of
 numtorch's inputs.
 """
@@ -53,6 +55,12 @@ def argument_mismatch(cls, inputs):
     if not checked:
         return None
     wrapper, args = checked
+    return _first_mismatch(wrapper, args)
+
+
+def _first_mismatch(wrapper, args):
+    from .._tensor import Tensor
+
     common = None
     for name, t in args:
         if not isinstance(t, Tensor) or (t.device.type == "cpu" and t.dim() == 0):
@@ -64,3 +72,16 @@ def argument_mismatch(cls, inputs):
                     f"{t.device}, different from other tensors on {common} (when checking "
                     f"argument in method {wrapper})")
     return None
+
+
+def check_same_device(op, *args):
+    """Raise torch's error for the ``(name, tensor)`` arguments of the CUDA kernel of ``op``
+    (``index_select``...) when they lie on two devices and the first is a GPU's: ops whose
+    index is a plain array in numtorch (no graph input) and so escape the graph's check. A
+    CPU first argument is left to the op (torch's CPU kernels word their own errors)."""
+    first = args[0][1]
+    if first.device.type == "cpu":
+        return
+    message = _first_mismatch(f"wrapper_CUDA__{op}", args)
+    if message is not None:
+        raise RuntimeError(message)

@@ -10,6 +10,7 @@ import numpy as np
 from .. import _dtype
 from .._creation import number_as
 from .._tensor import Tensor, _make
+from ..autograd._device_errors import check_same_device
 from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for, xp_of
 from ._pointwise import _out
@@ -275,6 +276,8 @@ def put(input, index, source, accumulate=False):
     ``accumulate``); negative indices wrap. ``Tensor.put_`` is the in-place form."""
     from .indexing import index_put
 
+    if isinstance(index, Tensor):
+        check_same_device("put_", ("self", input), ("index", index), ("source", source))
     if not isinstance(index, Tensor) or index.dtype is not _dtype.int64:
         got = _display(index.dtype) if isinstance(index, Tensor) else type(index).__name__
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got {got}")
@@ -305,6 +308,8 @@ def take(input, index, *, out=None):
         >>> torch.take(torch.tensor([[1., 2.], [3., 4.]]), torch.tensor([0, 3]))
         tensor([1., 4.])
     """
+    if isinstance(index, Tensor) and isinstance(input, Tensor):
+        check_same_device("take", ("self", input), ("index", index))
     if not isinstance(index, Tensor) or index.dtype is not _dtype.int64:
         got = _display(index.dtype) if isinstance(index, Tensor) else type(index).__name__
         raise RuntimeError(f"take(): Expected a long tensor for index, but got {got}")

@@ -15,6 +15,7 @@ from .. import _dtype
 from .._creation import number_as
 from .._tensor import Tensor, _make
 from ..autograd import graph as _graph
+from ..autograd._device_errors import check_same_device
 from ..autograd.graph import Op, _track_view, rename_node
 from ..autograd.inplace import apply_inplace
 from ..autograd.grad_mode import _state
@@ -654,6 +655,7 @@ def index_select(input, dim, index, *, out=None):
     if not isinstance(index, Tensor):
         raise TypeError(f"index_select(): argument 'index' (position 2) must be Tensor, not "
                         f"{type(index).__name__}")
+    check_same_device("index_select", ("self", input), ("index", index))
     if index.dtype is not _dtype.int64 and index.dtype is not _dtype.int32:
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if index._array.ndim > 1:
@@ -700,6 +702,7 @@ def masked_select(input, mask, *, out=None):
     if out is not None:
         return _out(masked_select(input, mask), out,
                     exact="masked_select(): self and result must have the same scalar type")
+    check_same_device("masked_select", ("self", input), ("mask", mask))
     if mask.dtype is not _dtype.bool:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     shape = np.broadcast_shapes(input._array.shape, mask._array.shape)
