@@ -678,6 +678,17 @@ def _bias_grad(grad, nd):
     return grad.sum((0,) + tuple(range(2, 2 + nd)))
 
 
+def _bias_grad_array(xp, grad, nd):
+    """The bias gradient of an array ``grad``: on the CPU one einsum pass over the
+    ``(N, O, L)`` view (NumPy's ``sum`` over the axes (0, 2, 3) makes a slower strided
+    reduction: the MNIST net's 64x64x24x24 gradient 0.45 -> 0.14 ms, one thread, CPU time;
+    the same error against a float64 sum)."""
+    if (is_device_array(grad) or grad.dtype.char not in "fd" or not grad.flags.c_contiguous
+            or not grad.size):
+        return _bias_grad(grad, nd)
+    return xp.einsum("nol->o", grad.reshape(grad.shape[0], grad.shape[1], -1))
+
+
 def _geometry(op):
     """The stride/padding/dilation/groups parameters every conv-family op shares."""
     return dict(stride=op.stride, padding=op.padding, dilation=op.dilation, groups=op.groups)
@@ -726,7 +737,7 @@ class _ConvPair(Op):
                 None if whole is None else whole[lo:hi]) if needs[0] else None
             gw = _conv_weight(xp, *self._weight_operands(x[lo:hi], g), kernel,
                               *geo) if needs[1] else None
-            return gx, gw, (_bias_grad(g, nd) if bias else None)
+            return gx, gw, (_bias_grad_array(xp, g, nd) if bias else None)
 
         def combine(res):
             gx, gw, gb = zip(*res)
