@@ -21,7 +21,10 @@ path before -> this): forward alone (768, 128) 168 -> 136 us, (8192, 128) 1.36 -
   ``y = x * (invstd w) + (b - mean invstd w)`` is two passes, and with one, w and b are
   made full blocks once per call for ``y = xhat w + b``.
 - The backward's weight and bias gradients are summed per block while it is in the cache
-  (a fixed grid, added in order), not in two more passes over the whole arrays.
+  (a fixed grid, added in order), not in two more passes over the whole arrays; its input
+  gradient is p - xhat sum(p xhat) / n - invstd sum(gy w) / n with p = gy (invstd w), the
+  factor and the two row terms made full blocks by GEMMs (no h = gy w pass, no broadcast
+  loops): (768, 128) 176 -> 147 us.
 """
 
 import numpy as np
@@ -189,64 +192,77 @@ def _tiles(v, step, blocks):
     return wt, np.matmul(u, v)
 
 
-def backward(op, gy, w):
+def grads_apply(op, gy, w, data):
+    """Whether ``backward`` computes the gradients for the output gradient ``gy`` from the
+    saved normalised values ``data`` of ``op`` (a NormalizeAffine or its backward op)."""
+    return type(data) is np.ndarray and type(gy) is np.ndarray and \
+        data.dtype == gy.dtype and data.shape == gy.shape and data.flags.c_contiguous and \
+        applies(op, gy, w, None)
+
+
+def backward(gy, w, data, invstd, n, outs, w_shape, b_shape):
     """NormalizeAffineBackward.forward in row form, from the saved normalised values:
     gx = invstd (h - mean(h) - xhat mean(h xhat)) with h = gy w, gw = sum(gy xhat) and
     gb = sum(gy) over the rows (per block, then the blocks in order). Returns the gradients
-    named in ``op.outs``."""
-    n = op.n
+    named in ``outs`` ("x", "w", "b"), a tuple when more than one."""
     dt = gy.dtype
     rows = gy.size // n
     g2 = gy.reshape(rows, n)
-    d2 = op.data.reshape(rows, n)
-    inv2 = op.invstd.reshape(rows)
-    outs = op.outs
+    d2 = data.reshape(rows, n)
+    inv2 = invstd.reshape(rows)
     want_x, want_w, want_b = "x" in outs, "w" in outs, "b" in outs
     gx_out = np.empty(gy.shape, dtype=dt) if want_x else None  # not a view (see forward)
     gx = gx_out.reshape(rows, n) if want_x else None
     step, blocks = _grid(rows, n)
     gw_parts = np.empty((blocks, n), dtype=dt) if want_w else None
     gb_parts = np.empty((blocks, n), dtype=dt) if want_b else None
-    v = _coefs(w, None, n, dt)
+    v = _coefs(w, None, n, dt)  # [w; 0]
+    w1 = v[0].copy()
     one = np.zeros((2, n), dtype=dt)
     one[0] = 1
-    ones = np.ones(n, dtype=dt)
     ones_r = np.ones(step, dtype=dt)
-    count = dt.type(n)
+    minus_inv_n = dt.type(-1.0 / n)
 
     def part(lo, hi):
-        wt = _tiles(v, step, hi - lo)[0] if w is not None and want_x else None
-        h = np.empty((step, n), dtype=dt) if wt is not None else None
+        u = np.zeros((step, 2), dtype=dt)  # column 1 stays 0: rank-2 GEMMs (see forward)
+        s = np.empty((step, n), dtype=dt) if want_x else None
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             for k in range(lo, hi):
                 a, z = k * step, min(rows, (k + 1) * step)
                 r = z - a
-                gs, ds = g2[a:z], d2[a:z]
+                gs, ds, inv = g2[a:z], d2[a:z], inv2[a:z]
                 if want_w:  # first: einsum streams the blocks in from memory faster
                     np.einsum("ij,ij->j", gs, ds, out=gw_parts[k])
                 if want_b:
                     np.matmul(ones_r[:r], gs, out=gb_parts[k])
                 if not want_x:
                     continue
-                hs = gs if wt is None else \
-                    np.multiply(gs, wt[:r] if wt.ndim == 2 else wt, out=h[:r])
-                sum_h = np.matmul(hs, ones)
-                kk = np.einsum("ij,ij->i", hs, ds)
-                kk /= count
-                out = gx[a:z]
-                np.multiply(ds, kk.reshape(-1, 1), out=out)
-                np.subtract(hs, out, out=out)
-                sum_h /= count
-                out -= sum_h.reshape(-1, 1)
-                out *= inv2[a:z].reshape(-1, 1)
+                # gx = p - xhat sum(p xhat) / n - invstd sum(h) / n with p = invstd h: the
+                # (invstd w) factor and the two row terms made full blocks by GEMMs
+                out, ur, sr = gx[a:z], u[:r], s[:r]
+                ur[:, 0] = inv
+                np.matmul(ur, v, out=out)
+                out *= gs  # p
+                kp = np.einsum("ij,ij->i", out, ds)
+                kp *= minus_inv_n
+                ur[:, 0] = kp
+                np.matmul(ur, one, out=sr)
+                sr *= ds
+                out += sr
+                sum_h = np.matmul(gs, w1)
+                sum_h *= inv
+                sum_h *= minus_inv_n
+                ur[:, 0] = sum_h
+                np.matmul(ur, one, out=sr)
+                out += sr
 
     _run(part, blocks, step, n)
     results = {}
     if want_x:
         results["x"] = gx_out
     if want_w:
-        results["w"] = gw_parts.sum(0).reshape(op.w_shape)
+        results["w"] = gw_parts.sum(0).reshape(w_shape)
     if want_b:
-        results["b"] = gb_parts.sum(0).reshape(op.b_shape)
+        results["b"] = gb_parts.sum(0).reshape(b_shape)
     out = tuple(results[k] for k in outs)
     return out if len(out) > 1 else out[0]
