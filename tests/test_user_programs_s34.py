@@ -13,14 +13,14 @@ import torch
 import numtorch
 
 
-def _layouts(lib, count, seed, sizes=(1, 2, 3, 4)):
+def _layouts(lib, count, seed, sizes=(1, 2, 3, 4), device="cpu"):
     """``count`` tensors of ones with random permuted / expanded / sliced layouts (the same
     sequence for either library)."""
     rnd = random.Random(seed)
     out = []
     for _ in range(count):
         nd = rnd.randint(2, 4)
-        t = lib.ones([rnd.choice(sizes) for _ in range(nd)])
+        t = lib.ones([rnd.choice(sizes) for _ in range(nd)], device=device)
         perm = list(range(nd))
         rnd.shuffle(perm)
         t = t.permute(perm)
@@ -241,3 +241,36 @@ def test_sparse_torch_pow_and_gradient_through_unsqueeze_and_select():
     assert grads[0] == grads[1]
     want = _sparse_state(torch.pow(_sparse_inputs(torch)[1], 2))
     assert str(_sparse_state(numtorch.pow(_sparse_inputs(numtorch)[1], 2))) == str(want)
+
+
+# -- meta tensors: result layouts (the strides of dims longer than 1) ----------------------------
+META_OPS = {
+    "exp": lambda L, t, u: t.exp(), "add": lambda L, t, u: t + 1, "mul": lambda L, t, u: t * u,
+    "mul_rev": lambda L, t, u: u * t, "clone": lambda L, t, u: t.clone(),
+    "empty_like": lambda L, t, u: L.empty_like(t), "zeros_like": lambda L, t, u: L.zeros_like(t),
+    "rand_like": lambda L, t, u: L.rand_like(t), "double": lambda L, t, u: t.double(),
+    "where": lambda L, t, u: L.where(t > 0, t, u),
+}
+
+
+def _meta_layouts(lib):
+    out = []
+    for t in _layouts(lib, 150, 13, device="meta"):
+        u = lib.empty(t.shape, device="meta").transpose(0, 1).contiguous().transpose(0, 1)
+        out.append((t, u))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(META_OPS))
+def test_meta_result_layouts(name):
+    fn = META_OPS[name]
+
+    def long_strides(x):
+        return [s for s, n in zip(x.stride(), x.shape) if n != 1]
+
+    for (a, ua), (b, ub) in zip(_meta_layouts(numtorch), _meta_layouts(torch)):
+        assert a.stride() == b.stride()
+        want = fn(torch, b, ub)
+        got = fn(numtorch, a, ua)
+        assert got.device.type == "meta" and got.shape == want.shape
+        assert long_strides(got) == long_strides(want), (tuple(b.shape), b.stride())

@@ -7,61 +7,20 @@ mixed layouts can come back with other strides than torch's. That shows in ``.st
 whether a later ``.view`` works, and in the order a later random fill (dropout) walks the
 result. ``pointwise_laid_out`` wraps an op's forward to relay such a result.
 
-The rule, as observed in torch: dimensions are ranked innermost first. Two dimensions are
-compared operand by operand, skipping an operand that broadcasts along either of them; the
-first operand whose strides for the two differ ranks the smaller stride inner. Equal non-zero
-strides put the larger dimension outer when it comes first, else leave the question to the
-next operand. Dimensions no operand ranks keep row-major order. The ranking is an insertion
-pass over row-major order that steps past unranked pairs.
+The rule is ``backend/_layout_rank.py``'s. Meta arrays have no NumPy arithmetic to lay them out;
+their results get the same layout through ``_meta.empty_in_order``.
 """
 
 import numpy as np
 
 from .. import backend
-from ..backend._meta import MetaArray
-
-
-def _broadcast_strides(a, shape):
-    """``a``'s strides against the result ``shape``, 0 along broadcast dimensions."""
-    lead = len(shape) - a.ndim
-    out = [0] * lead
-    for n, s, size in zip(a.shape, a.strides, shape[lead:]):
-        out.append(0 if n == 1 and size != 1 else s)
-    return out
-
-
-def _ranks_outer(shape, operands, d0, d1):
-    """1 when ``d0`` (now inner) belongs outside ``d1``, -1 when inside, 0 when no operand
-    says."""
-    for st in operands:
-        s0, s1 = st[d0], st[d1]
-        if s0 == 0 or s1 == 0:
-            continue
-        if s0 != s1:
-            return 1 if s0 > s1 else -1
-        if shape[d0] > shape[d1]:
-            return 1
-    return 0
-
-
-def torch_order(shape, operands):
-    """The result's dimensions innermost first, given each operand's broadcast strides."""
-    perm = list(range(len(shape) - 1, -1, -1))
-    for i in range(1, len(perm)):
-        moving = i
-        for j in range(i - 1, -1, -1):
-            c = _ranks_outer(shape, operands, perm[j], perm[moving])
-            if c > 0:
-                perm[j], perm[moving] = perm[moving], perm[j]
-                moving = j
-            elif c < 0:
-                break
-    return perm
+from ..backend._layout_rank import broadcast_strides, strides_in_order, torch_order
+from ..backend._meta import MetaArray, empty_in_order
 
 
 def _relaid(out, arrays):
     shape = out.shape
-    operands = [_broadcast_strides(a, shape) for a in arrays
+    operands = [broadcast_strides(a, shape) for a in arrays
                 if hasattr(a, "strides") and a.ndim]
     perm = torch_order(shape, operands)
     want = [0] * len(shape)
@@ -79,11 +38,25 @@ def _relaid(out, arrays):
     return laid
 
 
+def _meta_relaid(out, arrays):
+    """A meta result in the layout torch would give it (no data to copy)."""
+    shape = out.shape
+    operands = [broadcast_strides(a, shape) for a in arrays
+                if hasattr(a, "strides") and a.ndim]
+    perm = torch_order(shape, operands)
+    if all(w == s or n == 1 for w, s, n in
+           zip(strides_in_order(shape, perm, out.itemsize), out.strides, shape)):
+        return out
+    return empty_in_order(shape, out.dtype, perm)
+
+
 def pointwise_result(out, arrays):
     """``out``, an elementwise result of ``arrays`` (arrays or Python numbers, in torch's
     operand order), laid out as torch lays it out: the same array when it already is."""
-    if not hasattr(out, "ndim") or out.ndim < 2 or out.size < 2 or type(out) is MetaArray:
-        return out  # a meta array carries strides its own arithmetic already chose
+    if not hasattr(out, "ndim") or out.ndim < 2 or out.size < 2:
+        return out
+    if type(out) is MetaArray:
+        return _meta_relaid(out, arrays)
     first = arrays[0]
     if getattr(first, "shape", None) == out.shape and 0 not in first.strides:
         # the first operand ranks every pair of dimensions itself: its layout is the result's

@@ -34,8 +34,10 @@ import operator
 
 import numpy as np
 
-__all__ = ["MetaArray", "empty", "as_meta", "is_meta", "forward", "RNG", "XP", "no_data",
-           "NONZERO_MESSAGE"]
+from ._layout_rank import broadcast_strides, torch_order
+
+__all__ = ["MetaArray", "empty", "empty_in_order", "as_meta", "is_meta", "forward", "RNG", "XP",
+           "no_data", "NONZERO_MESSAGE"]
 
 NONZERO_MESSAGE = (
     "The register_meta function for torch.nonzero() raises unimplemented by default, as a "
@@ -77,6 +79,31 @@ def empty(shape, dtype, order="C"):
         base = np.frombuffer(buf, dtype=dtype, count=count)
         base = base.reshape(shape[::-1]).T if order == "F" else base.reshape(shape)
     return base.view(MetaArray)
+
+
+def empty_in_order(shape, dtype, inner_first):
+    """A MetaArray of ``shape`` laid out densely with its dims innermost first as given."""
+    outer_first = list(inner_first)[::-1]
+    base = empty([shape[d] for d in outer_first], dtype)
+    return base.transpose(np.argsort(outer_first)).view(MetaArray)
+
+
+def _preserved(a, dtype):
+    """A new MetaArray like ``a`` in torch's preserve_format layout: ``a``'s own order (dense
+    ``a``) or the order its strides rank (see ``_layout_rank``)."""
+    if a.ndim < 2 or a.flags.c_contiguous and 1 not in a.shape:
+        return empty(a.shape, dtype)
+    item = a.itemsize
+    extent, dense = item, True
+    for st, n in sorted((st, n) for st, n in zip(a.strides, a.shape) if n != 1):
+        dense = dense and st == extent
+        extent *= n
+    if dense and a.size:  # its exact strides, size-1 dims included
+        flat = empty((a.size,), dtype)
+        strides = tuple(st // item * flat.itemsize for st in a.strides)
+        return np.lib.stride_tricks.as_strided(flat, a.shape, strides,
+                                               writeable=False).view(MetaArray)
+    return empty_in_order(a.shape, dtype, torch_order(a.shape, [a.strides]))
 
 
 def is_meta(a):
@@ -196,6 +223,11 @@ class MetaArray(np.ndarray):
                     raise
                 res = ufunc(*[_tiny(x) for x in inputs], **kwargs)
                 dts = tuple(r.dtype for r in (res if ufunc.nout > 1 else (res,)))
+                if out is None and len(shape) > 1:  # laid out as torch lays elementwise results
+                    perm = torch_order(shape, [broadcast_strides(x, shape) for x in inputs
+                                               if isinstance(x, np.ndarray) and x.ndim])
+                    results = tuple(empty_in_order(shape, d, perm) for d in dts)
+                    return results if len(results) > 1 else results[0]
                 shapes = (shape,) * ufunc.nout
             elif method in ("reduce", "accumulate"):
                 x = inputs[0]
@@ -238,12 +270,14 @@ class MetaArray(np.ndarray):
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
         if not copy and np.dtype(dtype) == self.dtype:
             return self
-        return empty(self.shape, dtype, _layout_of((self,), self.shape) if order == "K" else
-                     "F" if order == "F" else "C")
+        if order == "K":
+            return _preserved(self, dtype)
+        return empty(self.shape, dtype, "F" if order == "F" else "C")
 
     def copy(self, order="C"):
-        return empty(self.shape, self.dtype, _layout_of((self,), self.shape) if order in
-                     ("K", "A") else order)
+        if order in ("K", "A"):
+            return _preserved(self, self.dtype)
+        return empty(self.shape, self.dtype, order)
 
     def __copy__(self):
         return self.copy("K")
@@ -297,9 +331,10 @@ class MetaArray(np.ndarray):
 # -- array functions with a shape rule -----------------------------------------------------------
 def _like(fn_name):
     def make(a, dtype=None, order="K", subok=True, shape=None, **kw):
-        shape = np.shape(a) if shape is None else shape
         dt = np.asarray(a).dtype if dtype is None else dtype
-        return empty(shape, dt)
+        if shape is None and order == "K" and isinstance(a, np.ndarray):
+            return _preserved(a, dt)
+        return empty(np.shape(a) if shape is None else shape, dt)
     make.__name__ = fn_name
     return make
 

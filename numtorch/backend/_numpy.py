@@ -272,7 +272,7 @@ def storage_root(arr):
     owner = arr
     base = getattr(arr, "base", None)
     while base is not None:
-        if hasattr(base, "shape") and hasattr(base, "strides"):
+        if isinstance(base, np.ndarray):  # (a meta array's memoryview has a shape too)
             owner = base
         nxt = getattr(base, "base", None)
         if nxt is None or nxt is base:

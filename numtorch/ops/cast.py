@@ -33,7 +33,9 @@ def _copy_preserving_layout(x):
     strides (see ``_preserve_layout``)."""
     if type(x) is np.ndarray or backend.is_device_array(x):
         return copy_preserving(backend.xp_of(x), x)
-    # other array types (quantized, meta): their own order-K copy
+    if backend.is_meta(x):
+        return x.copy("K")  # the meta array's own preserve_format layout, no data
+    # other array types (quantized): their own order-K copy
     if any(st == 0 and n > 1 for st, n in zip(x.strides, x.shape)):
         return x.copy()
     y = x.copy(order="K")
