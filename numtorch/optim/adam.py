@@ -43,7 +43,7 @@ def update_moments(opt, param, grad, state, group):
     beta1, beta2 = group["betas"]
     if wd != 0:
         if group["decoupled_weight_decay"]:
-            p *= 1 - lr * wd
+            p *= _decay(group, lr, wd)
         else:
             g = g + wd * p
     m, v = state["exp_avg"]._array, state["exp_avg_sq"]._array
@@ -51,6 +51,22 @@ def update_moments(opt, param, grad, state, group):
     v *= beta2
     v += (1 - beta2) * g * g
     return p, xp, m, v, step
+
+
+def _decay(group, lr, wd):
+    """Decoupled weight decay's factor ``1 - lr * wd`` (in float32 for a tensor lr)."""
+    if group.get("_tensor_lr"):
+        f32 = np.float32
+        return float(f32(1) - f32(lr) * f32(wd))
+    return 1 - lr * wd
+
+
+def _step_size(group, lr, beta1, step):
+    """``lr / (1 - beta1 ** step)``; a tensor lr (float32) divides in float32, as torch's
+    tensor arithmetic does."""
+    if group.get("_tensor_lr"):
+        return float(np.float32(lr) / np.float32(1 - beta1 ** step))
+    return lr / (1 - beta1 ** step)
 
 
 def _adam_part(xp, p, grad, m, v, vmax, t, g, lr, wd, eps, beta1, beta2, negate, l2, bc2_sqrt,
@@ -141,11 +157,14 @@ class Adam(Optimizer):
         lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
         beta1, beta2 = group["betas"]
         l2 = wd != 0 and not group["decoupled_weight_decay"]
+        if wd != 0 and not l2 and group.get("_tensor_lr"):
+            p *= _decay(group, lr, wd)  # torch's float32 factor; the update then skips it
+            wd = 0
         arrays = (p, grad, state["exp_avg"]._array, state["exp_avg_sq"]._array,
                   state["max_exp_avg_sq"]._array if group["amsgrad"] else None,
                   self._scratch(p, 0), self._scratch(p, 1) if l2 else None)
         consts = (lr, wd, eps, beta1, beta2, group["maximize"], l2,
-                  math.sqrt(1 - beta2 ** step), lr / (1 - beta1 ** step))
+                  math.sqrt(1 - beta2 ** step), _step_size(group, lr, beta1, step))
         split_update(_adam_part, arrays, consts)
 
     def _update_unfused(self, param, grad, state, group):
@@ -154,7 +173,7 @@ class Adam(Optimizer):
         p, xp, m, v, step = update_moments(self, param, grad, state, group)
         lr, eps = group["lr"], group["eps"]
         beta1, beta2 = group["betas"]
-        step_size = lr / (1 - beta1 ** step)
+        step_size = _step_size(group, lr, beta1, step)
         bc2_sqrt = math.sqrt(1 - beta2 ** step)
         if group["amsgrad"]:
             vmax = state["max_exp_avg_sq"]._array

@@ -109,6 +109,8 @@ def hyperparameters(group):
         if out is None:
             out = dict(group)
         out[k] = v
+        if k == "lr":
+            out["_tensor_lr"] = True  # torch's arithmetic on it stays in its float32
     return group if out is None else out
 
 
