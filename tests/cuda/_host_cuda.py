@@ -3,6 +3,7 @@ compiler, CUDA's thread indices emulated (each thread of the launch grid in turn
 through ctypes. The stand-in runs a kernel's NumPy reference instead of its source, so this is
 what checks the source itself (index arithmetic, loop bounds, masks) without a GPU."""
 
+import contextlib
 import ctypes
 import hashlib
 import os
@@ -138,3 +139,51 @@ def launch_elementwise(make, args, size=None, block=128):
             " i += (long long)gridDim.x * blockDim.x) {\n" + " ".join(prologue) + "\n" +
             seen["body"] + "\n}\n}\n")
     _call(code, name, size, tuple(args) + (size,), block)
+
+
+_CARGS = (("double", ctypes.c_double), ("float", ctypes.c_float),
+          ("long long", ctypes.c_longlong), ("int", ctypes.c_int), ("bool", ctypes.c_bool))
+
+
+@contextlib.contextmanager
+def sources_beside_references(rtol=1e-5, atol=1e-6):
+    """Inside the block every stand-in ``RawKernel`` launch also runs its CUDA source on the
+    host, on copies of its pointers' memory as the GPU addresses it, and each written array is
+    compared with what the NumPy reference wrote. Yields the list of mismatches
+    ``(kernel, argument, largest difference)``; launches are counted per kernel in
+    ``checked``. Checks a kernel's source at a real program's shapes and arguments."""
+    from tests.cuda.standin import _raw
+
+    call = _raw.RawKernel.__call__
+    found, checked = [], {}
+
+    def both(self, grid, block, args, *, shared_mem=0):
+        if self._params is None:
+            self._params = _raw._signature(self.code, self.name)
+        before = [np.array(_raw.raw_view(a, self.name, k), copy=True) if p[0] else a
+                  for k, (p, a) in enumerate(zip(self._params, args))]
+        call(self, grid, block, args, shared_mem=shared_mem)
+        fn, params = _build(self.code, self.name)
+        cargs = []
+        for p, a in zip(params, before):
+            if "*" in p:
+                cargs.append(ctypes.c_void_p(a.ctypes.data))
+                continue
+            cargs.append(next(c for prefix, c in _CARGS if p.startswith(prefix))(a))
+        fn(ctypes.c_longlong(grid[0]), ctypes.c_longlong(block[0]), *cargs)
+        checked[self.name] = checked.get(self.name, 0) + 1
+        for k, ((pointer, const, _), a) in enumerate(zip(self._params, args)):
+            if not pointer or const:
+                continue
+            want, got = _raw.raw_view(a, self.name, k), before[k]
+            same = np.allclose(want, got, rtol=rtol, atol=atol, equal_nan=True) \
+                if want.dtype.kind == "f" else np.array_equal(want, got)
+            if not same:
+                diff = np.abs(want.astype(np.float64) - got.astype(np.float64))
+                found.append((self.name, k, float(np.nanmax(diff, initial=0))))
+
+    _raw.RawKernel.__call__ = both
+    try:
+        yield found, checked
+    finally:
+        _raw.RawKernel.__call__ = call
