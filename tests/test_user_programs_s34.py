@@ -294,3 +294,25 @@ def test_adam_tensor_lr_rounds_in_float32(cls, kw):
             o.step()
         got.append(p.detach().numpy().copy())
     assert abs(got[0] - got[1]).max() <= 4e-16 * abs(got[1]).max()
+
+
+# -- distributions: Wishart's redraw ------------------------------------------------------------
+@pytest.mark.parametrize("shape", [(), (3,), (2, 2)])
+@pytest.mark.parametrize("batch", [False, True])
+def test_wishart_sample_redraws_as_torch(shape, batch):
+    # torch 2.x flags the valid first draws as singular: it warns and draws them again, so
+    # the values a seeded program gets and the generator's position afterwards are those
+    import warnings
+
+    out = []
+    for lib in (numtorch, torch):
+        lib.manual_seed(0)
+        cov = lib.eye(2) if not batch else lib.stack([lib.eye(2), 2 * lib.eye(2)])
+        w = lib.distributions.Wishart(df=lib.tensor(4.), covariance_matrix=cov)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            s = w.sample(shape)
+        out.append((s.numpy().copy(), [str(c.message) for c in caught], lib.rand(1).item()))
+    (a, wa, ra), (b, wb, rb) = out
+    assert a.shape == b.shape and abs(a - b).max() < 1e-5
+    assert wa == wb == ["Singular sample detected."] and ra == rb

@@ -163,32 +163,34 @@ class Wishart(ExponentialFamily):
         return chol @ chol.transpose(-2, -1)
 
     def rsample(self, sample_shape=torch.Size(), max_try_correction=None):
-        """Draw samples; singular ones (possible when ``df < p``) are redrawn up to
-        ``max_try_correction`` times (default 10), with a warning."""
+        """Draw samples by the Bartlett decomposition, then redraw flagged ones up to
+        ``max_try_correction`` times (default 10), with a warning.
+
+        torch 2.x flags the *valid* (positive-definite) first draws, not the singular ones,
+        so it warns on every call and redraws each of them once more (a redraw is checked
+        the right way round); the draws and the warning follow torch's, since programs
+        seeded alike expect torch's numbers."""
         if max_try_correction is None:
             max_try_correction = 10
         sample_shape = torch.Size(sample_shape)
         sample = self._bartlett_sampling(sample_shape)
-        singular = self._singular(sample)
-        if not bool(singular.any()):
+        flagged = self._rows(self.support.check(sample))
+        if not bool(flagged.any()):
             return sample
-        warnings.warn("Singular sample detected.")
+        warnings.warn("Singular sample detected.", stacklevel=2)
         for _ in range(max_try_correction):
-            fresh = self._bartlett_sampling(sample_shape)
-            mask = singular.reshape(singular.shape + (1,) * (len(self._batch_shape) + 2))
-            sample = torch.where(mask, fresh, sample)
-            singular = singular & self._singular(fresh)
-            if not bool(singular.any()):
-                return sample
-        warnings.warn(f"Singular sample still exists after {max_try_correction} tries")
+            fresh = self._bartlett_sampling(flagged[flagged].shape)
+            sample[flagged] = fresh
+            flagged[flagged.clone()] = self._rows(~self.support.check(fresh))
+            if not bool(flagged.any()):
+                break
         return sample
 
-    def _singular(self, sample):
-        """Which sample rows (over ``sample_shape``) hold a non-positive-definite matrix."""
-        bad = ~self.support.check(sample)
+    def _rows(self, per_matrix):
+        """A per-matrix flag reduced to one per sample row (any over the batch dims)."""
         if self._batch_shape:
-            bad = bad.amax(self._batch_dims)
-        return bad
+            per_matrix = per_matrix.amax(self._batch_dims)
+        return per_matrix
 
     def log_prob(self, value):
         if self._validate_args:
