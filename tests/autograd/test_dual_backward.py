@@ -97,6 +97,12 @@ CASES = {
                            x, w, b, stride=2, output_padding=1), [(2, 3, 3, 3), (3, 2, 3, 3), (2,)]),
                       (lambda x, w: numtorch.nn.functional.conv_transpose1d(x, w, padding=1),
                        [(1, 2, 5), (2, 3, 3)])],
+    "NormalizeAffine": [  # layer norm's row form (ops/norm_rows.py)
+        (lambda x, w, b: numtorch.nn.functional.layer_norm(x, (4,), w, b),
+         [(3, 2, 4), (4,), (4,)]),
+        (lambda x, w: numtorch.nn.functional.layer_norm(x, (2, 4), w), [(3, 2, 4), (2, 4)]),
+        (lambda x: numtorch.nn.functional.layer_norm(x, (5,)), [(2, 5)]),
+    ],
     "ScaledDotProductAttention": [
         (lambda q, k, v: scaled_dot_product(q, k, v, None, 0.5, True),
          [(2, 3, 4), (2, 5, 4), (2, 5, 3)]),
