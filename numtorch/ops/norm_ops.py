@@ -325,8 +325,8 @@ class NormalizeAffine(Op):
         if saved is None or saved.get("extra", {}).get("centered", True):
             return NotImplemented
         extra = saved["extra"]
-        arrays = self.saved_input_arrays()
-        x, w = (arrays, None) if self.w_shape is None else arrays
+        arrays = self.saved_input_arrays()  # checks them for in-place changes too
+        w = None if self.w_shape is None else arrays[1]
         data = extra["data"]
         if not norm_rows.grads_apply(self, gy, w, data):
             return NotImplemented
