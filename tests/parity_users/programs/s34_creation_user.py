@@ -1,5 +1,6 @@
-import torch
 import numpy as np
+import torch
+
 #%% arange float steps
 x = torch.arange(0, 1, 0.1)
 print(x.dtype, x.shape, x)
@@ -45,7 +46,7 @@ c = torch.tensor([True, False])
 print((a + b).dtype, (a * 2.5).dtype, (c + c).dtype, (c * 1).dtype, (a / a).dtype, (a // 2).dtype)
 print(torch.result_type(a, 1.0), torch.promote_types(torch.int8, torch.uint8), torch.promote_types(torch.bfloat16, torch.float16))
 print((torch.tensor(1.5, dtype=torch.float64) + torch.ones(2)).dtype)
-print((torch.tensor([1], dtype=torch.uint8) - 2))
+print(torch.tensor([1], dtype=torch.uint8) - 2)
 #%% int division semantics
 a = torch.tensor([-7, 7, -8])
 print(a // 2, a % 3, torch.fmod(a, 3), torch.remainder(a, -3), torch.div(a, 2, rounding_mode='trunc'), torch.div(a, 2, rounding_mode='floor'))

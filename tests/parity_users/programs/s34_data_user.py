@@ -1,8 +1,21 @@
-import torch
-from torch.utils.data import Dataset, DataLoader, TensorDataset, random_split, Subset, ConcatDataset
-from torch.utils.data import SequentialSampler, RandomSampler, BatchSampler, WeightedRandomSampler, SubsetRandomSampler
-from torch.utils.data import default_collate
 import collections
+
+import torch
+from torch.utils.data import (
+    BatchSampler,
+    ConcatDataset,
+    DataLoader,
+    Dataset,
+    RandomSampler,
+    SequentialSampler,
+    Subset,
+    SubsetRandomSampler,
+    TensorDataset,
+    WeightedRandomSampler,
+    default_collate,
+    random_split,
+)
+
 #%% dataloader tensors dataset
 ds = TensorDataset(torch.arange(10.).reshape(5, 2), torch.arange(5))
 for x, y in DataLoader(ds, batch_size=2):
@@ -19,6 +32,7 @@ b = next(iter(DataLoader(DS(), batch_size=3)))
 print(b['a'], b['b'], b['b'].dtype, b['p'], type(b['p']).__name__, b['s'], b['l'])
 #%% default_collate numpy and ints
 import numpy as np
+
 print(default_collate([np.array([1, 2]), np.array([3, 4])]), default_collate([1, 2, 3]), default_collate([True, False]), default_collate([(1, 'a'), (2, 'b')]))
 try:
     default_collate([torch.zeros(2), torch.zeros(3)])
@@ -80,6 +94,8 @@ except Exception as e:
     print(type(e).__name__, e)
 #%% iterable dataset
 from torch.utils.data import IterableDataset
+
+
 class It(IterableDataset):
     def __iter__(self):
         return iter(range(5))
@@ -97,6 +113,7 @@ b = default_collate([1.5, 2.5])
 print(b.dtype, default_collate([torch.tensor(1, dtype=torch.int8), torch.tensor(2, dtype=torch.int8)]).dtype, default_collate([np.float32(1.0), np.float32(2)]).dtype)
 #%% distributed sampler
 from torch.utils.data.distributed import DistributedSampler
+
 s = DistributedSampler(range(10), num_replicas=3, rank=1, shuffle=False)
 print(list(s), len(s))
 s = DistributedSampler(range(10), num_replicas=3, rank=2, shuffle=True, seed=1, drop_last=True)

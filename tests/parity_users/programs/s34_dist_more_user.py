@@ -1,5 +1,7 @@
 import torch
 from torch import distributions as D
+
+
 def r(t, d=4):
     return t.detach().round(decimals=d) + 0.0 if isinstance(t, torch.Tensor) else round(t, d)
 torch.manual_seed(0)

@@ -1,5 +1,7 @@
 import torch
 from torch import distributions as D
+
+
 def r(t, d=4):
     return t.detach().round(decimals=d) + 0.0
 torch.manual_seed(0)

@@ -1,4 +1,6 @@
 import torch
+
+
 def r(t, d=4):
     t = t.detach()
     if t.is_complex():

@@ -1,4 +1,6 @@
 import torch
+
+
 def e(f):
     try:
         r = f()

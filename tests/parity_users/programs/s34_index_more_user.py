@@ -1,4 +1,5 @@
 import torch
+
 #%% setitem autograd
 x = torch.zeros(4, requires_grad=True)
 y = x.clone()
@@ -52,6 +53,7 @@ except Exception as e:
     print(type(e).__name__, e)
 #%% index with numpy arrays and bool scalars
 import numpy as np
+
 x = torch.arange(6).reshape(2, 3)
 print(x[np.array([1, 0])], x[np.array([True, False])], x[True].shape, x[False].shape, x[None, True].shape, x[np.int64(1)])
 #%% masked_scatter and masked_fill broadcasting

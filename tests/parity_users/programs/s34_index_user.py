@@ -1,4 +1,5 @@
 import torch
+
 #%% bool mask get and set
 x = torch.arange(12).reshape(3, 4)
 m = x % 3 == 0

@@ -1,5 +1,9 @@
-import torch, io
+import io
+
+import torch
 from torch import nn
+
+
 def r(t, d=4):
     return t.detach().round(decimals=d) + 0.0
 #%% init functions values

@@ -1,4 +1,6 @@
 import torch
+
+
 def r(t, d=4):
     t = t.detach()
     if t.is_complex():
@@ -16,7 +18,7 @@ A = torch.randn(3, 3, dtype=torch.float64)
 A = A + A.T
 A.requires_grad_()
 L, V = torch.linalg.eigh(A)
-((V @ torch.diag(L.exp()) @ V.T)).sum().backward()
+(V @ torch.diag(L.exp()) @ V.T).sum().backward()
 print(r(A.grad))
 #%% ex variants
 A = torch.tensor([[1., 2.], [2., 4.]])

@@ -1,4 +1,5 @@
 import torch
+
 #%% finfo iinfo
 for dt in (torch.float32, torch.float64, torch.float16, torch.bfloat16):
     f = torch.finfo(dt)

@@ -1,5 +1,7 @@
 import torch
 from torch import nn, optim
+
+
 def r(t, d=6):
     return [round(v, d) for v in t.detach().flatten().tolist()]
 def run(make, steps=3, **kw):
@@ -45,6 +47,7 @@ for f in (lambda: optim.Adam([nn.Parameter(torch.ones(1))], lr=-1), lambda: opti
 #%% duplicate params warning and add_param_group
 p = nn.Parameter(torch.ones(1))
 import warnings
+
 with warnings.catch_warnings(record=True) as w:
     warnings.simplefilter('always')
     try:

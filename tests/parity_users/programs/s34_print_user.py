@@ -1,4 +1,5 @@
 import torch
+
 #%% repr dtypes
 print(torch.tensor([1, 2], dtype=torch.int16), torch.tensor([1.5], dtype=torch.float16), torch.tensor([1.5], dtype=torch.bfloat16), torch.tensor([True]), torch.tensor([1.], dtype=torch.float64), torch.tensor([1 + 2j], dtype=torch.complex128), torch.tensor([3], dtype=torch.uint8))
 #%% sci mode

@@ -1,4 +1,6 @@
 import torch
+
+
 def r(t, d=4):
     return t.detach().round(decimals=d) + 0.0
 #%% sum with dtype

@@ -1,6 +1,8 @@
 import torch
 from torch import nn, optim
 from torch.optim import lr_scheduler as S
+
+
 def mk(lr=0.1, opt=optim.SGD, **kw):
     p = nn.Parameter(torch.zeros(2))
     return opt([p], lr=lr, **kw)
@@ -90,6 +92,7 @@ s2.load_state_dict(sd)
 print(s2.last_epoch, s2.get_last_lr())
 #%% warning step order
 import warnings
+
 o = mk(1.0)
 s = S.StepLR(o, 1)
 with warnings.catch_warnings(record=True) as w:

@@ -1,4 +1,5 @@
 import torch
+
 #%% sort stable descending
 x = torch.tensor([3, 1, 2, 1, 3])
 print(torch.sort(x), torch.sort(x, descending=True, stable=True), x.argsort(descending=True))

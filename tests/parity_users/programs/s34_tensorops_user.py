@@ -1,4 +1,6 @@
 import torch
+
+
 def r(t, d=4):
     return t.detach().round(decimals=d) + 0.0
 torch.manual_seed(0)
@@ -92,6 +94,7 @@ print(b.cumsum(0), b.sum(), b.prod(), b.cumprod(0), torch.tensor([1, 2], dtype=t
 x = torch.arange(6).reshape(1, 2, 3)
 print(x.mT.shape, x.mT.stride(), torch.arange(3).T.shape, torch.ones(2, 3).T.shape)
 import warnings
+
 with warnings.catch_warnings(record=True) as w:
     warnings.simplefilter('always')
     print(x.T.shape)
