@@ -251,6 +251,8 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
     def requires_grad(self):
         """Whether autograd records operations on this tensor (settable on leaves)."""
         if self._base is not None and self._view_fn is not None:
+            if type(self._view_src) is tuple:  # a multi-output view: torch rebuilds nothing
+                return _nt.autograd.inplace.multi_view_requires_grad(self)
             return _nt.autograd.graph.edge_of(self) is not None
         return self._requires_grad
 

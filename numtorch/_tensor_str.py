@@ -268,9 +268,12 @@ def format_tensor(t, tensor_contents=None):
         body = _tensor_body(arr, indent) if tensor_contents is None else None
     if tensor_contents is not None:
         body = tensor_contents
-    fn = t.grad_fn
+    try:
+        fn = type(t.grad_fn).__name__ if t.grad_fn is not None else None
+    except RuntimeError:  # a split piece whose memory changed: torch prints, naming no node
+        fn = "Invalid"
     if fn is not None:
-        suffixes.append(f"grad_fn=<{type(fn).__name__}>")
+        suffixes.append(f"grad_fn=<{fn}>")
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
     text = _add_suffixes(prefix + body, suffixes, indent)

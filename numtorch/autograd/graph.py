@@ -320,7 +320,9 @@ def accumulator(t):
 def edge_of(t):
     """The edge (node, output_nr) along which gradient flows into ``t``, or None."""
     if t._base is not None and t._view_fn is not None and t._base._grad_fn is not t._view_src:
-        t._refresh_view_grad_fn()
+        src = t._view_src  # a tuple: a multi-output view's (base grad_fn, version) when made
+        if type(src) is not tuple or src[0] is not t._base._grad_fn or src[1] != t._vc[0]:
+            t._refresh_view_grad_fn()
     fn = t._grad_fn
     if fn is not None:
         return (fn, t._output_nr)
@@ -1241,7 +1243,10 @@ def _track_view(node, base_in, out, params):
             out._view_fn = None
             return
         out._view_fn = (node._op_cls, params, parent)
-        out._view_src = root._grad_fn
+        src = root._grad_fn
+        if parent is not None and type(base_in._view_src) is tuple:
+            src = (src, out._vc[0])  # a view of a multi-output view: checked by version too
+        out._view_src = src  # (autograd.inplace.refresh_view)
     else:
         out._view_fn = None
         if base_in._requires_grad and out._array.dtype.kind in "fc":  # torch: still requires
@@ -1270,6 +1275,10 @@ def _modified_message(node, arr, index, now, expected, output=False, edge=_UNSET
     shape = ", ".join(str(s) for s in arr.shape)
     if edge is _UNSET:
         edge = (node, index) if output else None
+    if edge is not None and getattr(edge[0], "multi_view_outputs", False):
+        from .inplace import multi_view_modified_text  # the saved tensor was a split piece
+
+        return multi_view_modified_text(*edge)
     which = ""
     if edge is not None and edge[0] is not None:
         name = edge[0].name()

@@ -177,7 +177,7 @@ def _check_allowed(self):
                                "operation.")
         return
     base = self._base
-    if self._view_fn is None and (base._requires_grad or base._grad_fn is not None):
+    if self._view_fn is None:  # even of a tensor outside the graph: the write brings one in
         raise RuntimeError("A view was created in no_grad mode and is being modified inplace "
                            "with grad mode enabled. Given that this use case is ambiguous and "
                            "error-prone, it is forbidden. You can clarify your code by moving "
@@ -267,15 +267,39 @@ def _from_multi_output(view):
     return False
 
 
+def _modified_multi_view(view):
+    # torch regenerates no such view (the outputs of its node are fixed): using it after its
+    # memory changed, by whatever write, is refused
+    return RuntimeError(multi_view_modified_text(view._grad_fn, view._output_nr))
+
+
+def multi_view_modified_text(fn, output_nr):
+    """torch's refusal of output ``output_nr`` of node ``fn`` (a multi-output view, or a view
+    of one) after its memory changed; also what backward says when it was saved (torch reads
+    the saved piece's grad_fn to word the version error, which raises this instead)."""
+    name = fn.name().removesuffix("Backward0") if fn is not None else "None"
+    return (f"Output {output_nr} of {name} is a view and its base or another view of its base "
+            f"has been modified inplace. {_MULTI_VIEW_TAIL}")
+
+
+def multi_view_requires_grad(view):
+    """``requires_grad`` of a multi-output view, read as torch reads it without rebuilding
+    its grad_fn (so it answers after the view's memory changed)."""
+    return view._requires_grad or view._grad_fn is not None or view._base.requires_grad
+
+
 def refresh_view(view):
     """Rebuild a view's grad_fn from its base after the base's history changed."""
     base = view._base
+    src = view._view_src
+    if type(src) is tuple:  # (base's grad_fn, version) of a multi-output view (multi_view.py)
+        if src[1] == view._vc[0] and src[0] is base._grad_fn:
+            return
+        if view._grad_fn is None and base._grad_fn is None and not base._requires_grad:
+            return  # no graph to protect: torch reads such a view's (absent) grad_fn as is
+        raise _modified_multi_view(view)
     if (base._grad_fn is not None or base._requires_grad) and _from_multi_output(view):
-        fn = view._grad_fn  # torch regenerates no such view: its node's outputs are fixed
-        name = fn.name().removesuffix("Backward0") if fn is not None else "None"
-        raise RuntimeError(f"Output {view._output_nr} of {name} is a view and its base or "
-                           f"another view of its base has been modified inplace. "
-                           f"{_MULTI_VIEW_TAIL}")
+        raise _modified_multi_view(view)  # a view made before its chain was stamped
     if base._grad_fn is not None or base._requires_grad:
         with enable_grad():
             # torch regenerates such a view with one as_strided node; so is it named here

@@ -428,9 +428,10 @@ def split_mixed_index(idx):
 def rows(input):
     """The items of ``iter(input)``: ``unbind(input, 0)``'s views (1-D or more).
 
-    Each row is the basic-index view ``input[i]`` marked as an output of unbind, applied
-    straight rather than through select's argument checks: iterating a tensor of returns or
-    rewards is a per-element loop in many training scripts.
+    Outside any graph each row is the basic-index view ``input[i]`` marked as an output of
+    unbind, made straight rather than through select's argument checks: iterating a tensor of
+    returns or rewards is a per-element loop in many training scripts. In a graph, unbind's
+    one node.
     """
     a = input._array
     root = input._base if input._base is not None else input
@@ -438,26 +439,21 @@ def rows(input):
             not root._requires_grad and input._extra is None and type(a) is np.ndarray and \
             _graph._hook is None and Op.__dict__["apply"] is _APPLY:
         return _plain_rows(input, a)
-    out = []
-    for i in range(input._array.shape[0]):
-        r = GetItem.apply(input, index=(i, Ellipsis))
-        if r._extra is None:
-            r._extra = {}
-        r._extra["multi_view"] = ("Unbind", i)  # autograd refuses in-place writes to it
-        if r._grad_fn is not None:
-            rename_node(r, "UnbindBackward0")
-        out.append(r)
-    return out
+    from .multi_view import unbind_pieces
+
+    return list(unbind_pieces(input, 0))  # one UnbindBackward0 for all rows, as torch's
 
 
 def _plain_rows(input, a):
-    """rows() of a CPU tensor outside any graph: the views GetItem.apply would make (the
-    same view tracking, by autograd's own function), without apply's dispatch per row."""
+    """rows() of a CPU tensor outside any graph: the views unbind would make (the same view
+    tracking, by autograd's own function), without its node and apply's dispatch."""
+    from .multi_view import _Piece, stamp_multi_view
+
     out = []
     for i in range(a.shape[0]):
         r = _make(a[i, ...])
-        _track_view(GetItem, input, r, {"index": (i, Ellipsis)})
-        r._extra = {"multi_view": ("Unbind", i)}
+        _track_view(_Piece, input, r, {"index": (i, Ellipsis)})
+        stamp_multi_view(r)
         out.append(r)
     return out
 

@@ -9,7 +9,9 @@ the engine's sums of them (nanoGPT's ``q, k, v = c_attn(x).split(n_embd, 2)``: ~
 Each piece is tracked as a view of the input on its own (its replay is the equivalent basic
 index, ``_Piece``); the ``_Piece`` step in a view's chain is how autograd knows the tensor
 came out of a function returning several views, which torch forbids writing in place
-(``autograd.inplace``).
+(``autograd.inplace``). Such a view also remembers the version of its memory when it was
+made (``stamp_multi_view``): torch refuses to use it in a graph once that changed, whichever
+way it was written (under no_grad, through ``.detach()``); a version comparison is the cost.
 """
 
 from ..autograd.graph import Op, _track_view
@@ -30,6 +32,8 @@ class Split(Op):
     ``node_name`` (torch's: SplitBackward0 or SplitWithSizesBackward0).
     """
 
+    multi_view_outputs = True  # a saved piece found changed is refused as torch's (graph.py)
+
     def forward(self, x):
         lead = (slice(None),) * self.dim
         out = []
@@ -49,6 +53,7 @@ class Unbind(Op):
     """Every slice of ``input`` along ``dim`` (that dim removed); dx = the gradients stacked."""
 
     node_name = "UnbindBackward0"
+    multi_view_outputs = True
 
     def forward(self, x):
         lead = (slice(None),) * self.dim
@@ -60,6 +65,14 @@ class Unbind(Op):
         return stack(grads, self.dim)
 
 
+def stamp_multi_view(piece):
+    """Record (the base's grad_fn, the version) as the piece's view source: edge_of sees a
+    source that is not the base's grad_fn and asks ``autograd.inplace.refresh_view``, which
+    compares both."""
+    if piece._view_fn is not None:
+        piece._view_src = (piece._view_src, piece._vc[0])
+
+
 def split_pieces(input, dim, sizes, node_name):
     """``input``'s views of ``sizes`` along ``dim`` (validated by the caller), one node."""
     outs = Split.apply(input, dim=dim, sizes=tuple(sizes), node_name=node_name)
@@ -67,6 +80,7 @@ def split_pieces(input, dim, sizes, node_name):
     start = 0
     for o, s in zip(outs, sizes):
         _track_view(_Piece, input, o, {"index": lead + (slice(start, start + s), Ellipsis)})
+        stamp_multi_view(o)
         start += s
     return outs
 
@@ -80,5 +94,6 @@ def unbind_pieces(input, dim):
     lead = (slice(None),) * dim
     for i, o in enumerate(outs):
         _track_view(_Piece, input, o, {"index": lead + (i, Ellipsis)})
+        stamp_multi_view(o)
     return outs
 
