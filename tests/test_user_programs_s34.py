@@ -276,18 +276,21 @@ def test_meta_result_layouts(name):
         assert long_strides(got) == long_strides(want), (tuple(b.shape), b.stride())
 
 
-# -- optim: a tensor lr (float32) on float64 parameters ------------------------------------------
+# -- optim: a tensor lr on float64 parameters ----------------------------------------------------
+@pytest.mark.parametrize("lr_dtype", ["float32", "float64"])
 @pytest.mark.parametrize("cls,kw", [("Adam", {}), ("Adam", {"amsgrad": True}),
                                     ("Adam", {"weight_decay": 0.1}), ("AdamW", {}),
                                     ("AdamW", {"weight_decay": 0.1})])
-def test_adam_tensor_lr_rounds_in_float32(cls, kw):
-    # torch divides the float32 lr by the bias correction in float32 (and AdamW's decay
-    # factor 1 - lr * wd too); numtorch differed by ~5e-10 relative before
+def test_adam_tensor_lr_rounds_in_its_dtype(cls, kw, lr_dtype):
+    # torch divides the lr tensor by the bias correction in the lr's dtype (and AdamW's
+    # decay factor 1 - lr * wd too); numtorch differed by ~5e-10 relative before for a
+    # float32 lr, and a float64 lr must not be rounded to float32
     got = []
     for lib in (numtorch, torch):
         lib.manual_seed(0)
         p = lib.nn.Parameter(lib.randn(5, dtype=lib.float64))
-        o = getattr(lib.optim, cls)([p], lr=lib.tensor(0.01), foreach=False, **kw)
+        lr = lib.tensor(0.01, dtype=getattr(lib, lr_dtype))
+        o = getattr(lib.optim, cls)([p], lr=lr, foreach=False, **kw)
         for _ in range(8):
             o.zero_grad()
             (p ** 2).sum().backward()

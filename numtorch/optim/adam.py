@@ -54,18 +54,20 @@ def update_moments(opt, param, grad, state, group):
 
 
 def _decay(group, lr, wd):
-    """Decoupled weight decay's factor ``1 - lr * wd`` (in float32 for a tensor lr)."""
-    if group.get("_tensor_lr"):
-        f32 = np.float32
-        return float(f32(1) - f32(lr) * f32(wd))
+    """Decoupled weight decay's factor ``1 - lr * wd`` (in the dtype of a tensor lr)."""
+    dt = group.get("_tensor_lr")
+    if dt is not None:
+        f = dt.type
+        return float(f(1) - f(lr) * f(wd))
     return 1 - lr * wd
 
 
 def _step_size(group, lr, beta1, step):
-    """``lr / (1 - beta1 ** step)``; a tensor lr (float32) divides in float32, as torch's
-    tensor arithmetic does."""
-    if group.get("_tensor_lr"):
-        return float(np.float32(lr) / np.float32(1 - beta1 ** step))
+    """``lr / (1 - beta1 ** step)``; a tensor lr divides in its own dtype (float32 by
+    default), as torch's tensor arithmetic does."""
+    dt = group.get("_tensor_lr")
+    if dt is not None:
+        return float(dt.type(lr) / dt.type(1 - beta1 ** step))
     return lr / (1 - beta1 ** step)
 
 
@@ -157,7 +159,7 @@ class Adam(Optimizer):
         lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
         beta1, beta2 = group["betas"]
         l2 = wd != 0 and not group["decoupled_weight_decay"]
-        if wd != 0 and not l2 and group.get("_tensor_lr"):
+        if wd != 0 and not l2 and group.get("_tensor_lr") is not None:
             p *= _decay(group, lr, wd)  # torch's float32 factor; the update then skips it
             wd = 0
         arrays = (p, grad, state["exp_avg"]._array, state["exp_avg_sq"]._array,

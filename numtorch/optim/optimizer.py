@@ -100,7 +100,10 @@ def hyperparameters(group):
     for k, v in group.items():
         if k == "params":
             continue
+        lr_dtype = None
         if isinstance(v, Tensor):
+            if k == "lr":
+                lr_dtype = v._array.dtype if v.is_floating_point() else np.dtype(np.float32)
             v = v.item()
         elif isinstance(v, tuple) and any(isinstance(x, Tensor) for x in v):
             v = tuple(x.item() if isinstance(x, Tensor) else x for x in v)
@@ -109,8 +112,8 @@ def hyperparameters(group):
         if out is None:
             out = dict(group)
         out[k] = v
-        if k == "lr":
-            out["_tensor_lr"] = True  # torch's arithmetic on it stays in its float32
+        if lr_dtype is not None:
+            out["_tensor_lr"] = lr_dtype  # torch's arithmetic on it stays in its dtype
     return group if out is None else out
 
 
