@@ -1275,10 +1275,11 @@ def _modified_message(node, arr, index, now, expected, output=False, edge=_UNSET
     shape = ", ".join(str(s) for s in arr.shape)
     if edge is _UNSET:
         edge = (node, index) if output else None
-    if edge is not None and getattr(edge[0], "multi_view_outputs", False):
-        from .inplace import multi_view_modified_text  # the saved tensor was a split piece
+    if edge is not None and edge[0] is not None:
+        from .inplace import multi_view_modified_text, out_of_multi_view
 
-        return multi_view_modified_text(*edge)
+        if out_of_multi_view(edge[0]):  # the saved tensor was a split piece or a view of one
+            return multi_view_modified_text(*edge)
     which = ""
     if edge is not None and edge[0] is not None:
         name = edge[0].name()

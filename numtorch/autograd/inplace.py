@@ -282,6 +282,20 @@ def multi_view_modified_text(fn, output_nr):
             f"has been modified inplace. {_MULTI_VIEW_TAIL}")
 
 
+def out_of_multi_view(node):
+    """Whether the outputs of ``node`` are pieces of split/unbind, or views of one (view
+    nodes back to such a node): what a saved tensor with this grad_fn was (error path only)."""
+    while node is not None:
+        if getattr(node, "multi_view_outputs", False):
+            return True
+        if not getattr(type(node), "is_view", False) or \
+                not getattr(node, "__dict__", {}).get("is_view", True):
+            return False  # a copy (reshape of a non-viewable layout) is no view
+        edges = getattr(node, "_edges", None)
+        node = edges[0][0] if edges and edges[0] is not None else None
+    return False
+
+
 def multi_view_requires_grad(view):
     """``requires_grad`` of a multi-output view, read as torch reads it without rebuilding
     its grad_fn (so it answers after the view's memory changed)."""

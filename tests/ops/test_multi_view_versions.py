@@ -214,19 +214,23 @@ def test_iteration_is_one_unbind_node():
 
 
 @pytest.mark.parametrize("write", ["no_grad", "detach", "grad", "none"])
-@pytest.mark.parametrize("pieces", ["split", "unbind", "chunk"])
+@pytest.mark.parametrize("pieces", ["split", "unbind", "chunk", "view-of-piece",
+                                    "transposed-piece", "copy-of-piece"])
 def test_backward_after_a_saved_piece_changed(pieces, write):
     def f(t):
         x = t.arange(24.0).reshape(4, 6).requires_grad_()
         y = x * 2
         a = {"split": lambda: y.split(3, 1)[0], "unbind": lambda: y.unbind(1)[2],
-             "chunk": lambda: y.chunk(2, 0)[1]}[pieces]()
+             "chunk": lambda: y.chunk(2, 0)[1],
+             "view-of-piece": lambda: y.split(2, 0)[1].view(3, 4),
+             "transposed-piece": lambda: y.split(2, 0)[1].t()[1:],
+             "copy-of-piece": lambda: y.split(3, 1)[1].reshape(2, 6)}[pieces]()
         s = (a * a).sum() + a.sin().sum()
         if write == "no_grad":
             with t.no_grad():
                 y.mul_(2)
         elif write == "detach":
-            a.detach().add_(1)
+            a.detach().add_(1)  # (a copy of a piece: only the copy's own version moves)
         elif write == "grad":
             y.mul_(2)
         s.backward()
