@@ -320,7 +320,13 @@ class SparseTensor(ValuesAutograd, Tensor):
         return _nt.ops.sparse_ops.sparse_sum(self, dim, dtype=dtype)
 
     def t(self):
-        return _nt.ops.sparse_ops.transpose(self, 0, 1)
+        sd, dd = self.sparse_dim(), self.dense_dim()
+        if sd > 2 or dd:
+            raise RuntimeError(f"t() expects a tensor with <= 2 sparse and 0 dense dimensions, "
+                               f"but got {sd} sparse and {dd} dense dimensions")
+        if sd == 0:
+            return self
+        return _nt.ops.sparse_ops.transpose(self, 0, sd - 1)  # 1-d: a new tensor, same values
 
     def transpose(self, dim0, dim1):
         return _nt.ops.sparse_ops.transpose(self, dim0, dim1)

@@ -21,6 +21,7 @@ from ._util import (
     view_strides,
 )
 from .._size import size_args
+from .._sparse import SparseCOO
 
 __all__ = ["reshape", "view", "permute", "transpose", "t", "expand", "squeeze", "unsqueeze",
            "flatten", "unflatten", "movedim", "split", "chunk", "narrow", "select", "unbind",
@@ -222,6 +223,8 @@ def permute(input, *dims, **kwargs):
     """Return a view with the dims reordered."""
     dims = size_args(dims, kwargs, "dims", "permute")
     dims = shape_arg(dims, "permute", "dims")
+    if input._array.__class__ is SparseCOO:  # torch.permute(sparse) as the method
+        return input.permute(dims)
     nd = input._array.ndim
     if len(dims) != nd:
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
@@ -235,6 +238,8 @@ def permute(input, *dims, **kwargs):
 
 def transpose(input, dim0, dim1):
     """Return a view with ``dim0`` and ``dim1`` swapped."""
+    if input._array.__class__ is SparseCOO:
+        return input.transpose(dim0, dim1)
     nd = input._array.ndim
     a, b = canonical_dim(dim0, nd), canonical_dim(dim1, nd)
     dims = list(range(nd))
@@ -248,6 +253,8 @@ swapaxes = swapdims = transpose
 
 def t(input):
     """Transpose a tensor of at most 2 dims (0-d and 1-d tensors come back as they are)."""
+    if input._array.__class__ is SparseCOO:
+        return input.t()
     nd = input._array.ndim
     if nd > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
@@ -305,6 +312,8 @@ def squeeze(input, dim=None):
 
 def unsqueeze(input, dim):
     """Insert a size-1 dim at ``dim``."""
+    if input._array.__class__ is SparseCOO:
+        return input.unsqueeze(dim)
     shape = list(input._array.shape)
     d = canonical_dim(dim, len(shape) + 1)
     shape.insert(d, 1)
@@ -392,6 +401,8 @@ def select(input, dim, index):
     """Return the view of ``input`` at ``index`` along ``dim`` (that dim removed)."""
     from .indexing import getitem
 
+    if input._array.__class__ is SparseCOO:
+        return input.select(dim, index)
     nd = input._array.ndim
     if nd == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")

@@ -380,7 +380,8 @@ def transpose(input, dim0, dim1):
     sd = s.indices.shape[0]
     d0, d1 = _nt.ops.canonical_dim(dim0, len(s.shape)), _nt.ops.canonical_dim(dim1, len(s.shape))
     if d0 >= sd or d1 >= sd:
-        raise RuntimeError("transpose: only sparse dimensions can be transposed")
+        raise RuntimeError(f"sparse transpose: transposed dimensions must be sparse Got "
+                           f"sparse_dim: {sd}, d0: {d0}, d1: {d1}")
     perm = list(range(sd))
     perm[d0], perm[d1] = perm[d1], perm[d0]
     shape = list(s.shape)
@@ -573,17 +574,18 @@ def permute(input, dims):
     groups apart)."""
     s = input._array
     sd = s.indices.shape[0]
-    perm = [_nt.ops.canonical_dim(d, len(s.shape)) for d in dims]
-    if sorted(perm) != list(range(len(s.shape))):
+    if len(dims) != len(s.shape):  # before the dims are checked, as torch
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does "
                            "not match the length of the desired ordering of dimensions i.e. "
                            f"input.dim() = {len(s.shape)} is not equal to len(dims) = "
-                           f"{len(perm)}" if len(perm) != len(s.shape) else
-                           "permute(): duplicate dims are not allowed.")
+                           f"{len(dims)}")
+    perm = [_nt.ops.canonical_dim(d, len(s.shape)) for d in dims]
+    if sorted(perm) != list(range(len(s.shape))):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
     if sorted(perm[:sd]) != list(range(sd)):
-        raise RuntimeError("permute(sparse_coo): transpose between sparse and dense dimensions "
-                           "is not allowed. Transpositions are only allowed between sparse or "
-                           "between dense dimensions.")
+        raise RuntimeError("permute(sparse_coo): transpositions between sparse and dense "
+                           "dimensions are not allowed.Only transpositions within sparse and "
+                           "dense dimensions are supported.")
     values = s.values.permute([0] + [d - sd + 1 for d in perm[sd:]])
     shape = [s.shape[d] for d in perm]
     coalesced = s.coalesced and perm[:sd] == list(range(sd))
