@@ -190,14 +190,7 @@ def test_gru_and_elman_recurrent_gemm_is_one_cublas_call_per_step(kind, monkeypa
     from numtorch.backend import _cupy_rnn
 
     def run():
-        numtorch.manual_seed(0)
-        m = getattr(numtorch.nn, kind)(3, 5, num_layers=2).cuda()
-        x = numtorch.from_numpy(np.random.default_rng(3).standard_normal((6, 2, 3))
-                                .astype(np.float32)).cuda().requires_grad_(True)
-        out, h = m(x)
-        (out.square().sum() + h.sum()).backward()
-        return [t.detach().cpu().numpy() for t in (out, h, x.grad)] + \
-            [p.grad.cpu().numpy() for p in m.parameters()]
+        return _run_two_layers(kind, 3, 6, True)[0]
 
     calls = _spy_gemm(monkeypatch)
     with standin.active():
@@ -210,26 +203,32 @@ def test_gru_and_elman_recurrent_gemm_is_one_cublas_call_per_step(kind, monkeypa
         np.testing.assert_array_equal(a, b)
 
 
+def _run_two_layers(kind, seed, steps, enabled, **kw):
+    """Outputs and gradients of a 2-layer GRU or Elman (``kind``) training pass on (steps, 2,
+    3) inputs, and its kernel launches, with the fused kernels on or off."""
+    _cupy_kernels.ENABLED[0] = enabled
+    try:
+        numtorch.manual_seed(0)
+        m = getattr(numtorch.nn, kind)(3, 5, num_layers=2, **kw).cuda()
+        x = numtorch.from_numpy(np.random.default_rng(seed).standard_normal((steps, 2, 3))
+                                .astype(np.float32)).cuda().requires_grad_(True)
+        standin.reset_stats()
+        out, h = m(x)
+        (out.square().sum() + h.sum()).backward()
+        launches = standin.STATS["kernels"]
+    finally:
+        _cupy_kernels.ENABLED[0] = True
+    return [t.detach().cpu().numpy() for t in (out, h, x.grad)] + \
+        [p.grad.cpu().numpy() for p in m.parameters()], launches
+
+
 @pytest.mark.parametrize("nonlinearity,kw", [("tanh", {}), ("relu", {}),
                                              ("tanh", {"bidirectional": True})])
 def test_fused_elman_loop_is_the_xp_loop_bit_for_bit(nonlinearity, kw):
     """A tanh Elman step is its GEMM and one kernel forward (relu keeps the xp step: CUDA's
     max has its own signed-zero and NaN rules), and one kernel and the GEMM backward."""
     def run(steps, enabled):
-        _cupy_kernels.ENABLED[0] = enabled
-        try:
-            numtorch.manual_seed(0)
-            m = numtorch.nn.RNN(3, 5, num_layers=2, nonlinearity=nonlinearity, **kw).cuda()
-            x = numtorch.from_numpy(np.random.default_rng(4).standard_normal((steps, 2, 3))
-                                    .astype(np.float32)).cuda().requires_grad_(True)
-            standin.reset_stats()
-            out, h = m(x)
-            (out.square().sum() + h.sum()).backward()
-            launches = standin.STATS["kernels"]
-        finally:
-            _cupy_kernels.ENABLED[0] = True
-        return [t.detach().cpu().numpy() for t in (out, h, x.grad)] + \
-            [p.grad.cpu().numpy() for p in m.parameters()], launches
+        return _run_two_layers("RNN", 4, steps, enabled, nonlinearity=nonlinearity, **kw)
 
     with standin.active():
         fused, n5 = run(5, True)
@@ -245,20 +244,7 @@ def test_fused_elman_loop_is_the_xp_loop_bit_for_bit(nonlinearity, kw):
 def test_fused_gru_loop_is_the_xp_loop_bit_for_bit(kw):
     """A GRU step is its GEMM and one kernel each way (the xp steps: ~10 launches each)."""
     def run(steps, enabled):
-        _cupy_kernels.ENABLED[0] = enabled
-        try:
-            numtorch.manual_seed(0)
-            m = numtorch.nn.GRU(3, 5, num_layers=2, **kw).cuda()
-            x = numtorch.from_numpy(np.random.default_rng(5).standard_normal((steps, 2, 3))
-                                    .astype(np.float32)).cuda().requires_grad_(True)
-            standin.reset_stats()
-            out, h = m(x)
-            (out.square().sum() + h.sum()).backward()
-            launches = standin.STATS["kernels"]
-        finally:
-            _cupy_kernels.ENABLED[0] = True
-        return [t.detach().cpu().numpy() for t in (out, h, x.grad)] + \
-            [p.grad.cpu().numpy() for p in m.parameters()], launches
+        return _run_two_layers("GRU", 5, steps, enabled, **kw)
 
     with standin.active():
         fused, n5 = run(5, True)
