@@ -12,20 +12,9 @@ sliced layouts against torch).
 import numpy as np
 
 from .backend import helpers_for, is_device_array
-from .backend._layout_rank import strides_in_order, torch_order
+from .backend._layout_rank import dense_strides, strides_in_order, torch_order
 
-__all__ = ["dense_strides", "preserved_strides", "empty_preserving", "copy_preserving"]
-
-
-def dense_strides(shape, strides):
-    """Whether element ``strides`` lay ``shape`` out densely without overlap (size-1 dims
-    may have any stride)."""
-    extent = 1
-    for st, n in sorted((st, n) for st, n in zip(strides, shape) if n != 1):
-        if st != extent:
-            return False
-        extent *= n
-    return True
+__all__ = ["copy_preserving", "empty_preserving", "preserved_strides"]
 
 
 def preserved_strides(shape, strides):

@@ -8,30 +8,21 @@ memory, so their strides are not compared.
 """
 
 from .. import backend
+from ..backend._layout_rank import dense_strides
 from ..ops._util import restride
 from .graph import Op
 
 __all__ = []
 
 
-def _dense(shape, strides, itemsize):
-    """Whether ``strides`` (bytes) cover ``shape`` without gaps or overlap."""
-    extent = itemsize
-    for st, n in sorted((st, n) for st, n in zip(strides, shape) if n > 1):
-        if st != extent:
-            return False
-        extent *= n
-    return True
-
-
 def is_dense(like):
     """Whether array ``like`` covers its memory without gaps or overlap."""
-    return _dense(like.shape, like.strides, like.itemsize)
+    return dense_strides(like.shape, like.strides, like.itemsize)
 
 
 def obeys(grad, like):
     """Whether array ``grad`` may become the ``.grad`` of a leaf holding array ``like``."""
-    if _dense(like.shape, like.strides, like.itemsize):
+    if dense_strides(like.shape, like.strides, like.itemsize):
         for n, gs, ls in zip(grad.shape, grad.strides, like.strides):
             if (n != 1 and gs != ls) or (n == 1 and gs == 0):
                 return False
@@ -42,7 +33,7 @@ def obeys(grad, like):
 def copy_as(grad, like):
     """A fresh copy of ``grad`` in the layout the contract asks for (see the module doc)."""
     xp = backend.xp_of(grad)
-    if not _dense(like.shape, like.strides, like.itemsize):
+    if not dense_strides(like.shape, like.strides, like.itemsize):
         return xp.array(grad, order="C", copy=True)
     out = xp.empty_like(like, dtype=grad.dtype, order="K")
     out = restride(xp, out, like.strides) if out.itemsize == like.itemsize else out

@@ -11,7 +11,19 @@ next operand. Dimensions no operand ranks keep row-major order. The ranking is a
 pass over row-major order that steps past unranked pairs.
 """
 
-__all__ = ["broadcast_strides", "torch_order", "strides_in_order"]
+__all__ = ["broadcast_strides", "dense_strides", "strides_in_order", "torch_order"]
+
+
+def dense_strides(shape, strides, unit=1):
+    """Whether ``strides`` (in units of ``unit``: 1 for element strides, the item size for
+    byte strides) lay ``shape`` out densely without gaps or overlap. Dims of size 0 or 1
+    never move through memory, so their strides are not looked at."""
+    extent = unit
+    for st, n in sorted((st, n) for st, n in zip(strides, shape) if n > 1):
+        if st != extent:
+            return False
+        extent *= n
+    return True
 
 
 def broadcast_strides(a, shape):

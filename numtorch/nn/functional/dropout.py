@@ -14,8 +14,8 @@ from ... import _random
 from ..._sample_ops import draws_below
 from ..._tensor import Tensor, _make
 from ...autograd import inplace as _inplace
-from ...autograd._grad_layout import _dense
 from ...autograd.grad_mode import no_grad
+from ...backend._layout_rank import dense_strides
 from ...ops.elementwise import Mul
 
 __all__ = ["dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
@@ -43,7 +43,7 @@ def _memory_order(input, shape):
     a = input._array
     if a.flags.c_contiguous or tuple(shape) != a.shape:
         return None
-    if not _dense(a.shape, a.strides, a.itemsize):
+    if not dense_strides(a.shape, a.strides, a.itemsize):
         return None
     return tuple(sorted(range(a.ndim), key=lambda d: -a.strides[d]))
 
