@@ -26,6 +26,16 @@ def _inplace(self, fn, *args, **kwargs):
     return _nt.autograd.inplace.apply_inplace(self, fn, *args, **kwargs)
 
 
+def _same_inplace_dtype(self, dtype):
+    """An in-place op's ``dtype=`` must be the tensor's own: the result cannot change type."""
+    if dtype is not None and dtype != self.dtype:
+        from . import _dtype
+
+        raise RuntimeError(f"Bad in-place call: input tensor dtype "
+                           f"{_dtype._CPP_TYPE[self.dtype.name]} and output tensor dtype "
+                           f"{_dtype._CPP_TYPE[dtype.name]} should match")
+
+
 # ``t + u``, ``t * 0.5``: operands ``ops.add``/``ops.mul`` would accept without a check or a
 # conversion go to the op at once (a function call and its checks are a tenth of a tiny op's
 # dispatch). The op classes are looked up at call time (``Op.apply`` may be swapped by tracing);
@@ -1087,12 +1097,14 @@ class _TensorMath:
         return _nt.ops.cumsum(self, dim, dtype=dtype)
 
     def cumsum_(self, dim, *, dtype=None):
+        _same_inplace_dtype(self, dtype)
         return _inplace(self, _nt.ops.cumsum, dim, dtype=dtype)
 
     def cumprod(self, dim, *, dtype=None):
         return _nt.ops.cumprod(self, dim, dtype=dtype)
 
     def cumprod_(self, dim, *, dtype=None):
+        _same_inplace_dtype(self, dtype)
         return _inplace(self, _nt.ops.cumprod, dim, dtype=dtype)
 
     def all(self, dim=None, keepdim=False):

@@ -15,6 +15,8 @@ __all__ = ["run_pre_hooks", "run_node_hooks", "run_post_accumulate_hooks"]
 
 
 def _hook_name(hook):
+    if isinstance(hook, str):  # a name given by the caller (module hooks' wrapper)
+        return hook
     return getattr(hook, "__name__", None) or repr(hook)
 
 

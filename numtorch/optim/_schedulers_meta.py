@@ -172,7 +172,7 @@ class SequentialLR(_Composite):
         if len(schedulers) < 1:
             raise ValueError(f"{type(self).__name__} expects at least one scheduler, but got "
                              "no scheduler.")
-        _same_optimizer("Sequential Schedulers", schedulers, optimizer)
+        _same_optimizer("SequentialLR", schedulers, optimizer)
         if len(milestones) != len(schedulers) - 1:
             raise ValueError("Sequential Schedulers expects number of schedulers provided to "
                              f"be one more than the number of milestone points, but got "

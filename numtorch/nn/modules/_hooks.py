@@ -11,6 +11,7 @@ from collections import OrderedDict
 
 from ..._tensor import Tensor
 from ...autograd.function import Function
+from ...autograd import hooks as _autograd_hooks
 
 __all__ = ["RemovableHandle", "register_module_forward_pre_hook", "register_module_forward_hook",
            "register_module_full_backward_pre_hook", "register_module_full_backward_hook",
@@ -158,6 +159,14 @@ def _tap(values, on_grad):
     return tuple(new), idx
 
 
+def _checked_grads(new, old):
+    """What a full backward (pre-)hook returned in place of the gradients ``old``: torch
+    indexes it as a sequence (a bare tensor stands for the tuple of its rows) and holds each
+    gradient to its old size and type, naming the hook 'hook' (its wrapper's name)."""
+    return tuple(None if v is None else _autograd_hooks._checked("hook", v, o)
+                 for v, o in zip(new, old))
+
+
 class _FullBackwardState:
     """Connects the output tap (grad_output, pre-hooks) with the input tap (full hooks)."""
 
@@ -174,12 +183,11 @@ class _FullBackwardState:
         for hook in self.hooks:
             out = hook(self.module, grad_input, self.grad_output)
             if out is not None:
-                out = tuple(out) if isinstance(out, (tuple, list)) else (out,)
                 if len(out) != len(grad_input):
                     raise RuntimeError(f"Backward hook returned an invalid number of "
                                        f"grad_input, got {len(out)}, but expected "
                                        f"{len(grad_input)}")
-                grad_input = out
+                grad_input = _checked_grads(out, grad_input)
         return grad_input
 
     def on_input_grads(self, grads):
@@ -198,7 +206,11 @@ class _FullBackwardState:
         for hook in self.pre_hooks:
             out = hook(self.module, full)
             if out is not None:
-                full = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+                if len(out) != len(full):
+                    raise RuntimeError(f"Backward pre hook returned an invalid number of "
+                                       f"grad_output, got {len(out)}, but expected "
+                                       f"{len(full)}")
+                full = _checked_grads(out, full)
         self.grad_output = full
         if not self.input_idx and self.hooks:
             warnings.warn("Full backward hook is firing when gradients are computed with "

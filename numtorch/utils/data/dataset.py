@@ -91,11 +91,12 @@ class ConcatDataset(Dataset):
 
     def __init__(self, datasets):
         self.datasets = list(datasets)
+        # torch checks these with assert statements: AssertionError is what callers catch
         if not self.datasets:
-            raise ValueError("datasets should not be an empty iterable")
+            raise AssertionError("datasets should not be an empty iterable")
         for d in self.datasets:
             if isinstance(d, IterableDataset):
-                raise ValueError("ConcatDataset does not support IterableDataset")
+                raise AssertionError("ConcatDataset does not support IterableDataset")
         self.cumulative_sizes = []
         total = 0
         for d in self.datasets:

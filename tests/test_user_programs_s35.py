@@ -1,0 +1,106 @@
+"""Defects found by session 35's user-style programs, checked against torch.
+
+The programs ``tests/parity_users/programs/s35_*.py`` print values, dtypes, gradients and error
+texts; each is run under real torch and under numtorch and the outputs must be the same. The
+tests below it check the fixed defects directly, one library beside the other.
+"""
+
+import os
+
+import pytest
+import torch
+
+import numtorch
+from tests.parity_users.compare import diff
+
+PROGRAMS = os.path.join(os.path.dirname(__file__), "parity_users", "programs")
+S35 = sorted(n[:-3] for n in os.listdir(PROGRAMS) if n.startswith("s35_") and n.endswith(".py"))
+
+
+@pytest.mark.parametrize("name", S35)
+def test_s35_program_prints_what_torch_prints(name):
+    count, bad = diff([name])
+    assert count > 3
+    report = "".join(f"==== {k}\n--- torch\n{w}--- numtorch\n{g}" for k, w, g in bad[:5])
+    assert not bad, f"{len(bad)} of {count} cells differ:\n{report}"
+
+
+def _outcome(f):
+    try:
+        out = f()
+    except Exception as e:  # noqa: BLE001 - the error is what gets compared
+        return type(e).__name__, str(e)
+    return "ok", out.tolist() if hasattr(out, "tolist") else out
+
+
+# -- in-place cumulative ops with a dtype ---------------------------------------------------
+@pytest.mark.parametrize("op", ["cumsum_", "cumprod_"])
+@pytest.mark.parametrize("src,dst", [("float32", "float64"), ("float32", "int64"),
+                                     ("int64", "float32"), ("float32", "float32"),
+                                     ("int32", "int32"), ("float16", "bfloat16")])
+def test_inplace_cumulative_dtype_must_match(op, src, dst):
+    # numtorch wrote the other dtype's result back into the tensor (a silent change of values
+    # for int targets); torch refuses the call
+    def f(L):
+        x = L.tensor([1.5, 2.0, 3.0]).to(getattr(L, src))
+        return lambda: (getattr(x, op)(0, dtype=getattr(L, dst)), x)[1]
+    assert _outcome(f(numtorch)) == _outcome(f(torch))
+
+
+# -- module full backward (pre-)hooks: what they return is checked -------------------------
+HOOK_RESULTS = {
+    "double": lambda L, g: (L.zeros(1, 2, dtype=L.float64),),
+    "long": lambda L, g: (L.zeros(1, 2, dtype=L.int64),),
+    "bigger": lambda L, g: (L.zeros(3),),
+    "bare_tensor": lambda L, g: L.zeros(1, 2),
+    "bare_row": lambda L, g: L.zeros(2),
+    "list": lambda L, g: [g[0] * 2],
+    "int_in_tuple": lambda L, g: (3,),
+    "int": lambda L, g: 3,
+    "zero_dim": lambda L, g: L.tensor(1.),
+    "two": lambda L, g: (g[0], g[0]),
+    "scaled": lambda L, g: (g[0] * 3,),
+}
+
+
+@pytest.mark.parametrize("pre", [False, True])
+@pytest.mark.parametrize("name", sorted(HOOK_RESULTS))
+def test_full_backward_hook_results(name, pre):
+    make = HOOK_RESULTS[name]
+
+    def run(L):
+        L.manual_seed(0)
+        lin = L.nn.Linear(2, 2)
+        with L.no_grad():
+            lin.weight.copy_(L.tensor([[1., 2.], [3., 4.]]))
+        if pre:
+            lin.register_full_backward_pre_hook(lambda m, go: make(L, go))
+        else:
+            lin.register_full_backward_hook(lambda m, gi, go: make(L, gi))
+        x = L.ones(1, 2, requires_grad=True)
+        return lambda: (lin(x).sum().backward(), x.grad)[1]
+    assert _outcome(run(numtorch)) == _outcome(run(torch))
+
+
+# -- messages -------------------------------------------------------------------------------
+def test_sequential_lr_names_itself_in_the_optimizer_check():
+    def f(L):
+        p = L.nn.Parameter(L.zeros(1))
+        o, o2 = L.optim.SGD([p], lr=0.1), L.optim.SGD([p], lr=0.1)
+        S = L.optim.lr_scheduler
+        return [_outcome(lambda: S.SequentialLR(o, [S.StepLR(o, 1), S.StepLR(o2, 1)], [1])),
+                _outcome(lambda: S.SequentialLR(o, [S.StepLR(o, 1), 3], [1])),
+                _outcome(lambda: S.SequentialLR(o, [S.StepLR(o, 1), S.ReduceLROnPlateau(o)],
+                                                [1]))]
+    assert f(numtorch) == f(torch)
+
+
+def test_concat_dataset_asserts():
+    def f(L):
+        class It(L.utils.data.IterableDataset):
+            def __iter__(self):
+                return iter([1])
+        CD = L.utils.data.ConcatDataset
+        return [_outcome(lambda: CD([])), _outcome(lambda: CD([It()])),
+                _outcome(lambda: len(CD([[1, 2], [3]])))]
+    assert f(numtorch) == f(torch)
