@@ -250,7 +250,10 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
     @property
     def requires_grad(self):
         """Whether autograd records operations on this tensor (settable on leaves)."""
-        if self._base is not None and self._view_fn is not None:
+        if self._base is not None:
+            if self._view_fn is None:  # made under no_grad: requires grad through its base
+                return self._requires_grad or self._grad_fn is not None or \
+                    _nt.autograd._no_grad_views.base_requires_grad(self)
             if type(self._view_src) is tuple:  # a multi-output view: torch rebuilds nothing
                 return _nt.autograd.inplace.multi_view_requires_grad(self)
             return _nt.autograd.graph.edge_of(self) is not None
@@ -289,7 +292,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
 
     @property
     def grad_fn(self):
-        if self._base is not None and self._view_fn is not None:
+        if self._base is not None:  # rebuilt after a write to its base, or refused
             _nt.autograd.graph.edge_of(self)
         return self._grad_fn
 

@@ -14,7 +14,7 @@ import heapq
 import numpy as np
 
 from .. import backend
-from . import _grad_shapes, graph
+from . import _grad_shapes, _no_grad_views, graph
 from ._graph_walk import needed_nodes, topological_order
 from .anomaly_mode import _flags as _anomaly
 from .anomaly_mode import check_gradients
@@ -71,6 +71,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
         e = tuple(t) if isinstance(t, GradientEdge) else edge_of(t)
         if e is None:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
+        if _no_grad_views.is_sink(e[0]):
+            continue  # a no_grad view: gradient never reaches it (torch: unused)
         capture.setdefault(e[0], []).append((e[1], k))
     order = topological_order([e[0] for e in roots])
     needed = needed_nodes(order, capture)

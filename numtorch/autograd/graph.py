@@ -67,7 +67,9 @@ class Node:
 
     @property
     def next_functions(self):
-        return tuple((e[0], e[1]) if e is not None else (None, 0) for e in self._edges)
+        # a no_grad view's sink is torch's invalid edge
+        return tuple((e[0], e[1]) if e is not None and not _no_grad_views.is_sink(e[0]) else
+                     (None, 0) for e in self._edges)
 
     @property
     def metadata(self):
@@ -319,10 +321,13 @@ def accumulator(t):
 
 def edge_of(t):
     """The edge (node, output_nr) along which gradient flows into ``t``, or None."""
-    if t._base is not None and t._view_fn is not None and t._base._grad_fn is not t._view_src:
-        src = t._view_src  # a tuple: a multi-output view's (base grad_fn, version) when made
-        if type(src) is not tuple or src[0] is not t._base._grad_fn or src[1] != t._vc[0]:
-            t._refresh_view_grad_fn()
+    if t._base is not None:
+        if t._view_fn is None:  # made under no_grad: its own rules (and refusals)
+            return _no_grad_views.edge(t)
+        if t._base._grad_fn is not t._view_src:
+            src = t._view_src  # a tuple: a multi-output view's (base grad_fn, version) when made
+            if type(src) is not tuple or src[0] is not t._base._grad_fn or src[1] != t._vc[0]:
+                t._refresh_view_grad_fn()
     fn = t._grad_fn
     if fn is not None:
         return (fn, t._output_nr)
@@ -1240,7 +1245,8 @@ def _track_view(node, base_in, out, params):
     if _state.enabled:
         parent = base_in._view_fn if base_in._base is not None else None
         if base_in._base is not None and parent is None:  # parent was made under no_grad
-            out._view_fn = None
+            out._view_fn = None  # so is this one, for torch (a view of such a view)
+            out._view_src = out._vc[0]
             return
         out._view_fn = (node._op_cls, params, parent)
         src = root._grad_fn
@@ -1248,9 +1254,10 @@ def _track_view(node, base_in, out, params):
             src = (src, out._vc[0])  # a view of a multi-output view: checked by version too
         out._view_src = src  # (autograd.inplace.refresh_view)
     else:
+        # requires_grad comes from the base (Tensor.requires_grad); the version is kept for
+        # the refusal to use it after a write (autograd/_no_grad_views.py)
         out._view_fn = None
-        if base_in._requires_grad and out._array.dtype.kind in "fc":  # torch: still requires
-            out._requires_grad = True
+        out._view_src = out._vc[0]
 
 
 def replay_view(chain, t):
@@ -1301,3 +1308,5 @@ def _modified_message(node, arr, index, now, expected, output=False, edge=_UNSET
             f"inplace operation: [torch.{dt._legacy} [{shape}]]{which} is at version {now}; "
             f"expected version {expected} instead. Hint: {hint}")
 
+
+from . import _no_grad_views  # noqa: E402  (it reads this module's AccumulateGrad)

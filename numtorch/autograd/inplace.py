@@ -178,12 +178,9 @@ def _check_allowed(self):
         return
     base = self._base
     if self._view_fn is None:  # even of a tensor outside the graph: the write brings one in
-        raise RuntimeError("A view was created in no_grad mode and is being modified inplace "
-                           "with grad mode enabled. Given that this use case is ambiguous and "
-                           "error-prone, it is forbidden. You can clarify your code by moving "
-                           "both the view and the inplace either both inside the no_grad block "
-                           "(if you don't want the inplace to be tracked) or both outside (if "
-                           "you want the inplace to be tracked).")
+        from ._no_grad_views import written_text
+
+        raise RuntimeError(written_text(self))
     multi = self._extra.get("multi_view") if self._extra else None
     if multi is None and _from_multi_output(self):
         fn = self._grad_fn
