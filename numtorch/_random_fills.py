@@ -5,7 +5,7 @@
 
 import numpy as np
 
-from . import _dtype
+from . import _dtype, _generator_args
 from ._creation import _int_arg
 from ._random import rng_for
 from ._sample_ops import (
@@ -38,6 +38,8 @@ def _check_float_tensor(x, kernel):
 
 def uniform_values(x, low, high, generator):
     """Samples uniform in ``[low, high)`` shaped like ``x`` (what ``x.uniform_`` writes)."""
+    if generator is not None:  # torch checks it before the other arguments
+        _generator_args.check(generator, "uniform_")
     _check_float_tensor(x, "check_uniform_bounds")
     low, high = _num(low, "from", "uniform_"), _num(high, "to", "uniform_")
     if low > high:
@@ -48,6 +50,8 @@ def uniform_values(x, low, high, generator):
 
 def normal_values(x, mean, std, generator):
     """Samples from N(mean, std**2) shaped like ``x`` (what ``x.normal_`` writes)."""
+    if generator is not None:  # torch checks it before the other arguments
+        _generator_args.check(generator, "normal_")
     _check_float_tensor(x, "normal_kernel_cpu")
     mean, std = _num(mean, "mean", "normal_"), _num(std, "std", "normal_")
     _check_std(std)
@@ -101,6 +105,8 @@ def random_values(x, low, high, generator):
 
 def exponential_values(x, lambd, generator):
     """Exponential(lambd) samples shaped like ``x``."""
+    if generator is not None:  # torch checks it before the other arguments
+        _generator_args.check(generator, "exponential_")
     if x.dtype._category < _dtype._FLOAT:
         raise RuntimeError(f"Exponential distribution is a continuous probability distribution. "
                            f"dtype must be a floating point but you specified "
@@ -114,6 +120,8 @@ def exponential_values(x, lambd, generator):
 
 def geometric_values(x, p, generator):
     """Geometric(p) samples (trials up to the first success) shaped like ``x``."""
+    if generator is not None:  # torch checks it before the other arguments
+        _generator_args.check(generator, "geometric_")
     p = _num(p, "p", "geometric_")
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_fmt_num(p)}")
@@ -122,6 +130,8 @@ def geometric_values(x, p, generator):
 
 def log_normal_values(x, mean, std, generator):
     """exp(N(mean, std**2)) samples shaped like ``x``."""
+    if generator is not None:  # torch checks it before the other arguments
+        _generator_args.check(generator, "log_normal_")
     _check_float_tensor(x, "log_normal_cpu")
     mean, std = _num(mean, "mean", "log_normal_"), _num(std, "std", "log_normal_")
     if not std > 0:
@@ -131,6 +141,8 @@ def log_normal_values(x, mean, std, generator):
 
 def cauchy_values(x, median, sigma, generator):
     """Cauchy(median, sigma) samples shaped like ``x``."""
+    if generator is not None:  # torch checks it before the other arguments
+        _generator_args.check(generator, "cauchy_")
     _check_float_tensor(x, "cauchy_cpu")
     median, sigma = _num(median, "median", "cauchy_"), _num(sigma, "sigma", "cauchy_")
     if not sigma > 0:

@@ -18,7 +18,8 @@ from ._alloc_errors import alloc_error, result_alloc_error
 from ._creation import _finish, _int_arg, check_pin_memory, dtype_arg, write_out
 from ._device import default_device
 from ._preserve_layout import empty_preserving
-from ._random import rng_for
+from . import _generator_args
+from ._random import Generator, rng_for
 from ._sample_ops import (
     Bernoulli,
     Normal,
@@ -115,6 +116,12 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
         >>> tuple(x.shape), bool(((x >= 0) & (x < 1)).all())
         ((2, 3), True)
     """
+    if generator is not None and not isinstance(generator, Generator):
+        kw = _factory_keywords(out, dtype, layout, device, requires_grad, pin_memory)
+        if "size" in kwargs:
+            kw["size"] = (kwargs["size"], None)
+        raise _generator_args.error("rand", generator, size,
+                                    _generator_args.keywords(generator, **kw))
     shape = parse_size("rand", size, kwargs.pop("size", None))
     _no_extra("rand", kwargs)
     check_pin_memory(pin_memory, out)
@@ -143,6 +150,12 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
         >>> torch.randn(4, 5).shape
         torch.Size([4, 5])
     """
+    if generator is not None and not isinstance(generator, Generator):
+        kw = _factory_keywords(out, dtype, layout, device, requires_grad, pin_memory)
+        if "size" in kwargs:
+            kw["size"] = (kwargs["size"], None)
+        raise _generator_args.error("randn", generator, size,
+                                    _generator_args.keywords(generator, **kw))
     shape = parse_size("randn", size, kwargs.pop("size", None))
     _no_extra("randn", kwargs)
     check_pin_memory(pin_memory, out)
@@ -154,6 +167,13 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     except (MemoryError, ValueError) as e:
         raise alloc_error(e, shape) from None
     return _finish(arr, device, requires_grad, out)
+
+
+def _factory_keywords(out, dtype, layout, device, requires_grad, pin_memory):
+    """A factory's keyword arguments with their defaults, for ``_generator_args.keywords``."""
+    return {"out": (out, None), "dtype": (dtype, None), "layout": (layout, None),
+            "device": (device, None), "requires_grad": (requires_grad, False),
+            "pin_memory": (pin_memory, False)}
 
 
 def _no_extra(fn, kwargs):
@@ -180,6 +200,11 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
         >>> x.dtype, bool(((x >= 3) & (x < 10)).all())
         (torch.int64, True)
     """
+    if generator is not None and not isinstance(generator, Generator):
+        given = [low] if high is None else [low, high] if size is None else [low, high, size]
+        kw = _factory_keywords(out, dtype, layout, device, requires_grad, pin_memory)
+        raise _generator_args.error("randint", generator, given, _generator_args.keywords(
+            generator, size=(size if high is None else None, None), **kw))
     if size is None and isinstance(high, (tuple, list)):
         low, high, size = 0, low, high
     elif high is None:
@@ -217,6 +242,10 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
         >>> sorted(torch.randperm(4).tolist())
         [0, 1, 2, 3]
     """
+    if generator is not None and not isinstance(generator, Generator):
+        kw = _factory_keywords(out, dtype, layout, device, requires_grad, pin_memory)
+        raise _generator_args.error("randperm", generator, (n,),
+                                    _generator_args.keywords(generator, **kw))
     n = _int_arg(n, "n", "randperm", 1)
     check_pin_memory(pin_memory, out)
     if n < 0:
@@ -253,6 +282,10 @@ def rand_like(input, *, generator=None, dtype=None, layout=None, device=None,
         >>> torch.rand_like(torch.zeros(2, dtype=torch.float64)).dtype
         torch.float64
     """
+    if generator is not None and not isinstance(generator, Generator):
+        kw = _factory_keywords(None, dtype, layout, device, requires_grad, pin_memory)
+        raise _generator_args.error("rand_like", generator, (input,), _generator_args.keywords(
+            generator, memory_format=(memory_format, None), **kw))
     dt, dev = _like(input, dtype, device, "rand_like", pin_memory)
     return _in_layout_of(input, rand(input.shape, generator=generator, dtype=dt, device=dev,
                                      requires_grad=requires_grad))
@@ -266,6 +299,10 @@ def randn_like(input, *, generator=None, dtype=None, layout=None, device=None,
         >>> torch.randn_like(torch.zeros(2, 3)).shape
         torch.Size([2, 3])
     """
+    if generator is not None and not isinstance(generator, Generator):
+        kw = _factory_keywords(None, dtype, layout, device, requires_grad, pin_memory)
+        raise _generator_args.error("randn_like", generator, (input,), _generator_args.keywords(
+            generator, memory_format=(memory_format, None), **kw))
     dt, dev = _like(input, dtype, device, "randn_like", pin_memory)
     return _in_layout_of(input, randn(input.shape, generator=generator, dtype=dt, device=dev,
                                       requires_grad=requires_grad))
@@ -281,6 +318,11 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=
         >>> torch.randint_like(torch.zeros(3), 5).dtype
         torch.float32
     """
+    if generator is not None and not isinstance(generator, Generator):
+        given = (input, low) if high is None else (input, low, high)
+        kw = _factory_keywords(None, dtype, layout, device, requires_grad, pin_memory)
+        raise _generator_args.error("randint_like", generator, given, _generator_args.keywords(
+            generator, memory_format=(memory_format, None), **kw))
     if high is None:
         low, high = 0, low
     dt, dev = _like(input, dtype, device, "randint_like", pin_memory)
@@ -336,6 +378,13 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         >>> torch.normal(0.0, 1.0, size=(2, 2)).shape
         torch.Size([2, 2])
     """
+    if generator is not None and not isinstance(generator, Generator):
+        # std's default is taken as not written (normal(mean) is the usual call)
+        given = [mean] if type(std) is float and std == 1.0 and size is None else \
+            [mean, std] if size is None else [mean, std, size]
+        kw = _factory_keywords(out, dtype, layout, device, requires_grad, pin_memory)
+        raise _generator_args.error("normal", generator, given,
+                                    _generator_args.keywords(generator, **kw))
     mt, st = isinstance(mean, Tensor), isinstance(std, Tensor)
     rng = rng_for(generator, mean.device if mt else std.device if st else _target(device, out))
     if not mt and not st:
@@ -396,6 +445,10 @@ def bernoulli(input, p=None, *, generator=None, out=None):
         >>> torch.bernoulli(torch.tensor([0.0, 1.0]))
         tensor([0., 1.])
     """
+    if generator is not None and not isinstance(generator, Generator):
+        given = (input,) if p is None else (input, p)
+        raise _generator_args.error("bernoulli", generator, given,
+                                    _generator_args.keywords(generator, out=(out, None)))
     if not isinstance(input, Tensor):
         raise TypeError(f"bernoulli(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")
@@ -447,6 +500,8 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
         >>> torch.multinomial(torch.tensor([0.0, 1.0, 0.0]), 2, replacement=True)
         tensor([1, 1])
     """
+    if generator is not None and not isinstance(generator, Generator):
+        raise _generator_args.error("multinomial", generator)
     arr = input._array
     if num_samples == 1 and type(num_samples) is int and out is None and \
             type(arr) is np.ndarray and 0 < arr.ndim < 3 and arr.dtype.kind == "f" and arr.size:
@@ -549,6 +604,8 @@ def poisson(input, generator=None):
         >>> torch.poisson(torch.zeros(3))
         tensor([0., 0., 0.])
     """
+    if generator is not None and not isinstance(generator, Generator):
+        raise _generator_args.error("poisson", generator)
     if input.dtype._category != _dtype._FLOAT:
         raise NotImplementedError(f'"poisson_cpu" not implemented for '
                                   f"'{_type_display(input.dtype)}'")

@@ -770,11 +770,17 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
 
     def bernoulli_(self, p=0.5, *, generator=None):
         """Fill with 0/1 draws, 1 with probability ``p`` (a number or tensor)."""
+        if generator is not None:
+            _generator_check(generator, "Tensor.bernoulli_",
+                             () if type(p) is float and p == 0.5 else (p,))
         return _inplace(self, _nt._random_fills.bernoulli_values, p, generator)
 
     def random_(self, *args, generator=None, **kwargs):
         """Fill with integers: ``random_(from, to)``, ``random_(to)`` (from 0) or ``random_()``
         (every integer the dtype holds exactly, from 0)."""
+        if generator is not None:
+            _generator_check(generator, "Tensor.random_", args,
+                             list(kwargs.items()) + [("generator", generator)])
         low, high = _random_range(args, kwargs)
         return _inplace(self, _nt._random_fills.random_values, low, high, generator)
 
@@ -796,6 +802,8 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
 
     def bernoulli(self, p=None, *, generator=None):
         """See :func:`numtorch.bernoulli`."""
+        if generator is not None:
+            _generator_check(generator, "Tensor.bernoulli", () if p is None else (p,))
         return _nt._sampling.bernoulli(self, p, generator=generator)
 
     def multinomial(self, num_samples, replacement=False, *, generator=None):
@@ -977,6 +985,10 @@ def _non_blocking(args, kwargs):
         return bool(kwargs["non_blocking"])
     flags = [a for a in args if isinstance(a, bool)]
     return bool(flags and flags[0])
+
+
+def _generator_check(generator, fn, positional, keywords=None):
+    _nt._generator_args.check(generator, fn, positional, keywords)
 
 
 def _random_range(args, kwargs):

@@ -206,6 +206,10 @@ def draw_base_seed(loader):
     sampler's own draw in every iterator, so 0 and N workers see the same sample order."""
     from ..._random import rng_for
 
+    if loader.generator is not None:
+        from ..._generator_args import check
+
+        check(loader.generator, "Tensor.random_", ())
     return int(rng_for(loader.generator).integers(0, 2 ** 63))  # torch: int64 random_()
 
 

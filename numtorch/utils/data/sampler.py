@@ -65,6 +65,16 @@ class RandomSampler(Sampler):
 
     def __iter__(self):
         n = len(self.data_source)
+        if self.generator is not None:  # torch's refusal names the draw it makes first
+            from ..._generator_args import check
+            from ..._dtype import int64
+
+            g = self.generator
+            if self.replacement:
+                check(g, "randint", (), [("high", n), ("size", (32,)), ("dtype", int64),
+                                         ("generator", g)])
+            else:
+                check(g, "randperm", (n,))
         rng = rng_for(_generator_from(self.generator))
         total = self.num_samples
         if self.replacement:
@@ -92,6 +102,10 @@ class SubsetRandomSampler(Sampler):
         self.generator = generator
 
     def __iter__(self):
+        if self.generator is not None:
+            from ..._generator_args import check
+
+            check(self.generator, "randperm", (len(self.indices),))
         rng = rng_for(self.generator)  # the default generator itself when None, as torch's
         for i in rng.permutation(len(self.indices)).tolist():
             yield self.indices[i]
