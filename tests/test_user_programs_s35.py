@@ -104,3 +104,53 @@ def test_concat_dataset_asserts():
         return [_outcome(lambda: CD([])), _outcome(lambda: CD([It()])),
                 _outcome(lambda: len(CD([[1, 2], [3]])))]
     assert f(numtorch) == f(torch)
+
+
+# -- autograd.grad / autograd.functional strict-mode checks ---------------------------------
+def _x(L):
+    return L.tensor([1., 2.])
+
+
+STRICT = {
+    "jacobian_detached": lambda L, F: F.jacobian(lambda t: t.detach() * 2, _x(L), strict=True),
+    "jacobian_tuple": lambda L, F: F.jacobian(lambda a, b: (a * 2, b.detach()), (_x(L), _x(L)),
+                                              strict=True),
+    "jacobian_constant": lambda L, F: F.jacobian(lambda t: L.tensor(3.), _x(L), strict=True),
+    "jacobian_create_graph": lambda L, F: F.jacobian(lambda t: t * 2, _x(L), strict=True,
+                                                     create_graph=True),
+    "jacobian_unused": lambda L, F: F.jacobian(lambda a, b: a * 2, (_x(L), _x(L)), strict=True),
+    "vjp_detached": lambda L, F: F.vjp(lambda t: t.detach(), _x(L), _x(L), strict=True),
+    "jvp_detached": lambda L, F: F.jvp(lambda t: t.detach(), _x(L), _x(L), strict=True),
+    "hessian_detached": lambda L, F: F.hessian(lambda t: t.detach().sum(), _x(L), strict=True),
+    "hessian_linear": lambda L, F: F.hessian(lambda t: (t * 2).sum(), _x(L), strict=True),
+    "hessian_unused": lambda L, F: F.hessian(lambda a, b: (a ** 3).sum(), (_x(L), _x(L)),
+                                             strict=True),
+    "hessian_cross": lambda L, F: F.hessian(lambda a, b: (a * b).sum(), (_x(L), _x(L)),
+                                            strict=True),
+    "hvp_linear": lambda L, F: F.hvp(lambda t: (t * 2).sum(), _x(L), _x(L), strict=True),
+    "vhp_linear_part": lambda L, F: F.vhp(lambda a, b: (a ** 3).sum() + b.sum(),
+                                          (_x(L), _x(L)), (_x(L), _x(L)), strict=True),
+    "hvp_unused": lambda L, F: F.hvp(lambda a, b: (a ** 3).sum(), (_x(L), _x(L)),
+                                     (_x(L), _x(L)), strict=True),
+    "hvp_ok": lambda L, F: F.hvp(lambda a: (a ** 3).sum(), _x(L), _x(L), strict=True)[1],
+    "vhp_detached": lambda L, F: F.vhp(lambda t: t.detach().sum(), _x(L), _x(L), strict=True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STRICT))
+def test_autograd_functional_strict_mode(name):
+    # numtorch returned zeros for hvp/vhp of linear functions and named other causes
+    f = STRICT[name]
+    assert _outcome(lambda: f(numtorch, numtorch.autograd.functional)) == \
+        _outcome(lambda: f(torch, torch.autograd.functional))
+
+
+@pytest.mark.parametrize("allow_unused", [None, False, True])
+def test_grad_materialize_grads_with_allow_unused(allow_unused):
+    def f(L):
+        x = L.tensor([1., 2.], requires_grad=True)
+        y = L.tensor([3.], requires_grad=True)
+        return lambda: L.autograd.grad((x ** 2).sum(), [x, y], allow_unused=allow_unused,
+                                       materialize_grads=True)
+    got, want = _outcome(f(numtorch)), _outcome(f(torch))
+    assert str(got) == str(want)

@@ -38,6 +38,31 @@ def _prepare_inputs(inputs, create_graph):
     return tuple(out)
 
 
+def _check_outputs(outputs, strict):
+    """Strict mode: every output must be on the graph of the inputs."""
+    for i, o in enumerate(outputs if strict else ()):
+        if not o.requires_grad:
+            raise RuntimeError(f"Output {i} of the user-provided function does not require "
+                               "gradients. The outputs must be computed in a differentiable "
+                               "manner from the input when running in strict mode.")
+
+
+def _check_first_grads(grads, strict, unused_ok=False):
+    """Strict mode for the Hessian functions: each gradient must exist (unless ``unused_ok``)
+    and still depend on the inputs, or the second derivative is identically zero."""
+    for i, g in enumerate(grads if strict else ()):
+        if g is None and not unused_ok:
+            raise RuntimeError(f"The output of the user-provided function is independent of "
+                               f"input {i}. This is not allowed in strict mode.")
+        if g is None or not g.requires_grad:
+            raise RuntimeError(f"While computing the hessian, found that the jacobian of the "
+                               f"user-provided function with respect to input {i} is "
+                               "independent of the input. This is not allowed in strict mode. "
+                               "You should ensure that your function is twice differentiable "
+                               "and that the jacobian depends on the inputs (this would be "
+                               "violated by a linear function for example).")
+
+
 def _grad_or_zeros(outputs, inputs, grad_outputs, create_graph, strict, fn):
     diff = [o for o in outputs if o.requires_grad]
     gos = [g for o, g in zip(outputs, grad_outputs) if o.requires_grad]
@@ -65,13 +90,14 @@ def _zeros_like(t):
     return _creation.zeros_like(t)
 
 
-def _scalar_grad(func, xs, fn):
+def _scalar_grad(func, xs, fn, strict=False):
     """The gradient of the single-element output of ``func(*xs)``, kept differentiable."""
     out = func(*xs)
     _, outs = _as_tuple(out, "outputs of the user-provided function", fn)
     if len(outs) != 1 or outs[0].numel() != 1:
         raise RuntimeError(f"The function given to {fn} should return a single Tensor with a "
                            "single element.")
+    _check_outputs(outs, strict)
     from . import grad
 
     gs = grad(outs[0].reshape(()), xs, create_graph=True, allow_unused=True)
@@ -108,6 +134,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
         ins = _prepare_inputs(ins, create_graph)
         outs = func(*ins)
         is_out_tuple, outs = _as_tuple(outs, "outputs of the user-provided function", "vjp")
+        _check_outputs(outs, strict)
         if v is None:
             if len(outs) != 1 or outs[0].numel() != 1:
                 raise RuntimeError("The vector v can only be None if the user-provided function "
@@ -141,6 +168,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
             _, vs = _as_tuple(v, "v", "jvp")
         outs = func(*ins)
         is_out_tuple, outs = _as_tuple(outs, "outputs of the user-provided function", "jvp")
+        _check_outputs(outs, strict)
         # u is a dummy cotangent: vjp(u) = J^T u is linear in u, so d(vjp . v)/du = J v
         us = tuple(_zeros_like(o).requires_grad_(True) for o in outs)
         from . import grad
@@ -180,6 +208,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
         outs = func(*ins)
         is_out_tuple, outs = _as_tuple(outs, "outputs of the user-provided function",
                                        "jacobian")
+        _check_outputs(outs, strict)
         from . import grad
 
         table = []
@@ -199,6 +228,11 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
                                                f"independent of input {j}. This is not allowed "
                                                "in strict mode.")
                         g = _zeros_like(x)
+                    elif strict and create_graph and not g.requires_grad:
+                        # the caller asked for a differentiable Jacobian that is constant
+                        raise RuntimeError(f"The jacobian of the user-provided function is "
+                                           f"independent of input {j}. This is not allowed in "
+                                           "strict mode when create_graph=True.")
                     rows[j].append(g if create_graph else g.detach())
             per_input = []
             for j, x in enumerate(ins):
@@ -218,7 +252,8 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
     is_in_tuple, ins = _as_tuple(inputs, "inputs", "hessian")
 
     def grad_fn(*xs):
-        _, gs = _scalar_grad(func, xs, "hessian")
+        _, gs = _scalar_grad(func, xs, "hessian", strict)
+        _check_first_grads(gs, strict, unused_ok=True)
         return tuple(g if g is not None else _zeros_like(x) for g, x in zip(gs, xs))
 
     res = jacobian(grad_fn, ins, create_graph=create_graph, strict=strict)
@@ -233,7 +268,8 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
         is_in_tuple, ins = _as_tuple(inputs, "inputs", "vhp")
         ins = _prepare_inputs(ins, create_graph)
         _, vs = _as_tuple(v, "v", "vhp") if v is not None else (False, None)
-        value, gs = _scalar_grad(func, ins, "vhp")
+        value, gs = _scalar_grad(func, ins, "vhp", strict)
+        _check_first_grads(gs, strict)
         res = _dot_grad(gs, vs, ins, create_graph)
         res = tuple((r if create_graph else r.detach()) if r is not None else _zeros_like(x)
                     for r, x in zip(res, ins))
