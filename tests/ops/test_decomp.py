@@ -57,10 +57,16 @@ def test_logdet_of_negative_and_zero_determinant():
     check_op(lambda t, x: t.linalg.slogdet(x), [np.zeros((2, 2))], grad=False)
 
 
-def test_det_gradient_of_singular_matrices_is_the_cofactor_matrix():
+def test_det_gradient_of_singular_matrices_follows_torch(device):
+    # torch's rule: a zero gradient in a first-order backward, the cofactor matrix when the
+    # backward builds a graph (the oracle's first-order check compares with torch's
+    # create_graph gradient, so the orders are checked apart; the second order in
+    # tests/ops/test_det_backward_precision.py)
+    if device != "cpu":
+        pytest.skip("a GPU's LU need not give these determinants exactly 0 (nor does torch's)")
     rank2 = np.array([[1., 2., 3.], [2., 4., 6.], [1., 0., 1.]])
-    check_op(lambda t, x: t.det(x), [rank2])
-    check_op(lambda t, x: t.linalg.det(x), [np.array([[1., 2.], [2., 4.]])])
+    check_op(lambda t, x: t.det(x), [rank2], second_order=False)
+    check_op(lambda t, x: t.linalg.det(x), [np.array([[1., 2.], [2., 4.]])], second_order=False)
 
 
 # -- Cholesky -----------------------------------------------------------------------------------
