@@ -111,6 +111,9 @@ def parse_size(fn, args, size=None, negative_message=None):
     if not args:
         raise TypeError(f'{fn}() missing 1 required positional arguments: "size"')
     single = len(args) == 1
+    if not single and isinstance(args[0], (tuple, list)):
+        # a sequence takes the whole size: torch's parser sees extra positional arguments
+        raise TypeError(f"{fn}() takes 1 positional argument but {len(args)} were given")
     seq = args[0] if single and isinstance(args[0], (tuple, list)) else args
     out = []
     for i, s in enumerate(seq):

@@ -154,3 +154,12 @@ def test_grad_materialize_grads_with_allow_unused(allow_unused):
                                        materialize_grads=True)
     got, want = _outcome(f(numtorch)), _outcome(f(torch))
     assert str(got) == str(want)
+
+
+# -- factory sizes: a sequence followed by more positional arguments -----------------------
+@pytest.mark.parametrize("call", [
+    lambda L: L.zeros((2, 3), (4,)), lambda L: L.ones((2,), 3), lambda L: L.empty([2], [3]),
+    lambda L: L.zeros((2, 3), 4, 5), lambda L: L.ones(L.Size([2]), 3),
+    lambda L: L.zeros(2, (3,)), lambda L: L.ones(2, [3]), lambda L: L.zeros([2, 3]).shape])
+def test_factory_size_sequence_and_more_arguments(call):
+    assert _outcome(lambda: call(numtorch)) == _outcome(lambda: call(torch))
