@@ -9,9 +9,11 @@ import, because it must come before NumPy's), by :func:`apply` from the top of
    GEMM, OpenBLAS's workers spin for 2**28 cycles (~0.1 s) by default before sleeping.
    numtorch runs its own threads between GEMMs (a convolution's batch parts, the LSTM
    backward's second thread, split elementwise passes), and a spinning worker takes the core
-   they need. 2**20 cycles (~0.4 ms) keeps back-to-back GEMMs warm; measured on 2 cores: the
-   MNIST conv net step 78 -> 53 ms, ResNet-18 ~467 -> ~417 ms, LSTM 5.96 -> 4.59 ms, MLP
-   unchanged. When NumPy was imported first, :func:`shorten_loaded_blas_spin` makes OpenBLAS
+   they need. 2**18 cycles (~0.1 ms) keeps back-to-back GEMMs warm; measured on 2 cores
+   against the default: the MNIST conv net step 78 -> 53 ms, ResNet-18 ~467 -> ~417 ms, LSTM
+   5.96 -> 4.59 ms, MLP unchanged (at 2**20); 2**18 against 2**20 on a quiet machine: nanoGPT's
+   iteration 43.0-45.5 -> 41.3-42.5 ms (the split GELU/attention/norm parts get the core
+   sooner), LSTM 3.81-3.86 -> 3.88-3.97 ms, conv net, MLP and Transformer within noise. When NumPy was imported first, :func:`shorten_loaded_blas_spin` makes OpenBLAS
    re-read the variable and restarts its idle workers, so the import order does not matter.
 
 1. **glibc's allocator thresholds** (Linux only, :func:`tune_allocator`). NumPy allocates a
@@ -47,7 +49,7 @@ import os
 import sys
 import warnings
 
-_BLAS_SPIN = "20"  # log2 of the cycles OpenBLAS's idle workers spin (effect 0 above)
+_BLAS_SPIN = "18"  # log2 of the cycles OpenBLAS's idle workers spin (effect 0 above)
 _USER_SPIN = "OPENBLAS_THREAD_TIMEOUT" in os.environ or "GOTO_THREAD_TIMEOUT" in os.environ
 _SPIN_BEFORE_NUMPY = "numpy" not in sys.modules and not _USER_SPIN
 if _SPIN_BEFORE_NUMPY:

@@ -45,7 +45,7 @@ def _spin_setting(env, code="import numtorch"):
 
 
 def test_openblas_spin_is_shortened_before_numpy_loads():
-    assert _spin_setting({}) == "20"
+    assert _spin_setting({}) == "18"
 
 
 def test_openblas_spin_of_the_user_wins():
@@ -74,7 +74,7 @@ pass"""
 def test_openblas_spin_is_shortened_when_numpy_came_first():
     if not sys.platform.startswith("linux"):
         pytest.skip("OpenBLAS's loaded libraries are found through /proc")
-    assert _spin_setting({}, _NUMPY_FIRST) == "True; 20"
+    assert _spin_setting({}, _NUMPY_FIRST) == "True; 18"
 
 
 def _freeze_count(env):
