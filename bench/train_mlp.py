@@ -1,4 +1,4 @@
-"""Side-by-side MLP training benchmark: numtorch against PyTorch, in one process.
+"""Side-by-side MLP training benchmark: numtorch against PyTorch, each in its own processes.
 
 A 784-512-512-10 MLP (Linear + ReLU), batch 128, cross-entropy loss, plain SGD written by hand
 (``p -= lr * p.grad`` under ``no_grad``). Both libraries start from the same weights and see
@@ -7,9 +7,10 @@ numtorch / torch (goal: <= 1.0) and how far the two loss curves drifted apart (a
 that both trained the same model).
 
 Run ``python bench/train_mlp.py`` (``--steps N``, ``--repeats R``, ``--batch B``, ``--busy``
-to keep one core busy in another process meanwhile). The
-libraries take turns within every repeat and the best repeat of each is kept, so load from
-elsewhere on the machine slows both. This is a benchmark, not a test.
+to keep one core busy in another process meanwhile). Each library runs in its own processes,
+``--processes`` of them, the libraries alternating (bench/_alternate.py says why); each
+process keeps its best repeat, and the medians over processes are compared. ``--only NAME``
+runs one library in this process. This is a benchmark, not a test.
 """
 
 import argparse
@@ -23,14 +24,8 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _busy import busy_core  # noqa: E402
-
-import numtorch  # noqa: E402  (after the path tweak, so a source checkout works uninstalled)
-
-try:
-    import torch
-except ImportError:  # the ratio needs torch; numtorch's own speed is still printed
-    torch = None
+from _alternate import alternate, emit, have_torch, ratio_line
+from _busy import busy_core
 
 SIZES = (784, 512, 512, 10)
 
@@ -115,44 +110,54 @@ def runner(lib, weights, xs, ys, lr):
     return run
 
 
+def child(args):
+    """One library in this process: the best time of a pass over the batches, and its losses."""
+    if args.only == "numtorch":
+        import numtorch as lib
+    else:
+        import torch as lib
+    rng = np.random.default_rng(0)
+    weights = init_weights(rng)
+    xs, ys = make_data(rng, args.batch, args.steps)
+    run = runner(lib, weights, xs, ys, args.lr)
+    losses = run()  # warm-up, and the loss curve
+    best = float("inf")
+    with busy_core(args.busy):
+        for _ in range(args.repeats):
+            start = time.perf_counter()
+            run()
+            best = min(best, time.perf_counter() - start)
+    emit({"time": best / args.steps, "losses": losses})
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--steps", type=int, default=20, help="training steps per repeat")
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=5, help="repeats per process (best kept)")
+    parser.add_argument("--processes", type=int, default=5, help="processes per library")
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--lr", type=float, default=0.01)
     parser.add_argument("--busy", action="store_true",
                         help="keep one core busy in another process while measuring")
+    parser.add_argument("--only", choices=("numtorch", "torch"), default=None,
+                        help="time one library in this process")
     args = parser.parse_args()
-
-    rng = np.random.default_rng(0)
-    weights = init_weights(rng)
-    xs, ys = make_data(rng, args.batch, args.steps)
-    libs = [("numtorch", numtorch)] + ([("torch", torch)] if torch is not None else [])
-    runs = {name: runner(lib, weights, xs, ys, args.lr) for name, lib in libs}
-    losses = {name: fn() for name, fn in runs.items()}  # warm-up, and the loss curves
-    best = {name: float("inf") for name in runs}
-    with busy_core(args.busy):
-        for _ in range(args.repeats):
-            for name, fn in runs.items():
-                start = time.perf_counter()
-                fn()
-                best[name] = min(best[name], time.perf_counter() - start)
-
+    if args.only:
+        return child(args)
+    libs = ("numtorch", "torch") if have_torch() else ("numtorch",)
+    passed = ["--steps", str(args.steps), "--repeats", str(args.repeats), "--batch",
+              str(args.batch), "--lr", str(args.lr)] + (["--busy"] if args.busy else [])
+    results = alternate(__file__, passed, args.processes, libs)
     print(f"MLP {'-'.join(map(str, SIZES))}, batch {args.batch}, {args.steps} steps, best of "
-          f"{args.repeats}; {platform.processor() or platform.machine()}, "
-          f"numpy {np.__version__}" + (f", torch {torch.__version__}" if torch else "")
+          f"{args.repeats} in each of {args.processes} processes per library; "
+          f"{platform.processor() or platform.machine()}, numpy {np.__version__}"
           + (", one core kept busy" if args.busy else ""))
-    rates = {name: args.steps / t for name, t in best.items()}
-    for name, rate in rates.items():
-        print(f"  {name:9s} {rate:8.2f} steps/s  ({1000 / rate:7.2f} ms/step)")
-    if torch is not None:
-        ratio = best["numtorch"] / best["torch"]
-        drift = max(abs(a - b) for a, b in zip(losses["numtorch"], losses["torch"]))
-        print(f"  time ratio numtorch/torch: {ratio:.3f} "
-              f"({'PASS' if ratio <= 1.0 else 'MISS'}, goal <= 1.0)")
-        print(f"  loss after the first pass: numtorch {losses['numtorch'][-1]:.5f}, torch "
-              f"{losses['torch'][-1]:.5f} (largest difference over the pass {drift:.2e})")
+    ratio_line(results, 1.0)
+    if "torch" in results:
+        ours, theirs = results["numtorch"][0]["losses"], results["torch"][0]["losses"]
+        drift = max(abs(a - b) for a, b in zip(ours, theirs))
+        print(f"  loss after the first pass: numtorch {ours[-1]:.5f}, torch {theirs[-1]:.5f} "
+              f"(largest difference over the pass {drift:.2e})")
 
 
 if __name__ == "__main__":
