@@ -163,3 +163,33 @@ def test_grad_materialize_grads_with_allow_unused(allow_unused):
     lambda L: L.zeros(2, (3,)), lambda L: L.ones(2, [3]), lambda L: L.zeros([2, 3]).shape])
 def test_factory_size_sequence_and_more_arguments(call):
     assert _outcome(lambda: call(numtorch)) == _outcome(lambda: call(torch))
+
+
+# -- addmm: beta/alpha are read as the tensors' scalar type --------------------------------
+ADDMM = {
+    "int_beta_half": lambda L, a: L.addmm(a, a, a, beta=0.5),
+    "int_alpha": lambda L, a: L.addmm(a, a, a, alpha=1.5),
+    "int_both": lambda L, a: L.addmm(a, a, a, beta=2.7, alpha=-1.5),
+    "int_inplace": lambda L, a: a.clone().addmm_(a, a, beta=0.5, alpha=2.2),
+    "int32": lambda L, a: L.addmm(a.int(), a.int(), a.int(), alpha=2.5),
+    "uint8_neg": lambda L, a: L.addmm(*[a.to(L.uint8)] * 3, beta=-255),
+    "uint8_over": lambda L, a: L.addmm(*[a.to(L.uint8)] * 3, beta=256),
+    "int32_over": lambda L, a: L.addmm(*[a.int()] * 3, beta=2 ** 40),
+    "float_complex": lambda L, a: L.addmm(*[a.float()] * 3, beta=1j),
+    "double_complex": lambda L, a: L.addmm(*[a.double()] * 3, alpha=2j),
+    "half_complex": lambda L, a: L.addmm(*[a.half()] * 3, beta=1j),
+    "long_complex": lambda L, a: L.addmm(a, a, a, alpha=1j),
+    "real_complex": lambda L, a: L.addmm(*[a.float()] * 3, beta=1 + 0j),
+    "cfloat": lambda L, a: L.addmm(*[a.cfloat()] * 3, beta=1j),
+    "addmv_complex": lambda L, a: L.addmv(a[0].float(), a.float(), a[0].float(), beta=1j),
+    "bool": lambda L, a: L.addmm(*[a.bool()] * 3, beta=0.5),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ADDMM))
+def test_addmm_scalars_in_the_tensor_type(name):
+    # numtorch multiplied integer tensors by float beta/alpha and returned float32 values
+    f = ADDMM[name]
+    got = _outcome(lambda: f(numtorch, numtorch.tensor([[1, 2], [3, 4]])))
+    want = _outcome(lambda: f(torch, torch.tensor([[1, 2], [3, 4]])))
+    assert str(got) == str(want)

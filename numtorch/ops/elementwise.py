@@ -545,8 +545,9 @@ def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
                                    ("tensor2", tensor2))):
         _check_tensor("addcdiv", t, name, i + 1)
     if not (_is_float(tensor1) or _is_float(tensor2)):
+        # (torch's text has the double space)
         raise RuntimeError("Integer division with addcdiv is no longer supported, and in a "
-                           "future release addcdiv will perform a true division of tensor1 and "
+                           "future  release addcdiv will perform a true division of tensor1 and "
                            "tensor2. The historic addcdiv behavior can be implemented as "
                            "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) "
                            "for integer inputs and as (input + value * tensor1 / tensor2) for "

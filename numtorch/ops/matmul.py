@@ -338,6 +338,9 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
                            f"existing size ({input.shape[-1]}) at non-singleton dimension 1.  "
                            f"Target sizes: {list(prod.shape)}.  Tensor sizes: "
                            f"{list(input.shape)}") from None
+    from .products import scalars_as
+
+    beta, alpha = scalars_as(input.dtype, beta, alpha)
     if alpha != 1:
         prod = prod * alpha
     if beta == 0:

@@ -52,19 +52,49 @@ def _combine(fn, input, prod, beta, alpha, integral_float_error=False):
         ok = False
     if not ok:
         _expand_error(input.shape, shape)
-    if input.dtype._category <= _dtype._INT:
-        if integral_float_error:
-            for name, v in (("beta", beta), ("alpha", alpha)):
-                if isinstance(v, float):
-                    raise RuntimeError(f"For integral input tensors, argument {name} must not "
-                                       f"be a floating point number.")
-        beta, alpha = int(beta), int(alpha)
+    if integral_float_error and input.dtype._category <= _dtype._INT:
+        for name, v in (("beta", beta), ("alpha", alpha)):
+            if isinstance(v, float):
+                raise RuntimeError(f"For integral input tensors, argument {name} must not "
+                                   f"be a floating point number.")
+    beta, alpha = scalars_as(input.dtype, beta, alpha)
     if alpha != 1:
         prod = prod * alpha
     if beta == 0:  # input is ignored, values and all (torch's rule)
         return prod
     scaled = input if beta == 1 else input * beta
     return scaled + prod
+
+
+# the C type torch converts a Python scalar to for a kernel of each dtype (half types compute
+# in float), named as its overflow error names them
+_SCALAR_CTYPE = {"float64": "double", "float32": "float", "float16": "float",
+                 "bfloat16": "float", "int64": "int64_t", "int32": "int", "int16": "int16_t",
+                 "int8": "int8_t", "uint8": "uint8_t", "bool": "bool"}
+
+
+def scalars_as(dtype, *values):
+    """The Python scalars ``values`` (beta, alpha) as the kernel of ``dtype`` reads them:
+    truncated to int for integer tensors; a complex or out-of-range value is torch's error."""
+    out = []
+    for v in values:
+        if isinstance(v, bool) or dtype.is_complex:
+            out.append(v)
+            continue
+        ctype = _SCALAR_CTYPE.get(dtype.name, dtype.name)
+        if isinstance(v, complex):
+            if v.imag != 0:
+                raise RuntimeError(f"value cannot be converted to type {ctype} without overflow")
+            v = v.real
+        if dtype._category <= _dtype._INT:
+            v = int(v)
+            info = np.iinfo(dtype.name) if dtype is not _dtype.bool else None
+            # unsigned types also take negated values, which wrap around
+            low = -info.max if info is not None and info.min == 0 else getattr(info, "min", 0)
+            if info is not None and not low <= v <= info.max:
+                raise RuntimeError(f"value cannot be converted to type {ctype} without overflow")
+        out.append(v)
+    return out
 
 
 def _expand_error(have, target):
