@@ -4,15 +4,16 @@ Run ``python bench/train_resnet.py`` (``--steps N`` timed steps per repeat, ``--
 ``--threads T``). One training step of ``resnet18`` in training mode: batch 16 of 3x112x112
 images, 1000 classes, cross-entropy, SGD with momentum 0.9 and weight decay 1e-4. The model
 comes from ``numtorchvision.models.resnet18`` and ``torchvision.models.resnet18``; numtorch
-starts from torch's weights, on the same batch. The libraries take turns within each repeat
-(load from elsewhere slows both); the median time per step of each and the spread (min-max
-over repeats) are printed, and the ratio of the medians numtorch / torch is compared with
-the goal (<= 1.5). ``--profile`` prints a cProfile of numtorch's steps instead.
+starts from torch's weights, on the same batch. By default each library runs in its own
+processes (``--processes``, alternating; bench/_alternate.py says why), each reporting its
+median time per step over the repeats; the medians over processes, their spread and the
+ratio numtorch / torch are printed and compared with the goal (<= 1.5). ``--one-process``
+runs both in this process, taking turns within each repeat, as the script did before.
+``--profile`` prints a cProfile of numtorch's steps instead.
 
-On a shared machine, run each library in its own process, alternating, and take the median
-of several processes: ``--only numtorch`` / ``--only torch`` time one library (same weights
-and batch) and print its median ms/step; ``--clock cpu`` measures process CPU time instead
-of wall time (steadier under load with ``--threads 1``).
+``--only numtorch`` / ``--only torch`` time one library in this process (same weights and
+batch) and print its median ms/step; ``--clock cpu`` measures process CPU time instead of
+wall time (steadier under load with ``--threads 1``).
 
 This is a benchmark, not a test: the numbers depend on the machine and its load.
 """
@@ -27,6 +28,9 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from _alternate import alternate, emit, have_torch, ratio_line
 
 import numtorch
 import numtorchvision
@@ -114,7 +118,14 @@ def main():
                         help="time one library only (run the other in another process)")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                         help="wall time (default) or process CPU time")
+    parser.add_argument("--processes", type=int, default=3,
+                        help="processes per library, alternating (default mode)")
+    parser.add_argument("--one-process", action="store_true",
+                        help="both libraries in this process, taking turns (the old mode)")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.only is None and not args.profile and not args.one_process:
+        return _alternating(args)
     global _CLOCK
     _CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     nt_step, th_step = setup()
@@ -139,7 +150,11 @@ def main():
 
     if args.only is not None:
         fn = nt_step if args.only == "numtorch" else th_step
+        loss = float(fn().item())
         ts = step_times([fn], args.steps, args.repeats)[0]
+        if args.json:
+            emit({"time": statistics.median(ts), "loss": loss})
+            return
         print(f"{args.only} {statistics.median(ts) * 1e3:.1f} ms/step ({args.clock}; median of "
               f"{len(ts)}, range {min(ts) * 1e3:.1f}-{max(ts) * 1e3:.1f})")
         return
@@ -167,6 +182,20 @@ def main():
         verdict = "PASS" if ratio <= GOAL else "MISS"
         print(f"  ratio numtorch/torch = {ratio:.2f}  (range {lo:.2f}-{hi:.2f}; goal <= {GOAL})"
               f"  {verdict}")
+
+
+def _alternating(args):
+    """The default: each library in its own processes (``--only``), alternating; the medians
+    over processes, their ratio and the per-round range (bench/_alternate.py says why)."""
+    passed = ["--steps", str(args.steps), "--repeats", str(args.repeats), "--clock",
+              args.clock, "--json"] + ([] if args.threads is None else
+                                        ["--threads", str(args.threads)])
+    libs = ("numtorch", "torch") if have_torch() else ("numtorch",)
+    results = alternate(__file__, passed, args.processes, libs)
+    losses = {name: rs[0]["loss"] for name, rs in results.items()}
+    print("ResNet-18 training step, batch 16, 3x112x112, SGD momentum; first-step loss "
+          + ", ".join(f"{k} {v:.5f}" for k, v in losses.items()))
+    ratio_line(results, GOAL)
 
 
 if __name__ == "__main__":
