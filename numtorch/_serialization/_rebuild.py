@@ -171,26 +171,23 @@ def _check_geometry(size, stride, offset, numel_available, itemsize):
     if len(shape) != len(strides):
         raise load_error(RuntimeError, f"load: tensor size {shape} and stride {strides} "
                                        f"differ in length (corrupt checkpoint)")
-    if any(s < 0 for s in shape):
-        raise load_error(RuntimeError, f"Trying to create tensor with negative dimension: "
-                                       f"{shape}")
-    if any(s < 0 for s in strides) or offset < 0:
-        raise load_error(RuntimeError, f"load: tensor stride {strides} and offset {offset} "
-                                       f"must not be negative (corrupt checkpoint)")
+    # torch's own refusals of these geometries (its texts, as a storage's set_ words them)
     numel = 1
     for s in shape:
         numel *= s
-    if numel * itemsize > _INT64_MAX:
-        raise load_error(RuntimeError, f"load: tensor of size {shape} is too large "
-                                       f"({numel} elements; corrupt checkpoint)")
+    if any(s < 0 for s in shape) or numel > _INT64_MAX:
+        raise load_error(RuntimeError, "numel: integer multiplication overflow")
+    if any(s < 0 for s in strides) or numel * itemsize > _INT64_MAX:
+        raise load_error(RuntimeError, f"Storage size calculation overflowed with sizes="
+                                       f"{shape} and strides={strides}")
+    if offset < 0:
+        raise load_error(RuntimeError, f"Tensor: invalid storage offset {offset}")
     if numel:
         last = offset
         for n, s in zip(shape, strides):
             last += (n - 1) * s
-        if last >= numel_available:
-            raise load_error(RuntimeError, f"load: tensor of size {shape}, stride {strides} "
-                                           f"and offset {offset} lies outside its storage of "
-                                           f"{numel_available} elements (corrupt checkpoint)")
+        if last >= numel_available:  # the storage would have to grow: files' cannot
+            raise load_error(RuntimeError, "Trying to resize storage that is not resizable")
     return tuple(shape), tuple(strides), offset, numel
 
 
