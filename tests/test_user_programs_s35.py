@@ -193,3 +193,30 @@ def test_addmm_scalars_in_the_tensor_type(name):
     got = _outcome(lambda: f(numtorch, numtorch.tensor([[1, 2], [3, 4]])))
     want = _outcome(lambda: f(torch, torch.tensor([[1, 2], [3, 4]])))
     assert str(got) == str(want)
+
+
+# -- add/sub alpha on bool results; complex alpha ------------------------------------------
+ALPHA = {
+    "bool_2": lambda L, m, i: L.add(m, m, alpha=2), "bool_0": lambda L, m, i: L.add(m, m, alpha=0),
+    "bool_neg": lambda L, m, i: L.add(m, m, alpha=-1),
+    "bool_float": lambda L, m, i: L.add(m, m, alpha=1.5),
+    "bool_scalar": lambda L, m, i: L.add(m, True, alpha=2),
+    "bool_false": lambda L, m, i: L.add(m, m, alpha=False),
+    "bool_inplace": lambda L, m, i: m.clone().add_(m, alpha=2),
+    "bool_sub": lambda L, m, i: L.sub(m, m, alpha=2),
+    "int_bool": lambda L, m, i: L.add(i, m, alpha=2),
+    "float_complex": lambda L, m, i: L.add(i.float(), i, alpha=1j),
+    "sub_complex": lambda L, m, i: L.sub(i.float(), i, alpha=1j),
+    "int_complex": lambda L, m, i: L.add(i, i, alpha=1j),
+    "complex_result": lambda L, m, i: L.add(i, 1j, alpha=1j),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ALPHA))
+def test_add_alpha_bool_and_complex(name):
+    # numtorch gave int64 [3, 0, 3] for add(bool, bool, alpha=2) (torch: a bool result)
+    f = ALPHA[name]
+
+    def run(L):
+        return lambda: f(L, L.tensor([True, False, True]), L.tensor([1, 2, 3]))
+    assert str(_outcome(run(numtorch))) == str(_outcome(run(torch)))

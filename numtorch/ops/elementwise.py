@@ -264,11 +264,16 @@ def _check_alpha(fn, input, other, alpha):
     alpha the result's dtype cannot hold; returns alpha as the op applies it (a negative one
     wrapped into an unsigned dtype)."""
     dt = _dtype.result_type(input, other)
-    if isinstance(alpha, float) and dt._category < _dtype._FLOAT:
+    if isinstance(alpha, (float, complex)) and dt._category < _dtype._FLOAT:
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
                            "point number.")
     if isinstance(alpha, bool) and dt is not _dtype.bool:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, complex) and dt._category != _dtype._COMPLEX:
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a "
+                           "complex number.")
+    if dt is _dtype.bool:  # a bool result reads alpha as a bool: input | (alpha & other)
+        return bool(alpha)
     return _scalar_in(alpha, dt)
 
 
