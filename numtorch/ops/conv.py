@@ -728,6 +728,13 @@ class _ConvPair(Op):
         filters = self.__dict__.pop("winograd_filters", None)
         macs = x.shape[0] * _prod(self._conv_out(x, grad).shape[2:]) * w.size * sum(needs[:2])
         k = _batch_split.parts((x, w, grad), x.shape[0], macs)
+        if isinstance(self, Conv) and k > 1:
+            cores = k
+            k = _keep_winograd(k, x, w, self, tuple(grad.shape[2:]))
+            if k == 1 and filters is None and needs[0]:
+                # the forward ran split, without Winograd: the filters for the input gradient,
+                # their transform split across the cores
+                filters = _winograd.filters(xp, w, cores)
         whole = _split_result(xp, k, needs[0], x.shape, (grad, w))
 
         def part(lo, hi):
@@ -747,6 +754,25 @@ class _ConvPair(Op):
 
         gx, gw, gb = _by_samples(x.shape[0], (x, w, grad), macs, part, combine, k)
         return (gx, gw) if len(needs) == 2 else (gx, gw, gb)
+
+
+def _keep_winograd(k, x, w, op, out):
+    """For the gradients: ``k`` parts, or 1 when the whole batch takes Winograd and a ``1/k``
+    share of it would not (too few tiles: ResNet-18's 512-channel 4x4 maps, batch 16).
+
+    Split, each part fell back to im2col: 2.25x the multiplications, a flipped copy of the
+    weight per part for the input gradient and a 9 MB partial weight gradient per part to add
+    up; whole, the Winograd GEMMs run on BLAS's threads and the transforms split by rows.
+    That layer's backward, two threads: 20-24 -> 12-16 ms. The forward stays split: there
+    im2col in parts measured as fast as the whole batch's Winograd (8-9 ms), and a ResNet-18
+    step slower with both whole.
+    """
+    if k == 1:
+        return k
+    geo = (op.stride, op.dilation, op.groups, out)
+    if _winograd.applies(x, w, *geo) and not _winograd.applies(x[:-(-x.shape[0] // k)], w, *geo):
+        return 1
+    return k
 
 
 def _split_result(xp, k, needed, shape, operands):

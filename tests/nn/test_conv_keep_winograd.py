@@ -1,0 +1,77 @@
+"""A convolution whose whole batch takes Winograd but whose split parts would not (too few
+tiles per part: ResNet-18's 512-channel 4x4 maps) computes its gradients unsplit, through
+Winograd (``conv._keep_winograd``), while its forward stays split; values and gradients match
+torch, and the paths taken are asserted."""
+
+import numpy as np
+import pytest
+
+import numtorch
+from numtorch.ops import conv as conv_ops
+from numtorch.ops import conv_samples, conv_winograd
+from tests import oracle
+from tests.oracle import check_op
+
+
+@pytest.fixture
+def setup(monkeypatch):
+    """Two free cores, tiny parts allowed, and Winograd from 12 tiles on: a batch of 4 on
+    4x4 maps has 16 tiles, a part of 2 samples 8. Returns ((items, parts) of each split: 4
+    samples, or the 5 filters of the Winograd filter transform; paths taken)."""
+    counts, taken = [], []
+    real = conv_samples.run
+
+    def watched(kernel, n, k):
+        counts.append((n, k))
+        return real(kernel, n, k)
+
+    monkeypatch.setattr(conv_samples, "_MIN_PART_MACS", 1)
+    monkeypatch.setattr(conv_samples, "_free_cores", lambda: 2)
+    monkeypatch.setattr(conv_samples, "run", watched)
+    monkeypatch.setattr(conv_winograd, "_MIN_CHANNELS", 1)
+    monkeypatch.setattr(conv_winograd, "_MIN_TILES", 12)
+    monkeypatch.setattr(conv_ops, "_PATHS", taken)
+    return counts, taken
+
+
+def _conv(t, x, w, b):
+    return t.nn.functional.conv2d(x, w, b, padding=1)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_gradients_unsplit_through_winograd(setup, dtype):
+    counts, taken = setup
+    check_op(_conv, [(4, 8, 4, 4), (5, 8, 3, 3), (5,)], dtype=dtype,
+             second_order=dtype == "float64")
+    if oracle.DEVICE[0] != "cpu":
+        return
+    assert "forward-im2col" in taken  # the forward's parts of 2 samples
+    assert {"forward-winograd", "weight-winograd"} <= set(taken)  # dx, dw of the whole batch
+
+
+def test_first_order_paths_and_split(setup):
+    counts, taken = setup
+    rng = np.random.default_rng(0)
+    x = numtorch.from_numpy(rng.standard_normal((4, 8, 4, 4))).requires_grad_()
+    w = numtorch.from_numpy(rng.standard_normal((5, 8, 3, 3))).requires_grad_()
+    y = numtorch.nn.functional.conv2d(x, w, padding=1)
+    if oracle.DEVICE[0] != "cpu":
+        return
+    assert counts == [(4, 2)] and taken == ["forward-im2col"] * 2
+    del taken[:]
+    y.backward(numtorch.from_numpy(rng.standard_normal(y.shape)))
+    # the batch is not split again; the filter transform is, by output channels
+    assert counts == [(4, 2), (5, 2)]
+    # the input gradient is a Winograd convolution of gy with the reordered filters
+    assert taken == ["input-as-conv", "forward-winograd", "weight-winograd"]
+
+
+def test_split_kept_when_parts_take_winograd_too(setup, monkeypatch):
+    counts, taken = setup
+    monkeypatch.setattr(conv_winograd, "_MIN_TILES", 8)
+    rng = np.random.default_rng(1)
+    x = numtorch.from_numpy(rng.standard_normal((4, 8, 4, 4))).requires_grad_()
+    w = numtorch.from_numpy(rng.standard_normal((5, 8, 3, 3))).requires_grad_()
+    numtorch.nn.functional.conv2d(x, w, padding=1).sum().backward()
+    if oracle.DEVICE[0] == "cpu":
+        assert counts == [(5, 2), (4, 2), (4, 2)]  # filters, forward parts, backward parts
