@@ -93,7 +93,12 @@ class Conj(Op):
     """y = conj(z) (a copy); dL/dz = conj(grad)."""
 
     def forward(self, z):
-        return self.xp.conj(z)
+        if type(z) is not np.ndarray or z.flags.c_contiguous and 1 not in z.shape:
+            return self.xp.conj(z)
+        # torch keeps a dense input's strides, size-1 dims' included (NumPy re-derives them)
+        from .._preserve_layout import empty_preserving
+
+        return np.conjugate(z, out=empty_preserving(np, z, z.dtype))
 
     def backward(self, grad):
         return conj(grad)

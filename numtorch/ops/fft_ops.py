@@ -35,28 +35,61 @@ __all__ = []
 _DUAL = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
 
 
-def _in_torch_layout(xp, y, x, dims, halved_last):
-    """``y`` (a transform of ``x`` over ``dims``) laid out in memory as torch lays out its
-    transforms: the untransformed dims outermost, in ``x``'s memory order, then the transformed
-    ones in ``x``'s memory order, except that a one-sided transform's last dim (the halved or
-    restored one) is innermost. Equal strides keep dim order among the untransformed dims and
-    reverse it among the transformed ones, as torch does. Only a transposed or non-trailing
-    transform pays a copy."""
-    strides, shape = x.strides, x.shape
+def _batch_first(ndim, dims):
+    """The dims of an ``ndim``-d tensor with those outside ``dims`` moved to the front by
+    swaps from both ends (the first transformed dim with the last untransformed one, and so
+    on): the order torch's transforms rank equally strided batch dims in."""
+    order = list(range(ndim))
+    first, last = 0, ndim
+    while True:
+        while first != last and order[first] not in dims:
+            first += 1
+        if first == last:
+            return order
+        last -= 1
+        while first != last and order[last] in dims:
+            last -= 1
+        if first == last:
+            return order
+        order[first], order[last] = order[last], order[first]
+        first += 1
 
-    def rank(d):  # outermost first; equal strides put the longer dim inside
-        return -strides[d], shape[d]
 
-    inner = sorted(sorted(dims), key=rank)
+def _order(strides, dims, halved_last):
+    """The dims, outermost first, of a transform over ``dims`` of an input with ``strides``
+    (see ``_in_torch_layout``)."""
+    def by_stride(ds):  # a stable sort: ties keep the order given
+        return sorted(ds, key=lambda d: -strides[d])
+
+    inner = by_stride(dims)
     if halved_last:
         inner.remove(dims[-1])
         inner.append(dims[-1])
-    order = sorted((d for d in range(x.ndim) if d not in dims), key=rank) + inner
-    want = [0] * y.ndim
-    step = y.itemsize
+    return by_stride([d for d in _batch_first(len(strides), dims) if d not in dims]) + inner
+
+
+def _dense(shape, order, unit):
+    """Dense strides (in units of ``unit``) for ``shape`` with its dims in ``order``,
+    outermost first."""
+    out = [0] * len(shape)
+    step = unit
     for d in reversed(order):
-        want[d] = step
-        step *= y.shape[d]
+        out[d] = step
+        step *= shape[d]
+    return out
+
+
+def _in_torch_layout(xp, y, x, dims, halved_last, strides=None):
+    """``y`` (a transform of ``x`` over ``dims``) laid out in memory as torch lays out its
+    transforms: the untransformed (batch) dims outermost, then the transformed ones, except
+    that a one-sided transform's last dim (the halved or restored one) is innermost. Each
+    group is ordered by ``x``'s strides, largest outermost; equal strides (size-1 dims)
+    keep the batch dims in ``_batch_first``'s order and the transformed ones in the order
+    ``dims`` names them (checked against torch on 3,000 random layouts with size-1 dims of
+    any stride). ``strides`` stands in for ``x``'s where the result is that of a transform
+    of an intermediate (``FftC2R``). Only a transposed or non-trailing transform pays a copy."""
+    order = _order(x.strides if strides is None else strides, dims, halved_last)
+    want = _dense(y.shape, order, y.itemsize)
     if list(y.strides) == want:
         return y
     if all(a == b or n == 1 for a, b, n in zip(y.strides, want, y.shape)):
@@ -115,7 +148,12 @@ class FftC2R(Op):
         s = [x.shape[d] for d in self.dims[:-1]] + [self.last_n]
         y = self.xp.fft.irfftn(x, s=s, axes=self.dims, norm=self.norm)
         y = y.astype(np.float64 if x.dtype == np.complex128 else np.float32, copy=False)
-        return _in_torch_layout(self.xp, y, x, self.dims, True)
+        if len(self.dims) == 1:
+            return _in_torch_layout(self.xp, y, x, self.dims, True)
+        # torch runs a complex transform over the other dims first, then the real one over
+        # the last: the result is laid out from that intermediate's layout
+        mid = _dense(x.shape, _order(x.strides, self.dims[:-1], False), 1)
+        return _in_torch_layout(self.xp, y, x, self.dims[-1:], True, strides=mid)
 
     def backward(self, grad):
         g = FftR2C.apply(grad, dims=self.dims, norm=_DUAL[self.norm])
