@@ -6,11 +6,13 @@ torch.Generator, not <type>". Otherwise it says "<fn>() received an invalid comb
 arguments - got (<the call's argument types>), but expected one of:" and lists every overload
 (those the call has too many arguments for carry a note naming the call's keywords).
 
-The samplers call ``check`` first thing, only when ``generator`` is not None, so good calls pay
-one comparison. They know their arguments after Python bound them, not the call as written:
-keyword arguments are recognised by differing from their defaults, and torch's listing of
-several keywords (for the calls tried, the reverse of the order written) is taken to be the
-reverse of the signature's order with ``generator`` written last.
+The samplers check first thing, only when ``generator`` is not None, so good calls pay one
+comparison. The listing describes the call as written (which arguments were positional, which
+keywords, in what order; torch lists several keywords in the reverse of the order written for
+the calls tried): on this error path the caller's bytecode says how many arguments were
+positional and which keywords it named. Where it cannot (a call through ``*args``/``**kwargs``,
+another interpreter), the bound arguments stand in: keywords are those differing from their
+defaults, written in signature order with ``generator`` last.
 """
 
 _FACTORY = ("Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
@@ -89,12 +91,82 @@ def _got(positional, keywords):
     return "(" + "".join(p + ", " for p in kw) + ")"  # torch's text ends "..., )" then
 
 
-def error(fn, generator, positional=(), keywords=()):
+def _written_call(frame):
+    """(number of positional arguments, keyword names in the order written) of the call
+    ``frame`` is making, read from its bytecode; None where that cannot be read (a call
+    through ``*args``/``**kwargs``, an interpreter without these instructions)."""
+    import dis
+
+    lasti = frame.f_lasti
+    before = [i for i in dis.get_instructions(frame.f_code) if i.offset <= lasti]
+    if not before or before[-1].opname not in ("CALL", "CALL_KW"):
+        return None
+    call = before[-1]
+    names = ()
+    for ins in reversed(before[-4:-1]):
+        if ins.opname == "KW_NAMES":  # CPython 3.11 / 3.12
+            names = frame.f_code.co_consts[ins.arg]
+            break
+        if call.opname == "CALL_KW" and ins.opname == "LOAD_CONST":  # 3.13
+            names = ins.argval
+            break
+    if type(names) is not tuple:
+        return None
+    return call.arg - len(names), names
+
+
+def _from_call(fn, error_frame):
+    """(positional values, (name, value) keywords) of the call of numtorch's ``fn`` as the
+    program wrote it, from that function's frame and its caller's; None when unknown."""
+    import inspect
+
+    name = fn.rsplit(".", 1)[-1]
+    frame = error_frame
+    for _ in range(4):  # the function itself, a helper or two below it
+        frame = frame.f_back
+        if frame is None:
+            return None
+        if frame.f_code.co_name == name:
+            break
+    else:
+        return None
+    try:
+        site = _written_call(frame.f_back)
+    except Exception:  # an unfamiliar bytecode layout: the caller keeps its approximation
+        return None
+    if site is None:
+        return None
+    npos, names = site
+    code, local = frame.f_code, frame.f_locals
+    params = list(code.co_varnames[:code.co_argcount])
+    values = [local[p] for p in params if p != "self"]
+    extra = {}
+    at = code.co_argcount + code.co_kwonlyargcount
+    if code.co_flags & inspect.CO_VARARGS:
+        values += list(local[code.co_varnames[at]])
+        at += 1
+    if code.co_flags & inspect.CO_VARKEYWORDS:
+        extra = local[code.co_varnames[at]]
+    if npos > len(values):
+        return None
+    keywords = [(k, local[k] if k in local else extra.get(k)) for k in names]
+    return values[:npos], keywords
+
+
+def error(fn, generator, positional=(), keywords=(), from_call=False):
     """torch's TypeError for ``fn`` (a key of the table above, or any name with one
     overload) called with ``positional`` values and ``keywords`` ((name, value) pairs in the
-    order written, ``generator`` among them)."""
+    order written, ``generator`` among them). With ``from_call``, the call of the numtorch
+    function named like ``fn`` is read as written where possible (an error path only), and
+    ``positional``/``keywords`` are the fallback."""
     name = fn.rsplit(".", 1)[-1]
     overloads = _OVERLOADS.get(fn)
+    if overloads is not None and from_call:
+        import sys
+
+        written = _from_call(fn, sys._getframe())
+        if written is not None:
+            positional, keywords = written
     if overloads is not None:
         keywords = list(reversed(keywords))
         given = len(positional) + len(keywords)
@@ -125,10 +197,10 @@ def keywords(generator, **given):
     return out
 
 
-def check(generator, fn, positional=(), keywords=None):
+def check(generator, fn, positional=(), keywords=None, from_call=False):
     """Raise torch's error when ``generator`` (not None) is no ``torch.Generator``."""
     from ._random import Generator
 
     if not isinstance(generator, Generator):
         raise error(fn, generator, positional,
-                    [("generator", generator)] if keywords is None else keywords)
+                    [("generator", generator)] if keywords is None else keywords, from_call)

@@ -121,7 +121,7 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
         if "size" in kwargs:
             kw["size"] = (kwargs["size"], None)
         raise _generator_args.error("rand", generator, size,
-                                    _generator_args.keywords(generator, **kw))
+                                    _generator_args.keywords(generator, **kw), True)
     shape = parse_size("rand", size, kwargs.pop("size", None))
     _no_extra("rand", kwargs)
     check_pin_memory(pin_memory, out)
@@ -155,7 +155,7 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
         if "size" in kwargs:
             kw["size"] = (kwargs["size"], None)
         raise _generator_args.error("randn", generator, size,
-                                    _generator_args.keywords(generator, **kw))
+                                    _generator_args.keywords(generator, **kw), True)
     shape = parse_size("randn", size, kwargs.pop("size", None))
     _no_extra("randn", kwargs)
     check_pin_memory(pin_memory, out)
@@ -204,7 +204,7 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
         given = [low] if high is None else [low, high] if size is None else [low, high, size]
         kw = _factory_keywords(out, dtype, layout, device, requires_grad, pin_memory)
         raise _generator_args.error("randint", generator, given, _generator_args.keywords(
-            generator, size=(size if high is None else None, None), **kw))
+            generator, size=(size if high is None else None, None), **kw), True)
     if size is None and isinstance(high, (tuple, list)):
         low, high, size = 0, low, high
     elif high is None:
@@ -245,7 +245,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     if generator is not None and not isinstance(generator, Generator):
         kw = _factory_keywords(out, dtype, layout, device, requires_grad, pin_memory)
         raise _generator_args.error("randperm", generator, (n,),
-                                    _generator_args.keywords(generator, **kw))
+                                    _generator_args.keywords(generator, **kw), True)
     n = _int_arg(n, "n", "randperm", 1)
     check_pin_memory(pin_memory, out)
     if n < 0:
@@ -285,7 +285,7 @@ def rand_like(input, *, generator=None, dtype=None, layout=None, device=None,
     if generator is not None and not isinstance(generator, Generator):
         kw = _factory_keywords(None, dtype, layout, device, requires_grad, pin_memory)
         raise _generator_args.error("rand_like", generator, (input,), _generator_args.keywords(
-            generator, memory_format=(memory_format, None), **kw))
+            generator, memory_format=(memory_format, None), **kw), True)
     dt, dev = _like(input, dtype, device, "rand_like", pin_memory)
     return _in_layout_of(input, rand(input.shape, generator=generator, dtype=dt, device=dev,
                                      requires_grad=requires_grad))
@@ -302,7 +302,7 @@ def randn_like(input, *, generator=None, dtype=None, layout=None, device=None,
     if generator is not None and not isinstance(generator, Generator):
         kw = _factory_keywords(None, dtype, layout, device, requires_grad, pin_memory)
         raise _generator_args.error("randn_like", generator, (input,), _generator_args.keywords(
-            generator, memory_format=(memory_format, None), **kw))
+            generator, memory_format=(memory_format, None), **kw), True)
     dt, dev = _like(input, dtype, device, "randn_like", pin_memory)
     return _in_layout_of(input, randn(input.shape, generator=generator, dtype=dt, device=dev,
                                       requires_grad=requires_grad))
@@ -322,7 +322,7 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=
         given = (input, low) if high is None else (input, low, high)
         kw = _factory_keywords(None, dtype, layout, device, requires_grad, pin_memory)
         raise _generator_args.error("randint_like", generator, given, _generator_args.keywords(
-            generator, memory_format=(memory_format, None), **kw))
+            generator, memory_format=(memory_format, None), **kw), True)
     if high is None:
         low, high = 0, low
     dt, dev = _like(input, dtype, device, "randint_like", pin_memory)
@@ -384,7 +384,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
             [mean, std] if size is None else [mean, std, size]
         kw = _factory_keywords(out, dtype, layout, device, requires_grad, pin_memory)
         raise _generator_args.error("normal", generator, given,
-                                    _generator_args.keywords(generator, **kw))
+                                    _generator_args.keywords(generator, **kw), True)
     mt, st = isinstance(mean, Tensor), isinstance(std, Tensor)
     rng = rng_for(generator, mean.device if mt else std.device if st else _target(device, out))
     if not mt and not st:
@@ -448,7 +448,7 @@ def bernoulli(input, p=None, *, generator=None, out=None):
     if generator is not None and not isinstance(generator, Generator):
         given = (input,) if p is None else (input, p)
         raise _generator_args.error("bernoulli", generator, given,
-                                    _generator_args.keywords(generator, out=(out, None)))
+                                    _generator_args.keywords(generator, out=(out, None)), True)
     if not isinstance(input, Tensor):
         raise TypeError(f"bernoulli(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")

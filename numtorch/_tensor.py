@@ -988,7 +988,7 @@ def _non_blocking(args, kwargs):
 
 
 def _generator_check(generator, fn, positional, keywords=None):
-    _nt._generator_args.check(generator, fn, positional, keywords)
+    _nt._generator_args.check(generator, fn, positional, keywords, True)
 
 
 def _random_range(args, kwargs):

@@ -59,6 +59,24 @@ def _calls():
         ("geometric_", lambda t, g: t.zeros(3).geometric_(0.5, generator=g)),
         ("init.uniform_", lambda t, g: t.nn.init.uniform_(t.zeros(3), generator=g)),
         ("init.normal_", lambda t, g: t.nn.init.normal_(t.zeros(3), generator=g)),
+        # the listing describes the call as written: keywords by name and in torch's order,
+        # defaults written out, a call through ** (the bound arguments stand in)
+        ("randint-size-kw-3", lambda t, g: t.randint(0, 5, size=(3,), generator=g)),
+        ("randint-all-kw", lambda t, g: t.randint(high=5, size=(3,), dtype=t.int64,
+                                                  generator=g)),
+        ("randperm-n-kw", lambda t, g: t.randperm(n=4, generator=g)),
+        ("randn-default-kw", lambda t, g: t.randn(3, generator=g, dtype=None)),
+        ("randn-kw-order", lambda t, g: t.randn(3, generator=g, device="cpu", dtype=None)),
+        ("normal-std-default", lambda t, g: t.normal(t.zeros(3), 1.0, generator=g)),
+        ("normal-std-kw", lambda t, g: t.normal(t.zeros(3), std=2.0, generator=g)),
+        ("normal-size-kw", lambda t, g: t.normal(0, 1, size=(3,), generator=g)),
+        ("bernoulli-p-kw", lambda t, g: t.bernoulli(t.zeros(3), p=0.5, generator=g)),
+        ("bernoulli-out", lambda t, g: t.bernoulli(t.zeros(3), generator=g, out=t.empty(3))),
+        ("bernoulli_-default", lambda t, g: t.zeros(3).bernoulli_(0.5, generator=g)),
+        ("T.bernoulli-p-kw", lambda t, g: t.zeros(3).bernoulli(p=0.5, generator=g)),
+        ("randn-double-star", lambda t, g: t.randn(3, **{"generator": g})),
+        ("rand_like-dtype", lambda t, g: t.rand_like(t.zeros(3), dtype=t.float64,
+                                                    generator=g)),
     ]
 
 
