@@ -111,6 +111,9 @@ def _check_fits(values, dt, c_names):
     """
     if dt is _dtype.bool or values.size == 0:
         return
+    if (dt._category == _dtype._INT and values.dtype.kind == "i"
+            and np.dtype(dt.np).kind == "i" and values.dtype.itemsize <= dt.itemsize):
+        return  # every value fits: no range scan (torch.tensor(list of ints) once per sample)
     name = _C_TYPE.get(dt.name, dt.name) if c_names else dt.name
     kind = values.dtype.kind
     if kind == "c":
