@@ -728,13 +728,8 @@ class _ConvPair(Op):
         filters = self.__dict__.pop("winograd_filters", None)
         macs = x.shape[0] * _prod(self._conv_out(x, grad).shape[2:]) * w.size * sum(needs[:2])
         k = _batch_split.parts((x, w, grad), x.shape[0], macs)
-        if isinstance(self, Conv) and k > 1:
-            cores = k
+        if isinstance(self, Conv):
             k = _keep_winograd(k, x, w, self, tuple(grad.shape[2:]))
-            if k == 1 and filters is None and needs[0]:
-                # the forward ran split, without Winograd: the filters for the input gradient,
-                # their transform split across the cores
-                filters = _winograd.filters(xp, w, cores)
         whole = _split_result(xp, k, needs[0], x.shape, (grad, w))
 
         def part(lo, hi):
@@ -757,15 +752,15 @@ class _ConvPair(Op):
 
 
 def _keep_winograd(k, x, w, op, out):
-    """For the gradients: ``k`` parts, or 1 when the whole batch takes Winograd and a ``1/k``
-    share of it would not (too few tiles: ResNet-18's 512-channel 4x4 maps, batch 16).
+    """``k`` parts, or 1 when the whole batch takes Winograd and a ``1/k`` share of it would
+    not (too few tiles: ResNet-18's 512-channel 4x4 maps, batch 16: 32 tiles per part).
 
     Split, each part fell back to im2col: 2.25x the multiplications, a flipped copy of the
     weight per part for the input gradient and a 9 MB partial weight gradient per part to add
-    up; whole, the Winograd GEMMs run on BLAS's threads and the transforms split by rows.
-    That layer's backward, two threads: 20-24 -> 12-16 ms. The forward stays split: there
-    im2col in parts measured as fast as the whole batch's Winograd (8-9 ms), and a ResNet-18
-    step slower with both whole.
+    up; whole, the Winograd GEMMs run on BLAS's threads, the transforms split by rows, and the
+    backward reuses the forward's transformed filters. Within a ResNet-18 step, two threads,
+    per such layer (median of 24): forward 8.3 -> 9.6 ms, backward 22.1 -> 13.2 ms (17.3
+    with only the backward whole, its filters transformed again).
     """
     if k == 1:
         return k
@@ -812,7 +807,7 @@ class Conv(_ConvPair):
             out = out_size(x.shape[2:], w.shape[2:], self.stride, self.padding, self.dilation)
         n = x.shape[0]
         macs = n * _prod(out) * w.size
-        k = _batch_split.parts((x, w, b), n, macs)
+        k = _keep_winograd(_batch_split.parts((x, w, b), n, macs), x, w, self, out)
         whole = _split_result(self.xp, k, True, (n, w.shape[0]) + tuple(out), (x, w, b))
         taps = None
         if not is_device_array(x) and _winograd.applies(x[:-(-n // k)], w, self.stride,

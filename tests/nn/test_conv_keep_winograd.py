@@ -1,7 +1,7 @@
 """A convolution whose whole batch takes Winograd but whose split parts would not (too few
-tiles per part: ResNet-18's 512-channel 4x4 maps) computes its gradients unsplit, through
-Winograd (``conv._keep_winograd``), while its forward stays split; values and gradients match
-torch, and the paths taken are asserted."""
+tiles per part: ResNet-18's 512-channel 4x4 maps) runs unsplit through Winograd, forward and
+gradients (``conv._keep_winograd``); values and gradients match torch, and the paths taken
+and the splits made are asserted."""
 
 import numpy as np
 import pytest
@@ -45,25 +45,32 @@ def test_gradients_unsplit_through_winograd(setup, dtype):
              second_order=dtype == "float64")
     if oracle.DEVICE[0] != "cpu":
         return
-    assert "forward-im2col" in taken  # the forward's parts of 2 samples
-    assert {"forward-winograd", "weight-winograd"} <= set(taken)  # dx, dw of the whole batch
+    assert {"forward-winograd", "weight-winograd"} <= set(taken)
 
 
-def test_first_order_paths_and_split(setup):
+def test_first_order_paths_and_split(setup, monkeypatch):
     counts, taken = setup
+    transforms = []
+    real = conv_winograd.filters
+
+    def watched(xp, w, parts=1):
+        transforms.append(parts)
+        return real(xp, w, parts)
+
+    monkeypatch.setattr(conv_winograd, "filters", watched)
     rng = np.random.default_rng(0)
     x = numtorch.from_numpy(rng.standard_normal((4, 8, 4, 4))).requires_grad_()
     w = numtorch.from_numpy(rng.standard_normal((5, 8, 3, 3))).requires_grad_()
     y = numtorch.nn.functional.conv2d(x, w, padding=1)
     if oracle.DEVICE[0] != "cpu":
         return
-    assert counts == [(4, 2)] and taken == ["forward-im2col"] * 2
+    assert counts == [] and taken == ["forward-winograd"]
     del taken[:]
     y.backward(numtorch.from_numpy(rng.standard_normal(y.shape)))
-    # the batch is not split again; the filter transform is, by output channels
-    assert counts == [(4, 2), (5, 2)]
-    # the input gradient is a Winograd convolution of gy with the reordered filters
+    assert counts == []
+    # the input gradient is a Winograd convolution of gy with the forward's filters reordered
     assert taken == ["input-as-conv", "forward-winograd", "weight-winograd"]
+    assert transforms == [1]  # the filters were transformed once, in the forward
 
 
 def test_split_kept_when_parts_take_winograd_too(setup, monkeypatch):
@@ -75,3 +82,31 @@ def test_split_kept_when_parts_take_winograd_too(setup, monkeypatch):
     numtorch.nn.functional.conv2d(x, w, padding=1).sum().backward()
     if oracle.DEVICE[0] == "cpu":
         assert counts == [(5, 2), (4, 2), (4, 2)]  # filters, forward parts, backward parts
+
+
+def test_reordered_filters_give_the_same_input_gradient(monkeypatch):
+    # several blocks of samples: the input gradient's GEMM operands are the forward's filters
+    # reordered once (one batched GEMM call per block), bit-identical to one GEMM per tap
+    monkeypatch.setattr(conv_winograd, "_MIN_CHANNELS", 1)
+    monkeypatch.setattr(conv_winograd, "_MIN_TILES", 1)
+    monkeypatch.setattr(conv_winograd, "_BLOCK_TILES", 9)
+    monkeypatch.setattr(conv_winograd, "_BLOCK_BYTES", 1)
+    monkeypatch.setattr(conv_samples, "_free_cores", lambda: 1)
+    taken = []
+    monkeypatch.setattr(conv_ops, "_PATHS", taken)
+    check_op(_conv, [(5, 8, 6, 6), (7, 8, 3, 3), (7,)], dtype="float32", second_order=False)
+    if oracle.DEVICE[0] != "cpu":
+        return
+    assert "forward-winograd" in taken[taken.index("input-as-conv"):]
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((5, 8, 6, 6)).astype(np.float32)
+    w = rng.standard_normal((7, 8, 3, 3)).astype(np.float32)
+    g = rng.standard_normal((5, 7, 6, 6)).astype(np.float32)
+    grads = []
+    for reorder in (True, False):
+        monkeypatch.setattr(conv_winograd, "_REORDER", reorder)
+        xt = numtorch.from_numpy(x).requires_grad_()
+        y = numtorch.nn.functional.conv2d(xt, numtorch.from_numpy(w), padding=1)
+        y.backward(numtorch.from_numpy(g))
+        grads.append(xt.grad.numpy())
+    np.testing.assert_array_equal(grads[0], grads[1])
