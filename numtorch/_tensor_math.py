@@ -1684,6 +1684,8 @@ class _TensorMath:
                 return self
         if isinstance(src, _TensorMath) and src._array.ndim > self._array.ndim:  # torch refuses
             raise _nt.ops.cast.copy_shape_error(self._array.shape, src._array.shape)
+        if isinstance(src, _TensorMath):
+            _nt.ops.inplace_writes.check_partial_overlap(self._array, src._array)
         return _inplace(self, _nt.ops.copy_value, src)
 
 

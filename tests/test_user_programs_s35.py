@@ -220,3 +220,45 @@ def test_add_alpha_bool_and_complex(name):
     def run(L):
         return lambda: f(L, L.tensor([True, False, True]), L.tensor([1, 2, 3]))
     assert str(_outcome(run(numtorch))) == str(_outcome(run(torch)))
+
+
+# -- writes from memory that overlaps the target -------------------------------------------
+def _w(fn):
+    def run(L, make):
+        g = make(L)
+        fn(g)
+        return g
+    return run
+
+
+OVERLAPPING = {
+    "shift_right": (_w(lambda g: g.__setitem__(slice(1, None), g[:-1])), lambda L: L.arange(4.)),
+    "same": (_w(lambda g: g.__setitem__(slice(None), g)), lambda L: L.arange(4.)),
+    "columns": (_w(lambda g: g.__setitem__((slice(None), 0), g[:, 1])),
+                lambda L: L.arange(6.).view(2, 3)),
+    "rows": (_w(lambda g: g.__setitem__(0, g[1])), lambda L: L.arange(6.).view(2, 3)),
+    "shift_left": (_w(lambda g: g.__setitem__(slice(None, 2), g[1:3])), lambda L: L.arange(4.)),
+    "interleaved": (_w(lambda g: g.__setitem__(slice(None, None, 2), g[1::2])),
+                    lambda L: L.arange(6.)),
+    "copy_shift": (_w(lambda g: g[1:].copy_(g[:-1])), lambda L: L.arange(4.)),
+    "copy_row_broadcast": (_w(lambda g: g.copy_(g[0])), lambda L: L.arange(6.).view(2, 3)),
+    "setitem_row_broadcast": (_w(lambda g: g.__setitem__(slice(None), g[0])),
+                              lambda L: L.arange(6.).view(2, 3)),
+    "transpose": (_w(lambda g: g.copy_(g.t())), lambda L: L.arange(4.).view(2, 2)),
+    "transpose_setitem": (_w(lambda g: g.__setitem__(slice(None), g.t())),
+                          lambda L: L.arange(4.).view(2, 2)),
+    "flip": (_w(lambda g: g.__setitem__(slice(0, 2), g[0:2].flip(0))), lambda L: L.arange(4.)),
+    "int_rows": (_w(lambda g: g.__setitem__(slice(1, None), g[:2])),
+                 lambda L: L.arange(6).view(3, 2)),
+    "row_part": (_w(lambda g: g.__setitem__((0, slice(1, None)), g[0, :3])),
+                 lambda L: L.arange(8.).view(2, 4)),
+    "clone": (_w(lambda g: g.__setitem__(slice(1, None), g[:-1].clone())),
+              lambda L: L.arange(4.)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OVERLAPPING))
+def test_setitem_and_copy_from_overlapping_memory(name):
+    # numtorch let g[1:] = g[:-1] and g[1:].copy_(g[:-1]) through (NumPy's overlap-safe copy)
+    fn, make = OVERLAPPING[name]
+    assert _outcome(lambda: fn(numtorch, make)) == _outcome(lambda: fn(torch, make))

@@ -27,7 +27,8 @@ from ._index_args import (
     _BAD_INDEX, _FITS, _I64, _list_as_tuple, _sequence_to_index_array, _setitem_number,
     _type_name,
 )
-from .inplace_writes import OVERLAP, write_indexed, writeable_alias, zero_stride_overlap
+from .inplace_writes import (OVERLAP, check_partial_overlap, write_indexed, writeable_alias,
+                             zero_stride_overlap)
 from .gather import (  # noqa: F401  (re-exported; reduction uses scatter_into_zeros)
     gather, scatter, scatter_add, scatter_into_zeros, take_along_dim,
 )
@@ -507,6 +508,9 @@ def setitem(input, index, value):
             if advanced:
                 helpers_for(xp_of(dst)).write_last_wins(dst, idx, v)
             else:
+                if v.__class__ is np.ndarray and (v.base is not None or dst.base is not None) \
+                        and np.may_share_memory(dst, v):  # (two owners never share memory)
+                    _check_setitem_overlap(dst[idx], v)
                 dst[idx] = v
         except IndexError as e:
             raise _index_error(e, dst.shape, idx if advanced else None) from None
@@ -528,6 +532,17 @@ def setitem(input, index, value):
         apply_inplace(view, copy_value, value)
     else:
         apply_inplace(input, _index_put_converted, idx, value, False)
+
+
+def _check_setitem_overlap(target, v):
+    """Torch expands the value to the target's shape before it checks the two for overlap (an
+    expanded value repeats elements, so only an unexpanded one can overlap partially)."""
+    if v.shape != target.shape:
+        try:
+            v = np.broadcast_to(v, target.shape)
+        except ValueError:
+            return  # the write raises torch's shape error
+    check_partial_overlap(target, v)
 
 
 def _refuse_byte_mask_fill(input, index, value):

@@ -39,6 +39,37 @@ def zero_stride_overlap(arr):
     return any(s == 0 and n > 1 for n, s in zip(arr.shape, arr.strides))
 
 
+PARTIAL = ("unsupported operation: some elements of the input tensor and the written-to tensor "
+           "refer to a single memory location. Please clone() the tensor before performing the "
+           "operation.")
+
+
+def _dense_span(arr):
+    """``(first byte, end byte)`` of a NumPy array whose elements tile one block of memory
+    without gaps or repeats (any dim order), else None: torch judges overlap only there."""
+    step, order = arr.itemsize, sorted((abs(st), n, st) for n, st in zip(arr.shape, arr.strides)
+                                       if n != 1)
+    for size_, n, st in order:
+        if st != size_ or size_ != step:
+            return None
+        step *= n
+    start = arr.__array_interface__["data"][0]
+    return start, start + step
+
+
+def check_partial_overlap(dst, src):
+    """Torch's refusal of a write from ``src`` into ``dst`` (NumPy arrays) when the two are
+    dense blocks of memory that overlap without being the same elements in the same order (the
+    same block read through other strides, as ``x.t()``, overlaps partially too)."""
+    if type(dst) is not np.ndarray or type(src) is not np.ndarray or dst.size == 0 or \
+            not np.may_share_memory(dst, src):
+        return
+    a, b = _dense_span(dst), _dense_span(src)
+    if a is not None and b is not None and a[0] < b[1] and b[0] < a[1] and (
+            a != b or dst.strides != src.strides or dst.shape != src.shape):
+        raise RuntimeError(PARTIAL)
+
+
 def writeable_alias(arr):
     """A writeable view of the memory behind the shared-memory view ``arr`` (on the GPU,
     ``arr`` itself: CuPy arrays are always writeable)."""
