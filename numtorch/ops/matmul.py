@@ -338,8 +338,11 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
                            f"existing size ({input.shape[-1]}) at non-singleton dimension 1.  "
                            f"Target sizes: {list(prod.shape)}.  Tensor sizes: "
                            f"{list(input.shape)}") from None
-    from .products import scalars_as
+    from .products import half_fused, scalars_as
 
+    r = half_fused(addmm, input, mat1, mat2, beta, alpha)
+    if r is not None:
+        return _out(rename_node(r, "AddmmBackward0"), out, exact=True)
     beta, alpha = scalars_as(input.dtype, beta, alpha)
     if alpha != 1:
         prod = prod * alpha

@@ -66,6 +66,21 @@ def _combine(fn, input, prod, beta, alpha, integral_float_error=False):
     return scaled + prod
 
 
+def half_fused(fn, input, t1, t2, beta, alpha):
+    """``fn`` (addmm, baddbmm or addbmm) of float16/bfloat16 operands as torch's CPU kernels
+    compute it: product, scaling and sum in float32, then one rounding (rounding the product
+    first gives values one ulp off). None when the dtypes are not all one reduced float; True
+    instead of the result when ``fn`` is None (only the check)."""
+    dt = input.dtype
+    if dt not in (_dtype.float16, _dtype.bfloat16) or not (t1.dtype is dt is t2.dtype):
+        return None
+    if fn is None:
+        return True
+    f32 = _dtype.float32
+    r = fn(input.to(f32), t1.to(f32), t2.to(f32), beta=beta, alpha=alpha).to(dt)
+    return r
+
+
 # the C type torch converts a Python scalar to for a kernel of each dtype (half types compute
 # in float), named as its overflow error names them
 _SCALAR_CTYPE = {"float64": "double", "float32": "float", "float16": "float",
@@ -139,7 +154,9 @@ def baddbmm(input, *args, beta=1, alpha=1, out=None):
     if not (input.dtype is batch1.dtype is batch2.dtype):
         raise RuntimeError(f"Input dtypes must be the same, got: input {_cname(input)}, "
                            f"batch1: {_cname(batch1)}, batch2: {_cname(batch2)}")
-    r = _combine("baddbmm", input, bmm(batch1, batch2), beta, alpha)
+    r = half_fused(baddbmm, input, batch1, batch2, beta, alpha)
+    if r is None:
+        r = _combine("baddbmm", input, bmm(batch1, batch2), beta, alpha)
     return _out(rename_node(r, "BaddbmmBackward0"), out, exact=True)
 
 
@@ -187,9 +204,17 @@ def addbmm(input, *args, beta=1, alpha=1, out=None):
                            f"{disp(other)}")
     if input.dtype is _dtype.bool:
         raise NotImplementedError("\"addbmm\" not implemented for 'Bool'")
+    if b and half_fused(None, input, batch1, batch2, beta, alpha) is not None:
+        # torch's kernel adds one batch's product at a time, rounding after each
+        from .matmul import addmm
+
+        r = addmm(input, batch1[0], batch2[0], beta=beta, alpha=alpha)
+        for i in range(1, b):
+            r = addmm(r, batch1[i], batch2[i], alpha=alpha)
+        return _out(rename_node(r, "AddbmmBackward0"), out)
     lhs = batch1.permute(1, 0, 2).reshape(n, b * m)
     prod = matmul(lhs, batch2.reshape(b * m, p))
-    return _out(_combine("addbmm", input, prod, beta, alpha), out)
+    return _out(rename_node(_combine("addbmm", input, prod, beta, alpha), "AddbmmBackward0"), out)
 
 
 def addmv(input, *args, beta=1, alpha=1, out=None):
@@ -213,7 +238,10 @@ def addmv(input, *args, beta=1, alpha=1, out=None):
                            f"{disp(input)}, {disp(mat)}, and {disp(vec)}")
     if input.dtype is _dtype.bool:
         raise NotImplementedError("\"addmv_impl_cpu\" not implemented for 'Bool'")
-    return _out(_combine("addmv", input, matmul(mat, vec), beta, alpha), out, exact=True)
+    r = half_fused(addmv, input, mat, vec, beta, alpha)
+    if r is None:
+        r = _combine("addmv", input, matmul(mat, vec), beta, alpha)
+    return _out(rename_node(r, "AddmvBackward0"), out, exact=True)
 
 
 def addr(input, *args, beta=1, alpha=1, out=None):
