@@ -189,7 +189,8 @@ def hfft(input, n=None, dim=-1, norm=None, *, out=None):
     _f._check_tensor(fn, input)
     norm = _f.check_norm(fn, norm)
     dims, sizes = _f.one_dim(fn, input, n, dim)
-    x = _f._complex_input("hfft", input, complex_only=True).conj()
+    # the conjugate laid out densely: torch's result is ranked from it (see _hnd)
+    x = _f._complex_input("hfft", input, complex_only=True).conj_physical()
     return _out(_f.c2r("hfft", x, dims, sizes, _f.dual_norm(norm)), out, "hfft")
 
 
@@ -220,7 +221,10 @@ def _hnd(name, input, s, dim, norm, out, inverse):
             y = _f.c2c(name, y, dims[:-1], sizes[:-1], _f.dual_norm(norm), True)
         y = y.conj()
     else:
-        x = _f._complex_input(name, input, complex_only=True).conj()
+        # torch ranks a one-dim result from the dense conjugate and a several-dim one from
+        # the lazy conjugate (an expanded input's stride-0 dims kept), which conj() keeps too
+        x = _f._complex_input(name, input, complex_only=True)
+        x = x.conj() if len(dims) > 1 else x.conj_physical()
         y = _f.c2r(name, x, dims, sizes, _f.dual_norm(norm))
     return _out(y, out, name)
 

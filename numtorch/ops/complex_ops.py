@@ -90,14 +90,22 @@ class Complex(Op):
 
 
 class Conj(Op):
-    """y = conj(z) (a copy); dL/dz = conj(grad)."""
+    """y = conj(z) (a copy); dL/dz = conj(grad). ``physical`` (conj_physical, node
+    ConjPhysicalBackward0) lays an expanded input's result out densely."""
+
+    physical = False
 
     def forward(self, z):
         if type(z) is not np.ndarray or z.flags.c_contiguous and 1 not in z.shape:
             return self.xp.conj(z)
-        # torch keeps a dense input's strides, size-1 dims' included (NumPy re-derives them)
-        from .._preserve_layout import empty_preserving
+        from .._preserve_layout import copy_preserving, empty_preserving
 
+        if not self.physical and z.size and 0 in z.strides:
+            # torch's lazy conjugate of an expanded tensor keeps its stride-0 dims (and, as
+            # there, the result cannot be written): the distinct values, conjugated once
+            compact = z[tuple(slice(0, 1) if st == 0 else slice(None) for st in z.strides)]
+            return np.broadcast_to(np.conjugate(copy_preserving(np, compact)), z.shape)
+        # torch keeps a dense input's strides, size-1 dims' included (NumPy re-derives them)
         return np.conjugate(z, out=empty_preserving(np, z, z.dtype))
 
     def backward(self, grad):
@@ -214,7 +222,10 @@ def conj(input):
 def conj_physical(input, *, out=None):
     """Return the complex conjugate as a new tensor (``input`` itself if it is not complex)."""
     _check_tensor("conj_physical", input)
-    return _out(conj(input), out, "conj_physical", SAME_DTYPE_OUT)
+    if input._array.dtype.kind != "c":
+        return _out(input, out, "conj_physical", SAME_DTYPE_OUT)
+    y = Conj.apply(input, physical=True, node_name="ConjPhysicalBackward0")
+    return _out(y, out, "conj_physical", SAME_DTYPE_OUT)
 
 
 def resolve_conj(input):
