@@ -20,7 +20,7 @@ S35 = sorted(n[:-3] for n in os.listdir(PROGRAMS) if n.startswith("s35_") and n.
 @pytest.mark.parametrize("name", S35)
 def test_s35_program_prints_what_torch_prints(name):
     count, bad = diff([name])
-    assert count > 3
+    assert count >= 2
     report = "".join(f"==== {k}\n--- torch\n{w}--- numtorch\n{g}" for k, w, g in bad[:5])
     assert not bad, f"{len(bad)} of {count} cells differ:\n{report}"
 
