@@ -7,6 +7,7 @@ below them check the fixed defects directly, one library beside the other.
 """
 
 import os
+import random
 
 import numpy as np
 import pytest
@@ -79,3 +80,51 @@ def test_half_blas_gradients_and_node_names(dt):
     assert got[0][0] == got[1][0]
     for g, w in zip(got[0][1], got[1][1]):
         np.testing.assert_allclose(g, w, rtol=2e-3, atol=2e-3)
+
+
+# -- advanced-index results laid out as torch lays them out --------------------------------
+def _strided(lib, seed):
+    rnd = random.Random(seed)
+    nd = rnd.randint(2, 4)
+    shape = [rnd.choice([2, 3, 4]) for _ in range(nd)]
+    t = lib.arange(float(np.prod(shape))).reshape(shape)
+    perm = list(range(nd))
+    rnd.shuffle(perm)
+    return t.permute(perm), rnd
+
+
+def _index_for(lib, t, rnd):
+    out = []
+    for n in t.shape:
+        r = rnd.random()
+        if r < 0.4:
+            out.append(slice(None))
+        elif r < 0.7:
+            out.append([rnd.randrange(n) for _ in range(rnd.choice([1, 2, 3]))])
+        elif r < 0.8:
+            out.append(slice(0, n, 2))
+        else:
+            out.append(lib.tensor([rnd.randrange(n) for _ in range(rnd.choice([2, 3]))]))
+    return tuple(out)
+
+
+def test_advanced_index_result_strides_of_permuted_inputs():
+    # numtorch returned every advanced-index result row-major; torch keeps a permuted input's
+    # dim order (is_contiguous() and .view differ). Dims longer than 1, 1-D index tensors.
+    checked = 0
+    for seed in range(400):
+        (a, ra), (b, rb) = _strided(numtorch, seed), _strided(torch, seed)
+        ia, ib = _index_for(numtorch, a, ra), _index_for(torch, b, rb)
+        try:
+            want = b[ib]
+        except (IndexError, RuntimeError):
+            continue
+        got = a[ia]
+        assert got.tolist() == want.tolist()
+        if 1 in want.shape:
+            continue  # (size-1 dims rank in an order of torch's own: not covered yet)
+        long = [i for i, n in enumerate(want.shape) if n > 1]
+        assert [got.stride()[i] for i in long] == [want.stride()[i] for i in long], \
+            (tuple(b.shape), b.stride(), ib)
+        checked += 1
+    assert checked > 200

@@ -22,6 +22,7 @@ from ..autograd.grad_mode import _state
 from ..backend import helpers_for, is_writeable, to_device, xp_of
 from ._pointwise import _out
 from ._util import canonical_dim, restride, row_major_result
+from ._adv_index_layout import adv_index_result
 from .cast import copy_shape_error, real_part_for
 from ._index_args import (
     _BAD_INDEX, _FITS, _I64, _list_as_tuple, _sequence_to_index_array, _setitem_number,
@@ -324,11 +325,7 @@ class AdvGetItem(Op):
             y = x[self.index]
         except IndexError as e:
             raise _index_error(e, x.shape, self.index) from None
-        if not y.flags.c_contiguous:
-            # NumPy lays out x[:, idx] with the indexed dims outermost; torch returns a
-            # row-major result for a row-major input
-            y = self.xp.ascontiguousarray(y)
-        return y
+        return adv_index_result(x, self.index, y)
 
     def backward(self, grad):
         return IndexAccumulate.apply(grad, index=self.index, in_shape=self.in_shape)
