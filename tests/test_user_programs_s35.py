@@ -262,3 +262,14 @@ def test_setitem_and_copy_from_overlapping_memory(name):
     # numtorch let g[1:] = g[:-1] and g[1:].copy_(g[:-1]) through (NumPy's overlap-safe copy)
     fn, make = OVERLAPPING[name]
     assert _outcome(lambda: fn(numtorch, make)) == _outcome(lambda: fn(torch, make))
+
+
+# -- messages that name the layer / call .size() -------------------------------------------
+@pytest.mark.parametrize("call", [
+    lambda L: L.nn.Conv2d(3, 4), lambda L: L.nn.Conv1d(3, 4), lambda L: L.nn.ConvTranspose3d(3),
+    lambda L: L.nn.Conv3d(3, 4, 2, foo=1), lambda L: L.nn.LazyConv2d(3),
+    lambda L: L.nn.LazyConvTranspose1d(), lambda L: L.nn.Conv2d(3, 4, 3).kernel_size,
+    lambda L: L.nn.MSELoss()(L.ones(2), [1, 2]), lambda L: L.nn.L1Loss()(L.ones(2), (1, 2)),
+    lambda L: L.nn.functional.smooth_l1_loss(L.ones(2), [1., 2.])])
+def test_layer_argument_errors_and_list_targets(call):
+    assert _outcome(lambda: call(numtorch)) == _outcome(lambda: call(torch))

@@ -63,7 +63,7 @@ def reduce_loss(loss, reduction):
 
 def warn_target_size(input, target, stacklevel=3):
     """torch's warning when a regression target broadcasts against the input."""
-    if target.shape != input.shape:
+    if target.size() != input.size():  # (a non-tensor target fails on .size(), as in torch)
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
                       f"size ({input.shape}). This will likely lead to incorrect results due to "
                       f"broadcasting. Please ensure they have the same size.", UserWarning,

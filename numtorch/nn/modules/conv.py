@@ -5,6 +5,7 @@ Modules hold the parameters and hyperparameters; ``forward`` is one call into
 """
 
 import math
+import types
 
 from ... import _creation
 from ...autograd.grad_mode import no_grad
@@ -331,6 +332,22 @@ class ConvTranspose3d(_ConvTranspose):
     _nd = 3
 
 
+def _own_init(*classes):
+    """Give each layer its own copy of the shared ``__init__``: Python names a missing or
+    unexpected argument after the function's qualified name, and torch's messages name the
+    layer (``Conv2d.__init__() missing 1 required positional argument: 'kernel_size'``)."""
+    for cls in classes:
+        shared = cls.__init__
+        own = types.FunctionType(shared.__code__, shared.__globals__, "__init__",
+                                 shared.__defaults__, shared.__closure__)
+        own.__kwdefaults__, own.__doc__ = shared.__kwdefaults__, shared.__doc__
+        own.__qualname__ = f"{cls.__name__}.__init__"
+        cls.__init__ = own
+
+
+_own_init(Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d)
+
+
 class _LazyConvMixin(LazyModuleMixin):
     """Lazy convolutions: ``in_channels`` is read from the first input."""
 
@@ -376,6 +393,7 @@ def _lazy(base, name):
         LazyModuleMixin.__init__(self, 0, 0, kernel_size, *args, bias=False, **kwargs)
         self._lazy_setup(device, dtype)
 
+    __init__.__qualname__ = f"{name}.__init__"  # argument errors name the layer (see _own_init)
     doc = (f"A :class:`{base.__name__}` whose ``in_channels`` is read from the first input.\n\n"
            f"    The parameters stay :class:`UninitializedParameter` until the first call; the\n"
            f"    module then becomes a plain :class:`{base.__name__}`.\n")
