@@ -128,3 +128,20 @@ def test_advanced_index_result_strides_of_permuted_inputs():
             (tuple(b.shape), b.stride(), ib)
         checked += 1
     assert checked > 200
+
+
+# -- in-place view ops: node names -------------------------------------------------------
+@pytest.mark.parametrize("op", ["transpose_", "swapdims_", "squeeze_", "squeeze_dim",
+                                "squeeze_dims", "unsqueeze_", "t_", "as_strided_"])
+def test_inplace_view_op_node_names(op):
+    # numtorch gave the out-of-place names (TBackward0, SqueezeBackward1...); torch's in-place
+    # variants have nodes of their own (TBackward1, SqueezeBackward4...)
+    calls = {"transpose_": lambda y: y.transpose_(0, 2), "swapdims_": lambda y: y.swapdims_(0, 1),
+             "squeeze_": lambda y: y.squeeze_(), "squeeze_dim": lambda y: y.squeeze_(1),
+             "squeeze_dims": lambda y: y.squeeze_((1,)), "unsqueeze_": lambda y: y.unsqueeze_(0),
+             "t_": lambda y: y[:, 0].t_(), "as_strided_": lambda y: y.as_strided_((2,), (1,))}
+    names = []
+    for lib in (numtorch, torch):
+        y = lib.ones(2, 1, 2, requires_grad=True) * 1
+        names.append(calls[op](y).grad_fn.name())
+    assert names[0] == names[1]

@@ -457,10 +457,24 @@ def unbind(input, dim=0):
     return unbind_pieces(input, canonical_dim(dim, input._array.ndim))
 
 
+# torch's in-place view ops have nodes of their own names (what ``grad_fn`` prints)
+_INPLACE_NODE = {"TransposeBackward0": "TransposeBackward1", "TBackward0": "TBackward1",
+                 "UnsqueezeBackward0": "UnsqueezeBackward1",
+                 "AsStridedBackward0": "AsStridedBackward1",
+                 "SqueezeBackward0": "SqueezeBackward3", "SqueezeBackward1": "SqueezeBackward4",
+                 "SqueezeBackward2": "SqueezeBackward5"}
+
+
 def restride_(self, fn, *args):
     """In-place metadata change (``t_``, ``squeeze_``...): ``self`` becomes ``fn(self)``."""
+    if fn is t and self._array.ndim > 2:  # (torch names the in-place call)
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
+                           f"{self._array.ndim}D")
     r = fn(self, *args)
     self._array = r._array
     if r._grad_fn is not None:
+        inplace = _INPLACE_NODE.get(type(r._grad_fn).__name__)
+        if inplace is not None:
+            rename_node(r, inplace)
         self._grad_fn, self._output_nr = r._grad_fn, r._output_nr
     return self
