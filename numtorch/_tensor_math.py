@@ -424,14 +424,14 @@ class _TensorMath:
 
     def clamp_min_(self, min):  # noqa: A002
         _nt.ops.comparison.check_clamp_inplace(self, min, None)
-        return _inplace(self, _nt.ops.clamp, min, None)
+        return _inplace(self, _nt.ops.clamp_min, min)
 
     def clamp_max(self, max):  # noqa: A002
         return _nt.ops.clamp_max(self, max)
 
     def clamp_max_(self, max):  # noqa: A002
         _nt.ops.comparison.check_clamp_inplace(self, None, max)
-        return _inplace(self, _nt.ops.clamp, None, max)
+        return _inplace(self, _nt.ops.clamp_max, max)
 
     def where(self, condition, other):
         return _nt.ops.where(condition, self, other)
@@ -1671,7 +1671,7 @@ class _TensorMath:
             from ._quantized_inplace import zero_ as _quantized
 
             return _quantized(self)
-        return _nt.ops.inplace_writes.fill_(self, 0)
+        return _nt.ops.inplace_writes.zero_(self)
 
     def copy_(self, src, non_blocking=False):
         """Copy ``src``'s values into this tensor in place, broadcasting ``src`` to this shape and

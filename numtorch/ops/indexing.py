@@ -37,7 +37,7 @@ from .comparison import where
 
 __all__ = ["getitem", "setitem", "index_put", "gather", "scatter", "scatter_add",
            "index_select", "masked_fill", "masked_select", "nonzero", "take_along_dim",
-           "argwhere", "copy_value", "full_like_value"]
+           "argwhere", "copy_value", "full_like_value", "zero_value"]
 
 
 def _index_error(e, shape, index=None):
@@ -642,7 +642,7 @@ def copy_value(self, src):
     """The value ``self.copy_(src)`` writes: ``src`` broadcast to self's shape and dtype."""
     if isinstance(src, Tensor) and src.device != self.device:
         src = src.to(device=self.device)
-    return Overwrite.apply(self, src)
+    return rename_node(Overwrite.apply(self, src), "torch::autograd::CopyBackwards")
 
 
 def full_like_value(self, value):
@@ -650,9 +650,15 @@ def full_like_value(self, value):
     if isinstance(value, Tensor) and value._array.ndim != 0:
         raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                            f"with {value._array.ndim} dimensions.")
+    name = "FillBackward3" if isinstance(value, Tensor) else "FillBackward2"
     if not isinstance(value, Tensor):
         value = number_as(value, self.dtype)
-    return Overwrite.apply(self, value)
+    return rename_node(Overwrite.apply(self, value), name)
+
+
+def zero_value(self):
+    """The value ``self.zero_()`` writes."""
+    return rename_node(Overwrite.apply(self, number_as(0, self.dtype)), "ZeroBackward0")
 
 
 def index_select(input, dim, index, *, out=None):

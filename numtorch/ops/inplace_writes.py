@@ -127,6 +127,13 @@ def fill_(self, value):
     return _done(self)
 
 
+def zero_(self):
+    """``self.zero_()`` (recorded under torch's own node name)."""
+    if _recorded(self):
+        return apply_inplace(self, _indexing.zero_value)
+    return fill_(self, 0)
+
+
 def masked_fill_(self, mask, value):
     """``self.masked_fill_(mask, value)``, allowed (with torch's warning) on expanded dims."""
     masked_fill = _indexing.masked_fill
