@@ -13,7 +13,7 @@ import numpy as np
 from .. import _dtype, return_types
 from .._sparse import SparseCOO, map_values
 from .._tensor import Tensor, _make
-from ..autograd.graph import Op
+from ..autograd.graph import Op, rename_node
 from ..backend import _keep_dtype as keep_dtype
 from ._pointwise import (
     _broadcast_error, _check_number_or_tensor, _check_tensor, _cj, _not_implemented, _out,
@@ -241,7 +241,10 @@ def copysign(input, other, *, out=None):
     """
     _check_tensor("copysign", input)
     _check_number_or_tensor("copysign", other)
-    return _out(Copysign.apply(input, other), out, "copysign")
+    r = Copysign.apply(input, other)
+    if not isinstance(other, Tensor):  # torch's node of the Scalar overload
+        rename_node(r, "CopysignBackward1")
+    return _out(r, out, "copysign")
 
 
 def signbit(input, *, out=None):
@@ -442,7 +445,8 @@ def _angle_units(fn, input, factor, out):
     _check_tensor(fn, input)
     if input.dtype.is_complex:
         raise RuntimeError(f"{fn} is not supported for complex tensors.")
-    return _out(mul(input, factor), out, fn)
+    node = "Deg2RadBackward0" if fn == "deg2rad" else "Rad2DegBackward0"
+    return _out(rename_node(mul(input, factor), node), out, fn)
 
 
 def deg2rad(input, *, out=None):

@@ -362,7 +362,12 @@ def xlogy(input, other, *, out=None):
         _check_tensor("xlogy", input)
     _check_number_or_tensor("xlogy", input, "input", 1)
     _check_number_or_tensor("xlogy", other)
-    return _out(Xlogy.apply(input, other), out, "xlogy")
+    r = Xlogy.apply(input, other)
+    if not isinstance(other, Tensor):  # torch's nodes of the Scalar overloads
+        rename_node(r, "XlogyBackward2")
+    elif not isinstance(input, Tensor):
+        rename_node(r, "XlogyBackward1")
+    return _out(r, out, "xlogy")
 
 
 def trapezoid(y, x=None, *, dx=None, dim=-1):
