@@ -28,6 +28,7 @@ from ._sampling import (
     _type_display,
 )
 from ._tensor import Tensor
+from .autograd.graph import rename_node
 
 
 def _check_float_tensor(x, kernel):
@@ -72,7 +73,11 @@ def bernoulli_values(x, p, generator):
         p = float(p)
         if not 0 <= p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_fmt_num(p)}")
-    return BernoulliFill.apply(x, p, rng=rng_for(generator, x.device))
+    r = BernoulliFill.apply(x, p, rng=rng_for(generator, x.device))
+    if r._grad_fn is not None:  # torch's nodes of bernoulli_(Tensor p) / bernoulli_(float p)
+        r._grad_fn.node_name = "BernoulliBackward1" if isinstance(p, Tensor) else \
+            "BernoulliBackward2"
+    return r
 
 
 def _random_bounds(dt):
@@ -88,6 +93,7 @@ def _random_bounds(dt):
 def random_values(x, low, high, generator):
     """Integers in ``[low, high)`` shaped like ``x`` (what ``x.random_`` writes)."""
     dt = x.dtype
+    overload = 2 if high is None and low is None else 1 if low is None else 0
     if dt._category == _dtype._COMPLEX:
         raise NotImplementedError(f'"random_from_to_range_calc" not implemented for '
                                   f"'{_type_display(dt)}'")
@@ -100,7 +106,9 @@ def random_values(x, low, high, generator):
         low = 0 if low is None else _int_arg(low, "from", "random_", 1)
         high = _int_arg(high, "to", "random_", 2)
     _check_int_range(low, high, dt)
-    return Random.apply(x, low=low, high=high, rng=rng_for(generator, x.device))
+    r = Random.apply(x, low=low, high=high, rng=rng_for(generator, x.device))
+    # torch's nodes of random_(), random_(to) and random_(from, to)
+    return rename_node(r, f"RandomBackward{overload}") if overload else r
 
 
 def exponential_values(x, lambd, generator):

@@ -261,7 +261,8 @@ class BernoulliFill(_Sample):
         return (_like_input(u, x) < p).astype(x.dtype)
 
     def name(self):
-        return "BernoulliBackward0"
+        # (the in-place overloads have nodes of their own: bernoulli_values names them)
+        return self.__dict__.get("node_name", "BernoulliBackward0")
 
 
 class Random(_Sample):

@@ -996,7 +996,7 @@ def _random_range(args, kwargs):
     if len(args) > 2 or set(kwargs) - {"from", "to"}:
         raise TypeError("random_() takes from, to (both optional) and a generator")
     if len(args) == 1 and "to" not in kwargs:
-        return kwargs.get("from", 0), args[0]
+        return kwargs.get("from"), args[0]
     low = args[0] if args else kwargs.get("from")
     high = args[1] if len(args) > 1 else kwargs.get("to")
     return low, high

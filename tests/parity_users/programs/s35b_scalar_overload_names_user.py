@@ -12,3 +12,12 @@ for f in [lambda: y.copysign(-1), lambda: y.copysign(torch.tensor(-1.)), lambda:
 x = torch.tensor([0.5, -2., 3.], requires_grad=True)
 (x.copysign(-1) * 2 + torch.xlogy(x.abs(), 2) + torch.xlogy(2, x.abs()) + x.deg2rad()).sum().backward()
 print(x.grad)
+#%% in-place random fills: node names per overload
+y = torch.full((3,), 0.5).requires_grad_() * 1
+for f in [lambda: torch.bernoulli(y), lambda: (y * 1).bernoulli_(0.5), lambda: (y * 1).bernoulli_(torch.full((3,), 0.5)),
+          lambda: y.bernoulli(), lambda: (y * 1).random_(), lambda: (y * 1).random_(5), lambda: (y * 1).random_(0, 5),
+          lambda: (y * 1).random_(to=5), lambda: (y * 1).random_(2, None)]:
+    r = f()
+    print(r.grad_fn.name(), r.shape)
+torch.manual_seed(0)
+print(torch.zeros(6).random_(5), torch.zeros(4).random_(3, 9), torch.zeros(5).bernoulli_(0.3))
