@@ -58,3 +58,18 @@ def ratio_line(results, goal, unit_scale=1e3, unit="ms"):
     print(f"  ratio numtorch/torch = {ratio:.2f}  (per-round {min(pairs):.2f}-{max(pairs):.2f}"
           f"{verdict})")
     return ratio
+
+
+def run_step_script(script, args, label, goal):
+    """The default mode of the scripts with ``--only``/``--json`` children that report a time
+    per training step and their first-step loss (train_cnn.py, train_resnet.py): alternate
+    ``args.processes`` children per library, print the losses, the medians and the ratio."""
+    passed = ["--steps", str(args.steps), "--repeats", str(args.repeats), "--clock",
+              args.clock, "--json"] + ([] if args.threads is None else
+                                        ["--threads", str(args.threads)])
+    libs = ("numtorch", "torch") if have_torch() else ("numtorch",)
+    results = alternate(script, passed, args.processes, libs)
+    losses = {name: rs[0]["loss"] for name, rs in results.items()}
+    print(f"{label}; first-step loss "
+          + ", ".join(f"{k} {v:.5f}" for k, v in losses.items()))
+    return ratio_line(results, goal)

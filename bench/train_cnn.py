@@ -37,7 +37,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _alternate import alternate, emit, have_torch, ratio_line
+from _alternate import emit, run_step_script
 
 import numtorch  # (after the path tweak, so a source checkout works uninstalled)
 
@@ -219,16 +219,7 @@ def main():
 def _alternating(args):
     """The default: each library in its own processes (``--only``), alternating; the medians
     over processes, their ratio and the per-round range (bench/_alternate.py says why)."""
-    passed = ["--steps", str(args.steps), "--repeats", str(args.repeats), "--clock",
-              args.clock, "--json"] + ([] if args.threads is None else
-                                        ["--threads", str(args.threads)])
-    libs = ("numtorch", "torch") if have_torch() else ("numtorch",)
-    results = alternate(__file__, passed, args.processes, libs)
-    losses = {name: rs[0]["loss"] for name, rs in results.items()}
-    print("LeNet-style CNN, batch 64, 1x28x28, SGD; first-step loss "
-          + ", ".join(f"{k} {v:.5f}" for k, v in losses.items()))
-    ratio_line(results, GOAL)
-
+    run_step_script(__file__, args, "LeNet-style CNN, batch 64, 1x28x28, SGD", GOAL)
 
 if __name__ == "__main__":
     main()

@@ -30,7 +30,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _alternate import alternate, emit, have_torch, ratio_line
+from _alternate import emit, run_step_script
 
 import numtorch
 import numtorchvision
@@ -187,16 +187,8 @@ def main():
 def _alternating(args):
     """The default: each library in its own processes (``--only``), alternating; the medians
     over processes, their ratio and the per-round range (bench/_alternate.py says why)."""
-    passed = ["--steps", str(args.steps), "--repeats", str(args.repeats), "--clock",
-              args.clock, "--json"] + ([] if args.threads is None else
-                                        ["--threads", str(args.threads)])
-    libs = ("numtorch", "torch") if have_torch() else ("numtorch",)
-    results = alternate(__file__, passed, args.processes, libs)
-    losses = {name: rs[0]["loss"] for name, rs in results.items()}
-    print("ResNet-18 training step, batch 16, 3x112x112, SGD momentum; first-step loss "
-          + ", ".join(f"{k} {v:.5f}" for k, v in losses.items()))
-    ratio_line(results, GOAL)
-
+    run_step_script(__file__, args,
+                    "ResNet-18 training step, batch 16, 3x112x112, SGD momentum", GOAL)
 
 if __name__ == "__main__":
     main()
