@@ -66,19 +66,20 @@ def _combine(fn, input, prod, beta, alpha, integral_float_error=False):
     return scaled + prod
 
 
-def half_fused(fn, input, t1, t2, beta, alpha):
-    """``fn`` (addmm, baddbmm or addbmm) of float16/bfloat16 operands as torch's CPU kernels
-    compute it: product, scaling and sum in float32, then one rounding (rounding the product
-    first gives values one ulp off). None when the dtypes are not all one reduced float; True
-    instead of the result when ``fn`` is None (only the check)."""
+def _all_half(input, t1, t2):
+    """Whether the three operands share one reduced float dtype (float16 or bfloat16)."""
     dt = input.dtype
-    if dt not in (_dtype.float16, _dtype.bfloat16) or not (t1.dtype is dt is t2.dtype):
+    return dt in (_dtype.float16, _dtype.bfloat16) and t1.dtype is dt is t2.dtype
+
+
+def half_fused(fn, input, t1, t2, beta, alpha):
+    """``fn`` (addmm, baddbmm or addmv) of float16/bfloat16 operands as torch's CPU kernels
+    compute it: product, scaling and sum in float32, then one rounding (rounding the product
+    first gives values one ulp off). None when the dtypes are not all one reduced float."""
+    if not _all_half(input, t1, t2):
         return None
-    if fn is None:
-        return True
     f32 = _dtype.float32
-    r = fn(input.to(f32), t1.to(f32), t2.to(f32), beta=beta, alpha=alpha).to(dt)
-    return r
+    return fn(input.to(f32), t1.to(f32), t2.to(f32), beta=beta, alpha=alpha).to(input.dtype)
 
 
 # the C type torch converts a Python scalar to for a kernel of each dtype (half types compute
@@ -204,7 +205,7 @@ def addbmm(input, *args, beta=1, alpha=1, out=None):
                            f"{disp(other)}")
     if input.dtype is _dtype.bool:
         raise NotImplementedError("\"addbmm\" not implemented for 'Bool'")
-    if b and half_fused(None, input, batch1, batch2, beta, alpha) is not None:
+    if b and _all_half(input, batch1, batch2):
         # torch's kernel adds one batch's product at a time, rounding after each
         from .matmul import addmm
 
