@@ -1098,14 +1098,16 @@ class _TensorMath:
 
     def cumsum_(self, dim, *, dtype=None):
         _same_inplace_dtype(self, dtype)
-        return _inplace(self, _nt.ops.cumsum, dim, dtype=dtype)
+        # the scan runs in the tensor's own dtype (torch has no bool one)
+        return _inplace(self, _nt.ops.cumsum, dim, dtype=self.dtype if dtype is None else dtype)
 
     def cumprod(self, dim, *, dtype=None):
         return _nt.ops.cumprod(self, dim, dtype=dtype)
 
     def cumprod_(self, dim, *, dtype=None):
         _same_inplace_dtype(self, dtype)
-        return _inplace(self, _nt.ops.cumprod, dim, dtype=dtype)
+        # the scan runs in the tensor's own dtype (torch has no bool one)
+        return _inplace(self, _nt.ops.cumprod, dim, dtype=self.dtype if dtype is None else dtype)
 
     def all(self, dim=None, keepdim=False):
         return _nt.ops.all(self, dim, keepdim)

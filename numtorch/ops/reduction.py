@@ -585,6 +585,9 @@ def _arg(fn, input, dim, keepdim, out):
         _nonempty(fn, shape, (), True, any_error=IndexError)
         d = None
     else:
+        if isinstance(dim, bool) or not hasattr(dim, "__index__"):
+            raise TypeError(f"{fn}(): argument 'dim' (position 2) must be int, not "
+                            f"{type(dim).__name__}")
         d = canonical_dim(dim, len(shape))
         _nonempty(fn, shape, (d,) if shape else (), False)
     return _out(ArgReduce.apply(input, dim=d, keepdim=keepdim, fn=fn), out, exact=True)
@@ -628,7 +631,8 @@ def cumsum(input, dim, *, dtype=None, out=None):
         tensor([1, 3, 6])
     """
     dtype = _out_dtype(dtype, out)
-    if dtype is _dtype.bool and out is not None:
+    # torch has no bool scan kernel; only a 0-d input (a copy, no scan) gets through
+    if dtype is _dtype.bool and (out is not None or input._array.ndim):
         raise NotImplementedError('"cumsum_out_cpu" not implemented for \'Bool\'')
     return _scan(Cumsum, "cumsum", input, dim, dtype, out)
 
@@ -641,7 +645,8 @@ def cumprod(input, dim, *, dtype=None, out=None):
         tensor([1., 2., 6.])
     """
     dtype = _out_dtype(dtype, out)
-    if dtype is _dtype.bool and out is not None:
+    # torch has no bool scan kernel; only a 0-d input (a copy, no scan) gets through
+    if dtype is _dtype.bool and (out is not None or input._array.ndim):
         raise NotImplementedError('"cumprod_out_cpu" not implemented for \'Bool\'')
     return _scan(Cumprod, "cumprod", input, dim, dtype, out)
 
