@@ -412,7 +412,10 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     return _out(return_types.linalg_solve_ex((x, info)), out, exact=True)
 
 
-def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
+_REQUIRED = object()  # torch names a missing keyword-only argument its own way
+
+
+def solve_triangular(A, B, *, upper=_REQUIRED, left=True, unitriangular=False, out=None):
     """Solve ``A X = B`` (or ``X A = B``) for triangular ``A``.
 
     Only the triangle named by ``upper`` is read; ``unitriangular`` takes the diagonal to be
@@ -424,6 +427,12 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
         tensor([[1.],
                 [1.]])
     """
+    if upper is _REQUIRED:
+        raise TypeError('linalg_solve_triangular() missing 1 required positional arguments: '
+                        '"upper"')
+    if not isinstance(upper, bool):
+        raise TypeError(f"linalg_solve_triangular(): argument 'upper' must be bool, not "
+                        f"{type(upper).__name__}")
     return _out(_solve.solve_triangular_checked(A, B, upper, left, unitriangular), out,
                 exact="expected scalar type {want} but found {got}")
 

@@ -146,6 +146,9 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
                     exact="linalg.norm expected out tensor dtype {want} but got: {got}")
     if dim is not None:
         dims = (dim,) if isinstance(dim, numbers.Integral) else tuple(dim)
+        if len(dims) not in (1, 2):
+            raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. "
+                               f"Got {list(dims)}")
         if isinstance(ord, str) or len(dims) == 2:
             if len(dims) != 2:
                 raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "

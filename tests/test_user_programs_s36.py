@@ -1,0 +1,56 @@
+"""Defects found by session 36's user-style programs, checked against torch.
+
+The programs ``tests/parity_users/programs/s36_*.py`` print values, dtypes, gradients and error
+texts; each is run under real torch and under numtorch and the outputs must be the same. The
+tests below it check the fixed defects directly, one library beside the other.
+"""
+
+import os
+
+import pytest
+import torch
+
+import numtorch
+from tests.parity_users.compare import diff
+
+PROGRAMS = os.path.join(os.path.dirname(__file__), "parity_users", "programs")
+S36 = sorted(n[:-3] for n in os.listdir(PROGRAMS) if n.startswith("s36_") and n.endswith(".py"))
+
+
+@pytest.mark.parametrize("name", S36)
+def test_s36_program_prints_what_torch_prints(name):
+    count, bad = diff([name])
+    assert count >= 2
+    report = "".join(f"==== {k}\n--- torch\n{w}--- numtorch\n{g}" for k, w, g in bad[:5])
+    assert not bad, f"{len(bad)} of {count} cells differ:\n{report}"
+
+
+def _outcome(f):
+    try:
+        out = f()
+    except Exception as e:  # noqa: BLE001 - the error is what gets compared
+        return type(e).__name__, str(e)
+    if hasattr(out, "tolist"):
+        if out.is_floating_point():  # a few ulps apart is the same answer
+            out = out.double().round(decimals=3)
+        return "ok", str(out.dtype), out.tolist()
+    return "ok", out
+
+
+def _same(make):
+    assert _outcome(make(numtorch)) == _outcome(make(torch))
+
+
+# -- linalg.norm: a dim list must have one or two entries, whatever ord is -------------------
+@pytest.mark.parametrize("dim", [(0, 1, 2), (), [0], (0, 2), 1, (-1,)])
+@pytest.mark.parametrize("ord", [None, 2, "fro", 1, float("inf")])
+def test_linalg_norm_dim_length(dim, ord):
+    _same(lambda L: lambda: L.linalg.norm(L.arange(24.).reshape(2, 3, 4), ord=ord, dim=dim))
+
+
+# -- linalg.solve_triangular: upper is required and must be a bool ---------------------------
+@pytest.mark.parametrize("kw", [{}, {"upper": None}, {"upper": 1}, {"upper": True},
+                                {"upper": False, "left": False}])
+def test_solve_triangular_upper_argument(kw):
+    A = [[2., 1.], [0., 4.]]
+    _same(lambda L: lambda: L.linalg.solve_triangular(L.tensor(A), L.eye(2), **kw))
