@@ -107,10 +107,20 @@ class ValuesAutograd:
     @requires_grad.setter
     def requires_grad(self, value):
         self._array.values.requires_grad = value
+        self._leaf_origin()
 
     def requires_grad_(self, requires_grad=True):
         self._array.values.requires_grad_(requires_grad)
+        self._leaf_origin()
         return self
+
+    def _leaf_origin(self):
+        # a leaf made to require grad after construction collects torch.mm's dense gradient
+        # the same way as one built with requires_grad=True
+        s = self._array
+        if s.origin is None and s.values.requires_grad and s.values.grad_fn is None:
+            s.origin = _make(np.broadcast_to(np.zeros((), s.values._array.dtype), s.shape))
+            s.origin.requires_grad_(True)
 
     @property
     def grad_fn(self):

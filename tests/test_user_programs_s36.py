@@ -54,3 +54,32 @@ def test_linalg_norm_dim_length(dim, ord):
 def test_solve_triangular_upper_argument(kw):
     A = [[2., 1.], [0., 4.]]
     _same(lambda L: lambda: L.linalg.solve_triangular(L.tensor(A), L.eye(2), **kw))
+
+
+# -- sparse COO products: torch.mm's dense gradient for a leaf made to require grad later ----
+SPARSE_PRODUCTS = {
+    "mm": lambda L, s: L.mm(s, L.eye(2)),
+    "matmul": lambda L, s: L.matmul(s, L.eye(2)),
+    "matvec": lambda L, s: s @ L.ones(2),
+    "addmm": lambda L, s: L.addmm(L.ones(2, 2), s, L.eye(2)),
+    "mv": lambda L, s: L.mv(s, L.ones(2)),
+    "dense_mm": lambda L, s: L.mm(L.eye(2), s),
+    "sparse_mm": lambda L, s: L.sparse.mm(s, L.eye(2)),
+    "sparse_mm_dense_first": lambda L, s: L.sparse.mm(L.eye(2), s),
+    "sparse_addmm": lambda L, s: L.sparse.addmm(L.ones(2, 2), s, L.eye(2)),
+}
+
+
+@pytest.mark.parametrize("late", [False, True])
+@pytest.mark.parametrize("name", sorted(SPARSE_PRODUCTS))
+def test_sparse_leaf_product_gradient(name, late):
+    def run(L):
+        idx, val = [[0, 1], [1, 0]], [1., 2.]
+        if late:
+            s = L.sparse_coo_tensor(idx, val, (2, 2)).requires_grad_()
+        else:
+            s = L.sparse_coo_tensor(idx, val, (2, 2), requires_grad=True)
+        y = SPARSE_PRODUCTS[name](L, s)
+        y.sum().backward()
+        return y.grad_fn.name(), str(s.grad.layout), s.grad.to_dense().tolist()
+    assert run(numtorch) == run(torch)

@@ -452,12 +452,14 @@ def mm(input, mat2, dense_grad=True):
     if not is_sparse(input) and not is_sparse(mat2):  # torch.sparse.mm of two dense matrices
         return _nt.mm(mat2.t(), input.t()).t()  # torch's operand order (and shape error)
     if is_sparse(input):
-        return _sparse_dense(input, mat2, dense_grad)
+        out = _sparse_dense(input, mat2, dense_grad)
+        return rename_node(out, "MmBackward0" if dense_grad else "SparseAddmmBackward0")
     if input.shape[1] != mat2.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x"
                            f"{input.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
     # D @ S = (S^T @ D^T)^T
-    return _sparse_dense(transpose(mat2, 0, 1), input.t(), dense_grad).t()
+    out = _sparse_dense(transpose(mat2, 0, 1), input.t(), dense_grad).t()
+    return rename_node(out, "MmBackward0" if dense_grad else "TransposeBackward0")
 
 
 def matmul(input, other):

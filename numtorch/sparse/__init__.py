@@ -4,6 +4,7 @@ and of the compressed layouts CSR/CSC/BSR/BSC (see ``_compressed``)."""
 from ..ops.sparse_ops import mm as _mm
 from ..ops.sparse_ops import sparse_softmax as _sparse_softmax
 from ..ops.sparse_ops import sparse_sum as _sparse_sum
+from ..autograd.graph import rename_node as _rename
 from . import (
     _compressed,
     _compressed_tensor,  # noqa: F401  (CSR/CSC/BSR/BSC tensors)
@@ -50,7 +51,7 @@ def addmm(mat, mat1, mat2, *, beta=1.0, alpha=1.0):
     """``beta * mat + alpha * (mat1 @ mat2)`` with ``mat1`` sparse and ``mat`` dense."""
     if _is_compressed(mat1) or _is_compressed(mat2):
         return beta * mat + alpha * _compressed_mm(mat1, mat2, dense_grad=False)
-    return beta * mat + alpha * _mm(mat1, mat2, dense_grad=False)
+    return _rename(beta * mat + alpha * _mm(mat1, mat2, dense_grad=False), "SparseAddmmBackward0")
 
 
 def sum(input, dim=None, dtype=None):
