@@ -83,3 +83,15 @@ def test_sparse_leaf_product_gradient(name, late):
         y.sum().backward()
         return y.grad_fn.name(), str(s.grad.layout), s.grad.to_dense().tolist()
     assert run(numtorch) == run(torch)
+
+
+# -- histc / bincount argument errors carry torch 2.13's texts -------------------------------
+@pytest.mark.parametrize("call", [
+    lambda L: L.histc(L.tensor([1., 2.]), bins=0),
+    lambda L: L.histc(L.tensor([1., 2.]), bins=-3),
+    lambda L: L.bincount(L.tensor([1, 2]), minlength=-1),
+    lambda L: L.bincount(L.tensor([1, 2]), minlength=-7),
+    lambda L: L.bincount(L.tensor([1, 2]), minlength=4),
+])
+def test_histc_bincount_argument_errors(call):
+    _same(lambda L: lambda: call(L))

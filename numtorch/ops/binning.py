@@ -37,7 +37,7 @@ def histc(input, bins=100, min=0, max=0, *, out=None):  # noqa: A002 - torch's n
         raise NotImplementedError(f"\"histogram_cpu\" not implemented for "
                                   f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
     if bins <= 0:
-        raise RuntimeError(f"torch.histc: bins must be > 0, but got {bins} for bins")
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     xp = xp_of(a)
     lo, hi = float(min), float(max)
     from_data = lo == hi and a.size
@@ -171,7 +171,7 @@ def bincount(input, weights=None, minlength=0):
     if a.ndim != 1 or (a.size and a.min() < 0):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if minlength < 0:
-        raise RuntimeError(f"minlength should be >= 0 (got {minlength})")
+        raise RuntimeError("minlength should be >= 0")
     if weights is None:
         return _make(xp_of(a).bincount(a, minlength=minlength).astype(np.int64))
     w = weights._array
