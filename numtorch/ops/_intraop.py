@@ -76,7 +76,12 @@ def run_split(kernel, n, unit=1):
         kernel(0, n)
         return
     step = -(-n // k)
-    bounds = [(lo, min(n, lo + step)) for lo in range(0, n, step)]
+    run_ranges(kernel, [(lo, min(n, lo + step)) for lo in range(0, n, step)])
+
+
+def run_ranges(kernel, bounds):
+    """Call ``kernel(lo, hi)`` for every ``(lo, hi)`` of ``bounds`` at once: the first on
+    this thread, the others on the intra-op workers; returns when every one is done."""
     pool = _executor(len(bounds) - 1)
     futures = [pool.submit(_quiet, kernel, lo, hi) for lo, hi in bounds[1:]]
     try:

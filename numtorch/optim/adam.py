@@ -9,7 +9,9 @@ from . import _device_step
 from ._checks import (
     check_betas, check_fused, check_lr, check_nonneg, check_tensor_betas, check_tensor_lr,
 )
-from .optimizer import Optimizer, _make, split_update
+from .._tensor import Tensor
+from . import optimizer as _optimizer
+from .optimizer import Optimizer, _make, hyperparameters, run_jobs, split_update
 
 __all__ = ["Adam"]
 
@@ -139,7 +141,72 @@ class Adam(Optimizer):
             group = _device_step.step_group(self, group, _device_step.adam_step)
             if group is None:
                 return None
-        return super()._step_group(group)
+            return super()._step_group(group)
+        hp = hyperparameters(group)
+        if hp["differentiable"] or hp["capturable"] or hp.get("_tensor_lr") is not None:
+            return super()._step_group(group)
+        # The group's host parameters with a gradient of their own shape and dtype are
+        # gathered first and updated together (``run_jobs``: over both cores when they are
+        # free); any other parameter takes the per-parameter path, after them.
+        jobs, sizes, rest = [], [], []
+        state_of = self.state
+        amsgrad = hp["amsgrad"]
+        for p in group["params"]:
+            g = p.grad
+            if g is None:
+                continue
+            a = p._array
+            if type(g) is Tensor and type(a) is np.ndarray:
+                ga = g._array
+                if type(ga) is np.ndarray and ga.shape == a.shape and ga.dtype is a.dtype:
+                    state = state_of[p]
+                    if not state:
+                        self._init_state(state, p, hp)
+                    jobs.append((a, ga, state["exp_avg"]._array, state["exp_avg_sq"]._array,
+                                 state["max_exp_avg_sq"]._array if amsgrad else None,
+                                 self._step_tensor(state)))
+                    sizes.append(a.size)
+                    p._vc[0] += 1  # the parameter changes in place (below)
+                    continue
+            rest.append((p, g))
+        if jobs:
+            self._update_jobs(jobs, sizes, hp)
+        for p, g in rest:
+            self._step_param(p, g, group, hp)
+        return None
+
+    def _update_jobs(self, jobs, sizes, hp):
+        """Adam's update of the gathered ``(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq,
+        step)`` arrays; a parameter past ``_SPLIT_MIN`` values is split on its own."""
+        lr, wd, eps = hp["lr"], hp["weight_decay"], hp["eps"]
+        beta1, beta2 = hp["betas"]
+        negate = hp["maximize"]
+        l2 = wd != 0 and not hp["decoupled_weight_decay"]
+        consts = {}  # per step count: (sqrt(1 - beta2**t), lr / (1 - beta1**t))
+        for step in {job[5] for job in jobs}:
+            consts[step] = (math.sqrt(1 - beta2 ** step), _step_size(hp, lr, beta1, step))
+        scratch = self._scratch
+        big = _optimizer._SPLIT_MIN
+        if max(sizes) >= big:
+            small = []
+            for job, size in zip(jobs, sizes):
+                if size < big:
+                    small.append((job, size))
+                    continue
+                p = job[0]
+                split_update(_adam_part, (*job[:5], scratch(p, 0), scratch(p, 1) if l2
+                                          else None),
+                             (lr, wd, eps, beta1, beta2, negate, l2, *consts[job[5]]))
+            jobs, sizes = [j for j, _ in small], [s for _, s in small]
+
+        def kernel(job, part):
+            p, g, m, v, vmax, step = job
+            _adam_part(np, p, g, m, v, vmax, scratch(p, 2 * part),
+                       scratch(p, 2 * part + 1) if l2 else None, lr, wd, eps, beta1, beta2,
+                       negate, l2, *consts[step])
+
+        if jobs:
+            run_jobs(kernel, jobs, sizes)
 
     def _init_state(self, state, param, group):
         moments_init(state, param)
