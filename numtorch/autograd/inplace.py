@@ -22,6 +22,16 @@ def apply_inplace(self, fn, *args, **kwargs):
     """Run ``fn(self, *args, **kwargs)`` and store its result in ``self``; return ``self``."""
     if _TRACE[0] is not None and _TRACE[0](self, fn, args, kwargs):
         return self
+    # torch refuses operands that overlap self's memory other than element for element, before
+    # any write; only views of self (its version counter) can, so others cost two tests
+    vc = self._vc
+    for v in args:
+        if isinstance(v, graph.Tensor) and v._vc is vc:
+            _refuse_overlap(self, fn, v)
+    if kwargs:
+        for v in kwargs.values():
+            if isinstance(v, graph.Tensor) and v._vc is vc:
+                _refuse_overlap(self, fn, v)
     if not (_state.enabled and (self.requires_grad or _any_requires(args)
                                 or _detached_view_of_graph(self))):
         if fn in (_UFUNCS or _register_ufuncs()) and _ufunc_in_place(self, fn, args, kwargs):
@@ -48,6 +58,33 @@ def apply_inplace(self, fn, *args, **kwargs):
         graph.rename_node(out, keeper)
     _rebase(self, out)
     return self
+
+
+def _refuse_overlap(self, fn, other):
+    """torch's refusal of an in-place op reading an operand whose memory overlaps self's other
+    than element for element (``h += h.t()``, ``x[1:] += x[:-1]``); ``other`` is a view of
+    self's memory (the same version counter).
+
+    Note: tensors sharing memory with self under another version counter (``x.data``, two
+    ``from_numpy`` of one array) are not judged: numtorch computes those as if cloned.
+    """
+    dst, src = self._array, other._array
+    if src is not dst and type(dst) is np.ndarray and \
+            fn not in (_UNCHECKED or _register_unchecked()):
+        from ..ops.inplace_writes import check_partial_overlap
+
+        check_partial_overlap(dst, src)
+
+
+_UNCHECKED = set()  # in-place ops torch lets read memory they write (matrix products, ...)
+
+
+def _register_unchecked():
+    from .. import ops
+
+    _UNCHECKED.update({ops.addmm, ops.addbmm, ops.baddbmm, ops.addmv, ops.masked_scatter,
+                       ops.ldexp})
+    return _UNCHECKED
 
 
 _RESULT_KEEPERS = {}  # in-place ops whose torch form saves its result: op -> torch's node name

@@ -92,7 +92,7 @@ def _is_float(x):
     return isinstance(x, (float, complex))
 
 
-def _out(result, out, name=None, exact=False, castable=None):
+def _out(result, out, name=None, exact=False, castable=None, over=()):
     """Honour torch's ``out=`` argument: write ``result`` into ``out`` (resized if empty).
 
     ``result`` may be a tuple (or return type) of tensors with ``out`` a sequence of as many;
@@ -104,6 +104,8 @@ def _out(result, out, name=None, exact=False, castable=None):
     with ``{want}`` and ``{got}`` for the dtypes' display names (``{want_c}``/``{got_c}``
     for their C++ names). ``castable``: the op's name in torch's "Expected result to be safely
     castable" error for an ``out`` of a lower dtype category (those ops cast otherwise).
+    ``over``: the op's operands, refused (as torch's elementwise kernels refuse them) when
+    their memory overlaps ``out``'s other than element for element.
     """
     if out is None:
         return result
@@ -112,7 +114,20 @@ def _out(result, out, name=None, exact=False, castable=None):
 
         kind = return_types.out_variant(type(result))
         return kind(tuple(_write_out(r, o, name, exact) for r, o in zip(result, out)))
+    if over and type(out._array) is np.ndarray:
+        refuse_out_overlap(out, over)
     return _write_out(result, out, name, exact, castable)
+
+
+def refuse_out_overlap(out, operands):
+    """torch's refusal of ``out=`` sharing memory with an operand in another layout (only
+    views of ``out``, which share its version counter, reach the geometry test)."""
+    dst, vc = out._array, out._vc
+    for v in operands:
+        if isinstance(v, Tensor) and v._vc is vc and v._array is not dst:
+            from .inplace_writes import check_partial_overlap
+
+            check_partial_overlap(dst, v._array)
 
 
 def _write_out(result, out, name, exact=False, castable=None):
@@ -172,7 +187,7 @@ def _unary(cls, name, summary):
             if input._array.__class__ is SparseCOO and out is None and name in ZERO_PRESERVING:
                 return map_values(input, name)
         r = cls.apply(input)
-        return r if out is None else _out(r, out, name, exact)
+        return r if out is None else _out(r, out, name, exact, over=(input,))
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = (f"{summary}\n\n    Args:\n        input (Tensor): the input.\n"

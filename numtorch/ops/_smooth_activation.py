@@ -723,7 +723,7 @@ def sigmoid(input, *, out=None):
         from .._quantized_ops_float import quantized_dispatch  # torch's quantized sigmoid
 
         return quantized_dispatch("sigmoid", input)
-    return _out(Sigmoid.apply(input), out, "sigmoid")
+    return _out(Sigmoid.apply(input), out, "sigmoid", over=(input,))
 
 
 def silu(input):

@@ -289,7 +289,7 @@ def _compare(cls, name, symbol):
             from .._quantized_ops_float import compare
 
             return _out(compare(name, input, other), out, name)
-        return _out(cls.apply(input, other), out, name)
+        return _out(cls.apply(input, other), out, name, over=(input, other))
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = (f"Return ``input {symbol} other`` elementwise as a bool tensor.\n\n"
@@ -441,7 +441,7 @@ def maximum(input, other, *, out=None):
     """
     _check_tensor("maximum", input)
     _check_tensor("maximum", other, "other", 2)
-    return _out(Maximum.apply(input, other), out, "maximum")
+    return _out(Maximum.apply(input, other), out, "maximum", over=(input, other))
 
 
 def minimum(input, other, *, out=None):
@@ -453,7 +453,7 @@ def minimum(input, other, *, out=None):
     """
     _check_tensor("minimum", input)
     _check_tensor("minimum", other, "other", 2)
-    return _out(Minimum.apply(input, other), out, "minimum")
+    return _out(Minimum.apply(input, other), out, "minimum", over=(input, other))
 
 
 def fmax(input, other, *, out=None):
@@ -465,7 +465,7 @@ def fmax(input, other, *, out=None):
     """
     _check_tensor("fmax", input)
     _check_tensor("fmax", other, "other", 2)
-    return _out(Fmax.apply(input, other), out, "fmax")
+    return _out(Fmax.apply(input, other), out, "fmax", over=(input, other))
 
 
 def fmin(input, other, *, out=None):
@@ -477,7 +477,7 @@ def fmin(input, other, *, out=None):
     """
     _check_tensor("fmin", input)
     _check_tensor("fmin", other, "other", 2)
-    return _out(Fmin.apply(input, other), out, "fmin")
+    return _out(Fmin.apply(input, other), out, "fmin", over=(input, other))
 
 
 def where(condition, input=None, other=None, *, out=None):
@@ -528,7 +528,8 @@ def where(condition, input=None, other=None, *, out=None):
     r = Where.apply(condition, a, b)
     if out is None:
         return r
-    return _out(r, out, "where", "Expected out type to be {want} but got {got}")
+    return _out(r, out, "where", "Expected out type to be {want} but got {got}",
+                over=(condition, input, other))
 
 
 def _scalar_as(dt, value):

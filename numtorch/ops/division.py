@@ -230,11 +230,11 @@ def div(input, other, *, rounding_mode=None, out=None):
         _check_number_or_tensor("div", other)
     if rounding_mode is None:
         r = Div.apply(input, other)
-        return r if out is None else _out(r, out, "div")
+        return r if out is None else _out(r, out, "div", over=(input, other))
     if rounding_mode == "floor":
-        return _out(DivFloor.apply(input, other), out, "div")
+        return _out(DivFloor.apply(input, other), out, "div", over=(input, other))
     if rounding_mode == "trunc":
-        return _out(DivTrunc.apply(input, other), out, "div")
+        return _out(DivTrunc.apply(input, other), out, "div", over=(input, other))
     raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
                        f"found '{rounding_mode}'")
 
@@ -270,7 +270,7 @@ def remainder(input, other, *, out=None):
         tensor([1, 1])
     """
     _check_number_or_tensor("remainder", other)
-    return _out(Remainder.apply(input, other), out, "remainder")
+    return _out(Remainder.apply(input, other), out, "remainder", over=(input, other))
 
 
 def fmod(input, other, *, out=None):
@@ -282,4 +282,4 @@ def fmod(input, other, *, out=None):
     """
     _check_tensor("fmod", input)
     _check_number_or_tensor("fmod", other)
-    return _out(Fmod.apply(input, other), out, "fmod")
+    return _out(Fmod.apply(input, other), out, "fmod", over=(input, other))

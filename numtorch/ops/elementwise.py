@@ -317,9 +317,9 @@ def add(input, other, *, alpha=1, out=None):
         _check_number_or_tensor("add", other)
     if alpha != 1 or alpha is True:
         alpha = _check_alpha("add", input, other, alpha)
-        return _out(Add.apply(input, other, alpha=alpha), out, "add")
+        return _out(Add.apply(input, other, alpha=alpha), out, "add", over=(input, other))
     r = Add.apply(input, other)
-    return r if out is None else _out(r, out, "add")
+    return r if out is None else _out(r, out, "add", over=(input, other))
 
 
 def _bool_operand(x):
@@ -366,9 +366,9 @@ def sub(input, other, *, alpha=1, out=None):
         raise _bool_sub_error(bool_a and bool_b)
     if alpha != 1:
         alpha = _check_alpha("sub", input, other, alpha)
-        return _out(Sub.apply(input, other, alpha=alpha), out, "sub")
+        return _out(Sub.apply(input, other, alpha=alpha), out, "sub", over=(input, other))
     r = Sub.apply(input, other)
-    return r if out is None else _out(r, out, "sub")
+    return r if out is None else _out(r, out, "sub", over=(input, other))
 
 
 subtract = sub
@@ -400,7 +400,7 @@ def mul(input, other, *, out=None):
     if not isinstance(other, Tensor):
         _check_number_or_tensor("mul", other)
     r = Mul.apply(input, other)
-    return r if out is None else _out(r, out, "mul")
+    return r if out is None else _out(r, out, "mul", over=(input, other))
 
 
 multiply = mul
@@ -424,7 +424,7 @@ def pow(input, exponent, *, out=None):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         _check_number_or_tensor("pow", input, "self", 1)
         _check_tensor("pow", exponent, "exponent", 2)
-        return _out(Pow.apply(input, exponent), out, "pow")
+        return _out(Pow.apply(input, exponent), out, "pow", over=(input, exponent))
     cls = exponent.__class__
     if cls is not int and cls is not float and isinstance(exponent, np.generic):
         # torch treats NumPy scalars as Python numbers (NumPy bools as floats)
@@ -441,10 +441,10 @@ def pow(input, exponent, *, out=None):  # noqa: A001 - torch's name
             if input._array.__class__ is SparseCOO and out is None:
                 return input.pow(exponent)  # the stored values raised
             x = input if input.dtype is dt else input.to(dt)
-            return _out(PowScalar.apply(x, exponent=exponent), out, "pow")
+            return _out(PowScalar.apply(x, exponent=exponent), out, "pow", over=(input,))
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     _check_number_or_tensor("pow", exponent, "exponent")
-    return _out(Pow.apply(input, exponent), out, "pow")
+    return _out(Pow.apply(input, exponent), out, "pow", over=(input, exponent))
 
 
 def atan2(input, other, *, out=None):
@@ -456,7 +456,7 @@ def atan2(input, other, *, out=None):
     """
     _check_tensor("atan2", input)
     _check_tensor("atan2", other, "other", 2)
-    return _out(Atan2.apply(input, other), out, "atan2")
+    return _out(Atan2.apply(input, other), out, "atan2", over=(input, other))
 
 
 arctan2 = atan2
@@ -508,8 +508,10 @@ def lerp(input, end, weight, *, out=None):
     if isinstance(weight, Tensor) and weight.dtype is not input.dtype:
         weight = weight.to(input.dtype)  # a 0-d weight may differ; torch computes in input's
     if isinstance(weight, Tensor):
-        return _out(Lerp.apply(input, end, weight, node_name="LerpBackward1"), out, "lerp")
-    return _out(Lerp.apply(input, end, weight=weight, node_name="LerpBackward0"), out, "lerp")
+        return _out(Lerp.apply(input, end, weight, node_name="LerpBackward1"), out, "lerp",
+                    over=(input, end, weight))
+    return _out(Lerp.apply(input, end, weight=weight, node_name="LerpBackward0"), out, "lerp",
+                over=(input, end))
 
 
 def _int_value(value, *tensors):
@@ -536,7 +538,8 @@ def addcmul(input, tensor1, tensor2, *, value=1, out=None):
         value = _scalar_in(value, _accumulate_type(input, tensor1, tensor2))
     prod = mul(tensor1, tensor2)
     r = rename_node(add(input, prod if value == 1 else mul(prod, value)), "AddcmulBackward0")
-    return _out(pointwise_layout_result(r, input, tensor1, tensor2), out, "addcmul")
+    return _out(pointwise_layout_result(r, input, tensor1, tensor2), out, "addcmul",
+                over=(input, tensor1, tensor2))
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
@@ -563,7 +566,8 @@ def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
         value = _scalar_in(value, _accumulate_type(input, tensor1, tensor2))
     q = div(tensor1, tensor2)
     r = rename_node(add(input, q if value == 1 else mul(q, value)), "AddcdivBackward0")
-    return _out(pointwise_layout_result(r, input, tensor1, tensor2), out, "addcdiv")
+    return _out(pointwise_layout_result(r, input, tensor1, tensor2), out, "addcdiv",
+                over=(input, tensor1, tensor2))
 
 
 def _accumulate_type(*tensors):

@@ -244,7 +244,7 @@ def copysign(input, other, *, out=None):
     r = Copysign.apply(input, other)
     if not isinstance(other, Tensor):  # torch's node of the Scalar overload
         rename_node(r, "CopysignBackward1")
-    return _out(r, out, "copysign")
+    return _out(r, out, "copysign", over=(input, other))
 
 
 def signbit(input, *, out=None):
@@ -313,7 +313,7 @@ def nextafter(input, other, *, out=None):
     """
     _check_tensor("nextafter", input)
     _check_tensor("nextafter", other, "other", 2)
-    return _out(Nextafter.apply(input, other), out, "nextafter")
+    return _out(Nextafter.apply(input, other), out, "nextafter", over=(input, other))
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
@@ -357,7 +357,7 @@ def hypot(input, other, *, out=None):
         tensor([ 5., 13.])
     """
     _float_pair("hypot", input, other)
-    return _out(Hypot.apply(input, other), out, "hypot")
+    return _out(Hypot.apply(input, other), out, "hypot", over=(input, other))
 
 
 def logaddexp(input, other, *, out=None):

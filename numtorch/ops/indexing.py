@@ -665,7 +665,8 @@ def index_select(input, dim, index, *, out=None):
     """Select entries along ``dim`` at the 1-D (or 0-D) ``index`` (a copy)."""
     if out is not None:
         return _out(index_select(input, dim, index), out,
-                    exact="index_select(): self and result must have the same scalar type")
+                    exact="index_select(): self and result must have the same scalar type",
+                    over=(input,))
     if not isinstance(index, Tensor):
         raise TypeError(f"index_select(): argument 'index' (position 2) must be Tensor, not "
                         f"{type(index).__name__}")

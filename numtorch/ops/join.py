@@ -204,7 +204,7 @@ def cat(tensors, dim=0, *, out=None, _fn="cat"):
         raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
                         f"{_dtype._TYPE_DISPLAY[out.dtype.name]}")
     r = Cat.apply(*tensors, dim=d)
-    return _out(r, out)
+    return _out(r, out, over=tuple(tensors))
 
 
 def _one_dtype(tensors):

@@ -620,7 +620,7 @@ def _scan(op, fn, input, dim, dtype, out):
         r = input.to(_dtype._FROM_NP[dt]) if dt is not None else input.clone()
     else:
         r = op.apply(input, dim=d, dtype=dt)
-    return _out(r, out)
+    return _out(r, out, over=(input,))
 
 
 def cumsum(input, dim, *, dtype=None, out=None):
