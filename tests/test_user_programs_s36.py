@@ -95,3 +95,15 @@ def test_sparse_leaf_product_gradient(name, late):
 ])
 def test_histc_bincount_argument_errors(call):
     _same(lambda L: lambda: call(L))
+
+
+# -- complex abs: the gradient is grad * sgn(z), torch's MulBackward0 under create_graph -----
+def test_complex_abs_double_backward():
+    def run(L):
+        z = L.tensor([3 + 4j, 0j, -1 + 0.5j, 2j], requires_grad=True)
+        g, = L.autograd.grad((z.abs() * L.tensor([1., 2., 3., 4.])).sum(), z, create_graph=True)
+        h, = L.autograd.grad((g * L.tensor([1 + 2j, 1, 2 - 1j, 0.5j])).real.sum(), z,
+                             create_graph=True)
+        return (g.grad_fn.name(), h.grad_fn.name(), L.view_as_real(g).round(decimals=4).tolist(),
+                (L.view_as_real(h).round(decimals=3) + 0.0).tolist())
+    assert run(numtorch) == run(torch)

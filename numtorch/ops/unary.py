@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import _dtype
 from .._sparse import SparseCOO, map_values
-from ..autograd.graph import Op
+from ..autograd.graph import Op, rename_node
 from ..backend import _keep_dtype as keep_dtype
 from ..backend import helpers_for
 from ._accumulate import is_half
@@ -60,17 +60,13 @@ class Abs(Op):
         if x.dtype.kind == "b":
             raise _not_implemented("abs_cpu", x.dtype)
         self.save_inputs(x)
-        return self.save_output(self.xp.abs(x)) if x.dtype.kind == "c" else self.xp.abs(x)
+        return self.xp.abs(x)
 
     def backward(self, grad):
         x = self.saved_inputs()
         if x._array.dtype.kind != "c":
             return grad * sign(x)
-        # from the real and imaginary parts, so that double backward is right too
-        r = self.saved_output()
-        zero = r == 0
-        g = grad / where(zero, 1.0, r)
-        return where(zero, 0.0, Complex.apply(g * real(x), g * imag(x)))
+        return grad * sgn(x)  # sgn's own backward keeps double backward right
 
 
 class Exp(Op):
@@ -533,7 +529,7 @@ class Sgn(Sign):
         zero = r == 0
         rs = where(zero, 1.0, r)
         c = (real(grad) * b - imag(grad) * a) / (rs * rs * rs)
-        return where(zero, 0.0, Complex.apply(b * c, -a * c))
+        return rename_node(where(zero, 0.0, Complex.apply(b * c, -a * c)), "MaskedFillBackward0")
 
 
 class _Rounding(_ZeroGrad):
