@@ -36,8 +36,8 @@ def _untie_named_tensors_map(module, parameters_and_buffers):
 def _check_strict(module, names):
     expected = [n for n, _ in module.named_parameters(remove_duplicate=False)] + \
         [n for n, _ in module.named_buffers(remove_duplicate=False)]
-    unexpected = [n for n in names if n not in expected]
-    missing = [n for n in expected if n not in names]
+    unexpected = sorted(n for n in names if n not in expected)  # torch lists both sorted
+    missing = sorted(n for n in expected if n not in names)
     if unexpected or missing:
         lines = []
         if unexpected:
