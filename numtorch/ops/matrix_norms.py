@@ -24,6 +24,23 @@ def _svdvals(A):
     return svd_parts(A, False, False)[1]
 
 
+def _check_norm_dtype(have, want):
+    """torch's rules for vector_norm's ``dtype=``: floating, complex exactly for complex
+    inputs, and never narrower than the input's."""
+    name = _dtype._TYPE_DISPLAY
+    if want._category < _dtype._FLOAT:
+        raise RuntimeError(f"linalg.vector_norm: dtype should be floating point or complex, "
+                           f"but got {name[want.name]}")
+    if have.is_complex != want.is_complex:
+        kind = "complex for complex" if have.is_complex else "real for real"
+        raise RuntimeError(f"linalg.vector_norm: dtype should be {kind} inputs, but got "
+                           f"{name[want.name]}")
+    if _dtype.promote_types(have, want) is not want:
+        raise RuntimeError(f"linalg.vector_norm: the dtype of the input ({name[have.name]}) "
+                           f"should be convertible without narrowing to the specified dtype "
+                           f"({name[want.name]})")
+
+
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     """Vector ``ord``-norm over ``dim`` (all elements when None).
 
@@ -44,14 +61,12 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     if isinstance(ord, str) or not isinstance(ord, numbers.Number):
         raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, not "
                         f"{type(ord).__name__}")
-    if dtype is not None:
-        dtype = _dtype.as_dtype(dtype)
-        if dtype._category < _dtype._FLOAT:
-            raise RuntimeError(f"linalg.vector_norm: dtype should be floating point or complex, "
-                               f"but got {_dtype._TYPE_DISPLAY[dtype.name]}")
     if x.dtype._category < _dtype._FLOAT:
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {disp(x)}")
+    if dtype is not None:
+        dtype = _dtype.as_dtype(dtype)
+        _check_norm_dtype(x.dtype, dtype)
     if dtype is not None and dtype is not x.dtype:
         x = x.to(dtype)
     ndim = x._array.ndim

@@ -579,15 +579,15 @@ def aminmax(input, *, dim=None, keepdim=False, out=None):
 
 def _arg(fn, input, dim, keepdim, out):
     check_keepdim(fn, keepdim)
+    if dim is not None and (isinstance(dim, bool) or not hasattr(dim, "__index__")):
+        raise TypeError(f"{fn}(): argument 'dim' (position 2) must be int, not "
+                        f"{type(dim).__name__}")
     refuse_dtype(input, "cb", message=fn + "(): does not support {} input")
     shape = input._array.shape
     if dim is None:
         _nonempty(fn, shape, (), True, any_error=IndexError)
         d = None
     else:
-        if isinstance(dim, bool) or not hasattr(dim, "__index__"):
-            raise TypeError(f"{fn}(): argument 'dim' (position 2) must be int, not "
-                            f"{type(dim).__name__}")
         d = canonical_dim(dim, len(shape))
         _nonempty(fn, shape, (d,) if shape else (), False)
     return _out(ArgReduce.apply(input, dim=d, keepdim=keepdim, fn=fn), out, exact=True)

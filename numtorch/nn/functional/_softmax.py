@@ -73,7 +73,8 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
         dim = _softmax_dim("softmin", input.dim(), _stacklevel)
     if dtype is None:
         return softmax(-input, dim)
-    return softmax(-input.to(_dtype.as_dtype(dtype)), dim)
+    # negated before the cast, as torch's: a bool input is refused even with a float dtype
+    return softmax((-input).to(_dtype.as_dtype(dtype)), dim)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
