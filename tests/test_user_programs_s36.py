@@ -107,3 +107,15 @@ def test_complex_abs_double_backward():
         return (g.grad_fn.name(), h.grad_fn.name(), L.view_as_real(g).round(decimals=4).tolist(),
                 (L.view_as_real(h).round(decimals=3) + 0.0).tolist())
     assert run(numtorch) == run(torch)
+
+
+# -- embedding with max_norm: the renorm runs first, with its own checks and double scale -----
+@pytest.mark.parametrize("idx", [[7, -9], [9, 7], [2, 7, -6], [[1], [8]], [-1], [-5], [4], [0, 3],
+                                 [1.], [0, 0, 2]])
+@pytest.mark.parametrize("max_norm", [None, 1.0, 20.0])
+def test_embedding_max_norm_order(idx, max_norm):
+    def run(L):
+        w = L.arange(15.).reshape(5, 3)
+        out = _outcome(lambda: L.nn.functional.embedding(L.tensor(idx), w, max_norm=max_norm))
+        return out, w.tolist()
+    assert run(numtorch) == run(torch)

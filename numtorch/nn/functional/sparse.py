@@ -26,13 +26,13 @@ def _index_type_name(t):
     return f"torch.{t.dtype._legacy}"
 
 
-def _check_indices(fn, input, arg="indices"):
+def _check_indices(fn, input, arg="indices", position=1):
     if not isinstance(input, Tensor):
         raise TypeError(f"{fn}(): argument '{arg}' (position 2) must be Tensor, not "
                         f"{type(input).__name__}")
     if input.dtype.name not in _INDEX_TYPES:
-        raise RuntimeError(f"Expected tensor for argument #1 '{arg}' to have one of the "
-                           f"following scalar types: Long, Int; but got "
+        raise RuntimeError(f"Expected tensor for argument #{position} '{arg}' to have one of "
+                           f"the following scalar types: Long, Int; but got "
                            f"{_index_type_name(input)} instead (while checking arguments for "
                            f"{fn})")
 
@@ -43,16 +43,24 @@ def _renorm_rows(weight, idx, max_norm, norm_type):
     rows = xp.unique(idx.reshape(-1))
     if rows.size == 0:
         return
-    with no_grad():
-        w = weight.detach()
-        sel = w[_make(rows)]
-        norms = sel.norm(norm_type, 1)._array
-        big = norms > max_norm
-        if not bool(big.any()):
-            return
-        # torch's rule: scale by max_norm / (norm + 1e-7), only rows above max_norm
-        scale = xp.where(big, max_norm / (norms + 1e-7), 1.0).astype(sel._array.dtype)
-        w[_make(rows)] = sel * _make(scale[:, None])
+    n = weight.shape[0]
+    bad = rows[(rows < -n) | (rows >= n)]
+    # torch renorms the sorted rows one by one: those before the first bad one are done
+    good = rows if not bad.size else rows[rows < bad[0]]
+    if good.size:
+        with no_grad():
+            w = weight.detach()
+            sel = w[_make(good)]
+            norms = sel.norm(norm_type, 1)._array
+            big = norms > max_norm
+            if bool(big.any()):
+                # torch's rule: scale by max_norm / (norm + 1e-7) (in double), only rows
+                # above max_norm
+                scale = xp.where(big, max_norm / (norms.astype(xp.float64) + 1e-7), 1.0)
+                w[_make(good)] = sel * _make(scale[:, None].astype(sel._array.dtype))
+    if bad.size:
+        raise IndexError(f"select(): index {int(bad[0])} out of range for tensor of size "
+                         f"{list(weight.shape)} at dimension 0")
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
@@ -87,6 +95,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         ``scale_grad_by_freq`` the second derivative includes the frequency scaling (torch's
         leaves it out).
     """
+    if max_norm is not None:  # torch renorms first, so that op's checks come first
+        _check_indices("embedding_renorm_", input, position=2)
     _check_indices("embedding", input)
     if weight.ndim != 2:
         raise RuntimeError("'weight' must be 2-D")
@@ -99,10 +109,10 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     else:
         padding_idx = -1
     idx = input._array
-    if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= n):
-        raise IndexError("index out of range in self")
     if max_norm is not None:
         _renorm_rows(weight, idx, max_norm, norm_type)
+    if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= n):
+        raise IndexError("index out of range in self")
     return embedding_rows(weight, input, padding_idx, scale_grad_by_freq,
                           _sparse_grad(weight, sparse))
 
