@@ -157,16 +157,65 @@ def restore_state(t, state):
     return t
 
 
+def _int_sequence(v):
+    """Whether torch's argument parser takes ``v`` for a ``tuple of ints`` (it looks at the
+    first element only; the others fail later, when unpacked)."""
+    return isinstance(v, (tuple, list)) and (not v or _is_int(v[0]))
+
+
+def _contiguous_strides(size):
+    strides, step = [], 1
+    for n in reversed(size):
+        strides.append(step)
+        step *= n if _is_int(n) else 1
+    return strides[::-1]
+
+
+_SET_SIGNATURES = (" * ()\n * (torch.Storage source)\n * (torch.Storage source, int storage_offset, "
+                   "tuple of ints size, tuple of ints stride = None)\n{why} * (Tensor source)\n"
+                   " * (Tensor source, int storage_offset, tuple of ints size, tuple of ints "
+                   "stride = None)\n{why}")
+
+
+def _set_arguments_error(size, stride, offset):
+    """torch's TypeError for a rebuilt tensor's geometry its ``set_`` cannot take: the
+    argument parser's text when no signature matches, else the first element of ``size`` or
+    ``stride`` that is no int."""
+    if _is_int(offset) and _int_sequence(size) and (stride is None or _int_sequence(stride)):
+        for name, seq in (("size", size), ("stride", stride or ())):
+            for i, v in enumerate(seq):
+                if not _is_int(v):
+                    return (f"set_(): argument '{name}' failed to unpack the object at pos "
+                            f"{i + 1} with error \"type must be tuple of ints,but got "
+                            f"{type(v).__name__}\"")
+    args = (offset, size, stride)
+    got = ", ".join(["torch.storage.UntypedStorage"] + [type(v).__name__ for v in args])
+    marked = ", ".join(["!torch.storage.UntypedStorage!"] + [_marked(v) for v in args])
+    why = f"      didn't match because some of the arguments have invalid types: ({marked})\n"
+    return (f"set_() received an invalid combination of arguments - got ({got}), but expected "
+            f"one of:\n" + _SET_SIGNATURES.format(why=why))
+
+
+def _marked(v):
+    """An argument as torch's parser describes it, between ``!`` when it does not fit."""
+    if _is_int(v):
+        return "int"
+    if isinstance(v, (tuple, list)):
+        names = ", ".join(type(x).__name__ for x in v)
+        if isinstance(v, tuple):
+            return f"!tuple of ({names}{',' if len(v) == 1 else ''})!"
+        return f"!list of [{names}]!"
+    return f"!{type(v).__name__}!"
+
+
 def _check_geometry(size, stride, offset, numel_available, itemsize):
     """Check a tensor's size/stride/offset from the file against its storage (Python ints)."""
-    if not isinstance(size, (tuple, list)) or not isinstance(stride, (tuple, list)):
-        raise load_error(RuntimeError, f"load: tensor size and stride must be sequences, got "
-                                       f"{type(size).__name__} and {type(stride).__name__}")
-    values = (*size, *stride, offset)
-    if not all(type(v) is int for v in values) and not all(_is_int(v) for v in values):
-        raise load_error(RuntimeError, f"load: tensor size {list(size)!r:.200}, stride "
-                                       f"{list(stride)!r:.200} and offset {offset!r} must be "
-                                       f"integers")
+    if stride is None:  # torch's set_ takes no stride as the contiguous one
+        stride = _contiguous_strides(size) if _int_sequence(size) else None
+    values = (*size, *stride, offset) if _int_sequence(size) and _int_sequence(stride) else ()
+    if not values or not all(type(v) is int for v in values) and \
+            not all(_is_int(v) for v in values):
+        raise load_error(TypeError, _set_arguments_error(size, stride, offset))
     shape, strides, offset = [int(s) for s in size], [int(s) for s in stride], int(offset)
     if len(shape) != len(strides):
         raise load_error(RuntimeError, f"load: tensor size {shape} and stride {strides} "
