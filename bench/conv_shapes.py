@@ -68,6 +68,16 @@ SHAPES = [
     ("dcgan convT 4x4/2 128>64", 2, 16, 128, 16, 64, 4, 2, 1, 1, True),
     ("conv1d k3 64", 1, 32, 64, 256, 64, 3, 1, 1, 1, False),
     ("conv3d 3x3x3 16>32", 3, 4, 16, 16, 32, 3, 1, 1, 1, False),
+    # fast_neural_style's TransformerNet on a 1080x1080 image (reflection-padded beforehand,
+    # so the convs themselves are unpadded): few output channels under a large kernel
+    ("fns conv1 9x9 3>32", 2, 1, 3, 1088, 32, 9, 1, 0, 1, False),
+    ("fns conv2 3x3/2 32>64", 2, 1, 32, 1082, 64, 3, 2, 0, 1, False),
+    ("fns conv3 3x3/2 64>128", 2, 1, 64, 542, 128, 3, 2, 0, 1, False),
+    ("fns res 3x3 128", 2, 1, 128, 272, 128, 3, 1, 0, 1, False),
+    ("fns deconv1 3x3 128>64", 2, 1, 128, 542, 64, 3, 1, 0, 1, False),
+    ("fns deconv2 3x3 64>32", 2, 1, 64, 1082, 32, 3, 1, 0, 1, False),
+    ("fns deconv3 9x9 32>3", 2, 1, 32, 1088, 3, 9, 1, 0, 1, False),
+    ("fns train 9x9 32>3", 2, 4, 32, 264, 3, 9, 1, 0, 1, False),
 ]
 
 

@@ -38,6 +38,10 @@ Kernel paths, chosen per shape by measurement (``bench/conv_shapes.py``); each i
 * 3x3 stride-1 single-group convolutions with many channels: Winograd F(2x2, 3x3) for the
   forward (so also the stride-1 input gradient) and the weight gradient (``conv_winograd``;
   ``forward-winograd``, ``weight-winograd``);
+* 2-d stride-1 single-group convolutions with few filters against many input channels under
+  a kernel of 9+ taps (fast_neural_style's 32 -> 3 9x9 output layer): one GEMM row per
+  (filter, tap) and shifted adds instead of im2col, and the weight gradient from columns of
+  the output gradient (``conv_taps``; ``forward-taps``, ``weight-taps``);
 * depthwise stride 1 (one filter per channel): flat padded planes, one contiguous slice per
   kernel tap (``conv_depthwise``; ``forward-depthwise``, ``weight-depthwise``);
 * 2-d stride 1 with few channels per group over rows of at least ``_FLAT_MIN_WIDTH``: im2col
@@ -50,6 +54,10 @@ Kernel paths, chosen per shape by measurement (``bench/conv_shapes.py``); each i
 * everything else: im2col and GEMM in blocks (``forward-im2col``, ``weight-im2col``), the
   columns of strided 2-d convolutions with long output rows copied from phase planes
   (``conv_phases``; ``columns-phases``).
+
+A single sample too large for one block (a 1080x1080 image) is cut into bands of output rows
+(``_band``; Winograd: bands of tile rows), so that no path materialises a whole image's
+columns or transformed tiles (up to 12 GB for fast_neural_style's 32 -> 3 9x9 layer).
 
 Device (CuPy) arrays skip all of the above: ``conv_device`` runs one im2col copy and one GEMM
 per pass (``forward-device``, ``weight-device``, ``input-as-conv``, ``input-device-col2im``).
@@ -66,6 +74,7 @@ from . import conv_depthwise as _depthwise
 from . import conv_device as _device
 from . import conv_phases as _phases
 from . import conv_samples as _batch_split
+from . import conv_taps as _taps
 from . import conv_winograd as _winograd
 
 __all__ = []
@@ -135,7 +144,8 @@ def _cols_view(xp, x, kernel, stride, padding, dilation, out=None):
 
 def _im2col(xp, x, kernel, stride, padding, dilation, out=None):
     """``(block, out)``: ``block(i, m)`` is the contiguous im2col columns
-    ``(C * prod(kernel), m * prod(out))`` of samples ``i:i+m``. Strided 2-d convolutions copy
+    ``(C * prod(kernel), m * prod(out))`` of samples ``i:i+m``; ``block(i, 1, (r0, r1))`` those
+    of output rows ``r0:r1`` (first spatial dim) of sample ``i``. Strided 2-d convolutions copy
     them from the input's phase planes (``conv_phases``: whole output rows per copy; the
     ResNet-18 stem's columns 2.6 -> 1.0 ms per sample block), the others from a strided view
     of the padded input."""
@@ -147,8 +157,9 @@ def _im2col(xp, x, kernel, stride, padding, dilation, out=None):
     view, out = _cols_view(xp, x, kernel, stride, padding, dilation, out)
     nd = len(kernel)
 
-    def block(i, m):
-        return _copy(xp, view[(slice(None),) * (1 + nd) + (slice(i, i + m),)])
+    def block(i, m, rows=None):
+        band = () if rows is None else (slice(*rows),)
+        return _copy(xp, view[(slice(None),) * (1 + nd) + (slice(i, i + m),) + band])
 
     return block, out
 
@@ -171,6 +182,19 @@ def _chunk(n, per_sample, length):
     # but never so few output positions that the GEMM turns skinny (small late-stage maps)
     least = -(-_MIN_BLOCK_COLUMNS // max(length, 1))
     return max(1, min(n, max(budget // max(per_sample, 1), least)))
+
+
+def _band(step, per_position, out):
+    """Output rows per band of one sample's im2col columns, and the positions per row: all
+    rows unless blocks are single samples whose columns overflow ``_BLOCK_BYTES`` (a 1080x1080
+    image's 32 -> 64 3x3/2 conv: 340 MB of columns at once, banded 1 MB, no slower, and the
+    weight gradient of its 3 -> 32 9x9 input conv: 1.1 GB); a band has at least
+    ``_MIN_BLOCK_COLUMNS`` positions."""
+    rest = _prod(out[1:])
+    if step > 1 or not out:
+        return (out[0] if out else 1), rest
+    least = -(-_MIN_BLOCK_COLUMNS // max(rest, 1))
+    return max(1, _BLOCK_BYTES // max(per_position * rest, 1), least), rest
 
 
 def _threaded():
@@ -328,6 +352,9 @@ def _forward_paths(xp, x, w, b, stride, padding, dilation, groups, out, taps, re
         _note("forward-winograd")
         return _winograd.forward(xp, x, w, b, padding, out, taps, _given(res, x.dtype))
     res = _given(res, xp.result_type(x, w))
+    if _taps_apply(x, w.shape[0], w, stride, groups):
+        _note("forward-taps")
+        return _into(xp, _taps.forward(xp, x, w, b, padding, dilation, out), res)
     if _flat_applies(w, groups, stride, out):
         _note("forward-flat")
         return _flat_forward(xp, x, w, b, padding, dilation, groups, out, res)
@@ -344,8 +371,19 @@ def _forward_paths(xp, x, w, b, stride, padding, dilation, groups, out, taps, re
         res.reshape(n, o, length)
     step = _chunk(n, wm.shape[2] * groups * length * x.itemsize, length)
     bias = None if b is None else b.reshape(o, 1)
+    band, rest = _band(step, wm.shape[2] * groups * x.itemsize, out)
     for i in range(0, n, step):
         m = min(step, n - i)
+        if band < out[0]:
+            y4 = y[i].reshape(o, out[0], rest)
+            for r in range(0, out[0], band):
+                rows = min(band, out[0] - r)
+                cols = block(i, 1, (r, r + rows)).reshape(groups, -1, rows * rest)
+                _matmul(xp, wm, cols,
+                        out=y4[:, r:r + rows].reshape(groups, o // groups, rows * rest))
+            if bias is not None:
+                y[i] += bias
+            continue
         cols = block(i, m).reshape(groups, -1, m * length)
         if m == 1:
             _matmul(xp, wm, cols, out=y[i].reshape(groups, o // groups, length))
@@ -354,6 +392,16 @@ def _forward_paths(xp, x, w, b, stride, padding, dilation, groups, out, taps, re
         if bias is not None:
             y[i:i + m] += bias
     return y.reshape((n, o) + tuple(out)) if res is None else res
+
+
+def _taps_apply(x, o, other, stride, groups, kernel=None):
+    """Whether ``conv_taps`` computes this convolution (or its weight gradient, ``other``
+    being the output gradient): few filters against the input channels under a large
+    kernel, operands of one floating dtype."""
+    if kernel is None:
+        kernel = other.shape[2:]
+    return other.dtype == x.dtype and _taps.applies(
+        x.shape[1], o, tuple(kernel), stride, groups, x.dtype, x)
 
 
 def _flat_applies(w, groups, stride, out):
@@ -396,8 +444,20 @@ def _flat_forward(xp, x, w, b, padding, dilation, groups, out, res=None):
     y = xp.empty((n, o) + tuple(out), dtype=xp.result_type(x, w)) if res is None else res
     step = _chunk(n, wm.shape[2] * groups * length * x.itemsize, length)
     valid = (slice(None),) * 3 + tuple(slice(0, q) for q in out[1:])
+    # one sample's columns beyond the block: bands of output rows (a 1080x1080 image's 3 -> 32
+    # 9x9 conv: 1.1 GB of columns at once)
+    band = max(1, _BLOCK_BYTES // (wm.shape[2] * groups * plane_strides[0] * x.itemsize))
     for i in range(0, n, step):
         m = min(step, n - i)
+        if m == 1 and band < out[0]:
+            for r in range(0, out[0], band):
+                rows = min(band, out[0] - r)
+                cols = _copy(xp, view[(slice(None),) * (1 + nd) + (
+                    i, slice(r * plane_strides[0], (r + rows) * plane_strides[0]))])
+                grid = _matmul(xp, wm, cols.reshape(groups, -1, rows * plane_strides[0]))
+                _copy(xp, grid.reshape((o, 1, rows) + padded[1:])[valid].swapaxes(0, 1),
+                      y[i:i + 1, :, r:r + rows])
+            continue
         cols = _copy(xp, view[(slice(None),) * (1 + nd) + (slice(i, i + m),)])
         grid = _matmul(xp, wm, cols.reshape(groups, -1, m * length))
         _copy(xp, grid.reshape((o, m, out[0]) + padded[1:])[valid].swapaxes(0, 1), y[i:i + m])
@@ -433,6 +493,9 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
     if _winograd.applies_weight(x, gy, kernel, stride, dilation, groups):
         _note("weight-winograd")
         return _winograd.weight(xp, x, gy, padding)
+    if _taps_apply(x, o, gy, stride, groups, kernel):
+        _note("weight-taps")
+        return _taps.weight(xp, x, gy, kernel, padding, dilation)
     if _depthwise.applies(x.shape[1], o, groups, stride):
         _note("weight-depthwise")
         return _depthwise.weight(xp, x, gy, kernel, padding, dilation)
@@ -445,10 +508,24 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
     gy3 = gy.reshape(n, o, length)
     ck = x.shape[1] * _prod(kernel)
     step = _chunk(n, ck * length * x.itemsize, length)
-    direct = step >= n or ck * o // groups >= _DIRECT_WEIGHT_ELEMENTS
+    band, rest = _band(step, ck * x.itemsize, out)
+    # banded, each band's gy rows are a view: read in place (no copy into column layout)
+    direct = step >= n or ck * o // groups >= _DIRECT_WEIGHT_ELEMENTS or band < out[0]
     acc = None
     for i in range(0, n, step):
         m = min(step, n - i)
+        if band < out[0]:
+            g4 = gy3[i].reshape(groups, o // groups, out[0], rest)
+            for r in range(0, out[0], band):
+                rows = min(band, out[0] - r)
+                cols = block(i, 1, (r, r + rows)).reshape(groups, -1, rows * rest)
+                part = _matmul(xp, g4[:, :, r:r + rows].reshape(groups, o // groups, -1),
+                               cols.swapaxes(1, 2))
+                if acc is None:
+                    acc = part
+                else:
+                    acc += part
+            continue
         cols = block(i, m).reshape(groups, -1, m * length)
         if direct:
             part = _matmul(xp, _rows(xp, gy3, i, m, groups), cols.swapaxes(1, 2))

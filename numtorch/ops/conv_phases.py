@@ -64,16 +64,18 @@ class Planes:
                               p[rh, rw, :, :, i0:i0 + rows, j0:j0 + cols])
         self.p = p
 
-    def columns(self, i, m):
+    def columns(self, i, m, rows=None):
+        """The block of samples ``i:i+m``, or of output rows ``rows = (r0, r1)`` only."""
         c = self.p.shape[3]
         (kh, kw), (sh, sw), (oh, ow) = self.kernel, self.stride, self.out
-        cols = self.xp.empty((c * kh * kw, m * oh * ow), dtype=self.p.dtype)
-        dst = cols.reshape(c, kh, kw, m, oh, ow)
+        r0, r1 = (0, oh) if rows is None else rows
+        cols = self.xp.empty((c * kh * kw, m * (r1 - r0) * ow), dtype=self.p.dtype)
+        dst = cols.reshape(c, kh, kw, m, r1 - r0, ow)
         strided = helpers_for(self.xp).as_strided
         for rh, rw in self.phases:
-            plane = self.p[rh, rw, i:i + m]  # (m, C, hq, wq)
+            plane = self.p[rh, rw, i:i + m, :, r0:]  # (m, C, hq - r0, wq)
             sn, sc, sy, sx = plane.strides
-            view = strided(plane, (c, self.rows[rh], self.cols[rw], m, oh, ow),
+            view = strided(plane, (c, self.rows[rh], self.cols[rw], m, r1 - r0, ow),
                            (sc, sy, sx, sn, sy, sx))
             _intraop.copy(view, dst[:, rh::sh, rw::sw])
         return cols

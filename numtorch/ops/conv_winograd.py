@@ -48,6 +48,7 @@ _BLOCK_TILES = 256
 # blocks of one sample)
 _BLOCK_BYTES = 3 << 19
 _MIN_TILES = 64
+_PHASE_BAND_BYTES = 1 << 18
 _MAX_BLOCK_BYTES = 64 << 20
 _REORDER = True  # reordered filters for several blocks (off: to compare, as in tests)
 # ... up to this size (ResNet-18's 128 channels: 1 MB; 256 channels, 4 MB, run two blocks)
@@ -100,17 +101,25 @@ def _phases(xp, x, padding, th, tw):
     (lh, _), (lw, _) = padding
     p = xp.zeros((2, 2, th + 1, tw + 1, n, c), dtype=x.dtype)
     xt = x.transpose(2, 3, 0, 1)  # (h, w, n, c)
-    for ra in range(2):
-        h0 = (ra - lh) % 2  # the first input row that lands in row phase ra
-        i0 = (h0 + lh) // 2
-        rows = max(0, min(th + 1 - i0, -(-(h - h0) // 2)))
-        for cb in range(2):
-            w0 = (cb - lw) % 2
-            j0 = (w0 + lw) // 2
-            cols = max(0, min(tw + 1 - j0, -(-(w - w0) // 2)))
-            if rows and cols:
-                _copy(xp, xt[h0:h0 + 2 * rows:2, w0:w0 + 2 * cols:2],
-                      p[ra, cb, i0:i0 + rows, j0:j0 + cols])
+    # a transposing copy: in bands of phase rows whose input rows stay in the cache while all
+    # four phases read them (a 1082x1082 image's 64 channels: 125 -> 100 ms, one thread)
+    band = max(1, _PHASE_BAND_BYTES // max(2 * w * n * c * x.itemsize, 1)) \
+        if not is_device_array(x) else th + 1
+    for b0 in range(0, th + 1, band):
+        for ra in range(2):
+            h0 = (ra - lh) % 2  # the first input row that lands in row phase ra
+            i0 = (h0 + lh) // 2
+            rows = max(0, min(th + 1 - i0, -(-(h - h0) // 2)))
+            lo, hi = max(i0, b0), min(i0 + rows, b0 + band)  # this band's phase rows
+            if hi <= lo:
+                continue
+            src = xt[h0 + 2 * (lo - i0):h0 + 2 * (hi - i0):2]
+            for cb in range(2):
+                w0 = (cb - lw) % 2
+                j0 = (w0 + lw) // 2
+                cols = max(0, min(tw + 1 - j0, -(-(w - w0) // 2)))
+                if cols:
+                    _copy(xp, src[:, w0:w0 + 2 * cols:2], p[ra, cb, lo:hi, j0:j0 + cols])
     return p
 
 
@@ -240,23 +249,38 @@ def forward(xp, x, w, b, padding, out, taps=None, res=None):
         # per block instead of 16 (ResNet-18's 64-channel input gradients run 8 one-sample
         # blocks per part of the batch)
         ut, order = ut[list(order)], None
+    band = _tile_rows(step, th, tw, max(c, o), x.itemsize)
     for i in range(0, n, step):
         m = min(step, n - i)
-        v = _input_transform(xp, _phases(xp, x[i:i + m], padding, th, tw), th, tw)
-        v = v.reshape(16, th * tw * m, c)
-        if order is None:
-            prod = xp.matmul(v, ut)
-        else:
-            prod = xp.empty((16, th * tw * m, o), dtype=x.dtype)
-            for t, src in enumerate(order):
-                xp.matmul(v[t], ut[src], out=prod[t])
-        del v
-        y = _output_transform(xp, prod.reshape((4, 4, th, tw, m, o)), bias, th, tw)
-        del prod
-        # odd sizes: the last tiles overhang, cropped in the same copy
-        y = y.reshape(2 * th, 2 * tw, m, o)[:ho, :wo]
-        _copy(xp, y.transpose(2, 3, 0, 1), res[i:i + m])
+        p = _phases(xp, x[i:i + m], padding, th, tw)
+        for r in range(0, th, band):
+            rows = min(band, th - r)
+            v = _input_transform(xp, p[:, :, r:r + rows + 1], rows, tw)
+            v = v.reshape(16, rows * tw * m, c)
+            if order is None:
+                prod = xp.matmul(v, ut)
+            else:
+                prod = xp.empty((16, rows * tw * m, o), dtype=x.dtype)
+                for t, src in enumerate(order):
+                    xp.matmul(v[t], ut[src], out=prod[t])
+            del v
+            y = _output_transform(xp, prod.reshape((4, 4, rows, tw, m, o)), bias, rows, tw)
+            del prod
+            # odd sizes: the last tiles overhang, cropped in the same copy
+            y = y.reshape(2 * rows, 2 * tw, m, o)[:ho - 2 * r, :wo]
+            _copy(xp, y.transpose(2, 3, 0, 1), res[i:i + m, :, 2 * r:2 * (r + rows)])
     return res
+
+
+def _tile_rows(step, th, tw, channels, itemsize):
+    """Tile rows per band of one sample: all ``th`` unless blocks are single samples whose
+    transformed tiles overflow ``_BLOCK_BYTES`` (a 1080x1080 image's 64 -> 32 channels: 1.2 GB
+    of them at once, memory-bound); then bands of about that size, of at least
+    ``_BLOCK_TILES`` tiles."""
+    if step > 1:
+        return th
+    band = _BLOCK_BYTES // max(16 * tw * channels * itemsize, 1)
+    return max(1, min(th, max(band, -(-_BLOCK_TILES // tw))))
 
 
 def applies_weight(x, gy, kernel, stride, dilation, groups):
@@ -313,16 +337,21 @@ def weight(xp, x, gy, padding):
     th, tw = -(-gy.shape[2] // 2), -(-gy.shape[3] // 2)
     du = None
     step = _samples_per_block(n, th * tw, max(c, o), x.itemsize)
+    band = _tile_rows(step, th, tw, max(c, o), x.itemsize)
     for i in range(0, n, step):
         m = min(step, n - i)
-        v = _input_transform(xp, _phases(xp, x[i:i + m], padding, th, tw), th, tw)
-        dm = _gradient_tiles(xp, gy[i:i + m], th, tw).reshape(16, th * tw * m, o)
-        part = xp.matmul(dm.transpose(0, 2, 1), v.reshape(16, th * tw * m, c))  # (16, O, C)
-        del v, dm
-        if du is None:
-            du = part
-        else:
-            du += part
+        p = _phases(xp, x[i:i + m], padding, th, tw)
+        for r in range(0, th, band):
+            rows = min(band, th - r)
+            v = _input_transform(xp, p[:, :, r:r + rows + 1], rows, tw)
+            dm = _gradient_tiles(xp, gy[i:i + m, :, 2 * r:2 * (r + rows)], rows, tw)
+            dm = dm.reshape(16, rows * tw * m, o)
+            part = xp.matmul(dm.transpose(0, 2, 1), v.reshape(16, rows * tw * m, c))
+            del v, dm
+            if du is None:
+                du = part
+            else:
+                du += part
     if du is None:  # an empty batch
         return xp.zeros((o, c, 3, 3), dtype=x.dtype)
     maps = xp.asarray(_WEIGHT_MAP.astype(x.dtype))
