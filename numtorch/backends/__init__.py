@@ -4,7 +4,7 @@
 cuDNN or MPS kernels, so they change nothing (documented no-ops). ``cpu`` reports the CPU.
 """
 
-from . import cpu, cuda, cudnn, mkldnn, mps  # noqa: F401
+from . import cpu, cuda, cudnn, mha, mkldnn, mps  # noqa: F401
 from . import quantized  # noqa: F401
 
-__all__ = ["cpu", "cuda", "cudnn", "mkldnn", "mps", "quantized"]
+__all__ = ["cpu", "cuda", "cudnn", "mha", "mkldnn", "mps", "quantized"]

@@ -294,6 +294,10 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
                            "Transformer module method `generate_square_subsequent_mask` to "
                            "create this mask.")
+    if is_causal and key_padding_mask is None and not need_weights:
+        # torch then attends causally and drops attn_mask (is_causal promises it is causal)
+        attn_mask = numtorch.ones(tgt_len, src_len, dtype=numtorch.bool,
+                                  device=query.device).triu(1)
     dtype = query.dtype
     key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask", attn_mask,
                                        "attn_mask", dtype)

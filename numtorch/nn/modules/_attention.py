@@ -1,7 +1,9 @@
 """MultiheadAttention (torch's ``nn.modules.activation``, re-exported there; ``__module__``
 names that path so pickles do)."""
 
-from ... import _creation
+from ... import _creation, _dtype
+from ...autograd.grad_mode import is_grad_enabled
+from ...backends import mha as mha_backend
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -92,6 +94,9 @@ class MultiheadAttention(Module):
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True,
                 attn_mask=None, average_attn_weights=True, is_causal=False):
         """Attend from ``query`` over ``key``/``value``; returns ``(output, weights)``."""
+        fast = _fast_path(self, query, key, value, key_padding_mask, attn_mask)
+        if fast:
+            is_causal = False  # torch's fast path drops the hint and uses attn_mask as given
         batched = query.dim() == 3
         if self.batch_first and batched:
             # self-attention keeps one tensor for all three, so F projects them in one GEMM
@@ -113,7 +118,56 @@ class MultiheadAttention(Module):
             is_causal=is_causal)
         if self.batch_first and batched:
             out = out.transpose(1, 0)
+        if fast and not need_weights:
+            out = _nan_fully_masked(out, key_padding_mask, attn_mask, self.num_heads)
         return out, weights
+
+
+def _fast_path(m, query, key, value, key_padding_mask, attn_mask):
+    """Whether torch would run ``m`` on its inference fast path (self-attention on batched,
+    batch-first inputs in eval mode with nothing to differentiate, default projections, an
+    even head count, boolean masks)."""
+    if not (mha_backend.get_fastpath_enabled() and query is key and key is value and
+            query.dim() == 3 and m.batch_first and not m.training):
+        return False
+    if m.bias_k is not None or m.add_zero_attn or not m._qkv_same_embed_dim or \
+            m.in_proj_bias is None or m.num_heads % 2:
+        return False
+    if any(mask is not None and mask.dtype is not _dtype.bool
+           for mask in (key_padding_mask, attn_mask)):
+        return False
+    return not (is_grad_enabled() and any(
+        t.requires_grad for t in (query, m.in_proj_weight, m.in_proj_bias, m.out_proj.weight,
+                                  m.out_proj.bias) if t is not None))
+
+
+def _blocked(mask):
+    """Where a mask shuts a key out on torch's fast path: True entries of a bool mask, every
+    nonzero entry of a float one (the fused kernel reads a float mask as a boolean one)."""
+    return mask if mask.dtype is _dtype.bool else mask != 0
+
+
+def _nan_fully_masked(out, key_padding_mask, attn_mask, num_heads):
+    """The (N, L, E) output with nan in the rows whose query sees no key in some head: the
+    fast path's softmax over nothing (the composed path, without weights, gives 0 there)."""
+    n, length = out.shape[0], out.shape[1]
+    blocked = None
+    if attn_mask is not None:
+        attn_mask = _blocked(attn_mask)
+        am = attn_mask if attn_mask.dim() == 3 else attn_mask.unsqueeze(0)
+        blocked = am.reshape(-1, 1, length, am.shape[-1]) if am.shape[0] == 1 else \
+            am.reshape(n, num_heads, length, am.shape[-1])
+    if key_padding_mask is not None:
+        kp = _blocked(key_padding_mask).reshape(n, 1, 1, key_padding_mask.shape[-1])
+        blocked = kp if blocked is None else blocked | kp
+    if blocked is None:
+        return out
+    rows = blocked.all(-1).any(1)
+    if rows.shape[-1] != length:
+        rows = rows.expand(n, length)
+    if not bool(rows.any()):
+        return out
+    return out.masked_fill(rows.expand(n, length).unsqueeze(-1), float("nan"))
 
 
 MultiheadAttention.__module__ = "numtorch.nn.modules.activation"

@@ -7,11 +7,13 @@ forward passes are plain Python over those modules.
 import copy
 import warnings
 
-from ... import _creation
+from ... import _creation, _dtype, _ranges
+from ...autograd.grad_mode import is_grad_enabled
 from .. import functional as F
 from ..functional.attention import _canonical_mask
 from .. import init
-from ._attention import MultiheadAttention
+from ...backends import mha as mha_backend
+from ._attention import MultiheadAttention, _blocked, _nan_fully_masked
 from .container import ModuleList
 from .dropout import Dropout
 from .linear import Linear
@@ -62,6 +64,52 @@ def _nested_tensor_blocker(layer):
         (attn.num_heads % 2 == 1, "encoder_layer.self_attn.num_heads is odd"),
     )
     return next((why for bad, why in checks if bad), None)
+
+
+def _layer_fast_path(layer, src):
+    """Whether torch would run the encoder layer on its inference fast path (a fused kernel
+    whose visible differences numtorch follows: ``is_causal`` without a mask is dropped, a
+    query that sees no key gives nan)."""
+    attn = layer.self_attn
+    if not (mha_backend.get_fastpath_enabled() and src.dim() == 3 and attn.batch_first and
+            not layer.training and layer.activation_relu_or_gelu and
+            layer.norm1.eps == layer.norm2.eps and attn._qkv_same_embed_dim and
+            attn.in_proj_bias is not None and attn.num_heads % 2 == 0):
+        return False
+    if any(m._forward_hooks or m._forward_pre_hooks for m in layer.modules()):
+        return False
+    return not (is_grad_enabled() and (src.requires_grad or
+                                       any(p.requires_grad for p in layer.parameters())))
+
+
+def _nested_padding(encoder, src, mask, padding_mask):
+    """The (N, S) bool padding of ``src`` where torch's encoder would take its nested-tensor
+    path, else None. On that path each sequence runs without its padded tokens and comes back
+    padded with zeros, so the padded positions of the output are 0 (not what the layers
+    compute there; a fully padded sequence gives zeros, not nan). numtorch runs the plain
+    layers with the padding mask, which gives the same values elsewhere, and zeroes those
+    positions."""
+    if not encoder.use_nested_tensor or padding_mask is None or mask is not None or \
+            src.dim() != 3:
+        return None
+    first = encoder.layers[0]
+    if first.training:
+        return None
+    if is_grad_enabled() and (src.requires_grad or
+                              any(p.requires_grad for p in first.parameters())):
+        return None
+    pad = padding_mask if padding_mask.dtype is _dtype.bool else padding_mask != 0
+    if tuple(pad.shape) != tuple(src.shape[:2]):
+        return None
+    if bool((pad[:, :-1] & ~pad[:, 1:]).any()):
+        # a sequence whose padding does not all come last: torch's mask_check then keeps the
+        # plain path; without it the nested tensor holds each sequence's first n tokens,
+        # n its count of unpadded ones
+        if encoder.mask_check:
+            return None
+        kept = (~pad).sum(1, keepdim=True)
+        pad = _ranges.arange(pad.shape[1], device=pad.device).unsqueeze(0) >= kept
+    return pad
 
 
 def _clones(module, n):
@@ -131,12 +179,23 @@ class TransformerEncoderLayer(Module):
         """Run one encoder layer over ``src``."""
         src_key_padding_mask, src_mask = _canonical_pair(
             src_key_padding_mask, "src_key_padding_mask", src_mask, "src_mask", src.dtype)
+        fast = _layer_fast_path(self, src)
+        if fast:
+            is_causal = False  # a hint torch's fast path drops (it uses src_mask as given)
+            # the fused kernel shuts out every key a float mask gives a nonzero value
+            src_key_padding_mask, src_mask = (
+                None if m is None else m.new_zeros(()).expand(m.shape).masked_fill(
+                    _blocked(m), float("-inf")) for m in (src_key_padding_mask, src_mask))
         x = src
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
-            return x + self._ff_block(self.norm2(x))
-        x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
-        return self.norm2(x + self._ff_block(x))
+            x = x + self._ff_block(self.norm2(x))
+        else:
+            x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
+            x = self.norm2(x + self._ff_block(x))
+        if fast:
+            x = _nan_fully_masked(x, src_key_padding_mask, src_mask, self.self_attn.num_heads)
+        return x
 
 
 class TransformerDecoderLayer(Module):
@@ -216,7 +275,8 @@ class TransformerEncoder(Module):
         self.num_layers = num_layers
         self.norm = norm
         # Nested tensors are a fast path of torch's inference; numtorch keeps the flags (and
-        # torch's warning when the layer rules the path out) but always runs the plain layers.
+        # torch's warning when the layer rules the path out) and the path's zeros at padded
+        # positions (_nested_padding), running the plain layers.
         self.enable_nested_tensor = enable_nested_tensor
         self.use_nested_tensor = enable_nested_tensor
         self.mask_check = mask_check
@@ -229,12 +289,17 @@ class TransformerEncoder(Module):
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
         """Pass ``src`` through every layer (and the final norm)."""
         is_causal = bool(is_causal)
+        padded = _nested_padding(self, src, mask, src_key_padding_mask)
+        if padded is not None:
+            src_key_padding_mask = padded  # what the nested tensor leaves out
         src_key_padding_mask, mask = _canonical_pair(
             src_key_padding_mask, "src_key_padding_mask", mask, "mask", src.dtype)
         out = src
         for layer in self.layers:
             out = layer(out, src_mask=mask, is_causal=is_causal,
                         src_key_padding_mask=src_key_padding_mask)
+        if padded is not None:
+            out = out.masked_fill(padded.unsqueeze(-1), 0.0)
         return self.norm(out) if self.norm is not None else out
 
 
