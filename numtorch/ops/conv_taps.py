@@ -32,17 +32,23 @@ __all__ = []
 _STRIP_BYTES = 4 << 20
 _MIN_STRIP = 1024
 # taken where the reduction over the input channels is a real GEMM and the filters are few
-# against them: the adds (O per tap) then cost well under im2col's copies (C per tap)
+# against them: the adds (O per tap) then cost under im2col's copies (C per tap). Measured
+# (one thread, CPU time, ms, im2col/flat -> taps, forward and weight gradient): 4x32x85x85 ->
+# 9 3x3 5.7 -> 3.8, 9.8 -> 4.0; -> 16 7.3 -> 6.2, 10.4 -> 6.4; -> 32 10.3 -> 11.1 (forward
+# lost), 13.4 -> 11.3; 32x32x32x32 -> 16 7.6 -> 7.9, 12.8 -> 7.9; 4x48x64x64 -> 16 5x5
+# 15.6 -> 11.6, 21.8 -> 12.1
 _MIN_CHANNELS = 16
-_MAX_FILTER_SHARE = 4  # C >= this many times O
+FORWARD_SHARE = 2  # the forward: C >= this many times O
+WEIGHT_SHARE = 1  # the weight gradient: C >= this many times O
 _MIN_TAPS = 9
 
 
-def applies(c, o, kernel, stride, groups, dtype, like):
-    """Whether this path computes a convolution of ``c`` input channels into ``o`` filters (and
-    its weight gradient): 2-d, stride 1, one group, a kernel of at least 3x3, floating."""
+def applies(c, o, kernel, stride, groups, dtype, like, share):
+    """Whether this path computes a convolution of ``c`` input channels into ``o`` filters (or
+    its weight gradient, by ``share``): 2-d, stride 1, one group, a kernel of at least 3x3,
+    floating."""
     return (len(kernel) == 2 and tuple(stride) == (1, 1) and groups == 1
-            and dtype.char in "fd" and c >= _MIN_CHANNELS and c >= _MAX_FILTER_SHARE * o
+            and dtype.char in "fd" and c >= _MIN_CHANNELS and c >= share * o
             and kernel[0] * kernel[1] >= _MIN_TAPS and like.ndim == 4)
 
 

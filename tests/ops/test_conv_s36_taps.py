@@ -81,12 +81,19 @@ def test_taps_float32_large_image(paths):
 
 
 def test_taps_not_taken(paths):
-    # as many filters as inputs, strided, grouped, or a 1x1 kernel: other paths
-    check_op(_conv(padding=1), [(1, 16, 6, 6), (16, 16, 3, 3)], second_order=False)
+    # more filters than inputs, too few inputs, strided, grouped, or a 1x1 kernel: other paths
+    check_op(_conv(padding=1), [(1, 16, 6, 6), (17, 16, 3, 3)], second_order=False)
+    check_op(_conv(padding=1), [(1, 8, 6, 6), (2, 8, 3, 3)], second_order=False)
     check_op(_conv(stride=2), [(1, 16, 9, 9), (2, 16, 3, 3)], second_order=False)
     check_op(_conv(groups=2), [(1, 32, 8, 8), (2, 16, 3, 3)], second_order=False)
     check_op(_conv(), [(1, 32, 8, 8), (2, 32, 1, 1)], second_order=False)
     assert "forward-taps" not in paths and "weight-taps" not in paths
+
+
+def test_taps_weight_only_from_as_many_filters(paths):
+    # as many filters as inputs: the forward stays with im2col, the weight gradient takes taps
+    check_op(_conv(padding=1), [(2, 16, 6, 7), (16, 16, 3, 3), (16,)], second_order=False)
+    assert "weight-taps" in paths and "forward-taps" not in paths
 
 
 def test_taps_transposed_conv_matches_torch(paths):
