@@ -21,8 +21,8 @@ torch 2.13 (same seed, same calls, same values):
 
 So ``torch.manual_seed(s)`` then ``randn``/``rand``/``randint``/``randperm``, module
 initialisation, dropout masks and shuffled DataLoader orders give torch's values. Float32
-normals in blocks are computed in float32, as torch's vectorised kernel does; its own log,
-sin and cos may round differently, so those can differ by an ulp or two. Gamma, Poisson and
+normals in blocks go through torch's vectorised kernel's own float32 log, sin and cos
+(``_normal_kernel32``), so they equal torch's bit for bit too. Gamma, Poisson and
 binomial draws follow torch's rejection samplers (float64 uniforms, one value at a time).
 Samplers not covered draw from the same stream with NumPy's algorithms: reproducible under a
 seed, not torch's values.
@@ -31,6 +31,8 @@ seed, not torch's values.
 import math
 
 import numpy as np
+
+from ._normal_kernel32 import box_muller_blocks32
 
 _N = 624
 _MASK53 = np.uint64((1 << 53) - 1)
@@ -177,10 +179,13 @@ class TorchStream:
         # torch draws every uniform before the blocks for float32/float64, and only the
         # whole blocks' for the half types; the tail's 16 always come fresh, after
         values = self.random(n if work == storage else whole, dtype=work)
-        _box_muller_blocks(values[:whole])
+        # float32 has its own kernel in torch (with its own log/sin/cos); the half types go
+        # through float32 with the C library's functions, float64 with its own
+        blocks = box_muller_blocks32 if storage == np.float32 else _box_muller_blocks
+        blocks(values[:whole])
         if whole != n:
             tail = self.random(16, dtype=work)
-            _box_muller_blocks(tail)
+            blocks(tail)
             if work != storage:
                 values = np.concatenate([values, tail[16 - n % 16:]])
             values[n - 16:] = tail
