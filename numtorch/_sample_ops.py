@@ -243,6 +243,9 @@ class NormalFill(_Sample):
     """Refill x with samples from N(mean, std**2); dy/dx = 0."""
 
     def forward(self, x):
+        if not x.flags.c_contiguous and _torch_stream(self.rng):  # torch's scalar path
+            return _in_memory_order(x, lambda shape: self.rng.normal_serial(
+                self.mean, self.std, shape, x.dtype))
         z = normal_fill(self.rng, x.shape, x.dtype, self.mean, self.std)
         return _like_input(z.astype(x.dtype, copy=False), x)
 

@@ -12,7 +12,7 @@ torch 2.13 (same seed, same calls, same values):
 - a permutation is Fisher-Yates: for ``i = 0 .. n-2`` swap ``a[i]`` with
   ``a[i + word % (n - i)]``;
 - normal samples: fewer than 16 come one at a time from two float64 uniforms by Box-Muller,
-  ``sqrt(-2 log(1 - u2)) * cos(2 pi u1)``, keeping the ``sin`` partner for the next one; 16
+  ``sqrt(-2 log1p(-u2)) * cos(2 pi u1)``, keeping the ``sin`` partner for the next one; 16
   or more are first all drawn as uniforms of their dtype, then turned in blocks of 16 (the
   first 8 give the radii from ``1 - u``, the last 8 the angles), and a tail that does not fill
   a block takes 16 fresh uniforms for the last 16 places;
@@ -201,6 +201,13 @@ class TorchStream:
         y = z * scale + loc if n < 16 else _fused(z, scale, loc)
         return _shaped(y.astype(storage, copy=False), size)
 
+    def normal_serial(self, loc, scale, size, dtype):
+        """torch's ``normal_`` of a tensor that is not contiguous: one float64 sample at a
+        time whatever the size (the scalar path, cache included), scaled in float64."""
+        n = _count(size)
+        z = np.array([self._scalar_normal() for _ in range(n)], dtype=np.float64)
+        return _shaped((z * scale + loc).astype(dtype), size)
+
     def uniform(self, low, high, size, dtype):
         """torch's ``uniform_(low, high)``: ``u * (high - low) + low`` in the dtype (float32
         for the half types, with the bounds first rounded to the half type), one rounding."""
@@ -217,7 +224,7 @@ class TorchStream:
             value, self.normal_cache = self.normal_cache, None
             return value
         u1, u2 = self.random(2)
-        radius = math.sqrt(-2.0 * math.log(1.0 - u2))
+        radius = math.sqrt(-2.0 * math.log1p(-u2))  # (not log(1 - u2): the low bits differ)
         theta = 2.0 * math.pi * u1
         self.normal_cache = radius * math.sin(theta)
         return radius * math.cos(theta)
@@ -403,7 +410,7 @@ class _WordReader:
             return value
         u1 = self.uniform()
         u2 = self.uniform()
-        radius = math.sqrt(-2.0 * math.log(1.0 - u2))
+        radius = math.sqrt(-2.0 * math.log1p(-u2))  # (not log(1 - u2): the low bits differ)
         theta = 2.0 * math.pi * u1
         stream.normal_cache = radius * math.sin(theta)
         return radius * math.cos(theta)

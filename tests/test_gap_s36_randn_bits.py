@@ -94,3 +94,25 @@ def test_linear_and_embedding_init():
     # modules whose reset draws normals (Embedding) or uniforms (Linear) stay torch's
     a, b = _both(lambda T: T.nn.Embedding(50, 24).weight, 13)
     _bits_equal(a.detach().numpy(), b)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("view", ["t", "columns", "step"])
+def test_normal_of_non_contiguous(dtype, view):
+    # torch samples a tensor that is not contiguous one at a time (float64 Box-Muller with
+    # log1p) in memory order, whatever its size
+    make = {"t": lambda x: x.t(), "columns": lambda x: x[:, :20], "step": lambda x: x[::2]}[view]
+
+    def fill(T):
+        return make(T.empty(40, 33, dtype=getattr(T, dtype))).normal_(0.5, 2.0).float()
+
+    for seed in (3, 4):
+        a, b = _both(fill, seed)
+        _bits_equal(a.contiguous().numpy(), b.contiguous())
+
+
+def test_float64_scalar_path_many_seeds():
+    # the one-at-a-time path's radius is sqrt(-2 log1p(-u)): log(1 - u) differs in low bits
+    for seed in range(60):
+        a, b = _both(lambda T: T.randn(15, dtype=T.float64), seed)
+        _bits_equal(a.numpy(), b)
