@@ -40,12 +40,15 @@ class _TensorMemory:
 
     def set_(self, source=None, storage_offset=0, size=None, stride=None):
         """Make this tensor view ``source`` (a tensor or storage), or empty with no source."""
-        from .storage import TypedStorage
+        from .storage import TypedStorage, UntypedStorage
 
         if source is None:
             self._array = np.empty((0,), dtype=self._array.dtype)
         elif isinstance(source, TypedStorage):
             flat = source._array
+            if isinstance(source, UntypedStorage):  # bytes: read as this tensor's dtype
+                item = self._array.itemsize
+                flat = flat[:flat.size - flat.size % item].view(self._array.dtype)
             if flat.dtype != self._array.dtype:
                 raise RuntimeError(f"set_: expected a storage of dtype {self.dtype}, got "
                                    f"{source.dtype}")
@@ -145,8 +148,8 @@ class _TensorMemory:
     def apply_(self, callable):  # noqa: A002 - torch's argument name
         """Replace every element by ``callable(element)`` (CPU only, slow: a Python loop)."""
         if self.requires_grad:
-            raise RuntimeError("apply_ is only implemented on CPU tensors that don't require "
-                               "grad")
+            raise RuntimeError("Can't call apply_() on Variable that requires grad. Use "
+                               "var.detach().apply_() instead.")
         flat = self._array.reshape(-1) if self._array.flags.c_contiguous else None
         values = [callable(v) for v in self._array.reshape(-1).tolist()]
         if flat is not None:
@@ -158,6 +161,9 @@ class _TensorMemory:
 
     def map_(self, tensor, callable):  # noqa: A002
         """Replace every element by ``callable(self_elem, other_elem)`` (``tensor`` broadcast)."""
+        if self.requires_grad or getattr(tensor, "requires_grad", False):
+            raise RuntimeError("Can't call map_() on Variable that requires grad. Use "
+                               "var.detach().map_() instead.")
         return _map_elements(self, (tensor,), callable)
 
     def map2_(self, x, y, callable):  # noqa: A002

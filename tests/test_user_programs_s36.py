@@ -119,3 +119,29 @@ def test_embedding_max_norm_order(idx, max_norm):
         out = _outcome(lambda: L.nn.functional.embedding(L.tensor(idx), w, max_norm=max_norm))
         return out, w.tolist()
     assert run(numtorch) == run(torch)
+
+
+# -- element-wise Python callbacks and fill_diagonal_: torch's error texts --------------------
+@pytest.mark.parametrize("call", [
+    lambda L: L.tensor([1.], requires_grad=True).apply_(lambda v: v),
+    lambda L: (L.tensor([1.], requires_grad=True) * 2).apply_(lambda v: v),
+    lambda L: L.tensor([1.], requires_grad=True).map_(L.ones(1), lambda a, b: a),
+    lambda L: L.ones(1).map_(L.ones(1, requires_grad=True), lambda a, b: a + b),
+    lambda L: L.zeros(2, 3, 4).fill_diagonal_(1),
+    lambda L: L.zeros(3, 3, 3, 2).fill_diagonal_(1),
+    lambda L: L.zeros(2, 2, 2).fill_diagonal_(1),
+])
+def test_callback_and_fill_diagonal_errors(call):
+    _same(lambda L: lambda: call(L))
+
+
+# -- set_ on an UntypedStorage reads its bytes as the tensor's dtype --------------------------
+@pytest.mark.parametrize("dtype,args", [("float32", (1, (2, 2), (1, 2))), ("int32", (2, (2,))),
+                                        ("float32", (0, (6,))), ("int16", (3, (2, 2), (2, 1)))])
+def test_set_untyped_storage(dtype, args):
+    def run(L):
+        base = L.arange(6.)
+        s = L.empty(0, dtype=getattr(L, dtype))
+        s.set_(base.untyped_storage(), *args)
+        return s.tolist(), s.stride(), s.storage_offset()
+    assert run(numtorch) == run(torch)

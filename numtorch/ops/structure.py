@@ -280,8 +280,7 @@ def fill_diagonal(input, fill_value, wrap=False):
     if len(shape) < 2:
         raise RuntimeError(f"dimensions must larger than 1 (got {len(shape)})")
     if len(shape) > 2 and len(set(shape)) != 1:
-        raise RuntimeError(f"all dimensions of input must be of equal length (got "
-                           f"{tuple(shape)})")
+        raise RuntimeError("all dimensions of input must be of equal length")
     mask = to_device(diagonal_mask(shape, wrap), input.device)  # built on the host
     return masked_fill(input, _make(mask), fill_value)
 
