@@ -15,7 +15,7 @@ torch = pytest.importorskip("torch")
 
 # a small GPT's parameter shapes (embeddings, per-block attention/MLP weights, norms)
 SHAPES = [(65, 16), (32, 16)] + [(16,), (48, 16), (16, 16), (16,), (64, 16), (16, 64)] * 2 + \
-    [(16,)]
+    [(16,), (96, 64), (64, 80)]
 
 CONFIGS = [
     ("Adam", dict(lr=1e-2)),
@@ -105,12 +105,36 @@ def test_split_over_two_threads_is_bitwise_one_thread(two_threads, name, kwargs,
 
 
 def test_split_balances_values_not_parameter_counts(two_threads):
-    shapes = [(900,)] + [(10,)] * 10 + [(1000,)]
+    shapes = [(20000,)] + [(5000,)] * 4
     ps = [numtorch.nn.Parameter(numtorch.ones(s)) for s in shapes]
     for p in ps:
         p.grad = numtorch.ones(p.shape)
     numtorch.optim.Adam(ps).step()
-    assert two_threads == [[(0, 11), (11, 12)]]  # 1000 values each, not 6 parameters each
+    assert two_threads == [[(0, 1), (1, 5)]]  # 20000 values each, not 2-3 parameters each
+
+
+@pytest.mark.parametrize("amsgrad", [False, True])
+def test_strided_parameters_in_the_group_step(amsgrad):
+    # transposed and sliced parameters (and state laid out like them) take the group path
+    def run(cls):
+        rng = np.random.default_rng(3)
+        base = [numtorch.from_numpy(rng.standard_normal((6, 5)).astype(np.float32))
+                for _ in range(4)]
+        ps = [numtorch.nn.Parameter(base[0].t()), numtorch.nn.Parameter(base[1][:, ::2]),
+              numtorch.nn.Parameter(base[2]), numtorch.nn.Parameter(base[3].t()[1:])]
+        opt = cls(ps, lr=0.1, weight_decay=0.1, amsgrad=amsgrad)
+        for s in range(3):
+            for i, p in enumerate(ps):
+                p.grad = numtorch.from_numpy(
+                    rng.standard_normal(tuple(p.shape)).astype(np.float32))
+            opt.step()
+        return [p.detach().numpy().copy() for p in ps], \
+            [opt.state[p]["exp_avg_sq"].numpy().copy() for p in ps]
+
+    got = run(numtorch.optim.Adam)
+    ref = run(_per_parameter("Adam"))
+    for a, b in zip(got[0] + got[1], ref[0] + ref[1]):
+        np.testing.assert_array_equal(a, b)
 
 
 def test_a_parameter_listed_twice_keeps_the_one_thread_order(two_threads):

@@ -184,14 +184,25 @@ def run_jobs(kernel, jobs, sizes):
         for job in jobs:
             kernel(job, 0)
         return
-    bounds, lo, acc = [], 0, 0
-    for i, size in enumerate(sizes):
+    # cut j goes after the job whose running total is nearest j/k of the whole
+    prefix, acc = [], 0
+    for size in sizes[:-1]:
         acc += size
-        if len(bounds) < k - 1 and acc * k >= total * (len(bounds) + 1):
-            bounds.append((lo, i + 1))
-            lo = i + 1
-    if lo < len(jobs):
-        bounds.append((lo, len(jobs)))
+        prefix.append(acc)
+    cuts = [0]
+    for j in range(1, k):
+        target = total * j / k
+        best = min(range(cuts[-1], len(prefix)), key=lambda i: abs(prefix[i] - target),
+                   default=None)
+        if best is None:
+            break
+        cuts.append(best + 1)
+    cuts.append(len(jobs))
+    bounds = [(lo, hi) for lo, hi in zip(cuts, cuts[1:]) if hi > lo]
+    if len(bounds) < 2:
+        for job in jobs:
+            kernel(job, 0)
+        return
     part_of = {b[0]: n for n, b in enumerate(bounds)}
 
     def run(lo, hi):
