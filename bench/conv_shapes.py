@@ -78,6 +78,11 @@ SHAPES = [
     ("fns deconv2 3x3 64>32", 2, 1, 64, 1082, 32, 3, 1, 0, 1, False),
     ("fns deconv3 9x9 32>3", 2, 1, 32, 1088, 3, 9, 1, 0, 1, False),
     ("fns train 9x9 32>3", 2, 4, 32, 264, 3, 9, 1, 0, 1, False),
+    # super_resolution's net (upscale 3, batch 4 of 85x85 crops)
+    ("sr conv1 5x5 1>64", 2, 4, 1, 85, 64, 5, 1, 2, 1, False),
+    ("sr conv2 3x3 64", 2, 4, 64, 85, 64, 3, 1, 1, 1, False),
+    ("sr conv3 3x3 64>32", 2, 4, 64, 85, 32, 3, 1, 1, 1, False),
+    ("sr conv4 3x3 32>9", 2, 4, 32, 85, 9, 3, 1, 1, 1, False),
 ]
 
 

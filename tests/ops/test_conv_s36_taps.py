@@ -138,7 +138,7 @@ def test_flat_row_bands_match_torch(paths, monkeypatch):
 def test_winograd_tile_row_bands_match_torch(paths, monkeypatch, shapes, pad):
     monkeypatch.setattr(conv_winograd, "_MIN_CHANNELS", 1)
     monkeypatch.setattr(conv_winograd, "_MIN_TILES", 1)
-    monkeypatch.setattr(conv_winograd, "_BLOCK_BYTES", 1)  # one tile row per band
+    monkeypatch.setattr(conv_winograd, "_BAND_BYTES", 1)  # one tile row per band
     monkeypatch.setattr(conv_winograd, "_BLOCK_TILES", 1)
     check_op(_conv(padding=pad), shapes, non_contiguous=True)
     check_op(_conv(padding=pad), shapes, dtype="float32", second_order=False)
