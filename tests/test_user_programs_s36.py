@@ -145,3 +145,17 @@ def test_set_untyped_storage(dtype, args):
         s.set_(base.untyped_storage(), *args)
         return s.tolist(), s.stride(), s.storage_offset()
     assert run(numtorch) == run(torch)
+
+
+# -- a lower triangular solve hands back no negative strides ----------------------------------
+@pytest.mark.parametrize("left", [True, False])
+@pytest.mark.parametrize("upper", [True, False])
+def test_solve_triangular_strides_positive(upper, left):
+    a = numtorch.tensor([[2., 0.5, 0.], [1., 3., 0.2], [0.5, -1., 4.]])
+    b = numtorch.ones(3, 2) if left else numtorch.ones(2, 3)
+    x = numtorch.linalg.solve_triangular(a, b, upper=upper, left=left)
+    assert min(x.stride()) > 0
+    assert numtorch.from_numpy(x.numpy()).tolist() == x.tolist()
+    t = torch.linalg.solve_triangular(torch.from_numpy(a.numpy()), torch.from_numpy(b.numpy()),
+                                      upper=upper, left=left)
+    assert torch.allclose(torch.from_numpy(x.numpy()), t)

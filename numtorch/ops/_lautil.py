@@ -483,7 +483,9 @@ def solve_triangular_array(xp, a, b, upper, unit=False):
                             xp.broadcast_to(b, shape + b.shape[-2:]))
     except np.linalg.LinAlgError:
         x = _back_substitution(xp, m, b, shape)
-    return (x if upper else x[..., ::-1, :]).astype(dt, copy=False)
+    if not upper:  # undo the reversal in a fresh array: tensors never have negative strides
+        x = xp.ascontiguousarray(x[..., ::-1, :])
+    return x.astype(dt, copy=False)
 
 
 def _back_substitution(xp, u, b, shape):
