@@ -17,6 +17,7 @@ from .._tensor import Tensor
 from ..autograd.graph import Op, rename_node
 from ..backend import _keep_dtype as keep_dtype
 from ..backend._fma import axpy_once as _fused
+from ._accumulate import is_half
 from ._pointwise import (
     _broadcast_error, _check_number_or_tensor, _check_tensor, _cj, _is_float,
     _not_implemented, _out, _zeros_like,
@@ -232,17 +233,26 @@ class Lerp(Op):
     out_layout = "pointwise"
 
     def forward(self, a, b, w=None):
-        try:
-            d = b - a
-            if w is None:
-                w = self.weight
-                if -0.5 < w < 0.5:
-                    return a + d * a.dtype.type(w)
-                return b - d * a.dtype.type(1 - w)
+        if w is not None:
             self.save_inputs(a, b, w)
-            return keep_dtype.where(self.xp, self.xp.abs(w) < 0.5, a + w * d, b - d * (1 - w))
+        try:
+            if not is_half(a.dtype):
+                return self._values(a, b, w)
+            # torch interpolates half types in float32 and rounds once
+            f = np.float32
+            return self._values(a.astype(f), b.astype(f),
+                                None if w is None else w.astype(f)).astype(a.dtype)
         except ValueError as e:
             _broadcast_error(e, a, b, *(() if w is None else (w,)))
+
+    def _values(self, a, b, w):
+        d = b - a
+        if w is None:
+            w = self.weight
+            if -0.5 < w < 0.5:
+                return a + d * a.dtype.type(w)
+            return b - d * a.dtype.type(1 - w)
+        return keep_dtype.where(self.xp, self.xp.abs(w) < 0.5, a + w * d, b - d * (1 - w))
 
     def backward(self, grad):
         if len(self.needs_input_grad) == 2:

@@ -5,7 +5,7 @@ ops over gathered index windows.
 
 import numpy as np
 
-from ... import _sampling
+from ... import _dtype, _sampling
 from ...autograd.graph import rename_node
 from ...backend import xp_of
 from ...ops import pool_windows as _windows
@@ -173,12 +173,16 @@ def _adaptive_avg(nd, input, output_size, layout=True):
     # Uneven windows: average pooling is separable, so it is one weighted window sum per dim
     # (a few whole-batch gathers each; measured 2-3x faster here than a tall-skinny GEMM).
     xp = xp_of(x._array)
-    dt = x._array.dtype
-    y = x
+    half = x.dtype in (_dtype.float16, _dtype.bfloat16)
+    # torch averages half types in float32 and rounds once
+    y = x.float() if half else x
+    dt = y._array.dtype
     for d in reversed(range(nd)):
         fwd, adj = _windows.adaptive_avg_windows(spatial[d], out[d])
         fwd, adj = [(xp.asarray(i), xp.asarray(w.astype(dt))) for i, w in (fwd, adj)]
         y = _ops.axis_window_sum(y, 2 + d, fwd, adj)
+    if half:
+        y = y.to(x.dtype)
     return _adaptive_named(unbatch(y, added), nd, "Avg")
 
 

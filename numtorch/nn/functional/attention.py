@@ -27,6 +27,7 @@ from ..attention import _flags as _sdp_flags
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
 
 _FUSED_DTYPES = (numtorch.float32, numtorch.float64)
+_HALF_DTYPES = (numtorch.float16, numtorch.bfloat16)
 
 
 def _is_bool(t):
@@ -118,6 +119,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     if dropout_p > 1.0:  # torch's dropout check, a RuntimeError here (F.dropout's is a ValueError)
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
     if dropout_p <= 0.0:
+        if query.dtype in _HALF_DTYPES and query.device.type == "cpu":
+            return _named_as_torch(_half_attention(query, key, value, attn_mask, is_causal,
+                                                   factor), query)
         if _fusable(query, key, value, attn_mask):
             out = scaled_dot_product(query, key, value, attn_mask, factor, is_causal)
         else:
@@ -132,6 +136,8 @@ def _named_as_torch(out, query):
     the batched product otherwise)."""
     if out.grad_fn is None or query.device.type != "cpu":
         return out
+    if query.dim() != 4 and query.dtype in _HALF_DTYPES:
+        return out  # the math path's float32 result cast back: ToCopyBackward0, as torch's
     name = {2: "MmBackward0", 4: "ScaledDotProductFlashAttentionForCpuBackward0"}.get(
         query.dim(), "UnsafeViewBackward0")
     return _graph.rename_node(out, name)
@@ -153,6 +159,36 @@ def _composed(query, key, value, attn_mask, dropout_p, is_causal, factor):
     if dropout_p > 0.0:
         weights = _dropout(weights, dropout_p, training=True)
     return numtorch.matmul(weights, value)
+
+
+def _half_attention(query, key, value, attn_mask, is_causal, factor):
+    """float16/bfloat16 attention with torch's CPU roundings: its flash kernel (4-d inputs)
+    keeps the scores and their exponentials in float32, rounds the exponentials to the input
+    type for the product with ``value`` (accumulated in float32) and divides by the float32
+    sum; its math path (other ranks) works in float32 throughout. Both round the result once.
+    """
+    half = query.dtype
+    q, k, v = query.float(), key.float(), value.float()
+    if attn_mask is not None and not _is_bool(attn_mask):
+        attn_mask = attn_mask.float()
+    if query.dim() != 4:
+        return _composed(q, k, v, attn_mask, 0.0, is_causal, factor).to(half)
+    scores = numtorch.matmul(q, k.transpose(-2, -1)) * factor
+    if is_causal:
+        L, S = query.shape[-2], key.shape[-2]
+        allowed = numtorch.ones((L, S), dtype=numtorch.bool, device=query.device).tril()
+        scores = scores.masked_fill(allowed.logical_not(), float("-inf"))
+    elif attn_mask is not None:
+        scores = scores.masked_fill(attn_mask.logical_not(), float("-inf")) \
+            if _is_bool(attn_mask) else scores + attn_mask
+    with numtorch.no_grad():  # the shift leaves the result unchanged (a row of -inf: 0)
+        top = scores.amax(-1, keepdim=True)
+        top = top.masked_fill(top == float("-inf"), 0.0)
+    e = (scores - top).exp()
+    total = e.sum(-1, keepdim=True)
+    if attn_mask is not None:  # a query with no key to see gives 0, as the kernel's
+        total = total.masked_fill(total == 0, 1.0)
+    return (numtorch.matmul(e.to(half).float(), v) / total).to(half)
 
 
 def _fusable(query, key, value, attn_mask):
