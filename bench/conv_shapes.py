@@ -83,6 +83,15 @@ SHAPES = [
     ("sr conv2 3x3 64", 2, 4, 64, 85, 64, 3, 1, 1, 1, False),
     ("sr conv3 3x3 64>32", 2, 4, 64, 85, 32, 3, 1, 1, 1, False),
     ("sr conv4 3x3 32>9", 2, 4, 32, 85, 9, 3, 1, 1, 1, False),
+    # dcgan (batch 64, 64x64 images): the generator's transposed convs, the discriminator's
+    ("dcgan G 4x4/2 512>256", 2, 64, 512, 4, 256, 4, 2, 1, 1, True),
+    ("dcgan G 4x4/2 256>128", 2, 64, 256, 8, 128, 4, 2, 1, 1, True),
+    ("dcgan G 4x4/2 128>64", 2, 64, 128, 16, 64, 4, 2, 1, 1, True),
+    ("dcgan G 4x4/2 64>3", 2, 64, 64, 32, 3, 4, 2, 1, 1, True),
+    ("dcgan D 4x4/2 3>64", 2, 64, 3, 64, 64, 4, 2, 1, 1, False),
+    ("dcgan D 4x4/2 64>128", 2, 64, 64, 32, 128, 4, 2, 1, 1, False),
+    ("dcgan D 4x4/2 128>256", 2, 64, 128, 16, 256, 4, 2, 1, 1, False),
+    ("dcgan D 4x4/2 256>512", 2, 64, 256, 8, 512, 4, 2, 1, 1, False),
 ]
 
 

@@ -352,7 +352,7 @@ def _forward_paths(xp, x, w, b, stride, padding, dilation, groups, out, taps, re
         _note("forward-winograd")
         return _winograd.forward(xp, x, w, b, padding, out, taps, _given(res, x.dtype))
     res = _given(res, xp.result_type(x, w))
-    if _taps_apply(x, w.shape[0], w, stride, groups, _taps.FORWARD_SHARE):
+    if _taps_apply(x, w.shape[0], w, stride, padding, groups, out, _taps.FORWARD_SHARE):
         _note("forward-taps")
         return _into(xp, _taps.forward(xp, x, w, b, padding, dilation, out), res)
     if _flat_applies(w, groups, stride, out):
@@ -394,14 +394,15 @@ def _forward_paths(xp, x, w, b, stride, padding, dilation, groups, out, taps, re
     return y.reshape((n, o) + tuple(out)) if res is None else res
 
 
-def _taps_apply(x, o, other, stride, groups, share, kernel=None):
+def _taps_apply(x, o, other, stride, padding, groups, out, share, kernel=None):
     """Whether ``conv_taps`` computes this convolution (or its weight gradient, ``other``
     being the output gradient): few filters against the input channels under a large
     kernel, operands of one floating dtype."""
     if kernel is None:
         kernel = other.shape[2:]
     return other.dtype == x.dtype and _taps.applies(
-        x.shape[1], o, tuple(kernel), stride, groups, x.dtype, x, share)
+        x.shape[1], o, tuple(kernel), stride, groups, x.dtype, x, share) and _taps.dense(
+        x.shape[2:], padding, out)
 
 
 def _flat_applies(w, groups, stride, out):
@@ -493,7 +494,7 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
     if _winograd.applies_weight(x, gy, kernel, stride, dilation, groups):
         _note("weight-winograd")
         return _winograd.weight(xp, x, gy, padding)
-    if _taps_apply(x, o, gy, stride, groups, _taps.WEIGHT_SHARE, kernel):
+    if _taps_apply(x, o, gy, stride, padding, groups, out, _taps.WEIGHT_SHARE, kernel):
         _note("weight-taps")
         return _taps.weight(xp, x, gy, kernel, padding, dilation)
     if _depthwise.applies(x.shape[1], o, groups, stride):

@@ -22,6 +22,8 @@ def paths(monkeypatch, device):
     monkeypatch.setattr(conv_ops, "_PATHS", taken)
     # one part: a batch split across cores would change which blocks the kernels see
     monkeypatch.setattr(conv_samples, "_free_cores", lambda: 1)
+    # small test maps under wide padding: let the taps path take them (see test_taps_not_taken)
+    monkeypatch.setattr(conv_taps, "_MAX_GRID_SHARE", 100)
     return taken
 
 
@@ -80,11 +82,15 @@ def test_taps_float32_large_image(paths):
     assert {"forward-taps", "weight-taps"} <= set(paths)
 
 
-def test_taps_not_taken(paths):
+def test_taps_not_taken(paths, monkeypatch):
+    monkeypatch.setattr(conv_taps, "_MAX_GRID_SHARE", 2)  # the default
     # more filters than inputs, too few inputs, strided, grouped, or a 1x1 kernel: other paths
     check_op(_conv(padding=1), [(1, 16, 6, 6), (17, 16, 3, 3)], second_order=False)
     check_op(_conv(padding=1), [(1, 8, 6, 6), (2, 8, 3, 3)], second_order=False)
     check_op(_conv(stride=2), [(1, 16, 9, 9), (2, 16, 3, 3)], second_order=False)
+    # small maps under wide padding: mostly junk grid positions
+    check_op(_conv(padding=1), [(2, 16, 1, 1), (2, 16, 3, 3)], second_order=False)
+    check_op(_conv(padding=4), [(1, 16, 6, 6), (2, 16, 9, 9)], second_order=False)
     check_op(_conv(groups=2), [(1, 32, 8, 8), (2, 16, 3, 3)], second_order=False)
     check_op(_conv(), [(1, 32, 8, 8), (2, 32, 1, 1)], second_order=False)
     assert "forward-taps" not in paths and "weight-taps" not in paths
