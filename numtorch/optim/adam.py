@@ -143,7 +143,7 @@ class Adam(Optimizer):
                 return None
             return super()._step_group(group)
         hp = hyperparameters(group)
-        if hp["differentiable"] or hp["capturable"] or hp.get("_tensor_lr") is not None:
+        if hp.get("differentiable") or hp.get("capturable") or hp.get("_tensor_lr") is not None:
             return super()._step_group(group)
         # The group's host parameters with a gradient of their own shape and dtype are
         # gathered first and updated together (``run_jobs``: over both cores when they are
