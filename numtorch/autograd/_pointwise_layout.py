@@ -14,6 +14,7 @@ their results get the same layout through ``_meta.empty_in_order``.
 import numpy as np
 
 from .. import backend
+from .._preserve_layout import empty_preserving
 from ..backend._layout_rank import broadcast_strides, strides_in_order, torch_order
 from ..backend._meta import MetaArray, empty_in_order
 
@@ -29,7 +30,10 @@ def _relaid(out, arrays):
         want[d] = step
         step *= shape[d]
     if all(w == s or n == 1 for w, s, n in zip(want, out.strides, shape)):
-        return out
+        if tuple(want) == out.strides:
+            return out
+        # only size-1 dims differ: their strides are torch's, the memory is the same
+        return backend.helpers_for(backend.xp_of(out)).as_strided(out, shape, tuple(want))
     xp = backend.xp_of(out)
     outer_first = perm[::-1]
     buf = xp.empty([shape[d] for d in outer_first], out.dtype)
@@ -50,6 +54,37 @@ def _meta_relaid(out, arrays):
     return empty_in_order(shape, out.dtype, perm)
 
 
+def _all_shaped(arrays, shape):
+    for a in arrays:
+        if getattr(a, "shape", None) != shape:
+            return False
+    return True
+
+
+def _odd_unit_strides(arrays):
+    """Whether some operand's size-1 dim has another stride than row-major order gives it
+    (the ranking then may place that dim elsewhere; row-major strides rank row-major)."""
+    for a in arrays:
+        if getattr(a, "ndim", 0) and 1 in a.shape:
+            step = a.itemsize
+            for n, st in zip(a.shape[::-1], a.strides[::-1]):
+                if n == 1 and st != step:
+                    return True
+                step *= n
+    return False
+
+
+def _one_layout(arrays, first):
+    """Whether every array operand has ``first``'s shape and element strides."""
+    unit = first.itemsize
+    for a in arrays:
+        if getattr(a, "ndim", 0) and a is not first and (
+                a.shape != first.shape or
+                any(s * unit != t * a.itemsize for s, t in zip(a.strides, first.strides))):
+            return False
+    return True
+
+
 def pointwise_result(out, arrays):
     """``out``, an elementwise result of ``arrays`` (arrays or Python numbers, in torch's
     operand order), laid out as torch lays it out: the same array when it already is."""
@@ -57,12 +92,21 @@ def pointwise_result(out, arrays):
         return out
     if type(out) is MetaArray:
         return _meta_relaid(out, arrays)
-    first = arrays[0]
-    if getattr(first, "shape", None) == out.shape and 0 not in first.strides:
+    first, shape = arrays[0], out.shape
+    # torch's shortcuts for operands all of one shape (row-major, or one dense layout) are
+    # not taken beside a number or a broadcast operand: its ranking then places size-1 dims
+    # too, which only matters where an operand gives one another stride than row-major does
+    odd = 1 in shape and _odd_unit_strides(arrays) and not _all_shaped(arrays, shape)
+    if getattr(first, "shape", None) == shape and 0 not in first.strides:
+        if odd:
+            return _relaid(out, arrays)
         # the first operand ranks every pair of dimensions itself: its layout is the result's
         if first.flags.c_contiguous:
             return out if out.flags.c_contiguous else backend.xp_of(out).ascontiguousarray(out)
-        want = backend.xp_of(out).empty_like(first, dtype=out.dtype)
+        if 1 in shape and not _one_layout(arrays, first):
+            return _relaid(out, arrays)  # (operands of several layouts: torch ranks them)
+        # (dense: its exact strides, size-1 dims' included, as torch keeps them)
+        want = empty_preserving(backend.xp_of(out), first, out.dtype)
         if want.strides == out.strides:
             return out
         want[...] = out
@@ -70,7 +114,7 @@ def pointwise_result(out, arrays):
     for a in arrays:
         if hasattr(a, "flags") and a.ndim > 1 and not a.flags.c_contiguous:
             return _relaid(out, arrays)
-    return out
+    return _relaid(out, arrays) if odd else out
 
 
 def pointwise_laid_out(forward):
@@ -81,7 +125,11 @@ def pointwise_laid_out(forward):
         def laid_out_forward(self, a, b):
             out = forward(self, a, b)
             try:
-                if a.flags.c_contiguous and b.flags.c_contiguous:
+                # (row-major operands give a row-major result, but for a number or broadcast
+                # beside a size-1 dim of odd stride: pointwise_result sees those)
+                if a.flags.c_contiguous and b.flags.c_contiguous and (
+                        1 not in out.shape or a.shape == b.shape or
+                        a.strides == out.strides and not b.ndim):
                     return out
             except AttributeError:  # a Python number beside an array
                 pass
