@@ -159,3 +159,51 @@ def test_solve_triangular_strides_positive(upper, left):
     t = torch.linalg.solve_triangular(torch.from_numpy(a.numpy()), torch.from_numpy(b.numpy()),
                                       upper=upper, left=left)
     assert torch.allclose(torch.from_numpy(x.numpy()), t)
+
+
+# -- torch.func: aux unwrapped by vjp/jvp/jacrev/jacfwd, argnums and chunk_size texts ---------
+@pytest.mark.parametrize("rg", [False, True])
+@pytest.mark.parametrize("which", ["vjp", "jvp", "jacrev", "grad"])
+def test_func_aux_is_unwrapped(which, rg):
+    def run(L):
+        F = L.func
+        x = L.ones(2, requires_grad=rg)
+        f = lambda a: (a * 2, a.sum())  # noqa: E731
+        if which == "vjp":
+            aux = F.vjp(f, x, has_aux=True)[2]
+        elif which == "jvp":
+            aux = F.jvp(f, (x,), (L.ones(2),), has_aux=True)[2]
+        elif which == "jacrev":
+            aux = F.jacrev(f, has_aux=True)(x)[1]
+        else:
+            aux = F.grad(lambda a: ((a * 2).sum(), {"k": [a * 3]}), has_aux=True)(x)[1]["k"][0]
+        return aux.tolist(), aux.requires_grad, aux.grad_fn is None
+    assert run(numtorch) == run(torch)
+
+
+@pytest.mark.parametrize("argnums", [(0, 0), (1, 1, 0), (1, -1)])
+@pytest.mark.parametrize("fn", ["grad", "jacrev", "jacfwd"])
+def test_func_argnums_unique_text(fn, argnums):
+    _same(lambda L: lambda: getattr(L.func, fn)(lambda a, b: (a * b).sum(), argnums=argnums)(
+        L.ones(2), L.ones(2)))
+
+
+@pytest.mark.parametrize("chunk", [0, -2])
+def test_jacrev_chunk_size_checked_when_made(chunk):
+    _same(lambda L: lambda: L.func.jacrev(lambda a: a, chunk_size=chunk))
+
+
+# -- prod backward: grad * (result / input), bit for bit, and under jacfwd/hessian ------------
+def test_prod_gradient_rounding_and_forward_mode():
+    for seed in range(20):
+        x = numtorch.rand(7, generator=numtorch.Generator().manual_seed(seed)) * 3 + 0.1
+        g = numtorch.rand((), generator=numtorch.Generator().manual_seed(seed + 99))
+        xs = [x.clone().requires_grad_(), torch.from_numpy(x.numpy()).requires_grad_()]
+        xs[0].prod().backward(g)
+        xs[1].prod().backward(torch.from_numpy(g.numpy()))
+        assert xs[0].grad.tolist() == xs[1].grad.tolist()
+    v = [1., 2., 3.]
+    for L in (numtorch, torch):
+        assert L.func.jacfwd(L.prod)(L.tensor(v)).tolist() == [6., 3., 2.]
+        assert L.func.hessian(L.prod)(L.tensor(v)).tolist() == [[0., 3., 2.], [3., 0., 1.],
+                                                                 [2., 1., 0.]]

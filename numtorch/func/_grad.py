@@ -54,7 +54,7 @@ def _argnums(argnums, n):
             raise RuntimeError(f"Got argnum={a}, but only {n} positional inputs")
         out.append(a % n)
     if len(set(out)) != len(out):
-        raise RuntimeError(f"argnums must be unique, got {argnums}")
+        raise RuntimeError(f"argnums elements must be unique, got {tuple(out)}")
     return out, single
 
 
@@ -277,8 +277,8 @@ def vjp(func, *primals, has_aux=False):
         return tuple(res)
 
     shown = tree_unflatten([_detached(o, keep) for o in flat_out], out_spec)
-    if has_aux:
-        return shown, vjp_fn, aux
+    if has_aux:  # unwrapped from this level, as grad's aux
+        return shown, vjp_fn, tree_map(lambda t: _aux_leaf(t, keep), aux)
     return shown, vjp_fn
 
 
@@ -393,7 +393,9 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     jv = _push(ins, flat_out, us, gs, flat_t, any(keeps), keeps)
     out = tree_unflatten([_detached(o, k) for o, k in zip(flat_out, keeps)], out_spec)
     res = (out, tree_unflatten(jv, out_spec))
-    return res + (aux,) if has_aux else res
+    if has_aux:  # unwrapped from this level, as grad's aux
+        return res + (tree_map(lambda t: _aux_leaf(t, any(keeps)), aux),)
+    return res
 
 
 def linearize(func, *primals):
@@ -444,6 +446,9 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
                 [0., 1.]])
     """
     from ._vmap import vmap_basis
+
+    if chunk_size is not None and chunk_size <= 0:
+        raise ValueError("jacrev: `chunk_size` should be greater than 0.")
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):

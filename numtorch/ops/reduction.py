@@ -172,7 +172,8 @@ class Prod(Op):
             y = _expand_back(self.saved_output(), x.shape, dims, self.keepdim)
             if x.is_complex():  # torch's complex convention: the conjugate
                 return g * (y / x).conj()
-            return g * y / x
+            # the ratio first: rounds as torch does, and holds no vmapped cotangent (jacfwd)
+            return g * (y / x)
         # With zeros, y / x is 0/0. The product of the other elements is the exclusive
         # prefix product times the exclusive suffix product along the flattened reduced dims,
         # which is built from cumprod and so stays exact for double backward.
