@@ -118,3 +118,24 @@ def test_sdpa_half_backward(dtype, shape):
     assert np.isfinite(x).all()
     tol = 5e-3 if dtype == "float16" else 4e-2
     np.testing.assert_allclose(x, y, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype", HALF)
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm_half(dtype, training):
+    x = _data((8, 16, 9, 9), 0) * 3 + 1
+    w, b, r0 = _data((16,), 1), _data((16,), 2), _data((16,), 3)
+
+    def run(lib):
+        d = getattr(lib, dtype)
+        rm, rv = lib.tensor(r0).to(d), lib.tensor(np.abs(r0) + 0.5).to(d)
+        y = lib.nn.functional.batch_norm(lib.tensor(x).to(d), rm, rv, lib.tensor(w).to(d),
+                                         lib.tensor(b).to(d), training=training)
+        return lib.cat([y.flatten(), rm, rv])
+
+    got, want = _both(run)
+    if dtype == "float16" or not training:  # torch's bfloat16 statistics differ in order
+        _within_an_ulp(got, want, dtype)
+        assert np.mean(got == want) > 0.99
+    else:
+        _within_an_ulp(got, want, dtype, np.abs(want).max())

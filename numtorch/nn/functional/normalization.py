@@ -45,8 +45,9 @@ def _channel_view(t, ndim, dtype):
 
 
 def _compute_dtype(input):
-    """float16 is normalised in float32 (as torch's CPU kernels do), other floats as is."""
-    return _dtype.float32 if input.dtype.name == "float16" else input.dtype
+    """float16 and bfloat16 are normalised in float32 (as torch's CPU kernels do), other floats as
+    is."""
+    return _dtype.float32 if input.dtype.name in ("float16", "bfloat16") else input.dtype
 
 
 def _cast(t, dt):
@@ -81,6 +82,12 @@ def _update_running(running, batch_value, momentum):
     instead of the in-place ops' nine. The arithmetic is the ops' own, bit for bit.
     """
     r = running._array
+    if running.dtype in (_dtype.float16, _dtype.bfloat16) and type(r) is type(batch_value):
+        # as torch: the blend in float32, one rounding
+        f = np.float32
+        r[...] = (r.astype(f) * f(1 - momentum) + batch_value.astype(f) * f(momentum)).astype(
+            r.dtype)
+        return
     if r.dtype.kind == "f" and type(r) is type(batch_value):
         dt = r.dtype
         value = batch_value.astype(dt, copy=False)
@@ -105,6 +112,21 @@ def _normalize_with_running(input, running_mean, running_var, weight, bias, eps)
         shift = shift + bias
     nd = input.ndim
     return input * _channel_view(scale, nd, dt) + _channel_view(shift, nd, dt)
+
+
+def _half_batch_normalize(x, weight, bias, dims, eps, half, stats):
+    """Training-mode batch norm of a float16/bfloat16 input (``x`` already in float32) with
+    torch's CPU roundings: the batch mean and 1/sqrt(var + eps) are rounded to the input's
+    type before the float32 affine map (bit-identical for float16, 88% for bfloat16 against
+    67% without)."""
+    mean = x.mean(dims, keepdim=True)
+    var = x.var(dims, correction=0, keepdim=True)
+    if stats is not None:
+        stats["mean"], stats["var"] = mean.detach()._array, var.detach()._array
+    y = (x - mean.to(half).float()) * (var + eps).rsqrt().to(half).float()
+    if weight is not None:
+        y = y * weight
+    return y if bias is None else y + bias
 
 
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
@@ -168,7 +190,10 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         dims = (0,) + tuple(range(2, nd))
         update = running_mean is not None
         stats = {} if update else None
-        y = normalize_affine(x, view(weight), view(bias), dims, eps, stats)
+        if dt in (_dtype.float16, _dtype.bfloat16):
+            y = _half_batch_normalize(x, view(weight), view(bias), dims, eps, dt, stats)
+        else:
+            y = normalize_affine(x, view(weight), view(bias), dims, eps, stats)
         n = input.numel() // max(channels, 1)
         if update and n > 0 and not _running_update_device(  # GPU: one launch
                 running_mean._array, running_var._array, stats["mean"].reshape(-1),
