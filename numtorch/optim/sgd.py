@@ -84,8 +84,10 @@ class SGD(Optimizer):
             if not rest:
                 return None
             group = dict(group, params=rest)
-        if hp["momentum"] != 0 or optimizer._sparse_grads.any_sparse(group["params"]):
+        if optimizer._sparse_grads.any_sparse(group["params"]):
             return super()._step_group(group)
+        if hp["momentum"] != 0:
+            return self._momentum_group(group, hp)
         # Without momentum SGD keeps no state: each parameter is one or two NumPy passes, so
         # the generic loop's per-parameter bookkeeping (state lookup, work buffers, the split
         # check) would cost more than the update itself for small tensors, whose temporaries
@@ -118,6 +120,45 @@ class SGD(Optimizer):
         for p in rest or ():  # no state without momentum (torch keeps no entry either)
             self._update(p, p.grad._array, {}, hp)
             p._vc[0] += 1
+        return None
+
+    def _momentum_group(self, group, hp):
+        """Momentum steps after the first: the host parameters that have their buffer and a
+        gradient of their own shape and dtype are gathered and updated together
+        (``optimizer.run_jobs``: over both cores when the group is large and they are free);
+        the rest, first steps included, take the per-parameter path after them."""
+        jobs, sizes, rest = [], [], []
+        state_of = self.state
+        big = optimizer._SPLIT_MIN  # split_update splits these on their own
+        for p in group["params"]:
+            g = p.grad
+            if g is None:
+                continue
+            a = p._array
+            if type(g) is optimizer.Tensor and type(a) is np.ndarray and a.size < big:
+                ga = g._array
+                buf = state_of[p].get("momentum_buffer")
+                if buf is not None and type(ga) is np.ndarray and ga.shape == a.shape and \
+                        ga.dtype is a.dtype and type(buf._array) is np.ndarray:
+                    jobs.append((a, ga, buf._array))
+                    sizes.append(a.size)
+                    p._vc[0] += 1  # the parameter changes in place (below)
+                    continue
+            rest.append((p, g))
+        if jobs:
+            wd = hp["weight_decay"]
+            consts = (hp["lr"], wd, hp["momentum"], hp["dampening"], hp["nesterov"],
+                      hp["maximize"])
+            scratch = self._scratch
+
+            def kernel(job, part):
+                a = job[0]
+                _sgd_part(np, *job, scratch(a, 2 * part),
+                          scratch(a, 2 * part + 1) if wd != 0 else None, *consts)
+
+            optimizer.run_jobs(kernel, jobs, sizes)
+        for p, g in rest:
+            self._step_param(p, g, group, hp)
         return None
 
     _sparse_step = optimizer._sparse_grads.sgd
