@@ -120,6 +120,16 @@ CASES = {
     "out_cumsum_t": lambda T: (lambda z: T.cumsum(z, 0, out=z.t()))(_base(T)),
     "out_cat_t": lambda T: (lambda z: T.cat([z.t()], out=z))(_base(T)),
     "out_cat_shifted": lambda T: (lambda z: T.cat([z[:1], z[1:2]], out=z[1:]))(_base(T)),
+    "out_clamp_t": lambda T: (lambda z: T.clamp(z.t(), 0, 5, out=z))(_base(T)),
+    "out_clamp_min_tensor_t": lambda T: (lambda z: T.clamp_min(z, z.t(), out=z))(_base(T)),
+    "out_bitwise_and_t": lambda T: (lambda i: T.bitwise_and(i, i.t(), out=i))(
+        _base(T).mul(10).long()),
+    "out_logical_and_t": lambda T: (lambda b: T.logical_and(b, b.t(), out=b))(_base(T) > 2),
+    "out_logaddexp_t": lambda T: (lambda z: T.logaddexp(z, z.t(), out=z))(_base(T)),
+    "out_xlogy_t": lambda T: (lambda z: T.xlogy(z, z.t(), out=z))(_base(T)),
+    "out_gather_t": lambda T: (lambda z: T.gather(z, 0, T.zeros(3, 3, dtype=T.long),
+                                                  out=z.t()))(_base(T)),
+    "out_logit_t": lambda T: (lambda z: T.logit(z / 10, out=z.t()))(_base(T)),
     # self-overlapping written-to tensors
     "expanded_mul_": lambda T: _base(T, (3, 1)).expand(3, 3).mul_(2),
     "expanded_add_": lambda T: _base(T, (1, 3)).expand(3, 3).add_(1),

@@ -161,7 +161,8 @@ def _logical(fn_name):
     def fn(input, other, *, out=None):
         _check_tensor(fn_name, input)
         _check_tensor(fn_name, other, "other", 2)
-        return _out(_Logical.apply(input, other, fn=fn_name), out, fn_name)
+        return _out(_Logical.apply(input, other, fn=fn_name), out, fn_name,
+                    over=(input, other))
 
     fn.__name__ = fn.__qualname__ = fn_name
     fn.__doc__ = (f"Elementwise ``{fn_name[8:]}`` of the truth values of two tensors (nonzero "
@@ -173,7 +174,8 @@ def _bitwise(fn_name):
     def fn(input, other, *, out=None):
         _check_number_or_tensor(fn_name, input, "input", 1)
         _check_number_or_tensor(fn_name, other)
-        return _out(_Bitwise.apply(input, other, fn=fn_name), out, fn_name)
+        return _out(_Bitwise.apply(input, other, fn=fn_name), out, fn_name,
+                    over=(input, other))
 
     fn.__name__ = fn.__qualname__ = fn_name
     fn.__doc__ = (f"Elementwise ``{fn_name[8:]}`` of the bits of integer or bool operands.\n")
@@ -207,7 +209,8 @@ def bitwise_left_shift(input, other, *, out=None):
     """
     _check_number_or_tensor("bitwise_left_shift", input, "input", 1)
     _check_number_or_tensor("bitwise_left_shift", other)
-    return _out(LeftShift.apply(input, other), out, "bitwise_left_shift")
+    return _out(LeftShift.apply(input, other), out, "bitwise_left_shift",
+                over=(input, other))
 
 
 def bitwise_right_shift(input, other, *, out=None):
@@ -222,7 +225,8 @@ def bitwise_right_shift(input, other, *, out=None):
     """
     _check_number_or_tensor("bitwise_right_shift", input, "input", 1)
     _check_number_or_tensor("bitwise_right_shift", other)
-    return _out(RightShift.apply(input, other), out, "bitwise_right_shift")
+    return _out(RightShift.apply(input, other), out, "bitwise_right_shift",
+                over=(input, other))
 
 
 def gcd(input, other, *, out=None):
@@ -234,7 +238,7 @@ def gcd(input, other, *, out=None):
     """
     _check_tensor("gcd", input)
     _check_tensor("gcd", other, "other", 2)
-    return _out(_Divisors.apply(input, other, fn="gcd"), out, "gcd")
+    return _out(_Divisors.apply(input, other, fn="gcd"), out, "gcd", over=(input, other))
 
 
 def lcm(input, other, *, out=None):
@@ -246,4 +250,4 @@ def lcm(input, other, *, out=None):
     """
     _check_tensor("lcm", input)
     _check_tensor("lcm", other, "other", 2)
-    return _out(_Divisors.apply(input, other, fn="lcm"), out, "lcm")
+    return _out(_Divisors.apply(input, other, fn="lcm"), out, "lcm", over=(input, other))

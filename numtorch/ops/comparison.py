@@ -598,7 +598,7 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
             r = where(r < min, lo, r)
         if max is not None:
             r = where(r > max, max, r)
-        return _out(rename_node(r, "ClampBackward0"), out, "clamp")
+        return _out(rename_node(r, "ClampBackward0"), out, "clamp", over=(input, min, max))
     if min is not None and not isinstance(min, _NUMBER):
         _check_number_or_tensor("clamp", min, "min", 2)
     if max is not None and not isinstance(max, _NUMBER):
@@ -615,7 +615,8 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
         min, max = (None if b is None else int(np.array(b).astype(dt.np)) for b in (min, max))
     x = input if input.dtype is dt else input.to(dt)
     # number bounds: torch's kernel writes only the result's dtype (tensor bounds cast)
-    return _out(Clamp.apply(x, min=min, max=max), out, "clamp", SAME_DTYPE_OUT)
+    return _out(Clamp.apply(x, min=min, max=max), out, "clamp", SAME_DTYPE_OUT,
+                over=(input,))
 
 
 clip = clamp
@@ -625,11 +626,13 @@ def clamp_min(input, min, *, out=None):  # noqa: A002
     """Clamp from below: ``max(input, min)`` (see :func:`clamp`)."""
     r = clamp(input, min, None)
     rename_node(r, "ClampMinBackward1" if isinstance(min, Tensor) else "ClampMinBackward0")
-    return _out(r, out, "clamp_min", not isinstance(min, Tensor) and SAME_DTYPE_OUT)
+    return _out(r, out, "clamp_min", not isinstance(min, Tensor) and SAME_DTYPE_OUT,
+                over=(input, min))
 
 
 def clamp_max(input, max, *, out=None):  # noqa: A002
     """Clamp from above: ``min(input, max)`` (see :func:`clamp`)."""
     r = clamp(input, None, max)
     rename_node(r, "ClampMaxBackward1" if isinstance(max, Tensor) else "ClampMaxBackward0")
-    return _out(r, out, "clamp_max", not isinstance(max, Tensor) and SAME_DTYPE_OUT)
+    return _out(r, out, "clamp_max", not isinstance(max, Tensor) and SAME_DTYPE_OUT,
+                over=(input, max))

@@ -368,7 +368,7 @@ def logaddexp(input, other, *, out=None):
         tensor([100.6931,   0.6931])
     """
     _float_pair("logaddexp", input, other)
-    return _out(Logaddexp.apply(input, other), out, "logaddexp")
+    return _out(Logaddexp.apply(input, other), out, "logaddexp", over=(input, other))
 
 
 def logaddexp2(input, other, *, out=None):
@@ -379,7 +379,7 @@ def logaddexp2(input, other, *, out=None):
         tensor([4., 1.])
     """
     _float_pair("logaddexp2", input, other)
-    return _out(Logaddexp2.apply(input, other), out, "logaddexp2")
+    return _out(Logaddexp2.apply(input, other), out, "logaddexp2", over=(input, other))
 
 
 def _float_power_dtype(*operands):

@@ -153,7 +153,7 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     """Collect values along ``dim`` at the positions in ``index`` (int64)."""
     d = canonical_dim(dim, input._array.ndim)
     _check_index_tensor("gather", index, input, d)
-    return _out(Gather.apply(input, index, dim=d), out, exact=True)
+    return _out(Gather.apply(input, index, dim=d), out, exact=True, over=(input, index))
 
 
 def take_along_dim(input, indices, dim=None):

@@ -263,7 +263,8 @@ def digamma(input, *, out=None):
         tensor([-0.5772, -1.9635])
     """
     _check_tensor("digamma", input)
-    return _out(Polygamma.apply(input, n=0, node_name="DigammaBackward0"), out, "digamma")
+    return _out(Polygamma.apply(input, n=0, node_name="DigammaBackward0"), out, "digamma",
+                over=(input,))
 
 
 def _int_arg(fn, value, name, pos):
@@ -343,7 +344,7 @@ def logit(input, eps=None, *, out=None):
         if isinstance(eps, bool) or not isinstance(eps, (int, float, np.floating, np.integer)):
             raise TypeError(f"logit(): argument 'eps' must be float, not {type(eps).__name__}")
         eps = float(eps)
-    return _out(Logit.apply(input, eps=eps), out, "logit")
+    return _out(Logit.apply(input, eps=eps), out, "logit", over=(input,))
 
 
 def xlogy(input, other, *, out=None):
@@ -367,7 +368,7 @@ def xlogy(input, other, *, out=None):
         rename_node(r, "XlogyBackward2")
     elif not isinstance(input, Tensor):
         rename_node(r, "XlogyBackward1")
-    return _out(r, out, "xlogy")
+    return _out(r, out, "xlogy", over=(input, other))
 
 
 def trapezoid(y, x=None, *, dx=None, dim=-1):
