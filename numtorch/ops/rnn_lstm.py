@@ -219,13 +219,16 @@ class LSTMSequence(_Sequence):
                                  fac[:lo0], dtanh_c[:lo0])] * (len(chunks) - 1)
             done = []
             plain = mask is None and w_hr is None
+            wb = None
             for (lo, hi), fut in zip(chunks, ready):
                 wait(fut)
                 steps_xp = ()
                 if on_gpu:
                     pass  # the steps ran on the GPU
                 elif plain:
-                    dh, dc = _plain_lstm_grads(xp, wt, blocks, dh_out, lo, hi, go, dtanh_c,
+                    if wb is None:  # W^T's row blocks (each made once)
+                        wb = _dot_blocks(xp, w, wt, blocks)
+                    dh, dc = _plain_lstm_grads(xp, wb, blocks, lo, hi, go, dtanh_c,
                                                fac, f, dz, dh, dc, tmp, needs[5], needs[6])
                 else:
                     steps_xp = range(hi - 1, lo - 1, -1)
@@ -278,10 +281,11 @@ class LSTMSequence(_Sequence):
         xp.multiply(tcs, tcs, out=dtanh_c)
         xp.subtract(1, dtanh_c, out=dtanh_c)
         dtanh_c *= o
-        # sigmoid' = s (1 - s) over the whole array in two contiguous passes (the g block's
-        # values unused), then each block's other factor, moving o's block to torch's order
-        xp.subtract(1, acts, out=fac)
-        fac *= acts
+        # sigmoid' = s (1 - s) of the three sigmoid gates ([i f o], runs of 3H * B values),
+        # then each block's other factor, moving o's block to torch's order
+        sig, sig_d = acts[:, :3 * n], fac[:, :3 * n]
+        xp.subtract(1, sig, out=sig_d)
+        sig_d *= sig
         fac[:, :n] *= g
         fac[:, n:2 * n] *= cs
         xp.multiply(fac[:, 2 * n:3 * n], tcs, out=fac[:, 3 * n:])
@@ -315,61 +319,77 @@ def _plain_lstm_steps(xp, wq, blocks, hfull, p, acts, cs, tcs, xq):
     here every per-step view comes from iterating the arrays in one ``zip``.
     """
     n = tcs.shape[1]
-    mm, tanh, mul = xp.matmul, xp.tanh, xp.multiply
+    # ``dot`` (every operand here 2-D, the outputs row blocks) costs ~0.5 us less a call
+    # than ``matmul``; out= positionally saves the keyword's parsing
+    mm, tanh, mul, add = xp.dot, xp.tanh, xp.multiply, xp.add
     if blocks is None:
         blocks = [(0, acts.shape[1])]
     wb = [wq[lo:hi] for lo, hi in blocks]
+    half = acts.dtype.type(0.5)  # a scalar of the arrays' type takes the ufuncs' fast path
     per_step = zip(acts, zip(*(acts[:, lo:hi] for lo, hi in blocks)), hfull, acts[:, :3 * n],
                    acts[:, :n], acts[:, n:2 * n], acts[:, 2 * n:3 * n], acts[:, 3 * n:], cs,
                    cs[1:], tcs, hfull[1:, :p], xq if xq is not None else acts)
     for a, a_blocks, h_in, sig, i, f, o, g, c_prev, c, tc, h, x_t in per_step:
         for w, a_b in zip(wb, a_blocks):
-            mm(w, h_in, out=a_b)
+            mm(w, h_in, a_b)
         if xq is not None:
-            a += x_t
-        tanh(a, out=a)
-        sig *= 0.5  # sigmoid(z) = (1 + tanh(z / 2)) / 2: the rows were halved
-        sig += 0.5
-        mul(i, g, out=tc)
-        mul(f, c_prev, out=c)
-        c += tc
-        tanh(c, out=tc)
-        mul(o, tc, out=h)
+            add(a, x_t, a)
+        tanh(a, a)
+        mul(sig, half, sig)  # sigmoid(z) = (1 + tanh(z / 2)) / 2: the rows were halved
+        add(sig, half, sig)
+        mul(i, g, tc)
+        mul(f, c_prev, c)
+        add(c, tc, c)
+        tanh(c, tc)
+        mul(o, tc, h)
 
 
-def _plain_lstm_grads(xp, wt, blocks, dh_out, lo, hi, go, dtanh_c, fac, f, dz, dh, dc, tmp,
+def _dot_blocks(xp, w, wt, blocks):
+    """``wt`` (W^T) whole, or its row blocks as Fortran-ordered copies: ``dot`` hands a C- or
+    Fortran-ordered matrix to BLAS as it is but copies a strided view on every call (a
+    transposed block of W), and it costs ~1 us less a call than ``matmul``."""
+    if blocks is None:
+        return [wt]
+    return [xp.ascontiguousarray(w[:, b0:b1]).T for b0, b1 in blocks]
+
+
+def _plain_lstm_grads(xp, wb, blocks, lo, hi, go, dtanh_c, fac, f, dz, dh, dc, tmp,
                       need_h0, need_c0):
     """Steps ``hi - 1`` down to ``lo`` of the LSTM backward loop without projection, mask or
-    GPU kernel (``LSTMSequence.backward_arrays``' arrays): the gate gradients into ``dz``;
-    returns the state gradients (dh, dc) reaching step ``lo - 1``. As ``_plain_lstm_steps``,
-    every per-step view comes from iterating the arrays in one ``zip``."""
+    GPU kernel (``LSTMSequence.backward_arrays``' arrays; ``wb`` W^T's row ``blocks`` from
+    ``_dot_blocks``): the gate gradients into ``dz``; returns the state gradients (dh, dc)
+    reaching step ``lo - 1``. As ``_plain_lstm_steps``, every per-step view comes from
+    iterating the arrays in one ``zip``."""
     n = dc.shape[0]
-    mm, mul = xp.matmul, xp.multiply
+    mm, mul, add = xp.dot, xp.multiply, xp.add  # (as ``_plain_lstm_steps``)
     if blocks is None:
-        blocks = [(0, wt.shape[0])]
-    if dh_out is None:
-        dh_out = xp.empty(dh.shape, dh.dtype)
-    wb = [wt[b0:b1] for b0, b1 in blocks]
-    out_b = [dh_out[b0:b1] for b0, b1 in blocks]
+        blocks = [(0, wb[0].shape[0])]
+    # the state gradients side by side, [dc; dh]: with the gate factors in torch's order
+    # [i f g o], the g and o gates' gradients are one product of two contiguous (2H, B)
+    # blocks, [fac_g fac_o] * [dc dh] (a broadcast product of the three dc gates cost as
+    # much as four plain ones); each step's GEMM writes the new dh in place
+    state = xp.empty((2,) + dc.shape, dc.dtype)
+    state[0], state[1] = dc, dh
+    dc, dh = state
+    pair = state.reshape(2 * n, -1)
+    out_b = [dh[b0:b1] for b0, b1 in blocks]
     rev = slice(hi - 1, lo - 1 if lo else None, -1)
-    gates = dz.shape[1]
-    per_step = zip(range(hi - 1, lo - 1, -1), go[rev], dtanh_c[rev],
-                   fac[rev, :3 * n].reshape(-1, 3, n, dz.shape[2]), fac[rev, 3 * n:],
-                   dz[rev, :3 * n].reshape(-1, 3, n, dz.shape[2]), dz[rev, 3 * n:gates],
-                   dz[rev], f[rev])
-    for t, go_t, dtc, fac3, fac_o, dz3, dz_o, dz_t, f_t in per_step:
-        dh += go_t
-        mul(dh, dtc, out=tmp)
-        dc += tmp
-        mul(fac3, dc, out=dz3)
-        mul(fac_o, dh, out=dz_o)
+    per_step = zip(range(hi - 1, lo - 1, -1), go[rev], dtanh_c[rev], fac[rev, :n],
+                   fac[rev, n:2 * n], fac[rev, 2 * n:], dz[rev, :n], dz[rev, n:2 * n],
+                   dz[rev, 2 * n:], dz[rev], f[rev])
+    for t, go_t, dtc, fac_i, fac_f, fac_go, dz_i, dz_f, dz_go, dz_t, f_t in per_step:
+        add(dh, go_t, dh)
+        mul(dh, dtc, tmp)
+        add(dc, tmp, dc)
+        mul(fac_i, dc, dz_i)
+        mul(fac_f, dc, dz_f)
+        mul(fac_go, pair, dz_go)
         if t or need_h0:  # the first step's state gradients reach only h0, c0
-            # dh is dead here (dz_t holds what it gave): dh_out may be the array it was
+            # dh is dead here (dz_t holds what it gave): the GEMM overwrites it
             for w, o in zip(wb, out_b):
-                mm(w, dz_t, out=o)
-            dh = dh_out
+                mm(w, dz_t, o)
         if t or need_c0:
-            dc *= f_t
+            mul(dc, f_t, dc)
     return dh, dc
 
 
