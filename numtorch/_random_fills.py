@@ -64,7 +64,9 @@ def bernoulli_values(x, p, generator):
     if isinstance(p, Tensor):
         probs = _host(p)
         if probs.size and not bool(((probs >= 0) & (probs <= 1)).all()):
-            raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+            raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  "
+                               "(Could this error message be improved?  If so, please "
+                               "report an enhancement request to PyTorch.)")
         _broadcast_check(x.shape, p.shape)
         if np.broadcast_shapes(x.shape, p.shape) != tuple(x.shape):
             raise RuntimeError(f"bernoulli_: p of shape {list(p.shape)} cannot be broadcast "

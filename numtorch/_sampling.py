@@ -471,7 +471,9 @@ def _bernoulli(input, p, rng):
         probs = input._array
         if type(probs) is np.ndarray and probs.size and \
                 not bool(((probs >= 0) & (probs <= 1)).all()):
-            raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+            raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  "
+                               "(Could this error message be improved?  If so, please "
+                               "report an enhancement request to PyTorch.)")
         y = Bernoulli.apply(input, p=None, rng=rng)
     else:
         if isinstance(p, Tensor):

@@ -207,3 +207,14 @@ def test_prod_gradient_rounding_and_forward_mode():
         assert L.func.jacfwd(L.prod)(L.tensor(v)).tolist() == [6., 3., 2.]
         assert L.func.hessian(L.prod)(L.tensor(v)).tolist() == [[0., 3., 2.], [3., 0., 1.],
                                                                  [2., 1., 0.]]
+
+
+# -- bernoulli with a probability tensor outside [0, 1]: torch's whole text ------------------
+@pytest.mark.parametrize("call", [
+    lambda L: L.bernoulli(L.tensor([1.5])),
+    lambda L: L.bernoulli(L.tensor([0.2, -0.1])),
+    lambda L: L.zeros(2).bernoulli_(L.tensor([1.5, 0.2])),
+    lambda L: L.zeros(2).bernoulli_(1.5),
+])
+def test_bernoulli_probability_range_text(call):
+    _same(lambda L: lambda: call(L))
