@@ -76,7 +76,15 @@ class LogSumExp(Op):
         # shifting by the max keeps exp() in range; an infinite max would give inf - inf
         m = xp.where(xp.isinf(m), xp.zeros((), dtype=m.dtype), m)
         with np.errstate(divide="ignore"):  # all -inf: log(0) = -inf, as torch
-            y = xp.log(fsum(xp.exp(xa - m), dims, keepdims=True)) + m
+            if xa is x:
+                y = xp.log(fsum(xp.exp(xa - m), dims, keepdims=True)) + m
+            else:
+                # torch composes half types' logsumexp of ops that each round to the type
+                def r(a):
+                    return a.astype(x.dtype).astype(np.float32)
+
+                s = r(fsum(r(xp.exp(xa - m)), dims, keepdims=True))
+                y = r(xp.log(s)) + m
         return self.save_output(y.reshape(shape).astype(x.dtype, copy=False))
 
     def backward(self, grad):

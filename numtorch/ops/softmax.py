@@ -151,6 +151,13 @@ def _row_major(xp, x):
     return x if x.flags.c_contiguous else xp.ascontiguousarray(x)
 
 
+def _inner_size(shape, d):
+    n = 1
+    for s in shape[d + 1:]:
+        n *= s
+    return n
+
+
 class Softmax(Op):
     """y = exp(x - max) / sum(exp(x - max)); dx = y * (g - sum(g * y))."""
 
@@ -168,7 +175,16 @@ class Softmax(Op):
                 return self.save_output(y)
         xa = _row_major(self.xp, x.astype(np.float32) if is_half(x.dtype) else x)
         e = self.xp.exp(xa - xa.max(axis=d, keepdims=True))  # torch works in float32
-        e *= 1 / fsum(e, (d,), keepdims=True)  # as torch: a reciprocal, then products
+        if xa is not x and d != x.ndim - 1 and _inner_size(x.shape, d) < 64:
+            # torch's kernel for an inner dim of a half type keeps the exponentials in that
+            # type and divides them by their float32 sum where the dims after ``d`` hold few
+            # values (measured: bit for bit for most below 64; from 64 its vector body, float32
+            # throughout, decides)
+            total = fsum(e, (d,), keepdims=True)
+            e = e.astype(x.dtype).astype(np.float32)
+            e /= total
+        else:
+            e *= 1 / fsum(e, (d,), keepdims=True)  # as torch: a reciprocal, then products
         return self.save_output(e.astype(x.dtype, copy=False))
 
     def backward(self, grad):
@@ -217,7 +233,15 @@ class LogSoftmax(Op):
             return self.save_output(_tiny_rows(x, True))
         xa = _row_major(xp, x.astype(np.float32) if is_half(x.dtype) else x)
         shifted = xa - xa.max(axis=d, keepdims=True)  # torch works in float32
-        shifted -= xp.log(fsum(xp.exp(shifted), (d,), keepdims=True))
+        if xa is not x and d == x.ndim - 1:
+            # torch's last-dim kernel for half types rounds the exponentials, their sum and
+            # its log to the type
+            def r(a):
+                return a.astype(x.dtype).astype(np.float32)
+
+            shifted -= r(xp.log(r(fsum(r(xp.exp(shifted)), (d,), keepdims=True))))
+        else:
+            shifted -= xp.log(fsum(xp.exp(shifted), (d,), keepdims=True))
         return self.save_output(shifted.astype(x.dtype, copy=False))
 
     def backward(self, grad):
