@@ -251,6 +251,10 @@ def _project_inputs(query, key, value, num_heads, in_proj_weight, in_proj_bias,
             if w is None:
                 raise AssertionError(
                     f"use_separate_proj_weight is True but {n}_proj_weight is None")
+        for n, w, x in (("key", k_proj_weight, key), ("value", v_proj_weight, value)):
+            if tuple(w.shape) != (E, x.shape[-1]):
+                raise AssertionError(f"expecting {n} weights shape of {(E, x.shape[-1])}, but "
+                                     f"got {w.shape}")
         ws = (q_proj_weight, k_proj_weight, v_proj_weight)
     bs = (None, None, None) if in_proj_bias is None else in_proj_bias.split(E, dim=0)
     return tuple(_linear(x, w, b) for x, w, b in zip((query, key, value), ws, bs))
