@@ -330,6 +330,13 @@ def _forward_paths(xp, x, w, b, stride, padding, dilation, groups, out, taps, re
     if is_device_array(x):
         _note("forward-device")
         return _device.forward(xp, x, w, b, stride, padding, dilation, groups, tuple(out))
+    live = _live_taps(x.shape[2:], w.shape[2:], stride, padding, dilation, out) \
+        if taps is None else None
+    if live is not None:
+        # taps that read only padding add nothing: drop them
+        _note("forward-live-taps")
+        crop, padding = live
+        w = w[crop]
     if _whole(w.shape[2:], x.shape[2:], padding, dilation, groups):
         _note("forward-whole")
         n, o = x.shape[0], w.shape[0]
@@ -403,6 +410,28 @@ def _taps_apply(x, o, other, stride, padding, groups, out, share, kernel=None):
     return other.dtype == x.dtype and _taps.applies(
         x.shape[1], o, tuple(kernel), stride, groups, x.dtype, x, share) and _taps.dense(
         x.shape[2:], padding, out)
+
+
+def _live_taps(size, kernel, stride, padding, dilation, out):
+    """``(index of the kernel's live taps, padding for them)`` when some kernel rows or columns
+    read only padding at every output position (a 3x3 kernel with padding 1 over a 1x1 map:
+    ResNet-18's last stage on 28x28 images, where a forward of 1000 samples ran 63 ms of
+    im2col against 19 in torch); None when every tap is live or cropping would need a negative
+    padding."""
+    crop, pads, cut = [slice(None), slice(None)], [], False
+    for s, k, st, (lo, hi), d, q in zip(size, kernel, stride, padding, dilation, out):
+        # tap t reads rows i * st + t * d - lo for outputs i < q: live if one is inside [0, s)
+        live = [t for t in range(k) if t * d - lo <= s - 1 and (q - 1) * st + t * d - lo >= 0]
+        if not live:
+            return None
+        t0, t1 = live[0], live[-1]
+        lo2, hi2 = lo - t0 * d, hi - (k - 1 - t1) * d
+        if lo2 < 0 or hi2 < 0:
+            return None
+        cut = cut or t0 > 0 or t1 < k - 1
+        crop.append(slice(t0, t1 + 1))
+        pads.append((lo2, hi2))
+    return (tuple(crop), tuple(pads)) if cut else None
 
 
 def _flat_applies(w, groups, stride, out):

@@ -150,3 +150,23 @@ def test_winograd_tile_row_bands_match_torch(paths, monkeypatch, shapes, pad):
     check_op(_conv(padding=pad), shapes, dtype="float32", second_order=False)
     assert {"forward-winograd", "weight-winograd"} <= set(paths)
     assert conv_winograd._tile_rows(1, 5, 4, 4, 4) == 1
+
+
+@pytest.mark.parametrize("kw,shapes", [
+    (dict(padding=1), [(3, 8, 1, 1), (5, 8, 3, 3), (5,)]),  # ResNet's last stage, small input
+    (dict(padding=2), [(2, 4, 2, 3), (3, 4, 5, 5), (3,)]),  # the outer rows/cols only
+    (dict(padding=1, stride=2), [(2, 6, 1, 2), (4, 6, 3, 3)]),
+    (dict(padding=2, dilation=2), [(2, 3, 1, 1), (2, 3, 3, 3), (2,)]),
+    (dict(padding=(2, 0)), [(2, 3, 1, 4), (2, 3, 5, 3)]),  # rows cropped, columns not
+])
+def test_live_taps_match_torch(paths, kw, shapes):
+    check_op(_conv(**kw), shapes, non_contiguous=True)
+    check_op(_conv(**kw), shapes, dtype="float32", second_order=False)
+    assert "forward-live-taps" in paths
+
+
+def test_live_taps_keep_every_live_tap(paths):
+    # every tap reads data somewhere: the kernel stays whole
+    check_op(_conv(padding=1), [(2, 4, 2, 2), (3, 4, 3, 3)], second_order=False)
+    check_op(_conv(padding=3, stride=2), [(1, 2, 2, 2), (2, 2, 3, 3)], second_order=False)
+    assert "forward-live-taps" not in paths
