@@ -218,3 +218,20 @@ def test_prod_gradient_rounding_and_forward_mode():
 ])
 def test_bernoulli_probability_range_text(call):
     _same(lambda L: lambda: call(L))
+
+
+# -- vmap of diag/trace (and their backward) runs batched, without the fallback warning -------
+@pytest.mark.parametrize("shape", [(3, 4), (4, 3), (3, 3), (2, 5)])
+@pytest.mark.parametrize("k", [-2, -1, 0, 1, 2])
+def test_vmap_diag_rules(shape, k):
+    import warnings
+
+    def run(L):
+        m = L.arange(float(shape[0] * shape[1])).reshape(shape)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            jac = L.func.jacrev(lambda t: L.diag(t, k))(m)
+            per = L.func.vmap(L.func.grad(lambda t: L.diag(t, k).sum()))(L.stack([m, m * 2]))
+            tr = L.func.vmap(L.trace)(L.stack([m, -m]))
+        return jac.tolist(), per.tolist(), tr.tolist()
+    assert run(numtorch) == run(torch)

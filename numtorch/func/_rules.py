@@ -154,6 +154,27 @@ def expand(cls, inputs, params, levels):
     return B.wrap(cls.apply(p, **shift_params(params, levels)), levels)
 
 
+def diag_get(cls, inputs, params, levels):
+    """``diag``/``trace`` of a matrix: the diagonal of the last two physical dims."""
+    (x,) = inputs
+    p = B.materialize(x, levels)
+    return B.wrap(p.diagonal(params.get("offset", 0), -2, -1).contiguous(), levels)
+
+
+def diag_put(cls, inputs, params, levels):
+    """The backward of ``diag_get``: each sample's vector on the ``offset`` diagonal of a zero
+    matrix of ``shape``, made as a square ``diag_embed`` cut or padded to that shape."""
+    import numtorch as _nt
+
+    (v,) = inputs
+    rows, cols = params["shape"]
+    e = _nt.diag_embed(B.materialize(v, levels), params.get("offset", 0), -2, -1)
+    side = e.shape[-1]
+    e = e.narrow(-2, 0, min(rows, side)).narrow(-1, 0, min(cols, side))
+    e = _nt.nn.functional.pad(e, (0, max(cols - side, 0), 0, max(rows - side, 0)))
+    return B.wrap(e, levels)
+
+
 def repeat(cls, inputs, params, levels):
     (x,) = inputs
     k = len(levels)
@@ -272,6 +293,10 @@ def _build_table():
             _RULES[cls] = permute
     for cls in by_name.get("Repeat", ()):
         _RULES[cls] = repeat
+    for cls in by_name.get("DiagGet", ()):
+        _RULES[cls] = diag_get
+    for cls in by_name.get("DiagPut", ()):
+        _RULES[cls] = diag_put
     for cls in by_name.get("Expand", ()):
         _RULES[cls] = expand
     X.register(_RULES, by_name)
