@@ -147,7 +147,7 @@ def test_batch_norm_half(dtype, training):
 def test_softmax_family_half(dtype, shape, name):
     x = _data(shape, 0) * 2
     for dim in range(len(shape)):
-        def run(lib):
+        def run(lib, dim=dim):
             return getattr(lib, name)(lib.tensor(x).to(getattr(lib, dtype)), dim)
 
         got, want = _both(run)

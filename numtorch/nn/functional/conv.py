@@ -10,6 +10,7 @@ for the call, as in torch.
 from ... import _dtype
 from ..._warn_once import warn_once
 from ..._tensor import Tensor
+from ...autograd.graph import rename_node
 from ...ops import conv as _ops
 from ...ops import conv_fold as _fold_ops
 from . import _memory_format as _mf
@@ -270,9 +271,14 @@ def _conv_transpose(fn, nd, input, weight, bias, stride, padding, output_padding
                            f"output size {_size_list(size)} for an input of spatial size "
                            f"{_size_list(input.shape[2:])}")
     fmt = _mf.conv_format(input, weight) if batched else None
-    out = _ops.conv_transpose(_mf.grad_input(input, fmt), _mf.grad_weight(weight, fmt), bias,
-                              stride,
-                              tuple((pd, pd) for pd in padding), dilation, groups, size)
+    x, w = _mf.grad_input(input, fmt), _mf.grad_weight(weight, fmt)
+    low = x.dtype is _dtype.bfloat16  # torch's bfloat16 kernel sums in float32, rounds once
+    if low:
+        x, w, bias = x.float(), w.float(), None if bias is None else bias.float()
+    out = _ops.conv_transpose(x, w, bias, stride, tuple((pd, pd) for pd in padding), dilation,
+                              groups, size)
+    if low:
+        out = rename_node(out.to(_dtype.bfloat16), "ConvolutionBackward0")
     return _mf.output(out, fmt) if batched else out.squeeze(0)
 
 

@@ -28,13 +28,22 @@ def _check_float(kernel, input):
                                   f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
 
 
-def _check_same_dtype(input, *tensors):
-    """torch's CPU kernels want parameters in the input's dtype (half input may use float)."""
+def _check_same_dtype(input, *tensors, stats=()):
+    """torch's CPU kernels want the parameters (and batch norm's running ``stats``) in the
+    input's dtype, except that a float16/bfloat16 input may have them all in float32 (what
+    autocast hands a norm layer)."""
     dt = input.dtype
-    for t in tensors:
-        if t is not None and t.dtype != dt and not (dt.name == "float16"
-                                                    and t.dtype.name == "float32"):
-            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    given = [t for t in tensors + tuple(stats) if t is not None]
+    if given and dt != _dtype.float32 and all(t.dtype == _dtype.float32 for t in given):
+        if dt in (_dtype.float16, _dtype.bfloat16):
+            return
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    if any(t is not None and t.dtype != dt for t in tensors):
+        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+    for t in stats:
+        if t is not None and t.dtype != dt:
+            raise RuntimeError(f"expected scalar type {_dtype._TYPE_DISPLAY[dt.name]} but found "
+                               f"{_dtype._TYPE_DISPLAY[t.dtype.name]}")
 
 
 def _channel_view(t, ndim, dtype):
@@ -176,7 +185,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got "
                          "1)")
     _check_float("batch_norm", input)
-    _check_same_dtype(input, weight, bias)
+    _check_same_dtype(input, weight, bias, stats=(running_mean, running_var))
     _check_stats_grad(running_mean, running_var)
     if not training and (running_mean is None or running_var is None):
         missing = "running_mean" if running_mean is None else "running_var"
