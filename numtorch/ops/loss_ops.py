@@ -157,8 +157,9 @@ class CrossEntropyIndex(Op):
             valid = (t != self.ignore_index).astype(x.dtype)
             if w is not None:
                 w_b = w.reshape((1, n_classes) + (1,) * (nd - 2))
-            b = (1 - eps) * (valid if wt is None else wt)
-            c = (eps / n_classes) * valid
+            # scalars of x's type: a Python float would widen a bfloat16 (ml_dtypes) array
+            b = x.dtype.type(1 - eps) * (valid if wt is None else wt)
+            c = x.dtype.type(eps / n_classes) * valid
             a = b + c * (n_classes if w is None else w.sum(dtype=x.dtype))
             dot = e.sum(axis=1) if w_b is None else (e * w_b).sum(axis=1)
         else:

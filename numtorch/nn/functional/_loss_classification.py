@@ -366,6 +366,12 @@ def _check_margin_input(input, fn):
                            f"but got: {fmt_shape(tuple(input.shape))}")
 
 
+def _no_half_kernel(input, kernel):
+    """torch's CPU margin-loss kernels have no float16/bfloat16 version."""
+    if input.dtype in (_dtype.float16, _dtype.bfloat16):
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{type_name(input)}\'')
+
+
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     """Multi-class hinge loss: ``sum_j max(0, w[y] (margin - x[y] + x[j]))^p / C`` over
@@ -408,6 +414,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
                                f"{fmt_shape(tuple(weight.shape))}")
         check_same_dtype(input, weight)
         check_not_requires_grad("multi_margin_loss", "weight", weight)
+    _no_half_kernel(input, "multi_margin_loss_cpu_kernel")
     t = target._array
     if t.size and (int(t.min()) < 0 or int(t.max()) >= n_classes):
         raise RuntimeError("target out of range")
@@ -451,6 +458,7 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
                            f"input of size: {fmt_shape(tuple(input.shape))}")
     if target.dtype is not _dtype.int64:
         raise RuntimeError(f"expected scalar type Long but found {type_name(target)}")
+    _no_half_kernel(input, "multilabel_margin_loss_forward_out_frame")
     nd = input.dim()
     n_classes = input.shape[-1] if nd else 1
     n = input.shape[0] if nd == 2 else 1
