@@ -322,7 +322,7 @@ class NormalizeAffine(Op):
         # NormalizeAffineBackward node (its dispatch and saves: ~20 us a call, a fifth of
         # nanoGPT's layer-norm backward)
         saved = self._saved
-        if saved is None or saved.get("extra", {}).get("centered", True):
+        if saved is None or not saved.get("extra", {}).get("centered", False):
             return NotImplemented
         extra = saved["extra"]
         arrays = self.saved_input_arrays()  # checks them for in-place changes too
@@ -364,21 +364,25 @@ class NormalizeAffineBackward(Op):
             out = norm_device.rows_backward(self, gy, w)
             if out is not None:
                 return out
-        if not self.centered and norm_rows.grads_apply(self, gy, w, data):
+        centered = self.centered
+        if centered and norm_rows.grads_apply(self, gy, w, data):
             return norm_rows.backward(gy, w, data, invstd, n, self.outs, self.w_shape,
                                       self.b_shape)
-        if self.centered and gy.dtype == data.dtype and norm_channels.applies(self, gy, w, None):
+        if centered and gy.dtype == data.dtype and norm_channels.applies(self, gy, w, None):
             results = norm_channels.backward(self, gy, w, data, invstd, self.outs, _sum_keepdim)
             out = tuple(results[k] for k in self.outs)
             return out if len(out) > 1 else out[0]
         count = gy.dtype.type(n)
         # a weight constant over each group folds into the scale: no h = gy * w pass
         folded = w is None or _per_group(w.shape, gy.ndim, dims)
+        if centered and not folded:  # the row form's centred rows off its path: xhat
+            data = data * invstd
+            centered = False
         h = gy if folded else gy * w
         results = {}
         with np.errstate(invalid="ignore", divide="ignore"):
             fused = None
-            if "x" in self.outs and self.centered and folded and w is not None and \
+            if "x" in self.outs and centered and folded and w is not None and \
                     is_device_array(gy) and gy.dtype == data.dtype:
                 # batch norm on a GPU: both sums in one pass, the per-channel arithmetic
                 # with the last of them, the input gradient in one more kernel
@@ -387,24 +391,24 @@ class NormalizeAffineBackward(Op):
                 results["x"], sum_h, sum_hx = fused
             else:
                 sum_h, sum_hx = _sum_pair(xp, h, dims, data)  # sum(h * xhat), up to invstd
-            if "x" in self.outs and not (self.centered or folded) and is_device_array(gy) \
+            if "x" in self.outs and not (centered or folded) and is_device_array(gy) \
                     and norm_device.trailing(dims, gy.ndim):  # GPU layer norm: 1 kernel
                 gx = helpers_for(xp).rows_grad(h, data, sum_h, sum_hx, invstd, n)
                 if gx is not None:
                     results["x"] = gx
-            if "x" in self.outs and "x" not in results and self.centered and folded and \
+            if "x" in self.outs and "x" not in results and centered and folded and \
                     w is not None and is_device_array(gy) and gy.dtype == data.dtype:
                 # a GPU: the per-group arithmetic in one kernel, the input gradient's four
                 # passes in another (same roundings); sum_hx is scaled by invstd in place
                 gx = helpers_for(xp).norm_grad(h, data, sum_h, sum_hx, invstd, w, n)
                 if gx is not None:
                     results["x"] = gx
-            if "x" not in results and self.centered:
+            if "x" not in results and centered:
                 sum_hx *= invstd
             if "x" in self.outs and "x" not in results:
                 scale = invstd if w is None or not folded else invstd * w
                 k = sum_hx / count
-                gx = data * (k * invstd if self.centered else k)
+                gx = data * (k * invstd if centered else k)
                 xp.subtract(h, gx, out=gx)
                 gx -= sum_h / count
                 gx *= scale

@@ -114,7 +114,7 @@ def _centred(xs, mean, ds, count, eps, inv):
 
 def forward(op, x, w, b):
     """NormalizeAffine.forward in row form; saves x, w, the invstd and (when recording) the
-    normalised values for the backward."""
+    centred rows for the backward."""
     n = op.n
     dt = x.dtype
     rows = x.size // n
@@ -133,24 +133,28 @@ def forward(op, x, w, b):
     step, blocks = _grid(rows, n)
 
     def part(lo, hi):
-        ua = np.zeros((step, 2), dtype=dt)  # [invstd, 0] @ [w; b] = invstd w
-        ub = np.ones((step, 2), dtype=dt)  # [c, 1] @ [w; b] = c w + b
-        s = np.empty((step, n), dtype=dt)
-        if record:  # for y = xhat w + b: w and b as full blocks, or rows for a few blocks
-            wt, bt = _tiles(v, step, hi - lo)
+        ua = np.zeros((min(step, rows), 2), dtype=dt)  # [invstd, 0] @ [w; b] = invstd w
+        if record:  # b as a full block, or a row for a few blocks
+            bt = _tiles(v, step, hi - lo)
+        else:
+            ub = np.ones((min(step, rows), 2), dtype=dt)  # [c, 1] @ [w; b] = c w + b
+            s = np.empty((min(step, rows), n), dtype=dt)
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             for k in range(lo, hi):
                 a, z = k * step, min(rows, (k + 1) * step)
                 r = z - a
                 xs, ys, inv = x2[a:z], y[a:z], inv1[a:z]
-                if record:  # the centred rows are saved: the two-pass variance costs no more
+                if record:
+                    # the centred rows are saved: the two-pass variance costs no more, and
+                    # y = xc (invstd w) + b is one product with a GEMM-made block
                     ds = data[a:z]
-                    mean = np.einsum("ij->i", xs)
+                    mean = np.matmul(xs, ones)
                     mean /= count
                     _centred(xs, mean, ds, count, eps, inv)
-                    ds *= inv.reshape(-1, 1)  # xhat, saved
-                    np.multiply(ds, wt[:r] if wt.ndim == 2 else wt, out=ys)
-                    ys += bt[:r] if bt.ndim == 2 else bt
+                    ua[:r, 0] = inv
+                    np.matmul(ua[:r], v, out=ys)
+                    ys *= ds
+                    ys += bt[:r] if bt.ndim == 2 else bt  # also turns -0 into +0, as torch
                     continue
                 mean, ok = _stats(xs, ones, count, eps, inv)
                 src = xs
@@ -175,21 +179,18 @@ def forward(op, x, w, b):
         op.save_inputs(x)
     else:
         op.save_inputs(x, w)
-    op.save(data=data_out, centered=False, invstd=invstd.reshape(kept))
+    op.save(data=data_out, centered=True, invstd=invstd.reshape(kept))
     return y_out
 
 
 def _tiles(v, step, blocks):
-    """(w, b) from ``v`` = [w; b] as (step, n) blocks when there are blocks enough to repay
-    making them (a same-shape product runs at 1.5x a broadcast one), else as (n,) rows."""
+    """b from ``v`` = [w; b] as a (step, n) block when there are blocks enough to repay
+    making it (a same-shape sum runs at 1.5x a broadcast one), else as an (n,) row."""
     if blocks < 3:
-        return v[0], v[1]
+        return v[1]
     u = np.zeros((step, 2), dtype=v.dtype)
-    u[:, 0] = 1
-    wt = np.matmul(u, v)
-    u[:, 0] = 0
     u[:, 1] = 1
-    return wt, np.matmul(u, v)
+    return np.matmul(u, v)
 
 
 def grads_apply(op, gy, w, data):
@@ -201,10 +202,11 @@ def grads_apply(op, gy, w, data):
 
 
 def backward(gy, w, data, invstd, n, outs, w_shape, b_shape):
-    """NormalizeAffineBackward.forward in row form, from the saved normalised values:
-    gx = invstd (h - mean(h) - xhat mean(h xhat)) with h = gy w, gw = sum(gy xhat) and
-    gb = sum(gy) over the rows (per block, then the blocks in order). Returns the gradients
-    named in ``outs`` ("x", "w", "b"), a tuple when more than one."""
+    """NormalizeAffineBackward.forward in row form, from the saved centred rows xc = x - mean:
+    with t = gy xc, gw = sum_rows(invstd t), gb = sum_rows(gy) (per block, then the blocks in
+    order) and gx = gy (invstd w) - xc invstd^3 (t w) / n - invstd (gy w) / n, the row sums
+    t w and gy w matrix-vector products. Returns the gradients named in ``outs`` ("x", "w",
+    "b"), a tuple when more than one."""
     dt = gy.dtype
     rows = gy.size // n
     g2 = gy.reshape(rows, n)
@@ -218,43 +220,43 @@ def backward(gy, w, data, invstd, n, outs, w_shape, b_shape):
     gb_parts = np.empty((blocks, n), dtype=dt) if want_b else None
     v = _coefs(w, None, n, dt)  # [w; 0]
     w1 = v[0].copy()
-    one = np.zeros((2, n), dtype=dt)
-    one[0] = 1
-    ones_r = np.ones(step, dtype=dt)
+    ones_r = np.ones(min(step, rows), dtype=dt) if want_b else None
     minus_inv_n = dt.type(-1.0 / n)
 
     def part(lo, hi):
-        u = np.zeros((step, 2), dtype=dt)  # column 1 stays 0: rank-2 GEMMs (see forward)
-        s = np.empty((step, n), dtype=dt) if want_x else None
+        r0 = min(step, rows)
+        u = np.zeros((r0, 2), dtype=dt)  # column 1 stays 0: rank-2 GEMMs (see forward)
+        s = np.empty((r0, n), dtype=dt) if (want_x or want_w) else None
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             for k in range(lo, hi):
                 a, z = k * step, min(rows, (k + 1) * step)
                 r = z - a
                 gs, ds, inv = g2[a:z], d2[a:z], inv2[a:z]
-                if want_w:  # first: einsum streams the blocks in from memory faster
-                    np.einsum("ij,ij->j", gs, ds, out=gw_parts[k])
                 if want_b:
                     np.matmul(ones_r[:r], gs, out=gb_parts[k])
+                if not (want_x or want_w):
+                    continue
+                t = s[:r]
+                np.multiply(gs, ds, out=t)
+                if want_w:
+                    np.matmul(inv, t, out=gw_parts[k])
                 if not want_x:
                     continue
-                # gx = p - xhat sum(p xhat) / n - invstd sum(h) / n with p = invstd h: the
-                # (invstd w) factor and the two row terms made full blocks by GEMMs
-                out, ur, sr = gx[a:z], u[:r], s[:r]
-                ur[:, 0] = inv
-                np.matmul(ur, v, out=out)
-                out *= gs  # p
-                kp = np.einsum("ij,ij->i", out, ds)
-                kp *= minus_inv_n
-                ur[:, 0] = kp
-                np.matmul(ur, one, out=sr)
-                sr *= ds
-                out += sr
-                sum_h = np.matmul(gs, w1)
-                sum_h *= inv
-                sum_h *= minus_inv_n
-                ur[:, 0] = sum_h
-                np.matmul(ur, one, out=sr)
-                out += sr
+                kx = np.matmul(t, w1)  # sum(h xc), h = gy w
+                kx *= inv
+                kx *= inv
+                kx *= inv
+                kx *= minus_inv_n
+                kh = np.matmul(gs, w1)  # sum(h)
+                kh *= inv
+                kh *= minus_inv_n
+                out = gx[a:z]
+                u[:r, 0] = inv
+                np.matmul(u[:r], v, out=out)  # invstd w as a full block
+                out *= gs
+                np.multiply(ds, kx.reshape(-1, 1), out=t)
+                out += t
+                out += kh.reshape(-1, 1)
 
     _run(part, blocks, step, n)
     results = {}
