@@ -175,7 +175,7 @@ class Softmax(Op):
                 return self.save_output(y)
         xa = _row_major(self.xp, x.astype(np.float32) if is_half(x.dtype) else x)
         e = self.xp.exp(xa - xa.max(axis=d, keepdims=True))  # torch works in float32
-        if xa is not x and d != x.ndim - 1 and _inner_size(x.shape, d) < 64:
+        if is_half(x.dtype) and d != x.ndim - 1 and _inner_size(x.shape, d) < 64:
             # torch's kernel for an inner dim of a half type keeps the exponentials in that
             # type and divides them by their float32 sum where the dims after ``d`` hold few
             # values (measured: bit for bit for most below 64; from 64 its vector body, float32
@@ -233,7 +233,7 @@ class LogSoftmax(Op):
             return self.save_output(_tiny_rows(x, True))
         xa = _row_major(xp, x.astype(np.float32) if is_half(x.dtype) else x)
         shifted = xa - xa.max(axis=d, keepdims=True)  # torch works in float32
-        if xa is not x and d == x.ndim - 1:
+        if is_half(x.dtype) and d == x.ndim - 1:
             # torch's last-dim kernel for half types rounds the exponentials, their sum and
             # its log to the type
             def r(a):
