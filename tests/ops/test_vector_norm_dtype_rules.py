@@ -18,6 +18,15 @@ def _outcome(lib, fn):
     return str(r.dtype), np.asarray(r.detach().to(lib.float64).tolist())
 
 
+def _same(run, rtol):
+    a, b = _outcome(nt, run), _outcome(torch, run)
+    assert a[0] == b[0]
+    if isinstance(a[1], str):
+        assert a == b
+    else:
+        np.testing.assert_allclose(a[1], b[1], rtol=rtol)
+
+
 @pytest.mark.parametrize("have", DTYPES)
 @pytest.mark.parametrize("want", DTYPES[1:] + ["int32"])
 def test_vector_norm_dtype(have, want):
@@ -25,12 +34,7 @@ def test_vector_norm_dtype(have, want):
         x = lib.arange(1, 4).to(getattr(lib, have))
         return lib.linalg.vector_norm(x, 2.0, dtype=getattr(lib, want))
 
-    a, b = _outcome(nt, run), _outcome(torch, run)
-    assert a[0] == b[0]
-    if isinstance(a[1], str):
-        assert a == b
-    else:
-        np.testing.assert_allclose(a[1], b[1], rtol=1e-2)
+    _same(run, 1e-2)
 
 
 @pytest.mark.parametrize("have", ["bool", "int64", "float32"])
@@ -41,9 +45,4 @@ def test_softmin_negates_before_the_cast(have, dtype):
         return lib.nn.functional.softmin(x, 0, dtype=None if dtype is None
                                          else getattr(lib, dtype))
 
-    a, b = _outcome(nt, run), _outcome(torch, run)
-    assert a[0] == b[0]
-    if isinstance(a[1], str):
-        assert a == b
-    else:
-        np.testing.assert_allclose(a[1], b[1], rtol=1e-6)
+    _same(run, 1e-6)
