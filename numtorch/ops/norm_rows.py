@@ -36,6 +36,7 @@ _BLOCK = 1 << 17  # values per block: (768, 128) is one block; 4M values: 32 blo
 _ROW_PASSES = 3  # a row pass costs ~6 passes over the values: split from a third of the size
 _ONE_PASS = 16.0  # mean^2 <= _ONE_PASS * var: mean(x^2) - mean^2 loses < 5 bits
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+_SMALL = 1 << 14  # values: below, the no-graph forward's per-call cost outweighs its passes
 
 
 def applies(op, x, w, b):
@@ -131,10 +132,14 @@ def forward(op, x, w, b):
     count = dt.type(n)
     eps = dt.type(op.eps)
     step, blocks = _grid(rows, n)
+    # small arrays: the recorded form (fewer NumPy calls) into a scratch block, unsaved
+    two_pass = record or x.size <= _SMALL
+    if not record and two_pass:
+        data = np.empty((rows, n), dtype=dt)
 
     def part(lo, hi):
         ua = np.zeros((min(step, rows), 2), dtype=dt)  # [invstd, 0] @ [w; b] = invstd w
-        if record:  # b as a full block, or a row for a few blocks
+        if two_pass:  # b as a full block, or a row for a few blocks
             bt = _tiles(v, step, hi - lo)
         else:
             ub = np.ones((min(step, rows), 2), dtype=dt)  # [c, 1] @ [w; b] = c w + b
@@ -144,7 +149,7 @@ def forward(op, x, w, b):
                 a, z = k * step, min(rows, (k + 1) * step)
                 r = z - a
                 xs, ys, inv = x2[a:z], y[a:z], inv1[a:z]
-                if record:
+                if two_pass:
                     # the centred rows are saved: the two-pass variance costs no more, and
                     # y = xc (invstd w) + b is one product with a GEMM-made block
                     ds = data[a:z]
@@ -262,9 +267,10 @@ def backward(gy, w, data, invstd, n, outs, w_shape, b_shape):
     results = {}
     if want_x:
         results["x"] = gx_out
+    # one block: its sums are the result (fresh arrays, no copy)
     if want_w:
-        results["w"] = gw_parts.sum(0).reshape(w_shape)
+        results["w"] = (gw_parts[0] if blocks == 1 else gw_parts.sum(0)).reshape(w_shape)
     if want_b:
-        results["b"] = gb_parts.sum(0).reshape(b_shape)
+        results["b"] = (gb_parts[0] if blocks == 1 else gb_parts.sum(0)).reshape(b_shape)
     out = tuple(results[k] for k in outs)
     return out if len(out) > 1 else out[0]
