@@ -225,6 +225,8 @@ def backward(gy, w, data, invstd, n, outs, w_shape, b_shape):
     gb_parts = np.empty((blocks, n), dtype=dt) if want_b else None
     v = _coefs(w, None, n, dt)  # [w; 0]
     w1 = v[0].copy()
+    one = np.zeros((2, n), dtype=dt)
+    one[0] = 1
     ones_r = np.ones(min(step, rows), dtype=dt) if want_b else None
     minus_inv_n = dt.type(-1.0 / n)
 
@@ -259,7 +261,9 @@ def backward(gy, w, data, invstd, n, outs, w_shape, b_shape):
                 u[:r, 0] = inv
                 np.matmul(u[:r], v, out=out)  # invstd w as a full block
                 out *= gs
-                np.multiply(ds, kx.reshape(-1, 1), out=t)
+                u[:r, 0] = kx  # a GEMM-made block times xc: cheaper than a broadcast product
+                np.matmul(u[:r], one, out=t)
+                t *= ds
                 out += t
                 out += kh.reshape(-1, 1)
 
