@@ -141,3 +141,18 @@ def test_half_types(name):
         res.append([t.detach().float().numpy() for t in (y, xt.grad, wt.grad, bt.grad)])
     for g, t in zip(*res):
         np.testing.assert_allclose(g, t, rtol=2e-2, atol=5e-2 * max(1.0, np.abs(t).max()))
+
+
+@pytest.mark.parametrize("shape", [(3, 4, 8), (70, 4, 8)])  # whole-array and block forms
+@pytest.mark.parametrize("affine,bias", [(True, True), (False, False)])
+def test_two_normalized_dims(shape, affine, bias):
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal(shape).astype(np.float32)
+    w = rng.standard_normal(shape[1:]).astype(np.float32)
+    b = rng.standard_normal(shape[1:]).astype(np.float32)
+    gy = rng.standard_normal(shape).astype(np.float32)
+    got = _run(numtorch, x, w, b, gy, affine, bias, ns=shape[1:])
+    want = _run(torch, x, w, b, gy, affine, bias, ns=shape[1:])
+    for g, t in zip(got, want):
+        assert g.shape == t.shape
+        np.testing.assert_allclose(g, t, rtol=2e-4, atol=2e-5)

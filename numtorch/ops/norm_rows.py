@@ -37,6 +37,7 @@ _ROW_PASSES = 3  # a row pass costs ~6 passes over the values: split from a thir
 _ONE_PASS = 16.0  # mean^2 <= _ONE_PASS * var: mean(x^2) - mean^2 loses < 5 bits
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _SMALL = 1 << 14  # values: below, the no-graph forward's per-call cost outweighs its passes
+_SMALL_CALLS = 1 << 11  # values: below, whole-array broadcast calls (``_small_forward``)
 
 
 def applies(op, x, w, b):
@@ -113,9 +114,41 @@ def _centred(xs, mean, ds, count, eps, inv):
     np.divide(1, var, out=inv)
 
 
+def _small_forward(op, x, w, b):
+    """``forward`` for a few values: the same two-pass form in whole-array calls with
+    broadcast operands (their per-call cost, not the passes, is what counts here)."""
+    n = op.n
+    dt = x.dtype
+    rows = x.size // n
+    count = dt.type(n)
+    x2 = x.reshape(rows, n)
+    data_out = np.empty_like(x)  # x's shape, not a view of (rows, n) (see forward)
+    xc = data_out.reshape(rows, n)
+    y_out = np.empty_like(x)
+    y = y_out.reshape(rows, n)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        mean = np.add.reduce(x2, axis=1)
+        mean /= count
+        np.subtract(x2, mean.reshape(rows, 1), out=xc)
+        var = np.einsum("ij,ij->i", xc, xc)
+        var /= count
+        var += dt.type(op.eps)
+        np.sqrt(var, out=var)
+        invstd = np.divide(1, var).reshape(rows, 1)
+        np.multiply(xc, invstd, out=y)
+        if w is not None:
+            y *= w.reshape(n)
+        y += 0 if b is None else b.reshape(n)  # also turns -0 into +0, as torch
+    return y_out, data_out, invstd
+
+
 def forward(op, x, w, b):
     """NormalizeAffine.forward in row form; saves x, w, the invstd and (when recording) the
     centred rows for the backward."""
+    if x.size <= min(_SMALL_CALLS, _BLOCK):  # one block (nothing to share out)
+        y_out, data_out, invstd = _small_forward(op, x, w, b)
+        _save(op, x, w, b, data_out if op._recording else None, invstd)
+        return y_out
     n = op.n
     dt = x.dtype
     rows = x.size // n
@@ -177,6 +210,11 @@ def forward(op, x, w, b):
                 ys += s[:r]
 
     _run(part, blocks, step, n)
+    _save(op, x, w, b, data_out, invstd)
+    return y_out
+
+
+def _save(op, x, w, b, data, invstd):
     kept = x.shape[:x.ndim - len(op.dims)] + (1,) * len(op.dims)
     op.w_shape = None if w is None else w.shape
     op.b_shape = None if b is None else b.shape
@@ -184,8 +222,7 @@ def forward(op, x, w, b):
         op.save_inputs(x)
     else:
         op.save_inputs(x, w)
-    op.save(data=data_out, centered=True, invstd=invstd.reshape(kept))
-    return y_out
+    op.save(data=data, centered=True, invstd=invstd.reshape(kept))
 
 
 def _tiles(v, step, blocks):
