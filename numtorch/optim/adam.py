@@ -9,9 +9,8 @@ from . import _device_step
 from ._checks import (
     check_betas, check_fused, check_lr, check_nonneg, check_tensor_betas, check_tensor_lr,
 )
-from .._tensor import Tensor
 from . import optimizer as _optimizer
-from .optimizer import Optimizer, _make, hyperparameters, run_jobs, split_update
+from .optimizer import Optimizer, _make, host_arrays, hyperparameters, run_jobs, split_update
 
 __all__ = ["Adam"]
 
@@ -155,20 +154,19 @@ class Adam(Optimizer):
             g = p.grad
             if g is None:
                 continue
-            a = p._array
-            if type(g) is Tensor and type(a) is np.ndarray:
-                ga = g._array
-                if type(ga) is np.ndarray and ga.shape == a.shape and ga.dtype is a.dtype:
-                    state = state_of[p]
-                    if not state:
-                        self._init_state(state, p, hp)
-                    jobs.append((a, ga, state["exp_avg"]._array, state["exp_avg_sq"]._array,
-                                 state["max_exp_avg_sq"]._array if amsgrad else None,
-                                 self._step_tensor(state)))
-                    sizes.append(a.size)
-                    p._vc[0] += 1  # the parameter changes in place (below)
-                    continue
-            rest.append((p, g))
+            arrays = host_arrays(p, g)
+            if arrays is None:
+                rest.append((p, g))
+                continue
+            a, ga = arrays
+            state = state_of[p]
+            if not state:
+                self._init_state(state, p, hp)
+            jobs.append((a, ga, state["exp_avg"]._array, state["exp_avg_sq"]._array,
+                         state["max_exp_avg_sq"]._array if amsgrad else None,
+                         self._step_tensor(state)))
+            sizes.append(a.size)
+            p._vc[0] += 1  # the parameter changes in place (below)
         if jobs:
             self._update_jobs(jobs, sizes, hp)
         for p, g in rest:

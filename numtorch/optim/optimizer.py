@@ -160,6 +160,17 @@ def split_update(kernel, arrays, consts):
         xp, *[None if a is None else a[lo:hi] for a in flat], *consts), first.size)
 
 
+def host_arrays(p, g):
+    """``(p's array, g's array)`` when both are host arrays of one shape and dtype, the form
+    the grouped updates (``run_jobs``) take; None otherwise."""
+    a = p._array
+    if type(g) is Tensor and type(a) is np.ndarray:
+        ga = g._array
+        if type(ga) is np.ndarray and ga.shape == a.shape and ga.dtype is a.dtype:
+            return a, ga
+    return None
+
+
 def run_jobs(kernel, jobs, sizes):
     """Call ``kernel(job, part)`` for every job (the parameters of a group): in order on this
     thread, or -- when the jobs hold enough values for the intra-op threads

@@ -5,7 +5,7 @@ import numpy as np
 from .. import backend
 from . import _device_step, optimizer
 from ._checks import check_fused, check_lr, number
-from .optimizer import Optimizer, hyperparameters, required, _make, split_update
+from .optimizer import Optimizer, hyperparameters, host_arrays, required, _make, split_update
 
 __all__ = ["SGD"]
 
@@ -134,14 +134,12 @@ class SGD(Optimizer):
             g = p.grad
             if g is None:
                 continue
-            a = p._array
-            if type(g) is optimizer.Tensor and type(a) is np.ndarray and a.size < big:
-                ga = g._array
+            arrays = host_arrays(p, g)
+            if arrays is not None and arrays[0].size < big:
                 buf = state_of[p].get("momentum_buffer")
-                if buf is not None and type(ga) is np.ndarray and ga.shape == a.shape and \
-                        ga.dtype is a.dtype and type(buf._array) is np.ndarray:
-                    jobs.append((a, ga, buf._array))
-                    sizes.append(a.size)
+                if buf is not None and type(buf._array) is np.ndarray:
+                    jobs.append((*arrays, buf._array))
+                    sizes.append(arrays[0].size)
                     p._vc[0] += 1  # the parameter changes in place (below)
                     continue
             rest.append((p, g))
