@@ -4,10 +4,10 @@ quantized...): one wording, shared by every place numtorch refuses such a call a
 __all__ = ["no_kernel"]
 
 
-def no_kernel(op, backend, mobile_hint=False):
+def no_kernel(op, backend, mobile_hint=True):
     """The NotImplementedError torch raises when ``aten::<op>`` has no ``backend`` kernel
-    (``"CPU"``, ``"SparseCPU"``, ...); ``mobile_hint`` adds the sentence some of torch's
-    builds append."""
+    (``"CPU"``, ``"SparseCPU"``, ...). torch 2.13's CPU build ends the first line with the
+    mobile sentence for every backend (sparse COO/CSR, quantized), so it is on by default."""
     msg = (f"Could not run 'aten::{op}' with arguments from the '{backend}' backend. This could "
            "be because the operator doesn't exist for this backend, or was omitted during the "
            "selective/custom build process (if using custom build).")

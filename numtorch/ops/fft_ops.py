@@ -282,7 +282,14 @@ def _complex_input(fn, x, real_only=False, complex_only=False):
     if dt is _dtype.float16 or dt is _dtype.bfloat16:
         raise RuntimeError(f"Unsupported dtype {_dtype._TYPE_DISPLAY[dt.name]}")
     if real_only and dt.is_complex:
-        raise RuntimeError(f"{fn} expects a real input tensor, but got "
+        # torch words the n-d checks differently from the 1-d ones
+        if fn in ("rfft", "ihfft"):
+            raise RuntimeError(f"{fn} expects a real input tensor, but got "
+                               f"{_dtype._TYPE_DISPLAY[dt.name]}")
+        if fn.startswith("ihfft"):
+            raise RuntimeError("Only supports floating-point dtypes, but found: "
+                               f"{_dtype._TYPE_DISPLAY[dt.name]}")
+        raise RuntimeError("rfftn expects a real-valued input tensor, but got "
                            f"{_dtype._TYPE_DISPLAY[dt.name]}")
     if not dt.is_floating_point and not dt.is_complex:
         x = x.to(_dtype.get_default_dtype())

@@ -298,6 +298,19 @@ for _name in ("relu", "abs", "sin", "tan", "tanh", "sinh", "asin", "atan", "asin
 for _name in ("exp", "cos", "cosh", "sigmoid", "square", "log", "reciprocal", "rsqrt"):
     setattr(CompressedTensor, _name, _refused(_name))
 
+
+def _round(self, *, decimals=None):
+    # torch keeps the pattern for a plain round only; any decimals= is the scaled kernel,
+    # which has no compressed layout
+    if decimals is not None:
+        raise C._bad_layout(self._array.layout)
+    return _round_values(self)
+
+
+_round_values = _mapped("round")
+_round.__name__ = "round"
+CompressedTensor.round = _round
+
 CompressedTensor.__name__ = CompressedTensor.__qualname__ = "Tensor"
 CompressedTensor.__module__ = "numtorch"
 C.CompressedTensor = CompressedTensor
