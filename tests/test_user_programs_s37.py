@@ -76,3 +76,25 @@ def test_compressed_round(layout, kw):
         out = _outcome(lambda: c.round(**kw))
         return out, (c.round().to_dense().tolist() if not kw else None)
     assert run(numtorch) == run(torch)
+
+
+# -- optimizer.load_state_dict keeps the state tensors it can use as they are -----------------
+@pytest.mark.parametrize("name,kw", [("Adam", {}), ("SGD", {"momentum": 0.9}), ("RMSprop", {}),
+                                     ("Adagrad", {})])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_optimizer_load_state_dict_shares_state(name, kw, dtype):
+    def run(L):
+        p = L.nn.Parameter(L.ones(2))
+        q = L.nn.Parameter(L.ones(2, dtype=getattr(L, dtype)))
+        o = getattr(L.optim, name)([p], lr=0.1, **kw)
+        p.grad = L.tensor([1., -2.])
+        o.step()
+        o2 = getattr(L.optim, name)([q], lr=0.1, **kw)
+        sd = o.state_dict()
+        o2.load_state_dict(sd)
+        shared = {k: v is o2.state[q][k] for k, v in o.state[p].items()}
+        sd["param_groups"][0]["lr"] = 7.0
+        q.grad = L.tensor([0.5, 0.5], dtype=q.dtype)
+        o2.step()
+        return shared, o2.param_groups[0]["lr"], {k: v.tolist() for k, v in o.state[p].items()}
+    assert run(numtorch) == run(torch)

@@ -15,7 +15,6 @@ global) run around any ``step``. Hyperparameters may be 1-element tensors (``lr`
 updates a tensor ``lr`` in place is followed.
 """
 
-import copy
 import functools
 import warnings
 from collections import OrderedDict, defaultdict
@@ -486,7 +485,9 @@ class Optimizer:
             result = hook(self, state_dict)
             if result is not None:
                 state_dict = result
-        state_dict = copy.deepcopy(_to_numtorch(state_dict))
+        # new containers, the same state tensors: torch keeps a tensor that already has the
+        # parameter's dtype and device, so two optimizers loaded from one dict share buffers
+        state_dict = _to_numtorch(state_dict)
         groups = self.param_groups
         saved = state_dict["param_groups"]
         if len(groups) != len(saved):
