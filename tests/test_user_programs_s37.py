@@ -99,3 +99,23 @@ def test_optimizer_load_state_dict_shares_state(name, kw, dtype):
         return shared, o2.param_groups[0]["lr"], {k: v.double().round(decimals=6).tolist()
                                                   for k, v in o.state[p].items()}
     assert run(numtorch) == run(torch)
+
+
+# -- float32 lerp: torch's fused multiply-add from the nearer end, bit for bit -----------------
+@pytest.mark.parametrize("weight", [0.1, 0.3, 0.5, 0.7, 0.999, 1.0, 0.0, -0.3, 1.3, "tensor",
+                                    "0d"])
+def test_float32_lerp_bits(weight):
+    import numpy as np
+    g = torch.Generator().manual_seed(3)
+    a, b = torch.randn(4000, generator=g), torch.randn(4000, generator=g) * 3
+    a[:6] = torch.tensor([float("inf"), -float("inf"), float("nan"), 1., 0., -0.])
+    b[:6] = torch.tensor([1., float("inf"), 2., float("inf"), -0., 0.])
+    w = {"tensor": torch.rand(4000, generator=g) * 1.4 - 0.2, "0d": torch.tensor(0.3)}.get(
+        weight, weight)
+    want = torch.lerp(a, b, w).numpy()
+    nw = numtorch.from_numpy(w.numpy().copy()) if isinstance(w, torch.Tensor) else w
+    got = numtorch.lerp(numtorch.from_numpy(a.numpy().copy()),
+                        numtorch.from_numpy(b.numpy().copy()), nw).numpy()
+    assert got.dtype == np.float32
+    assert np.array_equal(got, want, equal_nan=True)
+    assert np.array_equal(np.signbit(got), np.signbit(want))

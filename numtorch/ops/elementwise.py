@@ -247,12 +247,31 @@ class Lerp(Op):
 
     def _values(self, a, b, w):
         d = b - a
+        if a.dtype == np.float32:
+            return self._fused_values(a, b, d, w)
         if w is None:
             w = self.weight
             if -0.5 < w < 0.5:
                 return a + d * a.dtype.type(w)
             return b - d * a.dtype.type(1 - w)
         return keep_dtype.where(self.xp, self.xp.abs(w) < 0.5, a + w * d, b - d * (1 - w))
+
+    def _fused_values(self, a, b, d, w):
+        # torch's float32 kernel is one fused multiply-add from the nearer end, with the
+        # weight and 1 - w in float32: the float32 product is exact in float64, so adding
+        # there and rounding once gives its bits
+        xp, f8 = self.xp, np.float64
+        d8 = d.astype(f8)
+        if w is None:
+            w = np.float32(self.weight)
+            if -0.5 < w < 0.5:
+                return (a.astype(f8) + d8 * f8(w)).astype(np.float32)
+            # w - 1, not 1 - w: at w = 1 the zero is +0, which keeps a -0 end
+            return (b.astype(f8) + d8 * f8(w - np.float32(1))).astype(np.float32)
+        near = xp.abs(w) < 0.5
+        start = xp.where(near, a, b).astype(f8)
+        step = xp.where(near, w, w - np.float32(1)).astype(f8)
+        return (start + d8 * step).astype(np.float32)
 
     def backward(self, grad):
         if len(self.needs_input_grad) == 2:
