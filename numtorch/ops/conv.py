@@ -232,6 +232,7 @@ _THREADED = None
 # (48 rows) dw 20.6 -> 9.2 ms, forward 10.3 -> 8.0; 4-7 channels 3x3 on 32x32 dw 7.2 -> 4.5,
 # 9.2 -> 7.7 ms (one thread, CPU time); 144 rows lost (5.6 -> 6.8)
 _PER_SAMPLE_MAX_DEPTH = 64
+_BOTH_WINOGRAD = True  # conv_winograd.backward for both gradients (off: to compare)
 _PHASED = True  # im2col from phase planes where it applies (off: to compare, as in bench)
 
 
@@ -838,9 +839,18 @@ class _ConvPair(Op):
         if isinstance(self, Conv):
             k = _keep_winograd(k, x, w, self, tuple(grad.shape[2:]))
         whole = _split_result(xp, k, needs[0], x.shape, (grad, w))
+        both = _both_winograd(self, x, w, grad, needs, k)
+        if both:
+            _note("backward-winograd")
+            if filters is None:
+                filters = _winograd.filters(xp, w)
 
         def part(lo, hi):
             g = grad[lo:hi]
+            if both:
+                gx, gw = _winograd.backward(xp, x[lo:hi], g, filters, self.padding, True,
+                                            None if whole is None else whole[lo:hi])
+                return gx, gw, (_bias_grad_array(xp, g, nd) if bias else None)
             gx = self._input_grad_array(
                 xp, g, w, size, geo, filters,
                 None if whole is None else whole[lo:hi]) if needs[0] else None
@@ -856,6 +866,18 @@ class _ConvPair(Op):
 
         gx, gw, gb = _by_samples(x.shape[0], (x, w, grad), macs, part, combine, k)
         return (gx, gw) if len(needs) == 2 else (gx, gw, gb)
+
+
+def _both_winograd(op, x, w, grad, needs, k):
+    """Whether a ``Conv``'s input and weight gradients come from one Winograd pass over the
+    output gradient's tiles (``conv_winograd.backward``): both needed, NumPy operands, and
+    both gradients would take Winograd apart (judged on the first of ``k`` parts)."""
+    if not (_BOTH_WINOGRAD and isinstance(op, Conv) and needs[0] and needs[1]) \
+            or is_device_array(x):
+        return False
+    first = -(-x.shape[0] // k)
+    return _winograd.applies_backward(x[:first], w, grad[:first], op.stride, op.dilation,
+                                      op.groups, op.padding)
 
 
 def _keep_winograd(k, x, w, op, out):

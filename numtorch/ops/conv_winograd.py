@@ -365,3 +365,95 @@ def weight(xp, x, gy, padding):
     # (O*C, 16) @ (16, 9) lands in the weight's layout: no transposing copy of a (9, O*C)
     # product (for 512 channels 5.2 -> 3.9 ms)
     return xp.matmul(du.reshape(16, o * c).T, maps).reshape(o, c, 3, 3)
+
+
+def _scatter_tiles(xp, g, th, tw):
+    """The input-side adjoint ``B G B^T`` of every tile, its overlapping 4x4 patches (stride
+    2) added up, as an ``(2 th + 2, 2 tw + 2, N, C)`` image of the padded input's gradient.
+
+    ``g`` is ``(4, 4, th, tw, N, C)``. With ``B^T``'s rows (1,0,-1,0), (0,1,1,0), (0,-1,1,0),
+    (0,1,0,-1), a tile's patch row i is ``Q_i = sum_a B^T[a, i] G[a]``: ``Q_0 = G_0``,
+    ``Q_1 = G_1 - G_2 + G_3``, ``Q_2 = G_1 + G_2 - G_0``, ``Q_3 = -G_3``; image row 2s gets
+    ``Q_0`` of tile row s and ``Q_2`` of tile row s - 1, row 2s + 1 ``Q_1`` of s and ``Q_3`` of
+    s - 1. The same again along the columns, on both row phases at once."""
+    n, c = g.shape[4:]
+    img = xp.empty((th + 1, 2, tw + 1, 2, n, c), dtype=g.dtype)
+    r = xp.empty((2, 4, th + 1, tw, n, c), dtype=g.dtype)  # [row phase, b, s, u]
+    _fold(xp, g[0], g[1], g[2], g[3], r[0], r[1], th)
+    # the columns: b is now axis 1 of r, u axis 3; the result's column phases are img's axis 3
+    q = r.transpose(1, 0, 2, 3, 4, 5)  # (4 b, 2 row phases, th + 1, tw, N, C)
+    out = img.transpose(3, 1, 0, 2, 4, 5)  # (2 col phases, 2 row phases, th + 1, tw + 1, ...)
+    _fold(xp, *(qb.swapaxes(1, 2) for qb in q), out[0].swapaxes(1, 2),
+          out[1].swapaxes(1, 2), tw)
+    return img.reshape(2 * th + 2, 2 * tw + 2, n, c)
+
+
+def _fold(xp, g0, g1, g2, g3, even, odd, t):
+    """``even[s] = G_0[s] + (G_1 + G_2 - G_0)[s - 1]`` and ``odd[s] = (G_1 - G_2 + G_3)[s] -
+    G_3[s - 1]`` for s in ``0..t`` along axis 1 (terms outside ``0..t-1`` are zero); the
+    arrays' axis 0 is carried along."""
+    h = xp.add(g1, g2)
+    h -= g0
+    k = xp.subtract(g1, g2)
+    k += g3
+    even[:, 0] = g0[:, 0]
+    xp.add(g0[:, 1:], h[:, :-1], out=even[:, 1:t])
+    even[:, t] = h[:, t - 1]
+    odd[:, 0] = k[:, 0]
+    xp.subtract(k[:, 1:], g3[:, :-1], out=odd[:, 1:t])
+    xp.negative(g3[:, t - 1], out=odd[:, t])
+
+
+def backward(xp, x, gy, u, padding, need_dx=True, dx=None):
+    """``(dx, dw)`` of a 3x3 stride-1 single-group convolution from one pass over the output
+    gradient's tiles ``dM = A dY A^T`` (``_gradient_tiles``): the weight gradient reduces
+    them against the input's tiles (as ``weight``), the input gradient is their adjoint
+    through the filters ``u`` ``(16, O, C)``, ``B (dM U) B^T``, the tiles' patches added up
+    (``_scatter_tiles``). Against the input gradient as a Winograd convolution of the padded
+    output gradient, this skips that convolution's phase copy, input and output transforms
+    and runs the forward's tiles (12x12 per 24x24 map instead of 13x13).
+    ``dx``: the contiguous array to write the input gradient into, if given."""
+    n, c, h, w = x.shape
+    o = gy.shape[1]
+    th, tw = -(-gy.shape[2] // 2), -(-gy.shape[3] // 2)
+    (lh, _), (lw, _) = padding
+    if need_dx and dx is None:
+        dx = xp.empty(x.shape, dtype=x.dtype)
+    du = None
+    step = _samples_per_block(n, th * tw, max(c, o), x.itemsize)
+    for i in range(0, n, step):
+        m = min(step, n - i)
+        dm = _gradient_tiles(xp, gy[i:i + m], th, tw).reshape(16, th * tw * m, o)
+        v = _input_transform(xp, _phases(xp, x[i:i + m], padding, th, tw), th, tw)
+        part = xp.matmul(dm.transpose(0, 2, 1), v.reshape(16, th * tw * m, c))
+        del v
+        if du is None:
+            du = part
+        else:
+            du += part
+        if need_dx:
+            g = xp.matmul(dm, u).reshape(4, 4, th, tw, m, c)
+            img = _scatter_tiles(xp, g, th, tw)
+            del g
+            _copy(xp, img[lh:lh + h, lw:lw + w].transpose(2, 3, 0, 1), dx[i:i + m])
+    if du is None:  # an empty batch
+        return dx, xp.zeros((o, c, 3, 3), dtype=x.dtype)
+    maps = xp.asarray(_WEIGHT_MAP.astype(x.dtype))
+    return dx, xp.matmul(du.reshape(16, o * c).T, maps).reshape(o, c, 3, 3)
+
+
+def applies_backward(x, w, gy, stride, dilation, groups, padding):
+    """Whether ``backward`` computes both gradients: where the weight gradient takes
+    Winograd and the input gradient would too (as a convolution of the output gradient), the
+    blocks hold whole samples (``_tile_rows`` would not band them) and the padding is within
+    the kernel."""
+    if not applies_weight(x, gy, (3, 3), stride, dilation, groups) or w.dtype != x.dtype:
+        return False
+    if any(lo > 2 or hi > 2 for lo, hi in padding):
+        return False
+    if not applies(gy, w.swapaxes(0, 1), stride, dilation, groups, tuple(x.shape[2:])):
+        return False
+    th, tw = -(-gy.shape[2] // 2), -(-gy.shape[3] // 2)
+    c, o = x.shape[1], gy.shape[1]
+    step = _samples_per_block(x.shape[0], th * tw, max(c, o), x.itemsize)
+    return _tile_rows(step, th, tw, max(c, o), x.itemsize) == th

@@ -31,6 +31,8 @@ def setup(monkeypatch):
     monkeypatch.setattr(conv_winograd, "_MIN_CHANNELS", 1)
     monkeypatch.setattr(conv_winograd, "_MIN_TILES", 12)
     monkeypatch.setattr(conv_ops, "_PATHS", taken)
+    # the separate gradient paths (both at once: tests/ops/test_conv_s37_winograd_backward.py)
+    monkeypatch.setattr(conv_ops, "_BOTH_WINOGRAD", False)
     return counts, taken
 
 
@@ -92,6 +94,7 @@ def test_reordered_filters_give_the_same_input_gradient(monkeypatch):
     monkeypatch.setattr(conv_winograd, "_BLOCK_TILES", 9)
     monkeypatch.setattr(conv_winograd, "_BLOCK_BYTES", 1)
     monkeypatch.setattr(conv_samples, "_free_cores", lambda: 1)
+    monkeypatch.setattr(conv_ops, "_BOTH_WINOGRAD", False)
     taken = []
     monkeypatch.setattr(conv_ops, "_PATHS", taken)
     check_op(_conv, [(5, 8, 6, 6), (7, 8, 3, 3), (7,)], dtype="float32", second_order=False)

@@ -16,6 +16,8 @@ from tests.oracle import check_op
 def paths(monkeypatch):
     taken = []
     monkeypatch.setattr(conv_ops, "_PATHS", taken)
+    # the separate gradient paths (both at once: tests/ops/test_conv_s37_winograd_backward.py)
+    monkeypatch.setattr(conv_ops, "_BOTH_WINOGRAD", False)
     return taken
 
 
