@@ -20,12 +20,29 @@ from ._util import (
     canonical_dim, check_int, elem_strides, fmt_shape, restride, shape_arg, torch_stride,
     view_strides,
 )
-from .._size import size_args
+from .._size import Size, size_args
 from .._sparse import SparseCOO
 
 __all__ = ["reshape", "view", "permute", "transpose", "t", "expand", "squeeze", "unsqueeze",
            "flatten", "unflatten", "movedim", "split", "chunk", "narrow", "select", "unbind",
            "restride_", "swapaxes", "swapdims", "moveaxis", "broadcast_to"]
+
+
+_SHAPE_SEQ = (tuple, list, Size)
+
+
+def _plain_shape(shape, numel):
+    """``shape`` (a ``*shape`` argument) as a tuple when it holds only non-negative Python ints
+    whose product is ``numel``: the usual call (``view(B, T, C)``, a backward's reshape to the
+    input's shape), where parsing, inferring and checking find nothing. None otherwise."""
+    if len(shape) == 1 and type(shape[0]) in _SHAPE_SEQ:
+        shape = shape[0]
+    n = 1
+    for s in shape:
+        if type(s) is not int or s < 0:
+            return None
+        n *= s
+    return tuple(shape) if n == numel else None
 
 
 def infer_shape(shape, numel):
@@ -163,7 +180,9 @@ def _expand_strides(in_shape, in_strides, shape):
 def reshape(input, *shape, **kwargs):
     """Return a tensor with the same data and a new shape (a view when possible)."""
     shape = size_args(shape, kwargs, "shape", "reshape")
-    shape = infer_shape(shape_arg(shape, "reshape", "shape"), input._array.size)
+    plain = _plain_shape(shape, input._array.size)
+    shape = infer_shape(shape_arg(shape, "reshape", "shape"), input._array.size) \
+        if plain is None else plain
     return Reshape.apply(input, shape=shape, must_view=False)
 
 
@@ -174,7 +193,9 @@ def view(input, *shape):
     """
     if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
         return _view_dtype(input, shape[0])
-    shape = infer_shape(shape_arg(shape, "view", "size"), input._array.size)
+    plain = _plain_shape(shape, input._array.size)
+    shape = infer_shape(shape_arg(shape, "view", "size"), input._array.size) \
+        if plain is None else plain
     return Reshape.apply(input, shape=shape, must_view=True)
 
 
@@ -221,6 +242,10 @@ def _view_dtype(input, dt):
 
 def permute(input, *dims, **kwargs):
     """Return a view with the dims reordered."""
+    nd = input._array.ndim
+    if not kwargs and len(dims) == nd and input._array.__class__ is not SparseCOO and \
+            all(type(d) is int and 0 <= d < nd for d in dims) and len(set(dims)) == nd:
+        return Permute.apply(input, dims=dims)  # plain dims (a backward's inverse): no parsing
     dims = size_args(dims, kwargs, "dims", "permute")
     dims = shape_arg(dims, "permute", "dims")
     if input._array.__class__ is SparseCOO:  # torch.permute(sparse) as the method
