@@ -18,13 +18,15 @@ projection, so backward returns one gradient and no slicing nodes are needed).
 gradients of any order work); the tests compare both with torch.
 """
 
+import functools
+
 import numpy as np
 
 from .._tensor import _make
 from .._threads import blas_threads_now, fit_blas_threads, small_gemm_kernels
 from ..autograd.graph import Op
 from ..backend import helpers_for, is_device_array
-from ._intraop import run_split
+from ._intraop import parts as split_parts, run_split
 from .join import cat
 from .softmax import softmax
 
@@ -457,12 +459,24 @@ def _empty_like_layout(xp, like, shape, dtype):
     torch's attention kernels do, so a following ``transpose(1, 2).contiguous()`` of
     (B, H, T, D) heads cut from a (B, T, 3C) projection copies nothing."""
     lead = len(shape) - 1
-    order = sorted(range(lead), key=lambda i: -like.strides[i])
+    order, inv = _layout_order(like.strides[:lead])
+    if inv is None:
+        return xp.empty(shape, dtype)
     buf = xp.empty([shape[i] for i in order] + [shape[-1]], dtype)
+    return buf.transpose(inv)
+
+
+# (looked up per call: a handful of layouts per model, where sorting them each time was a
+# tenth of a small attention call)
+@functools.lru_cache(maxsize=256)
+def _layout_order(strides):
+    """The leading dims ordered from the largest stride down, and the permutation back to
+    them (the last dim appended), or ``(order, None)`` when they already are in order."""
+    lead = len(strides)
+    order = sorted(range(lead), key=lambda i: -strides[i])
     if order == list(range(lead)):
-        return buf
-    inv = sorted(range(lead), key=order.__getitem__)
-    return buf.transpose(inv + [lead])
+        return order, None
+    return order, tuple(sorted(range(lead), key=order.__getitem__)) + (lead,)
 
 
 def _softmax_cols(xp, st, safe):
@@ -556,13 +570,15 @@ def _run_batch(part, q, scores):
         part(None, None)
         return
     fit_blas_threads()
-    if blas_threads_now() < 2:
-        # other processes hold the cores (numtorch._threads caps BLAS then): a hand-off to a
-        # second thread would wait for a core (measured 10-20% slower at load 19)
+    n = q.shape[0]
+    unit = 8 * (scores.size // max(n, 1))
+    if split_parts(n, unit) < 2 or blas_threads_now() < 2:
+        # too little work for a second thread, or other processes hold the cores
+        # (numtorch._threads caps BLAS then): a hand-off to a second thread would wait for a
+        # core (measured 10-20% slower at load 19)
         part(None, None)
         return
-    n = q.shape[0]
-    run_split(part, n, 8 * (scores.size // max(n, 1)))
+    run_split(part, n, unit)
 
 
 class ScaledDotProductAttention(Op):
