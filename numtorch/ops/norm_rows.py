@@ -16,20 +16,25 @@ path before -> this): forward alone (768, 128) 168 -> 136 us, (8192, 128) 1.36 -
   instead, so the relative error stays within a few float32 roundings. With a graph the
   centred rows are saved anyway, and the variance is the two-pass one.
 - NumPy's broadcasting loops over (rows, 1) or (n,) operands run at 1.5-2x the time of a
-  same-shape operation; per-row times per-column factors are made full blocks by a rank-2
-  GEMM (a copy's cost; rank 1 takes a slow path) instead: without a graph
-  ``y = x * (invstd w) + (b - mean invstd w)`` is two passes, and with one, w and b are
-  made full blocks once per call for ``y = xhat w + b``.
+  same-shape operation; per-row times per-column factors are made full blocks by a GEMM
+  instead, and per-row or per-column terms are added in place by an accumulating GEMM
+  (``norm_blas``: NumPy's own OpenBLAS through ctypes, one pass where NumPy needs two).
+  Without a graph ``y = x (invstd w) + [-mean invstd, 1] @ [w; b]`` is two passes, and
+  with one ``y = xc (invstd w) + 1 b`` (recorded forward, (768, 128): 127 -> 120 us, no
+  graph 109 -> 86 us).
 - The backward's weight and bias gradients are summed per block while it is in the cache
   (a fixed grid, added in order), not in two more passes over the whole arrays; its input
   gradient is p - xhat sum(p xhat) / n - invstd sum(gy w) / n with p = gy (invstd w), the
-  factor and the two row terms made full blocks by GEMMs (no h = gy w pass, no broadcast
-  loops): (768, 128) 176 -> 147 us.
+  factor and the xc term's row factor made full blocks by GEMMs, the last row term added by
+  an accumulating GEMM (no h = gy w pass, no broadcast loops): (768, 128) 176 -> 147 ->
+  140 us.
+- Up to ``_SMALL_CALLS`` values (one block) both directions are whole-array NumPy calls with
+  broadcast operands: there the per-call cost, not the passes, is what counts.
 """
 
 import numpy as np
 
-from . import _intraop
+from . import _intraop, norm_blas
 from ._intraop import run_split
 
 _BLOCK = 1 << 17  # values per block: (768, 128) is one block; 4M values: 32 blocks
@@ -37,7 +42,8 @@ _ROW_PASSES = 3  # a row pass costs ~6 passes over the values: split from a thir
 _ONE_PASS = 16.0  # mean^2 <= _ONE_PASS * var: mean(x^2) - mean^2 loses < 5 bits
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _SMALL = 1 << 14  # values: below, the no-graph forward's per-call cost outweighs its passes
-_SMALL_CALLS = 1 << 11  # values: below, whole-array broadcast calls (``_small_forward``)
+_SMALL_CALLS = 1 << 14  # values: below, whole-array broadcast calls (``_small_forward``,
+# ``_small_backward``): the block form's fixed cost (~30 us) passes their broadcasts' ~25K
 
 
 def applies(op, x, w, b):
@@ -151,6 +157,7 @@ def forward(op, x, w, b):
         return y_out
     n = op.n
     dt = x.dtype
+    size = dt.itemsize
     rows = x.size // n
     x2 = x.reshape(rows, n)
     y_out = np.empty_like(x)  # x's shape, not a view of (rows, n): accumulators copy views
@@ -161,7 +168,7 @@ def forward(op, x, w, b):
     invstd = np.empty((rows, 1), dtype=dt)
     inv1 = invstd.reshape(rows)
     v = _coefs(w, b, n, dt)  # [w; b]
-    ones = np.ones(n, dtype=dt)
+    ones, pones = norm_blas.ones(n, dt)
     count = dt.type(n)
     eps = dt.type(op.eps)
     step, blocks = _grid(rows, n)
@@ -169,30 +176,40 @@ def forward(op, x, w, b):
     two_pass = record or x.size <= _SMALL
     if not record and two_pass:
         data = np.empty((rows, n), dtype=dt)
+    gemm = norm_blas.gemm_fn(dt)
+    row_bytes = n * size
+    py, pv, pinv = norm_blas.ptr(y), norm_blas.ptr(v), norm_blas.ptr(inv1)
+    pd = norm_blas.ptr(data) if two_pass else None
+    ones_row = ones.reshape(1, n)
+    ones_r, pones_r = norm_blas.ones(min(step, rows), dt)
+    w_row, b_row = v[:1], v[1:]
+    pb = pv + row_bytes
 
     def part(lo, hi):
-        ua = np.zeros((min(step, rows), 2), dtype=dt)  # [invstd, 0] @ [w; b] = invstd w
-        if two_pass:  # b as a full block, or a row for a few blocks
-            bt = _tiles(v, step, hi - lo)
-        else:
-            ub = np.ones((min(step, rows), 2), dtype=dt)  # [c, 1] @ [w; b] = c w + b
+        u = np.empty((2, min(step, rows)), dtype=dt)  # [-mean invstd; 1] (one pass form)
+        u[1] = 1
+        if not two_pass:
             s = np.empty((min(step, rows), n), dtype=dt)
+        pu = norm_blas.ptr(u)
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             for k in range(lo, hi):
                 a, z = k * step, min(rows, (k + 1) * step)
                 r = z - a
                 xs, ys, inv = x2[a:z], y[a:z], inv1[a:z]
+                off = a * row_bytes
                 if two_pass:
                     # the centred rows are saved: the two-pass variance costs no more, and
-                    # y = xc (invstd w) + b is one product with a GEMM-made block
+                    # y = xc (invstd w) + b is one product with GEMM-made blocks
                     ds = data[a:z]
-                    mean = np.matmul(xs, ones)
+                    mean = np.matmul(xs, ones, out=u[0, :r])
                     mean /= count
-                    _centred(xs, mean, ds, count, eps, inv)
-                    ua[:r, 0] = inv
-                    np.matmul(ua[:r], v, out=ys)
+                    gemm(ds, u[:1, :r], ones_row, 0, pd + off, pu, pones)
+                    np.subtract(xs, ds, out=ds)
+                    _invstd(ds, count, eps, inv)
+                    gemm(ys, inv.reshape(1, r), w_row, 0, py + off, pinv + a * size, pv)
                     ys *= ds
-                    ys += bt[:r] if bt.ndim == 2 else bt  # also turns -0 into +0, as torch
+                    # + b in place (zeros without a bias: turns -0 into +0, as torch)
+                    gemm(ys, ones_r[:r].reshape(1, r), b_row, 1, py + off, pones_r, pb)
                     continue
                 mean, ok = _stats(xs, ones, count, eps, inv)
                 src = xs
@@ -200,18 +217,25 @@ def forward(op, x, w, b):
                     src = s[:r]
                     _centred(xs, mean, src, count, eps, inv)
                     mean[:] = 0
-                # y = x (invstd w) + (b - mean invstd w)
-                ua[:r, 0] = inv
-                np.matmul(ua[:r], v, out=ys)
+                # y = x (invstd w) + (b - mean invstd w): [-mean invstd, 1] @ [w; b] added
+                gemm(ys, inv.reshape(1, r), w_row, 0, py + off, pinv + a * size, pv)
                 ys *= src
-                np.multiply(mean, inv, out=ub[:r, 0])
-                np.negative(ub[:r, 0], out=ub[:r, 0])
-                np.matmul(ub[:r], v, out=s[:r])
-                ys += s[:r]
+                np.multiply(mean, inv, out=u[0, :r])
+                np.negative(u[0, :r], out=u[0, :r])
+                gemm(ys, u[:, :r], v, 1, py + off, pu, pv)
 
     _run(part, blocks, step, n)
     _save(op, x, w, b, data_out, invstd)
     return y_out
+
+
+def _invstd(ds, count, eps, inv):
+    """(mean(ds^2) + eps)^(-1/2) per row of the centred block ``ds`` into ``inv``."""
+    var = np.einsum("ij,ij->i", ds, ds)
+    var /= count
+    var += eps
+    np.sqrt(var, out=var)
+    np.divide(1, var, out=inv)
 
 
 def _save(op, x, w, b, data, invstd):
@@ -225,16 +249,6 @@ def _save(op, x, w, b, data, invstd):
     op.save(data=data, centered=True, invstd=invstd.reshape(kept))
 
 
-def _tiles(v, step, blocks):
-    """b from ``v`` = [w; b] as a (step, n) block when there are blocks enough to repay
-    making it (a same-shape sum runs at 1.5x a broadcast one), else as an (n,) row."""
-    if blocks < 3:
-        return v[1]
-    u = np.zeros((step, 2), dtype=v.dtype)
-    u[:, 1] = 1
-    return np.matmul(u, v)
-
-
 def grads_apply(op, gy, w, data):
     """Whether ``backward`` computes the gradients for the output gradient ``gy`` from the
     saved normalised values ``data`` of ``op`` (a NormalizeAffine or its backward op)."""
@@ -243,34 +257,82 @@ def grads_apply(op, gy, w, data):
         applies(op, gy, w, None)
 
 
+def _small_backward(gy, w, data, invstd, n, outs, w_shape, b_shape):
+    """``backward`` for a few values in whole-array calls with broadcast operands: the same
+    operations in the same order as one block of ``backward`` (the same bits)."""
+    dt = gy.dtype
+    rows = gy.size // n
+    g2 = gy.reshape(rows, n)
+    d2 = data.reshape(rows, n)
+    inv = invstd.reshape(rows)
+    results = {}
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        if "b" in outs:
+            results["b"] = np.matmul(norm_blas.ones(rows, dt)[0], g2).reshape(b_shape)
+        if "x" in outs or "w" in outs:
+            t = np.multiply(g2, d2)
+            if "w" in outs:
+                results["w"] = np.matmul(inv, t).reshape(w_shape)
+        if "x" in outs:
+            w1 = norm_blas.ones(n, dt)[0] if w is None else w.reshape(n)
+            m = dt.type(-1.0 / n)
+            kx = np.matmul(t, w1)  # sum(h xc), h = gy w
+            kx *= inv
+            kx *= inv
+            kx *= inv
+            kx *= m
+            kh = np.matmul(g2, w1)  # sum(h)
+            kh *= inv
+            kh *= m
+            gx_out = np.empty(gy.shape, dtype=dt)
+            gx = gx_out.reshape(rows, n)
+            np.multiply(inv.reshape(rows, 1), w1, out=gx)
+            gx *= g2
+            np.multiply(kx.reshape(rows, 1), d2, out=t)
+            gx += t
+            gx += kh.reshape(rows, 1)
+            results["x"] = gx_out
+    out = tuple(results[k] for k in outs)
+    return out if len(out) > 1 else out[0]
+
+
 def backward(gy, w, data, invstd, n, outs, w_shape, b_shape):
     """NormalizeAffineBackward.forward in row form, from the saved centred rows xc = x - mean:
     with t = gy xc, gw = sum_rows(invstd t), gb = sum_rows(gy) (per block, then the blocks in
     order) and gx = gy (invstd w) - xc invstd^3 (t w) / n - invstd (gy w) / n, the row sums
     t w and gy w matrix-vector products. Returns the gradients named in ``outs`` ("x", "w",
     "b"), a tuple when more than one."""
+    if gy.size <= min(_SMALL_CALLS, _BLOCK):
+        return _small_backward(gy, w, data, invstd, n, outs, w_shape, b_shape)
     dt = gy.dtype
+    size = dt.itemsize
     rows = gy.size // n
     g2 = gy.reshape(rows, n)
     d2 = data.reshape(rows, n)
-    inv2 = invstd.reshape(rows)
+    inv2 = np.ascontiguousarray(invstd.reshape(rows))  # a GEMM operand (no copy: ours)
     want_x, want_w, want_b = "x" in outs, "w" in outs, "b" in outs
     gx_out = np.empty(gy.shape, dtype=dt) if want_x else None  # not a view (see forward)
     gx = gx_out.reshape(rows, n) if want_x else None
     step, blocks = _grid(rows, n)
     gw_parts = np.empty((blocks, n), dtype=dt) if want_w else None
     gb_parts = np.empty((blocks, n), dtype=dt) if want_b else None
-    v = _coefs(w, None, n, dt)  # [w; 0]
-    w1 = v[0].copy()
-    one = np.zeros((2, n), dtype=dt)
-    one[0] = 1
-    ones_r = np.ones(min(step, rows), dtype=dt) if want_b else None
+    ones, pones = norm_blas.ones(n, dt)
+    w1 = ones if w is None else np.ascontiguousarray(w.reshape(n))
+    w_row = w1.reshape(1, n)
+    ones_row = ones.reshape(1, n)
+    ones_r = norm_blas.ones(min(step, rows), dt)[0]
     minus_inv_n = dt.type(-1.0 / n)
+    gemm = norm_blas.gemm_fn(dt)
+    row_bytes = n * size
+    if want_x:
+        pgx, pw, pinv = norm_blas.ptr(gx), norm_blas.ptr(w1), norm_blas.ptr(inv2)
 
     def part(lo, hi):
         r0 = min(step, rows)
-        u = np.zeros((r0, 2), dtype=dt)  # column 1 stays 0: rank-2 GEMMs (see forward)
+        u = np.empty((2, r0), dtype=dt)  # the row factors (rows of ``gemm``'s u)
         s = np.empty((r0, n), dtype=dt) if (want_x or want_w) else None
+        if want_x:
+            pu, ps = norm_blas.ptr(u), norm_blas.ptr(s)
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             for k in range(lo, hi):
                 a, z = k * step, min(rows, (k + 1) * step)
@@ -286,23 +348,23 @@ def backward(gy, w, data, invstd, n, outs, w_shape, b_shape):
                     np.matmul(inv, t, out=gw_parts[k])
                 if not want_x:
                     continue
-                kx = np.matmul(t, w1)  # sum(h xc), h = gy w
+                kx = np.matmul(t, w1, out=u[0, :r])  # sum(h xc), h = gy w
                 kx *= inv
                 kx *= inv
                 kx *= inv
                 kx *= minus_inv_n
-                kh = np.matmul(gs, w1)  # sum(h)
+                kh = np.matmul(gs, w1, out=u[1, :r])  # sum(h)
                 kh *= inv
                 kh *= minus_inv_n
                 out = gx[a:z]
-                u[:r, 0] = inv
-                np.matmul(u[:r], v, out=out)  # invstd w as a full block
-                out *= gs
-                u[:r, 0] = kx  # a GEMM-made block times xc: cheaper than a broadcast product
-                np.matmul(u[:r], one, out=t)
+                off = a * row_bytes
+                gemm(out, inv.reshape(1, r), w_row, 0, pgx + off, pinv + a * size, pw)
+                out *= gs  # gy (invstd w)
+                # xc times a GEMM-made block of its row factor: cheaper than a broadcast
+                gemm(t, u[:1, :r], ones_row, 0, ps, pu, pones)
                 t *= ds
                 out += t
-                out += kh.reshape(-1, 1)
+                gemm(out, u[1:, :r], ones_row, 1, pgx + off, pu + u.strides[0], pones)
 
     _run(part, blocks, step, n)
     results = {}
