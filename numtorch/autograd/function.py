@@ -14,7 +14,7 @@ import functools
 import weakref
 
 from .. import backend
-from . import graph
+from . import _func_transforms, graph
 from .graph import Node, edge_of
 from .grad_mode import InferenceVersion, _state, no_grad
 
@@ -306,14 +306,23 @@ class Function(metaclass=_FunctionMeta):
     def apply(cls, *args, **kwargs):
         """Run the function and record it in the graph (the modern, static form)."""
         ctx = _ctx_class(cls, FunctionCtx)(cls)
+        run, batched = cls.forward, False
+        if _func_transforms.KINDS:
+            from ..func._custom_function import forward_under_transforms
+
+            run, batched = forward_under_transforms(cls, Function, args)
         if cls.setup_context is not Function.setup_context:
             def forward(*a, **k):
-                out = cls.forward(*a, **k)
+                out = run(*a, **k)
                 cls.setup_context(ctx, a, out)
                 return out
         else:
             def forward(*a, **k):
                 return cls.forward(ctx, *a, **k)
+        if batched:
+            from ..func._custom_function import apply_batched
+
+            return apply_batched(ctx, _run_function, forward, args, kwargs)
         return _run_function(ctx, forward, args, kwargs)
 
     @staticmethod
@@ -334,6 +343,16 @@ class Function(metaclass=_FunctionMeta):
                            "custom autograd.Function to use it with backward mode AD.")
 
     vjp = backward
+
+    generate_vmap_rule = False  # True: under vmap, forward runs on the batched inputs
+
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        """Under ``torch.func.vmap``: the outputs and their batch dims from batched inputs
+        (subclasses override, or set ``generate_vmap_rule``)."""
+        raise NotImplementedError("To use autograd.Function with vmap, you must either "
+                                  "override the vmap staticmethod or set "
+                                  "generate_vmap_rule=True.")
 
     @staticmethod
     def jvp(ctx, *grad_inputs):

@@ -18,6 +18,7 @@ already requires grad.
 import functools
 
 from .. import autograd
+from ..autograd import _func_transforms
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, is_grad_enabled
 from . import _batched as B
@@ -107,13 +108,13 @@ class _Inputs:
         return out
 
 
-def _call(func, args, idx, trees, kwargs):
+def _call(func, args, idx, trees, kwargs, kind="grad"):
     a = list(args)
     for i, t in zip(idx, trees):
         a[i] = t
     _DEPTH[0] += 1
     try:
-        with enable_grad():
+        with enable_grad(), _func_transforms.running(kind):
             return func(*a, **kwargs)
     finally:
         _DEPTH[0] -= 1
@@ -304,7 +305,7 @@ def _linear_pushforward(func, primals, has_aux, strict):
     ``jvp`` and ``linearize`` need."""
     ins = _Inputs(primals, expand=False)
     ins.grad_on = is_grad_enabled()
-    out = _call(func, primals, range(len(primals)), ins.trees, {})
+    out = _call(func, primals, range(len(primals)), ins.trees, {}, "jvp")
     flat_out, out_spec, aux = _tensor_outputs(out, has_aux, "jvp(f, primals, tangents)",
                                               "f(*args)")
     from .. import zeros_like

@@ -10,6 +10,7 @@ import functools
 import threading
 
 from .._tensor import Tensor
+from ..autograd import _func_transforms
 from ..autograd import graph as _graph
 from ..autograd import inplace as _inplace
 from . import _batched as B
@@ -68,11 +69,13 @@ def _enter(level):
         _patch_getitem(True)
     _STATE["depth"] += 1
     B._ACTIVE.append(level)
+    _func_transforms.KINDS.append("vmap")
     _randomness.install()
 
 
 def _exit(level):
     _randomness.uninstall()
+    _func_transforms.leave("vmap")
     B._ACTIVE.remove(level)
     _STATE["depth"] -= 1
     if _STATE["depth"] == 0:

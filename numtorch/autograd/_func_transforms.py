@@ -1,0 +1,31 @@
+"""Which ``torch.func`` transforms are running now, innermost last ("grad", "jvp", "vmap").
+
+A custom ``autograd.Function`` behaves differently inside them (``numtorch.func.
+_custom_function``); ``Function.apply`` tests this list, kept here, with no imports, so the
+test costs nothing outside the transforms."""
+
+KINDS = []
+
+
+class running:
+    """``with running(kind):`` marks a transform as active for its body."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, kind):
+        self.kind = kind
+
+    def __enter__(self):
+        KINDS.append(self.kind)
+
+    def __exit__(self, *exc):
+        leave(self.kind)
+
+
+def leave(kind):
+    """Drop the latest ``kind`` (transforms need not end in the order they began: a vmap
+    level is re-entered while a backward runs)."""
+    for i in range(len(KINDS) - 1, -1, -1):
+        if KINDS[i] == kind:
+            del KINDS[i]
+            return
