@@ -229,11 +229,17 @@ class TypedStorage:
         return cls(wrap=arr)
 
     def __repr__(self):
-        body = "\n".join(f" {v}" for v in self._array.tolist())
-        head = "\n" if body else ""
-        return (f"{head}{body}\n[{'torch.' + type(self).__name__} of size "
-                f"{self._array.size}]").lstrip("\n") if body else \
-            f"[torch.{type(self).__name__} of size 0]"
+        # torch names the generic class with its dtype and device, whatever legacy name
+        # (FloatStorage...) made it; a meta storage has no elements to list
+        if isinstance(self, UntypedStorage):
+            kind = f"UntypedStorage(device={self.device})"
+        else:
+            kind = f"TypedStorage(dtype={self.dtype}, device={self.device})"
+        if self.device.type == "meta":
+            body = "..."
+        else:
+            body = "\n".join(f" {v}" for v in self._array.tolist()) or " "
+        return f"{body}\n[torch.storage.{kind} of size {self._array.size}]"
 
 
 class UntypedStorage(TypedStorage):

@@ -119,3 +119,66 @@ def test_float32_lerp_bits(weight):
     assert got.dtype == np.float32
     assert np.array_equal(got, want, equal_nan=True)
     assert np.array_equal(np.signbit(got), np.signbit(want))
+
+
+# -- addcmul is one fused multiply-add, addcdiv scales the numerator first (float32 bits) ------
+@pytest.mark.parametrize("fn", ["addcmul", "addcdiv", "addcmul_", "addcdiv_"])
+@pytest.mark.parametrize("value", [1, 0.3, -0.01, 2.5])
+@pytest.mark.parametrize("shapes", [((3000,), (3000,), (3000,)), ((40, 1), (75,), (40, 1))])
+def test_float32_addcmul_addcdiv_bits(fn, value, shapes):
+    import numpy as np
+    g = torch.Generator().manual_seed(5)
+    a, b, c = (torch.randn(s, generator=g) for s in shapes)
+    c = c.abs() + 0.1
+    if fn.endswith("_"):
+        a = a.expand(torch.broadcast_shapes(*shapes)).contiguous()
+
+    def run(L, *xs):
+        a, b, c = (L.from_numpy(x.numpy().copy()) for x in xs)
+        return getattr(a if fn.endswith("_") else L, fn)(*(() if fn.endswith("_") else (a,)),
+                                                         b, c, value=value).numpy()
+    assert np.array_equal(run(numtorch, a, b, c), run(torch, a, b, c))
+
+
+def test_addcmul_addcdiv_gradients():
+    def run(L):
+        g = L.Generator().manual_seed(0)
+        a, b, c = (L.randn(3, 4, generator=g).requires_grad_() for _ in range(3))
+        ct = L.randn(3, 4, generator=g)
+        y1, y2 = L.addcmul(a, b, c, value=0.7), L.addcdiv(a, b, c.abs() + 1, value=-2)
+        gs = L.autograd.grad((y1 * ct).sum() + (y2 * ct).sum(), (a, b, c))
+        return y1.grad_fn.name(), y2.grad_fn.name(), [x.double().round(decimals=5).tolist()
+                                                      for x in gs]
+    assert run(numtorch) == run(torch)
+
+
+def test_float64_lerp_rounds_once():
+    import numpy as np
+    g = torch.Generator().manual_seed(1)
+    a, b = torch.randn(20000, generator=g, dtype=torch.float64), torch.randn(
+        20000, generator=g, dtype=torch.float64)
+    for w in (0.3, 0.7, 1.0):
+        want = torch.lerp(a, b, w).numpy()
+        got = numtorch.lerp(numtorch.from_numpy(a.numpy()), numtorch.from_numpy(b.numpy()),
+                            w).numpy()
+        # long double holds 64 of the product's 106 bits: a few ties round apart
+        assert (got != want).sum() <= (40 if np.finfo(np.longdouble).nmant > 52 else 20000)
+
+
+# -- storage reprs name torch.storage's generic classes with dtype and device -----------------
+@pytest.mark.parametrize("make", [
+    lambda L: L.UntypedStorage(0),
+    lambda L: L.tensor([], dtype=L.float64).storage(),
+    lambda L: L.tensor([1, 2], dtype=L.int8).storage(),
+    lambda L: L.tensor([True]).untyped_storage(),
+    lambda L: L.tensor([1.5, -2.]).storage(),
+    lambda L: L.tensor([1.5]).untyped_storage(),
+    lambda L: L.empty(2, device="meta").untyped_storage(),
+])
+def test_storage_repr(make):
+    def run(L):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            s = make(L)
+            return repr(s), str(s)
+    assert run(numtorch) == run(torch)

@@ -26,3 +26,17 @@ def axpy_once(a, b, alpha):
         return None
     coef = wide(a.dtype.type(alpha))  # torch holds alpha in the op's own precision
     return (a.astype(wide) + coef * b.astype(wide)).astype(a.dtype)
+
+
+def fma_once(a, x, y):
+    """``a + x * y`` (arrays of one dtype, broadcast) rounded once, as torch's CPU kernels
+    compute lerp and addcmul; None for device arrays, mixed dtypes or a dtype with no wider
+    host type."""
+    if type(a) is not np.ndarray or type(x) is not np.ndarray or type(y) is not np.ndarray:
+        return None
+    if not a.dtype == x.dtype == y.dtype:
+        return None
+    wide = _WIDER.get(a.dtype)
+    if wide is None:
+        return None
+    return (a.astype(wide) + x.astype(wide) * y.astype(wide)).astype(a.dtype)

@@ -17,6 +17,7 @@ from .._tensor import Tensor
 from ..autograd.graph import Op, rename_node
 from ..backend import _keep_dtype as keep_dtype
 from ..backend._fma import axpy_once as _fused
+from ..backend._fma import fma_once as _fma_once
 from ._accumulate import is_half
 from ._pointwise import (
     _broadcast_error, _check_number_or_tensor, _check_tensor, _cj, _is_float,
@@ -247,8 +248,9 @@ class Lerp(Op):
 
     def _values(self, a, b, w):
         d = b - a
-        if a.dtype == np.float32:
-            return self._fused_values(a, b, d, w)
+        fused = self._fused_values(a, b, d, w)
+        if fused is not None:
+            return fused
         if w is None:
             w = self.weight
             if -0.5 < w < 0.5:
@@ -257,21 +259,18 @@ class Lerp(Op):
         return keep_dtype.where(self.xp, self.xp.abs(w) < 0.5, a + w * d, b - d * (1 - w))
 
     def _fused_values(self, a, b, d, w):
-        # torch's float32 kernel is one fused multiply-add from the nearer end, with the
-        # weight and 1 - w in float32: the float32 product is exact in float64, so adding
-        # there and rounding once gives its bits
-        xp, f8 = self.xp, np.float64
-        d8 = d.astype(f8)
+        # torch's kernel is one fused multiply-add from the nearer end, the weight and w - 1
+        # in the op's precision (w - 1, not 1 - w: at w = 1 the zero is +0, which keeps a
+        # -0 end); None where the host has no wider type to round once from
+        if not isinstance(a, np.ndarray) or a.dtype.kind != "f":
+            return None
+        one = a.dtype.type(1)
         if w is None:
-            w = np.float32(self.weight)
-            if -0.5 < w < 0.5:
-                return (a.astype(f8) + d8 * f8(w)).astype(np.float32)
-            # w - 1, not 1 - w: at w = 1 the zero is +0, which keeps a -0 end
-            return (b.astype(f8) + d8 * f8(w - np.float32(1))).astype(np.float32)
-        near = xp.abs(w) < 0.5
-        start = xp.where(near, a, b).astype(f8)
-        step = xp.where(near, w, w - np.float32(1)).astype(f8)
-        return (start + d8 * step).astype(np.float32)
+            w = a.dtype.type(self.weight)
+            near = -0.5 < w < 0.5
+            return _fma_once(a if near else b, d, np.asarray(w if near else w - one))
+        near = self.xp.abs(w) < 0.5
+        return _fma_once(self.xp.where(near, a, b), d, self.xp.where(near, w, w - one))
 
     def backward(self, grad):
         if len(self.needs_input_grad) == 2:
@@ -282,6 +281,31 @@ class Lerp(Op):
         na, nb, nw = self.needs_input_grad
         return (grad * (1 - w) if na else None, grad * w if nb else None,
                 grad * (b - a) if nw else None)
+
+
+class Addcmul(Op):
+    """y = a + (value * b) * c with one rounding, torch's addcmul kernel for float32/float64
+    (the composite form rounds the product first); dy/da = 1, dy/db = value * c,
+    dy/dc = value * b."""
+
+    out_layout = "pointwise"
+    value = 1
+
+    def forward(self, a, b, c):
+        self.save_inputs(b, c)
+        x = b if self.value == 1 else b * b.dtype.type(self.value)
+        try:
+            out = _fma_once(a, x, c)
+            return out if out is not None else a + x * c
+        except ValueError as e:
+            _broadcast_error(e, a, b, c)
+
+    def backward(self, grad):
+        b, c = self.saved_inputs()
+        _, nb, nc = self.needs_input_grad
+        v = self.value
+        return (grad, (grad * (c if v == 1 else c * v)) if nb else None,
+                (grad * (b if v == 1 else b * v)) if nc else None)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -565,8 +589,12 @@ def addcmul(input, tensor1, tensor2, *, value=1, out=None):
     value = _int_value(value, input, tensor1, tensor2)
     if value != 1:
         value = _scalar_in(value, _accumulate_type(input, tensor1, tensor2))
-    prod = mul(tensor1, tensor2)
-    r = rename_node(add(input, prod if value == 1 else mul(prod, value)), "AddcmulBackward0")
+    if _fusable(input, tensor1, tensor2):
+        r = Addcmul.apply(input, tensor1, tensor2, value=value, node_name="AddcmulBackward0")
+    else:
+        prod = mul(tensor1, tensor2)
+        r = rename_node(add(input, prod if value == 1 else mul(prod, value)),
+                        "AddcmulBackward0")
     return _out(pointwise_layout_result(r, input, tensor1, tensor2), out, "addcmul",
                 over=(input, tensor1, tensor2))
 
@@ -593,10 +621,24 @@ def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
                            "dtypes.")
     if value != 1:
         value = _scalar_in(value, _accumulate_type(input, tensor1, tensor2))
-    q = div(tensor1, tensor2)
-    r = rename_node(add(input, q if value == 1 else mul(q, value)), "AddcdivBackward0")
+    if _fusable(input, tensor1, tensor2):
+        # torch's float kernel scales the numerator before dividing: a + (value * b) / c
+        q = div(tensor1 if value == 1 else mul(tensor1, value), tensor2)
+        r = rename_node(add(input, q), "AddcdivBackward0")
+    else:
+        q = div(tensor1, tensor2)
+        r = rename_node(add(input, q if value == 1 else mul(q, value)), "AddcdivBackward0")
     return _out(pointwise_layout_result(r, input, tensor1, tensor2), out, "addcdiv",
                 over=(input, tensor1, tensor2))
+
+
+def _fusable(*tensors):
+    """Three dense float32 (or three float64) tensors: the operands torch's addcmul/addcdiv
+    kernels combine in their own precision, which the fused forms reproduce."""
+    dt = tensors[0].dtype
+    return (dt is _dtype.float32 or dt is _dtype.float64) and all(
+        isinstance(t, Tensor) and t.dtype is dt and t._array.__class__ is not SparseCOO
+        for t in tensors)
 
 
 def _accumulate_type(*tensors):
