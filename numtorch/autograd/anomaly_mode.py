@@ -5,6 +5,7 @@ step the engine checks the gradients it produced; a NaN raises a RuntimeError na
 after a warning that shows the forward traceback.
 """
 
+import os
 import traceback
 import warnings
 
@@ -69,9 +70,27 @@ class set_detect_anomaly:
         return False
 
 
+_PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_LAUNCHER = os.path.join(_PKG, "run.py")
+_SHOWN = os.path.join(_PKG, "nn") + os.sep  # Python in torch too: its frames show there
+
+
 def forward_stack():
-    """The stack of the current forward call (stored on nodes in anomaly mode)."""
-    return "".join(traceback.format_stack()[:-3])
+    """The stack of the current forward call (stored on nodes in anomaly mode): the user's
+    frames, as torch shows them. Frames of ``python -m numtorch.run`` before the program and
+    numtorch's own frames after the user's call (torch's ops are native code, without
+    Python frames) are left out."""
+    frames = traceback.extract_stack()[:-3]
+    start = 0
+    for i, f in enumerate(frames):
+        if f.filename == _LAUNCHER:
+            start = i + 1
+    frames = frames[start:]
+    end = len(frames)
+    while end > 1 and frames[end - 1].filename.startswith(_PKG) \
+            and not frames[end - 1].filename.startswith(_SHOWN):
+        end -= 1
+    return "".join(traceback.format_list(frames[:end]))
 
 
 def check_gradients(node, grads):
