@@ -11,6 +11,7 @@ import numpy as np
 from . import _dtype, return_types
 from ._tensor import Tensor
 from .autograd.graph import Op
+from .ops._lautil import lapack_layout
 from .ops._pointwise import _out
 
 __all__ = ["ldl_factor", "ldl_factor_ex", "ldl_solve"]
@@ -44,7 +45,7 @@ class LDLFactor(Op):
         name = "hetrf" if self.hermitian and host.dtype.kind == "c" else "sytrf"
         batch, n = host.shape[:-2], host.shape[-1]
         flat = host.reshape((-1, n, n))
-        ld = np.zeros_like(flat)
+        ld = np.zeros_like(flat).swapaxes(-1, -2)  # column-major, as sytrf writes it
         piv = np.zeros(flat.shape[:1] + (n,), dtype=np.int32)
         info = np.zeros(flat.shape[:1], dtype=np.int32)
         if n:
@@ -52,7 +53,8 @@ class LDLFactor(Op):
             for i, m in enumerate(flat):
                 lu, ipiv, inf = fn(m, lower=1)
                 ld[i], piv[i], info[i] = np.tril(lu), ipiv, inf
-        return (xp.asarray(ld.reshape(host.shape)), xp.asarray(piv.reshape(batch + (n,))),
+        return (lapack_layout(xp, xp.asarray(ld.reshape(host.shape))),
+                xp.asarray(piv.reshape(batch + (n,))),
                 xp.asarray(info.reshape(batch)))
 
     def backward(self, *grads):
@@ -72,13 +74,13 @@ class LDLSolve(Op):
         ld = np.broadcast_to(ld, batch + ld.shape[-2:]).reshape((-1, n, n))
         piv = np.broadcast_to(piv, batch + piv.shape[-1:]).reshape((-1, n))
         flat_b = np.broadcast_to(b, batch + (n, k)).reshape((-1, n, k))
-        out = np.empty_like(flat_b)
+        out = np.empty_like(flat_b.swapaxes(-1, -2), order="C").swapaxes(-1, -2)
         if flat_b.size:
             name = "hetrs" if self.hermitian and ld.dtype.kind == "c" else "sytrs"
             fn = _lapack(name, ld[:1])
             for i in range(out.shape[0]):
                 out[i], _ = fn(ld[i], piv[i], flat_b[i], lower=1)
-        return xp.asarray(out.reshape(batch + (n, k)))
+        return lapack_layout(xp, xp.asarray(out.reshape(batch + (n, k))))
 
     def backward(self, grad):
         raise RuntimeError("derivative for aten::linalg_ldl_solve is not implemented")

@@ -24,7 +24,7 @@ from .ops import least_squares as _lsq
 from .ops import linsolve as _solve
 from .ops import lu_decomp as _lu
 from .ops._lautil import (
-    LinAlgError, check_matrix, check_square, check_tensor, cholesky_partial, disp,
+    LinAlgError, check_matrix, check_square, check_tensor, cholesky_partial, disp, lapack_layout,
     lu_factor_array, square_float,
 )
 from ._ldl import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: F401,E402  (LAPACK sytrf)
@@ -213,7 +213,7 @@ def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
         arr, info_arr = cholesky_partial(xp, a)
         if upper:
             arr = xp.conj(xp.swapaxes(arr, -1, -2))
-        low, info = _make(arr), _make(info_arr)
+        low, info = _make(lapack_layout(xp, arr)), _make(info_arr)
     return _out(return_types.linalg_cholesky_ex((low, info)), out, exact=True)
 
 

@@ -11,8 +11,9 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, _make
-from ..autograd.graph import Op
+from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for, is_device_array, to_host
+from ._util import contiguous_strides, restride
 
 __all__ = ["LinAlgError"]
 
@@ -357,7 +358,9 @@ def lu_transposed_solve(lu, piv, b, adjoint=False):
     cplx = lu.dtype.kind == "c"
     if adjoint and cplx:
         rhs = rhs.conj()
-    out = np.empty(rhs.shape, dtype=np.result_type(lu.dtype, b.dtype))
+    # column-major, as getrs writes it
+    out = np.empty(rhs.shape[:-2] + rhs.shape[:-3:-1],
+                   dtype=np.result_type(lu.dtype, b.dtype)).swapaxes(-1, -2)
     trans = 0 if adjoint else 1
     for i in range(out.shape[0]):
         out[i] = getrs(lu_b[i].T, piv_b[i], rhs[i], trans=trans)[0]
@@ -431,13 +434,16 @@ def inv_array(xp, a, raises=True):
     sl = scipy_linalg(xp)
     n = a.shape[-1]
     if sl is None or n < 32 or a.size == 0:
+        # inv(A^T)^T = inv(A): the batched call's row-major result read transposed is
+        # LAPACK's column-major layout (torch's), with no copy
+        at = a.swapaxes(-1, -2)
         if not raises:
-            return xp.linalg.inv(a)
+            return xp.linalg.inv(at).swapaxes(-1, -2)
         with raising(xp):
-            return xp.linalg.inv(a)
+            return xp.linalg.inv(at).swapaxes(-1, -2)
     getrf, getri = sl.lapack.get_lapack_funcs(("getrf", "getri"), (a,))
     flat = a.reshape(-1, n, n)
-    out = np.empty(flat.shape, dtype=flat.dtype)
+    out = np.empty(flat.shape, dtype=flat.dtype).swapaxes(-1, -2)  # getri's Fortran order
     for i in range(flat.shape[0]):
         lu_, piv, info = getrf(flat[i])
         if info > 0:
@@ -484,7 +490,7 @@ def solve_triangular_array(xp, a, b, upper, unit=False):
     except np.linalg.LinAlgError:
         x = _back_substitution(xp, m, b, shape)
     if not upper:  # undo the reversal in a fresh array: tensors never have negative strides
-        x = xp.ascontiguousarray(x[..., ::-1, :])
+        x = lapack_layout(xp, x[..., ::-1, :])
     return x.astype(dt, copy=False)
 
 
@@ -582,3 +588,65 @@ def _xp_arr(a):
     from ..backend import xp_of
 
     return xp_of(a)
+
+
+# -- result layouts -------------------------------------------------------------------------------
+# torch hands back what LAPACK wrote: every matrix column-major, batches row-major around them
+# (a (2, 3, 3) result has strides (9, 1, 3)). The layout shows through stride(), view(),
+# .numpy() and the *_like factories (which keep strides and fill in memory order), so the
+# LAPACK-backed ops give their results the same layout.
+
+def lapack_layout(xp, a):
+    """``a`` with column-major matrices and row-major batches, exactly torch's strides
+    (size-1 and size-0 dims included); no copy where ``a`` already is laid out so."""
+    if a.ndim < 2 or not hasattr(a, "flags"):
+        return a
+    t = a.swapaxes(-1, -2)
+    if t.flags.c_contiguous:
+        if a.size and 1 not in a.shape:
+            return a  # a dense C-ordered block's strides are determined: torch's
+    elif a.size:
+        return xp.ascontiguousarray(t).swapaxes(-1, -2)  # NumPy's fresh strides are torch's
+    return row_major(xp, t).swapaxes(-1, -2)
+
+
+def row_major(xp, a):
+    """``a`` row-major with torch's strides (a copy only where it is not already)."""
+    if not hasattr(a, "flags"):
+        return a
+    if a.flags.c_contiguous and a.size and 1 not in a.shape:
+        return a
+    want = tuple(s * a.itemsize for s in contiguous_strides(a.shape))
+    if a.strides != want:
+        if not a.flags.c_contiguous:
+            a = xp.ascontiguousarray(a)
+        a = restride(xp, a, want)
+    return a
+
+
+def lapack_vectors(xp, x):
+    """The layout of a batched vector solve's (..., n, 1) result: torch solves the batch as one
+    column-major (batch, n) block, so the vectors' last batch dim is the fastest."""
+    if x.ndim < 3:
+        return lapack_layout(xp, x)
+    return lapack_layout(xp, x[..., 0])[..., None]
+
+
+class Relayout(Op):
+    """y = x laid out as torch's kernel leaves it (``column`` major matrices or row-major);
+    dx = g. For results built from several ops whose torch kernel is one LAPACK call."""
+
+    def forward(self, x):
+        return lapack_layout(self.xp, x) if self.column else row_major(self.xp, x)
+
+    def backward(self, grad):
+        return grad
+
+
+def relayout(t, column=True):
+    """``t`` with LAPACK's column-major (or row-major) layout; the node keeps ``t``'s name."""
+    fn = t._grad_fn
+    out = Relayout.apply(t, column=column)
+    if fn is not None and out._grad_fn is not None:
+        rename_node(out, type(fn).__name__)
+    return out

@@ -19,8 +19,8 @@ from ..autograd.graph import Op, rename_node
 from ..backend import xp_of
 from ._lautil import (
     LinAlgError, check_float, check_matrix, check_square, check_tensor, confirm_on_host, conj,
-    diag_embed, diagonal, disp, eye_like, mH, not_pd_error, raising, real, to_complex, to_numpy,
-    tril,
+    diag_embed, diagonal, disp, eye_like, lapack_layout, mH, not_pd_error, raising, real,
+    relayout, row_major, to_complex, to_numpy, tril,
 )
 from ._lautil import eigh as eigh_arrays
 from ._pointwise import _out
@@ -49,17 +49,28 @@ def _not_implemented_dtype(kernel, t):
 class Cholesky(Op):
     """L = chol(A), A = L L^H; dA = L^-H Phi L^-1, Phi = sym(tril(L^H gL)) (Murray 2016)."""
 
+    rows = False  # the factor of the transposed input, handed back transposed (upper=True)
+
     def node_name(node):  # a rule of the recorded node (called as a plain function)
         return "CholeskyBackward0" if node.fn == "cholesky" else "LinalgCholeskyExBackward0"
 
     def forward(self, a):
+        xp = self.xp
+        # column-major L (torch's layout) at no copy: the upper factor of A^T read from its
+        # upper triangle (A's lower one) is L^T, row-major. With ``rows`` (the upper factor is
+        # this one's conjugate transpose) L itself is row-major.
+        flip = xp is np and not self.rows
         try:
-            with raising(self.xp):
-                out = self.xp.linalg.cholesky(a)
+            with raising(xp):
+                if flip:
+                    out = xp.linalg.cholesky(a.swapaxes(-1, -2), upper=True).swapaxes(-1, -2)
+                else:
+                    out = xp.linalg.cholesky(a)
         except np.linalg.LinAlgError:
             raise not_pd_error(self.fn, a) from None
-        if not self.xp.isfinite(out).all() and not self.xp.isfinite(a).all():
+        if not xp.isfinite(out).all() and not xp.isfinite(a).all():
             raise not_pd_error(self.fn, a)
+        out = row_major(xp, out) if self.rows else lapack_layout(xp, out)
         return self.save_output(out)
 
     def backward(self, grad):
@@ -78,7 +89,7 @@ def cholesky_factor(input, upper, fn):
     """The Cholesky factor (lower, or upper = the conjugate transpose of the lower factor of
     the conjugate transpose, so the upper triangle is what is read)."""
     if upper:  # one node in torch, the factor's
-        u = mH(Cholesky.apply(mH(input), fn=fn))
+        u = mH(Cholesky.apply(mH(input), fn=fn, rows=True))
         return rename_node(u, "CholeskyBackward0" if fn == "cholesky" else
                            "LinalgCholeskyExBackward0")
     return Cholesky.apply(input, fn=fn)
@@ -117,7 +128,10 @@ def cholesky(input, upper=False, *, out=None):
     check_square("cholesky", input)
     if input.dtype._category < _dtype._FLOAT or input.dtype.itemsize == 2:
         raise _not_implemented_dtype("cholesky_cpu", input)
-    return _out(cholesky_factor(input, upper, "cholesky"), out)
+    res = cholesky_factor(input, upper, "cholesky")
+    if not input._array.size:  # torch's deprecated spelling returns an empty input row-major
+        res = relayout(res, False)
+    return _out(res, out)
 
 
 # -- symmetric / Hermitian eigendecomposition -----------------------------------------------------
@@ -131,7 +145,7 @@ class Eigh(Op):
         if not (self.vectors or self._recording):
             return eigh_arrays(self.xp, a, self.uplo, vectors=False)
         w, v = eigh_arrays(self.xp, a, self.uplo)
-        return self.save_output(w, 0), self.save_output(v, 1)
+        return self.save_output(w, 0), self.save_output(lapack_layout(self.xp, v), 1)
 
     def backward(self, gl, gv):
         w, v = self.saved_output(0), self.saved_output(1)
@@ -182,7 +196,7 @@ class Eig(Op):
         if self.vectors or self._recording:
             w, v = lib.linalg.eig(host)
             w, v = xp.asarray(w.astype(cdt, copy=False)), xp.asarray(v.astype(cdt, copy=False))
-            return self.save_output(w, 0), self.save_output(v, 1)
+            return self.save_output(w, 0), self.save_output(lapack_layout(xp, v), 1)
         return xp.asarray(lib.linalg.eigvals(host).astype(cdt, copy=False))
 
     def backward(self, gl, gv):
@@ -252,6 +266,7 @@ class SVD(Op):
             confirm_on_host(a, s, lambda h: np.linalg.svd(h, compute_uv=False))
             if u is None:
                 return s
+            u, vh = lapack_layout(xp, u), lapack_layout(xp, vh)
             return self.save_output(u, 0), self.save_output(s, 1), self.save_output(vh, 2)
         except np.linalg.LinAlgError:
             raise LinAlgError(f"{self.fn}: The algorithm failed to converge because the input "
@@ -351,8 +366,9 @@ class QR(Op):
         self.shape = a.shape
         if self.mode == "r":
             r = xp.linalg.qr(a, mode="r")
-            return xp.zeros((0,), dtype=a.dtype), r
+            return xp.zeros((0,), dtype=a.dtype), lapack_layout(xp, r)
         q, r = xp.linalg.qr(a, mode=self.mode)
+        q, r = lapack_layout(xp, q), lapack_layout(xp, r)
         return self.save_output(q, 0), self.save_output(r, 1)
 
     def backward(self, gq, gr):
@@ -436,9 +452,10 @@ class Geqrf(Op):
         xp = self.xp
         m, n = a.shape[-2:]
         if min(m, n) == 0:
-            return xp.array(a, copy=True), xp.zeros(a.shape[:-2] + (0,), dtype=a.dtype)
-        h, tau = xp.linalg.qr(a, mode="raw")
-        return xp.ascontiguousarray(xp.swapaxes(h, -1, -2)), tau
+            return lapack_layout(xp, xp.array(a, copy=True)), xp.zeros(a.shape[:-2] + (0,),
+                                                                        dtype=a.dtype)
+        h, tau = xp.linalg.qr(a, mode="raw")  # h: the factors transposed, Fortran's layout
+        return lapack_layout(xp, xp.swapaxes(h, -1, -2)), tau
 
     def backward(self, ga, gtau):
         raise NotImplementedError("the derivative for 'geqrf' is not implemented.")
@@ -490,7 +507,7 @@ def householder_product(input, tau, fn="linalg.householder_product"):
     for i in range(k - 1, -1, -1):  # apply H_k first so each step is a rank-1 update of Q
         v = vecs[..., :, i:i + 1]
         q = q - (tau[..., i:i + 1].unsqueeze(-1) * v) @ (mH(v) @ q)
-    return q
+    return relayout(q)
 
 
 def _reflectors(input, k):
@@ -543,4 +560,4 @@ def ormqr(input, tau, other, left=True, transpose=False, *, out=None):
             x = x - (t * v) @ (mH(v) @ x)
         else:
             x = x - (x @ v) @ (t * mH(v))
-    return _out(x, out)
+    return _out(relayout(x), out)

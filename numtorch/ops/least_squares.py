@@ -9,7 +9,7 @@ import numpy as np
 from .. import _dtype, return_types
 from .._tensor import _make
 from ..autograd.graph import Op
-from ._lautil import check_tensor, disp, eigh, mH, svd
+from ._lautil import check_tensor, disp, eigh, lapack_layout, mH, svd
 from .unary import abs as abs_
 
 __all__ = ["pinverse"]
@@ -106,6 +106,17 @@ def pinverse(input, rcond=1e-15):
     return pinv_impl(input, rtol=rcond)
 
 
+def _lapack_rows(xp, x, m):
+    """``x`` (..., n, k) as the first n rows of a column-major (..., max(m, n), k) block: LAPACK
+    solves in place in the right-hand sides' buffer, and torch hands back that view."""
+    n, k = x.shape[-2:]
+    rows = max(m, n)
+    buf = xp.empty(x.shape[:-2] + (k, rows), dtype=x.dtype)
+    buf = lapack_layout(xp, xp.swapaxes(buf, -1, -2))
+    buf[..., :n, :] = x
+    return buf[..., :n, :]
+
+
 class Lstsq(Op):
     """X = A^+ B through the SVD (the minimum-norm least-squares solution); the gradients are
     those of pinv(A) @ B, as in torch."""
@@ -122,14 +133,14 @@ class Lstsq(Op):
         if min(m, n) == 0:
             self.rank = xp.zeros(shape, dtype=xp.int64)
             self.sv = xp.zeros(shape + (0,), dtype=a.real.dtype)
-            return xp.zeros(shape + (n, b.shape[-1]), dtype=a.dtype)
+            return _lapack_rows(xp, xp.zeros(shape + (n, b.shape[-1]), dtype=a.dtype), m)
         u, s, vh = svd(xp, a, full_matrices=False)
         keep = s > self.rcond * s[..., :1]
         self.rank = xp.asarray(keep.sum(-1), dtype=xp.int64)
         self.sv = s
         sinv = xp.where(keep, 1 / xp.where(keep, s, 1), 0).astype(s.dtype)
         uhb = xp.conj(xp.swapaxes(u, -1, -2)) @ b
-        return xp.conj(xp.swapaxes(vh, -1, -2)) @ (sinv[..., None] * uhb)
+        return _lapack_rows(xp, xp.conj(xp.swapaxes(vh, -1, -2)) @ (sinv[..., None] * uhb), m)
 
     def backward(self, grad):
         a, b = self.saved_inputs()

@@ -17,9 +17,9 @@ from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import Op, rename_node
 from ._lautil import (
     LinAlgError, batch_prefix, check_float, check_matrix, check_square, check_tensor, conj, disp,
-    expm_array, eye_like, first_failure, inv_array, lu_factor_array, lu_transposed,
-    lu_transposed_solve, mH, raising, singular_error, solve_triangular_array, square_float,
-    swaps_to_permutation, to_numpy, tril, triu,
+    expm_array, eye_like, first_failure, inv_array, lapack_layout, lapack_vectors,
+    lu_factor_array, lu_transposed, lu_transposed_solve, mH, raising, singular_error,
+    solve_triangular_array, square_float, swaps_to_permutation, to_numpy, tril, triu,
 )
 from ._pointwise import _out
 from .comparison import where
@@ -64,7 +64,9 @@ class Inverse(Op):
         except np.linalg.LinAlgError:
             if self.check:
                 raise singular_error(self.fn, a) from None
-            y = inv_noraise(self.xp, a)
+            y = lapack_layout(self.xp, inv_noraise(self.xp, a))
+        if not y.size:  # inv_array's result is column-major already, an empty one aside
+            y = lapack_layout(self.xp, y)
         return self.save_output(y)
 
     def backward(self, grad):
@@ -268,8 +270,14 @@ class Solve(Op):
     """
 
     node_name = "LinalgSolveExBackward0"  # torch's linalg kernel node
+    vector = False  # a batch of vectors (..., n, 1): torch's layout for them differs
 
     def forward(self, a, b):
+        x = self._solve(a, b)
+        return self.save_output(lapack_vectors(self.xp, x) if self.vector
+                                else lapack_layout(self.xp, x))
+
+    def _solve(self, a, b):
         xp = self.xp
         self.save_inputs(a)
         shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
@@ -278,20 +286,20 @@ class Solve(Op):
             fac = lu_transposed(xp, a) if xp is np else None
             if fac is not None and not fac[2].any():
                 self.lu = fac[:2]
-                return self.save_output(lu_transposed_solve(fac[0], fac[1], b))
+                return lu_transposed_solve(fac[0], fac[1], b)
             with raising(xp) if self.check else contextlib.nullcontext():
                 x = xp.linalg.solve(xp.broadcast_to(a, shape + a.shape[-2:]),
                                     xp.broadcast_to(b, shape + b.shape[-2:]))
         except np.linalg.LinAlgError:
             if not self.check:
                 with np.errstate(all="ignore"):
-                    return self.save_output(inv_noraise(xp, a) @ b)
+                    return inv_noraise(xp, a) @ b
             an = to_numpy(xp.broadcast_to(a, shape + a.shape[-2:]))
             _, _, info = lu_factor_array(np, an)
             idx, _ = first_failure(info, shape)
             raise LinAlgError(f"torch.linalg.solve: {batch_prefix(shape, idx or 0)}The solver "
                               f"failed because the input matrix is singular.") from None
-        return self.save_output(x)
+        return x
 
     def backward_arrays(self, grad):
         if self.lu is None:
@@ -334,7 +342,7 @@ def solve(A, B, *, left=True, check=True, fn="linalg.solve"):
                            f"({n}x{n} and {shape})")
     _broadcast_check(A.shape[:-2], b.shape[:-2])
     if left:
-        x = Solve.apply(A, b, check=check)
+        x = Solve.apply(A, b, check=check, vector=vector)
     else:
         x = mH(Solve.apply(mH(A), mH(b), check=check))
     return x.squeeze(-1) if vector else x
@@ -370,7 +378,7 @@ class TriangularSolve(Op):
             at = xp.swapaxes(a, -1, -2)
             x = xp.swapaxes(solve_triangular_array(xp, at, xp.swapaxes(b, -1, -2),
                                                    not self.upper, self.unit), -1, -2)
-        return self.save_output(x.astype(a.dtype, copy=False))
+        return self.save_output(lapack_layout(xp, x.astype(a.dtype, copy=False)))
 
     def backward(self, grad):
         a = self.saved_inputs()
@@ -475,7 +483,11 @@ def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, 
 def _broadcast_clone(A, x):
     """A copy of ``A`` broadcast to the batch shape of the solution ``x`` (as torch returns)."""
     shape = tuple(x.shape[:-2]) + tuple(A.shape[-2:])
-    return (A.expand(*shape) if tuple(A.shape) != shape else A).clone()
+    # a column-major copy, as LAPACK's working copy is
+    full = A.expand(*shape) if tuple(A.shape) != shape else A
+    from .. import contiguous_format
+
+    return full.mT.clone(memory_format=contiguous_format).mT
 
 
 # -- Cholesky-based solves ------------------------------------------------------------------------
@@ -516,7 +528,7 @@ class CholeskySolve(Op):
         self.save_inputs(low)
         y = solve_triangular_array(xp, low, b, upper=False)
         x = solve_triangular_array(xp, xp.conj(xp.swapaxes(low, -1, -2)), y, upper=True)
-        return self.save_output(x.astype(low.dtype, copy=False))
+        return self.save_output(lapack_layout(xp, x.astype(low.dtype, copy=False)))
 
     def backward(self, grad):
         low = self.saved_inputs()

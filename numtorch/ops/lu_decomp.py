@@ -14,8 +14,8 @@ from .. import _dtype, return_types
 from .._tensor import _make
 from ..autograd.graph import Op
 from ._lautil import (
-    check_tensor, disp, eye_like, first_failure, lu_factor_array, mH, scipy_linalg,
-    swaps_to_permutation, tril, triu,
+    check_tensor, disp, eye_like, first_failure, lapack_layout, lu_factor_array, mH, relayout,
+    scipy_linalg, swaps_to_permutation, tril, triu,
 )
 from ._pointwise import _out
 
@@ -48,7 +48,7 @@ class LUFactor(Op):
             lu, piv, _ = lu_factor_array(xp, a)
         pivots = (piv + 1).astype(xp.int32)
         self.save(pivots=pivots)
-        return self.save_output(lu), pivots
+        return self.save_output(lapack_layout(xp, lu)), pivots
 
     def backward(self, glu, gpiv):
         lu_ = self.saved_output()
@@ -148,8 +148,9 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=N
     k = min(m, n)
     empty = _make(LU_data._array[..., :0].reshape(-1)[:0].copy())
     if unpack_data:
-        low = tril(LU_data[..., :, :k], -1) + eye_like(LU_data, m)[:, :k]
-        up = triu(LU_data[..., :k, :])
+        # fresh row-major factors, as torch's unpacking kernel writes them
+        low = relayout(tril(LU_data[..., :, :k], -1) + eye_like(LU_data, m)[:, :k], False)
+        up = relayout(triu(LU_data[..., :k, :]), False)
     else:
         low = up = empty
     if unpack_pivots:
@@ -209,6 +210,13 @@ def lu_solve_impl(LU, pivots, B, left=True, adjoint=False, fn="linalg.lu_solve")
         raise RuntimeError(f"{fn}: Expected LU and B to have the same dtype, but found LU of "
                            f"type {disp(LU)} and B of type {disp(B)} instead")
     p = permutation_matrix(pivots._array, LU)
+    # torch's getrs writes column-major solutions, handed back transposed for X A = B
+    return relayout(_lu_solve_parts(LU, p, B, left, adjoint), left)
+
+
+def _lu_solve_parts(LU, p, B, left, adjoint):
+    from .linsolve import solve_triangular
+
     # A = P L U; each case is two triangular solves and a permutation
     if left and not adjoint:  # X = U^-1 L^-1 P^T B
         y = solve_triangular(LU, mH(p) @ B, upper=False, unitriangular=True)
