@@ -21,12 +21,10 @@ from ._pointwise import (
 )
 from .comparison import where
 from .elementwise import mul, pow
-from ._smooth_activation import sigmoid
+from .unary import exp
 
 __all__ = ["copysign", "signbit", "frexp", "ldexp", "nextafter", "nan_to_num", "hypot",
            "logaddexp", "logaddexp2", "float_power", "heaviside", "deg2rad", "rad2deg"]
-
-_LN2 = math.log(2.0)
 
 
 class Copysign(Op):
@@ -180,8 +178,10 @@ class Logaddexp(Op):
             _broadcast_error(e, a, b)
 
     def backward(self, grad):
+        # written as torch's derivative is, so that its own derivative (NaN where an operand is
+        # -inf and the other finite or +inf: inf / inf) and roundings are torch's too
         a, b = self.saved_inputs()
-        return grad * _cj(sigmoid(a - b)), grad * _cj(sigmoid(b - a))
+        return grad / _cj(1 + exp(b - a)), grad / _cj(1 + exp(a - b))
 
 
 class Logaddexp2(Op):
@@ -200,9 +200,8 @@ class Logaddexp2(Op):
             _broadcast_error(e, a, b)
 
     def backward(self, grad):
-        a, b = self.saved_inputs()
-        d = (a - b) * _LN2
-        return grad * sigmoid(d), grad * sigmoid(-d)
+        a, b = self.saved_inputs()  # torch's derivative's form, as Logaddexp's
+        return grad / (1 + pow(2.0, b - a)), grad / (1 + pow(2.0, a - b))
 
 
 class Heaviside(Op):
