@@ -308,9 +308,10 @@ class NormalizeAffine(Op):
         outs = tuple(k for k, need in (("x", need_x), ("w", need_w), ("b", need_b)) if need)
         if not outs:
             return None, None, None
-        res = NormalizeAffineBackward.apply(gy, x, w, data=self.saved("data"),
-                                            centered=self.saved("centered"),
-                                            invstd=self.saved("invstd"), dims=self.dims,
+        extra = self._check_saved()["extra"]
+        res = NormalizeAffineBackward.apply(gy, x, w, data=extra["data"],
+                                            centered=extra["centered"], mean=extra.get("mean"),
+                                            invstd=extra["invstd"], dims=self.dims,
                                             n=self.n, eps=self.eps, outs=outs,
                                             w_shape=self.w_shape, b_shape=self.b_shape)
         got = dict(zip(outs, res if type(res) is tuple else (res,)))
@@ -335,7 +336,7 @@ class NormalizeAffine(Op):
         if not outs:
             return None, None, None
         res = norm_rows.backward(gy, w, data, extra["invstd"], self.n, outs, self.w_shape,
-                                 self.b_shape)
+                                 self.b_shape, extra.get("mean"))
         got = dict(zip(outs, res if type(res) is tuple else (res,)))
         return got.get("x"), got.get("w"), got.get("b")
 
@@ -348,6 +349,8 @@ class NormalizeAffineBackward(Op):
     Only the requested gradients (``outs``) are returned. The backward recomputes xhat and
     invstd from x with ``Normalize`` and is composed of numtorch ops (any order).
     """
+
+    mean = None  # the row means when ``data`` is x itself (see ``norm_rows``)
 
     def forward(self, gy, x, w):
         xp, dims, n = self.xp, self.dims, self.n
@@ -365,9 +368,12 @@ class NormalizeAffineBackward(Op):
             if out is not None:
                 return out
         centered = self.centered
+        mean = self.mean  # not None: data is x itself (the row form's save), these its means
         if centered and norm_rows.grads_apply(self, gy, w, data):
             return norm_rows.backward(gy, w, data, invstd, n, self.outs, self.w_shape,
-                                      self.b_shape)
+                                      self.b_shape, mean)
+        if mean is not None:
+            data = data - mean.reshape(invstd.shape)
         if centered and gy.dtype == data.dtype and norm_channels.applies(self, gy, w, None):
             results = norm_channels.backward(self, gy, w, data, invstd, self.outs, _sum_keepdim)
             out = tuple(results[k] for k in self.outs)

@@ -41,7 +41,6 @@ _BLOCK = 1 << 17  # values per block: (768, 128) is one block; 4M values: 32 blo
 _ROW_PASSES = 3  # a row pass costs ~6 passes over the values: split from a third of the size
 _ONE_PASS = 16.0  # mean^2 <= _ONE_PASS * var: mean(x^2) - mean^2 loses < 5 bits
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
-_SMALL = 1 << 14  # values: below, the no-graph forward's per-call cost outweighs its passes
 _SMALL_CALLS = 1 << 14  # values: below, whole-array broadcast calls (``_small_forward``,
 # ``_small_backward``): the block form's fixed cost (~30 us) passes their broadcasts' ~25K
 
@@ -153,7 +152,7 @@ def forward(op, x, w, b):
     centred rows for the backward."""
     if x.size <= min(_SMALL_CALLS, _BLOCK):  # one block (nothing to share out)
         y_out, data_out, invstd = _small_forward(op, x, w, b)
-        _save(op, x, w, b, data_out if op._recording else None, invstd)
+        _save(op, x, w, b, data_out if op._recording else None, invstd, None)
         return y_out
     n = op.n
     dt = x.dtype
@@ -163,61 +162,42 @@ def forward(op, x, w, b):
     y_out = np.empty_like(x)  # x's shape, not a view of (rows, n): accumulators copy views
     y = y_out.reshape(rows, n)
     record = op._recording
-    data_out = np.empty_like(x) if record else None
-    data = data_out.reshape(rows, n) if record else None
+    means = np.empty(rows, dtype=dt) if record else None
     invstd = np.empty((rows, 1), dtype=dt)
     inv1 = invstd.reshape(rows)
     v = _coefs(w, b, n, dt)  # [w; b]
-    ones, pones = norm_blas.ones(n, dt)
+    ones = norm_blas.ones(n, dt)[0]
     count = dt.type(n)
     eps = dt.type(op.eps)
     step, blocks = _grid(rows, n)
-    # small arrays: the recorded form (fewer NumPy calls) into a scratch block, unsaved
-    two_pass = record or x.size <= _SMALL
-    if not record and two_pass:
-        data = np.empty((rows, n), dtype=dt)
     gemm = norm_blas.gemm_fn(dt)
     row_bytes = n * size
     py, pv, pinv = norm_blas.ptr(y), norm_blas.ptr(v), norm_blas.ptr(inv1)
-    pd = norm_blas.ptr(data) if two_pass else None
-    ones_row = ones.reshape(1, n)
-    ones_r, pones_r = norm_blas.ones(min(step, rows), dt)
-    w_row, b_row = v[:1], v[1:]
-    pb = pv + row_bytes
+    w_row = v[:1]
 
     def part(lo, hi):
-        u = np.empty((2, min(step, rows)), dtype=dt)  # [-mean invstd; 1] (one pass form)
+        r0 = min(step, rows)
+        u = np.empty((2, r0), dtype=dt)  # [-mean invstd; 1]
         u[1] = 1
-        if not two_pass:
-            s = np.empty((min(step, rows), n), dtype=dt)
         pu = norm_blas.ptr(u)
+        s = None  # scratch for a block's centred rows (two-pass variance)
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             for k in range(lo, hi):
                 a, z = k * step, min(rows, (k + 1) * step)
                 r = z - a
                 xs, ys, inv = x2[a:z], y[a:z], inv1[a:z]
-                off = a * row_bytes
-                if two_pass:
-                    # the centred rows are saved: the two-pass variance costs no more, and
-                    # y = xc (invstd w) + b is one product with GEMM-made blocks
-                    ds = data[a:z]
-                    mean = np.matmul(xs, ones, out=u[0, :r])
-                    mean /= count
-                    gemm(ds, u[:1, :r], ones_row, 0, pd + off, pu, pones)
-                    np.subtract(xs, ds, out=ds)
-                    _invstd(ds, count, eps, inv)
-                    gemm(ys, inv.reshape(1, r), w_row, 0, py + off, pinv + a * size, pv)
-                    ys *= ds
-                    # + b in place (zeros without a bias: turns -0 into +0, as torch)
-                    gemm(ys, ones_r[:r].reshape(1, r), b_row, 1, py + off, pones_r, pb)
-                    continue
                 mean, ok = _stats(xs, ones, count, eps, inv)
+                if record:
+                    means[a:z] = mean
                 src = xs
                 if not ok:  # y = xc (invstd w) + b
+                    if s is None:
+                        s = np.empty((r0, n), dtype=dt)
                     src = s[:r]
                     _centred(xs, mean, src, count, eps, inv)
                     mean[:] = 0
                 # y = x (invstd w) + (b - mean invstd w): [-mean invstd, 1] @ [w; b] added
+                off = a * row_bytes
                 gemm(ys, inv.reshape(1, r), w_row, 0, py + off, pinv + a * size, pv)
                 ys *= src
                 np.multiply(mean, inv, out=u[0, :r])
@@ -225,7 +205,9 @@ def forward(op, x, w, b):
                 gemm(ys, u[:, :r], v, 1, py + off, pu, pv)
 
     _run(part, blocks, step, n)
-    _save(op, x, w, b, data_out, invstd)
+    # the backward works from x itself and the means (no centred copy: two passes and an
+    # array fewer), except in blocks whose means could cancel (``backward``)
+    _save(op, x, w, b, x if record else None, invstd, means)
     return y_out
 
 
@@ -238,7 +220,7 @@ def _invstd(ds, count, eps, inv):
     np.divide(1, var, out=inv)
 
 
-def _save(op, x, w, b, data, invstd):
+def _save(op, x, w, b, data, invstd, means):
     kept = x.shape[:x.ndim - len(op.dims)] + (1,) * len(op.dims)
     op.w_shape = None if w is None else w.shape
     op.b_shape = None if b is None else b.shape
@@ -246,7 +228,8 @@ def _save(op, x, w, b, data, invstd):
         op.save_inputs(x)
     else:
         op.save_inputs(x, w)
-    op.save(data=data, centered=True, invstd=invstd.reshape(kept))
+    # data: the centred rows (means None), or x itself with the row means
+    op.save(data=data, centered=True, invstd=invstd.reshape(kept), mean=means)
 
 
 def grads_apply(op, gy, w, data):
@@ -296,13 +279,19 @@ def _small_backward(gy, w, data, invstd, n, outs, w_shape, b_shape):
     return out if len(out) > 1 else out[0]
 
 
-def backward(gy, w, data, invstd, n, outs, w_shape, b_shape):
-    """NormalizeAffineBackward.forward in row form, from the saved centred rows xc = x - mean:
-    with t = gy xc, gw = sum_rows(invstd t), gb = sum_rows(gy) (per block, then the blocks in
-    order) and gx = gy (invstd w) - xc invstd^3 (t w) / n - invstd (gy w) / n, the row sums
-    t w and gy w matrix-vector products. Returns the gradients named in ``outs`` ("x", "w",
-    "b"), a tuple when more than one."""
+def backward(gy, w, data, invstd, n, outs, w_shape, b_shape, mean=None):
+    """NormalizeAffineBackward.forward in row form, from the saved centred rows xc = x - mean
+    (``mean`` None) or from x itself (``data``) and the row means: with t = gy xc,
+    gw = sum_rows(invstd t), gb = sum_rows(gy) (per block, then the blocks in order) and
+    gx = gy (invstd w) - xc invstd^3 (t w) / n - invstd (gy w) / n, the row sums t w and
+    gy w matrix-vector products. From x, t w = (gy x) w - mean (gy w) and the weight
+    gradient's mean term is (-invstd mean) @ gy; a block with a row whose mean exceeds
+    ``_ONE_PASS`` ** 0.5 standard deviations (where those differences would cancel) forms its
+    centred rows first. Returns the gradients named in ``outs`` ("x", "w", "b"), a tuple when
+    more than one."""
     if gy.size <= min(_SMALL_CALLS, _BLOCK):
+        if mean is not None:
+            data = data.reshape(-1, n) - mean.reshape(-1, 1)
         return _small_backward(gy, w, data, invstd, n, outs, w_shape, b_shape)
     dt = gy.dtype
     size = dt.itemsize
@@ -327,37 +316,67 @@ def backward(gy, w, data, invstd, n, outs, w_shape, b_shape):
     if want_x:
         pgx, pw, pinv = norm_blas.ptr(gx), norm_blas.ptr(w1), norm_blas.ptr(inv2)
 
+    raw = mean is not None  # data is x itself
+    if raw:
+        m2 = np.multiply(mean, inv2)
+        m2 *= m2  # mean^2 / (var + eps) per row: a block centres its rows above _ONE_PASS
+
     def part(lo, hi):
         r0 = min(step, rows)
         u = np.empty((2, r0), dtype=dt)  # the row factors (rows of ``gemm``'s u)
         s = np.empty((r0, n), dtype=dt) if (want_x or want_w) else None
         if want_x:
             pu, ps = norm_blas.ptr(u), norm_blas.ptr(s)
+        if raw:
+            c2 = np.empty(r0, dtype=dt)  # -invstd mean: gw's mean term is c2 @ gy
+            sums = np.empty(n, dtype=dt)
+            xc = None
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             for k in range(lo, hi):
                 a, z = k * step, min(rows, (k + 1) * step)
                 r = z - a
                 gs, ds, inv = g2[a:z], d2[a:z], inv2[a:z]
-                if want_b:
+                off = a * row_bytes
+                if raw:
+                    ms = mean[a:z]
+                    if not (m2[a:z] <= _ONE_PASS).all():  # NaN too: the centred form
+                        if xc is None:
+                            xc = np.empty((r0, n), dtype=dt)
+                        ds = xc[:r]
+                        np.subtract(g2.dtype.type(0), ms.reshape(r, 1), out=ds)
+                        ds += d2[a:z]
+                        ms = None
+                else:
+                    ms = None
+                if want_b:  # a matrix-vector product: half the rounding error of a GEMM's
                     np.matmul(ones_r[:r], gs, out=gb_parts[k])
+                if ms is not None and want_w:
+                    np.multiply(ms, inv, out=c2[:r])
+                    np.negative(c2[:r], out=c2[:r])
+                    np.matmul(c2[:r], gs, out=sums)
                 if not (want_x or want_w):
                     continue
                 t = s[:r]
                 np.multiply(gs, ds, out=t)
                 if want_w:
                     np.matmul(inv, t, out=gw_parts[k])
+                    if ms is not None:
+                        gw_parts[k] += sums
                 if not want_x:
                     continue
                 kx = np.matmul(t, w1, out=u[0, :r])  # sum(h xc), h = gy w
+                kh = np.matmul(gs, w1, out=u[1, :r])  # sum(h)
+                if ms is not None:
+                    kx -= ms * kh
                 kx *= inv
                 kx *= inv
                 kx *= inv
                 kx *= minus_inv_n
-                kh = np.matmul(gs, w1, out=u[1, :r])  # sum(h)
                 kh *= inv
                 kh *= minus_inv_n
+                if ms is not None:
+                    kh -= kx * ms  # xc a + c = x a + (c - mean a)
                 out = gx[a:z]
-                off = a * row_bytes
                 gemm(out, inv.reshape(1, r), w_row, 0, pgx + off, pinv + a * size, pw)
                 out *= gs  # gy (invstd w)
                 # xc times a GEMM-made block of its row factor: cheaper than a broadcast
