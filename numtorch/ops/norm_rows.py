@@ -10,18 +10,19 @@ path before -> this): forward alone (768, 128) 168 -> 136 us, (8192, 128) 1.36 -
 (8192, 512) 6.3 -> 4.7 ms; forward + backward 418 -> 431 us, 4.57 -> 4.33 ms and
 15.5 -> 14.0 ms. How:
 
-- Without a graph (nothing saved): the variance in one pass as mean(x^2) - mean^2; a block
-  with a row where that subtraction could cancel (mean^2 above ``_ONE_PASS`` times the
-  variance, or no positive variance) takes the two-pass variance of the centred rows
-  instead, so the relative error stays within a few float32 roundings. With a graph the
-  centred rows are saved anyway, and the variance is the two-pass one.
+- The variance in one pass as mean(x^2) - mean^2; a block with a row where that subtraction
+  could cancel (mean^2 above ``_ONE_PASS`` times the variance, or no positive variance)
+  takes the two-pass variance of the centred rows instead, so the relative error stays
+  within a few float32 roundings. With a graph the forward saves x itself and the row means,
+  not a centred copy (two passes and an array fewer: recorded (768, 128) 121 -> 95 us), and
+  the backward works from x, except in blocks with a row mean above ``_ONE_PASS`` ** 0.5
+  standard deviations, which centre their rows first (no cancellation either way).
 - NumPy's broadcasting loops over (rows, 1) or (n,) operands run at 1.5-2x the time of a
   same-shape operation; per-row times per-column factors are made full blocks by a GEMM
   instead, and per-row or per-column terms are added in place by an accumulating GEMM
-  (``norm_blas``: NumPy's own OpenBLAS through ctypes, one pass where NumPy needs two).
-  Without a graph ``y = x (invstd w) + [-mean invstd, 1] @ [w; b]`` is two passes, and
-  with one ``y = xc (invstd w) + 1 b`` (recorded forward, (768, 128): 127 -> 120 us, no
-  graph 109 -> 86 us).
+  (``norm_blas``: NumPy's own OpenBLAS through ctypes, one pass where NumPy needs two):
+  ``y = x (invstd w) + [-mean invstd, 1] @ [w; b]`` is two passes (no graph (768, 128):
+  109 -> 86 us).
 - The backward's weight and bias gradients are summed per block while it is in the cache
   (a fixed grid, added in order), not in two more passes over the whole arrays; its input
   gradient is p - xhat sum(p xhat) / n - invstd sum(gy w) / n with p = gy (invstd w), the
