@@ -1339,3 +1339,22 @@ def test_values_indices_out_dtypes_as_torch(fn):
     for vdt, idt in (("float32", "int64"), ("float64", "int64"), ("float32", "int32"),
                      ("int64", "int64"), ("float64", "int32")):
         assert run(numtorch, vdt, idt) == run(torch, vdt, idt), (vdt, idt)
+
+
+def test_jit_deprecation_is_hidden_by_default_filters_as_torchs(tmp_path):
+    # a program's own DeprecationWarnings show by default, a library's do not: torch's come
+    # from torch/jit, so a script that scripts or traces a model prints nothing extra
+    import subprocess
+    import sys
+
+    prog = tmp_path / "prog.py"
+    prog.write_text("import torch\nm = torch.nn.Linear(2, 2)\ntorch.jit.script(m)\n"
+                    "torch.jit.trace(m, torch.ones(1, 2))\ntorch.jit.freeze\nprint('ok')\n")
+    outs = []
+    for cmd in ([sys.executable, str(prog)], [sys.executable, "-m", "numtorch.run", str(prog)]):
+        env = {k: v for k, v in __import__("os").environ.items()
+               if k not in ("PYTHONWARNINGS", "PYTHONPATH")}
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+        outs.append((p.returncode, p.stdout, p.stderr))
+    assert outs[0] == (0, "ok\n", "")
+    assert outs[1] == outs[0]

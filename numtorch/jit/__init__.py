@@ -11,9 +11,11 @@ from .. import _fork
 
 
 def _deprecated(name, instead="switch to `torch.compile` or `torch.export`"):
-    # torch 2.13 deprecates TorchScript with these words (users filter on them)
+    # torch 2.13 deprecates TorchScript with these words (users filter on them). The warning
+    # is attributed to this module, as torch's to its own: Python's default filters then hide
+    # it from a program's output, as they hide torch's
     msg = "Please " + instead
-    warnings.warn(f"`torch.jit.{name}` is deprecated. {msg}.", DeprecationWarning, stacklevel=3)
+    warnings.warn(f"`torch.jit.{name}` is deprecated. {msg}.", DeprecationWarning, stacklevel=2)
 
 
 def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
