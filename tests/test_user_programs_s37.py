@@ -182,3 +182,49 @@ def test_storage_repr(make):
             s = make(L)
             return repr(s), str(s)
     assert run(numtorch) == run(torch)
+
+
+# -- autograd.grad/backward take any iterable of inputs (model.parameters()) ------------------
+@pytest.mark.parametrize("form", ["generator", "set", "list", "tensor"])
+def test_autograd_grad_iterable_inputs(form):
+    def run(L):
+        m = L.nn.Linear(2, 3)
+        with L.no_grad():
+            m.weight.copy_(L.arange(6.).reshape(3, 2))
+            m.bias.fill_(0.5)
+        x = L.tensor([1., -2.])
+        ins = {"generator": lambda: m.parameters(), "set": lambda: {m.bias},
+               "list": lambda: [m.weight], "tensor": lambda: m.bias}[form]()
+        gs = L.autograd.grad((m(x) ** 2).sum(), ins)
+        m.zero_grad()
+        (m(x) ** 2).sum().backward(inputs=(p for p in [m.bias]))
+        return [g.tolist() for g in gs], m.bias.grad.tolist(), m.weight.grad
+    assert run(numtorch) == run(torch)
+
+
+# -- torch.func transforms over activations: batched gradients meet unbatched inputs ----------
+ACTIVATIONS = {
+    "softplus": lambda F: F.softplus, "softplus_beta": lambda F: lambda v: F.softplus(v, 2., 1.),
+    "logsigmoid": lambda F: F.logsigmoid, "silu": lambda F: F.silu, "mish": lambda F: F.mish,
+    "gelu": lambda F: F.gelu, "gelu_tanh": lambda F: lambda v: F.gelu(v, approximate="tanh"),
+    "elu": lambda F: F.elu, "selu": lambda F: F.selu, "celu": lambda F: F.celu,
+    "hardswish": lambda F: F.hardswish, "sigmoid": lambda F: F.sigmoid,
+    "softsign": lambda F: F.softsign, "tanh": lambda F: F.tanh,
+    "normalize": lambda F: lambda v: v / v.sum(),
+    "rows": lambda F: lambda v: v / (1 + v.abs()).sum(-1, keepdim=True),
+}
+
+
+@pytest.mark.parametrize("transform", ["jacrev", "jacfwd", "jacrev2", "vmap_grad", "hessian"])
+@pytest.mark.parametrize("name", sorted(ACTIVATIONS))
+def test_func_transforms_over_activations(name, transform):
+    def run(L):
+        f = ACTIVATIONS[name](L.nn.functional)
+        x = L.tensor([[-1.5, 0.3, 2.0], [0.7, -0.2, 1.1]])
+        F = L.func
+        t = {"jacrev": lambda: F.jacrev(f)(x), "jacfwd": lambda: F.jacfwd(f)(x),
+             "jacrev2": lambda: F.jacrev(F.jacrev(f))(x[0]),
+             "vmap_grad": lambda: F.vmap(F.grad(lambda v: f(v).sum()))(x),
+             "hessian": lambda: F.hessian(lambda v: f(v).sum())(x[1])}[transform]
+        return _outcome(t)
+    assert run(numtorch) == run(torch)

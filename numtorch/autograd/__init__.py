@@ -16,7 +16,9 @@ def _as_tuple(x):
         return None
     if isinstance(x, (tuple, list)) and not isinstance(x, graph.GradientEdge):
         return tuple(x)
-    return (x,)
+    if isinstance(x, (graph.Tensor, graph.GradientEdge)) or not hasattr(x, "__iter__"):
+        return (x,)
+    return tuple(x)  # any other iterable, as torch takes it: model.parameters(), a set
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,

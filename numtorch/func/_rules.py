@@ -107,6 +107,22 @@ def elementwise(cls, inputs, params, levels):
     return wrap_outputs(cls.apply(*new, **params), levels)
 
 
+def every_level(cls, inputs, params, levels):
+    """Broadcasting ops that sum a gradient down to an operand's shape (DivBackward): every
+    operand, batched or not, gets the batch dims at full size and the common logical rank,
+    so that sum keeps the batch."""
+    rank = max(x._array.ndim for x in inputs)
+    k = len(levels)
+    new = []
+    for x in inputs:
+        p = B.materialize(x, levels, expand=True)
+        nd = x._array.ndim
+        if nd < rank:
+            p = p.reshape(tuple(p.shape[:k]) + (1,) * (rank - nd) + tuple(p.shape[k:]))
+        new.append(p)
+    return wrap_outputs(cls.apply(*new, **params), levels)
+
+
 def shift_params(params, levels):
     """Dim arguments moved past ``len(levels)`` batch dims, shapes extended by the sizes."""
     k = len(levels)
@@ -297,6 +313,8 @@ def _build_table():
         _RULES[cls] = diag_get
     for cls in by_name.get("DiagPut", ()):
         _RULES[cls] = diag_put
+    for cls in by_name.get("DivBackward", ()):
+        _RULES[cls] = every_level
     for cls in by_name.get("Expand", ()):
         _RULES[cls] = expand
     X.register(_RULES, by_name)

@@ -104,6 +104,7 @@ class _Pointwise(Op):
     """
 
     _saves = "input"
+    _forward_values = ()  # attributes holding arrays the forward pass made, in its shape
     out_layout = "elementwise"  # laid out like the operands (on device arrays too)
 
     def forward(self, *arrays):
@@ -111,6 +112,13 @@ class _Pointwise(Op):
             self.save_inputs(*arrays)
         elif self._saves == "first":
             self.save_inputs(arrays[0])
+        if len(arrays) > 1 and any(a.shape != arrays[0].shape for a in arrays[1:]):
+            # a gradient batched by vmap (jacrev, jacfwd) over an unbatched input: the
+            # kernels combine their operands in place, so give them one shape, and drop
+            # what the forward pass computed in the unbatched shape
+            arrays = tuple(self.xp.broadcast_arrays(*arrays))
+            for name in self._forward_values:
+                setattr(self, name, None)
         scalar = arrays[0].ndim == 0
         if scalar:
             arrays = tuple(a.reshape(1) for a in arrays)

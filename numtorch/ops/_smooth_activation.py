@@ -218,6 +218,7 @@ class SiluBackward(_Pointwise):
     d/dx = g s (1 - s) (2 + x (1 - 2 s))."""
 
     s = None
+    _forward_values = ("s",)
 
     def kernel(self, xp, x, g):
         s = self.s if self.s is not None else _sigmoid_array(xp, x)
@@ -641,6 +642,7 @@ class GeluBackward(_Pointwise):
     # values the forward pass already computed, when it ran with a graph (slope: the exact
     # GELU's Phi(x) + x phi(x), for float32 on the CPU)
     t = cdf = e = slope = None
+    _forward_values = ("t", "cdf", "e", "slope")
 
     def forward(self, x, g):
         d = super().forward(x, g)

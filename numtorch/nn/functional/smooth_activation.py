@@ -183,7 +183,7 @@ def silu(input, inplace=False):
             _tensor_arg("silu", input)
         if input.dtype._category < _dtype._FLOAT:
             raise _not_implemented("silu_cpu", input.dtype)
-        if input.requires_grad and is_grad_enabled():
+        if input.dtype.is_complex and input.requires_grad and is_grad_enabled():
             raise RuntimeError("silu does not support automatic differentiation for outputs "
                                "with complex dtype.")
     if inplace:
