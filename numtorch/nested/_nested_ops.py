@@ -1,0 +1,464 @@
+"""What numtorch's functions and Tensor methods do on nested tensors (the dispatch table).
+
+Each handler works on the flat buffer (``as_flat``) with ordinary numtorch ops, so autograd is
+the dense one: elementwise ops are one call over the buffer; an op over the last dimensions
+(``softmax``, ``linear``, a last-dim ``sum``) reshapes the buffer to ``(rows, *trailing)`` when
+the components agree on those sizes; otherwise the components are padded into one dense
+tensor, one dense op runs, and the valid part is taken back (``_remap``). Operations torch
+refuses raise its exception and message; operations numtorch has not written yet raise
+NotImplementedError naming the ATen operator, as torch does for an operator it lacks.
+"""
+
+import numpy as np
+
+from .._layout import jagged, strided
+from .._tensor import Tensor
+from ._nested_tensor import NestedTensor, as_flat, like, starts_of, wrap
+from ._remap import remap
+
+_NOT_RUN = ("Could not run 'aten::{}' with arguments from the 'NestedTensorCPU' backend. This "
+            "could be because the operator doesn't exist for this backend, or was omitted during "
+            "the selective/custom build process (if using custom build).")
+
+
+def _nt():
+    import numtorch
+
+    return numtorch
+
+
+def _F():
+    import numtorch.nn.functional as F
+
+    return F
+
+
+def not_run(aten):
+    """torch's NotImplementedError for an operator without a nested kernel (first sentence)."""
+    return NotImplementedError(_NOT_RUN.format(aten))
+
+
+# -- element positions -------------------------------------------------------------------------
+def _coords(sizes):
+    """Component number and per-dim coordinates of every buffer element (row-major)."""
+    st = starts_of(sizes)
+    comp = np.repeat(np.arange(len(sizes)), np.diff(st))
+    rem = np.arange(st[-1], dtype=np.int64) - st[comp]
+    coords = []
+    for d in range(sizes.shape[1] - 1, -1, -1):
+        s = sizes[comp, d]
+        coords.append(rem % s)
+        rem = rem // s
+    coords.reverse()
+    return comp, coords
+
+
+def _padded_positions(sizes, padded):
+    """Flat position in a dense ``(B, *padded)`` tensor of each buffer element."""
+    comp, coords = _coords(sizes)
+    pos = comp * int(np.prod(padded, dtype=np.int64))
+    step = 1
+    for d in range(len(padded) - 1, -1, -1):
+        pos = pos + coords[d] * step
+        step *= int(padded[d])
+    return pos
+
+
+def _max_sizes(sizes):
+    return [int(s) for s in sizes.max(axis=0)] if len(sizes) else [0] * sizes.shape[1]
+
+
+def pad(nt, padding, output_size=None):
+    """The components padded into one dense tensor (differentiable in the buffer)."""
+    sizes = nt._nsizes
+    padded = _max_sizes(sizes)
+    if output_size is not None:
+        output_size = [int(s) for s in output_size]
+        if len(output_size) != nt.dim():
+            raise RuntimeError("Length of output_size does not match NestedTensor dims. "
+                               "Broadcasting is not supported.")
+        if output_size[0] < len(sizes) or any(o < p for o, p in zip(output_size[1:], padded)):
+            raise RuntimeError("Value in output_size is less than NestedTensor padded size. "
+                               "Truncation is not supported.")
+        batch, padded = output_size[0], output_size[1:]
+    else:
+        batch = len(sizes)
+    flat = as_flat(nt)
+    n = flat.shape[0]
+    dst = _padded_positions(sizes, padded)
+    return remap(flat, np.arange(n), dst, (batch, *padded), fill=padding)
+
+
+def unpad(dense, sizes):
+    """The buffer of the components of shapes ``sizes`` read from the front of ``dense``."""
+    src = _padded_positions(sizes, dense.shape[1:])
+    return remap(dense, src, np.arange(len(src)), (len(src),))
+
+
+def to_padded_tensor(input, padding, output_size=None):
+    """See :func:`numtorch.nested.to_padded_tensor`."""
+    return pad(input, padding, output_size)
+
+
+# -- dispatch ----------------------------------------------------------------------------------
+_HANDLERS = {}
+
+
+def dispatch(func, args, kwargs):
+    name = getattr(func, "__name__", "")
+    handler = _HANDLERS.get(name)
+    if handler is None:
+        raise not_run(name)
+    return handler(*args, **kwargs)
+
+
+def _register(*names):
+    def deco(fn):
+        for n in names:
+            _HANDLERS[n] = fn
+        return fn
+    return deco
+
+
+def _canon(dim, n):
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
+                         f"but got {dim})")
+    return dim % n
+
+
+def _shape_text(nt):
+    return "(" + ", ".join(str(s) for s in nt._sym_sizes()) + ")"
+
+
+# -- elementwise -------------------------------------------------------------------------------
+# unary functions torch 2.13 runs on both layouts, and those it runs on the jagged one only
+_BOTH = ("relu", "gelu", "silu", "sin", "cos", "neg", "abs", "tanh", "sqrt", "sgn",
+         "logical_not", "negative", "absolute")
+_JAGGED_ONLY = ("exp", "sigmoid", "log", "rsqrt", "square", "sign", "floor", "ceil", "round",
+                "reciprocal", "log1p", "expm1", "erf", "leaky_relu", "hardswish", "mish",
+                "softplus", "elu", "hardtanh", "relu6", "trunc")
+
+
+def _unary(name, strided_ok):
+    def handler(input, *args, **kwargs):
+        if input._nlayout is strided and not strided_ok:
+            raise not_run(name)
+        nt = _nt()
+        fn = getattr(nt, name, None) or getattr(_F(), name)
+        return like(input, fn(as_flat(input), *args, **kwargs))
+    return handler
+
+
+for _name in _BOTH:
+    _HANDLERS[_name] = _unary(_name, True)
+for _name in _JAGGED_ONLY:
+    _HANDLERS[_name] = _unary(_name, False)
+
+
+def _other_rows(nt, dense):
+    """A dense operand of a jagged op, broadcast against its ``(total, *inner)`` values."""
+    if dense.dim() < nt.dim():
+        return dense
+    lengths = _nt().as_tensor(nt._nsizes[:, 0])
+    d = dense.squeeze(1)
+    if d.shape[0] == 1:
+        return d
+    return _nt().repeat_interleave(d, lengths, dim=0)
+
+
+def _binary(name, aten, reflected=False):
+    def handler(input, other, *args, **kwargs):
+        nt = _nt()
+        fn = getattr(nt, name)
+        a_nested = isinstance(input, NestedTensor)
+        b_nested = isinstance(other, NestedTensor)
+        base = input if a_nested else other
+        if a_nested and b_nested:
+            if input._nlayout is jagged or other._nlayout is jagged:
+                if input._ragged is not other._ragged or \
+                        not np.array_equal(input._nsizes, other._nsizes):
+                    raise RuntimeError(
+                        f"cannot call binary pointwise function {aten}.Tensor with inputs of "
+                        f"shapes {_shape_text(input)} and {_shape_text(other)}")
+            elif input._nsizes.shape != other._nsizes.shape or \
+                    not np.array_equal(input._nsizes, other._nsizes):
+                raise RuntimeError(f"{name} does not support broadcasting when given a "
+                                   "NestedTensor")
+            out = fn(as_flat(input), as_flat(other), *args, **kwargs)
+            return like(base, out)
+        dense = other if a_nested else input
+        if isinstance(dense, Tensor):
+            if base._nlayout is strided:
+                which = ("a nested self and non-nested other" if a_nested else
+                         "a non-nested self and nested other")
+                raise RuntimeError(f"Expected both self and other to be nested, but got {which}")
+            inner = tuple(int(s) for s in base._nsizes[0, 1:]) if len(base._nsizes) else ()
+            rows = as_flat(base).reshape(-1, *inner)
+            dense = _other_rows(base, dense)
+            out = fn(rows, dense, *args, **kwargs) if a_nested else \
+                fn(dense, rows, *args, **kwargs)
+            return like(base, out.reshape(-1))
+        if reflected and base._nlayout is strided:
+            raise not_run(aten)
+        flat = as_flat(base)
+        out = fn(flat, other, *args, **kwargs) if a_nested else fn(input, flat, *args, **kwargs)
+        return like(base, out)
+    return handler
+
+
+for _name in ("add", "sub", "mul", "div"):
+    _HANDLERS[_name] = _binary(_name, _name)
+_HANDLERS["subtract"] = _HANDLERS["sub"]
+_HANDLERS["multiply"] = _HANDLERS["mul"]
+_HANDLERS["divide"] = _HANDLERS["true_divide"] = _HANDLERS["div"]
+
+
+@_register("__rsub__")
+def _rsub(input, other):
+    if input._nlayout is strided:
+        raise not_run("rsub.Scalar")
+    return like(input, _nt().sub(other, as_flat(input)))
+
+
+@_register("__rtruediv__", "__rdiv__")
+def _rdiv(input, other):
+    if input._nlayout is strided:
+        raise not_run("reciprocal")
+    return like(input, _nt().div(other, as_flat(input)))
+
+
+@_register("pow", "__pow__")
+def _pow(input, exponent):
+    if not isinstance(input, NestedTensor) or isinstance(exponent, Tensor):
+        raise not_run("pow.Tensor_Tensor")
+    if input._nlayout is strided:
+        raise not_run("pow.Tensor_Scalar")
+    return like(input, _nt().pow(as_flat(input), exponent))
+
+
+# -- over the last dimensions ------------------------------------------------------------------
+def _trailing(nt, first):
+    """The sizes of component dims ``first:`` when every component agrees on them, else None."""
+    tail = nt._nsizes[:, first:]
+    if len(tail) and (tail != tail[0]).any():
+        return None
+    return tuple(int(s) for s in tail[0]) if len(tail) else None
+
+
+def _softmax_like(which):
+    def handler(input, dim=None, *args, dtype=None, **kwargs):
+        if dim is None:
+            raise TypeError(f"{which}() missing required argument 'dim'")
+        d = _canon(dim, input.dim())
+        if d == 0:
+            if input._nlayout is jagged:
+                raise RuntimeError(f"{which}(): not supported when reducing across the batch "
+                                   "dimension for NestedTensor")
+            raise RuntimeError(f"Cannot apply {which} across nested dimension 0")
+        fn = getattr(_F(), which)
+        tail = _trailing(input, d - 1)
+        if tail is not None:  # one call over (rows, *tail)
+            out = fn(as_flat(input).reshape(-1, *tail), dim=1, dtype=dtype)
+            return like(input, out.reshape(-1))
+        # ragged along or after dim: pad with the lowest finite value (weight 0, no NaN rows)
+        low = float(np.finfo(input._array.dtype).min)
+        dense = fn(pad(input, low), dim=d, dtype=dtype)
+        return like(input, unpad(dense, input._nsizes))
+    return handler
+
+
+_HANDLERS["softmax"] = _softmax_like("softmax")
+_HANDLERS["log_softmax"] = _softmax_like("log_softmax")
+
+
+@_register("linear")
+def _linear(input, weight, bias=None):
+    k = _trailing(input, input.dim() - 2)
+    if k is None:
+        raise RuntimeError("Expected all tensors in nested tensor to have the same trailing "
+                           "dimension")
+    out = _F().linear(as_flat(input).reshape(-1, k[0]), weight, bias)
+    sizes = input._nsizes.copy()
+    sizes[:, -1] = out.shape[-1]
+    return like(input, out.reshape(-1), sizes)
+
+
+@_register("matmul", "bmm", "__matmul__")
+def _matmul(input, other):
+    if not isinstance(input, NestedTensor):
+        raise not_run("matmul")
+    if input._nlayout is jagged:
+        if isinstance(other, NestedTensor):
+            raise RuntimeError(f"matmul(): not supported between inputs of shapes "
+                               f"{_shape_text(input)} and {other.shape}")
+        return _jagged_dense_matmul(input, other)
+    if not isinstance(other, NestedTensor):
+        raise RuntimeError("Expected both to be nested, but got a nested self and non-nested "
+                           "other")
+    return _nested_bmm(input, other)
+
+
+def _jagged_dense_matmul(nt, w):
+    k = _trailing(nt, nt.dim() - 2)
+    if w.dim() == 2 and k is not None:  # one GEMM over every row
+        out = _nt().matmul(as_flat(nt).reshape(-1, k[0]), w)
+    elif w.dim() == 3 and nt.dim() == 3:  # one weight per component: padded batched GEMM
+        out = unpad(_nt().bmm(pad(nt, 0.0), w), _matmul_sizes(nt._nsizes, w.shape[-1]))
+        sizes = nt._nsizes.copy()
+        sizes[:, -1] = w.shape[-1]
+        return like(nt, out, sizes)
+    else:
+        raise RuntimeError(f"matmul(): not supported between inputs of shapes "
+                           f"{_shape_text(nt)} and {tuple(w.shape)}")
+    sizes = nt._nsizes.copy()
+    sizes[:, -1] = out.shape[-1]
+    return like(nt, out.reshape(-1), sizes)
+
+
+def _matmul_sizes(sizes, n):
+    out = sizes.copy()
+    out[:, -1] = n
+    return out
+
+
+def _nested_bmm(a, b):
+    if a.dim() != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if b.dim() != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    sa, sb = a._nsizes, b._nsizes
+    if len(sa) != len(sb):
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{len(sa)}, ...] but got: [{len(sb)}, ...].")
+    bad = np.flatnonzero(sa[:, 1] != sb[:, 0])
+    if len(bad):
+        i = int(bad[0])
+        raise RuntimeError(f"{i}-th nested matrices in batch cannot be multiplied "
+                           f"({sa[i, 0]}x{sa[i, 1]} and {sb[i, 0]}x{sb[i, 1]})")
+    # zero padding leaves the valid block of each product exact
+    dense = _nt().bmm(pad(a, 0.0), pad(b, 0.0))
+    sizes = np.stack([sa[:, 0], sb[:, 1]], axis=1)
+    return wrap(unpad(dense, sizes), sizes, strided)
+
+
+# -- shape -------------------------------------------------------------------------------------
+@_register("transpose", "swapaxes", "swapdims")
+def _transpose(input, dim0, dim1):
+    n = input.dim()
+    d0, d1 = _canon(dim0, n), _canon(dim1, n)
+    if 0 in (d0, d1) and d0 != d1:
+        if input._nlayout is jagged:
+            raise ValueError("Transpose is not supported on the batch dimension for jagged NT")
+        raise RuntimeError("Nested tensor dimension 0 cannot be transposed")
+    if d0 == d1:
+        return input
+    if input._nlayout is jagged and 1 in (d0, d1):
+        raise NotImplementedError("numtorch: transposing the ragged dimension of a jagged "
+                                  "nested tensor is not implemented")
+    old = input._nsizes
+    new = old.copy()
+    new[:, [d0 - 1, d1 - 1]] = old[:, [d1 - 1, d0 - 1]]
+    comp, coords = _coords(new)  # each output element's coordinates, read from the input
+    coords[d0 - 1], coords[d1 - 1] = coords[d1 - 1], coords[d0 - 1]
+    src = starts_of(old)[comp]
+    step = np.ones(len(comp), np.int64)
+    for d in range(old.shape[1] - 1, -1, -1):
+        src = src + coords[d] * step
+        step = step * old[comp, d]
+    flat = as_flat(input)
+    return like(input, remap(flat, src, np.arange(len(src)), (len(src),)), new)
+
+
+@_register("sum")
+def _sum(input, dim=None, keepdim=False, *, dtype=None):
+    nt = _nt()
+    n = input.dim()
+    if dim is None:
+        if input._nlayout is strided:
+            raise not_run("sum")
+        return nt.sum(as_flat(input), dtype=dtype)
+    dims = sorted({_canon(d, n) for d in ((dim,) if isinstance(dim, int) else dim)})
+    if input._nlayout is strided:
+        for d in dims:
+            if d != n - 1:
+                raise RuntimeError("NestedTensor can only be reduced across the last dimension "
+                                   f"for now got dimension {d} instead.")
+        if not keepdim:
+            raise RuntimeError("NestedTensor always requires keepdim=True for now.")
+    if 0 in dims and 1 not in dims:
+        raise RuntimeError("sum(): reducing along the batch dimension but not the ragged "
+                           "dimension is not supported for nested tensors")
+    if 1 in dims and input._nlayout is jagged:
+        if 0 in dims:  # batch and ragged together: the rows of the values
+            rest = [d - 1 for d in dims if d > 1]
+            out = nt.sum(input.values(), dim=[0] + rest, keepdim=keepdim, dtype=dtype)
+            return out
+        return nt.sum(pad(input, 0.0), dim=dims, keepdim=keepdim, dtype=dtype)
+    tail = _trailing(input, dims[0] - 1)
+    rows = as_flat(input).reshape(-1, *tail)
+    out = nt.sum(rows, dim=[d - dims[0] + 1 for d in dims], keepdim=True, dtype=dtype)
+    sizes = input._nsizes.copy()
+    sizes[:, [d - 1 for d in dims]] = 1
+    if not keepdim:
+        sizes = np.delete(sizes, [d - 1 for d in dims], axis=1)
+    return like(input, out.reshape(-1), sizes)
+
+
+# -- components --------------------------------------------------------------------------------
+def getitem(nt, key):
+    """``nt[i]`` (a component) and ``nt[i, ...]`` (indexing into it)."""
+    rest = ()
+    if isinstance(key, tuple):
+        key, rest = (key[0], key[1:]) if key else (slice(None), ())
+    if isinstance(key, bool) or not isinstance(key, (int, np.integer)):
+        if nt._nlayout is jagged:
+            raise RuntimeError("slice(): not supported for NestedTensor on dim=0")
+        raise not_run("slice.Tensor")
+    b = len(nt._nsizes)
+    if not -b <= key < b:
+        if nt._nlayout is jagged:
+            raise IndexError("tuple index out of range")
+        raise IndexError(f"index {key} is out of bounds for dimension 0 with size {b}")
+    comp = nt.unbind()[key]
+    return comp[rest] if rest else comp
+
+
+def values(nt):
+    """The buffer, shaped ``(total, *inner)`` for the jagged layout."""
+    flat = as_flat(nt)
+    if nt._nlayout is jagged:
+        inner = tuple(int(s) for s in nt._nsizes[0, 1:]) if len(nt._nsizes) else ()
+        return flat.view(-1, *inner)
+    return flat
+
+
+@_register("dropout")
+def _dropout(input, p=0.5, training=True, inplace=False):
+    return like(input, _F().dropout(as_flat(input), p, training))
+
+
+@_register("clone")
+def _clone(input, *, memory_format=None):
+    return input.clone()
+
+
+@_register("detach")
+def _detach(input):
+    return input.detach()
+
+
+@_register("to_padded_tensor")
+def _to_padded(input, padding, output_size=None):
+    return pad(input, padding, output_size)
+
+
+@_register("is_same_size")
+def _is_same_size(input, other):
+    return isinstance(other, NestedTensor) and np.array_equal(input._nsizes, other._nsizes)
+
+
+@_register("type_as")
+def _type_as(input, other):
+    return input.to(other.dtype)
+
