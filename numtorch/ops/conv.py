@@ -48,9 +48,14 @@ Kernel paths, chosen per shape by measurement (``bench/conv_shapes.py``); each i
   from flat padded planes, whose kernel-tap columns are contiguous runs (``forward-flat``);
 * stride-1 input gradients (and stride-1 transposed convolutions) as a convolution of the
   output gradient (``input-as-conv``); strided ones through col2im (``input-col2im``);
+  both gradients of a Winograd 3x3 at once from the output gradient's tiles
+  (``backward-winograd``);
 * a shallow reduction (``C * prod(kernel)`` of at most ``_PER_SAMPLE_MAX_DEPTH``: a network's
   first layer) over maps of ``_MIN_POINTWISE_LENGTH``+ positions: one GEMM per sample, batched
   (``forward-per-sample``, ``weight-per-sample``);
+* strided 2-d convolutions over small maps with a moderate reduction (siamese_network's
+  ResNet-18 at batch 1000 on 7x7 and 4x4 maps): channels-last columns, whole channel vectors
+  per copy (``conv_nhwc``; ``forward-nhwc``, ``weight-nhwc``, ``input-nhwc``);
 * everything else: im2col and GEMM in blocks (``forward-im2col``, ``weight-im2col``), the
   columns of strided 2-d convolutions with long output rows copied from phase planes
   (``conv_phases``; ``columns-phases``).
@@ -72,6 +77,7 @@ from . import _intraop
 from . import conv_col2im as _col2im_last
 from . import conv_depthwise as _depthwise
 from . import conv_device as _device
+from . import conv_nhwc as _nhwc
 from . import conv_phases as _phases
 from . import conv_samples as _batch_split
 from . import conv_taps as _taps
@@ -233,6 +239,7 @@ _THREADED = None
 # 9.2 -> 7.7 ms (one thread, CPU time); 144 rows lost (5.6 -> 6.8)
 _PER_SAMPLE_MAX_DEPTH = 64
 _BOTH_WINOGRAD = True  # conv_winograd.backward for both gradients (off: to compare)
+_NHWC = True  # strided convs over short rows through conv_nhwc (off: to compare)
 _PHASED = True  # im2col from phase planes where it applies (off: to compare, as in bench)
 
 
@@ -369,6 +376,9 @@ def _forward_paths(xp, x, w, b, stride, padding, dilation, groups, out, taps, re
     if _per_sample(w.shape[1] * _prod(w.shape[2:]), groups, out):
         _note("forward-per-sample")
         return _forward_per_sample(xp, x, w, b, stride, padding, dilation, out, res)
+    if _nhwc_applies(x, w, stride, dilation, groups, out):
+        _note("forward-nhwc")
+        return _nhwc.forward(xp, x, w, b, stride, padding, dilation, out, res)
     _note("forward-im2col")
     kernel = w.shape[2:]
     block, out = _im2col(xp, x, kernel, stride, padding, dilation, out)
@@ -533,6 +543,9 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
     if _per_sample(x.shape[1] * _prod(kernel), groups, out):
         _note("weight-per-sample")
         return _weight_per_sample(xp, x, gy, kernel, stride, padding, dilation)
+    if _nhwc_applies(x, _shaped(gy, x.shape[1], kernel), stride, dilation, groups, out):
+        _note("weight-nhwc")
+        return _nhwc.weight(xp, x, gy, kernel, stride, padding, dilation)
     _note("weight-im2col")
     block, out = _im2col(xp, x, kernel, stride, padding, dilation, out)
     length = _prod(out)
@@ -571,6 +584,26 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
     elif not direct:
         acc = _copy(xp, acc.swapaxes(1, 2))
     return acc.reshape((o, x.shape[1] // groups) + tuple(kernel))
+
+
+def _nhwc_applies(x, w, stride, dilation, groups, out):
+    """Whether ``conv_nhwc`` computes this forward (or weight gradient): where it applies and
+    phase-plane columns (long output rows) do not."""
+    return _NHWC and _nhwc.applies(x, w, stride, dilation, groups, out) and not (
+        _PHASED and _phases.applies(x, w.shape[2:], stride, dilation, out))
+
+
+def _shaped(like, c, kernel):
+    """A stand-in with a weight's ``ndim``, ``shape`` ``(O, C, *kernel)`` and ``dtype`` (for
+    path tests that read only those), O taken from ``like``'s second dim."""
+    return _Shape((like.shape[1], c) + tuple(kernel), like.dtype)
+
+
+class _Shape:
+    __slots__ = ("shape", "dtype", "ndim")
+
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype, self.ndim = shape, dtype, len(shape)
 
 
 def _per_sample(depth, groups, out):
@@ -680,6 +713,10 @@ def _input_paths(xp, gy, w, size, stride, padding, dilation, groups, filters, re
     if _depthwise.applies(c_in, w.shape[0], groups, (1,)):
         _note("input-depthwise")
         return _depthwise.input_scatter(xp, gy, w, size, stride, padding, dilation)
+    if _NHWC and _nhwc.applies_input(gy, w, stride, dilation, groups, out):
+        _note("input-nhwc")
+        return _nhwc.input_grad(xp, gy, w, size, stride, padding, dilation,
+                                _given(res, xp.result_type(gy, w)))
     _note("input-col2im")
     return _input_col2im(xp, gy, w, size, stride, padding, dilation, groups,
                          _given(res, xp.result_type(gy, w)))

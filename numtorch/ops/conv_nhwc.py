@@ -1,0 +1,170 @@
+"""Strided 2-d convolutions over short output rows through channels-last (NHWC) columns.
+
+Why: channels-first im2col of a stride-2 convolution copies one element at a time (the
+kernel tap's input positions step over every other value) in inner runs of one output row,
+4-14 values on ResNet's late stages; on siamese_network's 7x7 and 4x4 maps at batch 1000 that
+copy took 12.8 ms of a 43 ms forward. With the input transposed once to ``(N, H, W, C)``, the
+columns of one output position are ``kernel_h`` runs of ``kernel_w * C`` contiguous values
+(whole channel vectors), so the copy moves long runs; the GEMM is ``(positions, K*C) @ (K*C,
+O)`` and its ``(positions, O)`` result goes back to ``(N, O, *out)`` in one transposing copy
+(where it is taken: ``applies``, measurements there).
+
+The weight gradient reduces the same columns against the output gradient's rows
+(``dw = gy^T cols``), the input gradient scatters ``gy w`` back through one strided add per
+kernel tap on channels-last planes (whole channel vectors per add).
+"""
+
+from ..backend import helpers_for
+from . import _intraop
+
+__all__ = []
+
+# bytes of columns per block of samples (the copy then stays in the cache for the GEMM)
+_BLOCK_BYTES = 1 << 19  # 0.5 and 2 MB measured alike, 8 MB slower
+_MIN_ROWS = 256  # GEMM rows (positions) per block at least
+# where it measured faster (one thread, CPU time, forward ms, channels-first -> here; torch):
+# small maps with a moderate reduction. 1000x64x7x7 -> 128 3x3/2 (depth 576, 16 positions)
+# 41-43 -> 36-38 (20); 1000x128x4x4 -> 256 (1152, 4) 42 -> 33-35 (24); 16x128x14x14 -> 256
+# (1152, 49) 6.4-7.0 -> 6.5-7.0 (4.8). Lost: deeper reductions, 16x256x7x7 -> 512 (2304, 16)
+# 7.5 -> 8.0-8.5 and dcgan's 4x4/2 64x128x16x16 -> 256 (2048, 64) 54 -> 55-59, 64x256x8x8 ->
+# 512 (4096, 16) 50 -> 53-55; larger maps, 64x64x32x32 -> 128 4x4/2 (1024, 256) 60 -> 63-65
+MAX_DEPTH = 1152  # C * kh * kw
+MAX_POSITIONS = 64  # output positions per sample
+# the input gradient's scatter (one add per tap of whole channel vectors) gains from this many
+# input channels: 1000x128x4x4 -> 256 dx 37-39 -> 33.5-36.4 ms, 16x128x14x14 -> 256 6.9-8.3 ->
+# 6.5-7.3; with 64 (1000x64x7x7 -> 128) it did not (34-37.5 -> 37.4-37.9)
+MIN_INPUT_CHANNELS = 128
+
+
+def applies(x, w, stride, dilation, groups, out):
+    """2-d, one group, strided, floating operands of one dtype, small output maps and a
+    moderate reduction (``w`` gives the kernel and the input channels); not 1x1 kernels
+    (their strided GEMM reads no windows: not measured here)."""
+    return (x.ndim == 4 and w.ndim == 4 and groups == 1 and any(s > 1 for s in stride)
+            and x.dtype.char in "fd" and w.dtype == x.dtype and x.shape[0] > 0
+            and 0 < out[0] * out[1] <= MAX_POSITIONS and w.shape[2] * w.shape[3] > 1
+            and 0 < w.shape[1] * w.shape[2] * w.shape[3] <= MAX_DEPTH)
+
+
+def applies_input(gy, w, stride, dilation, groups, out):
+    """Whether the input gradient of such a convolution goes through ``input_grad``."""
+    return w.ndim == 4 and w.shape[1] >= MIN_INPUT_CHANNELS and applies(
+        gy, w, stride, dilation, groups, out)
+
+
+def _channels_last(xp, x, padding):
+    """``x`` ``(N, C, H, W)`` zero-padded as ``(N, Hp, Wp, C)``."""
+    n, c, h, w = x.shape
+    (lh, hh), (lw, hw) = padding
+    buf = xp.empty((n, h + lh + hh, w + lw + hw, c), dtype=x.dtype)
+    if lh:
+        buf[:, :lh] = 0
+    if hh:
+        buf[:, lh + h:] = 0
+    if lw:
+        buf[:, lh:lh + h, :lw] = 0
+    if hw:
+        buf[:, lh:lh + h, lw + w:] = 0
+    _intraop.copy(x.transpose(0, 2, 3, 1), buf[:, lh:lh + h, lw:lw + w])
+    return buf
+
+
+def _windows(xp, buf, kernel, stride, dilation, out):
+    """The strided view ``(N, oh, ow, kh, kw, C)`` of the channels-last padded input."""
+    sn, sy, sx, sc = buf.strides
+    shape = (buf.shape[0],) + tuple(out) + tuple(kernel) + (buf.shape[3],)
+    strides = (sn, sy * stride[0], sx * stride[1], sy * dilation[0], sx * dilation[1], sc)
+    return helpers_for(xp).as_strided(buf, shape, strides)
+
+
+def _step(n, per_sample, length):
+    """Samples per block: about ``_BLOCK_BYTES`` of columns, at least ``_MIN_ROWS`` rows."""
+    least = -(-_MIN_ROWS // max(length, 1))
+    return max(1, min(n, max(_BLOCK_BYTES // max(per_sample, 1), least)))
+
+
+def _weight_matrix(xp, w):
+    """``(O, kh * kw * C)``: the weight in the columns' ``(tap, channel)`` order. Each
+    filter's ``(C, K)`` block is transposed in place of the filter (a transposing copy into
+    ``(K * C, O)`` cost 2-3 ms for 256 -> 512 channels); the GEMMs read it transposed."""
+    o = w.shape[0]
+    return xp.ascontiguousarray(w.transpose(0, 2, 3, 1)).reshape(o, -1)
+
+
+def forward(xp, x, w, b, stride, padding, dilation, out, res=None):
+    """y = conv(x, w) + b; ``res``: a contiguous ``(N, O, *out)`` array to write into."""
+    n = x.shape[0]
+    o, kernel = w.shape[0], tuple(w.shape[2:])
+    length = out[0] * out[1]
+    buf = _channels_last(xp, x, padding)
+    view = _windows(xp, buf, kernel, stride, dilation, out)
+    depth = kernel[0] * kernel[1] * x.shape[1]
+    wm = _weight_matrix(xp, w)
+    y = xp.empty((n, o) + tuple(out), dtype=x.dtype) if res is None else res
+    y3 = y.reshape(n, o, length)
+    step = _step(n, depth * length * x.itemsize, length)
+    for i in range(0, n, step):
+        m = min(step, n - i)
+        cols = _intraop.copy(view[i:i + m]).reshape(m * length, depth)
+        part = xp.matmul(cols, wm.T).reshape(m, length, o)
+        _intraop.copy(part.transpose(0, 2, 1), y3[i:i + m])
+    if b is not None:
+        y3 += b.reshape(o, 1)
+    return y
+
+
+def weight(xp, x, gy, kernel, stride, padding, dilation):
+    """dw of conv(x, w) for output gradient ``gy``: ``sum over blocks of gy^T cols``."""
+    n, c = x.shape[:2]
+    o, out = gy.shape[1], tuple(gy.shape[2:])
+    length = out[0] * out[1]
+    buf = _channels_last(xp, x, padding)
+    view = _windows(xp, buf, tuple(kernel), stride, dilation, out)
+    depth = kernel[0] * kernel[1] * c
+    gy3 = gy.reshape(n, o, length)
+    acc = None
+    step = _step(n, depth * length * x.itemsize, length)
+    for i in range(0, n, step):
+        m = min(step, n - i)
+        cols = _intraop.copy(view[i:i + m]).reshape(m * length, depth)
+        rows = _intraop.copy(gy3[i:i + m].swapaxes(0, 1)).reshape(o, m * length)
+        part = xp.matmul(rows, cols)
+        if acc is None:
+            acc = part
+        else:
+            acc += part
+    dw = acc.reshape(o, kernel[0], kernel[1], c).transpose(0, 3, 1, 2)
+    return xp.ascontiguousarray(dw)
+
+
+def input_grad(xp, gy, w, size, stride, padding, dilation, res=None):
+    """dx of conv(x, w) (x of spatial ``size``) for output gradient ``gy``: per block
+    ``cols = gy w`` in channels-last order, added back one kernel tap at a time into the
+    channels-last padded planes, then transposed into ``(N, C, H, W)``."""
+    n, o = gy.shape[:2]
+    c, kernel = w.shape[1], tuple(w.shape[2:])
+    out = tuple(gy.shape[2:])
+    length = out[0] * out[1]
+    (lh, hh), (lw, hw) = padding
+    hp, wp = size[0] + lh + hh, size[1] + lw + hw
+    wm = _weight_matrix(xp, w)
+    dx = xp.empty((n, c) + tuple(size), dtype=gy.dtype) if res is None else res
+    gy3 = gy.reshape(n, o, length)
+    depth = kernel[0] * kernel[1] * c
+    step = _step(n, depth * length * gy.itemsize, length)
+    buf = xp.empty((min(step, n), hp, wp, c), dtype=gy.dtype)
+    for i in range(0, n, step):
+        m = min(step, n - i)
+        rows = _intraop.copy(gy3[i:i + m].swapaxes(1, 2)).reshape(m * length, o)
+        cols = xp.matmul(rows, wm).reshape((m,) + out + kernel + (c,))
+        planes = buf[:m]
+        planes[...] = 0
+        for a in range(kernel[0]):
+            r0 = a * dilation[0]
+            for b in range(kernel[1]):
+                c0 = b * dilation[1]
+                planes[:, r0:r0 + stride[0] * (out[0] - 1) + 1:stride[0],
+                       c0:c0 + stride[1] * (out[1] - 1) + 1:stride[1]] += cols[:, :, :, a, b]
+        inner = planes[:, lh:lh + size[0], lw:lw + size[1]]
+        _intraop.copy(inner.transpose(0, 3, 1, 2), dx[i:i + m])
+    return dx
