@@ -12,7 +12,7 @@ import builtins
 
 import numpy as np
 
-from . import _dtype, _layout, backend
+from . import _compat, _dtype, _layout, backend
 from ._alloc_errors import alloc_error, result_alloc_error
 from ._device import default_device
 from ._preserve_layout import empty_preserving
@@ -244,6 +244,26 @@ def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=Fa
                    lambda xp, s, d: xp.ones(s, dtype=d), pin_memory, layout)
 
 
+def fill_uninitialized(arr):
+    """``arr`` filled as torch fills new memory in deterministic mode
+    (``numtorch.utils.deterministic``): NaN, or the integer type's largest value; unchanged
+    otherwise."""
+    if not _compat._flags["deterministic"] or not arr.size:
+        return arr
+    from .utils import deterministic
+
+    if not deterministic.fill_uninitialized_memory or not hasattr(arr, "fill"):
+        return arr
+    kind = arr.dtype.kind
+    if kind in "fcV":  # V: bfloat16 and the float8 types (ml_dtypes)
+        arr.fill(float("nan"))
+    elif kind == "b":
+        arr.fill(True)
+    elif kind in "iu":
+        arr.fill(np.iinfo(arr.dtype).max)
+    return arr
+
+
 def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False, memory_format=None, **kwargs):
     """Return an uninitialised tensor of the given shape (see :func:`zeros` for the arguments).
@@ -252,9 +272,12 @@ def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=F
         >>> torch.empty(2, 3).shape
         torch.Size([2, 3])
     """
-    return _filled("empty", size, kwargs, dtype, device, requires_grad, out,
+    made = _filled("empty", size, kwargs, dtype, device, requires_grad, out,
                    lambda xp, s, d: _in_format(xp.empty(s, dtype=d), memory_format),
                    pin_memory, layout)
+    if _compat._flags["deterministic"] and made.layout is _layout.strided:
+        fill_uninitialized(made._array)
+    return made
 
 
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -277,7 +300,7 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     # one buffer just large enough for the furthest element the strides can reach
     need = 0 if 0 in shape else 1 + sum((n - 1) * s for n, s in zip(shape, strides))
     try:
-        buf = xp.empty(max(need, 1), dtype=dt.np)
+        buf = fill_uninitialized(xp.empty(max(need, 1), dtype=dt.np))
     except (MemoryError, ValueError) as e:
         raise result_alloc_error(e, (need,), dt.itemsize) from None
     arr = backend.helpers_for(xp).as_strided(buf, shape,
@@ -449,7 +472,7 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
     """
     dt, dev, order = _like(input, dtype, device, memory_format, "empty_like", pin_memory)
     return _made_like(input, dt, dev, order, requires_grad,
-                      lambda xp, a, d, o: xp.empty_like(a, dtype=d, order=o))
+                      lambda xp, a, d, o: fill_uninitialized(xp.empty_like(a, dtype=d, order=o)))
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None,

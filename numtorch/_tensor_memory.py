@@ -97,6 +97,10 @@ class _TensorMemory:
                 raise alloc_error(e, shape) from None
             k = min(n, flat.size)
             new[:k] = flat[:k]
+            if k < n:
+                from ._creation import fill_uninitialized
+
+                fill_uninitialized(new[k:])
             self._array = new.reshape(shape)
         self._vc[0] += 1
         return self
