@@ -28,6 +28,7 @@ __all__ = ["normalize_affine", "cross_map_lrn2d"]
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+_SMALL_COLUMNS = 1 << 15  # values: (N, C) column sums below take NumPy's row-wise reduction
 
 
 @functools.lru_cache(maxsize=512)
@@ -77,6 +78,11 @@ def _sum_keepdim(xp, a, dims, b=None):
     if a.flags.c_contiguous and (b is None or b.flags.c_contiguous):
         a = a.reshape(merged)
         b = None if b is None else b.reshape(merged)
+        if (spec == "ab->b" or spec == "ab,ab->b") and a.size <= _SMALL_COLUMNS:
+            # (N, C) summed over N, few values: einsum's parsing is most of the cost; NumPy
+            # adds the rows in order (vectorised along C)
+            m = a if b is None else np.multiply(a, b)
+            return np.add.reduce(m, axis=0).reshape(kept)
     elif full is not None:
         spec = full
     else:
@@ -179,8 +185,10 @@ def _center(op, x):
 
 
 def _per_group(shape, ndim, dims):
-    """Whether a parameter of ``shape`` is constant within each normalised group."""
-    return len(shape) == ndim and all(shape[d] == 1 for d in dims)
+    """Whether a parameter of ``shape`` (broadcast from the left) is constant within each
+    normalised group: (C,) over (N, C) pooled over dim 0 is, as (1, C) is."""
+    lead = ndim - len(shape)
+    return lead >= 0 and all(d < lead or shape[d - lead] == 1 for d in dims)
 
 
 class Normalize(Op):
@@ -288,7 +296,7 @@ class NormalizeAffine(Op):
             # xhat; the backward folds invstd into its per-group constants instead
             self.save(data=xc, centered=True, invstd=invstd)
             if w is not None and b is not None and is_device_array(x) and \
-                    _per_group(b.shape, x.ndim, self.dims):
+                    w.ndim == b.ndim == x.ndim and _per_group(b.shape, x.ndim, self.dims):
                 y = helpers_for(self.xp).norm_apply(xc, invstd, w, b)  # one pass on a GPU
                 if y is not None:
                     return y
@@ -389,7 +397,7 @@ class NormalizeAffineBackward(Op):
         with np.errstate(invalid="ignore", divide="ignore"):
             fused = None
             if "x" in self.outs and centered and folded and w is not None and \
-                    is_device_array(gy) and gy.dtype == data.dtype:
+                    is_device_array(gy) and gy.dtype == data.dtype and w.ndim == gy.ndim:
                 # batch norm on a GPU: both sums in one pass, the per-channel arithmetic
                 # with the last of them, the input gradient in one more kernel
                 fused = _device_grad(xp, h, data, invstd, w, dims, n)
@@ -403,7 +411,8 @@ class NormalizeAffineBackward(Op):
                 if gx is not None:
                     results["x"] = gx
             if "x" in self.outs and "x" not in results and centered and folded and \
-                    w is not None and is_device_array(gy) and gy.dtype == data.dtype:
+                    w is not None and is_device_array(gy) and gy.dtype == data.dtype and \
+                    w.ndim == gy.ndim:
                 # a GPU: the per-group arithmetic in one kernel, the input gradient's four
                 # passes in another (same roundings); sum_hx is scaled by invstd in place
                 gx = helpers_for(xp).norm_grad(h, data, sum_h, sum_hx, invstd, w, n)
