@@ -1,21 +1,30 @@
-"""LayerNorm, BatchNorm (training) and exact GELU as standalone ops: numtorch against
-PyTorch, forward alone and forward + backward, in one process.
+"""LayerNorm, BatchNorm (training) and GELU (exact and tanh) as standalone ops: numtorch
+against PyTorch, forward alone (no graph) and forward + backward.
 
-Shapes: (12, 64, 128) (nanoGPT's README CPU model), (64, 128, 128) (minGPT gpt-micro) and
-(64, 128, 512) (4M values); LayerNorm over the last dim, BatchNorm1d over dim 1, GELU exact;
-GELU tanh (approximate='tanh'); then BatchNorm2d (training mode) at ResNet-18's shapes in
-bench/train_resnet.py. The libraries take turns within each repeat; printed per row: the
-median (``--stat best``: the best) time of each, the ratio numtorch / torch and, for the
-median, the ratio's spread as the ratios of the two libraries' quartiles. ``--only`` picks
-workloads by name prefix (``--only LayerNorm,GELU``). ``--threads N`` sets both libraries'
-thread counts (numtorch splits long elementwise kernels across its intra-op threads, as torch
-does); ``--clock cpu`` times the calling thread's CPU time instead of wall time (steadier on
-a shared machine, but it leaves out work done on other threads, so use it with
-``--threads 1``). This is a benchmark, not a test.
+Shapes: layer norm (12, 64, 128) (nanoGPT's README CPU model: 768 rows of 128), (2, 768, 768)
+((1536, 768): GPT-2 small rows) and (1, 4, 8) (per-call cost); GELU (768, 512) (that model's
+MLP), (16384, 1536) (nanoGPT 64 x 256 tokens, n_embd 384) and (1, 4, 32); batch norm
+(32, 32, 32, 32) (a ResNet block), (64, 32, 26, 26) (an MNIST conv net) and BatchNorm1d on
+(64, 64) (mnist_rnn). Layer norm and batch norm have a random weight and bias; the backward
+takes a random output gradient.
+
+Two ways to run:
+- default: both libraries in this process, taking turns within each repeat; printed per
+  row: the median (``--stat best``: the best) time of each, the ratio numtorch / torch and,
+  for the median, the ratio's spread as the ratios of the two libraries' quartiles.
+- ``--processes K``: each library in its own fresh process, K processes each, alternating
+  (numtorch, torch, numtorch, ...); each process reports its median over ``--repeats``;
+  printed: the median of the K process medians with their min-max, and the ratio. Steadier
+  on a shared machine (no cache or allocator state shared between the libraries).
+
+``--only`` picks workloads by name prefix (``--only LayerNorm,GELU``); ``--threads N`` sets
+both libraries' thread counts; ``--clock cpu`` times the calling thread's CPU time instead
+of wall time (use it with ``--threads 1``). This is a benchmark, not a test.
 """
 
 import argparse
 import os
+import subprocess
 import sys
 import time
 
@@ -23,41 +32,154 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import numtorch
-
-try:
-    import torch
-except ImportError:
-    torch = None
-
-SHAPES = [(12, 64, 128), (64, 128, 128), (64, 128, 512)]
-# BatchNorm2d in training mode at bench/train_resnet.py's ResNet-18 shapes (batch 16, 112x112)
-BN2D_SHAPES = [(16, 64, 56, 56), (16, 64, 28, 28), (16, 128, 14, 14), (16, 256, 7, 7),
-               (16, 512, 4, 4)]
+CASES = [("LayerNorm", (12, 64, 128)), ("LayerNorm", (2, 768, 768)), ("LayerNorm", (1, 4, 8)),
+         ("GELU", (768, 512)), ("GELU", (16384, 1536)), ("GELU", (1, 4, 32)),
+         ("GELU tanh", (768, 512)), ("GELU tanh", (16384, 1536)), ("GELU tanh", (1, 4, 32)),
+         ("BatchNorm2d", (32, 32, 32, 32)), ("BatchNorm2d", (64, 32, 26, 26)),
+         ("BatchNorm1d", (64, 64))]
 
 
-def workloads(lib, shape):
+def _module(lib, name, shape, rng):
+    if name == "LayerNorm":
+        m = lib.nn.LayerNorm(shape[-1])
+    elif name.startswith("BatchNorm"):
+        m = getattr(lib.nn, name)(shape[1])
+    else:
+        return lib.nn.GELU("tanh" if name.endswith("tanh") else "none")
+    with lib.no_grad():
+        m.weight.copy_(lib.from_numpy(rng.standard_normal(m.weight.shape).astype(np.float32)))
+        m.bias.copy_(lib.from_numpy(rng.standard_normal(m.bias.shape).astype(np.float32)))
+    return m
+
+
+def workloads(lib, name, shape):
+    """{"fwd": call, "f+b": call} for one module and input shape."""
     rng = np.random.default_rng(0)
     x = lib.from_numpy(rng.standard_normal(shape).astype(np.float32)).requires_grad_()
     gy = lib.from_numpy(rng.standard_normal(shape).astype(np.float32))
-    if len(shape) == 4:
-        mods = {"BatchNorm2d": lib.nn.BatchNorm2d(shape[1])}
-    else:
-        mods = {"LayerNorm": lib.nn.LayerNorm(shape[-1]),
-                "BatchNorm1d": lib.nn.BatchNorm1d(shape[1]), "GELU": lib.nn.GELU(),
-                "GELU tanh": lib.nn.GELU("tanh")}
-    out = {}
-    for name, m in mods.items():
-        def fwd(m=m):
-            with lib.no_grad():
-                m(x)
+    m = _module(lib, name, shape, rng)
 
-        def fwd_bwd(m=m):
-            m(x).backward(gy)
+    def fwd():
+        with lib.no_grad():
+            m(x)
 
-        out[f"{name} fwd"] = fwd
-        out[f"{name} f+b"] = fwd_bwd
-    return out
+    def fwd_bwd():
+        x.grad = None
+        m(x).backward(gy)
+
+    return {"fwd": fwd, "f+b": fwd_bwd}
+
+
+def _inner(shape):
+    """Calls per timed repeat: about 2M values' worth, at least one."""
+    return max(1, min(200, 2_000_000 // int(np.prod(shape))))
+
+
+def _selected(only):
+    for name, shape in CASES:
+        for op in ("fwd", "f+b"):
+            label = f"{name} {op}"
+            if not only or label.startswith(only):
+                yield name, shape, op
+
+
+def _one_process(args, lib_name):
+    """Print one line per selected workload: its label and the median seconds per call."""
+    lib = _import(lib_name)
+    if args.threads:
+        lib.set_num_threads(args.threads)
+    clock = time.perf_counter if args.clock == "wall" else time.thread_time
+    for name, shape, op in _selected(_only(args)):
+        f = workloads(lib, name, shape)[op]
+        k = _inner(shape)
+        for _ in range(2):
+            f()
+        times = []
+        for _ in range(args.repeats):
+            start = clock()
+            for _ in range(k):
+                f()
+            times.append((clock() - start) / k)
+        print(f"{name}|{shape}|{op}|{float(np.median(times))!r}", flush=True)
+
+
+def _import(name):
+    if name == "torch":
+        import torch
+
+        return torch
+    import numtorch
+
+    return numtorch
+
+
+def _only(args):
+    return tuple(p for p in args.only.split(",") if p)
+
+
+def _processes(args):
+    libs = ["numtorch", "torch"]
+    results = {}
+    cmd = [sys.executable, os.path.abspath(__file__), "--repeats", str(args.repeats),
+           "--clock", args.clock] + (["--threads", str(args.threads)] if args.threads else []) \
+        + (["--only", args.only] if args.only else [])
+    for _ in range(args.processes):
+        for lib in libs:
+            out = subprocess.run(cmd + ["--lib", lib], capture_output=True, text=True,
+                                 check=True).stdout
+            for line in out.splitlines():
+                name, shape, op, t = line.split("|")
+                results.setdefault((name, shape, op), {}).setdefault(lib, []).append(float(t))
+    print(f"median of {args.processes} processes per library (min-max), each the median of "
+          f"{args.repeats} repeats; {args.clock} clock"
+          + (f", {args.threads} thread(s)" if args.threads else ""))
+    for (name, shape, op), by_lib in results.items():
+        line = f"  {name + ' ' + op:16s} {shape:18s}"
+        med = {}
+        for lib in libs:
+            t = np.array(by_lib[lib]) * 1e6
+            med[lib] = np.median(t)
+            line += f" {lib} {med[lib]:9.1f} us ({t.min():.1f}-{t.max():.1f})"
+        print(line + f"  ratio {med['numtorch'] / med['torch']:.2f}", flush=True)
+
+
+def _same_process(args):
+    import numtorch
+
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    clock = time.perf_counter if args.clock == "wall" else time.thread_time
+    libs = [("numtorch", numtorch)] + ([("torch", torch)] if torch is not None else [])
+    if args.threads:
+        for _, lib in libs:
+            lib.set_num_threads(args.threads)
+    print(f"{args.stat} of {args.repeats}, {args.clock} clock"
+          + (f", {args.threads} thread(s)" if args.threads else ""))
+    for name, shape, op in _selected(_only(args)):
+        runs = {lib_name: workloads(lib, name, shape)[op] for lib_name, lib in libs}
+        k = _inner(shape)
+        times = {}
+        for lib_name, f in runs.items():
+            f()
+            times[lib_name] = []
+        for _ in range(args.repeats):
+            for lib_name, f in runs.items():
+                start = clock()
+                for _ in range(k):
+                    f()
+                times[lib_name].append((clock() - start) / k)
+        pick = {lib_name: np.percentile(t, [25, 50, 75]) if args.stat == "median" else
+                [min(t)] * 3 for lib_name, t in times.items()}
+        line = f"  {shape!s:18s} {name + ' ' + op:16s}" + "".join(
+            f" {lib_name} {q[1] * 1e6:9.1f} us" for lib_name, q in pick.items())
+        if torch is not None:
+            nt, th = pick["numtorch"], pick["torch"]
+            line += f"  ratio {nt[1] / th[1]:.2f}"
+            if args.stat == "median":
+                line += f" ({nt[0] / th[2]:.2f}-{nt[2] / th[0]:.2f})"
+        print(line, flush=True)
 
 
 def main():
@@ -67,39 +189,17 @@ def main():
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     parser.add_argument("--stat", choices=("median", "best"), default="median")
     parser.add_argument("--only", default="", help="comma-separated workload name prefixes")
+    parser.add_argument("--processes", type=int, default=0,
+                        help="run each library in its own processes, this many each")
+    parser.add_argument("--lib", choices=("numtorch", "torch"), default=None,
+                        help=argparse.SUPPRESS)  # one process of --processes
     args = parser.parse_args()
-    only = tuple(p for p in args.only.split(",") if p)
-    clock = time.perf_counter if args.clock == "wall" else time.thread_time
-    libs = [("numtorch", numtorch)] + ([("torch", torch)] if torch is not None else [])
-    if args.threads:
-        for _, lib in libs:
-            lib.set_num_threads(args.threads)
-    print(f"{args.stat} of {args.repeats}, {args.clock} clock"
-          + (f", {args.threads} thread(s)" if args.threads else ""))
-    for shape in SHAPES + BN2D_SHAPES:
-        runs = {name: workloads(lib, shape) for name, lib in libs}
-        for op in runs["numtorch"]:
-            if only and not op.startswith(only):
-                continue
-            times = {}
-            for name in runs:
-                runs[name][op]()
-                times[name] = []
-            for _ in range(args.repeats):
-                for name in runs:
-                    start = clock()
-                    runs[name][op]()
-                    times[name].append(clock() - start)
-            pick = {name: np.percentile(t, [25, 50, 75]) if args.stat == "median" else
-                    [min(t)] * 3 for name, t in times.items()}
-            line = f"  {shape!s:18s} {op:16s}" + "".join(
-                f" {name} {q[1] * 1e3:8.3f} ms" for name, q in pick.items())
-            if torch is not None:
-                nt, th = pick["numtorch"], pick["torch"]
-                line += f"  ratio {nt[1] / th[1]:.2f}"
-                if args.stat == "median":
-                    line += f" ({nt[0] / th[2]:.2f}-{nt[2] / th[0]:.2f})"
-            print(line)
+    if args.lib:
+        _one_process(args, args.lib)
+    elif args.processes:
+        _processes(args)
+    else:
+        _same_process(args)
 
 
 if __name__ == "__main__":
