@@ -16,11 +16,17 @@ import numpy as np
 
 from .._layout import jagged, strided
 from .._tensor import Tensor
-from ._nested_ops import pad
+from ._nested_ops import not_run, pad
 from ._nested_tensor import NestedTensor, RaggedSize, new_leaf, wrap
 
-__all__ = ["nested_tensor", "as_nested_tensor", "nested_tensor_from_jagged", "to_padded_tensor",
-           "narrow", "masked_select"]
+__all__ = [
+    "as_nested_tensor",
+    "masked_select",
+    "narrow",
+    "nested_tensor",
+    "nested_tensor_from_jagged",
+    "to_padded_tensor",
+]
 
 _PROTOTYPE = ("The PyTorch API of nested tensors is in prototype stage and will change in the "
               "near future. We recommend specifying layout=torch.jagged when constructing a "
@@ -119,11 +125,11 @@ def as_nested_tensor(ts, dtype=None, device=None, layout=None):
 _SYMBOLS = {}  # id(offsets) -> (offsets, symbol): one ragged size per offsets tensor
 
 
-def _symbol_for(offsets):
+def _symbol_for(offsets, pad_len):
     hit = _SYMBOLS.get(id(offsets))
     if hit is not None and hit[0] is offsets:
         return hit[1]
-    sym = RaggedSize()
+    sym = RaggedSize(pad_len)
     _SYMBOLS[id(offsets)] = (offsets, sym)
     return sym
 
@@ -152,7 +158,9 @@ def nested_tensor_from_jagged(values, offsets=None, lengths=None, jagged_dim=Non
     sizes = sizes.reshape(len(off) - 1, 1 + len(inner))
     # a graph node of its own (a view of a leaf would be wrapped as a second leaf)
     flat = values.reshape(-1) * 1 if values.requires_grad else values.reshape(-1)
-    sym = _symbol_for(offsets)
+    # torch pads to max_seqlen when given, else to the number of rows (a bound it need not
+    # compute): the longest component is never looked for
+    sym = _symbol_for(offsets, int(max_seqlen) if max_seqlen is not None else len(values))
     if flat.requires_grad:
         return wrap(flat, sizes, jagged, sym, offsets)
     return new_leaf(flat._array, sizes, jagged, False, sym, offsets)
@@ -163,7 +171,7 @@ def to_padded_tensor(input, padding, output_size=None):
     ``output_size`` (default: the largest size along each dim), the rest ``padding``.
     Differentiable: the gradient is the valid part of the padded gradient."""
     if not isinstance(input, NestedTensor):
-        raise RuntimeError("to_padded_tensor(): expected a nested tensor")
+        raise not_run("to_padded_tensor", "CPU")
     return pad(input, padding, output_size)
 
 

@@ -16,7 +16,7 @@ from .._tensor import Tensor
 from ._nested_tensor import NestedTensor, as_flat, like, starts_of, wrap
 from ._remap import remap
 
-_NOT_RUN = ("Could not run 'aten::{}' with arguments from the 'NestedTensorCPU' backend. This "
+_NOT_RUN = ("Could not run 'aten::{}' with arguments from the '{}' backend. This "
             "could be because the operator doesn't exist for this backend, or was omitted during "
             "the selective/custom build process (if using custom build).")
 
@@ -33,9 +33,10 @@ def _F():
     return F
 
 
-def not_run(aten):
-    """torch's NotImplementedError for an operator without a nested kernel (first sentence)."""
-    return NotImplementedError(_NOT_RUN.format(aten))
+def not_run(aten, backend="NestedTensorCPU"):
+    """torch's NotImplementedError for an operator without a kernel for ``backend`` (its
+    first sentence; torch goes on to list the backends the operator has)."""
+    return NotImplementedError(_NOT_RUN.format(aten, backend))
 
 
 # -- element positions -------------------------------------------------------------------------
@@ -72,6 +73,8 @@ def pad(nt, padding, output_size=None):
     """The components padded into one dense tensor (differentiable in the buffer)."""
     sizes = nt._nsizes
     padded = _max_sizes(sizes)
+    if nt._nlayout is jagged:
+        return _pad_jagged(nt, padding, output_size, padded)
     if output_size is not None:
         output_size = [int(s) for s in output_size]
         if len(output_size) != nt.dim():
@@ -89,6 +92,26 @@ def pad(nt, padding, output_size=None):
     return remap(flat, np.arange(n), dst, (batch, *padded), fill=padding)
 
 
+def _pad_jagged(nt, padding, output_size, padded):
+    """Only the ragged length is padded to: ``output_size[1]`` (shorter truncates, the other
+    entries are not read), else the length the offsets were declared with, else the longest."""
+    if output_size is not None:
+        if len(output_size) < 2:
+            raise IndexError("list index out of range")
+        length = int(output_size[1])
+    elif nt._ragged.pad_len is not None:
+        length = nt._ragged.pad_len
+    else:
+        length = padded[0] if padded else 0
+    padded = [length] + padded[1:]
+    sizes = nt._nsizes
+    flat = as_flat(nt)
+    comp, coords = _coords(sizes)
+    keep = coords[0] < length if len(coords) else np.ones(len(comp), bool)
+    dst = _padded_positions(sizes, padded)[keep]
+    return remap(flat, np.flatnonzero(keep), dst, (len(sizes), *padded), fill=padding)
+
+
 def unpad(dense, sizes):
     """The buffer of the components of shapes ``sizes`` read from the front of ``dense``."""
     src = _padded_positions(sizes, dense.shape[1:])
@@ -104,11 +127,20 @@ def to_padded_tensor(input, padding, output_size=None):
 _HANDLERS = {}
 
 
+# the ATen overload torch names when a function has no nested kernel
+_ATEN = {"square": "pow.Tensor_Scalar", "mean": "mean.dim", "log_softmax": "_log_softmax",
+         "__pow__": "pow.Tensor_Scalar"}
+
+
 def dispatch(func, args, kwargs):
     name = getattr(func, "__name__", "")
     handler = _HANDLERS.get(name)
     if handler is None:
-        raise not_run(name)
+        if name == "mean" and len(args) < 2 and "dim" not in kwargs:
+            raise not_run("mean")
+        raise not_run(_ATEN.get(name, name))
+    if name in _UNARY_NAMES:  # the caller's own function on the buffer (F.relu(inplace=))
+        return handler(func, *args, **kwargs)
     return handler(*args, **kwargs)
 
 
@@ -141,12 +173,12 @@ _JAGGED_ONLY = ("exp", "sigmoid", "log", "rsqrt", "square", "sign", "floor", "ce
 
 
 def _unary(name, strided_ok):
-    def handler(input, *args, **kwargs):
+    def handler(func, input, *args, **kwargs):
         if input._nlayout is strided and not strided_ok:
-            raise not_run(name)
-        nt = _nt()
-        fn = getattr(nt, name, None) or getattr(_F(), name)
-        return like(input, fn(as_flat(input), *args, **kwargs))
+            raise not_run(_ATEN.get(name, name))
+        if kwargs.get("inplace"):
+            raise not_run(name + "_")
+        return like(input, func(as_flat(input), *args, **kwargs))
     return handler
 
 
@@ -154,6 +186,7 @@ for _name in _BOTH:
     _HANDLERS[_name] = _unary(_name, True)
 for _name in _JAGGED_ONLY:
     _HANDLERS[_name] = _unary(_name, False)
+_UNARY_NAMES = frozenset(_BOTH + _JAGGED_ONLY)
 
 
 def _other_rows(nt, dense):
@@ -256,6 +289,12 @@ def _softmax_like(which):
                 raise RuntimeError(f"{which}(): not supported when reducing across the batch "
                                    "dimension for NestedTensor")
             raise RuntimeError(f"Cannot apply {which} across nested dimension 0")
+        if which == "log_softmax":
+            if input._nlayout is strided:
+                raise not_run("_log_softmax")
+            if d == 1:
+                raise RuntimeError("log_softmax(): not supported when reducing along the ragged "
+                                   "dimension for NestedTensor")
         fn = getattr(_F(), which)
         tail = _trailing(input, d - 1)
         if tail is not None:  # one call over (rows, *tail)
@@ -294,7 +333,7 @@ def _matmul(input, other):
                                f"{_shape_text(input)} and {other.shape}")
         return _jagged_dense_matmul(input, other)
     if not isinstance(other, NestedTensor):
-        raise RuntimeError("Expected both to be nested, but got a nested self and non-nested "
+        raise RuntimeError("Expected both to be nested, but got a nested self and non-nested "  # noqa: TRY004
                            "other")
     return _nested_bmm(input, other)
 

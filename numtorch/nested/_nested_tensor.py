@@ -30,12 +30,13 @@ _STRIDED_STRIDES = "Internal error: NestedTensorImpl doesn't support strides. Pl
 class RaggedSize:
     """The symbolic size of a jagged tensor's ragged dimension, printed ``j<n>``."""
 
-    __slots__ = ("_n",)
-    _count = [0]
+    __slots__ = ("_n", "pad_len")
+    _count = [0]  # noqa: RUF012 - the process-wide numbering
 
-    def __init__(self):
+    def __init__(self, pad_len=None):
         RaggedSize._count[0] += 1
         self._n = RaggedSize._count[0]
+        self.pad_len = pad_len  # the length to_padded_tensor pads to (None: the longest)
 
     def __repr__(self):
         return f"j{self._n}"
@@ -57,7 +58,7 @@ class NestedTensor(Tensor):
     is stored.
     """
 
-    __slots__ = ("_nsizes", "_nlayout", "_ragged", "_noffsets")
+    __slots__ = ("_nlayout", "_noffsets", "_nsizes", "_ragged")
 
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
@@ -168,7 +169,6 @@ class NestedTensor(Tensor):
         """None: the components of a contiguous jagged tensor follow one another."""
         if self._nlayout is not jagged:
             raise AttributeError("'Tensor' object has no attribute 'lengths'")
-        return None
 
     def to_padded_tensor(self, padding, output_size=None):
         """See :func:`numtorch.nested.to_padded_tensor`."""
