@@ -689,3 +689,65 @@ def test_constructor_and_padding_errors():
     _raises_same(lambda: numtorch.nested.nested_tensor([numtorch.ones(2)],
                                                        layout=numtorch.sparse_coo),
                  lambda: torch.nested.nested_tensor([torch.ones(2)], layout=torch.sparse_coo))
+
+
+@pytest.mark.parametrize("shape,mshape", [((3, 4), (3, 4)), ((2, 3, 4), (2, 3, 4)),
+                                          ((4,), (4,)), ((3, 4), (4,))])
+def test_masked_select(shape, mshape):
+    rng = np.random.default_rng(40)
+    x = rng.standard_normal(shape).astype(np.float32)
+    m = rng.random(mshape) < 0.5
+    xn, xt = numtorch.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    n = numtorch.nested.masked_select(xn, numtorch.tensor(m))
+    t = torch.nested.masked_select(xt, torch.tensor(m))
+    _same(n, t)
+    assert _sym(str(n.shape)) == _sym(str(t.shape))
+    assert n.offsets().tolist() == t.offsets().tolist()
+    _same(n.to_padded_tensor(-1.0), t.to_padded_tensor(-1.0))
+    g = rng.standard_normal(tuple(t.values().shape)).astype(np.float32)
+    _same(numtorch.autograd.grad(n.values(), xn, numtorch.tensor(g))[0],
+          torch.autograd.grad(t.values(), xt, torch.tensor(g))[0])
+
+
+def test_masked_select_errors():
+    x, m = np.ones((2, 3), np.float32), np.ones((2, 3), bool)
+    jn, jt = _pair([x], "jagged")
+    _raises_same(lambda: numtorch.nested.masked_select(jn, numtorch.tensor(m)),
+                 lambda: torch.nested.masked_select(jt, torch.tensor(m)))
+    _raises_same(lambda: numtorch.nested.masked_select(numtorch.tensor(x), numtorch.tensor(m).int()),
+                 lambda: torch.nested.masked_select(torch.tensor(x), torch.tensor(m).int()))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_layer_norm(layout):
+    nl, tl = _leaves(_draw(SHAPES, 41))
+    n, t = _nest(nl, tl, layout)
+    numtorch.manual_seed(0)
+    ln = numtorch.nn.LayerNorm(3)
+    tn = torch.nn.LayerNorm(3)
+    w = np.random.default_rng(1).standard_normal(3).astype(np.float32)
+    with torch.no_grad():
+        tn.weight.copy_(torch.tensor(w))
+    with numtorch.no_grad():
+        ln.weight.copy_(numtorch.tensor(w))
+    on, ot = ln(n), tn(t)
+    _same(on, ot, rtol=1e-4, atol=1e-5)
+    _grad_pair(nl + [ln.weight], tl + [tn.weight], on, ot)
+    if layout == "strided":
+        _raises_same(lambda: numtorch.nn.functional.layer_norm(n, (3,)),
+                     lambda: torch.nn.functional.layer_norm(t, (3,)))
+    else:
+        _same(numtorch.nn.functional.layer_norm(n, (3,)), torch.nn.functional.layer_norm(t, (3,)),
+              rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_mean(keepdim):
+    nl, tl = _leaves(_draw(SHAPES, 42))
+    n, t = _nest(nl, tl, "jagged")
+    on, ot = n.mean(-1, keepdim=keepdim), t.mean(-1, keepdim=keepdim)
+    _same(on, ot)
+    assert _sym(str(on.shape)) == _sym(str(ot.shape))
+    _grad_pair(nl, tl, on, ot, dense=lambda c: c.mean(-1, keepdim=keepdim))
+    s, u = _pair(_draw(SHAPES, 43), "strided")
+    _raises_same(lambda: s.mean(-1, keepdim=keepdim), lambda: u.mean(-1, keepdim=keepdim))

@@ -5,7 +5,7 @@ that its API is a prototype) and ``torch.jagged`` (only the first component dim 
 tensor has a size such as ``(2, j1, 3)`` and ``values()``/``offsets()``). See
 ``_nested_tensor.py`` for the storage and ``_nested_ops.py`` for the operations.
 
-Note: ``narrow``, ``masked_select``, non-contiguous jagged tensors (``offsets`` together with
+Note: ``narrow``, non-contiguous jagged tensors (``offsets`` together with
 ``lengths``) and jagged tensors ragged in a dim other than 1 are not implemented yet and raise
 NotImplementedError.
 """
@@ -181,7 +181,25 @@ def narrow(tensor, dim, start, length, layout=strided):
 
 
 def masked_select(tensor, mask):
-    """Not implemented yet in numtorch (raises NotImplementedError)."""
-    raise NotImplementedError("numtorch: torch.nested.masked_select is not implemented")
+    """A jagged nested tensor of the elements of dense ``tensor`` where the bool ``mask``
+    (broadcast to it) is True, one component per row of the last dimension (differentiable
+    in ``tensor``)."""
+    nt = _numtorch()
+    if isinstance(tensor, NestedTensor):
+        raise RuntimeError(f"torch.nested.masked_select requires a strided tensor, given "  # noqa: TRY004
+                           f"{tensor.layout}")
+    if mask.dtype is not nt.bool:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    shape = nt.broadcast_shapes(tensor.shape, mask.shape)
+    full = mask.expand(shape)
+    picked = nt.masked_select(tensor.expand(shape), full)
+    last = shape[-1] if len(shape) else 1
+    lengths = full.reshape(-1, last).sum(-1)
+    counts = lengths.cpu().numpy().astype(np.int64)
+    offsets = nt.as_tensor(np.concatenate(([0], np.cumsum(counts))).astype(np.int64))
+    sym = RaggedSize(len(picked))  # torch pads these to the number of elements picked
+    if picked.requires_grad:
+        return wrap(picked, counts[:, None], jagged, sym, offsets)
+    return new_leaf(picked._array, counts[:, None], jagged, False, sym, offsets)
 
 

@@ -444,6 +444,33 @@ def _sum(input, dim=None, keepdim=False, *, dtype=None):
     return like(input, out.reshape(-1), sizes)
 
 
+@_register("mean")
+def _mean(input, dim=None, keepdim=False, *, dtype=None):
+    if input._nlayout is strided or dim is None:
+        raise not_run("mean.dim" if dim is not None else "mean")
+    dims = sorted({_canon(d, input.dim()) for d in ((dim,) if isinstance(dim, int) else dim)})
+    if dims[0] < 2:
+        raise NotImplementedError("numtorch: mean of a jagged nested tensor over the batch or "
+                                  "ragged dimension is not implemented")
+    count = int(np.prod(input._nsizes[0, [d - 1 for d in dims]])) if len(input._nsizes) else 1
+    total = _sum(input, dims, keepdim, dtype=dtype)
+    return like(total, as_flat(total) / count)
+
+
+@_register("layer_norm")
+def _layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    if input._nlayout is strided and (weight is None or bias is None):
+        raise ValueError("NestedTensor layer_norm requires weight and bias")
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else \
+        tuple(normalized_shape)
+    tail = _trailing(input, input.dim() - 1 - len(shape))
+    if tail != shape:
+        raise RuntimeError(f"numtorch: layer_norm over {list(shape)} needs every component to "
+                           f"end in those sizes")
+    rows = as_flat(input).reshape(-1, *shape)
+    return like(input, _F().layer_norm(rows, shape, weight, bias, eps).reshape(-1))
+
+
 # -- components --------------------------------------------------------------------------------
 def getitem(nt, key):
     """``nt[i]`` (a component) and ``nt[i, ...]`` (indexing into it)."""
