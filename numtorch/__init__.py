@@ -127,6 +127,7 @@ from ._inplace_functions import *  # noqa: F401,F403,E402  (torch.exp_, torch.dr
 from ._torch_norm_dropout import *  # noqa: F401,F403,E402  (torch.batch_norm, native_*)
 from ._torch_nn_forms import *  # noqa: F401,F403,E402  (torch.kl_div, torch.lstm_cell, ...)
 from ._view_copies import *  # noqa: F401,F403,E402  (torch.permute_copy, split_with_sizes)
+from ._foreach import *  # noqa: F401,F403,E402  (torch._foreach_add_, _foreach_norm, ...)
 from ._tensor_queries import *  # noqa: F401,F403,E402  (torch.detach, torch.typename, ...)
 from ._runtime_flags import *  # noqa: F401,F403,E402  (torch.set_warn_always, ...)
 from ._dtype_extra import *  # noqa: F401,F403,E402  (complex32, float8_*, uint1..7, ...)

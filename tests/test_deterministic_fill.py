@@ -81,7 +81,8 @@ def test_warn_only_fills_too():
 
 
 def test_openmp_backend():
-    import numtorch.backends.openmp
     import torch.backends.openmp
+
+    import numtorch.backends.openmp
 
     assert numtorch.backends.openmp.is_available() == torch.backends.openmp.is_available()

@@ -15,8 +15,7 @@ disagrees with ``backward`` is not detected."""
 
 from collections import namedtuple
 
-from ..autograd import _func_transforms
-from ..autograd import graph
+from ..autograd import _func_transforms, graph
 from ..autograd.grad_mode import _state
 from . import _batched as B
 
