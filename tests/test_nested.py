@@ -751,3 +751,37 @@ def test_mean(keepdim):
     _grad_pair(nl, tl, on, ot, dense=lambda c: c.mean(-1, keepdim=keepdim))
     s, u = _pair(_draw(SHAPES, 43), "strided")
     _raises_same(lambda: s.mean(-1, keepdim=keepdim), lambda: u.mean(-1, keepdim=keepdim))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_structure_keeping_methods(layout):
+    n, t = _pair(_draw(SHAPES, 44), layout)
+    for f in (lambda x: x.contiguous(), lambda x: x.cpu(), lambda x: x.double(),
+              lambda x: x.double().float(), lambda x: x.half(), lambda x: x.to("cpu"),
+              lambda x: x.to(dtype=x.double().dtype), lambda x: x.clone(),
+              lambda x: x.type_as(x.double()),
+              lambda x: (torch if isinstance(x, torch.Tensor) else numtorch).zeros_like(x),
+              lambda x: (torch if isinstance(x, torch.Tensor) else numtorch).ones_like(x)):
+        rn, rt = f(n), f(t)
+        _same(rn, rt)
+    assert len(numtorch.unbind(n)) == len(torch.unbind(t))
+    assert n.element_size() == t.element_size()
+    for f in (lambda x: x.numpy(), lambda x: x.tolist(), lambda x: x.item(),
+              lambda x: bool(x)):
+        _raises_same(lambda f=f: f(n), lambda f=f: f(t))
+
+
+@pytest.mark.parametrize("op", ["eq", "ne", "lt", "ge"])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_comparisons(layout, op):
+    n, t = _pair(_draw(SHAPES, 45), layout)
+    fn, ft = getattr(numtorch, op), getattr(torch, op)
+    if layout == "strided":
+        _raises_same(lambda: fn(n, n), lambda: ft(t, t))
+        if op in ("eq", "ge"):
+            _same(fn(n, 0.5), ft(t, 0.5))
+        else:
+            _raises_same(lambda: fn(n, 0.5), lambda: ft(t, 0.5))
+    else:
+        _same(fn(n, n.sin()), ft(t, t.sin()))
+        _same(fn(n, 0.5), ft(t, 0.5))

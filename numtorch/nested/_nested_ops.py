@@ -499,6 +499,77 @@ def values(nt):
     return flat
 
 
+# methods and *_like functions that keep the structure: the caller's function on the buffer
+_SAME_STRUCTURE = ("float", "double", "half", "bfloat16", "cpu", "zeros_like", "ones_like",
+                   "empty_like", "full_like")
+_UNARY_NAMES = _UNARY_NAMES | frozenset(_SAME_STRUCTURE)
+
+
+def _same_structure(func, input, *args, **kwargs):
+    return like(input, func(as_flat(input), *args, **kwargs))
+
+
+for _name in _SAME_STRUCTURE:
+    _HANDLERS[_name] = _same_structure
+
+
+@_register("contiguous")
+def _contiguous(input, memory_format=None):
+    return input  # the buffer is always laid out component after component
+
+
+@_register("unbind")
+def _unbind(input, dim=0):
+    return input.unbind(dim)
+
+
+@_register("numpy")
+def _numpy(input, *, force=False):
+    if input._nlayout is strided:
+        raise RuntimeError("Internal error: NestedTensorImpl doesn't support sizes. Please file "
+                           "an issue.")
+    raise RuntimeError(".numpy() is not supported for tensor subclasses.")
+
+
+@_register("tolist")
+def _tolist(input):
+    if input._nlayout is strided:
+        raise RuntimeError("Internal error: NestedTensorImpl doesn't support strides. Please "
+                           "file an issue.")
+    raise RuntimeError(".tolist() is not supported for tensor subclasses, got NestedTensor")
+
+
+def _compare(name):
+    binary = _binary(name, name)
+
+    def handler(input, other):
+        if input._nlayout is strided or (isinstance(other, NestedTensor) and
+                                         other._nlayout is strided):
+            if isinstance(other, NestedTensor):
+                if name == "eq":
+                    raise RuntimeError(f"{name} does not support nested tensor as other value.")
+                raise not_run(f"{name}.Tensor")
+            if isinstance(other, Tensor) or name not in _STRIDED_SCALAR_COMPARE:
+                raise not_run(f"{name}.Scalar")
+        return binary(input, other)
+    return handler
+
+
+_STRIDED_SCALAR_COMPARE = ("eq", "ge")  # the comparisons torch 2.13 has for strided ones
+
+
+@_register("item")
+def _item(input):
+    raise RuntimeError(f"a Tensor with {input.numel()} elements cannot be converted to Scalar")
+
+
+for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
+    _HANDLERS[_name] = _compare(_name)
+for _op, _name in (("__eq__", "eq"), ("__ne__", "ne"), ("__lt__", "lt"), ("__le__", "le"),
+                   ("__gt__", "gt"), ("__ge__", "ge")):
+    _HANDLERS[_op] = _HANDLERS[_name]
+
+
 @_register("dropout")
 def _dropout(input, p=0.5, training=True, inplace=False):
     return like(input, _F().dropout(as_flat(input), p, training))
