@@ -92,6 +92,9 @@ SHAPES = [
     ("dcgan D 4x4/2 64>128", 2, 64, 64, 32, 128, 4, 2, 1, 1, False),
     ("dcgan D 4x4/2 128>256", 2, 64, 128, 16, 256, 4, 2, 1, 1, False),
     ("dcgan D 4x4/2 256>512", 2, 64, 256, 8, 512, 4, 2, 1, 1, False),
+    # siamese_network's ResNet-18 on 28x28 MNIST digits, test batch 1000: its strided convs
+    ("siamese l2 3x3/2 64>128", 2, 1000, 64, 7, 128, 3, 2, 1, 1, False),
+    ("siamese l3 3x3/2 128>256", 2, 1000, 128, 4, 256, 3, 2, 1, 1, False),
 ]
 
 
