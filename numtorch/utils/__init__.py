@@ -8,8 +8,9 @@ from . import deterministic  # noqa: F401,E402
 
 
 def __getattr__(name):
-    # 0.x systems, imported on first use: serialization (load_lua) and ffi (cffi builds)
-    if name in ("serialization", "ffi"):
+    # imported on first use: the 0.x systems serialization (load_lua) and ffi (cffi
+    # builds), and the rarer helpers
+    if name in ("serialization", "ffi", "flop_counter", "weak", "backcompat"):
         import importlib
 
         return importlib.import_module("." + name, __name__)
