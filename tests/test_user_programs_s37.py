@@ -228,3 +228,16 @@ def test_func_transforms_over_activations(name, transform):
              "hessian": lambda: F.hessian(lambda v: f(v).sum())(x[1])}[transform]
         return _outcome(t)
     assert run(numtorch) == run(torch)
+
+
+# -- fft/ifft of a real signal: the one-sided transform mirrored, torch's signed zeros ---------
+@pytest.mark.parametrize("signal", [[1., 2., 3., 4.], [1., 0., -1., 0.], [1., 1., 1., 1.],
+                                    [0., 1., 0., -1.], [1., 2., 3.], [2., -1., 0., -1.],
+                                    [[1., 2., 0.], [0., -1., 3.]]])
+@pytest.mark.parametrize("fn", ["fft", "ifft"])
+@pytest.mark.parametrize("norm", [None, "ortho", "forward"])
+def test_real_signal_fft_signed_zeros(signal, fn, norm):
+    def run(L):
+        y = getattr(L.fft, fn)(L.tensor(signal), norm=norm).resolve_conj()
+        return str(y), L.view_as_real(y).signbit().tolist()
+    assert run(numtorch) == run(torch)

@@ -107,8 +107,11 @@ class FftC2C(Op):
 
     def forward(self, x):
         fft = self.xp.fft
-        fn = fft.ifftn if self.inverse else fft.fftn
-        y = fn(x, axes=self.dims, norm=self.norm)
+        if x.dtype.kind == "f" and len(self.dims) == 1:
+            y = _real_full_spectrum(self.xp, x, self.dims[0], self.inverse, self.norm)
+        else:
+            fn = fft.ifftn if self.inverse else fft.fftn
+            y = fn(x, axes=self.dims, norm=self.norm)
         want = np.complex128 if x.dtype in (np.float64, np.complex128) else np.complex64
         y = y.astype(want, copy=False)  # NumPy < 2 computes single precision in double
         return _in_torch_layout(self.xp, y, x, self.dims, False)
@@ -116,6 +119,19 @@ class FftC2C(Op):
     def backward(self, grad):
         return FftC2C.apply(grad, dims=self.dims, inverse=not self.inverse,
                             norm=_DUAL[self.norm])
+
+
+def _real_full_spectrum(xp, x, axis, inverse, norm):
+    """fft/ifft of a real signal as torch forms it: the one-sided transform (conjugated for
+    the inverse, which is the conjugate forward transform with the dual scaling), the other
+    half mirrored from it as conjugates, so signed zeros come out as torch's."""
+    n = x.shape[axis]
+    half = xp.fft.rfft(x, axis=axis, norm=_DUAL[norm] if inverse else norm)
+    if inverse:
+        half = xp.conj(half)
+    h = half.shape[axis]
+    mirror = xp.conj(xp.take(half, xp.arange(n - h, 0, -1), axis=axis))  # bins n-h .. 1
+    return xp.concatenate([half, mirror], axis=axis)
 
 
 class FftR2C(Op):
