@@ -5,7 +5,7 @@ nested modules, no_grad, custom formulas."""
 
 import pytest
 import torch
-import torch.utils.flop_counter  # noqa: F401 - torch.utils does not import it itself
+import torch.utils.flop_counter  # torch.utils does not import it itself
 
 import numtorch
 

@@ -33,7 +33,7 @@ def _prod(xs):
 def mm_flop(a_shape, b_shape, *args, out_shape=None, **kwargs):
     """Flops of ``(m, k) @ (k, n)``."""
     m, k = a_shape
-    k2, n = b_shape
+    _, n = b_shape
     return 2 * m * n * k
 
 
@@ -311,7 +311,7 @@ def _linear(inputs):
 
 
 def _einsum(inputs, params):
-    terms, out = params.get("terms"), params.get("out")
+    terms = params.get("terms")
     if not terms or len(terms) != 2:
         return None
     sizes = {}
