@@ -10,6 +10,8 @@ public API, each alone:
 * ``fwd``: ``y = conv(x, w)`` under ``no_grad``;
 * ``bwd-in``: the input gradient ``dL/dx`` only (``autograd.grad`` of ``y`` w.r.t. ``x``);
 * ``bwd-w``: the weight gradient ``dL/dw`` only;
+* ``bwd-xw``: both (as in training a layer after the first: some kernels compute the two
+  together);
 
 and for pooling ``fwd`` (under ``no_grad``), ``fwd-grad`` (recording: the argmax is kept)
 and ``bwd`` (the input gradient), in ms only.
@@ -177,6 +179,7 @@ def passes(lib, shape, seed=0):
     wr = w.detach().requires_grad_(True)
     y_in = conv(xr, w)
     y_w = conv(x, wr)
+    y_xw = conv(xr, wr)
 
     def fwd():
         with lib.no_grad():
@@ -186,6 +189,7 @@ def passes(lib, shape, seed=0):
         "fwd": fwd,
         "bwd-in": lambda: lib.autograd.grad(y_in, xr, g, retain_graph=True),
         "bwd-w": lambda: lib.autograd.grad(y_w, wr, g, retain_graph=True),
+        "bwd-xw": lambda: lib.autograd.grad(y_xw, (xr, wr), g, retain_graph=True),
     }, tuple(y.shape)
 
 
@@ -221,11 +225,12 @@ def main():
             for _ in range(args.repeats):
                 for i, f in enumerate(fns):
                     best[i] = min(best[i], _timed(f, clock))
-            gf = work / best[0] / 1e9
+            done = 2 * work if name == "bwd-xw" else work  # two gradients' worth
+            gf = done / best[0] / 1e9
             line = (f"{shape[0]:28s} {name:7s} {best[0] * 1e3:11.2f} {gf:6.1f} "
                     f"{100 * gf / peak:5.0f}%")
             if th_passes:
-                line += (f" {best[1] * 1e3:9.2f} {work / best[1] / 1e9:6.1f} "
+                line += (f" {best[1] * 1e3:9.2f} {done / best[1] / 1e9:6.1f} "
                          f"{best[0] / best[1]:6.2f}")
             print(line, flush=True)
     for spec in POOLS:
