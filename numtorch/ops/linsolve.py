@@ -94,6 +94,43 @@ def inverse(input, *, out=None):
     return _out(inverse_impl(input), out, exact=True)
 
 
+def _lapack_operand(a):
+    """The matrices torch's LU factors for det/slogdet: LAPACK reads memory column-major, so a
+    row-major batch is factored as its transposes (det(A^T) = det(A), no copy); any other
+    layout is copied column-major, A itself. Which one decides U's roundings: whether a
+    nearly singular matrix gets an exact zero, and that zero's sign."""
+    return a.swapaxes(-1, -2) if a.ndim >= 2 and a.flags.c_contiguous else a
+
+
+def _torch_zero_signs(m, zero):
+    """torch's signs for the exactly singular matrices of ``m`` (flat mask ``zero``): torch's
+    det is U's diagonal from getrf's column steps times the row swaps' sign, so a zero is -0.
+    where U's zero is -0. or an odd number of rows were swapped (``lu_factor_array`` rounds as
+    torch's LAPACK does; NumPy's det and slogdet give +0.). Returns (flat indices, torch's
+    products): a matrix NumPy's LU found singular and this one does not gets its tiny det."""
+    n = m.shape[-1]
+    which = np.flatnonzero(zero)
+    lu_, piv, _ = lu_factor_array(np, m.reshape(-1, n, n)[which])
+    odd = (piv != np.arange(n)).sum(-1) % 2 == 1
+    prod = np.prod(lu_.diagonal(axis1=-2, axis2=-1), axis=-1) * np.where(odd, -1, 1).astype(
+        m.dtype)
+    return which, prod
+
+
+def _has_zero(d):
+    """Whether the host det(s) ``d`` (an array or a NumPy scalar) hold a zero; cheaper than
+    .all()."""
+    return np.count_nonzero(d) < d.size if type(d) is np.ndarray else d == 0
+
+
+def _put(d, which, values):
+    """``d`` (an array or a NumPy scalar) with its flat entries ``which`` replaced."""
+    flat = np.array(d).reshape(-1)
+    flat[which] = values
+    return flat.reshape(np.shape(d)).astype(d.dtype, copy=False) if np.ndim(d) else \
+        d.dtype.type(flat[0])
+
+
 class Det(Op):
     """d = det(A); dA = g conj(d) A^-H, the cofactor matrix (an SVD form for singular A)."""
 
@@ -101,7 +138,11 @@ class Det(Op):
 
     def forward(self, a):
         self.save_inputs(a)
-        return self.save_output(self.xp.linalg.det(a))
+        m = _lapack_operand(a)
+        d = self.xp.linalg.det(m)
+        if type(m) is np.ndarray and m.dtype.kind == "f" and m.shape[-1] and _has_zero(d):
+            d = _put(d, *_torch_zero_signs(m, np.reshape(d == 0, -1)))
+        return self.save_output(d)
 
     def backward(self, grad):
         a = self.saved_inputs()
@@ -204,9 +245,15 @@ class SlogDet(Op):
     def forward(self, a):
         self.save_inputs(a)
         xp = self.xp
-        sign, logabs = xp.linalg.slogdet(a)
+        m = _lapack_operand(a)
+        sign, logabs = xp.linalg.slogdet(m)
         if a.dtype.kind != "c":
             sign = xp.where(xp.isnan(logabs), sign.dtype.type(0), sign)  # torch: no sign for NaN
+            if type(m) is np.ndarray and m.shape[-1] and _has_zero(sign):
+                which, prod = _torch_zero_signs(m, np.reshape(sign == 0, -1))
+                sign = _put(sign, which, np.where(prod == 0, prod, np.sign(prod)))
+                with np.errstate(divide="ignore"):
+                    logabs = _put(logabs, which, np.log(np.abs(prod)))
         return self.save_output(sign, 0), logabs
 
     def backward(self, gsign, glog):
