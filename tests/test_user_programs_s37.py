@@ -241,3 +241,22 @@ def test_real_signal_fft_signed_zeros(signal, fn, norm):
         y = getattr(L.fft, fn)(L.tensor(signal), norm=norm).resolve_conj()
         return str(y), L.view_as_real(y).signbit().tolist()
     assert run(numtorch) == run(torch)
+
+
+# -- autograd.functional: torch's texts for non-tensor outputs/inputs and non-scalar functions -
+@pytest.mark.parametrize("call", [
+    lambda L, F: F.jacobian(lambda v: 3, L.ones(2)),
+    lambda L, F: F.jacobian(lambda v: (v, 3), L.ones(2)),
+    lambda L, F: F.jacobian(lambda v: [v, v], L.ones(2)),
+    lambda L, F: F.jacobian(lambda v: v, 3),
+    lambda L, F: F.jacobian(lambda a, b: a * b, [L.ones(2), L.ones(2)]),
+    lambda L, F: F.hessian(lambda v: v, L.ones(2)),
+    lambda L, F: F.hessian(lambda v: (v.sum(), v.sum()), L.ones(2)),
+    lambda L, F: F.vhp(lambda v: v, L.ones(2), L.ones(2)),
+    lambda L, F: F.hvp(lambda v: v, L.ones(2), L.ones(2)),
+    lambda L, F: F.hvp(lambda v: (v.sum(), v.sum()), L.ones(2), L.ones(2)),
+    lambda L, F: F.vjp(lambda v: 3, L.ones(2)),
+    lambda L, F: F.hessian(lambda v: v.pow(3).sum(), L.tensor([1., 2.])),
+])
+def test_autograd_functional_argument_texts(call):
+    _same(lambda L: lambda: call(L, L.autograd.functional))

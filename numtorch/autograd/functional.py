@@ -13,17 +13,14 @@ __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
 
 
 def _as_tuple(x, name, fn):
-    if isinstance(x, tuple):
-        is_tuple = True
-    elif isinstance(x, list):
-        x, is_tuple = tuple(x), True
-    else:
-        x, is_tuple = (x,), False
-    for i, t in enumerate(x):
+    # only a tuple is a sequence here (a list is refused whole, as torch refuses it)
+    is_tuple = isinstance(x, tuple)
+    for i, t in enumerate(x if is_tuple else (x,)):
         if not isinstance(t, _tensor.Tensor):
+            where = f"value at index {i}" if is_tuple else f"given {name}"
             raise TypeError(f"The {name} given to {fn} must be either a Tensor or a tuple of "
-                            f"Tensors but the value at index {i} has type {type(t)}.")
-    return is_tuple, x
+                            f"Tensors but the {where} has type {type(t)}.")
+    return is_tuple, (x if is_tuple else (x,))
 
 
 def _prepare_inputs(inputs, create_graph):
@@ -94,9 +91,11 @@ def _scalar_grad(func, xs, fn, strict=False):
     """The gradient of the single-element output of ``func(*xs)``, kept differentiable."""
     out = func(*xs)
     _, outs = _as_tuple(out, "outputs of the user-provided function", fn)
-    if len(outs) != 1 or outs[0].numel() != 1:
-        raise RuntimeError(f"The function given to {fn} should return a single Tensor with a "
-                           "single element.")
+    if len(outs) != 1:
+        raise RuntimeError(f"The function given to {fn} should return a single Tensor")
+    if outs[0].numel() != 1:
+        raise RuntimeError(f"The Tensor returned by the function given to {fn} should contain "
+                           "a single element")
     _check_outputs(outs, strict)
     from . import grad
 
@@ -264,11 +263,15 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
 
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
     """Return ``(func(inputs), v^T H)`` for a scalar function."""
+    return _vhp("vhp", func, inputs, v, create_graph, strict)
+
+
+def _vhp(_fn, func, inputs, v, create_graph, strict):
     with enable_grad():
-        is_in_tuple, ins = _as_tuple(inputs, "inputs", "vhp")
+        is_in_tuple, ins = _as_tuple(inputs, "inputs", _fn)
         ins = _prepare_inputs(ins, create_graph)
-        _, vs = _as_tuple(v, "v", "vhp") if v is not None else (False, None)
-        value, gs = _scalar_grad(func, ins, "vhp", strict)
+        _, vs = _as_tuple(v, "v", _fn) if v is not None else (False, None)
+        value, gs = _scalar_grad(func, ins, _fn, strict)
         _check_first_grads(gs, strict)
         res = _dot_grad(gs, vs, ins, create_graph)
         res = tuple((r if create_graph else r.detach()) if r is not None else _zeros_like(x)
@@ -278,4 +281,4 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
     """Return ``(func(inputs), H v)``; equal to vhp for twice-differentiable functions."""
-    return vhp(func, inputs, v, create_graph=create_graph, strict=strict)
+    return _vhp("hvp", func, inputs, v, create_graph, strict)
