@@ -128,3 +128,31 @@ except Exception as e:
 print(gradcheck(torch.sin, (x,)), gradgradcheck(torch.sin, (x,)))
 show(lambda: gradcheck(torch.sin, (x.float().detach().requires_grad_(),)))
 print(gradcheck(lambda a, b: (a * b).sum(), (x, torch.randn(3, dtype=torch.float64, requires_grad=True))))
+#%% functions under torch.func transforms
+from torch.func import vmap, jacrev, grad as fgrad
+class Sq(Function):
+    @staticmethod
+    def forward(x):
+        return x * x
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0])
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return 2 * x * g
+class SqV(Sq):
+    generate_vmap_rule = True
+class Old(Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+x = torch.tensor([1., -2., 3.])
+print(fgrad(lambda v: Sq.apply(v).sum())(x))
+show(lambda: vmap(Sq.apply)(x))
+print(vmap(SqV.apply)(x), jacrev(SqV.apply)(x))
+show(lambda: fgrad(lambda v: Old.apply(v).sum())(x))
+print(Old.apply(x.requires_grad_()).sum().grad_fn.name(), 'vmap' in dir(Function), Function.generate_vmap_rule)
