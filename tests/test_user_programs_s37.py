@@ -260,3 +260,37 @@ def test_real_signal_fft_signed_zeros(signal, fn, norm):
 ])
 def test_autograd_functional_argument_texts(call):
     _same(lambda L: lambda: call(L, L.autograd.functional))
+
+
+# -- per-sample gradients of elementwise losses: batched rules, torch's values, no warning -----
+LOSSES = {
+    "mse": lambda F, w, pw: lambda a, b: F.mse_loss(a, b),
+    "mse_none": lambda F, w, pw: lambda a, b: F.mse_loss(a, b, reduction="none").mean(),
+    "l1": lambda F, w, pw: lambda a, b: F.l1_loss(a, b, reduction="sum"),
+    "huber": lambda F, w, pw: lambda a, b: F.huber_loss(a, b, delta=0.3),
+    "smooth_l1": lambda F, w, pw: lambda a, b: F.smooth_l1_loss(a, b, beta=0.5),
+    "bce": lambda F, w, pw: lambda a, b: F.binary_cross_entropy(a.sigmoid(), b, weight=w),
+    "bce_logits": lambda F, w, pw: lambda a, b: F.binary_cross_entropy_with_logits(
+        a, b, weight=w, pos_weight=pw),
+}
+
+
+@pytest.mark.parametrize("transform", ["vmap_grad", "vmap_grad_target", "hessian", "jacfwd"])
+@pytest.mark.parametrize("name", sorted(LOSSES))
+def test_elementwise_loss_transforms(name, transform):
+    def run(L):
+        g = L.Generator().manual_seed(0)
+        x, t = L.randn(3, 4, generator=g), L.rand(3, 4, generator=g)
+        w, pw = L.rand(4, generator=g), L.rand(4, generator=g) + 0.5
+        f = LOSSES[name](L.nn.functional, w, pw)
+        F = L.func
+        make = {"vmap_grad": lambda: F.vmap(F.grad(f))(x, t),
+                "vmap_grad_target": lambda: F.vmap(F.grad(f, argnums=1))(x, t),
+                "hessian": lambda: F.hessian(f)(x[0], t[0]),
+                "jacfwd": lambda: F.jacfwd(lambda a: f(a, t[2]))(x[2])}[transform]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = make()
+        return out.double().round(decimals=4).tolist(), [
+            str(c.message)[:60] for c in caught if "jit" not in str(c.message)]
+    assert run(numtorch) == run(torch)

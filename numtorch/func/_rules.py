@@ -313,8 +313,10 @@ def _build_table():
         _RULES[cls] = diag_get
     for cls in by_name.get("DiagPut", ()):
         _RULES[cls] = diag_put
-    for cls in by_name.get("DivBackward", ()):
-        _RULES[cls] = every_level
+    for name in ("DivBackward", "PointwiseLossBackward", "BinaryCrossEntropyBackward",
+                 "BinaryCrossEntropyWithLogitsBackward"):
+        for cls in by_name.get(name, ()):
+            _RULES[cls] = every_level
     for cls in by_name.get("Expand", ()):
         _RULES[cls] = expand
     X.register(_RULES, by_name)
