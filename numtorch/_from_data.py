@@ -337,4 +337,9 @@ def from_numpy(ndarray):
                       "undefined behavior. You may want to copy the array to protect its data "
                       "or make it writable before converting it to a tensor.", UserWarning,
                       stacklevel=2)
+    if ndarray.size:
+        # an array of its own over a buffer of its own: torch gives every from_numpy a
+        # storage of its own, so the in-place overlap check (autograd.inplace.shares_owner)
+        # must not take two of one array for one storage, as it takes x and x.data
+        ndarray = np.asarray(memoryview(ndarray))
     return _make(ndarray)

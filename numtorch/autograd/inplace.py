@@ -23,14 +23,22 @@ def apply_inplace(self, fn, *args, **kwargs):
     if _TRACE[0] is not None and _TRACE[0](self, fn, args, kwargs):
         return self
     # torch refuses operands that overlap self's memory other than element for element, before
-    # any write; only views of self (its version counter) can, so others cost two tests
+    # any write: views of self (its version counter) and other tensors over its memory owner
+    # (``x.data``); an operand with a memory of its own costs a few tests
     vc = self._vc
+    owner = self._array  # memory_owner(self._array), inlined
+    if type(owner) is not _ND:
+        owner = _NO_OWNER
+    elif (base := owner.base) is not None and type(base) is _ND:
+        owner = base
     for v in args:
-        if isinstance(v, graph.Tensor) and v._vc is vc:
+        if isinstance(v, _TENSOR) and (v._vc is vc or type(src := v._array) is _ND
+                                       and (src.base is owner or src is owner)):
             _refuse_overlap(self, fn, v)
     if kwargs:
         for v in kwargs.values():
-            if isinstance(v, graph.Tensor) and v._vc is vc:
+            if isinstance(v, graph.Tensor) and (v._vc is vc or shares_owner(self._array,
+                                                                             v._array)):
                 _refuse_overlap(self, fn, v)
     if not (_state.enabled and (self.requires_grad or _any_requires(args)
                                 or _detached_view_of_graph(self))):
@@ -60,13 +68,41 @@ def apply_inplace(self, fn, *args, **kwargs):
     return self
 
 
+def shares_owner(dst, src):
+    """Whether the NumPy array ``src`` is another view of ``dst``'s memory owner: torch judges
+    tensors over one storage (``x.data.t()`` beside ``x``) as it judges views. The same array
+    object reads the same elements in the same order and needs no judging.
+
+    Two ``from_numpy`` of one array are two storages in torch, never judged: numtorch's
+    from_numpy gives each its own owner (an array over a memoryview), so they are not judged
+    either (torch then computes with the aliasing in its kernel's order, numtorch as if
+    cloned: they differ where the two layouts differ).
+    """
+    if type(src) is not np.ndarray or src is dst:
+        return False
+    owner = memory_owner(dst)
+    return src.base is owner or src is owner
+
+
+def memory_owner(arr):
+    """The NumPy array whose memory ``arr`` views (``arr`` itself if it owns it, or is an
+    array over a foreign buffer such as from_numpy's memoryview): NumPy points every view's
+    base straight at it. A sentinel that no array's base is for other arrays."""
+    if type(arr) is not np.ndarray:
+        return _NO_OWNER
+    base = arr.base
+    return arr if base is None or type(base) is not np.ndarray else base
+
+
+_NO_OWNER = object()
+_ND = np.ndarray
+_TENSOR = graph.Tensor
+
+
 def _refuse_overlap(self, fn, other):
     """torch's refusal of an in-place op reading an operand whose memory overlaps self's other
     than element for element (``h += h.t()``, ``x[1:] += x[:-1]``); ``other`` is a view of
-    self's memory (the same version counter).
-
-    Note: tensors sharing memory with self under another version counter (``x.data``, two
-    ``from_numpy`` of one array) are not judged: numtorch computes those as if cloned.
+    self's memory (the same version counter, or the same owner: ``x.data.t()``).
     """
     dst, src = self._array, other._array
     if src is not dst and type(dst) is np.ndarray and \

@@ -12,7 +12,7 @@ from .. import _dtype
 from .._sparse import ZERO_PRESERVING, SparseCOO, map_values
 from .._tensor import Tensor, _make
 from ..autograd.grad_mode import is_grad_enabled
-from ..autograd.inplace import apply_inplace
+from ..autograd.inplace import apply_inplace, memory_owner
 from ..backend import xp_of as backend_xp
 
 _NUMBER = (int, float, bool, complex, np.generic)
@@ -121,10 +121,12 @@ def _out(result, out, name=None, exact=False, castable=None, over=()):
 
 def refuse_out_overlap(out, operands):
     """torch's refusal of ``out=`` sharing memory with an operand in another layout (only
-    views of ``out``, which share its version counter, reach the geometry test)."""
+    views of ``out``'s memory, by version counter or owner, reach the geometry test)."""
     dst, vc = out._array, out._vc
+    owner = memory_owner(dst)
     for v in operands:
-        if isinstance(v, Tensor) and v._vc is vc and v._array is not dst:
+        if isinstance(v, Tensor) and (src := v._array) is not dst and (v._vc is vc or type(
+                src) is np.ndarray and (src.base is owner or src is owner)):
             from .inplace_writes import check_partial_overlap
 
             check_partial_overlap(dst, v._array)
