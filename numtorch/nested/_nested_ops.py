@@ -13,7 +13,7 @@ import numpy as np
 
 from .._layout import jagged, strided
 from .._tensor import Tensor
-from ._nested_tensor import NestedTensor, as_flat, like, starts_of, wrap
+from ._nested_tensor import NestedTensor, RaggedSize, as_flat, like, starts_of, wrap
 from ._remap import remap
 
 _NOT_RUN = ("Could not run 'aten::{}' with arguments from the '{}' backend. This "
@@ -89,27 +89,32 @@ def pad(nt, padding, output_size=None):
     flat = as_flat(nt)
     n = flat.shape[0]
     dst = _padded_positions(sizes, padded)
-    return remap(flat, np.arange(n), dst, (batch, *padded), fill=padding)
+    return remap(flat, np.arange(n), dst, (batch, *padded), fill=padding,
+                 node_name="ToPaddedTensorBackward0")
 
 
 def _pad_jagged(nt, padding, output_size, padded):
-    """Only the ragged length is padded to: ``output_size[1]`` (shorter truncates, the other
-    entries are not read), else the length the offsets were declared with, else the longest."""
+    """Only the ragged length is padded to: ``output_size[ragged dim]`` (shorter truncates,
+    the other entries are not read), else the length the offsets were declared with, else the
+    longest."""
+    c = nt._ridx - 1
     if output_size is not None:
-        if len(output_size) < 2:
+        if len(output_size) <= nt._ridx:
             raise IndexError("list index out of range")
-        length = int(output_size[1])
+        length = int(output_size[nt._ridx])
     elif nt._ragged.pad_len is not None:
         length = nt._ragged.pad_len
     else:
-        length = padded[0] if padded else 0
-    padded = [length] + padded[1:]
+        length = padded[c] if padded else 0
+    padded = list(padded)
+    padded[c] = length
     sizes = nt._nsizes
     flat = as_flat(nt)
     comp, coords = _coords(sizes)
-    keep = coords[0] < length if len(coords) else np.ones(len(comp), bool)
+    keep = coords[c] < length if len(coords) else np.ones(len(comp), bool)
     dst = _padded_positions(sizes, padded)[keep]
-    return remap(flat, np.flatnonzero(keep), dst, (len(sizes), *padded), fill=padding)
+    return remap(flat, np.flatnonzero(keep), dst, (len(sizes), *padded), fill=padding,
+                 node_name="ToPaddedTensorBackward0")
 
 
 def unpad(dense, sizes):
@@ -222,6 +227,9 @@ def _binary(name, aten, reflected=False):
             return like(base, out)
         dense = other if a_nested else input
         if isinstance(dense, Tensor):
+            if base._nlayout is jagged and base._ridx != 1:
+                raise NotImplementedError("numtorch: a dense operand with a transposed jagged "
+                                          "nested tensor is not implemented")
             if base._nlayout is strided:
                 which = ("a nested self and non-nested other" if a_nested else
                          "a non-nested self and nested other")
@@ -289,6 +297,9 @@ def _softmax_like(which):
                 raise RuntimeError(f"{which}(): not supported when reducing across the batch "
                                    "dimension for NestedTensor")
             raise RuntimeError(f"Cannot apply {which} across nested dimension 0")
+        if input._nlayout is jagged and d == input._ridx != 1:
+            raise RuntimeError(f"{which}(): not supported when reducing along the ragged "
+                               "dimension for ragged_idx > 1 for NestedTensor")
         if which == "log_softmax":
             if input._nlayout is strided:
                 raise not_run("_log_softmax")
@@ -313,6 +324,9 @@ _HANDLERS["log_softmax"] = _softmax_like("log_softmax")
 
 @_register("linear")
 def _linear(input, weight, bias=None):
+    if input._nlayout is jagged and input._nperm is not None:
+        raise ValueError("NestedTensor linear_default(input: jt, weight: t, bias: t?): expected "
+                         "input to be a contiguous jagged layout NestedTensor")
     k = _trailing(input, input.dim() - 2)
     if k is None:
         raise RuntimeError("Expected all tensors in nested tensor to have the same trailing "
@@ -392,9 +406,9 @@ def _transpose(input, dim0, dim1):
         raise RuntimeError("Nested tensor dimension 0 cannot be transposed")
     if d0 == d1:
         return input
-    if input._nlayout is jagged and 1 in (d0, d1):
-        raise NotImplementedError("numtorch: transposing the ragged dimension of a jagged "
-                                  "nested tensor is not implemented")
+    ridx = input._ridx
+    if input._nlayout is jagged and ridx in (d0, d1):  # the ragged dim moves with it
+        ridx = d1 if ridx == d0 else d0
     old = input._nsizes
     new = old.copy()
     new[:, [d0 - 1, d1 - 1]] = old[:, [d1 - 1, d0 - 1]]
@@ -406,7 +420,11 @@ def _transpose(input, dim0, dim1):
         src = src + coords[d] * step
         step = step * old[comp, d]
     flat = as_flat(input)
-    return like(input, remap(flat, src, np.arange(len(src)), (len(src),)), new)
+    perm = list(input._nperm or range(old.shape[1]))
+    perm[d0 - 1], perm[d1 - 1] = perm[d1 - 1], perm[d0 - 1]
+    perm = None if perm == sorted(perm) else tuple(perm)
+    out = remap(flat, src, np.arange(len(src)), (len(src),), node_name="TransposeBackward0")
+    return like(input, out, new, ridx, perm)
 
 
 @_register("sum")
@@ -425,10 +443,14 @@ def _sum(input, dim=None, keepdim=False, *, dtype=None):
                                    f"for now got dimension {d} instead.")
         if not keepdim:
             raise RuntimeError("NestedTensor always requires keepdim=True for now.")
+    r = input._ridx if input._nlayout is jagged else 1
+    if input._nlayout is jagged and r != 1 and (0 in dims or r in dims):
+        raise NotImplementedError("numtorch: sum of a transposed jagged nested tensor over the "
+                                  "batch or ragged dimension is not implemented")
     if 0 in dims and 1 not in dims:
         raise RuntimeError("sum(): reducing along the batch dimension but not the ragged "
                            "dimension is not supported for nested tensors")
-    if 1 in dims and input._nlayout is jagged:
+    if 1 in dims and input._nlayout is jagged and r == 1:
         if 0 in dims:  # batch and ragged together: the rows of the values
             rest = [d - 1 for d in dims if d > 1]
             out = nt.sum(input.values(), dim=[0] + rest, keepdim=keepdim, dtype=dtype)
@@ -441,7 +463,8 @@ def _sum(input, dim=None, keepdim=False, *, dtype=None):
     sizes[:, [d - 1 for d in dims]] = 1
     if not keepdim:
         sizes = np.delete(sizes, [d - 1 for d in dims], axis=1)
-    return like(input, out.reshape(-1), sizes)
+        r -= sum(d < r for d in dims)
+    return like(input, out.reshape(-1), sizes, r if input._nlayout is jagged else None)
 
 
 @_register("mean")
@@ -493,10 +516,21 @@ def getitem(nt, key):
 def values(nt):
     """The buffer, shaped ``(total, *inner)`` for the jagged layout."""
     flat = as_flat(nt)
-    if nt._nlayout is jagged:
+    if nt._nlayout is not jagged:
+        return flat
+    if nt._ridx == 1:
         inner = tuple(int(s) for s in nt._nsizes[0, 1:]) if len(nt._nsizes) else ()
         return flat.view(-1, *inner)
-    return flat
+    # the components joined along their ragged dim: one gather of the buffer
+    c = nt._ridx - 1
+    sizes = nt._nsizes
+    shape = [int(s) for s in sizes[0]]
+    offs = np.concatenate(([0], np.cumsum(sizes[:, c])))
+    shape[c] = int(offs[-1])
+    comp, coords = _coords(sizes)
+    coords[c] = coords[c] + offs[comp]
+    dst = np.ravel_multi_index(coords, shape) if len(comp) else np.zeros(0, np.int64)
+    return remap(flat, np.arange(len(comp)), dst, shape)
 
 
 # methods and *_like functions that keep the structure: the caller's function on the buffer
@@ -515,7 +549,10 @@ for _name in _SAME_STRUCTURE:
 
 @_register("contiguous")
 def _contiguous(input, memory_format=None):
-    return input  # the buffer is always laid out component after component
+    if input._nperm is None:
+        return input
+    # the buffer is already in component order: only the transposed-view mark goes
+    return like(input, as_flat(input).view(-1), input._nsizes)
 
 
 @_register("unbind")
@@ -599,3 +636,37 @@ def _is_same_size(input, other):
 def _type_as(input, other):
     return input.to(other.dtype)
 
+
+
+@_register("scaled_dot_product_attention")
+def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
+          enable_gqa=False):
+    """Jagged ``(B, H, j, D)`` query/key/value: padded to one dense attention whose mask hides
+    each component's padded keys, then the valid query rows are taken back."""
+    parts = (query, key, value)
+    if not all(isinstance(p, NestedTensor) and p._nlayout is jagged and p._ridx == 2 and
+               p.dim() == 4 for p in parts):
+        raise NotImplementedError("numtorch: scaled_dot_product_attention on nested tensors "
+                                  "takes jagged (B, H, j, D) query, key and value")
+    if attn_mask is not None or dropout_p or is_causal or enable_gqa:
+        raise NotImplementedError("numtorch: scaled_dot_product_attention on nested tensors "
+                                  "without attn_mask, dropout, is_causal or enable_gqa only")
+    nt = _nt()
+    qp, kp, vp = (pad(p, 0.0, _full_length(p)) for p in parts)
+    klen = key._nsizes[:, 1]
+    visible = np.arange(kp.shape[2])[None, :] < klen[:, None]  # (B, Lk)
+    mask = nt.as_tensor(visible[:, None, None, :], device=qp.device)
+    dense = _F().scaled_dot_product_attention(qp, kp, vp, attn_mask=mask, scale=scale)
+    sizes = query._nsizes.copy()
+    sizes[:, -1] = value._nsizes[0, -1]
+    out = unpad(dense, sizes)
+    # torch gives the result a ragged size of its own (a new offsets tensor)
+    offsets = query._noffsets.clone()
+    # torch's result is a transposed view of (B, j, H, D) values: not contiguous
+    return wrap(out, sizes, jagged, RaggedSize(query._ragged.pad_len), offsets, 2, (1, 0, 2))
+
+
+def _full_length(nt):
+    """An output_size padding the ragged dim to the longest component exactly."""
+    size = [len(nt._nsizes)] + _max_sizes(nt._nsizes)
+    return size

@@ -18,7 +18,8 @@ def format_nested(nt):
         fn = nt.grad_fn
         grad = f", grad_fn=<{type(fn).__name__} object at {hex(id(fn))}>" if fn is not None \
             else (", requires_grad=True" if nt._requires_grad else "")
-        return f"NestedTensor(size=({size}), offsets={nt._noffsets!r}{grad}, contiguous=True)"
+        return (f"NestedTensor(size=({size}), offsets={nt._noffsets!r}{grad}, "
+                f"contiguous={nt.is_contiguous()})")
     parts = []
     for comp in nt.detach().unbind():
         shown = _make(comp._array)

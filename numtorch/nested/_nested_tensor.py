@@ -58,7 +58,7 @@ class NestedTensor(Tensor):
     is stored.
     """
 
-    __slots__ = ("_nlayout", "_noffsets", "_nsizes", "_ragged")
+    __slots__ = ("_nlayout", "_noffsets", "_nperm", "_nsizes", "_ragged", "_ridx")
 
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
@@ -80,8 +80,10 @@ class NestedTensor(Tensor):
 
     def _sym_sizes(self):
         """The jagged size: the batch, the ragged symbol, the shared inner sizes."""
-        inner = [int(s) for s in self._nsizes[0, 1:]] if len(self._nsizes) else []
-        return _tuple_size([len(self._nsizes), self._ragged] + inner)
+        dims = [int(s) for s in self._nsizes[0]] if len(self._nsizes) else \
+            [0] * self._nsizes.shape[1]
+        dims[self._ridx - 1] = self._ragged
+        return _tuple_size([len(self._nsizes), *dims])
 
     def size(self, dim=None):
         """The size of ``dim``; the whole size only for the jagged layout."""
@@ -123,6 +125,8 @@ class NestedTensor(Tensor):
         """Jagged strides (ragged ones symbolic); strided nested tensors have none."""
         if self._nlayout is not jagged:
             raise RuntimeError(_STRIDED_STRIDES)
+        if self._ridx != 1:
+            raise NotImplementedError("numtorch: strides of a transposed jagged nested tensor")
         inner = [int(s) for s in self._nsizes[0, 1:]]
         row = int(np.prod(inner, dtype=np.int64))
         tail = [int(np.prod(inner[i + 1:], dtype=np.int64)) for i in range(len(inner))]
@@ -130,8 +134,9 @@ class NestedTensor(Tensor):
         return st if dim is None else st[dim]
 
     def is_contiguous(self, memory_format=None):
-        """Nested tensors built here are always contiguous."""
-        return True
+        """False after a transpose (and for what elementwise ops make of it), as torch's view
+        would be; the buffer itself is always laid out component after component."""
+        return self._nperm is None
 
     # -- components --------------------------------------------------------------------------
     def unbind(self, dim=0):
@@ -231,7 +236,7 @@ def _tuple_size(items):
     return tuple.__new__(Size, items)
 
 
-def wrap(flat, sizes, layout=strided, ragged=None, offsets=None):
+def wrap(flat, sizes, layout=strided, ragged=None, offsets=None, ridx=1, perm=None):
     """A NestedTensor whose buffer and autograd identity are those of the 1-d ``flat``."""
     if not _torch_function._installed[0]:  # put back after a test's uninstall()
         _torch_function._install_functions()
@@ -249,16 +254,20 @@ def wrap(flat, sizes, layout=strided, ragged=None, offsets=None):
         ragged = RaggedSize()
     t._ragged = ragged
     t._noffsets = offsets
+    t._ridx = ridx  # the jagged layout's ragged dim (1, or another after a transpose)
+    t._nperm = perm  # torch's memory order of the component dims after transposes (None: in order)
     if flat._grad_fn is None and flat._requires_grad:
         raise AssertionError("a leaf buffer cannot be wrapped (it would be a second leaf)")
     return t
 
 
-def like(nt, flat, sizes=None):
-    """``flat`` wrapped with ``nt``'s structure (or ``sizes``, keeping the ragged dim)."""
+def like(nt, flat, sizes=None, ridx=None, perm=None):
+    """``flat`` wrapped with ``nt``'s structure, or with new ``sizes`` (a new, contiguous
+    result unless ``perm`` says otherwise), keeping the ragged size."""
     if sizes is None:
-        return wrap(flat, nt._nsizes, nt._nlayout, nt._ragged, nt._noffsets)
-    return wrap(flat, sizes, nt._nlayout, nt._ragged, nt._noffsets)
+        sizes, perm = nt._nsizes, nt._nperm
+    return wrap(flat, sizes, nt._nlayout, nt._ragged, nt._noffsets,
+                nt._ridx if ridx is None else ridx, perm)
 
 
 def as_flat(t):

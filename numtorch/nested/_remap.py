@@ -23,7 +23,8 @@ class Remap(Op):
         return Remap.apply(grad, src=self.dst, dst=self.src, out_shape=self.in_shape, fill=0)
 
 
-def remap(x, src, dst, out_shape, fill=0):
-    """Differentiable ``out.flat[dst] = x.flat[src]`` (``src``/``dst`` int arrays, injective)."""
+def remap(x, src, dst, out_shape, fill=0, node_name="RemapBackward0"):
+    """Differentiable ``out.flat[dst] = x.flat[src]`` (``src``/``dst`` int arrays, injective);
+    ``node_name`` is the graph node's name (torch's for the op the map stands for)."""
     return Remap.apply(x, src=src, dst=dst, out_shape=tuple(out_shape), fill=fill,
-                       in_shape=tuple(x.shape))
+                       in_shape=tuple(x.shape), node_name=node_name)
