@@ -89,3 +89,13 @@ def test_gradient_of_det_at_signed_zero():
         res.append((d.item(), g.numpy()))
     assert math.copysign(1, res[0][0]) == math.copysign(1, res[1][0])
     np.testing.assert_allclose(res[1][1], res[0][1], atol=1e-12)
+
+
+@pytest.mark.parametrize("rows", [[[math.nan, 1.0], [0.0, 0.0]], [[math.nan] * 2] * 2,
+                                  [[1.0, math.nan], [2.0, 0.0]]])
+def test_nan_inputs(rows):
+    ref = [torch.linalg.det(torch.tensor(rows)), *torch.linalg.slogdet(torch.tensor(rows))]
+    got = [numtorch.linalg.det(numtorch.tensor(rows)),
+           *numtorch.linalg.slogdet(numtorch.tensor(rows))]
+    for g, r in zip(got, ref):
+        np.testing.assert_array_equal(g.numpy(), r.numpy())

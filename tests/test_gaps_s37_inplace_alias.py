@@ -1,3 +1,4 @@
+# ruff: noqa: PLC3002  (each case builds its tensor and writes it in one expression)
 """Gap (s37): in-place ops and out= whose operand shares the written memory under another
 version counter.
 

@@ -250,8 +250,10 @@ class SlogDet(Op):
         if a.dtype.kind != "c":
             sign = xp.where(xp.isnan(logabs), sign.dtype.type(0), sign)  # torch: no sign for NaN
             if type(m) is np.ndarray and m.shape[-1] and _has_zero(sign):
-                which, prod = _torch_zero_signs(m, np.reshape(sign == 0, -1))
-                sign = _put(sign, which, np.where(prod == 0, prod, np.sign(prod)))
+                which, prod = _torch_zero_signs(m, np.reshape((sign == 0) & (logabs == -np.inf),
+                                                              -1))  # (not NaN's 0 sign)
+                signs = np.nan_to_num(np.sign(prod))  # NaN input: torch's sign is 0.
+                sign = _put(sign, which, np.where(prod == 0, prod, signs))
                 with np.errstate(divide="ignore"):
                     logabs = _put(logabs, which, np.log(np.abs(prod)))
         return self.save_output(sign, 0), logabs

@@ -192,8 +192,6 @@ def lu(A, pivot=True, get_infos=False, out=None):
 
 def lu_solve_impl(LU, pivots, B, left=True, adjoint=False, fn="linalg.lu_solve"):
     """Solve with a packed LU factorization (differentiable in ``LU`` and ``B``)."""
-    from .linsolve import solve_triangular
-
     check_tensor(fn, LU, "LU")
     check_tensor(fn, B, "B")
     if LU._array.ndim < 2 or B._array.ndim < 2:
