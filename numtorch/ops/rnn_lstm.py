@@ -9,8 +9,7 @@ from .._threads import fit_blas_threads, single_blas_thread
 from ..backend import helpers_for, is_device_array
 from ..backends import mkldnn as _mkldnn
 from .rnn_ops import lstm_cell
-from .rnn_overlap import (LSTMWeightGrads, collect, finish, overlap_worker, spans,
-                          submit, wait)
+from .rnn_overlap import LSTMWeightGrads, finish, overlap_worker, spans, submit, wait
 from .rnn_sequence_base import _STACK_NODE, _mask_array, _row_blocks, _run_steps, _Sequence
 
 __all__ = ["lstm_sequence"]
@@ -113,81 +112,44 @@ class LSTMSequence(_Sequence):
         tcs = xp.empty((steps, n, batch), dt)
         hs[0] = h0.T
         cs[0] = c0.T
-        # one BLAS thread for small per-step GEMMs (in small-kernel blocks, see
-        # ``_row_blocks``): waking a second thread every step costs more than it gains
-        small = gates * rows * batch <= _SMALL_STEP
-        # a graph's plain loop on the CPU: a free core makes the backward's factors meanwhile
-        worker = (overlap_worker(xp, steps, gates * batch)
-                  if self._recording and small and w_hr is None and mask is None else None)
-        with single_blas_thread() if small else contextlib.nullcontext():
-            blocks = _row_blocks(x, gates, rows, batch)
-            if fused and helpers_for(xp).lstm_seq_forward(wq, hfull, acts, cs, tcs, xqf):
-                steps_xp = 0  # the whole loop ran on the GPU
-            elif w_hr is None and mask is None:
-                if worker is None:
-                    _plain_lstm_steps(xp, wq, blocks, hfull, p, acts, cs, tcs,
-                                      None if inline else xq_steps)
-                else:
-                    self.save(factors=self._steps_with_factors(
-                        xp, worker, wq, blocks, hfull, p, acts, cs, tcs,
-                        None if inline else xq_steps))
-                steps_xp = 0
+        blocks = _row_blocks(x, gates, rows, batch)
+        if fused and helpers_for(xp).lstm_seq_forward(wq, hfull, acts, cs, tcs, xqf):
+            steps_xp = 0  # the whole loop ran on the GPU
+        elif w_hr is None and mask is None:
+            _plain_lstm_steps(xp, wq, blocks, hfull, p, acts, cs, tcs,
+                              None if inline else xq_steps)
+            steps_xp = 0
+        else:
+            steps_xp = steps
+        for t in range(steps_xp):
+            a = acts[t]
+            if blocks is None:
+                xp.matmul(wq, hfull[t], out=a)
             else:
-                steps_xp = steps
-            for t in range(steps_xp):
-                a = acts[t]
-                if blocks is None:
-                    xp.matmul(wq, hfull[t], out=a)
-                else:
-                    for lo, hi in blocks:
-                        xp.matmul(wq[lo:hi], hfull[t], out=a[lo:hi])
-                if not inline:
-                    a += xq_steps[t]
-                xp.tanh(a, out=a)
-                s = a[:3 * n]
-                s *= 0.5
-                s += 0.5
-                tc, c = tcs[t], cs[t + 1]
-                xp.multiply(a[:n], a[3 * n:], out=tc)
-                xp.multiply(a[n:2 * n], cs[t], out=c)
-                c += tc
-                xp.tanh(c, out=tc)
-                xp.multiply(a[2 * n:3 * n], tc, out=pre[t])
-                if w_hr is not None:
-                    xp.matmul(w_hr, pre[t], out=hs[t + 1])
-                if mask is not None:
-                    self._keep_finished(xp, hs[t + 1], hs[t], mask[t])
-                    self._keep_finished(xp, c, cs[t], mask[t])
+                for lo, hi in blocks:
+                    xp.matmul(wq[lo:hi], hfull[t], out=a[lo:hi])
+            if not inline:
+                a += xq_steps[t]
+            xp.tanh(a, out=a)
+            s = a[:3 * n]
+            s *= 0.5
+            s += 0.5
+            tc, c = tcs[t], cs[t + 1]
+            xp.multiply(a[:n], a[3 * n:], out=tc)
+            xp.multiply(a[n:2 * n], cs[t], out=c)
+            c += tc
+            xp.tanh(c, out=tc)
+            xp.multiply(a[2 * n:3 * n], tc, out=pre[t])
+            if w_hr is not None:
+                xp.matmul(w_hr, pre[t], out=hs[t + 1])
+            if mask is not None:
+                self._keep_finished(xp, hs[t + 1], hs[t], mask[t])
+                self._keep_finished(xp, c, cs[t], mask[t])
         self.inline = inline
         self.save(acts=acts, hfull=hfull, cs=cs, tcs=tcs, pre=pre)
         out = hs[:0:-1] if self.reverse else hs[1:]
         return (xp.ascontiguousarray(out.transpose(0, 2, 1)), hs[-1].T.copy(),
                 cs[-1].T.copy())
-
-    def _steps_with_factors(self, xp, worker, wq, blocks, hfull, p, acts, cs, tcs, xq):
-        """The plain forward loop while the worker makes the backward's gate factors (see
-        ``_factors``) of the steps before the backward's first chunk, in two calls as the loop
-        passes them; returns (fac, dtanh_c, upto, jobs): the factors of steps [0, upto) come
-        from ``jobs`` ((future, *args) of ``_factors``).
-
-        Why: in the backward the worker is the busier thread (the factors and the weight
-        GEMM against the loop's chain), while in the forward the second core is idle (the
-        loop's small GEMMs run on one BLAS thread).
-        """
-        steps = acts.shape[0]
-        upto = spans(steps, worker)[0][0]  # the backward makes its first chunk's itself
-        fac = xp.empty_like(acts)
-        dtanh_c = xp.empty_like(tcs)
-        jobs, lo = [], 0
-        for hi, made in ((upto // 2, 0), (upto, upto // 2), (steps, None)):
-            _plain_lstm_steps(xp, wq, blocks, hfull[lo:hi + 1], p, acts[lo:hi], cs[lo:hi + 1],
-                              tcs[lo:hi], None if xq is None else xq[lo:hi])
-            if made is not None and hi > made:
-                args = (xp, acts[made:hi], cs[made:hi], tcs[made:hi], fac[made:hi],
-                        dtanh_c[made:hi])
-                jobs.append((worker.submit(self._factors, *args),) + args)
-            lo = hi
-        return fac, dtanh_c, upto, jobs
 
     def backward_arrays(self, gout, ghn, gcn):
         xp = self.xp
@@ -225,23 +187,13 @@ class LSTMSequence(_Sequence):
         else:  # row-major copies, as the loop's other (H, B) arrays (no strided passes)
             dh = xp.array(ghn.T, dtype=acts.dtype, order="C")
             dc = xp.array(gcn.T, dtype=acts.dtype, order="C")
-        made = self._check_saved()["extra"].get("factors")  # (see _steps_with_factors)
-        if on_gpu:
-            made = None
-        elif made is not None:
-            fac, dtanh_c, upto, jobs = made
-        else:
+        if not on_gpu:
             fac = xp.empty_like(acts)  # gate-local derivative factors, torch's gate order
             dtanh_c = xp.empty_like(tcs)
-        if not on_gpu:
             fac3 = fac[:, :3 * n].reshape(steps, 3, n, batch)
         tmp = xp.empty_like(dc)
         worker = None if on_gpu else overlap_worker(xp, steps, gates * batch)
-        # small per-step GEMMs on one BLAS thread (as the forward's); the weight gradients'
-        # batched GEMMs then run after the loop with all threads, or on the worker meanwhile
-        small = gates * wt.shape[0] * batch <= _SMALL_STEP
-        with (single_blas_thread() if worker is not None or small
-              else contextlib.nullcontext()):
+        with (single_blas_thread() if worker is not None else contextlib.nullcontext()):
             blocks = _row_blocks(w, wt.shape[0], gates, batch)
             if blocks is None:
                 wt = xp.ascontiguousarray(wt)
@@ -259,25 +211,12 @@ class LSTMSequence(_Sequence):
             # of its calls takes the GIL back once, and each time it does the loop here
             # may wait for it: per chunk, that had cost the loop 40% more time)
             lo0, hi0 = chunks[0]
-            lo1 = 0  # the first step whose factors are not made yet
-            if made is not None:
-                lo1 = min(upto, hi0)
-                if lo0 < lo1:  # (no worker now): the forward's jobs, before the first chunk
-                    collect(jobs, self._factors)
-            if on_gpu:
-                ready = [None]
-            else:
-                ready = [submit(None, self._factors, xp, acts[max(lo0, lo1):hi0],
-                                cs[max(lo0, lo1):hi0], tcs[max(lo0, lo1):hi0],
-                                fac[max(lo0, lo1):hi0], dtanh_c[max(lo0, lo1):hi0])]
+            ready = [None] if on_gpu else [submit(None, self._factors, xp, acts[lo0:hi0],
+                                                  cs[lo0:hi0], tcs[lo0:hi0], fac[lo0:hi0],
+                                                  dtanh_c[lo0:hi0])]
             if lo0:
-                rest = None
-                if lo1 < lo0:
-                    rest = submit(worker, self._factors, xp, acts[lo1:lo0], cs[lo1:lo0],
-                                  tcs[lo1:lo0], fac[lo1:lo0], dtanh_c[lo1:lo0])
-                if made is not None:  # the forward's jobs: done, or run here if not started
-                    rest = _Then(jobs, self._factors, rest)
-                ready += [rest] * (len(chunks) - 1)
+                ready += [submit(worker, self._factors, xp, acts[:lo0], cs[:lo0], tcs[:lo0],
+                                 fac[:lo0], dtanh_c[:lo0])] * (len(chunks) - 1)
             done = []
             plain = mask is None and w_hr is None
             wb = None
@@ -318,11 +257,8 @@ class LSTMSequence(_Sequence):
                     if mask is not None:
                         dh += pass_h
                         dc += pass_c
-                done.append((submit(worker, grads.add, lo, hi) if worker else None, lo, hi))
+                done.append((submit(worker, grads.add, lo, hi), lo, hi))
             finish(done, grads.add)
-        for fut, lo, hi in done:
-            if fut is None:
-                grads.add(lo, hi)
         dw, dw_ih, db, dx = grads.result()
         db_ih = db if self.present[3] and needs[3] else None
         db_hh = db if self.present[4] and needs[4] else None
@@ -372,20 +308,6 @@ class LSTMSequence(_Sequence):
             hn, cn = lstm_cell(x + h.matmul(wt), c)
             return (hn if wr is None else hn.matmul(wr)), cn
         return _run_steps(xs, h, c, mask, reverse, step)
-
-
-class _Then:
-    """A future-like wait for the forward's factor jobs (run here those not started), then
-    for ``fut``."""
-
-    __slots__ = ("jobs", "fn", "fut")
-
-    def __init__(self, jobs, fn, fut):
-        self.jobs, self.fn, self.fut = jobs, fn, fut
-
-    def result(self):
-        collect(self.jobs, self.fn)
-        wait(self.fut)
 
 
 def _plain_lstm_steps(xp, wq, blocks, hfull, p, acts, cs, tcs, xq):
@@ -500,10 +422,6 @@ def lstm_sequence(x, h0, c0, w_ih, w_hh, b=None, w_hr=None, mask=None, reverse=F
     return LSTMSequence.apply(*args, mask=_mask_array(mask), reverse=reverse,
                               node_name=_LAYER_NODE if onednn else _STACK_NODE)
 
-
-# multiply-adds of a per-step GEMM up to which the loops keep BLAS on one thread (as the GRU's
-# and Elman's, ``rnn_sequence_base._blas_threads``)
-_SMALL_STEP = 8_000_000
 
 # torch 2.13's CPU node name where it runs the layer with oneDNN
 _LAYER_NODE = "MkldnnRnnLayerBackward0"

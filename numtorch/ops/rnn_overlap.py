@@ -16,7 +16,7 @@ import numpy as np
 
 from .._threads import blas_threads_now
 
-__all__ = ["LSTMWeightGrads", "overlap_worker", "spans", "submit", "wait", "finish", "collect"]
+__all__ = ["LSTMWeightGrads", "overlap_worker", "spans", "submit", "wait", "finish"]
 
 class LSTMWeightGrads:
     """The LSTM's weight, bias and input gradients from the gate gradients ``dz`` (T, 4H, B)
@@ -154,19 +154,6 @@ def finish(pending, fn):
             fn(*args)
     for fut, *_ in pending:
         if fut is not None and not fut.cancelled():
-            fut.result()
-
-
-def collect(jobs, fn):
-    """Wait for ``jobs`` (``(future, *args)`` of ``fn`` calls, in submission order), running
-    here, in order, those the worker has not started (their futures cancelled: a later
-    call, as under ``retain_graph``, finds them made)."""
-    for fut, *args in jobs:
-        if fut.cancelled():
-            continue
-        if fut.cancel():
-            fn(*args)
-        else:
             fut.result()
 
 
