@@ -51,12 +51,6 @@ def _plain():
     return _PLAIN
 
 
-
-
-def _missing(name, arg):
-    """torch's text for a shape method called without its one required argument."""
-    return f'{name}() missing 1 required positional arguments: "{arg}"'
-
 class _TensorMath:
     """The math methods of Tensor.
 
@@ -1129,13 +1123,8 @@ class _TensorMath:
 
     # -- shape ----------------------------------------------------------------------------------
     def view(self, *shape, **kwargs):
-        if not shape:
-            if "dtype" in kwargs and len(kwargs) == 1:
-                return _nt.ops.view(self, kwargs["dtype"])
-            if not kwargs:
-                raise TypeError("view() received an invalid combination of arguments - got (), "
-                                "but expected one of:\n * (torch.dtype dtype)\n * (tuple of "
-                                "ints size)\n")
+        if "dtype" in kwargs and not shape and len(kwargs) == 1:
+            return _nt.ops.view(self, kwargs["dtype"])
         return _nt.ops.view(self, *_size_args(shape, kwargs, "size", "view"))
 
     def view_as(self, other):
@@ -1143,16 +1132,12 @@ class _TensorMath:
         return _nt.ops.view(self, other.shape)
 
     def reshape(self, *shape, **kwargs):
-        if not shape and not kwargs:
-            raise TypeError(_missing("reshape", "shape"))
         return _nt.ops.reshape(self, *shape, **kwargs)
 
     def reshape_as(self, other):
         return _nt.ops.reshape(self, other.shape)
 
     def permute(self, *dims, **kwargs):
-        if not dims and not kwargs:
-            raise TypeError(_missing("permute", "dims"))
         return _nt.ops.permute(self, *dims, **kwargs)
 
     def transpose(self, dim0, dim1):
@@ -1170,8 +1155,6 @@ class _TensorMath:
         return _nt.ops.restride_(self, _nt.ops.t)
 
     def expand(self, *sizes, **kwargs):
-        if not sizes and not kwargs:
-            raise TypeError(_missing("expand", "size"))
         return _nt.ops.expand(self, *_size_args(sizes, kwargs, "size", "expand"))
 
     def expand_as(self, other):
@@ -1223,13 +1206,9 @@ class _TensorMath:
         return _nt.ops.unfold(self, dimension, size, step)
 
     def repeat(self, *sizes, **kwargs):
-        if not sizes and not kwargs:
-            raise TypeError(_missing("repeat", "repeats"))
         return _nt.ops.repeat(self, *_size_args(sizes, kwargs, "repeats", "repeat"))
 
     def flip(self, *dims, **kwargs):
-        if not dims and not kwargs:
-            raise TypeError(_missing("flip", "dims"))
         return _nt.ops.flip(self, *dims, **kwargs)
 
     def roll(self, shifts, dims=None):

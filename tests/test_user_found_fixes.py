@@ -1358,17 +1358,3 @@ def test_jit_deprecation_is_hidden_by_default_filters_as_torchs(tmp_path):
         outs.append((p.returncode, p.stdout, p.stderr))
     assert outs[0] == (0, "ok\n", "")
     assert outs[1] == outs[0]
-
-
-@pytest.mark.parametrize("call", ["view", "reshape", "torch.reshape", "permute", "expand",
-                                  "repeat", "flip"])
-def test_shape_methods_without_their_argument_raise_as_torch(call):
-    def run(L):
-        x = L.ones(2, 3)
-        return L.reshape(x) if call == "torch.reshape" else getattr(x, call)()
-
-    with pytest.raises(TypeError) as want:
-        run(torch)
-    with pytest.raises(TypeError) as got:
-        run(numtorch)
-    assert str(got.value) == str(want.value)

@@ -179,8 +179,6 @@ def _expand_strides(in_shape, in_strides, shape):
 
 def reshape(input, *shape, **kwargs):
     """Return a tensor with the same data and a new shape (a view when possible)."""
-    if not shape and not kwargs:
-        raise TypeError('reshape() missing 1 required positional arguments: "shape"')
     shape = size_args(shape, kwargs, "shape", "reshape")
     plain = _plain_shape(shape, input._array.size)
     shape = infer_shape(shape_arg(shape, "reshape", "shape"), input._array.size) \
