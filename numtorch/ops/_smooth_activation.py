@@ -312,7 +312,6 @@ def _normal_cdf_pdf(xp, x, y=None):
 
 
 _BLOCK = 1 << 18
-_TINY = 1 << 10  # values: GELU without a graph takes SciPy's erfc in float64 (``Gelu``)
 # The forward's ~25 passes make each value worth a few copies' time: ``_intraop`` splits
 # from about a quarter of its usual size (nanoGPT's (768, 512) hidden layer, not only 4M)
 _GELU_PASSES = 4
@@ -385,8 +384,8 @@ def _gelu_tanh_rows(x, y, slope):
 def _split(kernel, n, unit):
     """``run_split`` while two cores are free (``_intraop._cores_taken``: the user's thread
     count, or the load-aware cap of ``numtorch._threads``), else the whole range here."""
-    if n * unit < 2 * _intraop._MIN_PART or _intraop._cores_taken():
-        kernel(0, n)  # too small to split (asked first: the load check costs ~3 us)
+    if _intraop._cores_taken():
+        kernel(0, n)
     else:
         run_split(kernel, n, unit)
 
@@ -614,18 +613,8 @@ class Gelu(_Pointwise):
         if _onednn_bf16(self):
             self.save(cdf=None, e=None)  # the backward recomputes erf in its own order
             return _gelu_onednn_bf16(xp, x)
-        half = getattr(self, "low_dtype", None) is not None
-        if xp is np and not half and not self._recording and x.size <= _TINY and \
-                (dt == np.float32 or dt == np.float64):
-            # a few values and no graph: x erfc(-x / sqrt 2) / 2 in float64, rounded once
-            # (5 NumPy calls, not ~25: at this size the per-call cost is what counts;
-            # F.gelu (1, 4, 32) 24 -> 15 us)
-            x64 = x.astype(np.float64)
-            y = helpers_for(xp).erfc(x64 * -_SQRT_HALF)
-            y *= 0.5
-            y *= x64
-            return y.astype(dt, copy=False)
         y = xp.empty_like(x)
+        half = getattr(self, "low_dtype", None) is not None
         if not half and dt == np.float32 and xp is np and x.flags.c_contiguous:
             slope = np.empty_like(x) if self._recording else None
             _gelu_erf_rows(x, y, slope)
