@@ -341,5 +341,19 @@ def from_numpy(ndarray):
         # an array of its own over a buffer of its own: torch gives every from_numpy a
         # storage of its own, so the in-place overlap check (autograd.inplace.shares_owner)
         # must not take two of one array for one storage, as it takes x and x.data
-        ndarray = np.asarray(memoryview(ndarray))
+        ndarray = _own_buffer(ndarray)
     return _make(ndarray)
+
+
+def _own_buffer(arr):
+    """``arr`` as an array whose base is a buffer of its own (same memory). Types the buffer
+    protocol cannot name (bfloat16 and the float8 types of ml_dtypes) go through an unsigned
+    integer view of the same item size."""
+    try:
+        return np.asarray(memoryview(arr))
+    except (ValueError, TypeError):
+        pass
+    size = arr.dtype.itemsize
+    if size not in (1, 2, 4, 8):
+        return arr
+    return np.asarray(memoryview(arr.view(np.dtype(f"u{size}")))).view(arr.dtype)

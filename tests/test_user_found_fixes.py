@@ -1358,3 +1358,17 @@ def test_jit_deprecation_is_hidden_by_default_filters_as_torchs(tmp_path):
         outs.append((p.returncode, p.stdout, p.stderr))
     assert outs[0] == (0, "ok\n", "")
     assert outs[1] == outs[0]
+
+
+def test_from_numpy_bfloat16_and_strided_share_memory():
+    # from_numpy gives each call its own buffer (the overlap check's owners); bfloat16 (no
+    # buffer-protocol code) raised there and stopped the distributed collectives scenario
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    a = np.zeros((3, 4), dtype=ml_dtypes.bfloat16)[:, ::2]
+    t = numtorch.from_numpy(a)
+    assert t.dtype == numtorch.bfloat16 and t.stride() == (4, 2)
+    t += 1
+    assert (a.astype(np.float32) == 1).all()
+    b = np.arange(6.0).reshape(2, 3).T
+    u = numtorch.from_numpy(b)
+    assert u.stride() == torch.from_numpy(b).stride() and np.shares_memory(u.numpy(), b)
