@@ -15,7 +15,7 @@ from ...autograd.graph import channels_last_layout, rename_node
 from ..._creation import zeros
 from ...ops import cat, div
 from ...ops.norm_device import running_update as _running_update_device
-from ...ops.norm_ops import normalize_affine
+from ...ops.norm_ops import NormalizeAffine, normalize_affine
 from ...ops._util import fmt_shape, row_major_result
 
 __all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm", "rms_norm",
@@ -360,6 +360,18 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """
     ns = _shape_list("layer_norm", normalized_shape)
     _check_normalized_shape(input, ns, weight, bias, "*, ")
+    dt = input.dtype
+    if (dt is _dtype.float32 or dt is _dtype.float64) and \
+            (weight is None or weight.dtype is dt) and (bias is None or bias.dtype is dt):
+        # the common case straight into the fused op: no casts, no dtype checks to pass
+        # (F.layer_norm (1, 4, 8) ~3 us of its ~25)
+        nd, k = input.ndim, len(ns)
+        n = 1
+        for s in ns:
+            n *= s
+        return NormalizeAffine.apply(input.contiguous(), weight, bias,
+                                     dims=tuple(range(nd - k, nd)), eps=float(eps), n=n,
+                                     stats=None)
     _check_float("LayerNormKernelImpl", input)
     _check_same_dtype(input, weight, bias)
     dt = input.dtype
