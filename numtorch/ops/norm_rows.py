@@ -20,7 +20,7 @@ path before -> this): forward alone (768, 128) 168 -> 136 us, (8192, 128) 1.36 -
 - NumPy's broadcasting loops over (rows, 1) or (n,) operands run at 1.5-2x the time of a
   same-shape operation; per-row times per-column factors are made full blocks by a GEMM
   instead, and per-row or per-column terms are added in place by an accumulating GEMM
-  (``norm_blas``: NumPy's own OpenBLAS through ctypes, one pass where NumPy needs two):
+  (``backend._blas_gemm``: NumPy's own OpenBLAS through ctypes, one pass where NumPy needs two):
   ``y = x (invstd w) + [-mean invstd, 1] @ [w; b]`` is two passes (no graph (768, 128):
   109 -> 86 us).
 - The backward's weight and bias gradients are summed per block while it is in the cache
@@ -35,7 +35,8 @@ path before -> this): forward alone (768, 128) 168 -> 136 us, (8192, 128) 1.36 -
 
 import numpy as np
 
-from . import _intraop, norm_blas
+from . import _intraop
+from ..backend import _blas_gemm as norm_blas
 from ._intraop import run_split
 
 _BLOCK = 1 << 17  # values per block: (768, 128) is one block; 4M values: 32 blocks

@@ -1,4 +1,4 @@
-"""Layer norm's row form after session 37 (ops/norm_rows.py, ops/norm_blas.py) against torch:
+"""Layer norm's row form after session 37 (ops/norm_rows.py, backend/_blas_gemm.py) against torch:
 the recorded forward saves x itself with the row means (no centred copy), the backward works
 from x except in blocks whose means could cancel, per-row/per-column terms go through an
 accumulating GEMM of NumPy's OpenBLAS, and inputs of up to 16K values take whole-array
@@ -14,7 +14,7 @@ import torch
 import numtorch
 
 norm_rows = importlib.import_module("numtorch.ops.norm_rows")
-norm_blas = importlib.import_module("numtorch.ops.norm_blas")
+norm_blas = importlib.import_module("numtorch.backend._blas_gemm")
 
 # (300, 768) and (64, 32, 128): two blocks each; (20, 700): whole-array form (14K values)
 SHAPES = [(300, 768), (64, 32, 128), (20, 700), (9000, 3)]

@@ -13,7 +13,6 @@ found, another dtype, a strided block) takes NumPy's ``matmul`` and add: the sam
 """
 
 import ctypes
-import glob
 import os
 
 import numpy as np
@@ -27,25 +26,23 @@ _addressof = ctypes.addressof
 
 
 def _library():
-    """(ctypes library, its integer type, symbol suffix) of NumPy's OpenBLAS, or None."""
+    """(ctypes library, its integer type, symbol suffix) of NumPy's OpenBLAS, or None: the
+    library ``numtorch._threads`` found for its thread settings, asked for its GEMM."""
     if not _LIB["searched"]:
         _LIB["searched"] = True
-        root = os.path.dirname(os.path.dirname(np.__file__))
-        paths = glob.glob(os.path.join(root, "numpy.libs", "*openblas*")) + glob.glob(
-            os.path.join(os.path.dirname(np.__file__), ".dylibs", "*openblas*"))
-        for path in paths:
-            try:
-                lib = ctypes.CDLL(path)
-            except OSError:
-                continue
-            # NumPy's wheels: the ILP64 build with scipy_-prefixed, 64-suffixed symbols
-            for prefix, suffix, itype in (("scipy_cblas_", "64_", ctypes.c_int64),
-                                          ("cblas_", "64_", ctypes.c_int64),
-                                          ("cblas_", "", ctypes.c_int)):
-                if hasattr(lib, f"{prefix}sgemm{suffix}"):
-                    _LIB.update(lib=lib, int=itype, names=(prefix, suffix))
-                    break
-            if _LIB["lib"] is not None:
+        from .. import _threads
+
+        path = _threads._state.get("lib_path") if _threads._blas() is not None else None
+        try:
+            lib = ctypes.CDLL(path) if path else None
+        except OSError:
+            lib = None
+        # NumPy's wheels: the ILP64 build with scipy_-prefixed, 64-suffixed symbols
+        for prefix, suffix, itype in (("scipy_cblas_", "64_", ctypes.c_int64),
+                                      ("cblas_", "64_", ctypes.c_int64),
+                                      ("cblas_", "", ctypes.c_int)):
+            if lib is not None and hasattr(lib, f"{prefix}sgemm{suffix}"):
+                _LIB.update(lib=lib, int=itype, names=(prefix, suffix))
                 break
     return _LIB["lib"]
 
