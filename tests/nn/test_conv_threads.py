@@ -92,3 +92,16 @@ def test_conv_split_is_bitwise_the_single_thread_result(monkeypatch):
         numtorch.set_num_threads(old)
     for a, b in zip(one, many):
         np.testing.assert_array_equal(a, b)
+
+
+def test_blocks_follow_the_threads_blas_runs_now():
+    # two threads asked for, but BLAS held at one (as the load cap of numtorch._threads does
+    # while another process is busy): the blocks are those of a one-thread BLAS
+    old = numtorch.get_num_threads()
+    numtorch.set_num_threads(2)
+    try:
+        with numtorch._threads.single_blas_thread():
+            assert numtorch.get_num_threads() == 2
+            assert not conv_ops._threaded()
+    finally:
+        numtorch.set_num_threads(old)
