@@ -634,11 +634,22 @@ def _forward_per_sample(xp, x, w, b, stride, padding, dilation, out, res=None):
     wm = w.reshape(o, ck)
     y = xp.empty((n, o, length), dtype=xp.result_type(x, w)) if res is None else \
         res.reshape(n, o, length)
+    # the bias as one more GEMM column of w against a row of ones under the columns: the
+    # separate pass over y cost a third of the MNIST net's 1 -> 32 3x3 forward (0.71 ms,
+    # 0.47 without bias; one thread, CPU time), the GEMM's tenth reduction row next to nothing
+    fold = b is not None and b.dtype == w.dtype == x.dtype
+    if fold:
+        wm = xp.concatenate((wm, b.reshape(o, 1)), axis=1)
     step = max(1, _BLOCK_BYTES // max(ck * length * x.itemsize, 1))
+    buf = xp.empty((min(step, n), ck + fold, length), dtype=x.dtype)
+    if fold:
+        buf[:, ck] = 1
     for i in range(0, n, step):
-        cols = _copy(xp, win[i:i + step]).reshape(-1, ck, length)
-        xp.matmul(wm, cols, out=y[i:i + step])
-    if b is not None:
+        m = min(step, n - i)
+        cols = buf[:m]
+        _copy(xp, win[i:i + m], cols[:, :ck].reshape(win[i:i + m].shape))
+        xp.matmul(wm, cols, out=y[i:i + m])
+    if b is not None and not fold:
         y += b.reshape(o, 1)
     return y.reshape((n, o) + tuple(out)) if res is None else res
 

@@ -323,6 +323,15 @@ def test_per_sample_float32_in_blocks(monkeypatch, paths):
     assert "weight-per-sample" in paths and "forward-per-sample" in paths
 
 
+def test_per_sample_bias_folded_into_a_partial_last_block(monkeypatch, paths):
+    # blocks of two samples over a batch of five: the last block is a partial view of the
+    # buffer whose row of ones carries the bias (float32 columns: 3 * 9 * 132 * 4 bytes)
+    monkeypatch.setattr(conv_ops, "_BLOCK_BYTES", 2 * 3 * 9 * 132 * 4)
+    check_op(_conv(2, padding=1), [(5, 3, 12, 11), (8, 3, 3, 3), (8,)], dtype="float32",
+             second_order=False)
+    assert "forward-per-sample" in paths
+
+
 def test_many_channels_small_maps_or_groups_keep_the_blocked_gemm(paths):
     check_op(_conv(2, padding=1), [(2, 8, 12, 11), (9, 8, 3, 3)], second_order=False)  # 72 rows
     check_op(_conv(2, padding=1, groups=2), [(2, 4, 12, 11), (4, 2, 3, 3)], second_order=False)
