@@ -1,8 +1,8 @@
 """``numtorch.hub``: download checkpoints into a local cache and load them.
 
-Only the checkpoint side of ``torch.hub`` is provided (:func:`load_state_dict_from_url`,
-:func:`download_url_to_file`, :func:`get_dir`, :func:`set_dir`); loading models from GitHub
-repositories (``hub.load``) is not.
+Checkpoints (:func:`load_state_dict_from_url`, :func:`download_url_to_file`) and models from
+a repository's ``hubconf.py`` (:func:`load`, :func:`list`, :func:`help`), from a local folder
+or from GitHub, cached under :func:`get_dir`.
 """
 
 import contextlib
@@ -20,9 +20,20 @@ try:
 except ImportError:  # Windows: no advisory locks; concurrent downloads are not serialised
     fcntl = None
 
-from . import serialization
+from . import _hub_repos, serialization
 
-__all__ = ["get_dir", "set_dir", "download_url_to_file", "load_state_dict_from_url"]
+__all__ = ["get_dir", "set_dir", "download_url_to_file", "load_state_dict_from_url", "load",
+           "list", "help"]
+
+# torch.hub's module constants, for code that reads them
+DEFAULT_CACHE_DIR = "~/.cache"
+ENV_GITHUB_TOKEN = "GITHUB_TOKEN"
+ENV_TORCH_HOME = "TORCH_HOME"
+ENV_XDG_CACHE_HOME = "XDG_CACHE_HOME"
+HASH_REGEX = re.compile(r"-([a-f0-9]*)\.")
+MODULE_HUBCONF = _hub_repos.HUBCONF
+VAR_DEPENDENCY = _hub_repos.DEPENDENCIES
+READ_DATA_CHUNK = 128 * 1024
 
 _HUB_DIR = [None]
 # the hex digits after the last '-' of a file name, e.g. resnet18-f37072fd.pth
@@ -289,3 +300,52 @@ def load_state_dict_from_url(url, model_dir=None, map_location=None, progress=Tr
                                    f"{name!r}")
         download_url_to_file(url, cached, prefix, progress=progress)
     return serialization.load(cached, map_location=map_location, weights_only=weights_only)
+
+
+def load(repo_or_dir, model, *args, source="github", trust_repo="check", force_reload=False,
+         verbose=True, skip_validation=False, **kwargs):
+    """Build a model from the entrypoint ``model`` of a repository's ``hubconf.py``.
+
+    Args:
+        repo_or_dir (str): ``"owner/name[:ref]"`` of a GitHub repository (``source="github"``;
+            ``ref`` is a branch, tag or commit, by default ``main``, else ``master``), or a
+            local folder holding ``hubconf.py`` (``source="local"``).
+        model (str): the entrypoint, a callable defined in ``hubconf.py``.
+        *args, **kwargs: passed to the entrypoint.
+        source (str): ``"github"`` or ``"local"``.
+        trust_repo (bool, str or None): ``"check"`` asks (on stdin) before fetching a
+            repository that is not trusted yet, ``False`` always asks, ``True`` (or ``None``)
+            trusts it; trusted repositories are kept in ``<hub dir>/trusted_list``.
+        force_reload (bool): fetch the repository again even when it is cached.
+        verbose (bool): say on stderr when the cached copy is used.
+        skip_validation (bool): do not ask GitHub's API whether ``ref`` belongs to the
+            repository before fetching it.
+
+    Returns:
+        What the entrypoint returns.
+
+    Raises:
+        ValueError: an unknown ``source``, or ``model`` is not a string.
+        RuntimeError: ``hubconf.py`` has no callable ``model``, or names ``dependencies``
+            that cannot be imported.
+    """
+    return _hub_repos.load(repo_or_dir, model, *args, source=source, trust_repo=trust_repo,
+                           force_reload=force_reload, verbose=verbose,
+                           skip_validation=skip_validation, **kwargs)
+
+
+def list(github, force_reload=False, skip_validation=False, trust_repo="check", verbose=True):
+    """The entrypoints (public callables of ``hubconf.py``) of a GitHub repository, sorted.
+
+    The arguments are those of :func:`load`.
+    """
+    return _hub_repos.list_entrypoints(github, force_reload, skip_validation, trust_repo,
+                                       verbose)
+
+
+def help(github, model, force_reload=False, skip_validation=False, trust_repo="check"):
+    """The docstring of the entrypoint ``model`` of a GitHub repository's ``hubconf.py``.
+
+    The arguments are those of :func:`load`.
+    """
+    return _hub_repos.entrypoint_doc(github, model, force_reload, skip_validation, trust_repo)
