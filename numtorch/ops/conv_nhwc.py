@@ -52,21 +52,38 @@ def applies_input(gy, w, stride, dilation, groups, out):
         gy, w, stride, dilation, groups, out)
 
 
-def _channels_last(xp, x, padding):
-    """``x`` ``(N, C, H, W)`` zero-padded as ``(N, Hp, Wp, C)``."""
+def _channels_last(xp, x, padding, buf=None):
+    """``x`` ``(N, C, H, W)`` zero-padded as ``(N, Hp, Wp, C)``; into ``buf`` if given (whose
+    padding border must hold zeros already: only the inside is written then)."""
     n, c, h, w = x.shape
     (lh, hh), (lw, hw) = padding
-    buf = xp.empty((n, h + lh + hh, w + lw + hw, c), dtype=x.dtype)
-    if lh:
-        buf[:, :lh] = 0
-    if hh:
-        buf[:, lh + h:] = 0
-    if lw:
-        buf[:, lh:lh + h, :lw] = 0
-    if hw:
-        buf[:, lh:lh + h, lw + w:] = 0
+    if buf is None:
+        buf = xp.empty((n, h + lh + hh, w + lw + hw, c), dtype=x.dtype)
+        if lh:
+            buf[:, :lh] = 0
+        if hh:
+            buf[:, lh + h:] = 0
+        if lw:
+            buf[:, lh:lh + h, :lw] = 0
+        if hw:
+            buf[:, lh:lh + h, lw + w:] = 0
     _intraop.copy(x.transpose(0, 2, 3, 1), buf[:, lh:lh + h, lw:lw + w])
     return buf
+
+
+def _block_views(xp, x, padding, kernel, stride, dilation, out, step):
+    """``(i, m, windows)`` per block of ``step`` samples: each block's input turned
+    channels-last into one reused buffer just before its columns are copied, so that both
+    copies run in the cache (siamese_network's 1000x64x7x7 input: 4.0 ms turned whole, a
+    20 MB buffer read back from memory by the column copies, 1.1 ms in blocks of 32; one
+    thread, CPU time)."""
+    n = x.shape[0]
+    buf = _channels_last(xp, x[:min(step, n)], padding)
+    for i in range(0, n, step):
+        m = min(step, n - i)
+        if i:
+            _channels_last(xp, x[i:i + m], padding, buf[:m])
+        yield i, m, _windows(xp, buf[:m], kernel, stride, dilation, out)
 
 
 def _windows(xp, buf, kernel, stride, dilation, out):
@@ -96,16 +113,13 @@ def forward(xp, x, w, b, stride, padding, dilation, out, res=None):
     n = x.shape[0]
     o, kernel = w.shape[0], tuple(w.shape[2:])
     length = out[0] * out[1]
-    buf = _channels_last(xp, x, padding)
-    view = _windows(xp, buf, kernel, stride, dilation, out)
     depth = kernel[0] * kernel[1] * x.shape[1]
     wm = _weight_matrix(xp, w)
     y = xp.empty((n, o) + tuple(out), dtype=x.dtype) if res is None else res
     y3 = y.reshape(n, o, length)
     step = _step(n, depth * length * x.itemsize, length)
-    for i in range(0, n, step):
-        m = min(step, n - i)
-        cols = _intraop.copy(view[i:i + m]).reshape(m * length, depth)
+    for i, m, view in _block_views(xp, x, padding, kernel, stride, dilation, out, step):
+        cols = _intraop.copy(view).reshape(m * length, depth)
         part = xp.matmul(cols, wm.T).reshape(m, length, o)
         _intraop.copy(part.transpose(0, 2, 1), y3[i:i + m])
     if b is not None:
@@ -118,15 +132,12 @@ def weight(xp, x, gy, kernel, stride, padding, dilation):
     n, c = x.shape[:2]
     o, out = gy.shape[1], tuple(gy.shape[2:])
     length = out[0] * out[1]
-    buf = _channels_last(xp, x, padding)
-    view = _windows(xp, buf, tuple(kernel), stride, dilation, out)
     depth = kernel[0] * kernel[1] * c
     gy3 = gy.reshape(n, o, length)
     acc = None
     step = _step(n, depth * length * x.itemsize, length)
-    for i in range(0, n, step):
-        m = min(step, n - i)
-        cols = _intraop.copy(view[i:i + m]).reshape(m * length, depth)
+    for i, m, view in _block_views(xp, x, padding, tuple(kernel), stride, dilation, out, step):
+        cols = _intraop.copy(view).reshape(m * length, depth)
         rows = _intraop.copy(gy3[i:i + m].swapaxes(0, 1)).reshape(o, m * length)
         part = xp.matmul(rows, cols)
         if acc is None:

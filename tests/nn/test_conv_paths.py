@@ -5,7 +5,7 @@ path really ran: a shape class that stops reaching its kernel fails here, not ju
 import pytest
 
 from numtorch.ops import conv as conv_ops
-from numtorch.ops import conv_phases
+from numtorch.ops import conv_nhwc, conv_phases
 from tests.nn._conv_cases import conv as _conv
 from tests.nn._conv_cases import conv_t as _conv_t
 from tests.oracle import check_op
@@ -338,3 +338,14 @@ def test_many_channels_small_maps_or_groups_keep_the_blocked_gemm(paths):
     check_op(_conv(2), [(2, 1, 8, 7), (3, 1, 3, 3)], second_order=False)  # 30 positions
     assert "weight-im2col" in paths and "weight-per-sample" not in paths
     assert "forward-per-sample" not in paths
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_nhwc_blocks_turned_channels_last_one_at_a_time(monkeypatch, paths, dtype):
+    # blocks of two samples over five (the last one partial), rows padded and columns not:
+    # each block's input is written into the inside of one reused channels-last buffer
+    monkeypatch.setattr(conv_nhwc, "_BLOCK_BYTES", 1)
+    monkeypatch.setattr(conv_nhwc, "_MIN_ROWS", 16)  # 8 positions per sample: 2 samples
+    check_op(_conv(2, stride=2, padding=(1, 0)), [(5, 4, 7, 6), (3, 4, 3, 3), (3,)],
+             dtype=dtype, second_order=False)
+    assert {"forward-nhwc", "weight-nhwc"} <= set(paths)
