@@ -64,12 +64,14 @@ class Planes:
                               p[rh, rw, :, :, i0:i0 + rows, j0:j0 + cols])
         self.p = p
 
-    def columns(self, i, m, rows=None):
-        """The block of samples ``i:i+m``, or of output rows ``rows = (r0, r1)`` only."""
+    def columns(self, i, m, rows=None, dst=None):
+        """The block of samples ``i:i+m``, or of output rows ``rows = (r0, r1)`` only; written
+        into the 2-d view ``dst`` (unit-stride rows) if given."""
         c = self.p.shape[3]
         (kh, kw), (sh, sw), (oh, ow) = self.kernel, self.stride, self.out
         r0, r1 = (0, oh) if rows is None else rows
-        cols = self.xp.empty((c * kh * kw, m * (r1 - r0) * ow), dtype=self.p.dtype)
+        cols = self.xp.empty((c * kh * kw, m * (r1 - r0) * ow), dtype=self.p.dtype) \
+            if dst is None else dst
         dst = cols.reshape(c, kh, kw, m, r1 - r0, ow)
         strided = helpers_for(self.xp).as_strided
         for rh, rw in self.phases:

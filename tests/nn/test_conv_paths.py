@@ -349,3 +349,21 @@ def test_nhwc_blocks_turned_channels_last_one_at_a_time(monkeypatch, paths, dtyp
     check_op(_conv(2, stride=2, padding=(1, 0)), [(5, 4, 7, 6), (3, 4, 3, 3), (3,)],
              dtype=dtype, second_order=False)
     assert {"forward-nhwc", "weight-nhwc"} <= set(paths)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("stride, shapes, columns", [
+    (1, [(5, 8, 7, 6), (4, 8, 3, 3), (4,)], "forward-im2col"),
+    (2, [(5, 8, 9, 66), (4, 8, 3, 3), (4,)], "columns-phases"),  # 33-wide output rows
+])
+def test_im2col_bias_folded_into_blocks_of_two(monkeypatch, paths, dtype, stride, shapes,
+                                               columns):
+    # blocks of two samples over five (the last one partial): the bias rides on a row of
+    # ones under the columns of each block, several samples per GEMM
+    h, w = shapes[0][2:]
+    out = ((h + 2 - 3) // stride + 1) * ((w + 2 - 3) // stride + 1)
+    monkeypatch.setattr(conv_ops, "_THREADED", False)
+    monkeypatch.setattr(conv_ops, "_BLOCK_BYTES", 1)
+    monkeypatch.setattr(conv_ops, "_MIN_BLOCK_COLUMNS", 2 * out)
+    check_op(_conv(2, stride=stride, padding=1), shapes, dtype=dtype, second_order=False)
+    assert "forward-im2col" in paths and columns in paths
