@@ -10,6 +10,7 @@ its last line (``time`` in seconds plus anything the script wants to compare).
 
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -37,9 +38,40 @@ def alternate(script, args, processes, libs=("numtorch", "torch")):
     return results
 
 
+_BASELINE_KB = [None]
+
+
+def _max_rss_kb():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def mark_baseline():
+    """Call in a child once its library is imported: :func:`emit` then reports the peak
+    resident memory above this point (``rss_peak``, MB) — the workload's own memory."""
+    _BASELINE_KB[0] = _max_rss_kb()
+
+
 def emit(result):
-    """A child's last line: ``result`` (a dict with at least ``time``) as JSON."""
+    """A child's last line: ``result`` (a dict with at least ``time``) as JSON, with
+    ``rss_peak`` when :func:`mark_baseline` was called."""
+    if _BASELINE_KB[0] is not None and "rss_peak" not in result:
+        result = dict(result, rss_peak=(_max_rss_kb() - _BASELINE_KB[0]) / 1024)
     print(json.dumps(result), flush=True)
+
+
+def rss_line(results):
+    """Each library's median peak RSS above its import baseline, and their ratio (issue 17
+    asks <= 1.3 x torch's), when the children reported it."""
+    peaks = {name: [r["rss_peak"] for r in rs if "rss_peak" in r]
+             for name, rs in results.items()}
+    if not all(peaks.values()):
+        return None
+    meds = {name: statistics.median(v) for name, v in peaks.items()}
+    text = ", ".join(f"{name} {m:.1f} MB" for name, m in meds.items())
+    ratio = meds["numtorch"] / meds["torch"] if meds.get("torch") else None
+    print(f"  peak RSS above import (median): {text}"
+          + ("" if ratio is None else f"; ratio {ratio:.2f} (goal <= 1.3)"))
+    return ratio
 
 
 def ratio_line(results, goal, unit_scale=1e3, unit="ms"):
@@ -57,6 +89,7 @@ def ratio_line(results, goal, unit_scale=1e3, unit="ms"):
     verdict = "" if goal is None else f"; goal <= {goal}  {'PASS' if ratio <= goal else 'MISS'}"
     print(f"  ratio numtorch/torch = {ratio:.2f}  (per-round {min(pairs):.2f}-{max(pairs):.2f}"
           f"{verdict})")
+    rss_line(results)
     return ratio
 
 

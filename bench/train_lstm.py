@@ -23,6 +23,8 @@ time instead of wall time (steadier on a shared machine, meaningful with ``--thr
 import argparse
 import json
 import os
+import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -71,10 +73,12 @@ def _case(lib, name):
 
 
 def run(lib_name, case, steps, threads, clock):
-    """Seconds per training step of one library (the best of three rounds of ``steps``)."""
+    """Seconds per training step of one library (the best of three rounds of ``steps``), and
+    the peak resident memory above the library's import, in MB."""
     if lib_name == "numtorch":
         sys.path.insert(0, os.path.dirname(HERE))
     lib = __import__(lib_name)
+    base_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     if threads:
         lib.set_num_threads(threads)
     lib.manual_seed(0)
@@ -88,7 +92,7 @@ def run(lib_name, case, steps, threads, clock):
             model.zero_grad()
             loss().backward()
         best = min(best, (tick() - t0) / steps)
-    return best
+    return best, (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base_kb) / 1024
 
 
 def main():
@@ -115,6 +119,7 @@ CASES = ("lstm", "wlm_lstm", "wlm_gru", "wlm_rnn", "mnist_rnn", "tsp")
 
 def _compare(args, case):
     times = {"numtorch": [], "torch": []}
+    rss = {"numtorch": [], "torch": []}
     steps = max(1, args.steps // 10) if case == "tsp" else args.steps
     cmd = [sys.executable, os.path.abspath(__file__), "--case", case, "--steps", str(steps),
            "--threads", str(args.threads), "--clock", args.clock, "--child"]
@@ -122,7 +127,9 @@ def _compare(args, case):
         for _ in range(args.repeats):
             for lib in times:
                 out = subprocess.run(cmd + [lib], capture_output=True, text=True, check=True)
-                times[lib].append(json.loads(out.stdout.strip().splitlines()[-1]))
+                t, peak = json.loads(out.stdout.strip().splitlines()[-1])
+                times[lib].append(t)
+                rss[lib].append(peak)
     (a, a0, a1), (b, b0, b1) = median_spread(times["numtorch"]), median_spread(times["torch"])
     ratios = sorted(x / y for x, y in zip(times["numtorch"], times["torch"]))
     print(f"{case}: fwd+bwd; {args.clock} time, threads "
@@ -132,6 +139,9 @@ def _compare(args, case):
     print(f"  torch    {b * 1e3:7.2f} ms ({b0 * 1e3:.2f}-{b1 * 1e3:.2f})")
     print(f"  ratio numtorch/torch = {a / b:.2f} (per-repeat {ratios[0]:.2f}-{ratios[-1]:.2f}; "
           f"goal <= 1.2)  {'PASS' if a / b <= 1.2 else 'MISS'}")
+    m_n, m_t = statistics.median(rss["numtorch"]), statistics.median(rss["torch"])
+    print(f"  peak RSS above import (median): numtorch {m_n:.1f} MB, torch {m_t:.1f} MB"
+          + (f"; ratio {m_n / m_t:.2f} (goal <= 1.3)" if m_t > 0 else ""))
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _alternate import alternate, emit, have_torch, ratio_line
+from _alternate import alternate, emit, have_torch, mark_baseline, ratio_line
 from _busy import busy_core
 
 SIZES = (784, 512, 512, 10)
@@ -116,6 +116,7 @@ def child(args):
         import numtorch as lib
     else:
         import torch as lib
+    mark_baseline()
     rng = np.random.default_rng(0)
     weights = init_weights(rng)
     xs, ys = make_data(rng, args.batch, args.steps)

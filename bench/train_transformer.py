@@ -20,7 +20,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _alternate import alternate, emit, have_torch, ratio_line
+from _alternate import alternate, emit, have_torch, mark_baseline, ratio_line
 
 
 def build(lib):
@@ -43,6 +43,7 @@ def child(args):
         import numtorch as lib
     else:
         import torch as lib
+    mark_baseline()
     if args.threads:
         lib.set_num_threads(args.threads)
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
