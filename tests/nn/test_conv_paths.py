@@ -367,3 +367,14 @@ def test_im2col_bias_folded_into_blocks_of_two(monkeypatch, paths, dtype, stride
     monkeypatch.setattr(conv_ops, "_MIN_BLOCK_COLUMNS", 2 * out)
     check_op(_conv(2, stride=stride, padding=1), shapes, dtype=dtype, second_order=False)
     assert "forward-im2col" in paths and columns in paths
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_flat_bias_folded_into_blocks_of_two(monkeypatch, paths, dtype):
+    # flat planes (34-wide padded rows), blocks of two samples over five, the last partial
+    monkeypatch.setattr(conv_ops, "_THREADED", False)
+    monkeypatch.setattr(conv_ops, "_BLOCK_BYTES", 1)
+    monkeypatch.setattr(conv_ops, "_MIN_BLOCK_COLUMNS", 2 * 4 * 34)
+    check_op(_conv(2, padding=1), [(5, 3, 4, 32), (4, 3, 3, 3), (4,)], dtype=dtype,
+             second_order=False)
+    assert "forward-flat" in paths
