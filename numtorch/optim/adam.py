@@ -5,6 +5,7 @@ import math
 import numpy as np
 
 from .. import backend
+from ..backend._axpy import add_scaled, axpy, fma
 from . import _device_step
 from ._checks import (
     check_betas, check_fused, check_lr, check_nonneg, check_tensor_betas, check_tensor_lr,
@@ -46,12 +47,28 @@ def update_moments(opt, param, grad, state, group):
         if group["decoupled_weight_decay"]:
             p *= _decay(group, lr, wd)
         else:
-            g = g + wd * p
+            g = add_scaled(g, p, wd)
     m, v = state["exp_avg"]._array, state["exp_avg_sq"]._array
-    m += (g - m) * (1 - beta1)  # torch's lerp form
-    v *= beta2
-    v += (1 - beta2) * g * g
+    moments_step(xp, m, v, g, beta1, beta2)
     return p, xp, m, v, step
+
+
+def moments_step(xp, m, v, g, beta1, beta2):
+    """``m.lerp_(g, 1 - beta1)`` and ``v.mul_(beta2).addcmul_(g, g, value=1 - beta2)`` with
+    torch's roundings where ``g`` is a host array of the moments' shape and dtype, else
+    NumPy's."""
+    same = type(m) is np.ndarray and type(g) is np.ndarray and g.shape == m.shape and \
+        g.dtype == m.dtype
+    if not same:
+        m += (g - m) * (1 - beta1)
+        v *= beta2
+        v += (1 - beta2) * g * g
+        return
+    lerp_into(xp, m, g, np.empty_like(m), 1 - beta1, False)
+    v *= beta2
+    u = g * m.dtype.type(1 - beta2)
+    wide = m.dtype == np.float32
+    fma(v, u, g, np.empty(v.size) if wide else None, np.empty(v.size) if wide else None)
 
 
 def _decay(group, lr, wd):
@@ -72,42 +89,74 @@ def _step_size(group, lr, beta1, step):
     return lr / (1 - beta1 ** step)
 
 
-def _adam_part(xp, p, grad, m, v, vmax, t, g, lr, wd, eps, beta1, beta2, negate, l2, bc2_sqrt,
-               step_size):
-    """Adam's in-place update of (a part of) one parameter; ``t`` and ``g`` are work buffers
-    (``g`` only for L2 weight decay)."""
+def wide_scratch(opt, like, slot=0):
+    """A flat float64 work buffer of ``like``'s size for a float32 host array (two of them
+    hold the once-rounded ``a + b * c`` of ``backend._axpy.fma``), else None; kept with the
+    optimizer's other work buffers."""
+    if type(like) is not np.ndarray or like.dtype != np.float32:
+        return None
+    bufs = opt.__dict__.get("_scratch_bufs")
+    if bufs is None:
+        bufs = opt.__dict__["_scratch_bufs"] = {}
+    buf = bufs.get((slot, "wide"))
+    if buf is None or buf.size < like.size:
+        buf = bufs[(slot, "wide")] = np.empty(like.size, dtype=np.float64)
+    return buf[:like.size]
+
+
+def lerp_into(xp, m, grad, t, weight, negate):
+    """``m.lerp_(±grad, weight)`` in place, rounded as torch's kernel: ``m + w * (g - m)``
+    once for a weight below one half, else ``g - (1 - w) * (g - m)`` once; ``t`` is a work
+    buffer."""
+    w = m.dtype.type(weight) if type(m) is np.ndarray else weight
+    if abs(w) < 0.5:
+        if negate:  # m + w * (-g - m) == m - w * (g + m)
+            xp.add(grad, m, out=t)
+            axpy(m, t, -float(w))
+        else:
+            xp.subtract(grad, m, out=t)
+            axpy(m, t, float(w))
+        return
+    w1 = float(w - 1)  # exact in the dtype
+    if negate:  # -g + (w - 1) * (-g - m) == -g - (w - 1) * (g + m)
+        xp.add(grad, m, out=t)
+        xp.negative(grad, out=m)
+        axpy(m, t, -w1)
+    else:
+        xp.subtract(grad, m, out=t)
+        xp.copyto(m, grad)
+        axpy(m, t, w1)
+
+
+def _adam_part(xp, p, grad, m, v, vmax, t, g, w1, w2, lr, wd, eps, beta1, beta2, negate, l2,
+               bc2_sqrt, step_size):
+    """Adam's in-place update of (a part of) one parameter; ``t`` and ``g`` are work buffers,
+    ``w1`` and ``w2`` float64 ones for float32 (else None). Each step rounds as torch's: the
+    L2 term, the lerp of the first moment and the ``addcmul`` of the second once each (fused
+    multiply-adds), the parameter ``p + (-step_size * m) / denom`` as ``addcdiv``."""
     if xp is not np and backend.helpers_for(xp).adam_update(  # one fused kernel on a GPU
             p, grad, m, v, vmax, lr, wd, eps, beta1, beta2, negate, l2, bc2_sqrt, step_size):
         return
     if wd != 0:
         if not l2:
             p *= 1 - lr * wd
-        else:
-            xp.multiply(p, wd, out=g)
-            (xp.subtract if negate else xp.add)(g, grad, out=g)
-            grad, negate = g, False
-    g = grad
-    if negate:  # m + (-g - m) * w
-        xp.add(g, m, out=t)
-        t *= 1 - beta1
-        m -= t
-    else:  # torch's lerp: m + (g - m) * w
-        xp.subtract(g, m, out=t)
-        t *= 1 - beta1
-        m += t
+        else:  # the direction kept is -(-grad + wd * p) under maximize
+            xp.copyto(g, grad)
+            axpy(g, p, -wd if negate else wd)
+            grad = g
+    lerp_into(xp, m, grad, t, 1 - beta1, negate)
     v *= beta2
-    xp.multiply(g, 1 - beta2, out=t)
-    t *= g
-    v += t
+    xp.multiply(grad, 1 - beta2, out=t)  # (c * -g) * -g == (c * g) * g
+    fma(v, t, grad, w1, w2)
     if vmax is not None:
         xp.maximum(vmax, v, out=vmax)
         v = vmax
     xp.sqrt(v, out=t)
     t /= bc2_sqrt
     t += eps
-    xp.divide(m, t, out=t)
-    t *= step_size
-    p -= t
+    xp.multiply(m, -step_size, out=g)
+    g /= t
+    p += g
 
 
 class Adam(Optimizer):
@@ -192,15 +241,16 @@ class Adam(Optimizer):
                     small.append((job, size))
                     continue
                 p = job[0]
-                split_update(_adam_part, (*job[:5], scratch(p, 0), scratch(p, 1) if l2
-                                          else None),
+                split_update(_adam_part, (*job[:5], scratch(p, 0), scratch(p, 1),
+                                          wide_scratch(self, p, 0), wide_scratch(self, p, 1)),
                              (lr, wd, eps, beta1, beta2, negate, l2, *consts[job[5]]))
             jobs, sizes = [j for j, _ in small], [s for _, s in small]
 
         def kernel(job, part):
             p, g, m, v, vmax, step = job
-            _adam_part(np, p, g, m, v, vmax, scratch(p, 2 * part),
-                       scratch(p, 2 * part + 1) if l2 else None, lr, wd, eps, beta1, beta2,
+            _adam_part(np, p, g, m, v, vmax, scratch(p, 2 * part), scratch(p, 2 * part + 1),
+                       wide_scratch(self, p, 2 * part), wide_scratch(self, p, 2 * part + 1),
+                       lr, wd, eps, beta1, beta2,
                        negate, l2, *consts[step])
 
         if jobs:
@@ -229,7 +279,8 @@ class Adam(Optimizer):
             wd = 0
         arrays = (p, grad, state["exp_avg"]._array, state["exp_avg_sq"]._array,
                   state["max_exp_avg_sq"]._array if group["amsgrad"] else None,
-                  self._scratch(p, 0), self._scratch(p, 1) if l2 else None)
+                  self._scratch(p, 0), self._scratch(p, 1), wide_scratch(self, p, 0),
+                  wide_scratch(self, p, 1))
         consts = (lr, wd, eps, beta1, beta2, group["maximize"], l2,
                   math.sqrt(1 - beta2 ** step), _step_size(group, lr, beta1, step))
         split_update(_adam_part, arrays, consts)
@@ -248,7 +299,7 @@ class Adam(Optimizer):
             denom = xp.sqrt(vmax) / bc2_sqrt + eps
         else:
             denom = xp.sqrt(v) / bc2_sqrt + eps
-        p -= step_size * (m / denom)
+        p += (-step_size * m) / denom  # torch's addcdiv: (value * m) / denom, then the sum
 
     def _update_graph(self, param, grad, state, group):
         """The same update in tensor ops, recorded by autograd (``differentiable=True`` with a

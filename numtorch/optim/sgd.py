@@ -3,6 +3,7 @@
 import numpy as np
 
 from .. import backend
+from ..backend._axpy import add_scaled, axpy
 from . import _device_step, optimizer
 from ._checks import check_fused, check_lr, number
 from .optimizer import Optimizer, hyperparameters, host_arrays, required, _make, split_update
@@ -15,31 +16,29 @@ _SMALL = 1 << 14  # parameters up to this many values update with temporaries (6
 def _sgd_part(xp, p, grad, buf, t, d, lr, wd, momentum, dampening, nesterov, negate):
     """SGD's in-place update of (a part of) one parameter; ``t`` and ``d`` are work buffers
     (``d`` only with weight decay). On the first momentum step ``buf`` is None and ``grad`` is
-    the new buffer itself, already the signed, decayed direction."""
+    the new buffer itself, already the signed, decayed direction.
+
+    Every ``x + a * y`` of the rule is rounded once (``axpy``), as torch's kernels do; while
+    ``negate`` holds, the direction kept is the negated one and each alpha changes sign (a
+    fused multiply-add of negated operands is the exact negation)."""
     d_p = grad
     if wd != 0:
-        xp.multiply(p, wd, out=d)
-        (xp.subtract if negate else xp.add)(d, grad, out=d)
-        d_p, negate = d, False
+        xp.copyto(d, grad)
+        axpy(d, p, -wd if negate else wd)
+        d_p = d
     if momentum != 0:
         if buf is not None:
             buf *= momentum
-            if dampening != 0:
-                xp.multiply(d_p, 1 - dampening, out=t)
-                (xp.subtract if negate else xp.add)(buf, t, out=buf)
-            else:
-                (xp.subtract if negate else xp.add)(buf, d_p, out=buf)
+            axpy(buf, d_p, dampening - 1 if negate else 1 - dampening)
         else:  # the first step: grad is the new buffer
             buf = grad
         if nesterov:
-            xp.multiply(buf, momentum, out=t)
-            # d_p + m * buf, summed in torch's order (addition commutes exactly)
-            (xp.subtract if negate else xp.add)(t, d_p, out=t)
-            d_p, negate = t, False
+            xp.copyto(t, d_p)
+            axpy(t, buf, -momentum if negate else momentum)
+            d_p = t
         else:
             d_p, negate = buf, False
-    xp.multiply(d_p, lr, out=t)
-    (xp.add if negate else xp.subtract)(p, t, out=p)
+    axpy(p, d_p, lr if negate else -lr)
 
 
 class SGD(Optimizer):
@@ -107,15 +106,11 @@ class SGD(Optimizer):
                     rest = []
                 rest.append(p)
                 continue
-            # the same passes, in the same order, as _sgd_part
+            # the same roundings, in the same order, as _sgd_part
             if wd != 0:
-                d = a * wd
-                d = d - ga if negate else d + ga
-                a -= d * lr
-            elif negate:
-                a += ga * lr
-            else:
-                a -= ga * lr
+                ga = ga.copy()
+                axpy(ga, a, -wd if negate else wd)
+            axpy(a, ga, lr if negate else -lr)
             p._vc[0] += 1  # the parameter changed in place
         for p in rest or ():  # no state without momentum (torch keeps no entry either)
             self._update(p, p.grad._array, {}, hp)
@@ -177,7 +172,7 @@ class SGD(Optimizer):
             xp = backend.xp_of(p)
             first = xp.negative(grad) if group["maximize"] else grad.copy()
             if wd != 0:
-                first += p * wd
+                axpy(first, p, wd)
             buf = state["momentum_buffer"] = _make(first)
             arrays = (p, buf._array, None, self._scratch(p, 0), None)
             consts = (group["lr"], 0, momentum, 0, group["nesterov"], False)
@@ -190,11 +185,12 @@ class SGD(Optimizer):
 
     def _update_unfused(self, p, grad, state, group):
         """The update with temporaries, for a gradient whose shape or dtype differs from the
-        parameter's (broadcast or promoted as NumPy does)."""
+        parameter's (broadcast or promoted as NumPy does); each ``x + a * y`` rounded once
+        where the operands share a host dtype, as in the fused path."""
         d_p = -grad if group["maximize"] else grad
         wd = group["weight_decay"]
         if wd != 0:
-            d_p = d_p + wd * p
+            d_p = add_scaled(d_p, p, wd)
         momentum = group["momentum"]
         if momentum != 0:
             buf = state.get("momentum_buffer")
@@ -203,9 +199,9 @@ class SGD(Optimizer):
             else:
                 b = buf._array
                 b *= momentum
-                b += (1 - group["dampening"]) * d_p
-            d_p = d_p + momentum * buf._array if group["nesterov"] else buf._array
-        p -= group["lr"] * d_p
+                b[...] = add_scaled(b, d_p, 1 - group["dampening"])
+            d_p = add_scaled(d_p, buf._array, momentum) if group["nesterov"] else buf._array
+        p[...] = add_scaled(p, d_p, -group["lr"])
 
     def _update_graph(self, param, grad, state, group):
         """The same update in tensor ops, recorded by autograd (``differentiable=True`` with a
