@@ -1,6 +1,6 @@
 """``torch._dynamo.exc``: the errors ``torch.compile`` raises before it compiles anything."""
 
-__all__ = ["TorchDynamoException", "InvalidBackend"]
+__all__ = ["TorchDynamoException", "InvalidBackend", "UserError"]
 
 
 class TorchDynamoException(RuntimeError):
@@ -13,3 +13,8 @@ class InvalidBackend(TorchDynamoException):
     def __init__(self, name):
         super().__init__(f"Invalid backend: {name!r}, see `torch._dynamo.list_backends()` for "
                          f"available backends.")
+
+
+class UserError(TorchDynamoException):
+    """A program that cannot be compiled or exported as asked (``torch.export`` raises it for
+    violated dynamic-shape constraints)."""

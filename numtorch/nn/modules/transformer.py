@@ -34,6 +34,17 @@ def _activation_fn(activation):
     return activation
 
 
+def _live(fn):
+    """``fn`` as ``F`` holds it now: a TorchFunctionMode puts dispatching wrappers in place
+    of F.relu / F.gelu, which a layer made before the mode must call for the mode to see
+    them (torch's always dispatch)."""
+    name = getattr(fn, "__name__", None)
+    if name not in ("relu", "gelu"):
+        return fn
+    now = getattr(F, name)
+    return now if getattr(now, "__wrapped__", now) is getattr(fn, "__wrapped__", fn) else fn
+
+
 def _relu_or_gelu(fn):
     from .activation import GELU, ReLU
 
@@ -173,7 +184,8 @@ class TransformerEncoderLayer(Module):
         return self.dropout1(x)
 
     def _ff_block(self, x):
-        return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+        act = _live(self.activation)
+        return self.dropout2(self.linear2(self.dropout(act(self.linear1(x)))))
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
         """Run one encoder layer over ``src``."""
@@ -242,7 +254,8 @@ class TransformerDecoderLayer(Module):
         return self.dropout2(x)
 
     def _ff_block(self, x):
-        return self.dropout3(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+        act = _live(self.activation)
+        return self.dropout3(self.linear2(self.dropout(act(self.linear1(x)))))
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
                 memory_key_padding_mask=None, tgt_is_causal=False, memory_is_causal=False):
