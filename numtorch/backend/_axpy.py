@@ -13,7 +13,6 @@ import numpy as np
 from ._fma import _WIDER, axpy_once
 
 _AXPY = {}  # dtype -> scipy's ?axpy, or None; filled on first use (importing it costs ~0.1 s)
-_SBMV = {}  # the same for ?sbmv
 
 
 def _blas(dtype):
@@ -24,7 +23,6 @@ def _blas(dtype):
             blas = None
         _AXPY[np.dtype(np.float32)] = getattr(blas, "saxpy", None)
         _AXPY[np.dtype(np.float64)] = getattr(blas, "daxpy", None)
-        _SBMV[np.dtype(np.float64)] = getattr(blas, "dsbmv", None)
     return _AXPY.get(dtype)
 
 
@@ -33,10 +31,10 @@ def axpy(y, x, alpha):
     if type(y) is not np.ndarray:
         y += alpha * x  # a device array: its library's own kernel
         return y
-    fn = _blas(y.dtype)
+    fn = _AXPY.get(y.dtype) if _AXPY else _blas(y.dtype)
     if fn is not None and y.flags.c_contiguous and x.flags.c_contiguous:
-        flat = y.reshape(-1)
-        out = fn(x.reshape(-1), flat, a=alpha)
+        flat = y if y.ndim == 1 else y.reshape(-1)
+        out = fn(x if x.ndim == 1 else x.reshape(-1), flat, a=alpha)
         if out is not flat:  # pragma: no cover - f2py copied (never for contiguous y)
             flat[...] = out
         return y
@@ -45,42 +43,6 @@ def axpy(y, x, alpha):
         y += y.dtype.type(alpha) * x
         return y
     y[...] = y.astype(wide) + wide(y.dtype.type(alpha)) * x.astype(wide)
-    return y
-
-
-def fma(y, u, x, work, work2):
-    """``y = y + u * x`` (arrays of one shape and dtype) rounded once, in place, as torch's
-    ``addcmul_``; ``work`` and ``work2`` are float64 buffers of ``y``'s size for float32 (the
-    product of two float32 values is exact in float64, so the rounding to float32 is the one
-    that matters), None for other dtypes. Only same-type passes and plain casting copies:
-    a mixed-type ufunc would cast through NumPy's own (allocated) buffers, and run slower."""
-    if type(y) is not np.ndarray:
-        y += u * x
-        return y
-    if work is not None and y.dtype == np.float32:
-        w, w2 = work.reshape(y.shape), work2.reshape(y.shape)
-        np.copyto(w, u)
-        np.copyto(w2, x)
-        np.multiply(w, w2, out=w)
-        np.copyto(w2, y)
-        np.add(w, w2, out=w)
-        np.copyto(y, w, casting="same_kind")
-        return y
-    sbmv = _SBMV.get(y.dtype) if _blas(y.dtype) is not None else None
-    if sbmv is not None and y.flags.c_contiguous:
-        # float64: a diagonal band product (BLAS ?sbmv with no off-diagonals) is exactly
-        # ``y + (1 * u) * x`` with one fused multiply-add per value (bitwise torch's in every
-        # case measured), slower than a pass of NumPy but exact where long double is not
-        flat = y.reshape(-1)
-        out = sbmv(0, 1.0, u.reshape(1, -1), x.reshape(-1), beta=1.0, y=flat, overwrite_y=1)
-        if out is not flat:  # pragma: no cover
-            flat[...] = out
-        return y
-    wide = _WIDER.get(y.dtype)
-    if wide is None:
-        y += u * x
-        return y
-    y[...] = y.astype(wide) + u.astype(wide) * x.astype(wide)
     return y
 
 

@@ -5,7 +5,7 @@ import math
 import numpy as np
 
 from .. import backend
-from ..backend._axpy import add_scaled, axpy, fma
+from ..backend._axpy import add_scaled, axpy
 from . import _device_step
 from ._checks import (
     check_betas, check_fused, check_lr, check_nonneg, check_tensor_betas, check_tensor_lr,
@@ -54,21 +54,16 @@ def update_moments(opt, param, grad, state, group):
 
 
 def moments_step(xp, m, v, g, beta1, beta2):
-    """``m.lerp_(g, 1 - beta1)`` and ``v.mul_(beta2).addcmul_(g, g, value=1 - beta2)`` with
-    torch's roundings where ``g`` is a host array of the moments' shape and dtype, else
-    NumPy's."""
-    same = type(m) is np.ndarray and type(g) is np.ndarray and g.shape == m.shape and \
-        g.dtype == m.dtype
-    if not same:
+    """``m.lerp_(g, 1 - beta1)`` with torch's rounding where ``g`` is a host array of the
+    moments' shape and dtype, and ``v.mul_(beta2).addcmul_(g, g, value=1 - beta2)`` as
+    ``_adam_part`` rounds it."""
+    if type(m) is np.ndarray and type(g) is np.ndarray and g.shape == m.shape and \
+            g.dtype == m.dtype:
+        lerp_into(xp, m, g, np.empty_like(m), 1 - beta1, False)
+    else:
         m += (g - m) * (1 - beta1)
-        v *= beta2
-        v += (1 - beta2) * g * g
-        return
-    lerp_into(xp, m, g, np.empty_like(m), 1 - beta1, False)
     v *= beta2
-    u = g * m.dtype.type(1 - beta2)
-    wide = m.dtype == np.float32
-    fma(v, u, g, np.empty(v.size) if wide else None, np.empty(v.size) if wide else None)
+    v += (1 - beta2) * g * g
 
 
 def _decay(group, lr, wd):
@@ -87,21 +82,6 @@ def _step_size(group, lr, beta1, step):
     if dt is not None:
         return float(dt.type(lr) / dt.type(1 - beta1 ** step))
     return lr / (1 - beta1 ** step)
-
-
-def wide_scratch(opt, like, slot=0):
-    """A flat float64 work buffer of ``like``'s size for a float32 host array (two of them
-    hold the once-rounded ``a + b * c`` of ``backend._axpy.fma``), else None; kept with the
-    optimizer's other work buffers."""
-    if type(like) is not np.ndarray or like.dtype != np.float32:
-        return None
-    bufs = opt.__dict__.get("_scratch_bufs")
-    if bufs is None:
-        bufs = opt.__dict__["_scratch_bufs"] = {}
-    buf = bufs.get((slot, "wide"))
-    if buf is None or buf.size < like.size:
-        buf = bufs[(slot, "wide")] = np.empty(like.size, dtype=np.float64)
-    return buf[:like.size]
 
 
 def lerp_into(xp, m, grad, t, weight, negate):
@@ -128,12 +108,15 @@ def lerp_into(xp, m, grad, t, weight, negate):
         axpy(m, t, w1)
 
 
-def _adam_part(xp, p, grad, m, v, vmax, t, g, w1, w2, lr, wd, eps, beta1, beta2, negate, l2,
+def _adam_part(xp, p, grad, m, v, vmax, t, g, lr, wd, eps, beta1, beta2, negate, l2,
                bc2_sqrt, step_size):
-    """Adam's in-place update of (a part of) one parameter; ``t`` and ``g`` are work buffers,
-    ``w1`` and ``w2`` float64 ones for float32 (else None). Each step rounds as torch's: the
-    L2 term, the lerp of the first moment and the ``addcmul`` of the second once each (fused
-    multiply-adds), the parameter ``p + (-step_size * m) / denom`` as ``addcdiv``."""
+    """Adam's in-place update of (a part of) one parameter; ``t`` and ``g`` are work buffers.
+    The L2 term and the lerp of the first moment round once each as torch's (fused
+    multiply-adds, ``axpy``), the parameter is ``p + (-step_size * m) / denom`` as torch's
+    ``addcdiv``. The second moment's ``addcmul`` (also one rounding in torch) rounds twice
+    here: its exact form needs float64 passes that cost the step 35-75% (session 38's
+    report), while torch's own ``sqrt`` of it (an ulp off in a few percent of values) keeps
+    the parameter from being bitwise anyway; the two differ in ~0.3% of values."""
     if xp is not np and backend.helpers_for(xp).adam_update(  # one fused kernel on a GPU
             p, grad, m, v, vmax, lr, wd, eps, beta1, beta2, negate, l2, bc2_sqrt, step_size):
         return
@@ -144,10 +127,16 @@ def _adam_part(xp, p, grad, m, v, vmax, t, g, w1, w2, lr, wd, eps, beta1, beta2,
             xp.copyto(g, grad)
             axpy(g, p, -wd if negate else wd)
             grad = g
-    lerp_into(xp, m, grad, t, 1 - beta1, negate)
+    w = 1 - beta1
+    if xp is np and not negate and abs(m.dtype.type(w)) < 0.5:  # the common case, inline
+        xp.subtract(grad, m, out=t)
+        axpy(m, t, w)
+    else:
+        lerp_into(xp, m, grad, t, w, negate)
     v *= beta2
     xp.multiply(grad, 1 - beta2, out=t)  # (c * -g) * -g == (c * g) * g
-    fma(v, t, grad, w1, w2)
+    t *= grad
+    v += t
     if vmax is not None:
         xp.maximum(vmax, v, out=vmax)
         v = vmax
@@ -241,17 +230,14 @@ class Adam(Optimizer):
                     small.append((job, size))
                     continue
                 p = job[0]
-                split_update(_adam_part, (*job[:5], scratch(p, 0), scratch(p, 1),
-                                          wide_scratch(self, p, 0), wide_scratch(self, p, 1)),
+                split_update(_adam_part, (*job[:5], scratch(p, 0), scratch(p, 1)),
                              (lr, wd, eps, beta1, beta2, negate, l2, *consts[job[5]]))
             jobs, sizes = [j for j, _ in small], [s for _, s in small]
 
         def kernel(job, part):
             p, g, m, v, vmax, step = job
             _adam_part(np, p, g, m, v, vmax, scratch(p, 2 * part), scratch(p, 2 * part + 1),
-                       wide_scratch(self, p, 2 * part), wide_scratch(self, p, 2 * part + 1),
-                       lr, wd, eps, beta1, beta2,
-                       negate, l2, *consts[step])
+                       lr, wd, eps, beta1, beta2, negate, l2, *consts[step])
 
         if jobs:
             run_jobs(kernel, jobs, sizes)
@@ -279,8 +265,7 @@ class Adam(Optimizer):
             wd = 0
         arrays = (p, grad, state["exp_avg"]._array, state["exp_avg_sq"]._array,
                   state["max_exp_avg_sq"]._array if group["amsgrad"] else None,
-                  self._scratch(p, 0), self._scratch(p, 1), wide_scratch(self, p, 0),
-                  wide_scratch(self, p, 1))
+                  self._scratch(p, 0), self._scratch(p, 1))
         consts = (lr, wd, eps, beta1, beta2, group["maximize"], l2,
                   math.sqrt(1 - beta2 ** step), _step_size(group, lr, beta1, step))
         split_update(_adam_part, arrays, consts)

@@ -28,7 +28,8 @@ EXACT = [
     ("Rprop", {"lr": 0.01}),
 ]
 
-# the moments are bitwise torch's; the parameter goes through torch's sqrt (see above)
+# the first moment is bitwise torch's; the second rounds its addcmul twice (once in torch: the
+# exact form costs the step 35-75%) and the parameter goes through torch's sqrt (see above)
 MOMENTS = [
     ("Adam", {"lr": 0.01}),
     ("Adam", {"lr": 0.01, "amsgrad": True}),
@@ -56,12 +57,13 @@ def test_steps_bitwise(name, kwargs, dtype):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["f32", "f64"])
 @pytest.mark.parametrize("name,kwargs", MOMENTS, ids=str)
-def test_moments_bitwise(name, kwargs, dtype):
+def test_first_moment_bitwise(name, kwargs, dtype):
     _skip_on_device()
     ours = run(numtorch, name, kwargs, dtype, steps=1)
     ref = run(torch, name, kwargs, dtype, steps=1)
     bad = differing(ours, ref)
-    assert all(k.startswith("p") and "." not in k for s in bad.values() for k in s), bad
+    assert all(k.endswith(("sq", "step")) or "." not in k for s in bad.values() for k in s), bad
+    assert any(k.endswith(".exp_avg") for k in ref[0])
     for a, b in zip(ours, ref):
         for k in b:
             np.testing.assert_allclose(a[k], b[k], rtol=1e-6 if dtype == np.float32 else 1e-14)
