@@ -15,6 +15,8 @@ import statistics
 import subprocess
 import sys
 
+from _busy import busy_core
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -101,8 +103,10 @@ def run_step_script(script, args, label, goal):
               args.clock, "--json"] + ([] if args.threads is None else
                                         ["--threads", str(args.threads)])
     libs = ("numtorch", "torch") if have_torch() else ("numtorch",)
-    results = alternate(script, passed, args.processes, libs)
+    busy = getattr(args, "busy", False)
+    with busy_core(busy):
+        results = alternate(script, passed, args.processes, libs)
     losses = {name: rs[0]["loss"] for name, rs in results.items()}
-    print(f"{label}; first-step loss "
+    print(f"{label}{'; one core kept busy' if busy else ''}; first-step loss "
           + ", ".join(f"{k} {v:.5f}" for k, v in losses.items()))
     return ratio_line(results, goal)

@@ -156,6 +156,8 @@ def main():
     parser.add_argument("--one-process", action="store_true",
                         help="both libraries in this process, taking turns (the old mode)")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--busy", action="store_true",
+                        help="keep one core busy in another process while measuring")
     args = parser.parse_args()
     if args.only is None and not args.profile and not args.one_process:
         return _alternating(args)

@@ -21,6 +21,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from _alternate import alternate, emit, have_torch, mark_baseline, ratio_line
+from _busy import busy_core
 
 
 def build(lib):
@@ -69,16 +70,20 @@ def main():
     p.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     p.add_argument("--only", choices=("numtorch", "torch"), default=None,
                    help="time one library in this process")
+    p.add_argument("--busy", action="store_true",
+                   help="keep one core busy in another process while measuring")
     args = p.parse_args()
     if args.only:
         return child(args)
     libs = ("numtorch", "torch") if have_torch() else ("numtorch",)
     passed = ["--steps", str(args.steps), "--repeats", str(args.repeats), "--threads",
               str(args.threads), "--clock", args.clock]
-    results = alternate(__file__, passed, args.processes, libs)
+    with busy_core(args.busy):
+        results = alternate(__file__, passed, args.processes, libs)
     outs = [r["out"] for rs in results.values() for r in rs]
     print(f"TransformerEncoder 2x(128, 4 heads, ff 512), seq 64, batch 16, fwd+bwd "
-          f"(outputs agree: {max(outs) - min(outs) < 1e-1})")
+          f"(outputs agree: {max(outs) - min(outs) < 1e-1})"
+          + ("; one core kept busy" if args.busy else ""))
     ratio_line(results, 1.0)
 
 
