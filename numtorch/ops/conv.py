@@ -403,7 +403,7 @@ def _forward_paths(xp, x, w, b, stride, padding, dilation, groups, out, taps, re
     bias = None if b is None else b.reshape(o, 1)
     band, rest = _band(step, wm.shape[2] * groups * x.itemsize, out)
     if _FOLD_BIAS and bias is not None and band >= out[0] and groups == 1 and \
-            b.dtype == w.dtype == x.dtype:
+            b.dtype == w.dtype == x.dtype and x.dtype.char in "fd":
         # the bias as one more GEMM column of w against a row of ones under the columns
         # (one reused buffer), not a pass over y per block: 8x16x80x80 -> 32 3x3/2 (phase
         # columns) 3.43 -> 3.23 ms, the MNIST net's 32 -> 64 3x3 19.10 -> 18.91 (one thread,
@@ -526,9 +526,10 @@ def _flat_forward(xp, x, w, b, padding, dilation, groups, out, res=None):
     # 9x9 conv: 1.1 GB of columns at once)
     band = max(1, _BLOCK_BYTES // (wm.shape[2] * groups * plane_strides[0] * x.itemsize))
     # the bias folded into the GEMM as for forward-im2col (``_forward_bias_folded``): the
-    # pass over y cost 0.9 of 4.3 ms for 128x3x32x32 -> 16 and 0.5 of 11 for 32x32x32x32 ->
-    # 32 (one thread, CPU time)
+    # pass over y cost 0.9 of 4.3 ms for 128x3x32x32 -> 16 (one thread, CPU time); samples
+    # banded one at a time (32 channels on 32x32 maps) keep the pass
     fold = (_FOLD_BIAS and b is not None and groups == 1 and b.dtype == w.dtype == x.dtype
+            and x.dtype.char in "fd"
             and (step > 1 or band >= out[0]))
     if fold:
         ck = wm.shape[2]
@@ -686,7 +687,7 @@ def _forward_per_sample(xp, x, w, b, stride, padding, dilation, out, res=None):
     # the bias as one more GEMM column of w against a row of ones under the columns: the
     # separate pass over y cost a third of the MNIST net's 1 -> 32 3x3 forward (0.71 ms,
     # 0.47 without bias; one thread, CPU time), the GEMM's tenth reduction row next to nothing
-    fold = b is not None and b.dtype == w.dtype == x.dtype
+    fold = b is not None and b.dtype == w.dtype == x.dtype and x.dtype.char in "fd"
     if fold:
         wm = xp.concatenate((wm, b.reshape(o, 1)), axis=1)
     step = max(1, _BLOCK_BYTES // max(ck * length * x.itemsize, 1))
