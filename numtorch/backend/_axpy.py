@@ -10,7 +10,7 @@ through long double nearly so); device arrays keep the two-step form."""
 
 import numpy as np
 
-from ._fma import _WIDER, axpy_once
+from ._fma import _WIDER, axpy_once, fma_once
 
 _AXPY = {}  # dtype -> scipy's ?axpy, or None; filled on first use (importing it costs ~0.1 s)
 
@@ -55,3 +55,11 @@ def add_scaled(a, b, alpha):
         return axpy(a.copy(), b, alpha)
     out = axpy_once(a, b, alpha)
     return a + alpha * b if out is None else out
+
+
+def add_product(a, x, y):
+    """A new ``a + x * y`` rounded once (torch's ``addcmul``, whose ``value`` is folded into
+    ``x``) through a wider host type for host arrays of one dtype, else NumPy's two
+    roundings. Costs float64 passes: for the per-parameter updates that allocate anyway."""
+    out = fma_once(a, x, y)
+    return a + x * y if out is None else out

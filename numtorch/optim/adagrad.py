@@ -1,6 +1,7 @@
 """Adagrad: step sizes shrink with the accumulated squared gradients."""
 
 from .. import backend
+from ..backend._axpy import add_product, add_scaled
 from . import _device_step
 from ._checks import check_fused, check_lr, check_nonneg
 from . import _sparse_grads
@@ -62,8 +63,8 @@ class Adagrad(Optimizer):
         g = -grad if group["maximize"] else grad
         step = self._step_tensor(state)
         if group["weight_decay"] != 0:
-            g = g + group["weight_decay"] * p
+            g = add_scaled(g, p, group["weight_decay"])  # torch's one rounding
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
         s = state["sum"]._array
-        s += g * g
-        p -= clr * (g / (xp.sqrt(s) + group["eps"]))
+        s[...] = add_product(s, g, g)
+        p += (-clr * g) / (xp.sqrt(s) + group["eps"])  # torch's addcdiv: (value * g) / std

@@ -53,15 +53,21 @@ def update_moments(opt, param, grad, state, group):
     return p, xp, m, v, step
 
 
+def lerp_inplace(xp, m, g, weight):
+    """``m.lerp_(g, weight)`` with torch's rounding where ``g`` is a host array of ``m``'s
+    shape and dtype (``lerp_into``, a temporary for its work buffer), else NumPy's."""
+    if type(m) is np.ndarray and type(g) is np.ndarray and g.shape == m.shape and \
+            g.dtype == m.dtype:
+        lerp_into(xp, m, g, np.empty_like(m), weight, False)
+    else:
+        m += (g - m) * weight
+
+
 def moments_step(xp, m, v, g, beta1, beta2):
     """``m.lerp_(g, 1 - beta1)`` with torch's rounding where ``g`` is a host array of the
     moments' shape and dtype, and ``v.mul_(beta2).addcmul_(g, g, value=1 - beta2)`` as
     ``_adam_part`` rounds it."""
-    if type(m) is np.ndarray and type(g) is np.ndarray and g.shape == m.shape and \
-            g.dtype == m.dtype:
-        lerp_into(xp, m, g, np.empty_like(m), 1 - beta1, False)
-    else:
-        m += (g - m) * (1 - beta1)
+    lerp_inplace(xp, m, g, 1 - beta1)
     v *= beta2
     v += (1 - beta2) * g * g
 

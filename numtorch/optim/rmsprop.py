@@ -1,8 +1,10 @@
 """RMSprop (optionally centered, with momentum), following torch's update."""
 
 from .. import backend
+from ..backend._axpy import add_product, add_scaled
 from . import _device_step
 from ._checks import check_lr, check_nonneg
+from .adam import lerp_inplace
 from .optimizer import Optimizer, _make
 
 __all__ = ["RMSprop"]
@@ -58,14 +60,14 @@ class RMSprop(Optimizer):
         self._step_tensor(state)
         alpha = group["alpha"]
         if group["weight_decay"] != 0:
-            g = g + group["weight_decay"] * p
+            g = add_scaled(g, p, group["weight_decay"])  # torch's one rounding
         sq = state["square_avg"]._array
         sq *= alpha
-        sq += (1 - alpha) * g * g
+        sq[...] = add_product(sq, (1 - alpha) * g, g)
         if group["centered"]:
             ga = state["grad_avg"]._array
-            ga += (g - ga) * (1 - alpha)
-            avg = xp.sqrt(sq - ga * ga)
+            lerp_inplace(xp, ga, g, 1 - alpha)
+            avg = xp.sqrt(add_product(sq, -ga, ga))
         else:
             avg = xp.sqrt(sq)
         avg += group["eps"]
@@ -73,6 +75,6 @@ class RMSprop(Optimizer):
             buf = state["momentum_buffer"]._array
             buf *= group["momentum"]
             buf += g / avg
-            p -= group["lr"] * buf
+            p[...] = add_scaled(p, buf, -group["lr"])
         else:
-            p -= group["lr"] * (g / avg)
+            p += (-group["lr"] * g) / avg  # torch's addcdiv: (value * g) / avg
