@@ -11,7 +11,7 @@ string (``define``, ``impl``, ``Library``) live in numtorch/_ops_library.py.
 
 import inspect
 
-from . import _ops_tree
+from . import _library_rules, _ops_tree
 from ._ops_library import Library, _tensors, define, defined, impl
 from ._ops_schema import FunctionSchema, annotation_type, default_text, returns_text
 from ._tensor import Tensor
@@ -19,7 +19,8 @@ from .autograd.function import Function
 from .autograd.grad_mode import is_grad_enabled, no_grad
 
 __all__ = ["custom_op", "CustomOpDef", "register_fake", "register_autograd",
-           "register_kernel", "impl_abstract", "infer_schema", "Library", "define", "impl"]
+           "register_kernel", "register_vmap", "register_autocast", "opcheck", "impl_abstract",
+           "infer_schema", "Library", "define", "impl"]
 
 _REGISTRY = {}  # "namespace::name" -> CustomOpDef
 
@@ -85,6 +86,8 @@ class CustomOpDef:
         self._kernels = {}
         self._abstract_fn = None
         self._backward_fn = self._setup_context_fn = None
+        self._vmap_fn = None
+        self._autocast = {}  # device type -> dtype its float inputs are cast to
         self.__name__ = name
         self.__doc__ = fn.__doc__
         params = self._signature.parameters
@@ -114,6 +117,21 @@ class CustomOpDef:
         self._abstract_fn = fn
         return fn
 
+    def register_vmap(self, fn=None):
+        """Give the operator a batching rule: ``fn(info, in_dims, *args, **kwargs)`` returns
+        ``(output, out_dims)``; ``info.batch_size``, ``info.randomness``. Without one, vmap
+        calls the operator once per sample. Usable as a decorator."""
+        def register(f):
+            self._vmap_fn = f
+            return f
+
+        return register if fn is None else register(fn)
+
+    def register_autocast(self, device_type, cast_inputs):
+        """Under autocast on ``device_type``, cast the floating-point tensor inputs (not
+        float64) to ``cast_inputs`` and run the operator with autocast off."""
+        self._autocast[device_type] = cast_inputs
+
     def register_autograd(self, backward, /, *, setup_context=None):
         """Give the operator a derivative: ``setup_context(ctx, inputs, output)`` saves what
         ``backward(ctx, *grads)`` needs; ``backward`` returns one gradient per input."""
@@ -135,11 +153,13 @@ class CustomOpDef:
         (``GeneratedBackwardFor_<ns>_<name>_defaultBackward``)."""
         op = self
 
-        def forward(ctx, *values):
-            out = op._run(values)
+        def forward(*values):
+            return op._run(values)
+
+        def setup_context(ctx, inputs, output):
+            # the setup_context form, which torch.func's transforms require
             if op._setup_context_fn is not None:
-                op._setup_context_fn(ctx, tuple(values), out)
-            return out
+                op._setup_context_fn(ctx, tuple(inputs), output)
 
         def backward(ctx, *grads):
             if op._backward_fn is None:
@@ -151,13 +171,19 @@ class CustomOpDef:
 
         name = f"GeneratedBackwardFor_{self._namespace}_{self._name}_default"
         return type(name, (Function,), {"forward": staticmethod(forward),
+                                        "setup_context": staticmethod(setup_context),
                                         "backward": staticmethod(backward)})
 
-    def _run(self, values):
-        """Call the implementation with the flat ``values`` of all parameters."""
+    def _split(self, values):
+        """The flat ``values`` of all parameters as (positional list, keyword dict)."""
         names, kw_only = self._names, self._kw_only
         pos = [v for n, v in zip(names, values) if n not in kw_only]
         kws = {n: v for n, v in zip(names, values) if n in kw_only}
+        return pos, kws
+
+    def _run(self, values):
+        """Call the implementation with the flat ``values`` of all parameters."""
+        pos, kws = self._split(values)
         kernel = self._kernel(values)
         with no_grad():
             out = kernel(*pos, **kws)
@@ -174,6 +200,17 @@ class CustomOpDef:
         bound = self._signature.bind(*args, **kwargs)
         bound.apply_defaults()
         values = [bound.arguments[n] for n in self._names]
+        if self._autocast:
+            cast = _library_rules.autocast_values(self, values)
+            if cast is not None:
+                from .amp import autocast
+
+                with autocast(cast[0], enabled=False):
+                    pos, kws = self._split(cast[1])
+                    return self(*pos, **kws)
+        batched = _library_rules.batched_call(self, values)
+        if batched is not None:
+            return batched
         if self._mutates_args or not is_grad_enabled() or not any(
                 t.requires_grad for t in _tensors(values)):
             return self._run(values)
@@ -276,3 +313,38 @@ def register_kernel(op, device_types, func=None, /, *, lib=None):
         return f
 
     return register if func is None else register(func)
+
+
+def _custom(op, what):
+    target = _lookup(op)
+    if not isinstance(target, CustomOpDef):
+        raise TypeError(f"{what}: expected a custom operator made with custom_op, got {op}")
+    return target
+
+
+def register_vmap(op, func=None, /, *, lib=None):
+    """Register the batching rule of ``op``; see :meth:`CustomOpDef.register_vmap`."""
+    return _custom(op, "register_vmap").register_vmap(func)
+
+
+def register_autocast(op, device_type, cast_inputs, /, *, lib=None):
+    """Register autocast's input cast for ``op``; see :meth:`CustomOpDef.register_autocast`."""
+    _custom(op, "register_autocast").register_autocast(device_type, cast_inputs)
+
+
+def opcheck(op, args, kwargs=None, *, test_utils=None, raise_exception=True, atol=None,
+            rtol=None):
+    """Check a custom operator's registrations on example inputs, as torch's ``opcheck``:
+    ``test_schema`` (no input it does not declare mutated changes), ``test_autograd_registration``,
+    ``test_faketensor`` (the fake implementation gives the real output's shapes and dtypes)
+    and ``test_aot_dispatch_static``/``_dynamic`` (forward and backward run).
+
+    Returns:
+        dict: test name -> "SUCCESS", or the exception (with ``raise_exception=False``).
+
+    Raises:
+        OpCheckError: the first failing test, when ``raise_exception``.
+    """
+    from ._library_opcheck import run
+
+    return run(_custom(op, "opcheck"), args, kwargs or {}, test_utils, raise_exception)
