@@ -114,3 +114,34 @@ def test_counts_reset_on_reentry_and_hook_restored():
             numtorch.randn(3, 4) @ numtorch.randn(4, 5)
         assert fc.get_total_flops() == 120
     assert graph._hook is before
+
+
+def _attention_run(L, kind, need_weights):
+    from_mod = L.utils.flop_counter if L is numtorch else torch.utils.flop_counter
+    L.manual_seed(0)
+    if kind == "encoder":
+        m = L.nn.TransformerEncoderLayer(16, 4, 32, batch_first=True)
+        x = L.randn(2, 5, 16)
+    else:
+        m = L.nn.MultiheadAttention(16, 4, batch_first=kind == "batch_first")
+        x = L.randn(2, 5, 16) if kind == "batch_first" else L.randn(5, 2, 16)
+    with from_mod.FlopCounterMode(display=False) as fc:
+        y = m(x) if kind == "encoder" else m(x, x, x, need_weights=need_weights)[0]
+        y.sum().backward()
+    return fc
+
+
+@pytest.mark.parametrize("kind,need_weights", [("seq_first", True), ("seq_first", False),
+                                               ("batch_first", True), ("batch_first", False),
+                                               ("encoder", False)])
+def test_multihead_attention(kind, need_weights):
+    """With weights torch counts the two batched products (forward and backward); without,
+    its scaled_dot_product_attention counts nothing on the CPU. Linear layers on contiguous
+    3-D input count as addmm."""
+    t = _attention_run(torch, kind, need_weights)
+    n = _attention_run(numtorch, kind, need_weights)
+    assert n.get_total_flops() == t.get_total_flops()
+    tc, nc = _counts(t)["Global"], _counts(n)["Global"]
+    assert nc.get("aten.bmm") == tc.get("aten.bmm")
+    if kind != "batch_first":  # torch projects a transposed (non-contiguous) input there
+        assert nc == tc

@@ -5,7 +5,8 @@ Counted as torch counts them (2 per multiply-add), under torch's op names: ``ate
 (2-D products, linear layers without bias, products folded to 2-D), ``aten.addmm`` (linear
 layers with bias), ``aten.bmm`` (batched products, einsum), ``aten.convolution`` and
 ``aten.convolution_backward`` (one forward count per gradient it makes). Products with a
-vector operand on the right (``mv``, ``dot``) and attention on the CPU count nothing, as in
+vector operand on the right (``mv``, ``dot``) and attention without weights on the CPU count
+nothing, as in
 torch; ``addmm``/``baddbmm`` called directly count as ``aten.mm``/``aten.bmm``.
 
 How: while the mode is active numtorch's op hook (``autograd.graph._hook``, the profiler's)
@@ -273,7 +274,27 @@ def _flops_of(cls, inputs, params, out):
                 [("convolution_backward", f * grads)] if grads else [])
     if kind == "Einsum" and len(inputs) == 2:
         return _einsum(inputs, params)
+    if kind == "MultiHeadAttentionCore" and params.get("weights"):
+        return _attention_with_weights(inputs, params)
     return None
+
+
+def _attention_with_weights(inputs, params):
+    """nn.MultiheadAttention returning its weights: torch computes it with two batched
+    products (q k^T, then p v), which it counts; without weights it runs
+    scaled_dot_product_attention, which counts nothing on the CPU."""
+    q = inputs[0]
+    tgt, n, width = _shape(q)
+    heads = params["heads"]
+    if params.get("packed"):
+        src, e, ev, operands = tgt, width // 3, width // 3, [q]
+    else:
+        k, v = inputs[1], inputs[2]
+        src, e, ev, operands = _shape(k)[0], width, _shape(v)[-1], [q, k, v]
+    bh, d, dv = n * heads, e // heads, ev // heads
+    f = 2 * bh * tgt * src * d + 2 * bh * tgt * src * dv
+    back = [("bmm", 2 * f)] if any(_needs(t) for t in operands) else []
+    return "bmm", [(bh, tgt, d), (bh, d, src)], (bh, tgt, dv), f, back
 
 
 def _matmul(inputs, out):
@@ -304,10 +325,20 @@ def _linear(inputs):
         return None
     m = _prod(sx[:-1]) if len(sx) > 1 else 1
     f = 2 * m * sw[0] * sw[1]
-    name = "addmm" if b is not None and len(sx) > 1 else "mm"
+    # torch's linear adds the bias inside the product (addmm) for a 2-D input or a
+    # contiguous 3-D one; other inputs go through matmul (mm) and a separate add
+    fused = len(sx) == 2 or (len(sx) == 3 and _contiguous(x))
+    name = "addmm" if b is not None and fused else "mm"
     back = [("mm", f)] * (_needs(x) + _needs(w))
     shapes = ([_shape(b)] if name == "addmm" else []) + [(m, sx[-1]), (sw[1], sw[0])]
     return name, shapes, (m, sw[0]), f, back
+
+
+def _contiguous(t):
+    try:
+        return bool(t.is_contiguous())
+    except AttributeError:
+        return True
 
 
 def _einsum(inputs, params):
