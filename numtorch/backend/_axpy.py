@@ -13,6 +13,7 @@ import numpy as np
 from ._fma import _WIDER, axpy_once, fma_once
 
 _AXPY = {}  # dtype -> scipy's ?axpy, or None; filled on first use (importing it costs ~0.1 s)
+_SBMV = {}  # "d" -> scipy's dsbmv, filled with _AXPY when SciPy has it
 
 
 def _blas(dtype):
@@ -23,6 +24,8 @@ def _blas(dtype):
             blas = None
         _AXPY[np.dtype(np.float32)] = getattr(blas, "saxpy", None)
         _AXPY[np.dtype(np.float64)] = getattr(blas, "daxpy", None)
+        if getattr(blas, "dsbmv", None) is not None:
+            _SBMV["d"] = blas.dsbmv
     return _AXPY.get(dtype)
 
 
@@ -61,5 +64,14 @@ def add_product(a, x, y):
     """A new ``a + x * y`` rounded once (torch's ``addcmul``, whose ``value`` is folded into
     ``x``) through a wider host type for host arrays of one dtype, else NumPy's two
     roundings. Costs float64 passes: for the per-parameter updates that allocate anyway."""
+    if type(a) is np.ndarray and type(x) is np.ndarray and type(y) is np.ndarray and \
+            a.dtype == x.dtype == y.dtype == np.float64 and a.shape == x.shape == y.shape:
+        _blas(a.dtype)
+        if _SBMV:
+            # a band matrix of no off-diagonals times a vector, added to ``a``: exactly
+            # ``a + (1 * x) * y`` with one fused multiply-add per value (bitwise torch's in
+            # every case measured), where long double is only nearly so
+            return _SBMV["d"](0, 1.0, x.reshape(1, -1), y.reshape(-1), beta=1.0,
+                              y=a.reshape(-1).copy(), overwrite_y=1).reshape(a.shape)
     out = fma_once(a, x, y)
     return a + x * y if out is None else out

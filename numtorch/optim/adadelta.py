@@ -2,6 +2,7 @@
 squared updates."""
 
 from .. import backend
+from ..backend._axpy import add_product, add_scaled
 from ._checks import check_lr, check_nonneg
 from .optimizer import Optimizer, _make
 
@@ -48,11 +49,11 @@ class Adadelta(Optimizer):
         self._step_tensor(state)
         rho, eps = group["rho"], group["eps"]
         if group["weight_decay"] != 0:
-            g = g + group["weight_decay"] * p
+            g = add_scaled(g, p, group["weight_decay"])  # torch's one rounding
         sq, acc = state["square_avg"]._array, state["acc_delta"]._array
         sq *= rho
-        sq += (1 - rho) * g * g
+        sq[...] = add_product(sq, (1 - rho) * g, g)
         delta = xp.sqrt(acc + eps) / xp.sqrt(sq + eps) * g
         acc *= rho
-        acc += (1 - rho) * delta * delta
-        p -= group["lr"] * delta
+        acc[...] = add_product(acc, (1 - rho) * delta, delta)
+        p[...] = add_scaled(p, delta, -group["lr"])

@@ -5,7 +5,7 @@ import math
 import numpy as np
 
 from .. import backend
-from ..backend._axpy import add_scaled, axpy
+from ..backend._axpy import add_product, add_scaled, axpy
 from . import _device_step
 from ._checks import (
     check_betas, check_fused, check_lr, check_nonneg, check_tensor_betas, check_tensor_lr,
@@ -34,7 +34,7 @@ def moments_init(state, param):
     state["exp_avg_sq"] = _make(xp.zeros_like(param._array))
 
 
-def update_moments(opt, param, grad, state, group):
+def update_moments(opt, param, grad, state, group, exact=False):
     """The steps Adam, AdamW and RAdam share: maximize, weight decay (L2 or decoupled), the
     step counter and both moment estimates. Returns ``(p, xp, exp_avg, exp_avg_sq, step)``."""
     p = param._array
@@ -49,7 +49,7 @@ def update_moments(opt, param, grad, state, group):
         else:
             g = add_scaled(g, p, wd)
     m, v = state["exp_avg"]._array, state["exp_avg_sq"]._array
-    moments_step(xp, m, v, g, beta1, beta2)
+    moments_step(xp, m, v, g, beta1, beta2, exact)
     return p, xp, m, v, step
 
 
@@ -63,13 +63,16 @@ def lerp_inplace(xp, m, g, weight):
         m += (g - m) * weight
 
 
-def moments_step(xp, m, v, g, beta1, beta2):
+def moments_step(xp, m, v, g, beta1, beta2, exact=False):
     """``m.lerp_(g, 1 - beta1)`` with torch's rounding where ``g`` is a host array of the
     moments' shape and dtype, and ``v.mul_(beta2).addcmul_(g, g, value=1 - beta2)`` as
     ``_adam_part`` rounds it."""
     lerp_inplace(xp, m, g, 1 - beta1)
     v *= beta2
-    v += (1 - beta2) * g * g
+    if exact:
+        v[...] = add_product(v, (1 - beta2) * g, g)
+    else:
+        v += (1 - beta2) * g * g
 
 
 def _decay(group, lr, wd):

@@ -1,7 +1,9 @@
 """Adamax: Adam with the infinity norm of past gradients as the second moment."""
 
 from .. import backend
+from ..backend._axpy import add_scaled
 from ._checks import check_betas, check_lr, check_nonneg
+from .adam import lerp_inplace
 from .optimizer import Optimizer, _make
 
 __all__ = ["Adamax"]
@@ -43,10 +45,10 @@ class Adamax(Optimizer):
         step = self._step_tensor(state)
         beta1, beta2 = group["betas"]
         if group["weight_decay"] != 0:
-            g = g + group["weight_decay"] * p
+            g = add_scaled(g, p, group["weight_decay"])  # torch's one rounding
         m, u = state["exp_avg"]._array, state["exp_inf"]._array
-        m += (g - m) * (1 - beta1)
+        lerp_inplace(xp, m, g, 1 - beta1)
         u *= beta2
         xp.maximum(u, xp.abs(g) + group["eps"], out=u)
         clr = group["lr"] / (1 - beta1 ** step)
-        p -= clr * (m / u)
+        p += (-clr * m) / u  # torch's addcdiv: (value * m) / u

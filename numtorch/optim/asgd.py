@@ -1,6 +1,7 @@
 """ASGD: averaged stochastic gradient descent (torch's ``eta``, ``mu`` and ``ax`` state)."""
 
 from .. import backend
+from ..backend._axpy import add_scaled
 from ._checks import check_lr, check_nonneg
 from .optimizer import Optimizer, _make
 
@@ -48,11 +49,11 @@ class ASGD(Optimizer):
         step = self._step_tensor(state)
         lr, lambd = group["lr"], group["lambd"]
         if group["weight_decay"] != 0:
-            g = g + group["weight_decay"] * p
+            g = add_scaled(g, p, group["weight_decay"])  # torch's one rounding
         eta_arr, mu_arr = state["eta"]._array, state["mu"]._array
         eta, mu = float(eta_arr), float(mu_arr)
         p *= 1 - lambd * eta
-        p -= eta * g
+        p[...] = add_scaled(p, g, -eta)
         ax = state["ax"]._array
         if mu != 1:
             ax += (p - ax) * mu

@@ -1,7 +1,9 @@
 """NAdam: Adam with Nesterov momentum and torch's momentum-decay schedule."""
 
 from .. import backend
+from ..backend._axpy import add_scaled
 from ._checks import check_betas, check_lr, check_nonneg
+from .adam import moments_step
 from .optimizer import Optimizer, _make
 
 __all__ = ["NAdam"]
@@ -57,18 +59,17 @@ class NAdam(Optimizer):
             if group["decoupled_weight_decay"]:
                 p *= 1 - lr * wd
             else:
-                g = g + wd * p
+                g = add_scaled(g, p, wd)  # torch's one rounding
         decay = group["momentum_decay"]
         mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * decay))
         mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * decay))
         prod = state["mu_product"]._array
         prod *= mu  # float32 product, as torch keeps it in a tensor
         m, v = state["exp_avg"]._array, state["exp_avg_sq"]._array
-        m += (g - m) * (1 - beta1)
-        v *= beta2
-        v += (1 - beta2) * g * g
+        moments_step(xp, m, v, g, beta1, beta2, exact=True)
         denom = xp.sqrt(v / bc2) + eps
         prod_now = float(prod)
         prod_next = prod_now * mu_next
-        p -= (lr * (1.0 - mu) / (1.0 - prod_now)) * (g / denom)
-        p -= (lr * mu_next / (1.0 - prod_next)) * (m / denom)
+        # torch's two addcdivs: (value * x) / denom, then the sum
+        p += (-lr * (1.0 - mu) / (1.0 - prod_now)) * g / denom
+        p += (-lr * mu_next / (1.0 - prod_next)) * m / denom

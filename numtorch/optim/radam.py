@@ -41,7 +41,7 @@ class RAdam(Optimizer):
         moments_init(state, param)
 
     def _update(self, param, grad, state, group):
-        p, xp, m, v, step = update_moments(self, param, grad, state, group)
+        p, xp, m, v, step = update_moments(self, param, grad, state, group, exact=True)
         lr, eps = group["lr"], group["eps"]
         beta1, beta2 = group["betas"]
         bc1 = 1 - beta1 ** step
