@@ -152,10 +152,10 @@ def _im2col(xp, x, kernel, stride, padding, dilation, out=None):
     """``(block, out)``: ``block(i, m)`` is the contiguous im2col columns
     ``(C * prod(kernel), m * prod(out))`` of samples ``i:i+m``; ``block(i, 1, (r0, r1))`` those
     of output rows ``r0:r1`` (first spatial dim) of sample ``i``; ``block(i, m, None, dst)``
-    writes them into the 2-d view ``dst`` (unit-stride rows) and returns it. Strided 2-d convolutions copy
-    them from the input's phase planes (``conv_phases``: whole output rows per copy; the
-    ResNet-18 stem's columns 2.6 -> 1.0 ms per sample block), the others from a strided view
-    of the padded input."""
+    writes them into the 2-d view ``dst`` (unit-stride rows) and returns it. Strided 2-d
+    convolutions copy them from the input's phase planes (``conv_phases``: whole output rows
+    per copy; the ResNet-18 stem's columns 2.6 -> 1.0 ms per sample block), the others from a
+    strided view of the padded input."""
     if out is None:
         out = out_size(x.shape[2:], kernel, stride, padding, dilation)
     if _PHASED and _phases.applies(x, kernel, stride, dilation, out):
