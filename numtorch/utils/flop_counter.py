@@ -6,8 +6,7 @@ Counted as torch counts them (2 per multiply-add), under torch's op names: ``ate
 layers with bias), ``aten.bmm`` (batched products, einsum), ``aten.convolution`` and
 ``aten.convolution_backward`` (one forward count per gradient it makes). Products with a
 vector operand on the right (``mv``, ``dot``) and attention without weights on the CPU count
-nothing, as in
-torch; ``addmm``/``baddbmm`` called directly count as ``aten.mm``/``aten.bmm``.
+nothing, as in torch; ``addmm``/``baddbmm`` called directly count as ``aten.mm``/``aten.bmm``.
 
 How: while the mode is active numtorch's op hook (``autograd.graph._hook``, the profiler's)
 sees every op call and every backward node; module forward hooks keep the stack of modules
