@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import numtorch
+from numtorch.nn.functional import silu as _nt_silu
 
 torch = pytest.importorskip("torch")
 
@@ -514,3 +515,24 @@ def test_printing_and_parts():
     assert ep.example_inputs[0][0].shape == (2, 6)
     assert numtorch.export.export_for_training(nm, (numtorch.randn(2, 6),)).module()(
         numtorch.ones(2, 6)).shape == (2, 3)
+
+
+def test_functions_taken_before_export_are_seen():
+    """A model holding F.gelu as an attribute, and one calling a function its file imported
+    by name, export as torch's do (the mode sees those calls too)."""
+    class Held(numtorch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = numtorch.nn.Linear(4, 4)
+            self.act = numtorch.nn.functional.gelu
+
+        def forward(self, x):
+            return _nt_silu(self.act(self.lin(x)))
+
+    m = Held()
+    ep = numtorch.export.export(m, (numtorch.randn(2, 4),))
+    x = numtorch.randn(2, 4)
+    _close_nt(ep.module()(x), m(x))
+    names = [n.name for n in ep.graph.nodes if n.op == "call_function"]
+    assert names == ["linear", "gelu", "silu"]
+    assert m.act is numtorch.nn.functional.gelu and _nt_silu.__name__ == "silu"

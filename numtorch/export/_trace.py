@@ -11,6 +11,7 @@ a dynamic dimension back into expressions of it.
 
 import gc
 import operator
+import sys
 
 from .. import _tensor
 from .._function_mode import TorchFunctionMode, _pop_mode_temporarily
@@ -202,6 +203,37 @@ def opaque_modules(module):
     return found
 
 
+def _rebind(module):
+    """While a mode is active the public functions are dispatching wrappers, but a model that
+    took a function before (``self.act = F.gelu``, ``from torch.nn.functional import relu``
+    in its file) holds the plain one, which a mode does not see. Point those names at the
+    wrappers for the run: the model's attributes and the globals of the files its classes
+    come from. Returns what to put back."""
+    from .. import _torch_function
+
+    wrappers = {}
+    for space, name, original in _torch_function._ORIGINALS:
+        now = getattr(space, name, None)
+        if now is not original:
+            wrappers[id(original)] = (original, now)
+    spaces, seen, swaps = [], set(), []
+    for sub in module.modules():
+        spaces.append(vars(sub))
+        home = sys.modules.get(type(sub).__module__)
+        if home is not None and not home.__name__.startswith("numtorch"):
+            spaces.append(vars(home))
+    for space in spaces:
+        if id(space) in seen:
+            continue
+        seen.add(id(space))
+        for key, value in list(space.items()):
+            hit = wrappers.get(id(value))
+            if hit is not None and hit[0] is value:
+                swaps.append((space, key, value))
+                space[key] = hit[1]
+    return swaps
+
+
 def run(module, args, kwargs, known):
     """Run ``module(*args, **kwargs)`` once, recording; ``known`` lists the tensors that are
     values before the run (parameters, buffers, attribute constants, user inputs)."""
@@ -212,7 +244,12 @@ def run(module, args, kwargs, known):
         sub.forward = rec.module_call(path, sub.forward)
     try:
         with rec:
-            result = module(*args, **kwargs)
+            swaps = _rebind(module)
+            try:
+                result = module(*args, **kwargs)
+            finally:
+                for space, key, value in swaps:
+                    space[key] = value
     finally:
         for sub in leaves.values():
             del sub.forward
