@@ -137,7 +137,7 @@ def _adam_part(xp, p, grad, m, v, vmax, t, g, lr, wd, eps, beta1, beta2, negate,
             axpy(g, p, -wd if negate else wd)
             grad = g
     w = 1 - beta1
-    if xp is np and not negate and abs(m.dtype.type(w)) < 0.5:  # the common case, inline
+    if not negate and 0 <= w < 0.4999 and xp is np:  # the common case, inline
         xp.subtract(grad, m, out=t)
         axpy(m, t, w)
     else:
