@@ -25,8 +25,8 @@ import numpy as np
 from .. import _dtype
 from .._sparse import SparseCOO, map_values
 from .._tensor import Tensor
-from ._activation_base import _keep, _PiecewiseSlopeBackward, _Pointwise, _select, select
 from . import _intraop
+from ._activation_base import _keep, _PiecewiseSlopeBackward, _Pointwise, _select, select
 from ._pointwise import _check_tensor
 from ._smooth_activation import gelu, logsigmoid, mish, sigmoid, silu, softplus
 from .unary import exp
