@@ -1,0 +1,58 @@
+"""Runs one program as ``__main__`` (``python _timed.py OUT.json PRELOAD script.py args...``)
+and records the process CPU time at each line it prints, so that the runner can time the
+iterations between two loss lines without the imports and the setup. ``PRELOAD`` is a
+comma-separated list of modules imported before the clock starts (``torch``, ``torchvision``);
+under ``python -m numtorch.run`` those names are numtorch's. The whole run's CPU time, children
+included (DataLoader workers, multiprocessing), is recorded too."""
+import json
+import os
+import resource
+import runpy
+import sys
+import time
+
+
+class _Lines:
+    def __init__(self, stream, log):
+        self._stream, self._log, self._part = stream, log, ""
+
+    def write(self, text):
+        self._part += text
+        while "\n" in self._part:
+            line, self._part = self._part.split("\n", 1)
+            self._log.append((time.process_time(), line))
+        return self._stream.write(text)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def _children():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def main():
+    out, preload, script = sys.argv[1], sys.argv[2], sys.argv[3]
+    for name in filter(None, preload.split(",")):
+        __import__(name)
+    pid, log = os.getpid(), []
+    sys.argv = sys.argv[3:]
+    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    sys.stdout = _Lines(sys.stdout, log)
+    start, start_children, code = time.process_time(), _children(), 0
+    try:
+        runpy.run_path(script, run_name="__main__")
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    finally:
+        if os.getpid() == pid:
+            sys.stdout.flush()
+            with open(out, "w") as f:
+                json.dump({"start": start, "end": time.process_time(),
+                           "children": _children() - start_children, "lines": log}, f)
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

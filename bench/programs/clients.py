@@ -1,0 +1,110 @@
+"""The clients: each real program with its command line and short settings (each run well
+under two minutes on one thread). ``{data}`` is the fabricated data directory, ``{root}`` the
+checkout the script lives in; paths in ``links`` are made in the run's working directory.
+
+Fields: ``script`` (relative to ``root``: ``examples``, ``mingpt`` or ``nanogpt``), ``args``,
+``links`` (name in the working directory -> path), ``dirs`` (made empty), ``pre``/``post``
+(other scripts of the same checkout run before/after, same library, untimed), ``loss`` (regex;
+every group of every matching line is one point of the trajectory), ``tick`` (regex of the lines
+that end iterations, default ``loss``) and ``per_tick`` (iterations between two ticks) for the
+timing between the first and the last tick; ``total_iters`` instead (an int, or a regex whose
+group is the count) times the whole run, children included, per iteration. ``rtol``: how far
+the trajectories may differ, relative, for the settings' chaos (None: the program is unseeded). ``vision``: imports
+torchvision. ``needs``: a module without which the client is skipped.
+"""
+
+_MNIST = {"../data": "{data}/mnist", "data": "{data}/mnist"}
+_TRAIN_LOSS = r"\]\s+Loss: ([-\d.e]+)"
+
+
+def _wlm(model, extra=()):
+    return {
+        "script": "word_language_model/main.py",
+        "args": ["--data", "{data}/wikitext-2", "--model", model, "--epochs", "1",
+                 "--log-interval", "2", "--lr", "2", "--dropout", "0", *extra],
+        "post": [("word_language_model/generate.py",
+                  ["--data", "{data}/wikitext-2", "--checkpoint", "model.pt", "--words", "200"])],
+        "loss": r"batches \|.*\| loss\s+([\d.]+)", "per_tick": 2, "rtol": 0.01,
+    }
+
+
+CLIENTS = {
+    "wlm_lstm": _wlm("LSTM"),
+    "wlm_gru": _wlm("GRU"),
+    "wlm_rnn_tanh": _wlm("RNN_TANH"),
+    "wlm_transformer": _wlm("Transformer"),
+    "mnist": {"script": "mnist/main.py", "args": ["--epochs", "1", "--log-interval", "1"],
+              "links": _MNIST, "vision": True, "loss": _TRAIN_LOSS, "per_tick": 1, "rtol": 1e-3},
+    "vae": {"script": "vae/main.py", "args": ["--epochs", "1", "--log-interval", "1"],
+            "links": _MNIST, "dirs": ["results"], "vision": True, "loss": _TRAIN_LOSS,
+            "per_tick": 1, "rtol": 1e-3},
+    "dcgan": {"script": "dcgan/main.py",
+              "args": ["--dataset", "folder", "--dataroot", "{data}/images", "--workers", "2",
+                       "--batchSize", "16", "--niter", "1", "--ngf", "16", "--ndf", "16",
+                       "--manualSeed", "1", "--outf", "out"],
+              "dirs": ["out"], "vision": True,
+              "loss": r"Loss_D: ([\d.]+) Loss_G: ([\d.]+)", "per_tick": 1, "rtol": 1e-2},
+    "mnist_rnn": {"script": "mnist_rnn/main.py", "args": ["--epochs", "1", "--log-interval", "1"],
+                  "links": _MNIST, "vision": True, "loss": _TRAIN_LOSS, "per_tick": 1,
+                  "rtol": 1e-3},
+    # one process: two Hogwild workers interleave differently in every run, torch's too
+    "mnist_hogwild": {"script": "mnist_hogwild/main.py",
+                      "args": ["--epochs", "1", "--num-processes", "1", "--log-interval", "1"],
+                      "links": _MNIST, "vision": True, "loss": _TRAIN_LOSS, "total_iters": 40,
+                      "rtol": 1e-3},
+    "siamese_network": {"script": "siamese_network/main.py",
+                        "args": ["--epochs", "1", "--log-interval", "1"], "links": _MNIST,
+                        "vision": True, "loss": _TRAIN_LOSS, "per_tick": 1, "rtol": 1e-3},
+    "mnist_forward_forward": {"script": "mnist_forward_forward/main.py",
+                              "args": ["--epochs", "60", "--train_size", "2000",
+                                       "--test_size", "1000", "--log-interval", "5"],
+                              "links": _MNIST, "vision": True, "loss": r"^Loss:\s+([-\d.e]+)",
+                              "per_tick": 5, "rtol": 1e-4},
+    "regression": {"script": "regression/main.py", "args": [],
+                   "loss": r"^Loss: ([-\d.e]+) after", "total_iters": r"after (\d+) batches",
+                   "rtol": None},
+    "time_sequence_prediction": {
+        "script": "time_sequence_prediction/train.py", "args": ["--steps", "3"],
+        "pre": [("time_sequence_prediction/generate_sine_wave.py", [])],
+        "loss": r"^loss: ([-\d.e]+)", "tick": r"^STEP:", "per_tick": 1, "rtol": 1e-3},
+    "reinforce": {"script": "reinforcement_learning/reinforce.py", "args": [], "needs": "gym",
+                  "loss": r"Average reward: ([-\d.]+)", "per_tick": 10, "rtol": 1e-3},
+    "actor_critic": {"script": "reinforcement_learning/actor_critic.py", "args": [],
+                     "needs": "gym", "loss": r"Average reward: ([-\d.]+)", "per_tick": 10,
+                     "rtol": 1e-3},
+    "super_resolution": {
+        "script": "super_resolution/main.py",
+        "args": ["--upscale_factor", "3", "--batchSize", "4", "--testBatchSize", "2",
+                 "--nEpochs", "2", "--lr", "0.001", "--threads", "0"],
+        "links": {"dataset/BSDS300": "{data}/BSDS300"}, "vision": True,
+        "post": [("super_resolution/super_resolve.py",
+                  ["--input_image", "{data}/BSDS300/images/test/000.jpg",
+                   "--model", "model_epoch_2.pth", "--output_filename", "out.png"])],
+        "loss": r"\): Loss: ([\d.]+)", "per_tick": 1, "rtol": 1e-3},
+    # its VGG-16 weights are a download: runs where torch's hub cache holds them
+    "fast_neural_style": {
+        "script": "fast_neural_style/neural_style/neural_style.py",
+        "args": ["train", "--dataset", "{data}/images", "--save-model-dir", "models",
+                 "--epochs", "1", "--batch-size", "4", "--image-size", "64",
+                 "--log-interval", "4", "--style-image",
+                 "{root}/fast_neural_style/images/style-images/mosaic.jpg"],
+        "needs": "vgg16_weights", "vision": True, "dirs": ["models"],
+        "loss": r"content: ([\d.]+)\s+style: ([\d.]+)", "per_tick": 4, "rtol": 1e-2},
+    "mingpt_adder": {"root": "mingpt", "script": "projects/adder/adder.py",
+                     "args": ["--trainer.max_iters=41"], "loss": r"train loss ([\d.]+)",
+                     "per_tick": 10, "rtol": 1e-3},
+    "mingpt_chargpt": {"root": "mingpt", "script": "projects/chargpt/chargpt.py",
+                       "args": ["--trainer.max_iters=41"], "links": {"input.txt": "{data}/input.txt"},
+                       "loss": r"train loss ([\d.]+)", "per_tick": 10, "rtol": 1e-3},
+    "nanogpt": {"root": "nanogpt", "script": "train.py",
+                "args": ["config/train_shakespeare_char.py", "--device=cpu", "--compile=False",
+                         "--eval_iters=20", "--log_interval=1", "--block_size=64",
+                         "--batch_size=12", "--n_layer=4", "--n_head=4", "--n_embd=128",
+                         "--max_iters=40", "--eval_interval=40", "--lr_decay_iters=2000",
+                         "--dropout=0.0"],
+                "links": {n: "{root}/" + n for n in ("configurator.py", "config")} | {
+                    "data/shakespeare_char": "{data}/shakespeare_char"},
+                "post": [("sample.py", ["--out_dir=out-shakespeare-char", "--device=cpu",
+                                        "--num_samples=2", "--max_new_tokens=100"])],
+                "loss": r"^iter \d+: loss ([\d.]+)", "per_tick": 1, "rtol": 1e-3},
+}

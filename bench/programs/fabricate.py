@@ -1,0 +1,129 @@
+"""Writes every dataset the clients of ``clients.py`` read, in the formats they expect, into
+one directory: deterministic (a fixed NumPy seed), no downloads.
+
+    python bench/programs/fabricate.py DIR
+
+Layout: ``mnist/MNIST/raw/*-ubyte`` (torchvision's MNIST reads the raw idx files),
+``wikitext-2/{train,valid,test}.txt``, ``shakespeare_char/{train.bin,val.bin,meta.pkl}`` (as
+nanoGPT's prepare.py writes them), ``input.txt`` (minGPT's chargpt), ``images/faces/*.png``
+(dcgan's ImageFolder), ``BSDS300/images/{train,test}/*.jpg`` (super_resolution).
+The data carry structure (class templates, a Markov text) so that losses fall as on real data.
+"""
+import os
+import pickle
+import struct
+import sys
+
+import numpy as np
+
+MNIST_TRAIN = 2560
+MNIST_TEST = 1000
+
+
+def _idx(path, array):
+    code = {1: 0x08}[array.itemsize]
+    with open(path, "wb") as f:
+        f.write(struct.pack(">HBB", 0, code, array.ndim))
+        f.write(struct.pack(">" + "I" * array.ndim, *array.shape))
+        f.write(np.ascontiguousarray(array).tobytes())
+
+
+def _digits(rng, templates, n):
+    labels = rng.integers(0, 10, n).astype(np.uint8)
+    shift = rng.integers(-2, 3, (n, 2))
+    images = np.empty((n, 28, 28), np.float32)
+    for i in range(n):
+        images[i] = np.roll(templates[labels[i]], tuple(shift[i]), axis=(0, 1))
+    images += rng.normal(0, 40, images.shape)
+    return np.clip(images, 0, 255).astype(np.uint8), labels
+
+
+def mnist(root, rng):
+    raw = os.path.join(root, "mnist", "MNIST", "raw")
+    os.makedirs(raw, exist_ok=True)
+    templates = np.zeros((10, 28, 28), np.float32)
+    for k in range(10):
+        blob = rng.random((7, 7)) > 0.55
+        templates[k, 4:24, 4:24] = np.kron(blob[:5, :5], np.ones((4, 4))) * 230
+    for prefix, n in (("train", MNIST_TRAIN), ("t10k", MNIST_TEST)):
+        images, labels = _digits(rng, templates, n)
+        _idx(os.path.join(raw, prefix + "-images-idx3-ubyte"), images)
+        _idx(os.path.join(raw, prefix + "-labels-idx1-ubyte"), labels)
+
+
+def _markov_words(rng, vocab, n_words):
+    # each word prefers a few successors: a language model has something to learn
+    succ = rng.integers(0, len(vocab), (len(vocab), 4))
+    out, w = [], 0
+    for _ in range(n_words):
+        w = succ[w, rng.integers(0, 4)] if rng.random() < 0.8 else rng.integers(0, len(vocab))
+        out.append(vocab[w])
+    return out
+
+
+def wikitext(root, rng):
+    d = os.path.join(root, "wikitext-2")
+    os.makedirs(d, exist_ok=True)
+    letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
+    vocab = sorted({"".join(rng.choice(letters, rng.integers(2, 8))) for _ in range(400)})
+    for name, n in (("train", 24000), ("valid", 3000), ("test", 3000)):
+        words = _markov_words(rng, vocab, n)
+        lines = [" ".join(words[i:i + 20]) for i in range(0, n, 20)]
+        with open(os.path.join(d, name + ".txt"), "w") as f:
+            f.write("\n".join(" " + line + " " for line in lines) + "\n")
+
+
+def shakespeare(root, rng):
+    letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
+    vocab = sorted({"".join(rng.choice(letters, rng.integers(1, 7))) for _ in range(300)})
+    words = _markov_words(rng, vocab, 40000)
+    text = ""
+    for i in range(0, len(words), 9):
+        text += "CITIZEN:\n" if i % 90 == 0 else ""
+        text += " ".join(words[i:i + 9]).capitalize() + ".\n"
+    with open(os.path.join(root, "input.txt"), "w") as f:
+        f.write(text)
+    d = os.path.join(root, "shakespeare_char")
+    os.makedirs(d, exist_ok=True)
+    chars = sorted(set(text))
+    stoi = {ch: i for i, ch in enumerate(chars)}
+    itos = {i: ch for i, ch in enumerate(chars)}
+    cut = int(len(text) * 0.9)
+    for name, part in (("train", text[:cut]), ("val", text[cut:])):
+        np.array([stoi[c] for c in part], np.uint16).tofile(os.path.join(d, name + ".bin"))
+    with open(os.path.join(d, "meta.pkl"), "wb") as f:
+        pickle.dump({"vocab_size": len(chars), "itos": itos, "stoi": stoi}, f)
+
+
+def _image(rng, h, w):
+    yy, xx = np.mgrid[0:h, 0:w] / max(h, w)
+    c = rng.random((3, 3))
+    img = np.stack([np.sin(6 * (c[k, 0] * xx + c[k, 1] * yy) + 6 * c[k, 2]) for k in range(3)], -1)
+    img = (img * 0.5 + 0.5) * 200 + rng.normal(0, 20, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def images(root, rng):
+    from PIL import Image
+
+    d = os.path.join(root, "images", "faces")
+    os.makedirs(d, exist_ok=True)
+    for i in range(128):
+        Image.fromarray(_image(rng, 72, 72)).save(os.path.join(d, f"{i:03d}.png"))
+    for split, n in (("train", 16), ("test", 4)):
+        d = os.path.join(root, "BSDS300", "images", split)
+        os.makedirs(d, exist_ok=True)
+        for i in range(n):
+            Image.fromarray(_image(rng, 264, 264)).save(os.path.join(d, f"{i:03d}.jpg"), quality=95)
+
+
+def main(root):
+    os.makedirs(root, exist_ok=True)
+    for make in (mnist, wikitext, shakespeare, images):
+        make(root, np.random.default_rng(1234))
+    with open(os.path.join(root, "DONE"), "w") as f:
+        f.write("1\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,2 @@
+import urllib
+import urllib.request  # noqa: F401
