@@ -69,9 +69,15 @@ def is_deterministic_algorithms_warn_only_enabled():
 
 
 def set_float32_matmul_precision(precision):
-    """Accepted values 'highest', 'high', 'medium'; NumPy always computes in float32."""
+    """'highest', 'high' or 'medium' (NumPy always computes in float32); as in torch, the two
+    lower ones also turn on ``backends.cuda.matmul.allow_tf32``, and another value warns and
+    changes nothing."""
     if precision not in ("highest", "high", "medium"):
-        raise RuntimeError(f"Invalid precision {precision!r}")
+        import warnings
+
+        warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
+                      "setFloat32MatmulPrecision call has no effect.", UserWarning, stacklevel=2)
+        return
     _flags["matmul_precision"] = precision
 
 

@@ -13,11 +13,17 @@ from ._function_mode import (  # noqa: F401  (torch.overrides' mode API)
     _get_current_function_mode_stack, _is_torch_function_mode_enabled,
     _len_torch_function_stack, _pop_mode, _pop_mode_temporarily, _push_mode,
 )
+from ._overrides_tables import (  # noqa: F401  (torch.overrides' tables)
+    get_ignored_functions, get_overridable_functions, get_testing_overrides,
+    is_tensor_method_or_property, resolve_name, wrap_torch_function,
+)
 from ._tensor import Tensor
 
 __all__ = ["has_torch_function", "has_torch_function_unary", "has_torch_function_variadic",
            "handle_torch_function", "is_tensor_like", "TorchFunctionMode",
-           "BaseTorchFunctionMode"]
+           "BaseTorchFunctionMode", "get_ignored_functions", "get_overridable_functions",
+           "get_testing_overrides", "resolve_name", "is_tensor_method_or_property",
+           "wrap_torch_function"]
 
 
 def _overrides(obj):

@@ -6,5 +6,6 @@ cuDNN or MPS kernels, so they change nothing (documented no-ops). ``cpu`` report
 
 from . import cpu, cuda, cudnn, mha, mkldnn, mps  # noqa: F401
 from . import quantized  # noqa: F401
+from . import openmp  # noqa: F401
 
 __all__ = ["cpu", "cuda", "cudnn", "mha", "mkldnn", "mps", "quantized"]

@@ -2,9 +2,21 @@
 
 
 class _Matmul:
-    allow_tf32 = False
     allow_fp16_reduced_precision_reduction = True
     allow_bf16_reduced_precision_reduction = True
+
+    # one flag with torch.set_float32_matmul_precision: TF32 is its 'high' setting
+    @property
+    def allow_tf32(self):
+        from .. import _compat
+
+        return _compat.get_float32_matmul_precision() != "highest"
+
+    @allow_tf32.setter
+    def allow_tf32(self, value):
+        from .. import _compat
+
+        _compat._flags["matmul_precision"] = "high" if value else "highest"
 
 
 matmul = _Matmul()
