@@ -146,3 +146,11 @@ def size_args(args, kwargs, name, fname):
         bad = next((k for k in kwargs if k != name), name)
         raise TypeError(f"{fname}() got an unexpected keyword argument '{bad}'")
     return (kwargs[name],)
+
+
+def required_size_args(args, kwargs, name, fname):
+    """:func:`size_args` for a method whose sizes/dims are required (torch raises TypeError
+    when none are given, where an empty unpacked shape would otherwise mean a 0-d result)."""
+    if not args and not kwargs:
+        raise TypeError(f'{fname}() missing 1 required positional arguments: "{name}"')
+    return size_args(args, kwargs, name, fname)

@@ -236,7 +236,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
                       "release. Consider `x.mT` to transpose batches of matrices or "
                       "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the "
                       "dimensions of a tensor.", UserWarning, stacklevel=2)
-        return self.permute(*range(nd - 1, -1, -1))
+        return self.permute(tuple(range(nd - 1, -1, -1)))
 
     @property
     def mT(self):

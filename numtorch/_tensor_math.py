@@ -12,6 +12,7 @@ import numpy as _np
 
 import numtorch as _nt
 
+from ._size import required_size_args as _required
 from ._size import size_args as _size_args
 
 
@@ -1123,8 +1124,13 @@ class _TensorMath:
 
     # -- shape ----------------------------------------------------------------------------------
     def view(self, *shape, **kwargs):
-        if "dtype" in kwargs and not shape and len(kwargs) == 1:
-            return _nt.ops.view(self, kwargs["dtype"])
+        if not shape:
+            if "dtype" in kwargs and len(kwargs) == 1:
+                return _nt.ops.view(self, kwargs["dtype"])
+            if not kwargs:
+                raise TypeError("view() received an invalid combination of arguments - got (), "
+                                "but expected one of:\n * (torch.dtype dtype)\n * (tuple of "
+                                "ints size)\n")
         return _nt.ops.view(self, *_size_args(shape, kwargs, "size", "view"))
 
     def view_as(self, other):
@@ -1155,7 +1161,7 @@ class _TensorMath:
         return _nt.ops.restride_(self, _nt.ops.t)
 
     def expand(self, *sizes, **kwargs):
-        return _nt.ops.expand(self, *_size_args(sizes, kwargs, "size", "expand"))
+        return _nt.ops.expand(self, *_required(sizes, kwargs, "size", "expand"))
 
     def expand_as(self, other):
         """This tensor broadcast to ``other``'s shape without copying (``expand``)."""
@@ -1206,7 +1212,7 @@ class _TensorMath:
         return _nt.ops.unfold(self, dimension, size, step)
 
     def repeat(self, *sizes, **kwargs):
-        return _nt.ops.repeat(self, *_size_args(sizes, kwargs, "repeats", "repeat"))
+        return _nt.ops.repeat(self, *_required(sizes, kwargs, "repeats", "repeat"))
 
     def flip(self, *dims, **kwargs):
         return _nt.ops.flip(self, *dims, **kwargs)
@@ -1606,7 +1612,7 @@ class _TensorMath:
         return _nt.ops.dsplit(self, indices_or_sections)
 
     def tile(self, *dims, **kwargs):
-        dims = _size_args(dims, kwargs, "dims", "tile")
+        dims = _required(dims, kwargs, "dims", "tile")
         return _nt.ops.tile(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int)
                          else dims)
 

@@ -130,7 +130,7 @@ def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=Non
         raise RuntimeError(f"Number of dimensions in size does not match the length of the "
                            f"physical_layout; got {len(size)} and {len(order)}")
     stored = numtorch.empty(tuple(size[d] for d in order), dtype=dtype, device=device)
-    out = stored.permute(*np.argsort(order).tolist())
+    out = stored.permute(tuple(np.argsort(order).tolist()))
     return out.requires_grad_() if requires_grad else out
 
 

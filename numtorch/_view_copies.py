@@ -14,9 +14,9 @@ _VIEW_COPIES = {
     "as_strided_copy": lambda x, size, stride, storage_offset=None: x.as_strided(
         size, stride, storage_offset),
     "diagonal_copy": lambda x, offset=0, dim1=0, dim2=1: x.diagonal(offset, dim1, dim2),
-    "expand_copy": lambda x, size, *, implicit=False: x.expand(*size),
+    "expand_copy": lambda x, size, *, implicit=False: x.expand(tuple(size)),
     "narrow_copy": lambda x, dim, start, length: x.narrow(dim, start, length),
-    "permute_copy": lambda x, dims: x.permute(*dims),
+    "permute_copy": lambda x, dims: x.permute(tuple(dims)),
     "select_copy": lambda x, dim, index: x.select(dim, index),
     "slice_copy": lambda x, dim=0, start=None, end=None, step=1: x[
         (slice(None),) * (dim % max(x.dim(), 1)) + (slice(start, end, step),)],

@@ -483,7 +483,7 @@ def tensorinv(A, ind=2, *, out=None):
     if rows != cols:
         raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
                            f"prod(self.shape[:ind]), but got {cols} != {rows}")
-    r = inv(A.reshape(rows, cols)).reshape(*in_shape, *out_shape)
+    r = inv(A.reshape(rows, cols)).reshape((*in_shape, *out_shape))
     return _out(r, out)
 
 
@@ -501,7 +501,7 @@ def tensorsolve(A, B, dims=None, *, out=None):
         nd = A._array.ndim
         dims = [d % nd for d in dims]
         rest = [d for d in range(nd) if d not in dims]
-        A = A.permute(*(rest + dims))
+        A = A.permute(tuple(rest + dims))
     x_shape = tuple(A.shape[B._array.ndim:])
     rows = int(np.prod(tuple(B.shape), dtype=np.int64))
     cols = int(np.prod(x_shape, dtype=np.int64))

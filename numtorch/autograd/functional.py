@@ -236,9 +236,9 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
             per_input = []
             for j, x in enumerate(ins):
                 if rows[j]:
-                    jac = ops.stack(rows[j], 0).reshape(*out.shape, *x.shape)
+                    jac = ops.stack(rows[j], 0).reshape((*out.shape, *x.shape))
                 else:
-                    jac = _zeros_like(x).reshape(*out.shape, *x.shape) if out.numel() == 0 \
+                    jac = _zeros_like(x).reshape((*out.shape, *x.shape)) if out.numel() == 0 \
                         else _zeros_like(x)
                 per_input.append(jac)
             table.append(_out(is_in_tuple, tuple(per_input)))

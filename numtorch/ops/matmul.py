@@ -285,7 +285,7 @@ def inner(input, other, *, out=None):
     k = other.shape[-1]
     # one GEMM: (rows_a, k) @ (k, rows_b), then split the row dims back out
     r = matmul(input.reshape(-1, k), other.reshape(-1, k).mT)
-    return _out(r.reshape(*input.shape[:-1], *other.shape[:-1]), out,  # (torch: a tensordot)
+    return _out(r.reshape((*input.shape[:-1], *other.shape[:-1])), out,  # (torch: a tensordot)
                 exact="tensordot: Expected the output tensor to have dtype {want}, but got an "
                       "output tensor with dtype {got}")
 

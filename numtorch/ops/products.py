@@ -345,8 +345,8 @@ def tensordot(a, b, dims=2, out=None):
     fa = [d for d in range(a._array.ndim) if d not in da]
     fb = [d for d in range(b._array.ndim) if d not in db]
     k = int(np.prod([a.shape[d] for d in da], dtype=np.int64))
-    lhs = a.permute(*(fa + da)).reshape(-1, k)
-    rhs = b.permute(*(db + fb)).reshape(k, -1)
+    lhs = a.permute(tuple(fa + da)).reshape(-1, k)
+    rhs = b.permute(tuple(db + fb)).reshape(k, -1)
     shape = [a.shape[d] for d in fa] + [b.shape[d] for d in fb]
     return _out(matmul(lhs, rhs).reshape(shape), out,
                 exact="tensordot: Expected the output tensor to have dtype {want}, but got an "
@@ -440,7 +440,7 @@ def cartesian_prod(*tensors):
     for i, t in enumerate(tensors):
         shape = [1] * k
         shape[i] = sizes[i]
-        cols.append(t.reshape(shape).expand(*sizes).reshape(-1))
+        cols.append(t.reshape(shape).expand(tuple(sizes)).reshape(-1))
     return stack(cols, dim=1)
 
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..autograd.graph import Op
 from ._util import canonical_dim, shape_arg
-from .._size import size_args
+from .._size import required_size_args
 
 __all__ = ["unfold", "repeat", "flip", "fliplr", "flipud", "roll"]
 
@@ -71,7 +71,7 @@ class Repeat(Op):
         inter = []
         for r, s in zip(self.repeats, full):
             inter += [r, s]
-        g = grad.reshape(*inter).sum(dim=tuple(range(0, 2 * len(full), 2)))
+        g = grad.reshape(tuple(inter)).sum(dim=tuple(range(0, 2 * len(full), 2)))
         return g.reshape(self.in_shape)
 
 
@@ -128,7 +128,7 @@ def repeat(input, *sizes):
 
 def flip(input, *dims, **kwargs):
     """Reverse the order of elements along ``dims`` (a copy)."""
-    dims = size_args(dims, kwargs, "dims", "flip")
+    dims = required_size_args(dims, kwargs, "dims", "flip")
     dims = shape_arg(dims, "flip", "dims")
     nd = input._array.ndim
     dims = tuple(canonical_dim(d, nd) for d in dims)

@@ -179,10 +179,10 @@ class Prod(Op):
         # which is built from cumprod and so stays exact for double backward.
         kept = [d for d in range(x.ndim) if d not in dims]
         perm = kept + list(dims)
-        lines = x.permute(*perm).reshape(*[x.shape[d] for d in kept], -1)
-        others = _exclusive_prod(lines, -1).reshape(*[x.shape[d] for d in perm])
+        lines = x.permute(tuple(perm)).reshape(*[x.shape[d] for d in kept], -1)
+        others = _exclusive_prod(lines, -1).reshape(tuple(x.shape[d] for d in perm))
         inv = np.argsort(perm).tolist()
-        others = others.permute(*inv)
+        others = others.permute(tuple(inv))
         return g * (others.conj() if others.is_complex() else others)
 
 

@@ -95,7 +95,7 @@ def meshgrid(*tensors, indexing=None):
         ts[0], ts[1] = ts[1], ts[0]
     shape = tuple(t._array.shape[0] for t in ts)
     n = len(ts)
-    out = [t.reshape(tuple(-1 if j == k else 1 for j in range(n))).expand(*shape)
+    out = [t.reshape(tuple(-1 if j == k else 1 for j in range(n))).expand(shape)
            for k, t in enumerate(ts)]
     if swap:  # the grids of the swapped inputs, handed back in the inputs' order
         out[0], out[1] = out[1], out[0]

@@ -20,7 +20,7 @@ from ._util import (
     canonical_dim, check_int, elem_strides, fmt_shape, restride, shape_arg, torch_stride,
     view_strides,
 )
-from .._size import Size, size_args
+from .._size import Size, required_size_args
 from .._sparse import SparseCOO
 
 __all__ = ["reshape", "view", "permute", "transpose", "t", "expand", "squeeze", "unsqueeze",
@@ -133,7 +133,7 @@ class Permute(Op):
         inv = [0] * len(self.dims)
         for i, d in enumerate(self.dims):
             inv[d] = i
-        return grad.permute(*inv)
+        return grad.permute(tuple(inv))
 
 
 class Expand(Op):
@@ -179,7 +179,7 @@ def _expand_strides(in_shape, in_strides, shape):
 
 def reshape(input, *shape, **kwargs):
     """Return a tensor with the same data and a new shape (a view when possible)."""
-    shape = size_args(shape, kwargs, "shape", "reshape")
+    shape = required_size_args(shape, kwargs, "shape", "reshape")
     plain = _plain_shape(shape, input._array.size)
     shape = infer_shape(shape_arg(shape, "reshape", "shape"), input._array.size) \
         if plain is None else plain
@@ -243,10 +243,10 @@ def _view_dtype(input, dt):
 def permute(input, *dims, **kwargs):
     """Return a view with the dims reordered."""
     nd = input._array.ndim
-    if not kwargs and len(dims) == nd and input._array.__class__ is not SparseCOO and \
+    if dims and not kwargs and len(dims) == nd and input._array.__class__ is not SparseCOO and \
             all(type(d) is int and 0 <= d < nd for d in dims) and len(set(dims)) == nd:
         return Permute.apply(input, dims=dims)  # plain dims (a backward's inverse): no parsing
-    dims = size_args(dims, kwargs, "dims", "permute")
+    dims = required_size_args(dims, kwargs, "dims", "permute")
     dims = shape_arg(dims, "permute", "dims")
     if input._array.__class__ is SparseCOO:  # torch.permute(sparse) as the method
         return input.permute(dims)

@@ -12,7 +12,7 @@ import operator
 import numpy as np
 
 from .. import _dtype
-from .._size import Size
+from .._size import Size, required_size_args
 from .._tensor import Tensor, _make
 from ..autograd.graph import rename_node
 from ._util import canonical_dim, fmt_shape, shape_arg
@@ -175,9 +175,10 @@ def row_stack(tensors, *, out=None):
     return _ops().join.vstack(tensors, _fn="row_stack", out=out)
 
 
-def tile(input, dims):
+def tile(input, *args, **kwargs):
     """Repeat ``input`` ``dims[i]`` times along each dim; a short ``dims`` is padded with ones
     on the left, a short shape with ones on the left too."""
+    (dims,) = required_size_args(args, kwargs, "dims", "tile")
     dims = tuple(dims) if not isinstance(dims, (int, np.integer)) else (int(dims),)
     pad = input._array.ndim - len(dims)
     if pad > 0:
