@@ -178,7 +178,7 @@ def __getattr__(name):
     if name in ("distributions", "legacy", "ao", "quantization", "fft", "special", "func",
                 "signal", "random", "_dynamo", "futures", "fx", "compiler", "functional",
                 "version", "torch_version", "library", "overrides", "xpu", "mps", "mtia",
-                "quasirandom", "_C", "masked", "nested", "export", "__config__"):
+                "quasirandom", "_C", "masked", "nested", "export", "__config__", "_utils"):
         import importlib
 
         return importlib.import_module("." + name, __name__)

@@ -137,3 +137,12 @@ def test_wrap_torch_function():
         return myfn(lib.ones(1)), myfn(lib.ones(1).as_subclass(S)), seen
 
     assert story(numtorch) == story(torch)
+
+
+def test_module_attributes_reachable_without_import():
+    """Names code reaches through attributes after a plain ``import torch``."""
+    for lib in (torch, numtorch):
+        assert lib.nn.modules.utils._pair(3) == (3, 3)
+        assert lib.nn.modules.utils._triple((1, 2, 3)) == (1, 2, 3)
+        assert callable(lib._utils._rebuild_tensor_v2)
+        assert callable(lib.nn.utils.parameters_to_vector)  # nn.utils, not nn.modules.utils

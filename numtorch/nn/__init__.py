@@ -7,7 +7,10 @@ from .modules import *  # noqa: F401,F403
 from .modules import Module  # noqa: F401
 from . import functional  # noqa: F401
 from . import init  # noqa: F401
-from . import utils  # noqa: F401
+import importlib as _importlib  # noqa: E402
+
+# nn.utils itself: the star import above brought nn.modules.utils in under this name
+utils = _importlib.import_module(".utils", __name__)
 from . import parallel  # noqa: F401,E402
 from .parallel import DataParallel  # noqa: F401,E402
 # The 1.4 docs' examples spell it torch.nn.DistributedDataParallel; torch 2.x dropped that

@@ -24,3 +24,4 @@ from .transformer import *  # noqa: F401,F403
 from .adaptive import *  # noqa: F401,F403
 from .channelshuffle import *  # noqa: F401,F403
 from .lazy_norm import *  # noqa: F401,F403
+from . import utils  # noqa: E402,F401  (torch.nn.modules.utils, reachable as torch's is)
