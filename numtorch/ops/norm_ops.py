@@ -21,7 +21,8 @@ import numpy as np
 from .. import _dtype
 from ..autograd.graph import Op
 from ..backend import helpers_for, is_device_array
-from . import norm_channels, norm_device, norm_rows
+from . import norm_channels, norm_device, norm_half_sums, norm_rows
+from .._tensor import _make
 from .join import cat
 
 __all__ = ["normalize_affine", "cross_map_lrn2d"]
@@ -266,6 +267,21 @@ class NormalizeAffine(Op):
     """
 
     out_layout = "elementwise"  # like x: a channels-last batch/group norm stays channels-last
+    half_sums = None  # a half input's NumPy dtype: its layer norm's w/b grads sum as torch's
+
+    def _half_grads(self, got, gy, extra, outs):
+        """The weight/bias gradients of a half input with float32 parameters, summed in
+        torch's order and precision (``norm_half_sums``); not differentiable again."""
+        gy = getattr(gy, "_array", gy)
+        data = extra["data"]
+        if type(gy) is not np.ndarray or type(data) is not np.ndarray or \
+                not ({"w", "b"} & set(outs)):
+            return
+        fix = norm_half_sums.weight_bias_grads(
+            gy.astype(np.float32, copy=False), data, extra["centered"], extra.get("mean"),
+            extra["invstd"], self.n, self.half_sums, self.w_shape, self.b_shape, outs)
+        for k, v in fix.items():
+            got[k] = v if type(got[k]) is np.ndarray else _make(v)
 
     def forward(self, x, w, b):
         if norm_rows.applies(self, x, w, b):  # layer norm on the CPU
@@ -323,8 +339,9 @@ class NormalizeAffine(Op):
                                             n=self.n, eps=self.eps, outs=outs,
                                             w_shape=self.w_shape, b_shape=self.b_shape)
         got = dict(zip(outs, res if type(res) is tuple else (res,)))
+        if self.half_sums is not None:
+            self._half_grads(got, gy, extra, outs)
         return got.get("x"), got.get("w"), got.get("b")
-
 
     def backward_arrays(self, gy):
         # no graph is being built: the row form's gradients straight from the arrays, with no
@@ -346,6 +363,8 @@ class NormalizeAffine(Op):
         res = norm_rows.backward(gy, w, data, extra["invstd"], self.n, outs, self.w_shape,
                                  self.b_shape, extra.get("mean"))
         got = dict(zip(outs, res if type(res) is tuple else (res,)))
+        if self.half_sums is not None:
+            self._half_grads(got, gy, extra, outs)
         return got.get("x"), got.get("w"), got.get("b")
 
 
@@ -517,7 +536,7 @@ def _size(shape):
     return n
 
 
-def normalize_affine(input, weight, bias, dims, eps, stats=None):
+def normalize_affine(input, weight, bias, dims, eps, stats=None, half_sums=None):
     """Standardise ``input`` over ``dims``, then scale by ``weight`` and shift by ``bias``.
 
     Args:
@@ -527,6 +546,8 @@ def normalize_affine(input, weight, bias, dims, eps, stats=None):
         dims (tuple of int): the (non-negative, sorted) dims holding one group's values.
         eps (float): added to the biased variance before the square root.
         stats (dict, optional): receives the batch ``"mean"`` and biased ``"var"`` arrays.
+        half_sums (numpy dtype, optional): a layer norm's half input dtype (its float32
+            weight/bias gradients then sum as torch's, see ``norm_half_sums``).
 
     Returns:
         Tensor: ``input``'s shape.
@@ -547,10 +568,10 @@ def normalize_affine(input, weight, bias, dims, eps, stats=None):
         out = NormalizeAffine.apply(
             input.to(f32), None if weight is None else weight.to(f32),
             None if bias is None else bias.to(f32), dims=tuple(dims), eps=float(eps), n=n,
-            stats=stats)
+            stats=stats, half_sums=half_sums)
         return out.to(input.dtype)
     return NormalizeAffine.apply(input, weight, bias, dims=tuple(dims), eps=float(eps), n=n,
-                                 stats=stats)
+                                 stats=stats, half_sums=half_sums)
 
 
 def _window_sum(xp, a, lo, hi):

@@ -378,8 +378,13 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     ct = _compute_dtype(input)
     nd = input.ndim
     # torch's result is row-major whatever the input's layout (transposed, channels-last)
+    half = None
+    if (dt is _dtype.bfloat16 or dt is _dtype.float16) and (weight is not None or
+                                                            bias is not None) and \
+            all(p is None or p.dtype is _dtype.float32 for p in (weight, bias)):
+        half = dt.np  # autocast's mix: torch sums the w/b gradients in half buffers
     y = normalize_affine(_cast(input.contiguous(), ct), _cast(weight, ct), _cast(bias, ct),
-                         tuple(range(nd - len(ns), nd)), eps)
+                         tuple(range(nd - len(ns), nd)), eps, half_sums=half)
     return _cast(y, dt)
 
 
