@@ -146,3 +146,12 @@ def test_module_attributes_reachable_without_import():
         assert lib.nn.modules.utils._triple((1, 2, 3)) == (1, 2, 3)
         assert callable(lib._utils._rebuild_tensor_v2)
         assert callable(lib.nn.utils.parameters_to_vector)  # nn.utils, not nn.modules.utils
+
+
+def test_modules_remove_duplicate():
+    def story(lib):
+        m = lib.nn.Sequential(lib.nn.Linear(2, 2))
+        m.add_module("again", m[0])
+        return len(list(m.modules())), len(list(m.modules(remove_duplicate=False)))
+
+    assert story(numtorch) == story(torch)

@@ -84,9 +84,10 @@ class _TreeMixin:
                 yield from m.named_modules(memo, prefix + "." + name if prefix else name,
                                            remove_duplicate)
 
-    def modules(self):
-        """Yield this module and all descendants."""
-        for _, m in self.named_modules():
+    def modules(self, remove_duplicate=True):
+        """Yield this module and all descendants (a module reachable by several paths once,
+        unless ``remove_duplicate`` is False)."""
+        for _, m in self.named_modules(remove_duplicate=remove_duplicate):
             yield m
 
     def _walk(self, target):
