@@ -31,7 +31,8 @@ def _check_compile_args(backend, mode, options):
 
 
 def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None,
-            options=None, disable=False):  # noqa: A001 - torch's name
+            options=None, name=None, disable=False, recompile_limit=None,
+            isolate_recompiles=False, shapes_spec=None):  # noqa: A001 - torch's name
     """Compile nothing: numtorch has no compiler (documented), so ``model`` runs as written.
 
     A module comes back wrapped as torch's does (``torch._dynamo.OptimizedModule``: its

@@ -28,9 +28,10 @@ class _Capsule:
         return self._device
 
 
-def from_dlpack(ext_tensor):
+def from_dlpack(ext_tensor, *, device=None, copy=None):
     """A tensor sharing the memory of ``ext_tensor``: any object with ``__dlpack__`` (a NumPy
-    or CuPy array, a torch tensor, ...) or a DLPack capsule (CPU memory).
+    or CuPy array, a torch tensor, ...) or a DLPack capsule (CPU memory). ``device`` moves
+    the result there, ``copy=True`` gives it memory of its own.
 
     Example:
         >>> import numpy as np
@@ -40,8 +41,13 @@ def from_dlpack(ext_tensor):
         >>> a[0]
         np.float64(7.0)
     """
+    if device is not None or copy:
+        out = from_dlpack(ext_tensor)
+        if device is not None:
+            out = out.to(device)
+        return out.clone() if copy and out.data_ptr() == _data_ptr(ext_tensor) else out
     if isinstance(ext_tensor, Tensor):
-        return ext_tensor
+        return ext_tensor.detach()  # a new tensor on the same memory, as torch's
     if not hasattr(ext_tensor, "__dlpack__"):
         if type(ext_tensor).__name__ != "PyCapsule":
             raise TypeError(f"from_dlpack(): expected an object with __dlpack__ or a DLPack "
@@ -54,6 +60,13 @@ def from_dlpack(ext_tensor):
         raise RuntimeError(f"from_dlpack(): unsupported device type {device_type} (numtorch "
                            f"holds CPU and CUDA memory)")
     return _make(xp.from_dlpack(ext_tensor))
+
+
+def _data_ptr(obj):
+    if isinstance(obj, Tensor):
+        return obj.data_ptr()
+    iface = getattr(obj, "__array_interface__", None)
+    return iface["data"][0] if iface else None
 
 
 def to_dlpack(tensor):

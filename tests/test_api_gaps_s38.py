@@ -155,3 +155,28 @@ def test_modules_remove_duplicate():
         return len(list(m.modules())), len(list(m.modules(remove_duplicate=False)))
 
     assert story(numtorch) == story(torch)
+
+
+def test_from_dlpack_device_and_copy():
+    import numpy as np
+
+    def story(lib):
+        out = []
+        a = np.arange(3.0)
+        t = lib.from_dlpack(a, copy=True)
+        t[0] = 7
+        out.append(a.tolist())
+        t = lib.from_dlpack(a, device="cpu")
+        t[0] = 7
+        out.append(a.tolist())
+        out.append(_outcome(lambda: lib.from_dlpack(a, device="cuda"))[0])
+        x = lib.ones(2)
+        out.append((lib.from_dlpack(x) is x, lib.from_dlpack(x, copy=True).tolist()))
+        return out
+
+    assert story(numtorch) == story(torch)
+
+
+def test_compile_takes_torch_2_13_keywords():
+    f = numtorch.compile(lambda v: v + 1, name="f", recompile_limit=3, isolate_recompiles=True)
+    assert f(numtorch.ones(1)).tolist() == [2.0]
