@@ -14,6 +14,7 @@ from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for
 from ..return_types import aminmax as _aminmax_t, max as _max_t, min as _min_t
 from ._accumulate import fsum, is_half, scan_dtype
+from .half_prod import half_prod
 from ._util import canonical_dim, canonical_dims, check_keepdim, refuse_dtype
 from ._pointwise import _out
 from .comparison import maximum, minimum, where
@@ -154,9 +155,12 @@ class Prod(Op):
 
     def forward(self, x):
         self.save_inputs(x)
-        if self.dtype is None and is_half(x.dtype):  # multiplied in float32, as torch
+        half = self.dtype is None and is_half(x.dtype)
+        # rounded where torch rounds (None: a dim mix it has no form for, or a device array)
+        y = half_prod(x, self.dims, self.keepdim) if half and type(x) is np.ndarray else None
+        if y is None and half:  # multiplied in float32, rounded once
             y = x.prod(axis=self.dims, keepdims=self.keepdim, dtype=np.float32).astype(x.dtype)
-        else:
+        elif y is None:
             y = x.prod(axis=self.dims, keepdims=self.keepdim, dtype=self.dtype)
         return self.save_output(y)
 
