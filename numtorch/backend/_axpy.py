@@ -35,7 +35,7 @@ def axpy(y, x, alpha):
         y += alpha * x  # a device array: its library's own kernel
         return y
     fn = _AXPY.get(y.dtype) if _AXPY else _blas(y.dtype)
-    if fn is not None and y.flags.c_contiguous and x.flags.c_contiguous:
+    if fn is not None and y.flags.c_contiguous and x.flags.c_contiguous and y.size:
         flat = y if y.ndim == 1 else y.reshape(-1)
         out = fn(x if x.ndim == 1 else x.reshape(-1), flat, a=alpha)
         if out is not flat:  # pragma: no cover - f2py copied (never for contiguous y)

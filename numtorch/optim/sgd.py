@@ -13,14 +13,16 @@ __all__ = ["SGD"]
 _SMALL = 1 << 14  # parameters up to this many values update with temporaries (64 KiB float32)
 
 
-def _sgd_part(xp, p, grad, buf, t, d, lr, wd, momentum, dampening, nesterov, negate):
+def _sgd_part(xp, p, grad, buf, t, d, lr, wd, momentum, dampening, nesterov, negate, tail=0):
     """SGD's in-place update of (a part of) one parameter; ``t`` and ``d`` are work buffers
     (``d`` only with weight decay). On the first momentum step ``buf`` is None and ``grad`` is
     the new buffer itself, already the signed, decayed direction.
 
     Every ``x + a * y`` of the rule is rounded once (``axpy``), as torch's kernels do; while
     ``negate`` holds, the direction kept is the negated one and each alpha changes sign (a
-    fused multiply-add of negated operands is the exact negation)."""
+    fused multiply-add of negated operands is the exact negation). ``tail``: how many last
+    values round ``buf * momentum + d_p`` once, as torch's ``fused=True`` kernel does past its
+    last whole block of 8 float32 values (the blocks round it twice)."""
     d_p = grad
     if wd != 0:
         xp.copyto(d, grad)
@@ -28,8 +30,11 @@ def _sgd_part(xp, p, grad, buf, t, d, lr, wd, momentum, dampening, nesterov, neg
         d_p = d
     if momentum != 0:
         if buf is not None:
-            buf *= momentum
-            axpy(buf, d_p, dampening - 1 if negate else 1 - dampening)
+            if tail:
+                _fused_tail(buf, d_p, momentum, negate, tail)
+            else:
+                buf *= momentum
+                axpy(buf, d_p, dampening - 1 if negate else 1 - dampening)
         else:  # the first step: grad is the new buffer
             buf = grad
         if nesterov:
@@ -39,6 +44,28 @@ def _sgd_part(xp, p, grad, buf, t, d, lr, wd, momentum, dampening, nesterov, neg
         else:
             d_p, negate = buf, False
     axpy(p, d_p, lr if negate else -lr)
+
+
+def _fused_tail(buf, d_p, momentum, negate, tail):
+    """``buf = buf * momentum + (∓)d_p`` (no dampening, float32), its last ``tail`` values
+    rounded once (float64 holds the product exactly), the rest twice."""
+    flat, d = buf.reshape(-1), d_p.reshape(-1)
+    k = flat.size - tail
+    once = flat[k:].astype(np.float64) * float(np.float32(momentum))
+    once += -d[k:] if negate else d[k:]
+    head = flat[:k]
+    head *= momentum
+    axpy(head, d[:k], -1.0 if negate else 1.0)
+    flat[k:] = once
+
+
+def _fused_tail_len(hp, a):
+    """The values torch's fused SGD kernel updates past its 8-wide blocks (float32, momentum
+    without dampening: the case measured), else 0."""
+    if hp.get("fused") and hp["dampening"] == 0 and type(a) is np.ndarray and \
+            a.dtype == np.float32 and a.flags.c_contiguous:
+        return a.size % 8
+    return 0
 
 
 class SGD(Optimizer):
@@ -147,7 +174,8 @@ class SGD(Optimizer):
             def kernel(job, part):
                 a = job[0]
                 _sgd_part(np, *job, scratch(a, 2 * part),
-                          scratch(a, 2 * part + 1) if wd != 0 else None, *consts)
+                          scratch(a, 2 * part + 1) if wd != 0 else None, *consts,
+                          tail=_fused_tail_len(hp, a))
 
             optimizer.run_jobs(kernel, jobs, sizes)
         for p, g in rest:
@@ -181,7 +209,11 @@ class SGD(Optimizer):
                       self._scratch(p, 1) if wd != 0 else None)
             consts = (group["lr"], wd, momentum, group["dampening"], group["nesterov"],
                       group["maximize"])
-        split_update(_sgd_part, arrays, consts)
+        tail = _fused_tail_len(group, p) if buf is not None else 0
+        if tail:  # the tail is the whole parameter's: not split across threads
+            _sgd_part(backend.xp_of(p), *arrays, *consts, tail=tail)
+        else:
+            split_update(_sgd_part, arrays, consts)
 
     def _update_unfused(self, p, grad, state, group):
         """The update with temporaries, for a gradient whose shape or dtype differs from the
