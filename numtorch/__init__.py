@@ -134,6 +134,7 @@ from ._dtype_extra import *  # noqa: F401,F403,E402  (complex32, float8_*, uint1
 from ._errors_device import OutOfMemoryError, AcceleratorError  # noqa: F401,E402
 from .amp import GradScaler  # noqa: F401,E402  (torch.GradScaler is torch.amp.GradScaler)
 from ._dlpack import from_dlpack, to_dlpack  # noqa: F401,E402
+from ._streams import Event, Stream  # noqa: F401,E402
 from ._igamma import igamma, igammac  # noqa: F401,E402
 from ._histogramdd import histogramdd  # noqa: F401,E402
 from ._lowrank import svd_lowrank, pca_lowrank, lobpcg  # noqa: F401,E402
