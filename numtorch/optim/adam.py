@@ -118,14 +118,17 @@ def lerp_into(xp, m, grad, t, weight, negate):
 
 
 def _adam_part(xp, p, grad, m, v, vmax, t, g, lr, wd, eps, beta1, beta2, negate, l2,
-               bc2_sqrt, step_size):
+               bc2_sqrt, step_size, fused=False):
     """Adam's in-place update of (a part of) one parameter; ``t`` and ``g`` are work buffers.
     The L2 term and the lerp of the first moment round once each as torch's (fused
     multiply-adds, ``axpy``), the parameter is ``p + (-step_size * m) / denom`` as torch's
     ``addcdiv``. The second moment's ``addcmul`` (also one rounding in torch) rounds twice
     here: its exact form needs float64 passes that cost the step 35-75% (session 38's
     report), while torch's own ``sqrt`` of it (an ulp off in a few percent of values) keeps
-    the parameter from being bitwise anyway; the two differ in ~0.3% of values."""
+    the parameter from being bitwise anyway; the two differ in ~0.3% of values. ``fused``
+    (torch's ``fused=True``, float32 host arrays): that kernel's own roundings of the second
+    moment, whose cost the caller asked for; its sqrt is correctly rounded, so the whole
+    step is then bitwise torch's."""
     if xp is not np and backend.helpers_for(xp).adam_update(  # one fused kernel on a GPU
             p, grad, m, v, vmax, lr, wd, eps, beta1, beta2, negate, l2, bc2_sqrt, step_size):
         return
@@ -142,10 +145,13 @@ def _adam_part(xp, p, grad, m, v, vmax, t, g, lr, wd, eps, beta1, beta2, negate,
         axpy(m, t, w)
     else:
         lerp_into(xp, m, grad, t, w, negate)
-    v *= beta2
-    xp.multiply(grad, 1 - beta2, out=t)  # (c * -g) * -g == (c * g) * g
-    t *= grad
-    v += t
+    if fused:
+        _fused_second_moment(v, grad, t, beta2)
+    else:
+        v *= beta2
+        xp.multiply(grad, 1 - beta2, out=t)  # (c * -g) * -g == (c * g) * g
+        t *= grad
+        v += t
     if vmax is not None:
         xp.maximum(vmax, v, out=vmax)
         v = vmax
@@ -155,6 +161,33 @@ def _adam_part(xp, p, grad, m, v, vmax, t, g, lr, wd, eps, beta1, beta2, negate,
     xp.multiply(m, -step_size, out=g)
     g /= t
     p += g
+
+
+def _fused_second_moment(v, g, t, beta2):
+    """``v = beta2 * v + (1 - beta2) * g * g`` as torch's fused float32 kernel rounds it:
+    ``fma(u, g, beta2 * v)`` (``u = (1 - beta2) * g``) in its 8-wide blocks and
+    ``fma(beta2, v, u * g)`` in the values past them (measured); float64 holds each product
+    exactly, so one rounding to float32 is the only one."""
+    np.multiply(g, 1 - beta2, out=t)
+    vf, gf, tf = v.reshape(-1), g.reshape(-1), t.reshape(-1)
+    n = vf.size
+    k = n - n % 8
+    b2 = float(np.float32(beta2))
+    tail = vf[k:].astype(np.float64) * b2 + tf[k:] * gf[k:] if k < n else None
+    v *= beta2
+    if k:
+        body = tf[:k].astype(np.float64)
+        body *= gf[:k]
+        body += vf[:k]
+        vf[:k] = body
+    if tail is not None:
+        vf[k:] = tail
+
+
+def _fused_kernel(hp, a):
+    """Whether torch's fused float32 kernel's roundings apply to host array ``a``."""
+    return bool(hp.get("fused")) and type(a) is np.ndarray and a.dtype == np.float32 and \
+        a.flags.c_contiguous
 
 
 class Adam(Optimizer):
@@ -231,6 +264,7 @@ class Adam(Optimizer):
         for step in {job[5] for job in jobs}:
             consts[step] = (math.sqrt(1 - beta2 ** step), _step_size(hp, lr, beta1, step))
         scratch = self._scratch
+        fused = bool(hp.get("fused"))
         big = _optimizer._SPLIT_MIN
         if max(sizes) >= big:
             small = []
@@ -239,6 +273,10 @@ class Adam(Optimizer):
                     small.append((job, size))
                     continue
                 p = job[0]
+                if _fused_kernel(hp, p):  # its tail is the whole parameter's: not split
+                    _adam_part(np, *job[:5], scratch(p, 0), scratch(p, 1), lr, wd, eps, beta1,
+                               beta2, negate, l2, *consts[job[5]], fused=True)
+                    continue
                 split_update(_adam_part, (*job[:5], scratch(p, 0), scratch(p, 1)),
                              (lr, wd, eps, beta1, beta2, negate, l2, *consts[job[5]]))
             jobs, sizes = [j for j, _ in small], [s for _, s in small]
@@ -246,7 +284,8 @@ class Adam(Optimizer):
         def kernel(job, part):
             p, g, m, v, vmax, step = job
             _adam_part(np, p, g, m, v, vmax, scratch(p, 2 * part), scratch(p, 2 * part + 1),
-                       lr, wd, eps, beta1, beta2, negate, l2, *consts[step])
+                       lr, wd, eps, beta1, beta2, negate, l2, *consts[step],
+                       fused=fused and _fused_kernel(hp, p))
 
         if jobs:
             run_jobs(kernel, jobs, sizes)
@@ -277,7 +316,10 @@ class Adam(Optimizer):
                   self._scratch(p, 0), self._scratch(p, 1))
         consts = (lr, wd, eps, beta1, beta2, group["maximize"], l2,
                   math.sqrt(1 - beta2 ** step), _step_size(group, lr, beta1, step))
-        split_update(_adam_part, arrays, consts)
+        if _fused_kernel(group, p):
+            _adam_part(np, *arrays, *consts, fused=True)
+        else:
+            split_update(_adam_part, arrays, consts)
 
     def _update_unfused(self, param, grad, state, group):
         """The update with temporaries, for a gradient whose shape or dtype differs from the

@@ -33,12 +33,19 @@ EXACT = [
     ("Adagrad", {"lr": 0.1, "fused": True}),
 ]
 
-# torch's fused SGD rounds the momentum update once past its last 8-wide block (float32;
-# float64 and dampening follow other rules, not reproduced)
+# torch's fused SGD rounds the momentum update once past its last 8-wide block, fused Adam
+# its second moment in its own way (float32; float64 and SGD's dampening follow other rules,
+# not reproduced)
 EXACT_F32 = [
     ("SGD", {"lr": 0.1, "momentum": 0.9, "fused": True}),
     ("SGD", {"lr": 0.1, "momentum": 0.9, "nesterov": True, "weight_decay": 0.01, "fused": True}),
     ("SGD", {"lr": 0.1, "momentum": 0.9, "maximize": True, "fused": True}),
+    # fused Adam: its own second-moment roundings and a correctly rounded sqrt: all bitwise
+    ("Adam", {"lr": 0.01, "fused": True}),
+    ("Adam", {"lr": 0.01, "weight_decay": 0.1, "fused": True}),
+    ("Adam", {"lr": 0.01, "amsgrad": True, "maximize": True, "fused": True}),
+    ("Adam", {"lr": 0.01, "betas": (0.3, 0.99), "fused": True}),
+    ("AdamW", {"lr": 0.01, "weight_decay": 0.1, "fused": True}),
 ]
 
 # every state tensor bitwise; the parameter goes through torch's sqrt (see above)
