@@ -26,6 +26,7 @@ from ..backend import helpers_for, is_device_array
 from .._tensor import _make
 from ..autograd.graph import Op
 from . import loss_device
+from .half_nll_sum import cascade_sum
 from ._accumulate import acc_dtype, fsum, is_half
 from .activation import sigmoid, softplus
 from .softmax import softmax
@@ -62,11 +63,15 @@ def _target_index(xp, t):
     return (grids[0], t) + tuple(grids[1:])
 
 
-def _weights_and_factor(node, xp, loss, wt):
+def _weights_and_factor(node, xp, loss, wt, kept=None):
     """Save the per-element weights and the 'mean' factor ``1 / total weight`` for backward,
-    and reduce ``loss``."""
+    and reduce ``loss``. ``kept`` (the counted samples of an (N, C) nll_loss, a bool array)
+    sums a half loss in torch's cascade (``half_nll_sum``)."""
     red = node.reduction
     dt = loss.dtype
+    if kept is not None and red != "none" and is_half(dt) and type(loss) is np.ndarray and \
+            loss.ndim == 1 and loss.size:
+        return _half_cascade(node, loss, wt, kept)
     factor = None
     if red == "mean" and wt is not None and xp is not np:
         # on the GPU the total weight stays there: no host round trip to test it for 0
@@ -88,6 +93,19 @@ def _weights_and_factor(node, xp, loss, wt):
                           dtype=dt)
     with np.errstate(invalid="ignore", divide="ignore"):
         return xp.asarray(total / _total(wt, dt), dtype=dt)
+
+
+def _half_cascade(node, loss, wt, kept):
+    half = loss.dtype.type
+    total = cascade_sum(loss, kept)
+    denom = half(int(kept.sum())) if wt is None else cascade_sum(wt, kept)
+    factor = None
+    if node.reduction == "mean":
+        factor = 1 / denom if denom != 0 else half(1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            total = half(np.float32(total) / np.float32(denom))
+    node.save(wt=wt, factor=factor)
+    return np.asarray(total, dtype=loss.dtype)
 
 
 def _total(v, dt):
@@ -231,7 +249,7 @@ class NLLLoss(Op):
             loss *= wt
         self.in_shape = x.shape
         self.save(idx=idx)
-        return _weights_and_factor(self, xp, loss, wt)
+        return _weights_and_factor(self, xp, loss, wt, kept=t != self.ignore_index)
 
     def backward(self, grad):
         return NLLLossBackward.apply(grad, shape=self.in_shape, idx=self.saved("idx"),
