@@ -3,7 +3,10 @@ and records the process CPU time at each line it prints, so that the runner can 
 iterations between two loss lines without the imports and the setup. ``PRELOAD`` is a
 comma-separated list of modules imported before the clock starts (``torch``, ``torchvision``);
 under ``python -m numtorch.run`` those names are numtorch's. The whole run's CPU time, children
-included (DataLoader workers, multiprocessing), is recorded too."""
+included (DataLoader workers, multiprocessing), is recorded too. Python's, NumPy's and torch's
+generators are seeded before the program starts, so that programs which seed nothing
+(regression) or only torch (siamese_network draws its pairs with ``random``) give the same
+trajectory in every run and in both libraries."""
 import json
 import os
 import resource
@@ -36,6 +39,14 @@ def main():
     out, preload, script = sys.argv[1], sys.argv[2], sys.argv[3]
     for name in filter(None, preload.split(",")):
         __import__(name)
+    import random
+
+    import numpy as np
+    import torch
+
+    random.seed(0)
+    np.random.seed(0)
+    torch.manual_seed(0)
     pid, log = os.getpid(), []
     sys.argv = sys.argv[3:]
     sys.path[0] = os.path.dirname(os.path.abspath(script))

@@ -79,7 +79,8 @@ def shakespeare(root, rng):
     words = _markov_words(rng, vocab, 40000)
     text = ""
     for i in range(0, len(words), 9):
-        text += "CITIZEN:\n" if i % 90 == 0 else ""
+        # chargpt's sampling prompt is "O God, O God!": its characters must be in the vocabulary
+        text += "CITIZEN:\nO God, O God!\n" if i % 90 == 0 else ""
         text += " ".join(words[i:i + 9]).capitalize() + ".\n"
     with open(os.path.join(root, "input.txt"), "w") as f:
         f.write(text)
