@@ -12,6 +12,7 @@ mpi4py is optional (``pip install "numtorch[distributed]"``): without it the soc
 still works; only a process started by an MPI launcher needs it.
 """
 
+import enum
 from datetime import timedelta  # noqa: F401  (torch.distributed.timedelta exists too)
 
 from ._world import DistBackendError, DistError, DistNetworkError, DistStoreError
@@ -37,6 +38,7 @@ from ._objects import (  # noqa: F401
     scatter_object_list, send_object_list,
 )
 from ._work import Work  # noqa: F401
+from ._grad_bucket import GradBucket  # noqa: F401
 from ._store import HashStore, PrefixStore, Store, TCPStore  # noqa: F401
 from ._file_store import FileStore  # noqa: F401
 from . import distributed_c10d  # noqa: F401
@@ -61,6 +63,13 @@ from .rendezvous import register_rendezvous_handler, rendezvous  # noqa: F401
 # type aliases torch's signatures use: a group's name, a rank
 GroupName = str
 RankType = int
+
+
+class BuiltinCommHookType(enum.Enum):
+    """DDP's built-in communication hooks (``model._register_builtin_comm_hook``)."""
+
+    ALLREDUCE = 1
+    FP16_COMPRESS = 2
 
 
 def is_available():

@@ -35,7 +35,8 @@ class Bucket:
     flat array itself, or a host copy for GPU buckets when MPI is not CUDA-aware.
     """
 
-    __slots__ = ("index", "params", "flat", "views", "pending", "work", "ready", "wire", "xp")
+    __slots__ = ("index", "params", "flat", "views", "pending", "work", "ready", "wire", "xp",
+                 "future")
 
     def __init__(self, index, params, dtype):
         self.index = index
@@ -52,6 +53,7 @@ class Bucket:
             off += n
         self.pending = len(params)
         self.work = None
+        self.future = None
         self.ready = False
 
 
@@ -175,6 +177,7 @@ class Reducer:
         self.started = False
         self.next_bucket = 0
         self.divisor = group.size()
+        self.comm_hook = None  # (state, hook) from DDP.register_comm_hook
         self.handles = [p.register_post_accumulate_grad_hook(self._on_grad) for p in params]
         interval = default_interval()
         self.progress = ProgressThread(interval) if interval > 0 and group.size() > 1 else None
@@ -191,7 +194,7 @@ class Reducer:
         self.started = False
         self.global_used = None
         for b in self.buckets:
-            b.pending, b.work, b.ready = len(b.params), None, False
+            b.pending, b.work, b.future, b.ready = len(b.params), None, None, False
         self.active = True
         if self.find_unused:
             for i, p in enumerate(self.params):
@@ -256,14 +259,30 @@ class Reducer:
             if self.next_bucket == 0 and self.find_unused:
                 self.global_used = self.local_used.copy()
                 self.used_work = self.comm.Iallreduce(MPI.IN_PLACE, self.global_used, MPI.MAX)
-            if b.wire is not b.flat:
-                b.wire[...] = backend.to_device(b.flat, CPU)
-            b.work = self.comm.Iallreduce(MPI.IN_PLACE, b.wire, MPI.SUM)
-            if self.progress is not None:
-                self.progress.add(b.work)
+            if self.comm_hook is not None:
+                b.future = self._call_hook(b)
+            else:
+                if b.wire is not b.flat:
+                    b.wire[...] = backend.to_device(b.flat, CPU)
+                b.work = self.comm.Iallreduce(MPI.IN_PLACE, b.wire, MPI.SUM)
+                if self.progress is not None:
+                    self.progress.add(b.work)
             self.next_bucket += 1
         if self.next_bucket == len(self.buckets):
             self._finalize()
+
+    def _call_hook(self, b):
+        """The user's hook on bucket ``b``: its future's value is the reduced flat tensor."""
+        from ...distributed._grad_bucket import GradBucket
+
+        bucket = GradBucket(b.index, _make(b.flat), [_make(v) for v in b.views],
+                            list(b.params), b.index == len(self.buckets) - 1)
+        state, hook = self.comm_hook
+        future = hook(state, bucket)
+        if not hasattr(future, "wait"):
+            raise RuntimeError("Communication hook must return a torch.futures.Future "
+                               f"(got {type(future).__name__})")
+        return future
 
     def _progress(self):
         # MPI moves non-blocking collectives along only inside MPI calls
@@ -285,22 +304,30 @@ class Reducer:
         world.wait(pending, "DistributedDataParallel gradient all-reduce", self.group._ranks,
                    time.monotonic() + self.group._timeout_s)
         self.used_work = None
+        divisor = self.divisor
         for b in self.buckets:
             b.work = None
-            if b.wire is not b.flat:
+            if b.future is not None:  # the hook reduced and averaged the bucket
+                result = b.future.wait()
+                b.future = None
+                arr = result._array if isinstance(result, Tensor) else result
+                if arr is not b.flat:
+                    b.flat[...] = arr.reshape(b.flat.shape)
+                divisor = 1
+            elif b.wire is not b.flat:
                 b.flat[...] = backend.to_device(b.wire, backend.device_of(b.flat))
-            if self.grad_as_view and self.divisor > 1:
-                b.xp.divide(b.flat, self.divisor, out=b.flat, casting="unsafe")
+            if self.grad_as_view and divisor > 1:
+                b.xp.divide(b.flat, divisor, out=b.flat, casting="unsafe")
             for k, p in enumerate(b.params):
-                self._write_back(p, b.views[k], b.xp)
+                self._write_back(p, b.views[k], b.xp, divisor)
 
-    def _write_back(self, p, view, xp):
-        """Give ``p`` the averaged gradient (the division and the copy in one pass)."""
+    def _write_back(self, p, view, xp, n):
+        """Give ``p`` the averaged gradient (the division by ``n`` and the copy in one
+        pass)."""
         i = self.index[id(p)]
         if self.global_used is not None and not self.global_used[i]:
             return  # no rank used it: its gradient stays as it was (None), as in torch
         g = p._grad
-        n = self.divisor
         if self.grad_as_view:  # the bucket was divided in place
             if g is None or g._array is not view:
                 p._grad = _make(view)

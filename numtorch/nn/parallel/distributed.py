@@ -115,6 +115,26 @@ class DistributedDataParallel(Module):
         self.reducer = Reducer(params, group, self.bucket_bytes_cap, first,
                                find_unused_parameters, gradient_as_bucket_view)
 
+    # -- communication hooks --------------------------------------------------------------
+
+    def register_comm_hook(self, state, hook):
+        """Reduce each bucket with ``hook(state, bucket)`` (a ``GradBucket``) instead of the
+        built-in all-reduce; the hook returns a future of the bucket's reduced, averaged flat
+        tensor (see ``torch.distributed.algorithms.ddp_comm_hooks.default_hooks``)."""
+        if not callable(hook):
+            raise TypeError("Communication hook must be callable.")
+        if self.reducer.comm_hook is not None:
+            raise RuntimeError("register_comm_hook or register_builtin_comm_hook can only be "
+                               "called once.")
+        self.reducer.comm_hook = (state, hook)
+
+    def _register_builtin_comm_hook(self, comm_hook_type):
+        from ...distributed.algorithms.ddp_comm_hooks import default_hooks
+
+        hooks = {"ALLREDUCE": default_hooks.allreduce_hook,
+                 "FP16_COMPRESS": default_hooks.fp16_compress_hook}
+        self.register_comm_hook(None, hooks[comm_hook_type.name])
+
     # -- forward ------------------------------------------------------------------------
 
     def will_sync_module_buffers(self):
