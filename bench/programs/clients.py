@@ -69,7 +69,7 @@ CLIENTS = {
                    "loss": r"^Loss: ([-\d.e]+) after", "total_iters": r"after (\d+) batches",
                    "rtol": None},
     "time_sequence_prediction": {
-        "script": "time_sequence_prediction/train.py", "args": ["--steps", "3"],
+        "script": "time_sequence_prediction/train.py", "args": ["--steps", "2"],
         # its torch.load of a NumPy array fails under weights_only (torch's default since 2.6)
         "env": {"TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD": "1"},
         "pre": [("time_sequence_prediction/generate_sine_wave.py", [])],
