@@ -22,7 +22,7 @@ def _sgd_part(xp, p, grad, buf, t, d, lr, wd, momentum, dampening, nesterov, neg
     ``negate`` holds, the direction kept is the negated one and each alpha changes sign (a
     fused multiply-add of negated operands is the exact negation). ``tail``: how many last
     values round ``buf * momentum + d_p`` once, as torch's ``fused=True`` kernel does past its
-    last whole block of 8 float32 values (the blocks round it twice)."""
+    last whole block of 8 float32 values (``_fused_tail``)."""
     d_p = grad
     if wd != 0:
         xp.copyto(d, grad)
@@ -31,7 +31,7 @@ def _sgd_part(xp, p, grad, buf, t, d, lr, wd, momentum, dampening, nesterov, neg
     if momentum != 0:
         if buf is not None:
             if tail:
-                _fused_tail(buf, d_p, momentum, negate, tail)
+                _fused_tail(buf, d_p, momentum, dampening, negate, tail)
             else:
                 buf *= momentum
                 axpy(buf, d_p, dampening - 1 if negate else 1 - dampening)
@@ -46,23 +46,26 @@ def _sgd_part(xp, p, grad, buf, t, d, lr, wd, momentum, dampening, nesterov, neg
     axpy(p, d_p, lr if negate else -lr)
 
 
-def _fused_tail(buf, d_p, momentum, negate, tail):
-    """``buf = buf * momentum + (∓)d_p`` (no dampening, float32), its last ``tail`` values
-    rounded once (float64 holds the product exactly), the rest twice."""
+def _fused_tail(buf, d_p, momentum, dampening, negate, tail):
+    """``buf = buf * momentum + (1 - dampening) * (∓)d_p`` (float32) as torch's fused kernel:
+    ``fma(1 - dampening, d_p, buf * momentum)`` in its 8-wide blocks (the unfused rule) and
+    ``fma(buf, momentum, (1 - dampening) * d_p)`` in the last ``tail`` values (measured;
+    float64 holds the product exactly)."""
     flat, d = buf.reshape(-1), d_p.reshape(-1)
     k = flat.size - tail
     once = flat[k:].astype(np.float64) * float(np.float32(momentum))
-    once += -d[k:] if negate else d[k:]
+    scaled = d[k:] * np.float32(1 - dampening)
+    once += -scaled if negate else scaled
     head = flat[:k]
     head *= momentum
-    axpy(head, d[:k], -1.0 if negate else 1.0)
+    axpy(head, d[:k], dampening - 1 if negate else 1 - dampening)
     flat[k:] = once
 
 
 def _fused_tail_len(hp, a):
-    """The values torch's fused SGD kernel updates past its 8-wide blocks (float32, momentum
-    without dampening: the case measured), else 0."""
-    if hp.get("fused") and hp["dampening"] == 0 and type(a) is np.ndarray and \
+    """The values torch's fused SGD kernel updates past its 8-wide blocks (float32 host
+    arrays with momentum: the case measured), else 0."""
+    if hp.get("fused") and type(a) is np.ndarray and \
             a.dtype == np.float32 and a.flags.c_contiguous:
         return a.size % 8
     return 0

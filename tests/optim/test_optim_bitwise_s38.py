@@ -34,12 +34,14 @@ EXACT = [
 ]
 
 # torch's fused SGD rounds the momentum update once past its last 8-wide block, fused Adam
-# its second moment in its own way (float32; float64 and SGD's dampening follow other rules,
-# not reproduced)
+# its second moment in its own way (float32; float64 follows other rules, not reproduced)
 EXACT_F32 = [
     ("SGD", {"lr": 0.1, "momentum": 0.9, "fused": True}),
     ("SGD", {"lr": 0.1, "momentum": 0.9, "nesterov": True, "weight_decay": 0.01, "fused": True}),
     ("SGD", {"lr": 0.1, "momentum": 0.9, "maximize": True, "fused": True}),
+    ("SGD", {"lr": 0.1, "momentum": 0.9, "dampening": 0.3, "fused": True}),
+    ("SGD", {"lr": 0.1, "momentum": 0.9, "dampening": 0.3, "maximize": True, "weight_decay": 0.01,
+             "fused": True}),
     # fused Adam: its own second-moment roundings and a correctly rounded sqrt: all bitwise
     ("Adam", {"lr": 0.01, "fused": True}),
     ("Adam", {"lr": 0.01, "weight_decay": 0.1, "fused": True}),
