@@ -13,6 +13,7 @@ import numpy as np
 from . import _dtype
 from ._creation import _PY_SCALARS, _check_fits, _finish, _host, check_pin_memory, dtype_arg
 from ._tensor import Tensor, _factory_requires_grad, _make
+from ._warn_once import warn_once
 
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy"]
 
@@ -332,11 +333,13 @@ def from_numpy(ndarray):
     _dtype.from_numpy_dtype(ndarray.dtype)
     _no_negative_strides(ndarray)
     if not ndarray.flags.writeable:
-        warnings.warn("The given NumPy array is not writable, and PyTorch does not support "
-                      "non-writable tensors. This means writing to this tensor will result in "
-                      "undefined behavior. You may want to copy the array to protect its data "
-                      "or make it writable before converting it to a tensor.", UserWarning,
-                      stacklevel=2)
+        # torch warns about this once per process, and says so
+        warn_once("numpy-not-writable", "The given NumPy array is not writable, and PyTorch "
+                  "does not support non-writable tensors. This means writing to this tensor "
+                  "will result in undefined behavior. You may want to copy the array to "
+                  "protect its data or make it writable before converting it to a tensor. "
+                  "This type of warning will be suppressed for the rest of this program.",
+                  UserWarning, stacklevel=2)
     if ndarray.size:
         # an array of its own over a buffer of its own: torch gives every from_numpy a
         # storage of its own, so the in-place overlap check (autograd.inplace.shares_owner)

@@ -12,6 +12,7 @@ import numpy as _np
 
 import numtorch as _nt
 
+from ._required_dim import missing_dim as _MISSING_DIM
 from ._size import required_size_args as _required
 from ._size import size_args as _size_args
 
@@ -412,13 +413,22 @@ class _TensorMath:
         return _inplace(self, _nt.ops.addcdiv, tensor1, tensor2, value=value)
 
     def clamp(self, min=None, max=None):  # noqa: A002 - torch's argument names
+        _nt.ops.comparison.check_bound_kinds("clamp", self, min, max, True)
         return _nt.ops.clamp(self, min, max)
 
     def clamp_(self, min=None, max=None):  # noqa: A002
+        _nt.ops.comparison.check_bound_kinds("clamp_", self, min, max, True)
         _nt.ops.comparison.check_clamp_inplace(self, min, max)
         return _inplace(self, _nt.ops.clamp, min, max)
 
-    clip, clip_ = clamp, clamp_
+    def clip(self, min=None, max=None):  # noqa: A002
+        _nt.ops.comparison.check_bound_kinds("clip", self, min, max, True)
+        return _nt.ops.clamp(self, min, max)
+
+    def clip_(self, min=None, max=None):  # noqa: A002
+        _nt.ops.comparison.check_bound_kinds("clip_", self, min, max, True)
+        _nt.ops.comparison.check_clamp_inplace(self, min, max)
+        return _inplace(self, _nt.ops.clamp, min, max)
 
     def clamp_min(self, min):  # noqa: A002
         return _nt.ops.clamp_min(self, min)
@@ -1082,10 +1092,10 @@ class _TensorMath:
     def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         return _nt.ops.std(self, dim, unbiased, keepdim, correction=correction)
 
-    def softmax(self, dim=None, dtype=None):
+    def softmax(self, dim=_MISSING_DIM, dtype=None):
         return _nt.ops.softmax(self, dim, dtype)
 
-    def log_softmax(self, dim=None, dtype=None):
+    def log_softmax(self, dim=_MISSING_DIM, dtype=None):
         return _nt.ops.log_softmax(self, dim, dtype)
 
     def logsumexp(self, dim, keepdim=False):
@@ -1094,7 +1104,7 @@ class _TensorMath:
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         return _nt.ops.norm(self, p, dim, keepdim, dtype=dtype)
 
-    def cumsum(self, dim, *, dtype=None):
+    def cumsum(self, dim=_MISSING_DIM, *, dtype=None):
         return _nt.ops.cumsum(self, dim, dtype=dtype)
 
     def cumsum_(self, dim, *, dtype=None):
@@ -1102,7 +1112,7 @@ class _TensorMath:
         # the scan runs in the tensor's own dtype (torch has no bool one)
         return _inplace(self, _nt.ops.cumsum, dim, dtype=self.dtype if dtype is None else dtype)
 
-    def cumprod(self, dim, *, dtype=None):
+    def cumprod(self, dim=_MISSING_DIM, *, dtype=None):
         return _nt.ops.cumprod(self, dim, dtype=dtype)
 
     def cumprod_(self, dim, *, dtype=None):

@@ -564,6 +564,43 @@ def check_clamp_inplace(input, min, max):  # noqa: A002 - torch's names
                            f"desired output type {_dtype._CPP_TYPE[input.dtype.name]}")
 
 
+def check_bound_kinds(name, input, lo, hi, method, out=None):
+    """torch's TypeError when one clamp bound is a tensor and the other a number: its two
+    overloads take both bounds as tensors or both as numbers. The text shows the call as the
+    program wrote it (read from the caller's bytecode where possible)."""
+    if lo is None or hi is None or not (isinstance(lo, Tensor) ^ isinstance(hi, Tensor)):
+        return
+    import sys
+
+    from .._generator_args import _got, _written_call, type_name
+
+    try:
+        site = _written_call(sys._getframe(1).f_back)
+    except Exception:  # noqa: BLE001 - an unfamiliar bytecode layout: assume positional
+        site = None
+    if site is None:
+        site = (2 if method else 3), (() if out is None else ("out",))
+    npos, names = site
+    positional = ([] if method else [input]) + [lo, hi]
+    values = {"input": input, "min": lo, "max": hi, "out": out}
+    keywords = [(k, values.get(k)) for k in reversed(names)]
+    positional = positional[:npos]
+    if method:
+        if keywords:
+            why = "some of the keywords were incorrect: " + ", ".join(k for k, _ in keywords)
+        else:
+            why = "some of the arguments have invalid types: (" + ", ".join(
+                f"!{type_name(p)}!" for p in positional) + ")"
+        lines = [f" * ({k} min = None, {k} max = None)\n      didn't match because {why}"
+                 for k in ("Tensor", "Number")]
+    else:
+        lines = [f" * (Tensor input, {k} min = None, {k} max = None, *, Tensor out = None)"
+                 for k in ("Tensor", "Number")]
+    raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                    f"{_got(positional, keywords)}, but expected one of:\n"
+                    + "\n".join(lines) + "\n")
+
+
 def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
     """Clamp every element into ``[min, max]``.
 
@@ -580,6 +617,7 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
     """
     if not isinstance(input, Tensor):
         _check_tensor("clamp", input)
+    check_bound_kinds("clamp", input, min, max, False, out)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if input.dtype._category == _dtype._QUANT and out is None:
@@ -619,7 +657,10 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
                 over=(input,))
 
 
-clip = clamp
+def clip(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
+    """Alias of :func:`clamp`."""
+    check_bound_kinds("clip", input, min, max, False, out)
+    return clamp(input, min, max, out=out)
 
 
 def clamp_min(input, min, *, out=None):  # noqa: A002

@@ -9,6 +9,7 @@ primitives here.
 import numpy as np
 
 from .. import _dtype
+from .._required_dim import missing_dim
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for
@@ -628,7 +629,7 @@ def _scan(op, fn, input, dim, dtype, out):
     return _out(r, out, over=(input,))
 
 
-def cumsum(input, dim, *, dtype=None, out=None):
+def cumsum(input, dim=missing_dim, *, dtype=None, out=None):
     """Cumulative sum along ``dim``; integer and bool inputs accumulate in int64.
 
     Example:
@@ -639,10 +640,11 @@ def cumsum(input, dim, *, dtype=None, out=None):
     # torch has no bool scan kernel; only a 0-d input (a copy, no scan) gets through
     if dtype is _dtype.bool and (out is not None or input._array.ndim):
         raise NotImplementedError('"cumsum_out_cpu" not implemented for \'Bool\'')
+    missing_dim.check(dim, "cumsum")
     return _scan(Cumsum, "cumsum", input, dim, dtype, out)
 
 
-def cumprod(input, dim, *, dtype=None, out=None):
+def cumprod(input, dim=missing_dim, *, dtype=None, out=None):
     """Cumulative product along ``dim``; integer and bool inputs accumulate in int64.
 
     Example:
@@ -653,6 +655,7 @@ def cumprod(input, dim, *, dtype=None, out=None):
     # torch has no bool scan kernel; only a 0-d input (a copy, no scan) gets through
     if dtype is _dtype.bool and (out is not None or input._array.ndim):
         raise NotImplementedError('"cumprod_out_cpu" not implemented for \'Bool\'')
+    missing_dim.check(dim, "cumprod")
     return _scan(Cumprod, "cumprod", input, dim, dtype, out)
 
 

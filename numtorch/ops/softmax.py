@@ -12,6 +12,7 @@ from array import array as _array
 import numpy as np
 
 from .. import _dtype
+from .._required_dim import missing_dim
 from .._tensor import Tensor, _make
 from ..autograd import graph as _graph
 from ..autograd.graph import Op
@@ -284,8 +285,9 @@ def _prepare(input, dim, dtype, fn):
     return input, d
 
 
-def softmax(input, dim=None, dtype=None):
+def softmax(input, dim=missing_dim, dtype=None):
     """Softmax along ``dim``: ``exp(x) / sum(exp(x))`` computed without overflow."""
+    missing_dim.check(dim, "softmax")
     y = _tiny_call(input, dim, dtype, Softmax)
     if y is not None:
         return y
@@ -297,8 +299,9 @@ def softmax(input, dim=None, dtype=None):
     return Softmax.apply(x, dim=d)
 
 
-def log_softmax(input, dim=None, dtype=None):
+def log_softmax(input, dim=missing_dim, dtype=None):
     """``log(softmax(x))`` along ``dim``, computed stably in one pass."""
+    missing_dim.check(dim, "log_softmax")
     y = _tiny_call(input, dim, dtype, LogSoftmax)
     if y is not None:
         return y

@@ -203,8 +203,10 @@ class RNNBase(Module):
                     hx = hx.index_select(1, input.sorted_indices)
         else:
             if input.dim() not in (2, 3):
+                # torch's LSTM and GRU texts say "4D instead", its RNN's "4D tensor instead"
+                noun = "" if self.mode in ("LSTM", "GRU") else " tensor"
                 raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got "
-                                 f"{input.dim()}D tensor instead")
+                                 f"{input.dim()}D{noun} instead")
             batched = input.dim() == 3
             if lstm and self.proj_size > 0 and input.device.type == "cpu" and \
                     input.dtype in (numtorch.float32, numtorch.bfloat16):

@@ -1,0 +1,15 @@
+"""The default of a ``dim`` argument torch requires (softmax, cumsum, ...): the function that
+receives it raises torch's TypeError, which names the function and the argument in torch's
+words (Python's own text would name numtorch's class of a tensor method)."""
+
+
+class _MissingDim:
+    def __repr__(self):
+        return "<required>"
+
+    def check(self, dim, fname):
+        if dim is self:
+            raise TypeError(f'{fname}() missing 1 required positional arguments: "dim"')
+
+
+missing_dim = _MissingDim()

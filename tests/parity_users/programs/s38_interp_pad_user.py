@@ -1,0 +1,66 @@
+import torch
+import torch.nn.functional as F
+
+
+def show(f):
+    try:
+        out = f()
+        if isinstance(out, torch.Tensor) and out.is_floating_point():
+            out = out.round(decimals=4) + 0.0
+        print(out)
+    except Exception as e:
+        print(type(e).__name__, str(e).split('\n')[0][:300])
+#%% interpolate
+x = torch.arange(16.).view(1, 1, 4, 4)
+show(lambda: F.interpolate(x, scale_factor=0.5))
+show(lambda: F.interpolate(x, size=(2, 3), mode='bilinear'))
+show(lambda: F.interpolate(x, size=(3, 3), mode='bilinear', align_corners=True))
+show(lambda: F.interpolate(x, scale_factor=1.5, mode='bicubic'))
+show(lambda: F.interpolate(x, scale_factor=0.5, mode='area'))
+show(lambda: F.interpolate(x, size=5, mode='nearest-exact'))
+show(lambda: F.interpolate(x, scale_factor=0.5, mode='bilinear', antialias=True))
+show(lambda: F.interpolate(x[0], size=6, mode='linear'))
+show(lambda: F.interpolate(x, size=(2, 2), scale_factor=2))
+show(lambda: F.interpolate(x, mode='bilinear'))
+show(lambda: F.interpolate(x, size=3, mode='linear'))
+show(lambda: F.interpolate(x, size=3, mode='trilinear'))
+show(lambda: F.interpolate(x, size=3, mode='nearest', align_corners=True))
+show(lambda: F.interpolate(x.long(), size=3))
+show(lambda: F.interpolate(x, size=3, mode='cubic'))
+show(lambda: F.interpolate(torch.ones(2, 3), size=4))
+show(lambda: F.upsample(x, scale_factor=2).shape)
+show(lambda: F.interpolate(x.to(torch.uint8), scale_factor=2, mode='bilinear').dtype)
+#%% padding
+y = torch.arange(6.).view(1, 2, 3)
+show(lambda: F.pad(y, (1, 2)))
+show(lambda: F.pad(y, (1, 1, 1, 0), value=-1))
+show(lambda: F.pad(y, (2, 2), mode='reflect'))
+show(lambda: F.pad(y, (3, 3), mode='reflect'))
+show(lambda: F.pad(y, (2, 1), mode='replicate'))
+show(lambda: F.pad(y, (1, 1), mode='circular'))
+show(lambda: F.pad(y, (4, 0), mode='circular'))
+show(lambda: F.pad(y, (-1, 1)))
+show(lambda: F.pad(y, (1,)))
+show(lambda: F.pad(y, (1, 1, 1, 1, 1, 1, 1, 1)))
+show(lambda: F.pad(y, (1, 1), mode='wrap'))
+show(lambda: F.pad(y, (1, 1), mode='reflect', value=2))
+show(lambda: F.pad(y[0, 0], (1, 1), mode='reflect'))
+show(lambda: F.pad(torch.arange(4), (1, 1)))
+show(lambda: F.pad(torch.arange(4).view(1, 4), (1, 1), mode='replicate'))
+#%% grids and affine
+theta = torch.tensor([[[1.0, 0.0, 0.5], [0.0, 1.0, 0.0]]])
+grid = F.affine_grid(theta, (1, 1, 2, 3), align_corners=False)
+show(lambda: grid)
+show(lambda: F.grid_sample(x, grid, align_corners=False))
+show(lambda: F.grid_sample(x, grid, mode='nearest', padding_mode='border', align_corners=False))
+show(lambda: F.grid_sample(x, grid, padding_mode='reflection', align_corners=True))
+show(lambda: F.affine_grid(theta, (1, 1, 2, 3)).shape)
+show(lambda: F.pixel_shuffle(torch.arange(8.).view(1, 4, 1, 2), 2))
+show(lambda: F.pixel_unshuffle(torch.arange(16.).view(1, 1, 4, 4), 2).shape)
+show(lambda: F.unfold(x, 2, stride=2))
+show(lambda: F.fold(F.unfold(x, 2, stride=2), (4, 4), 2, stride=2).equal(x))
+show(lambda: F.normalize(torch.tensor([[3., 4.], [0., 0.]])))
+show(lambda: F.normalize(torch.tensor([[3., 4.]]), p=1, dim=0))
+show(lambda: F.cosine_similarity(torch.tensor([[1., 0.]]), torch.tensor([[0., 0.]])))
+show(lambda: F.pairwise_distance(torch.tensor([[1., 0.]]), torch.tensor([[0., 0.]])))
+show(lambda: torch.cdist(torch.tensor([[0., 0.], [1., 1.]]), torch.tensor([[1., 0.]])))
