@@ -1,5 +1,7 @@
 """SGD with momentum, dampening, Nesterov, weight decay and maximize (torch's update rule)."""
 
+from fractions import Fraction
+
 import numpy as np
 
 from .. import backend
@@ -22,7 +24,7 @@ def _sgd_part(xp, p, grad, buf, t, d, lr, wd, momentum, dampening, nesterov, neg
     ``negate`` holds, the direction kept is the negated one and each alpha changes sign (a
     fused multiply-add of negated operands is the exact negation). ``tail``: how many last
     values round ``buf * momentum + d_p`` once, as torch's ``fused=True`` kernel does past its
-    last whole block of 8 float32 values (``_fused_tail``)."""
+    last whole block of 8 float32 or 4 float64 values (``_fused_tail``)."""
     d_p = grad
     if wd != 0:
         xp.copyto(d, grad)
@@ -53,9 +55,16 @@ def _fused_tail(buf, d_p, momentum, dampening, negate, tail):
     float64 holds the product exactly)."""
     flat, d = buf.reshape(-1), d_p.reshape(-1)
     k = flat.size - tail
-    once = flat[k:].astype(np.float64) * float(np.float32(momentum))
-    scaled = d[k:] * np.float32(1 - dampening)
-    once += -scaled if negate else scaled
+    scaled = d[k:] * flat.dtype.type(1 - dampening)
+    if negate:
+        scaled = -scaled
+    if flat.dtype == np.float64:  # at most 3 values: exact rationals, rounded once
+        m = Fraction(float(momentum))
+        once = [float(Fraction(float(b)) * m + Fraction(float(c)))
+                for b, c in zip(flat[k:], scaled)]
+    else:
+        once = flat[k:].astype(np.float64) * float(np.float32(momentum))
+        once += scaled
     head = flat[:k]
     head *= momentum
     axpy(head, d[:k], dampening - 1 if negate else 1 - dampening)
@@ -63,11 +72,13 @@ def _fused_tail(buf, d_p, momentum, dampening, negate, tail):
 
 
 def _fused_tail_len(hp, a):
-    """The values torch's fused SGD kernel updates past its 8-wide blocks (float32 host
-    arrays with momentum: the case measured), else 0."""
-    if hp.get("fused") and type(a) is np.ndarray and \
-            a.dtype == np.float32 and a.flags.c_contiguous:
-        return a.size % 8
+    """The values torch's fused SGD kernel updates past its blocks (8 float32 or 4 float64
+    values, measured) for a contiguous host array, else 0."""
+    if hp.get("fused") and type(a) is np.ndarray and a.flags.c_contiguous:
+        if a.dtype == np.float32:
+            return a.size % 8
+        if a.dtype == np.float64:
+            return a.size % 4
     return 0
 
 

@@ -31,17 +31,19 @@ EXACT = [
     ("ASGD", {"lr": 0.01, "weight_decay": 0.1}),
     ("ASGD", {"lr": 0.01, "t0": 3}),
     ("Adagrad", {"lr": 0.1, "fused": True}),
-]
-
-# torch's fused SGD rounds the momentum update once past its last 8-wide block, fused Adam
-# its second moment in its own way (float32; float64 follows other rules, not reproduced)
-EXACT_F32 = [
+    # torch's fused SGD: the momentum update past its last block of 8 float32 / 4 float64
+    # values rounds differently (see sgd._fused_tail)
     ("SGD", {"lr": 0.1, "momentum": 0.9, "fused": True}),
     ("SGD", {"lr": 0.1, "momentum": 0.9, "nesterov": True, "weight_decay": 0.01, "fused": True}),
     ("SGD", {"lr": 0.1, "momentum": 0.9, "maximize": True, "fused": True}),
     ("SGD", {"lr": 0.1, "momentum": 0.9, "dampening": 0.3, "fused": True}),
     ("SGD", {"lr": 0.1, "momentum": 0.9, "dampening": 0.3, "maximize": True, "weight_decay": 0.01,
              "fused": True}),
+]
+
+# torch's fused Adam rounds its second moment in its own way (float32; float64 follows other
+# rules, not reproduced)
+EXACT_F32 = [
     # fused Adam: its own second-moment roundings and a correctly rounded sqrt: all bitwise
     ("Adam", {"lr": 0.01, "fused": True}),
     ("Adam", {"lr": 0.01, "weight_decay": 0.1, "fused": True}),
