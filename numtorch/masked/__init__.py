@@ -9,3 +9,15 @@ from ._reductions import (amax, amin, argmax, argmin, logsumexp, mean, median, n
 __all__ = ["amax", "amin", "argmax", "argmin", "cumprod", "cumsum", "log_softmax",
            "logaddexp", "logsumexp", "mean", "median", "norm", "normalize", "prod", "softmax",
            "softmin", "std", "sum", "var"]
+
+__all__ += ["MaskedTensor", "as_masked_tensor", "masked_tensor"]
+
+
+def __getattr__(name):
+    # loaded on first use: defining the class installs the Tensor-subclass dispatch, which
+    # programs that never use a MaskedTensor should not pay for
+    if name in ("MaskedTensor", "as_masked_tensor", "masked_tensor"):
+        from . import _maskedtensor
+
+        return getattr(_maskedtensor, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
