@@ -1,6 +1,7 @@
 """Adam (amsgrad, maximize, weight decay), following torch's update exactly."""
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -166,11 +167,22 @@ def _adam_part(xp, p, grad, m, v, vmax, t, g, lr, wd, eps, beta1, beta2, negate,
 def _fused_second_moment(v, g, t, beta2):
     """``v = beta2 * v + (1 - beta2) * g * g`` as torch's fused float32 kernel rounds it:
     ``fma(u, g, beta2 * v)`` (``u = (1 - beta2) * g``) in its 8-wide blocks and
-    ``fma(beta2, v, u * g)`` in the values past them (measured); float64 holds each product
-    exactly, so one rounding to float32 is the only one."""
+    ``fma(beta2, v, u * g)`` in the values past them (measured; float64: blocks of 4).
+    float64 holds each float32 product exactly, so one rounding to float32 is the only one;
+    float64 goes through BLAS (``add_product``) and rationals for the tail."""
     np.multiply(g, 1 - beta2, out=t)
     vf, gf, tf = v.reshape(-1), g.reshape(-1), t.reshape(-1)
     n = vf.size
+    if v.dtype == np.float64:  # blocks of 4; products exact only as rationals or in BLAS
+        k = n - n % 4
+        b2 = Fraction(beta2)
+        tail = [float(b2 * Fraction(float(a)) + Fraction(float(c)))
+                for a, c in zip(vf[k:], tf[k:] * gf[k:])]
+        v *= beta2
+        if k:
+            vf[:k] = add_product(vf[:k], tf[:k], gf[:k])
+        vf[k:] = tail
+        return
     k = n - n % 8
     b2 = float(np.float32(beta2))
     tail = vf[k:].astype(np.float64) * b2 + tf[k:] * gf[k:] if k < n else None
@@ -185,9 +197,9 @@ def _fused_second_moment(v, g, t, beta2):
 
 
 def _fused_kernel(hp, a):
-    """Whether torch's fused float32 kernel's roundings apply to host array ``a``."""
-    return bool(hp.get("fused")) and type(a) is np.ndarray and a.dtype == np.float32 and \
-        a.flags.c_contiguous
+    """Whether torch's fused kernel's roundings apply to host array ``a``."""
+    return bool(hp.get("fused")) and type(a) is np.ndarray and \
+        a.dtype in (np.float32, np.float64) and a.flags.c_contiguous
 
 
 class Adam(Optimizer):
