@@ -104,8 +104,21 @@ def test_binary_keeps_mask(fn):
     _same(lambda L: fn(L, _mt(L), _mt(L, [[2.0] * 3] * 3)))
 
 
+@pytest.mark.parametrize("fn", [
+    lambda L, x: x[0], lambda L, x: x[:, 1], lambda L, x: x.t(), lambda L, x: x.transpose(0, 1),
+    lambda L, x: x.reshape(9), lambda L, x: x.view(3, 3), lambda L, x: x.unsqueeze(0),
+    lambda L, x: x.flatten(), lambda L, x: x[0:1].expand(2, 3), lambda L, x: x.clone(),
+    lambda L, x: x.detach(), lambda L, x: x.double(), lambda L, x: x.long(),
+    lambda L, x: x.to(L.float64), lambda L, x: 2 * x, lambda L, x: 2 + x, lambda L, x: 1 / x,
+    lambda L, x: x ** 2,
+])
+def test_views_casts_and_reflected_ops(fn):
+    _same(lambda L: fn(L, _mt(L)))
+
+
 @pytest.mark.parametrize("fn", [lambda L, x: x.relu(), lambda L, x: L.log_softmax(x, 1),
-                                lambda L, x: x.any(1)])
+                                lambda L, x: x.any(1), lambda L, x: 2 - x,
+                                lambda L, x: x.permute(1, 0), lambda L, x: x.squeeze(0)])
 def test_ops_the_prototype_lacks_raise_type_error(fn):
     def run(L):
         x = _mt(L)

@@ -5,8 +5,9 @@ Like the nested tensor, a MaskedTensor is, for autograd and for every array oper
 data tensor (it shares the data's array and graph node); beside it the mask. Operations reach
 the class through ``__torch_function__``: elementwise ones run on the data and keep the mask
 (two masked operands need equal masks), the reductions and ``softmax`` use the masked forms of
-``numtorch.masked`` and mask the result where no element was kept. Operations torch's
-prototype has no rule for raise TypeError, as there. A gradient is a MaskedTensor with the
+``numtorch.masked`` and mask the result where no element was kept; view-like ops apply to
+data and mask, dtype casts to the data. Operations torch's prototype has no rule for raise
+TypeError, as there (Python's own for an operator). A gradient is a MaskedTensor with the
 leaf's mask, its data computed as for the plain data (masked-out entries included).
 """
 
@@ -36,10 +37,14 @@ sin sinc sinh sqrt square tan tanh trunc __neg__ __abs__ __pos__ __invert__""".s
 _BINARY = frozenset("""add atan2 arctan2 bitwise_and bitwise_or bitwise_xor bitwise_left_shift
 bitwise_right_shift div divide true_divide floor_divide fmod logaddexp logaddexp2 mul multiply
 nextafter remainder sub subtract eq ne le ge gt lt greater greater_equal less less_equal
-not_equal maximum minimum fmax fmin isclose __add__ __radd__ __sub__ __rsub__ __mul__ __rmul__
-__truediv__ __rtruediv__ __floordiv__ __rfloordiv__ __mod__ __rmod__ __pow__ __rpow__
+not_equal maximum minimum fmax fmin isclose __add__ __radd__ __sub__ __mul__ __rmul__
+__truediv__ __rtruediv__ __floordiv__ __rfloordiv__ __mod__ __rmod__ __pow__
 __and__ __rand__ __or__ __ror__ __xor__ __rxor__ __eq__ __ne__ __lt__ __le__ __gt__
 __ge__""".split())
+# view-like ops: the same op on the data and on the mask
+_SHAPE = frozenset("""__getitem__ t transpose swapaxes swapdims reshape view unsqueeze flatten
+expand contiguous clone detach""".split())
+_CASTS = frozenset({"double", "float", "long", "int", "to"})  # on the data only
 _REDUCTIONS = frozenset({"sum", "mean", "amax", "amin", "argmax", "argmin", "prod", "all"})
 # run on the MaskedTensor itself (they describe it or drive autograd)
 _DIRECT = frozenset({"requires_grad_", "backward", "retain_grad", "register_hook",
@@ -140,11 +145,6 @@ def as_masked_tensor(data, mask):
     return _wrap(_plain(data), _plain(mask))
 
 
-def _unsupported(name):
-    return TypeError(f"Multiple dispatch failed for '{name}'; all __torch_dispatch__ handlers "
-                     f"returned NotImplemented:\n\n  - tensor subclass {MaskedTensor!r}")
-
-
 def _reduce(name, args, kwargs):
     x = args[0]
     dim = args[1] if len(args) > 1 else kwargs.get("dim")
@@ -182,6 +182,12 @@ def _dispatch(func, args, kwargs):
             x = args[0]
             dim = args[1] if len(args) > 1 else kwargs.get("dim")
             return _wrap(_normalizations.softmax(_plain(x), dim, mask=x._mmask), x._mmask)
+        if name in _SHAPE and args and isinstance(args[0], MaskedTensor):
+            rest = args[1:]
+            return _wrap(func(_plain(args[0]), *rest, **kwargs), func(args[0]._mmask, *rest,
+                                                                      **kwargs))
+        if name in _CASTS and args and isinstance(args[0], MaskedTensor):
+            return _wrap(func(_plain(args[0]), *args[1:], **kwargs), args[0]._mmask)
         masks = [a._mmask for a in args if isinstance(a, MaskedTensor)]
         if name in _UNARY or name in _BINARY:
             for m in masks[1:]:
@@ -189,7 +195,8 @@ def _dispatch(func, args, kwargs):
                     raise ValueError(_MASKS_DIFFER)
             out = func(*[_plain(a) for a in args], **kwargs)
             return _wrap(out, masks[0])
-        raise _unsupported(f"torch.{name}")
+        # no rule: numtorch's dispatch raises torch's TypeError (an operator: Python's own)
+        return NotImplemented
 
 
 _torch_function.install(MaskedTensor)
