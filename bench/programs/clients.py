@@ -10,7 +10,7 @@ that end iterations, default ``loss``; ``skip_ticks`` leading ones dropped, wher
 interval holds an evaluation) and ``per_tick`` (iterations between two ticks) for the
 timing between the first and the last tick; ``total_iters`` instead (an int, or a regex whose
 group is the count) times the whole run, children included, per iteration. ``rtol``: how far
-the trajectories may differ, relative, for the settings' chaos (None: the program is unseeded). ``vision``: imports
+the trajectories may differ, relative, for the settings' chaos (None: not compared). ``vision``: imports
 torchvision. ``env``: extra environment variables. ``needs``: a module without which the client is skipped.
 """
 

@@ -134,8 +134,9 @@ def compare(a, b, rtol):
     if not a or not b:
         return False, "no losses"
     # a client that stops early in one library (an error) is judged on its common prefix
-    if rtol is None:  # an unseeded program: only the size of the final loss is compared
-        return True, f"unseeded: final loss {a[-1]:.4g} vs {b[-1]:.4g}"
+    if rtol is None:  # regression stops at the first batch below a threshold: rounding moves
+        # that batch, so only the final losses are shown
+        return True, f"stop point chaotic, not compared: final loss {a[-1]:.4g} vs {b[-1]:.4g}"
     n = min(len(a), len(b))
     rel = [abs(x - y) / max(abs(x), 1e-12) for x, y in zip(a[:n], b[:n])]
     worst = max(rel)
