@@ -287,14 +287,48 @@ def _linspace_values(start, end, steps, dt):
     return vals.astype(dt.np)
 
 
-def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
-             requires_grad=False, pin_memory=False):
+_ABSENT = object()  # linspace/logspace arguments torch requires; it names the call's types
+
+
+def _refuse_absent(fn, given):
+    """torch's TypeError for a linspace/logspace call without start, end or steps: the call's
+    argument types as written, then the four (start, end) overloads."""
+    names = ("start", "end", "steps") + (("base",) if fn == "logspace" else ())
+    if all(given[n] is not _ABSENT for n in names[:3]):
+        return
+    import sys
+
+    from ._generator_args import _got, _written_call
+
+    try:
+        site = _written_call(sys._getframe(2))
+    except Exception:  # noqa: BLE001 - an unfamiliar bytecode layout: the values given
+        site = None
+    if site is None:
+        site = sum(given[n] is not _ABSENT for n in names[:3]), ()
+    npos, written = site
+    positional = [given[n] for n in names][:npos]
+    keywords = [(k, given.get(k)) for k in reversed(written)]
+    base = ", float base = 10.0" if fn == "logspace" else ""
+    lines = [f" * ({a} start, {b} end, int steps{base}, *, Tensor out = None, torch.dtype dtype "
+             "= None, torch.layout layout = None, torch.device device = None, bool pin_memory "
+             "= False, bool requires_grad = False)"
+             for a, b in (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"),
+                          ("Number", "Number"))]
+    raise TypeError(f"{fn}() received an invalid combination of arguments - got "
+                    f"{_got(positional, keywords)}, but expected one of:\n"
+                    + "\n".join(lines) + "\n")
+
+
+def linspace(start=_ABSENT, end=_ABSENT, steps=_ABSENT, *, out=None, dtype=None, layout=None,
+             device=None, requires_grad=False, pin_memory=False):
     """Return ``steps`` evenly spaced values from ``start`` to ``end``, both included.
 
     Example:
         >>> torch.linspace(0, 1, 5)
         tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
     """
+    _refuse_absent("linspace", locals())
     start, end = _number_or_complex(start, "linspace"), _number_or_complex(end, "linspace")
     steps = _steps_arg(steps, "linspace")
     check_pin_memory(pin_memory, out)
@@ -325,14 +359,15 @@ def _number_or_complex(x, fn):
     return x
 
 
-def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
-             requires_grad=False, pin_memory=False):
+def logspace(start=_ABSENT, end=_ABSENT, steps=_ABSENT, base=10.0, *, out=None, dtype=None,
+             layout=None, device=None, requires_grad=False, pin_memory=False):
     """Return ``base ** linspace(start, end, steps)``.
 
     Example:
         >>> torch.logspace(0, 2, 3)
         tensor([  1.,  10., 100.])
     """
+    _refuse_absent("logspace", locals())
     start, end = _number_or_complex(start, "logspace"), _number_or_complex(end, "logspace")
     steps = _steps_arg(steps, "logspace")
     check_pin_memory(pin_memory, out)

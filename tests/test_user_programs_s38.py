@@ -90,3 +90,36 @@ def test_rnn_input_dim_text(layer, shape):
     def run(L):
         return _outcome(lambda: getattr(L.nn, layer)(3, 4)(L.ones(shape)))
     assert run(numtorch) == run(torch)
+
+
+# -- linspace/logspace without start, end or steps: torch's overload listing -------------------
+@pytest.mark.parametrize("call", [
+    lambda L: L.linspace(0, 1), lambda L: L.logspace(0, 1), lambda L: L.linspace(0),
+    lambda L: L.linspace(0., 1, dtype=L.float64), lambda L: L.linspace(start=0, end=1),
+    lambda L: L.logspace(0, 1, base=2), lambda L: L.linspace(end=1, steps=2),
+    lambda L: L.linspace(0, 1, 3), lambda L: L.logspace(0, 1, steps=2, base=2),
+])
+def test_linspace_missing_arguments(call):
+    assert _outcome(lambda: call(numtorch)) == _outcome(lambda: call(torch))
+
+
+# -- custom autograd.Function: NotImplementedError without forward/backward, warning on an
+# -- instance ---------------------------------------------------------------------------------
+def test_autograd_function_missing_methods_and_instances():
+    def run(L):
+        class NoBackward(L.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x.clone()
+
+        class NoForward(L.autograd.Function):
+            pass
+
+        x = L.ones(2, requires_grad=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            NoBackward()
+        return (_outcome(lambda: NoBackward.apply(x).sum().backward()),
+                _outcome(lambda: NoForward.apply(x)),
+                [(w.category.__name__, str(w.message).split(">", 1)[1]) for w in caught])
+    assert run(numtorch) == run(torch)

@@ -11,6 +11,7 @@ The context object is the graph node, exactly like ``Op`` instances for built-in
 """
 
 import functools
+import warnings
 import weakref
 
 from .. import backend
@@ -300,6 +301,12 @@ class Function(metaclass=_FunctionMeta):
     """
 
     def __init__(self, *args, **kwargs):
+        # torch warns on any instance (its methods are static); numtorch still runs the 0.x
+        # instance form afterwards
+        warnings.warn(f"{type(self)} should not be instantiated. Methods on autograd functions "
+                      "are all static, so you should invoke them on the class itself. "
+                      "Instantiating an autograd function will raise an error in a future "
+                      "version of PyTorch.", DeprecationWarning, stacklevel=2)
         self._legacy_ctx = None
 
     @classmethod
@@ -333,13 +340,13 @@ class Function(metaclass=_FunctionMeta):
     @staticmethod
     def forward(ctx, *args, **kwargs):
         """Compute the outputs from the inputs (subclasses override)."""
-        raise RuntimeError("You must implement the forward function for custom "
+        raise NotImplementedError("You must implement the forward function for custom "
                            "autograd.Function.")
 
     @staticmethod
     def backward(ctx, *grad_outputs):
         """Return one gradient (or None) per forward input (subclasses override)."""
-        raise RuntimeError("You must implement either the backward or vjp method for your "
+        raise NotImplementedError("You must implement either the backward or vjp method for your "
                            "custom autograd.Function to use it with backward mode AD.")
 
     vjp = backward
