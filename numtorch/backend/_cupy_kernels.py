@@ -161,17 +161,17 @@ def lstm_cell(z, c):
     return None if k is None else _run_or_none("numtorch_lstm_cell", k, z, c, c.shape[1])
 
 
-# -- the exact GELU (approximate='none') ------------------------------------------------------------
+# -- the exact GELU (approximate='none'): torch's form, x / 2 (1 + erf(x / sqrt 2)) ----------------
 def _make_gelu(cp):
     return cp.ElementwiseKernel(
         "T x", "T y, T cdf, T e",
-        "cdf = (T)0.5 * erfc(-x * (T)0.70710678118654752440); e = exp((T)-0.5 * x * x);"
-        " y = x * cdf;", "numtorch_gelu_erf", options=_OPTIONS)
+        "T h = (T)1 + erf(x * (T)0.70710678118654752440); y = x * (T)0.5 * h;"
+        " cdf = (T)0.5 * h; e = exp((T)-0.5 * x * x);", "numtorch_gelu_erf", options=_OPTIONS)
 
 
 def _make_gelu_slope(cp):
     return cp.ElementwiseKernel(
-        "T x, T e, T cdf, T g", "T d", "d = g * (cdf + x * e * (T)0.39894228040143267794);",
+        "T x, T e, T cdf, T g", "T d", "d = g * (cdf + x * (e * (T)0.39894228040143267794));",
         "numtorch_gelu_slope", options=_OPTIONS)
 
 

@@ -24,24 +24,6 @@ _SQRT_HALF = math.sqrt(0.5)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 _GELU_CUBIC = 0.044715  # the cubic coefficient of the tanh approximation of GELU
-# erfc(z) ~= exp(-z^2) * sum_k a_k t^k (k = 1..7), t = 1 / (1 + p z), z >= 0: the form of
-# Abramowitz & Stegun 7.1.26, refitted here (iteratively reweighted least squares on
-# erfcx over z in [0, 9.5]) for a relative error below 6e-7, so GELU's tail stays accurate.
-# It serves float16/float32 GELU, where SciPy's erf costs 30x the whole activation; float64
-# keeps the exact erf. Coefficients from a_7 down to a_1.
-_ERFC_P = 0.3731375145583434
-_ERFC_COEF = (-0.1389938283350732, 0.4092931381347646, -0.1555607659224292,
-              0.29925729178873245, 0.16014102603398636, 0.21564560613932493,
-              0.21021699923989248)
-# The same sum evaluated in u = t / s, with s making its leading coefficient 1, and
-# u = _ERFC_K / (|x| + _ERFC_SHIFT) (for x / sqrt 2's t): a division where a scaling, an
-# addition and a reciprocal were, and one multiplication fewer in the Horner chain (23 passes
-# of the forward's 25, ~9% of its time; NumPy's float32 divide is also vectorised where its
-# reciprocal is not). The halving of the tail is folded in as before.
-_ERFC_S = -((0.5 * -_ERFC_COEF[0]) ** (-1 / 7))  # 0.5 a_7 s^7 = 1 (a_7 < 0, so s < 0)
-_ERFC_SHIFT = 1 / (_ERFC_P * _SQRT_HALF)
-_ERFC_K = _ERFC_SHIFT / _ERFC_S
-_ERFC_MONIC = tuple(0.5 * c * _ERFC_S ** k for k, c in zip(range(6, 0, -1), _ERFC_COEF[1:]))
 # torch's float16 GELU (found by experiment over every float16 value) computes, in float32,
 # x * 0.5 * (1 + erf(x / sqrt 2)) with erf from Abramowitz & Stegun 7.1.26 (five terms, an
 # absolute error near 1.5e-7): erf(z) = 1 - t (a1 + t (a2 + ...)) exp(-z^2), t = 1 / (1 + p z).
@@ -284,13 +266,9 @@ def _normal_cdf_pdf(xp, x, y=None):
     """
     dt = x.dtype
     if dt == np.float64:
-        z2 = x * x
-        z2 *= -0.5
-        e = xp.exp(z2, out=z2)
-        cdf = helpers_for(xp).erfc(x * -_SQRT_HALF)  # erfc, not 1 + erf: exact tails
-        cdf *= 0.5
-        if y is not None:
-            xp.multiply(x, cdf, out=y)
+        cdf = xp.empty_like(x)
+        e = xp.empty_like(x)
+        _cdf_pdf_part(xp, x, cdf, e, y)
         return cdf, e
     cdf = xp.empty_like(x)
     e = xp.empty_like(x)
@@ -299,8 +277,7 @@ def _normal_cdf_pdf(xp, x, y=None):
         fy = None if y is None else y.reshape(-1)
 
         def part(lo, hi):
-            # blocks of _BLOCK values: the ~25 passes then reuse the cache instead of memory
-            # (4M float32 values: 20 -> 13 ms on one core)
+            # blocks of _BLOCK values: the passes then reuse the cache instead of memory
             for a in range(lo, hi, _BLOCK):
                 z = min(hi, a + _BLOCK)
                 _cdf_pdf_part(xp, fx[a:z], fc[a:z], fe[a:z], None if fy is None else fy[a:z])
@@ -312,8 +289,8 @@ def _normal_cdf_pdf(xp, x, y=None):
 
 
 _BLOCK = 1 << 18
-# The forward's ~25 passes make each value worth a few copies' time: ``_intraop`` splits
-# from about a quarter of its usual size (nanoGPT's (768, 512) hidden layer, not only 4M)
+# The forward's erf makes each value worth a few copies' time: ``_intraop`` splits from
+# about a quarter of its usual size (nanoGPT's (768, 512) hidden layer, not only 4M)
 _GELU_PASSES = 4
 
 
@@ -335,9 +312,9 @@ def _gelu_erf_rows(x, y, slope):
             c, ee, xs = cdf[:z - a], e[:z - a], fx[a:z]
             _cdf_pdf_part(np, xs, c, ee, fy[a:z])
             if fs is not None:
-                d = fs[a:z]
-                np.multiply(xs, ee, out=d)
-                d *= f(_INV_SQRT_2PI)
+                d = fs[a:z]  # torch's order: Phi + x (phi), phi = exp(-x^2/2) / sqrt(2 pi)
+                np.multiply(ee, f(_INV_SQRT_2PI), out=d)
+                d *= xs
                 d += c
 
     _split(part, x.size, _GELU_PASSES)
@@ -391,37 +368,22 @@ def _split(kernel, n, unit):
 
 
 def _cdf_pdf_part(xp, x, cdf, e, y):
-    """Phi(x) into ``cdf``, exp(-x^2/2) into ``e`` and x Phi(x) into ``y`` (if not None) for
-    float16/float32, through the refitted erfc form above; the buffers double as scratch."""
+    """Phi(x) into ``cdf``, exp(-x^2/2) into ``e`` and GELU's x Phi(x) into ``y`` (if not
+    None), in torch's form and dtype: y = (x / 2) (1 + erf(x / sqrt 2)), Phi = (1 + erf) / 2,
+    with erf correctly rounded to the dtype (SciPy's). torch's 1 + erf cancels for negative
+    x, so its values there are multiples of erf's ulp; an accurate Phi printed other digits
+    (torch's oneDNN kernel for contiguous float32 rounds similarly, with its own erf)."""
     dt = x.dtype
     xp.multiply(x, x, out=e)
-    if dt == np.float32 and xp is np:
-        # NumPy's float32 exp2 is as accurate as its exp (both within 2.3e-7) at half the
-        # cost (393K values: 84 vs 178 us); the second rounding of the argument adds at most
-        # 2.6e-6 relative in the far tail (|x| = 12), where x^2's own rounding gives 4e-6
-        e *= dt.type(-0.5 / math.log(2.0))
-        xp.exp2(e, out=e)
-    else:
-        e *= dt.type(-0.5)
-        xp.exp(e, out=e)  # exp(-x^2/2), also the exp(-z^2) of erfc with z = x / sqrt(2)
-    # tail = erfc(|x| / sqrt 2) / 2 (the halving is folded into the coefficients);
-    # Phi = tail for x < 0, 1 - tail otherwise
-    u = xp.abs(x, out=cdf)
-    u += dt.type(_ERFC_SHIFT)
-    xp.divide(dt.type(_ERFC_K), u, out=u)
-    p = xp.add(u, dt.type(_ERFC_MONIC[0]), out=y)
-    for c in _ERFC_MONIC[1:]:
-        p *= u
-        p += dt.type(c)
-    p *= u
-    p *= e
-    # Phi = |[x >= 0] - tail|: exactly the tail for x < 0 (no cancellation in 0.5 - tail,
-    # which would cost the tail its relative accuracy), 1 - tail otherwise (tail <= 1/2)
-    xp.greater_equal(x, 0, out=cdf, casting="unsafe")
-    cdf -= p
-    xp.abs(cdf, out=cdf)
+    e *= dt.type(-0.5)
+    xp.exp(e, out=e)
+    xp.multiply(x, dt.type(_SQRT_HALF), out=cdf)
+    cdf[...] = helpers_for(xp).erf(cdf)
+    cdf += dt.type(1)
     if y is not None:
-        xp.multiply(x, cdf, out=y)
+        xp.multiply(x, dt.type(0.5), out=y)
+        y *= cdf
+    cdf *= dt.type(0.5)
 
 
 def _erf_as(xp, x):
@@ -520,8 +482,8 @@ def _gelu_slope(xp, x, e, cdf, g):
     d = xp.empty_like(g)
 
     def part_of(xs, es, cs, gs, ds):
-        xp.multiply(xs, es, out=ds)
-        ds *= dt.type(_INV_SQRT_2PI)
+        xp.multiply(es, dt.type(_INV_SQRT_2PI), out=ds)
+        ds *= xs
         ds += cs
         ds *= gs
 

@@ -69,17 +69,18 @@ def lstm_cell(z, c, n, h, cn, ig, fg, gg, og, tc, *, fmad):
 
 @reference("numtorch_gelu_erf")
 def gelu_erf(x, y, cdf, e):
-    from scipy.special import erfc
+    from scipy.special import erf
 
     t = x.dtype.type
-    cdf[...] = t(0.5) * erfc(-x * t(0.70710678118654752440))
+    h = t(1) + erf(x * t(0.70710678118654752440))
+    y[...] = x * t(0.5) * h
+    cdf[...] = t(0.5) * h
     e[...] = np.exp(t(-0.5) * x * x)
-    y[...] = x * cdf
 
 
 @reference("numtorch_gelu_slope", fmad=True)
 def gelu_slope(x, e, cdf, g, d, *, fmad):
-    d[...] = g * _mad(fmad)(x * e, x.dtype.type(0.39894228040143267794), cdf)
+    d[...] = g * _mad(fmad)(x, e * x.dtype.type(0.39894228040143267794), cdf)
 
 
 @reference("numtorch_lstm_seq_step")
