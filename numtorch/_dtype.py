@@ -213,11 +213,10 @@ def set_default_dtype(d):
         >>> torch.set_default_dtype(torch.float32)
     """
     if type(d) is not dtype:
-        raise TypeError(f"invalid dtype object: only floating-point types are supported as the "
-                        f"default type (got {d!r})")
+        raise TypeError("invalid dtype object: only floating-point types are supported as the "
+                        "default type")
     if not d.is_floating_point:
-        raise TypeError(f"only floating-point types are supported as the default type (got "
-                        f"{d})")
+        raise TypeError("only floating-point types are supported as the default type")
     _default[0] = d
 
 

@@ -937,16 +937,19 @@ def _legacy_new(args, kwargs, device, dt, strict):
     return xp.empty(shape, dtype=dt.np)
 
 
-_TO_SIGNATURES = ("(device=None, dtype=None, non_blocking=False, copy=False), "
-                  "(dtype, non_blocking=False, copy=False) or "
-                  "(tensor, non_blocking=False, copy=False)")
+_TO_SIGNATURES = "".join(
+    f" * ({lead}bool non_blocking = False, bool copy = False, *, torch.memory_format "
+    "memory_format = None)\n" for lead in ("torch.device device = None, torch.dtype dtype = None, ",
+                                           "torch.dtype dtype, ", "Tensor tensor, "))
 
 
 def _to_error(args, kwargs):
-    got = [type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in
-                                              kwargs.items()]
+    from ._generator_args import _got
+
+    # torch's parser lists keywords last-given first
     return TypeError(f"to() received an invalid combination of arguments - got "
-                     f"({', '.join(got)}), but expected one of: {_TO_SIGNATURES}")
+                     f"{_got(args, list(reversed(kwargs.items())))}, but expected one of:\n"
+                     f"{_TO_SIGNATURES}")
 
 
 def _parse_to(args, kwargs):

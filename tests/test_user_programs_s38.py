@@ -123,3 +123,29 @@ def test_autograd_function_missing_methods_and_instances():
                 _outcome(lambda: NoForward.apply(x)),
                 [(w.category.__name__, str(w.message).split(">", 1)[1]) for w in caught])
     assert run(numtorch) == run(torch)
+
+
+# -- Tensor.to with arguments no overload takes, set_default_dtype refusals: torch's texts ------
+@pytest.mark.parametrize("call", [
+    lambda L, x: x.to("cpu", "cpu"), lambda L, x: x.to(L.float32, "x"),
+    lambda L, x: x.to("cpu", "float32"),
+    lambda L, x: L.set_default_dtype(L.int32), lambda L, x: L.set_default_dtype("float32"),
+    lambda L, x: L.set_default_dtype(3),
+])
+def test_to_and_default_dtype_refusals(call):
+    def run(L):
+        try:
+            return _outcome(lambda: call(L, L.ones(1)))
+        finally:
+            L.set_default_dtype(L.float32)
+    assert run(numtorch) == run(torch)
+
+
+def test_module_to_complex_warns():
+    def run(L):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            m = L.nn.Linear(2, 2).to(L.complex64)
+            L.nn.Linear(2, 2).to(L.float64)
+        return str(m.weight.dtype), [(w.category.__name__, str(w.message)) for w in caught]
+    assert run(numtorch) == run(torch)
