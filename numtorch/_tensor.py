@@ -939,8 +939,9 @@ def _legacy_new(args, kwargs, device, dt, strict):
 
 _TO_SIGNATURES = "".join(
     f" * ({lead}bool non_blocking = False, bool copy = False, *, torch.memory_format "
-    "memory_format = None)\n" for lead in ("torch.device device = None, torch.dtype dtype = None, ",
-                                           "torch.dtype dtype, ", "Tensor tensor, "))
+    "memory_format = None)\n"
+    for lead in ("torch.device device = None, torch.dtype dtype = None, ", "torch.dtype dtype, ",
+                 "Tensor tensor, "))
 
 
 def _to_error(args, kwargs):
