@@ -31,6 +31,13 @@ _GELU_CUBIC = 0.044715  # the cubic coefficient of the tanh approximation of GEL
 # numtorch's float16 GELU uses the same formula, in the same order, to give the same values.
 _AS_P = 0.3275911
 _AS_COEF = (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)  # a5 .. a1
+# erfc(z) / (t exp(-z^2)) with t = 1 / (1 + _AS_P z) on z in [0, 4.2]: a degree-10 polynomial
+# in t (least squares weighted for erfc's absolute error, max 1.1e-11), highest power first
+_ERFC_T_POLY = (0.03557301776110114, -0.17650892489038375, 0.22792024078664316,
+                0.05960734392840564, -0.04278887232205969, 0.17093237076830864,
+                0.24873056897019521, 0.06536253195520333, 0.23785961279593787,
+                0.1720535224895172, 0.0012585877460648534)
+_ERF_BLOCK = 1 << 15  # float64 scratch that stays in the cache
 _F16 = np.dtype(np.float16)
 _BF16 = np.dtype(_dtype.bfloat16.np) if _dtype._BF16_AVAILABLE else None
 
@@ -378,12 +385,39 @@ def _cdf_pdf_part(xp, x, cdf, e, y):
     e *= dt.type(-0.5)
     xp.exp(e, out=e)
     xp.multiply(x, dt.type(_SQRT_HALF), out=cdf)
-    cdf[...] = helpers_for(xp).erf(cdf)
+    if xp is np and dt == np.float32:
+        _erf_f32(cdf)
+    else:
+        cdf[...] = helpers_for(xp).erf(cdf)
     cdf += dt.type(1)
     if y is not None:
         xp.multiply(x, dt.type(0.5), out=y)
         y *= cdf
     cdf *= dt.type(0.5)
+
+
+def _erf_f32(z):
+    """erf of a float32 NumPy array in place, rounded to float32 from a float64 evaluation of
+    erfc(|z|) = exp(-z^2) t P(t), t = 1 / (1 + p |z|), P of degree 10 (absolute error ~1e-11:
+    all but ~70 in a million values are the correctly rounded erf; SciPy's erf cost 3.4x)."""
+    for a in range(0, z.size, _ERF_BLOCK):
+        zs = z[a:a + _ERF_BLOCK]
+        u = np.abs(zs, dtype=np.float64)
+        np.minimum(u, 4.2, out=u)  # erfc(4.2) < 3e-9: erf rounds to 1 from there on
+        t = u * _AS_P
+        t += 1.0
+        np.divide(1.0, t, out=t)
+        q = np.full_like(t, _ERFC_T_POLY[0])
+        for c in _ERFC_T_POLY[1:]:
+            q *= t
+            q += c
+        np.multiply(u, u, out=u)
+        np.negative(u, out=u)
+        np.exp(u, out=u)
+        q *= u
+        np.subtract(1.0, q, out=q)
+        np.copysign(q, zs, out=q)  # NaN stays NaN (np.minimum keeps it)
+        zs[...] = q
 
 
 def _erf_as(xp, x):
