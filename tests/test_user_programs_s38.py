@@ -149,3 +149,11 @@ def test_module_to_complex_warns():
             L.nn.Linear(2, 2).to(L.float64)
         return str(m.weight.dtype), [(w.category.__name__, str(w.message)) for w in caught]
     assert run(numtorch) == run(torch)
+
+
+# -- embedding_bag: a 2-d input with offsets names the offsets' class as torch does -------------
+def test_embedding_bag_2d_offsets_text():
+    def run(L):
+        bag = L.nn.EmbeddingBag(5, 2)
+        return _outcome(lambda: bag(L.tensor([[0, 1], [2, 3]]), L.tensor([0, 1])))
+    assert run(numtorch) == run(torch)

@@ -20,6 +20,12 @@ __all__ = ["embedding", "embedding_bag", "one_hot"]
 _INDEX_TYPES = ("int64", "int32")
 
 
+def _torch_class_text(x):
+    """``str(type(x))`` as torch prints it: numtorch's classes under torch's module names."""
+    text = str(type(x))
+    return text.replace("<class 'numtorch.", "<class 'torch.")
+
+
 def _index_type_name(t):
     if t.dtype.name == "bool":
         return "CPUBoolType"
@@ -131,7 +137,7 @@ def _bag_offsets(input, offsets, include_last_offset, per_sample_weights):
         if offsets is not None:
             raise ValueError(f"if input is 2D, then offsets has to be None, as input is treated "
                              f"is a mini-batch of fixed length sequences. However, found offsets "
-                             f"of type {type(offsets)}")
+                             f"of type {_torch_class_text(offsets)}")
         rows, length = input.shape
         starts = np.arange(0, rows * length, max(length, 1))[:rows]
         if per_sample_weights is not None:
