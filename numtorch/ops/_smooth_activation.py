@@ -37,7 +37,8 @@ _ERFC_T_POLY = (0.03557301776110114, -0.17650892489038375, 0.22792024078664316,
                 0.05960734392840564, -0.04278887232205969, 0.17093237076830864,
                 0.24873056897019521, 0.06536253195520333, 0.23785961279593787,
                 0.1720535224895172, 0.0012585877460648534)
-_ERF_BLOCK = 1 << 15  # float64 scratch that stays in the cache
+_ERFC_T_POLY32 = tuple(np.float32(c) for c in _ERFC_T_POLY)
+_ERF_BLOCK = 1 << 14  # float32 scratch that stays in the cache
 _F16 = np.dtype(np.float16)
 _BF16 = np.dtype(_dtype.bfloat16.np) if _dtype._BF16_AVAILABLE else None
 
@@ -397,27 +398,39 @@ def _cdf_pdf_part(xp, x, cdf, e, y):
 
 
 def _erf_f32(z):
-    """erf of a float32 NumPy array in place, rounded to float32 from a float64 evaluation of
-    erfc(|z|) = exp(-z^2) t P(t), t = 1 / (1 + p |z|), P of degree 10 (absolute error ~1e-11:
-    all but ~70 in a million values are the correctly rounded erf; SciPy's erf cost 3.4x)."""
-    for a in range(0, z.size, _ERF_BLOCK):
-        zs = z[a:a + _ERF_BLOCK]
-        u = np.abs(zs, dtype=np.float64)
-        np.minimum(u, 4.2, out=u)  # erfc(4.2) < 3e-9: erf rounds to 1 from there on
-        t = u * _AS_P
-        t += 1.0
-        np.divide(1.0, t, out=t)
-        q = np.full_like(t, _ERFC_T_POLY[0])
-        for c in _ERFC_T_POLY[1:]:
-            q *= t
-            q += c
-        np.multiply(u, u, out=u)
-        np.negative(u, out=u)
-        np.exp(u, out=u)
-        q *= u
-        np.subtract(1.0, q, out=q)
-        np.copysign(q, zs, out=q)  # NaN stays NaN (np.minimum keeps it)
-        zs[...] = q
+    """erf of a float32 NumPy array in place: erfc(|z|) = exp(-z^2) P(t), t = 1 / (1 + p |z|),
+    P of degree 10 (absolute error ~1e-11 in exact arithmetic), evaluated in float32 in
+    cache-sized blocks. Against torch's GELU the float32 evaluation differs in a few more
+    values than a float64 one (53.7k against 43.1k of 400k, both far from the 166.9k of an
+    accurate GELU) at 2.7x less time."""
+    if not z.flags.c_contiguous:
+        work = np.ascontiguousarray(z)
+        _erf_f32(work)
+        z[...] = work
+        return
+    flat = z.reshape(-1)
+    f = np.float32
+    block = min(_ERF_BLOCK, flat.size)
+    u, t, q = (np.empty(block, f) for _ in range(3))
+    for a in range(0, flat.size, block):
+        zs = flat[a:a + block]
+        n = zs.size
+        uu, tt, qq = u[:n], t[:n], q[:n]
+        np.abs(zs, out=uu)
+        np.minimum(uu, f(4.2), out=uu)  # erfc(4.2) < 3e-9: erf rounds to 1 from there on
+        np.multiply(uu, f(_AS_P), out=tt)
+        tt += f(1)
+        np.divide(f(1), tt, out=tt)
+        qq.fill(_ERFC_T_POLY32[0])
+        for c in _ERFC_T_POLY32[1:]:
+            qq *= tt
+            qq += c
+        np.multiply(uu, uu, out=uu)
+        np.negative(uu, out=uu)
+        np.exp(uu, out=uu)
+        qq *= uu
+        np.subtract(f(1), qq, out=qq)
+        np.copysign(qq, zs, out=zs)  # NaN stays NaN (np.minimum keeps it)
 
 
 def _erf_as(xp, x):
