@@ -10,8 +10,10 @@ through long double nearly so); device arrays keep the two-step form."""
 
 import numpy as np
 
+from .._threads import single_blas_thread
 from ._fma import _WIDER, axpy_once, fma_once
 
+_THREADED_FROM = 1 << 13  # values from which OpenBLAS may run an axpy on several threads
 _AXPY = {}  # dtype -> scipy's ?axpy, or None; filled on first use (importing it costs ~0.1 s)
 _SBMV = {}  # "d" -> scipy's dsbmv, filled with _AXPY when SciPy has it
 
@@ -37,7 +39,16 @@ def axpy(y, x, alpha):
     fn = _AXPY.get(y.dtype) if _AXPY else _blas(y.dtype)
     if fn is not None and y.flags.c_contiguous and x.flags.c_contiguous and y.size:
         flat = y if y.ndim == 1 else y.reshape(-1)
-        out = fn(x if x.ndim == 1 else x.reshape(-1), flat, a=alpha)
+        xs = x if x.ndim == 1 else x.reshape(-1)
+        if flat.size >= _THREADED_FROM:
+            # one BLAS thread: SciPy's OpenBLAS splits a long axpy over threads whose
+            # hand-off costs more than the memory-bound pass (an SGD step of the MNIST conv
+            # net, 1.2M values: 0.68 -> ~3.5 ms with two threads), and the optimizers already
+            # split their parameters over the intra-op threads
+            with single_blas_thread():
+                out = fn(xs, flat, a=alpha)
+        else:
+            out = fn(xs, flat, a=alpha)
         if out is not flat:  # pragma: no cover - f2py copied (never for contiguous y)
             flat[...] = out
         return y

@@ -44,6 +44,16 @@ CASES = [("SGD", {}), ("SGD", {"momentum": 0.9}), ("SGD", {"momentum": 0.9, "nes
          ("Adagrad", {}), ("Adagrad", {"lr_decay": 0.1, "weight_decay": 0.1, "maximize": True})]
 
 
+def _same_up_to_rounding(device, host):
+    """The CPU path rounds each x + a*y once, as torch's CPU kernels (a fused multiply-add);
+    a device kernel rounds as its compiler contracts it (nvrtc fuses by default, the
+    stand-in's NumPy rounds twice), so after a few steps the two agree to the last bits of
+    the parameters' scale, not bitwise."""
+    scale = float(np.abs(host).max()) or 1.0
+    tol = 64 * np.finfo(host.dtype).eps * scale
+    np.testing.assert_allclose(device, host, rtol=0, atol=tol)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("name,kwargs", CASES, ids=str)
 def test_one_launch_per_step_with_the_cpu_values(cuda, name, kwargs, dtype):
@@ -56,13 +66,18 @@ def test_one_launch_per_step_with_the_cpu_values(cuda, name, kwargs, dtype):
     first = 1 if name == "SGD" and kwargs.get("momentum") else 0
     assert standin.STATS["fused"].count(kernel) == 4 - first
     for a, b, c in zip(got, cpu, want):
-        np.testing.assert_array_equal(a, b)
+        # the CPU path rounds each x + a*y once, as torch's CPU kernels (a fused multiply-add);
+        # a device kernel rounds as its compiler contracts it (nvrtc fuses by default, the
+        # stand-in's NumPy rounds twice), so the two agree to an ulp per step, not bitwise
+        _same_up_to_rounding(a, b)
         np.testing.assert_allclose(a, c, rtol=1e-5, atol=1e-6)
     assert got_steps == cpu_steps == want_steps
     _cupy_kernels.ENABLED[0] = False  # the per-parameter path: the same values
     off, off_steps = _train(numtorch, name, kwargs, "cuda", dtype)
     for a, b in zip(off, got):
-        np.testing.assert_array_equal(a, b)
+        # the per-parameter path spells some updates as the CPU does (torch's roundings),
+        # the fused kernel as one expression
+        _same_up_to_rounding(a, b)
     assert off_steps == got_steps
 
 
@@ -71,7 +86,7 @@ def test_many_parameters_are_split_across_launches(cuda):
     got, _ = _train(numtorch, "Adam", {}, "cuda", shapes=shapes, steps=2)
     want, _ = _train(numtorch, "Adam", {}, "cpu", shapes=shapes, steps=2)
     for a, b in zip(got, want):
-        np.testing.assert_array_equal(a, b)
+        _same_up_to_rounding(a, b)
     per = 8 + 16 + 32 * 4
     launches = len(_cupy_optim._chunks(70, per))
     assert 1 < launches < 70
@@ -122,6 +137,6 @@ def test_a_kernel_that_cannot_be_built_leaves_the_work_to_the_per_parameter_path
     got, _ = _train(numtorch, "SGD", {"momentum": 0.9}, "cuda")
     want, _ = _train(numtorch, "SGD", {"momentum": 0.9}, "cpu")
     for a, b in zip(got, want):
-        np.testing.assert_array_equal(a, b)
+        _same_up_to_rounding(a, b)
     assert made == [4]  # tried once, then never again
     assert isinstance(_cupy_kernels.FAILED["numtorch_multi_sgd_m4"], CompileException)
