@@ -972,6 +972,10 @@ def _parse_to(args, kwargs):
         raise _to_error(args, kwargs)
     copy = len(rest) == 2 and rest[1]
     for key, value in kwargs.items():
+        if key in ("non_blocking", "copy") and not isinstance(value, bool) or key == "dtype" and \
+                value is not None and type(value) is not _dtype.dtype and \
+                value not in (float, int, bool, complex):
+            raise _to_error(args, kwargs)  # torch's parser takes no other types here
         if key == "dtype" and first_kind is None:
             dtype = _nt._creation.dtype_arg(value, "to")
         elif key == "device" and first_kind is None:

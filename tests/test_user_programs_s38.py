@@ -128,7 +128,10 @@ def test_autograd_function_missing_methods_and_instances():
 # -- Tensor.to with arguments no overload takes, set_default_dtype refusals: torch's texts ------
 @pytest.mark.parametrize("call", [
     lambda L, x: x.to("cpu", "cpu"), lambda L, x: x.to(L.float32, "x"),
-    lambda L, x: x.to("cpu", "float32"),
+    lambda L, x: x.to("cpu", "float32"), lambda L, x: x.to(dtype="float32"),
+    lambda L, x: x.to(dtype=float), lambda L, x: x.to(L.float32, copy=True, non_blocking=1),
+    lambda L, x: x.to(device="cpu", dtype=3), lambda L, x: x.to(dtype=L.int8, copy=1),
+    lambda L, x: x.to("cpu", copy=False, non_blocking=True),
     lambda L, x: L.set_default_dtype(L.int32), lambda L, x: L.set_default_dtype("float32"),
     lambda L, x: L.set_default_dtype(3),
 ])
