@@ -4,6 +4,7 @@ Besides naming where a tensor lives, a device works as a context manager that ma
 functions (``zeros``, ``tensor``, ``rand``...) create tensors there, as in torch.
 """
 
+from ._class_repr import TorchNamed
 import re
 
 __all__ = ["device", "set_default_device", "get_default_device"]
@@ -17,7 +18,7 @@ _PATTERN = re.compile(r"([A-Za-z_]+)(?::(0|[1-9][0-9]*))?")
 _default_stack = [None]  # the default factory device; None means the CPU
 
 
-class device:
+class device(metaclass=TorchNamed):
     """A place where a tensor's memory lives, e.g. ``device('cpu')`` or ``device('cuda', 0)``.
 
     Args:

@@ -10,6 +10,7 @@ counts as the default float dtype.
 names ``torch.bfloat16`` imports, but making an array of it raises a RuntimeError.
 """
 
+from ._class_repr import TorchNamed
 import numpy as np
 
 from . import _quantized_dtypes as _qkeys
@@ -35,7 +36,7 @@ _BOOL, _INT, _FLOAT, _COMPLEX = 0, 1, 2, 3
 _QUANT = -1  # quint8/qint8/qint32/...: outside the promotion order (torch refuses to promote)
 
 
-class dtype:
+class dtype(metaclass=TorchNamed):
     """A tensor element type, e.g. ``numtorch.float32``; compares by identity like torch's.
 
     The dtypes are module-level singletons (``float32 is float``); there is no public
@@ -46,6 +47,8 @@ class dtype:
         is_signed (bool): whether the type can hold negative values.
         abbr (str): torch's short name, e.g. ``"f32"``, ``"i64"``, ``"b8"``.
     """
+
+    _torch_name = "torch.dtype"  # its repr: <class 'torch.dtype'>
 
     __slots__ = ("name", "np", "itemsize", "_category", "_signed", "_legacy", "abbr")
 

@@ -1,5 +1,6 @@
 """``numtorch.Size``, the tuple of dimension sizes, and the parsing of ``size`` arguments."""
 
+from ._class_repr import TorchNamed
 import math
 import operator
 
@@ -8,7 +9,7 @@ __all__ = ["Size"]
 _tuple_new = tuple.__new__
 
 
-class Size(tuple):
+class Size(tuple, metaclass=TorchNamed):
     """A tuple of dimension sizes, printed as ``torch.Size([2, 3])``.
 
     Args:

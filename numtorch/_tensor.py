@@ -19,6 +19,7 @@ import numtorch as _nt
 from . import _dtype, backend
 from ._device import CPU, as_device, device as _device_cls
 from ._size import Size, parse_size, size_args as _size_args
+from ._class_repr import TorchNamed
 from ._tensor_math import _TensorMath
 from ._tensor_memory import _TensorMemory
 from ._tensor_layout import _TensorLayout
@@ -89,7 +90,8 @@ def _make(arr):
     return t
 
 
-class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _TensorExtras):
+class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _TensorExtras,
+             metaclass=TorchNamed):
     """A multi-dimensional array with autograd, wrapping one NumPy (or CuPy) array.
 
     ``Tensor(data)`` copies ``data`` into a float tensor of the default dtype; ``Tensor(2, 3)``

@@ -180,3 +180,14 @@ def test_from_dlpack_device_and_copy():
 def test_compile_takes_torch_2_13_keywords():
     f = numtorch.compile(lambda v: v + 1, name="f", recompile_limit=3, isolate_recompiles=True)
     assert f(numtorch.ones(1)).tolist() == [2.0]
+
+
+def test_types_print_under_torch_names():
+    """print(type(x)) in a tutorial shows torch's class names."""
+    def story(lib):
+        return [repr(type(lib.ones(1))), repr(type(lib.nn.Parameter(lib.ones(1)))),
+                repr(type(lib.Size([1]))), repr(type(lib.float32)),
+                repr(type(lib.device("cpu"))), str(lib.Tensor), repr(lib.nn.Parameter)]
+
+    assert story(numtorch) == story(torch)
+    assert numtorch.Tensor.__module__ == "numtorch"  # pickles still resolve through numtorch

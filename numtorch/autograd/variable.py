@@ -9,12 +9,13 @@ that require grad), with the deprecation warning torch gave when it removed the 
 import warnings
 
 from .. import _tensor
+from .._class_repr import TorchNamed
 from .._tensor import Tensor
 
 __all__ = ["Variable"]
 
 
-class _VariableMeta(type):
+class _VariableMeta(TorchNamed):
     def __instancecheck__(cls, obj):
         return isinstance(obj, Tensor)
 

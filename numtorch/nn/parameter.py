@@ -6,6 +6,7 @@ import inspect
 import numpy as np
 
 from .. import _tensor
+from .._class_repr import TorchNamed
 from .._tensor import Tensor
 
 __all__ = ["Buffer", "Parameter", "UninitializedBuffer", "UninitializedParameter", "is_lazy"]
@@ -34,7 +35,7 @@ def _data_array(data, fn):
 _KEPT_AS_ITSELF = set()
 
 
-class _ParameterMeta(type):
+class _ParameterMeta(TorchNamed):
     """``isinstance(t, Parameter)`` also holds for a wrapper tensor (DTensor) that
     ``Parameter(t)`` kept as its own class, as with torch's parameter metaclass."""
 
@@ -90,7 +91,7 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
         return new
 
 
-class _BufferMeta(type):
+class _BufferMeta(TorchNamed):
     """``isinstance(t, Buffer)`` is True for tensors marked as buffers (torch's behaviour)."""
 
     def __instancecheck__(cls, obj):
