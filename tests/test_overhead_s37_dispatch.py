@@ -212,8 +212,13 @@ def test_permute_matches_torch(dims):
 
 
 def test_permute_of_a_scalar_and_keyword_dims():
-    s = numtorch.tensor(3.0)
-    assert s.permute().shape == ()
+    s, ts = numtorch.tensor(3.0), torch.tensor(3.0)
+    assert s.permute(()).shape == ts.permute(()).shape == ()
+    with pytest.raises(TypeError) as want:
+        ts.permute()
+    with pytest.raises(TypeError) as got:
+        s.permute()
+    assert str(got.value) == str(want.value)  # torch's: missing "dims"
     nx, tx = _pair((2, 3))
     assert nx.permute(dims=(1, 0)).stride() == tx.permute(dims=(1, 0)).stride()
 
