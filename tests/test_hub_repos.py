@@ -68,12 +68,14 @@ def hubs(tmp_path):
             _repo(str(d / sub), tag)
         _repo(str(d / "owner_dep_main"), "e", deps=["os", "no_such_pkg_q", "nor_this_one"])
         dirs[lib] = str(d)
-    old_t, old_n = torch.hub.get_dir(), numtorch.hub.get_dir()
+    # the raw settings (None: follow $TORCH_HOME), not get_dir()'s answer, which set_dir
+    # would pin for every later test
+    old_t, old_n = torch.hub._hub_dir, numtorch.hub._HUB_DIR[0]
     torch.hub.set_dir(dirs["torch"])
     numtorch.hub.set_dir(dirs["numtorch"])
     yield dirs
-    torch.hub.set_dir(old_t)
-    numtorch.hub.set_dir(old_n)
+    torch.hub._hub_dir = old_t
+    numtorch.hub._HUB_DIR[0] = old_n
 
 
 def _both(call):
@@ -245,10 +247,10 @@ def github(monkeypatch, tmp_path):
     monkeypatch.setattr(_hub_repos, "GITHUB", base)
     monkeypatch.setattr(_hub_repos, "GITHUB_API", base + "/api")
     _FakeGitHub.routes, _FakeGitHub.hits = {}, []
-    old = numtorch.hub.get_dir()
+    old = numtorch.hub._HUB_DIR[0]
     numtorch.hub.set_dir(str(tmp_path / "hub"))
     yield _FakeGitHub
-    numtorch.hub.set_dir(old)
+    numtorch.hub._HUB_DIR[0] = old
     server.shutdown()
 
 
@@ -335,3 +337,4 @@ def test_hubconf_importing_torch_gets_numtorch(tmp_path):
                          timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["numtorch.nn.modules.linear", "True", "False"]
+
