@@ -79,7 +79,8 @@ class MultiplicativeLR(_LambdaState, LRScheduler):
         """The current lr times ``lambda(last_epoch)`` (unchanged at epoch 0)."""
         warn_get_lr(self)
         groups = self.optimizer.param_groups
-        if self.last_epoch > 0 and not getattr(self, "_is_initial", False):
+        # outside the constructor's step torch applies the factor even at epoch 0
+        if not getattr(self, "_is_initial", False):
             return [g["lr"] * f(self.last_epoch) for g, f in zip(groups, self.lr_lambdas)]
         return [g["lr"] for g in groups]
 
@@ -230,7 +231,7 @@ class ExponentialLR(LRScheduler):
         """The current lr times ``gamma`` (unchanged at epoch 0)."""
         warn_get_lr(self)
         groups = self.optimizer.param_groups
-        if self.last_epoch == 0 or getattr(self, "_is_initial", False):
+        if getattr(self, "_is_initial", False):
             return [g["lr"] for g in groups]
         return [g["lr"] * self.gamma for g in groups]
 
@@ -257,8 +258,7 @@ class PolynomialLR(LRScheduler):
         """The ratio of consecutive decay factors applied to the current lr."""
         warn_get_lr(self)
         groups = self.optimizer.param_groups
-        if self.last_epoch == 0 or self.last_epoch > self.total_iters \
-                or getattr(self, "_is_initial", False):
+        if self.last_epoch > self.total_iters or getattr(self, "_is_initial", False):
             return [g["lr"] for g in groups]
         n, e = self.total_iters, self.last_epoch
         factor = ((1.0 - e / n) / (1.0 - (e - 1) / n)) ** self.power
@@ -290,10 +290,10 @@ class CosineAnnealingLR(LRScheduler):
         warn_get_lr(self)
         groups = self.optimizer.param_groups
         e, t, lo = self.last_epoch, self.T_max, self.eta_min
-        if e == 0:
-            return [g["lr"] for g in groups]
         if getattr(self, "_is_initial", False):  # resuming: keep the optimizer's lr
             return [g["lr"] for g in groups]
+        if self._step_count == 1 and e > 0:  # a get_lr() right after resuming: closed form
+            return self._get_closed_form_lr()
         if (e - 1 - t) % (2 * t) == 0:  # leaving the minimum: the recursion would divide by 0
             return [g["lr"] + (b - lo) * (1 - math.cos(math.pi / t)) / 2
                     for b, g in zip(self.base_lrs, groups)]

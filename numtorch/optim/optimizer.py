@@ -259,7 +259,7 @@ class Optimizer:
     def add_param_group(self, param_group):
         """Add a group of parameters with its own options (missing ones take the defaults)."""
         if not isinstance(param_group, dict):
-            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
         params = param_group["params"]
         if isinstance(params, Tensor):
             params = [params]
