@@ -21,3 +21,9 @@ class TorchNamed(type):
 
     def __repr__(cls):
         return f"<class '{torch_name(cls)}'>"
+
+
+def object_repr(self):
+    """Python's default object repr with torch's class name, for the classes whose objects a
+    program prints or an error message quotes (datasets, samplers, loaders, schedulers)."""
+    return f"<{torch_name(type(self))} object at {hex(id(self))}>"

@@ -191,6 +191,20 @@ def _convert(arr, dt):
         return arr.astype(dt.np)
 
 
+def _element_error(data, dt):
+    """With a dtype given torch converts element by element, without inferring a dtype: a bad
+    element is refused by the dtype's Python conversion."""
+    for x in data:
+        if isinstance(x, (list, tuple)):
+            _element_error(x, dt)
+        elif not isinstance(x, (builtins.bool, builtins.int, builtins.float, builtins.complex,
+                                Tensor, np.generic)):
+            if dt._category in (_dtype._INT, _dtype._BOOL):
+                raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an "
+                                "integer")
+            raise TypeError(f"must be real number, not {type(x).__name__}")
+
+
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """Build a new tensor by copying ``data``: a number, nested lists/tuples, an array or a tensor.
 
@@ -222,7 +236,12 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         arr, inferred, python_data = _host(data), data.dtype, False
         source = arr
     else:
-        arr, inferred = _from_data(data)
+        try:
+            arr, inferred = _from_data(data)
+        except (TypeError, RuntimeError):
+            if dt is not None and isinstance(data, (list, tuple)):
+                _element_error(data, dt)
+            raise
         source = data
         python_data = not isinstance(data, (np.ndarray, np.generic))
     if dt is not None and python_data and dt._category == _dtype._INT:

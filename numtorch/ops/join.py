@@ -8,7 +8,7 @@ from .._tensor import Tensor, _make
 from ..autograd import graph as _graph
 from ..autograd._pointwise_layout import torch_order
 from ..autograd.graph import Op, channels_last_layout, rename_node
-from ._pointwise import _out
+from ._pointwise import _out, type_name
 from ._util import canonical_dim, fmt_shape
 
 __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "atleast_1d",
@@ -145,7 +145,7 @@ def check_elements(tensors):
     for i, x in enumerate(tensors):
         if not isinstance(x, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
-                            f"{type(x).__name__}")
+                            f"{type_name(x)}")
 
 
 def tensor_list(fn, tensors, empty=None):
@@ -174,7 +174,7 @@ def cat(tensors, dim=0, *, out=None, _fn="cat"):
     for i, x in enumerate(tensors):
         if not isinstance(x, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
-                            f"{type(x).__name__}")
+                            f"{type_name(x)}")
         if x._array.shape == (0,):
             legacy = True
     real = [x for x in tensors if x._array.shape != (0,)] if legacy else tensors

@@ -6,6 +6,7 @@ import weakref
 
 from .._tensor import Tensor
 from .optimizer import Optimizer
+from .._class_repr import object_repr
 
 __all__ = ["LRScheduler", "_LRScheduler", "format_param", "warn_get_lr", "set_group_lr",
            "group_lrs"]
@@ -82,6 +83,8 @@ class LRScheduler:
     Subclasses define ``get_lr()`` (the chainable form, from the current ``lr``) and, where a
     formula exists, ``_get_closed_form_lr()`` used by the deprecated ``step(epoch)``.
     """
+
+    __repr__ = object_repr  # <torch.utils.data...>, as error messages quote it
 
     def __init__(self, optimizer, last_epoch=-1):
         if not isinstance(optimizer, Optimizer):

@@ -5,6 +5,7 @@ import re
 
 import numpy as np
 
+from .... import _dtype
 from ...._tensor import Tensor, _make
 
 __all__ = ["default_collate", "default_convert", "collate"]
@@ -39,6 +40,12 @@ def default_convert(data):
     return data
 
 
+def _as_tensor(x):
+    from ...._from_data import as_tensor
+
+    return as_tensor(x)
+
+
 def _stack(arrays, like):
     from ....ops import stack
 
@@ -60,13 +67,15 @@ def collate(batch, *, collate_fn_map=None):
             raise TypeError(_ERR.format(elem.dtype))
         if isinstance(elem, np.generic):
             return _make(np.asarray(batch))
-        return _make(np.stack(batch))
-    if isinstance(elem, bool):
-        return _make(np.asarray(batch, dtype=np.bool_))
-    if isinstance(elem, float):
-        return _make(np.asarray(batch, dtype=np.float64))
-    if isinstance(elem, int):
-        return _make(np.asarray(batch, dtype=np.int64))
+        if all(isinstance(b, np.ndarray) and b.shape == elem.shape for b in batch):
+            return _make(np.stack(batch))
+        # torch stacks the arrays as tensors: its promotion and its size-mismatch error
+        return _stack([_as_tensor(b) for b in batch], elem)
+    if isinstance(elem, (int, float)):
+        # torch.tensor(batch): a later float makes an int batch float32, a str is an error
+        from ...._from_data import tensor
+
+        return tensor(batch, dtype=_dtype.float64 if isinstance(elem, float) else None)
     if isinstance(elem, (str, bytes)):
         return batch
     if isinstance(elem, collections.abc.Mapping):
