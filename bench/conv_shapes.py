@@ -94,6 +94,17 @@ SHAPES = [
     ("dcgan D 4x4/2 64>128", 2, 64, 64, 32, 128, 4, 2, 1, 1, False),
     ("dcgan D 4x4/2 128>256", 2, 64, 128, 16, 256, 4, 2, 1, 1, False),
     ("dcgan D 4x4/2 256>512", 2, 64, 256, 8, 512, 4, 2, 1, 1, False),
+    # pytorch/examples' dcgan as bench/programs runs it (ngf = ndf = 16, batch 16, 64x64)
+    ("dcgan16 G 4x4/1 100>128", 2, 16, 100, 1, 128, 4, 1, 0, 1, True),
+    ("dcgan16 G 4x4/2 128>64", 2, 16, 128, 4, 64, 4, 2, 1, 1, True),
+    ("dcgan16 G 4x4/2 64>32", 2, 16, 64, 8, 32, 4, 2, 1, 1, True),
+    ("dcgan16 G 4x4/2 32>16", 2, 16, 32, 16, 16, 4, 2, 1, 1, True),
+    ("dcgan16 G 4x4/2 16>3", 2, 16, 16, 32, 3, 4, 2, 1, 1, True),
+    ("dcgan16 D 4x4/2 3>16", 2, 16, 3, 64, 16, 4, 2, 1, 1, False),
+    ("dcgan16 D 4x4/2 16>32", 2, 16, 16, 32, 32, 4, 2, 1, 1, False),
+    ("dcgan16 D 4x4/2 32>64", 2, 16, 32, 16, 64, 4, 2, 1, 1, False),
+    ("dcgan16 D 4x4/2 64>128", 2, 16, 64, 8, 128, 4, 2, 1, 1, False),
+    ("dcgan16 D 4x4/1 128>1", 2, 16, 128, 4, 1, 4, 1, 0, 1, False),
     # siamese_network's ResNet-18 on 28x28 MNIST digits, test batch 1000: its strided convs
     ("siamese l2 3x3/2 64>128", 2, 1000, 64, 7, 128, 3, 2, 1, 1, False),
     ("siamese l3 3x3/2 128>256", 2, 1000, 128, 4, 256, 3, 2, 1, 1, False),

@@ -47,7 +47,9 @@ Kernel paths, chosen per shape by measurement (``bench/conv_shapes.py``); each i
 * 2-d stride 1 with few channels per group over rows of at least ``_FLAT_MIN_WIDTH``: im2col
   from flat padded planes, whose kernel-tap columns are contiguous runs (``forward-flat``);
 * stride-1 input gradients (and stride-1 transposed convolutions) as a convolution of the
-  output gradient (``input-as-conv``); strided ones through col2im (``input-col2im``);
+  output gradient (``input-as-conv``); strided ones with a kernel a multiple of the stride
+  (dcgan's 4x4/2) as one stride-1 GEMM per output phase (``conv_subpixel``;
+  ``input-subpixel``), the others through col2im (``input-col2im``);
   both gradients of a Winograd 3x3 at once from the output gradient's tiles
   (``backward-winograd``);
 * a shallow reduction (``C * prod(kernel)`` of at most ``_PER_SAMPLE_MAX_DEPTH``: a network's
@@ -80,6 +82,7 @@ from . import conv_device as _device
 from . import conv_nhwc as _nhwc
 from . import conv_phases as _phases
 from . import conv_samples as _batch_split
+from . import conv_subpixel as _subpixel
 from . import conv_taps as _taps
 from . import conv_winograd as _winograd
 
@@ -253,6 +256,7 @@ _BOTH_WINOGRAD = True  # conv_winograd.backward for both gradients (off: to comp
 _NHWC = True  # strided convs over short rows through conv_nhwc (off: to compare)
 _PHASED = True  # im2col from phase planes where it applies (off: to compare, as in bench)
 _FOLD_BIAS = True  # forward-im2col's bias folded into its GEMM (off: to compare)
+_SUBPIXEL = True  # strided input gradients as sub-pixel phases where they apply (off: compare)
 
 
 def _rows(xp, g3, i, m, groups):
@@ -780,6 +784,12 @@ def _input_paths(xp, gy, w, size, stride, padding, dilation, groups, filters, re
     if _depthwise.applies(c_in, w.shape[0], groups, (1,)):
         _note("input-depthwise")
         return _depthwise.input_scatter(xp, gy, w, size, stride, padding, dilation)
+    if _SUBPIXEL and _subpixel.applies(gy, w, stride, dilation, groups):
+        _note("input-subpixel")
+        return _subpixel.input_grad(
+            xp, gy, w, size, stride, padding,
+            _chunk(gy.shape[0], c_in * _prod(w.shape[2:]) * _prod(out) * gy.itemsize,
+                   _prod(out)), _given(res, gy.dtype))
     if _NHWC and _nhwc.applies_input(gy, w, stride, dilation, groups, out):
         _note("input-nhwc")
         return _nhwc.input_grad(xp, gy, w, size, stride, padding, dilation,

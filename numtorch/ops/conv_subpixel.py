@@ -1,0 +1,112 @@
+"""The strided input gradient (and strided transposed convolution) as sub-pixel phases.
+
+Why: col2im computes ``w^T gy`` into columns ``prod(kernel)`` times the size of ``gy`` and
+adds them back one kernel tap at a time in strided runs of one output row (dcgan's 4x4
+stride-2 layers: 4-32 values per run, 16 read-modify-write passes). When the kernel is a
+multiple of the stride in each dim, every output phase ``(y % s_h, x % s_w)`` is instead a
+stride-1 convolution of ``gy`` with ``T = k / s`` taps per dim (a 2x2 sub-kernel for
+k=4, s=2): per phase one GEMM whose result lands straight in that phase's positions, with
+no scatter-add at all.
+
+The phases share one operand: ``gy`` turned channels-last and cut into its ``T x T``
+windows, ``G[(y, n, x), (t_h, t_w, o)] = gy_padded[y + t_h, n, x + t_w, o]`` (``T*T`` times
+``gy``, where col2im's columns are ``k*k`` times). With the rows ordered ``(y, n, x)`` every
+position is a constant stride apart, so phase ``(r_h, r_w)``'s rows are one strided view of
+``G`` starting ``(d_h, d_w)`` positions in: ``dx`` is computed on rows of ``X`` positions
+(``X - width`` junk ones per row, dropped in the copy into ``dx``).
+
+Derivation, per dim: ``dx_pad[s*u + r] = sum_a' gy[u - a'] w[r + s*a']``, so with ``gy``
+padded by ``T - 1`` in front, output ``dx[s*v + rho]`` (``q = s*v + rho + lo`` in the padded
+frame, ``r = q % s``) reads the window of ``T`` values starting at ``v + (rho + lo) // s``
+with the sub-kernel ``w[r + s*(T - 1 - t)]``, ``t < T``.
+"""
+
+from . import _intraop
+
+__all__ = []
+
+# Where it applies, measured against col2im (one thread, CPU time, ms, col2im -> here):
+# dcgan's 4x4/2 layers at batch 16, dx 16ch 32x32 from 32ch 16x16 3.11 -> 1.47, 16ch 16x16
+# from 64ch 8x8 1.18 -> 0.69, 64ch 8x8 from 128ch 4x4 1.19 -> 1.14; at batch 64, 128ch
+# 16x16 from 256ch 8x8 61 -> 54; a 6x6/3 kernel 3.47 -> 1.64. Lost, so left out: dx of 3
+# channels (dcgan's 16 -> 3 output layer: BLAS's narrow result columns, 2.1 -> 2.3);
+# a kernel equal to the stride (one tap per phase: nothing to save on col2im's assignments,
+# 6.5 -> 9.4); gy maps under 8 wide with a deep reduction, where the junk column of each
+# window row (1 in 5 on 4x4 maps) costs more than the scatter saves (256ch 4x4: 2.0 -> 2.5)
+MIN_CHANNELS = 8
+MIN_WIDTH = 8
+MAX_NARROW_DEPTH = 512  # T*T*O below MIN_WIDTH
+
+
+def applies(gy, w, stride, dilation, groups):
+    """2-d, one group, no dilation, a stride above 1 dividing a larger kernel in each dim,
+    floating operands of one dtype, enough dx channels, and wide gy maps or a shallow
+    reduction (see the measurements above)."""
+    if not (gy.ndim == 4 and w.ndim == 4 and groups == 1 and tuple(dilation) == (1, 1)
+            and any(s > 1 for s in stride) and gy.dtype == w.dtype and gy.dtype.char in "fd"
+            and w.shape[1] >= MIN_CHANNELS and gy.shape[0] > 0):
+        return False
+    if not all(k % s == 0 and k > s for k, s in zip(w.shape[2:], stride)):
+        return False
+    depth = w.shape[0] * (w.shape[2] // stride[0]) * (w.shape[3] // stride[1])
+    return gy.shape[3] >= MIN_WIDTH or depth <= MAX_NARROW_DEPTH
+
+
+def _phases(size, stride, lo, taps):
+    """Per output phase ``rho < s`` of one dim: ``(rho, count, start, r)``: its positions in
+    dx, the first window's offset in the front-padded gy, and the kernel phase it uses."""
+    return [(rho, -(-(size - rho) // stride), (rho + lo) // stride, (rho + lo) % stride)
+            for rho in range(min(stride, size))]
+
+
+def input_grad(xp, gy, w, size, stride, padding, step, res=None):
+    """dx of spatial ``size`` for output gradient ``gy`` of the convolution with weight ``w``
+    (stride ``stride``, ``(lo, hi)`` padding pairs); ``step`` samples per block."""
+    n, o, gh, gw = gy.shape
+    c, kh, kw = w.shape[1:]
+    (sh, sw), ((lh, _), (lw, _)) = stride, padding
+    th, tw = kh // sh, kw // sw
+    rows = _phases(size[0], sh, lh, th)
+    cols = _phases(size[1], sw, lw, tw)
+    ny = max(cnt + d for _, cnt, d, _ in rows)  # window rows of G
+    nx = max(cnt + d for _, cnt, d, _ in cols)  # window columns (row length of G)
+    depth = th * tw * o
+    dtype = gy.dtype
+    # per phase the sub-kernel as (t_h, t_w, o) x c GEMM rows: w[o, c, r + s*(T-1-t)]
+    wp = {}
+    for _, _, _, rh in rows:
+        for _, _, _, rw in cols:
+            sub = w[:, :, rh::sh, rw::sw][:, :, ::-1, ::-1]  # (o, c, th, tw), t-ordered
+            wp[rh, rw] = xp.ascontiguousarray(sub.transpose(2, 3, 0, 1)).reshape(depth, c)
+    dx = xp.empty((n, c) + tuple(size), dtype=dtype) if res is None else res
+    m0 = min(step, n)
+    # gy of a block channels-last, zero-padded: T - 1 in front, up to the windows' reach behind
+    py, px = ny + th - 1, nx + tw - 1
+    pad = xp.zeros((py, m0, px, o), dtype=dtype)
+    # G with one spare row of windows: the last phase view reaches d_w positions past the end
+    g = xp.empty(((ny + 1) * m0 * nx, depth), dtype=dtype)
+    g[ny * m0 * nx:] = 0
+    for i in range(0, n, step):
+        m = min(step, n - i)
+        if m != m0:  # the last, partial block: buffers of its size
+            pad = xp.zeros((py, m, px, o), dtype=dtype)
+            g = xp.empty(((ny + 1) * m * nx, depth), dtype=dtype)
+            g[ny * m * nx:] = 0
+            m0 = m
+        hh, ww = min(gh, py - th + 1), min(gw, px - tw + 1)
+        _intraop.copy(gy[i:i + m, :, :hh, :ww].transpose(2, 0, 3, 1),
+                      pad[th - 1:th - 1 + hh, :, tw - 1:tw - 1 + ww])
+        g6 = g[:ny * m * nx].reshape(ny, m, nx, th, tw, o)
+        for a in range(th):
+            for b in range(tw):
+                _intraop.copy(pad[a:a + ny, :, b:b + nx], g6[:, :, :, a, b])
+        for rho_h, cnt_h, dh, rh in rows:
+            for rho_w, cnt_w, dw, rw in cols:
+                start = dh * m * nx + dw
+                part = g[start:start + cnt_h * m * nx]
+                # (positions, c): the transposed product (c, positions), whose copy into dx
+                # reads whole rows, measured 1.1-1.6x slower (BLAS on 8-64 result rows)
+                z = xp.matmul(part, wp[rh, rw]).reshape(cnt_h, m, nx, c)
+                _intraop.copy(z[:, :, :cnt_w].transpose(1, 3, 0, 2),
+                              dx[i:i + m, :, rho_h::sh, rho_w::sw])
+    return dx
