@@ -6,9 +6,11 @@ with Python integers against the file before anything is allocated, and every fa
 exception class torch raises for the same input).
 """
 
+import copy
 import io
 import os
 import pickle
+import re
 import struct
 import sys
 import warnings
@@ -121,11 +123,16 @@ def _parse_pid(pid, record):
     if not isinstance(key, (str, int)) or isinstance(key, bool) or not isinstance(location, str):
         raise load_error(pickle.UnpicklingError, f"load: {record} has a storage reference "
                                                  f"with a malformed key or location")
+    view = pid[5] if len(pid) == 6 else None
+    return _STORAGE_DTYPE[name], str(key), location, numel, view
+
+
+def _count(numel, key, record):
+    """The element count of a storage's first reference (torch ignores later ones')."""
     if not _is_count(numel):
         raise load_error(RuntimeError, f"load: storage {key} of {record} claims "
                                        f"{numel!r} elements, which is not a count")
-    view = pid[5] if len(pid) == 6 else None
-    return _STORAGE_DTYPE[name], str(key), location, int(numel), view
+    return int(numel)
 
 
 def _disk_dtype(dtype_name, byteorder):
@@ -160,12 +167,11 @@ def _make_loader(read, map_location, record):
     def load_storage(pid):
         dtype_name, key, location, numel, view = _parse_pid(pid, record)
         if key not in cache:
-            arr = read(key, dtype_name, numel)
+            arr = read(key, dtype_name, _count(numel, key, record))
             cache[key] = (arr, _place(arr, location, map_location))
+        # a later reference's element count is not checked, as in torch: the storage was read
+        # with the first one's, and every tensor's geometry is checked against that storage
         arr, dev = cache[key]
-        if arr.size != numel and view is None:
-            raise load_error(RuntimeError, f"load: storage {key} is referenced with {numel} "
-                                           f"and {arr.size} elements (corrupt checkpoint)")
         if view is not None:  # very old files: (view key, offset, size) of a storage view
             if not (isinstance(view, tuple) and len(view) == 3 and _is_count(view[1])
                     and _is_count(view[2]) and view[1] + view[2] <= arr.size):
@@ -219,12 +225,14 @@ def _check_version(zf, by_name, prefix):
         raise load_error(RuntimeError, 'Expected hasRecord("version") to be true, but got '
                                        'false.  (Could this error message be improved?  If so, '
                                        'please report an enhancement request to PyTorch.)')
-    text = _zread(zf, info).decode("ascii", "replace").strip()
-    try:
-        version = int(text)
-    except ValueError:
-        raise load_error(RuntimeError, f"load: couldn't parse the version record {text!r:.40} "
-                                       f"as an integer (corrupt checkpoint)") from None
+    text = _zread(zf, info).decode("ascii", "replace")
+    # torch reads the leading integer and ignores what follows it ("3\n", "3J")
+    lead = re.match(r"\s*([+-]?\d+)", text)
+    if lead is None:
+        raise load_error(RuntimeError, f"load: couldn't parse the version record "
+                                       f"{text.strip()!r:.40} as an integer (corrupt "
+                                       f"checkpoint)")
+    version = int(lead.group(1))
     if version < _MIN_VERSION:
         raise load_error(RuntimeError, f"load: the checkpoint has format version {version}, "
                                        f"but the minimum supported version is {_MIN_VERSION}")
@@ -259,7 +267,7 @@ def _read_compressed(zf, info, out, key):
     buf = out.view(np.uint8).reshape(-1)
     pos, n = 0, len(buf)
     try:
-        src = zf.open(info)
+        src = zf.open(_unchecked(info))
     except _ZIP_MEMBER_ERRORS as e:
         raise load_error(RuntimeError, f"PytorchStreamReader failed reading file data/{key}: "
                                        f"{e} (corrupt checkpoint)") from None
@@ -279,13 +287,23 @@ def _read_compressed(zf, info, out, key):
 # what zipfile raises on a damaged member header (a seek before the file's start, an unknown
 # compression method, a bad CRC or stream): signs of a corrupt file whatever weights_only is
 _ZIP_MEMBER_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, ValueError, NotImplementedError,
-                      struct.error)
+                      struct.error, OSError)  # OSError: a header offset seeks before the start
+
+
+def _unchecked(info):
+    """``info`` for zipfile's reader, without its CRC-32 when that is 0: torch writes 0 for
+    every record under ``set_crc32_options(False)`` and never checks CRCs when reading."""
+    if info.CRC or not info.file_size:
+        return info
+    info = copy.copy(info)
+    del info.CRC  # zipfile checks a member's CRC only when its info has one
+    return info
 
 
 def _zread(zf, info):
     """A record's bytes; a damaged member is torch's RuntimeError naming the record."""
     try:
-        return zf.read(info)
+        return zf.read(_unchecked(info))
     except _ZIP_MEMBER_ERRORS as e:
         raise load_error(RuntimeError, f"PytorchStreamReader failed reading file "
                                        f"{info.filename.split('/', 1)[-1]}: {e} (corrupt "
@@ -379,12 +397,15 @@ def _load_legacy(f, map_location, weights_only):
 
     def note(pid):
         dtype_name, key, _, numel, _ = _parse_pid(pid, record)
-        noted.setdefault(key, (dtype_name, numel))
+        if key not in noted:
+            noted[key] = (dtype_name, _count(numel, key, record))
 
     # the storages' bytes follow the object's pickle and their sizes depend on dtypes named
     # inside it, so a first pass only collects the storage references (building nothing)
     start = f.tell()
-    WeightsOnly(f, record, note, skim=True).load()
+    skim = WeightsOnly(f, record, note, skim=True)
+    skim.skim_calls = weights_only
+    skim.load()
     keys = WeightsOnly(f, "the legacy storage key list").load()
     if not isinstance(keys, list) or not all(isinstance(k, (str, int)) for k in keys):
         raise load_error(RuntimeError, "load: legacy checkpoint lacks its storage key list "
@@ -409,9 +430,12 @@ def _load_legacy(f, map_location, weights_only):
         count = struct.unpack("<q" if little else ">q", head)[0]
         disk = _disk_dtype(dtype_name, byteorder)
         if count != numel:
-            raise load_error(RuntimeError, f"load: storage {key} has the wrong size: the "
-                                           f"object expects {numel} {dtype_name} elements, the "
-                                           f"file holds a count of {count} (corrupt checkpoint)")
+            # torch's words, its unfilled format and unsigned count included (torch also
+            # takes a larger count when a tensor built on the storage grew it to that size;
+            # numtorch refuses the inconsistent file)
+            raise load_error(RuntimeError, f"storage has wrong byte size: expected %ld got "
+                                           f"%ld{count * disk.itemsize % 2**64}"
+                                           f"{numel * disk.itemsize}")
         if count * disk.itemsize > end - f.tell():  # torch's words
             raise load_error(RuntimeError, f"unexpected EOF, expected "
                                            f"{count * disk.itemsize - (end - f.tell())} more "

@@ -252,18 +252,22 @@ def _tensor_from(array, dev, size, stride, offset, caller):
     dt = array.dtype
     shape, strides, offset, numel = _check_geometry(size, stride, offset, array.size,
                                                     dt.itemsize)
-    if numel == 0:
-        arr = np.empty(shape, dtype=dt)
-    else:
-        arr = np.ndarray(shape, dtype=dt, buffer=array, offset=offset * dt.itemsize,
+    # an empty tensor keeps the file's strides and offset too (torch reports them), on its
+    # storage when the offset lies within it
+    buffer = array if numel or offset <= array.size else np.empty(0, dtype=dt)
+    try:
+        arr = np.ndarray(shape, dtype=dt, buffer=buffer,
+                         offset=offset * dt.itemsize if buffer is array else 0,
                          strides=tuple(s * dt.itemsize for s in strides))
+    except (ValueError, OverflowError):  # an empty tensor's stride past NumPy's range
+        arr = np.empty(shape, dtype=dt)
     if dev.type != "cpu":
         arr = backend.to_device(arr, dev)
     return _new_like_class(Tensor, arr)
 
 
-def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=False,
-                       backward_hooks=None, metadata=None):
+def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks,
+                       metadata=None):
     array, dev = _storage_parts(storage, "_rebuild_tensor_v2")
     t = _tensor_from(array, dev, size, stride, storage_offset, "_rebuild_tensor_v2")
     if requires_grad:
@@ -274,7 +278,7 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=Fals
 
 
 def _rebuild_tensor(storage, storage_offset, size, stride):
-    return _rebuild_tensor_v2(storage, storage_offset, size, stride)
+    return _rebuild_tensor_v2(storage, storage_offset, size, stride, False, None)
 
 
 def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, backward_hooks,

@@ -221,6 +221,7 @@ class WeightsOnly:
     """
 
     only = _TORCH_OPS  # opcodes run (None: all it knows); _read widens it for weights_only=False
+    skim_calls = None  # (skim) the weights_only of the load to come, to refuse calls as it will
 
     def __init__(self, file, record="data.pkl", persistent_load=None, skim=False):
         self._file = file
@@ -285,16 +286,23 @@ class WeightsOnly:
         module, name = _py3_name(module, name)
         if self._skim:
             self.globals_seen.setdefault(f"{module}.{name}")
-            if module in ("torch", "torch.storage") and name in STORAGE_CLASSES:
-                return STORAGE_CLASSES[name]
+            if self.skim_calls:  # refused here, where the weights-only load proper will
+                self._lookup(module, name, _user_allowed())
+            if name in STORAGE_CLASSES and (module in ("torch", "torch.storage") or (
+                    self.skim_calls is False and name != "UntypedStorage")):
+                return STORAGE_CLASSES[name]  # (Full's rule for weights_only=False)
             return _INERT
+        return self._lookup(module, name, self._allowed)
+
+    @staticmethod
+    def _lookup(module, name, user_allowed):
         full = f"{module}.{name}"
         if module in _BLOCKED_MODULES:
             raise pickle.UnpicklingError(f"Trying to load unsupported GLOBAL {full} whose "
                                          f"module {module} is blocked.")
         obj = _default_allowed().get(full)
         if obj is None:
-            obj = self._allowed.get(full)
+            obj = user_allowed.get(full)
         if obj is None:
             short = full[len("builtins."):] if module == "builtins" else full
             raise pickle.UnpicklingError(
@@ -314,17 +322,38 @@ class WeightsOnly:
 
     def _call(self, func, args, kwargs=None, what="call"):
         if self._skim:
+            # a value that is no global can never be called: the skim of a legacy file stops
+            # where the load proper would (skim_calls: the weights_only of that load)
+            if self.skim_calls is None or func is _INERT or callable(func):
+                return _INERT
+            if not self.skim_calls:
+                raise TypeError(f"'{type(func).__name__}' object is not callable")
+        if not self._is_allowed(func) or (what == "create" and not isinstance(func, type)):
+            # torch's words for each opcode
+            if what == "create":
+                raise pickle.UnpicklingError(f"Can only create new object for nn.Parameter or "
+                                             f"classes allowlisted via `add_safe_globals` but "
+                                             f"got {_short(func)}")
+            owner = (f" which belongs to {_short(func.__self__)}"
+                     if hasattr(func, "__self__") else "")
+            raise pickle.UnpicklingError(f"Trying to call reduce for unrecognized function "
+                                         f"{_short(func)}{owner}")
+        if self._skim:
             return _INERT
-        if type(args) is not tuple:
-            raise self._corrupt(f"the arguments of {_short(func)} are not a tuple")
-        if not self._is_allowed(func):
-            raise pickle.UnpicklingError(f"Trying to {what} unrecognized function "
-                                         f"{_short(func)}")
+        if type(args) is not tuple:  # torch unpacks them with *, as Python does
+            if isinstance(args, (list, dict, set, frozenset, str, bytes, bytearray)):
+                args = tuple(args)
+            elif what == "create":
+                raise load_error(TypeError, f"Value after * must be an iterable, not "
+                                            f"{type(args).__name__}")
+            else:
+                name = next((k for k, v in _default_allowed().items() if v is func),
+                            f"{getattr(func, '__module__', '')}."
+                            f"{getattr(func, '__qualname__', '')}")
+                raise load_error(TypeError, f"{name}() argument after * must be an "
+                                            f"iterable, not {type(args).__name__}")
         try:
             if what == "create":
-                if not isinstance(func, type):
-                    raise pickle.UnpicklingError(f"Can only create new objects of classes, "
-                                                 f"got {_short(func)}")
                 from ..nn.parameter import Parameter
 
                 if func is Parameter:
@@ -464,15 +493,13 @@ def _frame(u):
 
 @_op(pickle.STOP)
 def _stop(u):
-    if u.metastack:
-        if not u.stack:
+    # the top of the stack is the result, whatever lies under it or an open MARK holds,
+    # as in pickle and torch's weights-only unpickler
+    if not u.stack:
+        if u.metastack:
             raise PickleFault(f"load: {u._record} is corrupt: STOP inside an unclosed MARK",
                               "mark")
-        raise u._corrupt("STOP inside an unclosed MARK")
-    if not u.stack:
         raise IndexError  # (an underflow)
-    if len(u.stack) != 1:
-        raise u._corrupt("STOP with a stack that does not hold exactly one object")
     return True
 
 
@@ -863,6 +890,8 @@ class Full(pickle.Unpickler):
 
     def find_class(self, module, name):
         module, name = _py3_name(module, name)
+        if name in STORAGE_CLASSES and name != "UntypedStorage":
+            return STORAGE_CLASSES[name]  # torch's full unpickler takes these from any module
         obj = _default_allowed().get(f"{module}.{name}")
         if obj is not None:
             return obj
