@@ -37,16 +37,17 @@ def _both(x, strided=False, grad=None):
 
 def test_float32_strided_matches_torch_aten():
     (got, _), (want, _) = _both(F32_GRID, strided=True)
-    # was 157,604 of 400,001; 1,331 with a float64 erf, 15,943 with the float32 one kept for
-    # speed (2.7x less time): both within an ulp of 1 + erf, checked next
-    assert np.count_nonzero(got != want) < 20000
+    # was 157,604 of 400,001; 1,331 with a float64 erf, 15,943 with a float32 erfc
+    # polynomial, 25,919 with s39's tanh form (2.3x less time; NumPy's float32 tanh is an ulp
+    # off on ~30% of arguments): all within an ulp or two of 1 + erf, checked next
+    assert np.count_nonzero(got != want) < 30000
     # the float32 erf is within ~9 ulps of 1 (x / 2 of it), plus an ulp of the result
     assert np.all(np.abs(got - want) <= 3e-7 * np.abs(F32_GRID) + np.spacing(np.abs(want)))
 
 
 def test_float32_contiguous_close_to_torch_onednn():
     (got, _), (want, _) = _both(F32_GRID)
-    assert np.count_nonzero(got != want) < 60000  # was 166,900 of 400,001; 53,726 now
+    assert np.count_nonzero(got != want) < 60000  # was 166,900 of 400,001; 48,948 now
     assert np.all(np.abs(got - want) <= 4e-7 * np.abs(F32_GRID))
 
 

@@ -11,7 +11,8 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
-from ..backend import helpers_for, is_device_array
+from .._threads import single_blas_thread
+from ..backend import _gelu_erf_f32, helpers_for, is_device_array
 from . import _gelu_bf16_device, _intraop
 from ._activation_base import _Pointwise, _select, select
 from ._intraop import run_split
@@ -31,14 +32,6 @@ _GELU_CUBIC = 0.044715  # the cubic coefficient of the tanh approximation of GEL
 # numtorch's float16 GELU uses the same formula, in the same order, to give the same values.
 _AS_P = 0.3275911
 _AS_COEF = (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)  # a5 .. a1
-# erfc(z) / (t exp(-z^2)) with t = 1 / (1 + _AS_P z) on z in [0, 4.2]: a degree-10 polynomial
-# in t (least squares weighted for erfc's absolute error, max 1.1e-11), highest power first
-_ERFC_T_POLY = (0.03557301776110114, -0.17650892489038375, 0.22792024078664316,
-                0.05960734392840564, -0.04278887232205969, 0.17093237076830864,
-                0.24873056897019521, 0.06536253195520333, 0.23785961279593787,
-                0.1720535224895172, 0.0012585877460648534)
-_ERFC_T_POLY32 = tuple(np.float32(c) for c in _ERFC_T_POLY)
-_ERF_BLOCK = 1 << 14  # float32 scratch that stays in the cache
 _F16 = np.dtype(np.float16)
 _BF16 = np.dtype(_dtype.bfloat16.np) if _dtype._BF16_AVAILABLE else None
 
@@ -304,26 +297,32 @@ _GELU_PASSES = 4
 
 def _gelu_erf_rows(x, y, slope):
     """Exact GELU of a contiguous float32 CPU array into ``y``, and (``slope`` not None) its
-    slope Phi(x) + x phi(x) into ``slope``, block by block: Phi and exp(-x^2/2) live only in
-    two block-sized scratch arrays per thread (no full-size arrays to allocate and stream
-    back from memory), and the slope is formed while they are in the cache, so the backward
-    is one product (the same operations in the same order as ``_gelu_slope``: same bits)."""
+    slope Phi(x) + x phi(x) into ``slope``, block by block in cache-sized scratch (no
+    full-size temporaries): erf from ``_gelu_erf_f32`` (same bits as ``_cdf_pdf_part``), the
+    slope formed while the block is in the cache, so the backward is one product."""
     fx, fy = x.reshape(-1), y.reshape(-1)
     fs = None if slope is None else slope.reshape(-1)
     f = np.float32
 
     def part(lo, hi):
-        cdf = np.empty(min(_BLOCK, hi - lo), dtype=np.float32)
-        e = np.empty_like(cdf)
-        for a in range(lo, hi, _BLOCK):
-            z = min(hi, a + _BLOCK)
-            c, ee, xs = cdf[:z - a], e[:z - a], fx[a:z]
-            _cdf_pdf_part(np, xs, c, ee, fy[a:z])
-            if fs is not None:
+        s = _gelu_erf_f32.Scratch(min(_gelu_erf_f32.BLOCK, hi - lo))
+        with single_blas_thread():
+            for a in range(lo, hi, _gelu_erf_f32.BLOCK):
+                z = min(hi, a + _gelu_erf_f32.BLOCK)
+                xs = fx[a:z]
+                t, xc, u = _gelu_erf_f32.erf_half_block(xs, s)
+                t += f(1)
+                if fs is None:  # torch's (x / 2) (1 + erf)
+                    np.multiply(xc, t, out=fy[a:z])
+                    continue
+                t *= f(0.5)  # Phi; x Phi has the bits of (x / 2) (1 + erf): halving is exact
+                np.multiply(xs, t, out=fy[a:z])
                 d = fs[a:z]  # torch's order: Phi + x (phi), phi = exp(-x^2/2) / sqrt(2 pi)
-                np.multiply(ee, f(_INV_SQRT_2PI), out=d)
+                np.multiply(u, f(-2), out=d)  # -x^2 / 2 (u = x^2 / 4)
+                np.exp(d, out=d)
+                d *= f(_INV_SQRT_2PI)
                 d *= xs
-                d += c
+                d += t
 
     _split(part, x.size, _GELU_PASSES)
 
@@ -385,52 +384,16 @@ def _cdf_pdf_part(xp, x, cdf, e, y):
     xp.multiply(x, x, out=e)
     e *= dt.type(-0.5)
     xp.exp(e, out=e)
-    xp.multiply(x, dt.type(_SQRT_HALF), out=cdf)
     if xp is np and dt == np.float32:
-        _erf_f32(cdf)
+        cdf[...] = _gelu_erf_f32.erf_half(x)  # the bits of ``_gelu_erf_rows``
     else:
+        xp.multiply(x, dt.type(_SQRT_HALF), out=cdf)
         cdf[...] = helpers_for(xp).erf(cdf)
     cdf += dt.type(1)
     if y is not None:
         xp.multiply(x, dt.type(0.5), out=y)
         y *= cdf
     cdf *= dt.type(0.5)
-
-
-def _erf_f32(z):
-    """erf of a float32 NumPy array in place: erfc(|z|) = exp(-z^2) P(t), t = 1 / (1 + p |z|),
-    P of degree 10 (absolute error ~1e-11 in exact arithmetic), evaluated in float32 in
-    cache-sized blocks. Against torch's GELU the float32 evaluation differs in a few more
-    values than a float64 one (53.7k against 43.1k of 400k, both far from the 166.9k of an
-    accurate GELU) at 2.7x less time."""
-    if not z.flags.c_contiguous:
-        work = np.ascontiguousarray(z)
-        _erf_f32(work)
-        z[...] = work
-        return
-    flat = z.reshape(-1)
-    f = np.float32
-    block = min(_ERF_BLOCK, flat.size)
-    u, t, q = (np.empty(block, f) for _ in range(3))
-    for a in range(0, flat.size, block):
-        zs = flat[a:a + block]
-        n = zs.size
-        uu, tt, qq = u[:n], t[:n], q[:n]
-        np.abs(zs, out=uu)
-        np.minimum(uu, f(4.2), out=uu)  # erfc(4.2) < 3e-9: erf rounds to 1 from there on
-        np.multiply(uu, f(_AS_P), out=tt)
-        tt += f(1)
-        np.divide(f(1), tt, out=tt)
-        qq.fill(_ERFC_T_POLY32[0])
-        for c in _ERFC_T_POLY32[1:]:
-            qq *= tt
-            qq += c
-        np.multiply(uu, uu, out=uu)
-        np.negative(uu, out=uu)
-        np.exp(uu, out=uu)
-        qq *= uu
-        np.subtract(f(1), qq, out=qq)
-        np.copysign(qq, zs, out=zs)  # NaN stays NaN (np.minimum keeps it)
 
 
 def _erf_as(xp, x):
