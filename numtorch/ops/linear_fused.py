@@ -18,7 +18,7 @@ import functools
 
 import numpy as np
 
-from ..autograd.graph import Op
+from ..autograd.graph import Node, Op
 from ..backend import is_device_array
 from .matmul import product
 
@@ -111,8 +111,43 @@ def _affine(xp, x, w, b):
     return y
 
 
+class _Shown(Node):
+    """A node of torch's linear graph that numtorch's one fused node stands for, built only when
+    a user walks ``next_functions``: it shows torch's name and edges and runs nothing."""
+
+    def __init__(self, edges):
+        self._edges = edges
+
+
+_SHOWN = {}
+
+
+def _shown(name, edges):
+    cls = _SHOWN.get(name)
+    if cls is None:
+        cls = _SHOWN[name] = type(name, (_Shown,), {"__module__": __name__})
+    return (cls(edges), 0)
+
+
 class LinearFused(Op):
     """y = x @ W^T (+ b); dx = g @ W, dW = g^T @ x (batch dims folded), db = sum of g rows."""
+
+    @property
+    def next_functions(self):
+        # torch records linear as addmm (mm without a bias) of the input and weight.t(), bias
+        # first, inside a view when the input is not 2-D; tutorials walk and print that chain
+        edges = Node.next_functions.fget(self)
+        x, w = edges[0], edges[1]
+        bias = edges[2:]
+        nd = len(self._in_meta[0][0]) if self._in_meta[0] else 2
+        if w[0] is not None:
+            w = _shown("TBackward0", (w,))
+        if nd != 2 and x[0] is not None:
+            x = _shown("UnsqueezeBackward0" if nd == 1 and not bias else "ViewBackward0", (x,))
+        core = bias + (x, w)
+        if nd == 2:
+            return core
+        return (_shown("AddmmBackward0" if bias else "MmBackward0", core),)
 
     def forward(self, x, w, b=None):
         self.save_inputs(x, w)
