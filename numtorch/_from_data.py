@@ -18,6 +18,13 @@ from ._warn_once import warn_once
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy"]
 
 
+def _data_complex():
+    """The dtype torch.tensor() gives Python complex data: there is no complex bfloat16."""
+    if _dtype.get_default_dtype() is _dtype.bfloat16:
+        raise RuntimeError("invalid default scalar type for complex")
+    return _dtype.default_complex()
+
+
 def _scalar_dtype(x):
     """torch's dtype for one element of Python data (numbers, NumPy scalars and arrays)."""
     t = type(x)
@@ -28,7 +35,7 @@ def _scalar_dtype(x):
     if t is builtins.bool:
         return _dtype.bool
     if t is builtins.complex:
-        return _dtype.default_complex()
+        return _data_complex()
     if isinstance(x, (np.generic, np.ndarray)):
         return _dtype.from_numpy_dtype(x.dtype)
     if isinstance(x, Tensor):
@@ -177,8 +184,8 @@ def _from_data(data):
         kind = arr.dtype.kind
         if kind == "u":  # only Python ints past int64's range make NumPy pick uint64
             raise ValueError("Overflow when unpacking long long")
-        inferred = {"b": _dtype.bool, "i": _dtype.int64, "f": _dtype.get_default_dtype(),
-                    "c": _dtype.default_complex()}[kind]
+        inferred = _data_complex() if kind == "c" else \
+            {"b": _dtype.bool, "i": _dtype.int64, "f": _dtype.get_default_dtype()}[kind]
     return arr, inferred
 
 

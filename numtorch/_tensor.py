@@ -474,6 +474,13 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
         if self.requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
+        if not force and (self._array.dtype.kind == "V"
+                          or self._array.dtype.name.startswith(("bfloat", "float8"))):
+            # NumPy has no such element type. (force=True, numtorch's own idiom for "the host
+            # array", still returns the ml_dtypes array: torch would raise there too.)
+            name = self.dtype.name
+            raise TypeError("Got unsupported ScalarType "
+                            f"{_dtype._TYPE_DISPLAY.get(name, name[:1].upper() + name[1:])}")
         return self._array
 
     def __array__(self, dtype=None, copy=None):
@@ -965,6 +972,10 @@ def _parse_to(args, kwargs):
         dtype, dev, first_kind = other.dtype, other.device, "tensor"
     elif rest and (type(rest[0]) is _dtype.dtype or rest[0] in (float, int, bool, complex)):
         dtype, first_kind = _nt._creation.dtype_arg(rest.pop(0), "to"), "dtype"
+    elif rest and type(rest[0]) in (float, bool, complex):
+        # torch's parser reads a Python scalar in the dtype's place as its type: to(3.5) is
+        # to(float), to(True) to(bool) (an int is a device index)
+        dtype, first_kind = _nt._creation.dtype_arg(type(rest.pop(0)), "to"), "dtype"
     elif rest and (rest[0] is None or isinstance(rest[0], (str, _device_cls)) or
                    (isinstance(rest[0], int) and not isinstance(rest[0], bool))):
         dev = rest.pop(0)

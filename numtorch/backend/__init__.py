@@ -167,8 +167,16 @@ def get_xp(dev):
         return cp
     if dev.type == "meta":
         return _meta.XP  # factory functions make data-less arrays (ops still see NumPy)
+    if dev.index is None and dev.type in _NOT_LINKED:  # torch's text for a CPU build
+        raise RuntimeError(f"PyTorch is not linked with support for {dev.type} devices")
+    if dev.index is None and dev.type == "xpu":
+        raise AssertionError("Torch not compiled with XPU enabled")
     raise RuntimeError(f"numtorch: tensors cannot be stored on device type '{dev.type}'; only "
                        "'cpu', 'cuda' and 'meta' are supported")
+
+
+_NOT_LINKED = frozenset(("mps", "xla", "ipu", "vulkan", "ve", "mkldnn", "opengl", "opencl",
+                         "ideep", "hip", "fpga", "maia"))
 
 
 def resolve_device(dev):

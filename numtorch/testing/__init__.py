@@ -175,7 +175,7 @@ def _meta(x):
 def _host(x):
     """The values of a Tensor or ndarray as a NumPy array on the CPU."""
     if isinstance(x, Tensor):
-        return x.detach().cpu().numpy()
+        return x.detach().cpu()._array  # not .numpy(): bfloat16/float8 have no NumPy dtype
     return x
 
 

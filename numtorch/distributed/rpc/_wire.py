@@ -118,7 +118,7 @@ def _tensor_record(t, ctx):
     base = t.detach()
     if base.device.type != "cpu":
         base = base.cpu()
-    array = base.numpy()
+    array = base._array  # not .numpy(): bfloat16/float8 have no NumPy dtype
     send_id = None
     if ctx is not None and t.requires_grad:
         send_id = ctx.add_send(t)
