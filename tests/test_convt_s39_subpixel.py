@@ -135,3 +135,23 @@ def test_paths_named(monkeypatch):
     monkeypatch.setattr(conv_ops, "_SUBPIXEL", False)
     numtorch.nn.functional.conv_transpose2d(x, w, stride=2, padding=1)
     assert conv_ops._PATHS[-1] == "input-col2im"
+
+
+@pytest.mark.parametrize("fn,shapes,taken", [
+    # dcgan's 16 -> 32 4x4/2 discriminator layer (16x16 outputs, depth 256): channels-last
+    (_conv(2, stride=2, padding=1), [(2, 16, 32, 32), (5, 16, 4, 4), (5,)],
+     ["forward-nhwc", "weight-nhwc"]),
+    (_conv(2, stride=(2, 3), padding=(1, 0)), [(2, 7, 29, 30), (4, 7, 3, 4)],
+     ["forward-nhwc", "weight-nhwc"]),
+    # beyond it: 17 channels, or more than 256 positions, keep channels-first im2col
+    (_conv(2, stride=2, padding=1), [(1, 17, 32, 32), (3, 17, 3, 3)],
+     ["forward-im2col", "weight-im2col"]),
+    (_conv(2, stride=2, padding=1), [(1, 8, 36, 30), (3, 8, 3, 3)],
+     ["forward-im2col", "weight-im2col"]),
+])
+def test_shallow_strided_channels_last(monkeypatch, fn, shapes, taken):
+    monkeypatch.setattr(conv_ops, "_PATHS", [])
+    check_op(fn, shapes, dtype="float32", second_order=False)
+    for path in taken:
+        assert path in conv_ops._PATHS
+    check_op(fn, shapes)

@@ -113,6 +113,8 @@ def test_taps_transposed_conv_matches_torch(paths):
 def _banded(monkeypatch, block):
     monkeypatch.setattr(conv_ops, "_BLOCK_BYTES", block)
     monkeypatch.setattr(conv_ops, "_MIN_BLOCK_COLUMNS", 1)
+    # small strided maps from few channels go channels-last (conv_nhwc): keep im2col's bands
+    monkeypatch.setattr(conv_ops, "_NHWC", False)
 
 
 @pytest.mark.parametrize("kw,shapes", [

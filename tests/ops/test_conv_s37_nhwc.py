@@ -108,7 +108,8 @@ def test_batch_split_into_parts(small, monkeypatch):
 
 
 @pytest.mark.parametrize("x_shape, w_shape, kw", [
-    ((2, 4, 20, 20), (3, 4, 3, 3), dict(stride=2)),  # 81 output positions: too many
+    ((2, 4, 36, 36), (3, 4, 3, 3), dict(stride=2)),  # 289 output positions: too many
+    ((2, 17, 20, 20), (3, 17, 3, 3), dict(stride=2)),  # 81 positions from 17 channels
     ((2, 160, 6, 6), (3, 160, 3, 3), dict(stride=2)),  # depth 1440: too deep
     ((2, 4, 8, 8), (4, 2, 3, 3), dict(stride=2, groups=2)),
     ((2, 4, 6, 6), (3, 4, 3, 3), dict(stride=1)),
