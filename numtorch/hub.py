@@ -35,6 +35,18 @@ MODULE_HUBCONF = _hub_repos.HUBCONF
 VAR_DEPENDENCY = _hub_repos.DEPENDENCIES
 READ_DATA_CHUNK = 128 * 1024
 
+# names torch.hub re-exports from the standard library, which libraries import from it
+# (timm: ``from torch.hub import urlparse``)
+urlparse = urllib.parse.urlparse
+urlopen = urllib.request.urlopen
+Request = urllib.request.Request
+HTTPError = urllib.error.HTTPError
+URLError = urllib.error.URLError
+try:
+    from tqdm import tqdm
+except ImportError:  # torch.hub falls back to a bar of its own; numtorch's downloads need none
+    tqdm = None
+
 _HUB_DIR = [None]
 # the hex digits after the last '-' of a file name, e.g. resnet18-f37072fd.pth
 _HASH_RE = re.compile(r"-([a-fA-F0-9]*)\.")
@@ -49,6 +61,11 @@ def _home():
             return os.path.expanduser(os.environ[var])
     cache = os.environ.get("XDG_CACHE_HOME", os.path.join("~", ".cache"))
     return os.path.expanduser(os.path.join(cache, "numtorch"))
+
+
+def _get_torch_home():
+    """The cache root (torch.hub's private helper, which libraries call)."""
+    return _home()
 
 
 def get_dir():

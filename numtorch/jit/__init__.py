@@ -3,19 +3,23 @@ they are given, so code that scripts a model for speed still runs (eagerly)."""
 
 __all__ = ["script", "trace", "trace_module", "freeze", "optimize_for_inference", "ignore",
            "unused", "export", "is_scripting", "is_tracing", "ScriptModule", "save", "load",
-           "Final", "annotate", "fork", "wait"]
+           "Final", "annotate", "fork", "wait", "Attribute", "Error", "interface", "isinstance",
+           "script_if_tracing", "script_method", "optimized_execution", "fuser",
+           "set_fusion_strategy", "enable_onednn_fusion", "onednn_fusion_enabled",
+           "strict_fusion", "TracerWarning", "ScriptWarning", "ScriptFunction",
+           "RecursiveScriptModule", "Future", "export_opnames"]
 
-import warnings
+import builtins
 
 from .. import _fork
-
-
-def _deprecated(name, instead="switch to `torch.compile` or `torch.export`"):
-    # torch 2.13 deprecates TorchScript with these words (users filter on them). The warning
-    # is attributed to this module, as torch's to its own: Python's default filters then hide
-    # it from a program's output, as they hide torch's
-    msg = "Please " + instead
-    warnings.warn(f"`torch.jit.{name}` is deprecated. {msg}.", DeprecationWarning, stacklevel=2)
+from ..nn import Module as _Module
+from ._eager import (  # noqa: F401
+    _deprecated, Attribute, Error, ScriptWarning, TracerWarning, _overload, _overload_method,
+    _unwrap_optional, enable_onednn_fusion, export_opnames, fuser, interface, isinstance,
+    onednn_fusion_enabled, optimized_execution, script_if_tracing, script_method,
+    set_fusion_strategy, strict_fusion)
+from . import annotations  # noqa: F401,E402
+from .._fork import Future  # noqa: F401
 
 
 def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
@@ -31,7 +35,8 @@ def trace(func, example_inputs=None, *args, **kwargs):
     _deprecated("trace")
     # torch warns again from the helpers it goes through: tracing a module traces its
     # forward method (twice over), a function once more
-    for name in ("trace_method", "trace_method") if isinstance(func, Module) else ("trace",):
+    traced = ("trace_method", "trace_method") if builtins.isinstance(func, Module) else ("trace",)
+    for name in traced:
         _deprecated(name)
     return func
 
@@ -94,8 +99,18 @@ def annotate(the_type, the_value):
     return the_value
 
 
-class ScriptModule:
-    """Placeholder type so isinstance checks against it work (nothing is ever scripted)."""
+class ScriptModule(_Module):
+    """A module written in the TorchScript style (``class M(torch.jit.ScriptModule)`` with
+    ``@torch.jit.script_method``): an ordinary module here, run eagerly. Nothing numtorch
+    makes is an instance of it (``script`` returns modules unchanged)."""
+
+
+class RecursiveScriptModule(ScriptModule):
+    """What torch's ``script`` makes of a module; numtorch never makes one (for isinstance)."""
+
+
+class ScriptFunction:
+    """What torch's ``script`` makes of a function; numtorch never makes one (for isinstance)."""
 
 
 class _Final:

@@ -1,10 +1,11 @@
 """``DataLoader``: batches from a dataset, in the main process or in worker processes."""
 
 import os
+from typing import Generic
 import warnings
 
 from ._collate import default_collate, default_convert
-from .dataset import IterableDataset, tensor_columns
+from .dataset import IterableDataset, _T_co, tensor_columns
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
 __all__ = ["DataLoader", "get_worker_info"]
@@ -24,7 +25,7 @@ class _InfiniteConstantSampler(Sampler):
             yield None
 
 
-class DataLoader:
+class DataLoader(Generic[_T_co]):
     """Iterate a dataset in (shuffled) batches, optionally loading with worker processes.
 
     Args:

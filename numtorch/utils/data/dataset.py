@@ -3,13 +3,19 @@
 import bisect
 from collections.abc import Iterable
 import math
+from typing import Generic, TypeVar
 import warnings
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "ConcatDataset", "ChainDataset",
            "Subset", "StackDataset", "random_split"]
 
 
-class Dataset:
+# Generic as torch's, so user code can write ``Dataset[Tensor]`` in a class statement
+_T_co = TypeVar("_T_co", covariant=True)
+_T_stack = TypeVar("_T_stack")
+
+
+class Dataset(Generic[_T_co]):
     """A map-style dataset: subclasses define ``__getitem__`` (and usually ``__len__``)."""
 
     def __getitem__(self, index):
@@ -19,7 +25,7 @@ class Dataset:
         return ConcatDataset([self, other])
 
 
-class IterableDataset(Dataset, Iterable):
+class IterableDataset(Dataset[_T_co], Iterable[_T_co]):
     """A dataset that is a stream: subclasses define ``__iter__``.
 
     ``__iter__`` is abstract (from ``collections.abc.Iterable``), so a subclass without it
@@ -64,7 +70,7 @@ def tensor_columns(dataset, indices):
             else t[_make(idx)] for t in dataset.tensors]
 
 
-class StackDataset(Dataset):
+class StackDataset(Dataset[_T_stack]):
     """Zip datasets of equal length: items are tuples (positional) or dicts (keyword)."""
 
     def __init__(self, *args, **kwargs):
@@ -86,7 +92,7 @@ class StackDataset(Dataset):
         return self._length
 
 
-class ConcatDataset(Dataset):
+class ConcatDataset(Dataset[_T_co]):
     """Concatenation of map-style datasets."""
 
     def __init__(self, datasets):
@@ -132,7 +138,7 @@ class ChainDataset(IterableDataset):
         return sum(len(d) for d in self.datasets)
 
 
-class Subset(Dataset):
+class Subset(Dataset[_T_co]):
     """The items of ``dataset`` at ``indices``."""
 
     def __init__(self, dataset, indices):

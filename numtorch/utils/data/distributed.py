@@ -3,12 +3,12 @@
 import math
 
 from ..._random import Generator, rng_for
-from .sampler import Sampler
+from .sampler import Sampler, _T_co
 
 __all__ = ["DistributedSampler"]
 
 
-class DistributedSampler(Sampler):
+class DistributedSampler(Sampler[_T_co]):
     """Restrict loading to a disjoint subset per replica (rank), padded to equal length.
 
     Args:

@@ -1,5 +1,7 @@
 """Samplers: which dataset indices to load, in what order, in what batches."""
 
+from typing import Generic, TypeVar
+
 import numpy as np
 
 from ..._random import Generator, rng_for
@@ -17,7 +19,10 @@ def _generator_from(generator):
     return Generator().manual_seed(seed)
 
 
-class Sampler:
+_T_co = TypeVar("_T_co", covariant=True)
+
+
+class Sampler(Generic[_T_co]):
     """Base class: an iterable of dataset indices (or of index lists)."""
 
     def __init__(self, data_source=None):
