@@ -355,13 +355,14 @@ def einsum(*args):
     terms, out = _parse(equation)
     norm_terms, norm_out = _check_and_normalise(terms, out, [t._array.shape for t in operands])
     first = operands[0]
-    for t in operands[1:]:
-        if t.dtype is not first.dtype:
-            from .matmul import _disp
-
-            raise RuntimeError(f"expected scalar type {_disp(first)} but found {_disp(t)}")
-    if first.dtype.name == "bool":
-        raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
+    mixed = any(t.dtype is not first.dtype for t in operands)
+    if mixed or first.dtype._category in (_dtype._INT, _dtype._BOOL):
+        # torch pairs the operands left to right: a pair with nothing to sum over is a mul
+        # (dtypes promote), one with letters to contract a bmm (dtypes must agree; an int
+        # operand summed alone first became int64)
+        want = _pairwise_dtype(norm_terms, norm_out, [t.dtype for t in operands])
+        if mixed or first.dtype is _dtype.bool:
+            return _apply(norm_terms, norm_out, [t.to(want) for t in operands]).to(want)
     y = _apply(norm_terms, norm_out, operands)
     if first.dtype.name in ("int8", "int16", "int32", "uint8"):
         # torch sums a letter found in one operand only (and not in the output) with sum(),
@@ -371,7 +372,34 @@ def einsum(*args):
             for c in set(t):
                 counts[c] = counts.get(c, 0) + 1
         if any(n == 1 and c not in norm_out for c, n in counts.items()):
-            from .. import _dtype
-
             y = y.to(_dtype.int64)
     return y
+
+
+def _pairwise_dtype(terms, out, dtypes):
+    """The result dtype of torch's left-to-right pairing, or its error for a contraction of
+    two dtypes (or of bools). A letter only one operand has is summed first (ints -> int64)."""
+    counts = {}
+    for t in terms:
+        for c in set(t):
+            counts[c] = counts.get(c, 0) + 1
+    kept, types = [], []
+    for t, dt in zip(terms, dtypes):
+        alone = {c for c in t if counts[c] == 1 and c not in out}
+        if alone and dt._category in (_dtype._INT, _dtype._BOOL):
+            dt = _dtype.int64
+        kept.append(set(t) - alone)
+        types.append(dt)
+    have, dt = kept[0], types[0]
+    for k in range(1, len(kept)):
+        later = set().union(*kept[k + 1:])
+        summed = {c for c in have & kept[k] if c not in out and c not in later}
+        if not summed:
+            dt = _dtype.promote_types(dt, types[k])
+        elif types[k] is not dt:
+            raise RuntimeError(f"expected scalar type {_dtype._TYPE_DISPLAY[dt.name]} but "
+                               f"found {_dtype._TYPE_DISPLAY[types[k].name]}")
+        elif dt is _dtype.bool:
+            raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
+        have = (have | kept[k]) - summed
+    return dt
