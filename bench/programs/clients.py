@@ -2,7 +2,8 @@
 under two minutes on one thread). ``{data}`` is the fabricated data directory, ``{root}`` the
 checkout the script lives in; paths in ``links`` are made in the run's working directory.
 
-Fields: ``script`` (relative to ``root``: ``examples``, ``mingpt`` or ``nanogpt``), ``args``,
+Fields: ``script`` (relative to ``root``: ``examples``, ``mingpt``, ``nanogpt``, ``tutorials``
+(pytorch/tutorials) or ``yunjey`` (yunjey/pytorch-tutorial's tutorials/)), ``args``,
 ``links`` (name in the working directory -> path), ``dirs`` (made empty), ``pre``/``post``
 (other scripts of the same checkout run before/after, same library, untimed), ``loss`` (regex;
 every group of every matching line is one point of the trajectory), ``tick`` (regex of the lines
@@ -11,7 +12,9 @@ interval holds an evaluation) and ``per_tick`` (iterations between two ticks) fo
 timing between the first and the last tick; ``total_iters`` instead (an int, or a regex whose
 group is the count) times the whole run, children included, per iteration. ``rtol``: how far
 the trajectories may differ, relative, for the settings' chaos (None: not compared). ``vision``: imports
-torchvision. ``env``: extra environment variables. ``needs``: a module without which the client is skipped.
+torchvision. ``env``: extra environment variables. ``cwd``: the working directory's path
+under the run's own temporary one (default ``run``). No ``loss``: the whole printed output is
+compared, line for line. ``needs``: a module without which the client is skipped.
 """
 
 _MNIST = {"../data": "{data}/mnist", "data": "{data}/mnist"}
@@ -116,3 +119,60 @@ CLIENTS = {
                                         "--num_samples=2", "--max_new_tokens=100"])],
                 "loss": r"^iter \d+: loss ([\d.]+)", "per_tick": 1, "rtol": 1e-3},
 }
+
+# yunjey/pytorch-tutorial reads MNIST from "../../data" and trains a fixed number of epochs (on
+# the fabricated 2,560 images: 26 steps an epoch, below its 100-step print interval, so the test
+# accuracy it prints is the trajectory and the whole run is timed)
+_YT_MNIST = {"cwd": "a/run", "links": {"../../data/MNIST": "{data}/mnist/MNIST"}, "vision": True,
+             "root": "yunjey", "args": [], "loss": r"images: ([\d.]+) %"}
+_EXAMPLE_LOSS = r"^\d+ ([-\d.e+]+)$"  # pytorch/tutorials' "t loss" lines
+
+
+def _tut(script, vision=False, **extra):
+    return {"root": "tutorials", "script": "beginner_source/" + script, "args": [],
+            "vision": vision, "rtol": 0, **extra}
+
+
+_FASHION = {"data": "{data}"}
+CLIENTS.update({
+    "yt_linear_regression": {"root": "yunjey", "script": "01-basics/linear_regression/main.py",
+                             "args": [], "loss": r"Loss: ([\d.]+)", "per_tick": 5, "rtol": 1e-4},
+    "yt_logistic_regression": dict(_YT_MNIST, script="01-basics/logistic_regression/main.py",
+                                   total_iters=130, rtol=1e-3),
+    "yt_feedforward": dict(_YT_MNIST, script="01-basics/feedforward_neural_network/main.py",
+                           total_iters=130, rtol=1e-3),
+    "yt_cnn": dict(_YT_MNIST, script="02-intermediate/convolutional_neural_network/main.py",
+                   total_iters=130, rtol=1e-3),
+    "yt_rnn": dict(_YT_MNIST, script="02-intermediate/recurrent_neural_network/main.py",
+                   total_iters=52, rtol=1e-3),
+    # Adam on a 2-layer bidirectional LSTM: float32 rounding grows to 1e-4 in the loss by step
+    # 19 (torch at 2 threads against 1 thread: step 28); numtorch's gradients are as close to
+    # float64's as torch's (1e-6)
+    "yt_birnn": dict(_YT_MNIST, script="02-intermediate/bidirectional_recurrent_neural_network"
+                     "/main.py", total_iters=52, rtol=1e-2),
+    "yt_language_model": {"root": "yunjey", "script": "02-intermediate/language_model/main.py",
+                          "args": [], "links": {"data/train.txt": "{data}/wikitext-2/train.txt"},
+                          "loss": r"Loss: ([\d.]+)", "per_tick": 42, "rtol": 1e-3},
+    "yt_vae": dict(_YT_MNIST, script="03-advanced/variational_autoencoder/main.py",
+                   loss=r"Reconst Loss: ([\d.]+), KL Div: ([\d.]+)", per_tick=10, rtol=1e-2),
+    # pytorch/tutorials' beginner scripts (transcribed: see the report of session 39)
+    "tut_quickstart": _tut("basics/quickstart_tutorial.py", True, links=_FASHION,
+                           loss=r"^loss: ([\d.]+)", per_tick=40, rtol=1e-4),
+    "tut_optimization": _tut("basics/optimization_tutorial.py", True, links=_FASHION,
+                             loss=r"^loss: ([\d.]+)", per_tick=40, rtol=1e-4),
+    "tut_tensorqs": _tut("basics/tensorqs_tutorial.py"),
+    "tut_autogradqs": _tut("basics/autogradqs_tutorial.py"),
+    "tut_buildmodel": _tut("basics/buildmodel_tutorial.py", True),
+    "tut_blitz_autograd": _tut("blitz/autograd_tutorial.py"),
+    "tut_blitz_neural_networks": _tut("blitz/neural_networks_tutorial.py"),
+    "tut_polynomial_custom_function": _tut("examples_autograd/polynomial_custom_function.py",
+                                           loss=_EXAMPLE_LOSS, per_tick=100, rtol=1e-4),
+    "tut_polynomial_nn": _tut("examples_nn/polynomial_nn.py", loss=_EXAMPLE_LOSS, per_tick=100,
+                              rtol=1e-4),
+    "tut_polynomial_optim": _tut("examples_nn/polynomial_optim.py", loss=_EXAMPLE_LOSS,
+                                 per_tick=100, rtol=1e-4),
+    "tut_polynomial_module": _tut("examples_nn/polynomial_module.py", loss=_EXAMPLE_LOSS,
+                                  per_tick=100, rtol=1e-4),
+    "tut_dynamic_net": _tut("examples_nn/dynamic_net.py", loss=_EXAMPLE_LOSS, per_tick=2000,
+                            rtol=1e-4),
+})

@@ -4,7 +4,7 @@ one directory: deterministic (a fixed NumPy seed), no downloads.
     python bench/programs/fabricate.py DIR
 
 Layout: ``mnist/MNIST/raw/*-ubyte`` (torchvision's MNIST reads the raw idx files),
-``wikitext-2/{train,valid,test}.txt``, ``shakespeare_char/{train.bin,val.bin,meta.pkl}`` (as
+``FashionMNIST/raw/*-ubyte`` (the tutorials'), ``wikitext-2/{train,valid,test}.txt``, ``shakespeare_char/{train.bin,val.bin,meta.pkl}`` (as
 nanoGPT's prepare.py writes them), ``input.txt`` (minGPT's chargpt), ``images/faces/*.png``
 (dcgan's ImageFolder), ``BSDS300/images/{train,test}/*.jpg`` (super_resolution).
 The data carry structure (class templates, a Markov text) so that losses fall as on real data.
@@ -38,8 +38,8 @@ def _digits(rng, templates, n):
     return np.clip(images, 0, 255).astype(np.uint8), labels
 
 
-def mnist(root, rng):
-    raw = os.path.join(root, "mnist", "MNIST", "raw")
+def mnist(root, rng, sub=("mnist", "MNIST")):
+    raw = os.path.join(root, *sub, "raw")
     os.makedirs(raw, exist_ok=True)
     templates = np.zeros((10, 28, 28), np.float32)
     for k in range(10):
@@ -49,6 +49,12 @@ def mnist(root, rng):
         images, labels = _digits(rng, templates, n)
         _idx(os.path.join(raw, prefix + "-images-idx3-ubyte"), images)
         _idx(os.path.join(raw, prefix + "-labels-idx1-ubyte"), labels)
+
+
+def fashion_mnist(root, rng):
+    """The tutorials' FashionMNIST (``data/FashionMNIST/raw``): MNIST's idx layout."""
+    del rng  # other templates than MNIST's
+    mnist(root, np.random.default_rng(4321), ("FashionMNIST",))
 
 
 def _markov_words(rng, vocab, n_words):
@@ -120,7 +126,7 @@ def images(root, rng):
 
 def main(root):
     os.makedirs(root, exist_ok=True)
-    for make in (mnist, wikitext, shakespeare, images):
+    for make in (mnist, fashion_mnist, wikitext, shakespeare, images):
         make(root, np.random.default_rng(1234))
     with open(os.path.join(root, "DONE"), "w") as f:
         f.write("1\n")

@@ -3,8 +3,12 @@ fabricated data; compares their printed loss trajectories and their CPU time per
 (one thread: OMP/OPENBLAS/MKL_NUM_THREADS=1; process CPU time; libraries alternating).
 
     python bench/programs/run.py --examples /work/ext/examples --mingpt /work/ext/minGPT \
-        --nanogpt /work/ext/nanoGPT [--only NAME[,NAME]] [--lib torch|numtorch|both] \
+        --nanogpt /work/ext/nanoGPT --tutorials /work/ext/tutorials \
+        --yunjey /work/ext/yunjey-tutorial [--only NAME[,NAME]] [--lib torch|numtorch|both] \
         [--repeats 3] [--data DIR] [--json OUT]
+
+Clients without a ``loss`` pattern (tutorials that train nothing) are compared on their whole
+printed output, line for line, object addresses masked.
 """
 import argparse
 import importlib.util
@@ -22,6 +26,7 @@ sys.path.insert(0, HERE)
 from clients import CLIENTS
 
 SHIM = os.path.join(REPO, "tests", "vision", "v2_programs", "_torch_shim")
+_ADDR = re.compile(r"0x[0-9a-fA-F]+")
 STUBS = os.path.join(HERE, "stubs")
 
 
@@ -62,7 +67,8 @@ def run_once(name, lib, data, roots, work, timeout):
     root = roots[spec.get("root", "examples")]
     ctx = {"data": data, "root": root}
     # the programs' "../data" needs a parent of their own
-    cwd = os.path.join(tempfile.mkdtemp(prefix=f"{name}-{lib}-", dir=work), "run")
+    # (``cwd`` nests deeper for programs that read "../../data")
+    cwd = os.path.join(tempfile.mkdtemp(prefix=f"{name}-{lib}-", dir=work), spec.get("cwd", "run"))
     os.makedirs(cwd)
     for link, target in spec.get("links", {}).items():
         path = os.path.join(cwd, link)
@@ -95,7 +101,9 @@ def run_once(name, lib, data, roots, work, timeout):
     record = os.path.join(cwd, "_timing.json")
     p, err = call(spec["script"], spec["args"], record)
     losses, ms = [], None
-    if p is not None:
+    if p is not None and spec.get("loss") is None:
+        losses = _ADDR.sub("0x", p.stdout).splitlines()
+    elif p is not None:
         losses = [float(v) for line in p.stdout.splitlines()
                   for v in (re.search(spec["loss"], line) or re.match("$", "")).groups()]
     if os.path.exists(record):
@@ -122,6 +130,8 @@ def _ms_per_iter(spec, timing):
             total = found[-1]
         cpu = timing["end"] - timing["start"] + timing["children"]
         return 1000.0 * cpu / total
+    if spec.get("loss") is None:
+        return None
     tick = re.compile(spec.get("tick", spec["loss"]))
     times = [t for t, line in timing["lines"] if tick.search(line)][spec.get("skip_ticks", 0):]
     if len(times) < 2:
@@ -137,6 +147,13 @@ def compare(a, b, rtol):
     if rtol is None:  # regression stops at the first batch below a threshold: rounding moves
         # that batch, so only the final losses are shown
         return True, f"stop point chaotic, not compared: final loss {a[-1]:.4g} vs {b[-1]:.4g}"
+    if isinstance(a[0], str):  # whole printed output
+        same = sum(x == y for x, y in zip(a, b))
+        first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
+        text = f"output {len(a)} vs {len(b)} lines, {same} identical"
+        if first is not None:
+            text += f" (first differing line {first}: {a[first][:60]!r} vs {b[first][:60]!r})"
+        return len(a) == len(b) and first is None, text
     n = min(len(a), len(b))
     rel = [abs(x - y) / max(abs(x), 1e-12) for x, y in zip(a[:n], b[:n])]
     worst = max(rel)
@@ -154,6 +171,10 @@ def main():
     ap.add_argument("--examples", default="/work/ext/examples")
     ap.add_argument("--mingpt", default="/work/ext/minGPT")
     ap.add_argument("--nanogpt", default="/work/ext/nanoGPT")
+    ap.add_argument("--tutorials", default="/work/ext/tutorials",
+                    help="pytorch/tutorials' scripts (beginner_source/...)")
+    ap.add_argument("--yunjey", default="/work/ext/yunjey-tutorial",
+                    help="yunjey/pytorch-tutorial's checkout")
     ap.add_argument("--only", default="", help="comma-separated client names")
     ap.add_argument("--lib", choices=("torch", "numtorch", "both"), default="both")
     ap.add_argument("--repeats", type=int, default=1, help="runs per library, alternating")
@@ -162,8 +183,10 @@ def main():
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--json", default="")
     args = ap.parse_args()
-    roots = {"examples": args.examples, "mingpt": args.mingpt, "nanogpt": args.nanogpt}
+    roots = {"examples": args.examples, "mingpt": args.mingpt, "nanogpt": args.nanogpt,
+             "tutorials": args.tutorials, "yunjey": os.path.join(args.yunjey, "tutorials")}
     work = args.work or tempfile.mkdtemp(prefix="programs-")
+    os.makedirs(work, exist_ok=True)
     data = args.data or os.path.join(work, "data")
     if not os.path.exists(os.path.join(data, "DONE")):
         subprocess.run([sys.executable, os.path.join(HERE, "fabricate.py"), data], check=True)
