@@ -252,7 +252,10 @@ def _read_stored(zf, info, out, key):
     fp = zf.fp
     fp.seek(info.header_offset)
     head = fp.read(30)
-    if len(head) < 30 or head[:4] != b"PK\x03\x04":
+    # a stored record is its bytes as they are: a directory entry whose compressed size
+    # differs is damaged (a deflated record marked stored), refused as torch refuses it,
+    # instead of reading its compressed bytes as the storage's values
+    if len(head) < 30 or head[:4] != b"PK\x03\x04" or info.compress_size != info.file_size:
         raise load_error(RuntimeError, f"load: bad local header for storage record data/{key} "
                                        f"(corrupt checkpoint)")
     name_len, extra_len = struct.unpack("<HH", head[26:30])
@@ -563,7 +566,10 @@ def _load_file(fh, map_location, weights_only):
         if weights_only and str(e).startswith("Unsupported global"):
             raise pickle.UnpicklingError(_WO_GLOBAL.format(e)) from None
         if weights_only and not str(e).startswith("Weights only"):
-            raise pickle.UnpicklingError(_WO_REFUSED.format(e)) from None
+            # torch asks for an issue report unless a blocked module was named
+            blocked = "whose module" in str(e) and "is blocked" in str(e)
+            raise pickle.UnpicklingError((_WO_REFUSED if blocked else _WO_FAILED).format(e)
+                                         ) from None
         raise
     except (_CORRUPT_WEIGHTS_ONLY if weights_only else _CORRUPT) as e:
         if is_load_error(e):

@@ -168,6 +168,8 @@ def _default_allowed():
         for name, cls in STORAGE_CLASSES.items():
             table[f"torch.{name}"] = cls
             table[f"torch.storage.{name}"] = cls
+            if name in _CUDA_STORAGES:  # checkpoints of CUDA tensors from torch < 1.6
+                table[f"torch.cuda.{name}"] = cls
         table.update(_legacy_tensor_classes())
         _DEFAULT = table
     return _DEFAULT
@@ -182,6 +184,10 @@ def _legacy_tensor_classes():
 
 
 STORAGE_CLASSES = {name: _rebuild._storage_class(name) for name in _STORAGE_DTYPE}
+_CUDA_STORAGES = frozenset({"BFloat16Storage", "BoolStorage", "ByteStorage", "CharStorage",
+                            "ComplexDoubleStorage", "ComplexFloatStorage", "DoubleStorage",
+                            "FloatStorage", "HalfStorage", "IntStorage", "LongStorage",
+                            "ShortStorage"})
 
 
 def _py3_name(module, name):
@@ -189,6 +195,14 @@ def _py3_name(module, name):
     if (module, name) in _compat_pickle.NAME_MAPPING:
         return _compat_pickle.NAME_MAPPING[(module, name)]
     return _compat_pickle.IMPORT_MAPPING.get(module, module), name
+
+
+def _names_torch(cls):
+    """A numtorch class's qualified name as torch's (``torch.dtype``)."""
+    module = cls.__module__
+    if module.startswith("numtorch"):
+        module = "torch"
+    return cls.__name__ if module == "builtins" else f"{module}.{cls.__name__}"
 
 
 def _short(obj):
@@ -328,7 +342,7 @@ class WeightsOnly:
                 return _INERT
             if not self.skim_calls:
                 raise TypeError(f"'{type(func).__name__}' object is not callable")
-        if not self._is_allowed(func) or (what == "create" and not isinstance(func, type)):
+        if not self._is_allowed(func):
             # torch's words for each opcode
             if what == "create":
                 raise pickle.UnpicklingError(f"Can only create new object for nn.Parameter or "
@@ -352,6 +366,10 @@ class WeightsOnly:
                             f"{getattr(func, '__qualname__', '')}")
                 raise load_error(TypeError, f"{name}() argument after * must be an "
                                             f"iterable, not {type(args).__name__}")
+        if what == "create" and not isinstance(func, type):
+            kind = type(func)
+            raise load_error(TypeError, f"object.__new__(X): X is not a type object "
+                                        f"({_names_torch(kind)})")
         try:
             if what == "create":
                 from ..nn.parameter import Parameter
@@ -362,6 +380,15 @@ class WeightsOnly:
             return func(*args, **(kwargs or {}))
         except (pickle.UnpicklingError, RuntimeError):
             raise
+        except TypeError as e:
+            if is_load_error(e):
+                raise
+            if "positional argument" in str(e) or "keyword argument" in str(e):
+                # a call with the wrong arguments: torch's TypeError, in Python's words
+                raise load_error(TypeError, str(e)) from None
+            raise load_error(RuntimeError, f"load: {self._record}: {_short(func)} cannot be "
+                                           f"built from the arguments stored in the "
+                                           f"checkpoint (TypeError: {e})") from None
         except MemoryError:
             raise load_error(RuntimeError, f"load: {self._record}: not enough memory for the "
                                            f"{_short(func)} it builds") from None
@@ -473,8 +500,10 @@ _unpack = struct.unpack
 @_op(pickle.PROTO)
 def _proto(u):
     u.proto = u._take(1)[0]
-    if u.proto > pickle.HIGHEST_PROTOCOL:
-        raise u._corrupt(f"unsupported pickle protocol {u.proto}")
+    # torch's weights-only unpickler only warns about an unknown protocol (below); pickle,
+    # which a full load uses, refuses it
+    if u.proto > pickle.HIGHEST_PROTOCOL and (u.only is None or u.skim_calls is False):
+        raise load_error(ValueError, f"unsupported pickle protocol: {u.proto}")
     if u.proto != 2 and u.only is not None and not u._skim:
         import warnings
 
