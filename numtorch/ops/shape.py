@@ -349,6 +349,7 @@ def flatten(input, start_dim=0, end_dim=-1):
     """Merge dims ``start_dim..end_dim`` into one (a view when possible)."""
     shape = input._array.shape
     if not shape:
+        canonical_dim(start_dim, 0), canonical_dim(end_dim, 0)  # only 0 and -1 fit a 0-d tensor
         return reshape(input, 1)
     s, e = canonical_dim(start_dim, len(shape)), canonical_dim(end_dim, len(shape))
     if s > e:
