@@ -4,6 +4,7 @@ import os
 from typing import Generic
 import warnings
 
+from ..._class_repr import object_repr
 from ._collate import default_collate, default_convert
 from .dataset import IterableDataset, _T_co, tensor_columns
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
@@ -44,6 +45,8 @@ class DataLoader(Generic[_T_co]):
         prefetch_factor (int): batches loaded in advance per worker. Default: 2.
         persistent_workers (bool): keep workers alive between epochs. Default: False.
     """
+
+    __repr__ = object_repr  # <torch.utils.data...> as printed and quoted in errors
 
     def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None,
                  num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0,

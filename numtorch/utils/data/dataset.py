@@ -6,6 +6,8 @@ import math
 from typing import Generic, TypeVar
 import warnings
 
+from ..._class_repr import object_repr
+
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "ConcatDataset", "ChainDataset",
            "Subset", "StackDataset", "random_split"]
 
@@ -17,6 +19,8 @@ _T_stack = TypeVar("_T_stack")
 
 class Dataset(Generic[_T_co]):
     """A map-style dataset: subclasses define ``__getitem__`` (and usually ``__len__``)."""
+
+    __repr__ = object_repr  # <torch.utils.data...> as printed and quoted in errors
 
     def __getitem__(self, index):
         raise NotImplementedError(f"{type(self).__name__} must implement __getitem__")

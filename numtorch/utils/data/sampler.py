@@ -4,6 +4,7 @@ from typing import Generic, TypeVar
 
 import numpy as np
 
+from ..._class_repr import object_repr
 from ..._random import Generator, rng_for
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
@@ -24,6 +25,8 @@ _T_co = TypeVar("_T_co", covariant=True)
 
 class Sampler(Generic[_T_co]):
     """Base class: an iterable of dataset indices (or of index lists)."""
+
+    __repr__ = object_repr  # <torch.utils.data...> as printed and quoted in errors
 
     def __init__(self, data_source=None):
         pass

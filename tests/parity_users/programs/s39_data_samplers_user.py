@@ -56,7 +56,7 @@ try:
     list(ChainDataset([Sq(3)]))
 except Exception as e:
     print(type(e).__name__, e)
-for kw in [dict(shuffle=True), dict(sampler=[0, 1]), dict(batch_sampler=[[0, 1]])]:
+for kw in [dict(shuffle=True), dict(sampler=[0, 1]), dict(sampler=SequentialSampler(range(3))), dict(batch_sampler=[[0, 1]])]:
     try:
         DataLoader(Stream(0, 3), **kw)
     except Exception as e:
@@ -129,3 +129,8 @@ try:
     ConcatDataset([])
 except Exception as e:
     print(type(e).__name__, e)
+#%% printing datasets, samplers and loaders
+ds = TensorDataset(torch.ones(2))
+print(str(ds).split(" at ")[0], str(SequentialSampler(ds)).split(" at ")[0], str(DataLoader(ds)).split(" at ")[0])
+print(str(Sq(3)).split(" at ")[0], str(BatchSampler(range(3), 2, False)).split(" at ")[0])
+print(str(torch.optim.lr_scheduler.StepLR(torch.optim.SGD([torch.nn.Parameter(torch.ones(1))]), 1)).split(" at ")[0])
