@@ -60,15 +60,36 @@ def test_subpixel_float32_non_contiguous(watched, case):
     assert watched
 
 
+@pytest.mark.parametrize("extra", [0, 1])  # a dx size a multiple of the stride or not
 @pytest.mark.parametrize("block_bytes", [1, 1 << 20])  # one sample per block, or the batch
-def test_subpixel_in_blocks(monkeypatch, watched, block_bytes):
-    """Blocks of samples reuse the padded and windowed buffers; a last, partial block gets its
-    own (5 samples in blocks of 2: the third block is one sample)."""
+def test_subpixel_in_blocks(monkeypatch, watched, block_bytes, extra):
+    """Blocks of samples reuse the padded and windowed buffers."""
     monkeypatch.setattr(conv_ops, "_BLOCK_BYTES", block_bytes)
     monkeypatch.setattr(conv_ops, "_MIN_BLOCK_COLUMNS", 1 if block_bytes == 1 else 512)
-    check_op(_conv_t(2, stride=2, padding=1, output_padding=1), [(5, 6, 3, 4), (6, 9, 4, 4),
-                                                                  (9,)],
-             dtype="float32", second_order=False)
+    check_op(_conv_t(2, stride=2, padding=1, output_padding=extra),
+             [(5, 6, 3, 4), (6, 9, 4, 4), (9,)], dtype="float32", second_order=False)
+    assert watched
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_subpixel_partial_last_block(monkeypatch, watched, extra):
+    """A last, partial block gets buffers of its own (5 samples in blocks of 2)."""
+    monkeypatch.setattr(conv_ops, "_chunk", lambda n, per_sample, length: 2)
+    check_op(_conv_t(2, stride=2, padding=1, output_padding=extra),
+             [(5, 6, 3, 4), (6, 9, 4, 4), (9,)], dtype="float32", second_order=False)
+    assert len(watched) == 1
+
+
+@pytest.mark.parametrize("stride,padding", [(2, 0), (2, 2), (3, 1), (4, 3)])
+def test_subpixel_strides_and_paddings(watched, stride, padding):
+    """dx sizes a multiple of the stride, window offsets per phase 0, 0, 1 (stride 3, padding
+    1) or 0, 1, 1, 1 (stride 4, padding 3)."""
+    k = 2 * stride
+    size = 4 * stride  # dx rows and columns
+    n_in = (size + 2 * padding - k) // stride + 1
+    check_op(_conv_t(2, stride=stride, padding=padding,
+                     output_padding=size - ((n_in - 1) * stride - 2 * padding + k)),
+             [(2, 5, n_in, n_in), (5, 8, k, k)], second_order=False)
     assert watched
 
 

@@ -21,6 +21,7 @@ frame, ``r = q % s``) reads the window of ``T`` values starting at ``v + (rho + 
 with the sub-kernel ``w[r + s*(T - 1 - t)]``, ``t < T``.
 """
 
+from ..backend import helpers_for
 from . import _intraop
 
 __all__ = []
@@ -73,33 +74,30 @@ def input_grad(xp, gy, w, size, stride, padding, step, res=None):
     depth = th * tw * o
     dtype = gy.dtype
     # per phase the sub-kernel as (t_h, t_w, o) x c GEMM rows: w[o, c, r + s*(T-1-t)]
-    wp = {}
-    for _, _, _, rh in rows:
-        for _, _, _, rw in cols:
-            sub = w[:, :, rh::sh, rw::sw][:, :, ::-1, ::-1]  # (o, c, th, tw), t-ordered
-            wp[rh, rw] = xp.ascontiguousarray(sub.transpose(2, 3, 0, 1)).reshape(depth, c)
+    sub = w.reshape(o, c, th, sh, tw, sw)[:, :, ::-1, :, ::-1]  # (o, c, t_h, r_h, t_w, r_w)
+    wp = xp.ascontiguousarray(sub.transpose(3, 5, 2, 4, 0, 1)).reshape(sh, sw, depth, c)
     dx = xp.empty((n, c) + tuple(size), dtype=dtype) if res is None else res
+    strided = helpers_for(xp).as_strided
     m0 = min(step, n)
     # gy of a block channels-last, zero-padded: T - 1 in front, up to the windows' reach behind
     py, px = ny + th - 1, nx + tw - 1
-    pad = xp.zeros((py, m0, px, o), dtype=dtype)
-    # G with one spare row of windows: the last phase view reaches d_w positions past the end
-    g = xp.empty(((ny + 1) * m0 * nx, depth), dtype=dtype)
-    g[ny * m0 * nx:] = 0
+    hh, ww = min(gh, ny), min(gw, nx)
     for i in range(0, n, step):
         m = min(step, n - i)
-        if m != m0:  # the last, partial block: buffers of its size
+        if i == 0 or m != m0:  # the first block, and a last, partial one: buffers of its size
             pad = xp.zeros((py, m, px, o), dtype=dtype)
+            # G with one spare row of windows: a phase view reaches d_w positions past the end
             g = xp.empty(((ny + 1) * m * nx, depth), dtype=dtype)
             g[ny * m * nx:] = 0
             m0 = m
-        hh, ww = min(gh, py - th + 1), min(gw, px - tw + 1)
         _intraop.copy(gy[i:i + m, :, :hh, :ww].transpose(2, 0, 3, 1),
                       pad[th - 1:th - 1 + hh, :, tw - 1:tw - 1 + ww])
-        g6 = g[:ny * m * nx].reshape(ny, m, nx, th, tw, o)
-        for a in range(th):
-            for b in range(tw):
-                _intraop.copy(pad[a:a + ny, :, b:b + nx], g6[:, :, :, a, b])
+        # all T x T windows in one copy: (y, n, x, t_h, t_w, o) from the padded block (the
+        # phases' GEMMs and copies into dx stay apart: one batched GEMM over a strided view
+        # of G measured no faster, and one 6-d copy of every phase into dx 3.5x slower)
+        sy, sn, sx, so = pad.strides
+        _intraop.copy(strided(pad, (ny, m, nx, th, tw, o), (sy, sn, sx, sy, sx, so)),
+                      g[:ny * m * nx].reshape(ny, m, nx, th, tw, o))
         for rho_h, cnt_h, dh, rh in rows:
             for rho_w, cnt_w, dw, rw in cols:
                 start = dh * m * nx + dw
