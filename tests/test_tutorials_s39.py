@@ -64,3 +64,18 @@ def test_linear_backward_unchanged_by_the_shown_chain():
     tl(tx).sum().backward()
     assert (x.grad.numpy() == tx.grad.numpy()).all()
     assert (lin.weight.grad.numpy() == tl.weight.grad.numpy()).all()
+
+
+def test_benchmark_measurement_repr_names_torchs_class():
+    # jacobians_hessians/ensembling/per_sample_grads print Timer.timeit's Measurement
+    import torch.utils.benchmark
+
+    import numtorch.utils.benchmark
+
+    heads = []
+    for lib in (torch, numtorch):
+        m = lib.utils.benchmark.Timer(stmt="x + 1", globals={"x": 1}).timeit(3)
+        head = repr(m).splitlines()[0]
+        heads.append(head.rsplit(" at 0x", 1)[0])
+        assert repr(m).splitlines()[1] == "x + 1"
+    assert heads[0] == heads[1]

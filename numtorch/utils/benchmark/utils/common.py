@@ -145,7 +145,9 @@ class Measurement:
     def __repr__(self):
         unit, scale = select_unit(self.median)
         n = len(self.raw_times)
-        lines = [object.__repr__(self), self.task_spec.summarize()]
+        # torch's header names torch's class (a printed line users compare)
+        head = f"<torch.utils.benchmark.utils.common.Measurement object at {hex(id(self))}>"
+        lines = [head, self.task_spec.summarize()]
         lines.append(f"  {'Median: ' if n > 1 else ''}{self.median / scale:.2f} {unit}")
         if n >= 4:  # a spread of fewer measurements says little
             s = self._statistics()
