@@ -337,12 +337,22 @@ def compare(case, want, got, unmutated):
     if want["kind"] == "ok":
         if got["msg"].startswith("storage has wrong byte size"):
             return None  # a legacy storage that torch grows to fit its tensors: refused
+        if "which is not a count" in got["msg"] or "multiplication overflow" in got["msg"]:
+            return None  # torch's C++ arithmetic wraps around (or it builds a negative size)
         if "' and header b'" in got["msg"]:
             return None  # a record's local header names another file: refused as corrupt
-        if case["mmap"] and got["msg"].startswith("record size ("):
+        if case["mmap"] and got["msg"].startswith(("record size (", "load: bad local header")):
             return None  # torch checks record sizes only without mmap; numtorch always
+        if got["msg"].startswith("PytorchStreamReader failed reading zip archive") or \
+                "codec can't decode" in got["msg"]:
+            return None  # a damaged directory or local header that torch reads past
         return "refused what torch loads"
     if want["kind"] != "error":  # torch crashed, hung or ran out of memory: any clean error
+        return None
+    if case["base"].endswith("legacy") and (got["cls"] in _TRUNCATED or got["msg"].startswith(
+            "storage has wrong byte size")):
+        # numtorch reads a legacy file's storages before building its objects, torch after:
+        # of two faults in one file, each meets a different one first
         return None
     if case["weights_only"] and want["cls"] == "UnpicklingError":
         ok = (got["cls"] == "UnpicklingError" and "Weights only load failed" in got["msg"]
@@ -352,6 +362,8 @@ def compare(case, want, got, unmutated):
         # torch's class, or numtorch's clear load error where torch fails inside its own
         # code on garbage (AssertionError, UnicodeDecodeError, IndexError, TypeError...)
         return None
+    if got["msg"].startswith("Unknown endianness type"):
+        return None  # torch's ValueError for a byteorder record it can decode
     if want["cls"] not in _LOAD_ERRORS and got["cls"] in _TRUNCATED:
         return None  # a pickle that ends early, in the class torch's unpickler gives it
     return f"class {got['cls']} where torch raises {want['cls']}"

@@ -71,6 +71,8 @@ def _digest(lib, obj, storages, seen, depth=0):
                              for v in obj)]
     if isinstance(obj, (lib.dtype, lib.device)):
         return [name, str(obj)]
+    if name == "StorageType" or getattr(obj, "__name__", "").endswith("Storage"):
+        return ["storage class", None]  # torch's StorageType objects, numtorch's classes
     state = getattr(obj, "__dict__", None)
     return [name, _digest(lib, dict(state), storages, seen, depth + 1) if state else None]
 

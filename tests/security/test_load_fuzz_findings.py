@@ -17,7 +17,7 @@ import pytest
 import torch
 
 import numtorch
-from tests.test_serialization_security import _tensor_pickle, _with_storage, _wrap, _zip
+from tests.test_serialization_security import _with_storage, _wrap, _zip
 
 
 def _outcome(lib, data, **kw):
