@@ -13,6 +13,7 @@ import contextlib
 import numpy as np
 
 from . import _dtype, backend
+from ._class_repr import object_repr as _object_repr
 from ._device import default_device
 from ._tensor import Tensor, _make
 from ._torch_rng import TorchStream
@@ -44,6 +45,9 @@ class Generator:
         >>> bool((a == b).all())
         True
     """
+
+    __repr__ = _object_repr  # torch's name in the default object repr
+    _torch_name = "torch._C.Generator"
 
     def __init__(self, device="cpu"):
         self.device = default_device(device)

@@ -14,6 +14,7 @@ import functools
 import warnings
 
 from .. import _dtype
+from .._class_repr import object_repr as _object_repr
 from .._tensor import Tensor
 from . import _state
 
@@ -126,6 +127,8 @@ class autocast:  # noqa: N801 - torch's name
         >>> y.dtype
         torch.bfloat16
     """
+
+    __repr__ = _object_repr  # torch's name in the default object repr
 
     def __init__(self, device_type, dtype=None, enabled=True, cache_enabled=None):
         if not isinstance(device_type, str):

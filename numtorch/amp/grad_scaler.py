@@ -13,6 +13,7 @@ import warnings
 from collections import defaultdict
 
 from .. import _creation, _dtype
+from .._class_repr import object_repr as _object_repr
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 
@@ -88,6 +89,8 @@ class GradScaler:
         >>> scaler.get_scale()
         65536.0
     """
+
+    __repr__ = _object_repr  # torch's name in the default object repr
 
     def __init__(self, device="cuda", init_scale=2.0 ** 16, growth_factor=2.0,
                  backoff_factor=0.5, growth_interval=2000, enabled=True):

@@ -10,6 +10,7 @@ their own (masks, statistics), which are not tensors torch would save and are no
 import threading
 from collections import namedtuple
 
+from .._class_repr import object_repr as _object_repr
 from . import graph
 
 __all__ = ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks",
@@ -61,6 +62,8 @@ class saved_tensors_hooks:
         >>> with torch.autograd.graph.saved_tensors_hooks(lambda t: t * 1, lambda t: t):
         ...     y = (x * x).sum()  # doctest: +SKIP
     """
+
+    __repr__ = _object_repr  # torch's name in the default object repr
 
     def __init__(self, pack_hook, unpack_hook):
         self.pack_hook, self.unpack_hook = pack_hook, unpack_hook

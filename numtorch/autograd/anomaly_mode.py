@@ -9,6 +9,8 @@ import os
 import traceback
 import warnings
 
+from .._class_repr import object_repr as _object_repr
+
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
            "is_anomaly_check_nan_enabled"]
 
@@ -34,6 +36,8 @@ class detect_anomaly:
         ...     y.backward()  # doctest: +SKIP
     """
 
+    __repr__ = _object_repr  # torch's name in the default object repr
+
     def __init__(self, check_nan=True):
         self.check_nan = check_nan
         warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime "
@@ -57,6 +61,8 @@ class detect_anomaly:
 
 class set_detect_anomaly:
     """Turn anomaly detection on or off (function, context manager or decorator)."""
+
+    __repr__ = _object_repr  # torch's name in the default object repr
 
     def __init__(self, mode, check_nan=True):
         self._prev = dict(_flags)

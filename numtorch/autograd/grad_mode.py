@@ -14,6 +14,8 @@ import functools
 import inspect
 import warnings
 
+from .._class_repr import object_repr as _object_repr
+
 # the state every op reads lives in a leaf module (Tensor's constructor reads it too)
 from .._grad_state import INFERENCE_ACTIVE, InferenceVersion, _state, new_version  # noqa: F401
 
@@ -49,6 +51,8 @@ def is_inference(input):
 
 class _Mode:
     """Base for grad-mode switches: a context manager that also decorates functions."""
+
+    __repr__ = _object_repr  # torch's name in the default object repr
 
     def _target(self):
         raise NotImplementedError  # each subclass says which mode it sets
@@ -162,6 +166,9 @@ class set_grad_enabled(_Mode):
             self._prev = (_state.grad, _state.inference)
         _set(self.mode, _state.inference)
         return None
+
+    def __repr__(self):
+        return f"torch.autograd.grad_mode.set_grad_enabled(mode={self.mode})"
 
     def clone(self):
         obj = object.__new__(set_grad_enabled)

@@ -10,6 +10,7 @@ Edges point at the producer of each input as ``(node, output_nr)`` (a leaf's pro
 at a new node, while nodes built earlier keep the edge they saw, as torch's graph does.
 """
 
+from .._class_repr import object_repr as _object_repr
 import itertools
 import weakref
 
@@ -115,6 +116,9 @@ _handle_ids = itertools.count()
 class RemovableHandle:
     """Returned by every autograd ``register_*hook``; ``remove()`` (or leaving a ``with``
     block) takes the hook out again."""
+
+    __repr__ = _object_repr  # torch's name in the default object repr
+    _torch_name = "torch.utils.hooks.RemovableHandle"
 
     __slots__ = ("_hooks", "_fn", "id")
 

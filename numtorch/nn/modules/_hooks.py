@@ -5,6 +5,7 @@ whose backward passes observe (and may replace) the gradients flowing through th
 0.x ``register_backward_hook`` instead hooks the grad_fn of the module's output, as torch did.
 """
 
+from ..._class_repr import object_repr as _object_repr
 import itertools
 import warnings
 from collections import OrderedDict
@@ -25,6 +26,8 @@ _ids = itertools.count()
 class RemovableHandle:
     """Returned by every ``register_*hook``: ``remove()`` (or leaving a ``with`` block)
     unregisters the hook."""
+
+    __repr__ = _object_repr  # torch's name in the default object repr
 
     def __init__(self, table, extra=()):
         self.id = next(_ids)

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from ... import _creation, _sampling, ops
+from ..._class_repr import object_repr as _object_repr
 from ..._tensor import _make
 from ...autograd.grad_mode import no_grad
 from ...backend import xp_of
@@ -28,6 +29,8 @@ __all__ = ["BasePruningMethod", "PruningContainer", "Identity", "RandomUnstructu
 class BasePruningMethod(ABC):
     """Base class of pruning methods: subclasses define ``compute_mask`` and
     ``PRUNING_TYPE`` (``"unstructured"``, ``"structured"`` or ``"global"``)."""
+
+    __repr__ = _object_repr  # torch's name in the default object repr
 
     _tensor_name: str
 

@@ -93,3 +93,12 @@ for name, mod in m.named_modules():
         mod.register_forward_hook(save(name))
 m(torch.ones(2, 2))
 print({k: v.shape for k, v in feats.items()}, feats["2"])
+#%% objects a notebook prints by accident
+import torch.nn.utils.prune as prune
+m = net()
+x = torch.ones(1, requires_grad=True)
+for o in [m.register_forward_hook(lambda *a: None), x.register_hook(lambda g: g), torch.Generator(), torch.no_grad(),
+          torch.enable_grad(), torch.inference_mode(), torch.set_grad_enabled(True), torch.autograd.set_detect_anomaly(False),
+          prune.L1Unstructured(0.5), torch.autocast("cpu"), torch.amp.GradScaler("cpu"),
+          torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t)]:
+    print(repr(o).split(" at 0x")[0])
