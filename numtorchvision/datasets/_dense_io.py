@@ -1,6 +1,7 @@
 """Readers for the flow and disparity files of the optical-flow and stereo datasets:
 Middlebury ``.flo``, ``.pfm`` and KITTI-style 16-bit RGB PNGs (flow + valid bit)."""
 
+import os
 import re
 import struct
 
@@ -15,7 +16,18 @@ def _read_flo(file_name):
     with open(file_name, "rb") as f:
         if f.read(4) != b"PIEH":
             raise ValueError("Magic number incorrect. Invalid .flo file")
-        w, h = struct.unpack("<ii", f.read(8))
+        header = f.read(8)
+        if len(header) < 8:
+            raise ValueError("Invalid .flo file: truncated header")
+        w, h = struct.unpack("<ii", header)
+        if w < 0 or h < 0:  # (NumPy would take -1 as "infer this size")
+            raise ValueError(f"Invalid .flo file: negative size {w} x {h}")
+        # the sizes come from the file: checked against its length before NumPy allocates
+        # them (a 100000 x 100000 header on a small file asked for 75 GiB)
+        available = (os.fstat(f.fileno()).st_size - f.tell()) // 4
+        if 2 * w * h > available:
+            raise ValueError(f"cannot reshape array of size {available} into shape "
+                             f"({h},{w},2)")
         data = np.fromfile(f, "<f4", count=2 * w * h)
     return data.reshape(h, w, 2).transpose(2, 0, 1)
 
@@ -71,6 +83,11 @@ def _read_png16_rgb(file_name):
         arr = np.asarray(pil().open(file_name).convert("RGB")).astype(np.uint16)
         return arr
     Image = pil()
+    limit = Image.MAX_IMAGE_PIXELS
+    if limit is not None and w * h > 2 * limit:  # what Image.open refuses, frombytes does not
+        raise Image.DecompressionBombError(f"Image size ({w * h} pixels) exceeds limit of "
+                                           f"{2 * limit} pixels, could be decompression bomb "
+                                           f"DOS attack.")
     high = np.asarray(Image.frombytes("RGB", (w, h), idat, "zip", ("RGB;16B", interlace)))
     low = np.asarray(Image.frombytes("RGB", (w, h), idat, "zip", ("RGB;16L", interlace)))
     return (high.astype(np.uint16) << 8) | low

@@ -138,9 +138,12 @@ def decode_gif(input):
     """Decode GIF bytes: (C, H, W) for one frame, (N, C, H, W) for an animation."""
     img = _open(_bytes_of(input, "decode_gif"), "decode_gif", formats=["GIF"])
     frames = []
-    for i in range(getattr(img, "n_frames", 1)):
-        img.seek(i)
-        frames.append(np.array(img.convert("RGB")).transpose(2, 0, 1))
+    try:  # later frames are decoded here, as they are reached
+        for i in range(getattr(img, "n_frames", 1)):
+            img.seek(i)
+            frames.append(np.array(img.convert("RGB")).transpose(2, 0, 1))
+    except (OSError, ValueError, EOFError, SyntaxError, IndexError) as exc:
+        raise RuntimeError(f"decode_gif: the bytes are not a readable GIF file ({exc})") from exc
     out = np.stack(frames) if len(frames) > 1 else frames[0]
     return torch.from_numpy(np.ascontiguousarray(out))
 
