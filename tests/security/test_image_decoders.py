@@ -76,7 +76,7 @@ def _jpeg_with_size(width, height):
     return bytes(data)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _crafted():
     row = b"\0" + b"\0" * 3 * 4096
     return {
