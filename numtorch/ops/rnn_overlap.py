@@ -3,9 +3,10 @@
 The backpropagation through time (``rnn_sequence.LSTMSequence.backward_arrays``) is a chain
 of small dependent steps, while the gate-derivative factors before it and the weight, bias and
 input gradients after it (a GEMM as large as all the recurrent ones together) depend on it only
-step by step. With two free cores the steps go in chunks: a worker thread makes the factors of
-the coming chunks and the gradients of the finished ones while the chain runs (both threads
-with one BLAS thread each); with one core the same code runs as one chunk, in line.
+step by step. With two free cores the steps go in chunks: a worker thread makes the gradients
+of the finished chunks while the chain runs (both threads with one BLAS thread each); with one
+core the same code runs as one chunk, in line. The factors are made by the loop's own thread
+(see ``LSTMSequence.backward_arrays``): what the worker writes, the loop must not read.
 """
 
 import concurrent.futures
@@ -16,7 +17,7 @@ import numpy as np
 
 from .._threads import blas_threads_now
 
-__all__ = ["LSTMWeightGrads", "overlap_worker", "spans", "submit", "wait", "finish"]
+__all__ = ["LSTMWeightGrads", "finish", "overlap_worker", "spans", "submit", "wait"]
 
 class LSTMWeightGrads:
     """The LSTM's weight, bias and input gradients from the gate gradients ``dz`` (T, 4H, B)
@@ -97,12 +98,12 @@ _POOL = {"worker": None}
 
 
 def overlap_worker(xp, steps, step_size):
-    """A one-thread executor for the backward's side work (the gate factors of the coming
-    steps, the weight gradients of the finished ones) while the recurrence runs here, or None.
+    """A one-thread executor for the backward's side work (the weight gradients of the
+    finished steps) while the recurrence runs here, or None.
 
     Why: the recurrence is a chain of small dependent GEMMs that a second core barely speeds
-    up, while the factors and the weight-gradient GEMM (as large as all the recurrent ones
-    together) do not depend on it. Used when BLAS may use two threads now (the user's count,
+    up, while the weight-gradient GEMM (as large as all the recurrent ones together) does not
+    depend on it. Used when BLAS may use two threads now (the user's count,
     as capped by the machine's load) and the layer is long enough to split.
     """
     if (steps < 2 * _SPAN_MIN or steps * step_size < _OVERLAP_MIN or xp is not np
