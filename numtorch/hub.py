@@ -14,6 +14,8 @@ import sys
 import urllib.error
 import urllib.parse
 import urllib.request
+import warnings
+import zipfile
 
 try:
     import fcntl
@@ -316,7 +318,42 @@ def load_state_dict_from_url(url, model_dir=None, map_location=None, progress=Tr
                                    f"name ending in '-<at least 8 hex digits>.<ext>', got "
                                    f"{name!r}")
         download_url_to_file(url, cached, prefix, progress=progress)
+    if _is_legacy_zip(cached):
+        return _legacy_zip_load(cached, model_dir, map_location, weights_only)
     return serialization.load(cached, map_location=map_location, weights_only=weights_only)
+
+
+def _is_legacy_zip(path):
+    """A zip holding one file, as pre-1.6 checkpoints were published (resnet18-5c106cde.pth):
+    not torch's own zip format, which always holds several records."""
+    if not zipfile.is_zipfile(path):
+        return False
+    with zipfile.ZipFile(path) as zf:
+        infos = zf.infolist()
+    return len(infos) == 1 and not infos[0].is_dir()
+
+
+def _legacy_zip_load(path, model_dir, map_location, weights_only):
+    """Extract the one checkpoint inside a legacy zip into ``model_dir`` and load it; an entry
+    whose name would land outside ``model_dir`` is refused with torch's ValueError."""
+    warnings.warn("Falling back to the old format < 1.6. This support will be deprecated in "
+                  "favor of default zipfile format introduced in 1.6. Please redo "
+                  "torch.save() to save it in the new zipfile format.", FutureWarning,
+                  stacklevel=3)
+    root = os.path.realpath(model_dir)
+    with zipfile.ZipFile(path) as zf:
+        (member,) = zf.infolist()
+        name = os.path.normpath(member.filename)
+        if name.startswith(("/", "\\")) or (len(name) >= 2 and name[1] == ":"
+                                             and name[0].isalpha()):
+            raise ValueError(f"Archive entry has absolute path: {member.filename}")
+        if ".." in re.split(r"[/\\]", name):
+            raise ValueError(f"Archive entry contains directory traversal: {member.filename}")
+        target = os.path.realpath(os.path.join(root, name))
+        if os.path.commonpath([root, target]) != root:
+            raise ValueError(f"Archive entry escapes target directory: {member.filename}")
+        zf.extract(member, root)
+    return serialization.load(target, map_location=map_location, weights_only=weights_only)
 
 
 def load(repo_or_dir, model, *args, source="github", trust_repo="check", force_reload=False,
