@@ -21,9 +21,11 @@ import importlib.util
 import os
 import sys
 
-__all__ = ["ALIASES", "install", "uninstall", "is_installed"]
+__all__ = ["ALIASES", "install", "is_installed", "uninstall"]
 
-ALIASES = {"torch": "numtorch", "torchvision": "numtorchvision"}
+# functorch: the deprecated API torch still ships, which programs written for torch 1.x import
+ALIASES = {"torch": "numtorch", "torchvision": "numtorchvision",
+           "functorch": "numtorch._functorch_api"}
 _PREPARATION_KEY = "numtorch_import_hook"
 
 

@@ -79,3 +79,62 @@ def test_benchmark_measurement_repr_names_torchs_class():
         heads.append(head.rsplit(" at 0x", 1)[0])
         assert repr(m).splitlines()[1] == "x + 1"
     assert heads[0] == heads[1]
+
+
+def _fwad(lib):
+    import importlib
+    return importlib.import_module(lib.__name__ + ".autograd.forward_ad")
+
+
+@pytest.mark.parametrize("case", ["same", "transposed", "requires_grad", "dtype", "primal_t"])
+def test_make_dual_keeps_a_tangent_laid_out_as_the_primal(case):
+    # forward_ad_usage asserts unpack_dual(make_dual(p, t)).tangent is t
+    seen = []
+    for lib in (torch, numtorch):
+        fw = _fwad(lib)
+        p = lib.ones(3, 4, dtype=lib.float64 if case == "dtype" else lib.float32)
+        t = lib.arange(12.0).reshape(3, 4)
+        if case == "transposed":
+            t = lib.arange(12.0).reshape(4, 3).T
+        elif case == "requires_grad":
+            t = t.requires_grad_()
+        elif case == "primal_t":
+            p = p.T
+            t = lib.arange(12.0).reshape(4, 3)
+        with fw.dual_level():
+            u = fw.unpack_dual(fw.make_dual(p, t)).tangent
+            seen.append((u is t, u.stride(), str(u.dtype), u.tolist()))
+    assert seen[0] == seen[1]
+
+
+def test_functorch_deprecated_api():
+    import warnings
+
+    import functorch as real_ft
+
+    from numtorch import _functorch_api as nt_ft
+
+    out = []
+    for lib, ft in ((torch, real_ft), (numtorch, nt_ft)):
+        lib.manual_seed(0)
+        model = lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.BatchNorm1d(4), lib.nn.Tanh()).eval()
+        x = lib.arange(6.0).reshape(2, 3)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            fmodel, params, buffers = ft.make_functional_with_buffers(model)
+            y = fmodel(params, buffers, x)
+            def run(ps, f=fmodel, b=buffers, x=x):
+                return f(ps, b, x)
+            _, jvp_out = ft.jvp(run, (params,), (tuple(lib.ones_like(p) for p in params),))
+            g = ft.grad(lambda ps, run=run: run(ps).sum())(params)
+            _, p2, _ = ft.combine_state_for_ensemble([model, model])
+            with pytest.raises(RuntimeError) as e:
+                ft.make_functional(model)
+        out.append((y.tolist(), jvp_out.tolist(), [t.tolist() for t in g],
+                    [p.requires_grad for p in params], len(buffers),
+                    [tuple(p.shape) for p in p2], [p.requires_grad for p in p2],
+                    str(e.value), [(c.category.__name__, str(c.message)) for c in w]))
+    import numpy as np
+    for k in (0, 1):
+        np.testing.assert_allclose(out[1][k], out[0][k], rtol=1e-6, atol=1e-7)
+    assert out[0][3:] == out[1][3:]

@@ -241,7 +241,13 @@ def make_dual(tensor, tangent, *, level=None):
                            f"size {list(tensor.shape)} while the given forward gradient is of "
                            f"size {got}.")
     dual = _alias(tensor)
-    _set_tangent(dual, tangent.detach())
+    if tangent.stride() != tensor.stride():
+        # torch copies a tangent of another layout into one laid out as the primal
+        from .. import empty_like
+
+        tangent = empty_like(tensor, dtype=tangent.dtype).copy_(tangent.detach())
+    # else: the tangent itself, as torch keeps it (unpack_dual(...).tangent is tangent)
+    _set_tangent(dual, tangent)
     return dual
 
 
