@@ -47,3 +47,27 @@ def test_flo_truncated_header(tmp_path):
     (tmp_path / "a.flo").write_bytes(b"PIEH\1\0")
     with pytest.raises(ValueError, match="truncated header"):
         _dense_io._read_flo(str(tmp_path / "a.flo"))
+
+
+_PICKLES = {  # CIFAR-style batch pickles that claim more than they hold
+    "binbytes8_2_60": b"\x80\x04\x8e" + struct.pack("<Q", 2 ** 60) + b"abc",
+    "binbytes8_2_33": b"\x80\x04\x8e" + struct.pack("<Q", 2 ** 33) + b"abc",
+    "binunicode8_2_33": b"\x80\x04\x8d" + struct.pack("<Q", 2 ** 33) + b"abc",
+    "long4_2_31": b"\x80\x02\x8b" + struct.pack("<i", 2 ** 31 - 1) + b"abc",
+    "array_2_40": b"\x80\x02cnumpy.core.multiarray\n_reconstruct\ncnumpy\nndarray\n\x8a\x06\x00"
+                  b"\x00\x00\x00\x00\x01\x85C\x01b\x87R.",
+    "marks_200000": b"\x80\x02" + b"(" * 200000 + b".",
+    "lists_200000": b"\x80\x02" + b"]" * 200000 + b".",
+}
+
+
+@pytest.mark.parametrize("name", sorted(_PICKLES))
+def test_data_pickles_that_claim_too_much(name, tmp_path):
+    from numtorchvision.datasets._safe_pickle import load_data_pickle
+
+    path = tmp_path / "data_batch_1"
+    path.write_bytes(_PICKLES[name])
+    got = run_limited(load_data_pickle, str(path))
+    assert got[0] == "ok" or got[:2] == ("error", "RuntimeError"), got
+    if got[0] == "error":
+        assert str(path) in got[2] and "download it again" in got[2]
