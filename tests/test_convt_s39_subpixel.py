@@ -46,8 +46,10 @@ CASES = [
 ]
 
 
+@pytest.mark.parametrize("exact_below", [0, 1000])  # shared windows, or per column phase
 @pytest.mark.parametrize("case", range(len(CASES)))
-def test_subpixel_matches_torch(watched, case):
+def test_subpixel_matches_torch(monkeypatch, watched, case, exact_below):
+    monkeypatch.setattr(conv_subpixel, "EXACT_BELOW", exact_below)
     fn, shapes = CASES[case]
     check_op(fn, shapes)
     assert watched
@@ -62,8 +64,10 @@ def test_subpixel_float32_non_contiguous(watched, case):
 
 @pytest.mark.parametrize("extra", [0, 1])  # a dx size a multiple of the stride or not
 @pytest.mark.parametrize("block_bytes", [1, 1 << 20])  # one sample per block, or the batch
-def test_subpixel_in_blocks(monkeypatch, watched, block_bytes, extra):
+@pytest.mark.parametrize("exact_below", [0, 1000])
+def test_subpixel_in_blocks(monkeypatch, watched, block_bytes, extra, exact_below):
     """Blocks of samples reuse the padded and windowed buffers."""
+    monkeypatch.setattr(conv_subpixel, "EXACT_BELOW", exact_below)
     monkeypatch.setattr(conv_ops, "_BLOCK_BYTES", block_bytes)
     monkeypatch.setattr(conv_ops, "_MIN_BLOCK_COLUMNS", 1 if block_bytes == 1 else 512)
     check_op(_conv_t(2, stride=2, padding=1, output_padding=extra),
@@ -72,8 +76,10 @@ def test_subpixel_in_blocks(monkeypatch, watched, block_bytes, extra):
 
 
 @pytest.mark.parametrize("extra", [0, 1])
-def test_subpixel_partial_last_block(monkeypatch, watched, extra):
+@pytest.mark.parametrize("exact_below", [0, 1000])
+def test_subpixel_partial_last_block(monkeypatch, watched, extra, exact_below):
     """A last, partial block gets buffers of its own (5 samples in blocks of 2)."""
+    monkeypatch.setattr(conv_subpixel, "EXACT_BELOW", exact_below)
     monkeypatch.setattr(conv_ops, "_chunk", lambda n, per_sample, length: 2)
     check_op(_conv_t(2, stride=2, padding=1, output_padding=extra),
              [(5, 6, 3, 4), (6, 9, 4, 4), (9,)], dtype="float32", second_order=False)
