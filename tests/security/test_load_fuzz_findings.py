@@ -8,6 +8,7 @@ records with trailing bytes, legacy storages whose count disagrees with the pick
 tensors with strides and offsets of their own.
 """
 
+import collections
 import io
 import pickle
 import struct
@@ -213,3 +214,19 @@ def test_deflated_record_marked_stored_is_refused_not_read_as_values():
 def test_unknown_pickle_protocol(weights_only):
     """torch's weights-only unpickler only warns; a full load is pickle's ValueError."""
     _same(_wrap(b"\x80\x2fK\x01."), weights_only=weights_only)
+
+
+@pytest.mark.parametrize("name", [b"os\nsystem", b"posix\nsystem", b"builtins\neval",
+                                  b"builtins\ngetattr", b"numtorch\nload", b"torch\nload",
+                                  b"torch._utils\n_rebuild_tensor_v2.__globals__"])
+def test_refused_globals_in_a_legacy_file(name):
+    """The legacy reader skims the pickle for its storages first: the skim refuses a global
+    exactly where, and as, torch's one pass does."""
+    buf = io.BytesIO()
+    torch.save(collections.OrderedDict(w=torch.arange(3.0)), buf,
+               _use_new_zipfile_serialization=False)
+    data = buf.getvalue()
+    assert data.count(b"ccollections\nOrderedDict\n") >= 1
+    data = data.replace(b"ccollections\nOrderedDict\n", b"c" + name + b"\n", 1)
+    got = _same(data, weights_only=True)
+    assert got[0] is pickle.UnpicklingError
