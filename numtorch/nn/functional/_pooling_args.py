@@ -225,6 +225,8 @@ def adaptive_output_size(fn, output_size, spatial):
         if len(sizes) == 1 and nd > 1:
             sizes = sizes * nd
         if len(sizes) != nd:
+            if fn.startswith("adaptive_avg"):  # torch's avg and max kernels word it apart
+                raise RuntimeError(f"{fn}: output_size must be {nd}")
             raise RuntimeError(f"{fn}(): internal error: output_size.size() must be {nd}")
         sizes = tuple(n if v is None else v for v, n in zip(sizes, spatial))
         if not all(_is_int(v) for v in sizes):
