@@ -13,6 +13,7 @@ import pickle
 import re
 import struct
 import sys
+import tarfile
 import warnings
 import zipfile
 import zlib
@@ -559,6 +560,13 @@ def _load_file(fh, map_location, weights_only):
                 raise load_error(RuntimeError, _MINIZ.format(why)) from None
             with zf:
                 return _load_zip(zf, map_location, weights_only)
+        if _is_tar_checkpoint(fh, start):
+            if weights_only:  # torch's words
+                raise RuntimeError("Cannot use ``weights_only=True`` with files saved in the "
+                                   "legacy .tar format. " + _WO_ADVICE)
+            raise RuntimeError("load: this checkpoint is in the .tar format of torch < 0.4, "
+                               "which numtorch does not read; load it with torch and "
+                               "torch.save it again")
         return _load_legacy(fh, map_location, weights_only)
     except PickleFault as e:
         raise _in_torch_words(e, weights_only) from None
@@ -577,6 +585,22 @@ def _load_file(fh, map_location, weights_only):
         detail = "" if isinstance(e, (MemoryError, ValueError, OverflowError)) else f": {e}"
         raise RuntimeError(f"load: the checkpoint is truncated or corrupt, or not a PyTorch "
                            f"file ({type(e).__name__}{detail})") from None
+
+
+def _is_tar_checkpoint(fh, start):
+    """torch < 0.4's tar checkpoints, which torch looks for only in real files at offset 0."""
+    try:
+        if start != 0 or fh.fileno() < 0:
+            return False
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
+        return False
+    try:
+        with tarfile.open(fileobj=fh, mode="r:"):
+            return True
+    except (tarfile.TarError, OSError, ValueError, EOFError):
+        return False
+    finally:
+        fh.seek(start)
 
 
 _WO_FAILED = ("Weights only load failed. In PyTorch 2.6, we changed the default value of the "

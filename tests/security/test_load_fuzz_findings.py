@@ -230,3 +230,39 @@ def test_refused_globals_in_a_legacy_file(name):
     data = data.replace(b"ccollections\nOrderedDict\n", b"c" + name + b"\n", 1)
     got = _same(data, weights_only=True)
     assert got[0] is pickle.UnpicklingError
+
+
+def _tar_checkpoint(path):
+    import tarfile
+
+    with tarfile.open(path, mode="w:", format=tarfile.PAX_FORMAT) as tar:
+        for name in ("sys_info", "pickle", "storages", "tensors"):
+            payload = pickle.dumps(0, protocol=2)
+            info = tarfile.TarInfo(name)
+            info.size = len(payload)
+            tar.addfile(info, io.BytesIO(payload))
+
+
+@pytest.mark.parametrize("weights_only", [True, False])
+def test_pre_0_4_tar_checkpoint(weights_only, tmp_path):
+    """torch refuses the tar format under weights_only in these words; numtorch, which does
+    not read the format, says so instead of failing inside a pickle."""
+    path = tmp_path / "old.pt"
+    _tar_checkpoint(path)
+    outcomes = []
+    for lib in (torch, numtorch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                lib.load(path, weights_only=weights_only)
+                outcomes.append(("ok", ""))
+            except Exception as e:  # noqa: BLE001 - the class and text are compared
+                outcomes.append((type(e), str(e)))
+    want, got = outcomes
+    if weights_only:
+        assert got == want
+    else:
+        assert got[0] is RuntimeError and "tar format" in got[1]
+    # the same bytes in a buffer are not looked at as a tar, by torch either
+    assert _outcome(numtorch, path.read_bytes(), weights_only=weights_only)[0] == \
+        _outcome(torch, path.read_bytes(), weights_only=weights_only)[0]
