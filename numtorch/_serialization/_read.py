@@ -250,6 +250,8 @@ def _read_stored(zf, info, out, key):
     size check catches truncation, and data.pkl itself is CRC-checked by zipfile.
     """
     buf = out.view(np.uint8).reshape(-1)
+    if not len(buf):
+        return  # an empty storage: nothing of its record is read (nor by torch)
     fp = zf.fp
     fp.seek(info.header_offset)
     head = fp.read(30)

@@ -916,9 +916,20 @@ class Full(pickle.Unpickler):
         super().__init__(file, encoding="utf-8")
         self._record = record
         self._storage = persistent_load
+        self._proto = 0  # pickle resolves dotted names only from protocol 4 on
+        try:
+            here = file.tell()
+            head = file.read(2)
+            file.seek(here)
+            if head[:1] == pickle.PROTO and len(head) == 2:
+                self._proto = head[1]
+        except (AttributeError, OSError, ValueError):
+            pass
 
     def find_class(self, module, name):
         module, name = _py3_name(module, name)
+        if "." in name and self._proto < 4:  # what pickle's own lookup raises
+            raise AttributeError(f"Can't get attribute {name!r} on <module {module!r}>")
         if name in STORAGE_CLASSES and name != "UntypedStorage":
             return STORAGE_CLASSES[name]  # torch's full unpickler takes these from any module
         obj = _default_allowed().get(f"{module}.{name}")
