@@ -26,6 +26,24 @@ class _InfiniteConstantSampler(Sampler):
             yield None
 
 
+def _check_context(ctx, num_workers):
+    """torch's checks of ``multiprocessing_context`` (it only applies to worker processes)."""
+    import multiprocessing as mp
+
+    if num_workers == 0:
+        raise ValueError("multiprocessing_context can only be used with multi-process loading "
+                         f"(num_workers > 0), but got num_workers={num_workers}")
+    if isinstance(ctx, str):
+        methods = mp.get_all_start_methods()
+        if ctx not in methods:
+            raise ValueError("multiprocessing_context option should specify a valid start "
+                             f"method in {methods!r}, but got multiprocessing_context={ctx!r}")
+    elif not isinstance(ctx, mp.context.BaseContext):
+        raise TypeError("multiprocessing_context option should be a valid context object or a "
+                        f"string specifying the start method, but got "
+                        f"multiprocessing_context={ctx!r}")
+
+
 class DataLoader(Generic[_T_co]):
     """Iterate a dataset in (shuffled) batches, optionally loading with worker processes.
 
@@ -73,6 +91,8 @@ class DataLoader(Generic[_T_co]):
         self.pin_memory_device = pin_memory_device
         self.timeout = timeout
         self.worker_init_fn = worker_init_fn
+        if multiprocessing_context is not None:
+            _check_context(multiprocessing_context, num_workers)
         self.multiprocessing_context = multiprocessing_context
         self.persistent_workers = persistent_workers
         self.in_order = in_order

@@ -81,6 +81,8 @@ class StackDataset(Dataset[_T_stack]):
         if args and kwargs:
             raise ValueError("Supported either ``tuple``- (via ``args``) or``dict``- (via "
                              "``kwargs``) like input/output, but both types are given.")
+        if not args and not kwargs:
+            raise ValueError("At least one dataset should be passed")
         self._datasets = args or kwargs
         lens = {len(d) for d in (args or kwargs.values())}
         if len(lens) != 1:
@@ -91,6 +93,24 @@ class StackDataset(Dataset[_T_stack]):
         if isinstance(self._datasets, dict):
             return {k: d[index] for k, d in self._datasets.items()}
         return tuple(d[index] for d in self._datasets)
+
+    def __getitems__(self, indices):
+        """The items at ``indices`` (each dataset's own ``__getitems__`` is used when it has one),
+        as the DataLoader's batch fetch asks for them."""
+        named = isinstance(self._datasets, dict)
+        columns = {}
+        for key, d in (self._datasets.items() if named else enumerate(self._datasets)):
+            if callable(getattr(d, "__getitems__", None)):
+                items = d.__getitems__(indices)
+                if len(items) != len(indices):
+                    raise ValueError("Nested dataset's output size mismatch. Expected "
+                                     f"{len(indices)}, got {len(items)}")
+            else:
+                items = [d[i] for i in indices]
+            columns[key] = items
+        if named:
+            return [{k: col[n] for k, col in columns.items()} for n in range(len(indices))]
+        return [tuple(col[n] for col in columns.values()) for n in range(len(indices))]
 
     def __len__(self):
         return self._length
