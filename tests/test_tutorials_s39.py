@@ -138,3 +138,37 @@ def test_functorch_deprecated_api():
     for k in (0, 1):
         np.testing.assert_allclose(out[1][k], out[0][k], rtol=1e-6, atol=1e-7)
     assert out[0][3:] == out[1][3:]
+
+
+def test_runner_compares_whole_outputs_and_cut_prefixes():
+    # bench/programs/run.py: tutorials that train nothing are compared line for line; programs
+    # cut at a time limit on their common prefix
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench" / "programs"))
+    import run
+
+    assert run.compare(["a", "b"], ["a", "b"], 0, whole=True)[0]
+    ok, text = run.compare(["a", "b"], ["a", "c"], 0, whole=True)
+    assert not ok and "line 1" in text
+    assert run.compare([], [], 0, whole=True)[0]
+    assert not run.compare([], [], 0)[0]
+    assert not run.compare([1.0, 2.0], [1.0], 1e-3)[0]
+    assert run.compare([1.0, 2.0], [1.0], 1e-3, prefix=True)[0]
+    assert not run.compare([1.0, 2.0], [1.0, 2.1], 1e-3, prefix=True)[0]
+
+
+def test_fabricated_names_are_deterministic(tmp_path):
+    import sys
+    from pathlib import Path
+
+    import numpy as np
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench" / "programs"))
+    import fabricate
+
+    for d in ("a", "b"):
+        fabricate.names(str(tmp_path / d), np.random.default_rng(1234))
+    files = sorted(p.name for p in (tmp_path / "a" / "names").iterdir())
+    assert len(files) == 18 and "Italian.txt" in files
+    for f in files:
+        assert (tmp_path / "a" / "names" / f).read_bytes() == (tmp_path / "b" / "names" / f).read_bytes()

@@ -14,7 +14,8 @@ group is the count) times the whole run, children included, per iteration. ``rto
 the trajectories may differ, relative, for the settings' chaos (None: not compared). ``vision``: imports
 torchvision. ``env``: extra environment variables. ``cwd``: the working directory's path
 under the run's own temporary one (default ``run``). No ``loss``: the whole printed output is
-compared, line for line. ``needs``: a module without which the client is skipped.
+compared, line for line. ``cut``: seconds after which the program is stopped and its printed
+prefix compared (hard-coded long loops; the timing is then that of the prefix). ``needs``: a module without which the client is skipped.
 """
 
 _MNIST = {"../data": "{data}/mnist", "data": "{data}/mnist"}
@@ -173,6 +174,17 @@ CLIENTS.update({
                                  per_tick=100, rtol=1e-4),
     "tut_polynomial_module": _tut("examples_nn/polynomial_module.py", loss=_EXAMPLE_LOSS,
                                   per_tick=100, rtol=1e-4),
+    "tut_pruning": _tut("../intermediate_source/pruning_tutorial.py"),
+    # no output: it asserts (make_dual keeps the tangent object, functorch's jvp runs)
+    "tut_forward_ad_usage": _tut("../intermediate_source/forward_ad_usage.py"),
+    # prints timeit measurements: runs, not compared
+    "tut_jacobians_hessians": _tut("../intermediate_source/jacobians_hessians.py",
+                                   loss=r"Performance delta: ([\d.]+)", rtol=None),
+    # 100,000 iterations hard-coded: the first 150 s (its timings are wall clock: not compared)
+    "tut_char_rnn_classification": _tut(
+        "../intermediate_source/char_rnn_classification_tutorial.py",
+        links={"data/names": "{data}/names"}, loss=r"^\d+ \d+% \([^)]*\) ([\d.]+)",
+        per_tick=5000, rtol=1e-4, cut=150),
     "tut_dynamic_net": _tut("examples_nn/dynamic_net.py", loss=_EXAMPLE_LOSS, per_tick=2000,
                             rtol=1e-4),
 })

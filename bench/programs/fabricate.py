@@ -6,7 +6,8 @@ one directory: deterministic (a fixed NumPy seed), no downloads.
 Layout: ``mnist/MNIST/raw/*-ubyte`` (torchvision's MNIST reads the raw idx files),
 ``FashionMNIST/raw/*-ubyte`` (the tutorials'), ``wikitext-2/{train,valid,test}.txt``, ``shakespeare_char/{train.bin,val.bin,meta.pkl}`` (as
 nanoGPT's prepare.py writes them), ``input.txt`` (minGPT's chargpt), ``images/faces/*.png``
-(dcgan's ImageFolder), ``BSDS300/images/{train,test}/*.jpg`` (super_resolution).
+(dcgan's ImageFolder), ``BSDS300/images/{train,test}/*.jpg`` (super_resolution),
+``names/<Language>.txt`` (the char_rnn tutorials).
 The data carry structure (class templates, a Markov text) so that losses fall as on real data.
 """
 import os
@@ -102,6 +103,27 @@ def shakespeare(root, rng):
         pickle.dump({"vocab_size": len(chars), "itos": itos, "stoi": stoi}, f)
 
 
+_LANGUAGES = ("Arabic", "Chinese", "Czech", "Dutch", "English", "French", "German", "Greek",
+              "Irish", "Italian", "Japanese", "Korean", "Polish", "Portuguese", "Russian",
+              "Scottish", "Spanish", "Vietnamese")
+
+
+def names(root, rng):
+    """pytorch/tutorials' ``data/names/<Language>.txt`` (char_rnn tutorials): one name a line,
+    each language built from its own syllables (some accented, as the real files are)."""
+    d = os.path.join(root, "names")
+    os.makedirs(d, exist_ok=True)
+    letters = list("abcdefghijklmnopqrstuvwxyz") + ["\u00e0", "\u00e9", "\u00f6", "\u00df"]
+    for lang in _LANGUAGES:
+        sylls = ["".join(rng.choice(letters, rng.integers(1, 4))) for _ in range(12)]
+        out = []
+        for _ in range(int(rng.integers(80, 200))):
+            name = "".join(rng.choice(sylls, rng.integers(2, 4)))
+            out.append(name[:1].upper() + name[1:])
+        with open(os.path.join(d, lang + ".txt"), "w", encoding="utf-8") as f:
+            f.write("\n".join(out) + "\n")
+
+
 def _image(rng, h, w):
     yy, xx = np.mgrid[0:h, 0:w] / max(h, w)
     c = rng.random((3, 3))
@@ -126,7 +148,7 @@ def images(root, rng):
 
 def main(root):
     os.makedirs(root, exist_ok=True)
-    for make in (mnist, fashion_mnist, wikitext, shakespeare, images):
+    for make in (mnist, fashion_mnist, wikitext, shakespeare, images, names):
         make(root, np.random.default_rng(1234))
     with open(os.path.join(root, "DONE"), "w") as f:
         f.write("1\n")
