@@ -332,8 +332,10 @@ def _fill_value(value, fn, position=2):
                                f"but got a tensor of shape {list(value.shape)}")
         value = value.item()
     if not _is_number(value):
+        from ._generator_args import type_name  # torch.dtype, numpy.str_ as torch names them
+
         raise TypeError(f"{fn}(): argument 'fill_value' (position {position}) must be Number, "
-                        f"not {type(value).__name__}")
+                        f"not {type_name(value)}")
     return value.item() if isinstance(value, np.generic) else value
 
 

@@ -764,6 +764,8 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
     def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False,
                  layout=None, pin_memory=False):
         """``fill_value`` everywhere in shape ``size``, by default with this tensor's dtype."""
+        if not isinstance(fill_value, (int, float, bool)):  # torch's error names new_full
+            _nt._creation._fill_value(fill_value, "new_full")
         return _nt._creation.full(size, fill_value, dtype=dtype or self.dtype,
                               device=device or self.device, requires_grad=requires_grad,
                               pin_memory=pin_memory)

@@ -40,6 +40,9 @@ def fill(input, value):
     """A new tensor of ``input``'s shape, dtype and device holding ``value`` everywhere
     (``value`` may be a number or a 0-d tensor); gradients reach ``value`` only."""
     _require_tensor("fill", input)
+    from .ops.inplace_writes import check_fill_value
+
+    check_fill_value("fill", value, method=False)
     if isinstance(value, Tensor) and value.dim() != 0:
         raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                            f"{value.dim()} dimensions.")

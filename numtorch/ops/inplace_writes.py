@@ -117,6 +117,7 @@ def _warn_expanded(arr, name, index, value, stacklevel=4):
 
 def fill_(self, value):
     """``self.fill_(value)``; a number is written through expanded dims too."""
+    check_fill_value("fill_", value)
     if isinstance(value, Tensor) or _recorded(self):
         return apply_inplace(self, _indexing.full_like_value, value)
     # nothing to record: write straight into the memory (through an expanded view too)
@@ -125,6 +126,30 @@ def fill_(self, value):
         arr = writeable_alias(arr)
     arr[...] = number_as(value, self.dtype, keep_python=True)
     return _done(self)
+
+
+def check_fill_value(fn, value, method=True):
+    """torch's parser error when the fill value is neither a Tensor nor a number (a string,
+    None, a list ...: NumPy would convert some of them)."""
+    if isinstance(value, (Tensor, bool, int, float, complex, np.number, np.bool_)):
+        return
+    from .._generator_args import type_name
+
+    def marked(v):
+        if isinstance(v, list):
+            return f"list of [{', '.join(type_name(x) for x in v)}]"
+        if isinstance(v, tuple):
+            return f"tuple of ({', '.join(type_name(x) for x in v)}{',' if len(v) == 1 else ''})"
+        return type_name(v)
+
+    got, why = type_name(value), f"!{marked(value)}!"
+    if not method:
+        got, why = f"Tensor, {got}", f"Tensor, {why}"
+    first = "" if method else "Tensor input, "
+    lines = "".join(f" * ({first}{k} value)\n      didn't match because some of the arguments "
+                    f"have invalid types: ({why})\n" for k in ("Tensor", "Number"))
+    raise TypeError(f"{fn}() received an invalid combination of arguments - got ({got}), but "
+                    f"expected one of:\n{lines}")
 
 
 def zero_(self):
