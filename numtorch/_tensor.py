@@ -515,7 +515,9 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
         return format_tensor(self, tensor_contents)
 
     def __format__(self, spec):
-        if self._array.ndim == 0:
+        # as torch: only a plain 0-d tensor formats its value (Parameters, subclasses and meta
+        # tensors take object's format, which refuses a non-empty spec)
+        if self._array.ndim == 0 and type(self) is Tensor and not self.is_meta:
             return self.item().__format__(spec)
         return object.__format__(self, spec)
 
