@@ -172,3 +172,27 @@ def test_fabricated_names_are_deterministic(tmp_path):
     assert len(files) == 18 and "Italian.txt" in files
     for f in files:
         assert (tmp_path / "a" / "names" / f).read_bytes() == (tmp_path / "b" / "names" / f).read_bytes()
+
+
+def test_functorch_import_under_numtorch_run(tmp_path):
+    # forward_ad_usage does "import functorch as ft": torch's own functorch package would import
+    # torch._functorch, which numtorch does not have
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "prog.py"
+    script.write_text("import warnings\nwarnings.simplefilter('ignore')\nimport torch\n"
+                      "import functorch as ft\n"
+                      "out, t = ft.jvp(lambda x: x ** 2, (torch.ones(2),), (torch.ones(2),))\n"
+                      "print(type(ft.make_functional(torch.nn.Linear(2, 2))[0]).__name__,"
+                      " t.tolist())\n")
+    outs = []
+    for args in ([], ["-m", "numtorch.run"]):
+        env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+        done = subprocess.run([sys.executable, *args, str(script)], capture_output=True,
+                              text=True, env=env, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr[-1000:]
+        outs.append(done.stdout)
+    assert outs[0] == outs[1] == "FunctionalModule [2.0, 2.0]\n"
