@@ -24,10 +24,12 @@ import numpy as np
 from .. import _dtype
 from ..backend import helpers_for, is_device_array
 from .._tensor import _make
+from .._threads import get_num_threads
 from ..autograd.graph import Op
 from . import loss_device
 from .half_nll_sum import cascade_sum
 from ._accumulate import acc_dtype, fsum, is_half
+from ._sum_order import ordered_sum
 from .activation import sigmoid, softplus
 from .softmax import softmax
 
@@ -142,11 +144,15 @@ def _reduce_plain(xp, loss, reduction):
     if is_half(loss.dtype):  # torch accumulates float16/bfloat16 in float32, rounds once
         out, factor = _reduce_plain(xp, loss.astype(np.float32), reduction)
         return out.astype(loss.dtype), factor
+    # torch reduces the elementwise loss with its sum kernel: its order where known
+    total = ordered_sum(loss, range(loss.ndim), False, get_num_threads())
+    if total is None:
+        total = loss.sum(dtype=loss.dtype)
     if reduction == "sum":
-        return xp.asarray(loss.sum(dtype=loss.dtype)), None
+        return xp.asarray(total), None
     n = loss.size
     with np.errstate(invalid="ignore", divide="ignore"):  # empty: 0/0 = nan, as torch
-        mean = loss.sum(dtype=loss.dtype) / loss.dtype.type(n)
+        mean = total / loss.dtype.type(n)
     return xp.asarray(mean), (1 / loss.dtype.type(n) if n else loss.dtype.type(1))
 
 

@@ -14,7 +14,9 @@ from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for
 from ..return_types import aminmax as _aminmax_t, max as _max_t, min as _min_t
+from .._threads import get_num_threads
 from ._accumulate import fsum, is_half, scan_dtype
+from ._sum_order import ordered_sum
 from .half_prod import half_prod
 from ._util import canonical_dim, canonical_dims, check_keepdim, refuse_dtype
 from ._pointwise import _out
@@ -97,6 +99,10 @@ class Sum(Op):
             y = _short_sum_in_order(self.xp, x.astype(self.dtype), self.dims, self.keepdim)
             if y is not None:
                 return y
+        if self.dtype is None:
+            y = ordered_sum(x, self.dims, self.keepdim, get_num_threads())
+            if y is not None:
+                return y
         if x.size <= _SMALL and self.dtype is None and not is_half(x.dtype):
             # no run long enough to matter (the ufunc's reduce skips ndarray.sum's wrapper)
             if type(x) is np.ndarray:
@@ -136,6 +142,9 @@ class Mean(Op):
         if self.n == 0:  # NumPy warns on empty slices; torch quietly gives NaN
             shape = _reduced_shape(x.shape, self.dims, self.keepdim)
             return self.xp.full(shape, np.nan, dtype=x.dtype)
+        y = ordered_sum(x, self.dims, self.keepdim, get_num_threads())
+        if y is not None:
+            return y / y.dtype.type(self.n)
         if x.size <= _SMALL and not is_half(x.dtype):
             if type(x) is np.ndarray and x.dtype.kind == "f":
                 # ndarray.mean's Python wrapper costs more than the sum on small inputs; the

@@ -1,0 +1,198 @@
+"""float32/float64 sums added in the order torch's CPU kernel adds them, so they round alike.
+
+torch's sum kernel (found by experiment against torch 2.13, every bit of many sizes) reads a
+contiguous row in vectors of 8 float32 (4 float64) lanes. The vectors are taken 4 at a time
+(4 accumulators, vector ``i`` into accumulator ``i % 4``) and added up in a cascade: sums of
+16 steps, sums of 16 of those, and so on for 4 levels (the block grows past 2**20 steps).
+What is left over joins the first accumulator, which then takes the other three in turn.
+The values past the last whole vector are added one by one from zero, and then the lanes of
+the vector sum, first to last. A row shorter than one vector goes through the same scheme
+with single values for vectors. A whole-tensor sum of more than 32768 values is split into
+one contiguous chunk per thread (``ceil(n / chunks)`` values each) and the chunks' sums are
+added in order.
+
+NumPy adds along a non-innermost axis one slice after another, which is the order of each
+accumulator here; every sequence below is laid out so that it is not the innermost axis.
+"""
+
+import math
+
+import numpy as np
+
+_ILP = 4
+_LEVELS = 4
+_GRAIN = 32768
+# Past this many values the order costs 3-5x NumPy's own sum (short inner loops over vectors),
+# except for column sums over wide rows; bigger sums keep the caller's (accurate) order
+_ORDERED_MAX = 1 << 16
+_LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
+
+
+def _seq(x, axis):
+    """Sum over ``axis`` one slice after another (NumPy's order off the innermost axis)."""
+    return np.add.reduce(x, axis=axis)
+
+
+def _cascade(r):
+    """Per item of axis 0, the cascaded sum of ``r`` over axis 1 (items of any shape)."""
+    size = r.shape[1]
+    step = 1 << max(4, (size - 1).bit_length() // _LEVELS)
+    accs = []  # what each level holds at the end: the steps since its last block, then the top
+    level = r
+    for _ in range(_LEVELS - 1):
+        whole = level.shape[1] // step * step
+        if whole < level.shape[1]:
+            accs.append(_seq(level[:, whole:], 1))
+        if whole == 0:
+            level = None
+            break
+        lead = level[:, :whole]
+        level = _seq(lead.reshape((lead.shape[0], whole // step, step) + lead.shape[2:]), 2)
+    if level is not None:
+        accs.append(_seq(level, 1))  # the top level adds its blocks for good
+    out = accs[0]
+    for acc in accs[1:]:
+        out = out + acc
+    return out
+
+
+def _row_sum(x):
+    """Per item of axis 0, ``x`` summed over axis 1 with 4 interleaved accumulators."""
+    size = x.shape[1]
+    whole = size // _ILP
+    if not whole:
+        return _seq(x, 1) if size else np.zeros(x.shape[:1] + x.shape[2:], x.dtype)
+    parts = _cascade(x[:, :whole * _ILP].reshape((x.shape[0], whole, _ILP) + x.shape[2:]))
+    if whole * _ILP == size:
+        return _seq(parts, 1)
+    # the first accumulator takes the leftovers, then the other three (at most 7 terms:
+    # NumPy adds that few one after another even along the innermost axis)
+    return _seq(np.concatenate((parts[:, :1], x[:, whole * _ILP:], parts[:, 1:]), axis=1), 1)
+
+
+def rows_sum(x):
+    """The sum of each row of the C-contiguous 2-D float32/float64 ``x``, in torch's order."""
+    lanes = _LANES[x.dtype]
+    n = x.shape[1]
+    if n < lanes:
+        out = _row_sum(x)
+    else:
+        nv = n // lanes
+        vacc = _row_sum(x[:, :nv * lanes].reshape(x.shape[0], nv, lanes))
+        # the values past the last vector, then the lanes, one after another
+        terms = vacc if nv * lanes == n else np.concatenate((x[:, nv * lanes:], vacc), axis=1)
+        out = np.add.accumulate(terms, axis=1)[:, -1]
+    return out + x.dtype.type(0)  # torch's accumulators start at +0: never a -0 sum
+
+
+def _short_total(flat, lanes):
+    """The sum of fewer than 16 rows of 4 vectors (no cascade): a handful of NumPy calls."""
+    n = flat.shape[0]
+    nv = n // lanes
+    if nv == 0:  # shorter than a vector: 4 accumulators of single values
+        if n < 2 * _ILP:
+            terms = flat if n <= _ILP else flat[_SHORT_ORDER[n]]
+            return np.add.accumulate(terms)[-1] + flat.dtype.type(0)
+    whole = nv // _ILP
+    if whole:
+        head = flat[:whole * _ILP * lanes]
+        parts = head if whole == 1 else np.add.reduce(head.reshape(whole, _ILP * lanes), 0)
+        if whole * _ILP < nv:  # the first accumulator takes the leftover vectors first
+            parts = np.concatenate((parts[:lanes], flat[whole * _ILP * lanes:nv * lanes],
+                                    parts[lanes:]))
+        vectors = parts.reshape(-1, lanes)
+    else:
+        vectors = flat[:nv * lanes].reshape(nv, lanes)
+    vacc = np.add.reduce(vectors, 0)  # a few rows: one after another
+    terms = vacc if nv * lanes == n else np.concatenate((flat[nv * lanes:], vacc))
+    return np.add.accumulate(terms)[-1] + flat.dtype.type(0)
+
+
+# below 8 values: accumulator 0 takes x0 and then x4, x5, ..., then x1, x2, x3
+_SHORT_ORDER = {n: np.array([0] + list(range(_ILP, n)) + list(range(1, _ILP))) for n in range(5, 8)}
+
+
+def total_sum(flat, threads):
+    """The sum of the contiguous 1-D ``flat`` as torch's whole-tensor sum on ``threads``
+    (a NumPy scalar)."""
+    n = flat.shape[0]
+    lanes = _LANES[flat.dtype]
+    if n < 16 * _ILP * lanes:
+        return _short_total(flat, lanes)
+    tasks = min(threads, -(-n // _GRAIN)) if n > _GRAIN else 1
+    if tasks <= 1:
+        return rows_sum(flat.reshape(1, n))[0]
+    chunk = -(-n // tasks)
+    acc = flat.dtype.type(0)
+    for start in range(0, n, chunk):
+        acc = acc + rows_sum(flat[start:start + chunk].reshape(1, -1))[0]
+    return acc
+
+
+def _columns(x, lo, hi, grouped):
+    """Columns ``lo:hi`` of the batched (items, rows, columns) ``x`` summed over the rows:
+    ``grouped`` columns are added each on its own (the cascade), the others through the
+    4 interleaved accumulators."""
+    part = x[:, :, lo:hi]
+    return _cascade(part) if grouped else _row_sum(part)
+
+
+def cols_sum(x):
+    """``x`` of shape (items, rows, columns), C-contiguous, summed over the rows in torch's
+    order: with at least one vector of columns, groups of 4 vectors (each column alone),
+    then single vectors, then single columns through 4 interleaved accumulators; with fewer
+    columns than a vector, groups of 4 columns alone, the rest interleaved."""
+    lanes = _LANES[x.dtype]
+    c = x.shape[2]
+    unit = lanes if c >= lanes else 1
+    g4 = c // (_ILP * unit) * _ILP * unit
+    out = np.empty((x.shape[0], c), x.dtype)
+    if g4:
+        out[:, :g4] = _columns(x, 0, g4, True)
+    if g4 < c:
+        out[:, g4:] = _columns(x, g4, c, False)
+    out += x.dtype.type(0)
+    return out
+
+
+def ordered_sum(x, dims, keepdim, threads):
+    """``x`` summed over ``dims`` in torch's order, or None where it has none here: only
+    C-contiguous float32/float64 NumPy arrays reduced over one run of adjacent dims (dims of
+    size 1 aside) are covered; the caller sums the rest its own way."""
+    if type(x) is not np.ndarray or x.dtype not in _LANES:
+        return None
+    if not x.flags.c_contiguous:
+        if x.ndim == 2 and x.flags.f_contiguous:
+            # a transposed matrix: torch walks it in memory order, as the untransposed one
+            y = ordered_sum(x.T, tuple(1 - d for d in dims), keepdim, threads)
+            return None if y is None else np.ascontiguousarray(y.T)
+        return None
+    shape = x.shape
+    if len(dims) == len(shape):  # the whole tensor (the common case: keep it lean)
+        n = x.size
+        if not n or n > _ORDERED_MAX:
+            return None
+        lanes = _LANES[x.dtype]
+        flat = x.reshape(-1)
+        y = _short_total(flat, lanes) if n < 16 * _ILP * lanes else total_sum(flat, threads)
+        return np.full((1,) * len(shape), y) if keepdim else np.asarray(y)
+    kept = [k for k in range(x.ndim) if shape[k] != 1]
+    red = [i for i, k in enumerate(kept) if k in dims]
+    if not x.size or red and red[-1] - red[0] != len(red) - 1:
+        return None
+    sizes = [shape[k] for k in kept]
+    lo, hi = (red[0], red[-1] + 1) if red else (len(sizes), len(sizes))
+    a, b, c = math.prod(sizes[:lo]), math.prod(sizes[lo:hi]), math.prod(sizes[hi:])
+    if x.size > _ORDERED_MAX and c < _ILP * _LANES[x.dtype]:
+        return None
+    if b == 1:
+        y = x + x.dtype.type(0)  # nothing to add: torch still adds each value to +0
+    elif a * c == 1:
+        y = np.asarray(total_sum(x.reshape(-1), threads))
+    elif c == 1:
+        y = rows_sum(x.reshape(a, b))
+    else:
+        y = cols_sum(x.reshape(a, b, c))
+    out = tuple(1 if k in dims else n for k, n in enumerate(shape)) if keepdim else \
+        tuple(n for k, n in enumerate(shape) if k not in dims)
+    return y.reshape(out)
