@@ -30,6 +30,11 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
     __str__ = __repr__
 
 
+_UNREACHABLE = ("Reached a code path in Module.{}_extra_state() that should never be called. "
+                "Please file an issue at https://github.com/pytorch/pytorch/issues/new?"
+                "template=bug-report.yml to report this bug.")
+
+
 class _StateDictMixin:
     """``Module``'s state-dict methods (see :class:`numtorch.nn.Module`)."""
 
@@ -46,13 +51,11 @@ class _StateDictMixin:
     def get_extra_state(self):
         """Return extra (picklable) state for ``state_dict``; override together with
         :meth:`set_extra_state`."""
-        raise RuntimeError("Module.get_extra_state() was called but is not overridden: "
-                           "override it (and set_extra_state) to store extra state.")
+        raise RuntimeError(_UNREACHABLE.format("get"))  # reached only when not overridden
 
     def set_extra_state(self, state):
         """Restore the state returned by :meth:`get_extra_state` (override it)."""
-        raise RuntimeError("Module.set_extra_state() was called but is not overridden: "
-                           "override it (and get_extra_state) to load extra state.")
+        raise RuntimeError(_UNREACHABLE.format("set"))  # reached only when not overridden
 
     def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
         """Return an ordered dict of parameters and persistent buffers, keyed like torch.

@@ -10,6 +10,7 @@ tables and the hooked call live in ``_hooks.py``.
 """
 
 from collections import OrderedDict
+from typing import TypeVar as _TypeVar
 
 from ..._tensor import Tensor
 from ..parameter import Buffer, Parameter
@@ -92,6 +93,7 @@ class Module(_TreeMixin, _ConversionMixin, _StateDictMixin):
     _version = 1
     call_super_init = False
     dump_patches = False
+    T_destination = _TypeVar("T_destination", bound=dict)  # a class attribute in torch too
 
     def __init__(self, *args, **kwargs):
         if not self.call_super_init:
