@@ -89,10 +89,9 @@ def _short_total(flat, lanes):
     """The sum of fewer than 16 rows of 4 vectors (no cascade): a handful of NumPy calls."""
     n = flat.shape[0]
     nv = n // lanes
-    if nv == 0:  # shorter than a vector: 4 accumulators of single values
-        if n < 2 * _ILP:
-            terms = flat if n <= _ILP else flat[_SHORT_ORDER[n]]
-            return np.add.accumulate(terms)[-1] + flat.dtype.type(0)
+    if nv == 0:  # shorter than a vector (under 8 values): 4 accumulators of single values
+        terms = flat if n <= _ILP else flat[_SHORT_ORDER[n]]
+        return np.add.accumulate(terms)[-1] + flat.dtype.type(0)
     whole = nv // _ILP
     if whole:
         head = flat[:whole * _ILP * lanes]
