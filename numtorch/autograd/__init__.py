@@ -44,7 +44,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
                            f"{len(grads)} gradients for {len(outputs)} tensors")
     ins = _as_tuple(inputs)
     if ins is not None and len(ins) == 0:
-        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     engine.run_backward(outputs, grads, retain_graph, create_graph, inputs=ins,
                         allow_unused=True, accumulate=True)
 
