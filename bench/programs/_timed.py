@@ -11,6 +11,7 @@ import json
 import os
 import resource
 import runpy
+import signal
 import sys
 import time
 
@@ -51,6 +52,9 @@ def main():
     sys.argv = sys.argv[3:]
     sys.path[0] = os.path.dirname(os.path.abspath(script))
     sys.stdout = _Lines(sys.stdout, log)
+    # the runner stops a program cut at a time limit with SIGTERM: end it as an exit so that the
+    # timings of what it printed are still written
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     start, start_children, code = time.process_time(), _children(), 0
     try:
         runpy.run_path(script, run_name="__main__")

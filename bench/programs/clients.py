@@ -181,11 +181,13 @@ CLIENTS.update({
     "tut_jacobians_hessians": _tut("../intermediate_source/jacobians_hessians.py",
                                    loss=r"Performance delta: ([\d.]+)", rtol=None,
                                    total_iters=1),
-    # 100,000 iterations hard-coded: the first 150 s (its timings are wall clock: not compared)
+    # 100,000 iterations hard-coded: the first 60 s (its timings are wall clock: not compared).
+    # Plain SGD on one name at a time: the printed 4-digit losses agree for 50,000 iterations,
+    # then single-sample losses drift apart (1.6118 vs 1.6195 at 55,000)
     "tut_char_rnn_classification": _tut(
         "../intermediate_source/char_rnn_classification_tutorial.py",
         links={"data/names": "{data}/names"}, loss=r"^\d+ \d+% \([^)]*\) ([\d.]+)",
-        per_tick=5000, rtol=1e-4, cut=150),
+        per_tick=5000, rtol=1e-4, cut=60),
     "tut_dynamic_net": _tut("examples_nn/dynamic_net.py", loss=_EXAMPLE_LOSS, per_tick=2000,
                             rtol=1e-4),
 })
