@@ -164,7 +164,7 @@ def ordered_sum(x, dims, keepdim, threads):
         if x.ndim == 2 and x.flags.f_contiguous:
             # a transposed matrix: torch walks it in memory order, as the untransposed one
             y = ordered_sum(x.T, tuple(1 - d for d in dims), keepdim, threads)
-            return None if y is None else np.ascontiguousarray(y.T)
+            return None if y is None else y.T.copy()  # (0-d stays 0-d, unlike ascontiguousarray)
         return None
     shape = x.shape
     if len(dims) == len(shape):  # the whole tensor (the common case: keep it lean)
