@@ -23,6 +23,7 @@ from ..backend import helpers_for, is_writeable, to_device, xp_of
 from ._pointwise import _out
 from ._util import canonical_dim, restride, row_major_result
 from ._adv_index_layout import adv_index_result
+from .empty_views import basic_index_offset, empty_view_at
 from .cast import copy_shape_error, real_part_for
 from ._index_args import (
     _BAD_INDEX, _FITS, _I64, _list_as_tuple, _sequence_to_index_array, _setitem_number,
@@ -274,6 +275,10 @@ class GetItem(Op):
             raise _index_error(e, x.shape) from None
         if None in self.index and y.size:
             y = restride(self.xp, y, _none_strides(x, y, self.index))
+        elif not y.size and x.ndim:
+            off = basic_index_offset(x, self.index)  # NumPy keeps the pointer: torch's offset
+            moved = empty_view_at(x, off, y.shape, y.strides) if off else None
+            y = y if moved is None else moved
         return y
 
     def backward(self, grad):

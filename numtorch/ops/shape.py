@@ -17,8 +17,8 @@ from ..backend import helpers_for
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
 from ._util import (
-    canonical_dim, check_int, elem_strides, fmt_shape, restride, shape_arg, torch_stride,
-    view_strides,
+    canonical_dim, check_int, contiguous_strides, elem_strides, fmt_shape, restride, shape_arg,
+    torch_stride, view_strides,
 )
 from .._size import Size, required_size_args
 from .._sparse import SparseCOO
@@ -127,6 +127,11 @@ class Permute(Op):
     is_view = True
 
     def forward(self, x):
+        if not x.size and x.ndim > 1 and not any(x.strides):
+            # a fresh empty NumPy array has all-zero strides (read as row-major, see
+            # torch_stride); give it those before reordering, so they show reordered as torch's
+            item = x.itemsize
+            x = restride(self.xp, x, tuple(s * item for s in contiguous_strides(x.shape)))
         return x.transpose(self.dims)
 
     def backward(self, grad):

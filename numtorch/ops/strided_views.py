@@ -15,6 +15,7 @@ from .. import backend
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
 from ._util import canonical_dim, elem_strides, fmt_shape, storage_offset
+from .empty_views import empty_view_at
 
 __all__ = [
     "as_strided",
@@ -100,9 +101,11 @@ class AsStrided(Op):
         self.in_geometry = (x.shape, elem_strides(x), _array_offset(x))
         flat = _flat_storage(xp, x)
         _check_geometry(self.size, self.stride, self.storage_offset, flat.size, x.itemsize)
-        if 0 in self.size:
-            return xp.empty(self.size, dtype=x.dtype)
         item = x.itemsize
+        if 0 in self.size:
+            y = empty_view_at(flat, self.storage_offset, self.size,
+                              tuple(s * item for s in self.stride))
+            return xp.empty(self.size, dtype=x.dtype) if y is None else y
         return backend.helpers_for(xp).as_strided(
             flat[self.storage_offset:], self.size, tuple(s * item for s in self.stride))
 
