@@ -98,6 +98,7 @@ linalg_cholesky_ex = _make("linalg_cholesky_ex", ["L", "info"])
 linalg_inv_ex = _make("linalg_inv_ex", ["inverse", "info"])
 linalg_solve_ex = _make("linalg_solve_ex", ["result", "info"])
 lu_unpack = _make("lu_unpack", ["P", "L", "U"])
+solve = _make("solve", ["solution", "LU"])  # the 1.x torch.solve's result
 _lu_with_info = _make("_lu_with_info", ["LU", "pivots", "info"])
 symeig = _make("symeig", ["eigenvalues", "eigenvectors"])
 __all__ += ["linalg_eig", "linalg_lstsq", "linalg_lu", "linalg_lu_factor", "linalg_lu_factor_ex",

@@ -357,7 +357,8 @@ def solve(input, A, *, out=None):
         tensor([[1.],
                 [1.]])
     """
-    return gesv(input, A, out=out)
+    res = gesv(input, A, out=out)
+    return res if out is not None else return_types.solve(tuple(res))
 
 
 def lstsq(input, A, *, out=None):
