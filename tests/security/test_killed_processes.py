@@ -38,6 +38,11 @@ def deaths():
     return _deaths("torch"), _deaths("numtorch")
 
 
+# several workers die or hang at once: torch's own text (one pid or two, "killed by signal"
+# or "exited unexpectedly") depends on which death its main process notices first
+_RACES = ("both_killed", "one_hangs_other_dies")
+
+
 def test_worker_deaths_raise_what_torch_raises(deaths):
     want, got = deaths
     assert sorted(want) == sorted(got)
@@ -46,6 +51,10 @@ def test_worker_deaths_raise_what_torch_raises(deaths):
         assert g["seconds"] < 20, g  # never waits for a worker that cannot answer
         if w["cls"] == "ConnectionResetError":  # torch read the dead worker's socket first
             assert g["cls"] == "RuntimeError" and "exited unexpectedly" in g["msg"], g
+            continue
+        if case in _RACES:  # which worker the main process sees die first is timing
+            assert g["cls"] == w["cls"] == "RuntimeError", (case, w, g)
+            assert g["msg"].startswith("DataLoader worker (pid"), (case, g)
             continue
         for key in ("cls", "msg", "cause_cls", "cause_msg"):
             assert g[key] == w[key], (case, key, w, g)
