@@ -20,10 +20,11 @@ PROGRAMS = os.path.join(os.path.dirname(__file__), "parity_users", "programs")
 S35B = sorted(n[:-3] for n in os.listdir(PROGRAMS) if n.startswith("s35b_") and n.endswith(".py"))
 
 
-@pytest.mark.parametrize("name", S35B)
-def test_s35b_program_prints_what_torch_prints(name):
-    count, bad = diff([name])
-    assert count > 1
+def test_s35b_programs_print_what_torch_prints():
+    # every program in one child process per library: two interpreter starts in all
+    # (one pair per program made these wrappers minutes of CI time)
+    count, bad = diff(S35B)
+    assert count >= 2 * len(S35B)
     report = "".join(f"==== {k}\n--- torch\n{w}--- numtorch\n{g}" for k, w, g in bad[:5])
     assert not bad, f"{len(bad)} of {count} cells differ:\n{report}"
 
