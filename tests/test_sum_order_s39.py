@@ -1,6 +1,6 @@
 """float32/float64 sum and mean (and the losses reduced through them) equal torch's CPU
 results bit for bit: numtorch adds in the order torch's sum kernel does (see
-numtorch/ops/_sum_order.py) for contiguous inputs reduced over adjacent dims."""
+numtorch/backend/_sum_order.py) for contiguous inputs reduced over adjacent dims."""
 
 import numpy as np
 import pytest

@@ -23,13 +23,13 @@ import numpy as np
 
 from .. import _dtype
 from ..backend import helpers_for, is_device_array
+from ..backend._sum_order import ordered_sum
 from .._tensor import _make
 from .._threads import get_num_threads
 from ..autograd.graph import Op
 from . import loss_device
 from .half_nll_sum import cascade_sum
 from ._accumulate import acc_dtype, fsum, is_half
-from ._sum_order import ordered_sum
 from .activation import sigmoid, softplus
 from .softmax import softmax
 

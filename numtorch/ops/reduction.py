@@ -11,12 +11,12 @@ import numpy as np
 from .. import _dtype
 from .._required_dim import missing_dim
 from .._tensor import Tensor, _make
+from .._threads import get_num_threads
 from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for
+from ..backend._sum_order import ordered_sum
 from ..return_types import aminmax as _aminmax_t, max as _max_t, min as _min_t
-from .._threads import get_num_threads
 from ._accumulate import fsum, is_half, scan_dtype
-from ._sum_order import ordered_sum
 from .half_prod import half_prod
 from ._util import canonical_dim, canonical_dims, check_keepdim, refuse_dtype
 from ._pointwise import _out

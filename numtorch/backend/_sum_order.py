@@ -116,7 +116,7 @@ def total_sum(flat, threads):
     (a NumPy scalar)."""
     n = flat.shape[0]
     lanes = _LANES[flat.dtype]
-    if n < 16 * _ILP * lanes:
+    if n < 16 * _ILP * lanes:  # no cascade block yet: a handful of calls
         return _short_total(flat, lanes)
     tasks = min(threads, -(-n // _GRAIN)) if n > _GRAIN else 1
     if tasks <= 1:
@@ -126,14 +126,6 @@ def total_sum(flat, threads):
     for start in range(0, n, chunk):
         acc = acc + rows_sum(flat[start:start + chunk].reshape(1, -1))[0]
     return acc
-
-
-def _columns(x, lo, hi, grouped):
-    """Columns ``lo:hi`` of the batched (items, rows, columns) ``x`` summed over the rows:
-    ``grouped`` columns are added each on its own (the cascade), the others through the
-    4 interleaved accumulators."""
-    part = x[:, :, lo:hi]
-    return _cascade(part) if grouped else _row_sum(part)
 
 
 def cols_sum(x):
@@ -146,10 +138,10 @@ def cols_sum(x):
     unit = lanes if c >= lanes else 1
     g4 = c // (_ILP * unit) * _ILP * unit
     out = np.empty((x.shape[0], c), x.dtype)
-    if g4:
-        out[:, :g4] = _columns(x, 0, g4, True)
-    if g4 < c:
-        out[:, g4:] = _columns(x, g4, c, False)
+    if g4:  # each column alone
+        out[:, :g4] = _cascade(x[:, :, :g4])
+    if g4 < c:  # 4 interleaved accumulators
+        out[:, g4:] = _row_sum(x[:, :, g4:])
     out += x.dtype.type(0)
     return out
 
@@ -171,9 +163,7 @@ def ordered_sum(x, dims, keepdim, threads):
         n = x.size
         if not n or n > _ORDERED_MAX:
             return None
-        lanes = _LANES[x.dtype]
-        flat = x.reshape(-1)
-        y = _short_total(flat, lanes) if n < 16 * _ILP * lanes else total_sum(flat, threads)
+        y = total_sum(x.reshape(-1), threads)
         return np.full((1,) * len(shape), y) if keepdim else np.asarray(y)
     kept = [k for k in range(x.ndim) if shape[k] != 1]
     red = [i for i, k in enumerate(kept) if k in dims]
