@@ -407,3 +407,6 @@ def ufunc_at(name, target, index, values):
     """``target[index] = name(target[index], values)`` in place, repeated indices applying
     one after the other (``np.<name>.at``)."""
     getattr(np, name).at(target, index, values)
+
+
+from ._libm_f32 import float32_rounded  # noqa: E402,F401  (small float32 math as torch rounds it)

@@ -40,12 +40,19 @@ _BF16 = np.dtype(_dtype.bfloat16.np) if _dtype._BF16_AVAILABLE else None
 # sigmoid family
 
 
+def _one_plus_exp_neg(xp, x):
+    """1 + exp(-x), exp rounded as torch's CPU kernel rounds it for small float32 arrays
+    (``backend/_libm_f32.py``)."""
+    e = xp.negative(x)
+    helpers_for(xp).float32_rounded(xp.exp, e, out=e)
+    e += x.dtype.type(1)
+    return e
+
+
 def _sigmoid_array(xp, x):
     """1 / (1 + exp(-x)); exp overflows to inf for very negative x, giving the exact limit 0
     (torch's float32 values; NumPy's overflow report is silenced by ``numtorch._fp_errors``)."""
-    e = xp.negative(x)
-    xp.exp(e, out=e)
-    e += x.dtype.type(1)
+    e = _one_plus_exp_neg(xp, x)
     if e.dtype.kind == "f":  # NumPy's divide is vectorised, its reciprocal not: 2x, same bits
         xp.divide(e.dtype.type(1), e, out=e)
     else:
@@ -188,9 +195,16 @@ class Silu(_Pointwise):
     """y = x * sigmoid(x); dy/dx = s (1 + x (1 - s)) with s = sigmoid(x)."""
 
     def kernel(self, xp, x):
-        s = _sigmoid_array(xp, x)
-        self.save(s=s)  # backward reuses it: recomputing costs another exp pass
-        return x * s
+        # x / (1 + exp(-x)) as torch computes it (x * sigmoid(x) rounds twice: ~30% of float32
+        # values an ulp off)
+        d = _one_plus_exp_neg(xp, x)
+        y = x / d
+        if d.dtype.kind == "f":
+            xp.divide(d.dtype.type(1), d, out=d)
+        else:
+            xp.reciprocal(d, out=d)
+        self.save(s=d)  # backward reuses sigmoid(x): recomputing costs another exp pass
+        return y
 
     def backward(self, grad):
         return SiluBackward.apply(self.saved_inputs(), grad, s=self.saved("s"))

@@ -32,6 +32,12 @@ __all__ = [
 ]
 
 
+def _rounded(xp, ufunc, x):
+    """``ufunc(x)``, small float32 arrays rounded as torch's CPU kernels round them
+    (``backend/_libm_f32.py``)."""
+    return helpers_for(xp).float32_rounded(ufunc, x)
+
+
 class Neg(Op):
     """y = -x; dy/dx = -1."""
 
@@ -72,9 +78,9 @@ class Abs(Op):
 class Exp(Op):
     """y = e^x; dy/dx = y.
 
-    Note: float32 results come from NumPy's own exp kernel, which differs from torch's by one
-    ulp on ~40% of inputs and by two on ~1% (tests/ops/test_exp_ulp.py). No cheap formula
-    gives torch's bits exactly; a float64 round trip would still miss 1% and costs 2.5-7x.
+    Note: float32 arrays over ``backend/_libm_f32.SMALL`` values come from NumPy's own exp
+    kernel, which differs from torch's by one ulp on ~40% of inputs (tests/ops/test_exp_ulp.py);
+    smaller ones take a float64 round trip (~1% differ; it costs 2.5-7x on large arrays).
     """
 
     out_layout = "elementwise"
@@ -82,7 +88,7 @@ class Exp(Op):
     promote = "float"
 
     def forward(self, x):
-        return self.save_output(self.xp.exp(x))
+        return self.save_output(_rounded(self.xp, self.xp.exp, x))
 
     def backward(self, grad):
         return grad * _cj(self.saved_output())
@@ -102,7 +108,7 @@ class Exp2(Op):
     promote = "float"
 
     def forward(self, x):
-        return self.save_output(self.xp.exp2(x))
+        return self.save_output(_rounded(self.xp, self.xp.exp2, x))
 
     def backward(self, grad):
         return grad * _cj(self.saved_output() * math.log(2.0))
@@ -116,7 +122,7 @@ class Expm1(Op):
     promote = "float"
 
     def forward(self, x):
-        return self.save_output(self.xp.expm1(x))
+        return self.save_output(_rounded(self.xp, self.xp.expm1, x))
 
     def backward(self, grad):
         return grad * _cj(self.saved_output() + 1)
@@ -131,7 +137,7 @@ class Log(Op):
 
     def forward(self, x):
         self.save_inputs(x)
-        return self.xp.log(x)
+        return _rounded(self.xp, self.xp.log, x)
 
     def backward(self, grad):
         return grad / _cj(self.saved_inputs())
@@ -152,7 +158,7 @@ class Log2(Op):
 
     def forward(self, x):
         self.save_inputs(x)
-        return self.xp.log2(x)
+        return _rounded(self.xp, self.xp.log2, x)
 
     def backward(self, grad):
         return grad / _cj(self.saved_inputs() * math.log(2.0))
@@ -167,7 +173,7 @@ class Log10(Op):
 
     def forward(self, x):
         self.save_inputs(x)
-        return self.xp.log10(x)
+        return _rounded(self.xp, self.xp.log10, x)
 
     def backward(self, grad):
         return grad / _cj(self.saved_inputs() * math.log(10.0))
@@ -182,7 +188,7 @@ class Log1p(Op):
 
     def forward(self, x):
         self.save_inputs(x)
-        return self.xp.log1p(x)
+        return _rounded(self.xp, self.xp.log1p, x)
 
     def backward(self, grad):
         return grad / _cj(self.saved_inputs() + 1)
@@ -249,7 +255,7 @@ class Sin(Op):
 
     def forward(self, x):
         self.save_inputs(x)
-        return self.xp.sin(x)
+        return _rounded(self.xp, self.xp.sin, x)
 
     def backward(self, grad):
         return grad * _cj(cos(self.saved_inputs()))
@@ -264,7 +270,7 @@ class Cos(Op):
 
     def forward(self, x):
         self.save_inputs(x)
-        return self.xp.cos(x)
+        return _rounded(self.xp, self.xp.cos, x)
 
     def backward(self, grad):
         return grad * _cj(-sin(self.saved_inputs()))
@@ -278,7 +284,7 @@ class Tan(Op):
     promote = "float"
 
     def forward(self, x):
-        return self.save_output(self.xp.tan(x))
+        return self.save_output(_rounded(self.xp, self.xp.tan, x))
 
     def backward(self, grad):
         y = self.saved_output()
@@ -294,7 +300,7 @@ class Asin(Op):
 
     def forward(self, x):
         self.save_inputs(x)
-        return self.xp.arcsin(x)
+        return _rounded(self.xp, self.xp.arcsin, x)
 
     def backward(self, grad):
         x = self.saved_inputs()
@@ -310,7 +316,7 @@ class Acos(Op):
 
     def forward(self, x):
         self.save_inputs(x)
-        return self.xp.arccos(x)
+        return _rounded(self.xp, self.xp.arccos, x)
 
     def backward(self, grad):
         x = self.saved_inputs()
@@ -326,7 +332,7 @@ class Atan(Op):
 
     def forward(self, x):
         self.save_inputs(x)
-        return self.xp.arctan(x)
+        return _rounded(self.xp, self.xp.arctan, x)
 
     def backward(self, grad):
         x = self.saved_inputs()
@@ -342,7 +348,7 @@ class Sinh(Op):
 
     def forward(self, x):
         self.save_inputs(x)
-        return self.xp.sinh(x)
+        return _rounded(self.xp, self.xp.sinh, x)
 
     def backward(self, grad):
         return grad * _cj(cosh(self.saved_inputs()))
@@ -357,7 +363,7 @@ class Cosh(Op):
 
     def forward(self, x):
         self.save_inputs(x)
-        return self.xp.cosh(x)
+        return _rounded(self.xp, self.xp.cosh, x)
 
     def backward(self, grad):
         return grad * _cj(sinh(self.saved_inputs()))
@@ -371,7 +377,7 @@ class Tanh(Op):
     promote = "float"
 
     def forward(self, x):
-        return self.save_output(self.xp.tanh(x))
+        return self.save_output(_rounded(self.xp, self.xp.tanh, x))
 
     def backward(self, grad):
         y = self.saved_output()
@@ -451,7 +457,7 @@ class Atanh(Op):
 
     def forward(self, x):
         self.save_inputs(x)
-        return self.xp.arctanh(x)
+        return _rounded(self.xp, self.xp.arctanh, x)
 
     def backward(self, grad):
         x = self.saved_inputs()
