@@ -33,6 +33,7 @@ import math
 import numpy as np
 
 from ._normal_kernel32 import box_muller_blocks32
+from ._normal_small32 import MAX_BLOCKS, box_muller_small32
 
 _N = 624
 _MASK53 = np.uint64((1 << 53) - 1)
@@ -42,6 +43,9 @@ _FULL32, _FULL64 = 1 << 32, 1 << 64
 _SCALE24 = np.float32(2.0 ** -24)
 _SCALE53 = 2.0 ** -53
 _BIG = 1 << 20
+_SMALL = 4096  # below this, raw words beat Generator.integers' fixed cost
+_MASK24_64 = np.uint64((1 << 24) - 1)
+_MASK21 = (1 << 21) - 1
 
 
 def _seed_key(seed32):
@@ -120,6 +124,11 @@ class TorchStream:
 
     def words64(self, n):
         """``n`` 64-bit numbers, each from two words (the first is the high half)."""
+        if n < _SMALL:
+            words = self.bit_generator.random_raw(2 * n)
+            high = words[0::2] << np.uint64(32)
+            high |= words[1::2]
+            return high
         # NumPy's full-range uint64 integers on an MT19937 are exactly these pairs, made in
         # one C loop (no strided shift-and-or over twice as many raw words)
         return self._numpy.integers(0, _FULL64, size=n, dtype=np.uint64)
@@ -146,7 +155,12 @@ class TorchStream:
         single = dtype is np.float32 or dtype is not np.float64 and np.dtype(dtype) == np.float32
         if n > _BIG:  # the result first: a size past memory fails there, naming its bytes
             np.empty(n, dtype=np.float32 if single else np.float64)
-        if single:
+        if single and n < _SMALL:
+            bits = self.bit_generator.random_raw(n)
+            bits &= _MASK24_64
+            values = bits.astype(np.float32)
+            values *= _SCALE24
+        elif single:
             bits = self._numpy.integers(0, _FULL32, size=n, dtype=np.uint32)
             bits &= _MASK24_32
             values = np.multiply(bits, _SCALE24, dtype=np.float32)
@@ -173,9 +187,11 @@ class TorchStream:
         """``n`` standard normals: float64 below 16 (torch's scalar path, to be rounded once
         to ``storage``), else in the working dtype of ``storage``."""
         if n < 16:
-            return np.array([self._scalar_normal() for _ in range(n)], dtype=np.float64)
+            return np.array(self._scalar_normals(n), dtype=np.float64)
         work = _work(storage)
         whole = n - n % 16
+        if whole <= 16 * MAX_BLOCKS:
+            return self._few_normals(n, whole, storage, work)
         # torch draws every uniform before the blocks for float32/float64, and only the
         # whole blocks' for the half types; the tail's 16 always come fresh, after
         values = self.random(n if work == storage else whole, dtype=work)
@@ -191,6 +207,23 @@ class TorchStream:
             values[n - 16:] = tail
         return values
 
+    def _few_normals(self, n, whole, storage, work):
+        """``_normals`` for a few blocks: the tail's fresh 16 uniforms come in the same draw
+        (they follow the others in the stream) and go through the kernel in the same call."""
+        drawn = n if work == storage else whole
+        kernel = box_muller_small32 if storage == np.float32 else _box_muller_blocks
+        if whole == n:
+            values = self.random(n, dtype=work)
+            kernel(values)
+            return values
+        values = self.random(drawn + 16, dtype=work)
+        joined = values if drawn == whole else np.concatenate((values[:whole], values[drawn:]))
+        kernel(joined)
+        out = np.empty(n, dtype=work)
+        out[:whole] = joined[:whole]
+        out[n - 16:] = joined[whole:]
+        return out
+
     def normal(self, loc, scale, size, dtype):
         """torch's ``normal_(loc, scale)`` for a float dtype: fewer than 16 samples scale in
         float64, blocks in their working dtype (float32 for the half types) with one rounding
@@ -205,7 +238,7 @@ class TorchStream:
         """torch's ``normal_`` of a tensor that is not contiguous: one float64 sample at a
         time whatever the size (the scalar path, cache included), scaled in float64."""
         n = _count(size)
-        z = np.array([self._scalar_normal() for _ in range(n)], dtype=np.float64)
+        z = np.array(self._scalar_normals(n), dtype=np.float64)
         return _shaped((z * scale + loc).astype(dtype), size)
 
     def uniform(self, low, high, size, dtype):
@@ -218,6 +251,28 @@ class TorchStream:
         low, high = dtype.type(low), dtype.type(high)
         u = self.random(_count(size), dtype=dtype)
         return _shaped(_fused(u, high - low, low), size)
+
+    def _scalar_normals(self, n):
+        """``n`` values of ``_scalar_normal`` in a list, their uniforms drawn in one call."""
+        out = []
+        if n and self.normal_cache is not None:
+            out.append(self.normal_cache)
+            self.normal_cache = None
+        pairs = (n - len(out) + 1) // 2
+        if not pairs:
+            return out
+        words = self.bit_generator.random_raw(4 * pairs).tolist()
+        log1p, sqrt, cos, sin, tau = math.log1p, math.sqrt, math.cos, math.sin, 2.0 * math.pi
+        for i in range(0, 4 * pairs, 4):  # two float64 uniforms from two words each
+            u1 = ((words[i] & _MASK21) << 32 | words[i + 1]) * _SCALE53
+            u2 = ((words[i + 2] & _MASK21) << 32 | words[i + 3]) * _SCALE53
+            radius = sqrt(-2.0 * log1p(-u2))
+            theta = tau * u1
+            out.append(radius * cos(theta))
+            out.append(radius * sin(theta))
+        if len(out) > n:
+            self.normal_cache = out.pop()
+        return out
 
     def _scalar_normal(self):
         if self.normal_cache is not None:
@@ -288,7 +343,7 @@ class TorchStream:
     def lognormal(self, mean=0.0, sigma=1.0, size=None):
         """exp(mean + sigma * z) in float64, one scalar normal per element (torch's
         log_normal_ takes the one-at-a-time path whatever the size, cache included)."""
-        z = np.array([self._scalar_normal() for _ in range(_count(size))], dtype=np.float64)
+        z = np.array(self._scalar_normals(_count(size)), dtype=np.float64)
         return _shaped(np.exp(mean + sigma * z), size)
 
     def standard_cauchy(self, size=None):
