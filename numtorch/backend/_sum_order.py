@@ -94,8 +94,13 @@ def _short_total(flat, lanes):
         return np.add.accumulate(terms)[-1] + flat.dtype.type(0)
     whole = nv // _ILP
     if whole:
-        head = flat[:whole * _ILP * lanes]
-        parts = head if whole == 1 else np.add.reduce(head.reshape(whole, _ILP * lanes), 0)
+        block = _ILP * lanes
+        if whole == 1:
+            parts = flat[:block]
+        elif whole == 2:  # (an (8, 8) float32 loss: one add costs half a two-row reduce)
+            parts = flat[:block] + flat[block:2 * block]
+        else:
+            parts = np.add.reduce(flat[:whole * block].reshape(whole, block), 0)
         if whole * _ILP < nv:  # the first accumulator takes the leftover vectors first
             parts = np.concatenate((parts[:lanes], flat[whole * _ILP * lanes:nv * lanes],
                                     parts[lanes:]))
@@ -163,7 +168,9 @@ def ordered_sum(x, dims, keepdim, threads):
         n = x.size
         if not n or n > _ORDERED_MAX:
             return None
-        y = total_sum(x.reshape(-1), threads)
+        lanes = _LANES[x.dtype]
+        flat = x.ravel()
+        y = _short_total(flat, lanes) if n < 16 * _ILP * lanes else total_sum(flat, threads)
         return np.full((1,) * len(shape), y) if keepdim else np.asarray(y)
     kept = [k for k in range(x.ndim) if shape[k] != 1]
     red = [i for i, k in enumerate(kept) if k in dims]
