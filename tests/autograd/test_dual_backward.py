@@ -148,7 +148,10 @@ def test_both_backward_paths_agree(name, case):
             assert a.grad_fn is None
             np.testing.assert_allclose(a.numpy(), b.detach().numpy(), rtol=1e-10, atol=1e-12,
                                        err_msg=f"input {k}")
-    assert numtorch.autograd.gradgradcheck(lambda *a: tuple(_flat(fn(*a))), xs)
+    # the 64-row solves have ~8.6k inputs: whole numerical Jacobians took 30 s of CI, one
+    # random projection (torch's fast_mode) checks the same second order in a second
+    many = sum(x.numel() for x in xs) > 2000
+    assert numtorch.autograd.gradgradcheck(lambda *a: tuple(_flat(fn(*a))), xs, fast_mode=many)
 
 
 _SMALL_OPS = [
