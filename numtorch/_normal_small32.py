@@ -50,7 +50,6 @@ class _Constants:
         self.four_over_pi = full(_FOUR_OVER_PI)
         self.one_i = full(1, _I32)
         self.even_i = full(~1, _I32)
-        self.three_i = full(3, _I32)
         self.pi_4 = tuple(full(p) for p in _PI_4_PARTS)
         self.half = full(0.5)
         self.minus_half = full(-0.5)
@@ -62,7 +61,8 @@ class _Constants:
                       for k in range(len(_LOG_POLY))]
         # the flat index into the rows (r cos, r sin, -r cos, -r sin) of each output,
         # (cosine's, sine's) by octant pair, plus the column b * 8 + i
-        self.row_table = np.stack([_COS_ROW, _SIN_ROW]) * m  # (2, 4)
+        pairs = np.arange(9) // 2 % 4  # j -> (j / 2) % 4 for the even j (odd ones unused)
+        self.row_table = np.stack([_COS_ROW[pairs], _SIN_ROW[pairs]]) * m  # (2, 9)
         self.columns = np.broadcast_to(np.arange(m).reshape(blocks, 8), (2, blocks, 8)).copy()
 
 
@@ -97,9 +97,14 @@ def box_muller_small32(values):
     r += y * k.pi_4[1]
     r += y * k.pi_4[2]
     z = r * r
-    # the three polynomials, stacked: rows log(f), cos(z), sin(z); each step fused
-    x32 = np.concatenate((f, z, z)).reshape(3, nb, 8)
-    x64 = x32.astype(_F64)
+    # every stacked operand in one array (one concatenation, one widening): the polynomials'
+    # argument (rows log(f), cos(z), sin(z)), then the multiplier and the addend of their
+    # fused finishing steps y * zlog + e * q1, cos_p * z - z / 2, sin_p * r + r
+    operands = np.concatenate((f, z, z, zlog, z, r, e * k.q1, z * k.minus_half, r))
+    operands = operands.reshape(3, 3 * nb, 8)
+    wide_operands = operands.astype(_F64)
+    x32 = operands[0].reshape(3, nb, 8)
+    x64 = wide_operands[0].reshape(3, nb, 8)
     coefs = k.coefs
     acc = (x64 * coefs[0] + coefs[1]).astype(_F32)
     for c in coefs[2:]:
@@ -108,12 +113,9 @@ def box_muller_small32(values):
         wide += c
         acc = wide.astype(_F32)
     acc *= x32
-    # fused finishing steps: y * zlog + e * q1, cos_p * z - z / 2, sin_p * r + r
-    mul = np.concatenate((zlog, z, r)).astype(_F64)
-    add = np.concatenate((e * k.q1, z * k.minus_half, r)).astype(_F64)
     wide = acc.astype(_F64).reshape(3 * nb, 8)
-    wide *= mul
-    wide += add
+    wide *= wide_operands[1]
+    wide += wide_operands[2]
     acc = wide.astype(_F32)
     log = acc[:nb]
     log -= zlog * k.half
@@ -122,8 +124,7 @@ def box_muller_small32(values):
     radius = np.sqrt(log * k.minus_two)
     trig = acc[nb:]  # rows cos, sin
     trig[:nb] += k.one
-    trig *= np.concatenate((radius, radius))
-    rows = np.concatenate((trig, -trig)).ravel()  # r cos, r sin, -r cos, -r sin
-    index = k.row_table.take((j >> k.one_i) & k.three_i, axis=1)  # octant pair (j / 2) % 4
+    rows = np.concatenate((trig, -trig)).ravel()  # cos, sin, -cos, -sin
+    index = k.row_table.take(j, axis=1)  # by the octant index j (even, 0 to 8)
     index += k.columns
-    blocks[...] = rows.take(index).transpose(1, 0, 2)
+    np.multiply(rows.take(index).transpose(1, 0, 2), radius.reshape(nb, 1, 8), out=blocks)
