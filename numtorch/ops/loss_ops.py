@@ -151,8 +151,11 @@ def _reduce_plain(xp, loss, reduction):
     if reduction == "sum":
         return xp.asarray(total), None
     n = loss.size
-    with np.errstate(invalid="ignore", divide="ignore"):  # empty: 0/0 = nan, as torch
+    if n:
         mean = total / loss.dtype.type(n)
+    else:
+        with np.errstate(invalid="ignore", divide="ignore"):  # empty: 0/0 = nan, as torch
+            mean = total / loss.dtype.type(n)
     return xp.asarray(mean), (1 / loss.dtype.type(n) if n else loss.dtype.type(1))
 
 
