@@ -37,6 +37,11 @@ CASES = [("LayerNorm", (12, 64, 128)), ("LayerNorm", (2, 768, 768)), ("LayerNorm
          ("GELU tanh", (768, 512)), ("GELU tanh", (16384, 1536)), ("GELU tanh", (1, 4, 32)),
          ("BatchNorm2d", (32, 32, 32, 32)), ("BatchNorm2d", (64, 32, 26, 26)),
          ("BatchNorm1d", (64, 64))]
+# ``--set s40``: nanoGPT / minGPT layer norm rows, GPT-2's MLP width, the two batch norms
+CASES_S40 = [("LayerNorm", (12, 64, 768)), ("LayerNorm", (64, 256, 384)),
+             ("LayerNorm", (16, 64, 128)), ("GELU", (12, 64, 3072)),
+             ("GELU tanh", (12, 64, 3072)), ("BatchNorm2d", (32, 32, 32, 32)),
+             ("BatchNorm2d", (64, 16, 32, 32))]
 
 
 def _module(lib, name, shape, rng):
@@ -75,8 +80,8 @@ def _inner(shape):
     return max(1, min(200, 2_000_000 // int(np.prod(shape))))
 
 
-def _selected(only):
-    for name, shape in CASES:
+def _selected(only, case_set=""):
+    for name, shape in (CASES_S40 if case_set == "s40" else CASES):
         for op in ("fwd", "f+b"):
             label = f"{name} {op}"
             if not only or label.startswith(only):
@@ -89,7 +94,7 @@ def _one_process(args, lib_name):
     if args.threads:
         lib.set_num_threads(args.threads)
     clock = time.perf_counter if args.clock == "wall" else time.thread_time
-    for name, shape, op in _selected(_only(args)):
+    for name, shape, op in _selected(_only(args), args.set):
         f = workloads(lib, name, shape)[op]
         k = _inner(shape)
         for _ in range(2):
@@ -122,7 +127,7 @@ def _processes(args):
     results = {}
     cmd = [sys.executable, os.path.abspath(__file__), "--repeats", str(args.repeats),
            "--clock", args.clock] + (["--threads", str(args.threads)] if args.threads else []) \
-        + (["--only", args.only] if args.only else [])
+        + (["--only", args.only] if args.only else []) + ["--set", args.set]
     for _ in range(args.processes):
         for lib in libs:
             out = subprocess.run(cmd + ["--lib", lib], capture_output=True, text=True,
@@ -157,7 +162,7 @@ def _same_process(args):
             lib.set_num_threads(args.threads)
     print(f"{args.stat} of {args.repeats}, {args.clock} clock"
           + (f", {args.threads} thread(s)" if args.threads else ""))
-    for name, shape, op in _selected(_only(args)):
+    for name, shape, op in _selected(_only(args), args.set):
         runs = {lib_name: workloads(lib, name, shape)[op] for lib_name, lib in libs}
         k = _inner(shape)
         times = {}
@@ -189,6 +194,8 @@ def main():
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     parser.add_argument("--stat", choices=("median", "best"), default="median")
     parser.add_argument("--only", default="", help="comma-separated workload name prefixes")
+    parser.add_argument("--set", choices=("", "s40"), default="",
+                        help="s40: the session-40 shapes instead of the default cases")
     parser.add_argument("--processes", type=int, default=0,
                         help="run each library in its own processes, this many each")
     parser.add_argument("--lib", choices=("numtorch", "torch"), default=None,
