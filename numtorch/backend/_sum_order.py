@@ -86,30 +86,49 @@ def rows_sum(x):
 
 
 def _short_total(flat, lanes):
-    """The sum of fewer than 16 rows of 4 vectors (no cascade): a handful of NumPy calls."""
-    n = flat.shape[0]
+    """The sum of fewer than 16 rows of 4 vectors (no cascade): a handful of NumPy calls,
+    planned once per size (the plan's slices and branches cost as much as its calls)."""
+    plan = _PLANS.get((flat.shape[0], lanes))
+    if plan is None:
+        plan = _PLANS[flat.shape[0], lanes] = _short_plan(flat.shape[0], lanes)
+    return plan(flat)
+
+
+def _short_plan(n, lanes):
+    """The function summing ``n`` values (fewer than 16 rows of 4 vectors) in torch's order:
+    4 accumulators of vectors, the leftover vectors into the first, the accumulators' lanes
+    added up one after another with the values past the last vector before them."""
+    add, reduce, accumulate = np.add, np.add.reduce, np.add.accumulate
     nv = n // lanes
     if nv == 0:  # shorter than a vector (under 8 values): 4 accumulators of single values
-        terms = flat if n <= _ILP else flat[_SHORT_ORDER[n]]
-        return np.add.accumulate(terms)[-1] + flat.dtype.type(0)
+        order = _SHORT_ORDER.get(n)
+        if order is None:
+            return lambda flat: accumulate(flat)[-1] + flat.dtype.type(0)
+        return lambda flat: accumulate(flat[order])[-1] + flat.dtype.type(0)
+    block = _ILP * lanes
     whole = nv // _ILP
-    if whole:
-        block = _ILP * lanes
+    vec_end = nv * lanes
+
+    def vectors(flat):
+        if whole == 0:
+            return flat[:vec_end].reshape(nv, lanes)
         if whole == 1:
             parts = flat[:block]
         elif whole == 2:  # (an (8, 8) float32 loss: one add costs half a two-row reduce)
-            parts = flat[:block] + flat[block:2 * block]
+            parts = add(flat[:block], flat[block:2 * block])
         else:
-            parts = np.add.reduce(flat[:whole * block].reshape(whole, block), 0)
+            parts = reduce(flat[:whole * block].reshape(whole, block), 0)
         if whole * _ILP < nv:  # the first accumulator takes the leftover vectors first
-            parts = np.concatenate((parts[:lanes], flat[whole * _ILP * lanes:nv * lanes],
-                                    parts[lanes:]))
-        vectors = parts.reshape(-1, lanes)
-    else:
-        vectors = flat[:nv * lanes].reshape(nv, lanes)
-    vacc = np.add.reduce(vectors, 0)  # a few rows: one after another
-    terms = vacc if nv * lanes == n else np.concatenate((flat[nv * lanes:], vacc))
-    return np.add.accumulate(terms)[-1] + flat.dtype.type(0)
+            parts = np.concatenate((parts[:lanes], flat[whole * block:vec_end], parts[lanes:]))
+        return parts.reshape(-1, lanes)
+
+    if vec_end == n:
+        return lambda flat: accumulate(reduce(vectors(flat), 0))[-1] + flat.dtype.type(0)
+    return lambda flat: accumulate(np.concatenate((flat[vec_end:], reduce(vectors(flat), 0)))
+                                   )[-1] + flat.dtype.type(0)
+
+
+_PLANS = {}
 
 
 # below 8 values: accumulator 0 takes x0 and then x4, x5, ..., then x1, x2, x3
