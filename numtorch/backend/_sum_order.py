@@ -137,11 +137,14 @@ _SHORT_ORDER = {n: np.array([0] + list(range(_ILP, n)) + list(range(1, _ILP))) f
 
 def total_sum(flat, threads):
     """The sum of the contiguous 1-D ``flat`` as torch's whole-tensor sum on ``threads``
-    (a NumPy scalar)."""
+    (a NumPy scalar). ``threads`` may also be a function giving it: it is asked only for a
+    sum long enough to split (asking costs a lock, a tenth of a small sum)."""
     n = flat.shape[0]
     lanes = _LANES[flat.dtype]
     if n < 16 * _ILP * lanes:  # no cascade block yet: a handful of calls
         return _short_total(flat, lanes)
+    if n > _GRAIN and callable(threads):
+        threads = threads()
     tasks = min(threads, -(-n // _GRAIN)) if n > _GRAIN else 1
     if tasks <= 1:
         return rows_sum(flat.reshape(1, n))[0]
@@ -173,9 +176,16 @@ def cols_sum(x):
 def ordered_sum(x, dims, keepdim, threads):
     """``x`` summed over ``dims`` in torch's order, or None where it has none here: only
     C-contiguous float32/float64 NumPy arrays reduced over one run of adjacent dims (dims of
-    size 1 aside) are covered; the caller sums the rest its own way."""
-    if type(x) is not np.ndarray or x.dtype not in _LANES:
+    size 1 aside) are covered; the caller sums the rest its own way. ``threads``: as for
+    ``total_sum``."""
+    if type(x) is not np.ndarray:
         return None
+    lanes = _LANES.get(x.dtype)
+    if lanes is None:
+        return None
+    if len(dims) == x.ndim and x.flags.c_contiguous and 0 < x.size < 16 * _ILP * lanes:
+        y = _short_total(x.ravel(), lanes)  # a small whole-tensor sum: the common case
+        return np.full((1,) * x.ndim, y) if keepdim else np.asarray(y)
     if not x.flags.c_contiguous:
         if x.ndim == 2 and x.flags.f_contiguous:
             # a transposed matrix: torch walks it in memory order, as the untransposed one

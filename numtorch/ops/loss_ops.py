@@ -145,7 +145,7 @@ def _reduce_plain(xp, loss, reduction):
         out, factor = _reduce_plain(xp, loss.astype(np.float32), reduction)
         return out.astype(loss.dtype), factor
     # torch reduces the elementwise loss with its sum kernel: its order where known
-    total = ordered_sum(loss, range(loss.ndim), False, get_num_threads())
+    total = ordered_sum(loss, range(loss.ndim), False, get_num_threads)
     if total is None:
         total = loss.sum(dtype=loss.dtype)
     if reduction == "sum":

@@ -100,7 +100,7 @@ class Sum(Op):
             if y is not None:
                 return y
         if self.dtype is None:
-            y = ordered_sum(x, self.dims, self.keepdim, get_num_threads())
+            y = ordered_sum(x, self.dims, self.keepdim, get_num_threads)
             if y is not None:
                 return y
         if x.size <= _SMALL and self.dtype is None and not is_half(x.dtype):
@@ -142,7 +142,7 @@ class Mean(Op):
         if self.n == 0:  # NumPy warns on empty slices; torch quietly gives NaN
             shape = _reduced_shape(x.shape, self.dims, self.keepdim)
             return self.xp.full(shape, np.nan, dtype=x.dtype)
-        y = ordered_sum(x, self.dims, self.keepdim, get_num_threads())
+        y = ordered_sum(x, self.dims, self.keepdim, get_num_threads)
         if y is not None:
             return y / y.dtype.type(self.n)
         if x.size <= _SMALL and not is_half(x.dtype):
