@@ -99,15 +99,21 @@ def _short_plan(n, lanes):
     4 accumulators of vectors, the leftover vectors into the first, the accumulators' lanes
     added up one after another with the values past the last vector before them."""
     add, reduce, accumulate = np.add, np.add.reduce, np.add.accumulate
+    zero = _ZERO[lanes]  # torch's accumulators start at +0: never a -0 sum
     nv = n // lanes
     if nv == 0:  # shorter than a vector (under 8 values): 4 accumulators of single values
         order = _SHORT_ORDER.get(n)
         if order is None:
-            return lambda flat: accumulate(flat)[-1] + flat.dtype.type(0)
-        return lambda flat: accumulate(flat[order])[-1] + flat.dtype.type(0)
+            return lambda flat: accumulate(flat)[-1] + zero
+        return lambda flat: accumulate(flat[order])[-1] + zero
     block = _ILP * lanes
     whole = nv // _ILP
     vec_end = nv * lanes
+    if vec_end == n and whole * _ILP == nv and whole <= 2:  # (8, 8) or (4, 8) float32: inline
+        if whole == 1:
+            return lambda flat: accumulate(reduce(flat.reshape(_ILP, lanes), 0))[-1] + zero
+        return lambda flat: accumulate(reduce(add(flat[:block], flat[block:]).reshape(
+            _ILP, lanes), 0))[-1] + zero
 
     def vectors(flat):
         if whole == 0:
@@ -123,12 +129,13 @@ def _short_plan(n, lanes):
         return parts.reshape(-1, lanes)
 
     if vec_end == n:
-        return lambda flat: accumulate(reduce(vectors(flat), 0))[-1] + flat.dtype.type(0)
+        return lambda flat: accumulate(reduce(vectors(flat), 0))[-1] + zero
     return lambda flat: accumulate(np.concatenate((flat[vec_end:], reduce(vectors(flat), 0)))
-                                   )[-1] + flat.dtype.type(0)
+                                   )[-1] + zero
 
 
 _PLANS = {}
+_ZERO = {8: np.float32(0), 4: np.float64(0)}  # by lanes: float32's 8, float64's 4
 
 
 # below 8 values: accumulator 0 takes x0 and then x4, x5, ..., then x1, x2, x3
