@@ -5,7 +5,10 @@ checkout the script lives in; paths in ``links`` are made in the run's working d
 Fields: ``script`` (relative to ``root``: ``examples``, ``mingpt``, ``nanogpt``, ``tutorials``
 (pytorch/tutorials) or ``yunjey`` (yunjey/pytorch-tutorial's tutorials/)), ``args``,
 ``links`` (name in the working directory -> path), ``dirs`` (made empty), ``pre``/``post``
-(other scripts of the same checkout run before/after, same library, untimed), ``loss`` (regex;
+(other scripts of the same checkout run before/after, same library, untimed), ``cross`` (run
+after, under the other library: reads what the run saved), ``patch`` (``{old: new}`` lines of a
+program without a command line: a copy so edited runs), ``offline`` (``requests.get`` answers
+from the data directory: bench/programs/offline), ``loss`` (regex;
 every group of every matching line is one point of the trajectory), ``tick`` (regex of the lines
 that end iterations, default ``loss``; ``skip_ticks`` leading ones dropped, where the first
 interval holds an evaluation) and ``per_tick`` (iterations between two ticks) for the
@@ -190,4 +193,77 @@ CLIENTS.update({
         per_tick=5000, rtol=1e-4, cut=60),
     "tut_dynamic_net": _tut("examples_nn/dynamic_net.py", loss=_EXAMPLE_LOSS, per_tick=2000,
                             rtol=1e-4),
+})
+
+# session 40: gcn/gat (fabricated Cora), imagenet (fabricated ImageFolder), fx, mnist's saved
+# model read by the other library, ng-video-lecture, vit-pytorch (through a driver)
+_DRIVERS = __import__("os").path.join(__import__("os").path.dirname(__file__), "drivers")
+_GRAPH_LOSS = r"loss_train: ([\d.]+) acc_train: [\d.]+ loss_val: ([\d.]+)"
+_IMAGENET = ["{data}/imagenet", "-a", "resnet18", "-j", "0", "-b", "8", "-p", "1",
+             "--seed", "1", "--lr", "0.01"]
+_NG_GPT = {"batch_size = 64 ": "batch_size = 16 ", "block_size = 256 ": "block_size = 32 ",
+           "max_iters = 5000": "max_iters = 41", "eval_interval = 500": "eval_interval = 10",
+           "eval_iters = 200": "eval_iters = 4", "n_embd = 384": "n_embd = 64",
+           "n_head = 6": "n_head = 4", "n_layer = 6": "n_layer = 2",
+           "max_new_tokens=500": "max_new_tokens=100"}
+
+
+def _fx(name):
+    return {"script": f"fx/{name}.py", "args": [], "rtol": 0, "vision": True}
+
+
+CLIENTS.update({
+    # gcn downloads cora.tgz on every run (served offline); gat finds ./cora
+    "gcn": {"script": "gcn/main.py", "args": ["--epochs", "40", "--val-every", "1"],
+            "offline": True, "loss": _GRAPH_LOSS, "per_tick": 1, "rtol": 1e-4},
+    "gat": {"script": "gat/main.py", "args": ["--epochs", "12", "--val-every", "1",
+                                               "--num-heads", "4", "--hidden-dim", "16"],
+            "links": {"cora": "{data}/cora"}, "loss": _GRAPH_LOSS, "per_tick": 1, "rtol": 1e-4},
+    # resnet18 at 224x224, batch 8, BatchNorm and momentum: torch at 2 threads against 1
+    # thread already differs by 4e-3 at step 4 and 8% at step 8; the first 3 steps are compared
+    "imagenet": {"script": "imagenet/main.py", "args": [*_IMAGENET, "--epochs", "1"],
+                 "vision": True, "loss": r"^Epoch: \[\d\]\[\s*[123]/\d+\].*\tLoss ([\d.e+-]+) ",
+                 "tick": r"^Epoch: \[", "per_tick": 1, "rtol": 1e-2},
+    # evaluates the checkpoint the (untimed, same-library) training run saved
+    "imagenet_evaluate": {"script": "imagenet/main.py",
+                          "args": [*_IMAGENET, "--evaluate", "--resume", "checkpoint.pth.tar"],
+                          "pre": [("imagenet/main.py", [*_IMAGENET, "--epochs", "1"])],
+                          "vision": True, "loss": r"^Test: .*\tLoss ([\d.e+-]+) ",
+                          "per_tick": 1, "rtol": None},
+    # one-process gloo group through mp.spawn (DistributedSampler, the meters' all_reduce); the
+    # spawned worker draws its model from an unseeded generator (torch's too): not compared
+    "imagenet_distributed": {"script": "imagenet/main.py",
+                             "args": [*_IMAGENET, "--epochs", "1", "--multiprocessing-distributed",
+                                      "--world-size", "1", "--rank", "0", "--dist-backend",
+                                      "gloo", "--dist-url", "tcp://127.0.0.1:29561"],
+                             "vision": True, "loss": r"^Epoch: \[.*\tLoss ([\d.e+-]+) ",
+                             "total_iters": 8, "rtol": None},
+    "mnist_save_model": {"script": "mnist/main.py",
+                         "args": ["--epochs", "1", "--log-interval", "1", "--lr", "0.1",
+                                  "--save-model"],
+                         "cross": [(_DRIVERS + "/reload_mnist_cnn.py", ["{root}/mnist"])],
+                         "links": _MNIST, "vision": True, "loss": _TRAIN_LOSS, "per_tick": 1,
+                         "rtol": 1e-3},
+    # torch.fx examples: whole output compared (custom_tracer needs tabulate: not installed;
+    # profiling_tracer prints timings)
+    **{f"fx_{n}": _fx(n) for n in ("inline_function", "invert", "module_tracer",
+                                   "primitive_library", "proxy_based_graph_creation",
+                                   "replace_op", "subgraph_rewriter_basic_use",
+                                   "wrap_output_dynamically")},
+    # bigram.py runs unmodified (3,000 steps of a bigram table); gpt.py has no command line and
+    # 5,000 steps of a 6-layer 384-wide model hard-coded: a copy with smaller constants runs
+    "ng_bigram": {"root": "ngvideo", "script": "bigram.py", "args": [],
+                  "links": {"input.txt": "{root}/input.txt"},
+                  "loss": r"^step \d+: train loss ([\d.]+), val loss ([\d.]+)",
+                  "total_iters": 3000, "rtol": 1e-3},
+    "ng_gpt": {"root": "ngvideo", "script": "gpt.py", "args": [], "patch": _NG_GPT,
+               "links": {"input.txt": "{root}/input.txt"},
+               "loss": r"^step \d+: train loss ([\d.]+), val loss ([\d.]+)",
+               "total_iters": 41, "rtol": 1e-3},
+    # vit-pytorch's models (its examples/ is a Kaggle notebook): a driver builds 16 of them
+    # small from one seed and prints 3 Adam steps each; eval outputs are printed, not compared
+    # (conv biases before BatchNorm have zero true gradient: Adam turns each library's rounding
+    # noise into lr-sized steps that only the eval-mode running means see)
+    "vit_pytorch": {"root": "drivers", "script": "vit_models.py", "args": [], "vision": True,
+                    "loss": r" step \d+ loss ([\d.]+)", "total_iters": 48, "rtol": 1e-3},
 })

@@ -7,7 +7,9 @@ Layout: ``mnist/MNIST/raw/*-ubyte`` (torchvision's MNIST reads the raw idx files
 ``FashionMNIST/raw/*-ubyte`` (the tutorials'), ``wikitext-2/{train,valid,test}.txt``, ``shakespeare_char/{train.bin,val.bin,meta.pkl}`` (as
 nanoGPT's prepare.py writes them), ``input.txt`` (minGPT's chargpt), ``images/faces/*.png``
 (dcgan's ImageFolder), ``BSDS300/images/{train,test}/*.jpg`` (super_resolution),
-``names/<Language>.txt`` (the char_rnn tutorials).
+``names/<Language>.txt`` (the char_rnn tutorials), ``cora/cora.{content,cites}`` and
+``cora.tgz`` (gcn/gat: the LINQS Cora layout, 1,800 papers of 7 topics, 500 word features),
+``imagenet/{train,val}/<wnid>/*.JPEG`` (imagenet's ImageFolder).
 The data carry structure (class templates, a Markov text) so that losses fall as on real data.
 """
 import os
@@ -146,9 +148,57 @@ def images(root, rng):
             Image.fromarray(_image(rng, 264, 264)).save(os.path.join(d, f"{i:03d}.jpg"), quality=95)
 
 
+_TOPICS = ("Case_Based", "Genetic_Algorithms", "Neural_Networks", "Probabilistic_Methods",
+           "Reinforcement_Learning", "Rule_Learning", "Theory")
+
+
+def cora(root, rng, n=1800, words=500):
+    """Cora's two files: ``<paper> <0/1 per word> <topic>`` lines and ``<cited> <citing>`` pairs;
+    each topic favours its own words and papers mostly cite their own topic (as in Cora).
+    Also packed as ``cora.tgz`` (a ``cora/`` folder), what gcn's download extracts."""
+    import tarfile
+
+    d = os.path.join(root, "cora")
+    os.makedirs(d, exist_ok=True)
+    ids = rng.choice(np.arange(30, 1_200_000), n, replace=False)
+    topic = rng.integers(0, len(_TOPICS), n)
+    favour = rng.random((len(_TOPICS), words)) < 0.08
+    p = np.where(favour[topic], 0.15, 0.005)
+    feats = (rng.random((n, words)) < p).astype(np.int64)
+    with open(os.path.join(d, "cora.content"), "w") as f:
+        f.writelines(f"{ids[i]}\t" + "\t".join(map(str, feats[i])) + f"\t{_TOPICS[topic[i]]}\n"
+                     for i in range(n))
+    pairs = set()
+    while len(pairs) < 2 * n:
+        a = int(rng.integers(0, n))
+        same = np.flatnonzero(topic == topic[a]) if rng.random() < 0.8 else np.arange(n)
+        b = int(rng.choice(same))
+        if a != b:
+            pairs.add((a, b))
+    with open(os.path.join(d, "cora.cites"), "w") as f:
+        f.writelines(f"{ids[a]}\t{ids[b]}\n" for a, b in sorted(pairs))
+    with tarfile.open(os.path.join(root, "cora.tgz"), "w:gz") as tgz:
+        tgz.add(d, arcname="cora")
+
+
+def imagenet(root, rng, classes=4, train=16, val=4):
+    """ImageFolder trees of small JPEGs (one colour pattern family per class)."""
+    from PIL import Image
+
+    for k in range(classes):
+        family = np.random.default_rng(int(rng.integers(1 << 30)))
+        for split, n in (("train", train), ("val", val)):
+            d = os.path.join(root, "imagenet", split, f"n{k:08d}")
+            os.makedirs(d, exist_ok=True)
+            for i in range(n):
+                img = _image(np.random.default_rng(family.integers(4)), 40, 40)
+                img = np.clip(img + rng.normal(0, 25, img.shape), 0, 255).astype(np.uint8)
+                Image.fromarray(img).save(os.path.join(d, f"{i:03d}.JPEG"), quality=90)
+
+
 def main(root):
     os.makedirs(root, exist_ok=True)
-    for make in (mnist, fashion_mnist, wikitext, shakespeare, images, names):
+    for make in (mnist, fashion_mnist, wikitext, shakespeare, images, names, cora, imagenet):
         make(root, np.random.default_rng(1234))
     with open(os.path.join(root, "DONE"), "w") as f:
         f.write("1\n")

@@ -4,7 +4,8 @@ fabricated data; compares their printed loss trajectories and their CPU time per
 
     python bench/programs/run.py --examples /work/ext/examples --mingpt /work/ext/minGPT \
         --nanogpt /work/ext/nanoGPT --tutorials /work/ext/tutorials \
-        --yunjey /work/ext/yunjey-tutorial [--only NAME[,NAME]] [--lib torch|numtorch|both] \
+        --yunjey /work/ext/yunjey-tutorial --ngvideo /work/ext/ng-video-lecture \
+        --vit /work/ext/vit-pytorch [--only NAME[,NAME]] [--lib torch|numtorch|both] \
         [--repeats 3] [--data DIR] [--json OUT]
 
 Clients without a ``loss`` pattern (tutorials that train nothing) are compared on their whole
@@ -28,6 +29,7 @@ from clients import CLIENTS
 SHIM = os.path.join(REPO, "tests", "vision", "v2_programs", "_torch_shim")
 _ADDR = re.compile(r"0x[0-9a-fA-F]+")
 STUBS = os.path.join(HERE, "stubs")
+OFFLINE = os.path.join(HERE, "offline")
 
 
 def _fill(text, ctx):
@@ -41,10 +43,11 @@ def _available(need):
     return importlib.util.find_spec(need) is not None
 
 
-def _env(lib, spec, roots):
+def _env(lib, spec, roots, data):
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1",
-               MKL_NUM_THREADS="1", PYTHONHASHSEED="0", **spec.get("env", {}))
-    paths = [roots["mingpt"], STUBS]
+               MKL_NUM_THREADS="1", PYTHONHASHSEED="0", PROGRAMS_OFFLINE_DIR=data,
+               **spec.get("env", {}))
+    paths = [roots["mingpt"], STUBS] + ([OFFLINE] if spec.get("offline") else [])
     if lib == "torch" and spec.get("vision"):
         paths.insert(0, SHIM)
     if lib == "numtorch":
@@ -76,18 +79,19 @@ def run_once(name, lib, data, roots, work, timeout):
         os.symlink(_fill(target, ctx), path)
     for d in spec.get("dirs", ()):
         os.makedirs(os.path.join(cwd, d), exist_ok=True)
-    env = _env(lib, spec, roots)
+    env = _env(lib, spec, roots, data)
     result = {"cwd": cwd, "ok": True, "error": ""}
 
-    def call(script, args, record=None):
-        cmd = _command(lib, os.path.join(root, script), [_fill(a, ctx) for a in args], record,
-                       "torch,torchvision" if spec.get("vision") else "torch")
+    def call(script, args, record=None, run_lib=lib):
+        cmd = _command(run_lib, os.path.join(root, script), [_fill(a, ctx) for a in args],
+                       record, "torch,torchvision" if spec.get("vision") else "torch")
+        run_env = env if run_lib == lib else _env(run_lib, spec, roots, data)
         cut = spec.get("cut") if record is not None else None
         try:
             if cut:
-                p = _run_cut(cmd, cwd, env, cut)
+                p = _run_cut(cmd, cwd, run_env, cut)
             else:
-                p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
+                p = subprocess.run(cmd, cwd=cwd, env=run_env, capture_output=True, text=True,
                                    check=False, timeout=timeout)
         except subprocess.TimeoutExpired:
             return None, f"{script}: timed out after {timeout}s"
@@ -103,7 +107,10 @@ def run_once(name, lib, data, roots, work, timeout):
         if err:
             return dict(result, ok=False, error="pre " + err, losses=[], ms=None)
     record = os.path.join(cwd, "_timing.json")
-    p, err = call(spec["script"], spec["args"], record)
+    script = spec["script"]
+    if spec.get("patch"):
+        script = _patched_copy(os.path.join(root, script), spec["patch"], cwd)
+    p, err = call(script, spec["args"], record)
     losses, ms = [], None
     if p is not None and spec.get("loss") is None:
         losses = _ADDR.sub("0x", p.stdout).splitlines()
@@ -120,7 +127,27 @@ def run_once(name, lib, data, roots, work, timeout):
         _, err = call(script, args)
         if err:
             return dict(result, ok=False, error="post " + err, losses=losses, ms=ms)
+    other = "numtorch" if lib == "torch" else "torch"
+    for script, args in spec.get("cross", ()):  # what this run saved, read by the other library
+        _, err = call(script, args, run_lib=other)
+        if err:
+            return dict(result, ok=False, error=f"cross ({other}) " + err, losses=losses, ms=ms)
     return dict(result, losses=losses, ms=ms)
+
+
+def _patched_copy(path, patch, cwd):
+    """A program without a command line (ng-video-lecture's constants): a copy in the run's
+    directory with each ``old`` line replaced by ``new``; every ``old`` must occur once."""
+    with open(path) as f:
+        text = f.read()
+    for old, new in patch.items():
+        if text.count(old) != 1:
+            raise ValueError(f"patch {old!r}: {text.count(old)} matches in {path}")
+        text = text.replace(old, new)
+    copy = os.path.join(cwd, os.path.basename(path))
+    with open(copy, "w") as f:
+        f.write(text)
+    return copy
 
 
 def _run_cut(cmd, cwd, env, cut):
@@ -197,6 +224,9 @@ def main():
                     help="pytorch/tutorials' scripts (beginner_source/...)")
     ap.add_argument("--yunjey", default="/work/ext/yunjey-tutorial",
                     help="yunjey/pytorch-tutorial's checkout")
+    ap.add_argument("--ngvideo", default="/work/ext/ng-video-lecture",
+                    help="karpathy/ng-video-lecture's checkout")
+    ap.add_argument("--vit", default="/work/ext/vit-pytorch", help="lucidrains/vit-pytorch")
     ap.add_argument("--only", default="", help="comma-separated client names")
     ap.add_argument("--lib", choices=("torch", "numtorch", "both"), default="both")
     ap.add_argument("--repeats", type=int, default=1, help="runs per library, alternating")
@@ -206,7 +236,9 @@ def main():
     ap.add_argument("--json", default="")
     args = ap.parse_args()
     roots = {"examples": args.examples, "mingpt": args.mingpt, "nanogpt": args.nanogpt,
-             "tutorials": args.tutorials, "yunjey": os.path.join(args.yunjey, "tutorials")}
+             "tutorials": args.tutorials, "yunjey": os.path.join(args.yunjey, "tutorials"),
+             "ngvideo": args.ngvideo, "drivers": os.path.join(HERE, "drivers")}
+    os.environ["VIT_PYTORCH"] = args.vit
     work = args.work or tempfile.mkdtemp(prefix="programs-")
     os.makedirs(work, exist_ok=True)
     data = args.data or os.path.join(work, "data")
