@@ -153,8 +153,8 @@ def _run_all(heap, buffers, retain_graph, create_graph, root_arrays):
     capture), in decreasing creation order; the hot loop of the engine."""
     pop, push = heapq.heappop, heapq.heappush
     owned = set()
-    while heap:
-        node = pop(heap)[2]
+    node = pop(heap)[2]
+    while True:
         buf = buffers[node]
         buffers[node] = _RAN  # from now on a gradient reaching it would be lost
         if node._pre_hooks or node._retain or node._node_pre_hooks:
@@ -165,6 +165,9 @@ def _run_all(heap, buffers, retain_graph, create_graph, root_arrays):
                 node._run(buf, create_graph, root_arrays)
             else:
                 hook.node(node, buf, create_graph, root_arrays)
+            if not heap:
+                return
+            node = pop(heap)[2]
             continue
         grads_in = (node._run(buf, create_graph, root_arrays) if hook is None else
                     hook.node(node, buf, create_graph, root_arrays))
@@ -174,6 +177,9 @@ def _run_all(heap, buffers, retain_graph, create_graph, root_arrays):
             node._release()
         i = 0
         meta = node._in_meta
+        # a new child while the heap is empty is the next node to run: it skips the heap
+        # unless another new child joins it (a chain of nodes, the common small graph)
+        nxt = None
         for e in node._edges:
             g = grads_in[i]
             if e is not None and g is not None:
@@ -186,7 +192,13 @@ def _run_all(heap, buffers, retain_graph, create_graph, root_arrays):
                 if b is None:
                     b = buffers[child] = [None] * child._n_out
                     b[nr] = g
-                    push(heap, (-child._seq, id(child), child))
+                    if nxt is None and not heap:
+                        nxt = child
+                    else:
+                        if nxt is not None:
+                            push(heap, (-nxt._seq, id(nxt), nxt))
+                            nxt = None
+                        push(heap, (-child._seq, id(child), child))
                 elif b is _RAN:
                     _late_gradient(node, child)
                 elif b[nr] is None:
@@ -196,6 +208,12 @@ def _run_all(heap, buffers, retain_graph, create_graph, root_arrays):
                 else:
                     b[nr] = _accumulate(b[nr], g, owned, (child, nr))
             i += 1
+        if nxt is not None:
+            node = nxt
+        elif heap:
+            node = pop(heap)[2]
+        else:
+            return
 
 
 def _after_node(node, grads_in, buf, retain_graph):
