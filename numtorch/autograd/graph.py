@@ -1117,6 +1117,10 @@ def _promote(inputs, to_float):
             elif type(b) is int and da.kind == "i" and da.itemsize == 8 and not to_float and \
                     -(1 << 63) <= b < 1 << 63:  # long tensor and int: i + block_size
                 return (a, da.type(b))
+        elif type(a) is float and isinstance(b, Tensor):  # ``-lr * p.grad``, ``1.0 - x``
+            db = b._array.dtype
+            if db.kind in _FLOATISH:
+                return (db.type(a), b)
     dt = None
     for x in inputs:  # fast path: one tensor dtype that every Python scalar fits
         if isinstance(x, Tensor):
