@@ -18,6 +18,10 @@ __all__ = ["l1_loss", "mse_loss", "smooth_l1_loss", "huber_loss", "poisson_nll_l
 
 def _pointwise(kind, kernel, input, target, reduction, p=None, int_ok=False):
     """The fused elementwise loss ``kind`` of ``input - target`` with its reduction."""
+    a, b = getattr(input, "_array", None), getattr(target, "_array", None)
+    if a is not None and b is not None and a.shape == b.shape and a.dtype is b.dtype and \
+            a.dtype.kind == "f":  # the usual call: nothing to broadcast or promote
+        return pointwise_loss(input, target, kind, reduction, p)
     if broadcast_shape(tuple(input.shape), tuple(target.shape)) is None:
         input - target  # raises torch's broadcasting error
     dt = _dtype.result_type(input, target)
