@@ -474,10 +474,10 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
         if self.requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
-        if not force and (self._array.dtype.kind == "V"
-                          or self._array.dtype.name.startswith(("bfloat", "float8"))):
-            # NumPy has no such element type. (force=True, numtorch's own idiom for "the host
-            # array", still returns the ml_dtypes array: torch would raise there too.)
+        if self._array.dtype.kind == "V" or self._array.dtype.name.startswith(("bfloat",
+                                                                               "float8")):
+            # NumPy has no such element type; torch refuses with force=True too (numtorch's
+            # own code reads such arrays through ._array)
             name = self.dtype.name
             raise TypeError("Got unsupported ScalarType "
                             f"{_dtype._TYPE_DISPLAY.get(name, name[:1].upper() + name[1:])}")
@@ -587,9 +587,13 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
             return (rebuild_pickled, (self._array,))
         # the values (on the CPU), the class, requires_grad and Python attributes; not .grad
         dev = self.device
-        arr = self._array if backend.is_meta(self._array) else self.detach().numpy(force=True)
-        return (_rebuild, (arr, self.requires_grad, type(self),
-                           None if dev.type == "cpu" else str(dev), dict(self.__dict__) or None))
+        arr = self._array
+        if type(arr) is not np.ndarray and not backend.is_meta(arr):
+            arr = arr.get()  # a GPU array: its values on the host
+        root, geometry = _view_geometry(arr)
+        return (_rebuild, (root, self.requires_grad, type(self),
+                           None if dev.type == "cpu" else str(dev), dict(self.__dict__) or None,
+                           geometry))
 
     def __deepcopy__(self, memo):
         if not self.is_leaf:
@@ -885,9 +889,29 @@ def _new_like_class(cls, arr):
     return t
 
 
-def _rebuild(array, requires_grad, cls=Tensor, device=None, state=None):
+def _view_geometry(arr):
+    """What pickles a view as torch does: (its whole base block, (offset, shape, strides) in
+    elements), so the loaded tensor keeps its storage, offset and strides; (arr, None) for an
+    array that is its own block (or whose block is not one contiguous run)."""
+    if type(arr) is not np.ndarray or arr.base is None:
+        return arr, None
+    root = backend.helpers_for(np).storage_root(arr)  # through stride tricks' holders too
+    if root is arr or not root.flags.c_contiguous or root.dtype != arr.dtype:
+        return arr, None
+    size = arr.itemsize
+    offset = (arr.__array_interface__["data"][0] - root.__array_interface__["data"][0]) // size
+    # a fresh view object per tensor: pickle's memo would otherwise make two views of one
+    # block share it after loading, which torch's pickles do not
+    return root.reshape(-1).view(), (offset, arr.shape, tuple(s // size for s in arr.strides))
+
+
+def _rebuild(array, requires_grad, cls=Tensor, device=None, state=None, geometry=None):
     """Unpickle a tensor (see ``Tensor.__reduce_ex__``)."""
     arr = array if array.flags.writeable else array.copy()
+    if geometry is not None:
+        offset, shape, strides = geometry
+        arr = np.ndarray(shape, arr.dtype, buffer=arr, offset=offset * arr.itemsize,
+                         strides=tuple(s * arr.itemsize for s in strides))
     if device is not None:
         arr = backend.to_device(arr, as_device(device))
     t = _new_like_class(cls, arr)
@@ -902,9 +926,7 @@ def _deepcopy_array(arr, memo):
     sharing storage do in torch."""
     if type(arr) is not np.ndarray:
         return arr.copy()
-    root = arr
-    while isinstance(root.base, np.ndarray):
-        root = root.base
+    root = backend.helpers_for(np).storage_root(arr)  # through stride tricks' holders too
     if root.base is not None or not (root.flags.c_contiguous or root.flags.f_contiguous):
         return arr.copy()
     new_root = memo.get(id(root))

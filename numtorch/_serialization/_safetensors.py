@@ -45,7 +45,7 @@ def save_safetensors(tensors, path, metadata=None):
             raise ValueError(f"save_safetensors: dtype {t.dtype} of {name!r} has no "
                              f"safetensors code")
         # (ascontiguousarray turns a 0-d array into a 1-d one: the shape is put back)
-        arr = np.ascontiguousarray(t.detach().numpy(force=True)).astype(
+        arr = np.ascontiguousarray(t.detach().cpu()._array).astype(
             _NP[t.dtype.name], copy=False).reshape(tuple(t.shape))
         data = arr.reshape(-1).view(np.uint8).tobytes()
         header[name] = {"dtype": code, "shape": list(arr.shape),

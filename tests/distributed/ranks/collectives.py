@@ -50,11 +50,11 @@ def tensor(rank, name, layout, salt=0):
     else:
         shape = {"contiguous": (3, 4), "zero_dim": (), "empty": (0, 3)}[layout]
         t = torch.from_numpy(np.ascontiguousarray(values(rank, name, shape, salt)))
-    return t, t.numpy(force=True).copy()  # (bfloat16: numtorch keeps its array)
+    return t, t._array.copy()  # (bfloat16: numtorch keeps its array)
 
 
 def same(got, want):
-    got = got.numpy(force=True) if hasattr(got, "numpy") else got
+    got = got._array if hasattr(got, "_array") else got
     if got.shape != want.shape or got.dtype != want.dtype:
         return f"shape/dtype {got.shape} {got.dtype} != {want.shape} {want.dtype}"
     if not np.array_equal(got.astype(np.float64) if got.dtype == ml_dtypes.bfloat16 else got,
