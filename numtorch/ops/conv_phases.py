@@ -81,3 +81,28 @@ class Planes:
                            (sc, sy, sx, sn, sy, sx))
             _intraop.copy(view, dst[:, rh::sh, rw::sw])
         return cols
+
+    def samples(self, i, m, dst):
+        """The columns of samples ``i:i+m`` one sample after another, ``(m, C * kh * kw,
+        out_h * out_w)``, written into the contiguous ``dst`` of that shape (the per-sample
+        GEMMs of a network's first layer)."""
+        c = self.p.shape[3]
+        (kh, kw), (sh, sw), (oh, ow) = self.kernel, self.stride, self.out
+        strided = helpers_for(self.xp).as_strided
+        if kh % sh == 0 and kw % sw == 0:
+            # every phase has the same taps: one copy, unit-stride on both sides (four per
+            # phase into every other row measured ~25% slower for dcgan's 3 -> 16 4x4/2)
+            p = self.p[:, :, i:i + m]
+            s_h, s_w, sn, sc, sy, sx = p.strides
+            view = strided(p, (m, c, kh // sh, sh, kw // sw, sw, oh, ow),
+                           (sn, sc, sy, s_h, sx, s_w, sy, sx))
+            _intraop.copy(view, dst.reshape(view.shape))
+            return dst
+        out = dst.reshape(m, c, kh, kw, oh, ow)
+        for rh, rw in self.phases:
+            plane = self.p[rh, rw, i:i + m]  # (m, C, hq, wq)
+            sn, sc, sy, sx = plane.strides
+            view = strided(plane, (m, c, self.rows[rh], self.cols[rw], oh, ow),
+                           (sn, sc, sy, sx, sy, sx))
+            _intraop.copy(view, out[:, :, rh::sh, rw::sw])
+        return dst
