@@ -475,7 +475,12 @@ def matmul(input, other):
 
 
 def spmm(input, mat2):
-    """``torch.spmm``: :func:`mm` with a sparse first operand."""
+    """``torch.spmm``: :func:`mm` with a sparse first operand; two dense operands are a plain
+    ``torch.mm`` (row-major result, unlike torch.sparse.mm's transposed one: the layout decides
+    which elements a later dropout mask hits, as in gcn's dense adjacency)."""
+    if isinstance(input, Tensor) and isinstance(mat2, Tensor) and not is_sparse(input) \
+            and not is_sparse(mat2):
+        return _nt.mm(input, mat2)
     return mm(input, mat2)
 
 
