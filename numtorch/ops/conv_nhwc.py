@@ -111,11 +111,14 @@ def _block_views(xp, x, padding, kernel, stride, dilation, out, step):
     thread, CPU time)."""
     n = x.shape[0]
     buf = _channels_last(xp, x[:min(step, n)], padding)
+    # one strided view for all blocks (as_strided costs ~15 us a call: a tenth of dcgan's
+    # 16 -> 32 forward in blocks of 2 samples)
+    win = _windows(xp, buf, kernel, stride, dilation, out)
     for i in range(0, n, step):
         m = min(step, n - i)
         if i:
             _channels_last(xp, x[i:i + m], padding, buf[:m])
-        yield i, m, _windows(xp, buf[:m], kernel, stride, dilation, out)
+        yield i, m, win[:m]
 
 
 def _windows(xp, buf, kernel, stride, dilation, out):

@@ -81,7 +81,6 @@ def input_grad(xp, gy, w, size, stride, padding, step, res=None):
     sub = w.reshape(o, c, th, sh, tw, sw)[:, :, ::-1, :, ::-1]  # (o, c, t_h, r_h, t_w, r_w)
     wp = xp.ascontiguousarray(sub.transpose(3, 5, 2, 4, 0, 1)).reshape(sh, sw, depth, c)
     dx = xp.empty((n, c) + tuple(size), dtype=dtype) if res is None else res
-    strided = helpers_for(xp).as_strided
     m0 = min(step, n)
     # gy of a block channels-last, zero-padded: T - 1 in front, up to the windows' reach behind
     py, px = ny + th - 1, nx + tw - 1
@@ -90,6 +89,8 @@ def input_grad(xp, gy, w, size, stride, padding, step, res=None):
         m = min(step, n - i)
         if i == 0 or m != m0:  # the first block, and a last, partial one: buffers of its size
             pad = xp.zeros((py, m, px, o), dtype=dtype)
+            # the windows' strided views, made once per buffer (as_strided costs ~11 us)
+            wins = _windows(xp, pad, ny, nx, (th, tw), cols)
             if nx >= EXACT_BELOW:
                 # G with one spare row of windows: a phase view reaches d_w positions past it
                 g = xp.empty(((ny + 1) * m * nx, depth), dtype=dtype)
@@ -97,15 +98,13 @@ def input_grad(xp, gy, w, size, stride, padding, step, res=None):
             m0 = m
         _intraop.copy(gy[i:i + m, :, :hh, :ww].transpose(2, 0, 3, 1),
                       pad[th - 1:th - 1 + hh, :, tw - 1:tw - 1 + ww])
-        sy, sn, sx, so = pad.strides
         if nx < EXACT_BELOW:
-            _exact_phases(xp, pad, wp, rows, cols, (th, tw), stride, ny, dx[i:i + m])
+            _exact_phases(xp, wins, wp, rows, cols, stride, ny, dx[i:i + m])
             continue
         # all T x T windows in one copy: (y, n, x, t_h, t_w, o) from the padded block (the
         # phases' GEMMs and copies into dx stay apart: one batched GEMM over a strided view
         # of G measured no faster, and one 6-d copy of every phase into dx 3.5x slower)
-        _intraop.copy(strided(pad, (ny, m, nx, th, tw, o), (sy, sn, sx, sy, sx, so)),
-                      g[:ny * m * nx].reshape(ny, m, nx, th, tw, o))
+        _intraop.copy(wins[0], g[:ny * m * nx].reshape(ny, m, nx, th, tw, o))
         for rho_h, cnt_h, dh, rh in rows:
             for rho_w, cnt_w, dw, rw in cols:
                 start = dh * m * nx + dw
@@ -118,17 +117,28 @@ def input_grad(xp, gy, w, size, stride, padding, step, res=None):
     return dx
 
 
-def _exact_phases(xp, pad, wp, rows, cols, taps, stride, ny, dst):
-    """The phases of one block with windows of exactly each column phase's positions: one
-    window copy per column phase instead of one shared copy with a junk column per row."""
-    (th, tw), (sh, sw) = taps, stride
-    m, o = pad.shape[1], pad.shape[3]
-    c = wp.shape[3]
+def _windows(xp, pad, ny, nx, taps, cols):
+    """Views of the padded block ``pad`` ``(y, n, x, o)`` as its ``T x T`` windows
+    ``(ny, n, x, t_h, t_w, o)``: rows of ``EXACT_BELOW`` windows or more, one view of all
+    ``nx`` columns (the shared copy); else one per column phase (in ``cols``' order) of that
+    phase's exact columns."""
+    (th, tw), (_, m, _, o) = taps, pad.shape
     sy, sn, sx, so = pad.strides
     strided = helpers_for(xp).as_strided
-    for rho_w, cnt_w, dw, rw in cols:
-        g = _intraop.copy(strided(pad[:, :, dw:], (ny, m, cnt_w, th, tw, o),
-                                  (sy, sn, sx, sy, sx, so))).reshape(ny * m * cnt_w, -1)
+    if nx >= EXACT_BELOW:
+        return [strided(pad, (ny, m, nx, th, tw, o), (sy, sn, sx, sy, sx, so))]
+    return [strided(pad[:, :, dw:], (ny, m, cnt_w, th, tw, o), (sy, sn, sx, sy, sx, so))
+            for _, cnt_w, dw, _ in cols]
+
+
+def _exact_phases(xp, wins, wp, rows, cols, stride, ny, dst):
+    """The phases of one block with windows of exactly each column phase's positions: one
+    window copy per column phase instead of one shared copy with a junk column per row."""
+    sh, sw = stride
+    m = dst.shape[0]
+    c = wp.shape[3]
+    for (rho_w, cnt_w, _, rw), win in zip(cols, wins):
+        g = _intraop.copy(win).reshape(ny * m * cnt_w, -1)
         for rho_h, cnt_h, dh, rh in rows:
             z = xp.matmul(g[dh * m * cnt_w:(dh + cnt_h) * m * cnt_w], wp[rh, rw])
             _intraop.copy(z.reshape(cnt_h, m, cnt_w, c).transpose(1, 3, 0, 2),
