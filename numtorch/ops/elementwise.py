@@ -479,6 +479,10 @@ def pow(input, exponent, *, out=None):  # noqa: A001 - torch's name
         _check_tensor("pow", exponent, "exponent", 2)
         return _out(Pow.apply(input, exponent), out, "pow", over=(input, exponent))
     cls = exponent.__class__
+    if (cls is int or cls is float) and out is None and input._array.__class__ is np.ndarray \
+            and input._array.dtype.kind == "f" and input._array.dtype.itemsize >= 4:
+        # ``x ** 2`` on float32/float64: the result keeps x's dtype, nothing to check
+        return PowScalar.apply(input, exponent=exponent)
     if cls is not int and cls is not float and isinstance(exponent, np.generic):
         # torch treats NumPy scalars as Python numbers (NumPy bools as floats)
         exponent = float(exponent) if exponent.dtype.kind == "b" else exponent.item()
