@@ -2,10 +2,11 @@
 
 Each type is a tuple subclass: it unpacks, indexes and compares like a tuple, names its
 fields, prints as ``torch.return_types.max(values=..., indices=...)`` (one field a line) and
-pickles. Like torch's, it is built from one sequence, ``max([values, indices])``; the
-namedtuple forms ``max(values, indices)`` and ``max(values=..., indices=...)`` work too.
+pickles. Like torch's (C struct sequences, not namedtuples), it is built from one sequence,
+``max([values, indices])``, and has no ``_fields``.
 """
 
+import builtins
 from operator import itemgetter
 
 __all__ = ["max", "min", "aminmax", "sort", "topk", "kthvalue", "median", "mode", "cummax",
@@ -13,53 +14,71 @@ __all__ = ["max", "min", "aminmax", "sort", "topk", "kthvalue", "median", "mode"
            "geqrf", "linalg_slogdet", "linalg_eigh", "linalg_qr", "linalg_svd", "histogram"]
 
 
-class _ReturnType(tuple):
-    """Base of the result types: a tuple with named fields."""
-
-    __slots__ = ()
-    _fields = ()
-    n_fields = n_sequence_fields = 0
-
-    def __new__(cls, *args, **kwargs):
-        n = len(cls._fields)
-        if len(args) == 1 and not kwargs and _is_sequence(args[0]):
-            items = tuple(args[0])
-        else:
-            items = args + tuple(kwargs.pop(f) for f in cls._fields[len(args):] if f in kwargs)
-            if kwargs:
-                raise TypeError(f"{cls.__name__}() got an unexpected keyword argument "
-                                f"'{next(iter(kwargs))}'")
-        if len(items) != n:
-            raise TypeError(f"torch.return_types.{cls.__name__}() takes a {n}-sequence "
-                            f"({len(items)}-sequence given)")
-        return super().__new__(cls, items)
-
-    def __repr__(self):
-        body = ",\n".join(f"{f}={v!r}" for f, v in zip(self._fields, self))
-        return f"torch.return_types.{type(self).__name__}(\n{body})"
-
-    __str__ = __repr__
-
-    def __reduce__(self):
-        return type(self), (tuple(self),)
-
-    def _asdict(self):
-        """The fields as a dict, in order."""
-        return dict(zip(self._fields, self))
+_NO_SEQUENCE = object()
 
 
-def _is_sequence(x):
-    """A plain sequence of results (not a Tensor, which is iterable too)."""
-    return isinstance(x, (tuple, list))
+def _new(cls, sequence=_NO_SEQUENCE, dict=_NO_SEQUENCE, **kwargs):  # (torch's keyword names)
+    if sequence is _NO_SEQUENCE:
+        raise TypeError("structseq() missing required argument 'sequence' (pos 1)")
+    if kwargs:
+        raise TypeError(f"'{next(iter(kwargs))}' is an invalid keyword argument for structseq()")
+    try:
+        items = tuple(sequence)
+    except TypeError:
+        raise TypeError("constructor requires a sequence") from None
+    if dict is not _NO_SEQUENCE and not isinstance(dict, builtins.dict):  # (None too)
+        raise TypeError(f"torch.return_types.{cls.__name__}() takes a dict as second arg, if any")
+    n = cls.n_fields
+    if len(items) != n:
+        raise TypeError(f"torch.return_types.{cls.__name__}() takes a {n}-sequence "
+                        f"({len(items)}-sequence given)")
+    return tuple.__new__(cls, items)
+
+
+def _repr(self):
+    body = ",\n".join(f"{f}={v!r}" for f, v in zip(self.__match_args__, self))
+    return f"torch.return_types.{type(self).__name__}(\n{body})"
+
+
+def _reduce(self):
+    return type(self), (tuple(self), {})
+
+
+def _setattr(self, name, value):
+    if name in type(self).__match_args__:
+        raise AttributeError("readonly attribute")
+    raise AttributeError(f"'torch.return_types.{type(self).__name__}' object has no attribute "
+                         f"'{name}'")
+
+
+def _delattr(self, name):
+    _setattr(self, name, None)
+
+
+@classmethod
+def _no_subclass(cls, **kwargs):
+    raise TypeError(f"type 'torch.return_types.{cls.__mro__[1].__name__}' is not an acceptable "
+                    "base type")
 
 
 def _make(name, fields):
-    attrs = {"__slots__": (), "_fields": tuple(fields), "n_fields": len(fields),
-             "n_sequence_fields": len(fields), "__module__": __name__,
-             "__doc__": f"Result of ``{name}``: the fields {', '.join(fields)}."}
+    """A result type named ``name``: like torch's (a C struct sequence), a direct tuple
+    subclass with read-only fields, ``n_fields``/``n_sequence_fields``/``n_unnamed_fields``
+    and ``__match_args__``, built from one sequence (and an optional dict); no ``_fields``, so
+    collate and pytree treat it as torch does."""
+    attrs = {"__slots__": (), "__match_args__": tuple(fields), "n_fields": len(fields),
+             "n_sequence_fields": len(fields), "n_unnamed_fields": 0, "__module__": __name__,
+             "__doc__": None, "__new__": _new, "__repr__": _repr, "__str__": _repr,
+             "__reduce__": _reduce, "__setattr__": _setattr, "__delattr__": _delattr,
+             "__init_subclass__": _no_subclass}
     for i, f in enumerate(fields):
-        attrs[f] = property(itemgetter(i), doc=f"Field {i} ({f}).")
-    return type(name, (_ReturnType,), attrs)
+        attrs[f] = property(itemgetter(i), doc="")
+    return type(name, (tuple,), attrs)
+
+
+def is_return_type(cls):
+    """Whether ``cls`` is one of the result types made here."""
+    return isinstance(cls, type) and cls.__dict__.get("__reduce__") is _reduce
 
 
 max = _make("max", ["values", "indices"])  # noqa: A001
@@ -107,8 +126,8 @@ __all__ += ["linalg_eig", "linalg_lstsq", "linalg_lu", "linalg_lu_factor", "lina
 
 # with ``out=`` torch returns a twin type named ``<name>_out`` (``torch.return_types.max_out``);
 # made for every type above, so they pickle by reference as the plain ones do
-_OUT_TWINS = {cls: _make(name + "_out", cls._fields) for name, cls in list(globals().items())
-              if isinstance(cls, type) and issubclass(cls, _ReturnType) and cls is not _ReturnType}
+_OUT_TWINS = {cls: _make(name + "_out", cls.__match_args__)
+              for name, cls in list(globals().items()) if is_return_type(cls)}
 globals().update({twin.__name__: twin for twin in _OUT_TWINS.values()})
 
 
@@ -116,9 +135,9 @@ def out_variant(cls):
     """The ``<name>_out`` twin of return type ``cls`` (``cls`` itself for a plain tuple)."""
     twin = _OUT_TWINS.get(cls)
     if twin is None:
-        if not issubclass(cls, _ReturnType) or cls.__name__.endswith("_out"):
+        if not is_return_type(cls) or cls.__name__.endswith("_out"):
             return cls
         # a type made elsewhere (linalg_ldl_factor): its twin, registered here
-        twin = _OUT_TWINS[cls] = _make(cls.__name__ + "_out", cls._fields)
+        twin = _OUT_TWINS[cls] = _make(cls.__name__ + "_out", cls.__match_args__)
         globals()[twin.__name__] = twin
     return twin

@@ -14,7 +14,7 @@ def test_solve_names_its_fields():
     a = rng.standard_normal((4, 4)) + 4 * np.eye(4)
     b = rng.standard_normal((4, 2))
     res = numtorch.solve(numtorch.from_numpy(b), numtorch.from_numpy(a))
-    assert type(res).__name__ == "solve" and res._fields == ("solution", "LU")
+    assert type(res).__name__ == "solve" and res.__match_args__ == ("solution", "LU")
     want = torch.linalg.solve(torch.from_numpy(a), torch.from_numpy(b)).numpy()
     np.testing.assert_allclose(res.solution.numpy(), want, rtol=1e-12)
     assert res[0] is res.solution

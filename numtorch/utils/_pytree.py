@@ -26,6 +26,9 @@ __all__ = [
     "is_namedtuple",
     "is_namedtuple_class",
     "is_namedtuple_instance",
+    "is_structseq",
+    "is_structseq_class",
+    "is_structseq_instance",
     "key_get",
     "keystr",
     "register_dataclass",
@@ -190,6 +193,33 @@ def _dict_unflatten(values, context):
     return dict(zip(context, values))
 
 
+class structseq(tuple):  # (torch's name)
+    """The kind of C struct sequences (``torch.return_types.max``, ``os.stat_result``): tuples
+    with ``n_fields`` and no ``_fields``; each such type becomes a node of its own."""
+
+    __slots__ = ()
+
+
+def is_structseq_class(cls):
+    return isinstance(cls, type) and issubclass(cls, tuple) and all(
+        isinstance(getattr(cls, n, None), int)
+        for n in ("n_fields", "n_sequence_fields", "n_unnamed_fields"))
+
+
+def is_structseq_instance(obj):
+    return is_structseq_class(type(obj))
+
+
+def is_structseq(obj):
+    """A struct-sequence class or instance."""
+    return is_structseq_class(obj if isinstance(obj, type) else type(obj))
+
+
+def _register_structseq(cls):
+    register_pytree_node(cls, _tuple_flatten, lambda values, context: cls(values),
+                         flatten_with_keys_fn=_tuple_flatten_with_keys)
+
+
 def _namedtuple_flatten(t):
     return list(t), type(t)
 
@@ -256,6 +286,8 @@ def _node_type(tree):
     t = type(tree)
     if is_namedtuple_class(t) and t not in SUPPORTED_NODES:
         return collections.namedtuple
+    if t not in SUPPORTED_NODES and is_structseq_class(t):
+        _register_structseq(t)  # as torch does: the type itself is the node (context None)
     return t if t in SUPPORTED_NODES else None
 
 
