@@ -19,6 +19,10 @@ from ._serialization._unpickler import (  # noqa: F401  (the public safe-globals
 from ._serialization._safetensors import load_safetensors, save_safetensors  # noqa: F401
 from ._serialization._legacy_write import write_legacy
 from ._serialization._write import _archive_name, _write_zip, atomic_checkpoint
+from ._serialization._options import (LoadEndianness, get_crc32_options,  # noqa: F401
+                                      get_default_load_endianness, get_default_mmap_options,
+                                      set_crc32_options, set_default_load_endianness,
+                                      set_default_mmap_options)
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
            "safe_globals", "get_unsafe_globals_in_checkpoint", "save_safetensors",

@@ -23,6 +23,7 @@ import numpy as np
 from .. import _dtype
 from .._device import as_device
 from .._device import device as _device_cls
+from ._options import unrecorded_byteorder
 from ._common import (_BF16, _BF16_BITS, _LEGACY_PROTOCOL, _MAGIC, _NP, _STORAGE_DTYPE,
                       _bf16_from_bits, _native_np, is_load_error, load_error)
 from ._unpickler import Full, PickleFault, WeightsOnly
@@ -336,7 +337,7 @@ def _load_zip(zf, map_location, weights_only):
     pkl = by_name.get(prefix + "data.pkl")
     if pkl is None:
         raise load_error(RuntimeError, _not_found("data.pkl"))
-    byteorder = "little"
+    byteorder = unrecorded_byteorder()  # set_default_load_endianness; the machine's by default
     if prefix + "byteorder" in by_name:
         raw = _zread(zf, by_name[prefix + "byteorder"])
         byteorder = raw.decode("ascii", "replace")
