@@ -7,7 +7,10 @@ numtorch / torch (goal: <= 1.0) and how far the two loss curves drifted apart (a
 that both trained the same model).
 
 Run ``python bench/train_mlp.py`` (``--steps N``, ``--repeats R``, ``--batch B``, ``--busy``
-to keep one core busy in another process meanwhile). Each library runs in its own processes,
+to keep one core busy in another process meanwhile, ``--threads N`` for each library's
+``set_num_threads``, ``--clock cpu`` to time process CPU time: steadier on a shared machine,
+meaningful with ``--threads 1``; ``--floor`` adds the same step written in plain NumPy, the
+GEMM-bound floor numtorch's overhead is measured against). Each library runs in its own processes,
 ``--processes`` of them, the libraries alternating (bench/_alternate.py says why); each
 process keeps its best repeat, and the medians over processes are compared. ``--only NAME``
 runs one library in this process. This is a benchmark, not a test.
@@ -16,6 +19,7 @@ runs one library in this process. This is a benchmark, not a test.
 import argparse
 import os
 import platform
+import statistics
 import sys
 import time
 
@@ -110,24 +114,68 @@ def runner(lib, weights, xs, ys, lr):
     return run
 
 
+def numpy_runner(weights, xs, ys, lr):
+    """The same training pass in plain NumPy (no autograd, no dispatch): the floor that the
+    GEMMs and the few elementwise passes set. Its losses are those of the other libraries."""
+    ws = [(w.copy(), b.copy()) for w, b in weights]
+    rows = np.arange(xs[0].shape[0])
+
+    def step(x, y):
+        acts = [x]
+        for k, (w, b) in enumerate(ws):
+            h = acts[-1] @ w.T
+            h += b
+            if k < len(ws) - 1:
+                np.maximum(h, 0, out=h)
+            acts.append(h)
+        out = acts.pop()
+        e = np.exp(out - out.max(1, keepdims=True))
+        p = e / e.sum(1, keepdims=True)
+        loss = -np.log(p[rows, y]).mean()
+        p[rows, y] -= 1
+        g = p / len(y)
+        grads = []
+        for k in range(len(ws) - 1, -1, -1):
+            w, _ = ws[k]
+            h = acts[k]
+            grads.append((g.T @ h, g.sum(0)))
+            if k:
+                g = g @ w
+                g *= h > 0
+        for (w, b), (gw, gb) in zip(ws, reversed(grads)):
+            w -= lr * gw
+            b -= lr * gb
+        return loss
+
+    def run():
+        return [float(step(x, y)) for x, y in zip(xs, ys)]
+
+    return run
+
+
 def child(args):
     """One library in this process: the best time of a pass over the batches, and its losses."""
-    if args.only == "numtorch":
-        import numtorch as lib
-    else:
-        import torch as lib
+    import numtorch  # (NumPy's BLAS threads are set through it for the NumPy floor too)
+
+    lib = numtorch if args.only in ("numtorch", "numpy") else __import__("torch")
+    if args.threads:
+        lib.set_num_threads(args.threads)
     mark_baseline()
     rng = np.random.default_rng(0)
     weights = init_weights(rng)
     xs, ys = make_data(rng, args.batch, args.steps)
-    run = runner(lib, weights, xs, ys, args.lr)
+    if args.only == "numpy":
+        run = numpy_runner(weights, xs, ys, args.lr)
+    else:
+        run = runner(lib, weights, xs, ys, args.lr)
+    tick = time.process_time if args.clock == "cpu" else time.perf_counter
     losses = run()  # warm-up, and the loss curve
     best = float("inf")
     with busy_core(args.busy):
         for _ in range(args.repeats):
-            start = time.perf_counter()
+            start = tick()
             run()
-            best = min(best, time.perf_counter() - start)
+            best = min(best, tick() - start)
     emit({"time": best / args.steps, "losses": losses})
 
 
@@ -140,20 +188,32 @@ def main():
     parser.add_argument("--lr", type=float, default=0.01)
     parser.add_argument("--busy", action="store_true",
                         help="keep one core busy in another process while measuring")
-    parser.add_argument("--only", choices=("numtorch", "torch"), default=None,
+    parser.add_argument("--threads", type=int, default=0, help="set_num_threads (0: default)")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    parser.add_argument("--floor", action="store_true",
+                        help="also time the step in plain NumPy (the GEMM-bound floor)")
+    parser.add_argument("--only", choices=("numtorch", "torch", "numpy"), default=None,
                         help="time one library in this process")
     args = parser.parse_args()
     if args.only:
         return child(args)
     libs = ("numtorch", "torch") if have_torch() else ("numtorch",)
+    libs += ("numpy",) if args.floor else ()
     passed = ["--steps", str(args.steps), "--repeats", str(args.repeats), "--batch",
-              str(args.batch), "--lr", str(args.lr)] + (["--busy"] if args.busy else [])
+              str(args.batch), "--lr", str(args.lr), "--threads", str(args.threads),
+              "--clock", args.clock] + (["--busy"] if args.busy else [])
     results = alternate(__file__, passed, args.processes, libs)
+    floor = results.pop("numpy", None)
     print(f"MLP {'-'.join(map(str, SIZES))}, batch {args.batch}, {args.steps} steps, best of "
           f"{args.repeats} in each of {args.processes} processes per library; "
-          f"{platform.processor() or platform.machine()}, numpy {np.__version__}"
+          f"{platform.processor() or platform.machine()}, numpy {np.__version__}; "
+          f"{args.clock} time, threads {args.threads or 'default'}"
           + (", one core kept busy" if args.busy else ""))
     ratio_line(results, 1.0)
+    if floor is not None:
+        f = statistics.median(r["time"] for r in floor)
+        n = statistics.median(r["time"] for r in results["numtorch"])
+        print(f"  plain NumPy floor {f * 1e3:.2f} ms (median); numtorch / floor = {n / f:.2f}")
     if "torch" in results:
         ours, theirs = results["numtorch"][0]["losses"], results["torch"][0]["losses"]
         drift = max(abs(a - b) for a, b in zip(ours, theirs))
