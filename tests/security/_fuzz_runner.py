@@ -9,22 +9,15 @@ as such (``crash``, ``hang``, ``oom``) instead of taking the runner down.
 import hashlib
 import json
 import os
-import resource
-import select
-import signal
 import sys
-import time
 import warnings
+
+from tests.security._sandbox import run_limited
 
 _MEM_EXTRA = 1 << 30  # bytes of address space a case may add to the runner's
 _CPU_S = 8
 _WALL_S = 15.0
 _BIG = 1 << 22  # tensors with more elements are described by their geometry alone
-
-
-def _vsize():
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[0]) * resource.getpagesize()
 
 
 def _tensor(lib, x, storages):
@@ -77,10 +70,8 @@ def _digest(lib, obj, storages, seen, depth=0):
     return [name, _digest(lib, dict(state), storages, seen, depth + 1) if state else None]
 
 
-def _child(lib, case, wfd):
-    resource.setrlimit(resource.RLIMIT_AS, (_vsize() + _MEM_EXTRA,) * 2)
-    resource.setrlimit(resource.RLIMIT_CPU, (_CPU_S, _CPU_S))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+def _load_case(lib, case):
+    """Load one case (in the sandbox's fork) and describe the outcome as a JSON-able dict."""
     os.chdir(case["cwd"])
     sys.setrecursionlimit(10000)
     try:
@@ -98,47 +89,21 @@ def _child(lib, case, wfd):
                                                                   type(e).__mro__],
                "msg": str(e)[:600]}
     try:
-        data = json.dumps(res).encode()
+        json.dumps(res)
     except (TypeError, ValueError, RecursionError) as e:
-        data = json.dumps({"kind": "error", "cls": "DigestError", "mro": [], "msg": str(e)}
-                          ).encode()
-    os.write(wfd, data)
-    os._exit(0)
+        res = {"kind": "error", "cls": "DigestError", "mro": [], "msg": str(e)}
+    return res
 
 
 def run_case(lib, case):
-    """The outcome of loading one case, run in a limited fork."""
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r)
-        try:
-            _child(lib, case, w)
-        finally:
-            os._exit(3)
-    os.close(w)
-    chunks, deadline = [], time.monotonic() + _WALL_S
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            os.close(r)
-            return {"kind": "hang"}
-        ready, _, _ = select.select([r], [], [], left)
-        if ready:
-            chunk = os.read(r, 1 << 16)
-            if not chunk:
-                break
-            chunks.append(chunk)
-    os.close(r)
-    _, status = os.waitpid(pid, 0)
-    if os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
-        return {"kind": "hang" if sig == signal.SIGXCPU else "crash", "signal": sig}
-    if not chunks:
-        return {"kind": "crash", "status": os.WEXITSTATUS(status)}
-    return json.loads(b"".join(chunks))
+    """The outcome of loading one case, run in a limited fork (tests/security/_sandbox.py)."""
+    out = run_limited(_load_case, lib, case, extra_memory=_MEM_EXTRA, cpu_s=_CPU_S,
+                      wall_s=_WALL_S)
+    if out[0] == "ok":
+        return out[1]
+    if out[0] == "error":  # (only if describing the outcome itself failed to pickle)
+        return {"kind": "error", "cls": out[1], "mro": [], "msg": out[2]}
+    return {"kind": out[0], "detail": out[1]}  # crash, hang, oom
 
 
 def main():
