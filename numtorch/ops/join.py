@@ -167,6 +167,17 @@ def tensor_list(fn, tensors, empty=None):
 
 def cat(tensors, dim=0, *, out=None, _fn="cat"):
     """Concatenate tensors along an existing dim (dtypes are promoted as in torch)."""
+    if out is None and (tensors.__class__ is list or tensors.__class__ is tuple) and tensors:
+        # the usual call: NumPy arrays of one shape and one dtype, nothing to check or promote
+        a0 = getattr(tensors[0], "_array", None)
+        if type(a0) is np.ndarray and a0.ndim and a0.shape != (0,):
+            for x in tensors:
+                if not isinstance(x, Tensor) or type(a := x._array) is not np.ndarray or \
+                        a.shape != a0.shape or a.dtype is not a0.dtype:
+                    break
+            else:
+                if type(dim) is int and -a0.ndim <= dim < a0.ndim:
+                    return Cat.apply(*tensors, dim=dim % a0.ndim)
     tensors = tensor_list(_fn, tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
