@@ -23,6 +23,7 @@ import numpy as np
 
 from .. import _dtype
 from ..backend import helpers_for, is_device_array
+from ..backend._row_stats import fast_rows, row_max, row_starts, row_sum
 from ..backend._sum_order import ordered_sum
 from .._tensor import _make
 from .._threads import get_num_threads
@@ -176,8 +177,11 @@ class CrossEntropyIndex(Op):
         nd, n_classes = x.ndim, x.shape[1]
         t_safe, wt = _class_weights(xp, t, w, self.ignore_index, x.dtype)
         idx = _target_index(xp, t_safe)
-        e = x - x.max(axis=1, keepdims=True)
-        picked = e[idx]
+        short = fast_rows(x)  # (N, C) rows of tens of classes: no per-row NumPy loops
+        e = x - (row_max(x)[:, None] if short else x.max(axis=1, keepdims=True))
+        # the flat positions of the targets: one plain gather/scatter instead of fancy pairs
+        flat = t_safe + row_starts(*x.shape) if short else None
+        picked = e[idx] if flat is None else e.reshape(-1)[flat]
         a = b = c = w_b = None
         if eps:
             # the smoothing term needs the shifted scores before they are exponentiated
@@ -192,18 +196,19 @@ class CrossEntropyIndex(Op):
         else:
             a = b = wt
         xp.exp(e, out=e)  # reuse the shifted buffer: one allocation of x's size, not two
-        s = e.sum(axis=1)
+        s = row_sum(e) if short else e.sum(axis=1)
         loss = _times(xp.log(s), a)
         loss -= _times(picked, b)
         if c is not None:
             loss -= c * dot
         self.save_inputs(x)
-        self.save(e=e, s=s, idx=idx, a=a, b=b, c=c, w_b=w_b)
+        self.save(e=e, s=s, idx=idx, flat=flat, a=a, b=b, c=c, w_b=w_b)
         return _weights_and_factor(self, xp, loss, wt)
 
     def backward(self, grad):
         x = self.saved_inputs()  # kept by the backward op only when it is itself recorded
-        saved = {k: self.saved(k) for k in ("e", "s", "idx", "a", "b", "c", "w_b", "factor")}
+        saved = {k: self.saved(k) for k in ("e", "s", "idx", "flat", "a", "b", "c", "w_b",
+                                            "factor")}
         return CrossEntropyIndexBackward.apply(grad, x, **saved), None
 
 
@@ -222,7 +227,11 @@ class CrossEntropyIndexBackward(Op):
             idx = (xp.arange(idx[1].shape[0]), idx[1])
         sc = g if self.factor is None else g * self.factor
         out = self.e * _along_classes(_times(sc, self.a) / self.s)
-        out[idx] -= _times(sc, self.b)
+        if self.flat is None:
+            out[idx] -= _times(sc, self.b)
+        else:
+            flat_out = out.reshape(-1)
+            flat_out[self.flat] -= _times(sc, self.b)
         if self.c is not None:
             out -= _times(_along_classes(sc * self.c), self.w_b)
         self.e = self.s = None  # a recorded node must not keep the activations alive
