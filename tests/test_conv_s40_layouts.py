@@ -157,3 +157,53 @@ def test_dcgan_discriminator_step_matches_torch(paths):
     for ours, theirs in zip(res[numtorch], res[torch]):
         np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-4)
     assert "columns-phases" in paths and "forward-nhwc" in paths
+
+
+def _conv_t(**kw):
+    return lambda t, x, w, *b: t.nn.functional.conv_transpose2d(x, w, *b, **kw)
+
+
+# a transposed convolution whose two gradients both read its output gradient's channels-last
+# columns (conv_nhwc.forward_weight): dcgan's 32 -> 16 generator layer, odd sizes, a
+# 3x3/2 kernel with output padding, bias, one sample
+PAIRS = [
+    (_conv_t(stride=2, padding=1), [(2, 12, 8, 8), (12, 16, 4, 4)]),
+    (_conv_t(stride=2, padding=1, output_padding=1), [(2, 6, 5, 7), (6, 9, 3, 3), (9,)]),
+    (_conv_t(stride=(2, 3), padding=(1, 0)), [(1, 8, 4, 3), (8, 5, 4, 3), (5,)]),
+]
+
+
+@pytest.mark.parametrize("case", range(len(PAIRS)))
+def test_transposed_pair_matches_torch(paths, case):
+    fn, shapes = PAIRS[case]
+    check_op(fn, shapes)
+    assert "backward-nhwc-pair" in paths
+
+
+@pytest.mark.parametrize("step", [1, 64])  # blocks of one sample, or the whole batch
+def test_transposed_pair_float32_in_blocks(monkeypatch, paths, step):
+    monkeypatch.setattr(conv_nhwc, "_BLOCK_BYTES", step)
+    monkeypatch.setattr(conv_nhwc, "_MIN_ROWS", 1)
+    check_op(_conv_t(stride=2, padding=1), [(3, 16, 8, 8), (16, 16, 4, 4), (16,)],
+             dtype="float32", second_order=False, non_contiguous=True)
+    assert "backward-nhwc-pair" in paths
+
+
+def test_transposed_pair_only_with_both_gradients(paths):
+    """One gradient alone (a frozen weight, or an input that needs none) keeps its own path;
+    so does a shape another path takes first (the per-sample GEMMs of 3 channels)."""
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((2, 8, 8, 8)).astype(np.float32)
+    w = rng.standard_normal((8, 16, 4, 4)).astype(np.float32)
+    g = rng.standard_normal((2, 16, 16, 16)).astype(np.float32)
+    for needs in ((True, False), (False, True)):
+        out = {}
+        for lib in (numtorch, torch):
+            xs = lib.tensor(x, requires_grad=needs[0])
+            ws = lib.tensor(w, requires_grad=needs[1])
+            y = lib.nn.functional.conv_transpose2d(xs, ws, stride=2, padding=1)
+            y.backward(lib.tensor(g))
+            out[lib] = (xs if needs[0] else ws).grad.numpy()
+        np.testing.assert_allclose(out[numtorch], out[torch], rtol=1e-4, atol=1e-4)
+    check_op(_conv_t(stride=2, padding=1), [(2, 4, 16, 16), (4, 3, 4, 4)], second_order=False)
+    assert "backward-nhwc-pair" not in paths

@@ -973,6 +973,8 @@ class _ConvPair(Op):
             k = _keep_winograd(k, x, w, self, tuple(grad.shape[2:]))
         whole = _split_result(xp, k, needs[0], x.shape, (grad, w))
         both = _both_winograd(self, x, w, grad, needs, k)
+        pair = (not both and k == 1 and isinstance(self, ConvTranspose) and needs[0]
+                and needs[1] and _nhwc_pair(grad, w, x, *geo))
         if both:
             _note("backward-winograd")
             if filters is None:
@@ -983,6 +985,11 @@ class _ConvPair(Op):
             if both:
                 gx, gw = _winograd.backward(xp, x[lo:hi], g, filters, self.padding, True,
                                             None if whole is None else whole[lo:hi])
+                return gx, gw, (_bias_grad_array(xp, g, nd) if bias else None)
+            if pair:
+                _note("backward-nhwc-pair")
+                gx, gw = _nhwc.forward_weight(xp, g, w, x, self.stride, self.padding,
+                                              self.dilation, size)
                 return gx, gw, (_bias_grad_array(xp, g, nd) if bias else None)
             gx = self._input_grad_array(
                 xp, g, w, size, geo, filters,
@@ -999,6 +1006,18 @@ class _ConvPair(Op):
 
         gx, gw, gb = _by_samples(x.shape[0], (x, w, grad), macs, part, combine, k)
         return (gx, gw) if len(needs) == 2 else (gx, gw, gb)
+
+
+def _nhwc_pair(gy, w, x, stride, padding, dilation, groups):
+    """Whether both gradients of a ``ConvTranspose`` (input ``x``, output gradient ``gy``)
+    would take ``conv_nhwc`` over ``gy``'s columns (dx its forward, dw its weight gradient:
+    no path before it applies), so that one pass computes them (``forward_weight``)."""
+    size, kernel = tuple(x.shape[2:]), tuple(w.shape[2:])
+    return (not is_device_array(gy) and gy.dtype == w.dtype == x.dtype
+            and _live_taps(gy.shape[2:], kernel, stride, padding, dilation, size) is None
+            and not _whole(kernel, gy.shape[2:], padding, dilation, groups)
+            and not _per_sample(w.shape[1] * _prod(kernel), groups, size)
+            and _nhwc_applies(gy, w, stride, dilation, groups, size))
 
 
 def _both_winograd(op, x, w, grad, needs, k):

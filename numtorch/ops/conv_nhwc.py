@@ -183,6 +183,34 @@ def weight(xp, x, gy, kernel, stride, padding, dilation):
     return xp.ascontiguousarray(dw)
 
 
+def forward_weight(xp, x, w, gy, stride, padding, dilation, out):
+    """``(conv(x, w), dw of conv(x, .) for output gradient gy)`` from one pass over x's
+    columns: a transposed convolution's two gradients (x is its output gradient, gy its
+    input), which read the same columns (dcgan's 32 -> 16 generator layer: each alone turned
+    its 16-channel 32x32 gradient channels-last and copied its columns)."""
+    n = x.shape[0]
+    o, kernel = w.shape[0], tuple(w.shape[2:])
+    length = out[0] * out[1]
+    depth = kernel[0] * kernel[1] * x.shape[1]
+    wm = _weight_matrix(xp, w)
+    y = xp.empty((n, o) + tuple(out), dtype=x.dtype)
+    y3 = y.reshape(n, o, length)
+    gy3 = gy.reshape(n, gy.shape[1], length)
+    acc = None
+    step = _step(n, depth * length * x.itemsize, length)
+    for i, m, view in _block_views(xp, x, padding, kernel, stride, dilation, out, step):
+        cols = _intraop.copy(view).reshape(m * length, depth)
+        part = xp.matmul(cols, wm.T).reshape(m, length, o)
+        _intraop.copy(part.transpose(0, 2, 1), y3[i:i + m])
+        rows = _intraop.copy(gy3[i:i + m].swapaxes(0, 1)).reshape(gy.shape[1], m * length)
+        if acc is None:
+            acc = xp.matmul(rows, cols)
+        else:
+            acc += xp.matmul(rows, cols)
+    dw = acc.reshape(gy.shape[1], kernel[0], kernel[1], x.shape[1]).transpose(0, 3, 1, 2)
+    return y, xp.ascontiguousarray(dw)
+
+
 def input_grad(xp, gy, w, size, stride, padding, dilation, res=None):
     """dx of conv(x, w) (x of spatial ``size``) for output gradient ``gy``: per block
     ``cols = gy w`` in channels-last order, added back one kernel tap at a time into the
