@@ -155,9 +155,9 @@ def numpy_runner(weights, xs, ys, lr):
 
 def child(args):
     """One library in this process: the best time of a pass over the batches, and its losses."""
-    import numtorch  # (NumPy's BLAS threads are set through it for the NumPy floor too)
-
-    lib = numtorch if args.only in ("numtorch", "numpy") else __import__("torch")
+    # (the NumPy floor sets NumPy's BLAS threads through numtorch; torch's child never
+    # imports numtorch, whose BLAS thread pool would share the cores)
+    lib = __import__("torch" if args.only == "torch" else "numtorch")
     if args.threads:
         lib.set_num_threads(args.threads)
     mark_baseline()
