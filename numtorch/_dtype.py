@@ -85,15 +85,11 @@ class dtype(metaclass=TorchNamed):
     def to_complex(self):
         """The complex counterpart of a floating or complex dtype (complex64 for float32).
 
-        Note:
-            torch maps float16 to complex32 (ComplexHalf); NumPy has no such type, so numtorch
-            raises for float16.
+        float16 gives complex32 (ComplexHalf), as in torch: the dtype object exists, though
+        numtorch cannot make tensors of it.
         """
         c = _TO_COMPLEX.get(self)
         if c is None:
-            if self is float16:
-                raise RuntimeError("to_complex: numtorch has no complex32 (ComplexHalf) dtype, "
-                                   "the complex counterpart of float16")
             raise RuntimeError(f"Unknown Complex ScalarType for {_TYPE_DISPLAY[self.name]}")
         return c
 
@@ -359,7 +355,7 @@ def _combine(higher, lower):
         return higher
     if cl == _COMPLEX and ch == _FLOAT:
         # torch would give complex32 for float16; NumPy has none, so complex64 stands in
-        return _TO_COMPLEX.get(higher, complex64)
+        return complex64 if higher is float16 else _TO_COMPLEX.get(higher, complex64)
     return lower
 
 

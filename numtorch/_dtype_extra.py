@@ -67,7 +67,8 @@ bits2x4 = _make("bits2x4", _INT, 1, "Bits2x4", signed=False)
 bits4x2 = _make("bits4x2", _INT, 1, "Bits4x2", signed=False)
 _dtype._BY_NAME["chalf"] = complex32
 
-# complex32's real counterpart is float16. (float16.to_complex() keeps raising: the dtype
-# promotion of float16 with complex values computes in complex64, which NumPy can hold.)
+# complex32's real counterpart is float16, and float16's complex one complex32 (the dtype
+# promotion of float16 with complex values still computes in complex64, which NumPy holds)
 _dtype._TO_COMPLEX[complex32] = complex32
+_dtype._TO_COMPLEX[_dtype.float16] = complex32
 _dtype._TO_REAL[complex32] = _dtype.float16

@@ -275,6 +275,8 @@ def _check_parts(fn, a, b, names):
         raise RuntimeError(f"Expected object of scalar type {_dtype._TYPE_DISPLAY[da.name]} but "
                            f"got scalar type {_dtype._TYPE_DISPLAY[db.name]} for second "
                            f"argument")
+    if da is _dtype.float16 and fn == "polar":
+        raise NotImplementedError("\"polar_cpu\" not implemented for 'Half'")  # torch's too
     if da is _dtype.float16:
         raise RuntimeError(f"{fn}: numtorch has no complex32 (ComplexHalf) dtype for float16 "
                            f"parts; convert them to float32 first")
