@@ -5,7 +5,8 @@ checkout the script lives in; paths in ``links`` are made in the run's working d
 Fields: ``script`` (relative to ``root``: ``examples``, ``mingpt``, ``nanogpt``, ``tutorials``
 (pytorch/tutorials) or ``yunjey`` (yunjey/pytorch-tutorial's tutorials/)), ``args``,
 ``links`` (name in the working directory -> path), ``dirs`` (made empty), ``pre``/``post``
-(other scripts of the same checkout run before/after, same library, untimed), ``cross`` (run
+(other scripts of the same checkout run before/after, same library unless ``pre_lib``,
+untimed), ``cross`` (run
 after, under the other library: reads what the run saved), ``patch`` (``{old: new}`` lines of a
 program without a command line: a copy so edited runs), ``offline`` (``requests.get`` answers
 from the data directory: bench/programs/offline), ``loss`` (regex;
@@ -224,12 +225,12 @@ CLIENTS.update({
     "imagenet": {"script": "imagenet/main.py", "args": [*_IMAGENET, "--epochs", "1"],
                  "vision": True, "loss": r"^Epoch: \[\d\]\[\s*[123]/\d+\].*\tLoss ([\d.e+-]+) ",
                  "tick": r"^Epoch: \[", "per_tick": 1, "rtol": 1e-2},
-    # evaluates the checkpoint the (untimed, same-library) training run saved
+    # each library evaluates (--evaluate --resume) the checkpoint of one untimed torch training run
     "imagenet_evaluate": {"script": "imagenet/main.py",
                           "args": [*_IMAGENET, "--evaluate", "--resume", "checkpoint.pth.tar"],
                           "pre": [("imagenet/main.py", [*_IMAGENET, "--epochs", "1"])],
-                          "vision": True, "loss": r"^Test: .*\tLoss ([\d.e+-]+) ",
-                          "per_tick": 1, "rtol": None},
+                          "pre_lib": "torch", "vision": True,
+                          "loss": r"^Test: .*\tLoss ([\d.e+-]+) ", "per_tick": 1, "rtol": 1e-3},
     # one-process gloo group through mp.spawn (DistributedSampler, the meters' all_reduce); the
     # spawned worker draws its model from an unseeded generator (torch's too): not compared
     "imagenet_distributed": {"script": "imagenet/main.py",

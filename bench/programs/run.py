@@ -103,7 +103,7 @@ def run_once(name, lib, data, roots, work, timeout):
         return p, ""
 
     for script, args in spec.get("pre", ()):
-        _, err = call(script, args)
+        _, err = call(script, args, run_lib=spec.get("pre_lib", lib))
         if err:
             return dict(result, ok=False, error="pre " + err, losses=[], ms=None)
     record = os.path.join(cwd, "_timing.json")
