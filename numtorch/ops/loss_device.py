@@ -33,8 +33,8 @@ def forward(op, x, t):
         loss = total
     op.save_inputs(x)
     # the row index of the pick is only needed by the xp backward, which rebuilds it
-    op.save(e=e, s=s, idx=(None, t_safe), flat=None, a=wt, b=wt, c=None, w_b=None, wt=wt,
-            factor=factor)
+    op.save(e=e, s=s, idx=(None, t_safe), flat=None, from_log=None, a=wt, b=wt, c=None,
+            w_b=None, wt=wt, factor=factor)
     return loss
 
 

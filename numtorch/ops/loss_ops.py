@@ -23,13 +23,15 @@ import numpy as np
 
 from .. import _dtype
 from ..backend import helpers_for, is_device_array
-from ..backend._row_stats import fast_rows, row_max, row_starts, row_sum
+from ..backend._libm_f32 import SMALL
+from ..backend._row_stats import fast_rows, row_max, row_starts, row_sum, row_sum_in_order
 from ..backend._sum_order import ordered_sum
 from .._tensor import _make
 from .._threads import get_num_threads
 from ..autograd.graph import Op
 from . import loss_device
 from .half_nll_sum import cascade_sum
+from .nll_cascade import cascade_total
 from ._accumulate import acc_dtype, fsum, is_half
 from .activation import sigmoid, softplus
 from .softmax import softmax
@@ -37,6 +39,8 @@ from .softmax import softmax
 __all__ = ["cross_entropy_index", "nll_index", "binary_cross_entropy_op", "log1pexp",
            "bce_with_logits_op", "pointwise_loss", "ctc_loss_op"]
 
+_CASCADED = (np.dtype(np.float32), np.dtype(np.float64))  # summed in torch's order
+_ONE_VECTOR = 16  # float32 lanes of torch's CPU kernels: shorter rows are added in order
 _EPS = 1e-12  # torch's floor for the x (1 - x) denominator of the BCE gradient
 
 
@@ -75,6 +79,11 @@ def _weights_and_factor(node, xp, loss, wt, kept=None):
     if kept is not None and red != "none" and is_half(dt) and type(loss) is np.ndarray and \
             loss.ndim == 1 and loss.size:
         return _half_cascade(node, loss, wt, kept)
+    if red != "none" and type(loss) is np.ndarray and loss.ndim == 1 and loss.size and \
+            dt in _CASCADED:
+        out = _float_cascade(node, loss, wt, kept)
+        if out is not None:
+            return out
     factor = None
     if red == "mean" and wt is not None and xp is not np:
         # on the GPU the total weight stays there: no host round trip to test it for 0
@@ -107,6 +116,26 @@ def _half_cascade(node, loss, wt, kept):
         factor = 1 / denom if denom != 0 else half(1)
         with np.errstate(invalid="ignore", divide="ignore"):
             total = half(np.float32(total) / np.float32(denom))
+    node.save(wt=wt, factor=factor)
+    return np.asarray(total, dtype=loss.dtype)
+
+
+def _float_cascade(node, loss, wt, kept):
+    """A float32/float64 'sum' or 'mean' added in torch's order (``nll_cascade``): saves
+    what ``_weights_and_factor`` saves; None where that order is not worked out."""
+    total = cascade_total(loss, kept)
+    if total is None:
+        return None
+    dt = loss.dtype.type
+    factor = None
+    if node.reduction == "mean":
+        denom = dt(loss.size) if wt is None else cascade_total(wt, kept)
+        if denom is None:
+            return None
+        # nothing counted: the mean is 0/0 = nan but torch's gradient is 0, not 0 * inf
+        factor = 1 / denom if denom != 0 else dt(1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            total = total / denom
     node.save(wt=wt, factor=factor)
     return np.asarray(total, dtype=loss.dtype)
 
@@ -195,20 +224,35 @@ class CrossEntropyIndex(Op):
             dot = e.sum(axis=1) if w_b is None else (e * w_b).sum(axis=1)
         else:
             a = b = wt
-        xp.exp(e, out=e)  # reuse the shifted buffer: one allocation of x's size, not two
-        s = row_sum(e) if short else e.sum(axis=1)
-        loss = _times(xp.log(s), a)
-        loss -= _times(picked, b)
+        h = helpers_for(xp)
+        # up to SMALL values (a classifier's batch: what users print) exp rounds once from
+        # float64, as torch's does on all but ~1% of values; larger ones keep NumPy's kernel
+        # a small float32 batch keeps the shifted scores: its gradient is then taken as
+        # torch takes it, from exp(log_softmax) (one more pass, cheap at this size)
+        small = short and eps == 0 and x.dtype == np.float32 and e.size <= SMALL
+        shifted = e if small else None
+        e = h.float32_rounded(xp.exp, e, out=None if small else e)
+        if not short:
+            s = e.sum(axis=1)
+        elif n_classes < _ONE_VECTOR and e.size <= SMALL:
+            s = row_sum_in_order(e)
+        else:
+            s = row_sum(e)
+        lse = h.float32_rounded(xp.log, s)
+        from_log = (shifted, lse) if small else None
+        loss = _times(lse, a) - _times(picked, b)  # a new array: ``lse`` may be saved
         if c is not None:
             loss -= c * dot
         self.save_inputs(x)
-        self.save(e=e, s=s, idx=idx, flat=flat, a=a, b=b, c=c, w_b=w_b)
-        return _weights_and_factor(self, xp, loss, wt)
+        self.save(e=e, s=s, idx=idx, flat=flat, from_log=from_log, a=a, b=b, c=c, w_b=w_b)
+        # the counted samples, for torch's order of the 'sum' (see ``nll_cascade``)
+        kept = t != self.ignore_index if wt is not None and x.dtype in _CASCADED else None
+        return _weights_and_factor(self, xp, loss, wt, kept)
 
     def backward(self, grad):
         x = self.saved_inputs()  # kept by the backward op only when it is itself recorded
-        saved = {k: self.saved(k) for k in ("e", "s", "idx", "flat", "a", "b", "c", "w_b",
-                                            "factor")}
+        saved = {k: self.saved(k) for k in ("e", "s", "idx", "flat", "from_log", "a", "b", "c",
+                                            "w_b", "factor")}
         return CrossEntropyIndexBackward.apply(grad, x, **saved), None
 
 
@@ -226,7 +270,12 @@ class CrossEntropyIndexBackward(Op):
         if idx[0] is None:  # (the device forward keeps only the targets)
             idx = (xp.arange(idx[1].shape[0]), idx[1])
         sc = g if self.factor is None else g * self.factor
-        out = self.e * _along_classes(_times(sc, self.a) / self.s)
+        if self.from_log is not None:  # torch's order: exp(log_softmax) times the weight
+            shifted, lse = self.from_log
+            p = helpers_for(xp).float32_rounded(xp.exp, shifted - lse[:, None])
+            out = p * _along_classes(_times(sc, self.a))
+        else:
+            out = self.e * _along_classes(_times(sc, self.a) / self.s)
         if self.flat is None:
             out[idx] -= _times(sc, self.b)
         else:
@@ -234,7 +283,7 @@ class CrossEntropyIndexBackward(Op):
             flat_out[self.flat] -= _times(sc, self.b)
         if self.c is not None:
             out -= _times(_along_classes(sc * self.c), self.w_b)
-        self.e = self.s = None  # a recorded node must not keep the activations alive
+        self.e = self.s = self.from_log = None  # a recorded node must not keep them alive
         return out
 
     def backward(self, gg):
