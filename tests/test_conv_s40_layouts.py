@@ -207,3 +207,49 @@ def test_transposed_pair_only_with_both_gradients(paths):
         np.testing.assert_allclose(out[numtorch], out[torch], rtol=1e-4, atol=1e-4)
     check_op(_conv_t(stride=2, padding=1), [(2, 4, 16, 16), (4, 3, 4, 4)], second_order=False)
     assert "backward-nhwc-pair" not in paths
+
+
+# a strided transposed convolution to few channels: both gradients from one pass over the
+# output gradient's per-sample columns (dcgan's 16 -> 3 output layer; phase-plane columns
+# for long rows, the strided view for short ones or a kernel not a multiple of the stride)
+PER_SAMPLE_PAIRS = [
+    (_conv_t(stride=2, padding=1), [(2, 6, 32, 32), (6, 3, 4, 4)]),
+    (_conv_t(stride=2, padding=1, output_padding=1), [(2, 5, 9, 17), (5, 2, 3, 3), (2,)]),
+    (_conv_t(stride=(2, 3), padding=(0, 1)), [(1, 4, 10, 14), (4, 3, 2, 5), (3,)]),
+]
+
+
+@pytest.mark.parametrize("case", range(len(PER_SAMPLE_PAIRS)))
+def test_transposed_per_sample_pair_matches_torch(paths, case):
+    fn, shapes = PER_SAMPLE_PAIRS[case]
+    check_op(fn, shapes)
+    assert "backward-per-sample-pair" in paths
+
+
+@pytest.mark.parametrize("block_bytes", [1, 1 << 20])
+def test_transposed_per_sample_pair_float32(monkeypatch, paths, block_bytes):
+    monkeypatch.setattr(conv_ops, "_BLOCK_BYTES", block_bytes)
+    check_op(_conv_t(stride=2, padding=1), [(3, 8, 16, 20), (8, 3, 4, 4), (3,)],
+             dtype="float32", second_order=False, non_contiguous=True)
+    assert "backward-per-sample-pair" in paths
+
+
+def test_transposed_per_sample_pair_equals_separate_passes(monkeypatch, paths):
+    """One pass gives the separate passes' gradients exactly (the same GEMM operands)."""
+    rng = np.random.default_rng(13)
+    x = rng.standard_normal((3, 8, 32, 32)).astype(np.float32)
+    w = rng.standard_normal((8, 3, 4, 4)).astype(np.float32)
+    g = rng.standard_normal((3, 3, 64, 64)).astype(np.float32)
+
+    def grads():
+        xs = numtorch.tensor(x, requires_grad=True)
+        ws = numtorch.tensor(w, requires_grad=True)
+        y = numtorch.nn.functional.conv_transpose2d(xs, ws, stride=2, padding=1)
+        y.backward(numtorch.tensor(g))
+        return xs.grad.numpy(), ws.grad.numpy()
+
+    one = grads()
+    assert "backward-per-sample-pair" in paths
+    monkeypatch.setattr(conv_ops, "_per_sample_pair", lambda *a: False)
+    for a, b in zip(one, grads()):
+        np.testing.assert_array_equal(a, b)

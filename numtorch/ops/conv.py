@@ -974,7 +974,8 @@ class _ConvPair(Op):
         whole = _split_result(xp, k, needs[0], x.shape, (grad, w))
         both = _both_winograd(self, x, w, grad, needs, k)
         pair = (not both and k == 1 and isinstance(self, ConvTranspose) and needs[0]
-                and needs[1] and _nhwc_pair(grad, w, x, *geo))
+                and needs[1] and (_nhwc_pair(grad, w, x, *geo) or
+                                  _per_sample_pair(grad, w, x, *geo) and "per-sample"))
         if both:
             _note("backward-winograd")
             if filters is None:
@@ -985,6 +986,11 @@ class _ConvPair(Op):
             if both:
                 gx, gw = _winograd.backward(xp, x[lo:hi], g, filters, self.padding, True,
                                             None if whole is None else whole[lo:hi])
+                return gx, gw, (_bias_grad_array(xp, g, nd) if bias else None)
+            if pair == "per-sample":
+                _note("backward-per-sample-pair")
+                gx, gw = _per_sample_pair_grads(xp, g, w, x, self.stride, self.padding,
+                                                self.dilation, size)
                 return gx, gw, (_bias_grad_array(xp, g, nd) if bias else None)
             if pair:
                 _note("backward-nhwc-pair")
@@ -1018,6 +1024,44 @@ def _nhwc_pair(gy, w, x, stride, padding, dilation, groups):
             and not _whole(kernel, gy.shape[2:], padding, dilation, groups)
             and not _per_sample(w.shape[1] * _prod(kernel), groups, size)
             and _nhwc_applies(gy, w, stride, dilation, groups, size))
+
+
+def _per_sample_pair(gy, w, x, stride, padding, dilation, groups):
+    """Whether both gradients of a strided ``ConvTranspose`` with few output channels (input
+    ``x``, output gradient ``gy``) would take the per-sample GEMMs over ``gy``'s columns (dx
+    its forward, dw its weight gradient), so that one pass builds them
+    (``_per_sample_pair_grads``). Strided and not 1x1: no stride-1 path comes first."""
+    size, kernel = tuple(x.shape[2:]), tuple(w.shape[2:])
+    return (not is_device_array(gy) and gy.dtype == w.dtype == x.dtype
+            and gy.dtype.char in "fd" and any(s > 1 for s in stride)
+            and any(k > 1 for k in kernel)
+            and _live_taps(gy.shape[2:], kernel, stride, padding, dilation, size) is None
+            and not _whole(kernel, gy.shape[2:], padding, dilation, groups)
+            and _per_sample(w.shape[1] * _prod(kernel), groups, size))
+
+
+def _per_sample_pair_grads(xp, a, w, g, stride, padding, dilation, out):
+    """``(conv(a, w), dw of conv(a, .) for output gradient g)`` from one pass over ``a``'s
+    per-sample columns: a transposed convolution's two gradients (``a`` its output gradient,
+    ``g`` its input). dcgan's 16 -> 3 output layer built the 3-channel 64x64 gradient's
+    columns once for each."""
+    kernel = tuple(w.shape[2:])
+    n, o = a.shape[0], w.shape[0]
+    length = _prod(out)
+    fill = _sample_columns(xp, a, kernel, stride, padding, dilation, out)
+    ck = a.shape[1] * _prod(kernel)
+    wm = w.reshape(o, ck)
+    y = xp.empty((n, o, length), dtype=a.dtype)
+    g3 = g.reshape(n, o, length)
+    acc = xp.zeros((o, ck), dtype=a.dtype)
+    step = max(1, _BLOCK_BYTES // max(ck * length * a.itemsize, 1))
+    buf = xp.empty((min(step, n), ck, length), dtype=a.dtype)
+    for i in range(0, n, step):
+        m = min(step, n - i)
+        cols = fill(i, m, buf[:m])
+        xp.matmul(wm, cols, out=y[i:i + m])
+        acc += xp.matmul(g3[i:i + m], cols.swapaxes(1, 2)).sum(0)
+    return y.reshape((n, o) + tuple(out)), acc.reshape((o, a.shape[1]) + kernel)
 
 
 def _both_winograd(op, x, w, grad, needs, k):
