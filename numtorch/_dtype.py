@@ -401,7 +401,7 @@ _FLOAT8_LIMITS = {
 }
 
 
-class finfo:
+class finfo(metaclass=TorchNamed):
     """Machine limits of a floating point dtype (the default dtype when called bare).
 
     Attributes:
@@ -415,6 +415,8 @@ class finfo:
         >>> torch.finfo(torch.float16).max
         65504.0
     """
+
+    _torch_name = "torch.finfo"
 
     def __init__(self, type=None):  # noqa: A002 - torch's argument name
         if type is None:
@@ -450,13 +452,15 @@ class finfo:
                 f"tiny={self.tiny:g}, dtype={self.dtype})")
 
 
-class iinfo:
+class iinfo(metaclass=TorchNamed):
     """Machine limits of an integer dtype: ``bits``, ``min``, ``max``, ``dtype``.
 
     Example:
         >>> torch.iinfo(torch.int8).min
         -128
     """
+
+    _torch_name = "torch.iinfo"
 
     def __init__(self, type):  # noqa: A002 - torch's argument name
         _check_dtype_arg("iinfo", type, "type", 1)

@@ -8,13 +8,14 @@ is row-major, ``channels_last`` keeps the channel of a 4-d ``(N, C, H, W)`` tens
 """
 
 from . import backend
+from ._class_repr import TorchNamed
 
 __all__ = ["layout", "memory_format", "strided", "sparse_coo", "sparse_csr", "sparse_csc",
            "sparse_bsr", "sparse_bsc", "jagged", "contiguous_format", "channels_last",
            "channels_last_3d", "preserve_format", "legacy_contiguous_format"]
 
 
-class _Named:
+class _Named(metaclass=TorchNamed):
     """A constant that prints and pickles as ``torch.<name>``."""
 
     __slots__ = ("_name",)

@@ -13,7 +13,7 @@ import contextlib
 import numpy as np
 
 from . import _dtype, backend
-from ._class_repr import object_repr as _object_repr
+from ._class_repr import TorchNamed, object_repr as _object_repr
 from ._device import default_device
 from ._tensor import Tensor, _make
 from ._torch_rng import TorchStream
@@ -32,7 +32,7 @@ def _check_state(new_state):
         raise TypeError("RNG state must be a torch.ByteTensor")
 
 
-class Generator:
+class Generator(metaclass=TorchNamed):
     """A source of random numbers, seeded independently of the default one.
 
     Args:

@@ -5,6 +5,7 @@ refused as torch refuses them; on CUDA both stand for ``numtorch.cuda.Stream`` /
 """
 
 from . import _device
+from ._class_repr import TorchNamed
 
 _TYPE_CODE = {"cpu": 0, "cuda": 1, "meta": 9}
 _NO_EVENTS = "cpu backend doesn't support events."
@@ -32,8 +33,10 @@ def _resolve(device):
     return dev
 
 
-class Stream:
+class Stream(metaclass=TorchNamed):
     """An ordered queue of work on a device; ``torch.Stream(device=None, *, priority=0)``."""
+
+    _torch_name = "torch.Stream"
 
     def __init__(self, device=None, *, priority=0, **kwargs):
         dev = _resolve(device)
@@ -118,9 +121,11 @@ class Stream:
                 f"stream_id={self.stream_id}")
 
 
-class Event:
+class Event(metaclass=TorchNamed):
     """A marker in a stream's work; ``torch.Event(device=None, *, enable_timing=False,
     blocking=False, interprocess=False)``."""
+
+    _torch_name = "torch.Event"
 
     def __init__(self, device=None, *, enable_timing=False, blocking=False, interprocess=False):
         dev = _resolve(device)

@@ -9,6 +9,8 @@ pickles. Like torch's (C struct sequences, not namedtuples), it is built from on
 import builtins
 from operator import itemgetter
 
+from ._class_repr import TorchNamed
+
 __all__ = ["max", "min", "aminmax", "sort", "topk", "kthvalue", "median", "mode", "cummax",
            "nanmedian", "cummin", "slogdet", "qr", "svd", "eigh", "eig", "lstsq", "triangular_solve",
            "geqrf", "linalg_slogdet", "linalg_eigh", "linalg_qr", "linalg_svd", "histogram"]
@@ -73,7 +75,7 @@ def _make(name, fields):
              "__init_subclass__": _no_subclass}
     for i, f in enumerate(fields):
         attrs[f] = property(itemgetter(i), doc="")
-    return type(name, (tuple,), attrs)
+    return TorchNamed(name, (tuple,), attrs)
 
 
 def is_return_type(cls):

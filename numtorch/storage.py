@@ -12,6 +12,7 @@ import weakref
 import numpy as np
 
 from . import _dtype
+from ._class_repr import TorchNamed
 from ._tensor import Tensor, _make
 
 __all__ = ["TypedStorage", "UntypedStorage", "Storage", "FloatStorage", "DoubleStorage",
@@ -30,7 +31,7 @@ def _root(arr):
     return base.reshape(-1)
 
 
-class TypedStorage:
+class TypedStorage(metaclass=TorchNamed):
     """A 1-D block of elements of one dtype; the legacy ``torch.FloatStorage`` family."""
 
     dtype = None  # set on the typed subclasses; instances of TypedStorage carry their own
