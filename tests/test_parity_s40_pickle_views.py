@@ -85,3 +85,16 @@ def test_numpy_force_on_dtypes_numpy_lacks(dtype, force):
 
 def test_numpy_force_still_detaches():
     same(lambda lib: lib.ones(2, requires_grad=True).numpy(force=True).tolist())
+
+
+@pytest.mark.parametrize("name", ["slice", "step", "expand", "empty_tail"])
+def test_multiprocessing_reducer_keeps_view_geometry(name):
+    def run(lib):
+        from importlib import import_module
+        from multiprocessing.reduction import ForkingPickler
+
+        import_module(lib.__name__ + ".multiprocessing")  # registers the tensor reducers
+        w = pickle.loads(bytes(ForkingPickler.dumps(VIEWS[name](lib))))
+        return _geometry(w) + (w.is_shared(),)
+
+    same(run)
