@@ -34,3 +34,13 @@ def test_instances_still_behave():
                 isinstance(t.max(t.ones(2), 0), tuple))
 
     same(run)
+
+
+@pytest.mark.parametrize("make", [lambda t, x: x * 2, lambda t, x: x.sum(), lambda t, x: x[0],
+                                  lambda t, x: x.t(), lambda t, x: t.relu(x)])
+def test_grad_fn_classes_print_as_torchs(make):
+    def run(t):
+        g = make(t, t.ones(2, 2, requires_grad=True)).grad_fn
+        return repr(type(g)), type(g).__module__, type(g).__name__, g.name()
+
+    same(run)

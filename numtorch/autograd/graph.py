@@ -894,7 +894,8 @@ def _named(base, name):
     t = _NAMED.get((base, name))
     if t is None:
         short = name.rsplit("::", 1)[-1]
-        ns = {"_op_cls": base, "__module__": base.__module__, "__qualname__": short,
+        # torch's node classes are built-in types: <class 'MulBackward0'>, module builtins
+        ns = {"_op_cls": base, "__module__": "builtins", "__qualname__": short,
               "__doc__": f"The graph node of :class:`{base.__qualname__}`, named as in torch."}
         if short != name:  # a C++ node (CopySlices): torch's class is short, its name() not
             ns["name"] = lambda self: name
