@@ -44,3 +44,25 @@ def test_grad_fn_classes_print_as_torchs(make):
         return repr(type(g)), type(g).__module__, type(g).__name__, g.name()
 
     same(run)
+
+
+def test_grad_modes_and_custom_function_classes():
+    def run(t):
+        import re
+
+        class Double(t.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2
+
+        y = Double.apply(t.ones(1, requires_grad=True))
+        node = re.sub(" at 0x[0-9a-f]+", "", repr(y.grad_fn))
+        return (repr(t.autograd.Function), repr(t.no_grad), repr(t.enable_grad),
+                repr(t.inference_mode), repr(t.set_grad_enabled), repr(type(t.no_grad())),
+                repr(type(y.grad_fn)), node, y.grad_fn.name(), Double.__name__)
+
+    same(run)

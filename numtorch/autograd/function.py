@@ -15,6 +15,7 @@ import warnings
 import weakref
 
 from .. import backend
+from .._class_repr import TorchNamed, torch_name
 from . import _func_transforms, graph
 from .graph import Node, edge_of
 from .grad_mode import InferenceVersion, _state, no_grad
@@ -101,8 +102,7 @@ class FunctionCtx(Node):
         return (cls.__name__ + "Backward") if cls is not None else "FunctionBackward"
 
     def __repr__(self):
-        cls = type(self)
-        return f"<{cls.__module__}.{cls.__qualname__} object at {hex(id(self))}>"
+        return f"<{torch_name(type(self))} object at {hex(id(self))}>"
 
     # -- engine interface ----------------------------------------------------------------
     def _release(self):
@@ -146,7 +146,7 @@ def _ctx_class(fn_cls, base):
     c = per.get(base)
     if c is None:
         name = fn_cls.__name__ + "Backward"
-        c = per[base] = type(name, (base,), {"__module__": __name__, "__qualname__": name})
+        c = per[base] = TorchNamed(name, (base,), {"__module__": __name__, "__qualname__": name})
     return c
 
 
@@ -273,8 +273,9 @@ def _give_tangents(ctx, tangents, wrapped):
             forward_ad._set_tangent(o, t)
 
 
-class _FunctionMeta(type):
-    """Lets the 0.x instance form work: ``MyFn()(x)`` calls the instance's ``forward``."""
+class _FunctionMeta(TorchNamed):
+    """Lets the 0.x instance form work: ``MyFn()(x)`` calls the instance's ``forward``; prints
+    the class under torch's name (<class 'torch.autograd.function.Function'>)."""
 
 
 class Function(metaclass=_FunctionMeta):

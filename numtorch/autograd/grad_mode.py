@@ -14,7 +14,7 @@ import functools
 import inspect
 import warnings
 
-from .._class_repr import object_repr as _object_repr
+from .._class_repr import TorchNamed, object_repr as _object_repr
 
 # the state every op reads lives in a leaf module (Tensor's constructor reads it too)
 from .._grad_state import INFERENCE_ACTIVE, InferenceVersion, _state, new_version  # noqa: F401
@@ -49,7 +49,7 @@ def is_inference(input):
     return input.is_inference()
 
 
-class _Mode:
+class _Mode(metaclass=TorchNamed):  # <class 'torch.autograd.grad_mode.no_grad'>
     """Base for grad-mode switches: a context manager that also decorates functions."""
 
     __repr__ = _object_repr  # torch's name in the default object repr
