@@ -11,6 +11,8 @@ def torch_name(cls):
     if own is not None:
         return own
     mod = cls.__module__
+    if mod == "builtins":  # (graph node classes, built-in types in torch: <class 'MulBackward0'>)
+        return cls.__qualname__
     if mod == "numtorch" or mod.startswith("numtorch."):
         mod = "torch" + mod[len("numtorch"):]
     return f"{mod}.{cls.__qualname__}"

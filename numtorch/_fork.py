@@ -7,6 +7,7 @@ only exist while a compiler traces shapes; numtorch never traces, so no value is
 instance of them (``isinstance(n, torch.SymInt)`` checks in library code stay False).
 """
 
+from ._class_repr import TorchNamed
 from .futures import Future
 
 __all__ = ["fork", "wait", "Future", "SymInt", "SymFloat", "SymBool"]
@@ -28,15 +29,15 @@ def wait(future):
     return future.wait()
 
 
-class SymInt:
+class SymInt(metaclass=TorchNamed):
     """A symbolic integer (a size traced by a compiler). numtorch never makes one."""
 
 
-class SymFloat:
+class SymFloat(metaclass=TorchNamed):
     """A symbolic float (traced by a compiler). numtorch never makes one."""
 
 
-class SymBool:
+class SymBool(metaclass=TorchNamed):
     """A symbolic bool (traced by a compiler). numtorch never makes one."""
 
 

@@ -18,6 +18,8 @@ CLASSES = {
     "device": lambda t: t.device, "Parameter": lambda t: t.nn.Parameter,
     "strided_type": lambda t: type(t.strided), "finfo_type": lambda t: type(t.finfo()),
     "generator_type": lambda t: type(t.Generator()),
+    "Node": lambda t: t.autograd.graph.Node, "SymInt": lambda t: t.SymInt,
+    "SymFloat": lambda t: t.SymFloat, "SymBool": lambda t: t.SymBool,
 }
 
 

@@ -10,7 +10,7 @@ Edges point at the producer of each input as ``(node, output_nr)`` (a leaf's pro
 at a new node, while nodes built earlier keep the edge they saw, as torch's graph does.
 """
 
-from .._class_repr import object_repr as _object_repr
+from .._class_repr import TorchNamed, object_repr as _object_repr
 import itertools
 import weakref
 
@@ -49,7 +49,7 @@ _FREED = ("Trying to backward through the graph a second time (or directly acces
           "calling backward.")
 
 
-class Node:
+class Node(metaclass=TorchNamed):
     """What the engine needs of a node: edges, input metadata, hooks, and ``_run``."""
 
     _edges = ()
