@@ -17,6 +17,7 @@ from .._tensor import Tensor, _make
 from ..autograd import graph as _graph
 from ..autograd.graph import Op
 from ..backend import helpers_for, is_device_array
+from ..backend._libm_f32 import SMALL
 from ._accumulate import fsum, is_half
 from ._intraop import split
 from ._util import canonical_dim
@@ -24,6 +25,7 @@ from ._util import canonical_dim
 __all__ = ["log_softmax", "softmax"]
 
 _TINY = 16  # values, at most, for the scalar path
+_ONE_VECTOR = 16  # float32 lanes of torch's CPU kernels
 _F3264 = (np.dtype(np.float32), np.dtype(np.float64))
 _exp = math.exp
 _log = math.log
@@ -152,6 +154,26 @@ def _row_major(xp, x):
     return x if x.flags.c_contiguous else xp.ascontiguousarray(x)
 
 
+def _small_f32(x, d):
+    """Whether the float32 CPU array ``x`` is small (``SMALL`` values, a classifier's batch:
+    what users print) with rows shorter than one vector of torch's (16 float32 lanes) along
+    its last dim ``d``: it then rounds as torch does, exp once from float64, rows added left
+    to right, log once from float64. Against torch 2.13 (rows of 10) that cuts the values
+    whose last bits differ from 48% to 10% (softmax) and 20% to 1.3% (log_softmax), for
+    ~2-4 us a call; longer rows gain little (59 -> 49%, 13 -> 12% at 65), so keep NumPy's."""
+    return d == x.ndim - 1 and type(x) is np.ndarray and x.dtype == np.float32 and \
+        x.size <= SMALL and x.shape[d] < _ONE_VECTOR
+
+
+def _exp_rounded(xp, v):
+    return helpers_for(xp).float32_rounded(xp.exp, v)
+
+
+def _row_total(e, d):
+    """The sums along the last dim ``d`` (kept), added left to right."""
+    return np.add.accumulate(e, axis=d)[..., -1:]
+
+
 def _inner_size(shape, d):
     n = 1
     for s in shape[d + 1:]:
@@ -175,6 +197,10 @@ class Softmax(Op):
             if y is not None:
                 return self.save_output(y)
         xa = _row_major(self.xp, x.astype(np.float32) if is_half(x.dtype) else x)
+        if _small_f32(x, d):
+            e = _exp_rounded(self.xp, xa - xa.max(axis=d, keepdims=True))
+            e *= 1 / _row_total(e, d)
+            return self.save_output(e)
         e = self.xp.exp(xa - xa.max(axis=d, keepdims=True))  # torch works in float32
         if is_half(x.dtype) and d != x.ndim - 1 and _inner_size(x.shape, d) < 64:
             # torch's kernel for an inner dim of a half type keeps the exponentials in that
@@ -209,6 +235,10 @@ class SoftmaxBackward(Op):
             out = helpers_for(self.xp).softmax_rows_grad(y, g)
             if out is not None:
                 return out
+        if _small_f32(y, self.dim) and type(g) is np.ndarray and g.dtype == y.dtype:
+            out = g - _row_total(g * y, self.dim)  # torch's order: y (g - sum(g y))
+            out *= y
+            return out
         if is_half(y.dtype):
             y, g = y.astype(np.float32), g.astype(np.float32)
         gy = g * y
@@ -234,7 +264,10 @@ class LogSoftmax(Op):
             return self.save_output(_tiny_rows(x, True))
         xa = _row_major(xp, x.astype(np.float32) if is_half(x.dtype) else x)
         shifted = xa - xa.max(axis=d, keepdims=True)  # torch works in float32
-        if is_half(x.dtype) and d == x.ndim - 1:
+        if _small_f32(x, d):
+            h = helpers_for(xp)
+            shifted -= h.float32_rounded(xp.log, _row_total(_exp_rounded(xp, shifted), d))
+        elif is_half(x.dtype) and d == x.ndim - 1:
             # torch's last-dim kernel for half types rounds the exponentials, their sum and
             # its log to the type
             def r(a):
@@ -257,6 +290,10 @@ class LogSoftmaxBackward(Op):
         dt = g.dtype
         if is_half(y.dtype):
             y, g = y.astype(np.float32), g.astype(np.float32)
+        if _small_f32(y, self.dim) and type(g) is np.ndarray and g.dtype == y.dtype:
+            p = _exp_rounded(self.xp, y)
+            p *= _row_total(g, self.dim)
+            return g - p
         p = self.xp.exp(y)
         p *= fsum(g, (self.dim,), keepdims=True)
         return (g - p).astype(dt, copy=False)
