@@ -285,7 +285,7 @@ def write_last_wins(target, index, values):
 def float32_rounded(ufunc, x, out=None):
     """``ufunc(x)``: the float64 route of ``backend/_libm_f32.py`` reproduces torch's CPU
     kernels; on the GPU CuPy's own kernels run as they are."""
-    return ufunc(x, out=out)
+    return ufunc(x) if out is None else ufunc(x, out=out)
 
 
 def erf(x):

@@ -29,4 +29,4 @@ def float32_rounded(ufunc, x, out=None):
             return r.astype(_F32)
         out[...] = r
         return out
-    return ufunc(x, out=out)
+    return ufunc(x) if out is None else ufunc(x, out=out)
