@@ -91,6 +91,16 @@ def _got(positional, keywords):
     return "(" + "".join(p + ", " for p in kw) + ")"  # torch's text ends "..., )" then
 
 
+def program_frame(frame):
+    """The first frame from ``frame`` outward that is not numtorch's: the program's call
+    (how many of numtorch's frames lie between varies: a Tensor subclass anywhere in the
+    program routes calls through __torch_function__ handling)."""
+    while frame is not None and \
+            (frame.f_globals.get("__name__") or "").partition(".")[0] == "numtorch":
+        frame = frame.f_back
+    return frame
+
+
 def _written_call(frame):
     """(number of positional arguments, keyword names in the order written) of the call
     ``frame`` is making, read from its bytecode; None where that cannot be read (a call

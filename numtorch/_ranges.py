@@ -298,10 +298,10 @@ def _refuse_absent(fn, given):
         return
     import sys
 
-    from ._generator_args import _got, _written_call
+    from ._generator_args import _got, _written_call, program_frame
 
     try:
-        site = _written_call(sys._getframe(2))
+        site = _written_call(program_frame(sys._getframe(2)))
     except Exception:  # noqa: BLE001 - an unfamiliar bytecode layout: the values given
         site = None
     if site is None:

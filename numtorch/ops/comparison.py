@@ -572,10 +572,10 @@ def check_bound_kinds(name, input, lo, hi, method, out=None):
         return
     import sys
 
-    from .._generator_args import _got, _written_call, type_name
+    from .._generator_args import _got, _written_call, program_frame, type_name
 
     try:
-        site = _written_call(sys._getframe(1).f_back)
+        site = _written_call(program_frame(sys._getframe(1)))
     except Exception:  # noqa: BLE001 - an unfamiliar bytecode layout: assume positional
         site = None
     if site is None:
