@@ -70,17 +70,18 @@ def _target_index(xp, t):
     return (grids[0], t) + tuple(grids[1:])
 
 
-def _weights_and_factor(node, xp, loss, wt, kept=None):
+def _weights_and_factor(node, xp, loss, wt, kept=None, ordered=True):
     """Save the per-element weights and the 'mean' factor ``1 / total weight`` for backward,
     and reduce ``loss``. ``kept`` (the counted samples of an (N, C) nll_loss, a bool array)
-    sums a half loss in torch's cascade (``half_nll_sum``)."""
+    sums a half loss in torch's cascade (``half_nll_sum``); a float32/float64 one takes it
+    too (``nll_cascade``) unless ``ordered`` is False."""
     red = node.reduction
     dt = loss.dtype
     if kept is not None and red != "none" and is_half(dt) and type(loss) is np.ndarray and \
             loss.ndim == 1 and loss.size:
         return _half_cascade(node, loss, wt, kept)
-    if red != "none" and type(loss) is np.ndarray and loss.ndim == 1 and loss.size and \
-            dt in _CASCADED:
+    if ordered and red != "none" and type(loss) is np.ndarray and loss.ndim == 1 and \
+            loss.size and dt in _CASCADED:
         out = _float_cascade(node, loss, wt, kept)
         if out is not None:
             return out
@@ -238,7 +239,9 @@ class CrossEntropyIndex(Op):
             s = row_sum_in_order(e)
         else:
             s = row_sum(e)
-        lse = h.float32_rounded(xp.log, s)
+        # wide rows (not ``short``) gain nothing in time to pay for torch's roundings and order
+        ordered = short or e.size <= SMALL
+        lse = h.float32_rounded(xp.log, s) if ordered else xp.log(s)
         from_log = (shifted, lse) if small else None
         loss = _times(lse, a) - _times(picked, b)  # a new array: ``lse`` may be saved
         if c is not None:
@@ -247,7 +250,7 @@ class CrossEntropyIndex(Op):
         self.save(e=e, s=s, idx=idx, flat=flat, from_log=from_log, a=a, b=b, c=c, w_b=w_b)
         # the counted samples, for torch's order of the 'sum' (see ``nll_cascade``)
         kept = t != self.ignore_index if wt is not None and x.dtype in _CASCADED else None
-        return _weights_and_factor(self, xp, loss, wt, kept)
+        return _weights_and_factor(self, xp, loss, wt, kept, ordered)
 
     def backward(self, grad):
         x = self.saved_inputs()  # kept by the backward op only when it is itself recorded
