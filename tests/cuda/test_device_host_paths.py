@@ -45,8 +45,11 @@ def test_ops_and_gradients_as_on_the_host(gpus):
     got = _step(numtorch, "cuda")
     for a, e in zip(got, _step(torch, "cpu")):
         np.testing.assert_allclose(a, e, rtol=1e-5, atol=1e-6)
+    # the host rounds small float32 exp/tanh as torch's CPU kernels do (backend/_libm_f32.py),
+    # the device path uses the array library's own kernels: an ulp apart, which tanh's slope
+    # near saturation magnifies in the weight gradient (~1e-5 relative)
     for a, e in zip(got, _step(numtorch, "cpu")):
-        np.testing.assert_allclose(a, e, rtol=1e-6, atol=1e-7)
+        np.testing.assert_allclose(a, e, rtol=2e-5, atol=1e-6)
 
 
 def test_devices_of_device_arrays(gpus):
