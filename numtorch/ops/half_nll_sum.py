@@ -18,20 +18,29 @@ _STEP = 16
 _LEVELS = 8
 
 
+def level_grid(times, vals, period, dtype):
+    """One cascade level's inputs ``vals`` (arriving at sample ``times``, increasing) laid
+    out as a (segments, longest) grid of ``dtype``, a row per run between two flushes (a
+    flush at every time divisible by ``period``; None: never), zero-padded (padding zeros
+    leave a partial sum as it is); and the flush mask."""
+    n = len(times)
+    flush = (times % period == 0) if period else np.zeros(n, dtype=bool)
+    seg = np.cumsum(flush) - flush  # the segment a value joins: flushes strictly before it
+    nseg = int(seg[-1]) + 1
+    pos = np.arange(n) - np.searchsorted(seg, np.arange(nseg))[seg]
+    grid = np.zeros((nseg, int(pos.max()) + 1), dtype=dtype)
+    grid[seg, pos] = vals
+    return flush, grid
+
+
 def _level(times, vals, period, half):
     """Run one level over its inputs ``vals`` (float32) arriving at sample ``times``: returns
     the times and values it passes up (a flush at every time divisible by ``period``; None:
     never) and what it holds at the end."""
-    n = len(times)
-    if n == 0:
+    if len(times) == 0:
         return times, vals, half(0)
-    flush = (times % period == 0) if period else np.zeros(n, dtype=bool)
-    seg = np.cumsum(flush) - flush  # the segment a value joins: flushes strictly before it
-    nseg = int(seg[-1]) + 1
-    starts = np.searchsorted(seg, np.arange(nseg))
-    pos = np.arange(n) - starts[seg]
-    grid = np.zeros((nseg, int(pos.max()) + 1), dtype=np.float32)
-    grid[seg, pos] = vals  # padding zeros leave a partial sum as it is
+    flush, grid = level_grid(times, vals, period, np.float32)
+    nseg = grid.shape[0]
     acc = np.zeros(nseg, dtype=half)
     for i in range(grid.shape[1]):
         acc = (acc.astype(np.float32) + grid[:, i]).astype(half)

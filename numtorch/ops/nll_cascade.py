@@ -12,6 +12,8 @@ three levels a single value is left.
 
 import numpy as np
 
+from .half_nll_sum import level_grid
+
 _STEP = 16
 _SOME_KEPT_UP_TO = 512  # samples; the general order costs ~20-60 us beyond
 _ACC = np.add.accumulate  # left to right, each addition rounded (np.cumsum adds a wrapper)
@@ -58,15 +60,10 @@ def _some_kept(v, times):
     out = dt(0)
     period = _STEP
     while v.size > 1:
-        flush = times % period == 0
-        seg = np.cumsum(flush) - flush  # the run a value joins: passes strictly before it
-        nseg = int(seg[-1]) + 1
-        pos = np.arange(v.size) - np.searchsorted(seg, np.arange(nseg))[seg]
-        grid = np.zeros((nseg, int(pos.max()) + 1), dtype=v.dtype)
-        grid[seg, pos] = v  # padding zeros leave a partial sum as it is
+        flush, grid = level_grid(times, v, period, v.dtype)
         sums = _ACC(grid, axis=1)[:, -1]
         npass = int(flush.sum())
-        if nseg > npass:
+        if grid.shape[0] > npass:
             out = dt(out + sums[npass])
         v, times = sums[:npass], times[flush]
         period *= _STEP

@@ -169,9 +169,9 @@ def _exp_rounded(xp, v):
     return helpers_for(xp).float32_rounded(xp.exp, v)
 
 
-def _row_total(e, d):
+def _row_total(xp, e, d):
     """The sums along the last dim ``d`` (kept), added left to right."""
-    return np.add.accumulate(e, axis=d)[..., -1:]
+    return helpers_for(xp).accumulate("add", e, d)[..., -1:]
 
 
 def _inner_size(shape, d):
@@ -199,7 +199,7 @@ class Softmax(Op):
         xa = _row_major(self.xp, x.astype(np.float32) if is_half(x.dtype) else x)
         if _small_f32(x, d):
             e = _exp_rounded(self.xp, xa - xa.max(axis=d, keepdims=True))
-            e *= 1 / _row_total(e, d)
+            e *= 1 / _row_total(self.xp, e, d)
             return self.save_output(e)
         e = self.xp.exp(xa - xa.max(axis=d, keepdims=True))  # torch works in float32
         if is_half(x.dtype) and d != x.ndim - 1 and _inner_size(x.shape, d) < 64:
@@ -236,7 +236,7 @@ class SoftmaxBackward(Op):
             if out is not None:
                 return out
         if _small_f32(y, self.dim) and type(g) is np.ndarray and g.dtype == y.dtype:
-            out = g - _row_total(g * y, self.dim)  # torch's order: y (g - sum(g y))
+            out = g - _row_total(self.xp, g * y, self.dim)  # torch's order: y (g - sum(g y))
             out *= y
             return out
         if is_half(y.dtype):
@@ -266,7 +266,7 @@ class LogSoftmax(Op):
         shifted = xa - xa.max(axis=d, keepdims=True)  # torch works in float32
         if _small_f32(x, d):
             h = helpers_for(xp)
-            shifted -= h.float32_rounded(xp.log, _row_total(_exp_rounded(xp, shifted), d))
+            shifted -= h.float32_rounded(xp.log, _row_total(xp, _exp_rounded(xp, shifted), d))
         elif is_half(x.dtype) and d == x.ndim - 1:
             # torch's last-dim kernel for half types rounds the exponentials, their sum and
             # its log to the type
@@ -292,7 +292,7 @@ class LogSoftmaxBackward(Op):
             y, g = y.astype(np.float32), g.astype(np.float32)
         if _small_f32(y, self.dim) and type(g) is np.ndarray and g.dtype == y.dtype:
             p = _exp_rounded(self.xp, y)
-            p *= _row_total(g, self.dim)
+            p *= _row_total(self.xp, g, self.dim)
             return g - p
         p = self.xp.exp(y)
         p *= fsum(g, (self.dim,), keepdims=True)
