@@ -37,9 +37,10 @@ from .ops.matrix_norms import (  # noqa: F401
 )
 from .ops._pointwise import _out
 
-__all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal", "eig",
-           "eigh", "eigvals", "eigvalsh", "householder_product", "inv", "inv_ex", "lstsq", "lu",
-           "lu_factor", "lu_factor_ex", "lu_solve", "matmul", "matrix_exp", "matrix_norm",
+__all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal",
+           "eig", "eigh", "eigvals", "eigvalsh", "householder_product", "inv", "inv_ex",
+           "ldl_factor", "ldl_factor_ex", "ldl_solve", "lstsq", "lu", "lu_factor",
+           "lu_factor_ex", "lu_solve", "matmul", "matrix_exp", "matrix_norm",
            "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet",
            "solve", "solve_ex", "solve_triangular", "svd", "svdvals", "tensorinv",
            "tensorsolve", "vander", "vecdot", "vector_norm"]
@@ -511,3 +512,8 @@ def tensorsolve(A, B, dims=None, *, out=None):
                            f"but got {cols} != {rows}")
     x = solve(A.reshape(rows, cols), B.reshape(rows))
     return _out(x.reshape(x_shape), out, castable="tensorsolve")
+
+
+from ._builtin_names import name_as_builtins
+
+name_as_builtins(globals(), "linalg_")

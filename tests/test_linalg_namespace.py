@@ -28,7 +28,10 @@ def test_namespace_has_torch_names_with_docstrings():
         assert hasattr(torch.linalg, name), name
         obj = getattr(numtorch.linalg, name)
         assert obj.__doc__, name
-    assert numtorch.linalg.matmul is numtorch.matmul
+        # torch's are builtins named with the namespace: print(fn.__name__) shows linalg_det
+        assert obj.__name__ == getattr(torch.linalg, name).__name__, name
+    assert (numtorch.linalg.matmul is numtorch.matmul) == (torch.linalg.matmul is torch.matmul)
+    assert numtorch.matmul.__name__ == torch.matmul.__name__
     assert issubclass(numtorch.linalg.LinAlgError, RuntimeError)
     import numtorch.linalg as la  # the module imports under torch's path
 

@@ -313,8 +313,14 @@ def true_divide(a, b):
 
 
 def remainder(a, b):
-    """``a % b`` with the sign of ``b`` (NumPy's ``remainder``)."""
-    return np.remainder(a, b)
+    """``a % b`` with the sign of ``b`` (NumPy's ``remainder``); a zero result keeps the sign of
+    ``a`` as torch's (``fmod`` moved by ``b`` only where it is nonzero): -4. % 2 is -0."""
+    r = np.remainder(a, b)
+    if r.dtype.kind not in "iub" and r.ndim:
+        np.copysign(r, a, out=r, where=r == 0)
+    elif r.dtype.kind not in "iub" and r == 0:
+        r = np.copysign(r, a)
+    return r
 
 
 def sliding_window_view(x, window_shape, axis):

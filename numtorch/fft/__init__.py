@@ -337,3 +337,8 @@ def ifftshift(input, dim=None):
     """The inverse of :func:`fftshift` (they differ for odd sizes)."""
     return _shift("fft_ifftshift", input, dim, -1)
 
+
+
+from .._builtin_names import name_as_builtins
+
+name_as_builtins(globals(), "fft_")

@@ -141,6 +141,13 @@ def _as_indices(indices):
     return np.ascontiguousarray(arr, dtype=np.int64)
 
 
+def _check_size_len(size, sparse_dim, dense_dim):
+    if len(size) != sparse_dim + dense_dim:
+        raise RuntimeError(f"'len(size) == sparse_dim + dense_dim' is not satisfied: "
+                           f"len(size) = {len(size)}, sparse_dim = {sparse_dim}, "
+                           f"dense_dim = {dense_dim}")
+
+
 def sparse_coo_tensor(indices=None, values=None, size=None, *, dtype=None, device=None,
                       requires_grad=False, check_invariants=None, is_coalesced=None):
     """A sparse COO tensor with ``values[k]`` at position ``indices[:, k]``.
@@ -180,10 +187,15 @@ def sparse_coo_tensor(indices=None, values=None, size=None, *, dtype=None, devic
     if dtype is not None or device is not None:
         values = values.to(dtype=dtype, device=device)
     if idx.ndim != 2:
+        if idx.ndim == 1 and size is not None and values.dim() > 0:
+            # torch reads a 1-d index list's length as sparse_dim and checks size against it first
+            _check_size_len(tuple(size), idx.shape[0], values.dim() - 1)
         raise RuntimeError(f"indices must be sparse_dim x nnz, but got: {list(idx.shape)}")
     sparse_dim, nnz = idx.shape
     if values.dim() == 0:
         raise RuntimeError("values must be at least 1-dimensional")
+    if size is not None:
+        _check_size_len(tuple(size), sparse_dim, values.dim() - 1)
     if values.shape[0] != nnz:
         raise RuntimeError(f"indices and values must have same nnz, but got nnz from indices: "
                            f"{nnz}, nnz from values: {values.shape[0]}")
@@ -195,10 +207,6 @@ def sparse_coo_tensor(indices=None, values=None, size=None, *, dtype=None, devic
         size += dense_shape
     else:
         size = tuple(int(s) for s in size)
-        if len(size) != sparse_dim + len(dense_shape):
-            raise RuntimeError(f"'len(size) == sparse_dim + dense_dim' is not satisfied: "
-                               f"len(size) = {len(size)}, sparse_dim = {sparse_dim}, "
-                               f"dense_dim = {len(dense_shape)}")
         if size[sparse_dim:] != dense_shape:
             raise RuntimeError(f"values has incorrect size, expected "
                                f"{[nnz, *size[sparse_dim:]]}, got {list(values.shape)}")

@@ -261,3 +261,8 @@ hermite_polynomial_he = _polynomial("hermite_polynomial_he",
                                     "The probabilists' Hermite polynomial He_n(x).")
 laguerre_polynomial_l = _polynomial("laguerre_polynomial_l", "The Laguerre polynomial L_n(x).")
 legendre_polynomial_p = _polynomial("legendre_polynomial_p", "The Legendre polynomial P_n(x).")
+
+
+from .._builtin_names import name_as_builtins
+
+name_as_builtins(globals(), "special_")
