@@ -42,6 +42,11 @@ CASES_S40 = [("LayerNorm", (12, 64, 768)), ("LayerNorm", (64, 256, 384)),
              ("LayerNorm", (16, 64, 128)), ("GELU", (12, 64, 3072)),
              ("GELU tanh", (12, 64, 3072)), ("BatchNorm2d", (32, 32, 32, 32)),
              ("BatchNorm2d", (64, 16, 32, 32))]
+# ``--set s41``: issue #17's shapes (GPT-2 / nanoGPT rows, small rows, two conv batch norms)
+CASES_S41 = [("LayerNorm", (12, 64, 768)), ("LayerNorm", (64, 256, 384)),
+             ("LayerNorm", (16, 64, 128)), ("GELU", (12, 64, 3072)), ("GELU", (16, 64, 512)),
+             ("BatchNorm2d", (32, 32, 32, 32)), ("BatchNorm2d", (64, 64, 16, 16))]
+_SETS = {"": CASES, "s40": CASES_S40, "s41": CASES_S41}
 
 
 def _module(lib, name, shape, rng):
@@ -81,7 +86,7 @@ def _inner(shape):
 
 
 def _selected(only, case_set=""):
-    for name, shape in (CASES_S40 if case_set == "s40" else CASES):
+    for name, shape in _SETS[case_set]:
         for op in ("fwd", "f+b"):
             label = f"{name} {op}"
             if not only or label.startswith(only):
@@ -194,8 +199,8 @@ def main():
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     parser.add_argument("--stat", choices=("median", "best"), default="median")
     parser.add_argument("--only", default="", help="comma-separated workload name prefixes")
-    parser.add_argument("--set", choices=("", "s40"), default="",
-                        help="s40: the session-40 shapes instead of the default cases")
+    parser.add_argument("--set", choices=tuple(_SETS), default="",
+                        help="s40 / s41: those sessions' shapes instead of the default cases")
     parser.add_argument("--processes", type=int, default=0,
                         help="run each library in its own processes, this many each")
     parser.add_argument("--lib", choices=("numtorch", "torch"), default=None,

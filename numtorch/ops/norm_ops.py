@@ -21,7 +21,7 @@ import numpy as np
 from .. import _dtype
 from ..autograd.graph import Op
 from ..backend import helpers_for, is_device_array
-from . import norm_channels, norm_device, norm_half_sums, norm_rows
+from . import norm_channels, norm_device, norm_groups, norm_half_sums, norm_rows
 from .._tensor import _make
 from .join import cat
 
@@ -286,6 +286,10 @@ class NormalizeAffine(Op):
     def forward(self, x, w, b):
         if norm_rows.applies(self, x, w, b):  # layer norm on the CPU
             return norm_rows.forward(self, x, w, b)
+        if norm_groups.applies(self, x, w, b):  # group norm on the CPU
+            y = norm_groups.forward(self, x, w, b)
+            if y is not None:
+                return y
         self.w_shape = None if w is None else w.shape
         self.b_shape = None if b is None else b.shape
         if norm_channels.applies(self, x, w, b):  # batch norm, channels split across cores
@@ -354,10 +358,18 @@ class NormalizeAffine(Op):
         arrays = self.saved_input_arrays()  # checks them for in-place changes too
         w = None if self.w_shape is None else arrays[1]
         data = extra["data"]
-        if not norm_rows.grads_apply(self, gy, w, data):
-            return NotImplemented
         need_x, need_w, need_b = self.needs_input_grad
         outs = tuple(k for k, need in (("x", need_x), ("w", need_w), ("b", need_b)) if need)
+        if not norm_rows.grads_apply(self, gy, w, data) and \
+                norm_groups.grads_apply(self, gy, w, data, extra.get("mean"), extra["invstd"]):
+            if not outs:
+                return None, None, None
+            res = norm_groups.backward(gy, w, data, extra["mean"], extra["invstd"], outs,
+                                       self.w_shape, self.b_shape)
+            got = dict(zip(outs, res if type(res) is tuple else (res,)))
+            return got.get("x"), got.get("w"), got.get("b")
+        if not norm_rows.grads_apply(self, gy, w, data):
+            return NotImplemented
         if not outs:
             return None, None, None
         res = norm_rows.backward(gy, w, data, extra["invstd"], self.n, outs, self.w_shape,
@@ -399,6 +411,9 @@ class NormalizeAffineBackward(Op):
         if centered and norm_rows.grads_apply(self, gy, w, data):
             return norm_rows.backward(gy, w, data, invstd, n, self.outs, self.w_shape,
                                       self.b_shape, mean)
+        if centered and norm_groups.grads_apply(self, gy, w, data, mean, invstd):
+            return norm_groups.backward(gy, w, data, mean, invstd, self.outs, self.w_shape,
+                                        self.b_shape)
         if mean is not None:
             data = data - mean.reshape(invstd.shape)
         if centered and gy.dtype == data.dtype and norm_channels.applies(self, gy, w, None):
