@@ -55,6 +55,10 @@ Kernel paths, chosen per shape by measurement (``bench/conv_shapes.py``); each i
 * a shallow reduction (``C * prod(kernel)`` of at most ``_PER_SAMPLE_MAX_DEPTH``: a network's
   first layer) over maps of ``_MIN_POINTWISE_LENGTH``+ positions: one GEMM per sample, batched
   (``forward-per-sample``, ``weight-per-sample``);
+* strided 2-d convolutions whose kernel is a multiple of the stride (dcgan's 4x4/2) over
+  16x16+ output maps with shallow cells: stride-1 convolutions of space-to-depth cells, one
+  GEMM per tap reading one buffer in place, no columns (``conv_s2d``; ``forward-s2d``,
+  ``input-s2d``, ``backward-s2d-pair``);
 * strided 2-d convolutions over small maps with a moderate reduction (siamese_network's
   ResNet-18 at batch 1000 on 7x7 and 4x4 maps): channels-last columns, whole channel vectors
   per copy (``conv_nhwc``; ``forward-nhwc``, ``weight-nhwc``, ``input-nhwc``);
@@ -81,6 +85,7 @@ from . import conv_depthwise as _depthwise
 from . import conv_device as _device
 from . import conv_nhwc as _nhwc
 from . import conv_phases as _phases
+from . import conv_s2d as _s2d
 from . import conv_samples as _batch_split
 from . import conv_subpixel as _subpixel
 from . import conv_taps as _taps
@@ -256,6 +261,7 @@ _BOTH_WINOGRAD = True  # conv_winograd.backward for both gradients (off: to comp
 _NHWC = True  # strided convs over short rows through conv_nhwc (off: to compare)
 _PHASED = True  # im2col from phase planes where it applies (off: to compare, as in bench)
 _FOLD_BIAS = True  # forward-im2col's bias folded into its GEMM (off: to compare)
+_S2D = True  # strided convs with kernel % stride == 0 on a space-to-depth grid (conv_s2d)
 _SUBPIXEL = True  # strided input gradients as sub-pixel phases where they apply (off: compare)
 
 
@@ -389,6 +395,9 @@ def _forward_paths(xp, x, w, b, stride, padding, dilation, groups, out, taps, re
     if _flat_applies(w, groups, stride, out):
         _note("forward-flat")
         return _flat_forward(xp, x, w, b, padding, dilation, groups, out, res)
+    if _S2D and _s2d.applies(x, w, stride, dilation, groups, out):
+        _note("forward-s2d")
+        return _s2d.forward(xp, x, w, b, stride, padding, out, res)
     if _per_sample(w.shape[1] * _prod(w.shape[2:]), groups, out):
         _note("forward-per-sample")
         return _forward_per_sample(xp, x, w, b, stride, padding, dilation, out, res)
@@ -803,6 +812,9 @@ def _input_paths(xp, gy, w, size, stride, padding, dilation, groups, filters, re
     if _depthwise.applies(c_in, w.shape[0], groups, (1,)):
         _note("input-depthwise")
         return _depthwise.input_scatter(xp, gy, w, size, stride, padding, dilation)
+    if _S2D and _s2d.applies_input(gy, w, stride, dilation, groups):
+        _note("input-s2d")
+        return _s2d.input_grad(xp, gy, w, size, stride, padding, _given(res, gy.dtype))
     if _SUBPIXEL and _subpixel.applies(gy, w, stride, dilation, groups):
         _note("input-subpixel")
         return _subpixel.input_grad(
@@ -974,7 +986,8 @@ class _ConvPair(Op):
         whole = _split_result(xp, k, needs[0], x.shape, (grad, w))
         both = _both_winograd(self, x, w, grad, needs, k)
         pair = (not both and k == 1 and isinstance(self, ConvTranspose) and needs[0]
-                and needs[1] and (_nhwc_pair(grad, w, x, *geo) or
+                and needs[1] and (_s2d_pair(grad, w, x, *geo) and "s2d" or
+                                  _nhwc_pair(grad, w, x, *geo) or
                                   _per_sample_pair(grad, w, x, *geo) and "per-sample"))
         if both:
             _note("backward-winograd")
@@ -986,6 +999,10 @@ class _ConvPair(Op):
             if both:
                 gx, gw = _winograd.backward(xp, x[lo:hi], g, filters, self.padding, True,
                                             None if whole is None else whole[lo:hi])
+                return gx, gw, (_bias_grad_array(xp, g, nd) if bias else None)
+            if pair == "s2d":
+                _note("backward-s2d-pair")
+                gx, gw = _s2d.forward_weight(xp, g, w, x, self.stride, self.padding, size)
                 return gx, gw, (_bias_grad_array(xp, g, nd) if bias else None)
             if pair == "per-sample":
                 _note("backward-per-sample-pair")
@@ -1012,6 +1029,18 @@ class _ConvPair(Op):
 
         gx, gw, gb = _by_samples(x.shape[0], (x, w, grad), macs, part, combine, k)
         return (gx, gw) if len(needs) == 2 else (gx, gw, gb)
+
+
+def _s2d_pair(gy, w, x, stride, padding, dilation, groups):
+    """Whether both gradients of a ``ConvTranspose`` (input ``x``, output gradient ``gy``)
+    come from one fill of ``gy``'s space-to-depth cells (``conv_s2d.forward_weight``): its
+    dx (a convolution of ``gy``) would take ``conv_s2d``, as ``_forward_paths`` orders them."""
+    size, kernel = tuple(x.shape[2:]), tuple(w.shape[2:])
+    return (_S2D and not is_device_array(gy) and gy.dtype == w.dtype == x.dtype
+            and _live_taps(gy.shape[2:], kernel, stride, padding, dilation, size) is None
+            and not _whole(kernel, gy.shape[2:], padding, dilation, groups)
+            and not _pointwise(w, padding, size)
+            and _s2d.applies(gy, w, stride, dilation, groups, size))
 
 
 def _nhwc_pair(gy, w, x, stride, padding, dilation, groups):
