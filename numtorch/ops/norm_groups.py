@@ -84,16 +84,24 @@ def _rows_pass(out, src, a, c, src2=None, a2=None):
     step = max(1, _BLOCK // s)
     pout, pa, pc = norm_blas.ptr(out), norm_blas.ptr(a), norm_blas.ptr(c)
     ua, uc = a.reshape(1, rows), c.reshape(1, rows)
-    if src2 is not None:
+    big = out.nbytes > norm_rows._SCRATCH_BYTES  # the scale block in scratch (see there)
+    if src2 is not None or big:
         t = np.empty((min(step, rows), s), dtype=dt)
-        pt, pa2, ua2 = norm_blas.ptr(t), norm_blas.ptr(a2), a2.reshape(1, rows)
+        pt = norm_blas.ptr(t)
+    if src2 is not None:
+        pa2, ua2 = norm_blas.ptr(a2), a2.reshape(1, rows)
     row_bytes = s * size
     for lo in range(0, rows, step):
         hi = min(rows, lo + step)
         blk = out[lo:hi]
         off, aoff = lo * row_bytes, lo * size
-        gemm(blk, ua[:, lo:hi], ones_row, 0, pout + off, pa + aoff, pones)
-        blk *= src[lo:hi]
+        if big:
+            tb = t[:hi - lo]
+            gemm(tb, ua[:, lo:hi], ones_row, 0, pt, pa + aoff, pones)
+            np.multiply(src[lo:hi], tb, out=blk)
+        else:
+            gemm(blk, ua[:, lo:hi], ones_row, 0, pout + off, pa + aoff, pones)
+            blk *= src[lo:hi]
         gemm(blk, uc[:, lo:hi], ones_row, 1, pout + off, pc + aoff, pones)
         if src2 is not None:
             tb = t[:hi - lo]
