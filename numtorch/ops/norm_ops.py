@@ -360,16 +360,16 @@ class NormalizeAffine(Op):
         data = extra["data"]
         need_x, need_w, need_b = self.needs_input_grad
         outs = tuple(k for k, need in (("x", need_x), ("w", need_w), ("b", need_b)) if need)
-        if not norm_rows.grads_apply(self, gy, w, data) and \
-                norm_groups.grads_apply(self, gy, w, data, extra.get("mean"), extra["invstd"]):
+        if not norm_rows.grads_apply(self, gy, w, data):
+            if not norm_groups.grads_apply(self, gy, w, data, extra.get("mean"),
+                                           extra["invstd"]):
+                return NotImplemented
             if not outs:
                 return None, None, None
             res = norm_groups.backward(gy, w, data, extra["mean"], extra["invstd"], outs,
                                        self.w_shape, self.b_shape)
             got = dict(zip(outs, res if type(res) is tuple else (res,)))
             return got.get("x"), got.get("w"), got.get("b")
-        if not norm_rows.grads_apply(self, gy, w, data):
-            return NotImplemented
         if not outs:
             return None, None, None
         res = norm_rows.backward(gy, w, data, extra["invstd"], self.n, outs, self.w_shape,
