@@ -131,6 +131,69 @@ def _put(d, which, values):
         d.dtype.type(flat[0])
 
 
+_LU_DET_MAX = 8  # the column steps below give torch's bits up to 16 x 16; 8 bounds their cost
+
+
+def _lu_det(m):
+    """det of the (..., n, n) float array ``m`` (torch's LAPACK operand) rounded as torch's: U's
+    diagonal from right-looking column steps, multiplied in order, times the row swaps' sign.
+    MKL scales a column by the pivot's reciprocal, except the next-to-last column of a matrix
+    of 4 rows or fewer, which it divides (bit-identical on 300 random and 300 integer matrices
+    of each n <= 16, float32 and float64; NumPy's det, exp of summed logs, matched 2-65% and
+    printed an integral determinant as 18.0000)."""
+    n = m.shape[-1]
+    if m.ndim == 2:
+        return _lu_det_one(m)
+    lu = np.array(m.reshape((-1, n, n)), copy=True)
+    rows = np.arange(lu.shape[0])
+    odd = np.zeros(lu.shape[0], bool)
+    for j in range(n - 1):
+        p = j + np.argmax(np.abs(lu[:, j:, j]), axis=1)
+        odd ^= p != j
+        swap = lu[rows, p]
+        lu[rows, p] = lu[:, j]
+        lu[:, j] = swap
+        piv = lu[:, j, j]
+        piv = np.where(piv == 0, lu.dtype.type(1), piv)[:, None]  # a zero pivot: column kept
+        if j == n - 2 and n <= 4:
+            lu[:, j + 1:, j] /= piv
+        else:
+            lu[:, j + 1:, j] *= 1 / piv
+        lu[:, j + 1:, j + 1:] -= lu[:, j + 1:, j, None] * lu[:, j, None, j + 1:]
+    d = lu[:, 0, 0].copy()
+    for j in range(1, n):
+        d *= lu[:, j, j]
+    d = np.where(odd, -d, d).reshape(m.shape[:-2])
+    return d if d.ndim else d[()]
+
+
+def _lu_det_one(m):
+    """``_lu_det`` of one matrix in scalars: the same IEEE steps without an array call per
+    step (a 3 x 3: 42 -> 9 us). Python floats are doubles; float32 steps use NumPy's float32
+    scalars, which round each operation to single precision as the array kernel does."""
+    n = m.shape[0]
+    f = float if m.dtype == np.float64 else m.dtype.type
+    lu = [[f(v) for v in row] for row in m.tolist()]
+    one, sign = f(1), 1
+    for j in range(n - 1):
+        p = max(range(j, n), key=lambda i: abs(lu[i][j]))  # the first largest, as idamax
+        if p != j:
+            lu[p], lu[j], sign = lu[j], lu[p], -sign
+        piv = lu[j][j] or one
+        inv = None if (j == n - 2 and n <= 4) else one / piv
+        urow = lu[j]
+        for i in range(j + 1, n):
+            row = lu[i]
+            lij = row[j] / piv if inv is None else row[j] * inv
+            row[j] = lij
+            for k in range(j + 1, n):
+                row[k] = row[k] - lij * urow[k]
+    d = lu[0][0]
+    for j in range(1, n):
+        d = d * lu[j][j]
+    return m.dtype.type(-d if sign < 0 else d)
+
+
 class Det(Op):
     """d = det(A); dA = g conj(d) A^-H, the cofactor matrix (an SVD form for singular A)."""
 
@@ -139,6 +202,8 @@ class Det(Op):
     def forward(self, a):
         self.save_inputs(a)
         m = _lapack_operand(a)
+        if type(m) is np.ndarray and m.dtype.char in "fd" and 0 < m.shape[-1] <= _LU_DET_MAX:
+            return self.save_output(_lu_det(m))
         d = self.xp.linalg.det(m)
         if type(m) is np.ndarray and m.dtype.kind == "f" and m.shape[-1] and _has_zero(d):
             d = _put(d, *_torch_zero_signs(m, np.reshape(d == 0, -1)))
