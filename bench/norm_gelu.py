@@ -43,15 +43,19 @@ CASES_S40 = [("LayerNorm", (12, 64, 768)), ("LayerNorm", (64, 256, 384)),
              ("GELU tanh", (12, 64, 3072)), ("BatchNorm2d", (32, 32, 32, 32)),
              ("BatchNorm2d", (64, 16, 32, 32))]
 # ``--set s41``: issue #17's shapes (GPT-2 / nanoGPT rows, small rows, two conv batch norms)
+# and two group norms (8 groups of a ResNet-sized map, 32 groups of a smaller one)
 CASES_S41 = [("LayerNorm", (12, 64, 768)), ("LayerNorm", (64, 256, 384)),
              ("LayerNorm", (16, 64, 128)), ("GELU", (12, 64, 3072)), ("GELU", (16, 64, 512)),
-             ("BatchNorm2d", (32, 32, 32, 32)), ("BatchNorm2d", (64, 64, 16, 16))]
+             ("BatchNorm2d", (32, 32, 32, 32)), ("BatchNorm2d", (64, 64, 16, 16)),
+             ("GroupNorm8", (32, 64, 32, 32)), ("GroupNorm32", (16, 128, 16, 16))]
 _SETS = {"": CASES, "s40": CASES_S40, "s41": CASES_S41}
 
 
 def _module(lib, name, shape, rng):
     if name == "LayerNorm":
         m = lib.nn.LayerNorm(shape[-1])
+    elif name.startswith("GroupNorm"):  # GroupNormG: G groups
+        m = lib.nn.GroupNorm(int(name[len("GroupNorm"):]), shape[1])
     elif name.startswith("BatchNorm"):
         m = getattr(lib.nn, name)(shape[1])
     else:
