@@ -67,7 +67,7 @@ EDGES = [
 def test_dcgan_layer_matches_torch(paths):
     fn, shapes = DCGAN
     check_op(fn, shapes)
-    assert "forward-s2d" in paths and "input-s2d" in paths
+    assert "forward-s2d" in paths and "input-s2d" in paths and "weight-s2d" in paths
 
 
 def test_dcgan_layer_float32(paths):
@@ -87,6 +87,7 @@ def test_edge_shapes_match_torch(anywhere, case):
     fn, shapes = EDGES[case]
     check_op(fn, shapes)
     assert "forward-s2d" in anywhere and "input-s2d" in anywhere
+    assert "weight-s2d" in anywhere
 
 
 @pytest.mark.parametrize("case", [0, 3])
@@ -186,7 +187,8 @@ def test_dcgan_discriminator_step_matches_torch(paths):
 ])
 def test_other_shapes_keep_their_paths(paths, fn, shapes):
     check_op(fn, shapes, second_order=False)
-    assert "forward-s2d" not in paths and "backward-s2d-pair" not in paths
+    assert "forward-s2d" not in paths and "weight-s2d" not in paths
+    assert "backward-s2d-pair" not in paths
 
 
 def test_deep_cells_forward_keeps_path_input_takes_grid(paths):

@@ -58,7 +58,7 @@ Kernel paths, chosen per shape by measurement (``bench/conv_shapes.py``); each i
 * strided 2-d convolutions whose kernel is a multiple of the stride (dcgan's 4x4/2) over
   16x16+ output maps with shallow cells: stride-1 convolutions of space-to-depth cells, one
   GEMM per tap reading one buffer in place, no columns (``conv_s2d``; ``forward-s2d``,
-  ``input-s2d``, ``backward-s2d-pair``);
+  ``weight-s2d``, ``input-s2d``, ``backward-s2d-pair``);
 * strided 2-d convolutions over small maps with a moderate reduction (siamese_network's
   ResNet-18 at batch 1000 on 7x7 and 4x4 maps): channels-last columns, whole channel vectors
   per copy (``conv_nhwc``; ``forward-nhwc``, ``weight-nhwc``, ``input-nhwc``);
@@ -609,6 +609,9 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
     if _depthwise.applies(x.shape[1], o, groups, stride):
         _note("weight-depthwise")
         return _depthwise.weight(xp, x, gy, kernel, padding, dilation)
+    if _S2D and _s2d.applies(x, _shaped(gy, x.shape[1], kernel), stride, dilation, groups, out):
+        _note("weight-s2d")
+        return _s2d.weight(xp, x, gy, kernel, stride, padding)
     if _per_sample(x.shape[1] * _prod(kernel), groups, out):
         _note("weight-per-sample")
         return _weight_per_sample(xp, x, gy, kernel, stride, padding, dilation)

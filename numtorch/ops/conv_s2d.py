@@ -27,17 +27,17 @@ __all__ = []
 _BLOCK_BYTES = 1 << 21  # grid rows per block of samples, about
 
 
-# Where it measured faster (one thread, CPU time, medians of 11 alternating, ms, old path ->
-# here): output maps of 16x16+ (the grid's extra column and row cost at most 1/8 more GEMM),
-# a shallow cell (s*s*C). Forward (C 16..): dcgan's D 16 -> 32 on 32x32, batch 16, 1.34 ->
-# 1.13; 8 -> 16 on 64x64 2.74 -> 1.57. Input gradient: 16 -> 32 1.46 -> 1.14; 3 -> 16 on
-# 64x64 (also dcgan's 16 -> 3 transposed output layer) 2.22 -> 0.80; batch 64 64 -> 128 on
-# 32x32 63.6 -> 59.1. Lost or even: 8x8 maps (32 -> 64 fwd 1.08 -> 1.10, 4x4 1.20 -> 1.40:
-# the grid's waste is 27% / 56%), deep cells (64x128x16x16 -> 256 fwd 53.5 -> 61.0), the
-# weight gradient alone (16 -> 32 1.48 -> 1.44, 3 -> 16 0.67 -> 1.15, 64 -> 128 8x8 1.12
-# -> 1.70: the (cells, positions) x (positions, O) GEMM runs slower than the channels-last
-# one), 3-channel forwards (0.66 -> 0.60: the per-sample path, which the transposed pair
-# shares, stays).
+# Where it measured faster (one thread, CPU time, medians of 11-15 alternating, ms, old path
+# -> here): output maps of 16x16+ (the grid's extra column and row cost at most 1/8 more
+# GEMM) and shallow cells (s*s*C). Forward and weight gradient (cells of 16-64): dcgan's D
+# 16 -> 32 on 32x32, batch 16, fwd 1.34 -> 1.13, dw 1.29 -> 1.21, its transposed 32 -> 16
+# layer's pair 2.61 -> 2.46 (channels-last pair); 8 -> 16 on 64x64 fwd 2.74 -> 1.57, dw 2.62
+# -> 1.96. Input gradient (cells up to 256): 16 -> 32 1.46 -> 1.14; 3 -> 16 on 64x64 (also
+# dcgan's 16 -> 3 transposed output layer) 2.22 -> 0.80; batch 64 64 -> 128 on 32x32 63.6 ->
+# 59.1. Lost or even: 8x8 maps (32 -> 64 fwd 1.08 -> 1.10, 4x4 1.20 -> 1.40: the grid's
+# waste is 27% / 56%), deep cells (64x128x16x16 -> 256 fwd 53.5 -> 61.0), 3-channel
+# forwards and weight gradients (fwd 0.66 -> 0.60, dw 0.61 -> 0.88: the per-sample GEMMs,
+# which the transposed pair shares, stay).
 MIN_POSITIONS = 256  # output positions per sample
 FORWARD_DEPTH = (16, 64)  # s*s*C, the grid rows of a forward
 INPUT_MAX_DEPTH = 256  # s*s*C of an input gradient
@@ -144,6 +144,16 @@ class _Grid:
         _intraop.copy(gy[i:i + m].transpose(1, 0, 2, 3), dst)
         return buf
 
+    def grad_rows(self, gy, i, m, buf):
+        """``gy`` of samples ``i:i+m`` laid on the grid channels-last, ``(m * cells, O)``
+        (``buf``'s extra cells hold zeros): the weight gradient's GEMM reads it as is."""
+        o = gy.shape[1]
+        (oh, ow) = self.out
+        dst = buf[:m * self.cells]
+        _intraop.copy(gy[i:i + m].transpose(0, 2, 3, 1),
+                      dst.reshape((m,) + self.g + (o,))[:, :oh, :ow])
+        return dst
+
 
 def _span(pad, phase, stride, cells, size):
     """``(first cell, first input index, count)`` of one phase along one dim: cell ``g``
@@ -183,16 +193,16 @@ def weight(xp, x, gy, kernel, stride, padding):
     o = gy.shape[1]
     grid = _Grid(n, c, x.shape[2:], kernel, stride, padding, gy.shape[2:], x.itemsize)
     buf = grid.buffer(xp, x.dtype)
-    gbuf = xp.zeros((o, grid.step * grid.cells), dtype=x.dtype)
+    gbuf = xp.zeros((grid.step * grid.cells, o), dtype=x.dtype)
     d = grid.depth
     acc = xp.empty((len(grid.offsets), d, o), dtype=x.dtype)
     for i in range(0, n, grid.step):
         m = min(grid.step, n - i)
         grid.fill(x, i, m, buf)
-        g = grid.grad_grid(gy, i, m, gbuf)
+        g = grid.grad_rows(gy, i, m, gbuf)
         for t, off in enumerate(grid.offsets):
-            _conv_gemm.gemm(x.dtype, False, True, d, o, m * grid.cells, buf, off, grid.width,
-                            g, 0, g.shape[1], 1 if i else 0, acc, t * d * o, o)
+            _conv_gemm.gemm(x.dtype, False, False, d, o, m * grid.cells, buf, off, grid.width,
+                            g, 0, o, 1 if i else 0, acc, t * d * o, o)
     (ah, aw), (sh, sw) = grid.taps, grid.stride
     dw = acc.reshape(ah, aw, sh, sw, c, o).transpose(5, 4, 0, 2, 1, 3)
     return xp.ascontiguousarray(dw).reshape((o, c) + tuple(kernel))
@@ -237,7 +247,7 @@ def forward_weight(xp, a, w, g, stride, padding, out):
     y = xp.empty((n, o) + tuple(out), dtype=a.dtype)
     buf = grid.buffer(xp, a.dtype)
     part = xp.empty((o, grid.step * grid.cells), dtype=a.dtype)
-    gbuf = xp.zeros((o, grid.step * grid.cells), dtype=a.dtype)
+    gbuf = xp.zeros((grid.step * grid.cells, o), dtype=a.dtype)
     d, (oh, ow) = grid.depth, grid.out
     acc = xp.empty((len(grid.offsets), d, o), dtype=a.dtype)
     for i in range(0, n, grid.step):
@@ -249,10 +259,10 @@ def forward_weight(xp, a, w, g, stride, padding, out):
                             grid.width, 1 if t else 0, part, 0, part.shape[1])
         cells = part[:, :rm].reshape((o, m) + grid.g)[:, :, :oh, :ow]
         _intraop.copy(cells.transpose(1, 0, 2, 3), y[i:i + m])
-        gg = grid.grad_grid(g, i, m, gbuf)
+        gg = grid.grad_rows(g, i, m, gbuf)
         for t, off in enumerate(grid.offsets):
-            _conv_gemm.gemm(a.dtype, False, True, d, o, rm, buf, off, grid.width,
-                            gg, 0, gg.shape[1], 1 if i else 0, acc, t * d * o, o)
+            _conv_gemm.gemm(a.dtype, False, False, d, o, rm, buf, off, grid.width,
+                            gg, 0, o, 1 if i else 0, acc, t * d * o, o)
     (ah, aw), (sh, sw) = grid.taps, grid.stride
     dw = acc.reshape(ah, aw, sh, sw, c, o).transpose(5, 4, 0, 2, 1, 3)
     return y, xp.ascontiguousarray(dw).reshape((o, c) + tuple(w.shape[2:]))
