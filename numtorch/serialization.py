@@ -18,6 +18,7 @@ from ._serialization._unpickler import (  # noqa: F401  (the public safe-globals
     add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals)
 from ._serialization._safetensors import load_safetensors, save_safetensors  # noqa: F401
 from ._serialization._legacy_write import write_legacy
+from ._serialization._skip import skip_data, skipping
 from ._serialization._write import _archive_name, _write_zip, atomic_checkpoint
 from ._serialization._options import (LoadEndianness, get_crc32_options,  # noqa: F401
                                       get_default_load_endianness, get_default_mmap_options,
@@ -26,7 +27,7 @@ from ._serialization._options import (LoadEndianness, get_crc32_options,  # noqa
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
            "safe_globals", "get_unsafe_globals_in_checkpoint", "save_safetensors",
-           "load_safetensors", "DEFAULT_PROTOCOL"]
+           "load_safetensors", "skip_data", "DEFAULT_PROTOCOL"]
 
 DEFAULT_PROTOCOL = 2
 
@@ -67,6 +68,8 @@ def save(obj, f, pickle_module=None, pickle_protocol=DEFAULT_PROTOCOL,
     if not isinstance(f, (str, os.PathLike)) and not hasattr(f, "write"):
         raise AttributeError("expected 'f' to be string, path, or a file-like object with a "
                              "'write' attribute")
+    if skipping() and not _use_new_zipfile_serialization:
+        raise RuntimeError("Cannot use skip_data=True with _use_new_zipfile_serialization=False")
     if isinstance(f, (str, os.PathLike)):
         with atomic_checkpoint(f) as fh:
             if _use_new_zipfile_serialization:
@@ -92,8 +95,10 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
         f (str, os.PathLike or file object): the checkpoint (a seekable binary file object).
         map_location: where storages go: None (where they were saved), a device or string
             (everything there), a dict mapping saved location strings to new ones, or a
-            callable ``(storage, location) -> storage`` (it gets a storage with ``cpu()``,
-            ``cuda()`` and ``to(device)``, and may also return a device or string).
+            callable ``(storage, location) -> storage`` (it gets the bytes read as an
+            untyped storage, as in torch; returning it, its ``cpu()``, ``cuda()`` or
+            ``to(device)`` places the tensors, another storage replaces their bytes, and a
+            device or string is taken as the place too).
         pickle_module: only decides the default of ``weights_only`` (False when given, as in
             torch; numtorch always uses its own unpicklers).
         weights_only (bool): if True (the default unless ``pickle_module`` is given), only

@@ -20,12 +20,13 @@ import zlib
 
 import numpy as np
 
-from .. import _dtype
 from .._device import as_device
 from .._device import device as _device_cls
+from ..storage import TypedStorage, UntypedStorage
 from ._options import unrecorded_byteorder
 from ._common import (_BF16, _BF16_BITS, _LEGACY_PROTOCOL, _MAGIC, _NP, _STORAGE_DTYPE,
                       _bf16_from_bits, _native_np, is_load_error, load_error)
+from ._skip import skipping, unread
 from ._unpickler import Full, PickleFault, WeightsOnly
 
 _MIN_VERSION, _MAX_VERSION = 1, 10  # the zip format versions torch 2.13 reads
@@ -33,34 +34,40 @@ _CHUNK = 1 << 20  # bytes decompressed at a time straight into a storage
 _MAX_DEFLATE_RATIO = 1032  # deflate cannot expand data more than this
 
 
-class _LoadedStorage:
-    """A storage handed to a callable ``map_location``: a flat array and its dtype.
-
-    ``map_location(storage, location)`` may return it as is, or ``storage.cpu()``,
-    ``storage.cuda()`` / ``storage.to(device)`` to choose where its tensors go.
+class _LoadedStorage(UntypedStorage):
+    """The storage a callable ``map_location(storage, location)`` is handed: the bytes as
+    read (on the CPU), a real untyped storage as in torch (``len`` counts bytes, ``clone``,
+    ``tolist``...). Returning it as is, or ``storage.cpu()``, ``storage.cuda()`` or
+    ``storage.to(device)``, chooses where its tensors go; returning another storage puts
+    that one's bytes under them instead, as torch does.
     """
 
-    def __init__(self, array, dtype, dev):
-        self._array, self.dtype, self.device = array, dtype, dev
+    def __init__(self, *args, wrap=None, device=None, source=None):
+        # (``clone()`` and the like build one from ``wrap``: a storage of its own bytes)
+        if source is not None:
+            wrap = source.reshape(-1).view(np.uint8)
+        super().__init__(*args, wrap=wrap)
+        self._source, self._target = source, as_device(device or "cpu")
 
-    def __len__(self):
-        return int(self._array.size)
+    @property
+    def device(self):
+        return self._target
 
-    def size(self):
-        """The number of elements."""
-        return int(self._array.size)
-
-    def to(self, dev):
-        """This storage placed on ``dev``."""
-        return _LoadedStorage(self._array, self.dtype, as_device(dev))
+    def to(self, device=None, non_blocking=False):
+        """This storage placed on ``device``."""
+        source = self._array if self._source is None else self._source
+        return _LoadedStorage(source=source, device=device)
 
     def cpu(self):
         """This storage on the CPU."""
         return self.to("cpu")
 
-    def cuda(self, device=None):
+    def cuda(self, device=None, non_blocking=False):
         """This storage on a CUDA device (``cuda:device``, default the current one)."""
         return self.to("cuda" if device is None else f"cuda:{int(device)}")
+
+
+_LoadedStorage.__name__ = _LoadedStorage.__qualname__ = "UntypedStorage"  # torch's, as shown
 
 
 def _check_device(dev, location):
@@ -78,7 +85,8 @@ def _check_device(dev, location):
 
 
 def _place(array, location, map_location):
-    """The device for a storage saved at ``location`` under ``map_location``."""
+    """``(array, device)`` for a storage saved at ``location`` under ``map_location``: the
+    array is the one read unless a callable returned a storage of its own."""
     if map_location is None:
         target = location
     elif isinstance(map_location, (str, _device_cls)):
@@ -88,11 +96,13 @@ def _place(array, location, map_location):
     elif callable(map_location):
         # torch hands the function the storage as read, on the CPU: `lambda s, loc: s` is
         # the idiom that loads a GPU checkpoint on a CPU-only machine
-        st = _LoadedStorage(array, _dtype._FROM_NP.get(array.dtype, _dtype.float32),
-                            as_device("cpu"))
-        res = map_location(st, location)
-        target = location if res is None else (
-            res.device if isinstance(res, _LoadedStorage) else res)
+        res = map_location(_LoadedStorage(source=array), location)
+        if isinstance(res, _LoadedStorage) and res._source is array:
+            target = res.device
+        elif isinstance(res, TypedStorage):
+            return _replacement(array, res, location), _check_device(res.device, location)
+        else:
+            target = location if res is None else res
     else:
         raise load_error(TypeError, f"load: map_location should be a string, device, dict or "
                                     f"callable, got {type(map_location).__name__}")
@@ -101,7 +111,18 @@ def _place(array, location, map_location):
     except (TypeError, ValueError, RuntimeError) as e:
         raise load_error(RuntimeError, f"load: cannot place a storage saved on {location!r} "
                                        f"at {target!r} ({e})") from None
-    return _check_device(dev, location)
+    return array, _check_device(dev, location)
+
+
+def _replacement(array, storage, location):
+    """The bytes of the storage a ``map_location`` callable returned, as ``array``'s dtype
+    (the geometry checks that follow refuse a storage too small for its tensors)."""
+    raw = np.ascontiguousarray(storage._array).reshape(-1).view(np.uint8)
+    if raw.size % array.itemsize:
+        raise load_error(RuntimeError, f"load: map_location returned a storage of {raw.size} "
+                                       f"bytes for one saved on {location!r}, not a whole "
+                                       f"number of {array.dtype} elements")
+    return raw.view(array.dtype)
 
 
 def _is_count(x):
@@ -170,7 +191,7 @@ def _make_loader(read, map_location, record):
         dtype_name, key, location, numel, view = _parse_pid(pid, record)
         if key not in cache:
             arr = read(key, dtype_name, _count(numel, key, record))
-            cache[key] = (arr, _place(arr, location, map_location))
+            cache[key] = _place(arr, location, map_location)
         # a later reference's element count is not checked, as in torch: the storage was read
         # with the first one's, and every tensor's geometry is checked against that storage
         arr, dev = cache[key]
@@ -367,6 +388,8 @@ def _load_zip(zf, map_location, weights_only):
             raise load_error(RuntimeError, f"load: record data/{key} claims {expected} bytes, "
                                            f"more than the file holds (truncated or corrupt "
                                            f"checkpoint)")
+        if skipping():
+            return unread(numel, _native_np(dtype_name) or np.float32)
         out, in_place = _storage_array(numel, dtype_name, byteorder,
                                        f"storage record data/{key}")
         if info.compress_type == zipfile.ZIP_STORED and hasattr(zf.fp, "readinto"):
@@ -447,6 +470,10 @@ def _load_legacy(f, map_location, weights_only):
             raise load_error(RuntimeError, f"unexpected EOF, expected "
                                            f"{count * disk.itemsize - (end - f.tell())} more "
                                            f"bytes. The file might be corrupted.")
+        if skipping():
+            f.seek(count * disk.itemsize, os.SEEK_CUR)
+            arrays[key] = unread(count, _native_np(dtype_name) or np.float32)
+            continue
         out, in_place = _storage_array(count, dtype_name, byteorder, f"storage {key}")
         got = f.readinto(memoryview(out.view(np.uint8).reshape(-1))) if count else 0
         if got != out.nbytes:

@@ -424,7 +424,10 @@ class WeightsOnly:
         elif self._is_allowed(kind) and id(kind) not in self._default_ids:
             setstate = getattr(inst, "__setstate__", None)
             if setstate is not None:
-                setstate(state)
+                try:
+                    setstate(state)
+                except Exception as e:  # noqa: BLE001 - the user's own code: passed on as raised
+                    raise _UserCodeError(e) from None
                 return
             slots = None
             if isinstance(state, tuple) and len(state) == 2:
@@ -470,6 +473,12 @@ class WeightsOnly:
                                       "opcode", key[0])
                 if op(self):
                     return self.stack.pop()
+        except _UserCodeError as e:
+            try:  # passed on as it is by the loader too
+                e.error._numtorch_load_error = True
+            except AttributeError:
+                pass
+            raise e.error from None
         except IndexError:
             raise PickleFault(f"load: {self._record} is corrupt: an opcode lacks its operands "
                               f"or finds too few values on the stack (truncated or malformed)",
@@ -483,6 +492,16 @@ class WeightsOnly:
             if is_load_error(e):
                 raise
             raise self._corrupt(f"{type(e).__name__}") from None
+
+
+class _UserCodeError(Exception):
+    """Carries an exception raised by the ``__setstate__`` of a class the user allowed, so
+    that it reaches the caller as raised (as in torch) instead of reading as a corrupt
+    pickle."""
+
+    def __init__(self, error):
+        super().__init__(error)
+        self.error = error
 
 
 def _op(*codes):

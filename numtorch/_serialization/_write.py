@@ -27,6 +27,7 @@ from .._sparse import SparseTensor as _SparseTensor
 from .._tensor import Tensor, _make
 from . import _compat_state, _names
 from ._common import _ALIGN, _NP, _STORAGE_NAME
+from ._skip import Blank, skipping
 
 
 class _Global:
@@ -381,6 +382,9 @@ class _ZipStream:
         self.entries = []
 
     def _write(self, data):
+        if isinstance(data, Blank):
+            data.write_to(self._write)
+            return
         try:
             self.fp.write(data)
         except OSError as e:  # a full disk or a failing file object: torch's class
@@ -621,7 +625,9 @@ def _write_zip(obj, fileobj, archive, protocol):
             (".data/serialization_id", str(random.getrandbits(128)).zfill(40).encode())]
     # each storage goes out straight from its array's memory (a byte view, no copy)
     views = [memoryview(ref.flat.reshape(-1).view(np.uint8)) for ref in storages]
-    big = [v for v in views if v.nbytes >= _THREAD_CRC_BYTES]
+    if skipping():  # blank space of each storage's size; CRC 0 means "unchecked" to readers
+        views = [Blank(v.nbytes) for v in views]
+    big = [v for v in views if v.nbytes >= _THREAD_CRC_BYTES and not isinstance(v, Blank)]
     out = _ZipStream(fileobj)
     pool = concurrent.futures.ThreadPoolExecutor(1) if big else None
     try:
@@ -632,8 +638,9 @@ def _write_zip(obj, fileobj, archive, protocol):
             out.add(f"{archive}/{name}", payload, zlib.crc32(payload))
         for ref, view in zip(storages, views):
             fut = pending.get(id(view))
-            out.add(f"{archive}/data/{ref.key}", view,
-                    fut.result if fut is not None else zlib.crc32(view))
+            crc = 0 if isinstance(view, Blank) else fut.result if fut is not None else \
+                zlib.crc32(view)
+            out.add(f"{archive}/data/{ref.key}", view, crc)
         for name, payload in tail:
             out.add(f"{archive}/{name}", payload, zlib.crc32(payload))
         out.finish()

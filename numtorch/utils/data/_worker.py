@@ -188,8 +188,11 @@ def _serve(worker_id, num_workers, seed, dataset, auto_collation, collate_fn, dr
                 data_iter = iter(dataset) if iterable else None
                 epoch = task_epoch
             result = fetch(dataset, indices, auto_collation, collate_fn, data_iter, drop_last)
-        except StopIteration:
-            result = IterableEnd(worker_id)
+        except StopIteration as e:
+            # the end of an iterable dataset's stream; from a map-style dataset's __getitem__
+            # it is an error like any other, and re-raised in the main process it ends the
+            # loop there (torch's behaviour), instead of the batch being skipped silently
+            result = IterableEnd(worker_id) if iterable else Failure(worker_id, e)
         except Exception as e:  # noqa: BLE001 - reported to the main process
             result = Failure(worker_id, e)
         try:
