@@ -46,11 +46,26 @@ _PLAIN = []  # [operand types, Add, Mul]
 
 
 def _plain():
-    from ._tensor import Tensor
+    from ._tensor import Tensor, _make
+    from .autograd import graph
     from .ops.elementwise import Add, Mul
 
-    _PLAIN[:] = [frozenset({Tensor, float, int}), Add, Mul]
+    _PLAIN[:] = [frozenset({Tensor, float, int}), Add, Mul, _np.dtype(_np.int64), Tensor, _make,
+                 graph, graph.Op.__dict__["apply"]]
     return _PLAIN
+
+
+def _long_plus(t, n, plain):
+    """``t + n`` for ``t`` a 0-d int64 CPU tensor and ``n`` a Python int (``i + block_size``
+    in a get_batch loop, ``i`` a row of an index tensor): Add's result (an integer result has
+    no node) without its dispatch; None where that dispatch has more to do (a profiler or
+    exporter watching, a subclass, an int outside int64, a view whose base has a graph)."""
+    graph = plain[6]
+    if t.__class__ is not plain[4] or t._extra is not None or graph._hook is not None or \
+            graph.Op.__dict__["apply"] is not plain[7] or not -(1 << 63) <= n < 1 << 63 or \
+            t._base is not None and not graph._edgeless_view(t):
+        return None
+    return plain[5](_np.asarray(t._array + _np.int64(n)))
 
 
 class _TensorMath:
@@ -69,6 +84,11 @@ class _TensorMath:
         plain = _PLAIN or _plain()
         try:
             if other.__class__ in plain[0]:
+                if other.__class__ is int and self._array.__class__ is _np.ndarray and \
+                        self._array.dtype is plain[3] and not self._array.ndim:
+                    out = _long_plus(self, other, plain)
+                    if out is not None:
+                        return out
                 return plain[1].apply(self, other)
             return _nt.ops.add(self, other)
         except TypeError:

@@ -432,6 +432,14 @@ class Op(Node):
                 dt = x._array.dtype
                 inputs = (x, dt.type(inputs[1])) if dt.kind in _FLOATISH else \
                     _promote(inputs, promote == "float")
+            elif type(inputs[1]) is int and promote is True:
+                # ``i + 1`` on a long tensor, ``x * 2`` on a float one: _promote's own cases
+                dt = x._array.dtype
+                b = inputs[1]
+                inputs = (x, dt.type(b)) if (
+                    dt.kind == "i" and dt.itemsize == 8 and -(1 << 63) <= b < 1 << 63 or
+                    dt.kind in _FLOATISH and -(1 << 63) <= b < 1 << 64) else \
+                    _promote(inputs, False)
             elif type(inputs[1]) is not Tensor or \
                     x._array.dtype is not inputs[1]._array.dtype or \
                     (promote == "float" and x._array.dtype.kind not in _FLOATISH):
@@ -443,7 +451,8 @@ class Op(Node):
         volatile = False
         x = inputs[0]
         n = len(inputs)
-        if n <= 3 and isinstance(x, Tensor) and x._base is None and x._extra is None and (
+        if n <= 3 and isinstance(x, Tensor) and x._extra is None and \
+                (x._base is None or _edgeless_view(x)) and (
                 (kind := type(x._array)) is np.ndarray or
                 kind is backend.DEVICE_ARRAY and backend.ONLY_DEVICE is not None):
             # a plain CPU tensor (or parameter), alone (a unary op), with a plain CPU tensor or
@@ -464,7 +473,8 @@ class Op(Node):
                 y = inputs[1]
                 if isinstance(y, Tensor):
                     b = y._array
-                    if y._base is None and y._extra is None and type(b) is kind:
+                    if y._extra is None and type(b) is kind and \
+                            (y._base is None or _edgeless_view(y)):
                         arrays = [a, b]
                         if record and (x._requires_grad or y._requires_grad):
                             fn = x._grad_fn
@@ -484,9 +494,10 @@ class Op(Node):
                         meta = [(a.shape, a.dtype), None]
             else:
                 y, z = inputs[1], inputs[2]
-                if isinstance(y, Tensor) and isinstance(z, Tensor) and y._base is None and \
-                        y._extra is None and z._base is None and z._extra is None and \
-                        type(y._array) is kind and type(z._array) is kind:
+                if isinstance(y, Tensor) and isinstance(z, Tensor) and y._extra is None and \
+                        z._extra is None and type(y._array) is kind and \
+                        type(z._array) is kind and (y._base is None or _edgeless_view(y)) and \
+                        (z._base is None or _edgeless_view(z)):
                     b, c = y._array, z._array
                     arrays = [a, b, c]
                     if record and (x._requires_grad or y._requires_grad or z._requires_grad):
@@ -544,6 +555,8 @@ class Op(Node):
                 outs = _make(out)
             elif type(out) is tuple:
                 outs = tuple(_wrap_output(self, o, i, False) for i, o in enumerate(out))
+            elif on_np and isinstance(out, np.generic):  # a 0-d operation's NumPy scalar
+                outs = _make(np.asarray(out))
             else:
                 outs = _make(out) if type(out) is backend.DEVICE_ARRAY else \
                     _wrap_output(self, out, 0, False)
@@ -916,6 +929,22 @@ def rename_node(t, name):
 _HOST = frozenset({int, float, bool, complex, str, tuple, list, slice, type(None), np.float32,
                    np.float64, np.float16, np.int64, np.int32, np.bool_, np.complex64,
                    np.complex128, np.dtype})
+
+
+def _edgeless_view(t):
+    """Whether view ``t`` can take apply's plain-tensor path: no graph is recorded, or it has
+    no edge and asking ``edge_of`` would change nothing (its base has no history and no view
+    grad_fn needs rebuilding) -- a slice of a data tensor, a row of an index vector."""
+    if not _state.enabled:
+        return True
+    b = t._base
+    if t._grad_fn is not None or t._requires_grad or b._grad_fn is not None or b._requires_grad:
+        return False
+    src = t._view_src
+    # a plain view made with the graph on keeps its base's grad_fn then (None here, or
+    # edge_of would rebuild it); a multi-output view's (grad_fn, version) refreshes to
+    # nothing when there is no graph; a no_grad view (no _view_fn) has no edge either
+    return src is None or type(src) is tuple or t._view_fn is None
 
 
 def _plain_edge(t):

@@ -463,6 +463,11 @@ def _plain_rows(input, a):
 
 def getitem(input, index):
     """``input[index]``: views for basic indices, copies for tensor/list/mask indices."""
+    if index.__class__ is slice and index.step is None and type(input) is Tensor and \
+            input._extra is None:
+        out = _plain_slice(input, index)
+        if out is not None:
+            return out
     if type(index) is list or type(index) is str:
         index = _list_as_tuple(index)
     idx, advanced = convert_index(index, input)
@@ -472,6 +477,33 @@ def getitem(input, index):
             input = GetItem.apply(input, index=basic)
         return AdvGetItem.apply(input, index=idx)
     return GetItem.apply(input, index=idx)
+
+
+def _plain_slice(input, index):
+    """``input[a:b]`` of a CPU tensor outside any graph (``data[i:i + block_size]`` in a
+    get_batch loop): the view GetItem's apply makes, tracked the same way, without its node
+    and dispatch; None where that path has more to do (a graph, an empty result)."""
+    a = input._array
+    if type(a) is not np.ndarray or not a.ndim or _graph._hook is not None or \
+            Op.__dict__["apply"] is not _APPLY:
+        return None
+    if input._base is None:
+        if input._requires_grad and _state.enabled:
+            return None
+    elif not _graph._edgeless_view(input):
+        return None
+    start, stop = index.start, index.stop
+    if start is not None and type(start) is not int:
+        start = _slice_bound(start)
+    if stop is not None and type(stop) is not int:
+        stop = _slice_bound(stop)
+    idx = (slice(start, stop), Ellipsis)
+    y = a[idx]
+    if not y.size:
+        return None  # an empty view's storage offset: GetItem's forward
+    out = _make(y)
+    _track_view(GetItem, input, out, {"index": idx, "in_shape": a.shape})
+    return out
 
 
 def setitem(input, index, value):

@@ -171,12 +171,20 @@ def cat(tensors, dim=0, *, out=None, _fn="cat"):
         # the usual call: NumPy arrays of one shape and one dtype, nothing to check or promote
         a0 = getattr(tensors[0], "_array", None)
         if type(a0) is np.ndarray and a0.ndim and a0.shape != (0,):
+            plain = True  # False once an input may join a graph
+            rec = _state.enabled
             for x in tensors:
                 if not isinstance(x, Tensor) or type(a := x._array) is not np.ndarray or \
                         a.shape != a0.shape or a.dtype is not a0.dtype:
                     break
+                if rec and plain and (x._requires_grad or x._extra is not None or
+                                      x._base is not None and not _graph._edgeless_view(x)):
+                    plain = False
             else:
                 if type(dim) is int and -a0.ndim <= dim < a0.ndim:
+                    if plain and not _watched():  # regression's features: nothing to record
+                        return _make(_concatenate(np, [x._array for x in tensors],
+                                                  dim % a0.ndim))
                     return Cat.apply(*tensors, dim=dim % a0.ndim)
     tensors = tensor_list(_fn, tensors)
     if not tensors:
@@ -246,6 +254,10 @@ def concatenate(tensors, dim=0, *, out=None):
 
 def stack(tensors, dim=0, *, out=None):
     """Join same-shaped tensors along a new dim ``dim``."""
+    if out is None and (tensors.__class__ is list or tensors.__class__ is tuple) and tensors:
+        arrays = _plain_arrays(tensors)
+        if arrays is not None:  # get_batch's stack of data slices: one pass, one array call
+            return _make(_stack(np, arrays, canonical_dim(dim, arrays[0].ndim + 1)))
     tensors = tensor_list("stack", tensors, "stack")
     shape0 = tensors[0]._array.shape
     for i, x in enumerate(tensors):
@@ -270,6 +282,32 @@ def _watched():
     """True while a profiler, vmap or exporter records the ops (they know unsqueeze and cat,
     not the one-node stack)."""
     return _graph._hook is not None or Op.__dict__["apply"] is not _APPLY
+
+
+def _plain_arrays(tensors):
+    """The NumPy arrays of ``tensors`` when they are plain Tensors of one shape and dtype that
+    stacking would record nothing for (``_plain_stack``), in one pass; else None (the checks
+    and their errors are the general path's)."""
+    if _watched():
+        return None
+    x = tensors[0]
+    if x.__class__ is not Tensor:
+        return None
+    a0 = x._array
+    shape0, dt0 = a0.shape, a0.dtype
+    grad = _state.enabled
+    arrays = []
+    for x in tensors:
+        if x.__class__ is not Tensor:
+            return None
+        a = x._array
+        if a.__class__ is not np.ndarray or a.shape != shape0 or a.dtype is not dt0:
+            return None
+        if grad and (x._requires_grad or x._base is not None and x._base._requires_grad
+                     and x.requires_grad):
+            return None
+        arrays.append(a)
+    return arrays
 
 
 def _plain_stack(tensors):

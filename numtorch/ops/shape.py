@@ -81,6 +81,11 @@ class Reshape(Op):
     def forward(self, x):
         self.in_shape = x.shape
         y = x.reshape(self.shape)
+        if type(x) is np.ndarray and self.__dict__.get("kind") == "unsqueeze":
+            # a size-1 dim inserted: NumPy's reshape always views (no _shares test), only the
+            # new dim's stride may differ from torch's (empty tensors' strides too)
+            strides = self._torch_strides(x)
+            return y if y.strides == strides else restride(np, y, strides)
         if not y.size:
             return y
         strides = None
