@@ -10,7 +10,6 @@ import io
 import itertools
 import os
 import pickle
-import random
 import stat
 import struct
 import threading
@@ -622,7 +621,9 @@ def _write_zip(obj, fileobj, archive, protocol):
     head = [("data.pkl", data), (".format_version", b"1"),
             (".storage_alignment", str(_ALIGN).encode()), ("byteorder", b"little")]
     tail = [("version", b"3\n"),
-            (".data/serialization_id", str(random.getrandbits(128)).zfill(40).encode())]
+            # from the OS, not the global ``random``: a save must leave the program's stream
+            (".data/serialization_id",
+             str(int.from_bytes(os.urandom(16), "little")).zfill(40).encode())]
     # each storage goes out straight from its array's memory (a byte view, no copy)
     views = [memoryview(ref.flat.reshape(-1).view(np.uint8)) for ref in storages]
     if skipping():  # blank space of each storage's size; CRC 0 means "unchecked" to readers

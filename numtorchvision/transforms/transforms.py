@@ -16,6 +16,7 @@ import numpy as np
 import numtorch as torch
 from numtorch import nn
 from numtorch._random import rng_for
+from numtorch._torch_rng import is_torch_stream
 
 from . import functional as F
 from .functional import InterpolationMode, _interpolation_modes_from_int
@@ -81,6 +82,8 @@ def _uniform(low, high):
     rng = _host_rng()
     if rng is None or not low <= high:  # other devices/dtypes, and torch's error, by tensor
         return float(torch.empty(1).uniform_(low, high).item())
+    if is_torch_stream(rng):  # torch's arithmetic: float32 bounds, one fused multiply-add
+        return float(rng.uniform(low, high, 1, np.float32)[0])
     u = np.float32(rng.random(dtype=np.float32))  # one draw: the same variate as shape (1,)
     span = high - low
     if span != 1:
