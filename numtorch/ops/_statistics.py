@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd.graph import Op, rename_node
+from . import _norm2_order
 from ._accumulate import fsum, is_half
 from ._lautil import check_float
 from ._util import canonical_dim
@@ -111,6 +112,8 @@ class Norm(Op):
             y = (a != 0).sum(axis=dims, keepdims=kd)
         elif p == 1:
             y = fsum(a, dims, kd)
+        elif p == 2 and _norm2_order.applies(a, dims):
+            y = xp.sqrt(_norm2_order.sumsq_trailing(a, dims, kd))
         elif p == 2:
             y = xp.sqrt(fsum(a * a, dims, kd))
         else:

@@ -13,6 +13,7 @@ from ... import _dtype, backend
 from ...backend import xp_of
 from ..._tensor import Tensor, _make
 from ...autograd.grad_mode import no_grad
+from ...ops import _norm2_order
 
 __all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "get_total_norm",
            "clip_grads_with_norm_"]
@@ -24,8 +25,9 @@ def _as_list(tensors):
     return list(tensors)
 
 
-def _vector_norm(xp, a, p):
-    """The ``p``-norm of all entries of array ``a``, as torch.linalg.vector_norm defines it."""
+def _vector_norm(xp, a, p, exact=True):
+    """The ``p``-norm of all entries of array ``a``, as torch.linalg.vector_norm defines it
+    (``exact``: a 2-norm summed in torch's order, else by one dot, ~40x faster)."""
     if a.size == 0:
         if math.isinf(p):
             raise RuntimeError(f"clip_grad_norm_: cannot compute the {p} norm on an empty "
@@ -40,6 +42,8 @@ def _vector_norm(xp, a, p):
         return xp.asarray(xp.count_nonzero(a), dtype=a.dtype)
     if p == 1:
         return mag.sum()
+    if p == 2 and exact and _norm2_order.applies(a, tuple(range(a.ndim))):
+        return xp.sqrt(_norm2_order.sumsq_trailing(a, tuple(range(a.ndim)), False))
     if p == 2:  # |a|^2 == a*a exactly for real entries: the dot of ``a`` needs no abs pass
         flat = (mag if a.dtype.kind == "c" else a).ravel()
         return xp.sqrt(xp.vdot(flat, flat).real).astype(a.dtype)
@@ -75,7 +79,10 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
     if not arrays:
         return _make(np.zeros((), dtype=_dtype.get_default_dtype().np))
     xp = xp_of(arrays[0])
-    per = [_vector_norm(xp, a, norm_type) for a in arrays]
+    # torch's summation order costs ~2 ns an element in NumPy: kept for small models, whose
+    # programs print the norm; large ones take the dot (their last bit may differ)
+    exact = sum(a.size for a in arrays) <= _norm2_order.EXACT_MAX
+    per = [_vector_norm(xp, a, norm_type, exact) for a in arrays]
     dtype = np.result_type(*[p.dtype for p in per])
     total = _vector_norm(xp, xp.stack([xp.asarray(p, dtype=dtype) for p in per]), norm_type)
     if error_if_nonfinite and not bool(xp.isfinite(total)):
