@@ -192,3 +192,41 @@ def test_input_grad_only():
         y.backward(lib.from_numpy(gy.copy()))
         res.append(xt.grad.numpy())
     np.testing.assert_allclose(res[0], res[1], rtol=2e-4, atol=2e-5)
+
+
+def test_bias_without_weight(taken):
+    """A bias with no weight (torch 2.13's own backward raises "tensor does not have a
+    device" here): the gradients equal torch's with a constant weight of ones; numtorch's
+    layer-norm backward took the per-channel bias for a per-row one (a reshape error)."""
+    x, _, b, gy = _arrays((5, 12, 17, 16), np.float32, seed=12)
+    xt = numtorch.from_numpy(x.copy()).requires_grad_()
+    bt = numtorch.from_numpy(b.copy()).requires_grad_()
+    y = numtorch.nn.functional.group_norm(xt, 4, None, bt)
+    y.backward(numtorch.from_numpy(gy.copy()))
+    got = [y.detach().numpy(), xt.grad.numpy(), bt.grad.numpy()]
+    xr = torch.from_numpy(x.copy()).requires_grad_()
+    br = torch.from_numpy(b.copy()).requires_grad_()
+    yr = torch.nn.functional.group_norm(xr, 4, torch.ones(12), br)
+    yr.backward(torch.from_numpy(gy.copy()))
+    _check(got, [yr.detach().numpy(), xr.grad.numpy(), br.grad.numpy()], 2e-4, 2e-5)
+    assert taken == {"forward": 1, "backward": 1}
+    with torch.no_grad():  # the forward alone: torch without a weight
+        want = torch.nn.functional.group_norm(torch.from_numpy(x), 4, None,
+                                              torch.from_numpy(b)).numpy()
+    np.testing.assert_allclose(got[0], want, rtol=2e-4, atol=2e-5)
+
+
+@pytest.mark.parametrize("shape", [(3, 4, 5, 6), (2, 3, 40)])
+def test_instance_norm_bias_without_weight(shape):
+    """instance_norm with a bias and no weight: the normalised dims are trailing, but the
+    (C,) bias is not elementwise over them (was a reshape error in the layer-norm backward)."""
+    x, _, _, gy = _arrays(shape, np.float32, seed=13)
+    b = np.linspace(-1, 1, shape[1]).astype(np.float32)
+    res = []
+    for lib in (numtorch, torch):
+        xt = lib.from_numpy(x.copy()).requires_grad_()
+        bt = lib.from_numpy(b.copy()).requires_grad_()
+        y = lib.nn.functional.instance_norm(xt, bias=bt)
+        y.backward(lib.from_numpy(gy.copy()))
+        res.append([y.detach().numpy(), xt.grad.numpy(), bt.grad.numpy()])
+    _check(res[0], res[1], 2e-4, 2e-5)

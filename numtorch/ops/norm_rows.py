@@ -260,9 +260,15 @@ def _save(op, x, w, b, data, invstd, means):
 def grads_apply(op, gy, w, data):
     """Whether ``backward`` computes the gradients for the output gradient ``gy`` from the
     saved normalised values ``data`` of ``op`` (a NormalizeAffine or its backward op)."""
-    return type(data) is np.ndarray and type(gy) is np.ndarray and \
-        data.dtype == gy.dtype and data.shape == gy.shape and data.flags.c_contiguous and \
-        applies(op, gy, w, None)
+    if not (type(data) is np.ndarray and type(gy) is np.ndarray and
+            data.dtype == gy.dtype and data.shape == gy.shape and data.flags.c_contiguous and
+            applies(op, gy, w, None)):
+        return False
+    # the bias too must be elementwise over the row (a per-channel bias with no weight is not)
+    bs = getattr(op, "b_shape", None)
+    k = len(op.dims)
+    return bs is None or (int(np.prod(bs)) == op.n and len(bs) <= gy.ndim and
+                          all(d == 1 for d in bs[:max(len(bs) - k, 0)]))
 
 
 def _small_backward(gy, w, data, invstd, n, outs, w_shape, b_shape):
