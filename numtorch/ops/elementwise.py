@@ -158,6 +158,8 @@ class PowScalar(Op):
         p = self.exponent
         if p == 2:
             return x * x
+        if p == 1 and x.dtype.kind == "f":  # torch copies (regression's ``x ** 1`` features);
+            return x.copy(order="K")  # the float64 route would round x back to itself
         if p == 3 and x.dtype.kind == "f":  # torch's cube: (x*x)*x, bit for bit; NumPy's
             return x * x * x  # float32 power with a float exponent is ~1000x slower
         if p == 0.5:
