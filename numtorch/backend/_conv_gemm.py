@@ -17,6 +17,11 @@ from . import _blas_gemm
 _ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
 
 
+def host_float(array):
+    """Whether ``array`` is a NumPy float32/float64 array (host kernels' own buffers)."""
+    return type(array) is np.ndarray and array.dtype.char in "fd"
+
+
 def available(array):
     """Whether the host BLAS serves buffers of ``array``'s kind: a NumPy float32/float64
     array (any layout: callers copy it into their own C-contiguous buffers)."""

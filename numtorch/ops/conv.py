@@ -42,6 +42,10 @@ Kernel paths, chosen per shape by measurement (``bench/conv_shapes.py``); each i
   a kernel of 9+ taps (fast_neural_style's 32 -> 3 9x9 output layer): one GEMM row per
   (filter, tap) and shifted adds instead of im2col, and the weight gradient from columns of
   the output gradient (``conv_taps``; ``forward-taps``, ``weight-taps``);
+* depthwise 2-d (one filter per channel) with up to ``MAX_CELLS`` grid cells per channel: a
+  GEMV per channel over tap rows copied as one contiguous run each from channel-major phase
+  planes (``conv_depthwise_gemv``; ``forward-depthwise-gemv``, ``weight-depthwise-gemv``
+  for strided ones);
 * depthwise stride 1 (one filter per channel): flat padded planes, one contiguous slice per
   kernel tap (``conv_depthwise``; ``forward-depthwise``, ``weight-depthwise``);
 * 2-d stride 1 with few channels per group over rows of at least ``_FLAT_MIN_WIDTH``: im2col
@@ -82,6 +86,7 @@ from ..backend import helpers_for, is_device_array
 from . import _intraop
 from . import conv_col2im as _col2im_last
 from . import conv_depthwise as _depthwise
+from . import conv_depthwise_gemv as _dw_gemv
 from . import conv_device as _device
 from . import conv_nhwc as _nhwc
 from . import conv_phases as _phases
@@ -261,6 +266,7 @@ _BOTH_WINOGRAD = True  # conv_winograd.backward for both gradients (off: to comp
 _NHWC = True  # strided convs over short rows through conv_nhwc (off: to compare)
 _PHASED = True  # im2col from phase planes where it applies (off: to compare, as in bench)
 _FOLD_BIAS = True  # forward-im2col's bias folded into its GEMM (off: to compare)
+_DW_GEMV = True  # depthwise 2-d convs as per-channel GEMVs over tap rows (conv_depthwise_gemv)
 _S2D = True  # strided convs with kernel % stride == 0 on a space-to-depth grid (conv_s2d)
 _SUBPIXEL = True  # strided input gradients as sub-pixel phases where they apply (off: compare)
 
@@ -382,6 +388,9 @@ def _forward_paths(xp, x, w, b, stride, padding, dilation, groups, out, taps, re
         if b is not None:
             y += b.reshape((-1,) + (1,) * len(out))
         return y
+    if _DW_GEMV and _dw_gemv.applies(x, w, stride, dilation, groups, out):
+        _note("forward-depthwise-gemv")
+        return _dw_gemv.forward(xp, x, w, b, stride, padding, dilation, out)
     if _depthwise.applies(x.shape[1], w.shape[0], groups, stride):
         _note("forward-depthwise")
         return _depthwise.forward(xp, x, w, b, padding, dilation, out)
@@ -606,6 +615,10 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
     if _taps_apply(x, o, gy, stride, padding, groups, out, _taps.WEIGHT_SHARE, kernel):
         _note("weight-taps")
         return _taps.weight(xp, x, gy, kernel, padding, dilation)
+    if _DW_GEMV and _dw_gemv.applies_weight(x, _shaped(gy, 1, kernel), stride, dilation, groups,
+                                            out):
+        _note("weight-depthwise-gemv")
+        return _dw_gemv.weight(xp, x, gy, kernel, stride, padding, dilation)
     if _depthwise.applies(x.shape[1], o, groups, stride):
         _note("weight-depthwise")
         return _depthwise.weight(xp, x, gy, kernel, padding, dilation)

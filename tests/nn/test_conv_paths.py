@@ -148,14 +148,16 @@ DEPTHWISE = [
 
 
 @pytest.mark.parametrize("case", range(len(DEPTHWISE)))
-def test_depthwise_conv_on_flat_planes_matches_torch(paths, case):
+def test_depthwise_conv_on_flat_planes_matches_torch(monkeypatch, paths, case):
+    monkeypatch.setattr(conv_ops, "_DW_GEMV", False)  # s41: small maps take the GEMV kernel
     fn, shapes = DEPTHWISE[case]
     check_op(fn, shapes)
     assert {"forward-depthwise", "weight-depthwise", "input-as-conv"} <= set(paths)
     assert not {"forward-im2col", "weight-im2col"} & set(paths)
 
 
-def test_float32_depthwise_conv_matches_torch(paths):
+def test_float32_depthwise_conv_matches_torch(monkeypatch, paths):
+    monkeypatch.setattr(conv_ops, "_DW_GEMV", False)  # s41: small maps take the GEMV kernel
     check_op(_conv(2, padding=1, groups=16), [(4, 16, 20, 20), (16, 1, 3, 3), (16,)],
              dtype="float32", second_order=False)
     assert "forward-depthwise" in paths and "weight-depthwise" in paths
@@ -165,7 +167,8 @@ def test_float32_depthwise_conv_matches_torch(paths):
     (_conv(2, padding=1, groups=4), [(2, 4, 6, 5), (8, 1, 3, 3)]),  # two filters per channel
     (_conv(2, stride=2, padding=1, groups=4), [(2, 4, 7, 6), (4, 1, 3, 3)]),  # strided
 ])
-def test_other_grouped_convs_use_im2col(paths, fn, shapes):
+def test_other_grouped_convs_use_im2col(monkeypatch, paths, fn, shapes):
+    monkeypatch.setattr(conv_ops, "_DW_GEMV", False)  # s41: small maps take the GEMV kernel
     check_op(fn, shapes)
     assert "forward-im2col" in paths and "forward-depthwise" not in paths
 
@@ -214,7 +217,8 @@ def test_depthwise_conv_empty_batch_matches_torch(paths):
     assert {"forward-depthwise", "weight-depthwise", "input-depthwise"} <= set(paths)
 
 
-def test_fast_paths_take_non_contiguous_inputs(paths):
+def test_fast_paths_take_non_contiguous_inputs(monkeypatch, paths):
+    monkeypatch.setattr(conv_ops, "_DW_GEMV", False)  # s41: small maps take the GEMV kernel
     check_op(_conv(2, padding=1, groups=4), [(2, 4, 6, 5), (4, 1, 3, 3)], non_contiguous=True)
     check_op(_conv(2, stride=2), [(2, 6, 24, 24), (4, 6, 1, 1)], non_contiguous=True)
     check_op(lambda t, x, w: _conv(2, padding=1, groups=4)(t, x, w).sum(), [(2, 4, 6, 5),
