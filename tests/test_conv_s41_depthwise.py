@@ -1,6 +1,6 @@
 """Session 41's depthwise 2-d convolutions as per-channel GEMVs over tap rows
 (``conv_depthwise_gemv``) against torch: forward (stride 1, strided, dilated), the stride-1
-input gradient through it, the strided weight gradient; values and input/weight/bias
+input gradient through it, the strided input gradient (per phase) and weight gradient; values and input/weight/bias
 gradients with random cotangents (second order in float64), float32 with non-contiguous and
 channels-last inputs, odd sizes, unequal strides, input rows past the last window, blocks of
 channels, and the shapes that keep the older kernels."""
@@ -59,6 +59,15 @@ def test_strided_matches_torch(paths, case):
     fn, shapes = STRIDED[case]
     check_op(fn, shapes)
     assert "forward-depthwise-gemv" in paths and "weight-depthwise-gemv" in paths
+    assert "input-depthwise-gemv" in paths
+
+
+def test_strided_transposed_matches_torch(paths):
+    """A strided depthwise transposed convolution: its forward is the input gradient."""
+    check_op(lambda t, x, w, b: t.nn.functional.conv_transpose2d(x, w, b, stride=2, padding=1,
+                                                                 output_padding=1, groups=4),
+             [(2, 4, 5, 6), (4, 1, 3, 3), (4,)])
+    assert "input-depthwise-gemv" in paths
 
 
 @pytest.mark.parametrize("fn,shapes", [STRIDE_ONE[0], STRIDED[1]])

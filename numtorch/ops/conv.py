@@ -825,6 +825,9 @@ def _input_paths(xp, gy, w, size, stride, padding, dilation, groups, filters, re
             c_in >= _MIN_CHANNELS_AS_CONV or _depthwise.applies(c_in, w.shape[0], groups, stride)):
         _note("input-as-conv")
         return _input_as_conv(xp, gy, w, size, padding, dilation, groups, filters, res)
+    if _DW_GEMV and _dw_gemv.applies_input(gy, w, stride, dilation, groups):
+        _note("input-depthwise-gemv")
+        return _dw_gemv.input_grad(xp, gy, w, size, stride, padding)
     if _depthwise.applies(c_in, w.shape[0], groups, (1,)):
         _note("input-depthwise")
         return _depthwise.input_scatter(xp, gy, w, size, stride, padding, dilation)

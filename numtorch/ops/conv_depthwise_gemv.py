@@ -121,3 +121,50 @@ def weight(xp, x, gy, kernel, stride, padding, dilation):
         m = min(lay.step, c - c0)
         xp.matmul(lay.rows(planes, c0, m, buf), grid[c0:c0 + m], out=dw[c0:c0 + m])
     return dw.reshape((c, 1) + tuple(kernel))
+
+
+def applies_input(gy, w, stride, dilation, groups):
+    """Whether ``input_grad`` computes dx: strided (stride 1 is a convolution of ``gy``,
+    which ``forward`` computes)."""
+    return any(s > 1 for s in stride) and applies(gy, w, stride, dilation, groups,
+                                                  tuple(gy.shape[2:]))
+
+
+def input_grad(xp, gy, w, size, stride, padding):
+    """dx of a strided depthwise convolution (x of spatial ``size``): per phase of the padded
+    input, the taps of that phase gather ``gy`` (laid channel-major with ``taps - 1`` zero
+    rows and columns before it) as in ``forward``, one GEMV per channel; the phases are then
+    interleaved into dx."""
+    n, c = gy.shape[:2]
+    (kh, kw), (sh, sw), out = w.shape[2:], stride, tuple(gy.shape[2:])
+    lay = _Layout(n, c, size, (kh, kw), stride, padding, (1, 1), out, gy.itemsize)
+    (gh, gw), (ah, aw) = lay.g, (-(-kh // sh), -(-kw // sw))
+    rows_g, cols_g = gh + ah - 1, gw + aw - 1  # gy's grid: ah - 1 zero rows before, after
+    cells = n * rows_g * cols_g
+    tail = (ah - 1) * cols_g + aw - 1
+    grid = xp.zeros(c * cells + tail, dtype=gy.dtype)
+    grid[:c * cells].reshape(c, n, rows_g, cols_g)[
+        :, :, ah - 1:ah - 1 + out[0], aw - 1:aw - 1 + out[1]] = gy.transpose(1, 0, 2, 3)
+    taps = w.reshape(c, kh * kw)
+    dx = xp.zeros((n, c) + tuple(size), dtype=gy.dtype)
+    step = max(1, min(c, _BLOCK_BYTES // max(ah * aw * cells * gy.itemsize, 1)))
+    buf = xp.empty((ah * aw, step * cells), dtype=gy.dtype)
+    for p in range(sh):
+        gi, h0, nh = _span(lay.pad[0], p, sh, gh, size[0])
+        for q in range(sw):
+            gj, w0, nw = _span(lay.pad[1], q, sw, gw, size[1])
+            phase = [(a * kw + b, (ah - 1 - a // sh) * cols_g + aw - 1 - b // sw)
+                     for a in range(p, kh, sh) for b in range(q, kw, sw)]
+            if not (nh and nw and phase):
+                continue
+            own = taps[:, [t for t, _ in phase]].reshape(c, 1, len(phase))
+            dst = dx[:, :, h0:h0 + sh * (nh - 1) + 1:sh, w0:w0 + sw * (nw - 1) + 1:sw]
+            for c0 in range(0, c, step):
+                m = min(step, c - c0)
+                span, base = m * cells, c0 * cells
+                for t, (_, off) in enumerate(phase):
+                    buf[t, :span] = grid[base + off:base + off + span]
+                rows = buf[:len(phase), :span].reshape(len(phase), m, cells).transpose(1, 0, 2)
+                part = xp.matmul(own[c0:c0 + m], rows).reshape(m, n, rows_g, cols_g)
+                dst[:, c0:c0 + m] = part[:, :, gi:gi + nh, gj:gj + nw].transpose(1, 0, 2, 3)
+    return dx
