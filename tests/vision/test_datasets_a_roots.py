@@ -48,6 +48,7 @@ def test_root_forms(tmp_path, monkeypatch, name, form):
         for lib in (D, TD):
             monkeypatch.setattr(lib.Flowers102, "_file_dict", files)
     monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)  # torchvision's StanfordCars makes "~/data" under the cwd
     root = "~/data" if form == "tilde" else data
     a = getattr(D, name)(root, **kwargs)
     if name == "StanfordCars" and form == "tilde":
