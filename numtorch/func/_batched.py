@@ -36,14 +36,23 @@ _SIZES = {}  # level id -> batch size (kept while any tensor may still name the 
 class Level:
     """One active vmap: its id (larger for inner vmaps), batch size and randomness mode."""
 
-    __slots__ = ("id", "size", "randomness", "internal")
+    __slots__ = ("id", "size", "randomness", "internal", "stand_ins")
 
     def __init__(self, size, randomness, internal=False):
         self.id = next(_ids)
         self.size = size
         self.randomness = randomness
         self.internal = internal  # a vmap over basis vectors inside jacrev/jacfwd
+        self.stand_ins = []  # of this level's BatchedTensors, released when it ends (release)
         _SIZES[self.id] = size
+
+    def release(self):
+        """Detach the stand-ins of the BatchedTensors made at this level from their owners: a
+        stand-in and its owner hold each other (a cycle that kept the batched arrays alive
+        until the garbage collector ran); an escaped one refuses computation, as documented."""
+        for rep in self.stand_ins:
+            rep._owner = None
+        self.stand_ins = []
 
 
 def active_levels():
@@ -164,6 +173,11 @@ def _stand_in(arr, k, owner):
     else:  # an empty batch has no first sample: any array of the right shape will do
         rep = np.empty(arr.shape[k:], dtype=arr.dtype).view(_Logical)
     rep._owner = owner
+    inner = max(owner._levels, default=None)
+    for level in reversed(_ACTIVE):
+        if level.id == inner:
+            level.stand_ins.append(rep)
+            break
     return rep
 
 

@@ -244,6 +244,7 @@ def _run(func, leaves, spec, dims, size, out_dims, randomness, kwargs, internal=
         result = [_move_out(func, o, d, level) for o, d in zip(out_leaves, odims)]
     finally:
         B._SIZES.pop(level.id, None)  # the level is gone (keeps the table from growing)
+        level.release()
     return tree_unflatten(result, out_spec)
 
 
