@@ -203,3 +203,14 @@ def test_disabled_by_flag(monkeypatch, paths):
     fn, shapes = DCGAN
     check_op(fn, shapes, dtype="float32", second_order=False)
     assert not any("s2d" in p for p in paths)
+
+
+@pytest.mark.parametrize("shapes,grid", [
+    ([(2, 32, 16, 16), (3, 32, 4, 4)], True),  # 8x8 maps, cells of 128: dcgan's D 32 -> 64
+    ([(1, 32, 8, 8), (3, 32, 4, 4)], False),  # 4x4 maps
+    ([(1, 64, 16, 16), (3, 64, 4, 4)], False),  # 8x8 maps, cells of 256
+])
+def test_input_gradient_on_small_maps(paths, shapes, grid):
+    check_op(_conv(stride=2, padding=1), shapes, second_order=False)
+    assert ("input-s2d" in paths) == grid
+    assert "forward-s2d" not in paths

@@ -41,14 +41,19 @@ _BLOCK_BYTES = 1 << 21  # grid rows per block of samples, about
 MIN_POSITIONS = 256  # output positions per sample
 FORWARD_DEPTH = (16, 64)  # s*s*C, the grid rows of a forward
 INPUT_MAX_DEPTH = 256  # s*s*C of an input gradient
+# and 8x8 maps (27% extra GEMM) with cells up to 128: dcgan's D 32 -> 64 dx (and G 64 -> 32
+# forward) 1.32 -> 1.16, 16 -> 32 on 16x16 0.41 -> 0.35; lost with 512 (64x128x16x16 -> 256
+# 59.0 -> 61.0) or 4x4 maps (64 -> 128 on 8x8 1.32 -> 1.40)
+INPUT_SMALL_MAPS = (64, 128)  # (positions at least, s*s*C at most)
 
 
-def _eligible(x, w, stride, dilation, groups, out):
+def _eligible(x, w, stride, dilation, groups, out, positions=None):
     """2-d, one group, no dilation, strided with a kernel a multiple of the stride (more than
-    one tap on the grid), host float arrays the BLAS takes, maps of ``MIN_POSITIONS``+."""
+    one tap on the grid), host float arrays the BLAS takes, maps of ``positions`` (default
+    ``MIN_POSITIONS``) or more."""
     if not (x.ndim == 4 and w.ndim == 4 and groups == 1 and tuple(dilation) == (1, 1)
             and any(s > 1 for s in stride) and x.shape[0] > 0
-            and out[0] * out[1] >= MIN_POSITIONS):
+            and out[0] * out[1] >= (MIN_POSITIONS if positions is None else positions)):
         return False
     kh, kw = w.shape[2:]
     sh, sw = stride
@@ -68,8 +73,11 @@ def applies(x, w, stride, dilation, groups, out):
 def applies_input(gy, w, stride, dilation, groups):
     """Whether ``input_grad`` computes dx of conv(., w) for output gradient ``gy``."""
     depth = stride[0] * stride[1] * w.shape[1] if len(stride) == 2 and w.ndim == 4 else 0
-    return (0 < depth <= INPUT_MAX_DEPTH
-            and _eligible(gy, w, stride, dilation, groups, gy.shape[2:]))
+    if not 0 < depth <= INPUT_MAX_DEPTH:
+        return False
+    small = depth <= INPUT_SMALL_MAPS[1]
+    return _eligible(gy, w, stride, dilation, groups, gy.shape[2:],
+                     min(MIN_POSITIONS, INPUT_SMALL_MAPS[0]) if small else None)
 
 
 class _Grid:
