@@ -101,7 +101,10 @@ class _TensorMath:
         plain = _PLAIN or _plain()
         try:
             if other.__class__ in plain[0]:
-                return plain[1].apply(other, self)
+                # a number first: torch adds it as the second operand (its node's edges run
+                # tensor first), and the Op takes its one-tensor fast path that way
+                return plain[1].apply(self, other) if other.__class__ is not plain[4] else \
+                    plain[1].apply(other, self)
             return _nt.ops.add(other, self)
         except TypeError:
             return NotImplemented
@@ -142,8 +145,9 @@ class _TensorMath:
     def __rmul__(self, other):
         plain = _PLAIN or _plain()
         try:
-            if other.__class__ in plain[0]:
-                return plain[2].apply(other, self)
+            if other.__class__ in plain[0]:  # ``-lr * p.grad``: a number second, as __radd__
+                return plain[2].apply(self, other) if other.__class__ is not plain[4] else \
+                    plain[2].apply(other, self)
             return _nt.ops.mul(other, self)
         except TypeError:
             return NotImplemented

@@ -436,3 +436,41 @@ def test_pow_one_copies(dtype, layout):
         _same(a, b, version=k < 4)
         assert np.ascontiguousarray(a.detach().numpy()).tobytes() == \
             np.ascontiguousarray(b.detach().numpy()).tobytes()
+
+
+def _edges(t):
+    return [None if fn is None else type(fn).__name__ for fn, _ in t.grad_fn.next_functions]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "complex64", "int64",
+                                   "int32", "uint8", "bool"])
+@pytest.mark.parametrize("number", [2, -0.1, 3.5e38, 0])
+def test_number_first_add_mul(dtype, number):
+    if (dtype, number) in (("float16", -0.1), ("complex64", 3.5e38)):
+        # known before s41, either operand order: torch computes a half tensor with a Python
+        # float in float32 (numtorch rounds the number to half first); a huge real number
+        # beside complex64 gives torch inf+nanj
+        pytest.skip("scalar opmath of half/complex64 (not this file's paths)")
+    def run(T):
+        x = T.tensor(np.array([0.5, -1.25, 3.0, 0.0]) * (1 + 1j) ** (dtype == "complex64"))
+        x = x.to(getattr(T, dtype))
+        return [number * x, number + x, x * number, x + number, number * x[1:3]]
+
+    _same_outcome(run)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
+def test_number_first_graph(dtype):
+    def run(T):
+        w = T.tensor(np.array([0.5, -1.25, 3.0]), dtype=getattr(T, dtype), requires_grad=True)
+        y = -0.1 * w
+        z = 2 + w
+        h = 1.5 * (w * w)
+        (y.abs().sum() + z.abs().sum() + h.abs().sum()).backward()
+        return [y, z, h], w.grad
+
+    (touts, tg), (nouts, ng) = _both(run)
+    for a, b in zip(touts, nouts):
+        _same(a, b)
+        assert _edges(a) == _edges(b)
+    _same(tg, ng, version=False)

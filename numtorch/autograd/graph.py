@@ -868,6 +868,9 @@ _NAMED = {}  # (op class, name) -> node class
 _RULES = {}  # op class -> its naming rule (_rule_of), found once
 
 
+_OP_APPLY = Op.__dict__["apply"]  # the ONNX exporter swaps Op.apply while it traces
+
+
 def node_type(node, cls):
     """The node class for ``node`` (an instance of op class ``cls``): a subclass of the op
     named as torch names the node this call records."""
@@ -945,6 +948,18 @@ def _edgeless_view(t):
     # edge_of would rebuild it); a multi-output view's (grad_fn, version) refreshes to
     # nothing when there is no graph; a no_grad view (no _view_fn) has no edge either
     return src is None or type(src) is tuple or t._view_fn is None
+
+
+def direct_view_source(t):
+    """Whether a view op may make its view of ``t`` directly, as apply's no-node path would
+    (then ``_track_view``): a plain CPU tensor that joins no graph, no profiler, vmap or
+    exporter watching the ops."""
+    if t.__class__ is not Tensor or t._extra is not None or type(t._array) is not np.ndarray \
+            or _hook is not None or Op.__dict__["apply"] is not _OP_APPLY:
+        return False
+    if t._base is None:
+        return not (t._requires_grad and _state.enabled)
+    return _edgeless_view(t)
 
 
 def _plain_edge(t):

@@ -15,7 +15,7 @@ import numpy as np
 from .. import _dtype, backend
 from ..backend import helpers_for
 from .._tensor import Tensor, _make
-from ..autograd.graph import Op, rename_node
+from ..autograd.graph import Op, _track_view, direct_view_source, rename_node
 from ._util import (
     canonical_dim, check_int, contiguous_strides, elem_strides, fmt_shape, restride, shape_arg,
     torch_stride, view_strides,
@@ -349,9 +349,18 @@ def unsqueeze(input, dim):
     """Insert a size-1 dim at ``dim``."""
     if input._array.__class__ is SparseCOO:
         return input.unsqueeze(dim)
-    shape = list(input._array.shape)
+    a = input._array
+    shape = list(a.shape)
     d = canonical_dim(dim, len(shape) + 1)
     shape.insert(d, 1)
+    if direct_view_source(input):  # ``x.unsqueeze(1)`` of data: Reshape's view, no node
+        st = a.strides
+        y = a.reshape(shape)
+        strides = st[:d] + ((a.shape[d] * st[d]) if d < a.ndim else a.itemsize,) + st[d:]
+        out = _make(y if y.strides == strides else restride(np, y, strides))
+        _track_view(Reshape, input, out, {"shape": tuple(shape), "must_view": True,
+                                          "kind": "unsqueeze", "dim": d, "in_shape": a.shape})
+        return out
     return Reshape.apply(input, shape=tuple(shape), must_view=True, kind="unsqueeze", dim=d)
 
 
