@@ -3,6 +3,8 @@ tutorials print it, for the classes a program meets as values (tensors, paramete
 dtypes, devices). Only the repr changes: ``__module__`` stays numtorch's (pickles and
 imports resolve through it)."""
 
+import abc
+
 
 def torch_name(cls):
     """torch's dotted name for one of numtorch's classes (its own ``_torch_name`` if it sets
@@ -29,3 +31,21 @@ def object_repr(self):
     """Python's default object repr with torch's class name, for the classes whose objects a
     program prints or an error message quotes (datasets, samplers, loaders, schedulers)."""
     return f"<{torch_name(type(self))} object at {hex(id(self))}>"
+
+
+class TorchNamedBase(TorchNamed, abc.ABCMeta):
+    """``TorchNamed`` for the base classes programs subclass (Module, Optimizer, LRScheduler,
+    Dataset, Sampler, DataLoader, Distribution): ``print(type(model[0]))`` shows
+    ``<class 'torch.nn.modules.linear.Linear'>``. It derives from ``abc.ABCMeta`` only so that a
+    user class may also list ``abc.ABC`` as a base (``class Base(nn.Module, ABC)``), as with
+    torch's plain ``type``; the abstract-method machinery runs only for such classes (torch's
+    ``@abstractmethod`` in a Module without ABC does not block instantiation), and instance
+    checks stay type's own (no ABC registry walk on ``isinstance(x, nn.Module)``)."""
+
+    __instancecheck__ = type.__instancecheck__
+    __subclasscheck__ = type.__subclasscheck__
+
+    def __new__(mcls, name, bases, namespace, **kwargs):
+        if any(hasattr(b, "_abc_impl") for b in bases):
+            return abc.ABCMeta.__new__(mcls, name, bases, namespace, **kwargs)
+        return type.__new__(mcls, name, bases, namespace, **kwargs)
