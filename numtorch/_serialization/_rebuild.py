@@ -15,6 +15,7 @@ import numpy as np
 from .. import _dtype
 from .. import backend
 from .._tensor import Tensor, _new_like_class
+from ..storage import TypedStorage
 from ._common import load_error
 
 _INT64_MAX = (1 << 63) - 1
@@ -240,7 +241,26 @@ def _check_geometry(size, stride, offset, numel_available, itemsize):
     return tuple(shape), tuple(strides), offset, numel
 
 
+class FileStorage(TypedStorage):
+    """A storage read from a checkpoint, as its pickle hands it on: to the rebuild functions
+    (which place their tensors on its ``placed`` device), or as a value of its own when a
+    storage itself was saved (torch gives back a TypedStorage then, too)."""
+
+    def __init__(self, *args, wrap=None, dtype=None, device=None, placed=None):
+        if wrap is None or args:  # (made as a plain storage, by clone() and the like)
+            super().__init__(*args, wrap=wrap, dtype=dtype)
+        else:  # quantized storages are tagged structured arrays: a byte storage then
+            self._array = wrap
+            self._dtype = _dtype._FROM_NP.get(wrap.dtype, _dtype.uint8)
+        self._placed = placed
+
+
+FileStorage.__name__ = FileStorage.__qualname__ = "TypedStorage"  # torch's, as shown
+
+
 def _storage_parts(storage, caller):
+    if isinstance(storage, FileStorage) and storage._placed is not None:
+        return storage._array, storage._placed
     if not (isinstance(storage, tuple) and len(storage) == 2
             and isinstance(storage[0], np.ndarray)):
         raise load_error(RuntimeError, f"load: {caller} expects a storage from the checkpoint "
@@ -295,6 +315,25 @@ def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, bac
         array = array.view(want)
     return _rebuild_tensor_v2((array, dev), storage_offset, size, stride, requires_grad,
                               backward_hooks)
+
+
+def _rebuild_meta_tensor_no_storage(dtype, size, stride, requires_grad):
+    """A meta tensor (shape, strides and dtype, no data), as torch saves them."""
+    import numtorch
+
+    if isinstance(size, (tuple, list)) and all(_is_int(s) and s >= 0 for s in size):
+        numel = 1
+        for s in size:
+            numel *= s
+        if numel > _INT64_MAX:  # torch's words
+            raise load_error(RuntimeError, "numel: integer multiplication overflow")
+    try:
+        return numtorch.empty_strided(size, stride, dtype=dtype, device="meta",
+                                      requires_grad=requires_grad)
+    except (OverflowError, ValueError, MemoryError) as e:
+        raise load_error(RuntimeError, f"load: cannot build a meta tensor of size "
+                                       f"{size!r:.80} and stride {stride!r:.80} "
+                                       f"({type(e).__name__})") from None
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks=None):

@@ -24,6 +24,8 @@ from .._device import device as _device_cls
 from .._size import Size
 from .._sparse import SparseTensor as _SparseTensor
 from .._tensor import Tensor, _make
+from ..backend import is_meta
+from ..storage import TypedStorage as _TypedStorage
 from . import _compat_state, _names
 from ._common import _ALIGN, _NP, _STORAGE_NAME
 from ._skip import Blank, skipping
@@ -100,6 +102,8 @@ class _TorchReductions:
         self.legacy = False  # the pre-1.6 format adds a sixth field (no storage view)
 
     def persistent_id(self, obj):
+        if isinstance(obj, _TypedStorage):  # a storage saved itself: its reference, as torch
+            obj = self._storage_ref(obj)
         if type(obj) is _StorageRef:
             name = _STORAGE_NAME.get(obj.dtype_name)
             if name is None:  # uint16/32/64 have no typed storage: torch counts bytes
@@ -110,6 +114,25 @@ class _TorchReductions:
                    obj.location, int(obj.flat.size))
             return pid + (None,) if self.legacy else pid
         return None
+
+    def _storage_ref(self, st):
+        """The storage ref of a numtorch storage object, shared with the tensors saved over
+        the same memory when it is their whole storage."""
+        arr = st._array
+        if is_meta(arr) or arr.dtype.names or type(arr) is not np.ndarray:
+            raise RuntimeError(f"numtorch cannot save a {type(st).__name__} of "
+                               f"{st.device} {arr.dtype} elements by itself; save the "
+                               f"tensors over it instead")
+        t = _make(arr.reshape(-1))
+        ref, offset, _ = self._storage_for(t)
+        if offset or ref.flat.size != arr.size:  # part of a larger block: its own record
+            name = t.dtype.name
+            ref = _StorageRef(str(len(self.storages)),
+                              np.ascontiguousarray(arr).astype(_NP.get(name, arr.dtype),
+                                                               copy=False),
+                              name, "cpu")
+            self.storages.append(ref)
+        return ref
 
     def _storage_for(self, t):
         """The storage ref, element offset and element strides of tensor ``t``."""
@@ -166,16 +189,13 @@ class _TorchReductions:
         if isinstance(obj, Tensor) and type(obj._array) is not np.ndarray and obj.is_quantized:
             return self._reduce_quantized(obj)
         if isinstance(obj, Tensor):
-            ref, offset, stride = self._storage_for(obj)
-            if obj._array.size == 0:  # NumPy's strides of empty arrays are arbitrary
-                stride = tuple(obj.stride())
             is_param = isinstance(obj, _parameter_class())
-            args = (ref, offset, tuple(obj.shape), stride,
-                    False if is_param else bool(obj.requires_grad), collections.OrderedDict())
-            rebuild = _REBUILD_TENSOR
-            if obj.dtype.name not in _STORAGE_NAME:  # an untyped storage: the dtype goes along
-                rebuild = _Global("torch._utils", "_rebuild_tensor_v3")
-                args += (_Global("torch", obj.dtype.name),)
+            if is_meta(obj._array):  # no storage: torch's dtype, size, stride call
+                rebuild = _Global("torch._utils", "_rebuild_meta_tensor_no_storage")
+                args = (_Global("torch", obj.dtype.name), tuple(obj.shape), tuple(obj.stride()),
+                        False if is_param else bool(obj.requires_grad))
+            else:
+                rebuild, args = self._tensor_args(obj, is_param)
             state = obj.__dict__  # Python attributes set on the tensor
             if not is_param:
                 if not state:
@@ -201,6 +221,18 @@ class _TorchReductions:
                 return rv
         return NotImplemented
 
+
+    def _tensor_args(self, obj, is_param):
+        """The rebuild function and its arguments for a tensor with a storage."""
+        ref, offset, stride = self._storage_for(obj)
+        if obj._array.size == 0:  # NumPy's strides of empty arrays are arbitrary
+            stride = tuple(obj.stride())
+        args = (ref, offset, tuple(obj.shape), stride,
+                False if is_param else bool(obj.requires_grad), collections.OrderedDict())
+        if obj.dtype.name not in _STORAGE_NAME:  # an untyped storage: the dtype goes along
+            return (_Global("torch._utils", "_rebuild_tensor_v3"),
+                    args + (_Global("torch", obj.dtype.name),))
+        return _REBUILD_TENSOR, args
 
     def _reduce_quantized(self, t):
         """``torch._utils._rebuild_qtensor`` over a quantized storage, shared by views."""
