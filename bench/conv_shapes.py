@@ -67,6 +67,9 @@ SHAPES = [
     ("depthwise 3x3 96", 2, 16, 96, 56, 96, 3, 1, 1, 96, False),
     ("depthwise 3x3/2 144", 2, 16, 144, 56, 144, 3, 2, 1, 144, False),
     ("grouped 3x3 g=8 128", 2, 16, 128, 28, 128, 3, 1, 1, 8, False),
+    # vit-pytorch's MobileViT at its driver's size (batch 8, 64x64 images): MV2 blocks
+    ("mobilevit depthwise 3x3 96", 2, 8, 96, 16, 96, 3, 1, 1, 96, False),
+    ("mobilevit depthwise 3x3/2 64", 2, 8, 64, 32, 64, 3, 2, 1, 64, False),
     ("dcgan convT 4x4/2 128>64", 2, 16, 128, 16, 64, 4, 2, 1, 1, True),
     ("conv1d k3 64", 1, 32, 64, 256, 64, 3, 1, 1, 1, False),
     ("conv3d 3x3x3 16>32", 3, 4, 16, 16, 32, 3, 1, 1, 1, False),
