@@ -474,3 +474,24 @@ def test_number_first_graph(dtype):
         _same(a, b)
         assert _edges(a) == _edges(b)
     _same(tg, ng, version=False)
+
+
+@pytest.mark.parametrize("source", ["plain", "view", "no_grad", "no_grad_view", "matrix"])
+@pytest.mark.parametrize("then", ["read", "write_base", "write_row"])
+def test_iterated_rows(source, then):
+    def run(T):
+        base = T.tensor([[4, 9], [2, 7], [5, 1]]) if source == "matrix" else \
+            T.tensor([4, 9, 2, 7, 5])
+        src = base[1:] if source in ("view", "no_grad_view") else base
+        if source.startswith("no_grad"):
+            with T.no_grad():
+                rows = list(src)
+        else:
+            rows = list(src)
+        if then == "write_base":
+            base.add_(1)
+        elif then == "write_row":
+            rows[1].mul_(3)
+        return rows + [r + 1 for r in rows] + [base, src]
+
+    _same_outcome(run)

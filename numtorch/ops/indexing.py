@@ -452,11 +452,22 @@ def _plain_rows(input, a):
     tracking, by autograd's own function), without its node and apply's dispatch."""
     from .multi_view import _Piece, stamp_multi_view
 
-    out = []
-    for i in range(a.shape[0]):
+    n = a.shape[0]
+    if not n:
+        return []
+    r = _make(a[0, ...])
+    _track_view(_Piece, input, r, {"index": (0, Ellipsis)})
+    stamp_multi_view(r)
+    out = [r]
+    # every other row gets the same base, counter and view source; only its index differs
+    base, vc, src, view_fn = r._base, r._vc, r._view_src, r._view_fn
+    parent = None if view_fn is None else view_fn[2]
+    for i in range(1, n):
         r = _make(a[i, ...])
-        _track_view(_Piece, input, r, {"index": (i, Ellipsis)})
-        stamp_multi_view(r)
+        r._base = base
+        r._vc = vc
+        r._view_fn = None if view_fn is None else (_Piece, {"index": (i, Ellipsis)}, parent)
+        r._view_src = src
         out.append(r)
     return out
 
