@@ -5,6 +5,10 @@ imports resolve through it)."""
 
 import abc
 
+# numtorch modules that split one of torch's (the classes print under torch's module)
+_MODULES = {"numtorch.distributions._matrix_transforms": "torch.distributions.transforms",
+            "numtorch.distributions._scalar_transforms": "torch.distributions.transforms"}
+
 
 def torch_name(cls):
     """torch's dotted name for one of numtorch's classes (its own ``_torch_name`` if it sets
@@ -12,7 +16,7 @@ def torch_name(cls):
     own = cls.__dict__.get("_torch_name")
     if own is not None:
         return own
-    mod = cls.__module__
+    mod = _MODULES.get(cls.__module__, cls.__module__)
     if mod == "builtins":  # (graph node classes, built-in types in torch: <class 'MulBackward0'>)
         return cls.__qualname__
     if mod == "numtorch" or mod.startswith("numtorch."):

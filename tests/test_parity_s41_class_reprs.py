@@ -27,7 +27,7 @@ def test_base_class_families_print_torch_names(ns):
     want, got = _classes(torch, ns), _classes(numtorch, ns)
     families = (torch.nn.Module, torch.optim.Optimizer, torch.optim.lr_scheduler.LRScheduler,
                 torch.utils.data.Dataset, torch.utils.data.Sampler, torch.utils.data.DataLoader,
-                torch.distributions.Distribution)
+                torch.distributions.Distribution, torch.distributions.transforms.Transform)
     checked = 0
     for name, cls in want.items():
         if name in got and issubclass(cls, families) and cls.__module__.startswith("torch."):

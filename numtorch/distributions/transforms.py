@@ -15,6 +15,7 @@ from functools import reduce
 import numtorch as torch
 
 from . import constraints
+from .._class_repr import TorchNamedBase as _TorchNamedBase
 from .utils import _sum_rightmost
 
 __all__ = ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform",
@@ -25,7 +26,7 @@ __all__ = ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform"
            "Transform", "identity_transform"]
 
 
-class Transform:
+class Transform(metaclass=_TorchNamedBase):
     """Base of all transforms.
 
     Subclasses set ``domain``, ``codomain`` and ``bijective`` and define ``_call`` (the map),
