@@ -123,3 +123,34 @@ def test_crafted_meta_tensor_of_a_large_size_allocates_nothing():
     t = _load(numtorch, data, True)
     want = _load(torch, data, True)
     assert (tuple(t.shape), t.is_meta) == (tuple(want.shape), want.is_meta)
+
+
+def _v3_call(dtype, offset, size, stride):
+    enc = [pickle.dumps(v, protocol=2)[2:-1] for v in ("0", "cpu", 4, offset, size, stride)]
+    pid = b"(X\x07\x00\x00\x00storagectorch\nFloatStorage\n" + b"".join(enc[:3]) + b"tQ"
+    pkl = (b"\x80\x02ctorch._utils\n_rebuild_tensor_v3\n(" + pid + b"".join(enc[3:]) +
+           b"\x89ccollections\nOrderedDict\n)Rctorch\n" + dtype + b"\ntR.")
+    return _zip_with_record(pkl)
+
+
+def _zip_with_record(pkl):
+    from tests.test_serialization_security import _zip
+
+    values = torch.tensor([1.5, -2.0, 3.25, 1e30]).numpy().tobytes()
+    return _zip([("archive/data.pkl", pkl), ("archive/version", b"3\n"),
+                 ("archive/data/0", values)])
+
+
+@pytest.mark.parametrize("dtype,offset,size,stride", [
+    (b"int16", 1, (3,), (2,)), (b"float64", 0, (2,), (1,)), (b"uint8", 3, (2, 2), (1, 4)),
+    (b"int32", 4, (1,), (1,)), (b"float64", 1, (2,), (1,)), (b"float32", 0, (4,), (1,))])
+def test_tensor_v3_reads_the_storage_bytes_as_its_dtype(dtype, offset, size, stride):
+    from tests.test_serialization_security import _outcome
+
+    data = _v3_call(dtype, offset, size, stride)
+    want, got = _outcome(torch, data), _outcome(numtorch, data)
+    if want[0] == "ok":
+        assert got[0] == "ok", got
+        assert (str(got[1].dtype), got[1].tolist()) == (str(want[1].dtype), want[1].tolist())
+    else:
+        assert got[0] == want[0], (want, got)

@@ -308,11 +308,9 @@ def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, bac
         raise load_error(RuntimeError, f"load: _rebuild_tensor_v3 expects a dtype, got "
                                        f"{type(dtype).__name__}")
     want = np.dtype(dtype.np)
-    if array.dtype != want:  # an untyped (byte) storage read as ``dtype``
-        if array.dtype != np.uint8 or array.size % want.itemsize:
-            raise load_error(RuntimeError, f"load: a storage of {array.size} {array.dtype} "
-                                           f"elements cannot hold {dtype} values")
-        array = array.view(want)
+    if array.dtype != want:  # the storage's bytes read as ``dtype`` (any storage, as torch)
+        raw = np.ascontiguousarray(array).reshape(-1).view(np.uint8)
+        array = raw[:raw.size - raw.size % want.itemsize].view(want)
     return _rebuild_tensor_v2((array, dev), storage_offset, size, stride, requires_grad,
                               backward_hooks)
 
