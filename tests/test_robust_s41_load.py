@@ -155,3 +155,27 @@ def test_allowed_class_setstate_error_reaches_the_caller():
             out.append(_outcome(lib, _wrap(pkl)))
     assert got == want
     assert want[0][0] is ValueError
+
+
+_SCANNED = {
+    "opcode_outside_weights_only": b"\x80\x02cos\nsystem\n0cbuiltins\neval\n.",
+    "stack_global": b"\x80\x04\x8c\x02os\x8c\x06system\x93.",
+    "inst": b"(X\x04\x00\x00\x00echoios\nsystem\n.",
+    "truncated": b"\x80\x02X\x05\x00\x00\x00ab",
+    "no_stop": b"\x80\x02N",
+    "missing_memo": b"\x80\x02h\x05.",
+    "stack_underflow": b"\x80\x02a.",
+    "globals_listed": b"\x80\x02cos\nsystem\nctorch\nTensor\n\x86.",
+}
+
+
+@pytest.mark.parametrize("case", sorted(_SCANNED))
+def test_unsafe_globals_scan_of_malformed_pickles(case):
+    data = _wrap(_SCANNED[case])
+    outcomes = []
+    for lib in (torch, numtorch):
+        try:
+            outcomes.append(lib.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(data)))
+        except Exception as e:  # noqa: BLE001 - the class and text are compared
+            outcomes.append((type(e), str(e)))
+    assert outcomes[1] == outcomes[0]
