@@ -26,6 +26,7 @@ from ..storage import TypedStorage, UntypedStorage
 from ._options import unrecorded_byteorder
 from ._common import (_BF16, _BF16_BITS, _LEGACY_PROTOCOL, _MAGIC, _NP, _STORAGE_DTYPE,
                       _bf16_from_bits, _native_np, is_load_error, load_error)
+from ._rebuild import FileStorage
 from ._skip import skipping, unread
 from ._unpickler import Full, PickleFault, WeightsOnly
 
@@ -184,24 +185,27 @@ def _to_native(raw, dtype_name):
 
 
 def _make_loader(read, map_location, record):
-    """The persistent-id loader: reads each storage once and hands out ``(array, device)``."""
+    """The persistent-id loader: reads each storage once and hands out a :class:`FileStorage`
+    (its array and the device its tensors go to)."""
     cache = {}
 
     def load_storage(pid):
         dtype_name, key, location, numel, view = _parse_pid(pid, record)
         if key not in cache:
-            arr = read(key, dtype_name, _count(numel, key, record))
-            cache[key] = _place(arr, location, map_location)
+            arr, dev = _place(read(key, dtype_name, _count(numel, key, record)), location,
+                              map_location)
+            cache[key] = (arr, dev, FileStorage(wrap=arr, placed=dev))
         # a later reference's element count is not checked, as in torch: the storage was read
         # with the first one's, and every tensor's geometry is checked against that storage
-        arr, dev = cache[key]
-        if view is not None:  # very old files: (view key, offset, size) of a storage view
-            if not (isinstance(view, tuple) and len(view) == 3 and _is_count(view[1])
-                    and _is_count(view[2]) and view[1] + view[2] <= arr.size):
-                raise load_error(RuntimeError, f"load: storage view {view!r:.100} lies outside "
-                                               f"storage {key} of {arr.size} elements")
-            return arr[int(view[1]):int(view[1]) + int(view[2])], dev
-        return arr, dev
+        arr, dev, whole = cache[key]
+        if view is None:
+            return whole  # one storage object however often it is named, as in torch
+        # very old files: (view key, offset, size) of a storage view
+        if not (isinstance(view, tuple) and len(view) == 3 and _is_count(view[1])
+                and _is_count(view[2]) and view[1] + view[2] <= arr.size):
+            raise load_error(RuntimeError, f"load: storage view {view!r:.100} lies outside "
+                                           f"storage {key} of {arr.size} elements")
+        return FileStorage(wrap=arr[int(view[1]):int(view[1]) + int(view[2])], placed=dev)
 
     return load_storage
 
