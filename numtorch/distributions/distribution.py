@@ -7,12 +7,11 @@ import numtorch as torch
 
 from . import constraints
 from .utils import lazy_property
-from .._class_repr import TorchNamedBase as _TorchNamedBase
 
 __all__ = ["Distribution"]
 
 
-class Distribution(metaclass=_TorchNamedBase):
+class Distribution:
     """A probability distribution with a batch of independent parameter sets.
 
     ``batch_shape`` indexes the independent distributions held in one object and

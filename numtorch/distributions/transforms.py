@@ -15,7 +15,6 @@ from functools import reduce
 import numtorch as torch
 
 from . import constraints
-from .._class_repr import TorchNamedBase as _TorchNamedBase
 from .utils import _sum_rightmost
 
 __all__ = ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform",
@@ -26,7 +25,7 @@ __all__ = ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform"
            "Transform", "identity_transform"]
 
 
-class Transform(metaclass=_TorchNamedBase):
+class Transform:
     """Base of all transforms.
 
     Subclasses set ``domain``, ``codomain`` and ``bijective`` and define ``_call`` (the map),

@@ -7,7 +7,6 @@ import weakref
 from .._tensor import Tensor
 from .optimizer import Optimizer
 from .._class_repr import object_repr
-from .._class_repr import TorchNamedBase as _TorchNamedBase
 
 __all__ = ["LRScheduler", "_LRScheduler", "format_param", "warn_get_lr", "set_group_lr",
            "group_lrs"]
@@ -74,7 +73,7 @@ def _track_optimizer_step(optimizer):
     optimizer.step = step
 
 
-class LRScheduler(metaclass=_TorchNamedBase):
+class LRScheduler:
     """Base class of the learning-rate schedules.
 
     Args:

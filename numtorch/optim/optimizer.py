@@ -28,7 +28,6 @@ from ..autograd.grad_mode import no_grad
 from ..ops import _intraop
 from ..nn.modules._hooks import add_hook
 from . import _sparse_grads
-from .._class_repr import TorchNamedBase as _TorchNamedBase
 
 __all__ = ["Optimizer", "required", "register_optimizer_step_pre_hook",
            "register_optimizer_step_post_hook"]
@@ -224,7 +223,7 @@ def run_jobs(kernel, jobs, sizes):
     _intraop.run_ranges(run, bounds)
 
 
-class Optimizer(metaclass=_TorchNamedBase):
+class Optimizer:
     """Base class of all optimizers.
 
     Args:

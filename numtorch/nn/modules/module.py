@@ -30,7 +30,6 @@ from ._module_convert import _ConversionMixin
 from ._module_tree import _TreeMixin
 from ._state_dict import _EXTRA_STATE as _EXTRA_STATE_KEY_SUFFIX  # noqa: F401 (torch's name)
 from ._state_dict import _IncompatibleKeys, _StateDictMixin  # noqa: F401 (torch's path)
-from ..._class_repr import TorchNamedBase as _TorchNamedBase
 
 __all__ = [
     "Module",
@@ -68,7 +67,7 @@ def _forward_unimplemented(self, *input):
                               f'"forward" function')
 
 
-class Module(_TreeMixin, _ConversionMixin, _StateDictMixin, metaclass=_TorchNamedBase):
+class Module(_TreeMixin, _ConversionMixin, _StateDictMixin):
     """Base class of every layer and model; subclasses set attributes and define ``forward``.
 
     Assigning a :class:`Parameter`, a Module or a :class:`Buffer` to an attribute registers

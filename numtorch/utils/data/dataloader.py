@@ -8,7 +8,6 @@ from ..._class_repr import object_repr
 from ._collate import default_collate, default_convert
 from .dataset import IterableDataset, _T_co, tensor_columns
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
-from ..._class_repr import TorchNamedBase as _TorchNamedBase
 
 __all__ = ["DataLoader", "get_worker_info"]
 
@@ -45,7 +44,7 @@ def _check_context(ctx, num_workers):
                         f"multiprocessing_context={ctx!r}")
 
 
-class DataLoader(Generic[_T_co], metaclass=_TorchNamedBase):
+class DataLoader(Generic[_T_co]):
     """Iterate a dataset in (shuffled) batches, optionally loading with worker processes.
 
     Args:

@@ -7,7 +7,6 @@ from typing import Generic, TypeVar
 import warnings
 
 from ..._class_repr import object_repr
-from ..._class_repr import TorchNamedBase as _TorchNamedBase
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "ConcatDataset", "ChainDataset",
            "Subset", "StackDataset", "random_split"]
@@ -18,7 +17,7 @@ _T_co = TypeVar("_T_co", covariant=True)
 _T_stack = TypeVar("_T_stack")
 
 
-class Dataset(Generic[_T_co], metaclass=_TorchNamedBase):
+class Dataset(Generic[_T_co]):
     """A map-style dataset: subclasses define ``__getitem__`` (and usually ``__len__``)."""
 
     __repr__ = object_repr  # <torch.utils.data...> as printed and quoted in errors

@@ -6,7 +6,6 @@ import numpy as np
 
 from ..._class_repr import object_repr
 from ..._random import Generator, rng_for
-from ..._class_repr import TorchNamedBase as _TorchNamedBase
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
            "WeightedRandomSampler", "BatchSampler"]
@@ -24,7 +23,7 @@ def _generator_from(generator):
 _T_co = TypeVar("_T_co", covariant=True)
 
 
-class Sampler(Generic[_T_co], metaclass=_TorchNamedBase):
+class Sampler(Generic[_T_co]):
     """Base class: an iterable of dataset indices (or of index lists)."""
 
     __repr__ = object_repr  # <torch.utils.data...> as printed and quoted in errors
