@@ -1,5 +1,5 @@
 """DataLoader cases beyond worker deaths, under one library; run as
-``python -m tests.security._dl_s41 LIB`` it prints one JSON line per case: the batches seen
+``python -m tests.security._dl_s41 LIB [CASE ...]`` it prints one JSON line per case: the batches seen
 (their first values) or the class and first line of what the main process raised, its cause,
 and the seconds. Cases: a map-style ``__getitem__`` raising StopIteration, a persistent
 worker killed in the second epoch, ``worker_init_fn`` raising or killing its process, a
@@ -35,7 +35,7 @@ def _collate_raises(batch):
     raise TypeError("cannot collate this batch")
 
 
-def _main(lib_name):
+def _main(lib_name, cases):
     if lib_name == "torch":
         import torch as lib
         from torch.utils.data import DataLoader, Dataset
@@ -62,7 +62,7 @@ def _main(lib_name):
     def first_line(text):
         return re.sub(r"\d{3,}", "PID", text).split("\n")[0]
 
-    for case in CASES:
+    for case in cases:
         kw = {"batch_size": 2, "num_workers": 2,
               "worker_init_fn": {"init_fn_raises": _init_raises,
                                  "init_fn_killed": _init_killed}.get(case),
@@ -90,4 +90,4 @@ def _main(lib_name):
 
 
 if __name__ == "__main__":
-    _main(sys.argv[1])
+    _main(sys.argv[1], sys.argv[2:] or CASES)
