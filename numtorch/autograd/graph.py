@@ -391,6 +391,10 @@ class Op(Node):
     device_layout = None  # fn(out, arrays) -> out on device arrays (out_layout "elementwise")
     is_view = False
     promote = False
+    # a Python number times (or into) a float16/bfloat16 tensor: torch multiplies in float32
+    # with the number as a float32 and rounds once (the number is not first rounded to the
+    # tensor's dtype); such ops get it as an np.float32 scalar (see half_opmath)
+    opmath_scalar = False
     _op_cls = None  # the op class itself; on a generated node class, the op it names
 
     def __init_subclass__(cls, **kwargs):
@@ -428,15 +432,18 @@ class Op(Node):
             elif len(inputs) != 2:
                 inputs = _promote(inputs, promote == "float")
             elif type(inputs[1]) is float:
-                # ``x * 0.5`` on a float tensor: the scalar takes the tensor's dtype
+                # ``x * 0.5`` on a float tensor: the scalar takes the tensor's dtype (a
+                # float32 one into a half tensor's product or quotient: opmath_scalar)
                 dt = x._array.dtype
-                inputs = (x, dt.type(inputs[1])) if dt.kind in _FLOATISH else \
+                inputs = (x, (np.float32 if dt.itemsize == 2 and cls.opmath_scalar else
+                              dt.type)(inputs[1])) if dt.kind in _FLOATISH else \
                     _promote(inputs, promote == "float")
             elif type(inputs[1]) is int and promote is True:
                 # ``i + 1`` on a long tensor, ``x * 2`` on a float one: _promote's own cases
                 dt = x._array.dtype
                 b = inputs[1]
-                inputs = (x, dt.type(b)) if (
+                inputs = (x, (np.float32 if dt.itemsize == 2 and dt.kind in _FLOATISH and
+                              cls.opmath_scalar else dt.type)(b)) if (
                     dt.kind == "i" and dt.itemsize == 8 and -(1 << 63) <= b < 1 << 63 or
                     dt.kind in _FLOATISH and -(1 << 63) <= b < 1 << 64) else \
                     _promote(inputs, False)

@@ -187,6 +187,8 @@ def _ufunc_in_place(self, fn, args, kwargs):
         return False
     if dst.dtype.kind != "f" and (fn is _div_fn() or alpha != 1):
         return False  # an integer alpha is range-checked (and wrapped) by the general path
+    if src is other and dst.dtype.itemsize == 2 and _UFUNCS[fn] in (np.multiply, np.divide):
+        return False  # float16 times a number: float32 arithmetic (Op.opmath_scalar)
     if alpha != 1:
         fused = _fused_alpha(fn, dst, src, alpha)
         if fused is not None:  # torch's kernels round a + alpha * b once

@@ -23,6 +23,7 @@ class Div(Op):
 
     out_layout = "pointwise"
     promote = "float"
+    opmath_scalar = True
 
     def forward(self, a, b):
         if self._recording:  # a's gradient reads only b; b's reads both
@@ -30,6 +31,8 @@ class Div(Op):
         try:
             if a.dtype.kind == "c":  # CuPy divides complex numbers by its own rule
                 return helpers_for(self.xp).true_divide(a, b)
+            if b.__class__ is np.float32 and a.dtype.itemsize == 2:  # (a Python number)
+                return (a.astype(np.float32) / b).astype(a.dtype)
             return a / b
         except ValueError as e:
             _broadcast_error(e, a, b)
@@ -55,7 +58,10 @@ class Div(Op):
             return NotImplemented
         na, nb = self.needs_input_grad
         if not nb:
-            return g / self.saved_input_arrays(), None
+            b = self.saved_input_arrays()
+            if b.__class__ is np.float32 and g.dtype.itemsize == 2:  # (a Python number)
+                return (g.astype(np.float32) / b).astype(g.dtype), None
+            return g / b, None
         a, b = self.saved_input_arrays()
         out = _div_grads(g, a, b, na)
         return out if na else (None, out)
@@ -229,6 +235,9 @@ def div(input, other, *, rounding_mode=None, out=None):
     if not isinstance(other, Tensor):
         _check_number_or_tensor("div", other)
     if rounding_mode is None:
+        if type(other) is int and isinstance(input, Tensor) and input._array.dtype.itemsize == 2 \
+                and input._array.dtype.kind in "fV" and -(1 << 63) <= other < 1 << 64:
+            other = float(other)  # a half tensor over a Python int: in float32 (opmath_scalar)
         r = Div.apply(input, other)
         return r if out is None else _out(r, out, "div", over=(input, other))
     if rounding_mode == "floor":

@@ -99,9 +99,13 @@ class Mul(Op):
     out_layout = "pointwise"
     promote = True
 
+    opmath_scalar = True
+
     def forward(self, a, b):
         self.save_operands_for_product(a, b)
         try:
+            if b.__class__ is np.float32 and a.dtype.itemsize == 2:
+                return half_opmath(np.multiply, a, b)
             return a * b
         except ValueError as e:
             _broadcast_error(e, a, b)
@@ -122,7 +126,15 @@ class Mul(Op):
         if ea is not None and eb is not None:
             a, b = saved
             return g * b, g * a
+        if saved.__class__ is np.float32 and g.dtype.itemsize == 2:  # (a Python number)
+            return half_opmath(np.multiply, g, saved), None
         return (None, g * saved) if ea is None else (g * saved, None)
+
+
+def half_opmath(ufunc, a, b):
+    """``ufunc(a, b)`` of a float16/bfloat16 array and a float32 scalar (a Python number, see
+    ``Op.opmath_scalar``) in float32, rounded once to ``a``'s dtype, as torch's CPU kernels."""
+    return ufunc(a.astype(np.float32), b).astype(a.dtype)
 
 
 def _float32_power(xp, p):
