@@ -61,3 +61,17 @@ def test_float32_and_float64_unchanged():
         want = (torch.tensor(v).to(getattr(torch, dtype)) * 0.1).numpy()
         assert got.dtype == want.dtype
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("form", ["add", "sub", "add_", "sub_"])
+def test_alpha_as_torch(dtype, form):
+    # torch holds alpha in the tensor's dtype and adds in float32, rounding once
+    v, w = _values(4), _values(5)
+    for alpha in (0.1, -0.3, 1.7, 2.5, -1e-3):
+        outs = []
+        for lib in (nt, torch):
+            x, y = (lib.tensor(a).to(getattr(lib, dtype)) for a in (v, w))
+            f = getattr(x.clone() if form.endswith("_") else x, form)
+            outs.append(f(y, alpha=alpha).float().numpy())
+        np.testing.assert_array_equal(outs[0], outs[1], err_msg=str(alpha))
