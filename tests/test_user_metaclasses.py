@@ -38,8 +38,7 @@ def test_pyro_style_module_runs():
             obj.tagged = True
             return obj
 
-    out = []
-    for lib in (torch, nt):
+    def build(lib):
         class Scaled(lib.nn.Module, metaclass=Meta):
             def __init__(self):
                 super().__init__()
@@ -49,5 +48,7 @@ def test_pyro_style_module_runs():
                 return self.lin(x) * 2
 
         m = Scaled()
-        out.append((m.tagged, [n for n, _ in m.named_parameters()], type(m).__name__))
-    assert out[0] == out[1]
+        m(lib.ones(3, 2)).sum().backward()
+        return m.tagged, [n for n, _ in m.named_parameters()], type(m).__name__
+
+    assert build(torch) == build(nt)
