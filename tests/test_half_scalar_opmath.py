@@ -75,3 +75,23 @@ def test_alpha_as_torch(dtype, form):
             f = getattr(x.clone() if form.endswith("_") else x, form)
             outs.append(f(y, alpha=alpha).float().numpy())
         np.testing.assert_array_equal(outs[0], outs[1], err_msg=str(alpha))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("inplace", [False, True])
+def test_addcmul_as_torch(dtype, inplace):
+    # torch: value * b in float32, then a + that * c rounded once in float32, then to 16 bits
+    v = [_values(k) for k in (6, 7, 8)]
+    for value in (1, 0.1, -0.3, 1.7):
+        outs, grads = [], []
+        for lib in (nt, torch):
+            a, b, c = (lib.tensor(x).to(getattr(lib, dtype)) for x in v)
+            if inplace:
+                outs.append(a.clone().addcmul_(b, c, value=value).float().numpy())
+            else:
+                outs.append(lib.addcmul(a, b, c, value=value).float().numpy())
+            a.requires_grad_()
+            lib.addcmul(a, b, c, value=value).sum().backward()
+            grads.append(str(a.grad.dtype))
+        np.testing.assert_array_equal(outs[0], outs[1], err_msg=str(value))
+        assert grads[0] == grads[1]

@@ -337,6 +337,12 @@ class Addcmul(Op):
 
     def forward(self, a, b, c):
         self.save_inputs(b, c)
+        if b.dtype.itemsize == 2:
+            # float16/bfloat16 as torch's kernel: value * b in float32, then a + that * c
+            # with one float32 rounding (through float64) and one to the 16-bit type
+            t = b.astype(np.float32) * np.float32(self.value)
+            wide = a.astype(np.float64) + t.astype(np.float64) * c.astype(np.float64)
+            return wide.astype(np.float32).astype(a.dtype)
         x = b if self.value == 1 else b * b.dtype.type(self.value)
         try:
             out = _fma_once(a, x, c)
@@ -637,7 +643,7 @@ def addcmul(input, tensor1, tensor2, *, value=1, out=None):
     value = _int_value(value, input, tensor1, tensor2)
     if value != 1:
         value = _scalar_in(value, _accumulate_type(input, tensor1, tensor2))
-    if _fusable(input, tensor1, tensor2):
+    if _fusable(input, tensor1, tensor2, half=True):
         r = Addcmul.apply(input, tensor1, tensor2, value=value, node_name="AddcmulBackward0")
     else:
         prod = mul(tensor1, tensor2)
@@ -680,11 +686,13 @@ def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
                 over=(input, tensor1, tensor2))
 
 
-def _fusable(*tensors):
+def _fusable(*tensors, half=False):
     """Three dense float32 (or three float64) tensors: the operands torch's addcmul/addcdiv
-    kernels combine in their own precision, which the fused forms reproduce."""
+    kernels combine in their own precision, which the fused forms reproduce (with ``half``,
+    three float16 or bfloat16 ones too: Addcmul's float32 form)."""
     dt = tensors[0].dtype
-    return (dt is _dtype.float32 or dt is _dtype.float64) and all(
+    return (dt is _dtype.float32 or dt is _dtype.float64 or half and (
+        dt is _dtype.float16 or dt is _dtype.bfloat16)) and all(
         isinstance(t, Tensor) and t.dtype is dt and t._array.__class__ is not SparseCOO
         for t in tensors)
 
