@@ -9,6 +9,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Op
+from ..backend import _keep_dtype as keep_dtype
 from ..backend import helpers_for
 from ._pointwise import (
     _broadcast_error, _check_number_or_tensor, _check_tensor, _not_implemented, _out,
@@ -105,15 +106,48 @@ class DivBackward(Op):
         return dg, da, db
 
 
+def _half_in_float32(a, b):
+    """float16/bfloat16 operands of a rounded division as float32, where torch's kernel works
+    in float32 and rounds once: when the divisor is a single value (a Python number, held as
+    a float32, or a one-element tensor); otherwise None."""
+    if a.dtype.itemsize == 2 and a.dtype.kind in "fV" and b.size == 1:
+        return a.astype(np.float32), b.astype(np.float32)
+    return None
+
+
+def _half_floor_steps(xp, a, b):
+    """Python's floor division on two 16-bit arrays, each step rounded to their dtype (torch's
+    kernel for a dividend and divisor that are both tensors)."""
+    def where(c, x, y):  # (CuPy's where has no bfloat16 loop)
+        return keep_dtype.where(xp, c, x, y)
+
+    mod = xp.fmod(a, b)
+    q = (a - mod) / b
+    q = where((mod != 0) & ((b < 0) != (mod < 0)), q - 1, q)
+    f = xp.floor(q)
+    f = where(q - f > 0.5, f + 1, f)
+    f = where(q == 0, xp.copysign(xp.zeros_like(q), a / b), f)
+    return where(b == 0, a / b, f).astype(a.dtype, copy=False)
+
+
 class FloorDivide(Op):
     """y = floor(a / b) (integer or float); torch defines no derivative, so backward raises."""
 
     out_layout = "pointwise"
     promote = True
+    opmath_scalar = True
 
     def forward(self, a, b):
         xp = self.xp
         kind = a.dtype.kind
+        if (wide := _half_in_float32(a, b)) is not None:
+            return self.forward(*wide).astype(a.dtype)
+        if a.dtype.itemsize == 2 and kind in "fV":
+            try:
+                with np.errstate(all="ignore"):
+                    return _half_floor_steps(xp, a, b)
+            except ValueError as e:
+                _broadcast_error(e, a, b)
         if kind in "iubc":
             if kind in "bc":
                 raise _not_implemented("div_floor_cpu", a.dtype)
@@ -142,10 +176,13 @@ class DivTrunc(Op):
 
     out_layout = "pointwise"
     promote = True
+    opmath_scalar = True
 
     def forward(self, a, b):
         xp = self.xp
         kind = a.dtype.kind
+        if (wide := _half_in_float32(a, b)) is not None:
+            return self.forward(*wide).astype(a.dtype)
         try:
             if kind in "iubc":
                 if kind in "bc":
