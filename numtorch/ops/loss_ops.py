@@ -117,7 +117,9 @@ def _half_cascade(node, loss, wt, kept):
         factor = 1 / denom if denom != 0 else half(1)
         with np.errstate(invalid="ignore", divide="ignore"):
             total = half(np.float32(total) / np.float32(denom))
-    node.save(wt=wt, factor=factor)
+    # torch's 16-bit gradient divides by the total (-(g / total) w[t]); times its rounded
+    # reciprocal differed in the last bit
+    node.save(wt=wt, factor=factor, divisor=denom if factor is not None and denom != 0 else None)
     return np.asarray(total, dtype=loss.dtype)
 
 
@@ -323,20 +325,30 @@ class NLLLoss(Op):
 
     def backward(self, grad):
         return NLLLossBackward.apply(grad, shape=self.in_shape, idx=self.saved("idx"),
-                                     factor=self.saved("factor"), wt=self.saved("wt")), None
+                                     factor=self.saved("factor"), wt=self.saved("wt"),
+                                     divisor=self._check_saved()["extra"].get("divisor")), None
 
 
 class NLLLossBackward(Op):
-    """y = zeros with -c g at the target entries; dg = -c gg[t]."""
+    """y = zeros with -c g at the target entries; dg = -c gg[t] (c = w[t] / total for a 16-bit
+    'mean', divided rather than multiplied as torch rounds it)."""
+
+    divisor = None
 
     def forward(self, g):
         out = self.xp.zeros(self.shape, dtype=g.dtype)
-        out[self.idx] = -_times(_times(g, self.factor), self.wt)
+        if self.divisor is not None:
+            out[self.idx] = -_times(g / self.divisor, self.wt)
+        else:
+            out[self.idx] = -_times(_times(g, self.factor), self.wt)
         return out
 
     def backward(self, gg):
         t1 = _make(self.idx[1]).unsqueeze(1)
-        return -_coef_tensor(gg.gather(1, t1).squeeze(1), self.factor, self.wt)
+        picked = gg.gather(1, t1).squeeze(1)
+        if self.divisor is not None:
+            return -_coef_tensor(picked / float(self.divisor), None, self.wt)
+        return -_coef_tensor(picked, self.factor, self.wt)
 
 
 def cross_entropy_index(input, target, weight, ignore_index, reduction, label_smoothing=0.0):

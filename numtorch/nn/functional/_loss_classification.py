@@ -153,10 +153,36 @@ def _cross_entropy_probs(input, target, weight, ignore_index, red, label_smoothi
     prod = log_softmax(input, cdim) * target
     if weight is not None:
         prod = prod * _class_view(weight, nd)
-    loss = -prod.sum(cdim)
+    if red == "none":
+        return -prod.sum(cdim)
+    # torch sums all the products at once for 'sum' and 'mean' (row sums first differed in
+    # the last bit on half the batches, float64 on all)
+    loss = -prod.sum()
     if red == "mean":  # the mean over samples (every position of a K-dim input), not weights
-        return loss.sum() / (input.numel() // n_classes if n_classes else 0)
-    return reduce_loss(loss, red)
+        return loss / (input.numel() // n_classes if n_classes else 0)
+    return loss
+
+
+def _cross_entropy_half(input, target, weight, ignore_index, red, eps):
+    """Cross entropy of 16-bit scores as torch composes it, each step rounded to the dtype:
+    nll_loss of log_softmax, and with label smoothing ``(1 - eps) nll + eps / C * smooth``,
+    smooth the (weighted) negative sum of the log-probabilities over the classes."""
+    nd = input.dim()
+    cdim = 1 if nd > 1 else 0
+    logp = log_softmax(input, cdim)
+    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=red)
+    if not eps:
+        return nll
+    smooth = -(logp if weight is None else logp * _class_view(weight, nd)).sum(cdim)
+    ignored = target == ignore_index
+    smooth = smooth.masked_fill(ignored, 0)
+    if red == "mean":
+        kept = ~ignored
+        smooth = smooth.sum() / (kept.sum() if weight is None else
+                                 weight.gather(0, target.masked_select(kept).flatten()).sum())
+    elif red == "sum":
+        smooth = smooth.sum()
+    return nll * (1 - eps) + smooth * (eps / input.shape[cdim])
 
 
 def _check_smoothing(label_smoothing):
@@ -202,6 +228,10 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         raise NotImplementedError(f'"log_softmax_lastdim_kernel_impl" not implemented for '
                                   f"'{type_name(input)}'")
     _check_target_range(target, n_classes, ignore_index)
+    if input.dtype in (_dtype.float16, _dtype.bfloat16):
+        # torch's 16-bit cross entropy is nll_loss of the log_softmax rounded to the dtype
+        # (the fused float32 form gave another last bit of the loss on ~half the batches)
+        return _cross_entropy_half(input, target, weight, ignore_index, red, label_smoothing)
     return _nll_like(cross_entropy_index, input, target, weight, ignore_index, red,
                      label_smoothing)
 
