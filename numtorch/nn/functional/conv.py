@@ -209,11 +209,23 @@ def _conv(fn, nd, input, weight, bias, stride, padding, dilation, groups):
                            f"({' x '.join(str(e) for e in ext)}). Kernel size can't be greater "
                            f"than actual input size")
     fmt = _mf.conv_format(input, weight) if batched else None
+    low = input.dtype if input.dtype is _dtype.bfloat16 and not input.is_cuda else None
+    if low is not None:
+        # torch's CPU bfloat16 kernels sum in float32 and round once, the bias included
+        # (rounding before the bias gave another last bit on ~30% of values), and so do its
+        # gradients. (float16's forward does the same, but its input gradient rounds as
+        # float16 arithmetic, as the 16-bit path here does)
+        input, weight = input.float(), weight.float()
+        bias = None if bias is None else bias.float()
     if fmt is None:
         out = _ops.conv(input, weight, bias, stride, pads, dilation, groups)
+    else:
+        out = _ops.conv(_mf.grad_input(input, fmt), _mf.grad_weight(weight, fmt), bias, stride,
+                        pads, dilation, groups)
+    if low is not None:
+        out = rename_node(out.to(low), "ConvolutionBackward0")
+    if fmt is None:
         return out if batched else out.squeeze(0)
-    out = _ops.conv(_mf.grad_input(input, fmt), _mf.grad_weight(weight, fmt), bias, stride,
-                    pads, dilation, groups)
     return _mf.output(out, fmt)
 
 
