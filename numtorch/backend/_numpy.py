@@ -110,7 +110,8 @@ def _segment_sums(out, sorted_idx, order, starts, lengths, values):
     backward and ``index_add_`` do (the same bits). Longer buckets (at most 1 in 33 rows)
     go through one ``reduceat``, whose per-bucket cost is spread over many rows there.
     """
-    short = lengths <= _SHORT_SEGMENT
+    # (NumPy's float16 reduceat adds pairwise in float32; torch rounds after every row)
+    short = lengths <= (_SHORT_SEGMENT if values.dtype != np.float16 else lengths.max())
     long_ = ~short
     if long_.any():  # their rows gathered contiguously, one reduceat
         rows = order[np.repeat(long_, lengths)]

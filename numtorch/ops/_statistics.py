@@ -59,7 +59,8 @@ class Var(Op):
         dof = self.n - self.correction
         centered = x - x.mean(dims, keepdim=True) if dims else x - x
         # with no degrees of freedom left the value is inf or NaN; so is the gradient (torch)
-        return g * centered * (2.0 / dof if dof > 0 else np.inf)
+        # (torch scales the incoming gradient first: (2 / dof * g) * centered)
+        return (g * (2.0 / dof if dof > 0 else np.inf)) * centered
 
 
 class LogSumExp(Op):

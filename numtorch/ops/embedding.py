@@ -72,20 +72,27 @@ class EmbeddingBackward(Op):
     Linear in g; its transpose is the gather g'[indices], masked and scaled the same way.
     """
 
+    bag_sums = False
+
     def forward(self, g):
         xp = self.xp
         self.dtype_np = g.dtype
         idx = self.indices.reshape(-1)
         vals = g.reshape((idx.shape[0],) + g.shape[self.indices.ndim:])
-        if is_half(vals.dtype):  # added up in float32 and rounded once, as torch
-            out = backend.helpers_for(xp).index_add_rows(
-                self.num_weights, idx, vals.astype(np.float32)).astype(vals.dtype)
-        else:
-            out = backend.helpers_for(xp).index_add_rows(self.num_weights, idx, vals)
+        if self.scale_grad_by_freq:
+            # each row scaled by 1 / count held in the dtype before the sum, as torch
+            scale = (1 / self._counts(xp, idx).astype(np.float64)).astype(vals.dtype)
+            vals = vals * scale[idx].reshape((-1,) + (1,) * (vals.ndim - 1))
+        # 16-bit rows: an embedding's gradient adds them in the dtype one after another, each
+        # sum rounded (torch's CPU kernel); embedding_bag's sums (``bag_sums``) and the GPU's
+        # go in float32, rounded once
+        wide = is_half(vals.dtype) and (self.bag_sums or xp is not np)
+        out = backend.helpers_for(xp).index_add_rows(
+            self.num_weights, idx, vals.astype(np.float32) if wide else vals)
+        if wide:
+            out = out.astype(vals.dtype)
         if self.padding_idx >= 0:
             out[self.padding_idx] = 0
-        if self.scale_grad_by_freq:
-            out /= self._counts(xp, idx).reshape((-1,) + (1,) * (out.ndim - 1))
         return out
 
     def _counts(self, xp, idx):
@@ -147,7 +154,7 @@ def index_add_rows(values, index, n_rows):
         Tensor: shape ``(n_rows, ...)``; empty buckets are zero.
     """
     return EmbeddingBackward.apply(values, indices=index, num_weights=n_rows, padding_idx=-1,
-                                   scale_grad_by_freq=False)
+                                   scale_grad_by_freq=False, bag_sums=True)
 
 
 class BagMax(Op):
