@@ -283,9 +283,14 @@ class NormalizeAffine(Op):
         for k, v in fix.items():
             got[k] = v if type(got[k]) is np.ndarray else _make(v)
 
+    round_stats = None  # a 16-bit input's NumPy dtype: torch's backward reads its statistics so
+
     def forward(self, x, w, b):
         if norm_rows.applies(self, x, w, b):  # layer norm on the CPU
-            return norm_rows.forward(self, x, w, b)
+            y = norm_rows.forward(self, x, w, b)
+            if self.round_stats is not None and self._recording:
+                self._round_saved_stats(x)
+            return y
         if norm_groups.applies(self, x, w, b):  # group norm on the CPU
             y = norm_groups.forward(self, x, w, b)
             if y is not None:
@@ -328,6 +333,18 @@ class NormalizeAffine(Op):
         if b is not None:
             y += b
         return y
+
+    def _round_saved_stats(self, x):
+        """A float16/bfloat16 layer norm (computed in float32): torch keeps the row means and
+        invstds in the input's dtype, and its input gradient reads those rounded values
+        (bit for bit: gy w invstd - (x - mean) invstd^3 sum(gy w (x - mean)) / n - invstd
+        sum(gy w) / n in float32 from the rounded statistics, rounded once)."""
+        extra = self._check_saved()["extra"]
+        rows = x.reshape(-1, self.n)
+        low = self.round_stats
+        extra["mean"] = rows.mean(axis=1, dtype=np.float32).astype(low).astype(np.float32)
+        extra["invstd"] = extra["invstd"].astype(low).astype(np.float32)
+        extra["data"] = x
 
     def backward(self, gy):
         saved = self.saved_inputs()
@@ -551,7 +568,8 @@ def _size(shape):
     return n
 
 
-def normalize_affine(input, weight, bias, dims, eps, stats=None, half_sums=None):
+def normalize_affine(input, weight, bias, dims, eps, stats=None, half_sums=None,
+                     round_stats=None):
     """Standardise ``input`` over ``dims``, then scale by ``weight`` and shift by ``bias``.
 
     Args:
@@ -563,6 +581,8 @@ def normalize_affine(input, weight, bias, dims, eps, stats=None, half_sums=None)
         stats (dict, optional): receives the batch ``"mean"`` and biased ``"var"`` arrays.
         half_sums (numpy dtype, optional): a layer norm's half input dtype (its float32
             weight/bias gradients then sum as torch's, see ``norm_half_sums``).
+        round_stats (numpy dtype, optional): a layer norm's 16-bit input dtype computed in
+            float32: the backward reads the statistics rounded to it, as torch's.
 
     Returns:
         Tensor: ``input``'s shape.
@@ -583,10 +603,10 @@ def normalize_affine(input, weight, bias, dims, eps, stats=None, half_sums=None)
         out = NormalizeAffine.apply(
             input.to(f32), None if weight is None else weight.to(f32),
             None if bias is None else bias.to(f32), dims=tuple(dims), eps=float(eps), n=n,
-            stats=stats, half_sums=half_sums)
+            stats=stats, half_sums=half_sums, round_stats=round_stats)
         return out.to(input.dtype)
     return NormalizeAffine.apply(input, weight, bias, dims=tuple(dims), eps=float(eps), n=n,
-                                 stats=stats, half_sums=half_sums)
+                                 stats=stats, half_sums=half_sums, round_stats=round_stats)
 
 
 def _window_sum(xp, a, lo, hi):

@@ -383,8 +383,10 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
                                                             bias is not None) and \
             all(p is None or p.dtype is _dtype.float32 for p in (weight, bias)):
         half = dt.np  # autocast's mix: torch sums the w/b gradients in half buffers
+    same = (dt is _dtype.bfloat16 or dt is _dtype.float16) and half is None
     y = normalize_affine(_cast(input.contiguous(), ct), _cast(weight, ct), _cast(bias, ct),
-                         tuple(range(nd - len(ns), nd)), eps, half_sums=half)
+                         tuple(range(nd - len(ns), nd)), eps,
+                         half_sums=dt.np if same else half, round_stats=dt.np if same else None)
     return _cast(y, dt)
 
 
