@@ -30,7 +30,7 @@ def _run(lib, dtype, shape, seed, **kw):
 @pytest.mark.parametrize("shape", [(14, 16), (3, 5, 64), (8, 768), (2, 3, 4, 10)])
 def test_layer_norm_grads_bit_for_bit(dtype, shape):
     got, want = _run(nt, dtype, shape, 0), _run(torch, dtype, shape, 0)
-    assert np.mean(got[0] != want[0]) <= 1e-3  # (the forward's float32 sums: ~1 in 5000)
+    assert np.sum(got[0] != want[0]) <= 2  # (the forward's float32 sums: ~1 value in 1000)
     for a, b in zip(got[1:], want[1:]):
         np.testing.assert_array_equal(a, b)
 
