@@ -41,3 +41,28 @@ def test_without_affine_parts(dtype, kw):
     got, want = _run(nt, dtype, (6, 32), 1, **kw), _run(torch, dtype, (6, 32), 1, **kw)
     for a, b in zip(got, want):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+@pytest.mark.parametrize("shape,groups", [((4, 8, 6, 6), 2), ((2, 8, 5, 5), 4),
+                                          ((2, 8, 16, 16), 8), ((2, 6, 4, 4, 4), 3)])
+def test_group_norm_grads_bit_for_bit(dtype, shape, groups):
+    """Group norm: the same rounded statistics (its weight/bias gradients are float32 sums
+    there, rounded once)."""
+    outs = []
+    for lib in (nt, torch):
+        rng = np.random.default_rng(0)
+        c = shape[1]
+        x = lib.tensor(rng.standard_normal(shape).astype(np.float32) * 2 + 0.5).to(
+            getattr(lib, dtype)).requires_grad_()
+        m = lib.nn.GroupNorm(groups, c).to(x.dtype)
+        with lib.no_grad():
+            for p in m.parameters():
+                p.copy_(lib.tensor(rng.standard_normal(c).astype(np.float32)).to(x.dtype))
+        y = m(x)
+        g = lib.tensor(rng.standard_normal(shape).astype(np.float32)).to(x.dtype)
+        outs.append([y.detach().float().numpy()] + [
+            t.float().numpy() for t in lib.autograd.grad(y, [x, *m.parameters()], g)])
+    assert np.sum(outs[0][0] != outs[1][0]) <= 2
+    for a, b in zip(outs[0][1:], outs[1][1:]):
+        np.testing.assert_array_equal(a, b)

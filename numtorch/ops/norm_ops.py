@@ -286,11 +286,14 @@ class NormalizeAffine(Op):
     round_stats = None  # a 16-bit input's NumPy dtype: torch's backward reads its statistics so
 
     def forward(self, x, w, b):
+        y = self._forward(x, w, b)
+        if self.round_stats is not None and self._recording and type(x) is np.ndarray:
+            self._round_saved_stats(x)
+        return y
+
+    def _forward(self, x, w, b):
         if norm_rows.applies(self, x, w, b):  # layer norm on the CPU
-            y = norm_rows.forward(self, x, w, b)
-            if self.round_stats is not None and self._recording:
-                self._round_saved_stats(x)
-            return y
+            return norm_rows.forward(self, x, w, b)
         if norm_groups.applies(self, x, w, b):  # group norm on the CPU
             y = norm_groups.forward(self, x, w, b)
             if y is not None:
@@ -335,16 +338,20 @@ class NormalizeAffine(Op):
         return y
 
     def _round_saved_stats(self, x):
-        """A float16/bfloat16 layer norm (computed in float32): torch keeps the row means and
-        invstds in the input's dtype, and its input gradient reads those rounded values
-        (bit for bit: gy w invstd - (x - mean) invstd^3 sum(gy w (x - mean)) / n - invstd
+        """A float16/bfloat16 layer or group norm (computed in float32): torch keeps the means
+        and invstds in the input's dtype, and its gradients read those rounded values (bit
+        for bit: gy w invstd - (x - mean) invstd^3 sum(gy w (x - mean)) / n - invstd
         sum(gy w) / n in float32 from the rounded statistics, rounded once)."""
         extra = self._check_saved()["extra"]
-        rows = x.reshape(-1, self.n)
-        low = self.round_stats
-        extra["mean"] = rows.mean(axis=1, dtype=np.float32).astype(low).astype(np.float32)
-        extra["invstd"] = extra["invstd"].astype(low).astype(np.float32)
-        extra["data"] = x
+        if not extra.get("centered"):
+            return
+        f32, low = np.float32, self.round_stats
+        extra["invstd"] = extra["invstd"].astype(low).astype(f32)
+        if extra.get("mean") is not None:  # the data is x itself, with its means
+            extra["mean"] = extra["mean"].astype(low).astype(f32)
+        else:  # the data is x - mean: centred again on the rounded mean
+            mean = x.mean(axis=self.dims, keepdims=True, dtype=f32)
+            extra["data"] = x - mean.astype(low).astype(f32)
 
     def backward(self, gy):
         saved = self.saved_inputs()

@@ -434,7 +434,8 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     grouped = _cast(input, ct).reshape(n, num_groups, c // num_groups, -1)
     pview = lambda t: None if t is None else _cast(t, ct).reshape(  # noqa: E731
         1, num_groups, c // num_groups, 1)
-    y = normalize_affine(grouped, pview(weight), pview(bias), (2, 3), eps)
+    y = normalize_affine(grouped, pview(weight), pview(bias), (2, 3), eps,
+                         round_stats=dt.np if dt is not ct else None)
     return rename_node(_in_input_format(_cast(y.reshape(shape), dt), input),
                        "NativeGroupNormBackward0")
 
