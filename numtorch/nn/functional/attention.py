@@ -427,6 +427,20 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         kpm = kpm.reshape(bsz * num_heads, 1, src_len)
         attn_mask = kpm if attn_mask is None else attn_mask + kpm
 
+    if not need_weights and dropout_p <= 0.0 and q.dtype in _HALF_DTYPES and \
+            q.device.type == "cpu":
+        # torch's weightless path is scaled_dot_product_attention on (N, H, L, E) heads (its
+        # 16-bit roundings differ from the composed ops' on ~half of the outputs)
+        if attn_mask is not None and attn_mask.dim() == 3:
+            attn_mask = attn_mask.unsqueeze(0) if attn_mask.shape[0] == 1 else \
+                attn_mask.reshape(bsz, num_heads, -1, src_len)
+        out = scaled_dot_product_attention(
+            q.reshape(bsz, num_heads, tgt_len, head_dim), k.reshape(bsz, num_heads, src_len,
+                                                                    head_dim),
+            v.reshape(bsz, num_heads, src_len, head_dim), attn_mask=attn_mask)
+        out = out.permute(2, 0, 1, 3).reshape(tgt_len, bsz, embed_dim)
+        return _finish(out, None, out_proj_weight, out_proj_bias, batched, need_weights,
+                       average_attn_weights)
     scores = numtorch.matmul(q * (1.0 / math.sqrt(head_dim)), k.transpose(-2, -1))
     if attn_mask is not None:
         scores = scores + attn_mask
