@@ -32,6 +32,8 @@ import math
 
 import numpy as np
 
+from ._normal_ahead32 import MAX_SIZE as AHEAD_SIZE
+from ._normal_ahead32 import Ahead
 from ._normal_kernel32 import box_muller_blocks32
 from ._normal_small32 import MAX_BLOCKS, box_muller_small32
 
@@ -212,6 +214,17 @@ class TorchStream:
         (they follow the others in the stream) and go through the kernel in the same call."""
         drawn = n if work == storage else whole
         kernel = box_muller_small32 if storage == np.float32 else _box_muller_blocks
+        if whole == n and n <= AHEAD_SIZE and storage == np.float32:
+            # a loop's repeated small draws: computed ahead in one pass (``_normal_ahead32``)
+            ahead = self.__dict__.get("_ahead")
+            if ahead is None:
+                ahead = self._ahead = Ahead(self.bit_generator)
+            values = ahead.take(n)
+            if values is None:
+                values = self.random(n, dtype=work)
+                kernel(values)
+                ahead.drew(n)
+            return values
         if whole == n:
             values = self.random(n, dtype=work)
             kernel(values)
