@@ -99,27 +99,41 @@ _SHORT_SEGMENT = 32  # buckets with at most this many rows are summed by rank pa
 
 def _segment_sums(out, sorted_idx, order, starts, lengths, values):
     """``out[bucket] = sum of its rows`` (the rows ``values[order]`` grouped by bucket,
-    ``starts``/``lengths`` the groups).
+    ``starts``/``lengths`` the groups), each bucket's rows added one after another in their
+    original order, as torch's CPU embedding backward and ``index_add_`` do (the same bits).
 
-    Why not one ``add.reduceat`` over all buckets: with a (700, 200) gradient in ~660
-    buckets (word_language_model's embedding) it took 480 us, its per-bucket cost paid for
-    every column. Buckets of up to ``_SHORT_SEGMENT`` rows go by rank instead: the first row
-    of every bucket written at once, then each bucket's second row added (one fancy-indexed
-    add: no bucket twice in it), and so on (120 us with the zeroing). That adds each
-    bucket's rows one after another in their original order, as torch's CPU embedding
-    backward and ``index_add_`` do (the same bits). Longer buckets (at most 1 in 33 rows)
-    go through one ``reduceat``, whose per-bucket cost is spread over many rows there.
+    Why not one ``add.reduceat`` over all buckets: it does not add a segment's rows in
+    sequence (a bucket of 200 rows differed from torch's sum in the last bit), and with a
+    (700, 200) gradient in ~660 buckets (word_language_model's embedding) it took 480 us, its
+    per-bucket cost paid for every column. Buckets of more than ``_SHORT_SEGMENT`` rows (at
+    most 1 in 33 rows) are each one reduction over their rows (or a running sum for single
+values).
+    The short ones of 2-d rows of 16+ values go through one zero-padded block reduced over
+    its middle axis (``_padded_sums``); others by rank: the first row of every bucket written
+    at once, then each bucket's second row added (one fancy-indexed add: no bucket twice in
+    it), and so on.
     """
-    # (NumPy's float16 reduceat adds pairwise in float32; torch rounds after every row)
-    short = lengths <= (_SHORT_SEGMENT if values.dtype != np.float16 else lengths.max())
-    long_ = ~short
-    if long_.any():  # their rows gathered contiguously, one reduceat
-        rows = order[np.repeat(long_, lengths)]
-        firsts = np.r_[0, np.cumsum(lengths[long_][:-1])]
-        out[sorted_idx[starts[long_]]] = np.add.reduceat(values[rows], firsts, axis=0)
+    short = lengths <= _SHORT_SEGMENT
+    # rows of 2+ values: a reduction over the rows is sequential (NumPy's inner loop runs
+    # along the row); single values would be added pairwise, so they take a running sum
+    rowwise = values.ndim > 1 and values[:1].size > 1
+    for lo, n in zip(starts[~short].tolist(), lengths[~short].tolist()):
+        rows = values[order[lo:lo + n]]
+        out[sorted_idx[lo]] = np.add.reduce(rows, axis=0) if rowwise else \
+            np.add.accumulate(rows, axis=0)[-1]
     if not short.any():
         return
     s_starts, s_len = starts[short], lengths[short]
+    if values.ndim == 2 and values.shape[1] >= 16 and s_len.max() > 2:
+        # (as ``_padded_sums``, for the short buckets' rows only)
+        keep = np.repeat(short, lengths)
+        nb, longest = s_starts.size, int(s_len.max())
+        firsts = np.r_[0, np.cumsum(s_len[:-1])]
+        pad = np.zeros((nb * longest, values.shape[1]), dtype=values.dtype)
+        pad[np.arange(firsts[-1] + s_len[-1]) + np.repeat(np.arange(nb) * longest - firsts,
+                                                          s_len)] = values[order[keep]]
+        out[sorted_idx[s_starts]] = np.add.reduce(pad.reshape(nb, longest, -1), axis=1)
+        return
     out[sorted_idx[s_starts]] = values[order[s_starts]]
     if s_len.max() == 1:
         return
