@@ -56,3 +56,25 @@ def test_channels_last_and_module():
         m = lib.nn.Conv2d(3, 4, 3).to(lib.bfloat16)
         outs.append(m(lib.ones(1, 3, 5, 5, dtype=lib.bfloat16)).detach().float().numpy())
     np.testing.assert_array_equal(*outs)
+
+
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_float16_forward_rounds_once(case):
+    """float16: torch's forward sums and adds the bias in float32 and rounds once (~30% of
+    values were a bit off); its input gradient keeps float16 arithmetic's roundings."""
+    shape, wshape, kw = CASES[case]
+    outs = []
+    for lib in (nt, torch):
+        rng = np.random.default_rng(case)
+        x = lib.tensor(rng.standard_normal(shape).astype(np.float32)).half().requires_grad_()
+        w = lib.tensor((rng.standard_normal(wshape) * 0.3).astype(np.float32)).half()
+        b = lib.tensor(rng.standard_normal(wshape[0]).astype(np.float32)).half()
+        f = {3: lib.nn.functional.conv1d, 4: lib.nn.functional.conv2d,
+             5: lib.nn.functional.conv3d}[len(shape)]
+        y = f(x, w, b, **kw)
+        g = lib.tensor(rng.standard_normal(tuple(y.shape)).astype(np.float32)).half()
+        (gx,) = lib.autograd.grad(y, x, g)
+        outs.append((y.detach().float().numpy(), gx.float().numpy(), str(gx.dtype)))
+    assert np.mean(outs[0][0] != outs[1][0]) <= 1e-3
+    np.testing.assert_allclose(outs[0][1], outs[1][1], rtol=1e-2, atol=1e-2)
+    assert outs[0][2] == outs[1][2]
