@@ -268,3 +268,70 @@ CLIENTS.update({
     "vit_pytorch": {"root": "drivers", "script": "vit_models.py", "args": [], "vision": True,
                     "loss": r" step \d+ loss ([\d.]+)", "total_iters": 45, "rtol": 1e-3},
 })
+
+# session 41: karpathy/makemore (every --type: 201 AdamW steps, the samples printed at step 200;
+# names.txt is the checkout's own) and timm's own train.py/validate.py on the fabricated
+# ImageFolder (2 epochs of 8 batches; the closing JSON's train/validation losses are the
+# trajectory: its per-step lines print 3 digits)
+_MAKEMORE_LOSS = r"^step \d+ \| loss ([\d.]+) \|"
+
+
+def _makemore(kind, workers="0"):
+    return {"root": "makemore", "script": "makemore.py",
+            "args": ["--type", kind, "--max-steps", "201", "-o", "out", "-n", workers],
+            "links": {"names.txt": "{root}/names.txt"}, "loss": _MAKEMORE_LOSS, "per_tick": 10,
+            "skip_ticks": 1, "rtol": 1e-4}
+
+
+_TIMM = ["--data-dir", "{data}/imagenet", "--val-split", "val", "--num-classes", "4", "-b", "8",
+         "--device", "cpu", "--workers", "1", "--log-interval", "1", "--seed", "1",
+         "--img-size", "64", "--epochs", "2", "--warmup-epochs", "1", "--experiment", "x"]
+
+
+def _timm(*args, rtol=1e-4):
+    return {"root": "timm", "script": "train.py", "args": [*_TIMM, *args], "vision": True,
+            "loss": r'^\s+"loss": ([\d.]+)', "total_iters": 16, "rtol": rtol}
+
+
+CLIENTS.update({
+    **{f"makemore_{k}": _makemore(k) for k in ("bigram", "mlp", "rnn", "gru", "bow")},
+    # two DataLoader worker processes feed the transformer
+    "makemore_transformer": _makemore("transformer", "2"),
+    # SGD at lr 0.01 after the warmup epoch: both libraries' step losses agree to 1e-7 for 12
+    # steps, then a 2e-5 difference grows ~10x a step (BatchNorm on 8 images of 2x2 maps)
+    "timm_resnet18": _timm("--model", "resnet18", "--lr", "0.01", rtol=1e-2),
+    # AdamW, cosine warmup, mixup+cutmix, label smoothing, RandAugment, random erasing (the
+    # prefetcher's: Python's random in the main process), drop path, model EMA
+    "timm_efficientnet": _timm("--model", "efficientnet_b0", "--opt", "adamw", "--lr", "1e-3",
+                               "--mixup", "0.8", "--cutmix", "1.0", "--smoothing", "0.1",
+                               "--aa", "rand-m9-mstd0.5", "--reprob", "0.25",
+                               "--drop-path", "0.1", "--model-ema"),
+    "timm_convnext": _timm("--model", "convnext_atto", "--opt", "lamb", "--lr", "2e-3",
+                           "--sched", "step", "--decay-epochs", "1", "--bce-loss",
+                           "--clip-grad", "1.0", "--layer-decay", "0.75"),
+    "timm_vit": _timm("--model", "vit_tiny_patch16_224", "--model-kwargs", "img_size=64",
+                      "--opt", "adamw", "--lr", "1e-3", "--model-ema", "--clip-grad", "0.5",
+                      "--clip-mode", "agc", "--grad-accum-steps", "2"),
+    # AugMix in 3 splits, Jensen-Shannon loss, split BatchNorm
+    "timm_augmix_jsd": _timm("--model", "resnet18", "--opt", "adamw", "--lr", "1e-3",
+                             "--aug-splits", "3", "--jsd-loss", "--aa", "augmix-m5-w3-d2",
+                             "--split-bn"),
+    # BatchNorm on batches of 8 and SGD/RMSprop at lr 0.05/1e-3 in epoch 2: torch at 2 threads
+    # against 1 already differs 2-3e-4 (numtorch 3e-4/3e-3; its one-batch gradients are as close
+    # to float64's as torch's)
+    "timm_regnet": _timm("--model", "regnetx_002", "--opt", "sgd", "--momentum", "0.9",
+                         "--lr", "0.05", "--sched", "poly", "--mixup", "0.5", rtol=1e-2),
+    "timm_mobilenetv3": _timm("--model", "mobilenetv3_small_050", "--opt", "rmsproptf",
+                              "--lr", "1e-3", "--sched", "tanh", "--smoothing", "0.1",
+                              "--channels-last", rtol=1e-2),
+    # validate.py on the EMA weights of one untimed torch training run
+    "timm_validate": {"root": "timm", "script": "validate.py",
+                      "args": ["--data-dir", "{data}/imagenet", "--split", "val", "--model",
+                               "efficientnet_b0", "--num-classes", "4", "--img-size", "64",
+                               "-b", "8", "--workers", "1", "--device", "cpu", "--checkpoint",
+                               "output/train/x/model_best.pth.tar", "--use-ema"],
+                      "pre": [("train.py", [*_TIMM, "--model", "efficientnet_b0", "--model-ema",
+                                            "--opt", "adamw", "--lr", "1e-3"])],
+                      "pre_lib": "torch", "vision": True,
+                      "loss": r'^\s+"top1": ([\d.]+)', "total_iters": 2, "rtol": 1e-4},
+})

@@ -5,7 +5,8 @@ fabricated data; compares their printed loss trajectories and their CPU time per
     python bench/programs/run.py --examples /work/ext/examples --mingpt /work/ext/minGPT \
         --nanogpt /work/ext/nanoGPT --tutorials /work/ext/tutorials \
         --yunjey /work/ext/yunjey-tutorial --ngvideo /work/ext/ng-video-lecture \
-        --vit /work/ext/vit-pytorch [--only NAME[,NAME]] [--lib torch|numtorch|both] \
+        --vit /work/ext/vit-pytorch --makemore /work/ext/makemore --timm /work/ext/timm-repo \
+        [--only NAME[,NAME]] [--lib torch|numtorch|both] \
         [--repeats 3] [--data DIR] [--json OUT]
 
 Clients without a ``loss`` pattern (tutorials that train nothing) are compared on their whole
@@ -227,6 +228,9 @@ def main():
     ap.add_argument("--ngvideo", default="/work/ext/ng-video-lecture",
                     help="karpathy/ng-video-lecture's checkout")
     ap.add_argument("--vit", default="/work/ext/vit-pytorch", help="lucidrains/vit-pytorch")
+    ap.add_argument("--makemore", default="/work/ext/makemore", help="karpathy/makemore")
+    ap.add_argument("--timm", default="/work/ext/timm-repo",
+                    help="huggingface/pytorch-image-models (its train.py/validate.py)")
     ap.add_argument("--only", default="", help="comma-separated client names")
     ap.add_argument("--lib", choices=("torch", "numtorch", "both"), default="both")
     ap.add_argument("--repeats", type=int, default=1, help="runs per library, alternating")
@@ -237,7 +241,8 @@ def main():
     args = ap.parse_args()
     roots = {"examples": args.examples, "mingpt": args.mingpt, "nanogpt": args.nanogpt,
              "tutorials": args.tutorials, "yunjey": os.path.join(args.yunjey, "tutorials"),
-             "ngvideo": args.ngvideo, "drivers": os.path.join(HERE, "drivers")}
+             "ngvideo": args.ngvideo, "drivers": os.path.join(HERE, "drivers"),
+             "makemore": args.makemore, "timm": args.timm}
     os.environ["VIT_PYTORCH"] = args.vit
     work = args.work or tempfile.mkdtemp(prefix="programs-")
     os.makedirs(work, exist_ok=True)
