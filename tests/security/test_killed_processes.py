@@ -50,7 +50,9 @@ def test_worker_deaths_raise_what_torch_raises(deaths):
     for case, w in want.items():
         g = got[case]
         assert g["seconds"] < 20, g  # never waits for a worker that cannot answer
-        if w["cls"] == "ConnectionResetError":  # torch read the dead worker's socket first
+        # torch read the dead worker's socket or pipe first (a race a loaded machine shows:
+        # os._exit(3) gave torch an empty EOFError once in CI)
+        if w["cls"] in ("ConnectionResetError", "EOFError"):
             assert g["cls"] == "RuntimeError" and "exited unexpectedly" in g["msg"], g
             continue
         if case in _RACES:  # which worker the main process sees die first is timing
