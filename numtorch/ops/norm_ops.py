@@ -283,7 +283,7 @@ class NormalizeAffine(Op):
         for k, v in fix.items():
             got[k] = v if type(got[k]) is np.ndarray else _make(v)
 
-    round_stats = None  # a 16-bit input's NumPy dtype: torch's backward reads its statistics so
+    round_stats = None  # a 16-bit input's NumPy dtype: its gradients read rounded statistics
 
     def forward(self, x, w, b):
         y = self._forward(x, w, b)
@@ -588,8 +588,8 @@ def normalize_affine(input, weight, bias, dims, eps, stats=None, half_sums=None,
         stats (dict, optional): receives the batch ``"mean"`` and biased ``"var"`` arrays.
         half_sums (numpy dtype, optional): a layer norm's half input dtype (its float32
             weight/bias gradients then sum as torch's, see ``norm_half_sums``).
-        round_stats (numpy dtype, optional): a layer norm's 16-bit input dtype computed in
-            float32: the backward reads the statistics rounded to it, as torch's.
+        round_stats (numpy dtype, optional): a layer or group norm's 16-bit input dtype, when
+            computed in float32: the backward reads the statistics rounded to it, as torch's.
 
     Returns:
         Tensor: ``input``'s shape.
