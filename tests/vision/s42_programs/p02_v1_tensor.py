@@ -1,0 +1,31 @@
+import torch
+import torchvision.transforms as T
+import torchvision.transforms.functional as F
+torch.manual_seed(0)
+x = torch.rand(3, 40, 50)
+u = (x * 255).to(torch.uint8)
+def s(t): return (tuple(t.shape), t.dtype, round(t.double().sum().item(), 3))
+print(s(F.resize(x, [20, 25], antialias=True)), s(F.resize(x, [20, 25], antialias=False)))
+print(s(F.resize(u, [20, 25], antialias=True)), s(F.resize(u, [80, 100])))
+print(s(F.resize(x, 30, interpolation=T.InterpolationMode.NEAREST)))
+print(s(F.resize(x, 30, interpolation=T.InterpolationMode.BICUBIC, antialias=True)))
+print(s(F.rotate(x, 30)), s(F.rotate(u, 45, expand=True)), s(F.rotate(x, 10, fill=1.0)))
+print(s(F.pad(x, [1, 2, 3, 4], padding_mode="reflect")), s(F.pad(u, 3, fill=7)))
+print(s(F.pad(x, 2, padding_mode="edge")), s(F.pad(x, 2, padding_mode="symmetric")))
+print(s(F.crop(x, 3, 4, 10, 11)), s(F.center_crop(x, [15, 16])), s(F.hflip(x)), s(F.vflip(u)))
+print(s(F.adjust_brightness(x, 1.3)), s(F.adjust_contrast(u, 0.7)), s(F.adjust_saturation(x, 1.5)))
+print(s(F.adjust_hue(x, 0.2)), s(F.adjust_gamma(u, 0.8)), s(F.rgb_to_grayscale(x)))
+print(s(F.gaussian_blur(x, [5, 5], [1.5, 1.5])), s(F.affine(x, 10, [2, 3], 1.1, [5, 0])))
+print(s(F.perspective(u, [[0, 0], [49, 0], [49, 39], [0, 39]], [[2, 1], [47, 3], [45, 38], [1, 36]])))
+print(s(F.normalize(x, [0.5] * 3, [0.2] * 3)), s(F.convert_image_dtype(u, torch.float32)))
+print(s(F.five_crop(x, 10)[2]), len(F.ten_crop(x, 10)))
+print(s(F.invert(u)), s(F.posterize(u, 3)), s(F.solarize(u, 100)), s(F.autocontrast(x)), s(F.equalize(u)))
+print(s(F.adjust_sharpness(x, 2.0)), s(F.erase(x, 1, 2, 5, 6, torch.zeros(1))))
+b = torch.rand(2, 3, 20, 20)
+torch.manual_seed(3)
+tf = T.Compose([T.RandomResizedCrop(16, antialias=True), T.RandomHorizontalFlip(), T.ColorJitter(0.3, 0.3, 0.3, 0.05),
+                T.RandomAffine(20, translate=(0.1, 0.2)), T.RandomErasing(p=1.0)])
+print(s(tf(b)))
+torch.manual_seed(4)
+print(s(T.RandomRotation(30)(u)), s(T.RandomPerspective(p=1.0)(x)), s(T.AutoAugment()(u)), s(T.RandAugment()(u)),
+      s(T.TrivialAugmentWide()(u)), s(T.AugMix()(u)))
