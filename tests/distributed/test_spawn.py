@@ -153,9 +153,9 @@ def _failure(tmp_path, case):
 
 def test_dead_rank_fails_the_collective_at_once(tmp_path):
     res, _ = _failure(tmp_path, "dies")
-    assert res["class"] == "DistBackendError"
-    assert "all_reduce" in res["message"] and "rank 1" in res["message"]
-    assert res["seconds"] < 10  # the timeout is 60 s: the closed connection ended it
+    assert res["class"] == "DistBackendError", res
+    assert "all_reduce" in res["message"] and "rank 1" in res["message"], res
+    assert res["seconds"] < 10, res  # the timeout is 60 s: the closed connection ended it
 
 
 def test_missing_rank_times_out_naming_it(tmp_path):
