@@ -11,6 +11,7 @@ The context object is the graph node, exactly like ``Op`` instances for built-in
 """
 
 import functools
+import inspect
 import warnings
 import weakref
 
@@ -278,6 +279,26 @@ class _FunctionMeta(TorchNamed):
     the class under torch's name (<class 'torch.autograd.function.Function'>)."""
 
 
+_SIGNATURES = weakref.WeakKeyDictionary()
+
+
+def _bound(cls, args, kwargs):
+    """The arguments of a ctx-less ``forward`` (the ``setup_context`` form) as torch passes
+    them: matched against the signature (a wrong call raises inspect's TypeError, "missing a
+    required argument: 'x'"), defaults filled in, every parameter before ``*args`` given by
+    position (``setup_context`` sees them all in ``inputs``). Keyword-only parameters end
+    up as keywords, which torch's apply refuses; so does this."""
+    sig = _SIGNATURES.get(cls)
+    if sig is None:
+        sig = _SIGNATURES[cls] = inspect.signature(cls.forward)
+    bound = sig.bind(*args, **kwargs)
+    bound.apply_defaults()
+    if bound.kwargs:
+        raise TypeError(f"forward() got an unexpected keyword argument "
+                        f"'{next(iter(bound.kwargs))}'")
+    return bound.args, {}
+
+
 class Function(metaclass=_FunctionMeta):
     """Base class for custom differentiable operations.
 
@@ -320,6 +341,8 @@ class Function(metaclass=_FunctionMeta):
 
             run, batched = forward_under_transforms(cls, Function, args)
         if cls.setup_context is not Function.setup_context:
+            args, kwargs = _bound(cls, args, kwargs)
+
             def forward(*a, **k):
                 out = run(*a, **k)
                 cls.setup_context(ctx, a, out)
