@@ -131,7 +131,7 @@ def run_registration_hooks(kind, module, name, value):
     return value
 
 
-class _GradTap(Function):
+class BackwardHookFunction(Function):
     """Identity on tensors; its backward hands the incoming gradients to ``on_grad``, which
     may return replacements."""
 
@@ -147,14 +147,14 @@ class _GradTap(Function):
 
 
 def _tap(values, on_grad):
-    """Route the tensors of ``values`` that require grad through one ``_GradTap`` node.
+    """Route the tensors of ``values`` that require grad through one ``BackwardHookFunction`` node.
 
     Returns the new tuple and the positions that were tapped.
     """
     idx = [i for i, v in enumerate(values) if isinstance(v, Tensor) and v.requires_grad]
     if not idx:
         return values, idx
-    out = _GradTap.apply(on_grad, *[values[i] for i in idx])
+    out = BackwardHookFunction.apply(on_grad, *[values[i] for i in idx])
     out = out if isinstance(out, tuple) else (out,)
     new = list(values)
     for i, t in zip(idx, out):
