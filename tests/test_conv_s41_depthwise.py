@@ -8,7 +8,7 @@ channels, and the shapes that keep the older kernels."""
 import pytest
 
 from numtorch.ops import conv as conv_ops
-from numtorch.ops import conv_depthwise_gemv, conv_samples
+from numtorch.ops import conv_depthwise_band, conv_depthwise_gemv, conv_samples
 from tests.oracle import check_op
 
 
@@ -19,6 +19,9 @@ def paths(monkeypatch, device):
     taken = []
     monkeypatch.setattr(conv_ops, "_PATHS", taken)
     monkeypatch.setattr(conv_samples, "_free_cores", lambda: 1)
+    # the banded GEMMs (conv_depthwise_band, tests/test_conv_depthwise_band.py) would take
+    # the large stride-1 kernels here
+    monkeypatch.setattr(conv_depthwise_band, "MIN_TAPS", 10 ** 9)
     return taken
 
 

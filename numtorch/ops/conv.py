@@ -42,6 +42,9 @@ Kernel paths, chosen per shape by measurement (``bench/conv_shapes.py``); each i
   a kernel of 9+ taps (fast_neural_style's 32 -> 3 9x9 output layer): one GEMM row per
   (filter, tap) and shifted adds instead of im2col, and the weight gradient from columns of
   the output gradient (``conv_taps``; ``forward-taps``, ``weight-taps``);
+* depthwise 2-d stride 1 with a large kernel on a narrow map (ConvNeXt's 7x7): one GEMM per
+  channel against a banded matrix of the kernel, on a strided view of the stacked padded
+  planes (``conv_depthwise_band``; ``forward-depthwise-band``, ``weight-depthwise-band``);
 * depthwise 2-d (one filter per channel) with up to ``MAX_CELLS`` grid cells per channel: a
   GEMV per channel over tap rows copied as one contiguous run each from channel-major phase
   planes (``conv_depthwise_gemv``; ``forward-depthwise-gemv``, ``weight-depthwise-gemv``
@@ -86,6 +89,7 @@ from ..backend import helpers_for, is_device_array
 from . import _intraop
 from . import conv_col2im as _col2im_last
 from . import conv_depthwise as _depthwise
+from . import conv_depthwise_band as _dw_band
 from . import conv_depthwise_gemv as _dw_gemv
 from . import conv_device as _device
 from . import conv_nhwc as _nhwc
@@ -388,6 +392,9 @@ def _forward_paths(xp, x, w, b, stride, padding, dilation, groups, out, taps, re
         if b is not None:
             y += b.reshape((-1,) + (1,) * len(out))
         return y
+    if _dw_band.applies(x, w, stride, dilation, groups, out, padding):
+        _note("forward-depthwise-band")
+        return _dw_band.forward(xp, x, w, b, padding, out)
     if _DW_GEMV and _dw_gemv.applies(x, w, stride, dilation, groups, out):
         _note("forward-depthwise-gemv")
         return _dw_gemv.forward(xp, x, w, b, stride, padding, dilation, out)
@@ -609,6 +616,9 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
         gy4 = gy.reshape(n, groups, o // groups, _prod(out))
         dw = xp.matmul(gy4, xs.swapaxes(2, 3)).sum(0)  # (g, O/g, C/g)
         return dw.reshape((o, x.shape[1] // groups) + (1,) * nd)
+    if _dw_band.applies(x, _shaped(gy, 1, kernel), stride, dilation, groups, out, padding):
+        _note("weight-depthwise-band")
+        return _dw_band.weight(xp, x, gy, kernel, padding)
     if _winograd.applies_weight(x, gy, kernel, stride, dilation, groups):
         _note("weight-winograd")
         return _winograd.weight(xp, x, gy, padding)
