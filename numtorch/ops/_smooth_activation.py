@@ -303,6 +303,24 @@ def _normal_cdf_pdf(xp, x, y=None):
     return cdf, e
 
 
+def _in_memory_order(x, *like):
+    """``x`` (and the arrays ``like``, allocated by ``empty_like(x)``: same strides) as
+    C-contiguous views, axes permuted into memory order, when ``x`` is a dense block in some
+    axis order (channels-last, a transpose); None otherwise. The row kernels then run on
+    ConvNeXt's channels-last activations too (general strided passes: 2.5 ms against 0.9
+    for an 8x160x16x16 GELU)."""
+    if x.flags.c_contiguous:
+        return (x, *like) if like else x
+    perm = sorted(range(x.ndim), key=lambda d: -x.strides[d])
+    xv = x.transpose(perm)
+    if not xv.flags.c_contiguous:
+        return None
+    views = [xv] + [None if a is None else a.transpose(perm) for a in like]
+    if any(v is not None and not v.flags.c_contiguous for v in views):
+        return None
+    return tuple(views) if like else xv
+
+
 _BLOCK = 1 << 18
 # The forward's erf makes each value worth a few copies' time: ``_intraop`` splits from
 # about a quarter of its usual size (nanoGPT's (768, 512) hidden layer, not only 4M)
@@ -575,12 +593,14 @@ class Gelu(_Pointwise):
                 y = t + dt.type(1)
                 y *= x * dt.type(0.5)
                 return y
-            if xp is np and x.flags.c_contiguous and dt.kind == "f":
+            if xp is np and dt.kind == "f" and _in_memory_order(x) is not None:
                 y = np.empty_like(x)
                 slope = np.empty_like(x) if self._recording else None
-                _gelu_tanh_rows(x, y, slope)
-                self.save(t=None, slope=slope)
-                return y
+                views = _in_memory_order(x, y, slope)
+                if views is not None:
+                    _gelu_tanh_rows(*views)
+                    self.save(t=None, slope=slope)
+                    return y
             inner = x * x
             inner *= dt.type(_SQRT_2_OVER_PI * _GELU_CUBIC)
             inner += dt.type(_SQRT_2_OVER_PI)
@@ -601,9 +621,12 @@ class Gelu(_Pointwise):
             return _gelu_onednn_bf16(xp, x)
         y = xp.empty_like(x)
         half = getattr(self, "low_dtype", None) is not None
-        if not half and dt == np.float32 and xp is np and x.flags.c_contiguous:
+        views = None
+        if not half and dt == np.float32 and xp is np and _in_memory_order(x) is not None:
             slope = np.empty_like(x) if self._recording else None
-            _gelu_erf_rows(x, y, slope)
+            views = _in_memory_order(x, y, slope)
+        if views is not None:
+            _gelu_erf_rows(*views)
             self.save(cdf=None, e=None, slope=slope)
             return y
         cdf, e = (_normal_cdf_pdf_f16 if half else _normal_cdf_pdf)(xp, x, y)
