@@ -689,7 +689,7 @@ class GeluBackward(_Pointwise):
             return d
         if _onednn_bf16(self):
             return _gelu_onednn_bf16(xp, x, g)
-        if self.slope is not None and self.slope.dtype == dt and g.flags.c_contiguous:
+        if self.slope is not None and self.slope.dtype == dt:
             return np.multiply(self.slope.reshape(g.shape), g)  # the same bits as below
         cdf, e = self.cdf, self.e
         if cdf is None:

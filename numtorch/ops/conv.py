@@ -307,6 +307,33 @@ def _pointwise(kernel, padding, out):
             and _prod(out) >= _MIN_POINTWISE_LENGTH)
 
 
+def _channels_last_rows(a):
+    """A channels-last ``(N, C, *S)`` array (not row-major: its memory is ``(N, *S, C)``) as
+    its ``(N * prod(S), C)`` rows, a view; None for any other layout."""
+    if a.flags.c_contiguous or a.ndim < 3:
+        return None
+    v = a.transpose((0,) + tuple(range(2, a.ndim)) + (1,))
+    return v.reshape(-1, a.shape[1]) if v.flags.c_contiguous else None
+
+
+def _rows_1x1(x, w, stride, padding, groups, res):
+    """x's rows when conv(x, w) is a 1x1, unpadded, stride-1, one-group convolution of a
+    channels-last x with no caller's buffer to fill: then every pass is ONE GEMM on rows
+    (ConvNeXt's MLP, channels-last models), where the channels-first path copies x to
+    channels-first, runs a GEMM per sample and copies the result back."""
+    if res is not None or groups != 1 or any(k != 1 for k in w.shape[2:]) or \
+            any(s != 1 for s in stride) or any(lo or hi for lo, hi in padding):
+        return None
+    return _channels_last_rows(x)
+
+
+def _from_rows(rows, like, channels):
+    """``(N * prod(S), channels)`` rows as the channels-last ``(N, channels, *S)`` array."""
+    nd = like.ndim
+    y = rows.reshape((like.shape[0],) + tuple(like.shape[2:]) + (channels,))
+    return y.transpose((0, nd - 1) + tuple(range(1, nd - 1)))
+
+
 def _group_matrix(w, groups):
     """A 1x1 weight ``(O, C/g, 1...)`` as the GEMM operand ``(g, O/g, C/g)``."""
     return w.reshape(groups, w.shape[0] // groups, w.shape[1])
@@ -377,6 +404,13 @@ def _forward_paths(xp, x, w, b, stride, padding, dilation, groups, out, taps, re
         _note("forward-live-taps")
         crop, padding = live
         w = w[crop]
+    rows = _rows_1x1(x, w, stride, padding, groups, res)
+    if rows is not None:
+        _note("forward-1x1-channels-last")
+        y = xp.matmul(rows, w.reshape(w.shape[0], w.shape[1]).T)
+        if b is not None:
+            y += b
+        return _from_rows(y, x, w.shape[0])
     if _whole(w.shape[2:], x.shape[2:], padding, dilation, groups):
         _note("forward-whole")
         n, o = x.shape[0], w.shape[0]
@@ -606,6 +640,14 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
     if is_device_array(gy):
         _note("weight-device")
         return _device.weight(xp, x, gy, kernel, stride, padding, dilation, groups)
+    rows = _rows_1x1(x, _shaped(gy, x.shape[1], kernel), stride, padding, groups, None)
+    if rows is not None:
+        _note("weight-1x1-channels-last")
+        g = _channels_last_rows(gy)
+        if g is None:
+            g = xp.ascontiguousarray(gy.transpose((0,) + tuple(range(2, gy.ndim)) + (1,)))
+            g = g.reshape(-1, o)
+        return xp.matmul(g.T, rows).reshape((o, x.shape[1]) + tuple(kernel))
     if _whole(kernel, x.shape[2:], padding, dilation, groups):
         _note("weight-whole")
         dw = xp.matmul(gy.reshape(n, o).T, x.reshape(n, _prod(x.shape[1:])))
@@ -806,6 +848,10 @@ def _input_paths(xp, gy, w, size, stride, padding, dilation, groups, filters, re
     out = tuple(gy.shape[2:])
     if is_device_array(gy):
         return _device_input(xp, gy, w, size, stride, padding, dilation, groups, out)
+    rows = _rows_1x1(gy, w, stride, padding, groups, res) if tuple(size) == out else None
+    if rows is not None:
+        _note("input-1x1-channels-last")
+        return _from_rows(xp.matmul(rows, w.reshape(w.shape[0], w.shape[1])), gy, w.shape[1])
     if _whole(w.shape[2:], size, padding, dilation, groups) and all(q == 1 for q in out):
         _note("input-whole")
         n, o = gy.shape[:2]
