@@ -31,6 +31,12 @@ from ._common import _ALIGN, _NP, _STORAGE_NAME
 from ._skip import Blank, skipping
 
 
+def _is_lazy(t):
+    from ..nn.parameter import is_lazy
+
+    return is_lazy(t)
+
+
 class _Global:
     """A placeholder pickled as a ``GLOBAL module name`` opcode (torch need not be imported).
 
@@ -188,6 +194,8 @@ class _TorchReductions:
             return (_Global("torch._utils", "_rebuild_sparse_tensor"), (layout, parts))
         if isinstance(obj, Tensor) and type(obj._array) is not np.ndarray and obj.is_quantized:
             return self._reduce_quantized(obj)
+        if isinstance(obj, Tensor) and _is_lazy(obj):  # as torch: the class, requires_grad
+            return (_Global("torch.nn.parameter", type(obj).__name__), (obj.requires_grad,))
         if isinstance(obj, Tensor):
             is_param = isinstance(obj, _parameter_class())
             if is_meta(obj._array):  # no storage: torch's dtype, size, stride call

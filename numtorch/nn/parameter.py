@@ -138,14 +138,39 @@ _ALLOWED = {"__new__", "__init__", "__repr__", "__str__", "__hash__", "__reduce_
             "requires_grad_", "materialize", "type"}
 
 
+# what torch's message names for an operator on an uninitialised parameter: the TensorBase
+# method the operator runs, or the Python function defining it (``None``: the operator's name)
+_OPERATOR_TARGETS = {
+    "__add__": "add", "__radd__": "add", "__iadd__": "add_", "__sub__": "sub",
+    "__isub__": "sub_", "__mul__": "mul", "__rmul__": "mul", "__imul__": "mul_",
+    "__truediv__": "div", "__itruediv__": "div_", "__ifloordiv__": "floor_divide_",
+    "__mod__": "remainder", "__imod__": "remainder_", "__matmul__": "matmul",
+    "__rand__": "bitwise_and", "__ror__": "bitwise_or", "__rxor__": "bitwise_xor",
+    "__neg__": "neg", "__pos__": "positive", "__abs__": "abs", "__ne__": "ne", "__lt__": "lt",
+    "__le__": "le", "__gt__": "gt", "__ge__": "ge", "__iter__": "dim",
+}
+_FUNCTION_TARGETS = {
+    "__rsub__": "Tensor.__rsub__", "__rtruediv__": "Tensor.__rdiv__",
+    "__floordiv__": "Tensor.__floordiv__", "__rfloordiv__": "Tensor.__rfloordiv__",
+    "__rmod__": "Tensor.__rmod__", "__pow__": "TensorBase.pow", "__rpow__": "Tensor.__rpow__",
+    "__ipow__": "TensorBase.pow_", "__rmatmul__": "Tensor.__rmatmul__",
+    "__rlshift__": "Tensor.__rlshift__", "__rrshift__": "Tensor.__rrshift__",
+    "__len__": "Tensor.__len__", "__contains__": "Tensor.__contains__",
+    "__reversed__": "Tensor.__reversed__", "__array__": "Tensor.__array__",
+}
+
+
+def _target(name, method):
+    if name in _FUNCTION_TARGETS:
+        return f"<function {_FUNCTION_TARGETS[name]} at {hex(id(method))}>"
+    if name in ("__getitem__", "__setitem__", "__delitem__"):
+        return f"<slot wrapper '{name}' of 'torch._C.TensorBase' objects>"
+    return f"<method '{_OPERATOR_TARGETS.get(name, name)}' of 'torch._C.TensorBase' objects>"
+
+
 def _blocked(name):
     def method(self, *args, **kwargs):
-        raise ValueError(f"Attempted to use an uninitialized parameter in <method '{name}' of "
-                         f"'numtorch.Tensor' objects>. This error happens when you are using a "
-                         f"`LazyModule` or explicitly manipulating "
-                         f"`torch.nn.parameter.UninitializedParameter` objects. When using "
-                         f"LazyModules Call `forward` with a dummy batch to initialize the "
-                         f"parameters before calling torch functions")
+        raise _use_error(_target(name, method))
 
     method.__name__ = name
     return method
@@ -203,6 +228,14 @@ def _install_blocks(cls):
     for name in names:
         setattr(cls, name, _blocked(name))
     return cls
+
+
+def _use_error(target):
+    return ValueError(f"Attempted to use an uninitialized parameter in {target}. This error "
+                      f"happens when you are using a `LazyModule` or explicitly manipulating "
+                      f"`torch.nn.parameter.UninitializedParameter` objects. When using "
+                      f"LazyModules Call `forward` with a dummy batch to initialize the "
+                      f"parameters before calling torch functions")
 
 
 def _placeholder(cls, requires_grad, device, dtype):

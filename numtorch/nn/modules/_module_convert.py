@@ -10,6 +10,7 @@ from ... import _dtype
 from ..._device import as_device
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
+from ..parameter import is_lazy
 
 
 class _ConversionMixin:
@@ -63,7 +64,12 @@ class _ConversionMixin:
                 if p._grad is not None:
                     p._grad._array = fn(p._grad)._array
         for key, b in self._buffers.items():
-            if b is not None:
+            if b is None:
+                continue
+            if is_lazy(b):  # a placeholder stays one, in the new dtype or device (as torch)
+                with no_grad():
+                    b._array = fn(b)._array
+            else:
                 self._buffers[key] = fn(b)
         return self
 
