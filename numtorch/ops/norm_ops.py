@@ -384,6 +384,7 @@ class NormalizeAffine(Op):
         data = extra["data"]
         need_x, need_w, need_b = self.needs_input_grad
         outs = tuple(k for k, need in (("x", need_x), ("w", need_w), ("b", need_b)) if need)
+        gy = _dense_grad(gy, data)
         if not norm_rows.grads_apply(self, gy, w, data):
             if not norm_groups.grads_apply(self, gy, w, data, extra.get("mean"),
                                            extra["invstd"]):
@@ -402,6 +403,17 @@ class NormalizeAffine(Op):
         if self.half_sums is not None:
             self._half_grads(got, gy, extra, outs)
         return got.get("x"), got.get("w"), got.get("b")
+
+
+def _dense_grad(gy, data):
+    """``gy`` C-contiguous when it is a strided host array and the saved ``data`` is not (the
+    gradient of a permuted view's layer norm, ConvNeXt's channels-last LayerNorm2d): the row
+    kernels then apply, as for a contiguous gradient, for one copy where the general path
+    made several passes (8x16x16x40 fwd+bwd 0.78 -> 0.45 ms)."""
+    if type(gy) is np.ndarray and not gy.flags.c_contiguous and type(data) is np.ndarray \
+            and data.flags.c_contiguous and gy.shape == data.shape:
+        return np.ascontiguousarray(gy)
+    return gy
 
 
 class NormalizeAffineBackward(Op):
@@ -432,6 +444,7 @@ class NormalizeAffineBackward(Op):
                 return out
         centered = self.centered
         mean = self.mean  # not None: data is x itself (the row form's save), these its means
+        gy = _dense_grad(gy, data)
         if centered and norm_rows.grads_apply(self, gy, w, data):
             return norm_rows.backward(gy, w, data, invstd, n, self.outs, self.w_shape,
                                       self.b_shape, mean)
