@@ -290,7 +290,8 @@ _TIMM = ["--data-dir", "{data}/imagenet", "--val-split", "val", "--num-classes",
 
 def _timm(*args, rtol=1e-4):
     return {"root": "timm", "script": "train.py", "args": [*_TIMM, *args], "vision": True,
-            "loss": r'^\s+"loss": ([\d.]+)', "total_iters": 16, "rtol": rtol}
+            "loss": r'^\s+"loss": ([\d.]+)', "order": r'"epoch": (\d+)', "total_iters": 16,
+            "rtol": rtol}
 
 
 CLIENTS.update({

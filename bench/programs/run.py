@@ -116,8 +116,7 @@ def run_once(name, lib, data, roots, work, timeout):
     if p is not None and spec.get("loss") is None:
         losses = _ADDR.sub("0x", p.stdout).splitlines()
     elif p is not None:
-        losses = [float(v) for line in p.stdout.splitlines()
-                  for v in (re.search(spec["loss"], line) or re.match("$", "")).groups()]
+        losses = _losses(p.stdout, spec)
     if os.path.exists(record):
         with open(record) as f:
             timing = json.load(f)
@@ -149,6 +148,25 @@ def _patched_copy(path, patch, cwd):
     with open(copy, "w") as f:
         f.write(text)
     return copy
+
+
+def _losses(text, spec):
+    """The values ``spec["loss"]`` captures, in output order; with ``spec["order"]`` (a
+    pattern capturing an integer, e.g. an epoch number) grouped under the last such number
+    seen and sorted by it: timm's closing summary lists its epochs best-first, an order that
+    a tie or a last digit may change between the libraries."""
+    order = spec.get("order")
+    found, key = [], -1
+    for line in text.splitlines():
+        if order:
+            m = re.search(order, line)
+            if m:
+                key = int(m.group(1))
+        m = re.search(spec["loss"], line)
+        if m:
+            found.append((key, len(found), [float(v) for v in m.groups()]))
+    found.sort()
+    return [v for _, _, values in found for v in values]
 
 
 def _run_cut(cmd, cwd, env, cut):
