@@ -132,7 +132,15 @@ def _float_cascade(node, loss, wt, kept):
     dt = loss.dtype.type
     factor = None
     if node.reduction == "mean":
-        denom = dt(loss.size) if wt is None else cascade_total(wt, kept)
+        if wt is None:
+            denom = dt(loss.size)
+        elif getattr(node, "weight", None) is None and kept is not None and \
+                kept.size < 1 << 24:
+            # no class weights: the weights are 1 and 0, and their total, the count, is exact
+            # in any order of additions (half of an ignore_index loss's time, makemore's)
+            denom = dt(np.count_nonzero(kept))
+        else:
+            denom = cascade_total(wt, kept)
         if denom is None:
             return None
         # nothing counted: the mean is 0/0 = nan but torch's gradient is 0, not 0 * inf
