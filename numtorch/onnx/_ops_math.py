@@ -46,6 +46,16 @@ def _add_sub(ctx):
     ctx.set(b.op("Add" if ctx.node.op == "Add" else "Sub", a, c))
 
 
+@converter("Addcmul", aten="aten::addcmul")
+def _addcmul(ctx):
+    b = ctx.b
+    prod = b.op("Mul", ctx.x(1), ctx.x(2))
+    value = ctx.p("value", 1)
+    if value != 1:
+        prod = b.op("Mul", prod, _const_like(ctx, value, ctx.dtype(1)))
+    ctx.set(b.op("Add", ctx.x(0), prod))
+
+
 def _trunc(b, x):
     return b.op("Mul", b.op("Sign", x), b.op("Floor", b.op("Abs", x)))
 

@@ -15,7 +15,8 @@ from ...autograd import _func_transforms as _transforms
 from ...autograd import graph as _graph
 from ...autograd.graph import channels_last_layout, rename_node
 from ..._creation import zeros
-from ...ops import cat, div
+from ...backend._fma import fma_once as _fma_once
+from ...ops import addcmul, cat, div
 from ...ops.norm_device import running_update as _running_update_device
 from ...ops import norm_batch as _norm_batch
 from ...ops.norm_ops import NormalizeAffine, normalize_affine
@@ -122,11 +123,12 @@ def _normalize_with_running(input, running_mean, running_var, weight, bias, eps)
     scale = _cast(running_var, dt).add(eps).rsqrt()
     if weight is not None:
         scale = scale * weight
-    shift = -_cast(running_mean, dt) * scale
-    if bias is not None:
-        shift = shift + bias
+    neg_mean = -_cast(running_mean, dt)
+    # torch: shift = bias - mean * scale rounded once, then x * scale + shift rounded once
+    shift = neg_mean * scale if bias is None else addcmul(bias, neg_mean, scale)
     nd = input.ndim
-    return input * _channel_view(scale, nd, dt) + _channel_view(shift, nd, dt)
+    # torch's kernel: x * scale + shift in one fused multiply-add per value
+    return addcmul(_channel_view(shift, nd, dt), input, _channel_view(scale, nd, dt))
 
 
 def _traced():
@@ -154,16 +156,18 @@ def _running_arrays(input, *others):
 
 def _normalize_arrays(x, mean, var, w, b, eps):
     """``_normalize_with_running``'s arithmetic on arrays, in its order (the same bits): one
-    call instead of eight ops for inference (an eval-mode BatchNorm2d 50 -> ~15 us)."""
+    call instead of eight ops for inference (an eval-mode BatchNorm2d 50 -> ~18 us)."""
     dt = x.dtype.type
     scale = 1 / np.sqrt(var + dt(eps))
     if w is not None:
         scale = scale * w
-    shift = -mean * scale
-    if b is not None:
-        shift = shift + b
+    shift = None if b is None else _fma_once(b, -mean, scale)
+    if shift is None:
+        shift = -mean * scale if b is None else -mean * scale + b
     kept = (1, -1) + (1,) * (x.ndim - 2)
-    return x * scale.reshape(kept) + shift.reshape(kept)
+    scale, shift = scale.reshape(kept), shift.reshape(kept)
+    y = _fma_once(shift, x, scale)  # as Addcmul computes it
+    return x * scale + shift if y is None else y
 
 
 def _half_batch_normalize(x, weight, bias, dims, eps, half, stats):
