@@ -70,6 +70,22 @@ def device(request):
             standin.uninstall()
 
 
+@pytest.fixture
+def conv_paths(monkeypatch, device):
+    """The CPU convolution kernel paths taken in a test (``ops/conv.py``'s ``_note`` names,
+    in order), with the batch never split across cores so a path is the same on any machine;
+    skipped on a device."""
+    from numtorch.ops import conv as conv_ops
+    from numtorch.ops import conv_samples
+
+    if device != "cpu":
+        pytest.skip("CPU kernel paths")
+    taken = []
+    monkeypatch.setattr(conv_ops, "_PATHS", taken)
+    monkeypatch.setattr(conv_samples, "_free_cores", lambda: 1)
+    return taken
+
+
 def _called_from_tests(depth):
     """True when the code ``depth`` frames up (past ``Tensor.__array__``) is not numtorch's:
     a test, or NumPy/pytest code a test called."""

@@ -8,17 +8,12 @@ import pytest
 import torch
 
 import numtorch
-from numtorch.ops import conv as conv_ops
 from tests.oracle import check_module, check_op
 
 
 @pytest.fixture
-def paths(monkeypatch, device):
-    if device != "cpu":
-        pytest.skip("CPU kernel paths")
-    taken = []
-    monkeypatch.setattr(conv_ops, "_PATHS", taken)
-    return taken
+def paths(conv_paths):
+    return conv_paths
 
 
 def _cl(fn):

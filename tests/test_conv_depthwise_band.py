@@ -7,19 +7,13 @@ other kernels."""
 
 import pytest
 
-from numtorch.ops import conv as conv_ops
-from numtorch.ops import conv_depthwise_band, conv_samples
+from numtorch.ops import conv_depthwise_band
 from tests.oracle import check_module, check_op
 
 
 @pytest.fixture
-def paths(monkeypatch, device):
-    if device != "cpu":
-        pytest.skip("CPU kernel paths")
-    taken = []
-    monkeypatch.setattr(conv_ops, "_PATHS", taken)
-    monkeypatch.setattr(conv_samples, "_free_cores", lambda: 1)
-    return taken
+def paths(conv_paths):
+    return conv_paths
 
 
 def _dw(channels_last=False, **kw):

@@ -11,18 +11,13 @@ import torch
 
 import numtorch
 from numtorch.ops import conv as conv_ops
-from numtorch.ops import conv_nhwc, conv_phases, conv_samples
+from numtorch.ops import conv_nhwc
 from tests.oracle import check_op
 
 
 @pytest.fixture
-def paths(monkeypatch, device):
-    if device != "cpu":
-        pytest.skip("CPU kernel paths")
-    taken = []
-    monkeypatch.setattr(conv_ops, "_PATHS", taken)
-    monkeypatch.setattr(conv_samples, "_free_cores", lambda: 1)
-    return taken
+def paths(conv_paths):
+    return conv_paths
 
 
 def _conv(channels_last=False, **kw):

@@ -8,21 +8,16 @@ channels, and the shapes that keep the older kernels."""
 import pytest
 
 from numtorch.ops import conv as conv_ops
-from numtorch.ops import conv_depthwise_band, conv_depthwise_gemv, conv_samples
+from numtorch.ops import conv_depthwise_band, conv_depthwise_gemv
 from tests.oracle import check_op
 
 
 @pytest.fixture
-def paths(monkeypatch, device):
-    if device != "cpu":
-        pytest.skip("CPU kernel paths")
-    taken = []
-    monkeypatch.setattr(conv_ops, "_PATHS", taken)
-    monkeypatch.setattr(conv_samples, "_free_cores", lambda: 1)
+def paths(monkeypatch, conv_paths):
     # the banded GEMMs (conv_depthwise_band, tests/test_conv_depthwise_band.py) would take
     # the large stride-1 kernels here
     monkeypatch.setattr(conv_depthwise_band, "MIN_TAPS", 10 ** 9)
-    return taken
+    return conv_paths
 
 
 def _dw(channels_last=False, **kw):

@@ -17,13 +17,8 @@ from tests.oracle import check_op
 
 
 @pytest.fixture
-def paths(monkeypatch, device):
-    if device != "cpu":
-        pytest.skip("CPU kernel paths")
-    taken = []
-    monkeypatch.setattr(conv_ops, "_PATHS", taken)
-    monkeypatch.setattr(conv_samples, "_free_cores", lambda: 1)
-    return taken
+def paths(conv_paths):
+    return conv_paths
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 import numtorch
-from numtorch.ops import conv as conv_ops
 from numtorch.ops import conv_nhwc, conv_samples
 from tests.oracle import check_op
 
@@ -19,13 +18,8 @@ ALL = {"forward-nhwc", "weight-nhwc", "input-nhwc"}
 
 
 @pytest.fixture
-def paths(monkeypatch, device):
-    if device != "cpu":
-        pytest.skip("CPU kernel paths")
-    taken = []
-    monkeypatch.setattr(conv_ops, "_PATHS", taken)
-    monkeypatch.setattr(conv_samples, "_free_cores", lambda: 1)
-    return taken
+def paths(conv_paths):
+    return conv_paths
 
 
 @pytest.fixture
