@@ -103,6 +103,12 @@ CASES = {
         (lambda x, w: numtorch.nn.functional.layer_norm(x, (2, 4), w), [(3, 2, 4), (2, 4)]),
         (lambda x: numtorch.nn.functional.layer_norm(x, (5,)), [(2, 5)]),
     ],
+    "BatchNormAffine": [  # training batch norm with (C,) parameters (ops/norm_batch.py)
+        (lambda x, w, b: numtorch.nn.functional.batch_norm(x, None, None, w, b, training=True),
+         [(3, 4, 2, 5), (4,), (4,)]),
+        (lambda x: numtorch.nn.functional.batch_norm(x, None, None, training=True),
+         [(4, 3, 6)]),
+    ],
     "ScaledDotProductAttention": [
         (lambda q, k, v: scaled_dot_product(q, k, v, None, 0.5, True),
          [(2, 3, 4), (2, 5, 4), (2, 5, 3)]),
