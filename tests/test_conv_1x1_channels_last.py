@@ -93,3 +93,25 @@ def test_channels_last_mlp_trains_as_torch(paths):
         return m(x.contiguous(memory_format=lib.channels_last))
     check_module(build, [(2, 8, 4, 4)], forward=forward)
     assert "forward-1x1-channels-last" in paths and "input-1x1-channels-last" in paths
+
+
+@pytest.mark.parametrize("nd", [1, 3])
+def test_other_ranks_strides_match_torch(paths, nd):
+    """conv1d of a transposed (channels-innermost) input writes row-major in torch; conv3d of
+    a channels_last_3d input writes channels_last_3d (and takes the rows)."""
+    rng = np.random.default_rng(nd)
+    x = rng.standard_normal((2, 4) + (3,) * nd)
+    w = rng.standard_normal((5, 4) + (1,) * nd)
+    perm = (0,) + tuple(range(2, nd + 2)) + (1,)
+    back = (0, nd + 1) + tuple(range(1, nd + 1))
+    got = {}
+    for lib in (torch, numtorch):
+        X = lib.tensor(x).permute(*perm).contiguous().permute(*back).requires_grad_(True)
+        y = getattr(lib.nn.functional, f"conv{nd}d")(X, lib.tensor(w))
+        (gx,) = lib.autograd.grad(y, X, lib.ones_like(y))
+        got[lib.__name__] = (y.stride(), gx.stride(), y.detach().numpy(), gx.numpy())
+    (ys, gs, yv, gv), (tys, tgs, tyv, tgv) = got["numtorch"], got["torch"]
+    assert (ys, gs) == (tys, tgs)
+    np.testing.assert_allclose(yv, tyv, rtol=1e-12)
+    np.testing.assert_allclose(gv, tgv, rtol=1e-12)
+    assert ("forward-1x1-channels-last" in paths) == (nd == 3)

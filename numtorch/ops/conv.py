@@ -309,8 +309,9 @@ def _pointwise(kernel, padding, out):
 
 def _channels_last_rows(a):
     """A channels-last ``(N, C, *S)`` array (not row-major: its memory is ``(N, *S, C)``) as
-    its ``(N * prod(S), C)`` rows, a view; None for any other layout."""
-    if a.flags.c_contiguous or a.ndim < 3:
+    its ``(N * prod(S), C)`` rows, a view; None for any other layout. 2-d and 3-d maps only:
+    torch has no channels-last 1-d layout (conv1d of a transposed input writes row-major)."""
+    if a.flags.c_contiguous or a.ndim not in (4, 5):
         return None
     v = a.transpose((0,) + tuple(range(2, a.ndim)) + (1,))
     return v.reshape(-1, a.shape[1]) if v.flags.c_contiguous else None
