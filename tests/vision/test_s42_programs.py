@@ -4,29 +4,12 @@ segmentation helpers, error messages), kept in tests/vision/s42_programs/. Each 
 real torch + torchvision and under ``python -m numtorch.run``; their output must be equal."""
 
 import os
-import subprocess
-import sys
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+from .test_v2_programs import HERE, _run, _torch_env
+
 PROGRAMS = os.path.join(HERE, "s42_programs")
-SHIM = os.path.join(HERE, "v2_programs", "_torch_shim")
-
-
-def _run(args, env=None):
-    proc = subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=ROOT,
-                          env=env, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return proc.stdout
-
-
-def _torch_env():
-    # the CPU torch wheel cannot load torchvision's compiled ops without the shim
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([SHIM, env.get("PYTHONPATH", "")])
-    return env
 
 
 @pytest.mark.parametrize("program", sorted(p for p in os.listdir(PROGRAMS) if p.endswith(".py")))
