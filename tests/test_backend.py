@@ -44,6 +44,20 @@ def test_index_add_rows_matches_add_at():
     assert _numpy.index_add_rows(4, idx[:0], vals[:0]).shape == (4, 3)
 
 
+@pytest.mark.parametrize("n_rows,n_idx,width", [(27, 512, 27), (5, 300, 1), (65, 768, 64),
+                                                  (3000, 700, 16), (7, 40, 3)])
+def test_index_add_rows_adds_each_buckets_rows_in_order(n_rows, n_idx, width):
+    """Bit for bit the sequential sum (torch's order), with skewed buckets of up to hundreds
+    of rows."""
+    rng = np.random.default_rng(n_rows + n_idx)
+    idx = rng.zipf(1.3, n_idx) % n_rows
+    vals = rng.standard_normal((n_idx, width)).astype(np.float32)
+    expected = np.zeros((n_rows, width), np.float32)
+    for i, v in zip(idx, vals):
+        expected[i] = expected[i] + v
+    np.testing.assert_array_equal(_numpy.index_add_rows(n_rows, idx, vals), expected)
+
+
 def test_expand_to_makes_a_contiguous_copy():
     a = np.arange(3.0)
     out = _numpy.expand_to(a, (2, 3))

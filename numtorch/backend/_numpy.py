@@ -51,7 +51,7 @@ def write_last_wins(target, index, values):
 
 
 def index_add_rows(n_rows, index, values):
-    """Sum rows of ``values`` into ``n_rows`` buckets given by the 1-D ``index``.
+    """Sum rows of ``values`` into ``n_rows`` buckets given by the 1-D ``index`` (in range).
 
     One stable sort groups the rows by bucket; each bucket's rows are then added in their
     original order, so this is the fast path used by index-accumulating backward passes
@@ -60,16 +60,28 @@ def index_add_rows(n_rows, index, values):
     out = np.zeros((n_rows,) + values.shape[1:], dtype=values.dtype)
     if index.size == 0:
         return out
-    if index.size <= n_rows and index.dtype.kind == "i" and \
-            np.bincount(index, minlength=n_rows).max() == 1:
+    # the bucket sizes (one count per row: less than zeroing ``out``, which has a row each)
+    counts = None
+    if index.dtype.kind == "i":
+        try:
+            counts = np.bincount(index, minlength=n_rows)
+        except ValueError:  # a negative index (callers pass indices in range): as before
+            counts = None
+    if counts is not None and counts.size != n_rows:
+        counts = None  # an index past the table: as before (out[...] raises IndexError)
+    if counts is not None and index.size <= n_rows and counts.max() == 1:
         # every row gets at most one value (a position embedding's arange): 0 + v is v, so a
         # plain write gives the sums bit for bit (nanoGPT's wpe: 49 -> 5 us)
         out[index] = values
         return out
     order = np.argsort(index, kind="stable")
     sorted_idx = index[order]
-    starts = np.flatnonzero(np.r_[True, sorted_idx[1:] != sorted_idx[:-1]])
-    lengths = np.diff(np.r_[starts, index.size])
+    if counts is not None:  # the buckets from the counts: no comparison pass over the rows
+        lengths = counts[counts > 0]
+        starts = np.cumsum(lengths) - lengths
+    else:
+        starts = np.flatnonzero(np.concatenate(([True], sorted_idx[1:] != sorted_idx[:-1])))
+        lengths = np.diff(starts, append=index.size)
     longest = int(lengths.max())
     if values.ndim == 2 and values.shape[1] >= 16 and longest >= 8 and \
             starts.size * longest <= 4 * index.size:
