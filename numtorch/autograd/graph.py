@@ -878,6 +878,15 @@ _RULES = {}  # op class -> its naming rule (_rule_of), found once
 _OP_APPLY = Op.__dict__["apply"]  # the ONNX exporter swaps Op.apply while it traces
 
 
+def ops_traced():
+    """Whether each op call must be seen as one: an exporter traces them (``numtorch.onnx``
+    swaps ``Op.apply``) or a ``torch.func`` transform runs. Shortcuts that compute on arrays
+    outside the ops step aside then."""
+    from . import _func_transforms
+
+    return Op.__dict__["apply"] is not _OP_APPLY or bool(_func_transforms.KINDS)
+
+
 def node_type(node, cls):
     """The node class for ``node`` (an instance of op class ``cls``): a subclass of the op
     named as torch names the node this call records."""

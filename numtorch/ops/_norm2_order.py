@@ -32,7 +32,7 @@ def _fma_square(x, s):
     return np.where(np.isfinite(r), r, s + p)
 
 
-def _memory_order(a):
+def memory_order(a):
     """``a`` with its axes in memory order (largest stride first), and that permutation."""
     perm = sorted(range(a.ndim), key=lambda k: -a.strides[k])
     return a.transpose(perm), perm
@@ -44,14 +44,14 @@ def applies(a, dims):
     in its memory order (torch walks the reduced block in memory order, lanes across it)."""
     if type(a) is not np.ndarray or a.dtype.char not in "fd" or not 0 < a.size <= EXACT_MAX:
         return False
-    b, perm = _memory_order(a)
+    b, perm = memory_order(a)
     return b.flags.c_contiguous and set(perm[a.ndim - len(dims):]) == set(dims)
 
 
 def sumsq_trailing(a, dims, keepdims):
     """The sum of squares of ``a`` over ``dims`` in torch's order (see ``applies``)."""
     lanes = 32 // a.itemsize
-    b, perm = _memory_order(a)
+    b, perm = memory_order(a)
     kept = perm[:a.ndim - len(dims)]
     n = int(np.prod([a.shape[d] for d in dims], dtype=np.int64))
     rows = b.reshape(-1, n)

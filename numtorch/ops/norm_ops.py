@@ -301,13 +301,7 @@ class NormalizeAffine(Op):
         self.w_shape = None if w is None else w.shape
         self.b_shape = None if b is None else b.shape
         if norm_channels.applies(self, x, w, b):  # batch norm, channels split across cores
-            y, xc, invstd = norm_channels.forward(self, x, w, b, _sum_keepdim)
-            if w is None:
-                self.save_inputs(x)
-            else:
-                self.save_inputs(x, w)
-            self.save(data=xc, centered=True, invstd=invstd)
-            return y
+            return self._channels_forward(x, w, w, b)
         if w is not None and is_device_array(x) and getattr(self, "stats", None) is None:
             y = norm_device.rows_forward(self, x, w, b, _sum_keepdim)  # GPU layer norm
             if y is not None:
@@ -335,6 +329,17 @@ class NormalizeAffine(Op):
             y = xc * w
         if b is not None:
             y += b
+        return y
+
+    def _channels_forward(self, x, w_input, w, b):
+        """``norm_channels.forward`` with ``w``/``b`` shaped per channel; saves ``x`` and the
+        op's weight input ``w_input`` (the array ``w`` views, or ``w`` itself) for backward."""
+        y, xc, invstd = norm_channels.forward(self, x, w, b, _sum_keepdim)
+        if w_input is None:
+            self.save_inputs(x)
+        else:
+            self.save_inputs(x, w_input)
+        self.save(data=xc, centered=True, invstd=invstd)
         return y
 
     def _round_saved_stats(self, x):

@@ -11,11 +11,8 @@ import numpy as np
 from ... import _dtype
 from ..._tensor import _make
 from ...autograd.grad_mode import is_grad_enabled, no_grad
-from ...autograd import _func_transforms as _transforms
-from ...autograd import graph as _graph
-from ...autograd.graph import channels_last_layout, rename_node
+from ...autograd.graph import channels_last_layout, ops_traced, rename_node
 from ..._creation import zeros
-from ...backend._fma import fma_once as _fma_once
 from ...ops import addcmul, cat, div
 from ...ops.norm_device import running_update as _running_update_device
 from ...ops import norm_batch as _norm_batch
@@ -117,9 +114,9 @@ def _normalize_with_running(input, running_mean, running_var, weight, bias, eps)
     per-channel scale and shift (two passes over the input; torch's CPU kernel does the
     same)."""
     dt = input.dtype
-    arrays = _running_arrays(input, running_mean, running_var, weight, bias)
+    arrays = _norm_batch.running_arrays(input, running_mean, running_var, weight, bias)
     if arrays is not None:
-        return _make(_normalize_arrays(*arrays, eps))
+        return _make(_norm_batch.running_normalize(*arrays, eps))
     scale = _cast(running_var, dt).add(eps).rsqrt()
     if weight is not None:
         scale = scale * weight
@@ -129,45 +126,6 @@ def _normalize_with_running(input, running_mean, running_var, weight, bias, eps)
     nd = input.ndim
     # torch's kernel: x * scale + shift in one fused multiply-add per value
     return addcmul(_channel_view(shift, nd, dt), input, _channel_view(scale, nd, dt))
-
-
-def _traced():
-    """Whether an exporter traces the ops (``numtorch.onnx`` swaps ``Op.apply``) or a
-    ``torch.func`` transform runs: the shortcuts below would hide the computation."""
-    return _graph.Op.__dict__["apply"] is not _graph._OP_APPLY or bool(_transforms.KINDS)
-
-
-def _running_arrays(input, *others):
-    """The arrays of an eval-mode batch norm's operands when nothing needs a graph (no grad
-    mode, or no operand requiring grad) and all are host float32/float64 arrays of the
-    input's dtype; else None."""
-    tensors = (input,) + others
-    if is_grad_enabled() and any(t is not None and t.requires_grad for t in tensors) or \
-            _traced():
-        return None
-    arrays = tuple(None if t is None else t._array for t in tensors)
-    a = arrays[0]
-    if type(a) is not np.ndarray or a.dtype.char not in "fd" or any(
-            p is not None and (type(p) is not np.ndarray or p.dtype != a.dtype)
-            for p in arrays[1:]):
-        return None
-    return arrays
-
-
-def _normalize_arrays(x, mean, var, w, b, eps):
-    """``_normalize_with_running``'s arithmetic on arrays, in its order (the same bits): one
-    call instead of eight ops for inference (an eval-mode BatchNorm2d 50 -> ~18 us)."""
-    dt = x.dtype.type
-    scale = 1 / np.sqrt(var + dt(eps))
-    if w is not None:
-        scale = scale * w
-    shift = None if b is None else _fma_once(b, -mean, scale)
-    if shift is None:
-        shift = -mean * scale if b is None else -mean * scale + b
-    kept = (1, -1) + (1,) * (x.ndim - 2)
-    scale, shift = scale.reshape(kept), shift.reshape(kept)
-    y = _fma_once(shift, x, scale)  # as Addcmul computes it
-    return x * scale + shift if y is None else y
 
 
 def _half_batch_normalize(x, weight, bias, dims, eps, half, stats):
@@ -253,7 +211,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         w_c, b_c = _cast(weight, ct), _cast(bias, ct)
         if dt in (_dtype.float16, _dtype.bfloat16):
             y = _half_batch_normalize(x, view(weight), view(bias), dims, eps, dt, stats)
-        elif not _traced() and _norm_batch.applies(
+        elif not ops_traced() and _norm_batch.applies(
                 x._array, None if w_c is None else w_c._array,
                 None if b_c is None else b_c._array):
             # the (C,) parameters as they are: no reshape nodes (see ops/norm_batch.py)
