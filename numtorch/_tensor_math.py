@@ -1310,11 +1310,11 @@ class _TensorMath:
         return _nt.ops.masked_select(self, mask)
 
     # sorting and selection (see numtorch/ops/sorting.py)
-    def sort(self, dim=-1, descending=False, stable=False):
-        return _nt.ops.sort(self, dim, descending, stable)
+    def sort(self, *args, **kwargs):
+        return _nt.ops.sort(self, *args, _method=True, **kwargs)
 
-    def argsort(self, dim=-1, descending=False, stable=False):
-        return _nt.ops.argsort(self, dim, descending, stable)
+    def argsort(self, *args, **kwargs):
+        return _nt.ops.argsort(self, *args, _method=True, **kwargs)
 
     def msort(self):
         return _nt.ops.msort(self)

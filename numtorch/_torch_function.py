@@ -26,6 +26,7 @@ import functools
 import sys
 import threading
 import types
+import weakref
 
 from . import _function_mode as _modes
 
@@ -295,6 +296,7 @@ def install(subclass):
             wrapped = _reflected(wrapped, _REFLECTED[name])
         setattr(subclass, name, wrapped)
     _subclass_since_modes[0] = True
+    _for_placeholders[0] = False
     _install_functions()
 
 
@@ -351,6 +353,7 @@ def install_for_modes():
     for name, _own, wrapped in _mode_swap:
         setattr(Tensor, name, wrapped)
     _functions_before_modes[0], _subclass_since_modes[0] = _installed[0], False
+    _for_placeholders[0] = False
     _install_functions()
 
 
@@ -397,4 +400,31 @@ def uninstall():
     while _ORIGINALS:
         module, name, value = _ORIGINALS.pop()
         setattr(module, name, value)
-    _installed[0] = False
+    _installed[0] = _for_placeholders[0] = False
+
+
+# Lazy modules' placeholders (nn/parameter.py) refuse every public function, as torch's do
+# through __torch_function__. The dispatching wrappers cost ~3 us a call, so they are put in
+# place only while a placeholder is waiting for its shape (lazy modules materialise at their
+# first forward) and taken out again when the last one is materialised, unless a Tensor
+# subclass or a TorchFunctionMode needs them too.
+_placeholders = {}  # id -> weak reference (a WeakSet would compare tensors with ==)
+_for_placeholders = [False]
+
+
+def hold_placeholder(placeholder):
+    key = id(placeholder)
+    _placeholders[key] = weakref.ref(placeholder, lambda _ref: _forget(key))
+    if not _installed[0]:
+        _install_functions()
+        _for_placeholders[0] = True
+
+
+def release_placeholder(placeholder):
+    _forget(id(placeholder))
+
+
+def _forget(key):
+    _placeholders.pop(key, None)
+    if _for_placeholders[0] and not _placeholders and not _modes.any_active():
+        uninstall()

@@ -129,7 +129,8 @@ SYNC_BN_CPU_ONLY_IN_CUDA = [
 ]
 
 
-@pytest.mark.parametrize("name,call", SYNC_BN_CPU_ONLY_IN_CUDA, ids=lambda c: str(c)[:30])
+@pytest.mark.parametrize("name,call", SYNC_BN_CPU_ONLY_IN_CUDA,
+                         ids=lambda c: c if isinstance(c, str) else "call")
 def test_sync_bn_blocks_refuse_cpu_like_torch(name, call):
     with pytest.raises(NotImplementedError) as et:
         call(T, T.ones(4, 3, 2), T.ones(3))

@@ -2,6 +2,7 @@
 parameter raises (which TensorBase method or function torch names), dtype moves keeping
 UninitializedBuffer, and state dicts holding placeholders saved and loaded both ways."""
 
+import gc
 import io
 import re
 
@@ -68,3 +69,47 @@ def test_state_dict_with_placeholders_round_trips(writer, reader):
     buf.seek(0)
     with pytest.raises(Exception, match="UninitializedParameter was not an allowed global"):
         reader.load(buf)
+
+
+FUNCTIONS = {
+    "torch.sum": lambda L, p: L.sum(p), "torch.mul": lambda L, p: L.mul(p, 2),
+    "torch.cat": lambda L, p: L.cat([p, p]), "torch.abs": lambda L, p: L.abs(p),
+    "torch.split": lambda L, p: L.split(p, 1), "torch.einsum": lambda L, p: L.einsum("i->", p),
+    "F.relu": lambda L, p: L.nn.functional.relu(p),
+    "F.linear": lambda L, p: L.nn.functional.linear(L.ones(2, 3), p),
+    "F.softmax": lambda L, p: L.nn.functional.softmax(p, 0),
+    "linalg.norm": lambda L, p: L.linalg.norm(p), "fft.fft": lambda L, p: L.fft.fft(p),
+    "special.erf": lambda L, p: L.special.erf(p),
+    "buffer": lambda L, p: L.exp(L.nn.parameter.UninitializedBuffer()),
+}
+
+
+def _function_error(lib, name):
+    try:
+        FUNCTIONS[name](lib, lib.nn.UninitializedParameter())
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__, re.sub(r" at 0x[0-9a-f]+", " at ADDR", str(e))
+    return None
+
+
+@pytest.mark.parametrize("name", list(FUNCTIONS))
+def test_public_functions_refuse_placeholders_like_torch(name):
+    assert _function_error(numtorch, name) == _function_error(torch, name)
+
+
+def test_function_checks_leave_once_every_placeholder_has_its_shape():
+    # the public functions check their arguments only while a placeholder waits for its
+    # shape: a lazy model costs nothing per call once its first forward has run
+    from numtorch import _torch_function
+
+    total = numtorch.sum
+    m = numtorch.nn.Sequential(numtorch.nn.LazyLinear(4), numtorch.nn.LazyLinear(2))
+    assert numtorch.sum is not total
+    m(numtorch.ones(2, 3))
+    assert numtorch.sum is total and not _torch_function._placeholders
+    spare = numtorch.nn.LazyConv2d(3, 3)
+    assert numtorch.sum is not total
+    del spare
+    gc.collect()
+    assert numtorch.sum is total
+    assert float(numtorch.sum(m(numtorch.ones(2, 3)) * 0)) == 0.0

@@ -124,7 +124,7 @@ def _outcome(fn):
     lambda J: [c.__name__ for c in J.TracerWarning.__mro__ + J.ScriptWarning.__mro__],
     lambda J: (J.annotations.List, J.annotations.Optional[int],
                J.annotations.BroadcastingList2[int]),
-], ids=lambda f: str(id(f)))
+], ids=lambda f: f"line{f.__code__.co_firstlineno}")
 def test_jit_eager_names_as_torch(case):
     assert _outcome(lambda: case(numtorch.jit)) == _outcome(lambda: case(torch.jit))
 

@@ -5,7 +5,7 @@ import inspect
 
 import numpy as np
 
-from .. import _tensor
+from .. import _tensor, _torch_function
 from .._class_repr import TorchNamed
 from .._tensor import Tensor
 
@@ -168,9 +168,45 @@ def _target(name, method):
     return f"<method '{_OPERATOR_TARGETS.get(name, name)}' of 'torch._C.TensorBase' objects>"
 
 
+# torch's public functions written in Python (the rest are built-ins, which name themselves
+# differently in the placeholders' error)
+_PYTHON_FUNCTIONS = frozenset({
+    "atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "broadcast_tensors",
+    "cartesian_prod", "cdist", "chain_matmul", "einsum", "lobpcg", "lu", "meshgrid", "norm",
+    "pca_lowrank", "split", "stft", "svd_lowrank", "tensordot", "unique", "unique_consecutive",
+    "unravel_index"})
+_BUILTIN_FUNCTIONAL = frozenset({
+    "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "bilinear", "celu_",
+    "channel_shuffle", "conv1d", "conv2d", "conv3d", "conv_tbc", "conv_transpose1d",
+    "conv_transpose2d", "conv_transpose3d", "cosine_similarity", "elu_", "gelu", "hardshrink",
+    "hardtanh_", "leaky_relu_", "linear", "logsigmoid", "one_hot", "pairwise_distance", "pdist",
+    "pixel_shuffle", "pixel_unshuffle", "prelu", "relu_", "rrelu_",
+    "scaled_dot_product_attention", "selu_", "softplus", "softshrink", "threshold_"})
+
+
+def _function_target(func):
+    """How torch's error names the public function ``func`` (the numtorch wrapper)."""
+    import numtorch
+
+    name, at = func.__name__, hex(id(func))
+    if getattr(numtorch, name, None) is func and name not in _PYTHON_FUNCTIONS:
+        return f"<built-in method {name} of type object at {at}>"
+    for prefix in ("linalg", "fft", "special"):
+        short = name.removeprefix(prefix + "_")
+        if getattr(getattr(numtorch, prefix), short, None) is func:
+            return f"<built-in function {prefix}_{short}>"
+    if getattr(numtorch.nn.functional, name, None) is func and name in _BUILTIN_FUNCTIONAL:
+        return f"<built-in function {name}>"
+    return f"<function {name} at {at}>"
+
+
+def _refuse_functions(cls, func, types, args=(), kwargs=None):
+    raise _use_error(_function_target(func), cls.__name__)
+
+
 def _blocked(name):
     def method(self, *args, **kwargs):
-        raise _use_error(_target(name, method))
+        raise _use_error(_target(name, method), type(self).__name__)
 
     method.__name__ = name
     return method
@@ -201,6 +237,7 @@ class _UninitializedMixin:
         dtype = self.dtype if dtype is None else dtype
         self._array = empty(tuple(shape), device=device, dtype=dtype)._array
         self.__class__ = self.cls_to_become
+        _torch_function.release_placeholder(self)
 
     def __repr__(self):
         return f"<{type(self).__name__}>"
@@ -230,10 +267,10 @@ def _install_blocks(cls):
     return cls
 
 
-def _use_error(target):
+def _use_error(target, kind):
     return ValueError(f"Attempted to use an uninitialized parameter in {target}. This error "
                       f"happens when you are using a `LazyModule` or explicitly manipulating "
-                      f"`torch.nn.parameter.UninitializedParameter` objects. When using "
+                      f"`torch.nn.parameter.{kind}` objects. When using "
                       f"LazyModules Call `forward` with a dummy batch to initialize the "
                       f"parameters before calling torch functions")
 
@@ -244,6 +281,7 @@ def _placeholder(cls, requires_grad, device, dtype):
     t = _wrap_as(cls, empty(0, device=device, dtype=dtype)._array)
     if requires_grad:
         Tensor.requires_grad_(t, True)
+    _torch_function.hold_placeholder(t)
     return t
 
 
@@ -262,6 +300,7 @@ class UninitializedParameter(_UninitializedMixin, Parameter):
     """
 
     cls_to_become = Parameter
+    __torch_function__ = classmethod(_refuse_functions)
 
     def __new__(cls, requires_grad=True, device=None, dtype=None):
         return _placeholder(cls, requires_grad, device, dtype)
@@ -282,6 +321,7 @@ class UninitializedBuffer(_UninitializedMixin, Tensor):
     """
 
     cls_to_become = Tensor
+    __torch_function__ = classmethod(_refuse_functions)
 
     def __new__(cls, requires_grad=False, device=None, dtype=None):
         return _placeholder(cls, requires_grad, device, dtype)

@@ -82,16 +82,52 @@ def _finish(input, vals, idx, d, keepdim):
     return vals, idx
 
 
-def sort(input, dim=-1, descending=False, stable=False, *, out=None):
+_UNSET = object()
+
+
+def _sort_args(name, method, input, extra, stable, dim, descending):
+    """``(dim, descending)`` from torch's two signatures: both by position, or by keyword
+    next to the keyword-only ``stable``; a mix is refused with torch's TypeError."""
+    if len(extra) <= (2 if stable is None else 0):
+        if extra:
+            dim = extra[0]
+        if len(extra) == 2:
+            descending = extra[1]
+        return (-1 if dim is _UNSET else dim), (False if descending is _UNSET else descending)
+    if len(extra) >= 2 and (method or name == "argsort"):
+        low, high = (1, 0) if method else (2, 1)
+        raise TypeError(f"{name}() takes from {low} to {high} positional arguments but "
+                        f"{len(extra) + (not method)} were given")
+    from .._generator_args import _got
+
+    keywords = [(k, v) for k, v in (("stable", stable), ("dim", dim),
+                                    ("descending", descending)) if v not in (None, _UNSET)]
+    head = "" if method else "Tensor input, "
+    out = "" if method else (", tuple of Tensors out = None" if name == "sort"
+                             else ", Tensor out = None")
+    if name == "sort" and not method:
+        second, why = ", *, tuple of Tensors out = None)", ""
+    else:
+        second, why = ")", "\n      didn't match because some of the keywords were incorrect: stable"
+    raise TypeError(
+        f"{name}() received an invalid combination of arguments - got "
+        f"{_got(extra if method else (input, *extra), keywords)}, but expected one of:\n"
+        f" * ({head}*, bool stable, int dim = -1, bool descending = False{out})\n"
+        f" * ({head}int dim = -1, bool descending = False{second}{why}\n")
+
+
+def sort(input, *args, stable=None, dim=_UNSET, descending=_UNSET, out=None, _method=False):
     """Sort ``input`` along ``dim``; return the named tuple ``(values, indices)``.
 
-    The sort is always stable (equal values keep their order, also when ``descending``), which
-    is torch's ``stable=True`` result. NaN sorts as the largest value.
+    ``dim`` and ``descending`` come by position, or by keyword when ``stable`` is given (its
+    only value here: the sort is always stable, equal values keep their order, also when
+    ``descending``). NaN sorts as the largest value.
 
     Example:
         >>> torch.sort(torch.tensor([3., 1., 2.])).indices
         tensor([1, 2, 0])
     """
+    dim, descending = _sort_args("sort", _method, input, args, stable, dim, descending)
     _check_tensor("sort", input)
     refuse_dtype(input, "c", message=" Sort does not support {} dtypes on CPU")
     a = _nd(input)
@@ -104,9 +140,10 @@ def sort(input, dim=-1, descending=False, stable=False, *, out=None):
     return _out(_sort_t((vals, _make(idx))), out, exact=True)
 
 
-def argsort(input, dim=-1, descending=False, stable=False):
+def argsort(input, *args, stable=None, dim=_UNSET, descending=_UNSET, _method=False):
     """The int64 indices that sort ``input`` along ``dim`` (see :func:`sort`)."""
-    return sort(input, dim, descending, stable).indices
+    dim, descending = _sort_args("argsort", _method, input, args, stable, dim, descending)
+    return sort(input, stable=stable, dim=dim, descending=descending).indices
 
 
 def msort(input, *, out=None):

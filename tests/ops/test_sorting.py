@@ -271,3 +271,44 @@ def test_topk_small_k_of_long_lines(dim, largest, dtype):
     rng = np.random.default_rng(3)
     x = rng.permutation(40 * 30).reshape(40, 30).astype(dtype)  # distinct values
     check_op(lambda t, x: t.topk(x, 3, dim, largest), [x], grad=dtype != "int64")
+
+
+# torch's two signatures: (dim, descending) by position, or the keyword-only ``stable`` with
+# both by keyword; a call mixing them is a TypeError naming both signatures
+SIGNATURE_CALLS = {
+    "f(x,1,stable)": lambda L, x: L.sort(x, 1, stable=True),
+    "f(x,1,T,stable)": lambda L, x: L.sort(x, 1, True, stable=True),
+    "f(x,1,T,T)": lambda L, x: L.sort(x, 1, True, True),
+    "m(1,stable)": lambda L, x: x.sort(1, stable=True),
+    "m(1,T,stable)": lambda L, x: x.sort(1, True, stable=True),
+    "m(1,T,T)": lambda L, x: x.sort(1, True, True),
+    "af(x,1,stable)": lambda L, x: L.argsort(x, 1, stable=True),
+    "af(x,1,T,stable)": lambda L, x: L.argsort(x, 1, True, stable=True),
+    "am(1,stable)": lambda L, x: x.argsort(1, stable=True),
+    "am(1,T,stable)": lambda L, x: x.argsort(1, True, stable=True),
+    "f(x,dim,stable)": lambda L, x: L.sort(x, dim=0, stable=True),
+    "m(0,T)": lambda L, x: x.sort(0, True),
+    "m(stable,desc)": lambda L, x: x.sort(stable=False, descending=True),
+    "af(x,0,T)": lambda L, x: L.argsort(x, 0, True),
+    "am(dim,desc,stable)": lambda L, x: x.argsort(dim=1, descending=True, stable=True),
+    "am()": lambda L, x: x.argsort(), "f(x,desc)": lambda L, x: L.sort(x, descending=True),
+    "af(x,stable)": lambda L, x: L.argsort(x, stable=True),
+}
+
+
+def _outcome(lib, name):
+    import numtorch
+    import torch
+
+    x = (numtorch if lib == "nt" else torch).tensor(TIES)
+    try:
+        r = SIGNATURE_CALLS[name](numtorch if lib == "nt" else torch, x)
+    except TypeError as e:
+        return "TypeError", str(e)
+    r = r if isinstance(r, tuple) else (r,)
+    return [t.tolist() for t in r]
+
+
+@pytest.mark.parametrize("name", list(SIGNATURE_CALLS))
+def test_sort_signatures_as_torch(name):
+    assert _outcome("nt", name) == _outcome("torch", name)
