@@ -4,7 +4,9 @@ mode); elsewhere inputs are random floats and so tie-free."""
 
 import numpy as np
 import pytest
+import torch
 
+import numtorch
 from tests.oracle import check_op, check_raises
 
 SHAPES = [(), (7,), (3, 5), (2, 3, 4)]
@@ -297,9 +299,6 @@ SIGNATURE_CALLS = {
 
 
 def _outcome(lib, name):
-    import numtorch
-    import torch
-
     x = (numtorch if lib == "nt" else torch).tensor(TIES)
     try:
         r = SIGNATURE_CALLS[name](numtorch if lib == "nt" else torch, x)
