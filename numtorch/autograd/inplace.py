@@ -7,6 +7,8 @@ gradient of the written region to the new value and the rest to the base's old h
 own grad_fn is rebuilt from the base (torch's rebase of views).
 """
 
+import weakref
+
 import numpy as np
 
 from .. import _dtype, backend
@@ -314,13 +316,37 @@ def _type_name(dt):
 
 def _rebase(self, out):
     if self._base is None:
+        old = self._grad_fn, self._output_nr
         self._grad_fn, self._output_nr = out._grad_fn, out._output_nr
         self._requires_grad = out._grad_fn is not None
+        carry_retain(self, old)
         return
     base = self._base
+    old = base._grad_fn, base._output_nr
     node = CopySlices(self._view_fn, edge_of(base), edge_of(out), base, out)
     base._grad_fn, base._output_nr, base._requires_grad = node, 0, True
+    carry_retain(base, old)
+    old = self._grad_fn, self._output_nr
     refresh_view(self)
+    carry_retain(self, old)
+
+
+def carry_retain(t, old):
+    """``retain_grad()`` follows the tensor, not the node it had then: after an in-place
+    write its ``.grad`` is the gradient of its new value (torch moves the hook)."""
+    extra = t._extra
+    if not extra or not extra.get("retains_grad"):
+        return
+    fn, nr = old
+    if fn is t._grad_fn and nr == t._output_nr:
+        return
+    if fn is not None and fn._retain and nr in fn._retain and fn._retain[nr]() is t:
+        del fn._retain[nr]
+    new = t._grad_fn
+    if new is not None:
+        if new._retain is None:
+            new._retain = {}
+        new._retain[t._output_nr] = weakref.ref(t)
 
 
 _MULTI_VIEW_TAIL = ("This view is the output of a function that returns multiple views. Such "
