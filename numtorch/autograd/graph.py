@@ -637,16 +637,18 @@ class Op(Node):
             return ()
 
     def save_operands_for_product(self, a, b):
-        """Save what the gradients of a bilinear op (a*b, a@b) need: ``b`` for a's gradient
-        and ``a`` for b's, so an in-place change to an operand nobody needs is not an error."""
+        """Save what the gradients of a bilinear op (a*b, a@b, linear) need: ``b`` for a's
+        gradient and ``a`` for b's, so an in-place change to an operand nobody needs is not an
+        error (the operands are inputs 0 and 1; later inputs, a bias, are not saved)."""
         if not self._recording:
             return
-        ea, eb = self._edges
+        edges = self._edges
+        ea, eb = edges[0], edges[1]
         if _SAVED_HOOKS[0]:
             self.save_inputs(*([a] if eb is not None else []), *([b] if ea is not None else []))
             return
         # the two operands are inputs 0 and 1: snapshot them without save_inputs' search
-        x, y = self._in_tensors
+        x, y = self._in_tensors[0], self._in_tensors[1]
         snaps = []
         for i, arr, t, needed in ((0, a, x, eb), (1, b, y, ea)):
             if needed is not None:
@@ -666,8 +668,11 @@ class Op(Node):
 
     def saved_operands(self):
         """(a, b) saved by ``save_operands_for_product``, with None for what was not kept."""
-        ea, eb = self._edges
+        edges = self._edges
+        ea, eb = edges[0], edges[1]
         na, nb = ea is not None, eb is not None
+        if not (na or nb):  # only a later input (a bias) needs a gradient
+            return None, None
         saved = self.saved_inputs()
         if na and nb:
             return saved

@@ -29,7 +29,8 @@ class Einsum(Op):
     """y = einsum(terms -> out, *xs); dx_i = einsum(out, other terms -> term_i)(g, *others)."""
 
     def forward(self, *xs):
-        self.save_inputs(*xs)
+        # operand k's value is read only by the other operands' gradients
+        self.save_inputs(*[x for x, keep in zip(xs, self._kept()) if keep])
         terms, out = self.terms, self.out
         if len(xs) == 2 and _no_repeats(terms) and _same_contracted_sizes(terms, out, xs):
             return _contract2(self.xp, xs[0], terms[0], xs[1], terms[1], out)
@@ -41,10 +42,16 @@ class Einsum(Op):
             y = y.copy()
         return y
 
+    def _kept(self):
+        needs = self.needs_input_grad
+        return [any(n for j, n in enumerate(needs) if j != k) for k in range(len(needs))]
+
     def backward(self, grad):
-        xs = self.saved_inputs()
-        xs = xs if isinstance(xs, tuple) else (xs,)
-        return tuple(_operand_grad(i, self.terms, self.out, xs, grad)
+        kept = self._kept()
+        saved = self.saved_inputs() if any(kept) else ()
+        saved = iter(saved if isinstance(saved, tuple) else (saved,))
+        xs = [next(saved) if keep else None for keep in kept]
+        return tuple(_operand_grad(i, self.terms, self.out, xs, grad, self._in_meta[i])
                      if self.needs_input_grad[i] else None for i in range(len(xs)))
 
 
@@ -93,9 +100,10 @@ def _contract2(xp, a, ta, b, tb, out):
     return y if perm == sorted(perm) else y.transpose(perm)
 
 
-def _operand_grad(i, terms, out, xs, grad):
-    """Gradient of the einsum with respect to operand ``i`` (composed of numtorch ops)."""
-    term, x = terms[i], xs[i]
+def _operand_grad(i, terms, out, xs, grad, meta):
+    """Gradient of the einsum with respect to operand ``i`` (composed of numtorch ops);
+    ``meta``: its (shape, dtype), its value being needed only by the other operands."""
+    term, (shape, dtype) = terms[i], meta
     # torch's complex convention: the other operands enter conjugated
     others = [(t, xs[k].conj() if xs[k].is_complex() else xs[k])
               for k, t in enumerate(terms) if k != i]
@@ -103,7 +111,7 @@ def _operand_grad(i, terms, out, xs, grad):
     uniq = list(dict.fromkeys(term))  # first occurrences, in order
     target = "".join(c for c in uniq if c in avail)
     g = _apply([out] + [t for t, _ in others], target, [grad] + [o for _, o in others])
-    size = dict(zip(term, x.shape))
+    size = dict(zip(term, shape))
     for k, c in enumerate(uniq):  # letters summed inside this operand alone: broadcast back
         if c not in avail:
             g = g.unsqueeze(k)
@@ -114,13 +122,13 @@ def _operand_grad(i, terms, out, xs, grad):
             else:
                 g = g.expand(*g.shape[:k], size[c], *g.shape[k + 1:])
     if len(uniq) != len(term):
-        g = _embed_diagonals(g, term, size, x)
+        g = _embed_diagonals(g, term, size, dtype)
     return g
 
 
-def _embed_diagonals(g, term, size, x):
+def _embed_diagonals(g, term, size, dtype):
     """Turn the gradient over the unique letters into one over ``term`` (zeros off-diagonal)."""
-    xp = backend.xp_of(x._array)
+    xp = backend.xp_of(g._array)
     for p, c in enumerate(term):
         first = term.index(c)
         if first == p:
@@ -129,7 +137,7 @@ def _embed_diagonals(g, term, size, x):
         g = g.unsqueeze(p)
         shape = [1] * g.dim()
         shape[first] = shape[p] = n
-        g = g * _make(xp.eye(n, dtype=x._array.dtype).reshape(shape))
+        g = g * _make(xp.eye(n, dtype=dtype).reshape(shape))
     return g
 
 

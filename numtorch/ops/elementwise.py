@@ -372,7 +372,9 @@ class Addcmul(Op):
     value = 1
 
     def forward(self, a, b, c):
-        self.save_inputs(b, c)
+        needs = self.needs_input_grad
+        if needs:  # b for c's gradient, c for b's: only what is needed
+            self.save_inputs(*([b] if needs[2] else []), *([c] if needs[1] else []))
         if b.dtype.itemsize == 2:
             # float16/bfloat16 as torch's kernel: value * b in float32, then a + that * c
             # with one float32 rounding (through float64) and one to the 16-bit type
@@ -387,8 +389,9 @@ class Addcmul(Op):
             _broadcast_error(e, a, b, c)
 
     def backward(self, grad):
-        b, c = self.saved_inputs()
         _, nb, nc = self.needs_input_grad
+        saved = self.saved_inputs() if nb or nc else None
+        b, c = saved if nb and nc else ((None, saved) if nb else (saved, None))
         v = self.value
         return (grad, (grad * (c if v == 1 else c * v)) if nb else None,
                 (grad * (b if v == 1 else b * v)) if nc else None)

@@ -150,7 +150,7 @@ class LinearFused(Op):
         return (_shown("AddmmBackward0" if bias else "MmBackward0", core),)
 
     def forward(self, x, w, b=None):
-        self.save_inputs(x, w)
+        self.save_operands_for_product(x, w)  # x for dW, W for dx: only what is needed
         if b is not None and x.dtype.itemsize == 2:
             # torch adds a half-precision bias to the float32 accumulator and rounds once;
             # rounding the product first and again after the add differs on ~25% of values
@@ -162,8 +162,8 @@ class LinearFused(Op):
         return _affine(self.xp, x, w, b)
 
     def backward_arrays(self, g):
-        x, w = self.saved_inputs()
-        x, w = x._array, w._array
+        x, w = self.saved_operands()
+        x, w = (None if x is None else x._array), (None if w is None else w._array)
         needs = self.needs_input_grad
         xp = self.xp
         gx = gw = gb = None
@@ -174,7 +174,7 @@ class LinearFused(Op):
             x2 = x
         else:
             # fold both in x's memory order so the rows of g and x pair up in dW's GEMM
-            perm = None if x.flags.c_contiguous else _memory_order(x)
+            perm = None if x is None or x.flags.c_contiguous else _memory_order(x)
             g2 = _rows(g, perm)
             if needs[0]:
                 gx = _unfold(product(xp, g2, w), g.shape, perm)
@@ -189,7 +189,7 @@ class LinearFused(Op):
         return (gx, gw) if len(needs) == 2 else (gx, gw, gb)
 
     def backward(self, grad):
-        x, w = self.saved_inputs()
+        x, w = self.saved_operands()
         needs = self.needs_input_grad
         gx = gw = gb = None
         if needs[0]:

@@ -21,7 +21,7 @@ class MatMul(Op):
     the conjugates are torch's convention for complex gradients)."""
 
     def forward(self, a, b):
-        self.save_inputs(a, b)
+        self.save_operands_for_product(a, b)
         if b.ndim == 2 and a.ndim > 2 and a.shape[-1] != 1:
             # fold the batch into the rows: one large GEMM instead of one per batch entry
             return _dtype.opmath_matmul(self.xp, a.reshape(-1, a.shape[-1]), b).reshape(
@@ -29,20 +29,22 @@ class MatMul(Op):
         return product(self.xp, a, b)
 
     def backward(self, grad):
-        a, b = self.saved_inputs()
-        if a.is_complex() or b.is_complex():
-            a, b = a.conj(), b.conj()
+        # (each operand is kept only when the other's gradient needs it)
+        a, b = self.saved_operands()
         na, nb = self.needs_input_grad
+        if grad.is_complex():
+            a, b = (a.conj() if nb else None), (b.conj() if na else None)
+        nda, ndb = len(self._in_meta[0][0]), len(self._in_meta[1][0])
         ga = gb = None
-        if a.ndim == 1 and b.ndim == 1:
+        if nda == 1 and ndb == 1:
             return (grad * b if na else None), (grad * a if nb else None)
-        if a.ndim == 1:
+        if nda == 1:
             if na:
                 ga = (grad.unsqueeze(-2) @ b.mT).squeeze(-2)
             if nb:
                 gb = a.unsqueeze(-1) @ grad.unsqueeze(-2)
             return ga, gb
-        if b.ndim == 1:
+        if ndb == 1:
             if na:
                 ga = grad.unsqueeze(-1) @ b.unsqueeze(-2)
             if nb:
@@ -51,7 +53,7 @@ class MatMul(Op):
         if na:
             ga = grad @ b.mT
         if nb:
-            if b.ndim == 2 and a.ndim > 2:  # the batch sums inside one GEMM
+            if ndb == 2 and nda > 2:  # the batch sums inside one GEMM
                 gb = a.reshape(-1, a.shape[-1]).mT @ grad.reshape(-1, grad.shape[-1])
             else:
                 gb = a.mT @ grad
