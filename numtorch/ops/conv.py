@@ -33,8 +33,9 @@ Kernel paths, chosen per shape by measurement (``bench/conv_shapes.py``); each i
 * a kernel covering the whole unpadded input (one output position: a GAN's last
   discriminator layer or first generator layer): one GEMM over the flattened samples
   (``forward-whole``, ``input-whole``, ``weight-whole``);
-* 1x1 without padding over maps of at least ``_MIN_POINTWISE_LENGTH`` positions: a plain GEMM
-  per sample for all three passes, no im2col (``forward-1x1``, ``input-1x1``, ``weight-1x1``);
+* 1x1 without padding: a plain GEMM per sample for all three passes, or one over all the
+  samples' positions on maps under ``_ONE_GEMM_BELOW`` positions, no im2col (``forward-1x1``,
+  ``input-1x1``, ``weight-1x1``);
 * 3x3 stride-1 single-group convolutions with many channels: Winograd F(2x2, 3x3) for the
   forward (so also the stride-1 input gradient) and the weight gradient (``conv_winograd``;
   ``forward-winograd``, ``weight-winograd``);
@@ -299,12 +300,13 @@ def _cols_of(xp, g3, i, m, groups):
 
 
 def _pointwise(kernel, padding, out):
-    """Whether a convolution is a plain GEMM per sample: a 1x1 kernel (``kernel`` or a weight)
-    without padding, over a map large enough for a GEMM that is not skinny (below that the
-    im2col path's one GEMM over the block's samples is faster)."""
+    """Whether a convolution is a plain GEMM: a 1x1 kernel (``kernel`` or a weight) without
+    padding (per sample, or over all samples' positions on small maps: ``_pointwise_product``;
+    measured at or below the im2col path's time on every shape of 4-64 positions, 16-256 input
+    and 64-512 output channels, batch 8 and 64, forward and backward, where im2col was faster
+    on maps under 128 positions before the small maps took one GEMM)."""
     shape = kernel.shape[2:] if hasattr(kernel, "shape") else kernel
-    return (all(k == 1 for k in shape) and not any(lo or hi for lo, hi in padding)
-            and _prod(out) >= _MIN_POINTWISE_LENGTH)
+    return all(k == 1 for k in shape) and not any(lo or hi for lo, hi in padding)
 
 
 def _channels_last_rows(a):
@@ -338,6 +340,22 @@ def _from_rows(rows, like, channels):
 def _group_matrix(w, groups):
     """A 1x1 weight ``(O, C/g, 1...)`` as the GEMM operand ``(g, O/g, C/g)``."""
     return w.reshape(groups, w.shape[0] // groups, w.shape[1])
+
+
+_ONE_GEMM_BELOW = 32
+
+
+def _pointwise_product(xp, wm, xs):
+    """``wm`` ``(g, P, Q)`` applied to every sample of ``xs`` ``(n, g, Q, L)``: ``(n, g, P, L)``.
+    One GEMM per sample on maps of ``_ONE_GEMM_BELOW``+ positions; on smaller maps those are
+    too skinny for BLAS (CvT's and ResNet's late 1x1 convolutions on 2x2-4x4 maps), and one
+    GEMM over every sample's positions, ``xs`` copied position-major, is faster."""
+    n, g, q, length = xs.shape
+    if length >= _ONE_GEMM_BELOW:
+        return xp.matmul(wm, xs)
+    xt = xp.ascontiguousarray(xs.transpose(1, 2, 0, 3)).reshape(g, q, n * length)
+    y = _matmul(xp, wm, xt)  # (g, P, n * L)
+    return y.reshape(g, -1, n, length).transpose(2, 0, 1, 3)  # (callers' reshape copies)
 
 
 def _subsample(stride, out):
@@ -422,7 +440,7 @@ def _forward_paths(xp, x, w, b, stride, padding, dilation, groups, out, taps, re
         return y.reshape((n, o) + (1,) * (w.ndim - 2))
     if _pointwise(w, padding, out):
         _note("forward-1x1")
-        y = xp.matmul(_group_matrix(w, groups), _samples(xp, x, stride, out, groups))
+        y = _pointwise_product(xp, _group_matrix(w, groups), _samples(xp, x, stride, out, groups))
         y = y.reshape((x.shape[0], w.shape[0]) + tuple(out))
         if b is not None:
             y += b.reshape((-1,) + (1,) * len(out))
@@ -656,8 +674,17 @@ def _conv_weight(xp, x, gy, kernel, stride, padding, dilation, groups):
     if _pointwise(kernel, padding, out):
         _note("weight-1x1")
         xs = _samples(xp, x, stride, out, groups)  # (n, g, C/g, L)
-        gy4 = gy.reshape(n, groups, o // groups, _prod(out))
-        dw = xp.matmul(gy4, xs.swapaxes(2, 3)).sum(0)  # (g, O/g, C/g)
+        length, c = _prod(out), x.shape[1] // groups
+        gy4 = gy.reshape(n, groups, o // groups, length)
+        if (o // groups) * c > length * (o // groups + c):
+            # small maps: one GEMM over all samples' positions (copying gy and x to
+            # position-major rows costs less than the per-sample products' (N, O, C) sum)
+            rows = n * length
+            gt = xp.ascontiguousarray(gy4.transpose(1, 2, 0, 3)).reshape(groups, -1, rows)
+            xt = xp.ascontiguousarray(xs.transpose(1, 0, 3, 2)).reshape(groups, rows, c)
+            dw = _matmul(xp, gt, xt)
+        else:
+            dw = xp.matmul(gy4, xs.swapaxes(2, 3)).sum(0)  # (g, O/g, C/g)
         return dw.reshape((o, x.shape[1] // groups) + (1,) * nd)
     if _dw_band.applies(x, _shaped(gy, 1, kernel), stride, dilation, groups, out, padding):
         _note("weight-depthwise-band")
@@ -866,7 +893,7 @@ def _input_paths(xp, gy, w, size, stride, padding, dilation, groups, filters, re
         n, o = gy.shape[:2]
         c = w.shape[1] * groups
         wt = _group_matrix(w, groups).swapaxes(1, 2)  # (g, C/g, O/g)
-        dx = xp.matmul(wt, gy.reshape(n, groups, o // groups, _prod(out)))
+        dx = _pointwise_product(xp, wt, gy.reshape(n, groups, o // groups, _prod(out)))
         dx = dx.reshape((n, c) + out)
         if tuple(size) == out:
             return dx

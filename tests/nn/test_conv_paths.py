@@ -106,13 +106,21 @@ def test_padding_groups_or_dilation_keep_the_general_paths(paths):
     assert not any(p.endswith("-whole") for p in paths)
 
 
-# 1x1 convolutions over maps of at least _MIN_POINTWISE_LENGTH positions: plain GEMMs
+# 1x1 convolutions: plain GEMMs, per sample or (maps under 32 positions) over all samples
 POINTWISE = [
     (_conv(2), [(2, 6, 12, 12), (4, 6, 1, 1), (4,)]),
     (_conv(2, stride=2, groups=2), [(2, 6, 24, 23), (4, 3, 1, 1)]),  # strided: a subsample
     (_conv(1, stride=3), [(2, 5, 400), (3, 5, 1)]),
     # transposed 1x1: the forward is the input-gradient GEMM scattered into a larger output
     (_conv_t(2, stride=2, output_padding=1), [(2, 4, 12, 12), (4, 3, 1, 1), (3,)]),
+    # small maps: one GEMM over every sample's positions (all three passes)
+    (_conv(2), [(3, 6, 2, 3), (5, 6, 1, 1), (5,)]),
+    (_conv(2, stride=2, groups=3), [(2, 6, 7, 5), (9, 2, 1, 1), (9,)]),
+    (_conv(1), [(4, 8, 5), (3, 8, 1)]),
+    (_conv(3), [(2, 4, 2, 2, 3), (6, 4, 1, 1, 1), (6,)]),
+    (_conv_t(2, stride=2), [(2, 4, 3, 3), (4, 5, 1, 1), (5,)]),
+    # the weight gradient's one GEMM: more channel pairs than positions times channels
+    (_conv(2), [(2, 24, 2, 2), (40, 24, 1, 1)]),
 ]
 
 
@@ -124,9 +132,10 @@ def test_pointwise_conv_is_a_gemm_and_matches_torch(paths, case):
     assert not {"forward-im2col", "weight-im2col", "input-col2im"} & set(paths)
 
 
-def test_pointwise_conv_on_a_small_map_uses_im2col(paths):
-    check_op(_conv(2, stride=2), [(2, 6, 8, 8), (4, 6, 1, 1)])  # 16 positions
-    assert "forward-im2col" in paths and "forward-1x1" not in paths
+def test_pointwise_conv_on_a_small_map_float32(paths):
+    check_op(_conv(2, stride=2), [(2, 6, 8, 8), (4, 6, 1, 1), (4,)], dtype="float32",
+             second_order=False)  # 16 positions
+    assert "forward-1x1" in paths and "forward-im2col" not in paths
 
 
 def test_pointwise_conv_empty_batch_and_float32(paths):
