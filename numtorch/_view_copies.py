@@ -122,7 +122,7 @@ def split_with_sizes(input, split_sizes, dim=0):
     """
     _require_tensor("split_with_sizes", input)
     if input.dim() == 0:
-        raise RuntimeError("split_with_sizes expects at least a 1-dimensional tensor")
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     d = dim + input.dim() if dim < 0 else dim
     if not 0 <= d < input.dim():
         raise IndexError(f"Dimension out of range (expected to be in range of "

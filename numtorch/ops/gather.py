@@ -175,6 +175,8 @@ def take_along_dim(input, indices, dim=None):
         raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same "
                            f"number of dimensions, but got {len(xs)} dimensions for input, and "
                            f"{len(js)} dimensions for indices")
+    if not xs:
+        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
     j_shape = _broadcast_shapes(xs[:d] + (js[d],) + xs[d + 1:], js)
     x_shape = _broadcast_shapes(js[:d] + (xs[d],) + js[d + 1:], xs)
     if j_shape != js:

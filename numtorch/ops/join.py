@@ -190,17 +190,22 @@ def cat(tensors, dim=0, *, out=None, _fn="cat"):
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     legacy = False  # torch skips legacy 1-d empty tensors
+    zero = None  # the first 0-d tensor's position (torch refuses it before any other check)
     for i, x in enumerate(tensors):
         if not isinstance(x, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
                             f"{type_name(x)}")
-        if x._array.shape == (0,):
+        s = x._array.shape
+        if s == (0,):
             legacy = True
+        elif not s and zero is None:
+            zero = i
+    if zero is not None:
+        raise RuntimeError(f"zero-dimensional tensor (at position {zero}) cannot be "
+                           f"concatenated")
     real = [x for x in tensors if x._array.shape != (0,)] if legacy else tensors
     ref = real[0] if real else tensors[0]
     nd = ref._array.ndim
-    if nd == 0:
-        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
     d = canonical_dim(dim, nd)
     shape0 = ref._array.shape
     for i, x in enumerate(tensors):

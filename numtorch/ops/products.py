@@ -568,6 +568,8 @@ def linalg_cross(input, other, *, dim=-1, out=None, _name="linalg.cross"):
     check_tensor(_name, other, "other")
     if input._array.ndim != other._array.ndim:
         raise RuntimeError(f"{_name}: inputs must have the same number of dimensions.")
+    if not input._array.ndim:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     d = canonical_dim(dim, input._array.ndim)
     if input.shape[d] != 3 or other.shape[d] != 3:
         raise RuntimeError(f"{_name}: inputs dimension {dim} must have length 3. Got "

@@ -135,16 +135,20 @@ def flip(input, *dims, **kwargs):
     if len(set(dims)) != len(dims):
         d = next(d for d in dims if dims.count(d) > 1)
         raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    return Flip.apply(input, dims=dims)
+    return Flip.apply(input, dims=dims if nd else ())  # (a 0-d tensor's dim 0 is no axis)
 
 
 def fliplr(input):
     """Reverse the order of columns (dim 1); a copy."""
+    if input._array.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
     return flip(input, 1)
 
 
 def flipud(input):
     """Reverse the order of rows (dim 0); a copy."""
+    if input._array.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
     return flip(input, 0)
 
 
@@ -159,4 +163,6 @@ def roll(input, shifts, dims=None):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
                            f"{len(dims)}")
     nd = input._array.ndim
+    if not nd and dims:
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
     return Roll.apply(input, shifts=shifts, dims=tuple(canonical_dim(d, nd) for d in dims))

@@ -30,6 +30,11 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     if dim is None:
         input, d = input.reshape(-1), 0
     else:
+        if not input._array.ndim:  # (torch's messages for a 0-d input)
+            if isinstance(repeats, Tensor):
+                raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+            canonical_dim(dim, 0)
+            canonical_dim(1, 0)
         d = canonical_dim(dim, input._array.ndim)
     n = input._array.shape[d] if input._array.ndim else 1
     if not isinstance(repeats, Tensor):

@@ -17,7 +17,7 @@ from ..backend import helpers_for
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, _track_view, direct_view_source, rename_node
 from ._util import (
-    canonical_dim, check_int, contiguous_strides, elem_strides, fmt_shape, restride, shape_arg,
+    canonical_dim, canonical_dims, check_int, contiguous_strides, elem_strides, fmt_shape, restride, shape_arg,
     torch_stride, view_strides,
 )
 from .._size import Size, required_size_args
@@ -336,10 +336,13 @@ def squeeze(input, dim=None):
         gone = frozenset(i for i, s in enumerate(shape) if s == 1)
         node = "SqueezeBackward0"
     else:
-        node = "SqueezeBackward1" if isinstance(dim, int) else "SqueezeBackward2"
-        dims = (dim,) if isinstance(dim, int) else tuple(dim)
-        gone = frozenset(i for i in (canonical_dim(d, len(shape)) for d in dims)
-                         if shape[i] == 1)
+        if isinstance(dim, int):
+            node = "SqueezeBackward1"
+            d = canonical_dim(dim, len(shape))
+            gone = frozenset((d,)) if shape and shape[d] == 1 else frozenset()
+        else:  # (torch refuses a repeated dim; a 0-d tensor takes 0 and -1 and keeps its shape)
+            node = "SqueezeBackward2"
+            gone = frozenset(i for i in canonical_dims(dim, len(shape)) if shape[i] == 1)
     new = tuple(s for i, s in enumerate(shape) if i not in gone)
     return Reshape.apply(input, shape=new, must_view=True, kind="squeeze", dims=gone,
                          node_name=node)
@@ -384,6 +387,9 @@ def unflatten(input, dim, sizes):
     sizes = tuple(int(s) for s in sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
+    if not shape:
+        raise RuntimeError("unflatten got an unexpected error:\nDimension specified as 0 but "
+                           "tensor has no dimensions")
     try:
         inner = infer_shape(sizes, shape[d])
     except RuntimeError as e:
@@ -406,8 +412,14 @@ def movedim(input, source, destination):
     if len(src) != len(dst):
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) "
                            f"should contain the same number of dims as destination ({dst} dims)")
-    src = [canonical_dim(d, nd) for d in src]
-    dst = [canonical_dim(d, nd) for d in dst]
+    wsrc = [canonical_dim(d, nd) for d in src]
+    wdst = [canonical_dim(d, nd) for d in dst]
+    for name, given, wrapped in (("source", src, wsrc), ("destination", dst, wdst)):
+        if len(set(wrapped)) != len(wrapped):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({given})")
+    src, dst = wsrc, wdst
+    if not nd:  # a 0-d tensor's dim 0 (or -1): torch gives an alias of it
+        return rename_node(Permute.apply(input, dims=()), "AliasBackward0")
     order = [d for d in range(nd) if d not in src]
     perm = [None] * nd
     for s, d in zip(src, dst):
@@ -462,6 +474,8 @@ def select(input, dim, index):
 
 def split(tensor, split_size_or_sections, dim=0):
     """Split into chunks of ``split_size`` (the last may be smaller) or of the given sizes."""
+    if not tensor._array.ndim:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     d = canonical_dim(dim, tensor._array.ndim)
     n = tensor._array.shape[d]
     if isinstance(split_size_or_sections, int):
@@ -485,6 +499,8 @@ def split(tensor, split_size_or_sections, dim=0):
 
 def chunk(input, chunks, dim=0):
     """Split into ``chunks`` pieces of ``ceil(size / chunks)`` (fewer if the size is small)."""
+    if not input._array.ndim:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     d = canonical_dim(dim, input._array.ndim)
@@ -499,7 +515,10 @@ def unbind(input, dim=0):
     """Return every slice along ``dim`` as a tuple of views."""
     from .multi_view import unbind_pieces
 
-    return unbind_pieces(input, canonical_dim(dim, input._array.ndim))
+    d = canonical_dim(dim, input._array.ndim)
+    if not input._array.ndim:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    return unbind_pieces(input, d)
 
 
 # torch's in-place view ops have nodes of their own names (what ``grad_fn`` prints)

@@ -428,6 +428,8 @@ def _cum_extreme(fn, input, dim):
     _check_tensor(fn, input)
     refuse_dtype(input, "c", fn + "_cpu")
     a = _nd(input)
+    if not input._array.ndim and dim not in (0, -1):
+        raise IndexError(f"{fn}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
     d = canonical_dim(dim, a.ndim)
     xp = xp_of(a)
     if a.size == 0:

@@ -47,6 +47,8 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False,  # noq
     if dim is None:
         lines, d = a.reshape(-1, 1), 0
     else:
+        if not a.ndim:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         d = canonical_dim(dim, a.ndim)
         lines = xp.moveaxis(a, d, 0).reshape(a.shape[d], -1)
     n = lines.shape[0]
@@ -86,6 +88,8 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     if dim is None:
         lines, d = a.reshape(-1, 1), 0
     else:
+        if not a.ndim:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         d = canonical_dim(dim, a.ndim)
         lines = xp.moveaxis(a, d, 0).reshape(a.shape[d], -1)
     n = lines.shape[0]

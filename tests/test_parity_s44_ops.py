@@ -1,0 +1,128 @@
+"""Parity fixes of probe 44 (oracle: real torch at test time): dim-taking ops on 0-d tensors,
+Laplace sampling bits, masked ops' broadcast errors, linalg batch-broadcast messages, the
+``.grad`` setter's messages, the lazy conjugate bit and ``sum``'s argument errors."""
+
+import pytest
+import torch
+
+import numtorch
+from tests.oracle import same
+
+# -- 1. 0-d tensors with dim 0 / -1 ------------------------------------------------------------
+
+ZERO_D = {
+    "squeeze0": lambda t, x: x.squeeze(0), "squeeze-1": lambda t, x: x.squeeze(-1),
+    "squeeze_tuple": lambda t, x: x.squeeze((0,)), "squeeze_list": lambda t, x: x.squeeze([0]),
+    "squeeze_empty": lambda t, x: x.squeeze(()), "squeeze1": lambda t, x: x.squeeze(1),
+    "squeeze_dup": lambda t, x: x.squeeze((0, -1)), "squeeze-2": lambda t, x: x.squeeze(-2),
+    "squeeze_0": lambda t, x: x.clone().squeeze_(0), "squeeze_t": lambda t, x: x.clone().squeeze_((0,)),
+    "squeeze_fn": lambda t, x: t.squeeze(x, 0),
+    "flip0": lambda t, x: x.flip(0), "flip-1": lambda t, x: x.flip(-1), "flip1": lambda t, x: x.flip(1),
+    "flip_dup": lambda t, x: x.flip(0, 0), "flip_tuple": lambda t, x: x.flip((0,)),
+    "flip_fn": lambda t, x: t.flip(x, [0]), "fliplr": lambda t, x: x.fliplr(),
+    "flipud": lambda t, x: x.flipud(), "fliplr_1d": lambda t, x: t.ones(2).fliplr(),
+    "movedim00": lambda t, x: x.movedim(0, 0), "movedim-1": lambda t, x: x.movedim(-1, -1),
+    "movedim01": lambda t, x: x.movedim(0, 1), "moveaxis": lambda t, x: t.moveaxis(x, 0, -1),
+    "movedim_tuple": lambda t, x: x.movedim((0,), (0,)),
+    "movedim_dup": lambda t, x: x.movedim((0, -1), (0, 0)),
+    "movedim_dup2d": lambda t, x: t.ones(2, 3).movedim((0, 0), (0, 1)),
+    "movedim_dupdst": lambda t, x: t.ones(2, 3).movedim((0, 1), (1, 1)),
+    "roll10": lambda t, x: x.roll(1, 0), "roll1-1": lambda t, x: x.roll(1, -1),
+    "roll11": lambda t, x: x.roll(1, 1), "roll_flat": lambda t, x: x.roll(1),
+    "roll_tuple": lambda t, x: t.roll(x, (1,), (0,)), "roll_align": lambda t, x: x.roll((1, 2), (0,)),
+    "sum0": lambda t, x: x.sum(0), "sum1": lambda t, x: x.sum(1), "sum_dup": lambda t, x: x.sum((0, -1)),
+    "mean0": lambda t, x: x.mean(0), "cumsum0": lambda t, x: x.cumsum(0),
+    "cumsum1": lambda t, x: x.cumsum(1), "softmax0": lambda t, x: x.softmax(0),
+    "softmax-1": lambda t, x: x.softmax(-1), "unsqueeze-1": lambda t, x: x.unsqueeze(-1),
+    "transpose00": lambda t, x: x.transpose(0, 0), "transpose01": lambda t, x: x.transpose(0, 1),
+    "select": lambda t, x: x.select(0, 0), "narrow": lambda t, x: x.narrow(0, 0, 1),
+    "unbind0": lambda t, x: x.unbind(0), "unbind-1": lambda t, x: x.unbind(-1),
+    "unbind1": lambda t, x: x.unbind(1), "unbind_fn": lambda t, x: t.unbind(x),
+    "split": lambda t, x: x.split(1), "split-1": lambda t, x: x.split(1, -1),
+    "split1": lambda t, x: x.split(1, 1), "split_list": lambda t, x: x.split([1]),
+    "split_with_sizes": lambda t, x: x.split_with_sizes([1]),
+    "unsafe_split": lambda t, x: x.unsafe_split(1), "unsafe_chunk": lambda t, x: x.unsafe_chunk(1),
+    "chunk": lambda t, x: x.chunk(1), "chunk1": lambda t, x: x.chunk(1, 1),
+    "chunk0": lambda t, x: x.chunk(0),
+    "flatten": lambda t, x: x.flatten(0, -1), "flatten1": lambda t, x: x.flatten(1),
+    "unflatten1": lambda t, x: x.unflatten(1, (1,)), "unflatten_empty": lambda t, x: x.unflatten(0, ()),
+    "argmax0": lambda t, x: x.argmax(0), "sort0": lambda t, x: x.sort(0),
+    "topk": lambda t, x: x.topk(1), "topk1": lambda t, x: x.topk(1, 1),
+    "gather": lambda t, x: x.gather(0, t.tensor(0)), "index_select": lambda t, x: x.index_select(0, t.tensor(0)),
+    "diff": lambda t, x: x.diff(), "norm0": lambda t, x: x.norm(dim=0),
+    "norm1": lambda t, x: x.norm(dim=1), "vector_norm": lambda t, x: t.linalg.vector_norm(x, dim=(0,)),
+    "stack": lambda t, x: t.stack([x, x]), "stack-1": lambda t, x: t.stack([x, x], -1),
+    "stack2": lambda t, x: t.stack([x, x], 2),
+    "cat": lambda t, x: t.cat([x, x]), "cat_1d": lambda t, x: t.cat([t.ones(2), x]),
+    "cat_empty": lambda t, x: t.cat([t.tensor([]), x]),
+    "cat_2d": lambda t, x: t.cat([t.ones(2, 2), t.ones(3), x]),
+    "cat_legacy": lambda t, x: t.cat([t.tensor([]), t.ones(2, 2), x]),
+    "cummax0": lambda t, x: x.cummax(0), "cummax1": lambda t, x: x.cummax(1),
+    "cummin-2": lambda t, x: x.cummin(-2), "cummin_fn": lambda t, x: t.cummin(x, 2),
+    "adjoint": lambda t, x: x.adjoint(),
+    "ri0": lambda t, x: x.repeat_interleave(2, 0), "ri-1": lambda t, x: x.repeat_interleave(2, -1),
+    "ri-2": lambda t, x: x.repeat_interleave(2, -2), "ri3": lambda t, x: x.repeat_interleave(2, 3),
+    "ri_t": lambda t, x: x.repeat_interleave(t.tensor([2]), 0),
+    "ri_t-1": lambda t, x: x.repeat_interleave(t.tensor(2), -1),
+    "ri_t3": lambda t, x: x.repeat_interleave(t.tensor([2]), 3),
+    "ri_flat": lambda t, x: x.repeat_interleave(2),
+    "ri_fn": lambda t, x: t.repeat_interleave(x, 2, dim=0),
+    "linalg_cross": lambda t, x: t.linalg.cross(x, x), "linalg_cross0": lambda t, x: t.linalg.cross(x, x, dim=0),
+    "linalg_cross5": lambda t, x: t.linalg.cross(x, x, dim=5),
+    "cross_fn": lambda t, x: t.cross(x, x, dim=1), "cross_fn-3": lambda t, x: t.cross(x, x, dim=-3),
+    "unique0": lambda t, x: x.unique(dim=0), "unique-1": lambda t, x: x.unique(dim=-1),
+    "unique1": lambda t, x: t.unique(x, dim=1),
+    "unique_consecutive": lambda t, x: x.unique_consecutive(dim=0),
+    "unique_consecutive5": lambda t, x: x.unique_consecutive(dim=5),
+    "take_along_dim0": lambda t, x: t.take_along_dim(x, t.tensor(0), 0),
+    "take_along_dim-1": lambda t, x: x.take_along_dim(t.tensor(0), -1),
+    "take_along_dim3": lambda t, x: t.take_along_dim(x, t.tensor(0), 3),
+    "take_along_dim_nd": lambda t, x: t.take_along_dim(x, t.tensor([0]), 0),
+    "take_along_flat": lambda t, x: t.take_along_dim(x, t.tensor(0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ZERO_D))
+def test_zero_dim_tensor_dims(name):
+    same(lambda t: ZERO_D[name](t, t.tensor(1.5)))
+
+
+def test_zero_dim_unflatten_message():
+    for dim in (0, -1):
+        with pytest.raises(RuntimeError) as e:
+            numtorch.tensor(1.5).unflatten(dim, (1,))
+        with pytest.raises(RuntimeError) as f:
+            torch.tensor(1.5).unflatten(dim, (1,))
+        got, want = str(e.value), str(f.value)
+        assert got == "\n".join(want.split("\n")[:2])  # torch's C++ frames follow
+
+
+ZERO_D_GRAD = {
+    "squeeze": lambda y: y.squeeze(0), "squeeze_tuple": lambda y: y.squeeze((0,)),
+    "flip": lambda y: y.flip(0), "movedim": lambda y: y.movedim(0, 0),
+    "movedim_tuple": lambda y: y.movedim((0,), (-1,)), "roll": lambda y: y.roll(1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ZERO_D_GRAD))
+def test_zero_dim_grad(name):
+    def run(t):
+        y = t.tensor(1.5, requires_grad=True)
+        r = ZERO_D_GRAD[name](y)
+        (r * 3).backward()
+        return r, r.grad_fn.name(), y.grad
+    same(run)
+
+
+def test_zero_dim_views_and_copies():
+    def run(t):
+        z = t.tensor(2.)
+        s, m, f = z.squeeze(0), z.movedim(0, 0), z.flip(0)
+        f.add_(1)
+        w = t.tensor(3.)
+        w.squeeze_(0)
+        g = t.tensor(2., requires_grad=True) * 1
+        g.squeeze_(0)
+        return (s._base is z, m._base is z, f._base is None, z, f, w.shape, w.stride(),
+                g.grad_fn.name())
+    same(run)
