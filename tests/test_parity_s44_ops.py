@@ -126,3 +126,33 @@ def test_zero_dim_views_and_copies():
         return (s._base is z, m._base is z, f._base is None, z, f, w.shape, w.stride(),
                 g.grad_fn.name())
     same(run)
+
+
+# -- 2. Laplace draws torch's uniform_(eps - 1, 1) ---------------------------------------------
+
+LAPLACE = {
+    "sample": lambda t: t.distributions.Laplace(0., 1.).sample((3,)),
+    "sample_scalar": lambda t: t.distributions.Laplace(t.tensor(1.), t.tensor(3.)).sample(),
+    "float64": lambda t: t.distributions.Laplace(t.zeros(2, dtype=t.float64),
+                                                 t.ones(2, dtype=t.float64)).sample((3,)),
+    "batch": lambda t: t.distributions.Laplace(t.tensor([0., 2.]), t.tensor([1., 0.5])).sample((5, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LAPLACE))
+def test_laplace_sample_bits(name):
+    def run(t):
+        t.manual_seed(0)
+        return LAPLACE[name](t)
+    same(run)
+
+
+def test_laplace_rsample_bits_and_grads():
+    def run(t):
+        t.manual_seed(1)
+        loc = t.tensor([0.5, -1.], requires_grad=True)
+        scale = t.tensor([2., 0.5], requires_grad=True)
+        r = t.distributions.Laplace(loc, scale).rsample((4,))
+        r.sum().backward()
+        return r.detach(), loc.grad, scale.grad, t.rand(2)
+    same(run)

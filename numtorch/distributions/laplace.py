@@ -52,9 +52,9 @@ class Laplace(Distribution):
     def rsample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)
         info = torch.finfo(self.loc.dtype)
-        # u uniform in (-1, 1) (the open interval: log(0) must not occur)
-        u = torch.rand(shape, dtype=self.loc.dtype, device=self.loc.device) * 2 - 1
-        u = u.clamp(min=info.eps - 1, max=1)
+        # u uniform in [eps - 1, 1) (log1p(-|u|) stays finite), drawn as torch draws it
+        u = torch.empty(shape, dtype=self.loc.dtype, device=self.loc.device).uniform_(
+            info.eps - 1, 1)
         return self.loc - self.scale * u.sign() * torch.log1p(-u.abs())
 
     def log_prob(self, value):
