@@ -1406,7 +1406,15 @@ class _TensorMath:
         return _nt.ops.masked_scatter(self, mask, source)
 
     def masked_scatter_(self, mask, source):
-        return _inplace(self, _nt.ops.masked_scatter, mask, source)
+        try:
+            return _inplace(self, _nt.ops.masked_scatter, mask, source)
+        except RuntimeError:
+            # torch's in-place form expands the mask to self's shape (after the source's dtype
+            # check): expand's error is the one it reports
+            if getattr(mask, "_array", None) is not None and getattr(source, "dtype", None) \
+                    is self.dtype and mask._array.shape != self._array.shape:
+                mask.expand(self.shape)
+            raise
 
     def masked_copy_(self, mask, source):
         """The 0.x name of :meth:`masked_scatter_`."""

@@ -156,3 +156,45 @@ def test_laplace_rsample_bits_and_grads():
         r.sum().backward()
         return r.detach(), loc.grad, scale.grad, t.rand(2)
     same(run)
+
+
+# -- 3. masked ops: torch's broadcast errors -----------------------------------------------------
+
+def _m(t, *shape):
+    return t.ones(*shape, dtype=t.bool)
+
+
+MASKED = {
+    "select": lambda t: t.ones(2).masked_select(_m(t, 3)),
+    "select_2d": lambda t: t.ones(2, 3).masked_select(_m(t, 2)),
+    "select_lead": lambda t: t.ones(4, 1).masked_select(_m(t, 2, 3)),
+    "select_fn": lambda t: t.masked_select(t.ones(3, 2), _m(t, 4, 2)),
+    "select_ok": lambda t: t.ones(2, 1).masked_select(_m(t, 3)),
+    "fill": lambda t: t.ones(2).masked_fill(_m(t, 3), 1.),
+    "fill_2d": lambda t: t.ones(2, 3).masked_fill(_m(t, 2), 1.),
+    "fill_tensor": lambda t: t.ones(2).masked_fill(_m(t, 3), t.tensor(1.)),
+    "fill_bcast": lambda t: t.ones(3).masked_fill(_m(t, 2, 3), 2.),
+    "fill_": lambda t: t.ones(2).masked_fill_(_m(t, 3), 1.),
+    "fill_2d_": lambda t: t.ones(2, 3).masked_fill_(_m(t, 2), 1.),
+    "fill_bcast_": lambda t: t.ones(3).masked_fill_(_m(t, 2, 3), 1.),
+    "scatter": lambda t: t.ones(2).masked_scatter(_m(t, 3), t.ones(5)),
+    "scatter_2d": lambda t: t.ones(2, 3).masked_scatter(_m(t, 2), t.ones(6)),
+    "scatter_ok": lambda t: t.ones(3).masked_scatter(_m(t, 2, 3), t.arange(6.)),
+    "scatter_": lambda t: t.ones(2).masked_scatter_(_m(t, 3), t.ones(5)),
+    "scatter_bcast_": lambda t: t.ones(3).masked_scatter_(_m(t, 2, 3), t.ones(6)),
+    "scatter_float_mask_": lambda t: t.ones(2).masked_scatter_(t.ones(3), t.ones(5)),
+    "scatter_dtype_": lambda t: t.ones(2).masked_scatter_(_m(t, 3), t.ones(5, dtype=t.float64)),
+    "scatter_ok_": lambda t: t.zeros(2, 3).masked_scatter_(_m(t, 3), t.arange(6.)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MASKED))
+def test_masked_broadcast_errors(name):
+    same(lambda t: MASKED[name](t))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16", "int64", "int32",
+                                   "int16", "int8", "uint8", "bool", "complex64", "complex128",
+                                   "uint16", "uint32"])
+def test_expand_error_names_the_type(dtype):
+    same(lambda t: t.ones(2, 3).to(getattr(t, dtype)).expand(3))

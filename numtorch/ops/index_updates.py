@@ -262,7 +262,12 @@ def masked_scatter(input, mask, source):
         raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes "
                            f"but got{_display(input.dtype)} and {_display(source.dtype)}")
     xp = xp_of(input._array)
-    shape = np.broadcast_shapes(input._array.shape, mask._array.shape)
+    try:
+        shape = np.broadcast_shapes(input._array.shape, mask._array.shape)
+    except ValueError:
+        from .cast import copy_shape_error  # torch's text (the mask is its tensor a)
+
+        raise copy_shape_error(mask._array.shape, input._array.shape) from None
     if tuple(shape) != tuple(input._array.shape):
         input = input.expand(shape)
     m = xp.broadcast_to(mask._array, shape)

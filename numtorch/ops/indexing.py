@@ -768,7 +768,12 @@ def masked_select(input, mask, *, out=None):
     check_same_device("masked_select", ("self", input), ("mask", mask))
     if mask.dtype is not _dtype.bool:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
-    shape = np.broadcast_shapes(input._array.shape, mask._array.shape)
+    try:
+        shape = np.broadcast_shapes(input._array.shape, mask._array.shape)
+    except ValueError:
+        from .cast import copy_shape_error  # torch's text (the mask is its tensor a)
+
+        raise copy_shape_error(mask._array.shape, input._array.shape) from None
     x = input.expand(shape) if input._array.shape != shape else input
     m = mask._array if mask._array.shape == shape else \
         xp_of(mask._array).broadcast_to(mask._array, shape)

@@ -164,7 +164,14 @@ def masked_fill_(self, mask, value):
     masked_fill = _indexing.masked_fill
     alias = shared_memory_target(self, value)
     if alias is None:
-        return apply_inplace(self, masked_fill, mask, value)
+        try:
+            return apply_inplace(self, masked_fill, mask, value)
+        except RuntimeError as e:
+            if not str(e).startswith("The size of tensor a"):
+                raise
+            from .cast import copy_shape_error  # in place, self is torch's tensor a
+
+            raise copy_shape_error(self._array.shape, mask._array.shape) from None
     out = masked_fill(self, mask, value)  # the ordinary checks of mask and value
     _warn_expanded(alias, "masked_fill_", "mask", "scalar")
     if out._array.shape != alias.shape:

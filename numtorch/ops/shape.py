@@ -301,7 +301,7 @@ def expand(input, *sizes):
     sizes = shape_arg(sizes, "expand", "size")
     shape = input._array.shape
     if len(sizes) < len(shape):
-        raise RuntimeError(f"expand({input.type()}{{{fmt_shape(shape)}}}, "
+        raise RuntimeError(f"expand({_type_text(input)}{{{fmt_shape(shape)}}}, "
                            f"size={fmt_shape(sizes)}): the number of sizes provided "
                            f"({len(sizes)}) must be greater or equal to the number of "
                            f"dimensions in the tensor ({len(shape)})")
@@ -327,6 +327,19 @@ def expand(input, *sizes):
 
 
 broadcast_to = expand
+
+# the dtypes torch's messages name by their legacy tensor type ("torch.FloatTensor"); the others
+# by the backend's type ("CPUBoolType")
+_LEGACY_NAMED = frozenset(("float32", "float64", "float16", "int64", "int32", "int16", "int8",
+                           "uint8"))
+
+
+def _type_text(input):
+    name = input.dtype.name
+    if name in _LEGACY_NAMED:
+        return input.type()
+    dev = "CUDA" if input.device.type == "cuda" else "CPU"
+    return f"{dev}{_dtype._TYPE_DISPLAY.get(name) or name.capitalize()}Type"
 
 
 def squeeze(input, dim=None):
