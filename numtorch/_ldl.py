@@ -161,4 +161,7 @@ def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
         raise RuntimeError(f"torch.linalg.ldl_solve: Expected LD and B to have the same "
                            f"dtype, but found LD of type {_dtype._TYPE_DISPLAY[LD.dtype.name]}"
                            f" and B of type {_dtype._TYPE_DISPLAY[B.dtype.name]} instead")
+    from .ops.linsolve import _broadcast_check
+
+    _broadcast_check(LD.shape[:-2], B.shape[:-2])
     return _out(LDLSolve.apply(LD, pivots, B, hermitian=hermitian), out, exact=True)

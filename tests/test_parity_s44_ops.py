@@ -198,3 +198,56 @@ def test_masked_broadcast_errors(name):
                                    "uint16", "uint32"])
 def test_expand_error_names_the_type(dtype):
     same(lambda t: t.ones(2, 3).to(getattr(t, dtype)).expand(3))
+
+
+# -- 4. linalg batch broadcasting: torch's sizes, in torch's order ------------------------------
+
+def _eye(t, *batch):
+    return t.eye(3).expand(*batch, 3, 3).clone()
+
+
+def _lu(t, *batch):
+    return t.linalg.lu_factor(_eye(t, *batch))
+
+
+LINALG = {
+    "solve": lambda t: t.linalg.solve(t.ones(2, 3, 3), t.ones(3, 3, 1)),
+    "solve_eye": lambda t: t.linalg.solve(_eye(t, 2), t.ones(3, 3, 1)),
+    "solve_right_dim": lambda t: t.linalg.solve(_eye(t, 4, 2), t.ones(3, 3, 3)),
+    "solve_vectors": lambda t: t.linalg.solve(_eye(t, 2), t.ones(3, 3)),
+    "solve_left_false": lambda t: t.linalg.solve(_eye(t, 2), t.ones(3, 1, 3), left=False),
+    "solve_ex": lambda t: t.linalg.solve_ex(_eye(t, 2), t.ones(3, 3, 1)),
+    "solve_triangular": lambda t: t.linalg.solve_triangular(_eye(t, 2), t.ones(3, 3, 1), upper=True),
+    "solve_triangular2": lambda t: t.linalg.solve_triangular(_eye(t, 4, 2), t.ones(3, 3, 3, 1),
+                                                             upper=False),
+    "solve_triangular_right": lambda t: t.linalg.solve_triangular(_eye(t, 2), t.ones(3, 1, 3),
+                                                                  upper=True, left=False),
+    "triangular_solve": lambda t: t.triangular_solve(t.ones(3, 3, 1), _eye(t, 2)),
+    "lstsq": lambda t: t.linalg.lstsq(_eye(t, 2), t.ones(3, 3, 1)),
+    "lstsq2": lambda t: t.linalg.lstsq(_eye(t, 4, 2), t.ones(3, 3, 3, 1)),
+    "lstsq_ok": lambda t: t.linalg.lstsq(_eye(t, 2), t.ones(1, 3, 2)).solution,
+    "cholesky_solve": lambda t: t.cholesky_solve(t.ones(3, 3, 1), _eye(t, 2)),
+    "cholesky_solve2": lambda t: t.cholesky_solve(t.ones(3, 3, 3, 1), _eye(t, 4, 2)),
+    "lu_solve": lambda t: t.linalg.lu_solve(*_lu(t, 2), t.ones(3, 3, 1)),
+    "lu_solve2": lambda t: t.linalg.lu_solve(*_lu(t, 4, 2), t.ones(3, 3, 3, 1)),
+    "lu_solve_adjoint": lambda t: t.linalg.lu_solve(*_lu(t, 2), t.ones(3, 3, 1), adjoint=True),
+    "lu_solve_right": lambda t: t.linalg.lu_solve(*_lu(t, 2), t.ones(3, 1, 3), left=False),
+    "lu_solve_ok": lambda t: t.linalg.lu_solve(*_lu(t, 2), t.ones(1, 3, 2)),
+    "ldl_solve": lambda t: t.linalg.ldl_solve(*t.linalg.ldl_factor(_eye(t, 2)), t.ones(3, 3, 1)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINALG))
+def test_linalg_batch_broadcast_messages(name):
+    same(lambda t: LINALG[name](t), rtol=1e-6, atol=1e-6)
+
+
+def test_triangular_solve_warns_after_its_checks():
+    import warnings
+
+    for lib in (numtorch, torch):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            with pytest.raises(RuntimeError):
+                lib.triangular_solve(lib.ones(3, 3, 1), lib.eye(3).expand(2, 3, 3))
+        assert not [x for x in w if "triangular_solve is deprecated" in str(x.message)]

@@ -174,7 +174,16 @@ def lstsq_impl(A, B, rcond=None, driver=None, fn="torch.linalg.lstsq"):
     m, n = A.shape[-2:]
     if rcond is None:
         rcond = float(np.finfo(A._array.real.dtype).eps) * max(m, n)
-    x = Lstsq.apply(A, b, rcond=rcond)
+    try:
+        x = Lstsq.apply(A, b, rcond=rcond)
+    except ValueError:
+        try:
+            np.broadcast_shapes(A.shape[:-2], b.shape[:-2])
+        except ValueError:
+            from .cast import copy_shape_error  # torch's text (A is its tensor a)
+
+            raise copy_shape_error(tuple(A.shape[:-2]), tuple(b.shape[:-2])) from None
+        raise
     node = x.grad_fn
     rank_arr, sv_arr = _lstsq_extras(A, b, rcond, x, node)
     xp = _xp_of(A)

@@ -469,12 +469,14 @@ def check_same_dtype(fn, A, B):
 
 
 def _broadcast_check(sa, sb):
+    """The broadcast of A's batch shape ``sa`` and B's ``sb``; torch's error when they clash
+    (B is its tensor a, the first clash from the right is named)."""
     try:
         return np.broadcast_shapes(tuple(sa), tuple(sb))
     except ValueError:
-        from .matmul import _broadcast_batch
+        from .cast import copy_shape_error
 
-        return _broadcast_batch(tuple(sa), tuple(sb))
+        raise copy_shape_error(tuple(sb), tuple(sa)) from None
 
 
 class TriangularSolve(Op):
@@ -576,7 +578,11 @@ def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, 
     """
     check_tensor("triangular_solve", b, "input")
     check_tensor("triangular_solve", A, "A")
-    from .._warn_once import warn_once
+    if b._array.ndim < 2:
+        raise RuntimeError(f"torch.triangular_solve: Expected b to have at least 2 dimensions, "
+                           f"but it has {b._array.ndim} dimensions instead")
+    _check_b_a("triangular_solve_cpu", b, A, "triangular_solve")
+    from .._warn_once import warn_once  # (torch warns once its checks have passed)
 
     warn_once("triangular_solve", "torch.triangular_solve is deprecated in favor of "
               "torch.linalg.solve_triangularand will be removed in a future PyTorch release.\n"
@@ -584,10 +590,6 @@ def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, 
               "copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould be "
               "replaced with\nX = torch.linalg.solve_triangular(A, B).", UserWarning,
               stacklevel=2)
-    if b._array.ndim < 2:
-        raise RuntimeError(f"torch.triangular_solve: Expected b to have at least 2 dimensions, "
-                           f"but it has {b._array.ndim} dimensions instead")
-    _check_b_a("triangular_solve_cpu", b, A, "triangular_solve")
     coef = A.mT if transpose else A
     x = solve_triangular(coef, b, upper=upper != transpose, unitriangular=unitriangular)
     x = rename_node(x, "TriangularSolveBackward0")

@@ -207,6 +207,9 @@ def lu_solve_impl(LU, pivots, B, left=True, adjoint=False, fn="linalg.lu_solve")
     if LU.dtype is not B.dtype:
         raise RuntimeError(f"{fn}: Expected LU and B to have the same dtype, but found LU of "
                            f"type {disp(LU)} and B of type {disp(B)} instead")
+    from .linsolve import _broadcast_check
+
+    _broadcast_check(LU.shape[:-2], B.shape[:-2])
     p = permutation_matrix(pivots._array, LU)
     # torch's getrs writes column-major solutions, handed back transposed for X A = B
     return relayout(_lu_solve_parts(LU, p, B, left, adjoint), left)
