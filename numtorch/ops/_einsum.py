@@ -46,6 +46,32 @@ class Einsum(Op):
         needs = self.needs_input_grad
         return [any(n for j, n in enumerate(needs) if j != k) for k in range(len(needs))]
 
+    def backward_arrays(self, g):
+        # a two-operand einsum whose gradients are again two-operand contractions of equal
+        # sizes (every letter of an operand is in the output or the other operand; nothing
+        # broadcasts; real, one dtype): the same ``_contract2`` the composed backward
+        # reaches through a recorded Einsum, on the arrays (attention's q@k^T and attn@v)
+        terms, out = self.terms, self.out
+        if len(terms) != 2 or g.dtype.kind == "c" or not _no_repeats(terms):
+            return NotImplemented
+        ta, tb = terms
+        (sa, da), (sb, db) = self._in_meta
+        if da != g.dtype or db != g.dtype:
+            return NotImplemented
+        size = {}
+        for term, shape in ((ta, sa), (tb, sb), (out, g.shape)):
+            for c, n in zip(term, shape):
+                if size.setdefault(c, n) != n:
+                    return NotImplemented
+        if not set(ta) <= set(out) | set(tb) or not set(tb) <= set(out) | set(ta):
+            return NotImplemented
+        na, nb = self.needs_input_grad
+        saved = self.saved_input_arrays()
+        a, b = saved if na and nb else ((None, saved) if na else (saved, None))
+        xp = self.xp
+        return (_contract2(xp, g, out, b, tb, ta) if na else None,
+                _contract2(xp, g, out, a, ta, tb) if nb else None)
+
     def backward(self, grad):
         kept = self._kept()
         saved = self.saved_inputs() if any(kept) else ()

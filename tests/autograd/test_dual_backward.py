@@ -115,6 +115,17 @@ CASES = {
         (lambda q, k, v, m: scaled_dot_product(q, k, v, m, 0.5, False),
          [(2, 3, 4), (2, 5, 4), (2, 5, 3), (3, 5)]),
     ],
+    "Einsum": [  # two operands whose gradients are again plain contractions
+        (lambda q, k: numtorch.einsum("bid,bjd->bij", q, k), [(2, 3, 4), (2, 5, 4)]),
+        (lambda a, v: numtorch.einsum("bij,bjd->bdi", a, v), [(2, 3, 5), (2, 5, 4)]),
+        (lambda x, w: numtorch.einsum("nc,oc->no", x, w), [(4, 3), (2, 3)]),
+        (lambda x: numtorch.einsum("nc,oc->no", x, _CONST.reshape(2, 2)), [(4, 2)]),
+        # left to the composed backward: a letter summed inside one operand, broadcasting,
+        # three operands
+        (lambda x, w: numtorch.einsum("nck,oc->no", x, w), [(4, 3, 2), (2, 3)]),
+        (lambda x, w: numtorch.einsum("bij,bjk->bik", x, w), [(1, 3, 2), (4, 2, 3)]),
+        (lambda x, y, z: numtorch.einsum("ij,jk,kl->il", x, y, z), [(2, 3), (3, 4), (4, 2)]),
+    ],
 }
 
 
@@ -172,6 +183,7 @@ _SMALL_OPS = [
     ("clamp", lambda a, b: (a * b).clamp(-0.3, 0.4)), ("clamp_min", lambda a, b: a.clamp(min=0.1)),
     ("gather", lambda a, b: a.gather(1, _INDEX.repeat(3, 1)[:5])),
     ("gather_one", lambda a, b: a.gather(1, _INDEX.repeat(3, 1)[:5, :1])),
+    ("einsum", lambda a, b: numtorch.einsum("ij,kj->ik", a, a * b)),
 ]
 
 
