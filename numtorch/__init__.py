@@ -172,6 +172,10 @@ def can_cast(from_, to):
 _process_settings.freeze_import_objects()  # last: every import-time object exists now
 
 
+_RANDOM_OPS = {"_standard_gamma": "standard_gamma", "_standard_gamma_grad": "standard_gamma_grad",
+               "_sample_dirichlet": "sample_dirichlet", "_dirichlet_grad": "dirichlet_grad"}
+
+
 def __getattr__(name):
     # torch.distributions is imported on first use: it is large and keeps `import numtorch` fast
     # (as is the 0.x torch.legacy)
@@ -183,6 +187,10 @@ def __getattr__(name):
         import importlib
 
         return importlib.import_module("." + name, __name__)
+    if name in _RANDOM_OPS:  # torch's private sampling ops (distributions' building blocks)
+        from .distributions import _random_ops
+
+        return getattr(_random_ops, _RANDOM_OPS[name])
     if name == "vmap":  # torch.vmap is torch.func.vmap
         from .func import vmap
 
