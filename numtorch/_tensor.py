@@ -328,8 +328,6 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of "
                                 f"type {type(value).__name__}")
-            if value._array.shape != self._array.shape:
-                raise RuntimeError("assigned grad has data of a different size")
             want = self.grad_dtype if self._grad_fn is None else self.dtype
             if want is not None and value.dtype is not want:
                 got = _dtype._CPP_TYPE.get(value.dtype.name, value.dtype.name)
@@ -340,6 +338,18 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
                     "tensor's grad_dtype attribute with a specific dtype, or None to allow any "
                     "dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
                     "gradient may break downstream systems that assume they match.")
+            if type(value._array) is not np.ndarray or type(self._array) is not np.ndarray:
+                got, have = value.device.type, self.device.type  # (not both on the CPU)
+                if got != have:
+                    raise RuntimeError(f"attempting to assign a gradient with device type "
+                                       f"'{got}' to a tensor with device type '{have}'. Please "
+                                       f"ensure that the gradient and the tensor are on the "
+                                       f"same device")
+            if value._array.shape != self._array.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value._array.shape)}' to a "
+                    f"tensor of size '{list(self._array.shape)}'. Please ensure that the "
+                    f"gradient and the tensor are the same size")
         self._grad = value
 
     @grad.deleter

@@ -251,3 +251,47 @@ def test_triangular_solve_warns_after_its_checks():
             with pytest.raises(RuntimeError):
                 lib.triangular_solve(lib.ones(3, 3, 1), lib.eye(3).expand(2, 3, 3))
         assert not [x for x in w if "triangular_solve is deprecated" in str(x.message)]
+
+
+# -- 5. the .grad setter's messages -------------------------------------------------------------
+
+def _assign(x, g):
+    x.grad = g
+    return x.grad
+
+
+GRAD_SET = {
+    "size": lambda t: _assign(t.ones(2, requires_grad=True), t.ones(3)),
+    "size2d": lambda t: _assign(t.ones(2, 3, requires_grad=True), t.ones(3, 2)),
+    "size0d": lambda t: _assign(t.ones(2, requires_grad=True), t.tensor(1.)),
+    "size_to0d": lambda t: _assign(t.tensor(1., requires_grad=True), t.ones(1)),
+    "size_empty": lambda t: _assign(t.ones(0, requires_grad=True), t.ones(1)),
+    "dtype": lambda t: _assign(t.ones(2, requires_grad=True), t.ones(2, dtype=t.float64)),
+    "dtype_int": lambda t: _assign(t.ones(2, requires_grad=True), t.ones(2, dtype=t.int64)),
+    "dtype_before_size": lambda t: _assign(t.ones(2, requires_grad=True),
+                                           t.ones(3, dtype=t.float64)),
+    "size_nonleaf": lambda t: _assign(t.ones(2, requires_grad=True) * 2, t.ones(3)),
+    "size_no_requires_grad": lambda t: _assign(t.ones(2), t.ones(3)),
+    "device": lambda t: _assign(t.ones(2, requires_grad=True), t.ones(2, device="meta")),
+    "device_self_meta": lambda t: _assign(t.ones(2, requires_grad=True, device="meta"), t.ones(2)),
+    "device_before_size": lambda t: _assign(t.ones(2, requires_grad=True), t.ones(3, device="meta")),
+    "not_tensor": lambda t: _assign(t.ones(2, requires_grad=True), 3),
+    "ok": lambda t: _assign(t.ones(2, requires_grad=True), t.zeros(2)),
+    "none": lambda t: _assign(t.ones(2, requires_grad=True), None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GRAD_SET))
+def test_grad_setter(name):
+    same(lambda t: GRAD_SET[name](t))
+
+
+def test_grad_setter_any_dtype_still_checks_size():
+    def run(t):
+        x = t.ones(2, requires_grad=True)
+        x.grad_dtype = None
+        x.grad = t.ones(2, dtype=t.float64)
+        ok = x.grad
+        x.grad = t.ones(3, dtype=t.float64)
+        return ok
+    same(run)
