@@ -120,6 +120,11 @@ class Reshape(Op):
     def backward(self, grad):
         return grad.reshape(self.in_shape)
 
+    def backward_arrays(self, g):
+        # (einops-style rearranges chain several views: the composed backward recorded a
+        # node per view just to reshape an array)
+        return g.reshape(self.in_shape)
+
 
 def _shares(y, x):
     return y.base is not None and (y.base is x or y.base is x.base) or \
@@ -139,11 +144,17 @@ class Permute(Op):
             x = restride(self.xp, x, tuple(s * item for s in contiguous_strides(x.shape)))
         return x.transpose(self.dims)
 
-    def backward(self, grad):
+    def _inverse(self):
         inv = [0] * len(self.dims)
         for i, d in enumerate(self.dims):
             inv[d] = i
-        return grad.permute(tuple(inv))
+        return tuple(inv)
+
+    def backward(self, grad):
+        return grad.permute(self._inverse())
+
+    def backward_arrays(self, g):
+        return g.transpose(self._inverse())
 
 
 class Expand(Op):

@@ -115,6 +115,10 @@ CASES = {
         (lambda q, k, v, m: scaled_dot_product(q, k, v, m, 0.5, False),
          [(2, 3, 4), (2, 5, 4), (2, 5, 3), (3, 5)]),
     ],
+    "Reshape": [(lambda x: x.reshape(3, 4), [(2, 6)]), (lambda x: x.t().reshape(-1), [(2, 3)]),
+                (lambda x: x.unsqueeze(1), [(2, 3)]), (lambda x: x.squeeze(0), [(1, 3)])],
+    "Permute": [(lambda x: x.permute(2, 0, 1), [(2, 3, 4)]), (lambda x: x.t(), [(2, 3)]),
+                (lambda x: x.transpose(0, 2), [(2, 3, 4)])],
     "Einsum": [  # two operands whose gradients are again plain contractions
         (lambda q, k: numtorch.einsum("bid,bjd->bij", q, k), [(2, 3, 4), (2, 5, 4)]),
         (lambda a, v: numtorch.einsum("bij,bjd->bdi", a, v), [(2, 3, 5), (2, 5, 4)]),
@@ -184,6 +188,7 @@ _SMALL_OPS = [
     ("gather", lambda a, b: a.gather(1, _INDEX.repeat(3, 1)[:5])),
     ("gather_one", lambda a, b: a.gather(1, _INDEX.repeat(3, 1)[:5, :1])),
     ("einsum", lambda a, b: numtorch.einsum("ij,kj->ik", a, a * b)),
+    ("rearrange", lambda a, b: (a * b).reshape(2, 10).t().reshape(5, 2, 2).permute(2, 0, 1)),
 ]
 
 
