@@ -399,11 +399,12 @@ def sparse_(tensor, sparsity, std=0.01, generator=None):
     with no_grad():
         tensor.normal_(0, std, generator=generator)
         if n_zeros:
-            # a random permutation of the rows per column, column by column (torch's draws)
+            # a random permutation of the rows per column, column by column, drawn from the
+            # global generator even when ``generator`` is given (torch's draws)
             from .._sampling import randperm
 
             for col in range(cols):
-                rows_to_zero = randperm(rows, generator=generator, device=tensor.device)
+                rows_to_zero = randperm(rows, device=tensor.device)
                 tensor[rows_to_zero[:n_zeros], col] = 0
     return tensor
 

@@ -200,22 +200,97 @@ class Hardshrink(_Pointwise):
     """y = 0 for -lambd <= x <= lambd, else x; dy/dx = 0 there, else 1."""
 
     def kernel(self, xp, x):
-        return _keep(xp.abs(x) <= self.lambd, x, invert=True)
+        lam = self.lambd
+        low = getattr(self, "low_dtype", None)
+        if low is not None:  # torch compares with lambd rounded to the half-precision dtype
+            lam = np.float32(np.asarray(lam, dtype=low))
+        return _keep(xp.abs(x) <= lam, x, invert=True)
 
     def backward(self, grad):
         return ShrinkBackward.apply(self.saved_inputs(), grad, lambd=self.lambd)
 
 
 class Softshrink(_Pointwise):
-    """y = x - lambd for x > lambd, x + lambd for x < -lambd, else 0; dy/dx = 0 inside."""
+    """y = x - lambd for x > lambd, x + lambd for x < -lambd, else 0; dy/dx = 0 inside.
+
+    The zero inside is +0 where torch's CPU kernel runs vectorised and ``x * 0`` (-0 for a
+    negative x) in the scalar tail of each inner loop (see ``_sign_scalar_tails``)."""
 
     def kernel(self, xp, x):
         lam = x.dtype.type(self.lambd)
         # clip widens bfloat16 to float32: round back (exact, the values are x's or +-lam)
-        return x - xp.clip(x, -lam, lam).astype(x.dtype, copy=False)
+        y = x - xp.clip(x, -lam, lam).astype(x.dtype, copy=False)
+        if xp is np:
+            itemsize = (getattr(self, "low_dtype", None) or x.dtype).itemsize
+            # outside, y has x's sign already (lambd >= 0): only the zeros change
+            _sign_scalar_tails(x, y, itemsize)
+        return y
 
     def backward(self, grad):
         return ShrinkBackward.apply(self.saved_inputs(), grad, lambd=self.lambd)
+
+
+_GRAIN = 32768  # torch's elementwise kernels split across threads from this many elements
+_VEC_BYTES = {}
+
+
+def _vector_bytes():
+    """The width of torch's CPU vectors: 64 bytes on an AVX-512 CPU, else 32 (AVX2)."""
+    if "n" not in _VEC_BYTES:
+        try:  # NumPy 2's module path (NumPy 1's is numpy.core)
+            from numpy._core._multiarray_umath import __cpu_features__ as feats
+        except ImportError:  # pragma: no cover - NumPy 1
+            from numpy.core._multiarray_umath import __cpu_features__ as feats
+        avx512 = all(feats.get(k, False) for k in ("AVX512F", "AVX512BW", "AVX512VL",
+                                                     "AVX512DQ"))
+        _VEC_BYTES["n"] = 64 if avx512 else 32
+    return _VEC_BYTES["n"]
+
+
+def _sign_scalar_tails(x, y, itemsize):
+    """Give ``y`` the sign of ``x`` (in place) where torch's CPU elementwise loop works one
+    element at a time rather than a vector at a time: everywhere when the innermost dim (in
+    the output's memory order) is not contiguous in both, else the last ``length % lanes``
+    elements of each inner row (a dense array is one row, split between the threads from
+    32768 elements on)."""
+    lanes = _vector_bytes() // itemsize
+    if y.size == 0:
+        return
+    perm = sorted(range(y.ndim), key=lambda d: -y.strides[d])  # stable: ties keep order
+    yb, xb = y.transpose(perm), x.transpose(perm)
+    shape = yb.shape
+    if shape[-1] > 1 and (yb.strides[-1] != yb.itemsize or xb.strides[-1] != xb.itemsize):
+        np.copysign(y, x, out=y)
+        return
+    # merge the trailing dims both arrays step through contiguously into one row
+    k = len(shape) - 1
+    row = shape[k]
+    while k > 0 and all(a.strides[k - 1] == a.strides[k] * a.shape[k] for a in (yb, xb)):
+        k -= 1
+        row *= shape[k]
+    if k == 0:
+        yf, xf = yb.reshape(-1), xb.reshape(-1)  # views: both are dense in this order
+        n = yf.size
+        threads = 1
+        if n >= _GRAIN:
+            from .. import _threads
+
+            threads = min(max(_threads.get_num_threads(), 1), -(-n // _GRAIN))
+        part = -(-n // threads)
+        for start in range(0, n, part):
+            stop = min(start + part, n)
+            r = (stop - start) % lanes
+            if r:
+                np.copysign(yf[stop - r:stop], xf[stop - r:stop], out=yf[stop - r:stop])
+        return
+    r = row % lanes
+    if r:
+        # the last r positions of every merged row (rows: views over the merged dims)
+        from numpy.lib.stride_tricks import as_strided
+
+        yr, xr = (as_strided(a, shape[:k] + (row,), a.strides[:k] + (a.itemsize,))
+                  for a in (yb, xb))
+        np.copysign(yr[..., -r:], xr[..., -r:], out=yr[..., -r:])
 
 
 class ShrinkBackward(_PiecewiseSlopeBackward):
@@ -224,7 +299,11 @@ class ShrinkBackward(_PiecewiseSlopeBackward):
     _params = ("lambd",)
 
     def kernel(self, xp, x, g):
-        return _keep(xp.abs(x) <= self.lambd, g, invert=True)
+        lam = self.lambd
+        low = getattr(self, "low_dtype", None)
+        if low is not None:  # torch compares with lambd rounded to the half-precision dtype
+            lam = np.float32(np.asarray(lam, dtype=low))
+        return _keep(xp.abs(x) <= lam, g, invert=True)
 
 
 class Hardsigmoid(_Pointwise):

@@ -706,9 +706,14 @@ class CTCLossBackward(Op):
                                 minlength=T * N * C).reshape(T, N, C).astype(lp.dtype)
         out = xp.exp(lp) - occupancy
         keep = xp.arange(T)[:, None] < il[None, :]
+        infinite = xp.isinf(self.nll)[None, :]
         if self.zero_infinity:
-            keep = keep & ~xp.isinf(self.nll)[None, :]
+            keep = keep & ~infinite
         out = xp.where(keep[:, :, None], out, 0).astype(lp.dtype, copy=False)
+        if not self.zero_infinity and bool(infinite.any()):
+            # an impossible alignment: every gradient of the sample's used frames is NaN (as
+            # torch's exp(lp) - exp(-inf + inf)), whatever the incoming gradient
+            out[(keep & infinite)] = np.nan
         out *= g[None, :, None]
         self.alpha = self.em = None
         return out

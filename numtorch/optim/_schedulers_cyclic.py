@@ -48,8 +48,8 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         """Advance one epoch, or jump to the (possibly fractional) ``epoch``.
 
         Unlike the other schedules, torch's does not warn when it runs before the optimizer's
-        first step (it is stepped per batch with fractional epochs, often before it)."""
-        self._step_count += 1
+        first step (it is stepped per batch with fractional epochs, often before it), and
+        its ``_step_count`` stays at 0 (torch's counts only the other schedules' steps)."""
         if epoch is None and self.last_epoch < 0:
             epoch = 0
         if epoch is None:

@@ -294,14 +294,15 @@ def _max_unpool(nd, input, indices, kernel_size, stride, padding, output_size):
         size = default
     else:
         size = tuple(int(v) for v in output_size)
+        shown = output_size  # quoted in errors as given (list, tuple or Size), batch dims cut
         if len(size) == nd + 2:
-            size = size[2:]
+            size, shown = size[2:], output_size[2:]
         if len(size) != nd:
             raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} "
                              f"elements, but it has a length of '{len(size)}'")
         for d, (v, dflt, s) in enumerate(zip(size, default, stride)):
             if not dflt - s < v < dflt + s:
-                raise ValueError(f'invalid output_size "{size}" (dim {d} must be between '
+                raise ValueError(f'invalid output_size "{shown}" (dim {d} must be between '
                                  f"{dflt - s} and {dflt + s})")
     x, added = batched(input, nd)
     idx = indices._array.reshape(x.shape)

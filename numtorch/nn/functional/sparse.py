@@ -167,6 +167,40 @@ def _bag_offsets(input, offsets, include_last_offset, per_sample_weights):
                      f"{input.ndim}")
 
 
+_FBGEMM_DTYPES = ("float32", "float16", "bfloat16")
+_INDEX_SIZE_CHECK = ("Expected i < index_size to be true, but got false.  (Could this error "
+                     "message be improved?  If so, please report an enhancement request to "
+                     "PyTorch.)")
+
+
+def _check_bag_indices(weight, idx, starts, end, n_bags, mode, padding_idx):
+    """torch's errors for an index outside ``[0, num_embeddings)``. Its sum/mean kernel for
+    float32/float16/bfloat16 contiguous tables (no padding_idx) checks only the entries of
+    the bags, names the first bad one by position, and (with several bags) reports a bad
+    entry of the last bag by its own internal check; the other kernels name the first bad
+    value of the whole input."""
+    n = weight.shape[0]
+    if not idx.size:
+        return
+    out_of_range = (idx < 0) | (idx >= n)
+    fast = (mode != "max" and padding_idx is None and weight.dtype.name in _FBGEMM_DTYPES
+            and weight.is_contiguous())
+    if fast:
+        out_of_range = out_of_range[:end]
+    if not bool(out_of_range.any()):
+        return
+    first = int(backend.xp_of(idx).argmax(out_of_range))
+    value = int(idx[first])
+    if not fast:
+        raise RuntimeError(f"embedding_bag: Expected idx >= 0 && idx < num_embeddings but "
+                           f"found idx to be {value}")
+    bag = int(np.searchsorted(np.asarray(starts), first, side="right")) - 1
+    if n_bags > 1 and bag == n_bags - 1:
+        raise RuntimeError(_INDEX_SIZE_CHECK)
+    raise RuntimeError(f"Index {first} of input takes value {value} which is not in the "
+                       f"valid range [0, {n})")
+
+
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                   scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
                   include_last_offset=False, padding_idx=None):
@@ -231,10 +265,6 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                            f"for embedding_bag)")
     n = weight.shape[0]
     idx = flat._array
-    if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= n):
-        bad = int(idx.min()) if int(idx.min()) < 0 else int(idx.max())
-        raise RuntimeError(f"embedding_bag: Expected idx >= 0 && idx < num_embeddings but "
-                           f"found idx to be {bad}")
     if padding_idx is not None:
         if not -n <= padding_idx < n:
             raise RuntimeError(f"padding_idx must be within the number of embeddings, {-n} "
@@ -254,6 +284,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                            f"torch.{weight.dtype._legacy} does not equal "
                            f"torch.{psw.dtype._legacy} (while checking arguments for "
                            f"embedding_bag)")
+    _check_bag_indices(weight, idx, starts, end, n_bags, mode, padding_idx)
     xp = backend.xp_of(idx)
     # bag number of every entry (offsets are starts; entries before a start belong to the
     # bag before it)

@@ -43,7 +43,7 @@ class AdaptiveLogSoftmaxWithLoss(Module):
                 or len(set(cutoffs)) != len(cutoffs) or any(int(c) != c for c in cutoffs)):
             raise ValueError("cutoffs should be a sequence of unique, positive integers sorted "
                              "in an increasing order, where each value is between 1 and "
-                             f"n_classes-1, got cutoffs={cutoffs} with n_classes={n_classes}")
+                             "n_classes-1")
         kw = {"dtype": dtype}
         self.in_features = in_features
         self.n_classes = n_classes

@@ -7,6 +7,8 @@ differentiable and need no Python loop over the data.
 """
 
 from collections import namedtuple
+from collections.abc import Iterable
+from numbers import Real
 
 import numpy as np
 
@@ -58,17 +60,32 @@ class PackedSequence(namedtuple("PackedSequence_", ["data", "batch_sizes", "sort
         data = self.data.to(*args, **kwargs)
         if data is self.data:
             return self
+        # a copy argument (keyword or positional) is refused only when the data changes
+        at = 3 if args and isinstance(args[0], (str, int, numtorch.device)) else 2
+        if "copy" in kwargs or len(args) > at:
+            raise RuntimeError(".to() does not accept copy argument")
         moved = [None if i is None else i.to(data.device)
                  for i in (self.sorted_indices, self.unsorted_indices)]
         return type(self)(data, self.batch_sizes, *moved)
 
     def cpu(self, *args, **kwargs):
-        """Return the sequence with ``data`` on the CPU."""
-        return self.to("cpu")
+        """Return the sequence with ``data`` on the CPU (``args``/``kwargs`` as for ``to``,
+        then moved to the CPU; a ``device`` keyword is overruled)."""
+        kwargs.pop("device", None)
+        moved = self.to(*args, **kwargs)
+        return moved if moved.data.device.type == "cpu" else moved.to("cpu")
 
     def cuda(self, *args, **kwargs):
         """Return the sequence with ``data`` (and its permutations) on a CUDA device."""
         return self.to(self.data.cuda(*args, **kwargs).device)
+
+    def pin_memory(self):
+        """Return the sequence with ``data`` (and its permutations) in pinned memory; raises
+        as ``Tensor.pin_memory`` does without an accelerator."""
+        data = self.data.pin_memory()
+        pinned = [None if i is None else i.pin_memory()
+                  for i in (self.sorted_indices, self.unsorted_indices)]
+        return type(self)(data, self.batch_sizes, *pinned)
 
     def double(self):
         """Return the sequence with float64 ``data``."""
@@ -82,14 +99,34 @@ class PackedSequence(namedtuple("PackedSequence_", ["data", "batch_sizes", "sort
         """Return the sequence with float16 ``data``."""
         return self.to(dtype=numtorch.float16)
 
+    def long(self):
+        """Return the sequence with int64 ``data``."""
+        return self.to(dtype=numtorch.int64)
+
+    def int(self):
+        """Return the sequence with int32 ``data``."""
+        return self.to(dtype=numtorch.int32)
+
+    def short(self):
+        """Return the sequence with int16 ``data``."""
+        return self.to(dtype=numtorch.int16)
+
+    def char(self):
+        """Return the sequence with int8 ``data``."""
+        return self.to(dtype=numtorch.int8)
+
+    def byte(self):
+        """Return the sequence with uint8 ``data``."""
+        return self.to(dtype=numtorch.uint8)
+
     @property
     def is_cuda(self):
-        """Whether ``data`` lives on a CUDA device (never, on NumPy)."""
+        """Whether ``data`` lives on a CUDA device."""
         return self.data.is_cuda
 
     def is_pinned(self):
-        """Whether ``data`` is in pinned memory (never, on NumPy)."""
-        return False
+        """Whether ``data`` is in pinned memory."""
+        return self.data.is_pinned()
 
 
 def _lengths_list(lengths):
@@ -232,24 +269,68 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
     Returns:
         Tensor: the padded batch.
     """
-    if padding_side not in ("left", "right"):
-        raise ValueError(f"Expected padding_side to be one of left or right, but got "
-                         f"{padding_side}.")
+    if not isinstance(sequences, (numtorch.Tensor, Iterable)):  # torch's class: RuntimeError
+        raise RuntimeError(  # noqa: TRY004
+            f"pad_sequence: Expected iterable for input sequences, but got arg of type: "
+            f"{type(sequences)}")
     if isinstance(sequences, numtorch.Tensor):
         sequences = list(sequences.unbind(0))
     sequences = list(sequences)
+    _check_pad_arguments(sequences, batch_first, padding_value, padding_side)
     if not sequences:
-        raise RuntimeError("pad_sequence: received an empty list of sequences")
+        raise RuntimeError("received an empty list of sequences")
+    if padding_side not in ("left", "right"):
+        raise RuntimeError(f"Expected padding_side to be one of left or right, but got "
+                           f"{padding_side}.")
+    first = sequences[0]
+    if first.dim() == 0:
+        raise RuntimeError("ArrayRef: invalid slice, N = 1; size = 0")
+    for s in sequences:
+        if s.dim() == 0:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     longest = max(int(s.shape[0]) for s in sequences)
+    trailing = tuple(first.shape[1:])
+    dtype, device = first.dtype, first.device
     rows = []
     for s in sequences:
-        missing = longest - int(s.shape[0])
+        # each sequence is copied into its row of the output: it broadcasts to its rows'
+        # shape and takes the first sequence's dtype and device (as torch's copies do)
+        n = int(s.shape[0])
+        rows_shape = (n,) + trailing
+        if tuple(s.shape) != rows_shape:
+            src = tuple(s.shape)
+            lead = len(rows_shape) - len(src)
+            if lead < 0 or any(b not in (a, 1) for a, b in zip(rows_shape[lead:], src)):
+                from ...ops.cast import copy_shape_error
+
+                raise copy_shape_error(rows_shape, src)
+            s = s.expand(rows_shape)
+        if s.dtype != dtype or s.device != device:
+            s = s.to(device=device, dtype=dtype)
+        missing = longest - n
         if missing:
-            fill = numtorch.full((missing,) + tuple(s.shape[1:]), padding_value, dtype=s.dtype,
-                                 device=s.device)
+            fill = numtorch.full((missing,) + trailing, padding_value, dtype=dtype,
+                                 device=device)
             s = numtorch.cat([s, fill] if padding_side == "right" else [fill, s], 0)
         rows.append(s)
     return numtorch.stack(rows, 0 if batch_first else 1)
+
+
+def _check_pad_arguments(sequences, batch_first, padding_value, padding_side):
+    """torch's argument parsing for pad_sequence: the TypeErrors it raises, in its order."""
+    for i, s in enumerate(sequences):
+        if not isinstance(s, numtorch.Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(s).__name__}")
+    if not isinstance(batch_first, (bool, np.bool_)):
+        raise TypeError(f"pad_sequence(): argument 'batch_first' (position 2) must be bool, "
+                        f"not {type(batch_first).__name__}")
+    if not isinstance(padding_value, (Real, numtorch.Tensor)):
+        raise TypeError(f"pad_sequence(): argument 'padding_value' (position 3) must be float, "
+                        f"not {type(padding_value).__name__}")
+    if not isinstance(padding_side, str):
+        raise TypeError(f"pad_sequence(): argument 'padding_side' (position 4) must be str, "
+                        f"not {type(padding_side).__name__}")
 
 
 def unpad_sequence(padded_sequences, lengths, batch_first=False):

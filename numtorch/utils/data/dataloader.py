@@ -66,6 +66,18 @@ class DataLoader(Generic[_T_co]):
 
     __repr__ = object_repr  # <torch.utils.data...> as printed and quoted in errors
 
+    # what decides the batches is fixed once the loader is built (torch refuses to set these
+    # afterwards: the iterator state would no longer match them)
+    _FROZEN = frozenset(("batch_size", "batch_sampler", "sampler", "drop_last", "dataset",
+                         "persistent_workers"))
+    __initialized = False
+
+    def __setattr__(self, attr, val):
+        if attr in DataLoader._FROZEN and self.__initialized:
+            raise ValueError(f"{attr} attribute should not be set after "
+                             f"{type(self).__name__} is initialized")
+        super().__setattr__(attr, val)
+
     def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None,
                  num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0,
                  worker_init_fn=None, multiprocessing_context=None, generator=None, *,
@@ -138,6 +150,7 @@ class DataLoader(Generic[_T_co]):
             collate_fn = default_collate if batch_sampler is not None else default_convert
         self.collate_fn = collate_fn
         self._workers_iter = None
+        self.__initialized = True
         self.check_worker_number_rationality()
 
     def check_worker_number_rationality(self):
