@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import _dtype, backend
 from . import graph
+from .grad_mode import _state as _grad_state
 
 
 def _shape_str(shape):
@@ -49,7 +50,13 @@ def fit(g, meta, node, i):
     shape, np_dtype = meta
     gshape = g._array.shape
     if gshape != shape:
-        g = _sum_to(g, shape, node, i)
+        a = g._array
+        if type(a) is np.ndarray and not _grad_state.enabled and a.dtype.kind == "f":
+            # no graph is built: the sum on the array (a Sum node per broadcast bias or
+            # norm parameter cost more than the arithmetic on small layers)
+            g = graph._make(_sum_to_array(a, shape, node, i))
+        else:
+            g = _sum_to(g, shape, node, i)
     if g._array.dtype != np_dtype:
         want = _dtype._FROM_NP[np_dtype]
         if want._category >= _dtype._FLOAT:
@@ -59,13 +66,14 @@ def fit(g, meta, node, i):
     return g
 
 
-def _sum_to(g, shape, node, i):
-    gshape = g._array.shape
+def _summed_dims(gshape, shape, node, i):
+    """The dims of a gradient of shape ``gshape`` summed to fit ``shape`` (None: it only
+    lacks leading size-1 dims)."""
     lead = len(gshape) - len(shape)
     if lead < 0:
         # a gradient with fewer dims than its input may only add leading size-1 dims
         if all(s == 1 for s in shape[:-lead]) and (not gshape or gshape == shape[-lead:]):
-            return g.reshape(shape)
+            return None
         _bad_grad(node, i, gshape, shape)
     dims = list(range(lead))
     for k, s in enumerate(shape):
@@ -76,6 +84,24 @@ def _sum_to(g, shape, node, i):
             dims.append(lead + k)
         else:
             _bad_grad(node, i, gshape, shape)
+    return dims
+
+
+def _sum_to_array(a, shape, node, i):
+    from ..ops.reduction import sum_array
+
+    dims = _summed_dims(a.shape, shape, node, i)
+    if dims:
+        a = np.ascontiguousarray(sum_array(a, tuple(dims), len(dims) > len(a.shape) - len(shape)))
+    return a if a.shape == shape else a.reshape(shape)
+
+
+def _sum_to(g, shape, node, i):
+    gshape = g._array.shape
+    lead = len(gshape) - len(shape)
+    dims = _summed_dims(gshape, shape, node, i)
+    if dims is None:
+        return g.reshape(shape)
     if dims:
         # only leading dims summed (a bias, a norm's weight): the sum has the input's shape
         # already, a fresh array the engine may adopt (a reshaped view it would copy)

@@ -89,6 +89,19 @@ def _rev_cumsum(t, d):
     return t.flip(d).cumsum(d).flip(d)
 
 
+def sum_array(x, dims, keepdim):
+    """``Sum``'s result for a NumPy array without a ``dtype`` argument, bit for bit (also the
+    engine's sum of a broadcast gradient when no graph is built: the same sum, no op)."""
+    y = ordered_sum(x, dims, keepdim, get_num_threads)
+    if y is not None:
+        return y
+    if x.size <= _SMALL and not is_half(x.dtype):
+        # no run long enough to matter (the ufunc's reduce skips ndarray.sum's wrapper)
+        return np.add.reduce(x, dims, None, None, keepdim)
+    y = fsum(x, dims, keepdim, None)
+    return y if y.dtype == x.dtype else y.astype(x.dtype)
+
+
 class Sum(Op):
     """y = sum of x over dims; dy/dx = 1 (the gradient is broadcast back)."""
     out_layout = "contiguous"  # torch allocates the result row-major
@@ -99,6 +112,8 @@ class Sum(Op):
             y = _short_sum_in_order(self.xp, x.astype(self.dtype), self.dims, self.keepdim)
             if y is not None:
                 return y
+        if self.dtype is None and type(x) is np.ndarray:
+            return sum_array(x, self.dims, self.keepdim)
         if self.dtype is None:
             y = ordered_sum(x, self.dims, self.keepdim, get_num_threads)
             if y is not None:
