@@ -50,7 +50,9 @@ __all__ = sorted(_VIEW_COPIES) + sorted(_SPLIT_COPIES) + sorted(_SPARSE_PART_COP
 def _view_as(kind, x):
     import numtorch
 
-    return numtorch.view_as_complex(x) if kind == "complex" else numtorch.view_as_real(x)
+    if kind == "complex":
+        return numtorch.view_as_complex(x)
+    return numtorch.view_as_real(x.resolve_conj())  # (the copy form takes a conj() result)
 
 
 def _copy_form(name, view, many):

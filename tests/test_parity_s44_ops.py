@@ -295,3 +295,62 @@ def test_grad_setter_any_dtype_still_checks_size():
         x.grad = t.ones(3, dtype=t.float64)
         return ok
     same(run)
+
+
+# -- 6. torch's conjugate bit, as is_conj reports it ----------------------------------------------
+
+def _cz(t):
+    return t.tensor([1 + 2j, 3 - 1j])
+
+
+CONJ = {
+    "conj": lambda t: _cz(t).conj().is_conj(),
+    "fn_conj": lambda t: t.conj(_cz(t)).is_conj(),
+    "plain": lambda t: _cz(t).is_conj(),
+    "real_conj": lambda t: t.tensor([1., 2.]).conj().is_conj(),
+    "conj_conj": lambda t: _cz(t).conj().conj().is_conj(),
+    "resolve": lambda t: _cz(t).conj().resolve_conj().is_conj(),
+    "resolve_values": lambda t: _cz(t).conj().resolve_conj(),
+    "conj_physical": lambda t: _cz(t).conj_physical().is_conj(),
+    "conj_physical_of_conj": lambda t: _cz(t).conj().conj_physical().is_conj(),
+    "imag": lambda t: _cz(t).conj().imag,
+    "real": lambda t: _cz(t).conj().real,
+    "real_is_conj": lambda t: _cz(t).conj().real.is_conj(),
+    "view_as_real": lambda t: t.view_as_real(_cz(t).conj()),
+    "view_as_real_resolved": lambda t: t.view_as_real(_cz(t).conj().resolve_conj()),
+    "view_as_real_copy": lambda t: t.view_as_real_copy(_cz(t).conj()),
+    "clone": lambda t: _cz(t).conj().clone().is_conj(),
+    "clone_values": lambda t: _cz(t).conj().clone(),
+    "mul": lambda t: (_cz(t).conj() * 2).is_conj(),
+    "contiguous": lambda t: _cz(t).conj().contiguous().is_conj(),
+    "slice": lambda t: _cz(t).conj()[0:1].is_conj(),
+    "index": lambda t: _cz(t).conj()[0].is_conj(),
+    "reshape": lambda t: _cz(t).conj().reshape(2, 1).is_conj(),
+    "expand": lambda t: _cz(t).conj().expand(2, 2).is_conj(),
+    "transpose": lambda t: _cz(t).conj().unsqueeze(0).transpose(0, 1).is_conj(),
+    "mH": lambda t: t.ones(2, 2, dtype=t.complex64).mH.is_conj(),
+    "adjoint": lambda t: t.ones(2, 2, dtype=t.complex64).adjoint().is_conj(),
+    "H": lambda t: t.ones(2, 2, dtype=t.complex64).H.is_conj(),
+    "to_same": lambda t: _cz(t).conj().to(t.complex64).is_conj(),
+    "to_other": lambda t: _cz(t).conj().to(t.complex128).is_conj(),
+    "scalar": lambda t: t.tensor(1 + 1j).conj().is_conj(),
+    "cat": lambda t: t.cat([_cz(t).conj(), _cz(t)]).is_conj(),
+    "inplace_keeps": lambda t: (lambda c: (c.add_(1), c.is_conj()))(_cz(t).conj()),
+    "grad_fn": lambda t: (lambda c: (c.grad_fn.name(), c.is_conj()))(
+        _cz(t).requires_grad_().conj()),
+    "tolist": lambda t: _cz(t).conj().tolist(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONJ))
+def test_conj_bit(name):
+    same(lambda t: CONJ[name](t))
+
+
+def test_conj_view_as_complex_gradient():
+    def run(t):
+        z = _cz(t).requires_grad_()
+        y = t.view_as_real(t.view_as_complex(t.view_as_real(z.conj().resolve_conj()) * 2))
+        (g,) = t.autograd.grad((y * y).sum(), z)
+        return g.resolve_conj()
+    same(run)

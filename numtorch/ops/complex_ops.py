@@ -9,8 +9,9 @@ here are built from real arithmetic and these ops, so they differentiate again.
 
 Note:
     numtorch has no lazy conjugation: ``conj`` returns a conjugated copy of a complex tensor
-    (torch returns a view with a conjugate bit), ``is_conj`` is always False and
-    ``resolve_conj`` returns its input.
+    (torch returns a view with a conjugate bit). The copy carries torch's bit all the same (in
+    ``_extra["conj"]``, read through views of it), so ``is_conj`` reports what torch's does,
+    ``view_as_real`` refuses it and ``resolve_conj`` gives a clone without it.
 """
 
 import math
@@ -169,7 +170,7 @@ class ViewAsComplex(Op):
         return x.view(np.result_type(x.dtype, np.complex64))[..., 0]
 
     def backward(self, grad):
-        return view_as_real(grad)
+        return view_as_real(resolve_conj(grad))  # (a conj() result's bit is no obstacle here)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -216,7 +217,24 @@ def conj(input):
     _check_tensor("conj", input)
     if input._array.dtype.kind != "c":
         return input
-    return Conj.apply(input)
+    bit = not _conj_bit(input)
+    y = Conj.apply(input)
+    if bit:  # torch's result is a view with the conjugate bit set
+        if y._extra is None:
+            y._extra = {}
+        y._extra["conj"] = True
+    return y
+
+
+def _conj_bit(t):
+    """Whether torch's counterpart of ``t`` has its conjugate bit set: ``t`` is a ``conj()``
+    result or a (complex) view of one."""
+    ex = t._extra
+    if ex is not None and ex.get("conj"):
+        return True
+    b = t._base
+    return b is not None and b._extra is not None and bool(b._extra.get("conj")) and \
+        t._array.dtype.kind == "c"
 
 
 def conj_physical(input, *, out=None):
@@ -229,9 +247,10 @@ def conj_physical(input, *, out=None):
 
 
 def resolve_conj(input):
-    """Return ``input``: numtorch never conjugates lazily, so there is nothing to resolve."""
+    """``input`` itself, or a clone (without the bit) of one whose conjugate bit is set: its
+    values are conjugated already (see the module note)."""
     _check_tensor("resolve_conj", input)
-    return input
+    return input.clone() if _conj_bit(input) else input
 
 
 def resolve_neg(input):
@@ -241,9 +260,10 @@ def resolve_neg(input):
 
 
 def is_conj(input):
-    """Return False: numtorch tensors never carry torch's lazy-conjugation bit."""
+    """Whether torch's tensor would have its conjugate bit set (``conj()`` results of complex
+    tensors and their views; see the module note)."""
     _check_tensor("is_conj", input)
-    return False
+    return _conj_bit(input)
 
 
 def is_neg(input):
@@ -320,6 +340,11 @@ def view_as_real(input):
     _check_tensor("view_as_real", input)
     if input._array.dtype.kind != "c":
         raise RuntimeError("view_as_real is only supported for complex tensors")
+    if _conj_bit(input):
+        raise RuntimeError("view_as_real doesn't work on unresolved conjugated tensors.  To "
+                           "resolve the conjugate tensor so you can view it as real, use "
+                           "self.resolve_conj(); however, be warned that the resulting tensor "
+                           "will NOT alias the original.")
     return ViewAsReal.apply(input)
 
 
