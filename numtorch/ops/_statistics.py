@@ -16,7 +16,8 @@ from ._lautil import check_float
 from ._util import canonical_dim
 from .decomp import svd_parts
 from ._pointwise import _out
-from .reduction import _count, _dims_or_all, _expand_back, _reduced_shape, mean
+from .reduction import (
+    _count, _dims_or_all, _expand_back, _expand_back_array, _reduced_shape, mean, mean_array)
 from .comparison import where
 
 __all__ = ["var", "std", "var_mean", "std_mean", "logsumexp", "norm"]
@@ -61,6 +62,19 @@ class Var(Op):
         # with no degrees of freedom left the value is inf or NaN; so is the gradient (torch)
         # (torch scales the incoming gradient first: (2 / dof * g) * centered)
         return (g * (2.0 / dof if dof > 0 else np.inf)) * centered
+
+    def backward_arrays(self, g):
+        # ``backward``'s ops on the arrays, for real float32/float64 var over some dims
+        if self.root or not self.dims or type(g) is not np.ndarray or g.dtype.kind != "f" \
+                or g.dtype.itemsize < 4:
+            return NotImplemented
+        x = self.saved_input_arrays()
+        if x.dtype != g.dtype:
+            return NotImplemented
+        dims, dof = self.dims, self.n - self.correction
+        g = _expand_back_array(np, g, x.shape, dims, self.keepdim)
+        centered = x - mean_array(np, x, dims, True, _count(x.shape, dims))
+        return (g * g.dtype.type(2.0 / dof if dof > 0 else np.inf)) * centered
 
 
 class LogSumExp(Op):

@@ -154,24 +154,36 @@ class Mean(Op):
 
     def forward(self, x):
         self.in_shape = x.shape
-        if self.n == 0:  # NumPy warns on empty slices; torch quietly gives NaN
-            shape = _reduced_shape(x.shape, self.dims, self.keepdim)
-            return self.xp.full(shape, np.nan, dtype=x.dtype)
-        y = ordered_sum(x, self.dims, self.keepdim, get_num_threads)
-        if y is not None:
-            return y / y.dtype.type(self.n)
-        if x.size <= _SMALL and not is_half(x.dtype):
-            if type(x) is np.ndarray and x.dtype.kind == "f":
-                # ndarray.mean's Python wrapper costs more than the sum on small inputs; the
-                # same float sum and one division give its values bit for bit
-                y = np.add.reduce(x, self.dims, None, None, self.keepdim)
-                return y / y.dtype.type(self.n)
-            return x.mean(axis=self.dims, keepdims=self.keepdim)
-        y = fsum(x, self.dims, self.keepdim)
-        return (y / y.dtype.type(self.n)).astype(x.dtype, copy=False)
+        return mean_array(self.xp, x, self.dims, self.keepdim, self.n)
 
     def backward(self, grad):
         return _expand_back(grad / self.n, self.in_shape, self.dims, self.keepdim)
+
+    def backward_arrays(self, g):
+        # ``grad / n`` (n as the float dtype's scalar, as the division op takes it), then
+        # broadcast back: the two ops of ``backward`` on the array
+        if type(g) is not np.ndarray or g.dtype.kind != "f" or g.dtype.itemsize < 4:
+            return NotImplemented
+        return _expand_back_array(np, g / g.dtype.type(self.n), self.in_shape, self.dims,
+                                  self.keepdim)
+
+
+def mean_array(xp, x, dims, keepdim, n):
+    """``Mean``'s result: ``x`` averaged over ``dims`` (``n`` elements each)."""
+    if n == 0:  # NumPy warns on empty slices; torch quietly gives NaN
+        return xp.full(_reduced_shape(x.shape, dims, keepdim), np.nan, dtype=x.dtype)
+    y = ordered_sum(x, dims, keepdim, get_num_threads)
+    if y is not None:
+        return y / y.dtype.type(n)
+    if x.size <= _SMALL and not is_half(x.dtype):
+        if type(x) is np.ndarray and x.dtype.kind == "f":
+            # ndarray.mean's Python wrapper costs more than the sum on small inputs; the
+            # same float sum and one division give its values bit for bit
+            y = np.add.reduce(x, dims, None, None, keepdim)
+            return y / y.dtype.type(n)
+        return x.mean(axis=dims, keepdims=keepdim)
+    y = fsum(x, dims, keepdim)
+    return (y / y.dtype.type(n)).astype(x.dtype, copy=False)
 
 
 class Prod(Op):
@@ -434,13 +446,79 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001 
             dims = ()
         return Sum.apply(input, dims=dims, keepdim=keepdim, dtype=None, node_name="SumBackward1")
     check_keepdim("sum", keepdim)
-    dims = _dims_or_all(dim, input._array.ndim, "sum")
+    try:
+        dims = _dims_or_all(dim, input._array.ndim, "sum")
+    except TypeError:
+        if isinstance(dim, (tuple, list)):
+            raise
+        import sys
+
+        raise _sum_dim_error(sys._getframe()) from None
     dtype = _out_dtype(dtype, out)
     return _out(Sum.apply(input, dims=dims, keepdim=keepdim, dtype=_int_acc(input, dtype),
                           node_name="SumBackward0" if dim is None else "SumBackward1"), out)
 
 
 _ALL_DIMS = [tuple(range(n)) for n in range(8)]
+
+# torch's two signatures of sum, as its argument errors list them
+_SUM_SIGNATURES = {
+    True: ("(*, torch.dtype dtype = None)",
+           "(tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)"),
+    False: ("(Tensor input, *, torch.dtype dtype = None)",
+            "(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = "
+            "None, Tensor out = None)"),
+}
+
+
+def _sum_dim_error(frame):
+    """torch's TypeError for ``sum`` given a dim that is no int or sequence (an error path;
+    ``frame`` is :func:`sum`'s): built from the call as the program wrote it (to
+    ``Tensor.sum`` for the method form, through the NumPy-alias wrapper when there is one)."""
+    from .. import _generator_args as ga
+    from .._tensor_math import _TensorMath
+
+    back = frame.f_back
+    meth = _TensorMath.sum
+    method = back is not None and back.f_code is getattr(meth, "__wrapped__", meth).__code__
+    if method:
+        frame, back = back, back.f_back
+    local = frame.f_locals
+    if back is not None and back.f_code.co_qualname == "_with_aliases.<locals>.call":
+        args, kwargs = back.f_locals["args"], back.f_locals["kwargs"]
+        return sum_call_error(method, args[1:] if method else args, kwargs, local.get("dim"))
+    params = ("dim", "keepdim") if method else ("input", "dim", "keepdim")
+    try:
+        site = ga._written_call(back)
+    except Exception:  # an unfamiliar bytecode layout
+        site = None
+    if site is None:  # taken as written by position
+        site = (params.index("dim") + 1, ())
+    npos, names = site
+    return sum_call_error(method, [local.get(p) for p in params][:npos],
+                          {k: local.get(k) for k in names}, local.get("dim"))
+
+
+def sum_call_error(method, positional, kwargs, dim=None):
+    """torch's TypeError for a ``sum`` call (method form or not) with ``positional`` values
+    and ``kwargs`` that its parser refuses (a dim of the wrong type, an unknown keyword): the
+    list of both signatures when the count of arguments fits both, else the one error."""
+    from .. import _generator_args as ga
+
+    keywords = list(reversed(kwargs.items()))  # (torch lists them last written first)
+    overloads = _SUM_SIGNATURES[method]
+    given = len(positional) + len(keywords)
+    if len([o for o in overloads if ga._params(o) >= given]) != 1:  # (sum: this module's)
+        return TypeError(f"sum() received an invalid combination of arguments - got "
+                         f"{ga._got(positional, keywords)}, but expected one of:\n"
+                         + "".join(f" * {o}\n" for o in overloads))
+    known = ("dim", "keepdim", "dtype") if method else ("input", "dim", "keepdim", "dtype", "out")
+    unknown = [k for k in kwargs if k not in known]
+    if unknown:
+        return TypeError(f"sum() got an unexpected keyword argument '{unknown[0]}'")
+    where = "" if "dim" in kwargs else f" (position {1 if method else 2})"
+    return TypeError(f"sum(): argument 'dim'{where} must be tuple of ints, not "
+                     f"{ga.type_name(dim)}")
 
 
 def _out_dtype(dtype, out):

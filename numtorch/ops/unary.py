@@ -207,6 +207,15 @@ class Sqrt(Op):
     def backward(self, grad):
         return grad / _cj(self.saved_output() * 2)
 
+    def backward_arrays(self, g):
+        # ``grad / (y * 2)``, the 2 in y's dtype as the product takes it
+        if g.dtype.kind != "f" or g.dtype.itemsize < 4:
+            return NotImplemented
+        y = self.saved_output_array()
+        if y.dtype != g.dtype:
+            return NotImplemented
+        return g / (y * y.dtype.type(2))
+
 
 class Rsqrt(Op):
     """y = x^(-1/2); dy/dx = -y^3 / 2."""

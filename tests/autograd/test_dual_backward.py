@@ -115,6 +115,12 @@ CASES = {
         (lambda q, k, v, m: scaled_dot_product(q, k, v, m, 0.5, False),
          [(2, 3, 4), (2, 5, 4), (2, 5, 3), (3, 5)]),
     ],
+    "Mean": [(lambda x: x.mean(), [(2, 3)]), (lambda x: x.mean((0, 2), keepdim=True),
+                                                [(2, 3, 4)]), (lambda x: x.mean(1), [(2, 3)])],
+    "Sqrt": [(lambda x: (x + 2).sqrt(), [(2, 3)])],
+    "Var": [(lambda x: x.var(1), [(3, 4)]), (lambda x: x.var((0, 2), unbiased=False,
+                                                              keepdim=True), [(2, 3, 4)]),
+            (lambda x: x.std(0), [(3, 2)]), (lambda x: x.var(), [(2, 3)])],
     "Reshape": [(lambda x: x.reshape(3, 4), [(2, 6)]), (lambda x: x.t().reshape(-1), [(2, 3)]),
                 (lambda x: x.unsqueeze(1), [(2, 3)]), (lambda x: x.squeeze(0), [(1, 3)])],
     "Permute": [(lambda x: x.permute(2, 0, 1), [(2, 3, 4)]), (lambda x: x.t(), [(2, 3)]),
@@ -188,6 +194,8 @@ _SMALL_OPS = [
     ("gather", lambda a, b: a.gather(1, _INDEX.repeat(3, 1)[:5])),
     ("gather_one", lambda a, b: a.gather(1, _INDEX.repeat(3, 1)[:5, :1])),
     ("einsum", lambda a, b: numtorch.einsum("ij,kj->ik", a, a * b)),
+    ("chan_layer_norm", lambda a, b: (a - a.mean(1, keepdim=True)) /
+     (a.var(1, unbiased=False, keepdim=True) + 1e-5).sqrt() * b[:1] + b),
     ("rearrange", lambda a, b: (a * b).reshape(2, 10).t().reshape(5, 2, 2).permute(2, 0, 1)),
 ]
 
