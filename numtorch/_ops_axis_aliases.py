@@ -43,7 +43,15 @@ def _with_aliases(fn):
     def call(*args, **kwargs):
         if kwargs and ("axis" in kwargs or "keepdims" in kwargs):
             kwargs = _renamed(fn, kwargs)
-        return fn(*args, **kwargs)
+        try:
+            return fn(*args, **kwargs)
+        except TypeError as e:  # (an error path: torch's parser's text for sum's keywords)
+            if fn.__name__ == "sum" and kwargs and "unexpected keyword argument" in str(e):
+                from .ops.reduction import sum_call_error
+
+                method = fn.__qualname__ != "sum"
+                raise sum_call_error(method, args[1:] if method else args, kwargs) from None
+            raise
 
     call._numpy_aliases = True
     return call

@@ -354,3 +354,31 @@ def test_conj_view_as_complex_gradient():
         (g,) = t.autograd.grad((y * y).sum(), z)
         return g.resolve_conj()
     same(run)
+
+
+# -- 7. sum's argument errors: torch's parser's text --------------------------------------------
+
+SUM_ARGS = {
+    "str": lambda t, x: x.sum("a"),
+    "dim_kw_str": lambda t, x: x.sum(dim="a"),
+    "str_keepdim": lambda t, x: x.sum("a", True),
+    "kw_str_keepdim": lambda t, x: x.sum(dim="a", keepdim=True),
+    "str_dtype": lambda t, x: x.sum("a", dtype=t.float32),
+    "float": lambda t, x: x.sum(1.5),
+    "object": lambda t, x: x.sum(object()),
+    "none": lambda t, x: x.sum(None),
+    "fn_str": lambda t, x: t.sum(x, "a"),
+    "fn_kw_str": lambda t, x: t.sum(x, dim="a"),
+    "fn_str_keepdim": lambda t, x: t.sum(x, "a", True),
+    "fn_all_kw": lambda t, x: t.sum(input=x, dim="a"),
+    "fn_float_dtype": lambda t, x: t.sum(x, 1.5, dtype=t.float64),
+    "unknown_kw": lambda t, x: x.sum(foo=1),
+    "unknown_kw_after_dim": lambda t, x: x.sum(0, foo=1),
+    "fn_unknown_kw": lambda t, x: t.sum(x, foo=1),
+    "axis_alias": lambda t, x: x.sum(axis=0, keepdims=True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SUM_ARGS))
+def test_sum_argument_errors(name):
+    same(lambda t: SUM_ARGS[name](t, t.ones(2)))
