@@ -355,7 +355,7 @@ def _pointwise_product(xp, wm, xs):
         return xp.matmul(wm, xs)
     xt = xp.ascontiguousarray(xs.transpose(1, 2, 0, 3)).reshape(g, q, n * length)
     y = _matmul(xp, wm, xt)  # (g, P, n * L)
-    return y.reshape(g, -1, n, length).transpose(2, 0, 1, 3)  # (callers' reshape copies)
+    return xp.ascontiguousarray(y.reshape(g, -1, n, length).transpose(2, 0, 1, 3))
 
 
 def _subsample(stride, out):

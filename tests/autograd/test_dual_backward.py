@@ -11,6 +11,7 @@ import pytest
 
 import numtorch
 from numtorch.autograd.graph import Op
+from numtorch.nn.functional._memory_format import grad_input
 from numtorch.ops.attention_ops import multi_head_attention_core, scaled_dot_product
 from numtorch.ops.linear_fused import linear_fused
 from numtorch.ops.rnn_ops import lstm_cell, lstm_step
@@ -121,6 +122,9 @@ CASES = {
     "Var": [(lambda x: x.var(1), [(3, 4)]), (lambda x: x.var((0, 2), unbiased=False,
                                                               keepdim=True), [(2, 3, 4)]),
             (lambda x: x.std(0), [(3, 2)]), (lambda x: x.var(), [(2, 3)])],
+    "GradToFormat": [  # a channels-last convolution's input gradient, laid out as the input
+        (lambda x: grad_input(x, numtorch.channels_last), [(2, 3, 4, 4)]),
+        (lambda x: grad_input(x, numtorch.channels_last_3d), [(2, 3, 2, 2, 2)])],
     "Reshape": [(lambda x: x.reshape(3, 4), [(2, 6)]), (lambda x: x.t().reshape(-1), [(2, 3)]),
                 (lambda x: x.unsqueeze(1), [(2, 3)]), (lambda x: x.squeeze(0), [(1, 3)])],
     "Permute": [(lambda x: x.permute(2, 0, 1), [(2, 3, 4)]), (lambda x: x.t(), [(2, 3)]),

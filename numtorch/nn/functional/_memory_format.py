@@ -94,6 +94,9 @@ class GradToFormat(Op):
     def backward(self, grad):
         return ToFormat.apply(grad, fmt=self.fmt)
 
+    def backward_arrays(self, g):
+        return array_as(self.xp, g, self.fmt)  # ToFormat's forward, without its node
+
 
 def conv_format(input, weight):
     """The layout torch's CPU convolution (plain or transposed) writes for these operands:
