@@ -5,6 +5,7 @@ concept only; the reasons these are primitives are given there: one fused forwar
 fused backward op each for speed, and forms that never overflow for large ``|x|``.
 """
 
+import contextlib
 import math
 
 import numpy as np
@@ -321,6 +322,10 @@ _BLOCK = 1 << 18
 _GELU_PASSES = 4
 
 
+_ONE_THREAD_ANYWAY = 4096
+_NO_SWITCH = contextlib.nullcontext()
+
+
 def _gelu_erf_rows(x, y, slope):
     """Exact GELU of a contiguous float32 CPU array into ``y``, and (``slope`` not None) its
     slope Phi(x) + x phi(x) into ``slope``, block by block in cache-sized scratch (no
@@ -332,7 +337,8 @@ def _gelu_erf_rows(x, y, slope):
 
     def part(lo, hi):
         s = _gelu_erf_f32.Scratch(min(_gelu_erf_f32.BLOCK, hi - lo), half=False)
-        with single_blas_thread():
+        # (a small block's 2x4 @ 4xn GEMM runs on one thread anyway: no switch, ~5 us)
+        with single_blas_thread() if hi - lo > _ONE_THREAD_ANYWAY else _NO_SWITCH:
             for a in range(lo, hi, _gelu_erf_f32.BLOCK):
                 z = min(hi, a + _gelu_erf_f32.BLOCK)
                 xs, ys = fx[a:z], fy[a:z]
