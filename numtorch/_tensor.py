@@ -153,6 +153,8 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
                 raise TypeError(f"size(): argument 'dim' (position 1) must be int, not "
                                 f"{type(dim).__name__}")
             dim = operator.index(dim)
+        if not self._array.ndim:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return self._array.shape[_nt.ops.canonical_dim(dim, self._array.ndim)]
 
     def dim(self):
@@ -243,6 +245,12 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
     @property
     def mT(self):
         """The last two dimensions swapped (a batch of matrices transposed)."""
+        if self._array.ndim == 0:  # torch: the tensor itself, with a warning once a process
+            from ._warn_once import warn_once
+
+            warn_once("mT_0d", "Tensor.mT is deprecated on 0-D tensors. This function is the "
+                      "identity in these cases.", UserWarning, stacklevel=2)
+            return self
         if self._array.ndim < 2:
             raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. "
                                f"Got {self._array.ndim}-D tensor.")
@@ -415,6 +423,9 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
         """A tensor sharing memory and version counter, cut from the graph."""
         t = _make(self._array)
         t._vc = self._vc
+        if self._array.dtype.kind == "c" and (self._extra is not None or self._base is not None) \
+                and _nt.ops.is_conj(self):
+            t._extra = {"conj": True}  # torch's detach keeps the conjugate bit
         return t
 
     def detach_(self):
@@ -871,6 +882,8 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
         item = self._array.itemsize
         st = tuple(s // item for s in self._array.strides)
         st = tuple(_nt.ops.torch_stride(self._array.shape, st))
+        if dim is not None and not st:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return st if dim is None else st[_nt.ops.canonical_dim(dim, self._array.ndim)]
 
     def storage_offset(self):
