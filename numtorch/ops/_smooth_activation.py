@@ -13,7 +13,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor
 from .._threads import single_blas_thread
-from ..backend import _gelu_erf_f32, helpers_for, is_device_array
+from ..backend import _cpu_features, _gelu_erf_f32, helpers_for, is_device_array
 from . import _gelu_bf16_device, _intraop
 from ._activation_base import _Pointwise, _select, select
 from ._intraop import run_split
@@ -472,16 +472,7 @@ def _onednn_bf16(op):
     flushes subnormal results to zero (found by experiment over every bfloat16 value)."""
     if getattr(op, "low_dtype", None) != _BF16 or not getattr(op, "low_dense", False):
         return False
-    if _AVX512["ok"] is None:
-        try:  # NumPy 2's module path (NumPy 1's is numpy.core)
-            from numpy._core._multiarray_umath import __cpu_features__ as feats
-        except ImportError:  # pragma: no cover - NumPy 1
-            from numpy.core._multiarray_umath import __cpu_features__ as feats
-        _AVX512["ok"] = all(feats.get(k, False) for k in ("AVX512BW", "AVX512VL", "AVX512DQ"))
-    return _AVX512["ok"]
-
-
-_AVX512 = {"ok": None}
+    return _cpu_features.has("AVX512BW", "AVX512VL", "AVX512DQ")
 
 
 def _flush_subnormals(xp, y):

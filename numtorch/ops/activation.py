@@ -25,6 +25,7 @@ import numpy as np
 from .. import _dtype
 from .._sparse import SparseCOO, map_values
 from .._tensor import Tensor
+from ..backend import _cpu_features
 from . import _intraop
 from ._activation_base import _keep, _PiecewiseSlopeBackward, _Pointwise, _select, select
 from ._pointwise import _check_tensor
@@ -231,20 +232,6 @@ class Softshrink(_Pointwise):
 
 
 _GRAIN = 32768  # torch's elementwise kernels split across threads from this many elements
-_VEC_BYTES = {}
-
-
-def _vector_bytes():
-    """The width of torch's CPU vectors: 64 bytes on an AVX-512 CPU, else 32 (AVX2)."""
-    if "n" not in _VEC_BYTES:
-        try:  # NumPy 2's module path (NumPy 1's is numpy.core)
-            from numpy._core._multiarray_umath import __cpu_features__ as feats
-        except ImportError:  # pragma: no cover - NumPy 1
-            from numpy.core._multiarray_umath import __cpu_features__ as feats
-        avx512 = all(feats.get(k, False) for k in ("AVX512F", "AVX512BW", "AVX512VL",
-                                                     "AVX512DQ"))
-        _VEC_BYTES["n"] = 64 if avx512 else 32
-    return _VEC_BYTES["n"]
 
 
 def _sign_scalar_tails(x, y, itemsize):
@@ -253,7 +240,7 @@ def _sign_scalar_tails(x, y, itemsize):
     the output's memory order) is not contiguous in both, else the last ``length % lanes``
     elements of each inner row (a dense array is one row, split between the threads from
     32768 elements on)."""
-    lanes = _vector_bytes() // itemsize
+    lanes = _cpu_features.vector_bytes() // itemsize
     if y.size == 0:
         return
     perm = sorted(range(y.ndim), key=lambda d: -y.strides[d])  # stable: ties keep order

@@ -17,8 +17,8 @@ from ..backend import helpers_for
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, _track_view, direct_view_source, rename_node
 from ._util import (
-    canonical_dim, canonical_dims, check_int, contiguous_strides, elem_strides, fmt_shape, restride, shape_arg,
-    torch_stride, view_strides,
+    canonical_dim, canonical_dims, check_int, contiguous_strides, elem_strides, fmt_shape,
+    restride, shape_arg, torch_stride, view_strides,
 )
 from .._size import Size, required_size_args
 from .._sparse import SparseCOO
