@@ -154,7 +154,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
                                 f"{type(dim).__name__}")
             dim = operator.index(dim)
         if not self._array.ndim:
-            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+            raise _nt.ops._util.no_dims_error(dim)
         return self._array.shape[_nt.ops.canonical_dim(dim, self._array.ndim)]
 
     def dim(self):
@@ -883,7 +883,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
         st = tuple(s // item for s in self._array.strides)
         st = tuple(_nt.ops.torch_stride(self._array.shape, st))
         if dim is not None and not st:
-            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+            raise _nt.ops._util.no_dims_error(dim)
         return st if dim is None else st[_nt.ops.canonical_dim(dim, self._array.ndim)]
 
     def storage_offset(self):

@@ -16,6 +16,11 @@ def canonical_dim(dim, ndim):
     return dim + n if dim < 0 else dim
 
 
+def no_dims_error(dim):
+    """torch's IndexError for a dim-taking op that needs a dimension on a 0-d tensor."""
+    return IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+
+
 def canonical_dims(dims, ndim):
     """Canonicalise an int, a sequence of ints or None (all dims) into a sorted tuple."""
     if dims is None:

@@ -27,7 +27,7 @@ from .._tensor import Tensor, _make
 from ..autograd.graph import Op
 from ._pointwise import type_name
 from ._resample import constant_pad
-from ._util import canonical_dim
+from ._util import canonical_dim, no_dims_error
 
 __all__ = []
 
@@ -223,7 +223,7 @@ def _int_seq(fn, name, value):
 
 def _canonical(dim, ndim):
     if ndim == 0:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        raise no_dims_error(dim)
     return canonical_dim(dim, ndim)
 
 

@@ -13,7 +13,7 @@ from ..autograd.graph import Op
 from ..backend import helpers_for
 from ._accumulate import is_half
 from ._pointwise import _out
-from ._util import canonical_dim
+from ._util import canonical_dim, no_dims_error
 
 __all__ = ["gather", "scatter", "scatter_add", "take_along_dim"]
 
@@ -176,7 +176,7 @@ def take_along_dim(input, indices, dim=None):
                            f"number of dimensions, but got {len(xs)} dimensions for input, and "
                            f"{len(js)} dimensions for indices")
     if not xs:
-        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
+        raise no_dims_error(d)
     j_shape = _broadcast_shapes(xs[:d] + (js[d],) + xs[d + 1:], js)
     x_shape = _broadcast_shapes(js[:d] + (xs[d],) + js[d + 1:], xs)
     if j_shape != js:

@@ -22,6 +22,7 @@ from ._pointwise import _out
 from .matmul import matmul
 from .bitwise import logical_or
 from .comparison import where
+from ._util import no_dims_error
 
 __all__ = ["baddbmm", "addbmm", "addmv", "addr", "kron", "tensordot", "chain_matmul",
            "matrix_power", "cartesian_prod", "cross"]
@@ -569,7 +570,7 @@ def linalg_cross(input, other, *, dim=-1, out=None, _name="linalg.cross"):
     if input._array.ndim != other._array.ndim:
         raise RuntimeError(f"{_name}: inputs must have the same number of dimensions.")
     if not input._array.ndim:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        raise no_dims_error(dim)
     d = canonical_dim(dim, input._array.ndim)
     if input.shape[d] != 3 or other.shape[d] != 3:
         raise RuntimeError(f"{_name}: inputs dimension {dim} must have length 3. Got "

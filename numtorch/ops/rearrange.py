@@ -9,6 +9,7 @@ import numpy as np
 from ..autograd.graph import Op
 from ._util import canonical_dim, shape_arg
 from .._size import required_size_args
+from ._util import no_dims_error
 
 __all__ = ["unfold", "repeat", "flip", "fliplr", "flipud", "roll"]
 
@@ -164,5 +165,5 @@ def roll(input, shifts, dims=None):
                            f"{len(dims)}")
     nd = input._array.ndim
     if not nd and dims:
-        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
+        raise no_dims_error(dims[0])
     return Roll.apply(input, shifts=shifts, dims=tuple(canonical_dim(d, nd) for d in dims))

@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import _dtype, backend
 from .._tensor import Tensor, _make
-from ._util import canonical_dim, check_int
+from ._util import canonical_dim, check_int, no_dims_error
 
 __all__ = ["repeat_interleave", "meshgrid"]
 
@@ -32,7 +32,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     else:
         if not input._array.ndim:  # (torch's messages for a 0-d input)
             if isinstance(repeats, Tensor):
-                raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+                raise no_dims_error(dim)
             canonical_dim(dim, 0)
             canonical_dim(1, 0)
         d = canonical_dim(dim, input._array.ndim)

@@ -22,6 +22,7 @@ from ._util import (
 )
 from .._size import Size, required_size_args
 from .._sparse import SparseCOO
+from ._util import no_dims_error
 
 __all__ = ["reshape", "view", "permute", "transpose", "t", "expand", "squeeze", "unsqueeze",
            "flatten", "unflatten", "movedim", "split", "chunk", "narrow", "select", "unbind",
@@ -541,7 +542,7 @@ def unbind(input, dim=0):
 
     d = canonical_dim(dim, input._array.ndim)
     if not input._array.ndim:
-        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        raise no_dims_error(0)
     return unbind_pieces(input, d)
 
 

@@ -25,6 +25,7 @@ from ._pointwise import (
 )
 from .comparison import where
 from .unary import cos, exp, sin
+from ._util import no_dims_error
 
 __all__ = ["erfc", "erfinv", "lgamma", "digamma", "polygamma", "mvlgamma", "i0", "sinc",
            "logit", "xlogy", "trapezoid", "trapz"]
@@ -393,7 +394,7 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
         raise TypeError("trapezoid() received an invalid combination of arguments: x must be a "
                         "Tensor, and x and dx cannot both be given")
     if y.ndim == 0:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        raise no_dims_error(dim)
     d = canonical_dim(dim, y.ndim)
     n = y.shape[d]
     if n == 0:  # torch: constant zeros of y's own dtype, outside the graph

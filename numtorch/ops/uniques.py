@@ -7,7 +7,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import _make
 from ..backend import helpers_for, xp_of
-from ._util import canonical_dim
+from ._util import canonical_dim, no_dims_error
 from .binning import _check_tensor
 
 __all__ = ["unique", "unique_consecutive"]
@@ -48,7 +48,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False,  # noq
         lines, d = a.reshape(-1, 1), 0
     else:
         if not a.ndim:
-            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+            raise no_dims_error(dim)
         d = canonical_dim(dim, a.ndim)
         lines = xp.moveaxis(a, d, 0).reshape(a.shape[d], -1)
     n = lines.shape[0]
@@ -89,7 +89,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
         lines, d = a.reshape(-1, 1), 0
     else:
         if not a.ndim:
-            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+            raise no_dims_error(dim)
         d = canonical_dim(dim, a.ndim)
         lines = xp.moveaxis(a, d, 0).reshape(a.shape[d], -1)
     n = lines.shape[0]

@@ -5,6 +5,8 @@ derivatives in every standard shape); the tests below cover integer inputs, spec
 torch's one-sided derivatives, complex autograd, views, and the errors torch raises.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -418,8 +420,13 @@ def test_writes_through_real_view_are_differentiated_like_torch():
 def test_adjoints_of_0d_tensors_warn_like_torch(name):
     for lib in (numtorch, torch):
         x = lib.tensor(1.5 - 2j)
-        with pytest.warns(UserWarning, match="is deprecated on 0-D tensors"):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
             y = x.adjoint() if name == "adjoint" else getattr(x, name)
+        texts = [str(w.message) for w in seen if w.category is UserWarning]
+        # torch warns once a process (an earlier test in this worker may have had it)
+        if lib is numtorch or texts:
+            assert any("is deprecated on 0-D tensors" in t for t in texts), texts
         assert complex(y.resolve_conj()) == 1.5 + 2j
 
 

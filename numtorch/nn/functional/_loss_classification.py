@@ -15,6 +15,7 @@ from ._loss_util import (
     broadcast_shape, check_not_requires_grad, check_same_dtype, check_tensor, get_reduction,
     is_float, reduce_loss, type_name,
 )
+from ...ops._util import no_dims_error
 
 __all__ = ["nll_loss", "cross_entropy", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "soft_margin_loss", "multilabel_soft_margin_loss",
@@ -137,7 +138,7 @@ def _cross_entropy_probs(input, target, weight, ignore_index, red, label_smoothi
         raise RuntimeError(f"Expected floating point type for target with class probabilities, "
                            f"got {type_name(target)}")
     if input.dim() == 0:  # torch asks a 0-d input for its size along the class dim, 1
-        raise IndexError("Dimension specified as 1 but tensor has no dimensions")
+        raise no_dims_error(1)
     _check_smoothing(label_smoothing)
     if ignore_index >= 0:  # torch accepts any negative value here
         raise RuntimeError("ignore_index is not supported for floating point target")
@@ -376,7 +377,7 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
         tensor(0.6931)
     """
     if input.dim() == 0:  # torch asks a 0-d input for its size along dim -1
-        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+        raise no_dims_error(-1)
     if size_average is not None or reduce is not None:
         reduction = get_reduction(size_average, reduce, reduction)
     loss = target * log1pexp(-input) + (1 - target) * log1pexp(input)

@@ -5,6 +5,7 @@ import math
 from ... import _dtype
 from ..._tensor import Tensor
 from ...ops import matmul
+from ...ops._util import no_dims_error
 from ...ops.linear_fused import linear_fused
 
 __all__ = ["linear", "bilinear"]
@@ -162,7 +163,7 @@ def _check_bilinear(input1, input2, weight, bias):
             raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {i}: "
                                f"got {s1[i]} and {s2[i]}")
     if not s1:
-        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+        raise no_dims_error(-1)
     if len(sw) < 2:
         raise IndexError(f"Dimension out of range (expected to be in range of "
                          f"[{-max(len(sw), 1)}, {max(len(sw), 1) - 1}], but got 1)")
@@ -176,7 +177,7 @@ def _check_bilinear(input1, input2, weight, bias):
                            f"{s2[-1]} but expected {sw[2]}")
     if bias is not None:
         if bias.dim() == 0:
-            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+            raise no_dims_error(0)
         if bias.shape[0] != sw[0]:
             raise RuntimeError(f"bilinear(): bias size does not match weight size: got "
                                f"{bias.shape[0]} but expected {sw[0]}")

@@ -14,6 +14,8 @@ import numpy as np
 
 import numtorch
 
+from ...ops._util import no_dims_error
+
 __all__ = ["PackedSequence", "pack_padded_sequence", "pad_packed_sequence", "pad_sequence",
            "pack_sequence", "unpack_sequence", "unpad_sequence", "invert_permutation"]
 
@@ -287,7 +289,7 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
         raise RuntimeError("ArrayRef: invalid slice, N = 1; size = 0")
     for s in sequences:
         if s.dim() == 0:
-            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+            raise no_dims_error(0)
     longest = max(int(s.shape[0]) for s in sequences)
     trailing = tuple(first.shape[1:])
     dtype, device = first.dtype, first.device
