@@ -72,9 +72,14 @@ def _main(lib_name):
             out["batches"] = sum(1 for _ in loader)
         except Exception as e:  # noqa: BLE001 - the class and text are what is compared
             cause = e.__cause__
-            out.update(cls=type(e).__name__, msg=pids(str(e)).split("\n")[0],
-                       cause_cls=type(cause).__name__ if cause else None,
-                       cause_msg=pids(str(cause)) if cause else None)
+            for _ in range(5):
+                try:
+                    out.update(cls=type(e).__name__, msg=pids(str(e)).split("\n")[0],
+                               cause_cls=type(cause).__name__ if cause else None,
+                               cause_msg=pids(str(cause)) if cause else None)
+                    break
+                except RuntimeError:  # torch's SIGCHLD handler may raise the death again here
+                    continue
         out["seconds"] = time.monotonic() - start
         del loader
         print(json.dumps(out), flush=True)
