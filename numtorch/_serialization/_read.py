@@ -85,6 +85,11 @@ def _check_device(dev, location):
     return dev
 
 
+# the location tags torch's registered restore functions claim by prefix ("cpu" and "meta"
+# only as themselves)
+_RESTORABLE_PREFIXES = ("cuda", "mps", "xpu", "hpu", "privateuseone", "mtia", "maia")
+
+
 def _place(array, location, map_location):
     """``(array, device)`` for a storage saved at ``location`` under ``map_location``: the
     array is the one read unless a callable returned a storage of its own."""
@@ -104,12 +109,18 @@ def _place(array, location, map_location):
             return _replacement(array, res, location), _check_device(res.device, location)
         else:
             target = location if res is None else res
-    else:
-        raise load_error(TypeError, f"load: map_location should be a string, device, dict or "
-                                    f"callable, got {type(map_location).__name__}")
+    else:  # torch calls anything else as the restore function
+        raise load_error(TypeError, f"'{type(map_location).__name__}' object is not callable")
+    if isinstance(target, str) and not (target in ("cpu", "meta")
+                                        or target.startswith(_RESTORABLE_PREFIXES)):
+        # torch's restore functions each claim their own tags; no claimant is this error
+        raise load_error(RuntimeError, f"don't know how to restore data location of "
+                                       f"torch.storage.UntypedStorage (tagged with {target})")
     try:
         dev = as_device(target)
     except (TypeError, ValueError, RuntimeError) as e:
+        if isinstance(target, str):  # torch's device parser's own words ("Invalid device ...")
+            raise load_error(RuntimeError, str(e)) from None
         raise load_error(RuntimeError, f"load: cannot place a storage saved on {location!r} "
                                        f"at {target!r} ({e})") from None
     return array, _check_device(dev, location)

@@ -290,6 +290,8 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, bac
                        metadata=None):
     array, dev = _storage_parts(storage, "_rebuild_tensor_v2")
     t = _tensor_from(array, dev, size, stride, storage_offset, "_rebuild_tensor_v2")
+    if metadata:
+        t = _apply_lazy_bits(t, metadata)
     if requires_grad:
         _set_requires_grad(t, requires_grad)
     if backward_hooks:
@@ -312,7 +314,27 @@ def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, bac
         raw = np.ascontiguousarray(array).reshape(-1).view(np.uint8)
         array = raw[:raw.size - raw.size % want.itemsize].view(want)
     return _rebuild_tensor_v2((array, dev), storage_offset, size, stride, requires_grad,
-                              backward_hooks)
+                              backward_hooks, metadata)
+
+
+def _apply_lazy_bits(t, metadata):
+    """torch saves a lazily conjugated or negated view as its unresolved storage plus a
+    ``conj``/``neg`` flag; numtorch resolves the flag into the values (a copy: the loaded
+    tensor no longer shares memory with the file's other views of that storage)."""
+    if not isinstance(metadata, dict):
+        return t
+    arr = t._array
+    if metadata.get("neg"):
+        arr = -arr
+    conj = bool(metadata.get("conj")) and arr.dtype.kind == "c"
+    if conj:
+        arr = arr.conj()
+    if arr is t._array:
+        return t
+    out = _new_like_class(Tensor, arr)
+    if conj:  # torch's loaded tensor reports its conjugate bit
+        out._extra = {"conj": True}
+    return out
 
 
 def _rebuild_meta_tensor_no_storage(dtype, size, stride, requires_grad):

@@ -179,6 +179,8 @@ class _TorchReductions:
         return ref, 0, strides
 
     def _reduce(self, obj):
+        if type(obj) is _layout.layout:  # torch's reduction, which torch's weights_only allows
+            return (_Global("torch.serialization", "_get_layout"), (repr(obj),))
         if type(obj) is _SparseTensor:  # torch's (layout, (indices, values, size, coalesced))
             s = obj._array
             layout = _PendingReduce(_Global("torch.serialization", "_get_layout"),
@@ -301,7 +303,8 @@ class _Pickler(_TorchReductions, pickle._Pickler):
 _Pickler.dispatch[_dtype.dtype] = lambda self, obj: self.save(_Global("torch", obj.name))
 _DTYPE_MODULE = _dtype.dtype.__module__
 # layouts, memory formats and qschemes are module constants of torch too: torch's names
-_NAMED_CONSTANTS = (_layout.layout, _layout.memory_format, _quantized_scheme.qscheme)
+# (layouts go through torch's ``_get_layout`` reduction in ``_reduce``)
+_NAMED_CONSTANTS = (_layout.memory_format, _quantized_scheme.qscheme)
 for _kind in _NAMED_CONSTANTS:
     _Pickler.dispatch[_kind] = lambda self, obj: self.save(_Global("torch", obj._name))
 

@@ -1,0 +1,67 @@
+"""Session 45 parity probes for checkpoints and data loading, each checked against real torch
+at test time: torch writes, numtorch reads (and the reverse) in one process through bytes."""
+
+import io
+
+import numpy as np
+import pytest
+import torch
+
+import numtorch
+
+
+def _torch_bytes(obj, **kw):
+    buf = io.BytesIO()
+    torch.save(obj, buf, **kw)
+    return buf.getvalue()
+
+
+def _nt_bytes(obj, **kw):
+    buf = io.BytesIO()
+    numtorch.save(obj, buf, **kw)
+    return buf.getvalue()
+
+
+def _outcome(fn):
+    try:
+        return ("ok", fn())
+    except Exception as e:  # noqa: BLE001 - the class and words are what is compared
+        return (type(e).__name__, str(e))
+
+
+# -- lazily conjugated / negated views in torch's checkpoints ------------------------------
+@pytest.mark.parametrize("legacy", [False, True])
+def test_torch_conj_and_neg_views_load_with_their_values(legacy):
+    base = torch.tensor([1 + 2j, 3 - 1j, -0.5 + 0.25j])
+    obj = {"conj": base.conj(), "neg": torch.tensor([1.0, -2.0])._neg_view(),
+           "conj_slice": base.conj()[1:], "plain": base,
+           "imag_of_conj": torch.tensor([2 - 1j, 0.5j]).conj().imag}
+    data = _torch_bytes(obj, _use_new_zipfile_serialization=not legacy)
+    want = torch.load(io.BytesIO(data))
+    got = numtorch.load(io.BytesIO(data))
+    for k in obj:
+        np.testing.assert_array_equal(got[k].numpy(), want[k].resolve_conj().resolve_neg().numpy())
+        assert str(got[k].dtype) == str(want[k].dtype)
+        assert got[k].is_conj() == want[k].is_conj(), k
+        assert got[k].shape == tuple(want[k].shape)
+
+
+# -- layouts -------------------------------------------------------------------------------
+def test_layouts_saved_as_torch_reduces_them():
+    names = ["strided", "sparse_coo", "sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc"]
+    data = _nt_bytes({n: getattr(numtorch, n) for n in names})
+    got = torch.load(io.BytesIO(data), weights_only=True)
+    assert got == {n: getattr(torch, n) for n in names}
+    back = numtorch.load(io.BytesIO(_torch_bytes({n: getattr(torch, n) for n in names})))
+    assert back == {n: getattr(numtorch, n) for n in names}
+
+
+# -- map_location forms torch refuses --------------------------------------------------------
+@pytest.mark.parametrize("ml", ["foo", "cuda:x", "ipu", "", " cpu", 3, 2.5, [("cpu", "cpu")],
+                                {"cpu": "foo"}, {"cpu": "xla"}])
+def test_map_location_refusals_match_torch(ml):
+    want = _outcome(lambda: torch.load(io.BytesIO(_torch_bytes(torch.ones(2))), map_location=ml))
+    got = _outcome(lambda: numtorch.load(io.BytesIO(_nt_bytes(numtorch.ones(2))),
+                                         map_location=ml))
+    assert want[0] != "ok"
+    assert got == want
