@@ -65,3 +65,24 @@ def test_map_location_refusals_match_torch(ml):
                                          map_location=ml))
     assert want[0] != "ok"
     assert got == want
+
+
+# -- load_state_dict(assign=True) marks the checkpoint's metadata, as torch does -------------
+def _assign_then_copy(lib):
+    lib.manual_seed(0)
+    src = lib.nn.Sequential(lib.nn.Linear(3, 2), lib.nn.BatchNorm1d(2))
+    sd = src.state_dict()
+    seen = []
+    a, b = lib.nn.Sequential(lib.nn.Linear(3, 2), lib.nn.BatchNorm1d(2)), \
+        lib.nn.Sequential(lib.nn.Linear(3, 2), lib.nn.BatchNorm1d(2))
+    b[0].register_load_state_dict_pre_hook(
+        lambda mod, state, prefix, meta, *rest: seen.append(sorted(meta)))
+    a.load_state_dict(sd, assign=True)
+    b.load_state_dict(sd)  # same dict, later, without assign
+    sd["0.weight"][0, 0] = 42.0
+    return (seen, {k: sorted(v) for k, v in sd._metadata.items()},
+            b[0].weight[0, 0].item(), a[0].weight[0, 0].item())
+
+
+def test_assign_load_marks_the_state_dicts_metadata_like_torch():
+    assert _assign_then_copy(numtorch) == _assign_then_copy(torch)

@@ -154,7 +154,9 @@ class _StateDictMixin:
         metadata = getattr(state_dict, "_metadata", None)
 
         def load(module, local_state, prefix=""):
-            local_meta = {} if metadata is None else dict(metadata.get(prefix[:-1], {}))
+            # torch hands out the checkpoint's own metadata dicts, so an ``assign=True`` load
+            # marks them and later loads of the same state dict assign too
+            local_meta = {} if metadata is None else metadata.get(prefix[:-1], {})
             if assign:
                 local_meta["assign_to_params_buffers"] = True
             module._load_from_state_dict(local_state, prefix, local_meta, True, missing,
