@@ -66,6 +66,10 @@ def _jvp(cls, inputs, params, rng_state):
     """Tangents of ``cls.apply(*inputs, **params)``'s outputs (None where there is none)."""
     from .. import autograd
 
+    rule = _RULES.get(cls.__name__)
+    if rule is not None:
+        with no_grad():
+            return [rule(inputs, params)], False, None
     xs, diff, tans = [], [], []
     for x in inputs:
         if isinstance(x, graph.Tensor):
@@ -87,15 +91,52 @@ def _jvp(cls, inputs, params, rng_state):
         live = [k for k, y in enumerate(ys) if isinstance(y, graph.Tensor) and y.requires_grad]
         out = [None] * len(ys)
         if not live:
-            return out, multi
-        us = [graph._make(ys[k]._array.copy() * 0).requires_grad_(True) for k in live]
+            return out, multi, ys
+        us = [graph._make(_zeros(ys[k]._array)).requires_grad_(True) for k in live]
         gs = autograd.grad([ys[k] for k in live], diff, us, create_graph=True,
                            allow_unused=True)
-        terms = [(g * t).sum() for g, t in zip(gs, tans) if g is not None and g.requires_grad]
+        terms = [_pairing(g, t) for g, t in zip(gs, tans) if g is not None and g.requires_grad]
         jts = autograd.grad(sum(terms), us, allow_unused=True) if terms else [None] * len(us)
     for k, u, jt in zip(live, us, jts):
         out[k] = (jt if jt is not None else u.detach() * 0).detach()
-    return out, multi
+    return out, multi, ys
+
+
+def _match_arity(out, tangents, ys):
+    """The tangent of a single primal output when the recorded call returned several: an op
+    that computes extra factors only for backward (svdvals' U and V, eigvalsh's vectors)."""
+    same = [(t, y) for t, y in zip(tangents, ys) if isinstance(y, graph.Tensor) and
+            tuple(y.shape) == tuple(out.shape) and y._array.dtype == out._array.dtype]
+    if len(same) > 1:
+        same = [(t, y) for t, y in same if bool((y._array == out._array).all())]
+    return [same[0][0] if same else None]
+
+
+def _hardsigmoid_jvp(inputs, params):
+    from ..ops.activation import HardsigmoidBackward
+
+    x = inputs[0]
+    return HardsigmoidBackward.apply(x.detach(), _tangent(x))
+
+
+# ops whose backward torch does not differentiate but whose forward AD it defines: the
+# double-vjp identity cannot reach them, so their JVP is written out (a slope times t)
+_RULES = {"Hardsigmoid": _hardsigmoid_jvp}
+
+
+def _zeros(arr):
+    """Zeros like ``arr``, an array also when 0-d (``arr * 0`` is a NumPy scalar there)."""
+    out = arr.copy()
+    out.fill(0)
+    return out
+
+
+def _pairing(g, t):
+    """Re<g, t>: the vjp is the adjoint of the jvp for this real inner product, so its
+    gradient in u is J t also for complex inputs or outputs (a complex scalar has no grad)."""
+    if g.is_complex() or t.is_complex():
+        return (g.conj() * t).real.sum() if g.is_complex() else (g * t.real).sum()
+    return (g * t).sum()
 
 
 def _make_dual_apply(original):
@@ -111,9 +152,11 @@ def _make_dual_apply(original):
         out = original(cls, *inputs, **params)
         _state["busy"] = True
         try:
-            tangents, multi = _jvp(cls, inputs, params, rng)
+            tangents, multi, ys = _jvp(cls, inputs, params, rng)
         finally:
             _state["busy"] = False
+        if multi and type(out) is not tuple:
+            tangents, multi = _match_arity(out, tangents, ys), False
         for o, t in zip(out if multi else (out,), tangents):
             if t is not None and isinstance(o, graph.Tensor) and _is_float(o):
                 _set_tangent(o, t)

@@ -154,4 +154,7 @@ class _PiecewiseSlopeBackward(_Pointwise):
 
     def backward(self, gg):
         x = self.saved_inputs()
-        return None, type(self).apply(x, gg, **{k: self.__dict__[k] for k in self._params})
+        # the slope's derivative is zero, not absent: torch links x into a third-order graph
+        # (a gradient penalty's grad w.r.t. the input is zeros there, not "unused")
+        gx = x.new_zeros(x.shape) if self.needs_input_grad[0] else None
+        return gx, type(self).apply(x, gg, **{k: self.__dict__[k] for k in self._params})

@@ -207,7 +207,9 @@ class Logit(Op):
         # torch: NaN outside [0, 1] and an infinite slope (of the gradient's sign) at 0 and 1,
         # also at -0.0, where 1 / (x (1 - x)) would be -inf
         edge = (x == 0) | (x == 1)
-        g = where(edge, grad * float("inf"), grad / (x * (1 - x)))
+        # sign(grad) * inf has grad * inf's values but a zero derivative: differentiating this
+        # gradient again (forward AD, double backward) must not meet inf * 0 = NaN off the edge
+        g = where(edge, grad.sign() * float("inf"), grad / (x * (1 - x)))
         return where((x < 0) | (x > 1), float("nan"), g)
 
 
