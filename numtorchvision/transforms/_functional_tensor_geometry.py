@@ -284,10 +284,12 @@ def perspective(img, perspective_coeffs, interpolation="bilinear", fill=None):
     return _apply_grid_transform(img, grid, interpolation, fill)
 
 
-def _gaussian_kernel1d(kernel_size, sigma, np_dtype):
+def _gaussian_kernel1d(kernel_size, sigma, dtype):
+    # numtorch's linspace/exp/sum round as torch's do; NumPy's (float64 linspace, its own
+    # exp and pairwise sum) left kernel taps an ulp off and blurred pixels rounded the other way
     half = (kernel_size - 1) * 0.5
-    x = np.linspace(-half, half, kernel_size).astype(np_dtype)
-    pdf = np.exp(np_dtype(-0.5) * (x / np_dtype(sigma)) ** 2)
+    x = torch.linspace(-half, half, steps=kernel_size, dtype=dtype)
+    pdf = torch.exp(-0.5 * (x / sigma).pow(2))
     return pdf / pdf.sum()
 
 
@@ -296,10 +298,9 @@ def gaussian_blur(img, kernel_size, sigma):
         raise TypeError(f"img should be Tensor. Got {type(img)}")
     _assert_image_tensor(img)
     dtype = _grid_dtype(img)
-    np_dtype = np.float64 if dtype == torch.float64 else np.float32
-    kx = _gaussian_kernel1d(kernel_size[0], sigma[0], np_dtype)
-    ky = _gaussian_kernel1d(kernel_size[1], sigma[1], np_dtype)
-    kernel = torch.from_numpy(np.outer(ky, kx).astype(np_dtype)).to(img.device)
+    kx = _gaussian_kernel1d(kernel_size[0], sigma[0], dtype)
+    ky = _gaussian_kernel1d(kernel_size[1], sigma[1], dtype)
+    kernel = torch.mm(ky[:, None], kx[None, :]).to(img.device)
     kernel = kernel.expand(img.shape[-3], 1, *kernel.shape)
     x, need_cast, squeeze, out_dtype = _cast_squeeze_in(img, [kernel.dtype])
     x, lead = _flatten_batch(x)
@@ -311,12 +312,16 @@ def gaussian_blur(img, kernel_size, sigma):
     return _cast_squeeze_out(x, need_cast, squeeze, out_dtype)
 
 
-def _create_identity_grid(size):
+def _create_identity_grid(size, dtype=torch.float32):
+    """(1, H, W, 2) pixel centres in [-1, 1], from torch's linspace in ``dtype`` (NumPy's
+    float64 linspace cast down differs from it by an ulp, enough to move a box corner)."""
     h, w = size
-    ys = np.linspace((-h + 1) / h, (h - 1) / h, h, dtype=np.float32)
-    xs = np.linspace((-w + 1) / w, (w - 1) / w, w, dtype=np.float32)
-    grid = np.stack(np.meshgrid(xs, ys, indexing="xy"), axis=-1)[None]
-    return torch.from_numpy(np.ascontiguousarray(grid))
+    ys = torch.linspace((-h + 1) / h, (h - 1) / h, h, dtype=dtype)
+    xs = torch.linspace((-w + 1) / w, (w - 1) / w, w, dtype=dtype)
+    grid = torch.empty(1, h, w, 2, dtype=dtype)
+    grid[..., 0] = xs
+    grid[..., 1] = ys[:, None]
+    return grid
 
 
 def elastic_transform(img, displacement, interpolation="bilinear", fill=None):

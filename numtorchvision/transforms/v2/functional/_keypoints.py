@@ -121,7 +121,7 @@ def elastic_keypoints(keypoints, canvas_size, displacement):
     displacement = displacement.to(dtype=work)
     shape = keypoints.shape
     points = keypoints.clone().reshape(-1, 2)
-    inv_grid = _create_identity_grid(list(canvas_size)).to(work).sub_(displacement)
+    inv_grid = _create_identity_grid(list(canvas_size), work).sub_(displacement)
     index = points.to(dtype=torch.long)
     index_x = index[:, 0].clamp(0, inv_grid.shape[2] - 1)
     index_y = index[:, 1].clamp(0, inv_grid.shape[1] - 1)

@@ -1,0 +1,81 @@
+"""Session 45 probes of transforms against torchvision 0.28 at test time: bit-equal Gaussian
+blur kernels and elastic identity grids (both computed with torch's linspace/exp rounding)."""
+
+import numpy as np
+import pytest
+import torch
+import torchvision  # noqa: F401  (conftest imported it with register_fake patched)
+from torchvision import tv_tensors as tv_tt
+from torchvision.transforms import functional as tvF1
+from torchvision.transforms.v2 import functional as tvF
+
+import numtorch
+from numtorchvision import tv_tensors as nt_tt
+from numtorchvision.transforms import functional as ntF1
+from numtorchvision.transforms.v2 import functional as ntF
+
+from ._helpers import pair, to_np
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32, np.float64])
+@pytest.mark.parametrize("ks,sigma", [((3, 7), (0.5, 2.5)), ((5, 5), (1.7312345, 1.7312345)),
+                                      ((9, 3), (0.83, 1.1)), ((23, 1), (3.3, 0.4))])
+def test_gaussian_blur_tensor_bit_equal(dtype, ks, sigma):
+    rng = np.random.default_rng(3)
+    arr = rng.random((2, 3, 31, 37))
+    arr = (arr * 255).astype(np.uint8) if dtype == np.uint8 else arr.astype(dtype)
+    a, b = pair(arr)
+    got = ntF1.gaussian_blur(a, list(ks), list(sigma))
+    want = tvF1.gaussian_blur(b, list(ks), list(sigma))
+    assert str(got.dtype) == str(want.dtype)
+    if dtype != np.uint8:  # long kernels: the convolution's summation order differs by an ulp
+        tol = 1e-14 if dtype == np.float64 else 1e-6
+        np.testing.assert_allclose(to_np(got), to_np(want), rtol=tol, atol=tol)
+    else:
+        np.testing.assert_array_equal(to_np(got), to_np(want))
+
+
+def test_gaussian_blur_pil_bit_equal():
+    from PIL import Image
+
+    rng = np.random.default_rng(0)
+    im = Image.fromarray(rng.integers(0, 256, (37, 53, 3), dtype=np.uint8))
+    for sigma in [0.3, 0.77, 1.234567, 1.9]:
+        got = ntF1.gaussian_blur(im, [5, 5], [sigma, sigma])
+        want = tvF1.gaussian_blur(im, [5, 5], [sigma, sigma])
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float32", "float64"])
+@pytest.mark.parametrize("fmt", ["XYXY", "XYWH", "CXCYWH"])
+def test_elastic_boxes_match(dtype, fmt):
+    boxes = [[5, 6, 30, 25], [20, 10, 58, 39], [0, 0, 3, 3], [1, 2, 59, 39]]
+    rng = np.random.default_rng(1)
+    for disp in [np.zeros((1, 40, 60, 2), np.float32),
+                 (rng.random((1, 40, 60, 2)) * 0.2 - 0.1).astype(np.float32)]:
+        d_nt, d_tv = pair(disp)
+        got = ntF.elastic(nt_tt.BoundingBoxes(boxes, format=fmt, canvas_size=(40, 60),
+                                              dtype=getattr(numtorch, dtype)), d_nt)
+        want = tvF.elastic(tv_tt.BoundingBoxes(boxes, format=fmt, canvas_size=(40, 60),
+                                               dtype=getattr(torch, dtype)), d_tv)
+        assert str(got.dtype) == str(want.dtype)
+        np.testing.assert_array_equal(to_np(got), to_np(want))
+
+
+def test_elastic_keypoints_match():
+    pts = np.array([[0, 0], [3.5, 2.2], [59, 39], [30.7, 12.1]], np.float64)
+    rng = np.random.default_rng(2)
+    disp = (rng.random((1, 40, 60, 2)) * 0.2 - 0.1)
+    for dt in [np.float32, np.float64]:
+        d_nt, d_tv = pair(disp.astype(dt))
+        got = ntF.elastic(nt_tt.KeyPoints(pts.astype(dt), canvas_size=(40, 60)), d_nt)
+        want = tvF.elastic(tv_tt.KeyPoints(torch.from_numpy(pts.astype(dt)), canvas_size=(40, 60)), d_tv)
+        np.testing.assert_array_equal(to_np(got), to_np(want))
+
+
+def test_elastic_uint8_image_bit_equal():
+    rng = np.random.default_rng(4)
+    a, b = pair(rng.integers(0, 256, (3, 37, 53), dtype=np.uint8))
+    d_nt, d_tv = pair((rng.random((1, 37, 53, 2)) * 0.1 - 0.05).astype(np.float32))
+    np.testing.assert_array_equal(to_np(ntF1.elastic_transform(a, d_nt)),
+                                  to_np(tvF1.elastic_transform(b, d_tv)))
