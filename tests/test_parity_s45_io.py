@@ -86,3 +86,32 @@ def _assign_then_copy(lib):
 
 def test_assign_load_marks_the_state_dicts_metadata_like_torch():
     assert _assign_then_copy(numtorch) == _assign_then_copy(torch)
+
+
+# -- torch.utils.data argument checks and iterator classes ------------------------------------
+@pytest.mark.parametrize("lengths", [[-0.1, 1.1], [1.2, -0.2], [0.5, 0.5, 0.0], [0.3, 0.7]])
+def test_random_split_fraction_checks(lengths):
+    def run(lib):
+        g = lib.Generator().manual_seed(3)
+        return _outcome(lambda: [s.indices for s in lib.utils.data.random_split(
+            range(10), lengths, generator=g)])
+    assert run(numtorch) == run(torch)
+
+
+def test_negative_prefetch_factor_refused():
+    def run(lib):
+        return _outcome(lambda: lib.utils.data.DataLoader(range(3), num_workers=1,
+                                                          prefetch_factor=-1) and None)
+    assert run(numtorch) == run(torch)
+
+
+@pytest.mark.filterwarnings("ignore:'pin_memory' argument")
+@pytest.mark.parametrize("kw", [{}, {"pin_memory": True}])
+def test_loader_iterators_carry_torchs_class_names(kw):
+    def run(lib):
+        mod = lib.utils.data.dataloader
+        it = iter(lib.utils.data.DataLoader(range(4), batch_size=2, **kw))
+        return (type(it).__name__, isinstance(it, mod._BaseDataLoaderIter),
+                isinstance(it, mod._SingleProcessDataLoaderIter),
+                isinstance(it, mod._MultiProcessingDataLoaderIter), next(it).tolist())
+    assert run(numtorch) == run(torch)

@@ -31,6 +31,8 @@ _Selector = getattr(selectors, "PollSelector", selectors.SelectSelector)  # no d
 class MultiProcessIter(IterBase):
     """Iterate a DataLoader's batches, loaded by worker processes."""
 
+    __module__ = IterBase.__module__  # shown as torch's dataloader._MultiProcessingDataLoaderIter
+
     def __init__(self, loader):
         super().__init__(loader)
         self._owner = os.getpid()  # only this process may stop the workers (fork copies us)
@@ -268,3 +270,6 @@ def _death_cause(w):
     return RuntimeError(f"DataLoader worker (pid {w.pid}) exited unexpectedly with exit code "
                         f"{code}. Details are lost due to multiprocessing. Rerunning with "
                         f"num_workers=0 may give better error trace.")
+
+
+MultiProcessIter.__name__ = MultiProcessIter.__qualname__ = "_MultiProcessingDataLoaderIter"

@@ -94,6 +94,8 @@ class DataLoader(Generic[_T_co]):
                              "otherwise set prefetch_factor to None.")
         if num_workers > 0 and prefetch_factor is None:
             prefetch_factor = 2
+        elif prefetch_factor is not None and prefetch_factor < 0:
+            raise ValueError("prefetch_factor option should be non-negative")
         if persistent_workers and num_workers == 0:
             raise ValueError("persistent_workers option needs num_workers > 0")
         self.dataset = dataset
@@ -183,9 +185,13 @@ class DataLoader(Generic[_T_co]):
         return self.batch_sampler if self._auto_collation else self.sampler
 
     def __iter__(self):
+        batches = self._batches()
         if self.pin_memory:
-            return _PinnedIter(self._batches())
-        return self._batches()
+            from ... import backend
+
+            if backend.cupy_or_none() is not None:  # (without one, torch pins nothing)
+                return _PinnedIter(batches)
+        return batches
 
     def _batches(self):
         if self.num_workers == 0:
@@ -273,18 +279,13 @@ class _PinnedIter:
     thread; here it is done as each batch is handed out)."""
 
     def __init__(self, batches):
-        from ... import backend
-
         self.batches = batches
-        self.enabled = backend.cupy_or_none() is not None  # (IterBase warned when not)
 
     def __iter__(self):
         return self
 
     def __next__(self):
         batch = next(self.batches)
-        if not self.enabled:
-            return batch
         from ._utils.pin_memory import pin_memory
 
         return pin_memory(batch)
@@ -315,3 +316,19 @@ class _SingleProcessIter(IterBase):
 
     def __len__(self):
         return len(self.loader)
+
+
+# torch's names for the iterator classes (code checks ``isinstance(it, _BaseDataLoaderIter)``,
+# and type(it) prints them)
+_BaseDataLoaderIter = IterBase
+_SingleProcessDataLoaderIter = _SingleProcessIter
+for _cls, _name in ((IterBase, "_BaseDataLoaderIter"),
+                    (_SingleProcessIter, "_SingleProcessDataLoaderIter")):
+    _cls.__name__ = _cls.__qualname__ = _name
+
+
+def __getattr__(name):
+    if name == "_MultiProcessingDataLoaderIter":  # (its module imports this one)
+        from ._multiprocess_iter import MultiProcessIter
+        return MultiProcessIter
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
