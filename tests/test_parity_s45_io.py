@@ -115,3 +115,23 @@ def test_loader_iterators_carry_torchs_class_names(kw):
                 isinstance(it, mod._SingleProcessDataLoaderIter),
                 isinstance(it, mod._MultiProcessingDataLoaderIter), next(it).tolist())
     assert run(numtorch) == run(torch)
+
+
+# -- the zip's version record ------------------------------------------------------------------
+def _rezipped(data, key, value):
+    import zipfile
+
+    src = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as w:
+        for n in src.namelist():
+            w.writestr(n, value if n.split("/", 1)[1] == key else src.read(n))
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("version", [b"0\n", b"-1\n", b"11\n", b"abc\n", b"", b"3J", b" 3"])
+def test_version_record_refusals_in_torchs_words(version):
+    data = _rezipped(_torch_bytes(torch.ones(2)), "version", version)
+    want = _outcome(lambda: torch.load(io.BytesIO(data)).tolist())
+    got = _outcome(lambda: numtorch.load(io.BytesIO(data)).tolist())
+    assert got == want

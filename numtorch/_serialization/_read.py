@@ -266,18 +266,24 @@ def _check_version(zf, by_name, prefix):
     text = _zread(zf, info).decode("ascii", "replace")
     # torch reads the leading integer and ignores what follows it ("3\n", "3J")
     lead = re.match(r"\s*([+-]?\d+)", text)
-    if lead is None:
-        raise load_error(RuntimeError, f"load: couldn't parse the version record "
-                                       f"{text.strip()!r:.40} as an integer (corrupt "
-                                       f"checkpoint)")
+    if lead is None:  # torch's words (the record's text as it is, newline included)
+        raise load_error(RuntimeError, f"[enforce fail at inline_container.cc:215] . Couldn't "
+                                       f"parse the version {text} as Long Long.")
     version = int(lead.group(1))
     if version < _MIN_VERSION:
-        raise load_error(RuntimeError, f"load: the checkpoint has format version {version}, "
-                                       f"but the minimum supported version is {_MIN_VERSION}")
+        raise load_error(RuntimeError, f"[enforce fail at inline_container.cc:219] . Attempted "
+                                       f"to read a PyTorch file with version {version}, but "
+                                       f"the minimum supported version for reading is "
+                                       f"{_MIN_VERSION}. Your PyTorch script module file is too "
+                                       f"old. Please regenerate it with latest version of "
+                                       f"PyTorch to mitigate this issue.")
     if version > _MAX_VERSION:
-        raise load_error(RuntimeError, f"load: the checkpoint has format version {version}, "
-                                       f"but the maximum supported version is {_MAX_VERSION} "
-                                       f"(written by a newer PyTorch)")
+        raise load_error(RuntimeError, f"[enforce fail at inline_container.cc:230] . Attempted "
+                                       f"to read a PyTorch file with version {version}, but "
+                                       f"the maximum supported version for reading is "
+                                       f"{_MAX_VERSION}. The version of your PyTorch "
+                                       f"installation may be too old, please upgrade PyTorch to "
+                                       f"latest version to mitigate this issue.")
 
 
 def _read_stored(zf, info, out, key):
