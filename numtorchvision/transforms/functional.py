@@ -114,15 +114,11 @@ def to_tensor(pic):
 
 
 def pil_to_tensor(pic):
-    """A PIL image as a (C, H, W) tensor with the image's own values and type.
-
-    16-bit images (modes ``I;16*``) come back as int32, numtorch having no uint16.
-    """
+    """A PIL image as a (C, H, W) tensor with the image's own values and type (16-bit
+    modes ``I;16*`` as uint16, as torchvision gives them under torch >= 2.3)."""
     if not is_pil_image(pic):
         raise TypeError(f"pic should be PIL Image. Got {type(pic)}")
     arr = np.array(pic, copy=True)
-    if arr.dtype == np.uint16:
-        arr = arr.astype(np.int32)
     arr = arr.reshape(pic.size[1], pic.size[0], len(pic.getbands()))
     return torch.from_numpy(arr).permute((2, 0, 1))
 

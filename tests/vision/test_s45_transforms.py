@@ -79,3 +79,32 @@ def test_elastic_uint8_image_bit_equal():
     d_nt, d_tv = pair((rng.random((1, 37, 53, 2)) * 0.1 - 0.05).astype(np.float32))
     np.testing.assert_array_equal(to_np(ntF1.elastic_transform(a, d_nt)),
                                   to_np(tvF1.elastic_transform(b, d_tv)))
+
+
+@pytest.mark.parametrize("mode", ["I;16", "I;16L", "I;16B"])
+def test_sixteen_bit_pil_images_become_uint16(mode):
+    from PIL import Image
+    from torchvision.transforms import v2 as tv_v2
+
+    from numtorchvision.transforms import v2 as nt_v2
+
+    arr = (np.arange(12, dtype=np.uint16) * 5000).reshape(3, 4)
+    order = ">u2" if mode == "I;16B" else "<u2"
+    img = Image.frombytes(mode, (4, 3), arr.astype(order).tobytes())
+    cases = [(ntF1.pil_to_tensor, tvF1.pil_to_tensor), (ntF1.to_tensor, tvF1.to_tensor),
+             (nt_v2.ToImage(), tv_v2.ToImage()), (nt_v2.PILToTensor(), tv_v2.PILToTensor()),
+             (lambda x: ntF.to_dtype(ntF.to_image(x), numtorch.float32, scale=True),
+              lambda x: tvF.to_dtype(tvF.to_image(x), torch.float32, scale=True)),
+             (lambda x: ntF1.gaussian_blur(x, 3), lambda x: tvF1.gaussian_blur(x, 3))]
+    for nt_fn, tv_fn in cases:
+        try:
+            want = tv_fn(img)
+        except ValueError as e:  # big-endian arrays are refused by as_tensor
+            with pytest.raises(type(e)) as got:
+                nt_fn(img)
+            assert str(got.value) == str(e)
+            continue
+        got = nt_fn(img)
+        assert type(got).__name__ == type(want).__name__
+        assert str(got.dtype) == str(want.dtype)
+        np.testing.assert_array_equal(to_np(got), to_np(want))
