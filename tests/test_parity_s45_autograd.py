@@ -114,3 +114,69 @@ def test_gradient_penalty_on_relu_net_input():
         pen = ((g.norm(2, dim=1) - 1) ** 2).mean()
         return L.autograd.grad(pen, [x, lin.weight])
     assert _close(_outcome(lambda: run(numtorch)), _outcome(lambda: run(torch)))
+
+
+# -- torch.autograd.functional option checks and containers --------------------------------------
+
+def _shape_of(r):
+    if isinstance(r, (list, tuple)):
+        return type(r).__name__, [_shape_of(a) for a in r]
+    return list(r.shape), r.tolist()
+
+
+_A = [1.0, 2.0, 3.0]
+FUNCTIONAL = {
+    "vjp_bad_size": lambda F, L: F.vjp(lambda a: a * a, L.tensor(_A), L.ones(2)),
+    "vjp_2d_v": lambda F, L: F.vjp(lambda a: a * a, L.tensor(_A), L.ones(1, 3)),
+    "vjp_two_v_one_out": lambda F, L: F.vjp(lambda a: a * a, L.tensor(_A), (L.ones(3), L.ones(3))),
+    "vjp_one_v_two_out": lambda F, L: F.vjp(lambda a: (a, a), L.tensor(_A), L.ones(3)),
+    "vjp_entry_size": lambda F, L: F.vjp(lambda a, b: (a, b), (L.tensor(_A),) * 2,
+                                         (L.ones(3), L.ones(2))),
+    "jvp_bad_size": lambda F, L: F.jvp(lambda a: a * a, L.tensor(_A), L.ones(2)),
+    "jvp_two_v": lambda F, L: F.jvp(lambda a: a * a, L.tensor(_A), (L.ones(3), L.ones(3))),
+    "hvp_bad_size": lambda F, L: F.hvp(lambda a: (a ** 3).sum(), L.tensor(_A), L.ones(2)),
+    "vhp_no_v": lambda F, L: F.vhp(lambda a: (a ** 3).sum(), L.tensor(_A)),
+    "hvp_no_v_0d": lambda F, L: F.hvp(lambda a: a ** 3, L.tensor(2.0)),
+    "hvp_entry_size": lambda F, L: F.hvp(lambda a, b: (a * b).sum(), (L.tensor(_A),) * 2,
+                                         (L.ones(3), L.ones(1))),
+    "jac_bad_strategy": lambda F, L: F.jacobian(lambda a: a, L.tensor(_A), strategy="x"),
+    "hess_bad_strategy": lambda F, L: F.hessian(lambda a: a.sum(), L.tensor(_A),
+                                                outer_jacobian_strategy="x"),
+    "fwd_tuple_in": lambda F, L: F.jacobian(lambda a, b: (a * b, a.sum() * b),
+                                            (L.tensor(_A), L.tensor(_A) + 1), vectorize=True,
+                                            strategy="forward-mode"),
+    "fwd_tuple_in_one_out": lambda F, L: F.jacobian(lambda a, b: a * b, (L.tensor(_A),) * 2,
+                                                    vectorize=True, strategy="forward-mode"),
+    "fwd_one_in_tuple_out": lambda F, L: F.jacobian(lambda a: (a, a * 2), L.tensor(_A),
+                                                    vectorize=True, strategy="forward-mode"),
+    "hess_fwd_tuple": lambda F, L: F.hessian(lambda a: (a ** 3).sum(), (L.tensor(_A),),
+                                             vectorize=True,
+                                             outer_jacobian_strategy="forward-mode"),
+}
+
+
+@pytest.mark.parametrize("name", list(FUNCTIONAL))
+def test_functional_checks_and_containers(name):
+    def run(L):
+        return _shape_of(FUNCTIONAL[name](L.autograd.functional, L))
+    assert _outcome(lambda: run(numtorch)) == _outcome(lambda: run(torch))
+
+
+@pytest.mark.parametrize("fn", ["jacobian", "hessian"])
+@pytest.mark.parametrize("flags", range(16))
+def test_jacobian_option_combinations(fn, flags):
+    strict, vectorize, create_graph, fwd = [bool(flags >> k & 1) for k in range(4)]
+
+    def run(L):
+        F = L.autograd.functional
+        x = L.tensor(_A)
+        if fn == "jacobian":
+            r = F.jacobian(lambda a: a * a, x, strict=strict, vectorize=vectorize,
+                           create_graph=create_graph,
+                           strategy="forward-mode" if fwd else "reverse-mode")
+        else:
+            r = F.hessian(lambda a: (a ** 3).sum(), x, strict=strict, vectorize=vectorize,
+                          create_graph=create_graph,
+                          outer_jacobian_strategy="forward-mode" if fwd else "reverse-mode")
+        return r.detach()
+    assert _outcome(lambda: run(numtorch)) == _outcome(lambda: run(torch))

@@ -3,13 +3,14 @@
 Everything is built on ``autograd.grad``. ``jvp`` uses the double-vjp trick (differentiate the
 vjp, which is linear in its cotangent, with respect to that cotangent), so it needs no
 forward-mode engine. ``jacobian`` takes one vjp per output element (reverse mode); the
-``vectorize`` flag is accepted but rows are still computed one at a time.
+``vectorize`` flag is accepted but rows are still computed one at a time, also for
+``strategy="forward-mode"`` (with torch's option checks and result containers).
 """
 
 from .. import _tensor
 from .grad_mode import enable_grad
 
-__all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
+__all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 
 
 def _as_tuple(x, name, fn):
@@ -141,9 +142,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
             vs = (None,)
         else:
             _, vs = _as_tuple(v, "v", "vjp")
-            if len(vs) != len(outs):
-                raise RuntimeError(f"v is a tuple of invalid length: should be {len(outs)} but "
-                                   f"got {len(vs)}.")
+            _check_v(vs, outs)
         grads = _grad_or_zeros(outs, ins, vs, create_graph, strict, "vjp")
     outs = tuple(o if create_graph else o.detach() for o in outs)
     grads = tuple(g if create_graph else g.detach() for g in grads)
@@ -153,7 +152,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
     """Return ``(func(inputs), J v)`` (the directional derivative along ``v``)."""
     with enable_grad():
-        is_in_tuple, ins = _as_tuple(inputs, "inputs", "jvp")
+        _, ins = _as_tuple(inputs, "inputs", "jvp")
         ins = _prepare_inputs(ins, create_graph)
         if v is None:
             if len(ins) != 1 or ins[0].numel() != 1:
@@ -165,6 +164,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
             vs = (_creation.ones_like(ins[0]),)
         else:
             _, vs = _as_tuple(v, "v", "jvp")
+            _check_v(vs, ins)
         outs = func(*ins)
         is_out_tuple, outs = _as_tuple(outs, "outputs of the user-provided function", "jvp")
         _check_outputs(outs, strict)
@@ -191,14 +191,52 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     return _out(is_out_tuple, outs), _out(is_out_tuple, tuple(res))
 
 
+def _check_jacobian_options(strict, vectorize, create_graph, strategy, outputs_checked=False):
+    """The option combinations torch refuses (it computes forward mode only batched, and
+    neither forward mode nor its vectorized reverse mode checks strictness)."""
+    name = "torch.autograd.functional.jacobian"
+    if strategy == "forward-mode":
+        if create_graph:
+            raise NotImplementedError(
+                f'{name}: `create_graph=True` and `strategy="forward-mode"` are not supported '
+                'together (yet). Please either set `create_graph=False` or '
+                '`strategy="reverse-mode"`.')
+        if strict:
+            raise RuntimeError(
+                f'{name}: `strict=True` and `strategy="forward-mode"` are not supported together '
+                '(yet). Please either set `strict=False` or `strategy="reverse-mode"`.')
+        if not vectorize:
+            raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse "
+                                      "Hessian isonly implemented for `vectorize=True`.")
+    elif strict and vectorize and outputs_checked:
+        raise RuntimeError(f"{name}: `strict=True` and `vectorized=True` are not supported "
+                           "together. Please either set `strict=False` or `vectorize=False`.")
+
+
+def _check_v(vs, refs):
+    """torch's checks of a cotangent/tangent tuple against the tensors it pairs with."""
+    if len(vs) != len(refs):
+        if len(refs) == 1:
+            raise RuntimeError("The given v should contain a single Tensor.")
+        raise RuntimeError(f"v is a tuple of invalid length: should be {len(refs)} but got "
+                           f"{len(vs)}.")
+    for i, (v_, r) in enumerate(zip(vs, refs)):
+        if tuple(v_.shape) != tuple(r.shape):
+            where = "v" if len(refs) == 1 else f"Entry {i} in v"
+            raise RuntimeError(f"{where} has invalid size: should be {r.shape} but got "
+                               f"{v_.shape}.")
+
+
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
              strategy="reverse-mode"):
     """The Jacobian of ``func`` at ``inputs``: shape ``output.shape + input.shape`` (nested
     tuples for several inputs/outputs)."""
     if strategy not in ("reverse-mode", "forward-mode"):
-        raise ValueError('Expected strategy to be either "forward-mode" or "reverse-mode". Hint: '
-                         'If your function has more outputs than inputs, "forward-mode" tends '
-                         'to be more performant. Otherwise, prefer to use "reverse-mode".')
+        raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode". '
+                             'Hint: If your function has more outputs than inputs, '
+                             '"forward-mode" tends to be more performant. Otherwise, prefer to '
+                             'use "reverse-mode".')
+    _check_jacobian_options(strict, vectorize, create_graph, strategy)
     from .. import ops
 
     with enable_grad():
@@ -208,6 +246,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
         is_out_tuple, outs = _as_tuple(outs, "outputs of the user-provided function",
                                        "jacobian")
         _check_outputs(outs, strict)
+        _check_jacobian_options(strict, vectorize, create_graph, strategy, outputs_checked=True)
         from . import grad
 
         table = []
@@ -242,6 +281,9 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
                         else _zeros_like(x)
                 per_input.append(jac)
             table.append(_out(is_in_tuple, tuple(per_input)))
+    if strategy == "forward-mode" and is_in_tuple:  # torch's forward mode nests lists here
+        table = [list(row) for row in table]
+        return table if is_out_tuple else table[0]
     return _out(is_out_tuple, tuple(table))
 
 
@@ -249,13 +291,17 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
             outer_jacobian_strategy="reverse-mode"):
     """The Hessian of a scalar function: the Jacobian of its gradient."""
     is_in_tuple, ins = _as_tuple(inputs, "inputs", "hessian")
+    if outer_jacobian_strategy not in ("reverse-mode", "forward-mode"):
+        raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode".')
+    _check_jacobian_options(strict, vectorize, create_graph, outer_jacobian_strategy)
 
     def grad_fn(*xs):
         _, gs = _scalar_grad(func, xs, "hessian", strict)
         _check_first_grads(gs, strict, unused_ok=True)
         return tuple(g if g is not None else _zeros_like(x) for g, x in zip(gs, xs))
 
-    res = jacobian(grad_fn, ins, create_graph=create_graph, strict=strict)
+    res = jacobian(grad_fn, ins, create_graph=create_graph, strict=strict, vectorize=vectorize,
+                   strategy=outer_jacobian_strategy)
     if not is_in_tuple:
         return res[0][0]
     return res
@@ -270,7 +316,17 @@ def _vhp(_fn, func, inputs, v, create_graph, strict):
     with enable_grad():
         is_in_tuple, ins = _as_tuple(inputs, "inputs", _fn)
         ins = _prepare_inputs(ins, create_graph)
-        _, vs = _as_tuple(v, "v", _fn) if v is not None else (False, None)
+        if v is None:
+            if len(ins) != 1 or ins[0].numel() != 1:
+                raise RuntimeError("The vector v can only be None if the input to the "
+                                   "user-provided function is a single Tensor with a single "
+                                   "element.")
+            from .. import _creation
+
+            vs = (_creation.ones_like(ins[0]),)
+        else:
+            _, vs = _as_tuple(v, "v", _fn)
+            _check_v(vs, ins)
         value, gs = _scalar_grad(func, ins, _fn, strict)
         _check_first_grads(gs, strict)
         res = _dot_grad(gs, vs, ins, create_graph)
