@@ -109,8 +109,9 @@ def _deeplabv3_resnet(depth, weights, progress, num_classes, aux_loss, weights_b
     weights_backbone, num_classes, aux_loss = _settle(weights, weights_backbone, num_classes,
                                                       aux_loss)
     backbone = _dilated_resnet(depth, weights_backbone, aux_loss)
-    model = DeepLabV3(backbone, DeepLabHead(2048, num_classes),
-                      FCNHead(1024, num_classes) if aux_loss else None)
+    # the auxiliary head draws its initial weights first, as in torchvision
+    aux = FCNHead(1024, num_classes) if aux_loss else None
+    model = DeepLabV3(backbone, DeepLabHead(2048, num_classes), aux)
     return _finish(model, weights, progress)
 
 

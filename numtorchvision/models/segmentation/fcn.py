@@ -55,8 +55,9 @@ def _fcn_resnet(depth, weights, progress, num_classes, aux_loss, weights_backbon
     weights_backbone, num_classes, aux_loss = _settle(weights, weights_backbone, num_classes,
                                                       aux_loss)
     backbone = _dilated_resnet(depth, weights_backbone, aux_loss)
-    model = FCN(backbone, FCNHead(2048, num_classes),
-                FCNHead(1024, num_classes) if aux_loss else None)
+    # the auxiliary head draws its initial weights first, as in torchvision
+    aux = FCNHead(1024, num_classes) if aux_loss else None
+    model = FCN(backbone, FCNHead(2048, num_classes), aux)
     if weights is not None:
         _load_weights(model, weights, progress)
     return model
