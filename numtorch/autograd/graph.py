@@ -1187,6 +1187,10 @@ def _promote(inputs, to_float):
             db = b._array.dtype
             if db.kind in _FLOATISH:
                 return (db.type(a), b)
+        elif type(a) is int and isinstance(b, Tensor) and not to_float:  # ``1 - z`` (GRU)
+            db = b._array.dtype
+            if db.kind in _FLOATISH and -(1 << 63) <= a < 1 << 64:
+                return (db.type(a), b)
     dt = None
     for x in inputs:  # fast path: one tensor dtype that every Python scalar fits
         if isinstance(x, Tensor):

@@ -143,6 +143,10 @@ def convert_index(index, x):
         return (index, Ellipsis), False  # the common x[i] and x[a:b]
     if shape and kind is slice and index.step is None:  # x[i:i + n], tensor or odd bounds
         return (slice(_slice_bound(index.start), _slice_bound(index.stop)), Ellipsis), False
+    if kind is tuple and shape:
+        plain = _plain_basic(index)  # x[:, i, :], x[..., :k], x[None, :, 0]
+        if plain is not None:
+            return plain, False
     if not isinstance(index, tuple):
         if not shape and isinstance(index, (int, np.integer)) and not isinstance(index, bool):
             raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
@@ -206,6 +210,27 @@ def convert_index(index, x):
         if xp is not np:
             _check_device_index(out, shape)
     return tuple(out), advanced
+
+
+def _plain_basic(index):
+    """``index`` (a tuple) with an ellipsis appended, as ``convert_index`` would return it,
+    when every entry is a Python int, None, one ellipsis at most or a slice of int/None bounds
+    and a positive or absent step (nothing to convert or check before NumPy); else None."""
+    ellipsis = False
+    for i in index:
+        t = type(i)
+        if t is int or i is None:
+            continue
+        if t is slice:
+            if type(i.start) in _PLAIN_BOUNDS and type(i.stop) in _PLAIN_BOUNDS and \
+                    (i.step is None or type(i.step) is int and i.step > 0):
+                continue
+            return None
+        if i is Ellipsis and not ellipsis:
+            ellipsis = True
+            continue
+        return None
+    return index if ellipsis else index + (Ellipsis,)
 
 
 def _spell_out_ellipses(index, ndim):
