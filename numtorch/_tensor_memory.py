@@ -111,10 +111,12 @@ class _TensorMemory:
 
     def share_memory_(self):
         """Move the data into shared memory (kept across fork/multiprocessing); a no-op if it
-        already is. Views made before the move keep the old memory."""
+        already is. The whole memory block moves, with the tensors viewing it, as torch's
+        storage does."""
+        from .multiprocessing._move_to_shm import share_block
         from .storage import share_array
 
-        if self.device.type == "cpu" and not self.is_shared():
+        if self.device.type == "cpu" and not self.is_shared() and not share_block(self):
             self._array = share_array(self._array)
         return self  # device memory: nothing to move (torch's no-op for CUDA too)
 

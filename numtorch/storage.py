@@ -132,8 +132,11 @@ class TypedStorage(metaclass=TorchNamed):
 
     # -- sharing and devices -------------------------------------------------------------------
     def share_memory_(self):
-        """Move the data into shared memory (a /dev/shm mapping) so child processes see it."""
-        if not self.is_shared():
+        """Move the data into shared memory (a /dev/shm mapping) so child processes see it,
+        under the tensors built on it too."""
+        from .multiprocessing._move_to_shm import share_block
+
+        if not self.is_shared() and not share_block(self):
             self._array = share_array(self._array)
         return self
 

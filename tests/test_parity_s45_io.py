@@ -135,3 +135,67 @@ def test_version_record_refusals_in_torchs_words(version):
     want = _outcome(lambda: torch.load(io.BytesIO(data)).tolist())
     got = _outcome(lambda: numtorch.load(io.BytesIO(data)).tolist())
     assert got == want
+
+
+# -- share_memory_ moves the whole block, under every view of it -----------------------------
+def _share_views(lib):
+    out = []
+    x = lib.zeros(4)
+    y, z = x[1:], x.view(2, 2)
+    x.share_memory_()
+    x[1] = 5.0
+    y[0] += 2.0
+    out.append((x.tolist(), y.tolist(), z.tolist(), y.is_shared(), z.is_shared()))
+    b = lib.zeros(4)
+    v = b[::2]
+    v.share_memory_()
+    v[0] = 3.0
+    out.append((b.tolist(), v.is_shared(), b.is_shared()))
+    f = lib.zeros(3, 4).t().contiguous().t()  # a column-major block
+    g = f[1]
+    f.share_memory_()
+    f[1, 2] = 4.0
+    out.append((g.tolist(), g.is_shared(), f.stride()))
+    s = lib.arange(6.0).reshape(2, 3)
+    t = s.t()
+    s.untyped_storage().share_memory_()
+    s[0, 1] = 9.0
+    out.append((s.is_shared(), t.is_shared(), t.tolist()))
+    r = lib.ones(3, requires_grad=True)
+    w = r[:2]
+    r.share_memory_()
+    out.append((w.is_shared(), w.grad_fn is not None, r.requires_grad))
+    return out
+
+
+@pytest.mark.filterwarnings("ignore:TypedStorage is deprecated")
+def test_share_memory_moves_views_with_the_block():
+    assert _share_views(numtorch) == _share_views(torch)
+
+
+def _send_view(lib, mp):
+    from tests import _mp_targets as targets
+
+    ctx = mp.get_context("fork")
+    q_in, q_out = ctx.Queue(), ctx.Queue()
+    proc = ctx.Process(target=targets.add_one_and_report, args=(q_in, q_out))
+    proc.start()
+    base = lib.zeros(5)
+    view, other = base[1:4], base[::2]
+    try:
+        q_in.put(view)
+        report = q_out.get(timeout=60)
+        assert q_out.get(timeout=60) == "done"
+        q_in.put(None)
+    finally:
+        proc.join(60)
+    return (proc.exitcode, report, base.tolist(), other.tolist(), base.is_shared(),
+            other.is_shared())
+
+
+def test_sending_a_view_moves_its_whole_block_in_the_sender():
+    import torch.multiprocessing as thmp
+
+    import numtorch.multiprocessing as ntmp
+
+    assert _send_view(numtorch, ntmp) == _send_view(torch, thmp)

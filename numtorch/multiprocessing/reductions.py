@@ -23,6 +23,7 @@ from multiprocessing import reduction
 import numpy as np
 
 from .._tensor import Tensor, _rebuild
+from ._move_to_shm import share_block
 from ..storage import (TypedStorage, UntypedStorage, ShmMap, _CLASS_OF, _SHM_DIR, _root,
                        share_array, shm_map)
 
@@ -143,8 +144,10 @@ def reduce_tensor(t):
                                   and get_sharing_strategy() == "file_descriptor"):
         # nothing to share: torch passes no descriptor for no memory (but names a file)
         return t.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
-    # torch moves the storage, so the sender goes on using the shared memory too
-    t._array = _shared(t._array)
+    # torch moves the storage, so the sender (and its views of it) go on using the shared
+    # memory too
+    if _mapping_of(t._array) is None and not share_block(t):
+        t._array = _shared(t._array)
     return (rebuild_tensor, (type(t), _describe(t._array), t.requires_grad,
                              dict(t.__dict__) or None))
 
@@ -161,7 +164,8 @@ def reduce_storage(storage):
     """Pickle a storage as a handle to its (now) shared memory."""
     if storage._array.nbytes == 0:
         return (rebuild_storage, (type(storage), None, storage._array.dtype))
-    storage._array = _shared(storage._array)
+    if _mapping_of(storage._array) is None and not share_block(storage):
+        storage._array = _shared(storage._array)
     return (rebuild_storage, (type(storage), _describe(storage._array)))
 
 
