@@ -180,3 +180,116 @@ def test_jacobian_option_combinations(fn, flags):
                           outer_jacobian_strategy="forward-mode" if fwd else "reverse-mode")
         return r.detach()
     assert _outcome(lambda: run(numtorch)) == _outcome(lambda: run(torch))
+
+
+# -- vmap: writes into an unbatched tensor, BatchedTensor's repr ---------------------------------
+
+def _fill(L, kind):
+    def f(a):
+        b = L.zeros(3)
+        if kind == "scalar":
+            b[0] = a[1]
+        elif kind == "slice":
+            b[1:] = a[1:]
+        elif kind == "ellipsis":
+            b[...] = a
+        elif kind == "tensor_index":
+            b[L.tensor([0, 2])] = a[1:]
+        elif kind == "mask":
+            b[b < 1] = a
+        elif kind == "row":
+            b = L.zeros(2, 3)
+            b[0] = a
+        elif kind == "batched_target":
+            b = a.clone()
+            b[0] = a[2]
+        elif kind == "unbatched_value":
+            b = a.clone()
+            b[1:] = L.ones(2)
+        return b
+    return f
+
+
+SETITEM = ["scalar", "slice", "ellipsis", "tensor_index", "mask", "row", "batched_target",
+           "unbatched_value"]
+INPLACE = {
+    "mul_": lambda L, a: L.zeros(3).mul_(a), "copy_": lambda L, a: L.zeros(3).copy_(a),
+    "sub_": lambda L, a: L.zeros(3).sub_(a), "div_": lambda L, a: L.zeros(3).div_(a),
+    "add_": lambda L, a: L.zeros(3).add_(a), "fill_": lambda L, a: L.zeros(3).fill_(a[0]),
+    "index_put_": lambda L, a: L.zeros(3).index_put_((L.tensor([0]),), a[:1]),
+    "index_add_": lambda L, a: L.zeros(3).index_add_(0, L.tensor([1]), a[:1]),
+    "clamp_": lambda L, a: L.zeros(3).clamp_(a, a),
+    "masked_fill_": lambda L, a: L.zeros(3).masked_fill_(L.tensor([True, False, True]), a[0]),
+}
+
+
+@pytest.mark.parametrize("kind", SETITEM)
+def test_vmap_setitem_into_unbatched_tensor(kind):
+    def run(L):
+        return L.func.vmap(_fill(L, kind))(L.arange(12.0).reshape(4, 3))
+    assert _outcome(lambda: run(numtorch)) == _outcome(lambda: run(torch))
+
+
+@pytest.mark.parametrize("name", list(INPLACE))
+def test_vmap_inplace_into_unbatched_tensor(name):
+    def run(L):
+        return L.func.vmap(lambda a: INPLACE[name](L, a))(L.arange(12.0).reshape(4, 3))
+    assert _outcome(lambda: run(numtorch)) == _outcome(lambda: run(torch))
+
+
+def test_batched_tensor_repr_inside_vmap():
+    def run(L):
+        seen = []
+        m = L.arange(12.0).reshape(2, 3, 2)
+        L.func.vmap(L.func.vmap(lambda a: seen.append(repr(a)) or a))(m)
+        L.func.vmap(lambda a: seen.append(str(a)) or a)(L.arange(3.0))
+        L.func.vmap(lambda a: seen.append(repr(a)) or a)(L.ones(2, 2, dtype=L.int64))
+        return seen
+    assert run(numtorch) == run(torch)
+
+
+INDEX_WRITES = {
+    "const_into_batched": lambda L, a, i: _w(a, slice(1, None), L.ones(3)),
+    "scalar_batched_index": lambda L, a, i: _w(a, i, 0.0),
+    "row_batched_index": lambda L, a, i: _w(a, i, L.ones(3)),
+    "value_0d_batched": lambda L, a, i: _w(a, i, a[0, 0]),
+    "value_batched_row": lambda L, a, i: _w(a, i, a[1 - i]),
+    "int_and_batched": lambda L, a, i: _w(a, (0, i + 1), 7.0),
+    "two_batched": lambda L, a, i: _w(a, (i, 2 - i), -1.0),
+    "into_unbatched": lambda L, a, i: _w(L.zeros(2, 3), i, a[0]),
+    "augmented": lambda L, a, i: _aug(a, i),
+}
+
+
+def _w(b, index, value):
+    b = b.clone()
+    b[index] = value
+    return b
+
+
+def _aug(a, i):
+    b = a.clone()
+    b[i] += 1
+    return b
+
+
+@pytest.mark.parametrize("name", list(INDEX_WRITES))
+def test_vmap_writes_with_batched_indices(name):
+    def run(L):
+        m = L.arange(24.0).reshape(4, 2, 3)
+        return L.func.vmap(lambda a, i: INDEX_WRITES[name](L, a, i))(m, L.tensor([0, 1, 1, 0]))
+    assert _outcome(lambda: run(numtorch)) == _outcome(lambda: run(torch))
+
+
+def test_vmap_batched_index_write_gradient():
+    def run(L):
+        x = L.arange(24.0).reshape(4, 2, 3).requires_grad_()
+
+        def f(a, i):
+            b = a * 1
+            b[i] = a[0, 0] * 5
+            return b
+        out = L.func.vmap(f)(x, L.tensor([0, 1, 1, 0]))
+        out.sum().backward()
+        return out.detach(), x.grad
+    assert _outcome(lambda: run(numtorch)) == _outcome(lambda: run(torch))

@@ -98,8 +98,14 @@ class BatchedTensor(Tensor):
         raise RuntimeError("vmap: cannot convert a batched tensor to a NumPy array inside vmap")
 
     def __repr__(self, *, tensor_contents=None):
-        lv = ", ".join(str(v) for v in self._levels)
-        return f"BatchedTensor(levels=({lv}), bdims=leading, value=\n{self._bt!r})"
+        # torch's nesting: one wrapper per level, the outermost vmap innermost, each level
+        # numbered by its depth; the batch dims lead the physical value, so each bdim is 0
+        depth = {getattr(lv, "id", lv): k + 1 for k, lv in enumerate(_ACTIVE)}
+        text = repr(self._bt)
+        for lvl in self._levels:
+            inner = "\n".join("    " + line if line else line for line in text.split("\n"))
+            text = f"BatchedTensor(lvl={depth.get(lvl, lvl)}, bdim=0, value=\n{inner}\n)"
+        return text
 
     def detach(self):
         return wrap(self._bt.detach(), self._levels)

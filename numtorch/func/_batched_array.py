@@ -276,3 +276,14 @@ for _f in (np.full_like, np.zeros_like, np.ones_like, np.empty_like, np.copy,
            np.ascontiguousarray, np.isnan, np.isinf, np.isfinite):
     _FUNCS[_f] = _like
 _FUNCS[np.where] = _where
+
+
+def _memory_query(func, args, kwargs):
+    """Whether arrays may share memory: asked of the physical arrays (a write's overlap
+    check, ``b[1:] = const`` into a batched ``b``)."""
+    phys = [a._owner._bt._array if type(a) is _Logical and a._owner is not None else
+            (a.view(np.ndarray) if type(a) is _Logical else a) for a in args]
+    return func(*phys, **kwargs)
+
+
+_FUNCS[np.may_share_memory] = _FUNCS[np.shares_memory] = _memory_query

@@ -401,6 +401,28 @@ def _identity(_, value):
     return value
 
 
+# how torch names an in-place op in its "self is not batched" error (the op functions that
+# reach ``inplace`` by their names); others are named as its fallback names them, "aten::op_"
+_INPLACE_LABELS = {"mul": "inplace arithmetic", "div": "inplace arithmetic",
+                   "sub": "inplace arithmetic", "copy_value": "inplace arithmetic",
+                   "full_like_value": "fill_", "index_fill": "index_fill_",
+                   "index_put": "index_put_", "index_add": "index_add_"}
+
+
+def unbatched_self_error(label):
+    """torch's error for an in-place op whose ``self`` is not batched but an argument is."""
+    from ..autograd import _func_transforms
+
+    where = "in a vmap" if not label.startswith("aten::") else \
+        f"at level {len(_func_transforms.KINDS)}"
+    return RuntimeError(
+        f"vmap: {label}(self, *extra_args) is not possible because there exists a Tensor "
+        f"`other` in extra_args that has more elements than `self`. This happened due to "
+        f"`other` being vmapped over but `self` not being vmapped over {where}. Please try to "
+        f"use out-of-place operators instead of {label}. If said operator is being called "
+        "inside the PyTorch framework, please file a bug report instead.")
+
+
 def inplace(self, fn, args, kwargs):
     """``self.op_(...)`` while vmap is active: the op runs out of place through the rules and
     its result is written into the physical tensor; a batched result cannot go into an
@@ -424,6 +446,9 @@ def inplace(self, fn, args, kwargs):
                                "unbatched tensor. This will appear like same randomness. If "
                                "this is necessary for your usage, please file an issue with "
                                "functorch.")
+        name = getattr(fn, "__name__", "")
+        if name not in ("add", "add_"):  # torch's add_ fails in its broadcast check instead
+            raise unbatched_self_error(_INPLACE_LABELS.get(name, f"aten::{name}_"))
         sizes = [B.level_size(lvl) for lvl in theirs]
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
                            f"shape {sizes + list(out.shape)}")

@@ -314,9 +314,66 @@ def _getitem_in_vmap(self, index):
     return out.squeeze(pos)
 
 
+def _setitem_in_vmap(self, index, value):
+    """``x[index] = value`` while vmap runs: a batched value cannot go into a tensor that is
+    not batched over its levels (a plain array write would copy one sample into it)."""
+    theirs = value._levels if type(value) is B.BatchedTensor else ()
+    own = self._levels if type(self) is B.BatchedTensor else ()
+    if not set(theirs) <= set(own):
+        idx = index if isinstance(index, tuple) else (index,)
+        adv = any(isinstance(i, (Tensor, list)) or hasattr(i, "ndim") for i in idx)
+        from ._rules_extra import unbatched_self_error
+
+        raise unbatched_self_error("index_put_" if adv else "inplace arithmetic")
+    idx = index if isinstance(index, tuple) else (index,)
+    if any(_is_scalar_index(i) for i in idx):
+        index, value = _scalar_index_write(self, idx, value)
+    idx = index if isinstance(index, tuple) else (index,)
+    if any(type(i) is B.BatchedTensor for i in idx):
+        idx = tuple(_int_index(i, self) if type(i) is int else i for i in idx)
+    if any(type(i) is B.BatchedTensor for i in idx) and all(
+            isinstance(i, Tensor) and not i.dtype.is_floating_point and not i.dtype.is_complex
+            and i.dtype.name != "bool" for i in idx):
+        # per-sample positions: index_put_ has a batching rule, a raw array write has none
+        if not isinstance(value, Tensor):
+            from .._from_data import tensor
+
+            value = tensor(value, dtype=self.dtype, device=self.device)
+        self.index_put_(idx, value)
+        return
+    _ORIGINAL_SETITEM[0](self, index, value)
+
+
+def _int_index(i, like):
+    from .._from_data import tensor
+
+    return tensor(i, device=like.device)
+
+
+def _scalar_index_write(self, idx, value):
+    """``b[i] = v`` with a batched 0-d integer ``i`` (torch reads it as an int): written as
+    ``b[i[None]]``, with ``v`` given the size-1 dim the read ``_getitem_in_vmap`` removes."""
+    target = _getitem_in_vmap(self, idx)
+    new = tuple(i.unsqueeze(0) if _is_scalar_index(i) else i for i in idx)
+    wide = _ORIGINAL_GETITEM[0](self, new)
+    if isinstance(value, Tensor) and wide.dim() > target.dim():
+        pos = next(k for k in range(wide.dim()) if k >= target.dim() or
+                   wide.shape[k] != target.shape[k])
+        lead = target.dim() - value.dim()  # value's dims align with the target's last ones
+        if pos >= lead:
+            value = value.unsqueeze(pos - lead)
+    return new, value
+
+
+_ORIGINAL_SETITEM = []
+
+
 def _patch_getitem(on):
     if on:
         _ORIGINAL_GETITEM.append(Tensor.__getitem__)
         Tensor.__getitem__ = _getitem_in_vmap
+        _ORIGINAL_SETITEM.append(Tensor.__setitem__)
+        Tensor.__setitem__ = _setitem_in_vmap
     else:
         Tensor.__getitem__ = _ORIGINAL_GETITEM.pop()
+        Tensor.__setitem__ = _ORIGINAL_SETITEM.pop()
