@@ -293,13 +293,14 @@ def _gaussian_kernel1d(kernel_size, sigma, dtype):
     return pdf / pdf.sum()
 
 
-def gaussian_blur(img, kernel_size, sigma):
+def gaussian_blur(img, kernel_size, sigma, kernel1d=_gaussian_kernel1d):
+    """``kernel1d(size, sigma, dtype)`` gives each axis's taps (v2 computes them its own way)."""
     if not isinstance(img, torch.Tensor):
         raise TypeError(f"img should be Tensor. Got {type(img)}")
     _assert_image_tensor(img)
     dtype = _grid_dtype(img)
-    kx = _gaussian_kernel1d(kernel_size[0], sigma[0], dtype)
-    ky = _gaussian_kernel1d(kernel_size[1], sigma[1], dtype)
+    kx = kernel1d(kernel_size[0], sigma[0], dtype)
+    ky = kernel1d(kernel_size[1], sigma[1], dtype)
     kernel = torch.mm(ky[:, None], kx[None, :]).to(img.device)
     kernel = kernel.expand(img.shape[-3], 1, *kernel.shape)
     x, need_cast, squeeze, out_dtype = _cast_squeeze_in(img, [kernel.dtype])

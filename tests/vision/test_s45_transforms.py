@@ -108,3 +108,40 @@ def test_sixteen_bit_pil_images_become_uint16(mode):
         assert type(got).__name__ == type(want).__name__
         assert str(got.dtype) == str(want.dtype)
         np.testing.assert_array_equal(to_np(got), to_np(want))
+
+
+# v2 computes its taps as a softmax (not v1's exp / sum); where numtorch's softmax rounds as
+# torch's (short kernels) the blurred float32 image is torchvision's to the bit
+@pytest.mark.parametrize("ks,sigma", [(3, 2.340587416111171), (3, 2.267999908152748),
+                                      (5, 2.7656509687899047), (5, 0.9405393344665083),
+                                      (5, 2.3464914822685112)])
+def test_v2_gaussian_blur_uses_v2_kernel(ks, sigma):
+    rng = np.random.default_rng(0)
+    a, b = pair(rng.integers(0, 256, (3, 40, 50), dtype=np.uint8))
+    got = ntF.gaussian_blur(a.float(), [ks, ks], [sigma, sigma])
+    want = tvF.gaussian_blur(b.float(), [ks, ks], [sigma, sigma])
+    np.testing.assert_array_equal(to_np(got), to_np(want))
+
+
+@pytest.mark.parametrize("kind", ["u8", "f32", "pil", "video"])
+def test_v2_gaussian_blur_close_on_every_kind(kind):
+    from PIL import Image
+
+    rng = np.random.default_rng(1)
+    arr = rng.integers(0, 256, (2, 3, 20, 30), dtype=np.uint8)
+    if kind == "pil":
+        inputs = (Image.fromarray(arr[0].transpose(1, 2, 0)),) * 2
+    else:
+        a, b = pair(arr if kind == "video" else arr[0])
+        if kind == "f32":
+            a, b = a.float() / 255, b.float() / 255
+        inputs = (nt_tt.Video(a), tv_tt.Video(b)) if kind == "video" else (a, b)
+    for ks, sigma in [(3, 0.8), (7, 1.9), (11, 2.7)]:
+        got = ntF.gaussian_blur(inputs[0], [ks, ks], [sigma, sigma])
+        want = tvF.gaussian_blur(inputs[1], [ks, ks], [sigma, sigma])
+        assert type(got).__name__ == type(want).__name__
+        x, y = np.asarray(to_np(got), np.float64), np.asarray(to_np(want), np.float64)
+        if kind == "f32":
+            np.testing.assert_allclose(x, y, rtol=1e-6, atol=1e-6)
+        else:  # a tap an ulp off can move a pixel across .5: 1 in 1,000 allowed
+            assert np.abs(x - y).max() <= 1 and (x != y).mean() <= 1e-3

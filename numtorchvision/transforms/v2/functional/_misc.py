@@ -1,9 +1,12 @@
 """normalize, gaussian_blur, to_dtype, erase and sanitize_bounding_boxes for every kind."""
 
+import math
+
 import numtorch as torch
 
 from .... import tv_tensors
 from ....tv_tensors._tv_tensor import _plain
+from ... import _functional_tensor_geometry as F_g
 from ... import functional as F1
 from ..._functional_tensor import _max_value
 from ._meta import _convert_bounding_box_format, _parse_format
@@ -68,14 +71,28 @@ def gaussian_blur(inpt, kernel_size, sigma=None):
     return _call(gaussian_blur, inpt, kernel_size=kernel_size, sigma=sigma)
 
 
+def _v2_gaussian_kernel1d(kernel_size, sigma, dtype):
+    # v2's taps: a softmax over -(x / sigma)^2 with x spaced by 1/sqrt(2); the same Gaussian
+    # as v1's, rounded differently (blurred uint8 pixels land on the other side of .5)
+    lim = (kernel_size - 1) / (2.0 * math.sqrt(2.0))
+    x = torch.linspace(-lim, lim, steps=kernel_size, dtype=dtype)
+    return torch.softmax(x.div(sigma).pow(2).neg(), dim=0)
+
+
+def _blur_tensor(image, kernel_size, sigma):
+    return _flat_image(image, lambda x: F_g.gaussian_blur(x, list(kernel_size), list(sigma),
+                                                          kernel1d=_v2_gaussian_kernel1d))
+
+
 @_register(gaussian_blur, *_IMAGE_KINDS, "pil")
 def gaussian_blur_image(image, kernel_size, sigma=None):
     kernel_size, sigma = _blur_args(kernel_size, sigma)
     if isinstance(image, torch.Tensor) and image.numel() == 0:
         return image
     if not isinstance(image, torch.Tensor):
-        return F1.gaussian_blur(image, list(kernel_size), list(sigma))
-    return _flat_image(image, lambda x: F1.gaussian_blur(x, list(kernel_size), list(sigma)))
+        blurred = _blur_tensor(F1.pil_to_tensor(image), kernel_size, sigma)
+        return F1.to_pil_image(blurred, mode=image.mode)
+    return _blur_tensor(image, kernel_size, sigma)
 
 
 gaussian_blur_video = gaussian_blur_image
