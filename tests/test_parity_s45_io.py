@@ -199,3 +199,43 @@ def test_sending_a_view_moves_its_whole_block_in_the_sender():
     import numtorch.multiprocessing as ntmp
 
     assert _send_view(numtorch, ntmp) == _send_view(torch, thmp)
+
+
+# -- default_collate / default_convert keep mutable containers' kind and state ---------------
+class _TaggedDict(dict):
+    def __init__(self, *args, tag="t", **kw):
+        super().__init__(*args, **kw)
+        self.tag = tag
+
+
+class _PairList(list):
+    def __init__(self, a, b):  # no one-argument constructor: torch copies and fills
+        super().__init__([a, b])
+
+
+def _plain(x):
+    if hasattr(x, "tolist"):
+        return ("T", str(x.dtype), x.tolist())
+    if isinstance(x, dict):
+        return (type(x).__name__, getattr(x, "tag", None), getattr(x, "default_factory", None),
+                {k: _plain(v) for k, v in x.items()})
+    if isinstance(x, (list, tuple)):
+        return (type(x).__name__, [_plain(v) for v in x])
+    return x
+
+
+_BATCHES = {
+    "tagged": lambda: [_TaggedDict(a=1, tag="x"), _TaggedDict(a=2, tag="y")],
+    "defaultdict": lambda: [__import__("collections").defaultdict(list, a=np.ones(2))] * 2,
+    "pairs": lambda: [_PairList(1, 2), _PairList(3, 4)],
+    "nested": lambda: [{"p": _PairList(np.int64(1), 2.5)}, {"p": _PairList(np.int64(3), 4.5)}],
+}
+
+
+@pytest.mark.parametrize("name", sorted(_BATCHES))
+def test_collate_and_convert_keep_container_kinds(name):
+    def run(lib):
+        data = lib.utils.data
+        return (_plain(data.default_collate(_BATCHES[name]())),
+                _plain(data.default_convert(_BATCHES[name]()[0])))
+    assert run(numtorch) == run(torch)

@@ -1,6 +1,7 @@
 """``default_collate`` and ``default_convert``: turn a list of samples into a batch."""
 
 import collections.abc
+import copy
 import re
 
 import numpy as np
@@ -24,19 +25,13 @@ def default_convert(data):
     if isinstance(data, np.generic) and not _NP_STR.search(data.dtype.str):
         return _make(np.asarray(data))
     if isinstance(data, collections.abc.Mapping):
-        try:
-            return type(data)({k: default_convert(v) for k, v in data.items()})
-        except TypeError:
-            return {k: default_convert(v) for k, v in data.items()}
+        return _rebuilt_mapping(data, {k: default_convert(v) for k, v in data.items()})
     if isinstance(data, tuple) and hasattr(data, "_fields"):
         return type(data)(*(default_convert(d) for d in data))
     if isinstance(data, tuple):
         return [default_convert(d) for d in data]
     if isinstance(data, collections.abc.Sequence) and not isinstance(data, (str, bytes)):
-        try:
-            return type(data)([default_convert(d) for d in data])
-        except TypeError:
-            return [default_convert(d) for d in data]
+        return _rebuilt_sequence(data, [default_convert(d) for d in data])
     return data
 
 
@@ -79,12 +74,8 @@ def collate(batch, *, collate_fn_map=None):
     if isinstance(elem, (str, bytes)):
         return batch
     if isinstance(elem, collections.abc.Mapping):
-        out = {k: _field(k, [d[k] for d in batch], collate_fn_map) for k in elem}
-        try:
-            return type(elem)(out) if not isinstance(elem, dict) or type(elem) is not dict \
-                else out
-        except TypeError:
-            return out
+        return _rebuilt_mapping(elem, {k: _field(k, [d[k] for d in batch], collate_fn_map)
+                                       for k in elem})
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):
         # the fields go on as the tuples zip makes: a field of strings stays a tuple, as torch's
         return type(elem)(*(collate(s, collate_fn_map=collate_fn_map) for s in zip(*batch)))
@@ -97,11 +88,37 @@ def collate(batch, *, collate_fn_map=None):
         cols = [_field(i, s, collate_fn_map) for i, s in enumerate(transposed)]
         if isinstance(elem, tuple):
             return cols
-        try:
-            return type(elem)(cols)
-        except TypeError:
-            return cols
+        return _rebuilt_sequence(elem, cols)
     raise TypeError(_ERR.format(type(elem)))
+
+
+def _rebuilt_mapping(like, values):
+    """``values`` in a mapping of ``like``'s kind: a mutable one is copied and updated (so a
+    defaultdict keeps its factory and a subclass its attributes), another is built from a dict,
+    and a plain dict when that fails (torch's rules)."""
+    try:
+        if isinstance(like, collections.abc.MutableMapping):
+            clone = copy.copy(like)
+            clone.update(values)
+            return clone
+        return type(like)(values)
+    except TypeError:
+        return values
+
+
+def _rebuilt_sequence(like, values):
+    """``values`` in a sequence of ``like``'s kind, by torch's rules: a mutable one is copied and
+    its items replaced (a list subclass needs no constructor of its own), another is built from
+    a list, and a plain list when that fails."""
+    try:
+        if isinstance(like, collections.abc.MutableSequence):
+            clone = copy.copy(like)
+            for i, v in enumerate(values):
+                clone[i] = v
+            return clone
+        return type(like)(values)
+    except TypeError:
+        return values
 
 
 def _field(key, values, collate_fn_map):
