@@ -98,7 +98,8 @@ def write_out(out, arr):
 # -- overflow checks for numbers written into a dtype --------------------------------------------
 # torch names the target type in two spellings: C types (full, fill) and dtype names (tensor)
 _C_TYPE = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
-           "int64": "int64_t", "float16": "c10::Half", "float32": "float", "float64": "double"}
+           "int64": "int64_t", "float16": "c10::Half", "float32": "float", "float64": "double",
+           "bfloat16": "c10::BFloat16"}
 
 
 def _check_fits(values, dt, c_names):
@@ -135,10 +136,16 @@ def _check_fits(values, dt, c_names):
             ok = (values >= lo) & (values <= int(info.max))
         if not bool(ok.all()):
             raise RuntimeError(f"value cannot be converted to type {name} without overflow")
-    elif dt in (_dtype.float32, _dtype.float16) and kind == "f":
+    elif dt is _dtype.float32 and kind == "f" or dt in _REDUCED_MAX and kind in "fi":
+        values = values.astype(np.float64, copy=False)  # (abs of int64's min overflows)
         finite = values[np.isfinite(values)]
-        if finite.size and float(np.abs(finite).max()) > float(np.finfo(dt.np).max):
+        top = _REDUCED_MAX.get(dt) or float(np.finfo(dt.np).max)
+        if finite.size and float(np.abs(finite).max()) > top:
             raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+
+
+# the largest finite half-precision values (also integers beyond them overflow)
+_REDUCED_MAX = {_dtype.float16: 65504.0, _dtype.bfloat16: 3.3895313892515355e38}
 
 
 def number_as(value, dt, fn="fill_", keep_python=False):
@@ -170,8 +177,17 @@ def number_as(value, dt, fn="fill_", keep_python=False):
             if fn == "setitem":
                 raise ValueError("Overflow when unpacking long long")
             raise OverflowError("int too big to convert")
-    if not (fn == "setitem" and dt in (_dtype.float16, _dtype.bfloat16)):
-        _check_fits(np.asarray(value), dt, c_names=True)
+    if fn == "setitem" and dt in _REDUCED_MAX:
+        return unchecked_half(value, dt)
+    _check_fits(np.asarray(value), dt, c_names=True)
+    return _cast_scalar(value, dt)
+
+
+def unchecked_half(value, dt):
+    """``value`` rounded into float16/bfloat16 as torch does where it converts through double
+    (to inf, unchecked); only a complex number with an imaginary part is refused."""
+    if isinstance(value, (builtins.complex, np.complexfloating)) and value.imag != 0:
+        raise RuntimeError("value cannot be converted to type double without overflow")
     return _cast_scalar(value, dt)
 
 
@@ -373,7 +389,7 @@ def _cast_scalar(value, dt):
     """``value`` converted to ``dt`` as a C cast does (integers wrap into unsigned types)."""
     with np.errstate(invalid="ignore", over="ignore"):
         if isinstance(value, builtins.complex) and dt._category != _dtype._COMPLEX:
-            value = value.real
+            value = value != 0 if dt is _dtype.bool else value.real
         return np.asarray(value).astype(dt.np)[()]
 
 
@@ -388,6 +404,8 @@ def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=Fals
     value = _fill_value(s, "scalar_tensor", 1)
     check_pin_memory(pin_memory)
     dt = dtype_arg(dtype, "scalar_tensor") or _dtype.get_default_dtype()
+    if dt in _REDUCED_MAX:  # torch rounds into half precision unchecked (to inf)
+        return _finish(np.array(unchecked_half(value, dt)), device, requires_grad)
     _check_fits(np.asarray(value), dt, c_names=True)
     return _finish(np.array(_cast_scalar(value, dt)), device, requires_grad)
 

@@ -1268,8 +1268,8 @@ class _TensorMath:
         return istft(self, n_fft, *args, **kwargs)
 
     # -- indexing -------------------------------------------------------------------------------
-    def gather(self, dim, index):
-        return _nt.ops.gather(self, dim, index)
+    def gather(self, dim, index, *, sparse_grad=False):
+        return _nt.ops.gather(self, dim, index, sparse_grad=sparse_grad)
 
     def take_along_dim(self, indices, dim=None):
         return _nt.ops.take_along_dim(self, indices, dim)

@@ -121,24 +121,61 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
                            f"{bool(out_int32)}")
     seq = sorted_sequence._array
     xp = xp_of(seq)
+    if not seq.ndim:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
+                           "dimension, but got 0 dimension")
     if sorter is not None:
-        seq = xp.take_along_axis(seq, sorter._array, axis=-1)
+        seq = xp.take_along_axis(seq, _check_sorter(sorter, seq), axis=-1)
     vals = input._array if isinstance(input, Tensor) else xp.asarray(input, dtype=seq.dtype)
     how = "right" if right else "left"
-    if seq.ndim <= 1:
-        res = xp.searchsorted(seq.reshape(-1), vals, side=how)
-    else:
-        if seq.shape[:-1] != vals.shape[:-1]:
-            raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension "
-                               f"or the first N-1 dimensions of boundaries tensor and input "
-                               f"value tensor must match, but we got boundaries tensor "
-                               f"{list(seq.shape)} and input value tensor {list(vals.shape)}")
-        rows_s = seq.reshape(-1, seq.shape[-1])
-        rows_v = vals.reshape(-1, vals.shape[-1])
-        # one NumPy search per row (rows, not elements, are looped over)
-        res = xp.stack([xp.searchsorted(s_, v_, side=how) for s_, v_ in zip(rows_s, rows_v)])
-        res = res.reshape(vals.shape)
+    if seq.ndim > 1 and seq.shape[:-1] != vals.shape[:-1]:
+        raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension "
+                           f"or the first N-1 dimensions of boundaries tensor and input "
+                           f"value tensor must match, but we got boundaries tensor "
+                           f"{list(seq.shape)} and input value tensor {list(vals.shape)}")
+    if seq.ndim <= 1 and not (seq.dtype.kind in "fc" and bool(xp.isnan(seq).any())):
+        res = xp.searchsorted(seq, vals, side=how)
+    else:  # row by row, or boundaries holding NaN
+        res = _bisect(xp, seq, vals, right)
     return _out(_make(xp.asarray(res, dtype=np.int32 if out_int32 else np.int64)), out)
+
+
+def _check_sorter(sorter, seq):
+    s = sorter._array
+    if s.dtype != np.int64:
+        raise RuntimeError(f"torch.searchsorted(): sorter must be a tensor of long dtype but got "
+                           f"dtype {_dtype._TYPE_DISPLAY[sorter.dtype.name]}")
+    if s.shape != seq.shape:
+        raise RuntimeError(f"torch.searchsorted(): boundary and sorter must have the same size, "
+                           f"but got boundary tensor {list(seq.shape)}and got sorter tensor "
+                           f"{list(s.shape)}")
+    if s.size and (s.min() < 0 or s.max() >= seq.shape[-1]):
+        raise RuntimeError("torch.searchsorted(): sorter index out of range")
+    return s
+
+
+def _bisect(xp, seq, vals, right):
+    """torch's binary search, for boundaries holding NaN (where NumPy's, which sorts NaN
+    last, answers differently): a value moves right of every entry it is not strictly
+    below (``right``) or not below or equal to (left), so NaN entries count as smaller.
+    One vectorised step per halving."""
+    n = seq.shape[-1]
+    if seq.ndim <= 1:
+        s2, v2 = seq.reshape(1, -1), vals.reshape(1, -1)
+    else:
+        s2, v2 = seq.reshape(-1, n), vals.reshape(-1, vals.shape[-1])
+    lo = xp.zeros(v2.shape, dtype=np.int64)
+    hi = xp.full(v2.shape, n, dtype=np.int64)
+    while True:
+        active = lo < hi
+        if not bool(active.any()):
+            break
+        mid = lo + ((hi - lo) >> 1)
+        m = xp.take_along_axis(s2, xp.minimum(mid, n - 1), axis=-1)
+        up = ~(m > v2) if right else ~(m >= v2)
+        lo = xp.where(active & up, mid + 1, lo)
+        hi = xp.where(active & ~up, mid, hi)
+    return lo.reshape(xp.shape(vals))
 
 
 def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
@@ -155,6 +192,27 @@ def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
     return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
 
 
+def _check_histogram_dtypes(input, bins, weight):
+    def c_name(t):
+        return _dtype._CPP_TYPE.get(t.dtype.name, t.dtype.name)
+
+    if bins is not None and bins.dtype is not input.dtype:
+        raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have the "
+                           f"same dtype, but got input with dtype {c_name(input)} and bins for "
+                           f"dimension 0 with dtype {c_name(bins)}")
+    if weight is None:
+        return
+    if weight.dtype is not input.dtype:
+        raise RuntimeError(f"torch.histogramdd: if weight tensor is provided, input tensor and "
+                           f"weight tensor should have the same dtype, but got "
+                           f"input({c_name(input)}), and weight({c_name(weight)})")
+    if tuple(weight.shape) != (input.numel(),) and tuple(weight.shape) != tuple(input.shape):
+        raise RuntimeError(f"torch.histogramdd: if weight tensor is provided it should have the "
+                           f"same shape as the input tensor excluding its innermost dimension, "
+                           f"but got input with shape {[input.numel(), 1]} and weight with "
+                           f"shape {list(weight.shape)}")
+
+
 def bincount(input, weights=None, minlength=0):
     """Count how often each non-negative integer occurs in the 1-D ``input`` (summing
     ``weights`` instead of ones when given).
@@ -165,7 +223,7 @@ def bincount(input, weights=None, minlength=0):
     """
     _check_tensor("bincount", input)
     a = input._array
-    if a.dtype.kind not in "iub":
+    if a.dtype.kind not in "iu":
         raise NotImplementedError(f'"bincount_cpu" not implemented for '
                                   f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
     if a.ndim != 1 or (a.size and a.min() < 0):
@@ -195,10 +253,13 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False,  # noq
     """
     _check_tensor("histogram", input)
     a = input._array.reshape(-1)
-    if a.dtype.kind != "f":
-        raise RuntimeError(f"torch.histogram: input tensor must be floating point (got "
-                           f"{input.dtype})")
-    if isinstance(bins, Tensor):
+    tensor_bins = isinstance(bins, Tensor)
+    if input.dtype not in (_dtype.float32, _dtype.float64) and not (
+            tensor_bins and input.dtype is _dtype.float16):
+        raise NotImplementedError(f'"{"histogram_cpu" if tensor_bins else "histogramdd"}" not '
+                                  f"implemented for '{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
+    _check_histogram_dtypes(input, bins if tensor_bins else None, weight)
+    if tensor_bins:
         edges = bins._array.astype(a.dtype)
         if edges.ndim != 1 or edges.size < 2:
             raise RuntimeError(f"torch.histogram(): bins tensor should have one dimension and "

@@ -535,8 +535,11 @@ def where(condition, input=None, other=None, *, out=None):
 def _scalar_as(dt, value):
     """A Python number as a NumPy scalar of ``dt``, with torch's overflow check (negative
     integers wrap into unsigned types)."""
-    from .._creation import number_as
+    from .._creation import _cast_scalar, number_as
 
+    if (dt is _dtype.float16 or dt is _dtype.bfloat16) and (
+            isinstance(value, float) or isinstance(value, int) and -2 ** 63 <= value < 2 ** 63):
+        return _cast_scalar(value, dt)  # torch rounds a number into these unchecked (to inf)
     return number_as(value, dt)
 
 

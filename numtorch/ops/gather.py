@@ -224,6 +224,9 @@ def _check_index_tensor(fn, index, input, dim, src=None):
             raise RuntimeError(f"Expected index {list(ishape)} to be no larger than self "
                                f"{list(xshape)} apart from dimension {dim} and to be no larger "
                                f"size than src {list(sshape)}")
+    elif too_big and fn != "gather":  # scatter of a number
+        raise RuntimeError(f"Expected index {list(ishape)} to be no larger than self "
+                           f"{list(xshape)} apart from dimension {dim}")
     elif too_big:
         raise RuntimeError(f"Size does not match at dimension {too_big[0]} expected index "
                            f"{list(ishape)} to be no larger than self {list(xshape)} apart "

@@ -11,8 +11,10 @@ from .. import _dtype
 from .._creation import number_as
 from .._tensor import Tensor, _make
 from ..autograd._device_errors import check_same_device
+from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for, xp_of
+from ._accumulate import is_half
 from ._pointwise import _out
 from ._util import canonical_dim
 
@@ -103,6 +105,13 @@ class IndexAdd(Op):
         out = x.copy()
         full = (slice(None),) * self.dim + (index.reshape(-1),)
         vals = src if self.alpha == 1 else src * src.dtype.type(self.alpha)
+        if is_half(out.dtype) and x.ndim > 1 and self.dim in (0, x.ndim - 1) and \
+                self.alpha == 1:
+            # torch scatter-adds along an outer or inner dim, in float32 rounded once (a
+            # middle dim, a vector, or an alpha adds slice by slice in the tensor's precision)
+            acc = out.astype(np.float32)
+            helpers_for(self.xp).scatter_add(acc, full, vals.astype(np.float32))
+            return acc.astype(out.dtype)
         helpers_for(self.xp).scatter_add(out, full, vals.astype(x.dtype, copy=False))
         return out
 
@@ -209,11 +218,33 @@ def index_fill(input, dim, index, value):
         if value._array.ndim != 0:
             raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but "
                                f"got tensor with {value._array.ndim} dimension(s).")
+        if value.requires_grad and _grad_state.enabled:
+            return _index_fill_tensor(input, d, index, value)
         value = value.item()
+    if isinstance(value, complex) and input.dtype._category != _dtype._COMPLEX:
+        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not "
+                           "supported")
     value = number_as(value, input.dtype)
     if input._array.ndim == 0:
         return IndexFill.apply(input.reshape(1), index, dim=0, value=value).reshape(())
     return IndexFill.apply(input, index, dim=d, value=value)
+
+
+def _index_fill_tensor(input, d, index, value):
+    """index_fill with a value that requires grad: a masked fill (the value's gradient is the
+    sum of the gradient over the filled positions)."""
+    from .indexing import masked_fill
+
+    if input.dtype._category < _dtype._FLOAT:
+        raise RuntimeError(f"Autograd not support dtype: {_display(input.dtype)}")
+    if value.dtype._category == _dtype._COMPLEX and input.dtype._category != _dtype._COMPLEX:
+        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not "
+                           "supported")
+    xp = xp_of(input._array)
+    shape = input._array.shape or (1,)
+    mask = _make(xp.zeros(shape, dtype=np.bool_))
+    mask = IndexFill.apply(mask, index, dim=d if input._array.ndim else 0, value=True)
+    return rename_node(masked_fill(input, mask.reshape(input.shape), value), "IndexFillBackward1")
 
 
 class MaskedScatter(Op):
@@ -251,9 +282,12 @@ def masked_scatter(input, mask, source):
         >>> torch.zeros(3).masked_scatter(torch.tensor([True, False, True]), torch.ones(2))
         tensor([1., 0., 1.])
     """
-    if not isinstance(mask, Tensor) or mask.dtype is not _dtype.bool:
-        got = mask.dtype if isinstance(mask, Tensor) else type(mask).__name__
-        raise RuntimeError(f"masked_scatter_: expected BoolTensor for mask (got {got})")
+    if isinstance(mask, Tensor) and mask.dtype is not _dtype.bool:
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
+                           f"dtype {_display(mask.dtype)}")
+    if not isinstance(mask, Tensor):
+        raise TypeError(f"masked_scatter(): argument 'mask' (position 1) must be Tensor, not "
+                        f"{type(mask).__name__}")
     if not isinstance(source, Tensor):
         raise TypeError(f"masked_scatter(): argument 'source' must be Tensor, not "
                         f"{type(source).__name__}")
@@ -291,11 +325,13 @@ def put(input, index, source, accumulate=False):
                            f"self.dtype = {_display(input.dtype)} and source.dtype = "
                            f"{_display(source.dtype)}")
     if index.numel() != source.numel():
-        raise RuntimeError(f"put_(): Expected source and index to have the same number of "
+        raise IndexError(f"put_(): Expected source and index to have the same number of "
                            f"elements, but got source.numel() = {source.numel()}, "
                            f"index.numel() = {index.numel()}")
     n = input._array.size
     idx = index._array.reshape(-1)
+    if idx.size and not n:
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
     if idx.size and (idx.max() >= n or idx.min() < -n):
         bad = int(idx.max() if idx.max() >= n else idx.min())
         raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} "
@@ -320,6 +356,8 @@ def take(input, index, *, out=None):
         raise RuntimeError(f"take(): Expected a long tensor for index, but got {got}")
     n = input._array.size
     idx = index._array
+    if idx.size and not n:
+        raise IndexError("take(): tried to take from an empty tensor")
     if idx.size and (idx.max() >= n or idx.min() < -n):
         bad = idx.max() if idx.max() >= n else idx.min()
         raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} "

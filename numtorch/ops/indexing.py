@@ -395,18 +395,18 @@ class IndexPut(Op):
     def forward(self, x, v):
         out = x.copy()
         v = v.astype(x.dtype, copy=False) if hasattr(v, "astype") else v
-        if self.accumulate:
-            helpers_for(self.xp).scatter_add(out, self.index, self.xp.broadcast_to(
-                v, out[self.index].shape))
-        else:
-            try:
+        try:
+            if self.accumulate:
+                helpers_for(self.xp).scatter_add(out, self.index, self.xp.broadcast_to(
+                    v, out[self.index].shape))
+            else:
                 helpers_for(self.xp).write_last_wins(out, self.index, v)
-            except IndexError as e:
-                raise _index_error(e, x.shape, self.index) from None
-            except ValueError as e:
-                raise RuntimeError(f"shape mismatch: value tensor of shape "
-                                   f"{list(np.shape(v))} cannot be broadcast to indexing result "
-                                   f"of shape {list(out[self.index].shape)}") from e
+        except IndexError as e:
+            raise _index_error(e, x.shape, self.index) from None
+        except ValueError as e:
+            raise RuntimeError(f"shape mismatch: value tensor of shape "
+                               f"{list(np.shape(v))} cannot be broadcast to indexing result "
+                               f"of shape {list(out[self.index].shape)}") from e
         return out
 
     def backward(self, grad):
@@ -686,9 +686,28 @@ def _index_put_converted(input, idx, value, accumulate):
 
 def index_put(input, indices, values, accumulate=False):
     """Return a copy of ``input`` with ``values`` put at ``indices`` (a tuple of tensors)."""
+    _check_put_indices(indices, input._array.ndim)
     idx, _ = convert_index(tuple(indices), input)
     _check_put_dtype(input, idx, values, not accumulate)
     return _index_put_converted(input, idx, values, accumulate)
+
+
+def _check_put_indices(indices, nd):
+    """index_put takes a tuple or list of tensors only (no ints, slices or None), and words
+    too many of them differently from ``x[...]``."""
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError(f"index_put(): argument 'indices' (position 1) must be tuple of Tensors, "
+                        f"not {type(indices).__name__}")
+    for k, i in enumerate(indices):
+        if not isinstance(i, Tensor):
+            raise TypeError(f"expected Tensor as element {k} in argument 0, but got "
+                            f"{type(i).__name__}")
+    if len(indices) > nd:
+        raise IndexError(f"too many indices for tensor of dimension {nd} (got {len(indices)})")
+    used = sum(i.dim() if i.dtype in (_dtype.bool, _dtype.uint8) else 1 for i in indices)
+    if used > nd:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], "
+                         f"but got {nd})")
 
 
 class Overwrite(Op):
@@ -751,8 +770,11 @@ def index_select(input, dim, index, *, out=None):
     d = canonical_dim(dim, input._array.ndim)
     idx = index._array.reshape(-1)
     n = input._array.shape[d] if input._array.ndim else 1
+    if idx.size and not n and input._array.ndim > 1:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
     if idx.size and (idx.max() >= n or idx.min() < 0):  # torch takes no negative indices here
-        if d == 1 and input._array.ndim > 1:  # torch's dim-1 kernel words it differently
+        if input._array.ndim > 1 and (d == 1 or not input._array.size):
+            # torch's dim-1 (and empty-input) kernel words it differently
             bad = int(idx[(idx >= n) | (idx < 0)][0])
             raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={n}")
         raise IndexError("index out of range in self")
@@ -779,7 +801,8 @@ def masked_fill(input, mask, value):
                                f"got tensor with {value._array.ndim} dimension(s).")
         value = value.to(input.dtype)
     else:
-        value = number_as(value, input.dtype)
+        # as a Python number: where() promotes a NumPy bool scalar like a float one
+        value = number_as(value, input.dtype).item()
     node = "MaskedFillBackward1" if isinstance(value, Tensor) else "MaskedFillBackward0"
     # a larger mask broadcasts the result, as in torch
     return rename_node(row_major_result(where(mask, value, input)), node)

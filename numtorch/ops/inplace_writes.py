@@ -14,7 +14,7 @@ import warnings
 
 import numpy as np
 
-from .._creation import number_as
+from .._creation import _REDUCED_MAX, number_as, unchecked_half
 from .._tensor import Tensor
 from ..autograd.grad_mode import _state
 from ..autograd.inplace import apply_inplace
@@ -118,6 +118,10 @@ def _warn_expanded(arr, name, index, value, stacklevel=4):
 def fill_(self, value):
     """``self.fill_(value)``; a number is written through expanded dims too."""
     check_fill_value("fill_", value)
+    if self._array.size == 1 and self.dtype in _REDUCED_MAX and (
+            isinstance(value, (float, complex)) or
+            isinstance(value, int) and -2 ** 63 <= value < 2 ** 63):
+        value = unchecked_half(value, self.dtype)  # torch fills one element unchecked (to inf)
     if isinstance(value, Tensor) or _recorded(self):
         return apply_inplace(self, _indexing.full_like_value, value)
     # nothing to record: write straight into the memory (through an expanded view too)

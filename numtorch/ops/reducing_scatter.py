@@ -16,7 +16,8 @@ from .. import _dtype
 from ..backend import helpers_for
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
-from ._util import canonical_dim, fmt_shape
+from ._accumulate import is_half
+from ._util import canonical_dim, fmt_shape, refuse_dtype
 from .gather import _check_index_range, _check_index_tensor
 
 __all__ = ["index_reduce", "scatter_reduce"]
@@ -60,6 +61,7 @@ class ScatterReduce(Op):
     """
 
     spelled = None  # 'max'/'min' when scatter_reduce was given torch's forward-only spellings
+    index_op = False  # index_reduce (adds float16/bfloat16 in their own precision)
 
     def forward(self, x, index, src):
         xp, d, reduce = self.xp, self.dim, self.reduce
@@ -83,13 +85,16 @@ class ScatterReduce(Op):
         else:
             ufunc = {"sum": "add", "mean": "add", "prod": "multiply", "amax": "maximum",
                      "amin": "minimum"}[reduce]
-        helpers_for(xp).ufunc_at(ufunc, out, lin, vals)  # CuPy's ufuncs lack most .at
+        half = is_half(out.dtype)
+        if half and reduce in ("sum", "mean") and not self.index_op:
+            out = out.astype(np.float32)  # torch's scatter adds these in float32
+        helpers_for(xp).ufunc_at(ufunc, out, lin, vals.astype(out.dtype, copy=False))
         if reduce == "mean":
             n = counts + (1 if self.include_self else 0)
             n = xp.where(n == 0, 1, n).astype(out.dtype)
-            out = out / n if out.dtype.kind in "fc" else out // n
-            self.save(count=n.reshape(self.x_shape))
-        out = out.reshape(self.x_shape)
+            out = out / n if out.dtype.kind in "fc" or half else out // n
+            self.save(count=n.astype(x.dtype, copy=False).reshape(self.x_shape))
+        out = out.astype(x.dtype, copy=False).reshape(self.x_shape)
         return self.save_output(out) if reduce in ("prod", "amax", "amin") else out
 
     def backward(self, grad):
@@ -179,6 +184,9 @@ def _scatter_reduce(input, dim, index, src, reduce, include_self, fn):
     _check_index_tensor("scatter", index, input, d, src)
     if src.dtype is not input.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    # torch's CPU kernels have no bool mean and no complex amax/amin
+    refuse_dtype(input, "b" if reduce == "mean" else "c" if reduce in ("amax", "amin") else "",
+                 f"scatter_gather_tensor_cpu_reduce_{reduce}")
     return ScatterReduce.apply(input, index, src, dim=d, reduce=reduce, spelled=spelled,
                                include_self=bool(include_self),
                                x_shape=tuple(input._array.shape),
@@ -248,14 +256,21 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True):
         raise RuntimeError(f"index_reduce_(): self ({input.dtype._legacy[:-len('Tensor')]}) and "
                            f"source ({source.dtype._legacy[:-len('Tensor')]}) must have the "
                            f"same scalar type")
+    # no bool or complex kernels (the dtype is dispatched before the indices are read)
+    refuse_dtype(input, "bc", "index_func_" if include_self else
+                 "index_reduce_func_exclude_input_init")
     idx = index._array.reshape(-1).astype(np.int64)
     size = x_shape[d] if nd else 1
     if idx.size and (idx.min() < 0 or idx.max() >= size):
+        bad = idx[(idx >= size) | (idx < -size)]
+        if not include_self and bad.size:  # torch's first pass (resetting the targets)
+            raise IndexError(f"index {int(bad[0])} is out of bounds for dimension {d} with "
+                             f"size {size}")
         raise IndexError("index out of range in self")
     view = [1] * max(nd, 1)
     view[d] = idx.size
     full = _make(idx.reshape(view)).expand(*(s_shape if nd else (idx.size,)))
-    out = ScatterReduce.apply(input, full, source, dim=d, reduce=reduce,
+    out = ScatterReduce.apply(input, full, source, dim=d, reduce=reduce, index_op=True,
                               include_self=bool(include_self), x_shape=tuple(x_shape),
                               index_shape=tuple(full._array.shape), src_shape=tuple(s_shape))
     return rename_node(out, "IndexReduceBackward0")

@@ -419,7 +419,7 @@ def unflatten(input, dim, sizes):
         inner = infer_shape(sizes, shape[d])
     except RuntimeError as e:
         if "is invalid for input" not in str(e):
-            raise
+            raise RuntimeError(f"unflatten got an unexpected error:\n{e}") from None
         raise RuntimeError(f"unflatten: Provided sizes {fmt_shape(sizes)} don't multiply up to "
                            f"the size of dim {d} ({shape[d]}) in the input tensor") from None
     return Reshape.apply(input, shape=shape[:d] + inner + shape[d + 1:], must_view=False)
@@ -470,9 +470,14 @@ def narrow(input, dim, start, length):
         start = check_int("narrow", "start", start)
     start = int(start)
     length = check_int("narrow", "length", length)
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
     if start < 0:
         start += size
-    if not 0 <= start <= size or length < 0 or start + length > size:
+    if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                            f"({size}).")
     return rename_node(getitem(input, (slice(None),) * d + (slice(start, start + length),)),
@@ -505,15 +510,21 @@ def split(tensor, split_size_or_sections, dim=0):
     n = tensor._array.shape[d]
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
-        if step <= 0 and n:
+        if step < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got "
+                               f"split_size={step}")
+        if step == 0 and n:
             raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
                                f"dimension size of {n}")
         sizes = [min(step, n - s) for s in range(0, n, step)] if n else [0]
     else:
         sizes = [int(s) for s in split_size_or_sections]
+        if any(s < 0 for s in sizes):
+            raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative "
+                               f"entries, but got split_sizes={sizes}")
         if sum(sizes) != n:
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
-                               f"(input tensor's size at dimension {d}), but got "
+                               f"(input tensor's size at dimension {dim}), but got "
                                f"split_sizes={sizes}")
     from .multi_view import split_pieces
 

@@ -22,6 +22,28 @@ def _unique_result(vals, inverse, counts, return_inverse, return_counts):
     return out[0] if len(out) == 1 else tuple(out)
 
 
+def _empty_slices(a, d, return_inverse, return_counts):
+    """unique along ``dim`` of a tensor with no elements: torch takes only an empty ``dim``
+    (its result is the input itself)."""
+    if sum(1 for n in a.shape if n == 0) > 1:
+        raise RuntimeError("Number of zero sized dimensions is more than one, so unique cannot "
+                           "be applied ")
+    if a.shape[d]:
+        raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique "
+                           "cannot be applied")
+    xp = xp_of(a)
+    none = xp.zeros(0, dtype=np.int64)
+    return _unique_result(_make(xp.ascontiguousarray(a)), none, none, return_inverse,
+                          return_counts)
+
+
+def _slices_result(xp, vals, d):
+    """The distinct slices laid out as torch's: built with ``dim`` first, then moved back."""
+    if d == 0:
+        return _make(xp.ascontiguousarray(vals))
+    return _make(xp.moveaxis(xp.ascontiguousarray(xp.moveaxis(vals, d, 0)), 0, d))
+
+
 def unique(input, sorted=True, return_inverse=False, return_counts=False,  # noqa: A002
            dim=None):
     """The distinct values (or distinct slices along ``dim``), in ascending order.
@@ -50,6 +72,8 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False,  # noq
         if not a.ndim:
             raise no_dims_error(dim)
         d = canonical_dim(dim, a.ndim)
+        if not a.size:
+            return _empty_slices(a, d, return_inverse, return_counts)
         lines = xp.moveaxis(a, d, 0).reshape(a.shape[d], -1)
     n = lines.shape[0]
     # sort the slices (NaN last, ties in input order), then start a group wherever a slice
@@ -68,11 +92,11 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False,  # noq
     firsts = order[start]
     counts = xp.diff(xp.append(xp.flatnonzero(start), n))
     if dim is None:
-        vals, inv = a.reshape(-1)[firsts], inv.reshape(a.shape)
+        vals = _make(xp.ascontiguousarray(a.reshape(-1)[firsts]))
+        inv = inv.reshape(a.shape)
     else:
-        vals = xp.take(a, firsts, axis=d)
-    return _unique_result(_make(xp.ascontiguousarray(vals)), inv, counts, return_inverse,
-                          return_counts)
+        vals = _slices_result(xp, xp.take(a, firsts, axis=d), d)
+    return _unique_result(vals, inv, counts, return_inverse, return_counts)
 
 
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
@@ -91,6 +115,8 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
         if not a.ndim:
             raise no_dims_error(dim)
         d = canonical_dim(dim, a.ndim)
+        if not a.size:
+            return _empty_slices(a, d, return_inverse, return_counts)
         lines = xp.moveaxis(a, d, 0).reshape(a.shape[d], -1)
     n = lines.shape[0]
     start = xp.ones(n, dtype=bool)
@@ -100,8 +126,8 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     firsts = xp.flatnonzero(start)
     counts = xp.diff(xp.append(firsts, n))
     if dim is None:
-        vals, inv = a.reshape(-1)[firsts], inv.reshape(a.shape)
+        vals = _make(xp.ascontiguousarray(a.reshape(-1)[firsts]))
+        inv = inv.reshape(a.shape)
     else:
-        vals = xp.take(a, firsts, axis=d)
-    return _unique_result(_make(xp.ascontiguousarray(vals)), inv, counts, return_inverse,
-                          return_counts)
+        vals = _slices_result(xp, xp.take(a, firsts, axis=d), d)
+    return _unique_result(vals, inv, counts, return_inverse, return_counts)
