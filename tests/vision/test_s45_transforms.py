@@ -145,3 +145,82 @@ def test_v2_gaussian_blur_close_on_every_kind(kind):
             np.testing.assert_allclose(x, y, rtol=1e-6, atol=1e-6)
         else:  # a tap an ulp off can move a pixel across .5: 1 in 1,000 allowed
             assert np.abs(x - y).max() <= 1 and (x != y).mean() <= 1e-3
+
+
+def _v2_image_cases():
+    rng = np.random.default_rng(5)
+    u8 = rng.integers(0, 256, (3, 12, 14), dtype=np.uint8)
+    f32 = rng.random((3, 12, 14), dtype=np.float32)
+    return {"u8": u8, "u8_4ch": rng.integers(0, 256, (4, 6, 7), dtype=np.uint8),
+            "u8_batch5d": rng.integers(0, 256, (2, 2, 3, 5, 6), dtype=np.uint8),
+            "f32": f32, "f64": f32.astype(np.float64), "f32_const": np.full((1, 4, 4), 0.5, np.float32),
+            "i16": (f32 * 30000).astype(np.int16), "i32": (f32 * 2e9).astype(np.int32),
+            "u16": (f32 * 60000).astype(np.uint16), "i8": (f32 * 120).astype(np.int8)}
+
+
+@pytest.mark.parametrize("case", sorted(_v2_image_cases()))
+@pytest.mark.parametrize("op", ["posterize0", "posterize3", "posterize8", "equalize"])
+def test_v2_posterize_equalize_every_dtype(case, op):
+    a, b = pair(_v2_image_cases()[case])
+
+    def call(F, x):
+        return F.equalize(x) if op == "equalize" else F.posterize(x, int(op[-1]))
+
+    try:
+        want = call(tvF, b)
+    except Exception as e:  # noqa: BLE001 - the same refusal, class and message
+        with pytest.raises(type(e)) as got:
+            call(ntF, a)
+        assert str(got.value) == str(e)
+        return
+    got = call(ntF, a)
+    assert str(got.dtype) == str(want.dtype)
+    np.testing.assert_array_equal(to_np(got), to_np(want))
+
+
+@pytest.mark.parametrize("bits", [-1, 9, 2.0])
+def test_v2_posterize_bad_bits(bits):
+    a, b = pair(np.zeros((3, 4, 4), np.float32))
+    with pytest.raises(TypeError) as want:
+        tvF.posterize(b, bits)
+    with pytest.raises(TypeError) as got:
+        ntF.posterize(a, bits)
+    assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("name", ["AutoAugment", "RandAugment", "TrivialAugmentWide", "AugMix"])
+def test_v2_auto_augment_on_float_images(name):
+    from torchvision.transforms import v2 as tv_v2
+
+    from numtorchvision.transforms import v2 as nt_v2
+
+    rng = np.random.default_rng(6)
+    a, b = pair(rng.random((3, 16, 18), dtype=np.float32))
+    outs = []
+    for lib, mod, x in ((numtorch, nt_v2, a), (torch, tv_v2, b)):
+        lib.manual_seed(3)
+        t = getattr(mod, name)()
+        outs.append([to_np(t(x)) for _ in range(4)] + [lib.rand(2).numpy()])
+    for got, want in zip(*outs):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("src,dst", [("uint16", d) for d in ("uint8", "float32", "float64",
+                                                               "int32", "uint16")]
+                         + [(s, "uint16") for s in ("uint8", "float32", "int16")])
+def test_v2_to_dtype_scale_with_uint16(src, dst):
+    rng = np.random.default_rng(7)
+    arr = {"uint16": rng.integers(0, 65536, (3, 5, 6)).astype(np.uint16),
+           "uint8": rng.integers(0, 256, (3, 5, 6)).astype(np.uint8),
+           "int16": rng.integers(0, 32768, (3, 5, 6)).astype(np.int16),
+           "float32": rng.random((3, 5, 6), dtype=np.float32)}[src]
+    a, b = pair(arr)
+    try:
+        want = tvF.to_dtype(tv_tt.Image(b), getattr(torch, dst), scale=True)
+    except Exception as e:  # noqa: BLE001 - the same refusal
+        with pytest.raises(type(e)):
+            ntF.to_dtype(nt_tt.Image(a), getattr(numtorch, dst), scale=True)
+        return
+    got = ntF.to_dtype(nt_tt.Image(a), getattr(numtorch, dst), scale=True)
+    assert str(got.dtype) == str(want.dtype)
+    np.testing.assert_array_equal(to_np(got), to_np(want))

@@ -6,14 +6,14 @@ import numtorch as torch
 from .... import tv_tensors
 from ... import functional as F1
 from ..._functional_tensor import _max_value
-from ._misc import to_dtype_image
+from ._misc import _num_value_bits, to_dtype_image
 from ._utils import _TABLE, _call, _register
 
 _KINDS = (torch.Tensor, tv_tensors.Image, tv_tensors.Video, "pil")
 _NO_VIDEO = (torch.Tensor, tv_tensors.Image, "pil")  # torchvision has no video kernel here
 
 
-def _functional(name, v1, doc):
+def _functional(name, v1, doc, register=True):
     def functional(inpt, *args, **kwargs):
         return _call(functional, inpt, *args, **kwargs)
 
@@ -23,7 +23,8 @@ def _functional(name, v1, doc):
     functional.__name__ = functional.__qualname__ = name
     functional.__doc__ = doc
     kernel.__name__ = f"{name}_image"
-    _register(functional, *_KINDS)(kernel)
+    if register:
+        _register(functional, *_KINDS)(kernel)
     return functional, kernel
 
 
@@ -39,14 +40,15 @@ adjust_gamma, _v1_gamma = _functional(
     "adjust_gamma", F1.adjust_gamma, "``gain * I ** gamma`` on intensities in [0, 1].")
 adjust_sharpness, _v1_sharpness = _functional(
     "adjust_sharpness", F1.adjust_sharpness, "Blend with a smoothed image.")
-posterize, posterize_image = _functional(
-    "posterize", F1.posterize, "Keep the top ``bits`` bits of each uint8 value.")
+posterize, _ = _functional(  # kernels at the end: v2 takes any dtype
+    "posterize", F1.posterize, "Keep the top ``bits`` bits of each value (``2**bits`` levels).",
+    register=False)
 solarize, solarize_image = _functional(
     "solarize", F1.solarize, "Invert the values at or above ``threshold``.")
 autocontrast, _v1_autocontrast = _functional(
     "autocontrast", F1.autocontrast, "Stretch each channel to the full range.")
-equalize, equalize_image = _functional(
-    "equalize", F1.equalize, "Equalize each channel's histogram.")
+equalize, _ = _functional(
+    "equalize", F1.equalize, "Equalize each channel's histogram.", register=False)
 invert, invert_image = _functional("invert", F1.invert, "Invert the intensities.")
 
 
@@ -301,3 +303,35 @@ for _functional_, _kernel in ((adjust_saturation, adjust_saturation_image),
                               (autocontrast, autocontrast_image), (adjust_hue, adjust_hue_image)):
     _TABLE.pop(_functional_)
     _register(_functional_, *_KINDS)(_kernel)
+
+
+@_tensor_kernel(F1.posterize)
+def posterize_image(image, bits):
+    """Any dtype and channel count: floats snap down to ``2**bits`` levels of [0, 1),
+    integers keep the top ``bits`` of their value bits."""
+    if not isinstance(bits, int) or not 0 <= bits <= 8:
+        raise TypeError(f"bits must be a positive integer in the range [0, 8], got {bits} "
+                        f"instead.")
+    if image.is_floating_point():
+        levels = 1 << bits
+        return image.mul(levels).floor_().clamp_(0, levels - 1).mul_(1.0 / levels)
+    value_bits = _num_value_bits(image.dtype)
+    if bits >= value_bits:
+        return image
+    return image & (((1 << bits) - 1) << (value_bits - bits))
+
+
+@_tensor_kernel(F1.equalize)
+def equalize_image(image):
+    """Any dtype and channel count: the histogram is taken on the image as uint8 (scaled)
+    and the equalized result scaled back to the image's dtype."""
+    if image.numel() == 0:
+        return image
+    as_bytes = to_dtype_image(image, torch.uint8, scale=True)
+    planes = as_bytes.reshape(-1, 1, *as_bytes.shape[-2:])
+    equalized = F1.equalize(planes).reshape(as_bytes.shape)
+    return to_dtype_image(equalized, image.dtype, scale=True)
+
+
+_register(posterize, *_KINDS)(posterize_image)
+_register(equalize, *_KINDS)(equalize_image)

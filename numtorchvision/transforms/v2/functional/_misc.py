@@ -99,7 +99,8 @@ gaussian_blur_video = gaussian_blur_image
 
 
 def _num_value_bits(dtype):
-    bits = {torch.uint8: 8, torch.int8: 7, torch.int16: 15, torch.int32: 31, torch.int64: 63}
+    bits = {torch.uint8: 8, torch.int8: 7, torch.int16: 15, torch.uint16: 16, torch.int32: 31,
+            torch.int64: 63}
     if dtype not in bits:
         raise TypeError(f"Number of value bits is only defined for integer dtypes, but got "
                         f"{dtype}.")
