@@ -54,11 +54,13 @@ def test_ill_conditioned_float32_gradient(shape, complex_):
     assert ours.dtype == (numtorch.complex64 if complex_ else numtorch.float32)
     assert tuple(ours.shape) == shape
     scale = np.abs(exact).max(axis=(-1, -2), keepdims=True)
-    # the float32 determinant's own rounding bounds the error (the GPU's LU rounds otherwise)
-    assert (np.abs(ours.numpy() - exact) / scale).max() < 1e-4
-
     theirs_in = torch.from_numpy(a32).requires_grad_(True)
     torch.autograd.backward(torch.linalg.det(theirs_in), torch.from_numpy(g))
+    theirs_err = (np.abs(theirs_in.grad.numpy() - exact) / scale).max()
+    # the single-precision determinant's own rounding bounds the error, torch's as ours (its
+    # LU, as torch's, is in the input's precision; the GPU's LU rounds otherwise): the
+    # inverse adds nothing to it where the condition number passes 1/sqrt(eps32)
+    assert (np.abs(ours.numpy() - exact) / scale).max() < max(1e-4, 1.5 * theirs_err)
     assert (np.abs(ours.numpy() - theirs_in.grad.numpy()) / scale).max() < 1e-3
 
 
@@ -76,11 +78,15 @@ def test_second_order_through_the_double_precision_inverse():
 
     gx, hx = hvp(numtorch, a32, numtorch.float32)
     tg, th = hvp(torch, a32, torch.float64)
+    tg32, th32 = hvp(torch, a32, torch.float32)
     assert gx.dtype == numtorch.float32 and hx.dtype == numtorch.float32
-    for ours, exact in ((gx, tg), (hx, th)):
+    for ours, exact, theirs in ((gx, tg, tg32), (hx, th, th32)):
         exact = exact.detach().numpy()
         scale = np.abs(exact).max(axis=(-1, -2), keepdims=True)
-        assert (np.abs(ours.detach().numpy() - exact) / scale).max() < 1e-4
+        theirs_err = (np.abs(theirs.detach().numpy() - exact) / scale).max()
+        # bounded by the single-precision determinant's rounding, as torch's float32 result
+        assert (np.abs(ours.detach().numpy() - exact) / scale).max() < max(1e-4,
+                                                                            1.5 * theirs_err)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64"])
