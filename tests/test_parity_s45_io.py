@@ -239,3 +239,30 @@ def test_collate_and_convert_keep_container_kinds(name):
         return (_plain(data.default_collate(_BATCHES[name]())),
                 _plain(data.default_convert(_BATCHES[name]()[0])))
     assert run(numtorch) == run(torch)
+
+
+# -- one memory block saved as two element types is refused, as torch refuses it --------------
+_DTYPE_VIEWS = {
+    "real": lambda lib: (lambda c: [c, c.real])(lib.tensor([1 + 2j, 3j])),
+    "view_as_real": lambda lib: (lambda c: [lib.view_as_real(c), c])(lib.tensor([1 + 2j])),
+    "int_view": lambda lib: (lambda x: [x, x.view(lib.int32)])(lib.arange(4.0)),
+    "empty_slice": lambda lib: (lambda x: [x[:0], x.view(lib.int32)])(lib.arange(4.0)),
+    "storage": lambda lib: (lambda x: [x.untyped_storage(), x.view(lib.int32)])(lib.arange(4.0)),
+    "storage_same": lambda lib: (lambda x: [x.untyped_storage(), x])(lib.arange(4.0)),
+    "alone": lambda lib: [lib.arange(4.0).view(lib.int32)],
+    "fresh_blocks": lambda lib: [lib.ones(2), lib.ones(2).view(lib.int32)],
+}
+
+
+@pytest.mark.filterwarnings("ignore:TypedStorage is deprecated")
+@pytest.mark.parametrize("legacy", [False, True])
+@pytest.mark.parametrize("name", sorted(_DTYPE_VIEWS))
+def test_dtype_views_of_one_block_refused_like_torch(name, legacy):
+    def run(lib):
+        def save_load():
+            buf = io.BytesIO()
+            lib.save(_DTYPE_VIEWS[name](lib), buf, _use_new_zipfile_serialization=not legacy)
+            buf.seek(0)
+            return [x.tolist() if hasattr(x, "tolist") else bytes(x) for x in lib.load(buf)]
+        return _outcome(save_load)
+    assert run(numtorch) == run(torch)

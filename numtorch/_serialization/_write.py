@@ -105,6 +105,7 @@ class _TorchReductions:
     def _start(self):
         self.storages = []
         self._by_owner = {}
+        self._owner_dtypes = {}  # id(owner) -> (the dtype tensors view it as, owner kept alive)
         self.legacy = False  # the pre-1.6 format adds a sixth field (no storage view)
 
     def persistent_id(self, obj):
@@ -148,6 +149,11 @@ class _TorchReductions:
         if type(arr) is np.ndarray:
             location = "cpu"
             owner = arr if arr.base is None else _owner(arr)
+            # torch keeps one storage per memory block, of one element type
+            first = self._owner_dtypes.setdefault(id(owner), (arr.dtype, owner))[0]
+            if first != arr.dtype:
+                raise RuntimeError("Cannot save multiple tensors or storages that view the "
+                                   "same data as different types")
             if (type(owner) is np.ndarray and owner.dtype == arr.dtype
                     and (owner.flags.c_contiguous or owner.flags.f_contiguous)
                     and owner.dtype.isnative
