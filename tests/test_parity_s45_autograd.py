@@ -293,3 +293,93 @@ def test_vmap_batched_index_write_gradient():
         out.sum().backward()
         return out.detach(), x.grad
     assert _outcome(lambda: run(numtorch)) == _outcome(lambda: run(torch))
+
+
+# -- graph utilities: multi-grad hooks, engine callbacks, pack hooks, anomaly in Functions -------
+
+def _multi_all(L):
+    a = L.tensor([1.0], requires_grad=True)
+    b = L.tensor([2.0], requires_grad=True)
+    seen = []
+    h = L.autograd.graph.register_multi_grad_hook(
+        (a, b), lambda gs: seen.append([None if g is None else g.tolist() for g in gs]))
+    (a * 3).sum().backward()
+    (a * b).sum().backward()
+    L.autograd.grad((b * 5).sum(), b)
+    h.remove()
+    (a * b).sum().backward()
+    return seen
+
+
+def _multi_any(L):
+    a = L.tensor([1.0], requires_grad=True)
+    b = L.tensor([2.0], requires_grad=True)
+    seen = []
+    L.autograd.graph.register_multi_grad_hook((a, b), lambda g: seen.append(g.tolist()),
+                                              mode="any")
+    (a * 3).sum().backward()
+    (b * 4).sum().backward()
+    return seen
+
+
+def _queue_callback(L):
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    log = []
+
+    def hook(g):
+        L.autograd.Variable._execution_engine.queue_callback(
+            lambda: log.append(("cb", x.grad.tolist())))
+        log.append("hook")
+    x.register_hook(hook)
+    (x * 3).sum().backward()
+    return log
+
+
+def _queue_outside(L):
+    L.autograd.Variable._execution_engine.queue_callback(lambda: None)
+
+
+def _pack_inplace(L):
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    with L.autograd.graph.saved_tensors_hooks(lambda t: t.mul_(2), lambda t: t):
+        return x.exp()
+
+
+def _edge_fields(L):
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    e = L.autograd.graph.get_gradient_edge(x * 2)
+    return e._fields, e.output_nr, e.ownership_token, L.autograd.grad((x * 2).exp().sum(), e)
+
+
+GRAPH_UTILS = {"multi_all": _multi_all, "multi_any": _multi_any,
+               "queue_callback": _queue_callback, "queue_outside": _queue_outside,
+               "pack_inplace": _pack_inplace, "edge_fields": _edge_fields}
+
+
+@pytest.mark.parametrize("name", list(GRAPH_UTILS))
+def test_graph_utilities(name):
+    assert _outcome(lambda: GRAPH_UTILS[name](numtorch)) == \
+        _outcome(lambda: GRAPH_UTILS[name](torch))
+
+
+def test_anomaly_mode_names_the_custom_function_and_its_forward():
+    def run(L):
+        class Bad(L.autograd.Function):
+            @staticmethod
+            def forward(ctx, v):
+                return v * 1
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * float("nan")
+        a = L.ones(2, requires_grad=True)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            with L.autograd.detect_anomaly():
+                try:
+                    Bad.apply(a).sum().backward()
+                except RuntimeError as e:
+                    err = str(e)
+        msgs = [str(w.message) for w in seen if "Error detected" in str(w.message)]
+        return err, [m.split(".")[0] for m in msgs], ["Bad.apply(a)" in m for m in msgs]
+    assert run(numtorch) == run(torch)

@@ -40,7 +40,14 @@ class Packed:
 
     def __init__(self, tensor, hooks):
         pack, self.unpack = hooks
+        version = tensor._vc[0]
         self.value = pack(tensor)
+        if tensor._vc[0] != version:  # the op would then save (and return) altered values
+            raise RuntimeError("A saved tensor pack hook is modifying its input in place. "
+                               "Tensors provided as input to pack hook cannot be modified by "
+                               "in-place operations as this can lead to unexpected "
+                               "side-effects. Please open an issue if you need to perform "
+                               "in-place operations on the input to a pack hook.")
 
     def tensor(self):
         t = self.unpack(self.value)
@@ -132,9 +139,10 @@ def increment_version(tensor):
         t._vc[0] += 1
 
 
-class GradientEdge(namedtuple("GradientEdge", ["node", "output_nr"])):
+class GradientEdge(namedtuple("GradientEdge", ["node", "output_nr", "ownership_token"],
+                              defaults=(None,))):
     """Where a gradient flows into the graph: ``(node, output_nr)``; ``autograd.grad`` takes
-    one in place of a tensor input."""
+    one in place of a tensor input. (``ownership_token``: torch's field, always None here.)"""
 
     __slots__ = ()
 

@@ -23,8 +23,42 @@ from .graph import AccumulateGrad, GradientEdge, edge_of
 from .hooks import run_node_hooks, run_post_accumulate_hooks, run_pre_hooks
 
 
+# one list per running backward call (nested: a reentrant checkpoint's inner backward): the
+# callbacks queued while it runs (``queue_callback``), run when it finishes
+_CALLBACKS = []
+
+
+class _Queue(list):
+    __slots__ = ("grad_call",)
+
+
+def queue_callback(fn):
+    """Run ``fn()`` when the backward call now running has finished (torch's
+    ``Variable._execution_engine.queue_callback``)."""
+    if not _CALLBACKS:
+        raise RuntimeError("Final callbacks can only be installed during backward pass.")
+    _CALLBACKS[-1].append(fn)
+
+
 def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                  allow_unused=False, accumulate=True, fn_name="backward"):
+    """Propagate gradients from ``outputs`` (see ``_run_backward``), then run the callbacks
+    queued meanwhile."""
+    queued = _Queue()
+    queued.grad_call = inputs is not None and not accumulate  # autograd.grad
+    _CALLBACKS.append(queued)
+    try:
+        res = _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs,
+                            allow_unused, accumulate, fn_name)
+    finally:
+        _CALLBACKS.pop()
+    while queued:  # a callback may queue another (into this same list): run them in order
+        queued.pop(0)()
+    return res
+
+
+def _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
+                  allow_unused=False, accumulate=True, fn_name="backward"):
     """Propagate gradients from ``outputs``.
 
     With ``inputs`` None, every leaf reached gets its ``.grad`` accumulated (``backward``).
@@ -68,7 +102,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
 
     capture = {}
     for k, t in enumerate(inputs):
-        e = tuple(t) if isinstance(t, GradientEdge) else edge_of(t)
+        e = (t.node, t.output_nr) if isinstance(t, GradientEdge) else edge_of(t)
         if e is None:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         if _no_grad_views.is_sink(e[0]):

@@ -18,6 +18,7 @@ import weakref
 from .. import backend
 from .._class_repr import TorchNamed, torch_name
 from . import _func_transforms, graph
+from .anomaly_mode import _flags as _anomaly, forward_stack
 from .graph import Node, edge_of
 from .grad_mode import InferenceVersion, _state, no_grad
 
@@ -173,6 +174,8 @@ def _run_function(ctx, forward, args, kwargs):
                        for a in args)
     ctx._in_meta = [(a._array.shape, a._array.dtype) if isinstance(a, graph.Tensor) else None
                     for a in args]
+    if record and _anomaly["enabled"]:  # the forward's stack, shown when backward fails
+        ctx._anomaly_trace = forward_stack()
     tangents = _input_tangents(ctx, args)
     with no_grad():
         if tangents is None:

@@ -1388,3 +1388,4 @@ def _modified_message(node, arr, index, now, expected, output=False, edge=_UNSET
 
 
 from . import _no_grad_views  # noqa: E402  (it reads this module's AccumulateGrad)
+from ._multi_grad import register_multi_grad_hook  # noqa: E402,F401  (a torch.autograd.graph name)

@@ -47,6 +47,16 @@ class Variable(Tensor, metaclass=_VariableMeta):
             t.requires_grad_(True)
         return t
 
+    class _execution_engine:  # noqa: N801  (torch's name: Variable._execution_engine)
+        """The backward engine's hooks torch exposes here (``queue_callback``)."""
+
+        @staticmethod
+        def queue_callback(callback):
+            """Run ``callback()`` once the running backward call has finished."""
+            from . import engine
+
+            engine.queue_callback(callback)
+
     def reinforce(self, reward):
         """Removed in torch 0.3 (stochastic functions); use a score-function estimator."""
         raise RuntimeError("reinforce() was removed in PyTorch 0.3 together with stochastic "
