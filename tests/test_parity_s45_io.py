@@ -273,3 +273,29 @@ def test_dtype_views_of_one_block_refused_like_torch(name, legacy):
             return [x.tolist() if hasattr(x, "tolist") else bytes(x) for x in lib.load(buf)]
         return _outcome(save_load)
     assert run(numtorch) == run(torch)
+
+
+# -- a worker whose arguments do not pickle: torch's hint, then the pickling error ---------------
+class _Unpicklable:
+    def __init__(self):
+        self.f = lambda: 1
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        return i
+
+
+def test_unpicklable_worker_arguments_warn_like_torch():
+    import warnings
+
+    def run(lib):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            got = _outcome(lambda: list(lib.utils.data.DataLoader(
+                _Unpicklable(), num_workers=1, multiprocessing_context="spawn")))
+        return got, [str(w.message) for w in seen if "pickle" in str(w.message)]
+    want = run(torch)
+    assert want[0][0] != "ok" and want[1]
+    assert run(numtorch) == want

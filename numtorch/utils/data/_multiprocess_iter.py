@@ -11,11 +11,13 @@ sentinels at once, so a worker's death is seen the moment it happens and ``timeo
 import itertools
 import multiprocessing as mp
 import os
+import pickle
 import selectors
 import signal
 import sys
 import threading
 import time
+import warnings
 import weakref
 
 from ._shm_channel import channel_pair
@@ -24,6 +26,11 @@ from ._worker import Failure, IterableEnd, worker_loop
 
 __all__ = ["MultiProcessIter"]
 
+_PICKLE_HINT = ("Got pickle error when attempting to start a worker Process. This might be "
+                "because the worker Process arguments are not picklable. Python 3.14+ changed "
+                "the multiprocessing start method in non-Mac POSIX platforms to 'forkserver', "
+                "which requires the worker Process arguments to be picklable. You can also try "
+                "multiprocessing.set_start_method('fork').")
 _JOIN_GRACE = 1.0  # seconds workers get to finish their task and exit at shutdown
 _Selector = getattr(selectors, "PollSelector", selectors.SelectSelector)  # no descriptor of its own
 
@@ -78,7 +85,11 @@ class MultiProcessIter(IterBase):
                     i, n, self.base_seed + i, loader.dataset, loader._auto_collation,
                     loader.collate_fn, loader.drop_last, loader.worker_init_fn, pairs[i][1],
                     os.getpid(), main_thread, inherited))
-                w.start()
+                try:
+                    w.start()
+                except (TypeError, AttributeError, pickle.PicklingError):
+                    warnings.warn(_PICKLE_HINT, stacklevel=3)
+                    raise
                 self.workers.append(w)
                 self.channels[pairs[i][0]] = i
                 self.sentinels[w.sentinel] = i
