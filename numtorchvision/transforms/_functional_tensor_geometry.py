@@ -6,6 +6,8 @@ affine matrix given in pixel units around the image centre), so the output match
 torchvision's tensor path.
 """
 
+import contextlib
+import contextvars
 import warnings
 
 import numpy as np
@@ -14,6 +16,7 @@ import numtorch as torch
 import numtorch.nn.functional as NF
 
 from ._functional_tensor import _assert_image_tensor, get_dimensions
+from ._grid_sample_exact import grid_sample as _exact_grid_sample
 from ._resize_exact import resize_integer_aa, resize_integer_plain
 
 _INT_DTYPES = (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
@@ -183,6 +186,31 @@ def _pixel_centres(n, start):
     return (start + np.arange(n, dtype=np.float64)).astype(np.float32)
 
 
+_V2_BLEND = contextvars.ContextVar("v2_fill_blend", default=False)
+
+
+@contextlib.contextmanager
+def v2_fill_blend():
+    """Within it, bilinear fills are blended with torchvision v2's arithmetic (the v2
+    geometry kernels reuse these v1 ones; the two round differently by an ulp)."""
+    token = _V2_BLEND.set(True)
+    try:
+        yield
+    finally:
+        _V2_BLEND.reset(token)
+
+
+def _sample(x, grid, mode):
+    """grid_sample with torch's float32 rounding where no gradient is wanted (integer images
+    round these values: an ulp decides a pixel); numtorch's differentiable one otherwise."""
+    if (x.dtype == torch.float32 and grid.dtype == torch.float32 and x.device.type == "cpu"
+            and not (x.requires_grad or grid.requires_grad) and mode in ("bilinear", "nearest")):
+        g = grid.numpy()
+        if np.isfinite(g).all():
+            return torch.from_numpy(_exact_grid_sample(np.ascontiguousarray(x.numpy()), g, mode))
+    return NF.grid_sample(x, grid, mode=mode, padding_mode="zeros", align_corners=False)
+
+
 def _apply_grid_transform(img, grid, mode, fill):
     """Sample ``img`` at ``grid`` (normalised coordinates); outside points get ``fill``."""
     x, need_cast, squeeze, out_dtype = _cast_squeeze_in(img, [grid.dtype])
@@ -194,7 +222,7 @@ def _apply_grid_transform(img, grid, mode, fill):
         ones = torch.ones((x.shape[0], 1, x.shape[2], x.shape[3]), dtype=x.dtype,
                           device=x.device)
         x = torch.cat((x, ones), dim=1)
-    x = NF.grid_sample(x, grid, mode=mode, padding_mode="zeros", align_corners=False)
+    x = _sample(x, grid, mode)
     if fill is not None:
         x, mask = x[:, :-1], x[:, -1:].expand(x.shape[0], x.shape[1] - 1, *x.shape[2:])
         values = list(fill) if isinstance(fill, (tuple, list)) else [float(fill)]
@@ -202,6 +230,8 @@ def _apply_grid_transform(img, grid, mode, fill):
             1, len(values), 1, 1).expand_as(x)
         if mode == "nearest":
             x = torch.where(mask < 0.5, fill_img, x)
+        elif _V2_BLEND.get():  # v2's kernels blend as (x - fill) * mask + fill
+            x = (x - fill_img).mul_(mask).add_(fill_img)
         else:
             x = x * mask + (1.0 - mask) * fill_img
     if lead is not None:

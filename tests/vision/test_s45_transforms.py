@@ -224,3 +224,59 @@ def test_v2_to_dtype_scale_with_uint16(src, dst):
     got = ntF.to_dtype(nt_tt.Image(a), getattr(numtorch, dst), scale=True)
     assert str(got.dtype) == str(want.dtype)
     np.testing.assert_array_equal(to_np(got), to_np(want))
+
+
+_WARPS = {
+    "affine_shear": lambda F, x, fill, mode: F.affine(x, angle=0.0, translate=[0, 0], scale=1.0,
+                                                      shear=[3.8141, 0.0], center=[0, 0],
+                                                      interpolation=mode, fill=fill),
+    "affine": lambda F, x, fill, mode: F.affine(x, 12.0, [2, -3], 1.2, [5.0, 3.0],
+                                                interpolation=mode, fill=fill),
+    "rotate": lambda F, x, fill, mode: F.rotate(x, 33.0, interpolation=mode, fill=fill),
+    "rotate_expand": lambda F, x, fill, mode: F.rotate(x, -21.5, interpolation=mode, expand=True,
+                                                       fill=fill),
+    "perspective": lambda F, x, fill, mode: F.perspective(
+        x, [[0, 0], [26, 0], [26, 20], [0, 20]], [[2, 3], [25, 1], [24, 18], [1, 19]],
+        interpolation=mode, fill=fill),
+}
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+@pytest.mark.parametrize("dtype", ["uint8", "float32"])
+@pytest.mark.parametrize("fill", [None, "scalar", "list"])
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("warp", sorted(_WARPS) + ["elastic"])
+def test_grid_warps_bit_equal(version, dtype, fill, mode, warp):
+    """The sampled values round as torch's CPU grid_sample (fused multiply-adds), and v2
+    blends fills with its own arithmetic, so uint8 pixels and float32 values are equal."""
+    from torchvision.transforms import InterpolationMode as TvIM
+
+    from numtorchvision.transforms import InterpolationMode as NtIM
+
+    rng = np.random.default_rng(11)
+    arr = rng.integers(0, 256, (3, 21, 27), dtype=np.uint8)
+    if dtype == "float32":
+        arr = (arr / 255).astype(np.float32)
+    fills = {None: None, "scalar": 77 if dtype == "uint8" else 0.3,
+             "list": [10, 20, 250] if dtype == "uint8" else [0.1, 0.2, 0.9]}
+    a, b = pair(arr)
+    nt_lib, tv_lib = (ntF1, tvF1) if version == "v1" else (ntF, tvF)
+    if warp == "elastic":
+        d_nt, d_tv = pair((rng.random((1, 21, 27, 2)) * 0.2 - 0.1).astype(np.float32))
+        name = "elastic_transform" if version == "v1" else "elastic"
+        got = getattr(nt_lib, name)(a, d_nt, interpolation=getattr(NtIM, mode.upper()),
+                                    fill=fills[fill])
+        want = getattr(tv_lib, name)(b, d_tv, interpolation=getattr(TvIM, mode.upper()),
+                                     fill=fills[fill])
+    else:
+        got = _WARPS[warp](nt_lib, a, fills[fill], getattr(NtIM, mode.upper()))
+        want = _WARPS[warp](tv_lib, b, fills[fill], getattr(TvIM, mode.upper()))
+    assert str(got.dtype) == str(want.dtype)
+    np.testing.assert_array_equal(to_np(got), to_np(want))
+
+
+def test_grid_warps_keep_gradients():
+    a = numtorch.rand(1, 3, 8, 9, requires_grad=True)
+    out = ntF.rotate(a, 20.0, interpolation=ntF.InterpolationMode.BILINEAR, fill=0.5)
+    out.sum().backward()
+    assert a.grad is not None and a.grad.shape == a.shape

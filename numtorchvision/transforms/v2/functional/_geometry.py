@@ -11,7 +11,7 @@ from numtorch.nn import functional as NF
 from .... import tv_tensors
 from ....tv_tensors._tv_tensor import _plain
 from ... import functional as F1
-from ..._functional_tensor_geometry import _compute_affine_output_size
+from ..._functional_tensor_geometry import _compute_affine_output_size, v2_fill_blend
 from ..._geometry import _get_inverse_affine_matrix
 from ...functional import InterpolationMode, _interpolation_modes_from_int
 from ._meta import _convert_bounding_box_format, clamp_bounding_boxes
@@ -471,9 +471,10 @@ def affine_image(image, angle, translate, scale, shear, interpolation=Interpolat
     if not isinstance(image, torch.Tensor):
         return F1.affine(image, angle, translate, scale, shear, interpolation=interpolation,
                          fill=fill, center=center)
-    return _flat_image(image, lambda x: F1.affine(x, angle, translate, scale, shear,
-                                                  interpolation=interpolation, fill=fill,
-                                                  center=center))
+    with v2_fill_blend():
+        return _flat_image(image, lambda x: F1.affine(x, angle, translate, scale, shear,
+                                                      interpolation=interpolation, fill=fill,
+                                                      center=center))
 
 
 affine_video = affine_image
@@ -570,8 +571,10 @@ def rotate_image(image, angle, interpolation=InterpolationMode.NEAREST, expand=F
     if turns is not None and (turns % 2 == 0 or expand or image.shape[-1] == image.shape[-2]):
         return torch.rot90(image, k=turns, dims=(-2, -1)) if turns else image.clone()
     interpolation = _check_interpolation(interpolation)
-    return _flat_image(image, lambda x: F1.rotate(x, float(angle), interpolation=interpolation,
-                                                  expand=expand, center=center, fill=fill))
+    with v2_fill_blend():
+        return _flat_image(image, lambda x: F1.rotate(x, float(angle),
+                                                      interpolation=interpolation,
+                                                      expand=expand, center=center, fill=fill))
 
 
 rotate_video = rotate_image

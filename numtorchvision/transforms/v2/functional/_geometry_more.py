@@ -6,7 +6,11 @@ import numtorch as torch
 from .... import tv_tensors
 from ....tv_tensors._tv_tensor import _plain
 from ... import functional as F1
-from ..._functional_tensor_geometry import _create_identity_grid
+from ..._functional_tensor_geometry import (
+    _apply_grid_transform,
+    _create_identity_grid,
+    v2_fill_blend,
+)
 from ..._functional_tensor_geometry import perspective as _perspective_tensor
 from ..._geometry import _get_perspective_coeffs
 from ...functional import InterpolationMode
@@ -54,8 +58,9 @@ def perspective_image(image, startpoints, endpoints, interpolation=Interpolation
 
         return _perspective_pil(image, coeffs, interpolation=pil_modes_mapping[interpolation],
                                 fill=fill)
-    return _flat_image(image, lambda x: _perspective_tensor(x, coeffs, interpolation.value,
-                                                            fill=fill))
+    with v2_fill_blend():
+        return _flat_image(image, lambda x: _perspective_tensor(x, coeffs, interpolation.value,
+                                                                fill=fill))
 
 
 perspective_video = perspective_image
@@ -126,16 +131,17 @@ def elastic_image(image, displacement, interpolation=InterpolationMode.BILINEAR,
         raise TypeError("Argument displacement should be a Tensor")
     mode = _check_interpolation(interpolation)
 
-    def warp(pixels):
-        return F1.elastic_transform(pixels, displacement, interpolation=mode, fill=fill)
-
     if not isinstance(image, torch.Tensor):  # PIL
-        return warp(image)
+        return F1.elastic_transform(image, displacement, interpolation=mode, fill=fill)
     want = (1, *image.shape[-2:], 2)
     if tuple(displacement.shape) != want:
         raise ValueError(f"Argument displacement shape should be {want}, but given "
                          f"{displacement.shape}")
-    return _flat_image(image, warp)
+    # v2 builds the grid in the image's float dtype (v1: always float32)
+    work = image.dtype if image.is_floating_point() else torch.float32
+    grid = _create_identity_grid(list(image.shape[-2:]), work).add_(displacement.to(work))
+    with v2_fill_blend():
+        return _flat_image(image, lambda x: _apply_grid_transform(x, grid, mode.value, fill))
 
 
 elastic_video = elastic_image
