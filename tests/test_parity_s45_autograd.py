@@ -383,3 +383,65 @@ def test_anomaly_mode_names_the_custom_function_and_its_forward():
         msgs = [str(w.message) for w in seen if "Error detected" in str(w.message)]
         return err, [m.split(".")[0] for m in msgs], ["Bad.apply(a)" in m for m in msgs]
     assert run(numtorch) == run(torch)
+
+
+# -- custom Functions: node order and next_functions --------------------------------------------
+
+class _Twice:
+    @staticmethod
+    def make(L):
+        class Scale(L.autograd.Function):
+            @staticmethod
+            def forward(ctx, k, a, n, b=None):
+                ctx.k = k
+                return a * k
+
+            @staticmethod
+            def backward(ctx, g):
+                return None, g * ctx.k, None, None
+        return Scale
+
+
+def _fn_twice_on_fresh_leaf(L):
+    f = _Twice.make(L)
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    (f.apply(2.0, x, 3) + f.apply(5.0, x, 3)).sum().backward()
+    return x.grad
+
+
+def _module_hook_called_twice(L):
+    L.manual_seed(0)
+    m = L.nn.Linear(2, 2)
+    with L.no_grad():
+        m.weight.copy_(L.tensor([[1.0, -2.0], [0.5, 3.0]]))
+    seen = []
+    m.register_full_backward_hook(lambda mod, gi, go: seen.append(gi[0].tolist()))
+    x = L.ones(1, 2, requires_grad=True)
+    (m(x) + m(x * 2)).sum().backward()
+    return x.grad, seen
+
+
+def _next_functions_skip_numbers(L):
+    f = _Twice.make(L)
+    x = L.ones(2, requires_grad=True)
+    y = f.apply(2.0, x, 3, L.ones(2))
+    return [None if n is None else n.name() for n, _ in y.grad_fn.next_functions]
+
+
+def _hook_node_next_functions(L):
+    m = L.nn.Linear(2, 2)
+    m.register_full_backward_hook(lambda mod, gi, go: None)
+    y = m(L.ones(1, 2, requires_grad=True))
+    first = y.grad_fn.next_functions
+    return [n.name() for n, _ in first], [n.name() for n, _ in first[0][0].next_functions]
+
+
+CUSTOM = {"twice_on_fresh_leaf": _fn_twice_on_fresh_leaf,
+          "module_hook_called_twice": _module_hook_called_twice,
+          "next_functions_skip_numbers": _next_functions_skip_numbers,
+          "hook_node_next_functions": _hook_node_next_functions}
+
+
+@pytest.mark.parametrize("name", list(CUSTOM))
+def test_custom_function_graphs(name):
+    assert _outcome(lambda: CUSTOM[name](numtorch)) == _outcome(lambda: CUSTOM[name](torch))

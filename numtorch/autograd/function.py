@@ -40,6 +40,16 @@ class FunctionCtx(Node):
         self._edges = ()
         self._released = False
 
+    @property
+    def next_functions(self):
+        # torch lists the tensor arguments only (a number or a callback passed to apply has
+        # no edge at all, not an empty one)
+        edges = Node.next_functions.fget(self)
+        meta = getattr(self, "_in_meta", None)
+        if not meta or len(meta) != len(edges):
+            return edges
+        return tuple(e for e, m in zip(edges, meta) if m is not None)
+
     # -- the ctx API ---------------------------------------------------------------------
     def save_for_backward(self, *tensors):
         """Keep tensors (inputs or outputs of forward, or None) for ``backward``."""
@@ -172,6 +182,10 @@ def _run_function(ctx, forward, args, kwargs):
     record = _state.enabled and any(a.requires_grad for a in tensor_args)
     ctx._edges = tuple(edge_of(a) if isinstance(a, graph.Tensor) and _state.enabled else None
                        for a in args)
+    # numbered after the accumulators edge_of may just have made for its inputs: the engine
+    # runs nodes in decreasing creation order, so a leaf's accumulator must come before every
+    # node that feeds it (a module with a full backward hook called twice on one input)
+    ctx._seq = next(graph._sequence)
     ctx._in_meta = [(a._array.shape, a._array.dtype) if isinstance(a, graph.Tensor) else None
                     for a in args]
     if record and _anomaly["enabled"]:  # the forward's stack, shown when backward fails
