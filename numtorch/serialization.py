@@ -9,6 +9,7 @@ bfloat16 tensors load as ``numtorch.bfloat16`` when the optional ml_dtypes packa
 Tensors placed on a CUDA device by ``map_location`` keep their values but not storage sharing.
 """
 
+import io
 import os
 import warnings
 
@@ -138,12 +139,20 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
             return _load_file(fh, map_location, weights_only)
     if mmap and hasattr(f, "read") and hasattr(f, "seek"):
         check_mmap(f, None)
-    if not hasattr(f, "seek") and not hasattr(f, "read"):  # not a file at all: torch's words
-        raise AttributeError(f"'{type(f).__name__}' object has no attribute 'seek'. You can "
-                             f"only torch.load from a file that is seekable. Please pre-load "
-                             f"the data into a buffer like io.BytesIO and try to load from it "
-                             f"instead.")
+    _check_seekable(f)
     return _load_file(f, map_location, weights_only)
+
+
+def _check_seekable(f):
+    """torch's test of a file object: ``seek(tell())``, its failure re-raised with a hint."""
+    try:
+        f.seek(f.tell())
+    except (io.UnsupportedOperation, AttributeError) as e:
+        if "seek" in str(e) or "tell" in str(e):
+            raise type(e)(f"{e}. You can only torch.load from a file that is seekable. Please "
+                          f"pre-load the data into a buffer like io.BytesIO and try to load "
+                          f"from it instead.") from None
+        raise
 
 
 def get_unsafe_globals_in_checkpoint(f):

@@ -299,3 +299,28 @@ def test_unpicklable_worker_arguments_warn_like_torch():
     want = run(torch)
     assert want[0][0] != "ok" and want[1]
     assert run(numtorch) == want
+
+
+# -- loading from a stream that cannot seek ----------------------------------------------------
+class _NoSeekReader(io.RawIOBase):
+    def __init__(self, data):
+        self._b = io.BytesIO(data)
+
+    def readable(self):
+        return True
+
+    def readinto(self, m):
+        d = self._b.read(len(m))
+        m[:len(d)] = d
+        return len(d)
+
+    def seekable(self):
+        return False
+
+
+@pytest.mark.parametrize("source", ["no_seek", "int", "none"])
+def test_unseekable_sources_refused_in_torchs_words(source):
+    def run(lib, data):
+        f = {"no_seek": lambda: _NoSeekReader(data), "int": lambda: 3, "none": lambda: None}
+        return _outcome(lambda: lib.load(f[source]()))
+    assert run(numtorch, _nt_bytes(numtorch.ones(2))) == run(torch, _torch_bytes(torch.ones(2)))
