@@ -28,12 +28,20 @@ def _unnormalize(g, size):
     return _fma(g + _F32(1), _F32(size / 2), _F32(-0.5))
 
 
-def _taps(flat, yi, xi, h, w):
-    """``flat`` (N, C, H*W) read at integer (N, P) positions; 0 outside the image."""
-    inside = (yi >= 0) & (yi < h) & (xi >= 0) & (xi < w)
-    index = np.where(inside, yi * w + xi, 0)[:, None, :]
-    values = np.take_along_axis(flat, index, axis=2)
-    return np.where(inside[:, None, :], values, _F32(0))
+def _padded(img):
+    """(N, C, (H+2)*(W+2)): the image in a one-pixel zero frame, so that every tap position,
+    clipped into the frame, reads its value or 0 without a mask."""
+    n, c, h, w = img.shape
+    framed = np.zeros((n, c, h + 2, w + 2), _F32)
+    framed[:, :, 1:-1, 1:-1] = img
+    return framed.reshape(n, c, -1)
+
+
+def _taps(framed, yi, xi, h, w):
+    """``framed`` read at integer (N, P) image positions (0 outside the image)."""
+    index = (np.clip(yi, -1, h) + 1) * (w + 2) + (np.clip(xi, -1, w) + 1)
+    # one take per image: ~4x faster than take_along_axis's broadcast fancy indexing
+    return np.stack([frame.take(ind, axis=1) for frame, ind in zip(framed, index)])
 
 
 def grid_sample(img, grid, mode):
@@ -43,7 +51,7 @@ def grid_sample(img, grid, mode):
     oh, ow = grid.shape[1:3]
     g = grid.reshape(n, oh * ow, 2)
     x, y = _unnormalize(g[..., 0], w), _unnormalize(g[..., 1], h)
-    flat = img.reshape(n, c, h * w)
+    flat = _padded(img)
     if mode == "nearest":
         out = _taps(flat, np.rint(y).astype(np.int64), np.rint(x).astype(np.int64), h, w)
         return out.reshape(n, c, oh, ow)
