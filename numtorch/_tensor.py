@@ -495,7 +495,13 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
         if self.requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
-        if self._array.dtype.kind == "V" or self._array.dtype.name.startswith(("bfloat",
+        kind = self._array.dtype.kind
+        if kind == "c" and not force and _nt.ops.is_conj(self):
+            # numtorch's array holds the conjugated values already; torch's holds the
+            # original ones and refuses to hand them out unresolved
+            raise RuntimeError("Can't call numpy() on Tensor that has conjugate bit set. Use "
+                               "tensor.resolve_conj().numpy() instead.")
+        if kind == "V" or self._array.dtype.name.startswith(("bfloat",
                                                                                "float8")):
             # NumPy has no such element type; torch refuses with force=True too (numtorch's
             # own code reads such arrays through ._array)

@@ -61,7 +61,7 @@ def _flat(out):
 
 def _np(x):
     if isinstance(x, numtorch.Tensor):
-        return x.detach().cpu().numpy()
+        return x.detach().cpu().resolve_conj().numpy()  # as torch's numpy(force=True)
     if isinstance(x, torch.Tensor):
         return x.detach().numpy(force=True)  # force: torch may hand back ZeroTensors
     return np.asarray(x)

@@ -218,8 +218,12 @@ def _hnd(name, input, s, dim, norm, out, inverse):
         # order shows in the result's memory layout)
         y = _f.r2c(name, input, dims[-1:], sizes[-1:], _f.dual_norm(norm))
         if len(dims) > 1:
+            # torch conjugates a several-dim result in memory: no conjugate bit (a one-dim
+            # result keeps it, as ihfft's does)
             y = _f.c2c(name, y, dims[:-1], sizes[:-1], _f.dual_norm(norm), True)
-        y = y.conj()
+            y = y.conj_physical()
+        else:
+            y = y.conj()
     else:
         # torch ranks a one-dim result from the dense conjugate and a several-dim one from
         # the lazy conjugate (an expanded input's stride-0 dims kept), which conj() keeps too
