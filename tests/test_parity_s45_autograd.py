@@ -445,3 +445,15 @@ CUSTOM = {"twice_on_fresh_leaf": _fn_twice_on_fresh_leaf,
 @pytest.mark.parametrize("name", list(CUSTOM))
 def test_custom_function_graphs(name):
     assert _outcome(lambda: CUSTOM[name](numtorch)) == _outcome(lambda: CUSTOM[name](torch))
+
+
+@pytest.mark.parametrize("case", ["modes", "classes", "sizes", "empty"])
+def test_stack_module_state_checks(case):
+    def run(L):
+        nn = L.nn
+        models = {"modes": lambda: [nn.Linear(2, 2), nn.Conv1d(2, 2, 1).eval()],
+                  "classes": lambda: [nn.Linear(2, 2), nn.Conv1d(2, 2, 1)],
+                  "sizes": lambda: [nn.Linear(2, 2), nn.Linear(2, 3)],
+                  "empty": lambda: []}[case]()
+        return L.func.stack_module_state(models)
+    assert _outcome(lambda: run(numtorch)) == _outcome(lambda: run(torch))

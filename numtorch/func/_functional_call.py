@@ -51,11 +51,14 @@ def stack_module_state(models):
     models = list(models)
     if not models:
         raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if len({bool(m.training) for m in models}) > 1:
+        raise RuntimeError("stack_module_state: Expected all models to have the same "
+                           "training/eval mode.")
     first = type(models[0])
     for m in models:
         if type(m) is not first:
-            raise RuntimeError(f"stack_module_state: Expected all models to be of the same "
-                               f"class, got {first} and {type(m)}")
+            raise RuntimeError("stack_module_state: Expected all models to be of the same "
+                               "class.")
     names = [n for n, _ in models[0].named_parameters()]
     params = {}
     for n in names:
