@@ -280,3 +280,41 @@ def test_grid_warps_keep_gradients():
     out = ntF.rotate(a, 20.0, interpolation=ntF.InterpolationMode.BILINEAR, fill=0.5)
     out.sum().backward()
     assert a.grad is not None and a.grad.shape == a.shape
+
+
+def _resize_pil(op, v2, F, img, mode, antialias):
+    if op == "resize":
+        return F.resize(img, [10], interpolation=mode, antialias=antialias)
+    if op == "resized_crop":
+        return F.resized_crop(img, 2, 3, 15, 17, [9, 8], interpolation=mode, antialias=antialias)
+    return v2.Resize(12, interpolation=mode, antialias=antialias)(img)
+
+
+@pytest.mark.parametrize("antialias", [False, None, True])
+@pytest.mark.parametrize("mode", ["BILINEAR", "LANCZOS", "NEAREST"])
+@pytest.mark.parametrize("op", ["resize", "resized_crop", "Resize"])
+def test_v2_resize_of_pil_ignores_antialias_with_torchvisions_warning(antialias, mode, op):
+    import warnings
+
+    from PIL import Image
+    from torchvision.transforms import v2 as tv_v2
+
+    from numtorchvision.transforms import v2 as nt_v2
+
+    img = Image.fromarray(np.random.default_rng(8).integers(0, 256, (21, 27, 3), np.uint8))
+    results = []
+    for v2, F in ((nt_v2, ntF), (tv_v2, tvF)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                out = np.asarray(_resize_pil(op, v2, F, img, getattr(F.InterpolationMode, mode),
+                                             antialias))
+            except ValueError as e:
+                out = str(e)
+        results.append((out, [str(w.message) for w in caught]))
+    (got, got_warn), (want, want_warn) = results
+    assert got_warn == want_warn
+    if isinstance(want, str):
+        assert got == want
+    else:
+        np.testing.assert_array_equal(got, want)

@@ -4,6 +4,7 @@ same kernels with nearest-neighbour sampling, bounding boxes by moving their coo
 (and clamping them to the new canvas, as the boxes' ``clamping_mode`` says)."""
 
 import numbers
+import warnings
 
 import numtorch as torch
 from numtorch.nn import functional as NF
@@ -153,6 +154,11 @@ def resize(inpt, size, interpolation=InterpolationMode.BILINEAR, max_size=None,
 def resize_image(image, size, interpolation=InterpolationMode.BILINEAR, max_size=None,
                  antialias=True):
     interpolation = _check_interpolation(interpolation)
+    if not isinstance(image, torch.Tensor):  # Pillow always antialiases: the flag is ignored
+        if antialias is False:
+            warnings.warn("Anti-alias option is always applied for PIL Image input. Argument "
+                          "antialias is ignored.")
+        antialias = True
     antialias = bool(antialias)  # None: off
     if not antialias and interpolation == InterpolationMode.LANCZOS:
         raise ValueError("InterpolationMode.LANCZOS requires antialias=True")
