@@ -324,3 +324,29 @@ def test_unseekable_sources_refused_in_torchs_words(source):
         f = {"no_seek": lambda: _NoSeekReader(data), "int": lambda: 3, "none": lambda: None}
         return _outcome(lambda: lib.load(f[source]()))
     assert run(numtorch, _nt_bytes(numtorch.ones(2))) == run(torch, _torch_bytes(torch.ones(2)))
+
+
+# -- TensorDataset batches: indices that are not in-range integers go the per-sample way --------
+@pytest.mark.filterwarnings("ignore:Using a non-tuple sequence")
+@pytest.mark.parametrize("sampler", ["float", "bool", "str", "neg", "past_end", "np_ints"])
+@pytest.mark.parametrize("subset", [False, True])
+def test_tensor_dataset_batches_with_odd_indices(sampler, subset):
+    def run(lib):
+        data = lib.utils.data
+        ds = data.TensorDataset(lib.arange(10.0), lib.arange(10))
+        if subset:
+            ds = data.Subset(ds, [9, 8, 7, 6])
+        indices = {"float": [1.5, 2.0], "bool": [True, False], "str": ["a"], "neg": [-1, 2],
+                   "past_end": [1, 10], "np_ints": np.array([3, 1])}[sampler]
+        return _outcome(lambda: [[x.tolist() for x in b] for b in data.DataLoader(
+            ds, batch_size=2, sampler=indices)])
+    assert run(numtorch) == run(torch)
+
+
+def test_collate_errors_name_no_field():
+    def run(lib):
+        batch = [{"a": (lib.ones(2), 1)}, {"a": (lib.ones(3), 2)}]
+        return _outcome(lambda: lib.utils.data.default_collate(batch))
+    want = run(torch)
+    assert want[0] == "RuntimeError"
+    assert run(numtorch) == want

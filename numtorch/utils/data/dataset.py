@@ -64,12 +64,24 @@ def tensor_columns(dataset, indices):
 
     from ..._tensor import _make
 
-    idx = np.asarray(indices, dtype=np.int64)
+    chain = []
     while isinstance(dataset, Subset):
-        idx = np.asarray(dataset.indices, dtype=np.int64)[idx]
+        chain.append(dataset.indices)
         dataset = dataset.dataset
     if type(dataset) is not TensorDataset:
         return None
+    # integer indices only: others (floats, bools, strings) take the per-sample path and its
+    # errors, as in torch, instead of being cast
+    idx = np.asarray(indices)
+    for sub in [*chain, None]:
+        n = len(dataset) if sub is None else len(sub)
+        # and in range: an index past the end fails on the per-sample path in torch's words
+        if idx.dtype.kind not in "iu" or (idx.size and (idx.min() < -n or idx.max() >= n)):
+            return None
+        if isinstance(sub, (list, tuple, range)):  # B look-ups, not a copy of the whole list
+            idx = np.asarray([sub[i] for i in idx.tolist()])
+        elif sub is not None:
+            idx = np.asarray(sub)[idx]
     return [_make(np.take(t._array, idx, axis=0)) if type(t._array) is np.ndarray
             else t[_make(idx)] for t in dataset.tensors]
 

@@ -74,8 +74,8 @@ def collate(batch, *, collate_fn_map=None):
     if isinstance(elem, (str, bytes)):
         return batch
     if isinstance(elem, collections.abc.Mapping):
-        return _rebuilt_mapping(elem, {k: _field(k, [d[k] for d in batch], collate_fn_map)
-                                       for k in elem})
+        return _rebuilt_mapping(elem, {k: collate([d[k] for d in batch],
+                                                  collate_fn_map=collate_fn_map) for k in elem})
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):
         # the fields go on as the tuples zip makes: a field of strings stays a tuple, as torch's
         return type(elem)(*(collate(s, collate_fn_map=collate_fn_map) for s in zip(*batch)))
@@ -85,7 +85,8 @@ def collate(batch, *, collate_fn_map=None):
         if not all(len(e) == n for e in it):
             raise RuntimeError("each element in list of batch should be of equal size")
         transposed = list(zip(*batch))
-        cols = [_field(i, s, collate_fn_map) for i, s in enumerate(transposed)]
+        # (a field's error goes up as it is: torch names no field)
+        cols = [collate(s, collate_fn_map=collate_fn_map) for s in transposed]
         if isinstance(elem, tuple):
             return cols
         return _rebuilt_sequence(elem, cols)
@@ -119,16 +120,6 @@ def _rebuilt_sequence(like, values):
         return type(like)(values)
     except TypeError:
         return values
-
-
-def _field(key, values, collate_fn_map):
-    """Collate one field, naming it in the error when its samples do not fit together."""
-    try:
-        return collate(values, collate_fn_map=collate_fn_map)
-    except RuntimeError as e:
-        if str(e).startswith("default_collate: field"):
-            raise RuntimeError(f"default_collate: field {key!r} -> {str(e)[23:]}") from None
-        raise RuntimeError(f"default_collate: field {key!r}: {e}") from None
 
 
 def default_collate(batch):
