@@ -304,6 +304,16 @@ def randn_like(input, *, generator=None, dtype=None, layout=None, device=None,
         raise _generator_args.error("randn_like", generator, (input,), _generator_args.keywords(
             generator, memory_format=(memory_format, None), **kw), True)
     dt, dev = _like(input, dtype, device, "randn_like", pin_memory)
+    if not input.is_contiguous() and input.numel() > 1:
+        # torch fills a non-contiguous empty_like (e.g. channels-last) through normal_'s
+        # element-by-element path, a different stream from randn's vectorised one
+        from ._creation import empty_like
+
+        out = empty_like(input, dtype=dt, device=dev)
+        if out.is_contiguous():  # overlapping or broadcast strides are not kept
+            return randn(input.shape, generator=generator, dtype=dt, device=dev,
+                         requires_grad=requires_grad)
+        return out.normal_(generator=generator).requires_grad_(requires_grad)
     return _in_layout_of(input, randn(input.shape, generator=generator, dtype=dt, device=dev,
                                       requires_grad=requires_grad))
 
