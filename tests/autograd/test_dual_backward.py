@@ -129,6 +129,11 @@ CASES = {
                 (lambda x: x.unsqueeze(1), [(2, 3)]), (lambda x: x.squeeze(0), [(1, 3)])],
     "Permute": [(lambda x: x.permute(2, 0, 1), [(2, 3, 4)]), (lambda x: x.t(), [(2, 3)]),
                 (lambda x: x.transpose(0, 2), [(2, 3, 4)])],
+    "Det": [  # past 8x8: the inverse from the forward's LU factors (getri); near the
+        # identity, where gradgradcheck's finite differences are steady
+        (lambda a: numtorch.linalg.det(a * 0.5 + numtorch.eye(12, dtype=a.dtype)),
+         [(2, 12, 12)]),
+        (lambda a: numtorch.det(a * 0.5 + numtorch.eye(10, dtype=a.dtype)), [(10, 10)])],
     "Einsum": [  # two operands whose gradients are again plain contractions
         (lambda q, k: numtorch.einsum("bid,bjd->bij", q, k), [(2, 3, 4), (2, 5, 4)]),
         (lambda a, v: numtorch.einsum("bij,bjd->bdi", a, v), [(2, 3, 5), (2, 5, 4)]),
