@@ -350,3 +350,23 @@ def test_collate_errors_name_no_field():
     want = run(torch)
     assert want[0] == "RuntimeError"
     assert run(numtorch) == want
+
+
+# -- map_location='meta': views keep their geometry over one meta storage ----------------------
+@pytest.mark.parametrize("ml", ["meta", "device", "dict"])
+@pytest.mark.parametrize("form", ["zip", "legacy", "mmap"])
+def test_meta_loads_keep_view_geometry(ml, form, tmp_path):
+    def run(lib):
+        base = lib.arange(12.0).reshape(3, 4)
+        path = tmp_path / f"{lib.__name__}.pt"
+        lib.save({"a": base, "v": base[1:, ::2], "t": base.t(), "o": base[2]}, path,
+                 _use_new_zipfile_serialization=form != "legacy")
+        where = {"meta": "meta", "device": lib.device("meta"), "dict": {"cpu": "meta"}}[ml]
+        got = lib.load(path, map_location=where, mmap=form == "mmap")
+        ptr = got["a"].untyped_storage().data_ptr()
+        # (torch's legacy meta load sizes a view's storage by its extent: not compared)
+        return {k: (tuple(v.shape), v.stride(), v.storage_offset(), str(v.device),
+                    v.untyped_storage().nbytes() if form != "legacy" else None,
+                    v.untyped_storage().data_ptr() == ptr)
+                for k, v in got.items()}
+    assert run(numtorch) == run(torch)

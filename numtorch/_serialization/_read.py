@@ -205,6 +205,10 @@ def _make_loader(read, map_location, record):
         if key not in cache:
             arr, dev = _place(read(key, dtype_name, _count(numel, key, record)), location,
                               map_location)
+            if dev.type == "meta":  # one meta storage, so its tensors keep their views of it
+                from ..backend import _meta
+
+                arr = _meta.as_meta(arr)
             cache[key] = (arr, dev, FileStorage(wrap=arr, placed=dev))
         # a later reference's element count is not checked, as in torch: the storage was read
         # with the first one's, and every tensor's geometry is checked against that storage
