@@ -457,3 +457,91 @@ def test_stack_module_state_checks(case):
                   "empty": lambda: []}[case]()
         return L.func.stack_module_state(models)
     assert _outcome(lambda: run(numtorch)) == _outcome(lambda: run(torch))
+
+
+def _functions(L):
+    Function = L.autograd.Function
+
+    class DirtyView(Function):
+        @staticmethod
+        def forward(ctx, v):
+            ctx.mark_dirty(v)
+            return v.mul_(2)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    class RetNone(Function):
+        @staticmethod
+        def forward(ctx, v):
+            return v * 2, None, 3
+
+        @staticmethod
+        def backward(ctx, g, g2, g3):
+            ctx.seen = (g2, g3)
+            return g * 2
+
+    class BadSave(Function):
+        @staticmethod
+        def forward(ctx, v):
+            ctx.save_for_backward(v, 3)
+            return v * 1
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    class IntGrad(Function):
+        @staticmethod
+        def forward(ctx, v):
+            return v * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return 3
+
+    class NonDiffInput(Function):
+        @staticmethod
+        def forward(ctx, v):
+            ctx.mark_non_differentiable(v)
+            return v
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+    return DirtyView, RetNone, BadSave, IntGrad, NonDiffInput
+
+
+def _dirty_view(L):
+    dirty = _functions(L)[0]
+    a = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = a * 1
+    r = dirty.apply(b[:2])
+    names = r.grad_fn.name(), b.grad_fn.name()
+    (b * L.tensor([1.0, 10.0, 100.0])).sum().backward()
+    return names, b.detach(), a.grad
+
+
+def _ret_none(L):
+    fn = _functions(L)[1]
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    out = fn.apply(x)
+    out[0].sum().backward()
+    return out[1], out[2], out[0].grad_fn.seen if hasattr(out[0].grad_fn, "seen") else None, \
+        x.grad
+
+
+FUNCTIONS = {
+    "dirty_view": _dirty_view,
+    "ret_none": _ret_none,
+    "bad_save": lambda L: _functions(L)[2].apply(L.ones(2, requires_grad=True)),
+    "int_grad": lambda L: _functions(L)[3].apply(L.ones(2, requires_grad=True)).sum().backward(),
+    "nondiff_input": lambda L: (lambda x: (lambda y: (y.requires_grad, y is x))(
+        _functions(L)[4].apply(x)))(L.ones(2, requires_grad=True)),
+}
+
+
+@pytest.mark.parametrize("name", list(FUNCTIONS))
+def test_custom_function_semantics(name):
+    assert _outcome(lambda: FUNCTIONS[name](numtorch)) == _outcome(lambda: FUNCTIONS[name](torch))

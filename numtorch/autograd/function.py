@@ -53,10 +53,10 @@ class FunctionCtx(Node):
     # -- the ctx API ---------------------------------------------------------------------
     def save_for_backward(self, *tensors):
         """Keep tensors (inputs or outputs of forward, or None) for ``backward``."""
-        for t in tensors:
+        for i, t in enumerate(tensors):
             if t is not None and not isinstance(t, graph.Tensor):
                 raise TypeError("save_for_backward can only save variables, but argument "
-                                f"{tensors.index(t)} is of type {type(t).__name__}")
+                                f"{i} is of type {type(t).__name__}")
         self.to_save = tensors
 
     def save_for_forward(self, *tensors):
@@ -123,7 +123,8 @@ class FunctionCtx(Node):
 
     def _run(self, grads, create_graph, root_arrays):
         if self.materialize_grads:
-            grads = tuple(g if g is not None else graph._make(
+            # (an output that was not a tensor, m[1] None, gets None: there is nothing to fill)
+            grads = tuple(g if g is not None or m[1] is None else graph._make(
                 backend.xp_of(self._xp_ref).zeros(m[0], dtype=m[1]))
                 for g, m in zip(grads, self._out_meta))
         res = self._call_backward(grads)
@@ -138,8 +139,7 @@ class FunctionCtx(Node):
                                    f"gradients (expected {n_in}, got {len(res)})")
         for i, (r, e) in enumerate(zip(res, self._edges)):
             if r is not None and e is not None and not isinstance(r, graph.Tensor):
-                raise TypeError(f"function {self.name()} returned a gradient of type "
-                                f"{type(r).__name__} at index {i}; expected a Tensor or None")
+                raise RuntimeError(f"expected Variable or None (got {type(r).__name__})")
         return res
 
     def _call_backward(self, grads):
@@ -216,14 +216,25 @@ def _run_function(ctx, forward, args, kwargs):
         if not isinstance(o, graph.Tensor):
             wrapped.append(o)
             continue
+        differentiable = id(o) not in non_diff  # (asked of the object forward returned)
         if id(o) not in dirty_ids and any(o is a for a in tensor_args):
             # an input returned unchanged: hand back an alias so the input keeps its history
             alias = graph._make(o._array)
             alias._vc = o._vc
             o = alias
-        if record and id(o) not in non_diff and o._array.dtype.kind in "fcV":
-            o._requires_grad, o._grad_fn, o._output_nr = True, ctx, i
-            o._base = None
+        if record and differentiable and o._array.dtype.kind in "fcV":
+            if id(o) in dirty_ids and o._base is not None and o._view_fn is not None:
+                # a view written in place: its base now routes the written region through
+                # this node (CopySlices) and the view is rebuilt from the base, as for any
+                # in-place op on a view (the base kept its old history: wrong gradients)
+                from . import inplace
+
+                new = graph._make(o._array)
+                new._requires_grad, new._grad_fn, new._output_nr = True, ctx, i
+                inplace._rebase(o, new)
+            else:
+                o._requires_grad, o._grad_fn, o._output_nr = True, ctx, i
+                o._base = None
         wrapped.append(o)
     ctx._n_out = len(outs)
     ctx._out_meta = tuple((o._array.shape, o._array.dtype) if isinstance(o, graph.Tensor)
