@@ -50,8 +50,6 @@ except ImportError:  # torch.hub falls back to a bar of its own; numtorch's down
     tqdm = None
 
 _HUB_DIR = [None]
-# the hex digits after the last '-' of a file name, e.g. resnet18-f37072fd.pth
-_HASH_RE = re.compile(r"-([a-fA-F0-9]*)\.")
 _CHUNK = 1 << 16
 
 
@@ -285,8 +283,9 @@ def load_state_dict_from_url(url, model_dir=None, map_location=None, progress=Tr
         model_dir (str, optional): the cache folder. Default: ``<hub dir>/checkpoints``.
         map_location: passed to :func:`numtorch.load`.
         progress (bool): show a progress bar while downloading.
-        check_hash (bool): require the file name's hash part (the hex digits after the last
-            ``-``, at least 8 of them) to prefix the file's SHA-256.
+        check_hash (bool): require the file name's hash part (the lowercase hex digits
+            after a ``-`` and before a ``.``) to prefix the file's SHA-256; a name without one
+            is not checked, as in torch.
         file_name (str, optional): the cached file's name; default the URL's last component.
         weights_only (bool): passed to :func:`numtorch.load`. Default: False, as in torch;
             pass True for files you do not trust.
@@ -310,13 +309,9 @@ def load_state_dict_from_url(url, model_dir=None, map_location=None, progress=Tr
         if progress:
             sys.stderr.write(f'Downloading: "{url}" to {cached}\n')
         prefix = None
-        if check_hash:
-            match = _HASH_RE.search(name)
+        if check_hash:  # as torch: a name without a hash part is simply not checked
+            match = HASH_REGEX.search(name)
             prefix = match.group(1) if match else None
-            if not prefix or len(prefix) < 8:
-                raise RuntimeError(f"load_state_dict_from_url: check_hash=True needs a file "
-                                   f"name ending in '-<at least 8 hex digits>.<ext>', got "
-                                   f"{name!r}")
         download_url_to_file(url, cached, prefix, progress=progress)
     if _is_legacy_zip(cached):
         return _legacy_zip_load(cached, model_dir, map_location, weights_only)

@@ -93,11 +93,14 @@ def test_bad_hash_raises_and_leaves_nothing(server, home):
     assert list(folder.iterdir()) == []  # no partial or bad file left in the cache
 
 
-def test_check_hash_needs_hash_in_name(server, home):
+def test_check_hash_skips_a_name_without_hash_like_torch(server, home, tmp_path):
     _, base = server
     _Handler.files["/plain.pth"] = _checkpoint()[0]
-    with pytest.raises(RuntimeError, match="hex digits"):
-        hub.load_state_dict_from_url(f"{base}/plain.pth", progress=False, check_hash=True)
+    want = torch.hub.load_state_dict_from_url(f"{base}/plain.pth", progress=False,
+                                              check_hash=True, model_dir=str(tmp_path / "th"))
+    sd = hub.load_state_dict_from_url(f"{base}/plain.pth", progress=False, check_hash=True)
+    _check_sd(sd)
+    assert {k: v.tolist() for k, v in sd.items()} == {k: v.tolist() for k, v in want.items()}
 
 
 def test_model_dir_file_name_and_map_location(server, tmp_path, home):

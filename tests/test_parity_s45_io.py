@@ -370,3 +370,17 @@ def test_meta_loads_keep_view_geometry(ml, form, tmp_path):
                     v.untyped_storage().data_ptr() == ptr)
                 for k, v in got.items()}
     assert run(numtorch) == run(torch)
+
+
+# -- hub: check_hash takes whatever lowercase hex part the name has, as torch ---------------------
+@pytest.mark.parametrize("name", ["x-abcdef.pt", "plain.pt", "x-.pt", "x-ABCDEF12.pt"])
+def test_hub_check_hash_file_names(name, tmp_path, capsys):
+    src = tmp_path / "src.pt"
+    src.write_bytes(_torch_bytes({"w": torch.ones(2)}))
+
+    def run(lib):
+        got = _outcome(lambda: lib.hub.load_state_dict_from_url(
+            src.as_uri(), model_dir=str(tmp_path / lib.__name__), file_name=name,
+            check_hash=True, progress=False))
+        return got if got[0] != "ok" else ("ok", {k: v.tolist() for k, v in got[1].items()})
+    assert run(numtorch) == run(torch)
