@@ -545,3 +545,24 @@ FUNCTIONS = {
 @pytest.mark.parametrize("name", list(FUNCTIONS))
 def test_custom_function_semantics(name):
     assert _outcome(lambda: FUNCTIONS[name](numtorch)) == _outcome(lambda: FUNCTIONS[name](torch))
+
+
+def test_always_call_forward_hook_runs_when_an_earlier_hook_raises():
+    def run(L):
+        m = L.nn.Linear(2, 2)
+        calls = []
+
+        def boom(mod, i, o):
+            calls.append("boom")
+            raise ValueError("boom")
+        m.register_forward_hook(lambda mod, i, o: calls.append("plain"))
+        m.register_forward_hook(boom)
+        m.register_forward_hook(lambda mod, i, o: calls.append("after"))
+        m.register_forward_hook(lambda mod, i, o: calls.append(("always", o.shape)),
+                                always_call=True)
+        try:
+            m(L.ones(1, 2))
+        except ValueError as e:
+            calls.append(str(e))
+        return calls
+    assert run(numtorch) == run(torch)

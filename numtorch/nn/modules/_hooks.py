@@ -225,13 +225,21 @@ class _FullBackwardState:
         return [full[i] for i in out_idx]
 
 
-def _call_forward_hooks(module, hooks, args, kwargs, result, only_always=False):
+def _call_forward_hooks(module, hooks, args, kwargs, result, only_always=False, done=None):
+    called = set() if done is None else done
     for table, with_kw, always in hooks:
         for hid, hook in list(table.items()):
-            if only_always and not always.get(hid):
+            if only_always and (not always.get(hid) or hid in called):
                 continue
-            out = hook(module, args, kwargs, result) if with_kw.get(hid) else \
-                hook(module, args, result)
+            try:
+                out = hook(module, args, kwargs, result) if with_kw.get(hid) else \
+                    hook(module, args, result)
+            except Exception:
+                if not only_always:  # torch still runs the always_call hooks not yet run
+                    called.add(hid)
+                    _call_forward_hooks(module, hooks, args, kwargs, result, True, called)
+                raise
+            called.add(hid)
             if out is not None:
                 result = out
     return result
