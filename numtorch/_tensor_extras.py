@@ -149,7 +149,7 @@ class _TensorExtras:
         if missing:
             pad = idx.new_full((missing, idx.shape[1]), fill_value)
             idx = _nt.cat([idx, pad])
-        return idx
+        return idx.contiguous()  # (row-major, unlike nonzero's result)
 
     def dim_order(self, *, ambiguity_check=False):
         """The dimensions from outermost to innermost in memory (largest stride first; ties

@@ -28,6 +28,21 @@ def _inplace(self, fn, *args, **kwargs):
     return _nt.autograd.inplace.apply_inplace(self, fn, *args, **kwargs)
 
 
+def _bitwise_inplace(self, fn, other):
+    """In-place bitwise ops check that their result type fits ``self`` before the kernel's
+    dtype check (``int8 &= 1.5`` is a cast error in torch, not a missing float kernel)."""
+    from . import _dtype
+
+    if not isinstance(other, (_nt.Tensor, bool, int, float, complex)):
+        return _inplace(self, fn, other)  # the op's own argument errors
+    rt = _dtype.result_type(self, other)
+    if not _dtype.can_cast(rt, self.dtype):
+        show = _dtype._TYPE_DISPLAY
+        raise RuntimeError(f"result type {show[rt.name]} can't be cast to the desired output "
+                           f"type {show[self.dtype.name]}")
+    return _inplace(self, fn, other)
+
+
 def _same_inplace_dtype(self, dtype):
     """An in-place op's ``dtype=`` must be the tensor's own: the result cannot change type."""
     if dtype is not None and dtype != self.dtype:
@@ -270,7 +285,7 @@ class _TensorMath:
 
     def __iand__(self, other):
         try:
-            return _inplace(self, _nt.ops.bitwise_and, other)
+            return _bitwise_inplace(self, _nt.ops.bitwise_and, other)
         except TypeError:
             return NotImplemented
 
@@ -288,7 +303,7 @@ class _TensorMath:
 
     def __ior__(self, other):
         try:
-            return _inplace(self, _nt.ops.bitwise_or, other)
+            return _bitwise_inplace(self, _nt.ops.bitwise_or, other)
         except TypeError:
             return NotImplemented
 
@@ -306,7 +321,7 @@ class _TensorMath:
 
     def __ixor__(self, other):
         try:
-            return _inplace(self, _nt.ops.bitwise_xor, other)
+            return _bitwise_inplace(self, _nt.ops.bitwise_xor, other)
         except TypeError:
             return NotImplemented
 
@@ -919,7 +934,7 @@ class _TensorMath:
 
     def __ilshift__(self, other):
         try:
-            return _inplace(self, _nt.ops.bitwise_left_shift, other)
+            return _bitwise_inplace(self, _nt.ops.bitwise_left_shift, other)
         except TypeError:
             return NotImplemented
 
@@ -937,7 +952,7 @@ class _TensorMath:
 
     def __irshift__(self, other):
         try:
-            return _inplace(self, _nt.ops.bitwise_right_shift, other)
+            return _bitwise_inplace(self, _nt.ops.bitwise_right_shift, other)
         except TypeError:
             return NotImplemented
 
@@ -945,22 +960,22 @@ class _TensorMath:
         return _nt.ops.bitwise_left_shift(self, other)
 
     def bitwise_left_shift_(self, other):
-        return _inplace(self, _nt.ops.bitwise_left_shift, other)
+        return _bitwise_inplace(self, _nt.ops.bitwise_left_shift, other)
 
     def bitwise_right_shift(self, other):
         return _nt.ops.bitwise_right_shift(self, other)
 
     def bitwise_right_shift_(self, other):
-        return _inplace(self, _nt.ops.bitwise_right_shift, other)
+        return _bitwise_inplace(self, _nt.ops.bitwise_right_shift, other)
 
     def bitwise_and_(self, other):
-        return _inplace(self, _nt.ops.bitwise_and, other)
+        return _bitwise_inplace(self, _nt.ops.bitwise_and, other)
 
     def bitwise_or_(self, other):
-        return _inplace(self, _nt.ops.bitwise_or, other)
+        return _bitwise_inplace(self, _nt.ops.bitwise_or, other)
 
     def bitwise_xor_(self, other):
-        return _inplace(self, _nt.ops.bitwise_xor, other)
+        return _bitwise_inplace(self, _nt.ops.bitwise_xor, other)
 
     def bitwise_not_(self):
         return _inplace(self, _nt.ops.bitwise_not)

@@ -379,3 +379,311 @@ def test_narrow_unflatten_arguments(name):
         except RuntimeError as e:
             raise RuntimeError("\n".join(str(e).split("\n")[:2])) from None
     same(first_lines)
+
+
+# -- 11. repeat_interleave's checks and node names ---------------------------------------------
+
+REPEATS = {
+    "output_size_int": lambda t: t.arange(6.).reshape(2, 3).repeat_interleave(
+        2, 0, output_size=5),
+    "output_size_int_ok": lambda t: t.arange(6.).reshape(2, 3).repeat_interleave(
+        2, 0, output_size=4),
+    "output_size_tensor": lambda t: t.arange(6.).reshape(2, 3).repeat_interleave(
+        t.tensor([1, 0, 2]), 1, output_size=4),
+    "output_size_tensor_ok": lambda t: t.arange(6.).reshape(2, 3).repeat_interleave(
+        t.tensor([1, 0, 2]), 1, output_size=3),
+    "output_size_counts": lambda t: t.repeat_interleave(t.tensor([1, 2]), output_size=2),
+    "negative_tensor": lambda t: t.arange(6.).reshape(2, 3).repeat_interleave(
+        t.tensor([-1, 0, 2]), 1),
+    "negative_counts": lambda t: t.repeat_interleave(t.tensor([1, -2])),
+    "negative_int": lambda t: t.arange(6.).repeat_interleave(-1),
+    "float_repeats": lambda t: t.arange(6.).reshape(2, 3).repeat_interleave(
+        t.tensor([1., 2.]), 0),
+    "byte_counts": lambda t: t.repeat_interleave(t.tensor([1, 2], dtype=t.uint8)),
+    "bool_repeats": lambda t: t.arange(2.).repeat_interleave(t.tensor([True, False])),
+    "size_mismatch": lambda t: t.arange(6.).reshape(2, 3).repeat_interleave(
+        t.tensor([1, 2]), 1),
+    "two_dim_repeats": lambda t: t.arange(6.).reshape(2, 3).repeat_interleave(
+        t.tensor([[1, 2]]), 0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REPEATS))
+def test_repeat_interleave_checks(name):
+    same(REPEATS[name])
+
+
+@pytest.mark.parametrize("how", ["int", "int_dim", "zero_d", "one", "vector", "counts_row"])
+def test_repeat_interleave_grad_names(how):
+    def run(t):
+        x = t.arange(6.).reshape(2, 3).requires_grad_()
+        y = {"int": lambda: x.repeat_interleave(2), "int_dim": lambda: x.repeat_interleave(2, 1),
+             "zero_d": lambda: x.repeat_interleave(t.tensor(2), 1),
+             "one": lambda: x.repeat_interleave(t.tensor([2]), 1),
+             "vector": lambda: x.repeat_interleave(t.tensor([1, 2]), 0),
+             "counts_row": lambda: x[0].repeat_interleave(2)}[how]()
+        (y * t.arange(float(y.numel())).reshape(y.shape)).sum().backward()
+        return y, y.grad_fn.name(), x.grad
+    same(run)
+
+
+# -- 12. layouts: flip and sort follow the input, rot90 is a transposed flip -------------------
+
+def _layouts(t):
+    x = t.arange(120.).reshape(2, 3, 4, 5)
+    return {"row_major": x, "transposed": x.transpose(0, 2), "sliced": x[:, ::2],
+            "permuted": x.permute(1, 2, 0, 3), "permuted_sliced": x.permute(3, 1, 0, 2)[::2],
+            "channels_last": x.to(memory_format=t.channels_last),
+            "expanded": x[:, :, :1].expand(2, 3, 4, 5)}
+
+
+LAYOUT_OPS = {
+    "flip0": lambda x: x.flip(0), "flip12": lambda x: x.flip(1, 2), "flip_last": lambda x: x.flip(-1),
+    "flip_none": lambda x: x.flip(()), "fliplr": lambda x: x.fliplr(), "flipud": lambda x: x.flipud(),
+    "rot90": lambda x: x.rot90(), "rot90_2": lambda x: x.rot90(2, (1, 2)),
+    "rot90_3": lambda x: x.rot90(3, (0, 2)), "rot90_neg": lambda x: x.rot90(-1, (-1, -2)),
+    "rot90_0": lambda x: x.rot90(4),
+    "sort0": lambda x: x.sort(0), "sort_last": lambda x: x.sort(-1, True),
+    "sort_stable": lambda x: x.sort(dim=1, stable=True), "argsort": lambda x: x.argsort(2),
+    "msort": lambda x: x.msort(), "topk": lambda x: x.topk(2, 1), "kthvalue": lambda x: x.kthvalue(2, 0),
+    "cummax": lambda x: x.cummax(1), "cummin": lambda x: x.cummin(-1), "median": lambda x: x.median(2),
+}
+
+
+@pytest.mark.parametrize("layout", ["row_major", "transposed", "sliced", "permuted",
+                                    "permuted_sliced", "channels_last", "expanded"])
+@pytest.mark.parametrize("op", sorted(LAYOUT_OPS))
+def test_result_layouts(layout, op):
+    if op == "median" and layout == "expanded":
+        pytest.skip("torch 2.13's median(dim) reads an expanded input's neighbouring values")
+
+    def run(t):
+        out = LAYOUT_OPS[op](_layouts(t)[layout])
+        outs = out if isinstance(out, tuple) else (out,)
+        # (kthvalue/median/topk/cummax's results are views in numtorch, which torch's are not)
+        bases = [o._base is None for o in outs] if op[:4] in ("flip", "rot9", "sort") else None
+        return out, [o.stride() for o in outs], bases
+    same(run)
+
+
+def test_rot90_flip_gradients():
+    def run(t):
+        x = t.arange(6.).reshape(2, 3).t().requires_grad_()
+        y = x.rot90()
+        z = x.flip(0)
+        (y * t.arange(6.).reshape(2, 3)).sum().backward(retain_graph=True)
+        g = x.grad.clone()
+        (z * t.arange(6.).reshape(3, 2)).sum().backward()
+        return y, y.grad_fn.name(), z.grad_fn.name(), g, x.grad
+    same(run)
+
+
+STRUCTURE = {
+    "tril_1d": lambda t: t.arange(3.).tril(),
+    "triu_0d": lambda t: t.tensor(3.).triu(),
+    "fill_diagonal_1d": lambda t: t.zeros(3).fill_diagonal_(1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STRUCTURE))
+def test_structure_messages(name):
+    same(STRUCTURE[name])
+
+
+# -- 13. in-place bitwise ops check the result type first --------------------------------------
+
+@pytest.mark.parametrize("op", ["__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__",
+                                "bitwise_and_", "bitwise_or_", "bitwise_xor_",
+                                "bitwise_left_shift_", "bitwise_right_shift_"])
+@pytest.mark.parametrize("case", ["int8_float", "bool_long", "float_int", "uint8_float_tensor",
+                                  "int8_float_0d", "int8_complex", "int8_int64", "bool_bool"])
+def test_inplace_bitwise_result_type(op, case):
+    def run(t):
+        x, other = {
+            "int8_float": (t.tensor([1, 2], dtype=t.int8), 1.5),
+            "bool_long": (t.tensor([True]), t.tensor([1])),
+            "float_int": (t.tensor([1.]), 1),
+            "uint8_float_tensor": (t.tensor([1], dtype=t.uint8), t.tensor([1.])),
+            "int8_float_0d": (t.tensor([1], dtype=t.int8), t.tensor(1.)),
+            "int8_complex": (t.tensor([1], dtype=t.int8), t.tensor([1j])),
+            "int8_int64": (t.tensor([5, 3], dtype=t.int8), t.tensor([1, 2])),
+            "bool_bool": (t.tensor([True, False]), True),
+        }[case]
+        return getattr(x, op)(other), x
+    same(run)
+
+
+# -- 14. clamp with NaN bounds and half-precision numbers; nonzero's layout; where's warning --
+
+CLAMPS = {
+    "nan_min_tensor": lambda t: t.clamp(t.tensor([1., 2., 3.]), min=t.tensor([NAN, 0., 5.])),
+    "nan_max_tensor": lambda t: t.clamp(t.tensor([1., 2.]), max=t.tensor([NAN, 1.])),
+    "nan_min_int_input": lambda t: t.clamp(t.tensor([1, 2]), min=t.tensor([NAN, 1.])),
+    "clamp_min_nan": lambda t: t.clamp_min(t.tensor([1., 2.]), t.tensor([NAN, 1.])),
+    "nan_input_tensor_bounds": lambda t: t.clamp(t.tensor([NAN, 2.]), t.tensor([0., 0.]),
+                                                 t.tensor([1., 1.])),
+    "half_max_overflow": lambda t: t.clamp(t.arange(5.).half(), max=70000),
+    "half_min_overflow": lambda t: t.arange(5.).half().clamp(min=-65505.),
+    "bfloat16_overflow": lambda t: t.clamp(t.arange(5.).bfloat16(), max=3.4e38),
+    "float32_overflow": lambda t: t.clamp(t.arange(5.), min=1e39),
+    "half_fits": lambda t: t.clamp(t.arange(5.).half(), max=65504),
+    "rtol_negative": lambda t: t.allclose(t.tensor([1.]), t.tensor([1.]), rtol=-1.),
+    "atol_negative_fraction": lambda t: t.isclose(t.tensor([1.]), t.tensor([1.]), atol=-0.25),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CLAMPS))
+def test_clamp_nan_and_overflow(name):
+    same(lambda t: _f(CLAMPS[name](t)))
+
+
+def test_clamp_nan_gradients():
+    def run(t):
+        x = t.tensor([1., NAN, 3., 0.5], requires_grad=True)
+        lo = t.tensor([NAN, 0., 0., 0.], requires_grad=True)
+        hi = t.tensor([2., 2., NAN, 1.], requires_grad=True)
+        y = t.clamp(x, lo, hi)
+        (y * t.tensor([1., 2., 3., 4.])).sum().backward()
+        return y, x.grad, lo.grad, hi.grad
+    same(run)
+
+
+NONZERO = {
+    "column": lambda t: t.tensor([1., 2., 0., 3.]).nonzero(),
+    "matrix": lambda t: t.tensor([[0, 1], [2, 0]]).t().nonzero(),
+    "zero_d_false": lambda t: t.tensor(0.).nonzero(),
+    "zero_d_true": lambda t: t.tensor(2.).nonzero(),
+    "empty": lambda t: t.empty(0, 3).nonzero(),
+    "none_found": lambda t: t.zeros(2, 3).nonzero(),
+    "argwhere": lambda t: t.argwhere(t.tensor([[0, 1, 1], [2, 0, 3]])),
+    "static": lambda t: t.nonzero_static(t.tensor([[0, 1, 2], [3, 0, 4]]), size=5),
+    "static_cut": lambda t: t.nonzero_static(t.tensor([[0, 1, 2], [3, 0, 4]]), size=2),
+    "as_tuple": lambda t: t.tensor([[0, 1, 2], [3, 0, 4]]).nonzero(as_tuple=True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NONZERO))
+def test_nonzero_layout(name):
+    def run(t):
+        out = NONZERO[name](t)
+        outs = out if isinstance(out, tuple) else (out,)
+        return out, [o.stride() for o in outs]
+    same(run)
+
+
+def test_where_uint8_condition_warning():
+    import subprocess
+    import sys
+    import warnings
+
+    import numtorch
+    from numtorch import _warn_once
+
+    code = ("import warnings, torch; warnings.simplefilter('always'); a = torch.ones(2)\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always'); torch.where(a.to(torch.uint8), a, a)\n"
+            "    torch.where(a.to(torch.uint8), a, a)\n"
+            "print(repr([str(x.message).split(' (Triggered')[0] for x in w]))")
+    want = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    _warn_once._DONE.discard("where-uint8")
+    a = numtorch.ones(2)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        numtorch.where(a.to(numtorch.uint8), a, a)
+        numtorch.where(a.to(numtorch.uint8), a, a)
+    assert repr([str(x.message) for x in w]) == want
+
+
+# -- 15. complex values written into real tensors through x[...] = v ---------------------------
+
+SET_COMPLEX = {
+    "basic": lambda t, x: x.__setitem__(0, t.tensor(1 + 2j)),
+    "slice": lambda t, x: x.__setitem__(slice(None), t.tensor([1j, 2 + 0j, 3 + 1j])),
+    "mask_imag": lambda t, x: x.__setitem__(x > -1, t.tensor(1j)),
+    "mask_real": lambda t, x: x.__setitem__(x > -1, t.tensor(1 + 0j)),
+    "mask_one": lambda t, x: x.__setitem__(x > -1, t.tensor([2 + 0j])),
+    "mask_tuple": lambda t, x: x.__setitem__((x > -1,), t.tensor(2j)),
+    "mask_many": lambda t, x: x.__setitem__(x > -1, t.tensor([1j, 1j, 1j])),
+    "index": lambda t, x: x.__setitem__([0, 1], t.tensor([1j, 2j])),
+    "long_mask": lambda t, x: x.long().__setitem__(x > -1, t.tensor(1j)),
+    "long_basic": lambda t, x: x.long().__setitem__(0, t.tensor(3 + 1j)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SET_COMPLEX))
+def test_setitem_complex_into_real(name):
+    import warnings
+
+    def run(t):
+        x = t.zeros(3)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (torch warns once a process)
+            SET_COMPLEX[name](t, x)
+        return x
+    same(run)
+
+
+# -- 16. dtypes searchsorted/histc/unique_consecutive refuse; searchsorted's copy notes ---------
+
+REFUSED = {
+    "histc_complex": lambda t: t.histc(t.tensor([1j, 2 + 0j]), 3),
+    "histc_complex_range": lambda t: t.histc(t.tensor([1j, 2 + 0j]), 3, min=0, max=1),
+    "histc_long": lambda t: t.histc(t.tensor([1, 2]), 3),
+    "searchsorted_complex": lambda t: t.searchsorted(t.tensor([1j, 2 + 0j]), t.tensor([1j])),
+    "searchsorted_mixed_complex": lambda t: t.searchsorted(t.tensor([1., 2.]), t.tensor([1j])),
+    "searchsorted_bool": lambda t: t.searchsorted(t.tensor([True, False]), t.tensor([True])),
+    "searchsorted_long_bool": lambda t: t.searchsorted(t.tensor([1, 2]), t.tensor([True])),
+    "bucketize_complex": lambda t: t.bucketize(t.tensor([1j]), t.tensor([1., 2.])),
+    "unique_consecutive_complex": lambda t: t.unique_consecutive(t.tensor([1j, 1j])),
+    "unique_consecutive_complex_dim": lambda t: t.unique_consecutive(t.tensor([1j]), dim=0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_refused_dtypes(name):
+    same(REFUSED[name])
+
+
+@pytest.mark.parametrize("which", ["input", "boundary"])
+def test_searchsorted_non_contiguous_note(which):
+    import subprocess
+    import sys
+    import warnings
+
+    from numtorch import _warn_once
+
+    call = ("torch.searchsorted(x[0], x.t()[0])" if which == "input" else
+            "torch.searchsorted(x.t()[0], x[0])")
+    code = ("import warnings, torch; x = torch.arange(8.).reshape(2, 4)\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            f"    warnings.simplefilter('always'); {call}; {call}\n"
+            "print(repr([str(m.message).split(' (Triggered')[0] for m in w]))")
+    want = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    import numtorch as torch
+
+    _warn_once._DONE.discard("ss-input")
+    _warn_once._DONE.discard("ss-b")
+    x = torch.arange(8.).reshape(2, 4)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        eval(call)
+        eval(call)
+    assert repr([str(m.message) for m in w]) == want
+
+
+EMPTY_BINS = {
+    "histogram": lambda t: t.histogram(t.empty(0), 3),
+    "histogram_flat_range": lambda t: t.histogram(t.empty(0), 2, range=(3., 3.)),
+    "histogramdd": lambda t: t.histogramdd(t.empty(0, 2), bins=[2, 2]),
+    "histc": lambda t: t.histc(t.empty(0), 2),
+    "searchsorted_empty_rows": lambda t: t.searchsorted(t.empty(2, 0), t.ones(2, 1)),
+    "searchsorted_empty": lambda t: t.searchsorted(t.empty(0), t.tensor([1., 2.]), right=True),
+    "bucketize_no_values": lambda t: t.bucketize(t.empty(0), t.tensor([1.])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EMPTY_BINS))
+def test_empty_binning(name):
+    same(EMPTY_BINS[name])

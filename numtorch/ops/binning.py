@@ -34,7 +34,9 @@ def histc(input, bins=100, min=0, max=0, *, out=None):  # noqa: A002 - torch's n
     _check_tensor("histc", input)
     a = input._array.reshape(-1)
     if a.dtype.kind not in "f":
-        raise NotImplementedError(f"\"histogram_cpu\" not implemented for "
+        # (a complex input fails first in the search for its range)
+        kernel = "aminmax_cpu" if a.dtype.kind == "c" and min == max else "histogram_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for "
                                   f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
@@ -74,7 +76,7 @@ def uniform_edges(xp, values, n, bounds, d, dt):
     elif values.size:
         lo, hi = float(values.min()), float(values.max())
     else:
-        lo, hi = 0.0, 0.0
+        lo, hi = 0.0, 1.0  # torch's range of no data
     if lo > hi:
         raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
                            f"{_c_float(lo)} max {_c_float(hi)} for dimension {d}")
@@ -93,7 +95,7 @@ def uniform_edges(xp, values, n, bounds, d, dt):
 
 
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
-                 sorter=None, out=None):
+                 sorter=None, out=None, _depth=2):
     """Where each value of ``input`` would go in the (last-dim) sorted ``sorted_sequence``.
 
     ``right`` (or ``side="right"``) puts equal values after their matches. A 1-D sequence is
@@ -121,6 +123,11 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
                            f"{bool(out_int32)}")
     seq = sorted_sequence._array
     xp = xp_of(seq)
+    _warn_non_contiguous(sorted_sequence, input, _depth)
+    common = _dtype.result_type(sorted_sequence, input)
+    if common is _dtype.bool or common._category == _dtype._COMPLEX:
+        raise NotImplementedError(f'"searchsorted_out_cpu" not implemented for '
+                                  f"'{_dtype._TYPE_DISPLAY[common.name]}'")
     if not seq.ndim:
         raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
                            "dimension, but got 0 dimension")
@@ -138,6 +145,19 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     else:  # row by row, or boundaries holding NaN
         res = _bisect(xp, seq, vals, right)
     return _out(_make(xp.asarray(res, dtype=np.int32 if out_int32 else np.int64)), out)
+
+
+def _warn_non_contiguous(boundaries, input, depth):
+    """torch's once-a-program notes that a non-contiguous operand is copied first."""
+    from .._warn_once import warn_once
+
+    for t, what, key in ((input, "input value", "ss-input"), (boundaries, "boundary", "ss-b")):
+        if isinstance(t, Tensor) and not t.is_contiguous():
+            warn_once(key, f"torch.searchsorted(): {what} tensor is non-contiguous, this will "
+                      f"lower the performance due to extra data copy when converting "
+                      f"non-contiguous tensor to contiguous, please use contiguous {what} "
+                      f"tensor if possible. This message will only appear once per program.",
+                      UserWarning, stacklevel=depth + 1)
 
 
 def _check_sorter(sorter, seq):
@@ -160,6 +180,8 @@ def _bisect(xp, seq, vals, right):
     below (``right``) or not below or equal to (left), so NaN entries count as smaller.
     One vectorised step per halving."""
     n = seq.shape[-1]
+    if n == 0:
+        return xp.zeros(xp.shape(vals), dtype=np.int64)
     if seq.ndim <= 1:
         s2, v2 = seq.reshape(1, -1), vals.reshape(1, -1)
     else:
@@ -189,7 +211,7 @@ def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
     if boundaries._array.ndim != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim("
                            f"{boundaries._array.ndim})")
-    return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out, _depth=3)
 
 
 def _check_histogram_dtypes(input, bins, weight):

@@ -410,9 +410,9 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         raise RuntimeError(f"{_dtype._TYPE_DISPLAY[input.dtype.name]} did not match "
                            f"{_dtype._TYPE_DISPLAY[other.dtype.name]}")
     if rtol < 0:
-        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol}")
+        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol:g}")
     if atol < 0:
-        raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol}")
+        raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol:g}")
     a, b = input._array, other._array
     xp = np if type(a) is np.ndarray else backend_xp(a)
     try:
@@ -507,6 +507,11 @@ def where(condition, input=None, other=None, *, out=None):
         _check_tensor("where", condition, "condition")
     if condition._array.dtype.kind != "b":
         if condition.dtype is _dtype.uint8:
+            from .._warn_once import warn_once
+
+            warn_once("where-uint8", "where received a uint8 condition tensor. This behavior is "
+                      "deprecated and will be removed in a future version of PyTorch. Use a "
+                      "boolean condition instead.", UserWarning, stacklevel=2)
             condition = condition.to(_dtype.bool)
         else:
             raise RuntimeError(f"where expected condition to be a boolean tensor, but got a "
@@ -639,6 +644,16 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
             r = where(r < min, lo, r)
         if max is not None:
             r = where(r > max, max, r)
+        if r.dtype._category == _dtype._FLOAT:
+            # a NaN in the input or a bound gives NaN, with no gradient to anything (torch
+            # computes min(max(x, lo), hi), whose comparisons NaN fails)
+            nan = [isnan(b) for b in (input, min, max) if isinstance(b, Tensor) and
+                   b.dtype._category == _dtype._FLOAT]
+            bad = nan[0]
+            for m in nan[1:]:
+                bad = bad | m
+            if bool(bad.any()):
+                r = where(bad, r.detach() * float("nan"), r)
         return _out(rename_node(r, "ClampBackward0"), out, "clamp", over=(input, min, max))
     if min is not None and not isinstance(min, _NUMBER):
         _check_number_or_tensor("clamp", min, "min", 2)
@@ -649,6 +664,12 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
         kernel = "clamp_scalar_cpu" if min is not None and max is not None else (
             "clamp_min_scalar_cpu" if min is not None else "clamp_max_scalar_cpu")
         raise _not_implemented(kernel, np.dtype(bool))
+    if dt._category == _dtype._FLOAT:
+        from .._creation import _check_fits
+
+        for b in (min, max):
+            if b is not None:
+                _check_fits(np.asarray(b), dt, c_names=True)
     if dt._category == _dtype._INT:
         for b in (min, max):
             _check_int_bound(dt, b)

@@ -24,7 +24,7 @@ from ._pointwise import _out
 from ._util import canonical_dim, restride, row_major_result
 from ._adv_index_layout import adv_index_result
 from .empty_views import basic_index_offset, empty_view_at
-from .cast import copy_shape_error, real_part_for
+from .cast import copy_shape_error, real_part_for, warn_complex_cast
 from ._index_args import (
     _BAD_INDEX, _FITS, _I64, _list_as_tuple, _sequence_to_index_array, _setitem_number,
     _type_name,
@@ -168,7 +168,7 @@ def convert_index(index, x):
                                  "tensors")
             if a.dtype == np.uint8 and a.ndim:  # (a 0-d byte tensor is a mask too, silently)
                 warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use "
-                              "a dtype torch.bool instead.", UserWarning, stacklevel=3)
+                              "a dtype torch.bool instead.", UserWarning, stacklevel=4)
             if a.dtype == np.uint8:
                 a = a.astype(bool)
             out.append(a if xp is np else to_device(a, x.device))
@@ -559,6 +559,9 @@ def setitem(input, index, value):
         basic, idx = split_mixed_index(idx)
         if basic is not None:  # write through the basic view (see split_mixed_index)
             input = GetItem.apply(input, index=basic)
+    if isinstance(value, Tensor) and value.dtype._category == _dtype._COMPLEX and \
+            input.dtype._category != _dtype._COMPLEX:
+        value = _complex_into_real(input, value, advanced)
     v_req = isinstance(value, Tensor) and value.requires_grad
     if not (_state.enabled and (input.requires_grad or v_req)):
         dst = input._array
@@ -602,6 +605,22 @@ def setitem(input, index, value):
         apply_inplace(view, copy_value, value)
     else:
         apply_inplace(input, _index_put_converted, idx, value, False)
+
+
+def _complex_into_real(input, value, advanced):
+    """A complex value written into a real tensor: through a mask (torch's masked_fill of
+    one number) only a number without imaginary part fits; elsewhere the imaginary part is
+    dropped with torch's once-a-process warning."""
+    if advanced:
+        if bool((value._array.imag != 0).any()):
+            from .._creation import _C_TYPE
+
+            raise RuntimeError(f"value cannot be converted to type "
+                               f"{_C_TYPE.get(input.dtype.name, input.dtype.name)} without "
+                               f"overflow")
+    else:
+        warn_complex_cast(4)  # (from Tensor.__setitem__: the user's line)
+    return value.real
 
 
 def _check_setitem_overlap(target, v):
@@ -839,9 +858,17 @@ def nonzero(input, *, as_tuple=False, out=None):
     if as_tuple:
         return tuple(_make(i.astype(np.int64)) for i in idx)
     if a.ndim == 0:
-        return _make(xp.zeros((int(bool(a)), 0), dtype=np.int64))
-    return _make(xp.stack(idx, axis=1).astype(np.int64) if idx else
-                 xp.zeros((0, 0), dtype=np.int64))
+        return _make(_column_major(xp, xp.zeros((0, int(bool(a))), dtype=np.int64)))
+    # torch fills the (count, ndim) result column by column: strides (1, count)
+    return _make(_column_major(xp, xp.stack(idx).astype(np.int64, copy=False)))
+
+
+def _column_major(xp, rows):
+    """The transpose of the C-ordered ``rows`` (ndim, count), with torch's strides (1, count)
+    also when empty."""
+    n = rows.shape[1]
+    return helpers_for(xp).as_strided(rows, rows.shape[::-1], (rows.itemsize,
+                                                               rows.itemsize * n))
 
 
 def argwhere(input):

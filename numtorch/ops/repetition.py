@@ -4,6 +4,7 @@ import numpy as np
 
 from .. import _dtype, backend
 from .._tensor import Tensor, _make
+from ..autograd.graph import rename_node
 from ._util import canonical_dim, check_int, no_dims_error
 
 __all__ = ["repeat_interleave", "meshgrid"]
@@ -26,7 +27,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         if counts._array.ndim != 1:
             raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
         return repeat_interleave(arange(counts._array.shape[0], device=counts.device), counts,
-                                 0)
+                                 0, output_size=output_size)
     if dim is None:
         input, d = input.reshape(-1), 0
     else:
@@ -41,29 +42,39 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         check_int("repeat_interleave", "repeats", repeats)
     if isinstance(repeats, Tensor):
         if repeats.dtype not in (_dtype.int64, _dtype.int32):
-            raise RuntimeError(f"repeat_interleave: repeats has to be Long or Int tensor "
-                               f"(got {repeats.dtype})")
+            raise NotImplementedError(f'"repeat_interleave_cpu" not implemented for '
+                                      f"'{_dtype._TYPE_DISPLAY[repeats.dtype.name]}'")
         if repeats._array.ndim > 1:
-            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
         # the result's length is needed on the host (as in torch, which synchronises too)
         reps = backend.to_host(repeats._array).reshape(-1)
         if reps.size == 1:
             reps = np.repeat(reps, n)
         if reps.size != n:
-            raise RuntimeError(f"repeat_interleave: repeats must have the same size as input "
-                               f"along dim, but got repeats.size(0) = {reps.size} and "
-                               f"input.size({d}) = {n}")
+            raise RuntimeError(f"repeats must have the same size as input along dim, but got "
+                               f"repeats.size(0) = {reps.size} and input.size({d}) = {n}")
+        if reps.size and reps.min() < 0:
+            raise RuntimeError("repeats can not be negative")
+        total = int(reps.sum())
+        if output_size is not None and output_size != total:
+            raise RuntimeError("allocated size does not match required size")
     else:
         reps = np.full(n, int(repeats))
-    if reps.size and reps.min() < 0:
-        raise RuntimeError("Repeats must be non-negative")
+        if reps.size and reps.min() < 0:
+            raise RuntimeError("Repeats must be non-negative")
+        total = int(reps.sum())
+        if output_size is not None and output_size != total:
+            raise RuntimeError(f"repeat_interleave: Invalid output_size, expected {total} but "
+                               f"got {output_size}")
     idx = _make(backend.to_device(np.repeat(np.arange(n), reps).astype(np.int64),
                                   input.device))
     if input._array.ndim == 0:
         input = input.reshape(1)
     from .indexing import index_select
 
-    return index_select(input, d, idx)
+    out = index_select(input, d, idx)
+    # torch repeats a number of times by expanding and viewing
+    return out if isinstance(repeats, Tensor) else rename_node(out, "ViewBackward0")
 
 
 def meshgrid(*tensors, indexing=None):

@@ -12,6 +12,7 @@ import operator
 import numpy as np
 
 from .. import _dtype
+from .._layout import contiguous_format
 from .._size import Size, required_size_args
 from .._tensor import Tensor, _make
 from ..autograd.graph import rename_node
@@ -67,14 +68,14 @@ def rot90(input, k=1, dims=(0, 1)):
                            f"dim1 = {raw1}")
     k = operator.index(k) % 4
     if k == 1:
-        out = input.flip(d1).transpose(d0, d1)
+        out = input.flip(d1).transpose_(d0, d1)  # (in place: torch's result is no view)
     elif k == 2:
         out = input.flip(d0, d1)
     elif k == 3:
-        out = input.flip(d0).transpose(d0, d1)
+        out = input.flip(d0).transpose_(d0, d1)
     else:
-        out = input.clone()
-    return rename_node(out.contiguous() if k in (1, 3) else out, "Rot90Backward0")
+        out = input.clone(memory_format=contiguous_format)
+    return rename_node(out, "Rot90Backward0")  # (torch hands back the transposed flip)
 
 
 def _split_points(n, indices_or_sections, fn):

@@ -9,6 +9,7 @@ positions by gather's own backward and double backward works.
 import numpy as np
 
 from .. import _dtype
+from .._preserve_layout import empty_preserving
 from .._tensor import _make
 from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for, xp_of
@@ -137,7 +138,16 @@ def sort(input, *args, stable=None, dim=_UNSET, descending=_UNSET, out=None, _me
     if input._array.ndim == 0:
         idx = idx.reshape(())
     vals = _pick(input, d, idx, "SortBackward1" if stable else "SortBackward0")
+    if input._array.ndim > 1 and _plain_host(a) and not a.flags.c_contiguous:
+        # torch lays both results out like the input (empty_like), not row-major
+        vals._array, idx = _like(xp, vals._array, a), _like(xp, idx, a)
     return _out(_sort_t((vals, _make(idx))), out, exact=True)
+
+
+def _like(xp, arr, like):
+    out = empty_preserving(xp, like, arr.dtype)
+    out[...] = arr
+    return out
 
 
 def argsort(input, *args, stable=None, dim=_UNSET, descending=_UNSET, _method=False):
@@ -186,6 +196,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
         idx = xp.take(order, xp.arange(k), axis=d).astype(np.int64, copy=False)
     if _plain_host(a) and input._array.ndim and k:
         idx = _torch_topk_ties(a, d, idx, k, largest, sorted)
+    idx = _row_major(idx)
     return _out(_topk_t((_pick(input, d, idx, "TopkBackward0"), _make(idx))), out, exact=True)
 
 
@@ -193,6 +204,14 @@ def _plain_host(a):
     """Whether torch's CPU tie rule applies and can be replayed: a plain host array (torch's
     CUDA kernels choose differently, and a vmap stand-in cannot be read line by line)."""
     return type(a) is np.ndarray
+
+
+def _row_major(idx):
+    """Indices laid out row-major, as torch allocates them (host arrays; a vmap stand-in or
+    a meta array keeps its own)."""
+    if _plain_host(idx) and idx.ndim and not idx.flags.c_contiguous:
+        return np.ascontiguousarray(idx)
+    return idx
 
 
 def _lines(a, d):
@@ -269,6 +288,7 @@ def _select_kth(fn, input, dim, keepdim, kth_of, ties=None):
     idx = xp.take_along_axis(order, pos, axis=d).astype(np.int64, copy=False)
     if ties is not None:
         idx = ties(a, d, idx)
+    idx = _row_major(idx)
     vals = _pick(input, d, idx.reshape(()) if input._array.ndim == 0 else idx)
     vals, idx = _finish(input, vals, _make(idx), d, keepdim)
     return vals, idx
@@ -443,6 +463,7 @@ def _cum_extreme(fn, input, dim):
     shape[d] = a.shape[d]
     pos = xp.arange(a.shape[d]).reshape(shape)
     idx = helpers_for(xp).accumulate("maximum", xp.where(hit, pos, 0), d).astype(np.int64)
+    idx = _row_major(idx)
     if input._array.ndim == 0:
         idx = idx.reshape(())
     return _pick(input, d, idx, "CummaxBackward0" if fn == "cummax" else "CumminBackward0"), \

@@ -137,8 +137,7 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
 def _triangle(fn, input, diagonal, upper):
     diagonal = check_int(fn, "diagonal", diagonal, 1)
     if input._array.ndim < 2:
-        raise RuntimeError(f"{fn}: input tensor must have at least 2 dimensions (got "
-                           f"{input._array.ndim})")
+        raise RuntimeError(f"{fn}: input tensor must have at least 2 dimensions")
     return Triangle.apply(input, k=diagonal, upper=upper)
 
 
@@ -278,7 +277,7 @@ def fill_diagonal(input, fill_value, wrap=False):
 
     shape = input._array.shape
     if len(shape) < 2:
-        raise RuntimeError(f"dimensions must larger than 1 (got {len(shape)})")
+        raise RuntimeError("dimensions must larger than 1")
     if len(shape) > 2 and len(set(shape)) != 1:
         raise RuntimeError("all dimensions of input must be of equal length")
     mask = to_device(diagonal_mask(shape, wrap), input.device)  # built on the host

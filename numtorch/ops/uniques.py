@@ -108,6 +108,9 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     """
     _check_tensor("unique_consecutive", input)
     a = input._array
+    if a.dtype.kind == "c":
+        raise NotImplementedError(f'"unique" not implemented for '
+                                  f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
     xp = xp_of(a)
     if dim is None:
         lines, d = a.reshape(-1, 1), 0
