@@ -14,7 +14,7 @@ from ..._functional_tensor_geometry import (
 from ..._functional_tensor_geometry import perspective as _perspective_tensor
 from ..._geometry import _get_perspective_coeffs
 from ...functional import InterpolationMode
-from ._geometry import _as_mask_image, _check_interpolation, _clamp, _fmt
+from ._geometry import _as_mask_image, _check_interpolation, _clamp, _fmt, _points_matmul
 from ._meta import _convert_bounding_box_format
 from ._utils import _TABLE, _call, _flat_image, _PILKind, _register
 
@@ -100,7 +100,8 @@ def perspective_bounding_boxes(bounding_boxes, format, canvas_size, startpoints,
     theta1, theta2 = torch.tensor(numer, dtype=work), torch.tensor(denom, dtype=work)
     points = boxes[:, [[0, 1], [2, 1], [2, 3], [0, 3]]].reshape(-1, 2)
     points = torch.cat([points, torch.ones(points.shape[0], 1)], dim=-1)
-    moved = torch.matmul(points, theta1.T).div_(torch.matmul(points, theta2.T)).reshape(-1, 4, 2)
+    moved = _points_matmul(points, theta1.T).div_(_points_matmul(points, theta2.T))
+    moved = moved.reshape(-1, 4, 2)
     lo, hi = torch.aminmax(moved, dim=1)
     out = _clamp(torch.cat([lo, hi], dim=1), _XYXY, canvas_size, clamping_mode)
     out = _convert_bounding_box_format(out, _XYXY, format, inplace=True).reshape(shape)

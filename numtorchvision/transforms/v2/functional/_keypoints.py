@@ -109,7 +109,7 @@ def perspective_keypoints(keypoints, canvas_size, startpoints, endpoints, coeffi
     numer, denom = GM._inverse_perspective(coeffs)
     theta1, theta2 = torch.tensor(numer, dtype=work), torch.tensor(denom, dtype=work)
     points = torch.cat([points, torch.ones(points.shape[0], 1)], dim=-1)
-    moved = torch.matmul(points, theta1.T).div_(torch.matmul(points, theta2.T))
+    moved = G._points_matmul(points, theta1.T).div_(G._points_matmul(points, theta2.T))
     return moved.to(keypoints.dtype).reshape(shape)
 
 
