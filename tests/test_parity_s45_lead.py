@@ -56,3 +56,15 @@ def test_numpy_refuses_a_conjugate_bit_as_torch(read):
         return _outcome(lambda: _READS[read](t, c))
 
     assert run(numtorch) == run(torch)
+
+
+@pytest.mark.parametrize("make", [
+    lambda D, t: D.RelaxedBernoulli(t.tensor(0.5), probs=t.tensor([0.3, 0.6])),
+    lambda D, t: D.Multinomial(5, t.tensor([0.2, 0.3, 0.5])),
+    lambda D, t: D.ContinuousBernoulli(probs=t.tensor([0.3, 0.5])),
+])
+def test_distribution_without_mode_names_torch_class(make):
+    def run(t):
+        return _outcome(lambda: make(t.distributions, t).mode)
+
+    assert run(numtorch) == run(torch)

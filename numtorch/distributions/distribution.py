@@ -109,7 +109,10 @@ class Distribution:
     @property
     def mode(self):
         """The mode of the distribution."""
-        raise NotImplementedError(f"{self.__class__} does not implement mode")
+        from .._class_repr import torch_name
+
+        # torch's message quotes the class as torch names it (<class 'torch.distributions...'>)
+        raise NotImplementedError(f"<class '{torch_name(type(self))}'> does not implement mode")
 
     @property
     def variance(self):
