@@ -566,3 +566,21 @@ def test_always_call_forward_hook_runs_when_an_earlier_hook_raises():
             calls.append(str(e))
         return calls
     assert run(numtorch) == run(torch)
+
+
+FUNC_ERRORS = {
+    "vmap_no_inputs": lambda L: L.func.vmap(lambda: L.ones(2))(),
+    "vmap_empty_in_dims": lambda L: L.func.vmap(lambda a: a, in_dims=())(),
+    "grad_empty_argnums": lambda L: L.func.grad(lambda a: a.sum(), argnums=())(L.ones(2)),
+    "jacrev_non_tensor": lambda L: L.func.jacrev(lambda a: 3.0)(L.ones(2)),
+    "jacfwd_non_tensor": lambda L: L.func.jacfwd(lambda a: 3.0)(L.ones(2)),
+    "vjp_non_tensor": lambda L: L.func.vjp(lambda a: (a, 3.0), L.ones(2)),
+    "jvp_non_tensor": lambda L: L.func.jvp(lambda a: 3.0, (L.ones(2),), (L.ones(2),)),
+    "grad_non_tensor": lambda L: L.func.grad(lambda a: 3.0)(L.ones(2)),
+}
+
+
+@pytest.mark.parametrize("name", list(FUNC_ERRORS))
+def test_func_transform_errors(name):
+    assert _outcome(lambda: FUNC_ERRORS[name](numtorch)) == \
+        _outcome(lambda: FUNC_ERRORS[name](torch))

@@ -47,6 +47,8 @@ def _argnums(argnums, n):
     elif isinstance(argnums, tuple) and argnums and all(
             isinstance(a, int) and not isinstance(a, bool) for a in argnums):
         nums, single = argnums, False
+    elif isinstance(argnums, tuple) and not argnums:
+        raise RuntimeError("argnums must be non-empty")
     else:
         raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
     out = []
@@ -295,7 +297,7 @@ def _tensor_outputs(out, has_aux, api, call):
     flat_out, out_spec = tree_flatten(out)
     for o in flat_out:
         if not isinstance(o, Tensor):
-            raise RuntimeError(f"{api}: Expected {call} to return only tensors, got "
+            raise RuntimeError(f"{api}: expected {call} to return only tensors, got "
                                f"unsupported type {type(o)}")
     return [B.unwrap_owner(o) for o in flat_out], out_spec, aux
 
@@ -307,7 +309,7 @@ def _linear_pushforward(func, primals, has_aux, strict):
     ins.grad_on = is_grad_enabled()
     out = _call(func, primals, range(len(primals)), ins.trees, {}, "jvp")
     flat_out, out_spec, aux = _tensor_outputs(out, has_aux, "jvp(f, primals, tangents)",
-                                              "f(*args)")
+                                              "f(*primals)")
     from .. import zeros_like
 
     us, outs = [], []

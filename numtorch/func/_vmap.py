@@ -133,6 +133,10 @@ def _check_in_dims(func, in_dims, args):
         raise ValueError(f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): expected `in_dims` "
                          f"to be int or a (potentially nested) tuple matching the structure of "
                          f"inputs, got: {type(in_dims)}.")
+    if not args:
+        raise ValueError(f"vmap({name})(<inputs>): got no inputs. Maybe you forgot to add "
+                         f"inputs, or you are trying to vmap over a function with no inputs. "
+                         f"The latter is unsupported.")
     if isinstance(in_dims, tuple) and len(in_dims) != len(args):
         raise ValueError(f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): in_dims is not "
                          f"compatible with the structure of `inputs`. in_dims has structure "
