@@ -384,3 +384,51 @@ def test_hub_check_hash_file_names(name, tmp_path, capsys):
             check_hash=True, progress=False))
         return got if got[0] != "ok" else ("ok", {k: v.tolist() for k, v in got[1].items()})
     assert run(numtorch) == run(torch)
+
+
+# -- WorkerInfo and multiprocessing_context, as torch's -------------------------------------------
+def test_worker_info_record_like_torch():
+    from torch.utils.data._utils.worker import WorkerInfo as TorchInfo
+
+    from numtorch.utils.data._utils.worker import WorkerInfo as NtInfo
+
+    def run(cls):
+        w = cls(id=0, num_workers=2, seed=7, dataset=None)
+        return repr(w), _outcome(lambda: setattr(w, "id", 3)), w == cls(0, 2, 7, None)
+    assert run(NtInfo) == run(TorchInfo)
+
+
+class _InfoDataset:
+    def __init__(self, lib):
+        self.lib = lib.__name__
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        info = __import__(self.lib).utils.data.get_worker_info()
+        return (repr(info).replace(str(info.seed), "SEED").replace(hex(id(info.dataset)), "ID"),
+                info.rng, info.worker_method)
+
+
+def test_worker_info_in_a_worker_like_torch():
+    def run(lib):
+        return list(lib.utils.data.DataLoader(_InfoDataset(lib), batch_size=None, num_workers=1,
+                                              multiprocessing_context="fork"))
+    assert run(numtorch) == run(torch)
+
+
+@pytest.mark.parametrize("value", ["spawn", "fork", "bogus", 3, None])
+@pytest.mark.parametrize("when", ["init", "later", "no_workers"])
+def test_multiprocessing_context_checked_and_converted(value, when):
+    def run(lib):
+        dl = lib.utils.data.DataLoader
+        def go():
+            if when == "init":
+                loader = dl(range(3), num_workers=1, multiprocessing_context=value)
+            else:
+                loader = dl(range(3), num_workers=1 if when == "later" else 0)
+                loader.multiprocessing_context = value
+            return type(loader.multiprocessing_context).__name__
+        return _outcome(go)
+    assert run(numtorch) == run(torch)

@@ -17,11 +17,25 @@ import random
 import signal
 import sys
 import traceback
-from collections import namedtuple
+from dataclasses import dataclass
 
 __all__ = ["Failure", "IterableEnd", "WorkerInfo", "current_info", "worker_loop"]
 
-WorkerInfo = namedtuple("WorkerInfo", ["id", "num_workers", "seed", "dataset"])
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerInfo:
+    """What ``get_worker_info()`` returns in a worker: a frozen record, as torch's (its
+    fields, repr and refusal of assignment)."""
+
+    id: int
+    num_workers: int
+    seed: int
+    dataset: object
+    rng: object = None
+    worker_method: str = "multiprocessing"
+
+
 _info = [None]
 _WATCH_INTERVAL = 1.0  # seconds an idle worker waits before checking that its parent lives
 _PR_SET_PDEATHSIG = 1

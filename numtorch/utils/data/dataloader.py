@@ -27,7 +27,8 @@ class _InfiniteConstantSampler(Sampler):
 
 
 def _check_context(ctx, num_workers):
-    """torch's checks of ``multiprocessing_context`` (it only applies to worker processes)."""
+    """torch's checks of ``multiprocessing_context`` (it only applies to worker processes);
+    returns the context, a start method's name made its context as torch does."""
     import multiprocessing as mp
 
     if num_workers == 0:
@@ -38,10 +39,12 @@ def _check_context(ctx, num_workers):
         if ctx not in methods:
             raise ValueError("multiprocessing_context option should specify a valid start "
                              f"method in {methods!r}, but got multiprocessing_context={ctx!r}")
+        return mp.get_context(ctx)
     elif not isinstance(ctx, mp.context.BaseContext):
         raise TypeError("multiprocessing_context option should be a valid context object or a "
                         f"string specifying the start method, but got "
                         f"multiprocessing_context={ctx!r}")
+    return ctx
 
 
 class DataLoader(Generic[_T_co]):
@@ -76,6 +79,8 @@ class DataLoader(Generic[_T_co]):
         if attr in DataLoader._FROZEN and self.__initialized:
             raise ValueError(f"{attr} attribute should not be set after "
                              f"{type(self).__name__} is initialized")
+        if attr == "multiprocessing_context" and val is not None:  # torch's checked property
+            val = _check_context(val, self.num_workers)
         super().__setattr__(attr, val)
 
     def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None,
@@ -105,9 +110,7 @@ class DataLoader(Generic[_T_co]):
         self.pin_memory_device = pin_memory_device
         self.timeout = timeout
         self.worker_init_fn = worker_init_fn
-        if multiprocessing_context is not None:
-            _check_context(multiprocessing_context, num_workers)
-        self.multiprocessing_context = multiprocessing_context
+        self.multiprocessing_context = multiprocessing_context  # (checked by __setattr__)
         self.persistent_workers = persistent_workers
         self.in_order = in_order
         self._iterable = isinstance(dataset, IterableDataset)
