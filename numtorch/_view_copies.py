@@ -15,7 +15,7 @@ _VIEW_COPIES = {
         size, stride, storage_offset),
     "diagonal_copy": lambda x, offset=0, dim1=0, dim2=1: x.diagonal(offset, dim1, dim2),
     "expand_copy": lambda x, size, *, implicit=False: x.expand(tuple(size)),
-    "narrow_copy": lambda x, dim, start, length: x.narrow(dim, start, length),
+    "narrow_copy": lambda x, dim, start, length: _narrow(x, dim, start, length),
     "permute_copy": lambda x, dims: x.permute(tuple(dims)),
     "select_copy": lambda x, dim, index: x.select(dim, index),
     "slice_copy": lambda x, dim=0, start=None, end=None, step=1: x[
@@ -47,6 +47,14 @@ __all__ = sorted(_VIEW_COPIES) + sorted(_SPLIT_COPIES) + sorted(_SPARSE_PART_COP
 ]
 
 
+def _narrow(x, dim, start, length):
+    if x.is_sparse:  # a sparse COO tensor narrows into a new one (it has no view)
+        from .ops import sparse_ops
+
+        return sparse_ops.narrow_copy(x, dim, start, length)
+    return x.narrow(dim, start, length)
+
+
 def _view_as(kind, x):
     import numtorch
 
@@ -59,6 +67,8 @@ def _copy_form(name, view, many):
     def fn(input, *args, **kwargs):
         _require_tensor(name, input)
         out = view(input, *args, **kwargs)
+        if input.is_sparse:  # (sparse narrow_copy: already a new tensor, its node torch's)
+            return out
         if many:
             return tuple(o.clone(memory_format=_contiguous()) for o in out)
         return out.clone(memory_format=_contiguous())

@@ -343,6 +343,10 @@ def to_dense(input, dtype=None):
         raise RuntimeError("dtype argument is not supported by sparse_to_dense")
     c = coalesce(input)._array
     sd = c.indices.shape[0]
+    if c.indices.shape[1]:
+        # an index past its dimension (built without check_invariants): torch's invariant
+        # error rather than a scatter out of bounds
+        _check_indices(c.indices, c.shape[:sd])
     out = ToDense.apply(c.values, shape=c.shape, sparse_dim=sd,
                         linear=_linear(c.indices, c.shape[:sd]))
     return out
@@ -560,6 +564,36 @@ def select(input, dim, index, getitem=False):
         return values.sum(0)
     indices = np.delete(s.indices[:, keep], d, axis=0)
     return make(indices, values, shape, keep.size <= 1)
+
+
+def narrow_copy(input, dim, start, length):
+    """``length`` entries of ``dim`` from ``start`` as a new sparse tensor: the stored entries
+    in that range (their index shifted) or, along a dense dim, the values' slice; the input's
+    coalesced flag is kept. torch takes no negative dim or start here."""
+    s = input._array
+    nd = len(s.shape)
+    if not 0 <= dim < nd:
+        raise RuntimeError(f"Dimension {dim} out of range. Expecting 0 <= dim < {nd}.")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    size = s.shape[dim]
+    if start < 0 or start + length > size:
+        raise RuntimeError(f"Invalid range to narrow. range(start, start+length) must be a "
+                           f"subset of range(0, {size}).")
+    sd = s.indices.shape[0]
+    shape = s.shape[:dim] + (length,) + s.shape[dim + 1:]
+    if dim >= sd:
+        indices = s.indices.copy()
+        values = s.values.narrow(dim - sd + 1, start, length).clone()
+    else:
+        row = s.indices[dim]
+        keep = np.flatnonzero((row >= start) & (row < start + length))
+        indices = s.indices[:, keep]  # (a fancy-indexed copy: shifted in place below)
+        indices[dim] -= start
+        values = s.values[_make(keep)]
+    if values.grad_fn is not None:
+        rename_node(values, "NarrowCopyBackward0")
+    return make(indices, values, shape, s.coalesced)
 
 
 def getitem(input, index):
