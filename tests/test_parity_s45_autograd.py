@@ -584,3 +584,56 @@ FUNC_ERRORS = {
 def test_func_transform_errors(name):
     assert _outcome(lambda: FUNC_ERRORS[name](numtorch)) == \
         _outcome(lambda: FUNC_ERRORS[name](torch))
+
+
+# -- forward AD through writes: views of a dual tensor share its tangent -------------------------
+
+def _w_const(L, d):
+    y = d * 1
+    y[0] = 5.0
+    return y
+
+
+def _w_view_inplace(L, d):
+    y = d * 1
+    y[1:].mul_(3)
+    return y
+
+
+def _w_into_plain(L, d):
+    y = L.zeros(3)
+    y[1:] = d[:2] * 2
+    return y
+
+
+def _w_base_then_view(L, d):
+    y = d * 1
+    v = y[1:]
+    y.mul_(2)
+    return v
+
+
+def _w_rows(L, d):
+    y = L.zeros(2, 3)
+    y[0] = d
+    y[1] = d * 2
+    return y
+
+
+def _w_copy(L, d):
+    return L.zeros(3).copy_(d)
+
+
+FWD_WRITES = {"const": _w_const, "view_inplace": _w_view_inplace, "into_plain": _w_into_plain,
+              "base_then_view": _w_base_then_view, "rows": _w_rows, "copy": _w_copy}
+
+
+@pytest.mark.parametrize("name", list(FWD_WRITES))
+def test_forward_ad_tangents_through_writes(name):
+    def run(L):
+        fw = L.autograd.forward_ad
+        with fw.dual_level():
+            d = fw.make_dual(L.tensor([1.0, 2.0, 3.0]), L.tensor([1.0, 10.0, 100.0]))
+            p, t = fw.unpack_dual(FWD_WRITES[name](L, d))
+            return p, t
+    assert _outcome(lambda: run(numtorch)) == _outcome(lambda: run(torch))

@@ -33,7 +33,7 @@ __all__ = [
     "unpack_dual",
 ]
 
-_state = {"level": None, "apply": None, "trace": None, "busy": False}
+_state = {"level": None, "apply": None, "trace": None, "busy": False, "setitem": None}
 _DUALS = {}  # id(tensor) -> weakref, the tensors holding a tangent in the open level
 
 
@@ -45,7 +45,39 @@ class UnpackedDualTensor(namedtuple("UnpackedDualTensor", ["primal", "tangent"])
 
 def _tangent(t):
     extra = t._extra
-    return extra.get("fw_grad") if extra else None
+    own = extra.get("fw_grad") if extra else None
+    base = t._base
+    if own is not None and base is not None and t._view_fn is not None:
+        # a view reads its tangent through its base's (when the base has one), so a write
+        # into the base, or into another view of it, shows in every view as in torch
+        bt = base._extra.get("fw_grad") if base._extra else None
+        if bt is not None:
+            return _viewed(t, bt)
+    return own
+
+
+def _viewed(view, tangent):
+    """``view``'s view chain replayed on the tangent of its base."""
+    prev = _state["busy"]
+    _state["busy"] = True
+    try:
+        with no_grad():
+            return graph.replay_view(view._view_fn, tangent)
+    finally:
+        _state["busy"] = prev
+
+
+def _write_through(view, tangent):
+    """After an in-place write into ``view``: its base's tangent takes ``tangent`` in the
+    viewed region (a base without one gets zeros elsewhere)."""
+    base = view._base
+    bt = base._extra.get("fw_grad") if base._extra else None
+    from .. import zeros_like
+
+    new = bt.clone() if bt is not None else zeros_like(base.detach(), dtype=tangent.dtype)
+    with no_grad():
+        _viewed(view, new).copy_(tangent)
+    _set_tangent(base, new)
 
 
 def _set_tangent(t, tangent):
@@ -183,8 +215,35 @@ def _inplace_hook(self, fn, args, kwargs):
         inplace.apply_inplace(self, fn, *args, **kwargs)
     finally:
         inplace._TRACE[0] = _inplace_hook
+    if tangent is None and _tangent(self) is not None:  # overwritten by constants (fill_)
+        from .. import zeros_like
+
+        tangent = zeros_like(self.detach())
+    if tangent is not None and self._base is not None and self._view_fn is not None:
+        _write_through(self, tangent)
     _set_tangent(self, tangent)
     return True
+
+
+def _basic_index(index):
+    idx = index if isinstance(index, tuple) else (index,)
+    return all(i is None or i is Ellipsis or type(i) is int or type(i) is slice for i in idx)
+
+
+def _setitem(self, index, value):
+    """``x[index] = value`` in a dual level: with a tangent on either side and a basic index,
+    a write into the view ``x[index]``, whose tangent then reaches x's (a raw array write
+    would leave x's tangent as it was)."""
+    if _basic_index(index) and (_tangent(self) is not None or isinstance(value, graph.Tensor)
+                                and _tangent(value) is not None):
+        view = self[index]
+        if not isinstance(value, graph.Tensor):
+            from .. import full_like
+
+            value = full_like(view.detach(), value)
+        view.copy_(value)
+        return
+    _state["setitem"](self, index, value)
 
 
 def enter_dual_level():
@@ -198,6 +257,8 @@ def enter_dual_level():
     graph.Op.apply = classmethod(wrapped)
     _state["trace"] = inplace._TRACE[0]
     inplace._TRACE[0] = _inplace_hook
+    _state["setitem"] = graph.Tensor.__setitem__
+    graph.Tensor.__setitem__ = _setitem
     return 0
 
 
@@ -208,7 +269,8 @@ def exit_dual_level(*, level=None):
                            "created. This is not supported.")
     graph.Op.apply = _state["apply"]
     inplace._TRACE[0] = _state["trace"]
-    _state.update(level=None, apply=None, trace=None)
+    graph.Tensor.__setitem__ = _state["setitem"]
+    _state.update(level=None, apply=None, trace=None, setitem=None)
     for ref in list(_DUALS.values()):
         t = ref()
         if t is not None and t._extra:
