@@ -687,3 +687,48 @@ EMPTY_BINS = {
 @pytest.mark.parametrize("name", sorted(EMPTY_BINS))
 def test_empty_binning(name):
     same(EMPTY_BINS[name])
+
+
+# -- 17. out= of the index and scatter functions -----------------------------------------------
+
+OUTS = {
+    "index_add": lambda t, out: t.index_add(t.arange(6.).reshape(2, 3), 0, _ix(t, 0),
+                                            t.ones(1, 3), alpha=2, out=out),
+    "index_copy": lambda t, out: t.index_copy(t.arange(6.).reshape(2, 3), 0, _ix(t, 1),
+                                              t.ones(1, 3), out=out),
+    "index_reduce": lambda t, out: t.index_reduce(t.arange(6.).reshape(2, 3), 0, _ix(t, 0),
+                                                  t.full((1, 3), 9.), "amax", out=out),
+    "scatter_value": lambda t, out: t.scatter(t.arange(6.).reshape(2, 3), 0,
+                                              t.tensor([[1, 0, 1]]), 5., out=out),
+    "scatter_src": lambda t, out: t.scatter(t.arange(6.).reshape(2, 3), 0,
+                                            t.tensor([[1, 0, 1]]), t.ones(2, 3), out=out),
+    "scatter_add": lambda t, out: t.scatter_add(t.arange(6.).reshape(2, 3), 0,
+                                                t.tensor([[1, 0, 1]]), t.ones(2, 3), out=out),
+    "scatter_reduce": lambda t, out: t.scatter_reduce(t.arange(6.).reshape(2, 3), 0,
+                                                      t.tensor([[1, 0, 1]]), t.ones(2, 3),
+                                                      "prod", out=out),
+    "take_along_dim": lambda t, out: t.take_along_dim(t.arange(6.).reshape(2, 3),
+                                                      t.tensor([[1], [0]]), 1, out=out),
+    "take_along_flat": lambda t, out: t.take_along_dim(t.arange(6.).reshape(2, 3),
+                                                       t.tensor([5, 0]), out=out),
+    "gather": lambda t, out: t.gather(t.arange(6.).reshape(2, 3), 1, t.tensor([[1], [0]]),
+                                      out=out),
+    "slice_scatter": lambda t, out: t.slice_scatter(t.arange(6.).reshape(2, 3),
+                                                    t.full((1, 3), 9.), 0, 0, 1, out=out),
+    "histogram": lambda t, out: t.histogram(t.arange(6.), 2, out=(out, t.empty(0))),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", sorted(OUTS))
+def test_index_scatter_out(name, dtype):
+    import warnings
+
+    def run(t):
+        out = t.empty(0, dtype=getattr(t, dtype))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (index_reduce's beta note)
+            r = OUTS[name](t, out)
+        r = r[0] if isinstance(r, tuple) else r
+        return r is out, out
+    same(run)

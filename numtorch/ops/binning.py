@@ -281,6 +281,11 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False,  # noq
         raise NotImplementedError(f'"{"histogram_cpu" if tensor_bins else "histogramdd"}" not '
                                   f"implemented for '{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
     _check_histogram_dtypes(input, bins if tensor_bins else None, weight)
+    if out is not None and out[0].dtype is not input.dtype:
+        c_name = _dtype._CPP_TYPE
+        raise RuntimeError(f"torch.histogram: input tensor and hist tensor should have the same "
+                           f"dtype, but got input {c_name[input.dtype.name]} and hist "
+                           f"{c_name[out[0].dtype.name]}")
     if tensor_bins:
         edges = bins._array.astype(a.dtype)
         if edges.ndim != 1 or edges.size < 2:

@@ -17,6 +17,9 @@ from ._util import canonical_dim, no_dims_error
 
 __all__ = ["gather", "scatter", "scatter_add", "take_along_dim"]
 
+# torch's message for an ``out=`` of another dtype (index and scatter kernels write only theirs)
+OUT_DTYPE = "Expected out tensor to have dtype {want_c}, but got {got_c} instead"
+
 
 class Gather(Op):
     """y[..i..] = x[.. index[..i..] ..] along ``dim``; dx scatters grad back (adding)."""
@@ -156,7 +159,7 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     return _out(Gather.apply(input, index, dim=d), out, exact=True, over=(input, index))
 
 
-def take_along_dim(input, indices, dim=None):
+def take_along_dim(input, indices, dim=None, *, out=None):
     """Pick values of ``input`` at ``indices`` along ``dim``, like NumPy's take_along_axis.
 
     ``input`` and ``indices`` broadcast against each other in every dim but ``dim``; with
@@ -167,6 +170,8 @@ def take_along_dim(input, indices, dim=None):
             type(indices).__name__
         raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
                            f"{got}")
+    if out is not None:
+        return _out(take_along_dim(input, indices, dim), out, exact=OUT_DTYPE)
     if dim is None:
         return gather(input.reshape(-1), 0, indices.reshape(-1))
     d = canonical_dim(dim, input._array.ndim)
@@ -254,7 +259,7 @@ def _check_index_range(index, size, dim):
                                f"{size}")
 
 
-def scatter(input, dim, index, src=None, *, value=None, reduce=None):
+def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
     """Return a copy of ``input`` with ``src`` (or ``value``) written at ``index`` along
     ``dim``; ``reduce`` may be 'add' or 'multiply'."""
     if src is None and value is None:
@@ -277,10 +282,10 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
                       stacklevel=2)
     else:
         src = number_as(src, input.dtype)
-    return Scatter.apply(input, index, src, dim=d, reduce=reduce)
+    return _out(Scatter.apply(input, index, src, dim=d, reduce=reduce), out, exact=OUT_DTYPE)
 
 
-def scatter_add(input, dim, index, src):
+def scatter_add(input, dim, index, src, *, out=None):
     """Return a copy of ``input`` with ``src`` added at ``index`` along ``dim``."""
     if not isinstance(src, Tensor):
         raise TypeError(f"scatter_add(): argument 'src' (position 3) must be Tensor, not "
@@ -289,4 +294,5 @@ def scatter_add(input, dim, index, src):
     _check_index_tensor("scatter", index, input, d, src)
     if src.dtype is not input.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
-    return Scatter.apply(input, index, src, dim=d, reduce="add", is_add=True)
+    return _out(Scatter.apply(input, index, src, dim=d, reduce="add", is_add=True), out,
+                exact=OUT_DTYPE)

@@ -173,7 +173,7 @@ def _index_op(fn, input, dim, index, source=None, allow_int32=True):
     return d
 
 
-def index_add(input, dim, index, source, *, alpha=1):
+def index_add(input, dim, index, source, *, alpha=1, out=None):
     """Return ``input`` with ``alpha * source`` added at ``index`` along ``dim`` (repeated
     indices add up).
 
@@ -182,13 +182,17 @@ def index_add(input, dim, index, source, *, alpha=1):
         tensor([2., 0., 0.])
     """
     d = _index_op("index_add_", input, dim, index, source)
+    if out is not None:
+        from .gather import OUT_DTYPE
+
+        return _out(index_add(input, d, index, source, alpha=alpha), out, exact=OUT_DTYPE)
     if input._array.ndim == 0:
         return IndexAdd.apply(input.reshape(1), index, source.reshape(1), dim=0,
                               alpha=alpha).reshape(())
     return IndexAdd.apply(input, index, source, dim=d, alpha=alpha)
 
 
-def index_copy(input, dim, index, source):
+def index_copy(input, dim, index, source, *, out=None):
     """Return ``input`` with ``source``'s slices written at ``index`` along ``dim``.
 
     Example:
@@ -196,6 +200,10 @@ def index_copy(input, dim, index, source):
         tensor([0., 0., 1.])
     """
     d = _index_op("index_copy_", input, dim, index, source, allow_int32=False)
+    if out is not None:
+        from .gather import OUT_DTYPE
+
+        return _out(index_copy(input, d, index, source), out, exact=OUT_DTYPE)
     if input._array.ndim == 0:
         return IndexCopy.apply(input.reshape(1), index, source.reshape(1), dim=0).reshape(())
     if source._array.ndim == 0:  # a scalar into a 1-d input

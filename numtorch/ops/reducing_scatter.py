@@ -18,7 +18,8 @@ from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
 from ._accumulate import is_half
 from ._util import canonical_dim, fmt_shape, refuse_dtype
-from .gather import _check_index_range, _check_index_tensor
+from ._pointwise import _out
+from .gather import OUT_DTYPE, _check_index_range, _check_index_tensor
 
 __all__ = ["index_reduce", "scatter_reduce"]
 
@@ -194,7 +195,7 @@ def _scatter_reduce(input, dim, index, src, reduce, include_self, fn):
                                src_shape=tuple(src._array.shape))
 
 
-def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=None):
     """Return a copy of ``input`` with the values of ``src`` reduced into the positions that
     ``index`` gives along ``dim``.
 
@@ -215,13 +216,14 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     if not isinstance(src, Tensor):
         raise TypeError(f"scatter_reduce(): argument 'src' (position 3) must be Tensor, not "
                         f"{type(src).__name__}")
-    return _scatter_reduce(input, dim, index, src, reduce, include_self, "scatter_reduce")
+    r = _scatter_reduce(input, dim, index, src, reduce, include_self, "scatter_reduce")
+    return _out(r, out, exact=OUT_DTYPE)
 
 
 _INDEX_REDUCE_WARNED = []
 
 
-def index_reduce(input, dim, index, source, reduce, *, include_self=True):
+def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=None):
     """Return a copy of ``input`` with slice ``i`` of ``source`` along ``dim`` reduced into
     slice ``index[i]`` (``reduce``: "prod", "mean", "amax" or "amin").
 
@@ -270,7 +272,7 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     view = [1] * max(nd, 1)
     view[d] = idx.size
     full = _make(idx.reshape(view)).expand(*(s_shape if nd else (idx.size,)))
-    out = ScatterReduce.apply(input, full, source, dim=d, reduce=reduce, index_op=True,
+    res = ScatterReduce.apply(input, full, source, dim=d, reduce=reduce, index_op=True,
                               include_self=bool(include_self), x_shape=tuple(x_shape),
                               index_shape=tuple(full._array.shape), src_shape=tuple(s_shape))
-    return rename_node(out, "IndexReduceBackward0")
+    return _out(rename_node(res, "IndexReduceBackward0"), out, exact=OUT_DTYPE)

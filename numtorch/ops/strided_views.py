@@ -260,13 +260,19 @@ def select_scatter(input, src, dim, index):
                   "SelectScatterBackward0")
 
 
-def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
+def slice_scatter(input, src, dim=0, start=None, end=None, step=1, *, out=None):
     """A copy of ``input`` with ``src`` written into ``[start:end:step]`` along ``dim``."""
     if step <= 0:
         raise RuntimeError("slice step must be positive")
     d = canonical_dim(dim, input._array.ndim)
     key = (slice(None),) * d + (slice(start, end, step),)
-    return _embed(input, src, lambda xp, a: a[key], lambda g: g[key], "SliceScatterBackward0")
+    r = _embed(input, src, lambda xp, a: a[key], lambda g: g[key], "SliceScatterBackward0")
+    if out is None:
+        return r
+    from ._pointwise import _out
+    from .gather import OUT_DTYPE
+
+    return _out(r, out, exact=OUT_DTYPE)
 
 
 def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
