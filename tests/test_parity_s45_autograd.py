@@ -454,7 +454,7 @@ def test_stack_module_state_checks(case):
         models = {"modes": lambda: [nn.Linear(2, 2), nn.Conv1d(2, 2, 1).eval()],
                   "classes": lambda: [nn.Linear(2, 2), nn.Conv1d(2, 2, 1)],
                   "sizes": lambda: [nn.Linear(2, 2), nn.Linear(2, 3)],
-                  "empty": lambda: []}[case]()
+                  "empty": list}[case]()
         return L.func.stack_module_state(models)
     assert _outcome(lambda: run(numtorch)) == _outcome(lambda: run(torch))
 
@@ -537,9 +537,14 @@ FUNCTIONS = {
     "ret_none": _ret_none,
     "bad_save": lambda L: _functions(L)[2].apply(L.ones(2, requires_grad=True)),
     "int_grad": lambda L: _functions(L)[3].apply(L.ones(2, requires_grad=True)).sum().backward(),
-    "nondiff_input": lambda L: (lambda x: (lambda y: (y.requires_grad, y is x))(
-        _functions(L)[4].apply(x)))(L.ones(2, requires_grad=True)),
+    "nondiff_input": lambda L: _nondiff_input(L),
 }
+
+
+def _nondiff_input(L):
+    x = L.ones(2, requires_grad=True)
+    y = _functions(L)[4].apply(x)
+    return y.requires_grad, y is x
 
 
 @pytest.mark.parametrize("name", list(FUNCTIONS))
