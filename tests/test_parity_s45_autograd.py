@@ -642,3 +642,30 @@ def test_forward_ad_tangents_through_writes(name):
             p, t = fw.unpack_dual(FWD_WRITES[name](L, d))
             return p, t
     assert _outcome(lambda: run(numtorch)) == _outcome(lambda: run(torch))
+
+
+def _grad_call(L, kw):
+    x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    u = L.ones(1, requires_grad=True)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        try:
+            res = L.autograd.grad(**{"outputs": (x * 2).sum(), "inputs": x, **kw(x, u)})
+            res = [(r.tolist(), r.requires_grad) for r in res]
+        except Exception as e:  # noqa: BLE001 - the exception is the answer
+            res = type(e).__name__, str(e)
+    return res, [(w.category.__name__, str(w.message)) for w in seen]
+
+
+GRAD_CALLS = {
+    "only_inputs_false": lambda x, u: {"only_inputs": False},
+    "empty_inputs": lambda x, u: {"inputs": []},
+    "extra_grad_outputs": lambda x, u: {"grad_outputs": [None, None]},
+    "materialize_create_graph": lambda x, u: {"inputs": [x, u], "materialize_grads": True,
+                                              "create_graph": True},
+}
+
+
+@pytest.mark.parametrize("name", list(GRAD_CALLS))
+def test_autograd_grad_arguments(name):
+    assert _grad_call(numtorch, GRAD_CALLS[name]) == _grad_call(torch, GRAD_CALLS[name])

@@ -67,6 +67,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         >>> torch.autograd.grad((x ** 3).sum(), x)
         (tensor([ 3., 12.]),)
     """
+    if not only_inputs:
+        import warnings
+
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
+                      "True). To accumulate gradient for other parts of the graph, please use "
+                      "torch.autograd.backward.", FutureWarning, stacklevel=2)
     if is_grads_batched:
         return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
                              allow_unused, materialize_grads)
@@ -77,7 +83,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         allow_unused = materialize_grads
     outs = _as_tuple(outputs)
     ins = _as_tuple(inputs)
+    if ins is not None and len(ins) == 0:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     grads = _as_tuple(grad_outputs) or (None,) * len(outs)
+    if len(grads) > len(outs):  # torch pairs them up and ignores the extra gradients
+        grads = grads[:len(outs)]
     if len(grads) != len(outs):
         raise RuntimeError(f"got {len(outs)} tensors and {len(grads)} gradients")
     res = engine.run_backward(outs, grads, retain_graph, create_graph, inputs=ins,
@@ -85,7 +95,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if materialize_grads:
         from .. import ops
 
-        res = [r if r is not None else ops.zeros_like(t) for r, t in zip(res, ins)]
+        # (differentiable zeros under create_graph, as torch's)
+        res = [r if r is not None else ops.zeros_like(t).requires_grad_(create_graph)
+               for r, t in zip(res, ins)]
     return tuple(res)
 
 
