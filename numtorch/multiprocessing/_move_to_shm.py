@@ -66,8 +66,11 @@ def share_block(holder):
     start = _address(owner)
     for obj in [holder, *others]:
         old = obj._array
-        new = np.ndarray(old.shape, dtype=old.dtype, buffer=block,
-                         offset=_address(old) - start if old.size else 0, strides=old.strides)
+        offset = _address(old) - start
+        if not 0 <= offset <= owner.nbytes:  # (an empty array may point anywhere)
+            offset = 0
+        new = np.ndarray(old.shape, dtype=old.dtype, buffer=block, offset=offset,
+                         strides=old.strides)
         if not old.flags.writeable:
             new.flags.writeable = False
         obj._array = new
