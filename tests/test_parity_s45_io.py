@@ -253,12 +253,14 @@ def _dtype_views(name, lib):
         "storage": lambda: [x.untyped_storage(), x.view(lib.int32)],
         "storage_same": lambda: [x.untyped_storage(), x],
         "alone": lambda: [x.view(lib.int32)],
+        "real_alone": lambda: [c.real, c.imag[1:]],
+        "bytes_alone": lambda: [x[1:].view(lib.uint8)],
         "fresh_blocks": lambda: [lib.ones(2), lib.ones(2).view(lib.int32)],
     }[name]()
 
 
 _DTYPE_VIEWS = ["real", "view_as_real", "int_view", "empty_slice", "storage", "storage_same",
-                "alone", "fresh_blocks"]
+                "alone", "real_alone", "bytes_alone", "fresh_blocks"]
 
 
 @pytest.mark.filterwarnings("ignore:TypedStorage is deprecated")
@@ -270,7 +272,8 @@ def test_dtype_views_of_one_block_refused_like_torch(name, legacy):
             buf = io.BytesIO()
             lib.save(_dtype_views(name, lib), buf, _use_new_zipfile_serialization=not legacy)
             buf.seek(0)
-            return [x.tolist() if hasattr(x, "tolist") else bytes(x) for x in lib.load(buf)]
+            return [(x.tolist(), x.stride(), x.storage_offset()) if hasattr(x, "tolist")
+                    else bytes(x) for x in lib.load(buf)]
         return _outcome(save_load)
     assert run(numtorch) == run(torch)
 

@@ -154,7 +154,10 @@ class _TorchReductions:
             if first != arr.dtype:
                 raise RuntimeError("Cannot save multiple tensors or storages that view the "
                                    "same data as different types")
-            if (type(owner) is np.ndarray and owner.dtype == arr.dtype
+            # (a view as another type, c.real or x.view(int32), keeps its geometry over the
+            # block's bytes read as its own type, as torch's untyped storage does)
+            if (type(owner) is np.ndarray and owner.nbytes % itemsize == 0
+                    and arr.dtype.isnative
                     and (owner.flags.c_contiguous or owner.flags.f_contiguous)
                     and owner.dtype.isnative
                     and all(s >= 0 and s % itemsize == 0 for s in arr.strides)):
@@ -166,7 +169,10 @@ class _TorchReductions:
                         # a Fortran-ordered owner is one block too: its transpose
                         # flattens without a copy, in address order
                         block = owner if owner.flags.c_contiguous else owner.T
-                        flat = block.reshape(-1).astype(_NP.get(name, arr.dtype), copy=False)
+                        flat = block.reshape(-1)
+                        if flat.dtype != arr.dtype:
+                            flat = flat.view(arr.dtype)
+                        flat = flat.astype(_NP.get(name, arr.dtype), copy=False)
                         ref = _StorageRef(str(len(self.storages)), flat, name, location)
                         self._by_owner[id(owner)] = (ref, owner)  # keep owner alive
                         self.storages.append(ref)
