@@ -669,3 +669,28 @@ GRAD_CALLS = {
 @pytest.mark.parametrize("name", list(GRAD_CALLS))
 def test_autograd_grad_arguments(name):
     assert _grad_call(numtorch, GRAD_CALLS[name]) == _grad_call(torch, GRAD_CALLS[name])
+
+
+def _ckpt_in_vmap(L):
+    L.manual_seed(0)
+    lin = L.nn.Linear(3, 3)
+    with L.no_grad():
+        lin.weight.copy_(L.tensor([[1.0, 0.5, -1.0], [0.0, 2.0, 1.0], [0.3, -0.2, 0.1]]))
+        lin.bias.zero_()
+    x = L.tensor([[1.0, 2.0, 3.0], [-1.0, 0.5, 0.0]])
+    return L.func.vmap(lambda a: L.utils.checkpoint.checkpoint(lin, a, use_reentrant=False))(x)
+
+
+def _ckpt_forward_ad(L):
+    fw = L.autograd.forward_ad
+    x = L.tensor([[1.0, 2.0, 3.0], [-1.0, 0.5, 0.0]])
+    with fw.dual_level():
+        d = fw.make_dual(x, L.ones(2, 3))
+        out = L.utils.checkpoint.checkpoint(lambda a: a.sin() * a, d, use_reentrant=False)
+        return fw.unpack_dual(out).tangent
+
+
+@pytest.mark.parametrize("case", [_ckpt_in_vmap, _ckpt_forward_ad])
+def test_checkpoint_under_vmap_and_forward_ad(case):
+    got, want = _outcome(lambda: case(numtorch)), _outcome(lambda: case(torch))
+    assert _close(got, want), (got, want)

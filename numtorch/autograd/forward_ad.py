@@ -21,7 +21,7 @@ import weakref
 from collections import namedtuple
 
 from .. import _random
-from . import graph, inplace
+from . import _graph_api, graph, inplace
 from .grad_mode import enable_grad, no_grad
 
 __all__ = [
@@ -184,8 +184,12 @@ def _make_dual_apply(original):
         out = original(cls, *inputs, **params)
         _state["busy"] = True
         try:
+            saved_hooks, _graph_api._stack.hooks = _graph_api._stack.hooks, ()
+            # the JVP's own recorded graph is scratch: an active saved_tensors_hooks (a
+            # checkpoint's) must not see what it saves
             tangents, multi, ys = _jvp(cls, inputs, params, rng)
         finally:
+            _graph_api._stack.hooks = saved_hooks
             _state["busy"] = False
         if multi and type(out) is not tuple:
             tangents, multi = _match_arity(out, tangents, ys), False

@@ -125,9 +125,13 @@ class VmapRng:
 
     def __getattr__(self, name):
         attr = getattr(self._base, name)
-        if callable(attr) and name != "spawn" and self.mode() == "error":
+        # reading or restoring the state draws nothing (checkpoint saves it to replay)
+        if callable(attr) and name not in _NOT_DRAWS and self.mode() == "error":
             raise RuntimeError(ERROR)
         return attr
+
+
+_NOT_DRAWS = frozenset(["spawn", "state_bytes", "set_state_bytes"])
 
 
 def finish_hook(arr, device, requires_grad, out):
