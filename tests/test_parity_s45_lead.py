@@ -117,3 +117,55 @@ def test_sparse_to_dense_refuses_an_index_past_its_dimension():
         torch.sparse_coo_tensor(torch.tensor([[0, 5]]), torch.tensor([1.0, 2.0]), (3,),
                                 check_invariants=True)
     assert str(got.value) == str(want.value)
+
+
+_BACKEND_READS = [
+    lambda t: t.backends.mkl.is_available() in (True, False),
+    lambda t: (t.backends.mkl.VERBOSE_OFF, t.backends.mkl.VERBOSE_ON),
+    lambda t: t.backends.mkl.verbose(t.backends.mkl.VERBOSE_ON).__enter__() is not None,
+    lambda t: t.backends.nnpack.set_flags(True),
+    lambda t: (t.backends.nnpack.set_flags(False), t.backends.nnpack.set_flags(True))[0],
+    lambda t: t.backends.opt_einsum.is_available(),
+    lambda t: (t.backends.opt_einsum.enabled, t.backends.opt_einsum.strategy),
+    lambda t: t.backends.opt_einsum.get_opt_einsum() is None,
+    lambda t: t.random.default_generator is t.default_generator,
+    lambda t: isinstance(t.random.default_generator, t.Generator),
+]
+
+
+@pytest.mark.parametrize("k", range(len(_BACKEND_READS)))
+def test_backend_modules_and_random_names_as_torch(k):
+    import importlib
+
+    def run(t):
+        for name in ("mkl", "nnpack", "opt_einsum"):
+            importlib.import_module(f"{t.__name__}.backends.{name}")
+        return _outcome(lambda: _BACKEND_READS[k](t))
+
+    assert run(numtorch) == run(torch)
+
+
+def test_nnpack_flags_context_restores():
+    from numtorch.backends import nnpack
+
+    before = nnpack.enabled
+    with nnpack.flags(enabled=not before):
+        assert nnpack.enabled is (not before)
+    assert nnpack.enabled is before
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_maskedtensor_module_paths():
+    import importlib
+
+    def run(t):
+        core = importlib.import_module(f"{t.__name__}.masked.maskedtensor.core")
+        creation = importlib.import_module(f"{t.__name__}.masked.maskedtensor.creation")
+        pkg = importlib.import_module(f"{t.__name__}.masked.maskedtensor")
+        d, m = t.tensor([1.0, 2.0, 3.0]), t.tensor([True, False, True])
+        x = creation.masked_tensor(d, m)
+        return (core.is_masked_tensor(x), core.is_masked_tensor(d), pkg.is_masked_tensor(x),
+                t.masked.is_masked_tensor(x), isinstance(x, pkg.MaskedTensor),
+                type(x).__name__, x.sum().get_data().item())
+
+    assert run(numtorch) == run(torch)

@@ -10,7 +10,7 @@ __all__ = ["amax", "amin", "argmax", "argmin", "cumprod", "cumsum", "log_softmax
            "logaddexp", "logsumexp", "mean", "median", "norm", "normalize", "prod", "softmax",
            "softmin", "std", "sum", "var"]
 
-__all__ += ["MaskedTensor", "as_masked_tensor", "masked_tensor"]
+__all__ += ["MaskedTensor", "as_masked_tensor", "is_masked_tensor", "masked_tensor"]
 
 
 def __getattr__(name):
@@ -20,4 +20,9 @@ def __getattr__(name):
         from . import _maskedtensor
 
         return getattr(_maskedtensor, name)
+    if name in ("is_masked_tensor", "maskedtensor"):
+        import importlib  # (``from . import`` would ask this hook for the name again)
+
+        sub = importlib.import_module(__name__ + ".maskedtensor")
+        return sub if name == "maskedtensor" else sub.is_masked_tensor
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
