@@ -652,7 +652,9 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
             bad = nan[0]
             for m in nan[1:]:
                 bad = bad | m
-            if bool(bad.any()):
+            from ..func._batched import is_batched  # (inside vmap: no Python test of values)
+
+            if is_batched(bad) or bool(bad.any()):
                 r = where(bad, r.detach() * float("nan"), r)
         return _out(rename_node(r, "ClampBackward0"), out, "clamp", over=(input, min, max))
     if min is not None and not isinstance(min, _NUMBER):
