@@ -70,6 +70,9 @@ def _tiny_ok(x, d):
         type(x) is np.ndarray
 
 
+_APPLY = Op.__dict__["apply"]  # the ONNX exporter swaps Op.apply while it traces
+
+
 def _tiny_call(input, dim, dtype, cls):
     """The whole call on the scalar path, without an autograd node when none is needed
     (None when the path does not apply)."""
@@ -80,7 +83,8 @@ def _tiny_call(input, dim, dtype, cls):
     nd = a.ndim
     if not nd or (dim != nd - 1 and dim != -1):
         return None
-    if _graph._hook is None and not (_graph._state.enabled and (
+    if _graph._hook is None and Op.__dict__["apply"] is _APPLY and not (
+            _graph._state.enabled and (
             input._requires_grad or input._base is not None or input._extra is not None)):
         return _make(_tiny_rows(a, cls is LogSoftmax))
     return cls.apply(input, dim=nd - 1)
