@@ -52,3 +52,32 @@ def test_onnx_dynamic_batch_with_small_softmax_head(tmp_path):
     x3 = np.random.default_rng(1).standard_normal((3, 4, 4)).astype(np.float32)
     want = t(torch.from_numpy(x3)).detach().numpy()
     np.testing.assert_allclose(_ort_run(str(tmp_path / "n.onnx"), x3), want, atol=1e-5)
+
+
+_SORTS = {
+    "sort": lambda L, x: x.sort(-1).values,
+    "sort_desc_dim0": lambda L, x: L.sort(x, dim=0, descending=True)[0] * 2,
+    "sort_indices": lambda L, x: x.sort(1)[1].float(),
+    "argsort": lambda L, x: L.argsort(x, dim=1, descending=True).float(),
+    "topk": lambda L, x: x.topk(2, -1).values,
+    "topk_small": lambda L, x: L.topk(x, 3, dim=0, largest=False)[0] + 1,
+    "topk_both": lambda L, x: x.topk(2).values * x.topk(2).indices,
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SORTS))
+def test_onnx_sort_and_topk_order_follows_the_input(name, tmp_path):
+    # sort/topk were traced as a gather with the example input's order as a constant
+    fn = _SORTS[name]
+
+    class W(numtorch.nn.Module):
+        def forward(self, x):
+            return fn(numtorch, x)
+
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((4, 5)).astype(np.float32)
+    numtorch.onnx.export(W(), (numtorch.tensor(x),), str(tmp_path / "n.onnx"), dynamo=False)
+    onnx.checker.check_model(onnx.load(str(tmp_path / "n.onnx")))
+    x2 = rng.standard_normal((4, 5)).astype(np.float32)
+    want = fn(torch, torch.from_numpy(x2)).numpy()
+    np.testing.assert_allclose(_ort_run(str(tmp_path / "n.onnx"), x2), want, atol=1e-6)

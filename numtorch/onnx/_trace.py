@@ -276,6 +276,11 @@ class _Installed:
         graph.Tensor.zero_ = _make_fill(graph.Tensor.zero_, 0)
         self.rnn_forward = RNNBase.__dict__["forward"]
         RNNBase.forward = _make_recorded_forward(self.rnn_forward)
+        import numtorch
+
+        from . import _sorting
+
+        self.sorting = _sorting.install(active, graph.Tensor, numtorch)
         inplace._TRACE[0] = self.trace.inplace
         _ACTIVE[0] = self.trace
         return self
@@ -287,6 +292,9 @@ class _Installed:
         graph.Op.apply = self.apply
         Function.apply = self.fn_apply
         RNNBase.forward = self.rnn_forward
+        from . import _sorting
+
+        _sorting.restore(self.sorting)
         for name, original in self.patched.items():
             if original is None:
                 delattr(graph.Tensor, name)  # the mixin's method shows through again

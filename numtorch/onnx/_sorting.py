@@ -1,0 +1,92 @@
+"""sort/topk/argsort recorded whole while the exporter traces.
+
+Their kernels pick the order with NumPy and then gather by that order: traced op by op, the
+order would be a constant of the example input, and the exported graph would gather other
+inputs in the example's order. Recorded as one call each, they export as ONNX ``TopK``.
+"""
+
+import threading
+
+from .._required_dim import missing_dim
+
+
+def _topk_symbolic(k, dim, largest, outputs):
+    """The ``symbolic`` of one recorded call: TopK with ``k`` fixed at trace time."""
+    def symbolic(g, x):
+        import numpy as np
+
+        kk = g.op("Constant", value_t=_Const(np.array([k], dtype=np.int64)))
+        vals, idx = g.op("TopK", x, kk, axis_i=dim, largest_i=int(largest), sorted_i=1,
+                         outputs=2)
+        return (vals, idx)[outputs] if isinstance(outputs, int) else (vals, idx)
+    return symbolic
+
+
+class _Const:
+    """A constant attribute value (read through ``_array`` as a tensor is)."""
+
+    def __init__(self, array):
+        self._array = array
+
+
+def _recorded(original, tr_of, plan):
+    """``original`` wrapped: a call on a traced tensor is recorded as one TopK node."""
+    def call(input, *args, **kwargs):
+        tr = tr_of()
+        if tr is None or tr.paused or threading.get_ident() != tr.thread or \
+                tr.value_of(input) is None:
+            return original(input, *args, **kwargs)
+        tr.paused += 1
+        try:
+            out = original(input, *args, **kwargs)
+        finally:
+            tr.paused -= 1
+        k, dim, largest, which = plan(input, *args, **kwargs)
+        outs = out if isinstance(out, tuple) else (out,)
+        tr.record("function:TopK", [input], {}, list(outs),
+                  extra=_topk_symbolic(k, dim, largest, which))
+        return out
+    return call
+
+
+def _dim(input, dim):
+    nd = max(input.dim(), 1)
+    return dim + nd if dim < 0 else dim
+
+
+def _sort_plan(input, dim=-1, descending=False, stable=False, *, out=None):
+    if isinstance(dim, bool):  # sort(x, descending) positional forms are not torch's
+        dim = -1
+    d = _dim(input, -1 if dim is missing_dim else dim)
+    return input.shape[d] if input.dim() else 1, d, descending, None
+
+
+def _argsort_plan(input, dim=-1, descending=False, stable=False):
+    k, d, largest, _ = _sort_plan(input, dim, descending)
+    return k, d, largest, 1
+
+
+def _topk_plan(input, k, dim=-1, largest=True, sorted=True, *, out=None):
+    return int(k), _dim(input, dim), largest, None
+
+
+PLANS = {"sort": _sort_plan, "argsort": _argsort_plan, "topk": _topk_plan}
+
+
+def install(tr_of, tensor_cls, module):
+    """Wrap the functions and methods; returns what ``restore`` needs."""
+    saved = []
+    for name, plan in PLANS.items():
+        saved.append((tensor_cls, name, tensor_cls.__dict__.get(name)))
+        setattr(tensor_cls, name, _recorded(getattr(tensor_cls, name), tr_of, plan))
+        saved.append((module, name, module.__dict__.get(name)))
+        setattr(module, name, _recorded(getattr(module, name), tr_of, plan))
+    return saved
+
+
+def restore(saved):
+    for owner, name, original in reversed(saved):
+        if original is None:
+            delattr(owner, name)
+        else:
+            setattr(owner, name, original)
