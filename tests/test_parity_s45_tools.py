@@ -81,3 +81,78 @@ def test_onnx_sort_and_topk_order_follows_the_input(name, tmp_path):
     x2 = rng.standard_normal((4, 5)).astype(np.float32)
     want = fn(torch, torch.from_numpy(x2)).numpy()
     np.testing.assert_allclose(_ort_run(str(tmp_path / "n.onnx"), x2), want, atol=1e-6)
+
+
+def _export_two(L, fn, path, *arrays):
+    class W(L.nn.Module):
+        def forward(self, a, b):
+            return fn(L, a, b)
+    with __import__("warnings").catch_warnings():
+        __import__("warnings").simplefilter("ignore")
+        L.onnx.export(W(), tuple(L.tensor(a) for a in arrays), path, dynamo=False,
+                      opset_version=17)
+
+
+def _run_two(path, *arrays):
+    s = ort.InferenceSession(path)
+    return s.run(None, {i.name: a for i, a in zip(s.get_inputs(), arrays)})[0]
+
+
+_LAB = [0, 3, 4, 1]
+_TWO_INPUT = {
+    "sdpa": lambda L, a, b: L.nn.functional.scaled_dot_product_attention(a, b, b),
+    "sdpa_causal": lambda L, a, b: L.nn.functional.scaled_dot_product_attention(
+        a, b[..., :4, :], b[..., :4, :], is_causal=True),
+    "sdpa_bool_mask": lambda L, a, b: L.nn.functional.scaled_dot_product_attention(
+        a, b, b, attn_mask=L.tensor([[True, False, True, True, False]] * 4)),
+    "sdpa_float_mask_scale": lambda L, a, b: L.nn.functional.scaled_dot_product_attention(
+        a, b, b, attn_mask=L.arange(20.).reshape(4, 5) / 10, scale=0.3),
+    "mse": lambda L, a, b: L.nn.functional.mse_loss(a, b[..., :4, :]),
+    "mse_none": lambda L, a, b: L.nn.functional.mse_loss(a, b[..., :4, :], reduction="none"),
+    "ce": lambda L, a, b: L.nn.functional.cross_entropy(a[0, 0], L.tensor(_LAB)),
+    "ce_weight_ignore": lambda L, a, b: L.nn.functional.cross_entropy(
+        a[0, 0], L.tensor(_LAB), weight=L.arange(1., 9.), ignore_index=3, reduction="sum"),
+    "nll": lambda L, a, b: L.nn.functional.nll_loss(a[0, 0].log_softmax(1), L.tensor(_LAB)),
+    "nll_weight_none": lambda L, a, b: L.nn.functional.nll_loss(
+        a[0, 0].log_softmax(1), L.tensor(_LAB), weight=L.arange(1., 9.), reduction="none"),
+    "bce_logits": lambda L, a, b: L.nn.functional.binary_cross_entropy_with_logits(
+        a, b[..., 1:, :].sigmoid()),
+    "bce_logits_weights": lambda L, a, b: L.nn.functional.binary_cross_entropy_with_logits(
+        a[..., :3, :], b[..., :3, :].sigmoid() * 3, weight=L.arange(1., 9.), pos_weight=L.full((8,), 2.),
+        reduction="sum"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_TWO_INPUT))
+def test_onnx_attention_and_losses_export_and_run(name, tmp_path):
+    # these raised UnsupportedOperatorError; torch exports them
+    fn = _TWO_INPUT[name]
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((2, 3, 4, 8)).astype(np.float32)
+    b = rng.standard_normal((2, 3, 5, 8)).astype(np.float32)
+    path = str(tmp_path / "n.onnx")
+    _export_two(numtorch, fn, path, a, b)
+    onnx.checker.check_model(onnx.load(path))
+    a2 = rng.standard_normal(a.shape).astype(np.float32)
+    b2 = rng.standard_normal(b.shape).astype(np.float32)
+    want = fn(torch, torch.from_numpy(a2), torch.from_numpy(b2)).numpy()
+    np.testing.assert_allclose(_run_two(path, a2, b2), want, atol=1e-5, rtol=1e-5)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L, a, b: L.nn.functional.l1_loss(a, b),
+    lambda L, a, b: L.nn.functional.smooth_l1_loss(a, b, beta=0.5),
+    lambda L, a, b: L.nn.functional.smooth_l1_loss(a, b, beta=0.0),
+    lambda L, a, b: L.nn.functional.huber_loss(a, b),
+    lambda L, a, b: L.nn.functional.cross_entropy(a, L.tensor([0, 1]), label_smoothing=0.1),
+])
+def test_onnx_losses_torch_refuses(fn, tmp_path):
+    a = np.ones((2, 3), np.float32)
+    outcome = []
+    for L in (torch, numtorch):
+        try:
+            _export_two(L, fn, str(tmp_path / "x.onnx"), a, a)
+            outcome.append(None)
+        except Exception as e:  # noqa: BLE001 - the class and message are what is compared
+            outcome.append((type(e).__name__, str(e).split("  [Caused")[0].split("\n")[0]))
+    assert outcome[1] == outcome[0]

@@ -27,7 +27,7 @@ def export_model(model, args, kwargs, f, *, input_names, output_names, opset_ver
                  dynamic_axes, export_params, keep_initializers_as_inputs, training,
                  do_constant_folding, custom_opsets, verbose, external_data):
     """Export and return the ModelProto (written to ``f`` when given)."""
-    from . import _ops_math, _ops_nn, _ops_rnn, _ops_shape  # noqa: F401  (the converters)
+    from . import _ops_loss, _ops_math, _ops_nn, _ops_rnn, _ops_shape  # noqa: F401
 
     onnx = onnx_modules()[0]
     opset = DEFAULT_OPSET if opset_version is None else int(opset_version)

@@ -4,7 +4,8 @@ attention, interpolation and the LSTM cell."""
 import numpy as np
 
 from ._convert import converter
-from ._dynamic import Sym, Unknown
+from ._dynamic import Sym, Unknown, has_dynamic
+from .errors import SymbolicValueError
 
 _BIG = np.iinfo(np.int64).max
 
@@ -302,3 +303,34 @@ def _im2col(ctx):
              pads=[int(lo) for lo, _ in pads] + [int(hi) for _, hi in pads],
              dilations=[int(d) for d in ctx.static("dilation")], group=channels)
     ctx.set(b.op("Reshape", y, b.ints([0, channels * count, -1])))
+
+
+@converter("ScaledDotProductAttention", aten="aten::scaled_dot_product_attention")
+def _sdpa(ctx):
+    b = ctx.b
+    dt = ctx.out().dtype
+    q, k, v = ctx.x(0, dt), ctx.x(1, dt), ctx.x(2, dt)
+    r = ctx.rank(0)
+    kt = b.op("Transpose", k, perm=list(range(r - 2)) + [r - 1, r - 2])
+    scores = b.op("Mul", b.op("MatMul", q, kt), b.const(np.asarray(float(ctx.static("scale")),
+                                                                   dt)))
+    masked = False
+    if ctx.p("causal"):  # key s hidden from query l when s > l (sizes of the trace)
+        shape = ctx.shape(0)[-2], ctx.shape(1)[-2]
+        if has_dynamic(shape):
+            raise SymbolicValueError("scaled_dot_product_attention: is_causal with a dynamic "
+                                     "sequence length is not supported", "is_causal")
+        hide = np.triu(np.ones(tuple(int(n) for n in shape), dtype=bool), 1)
+        scores = b.op("Add", scores, b.const(np.where(hide, -np.inf, 0).astype(dt)))
+    if ctx.n_inputs > 3 and not ctx.is_none(3):
+        masked = True
+        if ctx.dtype(3) == np.bool_:
+            add = b.op("Where", ctx.x(3), b.const(np.zeros((), dt)),
+                       b.const(np.asarray(-np.inf, dt)))
+        else:
+            add = ctx.x(3, dt)
+        scores = b.op("Add", scores, add)
+    p = b.softmax(scores, r - 1, r)
+    if masked:  # rows with every key masked give zero weights, as torch's math kernel
+        p = b.op("Where", b.op("IsNaN", p), b.const(np.zeros((), dt)), p)
+    ctx.set(b.op("MatMul", p, v))
