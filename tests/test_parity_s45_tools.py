@@ -156,3 +156,13 @@ def test_onnx_losses_torch_refuses(fn, tmp_path):
         except Exception as e:  # noqa: BLE001 - the class and message are what is compared
             outcome.append((type(e).__name__, str(e).split("  [Caused")[0].split("\n")[0]))
     assert outcome[1] == outcome[0]
+
+
+@pytest.mark.parametrize("tags", [None, (), ("debug",), ("experimental",), ("foo",),
+                                  ("debug", "experimental")])
+@pytest.mark.parametrize("where", ["compiler", "_dynamo"])
+def test_list_backends_follows_exclude_tags(where, tags):
+    # compiler.list_backends always gave [] ('eager' in list_backends(exclude_tags=()) False)
+    want = getattr(torch, where).list_backends(exclude_tags=tags)
+    assert getattr(numtorch, where).list_backends(exclude_tags=tags) == want
+    assert getattr(numtorch, where).list_backends() == getattr(torch, where).list_backends()

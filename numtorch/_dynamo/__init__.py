@@ -27,9 +27,24 @@ def is_compiling():
     return False
 
 
+_BACKENDS = {  # name -> torch's tags for it; numtorch accepts each and runs eagerly
+    **{name: () for name in ("cudagraphs", "inductor", "openxla", "tvm")},
+    "openxla_eval": ("experimental",),
+    **{name: ("debug",) for name in (
+        "aot_eager", "aot_eager_decomp_partition", "aot_eager_decomp_partition_crossref",
+        "aot_eager_decomp_partition_with_mode", "aot_eager_default_partitioner", "aot_ts",
+        "dynamo_accuracy_minifier_backend", "dynamo_minifier_backend", "eager", "eager_debug",
+        "eager_noexcept", "invoke_subgraph", "non_leaf_compile_error_TESTING_ONLY",
+        "pre_dispatch_eager", "relu_accuracy_error_TESTING_ONLY",
+        "relu_compile_error_TESTING_ONLY", "relu_runtime_error_TESTING_ONLY", "ts")},
+}
+
+
 def list_backends(exclude_tags=("debug", "experimental")):
-    """The ``torch.compile`` backends torch lists; numtorch accepts each and runs eagerly."""
-    return ["cudagraphs", "inductor", "openxla", "tvm"]
+    """The ``torch.compile`` backend names torch lists, less those with a tag in
+    ``exclude_tags``, sorted; numtorch accepts each and runs eagerly."""
+    skip = set(exclude_tags or ())
+    return sorted(name for name, tags in _BACKENDS.items() if not skip.intersection(tags))
 
 
 def reset():

@@ -76,8 +76,11 @@ def reset():
 
 
 def list_backends(exclude_tags=("debug", "experimental")):
-    """The compiler backends ``numtorch.compile`` can use by name: none (it runs eagerly)."""
-    return []
+    """The backend names ``numtorch.compile`` accepts, as torch lists them (each runs
+    eagerly here)."""
+    from .._dynamo import list_backends as _list
+
+    return _list(exclude_tags)
 
 
 def cudagraph_mark_step_begin():
