@@ -166,3 +166,14 @@ def test_list_backends_follows_exclude_tags(where, tags):
     want = getattr(torch, where).list_backends(exclude_tags=tags)
     assert getattr(numtorch, where).list_backends(exclude_tags=tags) == want
     assert getattr(numtorch, where).list_backends() == getattr(torch, where).list_backends()
+
+
+@pytest.mark.parametrize("which", ["missing", "directory"])
+def test_jit_load_of_a_bad_path_raises_value_error(which, tmp_path):
+    path = str(tmp_path / "nothing.pt") if which == "missing" else str(tmp_path)
+    got = []
+    for L in (torch, numtorch):
+        with pytest.raises(Exception) as info:  # noqa: PT011 - compared below
+            L.jit.load(path)
+        got.append((type(info.value).__name__, str(info.value)))
+    assert got[1] == got[0]

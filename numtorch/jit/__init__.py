@@ -136,7 +136,15 @@ def save(m, f, _extra_files=None):
 
 def load(f, map_location=None, _extra_files=None):
     """Load a module written by :func:`save` (its classes must be importable)."""
+    import os
+
     from ..serialization import load as _load
 
     _deprecated("load", "switch to `torch.export`")
+    if builtins.isinstance(f, (str, os.PathLike)):
+        name = os.fspath(f)
+        if not os.path.exists(name):
+            raise ValueError(f"The provided filename {name} does not exist")
+        if os.path.isdir(name):
+            raise ValueError(f"The provided filename {name} is a directory")
     return _load(f, map_location=map_location, weights_only=False)
