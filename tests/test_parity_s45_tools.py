@@ -177,3 +177,26 @@ def test_jit_load_of_a_bad_path_raises_value_error(which, tmp_path):
             L.jit.load(path)
         got.append((type(info.value).__name__, str(info.value)))
     assert got[1] == got[0]
+
+
+def _q_outcome(L, fn):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        q = L.quantize_per_tensor(L.tensor([0.5, 1.0, -0.3]), 0.1, 2, L.qint8)
+        try:
+            r = fn(L, q)
+        except Exception as e:  # noqa: BLE001 - the class and message are what is compared
+            # torch goes on with its build's list of backends: the first sentences compare
+            return type(e).__name__, str(e).split(" If you are a Facebook")[0]
+        return "ok", r.dequantize().tolist() if r.is_quantized else r.tolist()
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L, q: q.floor(), lambda L, q: L.ceil(q), lambda L, q: q.trunc(), lambda L, q: q.fix(),
+    lambda L, q: q.round(), lambda L, q: q.round(decimals=1), lambda L, q: q.clone().floor_(),
+    lambda L, q: q.sign(),
+])
+def test_quantized_rounding_is_refused_as_torch(fn):
+    # floor/ceil/trunc/round copied the stored integers: a quantized 0.5 floored to 0.5
+    assert _q_outcome(numtorch, fn) == _q_outcome(torch, fn)

@@ -547,6 +547,14 @@ class Sgn(Sign):
         return rename_node(where(zero, 0.0, Complex.apply(b * c, -a * c)), "MaskedFillBackward0")
 
 
+def _refuse_quantized(x, op):
+    """torch's QuantizedCPU error for a rounding op given a quantized tensor."""
+    if type(x).__name__ == "QArray":
+        from .._quantized_array import not_supported
+
+        raise not_supported(op)
+
+
 class _Rounding(_ZeroGrad):
     """floor/ceil/trunc: the identity on integers; torch has no bool kernel."""
 
@@ -558,6 +566,7 @@ class _Rounding(_ZeroGrad):
             raise _not_implemented(f"{self.fn}_vml_cpu", x.dtype)
         if kind == "c":
             raise NotImplementedError(f"{self.fn} is not supported for complex inputs")
+        _refuse_quantized(x, f"{self.fn}.out")  # (its integers are no values to copy)
         return x.copy()
 
 
@@ -596,6 +605,7 @@ class Round(_ZeroGrad):
             f = w.dtype.type(10.0 ** (d if d > 0 else -d))  # (abs is the op here)
             rint = self.xp.rint
             return (rint(w / f) * f if d < 0 else rint(w * f) / f).astype(x.dtype, copy=False)
+        _refuse_quantized(x, "round.decimals_out" if self.decimals else "round.out")
         if kind in "bc" or self.decimals:
             raise _not_implemented("round_cpu" if self.decimals else "round_vml_cpu", x.dtype)
         return x.copy()
