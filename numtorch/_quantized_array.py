@@ -47,7 +47,37 @@ _CAT_PER_CHANNEL = "Only per-tensor quantization is supported in 'cat'!"
 def not_supported(op=None):
     """Torch's NotImplementedError for an operator the QuantizedCPU backend lacks (named after
     the numtorch op being run when ``op`` is not given)."""
-    return NotImplementedError(_QUANTIZED_CPU.format(f"aten::{op or _running_op()}"))
+    if op is None:
+        op = _running_op()
+    op = _OUT_NAMES.get(op, op)
+    return NotImplementedError(_QUANTIZED_CPU.format(f"aten::{op}"))
+
+
+# the overload torch's dispatcher reports for a numtorch op (lower-case class name) it runs
+# on a quantized tensor: the out= form its functional variant goes through
+_OUT_NAMES = {"add": "add.out", "sub": "sub.out", "mul": "mul.out", "div": "div.out",
+              "neg": "neg.out", "sum": "sum.IntList_out", "cumsum": "cumsum.out",
+              "any": "any.all_out", "exp": "exp.out", "log": "log.out", "sqrt": "sqrt.out",
+              "sin": "sin.out", "cos": "cos.out", "exp2": "exp2.out",
+              "pow": "pow.Tensor_Scalar_out"}
+_SCALAR_FORMS = frozenset(("add", "sub", "mul", "div"))
+_EMPTY_STRIDED = ("empty_strided not supported on quantized tensors yet see "
+                  "https://github.com/pytorch/pytorch/issues/74540")
+
+
+def _promoting_op():
+    """The lower-case name of the op class whose ``apply`` casts its inputs (None when that
+    is no op torch names by its out= form)."""
+    frame = sys._getframe(2)
+    for _ in range(8):
+        if frame is None:
+            break
+        cls = frame.f_locals.get("cls")
+        name = getattr(cls, "__name__", "").lower()
+        if name in _OUT_NAMES:
+            return name
+        frame = frame.f_back
+    return None
 
 
 def _running_op():
@@ -432,6 +462,9 @@ class QArray:
     def astype(self, dtype, copy=True, **kwargs):
         if dtype is self.qdtype.np:
             return self.copy() if copy else self
+        op = _promoting_op()
+        if op is not None:  # a float op promoting its input: torch refuses the op itself
+            raise not_supported(op)
         raise RuntimeError("Creation of quantized tensor requires quantized dtype like "
                            "torch.quint8")
 
@@ -497,6 +530,10 @@ class QArray:
     __hash__ = None
 
     def _refuse(self, *args, **kwargs):
+        if args and not isinstance(args[0], QArray) and _running_op() in _SCALAR_FORMS:
+            # torch makes the output before it refuses the operator: with a number
+            # operand that output is strided, which quantized tensors are not
+            raise RuntimeError(_EMPTY_STRIDED)
         raise not_supported()
 
     for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and",

@@ -200,3 +200,19 @@ def _q_outcome(L, fn):
 def test_quantized_rounding_is_refused_as_torch(fn):
     # floor/ceil/trunc/round copied the stored integers: a quantized 0.5 floored to 0.5
     assert _q_outcome(numtorch, fn) == _q_outcome(torch, fn)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L, q: q + q, lambda L, q: q - q, lambda L, q: q * q, lambda L, q: q / q,
+    lambda L, q: -q, lambda L, q: q.sum(), lambda L, q: q.sum(0), lambda L, q: q.cumsum(0),
+    lambda L, q: q.any(), lambda L, q: q.exp(), lambda L, q: q.log(), lambda L, q: q.sqrt(),
+    lambda L, q: q.sin(), lambda L, q: q.exp2(), lambda L, q: q + 1, lambda L, q: q - 1,
+    lambda L, q: 1 - q, lambda L, q: 2 * q, lambda L, q: q.clone().add_(1),
+    lambda L, q: L.add(q, 1), lambda L, q: q.float(),
+    lambda L, q: q.to(L.float64),
+])
+def test_quantized_refusals_name_torchs_operator(fn):
+    # the message named numtorch's op ('aten::add', 'aten::sum'), a float op promoting the
+    # input said 'Creation of quantized tensor requires...', a number operand gave aten::add
+    # where torch fails making a strided output first
+    assert _q_outcome(numtorch, fn) == _q_outcome(torch, fn)
