@@ -216,3 +216,34 @@ def test_quantized_refusals_name_torchs_operator(fn):
     # input said 'Creation of quantized tensor requires...', a number operand gave aten::add
     # where torch fails making a strided output first
     assert _q_outcome(numtorch, fn) == _q_outcome(torch, fn)
+
+
+def _fx_f(x, flag=True, y=None, z=3):
+    return x + z
+
+
+def _fx_g(x, flag):
+    return x
+
+
+@pytest.mark.parametrize("fn,concrete", [
+    (_fx_f, {"flag": False}), (_fx_f, {"y": None}), (_fx_f, {"z": 5}), (_fx_g, {"flag": None}),
+    (_fx_g, {"flag": 2}), (_fx_f, {"y": 1, "flag": None}),
+])
+def test_fx_concrete_args_placeholder_keeps_the_default(fn, concrete):
+    # the specialised input lost its default: calling without it raised TypeError, and a
+    # later parameter with a default made the generated forward a SyntaxError
+    def placeholders(L):
+        gm = L.fx.symbolic_trace(fn, concrete_args=concrete)
+        return [(n.name, n.args) for n in gm.graph.nodes if n.op == "placeholder"]
+    assert placeholders(numtorch) == placeholders(torch)
+
+
+def test_fx_concrete_args_called_without_the_specialised_input():
+    def outcome(L):
+        gm = L.fx.symbolic_trace(_fx_f, concrete_args={"flag": False})
+        try:
+            return gm(L.ones(2)).tolist()
+        except Exception as e:  # noqa: BLE001 - the class and message are what is compared
+            return type(e).__name__, str(e)
+    assert outcome(numtorch) == outcome(torch)

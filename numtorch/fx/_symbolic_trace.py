@@ -214,8 +214,9 @@ class Tracer(TracerBase):
         # The input stays in the signature, with a check that callers pass the traced value.
         # the traced input keeps a numbered name (``flag_1``), as in torch
         self.graph._graph_namespace.create_name(p.name, None)
-        node = self.create_node("placeholder", p.name, (value,) if value is None else (), {},
-                                name=p.name)
+        # it keeps the parameter's default, so the generated signature stays valid
+        default = () if p.default is inspect.Parameter.empty else (p.default,)
+        node = self.create_node("placeholder", p.name, default, {}, name=p.name)
         node.target = node.name
         if value is None:
             msg = f"{p.name} has been specialized to have value None but got another value"
