@@ -247,3 +247,36 @@ def test_fx_concrete_args_called_without_the_specialised_input():
         except Exception as e:  # noqa: BLE001 - the class and message are what is compared
             return type(e).__name__, str(e)
     assert outcome(numtorch) == outcome(torch)
+
+
+def test_dynamo_config_patch_as_context_and_decorator():
+    # torch._dynamo.config.patch was missing (AttributeError)
+    def run(L):
+        cfg = L._dynamo.config
+        out = []
+
+        @cfg.patch("suppress_errors", True)
+        def inside():
+            return cfg.suppress_errors
+        out += [inside(), cfg.suppress_errors]
+        with cfg.patch({"cache_size_limit": 3}):
+            out.append(cfg.cache_size_limit)
+        with cfg.patch(cache_size_limit=5, verbose=True):
+            out += [cfg.cache_size_limit, cfg.verbose]
+        out += [cfg.cache_size_limit, cfg.verbose]
+        try:
+            cfg.patch(nonexistent_flag=1).__enter__()
+        except Exception as e:  # noqa: BLE001 - the class and message are what is compared
+            out.append((type(e).__name__, str(e)))
+        return out
+    assert run(numtorch) == run(torch)
+
+
+def test_dynamo_optimize_compiles_like_torch_compile():
+    # torch._dynamo.optimize was missing (AttributeError)
+    def run(L):
+        lin = L.nn.Linear(2, 2)
+        o = L._dynamo.optimize("eager")
+        return (type(o(lin)).__name__, o(lambda x: x * 2)(L.ones(2)).tolist(),
+                type(L._dynamo.optimize("eager", disable=True)(lin)).__name__)
+    assert run(numtorch) == run(torch)

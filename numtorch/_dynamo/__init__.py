@@ -18,7 +18,8 @@ from .eval_frame import OptimizedModule
 __all__ = ["OptimizedModule", "allow_in_graph", "assume_constant_result", "config",
            "decorators", "disable", "disallow_in_graph", "eval_frame", "exc", "forbid_in_graph",
            "graph_break", "is_compiling", "list_backends", "mark_dynamic", "mark_static",
-           "mark_static_address", "maybe_mark_dynamic", "nonstrict_trace", "reset", "set_stance",
+           "mark_static_address", "maybe_mark_dynamic", "nonstrict_trace", "optimize", "reset",
+           "set_stance",
            "substitute_in_graph"]
 
 
@@ -56,3 +57,14 @@ def disable(fn=None, recursive=True):
     if fn is None:
         return lambda f: f
     return fn
+
+
+def optimize(backend="inductor", *, nopython=False, guard_export_fn=None, guard_fail_fn=None,
+             guard_filter_fn=None, disable=False, dynamic=None, **kwargs):
+    """The older spelling of ``torch.compile``: a decorator compiling what it is given with
+    ``backend`` (``nopython`` is ``fullgraph``); ``disable=True`` leaves it untouched."""
+    from .._compat import compile as _compile
+
+    if disable:
+        return lambda fn: fn
+    return lambda fn: _compile(fn, backend=backend, fullgraph=nopython, dynamic=dynamic)
