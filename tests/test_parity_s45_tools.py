@@ -280,3 +280,62 @@ def test_dynamo_optimize_compiles_like_torch_compile():
         return (type(o(lin)).__name__, o(lambda x: x * 2)(L.ones(2)).tolist(),
                 type(L._dynamo.optimize("eager", disable=True)(lin)).__name__)
     assert run(numtorch) == run(torch)
+
+
+_DATA_CHOSEN = {
+    "median": lambda L, x: x.median(-1).values, "median_all": lambda L, x: x.median(),
+    "kthvalue": lambda L, x: x.kthvalue(2, -1).values, "mode": lambda L, x: x.round().mode(-1)[0],
+    "nanmedian": lambda L, x: x.nanmedian(-1).values, "msort": lambda L, x: L.msort(x),
+    "cummax": lambda L, x: x.cummax(-1).values, "cummin": lambda L, x: L.cummin(x, 0)[0],
+    "histc": lambda L, x: L.histc(x, 4, -2, 2),
+    "searchsorted": lambda L, x: L.searchsorted(L.tensor([-1., 0., 1.]), x),
+    "bincount": lambda L, x: L.bincount((x.abs() * 2).long().flatten()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_DATA_CHOSEN))
+def test_onnx_data_chosen_ops_refused_as_torch(name, tmp_path):
+    # these exported the example input's order/count as a constant: the graph ran but gave
+    # wrong values for any other input; torch refuses them
+    fn = _DATA_CHOSEN[name]
+    x = np.random.default_rng(0).standard_normal((4, 8)).astype(np.float32)
+    got = []
+    for L in (torch, numtorch):
+        class W(L.nn.Module):
+            def forward(self, x):
+                return fn(L, x)
+        with __import__("warnings").catch_warnings():
+            __import__("warnings").simplefilter("ignore")
+            try:
+                L.onnx.export(W(), (L.tensor(x),), str(tmp_path / "m.onnx"), dynamo=False,
+                              opset_version=17)
+                got.append(None)
+            except Exception as e:  # noqa: BLE001 - the class and message are what is compared
+                got.append((type(e).__name__, str(e).split("\n")[0]))
+    assert got[1] == got[0]
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L, x: L.nn.functional.one_hot(x.abs().long() % 3, 3).float().sum(1),
+    lambda L, x: L.bucketize(x, L.tensor([-1., 0., 1.])).float(),
+    lambda L, x: (x > 0).nonzero().float(),
+    lambda L, x: L.unique(x.round()),
+])
+def test_onnx_data_chosen_ops_not_exported_wrong(fn, tmp_path):
+    # torch exports these; numtorch wrote the example's result as a constant: now it refuses,
+    # or (once it exports them) the graph must follow the input
+    x = np.random.default_rng(0).standard_normal((4, 8)).astype(np.float32)
+
+    class W(numtorch.nn.Module):
+        def forward(self, x):
+            return fn(numtorch, x)
+    try:
+        numtorch.onnx.export(W(), (numtorch.tensor(x),), str(tmp_path / "m.onnx"),
+                             dynamo=False, opset_version=17)
+    except numtorch.onnx.errors.UnsupportedOperatorError:
+        return
+    x2 = np.random.default_rng(1).standard_normal((4, 8)).astype(np.float32)
+    want = fn(torch, torch.from_numpy(x2)).numpy()
+    got = _ort_run(str(tmp_path / "m.onnx"), x2)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, atol=1e-5)

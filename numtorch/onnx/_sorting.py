@@ -73,9 +73,43 @@ def _topk_plan(input, k, dim=-1, largest=True, sorted=True, *, out=None):
 PLANS = {"sort": _sort_plan, "argsort": _argsort_plan, "topk": _topk_plan}
 
 
+# Ops whose result is chosen by NumPy from the values (an order, a count, a position) and
+# which have no converter: traced op by op they would export the example input's choice as
+# a constant, so a call on a traced tensor is refused instead (torch refuses these too,
+# except bucketize/one_hot/nonzero/argwhere/unique, which numtorch cannot export yet).
+REFUSED = {"median": "aten::median", "nanmedian": "aten::nanmedian",
+           "kthvalue": "aten::kthvalue", "mode": "aten::mode", "msort": "aten::msort",
+           "cummax": "aten::cummax", "cummin": "aten::cummin",
+           "searchsorted": "aten::searchsorted", "histc": "aten::histc",
+           "bincount": "aten::bincount", "bucketize": "aten::bucketize",
+           "nonzero": "aten::nonzero", "argwhere": "aten::argwhere", "unique": "aten::_unique2"}
+
+
+def _refusing(original, tr_of, aten):
+    def call(*args, **kwargs):
+        tr = tr_of()
+        if tr is not None and not tr.paused and threading.get_ident() == tr.thread and any(
+                tr.value_of(a) is not None for a in (*args, *kwargs.values())
+                if hasattr(a, "_array")):
+            from .errors import UnsupportedOperatorError
+
+            raise UnsupportedOperatorError(aten, tr.opset, None)
+        return original(*args, **kwargs)
+    return call
+
+
 def install(tr_of, tensor_cls, module):
     """Wrap the functions and methods; returns what ``restore`` needs."""
     saved = []
+    from ..nn import functional
+
+    for owner, names in ((tensor_cls, REFUSED), (module, REFUSED),
+                         (functional, {"one_hot": "aten::one_hot"})):
+        for name, aten in names.items():
+            if not hasattr(owner, name):
+                continue
+            saved.append((owner, name, owner.__dict__.get(name)))
+            setattr(owner, name, _refusing(getattr(owner, name), tr_of, aten))
     for name, plan in PLANS.items():
         saved.append((tensor_cls, name, tensor_cls.__dict__.get(name)))
         setattr(tensor_cls, name, _recorded(getattr(tensor_cls, name), tr_of, plan))
