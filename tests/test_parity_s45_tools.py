@@ -303,7 +303,7 @@ def test_onnx_data_chosen_ops_refused_as_torch(name, tmp_path):
     for L in (torch, numtorch):
         class W(L.nn.Module):
             def forward(self, x):
-                return fn(L, x)
+                return fn(L, x)  # noqa: B023 - exported within this iteration
         with __import__("warnings").catch_warnings():
             __import__("warnings").simplefilter("ignore")
             try:
@@ -319,6 +319,7 @@ def test_onnx_data_chosen_ops_refused_as_torch(name, tmp_path):
     lambda L, x: L.nn.functional.one_hot(x.abs().long() % 3, 3).float().sum(1),
     lambda L, x: L.bucketize(x, L.tensor([-1., 0., 1.])).float(),
     lambda L, x: (x > 0).nonzero().float(),
+    lambda L, x: L.argwhere(x > 0.5),
     lambda L, x: L.unique(x.round()),
 ])
 def test_onnx_data_chosen_ops_not_exported_wrong(fn, tmp_path):
@@ -339,3 +340,26 @@ def test_onnx_data_chosen_ops_not_exported_wrong(fn, tmp_path):
     got = _ort_run(str(tmp_path / "m.onnx"), x2)
     assert got.shape == want.shape
     np.testing.assert_allclose(got, want, atol=1e-5)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L, x: L.nn.functional.one_hot(x.argmax(1), 8),
+    lambda L, x: L.nn.functional.one_hot(x.abs().long() % 3, 3).sum(1),
+    lambda L, x: L.nonzero(x > 0), lambda L, x: (x > 0.3).nonzero(),
+    lambda L, x: L.argwhere(x < 0),
+])
+def test_onnx_one_hot_and_nonzero_follow_the_input(fn, tmp_path):
+    # exported as an Identity of the example's result (tests compared on that input only)
+    x = np.random.default_rng(0).standard_normal((4, 8)).astype(np.float32)
+
+    class W(numtorch.nn.Module):
+        def forward(self, x):
+            return fn(numtorch, x)
+    path = str(tmp_path / "m.onnx")
+    numtorch.onnx.export(W(), (numtorch.tensor(x),), path, dynamo=False, opset_version=17)
+    onnx.checker.check_model(onnx.load(path))
+    x2 = np.random.default_rng(1).standard_normal((4, 8)).astype(np.float32)
+    want = fn(torch, torch.from_numpy(x2)).numpy()
+    got = _ort_run(path, x2)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)

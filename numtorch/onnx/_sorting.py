@@ -76,13 +76,13 @@ PLANS = {"sort": _sort_plan, "argsort": _argsort_plan, "topk": _topk_plan}
 # Ops whose result is chosen by NumPy from the values (an order, a count, a position) and
 # which have no converter: traced op by op they would export the example input's choice as
 # a constant, so a call on a traced tensor is refused instead (torch refuses these too,
-# except bucketize/one_hot/nonzero/argwhere/unique, which numtorch cannot export yet).
+# except bucketize and unique, which numtorch cannot export yet).
 REFUSED = {"median": "aten::median", "nanmedian": "aten::nanmedian",
            "kthvalue": "aten::kthvalue", "mode": "aten::mode", "msort": "aten::msort",
            "cummax": "aten::cummax", "cummin": "aten::cummin",
            "searchsorted": "aten::searchsorted", "histc": "aten::histc",
            "bincount": "aten::bincount", "bucketize": "aten::bucketize",
-           "nonzero": "aten::nonzero", "argwhere": "aten::argwhere", "unique": "aten::_unique2"}
+           "unique": "aten::_unique2"}
 
 
 def _refusing(original, tr_of, aten):
@@ -98,18 +98,62 @@ def _refusing(original, tr_of, aten):
     return call
 
 
+def _nonzero_symbolic(*args, **kwargs):
+    def symbolic(g, x):
+        return g.op("Transpose", g.op("NonZero", x), perm_is=[1, 0])
+    return symbolic
+
+
+def _one_hot_symbolic(tensor, num_classes=-1):
+    depth = int(num_classes) if num_classes != -1 else int(tensor.max()) + 1
+
+    def symbolic(g, x):
+        import numpy as np
+
+        return g.op("OneHot", x, np.array(depth, dtype=np.int64),
+                    np.array([0, 1], dtype=np.int64), axis_i=-1)
+    return symbolic
+
+
+def _whole(original, tr_of, make_symbolic, op):
+    """``original`` wrapped: a call on a traced tensor is recorded as one node exported by
+    the symbolic ``make_symbolic(*args, **kwargs)`` returns."""
+    def call(input, *args, **kwargs):
+        tr = tr_of()
+        if tr is None or tr.paused or threading.get_ident() != tr.thread or \
+                tr.value_of(input) is None:
+            return original(input, *args, **kwargs)
+        tr.paused += 1
+        try:
+            out = original(input, *args, **kwargs)
+        finally:
+            tr.paused -= 1
+        tr.record(f"function:{op}", [input], {}, out,
+                  extra=make_symbolic(input, *args, **kwargs))
+        return out
+    return call
+
+
+# recorded whole: the result's size follows the values, which ONNX computes at run time
+WHOLE = {"nonzero": _nonzero_symbolic, "argwhere": _nonzero_symbolic}
+
+
 def install(tr_of, tensor_cls, module):
     """Wrap the functions and methods; returns what ``restore`` needs."""
     saved = []
     from ..nn import functional
 
-    for owner, names in ((tensor_cls, REFUSED), (module, REFUSED),
-                         (functional, {"one_hot": "aten::one_hot"})):
+    for owner, names in ((tensor_cls, REFUSED), (module, REFUSED)):
         for name, aten in names.items():
             if not hasattr(owner, name):
                 continue
             saved.append((owner, name, owner.__dict__.get(name)))
             setattr(owner, name, _refusing(getattr(owner, name), tr_of, aten))
+    for owner, names in ((tensor_cls, WHOLE), (module, WHOLE),
+                         (functional, {"one_hot": _one_hot_symbolic})):
+        for name, make in names.items():
+            saved.append((owner, name, owner.__dict__.get(name)))
+            setattr(owner, name, _whole(getattr(owner, name), tr_of, make, name))
     for name, plan in PLANS.items():
         saved.append((tensor_cls, name, tensor_cls.__dict__.get(name)))
         setattr(tensor_cls, name, _recorded(getattr(tensor_cls, name), tr_of, plan))
