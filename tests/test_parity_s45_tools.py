@@ -363,3 +363,21 @@ def test_onnx_one_hot_and_nonzero_follow_the_input(fn, tmp_path):
     got = _ort_run(path, x2)
     assert got.shape == want.shape and got.dtype == want.dtype
     np.testing.assert_array_equal(got, want)
+
+
+def test_onnx_sort_along_a_dynamic_axis(tmp_path):
+    # the sort's k was the example size: other lengths of the sorted dim came back cut/padded
+    def fn(L, x):
+        return x.sort(0).values * 2, x.argsort(0, descending=True)
+
+    class W(numtorch.nn.Module):
+        def forward(self, x):
+            return fn(numtorch, x)
+    path = str(tmp_path / "m.onnx")
+    x = np.random.default_rng(0).standard_normal((4, 3)).astype(np.float32)
+    numtorch.onnx.export(W(), (numtorch.tensor(x),), path, input_names=["x"],
+                         dynamic_axes={"x": {0: "n"}}, dynamo=False)
+    x2 = np.random.default_rng(1).standard_normal((7, 3)).astype(np.float32)
+    got = ort.InferenceSession(path).run(None, {"x": x2})
+    for g, w in zip(got, fn(torch, torch.from_numpy(x2))):
+        np.testing.assert_array_equal(g, w.numpy())

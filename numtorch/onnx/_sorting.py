@@ -10,12 +10,16 @@ import threading
 from .._required_dim import missing_dim
 
 
-def _topk_symbolic(k, dim, largest, outputs):
+def _topk_symbolic(k, dim, largest, outputs, full=False):
     """The ``symbolic`` of one recorded call: TopK with ``k`` fixed at trace time."""
     def symbolic(g, x):
         import numpy as np
 
-        kk = g.op("Constant", value_t=_Const(np.array([k], dtype=np.int64)))
+        if full:  # a whole sort: k read from the input's shape (it may be a dynamic axis)
+            kk = g.op("Slice", g.op("Shape", x), np.array([dim], dtype=np.int64),
+                      np.array([dim + 1], dtype=np.int64))
+        else:
+            kk = g.op("Constant", value_t=_Const(np.array([k], dtype=np.int64)))
         vals, idx = g.op("TopK", x, kk, axis_i=dim, largest_i=int(largest), sorted_i=1,
                          outputs=2)
         return (vals, idx)[outputs] if isinstance(outputs, int) else (vals, idx)
@@ -44,7 +48,7 @@ def _recorded(original, tr_of, plan):
         k, dim, largest, which = plan(input, *args, **kwargs)
         outs = out if isinstance(out, tuple) else (out,)
         tr.record("function:TopK", [input], {}, list(outs),
-                  extra=_topk_symbolic(k, dim, largest, which))
+                  extra=_topk_symbolic(k, dim, largest, which, full=plan is not _topk_plan))
         return out
     return call
 
