@@ -381,3 +381,22 @@ def test_onnx_sort_along_a_dynamic_axis(tmp_path):
     got = ort.InferenceSession(path).run(None, {"x": x2})
     for g, w in zip(got, fn(torch, torch.from_numpy(x2))):
         np.testing.assert_array_equal(g, w.numpy())
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L, x: x.index_select(0, x[:, 0].argsort()),
+    lambda L, x: x.index_select(1, x[0].argmax(0, keepdim=True)),
+    lambda L, x: L.index_select(x, 1, (x[1] > 0).long().cumsum(0)),
+])
+def test_onnx_index_select_with_a_computed_index(fn, tmp_path):
+    # index_select reshapes its index (a new view object), which the exporter did not tie to
+    # the traced value: the example's indices were exported as a constant
+    class W(numtorch.nn.Module):
+        def forward(self, x):
+            return fn(numtorch, x)
+    path = str(tmp_path / "m.onnx")
+    x = np.random.default_rng(0).standard_normal((4, 8)).astype(np.float32)
+    numtorch.onnx.export(W(), (numtorch.tensor(x),), path, dynamo=False)
+    for seed in (1, 2, 3):
+        x2 = np.random.default_rng(seed).standard_normal((4, 8)).astype(np.float32)
+        np.testing.assert_array_equal(_ort_run(path, x2), fn(torch, torch.from_numpy(x2)).numpy())

@@ -116,6 +116,17 @@ class Trace:
             return ("l", [self.ref(i) for i in x])
         return ("s", x)
 
+    def _array_value(self, a):
+        """The value id of traced array ``a``, or of the traced array ``a`` is a same-shape
+        view of (an op's ``index.reshape(-1)`` of a 1-d index is a new view object)."""
+        if not isinstance(a, np.ndarray):
+            return None
+        vid = self._by_array.get(id(a))
+        if vid is None and a.base is not None and isinstance(a.base, np.ndarray) and \
+                a.shape == a.base.shape and a.dtype == a.base.dtype:
+            vid = self._by_array.get(id(a.base))
+        return vid
+
     # -- recording -----------------------------------------------------------------------
     def record(self, op, inputs, params, outs, dtypes=None, extra=None):
         """Add a node; ``outs`` is the tensor or tuple of tensors the call returned."""
@@ -128,10 +139,13 @@ class Trace:
         for key, value in params.items():
             if isinstance(value, tuple):
                 for i, a in enumerate(value):
-                    if isinstance(a, np.ndarray) and id(a) in self._by_array:
-                        node.param_values[(key, i)] = self._by_array[id(a)]
-            elif isinstance(value, np.ndarray) and id(value) in self._by_array:
-                node.param_values[key] = self._by_array[id(value)]
+                    vid = self._array_value(a)
+                    if vid is not None:
+                        node.param_values[(key, i)] = vid
+            else:
+                vid = self._array_value(value)
+                if vid is not None:
+                    node.param_values[key] = vid
         self.nodes.append(node)
         return node
 
