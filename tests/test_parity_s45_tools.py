@@ -400,3 +400,23 @@ def test_onnx_index_select_with_a_computed_index(fn, tmp_path):
     for seed in (1, 2, 3):
         x2 = np.random.default_rng(seed).standard_normal((4, 8)).astype(np.float32)
         np.testing.assert_array_equal(_ort_run(path, x2), fn(torch, torch.from_numpy(x2)).numpy())
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L, x: (x * 1).transpose_(0, 1), lambda L, x: (x * 1).t_() + 1,
+    lambda L, x: (x * 1).unsqueeze_(0), lambda L, x: (x[None] * 1).squeeze_(0),
+    lambda L, x: (x * 1).swapdims_(0, 1), lambda L, x: (x * 2).swapaxes_(1, 0).sum(1),
+])
+def test_onnx_in_place_shape_methods_are_recorded(fn, tmp_path):
+    # metadata-only in-place ops were not recorded: the graph returned the untransposed value
+    class W(numtorch.nn.Module):
+        def forward(self, x):
+            return fn(numtorch, x)
+    path = str(tmp_path / "m.onnx")
+    x = np.random.default_rng(0).standard_normal((4, 8)).astype(np.float32)
+    numtorch.onnx.export(W(), (numtorch.tensor(x),), path, dynamo=False)
+    x2 = np.random.default_rng(1).standard_normal((4, 8)).astype(np.float32)
+    want = fn(torch, torch.from_numpy(x2)).numpy()
+    got = _ort_run(path, x2)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, atol=1e-6)

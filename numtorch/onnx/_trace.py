@@ -292,9 +292,10 @@ class _Installed:
         RNNBase.forward = _make_recorded_forward(self.rnn_forward)
         import numtorch
 
-        from . import _sorting
+        from . import _inplace_views, _sorting
 
         self.sorting = _sorting.install(active, graph.Tensor, numtorch)
+        self.sorting += _inplace_views.install(active, graph.Tensor)
         inplace._TRACE[0] = self.trace.inplace
         _ACTIVE[0] = self.trace
         return self
