@@ -420,3 +420,22 @@ def test_onnx_in_place_shape_methods_are_recorded(fn, tmp_path):
     got = _ort_run(path, x2)
     assert got.shape == want.shape
     np.testing.assert_allclose(got, want, atol=1e-6)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L, x: x.sigmoid().logit(), lambda L, x: x.sigmoid().logit(eps=0.2),
+    lambda L, x: L.logit(x, 1e-6), lambda L, x: L.lerp(x, x.flip(0), 0.3),
+    lambda L, x: L.lerp(x, x.flip(0), 0.8), lambda L, x: x.lerp(x * 2, x.sigmoid()),
+])
+def test_onnx_logit_and_lerp_export(fn, tmp_path):
+    # they raised UnsupportedOperatorError (numtorch::Logit / numtorch::Lerp); torch exports
+    class W(numtorch.nn.Module):
+        def forward(self, x):
+            return fn(numtorch, x)
+    path = str(tmp_path / "m.onnx")
+    x = np.random.default_rng(0).standard_normal((4, 8)).astype(np.float32)
+    numtorch.onnx.export(W(), (numtorch.tensor(x),), path, dynamo=False, opset_version=17)
+    onnx.checker.check_model(onnx.load(path))
+    x2 = np.random.default_rng(1).standard_normal((4, 8)).astype(np.float32)
+    np.testing.assert_allclose(_ort_run(path, x2), fn(torch, torch.from_numpy(x2)).numpy(),
+                               atol=1e-5, equal_nan=True)

@@ -575,3 +575,28 @@ def _logaddexp(ctx):
     # equal infinities: the difference is NaN, the answer the infinity itself
     ctx.set(b.op("Where", b.op("Equal", a, c), b.op("Add", a, _const_like(ctx, math.log(2), dt)),
                  y))
+
+
+@converter("Lerp", aten="aten::lerp")
+def _lerp(ctx):
+    b = ctx.b
+    dt = ctx.out().dtype
+    start, end = ctx.x(0, dt), ctx.x(1, dt)
+    if ctx.n_inputs > 2 and not ctx.is_none(2):
+        w = ctx.x(2, dt)
+    else:
+        w = b.const(np.asarray(float(ctx.static("weight")), dt))
+    ctx.set(b.op("Add", start, b.op("Mul", w, b.op("Sub", end, start))))
+
+
+@converter("Logit", aten="aten::logit")
+def _logit(ctx):
+    b = ctx.b
+    dt = ctx.out().dtype
+    x = ctx.x(0, dt)
+    eps = ctx.p("eps")
+    if eps is not None:  # the lower bound is tested first, as in numtorch's kernel
+        lo, hi = b.const(np.asarray(eps, dt)), b.const(np.asarray(1 - eps, dt))
+        x = b.op("Where", b.op("Less", x, lo), lo, b.op("Where", b.op("Greater", x, hi), hi, x))
+    one = b.const(np.ones((), dt))
+    ctx.set(b.op("Log", b.op("Div", x, b.op("Sub", one, x))))
