@@ -154,17 +154,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     with enable_grad():
         _, ins = _as_tuple(inputs, "inputs", "jvp")
         ins = _prepare_inputs(ins, create_graph)
-        if v is None:
-            if len(ins) != 1 or ins[0].numel() != 1:
-                raise RuntimeError("The vector v can only be None if the input to the "
-                                   "user-provided function is a single Tensor with a single "
-                                   "element.")
-            from .. import _creation
-
-            vs = (_creation.ones_like(ins[0]),)
-        else:
-            _, vs = _as_tuple(v, "v", "jvp")
-            _check_v(vs, ins)
+        vs = _input_vectors(v, ins, "jvp")
         outs = func(*ins)
         is_out_tuple, outs = _as_tuple(outs, "outputs of the user-provided function", "jvp")
         _check_outputs(outs, strict)
@@ -211,6 +201,22 @@ def _check_jacobian_options(strict, vectorize, create_graph, strategy, outputs_c
     elif strict and vectorize and outputs_checked:
         raise RuntimeError(f"{name}: `strict=True` and `vectorized=True` are not supported "
                            "together. Please either set `strict=False` or `vectorize=False`.")
+
+
+def _input_vectors(v, ins, fn):
+    """The vectors ``v`` paired with the inputs ``ins`` (checked), or ones for a single
+    one-element input when ``v`` is None (torch's only case without one)."""
+    if v is None:
+        if len(ins) != 1 or ins[0].numel() != 1:
+            raise RuntimeError("The vector v can only be None if the input to the "
+                               "user-provided function is a single Tensor with a single "
+                               "element.")
+        from .. import _creation
+
+        return (_creation.ones_like(ins[0]),)
+    _, vs = _as_tuple(v, "v", fn)
+    _check_v(vs, ins)
+    return vs
 
 
 def _check_v(vs, refs):
@@ -316,17 +322,7 @@ def _vhp(_fn, func, inputs, v, create_graph, strict):
     with enable_grad():
         is_in_tuple, ins = _as_tuple(inputs, "inputs", _fn)
         ins = _prepare_inputs(ins, create_graph)
-        if v is None:
-            if len(ins) != 1 or ins[0].numel() != 1:
-                raise RuntimeError("The vector v can only be None if the input to the "
-                                   "user-provided function is a single Tensor with a single "
-                                   "element.")
-            from .. import _creation
-
-            vs = (_creation.ones_like(ins[0]),)
-        else:
-            _, vs = _as_tuple(v, "v", _fn)
-            _check_v(vs, ins)
+        vs = _input_vectors(v, ins, _fn)
         value, gs = _scalar_grad(func, ins, _fn, strict)
         _check_first_grads(gs, strict)
         res = _dot_grad(gs, vs, ins, create_graph)

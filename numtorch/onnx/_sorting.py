@@ -33,18 +33,26 @@ class _Const:
         self._array = array
 
 
+def _run_unrecorded(tr_of, original, input, args, kwargs):
+    """``(tracer, result)`` of ``original`` run with the tracer paused (its inner ops are not
+    recorded), or ``(None, result)`` when no trace on this thread follows ``input``."""
+    tr = tr_of()
+    if tr is None or tr.paused or threading.get_ident() != tr.thread or \
+            tr.value_of(input) is None:
+        return None, original(input, *args, **kwargs)
+    tr.paused += 1
+    try:
+        return tr, original(input, *args, **kwargs)
+    finally:
+        tr.paused -= 1
+
+
 def _recorded(original, tr_of, plan):
     """``original`` wrapped: a call on a traced tensor is recorded as one TopK node."""
     def call(input, *args, **kwargs):
-        tr = tr_of()
-        if tr is None or tr.paused or threading.get_ident() != tr.thread or \
-                tr.value_of(input) is None:
-            return original(input, *args, **kwargs)
-        tr.paused += 1
-        try:
-            out = original(input, *args, **kwargs)
-        finally:
-            tr.paused -= 1
+        tr, out = _run_unrecorded(tr_of, original, input, args, kwargs)
+        if tr is None:
+            return out
         k, dim, largest, which = plan(input, *args, **kwargs)
         outs = out if isinstance(out, tuple) else (out,)
         tr.record("function:TopK", [input], {}, list(outs),
@@ -123,15 +131,9 @@ def _whole(original, tr_of, make_symbolic, op):
     """``original`` wrapped: a call on a traced tensor is recorded as one node exported by
     the symbolic ``make_symbolic(*args, **kwargs)`` returns."""
     def call(input, *args, **kwargs):
-        tr = tr_of()
-        if tr is None or tr.paused or threading.get_ident() != tr.thread or \
-                tr.value_of(input) is None:
-            return original(input, *args, **kwargs)
-        tr.paused += 1
-        try:
-            out = original(input, *args, **kwargs)
-        finally:
-            tr.paused -= 1
+        tr, out = _run_unrecorded(tr_of, original, input, args, kwargs)
+        if tr is None:
+            return out
         tr.record(f"function:{op}", [input], {}, out,
                   extra=make_symbolic(input, *args, **kwargs))
         return out
