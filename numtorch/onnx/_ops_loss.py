@@ -30,28 +30,27 @@ def _pointwise_loss(ctx):
 
 @converter("CrossEntropyIndex", aten="aten::cross_entropy_loss")
 def _cross_entropy(ctx):
-    b = ctx.b
-    dt = ctx.out().dtype
     if float(ctx.static("label_smoothing", 0.0)):
         raise SymbolicValueError("Unsupported: ONNX does not support label_smoothing",
                                  "label_smoothing")
-    weight = ctx.p("weight")
-    inputs = [ctx.x(0, dt), ctx.x(1, np.int64)]
-    if weight is not None:
-        inputs.append(b.const(np.asarray(weight, dt)))
-    ctx.set(b.op("SoftmaxCrossEntropyLoss", *inputs, reduction=ctx.static("reduction"),
-                 ignore_index=int(ctx.static("ignore_index"))))
+    _class_loss(ctx, "SoftmaxCrossEntropyLoss")
 
 
 @converter("NLLLoss", aten="aten::nll_loss_nd")
 def _nll(ctx):
+    _class_loss(ctx, "NegativeLogLikelihoodLoss")
+
+
+def _class_loss(ctx, onnx_op):
+    """ONNX's class-index loss ``onnx_op`` of (input, target[, class weights]) with the op's
+    reduction and ignore_index."""
     b = ctx.b
     dt = ctx.out().dtype
     weight = ctx.p("weight")
     inputs = [ctx.x(0, dt), ctx.x(1, np.int64)]
     if weight is not None:
         inputs.append(b.const(np.asarray(weight, dt)))
-    ctx.set(b.op("NegativeLogLikelihoodLoss", *inputs, reduction=ctx.static("reduction"),
+    ctx.set(b.op(onnx_op, *inputs, reduction=ctx.static("reduction"),
                  ignore_index=int(ctx.static("ignore_index"))))
 
 
