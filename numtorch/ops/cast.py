@@ -75,6 +75,8 @@ def real_part_for(dst_dtype, v):
     """``v`` as written into a real tensor: a complex value loses its imaginary part with
     torch's warning."""
     kind = v.dtype.kind if hasattr(v, "dtype") else np.asarray(v).dtype.kind
+    if kind == "c" and np.dtype(dst_dtype).kind == "b":
+        return v != 0  # (torch: a complex value is true when either part is nonzero)
     if kind == "c" and np.dtype(dst_dtype).kind != "c":
         warn_complex_cast(6)
         return v.real
@@ -86,6 +88,8 @@ class Cast(Op):
 
     def forward(self, x):
         self.src = x.dtype
+        if x.dtype.kind == "c" and self.dtype.kind == "b":
+            return x != 0  # (true when either part is nonzero, as torch; no warning)
         if x.dtype.kind == "c" and self.dtype.kind != "c":
             warn_complex_cast(4)
             x = x.real

@@ -610,7 +610,10 @@ def setitem(input, index, value):
 def _complex_into_real(input, value, advanced):
     """A complex value written into a real tensor: through a mask (torch's masked_fill of
     one number) only a number without imaginary part fits; elsewhere the imaginary part is
-    dropped with torch's once-a-process warning."""
+    dropped with torch's once-a-process warning. Into a bool tensor a complex value is true
+    when either part is nonzero (no warning)."""
+    if input.dtype._category == _dtype._BOOL:
+        return value != 0
     if advanced:
         if bool((value._array.imag != 0).any()):
             from .._creation import _C_TYPE
