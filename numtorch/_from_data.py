@@ -245,19 +245,45 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     else:
         try:
             arr, inferred = _from_data(data)
+        except ValueError:
+            if dt is None or dt.name != "uint64":
+                raise
+            arr, inferred = _uint64_data(data), dt  # (ints past int64's range)
         except (TypeError, RuntimeError):
             if dt is not None and isinstance(data, (list, tuple)):
                 _element_error(data, dt)
             raise
         source = data
         python_data = not isinstance(data, (np.ndarray, np.generic))
-    if dt is not None and python_data and dt._category == _dtype._INT:
+    if dt is not None and python_data and dt.name == "uint64":
+        if arr.dtype.kind not in "bu":
+            arr = _uint64_data(data)
+    elif dt is not None and python_data and dt._category == _dtype._INT:
         _check_fits(arr, dt, c_names=False)
     arr = _convert(arr, dt or inferred)
     if arr is data or arr is source or not arr.flags.c_contiguous:
         arr = arr.copy(order="C")
     check_pin_memory(pin_memory)
     return _finish(arr, device, requires_grad)
+
+
+def _uint64_data(data):
+    """Python data read for ``dtype=torch.uint64`` as torch reads it, element by element as
+    unsigned ints (ints past int64's range fit; floats and negative ints are refused)."""
+    arr = np.array(data, dtype=object)
+    flat = arr.reshape(-1)
+    for i, v in enumerate(flat):
+        if isinstance(v, Tensor) and v.dim() == 0:
+            flat[i] = v = v.item()
+        if isinstance(v, (builtins.bool, np.bool_)):
+            continue
+        if not isinstance(v, (builtins.int, np.integer)):
+            raise TypeError("an integer is required")
+        if v < 0:
+            raise OverflowError("can't convert negative int to unsigned")
+        if v >= 1 << 64:
+            raise OverflowError("int too big to convert")
+    return flat.reshape(arr.shape).astype(np.uint64)
 
 
 def _no_negative_strides(arr):
