@@ -90,6 +90,14 @@ def _check_device(dev, location):
 _RESTORABLE_PREFIXES = ("cuda", "mps", "xpu", "hpu", "privateuseone", "mtia", "maia")
 
 
+# torch's error when a map_location callable returns anything but an untyped storage or None
+_WRAP_STORAGE = ("TypedStorage.__init__ received an invalid combination of arguments. Expected "
+                 "one of:\n * (*, torch.device device, torch.dtype dtype)\n * (int size, *, "
+                 "torch.device device, torch.dtype dtype)\n * (Sequence data, *, torch.device "
+                 "device, torch.dtype dtype)\n * (*, UntypedStorage wrap_storage, torch.dtype "
+                 "dtype)\nArgument 'wrap_storage' must be UntypedStorage, but got ")
+
+
 def _place(array, location, map_location):
     """``(array, device)`` for a storage saved at ``location`` under ``map_location``: the
     array is the one read unless a callable returned a storage of its own."""
@@ -103,12 +111,16 @@ def _place(array, location, map_location):
         # torch hands the function the storage as read, on the CPU: `lambda s, loc: s` is
         # the idiom that loads a GPU checkpoint on a CPU-only machine
         res = map_location(_LoadedStorage(source=array), location)
-        if isinstance(res, _LoadedStorage) and res._source is array:
+        if res is None:  # torch restores it where it was saved then
+            target = location
+        elif isinstance(res, _LoadedStorage) and res._source is array:
             target = res.device
-        elif isinstance(res, TypedStorage):
+        elif isinstance(res, UntypedStorage):
             return _replacement(array, res, location), _check_device(res.device, location)
-        else:
-            target = location if res is None else res
+        else:  # a typed storage (``s.float()`` converts the bytes), a device, a tensor...
+            got = "<class 'torch.storage.TypedStorage'>" if isinstance(res, TypedStorage) \
+                else repr(type(res))
+            raise load_error(TypeError, _WRAP_STORAGE + got)
     else:  # torch calls anything else as the restore function
         raise load_error(TypeError, f"'{type(map_location).__name__}' object is not callable")
     if isinstance(target, str) and not (target in ("cpu", "meta")
