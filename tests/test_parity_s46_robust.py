@@ -50,3 +50,24 @@ def test_map_location_callable_results_as_torch_takes_them(kind):
     back (numtorch put the converted values' bytes under the tensors, silently wrong)."""
     want = _outcome(lambda: _map_load(torch, kind))
     assert _outcome(lambda: _map_load(numtorch, kind)) == want
+
+
+# -- legacy checkpoints saved one after another into one stream ---------------------------
+def _sequential_legacy(lib, path=None):
+    kw = {"_use_new_zipfile_serialization": False}
+    buf = io.BytesIO()
+    lib.save(lib.arange(2), buf, **kw)
+    lib.save({"x": lib.arange(3.0)}, buf, **kw)
+    lib.save([5, lib.ones(1)], buf, **kw)
+    buf.write(b"tail")
+    buf.seek(0)
+    out = [repr(lib.load(buf)) for _ in range(3)]
+    return out, buf.read()
+
+
+def test_legacy_checkpoints_load_one_after_another():
+    """torch leaves the stream after a legacy checkpoint's storages, so the next checkpoint
+    saved to the same file loads next (numtorch stopped after the pickle: the next load
+    raised 'Invalid magic number')."""
+    assert _outcome(lambda: _sequential_legacy(numtorch)) == \
+        _outcome(lambda: _sequential_legacy(torch))

@@ -517,6 +517,7 @@ def _load_legacy(f, map_location, weights_only):
             raise load_error(RuntimeError, f"load: storage {key} is truncated (corrupt "
                                            f"checkpoint)")
         arrays[key] = out if in_place else _to_native(out, dtype_name)
+    data_end = f.tell()
     f.seek(start)
 
     def read(key, dtype_name, numel):
@@ -525,7 +526,11 @@ def _load_legacy(f, map_location, weights_only):
                                            f"checkpoint")
         return arrays[key]
 
-    return _unpickle(f, record, weights_only, _make_loader(read, map_location, record))
+    result = _unpickle(f, record, weights_only, _make_loader(read, map_location, record))
+    # the stream is left after the storages' bytes, as torch leaves it: a next checkpoint
+    # saved after this one in the same file loads next
+    f.seek(data_end)
+    return result
 
 
 def unsafe_globals_in(fh):
