@@ -192,15 +192,23 @@ def _body(arr, indent, summarize, fmt, fmt_imag):
 def _tensor_body(arr, indent):
     """The bracketed element text of a non-empty array."""
     summarize = arr.size > _opts["threshold"]
+    # a summarised print converts only the elements it shows: a whole-array cast of a large
+    # (or broadcast, stride-0) tensor would allocate all of its elements (tolist() yields the
+    # exact Python float or complex of every float dtype's element anyway)
     if arr.dtype.kind == "c":
         # float64 parts so that tolist() yields Python complex values of the exact elements
-        arr = arr.astype(np.complex128)
-        shown = _summarized(arr) if summarize else arr
+        if not summarize:
+            arr = arr.astype(np.complex128)
+        shown = _summarized(arr).astype(np.complex128) if summarize else arr
         fmt, fmt_imag = _Formatter(shown.real), _Formatter(shown.imag)
     else:
-        if arr.dtype.kind == "f" or _dtype._FROM_NP[arr.dtype] is _dtype.bfloat16:
+        if not summarize and (arr.dtype.kind == "f"
+                              or _dtype._FROM_NP[arr.dtype] is _dtype.bfloat16):
             arr = arr.astype(np.float64)
-        fmt, fmt_imag = _Formatter(_summarized(arr) if summarize else arr), None
+        shown = _summarized(arr) if summarize else arr
+        if shown.dtype.kind == "f" or _dtype._FROM_NP[shown.dtype] is _dtype.bfloat16:
+            shown = shown.astype(np.float64)
+        fmt, fmt_imag = _Formatter(shown), None
     return _body(arr, indent, summarize, fmt, fmt_imag)
 
 

@@ -71,3 +71,42 @@ def test_legacy_checkpoints_load_one_after_another():
     raised 'Invalid magic number')."""
     assert _outcome(lambda: _sequential_legacy(numtorch)) == \
         _outcome(lambda: _sequential_legacy(torch))
+
+
+# -- a broadcast (stride 0) tensor of 2**36 elements prints without materialising -----------
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "complex64", "int32"])
+def test_printing_a_huge_broadcast_tensor_allocates_nothing(dtype):
+    """``print(torch.ones(1).expand(2**36))``: torch shows the summary; numtorch cast every
+    element to float64 first (a MemoryError of 512 GiB). A checkpoint can hold such a view
+    (size 2**40, stride 0), so printing what was loaded failed too."""
+    def show(lib):
+        return repr(lib.ones(1, dtype=getattr(lib, dtype)).expand(2**36))
+
+    assert _outcome(lambda: show(numtorch)) == _outcome(lambda: show(torch))
+
+
+def test_crafted_stride_zero_checkpoint_loads_and_prints():
+    import pickle
+    import struct
+    import zipfile
+
+    def text(v):
+        return b"X" + struct.pack("<I", len(v)) + v
+
+    storage = (b"(" + text(b"storage") + b"ctorch\nFloatStorage\n" + text(b"0") + text(b"cpu")
+               + b"K\x04tQ")
+    pkl = (b"\x80\x02ctorch._utils\n_rebuild_tensor_v2\n(" + storage + b"K\x00("
+           + pickle.dumps(2**40, 2)[2:-1] + b"t(K\x00t\x89ccollections\nOrderedDict\n)RtR.")
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name, rec in (("data.pkl", pkl), ("data/0", struct.pack("<4f", 1, 2, 3, 4)),
+                          ("version", b"3\n")):
+            zf.writestr(f"archive/{name}", rec)
+
+    def load(lib):
+        t = lib.load(io.BytesIO(buf.getvalue()))
+        return tuple(t.shape), t.stride(), repr(t)
+
+    want = _outcome(lambda: load(torch))
+    assert want[0] == "ok"
+    assert _outcome(lambda: load(numtorch)) == want
