@@ -110,3 +110,32 @@ def test_crafted_stride_zero_checkpoint_loads_and_prints():
     want = _outcome(lambda: load(torch))
     assert want[0] == "ok"
     assert _outcome(lambda: load(numtorch)) == want
+
+
+# -- uint16/32/64 in the legacy format ----------------------------------------------------
+def _legacy_bytes(lib, dtype):
+    x = lib.tensor([1, 2, 70, 3], dtype=getattr(lib, dtype))
+    buf = io.BytesIO()
+    lib.save({"x": x, "v": x[1:]}, buf, _use_new_zipfile_serialization=False)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("dtype", ["uint16", "uint32", "uint64"])
+def test_legacy_unsigned_checkpoints_load_back(dtype):
+    """These dtypes have no typed storage, so their reference names an UntypedStorage that
+    counts bytes; numtorch's legacy writer put the element count before the bytes, and its
+    own load refused the file ('storage has wrong byte size'). torch writes the byte count
+    (and itself fails to load such a file: numtorch reads both)."""
+    want = torch.load(io.BytesIO(_zip_bytes(torch, dtype)))
+    for data in (_legacy_bytes(numtorch, dtype), _legacy_bytes(torch, dtype)):
+        for weights_only in (True, False):
+            got = numtorch.load(io.BytesIO(data), weights_only=weights_only)
+            assert repr(got) == repr(want)
+            assert got["v"].untyped_storage().data_ptr() == got["x"].untyped_storage().data_ptr()
+
+
+def _zip_bytes(lib, dtype):
+    x = lib.tensor([1, 2, 70, 3], dtype=getattr(lib, dtype))
+    buf = io.BytesIO()
+    lib.save({"x": x, "v": x[1:]}, buf)
+    return buf.getvalue()

@@ -13,7 +13,7 @@ import struct
 
 import numpy as np
 
-from ._common import _LEGACY_PROTOCOL, _MAGIC
+from ._common import _LEGACY_PROTOCOL, _MAGIC, _STORAGE_NAME
 from ._write import _pickle
 
 # what torch records about the saving machine (C type sizes in bytes)
@@ -31,5 +31,8 @@ def write_legacy(obj, fileobj, protocol):
     fileobj.write(data)
     fileobj.write(pickle.dumps([ref.key for ref in storages], protocol=protocol))
     for ref in storages:
-        fileobj.write(struct.pack("<q", int(ref.flat.size)))
+        # the count its reference in the pickle names: bytes for the dtypes without a typed
+        # storage (uint16/32/64, saved as torch's UntypedStorage), elements for the others
+        untyped = ref.dtype_name not in _STORAGE_NAME
+        fileobj.write(struct.pack("<q", int(ref.flat.nbytes if untyped else ref.flat.size)))
         fileobj.write(memoryview(ref.flat.reshape(-1).view(np.uint8)))
