@@ -10,7 +10,7 @@ import math
 
 import numtorch
 
-from ... import _creation
+from ... import _creation, _dtype
 from ...ops.rnn_ops import lstm_step
 from ...ops.rnn_sequence import gru_update
 from .. import init
@@ -91,6 +91,15 @@ class RNNCellBase(Module):
         if input.shape[1] != self.input_size:
             raise RuntimeError(f"input has inconsistent input_size: got {input.shape[1]} "
                                f"expected {self.input_size}")
+        disp = _dtype._TYPE_DISPLAY
+        kind = input.device.type
+        checks = () if kind in ("cpu", "cuda") and numtorch.is_autocast_enabled(kind) else (
+            (input, self.weight_ih), *((s, self.weight_hh) for s in states))
+        for a, w in checks:
+            # torch's products refuse mixed dtypes (numtorch's would promote)
+            if a is not None and a.dtype is not w.dtype and a.dtype.name in disp:
+                raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                                   f"{disp[a.dtype.name]} and {disp[w.dtype.name]}")
         batch = input.shape[0]
         out = []
         for i, s in enumerate(states):

@@ -12,7 +12,7 @@ import warnings
 
 import numtorch
 
-from ... import _creation
+from ... import _creation, _dtype
 from ..._warn_once import warn_once
 from ...autograd.graph import rename_node
 from ...ops.rnn_sequence import gru_sequence, lstm_sequence, rnn_sequence
@@ -49,6 +49,12 @@ def _run_direction(mode, x, h, c, weights, reverse, mask):
     act = "tanh" if mode == "RNN_TANH" else "relu"
     out, h = rnn_sequence(xs, h, w_hh, act, mask=mask, reverse=reverse)
     return out, h, None
+
+
+def _autocast_on(x):
+    """Whether autocast recasts the inputs and weights of a layer run on ``x``'s device."""
+    kind = x.device.type
+    return kind in ("cpu", "cuda") and numtorch.is_autocast_enabled(kind)
 
 
 def _no_projection(kwargs):
@@ -188,6 +194,47 @@ class RNNBase(Module):
         if tuple(hx.shape) != tuple(expected):
             raise RuntimeError(msg.format(tuple(expected), list(hx.shape)))
 
+    def _check_dtypes(self, x, packed, lstm):
+        """Torch's refusals of an input or state whose dtype is not the weights' (numtorch
+        would otherwise promote and return a result of another dtype)."""
+        w = self.weight_ih_l0
+        disp = _dtype._TYPE_DISPLAY
+        if x.dtype is not w.dtype:
+            if packed and lstm:  # torch's packed LSTM skips the check; oneDNN or its
+                if x.dtype in (numtorch.float32, numtorch.bfloat16):  # product refuses
+                    raise RuntimeError("get_mkldnn_dtype: unsupported data type")
+                raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                                   f"{disp[x.dtype.name]} and {disp[w.dtype.name]}")
+            raise ValueError(f"RNN input dtype ({x.dtype}) does not match weight dtype "
+                             f"({w.dtype}). Convert input: input.to({w.dtype}), or convert "
+                             f"model: model.to({x.dtype})")
+        for name, p in self._parameters.items():
+            if p is not None and p.dtype is not w.dtype:  # a layer's weights were recast
+                if lstm and x.dtype in (numtorch.float32, numtorch.bfloat16):
+                    raise RuntimeError("get_mkldnn_dtype: unsupported data type")
+                pair = (p, w) if name.startswith("bias") else (w, p)
+                raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+                                   f"{disp[pair[0].dtype.name]} and {disp[pair[1].dtype.name]}")
+
+    def _check_state_dtypes(self, x, hx, lstm):
+        """Torch's refusals of initial states whose dtype is not the weights'."""
+        w = self.weight_ih_l0
+        disp = _dtype._TYPE_DISPLAY
+        states = tuple(hx) if lstm else (hx,)
+        h = states[0]
+        if lstm and w.dtype in (numtorch.float32, numtorch.bfloat16) and x.device.type == "cpu":
+            # torch's CPU LSTM hands these dtypes to oneDNN, which refuses mixed states
+            for s in states:
+                if s.dtype is not w.dtype:
+                    raise RuntimeError(
+                        "get_mkldnn_dtype: unsupported data type" if s.dtype is numtorch.float64
+                        else "could not create a primitive descriptor for the LSTM forward "
+                        "propagation primitive. Run workload with environment variable "
+                        "ONEDNN_VERBOSE=all to get additional diagnostic information.")
+        elif h.dtype is not w.dtype:
+            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                               f"{disp[h.dtype.name]} and {disp[w.dtype.name]}")
+
     def forward(self, input, hx=None):
         """Run the stack over a sequence.
 
@@ -245,6 +292,9 @@ class RNNBase(Module):
                                    f"{hx.dim()}-D tensor")
             if not batched and hx is not None:
                 hx = tuple(s.unsqueeze(1) for s in hx) if lstm else hx.unsqueeze(1)
+        autocast = _autocast_on(x)  # autocast casts all of them
+        if not autocast:
+            self._check_dtypes(input.data if packed else input, packed, lstm)
         if x.shape[-1] != self.input_size:
             raise RuntimeError("input.size(-1) must be equal to input_size. Expected "
                                f"{self.input_size}, got {x.shape[-1]}")
@@ -266,6 +316,8 @@ class RNNBase(Module):
             h0, c0 = hx, None
             self._check_hidden(h0, (nl, batch, real_hidden), "Expected hidden size {}, got {}")
         if hx is not None:
+            if not autocast:
+                self._check_state_dtypes(x, (h0, c0) if lstm else h0, lstm)
             # one select per layer and direction, as torch's layers take them (SelectBackward0)
             hs = [h0.select(0, k) for k in range(nl)]
             cs = [c0.select(0, k) for k in range(nl)] if lstm else None
