@@ -5,6 +5,7 @@ out: values, exception class and message.
 """
 
 import io
+import signal
 import warnings
 
 import pytest
@@ -139,3 +140,28 @@ def _zip_bytes(lib, dtype):
     buf = io.BytesIO()
     lib.save({"x": x, "v": x[1:]}, buf)
     return buf.getvalue()
+
+
+# -- DataLoader -----------------------------------------------------------------------------
+def _first_batch(lib, **kw):
+    return next(iter(lib.utils.data.DataLoader(list(range(6)), batch_size=2, **kw))).tolist()
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # torch's __del__
+def test_prefetch_factor_zero_with_workers_is_refused_not_a_hang():
+    """``prefetch_factor=0`` with workers: torch's iterator refuses it (AssertionError);
+    numtorch's asked the workers for no batch and waited for one forever."""
+    kw = {"num_workers": 1, "prefetch_factor": 0}
+    want = _outcome(lambda: _first_batch(torch, **kw))
+    assert want[0] is AssertionError
+
+    def hung(*_):
+        raise TimeoutError("the loader waited for a batch never asked for")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(30)
+    try:
+        assert _outcome(lambda: _first_batch(numtorch, **kw)) == want
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)

@@ -47,6 +47,10 @@ class MultiProcessIter(IterBase):
         self.workers, self.channels, self.sentinels, self.pending = [], {}, {}, {}
         self.epoch = -1
         self._configure(loader)
+        if not self.prefetch_factor > 0:  # torch's check (no batch would ever be asked for)
+            self._closed = True
+            raise AssertionError("prefetch_factor must be greater than 0 for "
+                                 "MultiProcessingDataLoaderIter")
         try:
             self._start_workers(loader)
         except BaseException:
