@@ -62,3 +62,38 @@ CREATE = {
 @pytest.mark.parametrize("name", sorted(CREATE))
 def test_creation(name):
     same(CREATE[name])
+
+
+# -- 3. histogram with bin edges that do not increase -----------------------------------------
+
+def _hist_unsorted(t, k):
+    g = t.Generator().manual_seed(k)
+    n = int(t.randint(2, 9, (1,), generator=g))
+    edges = t.randint(0, 10, (n,), generator=g).double()
+    x = t.randint(-1, 11, (30,), generator=g).double()
+    w = t.rand(30, generator=g, dtype=t.float64)
+    return t.histogram(x, bins=edges, weight=w if k % 2 else None, density=k % 3 == 0)
+
+
+@pytest.mark.parametrize("k", range(12))
+def test_histogram_unsorted_edges(k):
+    same(lambda t: _hist_unsorted(t, k), rtol=1e-12)
+
+
+def test_histogram_unsorted_edges_small():
+    same(lambda t: t.histogram(t.tensor([1., 2., 2.5, 3.]), bins=t.tensor([2., 1., 3.])))
+
+
+# -- 4. method forms --------------------------------------------------------------------------
+
+METHODS = {
+    "broadcast_to_varargs": lambda t: t.ones(3).broadcast_to(2, 3),
+    "broadcast_to_keyword": lambda t: t.ones(3).broadcast_to(size=(2, 3)),
+    "broadcast_to_list": lambda t: t.ones(3).broadcast_to([2, -1]),
+    "broadcast_to_none": lambda t: t.ones(3).broadcast_to(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(METHODS))
+def test_methods(name):
+    same(METHODS[name])

@@ -261,6 +261,25 @@ def bincount(input, weights=None, minlength=0):
     return _make(xp_of(a).bincount(a, weights=w, minlength=minlength).astype(out_dtype))
 
 
+def _unsorted_edges_histogram(xp, a, edges, w):
+    """torch's histogram for bin edges that do not increase: it keeps the values between the
+    first and the last edge and places each by the same binary search as for sorted edges (a
+    C++ upper bound), so the bins are whatever that search finds (NumPy refuses such edges)."""
+    n = edges.shape[0]
+    first = xp.zeros(a.shape, dtype=np.int64)
+    count = xp.full(a.shape, n, dtype=np.int64)
+    while bool((count > 0).any()):
+        step = count // 2
+        probe = first + step
+        go = (count > 0) & ~(a < edges[xp.minimum(probe, n - 1)])
+        first = xp.where(go, probe + 1, first)
+        count = xp.where(go, count - step - 1, step)
+    pos = xp.minimum(first - 1, n - 2)
+    keep = (a >= edges[0]) & (a <= edges[-1])
+    wk = None if w is None else w[keep]
+    return xp.bincount(pos[keep], weights=wk, minlength=n - 1)
+
+
 def histogram(input, bins=100, *, range=None, weight=None, density=False,  # noqa: A002
               out=None):
     """Histogram of a float tensor as ``(hist, bin_edges)``.
@@ -298,7 +317,11 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False,  # noq
         bounds = None if range is None else (float(range[0]), float(range[1]))
         edges = uniform_edges(xp_of(a), a, bins, bounds, 0, a.dtype)
     w = None if weight is None else weight._array.reshape(-1)
-    hist, _ = xp_of(a).histogram(a, bins=edges, weights=w)
+    xp = xp_of(a)
+    if tensor_bins and bool((edges[1:] < edges[:-1]).any()):
+        hist = _unsorted_edges_histogram(xp, a, edges, w)
+    else:
+        hist, _ = xp.histogram(a, bins=edges, weights=w)
     hist = hist.astype(a.dtype)
     if density:
         hist = hist / (hist.sum() * xp_of(a).diff(edges)).astype(a.dtype)
