@@ -1219,8 +1219,10 @@ class _TensorMath:
         """This tensor broadcast to ``other``'s shape without copying (``expand``)."""
         return _nt.ops.expand(self, other.shape)
 
-    def broadcast_to(self, size):
-        return _nt.ops.expand(self, size)
+    def broadcast_to(self, *size, **kwargs):
+        """This tensor broadcast to ``size`` (a shape or the sizes one by one, as torch's
+        method takes them) without copying."""
+        return _nt.ops.expand(self, *_required(size, kwargs, "size", "broadcast_to"))
 
     def squeeze(self, dim=None):
         return _nt.ops.squeeze(self, dim)
