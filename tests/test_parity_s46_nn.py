@@ -110,3 +110,35 @@ def test_rnn_cells_refuse_mixed_dtypes(cls, which):
         h = t.zeros(4, 2, dtype=t.float32 if which == "hidden" else t.float64)
         return m(x, (h, h.double()) if cls == "LSTMCell" else h)
     _same(fn)
+
+
+# -- 2. scaled_dot_product_attention: is_causal with an explicit mask ------------------------
+
+def _seq(t, *shape):
+    return t.arange(math.prod(shape), dtype=t.float32).reshape(shape).sin()
+
+
+@pytest.mark.parametrize("case", ["plain", "v_head6", "dropout", "kv_batch1", "kv_head1",
+                                  "kv_head1_gqa", "five_d", "three_d", "float_mask"])
+def test_sdpa_causal_with_mask_follows_torchs_kernel_choice(case):
+    def fn(t):
+        q, k, v = _seq(t, 2, 2, 3, 4), _seq(t, 2, 2, 5, 4).cos(), _seq(t, 2, 2, 5, 4) * 2
+        kw = {"is_causal": True, "attn_mask": t.ones(3, 5, dtype=t.bool)}
+        if case == "v_head6":
+            v = _seq(t, 2, 2, 5, 6)
+        elif case == "dropout":
+            kw["dropout_p"] = 0.5
+        elif case == "kv_batch1":
+            k, v = k[:1], v[:1]
+        elif case.startswith("kv_head1"):
+            k, v = k[:, :1], v[:, :1]
+            kw["enable_gqa"] = case.endswith("gqa")
+        elif case == "five_d":
+            q, k, v = q[None], k[None], v[None]
+        elif case == "three_d":
+            q, k, v = q[0], k[0], v[0]
+        elif case == "float_mask":
+            kw["attn_mask"] = _seq(t, 3, 5)
+        out = t.nn.functional.scaled_dot_product_attention(q, k, v, **kw)
+        return out if case != "dropout" else out.shape
+    _same(fn)

@@ -106,9 +106,14 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             query.dtype is not _dtype.float32:
         attn_mask = attn_mask.to(query.dtype)  # a float32 mask serves any query dtype
     if is_causal and attn_mask is not None:
-        # torch's math path refuses both; its CPU flash kernel (4-d inputs) applies both,
-        # the mask restricted to the causal pattern
-        if query.dim() != 4:
+        # torch's math path refuses both; its CPU flash kernel applies both, the mask
+        # restricted to the causal pattern. That kernel takes 4-d inputs of one batch size,
+        # head count (unless grouped) and head size, without dropout.
+        flash = all(t.dim() == 4 for t in (query, key, value)) and dropout_p == 0 and \
+            query.shape[-1] == key.shape[-1] == value.shape[-1] and \
+            query.shape[0] == key.shape[0] == value.shape[0] and \
+            key.shape[1] == value.shape[1] and (enable_gqa or query.shape[1] == key.shape[1])
+        if not flash:
             raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not "
                                "be set when is_causal=True")
         causal = numtorch.ones(L, S, dtype=_dtype.bool, device=query.device).tril()
