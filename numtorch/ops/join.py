@@ -34,7 +34,11 @@ def _concatenate(xp, parts, axis):
         out = xp.empty_like(a0, dtype=xp.result_type(*parts), shape=shape)
         return xp.concatenate(parts, axis=axis, out=out)
     r = xp.concatenate(parts, axis=axis)
-    if _payload(r) or r.flags.c_contiguous or channels_last_layout(r):
+    if _payload(r) or r.flags.c_contiguous:
+        return r
+    # channels-last only when every input is (NumPy may also pick that order for other
+    # strides: a permuted einsum result joined to a row-major one)
+    if channels_last_layout(r) and all(channels_last_layout(p) for p in parts):
         return r
     return xp.ascontiguousarray(r)
 
@@ -47,7 +51,7 @@ def _stack(xp, arrays, d):
     if _payload(a0):
         return xp.stack(arrays, d)
     shape0, n = a0.shape, len(arrays)
-    if channels_last_layout(a0):
+    if channels_last_layout(a0) and all(channels_last_layout(a) for a in arrays):
         res = _stacked_like(xp, a0, n, d)
         xp.stack(arrays, d, out=res)
         return res
