@@ -97,3 +97,27 @@ METHODS = {
 @pytest.mark.parametrize("name", sorted(METHODS))
 def test_methods(name):
     same(METHODS[name])
+
+
+# -- 5. sparse ----------------------------------------------------------------------------------
+
+def _sparse_rg(t):
+    i, v = t.tensor([[0, 1]]), t.tensor([3., 4.])
+    s = t.sparse_coo_tensor(i, v, (2,), requires_grad=True)
+    plain = t.sparse_coo_tensor(i, v, (2,))
+    before = (v.requires_grad, plain.requires_grad, s.requires_grad)
+    with t.no_grad():
+        v[0] = 100.  # memory stays shared with both
+    out = (s.to_dense() * 2).sum()
+    out.backward()
+    return before, plain.to_dense(), s.to_dense().detach(), v.grad is None, s.grad.to_dense()
+
+
+SPARSE = {
+    "coo_requires_grad_leaves_values": _sparse_rg,
+}
+
+
+@pytest.mark.parametrize("name", sorted(SPARSE))
+def test_sparse(name):
+    same(SPARSE[name])

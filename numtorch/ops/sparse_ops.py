@@ -212,9 +212,9 @@ def sparse_coo_tensor(indices=None, values=None, size=None, *, dtype=None, devic
                                f"{[nnz, *size[sparse_dim:]]}, got {list(values.shape)}")
     origin = None
     if requires_grad:
-        if values.grad_fn is not None or values.requires_grad:
-            values = values.detach()
-        values = _nt.tensor(values._array) if values._array.base is not None else values
+        # a tensor of its own (the caller's values tensor stays as it was; memory is shared)
+        values = _nt.tensor(values._array) if values._array.base is not None else \
+            values.detach()
         values.requires_grad_(True)
         origin = _make(np.broadcast_to(np.zeros((), values._array.dtype), size))
         origin.requires_grad_(True)
