@@ -149,6 +149,7 @@ def is_sequence(x):
 def _from_data(data):
     """A NumPy array holding Python data, and the dtype torch infers for that data."""
     if isinstance(data, np.ndarray):
+        data = np.asarray(data)  # a subclass (np.memmap...) as the plain array over its memory
         _check_byte_order(data)
         return data, _dtype.from_numpy_dtype(data.dtype)
     if isinstance(data, np.generic):
@@ -261,7 +262,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     elif dt is not None and python_data and dt._category == _dtype._INT:
         _check_fits(arr, dt, c_names=False)
     arr = _convert(arr, dt or inferred)
-    if arr is data or arr is source or not arr.flags.c_contiguous:
+    if arr is data or arr is source or not arr.flags.c_contiguous or (
+            isinstance(source, np.ndarray) and np.may_share_memory(arr, source)):
         arr = arr.copy(order="C")
     check_pin_memory(pin_memory)
     return _finish(arr, device, requires_grad)
@@ -310,6 +312,7 @@ def as_tensor(data, dtype=None, device=None):
     if isinstance(data, Tensor):
         return data.to(dtype=dt, device=device)
     if isinstance(data, np.ndarray):
+        data = np.asarray(data)  # a subclass (np.memmap...) as the plain array over its memory
         _no_negative_strides(data)
         _check_byte_order(data)
         src = _dtype.from_numpy_dtype(data.dtype)
@@ -349,7 +352,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
             raise ValueError("can't alias arbitrary sequence into a tensor.")
         t = as_tensor(obj, dtype=dt, device=device)
     else:
-        arr = obj if isinstance(obj, np.ndarray) else np.asarray(obj)
+        arr = obj if type(obj) is np.ndarray else np.asarray(obj)  # (np.memmap: its memory)
         _check_byte_order(arr)
         src = _dtype.from_numpy_dtype(arr.dtype)
         if copy is False and dt is not None and dt is not src:

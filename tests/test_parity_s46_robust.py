@@ -165,3 +165,68 @@ def test_prefetch_factor_zero_with_workers_is_refused_not_a_hang():
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
+
+
+# -- default_collate / default_convert of NumPy data ---------------------------------------
+def _np_batches(tmp_path):
+    import numpy as np
+
+    mm = np.memmap(tmp_path / "mm.bin", dtype=np.float32, mode="w+", shape=(3,))
+    mm[:] = [1.5, 2.5, 3.5]
+    return {
+        "datetime": [np.array([1], dtype="datetime64[D]")] * 2,
+        "big_endian": [np.arange(3, dtype=">f4")] * 2,
+        "negative_strides": [np.arange(3.0)[::-1]] * 2,
+        "longdouble": [np.arange(2, dtype=np.longdouble)] * 2,
+        "memmap": [mm, mm],
+        "float32_then_int64": [np.arange(2, dtype=np.float32), np.arange(2, dtype=np.int64)],
+        "int64_then_float32": [np.arange(2, dtype=np.int64), np.arange(2, dtype=np.float32)],
+        "scalars_float32_int64": [np.float32(1.5), np.int64(2)],
+        "scalar_then_int": [np.float32(1.5), 2],
+        "datetime_scalars": [np.datetime64(1, "D")] * 2,
+        "ragged": [np.arange(2.0), np.arange(3.0)],
+    }
+
+
+def _batched(lib, batch, fn):
+    out = getattr(lib.utils.data, fn)(batch)
+    if isinstance(out, list):
+        return [(x.dtype, x.tolist()) if isinstance(x, lib.Tensor) else repr(x) for x in out]
+    return str(out.dtype), out.tolist()
+
+
+@pytest.mark.parametrize("fn", ["default_collate", "default_convert"])
+@pytest.mark.parametrize("case", ["datetime", "big_endian", "negative_strides", "longdouble",
+                                  "memmap", "float32_then_int64", "int64_then_float32",
+                                  "scalars_float32_int64", "scalar_then_int",
+                                  "datetime_scalars", "ragged"])
+def test_numpy_batches_convert_as_torch_converts_them(tmp_path, case, fn):
+    """torch makes each array a tensor with as_tensor (its dtype, byte-order and stride
+    refusals) and stacks them with its type promotion. numtorch stacked the arrays with
+    NumPy: float32 with int64 became float64, big-endian and negative-stride arrays went
+    through, datetime64/longdouble made tensors that failed later (KeyError), and np.memmap
+    batches made tensors that failed on first use (AttributeError 'get')."""
+    batch = _np_batches(tmp_path)[case]
+    want = _outcome(lambda: _batched(torch, batch, fn))
+    got = _outcome(lambda: _batched(numtorch, batch, fn))
+    assert str(got) == str(want)
+
+
+def test_memmap_slices_become_tensors_over_the_file(tmp_path):
+    """``torch.as_tensor(np.memmap(...))`` (and torch.tensor/asarray) works in torch;
+    numtorch kept the memmap subclass as the tensor's array, which failed on first use."""
+    import numpy as np
+
+    def run(lib):
+        mm = np.memmap(tmp_path / f"{lib.__name__}.bin", dtype=np.float32, mode="w+", shape=(4,))
+        mm[:] = [1, 2, 3, 4]
+        out = []
+        for fn in (lib.as_tensor, lib.tensor, lib.asarray, lib.from_numpy):
+            t = fn(mm[1:3])
+            out.append(((t * 2).tolist(), t.sum().item()))
+            t[0] = 9
+            out.append(float(mm[1]))
+            mm[1] = 2
+        return out
+
+    assert run(numtorch) == run(torch)

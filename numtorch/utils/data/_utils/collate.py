@@ -20,10 +20,13 @@ def default_convert(data):
     """Turn NumPy arrays (and containers of them) into tensors, without batching."""
     if isinstance(data, Tensor):
         return data
-    if isinstance(data, np.ndarray) and not _NP_STR.search(data.dtype.str):
-        return _make(data)
-    if isinstance(data, np.generic) and not _NP_STR.search(data.dtype.str):
-        return _make(np.asarray(data))
+    kind = type(data)
+    # NumPy's own types (np.memmap too, not a subclass of a program's), as torch converts
+    # them: as_tensor's checks (dtype, byte order, negative strides) and shared memory
+    if kind.__module__ == "numpy" and kind.__name__ not in ("str_", "string_"):
+        if kind.__name__ == "ndarray" and _NP_STR.search(data.dtype.str):
+            return data
+        return _as_tensor(data)
     if isinstance(data, collections.abc.Mapping):
         return _rebuilt_mapping(data, {k: default_convert(v) for k, v in data.items()})
     if isinstance(data, tuple) and hasattr(data, "_fields"):
@@ -56,16 +59,18 @@ def collate(batch, *, collate_fn_map=None):
                 return fn(batch, collate_fn_map=collate_fn_map)
     if isinstance(elem, Tensor):
         return _stack(batch, elem)
-    if isinstance(elem, np.ndarray) or (isinstance(elem, np.generic) and not
-                                        isinstance(elem, np.str_)):
+    if isinstance(elem, np.ndarray):
         if _NP_STR.search(elem.dtype.str):
             raise TypeError(_ERR.format(elem.dtype))
-        if isinstance(elem, np.generic):
-            return _make(np.asarray(batch))
-        if all(isinstance(b, np.ndarray) and b.shape == elem.shape for b in batch):
-            return _make(np.stack(batch))
-        # torch stacks the arrays as tensors: its promotion and its size-mismatch error
-        return _stack([_as_tensor(b) for b in batch], elem)
+        # torch makes each array a tensor (as_tensor's dtype, byte-order and stride checks)
+        # and stacks those: torch's promotion of mixed dtypes and its size-mismatch error
+        tensors = [_as_tensor(b) for b in batch]
+        if all(t._array.dtype == elem.dtype and t._array.shape == elem.shape
+               and type(t._array) is np.ndarray for t in tensors):
+            return _make(np.stack([t._array for t in tensors]))
+        return _stack(tensors, elem)
+    if isinstance(elem, (np.bool_, np.number, np.object_)):
+        return _as_tensor(batch)  # (other NumPy scalars, np.datetime64..., are refused below)
     if isinstance(elem, (int, float)):
         # torch.tensor(batch): a later float makes an int batch float32, a str is an error
         from ...._from_data import tensor
