@@ -44,6 +44,21 @@ def _as_tensor(x):
     return as_tensor(x)
 
 
+def _alike(batch, elem):
+    """Whether every array of ``batch`` is a plain array of ``elem``'s shape and dtype, one
+    that as_tensor takes as it is (a dtype it knows, native byte order, no negative stride)."""
+    if type(elem) is not np.ndarray:
+        return False
+    dt, shape, nd = elem.dtype, elem.shape, np.ndarray
+    for b in batch:
+        if type(b) is not nd or b.dtype is not dt and b.dtype != dt or b.shape != shape:
+            return False
+        if not b.flags.c_contiguous and min(b.strides, default=0) < 0:
+            return False
+    _as_tensor(elem)  # its dtype and byte order refused as torch refuses them
+    return True
+
+
 def _stack(arrays, like):
     from ....ops import stack
 
@@ -64,13 +79,14 @@ def collate(batch, *, collate_fn_map=None):
             raise TypeError(_ERR.format(elem.dtype))
         # torch makes each array a tensor (as_tensor's dtype, byte-order and stride checks)
         # and stacks those: torch's promotion of mixed dtypes and its size-mismatch error
-        tensors = [_as_tensor(b) for b in batch]
-        if all(t._array.dtype == elem.dtype and t._array.shape == elem.shape
-               and type(t._array) is np.ndarray for t in tensors):
-            return _make(np.stack([t._array for t in tensors]))
-        return _stack(tensors, elem)
+        if _alike(batch, elem):  # (the common case, checked once: one stack)
+            return _make(np.stack(batch))
+        return _stack([_as_tensor(b) for b in batch], elem)
     if isinstance(elem, (np.bool_, np.number, np.object_)):
-        return _as_tensor(batch)  # (other NumPy scalars, np.datetime64..., are refused below)
+        # (other NumPy scalars, np.datetime64..., are refused below)
+        if all(type(b) is type(elem) for b in batch):
+            return _as_tensor(np.asarray(batch))  # one type: its dtype, as torch's as_tensor
+        return _as_tensor(batch)
     if isinstance(elem, (int, float)):
         # torch.tensor(batch): a later float makes an int batch float32, a str is an error
         from ...._from_data import tensor
