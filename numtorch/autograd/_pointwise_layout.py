@@ -96,7 +96,7 @@ def pointwise_result(out, arrays):
     # torch's shortcuts for operands all of one shape (row-major, or one dense layout) are
     # not taken beside a number or a broadcast operand: its ranking then places size-1 dims
     # too, which only matters where an operand gives one another stride than row-major does
-    odd = 1 in shape and _odd_unit_strides(arrays) and not _all_shaped(arrays, shape)
+    odd = 1 in shape and not _all_shaped(arrays, shape) and _odd_unit_strides(arrays)
     if getattr(first, "shape", None) == shape and 0 not in first.strides:
         if odd:
             return _relaid(out, arrays)
@@ -134,6 +134,15 @@ def pointwise_laid_out(forward):
             except AttributeError:  # a Python number beside an array
                 pass
             return pointwise_result(out, (a, b))
+    elif forward.__code__.co_argcount == 2 and not forward.__code__.co_flags & 0x04:
+        def laid_out_forward(self, a):
+            out = forward(self, a)
+            # one row-major operand of the result's shape: pointwise_result keeps the
+            # row-major result as it is (clamp, a policy's probabilities every step)
+            if type(out) is np.ndarray and type(a) is np.ndarray and a.shape == out.shape \
+                    and a.flags.c_contiguous and out.flags.c_contiguous:
+                return out
+            return pointwise_result(out, (a,))
     else:
         def laid_out_forward(self, *arrays):
             return pointwise_result(forward(self, *arrays), arrays)

@@ -609,6 +609,11 @@ def check_bound_kinds(name, input, lo, hi, method, out=None):
                     + "\n".join(lines) + "\n")
 
 
+# the largest finite value of each float dtype whose overflow check clamp's number bounds take
+_FITS = {_dtype.float32: float(np.finfo(np.float32).max),
+         _dtype.float64: float(np.finfo(np.float64).max)}
+
+
 def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
     """Clamp every element into ``[min, max]``.
 
@@ -667,10 +672,14 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
             "clamp_min_scalar_cpu" if min is not None else "clamp_max_scalar_cpu")
         raise _not_implemented(kernel, np.dtype(bool))
     if dt._category == _dtype._FLOAT:
-        from .._creation import _check_fits
-
+        top = _FITS.get(dt)
         for b in (min, max):
-            if b is not None:
+            # a Python number inside the dtype's finite range fits (distributions clamp
+            # probabilities to [eps, 1 - eps] every step); the rest takes torch's full check
+            if b is not None and not (top is not None and (type(b) is float or type(b) is int)
+                                      and -top <= b <= top):
+                from .._creation import _check_fits
+
                 _check_fits(np.asarray(b), dt, c_names=True)
     if dt._category == _dtype._INT:
         for b in (min, max):

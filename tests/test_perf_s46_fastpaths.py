@@ -1,0 +1,110 @@
+"""Correctness of session 46's overhead fast paths (oracle: real torch at test time).
+
+Each fast path skips work for a common case; these tests compare that case and the cases next
+to it that must still take the full path (values, dtypes, strides, gradients, errors)."""
+
+import numpy as np
+import pytest
+
+from tests.oracle import same
+
+
+def _grad_of(fn):
+    """``fn(x)`` for a float32 (2, 3) leaf, its result and the leaf's gradient."""
+    def run(t):
+        x = t.tensor([[0.25, -3.0, 1.0], [2.0, 1e-8, 0.9999999]], requires_grad=True)
+        y = fn(t, x)
+        y.sum().backward()
+        return y, x.grad
+    return run
+
+
+# -- clamp with number bounds: the range check skipped for numbers that fit ------------------
+
+CLAMP = {
+    "probs_eps": lambda t, x: x.clamp(min=1e-7, max=1 - 1e-7),
+    "int_bounds": lambda t, x: x.clamp(-1, 1),
+    "min_only": lambda t, x: x.clamp(min=0.5),
+    "max_only": lambda t, x: t.clamp(x, max=0.5),
+    "min_above_max": lambda t, x: x.clamp(min=1.0, max=-1.0),
+    "inf_bounds": lambda t, x: x.clamp(min=float("-inf"), max=float("inf")),
+    "float32_max": lambda t, x: x.clamp(min=-3.4028234663852886e38, max=3.4028234663852886e38),
+    "clip": lambda t, x: x.clip(-0.5, 0.5),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CLAMP))
+def test_clamp_number_bounds(case):
+    same(_grad_of(CLAMP[case]))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("bounds", [(1e-7, 1 - 1e-7), (-2, 2), (1e39, None), (None, -1e39),
+                                    (-1e300, 1e300), (True, None), (float("nan"), None),
+                                    (70000.0, None)])
+def test_clamp_bound_ranges(dtype, bounds):
+    """Bounds inside and outside each dtype's range: the overflow error where torch raises
+    it, the value where it clamps."""
+    lo, hi = bounds
+
+    def run(t):
+        x = t.tensor([-1.5, 0.25, 3.0], dtype=getattr(t, dtype))
+        return x.clamp(min=lo, max=hi).float()
+    same(run)
+
+
+def test_clamp_nan_input_and_out():
+    def run(t):
+        x = t.tensor([float("nan"), -2.0, 0.5])
+        out = t.empty(3)
+        r = t.clamp(x, -1.0, 1.0, out=out)
+        return r, out, r is out
+    same(run)
+
+
+def test_clamp_categorical_log_prob():
+    """A policy's step: Categorical(probs).log_prob (clamped probabilities) and its gradient."""
+    def run(t):
+        t.manual_seed(0)
+        logits = t.tensor([[0.3, -1.2], [2.0, 0.1]], requires_grad=True)
+        probs = t.softmax(logits, dim=1)
+        m = t.distributions.Categorical(probs)
+        lp = m.log_prob(t.tensor([1, 0]))
+        (-lp * t.tensor([0.5, -1.0])).sum().backward()
+        return lp, logits.grad
+    same(run, rtol=1e-6, atol=1e-7)
+
+
+# -- unary elementwise results: row-major operands keep the row-major result -----------------
+
+UNARY_LAYOUT = {
+    "contiguous": lambda t: t.arange(6.0).reshape(2, 3),
+    "row": lambda t: t.arange(3.0).reshape(1, 3),
+    "column_of_transpose": lambda t: t.arange(6.0).reshape(2, 3).t()[:1],
+    "transposed": lambda t: t.arange(6.0).reshape(2, 3).t(),
+    "expanded": lambda t: t.arange(3.0).reshape(1, 3).expand(2, 3),
+    "unit_stride_odd": lambda t: t.arange(12.0).reshape(3, 4)[:, :1],
+    "channels_last": lambda t: t.arange(24.0).reshape(1, 2, 3, 4).to(
+        memory_format=t.channels_last),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNARY_LAYOUT))
+@pytest.mark.parametrize("op", ["clamp", "relu"])
+def test_unary_pointwise_layout(case, op):
+    def run(t):
+        x = UNARY_LAYOUT[case](t)
+        y = {"clamp": lambda: x.clamp(1.0, 4.0), "relu": lambda: t.relu(x - 2),
+             "sigmoid": lambda: x.sigmoid()}[op]()
+        return y, y.stride(), y.is_contiguous()
+    same(run)
+
+
+def test_unary_layout_numpy_view_input():
+    """A tensor sharing a NumPy array's (non-owned) memory."""
+    def run(t):
+        a = np.arange(8.0, dtype=np.float32).reshape(2, 4)
+        x = t.from_numpy(a[:, ::2])
+        y = x.clamp(min=1.0)
+        return y, y.stride()
+    same(run)
