@@ -309,6 +309,14 @@ class SparseTensor(ValuesAutograd, Tensor):
     def __rmul__(self, other):
         return _nt.ops.sparse_ops.mul(self, other)
 
+    def mul(self, other):
+        return _nt.ops.sparse_ops.mul(self, other)
+
+    multiply = mul
+
+    def index_select(self, dim, index):
+        return _nt.ops.sparse_ops.index_select(self, dim, index)
+
     def __truediv__(self, other):
         return _nt.ops.sparse_ops.div(self, other)
 

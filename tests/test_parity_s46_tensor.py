@@ -113,8 +113,63 @@ def _sparse_rg(t):
     return before, plain.to_dense(), s.to_dense().detach(), v.grad is None, s.grad.to_dense()
 
 
+def _sp(t, coalesce=False):
+    s = t.sparse_coo_tensor(t.tensor([[0, 1, 1], [2, 0, 2]]), t.tensor([3., 4., 5.]), (2, 3))
+    return s.coalesce() if coalesce else s
+
+
+def _sp2(t):
+    return t.sparse_coo_tensor(t.tensor([[1, 1, 0], [2, 2, 1]]), t.tensor([1., 2., 7.]), (2, 3))
+
+
+def _hyb(t):
+    return t.sparse_coo_tensor(t.tensor([[0, 2, 0]]), t.tensor([[1., 2.], [3., 4.], [5., 6.]]),
+                               (3, 2))
+
+
+def _dense_of(s):
+    return s.to_dense(), s.is_coalesced(), str(s.layout)
+
+
+def _sparse_mul_grad(t):
+    v = t.tensor([3., 4., 5.], requires_grad=True)
+    d = t.arange(6.).reshape(2, 3).requires_grad_()
+    a = t.sparse_coo_tensor(t.tensor([[0, 1, 1], [2, 0, 2]]), v, (2, 3))
+    (t.sparse.sum(a * _sp2(t)) + t.sparse.sum(a * d) * 2).backward()
+    return v.grad, d.grad.to_dense()  # (torch's d.grad is sparse, numtorch's dense)
+
+
 SPARSE = {
     "coo_requires_grad_leaves_values": _sparse_rg,
+    "mul_sparse_sparse": lambda t: _dense_of(_sp(t) * _sp2(t)),
+    "mul_sparse_self": lambda t: _dense_of(_sp(t) * _sp(t)),
+    "mul_sparse_coalesced": lambda t: _dense_of(_sp(t, True) * _sp(t, True).mul(2)),
+    "mul_sparse_mixed_flag": lambda t: _dense_of(_sp(t, True) * _sp2(t)),
+    "mul_sparse_int": lambda t: _dense_of(_sp(t) * _sp2(t).long()),
+    "mul_sparse_dense": lambda t: _dense_of(_sp(t) * t.full((2, 3), 2.)),
+    "mul_dense_sparse": lambda t: _dense_of(t.full((2, 3), 2) * _sp(t)),
+    "mul_sparse_dense_broadcast": lambda t: _dense_of(_sp(t) * t.tensor([1., 2., 3.])),
+    "mul_hybrid": lambda t: _dense_of(_hyb(t) * _hyb(t)),
+    "mul_hybrid_dense": lambda t: _dense_of(_hyb(t) * t.tensor([10., 100.])),
+    "mul_method": lambda t: _dense_of(_sp(t).mul(_sp2(t))),
+    "mul_function": lambda t: _dense_of(t.mul(_sp(t), _sp2(t))),
+    "mul_function_dense": lambda t: _dense_of(t.mul(t.ones(2, 3), _sp(t))),
+    "add_function": lambda t: _dense_of(t.add(_sp(t), _sp2(t))),
+    "mul_shape_mismatch": lambda t: _sp(t) * t.sparse_coo_tensor(t.tensor([[0]]), t.tensor([1.]),
+                                                                 (3,)),
+    "mul_grad": _sparse_mul_grad,
+    "div_dense_error": lambda t: _sp(t) / t.full((2, 3), 2.),
+    "div_sparse_error": lambda t: _sp(t) / _sp2(t),
+    "index_select_dim1": lambda t: _dense_of(_sp(t).index_select(1, t.tensor([2, 0]))),
+    "index_select_dim0_repeat": lambda t: _dense_of(_sp(t).index_select(0, t.tensor([1, 1, 0]))),
+    "index_select_function": lambda t: _dense_of(t.index_select(_sp(t), 0, t.tensor([1]))),
+    "index_select_negative": lambda t: _dense_of(_sp(t).index_select(0, t.tensor([-1]))),
+    "index_select_out_of_range": lambda t: _sp(t).index_select(0, t.tensor([5])),
+    "index_select_hybrid_dense_dim": lambda t: _dense_of(_hyb(t).index_select(1, t.tensor([1]))),
+    "index_select_hybrid_sparse_dim": lambda t: _dense_of(
+        _hyb(t).index_select(0, t.tensor([2, 0, 2]))),
+    "index_select_empty": lambda t: _dense_of(_sp(t).index_select(1, t.tensor([], dtype=t.long))),
+    "index_select_one": lambda t: _dense_of(_sp(t).index_select(0, t.tensor([0]))),
 }
 
 

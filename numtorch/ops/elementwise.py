@@ -490,7 +490,12 @@ def add(input, other, *, alpha=1, out=None):
     if alpha != 1 or alpha is True:
         alpha = _check_alpha("add", input, other, alpha)
         return _out(Add.apply(input, other, alpha=alpha), out, "add", over=(input, other))
-    r = Add.apply(input, other)
+    try:
+        r = Add.apply(input, other)
+    except (TypeError, NotImplementedError):
+        if out is None and _any_sparse(input, other):  # (the sparse kernels: operator forms)
+            return input + other
+        raise
     return r if out is None else _out(r, out, "add", over=(input, other))
 
 
@@ -571,8 +576,19 @@ def mul(input, other, *, out=None):
     """
     if not isinstance(other, Tensor):
         _check_number_or_tensor("mul", other)
-    r = Mul.apply(input, other)
+    try:
+        r = Mul.apply(input, other)
+    except (TypeError, NotImplementedError):
+        if out is None and _any_sparse(input, other):  # (the sparse kernels: operator forms)
+            return input * other
+        raise
     return r if out is None else _out(r, out, "mul", over=(input, other))
+
+
+def _any_sparse(a, b):
+    from .._sparse import is_sparse
+
+    return is_sparse(a) or is_sparse(b)
 
 
 multiply = mul

@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import _dtype
 from .._creation import number_as
+from .._sparse import is_sparse
 from .._tensor import Tensor, _make
 from ..autograd import graph as _graph
 from ..autograd._device_errors import check_same_device
@@ -789,6 +790,10 @@ def index_select(input, dim, index, *, out=None):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if index._array.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
+    if input.__class__ is not Tensor and is_sparse(input):
+        from .sparse_ops import index_select as sparse_index_select
+
+        return sparse_index_select(input, dim, index)
     d = canonical_dim(dim, input._array.ndim)
     idx = index._array.reshape(-1)
     n = input._array.shape[d] if input._array.ndim else 1

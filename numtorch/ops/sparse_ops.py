@@ -371,17 +371,76 @@ def add(input, other):
 
 
 def mul(input, other):
-    """``sparse * scalar`` (or a 0-d tensor): the values scaled, indices kept."""
-    if isinstance(other, Tensor) and (is_sparse(other) or other.dim() != 0):
-        raise _unsupported("mul")
+    """``sparse * scalar`` (or a 0-d tensor): the values scaled, indices kept;
+    ``sparse * sparse``: the entries both store (torch's intersection); ``sparse * dense`` (in
+    either order): the values times the dense entries at their positions (the dense operand
+    broadcast to the sparse shape)."""
+    if isinstance(input, Tensor) and not is_sparse(input):
+        input, other = other, input  # dense * sparse: the same product
     s = input._array
-    return make(s.indices, s.values * other, s.shape, s.coalesced)
+    if not isinstance(other, Tensor) or (not is_sparse(other) and other.dim() == 0):
+        return make(s.indices, s.values * other, s.shape, s.coalesced)
+    if is_sparse(other):
+        return _mul_sparse(input, other)
+    dense = other.expand(s.shape)
+    at = dense[tuple(_index_tensor(row) for row in s.indices)]  # (nnz, *dense dims)
+    return make(s.indices, s.values * at, s.shape, s.coalesced)
+
+
+def _mul_sparse(a, b):
+    """The product of two sparse tensors of one shape: the entries stored in both (duplicates
+    summed first), the values multiplied."""
+    sa, sb = a._array, b._array
+    sd = sa.indices.shape[0]
+    if tuple(sa.shape) != tuple(sb.shape) or sd != sb.indices.shape[0]:
+        raise RuntimeError("sparse_binary_op_intersection_cpu(): expects sparse inputs with "
+                           "equal dimensionality, number of sparse dimensions, and shape of "
+                           "sparse dimensions")
+    flag = sa.coalesced and sb.coalesced
+    ca, cb = coalesce(a)._array, coalesce(b)._array
+    ka, kb = _linear(ca.indices, sa.shape[:sd]), _linear(cb.indices, sa.shape[:sd])
+    _, ia, ib = np.intersect1d(ka, kb, assume_unique=True, return_indices=True)
+    values = ca.values[_index_tensor(ia)] * cb.values[_index_tensor(ib)]
+    return make(np.ascontiguousarray(ca.indices[:, ia]), values, sa.shape, flag)
+
+
+def index_select(input, dim, index):
+    """The slices at ``index`` along ``dim`` (repeats allowed, negative indices wrap): along a
+    sparse dim the entries stored there, renumbered; along a dense dim the values' slices."""
+    s = input._array
+    sd, nd = s.indices.shape[0], len(s.shape)
+    d = _nt.ops.canonical_dim(dim, nd)
+    idx = index._array.reshape(-1).astype(np.int64) if isinstance(index, Tensor) else \
+        np.asarray(index, np.int64).reshape(-1)
+    size = s.shape[d]
+    bad = (idx < -size) | (idx >= size)
+    if bad.any():
+        raise IndexError(f"index_select(): index contains {int(idx[bad][0])} that is out of "
+                         f"range for tensor of size {list(s.shape)} at dimension {d}")
+    idx = idx % size if size else idx
+    shape = list(s.shape)
+    shape[d] = idx.shape[0]
+    if d >= sd:
+        values = s.values.index_select(d - sd + 1, _index_tensor(idx))
+        return make(s.indices, values, shape, s.coalesced)
+    order = np.argsort(s.indices[d], kind="stable")
+    ordered = s.indices[d][order]
+    lo = np.searchsorted(ordered, idx, "left")
+    count = np.searchsorted(ordered, idx, "right") - lo
+    starts = np.cumsum(count) - count
+    within = np.arange(int(count.sum())) - np.repeat(starts, count)
+    picked = order[np.repeat(lo, count) + within]
+    indices = s.indices[:, picked]
+    indices[d] = np.repeat(np.arange(idx.shape[0]), count)
+    return make(np.ascontiguousarray(indices), s.values[_index_tensor(picked)], shape,
+                picked.size <= 1)
 
 
 def div(input, other):
     """``sparse / scalar``: the values divided, indices kept."""
     if isinstance(other, Tensor) and (is_sparse(other) or other.dim() != 0):
-        raise _unsupported("div")
+        raise RuntimeError(f"Sparse division requires a scalar or zero-dim dense tensor "
+                           f"divisor (got shape {list(other.shape)} for divisor)")
     s = input._array
     return make(s.indices, s.values / other, s.shape, s.coalesced)
 
