@@ -230,3 +230,18 @@ def test_memmap_slices_become_tensors_over_the_file(tmp_path):
         return out
 
     assert run(numtorch) == run(torch)
+
+
+# -- torch.multiprocessing.spawn with another start method ---------------------------------
+def _noop(rank):
+    pass
+
+
+def test_spawn_with_another_start_method_warns_in_torchs_words():
+    def warned(lib):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            lib.multiprocessing.spawn(_noop, nprocs=0, start_method="fork")
+        return [(w.category, str(w.message)) for w in seen]
+
+    assert warned(numtorch) == warned(torch)

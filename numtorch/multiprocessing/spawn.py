@@ -227,7 +227,8 @@ def spawn(fn, args=(), nprocs=1, join=True, daemon=False, start_method="spawn"):
         None if ``join`` else a ``ProcessContext``.
     """
     if start_method != "spawn":
-        warnings.warn(f"spawn() always uses the 'spawn' start method (got {start_method!r}); "
-                      "use numtorch.multiprocessing.start_processes for another one",
-                      FutureWarning, stacklevel=2)
+        # (torch's words: it runs the 'spawn' start method all the same)
+        warnings.warn(f"This method only supports start_method=spawn (got: {start_method}).\n"
+                      "To use a different start_method use:\n\t\t "
+                      "torch.multiprocessing.start_processes(...)", FutureWarning, stacklevel=2)
     return start_processes(fn, args, nprocs, join, daemon, start_method="spawn")
