@@ -176,3 +176,28 @@ SPARSE = {
 @pytest.mark.parametrize("name", sorted(SPARSE))
 def test_sparse(name):
     same(SPARSE[name])
+
+
+# -- 6. nested ----------------------------------------------------------------------------------
+
+def _empty_nested(t, **kw):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        n = t.nested.nested_tensor([], **kw)
+    return (n.dim(), n.size(0), n.unbind(), n.numel(), n.dtype, n.is_nested, repr(n),
+            t.nested.to_padded_tensor(n, 0.), (n + 1).unbind())
+
+
+NESTED = {
+    "empty": _empty_nested,
+    "empty_float64": lambda t: _empty_nested(t, dtype=t.float64),
+    "empty_requires_grad": lambda t: _empty_nested(t, requires_grad=True)[-3],
+    "empty_jagged": lambda t: t.nested.nested_tensor([], layout=t.jagged),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NESTED))
+def test_nested(name):
+    same(NESTED[name])

@@ -68,7 +68,7 @@ def _components(tensor_list, dtype, device, keep_graph):
     return comps
 
 
-def _build(comps, layout, requires_grad, keep_graph):
+def _build(comps, layout, requires_grad, keep_graph, dtype=None):
     nt = _numtorch()
     if layout is None:
         layout = strided
@@ -76,18 +76,20 @@ def _build(comps, layout, requires_grad, keep_graph):
         raise RuntimeError(f"Specified layout is unsupported for nested tensors: {layout}")
     if layout is strided:
         _warn_strided()
-    rank = comps[0].dim() if comps else 1
+    rank = comps[0].dim() if comps else 0  # (no components: a 1-d nested tensor, as torch)
     sizes = np.array([list(c.shape) for c in comps], dtype=np.int64).reshape(len(comps), rank)
     offsets = ragged = None
     if layout is jagged:
-        if comps and rank == 0:
+        if not comps:
+            raise RuntimeError("Cannot construct a nested tensor from an empty tensor list")
+        if rank == 0:
             raise RuntimeError("Cannot construct a nested tensor from a list of zero-dim tensors")
         if len(sizes) and (sizes[:, 1:] != sizes[0, 1:]).any():
             raise NotImplementedError("numtorch: jagged nested tensors ragged in a dim other "
                                       "than the first component dim are not implemented")
         offsets = nt.as_tensor(np.concatenate(([0], np.cumsum(sizes[:, 0]))).astype(np.int64))
         ragged = RaggedSize()
-    flat = nt.cat([c.reshape(-1) for c in comps]) if comps else nt.empty(0)
+    flat = nt.cat([c.reshape(-1) for c in comps]) if comps else nt.empty(0, dtype=dtype)
     if keep_graph and flat.requires_grad:
         t = wrap(flat, sizes, layout, ragged, offsets)
         return t
@@ -103,7 +105,7 @@ def nested_tensor(tensor_list, *, dtype=None, layout=None, device=None, requires
     ``torch.jagged``, where only the first dimension of the components may differ.
     """
     comps = _components(tensor_list, dtype, device, keep_graph=False)
-    return _build(comps, layout, requires_grad, keep_graph=False)
+    return _build(comps, layout, requires_grad, keep_graph=False, dtype=dtype)
 
 
 def as_nested_tensor(ts, dtype=None, device=None, layout=None):

@@ -248,7 +248,8 @@ def wrap(flat, sizes, layout=strided, ragged=None, offsets=None, ridx=1, perm=No
     t._output_nr = flat._output_nr
     t._vc = flat._vc
     t._base = t._accum = t._extra = None
-    t._nsizes = np.asarray(sizes, dtype=np.int64).reshape(len(sizes), -1)
+    sizes = np.asarray(sizes, dtype=np.int64)
+    t._nsizes = sizes if sizes.ndim == 2 else sizes.reshape(len(sizes), -1)  # (rows: components)
     t._nlayout = layout
     if layout is jagged and ragged is None:
         ragged = RaggedSize()
