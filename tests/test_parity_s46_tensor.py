@@ -201,3 +201,24 @@ NESTED = {
 @pytest.mark.parametrize("name", sorted(NESTED))
 def test_nested(name):
     same(NESTED[name])
+
+
+# -- 7. warnings name the user's line ------------------------------------------------------------
+
+@pytest.mark.parametrize("form", ["method_", "method", "function"])
+def test_scatter_reduce_warning_names_caller(form):
+    import warnings
+
+    import numtorch
+    from numtorch import _warn_once
+
+    t = numtorch
+    call = {"method_": lambda: t.ones(3).scatter_(0, t.tensor([1]), t.tensor([5.]), reduce="add"),
+            "method": lambda: t.ones(3).scatter(0, t.tensor([1]), t.tensor([5.]), reduce="add"),
+            "function": lambda: t.scatter(t.ones(3), 0, t.tensor([1]), t.tensor([5.]),
+                                          reduce="add")}[form]
+    _warn_once._DONE.discard("scatter_reduce_src")
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        call()
+    assert [x.filename for x in w] == [__file__]
