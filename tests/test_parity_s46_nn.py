@@ -142,3 +142,66 @@ def test_sdpa_causal_with_mask_follows_torchs_kernel_choice(case):
         out = t.nn.functional.scaled_dot_product_attention(q, k, v, **kw)
         return out if case != "dropout" else out.shape
     _same(fn)
+
+
+# -- 3. optimizers over named_parameters() ---------------------------------------------------
+
+def _named_model(t):
+    t.manual_seed(0)
+    return t.nn.Sequential(t.nn.Linear(3, 2), t.nn.Linear(2, 1))
+
+
+_NAMED_CASES = {
+    "all_named": lambda t, m: [t.optim.SGD(m.named_parameters(), lr=0.1).param_groups],
+    "mixed": lambda t, m: t.optim.SGD([("a", m[0].weight), m[0].bias], lr=0.1),
+    "mixed_tail": lambda t, m: t.optim.SGD([m[0].bias, ("a", m[0].weight)], lr=0.1),
+    "groups_named_then_not": lambda t, m: t.optim.SGD(
+        [{"params": list(m[0].named_parameters()), "lr": 0.2}, {"params": m[1].parameters()}],
+        lr=0.1),
+    "groups_not_then_named": lambda t, m: t.optim.SGD(
+        [{"params": m[0].parameters()}, {"params": m[1].named_parameters()}], lr=0.1),
+    "add_named": lambda t, m: (lambda o: (o.add_param_group({"params": m[1].named_parameters()}),
+                                          o.state_dict()["param_groups"]))(
+        t.optim.Adam([{"params": list(m[0].named_parameters()), "lr": 0.2}], lr=0.1)),
+    "short_tuple": lambda t, m: t.optim.SGD([("a",)], lr=0.1),
+    "tuple_of_int": lambda t, m: t.optim.SGD([("a", 3)], lr=0.1),
+    "reversed_tuple": lambda t, m: t.optim.SGD([(m[0].weight, "a")], lr=0.1),
+    "dict_of_params": lambda t, m: t.optim.SGD(dict(m.named_parameters()), lr=0.1),
+    "given_names": lambda t, m: t.optim.SGD(
+        [{"params": m[0].parameters(), "param_names": ["x", "y"]}], lr=0.1).param_groups,
+    "lbfgs": lambda t, m: repr(t.optim.LBFGS(m.named_parameters())),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_NAMED_CASES))
+def test_optimizer_takes_named_parameters(case):
+    def fn(t):
+        m = _named_model(t)
+        out = _NAMED_CASES[case](t, m)
+        if isinstance(out, list) and out and isinstance(out[0], list):  # param_groups
+            out = [[{k: (v if k != "params" else len(v)) for k, v in g.items()} for g in gs]
+                   for gs in out]
+            out = [[list(g.items()) for g in gs] for gs in out]
+        if isinstance(out, t.optim.Optimizer):
+            out = repr(out)
+        return out
+    _same(fn)
+
+
+@pytest.mark.parametrize("named_saved,named_loader", [(True, False), (False, True),
+                                                      (True, True)])
+def test_optimizer_state_dict_with_param_names_round_trip(named_saved, named_loader):
+    def fn(t):
+        m = _named_model(t)
+        src = m.named_parameters() if named_saved else m.parameters()
+        o = t.optim.Adam(src, lr=0.3, amsgrad=True)
+        m(t.ones(2, 3)).sum().backward()
+        o.step()
+        sd = o.state_dict()
+        o2 = t.optim.Adam(m.named_parameters() if named_loader else m.parameters(), lr=0.1)
+        o2.load_state_dict(sd)
+        m(t.ones(2, 3)).sum().backward()
+        o2.step()
+        groups = [[(k, v) for k, v in g.items() if k != "params"] for g in o2.param_groups]
+        return groups, o2.state_dict()["param_groups"], list(m.parameters())
+    _same(fn)

@@ -269,6 +269,18 @@ class Optimizer:
                             "Please use a list instead.")
         else:
             params = list(params)
+        # (name, tensor) pairs, as named_parameters() yields: the names go to 'param_names'
+        names = [p[0] for p in params if isinstance(p, tuple)]
+        params = [p[1] if isinstance(p, tuple) else p for p in params]
+        if names and len(names) != len(params):
+            raise ValueError("all optimizer params should be with/without names. Some param "
+                             "names are missing")
+        if self.param_groups and \
+                ("param_names" in self.param_groups[0]) != bool(names or "param_names" in
+                                                                param_group):
+            which = "with" if names or "param_names" in param_group else "without"
+            raise ValueError(f"all optimizer param groups should be with/without names. "
+                             f"cannot add param group {which} names to the optimizer")
         for p in params:
             if not isinstance(p, Tensor):
                 raise TypeError(f"optimizer can only optimize Tensors, but one of the params is "
@@ -283,6 +295,8 @@ class Optimizer:
                           UserWarning, stacklevel=3)
         group = dict(param_group)
         group["params"] = params
+        if names:
+            group["param_names"] = names
         for name, default in self.defaults.items():
             if default is required and name not in group:
                 raise ValueError(f"parameter group didn't specify a value of required "
@@ -510,6 +524,8 @@ class Optimizer:
         for g, s in zip(groups, saved):
             ng = dict(s)
             ng["params"] = g["params"]
+            if "param_names" in g and "param_names" not in ng:
+                ng["param_names"] = g["param_names"]  # this optimizer's names stay
             for name, default in self.defaults.items():
                 ng.setdefault(name, default)
             new_groups.append(ng)
