@@ -223,14 +223,13 @@ class Uniform(_Sample):
         return _in_memory_order(x, lambda shape: self._draw(shape, x.dtype, work, span))
 
     def _draw(self, shape, dtype, work, span):
-        if _torch_stream(self.rng):  # torch's CPU stream and arithmetic
-            y = self.rng.uniform(self.low, self.high, shape, dtype)
-        else:
-            y = _uniform01(self.rng, shape, work)
-            if span != 1:
-                y *= work.type(span)
-            if self.low != 0:
-                y += work.type(self.low)
+        if _torch_stream(self.rng):  # torch's CPU stream and arithmetic (and its rounding)
+            return self.rng.uniform(self.low, self.high, shape, dtype).astype(dtype, copy=False)
+        y = _uniform01(self.rng, shape, work)
+        if span != 1:
+            y *= work.type(span)
+        if self.low != 0:
+            y += work.type(self.low)
         if work != dtype:  # rounding to a half type may reach ``high``: torch's never do
             top = dtype.type(self.high)
             if float(top) >= self.high:

@@ -256,14 +256,19 @@ class TorchStream:
 
     def uniform(self, low, high, size, dtype):
         """torch's ``uniform_(low, high)``: ``u * (high - low) + low`` in the dtype (float32
-        for the half types, with the bounds first rounded to the half type), one rounding."""
+        for the half types, the bounds as float32), one rounding; a half-type result that
+        rounds up to ``high`` becomes ``low`` (torch's [from, to) rule). Returns ``dtype``
+        values for the half types, the working dtype's otherwise."""
         storage = np.dtype(dtype)
         dtype = _work(storage)
-        if storage != dtype:
-            low, high = float(storage.type(low)), float(storage.type(high))
-        low, high = dtype.type(low), dtype.type(high)
+        lo, hi = dtype.type(low), dtype.type(high)
         u = self.random(_count(size), dtype=dtype)
-        return _shaped(_fused(u, high - low, low), size)
+        y = _fused(u, hi - lo, lo)
+        if storage != dtype:
+            y = y.astype(storage)
+            top = storage.type(high)
+            y[y >= top] = storage.type(low)
+        return _shaped(y, size)
 
     def _scalar_normals(self, n):
         """``n`` values of ``_scalar_normal`` in a list, their uniforms drawn in one call."""

@@ -43,3 +43,26 @@ def test_join_channels_last_only_when_all_inputs_are(case):
     (ts, tv), (ns, nv) = _both(run)
     assert ns == ts
     np.testing.assert_array_equal(nv, tv)
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16", "float32"])
+@pytest.mark.parametrize("bounds", [(-1, 1), (-0.1767767, 0.1767767), (-3.3, 0.7), (2, 5)])
+def test_half_uniform_bounds_and_top(dtype, bounds):
+    # a bfloat16 Llama (LLMs-from-scratch) got other Linear weights than torch: torch keeps
+    # the bounds in float32 and turns a draw that rounds up to `to` into `from`
+    def run(L):
+        L.manual_seed(0)
+        return L.empty(3000, dtype=getattr(L, dtype)).uniform_(*bounds).float().numpy()
+    t, n = _both(run)
+    np.testing.assert_array_equal(n, t)
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_half_linear_init(dtype):
+    def run(L):
+        L.manual_seed(0)
+        m = L.nn.Linear(32, 24, dtype=getattr(L, dtype))
+        return m.weight.float().detach().numpy(), m.bias.float().detach().numpy()
+    (tw, tb), (nw, nb) = _both(run)
+    np.testing.assert_array_equal(nw, tw)
+    np.testing.assert_array_equal(nb, tb)
