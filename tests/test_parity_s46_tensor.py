@@ -222,3 +222,41 @@ def test_scatter_reduce_warning_names_caller(form):
         warnings.simplefilter("always")
         call()
     assert [x.filename for x in w] == [__file__]
+
+
+def _warned_where(fn):
+    import os
+    import warnings
+
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        fn()
+    return [os.path.basename(x.filename) for x in w]
+
+
+DOF = {
+    "std": lambda t: t.tensor([1.]).std(),
+    "var": lambda t: t.tensor([1.]).var(),
+    "torch_std": lambda t: t.std(t.tensor([1.])),
+    "var_mean": lambda t: t.var_mean(t.tensor([1.])),
+    "std_mean_dim": lambda t: t.std_mean(t.tensor([1.]), 0),
+    "var_correction": lambda t: t.tensor([1., 2.]).var(correction=3),
+    "cov": lambda t: t.cov(t.tensor([1.])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DOF))
+def test_degrees_of_freedom_warning_names_caller(name):
+    same(lambda t: _warned_where(lambda: DOF[name](t)))
+
+
+@pytest.mark.parametrize("form", ["to", "float", "copy_", "type"])
+def test_complex_cast_warning_names_caller(form):
+    import numtorch as t
+    from numtorch import _warn_once
+
+    c = t.tensor([1 + 2j])
+    call = {"to": lambda: c.to(t.float32), "float": lambda: c.float(),
+            "copy_": lambda: t.zeros(1).copy_(c), "type": lambda: c.type(t.float64)}[form]
+    _warn_once._DONE.discard("complex-cast")
+    assert _warned_where(call) == ["test_parity_s46_tensor.py"]

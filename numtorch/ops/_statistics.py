@@ -13,7 +13,7 @@ from ..autograd.graph import Op, rename_node
 from . import _norm2_order
 from ._accumulate import fsum, is_half
 from ._lautil import check_float
-from ._util import canonical_dim
+from ._util import canonical_dim, user_stacklevel
 from .decomp import svd_parts
 from ._pointwise import _out
 from .reduction import (
@@ -208,7 +208,7 @@ def _var(fn, input, dim, unbiased, keepdim, correction, root):
     if n - c <= 0:
         warnings.warn(f"{fn}(): degrees of freedom is <= 0. Correction should be strictly less "
                       "than the reduction factor (input numel divided by output numel).",
-                      UserWarning, stacklevel=3)
+                      UserWarning, stacklevel=user_stacklevel())
     return Var.apply(input, dims=dims, keepdim=keepdim, correction=c, n=n, root=root)
 
 

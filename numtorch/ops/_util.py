@@ -1,10 +1,26 @@
 """Small argument helpers shared by the op families (dims, shapes, scalars)."""
 
+import os
+import sys
+
 import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, _make
 from ..autograd._pointwise_layout import pointwise_result
+
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def user_stacklevel(depth=1):
+    """The ``warnings.warn`` stack level, counted from the function ``depth`` frames above
+    this call, of the first frame outside numtorch: torch's warnings name the user's line,
+    however many numtorch frames (methods, aliases, in-place machinery) lie between."""
+    frame, level = sys._getframe(depth + 1), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_ROOT):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def canonical_dim(dim, ndim):

@@ -9,7 +9,7 @@ import numpy as np
 from .. import backend
 from .._preserve_layout import copy_preserving
 from ..autograd.graph import Op
-from ._util import restride
+from ._util import restride, user_stacklevel
 
 __all__ = ["clone", "contiguous", "to"]
 
@@ -68,7 +68,7 @@ def warn_complex_cast(stacklevel):
     from .._warn_once import warn_once
 
     warn_once("complex-cast", "Casting complex values to real discards the imaginary part",
-              UserWarning, stacklevel=stacklevel + 1)
+              UserWarning, stacklevel=user_stacklevel())
 
 
 def real_part_for(dst_dtype, v):

@@ -13,7 +13,7 @@ from ..autograd.graph import Op
 from ..backend import helpers_for
 from ._accumulate import is_half
 from ._pointwise import _out
-from ._util import canonical_dim, no_dims_error
+from ._util import canonical_dim, no_dims_error, user_stacklevel
 
 __all__ = ["gather", "scatter", "scatter_add", "take_along_dim"]
 
@@ -279,24 +279,10 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
             warn_once("scatter_reduce_src", "The reduce argument of torch.scatter with Tensor "
                       "src is deprecated and will be removed in a future PyTorch release. Use "
                       "torch.scatter_reduce instead for more reduction options.", UserWarning,
-                      stacklevel=_user_level())
+                      stacklevel=user_stacklevel())
     else:
         src = number_as(src, input.dtype)
     return _out(Scatter.apply(input, index, src, dim=d, reduce=reduce), out, exact=OUT_DTYPE)
-
-
-def _user_level():
-    """The stack level of the first frame outside numtorch, counted from the caller of
-    ``warn_once`` (scatter is reached as a function, a method and through the in-place
-    machinery: the warning names the user's line, as torch's)."""
-    import os
-    import sys
-
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    frame, level = sys._getframe(2), 2
-    while frame is not None and frame.f_code.co_filename.startswith(root):
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 def scatter_add(input, dim, index, src, *, out=None):

@@ -16,7 +16,7 @@ from ..backend import helpers_for
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
 from ._pointwise import _out
-from ._util import canonical_dim
+from ._util import canonical_dim, user_stacklevel
 
 __all__ = [
     "corrcoef",
@@ -343,7 +343,8 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     norm_value = float(norm._array) if isinstance(norm, Tensor) else norm
     if norm_value <= 0:
         warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
-                      "than the number of observations.", UserWarning, stacklevel=2)
+                      "than the number of observations.", UserWarning,
+                      stacklevel=user_stacklevel())
         norm = norm.clamp(min=0) if isinstance(norm, Tensor) else 0
     centred = x - avg.unsqueeze(1)
     weighted = centred if w is None else centred * w
