@@ -108,3 +108,51 @@ def test_unary_layout_numpy_view_input():
         y = x.clamp(min=1.0)
         return y, y.stride()
     same(run)
+
+
+# -- sums over a last dim of 2-3 values: the ordered sum's two cases without its planning -----
+
+SUM_ROWS = [(2,), (3,), (1, 2), (1, 3), (5, 2), (4, 3), (2, 1, 3), (1, 1, 2), (3, 2, 1, 3),
+            (2, 4), (1,)]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", SUM_ROWS, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_sum_short_last_dim_bits(dtype, shape, keepdim):
+    """Bit for bit: values whose sum depends on the order they are added in."""
+    rng = np.random.default_rng(len(shape) * 10 + shape[-1])
+    a = (rng.standard_normal(shape) * np.array([1e8, 1.0, -1e8][:shape[-1]] + [1.0] * max(
+        0, shape[-1] - 3))).astype(dtype)
+    a.flat[0] = -0.0
+
+    def run(t):
+        x = t.tensor(a, requires_grad=True)
+        y = x.sum(-1, keepdim=keepdim)
+        (y * 2).sum().backward()
+        return y, x.grad, t.sum(x.detach(), dim=len(shape) - 1, keepdim=keepdim)
+    same(run)
+
+
+def test_sum_short_last_dim_negative_zeros():
+    """torch's accumulator starts at +0: a row of -0. sums to +0."""
+    same(lambda t: t.tensor([[-0.0, -0.0], [-0.0, 1.0]]).sum(-1))
+
+
+def test_sum_short_last_dim_not_contiguous_and_int():
+    def run(t):
+        x = t.tensor([[1e8, 1.0], [3.0, -1e8], [0.5, 0.25]]).t()  # (2, 3) transposed
+        return x.sum(-1), x.sum(0), t.tensor([[1, 2], [3, 4]]).sum(-1), \
+            t.tensor([[1.0, 2.0]], dtype=t.float16).sum(-1)
+    same(run)
+
+
+def test_categorical_normalises_probs():
+    """Categorical(probs) divides by the sum over the last dim (2 and 3 classes)."""
+    def run(t):
+        p = t.tensor([[0.2, 0.3], [1.0, 3.0]], requires_grad=True)
+        q = t.tensor([0.1, 0.7, 0.2000001])
+        m2, m3 = t.distributions.Categorical(p), t.distributions.Categorical(q)
+        m2.probs.sum().backward()
+        return m2.probs, m3.probs, p.grad
+    same(run)

@@ -193,6 +193,17 @@ def ordered_sum(x, dims, keepdim, threads):
     if len(dims) == x.ndim and x.flags.c_contiguous and 0 < x.size < 16 * _ILP * lanes:
         y = _short_total(x.ravel(), lanes)  # a small whole-tensor sum: the common case
         return np.full((1,) * x.ndim, y) if keepdim else np.asarray(y)
+    if len(dims) == 1 and dims[0] == x.ndim - 1 and 1 < x.shape[-1] < _ILP and \
+            x.flags.c_contiguous and 0 < x.size <= _ORDERED_MAX:
+        # rows of 2-3 values summed over the last dim (a distribution's normaliser, a
+        # two-class softmax): the general path's own two cases below, without its planning
+        n = x.shape[-1]
+        rows = x.size // n
+        if rows == 1:  # total_sum's short plan: the values one after another
+            y = np.asarray(np.add.accumulate(x.reshape(n))[-1] + _ZERO[lanes])
+        else:  # rows_sum: fewer values than accumulators, each row one after another
+            y = np.add.reduce(x.reshape(rows, n), 1) + _ZERO[lanes]
+        return y.reshape(x.shape[:-1] + (1,) if keepdim else x.shape[:-1])
     if not x.flags.c_contiguous:
         if x.ndim == 2 and x.flags.f_contiguous:
             # a transposed matrix: torch walks it in memory order, as the untransposed one
