@@ -245,3 +245,124 @@ def test_spawn_with_another_start_method_warns_in_torchs_words():
         return [(w.category, str(w.message)) for w in seen]
 
     assert warned(numtorch) == warned(torch)
+
+
+# -- 16-bit PNG images ---------------------------------------------------------------------
+def _png_chunk(kind, body):
+    import struct
+    import zlib
+
+    return (struct.pack(">I", len(body)) + kind + body
+            + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF))
+
+
+def _png16_bytes(levels, ctype, filters):
+    """A 16-bit PNG of ``levels`` (H, W, C uint16), row y filtered with filters[y % 5]."""
+    import struct
+    import zlib
+
+    import numpy as np
+
+    h, w, c = levels.shape
+    bpp = 2 * c
+    raw = levels.astype(">u2").view(np.uint8).reshape(h, w * bpp).astype(np.int16)
+    rows, prior = [], np.zeros(w * bpp, dtype=np.int16)
+    for y in range(h):
+        cur, kind = raw[y], filters[y % len(filters)]
+        left = np.concatenate([np.zeros(bpp, np.int16), cur[:-bpp]])
+        upleft = np.concatenate([np.zeros(bpp, np.int16), prior[:-bpp]])
+        if kind == 0:
+            pred = np.zeros_like(cur)
+        elif kind == 1:
+            pred = left
+        elif kind == 2:
+            pred = prior
+        elif kind == 3:
+            pred = (left + prior) >> 1
+        else:
+            p = left + prior - upleft
+            pa, pb, pc = abs(p - left), abs(p - prior), abs(p - upleft)
+            pred = np.where((pa <= pb) & (pa <= pc), left, np.where(pb <= pc, prior, upleft))
+        rows.append(bytes([kind]) + ((cur - pred) & 0xFF).astype(np.uint8).tobytes())
+        prior = cur
+    head = struct.pack(">IIBBBBB", w, h, 16, ctype, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", head)
+            + _png_chunk(b"IDAT", zlib.compress(b"".join(rows))) + _png_chunk(b"IEND", b""))
+
+
+@pytest.mark.parametrize("ctype,channels", [(0, 1), (2, 3), (4, 2), (6, 4)])
+def test_16_bit_png_levels_are_exact_uint16(ctype, channels):
+    """torchvision (>= 0.21) decodes a 16-bit PNG to uint16 levels. numtorch went through
+    Pillow, which keeps only the high byte of 16-bit RGB, grey+alpha and RGBA images (uint8,
+    silently coarser values), and gave int32 for 16-bit grey ones."""
+    import numpy as np
+
+    import numtorchvision.io as nio
+
+    rng = np.random.default_rng(ctype)
+    levels = rng.integers(0, 65536, size=(7, 5, channels)).astype(np.uint16)
+    levels[2] = levels[1]  # (runs of equal pixels, as real images have)
+    data = _png16_bytes(levels, ctype, [0, 1, 2, 3, 4])
+    t = numtorch.from_numpy(np.frombuffer(data, np.uint8).copy())
+    for fn in (nio.decode_png, nio.decode_image):
+        out = fn(t)
+        assert out.dtype == numtorch.uint16
+        np.testing.assert_array_equal(out.numpy(), levels.transpose(2, 0, 1))
+    # the channel conversions libpng makes: alpha added opaque, grey repeated, alpha stripped
+    rgba = nio.decode_png(t, mode=nio.ImageReadMode.RGB_ALPHA).numpy()
+    assert rgba.shape == (4, 7, 5) and rgba.dtype == np.uint16
+    if channels in (1, 2):
+        assert (rgba[0] == levels[..., 0]).all() and (rgba[2] == levels[..., 0]).all()
+    assert (rgba[3] == (levels[..., -1] if channels in (2, 4) else 65535)).all()
+    assert nio.decode_png(t, mode=nio.ImageReadMode.GRAY).shape == (1, 7, 5)
+
+
+def test_damaged_16_bit_pngs_are_runtime_errors():
+    import zlib
+
+    import numpy as np
+
+    import numtorchvision.io as nio
+
+    levels = np.arange(48, dtype=np.uint16).reshape(4, 4, 3) * 1000
+    good = _png16_bytes(levels, 2, [4])
+    idat = good.index(b"IDAT") - 4
+    # (the image data complete and the IEND chunk cut off: decoded, libpng reads no further)
+    out = nio.decode_png(numtorch.from_numpy(np.frombuffer(good[:-12], np.uint8).copy()))
+    np.testing.assert_array_equal(out.numpy(), levels.transpose(2, 0, 1))
+    cases = {"truncated": good[:idat + 20],
+             "bad_crc": good[:idat + 9] + bytes([good[idat + 9] ^ 1]) + good[idat + 10:]}
+    # (a header that claims more rows than the data holds)
+    head = bytearray(good)
+    head[20:24] = (9).to_bytes(4, "big")
+    head[29:33] = (zlib.crc32(bytes(head[12:29])) & 0xFFFFFFFF).to_bytes(4, "big")
+    cases["short_data"] = bytes(head)
+    for name, data in cases.items():
+        with pytest.raises(RuntimeError, match="not a readable PNG"):
+            nio.decode_png(numtorch.from_numpy(np.frombuffer(data, np.uint8).copy()))
+
+
+@pytest.mark.parametrize("depth,ctype", [(8, 0), (8, 2), (16, 2), (1, 0)])
+def test_png_with_fewer_rows_than_its_header_is_refused(depth, ctype):
+    """libpng (torchvision) refuses image data that ends before the last row ('Not enough
+    image data'); Pillow filled the missing rows with zeros, and numtorch returned them."""
+    import struct
+    import zlib
+
+    import numpy as np
+
+    import numtorchvision.io as nio
+
+    row = 1 + (8 * {0: 1, 2: 3}[ctype] * depth + 7) // 8
+    head = struct.pack(">IIBBBBB", 8, 8, depth, ctype, 0, 0, 0)
+    for rows in (8, 3):
+        data = (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", head)
+                + _png_chunk(b"IDAT", zlib.compress((b"\x00" + b"\x07" * (row - 1)) * rows))
+                + _png_chunk(b"IEND", b""))
+        t = numtorch.from_numpy(np.frombuffer(data, np.uint8).copy())
+        for fn in (nio.decode_png, nio.decode_image):
+            if rows == 8:
+                assert tuple(fn(t).shape) == ({0: 1, 2: 3}[ctype], 8, 8)
+            else:
+                with pytest.raises(RuntimeError, match="not enough image data"):
+                    fn(t)

@@ -15,6 +15,7 @@ import numpy as np
 import numtorch as torch
 
 from .._pil import pil, pil_submodule
+from . import _png16
 
 __all__ = ["ImageReadMode", "read_file", "write_file", "decode_image", "decode_jpeg",
            "decode_png", "decode_gif", "decode_webp", "decode_avif", "decode_heic",
@@ -85,17 +86,20 @@ def _to_tensor(img, mode, apply_exif_orientation):
         img = img.convert(_PIL_MODE[mode])
     arr = np.array(img)
     if img.mode in ("I;16", "I;16B", "I"):
-        # 16-bit images: numtorch has no uint16, so the levels come back as int32
-        arr = arr.astype(np.int32)
+        # 16-bit images (16-bit PNGs are read by _png16): their levels as uint16, as
+        # torchvision returns them
+        arr = arr.astype(np.int32 if img.mode == "I" else np.uint16)
     if arr.ndim == 2:
         arr = arr[:, :, None]
     return torch.from_numpy(np.ascontiguousarray(arr.transpose(2, 0, 1)))
 
 
-def _open(data, what, formats=None):
+def _open(data, what, formats=None, rawmode=None):
     Image = pil()
     try:
         img = Image.open(io.BytesIO(data), formats=formats)
+        if rawmode is not None:  # the bytes unpacked another way (16-bit PNGs, _png16)
+            img.tile = [tile._replace(args=rawmode) for tile in img.tile]
         img.load()
     except Exception as exc:  # Pillow raises several kinds for bad data
         kinds = "/".join(formats) if formats else "image"
@@ -103,19 +107,49 @@ def _open(data, what, formats=None):
     return img
 
 
+def _decode_png(data, mode, apply_exif_orientation, what):
+    """PNG ``data`` as torchvision's libpng decoder gives it: uint16 levels for a 16-bit
+    image, and a refusal when the image data holds fewer rows than the header says."""
+    head = _png16.header(data)
+    kinds = what.split("_")[-1].upper() if what != "decode_image" else "image"
+    if _png16.missing_rows(data):
+        raise RuntimeError(f"{what}: the bytes are not a readable {kinds} file (not enough "
+                           f"image data)")
+    if head is None or head[2] != 16:
+        img = _open(data, what, formats=["PNG"] if what == "decode_png" else None)
+        return _to_tensor(img, _mode_of(mode), apply_exif_orientation)
+    ctype = head[3]
+    if ctype in _png16.RAW16:
+        levels = _png16.levels16(ctype, [np.array(_open(data, what, ["PNG"], rawmode=raw))
+                                         for raw in _png16.RAW16[ctype]])
+    else:  # 16-bit grey: Pillow's own I;16 image holds the levels
+        levels = np.array(_open(data, what, ["PNG"])).astype(np.uint16)[..., None]
+    levels = _png16.convert(levels, _mode_of(mode).name)
+    if apply_exif_orientation:
+        try:
+            orientation = pil().open(io.BytesIO(data)).getexif().get(0x0112)
+        except Exception:  # noqa: BLE001 - no readable EXIF: nothing to turn
+            orientation = None
+        levels = _png16.orient(levels, orientation)
+    return torch.from_numpy(np.ascontiguousarray(levels.transpose(2, 0, 1)))
+
+
 def decode_image(input, mode=ImageReadMode.UNCHANGED, apply_exif_orientation=False):
     """Decode JPEG, PNG, GIF, WEBP (and any format Pillow reads) bytes, or the file at the
-    path ``input``, to a (C, H, W) uint8 tensor."""
+    path ``input``, to a (C, H, W) uint8 tensor (uint16 for a 16-bit PNG)."""
     if not isinstance(input, torch.Tensor):
         input = read_file(str(input))
-    img = _open(_bytes_of(input, "decode_image"), "decode_image")
+    data = _bytes_of(input, "decode_image")
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return _decode_png(data, mode, apply_exif_orientation, "decode_image")
+    img = _open(data, "decode_image")
     return _to_tensor(img, _mode_of(mode), apply_exif_orientation)
 
 
 def decode_png(input, mode=ImageReadMode.UNCHANGED, apply_exif_orientation=False):
-    """Decode PNG bytes to a (C, H, W) tensor."""
-    img = _open(_bytes_of(input, "decode_png"), "decode_png", formats=["PNG"])
-    return _to_tensor(img, _mode_of(mode), apply_exif_orientation)
+    """Decode PNG bytes to a (C, H, W) tensor: uint8, or uint16 for a 16-bit PNG."""
+    return _decode_png(_bytes_of(input, "decode_png"), mode, apply_exif_orientation,
+                       "decode_png")
 
 
 def decode_jpeg(input, mode=ImageReadMode.UNCHANGED, device="cpu",

@@ -107,7 +107,8 @@ def _decode(fn_name, data):
 def _check(outcome):
     if outcome[0] == "ok":
         dtype, shape = outcome[1]
-        assert dtype == "torch.uint8" and len(shape) in (3, 4) and shape[-3] in (1, 2, 3, 4), \
+        assert dtype in ("torch.uint8", "torch.uint16") and len(shape) in (3, 4) \
+            and shape[-3] in (1, 2, 3, 4), \
             outcome
         return
     assert outcome[0] == "error" and outcome[1] == "RuntimeError", outcome
