@@ -146,6 +146,16 @@ def is_sequence(x):
             and not hasattr(t, "keys"))
 
 
+def _warn_ndarray_list():
+    from ._warn_once import warn_once
+    from .ops._util import user_stacklevel
+
+    warn_once("ndarray-list", "Creating a tensor from a list of numpy.ndarrays is extremely "
+              "slow. Please consider converting the list to a single numpy.ndarray with "
+              "numpy.array() before converting to a tensor.", UserWarning,
+              stacklevel=user_stacklevel())
+
+
 def _from_data(data):
     """A NumPy array holding Python data, and the dtype torch infers for that data."""
     if isinstance(data, np.ndarray):
@@ -166,6 +176,8 @@ def _from_data(data):
         data = list(data)  # deque, range, array.array, UserList...: read as a list, as torch
     if not isinstance(data, (list, tuple)):
         raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
+    if data and isinstance(data[0], np.ndarray):
+        _warn_ndarray_list()
     types = set()
     _leaf_types(data, types)
     inferred = None

@@ -260,3 +260,38 @@ def test_complex_cast_warning_names_caller(form):
             "copy_": lambda: t.zeros(1).copy_(c), "type": lambda: c.type(t.float64)}[form]
     _warn_once._DONE.discard("complex-cast")
     assert _warned_where(call) == ["test_parity_s46_tensor.py"]
+
+
+OUT_RESIZE = {
+    "add": lambda t: t.add(t.ones(2), 1, out=t.empty(3)),
+    "mm": lambda t: t.mm(t.ones(2, 2), t.ones(2, 2), out=t.empty(2)),
+    "sum_dim": lambda t: t.sum(t.ones(2, 2), 0, out=t.empty(3)),
+    "max_dim": lambda t: t.max(t.ones(2, 2), 0, out=(t.empty(1), t.empty(1, dtype=t.long))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OUT_RESIZE))
+def test_out_resize_warning_names_caller(name):
+    same(lambda t: _warned_where(lambda: OUT_RESIZE[name](t)))
+
+
+def test_ndarray_list_warning():
+    import numpy as np
+
+    import numtorch as t
+    from numtorch import _warn_once
+
+    _warn_once._DONE.discard("ndarray-list")
+    got = _warned_where(lambda: t.tensor([np.array([1, 2]), np.array([3, 4])]))
+    assert got == ["test_parity_s46_tensor.py"]
+    assert _warned_where(lambda: t.tensor([np.array([1, 2])])) == []  # (once, as torch's)
+    assert _warned_where(lambda: t.tensor([1, np.array(2)])) == []
+
+
+def test_istft_no_window_warning_names_caller():
+    import numtorch as t
+    from numtorch import _warn_once
+
+    spec = t.stft(t.ones(16), 8, window=t.ones(8), return_complex=True)
+    _warn_once._DONE.discard("istft-no-window")
+    assert _warned_where(lambda: t.istft(spec, 8)) == ["test_parity_s46_tensor.py"]

@@ -14,6 +14,7 @@ from .._tensor import Tensor, _make
 from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.inplace import apply_inplace, memory_owner
 from ..backend import xp_of as backend_xp
+from ._util import user_stacklevel
 
 _NUMBER = (int, float, bool, complex, np.generic)
 
@@ -161,7 +162,7 @@ def _write_out(result, out, name, exact=False, castable=None):
                           f"PyTorch release outputs will not be resized unless they have zero "
                           f"elements. You can explicitly reuse an out tensor t by resizing it, "
                           f"inplace, to zero elements with t.resize_(0).", UserWarning,
-                          stacklevel=4)
+                          stacklevel=user_stacklevel())
         xp = np if type(out._array) is np.ndarray else backend_xp(out._array)
         out._array = xp.empty(result._array.shape, out._array.dtype)
     return apply_inplace(out, lambda _, r: r, result)

@@ -15,6 +15,7 @@ from .._warn_once import warn_once
 from . import fft_ops as _f
 from ._pointwise import type_name
 from ._resample import constant_pad
+from ._util import user_stacklevel
 
 __all__ = ["stft", "istft"]
 
@@ -93,7 +94,7 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
         raise TypeError(f"stft(): argument 'input' (position 1) must be Tensor, not "
                         f"{type_name(input)}")
     if window is None:  # torch warns (once per process) before it checks return_complex
-        warn_once("stft-no-window", _NO_WINDOW, UserWarning, stacklevel=2)
+        warn_once("stft-no-window", _NO_WINDOW, UserWarning, stacklevel=user_stacklevel())
     complex_io = input.dtype.is_complex or (window is not None and window.dtype.is_complex)
     if return_complex is None:
         if not complex_io:
@@ -207,7 +208,8 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
         raise RuntimeError("istft requires a complex-valued input tensor matching the output "
                            "from stft with return_complex=True.")
     if window is None:
-        warn_once("istft-no-window", _NO_WINDOW_INV, UserWarning, stacklevel=2)
+        warn_once("istft-no-window", _NO_WINDOW_INV, UserWarning,
+                  stacklevel=user_stacklevel())
     hop = int(n_fft) // 4 if hop_length is None else hop_length
     win = int(n_fft) if win_length is None else win_length
 
