@@ -209,7 +209,11 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         update = running_mean is not None
         stats = {} if update else None
         w_c, b_c = _cast(weight, ct), _cast(bias, ct)
-        if dt in (_dtype.float16, _dtype.bfloat16):
+        # float32 parameters or statistics with a half input: torch's mixed-type kernel,
+        # float32 throughout with one rounding at the end (the branches below)
+        mixed = any(t is not None and t.dtype is _dtype.float32
+                    for t in (weight, bias, running_mean, running_var))
+        if dt in (_dtype.float16, _dtype.bfloat16) and not mixed:
             y = _half_batch_normalize(x, view(weight), view(bias), dims, eps, dt, stats)
         elif not ops_traced() and _norm_batch.applies(
                 x._array, None if w_c is None else w_c._array,
