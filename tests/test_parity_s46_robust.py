@@ -366,3 +366,23 @@ def test_png_with_fewer_rows_than_its_header_is_refused(depth, ctype):
             else:
                 with pytest.raises(RuntimeError, match="not enough image data"):
                     fn(t)
+
+
+# -- MNIST raw files that hold more values than their header's shape ------------------------
+def test_idx_file_longer_than_its_shape_is_refused(tmp_path):
+    """torchvision views the values with the header's shape, which fails when the file holds
+    more (RuntimeError); numtorch read the first values and dropped the rest silently."""
+    import struct
+
+    import numtorchvision
+
+    raw = tmp_path / "MNIST" / "raw"
+    raw.mkdir(parents=True)
+    for split in ("train", "t10k"):
+        (raw / f"{split}-images-idx3-ubyte").write_bytes(struct.pack(">iiii", 2051, 3, 2, 2)
+                                                         + bytes(range(20)))
+        (raw / f"{split}-labels-idx1-ubyte").write_bytes(struct.pack(">ii", 2049, 3)
+                                                         + bytes([1, 2, 3]))
+    with pytest.raises(RuntimeError, match=r"shape '\[3, 2, 2\]' is invalid for input of "
+                                           r"size 20"):
+        numtorchvision.datasets.MNIST(str(tmp_path), train=True, download=False)

@@ -375,8 +375,11 @@ def read_sn3_pascalvincent_tensor(path, strict=True):
         raise RuntimeError(f"{path} is truncated: its header promises {count} values of shape "
                            f"{tuple(sizes)} but it holds {available}; delete it and download "
                            f"it again")
-    if strict and available != count:
-        raise RuntimeError(f"{bad}: {available} values for shape {tuple(sizes)}")
+    if available != count:  # more values than the shape holds: torchvision's view refuses
+        shape = "[" + ", ".join(str(n) for n in sizes) + "]"
+        raise RuntimeError(f"shape '{shape}' is invalid for input of size {available} ({bad}: "
+                           f"more values than its header's shape; delete it and download it "
+                           f"again)")
     arr = np.frombuffer(raw, dtype=dt, count=count, offset=header)
     arr = arr.astype(dt.newbyteorder("=")).reshape(sizes)
     return torch.from_numpy(arr)
