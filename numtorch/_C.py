@@ -22,6 +22,10 @@ def _is_torch_function_enabled():
     return not (_sub_disabled() or _all_disabled())
 
 
+def _log_api_usage_once(event):
+    """Records an API-usage event in torch's telemetry; numtorch keeps none."""
+
+
 def _get_function_stack_at(i):
     """The ``i``-th active TorchFunctionMode, outermost first."""
     from ._function_mode import stack
@@ -37,3 +41,110 @@ def _get_accelerator():
     from ._device import device
 
     return device("cuda") if cuda.is_available() else device("cpu")
+
+
+def __getattr__(name):
+    # ``_TensorMeta``: the metaclass of ``Tensor`` (libraries annotate with it and test
+    # ``isinstance(cls, _TensorMeta)``); looked up late, ``Tensor`` imports this module
+    if name == "_nn":
+        return _nn_namespace()
+    if name == "_TensorMeta":
+        from ._tensor import Tensor
+
+        return type(Tensor)
+    raise AttributeError(f"module 'torch._C' has no attribute '{name}'")
+
+
+class ScriptModule:
+    """``torch._C.ScriptModule`` (also ``torch.ScriptModule``): the compiled object behind a
+    scripted module. numtorch scripts in Python, so nothing is an instance of it (as in torch,
+    ``torch.jit.ScriptModule`` is not its subclass); libraries name it in annotations."""
+
+
+class PyTorchFileReader:
+    """Reads the records of a ``torch.save`` zip archive by name (``data.pkl``,
+    ``data/0``, ``byteorder``), without the archive's top-level folder, as torch's reader
+    does. ``file`` is a path or a binary file object."""
+
+    def __init__(self, file):
+        import zipfile
+
+        self._zip = zipfile.ZipFile(file if not hasattr(file, "__fspath__") else
+                                    file.__fspath__())
+        names = self._zip.namelist()
+        if not names:
+            raise RuntimeError("PytorchStreamReader failed locating file in archive: empty "
+                               "archive")
+        self._prefix = names[0].split("/", 1)[0] + "/"
+        self._file = file
+
+    def _info(self, name):
+        try:
+            return self._zip.getinfo(self._prefix + name)
+        except KeyError:
+            raise RuntimeError(
+                f"PytorchStreamReader failed locating file {name}: file not found. This is an "
+                "internal miniz error. If you are seeing this error, there is a high likelihood "
+                "that your checkpoint file is corrupted. This can happen if the checkpoint was "
+                "not saved properly, was transferred incorrectly, or the file was modified "
+                "after saving.") from None
+
+    def has_record(self, name):
+        """True when the archive holds record ``name``."""
+        return (self._prefix + name) in self._zip.NameToInfo
+
+    def get_all_records(self):
+        """The names of every record, without the top-level folder."""
+        n = len(self._prefix)
+        return [k[n:] for k in self._zip.namelist() if k.startswith(self._prefix)]
+
+    def get_record(self, name):
+        """The bytes of record ``name``."""
+        return self._zip.read(self._info(name))
+
+    def get_record_size(self, name):
+        """The size in bytes of record ``name``."""
+        return self._info(name).file_size
+
+    def get_record_offset(self, name):
+        """Where record ``name``'s bytes start in the file (records are stored uncompressed)."""
+        import struct
+
+        info = self._info(name)
+        fp = self._zip.fp
+        pos = fp.tell()
+        try:
+            fp.seek(info.header_offset)
+            header = fp.read(30)
+        finally:
+            fp.seek(pos)
+        name_len, extra_len = struct.unpack("<HH", header[26:30])
+        return info.header_offset + 30 + name_len + extra_len
+
+    def serialization_id(self):
+        """The archive's ``.data/serialization_id`` record as text ("" when absent)."""
+        return self.get_record(".data/serialization_id").decode() \
+            if self.has_record(".data/serialization_id") else ""
+
+
+def _parse_to(*args, **kwargs):
+    """``torch._C._nn._parse_to``: the ``(device, dtype, non_blocking, memory_format)`` that
+    ``Tensor.to`` / ``Module.to`` arguments ask for (None where not given)."""
+    from ._tensor import _non_blocking
+    from ._tensor import _parse_to as parse
+
+    dtype, dev, _ = parse(args, kwargs)
+    return dev, dtype, _non_blocking(args, kwargs), kwargs.get("memory_format")
+
+
+def _nn_namespace():
+    """``torch._C._nn``: the few of its functions Python libraries call directly."""
+    import sys
+    import types
+
+    mod = sys.modules.get(__name__ + "._nn")
+    if mod is None:
+        mod = types.ModuleType("torch._C._nn")
+        mod._parse_to = _parse_to
+        sys.modules[__name__ + "._nn"] = mod
+    return mod

@@ -191,6 +191,15 @@ def __getattr__(name):
         from .distributions import _random_ops
 
         return getattr(_random_ops, _RANDOM_OPS[name])
+    if name in ("PyTorchFileReader", "ScriptModule", "DisableTorchFunction",
+                "DisableTorchFunctionSubclass"):  # torch._C names also at the top level
+        from . import _C
+
+        return getattr(_C, name)
+    if name == "ScriptFunction":  # torch.ScriptFunction is torch.jit.ScriptFunction
+        from .jit import ScriptFunction
+
+        return ScriptFunction
     if name == "vmap":  # torch.vmap is torch.func.vmap
         from .func import vmap
 

@@ -66,3 +66,103 @@ def test_half_linear_init(dtype):
     (tw, tb), (nw, nb) = _both(run)
     np.testing.assert_array_equal(nw, tw)
     np.testing.assert_array_equal(nb, tb)
+
+
+# PyTorch Lightning / torchmetrics import these at import time or on their first step
+
+
+def test_c_tensor_meta():
+    assert numtorch._C._TensorMeta is type(numtorch.Tensor)
+    assert isinstance(numtorch.nn.Parameter, numtorch._C._TensorMeta)
+    assert isinstance(torch.nn.Parameter, torch._C._TensorMeta)
+    with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
+        numtorch._C.no_such_name
+
+
+def test_c_log_api_usage_once():
+    assert numtorch._C._log_api_usage_once("x.y") is None
+    assert torch._C._log_api_usage_once("x.y") is None
+
+
+@pytest.mark.parametrize("args,kwargs", [
+    (("cpu",), {}), (("float16",), {}), (("cpu", "float64", True), {}),
+    ((), {"device": "cpu", "dtype": "float16"}), (("int32 tensor",), {}),
+    ((), {"memory_format": "channels_last"}), (("float32",), {"non_blocking": True}),
+    ((None,), {}),
+])
+def test_c_nn_parse_to(args, kwargs):
+    def conv(L, v):
+        if v == "int32 tensor":
+            return L.ones(1, dtype=L.int32)
+        return getattr(L, v) if v in ("float16", "float64", "float32", "channels_last") else v
+
+    def run(L):
+        r = L._C._nn._parse_to(*[conv(L, a) for a in args],
+                               **{k: conv(L, v) for k, v in kwargs.items()})
+        return tuple(str(x) for x in r)
+    t, n = _both(run)
+    assert n == t
+
+
+def test_pytorch_file_reader(tmp_path):
+    def run(L):
+        p = tmp_path / f"{L.__name__}.pt"
+        L.save({"a": L.arange(6.).reshape(2, 3), "b": [1, 2]}, str(p))
+        r = L.PyTorchFileReader(str(p))
+        assert L._C.PyTorchFileReader is L.PyTorchFileReader
+        off = r.get_record_offset("data/0")
+        with pytest.raises(RuntimeError) as e:
+            r.get_record("nope")
+        return (sorted(k for k in r.get_all_records() if k != ".data/serialization_id"),
+                r.has_record("data.pkl"), r.has_record("nope"), r.get_record("byteorder"),
+                r.get_record_size("data/0"), p.read_bytes()[off:off + 24],
+                str(e.value).split(".")[0])
+    t, n = _both(run)
+    assert n == t
+
+
+def test_script_module_names():
+    assert isinstance(numtorch.ScriptModule, type)
+    assert not issubclass(numtorch.jit.ScriptModule, numtorch.ScriptModule)
+    assert not issubclass(torch.jit.ScriptModule, torch.ScriptModule)
+    assert numtorch.ScriptFunction is numtorch.jit.ScriptFunction
+    assert torch.ScriptFunction is torch.jit.ScriptFunction
+    assert numtorch.DisableTorchFunction is numtorch._C.DisableTorchFunction
+
+
+def test_pytree_private_helpers():
+    import collections
+
+    P = collections.namedtuple("P", "a b")
+
+    def run(L):
+        p = L.utils._pytree
+        out = []
+        for x in ([1], P(1, 2), 3, {"a": 1}, (1,), "s", collections.OrderedDict(a=1)):
+            nt = p._get_node_type(x)
+            out.append((nt if nt is collections.namedtuple else nt.__name__,
+                        nt in p.SUPPORTED_NODES))
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out.append((p._is_leaf(3), p._is_leaf([1]),
+                        p._is_leaf([1], is_leaf=lambda x: isinstance(x, list))))
+            spec = p.TreeSpec(p._get_node_type(P(1, 2)), P, [p.LeafSpec(), p.LeafSpec()])
+        out.append(p.tree_unflatten([5, 6], spec))
+        return out
+    import torch.utils._pytree  # noqa: F401
+    import numtorch.utils._pytree  # noqa: F401
+    t, n = _both(run)
+    assert n == t
+
+
+def test_profiler_emit_itt_and_nvtx_off():
+    def run(L):
+        with L.autograd.profiler.emit_itt():
+            a = (L.ones(2) + 1).tolist()
+        with L.autograd.profiler.emit_nvtx(enabled=False, record_shapes=True):
+            b = (L.ones(2) * 3).tolist()
+        return a, b
+    t, n = _both(run)
+    assert n == t

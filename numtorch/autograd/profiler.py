@@ -12,6 +12,8 @@ __all__ = [
     "EventList",
     "FunctionEvent",
     "FunctionEventAvg",
+    "emit_itt",
+    "emit_nvtx",
     "profile",
     "record_function",
 ]
@@ -109,3 +111,36 @@ class profile:
         return str(self.function_events)
 
     __repr__ = __str__
+
+
+class emit_nvtx:
+    """``with emit_nvtx():`` marks each op as an NVTX range for NVIDIA's profilers. numtorch
+    emits no ranges; entering synchronizes CUDA as torch does (so a build without CUDA
+    raises torch's error when ``enabled``)."""
+
+    def __init__(self, enabled=True, record_shapes=False):
+        self.enabled, self.record_shapes = enabled, record_shapes
+
+    def __enter__(self):
+        if self.enabled:
+            from .. import cuda
+
+            cuda.synchronize()
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+class emit_itt:
+    """``with emit_itt():`` marks each op as an Intel ITT range for VTune; numtorch emits
+    none (the block runs as usual)."""
+
+    def __init__(self, enabled=True, record_shapes=False):
+        self.enabled, self.record_shapes = enabled, record_shapes
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False

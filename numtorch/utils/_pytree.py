@@ -279,6 +279,8 @@ def _register_builtins():
 
 
 _register_builtins()
+_register_pytree_node = register_pytree_node  # torch's older (private) name
+_private_register_pytree_node = register_pytree_node
 
 
 def _node_type(tree):
@@ -289,6 +291,24 @@ def _node_type(tree):
     if t not in SUPPORTED_NODES and is_structseq_class(t):
         _register_structseq(t)  # as torch does: the type itself is the node (context None)
     return t if t in SUPPORTED_NODES else None
+
+
+def _get_node_type(tree):
+    """The registry key of ``tree``: ``collections.namedtuple`` for a namedtuple whose class
+    is not registered itself, else ``type(tree)`` (a leaf's own type: test membership in
+    ``SUPPORTED_NODES`` to tell a leaf)."""
+    if _is_namedtuple_instance(tree) and type(tree) not in SUPPORTED_NODES:
+        return collections.namedtuple
+    return type(tree)
+
+
+def _is_namedtuple_instance(tree):
+    return is_namedtuple_class(type(tree))
+
+
+def _is_leaf(tree, is_leaf=None):
+    """True when ``tree`` is not a registered container (or ``is_leaf(tree)`` says so)."""
+    return tree_is_leaf(tree, is_leaf)
 
 
 def _hashable(x):
@@ -426,6 +446,7 @@ def _flatten(tree, leaves, is_leaf):
 
 
 _LEAF = LeafSpec()
+_LEAF_SPEC = _LEAF
 
 
 def tree_flatten(tree, is_leaf=None):
