@@ -229,3 +229,27 @@ def test_batch_norm_mixed_half_input_rounds_once(case, dt):
         y = t.nn.functional.batch_norm(x, rm, rv, w, b, training=True)
         return y.float(), rm, rv
     _same(fn)
+
+
+# -- 5. convolution initialisation corners ---------------------------------------------------
+
+@pytest.mark.parametrize("cls,args", [("Conv1d", (0, 5, 3)), ("Conv2d", (0, 2, 3)),
+                                      ("ConvTranspose2d", (0, 2, 3)), ("Conv3d", (0, 1, 1))])
+def test_conv_without_input_channels_draws_a_zero_bias(cls, args):
+    def fn(t):
+        t.manual_seed(0)
+        m = getattr(t.nn, cls)(*args)
+        return m.bias, t.rand(2)  # the bias is drawn (zeros), so the generator moved on
+    _same(fn)
+
+
+@pytest.mark.parametrize("cls,fmt", [("Conv2d", "channels_last"),
+                                     ("ConvTranspose2d", "channels_last"),
+                                     ("Conv3d", "channels_last_3d")])
+def test_conv_reset_parameters_of_channels_last_weight_draws_row_major(cls, fmt):
+    def fn(t):
+        t.manual_seed(0)
+        m = getattr(t.nn, cls)(4, 6, 3).to(memory_format=getattr(t, fmt))
+        m.reset_parameters()
+        return m.weight, m.bias, m.weight.is_contiguous(memory_format=getattr(t, fmt))
+    _same(fn)

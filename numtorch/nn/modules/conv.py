@@ -89,12 +89,21 @@ class _ConvNd(Module):
 
     def reset_parameters(self):
         """Redraw the weight (He uniform, a=sqrt(5)) and the bias U(-1/sqrt(fan_in), ...)."""
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.weight.is_meta or self.weight.is_contiguous():
+            init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        else:
+            # a channels-last weight gets the draws in row-major order, as torch's layer
+            # does (a plain init_ call would fill it in memory order)
+            tmp = _creation.empty(tuple(self.weight.shape), dtype=self.weight.dtype,
+                                  device=self.weight.device)
+            init.kaiming_uniform_(tmp, a=math.sqrt(5))
+            with no_grad():
+                self.weight.copy_(tmp)
         if self.bias is not None:
             fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            if fan_in != 0:
-                bound = 1 / math.sqrt(fan_in)
-                init.uniform_(self.bias, -bound, bound)
+            # no input channels: torch still draws the bias, from U(0, 0) (zeros)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
 
     def extra_repr(self):
         n = len(self.kernel_size)
