@@ -10,6 +10,7 @@ Tensors placed on a CUDA device by ``map_location`` keep their values but not st
 """
 
 import io
+import mmap as _mmap
 import os
 import warnings
 
@@ -17,6 +18,7 @@ from ._serialization._read import (_load_file, check_mmap, resolve_weights_only,
                                    unsafe_globals_in)
 from ._serialization._unpickler import (  # noqa: F401  (the public safe-globals API)
     add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals)
+from .storage import CheckpointMap
 from ._serialization._safetensors import load_safetensors, save_safetensors  # noqa: F401
 from ._serialization._legacy_write import write_legacy
 from ._serialization._skip import skip_data, skipping
@@ -111,9 +113,11 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
             False where ``weights_only`` is not passed (with a warning), and setting both
             is an error (``NUMTORCH_FORCE_WEIGHTS_ONLY_LOAD`` and
             ``NUMTORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`` are the same switches).
-        mmap (bool): storages are always read into memory; as in torch, it needs a zip
-            checkpoint given by its path (else RuntimeError, or ValueError for a zip file
-            object).
+        mmap (bool): map the file into memory instead of reading the storages: their
+            pages are read when first touched (see ``set_default_mmap_options``: with
+            ``mmap.MAP_SHARED`` writes to the tensors reach the file). As in torch, it needs
+            a zip checkpoint given by its path (else RuntimeError, or ValueError for a zip
+            file object); compressed records and other byte orders are read as usual.
         **pickle_load_args: accepted for torch's signature and ignored (text in pickles is
             always decoded as UTF-8).
 
@@ -134,13 +138,25 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
                       stacklevel=2)
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
+            mapping = None
             if mmap:
                 check_mmap(fh, f)
-            return _load_file(fh, map_location, weights_only)
+                mapping = _map_file(f)
+            return _load_file(fh, map_location, weights_only, mapping)
     if mmap and hasattr(f, "read") and hasattr(f, "seek"):
         check_mmap(f, None)
     _check_seekable(f)
     return _load_file(f, map_location, weights_only)
+
+
+def _map_file(path):
+    """The checkpoint file mapped into memory as ``set_default_mmap_options`` says: a private
+    copy-on-write mapping (writes stay in this process), or ``mmap.MAP_SHARED`` (writes to
+    the loaded tensors reach the file, as in torch). The tensors keep the mapping alive."""
+    shared = get_default_mmap_options() == getattr(_mmap, "MAP_SHARED", 1)
+    with open(path, "r+b" if shared else "rb") as fh:
+        return CheckpointMap(fh.fileno(), 0, access=_mmap.ACCESS_WRITE if shared
+                             else _mmap.ACCESS_COPY)
 
 
 def _check_seekable(f):

@@ -319,7 +319,12 @@ def is_shared_array(arr):
         a = a.base
     if isinstance(a, memoryview):
         a = a.obj
-    return isinstance(a, mmap.mmap)
+    return isinstance(a, mmap.mmap) and not isinstance(a, CheckpointMap)
+
+
+class CheckpointMap(mmap.mmap):
+    """A checkpoint file mapped by ``load(mmap=True)``: its tensors are not shared memory
+    (``is_shared()`` is False, as in torch)."""
 
 
 _SHM_DIR = "/dev/shm" if os.path.isdir("/dev/shm") else None

@@ -386,3 +386,43 @@ def test_idx_file_longer_than_its_shape_is_refused(tmp_path):
     with pytest.raises(RuntimeError, match=r"shape '\[3, 2, 2\]' is invalid for input of "
                                            r"size 20"):
         numtorchvision.datasets.MNIST(str(tmp_path), train=True, download=False)
+
+
+# -- torch.load(mmap=True) maps the file ----------------------------------------------------
+def _shared_write(lib, path):
+    import mmap
+
+    lib.save({"x": lib.arange(6.0).view(2, 3), "v": lib.arange(3)}, path)
+    lib.serialization.set_default_mmap_options(mmap.MAP_SHARED)
+    try:
+        out = lib.load(path, mmap=True)
+        out["x"][0, 1] = 77.0
+        del out
+    finally:
+        lib.serialization.set_default_mmap_options(mmap.MAP_PRIVATE)
+    private = lib.load(path, mmap=True)
+    private["x"][1, 1] = -5.0  # (a private mapping: the file keeps its value)
+    return lib.load(path)["x"].tolist(), private["x"].is_shared()
+
+
+def test_mmap_shared_writes_reach_the_file(tmp_path):
+    """With ``set_default_mmap_options(mmap.MAP_SHARED)`` torch's mmap load writes through to
+    the checkpoint file; numtorch read the storages into memory, so the writes were lost."""
+    assert _shared_write(numtorch, tmp_path / "n.pt") == _shared_write(torch, tmp_path / "t.pt")
+
+
+def test_mmap_load_reads_no_storage_into_memory(tmp_path):
+    import tracemalloc
+
+    path = tmp_path / "big.pt"
+    numtorch.save({"w": numtorch.arange(1 << 20, dtype=numtorch.float32)}, path)  # 4 MiB
+    tracemalloc.start()
+    try:
+        out = numtorch.load(path, mmap=True)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20, peak
+    assert out["w"][12345].item() == 12345.0
+    assert out["w"].double().sum().item() == sum(range(1 << 20))
+    assert torch.equal(torch.load(path, mmap=True)["w"], torch.from_numpy(out["w"].numpy()))

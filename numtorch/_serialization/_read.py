@@ -327,6 +327,32 @@ def _read_stored(zf, info, out, key):
                                        f"(corrupt checkpoint)")
 
 
+def _stored_offset(zf, info, key):
+    """Where an uncompressed record's bytes start in the archive file."""
+    fp = zf.fp
+    fp.seek(info.header_offset)
+    head = fp.read(30)
+    if len(head) < 30 or head[:4] != b"PK\x03\x04" or info.compress_size != info.file_size:
+        raise load_error(RuntimeError, f"load: bad local header for storage record data/{key} "
+                                       f"(corrupt checkpoint)")
+    name_len, extra_len = struct.unpack("<HH", head[26:30])
+    return info.header_offset + 30 + name_len + extra_len
+
+
+def _mapped_record(zf, info, mapping, numel, dtype_name, byteorder, key):
+    """``torch.load(mmap=True)``: the storage as an array over the mapped file (its pages
+    are read when touched; with ``MAP_SHARED`` writes reach the file, as in torch), or None
+    when its bytes need converting (another byte order, bfloat16 without ml_dtypes)."""
+    native = _native_np(dtype_name)
+    if native is None or byteorder != sys.byteorder or native.byteorder == ">":
+        return None
+    start = _stored_offset(zf, info, key)
+    if start + numel * native.itemsize > len(mapping):
+        raise load_error(RuntimeError, f"load: storage record data/{key} is truncated "
+                                       f"(corrupt checkpoint)")
+    return np.frombuffer(mapping, dtype=native, count=numel, offset=start)
+
+
 def _read_compressed(zf, info, out, key):
     """Decompress a record chunk by chunk straight into ``out``; zipfile checks the CRC."""
     buf = out.view(np.uint8).reshape(-1)
@@ -387,7 +413,7 @@ def _read_whole(zf, info):
     return data
 
 
-def _load_zip(zf, map_location, weights_only):
+def _load_zip(zf, map_location, weights_only, mapping=None):
     infos = zf.infolist()
     prefix = _check_names(infos)
     by_name = {info.filename: info for info in infos}
@@ -427,6 +453,10 @@ def _load_zip(zf, map_location, weights_only):
                                            f"checkpoint)")
         if skipping():
             return unread(numel, _native_np(dtype_name) or np.float32)
+        if mapping is not None and info.compress_type == zipfile.ZIP_STORED and numel:
+            mapped = _mapped_record(zf, info, mapping, numel, dtype_name, byteorder, key)
+            if mapped is not None:
+                return mapped
         out, in_place = _storage_array(numel, dtype_name, byteorder,
                                        f"storage record data/{key}")
         if info.compress_type == zipfile.ZIP_STORED and hasattr(zf.fp, "readinto"):
@@ -618,7 +648,7 @@ _CORRUPT = (EOFError, zipfile.BadZipFile, zlib.error, struct.error, KeyError, In
 _CORRUPT_WEIGHTS_ONLY = _CORRUPT + (ValueError, TypeError, AttributeError, NotImplementedError)
 
 
-def _load_file(fh, map_location, weights_only):
+def _load_file(fh, map_location, weights_only, mapping=None):
     start = fh.tell()
     head = fh.read(4)
     fh.seek(start)
@@ -638,7 +668,7 @@ def _load_file(fh, map_location, weights_only):
                     f"corrupt archive ({e})")
                 raise load_error(RuntimeError, _MINIZ.format(why)) from None
             with zf:
-                return _load_zip(zf, map_location, weights_only)
+                return _load_zip(zf, map_location, weights_only, mapping)
         if _is_tar_checkpoint(fh, start):
             if weights_only:  # torch's words
                 raise RuntimeError("Cannot use ``weights_only=True`` with files saved in the "
