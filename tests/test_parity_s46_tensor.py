@@ -295,3 +295,27 @@ def test_istft_no_window_warning_names_caller():
     spec = t.stft(t.ones(16), 8, window=t.ones(8), return_complex=True)
     _warn_once._DONE.discard("istft-no-window")
     assert _warned_where(lambda: t.istft(spec, 8)) == ["test_parity_s46_tensor.py"]
+
+
+# -- 8. flatten with nothing to merge returns the tensor itself -----------------------------------
+
+def _flat_same(t, make, *args):
+    x = make(t)
+    y = x.flatten(*args)
+    return y is x, y.is_leaf, tuple(y.shape)
+
+
+FLATTEN = {
+    "1d_leaf": lambda t: _flat_same(t, lambda t: t.ones(2, requires_grad=True)),
+    "2d_dim1": lambda t: _flat_same(t, lambda t: t.ones(2, 3), 1),
+    "2d_0_0": lambda t: _flat_same(t, lambda t: t.ones(2, 3), 0, 0),
+    "2d_1_neg1": lambda t: _flat_same(t, lambda t: t.ones(2, 3), 1, -1),
+    "0d": lambda t: _flat_same(t, lambda t: t.tensor(1.)),
+    "2d_all": lambda t: _flat_same(t, lambda t: t.ones(2, 3)),
+    "function": lambda t: (lambda x: t.flatten(x, 1, 1) is x)(t.ones(2, 3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FLATTEN))
+def test_flatten_identity(name):
+    same(FLATTEN[name])

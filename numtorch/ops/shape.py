@@ -401,6 +401,8 @@ def flatten(input, start_dim=0, end_dim=-1):
     s, e = canonical_dim(start_dim, len(shape)), canonical_dim(end_dim, len(shape))
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return input  # nothing to merge: torch hands back the tensor itself (1-d: x.flatten())
     new = shape[:s] + (math.prod(shape[s:e + 1]),) + shape[e + 1:]
     return Reshape.apply(input, shape=new, must_view=False)
 
