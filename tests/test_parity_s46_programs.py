@@ -166,3 +166,62 @@ def test_profiler_emit_itt_and_nvtx_off():
         return a, b
     t, n = _both(run)
     assert n == t
+
+
+def _zero_run(L):
+    # ignite imports torch.distributed.optim.ZeroRedundancyOptimizer at import time
+    from importlib import import_module
+
+    dist = import_module(L.__name__ + ".distributed")
+    Z = import_module(L.__name__ + ".distributed.optim").ZeroRedundancyOptimizer
+    dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
+    try:
+        L.manual_seed(0)
+        m = L.nn.Sequential(L.nn.Linear(4, 8), L.nn.ReLU(), L.nn.Linear(8, 2))
+        opt = Z(m.parameters(), L.optim.Adam, lr=0.01, betas=(0.8, 0.9))
+        out = [sorted(opt.param_groups[0]), opt.param_groups[0]["betas"]]
+        sch = L.optim.lr_scheduler.StepLR(opt, 1, 0.5)
+        x, y = L.randn(16, 4), L.randn(16, 2)
+        for _ in range(3):
+            loss = ((m(x) - y) ** 2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sch.step()
+            out.append((round(loss.item(), 5), opt.param_groups[0]["lr"],
+                        opt.optim.param_groups[0]["lr"]))
+        with pytest.raises(RuntimeError) as e:
+            opt.state_dict()
+        out.append(str(e.value))
+        opt.consolidate_state_dict(to=0)
+        sd = opt.state_dict()
+        out.append((sorted(sd), sorted(sd["state"]), sorted(sd["state"][0]),
+                    sd["param_groups"][0]["params"], sorted(sd["param_groups"][0]),
+                    float(sd["state"][0]["step"]),
+                    round(sd["state"][3]["exp_avg"].sum().item(), 5)))
+        opt2 = Z(m.parameters(), L.optim.Adam, lr=0.5)
+        opt2.load_state_dict(sd)
+        out.append((opt2.param_groups[0]["lr"], opt2.optim.param_groups[0]["lr"],
+                    float(opt2.optim.state[m[0].weight]["step"])))
+        opt.add_param_group({"params": [L.nn.Parameter(L.ones(3))], "lr": 0.3})
+        out.append((len(opt.param_groups), len(opt.optim.param_groups),
+                    opt.param_groups[1]["lr"], opt.world_size, opt.rank))
+        return out
+    finally:
+        dist.destroy_process_group()
+
+
+def test_zero_redundancy_optimizer_one_rank():
+    t, n = _both(_zero_run)
+    assert n == t
+
+
+def test_zero_redundancy_optimizer_needs_a_group():
+    from numtorch.distributed.optim import ZeroRedundancyOptimizer as NZ
+    from torch.distributed.optim import ZeroRedundancyOptimizer as TZ
+
+    with pytest.raises(ValueError) as te:
+        TZ(torch.nn.Linear(2, 2).parameters(), torch.optim.SGD, lr=0.1)
+    with pytest.raises(ValueError) as ne:
+        NZ(numtorch.nn.Linear(2, 2).parameters(), numtorch.optim.SGD, lr=0.1)
+    assert str(ne.value) == str(te.value)
