@@ -319,3 +319,22 @@ FLATTEN = {
 @pytest.mark.parametrize("name", sorted(FLATTEN))
 def test_flatten_identity(name):
     same(FLATTEN[name])
+
+
+def _node(t, fn):
+    x = t.ones(2, requires_grad=True)
+    return type(fn(t, x).grad_fn).__name__
+
+
+NODES = {
+    "to_copy_dtype": lambda t: _node(t, lambda t, x: x.to(t.float32, copy=True)),
+    "to_copy": lambda t: _node(t, lambda t, x: x.to(copy=True)),
+    "to_copy_device": lambda t: _node(t, lambda t, x: x.to("cpu", copy=True)),
+    "to_other_dtype": lambda t: _node(t, lambda t, x: x.to(t.float64)),
+    "clone": lambda t: _node(t, lambda t, x: x.clone()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NODES))
+def test_node_names(name):
+    same(NODES[name])

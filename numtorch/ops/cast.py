@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import backend
 from .._preserve_layout import copy_preserving
-from ..autograd.graph import Op
+from ..autograd.graph import Op, rename_node
 from ._util import restride, user_stacklevel
 
 __all__ = ["clone", "contiguous", "to"]
@@ -155,5 +155,5 @@ def to(input, dtype=None, device=None, copy=False, non_blocking=False):
     if dtype is not None and dtype.np != out._array.dtype:
         out = Cast.apply(out, dtype=dtype.np)
     if copy and out is input:
-        out = Clone.apply(input, preserve=True)
+        out = rename_node(Clone.apply(input, preserve=True), "ToCopyBackward0")
     return out
