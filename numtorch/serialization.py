@@ -118,8 +118,10 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
             ``mmap.MAP_SHARED`` writes to the tensors reach the file). As in torch, it needs
             a zip checkpoint given by its path (else RuntimeError, or ValueError for a zip
             file object); compressed records and other byte orders are read as usual.
-        **pickle_load_args: accepted for torch's signature and ignored (text in pickles is
-            always decoded as UTF-8).
+        **pickle_load_args: the keywords torch's unpicklers take (``encoding``; also
+            ``errors``, ``fix_imports`` and ``buffers`` with ``weights_only=False``) are
+            accepted and ignored (text in pickles is always decoded as UTF-8); others are a
+            TypeError, as in torch.
 
     Returns:
         The saved object.
@@ -138,6 +140,7 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
                       stacklevel=2)
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
+            _check_pickle_args(fh, weights_only, pickle_load_args)
             mapping = None
             if mmap:
                 check_mmap(fh, f)
@@ -146,7 +149,30 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     if mmap and hasattr(f, "read") and hasattr(f, "seek"):
         check_mmap(f, None)
     _check_seekable(f)
+    _check_pickle_args(f, weights_only, pickle_load_args)
     return _load_file(f, map_location, weights_only)
+
+
+# what torch's unpicklers take from **pickle_load_args (its weights-only one: encoding only)
+_UNPICKLER_ARGS = {"fix_imports", "encoding", "errors", "buffers"}
+
+
+def _check_pickle_args(fh, weights_only, kwargs):
+    """torch hands ``**pickle_load_args`` to its unpickler, which refuses the keywords it
+    does not take: the TypeError of torch's weights-only unpickler or of pickle's, named by
+    the format (zip files build an ``Unpickler``, legacy ones call ``load()``)."""
+    allowed = {"encoding"} if weights_only else _UNPICKLER_ARGS
+    bad = next((k for k in kwargs if k not in allowed), None)
+    if bad is None:
+        return
+    start = fh.tell()
+    zipped = fh.read(4) == b"PK\x03\x04"
+    fh.seek(start)
+    what = "Unpickler" if zipped else "load"
+    if weights_only:
+        raise TypeError(f"{what}{'.__init__' if zipped else ''}() got an unexpected keyword "
+                        f"argument '{bad}'")
+    raise TypeError(f"'{bad}' is an invalid keyword argument for {what}()")
 
 
 def _map_file(path):

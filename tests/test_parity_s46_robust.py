@@ -426,3 +426,22 @@ def test_mmap_load_reads_no_storage_into_memory(tmp_path):
     assert out["w"][12345].item() == 12345.0
     assert out["w"].double().sum().item() == sum(range(1 << 20))
     assert torch.equal(torch.load(path, mmap=True)["w"], torch.from_numpy(out["w"].numpy()))
+
+
+# -- **pickle_load_args ----------------------------------------------------------------------
+@pytest.mark.parametrize("legacy", [False, True])
+@pytest.mark.parametrize("weights_only", [True, False])
+@pytest.mark.parametrize("kw", ["foo", "encoding", "errors", "fix_imports", "buffers"])
+def test_pickle_load_args_checked_as_torchs_unpicklers_check_them(kw, weights_only, legacy):
+    """torch passes ``**pickle_load_args`` to its unpickler, which refuses keywords it does
+    not take (TypeError); numtorch ignored every keyword."""
+    value = {"foo": 1, "encoding": "latin1", "errors": "strict", "fix_imports": False,
+             "buffers": None}[kw]
+
+    def load(lib):
+        buf = io.BytesIO()
+        lib.save({"a": lib.ones(1)}, buf, _use_new_zipfile_serialization=not legacy)
+        buf.seek(0)
+        return lib.load(buf, weights_only=weights_only, **{kw: value})["a"].tolist()
+
+    assert _outcome(lambda: load(numtorch)) == _outcome(lambda: load(torch))
