@@ -253,3 +253,40 @@ def test_conv_reset_parameters_of_channels_last_weight_draws_row_major(cls, fmt)
         m.reset_parameters()
         return m.weight, m.bias, m.weight.is_contiguous(memory_format=getattr(t, fmt))
     _same(fn)
+
+
+# -- 6. CTC loss corners and AdaptiveLogSoftmaxWithLoss's batch-size text ---------------------
+
+def _ctc_inputs(t):
+    t.manual_seed(0)
+    lp = t.randn(6, 3, 5).log_softmax(2)
+    return lp, t.tensor([6, 5, 4]), t.tensor([3, 2, 2])
+
+
+@pytest.mark.parametrize("blank", [1, 2, 4])
+@pytest.mark.parametrize("reduction", ["none", "sum"])
+def test_ctc_targets_holding_the_blank_label(blank, reduction):
+    def fn(t):
+        lp, il, tl = _ctc_inputs(t)
+        lp.requires_grad_(True)
+        tg = t.tensor([[1, 2, 2], [3, 1, 0], [4, 2, 4]])
+        loss = t.nn.functional.ctc_loss(lp, tg, il, tl, blank=blank, reduction=reduction)
+        loss.sum().backward()
+        return loss, lp.grad
+    _same(fn)
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+def test_ctc_refuses_half_on_cpu(dt):
+    def fn(t):
+        lp, il, tl = _ctc_inputs(t)
+        return t.nn.functional.ctc_loss(lp.to(getattr(t, dt)), t.tensor([[1, 2, 2]] * 3), il, tl)
+    _same(fn)
+
+
+def test_adaptive_log_softmax_batch_size_mismatch_text():
+    def fn(t):
+        t.manual_seed(0)
+        m = t.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3, 6])
+        return m(t.randn(5, 8), t.tensor([0, 4, 9]))
+    _same(fn)

@@ -638,7 +638,9 @@ class CTCLoss(Op):
         # the emission of each extended label at each time step: (T, N, L)
         em = xp.take_along_axis(lp, xp.broadcast_to(ext[None], (T, N, L)), axis=2)
         skip = xp.zeros((N, L), dtype=bool)  # may alpha(s) come from alpha(s - 2)?
-        skip[:, 2:] = (ext[:, 2:] != self.blank) & (ext[:, 2:] != ext[:, :-2])
+        # a label position (odd s) unlike the label before it; by position, not by value, so
+        # a target that holds the blank label itself is aligned as torch aligns it
+        skip[:, 3::2] = ext[:, 3::2] != ext[:, 1:-2:2]
         alpha = xp.full((T, N, L), _NEG_INF, dtype=lp.dtype)
         alpha[0, :, :2] = em[0, :, :2]
         a1 = xp.full((N, L), _NEG_INF, dtype=lp.dtype)
@@ -668,7 +670,7 @@ class CTCLoss(Op):
         return CTCLossBackward.apply(grad, lp, alpha=self.saved("alpha"), em=self.saved("em"),
                                      skip=self.saved("skip"), nll=self.saved("nll"),
                                      ext=self.ext, il=self.il, tl=self.tl,
-                                     zero_infinity=self.zero_infinity)
+                                     zero_infinity=self.zero_infinity, blank=self.blank)
 
 
 class CTCLossBackward(Op):
@@ -700,6 +702,14 @@ class CTCLossBackward(Op):
                     has = starts[ends > 0]
                     beta[t, has, 2 * tl[has] - 1] = em[t, has, 2 * tl[has] - 1]
             post = xp.exp(self.alpha + beta - em + self.nll[None, :, None])
+        # torch's kernel sets (does not add) the last label's share at the last frame, so a
+        # last label equal to blank drops the final blank's share there: as torch
+        last = xp.flatnonzero((tl > 0) & (il > 0))
+        if last.size:
+            odd = ext[last, 2 * tl[last] - 1] == self.blank
+            hit = last[odd]
+            if hit.size:
+                post[il[hit] - 1, hit, 2 * tl[hit]] = 0
         # sum the posteriors of all positions that emit the same class (one bincount call)
         flat = (xp.arange(T)[:, None, None] * N + n_all[None, :, None]) * C + ext[None]
         occupancy = xp.bincount(flat.reshape(-1), weights=post.reshape(-1),

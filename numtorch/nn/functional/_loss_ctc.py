@@ -5,6 +5,7 @@ import numpy as np
 
 from ... import _dtype
 from ..._tensor import Tensor, _make
+from ...amp.autocast_mode import is_autocast_enabled
 from ...backend import xp_of
 from ...ops.comparison import where
 from ...ops.loss_ops import ctc_loss_op
@@ -107,6 +108,10 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
         raise TypeError("ctc_loss(): input_lengths and target_lengths must both be Tensors or "
                         "both be tuples of ints")
     if not is_float(log_probs):
+        raise NotImplementedError(f'"ctc_loss_cpu" not implemented for '
+                                  f"'{type_name(log_probs)}'")
+    if log_probs.dtype in (_dtype.float16, _dtype.bfloat16) and \
+            log_probs.device.type == "cpu" and not is_autocast_enabled("cpu"):
         raise NotImplementedError(f'"ctc_loss_cpu" not implemented for '
                                   f"'{type_name(log_probs)}'")
     unbatched = nd == 2

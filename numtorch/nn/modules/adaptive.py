@@ -76,7 +76,7 @@ class AdaptiveLogSoftmaxWithLoss(Module):
         if tdim == 1:
             if input_.shape[0] != target_.shape[0]:
                 raise RuntimeError("Input and target should have the same size in the batch "
-                                   f"dimension, got {input_.shape[0]} and {target_.shape[0]}.")
+                                   "dimension.")
             if input_.dim() != 2:
                 raise RuntimeError("1D target tensor expects 2D input tensors, but found "
                                    f"inputs with size {input_.shape}")
