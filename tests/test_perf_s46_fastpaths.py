@@ -156,3 +156,79 @@ def test_categorical_normalises_probs():
         m2.probs.sum().backward()
         return m2.probs, m3.probs, p.grad
     same(run)
+
+
+# -- recorded ops share their inputs' (shape, dtype) metadata with the producing node ---------
+
+def _chain(t, x):
+    """A chain of shape-keeping ops (each shares its input's metadata) and broadcasting ones."""
+    y = (x * 2.0).relu().sigmoid()
+    z = y + t.ones(1, x.shape[-1])  # broadcast operand: its gradient is summed back
+    return (z.clamp(0.6, 2.0) * y).log().sum()
+
+
+META_CASES = {
+    "chain": lambda t, x: _chain(t, x),
+    "leaf_twice": lambda t, x: (x * x).sum() + (x + 1).tanh().sum(),
+    "multi_output": lambda t, x: sum(p.exp().sum() for p in x.split(1, dim=0)),
+    "max_values": lambda t, x: x.max(dim=1).values.relu().sum(),
+    "view_then_op": lambda t, x: x.view(-1).sigmoid().mul(3.0).sum(),
+    "dtype_change": lambda t, x: (x.double() * 2).float().sum(),
+    "inplace_nonleaf": lambda t, x: (x * 1).add_(1.0).mul_(2.0).exp().sum(),
+    "reduce_then_broadcast": lambda t, x: (x.sum(1, keepdim=True) * x).sum(),
+}
+
+
+@pytest.mark.parametrize("case", sorted(META_CASES))
+def test_shared_meta_gradients(case):
+    def run(t):
+        x = t.tensor([[0.5, -1.0, 2.0], [0.25, 1.5, -0.75]], requires_grad=True)
+        out = META_CASES[case](t, x)
+        out.backward()
+        return out, x.grad
+    same(run, rtol=1e-6, atol=1e-7)
+
+
+def test_shared_meta_after_data_swap():
+    """``.data`` replaced by another shape after the producing op: the op reading the tensor
+    must see the new shape (its gradient is shaped like the new data)."""
+    def run(t):
+        w = t.ones(2, 3, requires_grad=True)
+        y = w * 2.0
+        y.data = t.ones(3)  # the node that made y still describes (2, 3)
+        z = y * t.tensor([1.0, 2.0, 3.0])
+        gy = t.autograd.grad(z.sum(), y, retain_graph=True)
+        leaf = t.ones(2, requires_grad=True)
+        leaf.data = t.arange(4.0)
+        (leaf * 3.0).sum().backward()
+        return z, gy, leaf.grad
+    same(run)
+
+
+def test_shared_meta_custom_function():
+    """An autograd.Function's outputs (its node's own metadata, a non-tensor output)."""
+    def run(t):
+        class Twice(t.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                return a * 2, 7
+
+            @staticmethod
+            def backward(ctx, g, _):
+                return g * 2
+
+        x = t.tensor([1.0, -2.0], requires_grad=True)
+        y, k = Twice.apply(x)
+        (y.sigmoid() * k).sum().backward()
+        return y, x.grad
+    same(run, rtol=1e-6)
+
+
+def test_shared_meta_half_and_complex():
+    def run(t):
+        x = t.tensor([0.5, 1.5], dtype=t.float16, requires_grad=True)
+        c = t.tensor([1 + 2j, -1j], requires_grad=True)
+        (x * 2).float().sum().backward()
+        (c * c).abs().sum().backward()
+        return x.grad, c.grad
+    same(run, rtol=1e-3)

@@ -473,9 +473,9 @@ class Op(Node):
                 arrays = [a]
                 if record and x._requires_grad:
                     fn = x._grad_fn
-                    edges = [(fn, x._output_nr) if fn is not None else
-                             (x._accum or accumulator(x), 0)]
-                    meta = [(a.shape, a.dtype)]
+                    e = (fn, x._output_nr) if fn is not None else (x._accum or accumulator(x), 0)
+                    edges = [e]
+                    meta = [_meta_of(e, a)]
             elif n == 2:
                 y = inputs[1]
                 if isinstance(y, Tensor):
@@ -491,14 +491,15 @@ class Op(Node):
                             ey = (fn, y._output_nr) if fn is not None else \
                                 (y._accum or accumulator(y), 0) if y._requires_grad else None
                             edges = [ex, ey]
-                            meta = [(a.shape, a.dtype), (b.shape, b.dtype)]
+                            meta = [_meta_of(ex, a), _meta_of(ey, b)]
                 elif type(y) in _HOST:
                     arrays = [a, y]
                     if record and x._requires_grad:
                         fn = x._grad_fn
-                        edges = [(fn, x._output_nr) if fn is not None else
-                                 (x._accum or accumulator(x), 0), None]
-                        meta = [(a.shape, a.dtype), None]
+                        e = (fn, x._output_nr) if fn is not None else \
+                            (x._accum or accumulator(x), 0)
+                        edges = [e, None]
+                        meta = [_meta_of(e, a), None]
             else:
                 y, z = inputs[1], inputs[2]
                 if isinstance(y, Tensor) and isinstance(z, Tensor) and y._extra is None and \
@@ -509,7 +510,8 @@ class Op(Node):
                     arrays = [a, b, c]
                     if record and (x._requires_grad or y._requires_grad or z._requires_grad):
                         edges = [_plain_edge(x), _plain_edge(y), _plain_edge(z)]
-                        meta = [(a.shape, a.dtype), (b.shape, b.dtype), (c.shape, c.dtype)]
+                        meta = [_meta_of(edges[0], a), _meta_of(edges[1], b),
+                                _meta_of(edges[2], c)]
             if arrays is not None and kind is not np.ndarray:
                 on_np = False
                 dev_xp = backend._CUPY
@@ -600,7 +602,15 @@ class Op(Node):
                 outs._requires_grad = True
                 outs._grad_fn = self
             self._n_out = 1
-            self._out_meta = ((out.shape, out.dtype),)
+            m = meta[0]
+            if m is not None and m[1] is out.dtype and m[0] == out.shape:
+                # the result is described by input 0's (shape, dtype): share that tuple (and
+                # the whole one-output meta of the node it came from), as in _meta_of
+                e = edges[0]
+                om = None if e is None else getattr(e[0], "_out_meta", None)
+                self._out_meta = om if om is not None and len(om) == 1 and om[0] is m else (m,)
+            else:
+                self._out_meta = ((out.shape, out.dtype),)
         elif type(out) is tuple:
             outs = tuple(_wrap_output(self, o, i, True) for i, o in enumerate(out))
             self._n_out = len(outs)
@@ -981,6 +991,21 @@ def direct_view_source(t):
     if t._base is None:
         return not (t._requires_grad and _state.enabled)
     return _edgeless_view(t)
+
+
+def _meta_of(edge, a):
+    """The (shape, dtype) ``_in_meta`` keeps of input array ``a``: the tuple the edge's node
+    keeps of that output where it describes ``a`` (a chain of recorded ops then shares one
+    tuple instead of two new objects per input: a policy's episode-long graph holds ~15 such
+    objects per op, each counted by the cyclic collector), else a new one."""
+    if edge is not None:
+        try:
+            m = edge[0]._out_meta[edge[1]]
+            if m[1] is a.dtype and m[0] == a.shape:
+                return m
+        except (AttributeError, IndexError, TypeError):  # a node with other output metadata
+            pass
+    return (a.shape, a.dtype)
 
 
 def _plain_edge(t):
