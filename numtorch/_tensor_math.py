@@ -455,20 +455,20 @@ class _TensorMath:
         return _inplace(self, _nt.ops.addcdiv, tensor1, tensor2, value=value)
 
     def clamp(self, min=None, max=None):  # noqa: A002 - torch's argument names
-        _nt.ops.comparison.check_bound_kinds("clamp", self, min, max, True)
+        min, max = _nt.ops.comparison.check_bound_kinds("clamp", self, min, max, True)
         return _nt.ops.clamp(self, min, max)
 
     def clamp_(self, min=None, max=None):  # noqa: A002
-        _nt.ops.comparison.check_bound_kinds("clamp_", self, min, max, True)
+        min, max = _nt.ops.comparison.check_bound_kinds("clamp_", self, min, max, True)
         _nt.ops.comparison.check_clamp_inplace(self, min, max)
         return _inplace(self, _nt.ops.clamp, min, max)
 
     def clip(self, min=None, max=None):  # noqa: A002
-        _nt.ops.comparison.check_bound_kinds("clip", self, min, max, True)
+        min, max = _nt.ops.comparison.check_bound_kinds("clip", self, min, max, True)
         return _nt.ops.clamp(self, min, max)
 
     def clip_(self, min=None, max=None):  # noqa: A002
-        _nt.ops.comparison.check_bound_kinds("clip_", self, min, max, True)
+        min, max = _nt.ops.comparison.check_bound_kinds("clip_", self, min, max, True)
         _nt.ops.comparison.check_clamp_inplace(self, min, max)
         return _inplace(self, _nt.ops.clamp, min, max)
 

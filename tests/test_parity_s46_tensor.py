@@ -338,3 +338,31 @@ NODES = {
 @pytest.mark.parametrize("name", sorted(NODES))
 def test_node_names(name):
     same(NODES[name])
+
+
+# -- 9. a 0-d tensor clamp bound passes as a number ------------------------------------------------
+
+def _half(t):
+    return t.ones(2, 3) * 0.5
+
+
+CLAMP = {
+    "method_kw": lambda t: _half(t).clamp(min=t.tensor(0.), max=1.),
+    "method_pos": lambda t: _half(t).clamp(t.tensor(0.), 1.),
+    "function_pos": lambda t: t.clamp(_half(t), t.tensor(0.), 1.),
+    "function_kw": lambda t: t.clamp(_half(t), min=t.tensor(0.), max=1.),
+    "max_tensor": lambda t: _half(t).clamp(min=0., max=t.tensor(0.2)),
+    "nd_tensor_refused": lambda t: _half(t).clamp(min=t.zeros(3), max=1.),
+    "clip": lambda t: _half(t).clip(min=t.tensor(0.), max=1.),
+    "clamp_": lambda t: _half(t).clamp_(min=t.tensor(0.), max=1.),
+    "clip_function": lambda t: t.clip(_half(t), min=t.tensor(0.), max=1.),
+    "int_bounds": lambda t: _half(t).clamp(min=t.tensor(0), max=1),
+    "int_input_float_0d": lambda t: t.tensor([1, 5]).clamp(t.tensor(1.5), 3),
+    "grad_node": lambda t: type(t.ones(2, requires_grad=True).clamp(t.tensor(0.), 2.).grad_fn)
+    .__name__,
+}
+
+
+@pytest.mark.parametrize("name", sorted(CLAMP))
+def test_clamp_0d_bound(name):
+    same(CLAMP[name])

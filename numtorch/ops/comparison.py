@@ -575,9 +575,14 @@ def check_clamp_inplace(input, min, max):  # noqa: A002 - torch's names
 def check_bound_kinds(name, input, lo, hi, method, out=None):
     """torch's TypeError when one clamp bound is a tensor and the other a number: its two
     overloads take both bounds as tensors or both as numbers. The text shows the call as the
-    program wrote it (read from the caller's bytecode where possible)."""
+    program wrote it (read from the caller's bytecode where possible). A 0-d tensor passes as
+    a number (torch's argument parser reads it as one): returns the bounds to use."""
     if lo is None or hi is None or not (isinstance(lo, Tensor) ^ isinstance(hi, Tensor)):
-        return
+        return lo, hi
+    if isinstance(lo, Tensor) and lo.dim() == 0:
+        return lo.item(), hi
+    if isinstance(hi, Tensor) and hi.dim() == 0:
+        return lo, hi.item()
     import sys
 
     from .._generator_args import _got, _written_call, program_frame, type_name
@@ -630,7 +635,7 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
     """
     if not isinstance(input, Tensor):
         _check_tensor("clamp", input)
-    check_bound_kinds("clamp", input, min, max, False, out)
+    min, max = check_bound_kinds("clamp", input, min, max, False, out)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if input.dtype._category == _dtype._QUANT and out is None:
@@ -694,7 +699,7 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
 
 def clip(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
     """Alias of :func:`clamp`."""
-    check_bound_kinds("clip", input, min, max, False, out)
+    min, max = check_bound_kinds("clip", input, min, max, False, out)
     return clamp(input, min, max, out=out)
 
 
