@@ -138,7 +138,10 @@ def test_image_folder_checkpoint_resumed_by_either_library(tmp_path):
     def resume(saved, lib):
         ckpt = tmp_path / f"{saved}-by-{lib}.pt"
         ckpt.write_bytes((tmp_path / f"{saved}.pt").read_bytes())
-        return _run(lib, [prog, data, str(ckpt), "resume", "1"], tmp_path, True)
+        try:
+            return _run(lib, [prog, data, str(ckpt), "resume", "1"], tmp_path, True)
+        finally:
+            ckpt.unlink()  # 90 MB each (resnet18 + momentum): keep the suite's disk use small
 
     want = resume("torch", "torch")
     assert want.startswith("=> loaded 'resnet18' epoch 2 best 0.")

@@ -5,6 +5,8 @@ torchvision's compiled ops do not load with the CPU torch wheel, so it is import
 models, transforms, datasets and utils then work (``torchvision.io``'s decoders do not).
 """
 
+import shutil
+
 import pytest
 import torch
 
@@ -23,9 +25,11 @@ def server(tmp_path_factory):
     """A loopback HTTP server for checkpoint files (the pretrained-download tests)."""
     from ._model_helpers import CheckpointServer
 
-    srv = CheckpointServer(str(tmp_path_factory.mktemp("served")))
+    root = tmp_path_factory.mktemp("served")
+    srv = CheckpointServer(str(root))
     yield srv
     srv.close()
+    shutil.rmtree(root, ignore_errors=True)  # full-size checkpoints: free the disk now
 
 
 @pytest.fixture
