@@ -12,7 +12,7 @@ import ast
 from ._ops_schema import FunctionSchema
 
 # binary pointwise ops take a Python number where the schema says Tensor, as torch's do
-_NUMBERS_AS_TENSORS = {"add", "sub", "mul", "div", "rsub", "pow", "eq", "ne", "lt", "gt", "le",
+_NUMBERS_AS_TENSORS = {"add", "sub", "add_", "sub_", "mul", "div", "rsub", "pow", "eq", "ne", "lt", "gt", "le",
                        "ge", "where", "maximum", "minimum"}
 
 
@@ -89,8 +89,47 @@ def _runners():
     def method(name):
         return lambda x, *a, **k: getattr(x, name)(*a, **k)
 
+    def index(x, indices):
+        return x[tuple(slice(None) if i is None else i for i in indices)]
+
+    def to_copy(x, dtype, layout, device, pin_memory, non_blocking, memory_format):
+        out = x.to(device=device, dtype=dtype, copy=True, non_blocking=non_blocking)
+        return out if memory_format is None else out.contiguous(memory_format=memory_format)
+
+    def pin_memory(x, device):
+        if not nt.cuda.is_available():
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        return x.pin_memory()
+
+    def sparse_mm_reduce(x, other, reduce):
+        out = nt.sparse.mm(x, other, reduce)
+        return out, nt.empty(0, dtype=nt.int64)
+
     plain = _call
     return [
+        ("_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, "
+         "Device? device=None, bool? pin_memory=None, bool non_blocking=False, "
+         "MemoryFormat? memory_format=None) -> Tensor", _packed(to_copy)),
+        ("_pin_memory(Tensor self, Device? device=None) -> Tensor", _packed(pin_memory)),
+        ("_sparse_addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, "
+         "Scalar alpha=1) -> Tensor",
+         _packed(lambda x, m1, m2, beta, alpha: nt.sparse.addmm(x, m1, m2, beta=beta,
+                                                                alpha=alpha))),
+        ("_sparse_mm_reduce_impl(Tensor self, Tensor other, str reduce) -> (Tensor, Tensor)",
+         _packed(sparse_mm_reduce)),
+        ("add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
+         plain(method("add_"))),
+        ("sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
+         plain(method("sub_"))),
+        ("flip(Tensor self, int[] dims) -> Tensor", plain(nt.flip)),
+        ("index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", _packed(index)),
+        ("sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) "
+         "-> (Tensor values, Tensor indices)",
+         _packed(lambda x, stable, dim, descending: tuple(nt.sort(
+             x, dim=dim, descending=descending, stable=bool(stable))))),
+        ("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]",
+         _packed(lambda x, d: list(nt.unbind(x, d)))),
+    ] + [
         ("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", plain(nt.add)),
         ("add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor",
          _packed(lambda x, o, alpha: nt.add(x, o, alpha=alpha))),

@@ -55,6 +55,29 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
     _opts["sci_mode"] = sci_mode
 
 
+class _PrintOptions:
+    """``torch._tensor_str.PRINT_OPTS``: the current print options as attributes (reading
+    and assigning go to the same settings ``set_printoptions`` changes)."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        try:
+            return _opts[name]
+        except KeyError:
+            raise AttributeError(f"'__PrinterOptions' object has no attribute '{name}'") \
+                from None
+
+    def __setattr__(self, name, value):
+        _opts[name] = value
+
+    def __repr__(self):
+        return f"PRINT_OPTS({', '.join(f'{k}={v!r}' for k, v in _opts.items())})"
+
+
+PRINT_OPTS = _PrintOptions()
+
+
 def get_printoptions():
     """Return the current print options as a dict accepted by :func:`set_printoptions`."""
     return dict(_opts)
@@ -210,6 +233,16 @@ def _tensor_body(arr, indent):
             shown = shown.astype(np.float64)
         fmt, fmt_imag = _Formatter(shown), None
     return _body(arr, indent, summarize, fmt, fmt_imag)
+
+
+def _tensor_str(self, indent):
+    """The element text of tensor ``self`` as its repr shows it (without ``tensor(`` and the
+    suffixes), rows after the first indented by ``indent`` spaces."""
+    arr = self.detach().cpu().numpy() if not self.is_conj() else \
+        self.resolve_conj().detach().cpu().numpy()
+    if arr.size == 0:
+        return "[]"
+    return _tensor_body(arr, indent)
 
 
 def _add_suffixes(text, suffixes, indent):

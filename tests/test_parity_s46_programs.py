@@ -225,3 +225,66 @@ def test_zero_redundancy_optimizer_needs_a_group():
     with pytest.raises(ValueError) as ne:
         NZ(numtorch.nn.Linear(2, 2).parameters(), numtorch.optim.SGD, lr=0.1)
     assert str(ne.value) == str(te.value)
+
+
+# PyTorch Geometric 2.8 imports these at import time
+
+
+def test_aten_overloads_pyg_registers():
+    def run(L):
+        a = L.ops.aten
+        x = L.arange(12.).reshape(3, 4)
+        s = L.eye(3).to_sparse()
+        return [a._to_copy.default(x, dtype=L.float64).dtype is L.float64,
+                a.flip.default(x, [0])[0].tolist(),
+                a.index.Tensor(x, [None, L.tensor([1, 3])]).tolist(),
+                [t.tolist() for t in a.sort.stable(L.tensor([3, 1, 2, 1]), stable=True,
+                                                   descending=True)],
+                type(a.sort.stable(L.tensor([3, 1]), stable=True)).__name__,
+                [t.tolist() for t in a.unbind.int(x, 1)],
+                a.add_.Tensor(x.clone(), x, alpha=2)[0].tolist(),
+                a.sub_.Tensor(x.clone(), 1)[0].tolist(),
+                str(a._to_copy.default), str(a.index.Tensor._schema),
+                a._sparse_addmm.default(L.ones(3, 2), s, L.ones(3, 2), beta=2).tolist(),
+                {a.add_.Tensor: 1, a.sub_.Tensor: 2}[a.sub_.Tensor]]
+    t, n = _both(run)
+    assert n == t
+    for L in (torch, numtorch):
+        with pytest.raises(RuntimeError, match="Cannot access accelerator device"):
+            L.ops.aten._pin_memory.default(L.ones(2))
+
+
+def test_tensor_str_print_opts_and_body():
+    def run(L):
+        from importlib import import_module
+
+        ts = import_module(L.__name__ + "._tensor_str")
+        out = [ts.PRINT_OPTS.threshold, ts.PRINT_OPTS.precision, ts.PRINT_OPTS.linewidth,
+               ts.PRINT_OPTS.edgeitems, ts.PRINT_OPTS.sci_mode]
+        try:
+            L.set_printoptions(threshold=float("inf"))
+            out.append(ts.PRINT_OPTS.threshold)
+            for t in (L.arange(6.).reshape(2, 3), L.tensor([[1, 22], [3, 4]]), L.tensor(3.5),
+                      L.zeros(0), L.tensor([1e-8, 1.0])):
+                out.append((ts._tensor_str(t, indent=0), ts._tensor_str(t, indent=4)))
+        finally:
+            L.set_printoptions(profile="default")
+        out.append(ts._tensor_str(L.arange(2000), 0))
+        return out
+    t, n = _both(run)
+    assert n == t
+
+
+def test_rpc_require_initialized():
+    from numtorch.distributed.rpc import api as napi
+    from torch.distributed.rpc import api as tapi
+
+    msgs = []
+    for api in (tapi, napi):
+        @api._require_initialized
+        def f():
+            return 1
+        with pytest.raises(RuntimeError) as e:
+            f()
+        msgs.append(str(e.value))
+    assert msgs[1] == msgs[0]

@@ -1,6 +1,9 @@
 """The RPC calls: ``init_rpc``, ``rpc_sync``, ``rpc_async``, ``remote``, ``shutdown``."""
 
+import functools
+import itertools
 import os
+import threading
 
 from ..autograd import _context
 from . import _rref, _state, _wire
@@ -131,3 +134,63 @@ def remote(to, func, args=None, kwargs=None, timeout=UNSET_RPC_TIMEOUT):
     rref = _rref.RRef._from_wire(peer, rref_id, fork_id)  # counted before the call runs
     rref._created = _send(peer, func, args, kwargs, timeout, rref_id, fork_id)
     return rref
+
+
+def _require_initialized(func):
+    """Decorator: ``func`` raises torch's "RPC has not been initialized" error until
+    ``init_rpc`` has run (and after ``shutdown``)."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        _state.agent()
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
+_gather_cv = threading.Condition()
+_gather_in = {}  # sequence number -> {worker name: object} (on the leader)
+_gather_out = {}  # sequence number -> the gathered dict (on the followers)
+_gather_seq = itertools.count()
+
+
+def _gather_to_leader(seq, name, obj):
+    with _gather_cv:
+        _gather_in.setdefault(seq, {})[name] = obj
+        _gather_cv.notify_all()
+
+
+def _broadcast_to_followers(seq, objs):
+    with _gather_cv:
+        _gather_out[seq] = objs
+        _gather_cv.notify_all()
+
+
+def _wait_for(pred, timeout):
+    with _gather_cv:
+        if not _gather_cv.wait_for(pred, None if timeout is None or timeout < 0 else timeout):
+            raise RuntimeError("timed out in _all_gather")
+
+
+@_require_initialized
+def _all_gather(obj, worker_names=None, timeout=UNSET_RPC_TIMEOUT):
+    """``{worker name: obj}`` of every worker in ``worker_names`` (default: all), each
+    worker calling it with its own ``obj``; the first name in sorted order gathers and sends
+    the result back. Also a barrier: it returns once all of them have called it."""
+    agent = _state.agent()
+    names = sorted(worker_names if worker_names is not None else agent.by_name)
+    leader, me = names[0], agent.name
+    seq = next(_gather_seq)
+    wait = None if timeout is None or timeout < 0 else timeout
+    if me == leader:
+        _gather_to_leader(seq, me, obj)
+        _wait_for(lambda: len(_gather_in.get(seq, ())) == len(names), wait)
+        with _gather_cv:
+            result = _gather_in.pop(seq)
+        for name in names[1:]:
+            rpc_sync(name, _broadcast_to_followers, args=(seq, result))
+        return result
+    rpc_sync(leader, _gather_to_leader, args=(seq, me, obj))
+    _wait_for(lambda: seq in _gather_out, wait)
+    with _gather_cv:
+        return _gather_out.pop(seq)
