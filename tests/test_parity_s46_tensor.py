@@ -366,3 +366,33 @@ CLAMP = {
 @pytest.mark.parametrize("name", sorted(CLAMP))
 def test_clamp_0d_bound(name):
     same(CLAMP[name])
+
+
+# -- 10. 0-d tensors where torch takes numbers ----------------------------------------------------
+
+def _x6(t):
+    return t.arange(6.).reshape(2, 3)
+
+
+def _q_grad(t):
+    q = t.tensor(0.3, requires_grad=True)
+    y = t.arange(5.).quantile(q)
+    y.backward()
+    return y, q.grad
+
+
+QUANTILE_0D = {
+    "all": lambda t: _x6(t).quantile(t.tensor(0.5)),
+    "dim": lambda t: _x6(t).quantile(t.tensor(0.5), dim=1),
+    "dim_keepdim": lambda t: _x6(t).quantile(t.tensor(0.5), dim=1, keepdim=True),
+    "all_keepdim": lambda t: _x6(t).quantile(t.tensor(0.5), keepdim=True),
+    "nanquantile": lambda t: _x6(t).nanquantile(t.tensor(0.25), dim=0),
+    "nearest": lambda t: _x6(t).quantile(t.tensor(0.3), interpolation="nearest"),
+    "one_elem_1d": lambda t: _x6(t).quantile(t.tensor([0.5]), dim=1),
+    "grad": _q_grad,
+}
+
+
+@pytest.mark.parametrize("name", sorted(QUANTILE_0D))
+def test_quantile_0d_q(name):
+    same(QUANTILE_0D[name])

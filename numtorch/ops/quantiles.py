@@ -95,7 +95,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, name):
             out = out.reshape((out._array.shape[0],) + (1,) * nd)
         elif nd:
             out = out.unsqueeze(d + 1)
-    if scalar_q:
+    if scalar_q or q.dim() == 0:  # (a 0-d q tensor adds no dim either)
         out = out.squeeze(0)
     return rename_node(out, "SqueezeBackward4")  # torch's node, for every q and dim
 
