@@ -58,6 +58,7 @@ class _TensorMemory:
                 for s in reversed(size):
                     stride.insert(0, acc)
                     acc *= s
+            _check_set_geometry(size, tuple(stride), storage_offset, flat.size)
             item = flat.itemsize
             self._array = np.lib.stride_tricks.as_strided(
                 flat[storage_offset:], shape=size, strides=tuple(s * item for s in stride))
@@ -226,3 +227,25 @@ def _wrap(array):
     from ._tensor import _make
 
     return _make(array)
+
+
+def _check_set_geometry(size, stride, offset, available):
+    """torch's checks of a ``set_`` geometry over a storage of ``available`` elements: the
+    view must lie inside it (numtorch cannot grow a storage in place, so it refuses as torch
+    refuses a storage that is not resizable) instead of viewing memory past its end."""
+    if len(size) != len(stride):
+        raise RuntimeError(f"unequal size length ({len(size)}) and stride length "
+                           f"({len(stride)})")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    if any(n < 0 for n in size):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: "
+                           f"{list(size)}")
+    if any(s < 0 for s in stride):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
+                           f"strides={list(stride)}")
+    if all(size):
+        last = offset + sum((n - 1) * s for n, s in zip(size, stride))
+        if last >= available:
+            raise RuntimeError("Trying to resize storage that is not resizable")
+

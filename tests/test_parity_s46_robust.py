@@ -445,3 +445,30 @@ def test_pickle_load_args_checked_as_torchs_unpicklers_check_them(kw, weights_on
         return lib.load(buf, weights_only=weights_only, **{kw: value})["a"].tolist()
 
     assert _outcome(lambda: load(numtorch)) == _outcome(lambda: load(torch))
+
+
+# -- Tensor.set_ over a storage never views memory past its end ----------------------------
+@pytest.mark.parametrize("geometry", [(0, (10**9,), (1,)), (2, (3,), (1,)), (-1, (2,), (1,)),
+                                      (0, (2,), (-1,)), (0, (2, 2), (2,)), (3, (1,), (1,))])
+def test_set_storage_geometry_stays_inside_the_storage(geometry):
+    """numtorch's set_ took any size, stride and offset over a storage (as_strided): a view
+    reading memory past the storage's end (a crash or other objects' bytes for large sizes),
+    a negative offset read from the end, a negative stride went through. torch refuses the
+    negative ones; where torch grows its (resizable) storage, numtorch refuses like a
+    non-resizable one."""
+    offset, size, stride = geometry
+
+    def run(lib):
+        t = lib.empty(0)
+        t.set_(lib.arange(4.0).untyped_storage(), offset, size, stride)
+        return t.tolist()
+
+    got = _outcome(lambda: run(numtorch))
+    if size == (10**9,):  # (torch grows its storage to 4 GB: not run here)
+        assert got == (RuntimeError, "Trying to resize storage that is not resizable")
+        return
+    want = _outcome(lambda: run(torch))
+    if want[0] == "ok" and len(want[1]) > 4 - max(offset, 0):
+        assert got == (RuntimeError, "Trying to resize storage that is not resizable")
+    else:
+        assert got == want
