@@ -232,3 +232,43 @@ def test_shared_meta_half_and_complex():
         (c * c).abs().sum().backward()
         return x.grad, c.grad
     same(run, rtol=1e-3)
+
+
+# -- squeeze(dim): the one-dim shape and strides without the general comprehension ------------
+
+SQUEEZE = {
+    "last_unit": lambda t: t.arange(6.0).reshape(2, 3, 1),
+    "first_unit": lambda t: t.arange(3.0).reshape(1, 3),
+    "middle_unit_strided": lambda t: t.arange(24.0).reshape(4, 6)[::2, 1:2].unsqueeze(1),
+    "not_unit": lambda t: t.arange(6.0).reshape(2, 3),
+    "transposed": lambda t: t.arange(6.0).reshape(3, 1, 2).transpose(0, 2),
+    "zero_d": lambda t: t.tensor(2.0),
+    "empty": lambda t: t.zeros(0, 1, 3),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SQUEEZE))
+@pytest.mark.parametrize("dim", [0, 1, -1, None, (0, -1)])
+def test_squeeze_one_dim(case, dim):
+    def run(t):
+        base = SQUEEZE[case](t).clone().requires_grad_(True)
+        x = base * 1
+        if dim is not None and x.dim() == 0 and dim not in (0, -1):
+            return "skip"
+        y = x.squeeze() if dim is None else x.squeeze(dim)
+        (y * 2).sum().backward()
+        return y, y.shape, y.stride() if y.numel() else None, y._base is x, base.grad, \
+            type(y.grad_fn).__name__ if y.grad_fn is not None else None
+    same(run)
+
+
+def test_squeeze_view_writes_through():
+    def run(t):
+        x = t.zeros(2, 1, 3)
+        y = x.squeeze(1)
+        y[0, 1] = 5.0
+        z = t.ones(1, 4)
+        w = z.squeeze(-1)  # nothing removed: still a view
+        w[0, 0] = 3.0
+        return x, y.stride(), z, w.shape
+    same(run)

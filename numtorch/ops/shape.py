@@ -17,8 +17,8 @@ from ..backend import helpers_for
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, _track_view, direct_view_source, rename_node
 from ._util import (
-    canonical_dim, canonical_dims, check_int, contiguous_strides, elem_strides, fmt_shape,
-    restride, shape_arg, torch_stride, view_strides,
+    as_index, canonical_dim, canonical_dims, check_int, contiguous_strides, elem_strides,
+    fmt_shape, restride, shape_arg, torch_stride, view_strides,
 )
 from .._size import Size, required_size_args
 from .._sparse import SparseCOO
@@ -115,7 +115,10 @@ class Reshape(Op):
             d = self.dim
             return st[:d] + ((x.shape[d] * st[d]) if d < x.ndim else x.itemsize,) + st[d:]
         if kind == "squeeze":
-            return tuple(s for i, s in enumerate(st) if i not in self.dims)
+            dims = self.dims
+            if len(dims) <= 1:  # squeeze(dim): that dim's stride dropped (or nothing)
+                return st if not dims else st[:min(dims)] + st[min(dims) + 1:]
+            return tuple(s for i, s in enumerate(st) if i not in dims)
         return view_strides(x.shape, st, self.shape)
 
     def backward(self, grad):
@@ -362,9 +365,14 @@ def squeeze(input, dim=None):
         node = "SqueezeBackward0"
     else:
         if isinstance(dim, int):
-            node = "SqueezeBackward1"
             d = canonical_dim(dim, len(shape))
-            gone = frozenset((d,)) if shape and shape[d] == 1 else frozenset()
+            # one dim (a distribution's log_prob every step): the shape without it, or as is
+            if shape and shape[d] == 1:
+                gone, new = frozenset((d,)), shape[:d] + shape[d + 1:]
+            else:
+                gone, new = frozenset(), shape
+            return Reshape.apply(input, shape=new, must_view=True, kind="squeeze", dims=gone,
+                                 node_name="SqueezeBackward1")
         else:  # (torch refuses a repeated dim; a 0-d tensor takes 0 and -1 and keeps its shape)
             node = "SqueezeBackward2"
             gone = frozenset(i for i in canonical_dims(dim, len(shape)) if shape[i] == 1)
@@ -510,6 +518,7 @@ def split(tensor, split_size_or_sections, dim=0):
         raise RuntimeError("split expects at least a 1-dimensional tensor")
     d = canonical_dim(dim, tensor._array.ndim)
     n = tensor._array.shape[d]
+    split_size_or_sections = as_index(split_size_or_sections)
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
         if step < 0:
@@ -539,6 +548,7 @@ def chunk(input, chunks, dim=0):
     """Split into ``chunks`` pieces of ``ceil(size / chunks)`` (fewer if the size is small)."""
     if not input._array.ndim:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    chunks = as_index(chunks)
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     d = canonical_dim(dim, input._array.ndim)
