@@ -139,6 +139,85 @@ def _set_attr(t, name, value):
         setattr(t, name, value)  # a user subclass: its own properties and __setattr__ run
 
 
+def _set_type_name(v):
+    """How torch's argument parser names the type of a ``set_`` argument."""
+    if isinstance(v, TypedStorage):
+        return "torch.storage.TypedStorage"
+    if isinstance(v, Tensor):
+        return "Tensor"
+    kind = type(v)
+    return kind.__name__ if kind.__module__ == "builtins" else \
+        f"{kind.__module__}.{kind.__qualname__}"
+
+
+def legacy_set(t, state):
+    """A weights-only BUILD of a plain tensor, as torch does it: ``t.set_(*state)`` (the
+    legacy state: a storage or tensor, then optionally offset, size and stride); a dict of
+    attributes or anything else is torch's TypeError."""
+    try:
+        args = tuple(state)
+    except TypeError:
+        raise load_error(TypeError, f"Tensor.set_() argument after * must be an iterable, not "
+                                    f"{type(state).__name__}") from None
+    ok = len(args) in (0, 1, 3, 4) and (not args or isinstance(args[0], (TypedStorage, Tensor)))
+    if ok and len(args) >= 3:
+        offset, size, stride = args[1], args[2], args[3] if len(args) == 4 else None
+        ok = _is_int(offset) and _int_sequence(size) and (stride is None
+                                                           or _int_sequence(stride))
+        if ok and not all(_is_int(v) for v in (*size, *(stride or ()))):
+            ok = False
+    if not ok:
+        got = ", ".join(_set_type_name(v) for v in args)
+        raise load_error(TypeError, f"set_() received an invalid combination of arguments - "
+                                    f"got ({got}), but expected one of:\n"
+                                    + _SET_SIGNATURES.format(why=""))
+    if not args:
+        t.set_()
+        return t
+    src = args[0]
+    if isinstance(src, Tensor):
+        if len(args) == 1:
+            t.set_(src)
+            return t
+        src = src.untyped_storage()
+    try:
+        if len(args) == 1:
+            t.set_(src)
+        else:
+            t.set_(src, int(args[1]), tuple(int(v) for v in args[2]),
+                   None if len(args) == 3 else tuple(int(v) for v in args[3]))
+    except RuntimeError as e:
+        raise load_error(RuntimeError, str(e)) from None
+    return t
+
+
+def parameter_setstate(p, state):
+    """A weights-only BUILD of a Parameter, as torch does it (Tensor.__setstate__): a legacy
+    4-tuple is set_'s arguments, a 5-tuple a legacy Variable's state, else the triple
+    (requires_grad, unused, backward hooks)."""
+    if not p.is_leaf:
+        raise load_error(RuntimeError, "__setstate__ can be only called on leaf Tensors")
+    try:
+        n = len(state)
+    except TypeError:
+        raise load_error(TypeError, f"object of type '{type(state).__name__}' has no "
+                                    f"len()") from None
+    if n == 4:
+        return legacy_set(p, state)
+    if n == 5:
+        _set_data(p, state[0])
+        state = (state[3], state[4], state[2])
+    items = list(state)
+    if len(items) != 3:
+        raise load_error(ValueError, f"not enough values to unpack (expected 3, got "
+                                     f"{len(items)})" if len(items) < 3 else
+                                     "too many values to unpack (expected 3)")
+    requires_grad, _, hooks = items
+    _set_requires_grad(p, requires_grad)
+    _set_hooks("_backward_hooks")(p, hooks)
+    return p
+
+
 def restore_state(t, state):
     """Set a rebuilt tensor's pickled attribute state (a dict, or a ``(dict, slots)`` pair)."""
     if isinstance(state, tuple):

@@ -411,7 +411,11 @@ class WeightsOnly:
             raise pickle.UnpicklingError(f"Can only build Tensor, Parameter, OrderedDict or "
                                          f"types allowlisted via add_safe_globals, but got "
                                          f"{kind}")
-        if isinstance(inst, Tensor):
+        if kind is Tensor:  # torch's legacy unpickling: set_(*state)
+            _rebuild.legacy_set(inst, state)
+        elif kind is _parameter_class():  # torch runs Tensor.__setstate__ on a Parameter
+            _rebuild.parameter_setstate(inst, state)
+        elif isinstance(inst, Tensor):
             own = getattr(kind, "__setstate__", None)
             if own is not None and not kind.__module__.startswith("numtorch"):
                 inst.__setstate__(state)  # an allowed subclass restores its own state
@@ -974,4 +978,10 @@ class Full(pickle.Unpickler):
             raise pickle.UnpicklingError(f"load: {self._record} refers to a storage where "
                                          f"none may be")
         return self._storage(pid)
+
+
+def _parameter_class():
+    from ..nn.parameter import Parameter
+
+    return Parameter
 
