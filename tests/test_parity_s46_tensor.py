@@ -396,3 +396,27 @@ QUANTILE_0D = {
 @pytest.mark.parametrize("name", sorted(QUANTILE_0D))
 def test_quantile_0d_q(name):
     same(QUANTILE_0D[name])
+
+
+ZERO_D_ARGS = {
+    "topk_k": lambda t: _x6(t).topk(t.tensor(2)),
+    "topk_k_1elem": lambda t: _x6(t).topk(t.tensor([2])),
+    "kthvalue_k": lambda t: _x6(t).kthvalue(t.tensor(1)),
+    "tril_diagonal": lambda t: _x6(t).tril(t.tensor(1)),
+    "select_index": lambda t: _x6(t).select(0, t.tensor(1)),
+    "split_size": lambda t: _x6(t).split(t.tensor(1)),
+    "chunk_chunks": lambda t: _x6(t).chunk(t.tensor(2)),
+    "roll_shifts": lambda t: _x6(t).roll(t.tensor(1)),
+    "roll_shifts_dims": lambda t: _x6(t).roll(t.tensor(1), t.tensor(1)),
+    "matrix_power_n": lambda t: t.linalg.matrix_power(_x6(t)[:, :2], t.tensor(2)),
+    "triu_indices": lambda t: t.triu_indices(t.tensor(3), t.tensor(3)),
+    "tril_indices_offset": lambda t: t.tril_indices(3, 3, t.tensor(-1)),
+    "logit_eps": lambda t: t.logit(_x6(t) / 10, eps=t.tensor(0.1)),
+    "nan_to_num_values": lambda t: t.tensor([float("nan"), float("inf"), -float("inf")])
+    .nan_to_num(nan=t.tensor(1.), posinf=t.tensor(2.), neginf=t.tensor(-2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ZERO_D_ARGS))
+def test_one_element_tensor_args(name):
+    same(ZERO_D_ARGS[name])

@@ -59,9 +59,29 @@ def canonical_dims(dims, ndim):
     return out
 
 
+def as_index(value):
+    """``value``, or the number of an integer tensor of one element (torch's parser reads such
+    a tensor as an int argument: ``x.topk(k)`` with ``k = mask.sum()``)."""
+    if isinstance(value, Tensor) and value.dtype._category == _dtype._INT and \
+            value.numel() == 1:
+        return int(value.item())
+    return value
+
+
+def as_real(value):
+    """``value``, or the number of a real tensor of one element (read as a float argument)."""
+    if isinstance(value, Tensor) and value.dtype._category in (_dtype._INT, _dtype._FLOAT) \
+            and value.numel() == 1:
+        return value.item()
+    return value
+
+
 def check_int(fn, name, value, position=None):
     """torch's parser takes only an integer for int arguments (a float is a TypeError, not
     truncated); ``position`` is the argument's place in the method form."""
+    if isinstance(value, Tensor) and value.dtype._category == _dtype._INT and \
+            value.numel() == 1:
+        return int(value.item())  # (an integer tensor of one element reads as its number)
     if not isinstance(value, (int, np.integer)):
         where = "" if position is None else f" (position {position})"
         raise TypeError(f"{fn}(): argument '{name}'{where} must be int, not "

@@ -19,6 +19,7 @@ from ._pointwise import (
     _broadcast_error, _check_number_or_tensor, _check_tensor, _cj, _not_implemented, _out,
     _zeros_like,
 )
+from ._util import as_real
 from .comparison import where
 from .elementwise import mul, pow
 from .unary import exp
@@ -332,6 +333,7 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
     _check_tensor("nan_to_num", input)
     if out is None and input._array.__class__ is SparseCOO:  # stored values only, as torch
         return map_values(input, "nan_to_num", nan, posinf, neginf)
+    nan, posinf, neginf = as_real(nan), as_real(posinf), as_real(neginf)
     for name, v in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
         if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float,
                                                                         np.number))):

@@ -22,7 +22,7 @@ from ._pointwise import _out
 from .matmul import matmul
 from .bitwise import logical_or
 from .comparison import where
-from ._util import no_dims_error
+from ._util import as_index, no_dims_error
 
 __all__ = ["baddbmm", "addbmm", "addmv", "addr", "kron", "tensordot", "chain_matmul",
            "matrix_power", "cartesian_prod", "cross"]
@@ -390,6 +390,7 @@ def matrix_power(input, n, *, out=None, fn="linalg.matrix_power"):
         tensor([[1., 3.],
                 [0., 1.]])
     """
+    n = as_index(n)
     if not isinstance(n, numbers.Integral) or isinstance(n, bool):
         raise TypeError(f"linalg_matrix_power(): argument 'n' (position 2) must be int, not "
                         f"{type(n).__name__}")

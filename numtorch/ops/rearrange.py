@@ -9,7 +9,7 @@ import numpy as np
 from .._preserve_layout import empty_preserving
 from .._quantized_array import QArray
 from ..autograd.graph import Op
-from ._util import canonical_dim, shape_arg
+from ._util import as_index, canonical_dim, shape_arg
 from .._size import required_size_args
 from ._util import no_dims_error
 
@@ -162,6 +162,7 @@ def flipud(input):
 
 def roll(input, shifts, dims=None):
     """Roll elements along ``dims`` (the flattened tensor when None) by ``shifts``."""
+    shifts, dims = as_index(shifts), as_index(dims)
     if dims is None:
         return Roll.apply(input, shifts=int(shifts) if isinstance(shifts, int) else
                           int(shifts[0]), dims=None)

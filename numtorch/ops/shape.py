@@ -17,8 +17,8 @@ from ..backend import helpers_for
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, _track_view, direct_view_source, rename_node
 from ._util import (
-    canonical_dim, canonical_dims, check_int, contiguous_strides, elem_strides, fmt_shape,
-    restride, shape_arg, torch_stride, view_strides,
+    as_index, canonical_dim, canonical_dims, check_int, contiguous_strides, elem_strides,
+    fmt_shape, restride, shape_arg, torch_stride, view_strides,
 )
 from .._size import Size, required_size_args
 from .._sparse import SparseCOO
@@ -518,6 +518,7 @@ def split(tensor, split_size_or_sections, dim=0):
         raise RuntimeError("split expects at least a 1-dimensional tensor")
     d = canonical_dim(dim, tensor._array.ndim)
     n = tensor._array.shape[d]
+    split_size_or_sections = as_index(split_size_or_sections)
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
         if step < 0:
@@ -547,6 +548,7 @@ def chunk(input, chunks, dim=0):
     """Split into ``chunks`` pieces of ``ceil(size / chunks)`` (fewer if the size is small)."""
     if not input._array.ndim:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    chunks = as_index(chunks)
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     d = canonical_dim(dim, input._array.ndim)

@@ -20,7 +20,7 @@ from ..return_types import (
     topk as _topk_t,
 )
 from . import _tie_order
-from ._util import canonical_dim, check_int, refuse_dtype
+from ._util import as_index, canonical_dim, check_int, refuse_dtype
 from .gather import Gather
 from ._pointwise import _out
 from .binning import _check_tensor
@@ -177,6 +177,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A00
     refuse_dtype(input, "b", message="topk does not support {} dtypes on CPU")
     a = _nd(input)
     d = canonical_dim(dim, a.ndim)
+    k = as_index(k)
     if not isinstance(k, (int, np.integer)) or isinstance(k, bool):
         raise TypeError(f"topk(): argument 'k' must be int, not {type(k).__name__}")
     if k < 0 or k > a.shape[d]:

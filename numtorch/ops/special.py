@@ -18,7 +18,7 @@ from .._tensor import Tensor
 from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for
 from ..backend import _keep_dtype as keep_dtype
-from ._util import canonical_dim
+from ._util import as_real, canonical_dim
 from ._pointwise import (
     _broadcast_error, _check_number_or_tensor, _check_tensor, _cj, _not_implemented, _out,
     _unary,
@@ -344,6 +344,7 @@ def logit(input, eps=None, *, out=None):
     """
     _check_tensor("logit", input)
     if eps is not None:
+        eps = as_real(eps)
         if isinstance(eps, bool) or not isinstance(eps, (int, float, np.floating, np.integer)):
             raise TypeError(f"logit(): argument 'eps' must be float, not {type(eps).__name__}")
         eps = float(eps)

@@ -15,7 +15,7 @@ from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for, to_device
 from ._lautil import Triangle
 from ._pointwise import _out
-from ._util import canonical_dim, check_int
+from ._util import as_index, canonical_dim, check_int
 
 __all__ = ["diag", "diagonal", "diag_embed", "tril", "triu", "trace", "tril_indices",
            "triu_indices", "block_diag"]
@@ -186,6 +186,7 @@ def _tri_indices(fn, row, col, offset, upper, dtype, device, pin_memory=False):
     from .._alloc_errors import result_alloc_error
     from .._creation import _finish, check_pin_memory, dtype_arg
 
+    row, col, offset = as_index(row), as_index(col), as_index(offset)
     for name, v in (("row", row), ("col", col)):
         if v < 0:
             raise RuntimeError(f"{name} must be non-negative, got{v}")
