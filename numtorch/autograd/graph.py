@@ -475,7 +475,10 @@ class Op(Node):
                     fn = x._grad_fn
                     e = (fn, x._output_nr) if fn is not None else (x._accum or accumulator(x), 0)
                     edges = [e]
-                    meta = [_meta_of(e, a)]
+                    m = _meta_of(e, a)
+                    # a one-output node's whole meta tuple describes the one input: shared
+                    om = getattr(e[0], "_out_meta", None)
+                    meta = om if type(om) is tuple and len(om) == 1 and om[0] is m else [m]
             elif n == 2:
                 y = inputs[1]
                 if isinstance(y, Tensor):
