@@ -290,3 +290,24 @@ def test_adaptive_log_softmax_batch_size_mismatch_text():
         m = t.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3, 6])
         return m(t.randn(5, 8), t.tensor([0, 4, 9]))
     _same(fn)
+
+
+# -- 7. full backward hooks of a module whose output is not a tensor or a tuple --------------
+
+@pytest.mark.parametrize("kind", ["dict", "list"])
+def test_full_backward_hook_silent_for_untapped_outputs(kind):
+    def fn(t):
+        calls = []
+
+        class M(t.nn.Module):
+            def forward(self, x):
+                return {"y": x * 2} if kind == "dict" else [x * 2]
+
+        m = M()
+        m.register_full_backward_hook(lambda mod, gi, go: calls.append("full"))
+        m.register_full_backward_pre_hook(lambda mod, go: calls.append("pre"))
+        x = t.ones(2, requires_grad=True)
+        out = m(x)
+        (out["y"] if kind == "dict" else out[0]).sum().backward()
+        return calls, x.grad
+    _same(fn)

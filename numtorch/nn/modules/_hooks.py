@@ -194,6 +194,9 @@ class _FullBackwardState:
         return grad_input
 
     def on_input_grads(self, grads):
+        if self.grad_output is None and self.hooks:
+            # the outputs were not tapped (not a tensor or a tuple): torch's hooks stay silent
+            return list(grads)
         # tensor arguments that need no gradient report zeros, as torch's hooks see them
         full = [None if z is None else z.new_zeros(z.shape) for z in self.frozen]
         for i, g in zip(self.input_idx, grads):
