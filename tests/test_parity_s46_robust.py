@@ -532,3 +532,41 @@ def test_build_on_tensors_as_torchs_weights_only_unpickler(case):
         assert got == want
     else:  # (torch's parser adds a line per signature on why it did not match)
         assert got[1].split("\n")[0] == want[1].split("\n")[0]
+
+
+# -- tensors of devices without storage (xla, maia, mtia) ------------------------------------
+@pytest.mark.parametrize("where", ["cpu", "meta", "dict", "none", "callable"])
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_xla_tensor_checkpoints_load_where_map_location_says(where, requires_grad):
+    """torch saves an xla/maia/mtia tensor as ``_rebuild_device_tensor_from_cpu_tensor``
+    over its CPU values (allowed under weights_only); numtorch refused the global."""
+    ml = {"cpu": "cpu", "meta": "meta", "dict": {"xla:0": "cpu"}, "none": None,
+          "callable": lambda s, loc: s}[where]
+    import zipfile
+
+    rg = b"\x88" if requires_grad else b"\x89"
+    data = _built(b"", False)  # a checkpoint with one float tensor over data/0
+
+    src = zipfile.ZipFile(io.BytesIO(data))
+    recs = {i.filename: src.read(i) for i in src.infolist()}
+    pkl = recs["archive/data.pkl"]
+    tensor = pkl[2:-2]  # (the rebuilt tensor's opcodes, without PROTO, BUILD and STOP)
+    recs["archive/data.pkl"] = (b"\x80\x02ctorch._utils\n_rebuild_device_tensor_from_cpu_tensor"
+                                b"\n(" + tensor + b"ctorch\nfloat64\nX\x05\x00\x00\x00xla:0"
+                                + rg + b"tR.")
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name, rec in recs.items():
+            zf.writestr(name, rec)
+
+    def load(lib):
+        t = lib.load(io.BytesIO(buf.getvalue()), map_location=ml)
+        return (str(t.device), str(t.dtype), t.requires_grad,
+                t.tolist() if t.device.type == "cpu" else tuple(t.shape))
+
+    want = _outcome(lambda: load(torch))
+    got = _outcome(lambda: load(numtorch))
+    if where == "none":  # no xla device here: both refuse (torch: NotImplementedError from
+        assert want[0] != "ok" and got[0] != "ok"  # its XLA dispatch, numtorch: RuntimeError)
+        return
+    assert got == want

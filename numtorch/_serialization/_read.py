@@ -649,6 +649,17 @@ _CORRUPT_WEIGHTS_ONLY = _CORRUPT + (ValueError, TypeError, AttributeError, NotIm
 
 
 def _load_file(fh, map_location, weights_only, mapping=None):
+    from . import _rebuild
+
+    outer = getattr(_rebuild._LOADING, "map_location", None)
+    _rebuild._LOADING.map_location = map_location
+    try:
+        return _load_any(fh, map_location, weights_only, mapping)
+    finally:
+        _rebuild._LOADING.map_location = outer
+
+
+def _load_any(fh, map_location, weights_only, mapping):
     start = fh.tell()
     head = fh.read(4)
     fh.seek(start)

@@ -8,6 +8,7 @@ pickled Python attributes are restored as torch restores them: through the publi
 for plain attributes, and never into numtorch's internal slots.
 """
 
+import threading
 import warnings
 
 import numpy as np
@@ -414,6 +415,36 @@ def _apply_lazy_bits(t, metadata):
     if conj:  # torch's loaded tensor reports its conjugate bit
         out._extra = {"conj": True}
     return out
+
+
+_LOADING = threading.local()  # the map_location of the load running in this thread
+
+
+def _restore_location(device):
+    """Where a tensor saved on ``device`` goes under the running load's map_location (for
+    the rebuild functions that name a device rather than a storage, as torch's
+    ``_get_restore_location``)."""
+    ml = getattr(_LOADING, "map_location", None)
+    if ml is None:
+        return device
+    if isinstance(ml, dict):
+        return ml.get(device, device)
+    if isinstance(ml, str) or type(ml).__name__ == "device":
+        return ml
+    raise load_error(RuntimeError, "Callable map_location not supported with "
+                                   "_rebuild_wrapper_subclass or "
+                                   "_rebuild_device_tensor_from_numpy")
+
+
+def _rebuild_device_tensor_from_cpu_tensor(data, dtype, device, requires_grad):
+    """A tensor of a device with no storage of its own (xla, maia, mtia: torch saves its
+    values as a CPU tensor), placed where map_location says."""
+    if not isinstance(data, Tensor):
+        raise load_error(AttributeError, f"'{type(data).__name__}' object has no attribute "
+                                         f"'to'")
+    t = data.to(dtype=dtype, device=_restore_location(device))
+    _set_requires_grad(t, requires_grad)
+    return t
 
 
 def _rebuild_meta_tensor_no_storage(dtype, size, stride, requires_grad):

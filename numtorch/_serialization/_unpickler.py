@@ -151,7 +151,8 @@ def _default_allowed():
         for fn in (_rebuild._rebuild_tensor, _rebuild._rebuild_tensor_v2,
                    _rebuild._rebuild_tensor_v3, _rebuild._rebuild_parameter,
                    _rebuild._rebuild_parameter_with_state,
-                   _rebuild._rebuild_meta_tensor_no_storage):
+                   _rebuild._rebuild_meta_tensor_no_storage,
+                   _rebuild._rebuild_device_tensor_from_cpu_tensor):
             table[f"torch._utils.{fn.__name__}"] = fn
         from .. import _quantized_scheme as _qs
         from .._quantized_serial import _rebuild_qtensor
