@@ -49,9 +49,9 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mo
     from .nn.modules.module import Module
 
     if isinstance(model, Module):
-        from ._dynamo.eval_frame import OptimizedModule
+        from ._dynamo.eval_frame import OptimizedModule, OptimizeContext
 
-        return OptimizedModule(model)
+        return OptimizedModule(model, OptimizeContext(backend))
     return model
 
 

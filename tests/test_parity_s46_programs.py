@@ -288,3 +288,19 @@ def test_rpc_require_initialized():
             f()
         msgs.append(str(e.value))
     assert msgs[1] == msgs[0]
+
+
+def test_compiled_module_dynamo_ctx():
+    # Lightning's from_compiled re-wraps the module's hooks with compiled.dynamo_ctx
+    t = torch.compile(torch.nn.Linear(2, 2))
+    n = numtorch.compile(numtorch.nn.Linear(2, 2))
+    assert type(n.dynamo_ctx).__name__ == type(t.dynamo_ctx).__name__
+    assert ("dynamo_ctx" in vars(n)) == ("dynamo_ctx" in vars(t))
+    assert "dynamo_ctx" not in dict(n.named_modules())
+
+    def hook(x, k=1):
+        return x * 2 + k
+    wrapped = n.dynamo_ctx(hook)
+    assert wrapped.__name__ == "hook" and wrapped(3, k=2) == 8
+    assert n(numtorch.ones(1, 2)).shape == (1, 2)
+    assert list(n.state_dict()) == list(t.state_dict())

@@ -1,8 +1,25 @@
 """The module wrapper ``torch.compile`` returns."""
 
+import functools
+
 from ..nn.modules.module import Module
 
-__all__ = ["OptimizedModule"]
+__all__ = ["OptimizeContext", "OptimizedModule"]
+
+
+class OptimizeContext:
+    """``compiled.dynamo_ctx``: applied to a function, returns it "compiled" (numtorch has no
+    compiler: the function runs as written). ``callback`` is the backend asked for."""
+
+    def __init__(self, callback=None):
+        self.callback = callback
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def _fn(*args, **kwargs):
+            return fn(*args, **kwargs)
+
+        return _fn
 
 
 class OptimizedModule(Module):
@@ -13,9 +30,12 @@ class OptimizedModule(Module):
     ``state_dict()`` keys start with ``_orig_mod.``, as torch's do.
     """
 
-    def __init__(self, mod):
+    def __init__(self, mod, dynamo_ctx=None):
         super().__init__()
         self._orig_mod = mod
+        # a plain attribute (not a submodule): Lightning re-wraps hooks with it
+        self.__dict__["dynamo_ctx"] = dynamo_ctx if dynamo_ctx is not None else \
+            OptimizeContext()
 
     @property
     def training(self):
