@@ -317,6 +317,32 @@ class SparseTensor(ValuesAutograd, Tensor):
     def index_select(self, dim, index):
         return _nt.ops.sparse_ops.index_select(self, dim, index)
 
+    # in place: the result's parts replace this tensor's (torch's sparse kernels do the same)
+    def _become(self, result):
+        from .autograd.grad_mode import is_grad_enabled
+
+        if self.requires_grad and self.is_leaf and is_grad_enabled():
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
+                               "operation.")
+        self._array = result._array
+        return self
+
+    def mul_(self, other):
+        self._become(_nt.ops.sparse_ops.mul(self, other))
+        if not is_sparse(other):
+            self._array.coalesced = False  # (torch's in-place scaling clears the flag)
+        return self
+
+    def div_(self, other):
+        return self._become(_nt.ops.sparse_ops.div(self, other))
+
+    def add_(self, other, *, alpha=1):
+        return self._become(_nt.ops.sparse_ops.add(self, other if alpha == 1 else other * alpha))
+
+    def sub_(self, other, *, alpha=1):
+        return self._become(_nt.ops.sparse_ops.add(self, -(other if alpha == 1 else
+                                                            other * alpha)))
+
     def __truediv__(self, other):
         return _nt.ops.sparse_ops.div(self, other)
 

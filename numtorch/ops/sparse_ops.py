@@ -354,7 +354,8 @@ def to_dense(input, dtype=None):
 
 # -- arithmetic --------------------------------------------------------------------------------
 def add(input, other):
-    """``dense + sparse`` (dense result) or ``sparse + sparse`` (uncoalesced sparse result)."""
+    """``dense + sparse`` (dense result) or ``sparse + sparse`` (sparse; coalesced when both
+    operands are)."""
     if is_sparse(input) and not is_sparse(other):
         raise RuntimeError("add(sparse, dense) is not supported. Use add(dense, sparse) "
                            "instead.")
@@ -367,7 +368,9 @@ def add(input, other):
         return input + to_dense(other)
     a, b = input._array, other._array
     values = _nt.cat([a.values, b.values])
-    return make(np.concatenate([a.indices, b.indices], 1), values, a.shape, False)
+    out = make(np.concatenate([a.indices, b.indices], 1), values, a.shape, False)
+    # two coalesced operands merge into a coalesced sum (torch's kernel), else they stack
+    return coalesce(out) if a.coalesced and b.coalesced else out
 
 
 def mul(input, other):
@@ -519,7 +522,7 @@ def mm(input, mat2, dense_grad=True):
     """
     _check_pair("mm", input, mat2)
     if is_sparse(input) and is_sparse(mat2):
-        raise _unsupported("_sparse_sparse_matmul")
+        return _sparse_sparse(input, mat2)
     if not is_sparse(input) and not is_sparse(mat2):  # torch.sparse.mm of two dense matrices
         return _nt.mm(mat2.t(), input.t()).t()  # torch's operand order (and shape error)
     if is_sparse(input):
@@ -531,6 +534,29 @@ def mm(input, mat2, dense_grad=True):
     # D @ S = (S^T @ D^T)^T
     out = _sparse_dense(transpose(mat2, 0, 1), input.t(), dense_grad).t()
     return rename_node(out, "MmBackward0" if dense_grad else "TransposeBackward0")
+
+
+def _sparse_sparse(a, b):
+    """The product of two 2-D sparse matrices as a coalesced sparse matrix: every stored
+    ``a[i, p]`` meets every stored ``b[p, j]`` (pairs found by sorting b's rows, no dense
+    operand), the products summed per ``(i, j)``; gradients reach both value tensors."""
+    sa, sb = coalesce(a)._array, coalesce(b)._array
+    if sa.indices.shape[0] != 2 or sb.indices.shape[0] != 2 or len(sa.shape) != 2 or \
+            len(sb.shape) != 2:
+        raise _unsupported("_sparse_sparse_matmul")
+    m, k = sa.shape
+    k2, n = sb.shape
+    if k != k2:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({m}x{k} and {k2}x{n})")
+    brow = sb.indices[0]  # (coalesced: sorted by row)
+    lo = np.searchsorted(brow, sa.indices[1], "left")
+    count = np.searchsorted(brow, sa.indices[1], "right") - lo
+    starts = np.cumsum(count) - count
+    ia = np.repeat(np.arange(count.shape[0]), count)
+    ib = np.repeat(lo, count) + (np.arange(int(count.sum())) - np.repeat(starts, count))
+    values = sa.values[_index_tensor(ia)] * sb.values[_index_tensor(ib)]
+    indices = np.stack([sa.indices[0][ia], sb.indices[1][ib]])
+    return coalesce(make(indices, values, (m, n), ia.size <= 1))
 
 
 def matmul(input, other):
