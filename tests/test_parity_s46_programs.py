@@ -304,3 +304,23 @@ def test_compiled_module_dynamo_ctx():
     assert wrapped.__name__ == "hook" and wrapped(3, k=2) == 8
     assert n(numtorch.ones(1, 2)).shape == (1, 2)
     assert list(n.state_dict()) == list(t.state_dict())
+
+
+def test_pytree_leafspec_and_is_leaf_warn():
+    import warnings
+
+    def run(L):
+        p = L.utils._pytree
+        out = []
+        for fn in (p.LeafSpec, p.treespec_leaf, lambda: p._is_leaf(3),
+                   lambda: p.tree_flatten([1, (2, 3)])):
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                fn()
+            out.append([(c.category.__name__, str(c.message)) for c in w])
+        out.append(repr(p.treespec_leaf()))
+        return out
+    import torch.utils._pytree  # noqa: F401
+    import numtorch.utils._pytree  # noqa: F401
+    t, n = _both(run)
+    assert n == t

@@ -10,6 +10,7 @@ a leaf unless registered with :func:`register_pytree_node` or :func:`register_da
 
 import collections
 import dataclasses
+import warnings
 from typing import Any, NamedTuple
 
 __all__ = [
@@ -308,6 +309,9 @@ def _is_namedtuple_instance(tree):
 
 def _is_leaf(tree, is_leaf=None):
     """True when ``tree`` is not a registered container (or ``is_leaf(tree)`` says so)."""
+    warnings.warn("torch.utils._pytree._is_leaf is private and will be removed in a future "
+                  "release. Please use torch.utils._pytree.tree_is_leaf instead.",
+                  FutureWarning, stacklevel=2)
     return tree_is_leaf(tree, is_leaf)
 
 
@@ -411,14 +415,24 @@ class TreeSpec:
 
 
 class LeafSpec(TreeSpec):
-    """The spec of a single leaf (printed ``*``)."""
+    """The spec of a single leaf (printed ``*``). Building one directly is deprecated in
+    torch 2.13 (FutureWarning); ``treespec_leaf()`` is the quiet spelling."""
 
     def __init__(self):
+        warnings.warn("`isinstance(treespec, LeafSpec)` is deprecated, use "
+                      "`isinstance(treespec, TreeSpec) and treespec.is_leaf()` instead.",
+                      FutureWarning, stacklevel=2)
         super().__init__(None, None, [])
 
 
+def _leaf_spec():
+    spec = LeafSpec.__new__(LeafSpec)
+    TreeSpec.__init__(spec, None, None, [])
+    return spec
+
+
 def treespec_leaf():
-    return LeafSpec()
+    return _leaf_spec()
 
 
 def treespec_tuple(iterable=()):
@@ -445,7 +459,7 @@ def _flatten(tree, leaves, is_leaf):
     return TreeSpec(node, ctx, [_flatten(k, leaves, is_leaf) for k in kids])
 
 
-_LEAF = LeafSpec()
+_LEAF = _leaf_spec()
 _LEAF_SPEC = _LEAF
 
 
