@@ -424,6 +424,20 @@ def _like(input, dtype, device, memory_format, fn, pin_memory=False):
     return dt, dev, order
 
 
+def _sparse_like(input, dt, layout, requires_grad):
+    """zeros_like / empty_like of a sparse COO tensor: one with no stored entries (its sparse
+    and dense dims kept), or dense zeros when ``layout=torch.strided``."""
+    shape = tuple(input.shape)
+    if layout is _layout.strided:
+        return _finish(np.zeros(shape, dt.np), None, requires_grad)
+    from .ops.sparse_ops import make as make_sparse
+
+    sd = input.sparse_dim()
+    values = _make(np.zeros((0,) + shape[sd:], dt.np))
+    out = make_sparse(np.zeros((sd, 0), np.int64), values, shape, True)
+    return out.requires_grad_() if requires_grad else out
+
+
 def _made_like(input, dt, dev, order, requires_grad, make):
     fmt = None if isinstance(order, str) else order
     try:
@@ -465,6 +479,8 @@ def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
         tensor([0, 0], dtype=torch.int32)
     """
     dt, dev, order = _like(input, dtype, device, memory_format, "zeros_like", pin_memory)
+    if input.__class__ is not Tensor and input.layout is _layout.sparse_coo:
+        return _sparse_like(input, dt, layout, requires_grad)
     return _made_like(input, dt, dev, order, requires_grad,
                       lambda xp, a, d, o: xp.zeros_like(a, dtype=d, order=o))
 
@@ -491,6 +507,8 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
         torch.Size([2, 3])
     """
     dt, dev, order = _like(input, dtype, device, memory_format, "empty_like", pin_memory)
+    if input.__class__ is not Tensor and input.layout is _layout.sparse_coo:
+        return _sparse_like(input, dt, layout, requires_grad)
     return _made_like(input, dt, dev, order, requires_grad,
                       lambda xp, a, d, o: fill_uninitialized(xp.empty_like(a, dtype=d, order=o)))
 

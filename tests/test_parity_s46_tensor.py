@@ -218,6 +218,16 @@ SPARSE.update({
     "div_0d_": lambda t: _sp_inplace(t, lambda s: s.div_(t.tensor(2.))),
     "add_dense_refused": lambda t: _dsp(t).add_(t.ones(2, 3)),
     "mul_leaf_refused": lambda t: _dsp(t).requires_grad_().mul_(2),
+    "zeros_like": lambda t: _dense_of(t.zeros_like(_dsp(t), dtype=t.float64)),
+    "zeros_like_nnz": lambda t: (t.zeros_like(_dsp(t))._nnz(), t.zeros_like(_dsp(t)).is_sparse),
+    "empty_like": lambda t: (t.empty_like(_dsp(t))._nnz(), t.empty_like(_dsp(t)).shape),
+    "zeros_like_strided": lambda t: t.zeros_like(_dsp(t), layout=t.strided),
+    "zeros_like_requires_grad": lambda t: t.zeros_like(_dsp(t), requires_grad=True)
+    .requires_grad,
+    "zeros_like_hybrid": lambda t: (lambda z: (z.sparse_dim(), z.dense_dim(), z.to_dense()))(
+        t.zeros_like(_hyb(t))),
+    "zeros_like_plus": lambda t: (lambda s: repr(t.zeros_like(s) + s))(
+        _dsp(t).requires_grad_()),
 })
 
 

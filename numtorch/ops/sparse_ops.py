@@ -370,7 +370,9 @@ def add(input, other):
     values = _nt.cat([a.values, b.values])
     out = make(np.concatenate([a.indices, b.indices], 1), values, a.shape, False)
     # two coalesced operands merge into a coalesced sum (torch's kernel), else they stack
-    return coalesce(out) if a.coalesced and b.coalesced else out
+    out = coalesce(out) if a.coalesced and b.coalesced else out
+    rename_node(out._array.values, "AddBackward0")
+    return out
 
 
 def mul(input, other):
