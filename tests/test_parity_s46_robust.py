@@ -570,3 +570,34 @@ def test_xla_tensor_checkpoints_load_where_map_location_says(where, requires_gra
         assert want[0] != "ok" and got[0] != "ok"  # its XLA dispatch, numtorch: RuntimeError)
         return
     assert got == want
+
+
+# -- torch.utils.data._utils.collate: default_collate_fn_map and the collate_*_fn functions ---
+def _collate_uses(lib):
+    from importlib import import_module
+
+    mod = import_module(f"{lib.__name__}.utils.data._utils.collate")
+
+    def floats(batch, *, collate_fn_map=None):
+        return ("floats", len(batch))
+
+    extended = dict(mod.default_collate_fn_map)
+    extended[float] = floats
+    out = [mod.collate([1.5, 2.5], collate_fn_map=extended),
+           mod.collate([{"a": 1.5, "b": (1, 2)}] * 2, collate_fn_map=extended),
+           mod.collate([lib.ones(1)] * 2, collate_fn_map={lib.Tensor: lambda b, **kw: len(b)}),
+           mod.collate_tensor_fn([lib.ones(2), lib.zeros(2)]).tolist(),
+           mod.collate_int_fn([True, False]).dtype.__repr__()]
+    for batch, fn_map in (([1, 2], None), ([1, 2], {lib.Tensor: mod.collate_tensor_fn})):
+        try:
+            mod.collate(batch, collate_fn_map=fn_map)
+        except TypeError as e:
+            out.append(str(e))
+    return out
+
+
+def test_collate_fn_map_extension_as_in_torch():
+    """torch documents extending default_collate through ``default_collate_fn_map`` (exact
+    type first, then the first key the element is an instance of; no map: no leaf type);
+    numtorch had no such table (ImportError)."""
+    assert repr(_collate_uses(numtorch)) == repr(_collate_uses(torch))

@@ -9,7 +9,9 @@ import numpy as np
 from .... import _dtype
 from ...._tensor import Tensor, _make
 
-__all__ = ["default_collate", "default_convert", "collate"]
+__all__ = ["default_collate", "default_convert", "collate", "default_collate_fn_map",
+           "collate_tensor_fn", "collate_numpy_array_fn", "collate_numpy_scalar_fn",
+           "collate_float_fn", "collate_int_fn", "collate_str_fn"]
 
 _NP_STR = re.compile(r"[SaUO]")
 _ERR = ("default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
@@ -65,41 +67,78 @@ def _stack(arrays, like):
     return stack(arrays, 0)
 
 
-def collate(batch, *, collate_fn_map=None):
-    """Collate ``batch`` with ``collate_fn_map`` ({type: fn}) overriding the defaults."""
+def collate_tensor_fn(batch, *, collate_fn_map=None):
+    """Tensors stacked along a new first dim."""
+    return _stack(batch, batch[0])
+
+
+def collate_numpy_array_fn(batch, *, collate_fn_map=None):
+    """NumPy arrays as tensors (as_tensor's checks), stacked with torch's promotion."""
     elem = batch[0]
-    if collate_fn_map:
+    if _NP_STR.search(elem.dtype.str):
+        raise TypeError(_ERR.format(elem.dtype))
+    if _alike(batch, elem):  # (the common case, checked once: one stack)
+        return _make(np.stack(batch))
+    return collate([_as_tensor(b) for b in batch], collate_fn_map=collate_fn_map)
+
+
+def collate_numpy_scalar_fn(batch, *, collate_fn_map=None):
+    """NumPy scalars as one tensor (``as_tensor(batch)``)."""
+    if all(type(b) is type(batch[0]) for b in batch):
+        return _as_tensor(np.asarray(batch))  # one type: its dtype, as torch's as_tensor
+    return _as_tensor(batch)
+
+
+def collate_float_fn(batch, *, collate_fn_map=None):
+    """Python floats as a float64 tensor."""
+    from ...._from_data import tensor
+
+    return tensor(batch, dtype=_dtype.float64)
+
+
+def collate_int_fn(batch, *, collate_fn_map=None):
+    """Python ints (and bools) as a tensor of their inferred dtype."""
+    from ...._from_data import tensor
+
+    return tensor(batch)
+
+
+def collate_str_fn(batch, *, collate_fn_map=None):
+    """Strings and bytes stay as they are (a list)."""
+    return batch
+
+
+# torch's table ({type or tuple of types: fn}), which user code extends for its own types
+default_collate_fn_map = {
+    Tensor: collate_tensor_fn,
+    np.ndarray: collate_numpy_array_fn,
+    (np.bool_, np.number, np.object_): collate_numpy_scalar_fn,
+    float: collate_float_fn,
+    int: collate_int_fn,
+    str: collate_str_fn,
+    bytes: collate_str_fn,
+}
+
+
+def collate(batch, *, collate_fn_map=None):
+    """Collate ``batch``: the function ``collate_fn_map`` ({type: fn}) names for the first
+    element's type (its exact type first, then the first key it is an instance of), else
+    mappings, named tuples and sequences field by field (torch's rules: without a map no
+    leaf type is handled)."""
+    elem = batch[0]
+    kind = type(elem)
+    if collate_fn_map is not None:
+        if kind in collate_fn_map:
+            return collate_fn_map[kind](batch, collate_fn_map=collate_fn_map)
         for t, fn in collate_fn_map.items():
             if isinstance(elem, t):
                 return fn(batch, collate_fn_map=collate_fn_map)
-    if isinstance(elem, Tensor):
-        return _stack(batch, elem)
-    if isinstance(elem, np.ndarray):
-        if _NP_STR.search(elem.dtype.str):
-            raise TypeError(_ERR.format(elem.dtype))
-        # torch makes each array a tensor (as_tensor's dtype, byte-order and stride checks)
-        # and stacks those: torch's promotion of mixed dtypes and its size-mismatch error
-        if _alike(batch, elem):  # (the common case, checked once: one stack)
-            return _make(np.stack(batch))
-        return _stack([_as_tensor(b) for b in batch], elem)
-    if isinstance(elem, (np.bool_, np.number, np.object_)):
-        # (other NumPy scalars, np.datetime64..., are refused below)
-        if all(type(b) is type(elem) for b in batch):
-            return _as_tensor(np.asarray(batch))  # one type: its dtype, as torch's as_tensor
-        return _as_tensor(batch)
-    if isinstance(elem, (int, float)):
-        # torch.tensor(batch): a later float makes an int batch float32, a str is an error
-        from ...._from_data import tensor
-
-        return tensor(batch, dtype=_dtype.float64 if isinstance(elem, float) else None)
-    if isinstance(elem, (str, bytes)):
-        return batch
     if isinstance(elem, collections.abc.Mapping):
         return _rebuilt_mapping(elem, {k: collate([d[k] for d in batch],
                                                   collate_fn_map=collate_fn_map) for k in elem})
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):
         # the fields go on as the tuples zip makes: a field of strings stays a tuple, as torch's
-        return type(elem)(*(collate(s, collate_fn_map=collate_fn_map) for s in zip(*batch)))
+        return kind(*(collate(s, collate_fn_map=collate_fn_map) for s in zip(*batch)))
     if isinstance(elem, collections.abc.Sequence):
         it = iter(batch)
         n = len(next(it))
@@ -111,7 +150,7 @@ def collate(batch, *, collate_fn_map=None):
         if isinstance(elem, tuple):
             return cols
         return _rebuilt_sequence(elem, cols)
-    raise TypeError(_ERR.format(type(elem)))
+    raise TypeError(_ERR.format(kind))
 
 
 def _rebuilt_mapping(like, values):
@@ -146,4 +185,4 @@ def _rebuilt_sequence(like, values):
 def default_collate(batch):
     """Stack a list of samples into a batch: tensors and arrays are stacked along a new first
     dim, numbers become tensors, dicts/named tuples/sequences are collated field by field."""
-    return collate(batch)
+    return collate(batch, collate_fn_map=default_collate_fn_map)
