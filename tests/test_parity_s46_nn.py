@@ -311,3 +311,41 @@ def test_full_backward_hook_silent_for_untapped_outputs(kind):
         (out["y"] if kind == "dict" else out[0]).sum().backward()
         return calls, x.grad
     _same(fn)
+
+
+# -- 8. complex parameters step as pairs of reals; complex gradients' norms -----------------
+
+_COMPLEX_OPTS = [("SGD", {"lr": 0.1, "momentum": 0.9}), ("Adam", {"lr": 0.1, "amsgrad": True}),
+                 ("AdamW", {"lr": 0.1}), ("RMSprop", {"centered": True, "momentum": 0.2}),
+                 ("Adagrad", {}), ("Adadelta", {}), ("NAdam", {}), ("RAdam", {}),
+                 ("Adamax", {}), ("ASGD", {}), ("Rprop", {}),
+                 ("Adam", {"lr": 0.1, "foreach": False, "maximize": True})]
+
+
+@pytest.mark.parametrize("name,kw", _COMPLEX_OPTS, ids=[f"{n}{i}" for i, (n, _) in
+                                                       enumerate(_COMPLEX_OPTS)])
+def test_optimizers_step_complex_parameters_as_real_pairs(name, kw):
+    def fn(t):
+        t.manual_seed(0)
+        w = t.nn.Parameter(t.randn(2, 3, dtype=t.complex64))
+        o = getattr(t.optim, name)([w], **kw)
+        for _ in range(3):
+            o.zero_grad()
+            ((w * w.conj()).real.sum() + (w.real * 2).sum() - w.imag.sum()).backward()
+            o.step()
+        return t.view_as_real(w.detach())
+    want = _outcome(torch, fn)
+    got = _outcome(numtorch, fn)
+    assert got[0] == want[0] == "ok"
+    assert got[1][:2] == want[1][:2]
+    assert got[1][2] == pytest.approx(want[1][2], abs=1e-4)
+
+
+@pytest.mark.parametrize("norm_type", [2.0, 1.0, float("inf"), 3.0])
+def test_clip_grad_norm_of_complex_gradients(norm_type):
+    def fn(t):
+        w = t.nn.Parameter(t.zeros(3, dtype=t.complex64))
+        w.grad = t.tensor([3 + 4j, 0, 1j], dtype=t.complex64)
+        n = t.nn.utils.clip_grad_norm_([w], 1.0, norm_type=norm_type)
+        return n, t.view_as_real(w.grad)
+    _same(fn)

@@ -160,10 +160,11 @@ def split_update(kernel, arrays, consts):
 
 
 def host_arrays(p, g):
-    """``(p's array, g's array)`` when both are host arrays of one shape and dtype, the form
-    the grouped updates (``run_jobs``) take; None otherwise."""
+    """``(p's array, g's array)`` when both are host arrays of one shape and real dtype, the
+    form the grouped updates (``run_jobs``) take; None otherwise (a complex parameter is
+    stepped on its real view, ``Optimizer._update_as_real``)."""
     a = p._array
-    if type(g) is Tensor and type(a) is np.ndarray:
+    if type(g) is Tensor and type(a) is np.ndarray and a.dtype.kind != "c":
         ga = g._array
         if type(ga) is np.ndarray and ga.shape == a.shape and ga.dtype is a.dtype:
             return a, ga
@@ -369,8 +370,37 @@ class Optimizer:
                                          or _needs_graph(p, g, state, group)):
             self._update_in_graph(p, g, state, hp)
             return  # the in-place tensor ops bumped the version
-        self._update(p, g._array, state, hp)
+        if p._array.dtype.kind == "c" and _real_viewable(p._array) and \
+                type(self)._complex_as_real:
+            self._update_as_real(p, g._array, state, hp)
+        else:
+            self._update(p, g._array, state, hp)
         p._vc[0] += 1  # the parameter changed in place
+
+    # torch steps a complex parameter as the real tensor of its (real, imag) pairs
+    # (view_as_real of the parameter, gradient and state), so every rule is applied to the
+    # two parts separately; a rule that is linear in the gradient needs no view
+    _complex_as_real = True
+
+    def _update_as_real(self, param, grad, state, group):
+        real = {}
+        for k, v in state.items():
+            if isinstance(v, Tensor) and v._array.dtype.kind == "c" and \
+                    _real_viewable(v._array):
+                real[k] = _make(_as_real(v._array))
+            else:
+                real[k] = v
+        xp = backend.xp_of(grad)
+        self._update(_make(_as_real(param._array)), _as_real(xp.ascontiguousarray(grad)), real,
+                     group)
+        for k, v in real.items():
+            old = state.get(k)
+            if isinstance(old, Tensor) and old._array.dtype.kind == "c" and \
+                    isinstance(v, Tensor) and v._array.dtype.kind != "c":
+                if not xp.shares_memory(old._array, v._array):  # the rule replaced it
+                    old._array[...] = v._array.view(old._array.dtype)[..., 0]
+            else:
+                state[k] = v
 
     # SGD, Adagrad and SparseAdam: fn(opt, param, grad, state, group) stepping on a sparse
     # gradient (numtorch/optim/_sparse_grads.py); other optimizers refuse one, as torch's do
@@ -555,6 +585,17 @@ class Optimizer:
                 lines.append(f"    {key}: {v.item() if isinstance(v, Tensor) else v}")
         lines.append(")")
         return "\n".join(lines)
+
+
+def _real_viewable(a):
+    """Whether a complex array can be viewed as (..., 2) reals (its last axis is unit-strided
+    or it has at most one element per row)."""
+    return a.ndim == 0 or a.shape[-1] <= 1 or a.strides[-1] == a.itemsize
+
+
+def _as_real(a):
+    """The (..., 2) real view of a complex array (torch's view_as_real), sharing its memory."""
+    return a[..., None].view(a.real.dtype)
 
 
 def _to_numtorch(obj):

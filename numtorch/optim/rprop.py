@@ -32,7 +32,10 @@ class Rprop(Optimizer):
         xp = backend.xp_of(param._array)
         state["step"] = _make(xp.zeros((), dtype="float32"))
         state["prev"] = _make(xp.zeros_like(param._array))
-        state["step_size"] = _make(xp.full_like(param._array, group["lr"]))
+        lr = group["lr"]
+        if param._array.dtype.kind == "c":  # both parts of a complex value step from lr
+            lr = complex(float(lr), float(lr))
+        state["step_size"] = _make(xp.full_like(param._array, lr))
 
     def _update(self, param, grad, state, group):
         p = param._array

@@ -197,6 +197,7 @@ class SGD(Optimizer):
         return None
 
     _sparse_step = optimizer._sparse_grads.sgd
+    _complex_as_real = False  # the rule is linear: the complex update is the same
 
     def _update(self, param, grad, state, group):
         p = param._array
