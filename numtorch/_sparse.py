@@ -317,6 +317,20 @@ class SparseTensor(ValuesAutograd, Tensor):
     def index_select(self, dim, index):
         return _nt.ops.sparse_ops.index_select(self, dim, index)
 
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        """The norm of all stored values (duplicates summed first); no sparse kernel takes a
+        ``dim``."""
+        if dim is not None:
+            raise _unsupported("norm")
+        values = _nt.ops.sparse_ops.coalesce(self)._array.values
+        return values.norm(2 if p == "fro" else p, dtype=dtype)
+
+    def any(self, dim=None, keepdim=False):
+        """Whether any stored value is nonzero (no sparse kernel takes a ``dim``)."""
+        if dim is not None:
+            raise _unsupported("any")
+        return _nt.ops.sparse_ops.coalesce(self)._array.values.any()
+
     # in place: the result's parts replace this tensor's (torch's sparse kernels do the same)
     def _become(self, result):
         from .autograd.grad_mode import is_grad_enabled

@@ -228,6 +228,20 @@ SPARSE.update({
         t.zeros_like(_hyb(t))),
     "zeros_like_plus": lambda t: (lambda s: repr(t.zeros_like(s) + s))(
         _dsp(t).requires_grad_()),
+    "cat_dim0": lambda t: _dense_of(t.cat([_dsp(t), _dsp(t)])),
+    "cat_dim1": lambda t: _dense_of(t.cat([_dsp(t), _dsp(t)], 1)),
+    "cat_dim_neg": lambda t: _dense_of(t.cat([_dsp(t), _dsp(t)], -1)),
+    "cat_uncoalesced": lambda t: _dense_of(t.cat([_dsp(t), _sp(t)], 1)),
+    "cat_one": lambda t: _dense_of(t.cat([_dsp(t)])),
+    "cat_promote": lambda t: _dense_of(t.cat([_dsp(t), _dsp(t).double()])),
+    "cat_dense_refused": lambda t: t.cat([_dsp(t), _dsp(t).to_dense()]),
+    "cat_shape_refused": lambda t: t.cat([_dsp(t), t.ones(3, 2).to_sparse()], 1),
+    "stack": lambda t: _dense_of(t.stack([_dsp(t), _dsp(t)])),
+    "stack_last": lambda t: _dense_of(t.stack([_dsp(t), _dsp(t)], 2)),
+    "norm": lambda t: _dsp(t).norm(),
+    "norm_1": lambda t: _dsp(t).norm(1),
+    "norm_uncoalesced": lambda t: _sp(t).norm(),
+    "any": lambda t: (_dsp(t).any(), t.zeros(2, 2).to_sparse().any()),
 })
 
 

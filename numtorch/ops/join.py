@@ -5,6 +5,7 @@ import numpy as np
 from .. import _dtype, backend
 from .._grad_state import _state
 from .._tensor import Tensor, _make
+from .._sparse import is_sparse
 from ..autograd import graph as _graph
 from ..autograd._pointwise_layout import torch_order
 from ..autograd.graph import Op, channels_last_layout, rename_node
@@ -193,6 +194,10 @@ def cat(tensors, dim=0, *, out=None, _fn="cat"):
     tensors = tensor_list(_fn, tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    if out is None and tensors[0].__class__ is not Tensor and is_sparse(tensors[0]):
+        from .sparse_ops import cat as sparse_cat
+
+        return sparse_cat(tensors, dim)
     legacy = False  # torch skips legacy 1-d empty tensors
     zero = None  # the first 0-d tensor's position (torch refuses it before any other check)
     for i, x in enumerate(tensors):
@@ -268,6 +273,9 @@ def stack(tensors, dim=0, *, out=None):
         if arrays is not None:  # get_batch's stack of data slices: one pass, one array call
             return _make(_stack(np, arrays, canonical_dim(dim, arrays[0].ndim + 1)))
     tensors = tensor_list("stack", tensors, "stack")
+    if out is None and tensors and tensors[0].__class__ is not Tensor and is_sparse(tensors[0]):
+        d = canonical_dim(dim, len(tensors[0].shape) + 1)
+        return cat([x.unsqueeze(d) for x in tensors], d)
     shape0 = tensors[0]._array.shape
     for i, x in enumerate(tensors):
         if x._array.shape != shape0:

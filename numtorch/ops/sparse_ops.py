@@ -561,6 +561,35 @@ def _sparse_sparse(a, b):
     return coalesce(make(indices, values, (m, n), ia.size <= 1))
 
 
+def cat(tensors, dim=0):
+    """``torch.cat`` of sparse COO tensors along a sparse dim: the entries of each, their index
+    along ``dim`` shifted past the tensors before it (the result is not coalesced)."""
+    for i, x in enumerate(tensors):
+        if not is_sparse(x):
+            raise RuntimeError(f"Concatenating sparse tensors, but a dense tensor was found at "
+                               f"position {i}.")
+    shape0 = tuple(tensors[0].shape)
+    d = _nt.ops.canonical_dim(dim, len(shape0))
+    for i, x in enumerate(tensors):
+        s = tuple(x.shape)
+        if len(s) != len(shape0) or s[:d] + s[d + 1:] != shape0[:d] + shape0[d + 1:]:
+            raise RuntimeError(f"All tensors must have the same shape: {list(shape0)} (except in "
+                               f"the concatenating dimension), but found shape: {list(s)} at "
+                               f"position {i}.")
+    sd = tensors[0].sparse_dim()
+    if d >= sd or any(x.sparse_dim() != sd for x in tensors):
+        raise _unsupported("cat")
+    parts, offset = [], 0
+    for x in tensors:
+        idx = x._array.indices.copy()
+        idx[d] += offset
+        offset += x.shape[d]
+        parts.append(idx)
+    shape = shape0[:d] + (offset,) + shape0[d + 1:]
+    values = _nt.cat([x._array.values for x in tensors])
+    return make(np.concatenate(parts, 1), values, shape, False)
+
+
 def matmul(input, other):
     """``@``, ``matmul`` and ``mv`` with a sparse matrix: a 1-D dense operand is a vector, as
     in torch (the result is 1-D); otherwise :func:`mm`."""
