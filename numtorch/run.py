@@ -108,6 +108,17 @@ def _report(exc):
     sys.excepthook(type(exc), exc, tb)
 
 
+def _alias_in_child_pythons():
+    """Make Python processes the program starts itself (not through ``multiprocessing``,
+    which ``install`` covers) alias torch as well: a ``sitecustomize`` on ``PYTHONPATH``
+    installs the hook where ``NUMTORCH_RUN_CHILD=1``."""
+    site = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_run_child")
+    paths = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    if site not in paths:
+        os.environ["PYTHONPATH"] = os.pathsep.join([site, *paths])
+    os.environ["NUMTORCH_RUN_CHILD"] = "1"
+
+
 def main(argv=None):
     """Parse ``argv`` (default ``sys.argv[1:]``), install the hook and run the program.
 
@@ -123,6 +134,7 @@ def main(argv=None):
         sys.stderr.write(f"{_PROG}: {problem}\n\n{_USAGE}")
         return 2
     _import_hook.install()
+    _alias_in_child_pythons()
     if argv[0].startswith("-m"):
         name = argv[0][2:] or (argv[1] if len(argv) > 1 else "")
         args = argv[1:] if argv[0] != "-m" else argv[2:]

@@ -324,3 +324,31 @@ def test_pytree_leafspec_and_is_leaf_warn():
     import numtorch.utils._pytree  # noqa: F401
     t, n = _both(run)
     assert n == t
+
+
+def test_run_aliases_torch_in_child_pythons(tmp_path):
+    # Lightning's DDP launcher starts `sys.executable script.py` itself: under numtorch.run
+    # that child imported real torch (and mixed libraries across ranks)
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parent.parent
+    script = repo / "tests" / "run_programs" / "child_python.py"
+    env = dict(os.environ, OMP_NUM_THREADS="1", PYTHONPATH=str(repo))
+    env.pop("NUMTORCH_RUN_CHILD", None)
+    n = subprocess.run([sys.executable, "-m", "numtorch.run", str(script)], capture_output=True,
+                       text=True, env=env, cwd=tmp_path, timeout=120)
+    assert n.returncode == 0, n.stderr
+    lines = n.stdout.split("\n")
+    assert lines[0] == "parent numtorch"
+    env_t = dict(env, PYTHONPATH="")
+    t = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                       env=env_t, cwd=tmp_path, timeout=120)
+    assert t.stdout.split("\n")[1].replace("torch", "numtorch", 1) == lines[1]
+    # a child of a plain interpreter is left alone
+    plain = subprocess.run([sys.executable, "-c", "import sys, numtorch.run; "
+                            "print('NUMTORCH_RUN_CHILD' in __import__('os').environ)"],
+                           capture_output=True, text=True, env=env, timeout=60)
+    assert plain.stdout.strip() == "False"
