@@ -1140,7 +1140,7 @@ class _TensorMath:
     def log_softmax(self, dim=_MISSING_DIM, dtype=None):
         return _nt.ops.log_softmax(self, dim, dtype)
 
-    def logsumexp(self, dim, keepdim=False):
+    def logsumexp(self, dim=_MISSING_DIM, keepdim=False):
         return _nt.ops.logsumexp(self, dim, keepdim)
 
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):

@@ -492,3 +492,18 @@ ZERO_D_ARGS = {
 @pytest.mark.parametrize("name", sorted(ZERO_D_ARGS))
 def test_one_element_tensor_args(name):
     same(ZERO_D_ARGS[name])
+
+
+SMALL = {
+    "logsumexp_no_dim_method": lambda t: t.ones(2, 2).logsumexp(),
+    "logsumexp_no_dim_function": lambda t: t.logsumexp(t.ones(2, 2)),
+    "logsumexp_dim": lambda t: t.ones(2, 2).logsumexp(0),
+    "trace_bool": lambda t: t.ones(2, 2, dtype=t.bool).trace(),
+    "trace_int8": lambda t: t.full((2, 2), 100, dtype=t.int8).trace(),
+    "trace_uint8": lambda t: t.full((2, 2), 200, dtype=t.uint8).trace(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_small_fixes(name):
+    same(SMALL[name])

@@ -13,6 +13,7 @@ from ..autograd.graph import Op, rename_node
 from . import _norm2_order
 from ._accumulate import fsum, is_half
 from ._lautil import check_float
+from .._required_dim import missing_dim
 from ._util import canonical_dim, user_stacklevel
 from .decomp import svd_parts
 from ._pointwise import _out
@@ -263,7 +264,7 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return rename_node(s, "StdMeanBackward0"), rename_node(m, "StdMeanBackward0")  # torch's
 
 
-def logsumexp(input, dim, keepdim=False, *, out=None):
+def logsumexp(input, dim=missing_dim, keepdim=False, *, out=None):
     """``log(sum(exp(input)))`` over ``dim``, computed stably (the max is subtracted first).
 
     Integer inputs are computed in the default float dtype.
@@ -272,6 +273,7 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
         >>> torch.logsumexp(torch.tensor([0., 0.]), 0)
         tensor(0.6931)
     """
+    missing_dim.check(dim, "logsumexp")
     if input.dtype._category < _dtype._FLOAT:
         input = input.to(_dtype.get_default_dtype())
     dims = _dims_or_all(dim, input._array.ndim, "logsumexp")

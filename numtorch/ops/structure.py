@@ -173,8 +173,10 @@ def trace(input):
     nd = input._array.ndim
     if nd != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {nd}")
+    if input.dtype.np.kind == "b":  # (torch's kernel has no bool)
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     d = DiagGet.apply(input, offset=0)
-    if input.dtype.np.kind in "biu":
+    if input.dtype.np.kind in "iu":
         return d.to(_dtype.int64).sum()
     return rename_node(d.sum(), "TraceBackward0")
 
