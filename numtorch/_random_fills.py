@@ -56,6 +56,14 @@ def normal_values(x, mean, std, generator):
     _check_float_tensor(x, "normal_kernel_cpu")
     mean, std = _num(mean, "mean", "normal_"), _num(std, "std", "normal_")
     _check_std(std)
+    if x.dtype.is_complex:
+        # torch fills the (real, imag) pairs, each part N(mean, std**2 / 2)
+        from . import _creation, view_as_complex
+
+        pairs = _creation.empty(tuple(x.shape) + (2,), dtype=x.real.dtype, device=x.device)
+        r = NormalFill.apply(pairs, mean=mean, std=std / 2 ** 0.5,
+                             rng=rng_for(generator, x.device))
+        return view_as_complex(r)
     return NormalFill.apply(x, mean=mean, std=std, rng=rng_for(generator, x.device))
 
 

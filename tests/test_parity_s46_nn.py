@@ -349,3 +349,36 @@ def test_clip_grad_norm_of_complex_gradients(norm_type):
         n = t.nn.utils.clip_grad_norm_([w], 1.0, norm_type=norm_type)
         return n, t.view_as_real(w.grad)
     _same(fn)
+
+
+@pytest.mark.parametrize("fn_name,args", [
+    ("normal_", ()), ("normal_", (1.0, 2.0)), ("kaiming_normal_", ()), ("xavier_normal_", ()),
+    ("uniform_", ())])
+def test_init_of_complex_tensors_fills_both_parts(fn_name, args):
+    def fn(t):
+        t.manual_seed(0)
+        w = getattr(t.nn.init, fn_name)(t.empty(3, 4, dtype=t.complex64), *args)
+        return t.view_as_real(w), t.rand(1)
+    _same(fn)
+
+
+@pytest.mark.parametrize("case", ["mse", "mse_none", "mse_real_complex", "mse_weight",
+                                  "smooth_l1", "smooth_l1_beta0", "huber", "huber_weight", "l1",
+                                  "mse_cdouble"])
+def test_regression_losses_on_complex_values(case):
+    def fn(t):
+        F = t.nn.functional
+        a = t.tensor([1 + 2j, 3 - 1j])
+        b = t.tensor([0.5 + 1j, 2 + 2j])
+        calls = {"mse": lambda: F.mse_loss(a, b), "mse_none": lambda: F.mse_loss(a, b, reduction="none"),
+                 "mse_real_complex": lambda: F.mse_loss(a.real, b),
+                 "mse_weight": lambda: F.mse_loss(a, b, weight=t.ones(2)),
+                 "smooth_l1": lambda: F.smooth_l1_loss(a, b),
+                 "smooth_l1_beta0": lambda: F.smooth_l1_loss(a, b, beta=0.0),
+                 "huber": lambda: F.huber_loss(a, b),
+                 "huber_weight": lambda: F.huber_loss(a, b, weight=t.ones(2)),
+                 "l1": lambda: F.l1_loss(a, b),
+                 "mse_cdouble": lambda: F.mse_loss(a.to(t.complex128), b.to(t.complex128))}
+        out = calls[case]()
+        return t.view_as_real(out) if out.is_complex() else out
+    _same(fn)

@@ -25,6 +25,9 @@ def _pointwise(kind, kernel, input, target, reduction, p=None, int_ok=False):
     if broadcast_shape(tuple(input.shape), tuple(target.shape)) is None:
         input - target  # raises torch's broadcasting error
     dt = _dtype.result_type(input, target)
+    if dt.is_complex and kind != "l1":  # torch's kernels take complex values only for L1
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_dtype._TYPE_DISPLAY[dt.name]}'")
     if dt._category < _dtype._FLOAT:
         if int_ok:  # torch computes integer L1 losses (their mean then raises)
             return reduce_loss((input - target).abs(), reduction)
