@@ -352,3 +352,47 @@ def test_run_aliases_torch_in_child_pythons(tmp_path):
                             "print('NUMTORCH_RUN_CHILD' in __import__('os').environ)"],
                            capture_output=True, text=True, env=env, timeout=60)
     assert plain.stdout.strip() == "False"
+
+
+def _one_rank(L, body):
+    from importlib import import_module
+
+    dist = import_module(L.__name__ + ".distributed")
+    dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
+    try:
+        return body(L, dist)
+    finally:
+        dist.destroy_process_group()
+
+
+def test_ddp_logging_data_and_post_local_sgd_hook():
+    # Lightning's DDP strategy reads _get_ddp_logging_data() and imports post_localSGD_hook
+    from importlib import import_module
+
+    def body(L, dist):
+        P = import_module(L.__name__ + ".distributed.algorithms.ddp_comm_hooks."
+                          "post_localSGD_hook")
+        L.manual_seed(0)
+        m = L.nn.parallel.DistributedDataParallel(
+            L.nn.Sequential(L.nn.Linear(3, 4), L.nn.Linear(4, 1)))
+        d = m._get_ddp_logging_data()
+        keys = ["backend_name", "broadcast_buffers", "bucket_cap_bytes", "device_ids", "dtypes",
+                "find_unused_parameters", "gradient_as_bucket_view", "is_multi_device_module",
+                "module_name", "num_parameter_tensors", "output_device", "rank", "world_size",
+                "total_parameter_size_bytes"]
+        out = [[d[k] for k in keys], d.get("can_set_static_graph")]
+        st = P.PostLocalSGDState(process_group=None, subgroup=dist.group.WORLD,
+                                 start_localSGD_iter=2)
+        m.register_comm_hook(st, P.post_localSGD_hook)
+        opt = L.optim.SGD(m.parameters(), lr=0.1)
+        x = L.randn(4, 3)
+        for _ in range(4):
+            loss = m(x).pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            out.append((st.iter, round(loss.item(), 6)))
+        out.append(sorted(P.PostLocalSGDState.__slots__))
+        return out
+    t, n = _both(lambda L: _one_rank(L, body))
+    assert n == t

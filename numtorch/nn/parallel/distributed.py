@@ -177,6 +177,29 @@ class DistributedDataParallel(Module):
     def _set_static_graph(self):
         self.static_graph = True
 
+    def _get_ddp_logging_data(self):
+        """The construction facts torch's DDP logger records (Lightning reads this dict)."""
+        params = [p for p in self.module.parameters() if p.requires_grad]
+        meta = {"float32": "float", "float64": "double", "float16": "c10::Half",
+                "bfloat16": "c10::BFloat16", "complex64": "c10::complex<float>",
+                "complex128": "c10::complex<double>"}  # the C++ type names torch logs
+        dtypes = sorted({meta.get(n, n) for n in (str(p.dtype).rpartition(".")[2]
+                                                  for p in params)})
+        backend = self.process_group.name() if hasattr(self.process_group, "name") else "gloo"
+        return {
+            "backend_name": backend, "broadcast_buffers": int(self.broadcast_buffers),
+            "bucket_cap_bytes": self.bucket_bytes_cap,
+            "device_ids": "" if not self.device_ids else ", ".join(map(str, self.device_ids)),
+            "dtypes": ", ".join(dtypes),
+            "find_unused_parameters": int(bool(self.find_unused_parameters)),
+            "gradient_as_bucket_view": int(bool(self.gradient_as_bucket_view)),
+            "is_multi_device_module": 0, "module_name": type(self.module).__name__,
+            "num_parameter_tensors": len(params),
+            "output_device": -1 if self.output_device is None else self.output_device,
+            "rank": self.process_group.rank(), "world_size": self.process_group.size(),
+            "total_parameter_size_bytes": sum(p.numel() * p.element_size() for p in params),
+        }
+
     @staticmethod
     def _set_params_and_buffers_to_ignore_for_model(module, params_and_buffers_to_ignore):
         """Exclude the named parameters and buffers of ``module`` from synchronisation."""
