@@ -507,3 +507,27 @@ SMALL = {
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_small_fixes(name):
     same(SMALL[name])
+
+
+# -- 11. masked: torch.where with MaskedTensor operands -------------------------------------------
+
+def _mt_where(t, which):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        x = t.tensor([[1., 2., 3.], [4., 5., 6.]])
+        m = t.tensor([[True, False, True], [False, False, False]])
+        c = t.tensor([[True, True, False], [False, True, True]])
+        mt = t.masked.masked_tensor(x, m)
+        mt2 = t.masked.masked_tensor(x * 10, ~m)
+        out = {"scalar_other": lambda: t.where(m, mt, 0), "two_masked": lambda: t.where(c, mt, mt2),
+               "scalar_first": lambda: t.where(c, 0., mt), "plain_other": lambda: t.where(c, mt, x),
+               "sum": lambda: t.where(c, mt, 0).sum()}[which]()
+        return repr(out), out.get_data(), out.get_mask()
+
+
+@pytest.mark.parametrize("which", ["scalar_other", "two_masked", "scalar_first", "plain_other",
+                                   "sum"])
+def test_masked_where(which):
+    same(lambda t: _mt_where(t, which))

@@ -171,6 +171,26 @@ def _reduce(name, args, kwargs):
     return _wrap(out, kept)
 
 
+def _where(cond, x, y):
+    """``torch.where(cond, x, y)`` with a MaskedTensor operand: the data chosen as for plain
+    tensors, and each element's mask from the operand it came from (a plain operand's
+    elements are all kept)."""
+    import numtorch
+
+    cond = _plain(cond) if isinstance(cond, MaskedTensor) else cond
+
+    def parts(v):
+        if isinstance(v, MaskedTensor):
+            return _plain(v), v._mmask
+        return v, True
+
+    (dx, mx), (dy, my) = parts(x), parts(y)
+    data = numtorch.where(cond, dx, dy)
+    mask = numtorch.where(cond, mx if isinstance(mx, Tensor) else numtorch.tensor(True),
+                          my if isinstance(my, Tensor) else numtorch.tensor(True))
+    return _wrap(data, mask.expand(data.shape).clone())
+
+
 def _dispatch(func, args, kwargs):
     name = getattr(func, "__name__", "")
     with _torch_function.DisableTorchFunctionSubclass():
@@ -182,6 +202,8 @@ def _dispatch(func, args, kwargs):
             x = args[0]
             dim = args[1] if len(args) > 1 else kwargs.get("dim")
             return _wrap(_normalizations.softmax(_plain(x), dim, mask=x._mmask), x._mmask)
+        if name == "where" and len(args) == 3 and not kwargs:
+            return _where(*args)
         if name in _SHAPE and args and isinstance(args[0], MaskedTensor):
             rest = args[1:]
             return _wrap(func(_plain(args[0]), *rest, **kwargs), func(args[0]._mmask, *rest,
