@@ -20,16 +20,19 @@ finally:
 import numtorchvision
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """A loopback HTTP server for checkpoint files (the pretrained-download tests)."""
+@pytest.fixture
+def server(tmp_path):
+    """A loopback HTTP server for checkpoint files (the pretrained-download tests). One per
+    test, its folder removed at the test's end: the checkpoints are full-size torchvision
+    weights, and keeping a module's worth of them cost CI ~0.3 GB of disk per worker."""
     from ._model_helpers import CheckpointServer
 
-    root = tmp_path_factory.mktemp("served")
+    root = tmp_path / "served"
+    root.mkdir()
     srv = CheckpointServer(str(root))
     yield srv
     srv.close()
-    shutil.rmtree(root, ignore_errors=True)  # full-size checkpoints: free the disk now
+    shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture
