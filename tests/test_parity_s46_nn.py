@@ -382,3 +382,14 @@ def test_regression_losses_on_complex_values(case):
         out = calls[case]()
         return t.view_as_real(out) if out.is_complex() else out
     _same(fn)
+
+
+def test_orthogonal_init_refuses_complex_after_drawing():
+    def fn(t):
+        t.manual_seed(0)
+        try:
+            t.nn.init.orthogonal_(t.empty(2, 3, dtype=t.complex64))
+        except NotImplementedError as e:
+            return str(e), t.rand(2)
+        return None
+    _same(fn)

@@ -373,6 +373,9 @@ def orthogonal_(tensor, gain=1, generator=None):
     xp = backend.xp_of(arr)
     with no_grad():
         flat = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)._array
+        if flat.dtype.kind == "c":  # torch's sign of R's diagonal refuses complex values
+            raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support "
+                                      "complex numbers. Please use torch.sgn instead.")
         if rows < cols:
             flat = flat.T
         q, r = xp.linalg.qr(flat.astype(xp.float64))
