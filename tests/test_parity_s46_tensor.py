@@ -242,6 +242,11 @@ SPARSE.update({
     "norm_1": lambda t: _dsp(t).norm(1),
     "norm_uncoalesced": lambda t: _sp(t).norm(),
     "any": lambda t: (_dsp(t).any(), t.zeros(2, 2).to_sparse().any()),
+    "getitem_column": lambda t: _dense_of(_dsp(t)[:, 1]),
+    "getitem_column_neg": lambda t: _dense_of(_dsp(t)[:, -1]),
+    "getitem_row_slice": lambda t: _dense_of(_dsp(t)[1, :]),
+    "getitem_column_oob": lambda t: _dsp(t)[:, 5],
+    "getitem_hybrid_column": lambda t: _dense_of(_hyb(t)[:, 1]),
 })
 
 

@@ -713,13 +713,23 @@ def narrow_copy(input, dim, start, length):
 
 
 def getitem(input, index):
-    """``t[i]`` and ``t[i, j, ...]`` with integers; other indices have no sparse kernel."""
+    """``t[i]``, ``t[i, j, ...]`` and ``t[:, j]``: integers select, full slices keep a dim;
+    other indices have no sparse kernel."""
     items = index if isinstance(index, tuple) else (index,)
-    if not items or not all(isinstance(i, int) and not isinstance(i, bool) for i in items):
+    full = slice(None)
+
+    def plain_int(i):
+        return isinstance(i, int) and not isinstance(i, bool)
+
+    if not items or not all(plain_int(i) or i == full for i in items) or \
+            not any(plain_int(i) for i in items):
         raise _unsupported("index")
-    out = input
-    for i in items:
-        out = select(out, 0, i, getitem=True)
+    out, d = input, 0
+    for i in items:  # ``:`` keeps a dim, an integer selects along it (t[:, 1])
+        if plain_int(i):
+            out = select(out, d, i, getitem=True)
+        else:
+            d += 1
     return out
 
 
