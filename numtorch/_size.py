@@ -73,8 +73,15 @@ class Size(tuple, metaclass=TorchNamed):
 Size.__module__ = "numtorch"  # printed as torch.Size is, and pickled by its public name
 
 
+# numtorch's classes that are C types in torch: their messages name them torch.dtype & co
+C_TYPES = frozenset({"dtype", "device", "Size", "layout", "memory_format", "Generator",
+                     "qscheme", "finfo", "iinfo"})
+
+
 def _type_name(x):
     t = type(x)
+    if t.__module__.startswith("numtorch") and t.__name__ in C_TYPES:
+        return f"torch.{t.__name__}"
     return t.__name__ if t.__module__ == "builtins" or t.__module__.startswith("numtorch") \
         else f"{t.__module__.split('.')[0]}.{t.__name__}"
 

@@ -536,3 +536,17 @@ def _mt_where(t, which):
                                    "sum"])
 def test_masked_where(which):
     same(lambda t: _mt_where(t, which))
+
+
+TYPE_NAMES = {
+    "zeros_dtype": lambda t: t.zeros(t.float32),
+    "ones_size_dtype": lambda t: t.ones(2, t.float32),
+    "empty_device": lambda t: t.empty(t.device("cpu")),
+    "zeros_str": lambda t: t.zeros("a"),
+    "zeros_tensor": lambda t: t.zeros(t.ones(2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TYPE_NAMES))
+def test_size_argument_type_names(name):
+    same(TYPE_NAMES[name])

@@ -138,7 +138,9 @@ def shape_arg(shape, fn=None, arg="size"):
     for k, s in enumerate(shape):
         v = _int_like(s)
         if v is None:
-            kind = type(s).__name__
+            from .._size import _type_name
+
+            kind = _type_name(s)
             if fn is None:
                 raise TypeError(f"expected a sequence of ints as a size, but got {shape!r}")
             if len(shape) == 1 and not isinstance(shape, list):
