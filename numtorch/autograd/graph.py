@@ -475,10 +475,12 @@ class Op(Node):
                     fn = x._grad_fn
                     e = (fn, x._output_nr) if fn is not None else (x._accum or accumulator(x), 0)
                     edges = [e]
-                    m = _meta_of(e, a)
                     # a one-output node's whole meta tuple describes the one input: shared
-                    om = getattr(e[0], "_out_meta", None)
-                    meta = om if type(om) is tuple and len(om) == 1 and om[0] is m else [m]
+                    # (inline: this runs for every unary op in a graph; see _meta_of)
+                    meta = getattr(e[0], "_out_meta", ())
+                    if len(meta) != 1 or (m := meta[0]) is None or m[1] is not a.dtype or \
+                            m[0] != a.shape:
+                        meta = [_meta_of(e, a)]
             elif n == 2:
                 y = inputs[1]
                 if isinstance(y, Tensor):
@@ -502,7 +504,12 @@ class Op(Node):
                         e = (fn, x._output_nr) if fn is not None else \
                             (x._accum or accumulator(x), 0)
                         edges = [e, None]
-                        meta = [_meta_of(e, a), None]
+                        # (``x * 0.5``: _meta_of inline for a one-output node)
+                        om = getattr(e[0], "_out_meta", ())
+                        if len(om) != 1 or (m := om[0]) is None or m[1] is not a.dtype or \
+                                m[0] != a.shape:
+                            m = _meta_of(e, a)
+                        meta = [m, None]
             else:
                 y, z = inputs[1], inputs[2]
                 if isinstance(y, Tensor) and isinstance(z, Tensor) and y._extra is None and \
@@ -607,11 +614,9 @@ class Op(Node):
             self._n_out = 1
             m = meta[0]
             if m is not None and m[1] is out.dtype and m[0] == out.shape:
-                # the result is described by input 0's (shape, dtype): share that tuple (and
-                # the whole one-output meta of the node it came from), as in _meta_of
-                e = edges[0]
-                om = None if e is None else getattr(e[0], "_out_meta", None)
-                self._out_meta = om if om is not None and len(om) == 1 and om[0] is m else (m,)
+                # the result is described by input 0's (shape, dtype): share that tuple (a
+                # unary op's meta shared whole from the node it came from: that one tuple)
+                self._out_meta = meta if type(meta) is tuple and len(meta) == 1 else (m,)
             else:
                 self._out_meta = ((out.shape, out.dtype),)
         elif type(out) is tuple:
