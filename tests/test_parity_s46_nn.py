@@ -393,3 +393,21 @@ def test_orthogonal_init_refuses_complex_after_drawing():
             return str(e), t.rand(2)
         return None
     _same(fn)
+
+
+@pytest.mark.parametrize("kw", [{}, {"num_layers": 2, "bidirectional": True}])
+def test_complex_elman_rnn_gradients(kw):
+    def fn(t):
+        t.manual_seed(0)
+        m = t.nn.RNN(3, 2, dtype=t.complex64, **kw)
+        x = t.randn(4, 3, dtype=t.complex64, requires_grad=True)
+        out, h = m(x)
+        ((out.abs() ** 2).sum() + h.real.sum()).backward()
+        return [t.view_as_real(v) for v in [out.detach(), x.grad] +
+                [p.grad for p in m.parameters()]]
+    want = _outcome(torch, fn)
+    got = _outcome(numtorch, fn)
+    assert got[0] == want[0] == "ok"
+    for g, w in zip(got[1][1], want[1][1]):
+        assert g[:2] == w[:2]
+        assert g[2] == pytest.approx(w[2], rel=2e-4, abs=1e-4)

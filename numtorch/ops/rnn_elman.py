@@ -62,6 +62,8 @@ class RNNSequence(_Sequence):
         steps, batch, n = go.shape
         h = hs[1:]
         fac = 1 - h * h if self.nonlinearity == "tanh" else (h > 0).astype(h.dtype)
+        if h.dtype.kind == "c":  # complex: gradients carry conjugate derivatives, as torch
+            fac, w, hs = fac.conj(), w.conj(), hs.conj()
         da = xp.empty_like(fac)
         dh = ghn.astype(h.dtype, copy=True)
         buf = gemm = None
