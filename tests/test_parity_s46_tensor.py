@@ -550,3 +550,23 @@ TYPE_NAMES = {
 @pytest.mark.parametrize("name", sorted(TYPE_NAMES))
 def test_size_argument_type_names(name):
     same(TYPE_NAMES[name])
+
+
+REDUCE_DIM_0D = {
+    "sum_kw": lambda t: _x6(t).sum(dim=t.tensor(0)),
+    "sum_pos": lambda t: _x6(t).sum(t.tensor(1)),
+    "sum_float_refused": lambda t: _x6(t).sum(t.tensor(0.)),
+    "mean": lambda t: _x6(t).mean(t.tensor(0)),
+    "amax": lambda t: _x6(t).amax(t.tensor(1)),
+    "std": lambda t: _x6(t).std(t.tensor(0)),
+    "prod": lambda t: _x6(t).prod(t.tensor(0)),
+    "logsumexp": lambda t: _x6(t).logsumexp(t.tensor(0)),
+    "any": lambda t: _x6(t).any(t.tensor(0)),
+    "var_mean": lambda t: t.var_mean(_x6(t), t.tensor(1)),
+    "count_nonzero": lambda t: _x6(t).count_nonzero(t.tensor(0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REDUCE_DIM_0D))
+def test_reduction_dim_one_element_tensor(name):
+    same(REDUCE_DIM_0D[name])

@@ -41,6 +41,8 @@ def canonical_dims(dims, ndim):
     """Canonicalise an int, a sequence of ints or None (all dims) into a sorted tuple."""
     if dims is None:
         return tuple(range(ndim))
+    if isinstance(dims, Tensor):
+        dims = as_index(dims)  # (a one-element integer tensor reads as its number)
     if isinstance(dims, (int, np.integer)):
         dims = (int(dims),)
     given = []

@@ -18,7 +18,7 @@ from ..backend._sum_order import ordered_sum
 from ..return_types import aminmax as _aminmax_t, max as _max_t, min as _min_t
 from ._accumulate import fsum, is_half, scan_dtype
 from .half_prod import half_prod
-from ._util import canonical_dim, canonical_dims, check_keepdim, refuse_dtype
+from ._util import as_index, canonical_dim, canonical_dims, check_keepdim, refuse_dtype
 from ._pointwise import _out
 from .comparison import maximum, minimum, where
 
@@ -387,6 +387,8 @@ class _Logic(Op):
 def _dims_or_all(dim, ndim, fn="sum"):
     if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
         return tuple(range(ndim))
+    if isinstance(dim, Tensor):
+        dim = as_index(dim)  # (a one-element integer tensor reads as its number)
     if isinstance(dim, (bool, float)) or not isinstance(dim, (int, np.integer, tuple, list)):
         raise TypeError(f"{fn}(): argument 'dim' must be tuple of ints, not "
                         f"{type(dim).__name__}")
@@ -567,6 +569,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
         tensor([ 2., 12.])
     """
     check_keepdim("prod", keepdim)
+    dim = as_index(dim)
     if dim is None:
         dims = tuple(range(input._array.ndim))
     elif isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
