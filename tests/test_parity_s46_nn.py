@@ -411,3 +411,19 @@ def test_complex_elman_rnn_gradients(kw):
     for g, w in zip(got[1][1], want[1][1]):
         assert g[:2] == w[:2]
         assert g[2] == pytest.approx(w[2], rel=2e-4, abs=1e-4)
+
+
+def test_complex_lstm_cell_gradients():
+    def fn(t):
+        t.manual_seed(0)
+        m = t.nn.LSTMCell(3, 2, dtype=t.complex64)
+        x = t.randn(4, 3, dtype=t.complex64, requires_grad=True)
+        h, c = m(x)
+        ((h.abs() ** 2).sum() + c.real.sum()).backward()
+        return [t.view_as_real(v) for v in [h.detach(), x.grad] + [p.grad for p in m.parameters()]]
+    want = _outcome(torch, fn)
+    got = _outcome(numtorch, fn)
+    assert got[0] == want[0] == "ok"
+    for g, w in zip(got[1][1], want[1][1]):
+        assert g[:2] == w[:2]
+        assert g[2] == pytest.approx(w[2], rel=2e-4, abs=1e-4)

@@ -84,6 +84,8 @@ class LSTMCell(Op):
         i, f, g, o, tc = (self.saved(k) for k in ("i", "f", "g", "o", "tc"))
         z, c = self.saved_inputs()
         c = c._array
+        if c.dtype.kind == "c":  # every factor below is a derivative: conjugated, as torch
+            i, f, g, o, tc, c = (a.conj() for a in (i, f, g, o, tc, c))
         dcn = gc + gh * o * (1 - tc * tc)
         dz = self.xp.concatenate([dcn * g * i * (1 - i), dcn * c * f * (1 - f),
                                   dcn * i * (1 - g * g), gh * tc * o * (1 - o)], axis=-1)
