@@ -564,6 +564,9 @@ REDUCE_DIM_0D = {
     "any": lambda t: _x6(t).any(t.tensor(0)),
     "var_mean": lambda t: t.var_mean(_x6(t), t.tensor(1)),
     "count_nonzero": lambda t: _x6(t).count_nonzero(t.tensor(0)),
+    "movedim": lambda t: t.ones(2, 3, 4).movedim(t.tensor(0), 2).shape,
+    "movedim_both": lambda t: t.movedim(t.ones(2, 3, 4), t.tensor(0), t.tensor(1)).shape,
+    "moveaxis": lambda t: t.ones(2, 3, 4).moveaxis(t.tensor(0), -1).shape,
 }
 
 

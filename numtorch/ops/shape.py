@@ -437,6 +437,7 @@ def unflatten(input, dim, sizes):
 
 def movedim(input, source, destination):
     """Move dims from ``source`` to ``destination`` positions (a view)."""
+    source, destination = as_index(source), as_index(destination)
     nd = input._array.ndim
     if isinstance(source, int) != isinstance(destination, int):
         raise TypeError(f"movedim() received an invalid combination of arguments: source and "
