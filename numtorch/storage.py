@@ -13,7 +13,7 @@ import numpy as np
 
 from . import _dtype
 from ._class_repr import TorchNamed
-from ._tensor import Tensor, _make
+from ._tensor import Tensor
 
 __all__ = ["TypedStorage", "UntypedStorage", "Storage", "FloatStorage", "DoubleStorage",
            "HalfStorage", "LongStorage", "IntStorage", "ShortStorage", "CharStorage",

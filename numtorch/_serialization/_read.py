@@ -312,23 +312,17 @@ def _read_stored(zf, info, out, key):
     if not len(buf):
         return  # an empty storage: nothing of its record is read (nor by torch)
     fp = zf.fp
-    fp.seek(info.header_offset)
-    head = fp.read(30)
-    # a stored record is its bytes as they are: a directory entry whose compressed size
-    # differs is damaged (a deflated record marked stored), refused as torch refuses it,
-    # instead of reading its compressed bytes as the storage's values
-    if len(head) < 30 or head[:4] != b"PK\x03\x04" or info.compress_size != info.file_size:
-        raise load_error(RuntimeError, f"load: bad local header for storage record data/{key} "
-                                       f"(corrupt checkpoint)")
-    name_len, extra_len = struct.unpack("<HH", head[26:30])
-    fp.seek(info.header_offset + 30 + name_len + extra_len)
+    fp.seek(_stored_offset(zf, info, key))
     if fp.readinto(buf) != len(buf):
         raise load_error(RuntimeError, f"load: storage record data/{key} is truncated "
                                        f"(corrupt checkpoint)")
 
 
 def _stored_offset(zf, info, key):
-    """Where an uncompressed record's bytes start in the archive file."""
+    """Where an uncompressed record's bytes start in the archive file. A stored record is its
+    bytes as they are: a directory entry whose compressed size differs is damaged (a deflated
+    record marked stored), refused as torch refuses it, instead of reading its compressed
+    bytes as the storage's values."""
     fp = zf.fp
     fp.seek(info.header_offset)
     head = fp.read(30)
