@@ -92,7 +92,9 @@ class LogCumSumExpVjp(Op):
         pos, neg = _signed_log_parts(xp, g)
         with np.errstate(invalid="ignore", over="ignore"):
             out = xp.exp(x + _lcse(xp, pos - y, d, True)) - xp.exp(x + _lcse(xp, neg - y, d, True))
-        out = keep_dtype.where(xp, x == -np.inf, out.dtype.type(0), out)
+        # an entry at -inf gets 0, or NaN (as torch) while its running total is still -inf
+        edge = keep_dtype.where(xp, y == -np.inf, out.dtype.type(np.nan), out.dtype.type(0))
+        out = keep_dtype.where(xp, x == -np.inf, edge, out)
         return self.save_output(out.astype(g.dtype, copy=False))
 
     def backward(self, gg):
