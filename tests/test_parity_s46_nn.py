@@ -427,3 +427,22 @@ def test_complex_lstm_cell_gradients():
     for g, w in zip(got[1][1], want[1][1]):
         assert g[:2] == w[:2]
         assert g[2] == pytest.approx(w[2], rel=2e-4, abs=1e-4)
+
+
+@pytest.mark.parametrize("cls,kw", [("GRU", {}), ("GRU", {"num_layers": 2, "bidirectional": True}),
+                                    ("LSTM", {}), ("LSTM", {"bidirectional": True, "proj_size": 1})])
+def test_complex_gru_lstm_sequence_gradients(cls, kw):
+    def fn(t):
+        t.manual_seed(0)
+        m = getattr(t.nn, cls)(3, 2, dtype=t.complex64, **kw)
+        x = t.randn(4, 3, dtype=t.complex64, requires_grad=True)
+        out = m(x)[0]
+        (out.abs() ** 2).sum().backward()
+        return [t.view_as_real(v) for v in [out.detach(), x.grad] +
+                [p.grad for p in m.parameters()]]
+    want = _outcome(torch, fn)
+    got = _outcome(numtorch, fn)
+    assert got[0] == want[0] == "ok"
+    for g, w in zip(got[1][1], want[1][1]):
+        assert g[:2] == w[:2]
+        assert g[2] == pytest.approx(w[2], rel=2e-4, abs=1e-3)  # float32 through 2 layers

@@ -90,6 +90,8 @@ class GRUSequence(_Sequence):
         xp = self.xp
         rz, nn_, ghn, hs = (self.saved(k) for k in ("rz", "n", "ghn", "hs"))
         w = self.saved_inputs()[2]._array
+        if w.dtype.kind == "c":  # complex: the derivatives enter conjugated, as torch
+            rz, nn_, ghn, hs, w = (a.conj() for a in (rz, nn_, ghn, hs, w))
         go, mask = self._time_major(gout)
         steps, batch, n = nn_.shape
         r, z = rz[..., :n], rz[..., n:]

@@ -159,6 +159,10 @@ class LSTMSequence(_Sequence):
         ins = self._inputs()
         x, w_ih, w, _, _, _, _, w_hr = (None if a is None else a._array
                                         for a in ins + (None,) * (8 - len(ins)))
+        if acts.dtype.kind == "c":  # complex: the derivatives enter conjugated, as torch
+            acts, hfull, cs, tcs, pre, x, w_ih, w, w_hr = (
+                None if a is None else a.conj()
+                for a in (acts, hfull, cs, tcs, pre, x, w_ih, w, w_hr))
         go, mask = self._time_major(gout)
         go = _feature_major(xp, go)
         if mask is not None:
