@@ -77,14 +77,17 @@ def test_huge_and_special_values_inside_a_block_match_torch():
 @pytest.mark.parametrize("approximate", ["none", "tanh"])
 @pytest.mark.parametrize("dtype_name", ["float64", "bfloat16"])
 def test_other_dtypes_match_torch(approximate, dtype_name):
-    x = (RNG.standard_normal((12, 64, 96)) * 2).astype(np.float32)
-    g = RNG.standard_normal(x.shape).astype(np.float32)
+    # its own generator: the shared RNG's draws depend on which tests ran before in this worker
+    rng = np.random.default_rng(79)
+    x = (rng.standard_normal((12, 64, 96)) * 2).astype(np.float32)
+    g = rng.standard_normal(x.shape).astype(np.float32)
     if dtype_name == "float64":
         x, g = x.astype(np.float64), g.astype(np.float64)
         got = _gelu(numtorch, x, g, approximate)
         want = _gelu(torch, x, g, approximate)
         for a, b in zip(got, want):
-            np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
+            # values near a zero of the gradient differ by ~1.4e-14 absolute (30 seeds)
+            np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-13)
         return
     got = _gelu(numtorch, x, g, approximate, dtype_name)
     want = _gelu(torch, x, g, approximate, dtype_name)
