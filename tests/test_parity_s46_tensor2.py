@@ -42,3 +42,30 @@ def test_logcumsumexp_grad_at_ninf(name, dtype):
 @pytest.mark.parametrize("name", sorted(LCSE))
 def test_logcumsumexp_double_grad_at_ninf(name):
     same(lambda t: _lcse_grads(t, LCSE[name], "float64", True), 1e-12, 1e-12)
+
+
+# -- 2. a first operand that is neither a Tensor nor a number ---------------------------------
+
+def _first_bad(t, fn, bad, second, **kw):
+    first = {"dtype": t.float32, "list": [1.0], "str": "a", "none": None}[bad]
+    other = {"int": 1, "tensor": t.ones(2)}[second]
+    return getattr(t, fn)(first, other, **kw)
+
+
+@pytest.mark.parametrize("fn", ["add", "sub", "mul", "div"])
+@pytest.mark.parametrize("bad", ["dtype", "list", "str"])
+@pytest.mark.parametrize("second", ["int", "tensor"])
+def test_binary_first_operand_error(fn, bad, second):
+    same(lambda t: _first_bad(t, fn, bad, second))
+
+
+@pytest.mark.parametrize("kw", ["alpha", "out"])
+@pytest.mark.parametrize("fn", ["add", "sub"])
+def test_binary_first_operand_error_kwargs(fn, kw):
+    same(lambda t: _first_bad(t, fn, "dtype", "int",
+                              **({"alpha": 2} if kw == "alpha" else {"out": t.ones(1)})))
+
+
+@pytest.mark.parametrize("fn", ["add", "sub", "mul", "div"])
+def test_binary_number_first_still_works(fn):
+    same(lambda t: (getattr(t, fn)(2, t.ones(2)), getattr(t, fn)(2, 3)))

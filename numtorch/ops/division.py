@@ -275,7 +275,12 @@ def div(input, other, *, rounding_mode=None, out=None):
         if type(other) is int and isinstance(input, Tensor) and input._array.dtype.itemsize == 2 \
                 and input._array.dtype.kind in "fV" and -(1 << 63) <= other < 1 << 64:
             other = float(other)  # a half tensor over a Python int: in float32 (opmath_scalar)
-        r = Div.apply(input, other)
+        try:
+            r = Div.apply(input, other)
+        except TypeError:
+            if not isinstance(input, (Tensor, bool, int, float, complex, np.generic)):
+                _check_tensor("div", input)
+            raise
         return r if out is None else _out(r, out, "div", over=(input, other))
     if rounding_mode == "floor":
         return _out(DivFloor.apply(input, other), out, "div", over=(input, other))

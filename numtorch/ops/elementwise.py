@@ -487,12 +487,13 @@ def add(input, other, *, alpha=1, out=None):
     """
     if not isinstance(other, Tensor):
         _check_number_or_tensor("add", other)
-    if alpha != 1 or alpha is True:
-        alpha = _check_alpha("add", input, other, alpha)
-        return _out(Add.apply(input, other, alpha=alpha), out, "add", over=(input, other))
     try:
+        if alpha != 1 or alpha is True:
+            alpha = _check_alpha("add", input, other, alpha)
+            return _out(Add.apply(input, other, alpha=alpha), out, "add", over=(input, other))
         r = Add.apply(input, other)
     except (TypeError, NotImplementedError):
+        _check_input("add", input)
         if out is None and _any_sparse(input, other):  # (the sparse kernels: operator forms)
             return input + other
         raise
@@ -541,10 +542,14 @@ def sub(input, other, *, alpha=1, out=None):
         input.__class__ is bool
     if bool_a or bool_b:
         raise _bool_sub_error(bool_a and bool_b)
-    if alpha != 1:
-        alpha = _check_alpha("sub", input, other, alpha)
-        return _out(Sub.apply(input, other, alpha=alpha), out, "sub", over=(input, other))
-    r = Sub.apply(input, other)
+    try:
+        if alpha != 1:
+            alpha = _check_alpha("sub", input, other, alpha)
+            return _out(Sub.apply(input, other, alpha=alpha), out, "sub", over=(input, other))
+        r = Sub.apply(input, other)
+    except TypeError:
+        _check_input("sub", input)
+        raise
     return r if out is None else _out(r, out, "sub", over=(input, other))
 
 
@@ -579,10 +584,18 @@ def mul(input, other, *, out=None):
     try:
         r = Mul.apply(input, other)
     except (TypeError, NotImplementedError):
+        _check_input("mul", input)
         if out is None and _any_sparse(input, other):  # (the sparse kernels: operator forms)
             return input * other
         raise
     return r if out is None else _out(r, out, "mul", over=(input, other))
+
+
+def _check_input(fn, input):
+    """torch's error for a first operand that is neither a Tensor nor a number (called only
+    after the op failed, so the common path pays nothing)."""
+    if not isinstance(input, (Tensor, bool, int, float, complex, np.generic)):
+        _check_tensor(fn, input)
 
 
 def _any_sparse(a, b):
