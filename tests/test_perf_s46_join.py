@@ -125,3 +125,41 @@ def test_cat_channels_last_many():
             memory_format=t.channels_last) for i in range(8)]
         return _described(t.cat(xs, 1)), _described(t.stack(xs))
     same(run)
+
+
+# -- clamp with Python int bounds past int64 (torch's argument parser refuses them) ----------
+
+CLAMP_DTYPES = ["float32", "float16", "bfloat16", "float64", "int64", "int32", "int16", "int8",
+                "uint8", "bool"]
+CLAMP_BIG = {
+    "min_1e40": {"min": 10**40},
+    "max_neg_1e40": {"max": -10**40},
+    "min_1e20": {"min": 10**20},
+    "min_2_63": {"min": 2**63},
+    "min_2_64_minus_1": {"min": 2**64 - 1},
+    "min_2_64": {"min": 2**64},
+    "min_neg_2_63": {"min": -2**63},
+    "min_neg_2_63_minus_1": {"min": -2**63 - 1},
+    "max_1e400": {"max": 10**400},
+    "float_1e40": {"min": 1e40},
+    "both": {"min": 10**30, "max": 10**40},
+    "min_1e10": {"min": 10**10},
+}
+
+
+@pytest.mark.parametrize("case", sorted(CLAMP_BIG))
+@pytest.mark.parametrize("dtype", CLAMP_DTYPES)
+def test_clamp_python_int_past_int64(dtype, case):
+    def run(t):
+        r = t.tensor([-1, 0, 3], dtype=getattr(t, dtype)).clamp(**CLAMP_BIG[case])
+        return str(r.dtype), (r.double() if r.dtype is t.bfloat16 else r)
+    same(run)
+
+
+@pytest.mark.parametrize("fn", ["clamp_", "clip", "clamp_min", "clamp_max", "clamp_min_"])
+@pytest.mark.parametrize("dtype", ["float32", "int64", "bool"])
+def test_clamp_variants_int_past_int64(fn, dtype):
+    def run(t):
+        x = t.tensor([-1, 0, 3], dtype=getattr(t, dtype))
+        return getattr(x, fn)(10**40)
+    same(run)

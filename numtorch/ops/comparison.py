@@ -14,7 +14,7 @@ from .. import _dtype
 from .._sparse import SparseCOO, map_values
 from .._tensor import Tensor, _make
 from ..autograd._pointwise_layout import pointwise_result
-from ..autograd.graph import Op, rename_node
+from ..autograd.graph import Op, rename_node, scalar_overflow
 from ..backend import _keep_dtype as keep_dtype
 from ..backend import xp_of as backend_xp
 from ._pointwise import (
@@ -553,7 +553,27 @@ def _check_int_bound(dt, v):
     info = np.iinfo(dt.np)
     lo = -info.max if info.min == 0 else info.min
     if isinstance(v, (int, np.integer)) and not lo <= v <= info.max:
-        raise RuntimeError(f"value cannot be converted to type {dt.name}_t without overflow")
+        name = "int" if dt is _dtype.int32 else f"{dt.name}_t"  # torch's words for int32
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+
+
+def check_int_bounds(input, min, max):
+    """torch's errors for Python int bounds past int64: past 64 bits of either sign its
+    argument parser refuses them whatever the tensor's dtype (a float tensor was clamped to
+    inf); one in [2**63, 2**64) is read as an unsigned 64-bit number, which a bool tensor
+    cannot be promoted with and a half or int32 tensor refuses in its C++ type's words."""
+    for b in (min, max):
+        if type(b) is int and not -(1 << 63) <= b < 1 << 63:
+            if not -(1 << 63) <= b < 1 << 64:
+                raise scalar_overflow(b)
+            dt = input.dtype if isinstance(input, Tensor) else None
+            if dt is _dtype.bool:
+                raise RuntimeError("Promotion for uint16, uint32, uint64 types is not "
+                                   "supported, attempted to promote Bool and UInt64")
+            if dt is _dtype.float16 or dt is _dtype.int32:
+                name = "c10::Half" if dt is _dtype.float16 else "int"
+                raise RuntimeError(f"value cannot be converted to type {name} without "
+                                   f"overflow")
 
 
 def check_clamp_inplace(input, min, max):  # noqa: A002 - torch's names
@@ -561,6 +581,7 @@ def check_clamp_inplace(input, min, max):  # noqa: A002 - torch's names
     its kernel's words (C++ type names: 'long int'), unlike the generic in-place check."""
     if isinstance(min, Tensor) or isinstance(max, Tensor) or not isinstance(input, Tensor):
         return
+    check_int_bounds(input, min, max)
     if input.dtype._category == _dtype._QUANT:  # torch has no in-place quantized clamp
         from .._quantized_array import not_supported
 
@@ -638,6 +659,8 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - torch's names
     min, max = check_bound_kinds("clamp", input, min, max, False, out)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if type(min) is int or type(max) is int:
+        check_int_bounds(input, min, max)
     if input.dtype._category == _dtype._QUANT and out is None:
         from .._quantized_ops_float import quantized_dispatch  # torch's quantized clamp
 
