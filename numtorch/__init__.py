@@ -54,7 +54,7 @@ from . import return_types  # noqa: F401
 from . import linalg  # noqa: F401,E402  (torch.linalg)
 from .linalg import LinAlgError as _LinAlgError  # noqa: F401,E402  (torch._C._LinAlgError)
 from .ops.spectral import stft, istft  # noqa: F401,E402
-from .ops.sparse_ops import sparse_coo_tensor, spmm  # noqa: F401,E402  (sparse COO)
+from .ops.sparse_ops import hspmm, smm, sparse_coo_tensor, spmm  # noqa: F401,E402  (sparse COO)
 from .ops.segment_reduce import segment_reduce  # noqa: F401,E402
 from ._torch_syncbn import *  # noqa: F401,F403,E402  (SyncBatchNorm building blocks)
 from ._native_norm import native_norm  # noqa: F401,E402

@@ -1726,6 +1726,9 @@ class _TensorMath:
     def to_sparse(self, *args, **kwargs):
         return _nt.ops.sparse_ops.to_sparse(self, *args, **kwargs)
 
+    def smm(self, mat2):
+        return _nt.ops.sparse_ops.smm(self, mat2)
+
     # -- filling and copying --------------------------------------------------------------------
     def fill_(self, value):
         """Set every element to ``value`` (a number or a 0-d tensor), in place; returns self."""

@@ -69,3 +69,80 @@ def test_binary_first_operand_error_kwargs(fn, kw):
 @pytest.mark.parametrize("fn", ["add", "sub", "mul", "div"])
 def test_binary_number_first_still_works(fn):
     same(lambda t: (getattr(t, fn)(2, t.ones(2)), getattr(t, fn)(2, 3)))
+
+
+# -- 3. sparse: smm, hspmm, sampled_addmm -----------------------------------------------------
+
+def _coo(t, nnz=True):
+    if not nnz:
+        return t.sparse_coo_tensor(t.zeros(2, 0, dtype=t.long), t.zeros(0), (4, 3))
+    return t.sparse_coo_tensor(t.tensor([[2, 0, 2, 3], [1, 0, 1, 2]]),
+                               t.tensor([3.0, 4.0, 5.0, -1.0]), (4, 3))
+
+
+def _coo_parts(r):
+    # (torch's result requires grad with a grad_fn that cannot run: not compared)
+    return (r._indices(), r._values(), r.shape, r.is_coalesced(), r.sparse_dim(),
+            r.dense_dim(), str(r.layout))
+
+
+SPMM_CASES = {
+    "plain": lambda t: (_coo(t), t.arange(12.0).reshape(3, 4)),
+    "coalesced": lambda t: (_coo(t).coalesce(), t.arange(12.0).reshape(3, 4)),
+    "empty": lambda t: (_coo(t, False), t.arange(12.0).reshape(3, 4)),
+    "grad": lambda t: (_coo(t), t.arange(12.0).reshape(3, 4).requires_grad_()),
+    "bad_rows": lambda t: (_coo(t), t.ones(2, 4)),
+    "dense_first": lambda t: (t.ones(4, 3), t.ones(3, 4)),
+    "dtype": lambda t: (_coo(t), t.ones(3, 4, dtype=t.float64)),
+    "vector": lambda t: (_coo(t), t.ones(3)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SPMM_CASES))
+@pytest.mark.parametrize("fn", ["smm", "hspmm"])
+def test_smm_hspmm(fn, case):
+    # (torch's hspmm of a dense tensor lists its dispatch table after the first line)
+    same(lambda t: _coo_parts(getattr(t, fn)(*SPMM_CASES[case](t))),
+         messages=(fn, case) != ("hspmm", "dense_first"))
+
+
+@pytest.mark.parametrize("fn", ["smm", "hspmm"])
+def test_smm_hspmm_method(fn):  # (torch has Tensor.smm, no Tensor.hspmm)
+    same(lambda t: _coo_parts(getattr(_coo(t), fn)(t.arange(12.0).reshape(3, 4))))
+
+
+def _sampled(t, beta=1.0, alpha=1.0, layout="csr", m2rows=3, m1dtype=None, grad=False):
+    dense = t.tensor([[1.0, 0, 2, 0], [0, 0, 0, 3]])
+    inp = {"csr": dense.to_sparse_csr(), "coo": dense.to_sparse(), "dense": dense}[layout]
+    m1 = t.arange(6.0).reshape(2, 3)
+    if m1dtype:
+        m1 = m1.to(getattr(t, m1dtype))
+    m2 = t.arange(4.0 * m2rows).reshape(m2rows, 4)
+    if grad:
+        m1.requires_grad_()
+        m2.requires_grad_()
+    r = t.sparse.sampled_addmm(inp, m1, m2, beta=beta, alpha=alpha)
+    out = (str(r.layout), r.shape, r.crow_indices(), r.col_indices(), r.values(), r.to_dense())
+    if grad:
+        r.values().pow(2).sum().backward()
+        out += (m1.grad, m2.grad, type(r.values().grad_fn.next_functions[0][0]).__name__)
+    return out
+
+
+SAMPLED = {
+    "plain": {},
+    "beta_alpha": {"beta": 0.5, "alpha": 2.0},
+    "grad": {"grad": True, "beta": 0.5, "alpha": -1.5},
+    "coo": {"layout": "coo"},
+    "dense": {"layout": "dense"},
+    "shape": {"m2rows": 2},
+    "dtype": {"m1dtype": "float64"},
+}
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("case", sorted(SAMPLED))
+def test_sampled_addmm(case):
+    # (torch's missing-kernel errors list its dispatch table after the first line)
+    same(lambda t: _sampled(t, **SAMPLED[case]), 1e-6, 1e-6,
+         messages=case not in ("coo", "dense"))

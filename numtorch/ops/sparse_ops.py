@@ -15,6 +15,7 @@ import numpy as np
 import numtorch as _nt
 
 from .. import _dtype
+from .._dispatch_error import no_kernel
 from .._sparse import _unsupported, is_sparse, make
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
@@ -765,3 +766,48 @@ def permute(input, dims):
     shape = [s.shape[d] for d in perm]
     coalesced = s.coalesced and perm[:sd] == list(range(sd))
     return make(np.ascontiguousarray(s.indices[perm[:sd]]), values, shape, coalesced)
+
+
+def _row_product(fn, input, mat2):
+    """The rows of ``input @ mat2`` that ``input`` stores entries in (sorted, unique), and
+    those rows' products; shared by :func:`smm` and :func:`hspmm` (no gradient, as torch)."""
+    if not is_sparse(input):
+        if fn == "hspmm":
+            raise no_kernel("hspmm", "CPU")
+        raise RuntimeError("tensor.sspaddmm(...) can only be called on sparse tensors")
+    if not isinstance(mat2, Tensor):
+        raise TypeError(f"{fn}(): argument 'mat2' (position 2) must be Tensor, not "
+                        f"{type(mat2).__name__}")
+    if input.dtype is not mat2.dtype:
+        raise RuntimeError(f"expected scalar type {_dtype._TYPE_DISPLAY[input.dtype.name]} but "
+                           f"found {_dtype._TYPE_DISPLAY[mat2.dtype.name]}")
+    name = "sspaddmm" if fn == "smm" else fn
+    if mat2.dim() != 2:
+        raise RuntimeError(f"{name}: Argument #3: matrices expected, got {mat2.dim()}D tensor")
+    s = input._array
+    if len(s.shape) != 2 or s.indices.shape[0] != 2:
+        raise RuntimeError(f"{name}: Argument #2: matrices expected, got {len(s.shape)}D "
+                           f"tensor")
+    if mat2.shape[0] != s.shape[1]:
+        raise RuntimeError(f"{name}: Argument #3: Expected dim 0 size {s.shape[1]}, got "
+                           f"{mat2.shape[0]}")
+    with _nt.no_grad():
+        prod = mm(input.detach(), mat2.detach())
+    rows = np.unique(s.indices[0])
+    return rows, prod[_index_tensor(rows)], (s.shape[0], mat2.shape[1])
+
+
+def smm(input, mat2):
+    """``torch.smm``: sparse @ dense as a sparse COO matrix that stores every column of each
+    row the sparse operand has entries in (not flagged coalesced unless empty)."""
+    rows, vals, shape = _row_product("smm", input, mat2)
+    n = shape[1]
+    indices = np.stack([np.repeat(rows, n), np.tile(np.arange(n, dtype=np.int64), rows.size)])
+    return make(indices, vals.reshape(-1), shape, rows.size * n == 0)
+
+
+def hspmm(input, mat2):
+    """``torch.hspmm``: sparse @ dense as a hybrid COO tensor (one sparse dim: the rows the
+    sparse operand has entries in; each value a dense row of the product)."""
+    rows, vals, shape = _row_product("hspmm", input, mat2)
+    return make(rows[None].astype(np.int64), vals, shape, rows.size == 0)

@@ -24,7 +24,8 @@ from ._legacy import (  # noqa: F401  (the 0.x names torch.sparse.FloatTensor & 
     ShortTensor,
 )
 
-__all__ = ["addmm", "mm", "sum", "softmax", "log_softmax", "check_sparse_tensor_invariants"]
+__all__ = ["addmm", "mm", "sum", "softmax", "log_softmax", "check_sparse_tensor_invariants",
+           "sampled_addmm"]
 
 
 def mm(mat1, mat2, reduce=None):
@@ -69,3 +70,54 @@ def softmax(input, dim, *, dtype=None):
 def log_softmax(input, dim, *, dtype=None):
     """Log-softmax of a sparse COO tensor along ``dim`` over its specified entries."""
     return _sparse_softmax(input, dim, dtype, log=True)
+
+
+def sampled_addmm(input, mat1, mat2, *, beta=1.0, alpha=1.0, out=None):
+    """``beta * input + alpha * (mat1 @ mat2)`` computed only at the entries ``input`` (a CSR
+    matrix) stores: a CSR matrix with ``input``'s pattern. Each stored ``(i, j)`` takes the
+    dot product of row ``i`` of ``mat1`` and column ``j`` of ``mat2`` (no full product);
+    gradients reach ``input``'s values, ``mat1`` and ``mat2``.
+
+    Example:
+        >>> s = torch.eye(2).to_sparse_csr()
+        >>> torch.sparse.sampled_addmm(s, torch.ones(2, 3), torch.ones(3, 2)).values()
+        tensor([4., 4.])
+    """
+    from .. import _dtype, _layout
+    from .._dispatch_error import no_kernel
+    from .._sparse import is_sparse
+    from ._compressed import _coords, _new
+
+    if not _is_compressed(input) or input.layout is not _layout.sparse_csr:
+        raise no_kernel("sparse_sampled_addmm", "SparseCPU" if is_sparse(input) or
+                        _is_compressed(input) else "CPU")
+    for name, m in (("mat1", mat1), ("mat2", mat2)):
+        if m.dim() != 2:
+            raise RuntimeError(f"sampled_addmm: Expected {name} to be a matrix, got "
+                               f"{m.dim()}-D tensor")
+    if mat1.dtype is not mat2.dtype:
+        disp = _dtype._TYPE_DISPLAY
+        raise RuntimeError(f"sampled_addmm: Expected mat1 and mat2 to have the same dtype, but "
+                           f"got {disp[mat1.dtype.name]} and {disp[mat2.dtype.name]}")
+    (m, k), (k2, n) = tuple(mat1.shape), tuple(mat2.shape)
+    if k != k2:
+        raise RuntimeError(f"sampled_addmm: mat1 and mat2 shapes cannot be multiplied "
+                           f"({m}x{k} and {k2}x{n})")
+    s = input._array
+    if s.batch_dim or s.dense_dim or tuple(s.shape) != (m, n):
+        raise RuntimeError(f"sampled_addmm: Expected input to be a {m}x{n} matrix without "
+                           f"batch or dense dimensions, got {list(s.shape)}")
+    _, rows, cols, _ = _coords(s)
+    picked = (mat1.index_select(0, _idx(rows)) * mat2.t().index_select(0, _idx(cols))).sum(-1)
+    values = _rename(beta * s.values + alpha * picked, "SparseSampledAddmmBackward0")
+    if out is not None:
+        raise RuntimeError("sampled_addmm: out= is not supported by numtorch")
+    return _new(s.compressed.copy(), s.plain.copy(), values, s.shape, s.layout)
+
+
+def _idx(arr):
+    import numpy as np
+
+    from .._tensor import _make
+
+    return _make(np.ascontiguousarray(arr, dtype=np.int64))
