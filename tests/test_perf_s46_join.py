@@ -99,6 +99,10 @@ MISMATCHED = {
     "cat_bad_dim": lambda t: t.cat([t.zeros(2), t.ones(2)], 1),
     "cat_not_tensor": lambda t: t.cat([t.zeros(2), [1.0, 2.0]]),
     "cat_number": lambda t: t.cat([t.zeros(2), 3.0]),
+    "cat_grad_other_dim": lambda t: t.cat([t.zeros(2, 3, requires_grad=True), t.zeros(2, 4)]),
+    "cat_grad_along_dim": lambda t: t.cat([t.zeros(2, 3, requires_grad=True), t.ones(5, 3)]),
+    "cat_grad_rank": lambda t: t.cat([t.zeros(2, 3, requires_grad=True), t.zeros(0)]),
+    "cat_view_other_dim": lambda t: t.cat([t.zeros(4, 3)[1:3], t.zeros(2, 4)[:, 1:]], 1),
     # stack: equal sizes but other shapes, ranks differ, empty ones, dtypes
     "stack_same_size_other_shape": lambda t: t.stack([t.zeros(2, 3), t.zeros(3, 2)]),
     "stack_sum_matches": lambda t: t.stack([t.zeros(2, 4), t.zeros(1, 4), t.zeros(3, 4)]),

@@ -181,19 +181,25 @@ def cat(tensors, dim=0, *, out=None, _fn="cat"):
         if type(a0) is np.ndarray and a0.ndim and a0.shape != (0,):
             plain = True  # False once an input may join a graph
             rec = _state.enabled
+            nd, dt0 = a0.ndim, a0.dtype
             for x in tensors:
+                # one rank and dtype (no shape tuples: NumPy checks the other dims, and its
+                # ValueError sends the call to the general path for torch's message)
                 if not isinstance(x, Tensor) or type(a := x._array) is not np.ndarray or \
-                        a.shape != a0.shape or a.dtype is not a0.dtype:
+                        a.ndim != nd or a.dtype is not dt0:
                     break
                 if rec and plain and (x._requires_grad or x._extra is not None or
                                       x._base is not None and not _graph._edgeless_view(x)):
                     plain = False
             else:
-                if type(dim) is int and -a0.ndim <= dim < a0.ndim:
-                    if plain and not _watched():  # regression's features: nothing to record
-                        return _make(_concatenate(np, [x._array for x in tensors],
-                                                  dim % a0.ndim))
-                    return Cat.apply(*tensors, dim=dim % a0.ndim)
+                if type(dim) is int and -nd <= dim < nd:
+                    try:
+                        if plain and not _watched():  # regression's features: no record
+                            return _make(_concatenate(np, [x._array for x in tensors],
+                                                      dim % nd))
+                        return Cat.apply(*tensors, dim=dim % nd)
+                    except ValueError:
+                        pass
     tensors = tensor_list(_fn, tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
