@@ -146,3 +146,29 @@ def test_sampled_addmm(case):
     # (torch's missing-kernel errors list its dispatch table after the first line)
     same(lambda t: _sampled(t, **SAMPLED[case]), 1e-6, 1e-6,
          messages=case not in ("coo", "dense"))
+
+
+# -- 4. sparse cat along a dense dim ----------------------------------------------------------
+
+def _hyb(t, which):
+    if which == "h":
+        return t.sparse_coo_tensor(t.tensor([[0, 1]]), t.arange(6.0).reshape(2, 3), (2, 3))
+    if which == "h64":
+        return t.sparse_coo_tensor(t.tensor([[1]]), t.ones(1, 2, dtype=t.float64), (2, 2))
+    return t.sparse_coo_tensor(t.tensor([[1, 0], [0, 2]]), t.ones(2, 2), (2, 3, 2))
+
+
+SPCAT = {
+    "two": (("h", "h"), 1),
+    "three_promote": (("h", "h64", "h"), -1),
+    "one": (("h",), 1),
+    "hybrid2": (("h3", "h3"), 2),
+    "sparse_dim_of_hybrid2": (("h3", "h3"), 1),
+    "mixed_sparse_dims": (("h", "h3"), 1),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SPCAT))
+def test_sparse_cat_dense_dim(case):
+    names, dim = SPCAT[case]
+    same(lambda t: _coo_parts(t.cat([_hyb(t, n) for n in names], dim)))

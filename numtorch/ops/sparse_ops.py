@@ -578,8 +578,10 @@ def cat(tensors, dim=0):
                                f"the concatenating dimension), but found shape: {list(s)} at "
                                f"position {i}.")
     sd = tensors[0].sparse_dim()
-    if d >= sd or any(x.sparse_dim() != sd for x in tensors):
+    if any(x.sparse_dim() != sd for x in tensors):
         raise _unsupported("cat")
+    if d >= sd:
+        return _cat_dense_dim(tensors, d, sd, shape0)
     parts, offset = [], 0
     for x in tensors:
         idx = x._array.indices.copy()
@@ -589,6 +591,33 @@ def cat(tensors, dim=0):
     shape = shape0[:d] + (offset,) + shape0[d + 1:]
     values = _nt.cat([x._array.values for x in tensors])
     return make(np.concatenate(parts, 1), values, shape, False)
+
+
+def _cat_dense_dim(tensors, d, sd, shape0):
+    """``cat`` along a dense dim, as torch: the entries of every tensor kept (indices side by
+    side, not coalesced), each value block zero-padded to the joined size at its own offset."""
+    vd = d - sd + 1  # the dim in the values tensor
+    total = sum(x.shape[d] for x in tensors)
+    dtype = tensors[0].dtype
+    for x in tensors[1:]:
+        dtype = _nt.promote_types(dtype, x.dtype)
+    blocks, offset = [], 0
+    for x in tensors:
+        v = x._array.values.to(dtype)
+        size = x.shape[d]
+        parts = []
+        for n in (offset, None, total - offset - size):
+            if n is None:
+                parts.append(v)
+            elif n:
+                zshape = list(v.shape)
+                zshape[vd] = n
+                parts.append(v.new_zeros(zshape))
+        blocks.append(_nt.cat(parts, vd) if len(parts) > 1 else v)
+        offset += size
+    indices = np.concatenate([x._array.indices for x in tensors], 1)
+    shape = shape0[:d] + (total,) + shape0[d + 1:]
+    return make(indices, _nt.cat(blocks), shape, False)
 
 
 def matmul(input, other):
