@@ -172,3 +172,44 @@ SPCAT = {
 def test_sparse_cat_dense_dim(case):
     names, dim = SPCAT[case]
     same(lambda t: _coo_parts(t.cat([_hyb(t, n) for n in names], dim)))
+
+
+# -- 5. sparse + sparse entries as torch merges them ------------------------------------------
+
+def _sp(t, which):
+    v = t.tensor([3.0, 4.0, 5.0])
+    idx = {"sorted": [[0, 1, 1], [2, 0, 2]], "unsorted": [[1, 0, 1], [0, 2, 0]],
+           "sorted_dup": [[0, 1, 1], [2, 0, 0]]}
+    if which == "coalesced":
+        return t.sparse_coo_tensor(t.tensor(idx["sorted"]), v, (2, 3)).coalesce()
+    if which == "hybrid":
+        return t.sparse_coo_tensor(t.tensor([[0, 1, 1]]), t.arange(6.0).reshape(3, 2), (2, 2))
+    return t.sparse_coo_tensor(t.tensor(idx[which]), v, (2, 3))
+
+
+SPADD = [("sorted", "sorted"), ("sorted", "coalesced"), ("coalesced", "sorted"),
+         ("unsorted", "unsorted"), ("sorted_dup", "sorted"), ("sorted_dup", "sorted_dup"),
+         ("coalesced", "sorted_dup"), ("hybrid", "hybrid")]
+
+
+@pytest.mark.parametrize("pair", SPADD, ids=["-".join(p) for p in SPADD])
+@pytest.mark.parametrize("how", ["op", "add_", "sub"])
+def test_sparse_add_merge(pair, how):
+    def run(t):
+        a, b = _sp(t, pair[0]), _sp(t, pair[1])
+        if how == "add_":
+            return _coo_parts(a.add_(b))
+        return _coo_parts(a - b if how == "sub" else a + b)
+    same(run)
+
+
+def test_sparse_add_merge_grad():
+    def run(t):
+        va = t.tensor([3.0, 4.0, 5.0], requires_grad=True)
+        vb = t.tensor([1.0, 2.0], requires_grad=True)
+        a = t.sparse_coo_tensor(t.tensor([[0, 1, 1], [2, 0, 0]]), va, (2, 3))
+        b = t.sparse_coo_tensor(t.tensor([[1, 1], [0, 2]]), vb, (2, 3))
+        r = a + b
+        r.to_dense().mul(t.arange(6.0).reshape(2, 3)).sum().backward()
+        return _coo_parts(r.detach()), va.grad, vb.grad
+    same(run)

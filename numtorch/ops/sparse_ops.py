@@ -369,11 +369,45 @@ def add(input, other):
         return input + to_dense(other)
     a, b = input._array, other._array
     values = _nt.cat([a.values, b.values])
-    out = make(np.concatenate([a.indices, b.indices], 1), values, a.shape, False)
-    # two coalesced operands merge into a coalesced sum (torch's kernel), else they stack
-    out = coalesce(out) if a.coalesced and b.coalesced else out
+    indices = np.concatenate([a.indices, b.indices], 1)
+    flag = a.coalesced and b.coalesced
+    plan = _merge_plan(a, b)
+    if plan is None:  # entries in no order: they stack (values equal, nnz may exceed torch's)
+        out = make(indices, values, a.shape, False)
+    else:
+        order, starts, segment = plan
+        values = SegmentSum.apply(values, order=order, starts=starts, segment=segment)
+        out = make(np.ascontiguousarray(indices[:, order[starts]]), values, a.shape, flag)
     rename_node(out._array.values, "AddBackward0")
     return out
+
+
+def _merge_plan(a, b):
+    """The entries of ``a + b`` as torch's kernel merges two index lists in step (an index
+    in both is summed, else the smaller one comes first): for lists in ascending order (maybe
+    with repeats, the k-th repeat in ``a`` meeting the k-th in ``b``), a SegmentSum plan over
+    the concatenated entries; None when a list is out of order."""
+    sd = a.indices.shape[0]
+    ka, kb = _linear(a.indices, a.shape[:sd]), _linear(b.indices, a.shape[:sd])
+    if ka.shape == kb.shape and (ka == kb).all():  # one list twice: summed entry by entry
+        n = ka.size
+        return (np.arange(2 * n).reshape(2, n).T.reshape(-1), np.arange(0, 2 * n, 2),
+                np.concatenate([np.arange(n), np.arange(n)]))
+    if (ka.size > 1 and (ka[1:] < ka[:-1]).any()) or (kb.size > 1 and (kb[1:] < kb[:-1]).any()):
+        return None
+    key = np.concatenate([ka, kb])
+    # repeat number of each entry within its own list
+    rank = np.concatenate([np.arange(ka.size) - np.searchsorted(ka, ka, "left"),
+                           np.arange(kb.size) - np.searchsorted(kb, kb, "left")])
+    order = np.lexsort((rank, key))  # stable: a's entry before b's on a tie
+    ks, rs = key[order], rank[order]
+    first = np.ones(ks.shape[0], bool)
+    if ks.shape[0]:
+        first[1:] = (ks[1:] != ks[:-1]) | (rs[1:] != rs[:-1])
+    starts = np.flatnonzero(first)
+    segment = np.empty(ks.shape[0], np.int64)
+    segment[order] = np.cumsum(first) - 1
+    return order, starts, segment
 
 
 def mul(input, other):
