@@ -213,3 +213,52 @@ def test_sparse_add_merge_grad():
         r.to_dense().mul(t.arange(6.0).reshape(2, 3)).sum().backward()
         return _coo_parts(r.detach()), va.grad, vb.grad
     same(run)
+
+
+# -- 6. mode of lines holding NaN -------------------------------------------------------------
+
+def _nan_lines(n, rows=40, seed=0):
+    import numpy as np
+
+    rng = np.random.default_rng(seed + n)
+    a = rng.integers(0, 4, (rows, n)).astype(np.float32)
+    a[rng.random((rows, n)) < 0.3] = np.nan
+    return a
+
+
+NAN = float("nan")
+MODE_LISTS = {
+    "nan_nan_1": [NAN, NAN, 1.0],
+    "1_nan_nan_1": [1.0, NAN, NAN, 1.0],
+    "nan_first": [NAN, 1.0, 2.0, NAN],
+    "only_nan": [NAN, NAN],
+    "one_nan": [NAN],
+    "small_jumps_front": [3.0, NAN, 3.0, 1.0, NAN, NAN, NAN],
+    "inf_and_nan": [float("inf"), NAN, -float("inf"), float("inf"), NAN],
+}
+
+
+@pytest.mark.parametrize("name", sorted(MODE_LISTS))
+def test_mode_nan_lists(name):
+    same(lambda t: t.tensor(MODE_LISTS[name]).mode())
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 8, 13, 16])
+def test_mode_nan_random_lines(n):
+    a = _nan_lines(n)
+    same(lambda t: t.from_numpy(a.copy()).mode(-1))
+
+
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_mode_nan_dim0_double(keepdim):
+    a = _nan_lines(6, rows=9, seed=3).astype("float64")
+    same(lambda t: t.mode(t.from_numpy(a.copy()), 0, keepdim))
+
+
+def test_mode_nan_grad():
+    def run(t):
+        x = t.tensor([[3.0, NAN, 3.0, 1.0], [NAN, NAN, 2.0, 2.0]], requires_grad=True)
+        r = x.mode(1)
+        r.values.sum().backward()
+        return r, x.grad
+    same(run)

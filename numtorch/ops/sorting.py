@@ -436,6 +436,10 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     best = xp.take_along_axis(s, xp.argmax(counts, axis=1)[:, None], axis=1)
     hit = lines == best
     last = (n - 1) - xp.argmax(hit[:, ::-1], axis=1)
+    if a.dtype.kind == "f" and n <= 16:
+        nan_rows = xp.flatnonzero(xp.isnan(lines).any(axis=1))
+        if nan_rows.size:
+            last[nan_rows] = _mode_with_nan(xp, lines[nan_rows])
     moved = [s_ for k, s_ in enumerate(a.shape) if k != d] + [1]
     idx = xp.moveaxis(last.reshape(moved), -1, d).astype(np.int64)
     vals = _pick(input, d, idx.reshape(()) if input._array.ndim == 0 else idx)
@@ -443,6 +447,35 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     return _pair_out(_mode_t((rename_node(vals, "ModeBackward0"), idx)), out,
                      "expected scalar type '{want}' but got '{got}' for values output",
                      "expected scalar type '{want}' but got '{got}' for indices output")
+
+
+def _mode_with_nan(xp, lines):
+    """mode's index for short lines (at most 16 entries) holding NaN, as torch's CPU kernel
+    picks it: the line put in order by an insertion sort that compares with ``<`` (a NaN
+    compares false both ways, so it stays where it is and stops the entries behind it), then
+    the first longest run of equal entries (every NaN a run of its own), the index of that
+    run's last entry. Vectorised over lines; one step per position."""
+    rows, n = lines.shape
+    vals = lines.copy()
+    idx = xp.broadcast_to(xp.arange(n), (rows, n)).copy()
+    for i in range(1, n):
+        v = vals[:, i]
+        to_front = v < vals[:, 0]
+        stay = ~(v[:, None] < vals[:, :i])  # the entry stops after the last of these
+        p = xp.where(to_front, 0, i - xp.argmax(stay[:, ::-1], axis=1))
+        cols = xp.arange(i + 1)[None, :]
+        src = xp.where(cols < p[:, None], cols, xp.where(cols == p[:, None], i, cols - 1))
+        vals[:, :i + 1] = xp.take_along_axis(vals[:, :i + 1], src, axis=1)
+        idx[:, :i + 1] = xp.take_along_axis(idx[:, :i + 1], src, axis=1)
+    end = xp.ones((rows, n), dtype=bool)  # a run ends where the next entry differs (or NaN)
+    end[:, :-1] = vals[:, :-1] != vals[:, 1:]
+    start = xp.ones((rows, n), dtype=bool)
+    start[:, 1:] = end[:, :-1]
+    run = xp.cumsum(start.reshape(-1)) - 1
+    length = xp.bincount(run)[run].reshape(rows, n)
+    longest = xp.where(end, length, 0)
+    pos = xp.argmax(longest == longest.max(axis=1, keepdims=True), axis=1)
+    return idx[xp.arange(rows), pos]
 
 
 def _cum_extreme(fn, input, dim):
