@@ -262,3 +262,38 @@ def test_mode_nan_grad():
         r.values.sum().backward()
         return r, x.grad
     same(run)
+
+
+# -- 7. nested reshape / view (strided layout) ------------------------------------------------
+
+def _nested(t):
+    return t.nested.nested_tensor([t.arange(6.0).reshape(2, 3), t.arange(12.0).reshape(4, 3)])
+
+
+NESTED_SHAPES = {
+    "keep": (2, -1, 3),
+    "trailing_one": (2, -1, 3, 1),
+    "middle_one": (2, -1, 1, 3),
+    "tuple_arg": ((2, -1, 3),),
+    "batch_inferred": (-1, 3),
+    "too_few": (2, -1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NESTED_SHAPES))
+@pytest.mark.parametrize("how", ["reshape", "view"])
+def test_nested_reshape_view(how, name):
+    def run(t):
+        r = getattr(_nested(t), how)(*NESTED_SHAPES[name])
+        return r.is_nested, r.dim(), tuple(r.unbind())
+    same(run)
+
+
+def test_nested_reshape_grad():
+    def run(t):
+        a = t.arange(6.0).reshape(2, 3).requires_grad_()
+        nt = t.nested.as_nested_tensor([a, a * 2])
+        r = nt.reshape(2, -1, 3, 1)
+        r.unbind()[1].sum().backward()
+        return a.grad
+    same(run)

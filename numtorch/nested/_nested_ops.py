@@ -670,3 +670,45 @@ def _full_length(nt):
     """An output_size padding the ragged dim to the longest component exactly."""
     size = [len(nt._nsizes)] + _max_sizes(nt._nsizes)
     return size
+
+
+def _new_sizes(input, what, shape):
+    """Component sizes for ``reshape``/``view`` of a strided nested tensor: ``shape[0]`` is
+    the batch (kept), a -1 in a component dim keeps that dim's own size, a -1 past the
+    component's rank is inferred."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = tuple(shape[0])
+    shape = tuple(int(s) for s in shape)
+    if input._nlayout is jagged:
+        raise not_run(what)
+    old = input._nsizes
+    if not shape or shape[0] != old.shape[0]:
+        raise RuntimeError(f"{what}: For now nested {what} cannot change or infer the implicit "
+                           f"batch dimension")
+    rest = np.array(shape[1:], np.int64)
+    new = np.tile(rest, (old.shape[0], 1))
+    for j, s in enumerate(shape[1:]):
+        if s == -1 and j < old.shape[1]:
+            new[:, j] = old[:, j]
+    numel = old.prod(axis=1)
+    free = new == -1
+    if free.any():
+        known = np.where(free, 1, new).prod(axis=1)
+        new[free] = (numel // np.maximum(known, 1))[np.flatnonzero(free.any(axis=1))]
+    bad = np.flatnonzero(new.prod(axis=1) != numel)
+    if bad.size or (free.sum(axis=1) > 1).any():
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size "
+                           f"{int(numel[bad[0]] if bad.size else numel[0])}")
+    return new
+
+
+@_register("reshape")
+def _reshape(input, *shape):
+    new = _new_sizes(input, "reshape", shape)
+    return like(input, as_flat(input), new, input._ridx, None)
+
+
+@_register("view")
+def _view(input, *shape):
+    new = _new_sizes(input, "view", shape)
+    return like(input, as_flat(input), new, input._ridx, None)
