@@ -297,3 +297,17 @@ def test_nested_reshape_grad():
         r.unbind()[1].sum().backward()
         return a.grad
     same(run)
+
+
+NARROW = [(0, 0, 1), (0, 1, 2), (0, -2, 2), (0, 3, 0), (1, 0, 1), (0, 2, 2), (0, 0, 3)]
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("args", NARROW, ids=[str(a) for a in NARROW])
+def test_nested_narrow_dim0(args):
+    def run(t):
+        nt = t.nested.nested_tensor([t.arange(6.0).reshape(2, 3), t.arange(12.0).reshape(4, 3),
+                                     t.ones(1, 3)])
+        r = nt.narrow(*args)
+        return r.is_nested, tuple(r.unbind())
+    same(run)

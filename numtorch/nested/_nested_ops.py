@@ -712,3 +712,23 @@ def _reshape(input, *shape):
 def _view(input, *shape):
     new = _new_sizes(input, "view", shape)
     return like(input, as_flat(input), new, input._ridx, None)
+
+
+@_register("narrow")
+def _narrow(input, dim, start, length):
+    """``nt.narrow(0, start, length)``: the components ``start .. start + length - 1``."""
+    if input._nlayout is jagged:
+        raise not_run("narrow")
+    if _canon(dim, input.dim()) != 0:
+        raise RuntimeError(f"narrow(): only dim=0 supported for nested tensors, but got: {dim}")
+    n = input._nsizes.shape[0]
+    start, length = int(start), int(length)
+    if start < 0:
+        start += n
+    if length <= 0:  # (torch's words, also for a length of 0)
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if not 0 <= start <= n or start + length > n:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
+    st = starts_of(input._nsizes)
+    flat = as_flat(input)[int(st[start]):int(st[start + length])]
+    return like(input, flat, input._nsizes[start:start + length].copy(), input._ridx, None)
