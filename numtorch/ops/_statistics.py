@@ -202,11 +202,14 @@ def _var(fn, input, dim, unbiased, keepdim, correction, root):
                 raise not_supported(f"{fn}.correction")
             return quantized_dispatch("std", input, dim, unbiased, keepdim,
                                       correction=correction)
+        if fn in ("var_mean", "std_mean"):
+            raise RuntimeError(f"{fn} only support floating point and complex dtypes")
         raise RuntimeError("std and var only support floating point and complex dtypes")
     c = correction if correction is not None else (0 if unbiased is False else 1)
     dims = _dims_or_all(dim, input._array.ndim, fn)
     n = _count(input._array.shape, dims)
-    if n - c <= 0:
+    # torch's reduction factor is input numel over output numel: 0 for any empty input
+    if (n if input._array.size else 0) - c <= 0:
         warnings.warn(f"{fn}(): degrees of freedom is <= 0. Correction should be strictly less "
                       "than the reduction factor (input numel divided by output numel).",
                       UserWarning, stacklevel=user_stacklevel())

@@ -5,6 +5,8 @@ The forwards are single NumPy calls; the backwards are written with numtorch ops
 adjoints: index_add's adjoint is index_select), so gradients of gradients work.
 """
 
+import warnings
+
 import numpy as np
 
 from .. import _dtype
@@ -16,7 +18,7 @@ from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for, xp_of
 from ._accumulate import is_half
 from ._pointwise import _out
-from ._util import canonical_dim
+from ._util import canonical_dim, user_stacklevel
 
 __all__ = ["index_add", "index_copy", "index_fill", "masked_scatter", "take", "put"]
 
@@ -291,6 +293,10 @@ def masked_scatter(input, mask, source):
         tensor([1., 0., 1.])
     """
     if isinstance(mask, Tensor) and mask.dtype is not _dtype.bool:
+        if mask.dtype is _dtype.uint8:  # torch warns about the old byte masks, then refuses
+            warnings.warn("masked_scatter_ received a mask with dtype torch.uint8, this "
+                          "behavior is now deprecated,please use a mask with dtype torch.bool "
+                          "instead.", UserWarning, stacklevel=user_stacklevel())
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
                            f"dtype {_display(mask.dtype)}")
     if not isinstance(mask, Tensor):

@@ -17,7 +17,7 @@ from ..backend import helpers_for
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
 from ._accumulate import is_half
-from ._util import canonical_dim, fmt_shape, refuse_dtype
+from ._util import canonical_dim, fmt_shape, refuse_dtype, user_stacklevel
 from ._pointwise import _out
 from .gather import OUT_DTYPE, _check_index_range, _check_index_tensor
 
@@ -237,7 +237,7 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=No
     if not _INDEX_REDUCE_WARNED:
         _INDEX_REDUCE_WARNED.append(True)
         warnings.warn("index_reduce() is in beta and the API may change at any time.",
-                      UserWarning, stacklevel=2)
+                      UserWarning, stacklevel=user_stacklevel())
     nd = input._array.ndim
     d = canonical_dim(dim, nd)
     if index.dtype is not _dtype.int64 and index.dtype is not _dtype.int32:

@@ -771,7 +771,9 @@ def all(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
         >>> torch.tensor([[True, False], [True, True]]).all(1)
         tensor([False,  True])
     """
-    dims = _dims_or_all(dim, input._array.ndim, "all")
+    # (an empty dim list reduces nothing here, unlike sum's: torch tests each element)
+    empty = isinstance(dim, (tuple, list)) and len(dim) == 0
+    dims = () if empty else _dims_or_all(dim, input._array.ndim, "all")
     return _out(_Logic.apply(input, dims=dims, keepdim=keepdim, fn="all"), out)
 
 
@@ -782,7 +784,9 @@ def any(input, dim=None, keepdim=False, *, out=None):  # noqa: A001
         >>> torch.tensor([[True, False], [False, False]]).any(1)
         tensor([ True, False])
     """
-    dims = _dims_or_all(dim, input._array.ndim, "any")
+    # (an empty dim list reduces nothing here, unlike sum's: torch tests each element)
+    empty = isinstance(dim, (tuple, list)) and len(dim) == 0
+    dims = () if empty else _dims_or_all(dim, input._array.ndim, "any")
     return _out(_Logic.apply(input, dims=dims, keepdim=keepdim, fn="any"), out)
 
 

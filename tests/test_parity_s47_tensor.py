@@ -1,0 +1,63 @@
+"""Parity fixes of probe 47, tensors and ops (oracle: real torch at test time): all/any over
+an empty dim list, std/var warnings on empty inputs, var_mean/std_mean dtype errors, warnings
+of index_reduce and byte masks in masked_scatter, ..."""
+
+import warnings
+
+import pytest
+
+import numtorch
+from tests.oracle import same
+
+
+def _x(t):
+    return t.tensor([[1., 0.], [2., 3.]])
+
+
+# -- 1. reductions ----------------------------------------------------------------------------
+
+REDUCE = {
+    "all_dim_empty_tuple": lambda t: t.all(_x(t), dim=()),
+    "any_dim_empty_list": lambda t: t.any(_x(t), dim=[]),
+    "all_method_empty_keepdim": lambda t: _x(t).all((), keepdim=True),
+    "any_uint8_empty": lambda t: t.tensor([0, 2], dtype=t.uint8).any(dim=()),
+    "all_bool_empty": lambda t: (_x(t) > 0).all(dim=()),
+    "all_empty_input_empty_dims": lambda t: t.empty(0, 2).all(dim=()),
+    "all_dims_tuple": lambda t: t.all(_x(t), dim=(0, 1)),
+    "var_mean_int_error": lambda t: t.var_mean(t.arange(4)),
+    "std_mean_bool_error": lambda t: t.std_mean(t.ones(3, dtype=t.bool), 0),
+    "var_int_error": lambda t: t.var(t.arange(4)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REDUCE))
+def test_reductions(name):
+    same(REDUCE[name])
+
+
+WARN = {
+    "std_empty_keepdim": lambda t: t.std(t.empty(0, 3), dim=-1, keepdim=True),
+    "var_empty_dim1": lambda t: t.var(t.empty(0, 3), dim=[1]),
+    "var_empty_dim0": lambda t: t.var(t.empty(0, 3), dim=0),
+    "std_one": lambda t: t.std(t.tensor([1.])),
+    "std_ok": lambda t: t.std(t.tensor([1., 2.])),
+    "masked_scatter_byte": lambda t: t.zeros(3).masked_scatter(
+        t.tensor([1, 0, 1], dtype=t.uint8), t.arange(3.)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WARN))
+def test_warnings(name):
+    same(WARN[name], warns=True)
+
+
+def test_index_reduce_warning_names_user_line(monkeypatch):
+    from numtorch.ops import reducing_scatter
+
+    monkeypatch.setattr(reducing_scatter, "_INDEX_REDUCE_WARNED", [])
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        numtorch.ones(2).index_reduce(0, numtorch.tensor([0, 0]), numtorch.tensor([2., 3.]),
+                                      "amax")
+    assert [w.filename for w in rec] == [__file__]
+    assert "index_reduce() is in beta" in str(rec[0].message)
