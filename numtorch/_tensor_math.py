@@ -362,17 +362,17 @@ class _TensorMath:
         _nt.ops.setitem(self, index, value)
 
     # -- pointwise arithmetic -------------------------------------------------------------------
-    def add(self, other, *, alpha=1):
-        return _nt.ops.add(self, other, alpha=alpha)
+    def add(self, other, *legacy, alpha=1):
+        return _nt.ops.add(self, other, *legacy, alpha=alpha)
 
-    def add_(self, other, *, alpha=1):
-        return _inplace(self, _nt.ops.add, other, alpha=alpha)
+    def add_(self, other, *legacy, alpha=1):
+        return _inplace(self, _nt.ops.add, other, *legacy, alpha=alpha)
 
-    def sub(self, other, *, alpha=1):
-        return _nt.ops.sub(self, other, alpha=alpha)
+    def sub(self, other, *legacy, alpha=1):
+        return _nt.ops.sub(self, other, *legacy, alpha=alpha)
 
-    def sub_(self, other, *, alpha=1):
-        return _inplace(self, _nt.ops.sub, other, alpha=alpha)
+    def sub_(self, other, *legacy, alpha=1):
+        return _inplace(self, _nt.ops.sub, other, *legacy, alpha=alpha)
 
     subtract, subtract_ = sub, sub_
 
@@ -442,17 +442,17 @@ class _TensorMath:
     def lerp_(self, end, weight):
         return _inplace(self, _nt.ops.lerp, end, weight)
 
-    def addcmul(self, tensor1, tensor2, *, value=1):
-        return _nt.ops.addcmul(self, tensor1, tensor2, value=value)
+    def addcmul(self, tensor1, tensor2, *legacy, value=1):
+        return _nt.ops.addcmul(self, tensor1, tensor2, *legacy, value=value)
 
-    def addcmul_(self, tensor1, tensor2, *, value=1):
-        return _inplace(self, _nt.ops.addcmul, tensor1, tensor2, value=value)
+    def addcmul_(self, tensor1, tensor2, *legacy, value=1):
+        return _inplace(self, _nt.ops.addcmul, tensor1, tensor2, *legacy, value=value)
 
-    def addcdiv(self, tensor1, tensor2, *, value=1):
-        return _nt.ops.addcdiv(self, tensor1, tensor2, value=value)
+    def addcdiv(self, tensor1, tensor2, *legacy, value=1):
+        return _nt.ops.addcdiv(self, tensor1, tensor2, *legacy, value=value)
 
-    def addcdiv_(self, tensor1, tensor2, *, value=1):
-        return _inplace(self, _nt.ops.addcdiv, tensor1, tensor2, value=value)
+    def addcdiv_(self, tensor1, tensor2, *legacy, value=1):
+        return _inplace(self, _nt.ops.addcdiv, tensor1, tensor2, *legacy, value=value)
 
     def clamp(self, min=None, max=None):  # noqa: A002 - torch's argument names
         min, max = _nt.ops.comparison.check_bound_kinds("clamp", self, min, max, True)
@@ -1483,11 +1483,11 @@ class _TensorMath:
     def dot(self, other):
         return _nt.ops.dot(self, other)
 
-    def addmm(self, mat1, mat2, *, beta=1, alpha=1):
-        return _nt.ops.addmm(self, mat1, mat2, beta=beta, alpha=alpha)
+    def addmm(self, mat1, mat2, *legacy, beta=1, alpha=1):
+        return _nt.ops.addmm(self, mat1, mat2, *legacy, beta=beta, alpha=alpha)
 
-    def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
-        return _inplace(self, _nt.ops.addmm, mat1, mat2, beta=beta, alpha=alpha)
+    def addmm_(self, mat1, mat2, *legacy, beta=1, alpha=1):
+        return _inplace(self, _nt.ops.addmm, mat1, mat2, *legacy, beta=beta, alpha=alpha)
 
     def outer(self, vec2):
         return _nt.ops.outer(self, vec2)

@@ -9,11 +9,14 @@ The other pointwise families live in ``division.py``, ``unary.py``, ``comparison
 ``bitwise.py`` (import each function from the module that defines it).
 """
 
+import numbers
+
 import numpy as np
 
 from .. import _dtype
 from .._sparse import SparseCOO, map_values
 from .._tensor import Tensor
+from .._warn_once import warn_once
 from ..autograd.graph import Op, rename_node
 from ..backend import _keep_dtype as keep_dtype
 from ..backend import helpers_for
@@ -24,7 +27,7 @@ from ._pointwise import (
     _broadcast_error, _check_number_or_tensor, _check_tensor, _cj, _is_float,
     _not_implemented, _out, _zeros_like,
 )
-from ._util import pointwise_layout_result
+from ._util import pointwise_layout_result, user_stacklevel
 from ._util import tensor_from_array as _make
 from .comparison import where
 from .division import div
@@ -469,7 +472,26 @@ def _scalar_in(value, dt):
     return value
 
 
-def add(input, other, *, alpha=1, out=None):
+def _legacy_scalar_first(fn, first, legacy, kw, kw_default, nargs):
+    """torch's deprecated overloads ``fn(input, alpha, other)`` and ``fn(input, value, t1,
+    t2)``: a leading number is the multiplier and the operands follow it (torch warns once
+    per process). Returns the multiplier and the operands, or raises torch's TypeError."""
+    if (len(legacy) != 1 or kw is not kw_default or isinstance(first, Tensor)
+            or not isinstance(first, numbers.Number)):
+        raise TypeError(f"{fn}() takes {nargs} positional arguments but "
+                        f"{nargs + len(legacy)} were given")
+    if nargs == 2:
+        old, new = "Number alpha, Tensor other", "Tensor other, *, Number alpha = 1"
+    else:
+        old = "Number value, Tensor tensor1, Tensor tensor2"
+        new = "Tensor tensor1, Tensor tensor2, *, Number value = 1"
+    warn_once("deprecated_overload", f"This overload of {fn} is deprecated:\n\t{fn}({old})\n"
+              f"Consider using one of the following signatures instead:\n\t{fn}({new})",
+              stacklevel=user_stacklevel())
+    return first, legacy[0]
+
+
+def add(input, other, *legacy, alpha=1, out=None):
     """Add ``alpha * other`` to ``input`` elementwise, with broadcasting and type promotion.
 
     Args:
@@ -485,6 +507,8 @@ def add(input, other, *, alpha=1, out=None):
         >>> torch.add(torch.tensor([1., 2.]), 1, alpha=2)
         tensor([3., 4.])
     """
+    if legacy:
+        alpha, other = _legacy_scalar_first("add", other, legacy, alpha, 1, 2)
     if not isinstance(other, Tensor):
         _check_number_or_tensor("add", other)
     try:
@@ -513,7 +537,7 @@ def _bool_sub_error(both):
                         "operator instead.")
 
 
-def sub(input, other, *, alpha=1, out=None):
+def sub(input, other, *legacy, alpha=1, out=None):
     """Subtract ``alpha * other`` from ``input`` elementwise (broadcasting, promotion).
 
     Args:
@@ -532,6 +556,8 @@ def sub(input, other, *, alpha=1, out=None):
         >>> torch.sub(torch.tensor([5, 7]), torch.tensor([1, 2]), alpha=2)
         tensor([3, 3])
     """
+    if legacy:
+        alpha, other = _legacy_scalar_first("sub", other, legacy, alpha, 1, 2)
     # inlined type checks: sub is on the tiny-op hot path
     if isinstance(other, Tensor):
         bool_b = other._array.dtype.kind == "b"
@@ -726,13 +752,16 @@ def _int_value(value, *tensors):
     return value
 
 
-def addcmul(input, tensor1, tensor2, *, value=1, out=None):
+def addcmul(input, tensor1, tensor2, *legacy, value=1, out=None):
     """Return ``input + value * tensor1 * tensor2`` elementwise.
 
     Example:
         >>> torch.addcmul(torch.ones(2), torch.tensor([1., 2.]), torch.tensor([3., 4.]), value=2)
         tensor([ 7., 17.])
     """
+    if legacy:
+        value, last = _legacy_scalar_first("addcmul", tensor1, legacy, value, 1, 3)
+        tensor1, tensor2 = tensor2, last
     for i, (name, t) in enumerate((("input", input), ("tensor1", tensor1),
                                    ("tensor2", tensor2))):
         _check_tensor("addcmul", t, name, i + 1)
@@ -751,13 +780,16 @@ def addcmul(input, tensor1, tensor2, *, value=1, out=None):
                 over=(input, tensor1, tensor2))
 
 
-def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
+def addcdiv(input, tensor1, tensor2, *legacy, value=1, out=None):
     """Return ``input + value * tensor1 / tensor2`` elementwise (true division).
 
     Example:
         >>> torch.addcdiv(torch.ones(2), torch.tensor([1., 2.]), torch.tensor([4., 4.]))
         tensor([1.2500, 1.5000])
     """
+    if legacy:
+        value, last = _legacy_scalar_first("addcdiv", tensor1, legacy, value, 1, 3)
+        tensor1, tensor2 = tensor2, last
     for i, (name, t) in enumerate((("input", input), ("tensor1", tensor1),
                                    ("tensor2", tensor2))):
         _check_tensor("addcdiv", t, name, i + 1)

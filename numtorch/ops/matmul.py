@@ -4,6 +4,8 @@ All products go to BLAS through one ``xp.matmul`` call; backward passes are agai
 transposed views rather than copies.
 """
 
+import numbers
+
 import numpy as np
 
 from .. import _dtype
@@ -322,7 +324,7 @@ def ger(input, vec2, *, out=None):
     return outer(input, vec2, out=out)
 
 
-def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+def addmm(input, mat1, mat2, *legacy, beta=1, alpha=1, out=None):
     """Return ``beta * input + alpha * (mat1 @ mat2)``; ``input`` broadcasts to the result.
 
     With ``beta == 0`` the values of ``input`` are ignored, so NaN and inf in it do not
@@ -333,6 +335,13 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
         tensor([[6., 6.],
                 [6., 6.]])
     """
+    if legacy or any(isinstance(a, numbers.Number) for a in (input, mat1, mat2)):
+        # torch's deprecated addmm(beta, input, alpha, mat1, mat2) / addmm(beta, input, mat1,
+        # mat2) and their method forms
+        from .products import _args3
+
+        (input, mat1, mat2), beta, alpha = _args3("addmm", input, (mat1, mat2, *legacy),
+                                                  beta, alpha)
     _need_tensors("addmm", input, mat1, mat2)
     prod = mm(mat1, mat2)
     if input.dtype is not prod.dtype:
