@@ -61,3 +61,56 @@ def test_index_reduce_warning_names_user_line(monkeypatch):
                                       "amax")
     assert [w.filename for w in rec] == [__file__]
     assert "index_reduce() is in beta" in str(rec[0].message)
+
+
+# -- 2. shapes and linear algebra -------------------------------------------------------------
+
+def _mg(t, *ts):
+    return t.meshgrid(*ts, indexing="ij")
+
+
+SHAPES = {
+    "flatten_0d_stride": lambda t: t.tensor(3.).flatten().stride(),
+    "reshape_0d_stride": lambda t: t.tensor(3.).reshape(1, 1).stride(),
+    "view_0d_stride": lambda t: t.tensor(3.).view(1).stride(),
+    "atleast_2d_0d_stride": lambda t: t.atleast_2d(t.tensor(1)).stride(),
+    "meshgrid_0d_strides": lambda t: [g.stride() for g in _mg(t, t.tensor(1), t.tensor([3, 4]))],
+    "meshgrid_dtypes_differ": lambda t: _mg(t, t.tensor([1]), t.tensor([1.])),
+    "meshgrid_int_widths_differ": lambda t: _mg(t, t.tensor([1]), t.tensor([1], dtype=t.int32)),
+    "meshgrid_same_dtype": lambda t: _mg(t, t.tensor([1., 2.]), t.tensor([3.])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_shapes(name):
+    same(SHAPES[name])
+
+
+def _hh(t, a, tau, orgqr=False):
+    return (t.orgqr if orgqr else t.linalg.householder_product)(a, tau)
+
+
+LINALG = {
+    "vector_norm_empty_neg1": lambda t: t.linalg.vector_norm(t.empty(0, 2), ord=-1),
+    "vector_norm_empty_neg1_dim": lambda t: t.linalg.vector_norm(t.empty(0, 2), ord=-1, dim=0),
+    "vector_norm_empty_frac": lambda t: t.linalg.vector_norm(t.empty(0, 2), ord=-2.5),
+    "vector_norm_empty_inf_dim": lambda t: t.linalg.vector_norm(t.empty(0, 2), float("inf"), 0),
+    "vector_norm_empty_inf_dim1": lambda t: t.linalg.vector_norm(t.empty(0, 2), float("inf"), 1),
+    "norm_empty_neg1": lambda t: t.norm(t.empty(0, 2), p=-1),
+    "norm_empty_neg1_dim": lambda t: t.norm(t.empty(0, 2), p=-1, dim=0),
+    "norm_empty_neg_inf": lambda t: t.norm(t.empty(0, 2), p=float("-inf")),
+    "vector_norm_0d_tensor_ord": lambda t: t.linalg.vector_norm(t.tensor([3., 4.]),
+                                                                 ord=t.tensor(1.)),
+    "vector_norm_0d_int_tensor_ord": lambda t: t.linalg.vector_norm(t.tensor([3., 4.]),
+                                                                     ord=t.tensor(1)),
+    "hh_tau_too_long": lambda t: _hh(t, t.ones(3, 2), t.ones(3)),
+    "orgqr_tau_too_long": lambda t: _hh(t, t.ones(3, 2), t.ones(3), True),
+    "hh_wide": lambda t: _hh(t, t.ones(2, 3), t.ones(1)),
+    "orgqr_1d": lambda t: _hh(t, t.ones(3), t.ones(1), True),
+    "hh_dtypes": lambda t: _hh(t, t.ones(3, 2), t.ones(2, dtype=t.float64)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINALG))
+def test_linalg(name):
+    same(LINALG[name])

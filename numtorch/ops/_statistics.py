@@ -326,13 +326,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None, *, out=None):
         p = 2
     dims = _dims_or_all(dim, ndim, "norm")
     p = float(p)
-    if p in (_INF, -_INF) and 0 in input._array.shape:
-        if dim is None:
-            raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on an empty "
-                               "tensor because the operation does not have an identity")
-        for d in dims:
-            if input._array.shape[d] == 0:
-                raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on the "
-                                   f"dimension {d} because this dimension is empty and the "
-                                   "operation does not have an identity")
+    from .matrix_norms import check_empty_norm
+
+    check_empty_norm(p, input._array.shape, dim, dims)
     return _out(Norm.apply(input, p=p, dims=dims, keepdim=keepdim), out)

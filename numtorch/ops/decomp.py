@@ -489,19 +489,20 @@ def householder_product(input, tau, fn="linalg.householder_product"):
     """
     check_tensor(fn, input, "input")
     check_tensor(fn, tau, "tau")
+    pre = "torch.linalg.householder_product"  # torch's prefix for orgqr too
     if input._array.ndim < 2:
-        raise RuntimeError(f"{fn}: input must have at least 2 dimensions.")
+        raise RuntimeError(f"{pre}: input must have at least 2 dimensions.")
     m, n = input.shape[-2:]
     k = tau.shape[-1]
     if m < n:
-        raise RuntimeError(f"{fn}: input.shape[-2] must be greater than or equal to "
+        raise RuntimeError(f"{pre}: input.shape[-2] must be greater than or equal to "
                            f"input.shape[-1]")
     if n < k:
-        raise RuntimeError(f"{fn}: input.shape[-1] must be greater than or equal to "
+        raise RuntimeError(f"{pre}: input.shape[-1] must be greater than or equal to "
                            f"tau.shape[-1]")
     if tau.dtype is not input.dtype:
-        raise RuntimeError(f"{fn}: tau dtype {tau.dtype} does not match input dtype "
-                           f"{input.dtype}")
+        raise RuntimeError(f"{pre}: tau dtype {disp(tau)} does not match "
+                           f"input dtype {disp(input)}")
     vecs = _reflectors(input, k)
     q = eye_like(input, m)[:, :n]
     for i in range(k - 1, -1, -1):  # apply H_k first so each step is a rank-1 update of Q

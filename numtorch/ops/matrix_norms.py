@@ -58,6 +58,8 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     from ._statistics import Norm, _dims_or_all
 
     check_tensor("linalg.vector_norm", x, "x")
+    if isinstance(ord, Tensor) and not ord._array.ndim:  # torch reads a 0-d tensor's number
+        ord = ord.item()
     if isinstance(ord, str) or not isinstance(ord, numbers.Number):
         raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, not "
                         f"{type(ord).__name__}")
@@ -72,16 +74,24 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     ndim = x._array.ndim
     dims = _dims_or_all(dim, ndim, "linalg.vector_norm")
     p = float(ord)
-    if (p < 0 or math.isinf(p)) and x._array.size == 0:
-        if dim is None:
-            raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on an empty "
-                               f"tensor because the operation does not have an identity")
-        for d in dims:
-            if x._array.shape[d] == 0:
-                raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on the "
-                                   f"dimension {d} because this dimension is empty and the "
-                                   f"operation does not have an identity")
+    check_empty_norm(p, x._array.shape, dim, dims)
     return _out(Norm.apply(x, p=p, dims=dims, keepdim=keepdim), out, exact=True)
+
+
+def check_empty_norm(p, shape, dim, dims):
+    """torch's errors for a negative or infinite order over empty input (no identity); the
+    order prints as C++ prints a double (``-1``, ``-2.5``, ``inf``)."""
+    if not (p < 0 or math.isinf(p)) or 0 not in shape:
+        return
+    if dim is None:
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on an empty "
+                           f"tensor because the operation does not have an identity")
+    for d in dims:
+        if shape[d] == 0:
+            # (torch's text runs the dimension into "because")
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on the "
+                               f"dimension {d}because this dimension is empty and the "
+                               f"operation does not have an identity")
 
 
 _MATRIX_ORDS = ("fro", "nuc", math.inf, -math.inf, 1, -1, 2, -2)

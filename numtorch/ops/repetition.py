@@ -105,6 +105,11 @@ def meshgrid(*tensors, indexing=None):
         if t._array.ndim > 1:
             raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but "
                                f"got: {t._array.ndim}D")
+    for t in tensors[1:]:
+        if t.dtype is not tensors[0].dtype:
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+        if t.device != tensors[0].device:
+            raise RuntimeError("meshgrid expects all tensors to have the same device")
     ts = [t.reshape(-1) for t in tensors]
     swap = indexing == "xy" and len(ts) >= 2
     if swap:

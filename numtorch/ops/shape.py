@@ -119,6 +119,8 @@ class Reshape(Op):
             if len(dims) <= 1:  # squeeze(dim): that dim's stride dropped (or nothing)
                 return st if not dims else st[:min(dims)] + st[min(dims) + 1:]
             return tuple(s for i, s in enumerate(st) if i not in dims)
+        if not x.ndim:  # a 0-d tensor's views are unit-strided in torch
+            return (x.itemsize,) * len(self.shape)
         return view_strides(x.shape, st, self.shape)
 
     def backward(self, grad):
