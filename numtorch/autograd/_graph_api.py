@@ -14,7 +14,7 @@ from .._class_repr import object_repr as _object_repr
 from . import graph
 
 __all__ = ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks",
-           "increment_version", "GradientEdge", "get_gradient_edge", "Packed", "current_hooks",
+           "allow_mutation_on_saved_tensors", "increment_version", "GradientEdge", "get_gradient_edge", "Packed", "current_hooks",
            "HOOKS_ACTIVE"]
 
 
@@ -132,6 +132,61 @@ class disable_saved_tensors_hooks:
         return False
 
 
+class _AllowMutationOnSavedContext:
+    """What ``allow_mutation_on_saved_tensors`` yields: the copies kept for backward."""
+
+    def __init__(self):
+        self.closed = False
+
+    def clear(self):
+        """Forget nothing kept per tensor (numtorch keeps its copies in the graph itself)."""
+
+
+_MUTATION_ACTIVE = threading.local()
+
+
+class allow_mutation_on_saved_tensors:
+    """Context manager: tensors saved for backward inside it may then be changed in place
+    (inside it); backward, which must also run inside it, sees the values they had when saved.
+
+    Note:
+        torch copies a saved tensor only when it is about to be changed in place; numtorch has
+        no single place where in-place writes pass, so it copies every tensor saved inside the
+        block when it is saved (more memory, the same gradients).
+
+    Example:
+        >>> with torch.autograd.graph.allow_mutation_on_saved_tensors():
+        ...     y = x.clone(); z = y.sin(); y.mul_(2); z.sum().backward()  # doctest: +SKIP
+    """
+
+    __repr__ = _object_repr  # torch's name in the default object repr
+
+    def __enter__(self):
+        if getattr(_MUTATION_ACTIVE, "on", False):
+            raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
+        ctx = self._ctx = _AllowMutationOnSavedContext()
+
+        def pack(t):
+            return t.detach().clone()
+
+        def unpack(copy):
+            if ctx.closed:
+                raise AssertionError("Trying to backward outside of the "
+                                     "'allow_mutation_on_saved_tensors' contextin which the "
+                                     "graph was originally recorded.")
+            return copy
+
+        self._hooks = saved_tensors_hooks(pack, unpack)
+        self._hooks.__enter__()
+        _MUTATION_ACTIVE.on = True
+        return ctx
+
+    def __exit__(self, *exc):
+        _MUTATION_ACTIVE.on = False
+        self._ctx.closed = True
+        return self._hooks.__exit__(*exc)
+
+
 def increment_version(tensor):
     """Bump the version counter of ``tensor`` (or of each tensor in an iterable), as an
     in-place change would, so autograd sees values saved before as stale."""
@@ -156,6 +211,7 @@ def get_gradient_edge(tensor):
     return GradientEdge(node, nr)
 
 
-for _obj in (saved_tensors_hooks, save_on_cpu, disable_saved_tensors_hooks, increment_version,
+for _obj in (saved_tensors_hooks, save_on_cpu, disable_saved_tensors_hooks,
+             allow_mutation_on_saved_tensors, _AllowMutationOnSavedContext, increment_version,
              GradientEdge, get_gradient_edge):
     _obj.__module__ = "numtorch.autograd.graph"  # where torch defines them

@@ -67,6 +67,14 @@ def _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None
     """
     if retain_graph is None:
         retain_graph = create_graph
+    if not outputs:  # nothing to differentiate: no leaf is reached, every input is unused
+        if inputs is None or accumulate:
+            return None
+        if not allow_unused and inputs:
+            raise RuntimeError("The differentiated Tensor at index 0 appears to not have been "
+                               "used in the graph. Set allow_unused=True if this is the "
+                               "desired behavior.")
+        return [None] * len(inputs)
     roots, root_grads = _roots(outputs, grad_outputs, create_graph, fn_name)
     if len(roots) == 1:  # ``loss.backward()``: one root, no loops (comprehensions are frames)
         (node, nr), = roots
@@ -104,6 +112,8 @@ def _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None
     for k, t in enumerate(inputs):
         e = (t.node, t.output_nr) if isinstance(t, GradientEdge) else edge_of(t)
         if e is None:
+            if accumulate:  # backward(inputs=...): torch makes each input retain its grad
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         if _no_grad_views.is_sink(e[0]):
             continue  # a no_grad view: gradient never reaches it (torch: unused)

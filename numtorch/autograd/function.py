@@ -50,6 +50,11 @@ class FunctionCtx(Node):
             return edges
         return tuple(e for e, m in zip(edges, meta) if m is not None)
 
+    def __call__(self, *grads):
+        # torch's node of a custom Function is a Python object without a call (its backward
+        # runs through ``apply``); the built-in nodes are callable (Node.__call__)
+        raise TypeError(f"'{type(self).__name__}' object is not callable")
+
     # -- the ctx API ---------------------------------------------------------------------
     def save_for_backward(self, *tensors):
         """Keep tensors (inputs or outputs of forward, or None) for ``backward``."""

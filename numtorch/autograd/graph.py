@@ -23,7 +23,8 @@ from .._tensor import Tensor, _make
 from ..backend._meta import MetaArray as _Meta
 from ._graph_api import (  # noqa: F401  (torch.autograd.graph's public names live there)
     HOOKS_ACTIVE as _SAVED_HOOKS, GradientEdge, Packed as _Packed, current_hooks as _packing,
-    disable_saved_tensors_hooks, get_gradient_edge, increment_version, save_on_cpu,
+    allow_mutation_on_saved_tensors, disable_saved_tensors_hooks, get_gradient_edge,
+    increment_version, save_on_cpu,
     saved_tensors_hooks,
 )
 from ._pointwise_layout import device_elementwise_result, pointwise_laid_out
@@ -105,6 +106,27 @@ class Node(metaclass=TorchNamed):
         hooks = self._pre_hooks.setdefault(nr, [])
         hooks.append(fn)
         return RemovableHandle(hooks, fn)
+
+    def __call__(self, *grads):
+        """Run this node's backward on ``grads`` (one per output of the forward op) under
+        the current grad mode, as torch's ``grad_fn(*grads)``: the gradient for the single
+        input, or a tuple with one per input edge. No hook runs; an ``AccumulateGrad`` adds
+        into its leaf's ``.grad`` and returns ``()``."""
+        if len(grads) != self._n_out:
+            raise TypeError(f"expected {self._n_out} arguments, got {len(grads)} instead")
+        for g in grads:
+            if g is not None and not isinstance(g, Tensor):
+                raise TypeError(f"expected a Tensor or None, got {type(g).__name__}")
+        if self._saved is None and getattr(self, "_released", False):
+            raise RuntimeError(_FREED)
+        owned = {id(g._array) for g in grads if g is not None}  # the caller's: copied, not kept
+        if type(self) is AccumulateGrad:  # a graph-carrying .grad only for such a gradient
+            self._run(grads, _state.enabled and any(g is not None and g._requires_grad
+                                                    for g in grads), owned)
+            return ()
+        res = self._run(grads, _state.enabled, owned)
+        res = tuple(res) + (None,) * (len(self._edges) - len(res))
+        return res[0] if len(res) == 1 else res
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {hex(id(self))}>"

@@ -1,0 +1,221 @@
+"""Autograd parity found by user-style programs (session 47): grad/backward of no outputs,
+backward(inputs=) naming a tensor without grad, calling a graph node (``grad_fn(grad)``) and
+``torch.autograd.graph.allow_mutation_on_saved_tensors``. Every case compares with torch at
+test time."""
+
+import math
+import warnings
+
+import pytest
+import torch
+
+import numtorch
+
+
+def _plain(v):
+    if isinstance(v, (tuple, list)):
+        return type(v).__name__, [_plain(x) for x in v]
+    if hasattr(v, "tolist") and hasattr(v, "dtype"):
+        return (str(v.dtype).replace("numtorch", "torch"), list(v.shape), v.tolist(),
+                v.requires_grad)
+    return v
+
+
+def _outcome(fn):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return _plain(fn())
+        except Exception as e:  # noqa: BLE001 - the exception is the answer
+            return type(e).__name__, str(e).split("\n")[0]
+
+
+def _close(a, b, tol=1e-5):
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b or abs(a - b) <= tol * (1 + abs(b)) or (math.isnan(a) and math.isnan(b))
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_close(x, y, tol) for x, y in zip(a, b))
+    return a == b
+
+
+def _same(case):
+    got, want = _outcome(lambda: case(numtorch)), _outcome(lambda: case(torch))
+    assert _close(got, want), (got, want)
+
+
+# -- grad / backward of an empty list of outputs, inputs= without grad --------------------------
+
+def _v(L):
+    return L.ones(3, requires_grad=True)
+
+
+EMPTY = {
+    "grad": lambda L: L.autograd.grad([], _v(L)),
+    "grad_allow_unused": lambda L: L.autograd.grad([], [_v(L), _v(L)], allow_unused=True),
+    "grad_materialize": lambda L: L.autograd.grad([], _v(L), materialize_grads=True),
+    "grad_no_inputs": lambda L: L.autograd.grad([], []),
+    "backward": lambda L: L.autograd.backward([]),
+    "backward_inputs": lambda L: L.autograd.backward([], inputs=[_v(L)]),
+}
+
+
+@pytest.mark.parametrize("name", list(EMPTY))
+def test_no_outputs(name):
+    _same(EMPTY[name])
+
+
+def _backward_inputs(L, which):
+    a = _v(L)
+    inp = {"leaf": L.ones(3), "nonleaf": L.ones(3) * 2, "mixed": [a, L.ones(3)]}[which]
+    (a * 2).sum().backward(inputs=inp)
+    return a.grad
+
+
+@pytest.mark.parametrize("which", ["leaf", "nonleaf", "mixed"])
+def test_backward_inputs_without_grad(which):
+    _same(lambda L: _backward_inputs(L, which))
+
+
+# -- calling a node ------------------------------------------------------------------------------
+
+def _call_node(L, name):
+    x = L.tensor([1., 2.], requires_grad=True)
+    if name == "mul_two_inputs":
+        return (x * x).grad_fn(L.ones(2))
+    if name == "mul_scalar":
+        return (x * 3).grad_fn(L.ones(2))
+    if name == "one_input":
+        return x.exp().grad_fn(L.ones(2))
+    if name == "graph_grad":
+        return x.exp().grad_fn(L.ones(2).requires_grad_())
+    if name == "none":
+        return (x * x).grad_fn(None)
+    if name == "too_many":
+        return (x * x).grad_fn(L.ones(2), L.ones(2))
+    if name == "too_few":
+        return (x * x).grad_fn()
+    if name == "split_pieces":
+        s = x.split(1)
+        return s[0].grad_fn(L.ones(1), None)
+    if name == "sum_0d":
+        return (x + 1).sum().grad_fn(L.tensor(2.))
+    if name == "no_grad_mode":
+        y = x * x
+        with L.no_grad():
+            return y.grad_fn(L.ones(2))
+    if name == "freed":
+        z = x.exp()
+        z.sum().backward()
+        return z.grad_fn(L.ones(2))
+    if name == "accumulate_grad":
+        acc = x.exp().grad_fn.next_functions[0][0]
+        g = L.ones(2)
+        r = acc(g)
+        g.add_(5)  # the caller's tensor is copied, not adopted as .grad
+        return r, x.grad
+    if name == "custom_function":
+        class Sq(L.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                ctx.save_for_backward(a)
+                return a * a
+
+            @staticmethod
+            def backward(ctx, g):
+                a, = ctx.saved_tensors
+                return 2 * a * g
+        return Sq.apply(x).grad_fn(L.ones(2))
+    raise AssertionError(name)
+
+
+@pytest.mark.parametrize("name", ["mul_two_inputs", "mul_scalar", "one_input", "graph_grad",
+                                  "none", "too_many", "too_few", "split_pieces", "sum_0d",
+                                  "no_grad_mode", "freed", "accumulate_grad", "custom_function"])
+def test_call_grad_fn(name):
+    _same(lambda L: _call_node(L, name))
+
+
+# -- allow_mutation_on_saved_tensors --------------------------------------------------------------
+
+def _mutation(L, name):
+    ams = L.autograd.graph.allow_mutation_on_saved_tensors
+    if name == "saved_output":
+        with ams():
+            a = L.ones(3, requires_grad=True)
+            b = a.clone()
+            c = b.exp()
+            c.mul_(2)
+            b.add_(1)
+            c.sum().backward()
+            return a.grad, c
+    if name == "view_write":
+        with ams():
+            a = L.ones(3, requires_grad=True)
+            b = a.clone()
+            c = b.sin()
+            b[:2].mul_(3)
+            c.sum().backward()
+            return a.grad, b
+    if name == "saved_input_reused":
+        with ams():
+            a = L.tensor([1., 2., 3.], requires_grad=True)
+            b = a * 2
+            c = (b * b).sum()
+            b.mul_(5)
+            d = (b * a).sum()
+            (c + d).backward()
+            return a.grad, b
+    if name == "linear_relu":
+        with ams():
+            lin = L.nn.Linear(3, 2)
+            with L.no_grad():
+                lin.weight.copy_(L.tensor([[.5, -1., .25], [1., .5, -.5]]))
+                lin.bias.fill_(0.1)
+            out = L.relu(lin(L.tensor([1., 2., -1.])))
+            out.add_(1)
+            out.sum().backward()
+            return lin.weight.grad, lin.bias.grad
+    if name == "backward_outside":
+        with ams() as ctx:
+            a = L.ones(3, requires_grad=True)
+            c = a.clone() * a.clone()
+        c.sum().backward()
+        return type(ctx).__name__
+    if name == "nested":
+        with ams():  # noqa: SIM117 - the second entry is the error
+            with ams():
+                pass
+    if name == "leaf_inplace":
+        with ams():
+            a = L.ones(3, requires_grad=True)
+            a.mul_(2)
+    if name == "ctx_type":
+        with ams() as ctx:
+            pass
+        return type(ctx).__name__
+    raise AssertionError(name)
+
+
+@pytest.mark.parametrize("name", ["saved_output", "view_write", "saved_input_reused",
+                                  "linear_relu", "backward_outside", "nested", "leaf_inplace",
+                                  "ctx_type"])
+def test_allow_mutation_on_saved_tensors(name):
+    _same(lambda L: _mutation(L, name))
+
+
+def test_allow_mutation_context_can_be_entered_again_after_error():
+    def run(L):
+        ams = L.autograd.graph.allow_mutation_on_saved_tensors
+        try:
+            with ams():
+                raise ValueError("x")
+        except ValueError:
+            pass
+        with ams():
+            a = L.ones(2, requires_grad=True)
+            b = a.clone()
+            c = b * b
+            b.zero_()
+            c.sum().backward()
+        return a.grad
+    _same(run)
