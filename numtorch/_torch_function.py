@@ -29,6 +29,7 @@ import types
 import weakref
 
 from . import _function_mode as _modes
+from . import _layers
 
 __all__ = ["DisableTorchFunctionSubclass", "DisableTorchFunction",
            "_disabled_torch_function_impl", "default_torch_function"]
@@ -218,6 +219,7 @@ def _wrap(func, reported_as=None, name=None, python_style=False):
     which returns NotImplemented instead)."""
     if getattr(func, "_torch_function_wrapped", False):
         return func
+    link = _layers.Link(func)  # autocast's wrappers can come and go below or above this one
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
@@ -235,12 +237,12 @@ def _wrap(func, reported_as=None, name=None, python_style=False):
 
                 public = getattr(Tensor, reported_as) if reported_as else wrapper
                 return _dispatch(public, name, python_style, relevant, args, kwargs)
-        return func(*args, **kwargs)
+        return link.below(*args, **kwargs)
 
     wrapper._torch_function_wrapped = True
     # the innermost function, so a one-level unwrap still finds it
     wrapper.__wrapped__ = getattr(func, "__wrapped__", func)
-    return wrapper
+    return _layers.attach(wrapper, link)
 
 
 def _wrap_property(name, prop):
@@ -331,7 +333,9 @@ def _overloaded(relevant):
 # Tensor subclass was defined since (either keeps the wrappers after the last mode exits)
 _functions_before_modes = [False]
 _subclass_since_modes = [False]
-_mode_swap = []  # (name, Tensor's own attribute or None if inherited, dispatching wrapper)
+# (name, Tensor's own attribute or None if inherited, dispatching wrapper, whether the wrapper
+# is a layer of its own: see _layers.py)
+_mode_swap = []
 
 
 def install_for_modes():
@@ -344,13 +348,19 @@ def install_for_modes():
             value = getattr(Tensor, name)
             own = vars(Tensor).get(name)
             if isinstance(value, property):
-                wrapped = _wrap_property(name, value)
-            else:
-                reported = _OPERATOR_AS.get(name, name)
-                binary = name in _OPERATORS and name not in _UNARY
-                wrapped = _wrap(value, reported, None if binary else f"torch.Tensor.{reported}")
-            _mode_swap.append((name, own, wrapped))
-    for name, _own, wrapped in _mode_swap:
+                _mode_swap.append((name, own, _wrap_property(name, value), False))
+                continue
+            reported = _OPERATOR_AS.get(name, name)
+            binary = name in _OPERATORS and name not in _UNARY
+            wrapped = _wrap(value, reported, None if binary else f"torch.Tensor.{reported}")
+            _mode_swap.append((name, own, wrapped, wrapped is not value))
+    for name, _own, wrapped, layered in _mode_swap:
+        if layered:
+            if _layers.contains(Tensor, name, wrapped):
+                continue
+            # the wrappers are made once; what they wrap is what is there now (autocast's
+            # wrapper, say, if a mode is entered inside an autocast region)
+            wrapped.__layer_link__.below = getattr(Tensor, name)
         setattr(Tensor, name, wrapped)
     _functions_before_modes[0], _subclass_since_modes[0] = _installed[0], False
     _for_placeholders[0] = False
@@ -360,8 +370,10 @@ def install_for_modes():
 def uninstall_for_modes():
     from ._tensor import Tensor
 
-    for name, own, _wrapped in _mode_swap:
-        if own is None:
+    for name, own, wrapped, layered in _mode_swap:
+        if layered:
+            _layers.take_out(Tensor, name, wrapped, functools.partial(_layers.put_back, Tensor, name))
+        elif own is None:
             delattr(Tensor, name)  # inherited: the base class's attribute shows again
         else:
             setattr(Tensor, name, own)
@@ -387,19 +399,27 @@ def _install_functions():
                     wrapped[id(value)] = (value, _wrap(
                         value, name=_TORCH_NAMES[module_name].format(name),
                         python_style=module_name.endswith("functional")))
-                setattr(module, name, wrapped[id(value)][1])
+                wrapper = wrapped[id(value)][1]
+                if wrapper is value:
+                    continue  # dispatching already
+                setattr(module, name, wrapper)
                 _ORIGINALS.append((module, name, value))
+                _PLACED.append((module, name, wrapper))
 
 
-_ORIGINALS = []  # (module, name, function) replaced by install: what uninstall puts back
+_ORIGINALS = []  # (module, name, function) replaced by install
+_PLACED = []  # (module, name, wrapper) put in place by install: what uninstall takes out
 
 
 def uninstall():
-    """Put the public functions back (test isolation: one test's subclass must not change the
-    functions the next test sees). Subclasses keep their own dispatching methods."""
-    while _ORIGINALS:
-        module, name, value = _ORIGINALS.pop()
-        setattr(module, name, value)
+    """Take the public functions' wrappers out (test isolation: one test's subclass must not
+    change the functions the next test sees; a lazy module's placeholder ending at garbage
+    collection, even inside an autocast region). Subclasses keep their own dispatching
+    methods."""
+    while _PLACED:
+        module, name, wrapper = _PLACED.pop()
+        _layers.take_out(module, name, wrapper, functools.partial(_layers.put_back, module, name))
+    _ORIGINALS.clear()
     _installed[0] = _for_placeholders[0] = False
 
 

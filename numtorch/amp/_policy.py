@@ -26,7 +26,7 @@ import functools
 import importlib
 import threading
 
-from .. import _dtype
+from .. import _dtype, _layers
 from .._tensor import Tensor
 from . import _state
 
@@ -156,14 +156,17 @@ def _target_dtype(policy, tensors, device_type):
 def _wrap(fn, policies, choose=None):
     """``fn`` casting its arguments by ``policies[device type]`` (``choose(args, kwargs)``
     decides instead when given) inside an autocast region of that device type."""
-    @functools.wraps(fn)
+    link = _layers.Link(fn)
+
+    # updated=(): not the wrapped function's attributes (another layer's marks and link)
+    @functools.wraps(fn, updated=())
     def autocast_op(*args, **kwargs):
         local = _state.local
         if local.busy or kwargs.get("out") is not None or kwargs.get("dtype") is not None:
-            return fn(*args, **kwargs)
+            return link.below(*args, **kwargs)
         tensors = list(_tensors(args, kwargs))
         if not tensors or not local.enabled.get(tensors[0].device.type, False):
-            return fn(*args, **kwargs)
+            return link.below(*args, **kwargs)
         device_type = tensors[0].device.type
         if choose is not None and device_type in choose:
             rule = choose[device_type](args, kwargs)
@@ -174,12 +177,11 @@ def _wrap(fn, policies, choose=None):
             args, kwargs = _cast_args(args, kwargs, tensors[0].device.type, target)
         local.busy = True
         try:
-            return fn(*args, **kwargs)
+            return link.below(*args, **kwargs)
         finally:
             local.busy = False
 
-    autocast_op.__autocast_original__ = fn
-    return autocast_op
+    return _layers.attach(autocast_op, link)
 
 
 def _owner(path):
@@ -214,7 +216,7 @@ def _entries():
             yield owner, name, policies, choose
 
 
-_installed = []  # (owner, name, original, owned: whether the owner itself defined it)
+_installed = []  # (owner, name, wrapper)
 _install_lock = threading.Lock()
 
 
@@ -226,20 +228,20 @@ def set_installed(on):
                 original = getattr(owner, name, None)
                 if original is None:
                     continue
-                owned = name in vars(owner)
-                _installed.append((owner, name, original, owned))
-                setattr(owner, name, _wrap(original, policies, choose))
+                wrapper = _wrap(original, policies, choose)
+                _installed.append((owner, name, wrapper))
+                setattr(owner, name, wrapper)
             from . import _rnn_cells  # the recurrent cells: whole-step rules of their own
 
             for owner, name, wrapper in _rnn_cells.entries():
-                _installed.append((owner, name, getattr(owner, name), name in vars(owner)))
+                _installed.append((owner, name, wrapper))
                 setattr(owner, name, wrapper)
         elif not on and _installed:
-            for owner, name, original, owned in reversed(_installed):
-                if owned:
-                    setattr(owner, name, original)
-                else:
-                    delattr(owner, name)
+            # another layer (the __torch_function__ wrappers, see _layers.py) may have come
+            # on top since, or left from under ours: take ours out wherever it is
+            for owner, name, wrapper in reversed(_installed):
+                _layers.take_out(owner, name, wrapper,
+                                 functools.partial(_layers.put_back, owner, name))
             _installed.clear()
 
 

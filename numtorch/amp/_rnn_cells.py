@@ -20,7 +20,7 @@ states promote), and a projected LSTM (no oneDNN kernel) has bfloat16 products a
 state in ``c_0``'s dtype.
 """
 
-from .. import _dtype
+from .. import _dtype, _layers
 from .._tensor import Tensor
 from . import _state
 
@@ -104,10 +104,11 @@ def _active(x):
 def function_wrapper(name, original):
     """``torch.lstm_cell``-style function ``original`` under autocast."""
     kind = CELL_FUNCTIONS[name]
+    link = _layers.Link(original)  # torch.lstm_cell etc. can carry other layers too
 
     def autocast_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
         if not _active(input):
-            return original(input, hx, w_ih, w_hh, b_ih, b_hh)
+            return link.below(input, hx, w_ih, w_hh, b_ih, b_hh)
         from ..ops.rnn_cell_forms import check_cell, lstm_states
 
         states = lstm_states(hx) if kind == "lstm" else [hx]
@@ -116,15 +117,16 @@ def function_wrapper(name, original):
 
     autocast_cell.__name__ = autocast_cell.__qualname__ = name
     autocast_cell.__doc__ = original.__doc__
-    autocast_cell.__autocast_original__ = original
-    return autocast_cell
+    return _layers.attach(autocast_cell, link)
 
 
 def module_wrapper(name, original):
     """The ``forward`` of cell module class ``name`` under autocast."""
+    link = _layers.Link(original)
+
     def forward(self, input, hx=None):
         if not _active(input):
-            return original(self, input, hx)
+            return link.below(self, input, hx)
         kind = CELL_MODULES[name]
         if kind is None:
             if self.nonlinearity not in ("tanh", "relu"):
@@ -140,15 +142,16 @@ def module_wrapper(name, original):
     forward.__name__ = "forward"
     forward.__qualname__ = f"{name}.forward"
     forward.__doc__ = original.__doc__
-    forward.__autocast_original__ = original
-    return forward
+    return _layers.attach(forward, link)
 
 
 def layer_wrapper(original):
     """``nn.modules.rnn._run_direction`` (one layer, one direction) under autocast."""
+    link = _layers.Link(original)
+
     def run_direction(mode, x, h, c, weights, reverse, mask):
         if not _active(x):
-            return original(mode, x, h, c, weights, reverse, mask)
+            return link.below(mode, x, h, c, weights, reverse, mask)
         device_type = x.device.type
         if device_type == "cpu" and mode == "GRU":
             return _gru(x, h, weights, reverse, mask)
@@ -162,12 +165,11 @@ def layer_wrapper(original):
         local = _state.local
         local.busy = True
         try:
-            return original(mode, x, h, c, weights, reverse, mask)
+            return link.below(mode, x, h, c, weights, reverse, mask)
         finally:
             local.busy = False
 
-    run_direction.__autocast_original__ = original
-    return run_direction
+    return _layers.attach(run_direction, link)
 
 
 def _projected_lstm(x, h, c, weights, reverse, mask):

@@ -78,14 +78,17 @@ def _sync_policy():
 
 def cached_cast(tensor, dtype):
     """``tensor.to(dtype)``, reusing the copy made earlier in this autocast region for a
-    float32 weight (a leaf that requires grad), as torch's cache does."""
+    float32 weight (a leaf that requires grad), as torch's cache does. The op itself, not
+    the public method: torch casts below ``__torch_function__``, so a mode never sees it."""
+    from ..ops.cast import to
+
     if not (local.cache_enabled and tensor.is_leaf and tensor.requires_grad
             and tensor.dtype == _dtype.float32):
-        return tensor.to(dtype)
+        return to(tensor, dtype)
     entry = local.cache.get(id(tensor))
     if entry is None or entry[0] is not tensor:
         entry = local.cache[id(tensor)] = (tensor, {})
     cast = entry[1].get(dtype)
     if cast is None:
-        cast = entry[1][dtype] = tensor.to(dtype)
+        cast = entry[1][dtype] = to(tensor, dtype)
     return cast
