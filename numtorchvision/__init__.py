@@ -8,7 +8,7 @@ the parts that decode or draw images.
 
 __version__ = "0.28.0"
 
-from . import datasets, io, models, ops, transforms, utils  # noqa: F401
+from . import datasets, extension, io, models, ops, transforms, utils, version  # noqa: F401
 
 _IMAGE_BACKEND = ["PIL"]
 _VIDEO_BACKEND = ["pyav"]
@@ -39,3 +39,7 @@ def set_video_backend(backend):
 def get_video_backend():
     """The video backend's name (``'pyav'`` by default)."""
     return _VIDEO_BACKEND[0]
+
+
+def disable_beta_transforms_warning():
+    """Kept for compatibility: the v2 transforms are stable and give no beta warning."""

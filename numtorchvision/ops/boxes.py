@@ -195,8 +195,8 @@ def box_convert(boxes, in_fmt, out_fmt):
     if in_fmt == out_fmt:
         return boxes.clone()
     steps = _CONVERSIONS.get((in_fmt, out_fmt))
-    if steps is None:  # between an axis-aligned and a rotated format
-        raise ValueError(f"Unsupported Bounding Box Conversions for given in_fmt {in_fmt} and "
+    if steps is None:  # between an axis-aligned and a rotated format (torch's class)
+        raise NotImplementedError(f"Unsupported Bounding Box Conversions for given in_fmt {in_fmt} and "
                          f"out_fmt {out_fmt}")
     for step in steps:
         boxes = step(boxes)

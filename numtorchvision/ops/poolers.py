@@ -42,6 +42,11 @@ class LevelMapper:
         return (level.clamp(min=self.k_min, max=self.k_max) - self.k_min).to(numtorch.int64)
 
 
+def initLevelMapper(k_min, k_max, canonical_scale=224, canonical_level=4, eps=1e-6):
+    """A :class:`LevelMapper` (torchvision's factory name)."""
+    return LevelMapper(k_min, k_max, canonical_scale, canonical_level, eps)
+
+
 def _level_scale(feature_size, image_size):
     """The power of two that maps image coordinates onto a feature map of this size."""
     candidates = {2.0 ** round(math.log2(float(f) / float(i)))

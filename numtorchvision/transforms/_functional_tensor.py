@@ -330,8 +330,7 @@ def normalize(tensor, mean, std, inplace=False):
     channels = tensor.shape[-3]
     for name, value in (("mean", mean), ("std", std)):
         if value.ndim == 1 and value.shape[0] not in (1, channels):
-            raise RuntimeError(f"normalize: {name} has {value.shape[0]} values but the image "
-                               f"has {channels} channels (dimension -3)")
+            raise RuntimeError(_broadcast_message(channels, value.shape[0], tensor.ndim))
     if mean.ndim == 1:
         mean = mean.view(-1, 1, 1)
     if std.ndim == 1:
@@ -339,6 +338,13 @@ def normalize(tensor, mean, std, inplace=False):
     if inplace:
         return tensor.sub_(mean).div_(std)
     return (tensor - mean) / std
+
+
+def _broadcast_message(channels, count, ndim):
+    """torch's broadcasting error for a per-channel mean/std of the wrong length (its
+    normalize subtracts a (C, 1, 1) view, so the failing dimension is the channel one)."""
+    return (f"The size of tensor a ({channels}) must match the size of tensor b ({count}) "
+            f"at non-singleton dimension {ndim - 3}")
 
 
 def _normalize_array(tensor, mean, std):
@@ -353,8 +359,7 @@ def _normalize_array(tensor, mean, std):
     channels = arr.shape[-3]
     for name, value in (("mean", m), ("std", s)):
         if value.ndim == 1 and value.shape[0] not in (1, channels):
-            raise RuntimeError(f"normalize: {name} has {value.shape[0]} values but the image "
-                               f"has {channels} channels (dimension -3)")
+            raise RuntimeError(_broadcast_message(channels, value.shape[0], arr.ndim))
     if m.ndim == 1:
         m = m.reshape(-1, 1, 1)
     if s.ndim == 1:

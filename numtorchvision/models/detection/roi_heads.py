@@ -197,6 +197,27 @@ def expand_masks(mask, padding):
     return F.pad(mask, (padding,) * 4), float(m + 2 * padding) / m
 
 
+def expand_masks_tracing_scale(M, padding):
+    """The box scale that padding an ``M``-wide mask by ``padding`` implies (a float32
+    0-d tensor)."""
+    size = numtorch.tensor(M + 2 * padding).to(numtorch.float32)
+    return size / numtorch.tensor(M).to(numtorch.float32)
+
+
+def paste_mask_in_image(mask, box, im_h, im_w):
+    """One ``(M, M)`` mask resized (bilinear) onto the integer ``box`` (corners inclusive)
+    of an ``(im_h, im_w)`` image of zeros, the part outside the image dropped."""
+    x0, y0, x1, y1 = (int(v) for v in box[:4])
+    w, h = max(x1 - x0 + 1, 1), max(y1 - y0 + 1, 1)
+    resized = F.interpolate(mask.expand(1, 1, -1, -1), size=(h, w), mode="bilinear",
+                            align_corners=False)[0, 0]
+    out = numtorch.zeros((im_h, im_w), dtype=mask.dtype, device=mask.device)
+    left, right = max(x0, 0), min(x1 + 1, im_w)
+    top, bottom = max(y0, 0), min(y1 + 1, im_h)
+    out[top:bottom, left:right] = resized[top - y0:bottom - y0, left - x0:right - x0]
+    return out
+
+
 def paste_masks_in_image(masks, boxes, img_shape, padding=1):
     """Paste ``(N, 1, M, M)`` masks into ``(N, 1, H, W)`` images: each mask, padded by
     ``padding``, is resized (bilinear) onto its box expanded to match the padding and

@@ -10,6 +10,7 @@ from numtorch import nn
 from numtorch.nn import functional as F
 
 from .image_list import ImageList
+from .roi_heads import paste_masks_in_image
 
 __all__ = ["GeneralizedRCNNTransform", "resize_boxes", "resize_keypoints"]
 
@@ -142,8 +143,6 @@ class GeneralizedRCNNTransform(nn.Module):
         in training the losses pass through untouched."""
         if self.training:
             return result
-        from .roi_heads import paste_masks_in_image
-
         for pred, size, original in zip(result, image_shapes, original_image_sizes):
             pred["boxes"] = resize_boxes(pred["boxes"], size, original)
             if "masks" in pred:

@@ -3,6 +3,7 @@ torchvision's quantized checkpoints load): MobileNetV2, ResNet-18/50, ResNeXt-10
 ShuffleNet V2, GoogLeNet, Inception v3 and MobileNetV3-Large.
 Their builders are registered as ``quantized_<name>``."""
 
+from . import mobilenet  # noqa: F401
 from .googlenet import *  # noqa: F403
 from .inception import *  # noqa: F403
 from .mobilenetv2 import *  # noqa: F403

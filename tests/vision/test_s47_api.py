@@ -1,0 +1,110 @@
+"""Session 47 probes of numtorchvision against torchvision 0.28 at test time: normalize's
+error for a mean/std of the wrong length, box_convert's exception class between rotated and
+axis-aligned formats, and module-level names torchvision has (version, extension,
+disable_beta_transforms_warning, quantization.mobilenet, initLevelMapper, roi_heads'
+single-mask paste helpers)."""
+
+import numpy as np
+import pytest
+import torch
+import torchvision  # conftest imported it with register_fake patched
+from torchvision.models.detection import roi_heads as tv_roi_heads
+from torchvision.ops import boxes as tv_boxes
+from torchvision.ops import poolers as tv_poolers
+from torchvision.transforms import functional as tvF1
+
+import numtorch
+import numtorchvision
+from numtorchvision.models.detection import roi_heads as nt_roi_heads
+from numtorchvision.ops import boxes as nt_boxes
+from numtorchvision.ops import poolers as nt_poolers
+from numtorchvision.transforms import functional as ntF1
+
+from ._helpers import pair, to_np
+
+
+def _raised(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001  (the class and text are compared)
+        return type(e).__name__, str(e)
+    return None
+
+
+@pytest.mark.parametrize("shape", [(3, 4, 5), (2, 3, 4, 5)])
+@pytest.mark.parametrize("mean,std", [([0.5] * 2, [1.0, 1.0]), ([0.5] * 3, [1.0, 1.0]),
+                                      ([0.5], [1.0] * 4), ([0.1] * 4, [1.0])])
+@pytest.mark.parametrize("form", ["list", "tensor", "inplace"])
+def test_normalize_wrong_length_error_matches(shape, mean, std, form):
+    a, b = pair(np.random.default_rng(0).random(shape).astype(np.float32))
+
+    def call(F, lib, x):
+        m, s = (lib.tensor(mean), lib.tensor(std)) if form == "tensor" else (mean, std)
+        return lambda: F.normalize(x, m, s, inplace=form == "inplace")
+
+    got = _raised(call(ntF1, numtorch, a))
+    want = _raised(call(tvF1, torch, b))
+    assert want is not None and got == want
+
+
+@pytest.mark.parametrize("in_fmt", ["xywhr", "cxcywhr", "xyxyxyxy", "xyxy", "cxcywh", "foo"])
+@pytest.mark.parametrize("out_fmt", ["xyxy", "xywh", "xywhr", "xyxyxyxy", "bar"])
+def test_box_convert_unsupported_pairs_raise_torchvisions_class(in_fmt, out_fmt):
+    width = 8 if in_fmt == "xyxyxyxy" else 5 if in_fmt.endswith("r") else 4
+    arr = np.random.default_rng(1).random((3, width)).astype(np.float32) * 10
+    a, b = pair(arr)
+    want = _raised(lambda: tv_boxes.box_convert(b, in_fmt, out_fmt))
+    got = _raised(lambda: nt_boxes.box_convert(a, in_fmt, out_fmt))
+    if want is None:
+        np.testing.assert_allclose(to_np(nt_boxes.box_convert(a, in_fmt, out_fmt)),
+                                   to_np(tv_boxes.box_convert(b, in_fmt, out_fmt)),
+                                   rtol=1e-5, atol=1e-4)
+    else:
+        assert got == want
+
+
+def test_module_level_names():
+    assert numtorchvision.version.__version__ == numtorchvision.__version__
+    assert torchvision.version.__version__.startswith(numtorchvision.version.__version__)
+    assert isinstance(numtorchvision.version.git_version, str)
+    assert numtorchvision.disable_beta_transforms_warning() is None
+    assert torchvision.disable_beta_transforms_warning() is None
+    assert numtorchvision.extension._has_ops() is True
+    assert numtorchvision.extension._assert_has_ops() is None
+    nt_mb = numtorchvision.models.quantization.mobilenet
+    tv_mb = torchvision.models.quantization.mobilenet
+    assert nt_mb.__all__ == tv_mb.__all__
+    for name in tv_mb.__all__:
+        assert hasattr(nt_mb, name), name
+
+
+def test_init_level_mapper_matches():
+    rng = np.random.default_rng(2)
+    xy = rng.random((20, 2)) * 300
+    arr = np.concatenate([xy, xy + rng.random((20, 2)) * 600 + 1], axis=1).astype(np.float32)
+    a, b = pair(arr)
+    for args in [(2, 5), (3, 6, 112, 3), (2, 4, 224, 4, 0.1)]:
+        got = nt_poolers.initLevelMapper(*args)([a[:7], a[7:]])
+        want = tv_poolers.initLevelMapper(*args)([b[:7], b[7:]])
+        assert str(got.dtype) == str(want.dtype)
+        np.testing.assert_array_equal(to_np(got), to_np(want))
+
+
+@pytest.mark.parametrize("m,padding", [(28, 1), (14, 0), (7, 3)])
+def test_expand_masks_tracing_scale_matches(m, padding):
+    got = nt_roi_heads.expand_masks_tracing_scale(m, padding)
+    want = tv_roi_heads.expand_masks_tracing_scale(m, padding)
+    assert isinstance(got, numtorch.Tensor) and str(got.dtype) == str(want.dtype)
+    assert got.shape == () and float(got) == float(want)
+
+
+@pytest.mark.parametrize("box", [[2, 3, 10, 8], [-3, -2, 4, 20], [5, 5, 5, 5], [8, 1, 3, 4],
+                                 [0, 0, 13, 11], [12, 10, 30, 30]])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_paste_mask_in_image_matches(box, dtype):
+    mask = np.random.default_rng(3).random((5, 5)).astype(dtype)
+    a, b = pair(mask)
+    got = nt_roi_heads.paste_mask_in_image(a, numtorch.tensor(box), 12, 14)
+    want = tv_roi_heads.paste_mask_in_image(b, torch.tensor(box), 12, 14)
+    assert str(got.dtype) == str(want.dtype) and tuple(got.shape) == tuple(want.shape)
+    np.testing.assert_allclose(to_np(got), to_np(want), rtol=1e-6, atol=1e-7)
