@@ -201,9 +201,10 @@ class CyclicLR(LRScheduler):
         return state
 
     def load_state_dict(self, state_dict):
-        """Restore the attributes; the custom ``scale_fn`` object keeps its identity."""
+        """Restore the attributes; the custom ``scale_fn`` object keeps its identity. As
+        torch, the ``_scale_fn_custom`` entry is taken out of ``state_dict`` itself."""
+        saved = state_dict.pop("_scale_fn_custom")
         state = dict(state_dict)
-        saved = state.pop("_scale_fn_custom")
         fn = self._scale_fn_custom
         self.__dict__.update(state)
         if fn is not None and saved is not None:

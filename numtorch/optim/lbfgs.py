@@ -154,15 +154,24 @@ class LBFGS(Optimizer):
 
     def _flat_grad(self):
         xp = backend.xp_of(self._params[0]._array)
-        parts = [xp.zeros(p.numel(), dtype=p._array.dtype) if p.grad is None
-                 else p.grad._array.reshape(-1) for p in self._params]
+        parts = []
+        for p in self._params:
+            g = xp.zeros(p.numel(), dtype=p._array.dtype) if p.grad is None \
+                else xp.ascontiguousarray(p.grad._array).reshape(-1)
+            if g.dtype.kind == "c":  # a complex entry counts as its (real, imag) pair
+                g = g.view(g.real.dtype)
+            parts.append(g)
         return xp.concatenate(parts)
 
     def _add_grad(self, t, update):
         offset = 0
         for p in self._params:
-            n = p.numel()
-            p._array += t * update[offset:offset + n].reshape(p._array.shape)
+            a = p._array
+            n = a.size * (2 if a.dtype.kind == "c" else 1)
+            part = update[offset:offset + n]
+            if a.dtype.kind == "c":
+                part = backend.xp_of(part).ascontiguousarray(part).view(a.dtype)
+            a += t * part.reshape(a.shape)
             p._vc[0] += 1
             offset += n
 
@@ -260,7 +269,7 @@ class LBFGS(Optimizer):
                 x0 = [p._array.copy() for p in self._params]
                 loss, flat_grad, t, ls_evals = _strong_wolfe(
                     lambda x, tt, dd: self._evaluate(closure, x, tt, dd),
-                    x0, t, d, loss, flat_grad, gtd)
+                    x0, t, d, loss, flat_grad, gtd, max_ls=max_eval - evals)
                 self._add_grad(t, d)
                 opt_cond = abs(flat_grad).max() <= tol_grad
             else:

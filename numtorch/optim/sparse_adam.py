@@ -32,6 +32,19 @@ class SparseAdam(Optimizer):
         check_betas(betas)
         defaults = dict(lr=lr, betas=betas, eps=eps, maximize=maximize)
         super().__init__(params, defaults)
+        sparse, complex_ = [], []
+        for gi, group in enumerate(self.param_groups):
+            for pi, param in enumerate(group["params"]):
+                if param.is_sparse:
+                    sparse.append([gi, pi])
+                if param.is_complex():
+                    complex_.append([gi, pi])
+        if sparse:
+            raise ValueError(f"Sparse params at indices {sparse}: SparseAdam requires dense "
+                             "parameter tensors")
+        if complex_:
+            raise ValueError(f"Complex params at indices {complex_}: SparseAdam does not "
+                             "support complex parameters")
 
     _sparse_step = _sparse_grads.sparse_adam
 

@@ -92,8 +92,18 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             f"attn_mask.dtype: {cpp[attn_mask.dtype.name]} and  query.dtype: "
             f"{cpp[query.dtype.name]} instead.")
     if query.dim() < 2 or key.dim() < 2 or value.dim() < 2:
-        raise RuntimeError(f"{fn}: expected query, key and value to have at least 2 "
-                           f"dimensions, but got {query.dim()}, {key.dim()}, {value.dim()}")
+        raise RuntimeError(f"Expected query, key, and value to all be  at least 2 dimensional, "
+                           f"but got query.dim: {query.dim()} key.dim: {key.dim()} and "
+                           f"value.dim: {value.dim()} instead.")
+    if enable_gqa:
+        for t in (query, key, value):  # torch reads the head dim (-3) of all three
+            if t.dim() < 3:
+                raise IndexError(f"Dimension out of range (expected to be in range of "
+                                 f"[{-t.dim()}, {t.dim() - 1}], but got -3)")
+        hq, hk, hv = query.shape[-3], key.shape[-3], value.shape[-3]
+        if hq % hk or hq % hv:
+            raise RuntimeError("Number of heads in key and value must divide the number of "
+                               "heads in ")  # (torch's message ends there)
     L, S, E = query.shape[-2], key.shape[-2], query.shape[-1]
     if key.shape[-1] != E:  # torch's CPU path fails in its batched product
         if query.dim() == 2:
@@ -120,13 +130,20 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         attn_mask = attn_mask & causal if attn_mask.dtype is _dtype.bool else \
             attn_mask.masked_fill(~causal, float("-inf"))
         is_causal = False
-    if value.shape[-2] != S:
-        raise RuntimeError(f"{fn}: expected value.size(-2) == key.size(-2) == {S}, "
-                           f"but got {value.shape[-2]}")
-    if enable_gqa and query.dim() >= 3 and key.shape[-3] != query.shape[-3]:
-        rep = query.shape[-3] // key.shape[-3]
-        key = key.repeat_interleave(rep, dim=-3)
-        value = value.repeat_interleave(rep, dim=-3)
+    if value.shape[-2] != S:  # torch's CPU path fails in its product with ``value``
+        if query.dim() == 2:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({L}x{S} and "
+                               f"{value.shape[-2]}x{value.shape[-1]})")
+        batch = math.prod(query.shape[:-2])
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{batch}, {S}] but got: [{batch}, {value.shape[-2]}].")
+    if enable_gqa:  # key and value each repeated up to the query's heads
+        if key.shape[-3] != query.shape[-3]:
+            key = key.repeat_interleave(query.shape[-3] // key.shape[-3], dim=-3)
+        if value.shape[-3] != query.shape[-3]:
+            value = value.repeat_interleave(query.shape[-3] // value.shape[-3], dim=-3)
+    if attn_mask is not None and _is_bool(attn_mask):
+        _check_mask_shape(query, key, attn_mask)
     factor = 1.0 / math.sqrt(E) if scale is None else scale
     if dropout_p > 1.0:  # torch's dropout check, a RuntimeError here (F.dropout's is a ValueError)
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
@@ -140,6 +157,24 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             out = _composed(query, key, value, attn_mask, dropout_p, is_causal, factor)
         return _named_as_torch(out, query)
     return _composed(query, key, value, attn_mask, dropout_p, is_causal, factor)
+
+
+def _check_mask_shape(query, key, mask):
+    """torch turns a boolean mask into an additive one and adds it to the scores: a mask that
+    does not broadcast fails there, with the scores as the first operand."""
+    try:
+        batch = numtorch.broadcast_shapes(tuple(query.shape[:-2]), tuple(key.shape[:-2]))
+    except RuntimeError:
+        return  # the product of query and key fails with torch's error
+    scores = tuple(batch) + (query.shape[-2], key.shape[-2])
+    ms = tuple(mask.shape)
+    n = max(len(scores), len(ms))
+    for i in range(1, n + 1):
+        a = scores[-i] if i <= len(scores) else 1
+        b = ms[-i] if i <= len(ms) else 1
+        if a != b and a != 1 and b != 1:
+            raise RuntimeError(f"The size of tensor a ({a}) must match the size of tensor b "
+                               f"({b}) at non-singleton dimension {n - i}")
 
 
 _HOST_FUSED = (np.dtype(np.float32), np.dtype(np.float64))

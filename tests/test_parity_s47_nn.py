@@ -1,0 +1,157 @@
+"""Session 47 nn/optim parity fixes, each checked against real torch at test time (oracle:
+``tests.oracle.same`` runs one lambda on both libraries and compares whatever comes out)."""
+
+import pytest
+
+from tests.oracle import same
+
+# -- 1. LBFGS: the strong-Wolfe search gets max_eval's remaining evaluations; complex params ----
+
+def _lbfgs_run(t, line_search, max_iter, max_eval=None, steps=2):
+    w = t.nn.Parameter(t.tensor([[0.5, -1.0], [2.0, 0.3]]))
+    b = t.nn.Parameter(t.tensor([0.1, -0.2]))
+    x = t.tensor([[1.0, 2.0], [-1.0, 0.5], [0.3, 0.3]])
+    opt = t.optim.LBFGS([w, b], lr=0.5, max_iter=max_iter, max_eval=max_eval,
+                        history_size=3, line_search_fn=line_search)
+
+    def closure():
+        opt.zero_grad()
+        loss = ((x @ w + b).tanh() ** 2).sum() + (w ** 4).sum() * 0.1
+        loss.backward()
+        return loss
+
+    losses = [opt.step(closure) for _ in range(steps)]
+    st = opt.state[w]
+    return losses, w, b, st["d"], st["func_evals"], st["n_iter"], float(st["t"])
+
+
+@pytest.mark.parametrize("max_iter,max_eval", [(5, None), (3, None), (10, 1), (10, 2), (10, 5),
+                                               (6, 40), (1, None)])
+@pytest.mark.parametrize("line_search", [None, "strong_wolfe"])
+def test_lbfgs_eval_budget(line_search, max_iter, max_eval):
+    """The line search may use only the evaluations left of ``max_eval`` (it took up to 25)."""
+    same(lambda t: _lbfgs_run(t, line_search, max_iter, max_eval), rtol=1e-4, atol=1e-6)
+
+
+def _lbfgs_complex(t, line_search, max_iter):
+    w = t.nn.Parameter(t.tensor([1 + 1j, 2 - 1j]))
+    v = t.nn.Parameter(t.tensor([0.5, -0.3]))
+    opt = t.optim.LBFGS([w, v], max_iter=max_iter, line_search_fn=line_search, lr=0.3)
+
+    def closure():
+        opt.zero_grad()
+        loss = ((w - (0.5 + 2j)).abs() ** 4).sum() + (v * w.real).pow(2).sum() + v.pow(4).sum()
+        loss.backward()
+        return loss
+
+    losses = [opt.step(closure) for _ in range(2)]
+    st = opt.state[w]
+    return losses, w, v, st["d"], st["old_dirs"], st["func_evals"], st["n_iter"]
+
+
+@pytest.mark.parametrize("max_iter", [1, 4])
+@pytest.mark.parametrize("line_search", [None, "strong_wolfe"])
+def test_lbfgs_complex_params(line_search, max_iter):
+    """A complex parameter counts as its (real, imag) pairs: the flat direction and history
+    are real vectors twice its size (a complex dot product steered the search wrongly)."""
+    same(lambda t: _lbfgs_complex(t, line_search, max_iter), rtol=1e-4, atol=1e-6)
+
+
+# -- 2. SparseAdam refuses sparse and complex parameters when built -----------------------------
+
+SPARSE_ADAM = {
+    "sparse_param": lambda t: t.optim.SparseAdam(
+        [t.nn.Parameter(t.ones(2)), t.zeros(2, 2).to_sparse().requires_grad_()]),
+    "complex_param": lambda t: t.optim.SparseAdam(
+        [{"params": [t.nn.Parameter(t.ones(2))]},
+         {"params": [t.nn.Parameter(t.ones(2)),
+                     t.nn.Parameter(t.ones(2, dtype=t.complex64))]}]),
+    "dense_ok": lambda t: t.optim.SparseAdam([t.nn.Parameter(t.ones(2))]).param_groups[0]["lr"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(SPARSE_ADAM))
+def test_sparse_adam_param_checks(name):
+    same(SPARSE_ADAM[name])
+
+
+# -- 3. CyclicLR.load_state_dict takes '_scale_fn_custom' out of the given dict ------------------
+
+def _cyclic_load(t):
+    def make():
+        p = t.nn.Parameter(t.zeros(2))
+        opt = t.optim.SGD([p], lr=0.1, momentum=0.9)
+        return opt, t.optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1, step_size_up=2)
+    opt, s = make()
+    for _ in range(3):
+        opt.step()
+        s.step()
+    sd = s.state_dict()
+    opt2, s2 = make()
+    s2.load_state_dict(sd)
+    opt2.step()
+    s2.step()
+    return sorted(sd), "_scale_fn_custom" in sd, s2.get_last_lr(), s2.last_epoch
+
+
+def test_cyclic_lr_load_state_dict():
+    same(_cyclic_load)
+
+
+# -- 4. scaled_dot_product_attention: grouped heads, shape errors -------------------------------
+
+def _z(t, *s):
+    n = 1
+    for d in s:
+        n *= d
+    return t.cos(t.arange(n, dtype=t.float32) * 0.71).reshape(s)
+
+
+def _sdpa(t, shapes, mask=None, **kw):
+    args = [_z(t, *s).requires_grad_() for s in shapes]
+    if mask is not None:
+        args.append(mask(t))
+    out = t.nn.functional.scaled_dot_product_attention(*args, **kw)
+    out.sum().backward()
+    return out, [a.grad for a in args[:3]]
+
+
+def _bmask(t, *s):
+    return (t.arange(s[-2] * s[-1]).reshape(s[-2:]) % 3 != 1).expand(*s)
+
+
+SDPA = {
+    "gqa_value_heads_full": dict(shapes=[(2, 4, 3, 4), (2, 2, 5, 4), (2, 4, 5, 6)],
+                                 enable_gqa=True),
+    "gqa_key_heads_full": dict(shapes=[(2, 4, 3, 4), (2, 4, 5, 4), (2, 2, 5, 6)],
+                               enable_gqa=True),
+    "gqa_mask": dict(shapes=[(2, 4, 3, 4), (2, 2, 5, 4), (2, 2, 5, 6)], enable_gqa=True,
+                     mask=lambda t: _bmask(t, 3, 5)),
+    "gqa_mask_bad": dict(shapes=[(2, 4, 3, 4), (2, 2, 5, 4), (2, 2, 5, 6)], enable_gqa=True,
+                         mask=lambda t: _bmask(t, 3, 4)),
+    "gqa_not_dividing": dict(shapes=[(2, 3, 3, 4), (2, 2, 5, 4), (2, 2, 5, 6)],
+                             enable_gqa=True),
+    "gqa_not_dividing_value": dict(shapes=[(2, 4, 3, 4), (2, 2, 5, 4), (2, 3, 5, 6)],
+                                   enable_gqa=True),
+    "gqa_2d": dict(shapes=[(3, 4), (5, 4), (5, 6)], enable_gqa=True),
+    "gqa_3d": dict(shapes=[(4, 3, 4), (2, 5, 4), (2, 5, 6)], enable_gqa=True),
+    "one_dim": dict(shapes=[(4,), (4,), (4,)]),
+    "value_len_2d": dict(shapes=[(3, 4), (5, 4), (6, 6)]),
+    "value_len_3d": dict(shapes=[(2, 3, 4), (2, 5, 4), (2, 6, 6)]),
+    "value_len_4d_mask": dict(shapes=[(2, 2, 3, 4), (2, 2, 5, 4), (2, 2, 6, 6)],
+                              mask=lambda t: t.zeros(3, 5)),
+    "bool_mask_bad_rows": dict(shapes=[(2, 2, 3, 4), (2, 2, 5, 4), (2, 2, 5, 6)],
+                               mask=lambda t: _bmask(t, 2, 5)),
+    "bool_mask_bad_cols": dict(shapes=[(2, 2, 3, 4), (2, 2, 5, 4), (2, 2, 5, 6)],
+                               mask=lambda t: _bmask(t, 3, 4)),
+    "bool_mask_bad_3d": dict(shapes=[(2, 3, 4), (2, 5, 4), (2, 5, 6)],
+                             mask=lambda t: _bmask(t, 3, 3)),
+    "bool_mask_ok": dict(shapes=[(2, 2, 3, 4), (2, 2, 5, 4), (2, 2, 5, 6)],
+                         mask=lambda t: _bmask(t, 2, 1, 3, 5)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SDPA))
+def test_sdpa_heads_and_shapes(name):
+    kw = dict(SDPA[name])
+    same(lambda t: _sdpa(t, **kw), rtol=1e-5, atol=1e-6)
