@@ -186,6 +186,23 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
             arr = _float_range(start, step, n, dt.np)
         except (MemoryError, ValueError) as e:
             raise result_alloc_error(e, (n,), dt.itemsize) from None
+    return _finish_range(arr, device, requires_grad, out, warn=True)
+
+
+def _finish_range(arr, device, requires_grad, out, warn=False):
+    """``_finish`` for the range factories: an ``out`` holding as many elements as the range
+    keeps its shape (torch fills it in place); another is resized, which arange warns about
+    when ``out`` was not empty."""
+    if out is not None and isinstance(out, Tensor):
+        n = out.numel()
+        if n == arr.size:
+            arr = arr.reshape(tuple(out.shape))
+        elif warn and n:
+            warnings.warn(f"The number of elements in the out tensor of shape {list(out.shape)} "
+                          f"is {n} which does not match the computed number of elements "
+                          f"{arr.size}. Note that this may occur as a result of rounding error. "
+                          f"The out tensor will be resized to a tensor of shape ({arr.size},).",
+                          UserWarning, stacklevel=3)
     return _finish(arr, device, requires_grad, out)
 
 
@@ -236,7 +253,7 @@ def range(start=0, end=None, step=1, *, out=None, dtype=None, layout=None,  # no
         arr = (math.trunc(start) + math.trunc(step) * np.arange(n, dtype=np.int64))
     else:
         arr = _fma(np.float64(step), np.arange(n, dtype=np.float64), np.float64(start))
-    return _finish(arr.astype(dt.np), device, requires_grad, out)
+    return _finish_range(arr.astype(dt.np), device, requires_grad, out)
 
 
 def _steps_arg(steps, fn):
@@ -346,7 +363,7 @@ def linspace(start=_ABSENT, end=_ABSENT, steps=_ABSENT, *, out=None, dtype=None,
         arr = _linspace_values(start, end, steps, dt)
     except (MemoryError, ValueError) as e:
         raise result_alloc_error(e, (steps,), dt.itemsize) from None
-    return _finish(arr, device, requires_grad, out)
+    return _finish_range(arr, device, requires_grad, out)
 
 
 def _number_or_complex(x, fn):
@@ -381,7 +398,7 @@ def logspace(start=_ABSENT, end=_ABSENT, steps=_ABSENT, base=10.0, *, out=None, 
         vals = _logspace_values(start, end, steps, base, dt)
     except (MemoryError, ValueError) as e:
         raise result_alloc_error(e, (steps,), dt.itemsize) from None
-    return _finish(vals, device, requires_grad, out)
+    return _finish_range(vals, device, requires_grad, out)
 
 
 def _logspace_values(start, end, steps, base, dt):

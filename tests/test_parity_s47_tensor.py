@@ -114,3 +114,50 @@ LINALG = {
 @pytest.mark.parametrize("name", sorted(LINALG))
 def test_linalg(name):
     same(LINALG[name])
+
+
+# -- 3. out= ----------------------------------------------------------------------------------
+
+def _into(fn, out):
+    r = fn(out)
+    return r is out, out
+
+
+_C = [-1j, 3 + 4j]
+
+OUTS = {
+    "abs_complex_into_complex": lambda t: _into(lambda o: t.abs(t.tensor(_C), out=o),
+                                                t.empty(2, dtype=t.complex64)),
+    "abs_complex_into_complex128": lambda t: _into(lambda o: t.abs(t.tensor(_C), out=o),
+                                                   t.empty(2, dtype=t.complex128)),
+    "abs_complex_into_float64": lambda t: _into(lambda o: t.abs(t.tensor(_C), out=o),
+                                                t.empty(2, dtype=t.float64)),
+    "abs_complex_into_long": lambda t: _into(lambda o: t.abs(t.tensor(_C), out=o),
+                                             t.empty(2, dtype=t.long)),
+    "abs_float_into_complex": lambda t: _into(lambda o: t.abs(t.tensor([-1.]), out=o),
+                                              t.empty(1, dtype=t.complex64)),
+    "exp_int_into_complex": lambda t: _into(lambda o: t.exp(t.tensor([1, 2]), out=o),
+                                            t.empty(2, dtype=t.complex64)),
+    "arange_out_2d_same_numel": lambda t: _into(lambda o: t.arange(5, out=o), t.empty(1, 5)),
+    "arange_out_empty": lambda t: _into(lambda o: t.arange(5, out=o), t.empty(0)),
+    "linspace_out_2d": lambda t: _into(lambda o: t.linspace(0, 1, 3, out=o), t.empty(3, 1)),
+    "logspace_out_2d": lambda t: _into(lambda o: t.logspace(0, 1, 4, out=o), t.empty(2, 2)),
+    "linspace_out_resized": lambda t: _into(lambda o: t.linspace(0, 1, 3, out=o), t.empty(2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OUTS))
+def test_out(name):
+    same(OUTS[name])
+
+
+OUT_WARN = {
+    "arange_out_short": lambda t: t.arange(5, out=t.empty(2)),
+    "arange_out_2d_other_numel": lambda t: t.arange(5, out=t.empty(2, 3, dtype=t.long)),
+    "arange_out_float_steps": lambda t: t.arange(0, 1, 0.25, out=t.empty(3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OUT_WARN))
+def test_out_warnings(name):
+    same(OUT_WARN[name], warns=True)

@@ -190,7 +190,16 @@ def _unary(cls, name, summary):
             if input._array.__class__ is SparseCOO and out is None and name in ZERO_PRESERVING:
                 return map_values(input, name)
         r = cls.apply(input)
-        return r if out is None else _out(r, out, name, exact, over=(input,))
+        if out is None:
+            return r
+        ex = exact
+        if name == "abs" and r.dtype is not input.dtype:  # complex: the real result is cast
+            if out.is_complex() and out.dtype is not input.dtype:
+                show = _dtype._TYPE_DISPLAY
+                raise RuntimeError(SAME_DTYPE_OUT.format(got=show[out.dtype.name],
+                                                         want=show[input.dtype.name]))
+            ex = False
+        return _out(r, out, name, ex, over=(input,))
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = (f"{summary}\n\n    Args:\n        input (Tensor): the input.\n"
