@@ -22,6 +22,15 @@ def _is_torch_function_enabled():
     return not (_sub_disabled() or _all_disabled())
 
 
+def _are_functorch_transforms_active():
+    """True while a ``torch.func`` transform (vmap, grad, vjp, jvp, jacrev, ...) runs the
+    function it wraps (libraries skip data-dependent checks then). ``functionalize`` returns
+    its function unchanged in numtorch, so it does not count."""
+    from .func import _batched, _grad
+
+    return _grad._DEPTH[0] > 0 or len(_batched._ACTIVE) > 0
+
+
 def _log_api_usage_once(event):
     """Records an API-usage event in torch's telemetry; numtorch keeps none."""
 

@@ -162,6 +162,19 @@ def _assert(condition, message):
     assert condition, message
 
 
+def _assert_async(input, assert_msg=None):  # noqa: A002 - torch's argument name
+    """Raise RuntimeError unless the one-element tensor ``input`` is nonzero
+    (``torch._assert_async``: on CPU it checks at once; ``assert_msg`` is the message)."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"_assert_async(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    import builtins  # (``bool`` here is the dtype)
+
+    if not builtins.bool(input):  # more or fewer than one value: bool()'s ambiguity error
+        raise RuntimeError(assert_msg if assert_msg is not None else
+                           "Expected Tensor with single nonzero value, but got zero")
+
+
 def can_cast(from_, to):
     """True if torch's casting rules allow ``from_`` to be cast to ``to`` in an op."""
     from ._dtype import can_cast as _can_cast
@@ -204,4 +217,8 @@ def __getattr__(name):
         from .func import vmap
 
         return vmap
+    if name == "torch":  # torch.torch is torch itself (kornia writes torch.torch.Tensor)
+        import sys as _sys
+
+        return _sys.modules[__name__]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

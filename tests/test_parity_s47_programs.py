@@ -113,3 +113,74 @@ def test_addmm_keyword_operands_still_work():
                 L.addmm(input=m, mat1=m, mat2=m.t(), alpha=2).tolist())
     t, n = _both(run)
     assert n == t
+
+
+# -- names kornia reaches for at import and in its losses/enhance code ---------------------------
+def test_torch_dot_torch_is_the_module():
+    # kornia annotates with ``torch.torch.Tensor``
+    assert numtorch.torch is numtorch
+    assert numtorch.torch.Tensor is numtorch.Tensor
+    assert torch.torch is torch
+
+
+def test_fake_tensor_queries():
+    from torch._subclasses.fake_tensor import is_fake as t_is_fake
+    from torch.fx.experimental.proxy_tensor import get_proxy_mode as t_get_proxy_mode
+
+    from numtorch._subclasses import FakeTensor
+    from numtorch._subclasses.fake_tensor import is_fake
+    from numtorch.fx.experimental.proxy_tensor import get_proxy_mode
+
+    for L, fake in ((torch, t_is_fake), (numtorch, is_fake)):
+        for x in (L.ones(2), L.nn.Parameter(L.ones(2)), L.ones(2)[0], 1, None):
+            assert fake(x) is t_is_fake(torch.ones(2) if x is not None else None)
+    assert get_proxy_mode() is t_get_proxy_mode() is None
+    assert issubclass(FakeTensor, numtorch.Tensor)
+    with pytest.raises(RuntimeError):
+        FakeTensor()
+
+
+_ASSERT_ASYNC = {
+    "true": lambda L: L._assert_async(L.tensor(True)),
+    "one_float_msg": lambda L: L._assert_async(L.tensor(1.5), "m"),
+    "nan": lambda L: L._assert_async(L.tensor(float("nan"))),
+    "false": lambda L: L._assert_async(L.tensor(False)),
+    "zero_msg": lambda L: L._assert_async(L.tensor(0), "boom"),
+    "zero_msg_kw": lambda L: L._assert_async(L.tensor([0.0]), assert_msg="kw"),
+    "two_values": lambda L: L._assert_async(L.tensor([1, 1])),
+    "empty": lambda L: L._assert_async(L.tensor([])),
+    "not_tensor": lambda L: L._assert_async(True),
+}
+
+
+@pytest.mark.parametrize("case", list(_ASSERT_ASYNC))
+def test_assert_async(case):
+    def run(L):
+        try:
+            return ("ok", _ASSERT_ASYNC[case](L))
+        except Exception as e:  # noqa: BLE001 - the class and message are compared
+            return (type(e).__name__, str(e))
+    t, n = _both(run)
+    assert n == t
+
+
+def test_are_functorch_transforms_active():
+    def run(L):
+        seen = []
+        f = L._C._are_functorch_transforms_active
+
+        def probe(x):
+            seen.append(f())
+            return x.sin().sum()
+
+        seen.append(f())
+        L.func.vmap(probe)(L.ones(3, 2))
+        L.func.grad(probe)(L.ones(2))
+        L.func.jvp(probe, (L.ones(2),), (L.ones(2),))
+        L.func.vjp(probe, L.ones(2))
+        L.func.jacrev(probe)(L.ones(2))
+        L.autograd.functional.jacobian(probe, L.ones(2))
+        seen.append(f())
+        return seen
+    t, n = _both(run)
+    assert n == t

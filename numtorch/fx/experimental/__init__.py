@@ -1,0 +1,1 @@
+"""``torch.fx.experimental``: the queries libraries make about the active tracing modes."""
