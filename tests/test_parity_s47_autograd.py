@@ -219,3 +219,98 @@ def test_allow_mutation_context_can_be_entered_again_after_error():
             c.sum().backward()
         return a.grad
     _same(run)
+
+
+# -- custom autograd.Function checks -------------------------------------------------------------
+
+def _custom(L, name):
+    F = L.autograd.Function
+    x = L.tensor([1., 2., 3.], requires_grad=True)
+
+    class DirtyNotReturned(F):
+        @staticmethod
+        def forward(ctx, a):
+            a.add_(1)
+            ctx.mark_dirty(a)
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    class GradForNumber(F):
+        @staticmethod
+        def forward(ctx, a, k):
+            return a * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, L.ones(1)
+
+    class GradForLeadingNumber(F):
+        @staticmethod
+        def forward(ctx, k, a):
+            return a * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return 2.0, g
+
+    class FloatForTensor(F):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a * b
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, 3.0
+
+    class SaveInput(F):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_backward(a)
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            a, = ctx.saved_tensors
+            return g * a
+
+    if name == "dirty_not_returned":
+        b = x.clone()
+        try:
+            DirtyNotReturned.apply(b)
+        finally:
+            version = b._version
+        return version
+    if name == "dirty_not_returned_plain":
+        return DirtyNotReturned.apply(L.ones(2))
+    if name == "dirty_not_returned_no_grad":
+        with L.no_grad():
+            return DirtyNotReturned.apply(x.clone())
+    if name == "grad_for_number":
+        return L.autograd.grad(GradForNumber.apply(x, 2.0).sum(), x)
+    if name == "grad_for_leading_number":
+        return L.autograd.grad(GradForLeadingNumber.apply(2, x).sum(), x)
+    if name == "float_for_tensor_without_grad":
+        return L.autograd.grad(FloatForTensor.apply(x, L.ones(3)).sum(), x)
+    if name == "saved_input_written_by_add":
+        y = x * 1
+        out = SaveInput.apply(y)
+        y.add_(1)
+        out.sum().backward()
+    if name == "saved_input_written_through_view":
+        y = x * 1
+        out = SaveInput.apply(y)
+        y[0] = 5.0
+        out.sum().backward()
+    raise AssertionError(name)
+
+
+@pytest.mark.parametrize("name", ["dirty_not_returned", "dirty_not_returned_plain",
+                                  "dirty_not_returned_no_grad", "grad_for_number",
+                                  "grad_for_leading_number", "float_for_tensor_without_grad",
+                                  "saved_input_written_by_add",
+                                  "saved_input_written_through_view"])
+def test_custom_function_checks(name):
+    _same(lambda L: _custom(L, name))

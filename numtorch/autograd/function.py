@@ -98,8 +98,12 @@ class FunctionCtx(Node):
                     continue
                 arr, vc = u._array, u._vc
             elif vc[0] != version:
+                # a saved input is named by the node that last wrote it (its grad_fn now)
+                edge = (graph._UNSET if out_idx is not None else
+                        None if t._grad_fn is None else (t._grad_fn, t._output_nr))
                 raise RuntimeError(graph._modified_message(self, arr, out_idx or 0, vc[0],
-                                                           version, output=out_idx is not None))
+                                                           version, output=out_idx is not None,
+                                                           edge=edge))
             if out_idx is not None:  # an output: rebuilt so it does not keep ctx in a cycle
                 t = graph._make(arr)
                 t._vc = vc
@@ -142,8 +146,15 @@ class FunctionCtx(Node):
             else:
                 raise RuntimeError(f"function {self.name()} returned an incorrect number of "
                                    f"gradients (expected {n_in}, got {len(res)})")
-        for i, (r, e) in enumerate(zip(res, self._edges)):
-            if r is not None and e is not None and not isinstance(r, graph.Tensor):
+        meta = getattr(self, "_in_meta", None) or (True,) * n_in
+        for i, r in enumerate(res):
+            if r is None:
+                continue
+            if meta[i] is None:  # torch checks every input, not only those needing grad
+                raise RuntimeError(f"function {self.name()} returned a gradient different than "
+                                   f"None at position {i + 1}, but the corresponding forward "
+                                   "input was not a Variable")
+            if not isinstance(r, graph.Tensor):
                 raise RuntimeError(f"expected Variable or None (got {type(r).__name__})")
         return res
 
@@ -215,6 +226,10 @@ def _run_function(ctx, forward, args, kwargs):
                 if base is None and t._grad_fn is None and t._requires_grad:
                     raise RuntimeError("a leaf Variable that requires grad has been used in an "
                                        "in-place operation.")
+    if ctx._dirty and not all(any(t is o for o in outs) for t in ctx._dirty):
+        raise RuntimeError("Some elements marked as dirty during the forward method were not "
+                           "returned as output. The inputs that are modified inplace must all "
+                           "be outputs of the Function.")
     non_diff = {id(t) for t in ctx._non_differentiable}
     wrapped = []
     for i, o in enumerate(outs):
