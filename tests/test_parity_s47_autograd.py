@@ -314,3 +314,71 @@ def _custom(L, name):
                                   "saved_input_written_through_view"])
 def test_custom_function_checks(name):
     _same(lambda L: _custom(L, name))
+
+
+# -- the version error names the node that made a saved input's current value --------------------
+
+def _written(L, name):
+    x = L.tensor([1., 2., 3.], requires_grad=True)
+    if name == "add_":
+        y = x * 2
+        z = y * y
+        y.add_(1)
+    elif name == "setitem":
+        y = x * 2
+        z = y.pow(2)
+        y[0] = 5
+    elif name == "base_written_view_saved":
+        y = x * 2
+        v = y[:2]
+        z = v * v
+        y.add_(1)
+    elif name == "view_written_base_saved":
+        y = x * 2
+        z = y * y
+        y[:2].add_(1)
+    elif name == "twice":
+        y = x * 2
+        z = y * y
+        y.mul_(2)
+        y.mul_(2)
+    elif name == "plain_leaf":
+        a = L.ones(3)
+        z = a * x
+        a.add_(1)
+    elif name == "plain_leaf_joins_graph":
+        a = L.ones(3)
+        z = x * a
+        a.mul_(x)
+    elif name == "sigmoid_":
+        y = x * 2
+        z = y.exp() + y.sin()
+        y.sigmoid_()
+    elif name == "div":
+        y = x * 2
+        z = y.div(y.sum())
+        y.add_(1)
+    elif name == "zero_":
+        y = x.clone()
+        z = L.atan2(y, x)
+        y.zero_()
+    elif name == "detach_shares_version":
+        y = x * 2
+        z = y.sin()
+        y.detach().add_(1)
+    elif name == "reshape_view":
+        y = x * 2
+        v = y.view(3)
+        z = v.sin()
+        y.add_(1)
+    else:
+        raise AssertionError(name)
+    z.sum().backward()
+
+
+@pytest.mark.parametrize("name", ["add_", "setitem", "base_written_view_saved",
+                                  "view_written_base_saved", "twice", "plain_leaf",
+                                  "plain_leaf_joins_graph", "sigmoid_", "div", "zero_",
+                                  "detach_shares_version", "reshape_view"])
+def test_version_error_names_current_writer(name):
+    _same(lambda L: _written(L, name))

@@ -697,9 +697,9 @@ class Op(Node):
                     if type(vc) is InferenceVersion:
                         raise RuntimeError(_INFERENCE_SAVED)
                     snaps.append((i, arr, vc, vc[0],
-                                  t if t._grad_fn is None and t._requires_grad else None))
+                                  t if t._grad_fn is None and t._requires_grad else None, t))
                 else:
-                    snaps.append((i, self.xp.asarray(arr), None, 0, None))
+                    snaps.append((i, self.xp.asarray(arr), None, 0, None, None))
         saved = self._saved
         if saved is None:
             self._saved = {"inputs": snaps}
@@ -743,12 +743,12 @@ class Op(Node):
                 if type(vc) is InferenceVersion:
                     raise RuntimeError(_INFERENCE_SAVED)
                 if hooks is not None:  # saved_tensors_hooks
-                    snaps.append((i, _Packed(x, hooks), None, 0, None))
+                    snaps.append((i, _Packed(x, hooks), None, 0, None, None))
                 else:
                     snaps.append((i, a, vc, vc[0],
-                                  x if x._grad_fn is None and x._requires_grad else None))
+                                  x if x._grad_fn is None and x._requires_grad else None, x))
             else:
-                snaps.append((i, self.xp.asarray(a), None, 0, None))
+                snaps.append((i, self.xp.asarray(a), None, 0, None, None))
         saved = self._saved
         if saved is None:
             self._saved = {"inputs": snaps}
@@ -791,14 +791,11 @@ class Op(Node):
         """The saved forward inputs as Tensors joined to the graph (leaves are the leaves)."""
         saved = self._check_saved()
         out = []
-        for i, arr, vc, version, leaf in saved["inputs"]:
+        for i, arr, vc, version, leaf, x in saved["inputs"]:
             if type(arr) is _Packed:
                 arr = arr.tensor()._array  # joined to the graph below, like a kept array
             elif vc is not None and vc[0] != version:
-                edge = None if leaf is not None or not self._edges else self._edges[i]
-                if saved.get("result_kept"):  # an in-place op torch saves the result of
-                    edge = (self, 0)
-                raise RuntimeError(_modified_message(self, arr, i, vc[0], version, edge=edge))
+                raise RuntimeError(self._input_modified(saved, i, arr, vc[0], version, x))
             if leaf is not None:
                 out.append(leaf)
                 continue
@@ -818,20 +815,31 @@ class Op(Node):
             saved = self._check_saved()  # raises
         snaps = saved["inputs"]
         if len(snaps) == 1:  # the usual case, inline
-            i, arr, vc, version, leaf = snaps[0]
+            i, arr, vc, version, leaf, x = snaps[0]
             if vc is not None and vc[0] == version:
                 return arr
         out = []
-        for i, arr, vc, version, leaf in saved["inputs"]:
+        for i, arr, vc, version, leaf, x in saved["inputs"]:
             if type(arr) is _Packed:
                 arr = arr.tensor()._array
             elif vc is not None and vc[0] != version:
-                edge = None if leaf is not None or not self._edges else self._edges[i]
-                if saved.get("result_kept"):  # an in-place op torch saves the result of
-                    edge = (self, 0)
-                raise RuntimeError(_modified_message(self, arr, i, vc[0], version, edge=edge))
+                raise RuntimeError(self._input_modified(saved, i, arr, vc[0], version, x))
             out.append(arr)
         return out[0] if len(out) == 1 else tuple(out)
+
+    def _input_modified(self, saved, i, arr, now, version, x):
+        """torch's error for saved input ``i`` (tensor ``x``) written in place since: it
+        names the node that made the tensor's current value (its grad_fn now: the in-place
+        op, CopySlices after a write through a view, AsStrided for a view whose base was
+        written), or nothing for a leaf."""
+        if saved.get("result_kept"):  # an in-place op torch saves the result of
+            edge = (self, 0)
+        elif x is not None:
+            fn = x.grad_fn  # (a view is rebuilt from its written base, as torch reads it)
+            edge = None if fn is None else (fn, x._output_nr)
+        else:
+            edge = None if not self._edges else self._edges[i]
+        return _modified_message(self, arr, i, now, version, edge=edge)
 
     def saved_output_array(self, index=0):
         """Output ``index`` as a raw array, checked as ``saved_output`` checks it."""

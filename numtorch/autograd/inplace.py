@@ -62,8 +62,8 @@ def apply_inplace(self, fn, *args, **kwargs):
         # torch's in-place form of this op keeps its result (self) for backward, so a later
         # write to self makes backward fail; numtorch keeps the copy of the input it computes
         # from, but checks it against self's version from now on
-        saved["inputs"] = [(i, a, self._vc, self._vc[0], leaf)
-                           for (i, a, _vc, _v, leaf) in saved["inputs"]]
+        saved["inputs"] = [(i, a, self._vc, self._vc[0], leaf, x)
+                           for (i, a, _vc, _v, leaf, x) in saved["inputs"]]
         saved["result_kept"] = True  # the error then names this node, as torch's does
         graph.rename_node(out, keeper)
     _rebase(self, out)
