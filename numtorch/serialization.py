@@ -19,6 +19,9 @@ from ._serialization._read import (_load_file, check_mmap, resolve_weights_only,
 from ._serialization._unpickler import (  # noqa: F401  (the public safe-globals API)
     add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals)
 from .storage import CheckpointMap
+from ._serialization._packages import (SourceChangeWarning,  # noqa: F401
+                                       default_restore_location, location_tag,
+                                       register_package, validate_cuda_device)
 from ._serialization._safetensors import load_safetensors, save_safetensors  # noqa: F401
 from ._serialization._legacy_write import write_legacy
 from ._serialization._skip import skip_data, skipping
@@ -30,7 +33,8 @@ from ._serialization._options import (LoadEndianness, get_crc32_options,  # noqa
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
            "safe_globals", "get_unsafe_globals_in_checkpoint", "save_safetensors",
-           "load_safetensors", "skip_data", "DEFAULT_PROTOCOL"]
+           "load_safetensors", "skip_data", "DEFAULT_PROTOCOL", "register_package",
+           "default_restore_location", "location_tag", "SourceChangeWarning"]
 
 DEFAULT_PROTOCOL = 2
 

@@ -28,6 +28,7 @@ from ._common import (_BF16, _BF16_BITS, _LEGACY_PROTOCOL, _MAGIC, _NP, _STORAGE
                       _bf16_from_bits, _native_np, is_load_error, load_error)
 from ._rebuild import FileStorage
 from ._skip import skipping, unread
+from . import _packages
 from ._unpickler import Full, PickleFault, WeightsOnly
 
 _MIN_VERSION, _MAX_VERSION = 1, 10  # the zip format versions torch 2.13 reads
@@ -123,6 +124,17 @@ def _place(array, location, map_location):
             raise load_error(TypeError, _WRAP_STORAGE + got)
     else:  # torch calls anything else as the restore function
         raise load_error(TypeError, f"'{type(map_location).__name__}' object is not callable")
+    if _packages._package_registry and not callable(map_location):
+        # torch restores through its registry, where the user's deserializers may come first
+        res = _packages.user_restore(_LoadedStorage(source=array), str(target))
+        if isinstance(res, _LoadedStorage) and res._source is array:
+            target = res.device
+        elif isinstance(res, UntypedStorage):
+            return _replacement(array, res, location), _check_device(res.device, location)
+        elif res is not None:
+            got = "<class 'torch.storage.TypedStorage'>" if isinstance(res, TypedStorage) \
+                else repr(type(res))
+            raise load_error(TypeError, _WRAP_STORAGE + got)
     if isinstance(target, str) and not (target in ("cpu", "meta")
                                         or target.startswith(_RESTORABLE_PREFIXES)):
         # torch's restore functions each claim their own tags; no claimant is this error

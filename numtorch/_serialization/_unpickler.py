@@ -289,7 +289,7 @@ class WeightsOnly:
         line = self._readline()
         if not line.endswith(b"\n"):
             raise PickleFault(f"load: {self._record} is corrupt: it ends in the middle of a "
-                              f"text value (truncated file)", "eof")
+                              f"text value (truncated file)", "truncated", 0)
         return line[:-1]
 
     def _pop_mark(self):
@@ -882,8 +882,14 @@ def _memoize(u):
 
 @_op(pickle.GLOBAL)
 def _global(u):
-    module = u._line().decode("utf-8")
-    name = u._line().decode("utf-8")
+    if u.only is _TORCH_OPS:
+        # torch's weights-only reader drops each line's last byte unchecked, so a file cut
+        # short here is refused as the (shortened) global it names
+        module = u._readline()[:-1].decode("utf-8")
+        name = u._readline()[:-1].decode("utf-8")
+    else:
+        module = u._line().decode("utf-8")
+        name = u._line().decode("utf-8")
     u.stack.append(u._global(module, name))
 
 

@@ -22,7 +22,7 @@ from .distributed_c10d import (  # noqa: F401
     get_node_local_rank, get_pg_count, get_process_group_ranks, get_rank, get_world_size,
     group, init_process_group, is_backend_available, is_gloo_available, is_initialized,
     is_mpi_available, is_nccl_available, is_torchelastic_launched, is_ucc_available,
-    is_xccl_available, new_group, new_subgroups, reduce_op,
+    is_xccl_available, new_group, new_subgroups, reduce_op, _make_nccl_premul_sum,
 )
 from ._collectives import (  # noqa: F401
     all_gather, all_gather_coalesced, all_gather_into_tensor, all_reduce,

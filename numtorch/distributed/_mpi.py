@@ -124,6 +124,8 @@ _BOOL_OPS = {"SUM": "MAX", "MAX": "MAX", "BOR": "BOR", "PRODUCT": "MIN", "MIN": 
 def check_reduce(fn_name, np_dtype, op_name):
     """Raise torch's error when ``op_name`` cannot reduce ``np_dtype``."""
     kind = np_dtype.kind
+    if op_name == "PREMUL_SUM":  # torch's gloo backend's refusal (only NCCL serves it)
+        raise RuntimeError("Cannot use ReduceOp.PREMUL_SUM with Gloo")
     if kind == "c" and op_name not in ("SUM", "AVG"):
         raise ValueError(f"{fn_name} does not support RedOpType.{op_name} on complex tensors")
     if op_name in ("BAND", "BOR", "BXOR") and kind not in "biu":
@@ -131,9 +133,6 @@ def check_reduce(fn_name, np_dtype, op_name):
     if op_name == "AVG" and kind in "biu":
         raise RuntimeError(f"result type Float can't be cast to the desired output type "
                            f"{_TORCH_TYPE_NAMES.get(np_dtype.name, np_dtype.name)}")
-    if op_name == "PREMUL_SUM":
-        raise ValueError("ReduceOp.PREMUL_SUM is only served by the NCCL backend in torch; "
-                         "numtorch.distributed does not implement it")
 
 
 _TORCH_TYPE_NAMES = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short",

@@ -5,7 +5,7 @@ Both are re-exported from ``numtorch.distributed`` and ``distributed_c10d``, as 
 
 import enum
 
-__all__ = ["RedOpType", "ReduceOp", "reduce_op", "op_name", "Backend"]
+__all__ = ["RedOpType", "ReduceOp", "reduce_op", "op_name", "Backend", "_make_nccl_premul_sum"]
 
 
 class RedOpType(enum.IntEnum):
@@ -66,6 +66,15 @@ class ReduceOp:
 
 
 reduce_op = ReduceOp  # the deprecated old name
+
+
+def _make_nccl_premul_sum(factor):
+    """A ``PREMUL_SUM`` reduction that scales each rank's input by ``factor`` (a number or a
+    tensor) before summing; as in torch, only the NCCL backend serves it, and the gloo-like
+    backends refuse it when a collective is called."""
+    op = ReduceOp(RedOpType.PREMUL_SUM)
+    op.factor = factor
+    return op
 
 
 def op_name(op, fn_name):

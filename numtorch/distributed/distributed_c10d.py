@@ -13,7 +13,8 @@ import os
 import warnings
 
 from . import _mpi
-from ._names import Backend, ReduceOp, RedOpType, op_name, reduce_op  # noqa: F401
+from ._names import (Backend, ReduceOp, RedOpType, _make_nccl_premul_sum,  # noqa: F401
+                     op_name, reduce_op)
 from ._world import World, DistBackendError
 
 __all__ = [
@@ -213,6 +214,20 @@ def resolve_group(group, fn_name=None):
     if not isinstance(group, ProcessGroup):
         raise TypeError(f"group must be a ProcessGroup, got {type(group).__name__}")
     return group
+
+
+def _get_default_group():
+    """The default (world) process group; torch's ValueError before ``init_process_group``."""
+    if _world is None:
+        raise ValueError(_NOT_INIT)
+    return _default_pg
+
+
+def _rank_not_in_group(group):
+    """Whether this process is outside ``group`` (``None``, the world, never is)."""
+    if group is None:
+        return False
+    return group is GroupMember.NON_GROUP_MEMBER
 
 
 # -- availability ------------------------------------------------------------------------
@@ -530,13 +545,17 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None,
     if ranks is None:
         ranks = list(range(size))
     ranks = [int(r) for r in ranks]
-    if len(set(ranks)) != len(ranks):
-        raise ValueError(f"ranks list must not contain duplicate entries, got {ranks}")
-    if len(ranks) > size or any(r < 0 or r >= size for r in ranks):
-        raise ValueError("the new group's world size should be less or equal to the world "
-                         "size set by init_process_group")
     if sort_ranks:
         ranks = sorted(ranks)
+    if len(set(ranks)) != len(ranks):
+        raise ValueError(f"ranks list must not contain duplicate entries, got {ranks}")
+    if len(ranks) > size:
+        raise ValueError("the new group's world size should be less or equal to the world "
+                         "size set by init_process_group")
+    for r in ranks:
+        if r < 0 or r >= size:
+            raise ValueError(f"Rank {r} is out of range. Valid ranks are 0 to {size - 1} "
+                             f"(world_size={size})")
     timeout_s = _timeout_seconds(timeout) if timeout is not None else w.timeout_s
     name = _check_backend(backend) if backend is not None else _backend_name
     # every rank passes here: a checked barrier first, so a missing rank fails with a
