@@ -37,6 +37,10 @@ def _check_float_tensor(x, kernel):
                                   f"'{_type_display(x.dtype)}'")
 
 
+_C_TYPE_NAMES = {"float64": "Double", "float32": "Float", "float16": "Half",
+                 "bfloat16": "BFloat16"}
+
+
 def uniform_values(x, low, high, generator):
     """Samples uniform in ``[low, high)`` shaped like ``x`` (what ``x.uniform_`` writes)."""
     if generator is not None:  # torch checks it before the other arguments
@@ -46,6 +50,12 @@ def uniform_values(x, low, high, generator):
     if low > high:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={_fmt_num(low)} > to={_fmt_num(high)}")
+    real = x.dtype.to_real()
+    if high - low > float(_dtype.finfo(real).max):  # the draw is low + (high - low) * u
+        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<"
+                           f"{_C_TYPE_NAMES[real.name]}>::max(), but found to={_fmt_num(high)} "
+                           f"and from={_fmt_num(low)} which result in to-from to exceed the "
+                           f"limit")
     return Uniform.apply(x, low=low, high=high, rng=rng_for(generator, x.device))
 
 

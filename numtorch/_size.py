@@ -130,6 +130,12 @@ def parse_size(fn, args, size=None, negative_message=None):
             if single and seq is args:
                 raise TypeError(f"{fn}(): argument 'size' (position 1) must be tuple of ints, "
                                 f"not {_type_name(s)}")
+            if i == 0 and seq is not args:  # torch's parser words a bad first entry so
+                if size is not None:
+                    raise TypeError(f"{fn}(): argument 'size' must be tuple of ints, not "
+                                    f"{_type_name(seq)}")
+                raise TypeError(f"{fn}(): argument 'size' (position 1) must be tuple of ints, "
+                                f"but found element of type {_type_name(s)} at pos 0")
             raise TypeError(f"{fn}(): argument 'size' failed to unpack the object at pos "
                             f"{i + 1} with error \"type must be tuple of ints,but got "
                             f"{_type_name(s)}\"")

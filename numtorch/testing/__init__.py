@@ -13,9 +13,9 @@ import numpy as np
 
 from .. import _dtype
 from .._device import as_device
-from .._random import rng_for
 from .._size import Size
 from .._tensor import Tensor
+from ._creation import make_tensor
 
 __all__ = ["assert_allclose", "assert_close", "make_tensor"]
 
@@ -222,12 +222,27 @@ def _mismatches(a, e, rtol, atol, equal_nan, exact):
 
 
 def _differences(a, e, mismatch):
-    """Absolute and relative differences, set to zero where the elements agree."""
-    if a.dtype.kind in "biu":
+    """Absolute and relative differences, set to zero where the elements agree. As torch
+    reports them: a 0-d pair's in Python numbers, an integer pair's relative difference in
+    the default dtype (integer true division), others in the inputs' dtype."""
+    if a.ndim == 0:
+        x, y = a.item(), e.item()
+        if a.dtype.kind in "biu":
+            x, y = int(x), int(y)
+        abs_diff = abs(x - y)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rel_diff = abs_diff / abs(y) if y else np.float64(abs_diff) / np.float64(0)
+        return (np.asarray(abs_diff if mismatch else 0), np.asarray(rel_diff if mismatch else 0))
+    integer = a.dtype.kind in "biu"
+    if integer:
         a, e = a.astype(np.int64), e.astype(np.int64)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         abs_diff = np.abs(a - e)
-        rel_diff = abs_diff / np.abs(e)
+        if integer:
+            real = _dtype.get_default_dtype().np
+            rel_diff = abs_diff.astype(real) / np.abs(e).astype(real)
+        else:
+            rel_diff = abs_diff / np.abs(e)
     abs_diff = np.where(mismatch, abs_diff, 0)
     rel_diff = np.where(mismatch, rel_diff, 0)
     return abs_diff, rel_diff
@@ -329,140 +344,6 @@ def assert_close(actual, expected, *, allow_subclasses=True, rtol=None, atol=Non
         if f.cls is not AssertionError or msg is None:
             raise f.cls(f.message) from None
         raise AssertionError(msg(f.message) if callable(msg) else msg) from None
-
-
-_FLOAT_RANGE = (-9, 9)
-_INT_RANGE = (-9, 10)
-
-
-def _shape_of(shape):
-    if len(shape) == 1 and isinstance(shape[0], (tuple, list, Size)):
-        shape = tuple(shape[0])
-    for s in shape:
-        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
-            raise TypeError(f"make_tensor: expected the shape as ints or one sequence of ints, "
-                            f"but got {shape!r}")
-        if s < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
-                               f"{list(shape)}")
-    return tuple(int(s) for s in shape)
-
-
-def _bound(x):
-    return x.item() if isinstance(x, Tensor) else x
-
-
-def _float_values(rng, shape, low, high, dt):
-    info = _dtype.finfo(dt)
-    lo = _FLOAT_RANGE[0] if low is None else max(low, float(info.min))
-    hi = _FLOAT_RANGE[1] if high is None else min(high, float(info.max))
-    if lo > hi:
-        raise ValueError(f"make_tensor: `low` must not be greater than `high`, but got "
-                         f"low={low} and high={high}")
-
-    def draw():
-        # drawn in float64: (hi - lo) may overflow float32 when the bounds are near its range
-        return (lo + (hi - lo) * rng.random(shape)).astype(dt.to_real().np)
-
-    if dt.is_complex:
-        return (draw() + 1j * draw()).astype(dt.np)
-    return draw()
-
-
-def _int_values(rng, shape, low, high, dt):
-    info = np.iinfo(dt.np)
-    default_low = 0 if dt is _dtype.uint8 else _INT_RANGE[0]
-    lo = default_low if low is None else math.ceil(low)
-    hi = _INT_RANGE[1] if high is None else math.ceil(high)
-    if lo >= hi:
-        raise ValueError(f"make_tensor: `low` must be less than `high` for integer dtypes, but "
-                         f"got low={low} and high={high}")
-    if hi <= info.min or lo > info.max:
-        raise ValueError(f"make_tensor: the interval [{low}, {high}) lies outside the range "
-                         f"[{info.min}, {info.max + 1}) of {dt}")
-    lo, hi = max(lo, int(info.min)), min(hi, int(info.max) + 1)
-    return rng.integers(lo, hi, size=shape, dtype=np.int64).astype(dt.np)
-
-
-def make_tensor(*shape, dtype, device, low=None, high=None, requires_grad=False,
-                noncontiguous=False, exclude_zero=False, memory_format=None):
-    """Create a tensor of random values drawn uniformly from ``[low, high)``.
-
-    Without bounds, floating and complex values lie in ``[-9, 9)`` (real and imaginary parts
-    separately), signed integers in ``[-9, 10)``, uint8 in ``[0, 10)``; booleans are fair coin
-    flips. Bounds outside the dtype's range are clipped to it. Values come from numtorch's
-    default generator, so ``torch.manual_seed`` makes them reproducible.
-
-    Args:
-        *shape (int or sequence of ints): the shape, as separate ints or one sequence.
-        dtype (dtype): the element type.
-        device (str or device): where the tensor lives.
-        low (number, optional): inclusive lower bound. Default: see above.
-        high (number, optional): exclusive upper bound. Default: see above.
-        requires_grad (bool): make the result a leaf that requires grad (floating and complex
-            dtypes only). Default: False.
-        noncontiguous (bool): return a non-contiguous view (when the tensor has more than one
-            element). Default: False.
-        exclude_zero (bool): replace zeros by the smallest positive normal number (floats) or
-            by one (integers, booleans). Default: False.
-        memory_format (optional): passed to ``Tensor.contiguous``; not combinable with
-            ``noncontiguous``.
-
-    Returns:
-        Tensor: a new tensor with the requested properties.
-
-    Raises:
-        ValueError: NaN bounds, ``low > high`` (``low >= high`` for integers), bounds that miss
-            the integer dtype's range entirely, ``requires_grad`` for an integer or boolean
-            dtype, or both ``noncontiguous`` and ``memory_format``.
-
-    Example:
-        >>> import numtorch as torch
-        >>> x = torch.testing.make_tensor(2, 3, dtype=torch.float32, device="cpu", low=0, high=1)
-        >>> tuple(x.shape), x.dtype, bool(((x >= 0) & (x < 1)).all())
-        ((2, 3), torch.float32, True)
-
-    Note:
-        numtorch draws from its own generator, so the values differ from torch's for the same
-        seed; the distribution is the same.
-    """
-    dt = _dtype.as_dtype(dtype)
-    shape = _shape_of(shape)
-    low, high = _bound(low), _bound(high)
-    if noncontiguous and memory_format is not None:
-        raise ValueError(f"make_tensor: `noncontiguous` and `memory_format` cannot both be "
-                         f"given, but got noncontiguous=True and memory_format={memory_format}")
-    if requires_grad and not (dt.is_floating_point or dt.is_complex):
-        raise ValueError(f"make_tensor: `requires_grad=True` needs a floating point or complex "
-                         f"dtype, but got dtype={dt}")
-    if (low is not None and low != low) or (high is not None and high != high):
-        raise ValueError(f"make_tensor: `low` and `high` cannot be NaN, but got low={low} and "
-                         f"high={high}")
-    rng = rng_for(None)
-    if dt is _dtype.bool:
-        values = rng.random(shape) < 0.5
-    elif dt.is_floating_point or dt.is_complex:
-        values = _float_values(rng, shape, low, high, dt)
-    else:
-        values = _int_values(rng, shape, low, high, dt)
-    values = np.asarray(values)  # NumPy hands back a scalar, not an array, for shape ()
-    if exclude_zero:
-        replacement = np.finfo(dt.to_real().np).tiny if dt.np.kind in "fc" else 1
-        values[values == 0] = replacement
-    if noncontiguous and values.size > 1:
-        # every second element of a buffer with a doubled last dimension
-        spread = np.empty(shape[:-1] + (2 * shape[-1],), dtype=values.dtype)
-        spread[..., ::2] = values
-        values = spread[..., ::2]
-    from .._from_data import from_numpy
-
-    result = from_numpy(values)
-    dev = as_device(device)
-    if dev.type != "cpu":
-        result = result.to(dev)
-    if memory_format is not None:
-        result = result.contiguous(memory_format=memory_format)
-    return result.requires_grad_(requires_grad) if requires_grad else result
 
 
 # assert_allclose's own defaults, looser than assert_close's for float32
