@@ -155,3 +155,98 @@ SDPA = {
 def test_sdpa_heads_and_shapes(name):
     kw = dict(SDPA[name])
     same(lambda t: _sdpa(t, **kw), rtol=1e-5, atol=1e-6)
+
+
+# -- 5. layer error messages: fractional_max_pool3d bounds, local_response_norm, embedding_bag --
+
+def _frac3d(t, out, kernel=2):
+    x = t.linspace(-1, 1, 210).reshape(1, 1, 5, 6, 7)
+    return t.nn.functional.fractional_max_pool3d(
+        x, kernel, output_size=out, _random_samples=t.full((1, 1, 3), 0.5),
+        return_indices=True)
+
+
+FRAC3D = {
+    "fits": ((3, 4, 5), 2),
+    "time_equal": ((4, 4, 5), 2),
+    "height_equal": ((3, 5, 5), 2),
+    "width_equal": ((3, 4, 6), 2),
+    "height_and_width": ((3, 5, 6), 2),
+    "kernel_h_only": ((4, 5, 7), (1, 2, 1)),
+    "kernel_w_only": ((4, 5, 6), (1, 1, 2)),
+    "kernel_t_ok": ((3, 5, 6), (2, 1, 1)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FRAC3D))
+def test_fractional_max_pool3d_bounds(name):
+    """torch's 3-d bounds check is strict (output + kernel - 1 < input) and goes time, width,
+    height; the 2-d one allows equality."""
+    out, kernel = FRAC3D[name]
+    same(lambda t: _frac3d(t, out, kernel))
+
+
+def test_fractional_max_pool2d_bound_equal():
+    same(lambda t: t.nn.functional.fractional_max_pool2d(
+        t.linspace(-1, 1, 30).reshape(1, 1, 5, 6), 2, output_size=(4, 5),
+        _random_samples=t.full((1, 1, 2), 0.5)))
+
+
+LAYER_ERRORS = {
+    "lrn_2d": lambda t: t.nn.functional.local_response_norm(t.ones(2, 3), 2),
+    "lrn_module_1d": lambda t: t.nn.LocalResponseNorm(2)(t.ones(3)),
+    "bag_offset0_long": lambda t: t.nn.functional.embedding_bag(
+        t.tensor([1, 2, 3]), t.ones(5, 2), t.tensor([2, 3])),
+    "bag_offset0_int": lambda t: t.nn.functional.embedding_bag(
+        t.tensor([1, 2, 3], dtype=t.int32), t.ones(5, 2), t.tensor([1, 3], dtype=t.int32)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LAYER_ERRORS))
+def test_layer_error_messages(name):
+    same(LAYER_ERRORS[name])
+
+
+# -- 6. optimizer hyperparameters given as tensors: Adam's betas, the repr -----------------------
+
+def _p(t):
+    return [t.nn.Parameter(t.tensor([1.0, -2.0]))]
+
+
+def _opt_view(opt):
+    g = opt.param_groups[0]
+    return repr(opt), g["lr"], g["betas"], opt.state_dict()["param_groups"][0]["lr"]
+
+
+OPT_TENSOR_HP = {
+    "adam_lr_0d": lambda t: _opt_view(t.optim.Adam(_p(t), lr=t.tensor(0.1))),
+    "adam_lr_1d": lambda t: _opt_view(t.optim.Adam(_p(t), lr=t.tensor([0.1]))),
+    "adam_lr_2d_f64": lambda t: _opt_view(
+        t.optim.Adam(_p(t), lr=t.tensor([[0.1]], dtype=t.float64))),
+    "adam_betas_1d": lambda t: _opt_view(
+        t.optim.Adam(_p(t), betas=(t.tensor([0.9]), t.tensor([0.99])))),
+    "adamw_betas_mixed": lambda t: _opt_view(
+        t.optim.AdamW(_p(t), betas=(t.tensor(0.9), t.tensor([0.99])))),
+    "nadam_betas_1d": lambda t: _opt_view(
+        t.optim.NAdam(_p(t), betas=(t.tensor([0.9]), t.tensor([0.99])))),
+    "sgd_lr_1d": lambda t: repr(t.optim.SGD(_p(t), lr=t.tensor([0.5]), momentum=0.9)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPT_TENSOR_HP))
+def test_optimizer_tensor_hyperparameters(name):
+    same(OPT_TENSOR_HP[name])
+
+
+def _adam_tensor_betas_steps(t):
+    p = t.nn.Parameter(t.tensor([1.0, -2.0, 0.5]))
+    opt = t.optim.Adam([p], lr=0.1, betas=(t.tensor([0.8]), t.tensor([0.9])))
+    for _ in range(3):
+        opt.zero_grad()
+        (p ** 3).sum().backward()
+        opt.step()
+    return p, opt.state[p]["exp_avg"], opt.state[p]["step"]
+
+
+def test_adam_tensor_betas_steps():
+    same(_adam_tensor_betas_steps, rtol=1e-5, atol=1e-6)

@@ -6,6 +6,7 @@ from fractions import Fraction
 import numpy as np
 
 from .. import backend
+from .._tensor import Tensor
 from ..backend._axpy import add_product, add_scaled, axpy
 from . import _device_step
 from ._checks import (
@@ -220,6 +221,8 @@ class Adam(Optimizer):
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False, fused=None, decoupled_weight_decay=False):
         _check(lr, eps, betas, weight_decay, foreach, capturable)
+        # as torch's Adam (and AdamW): 1-element tensor betas are kept 0-dim
+        betas = tuple(b.squeeze() if isinstance(b, Tensor) and b.dim() else b for b in betas)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
                         amsgrad=amsgrad, maximize=maximize, foreach=foreach,
                         capturable=capturable, differentiable=differentiable, fused=fused,

@@ -582,7 +582,10 @@ class Optimizer:
             lines.append(f"Parameter Group {i}")
             for key in sorted(k for k in g if k != "params"):
                 v = g[key]
-                lines.append(f"    {key}: {v.item() if isinstance(v, Tensor) else v}")
+                # torch formats the value (a 0-dim tensor reads as its number, others print)
+                if isinstance(v, Tensor) and v.dim() == 0:
+                    v = v.item()
+                lines.append(f"    {key}: {v}")
         lines.append(")")
         return "\n".join(lines)
 

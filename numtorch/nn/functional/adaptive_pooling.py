@@ -256,8 +256,11 @@ def _fractional(nd, input, kernel_size, output_size, output_ratio, return_indice
     _impl.require_dtype(fn, input, False)
     names = ("height", "width") if nd == 2 else ("time", "height", "width")
     where = f"{fn}()" if nd == 2 else "fractional_max_pool3d_out()"
-    for name, o, k, s in zip(names, out, kernel, spatial):
-        if o + k - 1 > s:
+    checks = list(zip(names, out, kernel, spatial))
+    if nd == 3:  # torch's 3-d check is strict and goes time, width, height
+        checks = [checks[0], checks[2], checks[1]]
+    for name, o, k, s in checks:
+        if o + k - 1 > s or (nd == 3 and o + k - 1 == s):
             raise RuntimeError(f"{where}: pool {name} {k} too large relative to input {name} {s}")
     # one pseudo-random window sequence per plane and dim; torch's 2-d samples list (w, h)
     u = samples._array[:batch].reshape(batch * planes, nd)

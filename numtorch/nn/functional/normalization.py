@@ -518,8 +518,9 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
                  [1.]]])
     """
     if input.ndim < 3:
-        raise ValueError(f"Expected 3D or higher dimensionality input (got {input.ndim} "
-                         f"dimensions)")
+        # (torch's message holds a run of 26 spaces from a continued source line)
+        raise ValueError(f"Expected 3D or higher dimensionality{' ' * 26}input (got "
+                         f"{input.ndim} dimensions)")
     if input.numel() == 0:
         return input
     _check_float("avg_pool2d", input)

@@ -154,7 +154,8 @@ def _bag_offsets(input, offsets, include_last_offset, per_sample_weights):
         if starts.size and starts[0] != 0:
             raise RuntimeError(f"offsets[0] has to be 0, i.e., the first sequence in the "
                                f"mini-batch has to start from position 0. However, got "
-                               f"{int(starts[0])}")
+                               f"{int(starts[0])}\n[ torch."
+                               f"{'Int' if offsets.dtype == _dtype.int32 else 'Long'}Tensor{{}} ]")
         if starts.size and starts[-1] > input.shape[0]:
             raise RuntimeError(f"offsets[-1] can not be greater than input's length "
                                f"{input.shape[0]} but got offsets[-1] of {int(starts[-1])}")
