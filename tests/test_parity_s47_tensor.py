@@ -161,3 +161,51 @@ OUT_WARN = {
 @pytest.mark.parametrize("name", sorted(OUT_WARN))
 def test_out_warnings(name):
     same(OUT_WARN[name], warns=True)
+
+
+# -- 4. half-precision rounding and small ops ---------------------------------------------------
+
+def _y(t, dt):
+    g = t.Generator().manual_seed(0)
+    return (t.randn(5, 33, generator=g) * 3).to(getattr(t, dt))
+
+
+HALF = ["float16", "bfloat16"]
+
+
+@pytest.mark.parametrize("dt", HALF)
+def test_logcumsumexp_half_scans_in_float32(dt):
+    same(lambda t: _y(t, dt).logcumsumexp(1).float())
+
+
+@pytest.mark.parametrize("dt", HALF)
+def test_renorm_half_in_float32(dt):
+    same(lambda t: _y(t, dt)[:, :8].renorm(2, 0, 5).float())
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"] + HALF)
+@pytest.mark.parametrize("dx", [None, 0.1, 3])
+def test_trapezoid_dx_rounding(dt, dx):
+    same(lambda t: (t.trapezoid(_y(t, dt), dx=dx) if dx else t.trapz(_y(t, dt))).double())
+
+
+SMALL = {
+    "trapezoid_bool": lambda t: t.trapezoid(t.tensor([True, False, True])),
+    "trapezoid_bool_x": lambda t: t.trapezoid(t.tensor([1., 2.]), t.tensor([True, False])),
+    "cumulative_trapezoid_bool": lambda t: t.cumulative_trapezoid(t.tensor([True, False])),
+    "cumulative_trapezoid_bool_x": lambda t: t.cumulative_trapezoid(t.tensor([1., 2.]),
+                                                                     t.tensor([True, False])),
+    "trapezoid_0d_bool": lambda t: t.trapezoid(t.tensor(True)),
+    "trapezoid_int_dx": lambda t: t.trapezoid(t.tensor([1, 2, 4]), dx=0.5),
+    "trapezoid_one_sample": lambda t: t.trapezoid(t.tensor([[3.]]), dim=0),
+    "trapezoid_grad_node": lambda t: t.trapezoid(t.ones(3, requires_grad=True),
+                                                 dx=2).grad_fn.name(),
+    "hann_window_long": lambda t: t.hann_window(4, dtype=t.long),
+    "kaiser_window_long_rg": lambda t: t.kaiser_window(4, False, dtype=t.long,
+                                                       requires_grad=True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_small_ops(name):
+    same(SMALL[name])

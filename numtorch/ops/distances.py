@@ -34,7 +34,9 @@ def renorm(input, p, dim, maxnorm):
         raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
     d = canonical_dim(dim, nd)
     others = tuple(k for k in range(nd) if k != d)
-    n = norm(input, p, dim=others, keepdim=True)
+    half = input.dtype in (_dtype.float16, _dtype.bfloat16)
+    # torch: a half input's norms and factors in float32, the product in the half type
+    n = norm(input.float() if half else input, p, dim=others, keepdim=True)
     factor = where(n > maxnorm, maxnorm / (n + 1e-7), 1.0)
     return rename_node(row_major_result(input * factor.to(input.dtype)), "RenormBackward0")
 

@@ -375,6 +375,15 @@ def xlogy(input, other, *, out=None):
     return _out(r, out, "xlogy", over=(input, other))
 
 
+def _refuse_bool(fn, y, x):
+    """torch refuses bool samples in the trapezoid rules."""
+    if x is not None and _dtype.bool in (x.dtype, y.dtype):
+        raise RuntimeError(f"{fn}: received a bool input for `x` or `y`, but bool is not "
+                           f"supported")
+    if y.dtype is _dtype.bool:
+        raise RuntimeError(f"{fn}: received a bool input for `y`, but bool is not supported")
+
+
 def trapezoid(y, x=None, *, dx=None, dim=-1):
     """Integrate ``y`` along ``dim`` with the trapezoidal rule.
 
@@ -399,11 +408,12 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
     if y.ndim == 0:
         raise no_dims_error(dim)
     d = canonical_dim(dim, y.ndim)
+    _refuse_bool("trapezoid", y, x)
     n = y.shape[d]
     if n == 0:  # torch: constant zeros of y's own dtype, outside the graph
         return y.new_zeros(y.shape[:d] + y.shape[d + 1:])
-    pair = y.narrow(d, 1, n - 1) + y.narrow(d, 0, n - 1)
     if x is not None:
+        pair = y.narrow(d, 1, n - 1) + y.narrow(d, 0, n - 1)
         if x.ndim == 1:
             if x.shape[0] != n:
                 raise RuntimeError(f"trapezoid: There must be one `x` value for each sample "
@@ -416,7 +426,9 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
             widths = x.narrow(xd, 1, n - 1) - x.narrow(xd, 0, n - 1)
         # torch's nodes: a division/multiplication by a Python scalar (its Backward1 form)
         return rename_node((pair * widths).sum(d) / 2, "DivBackward1")
-    return rename_node(pair.sum(d) * ((1 if dx is None else dx) / 2), "MulBackward1")
+    # evenly spaced: torch's rounding, (sum - (first + last) / 2) * dx
+    ends = y.select(d, 0) + y.select(d, n - 1)
+    return rename_node((y.sum(d) - ends * 0.5) * (1 if dx is None else dx), "MulBackward1")
 
 
 def trapz(y, x=None, *, dx=None, dim=-1):

@@ -15,6 +15,7 @@ from ..backend import _keep_dtype as keep_dtype
 from ..backend import helpers_for
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
+from ._accumulate import is_half
 from ._pointwise import _out
 from ._util import canonical_dim, user_stacklevel
 
@@ -51,6 +52,9 @@ class LogCumSumExp(Op):
         self.save_inputs(x)
         if x.ndim == 0:
             return self.save_output(x.copy())
+        if is_half(x.dtype):  # torch scans half types in float32, rounding once at the end
+            y = helpers_for(self.xp).accumulate("logaddexp", x.astype(np.float32), self.dim)
+            return self.save_output(y.astype(x.dtype))
         return self.save_output(helpers_for(self.xp).accumulate("logaddexp", x, self.dim))
 
     def backward(self, grad):
@@ -231,6 +235,9 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
     if y._array.ndim == 0:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     d = canonical_dim(dim, y._array.ndim)
+    from .special import _refuse_bool
+
+    _refuse_bool("cumulative_trapezoid", y, x)
     n = y._array.shape[d]
     if not (y.dtype.is_floating_point or y.dtype.is_complex):
         y = y.to(_dtype.get_default_dtype())

@@ -27,10 +27,10 @@ def window_dtype(fn, dtype, requires_grad=False):
     others."""
     dt = _dtype.get_default_dtype() if dtype is None else dtype_arg(dtype, fn)
     if not dt.is_floating_point:
-        rg = "true" if requires_grad else "false (default)"
+        # (torch checks the options before requires_grad is set: always its default here)
         raise RuntimeError(f"{fn} expects floating point dtypes, got: TensorOptions(dtype="
                            f"{_C_NAMES.get(dt.name, dt.name)}, device=cpu, layout=Strided "
-                           f"(default), requires_grad={rg}, pinned_memory=false (default), "
+                           f"(default), requires_grad=false (default), pinned_memory=false, "
                            f"memory_format=(nullopt))")
     return dt
 
