@@ -70,19 +70,18 @@ class RandomErasing(Transform):
             if h < height and w < width:
                 patch = self._patch(channels, h, w)
                 top = _randint(0, height - h + 1)
-                return {"box": (top, _randint(0, width - w + 1), h, w), "patch": patch}
-        return {"box": (0, 0, height, width), "patch": None}
+                return {"i": top, "j": _randint(0, width - w + 1), "h": h, "w": w, "v": patch}
+        return {"i": 0, "j": 0, "h": height, "w": width, "v": None}
 
     def transform(self, inpt, params):
-        if params["patch"] is None:
+        if params["v"] is None:
             return inpt
         if isinstance(inpt, _NOT_ERASED):
             warnings.warn(f"{type(self).__name__}() is currently passing through inputs of type "
                           f"tv_tensors.{type(inpt).__name__}. This will likely change in the "
                           "future.")
-        top, left, h, w = params["box"]
-        return self._call_kernel(F.erase, inpt, i=top, j=left, h=h, w=w, v=params["patch"],
-                                 inplace=self.inplace)
+        return self._call_kernel(F.erase, inpt, i=params["i"], j=params["j"], h=params["h"],
+                                 w=params["w"], v=params["v"], inplace=self.inplace)
 
 
 def _check_labels(labels, num_classes):
@@ -112,7 +111,10 @@ def _check_batch(inpt, batch_size):
 
 class _BatchMixer(Transform):
     """Mixes each sample of a batch with the one before it (``roll(1, 0)``): the images and
-    videos by ``_mix_pixels``, the labels (one-hot first) by the weight it reports."""
+    videos by ``_mix_pixels``, the labels (one-hot first) by the weight it reports (the
+    ``_weight_key`` entry of its parameters, named as torchvision names it)."""
+
+    _weight_key = "lam"
 
     def __init__(self, *, alpha=1.0, num_classes=None, labels_getter="default"):
         super().__init__(alpha=float(alpha), num_classes=num_classes)
@@ -133,7 +135,7 @@ class _BatchMixer(Transform):
         out = []
         for leaf, flag in zip(leaves, flags):
             if leaf is labels:
-                leaf = self._mix_labels(leaf, params["weight"])
+                leaf = self._mix_labels(leaf, params[self._weight_key])
             elif flag and (is_pure_tensor(leaf) or isinstance(leaf, _PIXELS)):
                 _check_batch(leaf, params["batch_size"])
                 mixed = self._mix_pixels(_plain(leaf), params)
@@ -162,15 +164,17 @@ class MixUp(_BatchMixer):
     Beta(alpha, alpha)), labels likewise (one-hot first)."""
 
     def make_params(self, flat_inputs):
-        return {"weight": self._draw()}
+        return {"lam": self._draw()}
 
     def _mix_pixels(self, batch, params):
-        return _blend(batch, params["weight"])
+        return _blend(batch, params["lam"])
 
 
 class CutMix(_BatchMixer):
     """Paste a random box of the previous sample of the batch into each sample; the labels
     are mixed by the pasted area."""
+
+    _weight_key = "lam_adjusted"
 
     def make_params(self, flat_inputs):
         weight = self._draw()
@@ -181,10 +185,11 @@ class CutMix(_BatchMixer):
         x0, x1 = max(cx - dx, 0), min(cx + dx, width)
         y0, y1 = max(cy - dy, 0), min(cy + dy, height)
         kept = float(1.0 - (x1 - x0) * (y1 - y0) / (width * height))
-        return {"weight": kept, "rows": slice(y0, y1), "cols": slice(x0, x1)}
+        return {"box": (x0, y0, x1, y1), "lam_adjusted": kept}
 
     def _mix_pixels(self, batch, params):
-        rows, cols = params["rows"], params["cols"]
+        x0, y0, x1, y1 = params["box"]
+        rows, cols = slice(y0, y1), slice(x0, x1)
         out = batch.clone()
         out[..., rows, cols] = batch.roll(1, 0)[..., rows, cols]
         return out

@@ -56,11 +56,11 @@ class RandomGrayscale(Transform):
         self.p = p
 
     def make_params(self, flat_inputs):
-        return {"channels": query_chw(flat_inputs)[0]}
+        return {"num_input_channels": query_chw(flat_inputs)[0]}
 
     def transform(self, inpt, params):
         return self._call_kernel(F.rgb_to_grayscale, inpt,
-                                 num_output_channels=params["channels"])
+                                 num_output_channels=params["num_input_channels"])
 
 
 class ColorJitter(Transform):
@@ -74,14 +74,15 @@ class ColorJitter(Transform):
         self.hue = jitter_range(hue, "hue", center=0, bound=(-0.5, 0.5), clip_at_zero=False)
 
     def make_params(self, flat_inputs):
-        order = torch.randperm(4).tolist()
+        order = torch.randperm(4)
         ranges = (self.brightness, self.contrast, self.saturation, self.hue)
-        return {"order": order,
-                "factors": [r if r is None else _uniform(*r) for r in ranges]}
+        factors = [r if r is None else _uniform(*r) for r in ranges]
+        return {"fn_idx": order, **{arg: f for (_, arg), f in zip(_ADJUSTMENTS, factors)}}
 
     def transform(self, inpt, params):
-        for which in params["order"]:
-            factor = params["factors"][which]
+        for which in params["fn_idx"]:
+            which = int(which)
+            factor = params[_ADJUSTMENTS[which][1]]
             if factor is not None:
                 inpt = _adjust(self, inpt, which, factor)
         return inpt
@@ -91,10 +92,10 @@ class RandomChannelPermutation(Transform):
     """The channels in a random order."""
 
     def make_params(self, flat_inputs):
-        return {"order": torch.randperm(query_chw(flat_inputs)[0])}
+        return {"permutation": torch.randperm(query_chw(flat_inputs)[0])}
 
     def transform(self, inpt, params):
-        return self._call_kernel(F.permute_channels, inpt, params["order"])
+        return self._call_kernel(F.permute_channels, inpt, params["permutation"])
 
 
 class RandomPhotometricDistort(Transform):
@@ -116,15 +117,17 @@ class RandomPhotometricDistort(Transform):
         factors = [_uniform(r[0], r[1]) if _rand_below(self.p) else None for r in ranges]
         contrast_first = bool(torch.rand(()) < 0.5)
         order = torch.randperm(channels) if _rand_below(self.p) else None
-        return {"factors": factors, "contrast_first": contrast_first, "order": order}
+        return {**{arg: f for (_, arg), f in zip(_ADJUSTMENTS, factors)},
+                "contrast_before": contrast_first, "channel_permutation": order}
 
     def transform(self, inpt, params):
-        factors = params["factors"]
         # brightness, contrast early or late, saturation, hue, then the channel order
-        steps = [0, 1, 2, 3] if params["contrast_first"] else [0, 2, 3, 1]
+        steps = [0, 1, 2, 3] if params["contrast_before"] else [0, 2, 3, 1]
         for which in steps:
-            if factors[which] is not None:
-                inpt = _adjust(self, inpt, which, factors[which])
-        if params["order"] is not None:
-            inpt = self._call_kernel(F.permute_channels, inpt, permutation=params["order"])
+            factor = params[_ADJUSTMENTS[which][1]]
+            if factor is not None:
+                inpt = _adjust(self, inpt, which, factor)
+        if params["channel_permutation"] is not None:
+            inpt = self._call_kernel(F.permute_channels, inpt,
+                                     permutation=params["channel_permutation"])
         return inpt

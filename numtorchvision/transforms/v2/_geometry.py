@@ -171,16 +171,18 @@ class RandomCrop(_Filled):
                              f"input image size {(height, width)}.")
         y0 = _randint(0, height - want_h + 1) if height > want_h else 0
         x0 = _randint(0, width - want_w + 1) if width > want_w else 0
-        return {"pad": [left, top, right, bottom] if (left or top or right or bottom) else None,
-                "box": (y0, x0, want_h, want_w) if (height, width) != (want_h, want_w) else None}
+        padding = [left, top, right, bottom]
+        return {"needs_crop": (height, width) != (want_h, want_w), "top": y0, "left": x0,
+                "height": want_h, "width": want_w, "needs_pad": any(padding),
+                "padding": padding}
 
     def transform(self, inpt, params):
-        if params["pad"] is not None:
-            inpt = self._filled(F.pad, inpt, padding=params["pad"],
+        if params["needs_pad"]:
+            inpt = self._filled(F.pad, inpt, padding=params["padding"],
                                 padding_mode=self.padding_mode)
-        if params["box"] is not None:
-            y0, x0, h, w = params["box"]
-            inpt = self._call_kernel(F.crop, inpt, top=y0, left=x0, height=h, width=w)
+        if params["needs_crop"]:
+            inpt = self._call_kernel(F.crop, inpt, top=params["top"], left=params["left"],
+                                     height=params["height"], width=params["width"])
         return inpt
 
 
