@@ -382,3 +382,30 @@ def _written(L, name):
                                   "detach_shares_version", "reshape_view"])
 def test_version_error_names_current_writer(name):
     _same(lambda L: _written(L, name))
+
+
+# -- vmap: values the stand-in holds for one sample only must not be used --------------------------
+
+def _vmap_repeat(L, name):
+    vmap = L.func.vmap
+    x = L.tensor([[1., 0., 2.], [2., 1., 0.]])
+    if name == "unbatched_counts":
+        return vmap(lambda a: a.repeat_interleave(L.tensor([1, 0, 2])))(x)
+    if name == "int_counts":
+        return vmap(lambda a: a.repeat_interleave(2, dim=0))(x)
+    raise AssertionError(name)
+
+
+@pytest.mark.parametrize("name", ["unbatched_counts", "int_counts"])
+def test_vmap_repeat_interleave(name):
+    _same(lambda L: _vmap_repeat(L, name))
+
+
+def test_vmap_repeat_interleave_batched_counts_never_reads_one_sample():
+    # torch runs one call per sample (here the sizes agree); numtorch may refuse, but must
+    # never repeat every sample by the first sample's counts
+    got = _outcome(lambda: numtorch.func.vmap(lambda a, k: a.repeat_interleave(k))(
+        numtorch.tensor([[1., 0., 2.], [2., 1., 0.]]), numtorch.tensor([[1, 0, 2], [0, 3, 0]])))
+    want = _outcome(lambda: torch.func.vmap(lambda a, k: a.repeat_interleave(k))(
+        torch.tensor([[1., 0., 2.], [2., 1., 0.]]), torch.tensor([[1, 0, 2], [0, 3, 0]])))
+    assert got == want or got[0] == "RuntimeError", (got, want)

@@ -17,7 +17,7 @@ Anything else raises, so a value never silently comes from one sample only.
 
 import numpy as np
 
-__all__ = ["_Logical"]
+__all__ = ["_Logical", "refuse_values"]
 
 _META_FUNCS = {np.result_type, np.shape, np.ndim, np.size, np.broadcast_shapes,
                np.iscomplexobj, np.isrealobj, np.can_cast, np.min_scalar_type}
@@ -27,6 +27,14 @@ def _escaped():
     return RuntimeError("vmap: a batched tensor's values were used outside of numtorch's "
                         "batching rules (by code that reads a tensor's array directly); this "
                         "operation cannot be vmapped")
+
+
+def refuse_values(array):
+    """Raise when ``array`` is a batched stand-in: for code that goes on with a tensor's values
+    on the host (counts, sizes), which the stand-in holds for the first sample only (NumPy
+    functions that dispatch on another argument read it as a plain array)."""
+    if type(array) is _Logical and array._owner is not None:
+        raise _escaped()
 
 
 def _B():

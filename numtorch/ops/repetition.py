@@ -47,6 +47,9 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         if repeats._array.ndim > 1:
             raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
         # the result's length is needed on the host (as in torch, which synchronises too)
+        from ..func._batched_array import refuse_values
+
+        refuse_values(repeats._array)  # inside vmap: per-sample counts cannot be read so
         reps = backend.to_host(repeats._array).reshape(-1)
         if reps.size == 1:
             reps = np.repeat(reps, n)
