@@ -68,11 +68,11 @@ def _float_range(start, step, n, np_dtype):
 
     The kernel fills 256-bit vectors two at a time: each vector starts at a fused
     ``start + step * k0`` rounded to the dtype, and its lanes add ``i * step`` to that; the
-    elements after the last pair of vectors use the fused formula directly. float16 works in
-    float32 (its accumulation type), the others in float64.
+    elements after the last pair of vectors use the fused formula directly. float16 and
+    bfloat16 work in float32 (their accumulation type), the others in float64.
     """
     np_dtype = np.dtype(np_dtype)
-    half = np_dtype == np.float16
+    half = np_dtype.itemsize == 2  # float16 and bfloat16: float32 accumulation, 16 lanes
     lanes = 16 if half else (8 if np_dtype == np.float32 else 4)
     start, step = float(start), float(step)
     if start.is_integer() and step.is_integer() and abs(start) + abs(step) * n < 2.0 ** 53:

@@ -209,3 +209,9 @@ SMALL = {
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_small_ops(name):
     same(SMALL[name])
+
+
+@pytest.mark.parametrize("args", [(-1.3, 7.9, 0.37), (0, 1, 0.01), (0.1, 100.3, 0.7),
+                                  (5, -3, -0.11)])
+def test_arange_bfloat16_rounding(args):
+    same(lambda t: t.arange(*args, dtype=t.bfloat16).float())
