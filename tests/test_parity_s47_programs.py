@@ -184,3 +184,64 @@ def test_are_functorch_transforms_active():
         return seen
     t, n = _both(run)
     assert n == t
+
+
+# -- torch.export: the output's containers (transformers' ModelOutput is a registered dict) -----
+class _Out(dict):
+    """A dict subclass registered as a pytree node, as transformers registers ModelOutput."""
+
+
+def _register_out(L):
+    from importlib import import_module
+
+    pytree = import_module(f"{L.__name__}.utils._pytree")
+    if _Out not in pytree.SUPPORTED_NODES:
+        pytree.register_pytree_node(
+            _Out, lambda d: (list(d.values()), list(d.keys())),
+            lambda values, keys: _Out(zip(keys, values)))
+
+
+def _describe(o):
+    if isinstance(o, (tuple, list)):
+        return [type(o).__name__, [_describe(v) for v in o]]
+    if isinstance(o, dict):
+        return [type(o).__name__, {k: _describe(v) for k, v in o.items()}]
+    return o.tolist() if hasattr(o, "tolist") else o
+
+
+@pytest.mark.parametrize("kind", ["ordereddict", "registered", "plain", "nested"])
+def test_export_module_keeps_output_containers(kind):
+    import collections
+
+    def run(L):
+        _register_out(L)
+
+        class M(L.nn.Module):
+            def forward(self, x):
+                if kind == "ordereddict":
+                    return collections.OrderedDict(a=x.sin(), b=(x.cos(), [x + 1]))
+                if kind == "registered":
+                    return _Out(last=x * 2, pooled=x.sum(0))
+                if kind == "plain":
+                    return {"a": x + 1, "b": [x, (x * 3,)]}
+                return (x, _Out(h=collections.OrderedDict(z=x - 1)), [x.exp()])
+        x = L.tensor([[0.5, -1.0], [2.0, 0.25]])
+        m = L.export.export(M(), (x,)).module()
+        return _describe(m(x)), _describe(m(x * 2))
+    t, n = _both(run)
+    assert _close(n, t)
+
+
+def _close(a, b):
+    if isinstance(a, list) and a and isinstance(a[0], str) and a[0] in (
+            "tuple", "list", "dict", "OrderedDict", "_Out"):
+        assert a[0] == b[0]
+        if isinstance(a[1], dict):
+            assert list(a[1]) == list(b[1])
+            return all(_close(a[1][k], b[1][k]) for k in a[1])
+        assert len(a[1]) == len(b[1])
+        return all(_close(x, y) for x, y in zip(a[1], b[1]))
+    if isinstance(a, tuple):
+        return all(_close(x, y) for x, y in zip(a, b))
+    np.testing.assert_allclose(a, b, rtol=1e-6)
+    return True

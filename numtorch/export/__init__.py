@@ -15,6 +15,7 @@ operators; :func:`save` writes numtorch's own archive (torch's ``.pt2`` is not r
 written).
 """
 
+import collections
 import inspect
 
 from .. import _tensor, nn
@@ -156,6 +157,8 @@ def _dynamic_groups(named, dynamic_shapes):
 
 class _Parts:
     """Everything an ExportedProgram is made of (built by export(), rebuilt by load())."""
+
+    out_spec = None  # the output's pytree spec where it has non-plain containers
 
     def __init__(self, input_specs, calls, output, tensors, group_source, group_size,
                  group_range, guards, in_names, example_inputs, leaf_modules=None):
@@ -351,7 +354,7 @@ def export(mod, args, kwargs=None, *, dynamic_shapes=None, strict=False,
         return trace
 
     try:
-        base, _ = _trace.run(mod, args, kwargs, known)
+        base, result = _trace.run(mod, args, kwargs, known)
         group_size = _dynamic.symbolize(base, retrace, [v for _, v in user], groups) \
             if groups else {}
     finally:
@@ -375,7 +378,25 @@ def export(mod, args, kwargs=None, *, dynamic_shapes=None, strict=False,
     in_names = [n for n, _ in named]
     parts = _Parts(specs, base.calls, base.output, tensors, group_source, group_size,
                    group_range, guards, in_names, (args, kwargs), _trace.opaque_modules(mod))
+    parts.out_spec = _output_spec(result)
     return ExportedProgram(parts)
+
+
+_PLAIN_NODES = (tuple, list, dict, collections.namedtuple)
+
+
+def _output_spec(result):
+    """The pytree spec of the output when it holds containers the graph returns as plain
+    ones (an OrderedDict, a registered node such as transformers' ModelOutput, which is a
+    dict subclass): ``module()`` rebuilds them, as torch's out_spec does. None otherwise."""
+    spec = _pytree.tree_flatten(result)[1]
+    stack = [spec]
+    while stack:
+        s = stack.pop()
+        if s.type is not None and s.type not in _PLAIN_NODES:
+            return spec
+        stack.extend(s.children_specs)
+    return None
 
 
 def export_for_training(mod, args, kwargs=None, *, dynamic_shapes=None, strict=False,

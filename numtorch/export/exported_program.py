@@ -124,6 +124,12 @@ class ExportedProgram:
         original names and checking its inputs' sizes as torch's guards do."""
         gm = _graph.graph_module(self._parts, lifted=False)
         gm.register_forward_pre_hook(self._parts.guard, with_kwargs=True)
+        spec = self._parts.out_spec
+        if spec is not None:
+            from ..utils import _pytree
+
+            gm.register_forward_hook(
+                lambda m, args, out: _pytree.tree_unflatten(_pytree.tree_leaves(out), spec))
         return gm
 
     def run_decompositions(self, decomp_table=None, decompose_custom_triton_ops=False):
