@@ -118,3 +118,59 @@ def test_user_subclass_reading_params():
     torch.manual_seed(9)
     want = _Shift.build(tvT)(tv_tt.Image(torch.from_numpy(arr.copy())))
     np.testing.assert_allclose(to_np(got), to_np(want), rtol=1e-6)
+
+
+def _get_params_calls(lib, img):
+    return {
+        "RandomResizedCrop": lambda T: T.RandomResizedCrop.get_params(img, [0.08, 1.0],
+                                                                     [3 / 4, 4 / 3]),
+        "RandomCrop": lambda T: T.RandomCrop.get_params(img, (10, 7)),
+        "RandomAffine": lambda T: T.RandomAffine.get_params([-10, 10], [0.1, 0.2], [0.9, 1.1],
+                                                            [-5, 5, -3, 3], [30, 20]),
+        "RandomPerspective": lambda T: T.RandomPerspective.get_params(30, 20, 0.5),
+        "ColorJitter": lambda T: T.ColorJitter.get_params([0.5, 1.5], None, [0.9, 1.1],
+                                                          [-0.1, 0.1]),
+        "RandomErasing": lambda T: T.RandomErasing.get_params(img, (0.02, 0.33), (0.3, 3.3),
+                                                              value=[0.5]),
+        "RandomRotation": lambda T: T.RandomRotation.get_params([-30, 30]),
+        "AutoAugment": lambda T: T.AutoAugment.get_params(25),
+        "GaussianBlur": lambda T: T.GaussianBlur.get_params(0.1, 2.0),
+        "ElasticTransform": lambda T: T.ElasticTransform.get_params([20.0, 20.0], [3.0, 3.0],
+                                                                    [30, 33]),
+    }
+
+
+def _flat(value):
+    if isinstance(value, (list, tuple)):
+        return [x for v in value for x in _flat(v)]
+    return [value]
+
+
+@pytest.mark.parametrize("name", list(_get_params_calls(None, None)))
+@pytest.mark.parametrize("seed", [0, 5])
+def test_v2_get_params_is_v1s(name, seed):
+    arr = np.random.default_rng(seed).random((3, 20, 30)).astype(np.float32)
+    numtorch.manual_seed(seed)
+    got = _get_params_calls(numtorch, numtorch.from_numpy(arr.copy()))[name](ntT)
+    torch.manual_seed(seed)
+    want = _get_params_calls(torch, torch.from_numpy(arr.copy()))[name](tvT)
+    got, want = _flat(got), _flat(want)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        if isinstance(w, torch.Tensor):  # the elastic field is blurred: ulps of a conv
+            np.testing.assert_allclose(to_np(g), to_np(w), rtol=1e-5, atol=1e-6)
+        else:
+            assert g == w
+
+
+def test_v1_counterparts_and_get_params_presence_match():
+    for name in tvT.__all__ if hasattr(tvT, "__all__") else dir(tvT):
+        want = getattr(tvT, name)
+        if not (isinstance(want, type) and issubclass(want, tvT.Transform)):
+            continue
+        got = getattr(ntT, name)
+        v1 = want._v1_transform_cls
+        assert (got._v1_transform_cls is None) == (v1 is None), name
+        if v1 is not None:
+            assert got._v1_transform_cls.__name__ == v1.__name__, name
+        assert hasattr(got, "get_params") == hasattr(want, "get_params"), name

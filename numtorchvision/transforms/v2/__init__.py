@@ -4,6 +4,7 @@ image, video, mask, box and point in them consistently and pass the rest through
 ``torchvision.transforms.v2``."""
 
 # ruff: noqa: F401
+from ... import transforms as _v1
 from ... import tv_tensors
 from ..autoaugment import AutoAugmentPolicy
 from ..functional import InterpolationMode
@@ -31,3 +32,20 @@ from ._transform import Transform
 from ._type_conversion import PILToTensor, ToImage, ToPILImage, ToPureTensor
 from ._utils import (
     check_type, get_bounding_boxes, get_keypoints, has_all, has_any, query_chw, query_size)
+
+# v2 transforms that extend a v1 one: ``_v1_transform_cls`` names it, and its static
+# ``get_params`` (when it has one) is reachable from the v2 class too, as in torchvision
+_V1_COUNTERPARTS = (
+    "AugMix", "AutoAugment", "CenterCrop", "ColorJitter", "ConvertImageDtype",
+    "ElasticTransform", "FiveCrop", "GaussianBlur", "Grayscale", "LinearTransformation",
+    "Normalize", "Pad", "RandAugment", "RandomAdjustSharpness", "RandomAffine", "RandomApply",
+    "RandomAutocontrast", "RandomCrop", "RandomEqualize", "RandomErasing", "RandomGrayscale",
+    "RandomHorizontalFlip", "RandomInvert", "RandomPerspective", "RandomPosterize",
+    "RandomResizedCrop", "RandomRotation", "RandomSolarize", "RandomVerticalFlip", "Resize",
+    "TenCrop", "TrivialAugmentWide")
+for _name in _V1_COUNTERPARTS:
+    _new, _old = globals()[_name], getattr(_v1, _name)
+    _new._v1_transform_cls = _old
+    if "get_params" in vars(_old):
+        _new.get_params = staticmethod(_old.get_params)
+del _name, _new, _old

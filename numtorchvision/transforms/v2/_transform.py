@@ -54,6 +54,9 @@ class Transform(nn.Module):
     # the kinds transformed (types or predicates); other leaves pass through
     _transformed_types = (torch.Tensor, is_pil_image)
     _coin = False
+    # the v1 transform this one extends (its static ``get_params`` is shared); set in
+    # ``transforms.v2.__init__`` once both families are importable
+    _v1_transform_cls = None
 
     def __init__(self, **settings):
         super().__init__()
