@@ -250,3 +250,26 @@ def _adam_tensor_betas_steps(t):
 
 def test_adam_tensor_betas_steps():
     same(_adam_tensor_betas_steps, rtol=1e-5, atol=1e-6)
+
+
+# -- 7. clip_grad_norm_ / get_total_norm of float16 and bfloat16 gradients ----------------------
+
+def _clip_half(t, dtype, norm_type, big):
+    dt = getattr(t, dtype)
+    w = t.nn.Parameter(t.ones(3, dtype=dt))
+    v = t.nn.Parameter(t.ones(big, dtype=dt))
+    w.grad = t.tensor([300.0, 0.1, -200.0], dtype=dt)
+    v.grad = t.full((big,), 1.5, dtype=dt)
+    total = t.nn.utils.get_total_norm([w.grad, v.grad], norm_type)
+    norm = t.nn.utils.clip_grad_norm_([w, v], 1.0, norm_type=norm_type)
+    return total.float(), norm.float(), str(norm.dtype), w.grad.float(), v.grad[:3].float()
+
+
+@pytest.mark.parametrize("big", [4, 40000])
+@pytest.mark.parametrize("norm_type", [2.0, 1.0, 3.0, float("inf")])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_clip_grad_norm_half(dtype, norm_type, big):
+    """Squares of float16 gradients past 256 overflowed (norm inf, gradients zeroed) and
+    bfloat16 sums lost their low bits: torch accumulates in float32 and rounds the norm (and the
+    clip coefficient) to the gradients' dtype."""
+    same(lambda t: _clip_half(t, dtype, norm_type, big))

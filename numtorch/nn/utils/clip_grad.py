@@ -25,9 +25,18 @@ def _as_list(tensors):
     return list(tensors)
 
 
+def _is_half(np_dtype):
+    """float16 or bfloat16: torch accumulates their norms in float32 and rounds once."""
+    return _dtype.np_kind(np_dtype) == "f" and np_dtype.itemsize == 2
+
+
 def _vector_norm(xp, a, p, exact=True):
     """The ``p``-norm of all entries of array ``a``, as torch.linalg.vector_norm defines it
-    (``exact``: a 2-norm summed in torch's order, else by one dot, ~40x faster)."""
+    (``exact``: a 2-norm summed in torch's order, else by one dot, ~40x faster). A float16 or
+    bfloat16 array is summed in float32 (its squares overflow float16 past 256) and the norm
+    rounded to its dtype, as torch's kernel does."""
+    if _is_half(a.dtype):
+        return xp.asarray(_vector_norm(xp, a.astype(np.float32), p, exact), dtype=a.dtype)
     if a.dtype.kind == "c":  # the norm of the magnitudes, real (float32 for complex64)
         a = xp.abs(a)
     if a.size == 0:
@@ -111,7 +120,15 @@ def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
     if not grads:
         return
     total = total_norm._array if isinstance(total_norm, Tensor) else np.asarray(total_norm)
-    if isinstance(total_norm, Tensor) and total.dtype.kind == "f":
+    if isinstance(total_norm, Tensor) and _is_half(total.dtype):
+        # torch's coefficient is half-precision tensor arithmetic: each op rounded to it
+        dt = total.dtype
+
+        def r(v):
+            return float(np.asarray(np.float32(v)).astype(dt))
+        f32 = np.float32
+        coef = min(r(f32(max_norm) / f32(r(f32(float(total)) + f32(1e-6)))), 1.0)
+    elif isinstance(total_norm, Tensor) and total.dtype.kind == "f":
         # torch's coefficient is tensor arithmetic in the norm's dtype (float32 roundings)
         dt = total.dtype.type
         coef = min(dt(max_norm) / (dt(float(total)) + dt(1e-6)), dt(1.0))
