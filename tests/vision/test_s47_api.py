@@ -108,3 +108,31 @@ def test_paste_mask_in_image_matches(box, dtype):
     want = tv_roi_heads.paste_mask_in_image(b, torch.tensor(box), 12, 14)
     assert str(got.dtype) == str(want.dtype) and tuple(got.shape) == tuple(want.shape)
     np.testing.assert_allclose(to_np(got), to_np(want), rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("dtype,threshold", [("uint8", 255), ("uint8", 255.5), ("uint8", 300),
+                                             ("float32", 1.0), ("float32", 1.5),
+                                             ("int32", 2 ** 31), ("uint8", -1)])
+@pytest.mark.parametrize("api", ["functional", "transform"])
+def test_v2_solarize_threshold_check_matches(dtype, threshold, api):
+    from torchvision.transforms import v2 as tvT
+    from torchvision.transforms.v2 import functional as tvF
+
+    from numtorchvision.transforms import v2 as ntT
+    from numtorchvision.transforms.v2 import functional as ntF
+
+    arr = (np.arange(12).reshape(3, 2, 2) * 20).astype(dtype)
+    if dtype == "float32":
+        arr = arr / 255
+    a, b = pair(arr)
+
+    def call(T, F, x):
+        if api == "functional":
+            return lambda: F.solarize(x, threshold)
+        return lambda: T.RandomSolarize(threshold, p=1.0)(x)
+
+    want = _raised(call(tvT, tvF, b))
+    got = _raised(call(ntT, ntF, a))
+    assert got == want
+    if want is None:
+        np.testing.assert_array_equal(to_np(call(ntT, ntF, a)()), to_np(call(tvT, tvF, b)()))

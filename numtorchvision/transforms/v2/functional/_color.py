@@ -43,8 +43,18 @@ adjust_sharpness, _v1_sharpness = _functional(
 posterize, _ = _functional(  # kernels at the end: v2 takes any dtype
     "posterize", F1.posterize, "Keep the top ``bits`` bits of each value (``2**bits`` levels).",
     register=False)
+
+
+def _v2_solarize(image, threshold):
+    # v2's own bound check (its wording), before the v1 kernel's
+    if isinstance(image, torch.Tensor) and threshold > _max_value(image.dtype):
+        raise TypeError("Threshold should be less or equal the maximum value of the dtype, "
+                        f"but got {threshold}")
+    return F1.solarize(image, threshold)
+
+
 solarize, solarize_image = _functional(
-    "solarize", F1.solarize, "Invert the values at or above ``threshold``.")
+    "solarize", _v2_solarize, "Invert the values at or above ``threshold``.")
 autocontrast, _v1_autocontrast = _functional(
     "autocontrast", F1.autocontrast, "Stretch each channel to the full range.")
 equalize, _ = _functional(
