@@ -514,6 +514,10 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     """
     if generator is not None and not isinstance(generator, Generator):
         raise _generator_args.error("multinomial", generator)
+    if generator is None and getattr(rng_for(None), "is_vmap_rng", False):  # inside vmap
+        from .func._randomness import multinomial_in_vmap
+
+        return multinomial_in_vmap(multinomial, input, num_samples, replacement, out)
     arr = input._array
     if num_samples == 1 and type(num_samples) is int and out is None and \
             type(arr) is np.ndarray and 0 < arr.ndim < 3 and arr.dtype.kind == "f" and arr.size:

@@ -409,3 +409,42 @@ def test_vmap_repeat_interleave_batched_counts_never_reads_one_sample():
     want = _outcome(lambda: torch.func.vmap(lambda a, k: a.repeat_interleave(k))(
         torch.tensor([[1., 0., 2.], [2., 1., 0.]]), torch.tensor([[1, 0, 2], [0, 3, 0]])))
     assert got == want or got[0] == "RuntimeError", (got, want)
+
+
+# -- vmap: sampling from per-sample distribution parameters ---------------------------------------
+
+_PROBS = [[0., 1.], [1., 0.], [0., 1.]]
+
+
+def _vmap_draw(L, name, rnd):
+    vmap = L.func.vmap
+    p = L.tensor(_PROBS)
+    if name == "multinomial_batched":  # one-hot rows: every draw is determined
+        return vmap(lambda q: L.multinomial(q, 1), randomness=rnd)(p)
+    if name == "multinomial_batched_rows":
+        rows = L.tensor([[[0., 1.], [1., 0.]], [[1., 0.], [1., 0.]]])
+        return vmap(lambda q: L.multinomial(q, 2, replacement=True), randomness=rnd)(rows)
+    if name == "multinomial_plain":
+        return vmap(lambda z: L.multinomial(L.tensor([0., 1.]), 1) + z,
+                    randomness=rnd)(L.zeros(3, 1, dtype=L.long))
+    if name == "multinomial_3d":
+        return vmap(lambda q: L.multinomial(q, 1), randomness=rnd)(L.ones(2, 1, 1, 2))
+    if name == "bernoulli_probs":
+        return vmap(lambda q: L.bernoulli(q), randomness=rnd)(p)
+    if name == "bernoulli_p":
+        return vmap(lambda q: L.bernoulli(q, 0.5), randomness=rnd)(p).shape
+    if name == "normal_mean":
+        return vmap(lambda q: L.normal(q * 100, 1e-4).round(), randomness=rnd)(p)
+    if name == "poisson":
+        return vmap(lambda q: L.poisson(q * 0), randomness=rnd)(p)
+    if name == "dropout":  # torch draws dropout's mask from a fresh tensor: 'same' works
+        return vmap(lambda q: L.nn.functional.dropout(q, 0.0), randomness=rnd)(p)
+    raise AssertionError(name)
+
+
+@pytest.mark.parametrize("rnd", ["same", "different", "error"])
+@pytest.mark.parametrize("name", ["multinomial_batched", "multinomial_batched_rows",
+                                  "multinomial_plain", "multinomial_3d", "bernoulli_probs",
+                                  "bernoulli_p", "normal_mean", "poisson", "dropout"])
+def test_vmap_sampling_from_batched_parameters(name, rnd):
+    _same(lambda L: _vmap_draw(L, name, rnd))

@@ -133,6 +133,43 @@ class VmapRng:
 
 _NOT_DRAWS = frozenset(["spawn", "state_bytes", "set_state_bytes"])
 
+SAME_BATCHED = ("Vmap does not currently support same randomness with a batched tensor input. "
+                "Please file an issue with functorch")
+
+
+def multinomial_in_vmap(fn, input, num_samples, replacement, out):
+    """``torch.multinomial`` (``fn``) while a vmap runs: batched weights draw per sample from
+    the physical rows (randomness 'different' only, as torch: 'same' refuses a batched
+    input); plain weights draw once ('same') or once per sample ('different')."""
+    from .. import _random
+
+    gen = _random.default_generator
+    rng = gen._rng
+    if rng.mode() == "error":
+        raise RuntimeError(ERROR)
+    x = B.unwrap_owner(input)
+    phys, own = B.physical(x)
+    diff = rng.levels()
+    if any(lvl not in diff for lvl in own):
+        raise RuntimeError(SAME_BATCHED)
+    full = tuple(sorted(set(own) | set(diff)))
+    if full and input._array.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if full and out is not None:
+        from ._batched_array import _escaped
+
+        raise _escaped()
+    gen._rng = rng.plain()  # the draws below are the physical ones
+    try:
+        if not full:
+            return fn(phys, num_samples, replacement, out=out)
+        m = B.materialize(x, full)
+        draws = fn(m.reshape(-1, m.shape[-1]), num_samples, replacement)
+        res = draws.reshape(tuple(m.shape[:-1]) + (num_samples,))
+    finally:
+        gen._rng = rng
+    return B.wrap(res, full)
+
 
 def finish_hook(arr, device, requires_grad, out):
     """``_creation._finish`` while a vmap runs: a per-sample draw becomes a BatchedTensor."""

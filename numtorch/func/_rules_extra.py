@@ -368,6 +368,11 @@ def class_loss(cls, inputs, params, levels):
 _FRESH = {}  # id(output) -> True for values drawn per sample from unbatched operands
 
 
+# sampling ops whose tensor operands are the distribution's parameters (not only a shape)
+_DRAWS_FROM_OPERANDS = frozenset(["Normal", "Bernoulli", "Poisson", "StandardGamma",
+                                  "SampleDirichlet"])
+
+
 def random_rule(cls, inputs, params, levels):
     """A sampling op while vmap is active (its ``rng`` is a ``VmapRng``): refused in "error"
     mode; otherwise its operands get every level drawn per sample, and the draws are shared
@@ -376,6 +381,10 @@ def random_rule(cls, inputs, params, levels):
     if rng.mode() == "error":
         raise RuntimeError(rng.ERROR)
     diff = rng.levels()
+    if cls.__name__ in _DRAWS_FROM_OPERANDS and any(lvl not in diff for lvl in levels):
+        from ._randomness import SAME_BATCHED
+
+        raise RuntimeError(SAME_BATCHED)  # torch: one draw cannot follow per-sample operands
     has_tensor = any(isinstance(x, Tensor) for x in inputs)
     full = tuple(sorted(set(levels) | set(diff))) if has_tensor else tuple(levels)
     p = dict(params)
