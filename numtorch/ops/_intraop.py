@@ -95,10 +95,18 @@ def _cores_taken():
     """Whether BLAS runs on one thread now: the user asked for one, or other processes hold
     the cores (``numtorch._threads`` then caps BLAS); a part handed to a second thread would
     wait for a core (the fused attention split measured 10-20% slower so at load 19)."""
-    from .. import _threads
+    now = _THREADS_NOW[0]
+    if now is None:  # looked up once (an import statement per call cost ~0.5 us)
+        from .. import _threads
 
-    now = getattr(_threads, "blas_threads_now", None)
-    return now is not None and now() < 2
+        now = getattr(_threads, "blas_threads_now", None)
+        if now is None:
+            return False
+        _THREADS_NOW[0] = now
+    return now() < 2
+
+
+_THREADS_NOW = [None]
 
 
 def split(kernel, n, unit=1):
