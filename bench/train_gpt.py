@@ -37,6 +37,14 @@ from _busy import busy_core, median_spread  # noqa: E402
 EXT = os.environ.get("NUMTORCH_EXT", "/work/ext")
 
 
+def _checkout(name):
+    """The default path of karpathy's ``name`` checkout under ``EXT``: ``EXT/name`` (a plain
+    clone) or ``EXT/karpathy+name`` (a mirror's naming), whichever exists (the first if
+    neither does, for the error message)."""
+    plain, mirror = os.path.join(EXT, name), os.path.join(EXT, "karpathy+" + name)
+    return mirror if not os.path.isdir(plain) and os.path.isdir(mirror) else plain
+
+
 def _loadavg():
     try:
         with open("/proc/loadavg") as f:
@@ -144,8 +152,8 @@ def main():
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                         help="cpu: the process's CPU time (steadier on a shared machine; use "
                              "it with --threads 1, where no thread waits)")
-    parser.add_argument("--mingpt", default=os.path.join(EXT, "karpathy+minGPT"))
-    parser.add_argument("--nanogpt", default=os.path.join(EXT, "karpathy+nanoGPT"))
+    parser.add_argument("--mingpt", default=_checkout("minGPT"))
+    parser.add_argument("--nanogpt", default=_checkout("nanoGPT"))
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
