@@ -136,3 +136,46 @@ def test_v2_solarize_threshold_check_matches(dtype, threshold, api):
     assert got == want
     if want is None:
         np.testing.assert_array_equal(to_np(call(ntT, ntF, a)()), to_np(call(tvT, tvF, b)()))
+
+
+def _video_and_mask_kernels():
+    from torchvision.transforms.v2 import functional as tvF
+
+    return sorted(n for n in dir(tvF) if n.endswith(("_video", "_mask"))
+                  and not n.startswith("_") and callable(getattr(tvF, n)))
+
+
+@pytest.mark.parametrize("name", _video_and_mask_kernels())
+def test_video_and_mask_kernels_take_torchvisions_first_keyword(name):
+    import inspect
+
+    from torchvision.transforms.v2 import functional as tvF
+
+    from numtorchvision.transforms.v2 import functional as ntF
+
+    want = next(iter(inspect.signature(getattr(tvF, name)).parameters))
+    got = next(iter(inspect.signature(getattr(ntF, name)).parameters))
+    assert got == want
+
+
+@pytest.mark.parametrize("name,kwargs", [
+    ("horizontal_flip_video", {}), ("vertical_flip_mask", {}),
+    ("resize_video", {"size": [3, 2]}), ("crop_mask", {"top": 1, "left": 0, "height": 2,
+                                                       "width": 3}),
+    ("pad_video", {"padding": [1, 2]}), ("adjust_brightness_video", {"brightness_factor": 0.7}),
+    ("rotate_video", {"angle": 30.0}), ("center_crop_mask", {"output_size": [2, 2]}),
+    ("get_size_video", {}), ("normalize_video", {"mean": [0.1] * 3, "std": [0.5] * 3})])
+def test_video_and_mask_kernels_by_keyword_match(name, kwargs):
+    from torchvision.transforms.v2 import functional as tvF
+
+    from numtorchvision.transforms.v2 import functional as ntF
+
+    first = name.rsplit("_", 1)[1]
+    shape = (2, 3, 5, 6) if first == "video" else (5, 6)
+    a, b = pair(np.random.default_rng(7).random(shape).astype(np.float32))
+    got = getattr(ntF, name)(**{first: a}, **kwargs)
+    want = getattr(tvF, name)(**{first: b}, **kwargs)
+    if isinstance(want, torch.Tensor):
+        np.testing.assert_allclose(to_np(got), to_np(want), rtol=1e-6, atol=1e-6)
+    else:
+        assert got == want

@@ -2,6 +2,9 @@
 Video, Mask, BoundingBoxes, PIL image) and returns the same kind, through the kernel
 registered for it; ``register_kernel`` adds kernels for TVTensor kinds of your own."""
 
+import functools
+import inspect
+
 from ...functional import InterpolationMode  # noqa: F401
 from ._color import (  # noqa: F401
     adjust_brightness,
@@ -165,6 +168,34 @@ get_dimensions_video = get_dimensions_image
 get_num_channels_video = get_num_channels_image
 get_size_video = get_size_image
 
+
+
+def _first_renamed(kernel, name, first):
+    """``kernel`` under ``name``, its first parameter called ``first`` (torchvision's
+    ``*_video`` and ``*_mask`` kernels take ``video=`` / ``mask=``; here most share the image
+    kernel)."""
+    sig = inspect.signature(kernel)
+    params = list(sig.parameters.values())
+
+    @functools.wraps(kernel)
+    def renamed(*args, **kwargs):
+        if first in kwargs:
+            args = (kwargs.pop(first), *args)
+        return kernel(*args, **kwargs)
+
+    renamed.__name__ = renamed.__qualname__ = name
+    renamed.__signature__ = sig.replace(parameters=[params[0].replace(name=first), *params[1:]])
+    return renamed
+
+
+for _name, _kernel in list(globals().items()):
+    for _suffix in ("_video", "_mask"):
+        if _name.endswith(_suffix) and callable(_kernel) and not _name.startswith("_"):
+            _first = _suffix[1:]
+            _params = list(inspect.signature(_kernel).parameters)
+            if _params and _params[0] not in (_first, "inpt"):
+                globals()[_name] = _first_renamed(_kernel, _name, _first)
+del _name, _kernel, _suffix, _first, _params
 
 def get_image_num_channels(inpt):
     """Deprecated name of :func:`get_num_channels`."""
