@@ -448,3 +448,27 @@ def _vmap_draw(L, name, rnd):
                                   "bernoulli_p", "normal_mean", "poisson", "dropout"])
 def test_vmap_sampling_from_batched_parameters(name, rnd):
     _same(lambda L: _vmap_draw(L, name, rnd))
+
+
+# -- vmap: take_along_axis with indices shared by every sample (kthvalue) --------------------------
+
+_KX = [[[3., 1., 2.], [2., 5., 0.]], [[0., 5., 4.], [1., 3., 2.]]]
+
+
+@pytest.mark.parametrize("case", ["kth_last", "kth_dim0_keepdim", "kth_in_dims1", "median",
+                                  "topk", "sort"])
+def test_vmap_selection_without_ties(case):
+    def run(L):
+        vmap, x = L.func.vmap, L.tensor(_KX)
+        if case == "kth_last":
+            return tuple(vmap(lambda a: a.kthvalue(2))(x))
+        if case == "kth_dim0_keepdim":
+            return tuple(vmap(lambda a: a.kthvalue(1, 0, keepdim=True))(x))
+        if case == "kth_in_dims1":
+            return tuple(vmap(lambda a: a.kthvalue(2, -1), in_dims=1)(x))
+        if case == "median":
+            return tuple(vmap(lambda a: a.median(-1))(x))
+        if case == "topk":
+            return tuple(vmap(lambda a: a.topk(2, dim=0, largest=False))(x))
+        return tuple(vmap(lambda a: a.sort(descending=True))(x))
+    _same(run)

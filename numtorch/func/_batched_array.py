@@ -234,9 +234,13 @@ def _with_axis(pos, default, none="escape"):
         phys = [_aligned(a, levels, np.ndim(a), expand=True) if type(a) is _Logical
                 else np.broadcast_to(a, tuple(_B()._SIZES[v] for v in levels) + np.shape(a))
                 for a in arrays]
+        sizes = tuple(_B()._SIZES[v] for v in levels)
         args = [phys if seq else phys[0]] + [
-            _aligned(a, levels, np.ndim(a), expand=True) if type(a) is _Logical else a
-            for a in args[1:]]
+            _aligned(a, levels, np.ndim(a), expand=True) if type(a) is _Logical else
+            # take_along_axis's plain indices pick the same entries from every sample
+            np.broadcast_to(a, sizes + np.shape(a)) if func is np.take_along_axis and i == 1
+            else a
+            for i, a in enumerate(args[1:], 1)]
         if "axis" in kwargs or len(args) <= pos:
             kwargs["axis"] = axis
         else:
