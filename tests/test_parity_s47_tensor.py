@@ -215,3 +215,43 @@ def test_small_ops(name):
                                   (5, -3, -0.11)])
 def test_arange_bfloat16_rounding(args):
     same(lambda t: t.arange(*args, dtype=t.bfloat16).float())
+
+
+
+# -- 5. sparse ----------------------------------------------------------------------------------
+
+def _sb(t, coalesce=False):
+    s = t.sparse_coo_tensor(t.tensor([[0, 1, 1], [2, 0, 2]]), t.tensor([3., 4., 5.]), (2, 3))
+    b = t.stack([s, s * 2])
+    return b.coalesce() if coalesce else b
+
+
+def _sparse_leaf_bmm_grad(t):
+    a = t.sparse_coo_tensor(t.tensor([[0, 1], [0, 1], [1, 2]]), t.tensor([1., 2.]), (2, 2, 3),
+                            requires_grad=True)
+    d = t.arange(12.).reshape(2, 3, 2).requires_grad_()
+    r = t.bmm(a, d)
+    r.sum().backward()
+    return r, str(a.grad.layout), a.grad.to_dense(), d.grad, r.grad_fn.name()
+
+
+SPARSE = {
+    "bmm": lambda t: t.bmm(_sb(t), t.arange(12.).reshape(2, 3, 2)),
+    "bmm_coalesced": lambda t: t.bmm(_sb(t, True), t.arange(12.).reshape(2, 3, 2)),
+    "bmm_method": lambda t: _sb(t).bmm(t.ones(2, 3, 1)),
+    "bmm_uncoalesced_dups": lambda t: t.bmm(t.sparse_coo_tensor(
+        t.tensor([[1, 0, 1], [1, 0, 1], [2, 1, 2]]), t.tensor([1., 2., 3.]), (2, 2, 3)),
+        t.arange(12.).reshape(2, 3, 2)),
+    "bmm_batch_mismatch": lambda t: t.bmm(_sb(t), t.ones(3, 3, 1)),
+    "bmm_inner_mismatch": lambda t: t.bmm(_sb(t), t.ones(2, 4, 1)),
+    "bmm_2d_dense": lambda t: t.bmm(_sb(t), t.ones(2, 3)),
+    "bmm_sparse_sparse": lambda t: t.bmm(_sb(t), _sb(t)),
+    "bmm_dtype": lambda t: t.bmm(_sb(t), t.ones(2, 3, 1, dtype=t.float64)),
+    "bmm_2d_sparse": lambda t: t.bmm(_sb(t)[0], t.ones(2, 3)),
+    "bmm_leaf_grad": _sparse_leaf_bmm_grad,
+}
+
+
+@pytest.mark.parametrize("name", sorted(SPARSE))
+def test_sparse(name):
+    same(SPARSE[name])

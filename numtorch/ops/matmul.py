@@ -220,6 +220,8 @@ def bmm(input, mat2, *, out=None):
         >>> torch.bmm(torch.ones(5, 2, 3), torch.ones(5, 3, 4)).shape
         torch.Size([5, 2, 4])
     """
+    if type(input) is SparseTensor:
+        return _sparse_bmm(input, mat2)
     _need_tensors("bmm", input, mat2)
     if input.dim() != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
@@ -370,6 +372,8 @@ def addmm(input, mat1, mat2, *legacy, beta=1, alpha=1, out=None):
 
 
 from ._einsum import einsum  # noqa: E402
-from .sparse_ops import matmul as _sparse_matmul, mm as _sparse_mm  # noqa: E402
+from .sparse_ops import (  # noqa: E402
+    bmm as _sparse_bmm, matmul as _sparse_matmul, mm as _sparse_mm,
+)
 from ..sparse import _compressed  # noqa: E402
 from ..sparse._compressed_tensor import CompressedTensor as _Compressed  # noqa: E402

@@ -100,7 +100,12 @@ class SparseMM(Op):
         need_values, need_dense = self.needs_input_grad[:2]
         g_values = g_dense = g_src = None
         if len(self.needs_input_grad) > 2 and self.needs_input_grad[2]:
-            g_src = grad @ dense.t()  # the whole matrix's (dense) gradient, as torch.mm gives
+            batch = self.__dict__.get("batch")  # (nb, m, k): a block-diagonal bmm batch
+            if batch is None:
+                g_src = grad @ dense.t()  # the whole matrix's (dense) gradient, as torch.mm
+            else:
+                nb, m, k = batch
+                g_src = grad.reshape(nb, m, -1) @ dense.reshape(nb, k, -1).transpose(1, 2)
         if need_dense:
             g_dense = SparseMM.apply(values, grad, rows=self.cols, cols=self.rows,
                                      m=dense.shape[0])
@@ -664,6 +669,40 @@ def matmul(input, other):
             input.dim() == 1:
         return mm(input.unsqueeze(0), other).squeeze(0)
     return mm(input, other)
+
+
+def bmm(input, mat2):
+    """``torch.bmm`` of a 3-D sparse COO batch (three sparse dims) and a dense batch: one
+    block-diagonal sparse matrix (batch ``b``'s rows and columns shifted by ``b`` blocks) times
+    the stacked dense matrices, so it is one sparse product; a sparse leaf's gradient is
+    dense, as in torch.
+    """
+    s = input._array
+    if len(s.shape) != 3 or s.indices.shape[0] != 3:
+        raise RuntimeError(f"bmm_sparse: Tensor 'self' must have 3 sparse dims, but has "
+                           f"{s.indices.shape[0]}")
+    if not isinstance(mat2, Tensor) or is_sparse(mat2):
+        raise RuntimeError("bmm_sparse: Tensor 'mat2' must be dense")
+    if mat2.dim() != 3:
+        raise RuntimeError(f"bmm_sparse: Tensor 'mat2' must have 3 dims, but has {mat2.dim()}")
+    nb, m, k = s.shape
+    if mat2.shape[0] != nb:
+        raise RuntimeError("bmm_sparse: 'self.size(0)' and 'mat2.size(0)' must match")
+    if mat2.shape[1] != k:
+        raise RuntimeError("bmm_sparse: 'self.size(2)' and 'mat2.size(1)' must match")
+    if input.dtype is not mat2.dtype:
+        raise RuntimeError(f"expected scalar type {_dtype._TYPE_DISPLAY[input.dtype.name]} but "
+                           f"found {_dtype._TYPE_DISPLAY[mat2.dtype.name]}")
+    idx, n = s.indices, mat2.shape[2]
+    params = {"rows": idx[0] * m + idx[1], "cols": idx[0] * k + idx[2], "m": nb * m,
+              "rows_sorted": s.coalesced}
+    dense = mat2.reshape(nb * k, n)
+    if s.origin is not None and s.values.requires_grad:
+        # a sparse leaf (or to_sparse()'s input) gets the whole dense gradient, as in torch
+        out = SparseMM.apply(s.values.detach(), dense, s.origin, batch=(nb, m, k), **params)
+    else:
+        out = SparseMM.apply(s.values, dense, **params)
+    return rename_node(out.reshape(nb, m, n), "BmmBackward0")
 
 
 def spmm(input, mat2):
