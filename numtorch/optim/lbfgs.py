@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import backend
 from .._tensor import Tensor
+from ..backend._axpy import axpy
 from ..autograd.grad_mode import enable_grad, no_grad
 from ._checks import check_lr
 from .optimizer import Optimizer, _make, hyperparameters
@@ -105,6 +106,14 @@ def _strong_wolfe(obj, x, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1e-
     return bracket_f[low], bracket_g[low], bracket[low], evals
 
 
+def _axpy_into(y, x, alpha):
+    """``y += alpha * x`` in place, one rounding for real host arrays (torch's kernel)."""
+    if y.dtype.kind == "c":
+        y += alpha * x
+    else:
+        axpy(y, x, alpha)
+
+
 def _raw(v):
     if isinstance(v, Tensor):
         return v._array
@@ -171,7 +180,9 @@ class LBFGS(Optimizer):
             part = update[offset:offset + n]
             if a.dtype.kind == "c":
                 part = backend.xp_of(part).ascontiguousarray(part).view(a.dtype)
-            a += t * part.reshape(a.shape)
+                a += t * part.reshape(a.shape)
+            else:  # torch's add_(d, alpha=t): one rounding (a fused multiply-add)
+                axpy(a, part.reshape(a.shape), t)
             p._vc[0] += 1
             offset += n
 
@@ -244,19 +255,21 @@ class LBFGS(Optimizer):
                     state["al"] = [None] * history
                 al = _raw(state["al"])
                 q = -flat_grad
+                # the updates as torch's add_(..., alpha=...): rounded once
                 for i in range(len(old_dirs) - 1, -1, -1):
                     al[i] = old_stps[i].dot(q) * ro[i]
-                    q = q - al[i] * old_dirs[i]
+                    _axpy_into(q, old_dirs[i], -al[i])
                 r = q * h_diag
                 for i in range(len(old_dirs)):
                     be_i = old_dirs[i].dot(r) * ro[i]
-                    r = r + (al[i] - be_i) * old_stps[i]
+                    _axpy_into(r, old_stps[i], al[i] - be_i)
                 d = r
                 state["al"] = al
             prev_flat_grad = flat_grad.copy()
             prev_loss = loss
             if state["n_iter"] == 1:
-                t = min(1.0, 1.0 / abs(flat_grad).sum()) * lr
+                # summed in torch's order (NumPy's pairwise sum can differ in the last bit)
+                t = min(1.0, 1.0 / _make(abs(flat_grad)).sum()._array[()]) * lr
             else:
                 t = lr
             gtd = flat_grad.dot(d)

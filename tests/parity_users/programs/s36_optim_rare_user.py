@@ -34,9 +34,10 @@ def run(opt_cls, steps=5, closure=False, dtype=torch.float32, **kw):
             opt.step()
     return r(w), r(b)
 #%% many optimizers with options
-# float64: the L1 kink makes float32 L-BFGS runs drift apart in the last digits
+# float64: the L1 kink makes float32 L-BFGS runs drift apart in the last digits (torch's float32
+# dot products sum in an order of their own), and a line search cut short by max_eval amplifies it
 print(run(torch.optim.LBFGS, closure=True, lr=0.5, history_size=3, max_iter=4, dtype=torch.float64))
-print(run(torch.optim.LBFGS, closure=True, lr=1, line_search_fn='strong_wolfe'))
+print(run(torch.optim.LBFGS, closure=True, lr=1, line_search_fn='strong_wolfe', dtype=torch.float64))
 print(run(torch.optim.Rprop, lr=0.1, etas=(0.4, 1.3), step_sizes=(1e-3, 1)))
 print(run(torch.optim.ASGD, lr=0.05, t0=2, lambd=1e-3))
 print(run(torch.optim.NAdam, lr=0.05, momentum_decay=3e-3, decoupled_weight_decay=True, weight_decay=0.1))
