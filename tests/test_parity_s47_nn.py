@@ -273,3 +273,52 @@ def test_clip_grad_norm_half(dtype, norm_type, big):
     bfloat16 sums lost their low bits: torch accumulates in float32 and rounds the norm (and the
     clip coefficient) to the gradients' dtype."""
     same(lambda t: _clip_half(t, dtype, norm_type, big))
+
+
+# -- 8. float16 huber / smooth L1 losses round as torch's kernels; Adafactor on bfloat16 ---------
+
+def _half_pair(t, n, scale):
+    g = t.Generator().manual_seed(0)
+    a = (t.randn(n, generator=g) * scale).half()
+    b = (t.randn(n, generator=g) * scale).half()
+    return a, b
+
+
+HALF_LOSSES = {
+    "huber_big": lambda t, a, b, r: t.nn.functional.huber_loss(a, b, delta=150.0, reduction=r),
+    "huber_small": lambda t, a, b, r: t.nn.functional.huber_loss(a / 50, b / 60, delta=0.7,
+                                                                 reduction=r),
+    "smooth_l1_big": lambda t, a, b, r: t.nn.functional.smooth_l1_loss(a, b, beta=150.0,
+                                                                       reduction=r),
+    "smooth_l1_small": lambda t, a, b, r: t.nn.functional.smooth_l1_loss(a / 50, b / 60,
+                                                                         beta=0.3, reduction=r),
+    "mse": lambda t, a, b, r: t.nn.functional.mse_loss(a, b, reduction=r),
+}
+
+
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("name", sorted(HALF_LOSSES))
+def test_float16_pointwise_losses(name, reduction):
+    """float16 huber losses of differences past 256 overflowed (d*d before the 0.5) and the
+    smooth L1 / huber roundings differed: torch's huber works from the float32 difference and
+    rounds once, its smooth L1 rounds 0.5 d^2, the quotient and |d| - beta/2 each."""
+    def run(t):
+        a, b = _half_pair(t, 3000, 100.0)
+        out = HALF_LOSSES[name](t, a, b, reduction)
+        return out.float(), str(out.dtype)
+    same(run)
+
+
+@pytest.mark.parametrize("shape", [(6,), (2, 3)])
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_adafactor_half_params(dtype, shape):
+    """Adafactor on bfloat16 parameters raised (NumPy's finfo knows no bfloat16)."""
+    def run(t):
+        w = t.nn.Parameter(t.linspace(-2, 3, 6).reshape(shape).to(getattr(t, dtype)))
+        opt = t.optim.Adafactor([w])
+        for _ in range(3):
+            opt.zero_grad()
+            (w.float() ** 3).sum().backward()
+            opt.step()
+        return w.float(), sorted(opt.state[w])
+    same(run, rtol=2e-2, atol=1e-2)

@@ -528,14 +528,28 @@ def _pointwise_value(xp, kind, d, p):
         return ad
     m = xp.minimum(ad, p)  # |d| in the quadratic zone, p beyond it
     lin = ad - m
+    q = m * 0.5  # torch's order, 0.5 * d * d: no float16 overflow where d * d alone would
+    q *= m
     if kind == "smooth_l1":  # 0.5 d^2 / beta inside, |d| - beta / 2 outside
-        m *= m
-        m *= 0.5 / p
-        return m + lin
-    m *= m  # huber: 0.5 d^2 inside, delta (|d| - delta / 2) outside
-    m *= 0.5
-    lin *= p
-    return m + lin
+        q /= p
+        return q + lin
+    lin *= p  # huber: 0.5 d^2 inside, delta (|d| - delta / 2) outside
+    return q + lin
+
+
+def _half_pointwise(xp, kind, x, t, d, p):
+    """float16 huber / smooth L1 losses as torch's CPU kernels round them: huber from the
+    float32 difference, rounded once; smooth L1 from the float16 difference ``d`` and a
+    float16 beta, rounding 0.5 d^2, its quotient by beta and |d| - beta / 2 each."""
+    f32, f16 = np.float32, np.float16
+    if kind == "huber":
+        z = x.astype(f32) - t.astype(f32)
+        az = xp.abs(z)
+        return xp.where(az < p, 0.5 * z * z, p * (az - 0.5 * p)).astype(f16)
+    p = float(f16(p))  # its beta is a float16 too
+    az = xp.abs(d).astype(f32)
+    inside = ((0.5 * az * az).astype(f16).astype(f32) / p).astype(f16)
+    return xp.where(az < p, inside, (az - 0.5 * p).astype(f16))
 
 
 def _pointwise_slope(xp, kind, d, p):
@@ -563,7 +577,10 @@ class PointwiseLoss(Op):
             loss = _pointwise_value(self.xp, self.kind, d.astype(np.float32), self.p)
             out, self.factor = _reduce_plain(self.xp, loss, self.reduction)
             return out.astype(d.dtype)
-        loss = _pointwise_value(self.xp, self.kind, d, self.p)
+        if d.dtype == np.float16 and self.kind in ("huber", "smooth_l1"):
+            loss = _half_pointwise(self.xp, self.kind, x, t, d, self.p)
+        else:
+            loss = _pointwise_value(self.xp, self.kind, d, self.p)
         out, self.factor = _reduce_plain(self.xp, loss, self.reduction)
         return out
 

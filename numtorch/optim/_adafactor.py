@@ -10,7 +10,7 @@ clipped to an RMS of at most ``d``.
 
 import math
 
-from .. import backend
+from .. import _dtype, backend
 from .._tensor import Tensor
 from .optimizer import Optimizer, _make
 
@@ -86,7 +86,7 @@ class Adafactor(Optimizer):
         lr = float(group["lr"])
         eps1, eps2 = group["eps"]
         if eps1 is None:
-            eps1 = float(xp.finfo(p.dtype).eps)
+            eps1 = float(_dtype.finfo(param.dtype).eps)  # (NumPy's finfo has no bfloat16)
         one_minus_beta2 = step ** group["beta2_decay"]  # 1 - beta2_t
         rho = min(lr, 1.0 / math.sqrt(step))
         alpha = max(eps2, _rms(xp, p)) * rho
