@@ -31,6 +31,13 @@ def _are_functorch_transforms_active():
     return _grad._DEPTH[0] > 0 or len(_batched._ACTIVE) > 0
 
 
+def _get_tracing_state():
+    """The state of the ``torch.jit.trace`` recording in progress, or None. numtorch's
+    ``jit.trace`` hands the function back to run eagerly and records nothing, so there is
+    never one (``torch.jit.is_tracing()`` is False alike); pyro asks before tracing."""
+    return None  # noqa: RET501 - the answer, spelled out
+
+
 def _log_api_usage_once(event):
     """Records an API-usage event in torch's telemetry; numtorch keeps none."""
 

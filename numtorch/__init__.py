@@ -199,7 +199,7 @@ def __getattr__(name):
                 "quasirandom", "_C", "masked", "nested", "export", "__config__", "_utils"):
         import importlib
 
-        return importlib.import_module("." + name, __name__)
+        return importlib.import_module("." + name, __package__)  # (__name__ may be "torch")
     if name in _RANDOM_OPS:  # torch's private sampling ops (distributions' building blocks)
         from .distributions import _random_ops
 
@@ -220,5 +220,5 @@ def __getattr__(name):
     if name == "torch":  # torch.torch is torch itself (kornia writes torch.torch.Tensor)
         import sys as _sys
 
-        return _sys.modules[__name__]
+        return _sys.modules[__package__]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

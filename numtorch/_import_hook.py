@@ -85,7 +85,7 @@ def install():
 
     Idempotent. Also makes ``numtorch.__version__`` report the torch-compatible version
     (:func:`numtorch.version.torch_compatible_version`), since under the alias it is read as
-    ``torch.__version__``.
+    ``torch.__version__``, and ``numtorch.__name__`` read ``"torch"``.
     """
     if not is_installed():
         sys.meta_path.insert(0, _finder)
@@ -93,6 +93,10 @@ def install():
     from numtorch import version
 
     numtorch.__version__ = version.__version__ = version.torch_compatible_version()
+    # The root package answers to torch's name, as the program imported it: libraries test
+    # ``torch.__name__`` (pyro's patch_dependency asserts that "torch.x.y" starts with it).
+    # Submodules keep their numtorch names; numtorch's own imports go through __package__.
+    numtorch.__name__ = "torch"
     _patch_multiprocessing()
 
 
@@ -100,6 +104,9 @@ def uninstall():
     """Remove the finder (modules already imported under torch names stay in sys.modules)."""
     while _finder in sys.meta_path:
         sys.meta_path.remove(_finder)
+    numtorch = sys.modules.get("numtorch")
+    if numtorch is not None:
+        numtorch.__name__ = "numtorch"
 
 
 class _InstallInChild:

@@ -13,12 +13,15 @@ import io
 import mmap as _mmap
 import os
 import warnings
+from collections.abc import Callable
+from typing import IO  # noqa: F401  (torch's name here)
 
 from ._serialization._read import (_load_file, check_mmap, resolve_weights_only,
                                    unsafe_globals_in)
 from ._serialization._unpickler import (  # noqa: F401  (the public safe-globals API)
     add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals)
-from .storage import CheckpointMap
+from ._device import device as _device
+from .storage import CheckpointMap, TypedStorage, UntypedStorage
 from ._serialization._packages import (SourceChangeWarning,  # noqa: F401
                                        default_restore_location, location_tag,
                                        register_package, validate_cuda_device)
@@ -37,6 +40,11 @@ __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_g
            "default_restore_location", "location_tag", "SourceChangeWarning"]
 
 DEFAULT_PROTOCOL = 2
+
+# the type aliases of torch's signatures here (pyro's param store imports MAP_LOCATION)
+MAP_LOCATION = Callable[[UntypedStorage, str], UntypedStorage] | _device | str | \
+    dict[str, str] | None
+STORAGE = TypedStorage | UntypedStorage
 
 
 def save(obj, f, pickle_module=None, pickle_protocol=DEFAULT_PROTOCOL,

@@ -245,3 +245,69 @@ def _close(a, b):
         return all(_close(x, y) for x, y in zip(a, b))
     np.testing.assert_allclose(a, b, rtol=1e-6)
     return True
+
+
+# -- pyro: torch.__name__ under the alias, torch.serialization's type aliases, tracing state ---
+_NAME_PROGRAM = """
+import torch, torch.distributions
+print(torch.__name__, torch.torch.__name__, torch.distributions.Normal.__name__)
+# pyro's patch_dependency: walk "torch.a.b.C.meth" from the module named by its first part
+target = "torch.distributions.transforms.Transform.__getstate__"
+parts = target.split(".")
+assert parts[0] == torch.__name__
+obj = torch
+for p in parts[1:-1]:
+    obj = getattr(obj, p)
+print(type(obj).__name__, obj.__name__)
+print(torch.fx.symbolic_trace.__name__, torch.distributions.__name__.split(".")[-1])
+try:
+    torch.no_such_name
+except AttributeError as e:
+    print(e)
+"""
+
+
+def test_torch_name_under_the_alias(tmp_path):
+    import subprocess
+    import sys
+
+    prog = tmp_path / "prog.py"
+    prog.write_text(_NAME_PROGRAM)
+    env_out = {}
+    for lib, cmd in (("torch", [sys.executable, str(prog)]),
+                     ("numtorch", [sys.executable, "-m", "numtorch.run", str(prog)])):
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
+        assert r.returncode == 0, r.stderr
+        env_out[lib] = r.stdout
+    assert env_out["numtorch"] == env_out["torch"]
+
+
+def test_import_hook_name_restored_on_uninstall():
+    import subprocess
+    import sys
+
+    code = ("import numtorch\nfrom numtorch import _import_hook\n_import_hook.install()\n"
+            "a = numtorch.__name__\nimport numtorch.fx\n_import_hook.uninstall()\n"
+            "print(a, numtorch.__name__, numtorch.fft.__name__)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=120, check=False)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["torch", "numtorch", "numtorch.fft"]
+
+
+def test_serialization_type_aliases():
+    import typing
+
+    for name in ("MAP_LOCATION", "STORAGE", "IO"):
+        assert hasattr(numtorch.serialization, name) == hasattr(torch.serialization, name)
+    # Optional[Union[callable, device, str, dict]]: the same shape of alias as torch's
+    t_args = typing.get_args(torch.serialization.MAP_LOCATION)
+    n_args = typing.get_args(numtorch.serialization.MAP_LOCATION)
+    assert [getattr(a, "__name__", str(a)) for a in n_args[1:]] == \
+        [getattr(a, "__name__", str(a)) for a in t_args[1:]]
+    assert numtorch.device in n_args and type(None) in n_args
+
+
+def test_get_tracing_state_outside_trace():
+    assert numtorch._C._get_tracing_state() is torch._C._get_tracing_state() is None
+    assert numtorch.jit.is_tracing() is torch.jit.is_tracing()
