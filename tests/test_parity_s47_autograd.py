@@ -472,3 +472,34 @@ def test_vmap_selection_without_ties(case):
             return tuple(vmap(lambda a: a.topk(2, dim=0, largest=False))(x))
         return tuple(vmap(lambda a: a.sort(descending=True))(x))
     _same(run)
+
+
+# -- vmap: in-place metadata changes (transpose_, squeeze_...) of a batched tensor ----------------
+
+_META_INPLACE = {
+    "transpose_": lambda a: a.clone().transpose_(0, 1),
+    "t_": lambda a: a.clone().t_(),
+    "swapdims_": lambda a: a.clone().swapdims_(0, 1),
+    "swapaxes_": lambda a: a.clone().swapaxes_(1, 0),
+    "unsqueeze_": lambda a: a.clone().unsqueeze_(0),
+    "unsqueeze_last": lambda a: a.clone().unsqueeze_(-1),
+    "squeeze_dim": lambda a: a[:1].clone().squeeze_(0),
+    "squeeze_all": lambda a: a[:1].clone().squeeze_(),
+    "rot90": lambda a: a.rot90(),
+    "rot90_k3": lambda a: a.rot90(3, (1, 0)),
+    "then_add": lambda a: a.clone().transpose_(0, 1) + a.T,
+    "t_3d_error": lambda a: a[None].clone().t_(),
+}
+
+
+@pytest.mark.parametrize("name", list(_META_INPLACE))
+def test_vmap_inplace_metadata_change(name):
+    _same(lambda L: L.func.vmap(_META_INPLACE[name])(L.arange(24.).reshape(2, 3, 4)))
+
+
+def test_vmap_inplace_transpose_gradient():
+    def run(L):
+        x = L.arange(24.).reshape(2, 3, 4).requires_grad_()
+        out = L.func.vmap(lambda a: a.clone().transpose_(0, 1) * L.arange(3.))(x)
+        return out, L.autograd.grad(out.sum(), x)
+    _same(run)

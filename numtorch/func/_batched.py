@@ -159,6 +159,30 @@ class BatchedTensor(Tensor):
         return self._new(lambda shape, **kw: _creation.full(shape, fill_value, **kw), (size,),
                          kwargs)
 
+    # -- in-place metadata changes: the physical tensor becomes the batched result's -------
+    def _restride_(self, name, *args):
+        from .. import ops
+
+        if name == "t" and self._array.ndim > 2:  # (torch names the in-place call)
+            raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
+                               f"{self._array.ndim}D")
+        phys, levels = physical(getattr(ops, name)(self, *args))
+        self._bt, self._levels, self._vc = phys, levels, phys._vc
+        self._refresh()
+        return self
+
+    def transpose_(self, dim0, dim1):
+        return self._restride_("transpose", dim0, dim1)
+
+    def t_(self):
+        return self._restride_("t")
+
+    def squeeze_(self, dim=None):
+        return self._restride_("squeeze", dim)
+
+    def unsqueeze_(self, dim):
+        return self._restride_("unsqueeze", dim)
+
     def _refresh(self):
         """Re-read the stand-in and flags after the physical tensor changed in place."""
         self._array = _stand_in(self._bt._array, len(self._levels), self)
