@@ -1453,9 +1453,11 @@ class _TensorMath:
         return _nt.ops.repeat_interleave(self, repeats, dim, output_size=output_size)
 
     def index_put(self, indices, values, accumulate=False):
+        _nt.ops.indexing.check_put_sequence(indices, "index_put", 1)
         return _nt.ops.index_put(self, indices, values, accumulate)
 
     def index_put_(self, indices, values, accumulate=False):
+        _nt.ops.indexing.check_put_sequence(indices, "index_put_", 1)
         return _nt.ops.inplace_writes.index_put_(self, indices, values, accumulate)
 
     def put(self, index, source, accumulate=False):

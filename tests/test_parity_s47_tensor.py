@@ -255,3 +255,26 @@ SPARSE = {
 @pytest.mark.parametrize("name", sorted(SPARSE))
 def test_sparse(name):
     same(SPARSE[name])
+
+
+# -- 6. argument errors ---------------------------------------------------------------------------
+
+ERRORS = {
+    "index_put_method_not_tuple": lambda t: t.zeros(3).index_put(t.tensor([0]), t.tensor(1.)),
+    "index_put__method_not_tuple": lambda t: t.zeros(3).index_put_(t.tensor([0]),
+                                                                   t.tensor(1.)),
+    "index_put_function_not_tuple": lambda t: t.index_put(t.zeros(3), t.tensor([0]),
+                                                          t.tensor(1.)),
+    "index_put_list_ok": lambda t: t.zeros(3).index_put_([t.tensor([0])], t.tensor(1.)),
+    "searchsorted_0d_both": lambda t: t.searchsorted(t.tensor(3.), t.tensor(2.)),
+    "searchsorted_0d_bounds_number": lambda t: t.searchsorted(t.tensor(3.), 2.),
+    "searchsorted_2d_bounds_0d": lambda t: t.searchsorted(t.tensor([[1., 2.]]), t.tensor(2.)),
+    "searchsorted_2d_bounds_number": lambda t: t.searchsorted(t.tensor([[1., 2.]]), 2.),
+    "searchsorted_0d_bounds_1d": lambda t: t.searchsorted(t.tensor(3.), t.tensor([2.])),
+    "bucketize_0d_bounds": lambda t: t.bucketize(t.tensor(2.), t.tensor(3.)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ERRORS))
+def test_errors(name):
+    same(ERRORS[name])

@@ -128,6 +128,11 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     if common is _dtype.bool or common._category == _dtype._COMPLEX:
         raise NotImplementedError(f'"searchsorted_out_cpu" not implemented for '
                                   f"'{_dtype._TYPE_DISPLAY[common.name]}'")
+    scalar = not isinstance(input, Tensor) or not input._array.ndim
+    if scalar and seq.ndim != 1:
+        raise RuntimeError(f"torch.searchsorted(): input value can be a scalar only when "
+                           f"boundaries tensor dimension is 1, but we got boundaries tensor "
+                           f"dim({seq.ndim}) and input value's dim(0) numel(1)")
     if not seq.ndim:
         raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
                            "dimension, but got 0 dimension")

@@ -715,12 +715,18 @@ def index_put(input, indices, values, accumulate=False):
     return _index_put_converted(input, idx, values, accumulate)
 
 
+def check_put_sequence(indices, fn="index_put", pos=2):
+    """torch's error for ``indices`` that are not a tuple or list (``pos``: 1 for the
+    Tensor methods, 2 for the torch functions)."""
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError(f"{fn}(): argument 'indices' (position {pos}) must be tuple of "
+                        f"Tensors, not {type(indices).__name__}")
+
+
 def _check_put_indices(indices, nd):
     """index_put takes a tuple or list of tensors only (no ints, slices or None), and words
     too many of them differently from ``x[...]``."""
-    if not isinstance(indices, (tuple, list)):
-        raise TypeError(f"index_put(): argument 'indices' (position 1) must be tuple of Tensors, "
-                        f"not {type(indices).__name__}")
+    check_put_sequence(indices)
     for k, i in enumerate(indices):
         if not isinstance(i, Tensor):
             raise TypeError(f"expected Tensor as element {k} in argument 0, but got "
