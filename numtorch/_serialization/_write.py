@@ -71,6 +71,14 @@ _REBUILD_TENSOR = _Global("torch._utils", "_rebuild_tensor_v2")
 _REBUILD_PARAMETER = _Global("torch._utils", "_rebuild_parameter")
 
 
+def _foreign_subclass(cls):
+    """``cls`` if it is a Tensor subclass not internal to numtorch (a user's, or
+    numtorchvision's tv_tensors), else None."""
+    if cls is Tensor or cls.__module__.split(".")[0] == "numtorch":
+        return None
+    return cls
+
+
 @functools.lru_cache(maxsize=None)
 def _parameter_class():
     from ..nn.parameter import Parameter  # (imported late: nn imports this package)
@@ -220,10 +228,13 @@ class _TorchReductions:
                 rebuild, args = self._tensor_args(obj, is_param)
             state = obj.__dict__  # Python attributes set on the tensor
             if not is_param:
-                if not state:
+                # a subclass of the user's or of numtorchvision's (tv_tensors) is written
+                # under its class, as torch writes it, so that loading gives it back
+                sub = _foreign_subclass(type(obj))
+                if not state and sub is None:
                     return (rebuild, args)
                 return (_Global("torch._tensor", "_rebuild_from_type_v2"),
-                        (rebuild, _Global("torch", "Tensor"), args, dict(state)))
+                        (rebuild, sub or _Global("torch", "Tensor"), args, dict(state)))
             inner = _PendingReduce(rebuild, args)
             if not state:
                 return (_REBUILD_PARAMETER,

@@ -179,3 +179,52 @@ def test_video_and_mask_kernels_by_keyword_match(name, kwargs):
         np.testing.assert_allclose(to_np(got), to_np(want), rtol=1e-6, atol=1e-6)
     else:
         assert got == want
+
+
+def _tv_tensor_samples(tt, lib):
+    return {"bb": tt.BoundingBoxes([[1, 2, 3, 4.0]], format="XYWH", canvas_size=(4, 5),
+                                   clamping_mode="hard"),
+            "img": tt.Image(lib.arange(6.0).reshape(1, 2, 3)),
+            "mask": tt.Mask(lib.ones(2, 2, dtype=lib.bool)),
+            "video": tt.Video(lib.zeros(1, 1, 2, 2)),
+            "kp": tt.KeyPoints([[1.0, 2.0]], canvas_size=(3, 3)),
+            "plain": lib.ones(2)}
+
+
+def _described(d):
+    return {k: (type(v).__name__, str(getattr(v, "format", None)),
+                getattr(v, "canvas_size", None), getattr(v, "clamping_mode", None), v.tolist())
+            for k, v in d.items()}
+
+
+@pytest.mark.parametrize("direction", ["numtorch_to_torch", "torch_to_numtorch", "numtorch"])
+def test_tv_tensors_survive_save_and_load(tmp_path, direction):
+    from torchvision import tv_tensors as tv_tt
+
+    from numtorchvision import tv_tensors as nt_tt
+
+    path = tmp_path / "tv.pt"
+    want = _described(_tv_tensor_samples(tv_tt, torch))
+    if direction == "torch_to_numtorch":
+        torch.save(_tv_tensor_samples(tv_tt, torch), path)
+    else:
+        numtorch.save(_tv_tensor_samples(nt_tt, numtorch), path)
+    loader = torch if direction == "numtorch_to_torch" else numtorch
+    assert _described(loader.load(path, weights_only=False)) == want
+    with pytest.raises(Exception) as info:  # tv_tensors are not in weights_only's allow-list
+        loader.load(path)
+    assert type(info.value).__name__ == "UnpicklingError"
+
+
+class _Tagged(numtorch.Tensor):
+    """A user's tensor subclass (saved under its own class, as torch does)."""
+
+
+def test_user_tensor_subclass_survives_save_and_load(tmp_path):
+    x = numtorch.arange(3.0).as_subclass(_Tagged)
+    x.note = "kept"
+    numtorch.save({"x": x, "bare": numtorch.ones(1).as_subclass(_Tagged)}, tmp_path / "s.pt")
+    got = numtorch.load(tmp_path / "s.pt", weights_only=False)
+    assert type(got["x"]) is _Tagged and got["x"].note == "kept"
+    assert got["x"].tolist() == [0.0, 1.0, 2.0]
+    assert type(got["bare"]) is _Tagged
