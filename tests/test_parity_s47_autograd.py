@@ -503,3 +503,24 @@ def test_vmap_inplace_transpose_gradient():
         out = L.func.vmap(lambda a: a.clone().transpose_(0, 1) * L.arange(3.))(x)
         return out, L.autograd.grad(out.sum(), x)
     _same(run)
+
+
+# -- vmap: reading a batched tensor as a number or as memory --------------------------------------
+
+_READS = {
+    "float": lambda a: float(a.sum()),
+    "int": lambda a: int(a.sum()),
+    "complex": lambda a: complex(a.sum()),
+    "index": lambda a: [1, 2][a.long().sum()],
+    "range": lambda a: range(a.long().sum()),
+    "bool": lambda a: bool(a.sum()),
+    "item": lambda a: a.sum().item(),
+    "tolist": lambda a: a.tolist(),
+    "numpy": lambda a: a.numpy(),
+    "format_0d": lambda a: f"{a.sum():.2f}",
+}
+
+
+@pytest.mark.parametrize("name", list(_READS))
+def test_vmap_reading_values_errors(name):
+    _same(lambda L: L.func.vmap(_READS[name])(L.ones(2, 3)))

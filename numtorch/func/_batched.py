@@ -68,6 +68,10 @@ _DATA_DEPENDENT = ("vmap: It looks like you're attempting to use a Tensor in som
                    "issue at https://github.com/pytorch/pytorch/issues .")
 
 
+# torch's answer when a batched tensor's memory is read directly (tolist, numpy)
+_NO_STORAGE = "Cannot access data pointer of Tensor that doesn't have storage"
+
+
 class BatchedTensor(Tensor):
     """A tensor inside ``vmap``: one sample to the function, the whole batch underneath.
 
@@ -86,16 +90,24 @@ class BatchedTensor(Tensor):
     def __bool__(self):
         raise RuntimeError(_DATA_DEPENDENT)
 
-    __int__ = __float__ = __index__ = __complex__ = __bool__
+    def __int__(self):  # torch reads a number through .item() (bool() is control flow)
+        return self.item()
+
+    __float__ = __index__ = __complex__ = __int__
+
+    def __format__(self, spec):
+        if self._array.ndim == 0:  # a 0-d tensor formats its .item(), as torch's
+            return self.item()
+        return super().__format__(spec)
 
     def tolist(self):
-        raise RuntimeError(_DATA_DEPENDENT)
+        raise RuntimeError(_NO_STORAGE)
 
     def numpy(self, *, force=False):
-        raise RuntimeError("vmap: cannot convert a batched tensor to a NumPy array inside vmap")
+        raise RuntimeError(_NO_STORAGE)
 
     def __array__(self, dtype=None, copy=None):
-        raise RuntimeError("vmap: cannot convert a batched tensor to a NumPy array inside vmap")
+        raise RuntimeError(_NO_STORAGE)
 
     def __repr__(self, *, tensor_contents=None):
         # torch's nesting: one wrapper per level, the outermost vmap innermost, each level
