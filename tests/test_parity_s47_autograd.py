@@ -524,3 +524,7 @@ _READS = {
 @pytest.mark.parametrize("name", list(_READS))
 def test_vmap_reading_values_errors(name):
     _same(lambda L: L.func.vmap(_READS[name])(L.ones(2, 3)))
+
+
+def test_vmap_boolean_mask_index_error():
+    _same(lambda L: L.func.vmap(lambda a: a[a > 0])(L.ones(3, 2)))

@@ -55,8 +55,9 @@ def adv_getitem(cls, inputs, params, levels):
     arrays = [index[i] for i in pos]
     batched_idx = any(type(a) is _Logical for a in arrays)
     if any(type(a) is _Logical and a.dtype == np.bool_ for a in arrays):
-        raise RuntimeError("vmap: We do not support batching operators that can output dynamic "
-                           "shape. Attempted to vmap over aten::index with a batched mask.")
+        raise RuntimeError("vmap: We do not support batching operators that can support "
+                           "dynamic shape. Attempting to batch over indexing with a boolean "
+                           "mask.")
     if batched_idx:
         levels = tuple(sorted(set(levels).union(*[a._owner._levels for a in arrays
                                                   if type(a) is _Logical])))
