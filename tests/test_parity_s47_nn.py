@@ -322,3 +322,30 @@ def test_adafactor_half_params(dtype, shape):
             opt.step()
         return w.float(), sorted(opt.state[w])
     same(run, rtol=2e-2, atol=1e-2)
+
+
+# -- 9. soft_margin_loss overflows as torch's log1p(exp(-y x)) does -----------------------------
+
+@pytest.mark.parametrize("reduction", ["none", "sum"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+def test_soft_margin_loss_large_margins(dtype, reduction):
+    """numtorch's stable softplus gave finite losses where torch's kernel overflows to inf (and
+    its gradient to nan): margins past exp's range of the dtype."""
+    def run(t):
+        dt = getattr(t, dtype)
+        x = t.tensor([-100.0, -20.0, 0.5, 50.0, 100.0, 800.0], dtype=dt, requires_grad=True)
+        y = t.tensor([1.0, 1.0, -1.0, -1.0, -1.0, -1.0], dtype=dt)
+        loss = t.nn.functional.soft_margin_loss(x, y, reduction=reduction)
+        loss.sum().backward()
+        return loss.float(), x.grad.float(), loss.grad_fn.name()
+    same(run, rtol=1e-3, atol=1e-3)
+
+
+def test_soft_margin_loss_values_exact():
+    def run(t):
+        g = t.Generator().manual_seed(0)
+        x = t.randn(2000, generator=g) * 5
+        y = t.sign(t.randn(2000, generator=g))
+        return [t.nn.functional.soft_margin_loss(x.to(d), y.to(d), reduction="none").float()
+                for d in (t.float32, t.float16, t.bfloat16)]
+    same(run, rtol=1e-6)  # (float32 exp/log1p may differ from torch's SLEEF in the last bit)

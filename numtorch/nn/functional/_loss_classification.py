@@ -352,7 +352,9 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     """
     red = get_reduction(size_average, reduce, reduction)
     check_not_requires_grad("soft_margin_loss", "target", target)
-    return rename_node(reduce_loss(log1pexp(-target.detach() * input), red),
+    # torch's kernel: log1p(exp(-y x)) as written, each op in the input's dtype, so a margin
+    # past exp's range (88 in float32, 11 in float16) gives inf (and a nan gradient) there too
+    return rename_node(reduce_loss((-target.detach() * input).exp().log1p(), red),
                        "SoftMarginLossBackward0")
 
 
