@@ -349,3 +349,22 @@ def test_soft_margin_loss_values_exact():
         return [t.nn.functional.soft_margin_loss(x.to(d), y.to(d), reduction="none").float()
                 for d in (t.float32, t.float16, t.bfloat16)]
     same(run, rtol=1e-6)  # (float32 exp/log1p may differ from torch's SLEEF in the last bit)
+
+
+# -- 10. binary_cross_entropy refuses NaN inputs and targets --------------------------------------
+
+BCE_NAN = {
+    "input_nan": ([float("nan"), 0.5], [0.5, 0.5]),
+    "target_nan": ([0.5, 0.5], [float("nan"), 0.5]),
+    "input_inf": ([float("inf")], [0.5]),
+    "ok": ([0.25, 1.0, 0.0], [0.5, 1.0, 0.0]),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "float64"])
+@pytest.mark.parametrize("name", sorted(BCE_NAN))
+def test_bce_nan_range_check(name, dtype):
+    x, y = BCE_NAN[name]
+    same(lambda t: t.nn.functional.binary_cross_entropy(
+        t.tensor(x, dtype=getattr(t, dtype)), t.tensor(y, dtype=getattr(t, dtype)),
+        reduction="none").float())

@@ -382,9 +382,10 @@ class BinaryCrossEntropy(Op):
 
     def forward(self, x, t):
         xp = self.xp
-        if x.size and ((x < 0) | (x > 1)).any():
+        # written so that NaN fails the check too, as torch's (0 <= v <= 1 is false for NaN)
+        if x.size and not ((x >= 0) & (x <= 1)).all():
             raise RuntimeError("all elements of input should be between 0 and 1")
-        if t.size and ((t < 0) | (t > 1)).any():
+        if t.size and not ((t >= 0) & (t <= 1)).all():
             raise RuntimeError("all elements of target should be between 0 and 1")
         self.save_inputs(x, t)
         with np.errstate(divide="ignore"):
