@@ -278,3 +278,56 @@ ERRORS = {
 @pytest.mark.parametrize("name", sorted(ERRORS))
 def test_errors(name):
     same(ERRORS[name])
+
+
+# -- 7. one-operand einsum is a view --------------------------------------------------------------
+
+def _einsum_write(t, eq, shape):
+    x = t.arange(float(np_prod(shape))).reshape(shape)
+    r = t.einsum(eq, x)
+    r.add_(100)
+    return r, r.stride(), r.storage_offset(), x
+
+
+def np_prod(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+@pytest.mark.parametrize("eq,shape", [("ii->i", (3, 3)), ("ij->ji", (2, 3)), ("ij", (2, 3)),
+                                      ("ji", (2, 3)), ("iij->ji", (2, 2, 3)),
+                                      ("bii->bi", (2, 3, 3)), ("iii->i", (2, 2, 2)),
+                                      ("...ii->...i", (2, 3, 3)), ("jii->ij", (2, 3, 3)),
+                                      ("iji->ij", (2, 3, 2)), ("ijk->kji", (2, 3, 4)),
+                                      ("i...->...i", (2, 3))])
+def test_einsum_one_operand_view(eq, shape):
+    same(lambda t: _einsum_write(t, eq, shape))
+
+
+EINSUM = {
+    "diag_int8": lambda t: t.einsum("ii->i", t.arange(4, dtype=t.int8).reshape(2, 2)),
+    "diag_bool": lambda t: t.einsum("ii->i", t.tensor([[True, False], [False, True]])),
+    "trace_still_sum": lambda t: t.einsum("ii", t.arange(9.).reshape(3, 3)),
+    "grad_node": lambda t: t.einsum("ii->i", t.ones(2, 2, requires_grad=True)).grad_fn.name(),
+    "grad_values": lambda t: _einsum_grad(t),
+}
+
+
+def _einsum_grad(t):
+    a = t.arange(9.).reshape(3, 3).requires_grad_()
+    r = t.einsum("ii->i", a)
+    (r * t.tensor([1., 2., 3.])).sum().backward()
+    return a.grad
+
+
+@pytest.mark.parametrize("name", sorted(EINSUM))
+def test_einsum_forms(name):
+    same(EINSUM[name])
+
+
+@pytest.mark.parametrize("eq,n", [("ij,jk->ik", 3), ("ij->ij", 3), ("ij,jk,kl->il", 2),
+                                  ("ij,jk,kl->il", 4), ("ij,jk,kl->il", 1), ("i,i", 5)])
+def test_einsum_operand_count_errors(eq, n):
+    same(lambda t: t.einsum(eq, *[t.ones(2, 2)] * n))

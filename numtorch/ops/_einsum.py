@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import _dtype, backend
 from .._tensor import Tensor, _make
-from ..autograd.graph import Op
+from ..autograd.graph import Op, rename_node
 
 __all__ = ["einsum"]
 
@@ -387,7 +387,16 @@ def einsum(*args):
             name = type(t).__name__ if mod == "builtins" else f"{mod}.{type(t).__name__}"
             raise TypeError(f"expected Tensor as element {k} in argument 1, but got {name}")
     terms, out = _parse(equation)
+    if len(operands) >= 3 and len(terms) != len(operands):
+        from ..backends import opt_einsum
+
+        if opt_einsum.enabled and opt_einsum.is_available():
+            # torch plans three or more operands with opt_einsum, which words this first
+            raise ValueError(f"Number of einsum subscripts, {len(terms)}, must be equal to the "
+                             f"number of operands, {len(operands)}.")
     norm_terms, norm_out = _check_and_normalise(terms, out, [t._array.shape for t in operands])
+    if len(operands) == 1 and set(norm_terms[0]) <= set(norm_out):
+        return _one_operand_view(operands[0], norm_terms[0], norm_out)
     first = operands[0]
     mixed = any(t.dtype is not first.dtype for t in operands)
     if mixed or first.dtype._category in (_dtype._INT, _dtype._BOOL):
@@ -408,6 +417,19 @@ def einsum(*args):
         if any(n == 1 and c not in norm_out for c, n in counts.items()):
             y = y.to(_dtype.int64)
     return y
+
+
+def _one_operand_view(x, term, out):
+    """One operand and nothing summed: torch's einsum is a view of it (diagonals for repeated
+    letters, then a permute), so writing into the result writes into the operand."""
+    letters = list(term)
+    while len(set(letters)) < len(letters):
+        c = next(c for k, c in enumerate(letters) if c in letters[:k])
+        i = letters.index(c)
+        j = letters.index(c, i + 1)
+        x = x.diagonal(0, i, j)  # (the diagonal goes last)
+        letters = [c2 for k, c2 in enumerate(letters) if k not in (i, j)] + [c]
+    return rename_node(x.permute([letters.index(c) for c in out]), "PermuteBackward0")
 
 
 def _pairwise_dtype(terms, out, dtypes):

@@ -180,12 +180,18 @@ def test_einsum_broadcasts_size_one_subscripts():
     check_op(lambda t, a, b: t.einsum("bij,bjk->bik", a, b), [(1, 2, 3), (4, 3, 2)])
 
 
-def test_einsum_result_does_not_alias_its_input():
-    x = numtorch.ones(3, 3)
-    for eq in ["ij->ji", "ii->i", "ij->ij"]:
-        y = numtorch.einsum(eq, x)
-        y.add_(1)
-        assert x.tolist() == [[1.0] * 3] * 3
+def test_einsum_result_aliases_its_input_like_torch():
+    # one operand and nothing summed: torch returns a view (diagonal/permute), so writing into
+    # the result writes into the input; a summed result is new memory
+    import torch
+
+    for eq in ["ij->ji", "ii->i", "ij->ij", "ii", "ij->i"]:
+        got = []
+        for lib in (numtorch, torch):
+            x = lib.ones(3, 3)
+            lib.einsum(eq, x).add_(1)
+            got.append(x.tolist())
+        assert got[0] == got[1], eq
 
 
 def test_einsum_same_tensor_twice():
@@ -336,7 +342,8 @@ def test_bmm_mm_mv_dot_reject_wrong_ranks():
 
 @pytest.mark.parametrize("eq,shapes,msg", [
     ("ij,jk->ik", [(2, 3)], "fewer operands were provided than specified in the equation"),
-    ("ij,jk->ik", [(2, 3), (3, 4), (4, 5)], "more operands were provided than specified"),
+    # (two operands: with three torch asks opt_einsum first when installed, see s47 tests)
+    ("ij->ij", [(2, 3), (3, 4)], "more operands were provided than specified"),
     ("ij,jk->ik", [(2, 3), (4, 5)], "subscript j has size 4 for operand 1 which does not "
                                     "broadcast with previously seen size 3"),
     ("ijk->i", [(2, 3)], "the number of subscripts in the equation (3) does not match the "
