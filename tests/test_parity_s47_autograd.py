@@ -528,3 +528,50 @@ def test_vmap_reading_values_errors(name):
 
 def test_vmap_boolean_mask_index_error():
     _same(lambda L: L.func.vmap(lambda a: a[a > 0])(L.ones(3, 2)))
+
+
+# -- anomaly mode: a node whose backward raises is named in a warning first -----------------------
+
+def _anomaly_case(L, name):
+    x = L.tensor([0., 1., 4.], requires_grad=True)
+
+    class Bad(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            raise ValueError("boom")
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        try:
+            if name == "version":
+                with L.autograd.detect_anomaly():
+                    y = x.exp()
+                    z = y * 2
+                    y.add_(1)
+                    z.sum().backward()
+            elif name == "custom_raises":
+                with L.autograd.detect_anomaly():
+                    Bad.apply(x).sum().backward()
+            elif name == "grad_call":
+                with L.autograd.detect_anomaly():
+                    y = x.sin()
+                    z = y * y
+                    y.mul_(2)
+                    L.autograd.grad(z.sum(), x)
+            elif name == "no_anomaly":
+                y = x.exp()
+                y.add_(1)
+                y.sum().backward()
+            out = "ok"
+        except Exception as e:  # noqa: BLE001 - the exception is the answer
+            out = type(e).__name__, str(e).split("\n")[0]
+    return out, [(w.category.__name__, str(w.message).split("\n")[0]) for w in seen]
+
+
+@pytest.mark.parametrize("name", ["version", "custom_raises", "grad_call", "no_anomaly"])
+def test_anomaly_names_the_failing_node(name):
+    _same(lambda L: _anomaly_case(L, name))

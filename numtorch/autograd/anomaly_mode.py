@@ -99,6 +99,17 @@ def forward_stack():
     return "".join(traceback.format_list(frames[:end]))
 
 
+def warn_failed(node):
+    """torch's warning, in anomaly mode, for a node whose backward raised: where in the
+    forward pass the node was recorded."""
+    if not _flags["enabled"]:
+        return
+    trace = getattr(node, "_anomaly_trace", None)
+    if trace:
+        warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that "
+                      f"caused the error:\n{trace}", UserWarning, stacklevel=4)
+
+
 def check_gradients(node, grads):
     """Raise torch's error if ``node`` produced NaN gradients (anomaly mode only)."""
     if not _flags["check_nan"]:

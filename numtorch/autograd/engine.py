@@ -17,7 +17,7 @@ from .. import backend
 from . import _grad_shapes, _no_grad_views, graph
 from ._graph_walk import needed_nodes, topological_order
 from .anomaly_mode import _flags as _anomaly
-from .anomaly_mode import check_gradients
+from .anomaly_mode import check_gradients, warn_failed
 from .grad_mode import _state
 from .graph import AccumulateGrad, GradientEdge, edge_of
 from .hooks import run_node_hooks, run_post_accumulate_hooks, run_pre_hooks
@@ -142,8 +142,12 @@ def _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None
                     continue
             elif type(node) is AccumulateGrad:
                 continue
-            grads_in = (node._run(buf, create_graph, root_arrays) if graph._hook is None else
-                        graph._hook.node(node, buf, create_graph, root_arrays))
+            try:
+                grads_in = (node._run(buf, create_graph, root_arrays) if graph._hook is None
+                            else graph._hook.node(node, buf, create_graph, root_arrays))
+            except Exception:
+                warn_failed(node)
+                raise
             _send(node, grads_in, buf, retain_graph, create_graph, buffers, None, owned)
     finally:
         _state.enabled, _state.grad = prev
@@ -213,8 +217,12 @@ def _run_all(heap, buffers, retain_graph, create_graph, root_arrays):
                 return
             node = pop(heap)[2]
             continue
-        grads_in = (node._run(buf, create_graph, root_arrays) if hook is None else
-                    hook.node(node, buf, create_graph, root_arrays))
+        try:
+            grads_in = (node._run(buf, create_graph, root_arrays) if hook is None else
+                        hook.node(node, buf, create_graph, root_arrays))
+        except Exception:
+            warn_failed(node)
+            raise
         if _anomaly["enabled"] or node._hooks:
             grads_in = _after_node(node, grads_in, buf, retain_graph)
         elif not retain_graph and node._saved is not None:
