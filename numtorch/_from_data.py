@@ -225,7 +225,8 @@ def _element_error(data, dt):
             raise TypeError(f"must be real number, not {type(x).__name__}")
 
 
-def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False,
+           _caller=("torch.tensor", 2)):
     """Build a new tensor by copying ``data``: a number, nested lists/tuples, an array or a tensor.
 
     Python floats give the default dtype, ints int64, bools bool and complex numbers the
@@ -249,10 +250,11 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     """
     dt = dtype_arg(dtype, "tensor")
     if isinstance(data, Tensor):
+        # (``_caller``: the name in the advice and the warning's stack level; new_tensor's)
         warnings.warn("To copy construct from a tensor, it is recommended to use "
                       "sourceTensor.detach().clone() or sourceTensor.detach().clone()."
-                      "requires_grad_(True), rather than torch.tensor(sourceTensor).",
-                      UserWarning, stacklevel=2)
+                      f"requires_grad_(True), rather than {_caller[0]}(sourceTensor).",
+                      UserWarning, stacklevel=_caller[1])
         arr, inferred, python_data = _host(data), data.dtype, False
         source = arr
     else:

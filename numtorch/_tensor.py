@@ -756,7 +756,7 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False, layout=None):
         """A new tensor copying ``data``, by default with this tensor's dtype and device."""
         return _nt._from_data.tensor(data, dtype=dtype or self.dtype, device=device or self.device,
-                                requires_grad=requires_grad)
+                                requires_grad=requires_grad, _caller=("tensor.new_tensor", 3))
 
     def new_zeros(self, *size, dtype=None, **kwargs):
         """Zeros of shape ``size``, by default with this tensor's dtype and device."""

@@ -331,3 +331,17 @@ def test_einsum_forms(name):
                                   ("ij,jk,kl->il", 4), ("ij,jk,kl->il", 1), ("i,i", 5)])
 def test_einsum_operand_count_errors(eq, n):
     same(lambda t: t.einsum(eq, *[t.ones(2, 2)] * n))
+
+
+def test_new_tensor_copy_warning_names_new_tensor_and_user_line():
+    def f(t):
+        x = t.ones(2)
+        return x.new_tensor(x)
+
+    same(f, warns=True)
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        x = numtorch.ones(2)
+        x.new_tensor(x)
+        numtorch.tensor(x)
+    assert [w.filename for w in rec] == [__file__, __file__]
