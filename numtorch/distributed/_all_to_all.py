@@ -84,7 +84,7 @@ def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False
             raise RuntimeError(f"ProcessGroup{_pg_name(g)}::alltoall: {noun} tensor list size "
                                f"{len(ts)} does not match world size {n}")
     ref = input_tensor_list[0] if input_tensor_list else output_tensor_list[0]
-    _same_dtype(input_tensor_list + output_tensor_list, ref)
+    _same_dtype(output_tensor_list, input_tensor_list)
     wire = _mpi.wire_dtype(ref._array.dtype)
     send_parts = [Staged(t._array, wire).buf.reshape(-1) for t in input_tensor_list]
     send = np.concatenate(send_parts) if send_parts else np.empty(0)
@@ -116,7 +116,7 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
     if g is GroupMember.NON_GROUP_MEMBER:
         return None
     n = g.size()
-    _same_dtype([input], output)
+    _same_dtype([output], [input])
 
     def counts(t, splits, noun):
         rows = t.shape[0] if t.dim() else 1

@@ -187,11 +187,25 @@ def broadcast(tensor, src=None, group=None, async_op=False, group_src=None):
 
 # -- gathers and scatters ----------------------------------------------------------------
 
-def _same_dtype(ts, ref):
-    for t in ts:
-        if t.dtype != ref.dtype:
-            raise ValueError(f"Invalid usage of tensors with different dtypesFound {t.dtype} "
-                             f"and  {ref.dtype}")
+def _same_dtype(*groups):
+    """torch's check that every tensor of ``groups`` (lists of tensors, in the order torch
+    chains its arguments) has the first one's dtype; the message names that dtype and the
+    first that differs."""
+    first = None
+    for ts in groups:
+        for t in ts:
+            if first is None:
+                first = t.dtype
+            elif t.dtype != first:
+                # (torch shows complex64 as float32 and lets the two mix; its complex128
+                # stays itself)
+                shown = "torch.float32" if first.name == "complex64" else str(first)
+                if shown == str(t.dtype):
+                    raise ValueError(f"numtorch.distributed does not mix complex and real "
+                                     f"tensors in one collective: found {first} and "
+                                     f"{t.dtype}")
+                raise ValueError(f"Invalid usage of tensors with different dtypesFound "
+                                 f"{shown} and  {t.dtype}")
 
 
 def _check_list(g, fn, ts, ref_shape, noun):
@@ -229,7 +243,7 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
     g = resolve_group(group, "all_gather")
     if g is GroupMember.NON_GROUP_MEMBER:
         return None
-    _same_dtype(tensor_list, tensor)
+    _same_dtype(tensor_list, [tensor])
     n = g.size()
     if len(tensor_list) != n:
         raise RuntimeError(f"ProcessGroup{_pg_name(g)}::allgather: invalid output tensor list "
@@ -301,7 +315,7 @@ def gather(tensor, gather_list=None, dst=None, group=None, async_op=False, group
     if me:
         if not gather_list:
             raise ValueError("Argument ``gather_list`` must be specified on destination rank.")
-        _same_dtype(gather_list, tensor)
+        _same_dtype([tensor], gather_list)
         _check_list(g, "gather", gather_list, tensor.shape, "output")
     elif gather_list:
         raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination "
@@ -338,7 +352,7 @@ def scatter(tensor, scatter_list=None, src=None, group=None, async_op=False, gro
     if me:
         if not scatter_list:
             raise ValueError("Argument ``scatter_list`` must be specified on source rank.")
-        _same_dtype(scatter_list, tensor)
+        _same_dtype([tensor], scatter_list)
         _check_list(g, "scatter", scatter_list, tensor.shape, "input")
     elif scatter_list:
         raise ValueError("Argument ``scatter_list`` must NOT be specified on non-source ranks.")
@@ -367,7 +381,7 @@ def reduce_scatter(output, input_list, op=None, group=None, async_op=False):
     g = resolve_group(group, "reduce_scatter")
     if g is GroupMember.NON_GROUP_MEMBER:
         return None
-    _same_dtype(input_list, output)
+    _same_dtype([output], input_list)
     if len(input_list) != g.size():
         raise RuntimeError("invalid input tensor list size, must be world size")
     for t in input_list:
@@ -420,7 +434,7 @@ def reduce_scatter_tensor(output, input, op=None, group=None, async_op=False):
         raise RuntimeError(f"ProcessGroup{_pg_name(g)}::reduce_scatter_tensor: input size "
                            f"must be world size times the output size (expected "
                            f"{_sizes(cat)}, got {_sizes(ishape)})")
-    _same_dtype([input], output)
+    _same_dtype([input], [output])
     name = op_name(_default_op(op), "reduce_scatter_tensor")
     arr = output._array
     _mpi.check_reduce("reduce_scatter_tensor", arr.dtype, name)
@@ -459,7 +473,7 @@ def all_reduce_coalesced(tensors, op=None, group=None, async_op=False):
     g = resolve_group(group, "all_reduce_coalesced")
     if g is GroupMember.NON_GROUP_MEMBER or not tensors:
         return None
-    _same_dtype(tensors, tensors[0])
+    _same_dtype(tensors)
     from .. import ops
 
     flat_t = ops.cat([t.reshape(-1) for t in tensors])

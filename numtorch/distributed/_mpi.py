@@ -69,7 +69,40 @@ def abandon():
     _abandoned = True
 
 
+_local_peers = {}  # world rank -> process id of the other ranks on this host (set at init)
+
+
+def note_local_peers(pids):
+    """Remember the other local ranks' process ids, to tell at exit whether one is gone."""
+    _local_peers.clear()
+    _local_peers.update(pids)
+
+
+def _peers_all_finalising():
+    """Wait until every rank reached its exit (an Ibarrier on COMM_WORLD); False as soon as
+    a rank on this host ended without it (it left without MPI's finalisation after its job
+    failed there), when MPI_Finalize would wait for it forever."""
+    if not _local_peers or _MPI.COMM_WORLD.Get_size() == 1:
+        return True
+    import time
+
+    from ._world import _alive
+
+    try:
+        req = _MPI.COMM_WORLD.Ibarrier()
+    except Exception:
+        return True
+    while not req.Test():
+        if not all(_alive(pid) for pid in _local_peers.values()):
+            return False
+        time.sleep(0.01)
+    return True
+
+
 def _finalize(ours):
+    if not _abandoned and _MPI is not None and not _MPI.Is_finalized() \
+            and not _peers_all_finalising():
+        abandon()
     if _abandoned:
         if not ours:  # mpi4py would finalise after us: leave before it can block
             sys_flush()

@@ -78,6 +78,7 @@ class World:
         self.failure = None
         self.waiting = None  # what this rank waits in, for other ranks' status queries
         self.exited = {}
+        self.exit_reasons = {}  # rank -> the reason its "leaving" notice gave
         self.closed = False  # rank -> monotonic time its "leaving" notice arrived
         self.notified = False
         self._status = MPI.Status()
@@ -100,6 +101,8 @@ class World:
         self.hosts = [row[8:].tobytes().rstrip(b"\0").decode(errors="replace") for row in every]
         self.local_peers = {r for r in range(self.size)
                             if self.hosts[r] == self.hosts[self.rank] and r != self.rank}
+        if self.mesh is None:
+            _mpi.note_local_peers({r: self.pids[r] for r in self.local_peers})
 
     def describe(self, r):
         return f"rank {r} (pid {self.pids[r]} on {self.hosts[r]})"
@@ -192,8 +195,9 @@ class World:
             ctl.isend(self.waiting, dest=src, tag=TAG_ANSWER)
         while ctl.Iprobe(MPI.ANY_SOURCE, TAG_EXIT, st):
             src = st.Get_source()
-            ctl.recv(source=src, tag=TAG_EXIT)
+            reason = ctl.recv(source=src, tag=TAG_EXIT)
             self.exited.setdefault(src, time.monotonic())
+            self.exit_reasons.setdefault(src, reason)
         now = time.monotonic()
         for r in peers:
             if r in self.local_peers and not _alive(self.pids[r]):
@@ -202,9 +206,11 @@ class World:
                     "running (it exited or was killed)")))
             left = self.exited.get(r)
             if left is not None and now - left > _EXIT_GRACE_S:
+                how = ("it called destroy_process_group"
+                       if self.exit_reasons.get(r) == "destroy" else "its program ended")
                 self.fail(_caused_by(r, DistBackendError(
-                    f"[rank {self.rank}] {what} failed: {self.describe(r)} left the job (its "
-                    "program ended) while this rank still waits for it")))
+                    f"[rank {self.rank}] {what} failed: {self.describe(r)} left the job "
+                    f"({how}) while this rank still waits for it")))
 
     def timed_out(self, what, peers):
         """Ask the peers what they are doing, then raise a timeout error naming them."""
@@ -286,13 +292,15 @@ class World:
         except Exception:
             pass
 
-    def notify_exit(self):
-        """Tell the other ranks that this program ends (at interpreter exit)."""
+    def notify_exit(self, reason=None):
+        """Tell the other ranks that this program ends (at interpreter exit), or that this
+        rank destroyed the job's groups (``reason="destroy"``): either way it will join no
+        more of their operations."""
         if self.notified or self.size == 1 or self.closed:
             return
         self.notified = True
         try:
-            reqs = [self.ctl.isend(None, dest=r, tag=TAG_EXIT)
+            reqs = [self.ctl.isend(reason, dest=r, tag=TAG_EXIT)
                     for r in range(self.size) if r != self.rank]
             end = time.monotonic() + 1.0
             while not _all_done(reqs) and time.monotonic() < end:
@@ -316,6 +324,10 @@ class World:
         atexit.register(self.notify_exit)
 
     def close(self):
+        # (on MPI) a peer still waiting for this rank in an operation would otherwise wait
+        # until its timeout: torch's gloo peers see the connection reset at once
+        if self.mesh is None and self.failure is None:
+            self.notify_exit("destroy")
         self.closed = True
         atexit.unregister(self.notify_exit)
         if self._prev_hook is not None:

@@ -67,6 +67,18 @@ only0 = dist.new_group([0])
 case("not_in_group", lambda: [dist.distributed_c10d._rank_not_in_group(only0),
                               dist.distributed_c10d._rank_not_in_group(None),
                               dist.distributed_c10d._rank_not_in_group(dist.group.WORLD)])
+f32, f64, i64 = torch.ones(2), torch.ones(2, dtype=torch.float64), torch.ones(2, dtype=torch.int64)
+c64, c128 = torch.ones(2, dtype=torch.complex64), torch.ones(2, dtype=torch.complex128)
+case("dtypes_all_gather", lambda: dist.all_gather([f64, f64], f32))
+case("dtypes_all_gather_list", lambda: dist.all_gather([f32, f64], f32))
+case("dtypes_reduce_scatter", lambda: dist.reduce_scatter(f32, [f64, i64]))
+case("dtypes_coalesced", lambda: dist.all_reduce_coalesced([i64, f32, f64]))
+case("dtypes_all_to_all", lambda: dist.all_to_all([f32, f32], [f64, f64]))
+case("dtypes_all_to_all_out", lambda: dist.all_to_all([f32, i64], [f32, f32]))
+case("dtypes_all_to_all_single",
+     lambda: dist.all_to_all_single(torch.zeros(4, dtype=torch.float64), torch.arange(4.0)))
+case("dtypes_complex64_first", lambda: dist.all_reduce_coalesced([c64, f64]))
+case("dtypes_complex128_first", lambda: dist.all_reduce_coalesced([c128, f32]))
 case("world_after", lambda: reduced(dist.ReduceOp.MAX))
 dist.destroy_process_group()
 case("post_default_group", lambda: dist.distributed_c10d._get_default_group())
