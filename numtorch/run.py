@@ -4,6 +4,8 @@ Usage::
 
     python -m numtorch.run script.py [args...]
     python -m numtorch.run -m package.module [args...]
+    python -m numtorch.run -c "program text" [args...]
+    python -m numtorch.run - [args...]          (the program read from standard input)
     numtorch-run script.py [args...]
 
 ``import torch``, ``import torchvision`` and every ``torch.*`` submodule resolve to numtorch
@@ -25,16 +27,18 @@ import types
 
 from numtorch import _import_hook
 
-__all__ = ["main", "run_path", "run_module"]
+__all__ = ["main", "run_module", "run_path", "run_source"]
 
 _USAGE = """\
-usage: python -m numtorch.run [-h] (script.py | -m module) [args ...]
+usage: python -m numtorch.run [-h] (script.py | -m module | -c command | -) [args ...]
 
 Run a PyTorch program with `torch` and `torchvision` (and their submodules) mapped to
 numtorch and numtorchvision.
 
   script.py     the program file; the arguments after it are its sys.argv[1:]
   -m module     run a module as `python -m module` does
+  -c command    run the program text `command`, as `python -c` does
+  -             read the program from standard input
   -h, --help    show this message and exit
 """
 _PROG = "numtorch.run"
@@ -62,6 +66,20 @@ def run_path(path, args=()):
     if not sys.flags.safe_path:
         sys.path[0] = os.path.dirname(os.path.realpath(abspath))
     main = _new_main(abspath, importlib.machinery.SourceFileLoader("__main__", abspath))
+    exec(code, main.__dict__)
+
+
+def run_source(source, filename, argv0, args=()):
+    """Execute program text as ``python -c`` (``argv0`` ``-c``) or ``python -`` (``-``) does:
+    ``__main__`` without a file, ``sys.argv = [argv0, *args]``, the current directory first
+    on ``sys.path``."""
+    code = compile(source, filename, "exec", dont_inherit=True)
+    sys.argv[:] = [argv0, *args]
+    if not sys.flags.safe_path:
+        sys.path[0] = ""
+    main = _new_main(filename, importlib.machinery.BuiltinImporter)
+    if argv0 == "-c":  # python -c leaves __main__ without a file; python - names it <stdin>
+        del main.__file__, main.__cached__
     exec(code, main.__dict__)
 
 
@@ -129,7 +147,8 @@ def main(argv=None):
     if argv and argv[0] in ("-h", "--help"):
         sys.stdout.write(_USAGE)
         return 0
-    if not argv or (argv[0].startswith("-") and not argv[0].startswith("-m")):
+    if not argv or (argv[0].startswith("-") and argv[0] != "-" and
+                    not argv[0].startswith(("-m", "-c"))):
         problem = f"unknown option {argv[0]}" if argv else "a script or -m module is required"
         sys.stderr.write(f"{_PROG}: {problem}\n\n{_USAGE}")
         return 2
@@ -149,6 +168,15 @@ def main(argv=None):
             sys.stderr.write(f"{_PROG}: {exc}\n")
             return 1
         program = functools.partial(_exec_spec, spec, args)
+    elif argv[0].startswith("-c"):
+        command = argv[0][2:] or (argv[1] if len(argv) > 1 else None)
+        if command is None:
+            sys.stderr.write(f"{_PROG}: argument -c expects the program text\n")
+            return 2
+        args = argv[1:] if argv[0] != "-c" else argv[2:]
+        program = functools.partial(run_source, command, "<string>", "-c", args)
+    elif argv[0] == "-":
+        program = functools.partial(run_source, sys.stdin.read(), "<stdin>", "-", argv[1:])
     else:
         path, args = argv[0], argv[1:]
         if not os.path.isfile(path):
