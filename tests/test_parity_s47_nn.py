@@ -368,3 +368,23 @@ def test_bce_nan_range_check(name, dtype):
     same(lambda t: t.nn.functional.binary_cross_entropy(
         t.tensor(x, dtype=getattr(t, dtype)), t.tensor(y, dtype=getattr(t, dtype)),
         reduction="none").float())
+
+
+# -- 11. embedding_bag with per_sample_weights on half types: products summed unrounded ---------
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_embedding_bag_half_per_sample_weights(dtype):
+    """Each weighted row was rounded to the half type before the bag sum; torch sums the
+    products in float32 and rounds each bag once."""
+    def run(t):
+        g = t.Generator().manual_seed(0)
+        w = (t.randn(50, 8, generator=g) * 3).to(getattr(t, dtype))
+        idx = t.randint(0, 50, (300,), generator=g)
+        psw = t.randn(300, generator=g).to(getattr(t, dtype))
+        off = t.tensor([0, 7, 100, 101, 250])
+        out = t.nn.functional.embedding_bag(idx, w, off, mode="sum", per_sample_weights=psw)
+        out2 = t.nn.functional.embedding_bag(idx.reshape(30, 10), w, mode="sum",
+                                             per_sample_weights=psw.reshape(30, 10),
+                                             padding_idx=3)
+        return out.float(), out2.float(), str(out.dtype)
+    same(run)

@@ -305,9 +305,16 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                           _sparse_grad(weight, sparse))
     if mode == "max":
         return rename_node(bag_max(rows, ids, n_bags), _BAG_NODE)
+    half = None
     if psw is not None:
+        if rows.dtype in (_dtype.float16, _dtype.bfloat16):
+            # torch sums the half products unrounded, in float32, and rounds each bag once
+            half = rows.dtype
+            rows, psw = rows.float(), psw.float()
         rows = rows * psw.unsqueeze(-1)
     out = index_add_rows(rows, ids, n_bags)
+    if half is not None:
+        out = out.to(half)
     if mode == "mean":
         counts = xp.bincount(ids, minlength=n_bags)[:n_bags]
         out = out / _make(xp.maximum(counts, 1).astype(out._array.dtype)[:, None])
