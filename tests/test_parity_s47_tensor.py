@@ -345,3 +345,10 @@ def test_new_tensor_copy_warning_names_new_tensor_and_user_line():
         x.new_tensor(x)
         numtorch.tensor(x)
     assert [w.filename for w in rec] == [__file__, __file__]
+
+
+@pytest.mark.parametrize("dt", HALF)
+@pytest.mark.parametrize("kw", [{"bins": 7}, {"bins": 10, "min": -2, "max": 2},
+                                {"bins": 3, "min": -1.3, "max": 0.7}])
+def test_histc_half(dt, kw):
+    same(lambda t: t.histc(_y(t, dt), **kw).float())
