@@ -575,3 +575,51 @@ def _anomaly_case(L, name):
 @pytest.mark.parametrize("name", ["version", "custom_raises", "grad_call", "no_anomaly"])
 def test_anomaly_names_the_failing_node(name):
     _same(lambda L: _anomaly_case(L, name))
+
+
+# -- selective activation checkpointing ------------------------------------------------------------
+
+def _selective(L, name):
+    import functools
+
+    C = L.utils.checkpoint
+    x = L.tensor([0.5, 1.5, -1.0], requires_grad=True)
+
+    def g(a):
+        return (a.sin() * a.exp()).sum()
+
+    if name == "policy_fn":
+        def policy(ctx, op, *args, **kwargs):
+            return (C.CheckpointPolicy.MUST_SAVE if op == L.ops.aten.sin.default else
+                    C.CheckpointPolicy.PREFER_RECOMPUTE)
+        fn = functools.partial(C.create_selective_checkpoint_contexts, policy)
+        return L.autograd.grad(C.checkpoint(g, x, use_reentrant=False, context_fn=fn), x)
+    if name == "op_list":
+        fn = functools.partial(C.create_selective_checkpoint_contexts, [L.ops.aten.exp.default])
+        y = C.checkpoint(g, x, use_reentrant=False, context_fn=fn)
+        y.backward()
+        return x.grad
+    if name == "bad_type":
+        return C.create_selective_checkpoint_contexts(3)
+    if name == "bad_op":
+        return C.create_selective_checkpoint_contexts([L.sin])[0]
+    if name == "policy_members":
+        return [(p.name, p.value) for p in C.CheckpointPolicy]
+    if name == "context":
+        ctx = C.SelectiveCheckpointContext(is_recompute=True)
+        return ctx.is_recompute, type(C.create_selective_checkpoint_contexts(
+            lambda *a, **k: True)).__name__
+    raise AssertionError(name)
+
+
+@pytest.mark.parametrize("name", ["policy_fn", "op_list", "bad_type", "policy_members",
+                                  "context"])
+def test_selective_checkpoint(name):
+    _same(lambda L: _selective(L, name))
+
+
+def test_selective_checkpoint_refuses_a_plain_function_in_the_op_list():
+    got = _outcome(lambda: _selective(numtorch, "bad_op"))
+    want = _outcome(lambda: _selective(torch, "bad_op"))
+    assert got[0] == want[0] == "ValueError"
+    assert got[1].startswith("Expected op in `op_list` to be an OpOverload but got: ")

@@ -17,6 +17,7 @@ so dropout draws the same mask when recomputed, and both re-enter the autocast s
 """
 
 import contextlib
+import enum
 import sys
 import warnings
 
@@ -30,9 +31,12 @@ from ..autograd.graph import saved_tensors_hooks
 __all__ = [
     "CheckpointError",
     "CheckpointFunction",
+    "CheckpointPolicy",
+    "SelectiveCheckpointContext",
     "check_backward_validity",
     "checkpoint",
     "checkpoint_sequential",
+    "create_selective_checkpoint_contexts",
     "detach_variable",
     "get_device_states",
     "noop_context_fn",
@@ -61,6 +65,89 @@ _GRAD_UNSUPPORTED = ("When use_reentrant=True, torch.utils.checkpoint is incompa
 
 class CheckpointError(RuntimeError):
     """Raised when the recomputation does not reproduce the values the forward pass saved."""
+
+
+class CheckpointPolicy(enum.Enum):
+    """What selective checkpointing does with an op's outputs: keep them from the forward pass
+    (``*_SAVE``), compute them again in backward (``*_RECOMPUTE``) or keep them on the CPU
+    (``*_CPU_OFFLOAD``); ``MUST_*`` is binding, ``PREFER_*`` a preference."""
+
+    MUST_SAVE = 0
+    PREFER_SAVE = 1
+    MUST_RECOMPUTE = 2
+    PREFER_RECOMPUTE = 3
+    MUST_CPU_OFFLOAD = 4
+    PREFER_CPU_OFFLOAD = 5
+
+
+class SelectiveCheckpointContext:
+    """The ``ctx`` handed to a selective-checkpoint policy function.
+
+    Args:
+        is_recompute (bool): whether the op runs in the recomputation (backward).
+        op_output: the op's output, when known.
+    """
+
+    def __init__(self, *, is_recompute, op_output=None):
+        self.is_recompute = is_recompute
+        self.op_output = op_output
+
+
+class _SelectiveMode:
+    """One of the two context managers of ``create_selective_checkpoint_contexts``."""
+
+    def __init__(self, policy_fn, is_recompute):
+        self.policy_fn, self.is_recompute = policy_fn, is_recompute
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+class _CachingTorchDispatchMode(_SelectiveMode):
+    """Entered around the forward pass of a selective checkpoint."""
+
+
+class _CachedTorchDispatchMode(_SelectiveMode):
+    """Entered around the recomputation of a selective checkpoint."""
+
+
+def create_selective_checkpoint_contexts(policy_fn_or_list, allow_cache_entry_mutation=False):
+    """The ``context_fn`` pair of selective activation checkpointing: pass
+    ``functools.partial(create_selective_checkpoint_contexts, policy)`` as ``context_fn`` of
+    ``checkpoint(..., use_reentrant=False)``.
+
+    Args:
+        policy_fn_or_list: ``policy(ctx, op, *args, **kwargs) -> CheckpointPolicy`` (or a bool,
+            True meaning save), or a list of ops (``torch.ops.aten.<op>.<overload>``) to save.
+        allow_cache_entry_mutation (bool): allow saved outputs to be changed in place.
+
+    Note:
+        numtorch's checkpoint keeps no op-level record of the forward pass: it recomputes
+        every saved value, so the policy is checked here but never consulted (the same
+        values and gradients; the memory of a plain ``checkpoint``).
+    """
+    from .._ops_tree import OpOverload
+
+    if isinstance(policy_fn_or_list, list):
+        for op in policy_fn_or_list:
+            if not isinstance(op, OpOverload):  # (torch's class of error)
+                raise ValueError(  # noqa: TRY004
+                    f"Expected op in `op_list` to be an OpOverload but got: {op} of type "
+                    f"{type(op)}. ")
+        saved = list(policy_fn_or_list)
+
+        def policy_fn(ctx, op, *args, **kwargs):
+            return (CheckpointPolicy.MUST_SAVE if op in saved else
+                    CheckpointPolicy.PREFER_RECOMPUTE)
+    elif callable(policy_fn_or_list):
+        policy_fn = policy_fn_or_list
+    else:
+        raise TypeError("policy_fn_or_list must be either a function or a list of ops.")
+    return (_CachingTorchDispatchMode(policy_fn, False),
+            _CachedTorchDispatchMode(policy_fn, True))
 
 
 def noop_context_fn():
