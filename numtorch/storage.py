@@ -45,6 +45,11 @@ class TypedStorage(metaclass=TorchNamed):
         """Whether the elements live on a GPU; numtorch storages live in host memory."""
         return False
 
+    def __sizeof__(self):
+        # the elements count, as in torch: sys.getsizeof(t.untyped_storage()) is how torchinfo
+        # measures a model's input size
+        return super().__sizeof__() + self.nbytes()
+
     def __init__(self, *args, wrap=None, dtype=None, device=None):
         dt = _dtype.as_dtype(dtype) or type(self).dtype or _dtype.get_default_dtype()
         if wrap is not None:

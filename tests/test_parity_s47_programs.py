@@ -311,3 +311,21 @@ def test_serialization_type_aliases():
 def test_get_tracing_state_outside_trace():
     assert numtorch._C._get_tracing_state() is torch._C._get_tracing_state() is None
     assert numtorch.jit.is_tracing() is torch.jit.is_tracing()
+
+
+def test_storage_sizeof_counts_the_elements():
+    # torchinfo's "Input size (MB)" is sys.getsizeof(t.untyped_storage()) summed over inputs
+    import sys
+
+    def run(L):
+        out = []
+        for t in (L.ones(1, 3, 32, 32), L.ones(0), L.ones(5, dtype=L.float16), L.ones(10)[2:5]):
+            s = t.untyped_storage()
+            out.append((sys.getsizeof(s), s.nbytes()))
+        return out
+    t, n = _both(run)
+    assert [b for _, b in n] == [b for _, b in t]
+    # the object's own part may differ by a few bytes (torch's is a C struct); the elements
+    # are what counts
+    assert all(abs(ns - ts) <= 16 for (ns, _), (ts, _) in zip(n, t))
+    assert n[0][0] - n[1][0] == t[0][0] - t[1][0] == 12288
