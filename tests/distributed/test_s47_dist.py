@@ -3,7 +3,8 @@ case equal (values, exception classes and messages): ReduceOp.PREMUL_SUM and
 ``_make_nccl_premul_sum`` refused as torch's gloo does, ``new_group`` rank checks in torch's
 order and words, ``distributed_c10d._get_default_group`` / ``_rank_not_in_group``, the
 mixed-dtype error of each collective (torch names the first tensor's dtype, in its argument
-order); and a rank waiting for one that destroyed its group fails instead of hanging."""
+order), ``torch.distributed.nn(.functional)``'s differentiable collectives (values, gradients,
+FutureWarnings); and a rank waiting for one that destroyed its group fails instead of hanging."""
 
 import json
 import os
@@ -53,7 +54,10 @@ CASES = ["pre_get_rank", "pre_get_world_size", "pre_barrier", "pre_all_reduce",
          "not_in_group", "dtypes_all_gather", "dtypes_all_gather_list",
          "dtypes_reduce_scatter", "dtypes_coalesced", "dtypes_all_to_all",
          "dtypes_all_to_all_out", "dtypes_all_to_all_single", "dtypes_complex64_first",
-         "dtypes_complex128_first", "world_after", "post_default_group"]
+         "dtypes_complex128_first", "world_after", "nn_all_reduce", "nn_all_reduce_max",
+         "nn_all_gather", "nn_broadcast", "nn_reduce", "nn_all_to_all_single",
+         "nn_all_to_all", "nn_scatter", "nn_gather", "nn_reduce_scatter",
+         "post_default_group"]
 
 
 @pytest.mark.parametrize("rank", [0, 1])

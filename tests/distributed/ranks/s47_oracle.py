@@ -80,6 +80,48 @@ case("dtypes_all_to_all_single",
 case("dtypes_complex64_first", lambda: dist.all_reduce_coalesced([c64, f64]))
 case("dtypes_complex128_first", lambda: dist.all_reduce_coalesced([c128, f32]))
 case("world_after", lambda: reduced(dist.ReduceOp.MAX))
+
+
+def through(fn):
+    """Values of ``fn(x)`` and the gradient reaching ``x`` (a rank-weighted loss)."""
+    import warnings
+
+    import torch.distributed.nn.functional as F  # noqa: F401  (the module must import)
+
+    x = (torch.tensor([1.0, 2.0]) * (R + 1)).requires_grad_(True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = fn(x)
+    if isinstance(out, (list, tuple)):
+        loss = sum((o * (i + 1 + R)).sum() for i, o in enumerate(out))
+        vals = [o.tolist() for o in out]
+    else:
+        loss, vals = (out * (R + 1)).sum(), out.tolist()
+    loss.backward()
+    return [vals, x.grad.tolist(), sorted({w.category.__name__ for w in caught})]
+
+
+def dnn():
+    import torch.distributed.nn as dnn_
+
+    return dnn_
+
+
+case("nn_all_reduce", lambda: through(lambda x: dnn().functional.all_reduce(x)))
+case("nn_all_reduce_max",
+     lambda: through(lambda x: dnn().functional.all_reduce(x, op=dist.ReduceOp.MAX)))
+case("nn_all_gather", lambda: through(lambda x: dnn().all_gather(x)))
+case("nn_broadcast", lambda: through(lambda x: dnn().functional.broadcast(x, src=1)))
+case("nn_reduce", lambda: through(lambda x: dnn().functional.reduce(x, dst=0)))
+case("nn_all_to_all_single",
+     lambda: through(lambda x: dnn().functional.all_to_all_single(torch.zeros(2), x)))
+case("nn_all_to_all", lambda: through(lambda x: dnn().functional.all_to_all(
+    [torch.zeros(1), torch.zeros(1)], list(x.split(1)))))
+case("nn_scatter", lambda: through(lambda x: dnn().functional.scatter(
+    [x * 1, x * 2] if R == 0 else [x * 0, x * 0], src=0)))
+case("nn_gather", lambda: through(lambda x: dnn().functional.gather(x, dst=0)))
+case("nn_reduce_scatter", lambda: through(
+    lambda x: dnn().functional.reduce_scatter(torch.zeros(1), list(x.split(1)))))
 dist.destroy_process_group()
 case("post_default_group", lambda: dist.distributed_c10d._get_default_group())
 with open(os.path.join(OUT, f"{TAG}_rank{R}.json"), "w") as f:
