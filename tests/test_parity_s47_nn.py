@@ -388,3 +388,40 @@ def test_embedding_bag_half_per_sample_weights(dtype):
                                              padding_idx=3)
         return out.float(), out2.float(), str(out.dtype)
     same(run)
+
+
+# -- 12. user schedulers built on LRScheduler ----------------------------------------------------
+
+def _warm_sched(t):
+    class Warm(t.optim.lr_scheduler.LRScheduler):
+        def __init__(self, opt, warm):
+            self.warm = warm
+            super().__init__(opt)
+
+        def get_lr(self):
+            return [b * min(1.0, (self.last_epoch + 1) / self.warm) for b in self.base_lrs]
+
+    p = t.nn.Parameter(t.zeros(2))
+    opt = t.optim.SGD([{"params": [p]}, {"params": [t.nn.Parameter(t.zeros(1))], "lr": 0.2}],
+                      lr=0.1, momentum=0.9)
+    s = Warm(opt, 3)
+    out = [s.get_last_lr()]
+    for _ in range(4):
+        opt.step()
+        s.step()
+        out.append(s.get_last_lr())
+    return out, sorted(s.state_dict())
+
+
+SCHED_BASE = {
+    "custom_warmup": _warm_sched,
+    "base_without_get_lr": lambda t: t.optim.lr_scheduler.LRScheduler(
+        t.optim.SGD([t.nn.Parameter(t.zeros(1))], lr=0.1)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCHED_BASE))
+def test_lr_scheduler_subclassing(name):
+    """The base class's get_lr raises a bare NotImplementedError in torch (a RuntimeError
+    with a message here before)."""
+    same(SCHED_BASE[name])

@@ -129,8 +129,9 @@ class LRScheduler:
         return self._last_lr
 
     def get_lr(self):
-        """The next learning rates (each subclass defines it)."""
-        raise RuntimeError(f"{type(self).__name__} does not define get_lr()")
+        """The next learning rates (each subclass defines it; torch's base raises a bare
+        NotImplementedError)."""
+        raise NotImplementedError
 
     def _check_call_order(self):
         if self._step_count != 1:
