@@ -623,3 +623,42 @@ def test_selective_checkpoint_refuses_a_plain_function_in_the_op_list():
     want = _outcome(lambda: _selective(torch, "bad_op"))
     assert got[0] == want[0] == "ValueError"
     assert got[1].startswith("Expected op in `op_list` to be an OpOverload but got: ")
+
+
+# -- grad_fn._saved_self / _saved_other / _saved_result -------------------------------------------
+
+def _saved_attr(L, name):
+    x = L.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    if name == "exp_result":
+        y = x.exp()
+        return y.grad_fn._saved_result.equal(y), y.grad_fn._saved_result.requires_grad
+    if name == "pow_self_is_leaf":
+        return x.pow(2).grad_fn._saved_self is x
+    if name == "mul_nonleaf_is_input":
+        z = x * 3
+        w = z * z
+        return w.grad_fn._saved_self is z, w.grad_fn._saved_other is z
+    if name == "mul_mixed":
+        u = x.sin() * x
+        return u.grad_fn._saved_self.equal(x.sin()), u.grad_fn._saved_other is x
+    if name == "scalar_operand_not_saved":
+        return (x * 2.5).grad_fn._saved_self
+    if name == "freed":
+        s = x.sigmoid()
+        s.sum().backward()
+        return s.grad_fn._saved_result
+    if name == "modified":
+        m = x * 1
+        n = m.exp() * m
+        m.add_(1)
+        return n.grad_fn._saved_other
+    if name == "result_values":
+        return L.tanh(x).grad_fn._saved_result
+    raise AssertionError(name)
+
+
+@pytest.mark.parametrize("name", ["exp_result", "pow_self_is_leaf", "mul_nonleaf_is_input",
+                                  "mul_mixed", "scalar_operand_not_saved", "freed", "modified",
+                                  "result_values"])
+def test_saved_tensor_attributes(name):
+    _same(lambda L: _saved_attr(L, name))

@@ -864,6 +864,45 @@ class Op(Node):
             t._grad_fn, t._output_nr = self, index
         return t
 
+    # -- torch's saved-variable attributes (grad_fn._saved_self ...) -------------------------
+    def _saved_input_attr(self, index):
+        saved = self._saved
+        if saved is None:
+            if getattr(self, "_released", False):
+                raise RuntimeError(_FREED)
+            return None
+        for i, arr, vc, version, leaf, x in saved.get("inputs", ()):
+            if i != index:
+                continue
+            if type(arr) is _Packed:
+                return arr.tensor()
+            if vc is not None and vc[0] != version:
+                raise RuntimeError(self._input_modified(saved, i, arr, vc[0], version, x))
+            return leaf if leaf is not None else x if x is not None else _make(arr)
+        return None
+
+    @property
+    def _saved_self(self):
+        """The first input as saved for backward (None when this op did not save it)."""
+        return self._saved_input_attr(0)
+
+    @property
+    def _saved_other(self):
+        """The second input as saved for backward (None when this op did not save it)."""
+        return self._saved_input_attr(1)
+
+    @property
+    def _saved_result(self):
+        """The output as saved for backward (None when this op did not save it)."""
+        saved = self._saved
+        if saved is None:
+            if getattr(self, "_released", False):
+                raise RuntimeError(_FREED)
+            return None
+        if 0 not in saved.get("outputs", ()):
+            return None
+        return self.saved_output(0)
+
     def saved(self, name):
         """An extra array kept with ``save(name=...)``."""
         return self._check_saved()["extra"][name]
