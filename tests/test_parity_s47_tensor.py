@@ -352,3 +352,54 @@ def test_new_tensor_copy_warning_names_new_tensor_and_user_line():
                                 {"bins": 3, "min": -1.3, "max": 0.7}])
 def test_histc_half(dt, kw):
     same(lambda t: t.histc(_y(t, dt), **kw).float())
+
+
+# -- 8. bfloat16 with NaN (NumPy's kind for it is 'V'; ml_dtypes' NaN does not sort last) --------
+
+def _bn(t, dt="bfloat16"):
+    nan = float("nan")
+    return t.tensor([[3., nan, 1., 2.], [nan, 0., -1., nan], [5., 4., 4., -0.]],
+                    dtype=getattr(t, dt))
+
+
+def _f(r):
+    if isinstance(r, tuple):
+        return tuple(_f(x) for x in r)
+    return r.float() if r.dtype.is_floating_point else r
+
+
+BF16_NAN = {
+    "isnan": lambda t: t.isnan(_bn(t)),
+    "isinf": lambda t: t.isinf(_bn(t) / 0),
+    "isfinite": lambda t: t.isfinite(_bn(t) / 0),
+    "isposinf": lambda t: t.isposinf(_bn(t) / 0),
+    "isneginf": lambda t: t.isneginf(_bn(t) / 0),
+    "any_nan": lambda t: _bn(t).isnan().any(),
+    "sort": lambda t: _f(tuple(_bn(t).sort(1))),
+    "sort_desc": lambda t: _f(tuple(_bn(t).sort(1, descending=True))),
+    "argsort": lambda t: _bn(t).argsort(0),
+    "topk": lambda t: _f(tuple(_bn(t).topk(2, 1))),
+    "kthvalue": lambda t: _f(tuple(_bn(t).kthvalue(2, 1))),
+    "median_dim": lambda t: _f(tuple(_bn(t).median(1))),
+    "median_all": lambda t: _f(_bn(t).median()),
+    "nanmedian_dim": lambda t: _f(tuple(_bn(t).nanmedian(1))),
+    "nanmedian_all": lambda t: _f(_bn(t).nanmedian()),
+    "mode": lambda t: _f(tuple(_bn(t).mode(1))),
+    "cummax": lambda t: _f(tuple(_bn(t).cummax(1))),
+    "cummin": lambda t: _f(tuple(_bn(t).cummin(1))),
+    "msort": lambda t: _f(t.msort(_bn(t))),
+    "unique": lambda t: _f(t.unique(_bn(t), return_inverse=True, return_counts=True)),
+    "unique_dim": lambda t: _f(t.unique(_bn(t).nan_to_num(7.), dim=1, return_counts=True)),
+    "unique_consecutive": lambda t: _f(t.unique_consecutive(_bn(t), return_counts=True)),
+    "searchsorted": lambda t: t.searchsorted(t.tensor([1., 2., float("nan")], dtype=t.bfloat16),
+                                             t.tensor([float("nan"), 1.5], dtype=t.bfloat16)),
+    "searchsorted_plain": lambda t: t.searchsorted(t.tensor([1., 2., 3.], dtype=t.bfloat16),
+                                                   t.tensor([0.5, 2., 9.], dtype=t.bfloat16),
+                                                   right=True),
+    "sort_noncontiguous": lambda t: _f(tuple(_bn(t).t().sort(0))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BF16_NAN))
+def test_bfloat16_nan(name):
+    same(BF16_NAN[name])

@@ -139,6 +139,9 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     if sorter is not None:
         seq = xp.take_along_axis(seq, _check_sorter(sorter, seq), axis=-1)
     vals = input._array if isinstance(input, Tensor) else xp.asarray(input, dtype=seq.dtype)
+    bf16 = _dtype.bfloat16.np
+    if seq.dtype == bf16 or vals.dtype == bf16:  # ordered as float32 (exact, NaN last)
+        seq, vals = seq.astype(np.float32), vals.astype(np.float32)
     how = "right" if right else "left"
     if seq.ndim > 1 and seq.shape[:-1] != vals.shape[:-1]:
         raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension "

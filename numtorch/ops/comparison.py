@@ -104,7 +104,7 @@ class _Classify(Op):
     differentiable = False
 
     def forward(self, x):
-        kind = x.dtype.kind
+        kind = _dtype.np_kind(x.dtype)  # (bfloat16's NumPy kind is 'V')
         if kind not in "fc":
             return self.xp.full(x.shape, self.fn == "isfinite")
         if kind == "c" and self.fn in ("isposinf", "isneginf"):

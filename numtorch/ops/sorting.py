@@ -69,9 +69,16 @@ class SelectTied(Op):
 
 
 def _nd(input):
-    """The array of ``input`` with at least one dim (0-d tensors act as 1-element vectors)."""
-    a = input._array
+    """The array of ``input`` with at least one dim (0-d tensors act as 1-element vectors),
+    to order and compare (values are picked from ``input``): bfloat16 as float32, which keeps
+    its order exactly and which NumPy's sorts and NaN tests know (ml_dtypes' NaN does not
+    sort last)."""
+    a = _sortable(input._array)
     return a.reshape(1) if a.ndim == 0 else a
+
+
+def _sortable(a):
+    return a.astype(np.float32) if a.dtype == _dtype.bfloat16.np else a
 
 
 def _finish(input, vals, idx, d, keepdim):
@@ -374,10 +381,10 @@ def _median(fn, input, dim, keepdim, ignore_nan):
         a = input._array
         if a.size == 0:
             return _make(np.full((), np.nan, dtype=a.dtype))
-        flat = a.reshape(-1)
+        flat = _sortable(a.reshape(-1))
         xp = xp_of(a)
         pos = int(_median_pos(ignore_nan)(flat, 0, xp)[0])
-        value = xp.sort(flat)[pos]
+        value = xp.sort(flat)[pos].astype(a.dtype)
         # every entry equal to the median shares its gradient, as in torch
         return SelectTied.apply(input, value=value, node_name=node + "0")
     vals, idx = _select_kth(fn, input, dim, keepdim, _median_pos(ignore_nan))

@@ -66,15 +66,17 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False,  # noq
         raise NotImplementedError(f'"unique" not implemented for '
                                   f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
     xp = xp_of(a)
+    # bfloat16 is ordered as float32 (exact; ml_dtypes' NaN does not sort last)
+    key = a.astype(np.float32) if a.dtype == _dtype.bfloat16.np else a
     if dim is None:
-        lines, d = a.reshape(-1, 1), 0
+        lines, d = key.reshape(-1, 1), 0
     else:
         if not a.ndim:
             raise no_dims_error(dim)
         d = canonical_dim(dim, a.ndim)
         if not a.size:
             return _empty_slices(a, d, return_inverse, return_counts)
-        lines = xp.moveaxis(a, d, 0).reshape(a.shape[d], -1)
+        lines = xp.moveaxis(key, d, 0).reshape(a.shape[d], -1)
     n = lines.shape[0]
     # sort the slices (NaN last, ties in input order), then start a group wherever a slice
     # differs from the one before: NaN != NaN, so every NaN stays on its own, as in torch
@@ -112,15 +114,17 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
         raise NotImplementedError(f'"unique" not implemented for '
                                   f"'{_dtype._TYPE_DISPLAY[input.dtype.name]}'")
     xp = xp_of(a)
+    # bfloat16 is ordered as float32 (exact; ml_dtypes' NaN does not sort last)
+    key = a.astype(np.float32) if a.dtype == _dtype.bfloat16.np else a
     if dim is None:
-        lines, d = a.reshape(-1, 1), 0
+        lines, d = key.reshape(-1, 1), 0
     else:
         if not a.ndim:
             raise no_dims_error(dim)
         d = canonical_dim(dim, a.ndim)
         if not a.size:
             return _empty_slices(a, d, return_inverse, return_counts)
-        lines = xp.moveaxis(a, d, 0).reshape(a.shape[d], -1)
+        lines = xp.moveaxis(key, d, 0).reshape(a.shape[d], -1)
     n = lines.shape[0]
     start = xp.ones(n, dtype=bool)
     if n > 1:
