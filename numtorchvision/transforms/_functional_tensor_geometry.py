@@ -203,7 +203,8 @@ def v2_fill_blend():
 def _sample(x, grid, mode):
     """grid_sample with torch's float32 rounding where no gradient is wanted (integer images
     round these values: an ulp decides a pixel); numtorch's differentiable one otherwise."""
-    if (x.dtype == torch.float32 and grid.dtype == torch.float32 and x.device.type == "cpu"
+    if (x.ndim == 4 and x.dtype == torch.float32 and grid.dtype == torch.float32
+            and x.device.type == "cpu"
             and not (x.requires_grad or grid.requires_grad) and mode in ("bilinear", "nearest")):
         g = grid.numpy()
         if np.isfinite(g).all():

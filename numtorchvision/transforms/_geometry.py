@@ -168,7 +168,7 @@ def elastic_transform(img, displacement, interpolation=InterpolationMode.BILINEA
         t_img = pil_to_tensor(img)
     expected = (1,) + tuple(t_img.shape[-2:]) + (2,)
     if expected != tuple(displacement.shape):
-        raise ValueError(f"Argument displacement shape should be {expected}, but given "
+        raise ValueError(f"Argument displacement shape should be {torch.Size(expected)}, but given "
                          f"{displacement.shape}")
     out = F_g.elastic_transform(t_img, displacement, interpolation=interpolation.value,
                                 fill=fill)

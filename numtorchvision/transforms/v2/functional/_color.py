@@ -7,7 +7,7 @@ from .... import tv_tensors
 from ... import functional as F1
 from ..._functional_tensor import _max_value
 from ._misc import _num_value_bits, to_dtype_image
-from ._utils import _TABLE, _call, _register
+from ._utils import _TABLE, _call, _need_chw, _register
 
 _KINDS = (torch.Tensor, tv_tensors.Image, tv_tensors.Video, "pil")
 _NO_VIDEO = (torch.Tensor, tv_tensors.Image, "pil")  # torchvision has no video kernel here
@@ -274,6 +274,7 @@ def adjust_hue_image(image, hue_factor):
 def adjust_sharpness_image(image, sharpness_factor):
     from numtorch.nn.functional import conv2d
 
+    _need_chw(image)
     channels = _gray_or_rgb(image, "Input image tensor can have 1 or 3 channels, but found {}")
     _non_negative(sharpness_factor, "sharpness_factor")
     height, width = image.shape[-2:]

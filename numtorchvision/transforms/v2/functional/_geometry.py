@@ -16,7 +16,7 @@ from ..._functional_tensor_geometry import _compute_affine_output_size, v2_fill_
 from ..._geometry import _get_inverse_affine_matrix
 from ...functional import InterpolationMode, _interpolation_modes_from_int
 from ._meta import _convert_bounding_box_format, clamp_bounding_boxes
-from ._utils import _call, _flat_image, _register
+from ._utils import _call, _flat_image, _need_chw, _register
 
 _XYXY = tv_tensors.BoundingBoxFormat.XYXY
 _IMAGE_KINDS = (torch.Tensor, tv_tensors.Image, tv_tensors.Video)
@@ -160,6 +160,7 @@ def resize_image(image, size, interpolation=InterpolationMode.BILINEAR, max_size
                           "antialias is ignored.")
         antialias = True
     antialias = bool(antialias)  # None: off
+    _need_chw(image)
     if not antialias and interpolation == InterpolationMode.LANCZOS:
         raise ValueError("InterpolationMode.LANCZOS requires antialias=True")
     old_h, old_w = F1.get_dimensions(image)[1:]
@@ -474,6 +475,7 @@ def affine_image(image, angle, translate, scale, shear, interpolation=Interpolat
                  fill=None, center=None):
     interpolation = _check_interpolation(interpolation)
     angle, translate, shear, center = affine_args(angle, translate, scale, shear, center)
+    _need_chw(image, first=2)
     if not isinstance(image, torch.Tensor):
         return F1.affine(image, angle, translate, scale, shear, interpolation=interpolation,
                          fill=fill, center=center)
@@ -580,6 +582,7 @@ def rotate_image(image, angle, interpolation=InterpolationMode.NEAREST, expand=F
     if not isinstance(image, torch.Tensor):
         return F1.rotate(image, angle, interpolation=_check_interpolation(interpolation),
                          expand=expand, center=center, fill=fill)
+    _need_chw(image, first=2)
     angle = angle % 360
     # quarter turns about the centre are exact transposes, as in torchvision; odd ones only
     # when the canvas may change shape or is square

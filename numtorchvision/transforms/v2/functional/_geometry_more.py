@@ -16,7 +16,7 @@ from ..._geometry import _get_perspective_coeffs
 from ...functional import InterpolationMode
 from ._geometry import _as_mask_image, _check_interpolation, _clamp, _fmt, _points_matmul
 from ._meta import _convert_bounding_box_format
-from ._utils import _TABLE, _call, _flat_image, _PILKind, _register
+from ._utils import _TABLE, _call, _flat_image, _need_chw, _PILKind, _register
 
 _XYXY = tv_tensors.BoundingBoxFormat.XYXY
 _IMAGE_KINDS = (torch.Tensor, tv_tensors.Image, tv_tensors.Video)
@@ -52,6 +52,7 @@ def perspective_image(image, startpoints, endpoints, interpolation=Interpolation
                       fill=None, coefficients=None):
     coeffs = _perspective_coefficients(startpoints, endpoints, coefficients)
     interpolation = _check_interpolation(interpolation)
+    _need_chw(image, first=2)
     if not isinstance(image, torch.Tensor):
         from ..._functional_pil import perspective as _perspective_pil
         from ...functional import pil_modes_mapping
@@ -131,6 +132,8 @@ def elastic_image(image, displacement, interpolation=InterpolationMode.BILINEAR,
     if not isinstance(displacement, torch.Tensor):
         raise TypeError("Argument displacement should be a Tensor")
     mode = _check_interpolation(interpolation)
+    if isinstance(image, torch.Tensor) and image.ndim < 2:
+        _need_chw(image, first=2)
 
     if not isinstance(image, torch.Tensor):  # PIL
         return F1.elastic_transform(image, displacement, interpolation=mode, fill=fill)
@@ -138,6 +141,7 @@ def elastic_image(image, displacement, interpolation=InterpolationMode.BILINEAR,
     if tuple(displacement.shape) != want:
         raise ValueError(f"Argument displacement shape should be {want}, but given "
                          f"{displacement.shape}")
+    _need_chw(image)
     # v2 builds the grid in the image's float dtype (v1: always float32)
     work = image.dtype if image.is_floating_point() else torch.float32
     grid = _create_identity_grid(list(image.shape[-2:]), work).add_(displacement.to(work))

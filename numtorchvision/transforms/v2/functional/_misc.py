@@ -87,6 +87,8 @@ def _blur_tensor(image, kernel_size, sigma):
 @_register(gaussian_blur, *_IMAGE_KINDS, "pil")
 def gaussian_blur_image(image, kernel_size, sigma=None):
     kernel_size, sigma = _blur_args(kernel_size, sigma)
+    if isinstance(image, torch.Tensor) and image.ndim < 3:  # torchvision reads shape[-3]
+        raise IndexError("tuple index out of range")
     if isinstance(image, torch.Tensor) and image.numel() == 0:
         return image
     if not isinstance(image, torch.Tensor):

@@ -148,3 +148,12 @@ def _takes_metadata(inpt, kind, plain_ok, plain_error, own_ok, own_error, other_
     if not own_ok:
         raise ValueError(own_error)
     return True
+
+
+def _need_chw(image, first=3):
+    """Tensor images need (..., C, H, W): torchvision's kernels unpack ``shape[-2:]``
+    (``first=2``: the warps read the size first) and ``shape[-3:]``, so fewer dimensions fail
+    there with Python's unpacking error."""
+    if isinstance(image, torch.Tensor) and image.ndim < 3:
+        expected = 2 if first == 2 and image.ndim < 2 else 3
+        raise ValueError(f"not enough values to unpack (expected {expected}, got {image.ndim})")
