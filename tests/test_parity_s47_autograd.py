@@ -662,3 +662,21 @@ def _saved_attr(L, name):
                                   "result_values"])
 def test_saved_tensor_attributes(name):
     _same(lambda L: _saved_attr(L, name))
+
+
+# -- vmap: batched index arrays as the only batched operand ---------------------------------------
+
+_INDEX_ONLY = {
+    "index_put": lambda L, i: L.zeros(4).index_put((i,), L.ones(3)),
+    "index_put_accumulate": lambda L, i: L.zeros(4).index_put((i,), L.ones(3), accumulate=True),
+    "setitem_unbatched_self": lambda L, i: (lambda z: (z.__setitem__(i, 1.), z)[1])(L.zeros(4)),
+    "setitem_cloned_batched": lambda L, i: (lambda z: (z.__setitem__(i, 1.), z)[1])(
+        L.zeros(4) + i[0] * 0),
+    "getitem": lambda L, i: L.arange(12.).reshape(4, 3)[i],
+}
+
+
+@pytest.mark.parametrize("name", list(_INDEX_ONLY))
+def test_vmap_batched_index_only(name):
+    _same(lambda L: L.func.vmap(lambda i: _INDEX_ONLY[name](L, i))(
+        L.tensor([[2, 0, 1], [3, 1, 1]])))

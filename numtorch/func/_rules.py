@@ -66,6 +66,11 @@ def dispatch(cls, inputs, params):
         _build_table()
     inputs = tuple(_owner(x) for x in inputs)
     levels = B.union_levels(inputs)
+    carried = [a._owner for v in params.values() if _has_logical(v)
+               for a in (v if isinstance(v, (tuple, list)) else (v,))
+               if type(a) is _Logical and a._owner is not None]
+    if carried:  # batched index arrays among the parameters: their levels count too
+        levels = B.union_levels(inputs + tuple(carried))
     if rng is not None and getattr(rng, "is_vmap_rng", False):
         from ._rules_extra import random_rule
 
