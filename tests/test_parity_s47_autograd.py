@@ -666,12 +666,16 @@ def test_saved_tensor_attributes(name):
 
 # -- vmap: batched index arrays as the only batched operand ---------------------------------------
 
+def _write_ones(z, i):
+    z[i] = 1.
+    return z
+
+
 _INDEX_ONLY = {
     "index_put": lambda L, i: L.zeros(4).index_put((i,), L.ones(3)),
     "index_put_accumulate": lambda L, i: L.zeros(4).index_put((i,), L.ones(3), accumulate=True),
-    "setitem_unbatched_self": lambda L, i: (lambda z: (z.__setitem__(i, 1.), z)[1])(L.zeros(4)),
-    "setitem_cloned_batched": lambda L, i: (lambda z: (z.__setitem__(i, 1.), z)[1])(
-        L.zeros(4) + i[0] * 0),
+    "setitem_unbatched_self": lambda L, i: _write_ones(L.zeros(4), i),
+    "setitem_cloned_batched": lambda L, i: _write_ones(L.zeros(4) + i[0] * 0, i),
     "getitem": lambda L, i: L.arange(12.).reshape(4, 3)[i],
 }
 
