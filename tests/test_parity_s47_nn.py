@@ -425,3 +425,33 @@ def test_lr_scheduler_subclassing(name):
     """The base class's get_lr raises a bare NotImplementedError in torch (a RuntimeError
     with a message here before)."""
     same(SCHED_BASE[name])
+
+
+# -- 13. Module.to parses its arguments as Tensor.to does ----------------------------------------
+
+MODULE_TO = {
+    "device_then_str_dtype": ("cpu", "float32"),
+    "dtype_then_device": ("DT", "cpu"),
+    "three_positional": ("cpu", "DT", "x"),
+    "str_dtype_only": ("float32",),
+    "bad_device": ("cuda:x",),
+    "device_dtype": ("cpu", "DT"),
+    "dtype_only": ("DT",),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MODULE_TO))
+def test_module_to_argument_forms(name):
+    """Module.to accepted (dtype, device) and raised RuntimeError/other messages where torch's
+    parser (shared with Tensor.to) raises its TypeError."""
+    def run(t):
+        args = [t.float64 if a == "DT" else a for a in MODULE_TO[name]]
+        m = t.nn.Linear(2, 2).to(*args)
+        return [(n, str(v.dtype)) for n, v in m.state_dict().items()]
+    same(run)
+
+
+def test_module_to_keywords():
+    same(lambda t: [str(p.dtype) for p in t.nn.Linear(2, 2).to(
+        device="cpu", dtype=t.float64, non_blocking=True).parameters()])
+    same(lambda t: t.nn.Linear(2, 2).to(device="cpu", foo=1))

@@ -84,22 +84,9 @@ class _ConversionMixin:
             >>> torch.nn.Linear(2, 2).to(torch.float64).weight.dtype
             torch.float64
         """
-        dtype = kwargs.pop("dtype", None)
-        device = kwargs.pop("device", None)
-        kwargs.pop("non_blocking", None)
-        memory_format = kwargs.pop("memory_format", None)
-        if kwargs:
-            raise TypeError(f"to() received an invalid combination of arguments - got "
-                            f"unexpected keyword argument '{next(iter(kwargs))}'")
-        for a in args:
-            if isinstance(a, _dtype.dtype):
-                dtype = a
-            elif isinstance(a, Tensor):
-                dtype, device = a.dtype, a.device
-            elif isinstance(a, bool) or a is None:
-                continue  # the positional non_blocking flag
-            else:
-                device = a
+        from ..._C import _parse_to  # Tensor.to's parser: its forms and its errors, as torch
+
+        device, dtype, _, memory_format = _parse_to(*args, **kwargs)
         if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
             raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but "
                             f"got desired dtype={dtype}")
