@@ -229,7 +229,9 @@ class _TensorMath:
         except TypeError:
             return NotImplemented
 
-    def __pow__(self, exponent):
+    def __pow__(self, exponent, modulo=None):
+        if modulo is not None:  # pow(t, e, m): no such form, Python's TypeError
+            return NotImplemented
         try:
             return _nt.ops.pow(self, exponent)
         except TypeError:

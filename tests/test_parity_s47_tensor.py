@@ -403,3 +403,8 @@ BF16_NAN = {
 @pytest.mark.parametrize("name", sorted(BF16_NAN))
 def test_bfloat16_nan(name):
     same(BF16_NAN[name])
+
+
+def test_three_argument_pow_is_refused_as_torch():
+    same(lambda t: pow(t.tensor(3), 2, 5))
+    same(lambda t: pow(t.tensor(3.), 2))
