@@ -684,3 +684,17 @@ _INDEX_ONLY = {
 def test_vmap_batched_index_only(name):
     _same(lambda L: L.func.vmap(lambda i: _INDEX_ONLY[name](L, i))(
         L.tensor([[2, 0, 1], [3, 1, 1]])))
+
+
+_RESIZE = {
+    "smaller": lambda L, a: a.clone().resize_(2, 2),
+    "same_count": lambda L, a: a.clone().resize_(4, 3),
+    "tuple": lambda L, a: a.clone().resize_((12,)),
+    "grad_error": lambda L, a: (a * L.ones(1, requires_grad=True)).resize_(2, 2),
+}
+
+
+@pytest.mark.parametrize("name", list(_RESIZE))
+def test_vmap_resize_(name):
+    # torch resizes the physical tensor: a shrunk sample reads on into the next sample
+    _same(lambda L: L.func.vmap(lambda a: _RESIZE[name](L, a))(L.arange(24.).reshape(2, 3, 4)))

@@ -195,6 +195,21 @@ class BatchedTensor(Tensor):
     def unsqueeze_(self, dim):
         return self._restride_("unsqueeze", dim)
 
+    def resize_(self, *sizes, memory_format=None):
+        """torch's batching of ``resize_``: the physical tensor (batch dims first) is resized
+        to the batch sizes followed by ``size`` (so a shrunk sample reads on into the next
+        sample's elements, as in torch)."""
+        size = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) \
+            else sizes
+        if self.requires_grad:  # torch's error
+            return Tensor.resize_(self, *sizes, memory_format=memory_format)
+        phys = self._bt
+        lead = tuple(phys.shape[:len(self._levels)])
+        Tensor.resize_(phys, lead + tuple(size))
+        self._vc = phys._vc
+        self._refresh()
+        return self
+
     def _refresh(self):
         """Re-read the stand-in and flags after the physical tensor changed in place."""
         self._array = _stand_in(self._bt._array, len(self._levels), self)
