@@ -408,3 +408,13 @@ def test_bfloat16_nan(name):
 def test_three_argument_pow_is_refused_as_torch():
     same(lambda t: pow(t.tensor(3), 2, 5))
     same(lambda t: pow(t.tensor(3.), 2))
+
+
+@pytest.mark.parametrize("fn", ["fftfreq", "rfftfreq"])
+@pytest.mark.parametrize("d", ["t0.5", "t2", "t64", "bool", "int", "t1d", "str"])
+def test_fftfreq_spacing_forms(fn, d):
+    def f(t):
+        arg = {"t0.5": t.tensor(0.5), "t2": t.tensor(2), "t64": t.tensor(0.5, dtype=t.float64),
+               "bool": True, "int": 2, "t1d": t.tensor([0.5]), "str": "a"}[d]
+        return getattr(t.fft, fn)(4, arg)
+    same(f)

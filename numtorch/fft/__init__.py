@@ -10,6 +10,7 @@ dtype, and half precision raises. Each is differentiable to any order (see
 
 from .. import _dtype
 from .._creation import _finish, check_pin_memory, dtype_arg
+from .._tensor import Tensor
 from ..ops import fft_ops as _f
 from ..ops._pointwise import _out as _write_out, type_name as _type_name
 from ..ops.rearrange import roll as _roll
@@ -262,8 +263,11 @@ def _freq_args(fn, n, d, dtype):
     if isinstance(n, bool) or not isinstance(n, int) and not hasattr(n, "__index__"):
         raise TypeError(f"{fn}(): argument 'n' (position 1) must be int, not {_type_name(n)}")
     n = int(n)
-    if isinstance(d, bool) or not isinstance(d, (int, float)):
-        raise TypeError(f"{fn}(): argument 'd' (position 2) must be float, not {_type_name(d)}")
+    if isinstance(d, Tensor) and not d._array.ndim and not d.is_complex():
+        d = d.item()  # torch reads a 0-d tensor as its number
+    if not isinstance(d, (int, float)):  # (a bool is a number here, as in torch)
+        what = "Tensor" if isinstance(d, Tensor) else _type_name(d)  # (torch's bare name)
+        raise TypeError(f"{fn}(): argument 'd' (position 2) must be float, not {what}")
     dt = _dtype.get_default_dtype() if dtype is None else dtype_arg(dtype, fn)
     if dt.is_complex:
         raise NotImplementedError(f"\"arange_cpu\" not implemented for "
