@@ -455,3 +455,19 @@ def test_module_to_keywords():
     same(lambda t: [str(p.dtype) for p in t.nn.Linear(2, 2).to(
         device="cpu", dtype=t.float64, non_blocking=True).parameters()])
     same(lambda t: t.nn.Linear(2, 2).to(device="cpu", foo=1))
+
+
+# -- 14. Rprop: a NaN gradient entry leaves its parameter unmoved (torch's sign(NaN) is 0) ------
+
+@pytest.mark.parametrize("shape", [(), (3,)])
+def test_rprop_nan_gradient(shape):
+    def run(t):
+        w = t.nn.Parameter(t.tensor([1.0, -2.0, 3.0])[:shape[0]] if shape else t.tensor(1.5))
+        opt = t.optim.Rprop([w], lr=0.01)
+        grads = ([float("nan"), 1.0, -1.0], [1.0, float("nan"), -1.0], [-1.0, 1.0, 1.0])
+        for g in grads:
+            w.grad = t.tensor(g) if shape else t.tensor(g[0])
+            opt.step()
+        st = opt.state[w]
+        return w, st["prev"], st["step_size"]
+    same(run)

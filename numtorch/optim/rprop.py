@@ -45,11 +45,19 @@ class Rprop(Optimizer):
         etaminus, etaplus = group["etas"]
         lo, hi = group["step_sizes"]
         prev, size = state["prev"]._array, state["step_size"]._array
-        s = xp.sign(g * prev)
+        s = _sign(xp, g * prev)
         factor = xp.where(s > 0, etaplus, xp.where(s < 0, etaminus, 1.0)).astype(size.dtype)
         size *= factor
         xp.clip(size, lo, hi, out=size)
         # after a sign change the coordinate rests for one step (and forgets its gradient)
         g = xp.where(s < 0, 0, g).astype(p.dtype)
-        p -= xp.sign(g) * size
+        p -= _sign(xp, g) * size
         prev[...] = g
+
+
+def _sign(xp, a):
+    """torch's sign: 0 for NaN (NumPy's is NaN), so a NaN gradient leaves its entry unmoved."""
+    s = xp.asarray(xp.sign(a))  # (a 0-d parameter gives a NumPy scalar)
+    if s.dtype.kind == "f":
+        xp.copyto(s, 0, where=s != s)
+    return s
