@@ -698,3 +698,7 @@ _RESIZE = {
 def test_vmap_resize_(name):
     # torch resizes the physical tensor: a shrunk sample reads on into the next sample
     _same(lambda L: L.func.vmap(lambda a: _RESIZE[name](L, a))(L.arange(24.).reshape(2, 3, 4)))
+
+
+def test_vmap_nonzero_error():
+    _same(lambda L: L.func.vmap(lambda a: a.nonzero())(L.tensor([[1., 0., 2.], [0., 3., 3.]])))

@@ -171,6 +171,12 @@ class _Logical(np.ndarray):
             return super().__array_function__(func, (np.ndarray,), args, kwargs)
         handler = _FUNCS.get(func)
         if handler is None:
+            name = _DYNAMIC_SHAPE.get(func)
+            if name is not None:  # a result whose size depends on each sample's values
+                raise RuntimeError(f"vmap: We do not support batching operators that can output "
+                                   f"dynamic shape. Attempted to vmap over aten::{name}. Please "
+                                   f"file an issue at https://github.com/pytorch/pytorch/issues "
+                                   f"if you need this feature.")
             raise _escaped()
         return handler(func, list(args), dict(kwargs))
 
@@ -272,6 +278,8 @@ def _like(func, args, kwargs):
 
 
 _FUNCS = {}
+# the NumPy function behind torch.nonzero, by torch's op name
+_DYNAMIC_SHAPE = {np.nonzero: "nonzero"}
 for _f, _pos, _default, _none in (
         (np.sort, 1, -1, "escape"), (np.argsort, 1, -1, "escape"), (np.flip, 1, None, "all"),
         (np.cumsum, 1, None, "escape"), (np.cumprod, 1, None, "escape"),
