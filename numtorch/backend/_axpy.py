@@ -56,7 +56,21 @@ def axpy(y, x, alpha):
     if wide is None:
         y += y.dtype.type(alpha) * x
         return y
+    if y.dtype.itemsize == 2:  # float16/bfloat16: torch's block and tail roundings
+        y[...] = axpy_once(y, x, alpha)
+        return y
     y[...] = y.astype(wide) + wide(y.dtype.type(alpha)) * x.astype(wide)
+    return y
+
+
+def scale(y, c):
+    """``y *= c`` in place as torch's ``mul_(c)``: a float16/bfloat16 host array is multiplied
+    in float32 by ``c`` as a float32 (NumPy would round ``c`` to the 16-bit type first)."""
+    if type(y) is np.ndarray and y.dtype.itemsize == 2 and y.dtype.kind != "i" and \
+            y.dtype in _WIDER:
+        y[...] = y.astype(np.float32) * np.float32(c)
+        return y
+    y *= c
     return y
 
 

@@ -24,9 +24,11 @@ def axpy_once(a, b, alpha):
     operands is then exact or nearly so); None where no wider type helps."""
     if type(a) is not np.ndarray:
         return None
-    if type(b) is not np.ndarray:
-        if not isinstance(b, (float, int, np.floating)) or isinstance(b, bool):
-            return None
+    number = type(b) is not np.ndarray
+    if number:
+        if not (isinstance(b, (float, int, np.floating)) or (  # (ml_dtypes' bfloat16 is
+                isinstance(b, np.generic) and b.dtype == a.dtype)) or isinstance(b, bool):
+            return None  # not an np.floating)
         b = np.asarray(b, dtype=a.dtype)  # a number joins in the op's precision, as in torch
     if a.dtype != b.dtype:
         return None
@@ -36,21 +38,79 @@ def axpy_once(a, b, alpha):
     coef = wide(a.dtype.type(alpha))  # torch holds alpha in the op's own precision
     out = (a.astype(wide) + coef * b.astype(wide)).astype(a.dtype)
     if a.dtype.itemsize == 2:
+        out = np.asarray(out)  # (a 0-d operation gives NumPy a scalar)
         _half_tail(out, a, b, a.dtype.type(alpha))
     return out
 
 
 def _half_tail(out, a, b, coef):
-    """torch's 16-bit add/sub kernel: whole blocks of 32 values in float32 (as above), the
-    last ``size % 32`` in 16-bit arithmetic, each operation rounded (found by experiment: bit
-    for bit on both parts). Only for one plain loop over same-shape C-contiguous operands up
-    to torch's parallel grain (other layouts and chunkings split the loop elsewhere)."""
-    n = out.size
-    tail = n % 32
-    if tail and n <= 32768 and a.shape == b.shape == out.shape and a.flags.c_contiguous \
-            and b.flags.c_contiguous and out.flags.c_contiguous:
-        flat = out.reshape(-1)
-        flat[n - tail:] = a.reshape(-1)[n - tail:] + b.reshape(-1)[n - tail:] * coef
+    """torch's 16-bit add/sub-with-alpha kernel: each inner loop of contiguous operands (one
+    of them may be broadcast along it) runs whole blocks of 32 values in float32 (as above)
+    and its last ``size % 32`` values in 16-bit arithmetic, each operation rounded; an inner
+    loop with a strided operand runs wholly in 16-bit arithmetic (found by experiment: bit
+    for bit on every part). Only up to torch's parallel grain (larger ones are split in
+    chunks whose bounds depend on the thread count)."""
+    if out.size > 32768 or not out.size:
+        return
+    mask = _half_scalar_mask(out.shape, a, b)
+    if mask is not None:
+        sixteen = a + b * coef
+        np.copyto(out, np.broadcast_to(sixteen, out.shape), where=mask)
+
+
+def _should_swap(strides, shape, d0, d1):
+    """TensorIterator's order of two dimensions (1: ``d1`` is the faster one)."""
+    for st in strides:
+        s0, s1 = st[d0], st[d1]
+        if s0 == 0 or s1 == 0:
+            continue
+        if s0 != s1:
+            return 1 if s0 > s1 else -1
+        if shape[d0] > shape[d1]:
+            return 1
+    return 0
+
+
+def _half_scalar_mask(shape, a, b):
+    """The positions (of the broadcast result) that torch's CPU loops compute with the
+    scalar 16-bit operation: the last ``n % 32`` of each vectorised inner loop of ``n``
+    values, or all of an inner loop that is not vectorised; None for none."""
+    dims = [d for d in range(len(shape)) if shape[d] != 1]
+    if not dims:
+        return np.ones(shape, dtype=bool)
+    strides = [[s // x.itemsize for s in np.broadcast_to(x, shape).strides] for x in (a, b)]
+    perm = dims[::-1]  # fastest first, then sorted as TensorIterator's insertion sort
+    for i in range(1, len(perm)):
+        j = i
+        for k in range(i - 1, -1, -1):
+            c = _should_swap(strides, shape, perm[k], perm[j])
+            if c > 0:
+                perm[k], perm[j] = perm[j], perm[k]
+                j = k
+            elif c < 0:
+                break
+    group = [perm[0]]
+    size = shape[perm[0]]
+    for d in perm[1:]:  # coalesce the inner loop with the dims it continues
+        if all(st[d] == st[group[-1]] * shape[group[-1]] for st in strides):
+            group.append(d)
+            size *= shape[d]
+        else:
+            break
+    inner = [st[perm[0]] for st in strides]
+    vector = all(s in (0, 1) for s in inner) and inner.count(0) <= 1
+    if not vector:
+        return np.ones(shape, dtype=bool)
+    start = size - size % 32
+    if start == size:
+        return None
+    pos = np.zeros(shape, dtype=np.int64)
+    step = 1
+    for d in group:
+        idx = np.arange(shape[d]).reshape([-1 if e == d else 1 for e in range(len(shape))])
+        pos = pos + idx * step
+        step *= shape[d]
+    return pos >= start
 
 
 def fma_once(a, x, y):

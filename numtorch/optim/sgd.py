@@ -5,7 +5,7 @@ from fractions import Fraction
 import numpy as np
 
 from .. import backend
-from ..backend._axpy import add_scaled, axpy
+from ..backend._axpy import add_scaled, axpy, scale
 from . import _device_step, optimizer
 from ._checks import check_fused, check_lr, number
 from .optimizer import Optimizer, hyperparameters, host_arrays, required, _make, split_update
@@ -35,7 +35,7 @@ def _sgd_part(xp, p, grad, buf, t, d, lr, wd, momentum, dampening, nesterov, neg
             if tail:
                 _fused_tail(buf, d_p, momentum, dampening, negate, tail)
             else:
-                buf *= momentum
+                scale(buf, momentum)
                 axpy(buf, d_p, dampening - 1 if negate else 1 - dampening)
         else:  # the first step: grad is the new buffer
             buf = grad
@@ -245,7 +245,7 @@ class SGD(Optimizer):
                 buf = state["momentum_buffer"] = _make(d_p.copy())
             else:
                 b = buf._array
-                b *= momentum
+                scale(b, momentum)
                 b[...] = add_scaled(b, d_p, 1 - group["dampening"])
             d_p = add_scaled(d_p, buf._array, momentum) if group["nesterov"] else buf._array
         p[...] = add_scaled(p, d_p, -group["lr"])

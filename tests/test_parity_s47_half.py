@@ -1,0 +1,98 @@
+"""float16/bfloat16 parity with torch's CPU kernels, bit for bit (session 47 sweep):
+add/sub with alpha over strided, transposed, broadcast and sliced operands and with a Python
+number, and SGD with momentum on 16-bit parameters."""
+
+import numpy as np
+import pytest
+import torch
+
+import numtorch as nt
+
+HALF = ["float16", "bfloat16"]
+
+
+def _pair(shape, dtype, seed, scale=2.0):
+    t = (torch.randn(shape, generator=torch.Generator().manual_seed(seed)) * scale).to(
+        getattr(torch, dtype))
+    bits = t.view(torch.int16).numpy().copy()
+    return t, nt.from_numpy(bits).view(getattr(nt, dtype))
+
+
+def _same_bits(t, n):
+    a = t.contiguous().view(torch.int16).numpy()
+    b = np.array(n.detach()._array, copy=True).view(np.int16)
+    assert t.dtype == getattr(torch, str(n.dtype).split(".")[1])
+    assert a.shape == b.shape
+    np.testing.assert_array_equal(a, b)
+
+
+LAYOUTS = ["contiguous", "strided", "transposed", "mixed", "row_broadcast", "sliced",
+           "outer", "zero_dim_other", "zero_dim", "number"]
+
+
+def _operands(layout, dtype):
+    a, na = _pair((9, 40), dtype, 1)
+    b, nb = _pair((9, 40), dtype, 2)
+    if layout == "contiguous":
+        return (a[:7].reshape(-1), b[:7].reshape(-1)), (na[:7].reshape(-1), nb[:7].reshape(-1))
+    if layout == "strided":
+        return (a.reshape(-1)[::3], b.reshape(-1)[::3]), (na.reshape(-1)[::3],
+                                                         nb.reshape(-1)[::3])
+    if layout == "transposed":
+        return (a.t(), b.t()), (na.t(), nb.t())
+    if layout == "mixed":
+        return (a[:, :9].contiguous().t(), b[:9, :9]), (na[:, :9].contiguous().t(), nb[:9, :9])
+    if layout == "row_broadcast":
+        return (a, b[0]), (na, nb[0])
+    if layout == "sliced":
+        return (a[:, :35], b[:, :35]), (na[:, :35], nb[:, :35])
+    if layout == "outer":
+        return (a[:, :1], b[:1, :]), (na[:, :1], nb[:1, :])
+    if layout == "zero_dim_other":
+        return (a, b[0, 0]), (na, nb[0, 0])
+    if layout == "zero_dim":
+        return (a[1, 1], b[0, 0]), (na[1, 1], nb[0, 0])
+    return (a, 2.3), (na, 2.3)
+
+
+@pytest.mark.parametrize("dtype", HALF)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("op", ["add", "sub"])
+def test_add_sub_alpha_bits(dtype, layout, op):
+    (x, y), (nx, ny) = _operands(layout, dtype)
+    for alpha in (-1.7, 0.3):
+        _same_bits(getattr(torch, op)(x, y, alpha=alpha), getattr(nt, op)(nx, ny, alpha=alpha))
+
+
+@pytest.mark.parametrize("dtype", HALF)
+def test_add_alpha_in_place_bits(dtype):
+    a, na = _pair((4, 66), dtype, 3)
+    b, nb = _pair((4, 66), dtype, 4)
+    a.add_(b, alpha=-0.1)
+    na.add_(nb, alpha=-0.1)
+    _same_bits(a, na)
+
+
+@pytest.mark.parametrize("dtype", HALF)
+@pytest.mark.parametrize("shape", [(5,), (7, 9), (2, 37)])
+@pytest.mark.parametrize("nesterov", [False, True])
+def test_sgd_momentum_half_bits(dtype, shape, nesterov):
+    out = []
+    for lib in (torch, nt):
+        p0, np0 = _pair(shape, dtype, 5)
+        g0, ng0 = _pair(shape, dtype, 6)
+        p = (p0 if lib is torch else np0).clone().requires_grad_()
+        g = g0 if lib is torch else ng0
+        opt = lib.optim.SGD([p], lr=0.1, momentum=0.9, nesterov=nesterov, foreach=False)
+        for i in range(3):
+            p.grad = g * (i + 1)
+            opt.step()
+        out.append(p.detach())
+    _same_bits(*out)
+
+
+@pytest.mark.parametrize("dtype", HALF)
+def test_mul_scalar_keeps_float32_scalar(dtype):
+    a, na = _pair((3, 40), dtype, 7)
+    for s in (0.9, 0.1, 1.7):
+        _same_bits(a * s, na * s)
