@@ -471,3 +471,24 @@ def test_rprop_nan_gradient(shape):
         st = opt.state[w]
         return w, st["prev"], st["step_size"]
     same(run)
+
+
+# -- 15. interpolate(mode='area') to an output size of 0 is an empty result ----------------------
+
+AREA_ZERO = {
+    "1d_scale": lambda t: t.nn.functional.interpolate(t.ones(1, 2, 7), scale_factor=0.1,
+                                                      mode="area"),
+    "1d_size": lambda t: t.nn.functional.interpolate(t.ones(1, 2, 7), size=0, mode="area"),
+    "2d_size": lambda t: t.nn.functional.interpolate(t.ones(1, 2, 7, 5), size=(0, 3),
+                                                     mode="area"),
+    "3d_size": lambda t: t.nn.functional.interpolate(t.ones(1, 1, 2, 3, 4), size=(1, 0, 2),
+                                                     mode="area"),
+    "nearest_refuses": lambda t: t.nn.functional.interpolate(t.ones(1, 2, 7), scale_factor=0.1),
+    "linear_refuses": lambda t: t.nn.functional.interpolate(t.ones(1, 2, 7), size=0,
+                                                            mode="linear"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(AREA_ZERO))
+def test_interpolate_area_zero_size(name):
+    same(AREA_ZERO[name])

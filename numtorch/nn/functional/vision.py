@@ -286,6 +286,13 @@ def _resize(input, sizes, scales, mode, align_corners, antialias):
     if name is not None:
         raise NotImplementedError(f'"{name}" not implemented for '
                                   f"'{_dtype._TYPE_DISPLAY[dt.name]}'")
+    if mode == "area" and 0 in sizes and all(n > 0 for n in input.shape[2:]):
+        # torch's area mode is its adaptive average pool, where an output size of 0 gives an
+        # empty result (the other modes refuse it)
+        from . import adaptive_pooling
+
+        pool = getattr(adaptive_pooling, f"adaptive_avg_pool{nd}d")
+        return pool(input, sizes[0] if nd == 1 else tuple(sizes))
     _check_sizes(input, sizes)
     if dt in (_dtype.float16, _dtype.bfloat16) and mode not in ("nearest", "nearest-exact"):
         # weighted sums in half precision drift (an area average over 4096 values stalls);
