@@ -329,3 +329,152 @@ def test_storage_sizeof_counts_the_elements():
     # are what counts
     assert all(abs(ns - ts) <= 16 for (ns, _), (ts, _) in zip(n, t))
     assert n[0][0] - n[1][0] == t[0][0] - t[1][0] == 12288
+
+
+# -- torch._check family, fx/export tracing flags, utils._contextlib, small _C/_dynamo names ----
+_CHECKS = {
+    "true": lambda L: L._check(True),
+    "false": lambda L: L._check(False),
+    "false_msg": lambda L: L._check(False, lambda: "my msg"),
+    "str_msg": lambda L: L._check(False, "str msg"),
+    "tensor_cond": lambda L: L._check(L.tensor(True)),
+    "int_cond": lambda L: L._check(1),
+    "index": lambda L: L._check_index(False, lambda: "idx"),
+    "value": lambda L: L._check_value(False),
+    "type": lambda L: L._check_type(False, lambda: "ty"),
+    "not_impl": lambda L: L._check_not_implemented(False, lambda: "ni"),
+    "with_keyerror": lambda L: L._check_with(KeyError, False, lambda: "kw"),
+    "with_int": lambda L: L._check_with(int, False, lambda: "kw"),
+    "with_warning": lambda L: L._check_with(UserWarning, False, lambda: "w"),
+    "with_true": lambda L: L._check_with(ValueError, True, None),
+    "with_none_message": lambda L: L._check_with(ValueError, False, None),
+    "with_no_message": lambda L: L._check_with(ValueError, False),
+    "size_ok": lambda L: L._check_is_size(3),
+    "size_neg": lambda L: L._check_is_size(-1, lambda: "neg"),
+    "size_max": lambda L: L._check_is_size(5, max=4),
+    "tensor_all_false": lambda L: L._check_tensor_all(L.tensor([True, False])),
+    "tensor_all_true": lambda L: L._check_tensor_all(L.tensor([[True], [True]])),
+    "tensor_all_empty": lambda L: L._check_tensor_all(L.tensor([], dtype=L.bool)),
+    "tensor_all_bool": lambda L: L._check_tensor_all(True),
+    "tensor_all_int": lambda L: L._check_tensor_all(L.tensor([1])),
+    "tensor_all_with": lambda L: L._check_tensor_all_with(IndexError, L.tensor([False]),
+                                                          lambda: "m"),
+}
+
+
+@pytest.mark.parametrize("case", list(_CHECKS))
+def test_check_family(case):
+    def run(L):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            try:
+                r = ("ok", _CHECKS[case](L))
+            except Exception as e:  # noqa: BLE001 - the class and message are compared
+                r = (type(e).__name__, str(e))
+        return r, [(x.category.__name__, str(x.message)) for x in w]
+    t, n = _both(run)
+    assert n == t
+
+
+def test_fx_tracing_and_export_flags():
+    def run(L):
+        from importlib import import_module
+
+        st = import_module(f"{L.__name__}.fx._symbolic_trace")
+        seen = []
+
+        class M(L.nn.Module):
+            def forward(self, x):
+                seen.append((st.is_fx_tracing(), st.is_fx_symbolic_tracing(),
+                             L.compiler.is_compiling(), L.compiler.is_exporting(),
+                             L.compiler.is_dynamo_compiling(), L._dynamo.is_compiling()))
+                return x + 1
+        seen.append(st.is_fx_tracing())
+        L.fx.symbolic_trace(M())
+        L.export.export(M(), (L.ones(2),))
+        M()(L.ones(2))
+        seen.append((st.is_fx_tracing(), L.compiler.is_compiling()))
+        return seen
+    import logging
+
+    logging.getLogger("torch.fx._symbolic_trace").setLevel(logging.ERROR)
+    t, n = _both(run)
+    assert n == t
+
+
+def test_decorator_context_managers():
+    def run(L):
+        from importlib import import_module
+
+        cl = import_module(f"{L.__name__}.utils._contextlib")
+        log = []
+
+        class Tag(cl._DecoratorContextManager):
+            def __enter__(self):
+                log.append("in")
+
+            def __exit__(self, *a):
+                log.append("out")
+
+        class NoGrad(cl._NoParamDecoratorContextManager):
+            def __enter__(self):
+                self.prev = L.is_grad_enabled()
+                L.set_grad_enabled(False)
+
+            def __exit__(self, *a):
+                L.set_grad_enabled(self.prev)
+
+        @Tag()
+        def f(x):
+            log.append("f")
+            return x * 2
+
+        @NoGrad
+        def g(x):
+            return (x * 2).requires_grad
+
+        @NoGrad()
+        def h(x):
+            return (x * 2).requires_grad
+
+        @Tag()
+        def gen(n):
+            for i in range(n):
+                log.append(f"y{i}")
+                r = yield i
+                log.append(f"got{r}")
+            return "done"
+
+        x = L.ones(1, requires_grad=True)
+        out = [f(3), g(x), h(x), f.__name__, g.__name__, (x * 2).requires_grad]
+        it = gen(2)
+        out.append(next(it))
+        log.append("caller")
+        out.append(it.send("a"))
+        try:
+            it.send("b")
+        except StopIteration as e:
+            out.append(e.value)
+        out.append(cl.context_decorator(lambda: Tag(), lambda: 5)())
+        with pytest.raises(AssertionError):
+            cl.context_decorator(Tag, lambda: 5)
+        return out, log
+    t, n = _both(run)
+    assert n == t
+
+
+def test_small_c_and_dynamo_names():
+    for L in (torch, numtorch):
+        assert L._C._set_grad_enabled(False) is None
+        assert L.is_grad_enabled() is False
+        L._C._set_grad_enabled(True)
+        assert L.is_grad_enabled() is True
+        with pytest.raises(TypeError, match="must be bool, not int"):
+            L._C._set_grad_enabled(1)
+        assert L._C._get_cudnn_enabled() is L.backends.cudnn.enabled
+        assert L._dynamo.config.recompile_limit == 8
+        from importlib import import_module
+
+        counters = import_module(f"{L.__name__}._dynamo.utils").counters
+        assert type(counters).__name__ == "defaultdict"
+        assert type(counters["stats"]).__name__ == "Counter"

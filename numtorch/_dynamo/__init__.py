@@ -7,7 +7,7 @@ keys carry the ``_orig_mod.`` prefix, as torch's), ``config`` holds the flags pr
 accepted.
 """
 
-from . import config, decorators, eval_frame, exc
+from . import config, decorators, eval_frame, exc, utils
 from .decorators import (  # noqa: F401
     allow_in_graph, assume_constant_result, disallow_in_graph, forbid_in_graph, graph_break,
     mark_dynamic, mark_static, mark_static_address, maybe_mark_dynamic, nonstrict_trace,
@@ -20,12 +20,15 @@ __all__ = ["OptimizedModule", "allow_in_graph", "assume_constant_result", "confi
            "graph_break", "is_compiling", "list_backends", "mark_dynamic", "mark_static",
            "mark_static_address", "maybe_mark_dynamic", "nonstrict_trace", "optimize", "reset",
            "set_stance",
-           "substitute_in_graph"]
+           "substitute_in_graph", "utils"]
 
 
 def is_compiling():
-    """False: numtorch never traces (``torch.compiler.is_compiling`` too)."""
-    return False
+    """``torch.compiler.is_compiling()``: True only while ``torch.export`` records a program
+    (numtorch's compile runs eagerly)."""
+    from ..compiler import is_compiling as _is_compiling
+
+    return _is_compiling()
 
 
 _BACKENDS = {  # name -> torch's tags for it; numtorch accepts each and runs eagerly

@@ -1,6 +1,7 @@
 """``torch.compiler``: the compiler's public switches. numtorch runs every program eagerly
-(``numtorch.compile`` returns the model as written), so nothing is ever being compiled or
-exported, and the decorators give back the function they wrap."""
+(``numtorch.compile`` returns the model as written), so nothing is ever being compiled; while
+``torch.export`` runs a program to record it, ``is_compiling`` and ``is_exporting`` answer True
+as in torch. The decorators give back the function they wrap."""
 
 import contextlib
 
@@ -11,9 +12,13 @@ __all__ = ["compile", "is_compiling", "is_dynamo_compiling", "is_exporting", "di
            "cudagraph_mark_step_begin", "set_stance", "wrap_numpy"]
 
 
+_exporting = [0]  # torch.export runs in progress (export runs the program to record it)
+
+
 def is_compiling():
-    """False: numtorch never traces a program."""
-    return False
+    """True while ``torch.export`` records a program (as in torch's non-strict export);
+    numtorch's ``compile`` runs eagerly, so otherwise False."""
+    return _exporting[0] > 0
 
 
 def is_dynamo_compiling():
@@ -22,8 +27,8 @@ def is_dynamo_compiling():
 
 
 def is_exporting():
-    """False: numtorch never exports a program."""
-    return False
+    """True while ``torch.export`` records a program."""
+    return _exporting[0] > 0
 
 
 def disable(fn=None, recursive=True, *, reason=None):

@@ -242,6 +242,12 @@ def run(module, args, kwargs, known):
     leaves = opaque_modules(module)
     for path, sub in leaves.items():
         sub.forward = rec.module_call(path, sub.forward)
+    from .. import compiler
+    from ..fx import _symbolic_trace
+
+    was_tracing = _symbolic_trace._is_fx_tracing_flag
+    _symbolic_trace._is_fx_tracing_flag = True  # (torch's is_fx_tracing() is True in export)
+    compiler._exporting[0] += 1
     try:
         with rec:
             swaps = _rebind(module)
@@ -251,6 +257,8 @@ def run(module, args, kwargs, known):
                 for space, key, value in swaps:
                     space[key] = value
     finally:
+        compiler._exporting[0] -= 1
+        _symbolic_trace._is_fx_tracing_flag = was_tracing
         for sub in leaves.values():
             del sub.forward
     output = rec.template(result, "the output")

@@ -261,6 +261,8 @@ class Tracer(TracerBase):
             value = orig_getattr(mod, attr)
             return tracer.getattr(attr, value, parameter_proxy_cache)
 
+        global _is_fx_tracing_flag
+        was_tracing, _is_fx_tracing_flag = _is_fx_tracing_flag, True
         patcher = _patching.Patcher()
         _patching.activate()
         try:
@@ -280,6 +282,7 @@ class Tracer(TracerBase):
         finally:
             patcher.restore()
             _patching.deactivate()
+            _is_fx_tracing_flag = was_tracing
         self.submodule_paths = None
         return self.graph
 
@@ -312,6 +315,22 @@ class Tracer(TracerBase):
         for key, value in self.__dict__.items():
             setattr(new, key, copy.deepcopy(value, memo))
         return new
+
+
+_is_fx_tracing_flag = False  # True while a Tracer (symbolic_trace) or torch.export runs code
+
+
+def is_fx_tracing():
+    """Whether code runs under ``fx.symbolic_trace`` or ``torch.export`` right now (libraries
+    skip data-dependent checks then)."""
+    return _is_fx_tracing_flag
+
+
+def is_fx_symbolic_tracing():
+    """Whether code runs under ``fx.symbolic_trace`` (not ``torch.export`` or compile)."""
+    from ..compiler import is_compiling
+
+    return _is_fx_tracing_flag and not is_compiling()
 
 
 def _assert_is_none(value, msg):
