@@ -38,6 +38,23 @@ def _get_tracing_state():
     return None  # noqa: RET501 - the answer, spelled out
 
 
+def _set_grad_enabled(enabled):
+    """``torch.set_grad_enabled``'s function form: switch gradient recording on or off."""
+    if enabled.__class__ is not bool:
+        raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, "
+                        f"not {type(enabled).__name__}")
+    from .autograd.grad_mode import set_grad_enabled
+
+    set_grad_enabled(enabled)
+
+
+def _get_cudnn_enabled():
+    """``torch.backends.cudnn.enabled``."""
+    from .backends import cudnn
+
+    return cudnn.enabled
+
+
 def _log_api_usage_once(event):
     """Records an API-usage event in torch's telemetry; numtorch keeps none."""
 

@@ -32,6 +32,9 @@ from ._random import (  # noqa: F401
 )
 from ._creation import *  # noqa: F401,F403
 from ._from_data import *  # noqa: F401,F403
+from ._check_fns import (  # noqa: F401  (torch._check and its family)
+    _check, _check_index, _check_is_size, _check_not_implemented, _check_tensor_all,
+    _check_tensor_all_with, _check_type, _check_value, _check_with)
 from ._ranges import *  # noqa: F401,F403
 from ._sampling import *  # noqa: F401,F403
 from . import _random_fills  # noqa: F401  (the values of Tensor.uniform_ & co)
