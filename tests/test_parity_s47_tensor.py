@@ -418,3 +418,28 @@ def test_fftfreq_spacing_forms(fn, d):
                "bool": True, "int": 2, "t1d": t.tensor([0.5]), "str": "a"}[d]
         return getattr(t.fft, fn)(4, arg)
     same(f)
+
+
+def _fft_n(t, fn, n):
+    x = t.arange(4.)
+    arg = {"t0": t.tensor(2), "t1d": t.tensor([2]), "float": 2.0, "bool": True}[n]
+    if fn == "fftn":
+        return t.fft.fftn(x, s=(arg,))
+    return getattr(t.fft, fn)(x, n=arg)
+
+
+@pytest.mark.parametrize("fn", ["fft", "rfft", "irfft", "hfft", "fftn"])
+@pytest.mark.parametrize("n", ["t0", "t1d", "float", "bool"])
+def test_fft_length_forms(fn, n):
+    same(lambda t: _fft_n(t, fn, n))
+
+
+@pytest.mark.parametrize("d", ["t1", "t-2i32", "float", "bool", "t1d", "tfloat", "none"])
+@pytest.mark.parametrize("nd", [1, 2])
+def test_diag_diagonal_forms(d, nd):
+    def f(t):
+        x = t.arange(4.) if nd == 1 else t.arange(4.).reshape(2, 2)
+        arg = {"t1": t.tensor(1), "t-2i32": t.tensor(-2, dtype=t.int32), "float": 1.5,
+               "bool": True, "t1d": t.tensor([1]), "tfloat": t.tensor(1.), "none": None}[d]
+        return t.diag(x, arg)
+    same(f)

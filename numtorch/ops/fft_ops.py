@@ -27,7 +27,7 @@ from .._tensor import Tensor, _make
 from ..autograd.graph import Op
 from ._pointwise import type_name
 from ._resample import constant_pad
-from ._util import canonical_dim, no_dims_error
+from ._util import as_index, canonical_dim, no_dims_error
 
 __all__ = []
 
@@ -204,6 +204,7 @@ def check_norm(fn, norm):
 def _int(fn, name, value):
     if value is None:
         return None
+    value = as_index(value)  # (an integer tensor of one element reads as its number)
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{fn}(): argument '{name}' must be int, not {type_name(value)}")
     return int(value)
@@ -212,6 +213,9 @@ def _int(fn, name, value):
 def _int_seq(fn, name, value):
     if value is None:
         return None
+    value = as_index(value)
+    if isinstance(value, (tuple, list)):
+        value = type(value)(as_index(v) for v in value)
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         return (int(value),)
     if isinstance(value, Tensor) or not isinstance(value, (tuple, list)) or not all(

@@ -10,7 +10,7 @@ live in ``index_updates.py``, distances in ``distances.py``, repeat_interleave a
 import numpy as np
 
 from .. import _dtype
-from .._tensor import _make
+from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
 from ..backend import helpers_for, to_device
 from ._lautil import Triangle
@@ -54,6 +54,12 @@ def diag(input, diagonal=0, *, out=None):
         >>> torch.diag(torch.tensor([[1., 2.], [3., 4.]]))
         tensor([1., 4.])
     """
+    if isinstance(diagonal, Tensor) and not diagonal._array.ndim and \
+            diagonal.dtype._category == _dtype._INT:
+        diagonal = int(diagonal.item())  # torch's parser reads a 0-d integer tensor
+    if isinstance(diagonal, bool) or not isinstance(diagonal, (int, np.integer)):
+        what = "Tensor" if isinstance(diagonal, Tensor) else type(diagonal).__name__
+        raise TypeError(f"diag(): argument 'diagonal' (position 2) must be int, not {what}")
     nd = input._array.ndim
     if nd == 1:
         n = input._array.shape[0] + abs(diagonal)
