@@ -43,7 +43,7 @@ class SyncBatchNorm(Function):
         n = group.size()
         local = cat([_creation.full((1,), float(count), dtype=x.dtype), mean, m2])
         every = _creation.zeros((n, 2 * c + 1), dtype=x.dtype)
-        dist.all_gather_into_tensor(every, local, group=group)
+        dist.all_gather_single(every, local, group=group)
         counts, means, m2s = every[:, :1], every[:, 1:c + 1], every[:, c + 1:]
         total = counts.sum()
         if float(total) <= 1:
