@@ -25,9 +25,9 @@ from .distributed_c10d import (  # noqa: F401
     is_xccl_available, new_group, new_subgroups, reduce_op, _make_nccl_premul_sum,
 )
 from ._collectives import (  # noqa: F401
-    all_gather, all_gather_coalesced, all_gather_into_tensor, all_reduce,
+    all_gather, all_gather_coalesced, all_gather_into_tensor, all_gather_single, all_reduce,
     all_reduce_coalesced, barrier, broadcast, gather, reduce, reduce_scatter,
-    reduce_scatter_tensor, scatter,
+    reduce_scatter_single, reduce_scatter_tensor, scatter,
 )
 from ._all_to_all import all_to_all, all_to_all_single  # noqa: F401
 from ._p2p import (  # noqa: F401
@@ -96,7 +96,8 @@ __all__ = [
     "Backend", "DistBackendError", "FileStore", "HashStore", "PrefixStore", "Store",
     "TCPStore", "DistError", "DistNetworkError", "DistStoreError",
     "GroupMember", "P2POp", "ProcessGroup", "ReduceOp", "Work", "all_gather",
-    "all_gather_coalesced", "all_gather_into_tensor", "all_gather_object", "all_reduce",
+    "all_gather_coalesced", "all_gather_into_tensor", "all_gather_object", "all_gather_single",
+    "all_reduce", "reduce_scatter_single",
     "all_reduce_coalesced", "all_to_all", "all_to_all_single", "barrier",
     "batch_isend_irecv", "broadcast", "broadcast_object_list", "default_pg_timeout",
     "destroy_process_group", "gather", "gather_object", "get_backend",

@@ -6,6 +6,8 @@ tensors of MPI-native dtypes) next to a fingerprint check, and returns a :class:
 (``async_op=True``) or waits for it.
 """
 
+import warnings
+
 import numpy as np
 
 from .._tensor import Tensor
@@ -15,6 +17,7 @@ from ._work import Fingerprint, Work, WorkList
 from .distributed_c10d import GroupMember, ReduceOp, op_name, resolve_group
 
 __all__ = ["all_reduce", "broadcast", "reduce", "all_gather", "all_gather_into_tensor",
+           "all_gather_single", "reduce_scatter_single",
            "gather", "scatter", "reduce_scatter", "reduce_scatter_tensor", "barrier",
            "all_reduce_coalesced", "all_gather_coalesced"]
 
@@ -265,6 +268,15 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
 
 
 def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=False):
+    """The older name of :func:`all_gather_single`, deprecated in torch 2.13 (it warns a
+    ``FutureWarning``)."""
+    warnings.warn("`torch.distributed.all_gather_into_tensor` is deprecated. Please use "
+                  "`torch.distributed.all_gather_single` instead.", FutureWarning,
+                  stacklevel=2)
+    return all_gather_single(output_tensor, input_tensor, group, async_op)
+
+
+def all_gather_single(output_tensor, input_tensor, group=None, async_op=False):
     """Gather every rank's ``input_tensor`` into one tensor, concatenated (or stacked).
 
     Args:
@@ -415,6 +427,15 @@ def _reduce_scatter(g, fn, send, output, name, wire, mop, async_op):
 
 
 def reduce_scatter_tensor(output, input, op=None, group=None, async_op=False):
+    """The older name of :func:`reduce_scatter_single`, deprecated in torch 2.13 (it warns a
+    ``FutureWarning``)."""
+    warnings.warn("`torch.distributed.reduce_scatter_tensor` is deprecated. Please use "
+                  "`torch.distributed.reduce_scatter_single` instead.", FutureWarning,
+                  stacklevel=2)
+    return reduce_scatter_single(output, input, op, group, async_op)
+
+
+def reduce_scatter_single(output, input, op=None, group=None, async_op=False):
     """Reduce ``input`` over all ranks and give rank i the i-th block of the result.
 
     Args:

@@ -2,14 +2,19 @@
 instead of writing into their argument.
 
 numtorch's collectives complete before they return, so ``wait_tensor`` has nothing to wait
-for and gives its argument back; the ``*_autograd`` variants are differentiable (their
-backward is the transposed collective).
+for and gives its argument back. As in torch 2.13, all_reduce, all_gather_single,
+reduce_scatter_single and all_to_all_single are differentiable (their backward is the
+transposed collective); the ``*_autograd`` names are the same functions.
 """
+
+import warnings
 
 from ..autograd.graph import Op
 from ..ops import cat as _cat
 
 __all__ = [
+    "all_gather_single",
+    "all_gather_single_autograd",
     "all_gather_tensor",
     "all_gather_tensor_autograd",
     "all_reduce",
@@ -17,6 +22,8 @@ __all__ = [
     "all_to_all_single",
     "all_to_all_single_autograd",
     "broadcast",
+    "reduce_scatter_single",
+    "reduce_scatter_single_autograd",
     "reduce_scatter_tensor",
     "reduce_scatter_tensor_autograd",
     "wait_tensor",
@@ -63,14 +70,24 @@ def wait_tensor(tensor):
     return tensor
 
 
-def all_reduce(self, reduceOp, group, tag=""):
-    """A new tensor: ``self`` reduced over the group."""
-    group = _group(group)
-    out = self.detach().clone()
+def _all_reduced(x, reduceOp, group):
+    out = x.detach().clone()
     _dist().all_reduce(out, op=_op(reduceOp), group=group)
     if reduceOp.lower() == "avg":
         out = out / _dist().get_world_size(group)
     return out
+
+
+def all_reduce(self, reduceOp, group, tag=""):
+    """A new tensor: ``self`` reduced over the group; as in torch 2.13 gradients flow
+    through it (all-reduced with the same op)."""
+    return _AllReduce.apply(self, op=reduceOp, group=_group(group))
+
+
+def _deprecated(old, new):
+    warnings.warn(f"`torch.distributed._functional_collectives.{old}` is deprecated. Please "
+                  f"use `torch.distributed._functional_collectives.{new}` instead.",
+                  FutureWarning, stacklevel=3)
 
 
 def all_reduce_coalesced(self, reduceOp, group, tag=""):
@@ -79,9 +96,7 @@ def all_reduce_coalesced(self, reduceOp, group, tag=""):
 
 def broadcast(self, src, group, tag=""):
     """A new tensor holding rank ``src``'s ``self``."""
-    out = self.detach().clone()
-    _dist().broadcast(out, src=src, group=_group(group))
-    return out
+    return _Broadcast.apply(self, src=src, group=_group(group))
 
 
 def _gather_arrays(x, dim, group):
@@ -106,14 +121,29 @@ def _reduce_scatter(x, op, dim, group):
     return total.narrow(dim, rank * step, step).contiguous()
 
 
+def all_gather_single(self, gather_dim, group, tag=""):
+    """Every rank's ``self`` concatenated along ``gather_dim`` (gradients are summed and
+    scattered back)."""
+    return _AllGather.apply(self, dim=gather_dim, group=_group(group))
+
+
+def reduce_scatter_single(self, reduceOp, scatter_dim, group, tag=""):
+    """``self`` reduced over the group, each rank keeping its block along ``scatter_dim``
+    (gradients are all-gathered back)."""
+    return _ReduceScatter.apply(self, op=reduceOp, dim=scatter_dim, group=_group(group))
+
+
 def all_gather_tensor(self, gather_dim, group, tag=""):
-    """Every rank's ``self`` concatenated along ``gather_dim``."""
-    return _gather_arrays(self.detach(), gather_dim, _group(group))
+    """The older name of :func:`all_gather_single` (a ``FutureWarning``, as in torch 2.13)."""
+    _deprecated("all_gather_tensor", "all_gather_single")
+    return all_gather_single(self, gather_dim, group, tag)
 
 
 def reduce_scatter_tensor(self, reduceOp, scatter_dim, group, tag=""):
-    """``self`` reduced over the group, each rank keeping its block along ``scatter_dim``."""
-    return _reduce_scatter(self.detach(), reduceOp, scatter_dim, _group(group))
+    """The older name of :func:`reduce_scatter_single` (a ``FutureWarning``, as in torch
+    2.13)."""
+    _deprecated("reduce_scatter_tensor", "reduce_scatter_single")
+    return reduce_scatter_single(self, reduceOp, scatter_dim, group, tag)
 
 
 def _all_to_all(x, output_split_sizes, input_split_sizes, group):
@@ -130,8 +160,38 @@ def _all_to_all(x, output_split_sizes, input_split_sizes, group):
 
 def all_to_all_single(self, output_split_sizes, input_split_sizes, group, tag=""):
     """Blocks of ``self`` (dim 0, ``input_split_sizes``) sent to each rank; the blocks
-    received, concatenated."""
-    return _all_to_all(self.detach(), output_split_sizes, input_split_sizes, _group(group))
+    received, concatenated (gradients are sent back with the splits swapped)."""
+    return _AllToAll.apply(self, out_splits=output_split_sizes, in_splits=input_split_sizes,
+                           group=_group(group))
+
+
+class _AllReduce(Op):
+    """y = x reduced over the group; dx = dy reduced with the same op."""
+
+    def forward(self, x):
+        from .._tensor import _make
+
+        return _all_reduced(_make(x), self.op, self.group)._array
+
+    def backward(self, grad):
+        if self.op.lower() != "sum":  # torch's refusal, raised by backward
+            raise RuntimeError(f"all_reduce backward only supports 'sum' reduction, got "
+                               f"'{self.op}'")
+        return _AllReduce.apply(grad, op=self.op, group=self.group)
+
+
+class _Broadcast(Op):
+    """y = rank src's x; dx = dy (torch 2.13 passes the gradient through unchanged)."""
+
+    def forward(self, x):
+        from .._tensor import _make
+
+        out = _make(x).clone()
+        _dist().broadcast(out, src=self.src, group=self.group)
+        return out._array
+
+    def backward(self, grad):
+        return grad
 
 
 class _AllGather(Op):
@@ -175,13 +235,17 @@ class _AllToAll(Op):
 
 
 def all_gather_tensor_autograd(self, gather_dim, group, tag=""):
-    """:func:`all_gather_tensor` with a gradient (reduce-scattered back)."""
+    """:func:`all_gather_single` (the gradient is reduce-scattered back)."""
     return _AllGather.apply(self, dim=gather_dim, group=_group(group))
 
 
 def reduce_scatter_tensor_autograd(self, reduceOp, scatter_dim, group, tag=""):
-    """:func:`reduce_scatter_tensor` with a gradient (all-gathered back)."""
+    """:func:`reduce_scatter_single` (the gradient is all-gathered back)."""
     return _ReduceScatter.apply(self, op=reduceOp, dim=scatter_dim, group=_group(group))
+
+
+all_gather_single_autograd = all_gather_tensor_autograd
+reduce_scatter_single_autograd = reduce_scatter_tensor_autograd
 
 
 def all_to_all_single_autograd(self, output_split_sizes, input_split_sizes, group, tag=""):

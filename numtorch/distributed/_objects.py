@@ -81,7 +81,7 @@ def _padded_exchange(g, payload):
     n = g.size()
     size_t = _t(np.array([payload.size], np.int64))
     sizes_t = _t(np.zeros(n, np.int64))
-    C.all_gather_into_tensor(sizes_t, size_t, group=g)
+    C.all_gather_single(sizes_t, size_t, group=g)
     width = int(sizes_t._array.max()) if n else 0
     row = np.zeros(width, np.uint8)
     row[:payload.size] = payload
@@ -101,7 +101,7 @@ def all_gather_object(object_list, obj, group=None):
     sizes, row, width = _padded_exchange(g, _to_bytes(obj))
     n = g.size()
     every = _t(np.zeros((n, width), np.uint8))
-    C.all_gather_into_tensor(every, _t(row), group=g)
+    C.all_gather_single(every, _t(row), group=g)
     for i in range(n):
         object_list[i] = _from_bytes(every._array[i, :sizes[i]])
 

@@ -4,7 +4,9 @@ case equal (values, exception classes and messages): ReduceOp.PREMUL_SUM and
 order and words, ``distributed_c10d._get_default_group`` / ``_rank_not_in_group``, the
 mixed-dtype error of each collective (torch names the first tensor's dtype, in its argument
 order), ``torch.distributed.nn(.functional)``'s differentiable collectives (values, gradients,
-FutureWarnings); and a rank waiting for one that destroyed its group fails instead of hanging."""
+FutureWarnings), torch 2.13's ``all_gather_single`` / ``reduce_scatter_single`` (the old names
+warn) and its differentiable ``_functional_collectives``; and a rank waiting for one that
+destroyed its group fails instead of hanging."""
 
 import json
 import os
@@ -56,7 +58,11 @@ CASES = ["pre_get_rank", "pre_get_world_size", "pre_barrier", "pre_all_reduce",
          "dtypes_all_to_all_out", "dtypes_all_to_all_single", "dtypes_complex64_first",
          "dtypes_complex128_first", "world_after", "nn_all_reduce", "nn_all_reduce_max",
          "nn_all_gather", "nn_broadcast", "nn_reduce", "nn_all_to_all_single",
-         "nn_all_to_all", "nn_scatter", "nn_gather", "nn_reduce_scatter",
+         "nn_all_to_all", "nn_scatter", "nn_gather", "nn_reduce_scatter", "fc_all_reduce",
+         "fc_all_reduce_avg", "fc_all_gather_tensor", "fc_all_gather_single",
+         "fc_reduce_scatter_tensor", "fc_reduce_scatter_single", "fc_all_to_all_single",
+         "fc_broadcast", "all_gather_single", "all_gather_into_tensor_warns",
+         "reduce_scatter_single", "reduce_scatter_tensor_warns",
          "post_default_group"]
 
 

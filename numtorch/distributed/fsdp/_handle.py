@@ -206,7 +206,7 @@ class FlatParamHandle:
             full = local
         else:
             full = np.empty(self.shard_numel * self.world, local.dtype)
-            self._dist.all_gather_into_tensor(_make(full), _make(local), group=self.group)
+            self._dist.all_gather_single(_make(full), _make(local), group=self.group)
         pdt = self.mp.param_dtype if self.mp is not None else None
         if pdt is not None and _np_dtype(pdt) != full.dtype:
             full = full.astype(_np_dtype(pdt))
@@ -326,7 +326,7 @@ class FlatParamHandle:
             else:
                 out = np.empty(self.shard_numel, g.dtype)
                 g = np.ascontiguousarray(g)
-                work = self._dist.reduce_scatter_tensor(_make(out), _make(g),
+                work = self._dist.reduce_scatter_single(_make(out), _make(g),
                                                         group=self.group,
                                                         async_op=not self.use_orig_params)
                 if work is not None:

@@ -67,7 +67,7 @@ def _gather_flat(h, local):
     if h.world == 1:
         return np.asarray(local)
     full = np.empty(h.shard_numel * h.world, local.dtype)
-    _dist().all_gather_into_tensor(_make(full), _make(np.ascontiguousarray(local)),
+    _dist().all_gather_single(_make(full), _make(np.ascontiguousarray(local)),
                                    group=h.group)
     return full
 

@@ -115,7 +115,7 @@ def gather_chunks(v, group):
     """The whole tensor from every rank's dim-0 chunk (a plain tensor passes through)."""
     if not isinstance(v, ShardedTensor):
         return v
-    from .. import all_gather_into_tensor
+    from .. import all_gather_single
 
     meta = v.metadata()
     shape = tuple(meta.size)
@@ -129,6 +129,6 @@ def gather_chunks(v, group):
     send = np.zeros((c,) + rest, local.dtype)
     send[:local.shape[0]] = local
     recv = np.empty((c * world,) + rest, local.dtype)
-    all_gather_into_tensor(_make(recv), _make(send), group=group)
+    all_gather_single(_make(recv), _make(send), group=group)
     parts = [recv[r * c:r * c + sizes[r]] for r in range(world)]
     return _make(np.concatenate(parts).reshape(shape))

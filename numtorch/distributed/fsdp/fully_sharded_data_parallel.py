@@ -670,9 +670,9 @@ def _summon_unit(h, with_grads):
         if g is not None:
             gf = np.empty(h.shard_numel * h.world, g.dtype)
             if h.world > 1:
-                from .. import all_gather_into_tensor
+                from .. import all_gather_single
 
-                all_gather_into_tensor(_make(gf), _make(np.ascontiguousarray(g)),
+                all_gather_single(_make(gf), _make(np.ascontiguousarray(g)),
                                        group=h.group)
             else:
                 gf = np.array(g, copy=True)

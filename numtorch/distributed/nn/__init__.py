@@ -3,15 +3,15 @@ and the collectives gradients flow through (:mod:`.functional`)."""
 
 from .api.remote_module import RemoteModule
 from .functional import (
-                         all_gather,
-                         all_reduce,
-                         all_to_all,
-                         all_to_all_single,
-                         broadcast,
-                         gather,
-                         reduce,
-                         reduce_scatter,
-                         scatter,
+    all_gather,
+    all_reduce,
+    all_to_all,
+    all_to_all_single,
+    broadcast,
+    gather,
+    reduce,
+    reduce_scatter,
+    scatter,
 )
 
 __all__ = ["RemoteModule", "all_gather", "all_reduce", "all_to_all", "all_to_all_single",

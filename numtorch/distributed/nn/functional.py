@@ -188,7 +188,7 @@ class _AllGatherBase(_Function):
     @staticmethod
     def forward(ctx, output_tensor, input_tensor, group):
         ctx.group = group
-        dist.all_gather_into_tensor(output_tensor, input_tensor.contiguous(), group=group)
+        dist.all_gather_single(output_tensor, input_tensor.contiguous(), group=group)
         return output_tensor.view_as(output_tensor)
 
     @staticmethod

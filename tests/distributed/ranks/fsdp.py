@@ -348,8 +348,8 @@ def case_frees_after_forward():
         unit.module.register_forward_hook(
             lambda mod, i, o, u=unit: seen.append(weakref.ref(u._handle.full_arr)))
     calls = []
-    real = dist.all_gather_into_tensor
-    dist.all_gather_into_tensor = lambda *a, **k: (calls.append(1), real(*a, **k))[1]
+    real = dist.all_gather_single
+    dist.all_gather_single = lambda *a, **k: (calls.append(1), real(*a, **k))[1]
     try:
         x, y = batch(2, "mlp")
         loss = loss_of(model, half(x), half(y), "mlp")
@@ -358,7 +358,7 @@ def case_frees_after_forward():
         loss.backward()
         n_bwd = len(calls) - n_fwd
     finally:
-        dist.all_gather_into_tensor = real
+        dist.all_gather_single = real
     if any(alive) or n_fwd != 3 or n_bwd != 3:
         return f"alive after forward {alive}, gathers forward {n_fwd}, backward {n_bwd}"
     loss_of(ref, x, y, "mlp").backward()

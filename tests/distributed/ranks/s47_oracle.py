@@ -62,7 +62,8 @@ case("new_group_out_of_range", lambda: dist.new_group([0, 5]))
 case("new_group_negative", lambda: dist.new_group([-1]))
 case("new_group_too_big", lambda: dist.new_group([0, 1, 2]))
 case("new_group_dups_sorted", lambda: dist.new_group([1, 0, 1]))
-case("new_group_dups_global_sync", lambda: dist.new_group([1, 0, 1], use_local_synchronization=False))
+case("new_group_dups_global_sync",
+     lambda: dist.new_group([1, 0, 1], use_local_synchronization=False))
 only0 = dist.new_group([0])
 case("not_in_group", lambda: [dist.distributed_c10d._rank_not_in_group(only0),
                               dist.distributed_c10d._rank_not_in_group(None),
@@ -120,6 +121,52 @@ case("nn_all_to_all", lambda: through(lambda x: dnn().functional.all_to_all(
 case("nn_scatter", lambda: through(lambda x: dnn().functional.scatter(
     [x * 1, x * 2] if R == 0 else [x * 0, x * 0], src=0)))
 case("nn_gather", lambda: through(lambda x: dnn().functional.gather(x, dst=0)))
+def fc():
+    import torch.distributed._functional_collectives as fc_
+
+    return fc_
+
+
+W = dist.group.WORLD
+case("fc_all_reduce", lambda: through(lambda x: fc().all_reduce(x, "sum", W)))
+case("fc_all_reduce_avg", lambda: through(lambda x: fc().all_reduce(x, "avg", W)))
+case("fc_all_gather_tensor", lambda: through(lambda x: fc().all_gather_tensor(x, 0, W)))
+case("fc_all_gather_single", lambda: through(lambda x: fc().all_gather_single(x, 0, W)))
+case("fc_reduce_scatter_tensor",
+     lambda: through(lambda x: fc().reduce_scatter_tensor(x, "sum", 0, W)))
+case("fc_reduce_scatter_single",
+     lambda: through(lambda x: fc().reduce_scatter_single(x, "sum", 0, W)))
+case("fc_all_to_all_single",
+     lambda: through(lambda x: fc().all_to_all_single(x, None, None, W)))
+case("fc_broadcast", lambda: through(lambda x: fc().broadcast(x, 1, W)))
+
+
+def gathered_single(old):
+    import warnings
+
+    out = torch.zeros(4)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fn = dist.all_gather_into_tensor if old else dist.all_gather_single
+        fn(out, torch.ones(2) * R)
+    return [out.tolist(), [(w.category.__name__, str(w.message)) for w in caught]]
+
+
+def scattered_single(old):
+    import warnings
+
+    out = torch.zeros(1)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fn = dist.reduce_scatter_tensor if old else dist.reduce_scatter_single
+        fn(out, torch.arange(2.0) + R)
+    return [out.tolist(), [(w.category.__name__, str(w.message)) for w in caught]]
+
+
+case("all_gather_single", lambda: gathered_single(False))
+case("all_gather_into_tensor_warns", lambda: gathered_single(True))
+case("reduce_scatter_single", lambda: scattered_single(False))
+case("reduce_scatter_tensor_warns", lambda: scattered_single(True))
 case("nn_reduce_scatter", lambda: through(
     lambda x: dnn().functional.reduce_scatter(torch.zeros(1), list(x.split(1)))))
 dist.destroy_process_group()
