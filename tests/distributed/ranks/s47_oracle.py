@@ -2,6 +2,8 @@
 (``numtorch.run -m torch.distributed.run``): each rank writes what it saw, case by case, to
 ``OUT/<tag>_rank<r>.json`` (values, or the exception class and message); the test compares.
 
+At the end rank 0 destroys its group and ends while rank 1 still waits for it.
+
 python -m torch.distributed.run --standalone --nproc-per-node=2 s47_oracle.py OUT TAG
 """
 
@@ -169,7 +171,30 @@ case("reduce_scatter_single", lambda: scattered_single(False))
 case("reduce_scatter_tensor_warns", lambda: scattered_single(True))
 case("nn_reduce_scatter", lambda: through(
     lambda x: dnn().functional.reduce_scatter(torch.zeros(1), list(x.split(1)))))
-dist.destroy_process_group()
+
+
+
+def waits_for_departed_peer():
+    """Rank 0 destroyed its group and ends while rank 1 waits for it in an all_reduce:
+    torch's gloo fails the wait at once (it must neither hang nor succeed)."""
+    import time
+
+    start = time.monotonic()
+    try:
+        dist.all_reduce(torch.ones(1))
+        raised = None
+    except RuntimeError as e:
+        raised = "RuntimeError"
+        del e
+    return [raised, time.monotonic() - start < 60]
+
+
+dist.barrier()
+if R == 0:
+    dist.destroy_process_group()
+else:
+    case("peer_left", waits_for_departed_peer)
+    dist.destroy_process_group()
 case("post_default_group", lambda: dist.distributed_c10d._get_default_group())
 with open(os.path.join(OUT, f"{TAG}_rank{R}.json"), "w") as f:
     json.dump(res, f)
