@@ -96,3 +96,20 @@ def test_mul_scalar_keeps_float32_scalar(dtype):
     a, na = _pair((3, 40), dtype, 7)
     for s in (0.9, 0.1, 1.7):
         _same_bits(a * s, na * s)
+
+
+@pytest.mark.parametrize("dtype", HALF)
+@pytest.mark.parametrize("shape", [(), (12,), (7, 9), (2, 37)])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_mse_loss_half_gradients_bits(dtype, shape, reduction):
+    x, nx = _pair(shape, dtype, 8)
+    y, ny = _pair(shape, dtype, 9)
+    grads = []
+    for lib, a, b in ((torch, x, y), (nt, nx, ny)):
+        a = a.clone().requires_grad_()
+        b = b.clone().requires_grad_()
+        loss = lib.nn.functional.mse_loss(a, b, reduction=reduction)
+        g = _pair(tuple(loss.shape), dtype, 10)[0 if lib is torch else 1]
+        grads.append(lib.autograd.grad(loss, (a, b), g))
+    for t, n in zip(*grads):
+        _same_bits(t, n)

@@ -598,6 +598,12 @@ class PointwiseLossBackward(Op):
 
     def forward(self, g, x, t):
         self.save_inputs(g, x, t)
+        if self.kind == "mse" and x.dtype.itemsize == 2 and x.dtype.kind != "i" and \
+                x.dtype == g.dtype:
+            # float16/bfloat16: torch's kernel rounds each step to the 16-bit type, with its
+            # factor 2 (or 2 / n) held as a 16-bit value: (norm * (x - t)) * g
+            norm = x.dtype.type(np.float32(2.0 if self.factor is None else 2.0 * self.factor))
+            return ((x - t) * norm) * g
         slope = _pointwise_slope(self.xp, self.kind, x - t, self.p)
         slope *= g if self.factor is None else g * self.factor
         return slope
