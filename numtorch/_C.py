@@ -55,6 +55,61 @@ def _get_cudnn_enabled():
     return cudnn.enabled
 
 
+# TorchScript executor switches (timm's set_jit_fuser/set_jit_legacy flip them). numtorch
+# runs scripted code eagerly, so they are recorded, read back, and change nothing.
+_JIT_FLAGS = {"profiling_mode": True, "profiling_executor": True, "fuse_cpu": False,
+              "fuse_gpu": False, "texpr_fuser": True}
+
+
+def _jit_flag_arg(name, flag):
+    """The flag as a bool: torch's binding takes a bool, None or a number (by its truth)."""
+    if not (flag is None or isinstance(flag, (bool, int, float))):
+        raise TypeError(f"{name}(): incompatible function arguments; expected a bool, got "
+                        f"{type(flag).__name__}")
+    return bool(flag)
+
+
+def _jit_set_profiling_mode(flag):
+    """Set the flag; returns its previous value, as torch's does."""
+    flag = _jit_flag_arg("_jit_set_profiling_mode", flag)
+    old, _JIT_FLAGS["profiling_mode"] = _JIT_FLAGS["profiling_mode"], flag
+    return old
+
+
+def _jit_set_profiling_executor(flag):
+    """Set the flag; returns its previous value, as torch's does."""
+    flag = _jit_flag_arg("_jit_set_profiling_executor", flag)
+    old, _JIT_FLAGS["profiling_executor"] = _JIT_FLAGS["profiling_executor"], flag
+    return old
+
+
+def _jit_override_can_fuse_on_cpu(flag):
+    flag = _jit_flag_arg("_jit_override_can_fuse_on_cpu", flag)
+    _JIT_FLAGS["fuse_cpu"] = flag
+
+
+def _jit_override_can_fuse_on_gpu(flag):
+    flag = _jit_flag_arg("_jit_override_can_fuse_on_gpu", flag)
+    _JIT_FLAGS["fuse_gpu"] = flag
+
+
+def _jit_can_fuse_on_cpu():
+    return _JIT_FLAGS["fuse_cpu"]
+
+
+def _jit_can_fuse_on_gpu():
+    return _JIT_FLAGS["fuse_gpu"]
+
+
+def _jit_set_texpr_fuser_enabled(flag):
+    flag = _jit_flag_arg("_jit_set_texpr_fuser_enabled", flag)
+    _JIT_FLAGS["texpr_fuser"] = flag
+
+
+def _jit_texpr_fuser_enabled():
+    return _JIT_FLAGS["texpr_fuser"]
+
+
 def _log_api_usage_once(event):
     """Records an API-usage event in torch's telemetry; numtorch keeps none."""
 

@@ -478,3 +478,24 @@ def test_small_c_and_dynamo_names():
         counters = import_module(f"{L.__name__}._dynamo.utils").counters
         assert type(counters).__name__ == "defaultdict"
         assert type(counters["stats"]).__name__ == "Counter"
+
+
+def test_jit_executor_switches_read_back():
+    # timm's set_jit_fuser / set_jit_legacy flip these; each library keeps its own state
+    def run(L):
+        C = L._C
+        out = [C._jit_set_profiling_mode(False), C._jit_set_profiling_mode(True),
+               C._jit_set_profiling_executor(False), C._jit_set_profiling_executor(True),
+               C._jit_can_fuse_on_cpu(), C._jit_can_fuse_on_gpu(),
+               C._jit_override_can_fuse_on_cpu(True), C._jit_can_fuse_on_cpu(),
+               C._jit_override_can_fuse_on_cpu(False), C._jit_can_fuse_on_cpu(),
+               C._jit_override_can_fuse_on_gpu(False), C._jit_texpr_fuser_enabled(),
+               C._jit_set_texpr_fuser_enabled(False), C._jit_texpr_fuser_enabled(),
+               C._jit_set_texpr_fuser_enabled(True), C._jit_texpr_fuser_enabled()]
+        out += [C._jit_set_profiling_mode(0), C._jit_set_profiling_mode(None),
+                C._jit_set_profiling_mode(2.0), C._jit_set_profiling_mode(True)]
+        with pytest.raises(TypeError):
+            C._jit_set_profiling_mode("x")
+        return out
+    t, n = _both(run)
+    assert n == t
