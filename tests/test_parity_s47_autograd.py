@@ -702,3 +702,35 @@ def test_vmap_resize_(name):
 
 def test_vmap_nonzero_error():
     _same(lambda L: L.func.vmap(lambda a: a.nonzero())(L.tensor([[1., 0., 2.], [0., 3., 3.]])))
+
+
+# -- vmap: searchsorted / bucketize ---------------------------------------------------------------
+
+_SS_B = [[0., 1., 3.], [1., 2., 3.]]
+_SS_V = [[0.5, 2.5, 1.0], [3.0, -1.0, 1.0]]
+_SEARCH = {
+    "shared_boundaries": lambda L, b, v: L.func.vmap(
+        lambda x: L.searchsorted(L.tensor([0., 1., 2.]), x))(v),
+    "shared_right_int32": lambda L, b, v: L.func.vmap(
+        lambda x: L.searchsorted(L.tensor([0., 1., 2.]), x, right=True, out_int32=True))(v),
+    "batched_boundaries": lambda L, b, v: L.func.vmap(
+        lambda s: L.searchsorted(s, L.tensor([0.5, 2.5])))(b),
+    "both": lambda L, b, v: L.func.vmap(L.searchsorted)(b, v),
+    "both_side_right": lambda L, b, v: L.func.vmap(
+        lambda s, x: L.searchsorted(s, x, side="right"))(b, v),
+    "scalar_value": lambda L, b, v: L.func.vmap(lambda s: L.searchsorted(s, 1.5))(b),
+    "bucketize": lambda L, b, v: L.func.vmap(
+        lambda x: L.bucketize(x, L.tensor([0.5, 1.5])))(v),
+    "bucketize_batched_boundaries": lambda L, b, v: L.func.vmap(
+        lambda s, x: L.bucketize(x, s, right=True))(b, v),
+    "in_dims": lambda L, b, v: L.func.vmap(L.searchsorted, in_dims=(None, 1))(b[0], v),
+    "nested": lambda L, b, v: L.func.vmap(L.func.vmap(L.searchsorted, in_dims=(None, 0)),
+                                          in_dims=(0, None))(b, v),
+    "nan_boundaries": lambda L, b, v: L.func.vmap(L.searchsorted)(
+        L.tensor([[0., 1., float("nan")], [1., 2., 3.]]), v),
+}
+
+
+@pytest.mark.parametrize("name", list(_SEARCH))
+def test_vmap_searchsorted(name):
+    _same(lambda L: _SEARCH[name](L, L.tensor(_SS_B), L.tensor(_SS_V)))

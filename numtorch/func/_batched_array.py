@@ -298,6 +298,29 @@ for _f in (np.full_like, np.zeros_like, np.ones_like, np.empty_like, np.copy,
 _FUNCS[np.where] = _where
 
 
+def _searchsorted(func, args, kwargs):
+    """``searchsorted(boundaries, values)``: shared boundaries search every sample's values at
+    once; per-sample boundaries search sample by sample (a loop over the batch, not over
+    elements)."""
+    a, v = args[0], args[1]
+    reps = [x for x in (a, v) if type(x) is _Logical]
+    if len(args) > 2 or any(r._owner is None for r in reps) or np.ndim(a) != 1:
+        raise _escaped()
+    levels = _B().union_levels([r._owner for r in reps])
+    if type(a) is not _Logical:  # one sequence for every sample
+        return _result(func(a, _aligned(v, levels, np.ndim(v)), **kwargs), levels)
+    sizes = tuple(_B()._SIZES[lvl] for lvl in levels)
+    seqs = _aligned(a, levels, 1, expand=True).reshape(-1, a.shape[-1])
+    vals = (_aligned(v, levels, np.ndim(v), expand=True) if type(v) is _Logical else
+            np.broadcast_to(v, sizes + np.shape(v)))
+    flat = vals.reshape((seqs.shape[0],) + np.shape(v))
+    res = np.stack([func(seqs[i], flat[i], **kwargs) for i in range(seqs.shape[0])])
+    return _result(res.reshape(sizes + np.shape(v)), levels)
+
+
+_FUNCS[np.searchsorted] = _searchsorted
+
+
 def _memory_query(func, args, kwargs):
     """Whether arrays may share memory: asked of the physical arrays (a write's overlap
     check, ``b[1:] = const`` into a batched ``b``)."""

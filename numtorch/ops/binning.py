@@ -152,7 +152,10 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
         res = xp.searchsorted(seq, vals, side=how)
     else:  # row by row, or boundaries holding NaN
         res = _bisect(xp, seq, vals, right)
-    return _out(_make(xp.asarray(res, dtype=np.int32 if out_int32 else np.int64)), out)
+    dt = np.int32 if out_int32 else np.int64
+    # (astype keeps an ndarray subclass: vmap's batched stand-in stays batched)
+    res = res.astype(dt, copy=False) if isinstance(res, np.ndarray) else xp.asarray(res, dtype=dt)
+    return _out(_make(res), out)
 
 
 def _warn_non_contiguous(boundaries, input, depth):
