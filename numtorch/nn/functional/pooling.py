@@ -311,7 +311,12 @@ def _max_unpool(nd, input, indices, kernel_size, stride, padding, output_size):
         xp = xp_of(idx)
         bad = (idx < 0) | (idx >= plane)
         if bool(bad.any()):
-            first = int(idx.reshape(-1)[int(xp.argmax(bad.reshape(-1)))])
+            # torch's kernel (one task per plane) reports the last bad index of the first
+            # plane holding one
+            rows = bad.reshape(x.shape[0] * x.shape[1], -1)
+            row = int(xp.argmax(rows.any(axis=1)))
+            pos = rows.shape[1] - 1 - int(xp.argmax(rows[row][::-1]))
+            first = int(idx.reshape(rows.shape)[row, pos])
             vol = "x".join(str(s) for s in (size + (1,) if nd == 1 else size))
             raise RuntimeError(f"Found an invalid max index: {first} (output volumes are of size "
                                f"{vol})")
