@@ -499,3 +499,34 @@ def test_jit_executor_switches_read_back():
         return out
     t, n = _both(run)
     assert n == t
+
+
+_SYM = ["guard_or_false", "guard_or_true", "statically_known_true", "statically_known_false",
+        "guard_size_oblivious", "is_concrete_int", "is_concrete_bool", "free_symbols",
+        "free_unbacked_symbols", "has_free_symbols", "has_free_unbacked_symbols",
+        "is_nested_int", "sym_eq"]
+
+
+@pytest.mark.parametrize("name", _SYM)
+def test_symbolic_shapes_guards_on_concrete_values(name):
+    def run(L):
+        from importlib import import_module
+
+        fn = getattr(import_module(f"{L.__name__}.fx.experimental.symbolic_shapes"), name)
+        out = []
+        for v in (True, False, 3, 0, L.tensor(1), (2, 3)):
+            try:
+                r = fn(v, v) if name == "sym_eq" else fn(v)
+                out.append(sorted(r) if name.startswith("free") else r)
+            except Exception as e:  # noqa: BLE001 - the class is compared
+                out.append(type(e).__name__)
+        return out
+    t, n = _both(run)
+    assert n == t
+
+
+def test_symbolic_shapes_error_class():
+    from numtorch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode as N
+    from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode as T
+
+    assert issubclass(N, RuntimeError) and issubclass(T, RuntimeError)
