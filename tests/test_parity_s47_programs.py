@@ -526,7 +526,8 @@ def test_symbolic_shapes_guards_on_concrete_values(name):
 
 
 def test_symbolic_shapes_error_class():
-    from numtorch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode as N
     from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode as T
+
+    from numtorch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode as N
 
     assert issubclass(N, RuntimeError) and issubclass(T, RuntimeError)

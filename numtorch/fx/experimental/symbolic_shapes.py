@@ -16,7 +16,7 @@ __all__ = ["GuardOnDataDependentSymNode", "free_symbols", "free_unbacked_symbols
 
 def _bool(a):
     if not isinstance(a, bool):
-        raise AssertionError(f"expected a bool condition, got {type(a).__name__}")
+        raise AssertionError(f"expected a bool condition, got {type(a).__name__}")  # noqa: TRY004
     return a
 
 
@@ -45,7 +45,7 @@ def guard_size_oblivious(expr):
 def is_concrete_int(a):
     """Whether ``a`` is a known int: always, for an int (numtorch sizes are never symbolic)."""
     if not isinstance(a, int):
-        raise AssertionError(f"expected an int, got {type(a).__name__}")
+        raise AssertionError(f"expected an int, got {type(a).__name__}")  # noqa: TRY004
     return True
 
 
