@@ -38,8 +38,10 @@ def _cast_squeeze_out(img, need_cast, squeeze, out_dtype):
     if squeeze:
         img = img.squeeze(dim=0)
     if need_cast:
-        if out_dtype in _INT_DTYPES:
-            img = torch.round(img)  # round, then cast, for integer images
+        # round, then cast, for integer images: v1 for its five signed/uint8 kinds (uint16
+        # and wider unsigned truncate there), v2's kernels for every integer kind
+        if out_dtype in _INT_DTYPES or (_V2_BLEND.get() and not out_dtype.is_floating_point):
+            img = torch.round(img)
         img = img.to(out_dtype)
     return img
 

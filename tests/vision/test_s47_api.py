@@ -286,3 +286,36 @@ def test_v1_grid_warps_of_2d_tensors_fail_as_torchs(name):
     d1, e1 = numtorch.zeros(1, 10, 12, 2), torch.zeros(1, 10, 12, 2)
     assert (_raised(lambda: ntF1.elastic_transform(x1, d1))
             == _raised(lambda: tvF1.elastic_transform(y1, e1)))
+
+
+_UINT16_CALLS = {
+    "rotate": lambda F, x: F.rotate(x, 30.0, interpolation=F.InterpolationMode.BILINEAR),
+    "affine": lambda F, x: F.affine(x, 30.0, [1, 1], 1.1, [0.0, 0.0], fill=3,
+                                    interpolation=F.InterpolationMode.BILINEAR),
+    "perspective": lambda F, x: F.perspective(x, [[0, 0], [5, 0], [5, 4], [0, 4]],
+                                              [[1, 0], [5, 1], [4, 4], [0, 3]]),
+    "gaussian_blur": lambda F, x: F.gaussian_blur(x, [3, 3], [1.0, 1.0]),
+    "resize": lambda F, x: F.resize(x, [3, 4]),
+    "resize_bicubic": lambda F, x: F.resize(x, [7, 9],
+                                            interpolation=F.InterpolationMode.BICUBIC),
+    "adjust_sharpness": lambda F, x: F.adjust_sharpness(x, 2.0),
+}
+
+
+@pytest.mark.parametrize("name", list(_UINT16_CALLS))
+@pytest.mark.parametrize("api", ["v1", "v2"])
+@pytest.mark.parametrize("dtype", ["uint16", "int32"])
+def test_wide_integer_images_round_as_torchvision(name, api, dtype):
+    from torchvision.transforms import functional as tvF1_
+    from torchvision.transforms.v2 import functional as tvF2
+
+    from numtorchvision.transforms import functional as ntF1_
+    from numtorchvision.transforms.v2 import functional as ntF2
+
+    arr = np.round(np.random.default_rng(10).random((1, 5, 6)) * 65535).astype(dtype)
+    a, b = pair(arr)
+    nt, tv = (ntF1_, tvF1_) if api == "v1" else (ntF2, tvF2)
+    want = _UINT16_CALLS[name](tv, b)
+    got = _UINT16_CALLS[name](nt, a)
+    assert str(got.dtype) == str(want.dtype)
+    np.testing.assert_array_equal(to_np(got).astype(np.int64), to_np(want).astype(np.int64))

@@ -182,6 +182,7 @@ _NATIVE_UINT8 = (InterpolationMode.NEAREST, InterpolationMode.NEAREST_EXACT,
 
 
 _SMOOTH = (InterpolationMode.BILINEAR, InterpolationMode.BICUBIC)
+_ROUNDED_KINDS = (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
 
 
 def _interpolate(image, size, interpolation, antialias):
@@ -196,7 +197,8 @@ def _interpolate(image, size, interpolation, antialias):
     if via_float:
         if kind == torch.uint8 and interpolation == InterpolationMode.BICUBIC:
             out = out.clamp_(min=0, max=255)
-        out = (out if kind.is_floating_point else out.round_()).to(kind)
+        # torchvision rounds its five signed/uint8 integer kinds; uint16 and wider truncate
+        out = (out.round_() if kind in _ROUNDED_KINDS else out).to(kind)
     return out.reshape(tuple(image.shape[:-2]) + tuple(size))
 
 

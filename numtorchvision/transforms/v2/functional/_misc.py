@@ -80,8 +80,9 @@ def _v2_gaussian_kernel1d(kernel_size, sigma, dtype):
 
 
 def _blur_tensor(image, kernel_size, sigma):
-    return _flat_image(image, lambda x: F_g.gaussian_blur(x, list(kernel_size), list(sigma),
-                                                          kernel1d=_v2_gaussian_kernel1d))
+    with F_g.v2_fill_blend():  # v2's rounding back to integer kinds (uint16 too)
+        return _flat_image(image, lambda x: F_g.gaussian_blur(
+            x, list(kernel_size), list(sigma), kernel1d=_v2_gaussian_kernel1d))
 
 
 @_register(gaussian_blur, *_IMAGE_KINDS, "pil")
