@@ -531,3 +531,43 @@ def test_symbolic_shapes_error_class():
     from numtorch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode as N
 
     assert issubclass(N, RuntimeError) and issubclass(T, RuntimeError)
+
+
+# -- whole third-party programs (skipped where the library is not installed) -------------------
+_PYRO_PROGRAM = """
+import torch, pyro
+import pyro.distributions as dist
+from pyro.infer import SVI, Trace_ELBO, Predictive
+from pyro.infer.autoguide import AutoNormal
+from pyro.optim import ClippedAdam
+pyro.set_rng_seed(0)
+X = torch.randn(30, 3); y = X @ torch.tensor([1.0, -2.0, 0.5]) + 0.3 * torch.randn(30)
+def model(X, y=None):
+    w = pyro.sample('w', dist.Normal(torch.zeros(3), torch.ones(3)).to_event(1))
+    s = pyro.sample('s', dist.HalfCauchy(1.))
+    with pyro.plate('data', X.shape[0]):
+        pyro.sample('obs', dist.Normal(X @ w, s), obs=y)
+guide = AutoNormal(model)
+svi = SVI(model, guide, ClippedAdam({'lr': 0.05}), Trace_ELBO())
+for i in range(30):
+    loss = svi.step(X, y)
+print(round(loss, 3), [round(v, 3) for v in guide.median()['w'].tolist()])
+print({k: tuple(v.shape) for k, v in Predictive(model, guide=guide, num_samples=4)(X).items()})
+"""
+
+
+def test_pyro_svi_program(tmp_path):
+    # pyro stopped at import (torch.serialization.MAP_LOCATION, torch.__name__) and in
+    # pyro.plate (torch._C._get_tracing_state)
+    import subprocess
+    import sys
+
+    pytest.importorskip("pyro")
+    prog = tmp_path / "svi.py"
+    prog.write_text(_PYRO_PROGRAM)
+    outs = []
+    for cmd in ([sys.executable, str(prog)], [sys.executable, "-m", "numtorch.run", str(prog)]):
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
+        assert r.returncode == 0, r.stderr[-2000:]
+        outs.append(r.stdout)
+    assert outs[1] == outs[0]
