@@ -71,11 +71,13 @@ def test_function_mode_sees_the_counter_add():
 
         class Log(lib.overrides.TorchFunctionMode):
             def __torch_function__(self, func, types, args=(), kwargs=None):
-                names.append(getattr(func, "__name__", str(func)))
+                self.names.append(getattr(func, "__name__", str(func)))
                 return func(*args, **(kwargs or {}))
 
         bn = lib.nn.BatchNorm1d(3)
-        with Log():
+        mode = Log()
+        mode.names = names
+        with mode:
             bn(lib.tensor(_x((5, 3))))
         seen[lib.__name__] = ("add_" in names, bn.num_batches_tracked.item())
     assert seen["torch"] == seen["numtorch"] == (True, 1)

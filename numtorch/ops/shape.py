@@ -41,9 +41,29 @@ def _plain_shape(shape, numel):
     n = 1
     for s in shape:
         if type(s) is not int or s < 0:
-            return None
+            break
         n *= s
-    return tuple(shape) if n == numel else None
+    else:
+        return tuple(shape) if n == numel else None
+    # one -1 beside positive ints (``view(-1, C)``, ``view(B, -1)``): resolved here when it
+    # fits exactly; anything else (two -1s, a zero size, a misfit) takes ``infer_shape``,
+    # which raises torch's errors
+    n = 1
+    free = None
+    for i, s in enumerate(shape):
+        if type(s) is not int:
+            return None
+        if s == -1 and free is None:
+            free = i
+        elif s > 0:
+            n *= s
+        else:
+            return None
+    if free is None or numel % n:
+        return None
+    out = list(shape)
+    out[free] = numel // n
+    return tuple(out)
 
 
 def infer_shape(shape, numel):
