@@ -443,3 +443,15 @@ def test_diag_diagonal_forms(d, nd):
                "bool": True, "t1d": t.tensor([1]), "tfloat": t.tensor(1.), "none": None}[d]
         return t.diag(x, arg)
     same(f)
+
+
+@pytest.mark.parametrize("pair", [("float32", "float64"), ("float16", "float32"),
+                                  ("bfloat16", "float16"), ("float32", "complex64"),
+                                  ("float32", "int64"), ("complex128", "float32")])
+@pytest.mark.parametrize("which", ["end", "weight"])
+def test_lerp_dtype_errors(pair, which):
+    def f(t):
+        a = t.ones(2, dtype=getattr(t, pair[0]))
+        b = t.ones(2, dtype=getattr(t, pair[1]))
+        return t.lerp(a, b, 0.5) if which == "end" else t.lerp(a, a, b)
+    same(f)

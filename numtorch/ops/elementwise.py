@@ -711,9 +711,9 @@ def _float_kernel_dtype(fn, kernel, *tensors):
     ref = tensors[0]
     for name, t in zip(("end", "weight"), tensors[1:]):
         if isinstance(t, Tensor) and t.dtype is not ref.dtype and t.ndim:
-            raise RuntimeError(f"expected dtype {_dtype._TYPE_DISPLAY[ref.dtype.name].lower()} "
-                               f"for `{name}` but got dtype "
-                               f"{_dtype._TYPE_DISPLAY[t.dtype.name].lower()}")
+            cpp = _dtype._CPP_TYPE  # torch names C++ types: float, double, c10::Half, ...
+            raise RuntimeError(f"expected dtype {cpp[ref.dtype.name]} for `{name}` but got "
+                               f"dtype {cpp[t.dtype.name]}")
     if not ref.dtype.is_floating_point and not ref.dtype.is_complex:
         raise _not_implemented(kernel, ref._array.dtype)
 
