@@ -127,9 +127,10 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
                                    f"divisible by the world size ({n})")
             return [rows // n * per_row] * n
         splits = [int(s) for s in splits]
-        if len(splits) != n or sum(splits) != rows:
-            raise RuntimeError(f"all_to_all_single: {noun}_split_sizes {splits} must have "
-                               f"{n} entries summing to dim 0 ({rows})")
+        if len(splits) != n:  # torch's words (its split-size check)
+            raise RuntimeError("Number of tensor splits not equal to group size")
+        if sum(splits) != rows:
+            raise RuntimeError("Split sizes doesn't match total dim 0 size")
         return [s * per_row for s in splits]
 
     send_counts = counts(input, input_split_sizes, "input")

@@ -80,6 +80,14 @@ case("dtypes_all_to_all", lambda: dist.all_to_all([f32, f32], [f64, f64]))
 case("dtypes_all_to_all_out", lambda: dist.all_to_all([f32, i64], [f32, f32]))
 case("dtypes_all_to_all_single",
      lambda: dist.all_to_all_single(torch.zeros(4, dtype=torch.float64), torch.arange(4.0)))
+case("a2a_in_split_sum",
+     lambda: dist.all_to_all_single(torch.zeros(4), torch.arange(4.0), [2, 2], [1, 1]))
+case("a2a_out_split_sum",
+     lambda: dist.all_to_all_single(torch.zeros(4), torch.arange(4.0), [1, 1], [2, 2]))
+case("a2a_out_split_len",
+     lambda: dist.all_to_all_single(torch.zeros(4), torch.arange(4.0), [4], [2, 2]))
+case("a2a_in_split_len",
+     lambda: dist.all_to_all_single(torch.zeros(4), torch.arange(4.0), [2, 2], [1, 1, 2]))
 case("dtypes_complex64_first", lambda: dist.all_reduce_coalesced([c64, f64]))
 case("dtypes_complex128_first", lambda: dist.all_reduce_coalesced([c128, f32]))
 case("world_after", lambda: reduced(dist.ReduceOp.MAX))
