@@ -23,6 +23,7 @@ from ._serialization._unpickler import (  # noqa: F401  (the public safe-globals
 from ._device import device as _device
 from .storage import CheckpointMap, TypedStorage, UntypedStorage
 from ._serialization._packages import (SourceChangeWarning,  # noqa: F401
+                                       check_module_version_greater_or_equal,
                                        default_restore_location, location_tag,
                                        register_package, validate_cuda_device)
 from ._serialization._safetensors import load_safetensors, save_safetensors  # noqa: F401
@@ -40,6 +41,8 @@ __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_g
            "default_restore_location", "location_tag", "SourceChangeWarning"]
 
 DEFAULT_PROTOCOL = 2
+MAGIC_NUMBER = 0x1950A86A20F9469CFC6C  # the legacy (pre-1.6) format's first pickled value
+PROTOCOL_VERSION = 1001  # and its second
 
 # the type aliases of torch's signatures here (pyro's param store imports MAP_LOCATION)
 MAP_LOCATION = Callable[[UntypedStorage, str], UntypedStorage] | _device | str | \

@@ -121,3 +121,32 @@ def test_registered_tagger_order(registries):
         lib.serialization.register_package(2, lambda obj: "bar", lambda o, loc: None)
     assert numtorch.serialization.location_tag(numtorch.ones(1).untyped_storage()) == \
         torch.serialization.location_tag(torch.ones(1).untyped_storage()) == "bar"
+
+
+def test_legacy_format_constants():
+    assert numtorch.serialization.MAGIC_NUMBER == torch.serialization.MAGIC_NUMBER
+    assert numtorch.serialization.PROTOCOL_VERSION == torch.serialization.PROTOCOL_VERSION
+
+
+class _Mod:
+    __name__ = "fake"
+
+    def __init__(self, version):
+        self.__version__ = version
+
+
+@pytest.mark.parametrize("version,req", [("1.2.3", (1, 2)), ("1.2.3", (1, 3)), ("2.0", (1, 9, 9)),
+                                         ("1.x", (1, 2)), ("1", (1, 2)), ("1.2.3", ("1", "2"))])
+@pytest.mark.parametrize("strict", [True, False])
+def test_check_module_version_greater_or_equal(version, req, strict):
+    def outcome(lib):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                got = lib.serialization.check_module_version_greater_or_equal(
+                    _Mod(version), req, error_if_malformed=strict)
+            except Exception as e:  # noqa: BLE001
+                got = (type(e).__name__, str(e))
+        return got, [str(w.message) for w in caught]
+
+    assert outcome(numtorch) == outcome(torch)

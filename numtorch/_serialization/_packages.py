@@ -10,8 +10,9 @@ built-in device claims.
 
 import re
 
-__all__ = ["SourceChangeWarning", "default_restore_location", "location_tag", "register_package",
-           "user_restore", "validate_cuda_device"]
+__all__ = ["SourceChangeWarning", "check_module_version_greater_or_equal",
+           "default_restore_location", "location_tag", "register_package", "user_restore",
+           "validate_cuda_device"]
 
 _package_registry = []  # the user's (priority, tagger, deserializer), lowest priority first
 
@@ -106,7 +107,7 @@ def default_restore_location(storage, location):
     if _builtin_priority(location) == _BUILTIN["cuda"]:
         return storage.cuda(validate_cuda_device(location))
     if _builtin_priority(location) is None:
-        for priority, _, deserializer in _package_registry[:]:  # (those after built-ins)
+        for _priority, _, deserializer in _package_registry[:]:  # (those after built-ins)
             result = deserializer(storage, location)
             if result is not None:
                 return result
@@ -131,3 +132,24 @@ def location_tag(storage):
     if limit is not None:
         return builtin
     raise RuntimeError(f"don't know how to determine data location of {_typename(storage)}")
+
+
+def check_module_version_greater_or_equal(module, req_version_tuple, error_if_malformed=True):
+    """Whether ``module.__version__`` ("x.y.z") is at least ``req_version_tuple`` (each field
+    read as the type of the matching required field); a version that cannot be read that
+    way raises RuntimeError, or with ``error_if_malformed=False`` warns and counts as met."""
+    import warnings
+
+    try:
+        fields = module.__version__.split(".")
+        have = tuple(type(want)(fields[i]) for i, want in enumerate(req_version_tuple))
+        return have >= req_version_tuple
+    except Exception as e:
+        message = (f"'{module.__name__}' module version string is malformed "
+                   f"'{module.__version__}' and cannot be compared with tuple "
+                   f"{req_version_tuple!s}")
+        if error_if_malformed:
+            raise RuntimeError(message) from e
+        warnings.warn(message + ", but continuing assuming that requirement is met",
+                      stacklevel=2)
+        return True
