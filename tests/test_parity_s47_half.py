@@ -113,3 +113,25 @@ def test_mse_loss_half_gradients_bits(dtype, shape, reduction):
         grads.append(lib.autograd.grad(loss, (a, b), g))
     for t, n in zip(*grads):
         _same_bits(t, n)
+
+
+@pytest.mark.parametrize("dtype", HALF)
+@pytest.mark.parametrize("shape", [(5,), (7, 9), (2, 37)])
+@pytest.mark.parametrize("kind", ["Adam", "AdamW", "Adam_l2_amsgrad", "Adam_maximize"])
+def test_adam_half_bits(dtype, shape, kind):
+    kw = {"Adam": {}, "AdamW": {"weight_decay": 0.1}, "Adam_maximize": {"maximize": True},
+          "Adam_l2_amsgrad": {"weight_decay": 0.1, "amsgrad": True}}[kind]
+    cls = "AdamW" if kind == "AdamW" else "Adam"
+    out = []
+    for lib in (torch, nt):
+        p0, np0 = _pair(shape, dtype, 11)
+        g0, ng0 = _pair(shape, dtype, 12)
+        p = (p0 if lib is torch else np0).clone().requires_grad_()
+        g = g0 if lib is torch else ng0
+        opt = getattr(lib.optim, cls)([p], lr=0.01, foreach=False, **kw)
+        for i in range(3):
+            p.grad = g * (i - 1.5)
+            opt.step()
+        out.append([p.detach(), opt.state[p]["exp_avg"], opt.state[p]["exp_avg_sq"]])
+    for t, n in zip(*out):
+        _same_bits(t, n)

@@ -254,6 +254,9 @@ class Adam(Optimizer):
                 rest.append((p, g))
                 continue
             a, ga = arrays
+            if a.dtype.itemsize == 2 and not hp.get("fused"):  # float16/bfloat16: _update_half
+                rest.append((p, g))
+                continue
             state = state_of[p]
             if not state:
                 self._init_state(state, p, hp)
@@ -313,6 +316,9 @@ class Adam(Optimizer):
 
     def _update(self, param, grad, state, group):
         p = param._array
+        if p.dtype.itemsize == 2 and type(p) is np.ndarray and not group.get("fused") and \
+                group.get("_tensor_lr") is None:
+            return self._update_half(param, grad, state, group)
         if grad.shape != p.shape or grad.dtype != p.dtype:
             return self._update_unfused(param, grad, state, group)
         # The rule as in-place passes over the parameter and its moments, intermediates in one
@@ -351,6 +357,33 @@ class Adam(Optimizer):
         else:
             denom = xp.sqrt(v) / bc2_sqrt + eps
         p += (-step_size * m) / denom  # torch's addcdiv: (value * m) / denom, then the sum
+
+    def _update_half(self, param, grad, state, group):
+        """A float16/bfloat16 parameter (host arrays): torch's rule op by op in tensor ops,
+        each computing in float32 and rounding once to the 16-bit type as torch's kernels do
+        (lerp, mul, addcmul, sqrt, division, addcdiv); the fused passes above round the
+        16-bit moments differently."""
+        g = _make(grad)
+        if group["maximize"]:
+            g = -g
+        step = self._step_tensor(state)
+        lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
+        beta1, beta2 = group["betas"]
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                param.mul_(1 - lr * wd)
+            else:
+                g = g.add(param, alpha=wd)
+        m, v = state["exp_avg"], state["exp_avg_sq"]
+        m.lerp_(g, 1 - beta1)
+        v.mul_(beta2).addcmul_(g, g, value=1 - beta2)
+        step_size = lr / (1 - beta1 ** step)
+        bc2_sqrt = (1 - beta2 ** step) ** 0.5
+        if group["amsgrad"]:
+            vmax = state["max_exp_avg_sq"]
+            np.maximum(vmax._array, v._array, out=vmax._array)
+            v = vmax
+        param.addcdiv_(m, (v.sqrt() / bc2_sqrt).add_(eps), value=-step_size)
 
     def _update_graph(self, param, grad, state, group):
         """The same update in tensor ops, recorded by autograd (``differentiable=True`` with a
