@@ -455,3 +455,13 @@ def test_lerp_dtype_errors(pair, which):
         b = t.ones(2, dtype=getattr(t, pair[1]))
         return t.lerp(a, b, 0.5) if which == "end" else t.lerp(a, a, b)
     same(f)
+
+
+@pytest.mark.parametrize("dt", ["int32", "bool", "uint8", "float64", "float16", "complex64"])
+@pytest.mark.parametrize("fn", ["nanmean", "mean", "nansum"])
+def test_nan_reductions_dtype_argument(fn, dt):
+    same(lambda t: getattr(t, fn)(t.ones(2, 3), 0, dtype=getattr(t, dt)))
+
+
+def test_nanmean_complex_input():
+    same(lambda t: t.nanmean(t.ones(2, dtype=t.complex64)))

@@ -189,6 +189,9 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """
     if input.dtype.is_complex:
         raise RuntimeError("nansum on CPU does not support complex inputs")
+    if dtype is not None and _dtype.as_dtype(dtype).is_complex:  # real kernels only
+        raise NotImplementedError(f'"nansum_cpu" not implemented for '
+                                  f"'{_dtype._TYPE_DISPLAY[_dtype.as_dtype(dtype).name]}'")
     ops = _ops()
     if out is not None and dtype is None:  # as sum: accumulate in the out tensor's dtype
         if input.dtype.is_floating_point and not out.dtype.is_floating_point:
@@ -213,6 +216,12 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype "
                            f"but got {_dtype_name(input.dtype)}")
+    if dtype is not None:
+        dt = _dtype.as_dtype(dtype)
+        if not (dt.is_floating_point or dt.is_complex):
+            raise RuntimeError(f"nanmean(): could not infer output dtype. Optional dtype must be "
+                               f"either a floating point or complex dtype. Got: "
+                               f"{_dtype_name(dt)}")
     ops = _ops()
     count = ops.logical_not(ops.isnan(input))
     dims = dim if dim is not None else tuple(range(input._array.ndim))
