@@ -734,3 +734,30 @@ _SEARCH = {
 @pytest.mark.parametrize("name", list(_SEARCH))
 def test_vmap_searchsorted(name):
     _same(lambda L: _SEARCH[name](L, L.tensor(_SS_B), L.tensor(_SS_V)))
+
+
+# -- torch.func.jvp / jacfwd of functions that write their inputs in place -------------------------
+
+def _jvp_inplace(L, name):
+    x = L.tensor([1., 2., 3.])
+    t = L.ones(3)
+    if name == "mul_":
+        return L.func.jvp(lambda a: a.mul_(3), (x,), (t,)), x
+    if name == "view_mul_":
+        return L.func.jvp(lambda a: a[0:2].mul_(3).sum() + a.sum(), (x,), (t,)), x
+    if name == "two_inputs":
+        y = L.ones(3)
+        return L.func.jvp(lambda a, b: a.add_(b), (x, y), (t, t * 2)), x, y
+    if name == "untouched":
+        return L.func.jvp(lambda a: a.sin(), (x,), (t,)), x
+    if name == "jacfwd_input":
+        return L.func.jacfwd(lambda a: a.mul_(2))(L.tensor([1., 2.]))
+    if name == "grad_refuses":  # reverse mode: the input is a leaf, as in torch
+        return L.func.grad(lambda a: a.mul_(2).sum())(x)
+    raise AssertionError(name)
+
+
+@pytest.mark.parametrize("name", ["mul_", "view_mul_", "two_inputs", "untouched",
+                                  "jacfwd_input", "grad_refuses"])
+def test_jvp_of_inplace_on_inputs(name):
+    _same(lambda L: _jvp_inplace(L, name))

@@ -20,7 +20,7 @@ import functools
 from .. import autograd
 from ..autograd import _func_transforms
 from .._tensor import Tensor
-from ..autograd.grad_mode import enable_grad, is_grad_enabled
+from ..autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
 from . import _batched as B
 from ._pytree import tree_flatten, tree_map, tree_unflatten
 
@@ -64,10 +64,11 @@ def _argnums(argnums, n):
 class _Inputs:
     """Differentiable stand-ins for the inputs being differentiated (a pytree each)."""
 
-    def __init__(self, trees, expand):
+    def __init__(self, trees, expand, writable=False):
         levels_all = tuple(v.id for v in B.active_levels() if not v.internal) if expand else ()
         self.specs, self.trees = [], []
         self.leaves, self.levels, self.connect = [], [], False
+        self.written = []  # (caller's tensor, the copy func got, its version) with ``writable``
         for tree in trees:
             flat, spec = tree_flatten(tree)
             new = []
@@ -89,9 +90,21 @@ class _Inputs:
                     leaf = p.detach().requires_grad_(True)
                 self.leaves.append(leaf)
                 self.levels.append(lv)
+                if writable:  # forward mode: func may write its inputs in place, as torch's
+                    arg = leaf.clone()  # dual tensors allow (a leaf refuses)
+                    if p is phys:
+                        self.written.append((phys, arg, arg._version))
+                    leaf = arg
                 new.append(B.wrap(leaf, lv))
             self.specs.append(spec)
             self.trees.append(tree_unflatten(new, spec))
+
+    def write_back(self):
+        """Copy inputs that func changed in place back into the caller's tensors."""
+        for orig, arg, version in self.written:
+            if arg._version != version:
+                with no_grad():
+                    orig.copy_(arg.detach())
 
     def grads(self, gs):
         """Per-input results (pytrees) from the engine's gradients for the leaves."""
@@ -305,9 +318,10 @@ def _tensor_outputs(out, has_aux, api, call):
 def _linear_pushforward(func, primals, has_aux, strict):
     """Run ``func`` at ``primals`` and build ``g(u) = J^T u`` with graph; returns what
     ``jvp`` and ``linearize`` need."""
-    ins = _Inputs(primals, expand=False)
+    ins = _Inputs(primals, expand=False, writable=True)
     ins.grad_on = is_grad_enabled()
     out = _call(func, primals, range(len(primals)), ins.trees, {}, "jvp")
+    ins.write_back()
     flat_out, out_spec, aux = _tensor_outputs(out, has_aux, "jvp(f, primals, tangents)",
                                               "f(*primals)")
     from .. import zeros_like
