@@ -135,3 +135,14 @@ def test_adam_half_bits(dtype, shape, kind):
         out.append([p.detach(), opt.state[p]["exp_avg"], opt.state[p]["exp_avg_sq"]])
     for t, n in zip(*out):
         _same_bits(t, n)
+
+
+@pytest.mark.parametrize("dtype", HALF)
+@pytest.mark.parametrize("layout", ["0d", "5", "63", "200", "transposed", "strided"])
+def test_rsqrt_half_tail_bits(dtype, layout):
+    t, n = _pair((9, 40), dtype, 13, scale=1.0)
+    t, n = t.abs() * 4 + 0.05, n.abs() * 4 + 0.05
+    pick = {"0d": lambda a: a[2, 3], "5": lambda a: a[0, :5],
+            "63": lambda a: a.reshape(-1)[:63], "200": lambda a: a.reshape(-1)[:200],
+            "transposed": lambda a: a.t(), "strided": lambda a: a.reshape(-1)[::3]}[layout]
+    _same_bits(torch.rsqrt(pick(t)), nt.rsqrt(pick(n)))

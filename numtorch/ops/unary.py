@@ -15,6 +15,7 @@ from .._sparse import SparseCOO, map_values
 from ..autograd.graph import Op, rename_node
 from ..backend import _keep_dtype as keep_dtype
 from ..backend import helpers_for
+from ..backend._fma import _half_scalar_mask
 from ._accumulate import is_half
 from ._pointwise import (SAME_DTYPE_OUT, _check_tensor, _cj, _not_implemented, _out, _unary,
                          _zeros_like)
@@ -229,6 +230,16 @@ class Rsqrt(Op):
         w = x.astype(np.float32) if _dtype.np_kind(x.dtype) == "f" and x.dtype.itemsize < 4 \
             else x
         y = 1 / self.xp.sqrt(w)
+        if w is not x and type(x) is np.ndarray:
+            # torch's vector loop leaves the last n % 32 values of each inner loop (all of a
+            # strided one) to its scalar 16-bit form: the square root rounded to the 16-bit
+            # type first, then the reciprocal
+            y = np.asarray(y.astype(x.dtype))
+            mask = _half_scalar_mask(x.shape, x, x) if x.size <= 32768 else None
+            if mask is not None:
+                one = x.dtype.type(1)
+                np.copyto(y, one / np.sqrt(x), where=mask)
+            return self.save_output(y)
         return self.save_output(y.astype(x.dtype, copy=False))
 
     def backward(self, grad):
