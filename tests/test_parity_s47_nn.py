@@ -510,3 +510,38 @@ def test_max_unpool_invalid_index_reported(name):
     first. (Planes with bad indices in several planes race in torch: not tested.)"""
     same(lambda t: t.nn.functional.max_unpool1d(
         t.ones(1, 2, 4), t.tensor(UNPOOL_BAD[name])[None], 2, stride=1, output_size=[5]))
+
+
+# -- 17. convolution dtype-mismatch messages follow torch's kernel choice -------------------------
+
+CONV_DT = {
+    "conv1d_batch2": lambda t, d: t.nn.functional.conv1d(t.ones(2, 4, 9), t.ones(2, 4, 3, dtype=d)),
+    "conv1d_batch1": lambda t, d: t.nn.functional.conv1d(t.ones(1, 4, 9), t.ones(2, 4, 3, dtype=d)),
+    "conv1d_batch1_groups": lambda t, d: t.nn.functional.conv1d(
+        t.ones(1, 4, 9), t.ones(2, 2, 3, dtype=d), groups=2),
+    "conv2d_batch1": lambda t, d: t.nn.functional.conv2d(t.ones(1, 4, 7, 6),
+                                                         t.ones(2, 4, 3, 3, dtype=d)),
+    "conv2d_batch1_big_kernel": lambda t, d: t.nn.functional.conv2d(
+        t.ones(1, 4, 7, 6), t.ones(2, 4, 4, 4, dtype=d)),
+    "conv2d_batch1_large": lambda t, d: t.nn.functional.conv2d(t.ones(1, 4, 80, 70),
+                                                               t.ones(2, 4, 3, 3, dtype=d)),
+    "conv2d_unbatched": lambda t, d: t.nn.functional.conv2d(t.ones(4, 7, 6),
+                                                            t.ones(2, 4, 3, 3, dtype=d)),
+    "conv2d_batch2": lambda t, d: t.nn.functional.conv2d(t.ones(2, 4, 7, 6),
+                                                         t.ones(2, 4, 3, 3, dtype=d)),
+    "conv3d_batch2": lambda t, d: t.nn.functional.conv3d(t.ones(2, 4, 3, 7, 6),
+                                                         t.ones(2, 4, 1, 3, 3, dtype=d)),
+    "convT2d_batch4": lambda t, d: t.nn.functional.conv_transpose2d(
+        t.ones(4, 3, 7, 6), t.ones(3, 2, 3, 3, dtype=d)),
+    "bf16_input": lambda t, d: t.nn.functional.conv1d(t.ones(2, 4, 9, dtype=t.bfloat16),
+                                                      t.ones(2, 4, 3, dtype=d)),
+}
+
+
+@pytest.mark.parametrize("wdtype", ["float64", "float16", "int64", "complex64"])
+@pytest.mark.parametrize("name", sorted(CONV_DT))
+def test_conv_dtype_mismatch_message(name, wdtype):
+    """torch's mkldnn path (bfloat16; float32 1-d/2-d by its size heuristic) words the error
+    'Input type (torch.FloatTensor) and weight type (...) should be the same ...', naming types
+    without a legacy tensor class CPU...Type; the native path says 'expected scalar type'."""
+    same(lambda t: CONV_DT[name](t, getattr(t, wdtype)))

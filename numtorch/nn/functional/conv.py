@@ -6,6 +6,7 @@ then calls one primitive of :mod:`numtorch.ops.conv`. Unbatched inputs get a bat
 for the call, as in torch.
 """
 
+import math
 
 from ... import _dtype
 from ..._warn_once import warn_once
@@ -59,7 +60,15 @@ def _bias_error(input, bias):
     return RuntimeError(f"Input type ({names[0]}) and bias type ({names[1]}) should be the same")
 
 
-def _check_dtypes(fn, input, weight, bias):
+def _legacy_name(dt):
+    """torch's name of a CPU tensor type: torch.FloatTensor, or CPUBFloat16Type /
+    CPUComplexFloatType for the types without a legacy tensor class."""
+    if dt is _dtype.bfloat16 or dt.is_complex:
+        return f"CPU{_dtype._TYPE_DISPLAY[dt.name]}Type"
+    return f"torch.{dt._legacy}"
+
+
+def _check_dtypes(fn, input, weight, bias, mkldnn=False):
     di, dw = input.dtype, weight.dtype
     if di is _dtype.bool:
         raise NotImplementedError(f'"slow_conv{fn[4:6]}_cpu" not implemented for \'Bool\'')
@@ -74,9 +83,11 @@ def _check_dtypes(fn, input, weight, bias):
             kernel = "slow_conv_transpose3d" if fn.endswith("3d") else "slow_conv_transpose2d"
             raise NotImplementedError(f'"{kernel}_out_cpu" not implemented for '
                                       f"'{_dtype._TYPE_DISPLAY[di.name]}'")
-        if di is _dtype.bfloat16:
-            raise RuntimeError(f"Input type (CPUBFloat16Type) and weight type "
-                               f"(torch.{dw._legacy}) should be the same or input should be a "
+        if di is _dtype.bfloat16 or mkldnn:
+            # torch's mkldnn convolution (bfloat16, and float32 by its heuristic) names the
+            # types as legacy tensor types (CPU...Type where there is none)
+            raise RuntimeError(f"Input type ({_legacy_name(di)}) and weight type "
+                               f"({_legacy_name(dw)}) should be the same or input should be a "
                                f"MKLDNN tensor and weight is a dense tensor")
         raise RuntimeError(f"expected scalar type {_dtype._TYPE_DISPLAY[di.name]} but found "
                            f"{_dtype._TYPE_DISPLAY[dw.name]}")
@@ -147,7 +158,27 @@ def _check_common(fn, input, weight, bias, groups, stride, padding, dilation):
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
                            f"at dimension 0, but got weight of size [{_size_list(weight.shape)}] "
                            f"instead")
-    _check_dtypes(fn, input, weight, bias)
+    _check_dtypes(fn, input, weight, bias, _uses_mkldnn(input, weight, stride, dilation, groups))
+
+
+def _uses_mkldnn(input, weight, stride, dilation, groups):
+    """Whether torch's CPU dispatch takes its mkldnn convolution (bfloat16 always, float32 by
+    its size heuristic); it decides which dtype-mismatch message a user sees."""
+    nd = weight.dim() - 2
+    if input.dtype is not _dtype.float32:
+        return input.dtype is _dtype.bfloat16
+    from ... import _threads
+
+    shape = tuple(input.shape) if input.dim() == nd + 2 else (1,) + tuple(input.shape)
+    if nd == 1:  # torch runs a 1-d convolution as a 2-d one of height 1
+        shape = shape[:2] + (1,) + shape[2:]
+    n = shape[0]
+    kh, kw = ((1,) + tuple(weight.shape[2:]))[-2:]
+    numel = math.prod(shape[:4])  # (torch's size test reads the first four dims)
+    first = any(v != 1 for v in stride) or any(v != 1 for v in dilation) or n >= 16 or \
+        kw != 1 or kh != 1 or _threads.get_num_threads() > 1
+    second = groups > 1 or (kw > 3 and kh > 3) or n > 1 or numel > 20480
+    return first and second
 
 
 def _check_weight_nonempty(weight, groups):
