@@ -319,3 +319,26 @@ def test_wide_integer_images_round_as_torchvision(name, api, dtype):
     got = _UINT16_CALLS[name](nt, a)
     assert str(got.dtype) == str(want.dtype)
     np.testing.assert_array_equal(to_np(got).astype(np.int64), to_np(want).astype(np.int64))
+
+
+@pytest.mark.parametrize("shape", [(), (12,), (4, 5), (5, 4, 6), (2, 5, 4, 6)])
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "int32", "float32", "float64"])
+@pytest.mark.parametrize("op", ["invert", "equalize"])
+def test_v2_invert_and_equalize_any_shape_match(shape, dtype, op):
+    from torchvision.transforms.v2 import functional as tvF
+
+    from numtorchvision.transforms.v2 import functional as ntF
+
+    arr = np.random.default_rng(11).random(shape)
+    if dtype in ("uint8", "int16", "int32"):
+        arr = (arr * {"uint8": 255, "int16": 32767, "int32": 1000}[dtype]).astype(dtype)
+    else:
+        arr = arr.astype(dtype)
+    a, b = pair(arr)
+    want = _raised(lambda: getattr(tvF, op)(b))
+    got = _raised(lambda: getattr(ntF, op)(a))
+    assert got == want
+    if want is None:
+        g, w = getattr(ntF, op)(a), getattr(tvF, op)(b)
+        assert str(g.dtype) == str(w.dtype) and tuple(g.shape) == tuple(w.shape)
+        np.testing.assert_array_equal(to_np(g), to_np(w))

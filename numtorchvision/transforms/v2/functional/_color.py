@@ -59,7 +59,20 @@ autocontrast, _v1_autocontrast = _functional(
     "autocontrast", F1.autocontrast, "Stretch each channel to the full range.")
 equalize, _ = _functional(
     "equalize", F1.equalize, "Equalize each channel's histogram.", register=False)
-invert, invert_image = _functional("invert", F1.invert, "Invert the intensities.")
+
+
+def _v2_invert(image):
+    # v2 inverts tensors elementwise (any shape, any channel count), unlike v1
+    if not isinstance(image, torch.Tensor):
+        return F1.invert(image)
+    if image.is_floating_point():
+        return 1.0 - image
+    if image.dtype == torch.uint8:
+        return image.bitwise_not()
+    return (1 << _num_value_bits(image.dtype)) - 1 - image
+
+
+invert, invert_image = _functional("invert", _v2_invert, "Invert the intensities.")
 
 
 def _tensor_kernel(pil_kernel):
@@ -336,6 +349,9 @@ def posterize_image(image, bits):
 def equalize_image(image):
     """Any dtype and channel count: the histogram is taken on the image as uint8 (scaled)
     and the equalized result scaled back to the image's dtype."""
+    if image.ndim < 2:  # torchvision reads the last two dims first
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got "
+                         "-2)")
     if image.numel() == 0:
         return image
     as_bytes = to_dtype_image(image, torch.uint8, scale=True)
