@@ -761,3 +761,14 @@ def _jvp_inplace(L, name):
                                   "jacfwd_input", "grad_refuses"])
 def test_jvp_of_inplace_on_inputs(name):
     _same(lambda L: _jvp_inplace(L, name))
+
+
+@pytest.mark.parametrize("value", ["list", "int"])
+def test_unpack_dual_of_a_non_tensor(value):
+    def run(L):
+        fw = L.autograd.forward_ad
+        v = [1] if value == "list" else 3
+        outside = fw.unpack_dual(v)
+        with fw.dual_level():
+            return tuple(outside), fw.unpack_dual(v)
+    _same(run)

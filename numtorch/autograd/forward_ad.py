@@ -363,6 +363,9 @@ def make_dual(tensor, tangent, *, level=None):
 def unpack_dual(tensor, *, level=None):
     """``(primal, tangent)`` of ``tensor``: the primal as a view without tangent, and the
     tangent (None when it has none or no level is open)."""
+    if _state["level"] is not None and not isinstance(tensor, graph.Tensor):
+        raise TypeError(f"_unpack_dual(): argument 'dual' (position 1) must be Tensor, not "
+                        f"{type(tensor).__name__}")
     tangent = _tangent(tensor) if _state["level"] is not None else None
     if tangent is None:
         return UnpackedDualTensor(tensor, None)
