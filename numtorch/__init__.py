@@ -199,7 +199,8 @@ def __getattr__(name):
     if name in ("distributions", "legacy", "ao", "quantization", "fft", "special", "func",
                 "signal", "random", "_dynamo", "futures", "fx", "compiler", "functional",
                 "version", "torch_version", "library", "overrides", "xpu", "mps", "mtia",
-                "quasirandom", "_C", "masked", "nested", "export", "__config__", "_utils"):
+                "quasirandom", "_C", "masked", "nested", "export", "__config__", "_utils",
+                "_inductor"):
         import importlib
 
         return importlib.import_module("." + name, __package__)  # (__name__ may be "torch")

@@ -571,3 +571,34 @@ def test_pyro_svi_program(tmp_path):
         assert r.returncode == 0, r.stderr[-2000:]
         outs.append(r.stdout)
     assert outs[1] == outs[0]
+
+
+def test_inductor_config_flags():
+    # gpt-fast style programs set inductor flags before torch.compile
+    def run(L):
+        c = L._inductor.config
+        out = [c.coordinate_descent_tuning, c.fx_graph_cache, c.max_autotune, c.compile_threads,
+               c.triton.cudagraphs, c.triton.unique_kernel_names, c.cpp.threads]
+        errors = []
+        for f in (lambda: setattr(c, "no_such", 1), lambda: c.no_such,
+                  lambda: setattr(c.triton, "no_such", 1), lambda: c.triton.no_such):
+            try:
+                f()
+            except AttributeError as e:
+                errors.append(str(e))
+        with c.patch(max_autotune=True):
+            out.append(c.max_autotune)
+        with c.patch({"triton.cudagraphs": True}):
+            out.append(c.triton.cudagraphs)
+        out += [c.max_autotune, c.triton.cudagraphs]
+
+        @c.patch("freezing", True)
+        def frozen():
+            return c.freezing
+        out += [frozen(), c.freezing]
+        c.coordinate_descent_tuning = True
+        out.append(c.coordinate_descent_tuning)
+        c.coordinate_descent_tuning = False
+        return out, errors
+    t, n = _both(run)
+    assert n == t
