@@ -146,3 +146,24 @@ def test_rsqrt_half_tail_bits(dtype, layout):
             "63": lambda a: a.reshape(-1)[:63], "200": lambda a: a.reshape(-1)[:200],
             "transposed": lambda a: a.t(), "strided": lambda a: a.reshape(-1)[::3]}[layout]
     _same_bits(torch.rsqrt(pick(t)), nt.rsqrt(pick(n)))
+
+
+@pytest.mark.parametrize("dtype", HALF)
+@pytest.mark.parametrize("shape", [(5,), (7, 9), (2, 37)])
+@pytest.mark.parametrize("kw", [{}, {"centered": True, "weight_decay": 0.1},
+                                {"momentum": 0.9, "maximize": True}],
+                         ids=["plain", "centered_wd", "momentum_maximize"])
+def test_rmsprop_half_bits(dtype, shape, kw):
+    out = []
+    for lib in (torch, nt):
+        p0, np0 = _pair(shape, dtype, 14)
+        g0, ng0 = _pair(shape, dtype, 15)
+        p = (p0 if lib is torch else np0).clone().requires_grad_()
+        g = g0 if lib is torch else ng0
+        opt = lib.optim.RMSprop([p], lr=0.01, foreach=False, **kw)
+        for i in range(3):
+            p.grad = g * (i - 1.5)
+            opt.step()
+        out.append([p.detach(), opt.state[p]["square_avg"]])
+    for t, n in zip(*out):
+        _same_bits(t, n)

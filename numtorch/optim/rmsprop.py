@@ -1,5 +1,7 @@
 """RMSprop (optionally centered, with momentum), following torch's update."""
 
+import numpy as np
+
 from .. import backend
 from ..backend._axpy import add_product, add_scaled
 from . import _device_step
@@ -55,6 +57,8 @@ class RMSprop(Optimizer):
 
     def _update(self, param, grad, state, group):
         p = param._array
+        if p.dtype.itemsize == 2 and type(p) is np.ndarray and p.dtype == grad.dtype:
+            return self._update_half(param, grad, state, group)
         xp = backend.xp_of(p)
         g = -grad if group["maximize"] else grad
         self._step_tensor(state)
@@ -78,3 +82,30 @@ class RMSprop(Optimizer):
             p[...] = add_scaled(p, buf, -group["lr"])
         else:
             p += (-group["lr"] * g) / avg  # torch's addcdiv: (value * g) / avg
+
+    def _update_half(self, param, grad, state, group):
+        """A float16/bfloat16 parameter (host arrays): torch's rule op by op in tensor ops,
+        each computing in float32 and rounding once to the 16-bit type as torch's kernels do
+        (NumPy's 16-bit arithmetic above rounds the scalars to 16 bits first)."""
+        g = _make(grad)
+        if group["maximize"]:
+            g = -g
+        self._step_tensor(state)
+        alpha = group["alpha"]
+        if group["weight_decay"] != 0:
+            g = g.add(param, alpha=group["weight_decay"])
+        sq = state["square_avg"]
+        sq.mul_(alpha).addcmul_(g, g, value=1 - alpha)
+        if group["centered"]:
+            ga = state["grad_avg"]
+            ga.lerp_(g, 1 - alpha)
+            avg = sq.addcmul(ga, ga, value=-1).sqrt_()
+        else:
+            avg = sq.sqrt()
+        avg.add_(group["eps"])
+        if group["momentum"] > 0:
+            buf = state["momentum_buffer"]
+            buf.mul_(group["momentum"]).addcdiv_(g, avg)
+            param.add_(buf, alpha=-group["lr"])
+        else:
+            param.addcdiv_(g, avg, value=-group["lr"])
