@@ -150,3 +150,37 @@ def test_check_module_version_greater_or_equal(version, req, strict):
         return got, [str(w.message) for w in caught]
 
     assert outcome(numtorch) == outcome(torch)
+
+
+def _conj_cases(lib):
+    a = lib.tensor([[1 + 2j, 3 - 1j], [0.5j, 2]], dtype=lib.complex64)
+    c = a.conj()
+    return {"c": c, "ct": c.t(), "row": c[1], "z": lib.tensor(1 + 1j).conj(),
+            "c128": lib.tensor([1j], dtype=lib.complex128).conj(), "plain": a,
+            "neg_imag": lib.tensor(1 + 2j).conj().imag}
+
+
+def _described(got):
+    return {k: (v.tolist(), v.is_conj(), v.is_neg(), str(v.dtype), v.stride())
+            for k, v in got.items()}
+
+
+@pytest.mark.parametrize("legacy", [False, True], ids=["zip", "legacy"])
+@pytest.mark.parametrize("weights_only", [True, False])
+@pytest.mark.parametrize("writer", ["numtorch", "torch"])
+def test_conj_views_round_trip_like_torch(writer, weights_only, legacy):
+    """conj() results keep is_conj through a checkpoint (numtorch wrote resolved values
+    without torch's flag), and a 0-d conj/neg view read from torch's file crashed numtorch
+    (NumPy turned it into a scalar)."""
+    lib = numtorch if writer == "numtorch" else torch
+    buf = io.BytesIO()
+    lib.save(_conj_cases(lib), buf, _use_new_zipfile_serialization=not legacy)
+    data = buf.getvalue()
+    theirs = torch.load(io.BytesIO(data), weights_only=weights_only)
+    ours = numtorch.load(io.BytesIO(data), weights_only=weights_only)
+    expected = _described(_conj_cases(torch))
+    expected["neg_imag"] = expected["neg_imag"][:2] + (False,) + expected["neg_imag"][3:]
+    got_t = _described(theirs)
+    got_t["neg_imag"] = got_t["neg_imag"][:2] + (False,) + got_t["neg_imag"][3:]
+    assert got_t == expected
+    assert _described(ours) == expected

@@ -404,11 +404,12 @@ def _apply_lazy_bits(t, metadata):
     if not isinstance(metadata, dict):
         return t
     arr = t._array
+    # (np.asarray: NumPy's ufuncs give a 0-d array back as a scalar)
     if metadata.get("neg"):
-        arr = -arr
+        arr = np.asarray(-arr)
     conj = bool(metadata.get("conj")) and arr.dtype.kind == "c"
     if conj:
-        arr = arr.conj()
+        arr = np.asarray(arr.conj())
     if arr is t._array:
         return t
     out = _new_like_class(Tensor, arr)

@@ -86,6 +86,18 @@ def _parameter_class():
     return Parameter
 
 
+def _conj_view(t):
+    """Whether torch's counterpart of ``t`` (a non-empty complex CPU tensor) has its
+    conjugate bit set."""
+    arr = t._array
+    if type(arr) is not np.ndarray or arr.dtype.kind != "c" or not arr.size \
+            or not arr.dtype.isnative:
+        return False
+    from ..ops.complex_ops import _conj_bit
+
+    return _conj_bit(t)
+
+
 class _StorageRef:
     """One storage to write: a flat little-endian array and its key in the archive."""
 
@@ -257,6 +269,8 @@ class _TorchReductions:
 
     def _tensor_args(self, obj, is_param):
         """The rebuild function and its arguments for a tensor with a storage."""
+        if _conj_view(obj):
+            return self._conj_args(obj, is_param)
         ref, offset, stride = self._storage_for(obj)
         if obj._array.size == 0:  # NumPy's strides of empty arrays are arbitrary
             stride = tuple(obj.stride())
@@ -266,6 +280,26 @@ class _TorchReductions:
             return (_Global("torch._utils", "_rebuild_tensor_v3"),
                     args + (_Global("torch", obj.dtype.name),))
         return _REBUILD_TENSOR, args
+
+    def _conj_args(self, obj, is_param):
+        """A ``conj()`` result as torch writes one: the unconjugated values (a storage of
+        their own here, numtorch's conj being a copy) under a ``{'conj': True}`` flag, so the
+        loaded tensor reports ``is_conj()`` as torch's does."""
+        host = np.asarray(np.conj(obj._array))  # (dense, in the view's own dim order)
+        if host.flags.c_contiguous:
+            flat = host.reshape(-1)
+        elif host.flags.f_contiguous:
+            flat = host.T.reshape(-1)
+        else:
+            host = host.copy(order="C")
+            flat = host.reshape(-1)
+        name = obj.dtype.name
+        ref = _StorageRef(str(len(self.storages)), flat, name, "cpu")
+        self.storages.append(ref)
+        stride = tuple(s // host.itemsize for s in host.strides)
+        return _REBUILD_TENSOR, (ref, 0, tuple(obj.shape), stride,
+                                 False if is_param else bool(obj.requires_grad),
+                                 collections.OrderedDict(), {"conj": True})
 
     def _reduce_quantized(self, t):
         """``torch._utils._rebuild_qtensor`` over a quantized storage, shared by views."""
