@@ -772,3 +772,22 @@ def test_unpack_dual_of_a_non_tensor(value):
         with fw.dual_level():
             return tuple(outside), fw.unpack_dual(v)
     _same(run)
+
+
+def test_vmap_rule_of_an_op_class_imported_after_the_table_was_built():
+    # the rule table is built at the first vmap dispatch; an op module imported later
+    # (multi_view's Unbind: iterating a batched tensor) must still find its rule, with no
+    # per-sample fallback warning (torch warns nothing here)
+    from numtorch.func import _rules
+    from numtorch.ops import multi_view
+
+    x = numtorch.ones(2, 3)
+    numtorch.func.vmap(lambda a: a * 2)(x)  # the table exists
+    _rules._RULES.pop(multi_view.Unbind, None)  # as if multi_view came after it
+    _rules._UNRULED.discard(multi_view.Unbind)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = numtorch.func.vmap(lambda a: numtorch.stack(list(a)))(x)
+        want = torch.func.vmap(lambda a: torch.stack(list(a)))(torch.ones(2, 3))
+    assert got.tolist() == want.tolist()
+    assert multi_view.Unbind in _rules._RULES

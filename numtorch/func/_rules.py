@@ -78,9 +78,18 @@ def dispatch(cls, inputs, params):
     rule = _RULES.get(cls)
     if rule is None:
         rule = _RULES.get(getattr(cls, "_op_cls", cls))
+    if rule is None and cls not in _UNRULED:
+        # an op module imported after the table was built (multi_view's Unbind, ...): its
+        # classes get their rules now; a class still without one is asked about only once
+        _UNRULED.add(cls)
+        _build_table()
+        rule = _RULES.get(cls) or _RULES.get(getattr(cls, "_op_cls", cls))
     if rule is None:
         rule = fallback
     return rule(cls, inputs, params, levels)
+
+
+_UNRULED = set()  # op classes that had no rule when the table was rebuilt for them
 
 
 def wrap_outputs(out, levels):
