@@ -341,3 +341,29 @@ def test_v2_invert_and_equalize_any_shape_match(shape, dtype, op):
         g, w = getattr(ntF, op)(a), getattr(tvF, op)(b)
         assert str(g.dtype) == str(w.dtype) and tuple(g.shape) == tuple(w.shape)
         np.testing.assert_array_equal(to_np(g), to_np(w))
+
+
+@pytest.mark.parametrize("shape", [(), (7,), (4, 5), (1, 4, 5), (2, 4, 5), (3, 4, 5),
+                                   (4, 4, 5), (2, 3, 4, 5)])
+@pytest.mark.parametrize("dtype", ["uint8", "float32"])
+@pytest.mark.parametrize("op", ["brightness", "brightness_negative", "solarize"])
+def test_v2_brightness_and_solarize_any_shape_match(shape, dtype, op):
+    from torchvision.transforms.v2 import functional as tvF
+
+    from numtorchvision.transforms.v2 import functional as ntF
+
+    arr = np.random.default_rng(12).random(shape)
+    arr = (arr * 255).astype(np.uint8) if dtype == "uint8" else arr.astype(np.float32)
+    a, b = pair(arr)
+
+    def call(F, x):
+        if op == "solarize":
+            return lambda: F.solarize(x, 100 if dtype == "uint8" else 0.5)
+        return lambda: F.adjust_brightness(x, -0.5 if op.endswith("negative") else 1.3)
+
+    want = _raised(call(tvF, b))
+    assert _raised(call(ntF, a)) == want
+    if want is None:
+        g, w = call(ntF, a)(), call(tvF, b)()
+        assert str(g.dtype) == str(w.dtype) and tuple(g.shape) == tuple(w.shape)
+        np.testing.assert_array_equal(to_np(g), to_np(w))

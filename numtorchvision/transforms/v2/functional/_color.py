@@ -28,8 +28,15 @@ def _functional(name, v1, doc, register=True):
     return functional, kernel
 
 
+def _v2_brightness(image, brightness_factor):
+    # v2 reads the channel count itself (its wording; fewer than 3 dims fail on shape[-3])
+    if isinstance(image, torch.Tensor) and brightness_factor >= 0:
+        _gray_or_rgb(image)
+    return F1.adjust_brightness(image, brightness_factor)
+
+
 adjust_brightness, adjust_brightness_image = _functional(
-    "adjust_brightness", F1.adjust_brightness, "Multiply the intensities by a factor.")
+    "adjust_brightness", _v2_brightness, "Multiply the intensities by a factor.")
 adjust_contrast, _v1_contrast = _functional(
     "adjust_contrast", F1.adjust_contrast, "Blend with the mean grey level.")
 adjust_saturation, _v1_saturation = _functional(
@@ -50,6 +57,8 @@ def _v2_solarize(image, threshold):
     if isinstance(image, torch.Tensor) and threshold > _max_value(image.dtype):
         raise TypeError("Threshold should be less or equal the maximum value of the dtype, "
                         f"but got {threshold}")
+    if isinstance(image, torch.Tensor):  # v2: elementwise, any shape and channel count
+        return torch.where(image >= threshold, _v2_invert(image), image)
     return F1.solarize(image, threshold)
 
 
