@@ -19,6 +19,6 @@ opt.step()
 w = model.module.weight.detach().clone()
 every = [None] * world
 dist.all_gather_object(every, w.tolist())
-print("REPORT " + json.dumps({"torch": torch.__name__, "rank": rank, "world": world,
+print("REPORT " + json.dumps({"torch": torch.__spec__.name, "rank": rank, "world": world,
                               "same_weights": all(e == every[0] for e in every)}), flush=True)
 dist.destroy_process_group()
