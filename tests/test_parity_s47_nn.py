@@ -545,3 +545,35 @@ def test_conv_dtype_mismatch_message(name, wdtype):
     'Input type (torch.FloatTensor) and weight type (...) should be the same ...', naming types
     without a legacy tensor class CPU...Type; the native path says 'expected scalar type'."""
     same(lambda t: CONV_DT[name](t, getattr(t, wdtype)))
+
+
+# -- 18. convolution argument errors come in torch's order ----------------------------------------
+
+CONV_ORDER = {
+    "channels_before_weight_dtype_1d": lambda t: t.nn.functional.conv1d(
+        t.ones(2, 3, 9), t.ones(2, 4, 3, dtype=t.float64)),
+    "channels_before_weight_dtype_3d": lambda t: t.nn.functional.conv3d(
+        t.ones(1, 3, 3, 7, 6), t.ones(2, 4, 1, 3, 3, dtype=t.float64)),
+    "kernel_size_before_weight_dtype": lambda t: t.nn.functional.conv1d(
+        t.ones(2, 4, 2), t.ones(2, 4, 3, dtype=t.float64)),
+    "bias_dtype_before_channels": lambda t: t.nn.functional.conv1d(
+        t.ones(2, 3, 9), t.ones(2, 4, 3), t.ones(2, dtype=t.float64)),
+    "bias_dtype_before_bias_shape": lambda t: t.nn.functional.conv1d(
+        t.ones(2, 4, 9), t.ones(2, 4, 3), t.ones(3, dtype=t.float64)),
+    "transposed_channels_before_dtype": lambda t: t.nn.functional.conv_transpose1d(
+        t.ones(2, 3, 9), t.ones(4, 2, 3, dtype=t.float64)),
+    "transposed_output_padding_before_dtype": lambda t: t.nn.functional.conv_transpose1d(
+        t.ones(2, 4, 9), t.ones(4, 2, 3, dtype=t.float64), output_padding=2),
+    "transposed_output_padding_1d_stride": lambda t: t.nn.functional.conv_transpose1d(
+        t.ones(2, 4, 9), t.ones(4, 2, 3), output_padding=2, stride=2),
+    "transposed_bias_shape_first": lambda t: t.nn.functional.conv_transpose1d(
+        t.ones(2, 4, 9), t.ones(4, 2, 3), t.ones(3, dtype=t.float64)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONV_ORDER))
+def test_conv_error_order(name):
+    """torch checks a plain convolution's bias dtype first, then the shapes, then the weight
+    dtype (a transposed one: shapes and output padding, then dtypes); numtorch checked dtypes
+    before shapes. A 1-d transposed convolution's output-padding error spells 2-d sizes."""
+    same(CONV_ORDER[name])

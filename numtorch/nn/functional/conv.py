@@ -158,7 +158,6 @@ def _check_common(fn, input, weight, bias, groups, stride, padding, dilation):
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
                            f"at dimension 0, but got weight of size [{_size_list(weight.shape)}] "
                            f"instead")
-    _check_dtypes(fn, input, weight, bias, _uses_mkldnn(input, weight, stride, dilation, groups))
 
 
 def _uses_mkldnn(input, weight, stride, dilation, groups):
@@ -219,6 +218,8 @@ def _conv(fn, nd, input, weight, bias, stride, padding, dilation, groups):
     if not isinstance(padding, str):
         padding = p["padding"]
     _check_common(fn, input, weight, bias, groups, stride, padding, dilation)
+    if bias is not None and input.dtype is not _dtype.bool and bias.dtype is not input.dtype:
+        raise _bias_error(input, bias)  # torch's first dtype check, before the shapes
     _check_weight_nonempty(weight, groups)
     if input.shape[1] != weight.shape[1] * groups:
         raise RuntimeError(f"Given groups={groups}, weight of size {_size_list(weight.shape)}, "
@@ -239,6 +240,8 @@ def _conv(fn, nd, input, weight, bias, stride, padding, dilation, groups):
                            f"({' x '.join(str(p) for p in padded)}). Kernel size: "
                            f"({' x '.join(str(e) for e in ext)}). Kernel size can't be greater "
                            f"than actual input size")
+    # torch checks the shapes before the dtypes
+    _check_dtypes(fn, input, weight, bias, _uses_mkldnn(input, weight, stride, dilation, groups))
     fmt = _mf.conv_format(input, weight) if batched else None
     low = input.dtype if input.dtype is _dtype.bfloat16 and not input.is_cuda else None
     if low is not None:
@@ -301,11 +304,15 @@ def _conv_transpose(fn, nd, input, weight, bias, stride, padding, output_padding
             tuple(str(i) for i in range(nd))
 
         def spell(label, vals):
+            if nd == 1:  # torch runs it as a 2-d one of height 1 (padding 0, stride 1)
+                return f"{label}_height: {0 if label == 'output_padding' else 1} " \
+                    f"{label}_width: {vals[0]}"
             return " ".join(f"{label}_{n}: {v}" for n, v in zip(names, vals))
 
         raise RuntimeError(f"output padding must be smaller than either stride or dilation, but "
                            f"got {spell('output_padding', output_padding)} "
                            f"{spell('stride', stride)} {spell('dilation', dilation)}")
+    _check_dtypes(fn, input, weight, bias, _uses_mkldnn(input, weight, stride, dilation, groups))
     kernel = tuple(weight.shape[2:])
     size = tuple((i - 1) * s - 2 * pd + d * (k - 1) + op + 1 for i, s, pd, d, k, op in
                  zip(input.shape[2:], stride, padding, dilation, kernel, output_padding))
