@@ -167,3 +167,24 @@ def test_rmsprop_half_bits(dtype, shape, kw):
         out.append([p.detach(), opt.state[p]["square_avg"]])
     for t, n in zip(*out):
         _same_bits(t, n)
+
+
+@pytest.mark.parametrize("dtype", HALF)
+@pytest.mark.parametrize("shape", [(5,), (2, 37)])
+@pytest.mark.parametrize("kw", [{}, {"lr_decay": 0.1, "weight_decay": 0.1, "maximize": True,
+                                     "initial_accumulator_value": 0.2}],
+                         ids=["plain", "decay_wd_maximize"])
+def test_adagrad_half_bits(dtype, shape, kw):
+    out = []
+    for lib in (torch, nt):
+        p0, np0 = _pair(shape, dtype, 16)
+        g0, ng0 = _pair(shape, dtype, 17)
+        p = (p0 if lib is torch else np0).clone().requires_grad_()
+        g = g0 if lib is torch else ng0
+        opt = lib.optim.Adagrad([p], lr=0.01, foreach=False, **kw)
+        for i in range(3):
+            p.grad = g * (i - 1.5)
+            opt.step()
+        out.append([p.detach(), opt.state[p]["sum"]])
+    for t, n in zip(*out):
+        _same_bits(t, n)

@@ -1,5 +1,7 @@
 """Adagrad: step sizes shrink with the accumulated squared gradients."""
 
+import numpy as np
+
 from .. import backend
 from ..backend._axpy import add_product, add_scaled
 from . import _device_step
@@ -59,6 +61,9 @@ class Adagrad(Optimizer):
 
     def _update(self, param, grad, state, group):
         p = param._array
+        if p.dtype.itemsize == 2 and type(p) is np.ndarray and p.dtype == grad.dtype and \
+                not group.get("fused"):
+            return self._update_half(param, grad, state, group)
         xp = backend.xp_of(p)
         g = -grad if group["maximize"] else grad
         step = self._step_tensor(state)
@@ -68,3 +73,17 @@ class Adagrad(Optimizer):
         s = state["sum"]._array
         s[...] = add_product(s, g, g)
         p += (-clr * g) / (xp.sqrt(s) + group["eps"])  # torch's addcdiv: (value * g) / std
+
+    def _update_half(self, param, grad, state, group):
+        """A float16/bfloat16 parameter (host arrays): torch's rule op by op in tensor ops,
+        each computing in float32 and rounding once to the 16-bit type as torch's kernels do."""
+        g = _make(grad)
+        if group["maximize"]:
+            g = -g
+        step = self._step_tensor(state)
+        if group["weight_decay"] != 0:
+            g = g.add(param, alpha=group["weight_decay"])
+        clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
+        s = state["sum"]
+        s.addcmul_(g, g, value=1)
+        param.addcdiv_(g, s.sqrt().add_(group["eps"]), value=-clr)
