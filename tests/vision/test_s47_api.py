@@ -367,3 +367,23 @@ def test_v2_brightness_and_solarize_any_shape_match(shape, dtype, op):
         g, w = call(ntF, a)(), call(tvF, b)()
         assert str(g.dtype) == str(w.dtype) and tuple(g.shape) == tuple(w.shape)
         np.testing.assert_array_equal(to_np(g), to_np(w))
+
+
+@pytest.mark.parametrize("shape", [(), (7,), (4, 5), (3, 4, 5)])
+@pytest.mark.parametrize("op", ["crop", "center_crop", "pad", "pad_reflect"])
+def test_v2_crop_and_pad_low_rank_match(shape, op):
+    from torchvision.transforms.v2 import functional as tvF
+
+    from numtorchvision.transforms.v2 import functional as ntF
+
+    a, b = pair(np.random.default_rng(13).random(shape).astype(np.float32))
+    calls = {"crop": lambda F, x: F.crop(x, 0, 0, 2, 2),
+             "center_crop": lambda F, x: F.center_crop(x, [2, 2]),
+             "pad": lambda F, x: F.pad(x, [1]),
+             "pad_reflect": lambda F, x: F.pad(x, [1, 2], padding_mode="reflect")}
+    want = _raised(lambda: calls[op](tvF, b))
+    assert _raised(lambda: calls[op](ntF, a)) == want
+    if want is None:
+        g, w = calls[op](ntF, a), calls[op](tvF, b)
+        assert tuple(g.shape) == tuple(w.shape)
+        np.testing.assert_array_equal(to_np(g), to_np(w))

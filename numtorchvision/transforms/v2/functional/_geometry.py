@@ -266,6 +266,7 @@ def pad_image(image, padding, fill=None, padding_mode="constant"):
     if padding_mode not in ("constant", "edge", "reflect", "symmetric"):
         raise ValueError("`padding_mode` should be either `'constant'`, `'edge'`, `'reflect'` "
                          f"or `'symmetric'`, but got `'{padding_mode}'`.")
+    _need_chw(image)
     if fill is None:
         fill = 0
     vector = isinstance(fill, (list, tuple)) and len(fill) != 1
@@ -329,6 +330,8 @@ def crop(inpt, top, left, height, width):
 
 @_register(crop, *_IMAGE_KINDS, tv_tensors.Mask, "pil")
 def crop_image(image, top, left, height, width):
+    if isinstance(image, torch.Tensor) and image.ndim < 2:
+        _need_chw(image, first=2)
     if not isinstance(image, torch.Tensor) or image.ndim >= 3:
         return F1.crop(image, top, left, height, width)
     return F1.crop(image.unsqueeze(0), top, left, height, width).squeeze(0)
@@ -369,6 +372,8 @@ def center_crop(inpt, output_size):
 @_register(center_crop, *_IMAGE_KINDS, tv_tensors.Mask, "pil")
 def center_crop_image(image, output_size):
     crop_h, crop_w = _center_crop_parse_output_size(output_size)
+    if isinstance(image, torch.Tensor) and image.ndim < 2:
+        _need_chw(image, first=2)
     if isinstance(image, torch.Tensor) and image.numel() == 0:
         return image.reshape(tuple(image.shape[:-2]) + (crop_h, crop_w))
     if isinstance(image, torch.Tensor) and image.ndim < 3:
