@@ -188,3 +188,21 @@ def test_adagrad_half_bits(dtype, shape, kw):
         out.append([p.detach(), opt.state[p]["sum"]])
     for t, n in zip(*out):
         _same_bits(t, n)
+
+
+@pytest.mark.parametrize("dtype", HALF)
+@pytest.mark.parametrize("shape", [(), (5,), (7, 9), (2, 37)])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_bce_with_logits_half_input_gradient_bits(dtype, shape, reduction, weighted):
+    x, nx = _pair(shape, dtype, 18)
+    y, ny = _pair(shape, dtype, 19)
+    w, nw = _pair(shape, dtype, 20, scale=0.5)
+    grads = []
+    for lib, a, b, c in ((torch, x, y, w), (nt, nx, ny, nw)):
+        a = a.clone().requires_grad_()
+        loss = lib.nn.functional.binary_cross_entropy_with_logits(
+            a, lib.sigmoid(b), weight=c.abs() if weighted else None, reduction=reduction)
+        g = _pair(tuple(loss.shape), dtype, 21)[0 if lib is torch else 1]
+        grads.append(lib.autograd.grad(loss, a, g)[0])
+    _same_bits(*grads)

@@ -484,6 +484,18 @@ class BinaryCrossEntropyWithLogitsBackward(Op):
     def forward(self, g, x, t):
         xp = self.xp
         self.save_inputs(g, x, t)
+        if self.pos_weight is None and xp is np and x.dtype.itemsize == 2 and \
+                x.dtype.kind != "i" and x.dtype == t.dtype == g.dtype:
+            # float16/bfloat16: torch composes it op by op, each rounded to the 16-bit type:
+            # ((sigmoid(x) - t) * g) * w, then divided by the element count (in float32)
+            f32 = np.float32
+            out = np.asarray(1 / (1 + np.exp(-x.astype(f32)))).astype(x.dtype)
+            out = (out - t) * g
+            if self.weight is not None:
+                out = out * self.weight
+            if self.factor is not None:
+                out = (out.astype(f32) / f32(round(1 / self.factor))).astype(x.dtype)
+            return out
         e = xp.exp(-xp.abs(x))
         # sigmoid(-x) = exp(-softplus(x)), exact in both tails and free of a select
         sig_neg = xp.log1p(e)
