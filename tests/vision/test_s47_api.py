@@ -387,3 +387,23 @@ def test_v2_crop_and_pad_low_rank_match(shape, op):
         g, w = calls[op](ntF, a), calls[op](tvF, b)
         assert tuple(g.shape) == tuple(w.shape)
         np.testing.assert_array_equal(to_np(g), to_np(w))
+
+
+@pytest.mark.parametrize("shape", [(), (7,), (4, 5), (1, 4, 5), (2, 4, 5), (3, 4, 5),
+                                   (2, 1, 4, 5), (2, 2, 4, 5)])
+@pytest.mark.parametrize("op", ["grayscale_to_rgb", "permute_channels"])
+def test_v2_channel_ops_any_shape_match(shape, op):
+    from torchvision.transforms.v2 import functional as tvF
+
+    from numtorchvision.transforms.v2 import functional as ntF
+
+    a, b = pair(np.random.default_rng(14).random(shape).astype(np.float32))
+    calls = {"grayscale_to_rgb": lambda F, x: F.grayscale_to_rgb(x),
+             "permute_channels": lambda F, x: F.permute_channels(
+                 x, list(range(x.shape[-3]))[::-1] if x.ndim >= 3 else [0])}
+    want = _raised(lambda: calls[op](tvF, b))
+    assert _raised(lambda: calls[op](ntF, a)) == want
+    if want is None:
+        g, w = calls[op](ntF, a), calls[op](tvF, b)
+        assert tuple(g.shape) == tuple(w.shape)
+        np.testing.assert_array_equal(to_np(g), to_np(w))

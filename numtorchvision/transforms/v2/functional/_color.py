@@ -138,7 +138,12 @@ def grayscale_to_rgb(inpt):
 @_register(grayscale_to_rgb, *_NO_VIDEO)
 @_tensor_kernel(lambda image: image.convert(mode="RGB"))
 def grayscale_to_rgb_image(image):
-    return image if image.shape[-3] > 2 else _as_three_channels(image)
+    channels = image.shape[-3]
+    if channels > 2:
+        return image
+    if channels != 1:  # torchvision reads two channels as r, g, b
+        raise ValueError(f"not enough values to unpack (expected 3, got {channels})")
+    return _as_three_channels(image)
 
 
 def permute_channels(inpt, permutation):
@@ -154,6 +159,7 @@ def _pil_permute(image, permutation):
 @_register(permute_channels, *_KINDS)
 @_tensor_kernel(_pil_permute)
 def permute_channels_image(image, permutation):
+    _need_chw(image)
     channels = image.shape[-3]
     if len(permutation) != channels:
         raise ValueError("Length of permutation does not match number of channels: "
