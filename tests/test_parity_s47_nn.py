@@ -577,3 +577,20 @@ def test_conv_error_order(name):
     dtype (a transposed one: shapes and output padding, then dtypes); numtorch checked dtypes
     before shapes. A 1-d transposed convolution's output-padding error spells 2-d sizes."""
     same(CONV_ORDER[name])
+
+
+# -- 19. layer_norm: a bias of another dtype next to a matching weight ----------------------------
+
+LN_DT = [("float32", "float32", "float64"), ("float32", "float64", "float32"),
+         ("float32", None, "float64"), ("float64", "float64", "float32"),
+         ("float16", "float16", "float32"), ("float16", "float32", None),
+         ("float16", "float32", "float16")]
+
+
+@pytest.mark.parametrize("xd,wd,bd", LN_DT)
+def test_layer_norm_param_dtype_errors(xd, wd, bd):
+    def run(t):
+        w = None if wd is None else t.ones(3, dtype=getattr(t, wd))
+        b = None if bd is None else t.ones(3, dtype=getattr(t, bd))
+        return t.nn.functional.layer_norm(t.ones(2, 3, dtype=getattr(t, xd)), (3,), w, b).float()
+    same(run)

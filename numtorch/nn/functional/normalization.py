@@ -389,6 +389,12 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
                                      dims=tuple(range(nd - k, nd)), eps=float(eps), n=n,
                                      stats=None)
     _check_float("LayerNormKernelImpl", input)
+    if weight is not None and bias is not None and weight.dtype == input.dtype and \
+            bias.dtype != input.dtype:
+        # torch's layer norm: a weight of the input's dtype makes a bias of another dtype the
+        # plain dtype error (the "mixed dtype" one is for the weight)
+        raise RuntimeError(f"expected scalar type {_dtype._TYPE_DISPLAY[input.dtype.name]} "
+                           f"but found {_dtype._TYPE_DISPLAY[bias.dtype.name]}")
     _check_same_dtype(input, weight, bias)
     dt = input.dtype
     ct = _compute_dtype(input)
