@@ -193,7 +193,7 @@ def test_adagrad_half_bits(dtype, shape, kw):
 @pytest.mark.parametrize("dtype", HALF)
 @pytest.mark.parametrize("shape", [(), (5,), (7, 9), (2, 37)])
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
-@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("weighted", [False, True, "pos_weight"])
 def test_bce_with_logits_half_input_gradient_bits(dtype, shape, reduction, weighted):
     x, nx = _pair(shape, dtype, 18)
     y, ny = _pair(shape, dtype, 19)
@@ -202,7 +202,8 @@ def test_bce_with_logits_half_input_gradient_bits(dtype, shape, reduction, weigh
     for lib, a, b, c in ((torch, x, y, w), (nt, nx, ny, nw)):
         a = a.clone().requires_grad_()
         loss = lib.nn.functional.binary_cross_entropy_with_logits(
-            a, lib.sigmoid(b), weight=c.abs() if weighted else None, reduction=reduction)
+            a, lib.sigmoid(b), weight=c.abs() if weighted is True else None,
+            pos_weight=c.abs() + 0.5 if weighted == "pos_weight" else None, reduction=reduction)
         g = _pair(tuple(loss.shape), dtype, 21)[0 if lib is torch else 1]
         grads.append(lib.autograd.grad(loss, a, g)[0])
     _same_bits(*grads)

@@ -484,13 +484,20 @@ class BinaryCrossEntropyWithLogitsBackward(Op):
     def forward(self, g, x, t):
         xp = self.xp
         self.save_inputs(g, x, t)
-        if self.pos_weight is None and xp is np and x.dtype.itemsize == 2 and \
-                x.dtype.kind != "i" and x.dtype == t.dtype == g.dtype:
+        pw = self.pos_weight
+        if xp is np and x.dtype.itemsize == 2 and x.dtype.kind != "i" and \
+                x.dtype == t.dtype == g.dtype and (pw is None or pw.dtype == x.dtype):
             # float16/bfloat16: torch composes it op by op, each rounded to the 16-bit type:
-            # ((sigmoid(x) - t) * g) * w, then divided by the element count (in float32)
+            # ((sigmoid(x) - t) * g) * w, then divided by the element count (in float32);
+            # with pos_weight p, sigmoid(x) - t is ((p t + 1) - t) sigmoid(x) - p t
             f32 = np.float32
             out = np.asarray(1 / (1 + np.exp(-x.astype(f32)))).astype(x.dtype)
-            out = (out - t) * g
+            if pw is None:
+                out = out - t
+            else:
+                pt = pw * t
+                out = ((pt + x.dtype.type(1)) - t) * out - pt
+            out = out * g
             if self.weight is not None:
                 out = out * self.weight
             if self.factor is not None:
