@@ -207,3 +207,23 @@ def test_bce_with_logits_half_input_gradient_bits(dtype, shape, reduction, weigh
         g = _pair(tuple(loss.shape), dtype, 21)[0 if lib is torch else 1]
         grads.append(lib.autograd.grad(loss, a, g)[0])
     _same_bits(*grads)
+
+
+@pytest.mark.parametrize("dtype", HALF)
+@pytest.mark.parametrize("shape", [(5,), (2, 37)])
+@pytest.mark.parametrize("kw", [{}, {"weight_decay": 0.1, "maximize": True}],
+                         ids=["plain", "wd_maximize"])
+def test_adamax_half_bits(dtype, shape, kw):
+    out = []
+    for lib in (torch, nt):
+        p0, np0 = _pair(shape, dtype, 22)
+        g0, ng0 = _pair(shape, dtype, 23)
+        p = (p0 if lib is torch else np0).clone().requires_grad_()
+        g = g0 if lib is torch else ng0
+        opt = lib.optim.Adamax([p], lr=0.01, foreach=False, **kw)
+        for i in range(3):
+            p.grad = g * (i - 1.5)
+            opt.step()
+        out.append([p.detach(), opt.state[p]["exp_avg"], opt.state[p]["exp_inf"]])
+    for t, n in zip(*out):
+        _same_bits(t, n)

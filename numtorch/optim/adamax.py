@@ -1,5 +1,7 @@
 """Adamax: Adam with the infinity norm of past gradients as the second moment."""
 
+import numpy as np
+
 from .. import backend
 from ..backend._axpy import add_scaled
 from ._checks import check_betas, check_lr, check_nonneg
@@ -40,6 +42,8 @@ class Adamax(Optimizer):
 
     def _update(self, param, grad, state, group):
         p = param._array
+        if p.dtype.itemsize == 2 and type(p) is np.ndarray and p.dtype == grad.dtype:
+            return self._update_half(param, grad, state, group)
         xp = backend.xp_of(p)
         g = -grad if group["maximize"] else grad
         step = self._step_tensor(state)
@@ -52,3 +56,19 @@ class Adamax(Optimizer):
         xp.maximum(u, xp.abs(g) + group["eps"], out=u)
         clr = group["lr"] / (1 - beta1 ** step)
         p += (-clr * m) / u  # torch's addcdiv: (value * m) / u
+
+    def _update_half(self, param, grad, state, group):
+        """A float16/bfloat16 parameter (host arrays): torch's rule op by op in tensor ops,
+        each computing in float32 and rounding once to the 16-bit type as torch's kernels do."""
+        g = _make(grad)
+        if group["maximize"]:
+            g = -g
+        step = self._step_tensor(state)
+        beta1, beta2 = group["betas"]
+        if group["weight_decay"] != 0:
+            g = g.add(param, alpha=group["weight_decay"])
+        m, u = state["exp_avg"], state["exp_inf"]
+        m.lerp_(g, 1 - beta1)
+        u.mul_(beta2)
+        np.maximum(u._array, g.abs().add_(group["eps"])._array, out=u._array)
+        param.addcdiv_(m, u, value=-group["lr"] / (1 - beta1 ** step))
