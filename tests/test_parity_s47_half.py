@@ -248,3 +248,25 @@ def test_nadam_half_bits(dtype, shape, kw):
         out.append([p.detach(), opt.state[p]["exp_avg"], opt.state[p]["exp_avg_sq"]])
     for t, n in zip(*out):
         _same_bits(t, n)
+
+
+@pytest.mark.parametrize("dtype", HALF)
+@pytest.mark.parametrize("shape", [(5,), (2, 37)])
+@pytest.mark.parametrize("kw", [{}, {"weight_decay": 0.1, "maximize": True},
+                                {"weight_decay": 0.1, "decoupled_weight_decay": True}],
+                         ids=["plain", "wd_maximize", "decoupled"])
+def test_radam_half_bits(dtype, shape, kw):
+    # 8 steps: the rectified form (rho_t > 5) from the 6th on
+    out = []
+    for lib in (torch, nt):
+        p0, np0 = _pair(shape, dtype, 26)
+        g0, ng0 = _pair(shape, dtype, 27)
+        p = (p0 if lib is torch else np0).clone().requires_grad_()
+        g = g0 if lib is torch else ng0
+        opt = lib.optim.RAdam([p], lr=0.01, foreach=False, **kw)
+        for i in range(8):
+            p.grad = g * (i - 3.5)
+            opt.step()
+        out.append([p.detach(), opt.state[p]["exp_avg"], opt.state[p]["exp_avg_sq"]])
+    for t, n in zip(*out):
+        _same_bits(t, n)

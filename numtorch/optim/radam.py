@@ -2,9 +2,11 @@
 
 import math
 
+import numpy as np
+
 from ._checks import check_betas, check_lr, check_nonneg
 from .adam import moments_init, update_moments
-from .optimizer import Optimizer
+from .optimizer import Optimizer, _make
 
 __all__ = ["RAdam"]
 
@@ -41,6 +43,9 @@ class RAdam(Optimizer):
         moments_init(state, param)
 
     def _update(self, param, grad, state, group):
+        a = param._array
+        if a.dtype.itemsize == 2 and type(a) is np.ndarray and a.dtype == grad.dtype:
+            return self._update_half(param, grad, state, group)
         p, xp, m, v, step = update_moments(self, param, grad, state, group, exact=True)
         lr, eps = group["lr"], group["eps"]
         beta1, beta2 = group["betas"]
@@ -56,3 +61,33 @@ class RAdam(Optimizer):
             p -= corrected * lr * adaptive * rect
         else:
             p -= corrected * lr
+
+    def _update_half(self, param, grad, state, group):
+        """A float16/bfloat16 parameter (host arrays): torch's rule op by op in tensor ops,
+        each computing in float32 and rounding once to the 16-bit type as torch's kernels do."""
+        g = _make(grad)
+        if group["maximize"]:
+            g = -g
+        step = self._step_tensor(state)
+        lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
+        beta1, beta2 = group["betas"]
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                param.mul_(1 - lr * wd)
+            else:
+                g = g.add(param, alpha=wd)
+        m, v = state["exp_avg"], state["exp_avg_sq"]
+        m.lerp_(g, 1 - beta1)
+        v.mul_(beta2).addcmul_(g, g, value=1 - beta2)
+        bc1 = 1 - beta1 ** step
+        bc2 = 1 - beta2 ** step
+        corrected = m / bc1
+        rho_inf = 2 / (1 - beta2) - 1
+        rho_t = rho_inf - 2 * step * (beta2 ** step) / bc2
+        if rho_t > 5.0:
+            rect = ((rho_t - 4) * (rho_t - 2) * rho_inf
+                    / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+            adaptive = (bc2 ** 0.5) / v.sqrt().add_(eps)
+            param.add_(corrected * lr * adaptive * rect, alpha=-1.0)
+        else:
+            param.add_(corrected * lr, alpha=-1.0)
