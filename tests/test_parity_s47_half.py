@@ -270,3 +270,22 @@ def test_radam_half_bits(dtype, shape, kw):
         out.append([p.detach(), opt.state[p]["exp_avg"], opt.state[p]["exp_avg_sq"]])
     for t, n in zip(*out):
         _same_bits(t, n)
+
+
+@pytest.mark.parametrize("dtype", HALF)
+def test_sgd_momentum_transposed_half_param_bits(dtype):
+    # the momentum buffer keeps the gradient's (transposed) layout, as torch's clone does
+    out = []
+    for lib in (torch, nt):
+        p0, np0 = _pair((37, 2), dtype, 28)
+        g0, ng0 = _pair((37, 2), dtype, 29)
+        p = (p0 if lib is torch else np0).t().clone().requires_grad_()
+        g = (g0 if lib is torch else ng0).t()
+        opt = lib.optim.SGD([p], lr=0.1, momentum=0.9, foreach=False)
+        for i in range(3):
+            p.grad = (g * (i + 1)).clone()
+            opt.step()
+        out.append([p.detach(), opt.state[p]["momentum_buffer"]])
+        assert out[-1][1].stride() == p.grad.stride()
+    for t, n in zip(*out):
+        _same_bits(t, n)

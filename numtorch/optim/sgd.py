@@ -213,7 +213,9 @@ class SGD(Optimizer):
         if momentum != 0 and buf is None:
             # the first step makes the buffer: a copy of the direction (-grad + wd * p)
             xp = backend.xp_of(p)
-            first = xp.negative(grad) if group["maximize"] else grad.copy()
+            # (the copy keeps the gradient's layout, as torch's clone: a 16-bit update's
+            # roundings follow the memory order)
+            first = xp.negative(grad) if group["maximize"] else grad.copy(order="K")
             if wd != 0:
                 axpy(first, p, wd)
             buf = state["momentum_buffer"] = _make(first)
@@ -242,7 +244,7 @@ class SGD(Optimizer):
         if momentum != 0:
             buf = state.get("momentum_buffer")
             if buf is None:
-                buf = state["momentum_buffer"] = _make(d_p.copy())
+                buf = state["momentum_buffer"] = _make(d_p.copy(order="K"))
             else:
                 b = buf._array
                 scale(b, momentum)
