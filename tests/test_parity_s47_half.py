@@ -273,7 +273,9 @@ def test_radam_half_bits(dtype, shape, kw):
 
 
 @pytest.mark.parametrize("dtype", HALF)
-def test_sgd_momentum_transposed_half_param_bits(dtype):
+@pytest.mark.parametrize("kw", [{}, {"nesterov": True, "weight_decay": 0.1}],
+                         ids=["plain", "nesterov_wd"])
+def test_sgd_momentum_transposed_half_param_bits(dtype, kw):
     # the momentum buffer keeps the gradient's (transposed) layout, as torch's clone does
     out = []
     for lib in (torch, nt):
@@ -281,7 +283,7 @@ def test_sgd_momentum_transposed_half_param_bits(dtype):
         g0, ng0 = _pair((37, 2), dtype, 29)
         p = (p0 if lib is torch else np0).t().clone().requires_grad_()
         g = (g0 if lib is torch else ng0).t()
-        opt = lib.optim.SGD([p], lr=0.1, momentum=0.9, foreach=False)
+        opt = lib.optim.SGD([p], lr=0.1, momentum=0.9, foreach=False, **kw)
         for i in range(3):
             p.grad = (g * (i + 1)).clone()
             opt.step()

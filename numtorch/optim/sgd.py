@@ -26,6 +26,10 @@ def _sgd_part(xp, p, grad, buf, t, d, lr, wd, momentum, dampening, nesterov, neg
     values round ``buf * momentum + d_p`` once, as torch's ``fused=True`` kernel does past its
     last whole block of 8 float32 or 4 float64 values (``_fused_tail``)."""
     d_p = grad
+    if grad.dtype.itemsize == 2 and not grad.flags.c_contiguous:
+        # 16-bit roundings follow the memory order (torch's results keep the gradient's
+        # layout): work buffers of that layout, not the C-order scratch ones
+        t, d = xp.empty_like(grad), xp.empty_like(grad)
     if wd != 0:
         xp.copyto(d, grad)
         axpy(d, p, -wd if negate else wd)
