@@ -291,3 +291,12 @@ def test_sgd_momentum_transposed_half_param_bits(dtype, kw):
         assert out[-1][1].stride() == p.grad.stride()
     for t, n in zip(*out):
         _same_bits(t, n)
+
+
+@pytest.mark.parametrize("dtype", HALF)
+@pytest.mark.parametrize("shape,dim", [((2, 37), 0), ((2, 37), 1), ((7, 9), 0), ((5,), 0),
+                                       ((3, 4, 40), (0, 2))])
+def test_logsumexp_half_bits(dtype, shape, dim):
+    for seed in (400, 401, 402):
+        t, n = _pair(shape, dtype, seed)
+        _same_bits(torch.logsumexp(t, dim), nt.logsumexp(n, dim))

@@ -100,7 +100,7 @@ class LogSumExp(Op):
                 def r(a):
                     return a.astype(x.dtype).astype(np.float32)
 
-                s = r(fsum(r(xp.exp(xa - m)), dims, keepdims=True))
+                s = r(fsum(r(xp.exp(r(xa - m))), dims, keepdims=True))
                 y = r(xp.log(s)) + m
         return self.save_output(y.reshape(shape).astype(x.dtype, copy=False))
 
