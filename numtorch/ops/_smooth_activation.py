@@ -14,6 +14,7 @@ from .. import _dtype
 from .._tensor import Tensor
 from .._threads import single_blas_thread
 from ..backend import _cpu_features, _gelu_erf_f32, helpers_for, is_device_array
+from ..backend._fma import _half_scalar_mask
 from . import _gelu_bf16_device, _intraop
 from ._activation_base import _Pointwise, _select, select
 from ._intraop import run_split
@@ -469,6 +470,22 @@ def _normal_cdf_pdf_f16(xp, x, y=None):
     return cdf, e
 
 
+def _gelu_scalar_tail(x, y):
+    """torch's 16-bit GELU leaves the last n % 32 values of each inner loop (all of a strided
+    one) to its scalar form, x / 2 (1 + erf(x / sqrt 2)) with the library's erf rather than
+    the vector polynomial (found by experiment); ``x`` is the float32 copy of the input."""
+    mask = _half_scalar_mask(x.shape, x, x)
+    if mask is None:
+        return
+    try:
+        from scipy.special import erf
+    except ImportError:  # pragma: no cover - SciPy is optional: the vector form stays
+        return
+    f = np.float32
+    xs = x[mask]
+    y[mask] = xs * f(0.5) * (f(1) + erf(xs.astype(np.float64) * math.sqrt(0.5)).astype(f))
+
+
 def _onednn_bf16(op):
     """Whether torch runs this bfloat16 GELU through oneDNN: for a dense input of two or more
     values on a CPU with AVX-512 (BW, VL, DQ), torch's condition for oneDNN's bfloat16
@@ -625,6 +642,8 @@ class Gelu(_Pointwise):
             self.save(cdf=None, e=None, slope=slope)
             return y
         cdf, e = (_normal_cdf_pdf_f16 if half else _normal_cdf_pdf)(xp, x, y)
+        if half and xp is np and x.size <= 32768:
+            _gelu_scalar_tail(x, y)
         self.save(cdf=cdf, e=e)
         return y
 
