@@ -4,9 +4,9 @@ import numpy as np
 
 from .. import backend
 from ..backend._axpy import add_product, add_scaled
-from . import _device_step
+from . import _device_step, _sparse_grads
 from ._checks import check_fused, check_lr, check_nonneg
-from . import _sparse_grads
+from ._half_steps import half_grad
 from .optimizer import Optimizer, _make
 
 __all__ = ["Adagrad"]
@@ -77,12 +77,8 @@ class Adagrad(Optimizer):
     def _update_half(self, param, grad, state, group):
         """A float16/bfloat16 parameter (host arrays): torch's rule op by op in tensor ops,
         each computing in float32 and rounding once to the 16-bit type as torch's kernels do."""
-        g = _make(grad)
-        if group["maximize"]:
-            g = -g
+        g = half_grad(param, grad, group)
         step = self._step_tensor(state)
-        if group["weight_decay"] != 0:
-            g = g.add(param, alpha=group["weight_decay"])
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
         s = state["sum"]
         s.addcmul_(g, g, value=1)

@@ -9,10 +9,11 @@ from .. import backend
 from .._tensor import Tensor
 from ..backend._axpy import add_product, add_scaled, axpy
 from . import _device_step
+from . import optimizer as _optimizer
 from ._checks import (
     check_betas, check_fused, check_lr, check_nonneg, check_tensor_betas, check_tensor_lr,
 )
-from . import optimizer as _optimizer
+from ._half_steps import half_grad, half_moments
 from .optimizer import Optimizer, _make, host_arrays, hyperparameters, run_jobs, split_update
 
 __all__ = ["Adam"]
@@ -363,20 +364,11 @@ class Adam(Optimizer):
         each computing in float32 and rounding once to the 16-bit type as torch's kernels do
         (lerp, mul, addcmul, sqrt, division, addcdiv); the fused passes above round the
         16-bit moments differently."""
-        g = _make(grad)
-        if group["maximize"]:
-            g = -g
+        g = half_grad(param, grad, group)
         step = self._step_tensor(state)
-        lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
+        lr, eps = group["lr"], group["eps"]
         beta1, beta2 = group["betas"]
-        if wd != 0:
-            if group["decoupled_weight_decay"]:
-                param.mul_(1 - lr * wd)
-            else:
-                g = g.add(param, alpha=wd)
-        m, v = state["exp_avg"], state["exp_avg_sq"]
-        m.lerp_(g, 1 - beta1)
-        v.mul_(beta2).addcmul_(g, g, value=1 - beta2)
+        m, v = half_moments(state, g, beta1, beta2)
         step_size = lr / (1 - beta1 ** step)
         bc2_sqrt = (1 - beta2 ** step) ** 0.5
         if group["amsgrad"]:

@@ -5,6 +5,7 @@ import numpy as np
 from .. import backend
 from ..backend._axpy import add_scaled
 from ._checks import check_betas, check_lr, check_nonneg
+from ._half_steps import half_grad
 from .adam import lerp_inplace
 from .optimizer import Optimizer, _make
 
@@ -60,13 +61,9 @@ class Adamax(Optimizer):
     def _update_half(self, param, grad, state, group):
         """A float16/bfloat16 parameter (host arrays): torch's rule op by op in tensor ops,
         each computing in float32 and rounding once to the 16-bit type as torch's kernels do."""
-        g = _make(grad)
-        if group["maximize"]:
-            g = -g
+        g = half_grad(param, grad, group)
         step = self._step_tensor(state)
         beta1, beta2 = group["betas"]
-        if group["weight_decay"] != 0:
-            g = g.add(param, alpha=group["weight_decay"])
         m, u = state["exp_avg"], state["exp_inf"]
         m.lerp_(g, 1 - beta1)
         u.mul_(beta2)

@@ -5,6 +5,7 @@ import numpy as np
 from .. import backend
 from ..backend._axpy import add_scaled
 from ._checks import check_betas, check_lr, check_nonneg
+from ._half_steps import half_grad, half_moments
 from .adam import moments_step
 from .optimizer import Optimizer, _make
 
@@ -81,26 +82,17 @@ class NAdam(Optimizer):
     def _update_half(self, param, grad, state, group):
         """A float16/bfloat16 parameter (host arrays): torch's rule op by op in tensor ops,
         each computing in float32 and rounding once to the 16-bit type as torch's kernels do."""
-        g = _make(grad)
-        if group["maximize"]:
-            g = -g
+        g = half_grad(param, grad, group)
         step = self._step_tensor(state)
-        lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
+        lr, eps = group["lr"], group["eps"]
         beta1, beta2 = group["betas"]
         bc2 = 1 - beta2 ** step
-        if wd != 0:
-            if group["decoupled_weight_decay"]:
-                param.mul_(1 - lr * wd)
-            else:
-                g = g.add(param, alpha=wd)
         decay = group["momentum_decay"]
         mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * decay))
         mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * decay))
         prod = state["mu_product"]._array
         prod *= mu  # float32 product, as torch keeps it in a tensor
-        m, v = state["exp_avg"], state["exp_avg_sq"]
-        m.lerp_(g, 1 - beta1)
-        v.mul_(beta2).addcmul_(g, g, value=1 - beta2)
+        m, v = half_moments(state, g, beta1, beta2)
         denom = v.div(bc2).sqrt().add_(eps)
         prod_now = float(prod)
         prod_next = prod_now * mu_next

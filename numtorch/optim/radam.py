@@ -5,8 +5,9 @@ import math
 import numpy as np
 
 from ._checks import check_betas, check_lr, check_nonneg
+from ._half_steps import half_grad, half_moments
 from .adam import moments_init, update_moments
-from .optimizer import Optimizer, _make
+from .optimizer import Optimizer
 
 __all__ = ["RAdam"]
 
@@ -65,20 +66,11 @@ class RAdam(Optimizer):
     def _update_half(self, param, grad, state, group):
         """A float16/bfloat16 parameter (host arrays): torch's rule op by op in tensor ops,
         each computing in float32 and rounding once to the 16-bit type as torch's kernels do."""
-        g = _make(grad)
-        if group["maximize"]:
-            g = -g
+        g = half_grad(param, grad, group)
         step = self._step_tensor(state)
-        lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
+        lr, eps = group["lr"], group["eps"]
         beta1, beta2 = group["betas"]
-        if wd != 0:
-            if group["decoupled_weight_decay"]:
-                param.mul_(1 - lr * wd)
-            else:
-                g = g.add(param, alpha=wd)
-        m, v = state["exp_avg"], state["exp_avg_sq"]
-        m.lerp_(g, 1 - beta1)
-        v.mul_(beta2).addcmul_(g, g, value=1 - beta2)
+        m, v = half_moments(state, g, beta1, beta2)
         bc1 = 1 - beta1 ** step
         bc2 = 1 - beta2 ** step
         corrected = m / bc1
