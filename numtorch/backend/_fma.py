@@ -4,6 +4,8 @@ caller's two-step form."""
 
 import numpy as np
 
+from ._layout_rank import torch_order
+
 _WIDER = {np.dtype(np.float32): np.float64,
           # float16/bfloat16: torch's kernels compute in float32 (a product of two 16-bit
           # values is exact there) and round once to the 16-bit type
@@ -58,19 +60,6 @@ def _half_tail(out, a, b, coef):
         np.copyto(out, np.broadcast_to(sixteen, out.shape), where=mask)
 
 
-def _should_swap(strides, shape, d0, d1):
-    """TensorIterator's order of two dimensions (1: ``d1`` is the faster one)."""
-    for st in strides:
-        s0, s1 = st[d0], st[d1]
-        if s0 == 0 or s1 == 0:
-            continue
-        if s0 != s1:
-            return 1 if s0 > s1 else -1
-        if shape[d0] > shape[d1]:
-            return 1
-    return 0
-
-
 def _half_scalar_mask(shape, a, b):
     """The positions (of the broadcast result) that torch's CPU loops compute with the
     scalar 16-bit operation: the last ``n % 32`` of each vectorised inner loop of ``n``
@@ -79,16 +68,9 @@ def _half_scalar_mask(shape, a, b):
     if not dims:
         return np.ones(shape, dtype=bool)
     strides = [[s // x.itemsize for s in np.broadcast_to(x, shape).strides] for x in (a, b)]
-    perm = dims[::-1]  # fastest first, then sorted as TensorIterator's insertion sort
-    for i in range(1, len(perm)):
-        j = i
-        for k in range(i - 1, -1, -1):
-            c = _should_swap(strides, shape, perm[k], perm[j])
-            if c > 0:
-                perm[k], perm[j] = perm[j], perm[k]
-                j = k
-            elif c < 0:
-                break
+    # the dims (size-1 ones left out) innermost first, as TensorIterator orders them
+    order = torch_order([shape[d] for d in dims], [[st[d] for d in dims] for st in strides])
+    perm = [dims[i] for i in order]
     group = [perm[0]]
     size = shape[perm[0]]
     for d in perm[1:]:  # coalesce the inner loop with the dims it continues
