@@ -212,7 +212,7 @@ INT = np.ones((3, 3), dtype=np.int64)
     (lambda t, x: t.linalg.vector_norm(x, math.inf), [np.ones((0, 3))],
      "cannot compute the inf norm on an empty tensor"),
     (lambda t, x: t.linalg.vector_norm(x, -math.inf, dim=0), [np.ones((0, 3))],
-     "on the dimension 0 because this dimension is empty"),
+     "on the dimension 0because this dimension is empty"),
     (lambda t, x: t.linalg.matrix_norm(x, 3), [np.ones((3, 3))], "Order 3 not supported."),
     (lambda t, x: t.linalg.matrix_norm(x, "foo"), [np.ones((3, 3))], "Order foo not supported"),
     (lambda t, x: t.linalg.matrix_norm(x, dim=(0, 0)), [np.ones((3, 3))],
