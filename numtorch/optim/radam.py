@@ -53,11 +53,8 @@ class RAdam(Optimizer):
         bc1 = 1 - beta1 ** step
         bc2 = 1 - beta2 ** step
         corrected = m / bc1
-        rho_inf = 2 / (1 - beta2) - 1
-        rho_t = rho_inf - 2 * step * (beta2 ** step) / bc2
-        if rho_t > 5.0:
-            rect = math.sqrt((rho_t - 4) * (rho_t - 2) * rho_inf
-                             / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
+        rect = _rectification(beta2, step, bc2)
+        if rect is not None:
             adaptive = math.sqrt(bc2) / (xp.sqrt(v) + eps)
             p -= corrected * lr * adaptive * rect
         else:
@@ -74,12 +71,19 @@ class RAdam(Optimizer):
         bc1 = 1 - beta1 ** step
         bc2 = 1 - beta2 ** step
         corrected = m / bc1
-        rho_inf = 2 / (1 - beta2) - 1
-        rho_t = rho_inf - 2 * step * (beta2 ** step) / bc2
-        if rho_t > 5.0:
-            rect = ((rho_t - 4) * (rho_t - 2) * rho_inf
-                    / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
-            adaptive = (bc2 ** 0.5) / v.sqrt().add_(eps)
+        rect = _rectification(beta2, step, bc2)
+        if rect is not None:
+            adaptive = math.sqrt(bc2) / v.sqrt().add_(eps)
             param.add_(corrected * lr * adaptive * rect, alpha=-1.0)
         else:
             param.add_(corrected * lr, alpha=-1.0)
+
+
+def _rectification(beta2, step, bc2):
+    """RAdam's variance rectification factor at ``step``, or None while the second moment's
+    length ``rho_t`` is at most 5 (the step then uses the bias-corrected first moment alone)."""
+    rho_inf = 2 / (1 - beta2) - 1
+    rho_t = rho_inf - 2 * step * (beta2 ** step) / bc2
+    if not rho_t > 5.0:
+        return None
+    return math.sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
