@@ -6,9 +6,10 @@ As in torch, a name that is not a flag raises AttributeError, on reading and on 
 in the ``triton`` and ``cpp`` sections.
 """
 
-import functools
 import sys
 import types
+
+from .._config_patch import ConfigPatch, changes_of
 
 __all__ = ["cpp", "patch", "triton"]
 
@@ -72,50 +73,19 @@ globals().update(_FLAGS)
 sys.modules[__name__].__class__ = _ConfigModule
 
 
-class _Patch:
-    def __init__(self, changes):
-        self.changes, self.saved = changes, []
-
-    def _target(self, name):
-        module = sys.modules[__name__]
-        if "." in name:
-            section, flag = name.split(".", 1)
-            return getattr(module, section), flag
-        return module, name
-
-    def __enter__(self):
-        saved = {}
-        for name in self.changes:
-            owner, flag = self._target(name)
-            saved[name] = getattr(owner, flag)  # (unknown names: AttributeError)
-        self.saved.append(saved)
-        for name, value in self.changes.items():
-            owner, flag = self._target(name)
-            setattr(owner, flag, value)
-        return self
-
-    def __exit__(self, *exc):
-        for name, value in self.saved.pop().items():
-            owner, flag = self._target(name)
-            setattr(owner, flag, value)
-        return False
-
-    def __call__(self, fn):
-        @functools.wraps(fn)
-        def patched(*args, **kwargs):
-            with self:
-                return fn(*args, **kwargs)
-        return patched
+def _resolve(name):
+    module = sys.modules[__name__]
+    if "." in name:
+        section, flag = name.split(".", 1)
+        owner = getattr(module, section)
+    else:
+        owner, flag = module, name
+    getattr(owner, flag)  # an unknown name: AttributeError before anything changes
+    return owner, flag
 
 
 def patch(arg1=None, arg2=None, **kwargs):
     """Change flags for a ``with`` block or a decorated call: ``patch(name, value)``,
     ``patch({name: value})`` or ``patch(name=value)`` (``"triton.cudagraphs"`` for a
     section's flag)."""
-    changes = {}
-    if isinstance(arg1, str):
-        changes[arg1] = arg2
-    elif isinstance(arg1, dict):
-        changes.update(arg1)
-    changes.update(kwargs)
-    return _Patch(changes)
+    return ConfigPatch(changes_of(arg1, arg2, kwargs), _resolve)
