@@ -463,6 +463,46 @@ def test_decorator_context_managers():
     assert n == t
 
 
+def test_decorated_generator_throw_and_close_run_inside_the_manager():
+    def run(L):
+        from importlib import import_module
+
+        cl = import_module(f"{L.__name__}.utils._contextlib")
+        log = []
+
+        class Tag(cl._DecoratorContextManager):
+            def __enter__(self):
+                log.append("in")
+
+            def __exit__(self, *a):
+                log.append("out")
+
+        @Tag()
+        def gen():
+            try:
+                yield 1
+            except ValueError as e:
+                log.append(f"caught {e}")
+                yield 2
+            try:
+                yield 3
+            finally:
+                log.append("cleanup")
+
+        it = gen()
+        out = [next(it), it.throw(ValueError("v")), next(it)]
+        it.close()
+        it2 = gen()
+        next(it2)
+        try:
+            it2.throw(KeyError("k"))
+        except KeyError as e:
+            out.append(repr(e))
+        return out, log
+    t, n = _both(run)
+    assert n == t
+
+
 def test_small_c_and_dynamo_names():
     for L in (torch, numtorch):
         assert L._C._set_grad_enabled(False) is None

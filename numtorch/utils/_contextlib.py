@@ -8,35 +8,35 @@ between ``yield``s in the caller runs outside it.
 
 import functools
 import inspect
-import sys
 
 __all__ = ["_DecoratorContextManager", "_NoParamDecoratorContextManager", "context_decorator"]
 
 
 def _wrap_generator(ctx_factory, func):
-    @functools.wraps(func)
-    def generator_context(*args, **kwargs):
-        gen = func(*args, **kwargs)
-        try:
-            with ctx_factory():
-                response = gen.send(None)
-            while True:
-                try:
-                    request = yield response
-                except GeneratorExit:
-                    with ctx_factory():
-                        gen.close()
-                    raise
-                except BaseException:  # noqa: BLE001 - passed into the generator
-                    with ctx_factory():
-                        response = gen.throw(*sys.exc_info())
-                else:
-                    with ctx_factory():
-                        response = gen.send(request)
-        except StopIteration as stop:
-            return stop.value
+    """A generator function like ``func`` whose generator is resumed (its first step, each
+    value sent or exception thrown into it, its closing) inside a fresh ``ctx_factory()``;
+    between resumptions the caller runs outside the manager."""
 
-    return generator_context
+    @functools.wraps(func)
+    def resumed_inside(*args, **kwargs):
+        inner = func(*args, **kwargs)
+        resume, arg = inner.send, None
+        while True:
+            try:
+                with ctx_factory():
+                    out = resume(arg)
+            except StopIteration as finished:
+                return finished.value
+            try:
+                arg, resume = (yield out), inner.send
+            except GeneratorExit:
+                with ctx_factory():
+                    inner.close()
+                raise
+            except BaseException as exc:  # noqa: BLE001 - handed on into the generator
+                arg, resume = exc, inner.throw
+
+    return resumed_inside
 
 
 def context_decorator(ctx, func):
@@ -83,6 +83,7 @@ class _DecoratorContextManager:
                 return func(*args, **kwargs)
         return context_decorator(self.clone, orig_func)
 
+    # an abstract base, as torch's: a subclass that leaves these out fails when entered
     def __enter__(self):
         raise NotImplementedError
 
@@ -90,7 +91,8 @@ class _DecoratorContextManager:
         raise NotImplementedError
 
     def clone(self):
-        # override this method if your children class takes __init__ parameters
+        """A new manager for one decorated call (a subclass with constructor arguments
+        gives its own)."""
         return self.__class__()
 
 
