@@ -1,39 +1,13 @@
 """nn modules: batchnorm (torch's file of the same name; forward passes call nn.functional)."""
 
-import numpy as np
-
 from ... import _creation, _from_data
 from ..._dtype import int64
-from ..._tensor import Tensor as _Tensor
-from ..._tensor_math import _TensorMath
-from ...autograd import inplace as _inplace
 from .. import functional as F
 from . import _functions
 from .module import Module
 from .normalization import _affine_parameters, _reset_affine
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm"]
-
-
-_PLAIN_ADD_ = _TensorMath.__dict__["add_"]
-_INT64 = np.dtype(np.int64)
-
-
-def _count_batch(counter):
-    """``counter.add_(1)`` for the batch counter (a 0-d int64 buffer): written straight into
-    its array when nothing could see the call (no TorchFunctionMode or autocast wrapper on
-    ``Tensor.add_``, no trace or transform recording in-place writes, a plain host tensor that
-    is not a view); the version counter moves as the in-place op moves it (an inference
-    tensor's refuses after the write, as there). Any other case takes ``add_`` itself.
-    ~5.8 -> ~1 us of BatchNorm's per-call cost."""
-    a = counter._array
-    if type(counter) is _Tensor and type(a) is np.ndarray and a.ndim == 0 and \
-            a.dtype == _INT64 and counter._base is None and a.flags.writeable and \
-            _Tensor.add_ is _PLAIN_ADD_ and _inplace._TRACE[0] is None:
-        np.add(a, 1, out=a)
-        counter._vc[0] += 1
-    else:
-        counter.add_(1)
 
 
 class _NormBase(Module):
@@ -103,7 +77,7 @@ class _BatchNorm(_NormBase):
         self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats:
-            _count_batch(self.num_batches_tracked)
+            self.num_batches_tracked.add_(1)
             if self.momentum is None:  # cumulative moving average over all batches so far
                 factor = 1.0 / float(self.num_batches_tracked.item())
         use_batch = self.training or (self.running_mean is None and self.running_var is None)
