@@ -150,6 +150,9 @@ from ._torch_rnn_forms import lstm, gru, rnn_tanh, rnn_relu  # noqa: F401,E402
 from ._ops_axis_aliases import install as _install_axis_aliases  # noqa: E402
 
 _install_axis_aliases(globals(), Tensor)  # axis=/keepdims= spellings, as torch accepts
+from ._vmap_fallback import install as _install_vmap_fallback  # noqa: E402
+
+_install_vmap_fallback(globals(), ops)  # per-sample vmap of host-value functions, as torch
 
 newaxis = None
 

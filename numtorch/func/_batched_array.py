@@ -17,14 +17,19 @@ Anything else raises, so a value never silently comes from one sample only.
 
 import numpy as np
 
-__all__ = ["_Logical", "refuse_values"]
+__all__ = ["Escaped", "_Logical", "refuse_values"]
 
 _META_FUNCS = {np.result_type, np.shape, np.ndim, np.size, np.broadcast_shapes,
                np.iscomplexobj, np.isrealobj, np.can_cast, np.min_scalar_type}
 
 
+class Escaped(RuntimeError):
+    """A batched stand-in's values were asked for outside the batching rules (the functions
+    of ``_fallback.py`` then run once per sample)."""
+
+
 def _escaped():
-    return RuntimeError("vmap: a batched tensor's values were used outside of numtorch's "
+    return Escaped("vmap: a batched tensor's values were used outside of numtorch's "
                         "batching rules (by code that reads a tensor's array directly); this "
                         "operation cannot be vmapped")
 

@@ -1,0 +1,47 @@
+"""Wrappers that let ``vmap`` batch the functions which compute on a tensor's values on the
+host (``quantile``, ``bincount``, ``histc``, ``mode``, ``unique``...).
+
+Under ``vmap`` torch runs an op it has no batching rule for once per sample, and raises for
+ops whose result size depends on the values. ``numtorch.func._fallback`` does the same for
+these functions; the wrappers here send a call there only while a vmap runs (one list test
+otherwise), so that the function objects users hold (``from torch import quantile``,
+``vmap(torch.mode)``) batch too. ``install`` runs once, when numtorch is imported.
+"""
+
+import functools
+
+from .autograd._func_transforms import KINDS
+
+__all__ = ["NAMES", "install"]
+
+NAMES = ("quantile", "nanquantile", "bincount", "histc", "histogram", "mode", "isin",
+         "repeat_interleave", "argwhere", "histogramdd", "unique", "unique_consecutive",
+         "nonzero", "where", "masked_select")
+
+
+def _wrap(name, fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if "vmap" not in KINDS:
+            return fn(*args, **kwargs)
+        from .func._fallback import call
+
+        return call(name, fn, args, kwargs)
+
+    wrapper._vmap_fallback = True
+    return wrapper
+
+
+def install(*namespaces):
+    """Wrap the functions in ``NAMES`` found in each namespace (a module or a dict)."""
+    for ns in namespaces:
+        get = ns.get if isinstance(ns, dict) else lambda n, _ns=ns: getattr(_ns, n, None)
+        for name in NAMES:
+            fn = get(name)
+            if fn is None or getattr(fn, "_vmap_fallback", False):
+                continue
+            wrapped = _wrap(name, fn)
+            if isinstance(ns, dict):
+                ns[name] = wrapped
+            else:
+                setattr(ns, name, wrapped)

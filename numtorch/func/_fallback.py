@@ -1,0 +1,148 @@
+"""Function-level batching for the functions that compute on a tensor's values on the host.
+
+Most functions reach the batching rules through their ops (``_rules.py``). A few read the
+values themselves (``quantile``, ``bincount``, ``histc``, ``mode``, ``isin``,
+``repeat_interleave`` with a tensor of repeats...), which a batched stand-in refuses. Torch
+runs such functions once per sample and stacks the results (its batching fallback), so these
+functions do the same while a vmap is active: the vectorised path is tried first, and only a
+call whose values escaped the batching rules runs per sample.
+
+Functions whose results have a data-dependent size raise torch's error instead, as under
+torch's vmap.
+
+``numtorch/_vmap_fallback.py`` wraps these functions (in ``numtorch`` and ``numtorch.ops``,
+which the Tensor methods call) when numtorch is imported; the wrappers come here only while a
+vmap runs.
+"""
+
+import warnings
+
+from .._tensor import Tensor
+from . import _batched as B
+from ._batched_array import Escaped
+from ._pytree import tree_flatten, tree_unflatten
+
+__all__ = ["call"]
+
+_DYNAMIC = ("vmap: We do not support batching operators that can output dynamic shape. "
+            "Attempted to vmap over aten::{}. Please file an issue at "
+            "https://github.com/pytorch/pytorch/issues if you need this feature.")
+_NO_FALLBACK = "Batching rule not implemented for aten::{}. We could not generate a fallback."
+_MASK = ("vmap: Attempted to vmap over `mask` in torch.masked_select(self, mask) We cannot "
+         "support this because for each batch this would return a differently shaped Tensor. "
+         "Please file an issue at https://github.com/pytorch/pytorch/issues if you need this "
+         "feature.")
+
+
+def _bound(args, kwargs, names):
+    """The argument called ``names[i]`` (i-th positional or by keyword); None if not given."""
+    out = []
+    for i, n in enumerate(names):
+        out.append(args[i] if len(args) > i else kwargs.get(n))
+    return out
+
+
+def _unique_error(args, kwargs):
+    (dim,) = _bound(args, kwargs, ("input", "sorted", "return_inverse", "return_counts",
+                                   "dim"))[4:]
+    return RuntimeError(_DYNAMIC.format("_unique2" if dim is None else "unique_dim"))
+
+
+def _nonzero_error(args, kwargs):
+    if kwargs.get("as_tuple"):
+        return RuntimeError(_NO_FALLBACK.format("nonzero_numpy"))
+    return RuntimeError(_DYNAMIC.format("nonzero"))
+
+
+def _where_error(args, kwargs):
+    if len(args) + len(kwargs) == 1:  # torch.where(condition): the nonzero positions
+        return RuntimeError(_DYNAMIC.format("where"))
+    return None
+
+
+def _masked_select_error(args, kwargs):
+    mask = _bound(args, kwargs, ("input", "mask"))[1]
+    if B.is_batched(B.unwrap_owner(mask)) if isinstance(mask, Tensor) else False:
+        return RuntimeError(_MASK)
+    return None
+
+
+# name -> None (run per sample when the values escape), "per-sample" (always), or a function of
+# (args, kwargs) giving torch's exception (None: run as usual)
+_FUNCTIONS = {
+    "quantile": None, "nanquantile": None, "bincount": None, "histc": None,
+    "histogram": None, "mode": None, "isin": None, "repeat_interleave": None,
+    "argwhere": "per-sample",  # torch's fallback: equal counts stack, others fail in stack
+    "histogramdd": lambda a, k: RuntimeError(_NO_FALLBACK.format("histogramdd")),
+    "unique": _unique_error,
+    "unique_consecutive": lambda a, k: RuntimeError(_DYNAMIC.format("unique_consecutive")),
+    "nonzero": _nonzero_error,
+    "where": _where_error,
+    "masked_select": _masked_select_error,
+}
+
+
+def _batched_leaves(leaves):
+    owners = [B.unwrap_owner(x) if isinstance(x, Tensor) else x for x in leaves]
+    return owners, any(B.is_batched(x) for x in owners)
+
+
+def call(name, fn, args, kwargs):
+    """``fn(*args, **kwargs)`` (the numtorch function ``name``) while a vmap is active."""
+    leaves, spec = tree_flatten((args, kwargs))
+    owners, any_batched = _batched_leaves(leaves)
+    if not any_batched:
+        return fn(*args, **kwargs)
+    error = _FUNCTIONS[name]
+    if error == "per-sample":
+        return _per_sample(name, fn, owners, spec)
+    if error is not None:
+        exc = error(args, kwargs)
+        if exc is not None:
+            raise exc
+        return fn(*args, **kwargs)
+    try:
+        return fn(*args, **kwargs)
+    except Escaped:
+        pass
+    return _per_sample(name, fn, owners, spec)
+
+
+def _per_sample(name, fn, owners, spec):
+    """torch's batching fallback: ``fn`` once per sample (all levels flattened), the results
+    stacked (a size that differs between samples fails in ``stack``, as in torch)."""
+    warnings.warn(f"vmap: there is no batching rule for {name}, so it runs once per sample (a "
+                  f"performance drop, not an error).", UserWarning, stacklevel=4)
+    levels = B.union_levels(owners)
+    sizes = tuple(B.level_size(lvl) for lvl in levels)
+    total = 1
+    for s in sizes:
+        total *= s
+    k = len(levels)
+    flat = []
+    for x in owners:
+        if B.is_batched(x):
+            p = B.materialize(x, levels)
+            flat.append(p.reshape((total,) + tuple(p.shape[k:])))
+        else:
+            flat.append(None)
+    results = []
+    for b in range(total):
+        leaves = [f[b] if f is not None else x for f, x in zip(flat, owners)]
+        args, kwargs = tree_unflatten(leaves, spec)
+        results.append(fn(*args, **kwargs))
+    if not results:
+        raise RuntimeError(f"vmap: cannot run {name} on an empty batch: it has no batching "
+                           f"rule")
+    out_leaves = [tree_flatten(r) for r in results]
+    out_spec = out_leaves[0][1]
+    stacked = []
+    for i, first in enumerate(out_leaves[0][0]):
+        if not isinstance(first, Tensor):
+            stacked.append(first)
+            continue
+        from ..ops import stack
+
+        s = stack([r[0][i] for r in out_leaves])
+        stacked.append(B.wrap(s.reshape(sizes + tuple(s.shape[1:])), levels))
+    return tree_unflatten(stacked, out_spec)

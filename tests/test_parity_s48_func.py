@@ -1,0 +1,135 @@
+"""Session 48 parity tests of torch.func (vmap and the autodiff transforms): each case runs the
+same user code under real torch and under numtorch and compares values, dtypes, shapes and
+exceptions at test time."""
+
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+import numtorch
+
+
+def _outcome(lib, fn):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return "ok", fn(lib)
+        except Exception as e:  # noqa: BLE001 - the exception itself is compared
+            return "err", (type(e).__name__, str(e))
+
+
+def _leaves(x):
+    if isinstance(x, (tuple, list)):
+        return [y for v in x for y in _leaves(v)]
+    if isinstance(x, dict):
+        return [y for k in sorted(x) for y in _leaves(x[k])]
+    return [x]
+
+
+def _check(fn, rtol=1e-5, atol=1e-6):
+    kind_t, want = _outcome(torch, fn)
+    kind_n, got = _outcome(numtorch, fn)
+    assert kind_n == kind_t, (want, got)
+    if kind_t == "err":
+        assert got == want
+        return
+    lw, lg = _leaves(want), _leaves(got)
+    assert len(lw) == len(lg)
+    assert type(got).__name__ == type(want).__name__
+    for w, g in zip(lw, lg):
+        if isinstance(w, torch.Tensor):
+            assert str(g.dtype) == str(w.dtype)
+            assert tuple(g.shape) == tuple(w.shape)
+            np.testing.assert_allclose(np.asarray(g.detach().tolist()),
+                                       np.asarray(w.detach().tolist()), rtol=rtol, atol=atol)
+        else:
+            assert g == w
+
+
+def _x(lib):
+    return lib.arange(12.0).reshape(3, 4)
+
+
+def _xi(lib):
+    return lib.tensor([[1, 2, 2, 0], [3, 3, 1, 0], [0, 0, 0, 4]])
+
+
+# -- functions that read values on the host: torch's per-sample fallback ----------------------
+FALLBACK = {
+    "ri_batched_repeats": lambda L: L.func.vmap(L.repeat_interleave)(
+        _x(L), L.tensor([[1, 2, 0, 1], [1, 1, 1, 1], [2, 0, 1, 1]])),
+    "ri_repeats_only": lambda L: L.func.vmap(lambda r: L.repeat_interleave(_x(L)[0], r))(
+        L.tensor([[1, 2, 0, 1], [1, 1, 1, 1], [2, 0, 1, 1]])),
+    "ri_output_size": lambda L: L.func.vmap(
+        lambda a, r: L.repeat_interleave(a, r, output_size=4))(_x(L), L.ones(3, 4).long()),
+    "ri_method_dim": lambda L: L.func.vmap(lambda a, r: a.repeat_interleave(r, dim=0))(
+        _x(L).reshape(3, 2, 2), L.tensor([[1, 2], [2, 1], [0, 3]])),
+    "ri_in_dims": lambda L: L.func.vmap(L.repeat_interleave, in_dims=(1, 0))(
+        _x(L).T, L.ones(3, 4).long() * 2),
+    "ri_unequal": lambda L: L.func.vmap(L.repeat_interleave)(_xi(L)),
+    "quantile": lambda L: L.func.vmap(lambda a: L.quantile(a, 0.3))(_x(L)),
+    "quantile_tensor_q": lambda L: L.func.vmap(
+        lambda a: L.quantile(a, L.tensor([0.3, 0.7]), dim=0, keepdim=True))(_x(L)),
+    "quantile_batched_q": lambda L: L.func.vmap(L.quantile)(_x(L), L.tensor([0.1, 0.5, 0.9])),
+    "quantile_method": lambda L: L.func.vmap(
+        lambda a: a.reshape(2, 2).quantile(0.25, dim=1, interpolation="midpoint"))(_x(L)),
+    "nanquantile": lambda L: L.func.vmap(lambda a: L.nanquantile(a, 0.5, interpolation="lower"))(
+        L.tensor([[1.0, float("nan"), 3.0], [4.0, 5.0, 6.0]])),
+    "bincount_unequal": lambda L: L.func.vmap(L.bincount)(_xi(L)),
+    "bincount_minlength": lambda L: L.func.vmap(lambda a: L.bincount(a, minlength=6))(_xi(L)),
+    "bincount_weights": lambda L: L.func.vmap(lambda a, w: a.bincount(w, minlength=6))(
+        _xi(L), _x(L)),
+    "histc": lambda L: L.func.vmap(lambda a: L.histc(a, bins=4, min=0, max=12))(_x(L)),
+    "histc_auto_range": lambda L: L.func.vmap(lambda a: a.histc(3))(_x(L)),
+    "histogram": lambda L: L.func.vmap(lambda a: L.histogram(a, bins=3))(_x(L)),
+    "histogram_edges": lambda L: L.func.vmap(lambda a: L.histogram(a, L.tensor([0.0, 5, 12])))(
+        _x(L)),
+    "histogram_weight": lambda L: L.func.vmap(lambda a, w: L.histogram(a, 2, weight=w))(
+        _x(L), _x(L)),
+    "mode": lambda L: L.func.vmap(L.mode)(_xi(L)),
+    "mode_keepdim": lambda L: L.func.vmap(lambda a: L.mode(a.reshape(2, 2), 1, keepdim=True))(
+        _xi(L)),
+    "mode_method": lambda L: L.func.vmap(lambda a: a.mode())(_xi(L)),
+    "isin": lambda L: L.func.vmap(lambda a: L.isin(a, L.tensor([1.0, 5.0])))(_x(L)),
+    "isin_batched_test": lambda L: L.func.vmap(lambda a: L.isin(L.tensor([1.0, 5.0]), a))(_x(L)),
+    "isin_both": lambda L: L.func.vmap(L.isin)(_x(L), _x(L)[:, :2]),
+    "isin_scalar": lambda L: L.func.vmap(lambda a: L.isin(a, 5.0))(_x(L)),
+    "argwhere_unequal": lambda L: L.func.vmap(L.argwhere)(_xi(L)),
+    "argwhere_equal": lambda L: L.func.vmap(L.argwhere)(L.eye(3)),
+    "nested_quantile": lambda L: L.func.vmap(L.func.vmap(lambda a: L.quantile(a, 0.5)))(
+        L.arange(24.0).reshape(2, 3, 4)),
+    "nested_outer_q": lambda L: L.func.vmap(
+        lambda q: L.func.vmap(lambda a: L.quantile(a, q))(_x(L)))(L.tensor([0.2, 0.8])),
+    "grad_of_quantile": lambda L: L.func.vmap(L.func.grad(lambda a: L.quantile(a, 0.3)))(
+        _x(L)),
+    "chunked_bincount": lambda L: L.func.vmap(lambda a: L.bincount(a, minlength=5),
+                                              chunk_size=2)(_xi(L)),
+    # torch raises for results whose size depends on each sample's values
+    "unique": lambda L: L.func.vmap(L.unique)(_xi(L)),
+    "unique_dim": lambda L: L.func.vmap(lambda a: L.unique(a, dim=0))(_xi(L)),
+    "unique_method": lambda L: L.func.vmap(lambda a: a.unique(return_inverse=True))(_xi(L)),
+    "unique_consecutive": lambda L: L.func.vmap(L.unique_consecutive)(_xi(L)),
+    "nonzero": lambda L: L.func.vmap(L.nonzero)(_xi(L)),
+    "nonzero_as_tuple": lambda L: L.func.vmap(lambda a: L.nonzero(a, as_tuple=True))(_xi(L)),
+    "where_condition_only": lambda L: L.func.vmap(L.where)(_xi(L)),
+    "where_three": lambda L: L.func.vmap(lambda a: L.where(a > 4, a, -a))(_x(L)),
+    "masked_select_batched_mask": lambda L: L.func.vmap(lambda a: L.masked_select(a, a > 2))(
+        _x(L)),
+    "masked_select_plain_mask": lambda L: L.func.vmap(
+        lambda a: L.masked_select(a, L.tensor([False, False, True, False])))(_x(L)),
+    "histogramdd": lambda L: L.func.vmap(lambda a: L.histogramdd(a[:, None], bins=[2]).hist)(
+        _x(L)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FALLBACK))
+def test_vmap_host_value_functions(case):
+    _check(FALLBACK[case])
+
+
+def test_fallback_functions_restored_after_vmap():
+    before = (numtorch.quantile, numtorch.ops.bincount)
+    numtorch.func.vmap(lambda a: numtorch.quantile(a, 0.5))(numtorch.ones(2, 3))
+    assert (numtorch.quantile, numtorch.ops.bincount) == before
