@@ -126,7 +126,13 @@ def parse_size(fn, args, size=None, negative_message=None):
     out = []
     for i, s in enumerate(seq):
         d = _as_dim(s)
+        if d is None and i > 0 and type(s) is bool:  # torch checks only the first entry's type
+            d = int(s)
         if d is None:
+            if hasattr(s, "_array") and s._array.dtype.kind == "b" and s._array.size == 1:
+                from .ops._util import NOT_INTEGRAL
+
+                raise RuntimeError(NOT_INTEGRAL)
             if single and seq is args:
                 raise TypeError(f"{fn}(): argument 'size' (position 1) must be tuple of ints, "
                                 f"not {_type_name(s)}")

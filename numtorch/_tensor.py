@@ -774,6 +774,8 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
         """``new_zeros``/``new_ones``/``new_empty``: ``size`` positionally or as ``size=``."""
         if "size" in kwargs:
             size = _size_args(size, {"size": kwargs.pop("size")}, "size", f"new_{kind}")
+        if size and not (len(size) == 1 and isinstance(size[0], Size)):
+            size = (parse_size(f"new_{kind}", size),)  # (its errors name new_{kind})
         return getattr(self, f"_new_{kind}")(*size, dtype=dtype, **kwargs)
 
     def _new_zeros(self, *size, dtype=None, device=None, requires_grad=False, layout=None,
@@ -799,6 +801,13 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
         """``fill_value`` everywhere in shape ``size``, by default with this tensor's dtype."""
         if not isinstance(fill_value, (int, float, bool)):  # torch's error names new_full
             _nt._creation._fill_value(fill_value, "new_full")
+        if not isinstance(size, (tuple, list)):
+            from ._size import _type_name
+
+            raise TypeError(f"new_full(): argument 'size' (position 1) must be tuple of ints, "
+                            f"not {_type_name(size)}")
+        if not isinstance(size, Size):
+            size = parse_size("new_full", (size,))
         return _nt._creation.full(size, fill_value, dtype=dtype or self.dtype,
                               device=device or self.device, requires_grad=requires_grad,
                               pin_memory=pin_memory)

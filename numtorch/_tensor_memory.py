@@ -79,7 +79,7 @@ class _TensorMemory:
         from .ops._util import shape_arg
         from ._size import size_args
 
-        shape = shape_arg(size_args(sizes, kwargs, "size", "resize_"))
+        shape = shape_arg(size_args(sizes, kwargs, "size", "resize_"), "resize_")
         if self.requires_grad:  # torch refuses non-leaves and under no_grad too
             raise RuntimeError("cannot resize variables that require grad")
         n = 1

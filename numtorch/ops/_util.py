@@ -46,8 +46,8 @@ def canonical_dims(dims, ndim):
     if isinstance(dims, (int, np.integer)):
         dims = (int(dims),)
     given = []
-    for d in dims:
-        v = _int_like(d)
+    for k, d in enumerate(dims):
+        v = _int_like(d, k > 0, True)
         if v is None:  # a float dim is refused by torch's parser, never truncated
             raise TypeError(f"dim must be an int or a tuple of ints, not "
                             f"{type(d).__name__} (in {tuple(dims)!r})")
@@ -67,6 +67,8 @@ def as_index(value):
     if isinstance(value, Tensor) and value.dtype._category == _dtype._INT and \
             value.numel() == 1:
         return int(value.item())
+    if isinstance(value, np.integer):  # (a NumPy int reads as an int: x.chunk(np.int64(2)))
+        return int(value)
     return value
 
 
@@ -119,13 +121,32 @@ def fmt_shape(shape):
     return "[" + ", ".join(str(s) for s in shape) + "]"
 
 
-def _int_like(s):
+# torch's message for a bool tensor read as a size entry
+NOT_INTEGRAL = ("Expected scalar.isIntegral( false) to be true, but got false.  (Could this "
+                "error message be improved?  If so, please report an enhancement request to "
+                "PyTorch.)")
+
+
+def _int_like(s, later=False, dims=False):
     """An int for a size entry torch accepts (Python/NumPy ints, one-element integer
-    tensors), else None (floats, None, strings, bools are refused as torch's parser does)."""
+    tensors), else None (floats, None, strings, bools are refused as torch's parser does).
+
+    torch's parser checks the type of a list's first entry only: a Python bool is read as 0/1
+    at a ``later`` position (``x.view(-1, True)``). A one-element bool tensor is a dim (``dims``)
+    but never a size (RuntimeError).
+    """
     if isinstance(s, (int, np.integer)) and not isinstance(s, (bool, np.bool_)):
         return int(s)
-    if isinstance(s, Tensor) and s.dtype._category == _dtype._INT and s.numel() == 1:
-        return int(s.item())
+    if later and type(s) is bool:
+        return int(s)
+    if isinstance(s, Tensor) and s.numel() == 1:
+        category = s.dtype._category
+        if category == _dtype._INT:
+            return int(s.item())
+        if category == _dtype._BOOL:
+            if not dims:
+                raise RuntimeError(NOT_INTEGRAL)
+            return int(s.item())
     return None
 
 
@@ -134,24 +155,49 @@ def shape_arg(shape, fn=None, arg="size"):
 
     A non-integer entry raises torch's TypeError for function ``fn``'s argument ``arg``.
     """
+    given = shape
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = shape[0]
     out = []
     for k, s in enumerate(shape):
-        v = _int_like(s)
+        v = _int_like(s, k > 0, arg == "dims")
         if v is None:
-            from .._size import _type_name
-
-            kind = _type_name(s)
-            if fn is None:
-                raise TypeError(f"expected a sequence of ints as a size, but got {shape!r}")
-            if len(shape) == 1 and not isinstance(shape, list):
-                raise TypeError(f"{fn}(): argument '{arg}' (position 1) must be tuple of ints, "
-                                f"not {kind}")
-            raise TypeError(f"{fn}(): argument '{arg}' failed to unpack the object at pos "
-                            f"{k + 1} with error \"type must be tuple of ints,but got {kind}\"")
+            raise _shape_arg_error(given, shape, k, fn, arg)
         out.append(v)
     return tuple(out)
+
+
+def _shape_arg_error(given, shape, k, fn, arg):
+    """torch's TypeError for entry ``k`` of ``shape`` (from the arguments ``given``)."""
+    from .._size import _type_name
+
+    kind = _type_name(shape[k])
+    if fn is None:
+        return TypeError(f"expected a sequence of ints as a size, but got {shape!r}")
+    wrapped = shape is not given
+    single = len(given) == 1 and not wrapped
+    if fn == "view" and (k == 0 or single):  # view's other overload takes a dtype
+        got = ", ".join(_type_name(g) for g in given)
+        if single or wrapped:
+            names = ", ".join(_type_name(e) for e in shape) + ("," if len(shape) == 1 else "")
+            bad = (f"list of [{names}]" if isinstance(shape, list) else f"tuple of ({names})") \
+                if wrapped else got
+            why = f"      didn't match because some of the arguments have invalid types: (!{bad}!)\n"
+        else:
+            why = ""
+        return TypeError(f"view() received an invalid combination of arguments - got ({got}), "
+                         f"but expected one of:\n * (torch.dtype dtype)\n{why} * (tuple of ints "
+                         f"size)\n{why}")
+    if single:
+        return TypeError(f"{fn}(): argument '{arg}' (position 1) must be tuple of ints, not "
+                         f"{kind}")
+    if k == 0:  # torch's parser checks the first entry's type to pick the overload
+        if wrapped:
+            return TypeError(f"{fn}(): argument '{arg}' (position 1) must be tuple of ints, but "
+                             f"found element of type {kind} at pos 0")
+        return TypeError(f"{fn}() takes 1 positional argument but {len(given)} were given")
+    return TypeError(f"{fn}(): argument '{arg}' failed to unpack the object at pos {k + 1} "
+                     f"with error \"type must be tuple of ints,but got {kind}\"")
 
 
 def contiguous_strides(shape):

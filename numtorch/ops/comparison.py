@@ -112,6 +112,16 @@ class _Classify(Op):
         return getattr(self.xp, self.fn)(x)
 
 
+def _tie_first(a, b):
+    """Order the operands of NumPy's maximum/minimum so that a tie of +0.0 and -0.0 gives the
+    first operand as torch does: NumPy's float32/float64/bfloat16 loops return the second operand
+    of equal values, its float16 loop the first."""
+    kind = a.dtype.kind
+    if kind == "V" or (kind == "f" and a.dtype.itemsize != 2):
+        return b, a
+    return a, b
+
+
 class Maximum(Op):
     """y = max(a, b) elementwise; the gradient is split in half where a == b (as torch)."""
 
@@ -123,7 +133,7 @@ class Maximum(Op):
             raise RuntimeError("maximum not implemented for complex tensors.")
         self.save_inputs(a, b)
         try:
-            return self.xp.maximum(a, b)
+            return self.xp.maximum(*_tie_first(a, b))
         except ValueError as e:
             _broadcast_error(e, a, b)
 
@@ -144,7 +154,7 @@ class Minimum(Op):
             raise RuntimeError("minimum not implemented for complex tensors.")
         self.save_inputs(a, b)
         try:
-            return self.xp.minimum(a, b)
+            return self.xp.minimum(*_tie_first(a, b))
         except ValueError as e:
             _broadcast_error(e, a, b)
 
@@ -167,9 +177,13 @@ class Fmax(Op):
             raise RuntimeError(f"{self.fn} not implemented for complex tensors.")
         self.save_inputs(a, b)
         try:
-            return getattr(self.xp, self.fn)(a, b)
+            y = getattr(self.xp, self.fn)(a, b)
         except ValueError as e:
             _broadcast_error(e, a, b)
+        if a.dtype.kind == "f" and a.dtype.itemsize >= 4:
+            # NumPy's vector loops pick either operand of a +0.0/-0.0 tie; torch keeps the first
+            y = self.xp.where(a == b, a, y)
+        return y
 
     def takes_a(self, a, b):
         return (a >= b) | b.isnan()

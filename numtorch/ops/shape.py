@@ -441,7 +441,8 @@ def unflatten(input, dim, sizes):
     """Split dim ``dim`` into ``sizes`` (one of which may be -1)."""
     shape = input._array.shape
     d = canonical_dim(dim, len(shape))
-    sizes = tuple(int(s) for s in sizes)
+    sizes = shape_arg((sizes,), "unflatten", "sizes") if isinstance(sizes, (tuple, list)) \
+        else tuple(int(s) for s in sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     if not shape:

@@ -14,7 +14,7 @@ import numpy as np
 from .. import backend
 from .._tensor import Tensor, _make
 from ..autograd.graph import Op, rename_node
-from ._util import canonical_dim, elem_strides, fmt_shape, storage_offset
+from ._util import canonical_dim, elem_strides, fmt_shape, shape_arg, storage_offset
 from .empty_views import empty_view_at
 
 __all__ = [
@@ -129,8 +129,10 @@ def _array_offset(arr):
 
 
 def _geometry_args(input, size, stride, storage_offset):
-    size = tuple(int(s) for s in size)
-    stride = tuple(int(s) for s in stride)
+    size = shape_arg((size,), "as_strided", "size") if isinstance(size, (tuple, list)) \
+        else tuple(int(s) for s in size)
+    stride = shape_arg((stride,), "as_strided", "stride") if isinstance(stride, (tuple, list)) \
+        else tuple(int(s) for s in stride)
     if storage_offset is None:
         storage_offset = _array_offset(input._array)
     return size, stride, int(storage_offset)

@@ -1,0 +1,116 @@
+"""Parity fixes of probe 48, tensors and ops (oracle: real torch at test time): signed-zero ties
+of maximum/minimum/fmax/fmin, bools and NumPy ints as size entries, ..."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from tests.oracle import same
+
+# -- 1. signed-zero ties of maximum/minimum/fmax/fmin -----------------------------------------
+
+_DTYPES = ["float16", "bfloat16", "float32", "float64"]
+_VALUES = [0.0, -0.0, float("nan"), 1.0]
+
+
+def _tie_signs(t, fn, dtype):
+    # one pair a call: torch's vector loops (16+ elements) pick either operand of a tie
+    dt = getattr(t, dtype)
+    out = []
+    for x, y in itertools.product(_VALUES, _VALUES):
+        r = getattr(t, fn)(t.tensor([x], dtype=dt), t.tensor([y], dtype=dt))
+        out += [t.signbit(r.float()) & ~r.isnan(), r.isnan()]
+    return out
+
+
+@pytest.mark.parametrize("dtype", _DTYPES)
+@pytest.mark.parametrize("fn", ["maximum", "minimum", "fmax", "fmin"])
+def test_signed_zero_ties(fn, dtype):
+    same(lambda t: _tie_signs(t, fn, dtype))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_signed_zero_ties_broadcast_and_method(dtype):
+    def f(t):
+        dt = getattr(t, dtype)
+        a = t.tensor([[0.0], [-0.0]], dtype=dt)
+        b = t.tensor([-0.0, 0.0, 0.0], dtype=dt)
+        return [t.signbit(r) for r in (a.maximum(b), b.minimum(a), t.fmax(b, a), a.fmin(b))]
+
+    same(f)
+
+
+@pytest.mark.parametrize("fn", ["maximum", "minimum", "fmax", "fmin"])
+def test_tie_gradients(fn):
+    def f(t):
+        x = t.tensor([1.0, 0.0, -0.0, 2.0], requires_grad=True)
+        y = t.tensor([1.0, -0.0, 0.0, 1.0], requires_grad=True)
+        return t.autograd.grad(getattr(t, fn)(x, y).sum(), [x, y])
+
+    same(f)
+
+
+# -- 2. size arguments: bools after the first entry, NumPy ints, bool tensors ------------------
+
+SIZES = {
+    "view_bool": lambda t: t.arange(6.).view(-1, True),
+    "view_tuple_bool": lambda t: t.arange(6.).view((-1, True)),
+    "view_bool_first": lambda t: t.arange(6.).view(True, 6),
+    "view_float_single": lambda t: t.arange(6.).view(1.5),
+    "view_float_tuple": lambda t: t.arange(6.).view((1.5, 6)),
+    "view_float_list": lambda t: t.arange(6.).view([1.5, 6]),
+    "view_none_tuple": lambda t: t.arange(6.).view((None,)),
+    "reshape_float_first": lambda t: t.arange(6.).reshape(1.5, 4),
+    "expand_bool_first": lambda t: t.ones(1, 1).expand((True, 1)),
+    "permute_float_first": lambda t: t.ones(2, 3).permute((1.0, 0)),
+    "flip_float_single": lambda t: t.ones(2, 3).flip((1.0,)),
+    "repeat_bool_first": lambda t: t.ones(2).repeat(True, 1),
+    "reshape_bool": lambda t: t.arange(6.).reshape(6, True),
+    "reshape_fn_bool": lambda t: t.reshape(t.arange(6.), (6, True)),
+    "reshape_bool_first": lambda t: t.arange(6.).reshape((True, -1)),
+    "expand_bool": lambda t: t.ones(2, 1).expand(2, True),
+    "zeros_bool": lambda t: t.zeros(2, True),
+    "zeros_tuple_bool": lambda t: t.zeros((2, True)),
+    "full_bool": lambda t: t.full((2, True), 1.),
+    "empty_bool_shape": lambda t: t.empty(2, True).shape,
+    "randn_bool_shape": lambda t: t.randn((2, True)).shape,
+    "new_zeros_bool": lambda t: t.ones(2).new_zeros(2, True),
+    "new_ones_bool": lambda t: t.ones(2).new_ones((2, True)),
+    "new_full_bool": lambda t: t.ones(2).new_full((2, True), 3),
+    "new_full_int_size": lambda t: t.ones(2).new_full(3, 3),
+    "new_zeros_float_msg": lambda t: t.ones(2).new_zeros(2, 3.0),
+    "new_ones_none_msg": lambda t: t.ones(2).new_ones((2, None)),
+    "new_empty_float_msg": lambda t: t.ones(2).new_empty((2, 1.5)),
+    "new_full_float_msg": lambda t: t.ones(2).new_full((2, 1.5), 0),
+    "new_zeros_negative": lambda t: t.ones(2).new_zeros(2, -1),
+    "new_zeros_size_kw": lambda t: t.ones(2).new_zeros(size=(2, True)),
+    "repeat_bool": lambda t: t.arange(3).repeat(2, True),
+    "permute_bool": lambda t: t.ones(2, 3).permute(0, True),
+    "flip_bool": lambda t: t.arange(6).view(2, 3).flip(0, True),
+    "sum_dims_bool": lambda t: t.ones(2, 3).sum((0, True)),
+    "resize_bool": lambda t: t.arange(6.).resize_(2, True),
+    "resize_float_msg": lambda t: t.arange(6.).resize_(2, 1.5),
+    "broadcast_to_bool": lambda t: t.ones(1).broadcast_to((2, True)),
+    "empty_strided_bool": lambda t: t.empty_strided((2, True), (1, 1)).shape,
+    "linear_bool": lambda t: t.nn.Linear(2, True).weight.shape,
+    "view_bool_tensor": lambda t: t.arange(6.).view(6, t.tensor(True)),
+    "zeros_bool_tensor": lambda t: t.zeros((2, t.tensor(True))),
+    "reshape_bool_tensor": lambda t: t.arange(6.).reshape(t.tensor(True), 6),
+    "unflatten_float": lambda t: t.arange(6.).unflatten(0, (6, 1.0)),
+    "unflatten_none": lambda t: t.arange(6.).unflatten(0, (6, None)),
+    "unflatten_bool": lambda t: t.arange(6.).unflatten(0, (6, True)),
+    "unflatten_np": lambda t: t.arange(6.).unflatten(0, [np.int64(2), 3]),
+    "as_strided_float": lambda t: t.arange(6.).as_strided((2, 1.0), (1, 1)),
+    "as_strided_str": lambda t: t.arange(6.).as_strided((2, "a"), (1, 1)),
+    "as_strided_bool": lambda t: t.arange(6.).as_strided((2, True), (1, 1)),
+    "chunk_np_int": lambda t: t.arange(6.).chunk(np.int64(2)),
+    "chunk_np_int32": lambda t: t.arange(6.).chunk(np.int32(4)),
+    "roll_np_int": lambda t: t.arange(6.).roll(np.int64(2)),
+    "roll_np_int_dims": lambda t: t.arange(6.).view(2, 3).roll(np.int64(1), np.int64(1)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SIZES))
+def test_size_entries(name):
+    same(SIZES[name])
