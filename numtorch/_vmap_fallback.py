@@ -16,7 +16,7 @@ __all__ = ["NAMES", "install"]
 
 NAMES = ("quantile", "nanquantile", "bincount", "histc", "histogram", "mode", "isin",
          "repeat_interleave", "argwhere", "histogramdd", "unique", "unique_consecutive",
-         "nonzero", "where", "masked_select")
+         "nonzero", "where", "masked_select", "as_strided", "as_strided_", "as_strided_scatter")
 
 
 def _wrap(name, fn):

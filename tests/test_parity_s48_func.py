@@ -133,3 +133,57 @@ def test_fallback_functions_restored_after_vmap():
     before = (numtorch.quantile, numtorch.ops.bincount)
     numtorch.func.vmap(lambda a: numtorch.quantile(a, 0.5))(numtorch.ones(2, 3))
     assert (numtorch.quantile, numtorch.ops.bincount) == before
+
+
+# -- as_strided / as_strided_ under vmap --------------------------------------------------------
+def _restrided_(a, size, stride, offset=None):
+    b = a.clone()
+    r = b.as_strided_(size, stride) if offset is None else b.as_strided_(size, stride, offset)
+    return r, b * 1
+
+
+def _meta(L, a):
+    b = a[1:]
+    return L.tensor([b.storage_offset(), *b.stride(), a.storage_offset()])
+
+
+STRIDED = {
+    "as_strided": lambda L: L.func.vmap(lambda a: a.as_strided((2, 2), (1, 2)))(_x(L)),
+    "as_strided_fn": lambda L: L.func.vmap(lambda a: L.as_strided(a, (3,), (1,)))(_x(L)),
+    "as_strided_in_dims1": lambda L: L.func.vmap(lambda a: a.as_strided((2,), (1,)), in_dims=1)(
+        _x(L)),
+    "as_strided_offset_ok": lambda L: L.func.vmap(lambda a: a.as_strided((2,), (1,), 3),
+                                                  in_dims=1)(L.arange(24.0).reshape(3, 8)),
+    "as_strided_of_slice": lambda L: L.func.vmap(lambda a: a[1:].as_strided((2,), (2,)))(
+        L.arange(24.0).reshape(3, 8)),
+    "as_strided_sliced_input": lambda L: L.func.vmap(lambda a: a.as_strided((2,), (2,), 3))(
+        L.arange(24.0).reshape(3, 8)[:, 2:]),
+    "as_strided_outside_offset": lambda L: L.func.vmap(
+        lambda a: a.as_strided((2, 2), (1, 2), 1))(_x(L)),
+    "as_strided_outside_size": lambda L: L.func.vmap(lambda a: a.as_strided((5,), (1,)))(_x(L)),
+    "as_strided_outside_in_dims1": lambda L: L.func.vmap(
+        lambda a: a[1:].as_strided((2,), (2,), 3), in_dims=1)(L.arange(24.0).reshape(3, 8)),
+    "as_strided_nested": lambda L: L.func.vmap(L.func.vmap(lambda a: a.as_strided((2,), (2,))))(
+        L.arange(24.0).reshape(2, 3, 4)),
+    "as_strided_grad": lambda L: L.func.vmap(L.func.grad(
+        lambda a: (a.as_strided((2, 2), (1, 1)) ** 2).sum()))(_x(L)),
+    "as_strided__keeps_geometry": lambda L: L.func.vmap(
+        lambda a: _restrided_(a, (2,), (2,), 1))(_x(L)),
+    "as_strided__default_offset": lambda L: L.func.vmap(lambda a: _restrided_(a, (2, 2), (2, 1)))(
+        _x(L)),
+    "as_strided__out_of_storage": lambda L: L.func.vmap(lambda a: _restrided_(a, (5,), (1,)))(
+        _x(L)),
+    "as_strided__on_input": lambda L: L.func.vmap(lambda a: a.as_strided_((2,), (2,), 1) * 1)(
+        _x(L).clone()),
+    "as_strided__plain_inside": lambda L: L.func.vmap(
+        lambda a: L.zeros(4).as_strided_((2,), (2,)) + a[:2])(_x(L)),
+    "as_strided_scatter": lambda L: L.func.vmap(
+        lambda a, s: L.as_strided_scatter(a, s, (2,), (2,)))(_x(L), L.ones(3, 2)),
+    "storage_offset_and_stride": lambda L: L.func.vmap(lambda a: _meta(L, a), in_dims=1)(
+        L.arange(24.0).reshape(3, 8)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(STRIDED))
+def test_vmap_as_strided(case):
+    _check(STRIDED[case])

@@ -210,6 +210,21 @@ class BatchedTensor(Tensor):
         self._refresh()
         return self
 
+    def storage_offset(self):
+        """The first sample's offset (the physical tensor's), as torch reports it."""
+        return self._bt.storage_offset()
+
+    def as_strided(self, size, stride, storage_offset=None):
+        from ._fallback import call
+
+        return call("as_strided", Tensor.as_strided, (self, size, stride, storage_offset), {})
+
+    def as_strided_(self, size, stride, storage_offset=None):
+        from ._fallback import call
+
+        return call("as_strided_", Tensor.as_strided_, (self, size, stride, storage_offset),
+                    {})
+
     def _refresh(self):
         """Re-read the stand-in and flags after the physical tensor changed in place."""
         self._array = _stand_in(self._bt._array, len(self._levels), self)

@@ -30,8 +30,8 @@ class Escaped(RuntimeError):
 
 def _escaped():
     return Escaped("vmap: a batched tensor's values were used outside of numtorch's "
-                        "batching rules (by code that reads a tensor's array directly); this "
-                        "operation cannot be vmapped")
+                   "batching rules (by code that reads a tensor's array directly); this "
+                   "operation cannot be vmapped")
 
 
 def refuse_values(array):

@@ -67,6 +67,87 @@ def _masked_select_error(args, kwargs):
     return None
 
 
+def _geometry(x, size, stride, storage_offset):
+    """``(phys, levels, size, stride, offset)`` of an ``as_strided`` call on BatchedTensor
+    ``x``: the offset defaults to the first sample's (the physical tensor's)."""
+    from ..ops.strided_views import _geometry_args
+
+    phys, levels = B.physical(x)
+    size, stride, offset = _geometry_args(phys, size, stride, storage_offset)
+    return phys, levels, size, stride, offset
+
+
+def _extent(size, stride):
+    return sum((n - 1) * s for n, s in zip(size, stride))
+
+
+def _as_strided(fn, args, kwargs):
+    """torch's rule: each sample reads its own memory with ``size``/``stride``, from its own
+    offset (``storage_offset`` counts for the first sample; the others are shifted by their
+    distance from it), and the result must stay inside the sample's memory."""
+    x, size, stride, storage_offset = _bound(args, kwargs, ("input", "size", "stride",
+                                                           "storage_offset"))
+    x = B.unwrap_owner(x)
+    if not B.is_batched(x):
+        return fn(*args, **kwargs)
+    phys, levels, size, stride, offset = _geometry(x, size, stride, storage_offset)
+    k = len(levels)
+    pstride = phys.stride()
+    lshape, lstride = tuple(phys.shape[k:]), pstride[k:]
+    base = phys.storage_offset()
+    if len(size) == len(stride) and all(n > 0 for n in size) and all(n > 0 for n in lshape):
+        lo, hi = offset, offset + _extent(size, stride) + 1
+        own_lo, own_hi = base, base + _extent(lshape, lstride) + 1
+        if lo < own_lo or hi > own_hi:
+            from ..ops._util import fmt_shape
+
+            raise RuntimeError(
+                f"result = tensor.as_strided({fmt_shape(size)}, {fmt_shape(stride)}, {offset}) "
+                f"can access memory outside of `tensor`. `result` can access some memory in "
+                f"range [{lo}, {hi}], but `tensor` can only access some memory in range "
+                f"[{own_lo}, {own_hi}]. This is not supported inside of vmap, please try to "
+                f"rewrite the `as_strided` call as a sequence of PyTorch view operations")
+    from ..ops import as_strided
+
+    out = as_strided(phys, tuple(phys.shape[:k]) + size, pstride[:k] + stride, offset)
+    return B.wrap(out, levels)
+
+
+def _as_strided_(fn, args, kwargs):
+    """torch runs ``as_strided_`` once per sample on a slice of the batch: the batched tensor
+    keeps its geometry, and a sample whose new geometry leaves the storage raises."""
+    import numpy as np
+
+    from ..ops.strided_views import _check_geometry, _storage_size
+
+    x, size, stride, storage_offset = _bound(args, kwargs, ("input", "size", "stride",
+                                                           "storage_offset"))
+    x = B.unwrap_owner(x)
+    if not B.is_batched(x):
+        return fn(*args, **kwargs)
+    phys, levels, size, stride, offset = _geometry(x, size, stride, storage_offset)
+    k = len(levels)
+    numel = _storage_size(phys._array)
+    item = phys._array.itemsize
+    offsets = np.array([offset])
+    if storage_offset is None:  # each sample from its own offset
+        offsets = np.full((), offset, dtype=np.int64)
+        for n, s in zip(phys.shape[:k], phys.stride()[:k]):
+            offsets = offsets[..., None] + np.arange(n, dtype=np.int64) * s
+        offsets = offsets.reshape(-1)
+    first = offsets[:1]
+    if len(size) == len(stride) and offsets.size and 0 not in size:
+        bad = np.nonzero(offsets + 1 + _extent(size, stride) > numel)[0]
+        if bad.size:
+            first = offsets[bad[:1]]
+    if offsets.size:
+        _check_geometry(size, stride, int(first[0]), numel, item)
+    return args[0]
+
+
+# function name -> its batching rule (called with the function, args and kwargs)
+_RULES = {"as_strided": _as_strided, "as_strided_": _as_strided_}
+
 # name -> None (run per sample when the values escape), "per-sample" (always), or a function of
 # (args, kwargs) giving torch's exception (None: run as usual)
 _FUNCTIONS = {
@@ -79,6 +160,9 @@ _FUNCTIONS = {
     "nonzero": _nonzero_error,
     "where": _where_error,
     "masked_select": _masked_select_error,
+    "as_strided_scatter": lambda a, k: RuntimeError(
+        "Error: aten::as_strided_scatter requires special handling, and does not yet have a "
+        "batching rule. Feel free to file a github issue!"),
 }
 
 
@@ -93,6 +177,9 @@ def call(name, fn, args, kwargs):
     owners, any_batched = _batched_leaves(leaves)
     if not any_batched:
         return fn(*args, **kwargs)
+    rule = _RULES.get(name)
+    if rule is not None:
+        return rule(fn, args, kwargs)
     error = _FUNCTIONS[name]
     if error == "per-sample":
         return _per_sample(name, fn, owners, spec)
