@@ -93,6 +93,7 @@ from . import conv_depthwise as _depthwise
 from . import conv_depthwise_band as _dw_band
 from . import conv_depthwise_gemv as _dw_gemv
 from . import conv_device as _device
+from . import conv_half as _half
 from . import conv_nhwc as _nhwc
 from . import conv_phases as _phases
 from . import conv_s2d as _s2d
@@ -1039,6 +1040,8 @@ def _bias_grad_array(xp, grad, nd):
     ``(N, O, L)`` view (NumPy's ``sum`` over the axes (0, 2, 3) makes a slower strided
     reduction: the MNIST net's 64x64x24x24 gradient 0.45 -> 0.14 ms, one thread, CPU time;
     the same error against a float64 sum)."""
+    if _half.applies(grad):  # float32 sum, rounded once (NumPy would sum in float16)
+        return _bias_grad_array(xp, grad.astype("f"), nd).astype(grad.dtype)
     if (is_device_array(grad) or grad.dtype.char not in "fd" or not grad.flags.c_contiguous
             or not grad.size):
         return _bias_grad(grad, nd)
@@ -1063,7 +1066,7 @@ class _ConvPair(Op):
         geo = _geometry(self)
         gx = self._input_grad(grad, w, tuple(x.shape[2:]), geo) if needs[0] else None
         gw = ConvWeight.apply(*self._weight_operands(x, grad), kernel=tuple(w.shape[2:]),
-                              **geo) if needs[1] else None
+                              half_rounding=True, **geo) if needs[1] else None
         if len(needs) == 2:
             return gx, gw
         return gx, gw, (_bias_grad(grad, w.ndim - 2) if needs[2] else None)
@@ -1082,6 +1085,20 @@ class _ConvPair(Op):
         geo = (self.stride, self.padding, self.dilation, self.groups)
 
         filters = self.__dict__.pop("winograd_filters", None)
+        if _half.applies(x, w, grad):
+            # torch's CPU float16 gradients round each GEMM and col2im add to float16
+            gx = None
+            if needs[0]:
+                gx = (_half.input_grad(grad, w, size, *geo) if isinstance(self, Conv) else
+                      self._input_grad_array(xp, grad.astype("f"), w.astype("f"), size,
+                                             geo).astype("e"))
+            gw = _half.weight_grad(*self._weight_operands(x, grad), kernel,
+                                   *geo) if needs[1] else None
+            gb = None
+            if bias:
+                gb = (_half.bias_grad_per_sample(grad) if isinstance(self, Conv)
+                      and any(d > 1 for d in self.dilation) else _bias_grad_array(xp, grad, nd))
+            return (gx, gw) if len(needs) == 2 else (gx, gw, gb)
         macs = x.shape[0] * _prod(self._conv_out(x, grad).shape[2:]) * w.size * sum(needs[:2])
         k = _batch_split.parts((x, w, grad), x.shape[0], macs)
         if isinstance(self, Conv):
@@ -1314,6 +1331,15 @@ class ConvTranspose(_ConvPair):
 
     def forward(self, x, w, b=None):
         self.save_inputs(x, w)
+        if _half.applies(x, w) and (b is None or _half.applies(b)):
+            # torch's CPU float16 transposed convolution: float16 columns, col2im adds in
+            # float16, then the bias added and rounded once more
+            y = _half.input_grad(x, w, self.size, self.stride, self.padding, self.dilation,
+                                 self.groups)
+            if b is not None:
+                y = (y.astype("f") + b.astype("f").reshape((-1,) + (1,) * (w.ndim - 2)))
+                y = y.astype("e")
+            return y
         n = x.shape[0]
         macs = n * _prod(x.shape[2:]) * w.size
         k = _batch_split.parts((x, w, b), n, macs)
@@ -1353,6 +1379,9 @@ class ConvWeight(Op):
 
     def forward(self, x, gy):
         self.save_inputs(x, gy)
+        if self.__dict__.get("half_rounding") and _half.applies(x, gy):
+            return _half.weight_grad(x, gy, self.kernel, self.stride, self.padding,
+                                     self.dilation, self.groups)
         return _conv_weight(self.xp, x, gy, self.kernel, self.stride, self.padding,
                             self.dilation, self.groups)
 

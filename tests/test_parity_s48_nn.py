@@ -1,0 +1,104 @@
+"""Session 48 NN parity tests: oracle comparisons with real torch at test time."""
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import numtorch
+import numtorch.nn.functional as NF
+
+
+def _nt(t, grad=False):
+    out = numtorch.tensor(t.detach().float().numpy()).to(getattr(numtorch, str(t.dtype)[6:]))
+    return out.requires_grad_() if grad else out
+
+
+def _np(t):
+    return t.detach().float().numpy()
+
+
+def _ulps(ref, got, dtype):
+    """Largest difference in units of the reference's last place (dtype float16/bfloat16)."""
+    ref, got = _np(ref), _np(got)
+    bits = 10 if dtype == torch.float16 else 7
+    tiny = 2.0 ** -14 if dtype == torch.float16 else 2.0 ** -126
+    ulp = 2.0 ** (np.floor(np.log2(np.maximum(np.abs(ref), tiny))) - bits)
+    return float((np.abs(ref - got) / ulp).max()) if ref.size else 0.0
+
+
+CONV_CASES = [
+    # N, C, S, O, k, stride, pad, dilation, groups, nd
+    (2, 16, 10, 32, 3, 1, 1, 1, 1, 2),
+    (2, 4, 9, 6, 3, 2, 0, 1, 2, 2),
+    (3, 8, 11, 8, 3, 1, 2, 2, 1, 2),
+    (2, 8, 10, 8, 3, 1, 1, 1, 8, 2),
+    (2, 32, 20, 16, 1, 2, 0, 1, 1, 2),
+    (2, 8, 30, 16, 5, 2, 2, 1, 1, 1),
+    (2, 4, 6, 8, 3, 2, 1, 1, 1, 3),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("case", CONV_CASES, ids=lambda c: "-".join(map(str, c)))
+def test_conv_half_gradients(case, dtype):
+    n, c, s, o, k, st, p, d, g, nd = case
+    dt = getattr(torch, dtype)
+    gen = torch.Generator().manual_seed(1)
+    x = torch.randn((n, c) + (s,) * nd, generator=gen).to(dt).requires_grad_()
+    w = torch.randn((o, c // g) + (k,) * nd, generator=gen).to(dt).requires_grad_()
+    b = torch.randn(o, generator=gen).to(dt).requires_grad_()
+    conv = getattr(torch.nn.functional, f"conv{nd}d")
+    y = conv(x, w, b, st, p, d, g)
+    go = torch.randn(y.shape, generator=gen).to(dt)
+    ref = torch.autograd.grad(y, (x, w, b), go)
+    xs, ws, bs = _nt(x, True), _nt(w, True), _nt(b, True)
+    ys = getattr(NF, f"conv{nd}d")(xs, ws, bs, st, p, d, g)
+    got = numtorch.autograd.grad(ys, (xs, ws, bs), _nt(go))
+    assert _ulps(y, ys, dt) <= 1
+    for r, m in zip(ref, got):
+        assert str(m.dtype) == str(r.dtype)
+        # input and bias gradients round as torch's do; the weight gradient's 64-lane sums
+        # may differ in an intermediate float16 rounding on a few values
+        assert _ulps(r, m, dt) <= 2
+    if dt == torch.float16:
+        assert np.array_equal(_np(ref[0]), _np(got[0]))
+        assert np.array_equal(_np(ref[2]), _np(got[2]))
+        assert (_np(ref[1]) != _np(got[1])).mean() < 0.01
+
+
+@pytest.mark.parametrize("bias", [False, True])
+def test_conv_transpose_half(bias):
+    gen = torch.Generator().manual_seed(2)
+    x = torch.randn(2, 16, 5, 5, generator=gen).half().requires_grad_()
+    w = torch.randn(16, 8, 3, 3, generator=gen).half().requires_grad_()
+    b = torch.randn(8, generator=gen).half().requires_grad_() if bias else None
+    y = torch.nn.functional.conv_transpose2d(x, w, b, 2, 1, 1)
+    go = torch.randn(y.shape, generator=gen).half()
+    ins = (x, w) + ((b,) if bias else ())
+    ref = torch.autograd.grad(y, ins, go)
+    xs, ws = _nt(x, True), _nt(w, True)
+    bs = _nt(b, True) if bias else None
+    ys = NF.conv_transpose2d(xs, ws, bs, 2, 1, 1)
+    got = numtorch.autograd.grad(ys, (xs, ws) + ((bs,) if bias else ()), _nt(go))
+    assert np.array_equal(_np(y), _np(ys))
+    # the input gradient is a float32 sum rounded once (torch's summation order is not
+    # emulated: within a unit of the largest value); weight and bias gradients match
+    assert np.abs(_np(ref[0]) - _np(got[0])).max() <= 2.0 ** -10 * np.abs(_np(ref[0])).max()
+    assert (_np(ref[1]) != _np(got[1])).mean() < 0.01
+    assert _ulps(ref[1], got[1], torch.float16) <= 2
+    if bias:
+        assert np.array_equal(_np(ref[2]), _np(got[2]))
+
+
+def test_conv_half_double_backward():
+    gen = torch.Generator().manual_seed(3)
+    x = torch.randn(2, 4, 6, 6, generator=gen).half().requires_grad_()
+    w = torch.randn(6, 4, 3, 3, generator=gen).half().requires_grad_()
+    y = torch.nn.functional.conv2d(x, w, padding=1)
+    gx, gw = torch.autograd.grad(y.float().pow(2).sum(), (x, w), create_graph=True)
+    xs, ws = _nt(x, True), _nt(w, True)
+    ys = NF.conv2d(xs, ws, padding=1)
+    gxs, gws = numtorch.autograd.grad(ys.float().pow(2).sum(), (xs, ws), create_graph=True)
+    assert _ulps(gx, gxs, torch.float16) <= 2
+    assert _ulps(gw, gws, torch.float16) <= 2
