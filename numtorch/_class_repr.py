@@ -3,6 +3,8 @@ tutorials print it, for the classes a program meets as values (tensors, paramete
 dtypes, devices). Only the repr changes: ``__module__`` stays numtorch's (pickles and
 imports resolve through it)."""
 
+from abc import ABCMeta
+
 
 def torch_name(cls):
     """torch's dotted name for one of numtorch's classes (its own ``_torch_name`` if it sets
@@ -23,6 +25,11 @@ class TorchNamed(type):
 
     def __repr__(cls):
         return f"<class '{torch_name(cls)}'>"
+
+
+class TorchNamedABC(TorchNamed, ABCMeta):
+    """``TorchNamed`` for abstract bases whose torch counterpart is an ``ABCMeta`` class
+    (quantization observers and fake-quantize modules, which a printed ``QConfig`` names)."""
 
 
 def object_repr(self):

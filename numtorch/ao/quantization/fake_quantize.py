@@ -8,6 +8,7 @@ from abc import ABC, abstractmethod
 import numtorch as torch
 from numtorch.nn import Module
 
+from ..._class_repr import TorchNamedABC
 from .observer import (FixedQParamsObserver, HistogramObserver, MovingAverageMinMaxObserver,
                        MovingAveragePerChannelMinMaxObserver, _with_args,
                        default_fixed_qparams_range_0to1_observer,
@@ -53,7 +54,7 @@ def _dtype_limits(dtype):
     return info.min, info.max
 
 
-class FakeQuantizeBase(ABC, Module):
+class FakeQuantizeBase(ABC, Module, metaclass=TorchNamedABC):
     """Base of fake-quantize modules: the ``fake_quant_enabled`` and ``observer_enabled``
     switches (uint8 buffers) and the abstract ``forward``/``calculate_qparams``."""
 

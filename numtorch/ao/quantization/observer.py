@@ -17,6 +17,7 @@ import numpy as np
 import numtorch as torch
 from numtorch import nn
 
+from ..._class_repr import TorchNamedABC
 from . import _histogram
 from ._affine import (  # noqa: F401  (torch keeps these torchao-style names here)
     AffineQuantizedObserverBase, Granularity, MappingType, PerAxis, PerBlock, PerGroup, PerRow,
@@ -99,7 +100,7 @@ def _with_callable_args(cls_or_self, **kwargs):
     return result.with_callable_args(**kwargs)
 
 
-class ObserverBase(ABC, nn.Module):
+class ObserverBase(ABC, nn.Module, metaclass=TorchNamedABC):
     """Base of all observers: ``forward`` records statistics (returning its input unchanged)
     and ``calculate_qparams`` turns them into quantization parameters.
 
