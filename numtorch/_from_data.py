@@ -64,6 +64,16 @@ def _unwrap_tensors(x):
                 raise TypeError("only integer tensors of a single element can be converted to "
                                 "an index")
             raise ValueError("only one element tensors can be converted to Python scalars")
+        if x.requires_grad:
+            from . import _tensor
+
+            if not _tensor._SCALAR_WARNED[0]:  # (torch reads each element as a number)
+                from .ops._util import user_stacklevel
+
+                _tensor._SCALAR_WARNED[0] = True
+                warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead "
+                              "to unexpected behavior.\nConsider using tensor.detach() first.",
+                              UserWarning, stacklevel=user_stacklevel())
         return _host(x).reshape(-1)[0]
     if isinstance(x, (list, tuple)):
         return [_unwrap_tensors(v) for v in x]
@@ -120,6 +130,15 @@ def _str_error(data, kind):
     raise TypeError(f"new(): invalid data type '{kind}'")
 
 
+def _type_name(x):
+    """The type name torch's messages give: a class defined in Python by its bare name, a type
+    defined in C by its full name (``decimal.Decimal``, ``numpy.str_``)."""
+    t = type(x)
+    if t.__flags__ & (1 << 9) or t.__module__ == "builtins":  # (Py_TPFLAGS_HEAPTYPE)
+        return t.__name__
+    return f"{t.__module__}.{t.__name__}"
+
+
 def _object_error(arr):
     for v in arr.reshape(-1):
         if isinstance(v, builtins.int) and not -(1 << 63) <= v < (1 << 63):
@@ -127,7 +146,7 @@ def _object_error(arr):
         if isinstance(v, (str, bytes)):
             _str_error(arr.tolist(), type(v).__name__)
         if _scalar_dtype(v) is None and not isinstance(v, (list, tuple)):
-            raise RuntimeError(f"Could not infer dtype of {type(v).__name__}")
+            raise RuntimeError(f"Could not infer dtype of {_type_name(v)}")
     raise TypeError("tensor(): could not infer a dtype from the given data")
 
 
@@ -175,7 +194,7 @@ def _from_data(data):
     if not isinstance(data, (list, tuple)) and is_sequence(data):
         data = list(data)  # deque, range, array.array, UserList...: read as a list, as torch
     if not isinstance(data, (list, tuple)):
-        raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
+        raise RuntimeError(f"Could not infer dtype of {_type_name(data)}")
     if data and isinstance(data[0], np.ndarray):
         _warn_ndarray_list()
     types = set()
@@ -260,10 +279,16 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     else:
         try:
             arr, inferred = _from_data(data)
-        except ValueError:
-            if dt is None or dt.name != "uint64":
+        except ValueError as e:
+            if dt is not None and dt._category in (_dtype._FLOAT, _dtype._COMPLEX) and \
+                    str(e) == "Overflow when unpacking long long":
+                # ints past int64's range read as floats for a floating dtype, as torch does
+                wide = np.complex128 if dt._category == _dtype._COMPLEX else np.float64
+                arr, inferred = np.array(data, dtype=object).astype(wide), dt
+            elif dt is None or dt.name != "uint64":
                 raise
-            arr, inferred = _uint64_data(data), dt  # (ints past int64's range)
+            else:
+                arr, inferred = _uint64_data(data), dt  # (ints past int64's range)
         except (TypeError, RuntimeError):
             if dt is not None and isinstance(data, (list, tuple)):
                 _element_error(data, dt)
@@ -276,7 +301,14 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     elif dt is not None and python_data and dt._category == _dtype._INT:
         _check_fits(arr, dt, c_names=False)
     arr = _convert(arr, dt or inferred)
-    if arr is data or arr is source or not arr.flags.c_contiguous or (
+    if isinstance(source, np.ndarray) and not source.flags.c_contiguous and \
+            min(source.strides, default=0) >= 0:
+        # a copy of an array keeps its layout (torch's preserve_format: x.T stays transposed)
+        from ._preserve_layout import copy_preserving
+
+        with np.errstate(invalid="ignore", over="ignore"):
+            arr = copy_preserving(np, np.asarray(source), arr.dtype)
+    elif arr is data or arr is source or not arr.flags.c_contiguous or (
             isinstance(source, np.ndarray) and np.may_share_memory(arr, source)):
         arr = arr.copy(order="C")
     check_pin_memory(pin_memory)

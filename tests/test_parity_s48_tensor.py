@@ -114,3 +114,58 @@ SIZES = {
 @pytest.mark.parametrize("name", sorted(SIZES))
 def test_size_entries(name):
     same(SIZES[name])
+
+
+# -- 3. torch.tensor from data ------------------------------------------------------------------
+
+_NP = np.arange(24).reshape(2, 3, 4)
+
+DATA = {
+    "big_int_float_dtype": lambda t: t.tensor([2**64, 1], dtype=t.float32),
+    "big_int_nested_float64": lambda t: t.tensor([[2**64], [1]], dtype=t.float64),
+    "big_int_complex": lambda t: t.tensor([2**70], dtype=t.complex64),
+    "big_int_half_inf": lambda t: t.tensor([2**64], dtype=t.float16),
+    "big_int_no_dtype": lambda t: t.tensor([2**64]),
+    "decimal_msg": lambda t: t.tensor(__import__("decimal").Decimal("1.5")),
+    "fraction_msg": lambda t: t.tensor(__import__("fractions").Fraction(1, 2)),
+    "list_decimal_msg": lambda t: t.tensor([1, __import__("decimal").Decimal("1.5")]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DATA))
+def test_tensor_from_data(name):
+    same(DATA[name])
+
+
+_LAYOUTS = {
+    "transposed": lambda: _NP.transpose(2, 0, 1),
+    "T": lambda: _NP.T,
+    "fortran": lambda: np.asfortranarray(_NP),
+    "sliced_transposed": lambda: _NP.transpose(2, 0, 1)[:, :, ::2],
+    "sliced": lambda: _NP[:, ::2].transpose(1, 0, 2),
+    "broadcast": lambda: np.broadcast_to(np.arange(3), (2, 3)),
+    "size1": lambda: _NP[..., :1].transpose(2, 1, 0),
+}
+
+
+@pytest.mark.parametrize("dtype", [None, "float32"])
+@pytest.mark.parametrize("name", sorted(_LAYOUTS))
+def test_tensor_from_array_keeps_layout(name, dtype):
+    def f(t):
+        x = t.tensor(_LAYOUTS[name](), dtype=None if dtype is None else getattr(t, dtype))
+        return x, x.stride(), x.is_contiguous()
+
+    same(f)
+
+
+def test_where_uint8_warning_names_user_line(monkeypatch):
+    import warnings
+
+    import numtorch
+    from numtorch import _warn_once
+
+    monkeypatch.setattr(_warn_once, "_DONE", set())
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        numtorch.where(numtorch.tensor([1, 0], dtype=numtorch.uint8), numtorch.ones(2), 0.)
+    assert [w.filename for w in rec] == [__file__]

@@ -522,10 +522,11 @@ def where(condition, input=None, other=None, *, out=None):
     if condition._array.dtype.kind != "b":
         if condition.dtype is _dtype.uint8:
             from .._warn_once import warn_once
+            from ._util import user_stacklevel
 
             warn_once("where-uint8", "where received a uint8 condition tensor. This behavior is "
                       "deprecated and will be removed in a future version of PyTorch. Use a "
-                      "boolean condition instead.", UserWarning, stacklevel=2)
+                      "boolean condition instead.", UserWarning, stacklevel=user_stacklevel())
             condition = condition.to(_dtype.bool)
         else:
             raise RuntimeError(f"where expected condition to be a boolean tensor, but got a "
