@@ -414,6 +414,8 @@ class Tensor(_TensorMath, _TensorMemory, _TensorLayout, _TensorQuantized, _Tenso
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulate the gradient of this tensor w.r.t. graph leaves into their ``.grad``."""
+        if _nt.autograd._func_transforms.KINDS:  # (torch's error inside grad/vjp/vmap)
+            _nt.autograd._func_transforms.refuse_backward()
         if inputs is None:  # the common case: straight to the engine
             _nt.autograd.engine.run_backward((self,), (gradient,), retain_graph, create_graph)
         else:

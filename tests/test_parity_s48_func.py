@@ -187,3 +187,86 @@ STRIDED = {
 @pytest.mark.parametrize("case", sorted(STRIDED))
 def test_vmap_as_strided(case):
     _check(STRIDED[case])
+
+
+# -- the autodiff transforms: arguments, outputs, errors ----------------------------------------
+def _v(L):
+    return L.arange(1.0, 5.0) / 4
+
+
+def _m(L):
+    return L.arange(1.0, 7.0).reshape(2, 3) / 6
+
+
+def _f(a, b):
+    return (a.sin() * b.sum()).sum() + (a ** 2).sum() * b[0, 0]
+
+
+def _fv(a, b):
+    return a.sin() * b.sum()
+
+
+def _linearized(L, *tangents):
+    return L.func.linearize(lambda a, b: a.sin() * b, _v(L), _v(L))[1](*tangents)
+
+
+TRANSFORMS = {
+    "grad_argnums_tuple": lambda L: L.func.grad(_f, argnums=(0, 1))(_v(L), _m(L)),
+    "grad_argnums_dup": lambda L: L.func.grad(_f, argnums=(0, 0))(_v(L), _m(L)),
+    "grad_nonscalar": lambda L: L.func.grad(lambda a: a * 2)(_v(L)),
+    "grad_has_aux_dict": lambda L: L.func.grad(lambda a: (a.sum(), {"v": a * 2}),
+                                               has_aux=True)(_v(L)),
+    "jacrev_has_aux": lambda L: L.func.jacrev(lambda a: (a.sin(), a.cos().sum()),
+                                              has_aux=True)(_v(L)),
+    "jacfwd_argnums": lambda L: L.func.jacfwd(_fv, argnums=(0, 1))(_v(L), _m(L)),
+    "hessian_argnums": lambda L: L.func.hessian(_f, argnums=(0, 1))(_v(L), _m(L)),
+    "vjp_has_aux": lambda L: (lambda r: (r[0], r[1](L.ones(4)), r[2]))(
+        L.func.vjp(lambda a: (a.sin(), a.sum()), _v(L), has_aux=True)),
+    "vjp_integer_output": lambda L: L.func.vjp(lambda a: (a > 0).long(), _v(L))[0],
+    "vjp_integer_in_tuple": lambda L: L.func.vjp(lambda a: (a, a > 0), _v(L))[0],
+    "jacrev_integer_output": lambda L: L.func.jacrev(lambda a: (a > 0).long())(_v(L)),
+    "jvp_integer_primal": lambda L: L.func.jvp(lambda a: a * 2, (L.arange(3),), (L.ones(3),)),
+    "jacfwd_integer_primal": lambda L: L.func.jacfwd(lambda a: a * 2)(L.arange(3)),
+    "jvp_bool_output": lambda L: L.func.jvp(lambda a: (a > 0, a * 2), (_v(L),), (L.ones(4),)),
+    "jvp_long_output": lambda L: L.func.jvp(lambda a: (a > 0).long(), (_v(L),), (L.ones(4),)),
+    "vmap_jvp_bool_output": lambda L: L.func.vmap(
+        lambda r: L.func.jvp(lambda a: (a > 0, a.sin()), (r,), (L.ones(4),)))(L.ones(2, 4)),
+    "linearize": lambda L: (lambda r: (r[0], r[1](L.ones(4)), r[1](_v(L))))(
+        L.func.linearize(lambda a: a.sin() * a, _v(L))),
+    "linearize_ok": lambda L: _linearized(L, L.ones(4), L.ones(4) * 2),
+    "linearize_too_few": lambda L: _linearized(L, L.ones(4)),
+    "linearize_too_many": lambda L: _linearized(L, L.ones(4), L.ones(4), L.ones(4)),
+    "linearize_nested": lambda L: _linearized(L, (L.ones(4), L.ones(4))),
+    "linearize_shape": lambda L: _linearized(L, L.ones(4), L.ones(2)),
+    "linearize_dtype": lambda L: _linearized(L, L.ones(4), L.ones(4, dtype=L.float64)),
+    "vmap_grad_item": lambda L: L.func.vmap(L.func.grad(lambda a: a.sum() * a.sum().item()))(
+        _v(L).reshape(2, 2)),
+    "vmap_grad_float": lambda L: L.func.vmap(L.func.grad(lambda a: a.sum() * float(a.sum())))(
+        _v(L).reshape(2, 2)),
+    "vmap_grad_control_flow": lambda L: L.func.vmap(L.func.grad(
+        lambda a: a.sum() if a.sum() > 0 else -a.sum()))(_v(L).reshape(2, 2)),
+    "vmap_jacfwd_float": lambda L: L.func.vmap(L.func.jacfwd(
+        lambda a: a.sum() * float(a.sum())))(_v(L).reshape(2, 2)),
+    "vmap_control_flow": lambda L: L.func.vmap(lambda a: a.sum() if a.sum() > 0 else -a.sum())(
+        _v(L).reshape(2, 2)),
+    "vmap_item": lambda L: L.func.vmap(lambda a: a.sum() * a.sum().item())(_v(L).reshape(2, 2)),
+    "backward_in_vmap": lambda L: L.func.vmap(lambda a: a.sum().backward())(
+        _v(L).reshape(2, 2).requires_grad_()),
+    "backward_in_grad": lambda L: L.func.grad(lambda a: a.sum().backward())(_v(L)),
+    "autograd_backward_in_grad": lambda L: L.func.grad(
+        lambda a: L.autograd.backward([a.sum()]))(_v(L)),
+    "backward_in_jvp": lambda L: L.func.jvp(lambda a: a.sum().backward(),
+                                            (_v(L).requires_grad_(),), (_v(L),)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TRANSFORMS))
+def test_transforms(case):
+    _check(TRANSFORMS[case])
+
+
+def test_backward_after_transform_still_works():
+    x = numtorch.ones(3, requires_grad=True)
+    numtorch.func.grad(lambda a: (a ** 2).sum())(numtorch.ones(3))
+    (x * 2).sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0, 2.0]

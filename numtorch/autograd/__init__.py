@@ -6,6 +6,7 @@ from .grad_mode import (  # noqa: F401  (grad_mode first: graph and _tensor impo
 )
 from . import graph  # noqa: E402,F401
 from . import engine  # noqa: E402
+from . import _func_transforms  # noqa: E402
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
            "is_grad_enabled", "gradcheck", "gradgradcheck", "Function", "once_differentiable"]
@@ -35,6 +36,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
         grad_variables: the 0.x name of ``grad_tensors``.
         inputs (sequence of Tensor, optional): accumulate only into these tensors.
     """
+    if _func_transforms.KINDS:
+        _func_transforms.refuse_backward()
     if grad_variables is not None:
         grad_tensors = grad_variables
     outputs = _as_tuple(tensors)

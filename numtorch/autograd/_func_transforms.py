@@ -29,3 +29,12 @@ def leave(kind):
         if KINDS[i] == kind:
             del KINDS[i]
             return
+
+
+def refuse_backward():
+    """torch's error for ``backward()`` inside a transform (``grad``, ``vjp``, ``vmap``...):
+    it would accumulate into ``.grad`` across the transform's levels."""
+    if KINDS:
+        raise RuntimeError("backward() called inside a functorch transform. This is not "
+                           "supported, please use functorch.grad or functorch.vjp instead or "
+                           "call backward() outside of functorch transforms.")

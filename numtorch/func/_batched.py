@@ -68,6 +68,23 @@ _DATA_DEPENDENT = ("vmap: It looks like you're attempting to use a Tensor in som
                    "issue at https://github.com/pytorch/pytorch/issues .")
 
 
+# torch's answer for both when another transform (grad, jvp) runs inside the vmap: the value
+# reaches the vmap level wrapped, and torch cannot tell which of the two it was
+_WRAPPED_VALUE = ("vmap: It looks like you're either (1) calling .item() on a Tensor or (2) "
+                  "attempting to use a Tensor in some data-dependent control flow or (3) "
+                  "encountering this error in PyTorch internals. For (1): we don't support vmap "
+                  "over calling .item() on a Tensor, please try to rewrite what you're doing "
+                  "with other operations. For (2): we don't support data-dependent control flow "
+                  "in vmap yet, please file an issue at https://github.com/pytorch/pytorch/issues "
+                  ". For (3): please file an issue.")
+
+
+def _under_other_transform():
+    from ..autograd._func_transforms import KINDS
+
+    return bool(KINDS) and KINDS[-1] != "vmap"
+
+
 # torch's answer when a batched tensor's memory is read directly (tolist, numpy)
 _NO_STORAGE = "Cannot access data pointer of Tensor that doesn't have storage"
 
@@ -81,6 +98,8 @@ class BatchedTensor(Tensor):
     """
 
     def item(self):
+        if _under_other_transform():
+            raise RuntimeError(_WRAPPED_VALUE)
         raise RuntimeError("vmap: It looks like you're calling .item() on a Tensor. We don't "
                            "support vmap over calling .item() on a Tensor, please try to "
                            "rewrite what you're doing with other operations. If error is "
@@ -88,7 +107,7 @@ class BatchedTensor(Tensor):
                            "report.")
 
     def __bool__(self):
-        raise RuntimeError(_DATA_DEPENDENT)
+        raise RuntimeError(_WRAPPED_VALUE if _under_other_transform() else _DATA_DEPENDENT)
 
     def __int__(self):  # torch reads a number through .item() (bool() is control flow)
         return self.item()

@@ -77,6 +77,9 @@ class _Inputs:
                     raise ValueError(f"Thing passed to transform API must be Tensor, got "
                                      f"{type(x)}")
                 if not (x.dtype.is_floating_point or x.dtype.is_complex):
+                    if writable:  # forward mode names the primal
+                        raise ValueError(f"Expected primal to be floating point or complex, "
+                                         f"but got: {x.dtype}")
                     raise RuntimeError("only Tensors of floating point dtype can require "
                                        "gradients")
                 x = B.unwrap_owner(x)
@@ -262,6 +265,10 @@ def vjp(func, *primals, has_aux=False):
     grad_on = is_grad_enabled()
     out = _call(func, primals, range(len(primals)), ins.trees, {})
     flat_out, out_spec, aux = _tensor_outputs(out, has_aux, "vjp(f, *primals)", "f(*primals)")
+    for o in flat_out:
+        if not (o.dtype.is_floating_point or o.dtype.is_complex):
+            raise RuntimeError(f"vjp(f, ...): All outputs of f must be floating-point or "
+                               f"complex Tensors, got Tensor with dtype {o.dtype}")
     keep = _keep_graph(ins, [B.physical(o)[0] for o in flat_out], grad_on)
 
     def vjp_fn(cotangents):
@@ -329,9 +336,10 @@ def _linear_pushforward(func, primals, has_aux, strict):
     us, outs = [], []
     for o in flat_out:
         phys, _ = B.physical(o)
-        u = zeros_like(phys).requires_grad_(True)
+        differentiable = phys.dtype.is_floating_point or phys.dtype.is_complex
+        u = zeros_like(phys).requires_grad_(differentiable)
         us.append(u)
-        if phys.requires_grad:
+        if phys.requires_grad and differentiable:
             outs.append((phys, u))
     if outs:
         gs = autograd.grad([p for p, _ in outs], ins.leaves, [u for _, u in outs],
@@ -349,11 +357,13 @@ def _push(ins, flat_out, us, gs, flat_t, keep, keeps=None):
     pairs = [(g, B.lower(B.unwrap_owner(t), lv)) for g, t, lv in zip(gs, flat_t, ins.levels)
              if g is not None and g.requires_grad]
     batched = any(B.is_batched(t) for _, t in pairs)
-    if pairs:
-        jv = autograd.grad([g for g, _ in pairs], us, [t for _, t in pairs], retain_graph=True,
-                           create_graph=keep or batched, allow_unused=True)
-    else:
-        jv = [None] * len(us)
+    live = [u for u in us if u.requires_grad]  # (not the outputs of integer dtypes)
+    jv = [None] * len(us)
+    if pairs and live:
+        got = iter(autograd.grad([g for g, _ in pairs], live, [t for _, t in pairs],
+                                 retain_graph=True, create_graph=keep or batched,
+                                 allow_unused=True))
+        jv = [next(got) if u.requires_grad else None for u in us]
     res = []
     for i, (v, u, o) in enumerate(zip(jv, us, flat_out)):
         if v is None:
@@ -415,6 +425,23 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     return res
 
 
+def _check_linearize_tangents(primals, tangents):
+    """torch's checks of the tangents handed to ``linearize``'s ``jvp_fn``."""
+    flat_p, p_spec = tree_flatten(primals)
+    flat_t, t_spec = tree_flatten(tangents)
+    if p_spec != t_spec:
+        raise RuntimeError(f"Expected the tangents {t_spec} to have the same argspec as the "
+                           f"primals {p_spec}")
+    for i, (p, t) in enumerate(zip(flat_p, flat_t)):
+        if tuple(t.shape) != tuple(p.shape):
+            raise RuntimeError(f"tangent:{i} with shape {t.shape} in flattened pytree doesn't "
+                               f"match the shape {p.shape} of the corresponding primal.")
+        if t.dtype != p.dtype:
+            raise RuntimeError(f"tangent:{i} with dtype {t.dtype} in flattened pytree doesn't "
+                               f"match the dtype {p.dtype} of the corresponding primal.")
+    return flat_t
+
+
 def linearize(func, *primals):
     """``func(*primals)`` and a function giving Jacobian-vector products at ``primals``
     (the function runs once; each call of ``jvp_fn(*tangents)`` reuses its graph).
@@ -428,7 +455,7 @@ def linearize(func, *primals):
     keep = _keep_graph(ins, [B.physical(o)[0] for o in flat_out], ins.grad_on)
 
     def jvp_fn(*tangents):
-        flat_t = _check_jvp_args(primals, tangents)
+        flat_t = _check_linearize_tangents(primals, tangents)
         return tree_unflatten(_push(ins, flat_out, us, gs, flat_t, keep), out_spec)
 
     return tree_unflatten([_detached(o, keep) for o in flat_out], out_spec), jvp_fn
