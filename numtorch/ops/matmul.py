@@ -11,6 +11,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor
 from .._sparse import SparseTensor
+from ..autograd import graph as _graph
 from ..autograd.graph import Op, rename_node
 from ._pointwise import _out
 
@@ -345,6 +346,10 @@ def addmm(input, mat1, mat2, *legacy, beta=1, alpha=1, out=None):
         (input, mat1, mat2), beta, alpha = _args3("addmm", input, (mat1, mat2, *legacy),
                                                   beta, alpha)
     _need_tensors("addmm", input, mat1, mat2)
+    hook = _graph._hook
+    if hook is not None and getattr(hook, "count_call", None) is not None:  # FlopCounterMode
+        return hook.count_call("addmm", addmm, (input, mat1, mat2),
+                               {"beta": beta, "alpha": alpha, "out": out})
     prod = mm(mat1, mat2)
     if input.dtype is not prod.dtype:
         raise RuntimeError(f"self and mat2 must have the same dtype, but got "

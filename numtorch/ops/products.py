@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, _make
+from ..autograd import graph as _graph
 from ..autograd.graph import rename_node
 from ..backend import xp_of
 from ._lautil import check_matrix, check_square, check_tensor, disp, eye_like
@@ -149,6 +150,10 @@ def baddbmm(input, *args, beta=1, alpha=1, out=None):
                 [[3.]]])
     """
     (input, batch1, batch2), beta, alpha = _args3("baddbmm", input, args, beta, alpha)
+    hook = _graph._hook
+    if hook is not None and getattr(hook, "count_call", None) is not None:  # FlopCounterMode
+        return hook.count_call("baddbmm", baddbmm, (input, batch1, batch2),
+                               {"beta": beta, "alpha": alpha, "out": out})
     from .matmul import bmm
 
     if input.dtype is _dtype.bool:
@@ -190,6 +195,10 @@ def addbmm(input, *args, beta=1, alpha=1, out=None):
         tensor([[6.]])
     """
     (input, batch1, batch2), beta, alpha = _args3("addbmm", input, args, beta, alpha)
+    hook = _graph._hook
+    if hook is not None and getattr(hook, "count_call", None) is not None:  # FlopCounterMode
+        return hook.count_call("addbmm", addbmm, (input, batch1, batch2),
+                               {"beta": beta, "alpha": alpha, "out": out})
     for name, t in (("batch1", batch1), ("batch2", batch2)):
         if t._array.ndim != 3:
             raise RuntimeError(f"{name} must be a 3D tensor")

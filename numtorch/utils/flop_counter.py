@@ -2,16 +2,20 @@
 and convolutions a block of code runs, forward and backward, per module.
 
 Counted as torch counts them (2 per multiply-add), under torch's op names: ``aten.mm``
-(2-D products, linear layers without bias, products folded to 2-D), ``aten.addmm`` (linear
-layers with bias), ``aten.bmm`` (batched products, einsum), ``aten.convolution`` and
-``aten.convolution_backward`` (one forward count per gradient it makes). Products with a
-vector operand on the right (``mv``, ``dot``) and attention without weights on the CPU count
-nothing, as in torch; ``addmm``/``baddbmm`` called directly count as ``aten.mm``/``aten.bmm``.
+(2-D products, and batched operands that torch's matmul folds to 2-D), ``aten.addmm``
+(linear layers with a bias on 1-D/2-D or contiguous inputs, torch.addmm), ``aten.bmm``
+(broadcast batched products, einsum contractions, attention on torch's math path),
+``aten.baddbmm``, ``aten.convolution`` and ``aten.convolution_backward`` (the input's gradient
+once, the weight's once per group, as torch's formula has it). Products torch runs as
+matrix-vector ones (``mv``, ``dot``, a batch against a vector), bilinear layers and
+scaled_dot_product_attention on torch's fused CPU kernel count nothing, as in torch.
 
 How: while the mode is active numtorch's op hook (``autograd.graph._hook``, the profiler's)
 sees every op call and every backward node; module forward hooks keep the stack of modules
 running, and each backward node is charged to the modules that were running when its
-forward op ran."""
+forward op ran. Functions that torch runs as one operator of their own but numtorch composes
+(addmm, baddbmm, addbmm, bilinear, scaled_dot_product_attention) hand their call to
+``_Hook.count_call`` while a mode is active."""
 
 import collections
 import threading
@@ -84,8 +88,21 @@ class _Hook(threading.local):
                 out = cls.apply(*inputs, **params)
         finally:
             self.busy = False
-        if not self.in_backward:
+        if not self.in_backward and "count_call" not in self.__dict__:
             self.mode._forward_op(cls, inputs, params, out)
+        return out
+
+    def count_call(self, kind, fn, args, kwargs):
+        """Run ``fn(*args, **kwargs)`` (a function torch runs as one operator of its own,
+        ``kind``) with the ops it is made of uncounted, then count it as torch does. Its
+        callers ask for this method while a mode is active; it is None during the call."""
+        self.count_call = None
+        try:
+            out = fn(*args, **kwargs)
+        finally:
+            del self.count_call
+        if not self.in_backward:
+            self.mode._forward_call(kind, args, kwargs, out)
         return out
 
     def node(self, node, buf, create_graph, root_arrays):
@@ -143,6 +160,9 @@ class FlopCounterMode:
         counted = _flops_of(cls, inputs, params, out)
         if counted is None:
             return
+        self._count(counted, out)
+
+    def _count(self, counted, out):
         name, shapes, out_shape, flops, backward = counted
         flops = self._formula(name, shapes, out_shape, flops)
         parents = tuple(self._stack)
@@ -151,6 +171,11 @@ class FlopCounterMode:
         node = getattr(first, "_grad_fn", None)
         if node is not None and backward:
             self._pending[node] = (parents, backward)
+
+    def _forward_call(self, kind, args, kwargs, out):
+        counted = _CALLS[kind](*args, **kwargs)
+        if counted is not None:
+            self._count(counted, out)
 
     def _backward_node(self, node):
         got = self._pending.pop(node, None)
@@ -259,23 +284,30 @@ def _flops_of(cls, inputs, params, out):
     an op this counts, else None."""
     kind = getattr(cls, "_op_cls", cls).__name__
     if kind == "MatMul":
-        return _matmul(inputs, out)
+        return _matmul(inputs[0], inputs[1], _shape(inputs[1]), _strides(inputs[1]))
     if kind == "LinearFused":
         return _linear(inputs)
     if kind in ("Conv", "ConvTranspose"):
-        x, w = inputs[0], inputs[1]
-        first = out[0] if isinstance(out, tuple) else out
-        f = conv_flop_count(_shape(x), _shape(w), _shape(first), kind == "ConvTranspose")
-        grads = _needs(x) + _needs(w)
-        shapes = [_shape(x), _shape(w)] + ([_shape(inputs[2])] if len(inputs) > 2
-                                           and inputs[2] is not None else [None])
-        return ("convolution", shapes, _shape(first), f,
-                [("convolution_backward", f * grads)] if grads else [])
+        return _conv(inputs, params, out, kind == "ConvTranspose")
     if kind == "Einsum" and len(inputs) == 2:
         return _einsum(inputs, params)
     if kind == "MultiHeadAttentionCore" and params.get("weights"):
         return _attention_with_weights(inputs, params)
     return None
+
+
+def _conv(inputs, params, out, transposed):
+    """torch's counts: the forward product once; in backward the input's gradient once more
+    and the weight's gradient once per group (torch's formula for it takes the whole input
+    channel count against each group's weights)."""
+    x, w = inputs[0], inputs[1]
+    first = out[0] if isinstance(out, tuple) else out
+    f = conv_flop_count(_shape(x), _shape(w), _shape(first), transposed)
+    back = f * _needs(x) + f * int(params.get("groups", 1)) * _needs(w)
+    shapes = [_shape(x), _shape(w)] + ([_shape(inputs[2])] if len(inputs) > 2
+                                       and inputs[2] is not None else [None])
+    return ("convolution", shapes, _shape(first), f,
+            [("convolution_backward", back)] if back else [])
 
 
 def _attention_with_weights(inputs, params):
@@ -296,41 +328,94 @@ def _attention_with_weights(inputs, params):
     return "bmm", [(bh, tgt, d), (bh, d, src)], (bh, tgt, dv), f, back
 
 
-def _matmul(inputs, out):
-    a, b = inputs[0], inputs[1]
-    sa, sb = _shape(a), _shape(b)
-    if len(sb) == 1:  # mv / dot: not counted by torch
+def _strides(t):
+    try:
+        return tuple(t.stride())
+    except (AttributeError, RuntimeError):
         return None
-    if len(sa) == 1:
-        sa = (1,) + sa
-    k, n = sb[-2], sb[-1]
-    if len(sb) == 2:  # folded to one 2-D product
-        m = _prod(sa[:-1])
-        f = 2 * m * k * n
-        name = "mm"
-    else:
-        batch = _prod(_shape(out)[:-2]) if len(_shape(out)) > 2 else 1
-        f = 2 * batch * sa[-2] * k * n
-        name = "bmm"
-    back = [(name, f)] * (_needs(a) + _needs(b))
-    return name, [sa, sb], _shape(out), f, back
+
+
+def _rows_fold(shape, strides):
+    """Whether all but the last dim of a tensor view as one without a copy."""
+    if strides is None or _prod(shape) == 0:
+        return True
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(len(shape) - 2))
+
+
+def _matmul(a, b, sb, b_strides, b_needs=None):
+    """torch.matmul's products, as torch runs them: ``dot``/``mv`` (uncounted), ``mm`` for
+    2-D operands and for a batched operand folded to 2-D against a matrix or vector, else a
+    broadcast ``bmm``. ``b`` may stand for a transposed weight (shape ``sb``, strides
+    ``b_strides``)."""
+    sa, sa_strides = _shape(a), _strides(a)
+    na, nb = _needs(a), _needs(b) if b_needs is None else b_needs
+    if len(sb) == 1 and len(sa) <= 2:  # dot / mv
+        return None
+    if len(sa) == 3 and len(sb) == 3 and (sa[0] == 1) != (sb[0] == 1):
+        # a 3-D operand with one batch entry against a batched one takes the 2-D route
+        if sa[0] == 1:
+            sa, sa_strides = sa[1:], sa_strides and sa_strides[1:]
+        else:
+            sb, b_strides = sb[1:], b_strides and b_strides[1:]
+    if len(sa) <= 2 and len(sb) <= 2:  # (1-D or 2-D) @ 2-D: one mm
+        f = 2 * (sa[0] if len(sa) == 2 else 1) * sa[-1] * sb[-1]
+        return "mm", [sa, sb], None, f, [("mm", f)] * (na + nb)
+    folded = _fold(sa, sa_strides, na, sb, b_strides, nb)
+    if folded is not None:
+        if folded:  # a batched operand against a vector: one mv
+            return None
+        f = 2 * _prod(_shape_out(sa, sb)) * (sa[-1] if len(sa) > 1 else sb[-2])
+        return "mm", [sa, sb], None, f, [("mm", f)] * (na + nb)
+    batch = _broadcast(sa[:-2], sb[:-2])
+    m = sa[-2] if len(sa) > 1 else 1
+    n = sb[-1] if len(sb) > 1 else 1
+    f = 2 * _prod(batch) * m * sa[-1] * n
+    return "bmm", [sa, sb], None, f, [("bmm", f)] * (na + nb)
+
+
+def _fold(sa, sa_strides, na, sb, sb_strides, nb):
+    """torch's choice of folding a batched operand against a matrix/vector operand: None when
+    it does not fold, else whether the folded product is a matrix-vector one."""
+    if len(sa) >= len(sb):
+        big, big_strides, small, small_needs = sa, sa_strides, sb, nb
+    else:  # the batched right operand folds transposed
+        big, small, small_needs = sb[:-2] + (sb[-1], sb[-2]), sa, na
+        big_strides = sb_strides and sb_strides[:-2] + (sb_strides[-1], sb_strides[-2])
+    if not (len(big) >= 3 and len(small) <= 2):
+        return None
+    if not small_needs and (len(sa) == 2 or not _rows_fold(big, big_strides)):
+        return None
+    return len(small) == 1
+
+
+def _shape_out(sa, sb):
+    """The rows x columns of a folded product (its flops are 2 * this * the inner size)."""
+    if len(sa) >= len(sb):
+        return tuple(sa[:-1]) + ((sb[-1],) if len(sb) == 2 else ())
+    return ((sa[0],) if len(sa) == 2 else ()) + tuple(sb[:-2]) + (sb[-1],)
+
+
+def _broadcast(x, y):
+    n = max(len(x), len(y))
+    x, y = (1,) * (n - len(x)) + tuple(x), (1,) * (n - len(y)) + tuple(y)
+    return tuple(max(i, j) if min(i, j) != 0 else 0 for i, j in zip(x, y))
 
 
 def _linear(inputs):
+    """torch's linear: with a bias, one ``addmm`` for a 1-D/2-D input or a contiguous
+    batched one; otherwise ``input @ weight.T`` (matmul's rules) and a separate add."""
     x, w = inputs[0], inputs[1]
     b = inputs[2] if len(inputs) > 2 else None
     sx, sw = _shape(x), _shape(w)
     if len(sw) != 2:
         return None
-    m = _prod(sx[:-1]) if len(sx) > 1 else 1
-    f = 2 * m * sw[0] * sw[1]
-    # torch's linear adds the bias inside the product (addmm) for a 2-D input or a
-    # contiguous 3-D one; other inputs go through matmul (mm) and a separate add
-    fused = len(sx) == 2 or (len(sx) == 3 and _contiguous(x))
-    name = "addmm" if b is not None and fused else "mm"
-    back = [("mm", f)] * (_needs(x) + _needs(w))
-    shapes = ([_shape(b)] if name == "addmm" else []) + [(m, sx[-1]), (sw[1], sw[0])]
-    return name, shapes, (m, sw[0]), f, back
+    if b is not None and (len(sx) <= 2 or _contiguous(x)):
+        m = _prod(sx[:-1]) if len(sx) > 1 else 1
+        f = 2 * m * sw[0] * sw[1]
+        back = [("mm", f)] * (_needs(x) + _needs(w))
+        return "addmm", [_shape(b), (m, sx[-1]), (sw[1], sw[0])], (m, sw[0]), f, back
+    ws = _strides(w)
+    return _matmul(x, w, (sw[1], sw[0]), ws and (ws[1], ws[0]), _needs(w))
 
 
 def _contiguous(t):
@@ -341,13 +426,74 @@ def _contiguous(t):
 
 
 def _einsum(inputs, params):
-    terms = params.get("terms")
-    if not terms or len(terms) != 2:
+    """A two-operand einsum: labels of one operand only (and not in the output) are summed
+    first; the rest is one batched product (counted as ``bmm``), or a plain product, which
+    counts nothing, where no label is contracted."""
+    terms, out = params.get("terms"), params.get("out")
+    if not terms or len(terms) != 2 or out is None:
         return None
     sizes = {}
     for term, t in zip(terms, inputs):
         for label, n in zip(term, _shape(t)):
-            sizes[label] = n
-    f = 2 * _prod(sizes.values())
+            sizes[label] = max(sizes.get(label, 1), n)
+    a, b = set(terms[0]), set(terms[1])
+    contracted = (a & b) - set(out)
+    if not contracted:
+        return None
+    used = (a & b) | ((a | b) & set(out))
+    f = 2 * _prod(sizes[label] for label in used)
     back = [("bmm", f)] * (_needs(inputs[0]) + _needs(inputs[1]))
     return "bmm", [_shape(inputs[0]), _shape(inputs[1])], None, f, back
+
+
+# -- functions torch runs as operators of their own (see _Hook.count_call) ---------------------
+def _addmm(input, mat1, mat2, **kwargs):
+    f = 2 * _prod(_shape(mat1)) * _shape(mat2)[-1]
+    back = [("mm", f)] * (_needs(mat1) + _needs(mat2))
+    return "addmm", [_shape(input), _shape(mat1), _shape(mat2)], None, f, back
+
+
+def _baddbmm(input, batch1, batch2, **kwargs):
+    f = 2 * _prod(_shape(batch1)) * _shape(batch2)[-1]
+    back = [("bmm", f)] * (_needs(batch1) + _needs(batch2))
+    return "baddbmm", [_shape(input), _shape(batch1), _shape(batch2)], None, f, back
+
+
+def _addbmm(input, batch1, batch2, **kwargs):
+    """Uncounted forward (torch has no formula for addbmm); its gradients are ``bmm``s."""
+    f = 2 * _prod(_shape(batch1)) * _shape(batch2)[-1]
+    back = [("bmm", f)] * (_needs(batch1) + _needs(batch2))
+    return "bmm", [_shape(batch1), _shape(batch2)], None, 0, back
+
+
+def _bilinear(*args, **kwargs):
+    """torch's bilinear is one uncounted operator (``_trilinear``): nothing to count."""
+
+
+def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
+          enable_gqa=False):
+    """scaled_dot_product_attention on the CPU: torch's fused kernel (uncounted) serves 4-D
+    inputs of one head size, without dropout, with unit last strides, one batch size and
+    head count (or grouped heads); anything else runs as two (batched) products and counts
+    their flops, and those of their gradients."""
+    sq, sk, sv = _shape(query), _shape(key), _shape(value)
+    from ..nn.attention import _flags
+
+    fused = (_flags.ENABLED[1] and len(sq) == len(sk) == len(sv) == 4 and dropout_p <= 0
+             and sq[-1] == sk[-1] == sv[-1] and sq[0] == sk[0] == sv[0] and sk[1] == sv[1]
+             and (sq[1] == sk[1] or enable_gqa)
+             and all(_strides(t) is None or _strides(t)[-1] == 1 or _shape(t)[-1] <= 1
+                     for t in (query, key, value)))
+    if fused or min(len(sq), len(sk), len(sv)) < 2:
+        return None
+    batch = _broadcast(sq[:-2], _broadcast(sk[:-2], sv[:-2]))
+    rows = _prod(batch) * sq[-2] * sk[-2]
+    f_qk, f_av = 2 * rows * sq[-1], 2 * rows * sv[-1]
+    nq, nk, nv = _needs(query), _needs(key), _needs(value)
+    name = "mm" if len(sq) == 2 else "bmm"
+    back = [(name, f_qk * (nq + nk) + f_av * ((nq or nk) + nv))] if nq or nk or nv else []
+    return name, [sq, sk, sv], None, f_qk + f_av, back
+
+
+_CALLS = {"addmm": _addmm, "baddbmm": _baddbmm, "addbmm": _addbmm, "bilinear": _bilinear,
+          "scaled_dot_product_attention": _sdpa}

@@ -73,6 +73,13 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         out = _plain_call(query, key, value, dropout_p, is_causal, scale)
         if out is not None:
             return out
+    hook = _graph._hook
+    if hook is not None and getattr(hook, "count_call", None) is not None:  # FlopCounterMode
+        return hook.count_call("scaled_dot_product_attention", scaled_dot_product_attention,
+                               (query, key, value),
+                               {"attn_mask": attn_mask, "dropout_p": dropout_p,
+                                "is_causal": is_causal, "scale": scale,
+                                "enable_gqa": enable_gqa})
     fn = "scaled_dot_product_attention"
     for name, t in (("query", query), ("key", key), ("value", value)):
         if not isinstance(t, numtorch.Tensor):
@@ -422,6 +429,10 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     q, k, v = _project_inputs(query, key, value, num_heads, in_proj_weight, in_proj_bias,
                               use_separate_proj_weight, q_proj_weight, k_proj_weight,
                               v_proj_weight)
+    for t in (k, v):  # torch views the projections as heads: keys of another batch size fail
+        if t is not None and t.shape[1] != bsz and bias_k is None:  # (else cat fails first)
+            raise RuntimeError(f"shape '[{t.shape[0]}, {bsz * num_heads}, {head_dim}]' is "
+                               f"invalid for input of size {t.numel()}")
     if not training:
         dropout_p = 0.0
     # the fused primitive covers everything but these options (and half-precision types,
@@ -519,7 +530,10 @@ def _fused_heads(q, k, v, attn_mask, key_padding_mask, num_heads, need_weights):
 def _finish(out, weights, out_proj_weight, out_proj_bias, batched, need_weights,
             average_attn_weights):
     """Output projection of the merged heads (L, N, E) and the (averaged) weights."""
-    out = _linear(out, out_proj_weight, out_proj_bias)
+    # on the heads as rows of one matrix, as torch does (one addmm, FlopCounterMode's count)
+    tgt_len, bsz = out.shape[0], out.shape[1]
+    out = _linear(out.reshape(tgt_len * bsz, out.shape[2]), out_proj_weight,
+                  out_proj_bias).view(tgt_len, bsz, -1)
     if not batched:
         out = out.squeeze(1)
     if not need_weights:

@@ -4,6 +4,7 @@ import math
 
 from ... import _dtype
 from ..._tensor import Tensor
+from ...autograd import graph as _graph
 from ...ops import matmul
 from ...ops._util import no_dims_error
 from ...ops.linear_fused import linear_fused
@@ -132,6 +133,9 @@ def bilinear(input1, input2, weight, bias=None):
     _need_tensor("bilinear", "weight", 3, weight)
     _need_tensor("bilinear", "bias", 4, bias, optional=True)
     _check_bilinear(input1, input2, weight, bias)
+    hook = _graph._hook
+    if hook is not None and getattr(hook, "count_call", None) is not None:  # FlopCounterMode
+        return hook.count_call("bilinear", bilinear, (input1, input2, weight, bias), {})
     s1, s2 = tuple(input1.shape), tuple(input2.shape)
     n_out, n1, n2 = tuple(weight.shape)
     batch = s1[:-1]

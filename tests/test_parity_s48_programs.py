@@ -1,0 +1,175 @@
+"""Session 48 (programs): torch.utils.flop_counter's counts (which products torch counts, under
+which operator, forward and backward) and torch.utils.cpp_extension in a framework that builds
+no native code, each checked against torch at test time."""
+
+import pytest
+import torch
+import torch.utils.flop_counter  # a submodule torch does not import
+
+import numtorch
+import numtorch.utils.flop_counter
+
+
+def _counts(L, fn, specs):
+    """Global flop counts of ``fn(*tensors)`` (and its backward when anything needs grad):
+    ``{op name: flops}`` and the total."""
+    g = L.Generator().manual_seed(0)
+    ts = [L.randn(*shape, generator=g, requires_grad=grad) for shape, grad in specs]
+    with L.utils.flop_counter.FlopCounterMode(display=False) as fc:
+        out = fn(L, *ts)
+        if out.requires_grad:
+            out.sum().backward()
+    glob = fc.get_flop_counts().get("Global", {})
+    return {str(k): v for k, v in glob.items()}, fc.get_total_flops()
+
+
+def _F(L):
+    return L.nn.functional
+
+
+_T, _N = True, False
+_MATMUL_SHAPES = [((1, 2, 6), (3, 6, 7)), ((3, 2, 6), (1, 6, 7)), ((2, 6), (3, 6, 7)),
+                  ((3, 2, 6), (6, 7)), ((2, 1, 2, 6), (3, 6, 7)), ((6,), (6, 7)),
+                  ((6,), (3, 6, 7)), ((2, 6), (1, 6, 7)), ((1, 1, 2, 6), (1, 6, 7)),
+                  ((3, 2, 6), (3, 6, 7)), ((1, 2, 6), (1, 6, 7)), ((3, 2, 6), (6,))]
+_CASES = {}
+for _sa, _sb in _MATMUL_SHAPES:
+    for _ga in (_N, _T):
+        for _gb in (_N, _T):
+            _CASES[f"matmul-{_sa}{'g' if _ga else ''}-{_sb}{'g' if _gb else ''}"] = (
+                lambda L, a, b: L.matmul(a, b), [(_sa, _ga), (_sb, _gb)])
+_CASES.update({
+    "matmul-transposed-batch": (lambda L, a, b: L.matmul(a.transpose(0, 1), b),
+                                [((2, 3, 6), _N), ((6, 7), _N)]),
+    "addmm": (lambda L, b, x, w: L.addmm(b, x, w), [((6,), _N), ((2, 4), _T), ((4, 6), _T)]),
+    "addmm-nograd": (lambda L, b, x, w: L.addmm(b, x, w), [((6,), _N), ((2, 4), _N),
+                                                           ((4, 6), _N)]),
+    "baddbmm": (lambda L, b, x, w: L.baddbmm(b, x, w),
+                [((3, 2, 7), _N), ((3, 2, 6), _T), ((3, 6, 7), _T)]),
+    "addbmm": (lambda L, b, x, w: L.addbmm(b, x, w),
+               [((2, 7), _N), ((3, 2, 6), _T), ((3, 6, 7), _N)]),
+    "einsum-bmm": (lambda L, a, b: L.einsum("bij,bjk->bik", a, b),
+                   [((3, 2, 6), _T), ((3, 6, 7), _T)]),
+    "einsum-outer": (lambda L, a, b: L.einsum("i,j->ij", a, b), [((6,), _T), ((5,), _T)]),
+    "einsum-summed-label": (lambda L, a, b: L.einsum("ij,jk->k", a, b),
+                            [((2, 6), _T), ((6, 7), _T)]),
+    "bilinear": (lambda L, x, y, w: _F(L).bilinear(x, y, w),
+                 [((3, 4), _T), ((3, 5), _T), ((2, 4, 5), _T)]),
+    "linear-1d": (lambda L, x, w, b: _F(L).linear(x, w, b), [((4,), _T), ((5, 4), _T),
+                                                              ((5,), _T)]),
+    "linear-4d": (lambda L, x, w, b: _F(L).linear(x, w, b),
+                  [((2, 3, 2, 4), _T), ((5, 4), _T), ((5,), _T)]),
+    "linear-3d-noncontiguous": (lambda L, x, w, b: _F(L).linear(x.transpose(0, 1), w, b),
+                                [((3, 2, 4), _T), ((5, 4), _T), ((5,), _T)]),
+    "linear-4d-noncontiguous": (lambda L, x, w, b: _F(L).linear(x.transpose(0, 1), w, b),
+                                [((3, 2, 5, 4), _N), ((6, 4), _T), ((6,), _N)]),
+    "linear-nobias-3d": (lambda L, x, w: _F(L).linear(x, w), [((3, 2, 4), _N), ((5, 4), _N)]),
+    "conv-grouped": (lambda L, x, w: _F(L).conv2d(x, w, groups=2),
+                     [((2, 4, 6, 6), _T), ((6, 2, 3, 3), _T)]),
+    "conv-grouped-weight-only": (lambda L, x, w: _F(L).conv2d(x, w, groups=2, stride=2),
+                                 [((2, 4, 6, 6), _N), ((6, 2, 3, 3), _T)]),
+    "conv-depthwise-1d": (lambda L, x, w: _F(L).conv1d(x, w, groups=4, padding=1),
+                          [((2, 4, 9), _T), ((4, 1, 3), _T)]),
+    "conv-transposed-grouped": (lambda L, x, w: _F(L).conv_transpose2d(x, w, groups=2,
+                                                                         stride=2),
+                                [((2, 4, 5, 5), _T), ((4, 3, 3, 3), _T)]),
+})
+_SDPA = {
+    "4d": ({}, [(2, 2, 5, 4)] * 3),
+    "4d-causal": ({"is_causal": True}, [(2, 2, 5, 4)] * 3),
+    "4d-dropout": ({"dropout_p": 0.5}, [(2, 2, 5, 4)] * 3),
+    "3d": ({}, [(2, 5, 4)] * 3),
+    "2d": ({}, [(5, 4)] * 3),
+    "5d": ({}, [(2, 2, 2, 5, 4)] * 3),
+    "4d-broadcast-batch": ({}, [(2, 2, 5, 4), (1, 2, 5, 4), (1, 2, 5, 4)]),
+    "4d-value-head-size": ({}, [(2, 2, 5, 4), (2, 2, 6, 4), (2, 2, 6, 3)]),
+    "4d-gqa": ({"enable_gqa": True}, [(2, 4, 5, 4), (2, 2, 5, 4), (2, 2, 5, 4)]),
+    "4d-gqa-dropout": ({"enable_gqa": True, "dropout_p": 0.3},
+                       [(2, 4, 5, 4), (2, 2, 5, 4), (2, 2, 5, 4)]),
+}
+for _name, (_kw, _shapes) in _SDPA.items():
+    for _grads in ((_T, _T, _T), (_N, _N, _T), (_T, _N, _N), (_N, _N, _N)):
+        _CASES[f"sdpa-{_name}-{''.join('g' if g else '-' for g in _grads)}"] = (
+            lambda L, q, k, v, _kw=_kw: _F(L).scaled_dot_product_attention(q, k, v, **_kw),
+            list(zip(_shapes, _grads)))
+_CASES["sdpa-mask"] = (
+    lambda L, q, k, v, m: _F(L).scaled_dot_product_attention(q, k, v, attn_mask=m),
+    [((2, 2, 5, 4), _T), ((2, 2, 5, 4), _T), ((2, 2, 5, 4), _T), ((5, 5), _N)])
+_CASES["sdpa-query-last-dim-strided"] = (
+    lambda L, q, k, v: _F(L).scaled_dot_product_attention(q.transpose(-1, -2), k, v),
+    [((2, 2, 4, 5), _T), ((2, 2, 5, 4), _T), ((2, 2, 5, 4), _T)])
+
+
+@pytest.mark.parametrize("case", list(_CASES))
+def test_flop_counts_by_operator(case):
+    fn, specs = _CASES[case]
+    assert _counts(numtorch, fn, specs) == _counts(torch, fn, specs)
+
+
+def _mha(L, batch_first, need_weights, dropout=0.0, cross=False):
+    L.manual_seed(0)
+    m = L.nn.MultiheadAttention(8, 2, dropout=dropout, batch_first=batch_first)
+    x = L.randn(2, 3, 8)
+    y = (L.randn(2, 5, 8) if batch_first else L.randn(5, 3, 8)) if cross else x
+    with L.utils.flop_counter.FlopCounterMode(display=False) as fc:
+        m(x, y, y, need_weights=need_weights)[0].sum().backward()
+    return {str(k): v for k, v in fc.get_flop_counts()["Global"].items()}
+
+
+@pytest.mark.parametrize("batch_first", [False, True])
+@pytest.mark.parametrize("need_weights", [False, True])
+@pytest.mark.parametrize("cross", [False, True])
+def test_flop_counts_multihead_attention(batch_first, need_weights, cross):
+    """torch projects the merged heads with one addmm (2-D rows)."""
+    args = (batch_first, need_weights, 0.0, cross)
+    assert _mha(numtorch, *args) == _mha(torch, *args)
+
+
+def test_flop_counts_multihead_attention_dropout():
+    assert _mha(numtorch, False, False, 0.5) == _mha(torch, False, False, 0.5)
+
+
+def _model_counts(L, kind):
+    L.manual_seed(0)
+    nn = L.nn
+    if kind == "mlp":
+        model, x = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 8, bias=False),
+                                 nn.GELU(), nn.Linear(8, 4)), L.randn(2, 5, 16)
+    elif kind == "cnn":
+        model = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(),
+                              nn.MaxPool2d(2), nn.Conv2d(8, 16, 3, stride=2, groups=2),
+                              nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                              nn.Linear(16, 10))
+        x = L.randn(2, 3, 16, 16, requires_grad=True)
+    else:
+        layer = nn.TransformerEncoderLayer(16, 4, 32, dropout=0.0, batch_first=True)
+        model, x = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False), L.randn(2, 6, 16)
+    with L.utils.flop_counter.FlopCounterMode(display=False) as fc:
+        model(x).sum().backward()
+    counts = fc.get_flop_counts()
+    # per module, the forward counts (torch charges some backward products to modules that
+    # are still open in its backward module tracker, e.g. a dropout that returns its input)
+    return fc.get_total_flops(), {str(k): v for k, v in counts["Global"].items()}
+
+
+@pytest.mark.parametrize("kind", ["mlp", "cnn", "transformer"])
+def test_flop_counts_models(kind):
+    assert _model_counts(numtorch, kind) == _model_counts(torch, kind)
+
+
+def _mha_outcome(L, need_weights, bias_kv):
+    L.manual_seed(0)
+    m = L.nn.MultiheadAttention(8, 2, add_bias_kv=bias_kv)
+    try:
+        return tuple(m(L.randn(2, 3, 8), *[L.randn(2, 5, 8)] * 2,
+                       need_weights=need_weights)[0].shape)
+    except Exception as e:  # noqa: BLE001 - the class and message are what is compared
+        return type(e).__name__, str(e)
+
+
+@pytest.mark.parametrize("need_weights", [False, True])
+@pytest.mark.parametrize("bias_kv", [False, True])
+def test_multihead_attention_keys_of_another_batch_size(need_weights, bias_kv):
+    """Keys and values whose batch size differs from the query's: torch's error."""
+    args = (need_weights, bias_kv)
+    assert _mha_outcome(numtorch, *args) == _mha_outcome(torch, *args)
