@@ -307,7 +307,7 @@ def _check_geometry(size, stride, offset, numel_available, itemsize):
         numel *= s
     if any(s < 0 for s in shape) or numel > _INT64_MAX:
         raise load_error(RuntimeError, "numel: integer multiplication overflow")
-    if any(s < 0 for s in strides) or numel * itemsize > _INT64_MAX:
+    if any(s < 0 for s in strides):
         raise load_error(RuntimeError, f"Storage size calculation overflowed with sizes="
                                        f"{shape} and strides={strides}")
     if offset < 0:
@@ -316,8 +316,14 @@ def _check_geometry(size, stride, offset, numel_available, itemsize):
         last = offset
         for n, s in zip(shape, strides):
             last += (n - 1) * s
+        if (last + 1) * itemsize > _INT64_MAX:  # the bytes the view spans, as torch counts
+            raise load_error(RuntimeError, f"Storage size calculation overflowed with sizes="
+                                           f"{shape} and strides={strides}")
         if last >= numel_available:  # the storage would have to grow: files' cannot
             raise load_error(RuntimeError, "Trying to resize storage that is not resizable")
+    if numel * itemsize > _INT64_MAX:  # overlapping strides: more bytes than NumPy can view
+        raise load_error(RuntimeError, f"Storage size calculation overflowed with sizes="
+                                       f"{shape} and strides={strides}")
     return tuple(shape), tuple(strides), offset, numel
 
 

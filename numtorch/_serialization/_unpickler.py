@@ -208,6 +208,9 @@ def _names_torch(cls):
 
 
 def _short(obj):
+    if isinstance(obj, (type, types.FunctionType, types.BuiltinFunctionType)):
+        # named, not repr'd: a function's repr holds its address, which differs per run
+        return f"{obj.__module__}.{obj.__qualname__}".replace("numtorch", "torch", 1)
     text = repr(obj)
     return text if len(text) <= 120 else text[:117] + "..."
 

@@ -1,0 +1,113 @@
+"""Session 48 (Distributed area): checkpoints and data loading, compared with real torch.
+
+Every expectation is real torch's answer for the same input at test time.
+"""
+
+import io
+import pickle
+import struct
+import warnings
+import zipfile
+
+import pytest
+import torch
+
+import numtorch
+
+
+def _enc(v):
+    return pickle.dumps(v, protocol=2)[2:-1]
+
+
+def _ints(xs):
+    return b"(" + b"".join(_enc(x) for x in xs) + b"t"
+
+
+_ITEMSIZE = {b"FloatStorage": 4, b"ByteStorage": 1, b"DoubleStorage": 8}
+
+
+def _tensor_file(size, stride, offset=0, numel=6, cls=b"FloatStorage"):
+    pkl = (b"\x80\x02ctorch._utils\n_rebuild_tensor_v2\n((" + _enc("storage") + b"ctorch\n"
+           + cls + b"\n" + _enc("0") + _enc("cpu") + _enc(numel) + b"tQ" + _enc(offset)
+           + _ints(size) + _ints(stride) + b"\x89ccollections\nOrderedDict\n)RtR.")
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("archive/data.pkl", pkl)
+        zf.writestr("archive/byteorder", b"little")
+        zf.writestr("archive/data/0", b"\1" * numel * _ITEMSIZE[cls])
+        zf.writestr("archive/version", b"3\n")
+    return buf.getvalue()
+
+
+def _summary(t):
+    values = t.flatten().tolist() if t.numel() < 100 else t[:3].tolist()
+    return tuple(t.shape), t.stride(), t.storage_offset(), str(t.dtype), values
+
+
+def _outcome(lib, data, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            t = lib.load(io.BytesIO(data), **kw)
+        except Exception as e:  # noqa: BLE001 - class and message are compared
+            return type(e).__name__, str(e)
+    return "ok", _summary(t)
+
+
+# (size, stride, offset, storage class): views whose byte extent overflows int64 are torch's
+# "Storage size calculation overflowed" (counted with the offset and the element size); views
+# that fit int64 but pass the record's end cannot grow the file's storage
+_GEOMETRY = {
+    "stride_overflows": ((2, 2), (2 ** 62, 1), 0, b"FloatStorage"),
+    "stride_overflows_by_itemsize": ((2, 2), (2 ** 61, 1), 0, b"FloatStorage"),
+    "stride_fits_int64": ((2, 2), (2 ** 60, 1), 0, b"FloatStorage"),
+    "stride_fits_for_bytes": ((2, 2), (2 ** 61, 1), 0, b"ByteStorage"),
+    "offset_overflows": ((2,), (1,), 2 ** 61 - 2, b"FloatStorage"),
+    "offset_just_fits": ((2,), (1,), 2 ** 61 - 3, b"FloatStorage"),
+    "offset_and_stride": ((2,), (2 ** 61,), 5, b"FloatStorage"),
+    "max_stride": ((3,), (2 ** 63 - 1,), 0, b"DoubleStorage"),
+    "big_numel_small_extent": ((2 ** 40, 2 ** 22), (1, 1), 0, b"FloatStorage"),
+    "negative_stride": ((3,), (-1,), 3, b"FloatStorage"),
+    "size_past_record": ((7,), (1,), 0, b"FloatStorage"),
+    "zero_stride_big": ((2 ** 40,), (0,), 0, b"FloatStorage"),
+    "fits": ((2, 3), (1, 2), 0, b"FloatStorage"),
+}
+
+
+@pytest.mark.parametrize("mmap", [False, True])
+@pytest.mark.parametrize("case", sorted(_GEOMETRY))
+def test_crafted_tensor_geometry_refused_like_torch(case, mmap, tmp_path):
+    size, stride, offset, cls = _GEOMETRY[case]
+    data = _tensor_file(size, stride, offset, cls=cls)
+    kw = {}
+    if mmap:  # mmap loads need a path
+        path = tmp_path / "x.pt"
+        path.write_bytes(data)
+        kw["mmap"] = True
+    for weights_only in (True, False):
+        got = _outcome_path(numtorch, data, kw, tmp_path, weights_only)
+        want = _outcome_path(torch, data, kw, tmp_path, weights_only)
+        assert got == want
+
+
+def _outcome_path(lib, data, kw, tmp_path, weights_only):
+    if not kw:
+        return _outcome(lib, data, weights_only=weights_only)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            t = lib.load(tmp_path / "x.pt", weights_only=weights_only, **kw)
+        except Exception as e:  # noqa: BLE001
+            return type(e).__name__, str(e)
+    return "ok", _summary(t)
+
+
+def test_refused_rebuild_names_the_function_without_its_address():
+    """A rebuild the loader cannot make names the function, not its repr with an address."""
+    data = _tensor_file((0, 2 ** 62), (2 ** 62, 1))  # torch loads it; NumPy cannot shape it
+    got = _outcome(numtorch, data)
+    if got[0] == "ok":
+        assert got[1:] == _outcome(torch, data)[1:]
+        return
+    assert got[0] == "RuntimeError"
+    assert "_rebuild_tensor_v2" in got[1] and " at 0x" not in got[1]
