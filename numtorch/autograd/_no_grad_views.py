@@ -10,7 +10,7 @@ is ambiguous. Only these views reach this module (``graph.edge_of``), so tensors
 case pay nothing.
 """
 
-from . import graph
+from . import _custom_views, graph
 
 _TAIL = ("Given that this use case is ambiguous and error-prone, it is forbidden. You can "
          "clarify your code by moving both the view and the inplace either both inside the "
@@ -48,16 +48,22 @@ def _subject(t):
             f"view which was created")
 
 
+def _tail(t):
+    # a view made inside a custom Function's forward (or an input it returned as-is) is
+    # refused with the custom Function's explanation instead (autograd/_custom_views.py)
+    return _custom_views.no_grad_tail(t) or _TAIL
+
+
 def modified_text(t):
     """torch's refusal to use view ``t`` after its memory was written."""
     return (f"{_subject(t)} in no_grad mode and its base or another view of its base has been "
-            f"modified inplace with grad mode enabled. {_TAIL}")
+            f"modified inplace with grad mode enabled. {_tail(t)}")
 
 
 def written_text(t):
     """torch's refusal to write view ``t`` in place in grad mode."""
     return f"{_subject(t)} in no_grad mode and is being modified inplace with grad mode " \
-           f"enabled. {_TAIL}"
+           f"enabled. {_tail(t)}"
 
 
 def base_requires_grad(t):

@@ -17,7 +17,7 @@ import weakref
 
 from .. import backend
 from .._class_repr import TorchNamed, torch_name
-from . import _func_transforms, graph
+from . import _custom_views, _func_transforms, graph
 from .anomaly_mode import _flags as _anomaly, forward_stack
 from .graph import Node, edge_of
 from .grad_mode import InferenceVersion, _state, no_grad
@@ -220,29 +220,49 @@ def _run_function(ctx, forward, args, kwargs):
             t._vc[0] += 1
             if record:  # torch's checks of a recorded in-place change, after forward ran
                 base = t._base
-                if base is not None and base._grad_fn is None and base._requires_grad:
-                    raise RuntimeError("a view of a leaf Variable that requires grad is being "
-                                       "used in an in-place operation.")
-                if base is None and t._grad_fn is None and t._requires_grad:
+                if t._grad_fn is None and t._requires_grad:  # a leaf, a view made one or not
                     raise RuntimeError("a leaf Variable that requires grad has been used in an "
                                        "in-place operation.")
+                if base is not None and base._grad_fn is None and \
+                        (base._requires_grad or t.requires_grad):
+                    raise RuntimeError("a view of a leaf Variable that requires grad is being "
+                                       "used in an in-place operation.")
     if ctx._dirty and not all(any(t is o for o in outs) for t in ctx._dirty):
         raise RuntimeError("Some elements marked as dirty during the forward method were not "
                            "returned as output. The inputs that are modified inplace must all "
                            "be outputs of the Function.")
     non_diff = {id(t) for t in ctx._non_differentiable}
+    # (asked of the objects forward returned)
+    diff = [record and isinstance(o, graph.Tensor) and id(o) not in non_diff
+            and o._array.dtype.kind in "fcV" for o in outs]
+    n_diff = sum(diff)
     wrapped = []
+    aliased = [None] * len(outs)  # per output: the input returned as-is, or the viewed base
     for i, o in enumerate(outs):
         if not isinstance(o, graph.Tensor):
             wrapped.append(o)
             continue
-        differentiable = id(o) not in non_diff  # (asked of the object forward returned)
-        if id(o) not in dirty_ids and any(o is a for a in tensor_args):
-            # an input returned unchanged: hand back an alias so the input keeps its history
-            alias = graph._make(o._array)
-            alias._vc = o._vc
-            o = alias
-        if record and differentiable and o._array.dtype.kind in "fcV":
+        source = None  # the tensor whose memory a non-dirty output shares (torch: a view)
+        if id(o) not in dirty_ids:
+            given = next((a for a in tensor_args if o is a), None)
+            aliased[i] = given if given is not None else o._base
+            if given is not None:
+                # an input returned unchanged: hand back an alias so the input keeps its
+                # history (a view of it, except under no_grad or when it is a non-differentiable
+                # output of an input that requires grad: then a plain alias, as torch's)
+                alias = graph._make(o._array)
+                alias._vc = o._vc
+                o = alias
+                if _state.enabled and (diff[i] or not given.requires_grad):
+                    source = given
+            elif o._base is not None:
+                source = o._base
+        if not diff[i]:
+            if source is not None:
+                _custom_views.untracked(o, source, n_diff)
+        elif source is not None:
+            _custom_views.wire(ctx, o, i, source, n_diff)
+        else:
             if id(o) in dirty_ids and o._base is not None and o._view_fn is not None:
                 # a view written in place: its base now routes the written region through
                 # this node (CopySlices) and the view is rebuilt from the base, as for any
@@ -284,7 +304,7 @@ def _run_function(ctx, forward, args, kwargs):
         ctx._edges = tuple(None for _ in args)
     ctx.to_save = ()
     if tangents is not None:
-        _give_tangents(ctx, tangents, wrapped)
+        _give_tangents(ctx, tangents, wrapped, args, aliased)
     return wrapped[0] if single else tuple(wrapped)
 
 
@@ -312,14 +332,45 @@ def _forward_on_primals(forward, args, kwargs):
         forward_ad._state["busy"] = busy
 
 
-def _give_tangents(ctx, tangents, wrapped):
+def _give_tangents(ctx, tangents, wrapped, args, aliased):
     from . import forward_ad
 
     out = ctx._fn_cls.jvp(ctx, *tangents)
     out = out if isinstance(out, tuple) else (out,)
-    for o, t in zip(wrapped, out):
+    for o, t, src in zip(wrapped, out, aliased):
         if t is not None and isinstance(o, graph.Tensor):
+            if src is not None:
+                _check_view_tangent(t, src, args, tangents)
             forward_ad._set_tangent(o, t)
+
+
+def _root(t):
+    return t._base if t._base is not None else t
+
+
+def _check_view_tangent(t, src, args, tangents):
+    """An output sharing memory with ``src`` (an input returned as-is, or the base of a view)
+    needs a tangent that is the input's own or a view of its base, as torch requires."""
+    k = next((k for k, a in enumerate(args) if a is src), None)
+    if k is not None and t is tangents[k] and (t._base is not None or src._base is not None):
+        # the input's tangent handed back as-is: torch's check is whether it is a view, which
+        # the tangent of a view input (a dual made by make_dual among them) may be in torch
+        # where numtorch keeps a tensor of its own; those pass
+        return
+    if t._base is None:
+        raise RuntimeError("A custom Function's forward is returning a view (or an input "
+                           "as-is) but the jvp is not returning a view.")
+    given = next((tangents[k] for k, a in enumerate(args) if isinstance(a, graph.Tensor)
+                  and tangents[k] is not None and _root(a) is _root(src)), None)
+    if given is None:
+        return
+    if given._base is not None:
+        if _root(t) is not given._base:
+            raise RuntimeError("A custom Function is returning a view but the jvp is not "
+                               "returning a view of the same base as the given grad input.")
+    elif t._base is not given:
+        raise RuntimeError("A custom Function is returning a view but the jvp is not returning "
+                           "a view of the given grad input.")
 
 
 class _FunctionMeta(TorchNamed):

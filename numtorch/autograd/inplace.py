@@ -12,7 +12,7 @@ import weakref
 import numpy as np
 
 from .. import _dtype, backend
-from . import graph
+from . import _custom_views, graph
 from .graph import AccumulateGrad, Node, edge_of, replay_view
 from .grad_mode import _state, enable_grad
 
@@ -258,17 +258,23 @@ def _check_allowed(self):
         from ._no_grad_views import written_text
 
         raise RuntimeError(written_text(self))
+    if _custom_views.from_custom_function(self):
+        raise RuntimeError(f"Output {self._output_nr} of {_custom_views.op_name(self._grad_fn)} "
+                           f"is a view and is being modified inplace. "
+                           f"{_custom_views.CUSTOM_TAIL}")
     multi = self._extra.get("multi_view") if self._extra else None
     if multi is None and _from_multi_output(self):
         fn = self._grad_fn
         if fn is None:  # a piece of a tensor outside the graph, written with a graph operand
             raise RuntimeError("A view was created in no_grad mode and is being modified "
                                "inplace with grad mode enabled. " + _MULTI_VIEW_TAIL)
-        multi = (fn.name().removesuffix("Backward0"), self._output_nr)
+        multi = (_custom_views.op_name(fn), self._output_nr)
     if multi is not None:
         raise RuntimeError(f"Output {multi[1]} of {multi[0]} is a view and is being modified "
                            f"inplace. {_MULTI_VIEW_TAIL}")
-    if base._grad_fn is None and base._requires_grad:
+    if base._grad_fn is None and (base._requires_grad or self.requires_grad):
+        # (torch asks whether the view requires grad and its base is a leaf: the base need not
+        # require grad, as for ``torch.arange(6.).view(2, 3).requires_grad_()``)
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                            "in-place operation.")
 
@@ -368,6 +374,10 @@ def _from_multi_output(view):
 def _modified_multi_view(view):
     # torch regenerates no such view (the outputs of its node are fixed): using it after its
     # memory changed, by whatever write, is refused
+    if _custom_views.from_custom_function(view):
+        return RuntimeError(f"Output {view._output_nr} of {_custom_views.op_name(view._grad_fn)} "
+                            f"is a view and its base or another view of its base has been "
+                            f"modified inplace. {_custom_views.CUSTOM_TAIL}")
     return RuntimeError(multi_view_modified_text(view._grad_fn, view._output_nr))
 
 
@@ -375,7 +385,7 @@ def multi_view_modified_text(fn, output_nr):
     """torch's refusal of output ``output_nr`` of node ``fn`` (a multi-output view, or a view
     of one) after its memory changed; also what backward says when it was saved (torch reads
     the saved piece's grad_fn to word the version error, which raises this instead)."""
-    name = fn.name().removesuffix("Backward0") if fn is not None else "None"
+    name = _custom_views.op_name(fn)
     return (f"Output {output_nr} of {name} is a view and its base or another view of its base "
             f"has been modified inplace. {_MULTI_VIEW_TAIL}")
 

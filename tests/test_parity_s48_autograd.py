@@ -1,0 +1,324 @@
+"""Autograd parity found by user-style programs (session 48): custom Function outputs that
+share memory with an input (returned as-is, or a view made in forward), in-place writes on a
+view that was made a leaf, and forward-mode tangents of such outputs. Every case compares
+with torch at test time."""
+
+import math
+import warnings
+
+import pytest
+import torch
+
+import numtorch
+
+
+def _plain(v):
+    if isinstance(v, (tuple, list)):
+        return type(v).__name__, [_plain(x) for x in v]
+    if hasattr(v, "tolist") and hasattr(v, "dtype"):
+        return (str(v.dtype).replace("numtorch", "torch"), list(v.shape), v.tolist(),
+                v.requires_grad)
+    if hasattr(v, "name") and hasattr(v, "next_functions"):
+        return "node", v.name()
+    return v
+
+
+def _outcome(fn):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return _plain(fn())
+        except Exception as e:  # noqa: BLE001 - the exception is the answer
+            return type(e).__name__, str(e).split("\n")[0]
+
+
+def _close(a, b, tol=1e-5):
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b or abs(a - b) <= tol * (1 + abs(b)) or (math.isnan(a) and math.isnan(b))
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_close(x, y, tol) for x, y in zip(a, b))
+    return a == b
+
+
+def _same(case):
+    got, want = _outcome(lambda: case(numtorch)), _outcome(lambda: case(torch))
+    assert _close(got, want), (got, want)
+
+
+# -- custom Function outputs sharing memory with an input ---------------------------------------
+
+def _bwd(ctx, *g):
+    return None if g[0] is None else g[0].sum() * g[0].new_ones((2, 3))
+
+
+def _fwd_ident(ctx, x):
+    return x
+
+
+def _fwd_view(ctx, x):
+    return x.view(-1)
+
+
+def _fwd_select(ctx, x):
+    return x[0]
+
+
+def _fwd_internal(ctx, x):
+    return (x * 2).view(-1)
+
+
+def _fwd_two(ctx, x):
+    return x.view(-1), x[0]
+
+
+def _fwd_mix(ctx, x):
+    return x.view(-1), x * 2
+
+
+def _fwd_ident_and_new(ctx, x):
+    return x, x * 2
+
+
+def _fwd_nd_view(ctx, x):
+    a, b = x.view(-1), x[0]
+    ctx.mark_non_differentiable(b)
+    return a, b
+
+
+def _fwd_ident_nd(ctx, x):
+    ctx.mark_non_differentiable(x)
+    return x
+
+
+def _fwd_saved_ident(ctx, x):
+    ctx.save_for_backward(x)
+    return x
+
+
+FORWARDS = {
+    "ident": _fwd_ident,
+    "view": _fwd_view,
+    "select": _fwd_select,
+    "internal": _fwd_internal,
+    "two_views": _fwd_two,
+    "view_and_new": _fwd_mix,
+    "ident_and_new": _fwd_ident_and_new,
+    "nondiff_view": _fwd_nd_view,
+    "nondiff_ident": _fwd_ident_nd,
+    "saved_ident": _fwd_saved_ident,
+}
+
+
+def _fn(L, fwd):
+    return type("Fn", (L.autograd.Function,), {"forward": staticmethod(fwd),
+                                               "backward": staticmethod(_bwd)})
+
+
+def _first(o):
+    return o[0] if isinstance(o, tuple) else o
+
+
+def _last(o):
+    return o[-1] if isinstance(o, tuple) else o
+
+
+def _y(L, rg=True):
+    x = L.arange(6.).reshape(2, 3).requires_grad_(rg)
+    return x, x * 1
+
+
+def _props(L, fwd):
+    _, y = _y(L)
+    out = _fn(L, fwd).apply(y)
+    return [(o._base is y, o._base is None, o.requires_grad, o.is_leaf,
+             None if o.grad_fn is None else o.grad_fn.name())
+            for o in (out if isinstance(out, tuple) else (out,))]
+
+
+def _backward(L, fwd):
+    x, y = _y(L)
+    _first(_fn(L, fwd).apply(y)).sum().backward()
+    return x.grad
+
+
+def _write_out(pick):
+    def case(L, fwd):
+        x, y = _y(L)
+        o = pick(_fn(L, fwd).apply(y))
+        o.mul_(2)
+        _first(o).sum().backward()
+        return x.grad, y
+    return case
+
+
+def _write_input(L, fwd):
+    _, y = _y(L)
+    o = _fn(L, fwd).apply(y)
+    y.mul_(2)
+    return _first(o).grad_fn, _last(o).sum()
+
+
+def _write_out_no_grad(L, fwd):
+    x, y = _y(L)
+    o = _fn(L, fwd).apply(y)
+    with L.no_grad():
+        _first(o).mul_(2)
+    _first(o).sum().backward()
+    return x.grad
+
+
+def _write_detached(L, fwd):
+    _, y = _y(L)
+    o = _fn(L, fwd).apply(y)
+    _first(o).detach().add_(1)
+    return _first(o).sum()
+
+
+def _made_under_no_grad(L, fwd):
+    _, y = _y(L)
+    with L.no_grad():
+        o = _fn(L, fwd).apply(y)
+    r = (_first(o)._base is None, _first(o).requires_grad)
+    _first(o).mul_(2)
+    return r, y
+
+
+def _leaf_input(L, fwd):
+    x = L.ones(2, 3, requires_grad=True)
+    o = _first(_fn(L, fwd).apply(x))
+    r = (o._base is x, o.is_leaf)
+    o.add_(1)
+    return r
+
+
+def _input_without_grad(L, fwd):
+    _, y = _y(L, rg=False)
+    o = _first(_fn(L, fwd).apply(y))
+    r = (o._base is y, o.requires_grad)
+    o.mul_(L.ones(2, 3, requires_grad=True)[0])
+    return r, y
+
+
+def _view_of_output(L, fwd):
+    _, y = _y(L)
+    v = _first(_fn(L, fwd).apply(y))[0]
+    r = (v._base is y, v.grad_fn.name())
+    v.mul_(2)
+    return r
+
+
+def _view_of_output_base_written(L, fwd):
+    _, y = _y(L)
+    v = _first(_fn(L, fwd).apply(y))[:1]
+    with L.no_grad():
+        y.add_(1)
+    return v.requires_grad, v.grad_fn
+
+
+SCENARIOS = {
+    "props": _props,
+    "backward": _backward,
+    "write_first": _write_out(_first),
+    "write_last": _write_out(_last),
+    "write_input": _write_input,
+    "write_no_grad": _write_out_no_grad,
+    "write_detached": _write_detached,
+    "made_no_grad": _made_under_no_grad,
+    "leaf_input": _leaf_input,
+    "input_without_grad": _input_without_grad,
+    "view_of_output": _view_of_output,
+    "view_of_output_base_written": _view_of_output_base_written,
+}
+
+
+@pytest.mark.parametrize("scenario", sorted(SCENARIOS))
+@pytest.mark.parametrize("forward", sorted(FORWARDS))
+def test_custom_function_output_sharing_memory(forward, scenario):
+    _same(lambda L: SCENARIOS[scenario](L, FORWARDS[forward]))
+
+
+def _fwd_dirty(ctx, x):
+    x.mul_(2)
+    ctx.mark_dirty(x)
+    return x
+
+
+DIRTY = {
+    "leaf_made_from_view": lambda L: L.arange(6.).reshape(2, 3).requires_grad_(),
+    "view_of_that_leaf": lambda L: L.arange(6.).reshape(2, 3).requires_grad_()[0],
+    "plain_leaf": lambda L: L.ones(3, requires_grad=True),
+    "nonleaf": lambda L: L.ones(3, requires_grad=True) * 1,
+    "view_of_nonleaf": lambda L: (L.ones(2, 3, requires_grad=True) * 1)[1],
+}
+
+
+@pytest.mark.parametrize("make", sorted(DIRTY))
+def test_mark_dirty_on_leaves_and_views(make):
+    def case(L):
+        t = DIRTY[make](L)
+        o = _fn(L, _fwd_dirty).apply(t)
+        return o is t, o.grad_fn.name()
+    _same(case)
+
+
+# -- in-place writes through a view that was made a leaf ----------------------------------------
+
+WRITES = {
+    "itself": lambda t: t.mul_(2),
+    "row": lambda t: t[0].mul_(2),
+    "flat": lambda t: t.view(-1).add_(1),
+    "setitem": lambda t: t.__setitem__(0, 1.0),
+}
+
+
+@pytest.mark.parametrize("write", sorted(WRITES))
+def test_inplace_on_view_made_leaf(write):
+    def case(L):
+        t = L.arange(6.).reshape(2, 3).requires_grad_()
+        WRITES[write](t)
+        return t.is_leaf, t
+    _same(case)
+
+
+def test_inplace_on_view_made_leaf_under_no_grad_and_with_grad_operand_only():
+    def case(L):
+        t = L.arange(6.).reshape(2, 3).requires_grad_()
+        with L.no_grad():
+            t[0].mul_(2)
+        z = L.zeros(6).view(2, 3)
+        z[0] = t[1]
+        z.sum().backward()
+        return t.grad, z.grad_fn.name(), t.is_leaf
+    _same(case)
+
+
+# -- forward-mode tangents of such outputs (jvp) -------------------------------------------------
+
+JVPS = {
+    "as_is": lambda ctx, g: g,
+    "view": lambda ctx, g: g.view_as(g),
+    "scaled": lambda ctx, g: g * 3,
+    "view_of_new": lambda ctx, g: (g * 2).view_as(g),
+}
+
+
+@pytest.mark.parametrize("no_grad", [False, True])
+@pytest.mark.parametrize("forward", ["ident", "view"])
+@pytest.mark.parametrize("jvp", sorted(JVPS))
+def test_custom_function_view_output_tangent(jvp, forward, no_grad):
+    fwd = {"ident": _fwd_ident, "view": lambda ctx, x: x.view(2, 3)}[forward]
+
+    def case(L):
+        F = type("Fn", (L.autograd.Function,), {"forward": staticmethod(fwd),
+                                                "backward": staticmethod(_bwd),
+                                                "jvp": staticmethod(JVPS[jvp])})
+        fw = L.autograd.forward_ad
+        with fw.dual_level():
+            x = fw.make_dual(L.ones(2, 3), L.arange(6.).reshape(2, 3))
+            if no_grad:
+                with L.no_grad():
+                    o = F.apply(x)
+            else:
+                o = F.apply(x * 1)
+            return fw.unpack_dual(o).tangent
+    _same(case)
