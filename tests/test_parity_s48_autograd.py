@@ -322,3 +322,81 @@ def test_custom_function_view_output_tangent(jvp, forward, no_grad):
                 o = F.apply(x * 1)
             return fw.unpack_dual(o).tangent
     _same(case)
+
+
+# -- outputs of a module with a full backward hook (torch wraps them in a custom Function) -------
+
+class _TwoOut:
+    @staticmethod
+    def make(L):
+        class M(L.nn.Module):
+            def forward(self, a, b):
+                return a + b, a * b
+        return M()
+
+
+def _hooked(L, make, pre=False):
+    L.manual_seed(0)
+    m = make(L)
+    log = []
+    m.register_full_backward_hook(lambda mod, gi, go: log.append(
+        [None if g is None else list(g.shape) for g in gi]))
+    if pre:
+        m.register_full_backward_pre_hook(lambda mod, go: log.append(len(go)))
+    return m, log
+
+
+def _x(L, rg=True, nonleaf=False):
+    x = L.arange(6.).view(2, 3).clone().requires_grad_(rg)
+    return x * 1 if nonleaf else x
+
+
+HOOKED = {
+    "props": lambda L: (lambda y: (y.grad_fn.name(), y._base is None, y.is_leaf))(
+        _hooked(L, lambda L: L.nn.Linear(3, 3))[0](_x(L))),
+    "mul_": lambda L: _hooked(L, lambda L: L.nn.Linear(3, 3))[0](_x(L)).mul_(2),
+    "setitem": lambda L: _hooked(L, lambda L: L.nn.Linear(3, 3))[0](_x(L)).__setitem__(0, 1.),
+    "view_mul_": lambda L: _hooked(L, lambda L: L.nn.Linear(3, 3))[0](_x(L)).view(-1).mul_(2),
+    "input_without_grad": lambda L: _hooked(L, lambda L: L.nn.Linear(3, 3))[0](
+        _x(L, rg=False)).mul_(2),
+    "relu_iadd": lambda L: _hooked(L, lambda L: L.nn.ReLU())[0](_x(L)).__iadd__(1),
+    "relu_inplace_module": lambda L: _hooked(L, lambda L: L.nn.ReLU(inplace=True))[0](
+        _x(L, nonleaf=True)),
+    "pre_hook": lambda L: _hooked(L, lambda L: L.nn.Linear(3, 3), pre=True)[0](_x(L)).mul_(2),
+    "two_outputs": lambda L: _hooked(L, _TwoOut.make)[0](_x(L), _x(L))[1].mul_(2),
+}
+
+
+def _hooked_no_grad_write(L):
+    m, log = _hooked(L, lambda L: L.nn.Linear(3, 3))
+    y = m(_x(L))
+    with L.no_grad():
+        y.mul_(2)
+    y.sum().backward()
+    return log
+
+
+def _hooked_identity_input_written(L):
+    m, log = _hooked(L, lambda L: L.nn.Identity())
+    x = _x(L, nonleaf=True)
+    y = m(x)
+    r = (y is x, y._base is x)
+    x.mul_(2)
+    return r, y.sum()
+
+
+def _hooked_backward(L):
+    m, log = _hooked(L, lambda L: L.nn.Linear(3, 3))
+    x = _x(L)
+    m(x).clone().mul_(2).sum().backward()
+    return log, x.grad.shape
+
+
+HOOKED.update({"no_grad_write": _hooked_no_grad_write,
+               "identity_input_written": _hooked_identity_input_written,
+               "clone_then_write": _hooked_backward})
+
+
+@pytest.mark.parametrize("case", sorted(HOOKED))
+def test_full_backward_hook_outputs(case):
+    _same(HOOKED[case])
