@@ -32,8 +32,18 @@ def _wrap(name, fn):
     return wrapper
 
 
+FUNCTIONAL_NAMES = ("batch_norm",)  # in torch.nn.functional
+
+
 def install(*namespaces):
-    """Wrap the functions in ``NAMES`` found in each namespace (a module or a dict)."""
+    """Wrap the functions in ``NAMES`` found in each namespace (a module or a dict), and
+    ``FUNCTIONAL_NAMES`` in ``numtorch.nn.functional``."""
+    from .nn import functional
+
+    for name in FUNCTIONAL_NAMES:
+        fn = getattr(functional, name)
+        if not getattr(fn, "_vmap_fallback", False):
+            setattr(functional, name, _wrap(name, fn))
     for ns in namespaces:
         get = ns.get if isinstance(ns, dict) else lambda n, _ns=ns: getattr(_ns, n, None)
         for name in NAMES:

@@ -270,3 +270,84 @@ def test_backward_after_transform_still_works():
     numtorch.func.grad(lambda a: (a ** 2).sum())(numtorch.ones(3))
     (x * 2).sum().backward()
     assert x.grad.tolist() == [2.0, 2.0, 2.0]
+
+
+# -- functional_call, stack_module_state and ensembling ----------------------------------------
+def _init(m, L):
+    with L.no_grad():
+        for i, p in enumerate(m.parameters()):
+            p.copy_(L.linspace(-0.5, 0.5, p.numel()).reshape(p.shape) * (1 + 0.1 * i))
+    return m
+
+
+def _tied(L):
+    class Tied(L.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb = L.nn.Embedding(5, 3)
+            self.out = L.nn.Linear(3, 5, bias=False)
+            self.out.weight = self.emb.weight
+            self.register_buffer("scale", L.tensor(2.0))
+
+        def forward(self, idx):
+            return self.out(self.emb(idx) * self.scale)
+
+    return _init(Tied(), L)
+
+
+def _fc(L, params, **kw):
+    return L.func.functional_call(_tied(L), params, (L.tensor([0, 3, 4]),), **kw)
+
+
+def _bn_ensemble(L, train, momentum=0.1, steps=1):
+    import copy
+
+    mods = [_init(L.nn.Sequential(L.nn.Linear(4, 4), L.nn.BatchNorm1d(4, momentum=momentum)),
+                  L) for _ in range(2)]
+    with L.no_grad():
+        mods[1][0].weight.mul_(2)
+    params, buffers = L.func.stack_module_state(mods)
+    base = copy.deepcopy(mods[0]).to("meta")
+    base.train(train)
+    x = L.linspace(-1, 1, 20).reshape(5, 4)
+    outs = [L.func.vmap(lambda p, b, x: L.func.functional_call(base, (p, b), (x,)),
+                        in_dims=(0, 0, None))(params, buffers, x * (s + 1))
+            for s in range(steps)]
+    return outs, buffers
+
+
+ENSEMBLE = {
+    "fc_tied_one_key": lambda L: _fc(L, {"emb.weight": L.ones(5, 3)}),
+    "fc_tied_other_key": lambda L: _fc(L, {"out.weight": L.ones(5, 3)}),
+    "fc_tied_both_differ": lambda L: _fc(L, {"out.weight": L.ones(5, 3),
+                                             "emb.weight": L.zeros(5, 3)}),
+    "fc_untied": lambda L: _fc(L, {"emb.weight": L.ones(5, 3)}, tie_weights=False),
+    "fc_buffer": lambda L: _fc(L, {"scale": L.tensor(3.0)}),
+    "fc_dict_tuple": lambda L: _fc(L, ({"scale": L.tensor(3.0)}, {"emb.weight": L.ones(5, 3)})),
+    "fc_dict_tuple_duplicate": lambda L: _fc(L, ({"scale": L.tensor(3.0)},
+                                                 {"scale": L.tensor(1.0)})),
+    "fc_strict": lambda L: _fc(L, {"emb.weight": L.ones(5, 3)}, strict=True),
+    "fc_grad_tied": lambda L: L.func.grad(
+        lambda p: L.func.functional_call(_tied(L), p, (L.tensor([0, 3, 4]),)).sum())(
+        {k: v.detach() for k, v in _tied(L).named_parameters()}),
+    "bn_ensemble_train": lambda L: _bn_ensemble(L, True, steps=2),
+    "bn_ensemble_cumulative": lambda L: _bn_ensemble(L, True, momentum=None, steps=2),
+    "bn_ensemble_eval": lambda L: _bn_ensemble(L, False),
+    "bn_plain_module_train": lambda L: L.func.vmap(L.nn.BatchNorm1d(4))(
+        L.linspace(-1, 1, 24).reshape(2, 3, 4)),
+    "bn_no_running_stats": lambda L: L.func.vmap(L.nn.BatchNorm1d(4, track_running_stats=False))(
+        L.linspace(-1, 1, 24).reshape(2, 3, 4)),
+    "bn_functional_batched_stats": lambda L: (lambda rm, rv: (L.func.vmap(
+        lambda x, m, v: L.nn.functional.batch_norm(x, m, v, training=True, momentum=0.3))(
+        L.linspace(-1, 1, 24).reshape(2, 3, 4) ** 2, rm, rv), rm, rv))(
+        L.zeros(2, 4), L.ones(2, 4)),
+    "bn_functional_stats_only_batched": lambda L: (lambda rm, rv: (L.func.vmap(
+        lambda m, v: L.nn.functional.batch_norm(L.linspace(-1, 1, 12).reshape(3, 4), m, v,
+                                                training=True))(rm, rv), rm, rv))(
+        L.zeros(2, 4), L.ones(2, 4)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ENSEMBLE))
+def test_functional_call_and_ensembles(case):
+    _check(ENSEMBLE[case])

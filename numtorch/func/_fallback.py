@@ -145,8 +145,46 @@ def _as_strided_(fn, args, kwargs):
     return args[0]
 
 
+_BN_UNBATCHED_STATS = (
+    "Batch norm got a batched tensor as input while the running_mean or running_var, which "
+    "will be updated in place, were not batched.\nIf you are using a module and do not need "
+    "eval mode, please set `track_running_stats` to be False.If you are using a prebuilt "
+    "module and do not need eval mode, please see the functorch website for resources on how "
+    "to patch your module to work with vmap")
+
+
+def _batch_norm(fn, args, kwargs):
+    """Training batch norm with running statistics: torch updates batched running statistics
+    per sample (the ensembling pattern: ``stack_module_state`` buffers under vmap) and raises
+    when the input varies over a level the statistics do not."""
+    names = ("input", "running_mean", "running_var", "weight", "bias", "training",
+             "momentum", "eps")
+    x, rm, rv, w, b, training, momentum, eps = _bound(args, kwargs, names)
+    momentum = 0.1 if len(args) <= 6 and "momentum" not in kwargs else momentum
+    eps = 1e-5 if len(args) <= 7 and "eps" not in kwargs else eps
+    if not training or rm is None or rv is None or momentum is None:
+        return fn(*args, **kwargs)
+    x, rm, rv = (B.unwrap_owner(t) if isinstance(t, Tensor) else t for t in (x, rm, rv))
+    own = set(B.physical(x)[1])
+    if not (own <= set(B.physical(rm)[1]) and own <= set(B.physical(rv)[1])):
+        raise RuntimeError(_BN_UNBATCHED_STATS)
+    from ..autograd.grad_mode import no_grad
+
+    out = fn(x, None, None, w, b, True, momentum, eps)
+    dims = [0] + list(range(2, x.dim()))
+    n = x.numel() // max(x.shape[1], 1)
+    if n > 0:
+        with no_grad():
+            xd = x.detach()
+            mean = xd.mean(dims)
+            var = xd.var(dims, unbiased=False) * (n / max(n - 1, 1))
+            rm.mul_(1 - momentum).add_(mean.to(rm.dtype) * momentum)
+            rv.mul_(1 - momentum).add_(var.to(rv.dtype) * momentum)
+    return out
+
+
 # function name -> its batching rule (called with the function, args and kwargs)
-_RULES = {"as_strided": _as_strided, "as_strided_": _as_strided_}
+_RULES = {"as_strided": _as_strided, "as_strided_": _as_strided_, "batch_norm": _batch_norm}
 
 # name -> None (run per sample when the values escape), "per-sample" (always), or a function of
 # (args, kwargs) giving torch's exception (None: run as usual)
@@ -160,6 +198,7 @@ _FUNCTIONS = {
     "nonzero": _nonzero_error,
     "where": _where_error,
     "masked_select": _masked_select_error,
+    "batch_norm": None,
     "as_strided_scatter": lambda a, k: RuntimeError(
         "Error: aten::as_strided_scatter requires special handling, and does not yet have a "
         "batching rule. Feel free to file a github issue!"),
