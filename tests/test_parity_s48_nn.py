@@ -102,3 +102,49 @@ def test_conv_half_double_backward():
     gxs, gws = numtorch.autograd.grad(ys.float().pow(2).sum(), (xs, ws), create_graph=True)
     assert _ulps(gx, gxs, torch.float16) <= 2
     assert _ulps(gw, gws, torch.float16) <= 2
+
+
+SDPA_CASES = [
+    # B, H, L, S, E, causal, mask
+    (2, 2, 8, 8, 16, False, None),
+    (1, 4, 16, 12, 32, False, "float"),
+    (2, 2, 10, 10, 8, True, None),
+    (1, 2, 5, 7, 4, False, "bool"),
+    (1, 2, 70, 12, 16, False, None),  # dk/dv summed over 32-query blocks
+    (1, 1, 8, 600, 8, False, None),  # dq over 512-key blocks, online softmax
+]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("case", SDPA_CASES, ids=lambda c: "-".join(map(str, c)))
+def test_sdpa_half_gradients(case, dtype):
+    b, h, L, S, E, causal, mask = case
+    dt = getattr(torch, dtype)
+    gen = torch.Generator().manual_seed(4)
+    q = torch.randn(b, h, L, E, generator=gen).to(dt).requires_grad_()
+    k = torch.randn(b, h, S, E, generator=gen).to(dt).requires_grad_()
+    v = torch.randn(b, h, S, E, generator=gen).to(dt).requires_grad_()
+    m = None
+    if mask == "float":
+        m = torch.randn(L, S, generator=gen).to(dt)
+    elif mask == "bool":
+        m = torch.rand(L, S, generator=gen) > 0.3
+        m[1] = False  # a query that sees no key
+    y = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=m, is_causal=causal)
+    go = torch.randn(y.shape, generator=gen).to(dt)
+    ref = torch.autograd.grad(y, (q, k, v), go)
+    qs, ks, vs = _nt(q, True), _nt(k, True), _nt(v, True)
+    ms = None if m is None else numtorch.tensor(m.numpy()) if mask == "bool" else _nt(m)
+    ys = NF.scaled_dot_product_attention(qs, ks, vs, attn_mask=ms, is_causal=causal)
+    got = numtorch.autograd.grad(ys, (qs, ks, vs), _nt(go))
+    assert type(ys.grad_fn).__name__ == type(y.grad_fn).__name__
+    scale = np.abs(_np(y)).max()
+    # exact up to the float32 order of the sums (torch's vectorised exp is not emulated:
+    # with 16 or more keys a weight may round the other way)
+    tol = 2.0 ** (-10 if dt == torch.float16 else -7) * (1 if S < 16 else 4)
+    assert np.abs(_np(y) - _np(ys)).max() <= tol * scale
+    for r, g in zip(ref, got):
+        assert str(g.dtype) == str(r.dtype)
+        assert np.abs(_np(r) - _np(g)).max() <= 2 * tol * max(np.abs(_np(r)).max(), 1e-3)
+        if S < 16:  # (a fully cancelling ds may keep float32 noise: a query seeing one key)
+            assert (_np(r) != _np(g)).mean() < 0.05

@@ -22,6 +22,7 @@ from ... import _dtype
 from ...autograd import graph as _graph
 from ...ops.attention_ops import (ScaledDotProductAttention, multi_head_attention_core,
                                   scaled_dot_product)
+from . import _attention_half
 from .dropout import dropout as _dropout
 from .linear import linear as _linear
 from .padding import pad as _pad
@@ -156,6 +157,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
     if dropout_p <= 0.0:
         if query.dtype in _HALF_DTYPES and query.device.type == "cpu":
+            if _attention_half.applies(query, key, value, attn_mask):
+                return _named_as_torch(_attention_half.attention(
+                    query, key, value, attn_mask, is_causal, factor), query)
             return _named_as_torch(_half_attention(query, key, value, attn_mask, is_causal,
                                                    factor), query)
         if _fusable(query, key, value, attn_mask):
