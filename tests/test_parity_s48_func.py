@@ -206,6 +206,12 @@ def _fv(a, b):
     return a.sin() * b.sum()
 
 
+def _called(result, *cotangents):
+    """``(output, fn(c) for each c, aux...)`` of a ``vjp``/``linearize`` result."""
+    out, fn, *rest = result
+    return (out, *[fn(c) for c in cotangents], *rest)
+
+
 def _linearized(L, *tangents):
     return L.func.linearize(lambda a, b: a.sin() * b, _v(L), _v(L))[1](*tangents)
 
@@ -220,8 +226,8 @@ TRANSFORMS = {
                                               has_aux=True)(_v(L)),
     "jacfwd_argnums": lambda L: L.func.jacfwd(_fv, argnums=(0, 1))(_v(L), _m(L)),
     "hessian_argnums": lambda L: L.func.hessian(_f, argnums=(0, 1))(_v(L), _m(L)),
-    "vjp_has_aux": lambda L: (lambda r: (r[0], r[1](L.ones(4)), r[2]))(
-        L.func.vjp(lambda a: (a.sin(), a.sum()), _v(L), has_aux=True)),
+    "vjp_has_aux": lambda L: _called(L.func.vjp(lambda a: (a.sin(), a.sum()), _v(L),
+                                                has_aux=True), L.ones(4)),
     "vjp_integer_output": lambda L: L.func.vjp(lambda a: (a > 0).long(), _v(L))[0],
     "vjp_integer_in_tuple": lambda L: L.func.vjp(lambda a: (a, a > 0), _v(L))[0],
     "jacrev_integer_output": lambda L: L.func.jacrev(lambda a: (a > 0).long())(_v(L)),
@@ -231,8 +237,8 @@ TRANSFORMS = {
     "jvp_long_output": lambda L: L.func.jvp(lambda a: (a > 0).long(), (_v(L),), (L.ones(4),)),
     "vmap_jvp_bool_output": lambda L: L.func.vmap(
         lambda r: L.func.jvp(lambda a: (a > 0, a.sin()), (r,), (L.ones(4),)))(L.ones(2, 4)),
-    "linearize": lambda L: (lambda r: (r[0], r[1](L.ones(4)), r[1](_v(L))))(
-        L.func.linearize(lambda a: a.sin() * a, _v(L))),
+    "linearize": lambda L: _called(L.func.linearize(lambda a: a.sin() * a, _v(L)), L.ones(4),
+                                   _v(L)),
     "linearize_ok": lambda L: _linearized(L, L.ones(4), L.ones(4) * 2),
     "linearize_too_few": lambda L: _linearized(L, L.ones(4)),
     "linearize_too_many": lambda L: _linearized(L, L.ones(4), L.ones(4), L.ones(4)),
@@ -316,6 +322,18 @@ def _bn_ensemble(L, train, momentum=0.1, steps=1):
     return outs, buffers
 
 
+def _bn_functional(L, batched_input):
+    rm, rv = L.zeros(2, 4), L.ones(2, 4)
+    if batched_input:
+        out = L.func.vmap(lambda x, m, v: L.nn.functional.batch_norm(
+            x, m, v, training=True, momentum=0.3))(L.linspace(-1, 1, 24).reshape(2, 3, 4) ** 2,
+                                                  rm, rv)
+    else:
+        out = L.func.vmap(lambda m, v: L.nn.functional.batch_norm(
+            L.linspace(-1, 1, 12).reshape(3, 4), m, v, training=True))(rm, rv)
+    return out, rm, rv
+
+
 ENSEMBLE = {
     "fc_tied_one_key": lambda L: _fc(L, {"emb.weight": L.ones(5, 3)}),
     "fc_tied_other_key": lambda L: _fc(L, {"out.weight": L.ones(5, 3)}),
@@ -337,14 +355,8 @@ ENSEMBLE = {
         L.linspace(-1, 1, 24).reshape(2, 3, 4)),
     "bn_no_running_stats": lambda L: L.func.vmap(L.nn.BatchNorm1d(4, track_running_stats=False))(
         L.linspace(-1, 1, 24).reshape(2, 3, 4)),
-    "bn_functional_batched_stats": lambda L: (lambda rm, rv: (L.func.vmap(
-        lambda x, m, v: L.nn.functional.batch_norm(x, m, v, training=True, momentum=0.3))(
-        L.linspace(-1, 1, 24).reshape(2, 3, 4) ** 2, rm, rv), rm, rv))(
-        L.zeros(2, 4), L.ones(2, 4)),
-    "bn_functional_stats_only_batched": lambda L: (lambda rm, rv: (L.func.vmap(
-        lambda m, v: L.nn.functional.batch_norm(L.linspace(-1, 1, 12).reshape(3, 4), m, v,
-                                                training=True))(rm, rv), rm, rv))(
-        L.zeros(2, 4), L.ones(2, 4)),
+    "bn_functional_batched_stats": lambda L: _bn_functional(L, True),
+    "bn_functional_stats_only_batched": lambda L: _bn_functional(L, False),
 }
 
 
