@@ -4,9 +4,11 @@ no native code, each checked against torch at test time."""
 
 import pytest
 import torch
+import torch.utils.cpp_extension as _tce
 import torch.utils.flop_counter  # a submodule torch does not import
 
 import numtorch
+import numtorch.utils.cpp_extension as _nce
 import numtorch.utils.flop_counter
 
 
@@ -173,3 +175,91 @@ def test_multihead_attention_keys_of_another_batch_size(need_weights, bias_kv):
     """Keys and values whose batch size differs from the query's: torch's error."""
     args = (need_weights, bias_kv)
     assert _mha_outcome(numtorch, *args) == _mha_outcome(torch, *args)
+
+
+# -- torch.utils.cpp_extension: describing a build works, building native code raises ---------
+
+def _ce_outcome(fn):
+    try:
+        return fn()
+    except Exception as e:  # noqa: BLE001 - the class and message are what is compared
+        return type(e).__name__, str(e)
+
+
+def _described(e):
+    return (type(e).__mro__[-2].__name__, e.name, e.sources, e.language, e.extra_compile_args,
+            e.define_macros)
+
+
+_CE_CASES = {
+    "all": lambda ce: sorted(ce.__all__),
+    "cuda-extension": lambda ce: ce.CUDAExtension("c", ["a.cu"]),
+    "sycl-extension": lambda ce: ce.SyclExtension("s", ["a.sycl"]),
+    "include-paths-cuda": lambda ce: ce.include_paths("cuda"),
+    "library-paths-cuda": lambda ce: ce.library_paths("cuda"),
+    "cpp-extension": lambda ce: _described(ce.CppExtension(
+        "foo", ["foo.cpp"], extra_compile_args=["-O2"], define_macros=[("A", "1")])),
+    "build-root": lambda ce: ce.get_default_build_root(),
+    "constants": lambda ce: (ce.CUDA_HOME, ce.ROCM_HOME, ce.IS_HIP_EXTENSION, ce.IS_LINUX,
+                             ce.IS_WINDOWS, ce.LIB_EXT),
+    "cxx": lambda ce: ce.get_cxx_compiler(),
+    "gcc": lambda ce: ce.check_compiler_is_gcc(ce.get_cxx_compiler()),
+    "abi": lambda ce: ce.get_compiler_abi_compatibility_and_version(ce.get_cxx_compiler()),
+    "abi-missing-compiler": lambda ce: ce.get_compiler_abi_compatibility_and_version(
+        "no-such-compiler-s48"),
+    "ninja": lambda ce: ce.is_ninja_available(),
+    "build-extension-base": lambda ce: [c.__name__ for c in ce.BuildExtension.__mro__[1:3]],
+    "with-options": lambda ce: ce.BuildExtension.with_options(use_ninja=False).__mro__[1]
+    is ce.BuildExtension,
+}
+
+
+@pytest.mark.parametrize("case", list(_CE_CASES))
+def test_cpp_extension_matches_torch(case):
+    fn = _CE_CASES[case]
+    assert _ce_outcome(lambda: fn(_nce)) == _ce_outcome(lambda: fn(_tce))
+
+
+def test_cpp_extension_paths_are_lists():
+    assert _nce.include_paths() == [] and _nce.library_paths() == []
+    assert isinstance(_tce.include_paths(), list)
+
+
+@pytest.mark.parametrize("how", ["load", "load_inline"])
+def test_cpp_extension_build_raises_torch_build_error(how, tmp_path):
+    """torch compiles here; numtorch cannot, and says so with torch's class of build error (a
+    program's ``except RuntimeError`` fallback then runs)."""
+    with pytest.raises(RuntimeError, match="Error building extension 'ext_s48'.*cannot be "
+                                           "built or loaded"):
+        if how == "load":
+            _nce.load("ext_s48", [str(tmp_path / "a.cpp")], build_directory=str(tmp_path))
+        else:
+            _nce.load_inline("ext_s48", "int f(int x) { return x; }", functions=["f"],
+                             build_directory=str(tmp_path))
+
+
+def test_cpp_extension_setup_build_raises(tmp_path):
+    from setuptools import Distribution
+
+    dist = Distribution({"name": "ext_s48", "ext_modules": [
+        _nce.CppExtension("ext_s48", [str(tmp_path / "a.cpp")])],
+        "cmdclass": {"build_ext": _nce.BuildExtension}})
+    cmd = dist.get_command_obj("build_ext")
+    cmd.build_lib, cmd.build_temp = str(tmp_path / "lib"), str(tmp_path / "tmp")
+    cmd.ensure_finalized()
+    with pytest.raises(RuntimeError, match="Error building extension 'ext_s48'"):
+        cmd.run()
+
+
+def test_cpp_extension_import_under_torch_name(tmp_path):
+    import subprocess
+    import sys
+
+    prog = tmp_path / "p.py"
+    prog.write_text("import torch.utils.cpp_extension as ce\n"
+                    "from torch.utils.cpp_extension import BuildExtension, CppExtension\n"
+                    "try:\n    ce.load_inline('x', '')\nexcept RuntimeError as e:\n"
+                    "    print('fallback', type(e).__name__)\n")
+    out = subprocess.run([sys.executable, "-m", "numtorch.run", str(prog)], capture_output=True,
+                         text=True, timeout=60, check=False)
+    assert out.stdout.strip() == "fallback RuntimeError", out.stderr
