@@ -12,15 +12,19 @@ _CLAMPING_MODES = (None, "hard", "soft")
 
 
 class BoundingBoxFormat(Enum):
-    """How a box's four numbers are read: ``XYXY`` (top-left and bottom-right corners),
-    ``XYWH`` (top-left corner, width, height) or ``CXCYWH`` (centre, width, height).
-    torchvision's rotated formats (XYWHR, CXCYWHR, XYXYXYXY) are not implemented."""
+    """How a box's numbers are read. Axis-aligned (4 numbers): ``XYXY`` (top-left and
+    bottom-right corners), ``XYWH`` (top-left corner, width, height), ``CXCYWH`` (centre,
+    width, height). Rotated (angle in degrees, counter-clockwise): ``XYWHR`` (first corner,
+    width, height, angle), ``CXCYWHR`` (centre, width, height, angle), ``XYXYXYXY`` (the four
+    corners in order)."""
 
     XYXY, XYWH, CXCYWH = "XYXY", "XYWH", "CXCYWH"
+    XYWHR, CXCYWHR, XYXYXYXY = "XYWHR", "CXCYWHR", "XYXYXYXY"
 
 
 def is_rotated_bounding_format(format):
-    """Whether ``format`` describes rotated boxes (none of numtorchvision's formats do)."""
+    """Whether ``format`` (a BoundingBoxFormat or its upper-case name) describes rotated
+    boxes."""
     if isinstance(format, BoundingBoxFormat):
         format = format.value
     elif not isinstance(format, str):
@@ -60,7 +64,8 @@ def carry_metadata(kind, output, source, build):
 
 
 class BoundingBoxes(TVTensor):
-    """Boxes of shape ``[N, 4]`` (one box: ``[4]``, made ``[1, 4]``).
+    """Boxes of shape ``[N, K]`` (one box: ``[K]``, made ``[1, K]``); K is 4 for axis-aligned
+    formats, 5 for XYWHR / CXCYWHR and 8 for XYXYXYXY (rotated boxes must be floating point).
 
     Args:
         data: anything :func:`numtorch.as_tensor` takes.

@@ -15,10 +15,29 @@ from ... import functional as F1
 from ..._functional_tensor_geometry import _compute_affine_output_size, v2_fill_blend
 from ..._geometry import _get_inverse_affine_matrix
 from ...functional import InterpolationMode, _interpolation_modes_from_int
+from . import _rotated_boxes as R
 from ._meta import _convert_bounding_box_format, clamp_bounding_boxes
 from ._utils import _call, _flat_image, _need_chw, _register
 
 _XYXY = tv_tensors.BoundingBoxFormat.XYXY
+_XYXYXYXY = tv_tensors.BoundingBoxFormat.XYXYXYXY
+_is_rotated = tv_tensors.is_rotated_bounding_format
+
+
+def _box_width(format):
+    """How many numbers one box of ``format`` has (4, 5 or 8)."""
+    if format == _XYXYXYXY:
+        return 8
+    return 5 if _is_rotated(format) else 4
+
+
+def _box_shift(format, dx, dy):
+    """The per-coordinate offset that moves boxes of ``format`` by (dx, dy)."""
+    if format == _XYXYXYXY:
+        return [dx, dy] * 4
+    if _is_rotated(format):
+        return [dx, dy, 0, 0, 0]
+    return [dx, dy, dx, dy] if format == _XYXY else [dx, dy, 0, 0]
 _IMAGE_KINDS = (torch.Tensor, tv_tensors.Image, tv_tensors.Video)
 _STRING_MODES = {m.value: m for m in InterpolationMode}
 
@@ -93,7 +112,9 @@ vertical_flip_mask = vertical_flip_video = vertical_flip_image
 def _flip_boxes(boxes, format, canvas_size, axis):
     """Mirror the x (axis 0) or y (axis 1) coordinates across the canvas."""
     shape = boxes.shape
-    boxes = boxes.clone().reshape(-1, 4)
+    boxes = boxes.clone().reshape(-1, _box_width(format))
+    if _is_rotated(format):
+        return R.flip_rotated(boxes, format.value, canvas_size, axis).reshape(shape)
     extent = canvas_size[1] if axis == 0 else canvas_size[0]
     if format == _XYXY:
         boxes[:, [axis + 2, axis]] = boxes[:, [axis, axis + 2]].sub_(extent).neg_()
@@ -221,6 +242,15 @@ def resize_bounding_boxes(bounding_boxes, canvas_size, size, max_size=None, form
     new_h, new_w = _resized_hw(canvas_size, size=size, max_size=max_size)
     if (new_h, new_w) == (old_h, old_w):
         return bounding_boxes, canvas_size
+    format = _fmt(format)
+    if _is_rotated(format):
+        # the corners scaled, the parallelogram made a rectangle again, clamped
+        corners = _convert_bounding_box_format(bounding_boxes, format, _XYXYXYXY).reshape(-1, 8)
+        scale = torch.tensor([new_w / old_w, new_h / old_h] * 4)
+        out = R.parallelogram_to_rectangle(corners.mul(scale))
+        out = _clamp(out, _XYXYXYXY, (new_h, new_w), clamping_mode)
+        out = _convert_bounding_box_format(out, _XYXYXYXY, format)
+        return out.to(bounding_boxes.dtype).reshape(bounding_boxes.shape), (new_h, new_w)
     ratios = torch.tensor([new_w / old_w, new_h / old_h, new_w / old_w, new_h / old_h])
     return bounding_boxes.mul(ratios).to(bounding_boxes.dtype), (new_h, new_w)
 
@@ -308,7 +338,7 @@ def pad_bounding_boxes(bounding_boxes, format, canvas_size, padding, padding_mod
     if padding_mode != "constant":
         raise ValueError(f"Padding mode '{padding_mode}' is not supported with bounding boxes")
     left, right, top, bottom = pad_sides(padding)
-    shift = [left, top, left, top] if _fmt(format) == _XYXY else [left, top, 0, 0]
+    shift = _box_shift(_fmt(format), left, top)
     boxes = bounding_boxes + torch.tensor(shift, dtype=bounding_boxes.dtype)
     canvas = (canvas_size[0] + top + bottom, canvas_size[1] + left + right)
     return _clamp(boxes, _fmt(format), canvas, clamping_mode), canvas
@@ -342,9 +372,11 @@ crop_mask = crop_video = crop_image
 
 def crop_bounding_boxes(bounding_boxes, format, top, left, height, width,
                         clamping_mode="soft"):
-    shift = [left, top, left, top] if _fmt(format) == _XYXY else [left, top, 0, 0]
+    shift = _box_shift(_fmt(format), left, top)
     boxes = bounding_boxes - torch.tensor(shift, dtype=bounding_boxes.dtype)
     canvas = (height, width)
+    if _fmt(format) == _XYXYXYXY:
+        boxes = R.parallelogram_to_rectangle(boxes)
     return _clamp(boxes, _fmt(format), canvas, clamping_mode), canvas
 
 
@@ -513,10 +545,11 @@ def _points_matmul(points, matrix):
 
 
 def affine_points(points, canvas_size, angle, translate, scale, shear, center=None,
-                  expand=False):
+                  expand=False, shift_later=False):
     """Float points ``[N, 2]`` moved by the forward affine map about ``center`` (default: the
     canvas centre), and the canvas size; with ``expand``, the points are shifted onto the
-    canvas that holds the whole transformed image, whose size is returned instead."""
+    canvas that holds the whole transformed image, whose size is returned instead
+    (``shift_later``: not shifted; the shift ``[1, 2]`` is returned as a third value)."""
     angle, translate, shear, center = affine_args(angle, translate, scale, shear, center)
     height, width = canvas_size
     pivot = [width * 0.5, height * 0.5] if center is None else center
@@ -532,11 +565,13 @@ def affine_points(points, canvas_size, angle, translate, scale, shear, center=No
         return moved, canvas_size
     frame = torch.tensor([[0.0, 0.0], [0.0, float(height)], [float(width), float(height)],
                           [float(width), 0.0]], dtype=points.dtype)
-    # subtracting before taking the boxes' min/max is exact: rounding is monotonic
-    moved = moved - torch.amin(apply(frame), dim=0, keepdim=True)
+    origin = torch.amin(apply(frame), dim=0, keepdim=True)
     inverse = _get_inverse_affine_matrix(pivot, angle, translate, scale, shear)
     new_w, new_h = _compute_affine_output_size(inverse, width, height)
-    return moved, (new_h, new_w)
+    if shift_later:
+        return moved, (new_h, new_w), origin
+    # subtracting before taking the boxes' min/max is exact: rounding is monotonic
+    return moved - origin, (new_h, new_w)
 
 
 def _affine_boxes_with_expand(boxes, format, canvas_size, angle, translate, scale, shear,
@@ -549,14 +584,26 @@ def _affine_boxes_with_expand(boxes, format, canvas_size, angle, translate, scal
     shape, dtype = boxes.shape, boxes.dtype
     need_cast = not boxes.is_floating_point()
     boxes = boxes.float() if need_cast else boxes.clone()
-    boxes = _convert_bounding_box_format(boxes, format, _XYXY, inplace=True).reshape(-1, 4)
-    corners = boxes[:, [[0, 1], [2, 1], [2, 3], [0, 3]]].reshape(-1, 2)
-    moved, canvas_size = affine_points(corners, canvas_size, angle, translate, scale, shear,
-                                       center, expand)
-    lo, hi = torch.aminmax(moved.reshape(-1, 4, 2), dim=1)
-    out = torch.cat([lo, hi], dim=1)
-    out = _clamp(out, _XYXY, canvas_size, clamping_mode)
-    out = _convert_bounding_box_format(out, _XYXY, format, inplace=True).reshape(shape)
+    rotated = _is_rotated(format)
+    middle = _XYXYXYXY if rotated else _XYXY
+    boxes = _convert_bounding_box_format(boxes, format, middle, inplace=True)
+    boxes = boxes.reshape(-1, 8 if rotated else 4)
+    corners = boxes if rotated else boxes[:, [[0, 1], [2, 1], [2, 3], [0, 3]]]
+    if rotated:
+        # the rectangle is fitted before the shift onto an expanded canvas, as in torchvision
+        moved = affine_points(corners.reshape(-1, 2), canvas_size, angle, translate, scale,
+                              shear, center, expand, shift_later=True)
+        out = R.parallelogram_to_rectangle(moved[0].reshape(-1, 8))
+        if expand:
+            out = out - moved[2].repeat(1, 4)
+        canvas_size = moved[1]
+    else:
+        moved, canvas_size = affine_points(corners.reshape(-1, 2), canvas_size, angle,
+                                           translate, scale, shear, center, expand)
+        lo, hi = torch.aminmax(moved.reshape(-1, 4, 2), dim=1)
+        out = torch.cat([lo, hi], dim=1)
+    out = _clamp(out, middle, canvas_size, clamping_mode)
+    out = _convert_bounding_box_format(out, middle, format, inplace=True).reshape(shape)
     return (out.to(dtype) if need_cast else out), canvas_size
 
 

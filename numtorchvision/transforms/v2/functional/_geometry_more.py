@@ -16,9 +16,12 @@ from ..._geometry import _get_perspective_coeffs
 from ...functional import InterpolationMode
 from ._geometry import _as_mask_image, _check_interpolation, _clamp, _fmt, _points_matmul
 from ._meta import _convert_bounding_box_format
+from ._rotated_boxes import parallelogram_to_rectangle
 from ._utils import _TABLE, _call, _flat_image, _need_chw, _PILKind, _register
 
 _XYXY = tv_tensors.BoundingBoxFormat.XYXY
+_XYXYXYXY = tv_tensors.BoundingBoxFormat.XYXYXYXY
+_CXCYWHR = tv_tensors.BoundingBoxFormat.CXCYWHR
 _IMAGE_KINDS = (torch.Tensor, tv_tensors.Image, tv_tensors.Video)
 
 
@@ -95,17 +98,24 @@ def perspective_bounding_boxes(bounding_boxes, format, canvas_size, startpoints,
     coeffs = _perspective_coefficients(startpoints, endpoints, coefficients)
     format = _fmt(format)
     shape, dtype = bounding_boxes.shape, bounding_boxes.dtype
-    boxes = _convert_bounding_box_format(bounding_boxes, format, _XYXY).reshape(-1, 4)
+    rotated = tv_tensors.is_rotated_bounding_format(format)
+    middle = _XYXYXYXY if rotated else _XYXY
+    boxes = _convert_bounding_box_format(bounding_boxes, format, middle)
+    boxes = boxes.reshape(-1, 8 if rotated else 4)
     work = boxes.dtype if boxes.is_floating_point() else torch.float32
     numer, denom = _inverse_perspective(coeffs)
     theta1, theta2 = torch.tensor(numer, dtype=work), torch.tensor(denom, dtype=work)
-    points = boxes[:, [[0, 1], [2, 1], [2, 3], [0, 3]]].reshape(-1, 2)
+    points = boxes if rotated else boxes[:, [[0, 1], [2, 1], [2, 3], [0, 3]]]
+    points = points.reshape(-1, 2)
     points = torch.cat([points, torch.ones(points.shape[0], 1)], dim=-1)
     moved = _points_matmul(points, theta1.T).div_(_points_matmul(points, theta2.T))
-    moved = moved.reshape(-1, 4, 2)
-    lo, hi = torch.aminmax(moved, dim=1)
-    out = _clamp(torch.cat([lo, hi], dim=1), _XYXY, canvas_size, clamping_mode)
-    out = _convert_bounding_box_format(out, _XYXY, format, inplace=True).reshape(shape)
+    if rotated:
+        out = parallelogram_to_rectangle(moved.reshape(-1, 8))
+    else:
+        lo, hi = torch.aminmax(moved.reshape(-1, 4, 2), dim=1)
+        out = torch.cat([lo, hi], dim=1)
+    out = _clamp(out, middle, canvas_size, clamping_mode)
+    out = _convert_bounding_box_format(out, middle, format, inplace=True).reshape(shape)
     return out.to(dtype)
 
 
@@ -178,9 +188,13 @@ def elastic_bounding_boxes(bounding_boxes, format, canvas_size, displacement,
     work = bounding_boxes.dtype if bounding_boxes.is_floating_point() else torch.float32
     displacement = displacement.to(dtype=work)
     shape = bounding_boxes.shape
-    boxes = _convert_bounding_box_format(bounding_boxes.clone(), format, _XYXY).reshape(-1, 4)
+    rotated = tv_tensors.is_rotated_bounding_format(format)
+    middle = _CXCYWHR if rotated else _XYXY  # rotated boxes: only the centre moves
+    boxes = _convert_bounding_box_format(bounding_boxes.clone(), format, middle)
+    boxes = boxes.reshape(-1, 5 if rotated else 4)
     inv_grid = _create_identity_grid(list(canvas_size), work).sub_(displacement)
-    points = boxes[:, [[0, 1], [2, 1], [2, 3], [0, 3]]].reshape(-1, 2)
+    points = boxes[:, :2] if rotated else boxes[:, [[0, 1], [2, 1], [2, 3], [0, 3]]]
+    points = points.reshape(-1, 2)
     if points.is_floating_point():
         points = points.ceil_()
     index = points.to(dtype=torch.long)
@@ -188,10 +202,13 @@ def elastic_bounding_boxes(bounding_boxes, format, canvas_size, displacement,
     index_y = index[:, 1].clamp(0, inv_grid.shape[1] - 1)
     t_size = torch.tensor(canvas_size[::-1], dtype=displacement.dtype)
     moved = inv_grid[0, index_y, index_x, :].add_(1).mul_(0.5 * t_size).sub_(0.5)
-    lo, hi = torch.aminmax(moved.reshape(-1, 4, 2), dim=1)
-    out = torch.cat([lo, hi], dim=1).to(boxes.dtype)
-    out = _clamp(out, _XYXY, canvas_size, clamping_mode)
-    return _convert_bounding_box_format(out, _XYXY, format).reshape(shape)
+    if rotated:
+        out = torch.cat([moved.reshape(-1, 2), boxes[:, 2:]], dim=1).to(boxes.dtype)
+    else:
+        lo, hi = torch.aminmax(moved.reshape(-1, 4, 2), dim=1)
+        out = torch.cat([lo, hi], dim=1).to(boxes.dtype)
+    out = _clamp(out, middle, canvas_size, clamping_mode)
+    return _convert_bounding_box_format(out, middle, format).reshape(shape)
 
 
 @_register(elastic, tv_tensors.BoundingBoxes, unwrap=False)

@@ -6,6 +6,7 @@ from .... import tv_tensors
 from ...._pil import is_pil_image
 from ....tv_tensors._tv_tensor import _plain
 from ... import functional as F1
+from . import _rotated_boxes as R
 from ._utils import _call, _register, _takes_metadata
 
 BoundingBoxFormat = tv_tensors.BoundingBoxFormat
@@ -130,6 +131,11 @@ def _from_cxcywh(b, inplace, to_xyxy):
 def _convert_bounding_box_format(boxes, old_format, new_format, inplace=False):
     if new_format == old_format:
         return boxes
+    rotated = tv_tensors.is_rotated_bounding_format(old_format)
+    if rotated != tv_tensors.is_rotated_bounding_format(new_format):
+        raise ValueError("Cannot convert between rotated and unrotated bounding boxes.")
+    if rotated:
+        return R.convert_rotated(boxes, old_format.value, new_format.value, inplace)
     X = BoundingBoxFormat
     if old_format == X.XYWH and new_format == X.CXCYWH:
         return _xywh_to_cxcywh(boxes, inplace)
@@ -199,7 +205,13 @@ def clamp_bounding_boxes(inpt, format=None, canvas_size=None, clamping_mode="aut
         "For bounding box tv_tensor inputs, `format` and `canvas_size` must not be passed.",
         _not_boxes(inpt))
     if not boxed:
-        return _clamp_bounding_boxes(inpt, _parse_format(format), canvas_size, clamping_mode)
+        return _clamp_any(inpt, _parse_format(format), canvas_size, clamping_mode)
     mode = inpt.clamping_mode if clamping_mode == "auto" else clamping_mode
-    out = _clamp_bounding_boxes(_plain(inpt), inpt.format, inpt.canvas_size, mode)
+    out = _clamp_any(_plain(inpt), inpt.format, inpt.canvas_size, mode)
     return tv_tensors.wrap(out, like=inpt)
+
+
+def _clamp_any(boxes, format, canvas_size, clamping_mode):
+    if tv_tensors.is_rotated_bounding_format(format):
+        return R.clamp_rotated(boxes, format.value, canvas_size, clamping_mode)
+    return _clamp_bounding_boxes(boxes, format, canvas_size, clamping_mode)

@@ -10,6 +10,7 @@ from ... import _functional_tensor_geometry as F_g
 from ... import functional as F1
 from ..._functional_tensor import _max_value
 from ._meta import _convert_bounding_box_format, _parse_format
+from ._rotated_boxes import sanitize_rotated_mask
 from ._utils import _call, _flat_image, _register, _takes_metadata
 
 _IMAGE_KINDS = (torch.Tensor, tv_tensors.Image, tv_tensors.Video)
@@ -177,6 +178,10 @@ def _erase_image_pil(image, i, j, h, w, v, inplace=False):
 
 def _sanitize_mask(boxes, format, canvas_size, min_size=1.0, min_area=1.0):
     """Which boxes are big enough and lie on the canvas (no negative or too large corner)."""
+    if tv_tensors.is_rotated_bounding_format(format):
+        corners = _convert_bounding_box_format(boxes, format,
+                                               tv_tensors.BoundingBoxFormat.XYXYXYXY)
+        return sanitize_rotated_mask(corners, canvas_size, min_size, min_area)
     corners = _convert_bounding_box_format(boxes, format, tv_tensors.BoundingBoxFormat.XYXY)
     x0, y0, x1, y1 = (corners[:, i] for i in range(4))
     wide, tall = x1 - x0, y1 - y0
