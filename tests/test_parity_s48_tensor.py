@@ -169,3 +169,34 @@ def test_where_uint8_warning_names_user_line(monkeypatch):
         warnings.simplefilter("always")
         numtorch.where(numtorch.tensor([1, 0], dtype=numtorch.uint8), numtorch.ones(2), 0.)
     assert [w.filename for w in rec] == [__file__]
+
+
+# -- 4. values: searchsorted with a number, erfinv(-0.0) ----------------------------------------
+
+_BOUNDS = [1, 3, 3, 5, 7]
+
+SEARCH = {
+    "float_among_ints": lambda t: t.searchsorted(t.tensor(_BOUNDS), 3.5),
+    "float_among_ints_right": lambda t: t.searchsorted(t.tensor(_BOUNDS), 3.0, right=True),
+    "float_among_int8": lambda t: t.searchsorted(t.tensor(_BOUNDS, dtype=t.int8), 2.5),
+    "neg_among_uint8": lambda t: t.searchsorted(t.tensor(_BOUNDS, dtype=t.uint8), -1),
+    "big_among_uint8": lambda t: t.searchsorted(t.tensor(_BOUNDS, dtype=t.uint8), 300),
+    "int_among_half": lambda t: t.searchsorted(t.tensor(_BOUNDS, dtype=t.half), 3.0001),
+    "bool_among_ints": lambda t: t.searchsorted(t.tensor(_BOUNDS), True),
+    "bucketize_float": lambda t: t.bucketize(3.5, t.tensor(_BOUNDS)),
+    "bucketize_float_right": lambda t: t.bucketize(5.0, t.tensor(_BOUNDS), right=True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SEARCH))
+def test_searchsorted_number(name):
+    same(SEARCH[name])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+def test_erfinv_signed_zero(dtype):
+    def f(t):
+        y = t.erfinv(t.tensor([-0.0, 0.0, 0.5, -1.0, 2.0], dtype=getattr(t, dtype))).float()
+        return y, t.signbit(y) & ~y.isnan()
+
+    same(f)

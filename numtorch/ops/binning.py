@@ -138,7 +138,9 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
                            "dimension, but got 0 dimension")
     if sorter is not None:
         seq = xp.take_along_axis(seq, _check_sorter(sorter, seq), axis=-1)
-    vals = input._array if isinstance(input, Tensor) else xp.asarray(input, dtype=seq.dtype)
+    # (a number is compared in the promoted dtype: 3.5 among int boundaries stays 3.5,
+    # and wraps into an integer dtype as torch's cast does: -1 is 255 among uint8 boundaries)
+    vals = input._array if isinstance(input, Tensor) else xp.asarray(input).astype(common.np)
     bf16 = _dtype.bfloat16.np
     if seq.dtype == bf16 or vals.dtype == bf16:  # ordered as float32 (exact, NaN last)
         seq, vals = seq.astype(np.float32), vals.astype(np.float32)

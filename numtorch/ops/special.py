@@ -71,7 +71,7 @@ class Erfinv(_Special):
         return self.save_output(super().forward(x))
 
     def values(self, helpers, x):
-        return helpers.erfinv(x)
+        return self.xp.where(x == 0, x, helpers.erfinv(x))  # (SciPy's erfinv(-0.0) is +0.0)
 
     def backward(self, grad):
         y = self.saved_output()
