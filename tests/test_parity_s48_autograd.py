@@ -400,3 +400,98 @@ HOOKED.update({"no_grad_write": _hooked_no_grad_write,
 @pytest.mark.parametrize("case", sorted(HOOKED))
 def test_full_backward_hook_outputs(case):
     _same(HOOKED[case])
+
+
+# -- autograd.grad(is_grads_batched=True) corners -------------------------------------------------
+
+def _xv(L):
+    return L.tensor([1., 2.], requires_grad=True)
+
+
+def _batched_materialized(L):
+    x, z = _xv(L), L.tensor([1., 2., 3.], requires_grad=True)
+    return L.autograd.grad(x ** 2, [x, z], L.eye(2), is_grads_batched=True, allow_unused=True,
+                           materialize_grads=True)
+
+
+def _batched_materialized_create(L):
+    x, z = _xv(L), L.tensor([1., 2., 3.], requires_grad=True)
+    g = L.autograd.grad(x ** 2, [x, z], L.eye(2), is_grads_batched=True,
+                        materialize_grads=True, create_graph=True)
+    return [t.requires_grad for t in g], g
+
+
+BATCHED = {
+    "materialized": _batched_materialized,
+    "materialized_create_graph": _batched_materialized_create,
+    "unused_none": lambda L: (lambda x: L.autograd.grad(
+        x ** 2, [x, L.ones(3, requires_grad=True)], L.eye(2), is_grads_batched=True,
+        allow_unused=True))(_xv(L)),
+    "materialize_not_unused": lambda L: (lambda x: L.autograd.grad(
+        x ** 2, [x, L.ones(3, requires_grad=True)], L.eye(2), is_grads_batched=True,
+        allow_unused=False, materialize_grads=True))(_xv(L)),
+    "empty_batch": lambda L: (lambda x: L.autograd.grad(
+        x ** 2, x, L.ones(0, 2), is_grads_batched=True))(_xv(L)),
+    "none_vector_output": lambda L: (lambda x: L.autograd.grad(
+        x ** 2, x, None, is_grads_batched=True))(_xv(L)),
+    "none_scalar_output": lambda L: (lambda x: L.autograd.grad(
+        x.sum(), x, None, is_grads_batched=True))(_xv(L)),
+    "zero_dim_grad": lambda L: (lambda x: L.autograd.grad(
+        x.sum(), x, L.tensor(1.), is_grads_batched=True))(_xv(L)),
+    "scalar_output": lambda L: (lambda x: L.autograd.grad(
+        (x ** 2).sum(), x, L.tensor([1., 2., 3.]), is_grads_batched=True))(_xv(L)),
+    "two_outputs": lambda L: (lambda x: L.autograd.grad(
+        [x ** 2, x * 3], x, [L.eye(2), L.ones(2, 2)], is_grads_batched=True))(_xv(L)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BATCHED))
+def test_grad_is_grads_batched(case):
+    _same(BATCHED[case])
+
+
+# -- hooks on AccumulateGrad nodes and on nodes autograd.grad only captures -----------------------
+
+def _hook_log(L, how):
+    x = L.tensor([1., 2.], requires_grad=True)
+    log = []
+    y = x * 2
+    acc = y.grad_fn.next_functions[0][0]
+    acc.register_hook(lambda gi, go: log.append(("hook", gi, go, x.grad.clone())))
+    acc.register_prehook(lambda go: log.append(("pre", go)))
+    x.register_post_accumulate_grad_hook(lambda t: log.append(("post", t.grad.clone())))
+    x.register_hook(lambda g: log.append(("tensor", g)))
+    z = y * 3
+    z.grad_fn.register_prehook(lambda go: log.append(("z_pre", go)))
+    y.grad_fn.register_prehook(lambda go: log.append(("y_pre", go)))
+    y.grad_fn.register_hook(lambda gi, go: log.append(("y_hook", gi)))
+    y.register_hook(lambda g: log.append(("y_tensor", g)))
+    if how == "backward":
+        z.sum().backward()
+    elif how == "backward_inputs_leaf":
+        z.sum().backward(inputs=[x])
+    elif how == "backward_inputs_nonleaf":
+        z.sum().backward(inputs=[y])
+    elif how == "grad_leaf":
+        L.autograd.grad(z.sum(), x)
+    elif how == "grad_nonleaf":
+        L.autograd.grad(z.sum(), y)
+    elif how == "grad_both":
+        L.autograd.grad(z.sum(), [y, x])
+    return log
+
+
+@pytest.mark.parametrize("how", ["backward", "backward_inputs_leaf", "backward_inputs_nonleaf",
+                                 "grad_leaf", "grad_nonleaf", "grad_both"])
+def test_hook_order_on_accumulate_grad_and_captured_nodes(how):
+    _same(lambda L: _hook_log(L, how))
+
+
+def test_accumulate_grad_hook_return_checked():
+    def case(L):
+        x = L.tensor([1., 2.], requires_grad=True)
+        y = x * 3
+        y.grad_fn.next_functions[0][0].register_hook(lambda gi, go: (gi,))
+        y.sum().backward()
+        return x.grad
+    _same(case)

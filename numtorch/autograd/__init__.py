@@ -76,14 +76,14 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
                       "True). To accumulate gradient for other parts of the graph, please use "
                       "torch.autograd.backward.", FutureWarning, stacklevel=2)
-    if is_grads_batched:
-        return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
-                             allow_unused, materialize_grads)
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False.")
     if allow_unused is None:
         allow_unused = materialize_grads
+    if is_grads_batched:
+        return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
+                             allow_unused, materialize_grads)
     outs = _as_tuple(outputs)
     ins = _as_tuple(inputs)
     if ins is not None and len(ins) == 0:
@@ -112,8 +112,18 @@ def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, all
 
     outs = _as_tuple(outputs)
     ins = _as_tuple(inputs)
-    grads = _as_tuple(grad_outputs)
+    grads = _as_tuple(grad_outputs) or (None,) * len(outs)
     for i, (g, o) in enumerate(zip(grads, outs)):
+        if g is None and o.numel() != 1:
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        if g is None and o.dim() == 0:  # torch batches its implicit 0-d gradient
+            raise ValueError("vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some "
+                             "input, but that input is a Tensor of dimensionality 0 so "
+                             "expected in_dim to satisfy 0 <= in_dim < 0.")
+        if g is not None and g.dim() == 0:  # torch reads the batch size off dim 0 first
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python "
+                             "or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a "
+                             "number")
         if g is None or tuple(g.shape[1:]) != tuple(o.shape):
             raise RuntimeError(
                 "If `is_grads_batched=True`, we interpret the first dimension of each "
@@ -123,20 +133,24 @@ def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, all
                 f"and output[{i}] has a shape of {o.shape}. If you only want some tensors in "
                 "`grad_output` to be considered batched, consider using vmap.")
     n = grads[0].shape[0] if grads else 0
+    if grads and n == 0:  # torch's batched run reads entry 0 of the batch
+        raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
     if retain_graph is None:
         retain_graph = create_graph
     rows = []
     for b in range(n):
         rows.append(grad(outs, ins, tuple(g[b] for g in grads),
                          retain_graph=retain_graph or b < n - 1, create_graph=create_graph,
-                         allow_unused=allow_unused, materialize_grads=materialize_grads))
+                         allow_unused=allow_unused))
     result = []
     for k, t in enumerate(ins):
         column = [row[k] for row in rows]
         if not column:
             result.append(t.new_zeros((0,) + tuple(t.shape)))
         elif all(c is None for c in column):
-            result.append(None)
+            # materialized as torch does it: the input's zeros, without a batch dimension
+            result.append(nt.zeros_like(t).requires_grad_(create_graph)
+                          if materialize_grads else None)
         else:
             result.append(nt.stack([c if c is not None else nt.zeros_like(t)
                                      for c in column]))

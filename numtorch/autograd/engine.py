@@ -130,15 +130,19 @@ def _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None
             if buf is None or node not in needed:
                 continue
             buffers[node] = _RAN  # from now on a gradient reaching it would be lost
+            # autograd.grad does not run a node whose gradient is only captured (nothing it
+            # feeds is needed): its tensor hooks run, its own pre-hooks do not, as in torch
+            runs = accumulate or node not in capture or any(
+                e is not None and e[0] in needed for e in node._edges)
             if node._pre_hooks or node._retain or node._node_pre_hooks:
-                run_pre_hooks(node, buf)
+                run_pre_hooks(node, buf, runs)
             if node in capture:
                 for nr, k in capture[node]:
                     captured[k] = buf[nr]
                     if accumulate and node._retain and nr in node._retain \
                             and node._retain[nr]() is not None:
                         retained.add(k)  # retain_grad's hook has put it in .grad already
-                if type(node) is AccumulateGrad:
+                if type(node) is AccumulateGrad or not runs:
                     continue
             elif type(node) is AccumulateGrad:
                 continue
@@ -148,6 +152,9 @@ def _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None
             except Exception:
                 warn_failed(node)
                 raise
+            if node._hooks:  # its hooks see None along edges to nodes that need not run
+                grads_in = tuple(g if e is not None and e[0] in needed else None
+                                 for g, e in zip(grads_in, node._edges))
             _send(node, grads_in, buf, retain_graph, create_graph, buffers, None, owned)
     finally:
         _state.enabled, _state.grad = prev
@@ -213,6 +220,8 @@ def _run_all(heap, buffers, retain_graph, create_graph, root_arrays):
                 node._run(buf, create_graph, root_arrays)
             else:
                 hook.node(node, buf, create_graph, root_arrays)
+            if node._hooks:  # its hooks see no gradient inputs (it has no edges)
+                run_node_hooks(node, (), buf)
             if not heap:
                 return
             node = pop(heap)[2]
@@ -310,6 +319,8 @@ def _accumulate_into(t, g, create_graph):
     acc = t._accum
     if acc is not None and acc._post_acc_hooks and t._grad_fn is None:
         run_post_accumulate_hooks(acc, t)
+    if acc is not None and acc._hooks and t._grad_fn is None:
+        run_node_hooks(acc, (), [g])
 
 
 _RAN = object()  # the buffer of a node that has run (invariant: no gradient reaches it later)

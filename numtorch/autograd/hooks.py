@@ -49,9 +49,10 @@ def _checked_tuple(hook, values, old):
     return tuple(None if v is None else _checked(hook, v, o) for v, o in zip(values, old))
 
 
-def run_pre_hooks(node, buf):
+def run_pre_hooks(node, buf, node_runs=True):
     """Tensor hooks, ``retain_grad`` and node pre-hooks on ``buf`` (the node's incoming
-    gradients, a list changed in place)."""
+    gradients, a list changed in place); the pre-hooks only when the node then runs
+    (``node_runs``)."""
     pre = node._pre_hooks
     if pre:
         for nr, hooks in pre.items():
@@ -72,7 +73,7 @@ def run_pre_hooks(node, buf):
                 g = g if _state.enabled else graph._make(g._array.copy())
                 t._grad = g if t._grad is None else t._grad + g
     node_pre = node._node_pre_hooks
-    if node_pre:
+    if node_pre and node_runs:
         for h in list(node_pre):
             r = h(tuple(buf))
             if r is not None:
