@@ -32,7 +32,8 @@ def _wrap(name, fn):
     return wrapper
 
 
-FUNCTIONAL_NAMES = ("batch_norm",)  # in torch.nn.functional
+# in torch.nn.functional
+FUNCTIONAL_NAMES = ("batch_norm", "grid_sample", "embedding", "one_hot", "ctc_loss")
 
 
 def install(*namespaces):

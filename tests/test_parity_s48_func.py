@@ -363,3 +363,72 @@ ENSEMBLE = {
 @pytest.mark.parametrize("case", sorted(ENSEMBLE))
 def test_functional_call_and_ensembles(case):
     _check(ENSEMBLE[case])
+
+
+# -- nn.functional under vmap ---------------------------------------------------------------------
+def _lin(L, *shape, k=1.0):
+    n = 1
+    for s in shape:
+        n *= s
+    return (L.linspace(-1, 1, n) * k).reshape(shape)
+
+
+def _ctc_targets(L):
+    return L.tensor([[[1, 2]], [[2, 3]], [[1, 1]]])
+
+
+def _grid_sample_grads(L):
+    x = _lin(L, 3, 2, 5, 5).requires_grad_()
+    g = _lin(L, 3, 4, 4, 2, k=0.9).requires_grad_()
+    out = L.func.vmap(lambda a, b: L.nn.functional.grid_sample(a[None], b[None],
+                                                                align_corners=False))(x, g)
+    out.pow(2).sum().backward()
+    return out, x.grad, g.grad
+
+
+FUNCTIONAL = {
+    "grid_sample": lambda L: L.func.vmap(lambda x, g: L.nn.functional.grid_sample(
+        x[None], g[None], align_corners=False))(_lin(L, 3, 2, 5, 5), _lin(L, 3, 4, 4, 2, k=0.9)),
+    "grid_sample_plain_grid": lambda L: L.func.vmap(lambda x: L.nn.functional.grid_sample(
+        x[None], _lin(L, 1, 4, 4, 2, k=0.9), align_corners=True, mode="nearest"))(
+        _lin(L, 3, 2, 5, 5)),
+    "grid_sample_plain_input": lambda L: L.func.vmap(lambda g: L.nn.functional.grid_sample(
+        _lin(L, 1, 2, 5, 5), g[None], padding_mode="border", align_corners=False))(
+        _lin(L, 3, 4, 4, 2, k=1.2)),
+    "grid_sample_3d": lambda L: L.func.vmap(lambda x, g: L.nn.functional.grid_sample(
+        x[None], g[None], align_corners=False))(_lin(L, 3, 2, 3, 3, 3),
+                                                _lin(L, 3, 2, 2, 2, 3, k=0.9)),
+    "grid_sample_nested": lambda L: L.func.vmap(L.func.vmap(
+        lambda x, g: L.nn.functional.grid_sample(x, g, align_corners=False)))(
+        _lin(L, 2, 3, 1, 2, 5, 5), _lin(L, 2, 3, 1, 4, 4, 2, k=0.9)),
+    "grid_sample_grads": _grid_sample_grads,
+    "ctc_loss": lambda L: L.func.vmap(lambda lp, t: L.nn.functional.ctc_loss(
+        lp, t, L.tensor([6]), L.tensor([2])))(_lin(L, 3, 6, 1, 4).log_softmax(-1),
+                                              _ctc_targets(L)),
+    "ctc_loss_batched_lengths": lambda L: L.func.vmap(lambda lp, t, il: L.nn.functional.ctc_loss(
+        lp, t, il, L.tensor([2]), reduction="sum"))(_lin(L, 3, 6, 1, 4).log_softmax(-1),
+                                                    _ctc_targets(L), L.tensor([[6], [5], [4]])),
+    "one_hot_no_classes": lambda L: L.func.vmap(L.nn.functional.one_hot)(_xi(L)),
+    "one_hot_zero_classes": lambda L: L.func.vmap(lambda i: L.nn.functional.one_hot(i, 0))(
+        _xi(L)),
+    "one_hot": lambda L: L.func.vmap(lambda i: L.nn.functional.one_hot(i, 6))(_xi(L)),
+    "embedding_max_norm_plain_table": lambda L: L.func.vmap(
+        lambda i: L.nn.functional.embedding(i, _lin(L, 10, 3), max_norm=0.5))(_xi(L)),
+    "embedding_max_norm_batched_table": lambda L: L.func.vmap(
+        lambda i, e: L.nn.functional.embedding(i, e, max_norm=0.5))(_xi(L),
+                                                                    _lin(L, 3, 10, 3)),
+    "cross_entropy_label_smoothing": lambda L: L.func.vmap(
+        lambda a, t: L.nn.functional.cross_entropy(a, t, label_smoothing=0.1))(
+        _lin(L, 3, 4, 6, k=2), _xi(L)),
+    "sdpa_causal": lambda L: L.func.vmap(lambda q, k, v: L.nn.functional.scaled_dot_product_attention(
+        q, k, v, is_causal=True))(_lin(L, 3, 2, 4, 8), _lin(L, 3, 2, 5, 8, k=0.5),
+                                  _lin(L, 3, 2, 5, 8, k=2)),
+    "conv2d_batched_weight": lambda L: L.func.vmap(
+        lambda x, w: L.nn.functional.conv2d(x[None], w, padding=1))(
+        _lin(L, 3, 2, 5, 5), _lin(L, 3, 4, 2, 3, 3, k=0.3)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FUNCTIONAL))
+def test_nn_functional_under_vmap(case):
+    _check(FUNCTIONAL[case])

@@ -183,8 +183,55 @@ def _batch_norm(fn, args, kwargs):
     return out
 
 
+def _grid_sample(fn, args, kwargs):
+    """``grid_sample`` works on ``(N, C, *spatial)`` inputs with ``(N, *out, d)`` grids: the
+    batch dims of both fold into N (one call for the whole batch)."""
+    x, grid = (B.unwrap_owner(t) if isinstance(t, Tensor) else t
+               for t in _bound(args, kwargs, ("input", "grid")))
+    levels = B.union_levels([x, grid])
+    rest = dict(zip(("mode", "padding_mode", "align_corners"), args[2:]))
+    rest.update((k, v) for k, v in kwargs.items() if k not in ("input", "grid"))
+    if x.dim() != grid.dim():  # (let the function raise its own error)
+        return fn(*args, **kwargs)
+    sizes = tuple(B.level_size(lvl) for lvl in levels)
+    k = len(levels)
+    xp_, gp = B.materialize(x, levels), B.materialize(grid, levels)
+    n = 1
+    for s_ in sizes:
+        n *= s_
+    out = fn(xp_.reshape((n * xp_.shape[k],) + tuple(xp_.shape[k + 1:])),
+             gp.reshape((n * gp.shape[k],) + tuple(gp.shape[k + 1:])), **rest)
+    return B.wrap(out.reshape(sizes + (xp_.shape[k],) + tuple(out.shape[1:])), levels)
+
+
+def _embedding(fn, args, kwargs):
+    """``max_norm`` renormalises the looked-up rows of the table in place: per sample when
+    the table is batched, torch's in-place error when only the indices are."""
+    names = ("input", "weight", "padding_idx", "max_norm")
+    _, weight, _, max_norm = _bound(args, kwargs, names)
+    if max_norm is None:
+        return fn(*args, **kwargs)
+    weight = B.unwrap_owner(weight)
+    if not B.is_batched(weight):
+        from ._rules_extra import unbatched_self_error
+
+        raise unbatched_self_error("aten::embedding_renorm_")
+    leaves, spec = tree_flatten((args, kwargs))
+    owners, _ = _batched_leaves(leaves)
+    return _per_sample("embedding", fn, owners, spec)
+
+
+def _one_hot(fn, args, kwargs):
+    (num_classes,) = _bound(args, kwargs, ("tensor", "num_classes"))[1:]
+    if num_classes is None or num_classes < 1:
+        raise RuntimeError("When vmap-ing torch.nn.functional.one_hot, please provide an "
+                           "explicit positive num_classes argument.")
+    return fn(*args, **kwargs)
+
+
 # function name -> its batching rule (called with the function, args and kwargs)
-_RULES = {"as_strided": _as_strided, "as_strided_": _as_strided_, "batch_norm": _batch_norm}
+_RULES = {"as_strided": _as_strided, "as_strided_": _as_strided_, "batch_norm": _batch_norm,
+          "grid_sample": _grid_sample, "embedding": _embedding, "one_hot": _one_hot}
 
 # name -> None (run per sample when the values escape), "per-sample" (always), or a function of
 # (args, kwargs) giving torch's exception (None: run as usual)
@@ -198,7 +245,7 @@ _FUNCTIONS = {
     "nonzero": _nonzero_error,
     "where": _where_error,
     "masked_select": _masked_select_error,
-    "batch_norm": None,
+    "ctc_loss": None,
     "as_strided_scatter": lambda a, k: RuntimeError(
         "Error: aten::as_strided_scatter requires special handling, and does not yet have a "
         "batching rule. Feel free to file a github issue!"),
