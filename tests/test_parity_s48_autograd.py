@@ -351,9 +351,13 @@ def _x(L, rg=True, nonleaf=False):
     return x * 1 if nonleaf else x
 
 
+def _hooked_props(L):
+    y = _hooked(L, lambda L: L.nn.Linear(3, 3))[0](_x(L))
+    return y.grad_fn.name(), y._base is None, y.is_leaf
+
+
 HOOKED = {
-    "props": lambda L: (lambda y: (y.grad_fn.name(), y._base is None, y.is_leaf))(
-        _hooked(L, lambda L: L.nn.Linear(3, 3))[0](_x(L))),
+    "props": _hooked_props,
     "mul_": lambda L: _hooked(L, lambda L: L.nn.Linear(3, 3))[0](_x(L)).mul_(2),
     "setitem": lambda L: _hooked(L, lambda L: L.nn.Linear(3, 3))[0](_x(L)).__setitem__(0, 1.),
     "view_mul_": lambda L: _hooked(L, lambda L: L.nn.Linear(3, 3))[0](_x(L)).view(-1).mul_(2),
@@ -377,7 +381,7 @@ def _hooked_no_grad_write(L):
 
 
 def _hooked_identity_input_written(L):
-    m, log = _hooked(L, lambda L: L.nn.Identity())
+    m, _ = _hooked(L, lambda L: L.nn.Identity())
     x = _x(L, nonleaf=True)
     y = m(x)
     r = (y is x, y._base is x)
@@ -421,27 +425,26 @@ def _batched_materialized_create(L):
     return [t.requires_grad for t in g], g
 
 
+def _batched(out, grad_out, extra=False, **kw):
+    def case(L):
+        x = _xv(L)
+        ins = [x, L.ones(3, requires_grad=True)] if extra else x
+        return L.autograd.grad(out(L, x), ins, grad_out(L), is_grads_batched=True, **kw)
+    return case
+
+
 BATCHED = {
     "materialized": _batched_materialized,
     "materialized_create_graph": _batched_materialized_create,
-    "unused_none": lambda L: (lambda x: L.autograd.grad(
-        x ** 2, [x, L.ones(3, requires_grad=True)], L.eye(2), is_grads_batched=True,
-        allow_unused=True))(_xv(L)),
-    "materialize_not_unused": lambda L: (lambda x: L.autograd.grad(
-        x ** 2, [x, L.ones(3, requires_grad=True)], L.eye(2), is_grads_batched=True,
-        allow_unused=False, materialize_grads=True))(_xv(L)),
-    "empty_batch": lambda L: (lambda x: L.autograd.grad(
-        x ** 2, x, L.ones(0, 2), is_grads_batched=True))(_xv(L)),
-    "none_vector_output": lambda L: (lambda x: L.autograd.grad(
-        x ** 2, x, None, is_grads_batched=True))(_xv(L)),
-    "none_scalar_output": lambda L: (lambda x: L.autograd.grad(
-        x.sum(), x, None, is_grads_batched=True))(_xv(L)),
-    "zero_dim_grad": lambda L: (lambda x: L.autograd.grad(
-        x.sum(), x, L.tensor(1.), is_grads_batched=True))(_xv(L)),
-    "scalar_output": lambda L: (lambda x: L.autograd.grad(
-        (x ** 2).sum(), x, L.tensor([1., 2., 3.]), is_grads_batched=True))(_xv(L)),
-    "two_outputs": lambda L: (lambda x: L.autograd.grad(
-        [x ** 2, x * 3], x, [L.eye(2), L.ones(2, 2)], is_grads_batched=True))(_xv(L)),
+    "unused_none": _batched(lambda L, x: x ** 2, lambda L: L.eye(2), True, allow_unused=True),
+    "materialize_not_unused": _batched(lambda L, x: x ** 2, lambda L: L.eye(2), True,
+                                       allow_unused=False, materialize_grads=True),
+    "empty_batch": _batched(lambda L, x: x ** 2, lambda L: L.ones(0, 2)),
+    "none_vector_output": _batched(lambda L, x: x ** 2, lambda L: None),
+    "none_scalar_output": _batched(lambda L, x: x.sum(), lambda L: None),
+    "zero_dim_grad": _batched(lambda L, x: x.sum(), lambda L: L.tensor(1.)),
+    "scalar_output": _batched(lambda L, x: (x ** 2).sum(), lambda L: L.tensor([1., 2., 3.])),
+    "two_outputs": _batched(lambda L, x: [x ** 2, x * 3], lambda L: [L.eye(2), L.ones(2, 2)]),
 }
 
 
