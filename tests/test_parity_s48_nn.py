@@ -148,3 +148,45 @@ def test_sdpa_half_gradients(case, dtype):
         assert np.abs(_np(r) - _np(g)).max() <= 2 * tol * max(np.abs(_np(r)).max(), 1e-3)
         if S < 16:  # (a fully cancelling ds may keep float32 noise: a query seeing one key)
             assert (_np(r) != _np(g)).mean() < 0.05
+
+
+@pytest.mark.parametrize("shape", [(4, 3, 5, 5), (8, 16, 7, 7), (2, 5), (3, 6, 10)],
+                         ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("affine", [True, False])
+def test_batch_norm_half_training_gradients(shape, affine):
+    gen = torch.Generator().manual_seed(5)
+    c = shape[1]
+    x = (torch.randn(shape, generator=gen) * 3 + 1).half().requires_grad_()
+    w = torch.randn(c, generator=gen).half().requires_grad_() if affine else None
+    b = torch.randn(c, generator=gen).half().requires_grad_() if affine else None
+    rm, rv = torch.randn(c, generator=gen).half(), (torch.rand(c, generator=gen) + 0.5).half()
+    rms, rvs = _nt(rm), _nt(rv)
+    y = torch.nn.functional.batch_norm(x, rm, rv, w, b, training=True)
+    go = torch.randn(y.shape, generator=gen).half()
+    ins = (x, w, b) if affine else (x,)
+    ref = torch.autograd.grad(y, ins, go)
+    xs = _nt(x, True)
+    ws, bs = (_nt(w, True), _nt(b, True)) if affine else (None, None)
+    ys = NF.batch_norm(xs, rms, rvs, ws, bs, training=True)
+    got = numtorch.autograd.grad(ys, (xs, ws, bs) if affine else (xs,), _nt(go))
+    assert _ulps(y, ys, torch.float16) <= 1
+    assert np.array_equal(_np(rm), _np(rms)) and np.array_equal(_np(rv), _np(rvs))
+    for r, g in zip(ref, got):
+        assert str(g.dtype) == "torch.float16"
+        assert _ulps(r, g, torch.float16) <= 1
+        assert (_np(r) != _np(g)).sum() <= max(2, r.numel() // 100)
+
+
+def test_batch_norm_half_double_backward():
+    gen = torch.Generator().manual_seed(6)
+    x = torch.randn(6, 3, 4, generator=gen).half().requires_grad_()
+    w = torch.randn(3, generator=gen).half().requires_grad_()
+    y = torch.nn.functional.batch_norm(x, None, None, w, None, training=True)
+    gx, = torch.autograd.grad((y.float() ** 3).sum(), x, create_graph=True)
+    gw, = torch.autograd.grad(gx.float().pow(2).sum(), w)
+    xs, ws = _nt(x, True), _nt(w, True)
+    ys = NF.batch_norm(xs, None, None, ws, None, training=True)
+    gxs, = numtorch.autograd.grad((ys.float() ** 3).sum(), xs, create_graph=True)
+    gws, = numtorch.autograd.grad(gxs.float().pow(2).sum(), ws)
+    assert _ulps(gx, gxs, torch.float16) <= 2
+    np.testing.assert_allclose(_np(gws), _np(gw), rtol=2e-2, atol=1e-2)

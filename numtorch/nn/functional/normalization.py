@@ -137,7 +137,18 @@ def _half_batch_normalize(x, weight, bias, dims, eps, half, stats):
     var = x.var(dims, correction=0, keepdim=True)
     if stats is not None:
         stats["mean"], stats["var"] = mean.detach()._array, var.detach()._array
-    y = (x - mean.to(half).float()) * (var + eps).rsqrt().to(half).float()
+    # torch's backward reads the rounded statistics m16 and i16 as its saved values:
+    # dx = (g - mean(g) - (x - m16) * mean(g * (x - m16)) * i16^2) * i16 (times the weight).
+    # The terms below have exactly those values (the rounded m16, i16) and those derivatives:
+    # the mean's own, and for i16 -0.5 * i16^3 times the derivative of the spread around m16
+    # (a float32 derivative of the exact statistics differed by up to 24 units in float16).
+    with no_grad():
+        m16 = mean.to(half).float()
+        i16 = (var + eps).rsqrt().to(half).float()
+    spread = (x - m16).pow(2).mean(dims, keepdim=True)
+    m = m16 + (mean - mean.detach())
+    i = i16 * (1 - 0.5 * (spread - spread.detach()) * i16 * i16)
+    y = (x - m) * i
     if weight is not None:
         y = y * weight
     return y if bias is None else y + bias
