@@ -432,3 +432,82 @@ FUNCTIONAL = {
 @pytest.mark.parametrize("case", sorted(FUNCTIONAL))
 def test_nn_functional_under_vmap(case):
     _check(FUNCTIONAL[case])
+
+
+# -- per-sample gradients (the torch tutorial pattern) and nested vmap ----------------------------
+def _cnn(L):
+    F = L.nn.functional
+
+    class SimpleCNN(L.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = L.nn.Conv2d(1, 4, 3, 1)
+            self.conv2 = L.nn.Conv2d(4, 6, 3, 1)
+            self.fc1 = L.nn.Linear(6 * 2 * 2, 16)
+            self.fc2 = L.nn.Linear(16, 10)
+
+        def forward(self, x):
+            x = F.max_pool2d(F.relu(self.conv2(F.relu(self.conv1(x)))), 2)
+            return F.log_softmax(self.fc2(F.relu(self.fc1(L.flatten(x, 1)))), dim=1)
+
+    model = SimpleCNN()
+    with L.no_grad():
+        for i, p in enumerate(model.parameters()):
+            p.copy_(L.sin(L.arange(p.numel(), dtype=L.float32) * (0.37 + 0.11 * i)).reshape(
+                p.shape) * 0.3)
+    return model
+
+
+def _per_sample_grads(L, chunk_size=None, argnums=0):
+    model = _cnn(L)
+    data = L.sin(L.arange(8 * 64, dtype=L.float32) * 0.13).reshape(8, 1, 8, 8)
+    targets = L.arange(8) % 10
+    params = {k: v.detach() for k, v in model.named_parameters()}
+    buffers = {k: v.detach() for k, v in model.named_buffers()}
+
+    def compute_loss(params, buffers, sample, target):
+        pred = L.func.functional_call(model, (params, buffers), (sample.unsqueeze(0),))
+        return L.nn.functional.nll_loss(pred, target.unsqueeze(0))
+
+    return L.func.vmap(L.func.grad(compute_loss, argnums=argnums), in_dims=(None, None, 0, 0),
+                       chunk_size=chunk_size)(params, buffers, data, targets)
+
+
+def _x3(L):
+    return L.sin(L.arange(24, dtype=L.float32)).reshape(2, 3, 4)
+
+
+def _y3(L):
+    return L.cos(L.arange(24, dtype=L.float32)).reshape(2, 3, 4)
+
+
+NESTED = {
+    "per_sample_grads": _per_sample_grads,
+    "per_sample_grads_chunked": lambda L: _per_sample_grads(L, chunk_size=3),
+    "per_sample_input_grads": lambda L: _per_sample_grads(L, argnums=2),
+    "vv_dot": lambda L: L.func.vmap(L.func.vmap(L.dot))(_x3(L), _y3(L)),
+    "vv_crossed_in_dims": lambda L: L.func.vmap(L.func.vmap(L.dot, in_dims=(0, None)),
+                                                in_dims=(None, 0))(_x3(L)[0], _y3(L)[0]),
+    "vv_in_dims_1_2": lambda L: L.func.vmap(L.func.vmap(lambda a, b: a * b, in_dims=(1, 1)),
+                                            in_dims=(2, 2))(_x3(L), _y3(L)),
+    "vv_out_dims": lambda L: L.func.vmap(L.func.vmap(lambda a: a.cumsum(0), out_dims=1),
+                                         out_dims=1)(_x3(L)),
+    "vv_grad": lambda L: L.func.vmap(L.func.vmap(L.func.grad(lambda a: (a ** 3).sum())))(
+        _x3(L)),
+    "vv_index": lambda L: L.func.vmap(L.func.vmap(lambda a, i: a[i]))(
+        _x3(L), L.tensor([[0, 1, 2], [3, 2, 1]])),
+    "vv_inplace_outer_into_inner": lambda L: L.func.vmap(
+        lambda a: L.func.vmap(lambda b: a.clone().add_(b))(_x3(L)[0]))(_y3(L)[:, 0]),
+    "vv_inplace_unbatched_into_batched": lambda L: L.func.vmap(
+        lambda a: L.func.vmap(lambda b: b.clone().mul_(a))(_x3(L)[0]))(_y3(L)[:, 0]),
+    "vv_random_inner_error": lambda L: L.func.vmap(L.func.vmap(lambda a: L.rand(()) + a),
+                                                   randomness="different")(_x3(L)),
+    "vv_stack_levels": lambda L: L.func.vmap(
+        lambda a: L.func.vmap(lambda b: L.stack([a, b]))(_y3(L)[0]))(_x3(L)[0]),
+    "vv_quantile": lambda L: L.func.vmap(L.func.vmap(lambda a: a.quantile(0.3)))(_x3(L)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NESTED))
+def test_per_sample_grads_and_nested_vmap(case):
+    _check(NESTED[case], rtol=1e-4, atol=1e-6)

@@ -460,7 +460,11 @@ def inplace(self, fn, args, kwargs):
         if name not in ("add", "add_"):  # torch's add_ fails in its broadcast check instead
             raise unbatched_self_error(_INPLACE_LABELS.get(name, f"aten::{name}_"))
         sizes = [B.level_size(lvl) for lvl in theirs]
-        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
+        mine = list(self.shape)
+        if own:  # torch shows self with a size-1 dim for each level it lacks
+            mine = [B.level_size(lvl) if lvl in own else 1
+                    for lvl in sorted(set(own) | set(theirs))] + mine
+        raise RuntimeError(f"output with shape {mine} doesn't match the broadcast "
                            f"shape {sizes + list(out.shape)}")
     _GUARD[0] = True
     try:
