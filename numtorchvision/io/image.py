@@ -134,6 +134,11 @@ def _decode_png(data, mode, apply_exif_orientation, what):
     return torch.from_numpy(np.ascontiguousarray(levels.transpose(2, 0, 1)))
 
 
+_UNSUPPORTED = ("Unsupported image file. Only jpeg, png, webp and gif are currently supported. "
+                "For avif and heic format, please rely on `decode_avif` and `decode_heic` "
+                "directly.")
+
+
 def decode_image(input, mode=ImageReadMode.UNCHANGED, apply_exif_orientation=False):
     """Decode JPEG, PNG, GIF, WEBP (and any format Pillow reads) bytes, or the file at the
     path ``input``, to a (C, H, W) uint8 tensor (uint16 for a 16-bit PNG)."""
@@ -142,7 +147,12 @@ def decode_image(input, mode=ImageReadMode.UNCHANGED, apply_exif_orientation=Fal
     data = _bytes_of(input, "decode_image")
     if data[:8] == b"\x89PNG\r\n\x1a\n":
         return _decode_png(data, mode, apply_exif_orientation, "decode_image")
-    img = _open(data, "decode_image")
+    try:
+        img = _open(data, "decode_image")
+    except RuntimeError as exc:
+        if isinstance(exc.__cause__, pil().UnidentifiedImageError):  # not an image format
+            raise RuntimeError(_UNSUPPORTED) from None
+        raise
     return _to_tensor(img, _mode_of(mode), apply_exif_orientation)
 
 
@@ -216,16 +226,15 @@ def read_image(path, mode=ImageReadMode.UNCHANGED, apply_exif_orientation=False)
 def _to_pil(input, what):
     if not isinstance(input, torch.Tensor):
         raise TypeError(f"{what}: expected a tensor, got {type(input)}")
+    # torchvision's encoders: uint8, (C, H, W), grey or RGB only, with its messages
     if input.dtype != torch.uint8:
-        raise RuntimeError(f"{what}: input tensor dtype should be uint8, got {input.dtype}")
+        raise RuntimeError("Input tensor dtype should be uint8")
     if input.dim() != 3:
-        raise RuntimeError(f"{what}: input should be a 3-D (C, H, W) image, got "
-                           f"{input.dim()} dimensions")
+        raise RuntimeError("Input data should be a 3-dimensional tensor")
     channels = input.shape[0]
-    modes = {1: "L", 2: "LA", 3: "RGB", 4: "RGBA"}
-    if channels not in modes or (what == "encode_jpeg" and channels not in (1, 3)):
-        allowed = "1 or 3" if what == "encode_jpeg" else "1, 2, 3 or 4"
-        raise RuntimeError(f"{what}: the number of channels should be {allowed}, got {channels}")
+    modes = {1: "L", 3: "RGB"}
+    if channels not in modes:
+        raise RuntimeError(f"The number of channels should be 1 or 3, got: {channels}")
     arr = input.permute(1, 2, 0).numpy(force=True)
     return pil().fromarray(np.ascontiguousarray(arr[..., 0] if channels == 1 else arr),
                            modes[channels])
@@ -238,10 +247,9 @@ def _encoded(img, **save_args):
 
 
 def encode_png(input, compression_level=6):
-    """Encode a (C, H, W) uint8 image (1-4 channels) as PNG bytes (1-D uint8 tensor)."""
+    """Encode a (C, H, W) uint8 image (1 or 3 channels) as PNG bytes (1-D uint8 tensor)."""
     if not 0 <= compression_level <= 9:
-        raise RuntimeError(f"encode_png: compression_level should be between 0 and 9, got "
-                           f"{compression_level}")
+        raise RuntimeError("Compression level should be between 0 and 9")
     return _encoded(_to_pil(input, "encode_png"), format="PNG", compress_level=compression_level)
 
 

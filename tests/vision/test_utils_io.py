@@ -180,7 +180,7 @@ def test_jpeg_roundtrip_and_decode(tmp_path):
 
 
 def test_png_roundtrip_and_files(tmp_path):
-    for c in (1, 2, 3, 4):
+    for c in (1, 3):  # torchvision's encoder takes grey and RGB only
         x = numtorch.from_numpy(np.random.default_rng(c).integers(0, 256, (c, 9, 8)).astype(
             np.uint8))
         nio.write_png(x, tmp_path / f"{c}.png", compression_level=9)
@@ -193,7 +193,7 @@ def test_png_roundtrip_and_files(tmp_path):
     assert (tmp_path / "copy.png").read_bytes() == (tmp_path / "3.png").read_bytes()
     with pytest.raises(RuntimeError, match="uint8"):
         nio.encode_png(x.float())
-    with pytest.raises(RuntimeError, match="not a readable"):
+    with pytest.raises(RuntimeError, match="Unsupported image file"):
         nio.decode_image(numtorch.tensor([1, 2, 3], dtype=numtorch.uint8))
     with pytest.raises(RuntimeError, match="PNG"):
         nio.decode_png(nio.encode_jpeg(x[:3]))
