@@ -200,3 +200,26 @@ def test_erfinv_signed_zero(dtype):
         return y, t.signbit(y) & ~y.isnan()
 
     same(f)
+
+
+# -- 5. argument checks: bool alpha of sub, logsumexp's out dtype --------------------------------
+
+CHECKS = {
+    "sub_alpha_true": lambda t: t.sub(t.ones(2), t.ones(2), alpha=True),
+    "sub_alpha_false": lambda t: t.sub(t.ones(2), t.ones(2), alpha=False),
+    "sub_method_alpha_true": lambda t: t.ones(2).sub(1, alpha=True),
+    "sub_inplace_alpha_true": lambda t: t.ones(2).sub_(t.ones(2), alpha=True),
+    "rsub_alpha_true": lambda t: t.rsub(t.ones(2), 1, alpha=True),
+    "sub_int_alpha_true": lambda t: t.sub(t.ones(2, dtype=t.int64), 1, alpha=True),
+    "add_alpha_true": lambda t: t.add(t.ones(2), t.ones(2), alpha=True),
+    "logsumexp_out_long": lambda t: t.logsumexp(t.ones(2, 3), 1, out=t.empty(2, dtype=t.int64)),
+    "logsumexp_out_bool": lambda t: t.logsumexp(t.ones(2, 3), 1, out=t.empty(2, dtype=t.bool)),
+    "logsumexp_out_double": lambda t: t.logsumexp(t.ones(2, 3), 1, out=t.empty(2, dtype=t.float64)),
+    "logsumexp_int_out_half": lambda t: t.logsumexp(t.ones(2, dtype=t.int64), 0,
+                                                    out=t.empty((), dtype=t.float16)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHECKS))
+def test_argument_checks(name):
+    same(CHECKS[name])

@@ -172,6 +172,8 @@ def _ufunc_in_place(self, fn, args, kwargs):
     alpha = kwargs.get("alpha", 1)
     if kwargs.get("rounding_mode") is not None or (len(kwargs) - ("alpha" in kwargs)) > 0:
         return False
+    if alpha.__class__ is bool:
+        return False  # torch refuses a bool alpha for non-bool results: the general path checks
     if isinstance(other, graph.Tensor):
         src = other._array
         if type(src) is not np.ndarray or src.dtype.kind != dst.dtype.kind or \

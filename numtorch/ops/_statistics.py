@@ -277,10 +277,30 @@ def logsumexp(input, dim=missing_dim, keepdim=False, *, out=None):
         tensor(0.6931)
     """
     missing_dim.check(dim, "logsumexp")
+    if out is not None and out.dtype._category < _dtype._FLOAT:
+        raise RuntimeError(f"logsumexp(): Expected floating point type for result tensor, but "
+                           f"got: {_dtype._TYPE_DISPLAY[out.dtype.name]}")
     if input.dtype._category < _dtype._FLOAT:
         input = input.to(_dtype.get_default_dtype())
     dims = _dims_or_all(dim, input._array.ndim, "logsumexp")
+    if out is not None and out.dtype is not input.dtype and \
+            out.dtype._category == input.dtype._category == _dtype._FLOAT:
+        return _out(_logsumexp_into(input, dims, keepdim, out.dtype), out)
     return _out(LogSumExp.apply(input, dims=dims, keepdim=keepdim), out)
+
+
+def _logsumexp_into(input, dims, keepdim, dtype):
+    """logsumexp written to an ``out`` of another float dtype, as torch's out kernel computes
+    it: max and exp in the input's dtype, the sum accumulated into ``dtype``, log and the max
+    added back there (no gradient: out= refuses inputs that require grad)."""
+    from .reduction import amax, sum as sum_
+
+    big = amax(input, dims, keepdim=True)
+    big = big.masked_fill(big.abs() == float("inf"), 0)
+    total = sum_((input - big).exp(), dims, keepdim=keepdim, dtype=dtype)
+    if not keepdim:
+        big = big.squeeze(dims) if dims else big
+    return total.log() + big
 
 
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None, *, out=None):

@@ -574,7 +574,7 @@ def sub(input, other, *legacy, alpha=1, out=None):
     if bool_a or bool_b:
         raise _bool_sub_error(bool_a and bool_b)
     try:
-        if alpha != 1:
+        if alpha != 1 or alpha is True:
             alpha = _check_alpha("sub", input, other, alpha)
             return _out(Sub.apply(input, other, alpha=alpha), out, "sub", over=(input, other))
         r = Sub.apply(input, other)
