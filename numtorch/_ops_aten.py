@@ -263,6 +263,11 @@ def _runners():
         ("convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, "
          "SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, "
          "SymInt groups) -> Tensor", _packed(convolution)),
+        ("_convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, "
+         "SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, "
+         "SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, "
+         "bool allow_tf32) -> Tensor",
+         _packed(lambda *args: convolution(*args[:9]))),  # (backend flags: no meaning here)
         ("conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=[1, 1], "
          "SymInt[2] padding=[0, 0], SymInt[2] dilation=[1, 1], SymInt groups=1) -> Tensor",
          plain(F.conv2d)),

@@ -29,6 +29,7 @@ class OpOverload:
 
     def __init__(self, packet, schema, run, numbers_as_tensors=False):
         self.overloadpacket, self._schema, self._run = packet, schema, run
+        self._overloadpacket = packet  # (the name dispatch modes read)
         self._numbers_as_tensors = numbers_as_tensors
         self._overloadname = schema.overload_name or "default"
         self.namespace = packet._namespace
@@ -54,6 +55,9 @@ class OpOverload:
 
     def __hash__(self):
         return id(self)
+
+    def __deepcopy__(self, memo):
+        return self  # one object per operator (dicts keyed by operators survive copies)
 
     def __call__(self, /, *args, **kwargs):
         given = self._schema.bind(args, kwargs, self._numbers_as_tensors)
@@ -103,6 +107,9 @@ class OpOverloadPacket:
 
     def __hash__(self):
         return id(self)
+
+    def __deepcopy__(self, memo):
+        return self  # one object per operator (dicts keyed by operators survive copies)
 
     def __call__(self, /, *args, **kwargs):
         overloads = list(self._overloads.values())

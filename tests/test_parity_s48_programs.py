@@ -2,6 +2,7 @@
 which operator, forward and backward) and torch.utils.cpp_extension in a framework that builds
 no native code, each checked against torch at test time."""
 
+import numpy as np
 import pytest
 import torch
 import torch.utils.cpp_extension as _tce
@@ -263,3 +264,157 @@ def test_cpp_extension_import_under_torch_name(tmp_path):
     out = subprocess.run([sys.executable, "-m", "numtorch.run", str(prog)], capture_output=True,
                          text=True, timeout=60, check=False)
     assert out.stdout.strip() == "fallback RuntimeError", out.stderr
+
+
+# -- torch.utils._python_dispatch.TorchDispatchMode ---------------------------------------------
+_PRODUCTS = ("mm", "addmm", "bmm", "mv", "dot", "convolution")
+
+
+def _dispatch_log(L, fn):
+    """The products a dispatch mode sees while ``fn(L, R)`` runs: (operator, argument shapes
+    or values, result shape), and the result's shape."""
+    from importlib import import_module
+
+    base = import_module(L.__name__ + ".utils._python_dispatch").TorchDispatchMode
+
+    class Log(base):
+        def __init__(self):
+            super().__init__()
+            self.log = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            out = func(*args, **(kwargs or {}))
+            if func._overloadpacket.__name__ in _PRODUCTS:
+                self.log.append((str(func), [tuple(a.shape) if isinstance(a, L.Tensor) else a
+                                             for a in args], tuple(out.shape)))
+            return out
+
+    g = L.Generator().manual_seed(0)
+
+    def R(*shape, grad=False):
+        return L.randn(*shape, generator=g, requires_grad=grad)
+
+    with Log() as mode:
+        out = fn(L, R)
+    return mode.log, tuple(out.shape)
+
+
+_DISPATCH = {
+    "mm": lambda L, R: R(2, 6) @ R(6, 7),
+    "fold-left": lambda L, R: R(3, 2, 6) @ R(6, 7, grad=True),
+    "fold-right-transposed": lambda L, R: R(2, 6, grad=True) @ R(3, 6, 7),
+    "bmm-broadcast": lambda L, R: R(1, 2, 6) @ R(3, 6, 7),
+    "batch-of-one": lambda L, R: R(3, 2, 6) @ R(1, 6, 7),
+    "vector-left": lambda L, R: R(6) @ R(3, 6, 7),
+    "vector-right": lambda L, R: R(3, 2, 6) @ R(6),
+    "vector-left-fold": lambda L, R: R(6, grad=True) @ R(3, 6, 7),
+    "dot": lambda L, R: R(6) @ R(6),
+    "4d": lambda L, R: R(2, 1, 2, 6) @ R(3, 6, 7),
+    "linear": lambda L, R: L.nn.functional.linear(R(2, 3, 4), R(5, 4), R(5)),
+    "linear-1d": lambda L, R: L.nn.functional.linear(R(4), R(5, 4), R(5)),
+    "linear-noncontiguous": lambda L, R: L.nn.functional.linear(
+        R(3, 2, 4).transpose(0, 1), R(5, 4, grad=True), R(5)),
+    "linear-nobias": lambda L, R: L.nn.functional.linear(R(2, 3, 4), R(5, 4, grad=True)),
+    "conv": lambda L, R: L.nn.functional.conv2d(R(1, 2, 6, 6), R(3, 2, 3, 3), R(3), stride=2,
+                                                padding=1),
+    "conv-transposed": lambda L, R: L.nn.functional.conv_transpose2d(
+        R(1, 2, 5, 5), R(2, 3, 3, 3), stride=2, padding=1, output_padding=1),
+    "conv1d-groups": lambda L, R: L.nn.functional.conv1d(R(2, 4, 9), R(4, 2, 3), groups=2,
+                                                         dilation=2),
+}
+
+
+@pytest.mark.parametrize("case", list(_DISPATCH))
+def test_dispatch_mode_sees_torch_operators(case):
+    fn = _DISPATCH[case]
+    assert _dispatch_log(numtorch, fn) == _dispatch_log(torch, fn)
+
+
+def _dispatch_program(L):
+    from importlib import import_module
+
+    pd = import_module(L.__name__ + ".utils._python_dispatch")
+
+    class Count(pd.TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.n = 0
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            self.n += 1
+            return func(*args, **(kwargs or {}))
+
+    class ZeroMM(pd.TorchDispatchMode):  # no super().__init__ (ptflops' modes skip it)
+        def __init__(self):
+            self.seen = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            self.seen.append(pd._get_current_dispatch_mode() is None)
+            if func == L.ops.aten.mm.default:
+                return L.zeros(args[0].shape[0], args[1].shape[1])
+            return func(*args, **(kwargs or {}))
+
+    L.manual_seed(0)
+    model = L.nn.Sequential(L.nn.Linear(4, 8), L.nn.ReLU(), L.nn.Linear(8, 2, bias=False))
+    x = L.randn(3, 4)
+    ref = model(x)
+    with Count() as c:
+        y = model(x)
+    y.sum().backward()
+    grads = [p.grad.sum().item() for p in model.parameters()]
+    with Count() as outer:
+        stack_inside = len(pd._get_current_dispatch_mode_stack())
+        with ZeroMM() as inner:
+            zero = model(x)
+        current = pd._get_current_dispatch_mode() is outer
+    return (L.equal(ref, y), c.n > 0, y.requires_grad, [round(g, 4) for g in grads],
+            zero.abs().sum().item(), stack_inside, current, outer.n > 0, all(inner.seen),
+            pd._get_current_dispatch_mode() is None, pd.is_in_torch_dispatch_mode())
+
+
+def test_dispatch_mode_program():
+    """Results and gradients through a mode; nesting (a mode is off inside its own
+    __torch_dispatch__; ops it runs go to the mode outside); a mode replacing a result."""
+    assert _dispatch_program(numtorch) == _dispatch_program(torch)
+
+
+def test_aten_operators_survive_deepcopy():
+    """Dicts keyed by torch.ops.aten operators (ptflops' tables) are deep-copied."""
+    import copy
+
+    for L in (numtorch, torch):
+        table = {L.ops.aten.mm: 1, L.ops.aten.addmm.default: 2}
+        assert copy.deepcopy(table) == table
+        assert L.ops.aten.mm.default._overloadpacket is L.ops.aten.mm
+
+
+def test_aten_underscore_convolution():
+    def run(L):
+        g = L.Generator().manual_seed(0)
+        x, w = L.randn(1, 2, 5, 5, generator=g), L.randn(3, 2, 3, 3, generator=g)
+        return L.ops.aten._convolution.default(x, w, None, [1, 1], [1, 1], [1, 1], False,
+                                               [0, 0], 1, False, False, True, True)
+
+    assert np.allclose(run(numtorch).numpy(), run(torch).numpy(), atol=1e-5)
+
+
+def test_batch_norm_eval_calls_no_public_add():
+    """ptflops counts calls of a patched Tensor.add: torch's batch norm makes none."""
+    def calls(L):
+        L.manual_seed(0)
+        bn = L.nn.BatchNorm2d(4).eval()
+        orig, n = L.Tensor.add, []
+
+        def add(self, *args, **kwargs):
+            n.append(1)
+            return orig(self, *args, **kwargs)
+
+        L.Tensor.add = add
+        try:
+            out = bn(L.randn(2, 4, 3, 3))
+            out = L.nn.functional.rms_norm(out, (3,), eps=1e-5)
+        finally:
+            L.Tensor.add = orig
+        return len(n), round(out.sum().item(), 3)
+
+    assert calls(numtorch) == calls(torch)

@@ -117,7 +117,7 @@ def _normalize_with_running(input, running_mean, running_var, weight, bias, eps)
     arrays = _norm_batch.running_arrays(input, running_mean, running_var, weight, bias)
     if arrays is not None:
         return _make(_norm_batch.running_normalize(*arrays, eps))
-    scale = _cast(running_var, dt).add(eps).rsqrt()
+    scale = (_cast(running_var, dt) + eps).rsqrt()  # (an operator: patched Tensor.add unseen)
     if weight is not None:
         scale = scale * weight
     neg_mean = -_cast(running_mean, dt)
@@ -504,7 +504,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     nd = input.ndim
     dims = tuple(range(nd - len(ns), nd))
     x = _cast(input, ct)
-    y = x * (x * x).mean(dims, keepdim=True).add(eps).rsqrt()
+    y = x * ((x * x).mean(dims, keepdim=True) + eps).rsqrt()
     if weight is not None:
         y = y * weight
     return _cast(y, dt)  # the input's dtype, whatever the weight's
