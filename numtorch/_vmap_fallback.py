@@ -16,7 +16,8 @@ __all__ = ["NAMES", "install"]
 
 NAMES = ("quantile", "nanquantile", "bincount", "histc", "histogram", "mode", "isin",
          "repeat_interleave", "argwhere", "histogramdd", "unique", "unique_consecutive",
-         "nonzero", "where", "masked_select", "as_strided", "as_strided_", "as_strided_scatter")
+         "nonzero", "where", "masked_select", "as_strided", "as_strided_", "as_strided_scatter",
+         "lu", "lu_solve", "lu_unpack", "hash_tensor")
 
 
 def _wrap(name, fn):
@@ -36,15 +37,23 @@ def _wrap(name, fn):
 FUNCTIONAL_NAMES = ("batch_norm", "grid_sample", "embedding", "one_hot", "ctc_loss")
 
 
+# in torch.linalg (named "linalg.<name>" in numtorch.func._fallback)
+LINALG_NAMES = ("lu_factor", "lu_factor_ex", "lu", "lu_solve", "matrix_rank", "ldl_factor",
+                "ldl_factor_ex", "ldl_solve", "lstsq")
+
+
 def install(*namespaces):
     """Wrap the functions in ``NAMES`` found in each namespace (a module or a dict), and
     ``FUNCTIONAL_NAMES`` in ``numtorch.nn.functional``."""
+    from . import linalg
     from .nn import functional
 
-    for name in FUNCTIONAL_NAMES:
-        fn = getattr(functional, name)
-        if not getattr(fn, "_vmap_fallback", False):
-            setattr(functional, name, _wrap(name, fn))
+    for module, names, prefix in ((functional, FUNCTIONAL_NAMES, ""),
+                                  (linalg, LINALG_NAMES, "linalg.")):
+        for name in names:
+            fn = getattr(module, name)
+            if not getattr(fn, "_vmap_fallback", False):
+                setattr(module, name, _wrap(prefix + name, fn))
     for ns in namespaces:
         get = ns.get if isinstance(ns, dict) else lambda n, _ns=ns: getattr(_ns, n, None)
         for name in NAMES:

@@ -511,3 +511,40 @@ NESTED = {
 @pytest.mark.parametrize("case", sorted(NESTED))
 def test_per_sample_grads_and_nested_vmap(case):
     _check(NESTED[case], rtol=1e-4, atol=1e-6)
+
+
+# -- matrix functions whose results are post-processed on the host ------------------------------
+def _mats(L):
+    return L.linspace(-1, 1, 27).reshape(3, 3, 3) + L.eye(3)
+
+
+LINALG = {
+    "lu_method": lambda L: L.func.vmap(lambda a: a.lu())(_mats(L)),
+    "lu_infos": lambda L: L.func.vmap(lambda a: L.lu(a, get_infos=True))(_mats(L)),
+    "lu_factor": lambda L: L.func.vmap(L.linalg.lu_factor)(_mats(L)),
+    "lu_factor_ex": lambda L: L.func.vmap(L.linalg.lu_factor_ex)(_mats(L)),
+    "linalg_lu": lambda L: L.func.vmap(L.linalg.lu)(_mats(L)),
+    "linalg_lu_solve": lambda L: L.func.vmap(
+        lambda a, b: L.linalg.lu_solve(*L.linalg.lu_factor(a), b))(_mats(L), _mats(L)),
+    "linalg_lu_solve_plain_rhs": lambda L: L.func.vmap(
+        lambda a: L.linalg.lu_solve(*L.linalg.lu_factor(a), L.eye(3)[:, :2]))(_mats(L)),
+    "lu_solve_method": lambda L: L.func.vmap(
+        lambda a, b: b.lu_solve(*L.linalg.lu_factor(a)))(_mats(L), _mats(L)),
+    "lu_unpack": lambda L: L.func.vmap(lambda a: L.lu_unpack(*L.linalg.lu_factor(a)))(_mats(L)),
+    "lu_factor_of_stack": lambda L: L.func.vmap(L.linalg.lu_factor)(
+        _mats(L).reshape(3, 1, 3, 3).expand(3, 2, 3, 3) * L.tensor([1.0, 2.0])[:, None, None]),
+    "lu_factor_grad": lambda L: L.func.vmap(L.func.grad(
+        lambda a: L.linalg.lu_factor(a)[0].sum()))(_mats(L)),
+    "matrix_rank": lambda L: L.func.vmap(L.linalg.matrix_rank)(_mats(L)),
+    "matrix_rank_atol": lambda L: L.func.vmap(
+        lambda a, t: L.linalg.matrix_rank(a, atol=t))(_mats(L), L.tensor([0.1, 5.0, 0.5])),
+    "ldl_factor": lambda L: L.func.vmap(lambda a: L.linalg.ldl_factor(a + a.mT))(_mats(L)),
+    "lstsq": lambda L: L.func.vmap(L.linalg.lstsq)(_mats(L), _mats(L)),
+    "lstsq_gelsd": lambda L: L.func.vmap(lambda a, b: L.linalg.lstsq(a, b, driver="gelsd"))(
+        _mats(L), _mats(L)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LINALG))
+def test_vmap_matrix_functions(case):
+    _check(LINALG[case], rtol=1e-4, atol=1e-5)

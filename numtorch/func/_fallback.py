@@ -229,9 +229,63 @@ def _one_hot(fn, args, kwargs):
     return fn(*args, **kwargs)
 
 
+def _trailing(*cores):
+    """A rule for matrix functions that treat leading dims as batch dims (the LU and LDL
+    families, ``matrix_rank``, ``lstsq``): ``cores`` gives each tensor parameter's name and
+    its number of core (trailing) dims. The batch dims of every tensor argument become
+    leading physical dims (size-1 dims line up logical batch dims of different ranks) and the
+    function runs once; each result carries the batch dims in front (a result the same for
+    every sample, such as an empty ``residuals``, is expanded over them)."""
+    def rule(fn, args, kwargs):
+        names = [n for n, _ in cores]
+        vals = _bound(args, kwargs, names)
+        vals = [B.unwrap_owner(v) if isinstance(v, Tensor) else v for v in vals]
+        levels = B.union_levels(vals)
+        k = len(levels)
+        sizes = tuple(B.level_size(lvl) for lvl in levels)
+        rank = max((v.dim() - c for v, (_, c) in zip(vals, cores)
+                    if isinstance(v, Tensor)), default=0)
+        new_args, new_kwargs = list(args), dict(kwargs)
+        for i, (v, (name, c)) in enumerate(zip(vals, cores)):
+            if not isinstance(v, Tensor):
+                continue
+            p = B.materialize(v, levels)
+            missing = rank - max(v.dim() - c, 0)
+            if missing > 0:
+                p = p.reshape(tuple(p.shape[:k]) + (1,) * missing + tuple(p.shape[k:]))
+            if i < len(args):
+                new_args[i] = p
+            else:
+                new_kwargs[name] = p
+        out = fn(*new_args, **new_kwargs)
+        leaves, spec = tree_flatten(out)
+        res = []
+        for o in leaves:
+            if isinstance(o, Tensor):
+                if tuple(o.shape[:k]) != sizes:
+                    o = o.expand(sizes + tuple(o.shape))
+                o = B.wrap(o, levels)
+            res.append(o)
+        return tree_unflatten(res, spec)
+
+    return rule
+
+
+_A = ("A", 2)
+
 # function name -> its batching rule (called with the function, args and kwargs)
 _RULES = {"as_strided": _as_strided, "as_strided_": _as_strided_, "batch_norm": _batch_norm,
-          "grid_sample": _grid_sample, "embedding": _embedding, "one_hot": _one_hot}
+          "grid_sample": _grid_sample, "embedding": _embedding, "one_hot": _one_hot,
+          "lu": _trailing(_A), "lu_solve": _trailing(("b", 2), ("LU_data", 2), ("LU_pivots", 1)),
+          "lu_unpack": _trailing(("LU_data", 2), ("LU_pivots", 1)),
+          "linalg.lu_factor": _trailing(_A), "linalg.lu_factor_ex": _trailing(_A),
+          "linalg.lu": _trailing(_A),
+          "linalg.lu_solve": _trailing(("LU", 2), ("pivots", 1), ("B", 2)),
+          "linalg.matrix_rank": _trailing(_A, ("tol", 0), ("hermitian", 0), ("atol", 0),
+                                          ("rtol", 0)),
+          "linalg.ldl_factor": _trailing(_A), "linalg.ldl_factor_ex": _trailing(_A),
+          "linalg.ldl_solve": _trailing(("LD", 2), ("pivots", 1), ("B", 2)),
+          "linalg.lstsq": _trailing(_A, ("B", 2))}
 
 # name -> None (run per sample when the values escape), "per-sample" (always), or a function of
 # (args, kwargs) giving torch's exception (None: run as usual)
@@ -245,7 +299,7 @@ _FUNCTIONS = {
     "nonzero": _nonzero_error,
     "where": _where_error,
     "masked_select": _masked_select_error,
-    "ctc_loss": None,
+    "ctc_loss": None, "hash_tensor": None,
     "as_strided_scatter": lambda a, k: RuntimeError(
         "Error: aten::as_strided_scatter requires special handling, and does not yet have a "
         "batching rule. Feel free to file a github issue!"),
