@@ -498,3 +498,41 @@ def test_accumulate_grad_hook_return_checked():
         y.sum().backward()
         return x.grad
     _same(case)
+
+
+# -- gradient lists of backward/grad, Tensor.data of a tensor that requires grad ----------------
+
+def _three(L):
+    x = L.tensor([1., 2.], requires_grad=True)
+    return x, {"vector": [x * 2], "two_vectors": [x * 2, x * 3],
+               "two_scalars": [(x * 2).sum(), (x * 3).sum()]}
+
+
+# (two scalars with one vector gradient is left out: torch checks the first pair's shape before
+# the count, numtorch the count first)
+@pytest.mark.parametrize(("outs", "grads"), [
+    (o, g) for o in ("vector", "two_vectors", "two_scalars") for g in ("empty", "extra", "one")
+    if (o, g) != ("two_scalars", "one")])
+@pytest.mark.parametrize("api", ["backward", "grad"])
+def test_gradient_list_lengths(api, grads, outs):
+    def case(L):
+        x, all_outs = _three(L)
+        o = all_outs[outs]
+        g = {"empty": [], "extra": [L.ones(o[0].shape)] * 3,
+             "one": [L.ones(o[0].shape)]}[grads]
+        if api == "backward":
+            L.autograd.backward(o, g)
+            return x.grad
+        return L.autograd.grad(o, x, g)
+    _same(case)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "bool", "float64", "complex64"])
+@pytest.mark.parametrize("who", ["leaf", "nonleaf", "plain"])
+def test_data_assignment_dtype(who, dtype):
+    def case(L):
+        x = L.tensor([1., 2.], requires_grad=who != "plain")
+        t = x * 2 if who == "nonleaf" else x
+        t.data = L.tensor([1, 0]).to(getattr(L, dtype))
+        return str(t.dtype).replace("numtorch", "torch"), t.requires_grad
+    _same(case)

@@ -41,10 +41,12 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     if grad_variables is not None:
         grad_tensors = grad_variables
     outputs = _as_tuple(tensors)
-    grads = _as_tuple(grad_tensors) or (None,) * len(outputs)
-    if len(grads) != len(outputs):
-        raise RuntimeError(f"grad can be implicitly created only for scalar outputs: got "
-                           f"{len(grads)} gradients for {len(outputs)} tensors")
+    grads = _as_tuple(grad_tensors)
+    if grads is None:
+        grads = (None,) * len(outputs)
+    grads = grads[:len(outputs)]  # torch pairs them up and ignores the extra gradients
+    if len(grads) != len(outputs):  # (an empty list is no gradient at all, not None)
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     ins = _as_tuple(inputs)
     if ins is not None and len(ins) == 0:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
@@ -88,7 +90,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     ins = _as_tuple(inputs)
     if ins is not None and len(ins) == 0:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    grads = _as_tuple(grad_outputs) or (None,) * len(outs)
+    grads = _as_tuple(grad_outputs)
+    if grads is None:
+        grads = (None,) * len(outs)
     if len(grads) > len(outs):  # torch pairs them up and ignores the extra gradients
         grads = grads[:len(outs)]
     if len(grads) != len(outs):
