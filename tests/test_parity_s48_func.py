@@ -540,6 +540,8 @@ LINALG = {
         lambda a, t: L.linalg.matrix_rank(a, atol=t))(_mats(L), L.tensor([0.1, 5.0, 0.5])),
     "ldl_factor": lambda L: L.func.vmap(lambda a: L.linalg.ldl_factor(a + a.mT))(_mats(L)),
     "lstsq": lambda L: L.func.vmap(L.linalg.lstsq)(_mats(L), _mats(L)),
+    "linalg_lu_vector_sample": lambda L: L.func.vmap(L.linalg.lu)(_mats(L)[:, 0]),
+    "matrix_rank_vector_sample": lambda L: L.func.vmap(L.linalg.matrix_rank)(_mats(L)[:, 0]),
     "lstsq_gelsd": lambda L: L.func.vmap(lambda a, b: L.linalg.lstsq(a, b, driver="gelsd"))(
         _mats(L), _mats(L)),
 }

@@ -240,6 +240,8 @@ def _trailing(*cores):
         names = [n for n, _ in cores]
         vals = _bound(args, kwargs, names)
         vals = [B.unwrap_owner(v) if isinstance(v, Tensor) else v for v in vals]
+        if any(isinstance(v, Tensor) and v.dim() < c for v, (_, c) in zip(vals, cores)):
+            return fn(*args, **kwargs)  # (its own error, about the per-sample shape)
         levels = B.union_levels(vals)
         k = len(levels)
         sizes = tuple(B.level_size(lvl) for lvl in levels)
