@@ -550,3 +550,24 @@ LINALG = {
 @pytest.mark.parametrize("case", sorted(LINALG))
 def test_vmap_matrix_functions(case):
     _check(LINALG[case], rtol=1e-4, atol=1e-5)
+
+
+# -- out= under vmap: torch's fallback refuses out= writes of batched values --------------------
+OUT = {
+    "add_batched_out": lambda L: L.func.vmap(lambda t, o: L.add(t, 1, out=o))(_x(L), _x(L) * 0),
+    "add_plain_out": lambda L: L.func.vmap(lambda t: L.add(t, 1, out=L.empty(4)))(_x(L)),
+    "mul": lambda L: L.func.vmap(lambda t: L.mul(t, 2, out=L.empty(4)))(_x(L)),
+    "sum": lambda L: L.func.vmap(lambda t: L.sum(t, 0, out=L.empty(())))(_x(L)),
+    "exp": lambda L: L.func.vmap(lambda t: L.exp(t, out=L.empty(4)))(_x(L)),
+    "cat": lambda L: L.func.vmap(lambda t: L.cat([t, t], out=L.empty(8)))(_x(L)),
+    "stack": lambda L: L.func.vmap(lambda t: L.stack([t, t], out=L.empty(2, 4)))(_x(L)),
+    "mm": lambda L: L.func.vmap(lambda t: L.mm(t[None], t[:, None], out=L.empty(1, 1)))(_x(L)),
+    "cumsum": lambda L: L.func.vmap(lambda t: L.cumsum(t, 0, out=L.empty(4)))(_x(L)),
+    "unbatched_inside": lambda L: L.func.vmap(
+        lambda t: (L.add(L.ones(2), 1, out=L.empty(2)), t * 2)[1])(_x(L)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OUT))
+def test_vmap_out_argument(case):
+    _check(OUT[case])

@@ -433,6 +433,42 @@ def unbatched_self_error(label):
         "inside the PyTorch framework, please file a bug report instead.")
 
 
+# torch's overload names of the out= forms (others are "<name>.out")
+_OUT_OVERLOADS = {"sum": "sum.IntList_out", "pow": "pow.Tensor_Scalar_out"}
+
+
+_LIST_INPUT_OPS = frozenset(("cat", "concat", "concatenate", "stack", "hstack", "vstack",
+                             "dstack", "column_stack", "row_stack"))
+
+# frames of wrappers and helpers, not of the function the user called
+_GENERIC_FRAMES = frozenset(("call", "fn", "wrapper", "wrapped", "inner", "_out", "_write_out",
+                             "inplace", "_inplace_trace", "apply_inplace", "_out_error"))
+
+
+def _out_error():
+    """torch's error for ``op(..., out=t)`` on batched tensors, naming the numtorch function
+    the user called (the first frame below the caller's code)."""
+    import sys
+
+    frame, name = sys._getframe(1), None
+    while frame is not None:
+        mod = frame.f_globals.get("__name__", "")
+        if mod != "numtorch" and not mod.startswith("numtorch."):
+            break
+        code = frame.f_code.co_name
+        if code not in _GENERIC_FRAMES:
+            name = code
+        elif code == "fn" and isinstance(frame.f_locals.get("name"), str):
+            name = frame.f_locals["name"]  # a generated op function (its factory's name)
+        frame = frame.f_back
+    op = _OUT_OVERLOADS.get(name, f"{name}.out")
+    if name in _LIST_INPUT_OPS:  # (torch has no fallback for a list of tensors)
+        return RuntimeError(f"Batching rule not implemented for aten::{op}. We could not "
+                            f"generate a fallback.")
+    return RuntimeError(f"Batching rule not implemented for aten::{op}; the fallback path "
+                        f"doesn't work on out= or view ops.")
+
+
 def inplace(self, fn, args, kwargs):
     """``self.op_(...)`` while vmap is active: the op runs out of place through the rules and
     its result is written into the physical tensor; a batched result cannot go into an
@@ -443,6 +479,9 @@ def inplace(self, fn, args, kwargs):
     from ..autograd.inplace import _shadow, apply_inplace
 
     own = self._levels if type(self) is BatchedTensor else ()
+    if getattr(fn, "__qualname__", "") == "_write_out.<locals>.<lambda>" and (own or any(
+            type(B.unwrap_owner(a)) is BatchedTensor for a in args if isinstance(a, Tensor))):
+        raise _out_error()  # an ``out=`` write of batched values: torch's fallback refuses
     src = self
     if _state.enabled and (self.requires_grad or any(
             isinstance(a, Tensor) and a.requires_grad for a in args)):
