@@ -190,3 +190,72 @@ def test_batch_norm_half_double_backward():
     gws, = numtorch.autograd.grad(gxs.float().pow(2).sum(), ws)
     assert _ulps(gx, gxs, torch.float16) <= 2
     np.testing.assert_allclose(_np(gws), _np(gw), rtol=2e-2, atol=1e-2)
+
+
+def _both(fn):
+    """fn(lib, F) under torch and numtorch: (result or exception text) each."""
+    out = []
+    for lib, F in ((torch, torch.nn.functional), (numtorch, NF)):
+        try:
+            out.append(fn(lib, F))
+        except Exception as e:  # noqa: BLE001 - the class and text are compared
+            out.append(f"{type(e).__name__}: {e}")
+    return out
+
+
+@pytest.mark.parametrize("ls", [-0.1, -2.5, 0.0, 0.3])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("red", ["mean", "sum", "none"])
+def test_cross_entropy_negative_label_smoothing(ls, weighted, red):
+    # torch smooths only above 0: a negative amount is plain cross entropy (class indices)
+    x = np.random.default_rng(0).standard_normal((5, 4)).astype(np.float32)
+    t = np.array([0, 3, 2, 1, 3])
+    w = np.array([1.0, 2.0, 0.5, 3.0], np.float32)
+
+    def f(lib, F):
+        return F.cross_entropy(lib.tensor(x), lib.tensor(t),
+                               weight=lib.tensor(w) if weighted else None,
+                               label_smoothing=ls, reduction=red).numpy()
+
+    ref, got = _both(f)
+    np.testing.assert_allclose(got, ref, rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("red", ["none", "sum", "mean"])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("loss", ["nll_loss", "cross_entropy"])
+def test_ignored_targets_zeros_and_zero_weight_mean(red, weighted, loss):
+    # ignored targets: +0 loss and gradient; a mean whose counted targets all weigh 0: NaN
+    x = np.array([[1.5, -2.0, 0.3], [-0.7, 2.0, 1.0]], np.float32)
+    t = np.array([-100, 1])
+    w = np.array([1.0, 0.0, 2.0], np.float32)
+
+    def f(lib, F):
+        xt = lib.tensor(x, requires_grad=True)
+        y = getattr(F, loss)(xt, lib.tensor(t), weight=lib.tensor(w) if weighted else None,
+                             reduction=red)
+        g, = lib.autograd.grad(y.sum(), xt)
+        return y.detach().numpy(), g.numpy()
+
+    (ry, rg), (gy, gg) = _both(f)
+    np.testing.assert_array_equal(gy, ry)
+    np.testing.assert_array_equal(np.signbit(gy), np.signbit(ry))
+    np.testing.assert_array_equal(np.isnan(gg), np.isnan(rg))
+    np.testing.assert_allclose(gg, rg, rtol=1e-6)
+    if loss == "nll_loss":  # (cross entropy's weight-0 class keeps a -0 there)
+        num = ~np.isnan(rg)
+        np.testing.assert_array_equal(np.signbit(gg[num]), np.signbit(rg[num]))
+
+
+def test_weight_norm_deprecation_warns_once_per_program():
+    import warnings
+
+    counts = []
+    for lib in (torch, numtorch):
+        with warnings.catch_warnings(record=True) as rec:
+            warnings.simplefilter("default")
+            for _ in range(2):
+                lib.nn.utils.weight_norm(lib.nn.Linear(2, 2))
+            lib.nn.utils.weight_norm(lib.nn.Linear(2, 2))  # another call site
+        counts.append(sum(issubclass(r.category, FutureWarning) for r in rec))
+    assert counts[0] == counts[1]

@@ -61,6 +61,22 @@ def _class_weights(xp, t, weight, ignore_index, dtype):
     return t_safe, wt
 
 
+def _dead_counts(node, xp, t, wt, out):
+    """torch's zeros and NaNs around ignored targets (CPU): the loss of an ignored target is
+    +0 (not -0 from ``-x * 0``), its gradient too, and a 'mean' whose counted targets all
+    have weight 0 is 0/0: their gradient is NaN (ignored ones stay 0). Saves the masks
+    (None when nothing applies) and fixes ``out`` (the per-element loss for 'none')."""
+    if xp is not np or wt is None or not t.size:
+        return out
+    kept = t != node.ignore_index
+    ignored = None if kept.all() else ~kept
+    nan_at = kept if node.reduction == "mean" and kept.any() and not wt.any() else None
+    if ignored is not None and node.reduction == "none":
+        out[ignored] = 0
+    node.save(ignored=ignored, nan_at=nan_at)
+    return out
+
+
 def _target_index(xp, t):
     """The index tuple that picks ``x[n, t[n, ...], ...]`` along dim 1 (plain fancy indexing
     is several times cheaper than take/put_along_axis on small batches)."""
@@ -260,12 +276,14 @@ class CrossEntropyIndex(Op):
         self.save(e=e, s=s, idx=idx, flat=flat, from_log=from_log, a=a, b=b, c=c, w_b=w_b)
         # the counted samples, for torch's order of the 'sum' (see ``nll_cascade``)
         kept = t != self.ignore_index if wt is not None and x.dtype in _CASCADED else None
-        return _weights_and_factor(self, xp, loss, wt, kept, ordered)
+        return _dead_counts(self, xp, t, wt, _weights_and_factor(self, xp, loss, wt, kept,
+                                                                 ordered))
 
     def backward(self, grad):
         x = self.saved_inputs()  # kept by the backward op only when it is itself recorded
         saved = {k: self.saved(k) for k in ("e", "s", "idx", "flat", "from_log", "a", "b", "c",
                                             "w_b", "factor")}
+        saved["nan_at"] = self._check_saved()["extra"].get("nan_at")
         return CrossEntropyIndexBackward.apply(grad, x, **saved), None
 
 
@@ -296,6 +314,8 @@ class CrossEntropyIndexBackward(Op):
             flat_out[self.flat] -= _times(sc, self.b)
         if self.c is not None:
             out -= _times(_along_classes(sc * self.c), self.w_b)
+        if getattr(self, "nan_at", None) is not None:  # counted rows of a 0/0 mean
+            np.moveaxis(out, 1, -1)[self.nan_at] = np.nan
         self.e = self.s = self.from_log = None  # a recorded node must not keep them alive
         return out
 
@@ -329,26 +349,36 @@ class NLLLoss(Op):
             loss *= wt
         self.in_shape = x.shape
         self.save(idx=idx)
-        return _weights_and_factor(self, xp, loss, wt, kept=t != self.ignore_index)
+        return _dead_counts(self, xp, t, wt, _weights_and_factor(self, xp, loss, wt,
+                                                                 kept=t != self.ignore_index))
 
     def backward(self, grad):
+        extra = self._check_saved()["extra"]
         return NLLLossBackward.apply(grad, shape=self.in_shape, idx=self.saved("idx"),
                                      factor=self.saved("factor"), wt=self.saved("wt"),
-                                     divisor=self._check_saved()["extra"].get("divisor")), None
+                                     divisor=extra.get("divisor"), ignored=extra.get("ignored"),
+                                     nan_at=extra.get("nan_at")), None
 
 
 class NLLLossBackward(Op):
     """y = zeros with -c g at the target entries; dg = -c gg[t] (c = w[t] / total for a 16-bit
     'mean', divided rather than multiplied as torch rounds it)."""
 
-    divisor = None
+    divisor = ignored = nan_at = None
 
     def forward(self, g):
         out = self.xp.zeros(self.shape, dtype=g.dtype)
         if self.divisor is not None:
-            out[self.idx] = -_times(g / self.divisor, self.wt)
+            picked = -_times(g / self.divisor, self.wt)
         else:
-            out[self.idx] = -_times(_times(g, self.factor), self.wt)
+            picked = -_times(_times(g, self.factor), self.wt)
+        if self.ignored is not None or self.nan_at is not None:  # see _dead_counts
+            picked = self.xp.array(np.broadcast_to(picked, self.idx[1].shape))
+            if self.nan_at is not None:
+                picked[self.nan_at] = np.nan
+            if self.ignored is not None:
+                picked[self.ignored] = 0
+        out[self.idx] = picked
         return out
 
     def backward(self, gg):

@@ -222,6 +222,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if tuple(target.shape) == tuple(input.shape):
         return _cross_entropy_probs(input, target, weight, ignore_index, red, label_smoothing)
     _check_smoothing(label_smoothing)
+    if not label_smoothing > 0:  # torch smooths only above 0 (a negative amount is ignored)
+        label_smoothing = 0.0
     if input.dim() == 0:  # torch's log_softmax over dim 1 of a 0-d input
         raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
     n_classes = _check_index_target(input, target, weight, "cross_entropy_loss")

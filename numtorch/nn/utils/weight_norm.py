@@ -90,8 +90,10 @@ def weight_norm(module, name="weight", dim=0):
         >>> tuple(m.weight_g.shape), tuple(m.weight_v.shape)
         ((5, 1), (5, 3))
     """
+    # torch's warning points into its own weight_norm.py (not the caller): under the default
+    # filters a program sees it once, whatever the number of call sites
     warnings.warn("`torch.nn.utils.weight_norm` is deprecated in favor of "
-                  "`torch.nn.utils.parametrizations.weight_norm`.", FutureWarning, stacklevel=2)
+                  "`torch.nn.utils.parametrizations.weight_norm`.", FutureWarning, stacklevel=1)
     WeightNorm.apply(module, name, dim)
     return module
 
