@@ -536,3 +536,50 @@ def test_data_assignment_dtype(who, dtype):
         t.data = L.tensor([1, 0]).to(getattr(L, dtype))
         return str(t.dtype).replace("numtorch", "torch"), t.requires_grad
     _same(case)
+
+
+# -- what a custom Function's jvp returns is checked as torch checks it --------------------------
+
+def _fwd_two_outs(ctx, x):
+    return x.exp(), x.sin()
+
+
+def _fwd_scaled_in_place(ctx, x):
+    x.mul_(2)
+    ctx.mark_dirty(x)
+    return x
+
+
+def _fwd_with_index(ctx, x):
+    i = x.argmax()
+    ctx.mark_non_differentiable(i)
+    return x * 2, i
+
+
+JVP_RESULTS = {
+    "count_short": (_fwd_two_outs, lambda ctx, g: g),
+    "count_ok": (_fwd_two_outs, lambda ctx, g: (g * 2, g * 3)),
+    "shape": (lambda ctx, x: x * 2, lambda ctx, g: g[:1]),
+    "dtype_float64": (lambda ctx, x: x * 2, lambda ctx, g: g.double()),
+    "dirty_in_place": (_fwd_scaled_in_place, lambda ctx, g: g.mul_(2)),
+    "dirty_new_tensor": (_fwd_scaled_in_place, lambda ctx, g: g * 2),
+    "nondiff_none": (_fwd_with_index, lambda ctx, g: (g * 2, None)),
+    "nondiff_given": (_fwd_with_index, lambda ctx, g: (g * 2, g.new_zeros(()))),
+}
+
+
+@pytest.mark.parametrize("case", sorted(JVP_RESULTS))
+def test_custom_function_jvp_results(case):
+    fwd, jvp = JVP_RESULTS[case]
+
+    def run(L):
+        F = type("Fn", (L.autograd.Function,), {
+            "forward": staticmethod(fwd), "jvp": staticmethod(jvp),
+            "backward": staticmethod(lambda ctx, *g: g[0])})
+        fw = L.autograd.forward_ad
+        with fw.dual_level():
+            x = fw.make_dual(L.tensor([1., 2.]), L.tensor([1., 0.])).clone()
+            out = F.apply(x)
+            outs = out if isinstance(out, tuple) else (out,)
+            return [fw.unpack_dual(o).tangent for o in outs]
+    _same(run)

@@ -304,7 +304,7 @@ def _run_function(ctx, forward, args, kwargs):
         ctx._edges = tuple(None for _ in args)
     ctx.to_save = ()
     if tangents is not None:
-        _give_tangents(ctx, tangents, wrapped, args, aliased)
+        _give_tangents(ctx, tangents, wrapped, args, aliased, dirty_ids, outs)
     return wrapped[0] if single else tuple(wrapped)
 
 
@@ -332,16 +332,37 @@ def _forward_on_primals(forward, args, kwargs):
         forward_ad._state["busy"] = busy
 
 
-def _give_tangents(ctx, tangents, wrapped, args, aliased):
+def _give_tangents(ctx, tangents, wrapped, args, aliased, dirty_ids, outs):
     from . import forward_ad
 
     out = ctx._fn_cls.jvp(ctx, *tangents)
     out = out if isinstance(out, tuple) else (out,)
-    for o, t, src in zip(wrapped, out, aliased):
-        if t is not None and isinstance(o, graph.Tensor):
-            if src is not None:
-                _check_view_tangent(t, src, args, tangents)
-            forward_ad._set_tangent(o, t)
+    if len(out) != len(wrapped):
+        raise RuntimeError(f"Function's jvp returned an invalid number of forward gradients "
+                           f"(expected {len(wrapped)} but got {len(out)})")
+    non_diff = {id(t) for t in ctx._non_differentiable}
+    for i, (o, t, src) in enumerate(zip(wrapped, out, aliased)):
+        if t is None or not isinstance(o, graph.Tensor):
+            continue
+        if id(outs[i]) in non_diff or o._array.dtype.kind not in "fcV":
+            raise RuntimeError(f"Function's jvp returned a gradient at position {i}, but  the "
+                               "corresponding forward output is not a differentiable Tensor."
+                               "You should return None at that position instead.")
+        if tuple(t.shape) != tuple(o.shape):
+            raise RuntimeError(f"Trying to set a forward gradient that has a different size "
+                               f"than that of the original Tensor, this is not supported. "
+                               f"Tensor is of size {list(o.shape)} while the given forward "
+                               f"gradient is of size {list(t.shape)}.")
+        if id(outs[i]) in dirty_ids:
+            k = next((k for k, a in enumerate(args) if a is outs[i]), None)
+            if k is not None and tangents[k] is not None and t is not tangents[k]:
+                raise RuntimeError("An inplace custom Function is not modifying the forward "
+                                   "mode gradients inplace. If the forward is modifying an "
+                                   "input inplace, then the jvp function must modify the "
+                                   "corresponding gradient inplace.")
+        if src is not None:
+            _check_view_tangent(t, src, args, tangents)
+        forward_ad._set_tangent(o, t)
 
 
 def _root(t):
