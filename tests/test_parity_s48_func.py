@@ -571,3 +571,14 @@ OUT = {
 @pytest.mark.parametrize("case", sorted(OUT))
 def test_vmap_out_argument(case):
     _check(OUT[case])
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 10])
+def test_vmap_chunked_none_out_dim(chunk):
+    _check(lambda L: L.func.vmap(lambda t: (t, L.ones(1)), chunk_size=chunk, out_dims=(0, None))(
+        _x(L)))
+
+
+def test_jacrev_chunked_has_aux():
+    _check(lambda L: L.func.jacrev(lambda a: (a.sin(), a.sum()), has_aux=True, chunk_size=1)(
+        _v(L)))

@@ -199,8 +199,13 @@ def vmap_basis(func, out_dims=0, randomness="error", chunk_size=None):
 
 def _vmap_call(func, in_dims, out_dims, randomness, chunk_size, args, kwargs, internal=False):
     leaves, spec, dims, size = _check_in_dims(func, in_dims, args)
-    if chunk_size is None or chunk_size >= size:
+    if chunk_size is None:
         return _run(func, leaves, spec, dims, size, out_dims, randomness, kwargs, internal)
+    if chunk_size >= size:
+        out = _run(func, leaves, spec, dims, size, out_dims, randomness, kwargs, internal)
+        if not internal and any(d is None for d in _out_dims(func, out_dims, out)):
+            raise _chunked_none_error()
+        return out
     from .. import _random
     from ..ops import cat
 
@@ -216,9 +221,17 @@ def _vmap_call(func, in_dims, out_dims, randomness, chunk_size, args, kwargs, in
     flat = [tree_flatten(r)[0] for r in results]
     out_spec = tree_flatten(results[0])[1]
     odims = _out_dims(func, out_dims, results[0])
+    if not internal and any(d is None for d in odims):
+        raise _chunked_none_error()
     joined = [cat([f[i] for f in flat], d) if d is not None else flat[0][i]
               for i, d in enumerate(odims)]
     return tree_unflatten(joined, out_spec)
+
+
+def _chunked_none_error():
+    """torch joins chunked outputs with ``cat`` along their out_dims, which a None out_dim
+    fails (even when one chunk covers the batch)."""
+    return TypeError("cat(): argument 'dim' must be int, not NoneType")
 
 
 def _out_dims(func, out_dims, outputs):
