@@ -259,3 +259,28 @@ def test_weight_norm_deprecation_warns_once_per_program():
             lib.nn.utils.weight_norm(lib.nn.Linear(2, 2))  # another call site
         counts.append(sum(issubclass(r.category, FutureWarning) for r in rec))
     assert counts[0] == counts[1]
+
+
+def _warning_sites(lib, calls):
+    """(category, message) of each warning shown under the default filters."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("default")
+        calls(lib)
+    return [(r.category.__name__, str(r.message)) for r in rec]
+
+
+def test_legacy_reduction_and_grid_sample_warnings_shown_as_torch():
+    def calls(lib):
+        F = lib.nn.functional
+        lib.nn.MSELoss(size_average=False)
+        lib.nn.MSELoss(size_average=False)
+        lib.nn.L1Loss(reduce=False)
+        F.mse_loss(lib.ones(2), lib.ones(2), size_average=False)
+        F.mse_loss(lib.ones(2), lib.ones(2), size_average=False)
+        F.l1_loss(lib.ones(2), lib.ones(2), size_average=False)
+        F.grid_sample(lib.ones(1, 1, 2, 2), lib.zeros(1, 1, 1, 2))
+        F.grid_sample(lib.ones(1, 1, 2, 2), lib.zeros(1, 1, 1, 2))
+
+    assert _warning_sites(numtorch, calls) == _warning_sites(torch, calls)

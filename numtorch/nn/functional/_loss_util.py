@@ -10,11 +10,13 @@ from ...autograd.grad_mode import _state
 _VALID = ("none", "mean", "sum")
 
 
-def legacy_get_string(size_average, reduce, emit_warning=True, stacklevel=4):
+def legacy_get_string(size_average, reduce, emit_warning=True, stacklevel=2):
     """Map the deprecated ``size_average``/``reduce`` pair to a reduction string.
 
     An unset argument counts as True; ``reduce=False`` wins (no reduction), otherwise
-    ``size_average`` chooses between 'mean' and 'sum'. Warns as torch does.
+    ``size_average`` chooses between 'mean' and 'sum'. Warns as torch does: at the line of
+    the library function that asked (a loss module's constructor, a functional loss), so a
+    program sees it once per loss function, however many times or places it is called.
     """
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
@@ -48,7 +50,7 @@ def get_reduction(size_average, reduce, reduction, validate=True, stacklevel=4):
     """The effective reduction: the legacy pair when either is given, else ``reduction``
     (checked unless ``validate`` is False)."""
     if size_average is not None or reduce is not None:
-        reduction = legacy_get_string(size_average, reduce, stacklevel=stacklevel)
+        reduction = legacy_get_string(size_average, reduce, stacklevel=3)
     return check_reduction(reduction, stacklevel=stacklevel) if validate else reduction
 
 

@@ -14,6 +14,7 @@ from ..._creation import ones, zeros
 from ..._ranges import linspace
 from ...autograd.graph import rename_node
 from ...ops import _resample
+from ...ops._util import user_stacklevel
 from ...ops.join import stack
 from ...ops.repetition import meshgrid
 from .vision import _need_tensor, _size_list
@@ -96,8 +97,8 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     if padding_mode not in ("zeros", "border", "reflection"):
         raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
                          f"'border', or 'reflection', but got: '{padding_mode}'")
-    if align_corners is None:
-        warnings.warn(_ALIGN_WARNING, UserWarning, stacklevel=2)
+    if align_corners is None:  # at the user's line (a vmap wrapper may lie between)
+        warnings.warn(_ALIGN_WARNING, UserWarning, stacklevel=user_stacklevel())
         align_corners = False
     _check_grid_sampler(input, grid, mode)
     return _grid_sample(input, grid, mode, padding_mode, align_corners)

@@ -25,7 +25,7 @@ class _Loss(Module):
     def __init__(self, size_average=None, reduce=None, reduction="mean"):
         super().__init__()
         if size_average is not None or reduce is not None:
-            self.reduction = legacy_get_string(size_average, reduce, stacklevel=4)
+            self.reduction = legacy_get_string(size_average, reduce)
         else:
             self.reduction = reduction
 
