@@ -5,7 +5,6 @@ Every expectation is real torch's answer for the same input at test time.
 
 import io
 import pickle
-import struct
 import warnings
 import zipfile
 
@@ -111,3 +110,17 @@ def test_refused_rebuild_names_the_function_without_its_address():
         return
     assert got[0] == "RuntimeError"
     assert "_rebuild_tensor_v2" in got[1] and " at 0x" not in got[1]
+
+
+# -- data loading ---------------------------------------------------------------------------
+def _loader_outcome(lib, **kw):
+    try:
+        return "ok", [b.tolist() for b in lib.utils.data.DataLoader(range(4), batch_size=2, **kw)]
+    except Exception as e:  # noqa: BLE001 - class and message are compared
+        return type(e).__name__, str(e)
+
+
+@pytest.mark.parametrize("timeout", [0, 0.5, 3])
+def test_timeout_without_workers_as_torch(timeout):
+    """torch refuses a timeout when no worker process would be waited for (at iter())."""
+    assert _loader_outcome(numtorch, timeout=timeout) == _loader_outcome(torch, timeout=timeout)

@@ -307,6 +307,8 @@ class _SingleProcessIter(IterBase):
         self.sampler_iter = iter(loader._index_sampler)
         self.data_iter = iter(loader.dataset) if loader._iterable else None
         self.drop_last = loader.drop_last
+        if loader.timeout != 0:  # torch's refusal: the timeout is for waiting on workers
+            raise AssertionError("_SingleProcessDataLoaderIter requires timeout == 0")
 
     def __iter__(self):
         return self
