@@ -583,3 +583,34 @@ def test_custom_function_jvp_results(case):
             outs = out if isinstance(out, tuple) else (out,)
             return [fw.unpack_dual(o).tangent for o in outs]
     _same(run)
+
+
+# -- non-reentrant checkpoint of code with side effects (batch norm's running statistics) -------
+
+@pytest.mark.parametrize("early_stop", [True, False])
+@pytest.mark.parametrize("use_reentrant", [True, False])
+@pytest.mark.parametrize("how", ["backward", "retained_twice", "grad_twice"])
+def test_checkpoint_recomputes_batch_norm_once_per_backward(how, use_reentrant, early_stop):
+    def case(L):
+        cp = L.utils.checkpoint
+        with cp.set_checkpoint_early_stop(early_stop):
+            bn = L.nn.BatchNorm1d(2)
+            calls = [0]
+
+            def block(t):
+                calls[0] += 1
+                return bn(t).exp()
+
+            x = L.tensor([[1., 2.], [3., 5.], [0., 1.]], requires_grad=True)
+            out = cp.checkpoint(block, x, use_reentrant=use_reentrant)
+            if how == "backward":
+                out.pow(2).sum().backward()
+            elif how == "retained_twice":
+                out.pow(2).sum().backward(retain_graph=True)
+                out.pow(2).sum().backward()
+            else:
+                L.autograd.grad(out.sum(), x, retain_graph=True)
+                L.autograd.grad(out.sum(), x)
+            return (calls[0], bn.running_mean, bn.running_var, bn.num_batches_tracked,
+                    None if x.grad is None else x.grad.sum().item())
+    _same(case)

@@ -307,31 +307,37 @@ class _Frame:
         self.check = check
         self.recompute_ctx_fn = recompute_ctx_fn
         self.meta = []  # (shape, dtype, device) of each tensor forward saved
-        self.values = {}  # index -> recomputed tensor, until unpacked
+        self.values = None  # index -> recomputed tensor, once recomputed
+        self.token = None  # the backward call that recomputed them
 
     def pack(self, t):
         self.meta.append((tuple(t.shape), t.dtype, t.device))
         return _Handle(self, len(self.meta) - 1)
 
     def unpack(self, handle):
-        k = handle.index
-        if k not in self.values:
+        # recomputed once per backward call: a value read again in the same call (numtorch's
+        # backward of a composite may read a saved value twice) is the same value, not a
+        # second run of the function, which would repeat its side effects (batch norm's
+        # running statistics); another backward through a retained graph recomputes, as torch
+        token = _backward_call()
+        if self.values is None or self.token is not token:
             self.recompute()
-        return self.values.pop(k)
+            self.token = token
+        return self.values[handle.index]
 
     def recompute(self):
         got = []
         wanted = len(self.meta)
 
         def pack(t):
+            # early stop: at the first value beyond those forward saved, not at the last of
+            # them -- an op of numtorch may save before its own in-place effects (batch norm
+            # updates its running statistics after saving; torch's kernel does it before)
             if len(got) >= wanted:
                 if _early_stop[0]:
                     raise _StopRecompute
                 return
             got.append(t.detach())
-            if _early_stop[0] and len(got) == wanted:
-                raise _StopRecompute
-            return
 
         try:
             with self.state.replay(), enable_grad(), self.recompute_ctx_fn(), \
@@ -355,6 +361,14 @@ class _Frame:
                     "torch.utils.checkpoint: Recomputed values for the following tensors have "
                     "different metadata than during the forward pass.\n" + lines)
         self.values = dict(enumerate(got))
+
+
+def _backward_call():
+    """What identifies the outermost backward call now running (None outside backward)."""
+    from ..autograd import engine
+
+    calls = engine._CALLBACKS
+    return calls[0] if calls else None
 
 
 def _meta_of(t):
