@@ -582,3 +582,35 @@ def test_vmap_chunked_none_out_dim(chunk):
 def test_jacrev_chunked_has_aux():
     _check(lambda L: L.func.jacrev(lambda a: (a.sin(), a.sum()), has_aux=True, chunk_size=1)(
         _v(L)))
+
+
+# -- empty batches and per-sample scalar indices --------------------------------------------------
+EMPTY_AND_INDEX = {
+    "empty_quantile_scalar_q": lambda L: L.func.vmap(lambda a: a.quantile(0.5))(L.ones(0, 3)),
+    "empty_quantile_tensor_q": lambda L: L.func.vmap(lambda a: a.quantile(L.tensor([0.5])))(
+        L.ones(0, 3)),
+    "empty_bincount": lambda L: L.func.vmap(lambda a: a.bincount(minlength=3))(
+        L.ones(0, 3, dtype=L.long)),
+    "empty_histc": lambda L: L.func.vmap(lambda a: a.histc(3))(L.ones(0, 3)),
+    "empty_isin": lambda L: L.func.vmap(lambda a: L.isin(a, L.tensor([1.0])))(L.ones(0, 3)),
+    "empty_argwhere": lambda L: L.func.vmap(L.argwhere)(L.ones(0, 3)),
+    "empty_repeat_interleave_int": lambda L: L.func.vmap(lambda a: a.repeat_interleave(2))(
+        L.ones(0, 3)),
+    "index_put_scalar_index": lambda L: L.func.vmap(
+        lambda a, i: a.index_put((i,), L.tensor(9.0)))(_x(L), L.tensor([0, 1, 3])),
+    "index_put__accumulate": lambda L: L.func.vmap(
+        lambda a, i: a.clone().index_put_((i,), L.tensor(9.0), accumulate=True))(
+        _x(L), L.tensor([0, 1, 3])),
+    "torch_index_put": lambda L: L.func.vmap(lambda a, i: L.index_put(a, (i,), L.tensor(9.0)))(
+        _x(L), L.tensor([0, 1, 3])),
+    "index_put_two_scalar_indices": lambda L: L.func.vmap(
+        lambda a, i: a.index_put((i, i), L.tensor(9.0)))(_x(L).reshape(3, 2, 2),
+                                                         L.tensor([0, 1, 1])),
+    "index_put_batched_values": lambda L: L.func.vmap(lambda a, i, v: a.index_put((i,), v))(
+        _x(L), L.tensor([0, 1, 3]), L.tensor([5.0, 6.0, 7.0])),
+}
+
+
+@pytest.mark.parametrize("case", sorted(EMPTY_AND_INDEX))
+def test_vmap_empty_batches_and_scalar_indices(case):
+    _check(EMPTY_AND_INDEX[case])

@@ -229,6 +229,16 @@ class BatchedTensor(Tensor):
         self._refresh()
         return self
 
+    def index_put_(self, indices, values, accumulate=False):
+        from ._fallback import scalar_indices
+
+        return Tensor.index_put_(self, scalar_indices(indices), values, accumulate)
+
+    def index_put(self, indices, values, accumulate=False):
+        from ._fallback import scalar_indices
+
+        return Tensor.index_put(self, scalar_indices(indices), values, accumulate)
+
     def storage_offset(self):
         """The first sample's offset (the physical tensor's), as torch reports it."""
         return self._bt.storage_offset()

@@ -275,6 +275,31 @@ def _trailing(*cores):
 
 _A = ("A", 2)
 
+
+def scalar_indices(indices):
+    """``indices`` with each 0-d batched integer tensor (one position per sample, which
+    torch reads as an int) made a 1-element index: the write lands on the same element."""
+    if not isinstance(indices, (tuple, list)):
+        return indices
+
+    def one(i):
+        i = B.unwrap_owner(i) if isinstance(i, Tensor) else i
+        if B.is_batched(i) and i.dim() == 0 and not i.dtype.is_floating_point and \
+                not i.dtype.is_complex and i.dtype.name != "bool":
+            return i.unsqueeze(0)
+        return i
+
+    return type(indices)(one(i) for i in indices)
+
+
+def _index_put(fn, args, kwargs):
+    args = list(args)
+    if len(args) > 1:
+        args[1] = scalar_indices(args[1])
+    elif "indices" in kwargs:
+        kwargs = dict(kwargs, indices=scalar_indices(kwargs["indices"]))
+    return fn(*args, **kwargs)
+
 # function name -> its batching rule (called with the function, args and kwargs)
 _RULES = {"as_strided": _as_strided, "as_strided_": _as_strided_, "batch_norm": _batch_norm,
           "grid_sample": _grid_sample, "embedding": _embedding, "one_hot": _one_hot,
@@ -287,7 +312,8 @@ _RULES = {"as_strided": _as_strided, "as_strided_": _as_strided_, "batch_norm": 
                                           ("rtol", 0)),
           "linalg.ldl_factor": _trailing(_A), "linalg.ldl_factor_ex": _trailing(_A),
           "linalg.ldl_solve": _trailing(("LD", 2), ("pivots", 1), ("B", 2)),
-          "linalg.lstsq": _trailing(_A, ("B", 2))}
+          "linalg.lstsq": _trailing(_A, ("B", 2)),
+          "index_put": _index_put, "index_put_": _index_put}
 
 # name -> None (run per sample when the values escape), "per-sample" (always), or a function of
 # (args, kwargs) giving torch's exception (None: run as usual)
@@ -323,6 +349,14 @@ def call(name, fn, args, kwargs):
     if rule is not None:
         return rule(fn, args, kwargs)
     error = _FUNCTIONS[name]
+    if error in (None, "per-sample") and not all(
+            B.level_size(lvl) for lvl in B.union_levels(owners)):
+        if error is None:  # (a vectorised path may cope with the empty batch)
+            try:
+                return fn(*args, **kwargs)
+            except Exception as e:  # noqa: BLE001 - torch's fallback error instead
+                raise _empty_batch_error(name, owners, spec) from e
+        raise _empty_batch_error(name, owners, spec)
     if error == "per-sample":
         return _per_sample(name, fn, owners, spec)
     if error is not None:
@@ -335,6 +369,22 @@ def call(name, fn, args, kwargs):
     except Escaped:
         pass
     return _per_sample(name, fn, owners, spec)
+
+
+def _empty_batch_error(name, owners, spec):
+    """torch's fallback refuses an empty batch (named by the overload: ``quantile.scalar``
+    for a number ``q``)."""
+    if name in ("quantile", "nanquantile"):
+        args, kwargs = tree_unflatten(owners, spec)
+        q = args[1] if len(args) > 1 else kwargs.get("q")
+        if not isinstance(q, Tensor):
+            name += ".scalar"
+    elif name == "isin":
+        args, kwargs = tree_unflatten(owners, spec)
+        a, b = _bound(args, kwargs, ("elements", "test_elements"))
+        name += "." + "_".join("Tensor" if isinstance(v, Tensor) else "Scalar" for v in (a, b))
+    return RuntimeError(f"Batching rule not implemented for aten::{name}. The fallback path "
+                        f"does not support vmap over dims of size 0.")
 
 
 def _per_sample(name, fn, owners, spec):
@@ -361,8 +411,7 @@ def _per_sample(name, fn, owners, spec):
         args, kwargs = tree_unflatten(leaves, spec)
         results.append(fn(*args, **kwargs))
     if not results:
-        raise RuntimeError(f"vmap: cannot run {name} on an empty batch: it has no batching "
-                           f"rule")
+        raise _empty_batch_error(name, owners, spec)
     out_leaves = [tree_flatten(r) for r in results]
     out_spec = out_leaves[0][1]
     stacked = []
