@@ -354,7 +354,7 @@ def call(name, fn, args, kwargs):
         if error is None:  # (a vectorised path may cope with the empty batch)
             try:
                 return fn(*args, **kwargs)
-            except Exception as e:  # noqa: BLE001 - torch's fallback error instead
+            except Exception as e:  # torch's fallback error instead
                 raise _empty_batch_error(name, owners, spec) from e
         raise _empty_batch_error(name, owners, spec)
     if error == "per-sample":
