@@ -223,3 +223,69 @@ CHECKS = {
 @pytest.mark.parametrize("name", sorted(CHECKS))
 def test_argument_checks(name):
     same(CHECKS[name])
+
+
+# -- 6. reductions with dtype= or an out of another dtype: the input cast first ------------------
+
+def _data(t, dtype="float32"):
+    g = t.Generator().manual_seed(0)
+    return (t.randn(6, 300, generator=g) * 3).to(getattr(t, dtype))
+
+
+_REDUCE_DTYPES = ["float16", "bfloat16", "float32", "float64"]
+
+
+@pytest.mark.parametrize("src", _REDUCE_DTYPES)
+@pytest.mark.parametrize("dtype", _REDUCE_DTYPES)
+@pytest.mark.parametrize("fn", ["sum", "sum_all", "cumsum", "cumprod", "prod", "mean", "mean_all",
+                                "nansum", "nanmean"])
+def test_reduction_dtype_argument(fn, dtype, src):
+    def f(t):
+        x, dt = _data(t, src), getattr(t, dtype)
+        if fn == "sum_all":
+            r = x.sum(dtype=dt)
+        elif fn == "mean_all":
+            r = x.mean(dtype=dt)
+        elif fn in ("cumprod", "prod"):
+            r = getattr(x[:, :12], fn)(1, dtype=dt)
+        else:
+            r = getattr(x, fn)(1, dtype=dt)
+        return r.float()
+
+    same(f)
+
+
+@pytest.mark.parametrize("src", _REDUCE_DTYPES)
+@pytest.mark.parametrize("dtype", _REDUCE_DTYPES)
+@pytest.mark.parametrize("fn", ["sum", "mean", "var", "std", "nansum", "nanmean", "cumsum",
+                                "prod"])
+def test_reduction_into_out_of_other_dtype(fn, dtype, src):
+    def f(t):
+        x = _data(t, src)
+        x = x[:, :12] if fn == "prod" else x
+        o = t.empty(0, dtype=getattr(t, dtype))
+        r = getattr(t, fn)(x, 1, out=o)
+        return r is o, o.float()
+
+    same(f)
+
+
+@pytest.mark.parametrize("fn", ["var", "std", "var_mean", "std_mean"])
+def test_float32_variance_in_double(fn):
+    same(lambda t: getattr(t, fn)(_data(t), 1))
+    same(lambda t: getattr(t, fn)(_data(t), (0, 1), correction=0))
+    same(lambda t: getattr(t, fn)(_data(t)))
+    if fn in ("var", "std"):  # (var_mean's mean over leading dims: torch's Welford update)
+        same(lambda t: getattr(t, fn)(_data(t), 0, correction=0))
+
+
+@pytest.mark.parametrize("fn", ["sum", "cumsum", "cumprod", "prod", "mean", "nanmean"])
+@pytest.mark.parametrize("dtype", ["float16", "float64"])
+def test_reduction_dtype_gradient_and_node(fn, dtype):
+    def f(t):
+        x = t.tensor([[1.5, -2.25, 3.0], [0.5, 4.0, -1.0]], requires_grad=True)
+        y = getattr(x, fn)(1, dtype=getattr(t, dtype))
+        (g,) = t.autograd.grad(y.float().sum(), [x])
+        return y.dtype, y.grad_fn.name(), len(y.grad_fn.next_functions), g
+
+    same(f)

@@ -37,19 +37,30 @@ class Var(Op):
     def forward(self, x):
         self.save_inputs(x)
         xp = self.xp
+        if x.dtype == np.complex64:
+            # torch: the variances of the real and imaginary parts, each float32's below,
+            # added (and rooted) in float32
+            y = self._variance(x.real.astype(np.float64)).astype(np.float32) + \
+                self._variance(x.imag.astype(np.float64)).astype(np.float32)
+            return self.save_output(xp.sqrt(y) if self.root else y)
         out_dt = x.dtype if x.dtype.kind == "f" or is_half(x.dtype) else None
         if is_half(x.dtype):  # torch accumulates float16/bfloat16 in float32
             x = x.astype(np.float32)
+        elif x.dtype == np.float32:  # and float32 in float64 (rounded once: its exact value)
+            x = x.astype(np.float64)
+        y = self._variance(x)
+        if self.root:
+            y = xp.sqrt(y)
+        return self.save_output(xp.asarray(y, dtype=out_dt))
+
+    def _variance(self, x):
         # two passes (mean, then squared deviations), each summed without long sequential
         # runs; n == 0 gives 0/0 = NaN and no degrees of freedom a division by zero, as torch
         with np.errstate(divide="ignore", invalid="ignore"):
             d = x - fsum(x, self.dims, keepdims=True) / x.real.dtype.type(self.n)
             sq = d.real * d.real + d.imag * d.imag if d.dtype.kind == "c" else d * d
-            y = fsum(sq, self.dims, self.keepdim) / sq.dtype.type(
+            return fsum(sq, self.dims, self.keepdim) / sq.dtype.type(
                 max(self.n - self.correction, 0))
-        if self.root:
-            y = xp.sqrt(y)
-        return self.save_output(xp.asarray(y, dtype=out_dt))
 
     def backward(self, grad):
         x = self.saved_inputs()
@@ -230,7 +241,16 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
         >>> torch.tensor([1., 2., 3., 4.]).var(unbiased=False)
         tensor(1.2500)
     """
+    input = _in_out_dtype(input, out)
     return _out(_var("var", input, dim, unbiased, keepdim, correction, False), out)
+
+
+def _in_out_dtype(input, out):
+    """var/std with a float ``out`` of another dtype: torch computes on the input cast to it."""
+    if out is not None and out.dtype is not input.dtype and \
+            out.dtype._category == input.dtype._category == _dtype._FLOAT:
+        return input.to(out.dtype)
+    return input
 
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
@@ -240,7 +260,26 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
         >>> torch.tensor([1., 3.]).std()
         tensor(1.4142)
     """
+    input = _in_out_dtype(input, out)
     return _out(_var("std", input, dim, unbiased, keepdim, correction, True), out)
+
+
+def _mean_of_var(input, dim, keepdim):
+    """var_mean/std_mean's mean: a float32 input is averaged in float64 as its variance is
+    (torch's kernel computes both at once), then rounded once."""
+    dim = None if isinstance(dim, bool) else dim
+    if input.dtype is not _dtype.float32 and input.dtype is not _dtype.complex64:
+        return mean(input, dim, keepdim)
+    from .reduction import Mean
+
+    nd = input._array.ndim
+    dims = _dims_or_all(dim, nd, "mean")
+    if tuple(sorted(dims)) != tuple(range(nd - len(dims), nd)):
+        # (over leading dims torch's kernel runs a float64 Welford update instead, whose
+        # mean is not the exact one either way)
+        return mean(input, dim, keepdim)
+    return Mean.apply(input, dims=dims, keepdim=keepdim, n=_count(input._array.shape, dims),
+                      acc=np.float64 if input.dtype is _dtype.float32 else np.complex128)
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
@@ -251,7 +290,7 @@ def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
         (tensor(2.), tensor(2.))
     """
     v = _var("var_mean", input, dim, unbiased, keepdim, correction, False)
-    m = mean(input, None if isinstance(dim, bool) else dim, keepdim)
+    m = _mean_of_var(input, dim, keepdim)
     return rename_node(v, "VarMeanBackward0"), rename_node(m, "VarMeanBackward0")  # torch's
 
 
@@ -263,7 +302,7 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
         (tensor(1.4142), tensor(2.))
     """
     s = _var("std_mean", input, dim, unbiased, keepdim, correction, True)
-    m = mean(input, None if isinstance(dim, bool) else dim, keepdim)
+    m = _mean_of_var(input, dim, keepdim)
     return rename_node(s, "StdMeanBackward0"), rename_node(m, "StdMeanBackward0")  # torch's
 
 

@@ -108,23 +108,24 @@ class Sum(Op):
 
     def forward(self, x):
         self.in_shape = x.shape
-        if self.dtype is not None and x.dtype != self.dtype and np.dtype(self.dtype).kind == "f":
-            y = _short_sum_in_order(self.xp, x.astype(self.dtype), self.dims, self.keepdim)
+        x, dtype = cast_to_float_dtype(x, self.dtype)
+        if dtype is not None and x.dtype != dtype and np.dtype(dtype).kind == "f":
+            y = _short_sum_in_order(self.xp, x.astype(dtype), self.dims, self.keepdim)
             if y is not None:
                 return y
-        if self.dtype is None and type(x) is np.ndarray:
+        if dtype is None and type(x) is np.ndarray:
             return sum_array(x, self.dims, self.keepdim)
-        if self.dtype is None:
+        if dtype is None:
             y = ordered_sum(x, self.dims, self.keepdim, get_num_threads)
             if y is not None:
                 return y
-        if x.size <= _SMALL and self.dtype is None and not is_half(x.dtype):
+        if x.size <= _SMALL and dtype is None and not is_half(x.dtype):
             # no run long enough to matter (the ufunc's reduce skips ndarray.sum's wrapper)
             if type(x) is np.ndarray:
                 return np.add.reduce(x, self.dims, None, None, self.keepdim)
             return x.sum(axis=self.dims, keepdims=self.keepdim)
-        y = fsum(x, self.dims, self.keepdim, self.dtype)
-        return y if self.dtype is not None or y.dtype == x.dtype else y.astype(x.dtype)
+        y = fsum(x, self.dims, self.keepdim, dtype)
+        return y if dtype is not None or y.dtype == x.dtype else y.astype(x.dtype)
 
     def backward(self, grad):
         return ExpandBack.apply(grad, in_shape=self.in_shape, dims=self.dims,
@@ -132,6 +133,19 @@ class Sum(Op):
 
     def backward_arrays(self, g):
         return _expand_back_array(self.xp, g, self.in_shape, self.dims, self.keepdim)
+
+
+def cast_to_float_dtype(x, dtype):
+    """``x`` and the accumulation dtype for a sum/prod/cumsum/cumprod asked for ``dtype``: a
+    floating (or complex) ``dtype`` is torch's cast of the input first, then the op as on
+    an input of that dtype (``x.sum(dtype=torch.bfloat16) == x.bfloat16().sum()``: float32
+    accumulation and one rounding, never a running sum in the narrow dtype)."""
+    if dtype is None:
+        return x, None
+    dt = np.dtype(dtype)
+    if dt.kind in "fc" or dt == _dtype.bfloat16.np:
+        return (x if x.dtype == dt else x.astype(dt)), None
+    return x, dtype
 
 
 def _short_sum_in_order(xp, x, dims, keepdim):
@@ -152,8 +166,23 @@ class Mean(Op):
     """y = mean of x over dims; dy/dx = 1/n (the gradient is broadcast back)."""
     out_layout = "contiguous"  # torch allocates the result row-major
 
+    dtype = None  # mean(dtype=...) of a float input: the result's NumPy dtype
+    acc = None  # a wider dtype to average in, rounded back to the input's (var_mean's mean)
+
     def forward(self, x):
         self.in_shape = x.shape
+        if self.acc is not None:
+            return mean_array(self.xp, x.astype(self.acc), self.dims, self.keepdim,
+                              self.n).astype(x.dtype)
+        dt = self.dtype
+        if dt is not None and np.dtype(dt).itemsize == 2:
+            # a half result: torch averages in the input's precision (float32 for the other
+            # half type) and rounds once
+            wide = np.float32 if x.dtype.itemsize == 2 else x.dtype
+            y = mean_array(self.xp, x.astype(wide, copy=False), self.dims, self.keepdim, self.n)
+            return y.astype(dt)
+        if dt is not None:  # a wider (or narrower, non-half) one: the input cast first
+            x = x.astype(dt)
         return mean_array(self.xp, x, self.dims, self.keepdim, self.n)
 
     def backward(self, grad):
@@ -192,13 +221,14 @@ class Prod(Op):
 
     def forward(self, x):
         self.save_inputs(x)
-        half = self.dtype is None and is_half(x.dtype)
+        x, dtype = cast_to_float_dtype(x, self.dtype)
+        half = dtype is None and is_half(x.dtype)
         # rounded where torch rounds (None: a dim mix it has no form for, or a device array)
         y = half_prod(x, self.dims, self.keepdim) if half and type(x) is np.ndarray else None
         if y is None and half:  # multiplied in float32, rounded once
             y = x.prod(axis=self.dims, keepdims=self.keepdim, dtype=np.float32).astype(x.dtype)
         elif y is None:
-            y = x.prod(axis=self.dims, keepdims=self.keepdim, dtype=self.dtype)
+            y = x.prod(axis=self.dims, keepdims=self.keepdim, dtype=dtype)
         return self.save_output(y)
 
     def backward(self, grad):
@@ -316,10 +346,11 @@ class Cumsum(Op):
     out_layout = "contiguous"  # torch allocates the result row-major
 
     def forward(self, x):
-        acc = scan_dtype(x.dtype) if self.dtype is None else None
+        x, dtype = cast_to_float_dtype(x, self.dtype)
+        acc = scan_dtype(x.dtype) if dtype is None else None
         if acc is not None:  # torch carries float32 in double and half types in float32
             return self.xp.cumsum(x, axis=self.dim, dtype=acc).astype(x.dtype)
-        return self.xp.cumsum(x, axis=self.dim, dtype=self.dtype)
+        return self.xp.cumsum(x, axis=self.dim, dtype=dtype)
 
     def backward(self, grad):
         return _rev_cumsum(grad, self.dim)
@@ -331,10 +362,11 @@ class Cumprod(Op):
 
     def forward(self, x):
         self.save_inputs(x)
-        acc = scan_dtype(x.dtype) if self.dtype is None else None
+        x, dtype = cast_to_float_dtype(x, self.dtype)
+        acc = scan_dtype(x.dtype) if dtype is None else None
         if acc is not None:  # as cumsum: a wider running product, rounded once
             return self.save_output(self.xp.cumprod(x, axis=self.dim, dtype=acc).astype(x.dtype))
-        return self.save_output(self.xp.cumprod(x, axis=self.dim, dtype=self.dtype))
+        return self.save_output(self.xp.cumprod(x, axis=self.dim, dtype=dtype))
 
     def backward(self, grad):
         x, y = self.saved_inputs(), self.saved_output()
@@ -539,13 +571,19 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
         >>> torch.tensor([[1., 2.], [3., 4.]]).mean(1)
         tensor([1.5000, 3.5000])
     """
+    if out is not None and dtype is None and isinstance(input, Tensor) and \
+            out.dtype._category == input.dtype._category == _dtype._FLOAT:
+        dtype = out.dtype  # (torch averages as for dtype=out.dtype)
     if dtype is not None:
         dtype = _dtype.as_dtype(dtype)
         if dtype._category < _dtype._FLOAT and input.dtype._category != _dtype._QUANT:
             raise RuntimeError(f"mean(): could not infer output dtype. Optional dtype must be "
                                f"either a floating point or complex dtype. Got: "
                                f"{_dtype._TYPE_DISPLAY[dtype.name]}")
-        input = input.to(dtype)
+        if input.dtype._category == _dtype._FLOAT and dtype._category == _dtype._FLOAT:
+            cast = dtype if dtype is not input.dtype else None  # (Mean casts: one node)
+        else:
+            input, cast = input.to(dtype), None
     if input.dtype._category < _dtype._FLOAT:
         if input.dtype._category == _dtype._QUANT:  # torch's quantized mean
             from .._quantized_ops_float import quantized_dispatch
@@ -557,7 +595,8 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     check_keepdim("mean", keepdim)
     dims = _dims_or_all(dim, input._array.ndim, "mean")
     n = _count(input._array.shape, dims)
-    return _out(Mean.apply(input, dims=dims, keepdim=keepdim, n=n,
+    kw = {} if dtype is None or cast is None else {"dtype": cast.np}
+    return _out(Mean.apply(input, dims=dims, keepdim=keepdim, n=n, **kw,
                            node_name="MeanBackward0" if dim is None else "MeanBackward1"), out)
 
 

@@ -222,6 +222,8 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
             raise RuntimeError(f"nanmean(): could not infer output dtype. Optional dtype must be "
                                f"either a floating point or complex dtype. Got: "
                                f"{_dtype_name(dt)}")
+    if out is not None and dtype is None and out.dtype.is_floating_point:
+        dtype = out.dtype  # (torch sums as for dtype=out.dtype)
     ops = _ops()
     count = ops.logical_not(ops.isnan(input))
     dims = dim if dim is not None else tuple(range(input._array.ndim))
