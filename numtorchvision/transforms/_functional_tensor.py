@@ -294,6 +294,8 @@ def equalize(img):
     if img.dtype != torch.uint8:
         raise TypeError(f"Only torch.uint8 image tensors are supported, but found {img.dtype}")
     _assert_channels(img, [1, 3])
+    if img.ndim == 4 and img.shape[0] == 0:  # torchvision stacks the images it equalised
+        raise RuntimeError("stack expects a non-empty TensorList")
     arr = img.numpy(force=True)
     planes = arr.reshape(-1, arr.shape[-2] * arr.shape[-1]).astype(np.int64)
     rows = planes.shape[0]
@@ -319,6 +321,7 @@ def normalize(tensor, mean, std, inplace=False):
         raise ValueError("Expected tensor to be a tensor image of size (..., C, H, W). Got "
                          f"tensor.size() = {tensor.size()}")
     if not inplace and not tensor.requires_grad and tensor.device.type == "cpu" \
+            and tensor.dtype is not torch.bfloat16 \
             and not isinstance(mean, torch.Tensor) and not isinstance(std, torch.Tensor):
         return _normalize_array(tensor, mean, std)
     dtype = tensor.dtype

@@ -206,7 +206,7 @@ def _sample(x, grid, mode):
     """grid_sample with torch's float32 rounding where no gradient is wanted (integer images
     round these values: an ulp decides a pixel); numtorch's differentiable one otherwise."""
     if (x.ndim == 4 and x.dtype == torch.float32 and grid.dtype == torch.float32
-            and x.device.type == "cpu"
+            and x.device.type == "cpu" and x.numel() > 0
             and not (x.requires_grad or grid.requires_grad) and mode in ("bilinear", "nearest")):
         g = grid.numpy()
         if np.isfinite(g).all():
@@ -216,6 +216,9 @@ def _sample(x, grid, mode):
 
 def _apply_grid_transform(img, grid, mode, fill):
     """Sample ``img`` at ``grid`` (normalised coordinates); outside points get ``fill``."""
+    if img.numel() == 0 and _V2_BLEND.get():  # v2 gives empty images back (v1: grid_sample
+        # refuses the empty batch)
+        return img.reshape(tuple(img.shape[:-2]) + tuple(grid.shape[1:3]))
     x, need_cast, squeeze, out_dtype = _cast_squeeze_in(img, [grid.dtype])
     x, lead = _flatten_batch(x)
     if x.shape[0] > 1:

@@ -1,0 +1,69 @@
+"""Session 48: corners of the v1 and v2 functionals on tensors (bfloat16 normalize, empty
+batches through the grid-sampling kernels), compared with torchvision at test time."""
+
+import numpy as np
+import pytest
+import torch
+import torchvision  # noqa: F401  (conftest imported it with register_fake patched)
+from torchvision.transforms import functional as tvF1
+from torchvision.transforms.v2 import functional as tvF2
+
+import numtorch
+from numtorchvision.transforms import functional as ntF1
+from numtorchvision.transforms.v2 import functional as ntF2
+
+from ._v2_helpers import assert_same
+
+
+def _both(fn):
+    outs = []
+    for mod, F1, F2 in ((torch, tvF1, tvF2), (numtorch, ntF1, ntF2)):
+        try:
+            outs.append(fn(mod, F1, F2))
+        except Exception as e:  # noqa: BLE001  (compared by class and message)
+            outs.append(e)
+    return outs[1], outs[0]
+
+
+def _image(mod, shape, dtype):
+    arr = np.random.default_rng(0).random(shape).astype(np.float32)
+    t = mod.from_numpy(arr)
+    return (t * 255).to(mod.uint8) if dtype == "uint8" else t.to(getattr(mod, dtype))
+
+
+@pytest.mark.parametrize("api", ["v1", "v2"])
+def test_bfloat16_normalize(api):
+    def run(mod, F1, F2):
+        F = F1 if api == "v1" else F2
+        return F.normalize(_image(mod, (2, 3, 5, 6), "bfloat16"), [0.1, 0.2, 0.3],
+                           [0.5, 0.6, 0.7]).float()
+    ours, theirs = _both(run)
+    assert_same(ours, theirs)
+
+
+_GRID_OPS = {
+    "rotate": lambda F, x: F.rotate(x, 23.0, fill=[0.5] * 3),
+    "rotate_expand": lambda F, x: F.rotate(x, 23.0, expand=True),
+    "affine": lambda F, x: F.affine(x, 10.0, [1, -2], 0.9, [3.0, 4.0], fill=1),
+    "perspective": lambda F, x: F.perspective(x, [[0, 0], [10, 0], [10, 8], [0, 8]],
+                                              [[1, 0], [9, 1], [10, 7], [0, 8]]),
+    "equalize": lambda F, x: F.equalize(x),
+}
+
+
+@pytest.mark.parametrize("api", ["v1", "v2"])
+@pytest.mark.parametrize("op", list(_GRID_OPS))
+def test_empty_batch(op, api):
+    """v2 gives an empty batch back (with the output's size); v1 raises torch's errors."""
+    def run(mod, F1, F2):
+        x = mod.zeros(0, 3, 9, 11, dtype=mod.uint8)
+        return _GRID_OPS[op](F1 if api == "v1" else F2, x)
+    ours, theirs = _both(run)
+    assert_same(ours, theirs)
+
+
+def test_empty_batch_elastic_v2():
+    def run(mod, F1, F2):
+        return F2.elastic(mod.zeros(0, 3, 9, 11), mod.zeros(1, 9, 11, 2))
+    ours, theirs = _both(run)
+    assert_same(ours, theirs)
