@@ -289,3 +289,24 @@ def test_reduction_dtype_gradient_and_node(fn, dtype):
         return y.dtype, y.grad_fn.name(), len(y.grad_fn.next_functions), g
 
     same(f)
+
+
+NORM_DTYPES = {
+    "norm_dim_half": lambda t: t.norm(t.ones(2, 3), dim=1, dtype=t.float16),
+    "norm_p1_half": lambda t: t.norm(t.ones(2, 3), p=1, dtype=t.float16),
+    "norm_fro_dims_half": lambda t: t.norm(t.ones(2, 3), "fro", dim=(0, 1), dtype=t.float16),
+    "norm_double_to_float": lambda t: t.norm(t.ones(2, 3, dtype=t.float64), dtype=t.float32),
+    "norm_float_to_double": lambda t: t.norm(t.ones(2, 3), dim=1, dtype=t.float64),
+    "norm_int_to_float": lambda t: t.norm(t.ones(2, 3, dtype=t.int64), dtype=t.float32),
+    "matrix_norm_half": lambda t: t.linalg.matrix_norm(t.ones(2, 3), dtype=t.float16),
+    "matrix_norm_nuc_half": lambda t: t.linalg.matrix_norm(t.ones(2, 3), "nuc", dtype=t.float16),
+    "matrix_norm_long": lambda t: t.linalg.matrix_norm(t.ones(2, 3), dtype=t.int64),
+    "matrix_norm_double": lambda t: t.linalg.matrix_norm(t.ones(2, 3), dtype=t.float64),
+    "matrix_norm_complex": lambda t: t.linalg.matrix_norm(t.ones(2, 3), dtype=t.complex64),
+    "linalg_norm_half": lambda t: t.linalg.norm(t.ones(2, 3), dtype=t.float16),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NORM_DTYPES))
+def test_norm_dtype_narrowing(name):
+    same(NORM_DTYPES[name])

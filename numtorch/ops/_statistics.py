@@ -359,11 +359,15 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None, *, out=None):
         tensor(5.)
 
     """
-    if dtype is not None:
-        input = input.to(_dtype.as_dtype(dtype))
-    if input.dtype._category < _dtype._FLOAT:
+    if input.dtype._category < _dtype._FLOAT:  # (a dtype= does not make ints acceptable)
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {_dtype._TYPE_DISPLAY[input.dtype.name]}")
+    if dtype is not None:
+        from .matrix_norms import _check_norm_dtype
+
+        _check_norm_dtype(input.dtype, _dtype.as_dtype(dtype),
+                          "linalg.matrix_norm" if p == "nuc" else "linalg.vector_norm")
+        input = input.to(_dtype.as_dtype(dtype))
     ndim = input._array.ndim
     if isinstance(p, str):
         if p not in ("fro", "nuc"):

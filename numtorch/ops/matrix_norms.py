@@ -24,19 +24,19 @@ def _svdvals(A):
     return svd_parts(A, False, False)[1]
 
 
-def _check_norm_dtype(have, want):
-    """torch's rules for vector_norm's ``dtype=``: floating, complex exactly for complex
-    inputs, and never narrower than the input's."""
+def _check_norm_dtype(have, want, fn="linalg.vector_norm"):
+    """torch's rules for vector_norm's (and matrix_norm's, torch.norm's) ``dtype=``:
+    floating, complex exactly for complex inputs, and never narrower than the input's."""
     name = _dtype._TYPE_DISPLAY
     if want._category < _dtype._FLOAT:
-        raise RuntimeError(f"linalg.vector_norm: dtype should be floating point or complex, "
+        raise RuntimeError(f"{fn}: dtype should be floating point or complex, "
                            f"but got {name[want.name]}")
     if have.is_complex != want.is_complex:
         kind = "complex for complex" if have.is_complex else "real for real"
-        raise RuntimeError(f"linalg.vector_norm: dtype should be {kind} inputs, but got "
+        raise RuntimeError(f"{fn}: dtype should be {kind} inputs, but got "
                            f"{name[want.name]}")
     if _dtype.promote_types(have, want) is not want:
-        raise RuntimeError(f"linalg.vector_norm: the dtype of the input ({name[have.name]}) "
+        raise RuntimeError(f"{fn}: the dtype of the input ({name[have.name]}) "
                            f"should be convertible without narrowing to the specified dtype "
                            f"({name[want.name]})")
 
@@ -123,6 +123,8 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     if A.dtype._category < _dtype._FLOAT:
         raise RuntimeError(f"linalg.matrix_norm: Expected a floating point or complex tensor "
                            f"as input. Got {disp(A)}")
+    if dtype is not None:
+        _check_norm_dtype(A.dtype, _dtype.as_dtype(dtype), "linalg.matrix_norm")
     if ord not in _MATRIX_ORDS or isinstance(ord, bool):
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     dim = (dim,) if isinstance(dim, numbers.Integral) else tuple(dim)
