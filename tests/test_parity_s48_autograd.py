@@ -614,3 +614,19 @@ def test_checkpoint_recomputes_batch_norm_once_per_backward(how, use_reentrant, 
             return (calls[0], bn.running_mean, bn.running_var, bn.num_batches_tracked,
                     None if x.grad is None else x.grad.sum().item())
     _same(case)
+
+
+# -- nn.Parameter of an inference tensor ----------------------------------------------------------
+
+@pytest.mark.parametrize("requires_grad", [True, False])
+@pytest.mark.parametrize("where", ["outside", "inside"])
+def test_parameter_of_inference_tensor(where, requires_grad):
+    def case(L):
+        with L.inference_mode():
+            x = L.ones(2)
+            if where == "inside":
+                p = L.nn.Parameter(x, requires_grad=requires_grad)
+        if where == "outside":
+            p = L.nn.Parameter(x, requires_grad=requires_grad)
+        return p.is_inference(), p.requires_grad, p.data_ptr() == x.data_ptr()
+    _same(case)

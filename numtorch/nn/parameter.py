@@ -5,7 +5,7 @@ import inspect
 
 import numpy as np
 
-from .. import _tensor, _torch_function
+from .. import _grad_state, _tensor, _torch_function
 from .._class_repr import TorchNamed
 from .._tensor import Tensor
 
@@ -70,6 +70,12 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
             p._is_param = True
             return p
         p = _wrap_as(cls, _data_array(data, "Parameter"))
+        if data is not None and type(data._vc) is not list:
+            # an inference tensor's parameter is one too (torch keeps the tensor's kind), so
+            # asking it to require grad outside inference mode is refused
+            p._vc = data._vc
+            if requires_grad and not _grad_state._state.inference:
+                p.requires_grad_(True)  # (raises torch's error)
         if requires_grad:
             _tensor._factory_requires_grad(p)
         return p
