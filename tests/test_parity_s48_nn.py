@@ -284,3 +284,25 @@ def test_legacy_reduction_and_grid_sample_warnings_shown_as_torch():
         F.grid_sample(lib.ones(1, 1, 2, 2), lib.zeros(1, 1, 1, 2))
 
     assert _warning_sites(numtorch, calls) == _warning_sites(torch, calls)
+
+
+@pytest.mark.parametrize("case", [(2, 8, 9, 16, 3, 1), (2, 4, 7, 8, 5, 2), (1, 8, 6, 8, 1, 0)],
+                         ids=lambda c: "-".join(map(str, c)))
+def test_conv_half_channels_last_input_gradient(case):
+    # torch's channels-last float16 col2im adds each input's taps in reverse order
+    n, c, s, o, k, p = case
+    gen = torch.Generator().manual_seed(7)
+    cl = torch.channels_last
+    x = torch.randn(n, c, s, s, generator=gen).half().to(memory_format=cl).requires_grad_()
+    w = torch.randn(o, c, k, k, generator=gen).half().to(memory_format=cl).requires_grad_()
+    y = torch.nn.functional.conv2d(x, w, padding=p)
+    go = torch.randn(y.shape, generator=gen).half()
+    gx, gw = torch.autograd.grad(y, (x, w), go)
+    xs = _nt(x).to(memory_format=numtorch.channels_last).requires_grad_()
+    ws = _nt(w).to(memory_format=numtorch.channels_last).requires_grad_()
+    ys = NF.conv2d(xs, ws, padding=p)
+    gxs, gws = numtorch.autograd.grad(ys, (xs, ws), _nt(go))
+    assert (_np(gx) != _np(gxs)).mean() < 0.002
+    assert _ulps(gx, gxs, torch.float16) <= 1
+    assert _ulps(gw, gws, torch.float16) <= 2
+    assert gxs.stride() == gx.stride()

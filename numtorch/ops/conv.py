@@ -85,7 +85,7 @@ per pass (``forward-device``, ``weight-device``, ``input-as-conv``, ``input-devi
 import itertools
 import os
 
-from ..autograd.graph import Op
+from ..autograd.graph import Op, channels_last_layout
 from ..backend import helpers_for, is_device_array
 from . import _intraop
 from . import conv_col2im as _col2im_last
@@ -1089,7 +1089,9 @@ class _ConvPair(Op):
             # torch's CPU float16 gradients round each GEMM and col2im add to float16
             gx = None
             if needs[0]:
-                gx = (_half.input_grad(grad, w, size, *geo) if isinstance(self, Conv) else
+                last = channels_last_layout(x) or channels_last_layout(w)
+                gx = (_half.input_grad(grad, w, size, *geo, channels_last=last)
+                      if isinstance(self, Conv) else
                       self._input_grad_array(xp, grad.astype("f"), w.astype("f"), size,
                                              geo).astype("e"))
             gw = _half.weight_grad(*self._weight_operands(x, grad), kernel,
