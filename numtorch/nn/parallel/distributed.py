@@ -107,7 +107,10 @@ class DistributedDataParallel(Module):
         self.require_forward_param_sync = True
         self.parameters_to_ignore = ignore
         self._module_buffers = [b for n, b in module.named_buffers() if n not in ignore]
-        self._join_config = None
+        from ...distributed.algorithms.join import _JoinConfig
+
+        self._join_config = _JoinConfig.construct_disabled_join_config()  # set by Join
+        self._join_divide_by_initial_world_size = True
         _verify_same_model(group, named)
         if init_sync:
             _broadcast_arrays(group, [p for _, p in named] + self._module_buffers, 0)
@@ -144,7 +147,10 @@ class DistributedDataParallel(Module):
 
     def forward(self, *inputs, **kwargs):
         src = 0
-        if self._join_config is not None:
+        if self._join_config.enable:  # inside Join([ddp]) / ddp.join(): announce this rank
+            from ...distributed.algorithms.join import Join
+
+            Join.notify_join_context(self)
             src = self._join_iteration()
         if self.will_sync_module_buffers() and self.process_group.size() > 1:
             _broadcast_arrays(self.process_group, self._module_buffers, src)
@@ -207,13 +213,13 @@ class DistributedDataParallel(Module):
 
     # -- uneven inputs ------------------------------------------------------------------
 
-    @contextlib.contextmanager
     def join(self, divide_by_initial_world_size=True, enable=True,
              throw_on_early_termination=False):
-        """Train on uneven numbers of batches per rank.
+        """Train on uneven numbers of batches per rank: ``Join([self], ...)``.
 
         A rank that leaves the context (its data ran out) keeps taking part in the other
-        ranks' gradient all-reduces with zero gradients until every rank is done.
+        ranks' gradient all-reduces with zero gradients until every rank is done; then every
+        rank takes the model of the last rank to finish.
 
         Args:
             divide_by_initial_world_size (bool): average over all ranks (True) or over the
@@ -221,20 +227,33 @@ class DistributedDataParallel(Module):
             enable (bool): False makes this a no-op.
             throw_on_early_termination (bool): raise on every rank as soon as one runs out.
         """
-        if not enable:
-            yield
-            return
-        self._join_config = (divide_by_initial_world_size, throw_on_early_termination)
-        try:
-            yield
-        finally:
-            try:
-                self._shadow_until_all_joined()
-            finally:
-                self._join_config = None
-                self.reducer.divisor = self.process_group.size()
+        from ...distributed.algorithms.join import Join
+
+        return Join([self], enable, throw_on_early_termination,
+                    divide_by_initial_world_size=divide_by_initial_world_size)
+
+    def join_hook(self, **kwargs):
+        """What this module does on a rank that has joined (``Join``'s hook): shadow the
+        others' buffer broadcast and gradient all-reduces, then take the final model.
+
+        Args:
+            divide_by_initial_world_size (bool): see :meth:`join`. Default: True.
+        """
+        self._join_divide_by_initial_world_size = kwargs.get("divide_by_initial_world_size",
+                                                             True)
+        return _DDPJoinHook(self)
+
+    @property
+    def join_device(self):
+        return next(iter(self.module.parameters())).device
+
+    @property
+    def join_process_group(self):
+        return self.process_group
 
     def _exchange_states(self, mine):
+        """All-reduce each rank's state: 0 joined, 1 training (syncs gradients), 2 training
+        under no_sync."""
         g = self.process_group
         v = np.zeros(g.size(), np.int64)
         v[g.rank()] = mine
@@ -243,39 +262,16 @@ class DistributedDataParallel(Module):
         return t._array
 
     def _apply_join_states(self, v):
-        divide_initial, throw = self._join_config
         active = np.flatnonzero(v)
-        if throw and len(active) < v.size:
-            raise RuntimeError("Detected at least one rank that exhausted inputs. Throwing "
-                               "across all ranks.")
+        divide_initial = self._join_divide_by_initial_world_size
         self.reducer.divisor = v.size if divide_initial else max(1, len(active))
         return active
 
     def _join_iteration(self):
         v = self._exchange_states(1 if self.require_backward_grad_sync else 2)
-        active = self._apply_join_states(v)
-        self._last_active = active
-        return int(active[0])
-
-    def _shadow_until_all_joined(self):
-        g = self.process_group
-        while True:
-            v = self._exchange_states(0)
-            active = self._apply_join_states(v)
-            if len(active) == 0:
-                break
-            self._last_active = active
-            if self.will_sync_module_buffers() and g.size() > 1:
-                _broadcast_arrays(g, self._module_buffers, int(active[0]))
-            if (v == 1).any():
-                self.reducer.shadow_backward()
-        # ranks that ran out early skipped their optimizer steps: the last rank to join
-        # holds the final model, which everybody takes
-        last = getattr(self, "_last_active", None)
-        if last is not None and len(last):
-            _broadcast_arrays(g, list(self.module.parameters()) + self._module_buffers,
-                              int(last[-1]))
-        self._last_active = None
+        # buffers come from the highest rank still training (rank 0 may have joined and hold
+        # stale buffers), as torch agrees on one
+        return int(self._apply_join_states(v)[-1])
 
     # -- pickling -----------------------------------------------------------------------
 
@@ -294,6 +290,35 @@ class DistributedDataParallel(Module):
         self.reducer = Reducer(params, self.process_group, self.bucket_bytes_cap,
                                min(DEFAULT_FIRST_BUCKET_BYTES, self.bucket_bytes_cap),
                                self.find_unused_parameters, self.gradient_as_bucket_view)
+
+
+class _DDPJoinHook:
+    """A joined rank's side of one training iteration of the ranks still running (torch's
+    ``JoinHook`` protocol: ``main_hook`` per iteration, ``post_hook`` once all have joined)."""
+
+    def __init__(self, ddp):
+        self.ddp = ddp
+
+    def main_hook(self):
+        ddp = self.ddp
+        g = ddp.process_group
+        v = ddp._exchange_states(0)
+        active = ddp._apply_join_states(v)
+        if len(active) and ddp.will_sync_module_buffers() and g.size() > 1:
+            _broadcast_arrays(g, ddp._module_buffers, int(active[-1]))
+        if (v == 1).any():
+            ddp.reducer.shadow_backward()
+
+    def post_hook(self, is_last_joiner):
+        # ranks that ran out early skipped their optimizer steps: the (highest) last rank to
+        # join holds the final model, which every rank takes
+        ddp = self.ddp
+        g = ddp.process_group
+        t = _make_tensor(np.array([g.rank() if is_last_joiner else -1], np.int64))
+        _dist().all_reduce(t, op=_dist().ReduceOp.MAX, group=g)
+        _broadcast_arrays(g, list(ddp.module.parameters()) + ddp._module_buffers,
+                          int(t._array[0]))
+        ddp.reducer.divisor = g.size()
 
 
 def _make_tensor(array):

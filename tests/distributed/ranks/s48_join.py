@@ -1,0 +1,90 @@
+"""Session 48 oracle rank program: DDP on uneven inputs through ``Join([ddp], ...)`` and
+``ddp.join()`` (values after training, buffers, no_sync inside, throw on early termination,
+the Joinable surface), and a few collectives. Run by torch's launcher and by numtorch's
+(``numtorch.run``); writes ``{case: result}`` to ``<out>/<tag>_rank<r>.json``."""
+
+import json
+import os
+import re
+import sys
+
+import torch
+import torch.distributed as dist
+from torch import nn
+from torch.distributed.algorithms.join import Join
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+out_dir, tag = sys.argv[1], sys.argv[2]
+dist.init_process_group("gloo")
+R = dist.get_rank()
+results = {}
+
+
+def case(name, fn):
+    try:
+        results[name] = ["ok", fn()]
+    except Exception as e:  # noqa: BLE001 - class and message are compared
+        results[name] = [type(e).__name__, re.sub(r"0x[0-9a-f]+", "0x", str(e))]
+
+
+def rnd(t):
+    return [round(v, 4) for v in t.detach().flatten().tolist()]
+
+
+def train(steps, ctx, bn=False, nosync_every=0, seed=0):
+    torch.manual_seed(seed)
+    layers = [nn.Linear(3, 4)] + ([nn.BatchNorm1d(4)] if bn else []) + [nn.Tanh(),
+                                                                       nn.Linear(4, 1)]
+    m = nn.Sequential(*layers)
+    d = DDP(m)
+    opt = torch.optim.SGD(d.parameters(), lr=0.1)
+    with ctx(d):
+        for i in range(steps):
+            x = torch.arange(6.).reshape(2, 3) * (R + 1) / (i + 3)
+            opt.zero_grad()
+            if nosync_every and i % nosync_every == 0:
+                with d.no_sync():
+                    d(x).pow(2).sum().backward()
+            else:
+                d(x).pow(2).sum().backward()
+            opt.step()
+    res = [rnd(p) for p in m.parameters()]
+    if bn:
+        res += [rnd(m[1].running_mean), rnd(m[1].running_var), m[1].num_batches_tracked.item()]
+    return res
+
+
+def after():
+    t = torch.ones(1) * (R + 1)
+    dist.all_reduce(t)
+    return t.tolist()
+
+
+few = 2 if R == 0 else 4  # rank 0 runs out first
+many = 4 if R == 0 else 2  # rank 1 runs out first
+case("ddp_join", lambda: train(few, lambda d: d.join()))
+case("ddp_join_rank1_first", lambda: train(many, lambda d: d.join(), seed=1))
+case("ddp_join_no_initial_divide",
+     lambda: train(few, lambda d: d.join(divide_by_initial_world_size=False)))
+case("join_manager", lambda: train(few, lambda d: Join([d])))
+case("join_manager_no_initial_divide",
+     lambda: train(few, lambda d: Join([d], divide_by_initial_world_size=False)))
+case("join_batchnorm", lambda: train(few, lambda d: d.join(), bn=True, seed=2))
+case("join_batchnorm_rank1_first", lambda: train(many, lambda d: d.join(), bn=True, seed=3))
+case("join_no_sync", lambda: train(few, lambda d: d.join(), nosync_every=2, seed=4))
+case("join_even", lambda: train(3, lambda d: d.join(), seed=5))
+case("join_disabled_even", lambda: train(3, lambda d: d.join(enable=False), seed=5))
+case("join_throw", lambda: train(few, lambda d: d.join(throw_on_early_termination=True)))
+case("after_throw", after)
+
+
+def joinable_surface():
+    d = DDP(nn.Linear(1, 1))
+    return [type(d.join()).__name__, str(d.join_device), d.join_process_group is dist.group.WORLD]
+
+
+case("joinable_surface", joinable_surface)
+case("after_all", after)
+dist.destroy_process_group()
+with open(os.path.join(out_dir, f"{tag}_rank{R}.json"), "w") as f:
+    json.dump(results, f)

@@ -1,0 +1,41 @@
+"""Session 48: DDP on uneven inputs. ``Join([ddp])`` failed on numtorch (DDP was not a
+Joinable: no ``join_hook``), ``ddp.join()`` was not torch's ``Join``, and buffers were
+synchronised from the lowest rank still training where torch takes the highest. One rank
+program (``ranks/s48_join.py``) is run by torch's launcher (gloo) and by numtorch's, and each
+case's values (parameters, buffers after training) or exception are compared."""
+
+import json
+import os
+
+import pytest
+
+from . import _launch
+from .test_s47_dist import _both
+
+SCRIPT = os.path.join(_launch.RANKS, "s48_join.py")
+CASES = ["ddp_join", "ddp_join_rank1_first", "ddp_join_no_initial_divide", "join_manager",
+         "join_manager_no_initial_divide", "join_batchnorm", "join_batchnorm_rank1_first",
+         "join_no_sync", "join_even", "join_disabled_even", "join_throw", "after_throw",
+         "joinable_surface", "after_all"]
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("s48_join"))
+    ours, theirs = _both(SCRIPT, out, timeout=150)
+    assert theirs.returncode == 0, theirs.stderr[-3000:]
+    assert ours.returncode == 0, ours.stdout[-3000:] + ours.stderr[-3000:]
+    got = {}
+    for tag in ("numtorch", "torch"):
+        for r in (0, 1):
+            with open(os.path.join(out, f"{tag}_rank{r}.json")) as f:
+                got[tag, r] = json.load(f)
+    return got
+
+
+@pytest.mark.parametrize("rank", [0, 1])
+@pytest.mark.parametrize("name", CASES)
+def test_join_case_matches_torch(both, name, rank):
+    theirs, ours = both["torch", rank], both["numtorch", rank]
+    assert name in theirs, sorted(theirs)
+    assert ours.get(name, "<missing>") == theirs[name]
