@@ -310,3 +310,22 @@ NORM_DTYPES = {
 @pytest.mark.parametrize("name", sorted(NORM_DTYPES))
 def test_norm_dtype_narrowing(name):
     same(NORM_DTYPES[name])
+
+
+_MAT, _VEC = (2, 3), (3,)
+
+OUT_MESSAGES = {
+    "matmul_2d": lambda t: t.matmul(t.ones(*_MAT), t.ones(3, 2), out=t.empty(2, 2, dtype=t.float64)),
+    "matmul_dot": lambda t: t.matmul(t.ones(*_VEC), t.ones(*_VEC), out=t.empty((), dtype=t.float64)),
+    "matmul_mv": lambda t: t.matmul(t.ones(*_MAT), t.ones(*_VEC), out=t.empty(2, dtype=t.float64)),
+    "mv": lambda t: t.mv(t.ones(*_MAT), t.ones(*_VEC), out=t.empty(2, dtype=t.float64)),
+    "dot": lambda t: t.dot(t.ones(*_VEC), t.ones(*_VEC), out=t.empty((), dtype=t.float64)),
+    "logcumsumexp": lambda t: t.logcumsumexp(t.ones(*_MAT), 1,
+                                             out=t.empty(*_MAT, dtype=t.float64)),
+    "logcumsumexp_ok": lambda t: t.logcumsumexp(t.ones(*_MAT), 1, out=t.empty(0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OUT_MESSAGES))
+def test_out_dtype_messages(name):
+    same(OUT_MESSAGES[name])

@@ -187,7 +187,11 @@ def matmul(input, other, *, out=None):
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
                            f"{a.ndim}D and {b.ndim}D")
     _check_matmul(input, other)
-    return _out(MatMul.apply(input, other), out, exact=True)
+    # torch's out check words it as the kernel a 1-D operand pair dispatches to (dot, addmv)
+    exact = "result dtype {got} does not match input dtype {want}" if a.ndim == b.ndim == 1 \
+        else "addmv input tensors must have the same dtype, but got {got}, {want}, and {want}" \
+        if a.ndim == 2 and b.ndim == 1 else True
+    return _out(MatMul.apply(input, other), out, exact=exact)
 
 
 def mm(input, mat2, *, out=None):

@@ -141,7 +141,7 @@ def logcumsumexp(input, dim, *, out=None):
     d = canonical_dim(dim, input._array.ndim)
     res = LogCumSumExp.apply(input, dim=d)
     if out is not None:  # resized as torch's out= is (copy_ only broadcast into it)
-        return _out(res, out)
+        return _out(res, out, exact="expected scalar_type {want} but found {got}")
     return res
 
 
