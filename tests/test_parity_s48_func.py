@@ -614,3 +614,59 @@ EMPTY_AND_INDEX = {
 @pytest.mark.parametrize("case", sorted(EMPTY_AND_INDEX))
 def test_vmap_empty_batches_and_scalar_indices(case):
     _check(EMPTY_AND_INDEX[case])
+
+
+# -- grad modes and complex values in the autodiff transforms -----------------------------------
+def _grad_in_mode(L, mode):
+    ctx = L.inference_mode() if mode == "inference" else L.no_grad()
+    with ctx:
+        return L.func.grad(lambda a: (a ** 2).sum())(_v(L))
+
+
+def _in_inference_mode(L, which):
+    with L.inference_mode():
+        x = _v(L)
+        if which == "vmap_grad":
+            return L.func.vmap(L.func.grad(lambda a: (a ** 3).sum()))(x.reshape(2, 2))
+        if which == "jacrev":
+            return L.func.jacrev(L.sin)(x)
+        if which == "jacfwd":
+            return L.func.jacfwd(L.sin)(x)
+        if which == "jvp":
+            return L.func.jvp(L.sin, (x,), (L.ones(4),))
+        return L.func.vjp(L.sin, x)[1](L.ones(4))
+
+
+def _inner_no_grad(L, a):
+    with L.no_grad():
+        b = a * 2
+    return (a * b).sum()
+
+
+MODES = {
+    "grad_in_inference_mode": lambda L: _grad_in_mode(L, "inference"),
+    "grad_under_no_grad": lambda L: _grad_in_mode(L, "no_grad"),
+    "inference_vmap_grad": lambda L: _in_inference_mode(L, "vmap_grad"),
+    "inference_jacrev": lambda L: _in_inference_mode(L, "jacrev"),
+    "inference_jacfwd": lambda L: _in_inference_mode(L, "jacfwd"),
+    "inference_jvp": lambda L: _in_inference_mode(L, "jvp"),
+    "inference_vjp": lambda L: _in_inference_mode(L, "vjp"),
+    "grad_inner_no_grad": lambda L: L.func.grad(lambda a: _inner_no_grad(L, a))(_v(L)),
+    "grad_complex_output": lambda L: L.func.grad(lambda a: (a * 1j).sum())(_v(L)),
+    "grad_complex_input": lambda L: L.func.grad(lambda a: (a * 1j).sum().real)(
+        L.complex(_v(L), _v(L))),
+    "jacrev_complex_input": lambda L: L.func.jacrev(lambda a, b: a * b, argnums=(0, 1))(
+        _v(L), L.complex(_v(L), _v(L))),
+    "jacrev_complex_output": lambda L: L.func.jacrev(lambda a: (a, a * 1j))(_v(L)),
+    "jacfwd_complex_input": lambda L: L.func.jacfwd(lambda a: a)(L.complex(_v(L), _v(L))),
+    "jacfwd_complex_output": lambda L: L.func.jacfwd(lambda a, b: (a, b * 1j), argnums=(0, 1))(
+        _v(L), _v(L)),
+    "hessian_complex_input": lambda L: L.func.hessian(lambda a: a.sum())(
+        L.complex(_v(L), _v(L))),
+    "jvp_number_tangent": lambda L: L.func.jvp(lambda a: a, (_v(L),), (1.0,)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MODES))
+def test_transform_grad_modes_and_complex(case):
+    _check(MODES[case])

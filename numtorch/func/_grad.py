@@ -20,13 +20,37 @@ import functools
 from .. import autograd
 from ..autograd import _func_transforms
 from .._tensor import Tensor
-from ..autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
+from ..autograd.grad_mode import inference_mode, is_grad_enabled, no_grad
 from . import _batched as B
 from ._pytree import tree_flatten, tree_map, tree_unflatten
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "linearize"]
 
 _DEPTH = [0]  # transforms running right now: the ones inside must build differentiable results
+
+
+def _normal_mode(fn):
+    """Run ``fn`` out of inference mode: torch's transforms record their graphs under
+    ``inference_mode()`` too (their results come back as ordinary tensors)."""
+    from .._grad_state import INFERENCE_ACTIVE
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        if not INFERENCE_ACTIVE[0]:
+            return fn(*args, **kwargs)
+        with inference_mode(False):
+            return fn(*args, **kwargs)
+
+    return run
+
+
+def _normal(t):
+    """``t``, or an ordinary copy of it when it was made in inference mode (the batched
+    backward records graphs that save it)."""
+    if isinstance(t, Tensor) and t.is_inference():
+        with inference_mode(False):
+            return t.clone()
+    return t
 
 
 def _spec_str(spec):
@@ -89,6 +113,9 @@ class _Inputs:
                 if p.requires_grad:
                     self.connect = True
                     leaf = p.view_as(p)
+                elif p.is_inference():  # (made under inference_mode: a normal copy to record)
+                    with inference_mode(False):
+                        leaf = p.clone().requires_grad_(True)
                 else:
                     leaf = p.detach().requires_grad_(True)
                 self.leaves.append(leaf)
@@ -132,7 +159,8 @@ def _call(func, args, idx, trees, kwargs, kind="grad"):
         a[i] = t
     _DEPTH[0] += 1
     try:
-        with enable_grad(), _func_transforms.running(kind):
+        # the transform records its graph under no_grad and inference_mode too, as torch's
+        with inference_mode(False), _func_transforms.running(kind):
             return func(*a, **kwargs)
     finally:
         _DEPTH[0] -= 1
@@ -170,6 +198,7 @@ def _aux_leaf(t, keep):
     return _detached(B.unwrap_owner(t), keep)
 
 
+@_normal_mode
 def _grad_and_value(func, argnums, has_aux, args, kwargs):
     idx, single = _argnums(argnums, len(args))
     ins = _Inputs([args[i] for i in idx], expand=True)
@@ -185,6 +214,9 @@ def _grad_and_value(func, argnums, has_aux, args, kwargs):
         raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a Tensor, "
                            f"got {type(out)}")
     out = B.unwrap_owner(out)
+    if out.dtype.is_complex:
+        raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but "
+                           f"got {out.dtype}")
     if out.dim() != 0:
         raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a scalar "
                            f"Tensor, got tensor with {out.dim()} dims. Maybe you wanted to use "
@@ -248,6 +280,7 @@ def grad(func, argnums=0, has_aux=False):
     return wrapper
 
 
+@_normal_mode
 def vjp(func, *primals, has_aux=False):
     """``func(*primals)`` and a function computing vector-Jacobian products at ``primals``.
 
@@ -271,6 +304,7 @@ def vjp(func, *primals, has_aux=False):
                                f"complex Tensors, got Tensor with dtype {o.dtype}")
     keep = _keep_graph(ins, [B.physical(o)[0] for o in flat_out], grad_on)
 
+    @_normal_mode
     def vjp_fn(cotangents):
         flat_c, c_spec = tree_flatten(cotangents)
         if c_spec != out_spec:
@@ -286,7 +320,7 @@ def vjp(func, *primals, has_aux=False):
             phys, lv = B.physical(o)
             if phys.requires_grad:
                 outs.append(phys)
-                gos.append(B.lower(B.unwrap_owner(c), lv))
+                gos.append(B.lower(_normal(B.unwrap_owner(c)), lv))
         batched = any(B.is_batched(g) for g in gos)
         if outs:
             gs = autograd.grad(outs, ins.leaves, gos, retain_graph=True,
@@ -354,7 +388,8 @@ def _push(ins, flat_out, us, gs, flat_t, keep, keeps=None):
     whether its tangent stays differentiable (``keep`` for all when None)."""
     from .. import zeros_like
 
-    pairs = [(g, B.lower(B.unwrap_owner(t), lv)) for g, t, lv in zip(gs, flat_t, ins.levels)
+    pairs = [(g, B.lower(_normal(B.unwrap_owner(t)), lv))
+             for g, t, lv in zip(gs, flat_t, ins.levels)
              if g is not None and g.requires_grad]
     batched = any(B.is_batched(t) for _, t in pairs)
     live = [u for u in us if u.requires_grad]  # (not the outputs of integer dtypes)
@@ -386,8 +421,8 @@ def _check_jvp_args(primals, tangents):
                            f"{p_spec} and tangents with structure {t_spec}")
     for p, t in zip(flat_p, flat_t):
         if not isinstance(t, Tensor):
-            raise RuntimeError(f"jvp(f, primals, tangents): Expected tangents to be only "
-                               f"tensors, got {type(t)}")
+            raise RuntimeError(f"jvp(f, primals, tangents): Expected tangents to only "
+                               f"contain Tensors, got {type(t)}")
         if tuple(p.shape) != tuple(t.shape):
             raise RuntimeError(f"Trying to set a forward gradient that has a different size "
                                f"than that of the original Tensor, this is not supported. "
@@ -396,6 +431,7 @@ def _check_jvp_args(primals, tangents):
     return flat_t
 
 
+@_normal_mode
 def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     """``func(*primals)`` and its Jacobian-vector product with ``tangents`` (forward mode).
 
@@ -442,6 +478,7 @@ def _check_linearize_tangents(primals, tangents):
     return flat_t
 
 
+@_normal_mode
 def linearize(func, *primals):
     """``func(*primals)`` and a function giving Jacobian-vector products at ``primals``
     (the function runs once; each call of ``jvp_fn(*tangents)`` reuses its graph).
@@ -454,6 +491,7 @@ def linearize(func, *primals):
     ins, flat_out, out_spec, us, gs, _ = _linear_pushforward(func, primals, False, False)
     keep = _keep_graph(ins, [B.physical(o)[0] for o in flat_out], ins.grad_on)
 
+    @_normal_mode
     def jvp_fn(*tangents):
         flat_t = _check_linearize_tangents(primals, tangents)
         return tree_unflatten(_push(ins, flat_out, us, gs, flat_t, keep), out_spec)
@@ -495,6 +533,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
         raise ValueError("jacrev: `chunk_size` should be greater than 0.")
 
     @functools.wraps(func)
+    @_normal_mode
     def wrapper(*args, **kwargs):
         idx, single = _argnums(argnums, len(args))
 
@@ -504,9 +543,11 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
                 a[i] = p
             return func(*a, **kwargs)
 
+        _check_real("jacrev", "inputs", tree_flatten(tuple(args[i] for i in idx))[0])
         res = vjp(part, *[args[i] for i in idx], has_aux=has_aux)
         out, vjp_fn = res[0], res[1]
         flat_out, out_spec = tree_flatten(out)
+        _check_real("jacrev", "outputs", flat_out)
         total = sum(o.numel() for o in flat_out)
         offsets, acc = [], 0
         for o in flat_out:
@@ -534,6 +575,14 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
     return wrapper
 
 
+def _check_real(api, what, leaves):
+    """torch's jacobians refuse complex inputs and outputs (it names the flattened index)."""
+    for i, t in enumerate(leaves):
+        if isinstance(t, Tensor) and t.dtype.is_complex:
+            raise RuntimeError(f"{api}: Expected all {what} to be real but received complex "
+                               f"tensor at flattened input idx: {i}")
+
+
 def _zeros(shape, like):
     from .. import zeros
 
@@ -555,6 +604,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     from ._vmap import vmap_basis
 
     @functools.wraps(func)
+    @_normal_mode
     def wrapper(*args, **kwargs):
         idx, single = _argnums(argnums, len(args))
         primals = tuple(args[i] for i in idx)
@@ -562,6 +612,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         for p in flat_p:
             if not isinstance(p, Tensor):
                 raise ValueError(f"Thing passed to transform API must be Tensor, got {type(p)}")
+        _check_real("jacfwd", "inputs", flat_p)
         total = sum(p.numel() for p in flat_p)
         offsets, acc = [], 0
         for p in flat_p:
@@ -577,6 +628,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
 
         def push(*tans):
             r = jvp(part, primals, tree_unflatten(list(tans), p_spec), has_aux=has_aux)
+            _check_real("jacfwd", "outputs", tree_flatten(r[0])[0])
             return (r[1], r[2]) if has_aux else r[1]
 
         out = vmap_basis(push, out_dims=(0, None) if has_aux else 0,
