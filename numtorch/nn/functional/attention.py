@@ -534,10 +534,16 @@ def _fused_heads(q, k, v, attn_mask, key_padding_mask, num_heads, need_weights):
 def _finish(out, weights, out_proj_weight, out_proj_bias, batched, need_weights,
             average_attn_weights):
     """Output projection of the merged heads (L, N, E) and the (averaged) weights."""
-    # on the heads as rows of one matrix, as torch does (one addmm, FlopCounterMode's count)
-    tgt_len, bsz = out.shape[0], out.shape[1]
-    out = _linear(out.reshape(tgt_len * bsz, out.shape[2]), out_proj_weight,
-                  out_proj_bias).view(tgt_len, bsz, -1)
+    hook = _graph._hook
+    if hook is not None and getattr(hook, "count_call", None) is not None:
+        # a FlopCounterMode sees torch's one addmm on the heads as rows of one matrix; the
+        # plain path keeps the merged heads' memory order (a batch-first output stays
+        # row-major, without a copy)
+        tgt_len, bsz, width = out.shape
+        out = _linear(out.reshape(tgt_len * bsz, width), out_proj_weight,
+                      out_proj_bias).view(tgt_len, bsz, out_proj_weight.shape[0])
+    else:
+        out = _linear(out, out_proj_weight, out_proj_bias)
     if not batched:
         out = out.squeeze(1)
     if not need_weights:
