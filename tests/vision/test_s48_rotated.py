@@ -24,7 +24,7 @@ _FORMATS = ("XYWHR", "CXCYWHR", "XYXYXYXY")
 _CANVAS = (80, 100)
 
 
-def _cxcywhr(n=16, seed=0):
+def _cxcywhr(n=10, seed=0):
     """Boxes around and across an 80 x 100 canvas, at assorted angles (0, quarter turns,
     180 and in between)."""
     g = np.random.default_rng(seed)
@@ -192,7 +192,7 @@ def test_transforms_on_a_detection_sample_match(name, fmt):
     """A (image, target) detection sample through a seeded pipeline ending in
     SanitizeBoundingBoxes, as a training script writes it."""
     image = np.random.default_rng(2).integers(0, 256, (3, 80, 100), dtype=np.uint8)
-    labels = np.arange(16)
+    labels = np.arange(10)
 
     def run(lib):
         mod, tt, _, T = lib
@@ -203,6 +203,23 @@ def test_transforms_on_a_detection_sample_match(name, fmt):
         return pipeline(sample)
     ours, theirs = _both(run)
     assert_same(ours, theirs, atol=1e-6)
+
+
+@pytest.mark.parametrize("old, new", [("CXCYWHR", "XYWHR"), ("XYWHR", "CXCYWHR"),
+                                      ("XYWHR", "XYXYXYXY"), ("XYXYXYXY", "CXCYWHR"),
+                                      ("XYXYXYXY", "XYWHR")])
+def test_inplace_conversion_changes_the_input_as_torchvision(old, new):
+    def run(lib):
+        mod, tt, F, _ = lib
+        width = 8 if old == "XYXYXYXY" else 5
+        data = mod.arange(1.0, width + 1).reshape(1, width) * 3
+        boxes = tt.BoundingBoxes(data.clone(), format=old, canvas_size=(50, 50))
+        out = F.convert_bounding_box_format(boxes, new_format=new, inplace=True)
+        plain = data.clone()
+        F.convert_bounding_box_format(plain, old_format=old, new_format=new, inplace=True)
+        return [out, boxes, plain]
+    ours, theirs = _both(run)
+    assert_same(ours, theirs, atol=1e-5)
 
 
 def test_float32_atan2_rounds_as_torch():

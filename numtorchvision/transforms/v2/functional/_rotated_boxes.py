@@ -62,16 +62,23 @@ def xywhr_to_xyxyxyxy(boxes):
     return torch.stack(corners, dim=-1)
 
 
-def xyxyxyxy_to_xywhr(boxes):
-    """First corner, the lengths of the first two edges and the first edge's angle."""
+def xyxyxyxy_to_xywhr(boxes, inplace=False):
+    """First corner, the lengths of the first two edges and the first edge's angle. With
+    ``inplace`` (float boxes), the result is written over the first five numbers of each box
+    and returned as a view of them; the sixth then holds y3 - y2, as torchvision leaves it."""
     dtype = boxes.dtype
-    work = boxes if dtype in (torch.float32, torch.float64) else boxes.to(torch.float32)
+    floating = dtype in (torch.float32, torch.float64)
+    work = boxes if floating else boxes.to(torch.float32)
     x1, y1, x2, y2, x3, y3 = (work[..., i] for i in range(6))
     angle = torch.atan2(y1.sub(y2), x2.sub(x1))
     dx12, dy12, dx23, dy23 = x2.sub(x1), y2.sub(y1), x3.sub(x2), y3.sub(y2)
     w = dx12.pow(2).add(dy12.pow(2)).sqrt()
     h = dx23.pow(2).add(dy23.pow(2)).sqrt()
     out = torch.stack((x1, y1, w, h, angle.div(math.pi).mul(180.0)), dim=-1)
+    if inplace and floating:
+        boxes[..., 5] = dy23
+        boxes[..., :5] = out
+        return boxes[..., :5]
     return out if out.dtype == dtype else out.to(dtype)
 
 
@@ -82,7 +89,7 @@ def convert_rotated(boxes, old_format, new_format, inplace=False):
     if old_format == "CXCYWHR":
         boxes = cxcywhr_to_xywhr(boxes, inplace)
     elif old_format == "XYXYXYXY":
-        boxes = xyxyxyxy_to_xywhr(boxes)
+        boxes = xyxyxyxy_to_xywhr(boxes, inplace)
     if new_format == "CXCYWHR":
         boxes = xywhr_to_cxcywhr(boxes, inplace)
     elif new_format == "XYXYXYXY":
