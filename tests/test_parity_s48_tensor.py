@@ -329,3 +329,18 @@ OUT_MESSAGES = {
 @pytest.mark.parametrize("name", sorted(OUT_MESSAGES))
 def test_out_dtype_messages(name):
     same(OUT_MESSAGES[name])
+
+
+COMPLEX_PARTS = {
+    "complex_bf16": lambda t: t.complex(t.ones(2, dtype=t.bfloat16), t.ones(2, dtype=t.bfloat16)),
+    "polar_bf16": lambda t: t.polar(t.ones(2, dtype=t.bfloat16), t.ones(2, dtype=t.bfloat16)),
+    "complex_bf16_float": lambda t: t.complex(t.ones(2, dtype=t.bfloat16), t.ones(2)),
+    "complex_float_bf16": lambda t: t.complex(t.ones(2), t.ones(2, dtype=t.bfloat16)),
+    "complex_float": lambda t: t.complex(t.ones(2), t.zeros(2)),
+    "complex_double_float": lambda t: t.complex(t.ones(2, dtype=t.float64), t.ones(2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMPLEX_PARTS))
+def test_complex_parts_dtypes(name):
+    same(COMPLEX_PARTS[name])

@@ -287,7 +287,8 @@ def _check_parts(fn, a, b, names):
     _check_tensor(fn, a, names[0], 1)
     _check_tensor(fn, b, names[1], 2)
     da, db = a.dtype, b.dtype
-    if not (da.is_floating_point and db.is_floating_point):
+    parts = (_dtype.float16, _dtype.float32, _dtype.float64)  # (no bfloat16 either)
+    if da not in parts or db not in parts:
         raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got "
                            f"{_dtype._TYPE_DISPLAY[da.name]} and "
                            f"{_dtype._TYPE_DISPLAY[db.name]}")
