@@ -630,3 +630,40 @@ def test_parameter_of_inference_tensor(where, requires_grad):
             p = L.nn.Parameter(x, requires_grad=requires_grad)
         return p.is_inference(), p.requires_grad, p.data_ptr() == x.data_ptr()
     _same(case)
+
+
+# -- graph edges (get_gradient_edge) as outputs of grad/backward, and as backward inputs ---------
+
+def _edges_case(L, how):
+    edge = L.autograd.graph.get_gradient_edge
+    x = L.tensor([1., 2.], requires_grad=True)
+    y = x * 2
+    s = y.sum()
+    if how == "scalar_edge":
+        return L.autograd.grad(edge(s), x)
+    if how == "vector_edge_no_grad":
+        return L.autograd.grad(edge(y), x)
+    if how == "vector_edge_bad_shape":
+        return L.autograd.grad(edge(y), x, L.ones(3))
+    if how == "vector_edge":
+        return L.autograd.grad(edge(y), x, L.ones(2) * 3)
+    if how == "edge_and_tensor":
+        z = x.exp()
+        return L.autograd.grad([edge(y), z.sum()], x, [L.ones(2), None])
+    if how == "backward_edge":
+        L.autograd.backward([edge(y)], [L.ones(2)])
+        return x.grad
+    if how == "backward_inputs_edge":
+        z = y.exp()
+        z.sum().backward(inputs=[edge(y)])
+        return x.grad, y.grad
+    z = x.exp()
+    z.sum().backward(inputs=[edge(x), x])
+    return x.grad
+
+
+@pytest.mark.parametrize("how", ["scalar_edge", "vector_edge_no_grad", "vector_edge_bad_shape",
+                                 "vector_edge", "edge_and_tensor", "backward_edge",
+                                 "backward_inputs_edge", "backward_inputs_leaf_edge"])
+def test_gradient_edges_as_outputs_and_inputs(how):
+    _same(lambda L: _edges_case(L, how))

@@ -166,7 +166,7 @@ def _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None
                                "desired behavior.")
     if accumulate:
         for k, (t, g) in enumerate(zip(inputs, captured)):
-            if g is not None and k not in retained:
+            if g is not None and k not in retained and not isinstance(t, GradientEdge):
                 _accumulate_into(t, g, create_graph)
         return None
     return captured
@@ -175,6 +175,9 @@ def _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None
 def _roots(outputs, grad_outputs, create_graph, fn_name):
     """The edge each output sends gradient along, and the output gradients."""
     out = outputs[0]
+    if isinstance(out, GradientEdge) or \
+            len(outputs) > 1 and any(isinstance(o, GradientEdge) for o in outputs):
+        return _edge_roots(outputs, grad_outputs, create_graph, fn_name)
     a = out._array
     fn = out._grad_fn
     if (fn is not None and out._base is None and grad_outputs[0] is None and len(outputs) == 1
@@ -201,6 +204,31 @@ def _roots(outputs, grad_outputs, create_graph, fn_name):
         return roots, [graph._make(np.array(1, dtype=a.dtype) if a.ndim == 0 else
                                    np.ones(a.shape, dtype=a.dtype))]
     return roots, _grad_shapes.root_grads(outputs, grad_outputs, create_graph, fn_name)
+
+
+def _edge_roots(outputs, grad_outputs, create_graph, fn_name):
+    """``_roots`` when some outputs are graph edges (``get_gradient_edge``): an edge's
+    gradient is checked against, or made from, the shape its node gives that output."""
+    roots, grads = [], []
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
+        if not isinstance(out, GradientEdge):
+            (e,), (g,) = _roots((out,), (g,), create_graph, fn_name)
+            roots.append(e)
+            grads.append(g)
+            continue
+        node, nr = out.node, out.output_nr
+        shape, dtype = node._out_meta[nr]
+        if g is None:
+            if int(np.prod(shape)) != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            g = graph._make(np.ones(shape, dtype=dtype))
+        elif tuple(g.shape) != tuple(shape):
+            raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
+                               f"torch.Size({list(g.shape)}) and output[{i}] has a shape of "
+                               f"torch.Size({list(shape)}).")
+        roots.append((node, nr))
+        grads.append(g)
+    return roots, grads
 
 
 def _run_all(heap, buffers, retain_graph, create_graph, root_arrays):
