@@ -22,7 +22,9 @@ What is left of ``fwd``/``bwd`` outside ``fwd op``/``bwd op`` is the module, the
 ``sum``. torch's oneDNN layer cannot be split this way; its forward and backward alone are
 printed. Process CPU time (``--clock cpu``, the default) with ``--threads 1`` is what a
 shared machine measures reliably; the wall clock with two threads shows each library's
-second-thread gain, and is only meaningful on an idle machine. A benchmark, not a test.
+second-thread gain, and is only meaningful on an idle machine (numtorch also caps BLAS at
+the cores other processes leave free: ``NUMTORCH_BLAS_ADAPT=0`` keeps the count asked for).
+A benchmark, not a test.
 """
 
 import argparse
