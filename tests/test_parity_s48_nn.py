@@ -306,3 +306,39 @@ def test_conv_half_channels_last_input_gradient(case):
     assert _ulps(gx, gxs, torch.float16) <= 1
     assert _ulps(gw, gws, torch.float16) <= 2
     assert gxs.stride() == gx.stride()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "float64"])
+@pytest.mark.parametrize("mode", ["reflect", "replicate"])
+@pytest.mark.parametrize("case", [((2, 3, 6, 6), (2, 2, 2, 2)), ((1, 2, 5, 7), (1, 3, 0, 2)),
+                                  ((3, 4, 4), (3, 1, 2, 1)), ((1, 2, 4, 4, 5), (1, 1, 2, 0, 1, 1))],
+                         ids=lambda c: "x".join(map(str, c[0])) + "-" + "".join(map(str, c[1])))
+def test_pad_gradient_added_in_torch_order(case, mode, dtype):
+    shape, pad = case
+    gen = torch.Generator().manual_seed(8)
+    dt = getattr(torch, dtype)
+    x = torch.randn(shape, generator=gen).to(dt).requires_grad_()
+    y = torch.nn.functional.pad(x, pad, mode=mode)
+    go = torch.randn(y.shape, generator=gen).to(dt)
+    g, = torch.autograd.grad(y, x, go)
+    xs = _nt(x, True)
+    ys = NF.pad(xs, pad, mode=mode)
+    gs, = numtorch.autograd.grad(ys, xs, _nt(go))
+    assert np.array_equal(_np(y), _np(ys))
+    assert np.array_equal(_np(g), _np(gs))
+    assert ys.grad_fn.name() == y.grad_fn.name()
+
+
+def test_pad_gather_double_backward_and_wide_replicate():
+    x = torch.arange(12.0).reshape(1, 1, 3, 4).cos().requires_grad_()
+    res = []
+    for lib, F in ((torch, torch.nn.functional), (numtorch, NF)):
+        xt = lib.tensor(x.detach().numpy()).requires_grad_()
+        y = F.pad(xt, (1, 2, 2, 1), mode="reflect")
+        gx, = lib.autograd.grad((y ** 3).sum(), xt, create_graph=True)
+        gg, = lib.autograd.grad(gx.sum(), xt)
+        w = F.pad(xt, (6, 6, 6, 6), mode="replicate")  # (the per-dim fold keeps it)
+        gw, = lib.autograd.grad((w * w).sum(), xt)
+        res.append((gx.detach().numpy(), gg.numpy(), gw.numpy()))
+    for a, b in zip(*res):
+        np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-5)

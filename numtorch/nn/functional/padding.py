@@ -10,6 +10,7 @@ from ..._tensor import Tensor
 from ...autograd.graph import rename_node
 from ...ops import _resample
 from . import _memory_format as _mf
+from . import _pad_gather
 
 __all__ = ["pad"]
 
@@ -165,6 +166,16 @@ def pad(input, pad, mode="constant", value=None):
     _check_nonconstant(input, mode, pairs)
     xp = backend.xp_of(input._array)
     out = input
+    if mode in ("reflect", "replicate") and _pad_gather.applies(input, pairs):
+        # one gather, its gradient added in torch's order (see _pad_gather)
+        sizes = input.shape[input.dim() - k:]
+        tables = [_index_table(xp, mode, n, lo, hi).reshape(-1)
+                  for n, (lo, hi) in zip(sizes, pairs)]
+        if _pad_gather.few_reads(tables, sizes):
+            out = _pad_gather.pad_gather(input, tables, [lo for lo, _ in pairs])
+            rename_node(out, f"{'Reflection' if mode == 'reflect' else 'Replication'}Pad{k}D"
+                             f"Backward0")
+            return _mf.output(out, _mf.suggest(input))
     for i, (lo, hi) in enumerate(pairs):
         d = input.dim() - k + i
         n = input.shape[d]
