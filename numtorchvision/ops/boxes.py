@@ -15,6 +15,7 @@ from ._box_convert import (
     _box_xyxy_to_xywh,
     _box_xyxyxyxy_to_xywhr,
 )
+from ._rotated_iou import box_iou_rotated
 from ._utils import _upcast
 
 __all__ = ["nms", "batched_nms", "remove_small_boxes", "clip_boxes_to_image", "box_convert",
@@ -250,17 +251,25 @@ def box_iou(boxes1, boxes2, fmt="xyxy"):
 
     Args:
         boxes1 (Tensor[..., N, 4]), boxes2 (Tensor[..., M, 4]): two sets of boxes.
-        fmt (str): ``"xyxy"`` (default), ``"xywh"`` or ``"cxcywh"``.
+        fmt (str): ``"xyxy"`` (default), ``"xywh"`` or ``"cxcywh"``; or rotated
+            ``"cxcywhr"``, ``"xywhr"`` (K = 5, angle in degrees) or ``"xyxyxyxy"`` (K = 8),
+            for ``[N, K]`` boxes only.
 
     Returns:
-        Tensor[..., N, M]: the IoU of every pair.
+        Tensor[..., N, M]: the IoU of every pair (float32 for rotated boxes).
     """
     if fmt in _AXIS_ALIGNED:
         inter, union = _box_inter_union(boxes1, boxes2, fmt=fmt)
         return inter / union
     if fmt in _ROTATED:
-        raise RuntimeError(f"box_iou: rotated boxes ('{fmt}') need torchvision's compiled "
-                           f"box_iou_rotated kernel, which numtorchvision does not provide")
+        if fmt != "cxcywhr":
+            boxes1 = box_convert(boxes1, in_fmt=fmt, out_fmt="cxcywhr")
+            boxes2 = box_convert(boxes2, in_fmt=fmt, out_fmt="cxcywhr")
+        for i, b in ((1, boxes1), (2, boxes2)):
+            if b.dim() != 2 or b.shape[1] != 5:
+                raise RuntimeError(f"boxes{i} should have shape (N, 5), got {list(b.shape)}")
+        ious = box_iou_rotated(boxes1.detach().numpy(force=True), boxes2.detach().numpy(force=True))
+        return numtorch.from_numpy(ious).to(boxes1.device)
     raise ValueError(f"Unsupported format '{fmt}'. Supported axis-aligned formats: "
                      f"{_AXIS_ALIGNED}. Supported rotated formats: {_ROTATED}.")
 

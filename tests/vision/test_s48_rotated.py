@@ -231,3 +231,67 @@ def test_float32_atan2_rounds_as_torch():
     theirs = torch.atan2(torch.from_numpy(y), torch.from_numpy(x)).numpy()
     assert ours.dtype == theirs.dtype
     np.testing.assert_array_equal(ours, theirs)
+
+
+def _axis_boxes(n=12, seed=3):
+    g = np.random.default_rng(seed)
+    return np.stack([g.uniform(0, 40, n), g.uniform(0, 40, n), g.uniform(1, 25, n),
+                     g.uniform(1, 25, n)], 1)
+
+
+@pytest.mark.parametrize("angle", [0.0, 90.0, 37.0, -120.0])
+@pytest.mark.parametrize("fmt", ["cxcywhr", "xywhr", "xyxyxyxy"])
+def test_rotated_box_iou_equals_torchvisions_axis_aligned_iou(angle, fmt):
+    """torchvision's rotated IoU is a compiled kernel that does not load here; turning a whole
+    scene (centres and boxes) by one angle keeps every IoU, so torchvision's axis-aligned
+    ``box_iou`` of the unturned scene is the oracle. A quarter turn swaps width and height."""
+    from numtorchvision import ops as nops
+    from torchvision import ops as tops
+
+    cxcywh = _axis_boxes()
+    expected = tops.box_iou(torch.from_numpy(cxcywh), torch.from_numpy(cxcywh),
+                            fmt="cxcywh").numpy()
+    rad = np.deg2rad(angle)
+    # counter-clockwise on screen (y down)
+    turn = np.array([[np.cos(rad), np.sin(rad)], [-np.sin(rad), np.cos(rad)]])
+    turned = np.concatenate([cxcywh[:, :2] @ turn.T, cxcywh[:, 2:], np.full((12, 1), angle)], 1)
+    boxes = numtorch.from_numpy(turned)
+    if fmt != "cxcywhr":
+        boxes = nops.box_convert(boxes, "cxcywhr", fmt)
+    ours = nops.box_iou(boxes, boxes, fmt=fmt)
+    assert ours.dtype == numtorch.float32 and tuple(ours.shape) == (12, 12)
+    np.testing.assert_allclose(ours.numpy(), expected, atol=1e-6)
+
+
+def test_rotated_box_iou_of_crossing_boxes_by_sampling():
+    from numtorchvision import ops as nops
+    b1, b2 = np.array([10.0, 10, 8, 4, 30]), np.array([12.0, 11, 6, 6, -20])
+    ours = nops.box_iou(numtorch.from_numpy(b1[None]), numtorch.from_numpy(b2[None]),
+                        fmt="cxcywhr").item()
+    pts = np.random.default_rng(0).uniform(0, 25, (400_000, 2))
+
+    def inside(b):
+        t = np.deg2rad(b[4])
+        d = pts - b[:2]
+        along_w = d @ np.array([np.cos(t), -np.sin(t)])
+        along_h = d @ np.array([np.sin(t), np.cos(t)])
+        return (np.abs(along_w) <= b[2] / 2) & (np.abs(along_h) <= b[3] / 2)
+    i1, i2 = inside(b1), inside(b2)
+    assert abs(ours - (i1 & i2).sum() / (i1 | i2).sum()) < 5e-3
+
+
+def test_rotated_box_iou_edge_cases():
+    from numtorchvision import ops as nops
+    from torchvision import ops as tops
+    assert tuple(nops.box_iou(numtorch.zeros(0, 5), numtorch.zeros(3, 5),
+                              fmt="cxcywhr").shape) == (0, 3)
+    flat = nops.box_iou(numtorch.tensor([[1.0, 1, 0, 3, 0]]),
+                        numtorch.tensor([[1.0, 1, 2, 3, 0]]), fmt="cxcywhr")
+    assert flat.item() == 0.0
+    ours, theirs = [], []
+    for mod, ops_ in ((numtorch, nops), (torch, tops)):
+        try:
+            ops_.box_iou(mod.zeros(2, 5), mod.zeros(2, 5), fmt="xyzr")
+        except ValueError as e:
+            (ours if mod is numtorch else theirs).append(str(e))
+    assert ours == theirs and ours
