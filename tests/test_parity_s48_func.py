@@ -345,6 +345,11 @@ ENSEMBLE = {
     "fc_dict_tuple_duplicate": lambda L: _fc(L, ({"scale": L.tensor(3.0)},
                                                  {"scale": L.tensor(1.0)})),
     "fc_strict": lambda L: _fc(L, {"emb.weight": L.ones(5, 3)}, strict=True),
+    "fc_number_value": lambda L: _fc(L, {"scale": 3.0}),
+    "fc_list_value": lambda L: _fc(L, {"emb.weight": [1.0]}),
+    "fc_none_value": lambda L: L.func.functional_call(L.nn.Linear(3, 2), {"bias": None},
+                                                      (L.ones(3),)).shape,
+    "fc_duplicate_before_type": lambda L: _fc(L, ({"scale": 1}, {"scale": L.tensor(2.0)})),
     "fc_grad_tied": lambda L: L.func.grad(
         lambda p: L.func.functional_call(_tied(L), p, (L.tensor([0, 3, 4]),)).sum())(
         {k: v.detach() for k, v in _tied(L).named_parameters()}),

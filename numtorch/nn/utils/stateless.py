@@ -117,6 +117,11 @@ def _functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None,
     with distinct keys) in place of its parameters and buffers; see
     :func:`torch.func.functional_call`."""
     tensors = _merge_dicts(parameter_and_buffer_dicts)
+    from ..._tensor import Tensor
+
+    for v in tensors.values():
+        if v is not None and not isinstance(v, Tensor):  # (None passes, as in torch)
+            raise TypeError(f"{v} is not an instance of torch.Tensor")
     if kwargs is None:
         kwargs = {}
     if args is None:
