@@ -667,3 +667,22 @@ def _edges_case(L, how):
                                  "backward_inputs_edge", "backward_inputs_leaf_edge"])
 def test_gradient_edges_as_outputs_and_inputs(how):
     _same(lambda L: _edges_case(L, how))
+
+
+# -- autograd.functional.jacobian of empty outputs ------------------------------------------------
+
+_JAC_FUNCS = {
+    "empty_input": (lambda a: a * 2, lambda L: L.ones(0)),
+    "empty_output": (lambda a: a[:0], lambda L: L.tensor([1., 2.])),
+    "one_empty_of_two": (lambda a, b: (a[:0], b * 2),
+                         lambda L: (L.tensor([1., 2.]), L.tensor([1., 2.]))),
+}
+
+
+@pytest.mark.parametrize("mode", ["reverse", "reverse_vectorized", "forward_vectorized"])
+@pytest.mark.parametrize("case", sorted(_JAC_FUNCS))
+def test_jacobian_of_empty_outputs(case, mode):
+    fn, make = _JAC_FUNCS[case]
+    kw = {"reverse": {}, "reverse_vectorized": {"vectorize": True},
+          "forward_vectorized": {"vectorize": True, "strategy": "forward-mode"}}[mode]
+    _same(lambda L: L.autograd.functional.jacobian(fn, make(L), **kw))

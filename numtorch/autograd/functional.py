@@ -255,6 +255,12 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
         _check_jacobian_options(strict, vectorize, create_graph, strategy, outputs_checked=True)
         from . import grad
 
+        if strategy == "reverse-mode" and any(o.numel() == 0 for o in outs):
+            # torch's reverse mode stacks one row per output element: none to stack
+            if not vectorize:
+                raise RuntimeError("stack expects a non-empty TensorList")
+            if all(o.numel() == 0 for o in outs):
+                raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
         table = []
         for i, out in enumerate(outs):
             rows = [[] for _ in ins]
@@ -283,7 +289,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
                 if rows[j]:
                     jac = ops.stack(rows[j], 0).reshape((*out.shape, *x.shape))
                 else:
-                    jac = _zeros_like(x).reshape((*out.shape, *x.shape)) if out.numel() == 0 \
+                    jac = x.new_zeros((*out.shape, *x.shape)) if out.numel() == 0 \
                         else _zeros_like(x)
                 per_input.append(jac)
             table.append(_out(is_in_tuple, tuple(per_input)))
