@@ -342,3 +342,28 @@ def test_pad_gather_double_backward_and_wide_replicate():
         res.append((gx.detach().numpy(), gg.numpy(), gw.numpy()))
     for a, b in zip(*res):
         np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("shape", [(2, 8, 6, 6), (3, 4, 10), (1, 2, 3, 4, 5)],
+                         ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("affine", [True, False])
+def test_instance_norm_half(shape, affine):
+    # torch: batch norm of (1, N*C, ...) in float16, weight and bias repeated N times
+    gen = torch.Generator().manual_seed(9)
+    c = shape[1]
+    x = (torch.randn(shape, generator=gen) * 2 + 0.5).half().requires_grad_()
+    w = torch.randn(c, generator=gen).half().requires_grad_() if affine else None
+    b = torch.randn(c, generator=gen).half().requires_grad_() if affine else None
+    y = torch.nn.functional.instance_norm(x, weight=w, bias=b)
+    go = torch.randn(y.shape, generator=gen).half()
+    ins = (x, w, b) if affine else (x,)
+    ref = torch.autograd.grad(y, ins, go)
+    xs = _nt(x, True)
+    ws, bs = (_nt(w, True), _nt(b, True)) if affine else (None, None)
+    ys = NF.instance_norm(xs, weight=ws, bias=bs)
+    got = numtorch.autograd.grad(ys, (xs, ws, bs) if affine else (xs,), _nt(go))
+    assert _ulps(y, ys, torch.float16) <= 1
+    assert (_np(y) != _np(ys)).sum() <= max(2, y.numel() // 200)
+    for r, g in zip(ref, got):
+        assert _ulps(r, g, torch.float16) <= 1
+        assert (_np(r) != _np(g)).sum() <= max(2, r.numel() // 100)

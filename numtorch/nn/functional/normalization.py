@@ -315,7 +315,20 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     view = lambda t: None if t is None else _channel_view(t, nd, ct)  # noqa: E731
     if use_input_stats:
         stats = {} if running_mean is not None or running_var is not None else None
-        y = normalize_affine(x, view(weight), view(bias), tuple(range(2, nd)), eps, stats)
+        if dt in (_dtype.float16, _dtype.bfloat16):
+            # torch's batch norm of (1, N*C, ...) with the parameters repeated N times: its
+            # float16 roundings of the statistics and of each (sample, channel) parameter
+            # gradient before the sum over the batch
+            def per_instance(t):
+                if t is None:
+                    return None
+                rep = t.repeat(batch).reshape((batch, channels) + (1,) * (nd - 2))
+                return _cast(rep, ct)
+
+            y = _half_batch_normalize(x, per_instance(weight), per_instance(bias),
+                                      tuple(range(2, nd)), eps, dt, stats)
+        else:
+            y = normalize_affine(x, view(weight), view(bias), tuple(range(2, nd)), eps, stats)
         n = 1
         for s in shape[2:]:
             n *= s
