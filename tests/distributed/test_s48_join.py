@@ -1,6 +1,8 @@
 """Session 48: DDP on uneven inputs. ``Join([ddp])`` failed on numtorch (DDP was not a
 Joinable: no ``join_hook``), ``ddp.join()`` was not torch's ``Join``, and buffers were
-synchronised from the lowest rank still training where torch takes the highest. One rank
+synchronised from the lowest rank still training where torch takes the highest; a joined
+rank's shadow backward overwrote its gradients (torch leaves them: ZeroRedundancyOptimizer's
+join hook steps with them). One rank
 program (``ranks/s48_join.py``) is run by torch's launcher (gloo) and by numtorch's, and each
 case's values (parameters, buffers after training) or exception are compared."""
 
@@ -16,7 +18,8 @@ SCRIPT = os.path.join(_launch.RANKS, "s48_join.py")
 CASES = ["ddp_join", "ddp_join_rank1_first", "ddp_join_no_initial_divide", "join_manager",
          "join_manager_no_initial_divide", "join_batchnorm", "join_batchnorm_rank1_first",
          "join_no_sync", "join_even", "join_disabled_even", "join_throw", "after_throw",
-         "joinable_surface", "after_all"]
+         "joinable_surface", "zero_join", "zero_join_rank1_first", "zero_join_bucket_view",
+         "zero_join_grad_as_bucket_view", "zero_unconsolidated", "after_all"]
 
 
 @pytest.fixture(scope="module")

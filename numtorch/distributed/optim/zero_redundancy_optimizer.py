@@ -158,15 +158,14 @@ class ZeroRedundancyOptimizer(_optim.Optimizer, Joinable):
             gathered = [None] * self.world_size
             _objects.all_gather_object(gathered, local, group=group)
         self._all_state_dicts = gathered if self.rank == to else None
-        self._consolidated_on = to
 
     def state_dict(self):
         """The whole optimizer's state in ``optimizer_class``'s format (on the rank given to
         ``consolidate_state_dict`` only)."""
         if self._all_state_dicts is None:
-            to = getattr(self, "_consolidated_on", 0)
+            # torch names this rank as the one to consolidate on
             raise RuntimeError(f"Optimizer state has not been consolidated on this rank. Please "
-                               f"call `consolidate_state_dict(to={to})` on all ranks "
+                               f"call `consolidate_state_dict(to={self.rank})` on all ranks "
                                f"beforehand if you meant to save the global state.")
         maps = self._local_to_global()
         state = {}

@@ -177,6 +177,7 @@ class Reducer:
         self.started = False
         self.next_bucket = 0
         self.divisor = group.size()
+        self.shadowing = False  # a joined rank's zero backward (see shadow_backward)
         self.comm_hook = None  # (state, hook) from DDP.register_comm_hook
         self.handles = [p.register_post_accumulate_grad_hook(self._on_grad) for p in params]
         interval = default_interval()
@@ -316,6 +317,8 @@ class Reducer:
                 divisor = 1
             elif b.wire is not b.flat:
                 b.flat[...] = backend.to_device(b.wire, backend.device_of(b.flat))
+            if self.shadowing:
+                continue  # a joined rank's zeros: nothing to hand to the parameters
             if self.grad_as_view and divisor > 1:
                 b.xp.divide(b.flat, divisor, out=b.flat, casting="unsafe")
             for k, p in enumerate(b.params):
@@ -339,7 +342,11 @@ class Reducer:
     # -- join support ------------------------------------------------------------------
 
     def shadow_backward(self):
-        """Run the collectives of one backward with zero gradients (a joined rank)."""
+        """Run the collectives of one backward with zero gradients (a joined rank). The
+        parameters' own gradients are left as they are (torch reduces separate zero buckets):
+        an optimizer stepping on the joined rank, such as ZeroRedundancyOptimizer's join
+        hook, sees its last gradients."""
+        kept = [b.flat.copy() for b in self.buckets] if self.grad_as_view else None
         for b in self.buckets:
             b.flat[...] = 0
             b.ready = True
@@ -348,7 +355,14 @@ class Reducer:
         self.next_bucket = 0
         self.active = True
         self.started = True
-        self._launch_ready()
+        self.shadowing = True
+        try:
+            self._launch_ready()  # (all buckets are ready: this waits for them too)
+        finally:
+            self.shadowing = False
+            if kept is not None:  # the gradients are views of the buckets
+                for b, flat in zip(self.buckets, kept):
+                    b.flat[...] = flat
 
     def remove_hooks(self):
         for h in self.handles:

@@ -12,6 +12,7 @@ import torch
 import torch.distributed as dist
 from torch import nn
 from torch.distributed.algorithms.join import Join
+from torch.distributed.optim import ZeroRedundancyOptimizer
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 out_dir, tag = sys.argv[1], sys.argv[2]
@@ -84,6 +85,39 @@ def joinable_surface():
 
 
 case("joinable_surface", joinable_surface)
+
+
+def zero_join(steps, bucket_view=False, grad_as_view=False):
+    """DDP + ZeroRedundancyOptimizer in one Join: the joined rank's ZeRO hook steps with the
+    gradients of its last own iteration (DDP's shadow backward leaves them)."""
+    torch.manual_seed(6)
+    m = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2))
+    d = DDP(m, gradient_as_bucket_view=grad_as_view)
+    opt = ZeroRedundancyOptimizer(d.parameters(), optimizer_class=torch.optim.Adam, lr=0.05,
+                                  parameters_as_bucket_view=bucket_view)
+    with Join([d, opt]):
+        for i in range(steps):
+            x = torch.arange(6.).reshape(2, 3) * (R + 1) / (i + 3)
+            opt.zero_grad()
+            d(x).pow(2).sum().backward()
+            opt.step()
+    return [rnd(p) for p in m.parameters()] + [rnd(p.grad) for p in m.parameters()]
+
+
+case("zero_join", lambda: zero_join(few))
+case("zero_join_rank1_first", lambda: zero_join(many))
+case("zero_join_bucket_view", lambda: zero_join(few, bucket_view=True))
+case("zero_join_grad_as_bucket_view", lambda: zero_join(few, grad_as_view=True))
+
+
+def zero_unconsolidated():
+    opt = ZeroRedundancyOptimizer(nn.Linear(2, 2).parameters(), optimizer_class=torch.optim.SGD,
+                                  lr=0.1)
+    opt.consolidate_state_dict(to=0)
+    return sorted(opt.state_dict()) if R == 0 else opt.state_dict()
+
+
+case("zero_unconsolidated", zero_unconsolidated)
 case("after_all", after)
 dist.destroy_process_group()
 with open(os.path.join(out_dir, f"{tag}_rank{R}.json"), "w") as f:
