@@ -20,7 +20,7 @@ NAMES = ("quantile", "nanquantile", "bincount", "histc", "histogram", "mode", "i
          "lu", "lu_solve", "lu_unpack", "hash_tensor", "index_put", "index_put_")
 
 
-def _wrap(name, fn):
+def _wrap(name, fn, home):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         if "vmap" not in KINDS:
@@ -30,6 +30,9 @@ def _wrap(name, fn):
         return call(name, fn, args, kwargs)
 
     wrapper._vmap_fallback = True
+    # found where it is installed (pickle looks functions up by module and name)
+    wrapper.__module__ = home
+    wrapper.__qualname__ = name.rsplit(".", 1)[-1]
     return wrapper
 
 
@@ -53,14 +56,15 @@ def install(*namespaces):
         for name in names:
             fn = getattr(module, name)
             if not getattr(fn, "_vmap_fallback", False):
-                setattr(module, name, _wrap(prefix + name, fn))
+                setattr(module, name, _wrap(prefix + name, fn, module.__name__))
     for ns in namespaces:
         get = ns.get if isinstance(ns, dict) else lambda n, _ns=ns: getattr(_ns, n, None)
         for name in NAMES:
             fn = get(name)
             if fn is None or getattr(fn, "_vmap_fallback", False):
                 continue
-            wrapped = _wrap(name, fn)
+            home = ns["__name__"] if isinstance(ns, dict) else ns.__name__
+            wrapped = _wrap(name, fn, home)
             if isinstance(ns, dict):
                 ns[name] = wrapped
             else:

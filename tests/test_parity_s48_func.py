@@ -675,3 +675,13 @@ MODES = {
 @pytest.mark.parametrize("case", sorted(MODES))
 def test_transform_grad_modes_and_complex(case):
     _check(MODES[case])
+
+
+@pytest.mark.parametrize("name", ["where", "unique", "quantile", "bincount", "histc"])
+def test_vmap_aware_functions_pickle(name):
+    import pickle
+
+    fn = getattr(numtorch, name)
+    assert pickle.loads(pickle.dumps(fn)) is fn
+    assert pickle.loads(pickle.dumps(numtorch.nn.functional.embedding)) is \
+        numtorch.nn.functional.embedding
