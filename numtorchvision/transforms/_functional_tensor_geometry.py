@@ -252,6 +252,26 @@ def _rowwise(xs, ys, coeffs):
     return (xs[None, :] * coeffs[0] + ys[:, None] * coeffs[1]) + coeffs[2]
 
 
+def _half_round(dtype):
+    """Rounding of float32 NumPy values to ``dtype`` (float16 / bfloat16), kept as float32."""
+    if dtype == torch.float16:
+        return lambda a: np.asarray(a, dtype=np.float32).astype(np.float16).astype(np.float32)
+    return lambda a: torch.from_numpy(np.asarray(a, dtype=np.float32)).to(dtype).float().numpy()
+
+
+def _affine_grid_half(theta, w, h, ow, oh, dtype):
+    """:func:`_affine_grid` for float16 / bfloat16 images: torch builds the grid in the
+    image's dtype (the matrix and its scaling rounded to it, the small product summed in
+    float32 and rounded once)."""
+    rnd = _half_round(dtype)
+    xs = rnd(_pixel_centres(ow, -ow * 0.5 + 0.5))
+    ys = rnd(_pixel_centres(oh, -oh * 0.5 + 0.5))
+    scale = rnd(np.array([0.5 * w, 0.5 * h], dtype=np.float32))
+    scaled = rnd(rnd(np.asarray(theta, dtype=np.float32).reshape(2, 3)) / scale[:, None])
+    grid = np.stack([_rowwise(xs, ys, scaled[0]), _rowwise(xs, ys, scaled[1])], axis=-1)
+    return torch.from_numpy(np.ascontiguousarray(grid[None])).to(dtype)
+
+
 def _affine_grid(theta, w, h, ow, oh, dtype):
     """Sampling grid (1, oh, ow, 2) for the 2x3 pixel-unit matrix ``theta``.
 
@@ -259,6 +279,8 @@ def _affine_grid(theta, w, h, ow, oh, dtype):
     normalised by the input size; normalising by the input (not the output) size is what lets
     ``rotate(expand=True)`` draw a larger canvas.
     """
+    if dtype in (torch.float16, torch.bfloat16):
+        return _affine_grid_half(theta, w, h, ow, oh, dtype)
     np_dtype = np.float64 if dtype == torch.float64 else np.float32
     xs = _pixel_centres(ow, -ow * 0.5 + 0.5).astype(np_dtype)
     ys = _pixel_centres(oh, -oh * 0.5 + 0.5).astype(np_dtype)
@@ -297,7 +319,23 @@ def rotate(img, matrix, interpolation="nearest", expand=False, fill=None):
     return _apply_grid_transform(img, grid, interpolation, fill)
 
 
+def _perspective_grid_half(coeffs, ow, oh, dtype):
+    """:func:`_perspective_grid` for float16 / bfloat16 images, in the image's dtype as torch
+    builds it (each product of the small matrices summed in float32 and rounded once)."""
+    rnd = _half_round(dtype)
+    c = rnd(np.asarray(coeffs, dtype=np.float32))
+    xs = rnd(_pixel_centres(ow, 0.5))
+    ys = rnd(_pixel_centres(oh, 0.5))
+    half = rnd(np.array([0.5 * ow, 0.5 * oh], dtype=np.float32))
+    den = rnd(_rowwise(xs, ys, np.array([c[6], c[7], 1.0], dtype=np.float32)))
+    grid = [rnd(rnd(_rowwise(xs, ys, rnd(c[3 * k:3 * k + 3] / half[k]))) / den) - 1.0
+            for k in (0, 1)]
+    return torch.from_numpy(np.ascontiguousarray(np.stack(grid, axis=-1)[None])).to(dtype)
+
+
 def _perspective_grid(coeffs, ow, oh, dtype):
+    if dtype in (torch.float16, torch.bfloat16):
+        return _perspective_grid_half(coeffs, ow, oh, dtype)
     np_dtype = np.float64 if dtype == torch.float64 else np.float32
     c = np.asarray(coeffs, dtype=np_dtype)
     xs = _pixel_centres(ow, 0.5).astype(np_dtype)

@@ -67,3 +67,30 @@ def test_empty_batch_elastic_v2():
         return F2.elastic(mod.zeros(0, 3, 9, 11), mod.zeros(1, 9, 11, 2))
     ours, theirs = _both(run)
     assert_same(ours, theirs)
+
+
+_HALF_OPS = {
+    "rotate_expand": lambda F, x, bil: F.rotate(x, -41.0, expand=True, **bil),
+    "rotate_fill": lambda F, x, bil: F.rotate(x, 23.0, fill=[0.5] * 3, **bil),
+    "affine": lambda F, x, bil: F.affine(x, 10.0, [1, -2], 0.9, [3.0, 4.0], fill=1, **bil),
+    "perspective": lambda F, x, bil: F.perspective(
+        x, [[0, 0], [22, 0], [22, 16], [0, 16]], [[1, 0], [20, 1], [22, 15], [0, 16]], **bil),
+}
+
+
+@pytest.mark.parametrize("api", ["v1", "v2"])
+@pytest.mark.parametrize("mode", ["nearest", "bilinear"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("op", list(_HALF_OPS))
+def test_half_precision_geometry(op, dtype, mode, api):
+    """torch builds the sampling grid in the image's dtype: nearest sampling picks the same
+    pixels (a float32 grid picked neighbours in ~1% of a bfloat16 rotation), bilinear values
+    agree to an ulp of the dtype (grid_sample's own half rounding)."""
+    def run(mod, F1, F2):
+        F = F1 if api == "v1" else F2
+        interp = getattr(F1.InterpolationMode, mode.upper())
+        x = _image(mod, (2, 3, 17, 23), dtype)
+        return _HALF_OPS[op](F, x, {"interpolation": interp}).float()
+    ours, theirs = _both(run)
+    ulp = {"float16": 2.0 ** -10, "bfloat16": 2.0 ** -7}[dtype]
+    assert_same(ours, theirs, atol=0.0 if mode == "nearest" else 1.01 * ulp)
