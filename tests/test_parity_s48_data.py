@@ -124,3 +124,31 @@ def _loader_outcome(lib, **kw):
 def test_timeout_without_workers_as_torch(timeout):
     """torch refuses a timeout when no worker process would be waited for (at iter())."""
     assert _loader_outcome(numtorch, timeout=timeout) == _loader_outcome(torch, timeout=timeout)
+
+
+# -- load options ---------------------------------------------------------------------------
+def _mmap_with_block(lib, path):
+    import mmap
+
+    ser = lib.serialization
+    before = ser.get_default_mmap_options()
+    with ser.set_default_mmap_options(mmap.MAP_SHARED) as entered:
+        inside = ser.get_default_mmap_options()
+        t = lib.load(path, mmap=True)
+        t.mul_(2)  # MAP_SHARED: the write reaches the file
+    del t
+    after = ser.get_default_mmap_options()
+    called = ser.set_default_mmap_options(mmap.MAP_PRIVATE)  # the plain-call form
+    return (entered, inside == mmap.MAP_SHARED, after == before, type(called).__name__,
+            lib.load(path).tolist())
+
+
+def test_set_default_mmap_options_is_a_context_manager_as_in_torch(tmp_path):
+    """torch 2.13's set_default_mmap_options is a class: it sets the flags when called and
+    puts the previous ones back when its ``with`` block ends (numtorch's returned None)."""
+    got, want = [], []
+    for lib, out in ((numtorch, got), (torch, want)):
+        path = tmp_path / f"{lib.__name__}.pt"
+        lib.save(lib.arange(3.0), path)
+        out.append(_mmap_with_block(lib, path))
+    assert got == want

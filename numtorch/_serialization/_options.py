@@ -59,9 +59,25 @@ def get_default_mmap_options():
     return _STATE["mmap"]
 
 
-def set_default_mmap_options(flags):
-    allowed = (getattr(mmap, "MAP_PRIVATE", 2), getattr(mmap, "MAP_SHARED", 1))
-    if flags not in allowed:
-        raise ValueError("Invalid argument in function set_default_mmap_options, expected "
-                         f"mmap.MAP_PRIVATE or mmap.MAP_SHARED, but got {flags}")
-    _STATE["mmap"] = flags
+class set_default_mmap_options:
+    """Set the flags ``load(mmap=True)`` maps files with: at once when called, and back to
+    the previous flags on leaving a ``with`` block.
+
+    Args:
+        flags: ``mmap.MAP_PRIVATE`` (writes to loaded tensors stay in memory) or
+            ``mmap.MAP_SHARED`` (writes reach the file).
+    """
+
+    def __init__(self, flags):
+        allowed = (getattr(mmap, "MAP_PRIVATE", 2), getattr(mmap, "MAP_SHARED", 1))
+        if flags not in allowed:
+            raise ValueError("Invalid argument in function set_default_mmap_options, expected "
+                             f"mmap.MAP_PRIVATE or mmap.MAP_SHARED, but got {flags}")
+        self.prev = _STATE["mmap"]
+        _STATE["mmap"] = flags
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        _STATE["mmap"] = self.prev
