@@ -686,3 +686,37 @@ def test_jacobian_of_empty_outputs(case, mode):
     kw = {"reverse": {}, "reverse_vectorized": {"vectorize": True},
           "forward_vectorized": {"vectorize": True, "strategy": "forward-mode"}}[mode]
     _same(lambda L: L.autograd.functional.jacobian(fn, make(L), **kw))
+
+
+# -- setup_context saving an input returned as-is ----------------------------------------------
+
+def _setup_saving(what):
+    def setup(ctx, inputs, output):
+        ctx.save_for_backward(output if what == "output" else inputs[0])
+    return setup
+
+
+SETUP_FORWARDS = {
+    "as_is_output_saved": (lambda x: x, _setup_saving("output")),
+    "as_is_input_saved": (lambda x: x, _setup_saving("input")),
+    "view_output_saved": (lambda x: x.view(-1), _setup_saving("output")),
+    "view_as_saved": (lambda x: x.view_as(x), _setup_saving("output")),
+}
+
+
+@pytest.mark.parametrize("no_grad", [False, True])
+@pytest.mark.parametrize("case", sorted(SETUP_FORWARDS))
+def test_setup_context_saving_input_returned_as_is(case, no_grad):
+    fwd, setup = SETUP_FORWARDS[case]
+
+    def run(L):
+        F = type("Fn", (L.autograd.Function,), {
+            "forward": staticmethod(fwd), "setup_context": staticmethod(setup),
+            "backward": staticmethod(lambda ctx, g: g.reshape(2, 2) * 2)})
+        x = L.arange(4.).reshape(2, 2).requires_grad_()
+        if no_grad:
+            with L.no_grad():
+                return F.apply(x * 1)
+        F.apply(x * 1).sum().backward()
+        return x.grad
+    _same(run)

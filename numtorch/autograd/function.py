@@ -255,6 +255,9 @@ def _run_function(ctx, forward, args, kwargs):
                 o = alias
                 if _state.enabled and (diff[i] or not given.requires_grad):
                     source = given
+                if any(t is given for t in ctx.to_save) and \
+                        _uses_setup_context(ctx):
+                    raise RuntimeError(_SAVED_AS_IS)
             elif o._base is not None:
                 source = o._base
         if not diff[i]:
@@ -306,6 +309,17 @@ def _run_function(ctx, forward, args, kwargs):
     if tangents is not None:
         _give_tangents(ctx, tangents, wrapped, args, aliased, dirty_ids, outs)
     return wrapped[0] if single else tuple(wrapped)
+
+
+_SAVED_AS_IS = ("An input that has been returned as-is as output is being saved for backward. "
+                "This is not supported if you override setup_context. You should return and "
+                "save a view of the input instead, e.g. with x.view_as(x) or setup ctx inside "
+                "the forward function itself.")
+
+
+def _uses_setup_context(ctx):
+    cls = getattr(ctx, "_fn_cls", None)
+    return cls is not None and cls.setup_context is not Function.setup_context
 
 
 def _input_tangents(ctx, args):
