@@ -367,3 +367,29 @@ def test_instance_norm_half(shape, affine):
     for r, g in zip(ref, got):
         assert _ulps(r, g, torch.float16) <= 1
         assert (_np(r) != _np(g)).sum() <= max(2, r.numel() // 100)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("case", [((2, 4, 9, 9), 3, 2, 1, False, True, None),
+                                  ((2, 3, 10, 10), 3, 1, 1, False, False, None),
+                                  ((1, 2, 7, 8), (3, 2), (2, 1), (1, 0), True, True, None),
+                                  ((2, 2, 9, 9), 4, 2, 2, True, False, 3),
+                                  ((2, 3, 11), 3, 2, 1, False, True, None)],
+                         ids=lambda c: "x".join(map(str, c[0])) + f"-k{c[1]}s{c[2]}")
+def test_avg_pool_gradient_added_in_torch_order(case, dtype):
+    shape, k, s, p, ceil, cip, div = case
+    dt = getattr(torch, dtype)
+    gen = torch.Generator().manual_seed(10)
+    x = torch.randn(shape, generator=gen).to(dt).requires_grad_()
+    nd = len(shape) - 2
+    kw = dict(ceil_mode=ceil, count_include_pad=cip)
+    if nd > 1:
+        kw["divisor_override"] = div
+    y = getattr(torch.nn.functional, f"avg_pool{nd}d")(x, k, s, p, **kw)
+    go = torch.randn(y.shape, generator=gen).to(dt)
+    g, = torch.autograd.grad(y, x, go)
+    xs = _nt(x, True)
+    ys = getattr(NF, f"avg_pool{nd}d")(xs, k, s, p, **kw)
+    gs, = numtorch.autograd.grad(ys, xs, _nt(go))
+    assert np.array_equal(_np(y), _np(ys))
+    assert np.array_equal(_np(g), _np(gs))

@@ -577,7 +577,9 @@ class AvgPoolBackward(Op):
         right = _right_pad(spatial, kernel, stride, padding, ones, out)
         res = xp.zeros(g.shape[:2] + tuple(p + n + r for p, n, r in
                                            zip(padding, spatial, right)), dtype=g.dtype)
-        for sl in _offset_slices(kernel, stride, ones, out):
+        # torch walks the output positions in row-major order, adding into each window: an
+        # input's contributions arrive in reverse kernel-offset order (rounded after each add)
+        for sl in reversed(list(_offset_slices(kernel, stride, ones, out))):
             res[sl] += gd
         return xp.ascontiguousarray(_crop(res, padding, spatial))
 
