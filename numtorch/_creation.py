@@ -341,16 +341,13 @@ def _fill_dtype(value):
     return _dtype.default_complex()
 
 
-def _fill_value(value, fn, position=2):
-    if isinstance(value, Tensor):
-        if value.numel() != 1:
-            raise RuntimeError(f"{fn}: the fill value must be a number or a one-element tensor, "
-                               f"but got a tensor of shape {list(value.shape)}")
-        value = value.item()
+def _fill_value(value, fn, position=2, name="fill_value"):
+    if isinstance(value, Tensor) and value._array.ndim == 0:
+        value = value.item()  # (torch reads a 0-d tensor as a number, any other as a Tensor)
     if not _is_number(value):
         from ._generator_args import type_name  # torch.dtype, numpy.str_ as torch names them
 
-        raise TypeError(f"{fn}(): argument 'fill_value' (position {position}) must be Number, "
+        raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be Number, "
                         f"not {type_name(value)}")
     return value.item() if isinstance(value, np.generic) else value
 
@@ -401,7 +398,7 @@ def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=Fals
         >>> torch.scalar_tensor(3)
         tensor(3.)
     """
-    value = _fill_value(s, "scalar_tensor", 1)
+    value = _fill_value(s, "scalar_tensor", 1, "s")
     check_pin_memory(pin_memory)
     dt = dtype_arg(dtype, "scalar_tensor") or _dtype.get_default_dtype()
     if dt in _REDUCED_MAX:  # torch rounds into half precision unchecked (to inf)

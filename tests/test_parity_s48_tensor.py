@@ -344,3 +344,23 @@ COMPLEX_PARTS = {
 @pytest.mark.parametrize("name", sorted(COMPLEX_PARTS))
 def test_complex_parts_dtypes(name):
     same(COMPLEX_PARTS[name])
+
+
+FILL_VALUES = {
+    "full_1d_tensor": lambda t: t.full((2,), t.tensor([2.5])),
+    "full_0d_tensor": lambda t: t.full((2,), t.tensor(2.5)),
+    "full_0d_int": lambda t: t.full((2,), t.tensor(2)),
+    "full_0d_bool": lambda t: t.full((2,), t.tensor(True)),
+    "full_2el_tensor": lambda t: t.full((2,), t.ones(2)),
+    "new_full_1d_tensor": lambda t: t.ones(2).new_full((2,), t.tensor([1.0])),
+    "full_like_1d_tensor": lambda t: t.full_like(t.ones(2), t.tensor([3.0])),
+    "full_like_0d_tensor": lambda t: t.full_like(t.ones(2), t.tensor(3.0)),
+    "scalar_tensor_1d": lambda t: t.scalar_tensor(t.tensor([1.0])),
+    "scalar_tensor_str": lambda t: t.scalar_tensor("a"),
+    "scalar_tensor_0d": lambda t: t.scalar_tensor(t.tensor(2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FILL_VALUES))
+def test_fill_value_tensors(name):
+    same(FILL_VALUES[name])
