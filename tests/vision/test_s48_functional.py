@@ -94,3 +94,19 @@ def test_half_precision_geometry(op, dtype, mode, api):
     ours, theirs = _both(run)
     ulp = {"float16": 2.0 ** -10, "bfloat16": 2.0 ** -7}[dtype]
     assert_same(ours, theirs, atol=0.0 if mode == "nearest" else 1.01 * ulp)
+
+
+@pytest.mark.parametrize("mode", ["nearest", "bilinear"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+def test_v2_elastic_half_precision(dtype, mode):
+    """v2 elastic works on float16 CPU images in float32 (a float16 grid picked other pixels:
+    values off by up to 0.87); bfloat16 keeps its own grid."""
+    disp = np.random.default_rng(4).normal(0, 0.05, (1, 17, 23, 2)).astype(np.float32)
+
+    def run(mod, F1, F2):
+        interp = getattr(F1.InterpolationMode, mode.upper())
+        return F2.elastic(_image(mod, (2, 3, 17, 23), dtype), mod.from_numpy(disp.copy()),
+                          interpolation=interp).float()
+    ours, theirs = _both(run)
+    exact = dtype != "bfloat16" or mode == "nearest"
+    assert_same(ours, theirs, atol=0.0 if exact else 1.01 * 2.0 ** -7)

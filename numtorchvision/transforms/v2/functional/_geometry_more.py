@@ -152,11 +152,16 @@ def elastic_image(image, displacement, interpolation=InterpolationMode.BILINEAR,
         raise ValueError(f"Argument displacement shape should be {want}, but given "
                          f"{displacement.shape}")
     _need_chw(image)
-    # v2 builds the grid in the image's float dtype (v1: always float32)
+    # v2 builds the grid in the image's float dtype (v1: always float32); float16 images on
+    # the CPU go through float32 and back, as in torchvision
     work = image.dtype if image.is_floating_point() else torch.float32
+    half_cpu = work == torch.float16 and image.device.type == "cpu"
+    if half_cpu:
+        image, work = image.to(torch.float32), torch.float32
     grid = _create_identity_grid(list(image.shape[-2:]), work).add_(displacement.to(work))
     with v2_fill_blend():
-        return _flat_image(image, lambda x: _apply_grid_transform(x, grid, mode.value, fill))
+        out = _flat_image(image, lambda x: _apply_grid_transform(x, grid, mode.value, fill))
+    return out.to(torch.float16) if half_cpu else out
 
 
 elastic_video = elastic_image
