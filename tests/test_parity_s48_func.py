@@ -685,3 +685,44 @@ def test_vmap_aware_functions_pickle(name):
     assert pickle.loads(pickle.dumps(fn)) is fn
     assert pickle.loads(pickle.dumps(numtorch.nn.functional.embedding)) is \
         numtorch.nn.functional.embedding
+
+
+# -- *_like of a batched tensor is batched --------------------------------------------------------
+def _accumulate(L, make):
+    def f(t):
+        out = make(t)
+        out += t
+        return out
+
+    return f
+
+
+def _set_first(L, t):
+    out = L.zeros_like(t)
+    out[0] = t[1]
+    return out
+
+
+LIKE = {
+    "zeros_like_accumulate": lambda L: L.func.vmap(_accumulate(L, L.zeros_like))(_x(L)),
+    "ones_like_accumulate": lambda L: L.func.vmap(_accumulate(L, L.ones_like))(_x(L)),
+    "full_like_accumulate": lambda L: L.func.vmap(
+        _accumulate(L, lambda t: L.full_like(t, 2.0)))(_x(L)),
+    "empty_like_copy": lambda L: L.func.vmap(lambda t: L.empty_like(t).copy_(t))(_x(L)),
+    "zeros_like_setitem": lambda L: L.func.vmap(lambda t: _set_first(L, t))(_x(L)),
+    "zeros_like_index_add_": lambda L: L.func.vmap(
+        lambda t: L.zeros_like(t).index_add_(0, L.tensor([0, 0]), t[:2]))(_x(L)),
+    "zeros_like_scatter_": lambda L: L.func.vmap(
+        lambda t: L.zeros_like(t).scatter_(0, L.tensor([3, 2]), t[:2]))(_x(L)),
+    "zeros_like_grad": lambda L: L.func.vmap(L.func.grad(
+        lambda t: (L.zeros_like(t).add_(t) ** 2).sum()))(_x(L)),
+    "zeros_like_in_dims1": lambda L: L.func.vmap(_accumulate(L, L.zeros_like), in_dims=1)(
+        _x(L)),
+    "zeros_like_dtype": lambda L: L.func.vmap(lambda t: L.zeros_like(t, dtype=L.int64))(_x(L)),
+    "empty_like_fill_": lambda L: L.func.vmap(lambda t: L.empty_like(t).fill_(3.0))(_x(L)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LIKE))
+def test_vmap_like_factories(case):
+    _check(LIKE[case])

@@ -300,6 +300,20 @@ def _index_put(fn, args, kwargs):
         kwargs = dict(kwargs, indices=scalar_indices(kwargs["indices"]))
     return fn(*args, **kwargs)
 
+def _like(fn, args, kwargs):
+    """``zeros_like(x)`` (``ones_like``, ``full_like``, ``empty_like``) of a BatchedTensor is
+    batched like ``x``, as torch's: a later in-place write of per-sample values fits it."""
+    x = B.unwrap_owner(args[0] if args else kwargs["input"])
+    if not B.is_batched(x):
+        return fn(*args, **kwargs)
+    phys, levels = B.physical(x)
+    if args:
+        out = fn(phys, *args[1:], **kwargs)
+    else:
+        out = fn(**dict(kwargs, input=phys))
+    return B.wrap(out, levels)
+
+
 # function name -> its batching rule (called with the function, args and kwargs)
 _RULES = {"as_strided": _as_strided, "as_strided_": _as_strided_, "batch_norm": _batch_norm,
           "grid_sample": _grid_sample, "embedding": _embedding, "one_hot": _one_hot,
@@ -313,7 +327,8 @@ _RULES = {"as_strided": _as_strided, "as_strided_": _as_strided_, "batch_norm": 
           "linalg.ldl_factor": _trailing(_A), "linalg.ldl_factor_ex": _trailing(_A),
           "linalg.ldl_solve": _trailing(("LD", 2), ("pivots", 1), ("B", 2)),
           "linalg.lstsq": _trailing(_A, ("B", 2)),
-          "index_put": _index_put, "index_put_": _index_put}
+          "index_put": _index_put, "index_put_": _index_put, "zeros_like": _like,
+          "ones_like": _like, "full_like": _like, "empty_like": _like}
 
 # name -> None (run per sample when the values escape), "per-sample" (always), or a function of
 # (args, kwargs) giving torch's exception (None: run as usual)
