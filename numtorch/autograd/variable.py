@@ -1,9 +1,8 @@
 """``autograd.Variable``: the 0.x wrapper, kept as a thin shim over Tensor.
 
 Since torch 0.4 a Variable *is* a Tensor: ``Variable(t)`` returns a tensor sharing ``t``'s
-memory, and ``isinstance(t, Variable)`` holds for every tensor. ``volatile=True`` keeps its 0.x
-meaning here (nothing computed from the tensor records a graph, even when it meets parameters
-that require grad), with the deprecation warning torch gave when it removed the flag.
+memory, and ``isinstance(t, Variable)`` holds for every tensor. ``volatile=True`` has no effect
+(as in torch since 0.4): a warning, and graphs are recorded as for any tensor.
 """
 
 import warnings
@@ -26,7 +25,7 @@ class Variable(Tensor, metaclass=_VariableMeta):
     Args:
         data (Tensor): the values (shared, not copied).
         requires_grad (bool): whether to record operations on it. Default: False.
-        volatile (bool): 0.x inference flag: no graph is recorded from this tensor.
+        volatile (bool): removed 0.x inference flag: warns, has no effect.
     """
 
     def __new__(cls, data=None, requires_grad=False, volatile=False):
@@ -37,13 +36,11 @@ class Variable(Tensor, metaclass=_VariableMeta):
         t = _tensor._make(data._array)
         t._vc = data._vc
         if volatile:
-            warnings.warn("volatile was removed (Variable.volatile is always False); numtorch "
-                          "still honours it, but use `with torch.no_grad():` instead.",
-                          UserWarning, stacklevel=2)
+            warnings.warn("volatile was removed and now has no effect. Use `with "
+                          "torch.no_grad():` instead.", UserWarning, stacklevel=2)
             if requires_grad:
-                raise ValueError("Variable: a volatile tensor cannot require grad")
-            t._extra = {"volatile": True}
-        elif requires_grad:
+                raise ValueError("Variable can't be volatile and require_grad at the same time!")
+        if requires_grad:
             t.requires_grad_(True)
         return t
 

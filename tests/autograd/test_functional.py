@@ -88,13 +88,16 @@ def test_variable_shim_and_volatile():
     assert v.grad.tolist() == [2.0, 2.0, 2.0]
     x[0] = 5.0  # Variable(x) shares x's memory
     assert v[0].item() == 5.0
-    w = numtorch.nn.Parameter(numtorch.ones(3))
-    with pytest.warns(UserWarning, match="volatile"):
-        vol = Variable(numtorch.ones(3), volatile=True)
-    y = (vol * w).sum()
-    assert not y.requires_grad and y.grad_fn is None
-    with pytest.warns(UserWarning):
-        assert y.volatile
+    for lib in (numtorch, torch):  # volatile has no effect since torch 0.4
+        w = lib.nn.Parameter(lib.ones(3))
+        with pytest.warns(UserWarning, match="volatile was removed and now has no effect"):
+            vol = lib.autograd.Variable(lib.ones(3), volatile=True)
+        y = (vol * w).sum()
+        assert y.requires_grad and y.grad_fn is not None
+        with pytest.warns(UserWarning):
+            assert not vol.volatile
+        with pytest.warns(UserWarning), pytest.raises(ValueError, match="at the same time"):
+            lib.autograd.Variable(lib.ones(3), volatile=True, requires_grad=True)
     z = v * 2
     assert z.creator is z.grad_fn
     with pytest.raises(RuntimeError, match="reinforce"):
