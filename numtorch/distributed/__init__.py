@@ -27,7 +27,7 @@ from .distributed_c10d import (  # noqa: F401
 from ._collectives import (  # noqa: F401
     all_gather, all_gather_coalesced, all_gather_into_tensor, all_gather_single, all_reduce,
     all_reduce_coalesced, barrier, broadcast, gather, reduce, reduce_scatter,
-    reduce_scatter_single, reduce_scatter_tensor, scatter,
+    reduce_scatter_single, reduce_scatter_tensor, scatter, _all_gather_base, _reduce_scatter_base,
 )
 from ._all_to_all import all_to_all, all_to_all_single  # noqa: F401
 from ._p2p import (  # noqa: F401

@@ -276,6 +276,15 @@ def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=Fal
     return all_gather_single(output_tensor, input_tensor, group, async_op)
 
 
+def _all_gather_base(output_tensor, input_tensor, group=None, async_op=False):
+    """The private older name of :func:`all_gather_single` (Megatron, apex and fairscale call
+    it); warns torch's ``FutureWarning``."""
+    warnings.warn("`torch.distributed._all_gather_base` is a private function and will be "
+                  "deprecated. Please use `torch.distributed.all_gather_single` instead.",
+                  FutureWarning, stacklevel=2)
+    return all_gather_single(output_tensor, input_tensor, group, async_op)
+
+
 def all_gather_single(output_tensor, input_tensor, group=None, async_op=False):
     """Gather every rank's ``input_tensor`` into one tensor, concatenated (or stacked).
 
@@ -432,6 +441,15 @@ def reduce_scatter_tensor(output, input, op=None, group=None, async_op=False):
     warnings.warn("`torch.distributed.reduce_scatter_tensor` is deprecated. Please use "
                   "`torch.distributed.reduce_scatter_single` instead.", FutureWarning,
                   stacklevel=2)
+    return reduce_scatter_single(output, input, op, group, async_op)
+
+
+def _reduce_scatter_base(output, input, op=None, group=None, async_op=False):
+    """The private older name of :func:`reduce_scatter_single`; warns torch's
+    ``FutureWarning``."""
+    warnings.warn("`torch.distributed._reduce_scatter_base` is a private function and will be "
+                  "deprecated. Please use `torch.distributed.reduce_scatter_single` instead.",
+                  FutureWarning, stacklevel=2)
     return reduce_scatter_single(output, input, op, group, async_op)
 
 

@@ -703,3 +703,64 @@ def get_backend_config(group=None):
 
 __all__ += ["get_backend_config", "new_subgroups_by_enumeration", "split_group",
             "supports_complex"]
+
+
+def _get_global_rank(group, rank):
+    """The older name of :func:`get_global_rank` (DeepSpeed and fairscale call it)."""
+    return get_global_rank(group, rank)
+
+
+def _get_group_size(group):
+    """The size of ``group`` (None: the default group's)."""
+    return get_world_size(group)
+
+
+def _object_to_tensor(obj, device, group):
+    """``obj`` pickled into a uint8 tensor on ``device``, and its length as an int64 tensor of
+    one element (what the object collectives send)."""
+    import io
+    import pickle
+
+    import numpy as np
+
+    from .. import from_numpy
+
+    f = io.BytesIO()
+    pickle.Pickler(f).dump(obj)
+    data = from_numpy(np.frombuffer(f.getvalue(), np.uint8).copy()).to(device)
+    size = from_numpy(np.array([data.numel()], np.int64)).to(device)
+    return data, size
+
+
+def _tensor_to_object(tensor, tensor_size, group):
+    """The object pickled in the first ``tensor_size`` bytes of a uint8 ``tensor``."""
+    import io
+    import pickle
+
+    buf = tensor.cpu().numpy().tobytes()[:int(tensor_size)]
+    return pickle.Unpickler(io.BytesIO(buf)).load()
+
+
+# the collectives, stores, options and object helpers live in the package's other modules;
+# torch's c10d module holds them all, and programs import them from here
+_FROM_PACKAGE = frozenset([
+    "AllToAllOptions", "AllreduceCoalescedOptions", "AllreduceOptions", "BackendConfig",
+    "BarrierOptions", "BroadcastOptions", "DebugLevel", "DistStoreError", "GatherOptions",
+    "GroupName", "P2POp", "PrefixStore", "ReduceOptions", "ReduceScatterOptions",
+    "ScatterOptions", "Store", "Work", "all_gather", "all_gather_coalesced",
+    "all_gather_into_tensor", "all_gather_object", "all_gather_single", "all_reduce",
+    "all_reduce_coalesced", "all_to_all", "all_to_all_single", "barrier", "batch_isend_irecv",
+    "broadcast", "broadcast_object_list", "gather", "gather_object", "get_debug_level", "irecv",
+    "isend", "monitored_barrier", "recv", "recv_object_list", "reduce", "reduce_scatter",
+    "reduce_scatter_single", "reduce_scatter_tensor", "register_rendezvous_handler",
+    "rendezvous", "scatter", "scatter_object_list", "send", "send_object_list", "timedelta",
+    "_all_gather_base", "_reduce_scatter_base",
+])
+
+
+def __getattr__(name):
+    if name in _FROM_PACKAGE:
+        from .. import distributed
+
+        return getattr(distributed, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

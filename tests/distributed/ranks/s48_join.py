@@ -118,6 +118,54 @@ def zero_unconsolidated():
 
 
 case("zero_unconsolidated", zero_unconsolidated)
+
+
+def warned(fn):
+    import warnings
+
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        res = fn()
+    return [res, [(x.category.__name__, str(x.message)) for x in w]]
+
+
+def all_gather_base():
+    out = torch.zeros(4)
+    dist._all_gather_base(out, torch.ones(2) * (R + 1))
+    return rnd(out)
+
+
+def reduce_scatter_base():
+    out = torch.zeros(2)
+    dist._reduce_scatter_base(out, torch.arange(4.) * (R + 1))
+    return rnd(out)
+
+
+def c10d_imports():
+    from torch.distributed import distributed_c10d as c10d
+    from torch.distributed.distributed_c10d import Work, all_reduce  # noqa: F401
+
+    t = torch.ones(2) * (R + 1)
+    c10d.all_reduce(t)
+    g = dist.new_group([1, 0])
+    return [rnd(t), c10d._get_global_rank(g, 1), c10d._get_group_size(None),
+            c10d._get_group_size(g), c10d.Work is dist.Work, c10d.P2POp is dist.P2POp,
+            c10d.all_gather_object is dist.all_gather_object]
+
+
+def object_tensor_roundtrip():
+    from torch.distributed import distributed_c10d as c10d
+
+    data, size = c10d._object_to_tensor({"rank": R, "x": [1, 2.5]}, "cpu", None)
+    back = c10d._tensor_to_object(data, size, None)
+    return [data.dtype == torch.uint8, size.dtype == torch.int64, size.tolist()
+            == [data.numel()], back]
+
+
+case("all_gather_base", lambda: warned(all_gather_base))
+case("reduce_scatter_base", lambda: warned(reduce_scatter_base))
+case("c10d_imports", c10d_imports)
+case("object_tensor_roundtrip", object_tensor_roundtrip)
 case("after_all", after)
 dist.destroy_process_group()
 with open(os.path.join(out_dir, f"{tag}_rank{R}.json"), "w") as f:
