@@ -19,7 +19,12 @@ Two ways to run:
 
 ``--only`` picks workloads by name prefix (``--only LayerNorm,GELU``); ``--threads N`` sets
 both libraries' thread counts; ``--clock cpu`` times the calling thread's CPU time instead
-of wall time (use it with ``--threads 1``). This is a benchmark, not a test.
+of wall time (use it with ``--threads 1``). ``--cold`` runs the library's own
+(768, 128) @ (128, 512) matmul (nanoGPT's MLP GEMM, untimed) before every timed call, so each
+call starts from the caches a training step leaves (a warm loop keeps the op's arrays in L2).
+Both libraries slow down: layer norm (12, 64, 128), one thread, CPU, loaded machine (s48):
+forward numtorch 108 -> 214 us, torch 71 -> 120; forward + backward 370 -> 570 and
+175 -> 338. This is a benchmark, not a test.
 """
 
 import argparse
@@ -84,6 +89,35 @@ def workloads(lib, name, shape):
     return {"fwd": fwd, "f+b": fwd_bwd}
 
 
+def _cold(lib):
+    """A call that leaves the caches as a training step's GEMM does (``--cold``)."""
+    rng = np.random.default_rng(1)
+    a = lib.from_numpy(rng.standard_normal((768, 128)).astype(np.float32))
+    b = lib.from_numpy(rng.standard_normal((128, 512)).astype(np.float32))
+
+    def gemm():
+        with lib.no_grad():
+            lib.mm(a, b)
+
+    return gemm
+
+
+def _timed(f, k, clock, between):
+    """Seconds per call of ``k`` calls of ``f``, each after an untimed ``between()``."""
+    if between is None:
+        start = clock()
+        for _ in range(k):
+            f()
+        return (clock() - start) / k
+    total = 0.0
+    for _ in range(k):
+        between()
+        start = clock()
+        f()
+        total += clock() - start
+    return total / k
+
+
 def _inner(shape):
     """Calls per timed repeat: about 2M values' worth, at least one."""
     return max(1, min(200, 2_000_000 // int(np.prod(shape))))
@@ -103,17 +137,13 @@ def _one_process(args, lib_name):
     if args.threads:
         lib.set_num_threads(args.threads)
     clock = time.perf_counter if args.clock == "wall" else time.thread_time
+    between = _cold(lib) if args.cold else None
     for name, shape, op in _selected(_only(args), args.set):
         f = workloads(lib, name, shape)[op]
         k = _inner(shape)
         for _ in range(2):
             f()
-        times = []
-        for _ in range(args.repeats):
-            start = clock()
-            for _ in range(k):
-                f()
-            times.append((clock() - start) / k)
+        times = [_timed(f, k, clock, between) for _ in range(args.repeats)]
         print(f"{name}|{shape}|{op}|{float(np.median(times))!r}", flush=True)
 
 
@@ -136,6 +166,7 @@ def _processes(args):
     results = {}
     cmd = [sys.executable, os.path.abspath(__file__), "--repeats", str(args.repeats),
            "--clock", args.clock] + (["--threads", str(args.threads)] if args.threads else []) \
+        + (["--cold"] if args.cold else []) \
         + (["--only", args.only] if args.only else []) + ["--set", args.set]
     for _ in range(args.processes):
         for lib in libs:
@@ -145,7 +176,7 @@ def _processes(args):
                 name, shape, op, t = line.split("|")
                 results.setdefault((name, shape, op), {}).setdefault(lib, []).append(float(t))
     print(f"median of {args.processes} processes per library (min-max), each the median of "
-          f"{args.repeats} repeats; {args.clock} clock"
+          f"{args.repeats} repeats; {args.clock} clock" + (", cold" if args.cold else "")
           + (f", {args.threads} thread(s)" if args.threads else ""))
     for (name, shape, op), by_lib in results.items():
         line = f"  {name + ' ' + op:16s} {shape:18s}"
@@ -170,7 +201,9 @@ def _same_process(args):
         for _, lib in libs:
             lib.set_num_threads(args.threads)
     print(f"{args.stat} of {args.repeats}, {args.clock} clock"
-          + (f", {args.threads} thread(s)" if args.threads else ""))
+          + (f", {args.threads} thread(s)" if args.threads else "")
+          + (", cold" if args.cold else ""))
+    cold = {lib_name: _cold(lib) if args.cold else None for lib_name, lib in libs}
     for name, shape, op in _selected(_only(args), args.set):
         runs = {lib_name: workloads(lib, name, shape)[op] for lib_name, lib in libs}
         k = _inner(shape)
@@ -180,10 +213,7 @@ def _same_process(args):
             times[lib_name] = []
         for _ in range(args.repeats):
             for lib_name, f in runs.items():
-                start = clock()
-                for _ in range(k):
-                    f()
-                times[lib_name].append((clock() - start) / k)
+                times[lib_name].append(_timed(f, k, clock, cold[lib_name]))
         pick = {lib_name: np.percentile(t, [25, 50, 75]) if args.stat == "median" else
                 [min(t)] * 3 for lib_name, t in times.items()}
         line = f"  {shape!s:18s} {name + ' ' + op:16s}" + "".join(
@@ -205,6 +235,8 @@ def main():
     parser.add_argument("--only", default="", help="comma-separated workload name prefixes")
     parser.add_argument("--set", choices=tuple(_SETS), default="",
                         help="s40 / s41: those sessions' shapes instead of the default cases")
+    parser.add_argument("--cold", action="store_true",
+                        help="an untimed (768, 128) @ (128, 512) matmul before every call")
     parser.add_argument("--processes", type=int, default=0,
                         help="run each library in its own processes, this many each")
     parser.add_argument("--lib", choices=("numtorch", "torch"), default=None,
