@@ -23,7 +23,9 @@ return_types.linalg_ldl_factor_ex = ldl_factor_ex_t
 
 
 def _lapack(name, a):
-    from scipy.linalg import lapack
+    from ._quiet_import import import_module
+
+    lapack = import_module("scipy.linalg.lapack")
 
     (fn,) = lapack.get_lapack_funcs((name,), (a,))
     return fn

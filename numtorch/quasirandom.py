@@ -13,7 +13,9 @@ __all__ = ["SobolEngine"]
 
 def _qmc():
     try:
-        from scipy.stats import qmc
+        from ._quiet_import import import_module
+
+        qmc = import_module("scipy.stats.qmc")
     except ImportError:  # pragma: no cover - SciPy is installed with the test extra
         raise RuntimeError("SobolEngine needs SciPy (pip install scipy)") from None
     return qmc

@@ -418,3 +418,37 @@ def test_batch_norm_eval_calls_no_public_add():
         return len(n), round(out.sum().item(), 3)
 
     assert calls(numtorch) == calls(torch)
+
+
+_WARN_TWICE = """
+import warnings
+import torch
+def warn():
+    warnings.warn("once per place")
+p = torch.nn.Parameter(torch.ones(20000))
+opt = torch.optim.Adam([p], lr=0.1)
+warn()
+p.grad = torch.ones(20000)
+opt.step()
+torch.nn.functional.gelu(torch.ones(40, dtype=torch.float16))
+(torch.eye(3).to_sparse() @ torch.ones(3, 2)).sum()
+torch.linalg.ldl_factor(torch.eye(3, dtype=torch.float64) * 2)
+warn()
+"""
+
+
+def test_lazy_scipy_import_keeps_warnings_shown_once(tmp_path):
+    """numtorch imports SciPy on first use (the optimizer step's BLAS, erf, sparse, LAPACK);
+    SciPy's import changes the warning filters, which made Python forget which warnings it had
+    shown: a program saw its warnings twice, where torch shows each once."""
+    import subprocess
+    import sys
+
+    prog = tmp_path / "warn_twice.py"
+    prog.write_text(_WARN_TWICE)
+    counts = []
+    for cmd in ([sys.executable, str(prog)], [sys.executable, "-m", "numtorch.run", str(prog)]):
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
+        assert out.returncode == 0, out.stderr
+        counts.append(out.stderr.count("UserWarning: once per place"))
+    assert counts[1] == counts[0] == 1

@@ -21,7 +21,9 @@ _SBMV = {}  # "d" -> scipy's dsbmv, filled with _AXPY when SciPy has it
 def _blas(dtype):
     if not _AXPY:
         try:
-            from scipy.linalg import blas
+            from .._quiet_import import import_module
+
+            blas = import_module("scipy.linalg.blas")
         except ImportError:  # pragma: no cover - SciPy is optional
             blas = None
         _AXPY[np.dtype(np.float32)] = getattr(blas, "saxpy", None)

@@ -12,7 +12,9 @@ def _sp():
     global _scipy_special
     if _scipy_special is False:
         try:
-            from scipy import special as mod
+            from .._quiet_import import import_module
+
+            mod = import_module("scipy.special")
         except ImportError:  # pragma: no cover - exercised only without SciPy
             mod = None
         _scipy_special = mod
@@ -24,7 +26,9 @@ def scipy_linalg():
     global _scipy_linalg
     if _scipy_linalg is False:
         try:
-            from scipy import linalg as mod
+            from .._quiet_import import import_module
+
+            mod = import_module("scipy.linalg")
         except ImportError:  # pragma: no cover - exercised only without SciPy
             mod = None
         _scipy_linalg = mod

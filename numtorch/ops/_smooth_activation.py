@@ -478,7 +478,9 @@ def _gelu_scalar_tail(x, y):
     if mask is None:
         return
     try:
-        from scipy.special import erf
+        from .._quiet_import import import_module
+
+        erf = import_module("scipy.special").erf
     except ImportError:  # pragma: no cover - SciPy is optional: the vector form stays
         return
     f = np.float32

@@ -29,7 +29,9 @@ def _scipy_sparse():
     """``scipy.sparse`` when importable (the optional fast path), else None."""
     if not _SCIPY:
         try:
-            import scipy.sparse as sp
+            from .._quiet_import import import_module
+
+            sp = import_module("scipy.sparse")
         except ImportError:
             sp = None
         _SCIPY.append(sp)
