@@ -393,3 +393,41 @@ def test_avg_pool_gradient_added_in_torch_order(case, dtype):
     gs, = numtorch.autograd.grad(ys, xs, _nt(go))
     assert np.array_equal(_np(y), _np(ys))
     assert np.array_equal(_np(g), _np(gs))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "float64"])
+@pytest.mark.parametrize("case", [((2, 4, 9, 9), (3, 4)), ((2, 3, 10, 10), (4, 4)),
+                                  ((1, 2, 7, 8), (5, 3)), ((2, 3, 9, 9), (3, 3)),
+                                  ((2, 3, 8, 8), (2, None)), ((1, 2, 4, 4), (6, 7)),
+                                  ((3, 5, 11), 4), ((1, 2, 4, 6, 6), (2, 3, 4))],
+                         ids=lambda c: "x".join(map(str, c[0])) + "-" + str(c[1]))
+def test_adaptive_avg_pool_torch_roundings(case, dtype):
+    shape, osz = case
+    if len(shape) == 5 and dtype in ("float16", "bfloat16"):
+        pytest.skip("torch has no 16-bit adaptive_avg_pool3d on the CPU")
+    dt = getattr(torch, dtype)
+    gen = torch.Generator().manual_seed(11)
+    x = torch.randn(shape, generator=gen).to(dt).requires_grad_()
+    nd = 1 if isinstance(osz, int) else len(osz)
+    y = getattr(torch.nn.functional, f"adaptive_avg_pool{nd}d")(x, osz)
+    go = torch.randn(y.shape, generator=gen).to(dt)
+    g, = torch.autograd.grad(y, x, go)
+    xs = _nt(x, True)
+    ys = getattr(NF, f"adaptive_avg_pool{nd}d")(xs, osz)
+    gs, = numtorch.autograd.grad(ys, xs, _nt(go))
+    assert np.array_equal(_np(y), _np(ys))
+    assert np.array_equal(_np(g), _np(gs))
+    assert ys.grad_fn.name() == y.grad_fn.name()
+
+
+def test_adaptive_avg_pool_double_backward():
+    x = torch.arange(2 * 9 * 7.0).reshape(1, 2, 9, 7).cos().requires_grad_()
+    res = []
+    for lib, F in ((torch, torch.nn.functional), (numtorch, NF)):
+        xt = lib.tensor(x.detach().numpy()).requires_grad_()
+        y = F.adaptive_avg_pool2d(xt, (4, 3))
+        gx, = lib.autograd.grad((y ** 3).sum(), xt, create_graph=True)
+        gg, = lib.autograd.grad((gx ** 2).sum(), xt)
+        res.append((gx.detach().numpy(), gg.numpy()))
+    for a, b in zip(*res):
+        np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-6)

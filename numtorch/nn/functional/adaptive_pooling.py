@@ -10,6 +10,7 @@ from ...autograd.graph import rename_node
 from ...backend import xp_of
 from ...ops import pool_windows as _windows
 from ...ops import pooling as _ops
+from . import _adaptive_avg as _adaptive_avg_op
 from . import _pooling_args as _impl
 from . import _memory_format as _mf
 from ._pooling_args import batched, unbatch
@@ -166,6 +167,13 @@ def _adaptive_avg(nd, input, output_size, layout=True):
     if 0 in out:  # nothing to average; the empty result stays joined to the input
         y = x.sum(dim=dims, keepdim=True)
         return unbatch(y.expand(*(tuple(x.shape[:2]) + out)), added)
+    even = all(n % o == 0 for n, o in zip(spatial, out))
+    if _adaptive_avg_op.applies(x) and not (
+            even and all((n // o) & (n // o - 1) == 0 for n, o in zip(spatial, out))):
+        # torch's order of sums and roundings (equal power-of-two windows: average pooling
+        # below gives the same bits, its one division by the window size being exact)
+        return _adaptive_named(unbatch(_adaptive_avg_op.adaptive_avg(x, out), added), nd,
+                               "Avg")
     if all(n % o == 0 for n, o in zip(spatial, out)):
         kernel = tuple(n // o for n, o in zip(spatial, out))
         y = _ops.avg_pool(x, kernel, kernel, (0,) * nd, out, int(np.prod(kernel)))
