@@ -726,3 +726,34 @@ LIKE = {
 @pytest.mark.parametrize("case", sorted(LIKE))
 def test_vmap_like_factories(case):
     _check(LIKE[case])
+
+
+RRELU = {
+    "functional": lambda L: L.nn.functional.rrelu(_x_or_sample(L)),
+    "functional_training": lambda L: L.nn.functional.rrelu(_x_or_sample(L), training=True),
+    "functional_inplace": lambda L: L.nn.functional.rrelu(_x_or_sample(L).clone(), inplace=True),
+    "functional_": lambda L: L.nn.functional.rrelu_(_x_or_sample(L).clone()),
+    "torch_rrelu_": lambda L: L.rrelu_(_x_or_sample(L).clone()),
+    "module_eval": lambda L: L.nn.RReLU().eval()(_x_or_sample(L)),
+    "plain_tensor_inside": lambda L: L.nn.functional.rrelu(L.ones(4)) + _x_or_sample(L),
+}
+
+
+@pytest.mark.parametrize("mode", ["error", "different"])
+@pytest.mark.parametrize("case", sorted(RRELU))
+def test_vmap_rrelu_refused(case, mode):
+    _check(lambda L: L.func.vmap(lambda t: RRELU[case](_RreluLib(L, t)), randomness=mode)(_x(L)))
+
+
+class _RreluLib:
+    """The library with ``_x`` standing for the vmapped sample (so the cases read as above)."""
+
+    def __init__(self, lib, sample):
+        self._lib, self._sample = lib, sample
+
+    def __getattr__(self, name):
+        return getattr(self._lib, name)
+
+
+def _x_or_sample(L):
+    return L._sample if isinstance(L, _RreluLib) else L.arange(12.0).reshape(3, 4)

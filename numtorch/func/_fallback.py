@@ -356,6 +356,11 @@ def _batched_leaves(leaves):
 
 def call(name, fn, args, kwargs):
     """``fn(*args, **kwargs)`` (the numtorch function ``name``) while a vmap is active."""
+    if name in ("rrelu", "rrelu_"):  # torch refuses it inside vmap, batched or not
+        inplace = name == "rrelu_" or bool(_bound(args, kwargs, (
+            "input", "lower", "upper", "training", "inplace"))[4])
+        raise RuntimeError(f"vmap: we do not yet support aten::rrelu{'_' if inplace else ''}. "
+                           f"Please file an issue")
     leaves, spec = tree_flatten((args, kwargs))
     owners, any_batched = _batched_leaves(leaves)
     if not any_batched:
