@@ -720,3 +720,17 @@ def test_setup_context_saving_input_returned_as_is(case, no_grad):
         F.apply(x * 1).sum().backward()
         return x.grad
     _same(run)
+
+
+@pytest.mark.parametrize("hooked", [0, 1, 2])
+def test_full_backward_hook_before_inplace_relu_in_sequential(hooked):
+    # Grad-CAM style: a full backward hook on a layer whose output an inplace ReLU overwrites
+    def case(L):
+        L.manual_seed(0)
+        m = L.nn.Sequential(L.nn.Conv2d(1, 2, 3), L.nn.ReLU(inplace=True), L.nn.Conv2d(2, 1, 3))
+        log = []
+        m[hooked].register_full_backward_hook(lambda mod, gi, go: log.append(len(gi)))
+        x = L.arange(36.).reshape(1, 1, 6, 6) / 36
+        m(x).sum().backward()
+        return log, m[0].weight.grad
+    _same(case)
