@@ -12,11 +12,12 @@ Tensors placed on a CUDA device by ``map_location`` keep their values but not st
 import io
 import mmap as _mmap
 import os
+import sys
 import warnings
 from collections.abc import Callable
 from typing import IO  # noqa: F401  (torch's name here)
 
-from ._serialization._read import (_load_file, check_mmap, resolve_weights_only,
+from ._serialization._read import (_WO_ADVICE, _load_file, check_mmap, resolve_weights_only,
                                    unsafe_globals_in)
 from ._serialization._unpickler import (  # noqa: F401  (the public safe-globals API)
     add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals)
@@ -232,3 +233,62 @@ def get_unsafe_globals_in_checkpoint(f):
         with open(f, "rb") as fh:
             return unsafe_globals_in(fh)
     return unsafe_globals_in(f)
+
+
+# -- torch's module-level names programs reach for -------------------------------------------
+MAP_PRIVATE = getattr(_mmap, "MAP_PRIVATE", 2)
+MAP_SHARED = getattr(_mmap, "MAP_SHARED", 1)
+IS_WINDOWS = sys.platform == "win32"
+# the legacy format's recorded C type sizes, and the key separator of its storage views
+LONG_SIZE, INT_SIZE, SHORT_SIZE = 4, 4, 2
+STORAGE_KEY_SEPARATOR = ","
+UNSAFE_MESSAGE = _WO_ADVICE
+FileLike = str | os.PathLike | io.IOBase
+
+
+def _is_zipfile(f):
+    """Whether the stream ``f`` starts (at its position) with a zip member header; the
+    position is left where it was."""
+    start = f.tell()
+    head = f.read(4)
+    f.seek(start)
+    return head == b"PK\x03\x04"
+
+
+def normalize_storage_type(storage_type):
+    """torch's storage class of the same name as ``storage_type``."""
+    import numtorch
+
+    return getattr(numtorch, storage_type.__name__)
+
+
+def storage_to_tensor_type(storage):
+    """The legacy tensor type of ``storage``'s type (``FloatStorage`` -> ``FloatTensor``)."""
+    module = sys.modules[type(storage).__module__]  # (torch's rule: the class's own module)
+    return getattr(module, type(storage).__name__.replace("Storage", "Tensor"))
+
+
+def _default_to_weights_only(pickle_module):
+    """Whether ``load`` defaults to weights-only for this ``pickle_module`` (no module
+    given)."""
+    return pickle_module is None
+
+
+def _get_restore_location(map_location):
+    """``map_location`` as a function ``(storage, location) -> storage``, as ``load`` applies
+    it (None, a dict, a device string or object, or a callable falling back to the default
+    when it returns None)."""
+    if map_location is None:
+        return default_restore_location
+    if isinstance(map_location, dict):
+        return lambda storage, location: default_restore_location(
+            storage, map_location.get(location, location))
+    if isinstance(map_location, (str, bytes, _device)):
+        where = str(map_location) if isinstance(map_location, _device) else map_location
+        return lambda storage, location: default_restore_location(storage, where)
+
+    def restore_location(storage, location):
+        result = map_location(storage, location)
+        return default_restore_location(storage, location) if result is None else result
+
+    return restore_location

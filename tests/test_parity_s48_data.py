@@ -152,3 +152,34 @@ def test_set_default_mmap_options_is_a_context_manager_as_in_torch(tmp_path):
         lib.save(lib.arange(3.0), path)
         out.append(_mmap_with_block(lib, path))
     assert got == want
+
+
+def _module_names(lib):
+    ser = lib.serialization
+    b = io.BytesIO()
+    lib.save({"a": lib.arange(3.0)}, b)
+    b.seek(2)
+    mid = (ser._is_zipfile(b), b.tell())
+    b.seek(0)
+    legacy = io.BytesIO()
+    lib.save(1, legacy, _use_new_zipfile_serialization=False)
+    legacy.seek(0)
+    st = lib.UntypedStorage(4)
+    restored = []
+    for ml in (None, "cpu", {"cpu": "cpu"}, lib.device("cpu"), lambda s, loc: None,
+               lambda s, loc: s):
+        r = ser._get_restore_location(ml)(st, "cpu")
+        restored.append((type(r).__name__, str(r.device), r.nbytes()))
+    return [ser.MAP_PRIVATE, ser.MAP_SHARED, ser.IS_WINDOWS, ser.LONG_SIZE, ser.INT_SIZE,
+            ser.SHORT_SIZE, ser.STORAGE_KEY_SEPARATOR, ser.UNSAFE_MESSAGE, mid,
+            (ser._is_zipfile(b), b.tell()), ser._is_zipfile(legacy),
+            ser.normalize_storage_type(lib.FloatStorage).__name__,
+            ser._default_to_weights_only(None), ser._default_to_weights_only(pickle), restored]
+
+
+def test_serialization_module_names_as_torch():
+    """torch.serialization's constants and helpers that checkpoint tools import (MAP_SHARED,
+    _is_zipfile, _get_restore_location, normalize_storage_type, ...) were missing."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's TypedStorage deprecation
+        assert _module_names(numtorch) == _module_names(torch)
