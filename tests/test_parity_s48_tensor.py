@@ -364,3 +364,16 @@ FILL_VALUES = {
 @pytest.mark.parametrize("name", sorted(FILL_VALUES))
 def test_fill_value_tensors(name):
     same(FILL_VALUES[name])
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_sgn_of_infinite_complex(dtype):
+    inf, nan = float("inf"), float("nan")
+    values = [complex(inf, 1), complex(-inf, inf), complex(1, -inf), complex(nan, 1), 0j,
+              complex(3, 4)]
+
+    def f(t):  # one value a call (torch's vector loop fills the imaginary part otherwise)
+        out = [t.sgn(t.tensor([v], dtype=getattr(t, dtype))) for v in values]
+        return [(o.real.isnan(), t.where(o.real.isnan(), 0, o.real)) for o in out]
+
+    same(f, rtol=1e-6)  # (finite values: torch's x * (1 / |x|) is an ulp from x / |x|)

@@ -543,7 +543,12 @@ class Sgn(Sign):
         if x.dtype.kind == "c":
             self.complex_input = True
             self.save_inputs(x)
-            return self.xp.sign(x)  # NumPy >= 2 gives x / |x| for complex, as torch.sgn
+            y = self.xp.sign(x)  # NumPy >= 2 gives x / |x| for complex, as torch.sgn
+            odd = ~self.xp.isfinite(x)
+            if odd.any():  # NumPy gives inf + 1j the sign 1; torch's x / |x| is inf / inf
+                with np.errstate(invalid="ignore"):
+                    y[odd] = x[odd] / self.xp.abs(x[odd])
+            return y
         return Sign.forward(self, x)
 
     def backward(self, grad):
