@@ -377,3 +377,20 @@ def test_sgn_of_infinite_complex(dtype):
         return [(o.real.isnan(), t.where(o.real.isnan(), 0, o.real)) for o in out]
 
     same(f, rtol=1e-6)  # (finite values: torch's x * (1 / |x|) is an ulp from x / |x|)
+
+
+ROLLS = {
+    "two_shifts_no_dims": lambda t: t.arange(6).view(2, 3).roll((1, 2)),
+    "list_two_shifts_fn": lambda t: t.roll(t.arange(6).view(2, 3), [1, 1]),
+    "one_shift_tuple": lambda t: t.arange(6).view(2, 3).roll((1,)),
+    "one_shift_list": lambda t: t.arange(6).view(2, 3).roll([2]),
+    "no_shifts": lambda t: t.arange(6).view(2, 3).roll(()),
+    "tensor_shift_0d": lambda t: t.arange(6).view(2, 3).roll(t.tensor(1)),
+    "tensor_shifts_1d": lambda t: t.arange(6).view(2, 3).roll(t.tensor([1, 2])),
+    "shifts_dims": lambda t: t.arange(6).view(2, 3).roll((1, 2), (0, 1)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ROLLS))
+def test_roll_shift_forms(name):
+    same(ROLLS[name])

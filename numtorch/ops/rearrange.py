@@ -7,6 +7,7 @@ shape.py holds the reshaping views.
 import numpy as np
 
 from .._preserve_layout import empty_preserving
+from .._tensor import Tensor
 from .._quantized_array import QArray
 from ..autograd.graph import Op
 from ._util import as_index, canonical_dim, shape_arg
@@ -162,8 +163,15 @@ def flipud(input):
 
 def roll(input, shifts, dims=None):
     """Roll elements along ``dims`` (the flattened tensor when None) by ``shifts``."""
+    if isinstance(shifts, Tensor) and shifts._array.ndim:
+        raise TypeError("roll(): argument 'shifts' (position 1) must be tuple of ints, not "
+                        "Tensor")
     shifts, dims = as_index(shifts), as_index(dims)
+    if not isinstance(shifts, int) and len(shifts) == 0:
+        raise RuntimeError("`shifts` required")
     if dims is None:
+        if not isinstance(shifts, int) and len(shifts) != 1:  # (one shift rolls the flat data)
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
         return Roll.apply(input, shifts=int(shifts) if isinstance(shifts, int) else
                           int(shifts[0]), dims=None)
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
