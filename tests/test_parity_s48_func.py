@@ -757,3 +757,111 @@ class _RreluLib:
 
 def _x_or_sample(L):
     return L._sample if isinstance(L, _RreluLib) else L.arange(12.0).reshape(3, 4)
+
+
+# -- tutorial programs: neural tangent kernels, Hessian-vector products, DP-SGD, MAML ------------
+def _mlp(L):
+    net = L.nn.Sequential(L.nn.Linear(3, 8), L.nn.Tanh(), L.nn.Linear(8, 2))
+    with L.no_grad():
+        for i, p in enumerate(net.parameters()):
+            p.copy_(L.sin(L.arange(p.numel(), dtype=L.float32) * (0.37 + 0.11 * i)).reshape(
+                p.shape) * 0.5)
+    return net, {k: v.detach() for k, v in net.named_parameters()}
+
+
+def _x1(L):
+    return L.sin(L.arange(12.0)).reshape(4, 3)
+
+
+def _x2(L):
+    return L.cos(L.arange(9.0)).reshape(3, 3)
+
+
+def _ntk(L, method):
+    f = L.func
+    net, params = _mlp(L)
+
+    def single(p, x):
+        return f.functional_call(net, p, (x.unsqueeze(0),)).squeeze(0)
+
+    if method == "jacobian":
+        j1 = [j.flatten(2) for j in f.vmap(f.jacrev(single), (None, 0))(params, _x1(L)).values()]
+        j2 = [j.flatten(2) for j in f.vmap(f.jacrev(single), (None, 0))(params, _x2(L)).values()]
+        return L.stack([L.einsum("Naf,Mbf->NMab", a, b) for a, b in zip(j1, j2)]).sum(0)
+
+    def get_ntk(a, b):
+        def one(vec):
+            (vjps,) = f.vjp(lambda p: single(p, b), params)[1](vec)
+            return f.jvp(lambda p: single(p, a), (params,), (vjps,))[1]
+
+        return f.vmap(one)(L.eye(2))
+
+    return f.vmap(f.vmap(get_ntk, (None, 0)), (0, None))(_x1(L), _x2(L))
+
+
+def _hvp(L, mode):
+    f = L.func
+    net, params = _mlp(L)
+
+    def loss(p):
+        return f.functional_call(net, p, (_x1(L),)).pow(2).sum()
+
+    v = {k: L.ones_like(t) for k, t in params.items()}
+    if mode == "forward":
+        return f.jvp(f.grad(loss), (params,), (v,))[1]
+    return f.vjp(f.grad(loss), params)[1](v)
+
+
+def _dp_sgd(L):
+    f = L.func
+    net, params = _mlp(L)
+
+    def loss(p, x, t):
+        return L.nn.functional.cross_entropy(f.functional_call(net, p, (x[None],)), t[None])
+
+    g = f.vmap(f.grad(loss), (None, 0, 0))(params, _x1(L), L.tensor([0, 1, 1, 0]))
+    norms = L.stack([v.flatten(1).norm(dim=1) for v in g.values()]).norm(dim=0)
+    scale = (1.0 / (norms + 1e-6)).clamp(max=1.0)
+    return {k: (v * scale.view(-1, *[1] * (v.dim() - 1))).sum(0) for k, v in g.items()}
+
+
+def _maml(L):
+    f = L.func
+    net, params = _mlp(L)
+
+    def inner(p):
+        g = f.grad(lambda q: f.functional_call(net, q, (_x1(L),)).pow(2).mean())(p)
+        return {k: p[k] - 0.1 * g[k] for k in p}
+
+    return f.grad(lambda p: f.functional_call(net, inner(p), (_x2(L),)).pow(2).mean())(params)
+
+
+def _fw(p, a):
+    return (p * a).sin() * a.sum()
+
+
+def _w3(L):
+    return L.cos(L.arange(3.0))
+
+
+TUTORIALS = {
+    "ntk_jacobian_contraction": lambda L: _ntk(L, "jacobian"),
+    "ntk_vjp_jvp": lambda L: _ntk(L, "vp"),
+    "hvp_forward_over_reverse": lambda L: _hvp(L, "forward"),
+    "hvp_reverse_over_reverse": lambda L: _hvp(L, "reverse"),
+    "dp_sgd_clipped_grads": _dp_sgd,
+    "maml_second_order": _maml,
+    "vjp_cotangent_same_level": lambda L: L.func.vmap(
+        lambda a: L.func.vjp(lambda p: _fw(p, a), _w3(L))[1](a.cos()))(_x1(L)),
+    "vjp_nested_cotangents": lambda L: L.func.vmap(lambda a: L.func.vmap(
+        lambda c: L.func.vjp(lambda p: _fw(p, a), _w3(L))[1](c * a))(L.eye(3)))(_x1(L)),
+    "jvp_tangent_same_level": lambda L: L.func.vmap(
+        lambda a: L.func.jvp(lambda p: _fw(p, a), (_w3(L),), (a,))[1])(_x1(L)),
+    "jvp_nested_tangents": lambda L: L.func.vmap(lambda a: L.func.vmap(
+        lambda c: L.func.jvp(lambda p: _fw(p, a), (_w3(L),), (c * a,))[1])(L.eye(3)))(_x1(L)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TUTORIALS))
+def test_tutorial_programs(case):
+    _check(TUTORIALS[case], rtol=1e-4, atol=1e-5)

@@ -372,6 +372,17 @@ def lift(x, levels):
     """The inverse of :func:`lower`: the leading logical dims of ``x`` become the batch dims
     of ``levels``."""
     phys, own = physical(x)
+    if any(v in own for v in levels):
+        # a level that batches ``x`` and also leads its logical dims (a tangent or cotangent
+        # batched over a level the graph's values vary over): the two index the same samples,
+        # so each sample's value is on their diagonal
+        k = len(own)
+        rest = list(levels)
+        for v in [v for v in levels if v in own]:
+            i, j = own.index(v), k + rest.index(v)
+            phys = phys.diagonal(0, i, j).movedim(-1, i)
+            rest.remove(v)
+        levels = tuple(rest)
     cur = list(own) + list(levels)
     full = sorted(cur)
     perm = [cur.index(v) for v in full] + list(range(len(cur), phys.ndim))
