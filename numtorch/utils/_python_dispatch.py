@@ -13,8 +13,9 @@ operands as ``args``. Calling ``func`` runs the op; while the mode's ``__torch_d
 runs, the mode is off (ops it runs go to the next mode out, or run), as in torch.
 
 Note:
-    The mode sees the forward pass's operators; the gradient computations of ``backward()``
-    run without it (torch hands those to the mode too).
+    ``backward()`` runs numtorch's gradient formulas, which are numtorch ops: the mode sees
+    their products too, with the same flops as torch's, though not always in torch's operand
+    order (a weight's gradient may come as ``x^T @ g`` where torch shows ``g^T @ x``).
 """
 
 import contextlib
