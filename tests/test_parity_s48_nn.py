@@ -431,3 +431,24 @@ def test_adaptive_avg_pool_double_backward():
         res.append((gx.detach().numpy(), gg.numpy()))
     for a, b in zip(*res):
         np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+@pytest.mark.parametrize("case", [((2, 3, 7, 7), (4, 5)), ((1, 2, 9), 4), ((2, 3, 4, 4), (8, 6)),
+                                  ((1, 2, 5, 6, 7), (2, 3, 4))],
+                         ids=lambda c: "x".join(map(str, c[0])))
+def test_interpolate_area_is_adaptive_avg_pool(case, dtype):
+    shape, size = case
+    if len(shape) == 5 and dtype == "float16":
+        pytest.skip("torch has no 16-bit adaptive_avg_pool3d on the CPU")
+    dt = getattr(torch, dtype)
+    gen = torch.Generator().manual_seed(12)
+    x = torch.randn(shape, generator=gen).to(dt).requires_grad_()
+    y = torch.nn.functional.interpolate(x, size=size, mode="area")
+    go = torch.randn(y.shape, generator=gen).to(dt)
+    g, = torch.autograd.grad(y, x, go)
+    xs = _nt(x, True)
+    ys = NF.interpolate(xs, size=size, mode="area")
+    gs, = numtorch.autograd.grad(ys, xs, _nt(go))
+    assert np.array_equal(_np(y), _np(ys)) and np.array_equal(_np(g), _np(gs))
+    assert ys.grad_fn.name() == y.grad_fn.name()

@@ -242,6 +242,12 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         return quantized_dispatch("interpolate", input, size, scale_factor, mode,
                                   align_corners, recompute_scale_factor)
     kind, nd = _UPSAMPLE_NODES.get(mode), input.dim() - 2
+    if mode == "area" and input.dtype.is_floating_point and all(n > 0 for n in input.shape[2:]):
+        # torch's area mode is its adaptive average pooling (values, layouts, nodes)
+        from . import adaptive_pooling
+
+        pool = getattr(adaptive_pooling, f"adaptive_avg_pool{nd}d")
+        return pool(input, sizes[0] if nd == 1 else tuple(sizes))
     # torch resizes a channels-last input to channels-last (3-d area pooling: row-major)
     fmt = _mf.suggest(input) if nd > 1 else None
     if fmt is not None and mode == "area" and nd == 3:
