@@ -865,3 +865,25 @@ TUTORIALS = {
 @pytest.mark.parametrize("case", sorted(TUTORIALS))
 def test_tutorial_programs(case):
     _check(TUTORIALS[case], rtol=1e-4, atol=1e-5)
+
+
+def _set_requires_grad(t):
+    t.requires_grad = True
+    return t * 1
+
+
+REQUIRES_GRAD = {
+    "requires_grad_": lambda L: L.func.vmap(lambda a: a.clone().requires_grad_())(_x(L)),
+    "requires_grad_false": lambda L: L.func.vmap(lambda a: a.clone().requires_grad_(False))(
+        _x(L)),
+    "requires_grad_attribute": lambda L: L.func.vmap(_set_requires_grad)(_x(L).clone()),
+    "autograd_functional_jacobian": lambda L: L.func.vmap(
+        lambda a: L.autograd.functional.jacobian(L.sin, a))(_x(L)),
+    "autograd_functional_hessian": lambda L: L.func.vmap(
+        lambda a: L.autograd.functional.hessian(lambda t: t.pow(3).sum(), a))(_x(L)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REQUIRES_GRAD))
+def test_vmap_requires_grad_refused(case):
+    _check(REQUIRES_GRAD[case])

@@ -79,6 +79,20 @@ _WRAPPED_VALUE = ("vmap: It looks like you're either (1) calling .item() on a Te
                   ". For (3): please file an issue.")
 
 
+_REQUIRES_GRAD_IN_TRANSFORM = (
+    "You are attempting to call Tensor.requires_grad_() (or perhaps using "
+    "torch.autograd.functional.* APIs) inside of a function being transformed by a functorch "
+    "transform. This is unsupported, please attempt to use the functorch transforms (e.g. grad, "
+    "vjp, jacrev, jacfwd, hessian) or call requires_grad_() outside of a function being "
+    "transformed instead.")
+
+
+def _active_transform():
+    from ..autograd._func_transforms import KINDS
+
+    return bool(KINDS)
+
+
 def _under_other_transform():
     from ..autograd._func_transforms import KINDS
 
@@ -146,6 +160,8 @@ class BatchedTensor(Tensor):
         return wrap(self._bt.detach(), self._levels)
 
     def requires_grad_(self, requires_grad=True):
+        if _active_transform():  # torch's refusal (autograd.functional inside vmap included)
+            raise RuntimeError(_REQUIRES_GRAD_IN_TRANSFORM)
         self._bt.requires_grad_(requires_grad)
         self._requires_grad = self._bt.requires_grad
         return self
@@ -156,6 +172,8 @@ class BatchedTensor(Tensor):
 
     @requires_grad.setter
     def requires_grad(self, value):
+        if _active_transform():  # torch ignores the assignment inside a transform
+            return
         self.requires_grad_(value)
 
     # torch's factory methods on a batched tensor give batched results (so an in-place random
