@@ -289,7 +289,7 @@ def _flops_of(cls, inputs, params, out):
         return _linear(inputs)
     if kind in ("Conv", "ConvTranspose"):
         return _conv(inputs, params, out, kind == "ConvTranspose")
-    if kind == "Einsum" and len(inputs) == 2:
+    if kind == "Einsum" and len(inputs) >= 2:
         return _einsum(inputs, params)
     if kind == "MultiHeadAttentionCore" and params.get("weights"):
         return _attention_with_weights(inputs, params)
@@ -426,24 +426,62 @@ def _contiguous(t):
 
 
 def _einsum(inputs, params):
-    """A two-operand einsum: labels of one operand only (and not in the output) are summed
-    first; the rest is one batched product (counted as ``bmm``), or a plain product, which
+    """An einsum, as torch contracts it: two operands at a time (in the order of the optimal
+    path, as torch's opt_einsum path finds it), each pair one batched product (counted as
+    ``bmm``) after the labels of one operand only are summed, or a plain product, which
     counts nothing, where no label is contracted."""
     terms, out = params.get("terms"), params.get("out")
-    if not terms or len(terms) != 2 or out is None:
+    if not terms or len(terms) != len(inputs) or out is None:
         return None
     sizes = {}
     for term, t in zip(terms, inputs):
         for label, n in zip(term, _shape(t)):
             sizes[label] = max(sizes.get(label, 1), n)
-    a, b = set(terms[0]), set(terms[1])
-    contracted = (a & b) - set(out)
-    if not contracted:
+    operands = [(term, _needs(t)) for term, t in zip(terms, inputs)]
+    forward, backward = 0, 0
+    for i, j in _einsum_path(terms, out, sizes):
+        (ta, na), (tb, nb) = operands[i], operands[j]
+        rest = [t for k, (t, _) in enumerate(operands) if k not in (i, j)]
+        keep = set(out).union(*rest)
+        a, b = set(ta), set(tb)
+        used = (a & b) | ((a | b) & keep)
+        if (a & b) - keep:  # something contracted: one batched product
+            f = 2 * _prod(sizes[label] for label in used)
+            forward += f
+            backward += f * (na + nb)
+        joined = "".join(sorted(used - ((a & b) - keep)))
+        operands = [o for k, o in enumerate(operands) if k not in (i, j)] + [(joined, na or nb)]
+    if not forward:
         return None
-    used = (a & b) | ((a | b) & set(out))
-    f = 2 * _prod(sizes[label] for label in used)
-    back = [("bmm", f)] * (_needs(inputs[0]) + _needs(inputs[1]))
-    return "bmm", [_shape(inputs[0]), _shape(inputs[1])], None, f, back
+    shapes = [_shape(t) for t in inputs]
+    return "bmm", shapes, None, forward, [("bmm", backward)] if backward else []
+
+
+def _einsum_path(terms, out, sizes):
+    """The pairs contracted in turn: left to right for two operands, else the optimal path."""
+    if len(terms) == 2:
+        return [(0, 1)]
+    import numpy as np
+
+    spec = ",".join(terms) + "->" + out
+    dummies = [np.empty([sizes[label] for label in term], dtype=np.int8) for term in terms]
+    try:
+        path = np.einsum_path(spec, *dummies, optimize="optimal")[0][1:]
+    except ValueError:
+        return [(0, 1)] + [(0, len(terms) - 2 - k) for k in range(len(terms) - 2)]
+    # numpy's steps index the current list (contracted operands removed, result appended);
+    # a step of more than two operands is contracted two at a time, in its order
+    pairs, current = [], list(range(len(terms)))
+    for step in path:
+        ids = [current[k] for k in step]
+        acc = ids[0]
+        for other in ids[1:]:
+            i, j = sorted((current.index(acc), current.index(other)))
+            pairs.append((i, j))
+            current = [c for k, c in enumerate(current) if k not in (i, j)]
+            acc = object()
+            current.append(acc)
+    return pairs
 
 
 # -- functions torch runs as operators of their own (see _Hook.count_call) ---------------------
