@@ -52,14 +52,24 @@ class TypedStorage(metaclass=TorchNamed):
 
     def __init__(self, *args, wrap=None, dtype=None, device=None):
         dt = _dtype.as_dtype(dtype) or type(self).dtype or _dtype.get_default_dtype()
+        meta = wrap is None and device is not None and _placed_on_meta(device)
         if wrap is not None:
             self._array = wrap
         elif not args:
             self._array = np.empty(0, dtype=dt.np)
         elif len(args) == 1 and isinstance(args[0], int):
-            self._array = np.empty(args[0], dtype=dt.np)
+            _check_count(args[0], dt)
+            if meta:
+                from .backend import _meta
+
+                self._array = _meta.empty((args[0],), dt.np)
+            else:
+                self._array = np.empty(args[0], dtype=dt.np)
         elif len(args) == 1:
-            self._array = np.array(list(args[0]), dtype=dt.np).reshape(-1)
+            if isinstance(args[0], (float, complex)):
+                raise RuntimeError(f"torch.{type(self).__name__}(): Expected a sequence type, "
+                                   f"but got {type(args[0]).__name__}")
+            self._array = _from_sequence(list(args[0]), dt, type(self) is UntypedStorage)
         else:
             raise TypeError(f"{type(self).__name__}(): expected a size or a sequence")
         self._dtype = _dtype._FROM_NP[self._array.dtype]
@@ -92,17 +102,34 @@ class TypedStorage(metaclass=TorchNamed):
         return self._array.tolist()
 
     def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            step = 1 if idx.step is None else idx.step
+            if step != 1:  # torch's storages slice contiguously only
+                raise RuntimeError(f"Trying to slice with a step of {step}, but only a step of "
+                                   f"1 is supported")
+        elif _is_index(idx):
+            self._check_index(idx)
         r = self._array[idx]
         return r.item() if np.ndim(r) == 0 else type(self)(wrap=np.array(r))
 
     def __setitem__(self, idx, value):
+        if _is_index(idx) and not -self.size() <= idx < self.size():
+            raise RuntimeError("out of bounds")  # torch's words for a write past the end
+        if type(self) is UntypedStorage and isinstance(value, int):
+            value &= 0xFF  # raw bytes wrap, as torch's byte writes do
         self._array[idx] = value
+
+    def _check_index(self, idx):
+        if not -self.size() <= idx < self.size():
+            raise IndexError(f"index {idx} out of range for storage of size {self.size()}")
 
     def __iter__(self):
         return iter(self.tolist())
 
     def fill_(self, value):
         """Set every element to ``value`` (converted to the storage's dtype); returns self."""
+        if type(self) is UntypedStorage and isinstance(value, int):
+            value &= 0xFF  # raw bytes wrap, as torch's
         self._array[...] = value
         return self
 
@@ -111,6 +138,10 @@ class TypedStorage(metaclass=TorchNamed):
         elements) into this storage in order, converting dtypes; returns self."""
         src = source._array if isinstance(source, (TypedStorage, UntypedStorage, Tensor)) \
             else np.asarray(source)
+        if isinstance(self, UntypedStorage) and isinstance(source, UntypedStorage) and \
+                src.nbytes != self._array.nbytes:
+            raise RuntimeError(f"size does not match, self was {self._array.nbytes} bytes but "
+                               f"src was {src.nbytes} bytes")  # torch's words
         if src.size != self._array.size:
             raise RuntimeError(f"size mismatch: storage of {self._array.size} elements, source "
                                f"of {src.size}")
@@ -126,6 +157,7 @@ class TypedStorage(metaclass=TorchNamed):
     def resize_(self, size):
         """Grow or shrink in place (existing elements kept); tensors built on the old memory
         keep it, as after torch's reallocation."""
+        _check_count(size, self._dtype)
         new = np.empty(size, dtype=self._array.dtype)
         n = min(size, self._array.size)
         new[:n] = self._array[:n]
@@ -214,7 +246,12 @@ class TypedStorage(metaclass=TorchNamed):
         if byte_order in ("little", "big"):
             dt = dt.newbyteorder("<" if byte_order == "little" else ">")
         elif byte_order != "native":
-            raise ValueError(f"Invalid byte_order '{byte_order}'")
+            raise ValueError(f"invalid byte_order '{byte_order}' (expected 'big', 'little', or "
+                             f"'native')")
+        avail = memoryview(buffer).nbytes - offset
+        if count >= 0 and count * dt.itemsize > avail:  # torch's words (bytes as "elements")
+            raise ValueError(f"buffer has only {avail} elements after offset {offset}, but "
+                             f"specified a size of {count}")
         arr = np.frombuffer(buffer, dtype=dt, count=count, offset=offset)
         return cls(wrap=arr.astype(arr.dtype.newbyteorder("=")).copy())
 
@@ -257,7 +294,7 @@ class UntypedStorage(TypedStorage):
     dtype = _dtype.uint8
 
     def __init__(self, *args, wrap=None, device=None):
-        super().__init__(*args, wrap=wrap, dtype=_dtype.uint8)
+        super().__init__(*args, wrap=wrap, dtype=_dtype.uint8, device=device)
 
     def element_size(self):
         return 1
@@ -266,10 +303,64 @@ class UntypedStorage(TypedStorage):
         return int(self._array.nbytes)
 
     @classmethod
+    def from_buffer(cls, buffer, byte_order=None, dtype=None, count=-1, offset=0):
+        """The bytes of ``buffer`` read as ``dtype`` elements in ``byte_order`` ("little",
+        "big" or "native"; needed for multi-byte dtypes) and stored in the machine's order."""
+        if dtype is None:
+            raise RuntimeError("argument 'dtype' cannot be None")
+        dt = _dtype.as_dtype(dtype)
+        if byte_order is None:
+            if dt.itemsize > 1:
+                raise RuntimeError("function missing required argument 'byte_order' (pos 2)")
+            byte_order = "native"
+        typed = _CLASS_OF[dt].from_buffer(buffer, byte_order, count, offset)
+        return cls(wrap=typed._array.view(np.uint8))
+
+    @classmethod
     def from_file(cls, filename, shared=False, nbytes=0):
         """Bytes mapped from ``filename`` (``nbytes`` of them; the file is created if missing
         and ``shared``). safetensors' ``safe_open`` reads checkpoints through this."""
         return cls._mapped(filename, shared, nbytes)
+
+
+def _placed_on_meta(device):
+    """Whether a new storage goes on the meta device. Other devices than the CPU fail as
+    tensor creation there fails (torch's error where the device is missing); with a GPU the
+    storage stays in host memory (numtorch's storages are NumPy arrays)."""
+    from ._device import device as _device_cls
+
+    dev = device if isinstance(device, _device_cls) else _device_cls(device)
+    if dev.type == "meta":
+        return True
+    if dev.type != "cpu":
+        from ._creation import empty
+
+        empty(0, device=dev)
+    return False
+
+
+def _check_count(n, dt):
+    if n < 0:  # torch's allocator refusal (the byte count as its unsigned size_t)
+        raise RuntimeError(f"[enforce fail at alloc_cpu.cpp:98] ((ptrdiff_t)nbytes) >= 0. "
+                           f"alloc_cpu() seems to have been called with negative number: "
+                           f"{(n * dt.itemsize) % 2 ** 64}")
+
+
+def _is_index(idx):
+    return isinstance(idx, (int, np.integer)) and not isinstance(idx, bool)
+
+
+def _from_sequence(values, dt, raw_bytes):
+    """A storage's elements from a list: raw bytes wrap modulo 256 (torch's UntypedStorage);
+    a typed storage refuses integers its dtype cannot hold, in torch's words."""
+    if raw_bytes and all(isinstance(v, int) for v in values):
+        return (np.array(values, dtype=object) & 0xFF).astype(np.uint8) if values else \
+            np.empty(0, np.uint8)
+    try:
+        return np.array(values, dtype=dt.np).reshape(-1)
+    except OverflowError:
+        raise RuntimeError(f"value cannot be converted to type {dt.np.name} without "
+                           f"overflow") from None
 
 
 def _typed(name, d):

@@ -183,3 +183,62 @@ def test_serialization_module_names_as_torch():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # torch's TypedStorage deprecation
         assert _module_names(numtorch) == _module_names(torch)
+
+
+# -- storages ---------------------------------------------------------------------------------
+def _set_and_list(storage, index, value):
+    storage[index] = value
+    return storage.tolist()
+
+
+_STORAGE_CASES = {
+    "meta_device": lambda L: (str(L.UntypedStorage(4, device="meta").device),
+                              L.UntypedStorage(4, device="meta").nbytes()),
+    "typed_meta_device": lambda L: str(L.TypedStorage(2, dtype=L.float32,
+                                                      device="meta").device),
+    "unknown_device": lambda L: L.UntypedStorage(4, device="foo"),
+    "negative_size": lambda L: L.UntypedStorage(-1),
+    "typed_negative_size": lambda L: L.FloatStorage(-2),
+    "float_size": lambda L: L.UntypedStorage(2.5),
+    "bytes_wrap": lambda L: L.UntypedStorage([1, 2, 300, -1]).tolist(),
+    "typed_overflow": lambda L: L.ByteStorage([300]),
+    "fill_wraps": lambda L: L.UntypedStorage(3).fill_(300).tolist(),
+    "from_buffer_uint8": lambda L: L.UntypedStorage.from_buffer(b"\x01\x02",
+                                                                dtype=L.uint8).tolist(),
+    "from_buffer_needs_order": lambda L: L.UntypedStorage.from_buffer(b"\0\0\x80?",
+                                                                      dtype=L.float32),
+    "from_buffer_big": lambda L: L.UntypedStorage.from_buffer(
+        b"\x3f\x80\x00\x00", byte_order="big", dtype=L.float32).tolist(),
+    "from_buffer_little_int16": lambda L: L.UntypedStorage.from_buffer(
+        b"\x01\x02\x03\x04", byte_order="little", dtype=L.int16).tolist(),
+    "from_buffer_no_dtype": lambda L: L.UntypedStorage.from_buffer(b"ab"),
+    "typed_from_buffer_count": lambda L: L.FloatStorage.from_buffer(b"\0" * 12, "little",
+                                                                    count=5),
+    "typed_from_buffer_order": lambda L: L.FloatStorage.from_buffer(b"\0" * 4, "middle"),
+    "resize_negative": lambda L: L.UntypedStorage(2).resize_(-1),
+    "getitem_past_end": lambda L: L.UntypedStorage([1, 2])[5],
+    "getitem_negative": lambda L: L.UntypedStorage([1, 2])[-1],
+    "typed_getitem_past_end": lambda L: L.FloatStorage(2)[3],
+    "setitem_past_end": lambda L: L.UntypedStorage([1, 2]).__setitem__(5, 1),
+    "setitem_wraps": lambda L: _set_and_list(L.UntypedStorage([1, 2]), 0, 257),
+    "slice": lambda L: L.UntypedStorage([1, 2, 3, 4])[1:3].tolist(),
+    "slice_step": lambda L: L.UntypedStorage([1, 2, 3, 4])[::2],
+    "copy_size": lambda L: L.UntypedStorage(2).copy_(L.UntypedStorage(3)),
+}
+
+
+def _storage_outcome(lib, case):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's TypedStorage deprecation
+        try:
+            return "ok", _STORAGE_CASES[case](lib)
+        except Exception as e:  # noqa: BLE001 - class and message are compared
+            return type(e).__name__, str(e)
+
+
+@pytest.mark.parametrize("case", sorted(_STORAGE_CASES))
+def test_storage_construction_and_indexing_as_torch(case):
+    """Storage corners: a device argument was ignored (meta/unknown devices gave CPU
+    storages), raw-byte values did not wrap modulo 256, UntypedStorage.from_buffer took no
+    dtype/byte_order, and sizes/indices past the ends raised NumPy's errors."""
+    assert _storage_outcome(numtorch, case) == _storage_outcome(torch, case)
