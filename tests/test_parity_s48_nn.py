@@ -382,7 +382,7 @@ def test_avg_pool_gradient_added_in_torch_order(case, dtype):
     gen = torch.Generator().manual_seed(10)
     x = torch.randn(shape, generator=gen).to(dt).requires_grad_()
     nd = len(shape) - 2
-    kw = dict(ceil_mode=ceil, count_include_pad=cip)
+    kw = {"ceil_mode": ceil, "count_include_pad": cip}
     if nd > 1:
         kw["divisor_override"] = div
     y = getattr(torch.nn.functional, f"avg_pool{nd}d")(x, k, s, p, **kw)
