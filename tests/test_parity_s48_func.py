@@ -887,3 +887,25 @@ REQUIRES_GRAD = {
 @pytest.mark.parametrize("case", sorted(REQUIRES_GRAD))
 def test_vmap_requires_grad_refused(case):
     _check(REQUIRES_GRAD[case])
+
+
+MISC = {
+    "out_dims_string": lambda L: L.func.vmap(lambda a: a, out_dims="0")(_x(L)),
+    "out_dims_list_for_tuple": lambda L: L.func.vmap(lambda a: (a, a), out_dims=[0, 1])(_x(L)),
+    "out_dims_nested_list_for_tuple": lambda L: L.func.vmap(
+        lambda a: [a, (a, a)], out_dims=[0, [0, 0]])(_x(L)),
+    "out_dims_nested_ok": lambda L: L.func.vmap(lambda a: [a, (a, a)], out_dims=[0, (1, 0)])(
+        _x(L)),
+    "out_dims_tuple_for_namedtuple": lambda L: L.func.vmap(lambda a: L.max(a, 0),
+                                                           out_dims=(0, 0))(_x(L)),
+    "out_dims_dict_list": lambda L: L.func.vmap(lambda a: {"k": (a,)}, out_dims={"k": [0]})(
+        _x(L)),
+    "equal": lambda L: L.func.vmap(lambda a: L.equal(a, a) * a)(_x(L)),
+    "allclose": lambda L: L.func.vmap(lambda a: L.allclose(a, a) * a)(_x(L)),
+    "data_ptr": lambda L: L.func.vmap(lambda a: a * (a.data_ptr() > 0))(_x(L)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MISC))
+def test_vmap_misc(case):
+    _check(MISC[case])

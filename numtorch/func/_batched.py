@@ -139,6 +139,9 @@ class BatchedTensor(Tensor):
     def numpy(self, *, force=False):
         raise RuntimeError(_NO_STORAGE)
 
+    def data_ptr(self):
+        raise RuntimeError(_NO_STORAGE)
+
     def __array__(self, dtype=None, copy=None):
         raise RuntimeError(_NO_STORAGE)
 

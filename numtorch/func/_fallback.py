@@ -343,6 +343,10 @@ _FUNCTIONS = {
     "where": _where_error,
     "masked_select": _masked_select_error,
     "ctc_loss": None, "hash_tensor": None,
+    "equal": lambda a, k: RuntimeError(_NO_FALLBACK.format("equal")),
+    "allclose": lambda a, k: RuntimeError(
+        "vmap over torch.allclose isn't supported yet. Please file an issue at "
+        "https://github.com/pytorch/pytorch/issues if you need this feature."),
     "as_strided_scatter": lambda a, k: RuntimeError(
         "Error: aten::as_strided_scatter requires special handling, and does not yet have a "
         "batching rule. Feel free to file a github issue!"),

@@ -238,7 +238,13 @@ def _out_dims(func, out_dims, outputs):
     leaves, _ = tree_flatten(outputs)
     if isinstance(out_dims, (int, type(None))) and not isinstance(out_dims, bool):
         return [out_dims] * len(leaves)
+    if not isinstance(out_dims, (tuple, list, dict)):
+        raise ValueError(f"vmap({_fname(func)}, ..., out_dims={out_dims}): `out_dims` must be "
+                         f"an int, None or a python collection of ints representing where in "
+                         f"the outputs the vmapped dimension should appear.")
     dims = broadcast_prefix(out_dims, outputs, "out_dims")
+    if dims is not None and not _same_containers(out_dims, outputs):
+        dims = None  # (torch matches out_dims' tuples and lists exactly)
     if dims is None:
         raise ValueError(f"vmap({_fname(func)}, ..., out_dims={out_dims})(<inputs>): out_dims "
                          f"is not compatible with the structure of `outputs`. out_dims has "
@@ -263,6 +269,18 @@ def _run(func, leaves, spec, dims, size, out_dims, randomness, kwargs, internal=
         B._SIZES.pop(level.id, None)  # the level is gone (keeps the table from growing)
         level.release()
     return tree_unflatten(result, out_spec)
+
+
+def _same_containers(prefix, tree):
+    """Whether the tuples/lists of ``prefix`` are the same kind as ``tree``'s there."""
+    if type(prefix) in (tuple, list):
+        if type(tree) in (tuple, list) and type(tree) is not type(prefix):
+            return False
+        if type(tree) in (tuple, list):
+            return all(_same_containers(p, t) for p, t in zip(prefix, tree))
+    if isinstance(prefix, dict) and isinstance(tree, dict):
+        return all(_same_containers(prefix[k], tree[k]) for k in prefix if k in tree)
+    return True
 
 
 def _move_out(func, o, d, level):
