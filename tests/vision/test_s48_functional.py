@@ -5,10 +5,12 @@ import numpy as np
 import pytest
 import torch
 import torchvision  # noqa: F401  (conftest imported it with register_fake patched)
+from torchvision import tv_tensors as tv_tt
 from torchvision.transforms import functional as tvF1
 from torchvision.transforms.v2 import functional as tvF2
 
 import numtorch
+from numtorchvision import tv_tensors as nt_tt
 from numtorchvision.transforms import functional as ntF1
 from numtorchvision.transforms.v2 import functional as ntF2
 
@@ -110,3 +112,23 @@ def test_v2_elastic_half_precision(dtype, mode):
     ours, theirs = _both(run)
     exact = dtype != "bfloat16" or mode == "nearest"
     assert_same(ours, theirs, atol=0.0 if exact else 1.01 * 2.0 ** -7)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("op", ["affine", "rotate_expand"])
+def test_half_precision_axis_aligned_boxes(op, dtype):
+    """torch's half/bfloat16 product of the corner points sums in float32 and rounds once
+    (term-by-term rounding moved corners by up to 0.5)."""
+    g = np.random.default_rng(0)
+    xy = g.uniform(0, 60, (20, 2))
+    data = np.concatenate([xy, xy + g.uniform(1, 30, (20, 2))], 1)
+
+    def run(mod, F1, F2):
+        tt = tv_tt if mod is torch else nt_tt
+        boxes = tt.BoundingBoxes(mod.from_numpy(data.copy()).to(getattr(mod, dtype)),
+                                 format="XYXY", canvas_size=(70, 80))
+        if op == "affine":
+            return F2.affine(boxes, 20.0, [3, -2], 1.1, [5.0, 2.0]).float()
+        return F2.rotate(boxes, 33.0, expand=True).float()
+    ours, theirs = _both(run)
+    assert_same(ours, theirs)

@@ -537,11 +537,15 @@ def affine_mask(mask, angle, translate, scale, shear, fill=None, center=None, **
 def _points_matmul(points, matrix):
     """``points @ matrix`` for (N, K) points and a small (K, M) matrix, summed term by term
     (``p0*m0 + p1*m1``, then ``+ p2*m2``) as torch's CPU matmul rounds these shapes;
-    numtorch's BLAS product lands an ulp away in about a third of the coordinates."""
+    numtorch's BLAS product lands an ulp away in about a third of the coordinates. float16
+    and bfloat16 are summed in float32 and rounded once, as torch's CPU product does."""
+    half = points.dtype in (torch.float16, torch.bfloat16)
+    if half:
+        dtype, points, matrix = points.dtype, points.float(), matrix.float()
     out = points[:, :1] * matrix[0]
     for k in range(1, matrix.shape[0]):
         out = out + points[:, k:k + 1] * matrix[k]
-    return out
+    return out.to(dtype) if half else out
 
 
 def affine_points(points, canvas_size, angle, translate, scale, shear, center=None,
