@@ -18,7 +18,8 @@ NAMES = ("quantile", "nanquantile", "bincount", "histc", "histogram", "mode", "i
          "repeat_interleave", "argwhere", "histogramdd", "unique", "unique_consecutive",
          "nonzero", "where", "masked_select", "as_strided", "as_strided_", "as_strided_scatter",
          "lu", "lu_solve", "lu_unpack", "hash_tensor", "index_put", "index_put_", "zeros_like",
-         "ones_like", "full_like", "empty_like", "rrelu", "rrelu_", "equal", "allclose")
+         "ones_like", "full_like", "empty_like", "rrelu", "rrelu_", "equal", "allclose",
+         "isclose", "is_nonzero")
 
 
 def _wrap(name, fn, home):

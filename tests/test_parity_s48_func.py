@@ -903,6 +903,13 @@ MISC = {
     "equal": lambda L: L.func.vmap(lambda a: L.equal(a, a) * a)(_x(L)),
     "allclose": lambda L: L.func.vmap(lambda a: L.allclose(a, a) * a)(_x(L)),
     "data_ptr": lambda L: L.func.vmap(lambda a: a * (a.data_ptr() > 0))(_x(L)),
+    "equal_method": lambda L: L.func.vmap(lambda a: a.equal(a) * a)(_x(L)),
+    "allclose_method": lambda L: L.func.vmap(lambda a: a.allclose(a) * a)(_x(L)),
+    "isclose": lambda L: L.func.vmap(lambda a, b: L.isclose(a, b, rtol=0.1))(_x(L), _x(L) * 1.05),
+    "is_nonzero_method": lambda L: L.func.vmap(lambda a: a.is_nonzero())(_x(L)[:, :1]),
+    "torch_is_nonzero": lambda L: L.func.vmap(L.is_nonzero)(_x(L)[:, 0]),
+    "is_nonzero_in_grad": lambda L: L.func.vmap(L.func.grad(
+        lambda a: a.sum() * a.is_nonzero()))(_x(L)[:, 0]),
 }
 
 

@@ -93,6 +93,11 @@ def _active_transform():
     return bool(KINDS)
 
 
+def data_dependent_message():
+    """torch's message for a batched value used in control flow (``bool``, ``is_nonzero``)."""
+    return _WRAPPED_VALUE if _under_other_transform() else _DATA_DEPENDENT
+
+
 def _under_other_transform():
     from ..autograd._func_transforms import KINDS
 
@@ -121,7 +126,10 @@ class BatchedTensor(Tensor):
                            "report.")
 
     def __bool__(self):
-        raise RuntimeError(_WRAPPED_VALUE if _under_other_transform() else _DATA_DEPENDENT)
+        raise RuntimeError(data_dependent_message())
+
+    def is_nonzero(self):
+        raise RuntimeError(data_dependent_message())
 
     def __int__(self):  # torch reads a number through .item() (bool() is control flow)
         return self.item()

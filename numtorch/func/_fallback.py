@@ -344,6 +344,8 @@ _FUNCTIONS = {
     "masked_select": _masked_select_error,
     "ctc_loss": None, "hash_tensor": None,
     "equal": lambda a, k: RuntimeError(_NO_FALLBACK.format("equal")),
+    "isclose": None,
+    "is_nonzero": lambda a, k: RuntimeError(B.data_dependent_message()),
     "allclose": lambda a, k: RuntimeError(
         "vmap over torch.allclose isn't supported yet. Please file an issue at "
         "https://github.com/pytorch/pytorch/issues if you need this feature."),
