@@ -94,13 +94,17 @@ def test_custom_mapping_and_keys():
 
 
 def test_mods_argument_warns_and_display_prints(capsys):
-    m = _mlp(numtorch, True)
-    with pytest.warns(UserWarning, match="mods argument is not needed anymore"):
-        fc = numtorch.utils.flop_counter.FlopCounterMode(m, display=True, depth=1)
-    with fc:
-        m(numtorch.randn(5, 8))
-    out = capsys.readouterr().out
-    assert "Global" in out and "Sequential" in out and "aten.addmm" in out
+    printed = {}
+    for L in (numtorch, torch):
+        m = _mlp(L, True)
+        with pytest.warns(UserWarning, match="mods argument is not needed anymore"):
+            fc = L.utils.flop_counter.FlopCounterMode(m, display=True, depth=1)
+        with fc:
+            m(L.randn(5, 8))
+        printed[L.__name__] = capsys.readouterr().out
+    out = printed["numtorch"]
+    assert out == printed["torch"]  # (Global left out: every flop ran inside Sequential)
+    assert "Sequential" in out and "aten.addmm" in out
     assert "Sequential.0" not in out  # below depth 1
 
 

@@ -464,3 +464,28 @@ def test_lazy_scipy_import_keeps_warnings_shown_once(tmp_path):
         assert out.returncode == 0, out.stderr
         counts.append(out.stderr.count("UserWarning: once per place"))
     assert counts[1] == counts[0] == 1
+
+
+def _table(L, case, depth):
+    L.manual_seed(0)
+    nn = L.nn
+    m = nn.Sequential(nn.Linear(16, 32), nn.ReLU(),
+                      nn.Sequential(nn.Linear(32, 8), nn.Linear(8, 2000)))
+    with L.utils.flop_counter.FlopCounterMode(display=False, depth=depth) as fc:
+        if case in ("model", "mixed"):
+            m(L.randn(50, 16)).sum().backward()
+        if case in ("global", "mixed"):
+            L.randn(3, 4) @ L.randn(4, 5)
+        if case == "big":
+            L.randn(100, 300) @ L.randn(300, 400)
+        if case == "empty":
+            L.randn(3).sum()
+    return fc.get_table(), fc.get_table(1)
+
+
+@pytest.mark.parametrize("case", ["model", "global", "mixed", "big", "empty"])
+@pytest.mark.parametrize("depth", [2, 3])
+def test_flop_counter_table_matches_torch(case, depth):
+    """get_table's text: units of the total, Global shown only for flops outside modules,
+    depth, alignment."""
+    assert _table(numtorch, case, depth) == _table(torch, case, depth)

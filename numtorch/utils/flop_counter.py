@@ -237,37 +237,51 @@ class FlopCounterMode:
         return {k: dict(v) for k, v in self.flop_counts.items()}
 
     def get_table(self, depth=None):
-        """The counts as a text table: each module to ``depth`` levels of nesting, with its
-        flops, share of the total, and the flops of each op under it."""
+        """The counts as a text table, laid out as torch's: each module to ``depth`` levels of
+        nesting (sorted by name) with its flops and share of the total, then the flops of each
+        op under it; a ``Global`` block first where some flops ran outside every module. All
+        counts share the total's unit (K, M, B, T); counts below a thousand print as numbers."""
         if depth is None:
             depth = self.depth
         if depth is None:
             depth = 999999
         total = self.get_total_flops()
-        rows = [("Module", "FLOP", "% Total")]
+        units = ["", "K", "M", "B", "T"]
+        unit = max(0, min(len(units) - 1, (len(str(total)) - 2) // 3))
 
         def fmt(n):
-            for unit, div in (("T", 1e12), ("G", 1e9), ("M", 1e6), ("K", 1e3)):
-                if n >= div:
-                    return f"{n / div:.3f}{unit}"
-            return str(n)
+            text = f"{n / 1000 ** unit:.3f}"
+            return f"{float(text):g}" if unit == 0 else text + units[unit]
 
         def share(n):
-            return f"{100 * n / total:.2f}%" if total else "0.00%"
+            return f"{n / total:.2%}" if total else "0%"
 
-        for mod in sorted(self.flop_counts, key=lambda m: (m != "Global", m)):
-            level = 0 if mod == "Global" else mod.count(".") + 1
-            if level > depth:
-                continue
+        def rows_of(mod):
             counts = self.flop_counts[mod]
             n = sum(counts.values())
-            rows.append((" " * level + mod, fmt(n), share(n)))
-            for op, c in counts.items():
-                rows.append((" " * level + " - " + str(op), fmt(c), share(c)))
-        widths = [max(len(r[i]) for r in rows) for i in range(3)]
-        lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
-        lines.insert(1, "  ".join("-" * w for w in widths))
-        return "\n".join(lines)
+            return n, [(mod, fmt(n), share(n))] + [
+                ("- " + str(op), fmt(c), share(c)) for op, c in counts.items()]
+
+        rows, subsumed = [], False
+        for mod in sorted(self.flop_counts):
+            if mod == "Global" or mod.count(".") + 1 > depth:
+                continue
+            n, block = rows_of(mod)
+            subsumed |= n >= total
+            rows.extend(block)
+        if "Global" in self.flop_counts and not subsumed:
+            rows = rows_of("Global")[1] + rows
+        if not rows:
+            rows = [("Global", "0", "0%")]
+        header = ("Module", "FLOP", "% Total")
+        widths = [max([len(header[i]) + 2] + [len(r[i]) for r in rows]) for i in range(3)]
+
+        def line(r):
+            return "  ".join([r[0].ljust(widths[0]), r[1].rjust(widths[1]),
+                              r[2].rjust(widths[2])])
+
+        return "\n".join([line(header), "  ".join("-" * w for w in widths)]
+                         + [line(r) for r in rows])
 
 
 # -- which numtorch ops are which of torch's, and their flops -------------------------------
