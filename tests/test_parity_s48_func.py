@@ -417,6 +417,7 @@ FUNCTIONAL = {
     "one_hot_zero_classes": lambda L: L.func.vmap(lambda i: L.nn.functional.one_hot(i, 0))(
         _xi(L)),
     "one_hot": lambda L: L.func.vmap(lambda i: L.nn.functional.one_hot(i, 6))(_xi(L)),
+    "one_hot_float_input": lambda L: L.func.vmap(L.nn.functional.one_hot)(_x(L)),
     "embedding_max_norm_plain_table": lambda L: L.func.vmap(
         lambda i: L.nn.functional.embedding(i, _lin(L, 10, 3), max_norm=0.5))(_xi(L)),
     "embedding_max_norm_batched_table": lambda L: L.func.vmap(

@@ -222,7 +222,9 @@ def _embedding(fn, args, kwargs):
 
 
 def _one_hot(fn, args, kwargs):
-    (num_classes,) = _bound(args, kwargs, ("tensor", "num_classes"))[1:]
+    tensor, num_classes = _bound(args, kwargs, ("tensor", "num_classes"))
+    if isinstance(tensor, Tensor) and tensor.dtype.name != "int64":
+        raise RuntimeError("one_hot is only applicable to index tensor.")  # (torch's vmap text)
     if num_classes is None or num_classes < 1:
         raise RuntimeError("When vmap-ing torch.nn.functional.one_hot, please provide an "
                            "explicit positive num_classes argument.")
