@@ -193,6 +193,9 @@ def _ufunc_in_place(self, fn, args, kwargs):
         return False  # an integer alpha is range-checked (and wrapped) by the general path
     if src is other and dst.dtype.itemsize == 2 and _UFUNCS[fn] in (np.multiply, np.divide):
         return False  # float16 times a number: float32 arithmetic (Op.opmath_scalar)
+    if dst.size >= _SPLIT_FROM and _split_in_place(fn, dst, src, alpha):
+        self._vc[0] += 1
+        return True
     if alpha != 1:
         fused = _fused_alpha(fn, dst, src, alpha)
         if fused is not None:  # torch's kernels round a + alpha * b once
@@ -208,6 +211,75 @@ def _ufunc_in_place(self, fn, args, kwargs):
     except (ValueError, TypeError):
         return False  # e.g. a shape that does not broadcast into self: the slow path explains
     self._vc[0] += 1
+    return True
+
+
+_SPLIT_FROM = 0  # elements: 2 * _intraop._MIN_PART once the first large call looked it up
+
+
+def _split_in_place(fn, dst, src, alpha):
+    """``_ufunc_in_place``'s write of a large float array in parts along its leading axis (or
+    of its flat values, when both are contiguous and of one shape) on the intra-op threads
+    (``_intraop.split``: one part while other processes hold the cores). Every part runs the
+    same elementwise operations as the whole call, so the values are the same bits. Returns
+    False (nothing written) where the whole call is needed: small or 0-d arrays, operands
+    that overlap self's memory other than element for element, a 16-bit fused update small
+    enough for torch's 16-bit tail, shapes that do not broadcast into self."""
+    global _SPLIT_FROM
+    from ..ops import _intraop
+
+    _SPLIT_FROM = 2 * _intraop._MIN_PART
+    n = dst.size
+    if n < _SPLIT_FROM or dst.dtype.kind != "f" or not dst.ndim or _intraop.parts(n) == 1:
+        return False
+    array = type(src) is np.ndarray
+    if array:
+        if src.dtype.kind != "f":
+            return False
+        try:
+            if np.broadcast_shapes(src.shape, dst.shape) != dst.shape:
+                return False
+        except ValueError:
+            return False
+        if np.may_share_memory(dst, src) and not (
+                src.shape == dst.shape and src.strides == dst.strides and
+                src.__array_interface__["data"][0] == dst.__array_interface__["data"][0]):
+            return False  # (NumPy copies an overlapping operand first: keep the whole call)
+    ufunc = _UFUNCS[fn]
+    coef = None
+    if alpha != 1:
+        from .. import ops
+        from ..backend import _fma
+
+        if fn in (ops.add, ops.sub) and _fma._WIDER.get(dst.dtype) is not None and \
+                not isinstance(alpha, complex) and (not array or src.dtype == dst.dtype):
+            if dst.dtype.itemsize == 2 and n <= 32768:
+                return False  # torch's 16-bit tail (``_fma._half_tail``) applies
+            coef = alpha if fn is ops.add else -alpha
+        else:
+            src = src * alpha
+            array = type(src) is np.ndarray
+    if dst.flags.c_contiguous and (not array or (src.shape == dst.shape and
+                                                 src.flags.c_contiguous)):
+        d2 = dst.reshape(-1)
+        s2 = src.reshape(-1) if array else src
+    else:
+        d2, s2 = dst, src
+    if d2.shape[0] < 2:
+        return False
+    sliced = array and s2.ndim == d2.ndim and s2.shape[0] == d2.shape[0]
+    if coef is None:
+        def kernel(lo, hi):
+            part = d2[lo:hi]
+            ufunc(part, s2[lo:hi] if sliced else s2, out=part)
+    else:
+        from ..backend._fma import axpy_once
+
+        def kernel(lo, hi):
+            part = d2[lo:hi]
+            part[...] = axpy_once(part, s2[lo:hi] if sliced else s2, coef, tail=False)
+
+    _intraop.split(kernel, d2.shape[0], n // d2.shape[0])
     return True
 
 

@@ -20,10 +20,11 @@ if np.finfo(np.longdouble).nmant > np.finfo(np.float64).nmant:  # x86's 80-bit l
     _WIDER[np.dtype(np.float64)] = np.longdouble
 
 
-def axpy_once(a, b, alpha):
+def axpy_once(a, b, alpha, tail=True):
     """``a + alpha * b`` rounded once, as torch's CPU kernels compute it (a fused multiply-add):
     float32 through float64, float64 through long double where it is wider (the product of two
-    operands is then exact or nearly so); None where no wider type helps."""
+    operands is then exact or nearly so); None where no wider type helps. ``tail=False``: no
+    16-bit tail (``_half_tail``), for a part of an array too large to have one."""
     if type(a) is not np.ndarray:
         return None
     number = type(b) is not np.ndarray
@@ -39,7 +40,7 @@ def axpy_once(a, b, alpha):
         return None
     coef = wide(a.dtype.type(alpha))  # torch holds alpha in the op's own precision
     out = (a.astype(wide) + coef * b.astype(wide)).astype(a.dtype)
-    if a.dtype.itemsize == 2:
+    if a.dtype.itemsize == 2 and tail:
         out = np.asarray(out)  # (a 0-d operation gives NumPy a scalar)
         _half_tail(out, a, b, a.dtype.type(alpha))
     return out

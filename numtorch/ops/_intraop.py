@@ -8,6 +8,11 @@ between ufunc calls are serialised. The thread count follows ``torch.set_num_thr
 (``numtorch.get_num_threads``); arrays with fewer than ``_MIN_PART`` elements per part stay on the
 calling thread, where the hand-off would cost more than it saves. Elementwise kernels give
 bit-identical results however they are split.
+
+``NUMTORCH_INTRAOP_MIN_PART`` (an integer, read once when this module is imported) sets
+``_MIN_PART``, default 131072 (1 << 17): a process run with another value measures another
+threshold (bench/README.md, "Intra-op split threshold"). Kernels of several passes weigh each
+element by their passes (``unit``), so they split from ``2 * _MIN_PART / passes`` elements.
 """
 
 import os
@@ -15,7 +20,17 @@ import threading
 
 import numpy as np
 
-_MIN_PART = 1 << 17  # elements per part, at least (hand-offs cost more on a busy machine)
+
+def _min_part(default=1 << 17):
+    raw = os.environ.get("NUMTORCH_INTRAOP_MIN_PART", "").strip()
+    try:
+        value = int(raw, 0) if raw else default
+    except ValueError:
+        return default
+    return max(1, value)
+
+
+_MIN_PART = _min_part()  # elements per part, at least (hand-offs cost more on a busy machine)
 _pool = {"executor": None, "size": 0}
 _lock = threading.Lock()
 

@@ -43,6 +43,16 @@ _BLOCK = 1 << 18  # values per block: (1024, 128) is one block; 4M values: 16 bl
 # block costs ~20 NumPy calls (~20 us): 256K measured faster than 128K and 64K (one thread,
 # (768, 768) forward 474 -> 409 us, (16384, 384) 6.7 -> 5.6 ms), the rows still in L2
 _ROW_PASSES = 3  # a row pass costs ~6 passes over the values: split from a third of the size
+# One block (up to 256K values: nanoGPT's (768, 128)) is shared out in row parts when its
+# element-passes reach 2 * _intraop._MIN_PART: from ~44K values forward, ~26K backward (one
+# thread, CPU, (768, 128) float32: forward ~100 us, input gradient ~150 us; a hand-off costs
+# 6-16 us). The parts start at multiples of _ROW_ALIGN rows and the last keeps the rows left
+# over (BLAS's matrix-vector kernels take the rows in groups, each row keeps its place in a
+# group, so its bits; a part of one row would go another way: measured). The weight and
+# bias gradients (sums over the rows) stay whole, after the parts.
+_FWD_PASSES = 6
+_BWD_PASSES = 10
+_ROW_ALIGN = 64
 _ONE_PASS = 16.0  # mean^2 <= _ONE_PASS * var: mean(x^2) - mean^2 loses < 5 bits
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _SCRATCH_BYTES = 1 << 22  # arrays past this (memory-bound): the GEMM-made factor block goes
@@ -93,6 +103,13 @@ def _run(part, blocks, step, n):
         part(0, blocks)
     else:
         run_split(part, blocks, step * n * _ROW_PASSES)
+
+
+def _row_parts(rows, unit):
+    """Whether one block of ``rows`` rows of ``unit`` element-passes each is worth sharing
+    out in row parts (``_ROW_ALIGN`` rows at a time) while two cores are free."""
+    return rows >= 2 * _ROW_ALIGN and _intraop.parts(
+        rows // _ROW_ALIGN, _ROW_ALIGN * unit) > 1 and not _intraop._cores_taken()
 
 
 def _coefs(w, b, n, dt):
@@ -192,25 +209,30 @@ def forward(op, x, w, b):
 
     big = x.nbytes > _SCRATCH_BYTES
 
-    def part(lo, hi):
-        r0 = min(step, rows)
+    def rows_of(a0, z0, centre=False):
+        """The blocks of rows [a0, z0) (or rows [a0, z0) of the one block, in a row part);
+        ``centre``: the two-pass variance whatever the rows. Returns whether every block
+        took the one-pass statistics."""
+        r0 = min(step, z0 - a0)
         u = np.empty((2, r0), dtype=dt)  # [-mean invstd; 1]
         u[1] = 1
         pu = norm_blas.ptr(u)
         s = None  # scratch for a block's centred rows (two-pass variance)
+        one_pass = True
         if big:  # the (invstd w) block's scratch
             f = np.empty((r0, n), dtype=dt)
             pf = norm_blas.ptr(f)
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-            for k in range(lo, hi):
-                a, z = k * step, min(rows, (k + 1) * step)
+            for a in range(a0, z0, step):
+                z = min(z0, a + step)
                 r = z - a
                 xs, ys, inv = x2[a:z], y[a:z], inv1[a:z]
                 mean, ok = _stats(xs, ones, count, eps, inv)
                 if record:
                     means[a:z] = mean
                 src = xs
-                if not ok:  # y = xc (invstd w) + b
+                if not ok or centre:  # y = xc (invstd w) + b
+                    one_pass = False
                     if s is None:
                         s = np.empty((r0, n), dtype=dt)
                     src = s[:r]
@@ -228,8 +250,26 @@ def forward(op, x, w, b):
                 np.multiply(mean, inv, out=u[0, :r])
                 np.negative(u[0, :r], out=u[0, :r])
                 gemm(ys, u[:, :r], v, 1, py + off, pu, pv)
+        return one_pass
 
-    _run(part, blocks, step, n)
+    if blocks == 1 and _row_parts(rows, n * _FWD_PASSES):
+        # one block in row parts: a block's rows take the two-pass variance if any of them
+        # needs it, so parts that took the one-pass form are redone if another part did not
+        done = []
+
+        units = rows // _ROW_ALIGN  # (the last takes the rows left over)
+
+        def row_part(lo, hi):
+            a, z = lo * _ROW_ALIGN, rows if hi == units else hi * _ROW_ALIGN
+            done.append((a, z, rows_of(a, z)))
+
+        _intraop.run_split(row_part, units, _ROW_ALIGN * n * _FWD_PASSES)
+        if not all(d[2] for d in done):
+            for a, z, one_pass in done:
+                if one_pass:
+                    rows_of(a, z, centre=True)
+    else:
+        _run(lambda lo, hi: rows_of(lo * step, min(rows, hi * step)), blocks, step, n)
     # the backward works from x itself and the means (no centred copy: two passes and an
     # array fewer), except in blocks whose means could cancel (``backward``)
     _save(op, x, w, b, x if record else None, invstd, means)
@@ -353,8 +393,11 @@ def backward(gy, w, data, invstd, n, outs, w_shape, b_shape, mean=None):
         m2 = np.multiply(mean, inv2)
         m2 *= m2  # mean^2 / (var + eps) per row: a block centres its rows above _ONE_PASS
 
-    def part(lo, hi):
-        r0 = min(step, rows)
+    def rows_of(a0, z0, part_only=False, centre=False, prods=None):
+        """The blocks of rows [a0, z0), or (``part_only``: a row part of the one block) only
+        the input gradient of rows [a0, z0), with gy * xc into ``prods`` for the weight
+        gradient (when wanted) and ``centre`` the block's choice of centred rows."""
+        r0 = min(step, z0 - a0)
         u = np.empty((2, r0), dtype=dt)  # the row factors (rows of ``gemm``'s u)
         s = np.empty((r0, n), dtype=dt) if (want_x or want_w) else None
         if want_x:
@@ -364,14 +407,16 @@ def backward(gy, w, data, invstd, n, outs, w_shape, b_shape, mean=None):
             sums = np.empty(n, dtype=dt)
             xc = None
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-            for k in range(lo, hi):
-                a, z = k * step, min(rows, (k + 1) * step)
+            for a in range(a0, z0, step):
+                z = min(z0, a + step)
+                k = a // step
                 r = z - a
                 gs, ds, inv = g2[a:z], d2[a:z], inv2[a:z]
                 off = a * row_bytes
                 if raw:
                     ms = mean[a:z]
-                    if not (m2[a:z] <= _ONE_PASS).all():  # NaN too: the centred form
+                    if centre if part_only else not (m2[a:z] <= _ONE_PASS).all():
+                        # (NaN too: the centred form)
                         if xc is None:
                             xc = np.empty((r0, n), dtype=dt)
                         ds = xc[:r]
@@ -380,17 +425,17 @@ def backward(gy, w, data, invstd, n, outs, w_shape, b_shape, mean=None):
                         ms = None
                 else:
                     ms = None
-                if want_b:  # a matrix-vector product: half the rounding error of a GEMM's
-                    np.matmul(ones_r[:r], gs, out=gb_parts[k])
-                if ms is not None and want_w:
+                if want_b and not part_only:  # a matrix-vector product: half the rounding
+                    np.matmul(ones_r[:r], gs, out=gb_parts[k])  # error of a GEMM's
+                if ms is not None and want_w and not part_only:
                     np.multiply(ms, inv, out=c2[:r])
                     np.negative(c2[:r], out=c2[:r])
                     np.matmul(c2[:r], gs, out=sums)
                 if not (want_x or want_w):
                     continue
-                t = s[:r]
+                t = s[:r] if prods is None else prods[a:z]
                 np.multiply(gs, ds, out=t)
-                if want_w:
+                if want_w and not part_only:
                     np.matmul(inv, t, out=gw_parts[k])
                     if ms is not None:
                         gw_parts[k] += sums
@@ -409,7 +454,8 @@ def backward(gy, w, data, invstd, n, outs, w_shape, b_shape, mean=None):
                 if ms is not None:
                     kh -= kx * ms  # xc a + c = x a + (c - mean a)
                 out = gx[a:z]
-                if big:  # t is free now: the (invstd w) block there (see _SCRATCH_BYTES)
+                t = s[:r]  # free now (a row part keeps the products in ``prods``)
+                if big:  # the (invstd w) block there (see _SCRATCH_BYTES)
                     gemm(t, inv.reshape(1, r), w_row, 0, ps, pinv + a * size, pw)
                     np.multiply(gs, t, out=out)
                 else:
@@ -421,7 +467,27 @@ def backward(gy, w, data, invstd, n, outs, w_shape, b_shape, mean=None):
                 out += t
                 gemm(out, u[1:, :r], ones_row, 1, pgx + off, pu + u.strides[0], pones)
 
-    _run(part, blocks, step, n)
+    if want_x and blocks == 1 and _row_parts(rows, n * _BWD_PASSES):
+        # one block in row parts: the input gradient per row, the weight and bias sums over
+        # the rows afterwards, whole (the same calls as the block's, so the same bits)
+        centre = raw and not (m2 <= _ONE_PASS).all()
+        prods = np.empty((rows, n), dtype=dt) if want_w else None
+        units = rows // _ROW_ALIGN  # (the last takes the rows left over)
+        _intraop.run_split(
+            lambda lo, hi: rows_of(lo * _ROW_ALIGN, rows if hi == units else hi * _ROW_ALIGN,
+                                   True, centre, prods),
+            units, _ROW_ALIGN * n * _BWD_PASSES)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            if want_b:
+                np.matmul(ones_r, g2, out=gb_parts[0])
+            if want_w:
+                np.matmul(inv2, prods, out=gw_parts[0])
+                if raw and not centre:
+                    c2 = np.multiply(mean, inv2)
+                    np.negative(c2, out=c2)
+                    gw_parts[0] += np.matmul(c2, g2)
+    else:
+        _run(lambda lo, hi: rows_of(lo * step, min(rows, hi * step)), blocks, step, n)
     results = {}
     if want_x:
         results["x"] = gx_out
