@@ -142,7 +142,10 @@ def _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None
                     if accumulate and node._retain and nr in node._retain \
                             and node._retain[nr]() is not None:
                         retained.add(k)  # retain_grad's hook has put it in .grad already
-                if type(node) is AccumulateGrad or not runs:
+                if type(node) is AccumulateGrad:
+                    continue
+                if not runs:
+                    _check_captured(node, buf)
                     continue
             elif type(node) is AccumulateGrad:
                 continue
@@ -349,6 +352,15 @@ def _accumulate_into(t, g, create_graph):
         run_post_accumulate_hooks(acc, t)
     if acc is not None and acc._hooks and t._grad_fn is None:
         run_node_hooks(acc, (), [g])
+
+
+def _check_captured(node, buf):
+    """A gradient captured at a node that does not run still has to fit the output it is
+    for (``.data`` may have changed that tensor's shape since): torch checks it as it leaves
+    the op that made it."""
+    for nr, (g, meta) in enumerate(zip(buf, node._out_meta)):
+        if g is not None and meta is not None and tuple(g.shape) != tuple(meta[0]):
+            _grad_shapes._summed_dims(tuple(g.shape), tuple(meta[0]), node, nr)
 
 
 _RAN = object()  # the buffer of a node that has run (invariant: no gradient reaches it later)
