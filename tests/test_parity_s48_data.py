@@ -242,3 +242,16 @@ def test_storage_construction_and_indexing_as_torch(case):
     storages), raw-byte values did not wrap modulo 256, UntypedStorage.from_buffer took no
     dtype/byte_order, and sizes/indices past the ends raised NumPy's errors."""
     assert _storage_outcome(numtorch, case) == _storage_outcome(torch, case)
+
+
+def test_bad_sharing_strategy_words_as_torch():
+    """The refused strategy in torch's words (the set of names, whatever its order)."""
+    def outcome(lib):
+        try:
+            lib.multiprocessing.set_sharing_strategy("bogus")
+        except AssertionError as e:
+            head, _, names = str(e).partition("expected one of ")
+            return head, sorted(names.strip("{}").replace("'", "").split(", "))
+        return None
+
+    assert outcome(numtorch) == outcome(torch)

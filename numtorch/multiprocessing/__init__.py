@@ -36,9 +36,9 @@ def set_sharing_strategy(new_strategy):
     """
     global _sharing_strategy
     if new_strategy not in _all_sharing_strategies:
-        raise AssertionError(f"set_sharing_strategy: invalid sharing strategy "
-                             f"{new_strategy!r}, expected one of "
-                             f"{sorted(_all_sharing_strategies)}")
+        # torch's words (its set of names, in the set's own order)
+        raise AssertionError(f"invalid sharing strategy {new_strategy!r}, expected one of "
+                             f"{_all_sharing_strategies}")
     _sharing_strategy = new_strategy
 
 
